@@ -1,0 +1,319 @@
+// Package ir is the intermediate representation every flowc front-end lowers
+// into and the code generator reads. It is plain data: no parsing, no checking,
+// no dependency on yaml, expr or jennifer, so codegen never needs a front-end.
+package ir
+
+import (
+	"fmt"
+	"time"
+)
+
+// Pos is a position in a definition file. Line and Col are 1-based; the zero
+// Pos means "unknown".
+type Pos struct {
+	File string
+	Line int
+	Col  int
+}
+
+// IsValid reports whether the position names a line.
+func (p Pos) IsValid() bool { return p.Line > 0 }
+
+// String renders the position as file:line:col, the prefix of every diagnostic.
+func (p Pos) String() string {
+	if !p.IsValid() {
+		return p.File
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// Shift returns the position n columns further along the same line; used to
+// point inside an expression scalar.
+func (p Pos) Shift(n int) Pos {
+	p.Col += n
+	return p
+}
+
+// Mode says which value model a workflow runs on.
+type Mode int
+
+const (
+	ModeTyped Mode = iota // a `state:` schema: generated structs and native Go expressions
+	ModeJSON              // no schema: a context store of JSON values (CodeMie semantics)
+	ModeASL               // Amazon/Agent States Language over JSON values
+	ModeChain             // task chain over JSON values and chain variables
+)
+
+// EndID is the reserved target that finishes a run.
+const EndID = "end"
+
+// Workflow is one compiled definition.
+type Workflow struct {
+	Pos         Pos
+	Name        string // Go identifier prefix, e.g. "Triage"
+	Package     string // Go package of the generated file
+	Description string
+	Source      string // definition path as given to the compiler, for the header
+	Mode        Mode
+	Fields      []*Field // typed mode: the state schema, in source order
+	Start       Ref
+	States      []*State // source order
+	Regions     []*Region
+}
+
+// State returns the state with the given id, or nil.
+func (w *Workflow) State(id string) *State {
+	for _, s := range w.States {
+		if s.ID == id {
+			return s
+		}
+	}
+	return nil
+}
+
+// Field is one field of a typed state schema.
+type Field struct {
+	Pos     Pos
+	Name    string // as written in the definition; the JSON key
+	GoName  string // exported Go identifier
+	Type    *Type
+	Reducer Reducer
+}
+
+// TypeKind classifies a Type.
+type TypeKind int
+
+const (
+	TypeBasic    TypeKind = iota // Name is a predeclared Go type: string, int, float64, bool, any...
+	TypeSlice                    // []Elem
+	TypeMap                      // map[Key]Elem
+	TypePointer                  // *Elem
+	TypeNamed                    // Name is a type declared in the target package
+	TypeMessages                 // the runtime's chat history type (runtime.Messages)
+)
+
+// Type is a Go type expression, kept structured so that codegen never pastes a
+// string from a definition into Go source.
+type Type struct {
+	Pos  Pos
+	Kind TypeKind
+	Name string
+	Key  *Type
+	Elem *Type
+}
+
+// String renders the type as Go source, for messages.
+func (t *Type) String() string {
+	switch t.Kind {
+	case TypeSlice:
+		return "[]" + t.Elem.String()
+	case TypeMap:
+		return "map[" + t.Key.String() + "]" + t.Elem.String()
+	case TypePointer:
+		return "*" + t.Elem.String()
+	case TypeMessages:
+		return "messages"
+	}
+	return t.Name
+}
+
+// ReducerKind names how an update is folded into a field.
+type ReducerKind int
+
+const (
+	ReduceReplace  ReducerKind = iota // the update replaces the value (default)
+	ReduceAppend                      // slices: old followed by new
+	ReduceMerge                       // maps: keys of the update win
+	ReduceAdd                         // numbers: old + new
+	ReduceMessages                    // a message history: append
+	ReduceFunc                        // Func(old, new) of the target package
+)
+
+// Reducer is a field's reducer.
+type Reducer struct {
+	Pos  Pos
+	Kind ReducerKind
+	Func string // ReduceFunc: the Go function name
+}
+
+// StateKind classifies a State.
+type StateKind int
+
+const (
+	StateTask     StateKind = iota // calls a handler
+	StateApproval                  // asks a person (approval handler or interruption)
+)
+
+// HandlerKind is the shape of a handler's results.
+type HandlerKind int
+
+const (
+	HandlerUpdate HandlerKind = iota // (Update, error)
+	HandlerAction                    // (Update, action string, error): `actions` transitions
+	HandlerEval                      // (Update, eval string, error): `branches` transitions
+)
+
+// Handler is the user code a state calls.
+type Handler struct {
+	Pos  Pos
+	Name string // exported Go method name
+	Kind HandlerKind
+	Item *Type // inside an iteration chain: the item parameter's type
+}
+
+// State is one node of the workflow graph.
+type State struct {
+	Pos     Pos
+	ID      string
+	Kind    StateKind
+	Handler *Handler
+	Timeout time.Duration // 0: none
+	Retry   []*Retrier
+	Catch   []*Catcher
+	Next    *Transition
+
+	// JSON mode: templates rendered from the context store.
+	Task     string
+	ToolArgs []TemplateArg
+}
+
+// TemplateArg is one `tool_args` entry, kept in source order.
+type TemplateArg struct {
+	Pos   Pos
+	Name  string
+	Value string
+}
+
+// Retrier retries a failed handler call whose error matches Errors.
+type Retrier struct {
+	Pos         Pos
+	Errors      []string // error names: Timeout, TaskFailed, ALL or user names
+	MaxAttempts int      // total attempts, the first included
+	Interval    time.Duration
+	BackoffRate float64
+	MaxDelay    time.Duration // 0: no cap
+	Jitter      bool          // full jitter: a random delay in [0, computed delay]
+}
+
+// Catcher sends a failure that retries did not cure to another state.
+type Catcher struct {
+	Pos    Pos
+	Errors []string
+	Next   Ref
+}
+
+// Ref is a reference to a state by id, with the position of the reference.
+// ID is EndID for "finish the run".
+type Ref struct {
+	Pos Pos
+	ID  string
+}
+
+// IsEnd reports whether the reference finishes the run.
+func (r Ref) IsEnd() bool { return r.ID == EndID }
+
+// TransitionKind classifies a Transition.
+type TransitionKind int
+
+const (
+	TransEnd       TransitionKind = iota // the run finishes after this state
+	TransGoto                            // To
+	TransCondition                       // Cond ? Then : Otherwise
+	TransSwitch                          // first true case, else Default
+	TransActions                         // the handler's action string picks a target
+	TransBranches                        // the handler's eval string against operators
+	TransParallel                        // Region: branches that join
+	TransMap                             // Region: a chain run once per item
+)
+
+// Transition picks the state after a state.
+type Transition struct {
+	Pos  Pos
+	Kind TransitionKind
+
+	To Ref // TransGoto
+
+	Cond      *Expr // TransCondition
+	Then      Ref
+	Otherwise Ref
+
+	Cases   []*Case // TransSwitch
+	Default *Ref    // TransSwitch (required), TransActions (optional)
+
+	Actions []*Action // TransActions
+
+	Branches  []*Branch // TransBranches
+	OnFailure *Ref      // TransBranches: taken when the handler errors
+
+	Region *Region // TransParallel, TransMap
+}
+
+// Case is one `switch` case.
+type Case struct {
+	Pos  Pos
+	Cond *Expr
+	To   Ref
+}
+
+// Action maps one action string to a target.
+type Action struct {
+	Pos  Pos
+	Name string
+	To   Ref
+}
+
+// Operator is a task-chain branch operator.
+type Operator string
+
+const (
+	OpEquals     Operator = "equals"
+	OpContains   Operator = "contains"
+	OpStartsWith Operator = "starts_with"
+	OpEndsWith   Operator = "ends_with"
+	OpGreater    Operator = ">"
+	OpLess       Operator = "<"
+	OpInRange    Operator = "in_range"
+	OpDefault    Operator = "default"
+)
+
+// Branch matches the handler's eval string.
+type Branch struct {
+	Pos      Pos
+	Operator Operator
+	When     string
+	// Num and Min/Max hold `when` parsed for >, < (Num) and in_range (Min, Max).
+	Num, Min, Max float64
+	To            Ref
+	Compose       *Compose
+}
+
+// Compose stores a task's output into a chain variable when a branch is taken.
+type Compose struct {
+	Pos      Pos
+	WithVar  string
+	Strategy string // "" (auto), override, merge_chat_histories, append_string_to_chat_history
+}
+
+// RegionKind classifies a fan-out Region.
+type RegionKind int
+
+const (
+	RegionParallel RegionKind = iota // fixed branches, joined at Join
+	RegionMap                        // Body run once per item of Items
+)
+
+// Region is a structured fan-out: the front-ends lower implicit fan-out
+// (`state_ids`, `iter_key`, ASL Parallel and Map) into one of these.
+type Region struct {
+	Pos  Pos
+	Kind RegionKind
+	From string // the state whose transition opens the region
+
+	Branches [][]Ref // RegionParallel: each branch's states, entry first
+	Join     Ref     // RegionParallel: the first state every branch reaches
+
+	Items          string // RegionMap: field name, "." or a JSON pointer
+	Body           []Ref  // RegionMap: the iteration chain, entry first
+	After          Ref    // RegionMap: the state after the chain
+	MaxConcurrency int    // RegionMap: 0 means no bound
+}
