@@ -16,15 +16,15 @@ const (
 
 // Built-in calls an ExprCall may name.
 const (
-	CallLower      = "lower"       // strings.ToLower(a)
-	CallUpper      = "upper"       // strings.ToUpper(a)
-	CallStartsWith = "startswith"  // strings.HasPrefix(a, b)
-	CallEndsWith   = "endswith"    // strings.HasSuffix(a, b)
-	CallContains   = "contains"    // strings.Contains(a, b)
-	CallHasKey     = "haskey"      // key b present in map a
-	CallInSlice    = "inslice"     // b is an element of slice a
-	CallLen        = "len"         // len(a)
-	CallIsNil      = "isnil"       // a == nil
+	CallLower      = "lower"      // strings.ToLower(a)
+	CallUpper      = "upper"      // strings.ToUpper(a)
+	CallStartsWith = "startswith" // strings.HasPrefix(a, b)
+	CallEndsWith   = "endswith"   // strings.HasSuffix(a, b)
+	CallContains   = "contains"   // strings.Contains(a, b)
+	CallHasKey     = "haskey"     // key b present in map a
+	CallInSlice    = "inslice"    // b is an element of slice a
+	CallLen        = "len"        // len(a)
+	CallIsNil      = "isnil"      // a == nil
 )
 
 // Expr is a checked expression, lowered to a tree codegen can print as Go

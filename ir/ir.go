@@ -50,6 +50,7 @@ const EndID = "end"
 // Workflow is one compiled definition.
 type Workflow struct {
 	Pos         Pos
+	ID          string // the name as written (`workflow:`), else the file stem; mock configs use it
 	Name        string // Go identifier prefix, e.g. "Triage"
 	Package     string // Go package of the generated file
 	Description string
@@ -165,6 +166,7 @@ type Handler struct {
 type State struct {
 	Pos     Pos
 	ID      string
+	GoName  string // exported Go identifier derived from ID, unique in the workflow
 	Kind    StateKind
 	Handler *Handler
 	Timeout time.Duration // 0: none

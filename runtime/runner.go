@@ -1,0 +1,95 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+)
+
+// RunFunc runs one workflow on a JSON input with mocked handlers.
+type RunFunc func(ctx context.Context, input []byte, mocks *Mocks) (output any, err error)
+
+// errInput marks an input that does not fit the workflow; it is a usage
+// error (exit 2), not a failed run.
+var errInput = errors.New("invalid input")
+
+// RunMain is the main function of the programs `flowc run` builds: it reads
+// the flags -input, -mock-config, -test-case and -machine, runs the workflow
+// and prints the one-line result. It returns the exit code: 0 succeeded,
+// 1 failed, 2 bad input or mock config.
+func RunMain(args []string, stdout, stderr io.Writer, run RunFunc) int {
+	fs := flag.NewFlagSet("flowc-run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	input := fs.String("input", "", "JSON input file (default: {})")
+	mockConfig := fs.String("mock-config", "", "mock config file")
+	testCase := fs.String("test-case", "", "test case of the mock config")
+	machine := fs.String("machine", "", "state machine name in the mock config")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	in, mocks, err := runSetup(*input, *mockConfig, *machine, *testCase)
+	if err != nil {
+		fmt.Fprintf(stderr, "flowc run: %v\n", err)
+		return 2
+	}
+	mocks.Log = stderr
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	out, err := run(ctx, in, mocks)
+	if errors.Is(err, errInput) {
+		fmt.Fprintf(stderr, "flowc run: %v\n", err)
+		return 2
+	}
+	fmt.Fprintf(stdout, "%s\n", ResultLine(out, err))
+	if err != nil {
+		return 1
+	}
+	return 0
+}
+
+func runSetup(input, mockConfig, machine, testCase string) ([]byte, *Mocks, error) {
+	in := []byte("{}")
+	if input != "" {
+		data, err := os.ReadFile(input)
+		if err != nil {
+			return nil, nil, err
+		}
+		in = data
+	}
+	if mockConfig == "" {
+		if testCase != "" {
+			return nil, nil, errors.New("--test-case needs --mock-config")
+		}
+		return in, &Mocks{}, nil
+	}
+	data, err := os.ReadFile(mockConfig)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, err := ParseMockConfig(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", mockConfig, err)
+	}
+	mocks, err := cfg.Case(machine, testCase)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", mockConfig, err)
+	}
+	return in, mocks, nil
+}
+
+// DecodeInput reads a run's input into v, rejecting unknown fields so that
+// a typo in an input file is not silently ignored.
+func DecodeInput(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%w: %v", errInput, err)
+	}
+	return nil
+}

@@ -1,0 +1,27 @@
+package runtime
+
+// EnforceVersion turns a skew between generated code and this package into a
+// compile error. Generated code holds the two declarations
+//
+//	const _ = flowcrt.EnforceVersion(flowcrt.GenVersion - N)
+//	const _ = flowcrt.EnforceVersion(N - flowcrt.MinGenVersion)
+//
+// where N is the version of the generator that wrote it. The first stops
+// compiling when this package is older than the generated code
+// (GenVersion < N), the second when it no longer supports code that old
+// (MinGenVersion > N): converting a negative constant to an unsigned type is
+// rejected by the compiler. This is the scheme of protobuf-go's
+// protoimpl.EnforceVersion.
+type EnforceVersion uint
+
+const (
+	// GenVersion is the newest version of generated code that this package
+	// supports. It is raised whenever the generator starts to use something
+	// new from this package.
+	GenVersion = 1
+
+	// MinGenVersion is the oldest version of generated code that this
+	// package still supports. It is raised when this package drops something
+	// that older generated code uses.
+	MinGenVersion = 1
+)
