@@ -1,3 +1,19 @@
 module github.com/flowc-dev/flowc
 
 go 1.26.8
+
+require (
+	github.com/dave/jennifer v1.7.1
+	github.com/expr-lang/expr v1.17.8
+	github.com/stretchr/testify v1.12.1
+	go.uber.org/goleak v1.3.0
+	golang.org/x/tools v0.52.0
+	gopkg.in/yaml.v3 v3.0.1
+)
+
+require (
+	github.com/kr/text v0.2.0 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/mod v0.42.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
+)

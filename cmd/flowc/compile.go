@@ -1,0 +1,105 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/flowc-dev/flowc/codegen"
+	"github.com/flowc-dev/flowc/compiler"
+	"github.com/flowc-dev/flowc/compiler/diag"
+	"github.com/flowc-dev/flowc/ir"
+)
+
+// definitions expands files and directories into definition files, sorted.
+// Directories are walked like the go tool does: testdata and dot or
+// underscore directories are skipped.
+func definitions(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !info.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			name := d.Name()
+			if d.IsDir() && path != p && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			if !d.IsDir() && compiler.IsDefinition(name) {
+				out = append(out, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// compiled is one definition with its generated file.
+type compiled struct {
+	def  string
+	out  string // where the generated file goes
+	wf   *ir.Workflow
+	file codegen.File
+}
+
+// compileFile compiles one definition and generates its file in memory,
+// printing diagnostics (warnings too) to stderr. ok is false on errors.
+func compileFile(def, outDir string, stderr io.Writer) (c compiled, ok bool) {
+	src, err := os.ReadFile(def)
+	if err != nil {
+		fmt.Fprintf(stderr, "flowc: %v\n", err)
+		return c, false
+	}
+	if outDir == "" {
+		outDir = filepath.Dir(def)
+	}
+	c.def, c.out = def, filepath.Join(outDir, compiler.OutputName(def))
+	w, ds := compiler.Compile(def, src, compiler.Options{Generated: c.out})
+	printDiags(stderr, ds)
+	if w == nil {
+		return c, false
+	}
+	c.wf = w
+	files, err := codegen.Generate(w, codegen.Options{FileName: filepath.Base(c.out), Source: sourceRel(def, outDir)})
+	if err != nil {
+		fmt.Fprintf(stderr, "%v\n", err)
+		return c, false
+	}
+	c.file = files[0]
+	return c, true
+}
+
+// sourceRel is the definition's path relative to the output directory,
+// slash-separated, so the header is the same on every machine.
+func sourceRel(def, outDir string) string {
+	absDef, err1 := filepath.Abs(def)
+	absOut, err2 := filepath.Abs(outDir)
+	if err1 == nil && err2 == nil {
+		if rel, err := filepath.Rel(absOut, absDef); err == nil {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return filepath.Base(def)
+}
+
+func printDiags(w io.Writer, ds diag.List) {
+	for _, d := range ds {
+		fmt.Fprintln(w, d.String())
+	}
+}

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// cmdGen generates every definition first and writes only when all of them
+// compiled, so a failure never leaves a half-updated tree.
+func cmdGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("gen", stderr)
+	outDir := fs.String("o", "", "write generated files to `DIR` instead of beside each definition")
+	check := fs.Bool("check", false, "write nothing; exit 1 naming each generated file that is stale or missing")
+	paths, err := parseInterleaved(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(paths) == 0 {
+		fmt.Fprintln(stderr, "flowc gen: no definitions given")
+		return exitUsage
+	}
+	defs, err := definitions(paths)
+	if err != nil {
+		fmt.Fprintf(stderr, "flowc gen: %v\n", err)
+		return exitUsage
+	}
+	results, ok := compileAll(defs, *outDir, stderr)
+	if !ok {
+		return exitFailed
+	}
+	if *check {
+		return checkFresh(results, stdout)
+	}
+	for _, c := range results {
+		if err := writeIfChanged(c.out, c.file.Content); err != nil {
+			fmt.Fprintf(stderr, "flowc gen: %v\n", err)
+			return exitUsage
+		}
+	}
+	return exitOK
+}
+
+func compileAll(defs []string, outDir string, stderr io.Writer) ([]compiled, bool) {
+	var results []compiled
+	ok := true
+	seen := map[string]string{}
+	for _, def := range defs {
+		c, good := compileFile(def, outDir, stderr)
+		if !good {
+			ok = false
+			continue
+		}
+		if prev, dup := seen[c.out]; dup {
+			fmt.Fprintf(stderr, "flowc gen: %s and %s both generate %s\n", prev, def, c.out)
+			ok = false
+			continue
+		}
+		seen[c.out] = def
+		results = append(results, c)
+	}
+	return results, ok
+}
+
+// checkFresh reports generated files that differ from what gen would write.
+func checkFresh(results []compiled, stdout io.Writer) int {
+	code := exitOK
+	for _, c := range results {
+		old, err := os.ReadFile(c.out)
+		switch {
+		case err != nil:
+			fmt.Fprintf(stdout, "%s: missing (generate it from %s)\n", c.out, c.def)
+			code = exitFailed
+		case !bytes.Equal(old, c.file.Content):
+			fmt.Fprintf(stdout, "%s: stale (%s changed since it was generated)\n", c.out, c.def)
+			code = exitFailed
+		}
+	}
+	return code
+}
+
+// writeIfChanged leaves an up-to-date file alone (its mtime too) and
+// replaces a changed one atomically.
+func writeIfChanged(path string, content []byte) error {
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, content) {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".flowc-*.go.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(content); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

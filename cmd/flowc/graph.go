@@ -1,0 +1,44 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/flowc-dev/flowc/codegen"
+	"github.com/flowc-dev/flowc/compiler"
+)
+
+// cmdGraph prints the state graph of one definition as a diagram.
+func cmdGraph(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("graph", stderr)
+	format := fs.String("format", "mermaid", "diagram `format`: mermaid or dot")
+	paths, err := parseInterleaved(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(paths) != 1 {
+		fmt.Fprintln(stderr, "flowc graph: give exactly one definition file")
+		return exitUsage
+	}
+	if *format != "mermaid" && *format != "dot" {
+		fmt.Fprintf(stderr, "flowc graph: unknown format %q (mermaid or dot)\n", *format)
+		return exitUsage
+	}
+	src, err := os.ReadFile(paths[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "flowc graph: %v\n", err)
+		return exitUsage
+	}
+	w, ds := compiler.Compile(paths[0], src, compiler.Options{})
+	printDiags(stderr, ds)
+	if w == nil {
+		return exitFailed
+	}
+	if *format == "dot" {
+		fmt.Fprint(stdout, codegen.Dot(w))
+	} else {
+		fmt.Fprint(stdout, codegen.Mermaid(w))
+	}
+	return exitOK
+}

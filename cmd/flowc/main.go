@@ -1,0 +1,51 @@
+// Command flowc compiles workflow definitions into typed Go.
+//
+//	flowc gen [-o DIR] [--check] PATH...
+//	flowc check PATH...
+//	flowc graph [--format mermaid|dot] FILE
+//	flowc run FILE [--input JSON_FILE|-] [--mock-config FILE --test-case NAME] [--skip-waits]
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitFailed  = 1 // definitions with errors, stale files, a failed run
+	exitUsage   = 2 // bad flags, unreadable files, a workflow that does not build
+	usageFormat = `usage:
+  flowc gen [-o DIR] [--check] PATH...   generate <name>_flow.go for definitions (files or directories)
+  flowc check PATH...                    parse and type-check only
+  flowc graph [--format mermaid|dot] FILE
+  flowc run FILE [--input JSON_FILE|-] [--mock-config FILE --test-case NAME] [--skip-waits]
+`
+)
+
+// run is the testable entry point: everything it reads and writes is passed in.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usageFormat)
+		return exitUsage
+	}
+	cmds := map[string]func([]string, io.Reader, io.Writer, io.Writer) int{
+		"gen": cmdGen, "check": cmdCheck, "graph": cmdGraph, "run": cmdRun,
+	}
+	cmd, ok := cmds[args[0]]
+	switch {
+	case ok:
+		return cmd(args[1:], stdin, stdout, stderr)
+	case args[0] == "help" || args[0] == "-h" || args[0] == "--help":
+		fmt.Fprint(stdout, usageFormat)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "flowc: unknown command %q\n%s", args[0], usageFormat)
+	return exitUsage
+}

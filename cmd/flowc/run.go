@@ -1,0 +1,212 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/parser"
+	"go/token"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/flowc-dev/flowc"
+	"github.com/flowc-dev/flowc/codegen"
+	"github.com/flowc-dev/flowc/ir"
+)
+
+// The temporary module `flowc run` builds: the workflow package, a main
+// package, and the runtime copied from flowc itself, so it builds offline.
+const (
+	runModule   = "flowcrun"
+	runWfImport = runModule + "/wf"
+	runGoMod    = "module " + runModule + "\n\ngo 1.22\n\nrequire " + codegenModule + " v0.0.0\n\nreplace " + codegenModule + " => ./flowc\n"
+	// codegenModule is the module the runtime import path belongs to.
+	codegenModule = "github.com/flowc-dev/flowc"
+)
+
+func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("run", stderr)
+	input := fs.String("input", "", "JSON input `file`, or - for standard input (default: {})")
+	mockConfig := fs.String("mock-config", "", "AWS Step Functions Local mock config `file`")
+	testCase := fs.String("test-case", "", "test case `name` in the mock config")
+	fs.Bool("skip-waits", false, "make every Wait take no time")
+	paths, err := parseInterleaved(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(paths) != 1 {
+		fmt.Fprintln(stderr, "flowc run: give exactly one definition file")
+		return exitUsage
+	}
+	dir, err := os.MkdirTemp("", "flowc-run-")
+	if err != nil {
+		fmt.Fprintf(stderr, "flowc run: %v\n", err)
+		return exitUsage
+	}
+	defer os.RemoveAll(dir)
+	bin, machine, code := buildRunner(paths[0], dir, stderr)
+	if bin == "" {
+		return code
+	}
+	runArgs, err := runnerArgs(dir, *input, *mockConfig, *testCase, stdin)
+	runArgs = append(runArgs, "-machine", machine)
+	if err != nil {
+		fmt.Fprintf(stderr, "flowc run: %v\n", err)
+		return exitUsage
+	}
+	return execRunner(bin, runArgs, stdout, stderr)
+}
+
+// buildRunner compiles the definition into a program in dir. It returns the
+// program's path and the workflow's name in mock configs, or "" and the exit code.
+func buildRunner(def, dir string, stderr io.Writer) (bin, machine string, code int) {
+	c, ok := compileFile(def, filepath.Join(dir, "wf"), stderr)
+	if !ok {
+		return "", "", exitFailed
+	}
+	if err := writeRunModule(dir, def, c); err != nil {
+		fmt.Fprintf(stderr, "flowc run: %v\n", err)
+		return "", "", exitUsage
+	}
+	bin = filepath.Join(dir, "workflow")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Dir = dir
+	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off", "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(stderr, "flowc run: building the workflow failed: %v\n%s", err, out)
+		return "", "", exitUsage
+	}
+	return bin, c.wf.ID, exitOK
+}
+
+func writeRunModule(dir, def string, c compiled) error {
+	wfDir := filepath.Join(dir, "wf")
+	files := map[string][]byte{
+		filepath.Join(dir, "go.mod"):          []byte(runGoMod),
+		filepath.Join(dir, "flowc", "go.mod"): []byte("module " + codegenModule + "\n\ngo 1.22\n"),
+		filepath.Join(wfDir, c.file.Name):     renamePackage(c.file.Content),
+	}
+	main, err := codegen.Runner(c.wf, runWfImport)
+	if err != nil {
+		return err
+	}
+	files[filepath.Join(dir, main.Name)] = main.Content
+	if err := addRuntime(files, filepath.Join(dir, "flowc")); err != nil {
+		return err
+	}
+	if usesPackage(c.wf) {
+		if err := addUserFiles(files, filepath.Dir(def), wfDir, c.file.Name); err != nil {
+			return err
+		}
+	}
+	for path, content := range files {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, content, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addRuntime copies the runtime source embedded in flowc.
+func addRuntime(files map[string][]byte, root string) error {
+	src := flowc.RuntimeSource()
+	return fs.WalkDir(src, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		data, err := fs.ReadFile(src, path)
+		files[filepath.Join(root, filepath.FromSlash(path))] = data
+		return err
+	})
+}
+
+// usesPackage: the workflow names types or functions of its own package, so
+// the package's Go files must be built with it.
+func usesPackage(w *ir.Workflow) bool {
+	for _, f := range w.Fields {
+		if f.Reducer.Kind == ir.ReduceFunc || namesType(f.Type) {
+			return true
+		}
+	}
+	return false
+}
+
+func namesType(t *ir.Type) bool {
+	return t != nil && (t.Kind == ir.TypeNamed || namesType(t.Key) || namesType(t.Elem))
+}
+
+// addUserFiles copies the definition's package (not its tests, not generated
+// workflows) into the temporary package, renamed to wf.
+func addUserFiles(files map[string][]byte, srcDir, wfDir, skip string) error {
+	entries, err := os.ReadDir(srcDir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") || strings.HasSuffix(name, "_flow.go") || name == skip {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(srcDir, name))
+		if err != nil {
+			return err
+		}
+		files[filepath.Join(wfDir, name)] = renamePackage(data)
+	}
+	return nil
+}
+
+// renamePackage rewrites a file's package clause to `package wf`, so that a
+// workflow of package main can be imported by the runner.
+func renamePackage(src []byte) []byte {
+	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.PackageClauseOnly)
+	if err != nil {
+		return src // the build reports the problem with its own position
+	}
+	start, end := int(f.Name.Pos())-1, int(f.Name.End())-1
+	return bytes.Join([][]byte{src[:start], []byte("wf"), src[end:]}, nil)
+}
+
+// runnerArgs passes the run's files on; standard input is read only for
+// `--input -`, into a file.
+func runnerArgs(dir, input, mockConfig, testCase string, stdin io.Reader) ([]string, error) {
+	var args []string
+	if input == "-" {
+		data, err := io.ReadAll(stdin)
+		if err != nil {
+			return nil, err
+		}
+		input = filepath.Join(dir, "input.json")
+		if err := os.WriteFile(input, data, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range []struct{ flag, value string }{{"-input", input}, {"-mock-config", mockConfig}, {"-test-case", testCase}} {
+		if f.value != "" {
+			args = append(args, f.flag, f.value)
+		}
+	}
+	return args, nil
+}
+
+func execRunner(bin string, args []string, stdout, stderr io.Writer) int {
+	cmd := exec.Command(bin, args...)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitCode()
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "flowc run: %v\n", err)
+		return exitUsage
+	}
+	return exitOK
+}

@@ -1,0 +1,55 @@
+package codegen
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/flowc-dev/flowc/ir"
+)
+
+// mock emits a Handlers implementation answered from an AWS-style mock
+// config, the same one `flowc run --mock-config` uses.
+func (g *typedGen) mock(f *jen.File) {
+	n := g.n
+	f.Line()
+	f.Comment(n.Mock + " implements " + n.Handlers + " with canned responses, for tests and dry runs.")
+	f.Comment("A mocked Return object is the update (keys are state fields); \"Action\" or \"Eval\" in it is the")
+	f.Comment("action or eval string. A state with no mock returns an empty update.")
+	f.Type().Id(n.Mock).Struct(jen.Id("Mocks").Op("*").Add(rt("Mocks")))
+	for _, h := range g.handlers() {
+		f.Line()
+		f.Comment(h.Name + " answers from the mock of the state that calls it.")
+		f.Func().Params(jen.Id("m").Id(n.Mock)).Id(h.Name).Params(g.handlerParams()...).
+			Params(g.handlerResults(h)...).BlockFunc(func(b *jen.Group) {
+			g.mockBody(b, h)
+		})
+	}
+	f.Line()
+	f.Comment("New" + n.Mock + " returns a " + n.Workflow + " whose handlers answer from mocks.")
+	f.Func().Id("New"+n.Mock).Params(jen.Id("mocks").Op("*").Add(rt("Mocks")), jen.Id("opts").Op("...").Add(rt("Option"))).
+		Op("*").Id(n.Workflow).Block(
+		jen.Return(jen.Id("New"+n.Workflow).Call(
+			jen.Id(n.Mock).Values(jen.Dict{jen.Id("Mocks"): jen.Id("mocks")}),
+			jen.Append(jen.Id("opts"), rt("WithStateContext").Call()).Op("..."),
+		)),
+	)
+}
+
+func (g *typedGen) mockBody(b *jen.Group, h *ir.Handler) {
+	b.Var().Id("u").Id(g.n.Update)
+	label, key := jen.Nil(), ""
+	switch h.Kind {
+	case ir.HandlerAction:
+		label, key = jen.Op("&").Id("label"), "Action"
+	case ir.HandlerEval:
+		label, key = jen.Op("&").Id("label"), "Eval"
+	}
+	if key != "" {
+		b.Var().Id("label").String()
+	}
+	b.Err().Op(":=").Id("m").Dot("Mocks").Dot("Respond").Call(jen.Id("ctx"), jen.Op("&").Id("u"), label, jen.Lit(key))
+	if key != "" {
+		b.Return(jen.Id("u"), jen.Id("label"), jen.Err())
+		return
+	}
+	b.Return(jen.Id("u"), jen.Err())
+}

@@ -1,0 +1,171 @@
+package codegen
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/flowc-dev/flowc/ir"
+)
+
+// step emits the method that runs one state and picks the next.
+func (g *typedGen) step(f *jen.File, s *ir.State) {
+	f.Line()
+	f.Comment(stepMethod(s) + " runs state " + quote(s.ID) + " and returns the state to run next.")
+	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(stepMethod(s)).
+		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Id(g.n.State)).
+		Params(jen.Id("next").Id(g.n.Step), jen.Err().Error()).BlockFunc(func(b *jen.Group) {
+		b.Defer().Add(rt("Recover")).Call(jen.Lit(s.ID), jen.Op("&").Err())
+		b.If(jen.Id("w").Dot("cfg").Dot("StateContext")).Block(
+			jen.Id("ctx").Op("=").Add(rt("WithState")).Call(jen.Id("ctx"), jen.Lit(s.ID)),
+		)
+		g.call(b, s)
+		g.onError(b, s)
+		b.Id("s").Dot("apply").Call(jen.Id("u"))
+		g.transition(b, s)
+	})
+}
+
+// resultVars are the handler's results besides the error.
+func resultVars(h *ir.Handler) []jen.Code {
+	switch h.Kind {
+	case ir.HandlerAction:
+		return []jen.Code{jen.Id("u"), jen.Id("action")}
+	case ir.HandlerEval:
+		return []jen.Code{jen.Id("u"), jen.Id("eval")}
+	}
+	return []jen.Code{jen.Id("u")}
+}
+
+func (g *typedGen) call(b *jen.Group, s *ir.State) {
+	vars := resultVars(s.Handler)
+	invoke := jen.Id("w").Dot("h").Dot(s.Handler.Name).Call(jen.Id("ctx"), jen.Op("*").Id("s"))
+	if !hasPolicy(s) {
+		b.List(append(vars, jen.Err())...).Op(":=").Add(invoke)
+		return
+	}
+	b.Var().Id("u").Id(g.n.Update)
+	if len(vars) > 1 {
+		b.Var().Add(vars[1]).String()
+	}
+	b.Err().Op("=").Add(rt("Call")).Call(
+		jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Op("&").Id(g.n.policyVar(s)),
+		jen.Func().Params(jen.Id("ctx").Qual("context", "Context")).Error().Block(
+			jen.Var().Err().Error(),
+			jen.List(append(vars, jen.Err())...).Op("=").Add(invoke),
+			jen.Return(jen.Err()),
+		),
+	)
+}
+
+// onError routes a failure to the first matching catcher, then on_failure;
+// otherwise the run fails with the error, tagged with the state.
+func (g *typedGen) onError(b *jen.Group, s *ir.State) {
+	b.If(jen.Err().Op("!=").Nil()).BlockFunc(func(eb *jen.Group) {
+		for _, c := range s.Catch {
+			eb.If(rt("MatchError").Call(jen.Err(), stringSlice(c.Errors))).Block(
+				jen.Return(g.target(c.Next), jen.Nil()),
+			)
+		}
+		if of := s.Next.OnFailure; of != nil {
+			eb.Return(g.target(*of), jen.Nil())
+			return
+		}
+		eb.Return(jen.Id(g.n.endConst()), jen.Op("&").Add(rt("StateError")).Values(jen.Dict{
+			jen.Id("State"): jen.Lit(s.ID),
+			jen.Id("Err"):   jen.Err(),
+		}))
+	})
+}
+
+func (g *typedGen) target(r ir.Ref) *jen.Statement {
+	if r.IsEnd() {
+		return jen.Id(g.n.endConst())
+	}
+	return jen.Id(g.n.stepConst(g.w.State(r.ID)))
+}
+
+func (g *typedGen) goTo(r ir.Ref) *jen.Statement { return jen.Return(g.target(r), jen.Nil()) }
+
+func (g *typedGen) transition(b *jen.Group, s *ir.State) {
+	t := s.Next
+	switch t.Kind {
+	case ir.TransGoto:
+		b.Add(g.goTo(t.To))
+	case ir.TransCondition:
+		b.If(expr(t.Cond)).Block(g.goTo(t.Then))
+		b.Add(g.goTo(t.Otherwise))
+	case ir.TransSwitch:
+		b.Switch().BlockFunc(func(sw *jen.Group) {
+			for _, c := range t.Cases {
+				sw.Case(expr(c.Cond)).Block(g.goTo(c.To))
+			}
+		})
+		b.Add(g.goTo(*t.Default))
+	case ir.TransActions:
+		g.actions(b, t)
+	case ir.TransBranches:
+		g.branches(b, t)
+	default:
+		b.Return(jen.Id(g.n.endConst()), jen.Nil())
+	}
+}
+
+// actions: the matching entry wins, else `default`; with neither the run
+// ends, as in PocketFlow.
+func (g *typedGen) actions(b *jen.Group, t *ir.Transition) {
+	if len(t.Actions) > 0 {
+		b.Switch(jen.Id("action")).BlockFunc(func(sw *jen.Group) {
+			for _, a := range t.Actions {
+				sw.Case(jen.Lit(a.Name)).Block(g.goTo(a.To))
+			}
+		})
+	}
+	if t.Default != nil {
+		b.Add(g.goTo(*t.Default))
+		return
+	}
+	b.Return(jen.Id(g.n.endConst()), jen.Nil())
+}
+
+// branches: first match top to bottom wins; no match ends the run.
+func (g *typedGen) branches(b *jen.Group, t *ir.Transition) {
+	b.Switch().BlockFunc(func(sw *jen.Group) {
+		for _, br := range t.Branches {
+			if br.Operator == ir.OpDefault {
+				sw.Default().Block(g.goTo(br.To))
+				continue
+			}
+			sw.Case(branchMatch(br)).Block(g.goTo(br.To))
+		}
+	})
+	if !hasDefaultBranch(t) {
+		b.Return(jen.Id(g.n.endConst()), jen.Nil())
+	}
+}
+
+func hasDefaultBranch(t *ir.Transition) bool {
+	for _, br := range t.Branches {
+		if br.Operator == ir.OpDefault {
+			return true
+		}
+	}
+	return false
+}
+
+func branchMatch(br *ir.Branch) jen.Code {
+	eval := jen.Id("eval")
+	switch br.Operator {
+	case ir.OpContains:
+		return jen.Qual("strings", "Contains").Call(eval, jen.Lit(br.When))
+	case ir.OpStartsWith:
+		return jen.Qual("strings", "HasPrefix").Call(eval, jen.Lit(br.When))
+	case ir.OpEndsWith:
+		return jen.Qual("strings", "HasSuffix").Call(eval, jen.Lit(br.When))
+	case ir.OpGreater:
+		return rt("NumberGreater").Call(eval, jen.Lit(br.Num))
+	case ir.OpLess:
+		return rt("NumberLess").Call(eval, jen.Lit(br.Num))
+	case ir.OpInRange:
+		return rt("NumberInRange").Call(eval, jen.Lit(br.Min), jen.Lit(br.Max))
+	}
+	return eval.Op("==").Lit(br.When)
+}

@@ -1,0 +1,145 @@
+package codegen
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/flowc-dev/flowc/ir"
+)
+
+func quote(s string) string { return strconv.Quote(s) }
+
+func (g *typedGen) workflowType(f *jen.File) {
+	n := g.n
+	f.Comment(n.Workflow + " runs the workflow. It is safe for concurrent use: every Run has its own state.")
+	f.Type().Id(n.Workflow).Struct(
+		jen.Id("h").Id(n.Handlers),
+		jen.Id("cfg").Add(rt("Config")),
+	)
+	f.Line()
+	f.Comment("New" + n.Workflow + " returns the workflow over your handlers.")
+	f.Func().Id("New"+n.Workflow).Params(jen.Id("h").Id(n.Handlers), jen.Id("opts").Op("...").Add(rt("Option"))).
+		Op("*").Id(n.Workflow).Block(
+		jen.Return(jen.Op("&").Id(n.Workflow).Values(jen.Dict{
+			jen.Id("h"):   jen.Id("h"),
+			jen.Id("cfg"): rt("NewConfig").Call(jen.Id("opts").Op("...")),
+		})),
+	)
+	g.stepEnum(f)
+	g.runLoop(f)
+}
+
+func (g *typedGen) stepEnum(f *jen.File) {
+	n := g.n
+	f.Line()
+	f.Comment(n.Step + " names the state a run is in; the zero value means the run is over.")
+	f.Type().Id(n.Step).Int()
+	f.Line()
+	f.Const().DefsFunc(func(d *jen.Group) {
+		d.Id(n.endConst()).Id(n.Step).Op("=").Iota()
+		for _, s := range g.w.States {
+			d.Id(n.stepConst(s)).Comment(quote(s.ID))
+		}
+	})
+}
+
+func (g *typedGen) runLoop(f *jen.File) {
+	n := g.n
+	start := g.w.State(g.w.Start.ID)
+	f.Line()
+	f.Comment("Run executes the workflow from state " + quote(start.ID) + " and returns the final state.")
+	f.Comment("On failure it returns the state as it was when the failing state began, and the error.")
+	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id("Run").
+		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("in").Id(n.State)).
+		Params(jen.Id(n.State), jen.Error()).Block(
+		jen.Id("s").Op(":=").Id("in"),
+		jen.Var().Id("err").Error(),
+		jen.For(jen.Id("step").Op(":=").Id(n.stepConst(start)), jen.Id("step").Op("!=").Id(n.endConst()), jen.Empty()).Block(
+			jen.If(jen.Err().Op("=").Id("ctx").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Id("s"), jen.Err()),
+			),
+			jen.Switch(jen.Id("step")).BlockFunc(func(sw *jen.Group) {
+				for _, s := range g.w.States {
+					sw.Case(jen.Id(n.stepConst(s))).Block(
+						jen.List(jen.Id("step"), jen.Err()).Op("=").Id("w").Dot(stepMethod(s)).Call(jen.Id("ctx"), jen.Op("&").Id("s")),
+					)
+				}
+			}),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("s"), jen.Err())),
+		),
+		jen.Return(jen.Id("s"), jen.Nil()),
+	)
+}
+
+func (g *typedGen) steps(f *jen.File) {
+	for _, s := range g.w.States {
+		if hasPolicy(s) {
+			g.policy(f, s)
+		}
+		g.step(f, s)
+	}
+}
+
+// hasPolicy: states that retry, time out or catch run through flowcrt.Call,
+// which also turns a panic into an error the catchers see.
+func hasPolicy(s *ir.State) bool {
+	return s.Timeout > 0 || len(s.Retry) > 0 || len(s.Catch) > 0 || s.Next.OnFailure != nil
+}
+
+func (g *typedGen) policy(f *jen.File, s *ir.State) {
+	f.Line()
+	f.Var().Id(g.n.policyVar(s)).Op("=").Add(rt("Policy")).Values(jen.DictFunc(func(d jen.Dict) {
+		d[jen.Id("State")] = jen.Lit(s.ID)
+		if s.Timeout > 0 {
+			d[jen.Id("Timeout")] = duration(s.Timeout)
+		}
+		if len(s.Retry) > 0 {
+			d[jen.Id("Retry")] = jen.Index().Add(rt("Retrier")).ValuesFunc(func(vals *jen.Group) {
+				for _, r := range s.Retry {
+					vals.Add(retrier(r))
+				}
+			})
+		}
+	}))
+}
+
+func retrier(r *ir.Retrier) jen.Code {
+	return jen.Values(jen.DictFunc(func(d jen.Dict) {
+		d[jen.Id("Errors")] = stringSlice(r.Errors)
+		d[jen.Id("MaxAttempts")] = jen.Lit(r.MaxAttempts)
+		if r.Interval > 0 {
+			d[jen.Id("Interval")] = duration(r.Interval)
+		}
+		d[jen.Id("BackoffRate")] = jen.Lit(r.BackoffRate)
+		if r.MaxDelay > 0 {
+			d[jen.Id("MaxDelay")] = duration(r.MaxDelay)
+		}
+		if r.Jitter {
+			d[jen.Id("Jitter")] = jen.True()
+		}
+	}))
+}
+
+func stringSlice(ss []string) *jen.Statement {
+	return jen.Index().String().ValuesFunc(func(vals *jen.Group) {
+		for _, s := range ss {
+			vals.Lit(s)
+		}
+	})
+}
+
+// duration writes d in the largest whole unit: 30 * time.Second.
+func duration(d time.Duration) *jen.Statement {
+	units := []struct {
+		size time.Duration
+		name string
+	}{{time.Hour, "Hour"}, {time.Minute, "Minute"}, {time.Second, "Second"}, {time.Millisecond, "Millisecond"}, {time.Microsecond, "Microsecond"}}
+	for _, u := range units {
+		if d%u.size == 0 {
+			return jen.Lit(int(d/u.size)).Op("*").Qual("time", u.name)
+		}
+	}
+	return jen.Qual("time", "Duration").Call(jen.Lit(int64(d)))
+}

@@ -1,0 +1,248 @@
+package codegen
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/flowc-dev/flowc/compiler/naming"
+	"github.com/flowc-dev/flowc/ir"
+)
+
+// names holds the identifiers of one workflow's generated code.
+type names struct {
+	Workflow string // Triage
+	State    string // TriageState
+	Update   string // TriageUpdate
+	Handlers string // TriageHandlers
+	Mock     string // TriageMock
+	Step     string // triageStep
+	prefix   string // triage: prefix of unexported package-level names
+}
+
+func newNames(w *ir.Workflow) names {
+	return names{
+		Workflow: w.Name,
+		State:    w.Name + "State",
+		Update:   w.Name + "Update",
+		Handlers: w.Name + "Handlers",
+		Mock:     w.Name + "Mock",
+		Step:     naming.Unexported(w.Name) + "Step",
+		prefix:   naming.Unexported(w.Name),
+	}
+}
+
+// stepConst is the enum value of a state; the zero value means "finished".
+func (n names) stepConst(s *ir.State) string { return n.Step + s.GoName }
+func (n names) endConst() string             { return n.Step + "End" }
+func (n names) policyVar(s *ir.State) string { return n.prefix + s.GoName + "Policy" }
+
+// stepMethod is the unexported method that runs one state.
+func stepMethod(s *ir.State) string { return "step" + s.GoName }
+
+// typedGen emits the typed-mode API of SPEC §7.
+type typedGen struct {
+	w *ir.Workflow
+	n names
+}
+
+func typed(f *jen.File, w *ir.Workflow) {
+	g := &typedGen{w: w, n: newNames(w)}
+	g.versionGuard(f)
+	g.stateType(f)
+	g.updateType(f)
+	g.handlersType(f)
+	g.workflowType(f)
+	g.steps(f)
+	g.mock(f)
+}
+
+func (g *typedGen) versionGuard(f *jen.File) {
+	f.Comment("This file needs a runtime that supports its generation: a mismatch fails to compile here.")
+	f.Const().Defs(
+		jen.Id("_").Op("=").Add(rt("EnforceVersion")).Call(rt("GenVersion").Op("-").Lit(1)),
+		jen.Id("_").Op("=").Add(rt("EnforceVersion")).Call(jen.Lit(1).Op("-").Add(rt("MinGenVersion"))),
+	)
+}
+
+// goType renders a field type.
+func goType(t *ir.Type) *jen.Statement {
+	switch t.Kind {
+	case ir.TypeSlice:
+		return jen.Index().Add(goType(t.Elem))
+	case ir.TypeMap:
+		return jen.Map(goType(t.Key)).Add(goType(t.Elem))
+	case ir.TypePointer:
+		return jen.Op("*").Add(goType(t.Elem))
+	case ir.TypeMessages:
+		return rt("Messages")
+	}
+	return jen.Id(t.Name)
+}
+
+func (g *typedGen) stateType(f *jen.File) {
+	f.Comment(g.n.State + " is the state of a " + g.n.Workflow + " run.")
+	if g.w.Description != "" {
+		f.Comment("")
+		f.Add(comment(g.w.Description))
+	}
+	f.Type().Id(g.n.State).StructFunc(func(st *jen.Group) {
+		for _, fd := range g.w.Fields {
+			st.Id(fd.GoName).Add(goType(fd.Type)).Tag(map[string]string{"json": fd.Name})
+		}
+	})
+}
+
+func (g *typedGen) updateType(f *jen.File) {
+	f.Comment(g.n.Update + " is a partial update of " + g.n.State + ", returned by handlers.")
+	f.Comment("Set fields with its With methods; fields left unset keep their value.")
+	f.Type().Id(g.n.Update).Struct(
+		jen.Id("v").Id(g.n.State).Comment("values of the set fields"),
+		jen.Id("set").Index(jen.Lit(len(g.w.Fields))).Bool().Comment("which fields are set, in schema order"),
+	)
+	for i, fd := range g.w.Fields {
+		f.Line()
+		f.Commentf("With%s sets %s%s.", fd.GoName, fd.Name, reducerNote(fd.Reducer))
+		f.Func().Params(jen.Id("u").Id(g.n.Update)).Id("With"+fd.GoName).
+			Params(jen.Id("v").Add(goType(fd.Type))).Id(g.n.Update).Block(
+			jen.List(jen.Id("u").Dot("v").Dot(fd.GoName), jen.Id("u").Dot("set").Index(jen.Lit(i))).
+				Op("=").List(jen.Id("v"), jen.True()),
+			jen.Return(jen.Id("u")),
+		)
+	}
+	g.unmarshalUpdate(f)
+	g.apply(f)
+}
+
+func reducerNote(r ir.Reducer) string {
+	switch r.Kind {
+	case ir.ReduceAppend:
+		return "; it is appended to the current value"
+	case ir.ReduceMessages:
+		return "; its messages are appended to the history"
+	case ir.ReduceMerge:
+		return "; its keys are merged into the current map"
+	case ir.ReduceAdd:
+		return "; it is added to the current value"
+	case ir.ReduceFunc:
+		return "; it is combined with the current value by " + r.Func
+	}
+	return ""
+}
+
+// unmarshalUpdate lets mocks and tests write updates as JSON objects keyed
+// by the schema's field names; unknown keys are errors.
+func (g *typedGen) unmarshalUpdate(f *jen.File) {
+	f.Line()
+	f.Comment("UnmarshalJSON reads an update from a JSON object keyed by state field names.")
+	f.Func().Params(jen.Id("u").Op("*").Id(g.n.Update)).Id("UnmarshalJSON").
+		Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.Return(rt("DecodeFields").Call(
+			jen.Id("data"),
+			jen.Func().Params(jen.Id("key").String(), jen.Id("value").Qual("encoding/json", "RawMessage")).Error().Block(
+				jen.Switch(jen.Id("key")).BlockFunc(func(sw *jen.Group) {
+					for i, fd := range g.w.Fields {
+						sw.Case(jen.Lit(fd.Name)).Block(
+							jen.Id("u").Dot("set").Index(jen.Lit(i)).Op("=").True(),
+							jen.Return(jen.Qual("encoding/json", "Unmarshal").Call(jen.Id("value"), jen.Op("&").Id("u").Dot("v").Dot(fd.GoName))),
+						)
+					}
+				}),
+				jen.Return(rt("UnknownField").Call(jen.Id(g.n.prefix+"Fields"))),
+			),
+		)),
+	)
+	f.Line()
+	f.Var().Id(g.n.prefix + "Fields").Op("=").Index().String().ValuesFunc(func(vals *jen.Group) {
+		for _, fd := range g.w.Fields {
+			vals.Lit(fd.Name)
+		}
+	})
+}
+
+// apply folds an update into the state, field by field, through the reducers.
+func (g *typedGen) apply(f *jen.File) {
+	f.Line()
+	f.Comment("apply folds the set fields of u into s through their reducers.")
+	f.Func().Params(jen.Id("s").Op("*").Id(g.n.State)).Id("apply").Params(jen.Id("u").Id(g.n.Update)).BlockFunc(func(b *jen.Group) {
+		for i, fd := range g.w.Fields {
+			b.If(jen.Id("u").Dot("set").Index(jen.Lit(i))).Block(reduce(fd))
+		}
+	})
+}
+
+func reduce(fd *ir.Field) jen.Code {
+	cur := jen.Id("s").Dot(fd.GoName)
+	upd := jen.Id("u").Dot("v").Dot(fd.GoName)
+	switch fd.Reducer.Kind {
+	case ir.ReduceAppend, ir.ReduceMessages:
+		return cur.Clone().Op("=").Add(rt("AppendSlice")).Call(cur.Clone(), upd)
+	case ir.ReduceMerge:
+		return cur.Clone().Op("=").Add(rt("MergeMap")).Call(cur.Clone(), upd)
+	case ir.ReduceAdd:
+		return cur.Op("+=").Add(upd)
+	case ir.ReduceFunc:
+		return cur.Clone().Op("=").Id(fd.Reducer.Func).Call(cur.Clone(), upd)
+	}
+	return cur.Op("=").Add(upd)
+}
+
+func (g *typedGen) handlersType(f *jen.File) {
+	f.Comment(g.n.Handlers + " is the work of each state, implemented by you.")
+	f.Type().Id(g.n.Handlers).InterfaceFunc(func(it *jen.Group) {
+		for _, h := range g.handlers() {
+			it.Add(comment(h.Name + " runs " + statesList(g.statesOf(h.Name)) + "."))
+			it.Id(h.Name).Params(g.handlerParams()...).Params(g.handlerResults(h)...)
+		}
+	})
+}
+
+// handlers lists each handler once, in order of first use.
+func (g *typedGen) handlers() []*ir.Handler {
+	var out []*ir.Handler
+	seen := map[string]bool{}
+	for _, s := range g.w.States {
+		if s.Handler != nil && !seen[s.Handler.Name] {
+			seen[s.Handler.Name] = true
+			out = append(out, s.Handler)
+		}
+	}
+	return out
+}
+
+func (g *typedGen) statesOf(handler string) []string {
+	var ids []string
+	for _, s := range g.w.States {
+		if s.Handler != nil && s.Handler.Name == handler {
+			ids = append(ids, s.ID)
+		}
+	}
+	return ids
+}
+
+func statesList(ids []string) string {
+	out := "state"
+	if len(ids) > 1 {
+		out += "s"
+	}
+	for i, id := range ids {
+		if i > 0 {
+			out += ","
+		}
+		out += " " + quote(id)
+	}
+	return out
+}
+
+func (g *typedGen) handlerParams() []jen.Code {
+	return []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Id(g.n.State)}
+}
+
+func (g *typedGen) handlerResults(h *ir.Handler) []jen.Code {
+	out := []jen.Code{jen.Id(g.n.Update)}
+	switch h.Kind {
+	case ir.HandlerAction:
+		out = append(out, jen.String())
+	case ir.HandlerEval:
+		out = append(out, jen.String())
+	}
+	return append(out, jen.Error())
+}

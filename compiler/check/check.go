@@ -1,0 +1,161 @@
+// Package check is flowc's static checker: it resolves every reference,
+// type and expression of a lowered workflow, so that the code generator can
+// trust what it is given. Problems are collected, never panicked.
+package check
+
+import (
+	"github.com/flowc-dev/flowc/compiler/diag"
+	"github.com/flowc-dev/flowc/ir"
+)
+
+// Options tell the checker where the workflow's Go package lives.
+type Options struct {
+	// Dir is the directory of the target Go package, where named types and
+	// reducer functions are looked up.
+	Dir string
+	// Generated is the path of the file flowc will write; the loader ignores
+	// its current contents, which may be stale or broken.
+	Generated string
+}
+
+// Check validates w in place: expressions are replaced by their checked,
+// lowered trees. It returns errors and warnings.
+func Check(w *ir.Workflow, opts Options) diag.List {
+	c := &checker{w: w, opts: opts, states: map[string]*ir.State{}}
+	c.checkStates()
+	c.checkRefs()
+	c.checkHandlers()
+	if w.Mode == ir.ModeTyped {
+		c.checkTyped()
+	}
+	c.checkGraph()
+	c.diags.Sort()
+	return c.diags
+}
+
+type checker struct {
+	w      *ir.Workflow
+	opts   Options
+	diags  diag.List
+	states map[string]*ir.State
+}
+
+// checkStates finds duplicate and reserved ids and Go name collisions.
+func (c *checker) checkStates() {
+	goNames := map[string]*ir.State{}
+	for _, s := range c.w.States {
+		switch {
+		case s.ID == "":
+			c.diags.Errorf(s.Pos, "a state needs a non-empty `id`")
+			continue
+		case s.ID == ir.EndID:
+			c.diags.Errorf(s.Pos, "`end` is reserved for finishing the run; choose another state id")
+			continue
+		case c.states[s.ID] != nil:
+			c.diags.Errorf(s.Pos, "state id %q already used at %s", s.ID, c.states[s.ID].Pos)
+			continue
+		}
+		c.states[s.ID] = s
+		if s.GoName == "" {
+			c.diags.Errorf(s.Pos, "state id %q does not make a Go identifier; start it with a letter", s.ID)
+			continue
+		}
+		if prev := goNames[s.GoName]; prev != nil {
+			c.diags.Errorf(s.Pos, "state ids %q and %q both become the Go name %s; rename one", prev.ID, s.ID, s.GoName)
+			continue
+		}
+		goNames[s.GoName] = s
+	}
+}
+
+// checkRefs resolves every reference to a state.
+func (c *checker) checkRefs() {
+	if c.w.Start.ID == ir.EndID {
+		c.diags.Errorf(c.w.Start.Pos, "the start state cannot be `end`")
+	} else {
+		c.ref(c.w.Start)
+	}
+	for _, s := range c.w.States {
+		forEachRef(s, c.ref)
+	}
+}
+
+func (c *checker) ref(r ir.Ref) {
+	if r.ID == ir.EndID || c.states[r.ID] != nil {
+		return
+	}
+	if r.ID == "" {
+		c.diags.Errorf(r.Pos, "missing state id")
+		return
+	}
+	c.diags.Errorf(r.Pos, "unknown state %q%s", r.ID, diag.DidYouMean(r.ID, c.stateIDs()))
+}
+
+func (c *checker) stateIDs() []string {
+	ids := make([]string, 0, len(c.w.States))
+	for _, s := range c.w.States {
+		ids = append(ids, s.ID)
+	}
+	return ids
+}
+
+// forEachRef visits every outgoing reference of a state, in source order.
+func forEachRef(s *ir.State, visit func(ir.Ref)) {
+	for _, ct := range s.Catch {
+		visit(ct.Next)
+	}
+	t := s.Next
+	if t == nil {
+		return
+	}
+	switch t.Kind {
+	case ir.TransGoto:
+		visit(t.To)
+	case ir.TransCondition:
+		visit(t.Then)
+		visit(t.Otherwise)
+	case ir.TransSwitch, ir.TransActions:
+		for _, cs := range t.Cases {
+			visit(cs.To)
+		}
+		for _, a := range t.Actions {
+			visit(a.To)
+		}
+	case ir.TransBranches:
+		if t.OnFailure != nil {
+			visit(*t.OnFailure)
+		}
+		for _, b := range t.Branches {
+			visit(b.To)
+		}
+	}
+	if t.Default != nil {
+		visit(*t.Default)
+	}
+}
+
+// checkHandlers rejects one handler name used with two result shapes.
+func (c *checker) checkHandlers() {
+	first := map[string]*ir.Handler{}
+	for _, s := range c.w.States {
+		h := s.Handler
+		if h == nil || h.Name == "" {
+			continue
+		}
+		prev := first[h.Name]
+		if prev == nil {
+			first[h.Name] = h
+			continue
+		}
+		if prev.Kind != h.Kind {
+			c.diags.Errorf(h.Pos, "handler %s is used with two signatures: %s here, %s at %s",
+				h.Name, kindWords[h.Kind], kindWords[prev.Kind], prev.Pos)
+		}
+	}
+}
+
+var kindWords = map[ir.HandlerKind]string{
+	ir.HandlerUpdate: "(update, error)",
+	ir.HandlerAction: "(update, action, error) for `actions`",
+	ir.HandlerEval:   "(update, eval, error) for `branches`",
+}

@@ -1,0 +1,142 @@
+// Package compiler turns a workflow definition into checked IR: it detects
+// the dialect, runs that dialect's front-end, then the shared checker.
+package compiler
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/flowc-dev/flowc/compiler/check"
+	"github.com/flowc-dev/flowc/compiler/diag"
+	"github.com/flowc-dev/flowc/compiler/naming"
+	"github.com/flowc-dev/flowc/compiler/native"
+	"github.com/flowc-dev/flowc/compiler/yamlx"
+	"github.com/flowc-dev/flowc/ir"
+)
+
+// Suffixes are the file names flowc compiles, in the order they are tried.
+var Suffixes = []string{".flow.yaml", ".flow.yml", ".asl.json", ".asl.yaml", ".chain.json", ".chain.yaml"}
+
+// Options adjust a compilation.
+type Options struct {
+	// Generated is where the output will be written; its old contents are
+	// ignored when the package's types are loaded.
+	Generated string
+}
+
+// Compile reads the definition at path (src is its contents) and returns the
+// checked workflow with all diagnostics, warnings included. The workflow is
+// nil when there are errors.
+func Compile(path string, src []byte, opts Options) (*ir.Workflow, diag.List) {
+	r := &yamlx.Reader{File: path}
+	root := r.Parse(src)
+	if root == nil {
+		return nil, r.Diags
+	}
+	w := lower(r, root, path)
+	if r.Diags.HasErrors() || w == nil {
+		r.Diags.Sort()
+		return nil, r.Diags
+	}
+	w.Source = filepath.ToSlash(path)
+	ds := append(r.Diags, check.Check(w, check.Options{Dir: filepath.Dir(path), Generated: opts.Generated})...)
+	ds.Sort()
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	return w, ds
+}
+
+func lower(r *yamlx.Reader, root *yaml.Node, path string) *ir.Workflow {
+	switch {
+	case native.Detect(root):
+		return native.Lower(r, root, Stem(path), DefaultPackage(filepath.Dir(path)))
+	case hasKeys(root, "StartAt", "States"):
+		r.Diags.Errorf(r.Pos(root), "Amazon States Language definitions are not supported yet")
+	case hasKeys(root, "tasks"):
+		r.Diags.Errorf(r.Pos(root), "task-chain definitions are not supported yet")
+	default:
+		r.Diags.Errorf(r.Pos(root), "not a workflow: expected a top-level `states:` list of states with `id` (flowc YAML), `StartAt` and `States` (States Language) or `tasks:` (task chain)")
+	}
+	return nil
+}
+
+func hasKeys(n *yaml.Node, keys ...string) bool {
+	if n.Kind != yaml.MappingNode {
+		return false
+	}
+	found := 0
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		for _, k := range keys {
+			if n.Content[i].Value == k {
+				found++
+			}
+		}
+	}
+	return found == len(keys)
+}
+
+// Stem is the file name without directory and flowc suffix:
+// "triage.flow.yaml" → "triage".
+func Stem(path string) string {
+	base := filepath.Base(path)
+	for _, suf := range Suffixes {
+		if strings.HasSuffix(base, suf) {
+			return strings.TrimSuffix(base, suf)
+		}
+	}
+	return strings.TrimSuffix(base, filepath.Ext(base))
+}
+
+// OutputName is the generated file's name: "<stem>_flow.go".
+func OutputName(path string) string {
+	return strings.NewReplacer("-", "_", ".", "_", " ", "_").Replace(Stem(path)) + "_flow.go"
+}
+
+// DefaultPackage is the package of the Go files already in dir, else the
+// directory name made into a package name, else "main".
+func DefaultPackage(dir string) string {
+	if name := packageOfDir(dir); name != "" {
+		return name
+	}
+	abs, err := filepath.Abs(dir)
+	if err == nil {
+		if n := strings.ToLower(naming.Exported(filepath.Base(abs))); n != "" && !token.IsKeyword(n) {
+			return n
+		}
+	}
+	return "main"
+}
+
+func packageOfDir(dir string) string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") || strings.HasSuffix(name, "_flow.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, name), nil, parser.PackageClauseOnly)
+		if err == nil {
+			return f.Name.Name
+		}
+	}
+	return ""
+}
+
+// IsDefinition reports whether a file name is one flowc compiles.
+func IsDefinition(name string) bool {
+	for _, suf := range Suffixes {
+		if strings.HasSuffix(name, suf) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,214 @@
+// Package native is the front-end for flowc's own YAML language: it lowers a
+// definition into the IR, reporting every structural problem at its position.
+// Meaning (targets, types, expressions) is the checker's job.
+package native
+
+import (
+	"go/token"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/flowc-dev/flowc/compiler/diag"
+	"github.com/flowc-dev/flowc/compiler/naming"
+	"github.com/flowc-dev/flowc/compiler/yamlx"
+	"github.com/flowc-dev/flowc/ir"
+)
+
+var topKeys = []string{"workflow", "package", "description", "state", "start", "states"}
+
+var stateKeys = []string{
+	"id", "description", "handler", "assistant_id", "tool_id", "task", "tool_args",
+	"timeout", "retry", "catch", "next", "end",
+}
+
+// Detect reports whether a parsed document is in the native language: a
+// top-level `states:` list whose items have `id`.
+func Detect(root *yaml.Node) bool {
+	if root == nil || root.Kind != yaml.MappingNode {
+		return false
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value == "states" && root.Content[i+1].Kind == yaml.SequenceNode {
+			for _, item := range root.Content[i+1].Content {
+				if item.Kind == yaml.MappingNode && hasKey(item, "id") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func hasKey(n *yaml.Node, key string) bool {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return true
+		}
+	}
+	return false
+}
+
+// Lower turns the root node of a native definition into a workflow. name is
+// the default workflow name (from the file stem) and pkg the default package.
+func Lower(r *yamlx.Reader, root *yaml.Node, stem, pkg string) *ir.Workflow {
+	l := &lowerer{Reader: r}
+	return l.workflow(root, stem, pkg)
+}
+
+type lowerer struct {
+	*yamlx.Reader
+}
+
+func (l *lowerer) workflow(root *yaml.Node, stem, pkg string) *ir.Workflow {
+	w := &ir.Workflow{Pos: l.Pos(root), ID: stem, Name: naming.Exported(stem), Package: pkg, Mode: ir.ModeJSON}
+	if w.Name == "" {
+		w.Name = "Workflow"
+	}
+	m, ok := l.Mapping(root, "the workflow", topKeys...)
+	if !ok {
+		return w
+	}
+	if n := m.Get("workflow"); n != nil {
+		w.ID, _ = l.String(n, "workflow")
+		w.Name = l.goName(n, "workflow")
+	}
+	if n := m.Get("package"); n != nil {
+		w.Package = l.packageName(n)
+	}
+	if n := m.Get("description"); n != nil {
+		w.Description, _ = l.String(n, "description")
+	}
+	if n := m.Get("state"); n != nil {
+		w.Mode = ir.ModeTyped
+		w.Fields = l.fields(n)
+	}
+	if n := m.Get("states"); n != nil {
+		for _, item := range l.Seq(n, "states") {
+			if s := l.state(item); s != nil {
+				w.States = append(w.States, s)
+			}
+		}
+	} else {
+		l.Diags.Errorf(w.Pos, "a workflow needs a `states:` list")
+	}
+	w.Start = l.start(m, w)
+	if w.Mode == ir.ModeJSON {
+		l.Diags.Errorf(w.Pos, "workflows without a `state:` schema (JSON mode) are not supported yet; declare a `state:` schema")
+	}
+	return w
+}
+
+func (l *lowerer) start(m yamlx.Map, w *ir.Workflow) ir.Ref {
+	if n := m.Get("start"); n != nil {
+		return l.ref(n, "start")
+	}
+	if len(w.States) > 0 {
+		return ir.Ref{Pos: w.States[0].Pos, ID: w.States[0].ID}
+	}
+	return ir.Ref{Pos: w.Pos}
+}
+
+// goName reads a name that becomes a Go identifier prefix.
+func (l *lowerer) goName(n *yaml.Node, what string) string {
+	s, ok := l.String(n, what)
+	if !ok {
+		return ""
+	}
+	id := naming.Exported(s)
+	if id == "" {
+		l.Diags.Errorf(l.Pos(n), "%s %q does not make a Go identifier", what, s)
+	}
+	return id
+}
+
+func (l *lowerer) packageName(n *yaml.Node) string {
+	s, ok := l.String(n, "package")
+	if ok && (!token.IsIdentifier(s) || token.IsKeyword(s) || s == "_") {
+		l.Diags.Errorf(l.Pos(n), "package %q is not a Go package name", s)
+	}
+	return s
+}
+
+func (l *lowerer) fields(n *yaml.Node) []*ir.Field {
+	if n.Kind != yaml.MappingNode {
+		l.Diags.Errorf(l.Pos(n), "`state:` must map field names to types")
+		return nil
+	}
+	var out []*ir.Field
+	for _, e := range l.Pairs(n) {
+		out = append(out, l.field(e))
+	}
+	return out
+}
+
+func (l *lowerer) field(e yamlx.Entry) *ir.Field {
+	f := &ir.Field{Pos: l.Pos(e.Key), Name: e.Key.Value, GoName: naming.Exported(e.Key.Value)}
+	f.Reducer = ir.Reducer{Pos: l.Pos(e.Value), Kind: ir.ReduceReplace}
+	typeNode := e.Value
+	if e.Value.Kind == yaml.MappingNode {
+		m, _ := l.Mapping(e.Value, "field `"+f.Name+"`", "type", "reducer")
+		typeNode = m.Get("type")
+		if typeNode == nil {
+			l.Diags.Errorf(l.Pos(e.Value), "field `%s` needs a `type`", f.Name)
+		}
+		if rn := m.Get("reducer"); rn != nil {
+			f.Reducer = l.reducer(rn)
+		}
+	}
+	if typeNode != nil {
+		f.Type = l.typ(typeNode)
+	}
+	return f
+}
+
+var reducers = map[string]ir.ReducerKind{
+	"replace": ir.ReduceReplace, "append": ir.ReduceAppend, "merge": ir.ReduceMerge,
+	"add": ir.ReduceAdd, "messages": ir.ReduceMessages,
+}
+
+func (l *lowerer) reducer(n *yaml.Node) ir.Reducer {
+	red := ir.Reducer{Pos: l.Pos(n)}
+	s, _ := l.String(n, "reducer")
+	if k, ok := reducers[s]; ok {
+		red.Kind = k
+		return red
+	}
+	if token.IsIdentifier(s) && !token.IsKeyword(s) {
+		red.Kind, red.Func = ir.ReduceFunc, s
+		return red
+	}
+	l.Diags.Errorf(red.Pos, "unknown reducer %q%s; use replace, append, merge, add, messages or a Go function name",
+		s, diag.DidYouMean(s, yamlx.SortedKeys(reducers)))
+	return red
+}
+
+func (l *lowerer) typ(n *yaml.Node) *ir.Type {
+	s, ok := l.String(n, "type")
+	if !ok {
+		return nil
+	}
+	t, err := ParseType(s)
+	if err != "" {
+		l.Diags.Errorf(l.ContentPos(n), "invalid type %q: %s", s, err)
+		return nil
+	}
+	setPos(t, l.Pos(n))
+	return t
+}
+
+func setPos(t *ir.Type, p ir.Pos) {
+	for ; t != nil; t = t.Elem {
+		t.Pos = p
+		if t.Key != nil {
+			setPos(t.Key, p)
+		}
+	}
+}
+
+func (l *lowerer) ref(n *yaml.Node, what string) ir.Ref {
+	s, _ := l.String(n, what)
+	return ir.Ref{Pos: l.ContentPos(n), ID: strings.TrimSpace(s)}
+}
+
+func didYouMeanOp(op string) string { return diag.DidYouMean(op, operators) }

@@ -1,0 +1,247 @@
+// Package yamlx reads yaml.v3 node trees strictly: every key must be known,
+// every scalar must have the expected type, and every problem is reported at
+// its position instead of stopping at the first.
+package yamlx
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/flowc-dev/flowc/compiler/diag"
+	"github.com/flowc-dev/flowc/ir"
+)
+
+// Reader turns nodes of one file into values, collecting diagnostics.
+type Reader struct {
+	File  string
+	Diags diag.List
+}
+
+// Parse decodes a document into its root node. A syntax error is reported at
+// the line yaml.v3 names (it gives no column, so the column is 1).
+func (r *Reader) Parse(src []byte) *yaml.Node {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		r.Diags.Errorf(ir.Pos{File: r.File, Line: syntaxLine(err), Col: 1}, "%s", syntaxMessage(err))
+		return nil
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		r.Diags.Errorf(ir.Pos{File: r.File, Line: 1, Col: 1}, "empty document")
+		return nil
+	}
+	return doc.Content[0]
+}
+
+// syntaxLine digs the line number out of yaml.v3's "yaml: line N: ..." text.
+func syntaxLine(err error) int {
+	msg := err.Error()
+	if i := strings.Index(msg, "line "); i >= 0 {
+		rest := msg[i+len("line "):]
+		if j := strings.IndexByte(rest, ':'); j > 0 {
+			if n, convErr := strconv.Atoi(rest[:j]); convErr == nil {
+				return n
+			}
+		}
+	}
+	return 1
+}
+
+func syntaxMessage(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	if i := strings.Index(msg, ": "); i >= 0 && strings.HasPrefix(msg, "line ") {
+		msg = msg[i+2:]
+	}
+	return "invalid YAML: " + msg
+}
+
+// Pos is the position of a node.
+func (r *Reader) Pos(n *yaml.Node) ir.Pos {
+	if n == nil {
+		return ir.Pos{File: r.File}
+	}
+	return ir.Pos{File: r.File, Line: n.Line, Col: n.Column}
+}
+
+// Entry is one key/value pair of a mapping.
+type Entry struct {
+	Key   *yaml.Node
+	Value *yaml.Node
+}
+
+// Map is a mapping whose keys were checked against the allowed set.
+type Map struct {
+	Node    *yaml.Node
+	Entries map[string]Entry
+}
+
+// Has reports whether the key was given.
+func (m Map) Has(key string) bool {
+	_, ok := m.Entries[key]
+	return ok
+}
+
+// Get returns the value of key, or nil.
+func (m Map) Get(key string) *yaml.Node { return m.Entries[key].Value }
+
+// Mapping checks that n is a mapping whose keys are all in known; an unknown
+// key is an error at the key with a suggestion, a repeated key an error too.
+func (r *Reader) Mapping(n *yaml.Node, what string, known ...string) (Map, bool) {
+	m := Map{Node: n, Entries: map[string]Entry{}}
+	if n == nil || n.Kind != yaml.MappingNode {
+		r.Diags.Errorf(r.Pos(n), "%s must be a mapping", what)
+		return m, false
+	}
+	for _, e := range r.Pairs(n) {
+		key := e.Key.Value
+		if !contains(known, key) {
+			r.Diags.Errorf(r.Pos(e.Key), "unknown key `%s` in %s%s", key, what, diag.DidYouMean(key, known))
+			continue
+		}
+		m.Entries[key] = e
+	}
+	return m, true
+}
+
+// Pairs lists a mapping's entries in source order, reporting repeated keys
+// and non-scalar keys.
+func (r *Reader) Pairs(n *yaml.Node) []Entry {
+	var out []Entry
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			r.Diags.Errorf(r.Pos(k), "keys must be plain strings")
+			continue
+		}
+		if seen[k.Value] {
+			r.Diags.Errorf(r.Pos(k), "key `%s` repeated", k.Value)
+			continue
+		}
+		seen[k.Value] = true
+		out = append(out, Entry{Key: k, Value: v})
+	}
+	return out
+}
+
+// Seq checks that n is a sequence and returns its items.
+func (r *Reader) Seq(n *yaml.Node, what string) []*yaml.Node {
+	if n.Kind != yaml.SequenceNode {
+		r.Diags.Errorf(r.Pos(n), "%s must be a list", what)
+		return nil
+	}
+	return n.Content
+}
+
+// String reads a scalar as a string. Numbers keep their text (`when: 3`);
+// booleans and nulls are rejected so that `when: yes` or an empty value does
+// not silently change meaning.
+func (r *Reader) String(n *yaml.Node, what string) (string, bool) {
+	if n.Kind == yaml.ScalarNode && (n.Tag == "!!str" || n.Tag == "!!int" || n.Tag == "!!float") {
+		return n.Value, true
+	}
+	r.Diags.Errorf(r.Pos(n), "%s must be a string", what)
+	return "", false
+}
+
+// Strings reads a list of strings; a single string is accepted as a list of one.
+func (r *Reader) Strings(n *yaml.Node, what string) []string {
+	if n.Kind == yaml.ScalarNode {
+		s, _ := r.String(n, what)
+		return []string{s}
+	}
+	var out []string
+	for _, item := range r.Seq(n, what) {
+		if s, ok := r.String(item, what); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Bool reads a boolean scalar.
+func (r *Reader) Bool(n *yaml.Node, what string) bool {
+	var b bool
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" || n.Decode(&b) != nil {
+		r.Diags.Errorf(r.Pos(n), "%s must be true or false", what)
+	}
+	return b
+}
+
+// Int reads an integer scalar within [lo, hi].
+func (r *Reader) Int(n *yaml.Node, what string, lo, hi int) int {
+	v, err := strconv.Atoi(n.Value)
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!int" || err != nil {
+		r.Diags.Errorf(r.Pos(n), "%s must be a whole number", what)
+		return 0
+	}
+	if v < lo || v > hi {
+		r.Diags.Errorf(r.Pos(n), "%s must be between %d and %d, got %d", what, lo, hi, v)
+	}
+	return v
+}
+
+// Float reads a number within [lo, hi].
+func (r *Reader) Float(n *yaml.Node, what string, lo, hi float64) float64 {
+	v, err := strconv.ParseFloat(n.Value, 64)
+	if n.Kind != yaml.ScalarNode || (n.Tag != "!!int" && n.Tag != "!!float") || err != nil {
+		r.Diags.Errorf(r.Pos(n), "%s must be a number", what)
+		return 0
+	}
+	if v < lo || v > hi {
+		r.Diags.Errorf(r.Pos(n), "%s must be between %g and %g, got %g", what, lo, hi, v)
+	}
+	return v
+}
+
+// Duration reads a Go duration ("1.5s", "2m") or a number of seconds.
+func (r *Reader) Duration(n *yaml.Node, what string) time.Duration {
+	if n.Kind == yaml.ScalarNode && (n.Tag == "!!int" || n.Tag == "!!float") {
+		secs, err := strconv.ParseFloat(n.Value, 64)
+		if err == nil && secs >= 0 && secs <= 1e9 {
+			return time.Duration(secs * float64(time.Second))
+		}
+	}
+	d, err := time.ParseDuration(n.Value)
+	if n.Kind != yaml.ScalarNode || err != nil || d < 0 {
+		r.Diags.Errorf(r.Pos(n), "%s must be a duration such as 30s or 1m30s, got %q", what, n.Value)
+		return 0
+	}
+	return d
+}
+
+// ContentPos is the position of a scalar's first content character: one
+// column past the opening quote of a quoted scalar.
+func (r *Reader) ContentPos(n *yaml.Node) ir.Pos {
+	p := r.Pos(n)
+	if n.Style == yaml.DoubleQuotedStyle || n.Style == yaml.SingleQuotedStyle {
+		p.Col++
+	}
+	if n.Style == yaml.LiteralStyle || n.Style == yaml.FoldedStyle {
+		p.Line++
+		p.Col = 1
+	}
+	return p
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// SortedKeys returns a map's keys in order, for deterministic messages.
+func SortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
