@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+	"golang.org/x/tools/imports"
 
 	"github.com/flowc-dev/flowc/ir"
 )
@@ -71,7 +72,13 @@ func render(f *jen.File) ([]byte, error) {
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("flowc generated invalid Go (a bug in flowc, please report it): %v", err)
 	}
-	return buf.Bytes(), nil
+	// Group standard imports apart from the runtime, as goimports would, so
+	// the file passes the linters of the repos it lands in.
+	out, err := imports.Process("", buf.Bytes(), &imports.Options{Comments: true, TabIndent: true, TabWidth: 8, FormatOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("flowc generated invalid Go (a bug in flowc, please report it): %v", err)
+	}
+	return out, nil
 }
 
 // oneLine makes definition text safe inside a // comment: no line breaks.

@@ -22,12 +22,13 @@ func Runner(w *ir.Workflow, wfImport string) (File, error) {
 				jen.Id("ctx").Qual("context", "Context"),
 				jen.Id("input").Index().Byte(),
 				jen.Id("mocks").Op("*").Add(rt("Mocks")),
+				jen.Id("opts").Op("...").Add(rt("Option")),
 			).Params(jen.Any(), jen.Error()).Block(
 				jen.Var().Id("in").Qual(wfImport, n.State),
 				jen.If(jen.Err().Op(":=").Add(rt("DecodeInput")).Call(jen.Id("input"), jen.Op("&").Id("in")), jen.Err().Op("!=").Nil()).Block(
 					jen.Return(jen.Nil(), jen.Err()),
 				),
-				jen.Return(jen.Qual(wfImport, "New"+n.Mock).Call(jen.Id("mocks")).Dot("Run").Call(jen.Id("ctx"), jen.Id("in"))),
+				jen.Return(jen.Qual(wfImport, "New"+n.Mock).Call(jen.Id("mocks"), jen.Id("opts").Op("...")).Dot("Run").Call(jen.Id("ctx"), jen.Id("in"))),
 			),
 		)),
 	)

@@ -12,8 +12,7 @@ func (g *typedGen) step(f *jen.File, s *ir.State) {
 	f.Comment(stepMethod(s) + " runs state " + quote(s.ID) + " and returns the state to run next.")
 	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(stepMethod(s)).
 		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Id(g.n.State)).
-		Params(jen.Id("next").Id(g.n.Step), jen.Err().Error()).BlockFunc(func(b *jen.Group) {
-		b.Defer().Add(rt("Recover")).Call(jen.Lit(s.ID), jen.Op("&").Err())
+		Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
 		b.If(jen.Id("w").Dot("cfg").Dot("StateContext")).Block(
 			jen.Id("ctx").Op("=").Add(rt("WithState")).Call(jen.Id("ctx"), jen.Lit(s.ID)),
 		)
@@ -46,7 +45,7 @@ func (g *typedGen) call(b *jen.Group, s *ir.State) {
 	if len(vars) > 1 {
 		b.Var().Add(vars[1]).String()
 	}
-	b.Err().Op("=").Add(rt("Call")).Call(
+	b.Err().Op(":=").Add(rt("Call")).Call(
 		jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Op("&").Id(g.n.policyVar(s)),
 		jen.Func().Params(jen.Id("ctx").Qual("context", "Context")).Error().Block(
 			jen.Var().Err().Error(),

@@ -43,6 +43,13 @@ func (g *typedGen) stepEnum(f *jen.File) {
 			d.Id(n.stepConst(s)).Comment(quote(s.ID))
 		}
 	})
+	f.Line()
+	f.Comment(n.prefix + "StateIDs maps each step to its state id, for errors.")
+	f.Var().Id(n.prefix + "StateIDs").Op("=").Index(jen.Op("...")).String().Values(jen.DictFunc(func(d jen.Dict) {
+		for _, s := range g.w.States {
+			d[jen.Id(n.stepConst(s))] = jen.Lit(s.ID)
+		}
+	}))
 }
 
 func (g *typedGen) runLoop(f *jen.File) {
@@ -53,10 +60,21 @@ func (g *typedGen) runLoop(f *jen.File) {
 	f.Comment("On failure it returns the state as it was when the failing state began, and the error.")
 	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id("Run").
 		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("in").Id(n.State)).
-		Params(jen.Id(n.State), jen.Error()).Block(
+		Params(jen.Id("out").Id(n.State), jen.Err().Error()).Block(
 		jen.Id("s").Op(":=").Id("in"),
-		jen.Var().Id("err").Error(),
-		jen.For(jen.Id("step").Op(":=").Id(n.stepConst(start)), jen.Id("step").Op("!=").Id(n.endConst()), jen.Empty()).Block(
+		jen.Id("step").Op(":=").Id(n.stepConst(start)),
+		jen.Comment("A panicking handler fails the run with an error naming its state."),
+		jen.Comment("One deferred recover per run keeps transitions free of defers."),
+		jen.Defer().Func().Params().Block(
+			jen.If(jen.Id("r").Op(":=").Recover(), jen.Id("r").Op("!=").Nil()).Block(
+				jen.Id("id").Op(":=").Id(n.prefix+"StateIDs").Index(jen.Id("step")),
+				jen.List(jen.Id("out"), jen.Err()).Op("=").List(jen.Id("s"), jen.Op("&").Add(rt("StateError")).Values(jen.Dict{
+					jen.Id("State"): jen.Id("id"),
+					jen.Id("Err"):   rt("PanicError").Call(jen.Id("id"), jen.Id("r")),
+				})),
+			),
+		).Call(),
+		jen.For(jen.Id("step").Op("!=").Id(n.endConst())).Block(
 			jen.If(jen.Err().Op("=").Id("ctx").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(
 				jen.Return(jen.Id("s"), jen.Err()),
 			),

@@ -115,9 +115,12 @@ func (e *StateError) Unwrap() error { return e.Err }
 // itself.
 func Recover(state string, err *error) {
 	if r := recover(); r != nil {
-		*err = &Error{
-			Name:  ErrTaskFailed,
-			Cause: fmt.Sprintf("panic in state %q: %v", state, r),
-		}
+		*err = PanicError(state, r)
 	}
+}
+
+// PanicError is the error a recovered panic in state becomes: a task failure
+// that names the state.
+func PanicError(state string, r any) error {
+	return &Error{Name: ErrTaskFailed, Cause: fmt.Sprintf("panic in state %q: %v", state, r)}
 }

@@ -144,12 +144,30 @@ const (
 	researchStepAnswer              // "answer"
 )
 
+// researchStateIDs maps each step to its state id, for errors.
+var researchStateIDs = [...]string{
+	researchStepAnswer: "answer",
+	researchStepDecide: "decide",
+	researchStepSearch: "search",
+}
+
 // Run executes the workflow from state "decide" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *Research) Run(ctx context.Context, in ResearchState) (ResearchState, error) {
+func (w *Research) Run(ctx context.Context, in ResearchState) (out ResearchState, err error) {
 	s := in
-	var err error
-	for step := researchStepDecide; step != researchStepEnd; {
+	step := researchStepDecide
+	// A panicking handler fails the run with an error naming its state.
+	// One deferred recover per run keeps transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := researchStateIDs[step]
+			out, err = s, &flowcrt.StateError{
+				Err:   flowcrt.PanicError(id, r),
+				State: id,
+			}
+		}
+	}()
+	for step != researchStepEnd {
 		if err = ctx.Err(); err != nil {
 			return s, err
 		}
@@ -169,8 +187,7 @@ func (w *Research) Run(ctx context.Context, in ResearchState) (ResearchState, er
 }
 
 // stepDecide runs state "decide" and returns the state to run next.
-func (w *Research) stepDecide(ctx context.Context, s *ResearchState) (next researchStep, err error) {
-	defer flowcrt.Recover("decide", &err)
+func (w *Research) stepDecide(ctx context.Context, s *ResearchState) (researchStep, error) {
 	if w.cfg.StateContext {
 		ctx = flowcrt.WithState(ctx, "decide")
 	}
@@ -202,13 +219,12 @@ var researchSearchPolicy = flowcrt.Policy{
 }
 
 // stepSearch runs state "search" and returns the state to run next.
-func (w *Research) stepSearch(ctx context.Context, s *ResearchState) (next researchStep, err error) {
-	defer flowcrt.Recover("search", &err)
+func (w *Research) stepSearch(ctx context.Context, s *ResearchState) (researchStep, error) {
 	if w.cfg.StateContext {
 		ctx = flowcrt.WithState(ctx, "search")
 	}
 	var u ResearchUpdate
-	err = flowcrt.Call(ctx, &w.cfg, &researchSearchPolicy, func(ctx context.Context) error {
+	err := flowcrt.Call(ctx, &w.cfg, &researchSearchPolicy, func(ctx context.Context) error {
 		var err error
 		u, err = w.h.Search(ctx, *s)
 		return err
@@ -224,8 +240,7 @@ func (w *Research) stepSearch(ctx context.Context, s *ResearchState) (next resea
 }
 
 // stepAnswer runs state "answer" and returns the state to run next.
-func (w *Research) stepAnswer(ctx context.Context, s *ResearchState) (next researchStep, err error) {
-	defer flowcrt.Recover("answer", &err)
+func (w *Research) stepAnswer(ctx context.Context, s *ResearchState) (researchStep, error) {
 	if w.cfg.StateContext {
 		ctx = flowcrt.WithState(ctx, "answer")
 	}

@@ -148,12 +148,31 @@ const (
 	triageStepEscalate            // "escalate"
 )
 
+// triageStateIDs maps each step to its state id, for errors.
+var triageStateIDs = [...]string{
+	triageStepAnswer:   "answer",
+	triageStepClassify: "classify",
+	triageStepEscalate: "escalate",
+	triageStepFix:      "fix",
+}
+
 // Run executes the workflow from state "classify" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *Triage) Run(ctx context.Context, in TriageState) (TriageState, error) {
+func (w *Triage) Run(ctx context.Context, in TriageState) (out TriageState, err error) {
 	s := in
-	var err error
-	for step := triageStepClassify; step != triageStepEnd; {
+	step := triageStepClassify
+	// A panicking handler fails the run with an error naming its state.
+	// One deferred recover per run keeps transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := triageStateIDs[step]
+			out, err = s, &flowcrt.StateError{
+				Err:   flowcrt.PanicError(id, r),
+				State: id,
+			}
+		}
+	}()
+	for step != triageStepEnd {
 		if err = ctx.Err(); err != nil {
 			return s, err
 		}
@@ -187,13 +206,12 @@ var triageClassifyPolicy = flowcrt.Policy{
 }
 
 // stepClassify runs state "classify" and returns the state to run next.
-func (w *Triage) stepClassify(ctx context.Context, s *TriageState) (next triageStep, err error) {
-	defer flowcrt.Recover("classify", &err)
+func (w *Triage) stepClassify(ctx context.Context, s *TriageState) (triageStep, error) {
 	if w.cfg.StateContext {
 		ctx = flowcrt.WithState(ctx, "classify")
 	}
 	var u TriageUpdate
-	err = flowcrt.Call(ctx, &w.cfg, &triageClassifyPolicy, func(ctx context.Context) error {
+	err := flowcrt.Call(ctx, &w.cfg, &triageClassifyPolicy, func(ctx context.Context) error {
 		var err error
 		u, err = w.h.Classify(ctx, *s)
 		return err
@@ -220,8 +238,7 @@ func (w *Triage) stepClassify(ctx context.Context, s *TriageState) (next triageS
 }
 
 // stepFix runs state "fix" and returns the state to run next.
-func (w *Triage) stepFix(ctx context.Context, s *TriageState) (next triageStep, err error) {
-	defer flowcrt.Recover("fix", &err)
+func (w *Triage) stepFix(ctx context.Context, s *TriageState) (triageStep, error) {
 	if w.cfg.StateContext {
 		ctx = flowcrt.WithState(ctx, "fix")
 	}
@@ -237,8 +254,7 @@ func (w *Triage) stepFix(ctx context.Context, s *TriageState) (next triageStep, 
 }
 
 // stepAnswer runs state "answer" and returns the state to run next.
-func (w *Triage) stepAnswer(ctx context.Context, s *TriageState) (next triageStep, err error) {
-	defer flowcrt.Recover("answer", &err)
+func (w *Triage) stepAnswer(ctx context.Context, s *TriageState) (triageStep, error) {
 	if w.cfg.StateContext {
 		ctx = flowcrt.WithState(ctx, "answer")
 	}
@@ -254,8 +270,7 @@ func (w *Triage) stepAnswer(ctx context.Context, s *TriageState) (next triageSte
 }
 
 // stepEscalate runs state "escalate" and returns the state to run next.
-func (w *Triage) stepEscalate(ctx context.Context, s *TriageState) (next triageStep, err error) {
-	defer flowcrt.Recover("escalate", &err)
+func (w *Triage) stepEscalate(ctx context.Context, s *TriageState) (triageStep, error) {
 	if w.cfg.StateContext {
 		ctx = flowcrt.WithState(ctx, "escalate")
 	}

@@ -1,0 +1,102 @@
+package loop
+
+import (
+	"context"
+	"errors"
+	"testing"
+)
+
+// counter is the trivial handlers both loops call.
+type counter struct{}
+
+func (counter) Tick(context.Context, LoopState) (LoopUpdate, error) { return LoopUpdate{}.WithN(1), nil }
+func (counter) Tock(context.Context, LoopState) (LoopUpdate, error) { return LoopUpdate{}, nil }
+
+// handWritten is the loop a person would write for the same workflow: a
+// switch over the state, the same handlers, the same reducer.
+func handWritten(ctx context.Context, h LoopHandlers, s LoopState) (LoopState, error) {
+	const (
+		done = iota
+		tick
+		tock
+	)
+	for step := tick; step != done; {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		switch step {
+		case tick:
+			u, err := h.Tick(ctx, s)
+			if err != nil {
+				return s, err
+			}
+			s.N += u.v.N
+			step = tock
+			if s.N >= s.Limit {
+				step = done
+			}
+		case tock:
+			if _, err := h.Tock(ctx, s); err != nil {
+				return s, err
+			}
+			step = tick
+		}
+	}
+	return s, nil
+}
+
+const limit = 1000
+
+// transitions per run: limit ticks, limit-1 tocks.
+const transitions = 2*limit - 1
+
+func TestLoopsAgree(t *testing.T) {
+	ctx := context.Background()
+	got, err := NewLoop(counter{}).Run(ctx, LoopState{Limit: limit})
+	want, err2 := handWritten(ctx, counter{}, LoopState{Limit: limit})
+	if err := errors.Join(err, err2); err != nil {
+		t.Fatal(err)
+	}
+	if got != want || got.N != limit {
+		t.Fatalf("generated %+v, hand-written %+v", got, want)
+	}
+}
+
+func TestGeneratedLoopDoesNotAllocate(t *testing.T) {
+	w := NewLoop(counter{})
+	allocs := testing.AllocsPerRun(100, func() {
+		if _, err := w.Run(context.Background(), LoopState{Limit: limit}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per run of %d transitions, want 0", allocs, transitions)
+	}
+}
+
+func BenchmarkLoop(b *testing.B) {
+	ctx := context.Background()
+	b.Run("generated", func(b *testing.B) {
+		w := NewLoop(counter{})
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := w.Run(ctx, LoopState{Limit: limit}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		reportPerTransition(b)
+	})
+	b.Run("handwritten", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := handWritten(ctx, counter{}, LoopState{Limit: limit}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		reportPerTransition(b)
+	})
+}
+
+func reportPerTransition(b *testing.B) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/transitions, "ns/transition")
+}
