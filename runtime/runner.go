@@ -13,14 +13,15 @@ import (
 )
 
 // RunFunc runs one workflow on a JSON input with mocked handlers.
-type RunFunc func(ctx context.Context, input []byte, mocks *Mocks) (output any, err error)
+type RunFunc func(ctx context.Context, input []byte, mocks *Mocks, opts ...Option) (output any, err error)
 
 // errInput marks an input that does not fit the workflow; it is a usage
 // error (exit 2), not a failed run.
 var errInput = errors.New("invalid input")
 
 // RunMain is the main function of the programs `flowc run` builds: it reads
-// the flags -input, -mock-config, -test-case and -machine, runs the workflow
+// the flags -input, -mock-config, -test-case, -machine and -skip-waits (retry
+// intervals and waits take no time), runs the workflow
 // and prints the one-line result. It returns the exit code: 0 succeeded,
 // 1 failed, 2 bad input or mock config.
 func RunMain(args []string, stdout, stderr io.Writer, run RunFunc) int {
@@ -30,6 +31,7 @@ func RunMain(args []string, stdout, stderr io.Writer, run RunFunc) int {
 	mockConfig := fs.String("mock-config", "", "mock config file")
 	testCase := fs.String("test-case", "", "test case of the mock config")
 	machine := fs.String("machine", "", "state machine name in the mock config")
+	skipWaits := fs.Bool("skip-waits", false, "make retry intervals and waits take no time")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -41,7 +43,11 @@ func RunMain(args []string, stdout, stderr io.Writer, run RunFunc) int {
 	mocks.Log = stderr
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	out, err := run(ctx, in, mocks)
+	var opts []Option
+	if *skipWaits {
+		opts = append(opts, WithClock(NewFakeClock(SystemClock.Now())))
+	}
+	out, err := run(ctx, in, mocks, opts...)
 	if errors.Is(err, errInput) {
 		fmt.Fprintf(stderr, "flowc run: %v\n", err)
 		return 2

@@ -9,7 +9,9 @@ import (
 // counter is the trivial handlers both loops call.
 type counter struct{}
 
-func (counter) Tick(context.Context, LoopState) (LoopUpdate, error) { return LoopUpdate{}.WithN(1), nil }
+func (counter) Tick(context.Context, LoopState) (LoopUpdate, error) {
+	return LoopUpdate{}.WithN(1), nil
+}
 func (counter) Tock(context.Context, LoopState) (LoopUpdate, error) { return LoopUpdate{}, nil }
 
 // handWritten is the loop a person would write for the same workflow: a

@@ -33,7 +33,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	input := fs.String("input", "", "JSON input `file`, or - for standard input (default: {})")
 	mockConfig := fs.String("mock-config", "", "AWS Step Functions Local mock config `file`")
 	testCase := fs.String("test-case", "", "test case `name` in the mock config")
-	fs.Bool("skip-waits", false, "make every Wait take no time")
+	skipWaits := fs.Bool("skip-waits", false, "make every wait and retry interval take no time")
 	paths, err := parseInterleaved(fs, args)
 	if err != nil {
 		return exitUsage
@@ -54,6 +54,9 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	runArgs, err := runnerArgs(dir, *input, *mockConfig, *testCase, stdin)
 	runArgs = append(runArgs, "-machine", machine)
+	if *skipWaits {
+		runArgs = append(runArgs, "-skip-waits")
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "flowc run: %v\n", err)
 		return exitUsage

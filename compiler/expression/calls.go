@@ -3,6 +3,7 @@ package expression
 import (
 	"go/types"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/expr-lang/expr/ast"
@@ -32,7 +33,7 @@ func (c *checker) member(n *ast.MemberNode) operand {
 	}
 	f := structField(st, name)
 	if f == nil {
-		c.errorf(at, "%s has no field `%s`%s", typeName(recv.typ), name, diag.DidYouMean(name, fieldNames(st)))
+		c.errorf(at, "%s has no field `%s`%s", typeName(recv.typ), name, didYouMeanFold(name, fieldNames(st)))
 		return invalid
 	}
 	x := c.node(recv.start, recv.x.Kind, "")
@@ -90,6 +91,19 @@ func fieldNames(st *types.Struct) []string {
 	return out
 }
 
+// didYouMeanFold is diag.DidYouMean ignoring case, as fields match.
+func didYouMeanFold(name string, candidates []string) string {
+	folded := make([]string, len(candidates))
+	for i, c := range candidates {
+		folded[i] = strings.ToLower(c)
+	}
+	i := slices.Index(folded, diag.Suggest(strings.ToLower(name), folded))
+	if i < 0 {
+		return ""
+	}
+	return diag.DidYouMean(candidates[i], candidates[i:i+1])
+}
+
 // method lowers s.lower(), s.startswith(x) and the like; validate has
 // checked the callee is a known method with the right number of arguments.
 func (c *checker) method(n *ast.CallNode) operand {
@@ -126,28 +140,24 @@ func (c *checker) stringMethod(name string, recv operand, args []operand, at int
 		return invalid
 	}
 	if len(args) == 0 {
-		return c.call(recv.start, stringCalls[name], types.Typ[types.String], recv)
+		return c.call(recv.start, stringCalls[name], types.Typ[types.String], plain(recv))
 	}
 	if !isString(args[0].typ) {
 		c.errorf(args[0].start, "%s() needs a string argument, got %s", name, typeName(args[0].typ))
 		return invalid
 	}
-	return c.call(recv.start, stringCalls[name], types.Typ[types.Bool], recv, args[0])
+	return c.call(recv.start, stringCalls[name], types.Typ[types.Bool], plain(recv), plain(args[0]))
 }
 
 // contains is Python's `in` written as a method: x.contains(y) is y in x.
 func (c *checker) contains(recv, arg operand, at int) operand {
-	switch recv.typ.Underlying().(type) {
-	case *types.Slice, *types.Map:
-	default:
-		if !isString(recv.typ) {
-			c.errorf(at, "contains() needs a string, list or map, got %s", typeName(recv.typ))
-			return invalid
-		}
-		if !isString(arg.typ) {
-			c.errorf(arg.start, "contains() needs a string argument, got %s", typeName(arg.typ))
-			return invalid
-		}
+	switch {
+	case !sized(recv.typ):
+		c.errorf(at, "contains() needs a string, list or map, got %s", typeName(recv.typ))
+		return invalid
+	case isString(recv.typ) && !isString(arg.typ):
+		c.errorf(arg.start, "contains() needs a string argument, got %s", typeName(arg.typ))
+		return invalid
 	}
 	return c.in(arg, recv, at)
 }
@@ -159,13 +169,9 @@ func (c *checker) len(n *ast.BuiltinNode) operand {
 	if a.typ == nil {
 		return invalid
 	}
-	switch a.typ.Underlying().(type) {
-	case *types.Slice, *types.Map:
-	default:
-		if !isString(a.typ) {
-			c.errorf(a.start, "len() needs a string, list or map, got %s", typeName(a.typ))
-			return invalid
-		}
+	if !sized(a.typ) {
+		c.errorf(a.start, "len() needs a string, list or map, got %s", typeName(a.typ))
+		return invalid
 	}
 	return c.call(n.Location().From, ir.CallLen, types.Typ[types.Int], a)
 }

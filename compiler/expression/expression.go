@@ -41,7 +41,8 @@ type Source struct {
 // Check parses and type-checks a condition, which must be boolean, and returns
 // its lowered tree. Every diagnostic points inside the expression. Names
 // resolve innermost first: Vars, then `item`, then Fields, then the literals
-// True, False and None.
+// True, False and None. The tree is nil when there are errors, or when the
+// expression uses a field whose Type is nil.
 func Check(src Source, env *Env) (*ir.Expr, diag.List) {
 	p := parse(src)
 	if p.diags.HasErrors() {
@@ -56,7 +57,7 @@ func Check(src Source, env *Env) (*ir.Expr, diag.List) {
 	if root.typ != nil && !isBool(root.typ) {
 		c.errorf(root.start, "condition must be boolean, got %s", typeName(root.typ))
 	}
-	if c.diags.HasErrors() {
+	if root.typ == nil || c.diags.HasErrors() {
 		return nil, c.diags
 	}
 	root.x.Source = src.Text

@@ -64,7 +64,7 @@ func (c *checker) binary(n *ast.BinaryNode) operand {
 	op, at := goOp(n.Operator), n.Location().From
 	switch op {
 	case "&&", "||":
-		return c.logical(op, a, b, at)
+		return c.logical(n.Operator, a, b, at)
 	case "==", "!=", "<", "<=", ">", ">=":
 		return c.compare(op, a, b, at)
 	case "in":
@@ -73,13 +73,14 @@ func (c *checker) binary(n *ast.BinaryNode) operand {
 	return c.arithmetic(op, a, b, at)
 }
 
-func (c *checker) logical(op string, a, b operand, at int) operand {
+// logical lowers `and`, `or` and their spellings && and ||, as written.
+func (c *checker) logical(written string, a, b operand, at int) operand {
 	if !isBool(a.typ) || !isBool(b.typ) {
-		c.errorf(at, "operator %s needs booleans, got %s and %s", op, typeName(a.typ), typeName(b.typ))
+		c.errorf(at, "operator %s needs booleans, got %s and %s", written, typeName(a.typ), typeName(b.typ))
 		return invalid
 	}
 	a, b, _ = c.unify(a, b)
-	return c.binaryResult(op, a, b, resultType(a, b))
+	return c.binaryResult(goOp(written), a, b, resultType(a, b))
 }
 
 // binaryResult builds a op b of type t, starting where a starts.
@@ -193,6 +194,15 @@ func (c *checker) compareNil(op string, a, b operand, at int) operand {
 	return r
 }
 
+// plain converts a string of a named type to string, which the functions
+// of package strings take.
+func plain(a operand) operand {
+	if isUntyped(a.typ) {
+		return a
+	}
+	return convert(a, types.String)
+}
+
 // call builds a built-in call of type t whose source starts at start.
 func (c *checker) call(start int, name string, t types.Type, args ...operand) operand {
 	xs := make([]*ir.Expr, len(args))
@@ -208,7 +218,7 @@ func (c *checker) in(a, b operand, at int) operand {
 	switch u := b.typ.Underlying().(type) {
 	case *types.Basic:
 		if isString(u) && classOf(a.typ) == classString {
-			return c.call(min(a.start, b.start), ir.CallContains, boolean, b, a)
+			return c.call(min(a.start, b.start), ir.CallContains, boolean, plain(b), plain(a))
 		}
 		if isString(u) {
 			c.errorf(at, "`in` a string needs a string on its left, got %s", typeName(a.typ))

@@ -57,6 +57,15 @@ func nilable(t types.Type) bool {
 	return false
 }
 
+// sized types are the ones len() measures and `in` searches.
+func sized(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Slice, *types.Map:
+		return true
+	}
+	return isString(t)
+}
+
 // target is the basic type two typed operands of one class meet in: their
 // common underlying type, else float64 for numbers.
 func target(a, b types.Type) types.BasicKind {
@@ -85,8 +94,8 @@ func representable(v constant.Value, b *types.Basic) bool {
 	return true
 }
 
-// intRange is the range of an integer type; int and uint are taken as 64
-// bits, the size on every platform generated code is built for.
+// intRange is the range of an integer type, with int and uint of 64 bits:
+// a 32-bit build may still reject a constant beyond 32 bits.
 func intRange(b *types.Basic) (lo, hi constant.Value) {
 	bits := uint(64)
 	switch b.Kind() {
