@@ -89,6 +89,9 @@ func (l *lowerer) workflow(root *yaml.Node, stem, pkg string) *ir.Workflow {
 				w.States = append(w.States, s)
 			}
 		}
+		if len(n.Content) == 0 {
+			l.Diags.Errorf(l.Pos(n), "a workflow needs at least one state")
+		}
 	} else {
 		l.Diags.Errorf(w.Pos, "a workflow needs a `states:` list")
 	}

@@ -8,6 +8,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/flowc-dev/flowc/compiler/naming"
+	"github.com/flowc-dev/flowc/compiler/yamlx"
 	"github.com/flowc-dev/flowc/ir"
 )
 
@@ -51,7 +52,7 @@ func (l *lowerer) state(n *yaml.Node) *ir.State {
 
 // handler names the Go method a state calls: `handler`, else the CamelCase
 // of assistant_id, tool_id or id.
-func (l *lowerer) handler(m interface{ Get(string) *yaml.Node }, s *ir.State) *ir.Handler {
+func (l *lowerer) handler(m yamlx.Map, s *ir.State) *ir.Handler {
 	for _, key := range []string{"handler", "assistant_id", "tool_id"} {
 		if n := m.Get(key); n != nil {
 			name := l.goName(n, key)
@@ -135,7 +136,7 @@ var nextKeys = []string{
 }
 
 // next reads `next:` (or `end: true`); a state with neither ends the run.
-func (l *lowerer) next(m interface{ Get(string) *yaml.Node }, s *ir.State) *ir.Transition {
+func (l *lowerer) next(m yamlx.Map, s *ir.State) *ir.Transition {
 	endNode, nextNode := m.Get("end"), m.Get("next")
 	if endNode != nil && l.Bool(endNode, "end") && nextNode != nil {
 		l.Diags.Errorf(l.Pos(endNode), "a state cannot have both `end: true` and `next`")
@@ -147,14 +148,11 @@ func (l *lowerer) next(m interface{ Get(string) *yaml.Node }, s *ir.State) *ir.T
 	if !ok {
 		return &ir.Transition{Pos: l.Pos(nextNode), Kind: ir.TransEnd}
 	}
-	return l.transition(nm.Node, nm, s)
+	return l.transition(nm, s)
 }
 
-func (l *lowerer) transition(n *yaml.Node, m interface {
-	Get(string) *yaml.Node
-	Has(string) bool
-}, s *ir.State) *ir.Transition {
-	t := &ir.Transition{Pos: l.Pos(n)}
+func (l *lowerer) transition(m yamlx.Map, s *ir.State) *ir.Transition {
+	t := &ir.Transition{Pos: l.Pos(m.Node)}
 	forms := presentForms(m)
 	if len(forms) != 1 {
 		l.Diags.Errorf(t.Pos, "next must have exactly one of state_id, state_ids, condition, switch, actions or branches; got %s", describeForms(forms))
@@ -187,7 +185,7 @@ func (l *lowerer) transition(n *yaml.Node, m interface {
 
 var transitionForms = []string{"state_id", "state_ids", "condition", "switch", "actions", "branches"}
 
-func presentForms(m interface{ Has(string) bool }) []string {
+func presentForms(m yamlx.Map) []string {
 	var out []string
 	for _, k := range transitionForms {
 		if m.Has(k) {
