@@ -14,7 +14,12 @@ func (g *typedGen) mock(f *jen.File) {
 	f.Comment(n.Mock + " implements " + n.Handlers + " with canned responses, for tests and dry runs.")
 	f.Comment("A mocked Return object is the update (keys are state fields); \"Action\" or \"Eval\" in it is the")
 	f.Comment("action or eval string. A state with no mock returns an empty update.")
-	f.Type().Id(n.Mock).Struct(jen.Id("Mocks").Op("*").Add(rt("Mocks")))
+	f.Type().Id(n.Mock).Struct(jen.Id("mocks").Op("*").Add(rt("Mocks")).Comment("unexported: handler methods are exported names"))
+	f.Line()
+	f.Comment("New" + n.Mock + "Handlers returns handlers that answer from mocks.")
+	f.Func().Id("New"+n.Mock+"Handlers").Params(jen.Id("mocks").Op("*").Add(rt("Mocks"))).Id(n.Mock).Block(
+		jen.Return(jen.Id(n.Mock).Values(jen.Dict{jen.Id("mocks"): jen.Id("mocks")})),
+	)
 	for _, h := range g.handlers() {
 		f.Line()
 		f.Comment(h.Name + " answers from the mock of the state that calls it.")
@@ -28,7 +33,7 @@ func (g *typedGen) mock(f *jen.File) {
 	f.Func().Id("New"+n.Mock).Params(jen.Id("mocks").Op("*").Add(rt("Mocks")), jen.Id("opts").Op("...").Add(rt("Option"))).
 		Op("*").Id(n.Workflow).Block(
 		jen.Return(jen.Id("New"+n.Workflow).Call(
-			jen.Id(n.Mock).Values(jen.Dict{jen.Id("Mocks"): jen.Id("mocks")}),
+			jen.Id("New"+n.Mock+"Handlers").Call(jen.Id("mocks")),
 			jen.Append(jen.Id("opts"), rt("WithStateContext").Call()).Op("..."),
 		)),
 	)
@@ -46,7 +51,7 @@ func (g *typedGen) mockBody(b *jen.Group, h *ir.Handler) {
 	if key != "" {
 		b.Var().Id("label").String()
 	}
-	b.Err().Op(":=").Id("m").Dot("Mocks").Dot("Respond").Call(jen.Id("ctx"), jen.Op("&").Id("u"), label, jen.Lit(key))
+	b.Err().Op(":=").Id("m").Dot("mocks").Dot("Respond").Call(jen.Id("ctx"), jen.Op("&").Id("u"), label, jen.Lit(key))
 	if key != "" {
 		b.Return(jen.Id("u"), jen.Id("label"), jen.Err())
 		return

@@ -32,7 +32,7 @@ func newNames(w *ir.Workflow) names {
 
 // stepConst is the enum value of a state; the zero value means "finished".
 func (n names) stepConst(s *ir.State) string { return n.Step + s.GoName }
-func (n names) endConst() string             { return n.Step + "End" }
+func (n names) endConst() string             { return n.prefix + "Done" } // cannot clash: states are n.Step + GoName
 func (n names) policyVar(s *ir.State) string { return n.prefix + s.GoName + "Policy" }
 
 // stepMethod is the unexported method that runs one state.

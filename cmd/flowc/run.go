@@ -67,7 +67,9 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // buildRunner compiles the definition into a program in dir. It returns the
 // program's path and the workflow's name in mock configs, or "" and the exit code.
 func buildRunner(def, dir string, stderr io.Writer) (bin, machine string, code int) {
-	c, ok := compileFile(def, filepath.Join(dir, "wf"), stderr)
+	// Compiled as if generated in place, so the package's types are found;
+	// the file itself goes into the temporary module.
+	c, ok := compileFile(def, "", stderr)
 	if !ok {
 		return "", "", exitFailed
 	}

@@ -28,7 +28,10 @@ func Check(w *ir.Workflow, opts Options) diag.List {
 	if w.Mode == ir.ModeTyped {
 		c.checkTyped()
 	}
-	c.checkGraph()
+	// Reachability over a graph with broken edges would only add noise.
+	if !c.diags.HasErrors() {
+		c.checkGraph()
+	}
 	c.diags.Sort()
 	return c.diags
 }

@@ -1,11 +1,9 @@
 package check
 
 import (
-	"fmt"
 	"go/types"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"golang.org/x/tools/go/packages"
 
@@ -44,8 +42,10 @@ func usesNamed(t *ir.Type) bool {
 	return false
 }
 
-// loadTypes loads the package in dir from source. The file flowc is about to
-// write is replaced by an empty one: its old contents may not compile.
+// loadTypes loads the package in dir from source; nil when dir has no Go
+// files. The file flowc is about to write is replaced by an empty one: its
+// old contents may not compile. Type errors in the user's own files do not
+// stop the load: the types that did check are still worth looking up.
 func loadTypes(dir, generated, pkgName string) (*types.Package, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -67,20 +67,8 @@ func loadTypes(dir, generated, pkgName string) (*types.Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(pkgs) != 1 || pkgs[0].Types == nil {
-		return nil, fmt.Errorf("no Go package there")
+	if len(pkgs) != 1 || pkgs[0].Types == nil || len(pkgs[0].Syntax) == 0 {
+		return nil, nil // no Go files: callers say which name is missing
 	}
-	p := pkgs[0]
-	if len(p.Errors) > 0 && !p.Types.Complete() && len(p.Syntax) == 0 {
-		return nil, fmt.Errorf("%s", joinErrors(p.Errors))
-	}
-	return p.Types, nil
-}
-
-func joinErrors(errs []packages.Error) string {
-	msgs := make([]string, len(errs))
-	for i, e := range errs {
-		msgs[i] = e.Error()
-	}
-	return strings.Join(msgs, "; ")
+	return pkgs[0].Types, nil
 }

@@ -3,6 +3,7 @@ package check
 import (
 	"go/types"
 
+	"github.com/flowc-dev/flowc/compiler/diag"
 	"github.com/flowc-dev/flowc/ir"
 )
 
@@ -39,13 +40,12 @@ func reducerWord(r ir.Reducer) string {
 // checkReducerFunc requires func(old, new T) T in the target package.
 func (c *checker) checkReducerFunc(f *ir.Field, t types.Type, pkg *types.Package) {
 	r := f.Reducer
-	if pkg == nil {
-		c.diags.Errorf(r.Pos, "unknown reducer function %s: no Go package found in %s", r.Func, c.opts.Dir)
-		return
+	var fn *types.Func
+	if pkg != nil {
+		fn, _ = pkg.Scope().Lookup(r.Func).(*types.Func)
 	}
-	fn, ok := pkg.Scope().Lookup(r.Func).(*types.Func)
-	if !ok {
-		c.diags.Errorf(r.Pos, "unknown reducer %q: no function %s in package %s", r.Func, r.Func, pkg.Name())
+	if fn == nil {
+		c.unknownReducer(r, pkg)
 		return
 	}
 	sig := fn.Type().(*types.Signature)
@@ -57,3 +57,21 @@ func (c *checker) checkReducerFunc(f *ir.Field, t types.Type, pkg *types.Package
 			types.TypeString(sig, types.RelativeTo(pkg)), f.Type, f.Type)
 	}
 }
+
+// unknownReducer explains a reducer name that is neither built in nor a
+// function of the package, suggesting a built-in for a likely typo.
+func (c *checker) unknownReducer(r ir.Reducer, pkg *types.Package) {
+	if hint := diag.DidYouMean(r.Func, BuiltinReducers); hint != "" {
+		c.diags.Errorf(r.Pos, "unknown reducer %q%s", r.Func, hint)
+		return
+	}
+	where := "no Go package found in " + c.opts.Dir
+	if pkg != nil {
+		where = "no function " + r.Func + " in package " + pkg.Name()
+	}
+	c.diags.Errorf(r.Pos, "unknown reducer %q: %s; use replace, append, merge, add, messages or a func(old, new T) T of the package", r.Func, where)
+}
+
+// BuiltinReducers are the reducer names every field may use, in the order
+// suggestions prefer them.
+var BuiltinReducers = []string{"replace", "append", "merge", "add", "messages"}

@@ -49,19 +49,28 @@ func hasKey(n *yaml.Node, key string) bool {
 	return false
 }
 
-// Lower turns the root node of a native definition into a workflow. name is
-// the default workflow name (from the file stem) and pkg the default package.
-func Lower(r *yamlx.Reader, root *yaml.Node, stem, pkg string) *ir.Workflow {
-	l := &lowerer{Reader: r}
-	return l.workflow(root, stem, pkg)
+// Defaults are what a definition may leave out, taken from its surroundings.
+type Defaults struct {
+	Stem       string // the file name without its suffix: the default workflow name
+	Package    string // the default Go package
+	DirPackage string // the package of the Go files already in Dir, or ""
+	Dir        string // where the generated file goes
+}
+
+// Lower turns the root node of a native definition into a workflow.
+func Lower(r *yamlx.Reader, root *yaml.Node, d Defaults) *ir.Workflow {
+	l := &lowerer{Reader: r, defaults: d}
+	return l.workflow(root)
 }
 
 type lowerer struct {
 	*yamlx.Reader
+	defaults Defaults
 }
 
-func (l *lowerer) workflow(root *yaml.Node, stem, pkg string) *ir.Workflow {
-	w := &ir.Workflow{Pos: l.Pos(root), ID: stem, Name: naming.Exported(stem), Package: pkg, Mode: ir.ModeJSON}
+func (l *lowerer) workflow(root *yaml.Node) *ir.Workflow {
+	stem := l.defaults.Stem
+	w := &ir.Workflow{Pos: l.Pos(root), ID: stem, Name: naming.Exported(stem), Package: l.defaults.Package, Mode: ir.ModeJSON}
 	if w.Name == "" {
 		w.Name = "Workflow"
 	}
@@ -125,10 +134,15 @@ func (l *lowerer) goName(n *yaml.Node, what string) string {
 	return id
 }
 
+// packageName reads `package:`, which must agree with the Go files the
+// generated file will sit beside.
 func (l *lowerer) packageName(n *yaml.Node) string {
 	s, ok := l.String(n, "package")
-	if ok && (!token.IsIdentifier(s) || token.IsKeyword(s) || s == "_") {
-		l.Diags.Errorf(l.Pos(n), "package %q is not a Go package name", s)
+	switch dirPkg := l.defaults.DirPackage; {
+	case ok && (!token.IsIdentifier(s) || token.IsKeyword(s) || s == "_"):
+		l.Diags.Errorf(l.ContentPos(n), "package %q is not a Go package name", s)
+	case ok && dirPkg != "" && s != dirPkg:
+		l.Diags.Errorf(l.ContentPos(n), "package %q does not match package %s of the Go files in %s", s, dirPkg, l.defaults.Dir)
 	}
 	return s
 }

@@ -4,6 +4,7 @@
 package yamlx
 
 import (
+	"bytes"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,21 +20,40 @@ import (
 type Reader struct {
 	File  string
 	Diags diag.List
+	src   []byte // the document, for locating text inside scalars
 }
 
-// Parse decodes a document into its root node. A syntax error is reported at
-// the line yaml.v3 names (it gives no column, so the column is 1).
+// Parse decodes a document into its root node. yaml.v3 gives a syntax
+// error's line only approximately (often the line where the construct began)
+// and no column, so the column is 1 and the line is found by errorLine.
 func (r *Reader) Parse(src []byte) *yaml.Node {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
-		r.Diags.Errorf(ir.Pos{File: r.File, Line: syntaxLine(err), Col: 1}, "%s", syntaxMessage(err))
+		r.Diags.Errorf(ir.Pos{File: r.File, Line: errorLine(src, err), Col: 1}, "%s", syntaxMessage(err))
 		return nil
 	}
+	r.src = src
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
 		r.Diags.Errorf(ir.Pos{File: r.File, Line: 1, Col: 1}, "empty document")
 		return nil
 	}
 	return doc.Content[0]
+}
+
+// errorLine finds the line of a syntax error: the first line from the one
+// yaml.v3 names on at which a prefix of the document already fails the same
+// way. The search is bounded, so a large file with an error costs little.
+func errorLine(src []byte, err error) int {
+	reported := syntaxLine(err)
+	lines := bytes.SplitAfter(src, []byte("\n"))
+	for end := max(reported, 1); end <= len(lines) && end <= reported+50; end++ {
+		var n yaml.Node
+		prefixErr := yaml.Unmarshal(bytes.Join(lines[:end], nil), &n)
+		if prefixErr != nil && prefixErr.Error() == err.Error() {
+			return end
+		}
+	}
+	return reported
 }
 
 // syntaxLine digs the line number out of yaml.v3's "yaml: line N: ..." text.
