@@ -108,3 +108,7 @@ func checkExprs(w *ir.Workflow) error {
 	}
 	return nil
 }
+
+// multiline renders a composite literal one element per line, in the order
+// given (jen.Dict would sort the keys).
+var multiline = jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}

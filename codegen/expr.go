@@ -3,6 +3,7 @@ package codegen
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -18,6 +19,31 @@ var precedence = map[string]int{
 	"*": 5, "/": 5, "%": 5,
 }
 
+// divisions print through the runtime, which follows Python: a division by
+// zero fails the condition, and % takes the divisor's sign.
+var divisions = map[string]string{"/": "Div", "%": "Mod"}
+
+// condition prints a condition; one that divides is evaluated through
+// flowcrt.Cond, which makes a division by zero false instead of a crash.
+func condition(e *ir.Expr) *jen.Statement {
+	if !divides(e) {
+		return expr(e)
+	}
+	return rt("Cond").Call(jen.Func().Params().Bool().Block(jen.Return(expr(e))))
+}
+
+func divides(e *ir.Expr) bool {
+	if e.Kind == ir.ExprBinary && divisions[e.Op] != "" {
+		return true
+	}
+	for _, a := range e.Args {
+		if divides(a) {
+			return true
+		}
+	}
+	return false
+}
+
 // expr prints a checked expression tree as Go. Names come from the checker
 // (Go field names), literals go through jennifer's quoting.
 func expr(e *ir.Expr) *jen.Statement {
@@ -31,8 +57,14 @@ func expr(e *ir.Expr) *jen.Statement {
 	case ir.ExprVar:
 		return jen.Id(e.Name)
 	case ir.ExprUnary:
+		if arg := e.Args[0]; e.Op == "!" && arg.Kind == ir.ExprCall && arg.Op == ir.CallIsNil {
+			return expr(arg.Args[0]).Op("!=").Nil()
+		}
 		return jen.Op(e.Op).Add(operand(e.Args[0], 6, false))
 	case ir.ExprBinary:
+		if e.Op == "/" || e.Op == "%" {
+			return rt(divisions[e.Op]).Call(expr(e.Args[0]), expr(e.Args[1]))
+		}
 		p := precedence[e.Op]
 		return operand(e.Args[0], p, false).Op(e.Op).Add(operand(e.Args[1], p, true))
 	case ir.ExprConvert:
@@ -70,7 +102,11 @@ func literal(v any) *jen.Statement {
 	case int64:
 		return jen.Op(strconv.FormatInt(v, 10))
 	case float64:
-		return jen.Op(strconv.FormatFloat(v, 'g', -1, 64))
+		text := strconv.FormatFloat(v, 'g', -1, 64)
+		if !strings.ContainsAny(text, ".eEIN") {
+			text += ".0" // stay a float constant where the other operand is untyped
+		}
+		return jen.Op(text)
 	}
 	return jen.Lit(v)
 }
@@ -85,7 +121,10 @@ var calls = map[string]func(a []*jen.Statement) *jen.Statement{
 	ir.CallHasKey:     func(a []*jen.Statement) *jen.Statement { return rt("HasKey").Call(a[0], a[1]) },
 	ir.CallInSlice:    func(a []*jen.Statement) *jen.Statement { return jen.Qual("slices", "Contains").Call(a[0], a[1]) },
 	ir.CallLen:        func(a []*jen.Statement) *jen.Statement { return jen.Len(a[0]) },
-	ir.CallIsNil:      func(a []*jen.Statement) *jen.Statement { return a[0].Op("==").Nil() },
+	ir.CallRuneCount: func(a []*jen.Statement) *jen.Statement {
+		return jen.Qual("unicode/utf8", "RuneCountInString").Call(a[0])
+	},
+	ir.CallIsNil: func(a []*jen.Statement) *jen.Statement { return a[0].Op("==").Nil() },
 }
 
 func call(e *ir.Expr) *jen.Statement {

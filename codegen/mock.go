@@ -17,8 +17,8 @@ func (g *typedGen) mock(f *jen.File) {
 	f.Type().Id(n.Mock).Struct(jen.Id("mocks").Op("*").Add(rt("Mocks")).Comment("unexported: handler methods are exported names"))
 	f.Line()
 	f.Comment("New" + n.Mock + "Handlers returns handlers that answer from mocks.")
-	f.Func().Id("New"+n.Mock+"Handlers").Params(jen.Id("mocks").Op("*").Add(rt("Mocks"))).Id(n.Mock).Block(
-		jen.Return(jen.Id(n.Mock).Values(jen.Dict{jen.Id("mocks"): jen.Id("mocks")})),
+	f.Func().Id("New" + n.Mock + "Handlers").Params(jen.Id("mocks").Op("*").Add(rt("Mocks"))).Id(n.Mock).Block(
+		jen.Return(jen.Id(n.Mock).Values(jen.Id("mocks").Op(":").Id("mocks"))),
 	)
 	for _, h := range g.handlers() {
 		f.Line()
@@ -34,7 +34,7 @@ func (g *typedGen) mock(f *jen.File) {
 		Op("*").Id(n.Workflow).Block(
 		jen.Return(jen.Id("New"+n.Workflow).Call(
 			jen.Id("New"+n.Mock+"Handlers").Call(jen.Id("mocks")),
-			jen.Append(jen.Id("opts"), rt("WithStateContext").Call()).Op("..."),
+			jen.Append(jen.Id("opts").Index(jen.Op(":").Len(jen.Id("opts")).Op(":").Len(jen.Id("opts"))), rt("WithStateContext").Call()).Op("..."),
 		)),
 	)
 }

@@ -23,27 +23,48 @@ func (g *typedGen) step(f *jen.File, s *ir.State) {
 	})
 }
 
-// resultVars are the handler's results besides the error.
-func resultVars(h *ir.Handler) []jen.Code {
-	switch h.Kind {
-	case ir.HandlerAction:
-		return []jen.Code{jen.Id("u"), jen.Id("action")}
-	case ir.HandlerEval:
-		return []jen.Code{jen.Id("u"), jen.Id("eval")}
+// resultLabel names the handler's action or eval result: "" for handlers
+// without one, "_" when no transition tests it.
+func resultLabel(s *ir.State) string {
+	switch {
+	case s.Handler.Kind == ir.HandlerAction && len(s.Next.Actions) > 0:
+		return "action"
+	case s.Handler.Kind == ir.HandlerEval && !onlyDefault(s.Next.Branches):
+		return "eval"
+	case s.Handler.Kind == ir.HandlerUpdate:
+		return ""
 	}
-	return []jen.Code{jen.Id("u")}
+	return "_"
+}
+
+// resultVars are the handler's results besides the error.
+func resultVars(label string) []jen.Code {
+	if label == "" {
+		return []jen.Code{jen.Id("u")}
+	}
+	return []jen.Code{jen.Id("u"), jen.Id(label)}
+}
+
+func onlyDefault(bs []*ir.Branch) bool {
+	for _, b := range bs {
+		if b.Operator != ir.OpDefault {
+			return false
+		}
+	}
+	return true
 }
 
 func (g *typedGen) call(b *jen.Group, s *ir.State) {
-	vars := resultVars(s.Handler)
+	label := resultLabel(s)
+	vars := resultVars(label)
 	invoke := jen.Id("w").Dot("h").Dot(s.Handler.Name).Call(jen.Id("ctx"), jen.Op("*").Id("s"))
 	if !hasPolicy(s) {
 		b.List(append(vars, jen.Err())...).Op(":=").Add(invoke)
 		return
 	}
 	b.Var().Id("u").Id(g.n.Update)
-	if len(vars) > 1 {
-		b.Var().Add(vars[1]).String()
+	if label != "" && label != "_" {
+		b.Var().Id(label).String()
 	}
 	b.Err().Op(":=").Add(rt("Call")).Call(
 		jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Op("&").Id(g.n.policyVar(s)),
@@ -60,6 +81,10 @@ func (g *typedGen) call(b *jen.Group, s *ir.State) {
 func (g *typedGen) onError(b *jen.Group, s *ir.State) {
 	b.If(jen.Err().Op("!=").Nil()).BlockFunc(func(eb *jen.Group) {
 		for _, c := range s.Catch {
+			if catchesAll(c) {
+				eb.Return(g.target(c.Next), jen.Nil())
+				return // later catchers and on_failure are unreachable
+			}
 			eb.If(rt("MatchError").Call(jen.Err(), stringSlice(c.Errors))).Block(
 				jen.Return(g.target(c.Next), jen.Nil()),
 			)
@@ -68,10 +93,10 @@ func (g *typedGen) onError(b *jen.Group, s *ir.State) {
 			eb.Return(g.target(*of), jen.Nil())
 			return
 		}
-		eb.Return(jen.Id(g.n.endConst()), jen.Op("&").Add(rt("StateError")).Values(jen.Dict{
-			jen.Id("State"): jen.Lit(s.ID),
-			jen.Id("Err"):   jen.Err(),
-		}))
+		eb.Return(jen.Id(g.n.endConst()), jen.Op("&").Add(rt("StateError")).Custom(multiline, 
+			jen.Id("State").Op(":").Lit(s.ID),
+			jen.Id("Err").Op(":").Err(),
+		))
 	})
 }
 
@@ -90,12 +115,12 @@ func (g *typedGen) transition(b *jen.Group, s *ir.State) {
 	case ir.TransGoto:
 		b.Add(g.goTo(t.To))
 	case ir.TransCondition:
-		b.If(expr(t.Cond)).Block(g.goTo(t.Then))
+		b.If(condition(t.Cond)).Block(g.goTo(t.Then))
 		b.Add(g.goTo(t.Otherwise))
 	case ir.TransSwitch:
 		b.Switch().BlockFunc(func(sw *jen.Group) {
 			for _, c := range t.Cases {
-				sw.Case(expr(c.Cond)).Block(g.goTo(c.To))
+				sw.Case(condition(c.Cond)).Block(g.goTo(c.To))
 			}
 		})
 		b.Add(g.goTo(*t.Default))
@@ -127,6 +152,10 @@ func (g *typedGen) actions(b *jen.Group, t *ir.Transition) {
 
 // branches: first match top to bottom wins; no match ends the run.
 func (g *typedGen) branches(b *jen.Group, t *ir.Transition) {
+	if onlyDefault(t.Branches) && len(t.Branches) > 0 {
+		b.Add(g.goTo(t.Branches[0].To))
+		return
+	}
 	b.Switch().BlockFunc(func(sw *jen.Group) {
 		for _, br := range t.Branches {
 			if br.Operator == ir.OpDefault {
@@ -167,4 +196,14 @@ func branchMatch(br *ir.Branch) jen.Code {
 		return rt("NumberInRange").Call(eval, jen.Lit(br.Min), jen.Lit(br.Max))
 	}
 	return eval.Op("==").Lit(br.When)
+}
+
+// catchesAll: a catcher for ALL takes every error, so it needs no test.
+func catchesAll(c *ir.Catcher) bool {
+	for _, e := range c.Errors {
+		if e == "ALL" || e == "States.ALL" {
+			return true
+		}
+	}
+	return false
 }

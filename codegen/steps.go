@@ -22,10 +22,10 @@ func (g *typedGen) workflowType(f *jen.File) {
 	f.Comment("New" + n.Workflow + " returns the workflow over your handlers.")
 	f.Func().Id("New"+n.Workflow).Params(jen.Id("h").Id(n.Handlers), jen.Id("opts").Op("...").Add(rt("Option"))).
 		Op("*").Id(n.Workflow).Block(
-		jen.Return(jen.Op("&").Id(n.Workflow).Values(jen.Dict{
-			jen.Id("h"):   jen.Id("h"),
-			jen.Id("cfg"): rt("NewConfig").Call(jen.Id("opts").Op("...")),
-		})),
+		jen.Return(jen.Op("&").Id(n.Workflow).Custom(multiline, 
+			jen.Id("h").Op(":").Id("h"),
+			jen.Id("cfg").Op(":").Add(rt("NewConfig")).Call(jen.Id("opts").Op("...")),
+		)),
 	)
 	g.stepEnum(f)
 	g.runLoop(f)
@@ -45,11 +45,11 @@ func (g *typedGen) stepEnum(f *jen.File) {
 	})
 	f.Line()
 	f.Comment(n.prefix + "StateIDs maps each step to its state id, for errors.")
-	f.Var().Id(n.prefix + "StateIDs").Op("=").Index(jen.Op("...")).String().Values(jen.DictFunc(func(d jen.Dict) {
+	f.Var().Id(n.prefix + "StateIDs").Op("=").Index(jen.Op("...")).String().CustomFunc(multiline, func(vals *jen.Group) {
 		for _, s := range g.w.States {
-			d[jen.Id(n.stepConst(s))] = jen.Lit(s.ID)
+			vals.Id(n.stepConst(s)).Op(":").Lit(s.ID)
 		}
-	}))
+	})
 }
 
 func (g *typedGen) runLoop(f *jen.File) {
@@ -68,10 +68,10 @@ func (g *typedGen) runLoop(f *jen.File) {
 		jen.Defer().Func().Params().Block(
 			jen.If(jen.Id("r").Op(":=").Recover(), jen.Id("r").Op("!=").Nil()).Block(
 				jen.Id("id").Op(":=").Id(n.prefix+"StateIDs").Index(jen.Id("step")),
-				jen.List(jen.Id("out"), jen.Err()).Op("=").List(jen.Id("s"), jen.Op("&").Add(rt("StateError")).Values(jen.Dict{
-					jen.Id("State"): jen.Id("id"),
-					jen.Id("Err"):   rt("PanicError").Call(jen.Id("id"), jen.Id("r")),
-				})),
+				jen.List(jen.Id("out"), jen.Err()).Op("=").List(jen.Id("s"), jen.Op("&").Add(rt("StateError")).Custom(multiline, 
+					jen.Id("State").Op(":").Id("id"),
+					jen.Id("Err").Op(":").Add(rt("PanicError")).Call(jen.Id("id"), jen.Id("r")),
+				)),
 			),
 		).Call(),
 		jen.For(jen.Id("step").Op("!=").Id(n.endConst())).Block(
@@ -108,36 +108,37 @@ func hasPolicy(s *ir.State) bool {
 
 func (g *typedGen) policy(f *jen.File, s *ir.State) {
 	f.Line()
-	f.Var().Id(g.n.policyVar(s)).Op("=").Add(rt("Policy")).Values(jen.DictFunc(func(d jen.Dict) {
-		d[jen.Id("State")] = jen.Lit(s.ID)
+	f.Var().Id(g.n.policyVar(s)).Op("=").Add(rt("Policy")).CustomFunc(multiline, func(vals *jen.Group) {
+		vals.Id("State").Op(":").Lit(s.ID)
 		if s.Timeout > 0 {
-			d[jen.Id("Timeout")] = duration(s.Timeout)
+			vals.Id("Timeout").Op(":").Add(duration(s.Timeout))
 		}
 		if len(s.Retry) > 0 {
-			d[jen.Id("Retry")] = jen.Index().Add(rt("Retrier")).ValuesFunc(func(vals *jen.Group) {
+			vals.Id("Retry").Op(":").Index().Add(rt("Retrier")).ValuesFunc(func(rs *jen.Group) {
 				for _, r := range s.Retry {
-					vals.Add(retrier(r))
+					rs.Add(retrier(r))
 				}
 			})
 		}
-	}))
+	})
 }
 
+// retrier writes a rule with its fields in declaration order, for diffs.
 func retrier(r *ir.Retrier) jen.Code {
-	return jen.Values(jen.DictFunc(func(d jen.Dict) {
-		d[jen.Id("Errors")] = stringSlice(r.Errors)
-		d[jen.Id("MaxAttempts")] = jen.Lit(r.MaxAttempts)
+	return jen.CustomFunc(multiline, func(vals *jen.Group) {
+		vals.Id("Errors").Op(":").Add(stringSlice(r.Errors))
+		vals.Id("MaxAttempts").Op(":").Lit(r.MaxAttempts)
 		if r.Interval > 0 {
-			d[jen.Id("Interval")] = duration(r.Interval)
+			vals.Id("Interval").Op(":").Add(duration(r.Interval))
 		}
-		d[jen.Id("BackoffRate")] = jen.Lit(r.BackoffRate)
+		vals.Id("BackoffRate").Op(":").Lit(r.BackoffRate)
 		if r.MaxDelay > 0 {
-			d[jen.Id("MaxDelay")] = duration(r.MaxDelay)
+			vals.Id("MaxDelay").Op(":").Add(duration(r.MaxDelay))
 		}
 		if r.Jitter {
-			d[jen.Id("Jitter")] = jen.True()
+			vals.Id("Jitter").Op(":").True()
 		}
-	}))
+	})
 }
 
 func stringSlice(ss []string) *jen.Statement {

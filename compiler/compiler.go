@@ -38,13 +38,13 @@ func Compile(path string, src []byte, opts Options) (*ir.Workflow, diag.List) {
 	if root == nil {
 		return nil, r.Diags
 	}
-	w := lower(r, root, path)
+	w := lower(r, root, path, outputDir(path, opts))
 	if r.Diags.HasErrors() || w == nil {
 		r.Diags.Sort()
 		return nil, r.Diags
 	}
 	w.Source = filepath.ToSlash(path)
-	ds := append(r.Diags, check.Check(w, check.Options{Dir: filepath.Dir(path), Generated: opts.Generated})...)
+	ds := append(r.Diags, check.Check(w, check.Options{Dir: outputDir(path, opts), Generated: opts.Generated})...)
 	ds.Sort()
 	if ds.HasErrors() {
 		return nil, ds
@@ -52,10 +52,18 @@ func Compile(path string, src []byte, opts Options) (*ir.Workflow, diag.List) {
 	return w, ds
 }
 
-func lower(r *yamlx.Reader, root *yaml.Node, path string) *ir.Workflow {
+// outputDir is where the generated file goes: its package is the workflow's.
+func outputDir(path string, opts Options) string {
+	if opts.Generated != "" {
+		return filepath.Dir(opts.Generated)
+	}
+	return filepath.Dir(path)
+}
+
+func lower(r *yamlx.Reader, root *yaml.Node, path, outDir string) *ir.Workflow {
 	switch {
 	case native.Detect(root):
-		return native.Lower(r, root, Stem(path), DefaultPackage(filepath.Dir(path)))
+		return native.Lower(r, root, native.Defaults{Stem: Stem(path), Package: DefaultPackage(outDir), DirPackage: packageOfDir(outDir), Dir: outDir})
 	case hasKeys(root, "StartAt", "States"):
 		r.Diags.Errorf(r.Pos(root), "Amazon States Language definitions are not supported yet")
 	case hasKeys(root, "tasks"):
@@ -113,6 +121,8 @@ func DefaultPackage(dir string) string {
 	return "main"
 }
 
+// packageOfDir is the package clause of the Go files in dir (tests and
+// generated workflows aside), or "" when there are none.
 func packageOfDir(dir string) string {
 	entries, err := os.ReadDir(dir)
 	if err != nil {

@@ -23,7 +23,8 @@ const (
 	CallContains   = "contains"   // strings.Contains(a, b)
 	CallHasKey     = "haskey"     // key b present in map a
 	CallInSlice    = "inslice"    // b is an element of slice a
-	CallLen        = "len"        // len(a)
+	CallLen        = "len"        // len(a) of a slice or map
+	CallRuneCount  = "runecount"  // the number of characters of string a
 	CallIsNil      = "isnil"      // a == nil
 )
 
@@ -38,4 +39,8 @@ type Expr struct {
 	Name   string
 	Args   []*Expr
 	Source string // the expression text as written (root node only)
+	// Where is the file position of each rune of Source (root node only),
+	// when the front-end knows it: quotes, escapes and line folds make the
+	// text and the file differ. Nil means Source sits at Pos unchanged.
+	Where []Pos
 }

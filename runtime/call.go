@@ -86,8 +86,9 @@ func (p *Policy) attempt(ctx context.Context, fn func(ctx context.Context) error
 	defer cancel()
 	err := invoke(actx, p.State, fn)
 	// The parent's deadline also ends actx; checkDone reports that one, so
-	// only a deadline of actx's own counts here.
-	if err != nil && errors.Is(actx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
+	// only a deadline of actx's own counts here. A handler that ignored its
+	// context and finished late has still overrun it, as in Step Functions.
+	if errors.Is(actx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
 		return fmt.Errorf("%w after %s", ErrStateTimeout, p.Timeout)
 	}
 	return err

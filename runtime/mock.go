@@ -276,11 +276,28 @@ func (m *Mocks) Respond(ctx context.Context, into json.Unmarshaler, label *strin
 		return e.Err()
 	}
 	update, err := splitLabel(e.Return, label, labelKey)
-	if err != nil {
-		return fmt.Errorf("flowc: the mock for state %q %w", state, err)
+	if err == nil {
+		err = into.UnmarshalJSON(update)
 	}
-	return into.UnmarshalJSON(update)
+	if err != nil {
+		return &MockError{State: state, Err: err}
+	}
+	return nil
 }
+
+// MockError is a mocked response that does not fit its state, such as a
+// Return naming a field the state does not have. No retry or catch rule
+// matches it, so a typo in a mock config cannot pass for a handler failure.
+type MockError struct {
+	State string
+	Err   error
+}
+
+func (e *MockError) Error() string {
+	return fmt.Sprintf("the mock for state %q does not fit: %v", e.State, e.Err)
+}
+
+func (e *MockError) Unwrap() error { return e.Err }
 
 // note writes to m.Log, serialised because Log need not be safe for
 // concurrent use.

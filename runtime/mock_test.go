@@ -234,13 +234,13 @@ func TestMocksRespond(t *testing.T) {
 		{"label with null return", `{"Return": null}`, true, `{}`, untouched, ""},
 		{"label not wanted", `{"Return": {"Action": "search"}}`, false, `{"Action": "search"}`, untouched, ""},
 		{"label not a string", `{"Return": {"Action": 3}}`, true, "", untouched,
-			`flowc: the mock for state "s" must return "Action" as a JSON string, got 3`},
+			`the mock for state "s" does not fit: must return "Action" as a JSON string, got 3`},
 		{"label null", `{"Return": {"Action": null}}`, true, "", untouched,
-			`flowc: the mock for state "s" must return "Action" as a JSON string, got null`},
+			`the mock for state "s" does not fit: must return "Action" as a JSON string, got null`},
 		{"not an object", `{"Return": [1]}`, false, "", untouched,
-			`flowc: the mock for state "s" must return a JSON object, got [1]`},
+			`the mock for state "s" does not fit: must return a JSON object, got [1]`},
 		{"string", `{"Return": "hi"}`, true, "", untouched,
-			`flowc: the mock for state "s" must return a JSON object, got "hi"`},
+			`the mock for state "s" does not fit: must return a JSON object, got "hi"`},
 		{"throw", `{"Throw": {"Error": "Quota", "Cause": "too many"}}`, true, "", untouched, "Quota: too many"},
 	}
 	for _, tt := range tests {
@@ -330,7 +330,7 @@ func TestMockConfigCaseUnparsed(t *testing.T) {
 		require.NoError(t, err)
 		var label string
 		err = m.Respond(flowcrt.WithState(context.Background(), "s"), &update{}, &label, "Eval")
-		assert.ErrorContains(t, err, `flowc: the mock for state "s" returns invalid JSON`)
+		assert.ErrorContains(t, err, `the mock for state "s" does not fit: returns invalid JSON`)
 	})
 }
 

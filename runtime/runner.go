@@ -48,7 +48,8 @@ func RunMain(args []string, stdout, stderr io.Writer, run RunFunc) int {
 		opts = append(opts, WithClock(NewFakeClock(SystemClock.Now())))
 	}
 	out, err := run(ctx, in, mocks, opts...)
-	if errors.Is(err, errInput) {
+	var bad *MockError
+	if errors.Is(err, errInput) || errors.As(err, &bad) {
 		fmt.Fprintf(stderr, "flowc run: %v\n", err)
 		return 2
 	}

@@ -29,7 +29,7 @@ func Check(w *ir.Workflow, opts Options) diag.List {
 		c.checkTyped()
 	}
 	// Reachability over a graph with broken edges would only add noise.
-	if !c.diags.HasErrors() {
+	if !c.brokenRefs {
 		c.checkGraph()
 	}
 	c.diags.Sort()
@@ -37,10 +37,11 @@ func Check(w *ir.Workflow, opts Options) diag.List {
 }
 
 type checker struct {
-	w      *ir.Workflow
-	opts   Options
-	diags  diag.List
-	states map[string]*ir.State
+	w          *ir.Workflow
+	opts       Options
+	diags      diag.List
+	states     map[string]*ir.State
+	brokenRefs bool // some reference names no state
 }
 
 // checkStates finds duplicate and reserved ids and Go name collisions.
@@ -87,6 +88,7 @@ func (c *checker) ref(r ir.Ref) {
 	if r.ID == ir.EndID || c.states[r.ID] != nil {
 		return
 	}
+	c.brokenRefs = true
 	if r.ID == "" {
 		c.diags.Errorf(r.Pos, "missing state id")
 		return

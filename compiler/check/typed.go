@@ -63,7 +63,7 @@ func (c *checker) expr(e *ir.Expr, env *expression.Env) *ir.Expr {
 	if e == nil {
 		return nil
 	}
-	checked, ds := expression.Check(expression.Source{Text: e.Source, Pos: e.Pos}, env)
+	checked, ds := expression.Check(expression.Source{Text: e.Source, Pos: e.Pos, Where: e.Where}, env)
 	c.diags.Add(ds...)
 	if checked == nil {
 		return e

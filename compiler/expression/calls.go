@@ -163,7 +163,8 @@ func (c *checker) contains(recv, arg operand, at int) operand {
 }
 
 // len lowers len(x) of a string, list or map; validate has checked that
-// the function is len and has one argument.
+// the function is len and has one argument. A string's length counts
+// characters, as in Python, not bytes.
 func (c *checker) len(n *ast.BuiltinNode) operand {
 	a := c.lower(n.Arguments[0])
 	if a.typ == nil {
@@ -173,5 +174,9 @@ func (c *checker) len(n *ast.BuiltinNode) operand {
 		c.errorf(a.start, "len() needs a string, list or map, got %s", typeName(a.typ))
 		return invalid
 	}
-	return c.call(n.Location().From, ir.CallLen, types.Typ[types.Int], a)
+	op := ir.CallLen
+	if b, ok := a.typ.Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+		op = ir.CallRuneCount
+	}
+	return c.call(n.Location().From, op, types.Typ[types.Int], a)
 }

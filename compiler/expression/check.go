@@ -23,7 +23,7 @@ type checker struct {
 type operand struct {
 	x     *ir.Expr
 	typ   types.Type
-	val   constant.Value // the value of an untyped constant, else nil
+	val   constant.Value // its value if Go sees a constant, else nil
 	start int            // rune offset of its first token
 }
 

@@ -5,6 +5,13 @@
 // (`count > 10 and status == 'active'`, `'k' in labels`, `x.lower()`). They
 // are parsed with expr-lang's parser, but checked here against Go types: the
 // generated program evaluates them as Go, with no interpreter at run time.
+//
+// Where expr's grammar and Python's differ, conditions mean what Python
+// means or are rejected: `not` binds looser than comparisons (`not a == b`
+// is `not (a == b)`), / divides integers without truncating, comparisons
+// chain only as < <= > >= do in both (`a == b == c` is an error), and `//`
+// (an expr comment) is an error. % is Go's remainder, which differs from
+// Python's for negative operands.
 package expression
 
 import (
@@ -32,10 +39,12 @@ type Env struct {
 }
 
 // Source locates an expression in its file: Text, and the position of Text's
-// first character.
+// first character. Where, when set, is the position of every rune of Text
+// (see ir.Expr.Where); it wins over counting from Pos.
 type Source struct {
-	Text string
-	Pos  ir.Pos
+	Text  string
+	Pos   ir.Pos
+	Where []ir.Pos
 }
 
 // Check parses and type-checks a condition, which must be boolean, and returns
@@ -48,7 +57,7 @@ func Check(src Source, env *Env) (*ir.Expr, diag.List) {
 	if p.diags.HasErrors() {
 		return nil, p.diags
 	}
-	liftNot(&p.tree.Node, p.groups)
+	p.liftNot(&p.tree.Node)
 	if env == nil {
 		env = &Env{}
 	}

@@ -35,6 +35,7 @@ func (c *checker) unary(n *ast.UnaryNode) operand {
 	case op == "!" && isBool(a.typ), op == "-" && classOf(a.typ) == classNumber:
 		return c.unaryResult(op, a, min(at, a.start))
 	case op == "+" && classOf(a.typ) == classNumber:
+		a.start = min(at, a.start)
 		return a
 	}
 	c.errorf(at, "operator %s needs %s, got %s", n.Operator, operandKind(op), typeName(a.typ))
@@ -79,7 +80,7 @@ func (c *checker) logical(written string, a, b operand, at int) operand {
 		c.errorf(at, "operator %s needs booleans, got %s and %s", written, typeName(a.typ), typeName(b.typ))
 		return invalid
 	}
-	a, b, _ = c.unify(a, b)
+	a, b, _ = unify(a, b)
 	return c.binaryResult(goOp(written), a, b, resultType(a, b))
 }
 
@@ -104,7 +105,7 @@ func resultType(a, b operand) types.Type {
 // they fit it; when they do not (2.5 against an int) the typed side becomes
 // a float64. Typed operands of one class that differ are converted to their
 // common basic type.
-func (c *checker) unify(a, b operand) (operand, operand, bool) {
+func unify(a, b operand) (operand, operand, bool) {
 	ca, cb := classOf(a.typ), classOf(b.typ)
 	switch {
 	case ca != cb || ca == classOther:
@@ -150,25 +151,28 @@ func (c *checker) compare(op string, a, b operand, at int) operand {
 	if isNil(a.typ) || isNil(b.typ) {
 		return c.compareNil(op, a, b, at)
 	}
-	a, b, ok := c.unify(a, b)
-	if !ok && !comparableViaInterface(a, b) {
-		c.errorf(at, "cannot compare %s and %s", typeName(a.typ), typeName(b.typ))
-		return invalid
-	}
+	a, b, ok := unify(a, b)
 	ordered := op != "==" && op != "!="
 	switch {
+	case !ok && (ordered || !comparableViaInterface(a, b)):
+		c.errorf(at, "cannot compare %s and %s", typeName(a.typ), typeName(b.typ))
+		return invalid
 	case ordered && classOf(a.typ) != classString && classOf(a.typ) != classNumber:
 		c.errorf(at, "operator %s needs numbers or strings, got %s", op, typeName(a.typ))
 		return invalid
-	case !ordered && !types.Comparable(a.typ):
-		c.errorf(at, "cannot compare %s with %s; only None can be compared to it", typeName(a.typ), op)
+	case !ordered && (!types.Comparable(a.typ) || !types.Comparable(b.typ)):
+		bad := a.typ
+		if types.Comparable(bad) {
+			bad = b.typ
+		}
+		c.errorf(at, "cannot compare %s with %s; only None can be compared to it", typeName(bad), op)
 		return invalid
 	}
 	return c.binaryResult(op, a, b, types.Typ[types.UntypedBool])
 }
 
-// comparableViaInterface allows what Go allows of an interface: comparing it
-// with a value its type implements.
+// comparableViaInterface allows what Go allows of an interface: testing it
+// for equality with a value its type implements.
 func comparableViaInterface(a, b operand) bool {
 	return types.IsInterface(a.typ) && assignable(b, a.typ) || types.IsInterface(b.typ) && assignable(a, b.typ)
 }
@@ -182,6 +186,9 @@ func (c *checker) compareNil(op string, a, b operand, at int) operand {
 	switch {
 	case op != "==" && op != "!=":
 		c.errorf(at, "operator %s is not defined on None", op)
+		return invalid
+	case isNil(a.typ):
+		c.errorf(at, "cannot compare None with None")
 		return invalid
 	case !nilable(a.typ):
 		c.errorf(at, "cannot compare %s with None: it is never None", typeName(a.typ))
@@ -260,10 +267,10 @@ func assignable(a operand, t types.Type) bool {
 }
 
 func (c *checker) arithmetic(op string, a, b operand, at int) operand {
-	if op == "/" && isInteger(a.typ) && isInteger(b.typ) {
+	if op == "/" {
 		a, b = trueDivision(a, b)
 	}
-	a, b, ok := c.unify(a, b)
+	a, b, ok := unify(a, b)
 	t := resultType(a, b)
 	switch k := classOf(t); {
 	case !ok:
@@ -282,15 +289,19 @@ func (c *checker) arithmetic(op string, a, b operand, at int) operand {
 	return invalid
 }
 
-// trueDivision converts integer operands to float64, since Python's /
-// does not truncate. Go needs one float64 side for constants, both for
-// variables.
+// trueDivision converts to float64, since Python's / does not truncate:
+// typed integers always (an int field divided by 2.0 would still divide as
+// ints), and the left of two constants, which could both print as integers
+// (2.0 is 2 in Go's output if the printer drops the point).
 func trueDivision(a, b operand) (operand, operand) {
-	if a.val == nil || b.val != nil {
+	if isInteger(a.typ) && !isUntyped(a.typ) {
 		a = convert(a, types.Float64)
 	}
-	if b.val == nil {
+	if isInteger(b.typ) && !isUntyped(b.typ) {
 		b = convert(b, types.Float64)
+	}
+	if isUntyped(a.typ) && isUntyped(b.typ) && classOf(a.typ) == classNumber && classOf(b.typ) == classNumber {
+		a = convert(a, types.Float64)
 	}
 	return a, b
 }

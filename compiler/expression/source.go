@@ -10,7 +10,6 @@ import (
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/parser/lexer"
-	"github.com/expr-lang/expr/parser/operator"
 
 	"github.com/flowc-dev/flowc/compiler/diag"
 	"github.com/flowc-dev/flowc/ir"
@@ -21,6 +20,7 @@ import (
 type parsed struct {
 	text   []rune
 	pos    ir.Pos
+	where  []ir.Pos // the file position of each rune, when known
 	tree   *parser.Tree
 	groups []group // parenthesized spans, which the tree does not record
 	diags  diag.List
@@ -31,14 +31,14 @@ type group struct{ open, close int }
 
 // parse parses src and rejects the syntax conditions do not support.
 func parse(src Source) *parsed {
-	p := &parsed{text: []rune(src.Text), pos: src.Pos}
+	p := &parsed{text: []rune(src.Text), pos: src.Pos, where: src.Where}
 	tree, err := parser.Parse(src.Text)
 	if err != nil {
 		p.syntaxError(err)
 		return p
 	}
 	p.tree = tree
-	p.scanTokens()
+	p.scanTokens(src.Text)
 	validate(p, tree.Node)
 	return p
 }
@@ -47,10 +47,17 @@ func (p *parsed) errorf(offset int, format string, args ...any) {
 	p.diags.Errorf(p.position(offset), format, args...)
 }
 
-// position maps a rune offset of the text to its place in the file. A line
-// after a newline of the text is taken to start at column 1: YAML block
-// scalars do not tell how far their lines are indented.
+// position maps a rune offset of the text to its place in the file: from the
+// front-end's map of the text when there is one (an offset past the end is
+// just after the last rune), else by counting from the start, taking a line
+// after a newline of the text to start at column 1.
 func (p *parsed) position(offset int) ir.Pos {
+	if n := len(p.where); n > 0 {
+		if offset < n {
+			return p.where[max(offset, 0)]
+		}
+		return p.where[n-1].Shift(offset - n + 1)
+	}
 	pos := p.pos
 	for i := 0; i < offset; i++ {
 		if i < len(p.text) && p.text[i] == '\n' {
@@ -82,8 +89,8 @@ func (p *parsed) syntaxError(err error) {
 
 // scanTokens finds the parentheses, and the comments, which expr's lexer
 // skips: a Python `a // 2` would otherwise silently lose its right side.
-func (p *parsed) scanTokens() {
-	tokens, err := lexer.Lex(file.NewSource(string(p.text)))
+func (p *parsed) scanTokens(text string) {
+	tokens, err := lexer.Lex(file.NewSource(text))
 	if err != nil {
 		return // the parser accepted the text, so the lexer does too
 	}
@@ -114,52 +121,6 @@ func (p *parsed) checkGap(from, to int) {
 			return
 		}
 	}
-}
-
-// liftNot gives `not` Python's precedence: expr binds it tighter than
-// comparisons, so `not a == b` parses as `(not a) == b`; Python means
-// `not (a == b)`.
-func liftNot(root *ast.Node, groups []group) {
-	ast.Walk(root, notLifter(groups))
-}
-
-type notLifter []group
-
-func (g notLifter) Visit(n *ast.Node) {
-	if b, ok := (*n).(*ast.BinaryNode); ok {
-		*n = g.lift(b)
-	}
-}
-
-// lift turns b = (not x) op y into not (x op y), unless the `not` is
-// parenthesized on its own.
-func (g notLifter) lift(b *ast.BinaryNode) ast.Node {
-	u, ok := b.Left.(*ast.UnaryNode)
-	if !ok || u.Operator != "not" || !bindsTighterThanNot(b.Operator) || g.closedBetween(u.Location().From, b.Location().From) {
-		return b
-	}
-	b.Left = u.Node
-	u.Node = g.lift(b)
-	return u
-}
-
-// bindsTighterThanNot reports whether Python's `not` takes op's whole
-// operation as its operand: every operator between `and` and `not` in expr's
-// table (comparisons, `in`, `+`, `-`); `*` and above already bind tighter.
-func bindsTighterThanNot(op string) bool {
-	prec := operator.Binary[op].Precedence
-	return prec > operator.Binary["and"].Precedence && prec < operator.Unary["not"].Precedence
-}
-
-// closedBetween reports whether a parenthesis group encloses offset from but
-// closes before offset to.
-func (g notLifter) closedBetween(from, to int) bool {
-	for _, gr := range g {
-		if gr.open < from && from < gr.close && gr.close < to {
-			return true
-		}
-	}
-	return false
 }
 
 // describe names a node for "unsupported" messages.

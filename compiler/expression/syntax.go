@@ -1,6 +1,7 @@
 package expression
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/expr-lang/expr/ast"
@@ -19,7 +20,7 @@ var methods = map[string]int{
 }
 
 // methodNames lists methods in a fixed order, for suggestions.
-var methodNames = []string{"lower", "upper", "startswith", "endswith", "contains"}
+var methodNames = slices.Sorted(maps.Keys(methods))
 
 // functions are the functions conditions may call; all take one argument.
 var functions = []string{"len"}
@@ -52,8 +53,12 @@ func validate(p *parsed, n ast.Node) {
 }
 
 func validateBinary(p *parsed, n *ast.BinaryNode) {
-	if !binaryOps[n.Operator] {
+	switch {
+	case !binaryOps[n.Operator]:
 		p.errorf(n.Location().From, "unsupported in conditions: %s%s", describe(n), operatorHint(n.Operator))
+		return
+	case p.mixedChain(n):
+		p.errorf(n.Location().From, "unsupported in conditions: `%s` after a comparison (write `a < b and b %s c`, or add parentheses)", n.Operator, n.Operator)
 		return
 	}
 	validate(p, n.Left)
@@ -90,15 +95,15 @@ func isDotAccess(n *ast.MemberNode) bool {
 	return named && !n.Optional && n.Property.Location().From == n.Location().From
 }
 
+// validateCall checks a method call. A call of a bare name is a function
+// that is not one of expr's builtins, such as len, so not one of ours either.
 func validateCall(p *parsed, n *ast.CallNode) {
-	switch callee := n.Callee.(type) {
-	case *ast.MemberNode:
-		validateMethod(p, callee, n.Arguments)
-	case *ast.IdentifierNode:
-		p.errorf(callee.Location().From, "unknown function `%s`%s", callee.Value, diag.DidYouMean(callee.Value, functions))
-	default:
-		p.errorf(first(n), "unsupported in conditions: calling an expression")
+	if m, ok := n.Callee.(*ast.MemberNode); ok {
+		validateMethod(p, m, n.Arguments)
+		return
 	}
+	name := n.Callee.String()
+	p.errorf(first(n), "unknown function `%s`%s", name, diag.DidYouMean(name, functions))
 }
 
 func validateMethod(p *parsed, m *ast.MemberNode, args []ast.Node) {

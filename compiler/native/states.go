@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -77,7 +78,8 @@ func (l *lowerer) toolArgs(n *yaml.Node) []ir.TemplateArg {
 
 func (l *lowerer) retrier(n *yaml.Node) *ir.Retrier {
 	m, ok := l.Mapping(n, "a retry rule", "errors", "max_attempts", "interval", "backoff_rate", "max_delay", "jitter")
-	r := &ir.Retrier{Pos: l.Pos(n), Errors: []string{"ALL"}, MaxAttempts: 3, BackoffRate: 1}
+	// Defaults as in Step Functions: three attempts, 1s apart, doubling.
+	r := &ir.Retrier{Pos: l.Pos(n), Errors: []string{"ALL"}, MaxAttempts: 3, Interval: time.Second, BackoffRate: 2}
 	if !ok {
 		return r
 	}
@@ -378,5 +380,5 @@ func (l *lowerer) expr(n, parent *yaml.Node, what string) *ir.Expr {
 	if !ok {
 		return nil
 	}
-	return &ir.Expr{Pos: l.ContentPos(n), Source: s}
+	return &ir.Expr{Pos: l.ContentPos(n), Source: s, Where: l.Locate(n)}
 }

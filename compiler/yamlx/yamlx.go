@@ -265,3 +265,98 @@ func SortedKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// Locate returns the file position of every rune of a scalar's value. The
+// value and its source differ by quotes, escapes, indentation and folded
+// line breaks, so the two are walked side by side: a value rune is matched
+// with the next source rune equal to it, a space or line break of the value
+// may stand for a line break of the source, and the source runes in between
+// (quotes, backslashes, indentation) are skipped. Nil without the source.
+func (r *Reader) Locate(n *yaml.Node) []ir.Pos {
+	if r.src == nil || n.Kind != yaml.ScalarNode || n.Line < 1 {
+		return nil
+	}
+	c := newCursor(r.src, r.ContentPos(n))
+	if n.Style == yaml.LiteralStyle || n.Style == yaml.FoldedStyle {
+		c.skipBlank()
+	}
+	value := []rune(n.Value)
+	out := make([]ir.Pos, len(value))
+	for i, v := range value {
+		out[i] = c.match(v, r.File)
+	}
+	return out
+}
+
+// cursor walks the source rune by rune, knowing its line and column.
+type cursor struct {
+	lines     [][]rune
+	line, col int // 0-based
+}
+
+func newCursor(src []byte, start ir.Pos) *cursor {
+	var lines [][]rune
+	for _, l := range bytes.SplitAfter(src, []byte("\n")) {
+		lines = append(lines, []rune(string(l)))
+	}
+	return &cursor{lines: lines, line: start.Line - 1, col: start.Col - 1}
+}
+
+// maxSkip bounds how far a value rune is looked for: escapes and
+// indentation are short, so a longer gap means the two have drifted apart.
+const maxSkip = 16
+
+func (c *cursor) at() (rune, bool) {
+	if c.line >= len(c.lines) || c.col >= len(c.lines[c.line]) {
+		return 0, false
+	}
+	return c.lines[c.line][c.col], true
+}
+
+func (c *cursor) advance() {
+	if r, ok := c.at(); ok && r == '\n' {
+		c.line, c.col = c.line+1, 0
+		return
+	}
+	c.col++
+}
+
+func (c *cursor) pos(file string) ir.Pos { return ir.Pos{File: file, Line: c.line + 1, Col: c.col + 1} }
+
+func (c *cursor) match(v rune, file string) ir.Pos {
+	saveLine, saveCol := c.line, c.col
+	for i := 0; i < maxSkip; i++ {
+		r, ok := c.at()
+		if !ok {
+			break
+		}
+		if r == v || (r == '\n' && (v == ' ' || v == '\n')) {
+			p := c.pos(file)
+			c.advance()
+			if r == '\n' {
+				c.skipIndent()
+			}
+			return p
+		}
+		c.advance()
+	}
+	c.line, c.col = saveLine, saveCol
+	return c.pos(file)
+}
+
+// skipIndent moves past the indentation at the start of a line.
+func (c *cursor) skipIndent() {
+	for r, ok := c.at(); ok && (r == ' ' || r == '\t'); r, ok = c.at() {
+		c.col++
+	}
+}
+
+// skipBlank moves to the first content rune of a block scalar, past the rest
+// of its header line and any blank lines.
+func (c *cursor) skipBlank() {
+	c.col = 0
+	for c.line < len(c.lines) && len(bytes.TrimSpace([]byte(string(c.lines[c.line])))) == 0 {
+		c.line++
+	}
+	c.skipIndent()
+}
