@@ -85,8 +85,8 @@ type Loop struct {
 // NewLoop returns the workflow over your handlers.
 func NewLoop(h LoopHandlers, opts ...flowcrt.Option) *Loop {
 	return &Loop{
-		cfg: flowcrt.NewConfig(opts...),
 		h:   h,
+		cfg: flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -94,7 +94,7 @@ func NewLoop(h LoopHandlers, opts ...flowcrt.Option) *Loop {
 type loopStep int
 
 const (
-	loopStepEnd  loopStep = iota
+	loopDone     loopStep = iota
 	loopStepTick          // "tick"
 	loopStepTock          // "tock"
 )
@@ -116,12 +116,12 @@ func (w *Loop) Run(ctx context.Context, in LoopState) (out LoopState, err error)
 		if r := recover(); r != nil {
 			id := loopStateIDs[step]
 			out, err = s, &flowcrt.StateError{
-				Err:   flowcrt.PanicError(id, r),
 				State: id,
+				Err:   flowcrt.PanicError(id, r),
 			}
 		}
 	}()
-	for step != loopStepEnd {
+	for step != loopDone {
 		if err = ctx.Err(); err != nil {
 			return s, err
 		}
@@ -145,16 +145,16 @@ func (w *Loop) stepTick(ctx context.Context, s *LoopState) (loopStep, error) {
 	}
 	u, err := w.h.Tick(ctx, *s)
 	if err != nil {
-		return loopStepEnd, &flowcrt.StateError{
-			Err:   err,
+		return loopDone, &flowcrt.StateError{
 			State: "tick",
+			Err:   err,
 		}
 	}
 	s.apply(u)
 	if s.N < s.Limit {
 		return loopStepTock, nil
 	}
-	return loopStepEnd, nil
+	return loopDone, nil
 }
 
 // stepTock runs state "tock" and returns the state to run next.
@@ -164,9 +164,9 @@ func (w *Loop) stepTock(ctx context.Context, s *LoopState) (loopStep, error) {
 	}
 	u, err := w.h.Tock(ctx, *s)
 	if err != nil {
-		return loopStepEnd, &flowcrt.StateError{
-			Err:   err,
+		return loopDone, &flowcrt.StateError{
 			State: "tock",
+			Err:   err,
 		}
 	}
 	s.apply(u)
@@ -177,24 +177,29 @@ func (w *Loop) stepTock(ctx context.Context, s *LoopState) (loopStep, error) {
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type LoopMock struct {
-	Mocks *flowcrt.Mocks
+	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+}
+
+// NewLoopMockHandlers returns handlers that answer from mocks.
+func NewLoopMockHandlers(mocks *flowcrt.Mocks) LoopMock {
+	return LoopMock{mocks: mocks}
 }
 
 // Tick answers from the mock of the state that calls it.
 func (m LoopMock) Tick(ctx context.Context, s LoopState) (LoopUpdate, error) {
 	var u LoopUpdate
-	err := m.Mocks.Respond(ctx, &u, nil, "")
+	err := m.mocks.Respond(ctx, &u, nil, "")
 	return u, err
 }
 
 // Tock answers from the mock of the state that calls it.
 func (m LoopMock) Tock(ctx context.Context, s LoopState) (LoopUpdate, error) {
 	var u LoopUpdate
-	err := m.Mocks.Respond(ctx, &u, nil, "")
+	err := m.mocks.Respond(ctx, &u, nil, "")
 	return u, err
 }
 
 // NewLoopMock returns a Loop whose handlers answer from mocks.
 func NewLoopMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Loop {
-	return NewLoop(LoopMock{Mocks: mocks}, append(opts, flowcrt.WithStateContext())...)
+	return NewLoop(NewLoopMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

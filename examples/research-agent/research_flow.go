@@ -129,8 +129,8 @@ type Research struct {
 // NewResearch returns the workflow over your handlers.
 func NewResearch(h ResearchHandlers, opts ...flowcrt.Option) *Research {
 	return &Research{
-		cfg: flowcrt.NewConfig(opts...),
 		h:   h,
+		cfg: flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -138,7 +138,7 @@ func NewResearch(h ResearchHandlers, opts ...flowcrt.Option) *Research {
 type researchStep int
 
 const (
-	researchStepEnd    researchStep = iota
+	researchDone       researchStep = iota
 	researchStepDecide              // "decide"
 	researchStepSearch              // "search"
 	researchStepAnswer              // "answer"
@@ -146,9 +146,9 @@ const (
 
 // researchStateIDs maps each step to its state id, for errors.
 var researchStateIDs = [...]string{
-	researchStepAnswer: "answer",
 	researchStepDecide: "decide",
 	researchStepSearch: "search",
+	researchStepAnswer: "answer",
 }
 
 // Run executes the workflow from state "decide" and returns the final state.
@@ -162,12 +162,12 @@ func (w *Research) Run(ctx context.Context, in ResearchState) (out ResearchState
 		if r := recover(); r != nil {
 			id := researchStateIDs[step]
 			out, err = s, &flowcrt.StateError{
-				Err:   flowcrt.PanicError(id, r),
 				State: id,
+				Err:   flowcrt.PanicError(id, r),
 			}
 		}
 	}()
-	for step != researchStepEnd {
+	for step != researchDone {
 		if err = ctx.Err(); err != nil {
 			return s, err
 		}
@@ -193,9 +193,9 @@ func (w *Research) stepDecide(ctx context.Context, s *ResearchState) (researchSt
 	}
 	u, action, err := w.h.Decide(ctx, *s)
 	if err != nil {
-		return researchStepEnd, &flowcrt.StateError{
-			Err:   err,
+		return researchDone, &flowcrt.StateError{
 			State: "decide",
+			Err:   err,
 		}
 	}
 	s.apply(u)
@@ -205,17 +205,17 @@ func (w *Research) stepDecide(ctx context.Context, s *ResearchState) (researchSt
 	case "answer":
 		return researchStepAnswer, nil
 	}
-	return researchStepEnd, nil
+	return researchDone, nil
 }
 
 var researchSearchPolicy = flowcrt.Policy{
-	Retry: []flowcrt.Retrier{{
-		BackoffRate: 1.0,
-		Errors:      []string{"TaskFailed"},
-		Interval:    500 * time.Millisecond,
-		MaxAttempts: 2,
-	}},
 	State: "search",
+	Retry: []flowcrt.Retrier{{
+		Errors:      []string{"TaskFailed"},
+		MaxAttempts: 2,
+		Interval:    500 * time.Millisecond,
+		BackoffRate: 2.0,
+	}},
 }
 
 // stepSearch runs state "search" and returns the state to run next.
@@ -230,9 +230,9 @@ func (w *Research) stepSearch(ctx context.Context, s *ResearchState) (researchSt
 		return err
 	})
 	if err != nil {
-		return researchStepEnd, &flowcrt.StateError{
-			Err:   err,
+		return researchDone, &flowcrt.StateError{
 			State: "search",
+			Err:   err,
 		}
 	}
 	s.apply(u)
@@ -246,45 +246,50 @@ func (w *Research) stepAnswer(ctx context.Context, s *ResearchState) (researchSt
 	}
 	u, err := w.h.Answer(ctx, *s)
 	if err != nil {
-		return researchStepEnd, &flowcrt.StateError{
-			Err:   err,
+		return researchDone, &flowcrt.StateError{
 			State: "answer",
+			Err:   err,
 		}
 	}
 	s.apply(u)
-	return researchStepEnd, nil
+	return researchDone, nil
 }
 
 // ResearchMock implements ResearchHandlers with canned responses, for tests and dry runs.
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type ResearchMock struct {
-	Mocks *flowcrt.Mocks
+	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+}
+
+// NewResearchMockHandlers returns handlers that answer from mocks.
+func NewResearchMockHandlers(mocks *flowcrt.Mocks) ResearchMock {
+	return ResearchMock{mocks: mocks}
 }
 
 // Decide answers from the mock of the state that calls it.
 func (m ResearchMock) Decide(ctx context.Context, s ResearchState) (ResearchUpdate, string, error) {
 	var u ResearchUpdate
 	var label string
-	err := m.Mocks.Respond(ctx, &u, &label, "Action")
+	err := m.mocks.Respond(ctx, &u, &label, "Action")
 	return u, label, err
 }
 
 // Search answers from the mock of the state that calls it.
 func (m ResearchMock) Search(ctx context.Context, s ResearchState) (ResearchUpdate, error) {
 	var u ResearchUpdate
-	err := m.Mocks.Respond(ctx, &u, nil, "")
+	err := m.mocks.Respond(ctx, &u, nil, "")
 	return u, err
 }
 
 // Answer answers from the mock of the state that calls it.
 func (m ResearchMock) Answer(ctx context.Context, s ResearchState) (ResearchUpdate, error) {
 	var u ResearchUpdate
-	err := m.Mocks.Respond(ctx, &u, nil, "")
+	err := m.mocks.Respond(ctx, &u, nil, "")
 	return u, err
 }
 
 // NewResearchMock returns a Research whose handlers answer from mocks.
 func NewResearchMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Research {
-	return NewResearch(ResearchMock{Mocks: mocks}, append(opts, flowcrt.WithStateContext())...)
+	return NewResearch(NewResearchMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

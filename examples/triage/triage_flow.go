@@ -132,8 +132,8 @@ type Triage struct {
 // NewTriage returns the workflow over your handlers.
 func NewTriage(h TriageHandlers, opts ...flowcrt.Option) *Triage {
 	return &Triage{
-		cfg: flowcrt.NewConfig(opts...),
 		h:   h,
+		cfg: flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -141,7 +141,7 @@ func NewTriage(h TriageHandlers, opts ...flowcrt.Option) *Triage {
 type triageStep int
 
 const (
-	triageStepEnd      triageStep = iota
+	triageDone         triageStep = iota
 	triageStepClassify            // "classify"
 	triageStepFix                 // "fix"
 	triageStepAnswer              // "answer"
@@ -150,10 +150,10 @@ const (
 
 // triageStateIDs maps each step to its state id, for errors.
 var triageStateIDs = [...]string{
-	triageStepAnswer:   "answer",
 	triageStepClassify: "classify",
-	triageStepEscalate: "escalate",
 	triageStepFix:      "fix",
+	triageStepAnswer:   "answer",
+	triageStepEscalate: "escalate",
 }
 
 // Run executes the workflow from state "classify" and returns the final state.
@@ -167,12 +167,12 @@ func (w *Triage) Run(ctx context.Context, in TriageState) (out TriageState, err 
 		if r := recover(); r != nil {
 			id := triageStateIDs[step]
 			out, err = s, &flowcrt.StateError{
-				Err:   flowcrt.PanicError(id, r),
 				State: id,
+				Err:   flowcrt.PanicError(id, r),
 			}
 		}
 	}()
-	for step != triageStepEnd {
+	for step != triageDone {
 		if err = ctx.Err(); err != nil {
 			return s, err
 		}
@@ -194,15 +194,15 @@ func (w *Triage) Run(ctx context.Context, in TriageState) (out TriageState, err 
 }
 
 var triageClassifyPolicy = flowcrt.Policy{
-	Retry: []flowcrt.Retrier{{
-		BackoffRate: 2.0,
-		Errors:      []string{"Timeout", "RateLimited"},
-		Interval:    1 * time.Second,
-		MaxAttempts: 3,
-		MaxDelay:    10 * time.Second,
-	}},
 	State:   "classify",
 	Timeout: 30 * time.Second,
+	Retry: []flowcrt.Retrier{{
+		Errors:      []string{"Timeout", "RateLimited"},
+		MaxAttempts: 3,
+		Interval:    1 * time.Second,
+		BackoffRate: 2.0,
+		MaxDelay:    10 * time.Second,
+	}},
 }
 
 // stepClassify runs state "classify" and returns the state to run next.
@@ -217,13 +217,7 @@ func (w *Triage) stepClassify(ctx context.Context, s *TriageState) (triageStep, 
 		return err
 	})
 	if err != nil {
-		if flowcrt.MatchError(err, []string{"ALL"}) {
-			return triageStepEscalate, nil
-		}
-		return triageStepEnd, &flowcrt.StateError{
-			Err:   err,
-			State: "classify",
-		}
+		return triageStepEscalate, nil
 	}
 	s.apply(u)
 	switch {
@@ -244,9 +238,9 @@ func (w *Triage) stepFix(ctx context.Context, s *TriageState) (triageStep, error
 	}
 	u, err := w.h.Fix(ctx, *s)
 	if err != nil {
-		return triageStepEnd, &flowcrt.StateError{
-			Err:   err,
+		return triageDone, &flowcrt.StateError{
 			State: "fix",
+			Err:   err,
 		}
 	}
 	s.apply(u)
@@ -260,13 +254,13 @@ func (w *Triage) stepAnswer(ctx context.Context, s *TriageState) (triageStep, er
 	}
 	u, err := w.h.Answer(ctx, *s)
 	if err != nil {
-		return triageStepEnd, &flowcrt.StateError{
-			Err:   err,
+		return triageDone, &flowcrt.StateError{
 			State: "answer",
+			Err:   err,
 		}
 	}
 	s.apply(u)
-	return triageStepEnd, nil
+	return triageDone, nil
 }
 
 // stepEscalate runs state "escalate" and returns the state to run next.
@@ -276,51 +270,56 @@ func (w *Triage) stepEscalate(ctx context.Context, s *TriageState) (triageStep, 
 	}
 	u, err := w.h.Escalate(ctx, *s)
 	if err != nil {
-		return triageStepEnd, &flowcrt.StateError{
-			Err:   err,
+		return triageDone, &flowcrt.StateError{
 			State: "escalate",
+			Err:   err,
 		}
 	}
 	s.apply(u)
-	return triageStepEnd, nil
+	return triageDone, nil
 }
 
 // TriageMock implements TriageHandlers with canned responses, for tests and dry runs.
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type TriageMock struct {
-	Mocks *flowcrt.Mocks
+	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+}
+
+// NewTriageMockHandlers returns handlers that answer from mocks.
+func NewTriageMockHandlers(mocks *flowcrt.Mocks) TriageMock {
+	return TriageMock{mocks: mocks}
 }
 
 // Classify answers from the mock of the state that calls it.
 func (m TriageMock) Classify(ctx context.Context, s TriageState) (TriageUpdate, error) {
 	var u TriageUpdate
-	err := m.Mocks.Respond(ctx, &u, nil, "")
+	err := m.mocks.Respond(ctx, &u, nil, "")
 	return u, err
 }
 
 // Fix answers from the mock of the state that calls it.
 func (m TriageMock) Fix(ctx context.Context, s TriageState) (TriageUpdate, error) {
 	var u TriageUpdate
-	err := m.Mocks.Respond(ctx, &u, nil, "")
+	err := m.mocks.Respond(ctx, &u, nil, "")
 	return u, err
 }
 
 // Answer answers from the mock of the state that calls it.
 func (m TriageMock) Answer(ctx context.Context, s TriageState) (TriageUpdate, error) {
 	var u TriageUpdate
-	err := m.Mocks.Respond(ctx, &u, nil, "")
+	err := m.mocks.Respond(ctx, &u, nil, "")
 	return u, err
 }
 
 // Escalate answers from the mock of the state that calls it.
 func (m TriageMock) Escalate(ctx context.Context, s TriageState) (TriageUpdate, error) {
 	var u TriageUpdate
-	err := m.Mocks.Respond(ctx, &u, nil, "")
+	err := m.mocks.Respond(ctx, &u, nil, "")
 	return u, err
 }
 
 // NewTriageMock returns a Triage whose handlers answer from mocks.
 func NewTriageMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Triage {
-	return NewTriage(TriageMock{Mocks: mocks}, append(opts, flowcrt.WithStateContext())...)
+	return NewTriage(NewTriageMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }
