@@ -95,17 +95,6 @@ func (l List) Errors() List {
 	return out
 }
 
-// Warnings returns only the warnings.
-func (l List) Warnings() List {
-	var out List
-	for _, d := range l {
-		if d.Severity == Warning {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
 // Err returns the errors of the list as an error, or nil when there are none.
 func (l List) Err() error {
 	errs := l.Errors()
