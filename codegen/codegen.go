@@ -37,14 +37,18 @@ type File struct {
 
 // Generate emits the Go file of a checked workflow.
 func Generate(w *ir.Workflow, opts Options) ([]File, error) {
-	if w.Mode != ir.ModeTyped {
+	if w.Mode != ir.ModeTyped && w.Mode != ir.ModeChain {
 		return nil, fmt.Errorf("%s: code generation for this kind of workflow is not supported yet", w.Pos)
 	}
 	if err := checkExprs(w); err != nil {
 		return nil, err
 	}
 	f := newFile(w.Package, opts.Source)
-	typed(f, w)
+	if w.Mode == ir.ModeChain {
+		chain(f, w)
+	} else {
+		typed(f, w)
+	}
 	content, err := render(f)
 	if err != nil {
 		return nil, err

@@ -23,13 +23,17 @@ func Runner(w *ir.Workflow, wfImport string) (File, error) {
 				jen.Id("input").Index().Byte(),
 				jen.Id("mocks").Op("*").Add(rt("Mocks")),
 				jen.Id("opts").Op("...").Add(rt("Option")),
-			).Params(jen.Any(), jen.Error()).Block(
-				jen.Var().Id("in").Qual(wfImport, n.State),
-				jen.If(jen.Err().Op(":=").Add(rt("DecodeInput")).Call(jen.Id("input"), jen.Op("&").Id("in")), jen.Err().Op("!=").Nil()).Block(
+			).Params(jen.Any(), jen.Error()).BlockFunc(func(b *jen.Group) {
+				if w.Mode == ir.ModeChain {
+					chainRunBody(b, n, wfImport)
+					return
+				}
+				b.Var().Id("in").Qual(wfImport, n.State)
+				b.If(jen.Err().Op(":=").Add(rt("DecodeInput")).Call(jen.Id("input"), jen.Op("&").Id("in")), jen.Err().Op("!=").Nil()).Block(
 					jen.Return(jen.Nil(), jen.Err()),
-				),
-				jen.Return(jen.Qual(wfImport, "New"+n.Mock).Call(jen.Id("mocks"), jen.Id("opts").Op("...")).Dot("Run").Call(jen.Id("ctx"), jen.Id("in"))),
-			),
+				)
+				b.Return(jen.Qual(wfImport, "New"+n.Mock).Call(jen.Id("mocks"), jen.Id("opts").Op("...")).Dot("Run").Call(jen.Id("ctx"), jen.Id("in")))
+			}),
 		)),
 	)
 	content, err := render(f)

@@ -11,6 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/flowc-dev/flowc/compiler/chain"
 	"github.com/flowc-dev/flowc/compiler/check"
 	"github.com/flowc-dev/flowc/compiler/diag"
 	"github.com/flowc-dev/flowc/compiler/naming"
@@ -66,8 +67,8 @@ func lower(r *yamlx.Reader, root *yaml.Node, path, outDir string) *ir.Workflow {
 		return native.Lower(r, root, native.Defaults{Stem: Stem(path), Package: DefaultPackage(outDir), DirPackage: packageOfDir(outDir), Dir: outDir})
 	case hasKeys(root, "StartAt", "States"):
 		r.Diags.Errorf(r.Pos(root), "Amazon States Language definitions are not supported yet")
-	case hasKeys(root, "tasks"):
-		r.Diags.Errorf(r.Pos(root), "task-chain definitions are not supported yet")
+	case chain.Detect(root):
+		return chain.Lower(r, root, Stem(path), DefaultPackage(outDir))
 	default:
 		r.Diags.Errorf(r.Pos(root), "not a workflow: expected a top-level `states:` list of states with `id` (flowc YAML), `StartAt` and `States` (States Language) or `tasks:` (task chain)")
 	}

@@ -160,7 +160,22 @@ type Handler struct {
 	Name string // exported Go method name
 	Kind HandlerKind
 	Item *Type // inside an iteration chain: the item parameter's type
+	// Builtin is set for a task-chain handler that flowc implements itself;
+	// Name is then "", as no user method exists for it.
+	Builtin Builtin
 }
+
+// Builtin names a task-chain handler that always runs flowc's own code and
+// is never mocked.
+type Builtin string
+
+const (
+	BuiltinNone           Builtin = ""
+	BuiltinNoop           Builtin = "noop"             // output = input, eval mirrors it
+	BuiltinRaiseError     Builtin = "raise_error"      // the task fails
+	BuiltinPromptToString Builtin = "prompt_to_string" // output and eval = the rendered prompt
+	BuiltinPromptToInt    Builtin = "prompt_to_int"    // output = the rendered prompt as an integer
+)
 
 // State is one node of the workflow graph.
 type State struct {
@@ -177,6 +192,9 @@ type State struct {
 	// JSON mode: templates rendered from the context store.
 	Task     string
 	ToolArgs []TemplateArg
+
+	// Task chains: a Go text/template rendered against the chain variables.
+	PromptTemplate string
 }
 
 // TemplateArg is one `tool_args` entry, kept in source order.
