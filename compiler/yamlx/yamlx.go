@@ -29,7 +29,7 @@ type Reader struct {
 func (r *Reader) Parse(src []byte) *yaml.Node {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
-		r.Diags.Errorf(ir.Pos{File: r.File, Line: errorLine(src, err), Col: 1}, "%s", syntaxMessage(err))
+		r.Diags.Errorf(ir.Pos{File: r.File, Line: errorLine(src, err), Col: 1}, "%s", r.syntaxMessage(err))
 		return nil
 	}
 	r.src = src
@@ -70,12 +70,18 @@ func syntaxLine(err error) int {
 	return 1
 }
 
-func syntaxMessage(err error) string {
+// syntaxMessage names the format the file is in: JSON files are parsed as
+// the YAML they also are, but their authors think of them as JSON.
+func (r *Reader) syntaxMessage(err error) string {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	if i := strings.Index(msg, ": "); i >= 0 && strings.HasPrefix(msg, "line ") {
 		msg = msg[i+2:]
 	}
-	return "invalid YAML: " + msg
+	format := "YAML"
+	if strings.HasSuffix(r.File, ".json") {
+		format = "JSON"
+	}
+	return "invalid " + format + ": " + msg
 }
 
 // Pos is the position of a node.
