@@ -583,3 +583,35 @@ func head(s string, n int) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// TestRunExamples runs the committed examples as README shows, one per
+// dialect, and checks the whole result line.
+func TestRunExamples(t *testing.T) {
+	if testing.Short() {
+		t.Skip("flowc run builds with the go tool")
+	}
+	tests := []struct {
+		name, def, input, mocks, testCase, stdout string
+	}{
+		{
+			name: "task chain", def: "chat-tools/chat.chain.yaml", input: "chat-tools/input.json",
+			mocks: "chat-tools/mocks.json", testCase: "one-tool-call",
+			stdout: `{"status":"SUCCEEDED","output":{"output":[{"content":"It is 18°C in Paris.","role":"assistant"}],"vars":{"history":[{"content":"It is 18°C in Paris.","role":"assistant"},{"content":"{\"temp_c\": 18}","role":"tool"},{"content":"calling weather(Paris)","role":"assistant"}]}}}` + "\n",
+		},
+		{
+			name: "typed loop", def: "research-agent/research.flow.yaml", input: "research-agent/question.json",
+			mocks: "research-agent/mocks.json", testCase: "two-searches",
+			stdout: `{"status":"SUCCEEDED","output":{"question":"Who designed Go?","query":"When did work on Go start?","context":["Go was designed by Griesemer, Pike and Thompson.","Work on Go began in 2007."],"searches":2,"answer":"Griesemer, Pike and Thompson designed Go, starting in 2007."}}` + "\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ex := func(p string) string { return filepath.Join("..", "..", "examples", p) }
+			code, stdout, stderr := cli(t, "", "run", ex(tt.def), "--input", ex(tt.input),
+				"--mock-config", ex(tt.mocks), "--test-case", tt.testCase)
+			assert.Equal(t, exitOK, code, "stderr:\n%s", stderr)
+			assert.Equal(t, tt.stdout, stdout)
+		})
+	}
+}
