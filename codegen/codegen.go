@@ -37,16 +37,19 @@ type File struct {
 
 // Generate emits the Go file of a checked workflow.
 func Generate(w *ir.Workflow, opts Options) ([]File, error) {
-	if w.Mode != ir.ModeTyped && w.Mode != ir.ModeChain {
+	if w.Mode == ir.ModeJSON {
 		return nil, fmt.Errorf("%s: code generation for this kind of workflow is not supported yet", w.Pos)
 	}
 	if err := checkExprs(w); err != nil {
 		return nil, err
 	}
 	f := newFile(w.Package, opts.Source)
-	if w.Mode == ir.ModeChain {
+	switch w.Mode {
+	case ir.ModeChain:
 		chain(f, w)
-	} else {
+	case ir.ModeASL:
+		asl(f, w)
+	default:
 		typed(f, w)
 	}
 	content, err := render(f)

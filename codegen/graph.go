@@ -16,6 +16,9 @@ type Edge struct {
 // Edges lists every transition of w in source order, each labelled with the
 // condition, action, operator or error that takes it.
 func Edges(w *ir.Workflow) []Edge {
+	if w.Mode == ir.ModeASL {
+		return aslEdges(w)
+	}
 	var out []Edge
 	for _, s := range w.States {
 		add := func(to ir.Ref, label string) { out = append(out, Edge{From: s.ID, To: to.ID, Label: label}) }
@@ -33,6 +36,12 @@ func transitionEdges(t *ir.Transition, add func(ir.Ref, string)) {
 		add(ir.Ref{ID: ir.EndID}, "end")
 	case ir.TransGoto:
 		add(t.To, "next")
+	case ir.TransParallel:
+		for _, e := range t.Targets {
+			add(e, "parallel")
+		}
+	case ir.TransMap:
+		add(t.To, "each item of "+t.Iter.Key+concurrencyWords(t.Iter.MaxConcurrency))
 	case ir.TransCondition:
 		add(t.Then, t.Cond.Source)
 		add(t.Otherwise, "otherwise")
@@ -78,8 +87,10 @@ func Mermaid(w *ir.Workflow) string {
 	b.WriteString("flowchart TD\n")
 	ids := nodeIDs(w)
 	b.WriteString("  start((start))\n")
-	for _, s := range w.States {
-		fmt.Fprintf(&b, "  %s[\"%s\"]\n", ids[s.ID], mermaidText(s.ID))
+	if w.Mode == ir.ModeASL {
+		aslNodes(&b, w.States, ids, false, 1)
+	} else {
+		regionNodes(&b, w, ids, false)
 	}
 	b.WriteString("  finish((end))\n")
 	fmt.Fprintf(&b, "  start --> %s\n", ids[w.Start.ID])
@@ -95,8 +106,10 @@ func Dot(w *ir.Workflow) string {
 	fmt.Fprintf(&b, "digraph %s {\n", dotQuote(w.Name))
 	b.WriteString("  node [shape=box];\n  start [shape=circle];\n  finish [label=\"end\", shape=doublecircle];\n")
 	ids := nodeIDs(w)
-	for _, s := range w.States {
-		fmt.Fprintf(&b, "  %s [label=%s];\n", ids[s.ID], dotQuote(s.ID))
+	if w.Mode == ir.ModeASL {
+		aslNodes(&b, w.States, ids, true, 1)
+	} else {
+		regionNodes(&b, w, ids, true)
 	}
 	fmt.Fprintf(&b, "  start -> %s;\n", ids[w.Start.ID])
 	for _, e := range Edges(w) {
@@ -109,6 +122,9 @@ func Dot(w *ir.Workflow) string {
 // nodeIDs gives states neutral node names (s0, s1...) so that ids from the
 // definition only ever appear inside quoted labels.
 func nodeIDs(w *ir.Workflow) map[string]string {
+	if w.Mode == ir.ModeASL {
+		return aslNodeIDs(w)
+	}
 	ids := map[string]string{ir.EndID: "finish"}
 	for i, s := range w.States {
 		ids[s.ID] = fmt.Sprintf("s%d", i)

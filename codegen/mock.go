@@ -14,6 +14,11 @@ func (g *typedGen) mock(f *jen.File) {
 	f.Comment(n.Mock + " implements " + n.Handlers + " with canned responses, for tests and dry runs.")
 	f.Comment("A mocked Return object is the update (keys are state fields); \"Action\" or \"Eval\" in it is the")
 	f.Comment("action or eval string. A state with no mock returns an empty update.")
+	if len(g.w.Regions) > 0 {
+		f.Comment("Inside a fan-out the k-th invocation of a state counts the calls of every branch and item: which")
+		f.Comment("item makes the k-th call depends on scheduling, except with max_concurrency 1, where items call")
+		f.Comment("in list order.")
+	}
 	f.Type().Id(n.Mock).Struct(jen.Id("mocks").Op("*").Add(rt("Mocks")).Comment("unexported: handler methods are exported names"))
 	f.Line()
 	f.Comment("New" + n.Mock + "Handlers returns handlers that answer from mocks.")
@@ -23,7 +28,7 @@ func (g *typedGen) mock(f *jen.File) {
 	for _, h := range g.handlers() {
 		f.Line()
 		f.Comment(h.Name + " answers from the mock of the state that calls it.")
-		f.Func().Params(jen.Id("m").Id(n.Mock)).Id(h.Name).Params(g.handlerParams()...).
+		f.Func().Params(jen.Id("m").Id(n.Mock)).Id(h.Name).Params(g.handlerParams(h)...).
 			Params(g.handlerResults(h)...).BlockFunc(func(b *jen.Group) {
 			g.mockBody(b, h)
 		})

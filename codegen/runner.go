@@ -24,8 +24,12 @@ func Runner(w *ir.Workflow, wfImport string) (File, error) {
 				jen.Id("mocks").Op("*").Add(rt("Mocks")),
 				jen.Id("opts").Op("...").Add(rt("Option")),
 			).Params(jen.Any(), jen.Error()).BlockFunc(func(b *jen.Group) {
-				if w.Mode == ir.ModeChain {
+				switch w.Mode {
+				case ir.ModeChain:
 					chainRunBody(b, n, wfImport)
+					return
+				case ir.ModeASL:
+					aslRunBody(b, n, wfImport)
 					return
 				}
 				b.Var().Id("in").Qual(wfImport, n.State)

@@ -6,21 +6,49 @@ import (
 	"github.com/flowc-dev/flowc/ir"
 )
 
-// step emits the method that runs one state and picks the next.
+// step emits the method that runs one state and picks the next. Inside a
+// fan-out the method also takes the item (of an iteration) and the list
+// the branch records its updates into, for the join.
 func (g *typedGen) step(f *jen.File, s *ir.State) {
+	r := g.w.RegionOf(s.ID)
+	params := []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Id(g.n.State)}
+	text := stepMethod(s) + " runs state " + quote(s.ID) + " and returns the state to run next."
+	if r != nil {
+		params = append(params, g.regionParams(r)...)
+		text += " It runs inside the fan-out at " + quote(r.From) + ", on the copy of the state of one " + branchWord(r) +
+			", and records its update in rec for the join."
+	}
 	f.Line()
-	f.Comment(stepMethod(s) + " runs state " + quote(s.ID) + " and returns the state to run next.")
+	doc(f, text)
 	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(stepMethod(s)).
-		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Id(g.n.State)).
-		Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
+		Params(params...).Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
 		b.If(jen.Id("w").Dot("cfg").Dot("StateContext")).Block(
 			jen.Id("ctx").Op("=").Add(rt("WithState")).Call(jen.Id("ctx"), jen.Lit(s.ID)),
 		)
 		g.call(b, s)
 		g.onError(b, s)
-		b.Id("s").Dot("apply").Call(jen.Id("u"))
+		if r == nil || !leavesRegion(s, r) {
+			b.Id("s").Dot("apply").Call(jen.Id("u"))
+		}
+		if r != nil {
+			b.Op("*").Id("rec").Op("=").Append(jen.Op("*").Id("rec"), jen.Id("u"))
+		}
 		g.transition(b, s)
 	})
+}
+
+func branchWord(r *ir.Region) string {
+	if r.Kind == ir.RegionMap {
+		return "item"
+	}
+	return "branch"
+}
+
+// leavesRegion: a state that always goes on to the join (or the state after
+// an iteration) need not apply its update to the branch's copy, which
+// nothing reads any more; the join applies it from the record.
+func leavesRegion(s *ir.State, r *ir.Region) bool {
+	return s.Next.Kind == ir.TransGoto && s.Next.To.ID == regionExit(r).ID
 }
 
 // resultLabel names the handler's action or eval result: "" for handlers
@@ -57,7 +85,11 @@ func onlyDefault(bs []*ir.Branch) bool {
 func (g *typedGen) call(b *jen.Group, s *ir.State) {
 	label := resultLabel(s)
 	vars := resultVars(label)
-	invoke := jen.Id("w").Dot("h").Dot(s.Handler.Name).Call(jen.Id("ctx"), jen.Op("*").Id("s"))
+	args := []jen.Code{jen.Id("ctx"), jen.Op("*").Id("s")}
+	if s.Handler.Item != nil {
+		args = append(args, jen.Id("item"))
+	}
+	invoke := jen.Id("w").Dot("h").Dot(s.Handler.Name).Call(args...)
 	if !hasPolicy(s) {
 		b.List(append(vars, jen.Err())...).Op(":=").Add(invoke)
 		return
@@ -93,7 +125,7 @@ func (g *typedGen) onError(b *jen.Group, s *ir.State) {
 			eb.Return(g.target(*of), jen.Nil())
 			return
 		}
-		eb.Return(jen.Id(g.n.endConst()), jen.Op("&").Add(rt("StateError")).Custom(multiline, 
+		eb.Return(jen.Id(g.n.endConst()), jen.Op("&").Add(rt("StateError")).Custom(multiline,
 			jen.Id("State").Op(":").Lit(s.ID),
 			jen.Id("Err").Op(":").Err(),
 		))
@@ -128,6 +160,8 @@ func (g *typedGen) transition(b *jen.Group, s *ir.State) {
 		g.actions(b, t)
 	case ir.TransBranches:
 		g.branches(b, t)
+	case ir.TransParallel, ir.TransMap:
+		b.Return(jen.Id("w").Dot(g.regionMethod(t.Region)).Call(jen.Id("ctx"), jen.Id("s")))
 	default:
 		b.Return(jen.Id(g.n.endConst()), jen.Nil())
 	}

@@ -22,7 +22,7 @@ func (g *typedGen) workflowType(f *jen.File) {
 	f.Comment("New" + n.Workflow + " returns the workflow over your handlers.")
 	f.Func().Id("New"+n.Workflow).Params(jen.Id("h").Id(n.Handlers), jen.Id("opts").Op("...").Add(rt("Option"))).
 		Op("*").Id(n.Workflow).Block(
-		jen.Return(jen.Op("&").Id(n.Workflow).Custom(multiline, 
+		jen.Return(jen.Op("&").Id(n.Workflow).Custom(multiline,
 			jen.Id("h").Op(":").Id("h"),
 			jen.Id("cfg").Op(":").Add(rt("NewConfig")).Call(jen.Id("opts").Op("...")),
 		)),
@@ -45,7 +45,7 @@ func (g *typedGen) stepEnum(f *jen.File) {
 	})
 	f.Line()
 	f.Comment(n.prefix + "StateIDs maps each step to its state id, for errors.")
-	f.Var().Id(n.prefix + "StateIDs").Op("=").Index(jen.Op("...")).String().CustomFunc(multiline, func(vals *jen.Group) {
+	f.Var().Id(n.prefix+"StateIDs").Op("=").Index(jen.Op("...")).String().CustomFunc(multiline, func(vals *jen.Group) {
 		for _, s := range g.w.States {
 			vals.Id(n.stepConst(s)).Op(":").Lit(s.ID)
 		}
@@ -68,7 +68,7 @@ func (g *typedGen) runLoop(f *jen.File) {
 		jen.Defer().Func().Params().Block(
 			jen.If(jen.Id("r").Op(":=").Recover(), jen.Id("r").Op("!=").Nil()).Block(
 				jen.Id("id").Op(":=").Id(n.prefix+"StateIDs").Index(jen.Id("step")),
-				jen.List(jen.Id("out"), jen.Err()).Op("=").List(jen.Id("s"), jen.Op("&").Add(rt("StateError")).Custom(multiline, 
+				jen.List(jen.Id("out"), jen.Err()).Op("=").List(jen.Id("s"), jen.Op("&").Add(rt("StateError")).Custom(multiline,
 					jen.Id("State").Op(":").Id("id"),
 					jen.Id("Err").Op(":").Add(rt("PanicError")).Call(jen.Id("id"), jen.Id("r")),
 				)),
@@ -80,6 +80,9 @@ func (g *typedGen) runLoop(f *jen.File) {
 			),
 			jen.Switch(jen.Id("step")).BlockFunc(func(sw *jen.Group) {
 				for _, s := range g.w.States {
+					if g.w.RegionOf(s.ID) != nil {
+						continue // run by its fan-out, on a branch's copy of the state
+					}
 					sw.Case(jen.Id(n.stepConst(s))).Block(
 						jen.List(jen.Id("step"), jen.Err()).Op("=").Id("w").Dot(stepMethod(s)).Call(jen.Id("ctx"), jen.Op("&").Id("s")),
 					)
@@ -97,6 +100,9 @@ func (g *typedGen) steps(f *jen.File) {
 			g.policy(f, s)
 		}
 		g.step(f, s)
+		if r := s.Next.Region; r != nil {
+			g.region(f, r)
+		}
 	}
 }
 

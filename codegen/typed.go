@@ -49,17 +49,30 @@ func typed(f *jen.File, w *ir.Workflow) {
 	g.versionGuard(f)
 	g.stateType(f)
 	g.updateType(f)
+	if len(w.Regions) > 0 {
+		g.clone(f)
+		g.join(f)
+	}
 	g.handlersType(f)
 	g.workflowType(f)
 	g.steps(f)
 	g.mock(f)
 }
 
+// fanOutGenVersion is the generator version of typed code with fan-out
+// regions, which needs the runtime's Records and join reducers; code without
+// them keeps version 1, so it still builds against older runtimes.
+const fanOutGenVersion = 3
+
 func (g *typedGen) versionGuard(f *jen.File) {
+	version := 1
+	if len(g.w.Regions) > 0 {
+		version = fanOutGenVersion
+	}
 	f.Comment("This file needs a runtime that supports its generation: a mismatch fails to compile here.")
 	f.Const().Defs(
-		jen.Id("_").Op("=").Add(rt("EnforceVersion")).Call(rt("GenVersion").Op("-").Lit(1)),
-		jen.Id("_").Op("=").Add(rt("EnforceVersion")).Call(jen.Lit(1).Op("-").Add(rt("MinGenVersion"))),
+		jen.Id("_").Op("=").Add(rt("EnforceVersion")).Call(rt("GenVersion").Op("-").Lit(version)),
+		jen.Id("_").Op("=").Add(rt("EnforceVersion")).Call(jen.Lit(version).Op("-").Add(rt("MinGenVersion"))),
 	)
 }
 
@@ -75,7 +88,19 @@ func goType(t *ir.Type) *jen.Statement {
 	case ir.TypeMessages:
 		return rt("Messages")
 	}
+	if t.Pkg != "" {
+		return jen.Qual(t.Pkg, t.Name)
+	}
 	return jen.Id(t.Name)
+}
+
+// itemType renders the type of a map region's items: a schema type, or the
+// state itself for `iter_key: .`.
+func (g *typedGen) itemType(t *ir.Type) *jen.Statement {
+	if t.Kind == ir.TypeState {
+		return jen.Id(g.n.State)
+	}
+	return goType(t)
 }
 
 func (g *typedGen) stateType(f *jen.File) {
@@ -189,8 +214,13 @@ func (g *typedGen) handlersType(f *jen.File) {
 	f.Comment(g.n.Handlers + " is the work of each state, implemented by you.")
 	f.Type().Id(g.n.Handlers).InterfaceFunc(func(it *jen.Group) {
 		for _, h := range g.handlers() {
-			it.Add(comment(h.Name + " runs " + statesList(g.statesOf(h.Name)) + "."))
-			it.Id(h.Name).Params(g.handlerParams()...).Params(g.handlerResults(h)...)
+			ids := g.statesOf(h.Name)
+			doc := h.Name + " runs " + statesList(ids)
+			if h.Item != nil {
+				doc += ", once for each item of iter_key " + quote(g.w.RegionOf(ids[0]).Items)
+			}
+			it.Add(comment(doc + "."))
+			it.Id(h.Name).Params(g.handlerParams(h)...).Params(g.handlerResults(h)...)
 		}
 	})
 }
@@ -232,8 +262,13 @@ func statesList(ids []string) string {
 	return out
 }
 
-func (g *typedGen) handlerParams() []jen.Code {
-	return []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Id(g.n.State)}
+// handlerParams: inside an iteration chain the item follows the state.
+func (g *typedGen) handlerParams(h *ir.Handler) []jen.Code {
+	params := []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Id(g.n.State)}
+	if h.Item != nil {
+		params = append(params, jen.Id("item").Add(g.itemType(h.Item)))
+	}
+	return params
 }
 
 func (g *typedGen) handlerResults(h *ir.Handler) []jen.Code {

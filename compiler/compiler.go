@@ -11,6 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/flowc-dev/flowc/compiler/asl"
 	"github.com/flowc-dev/flowc/compiler/chain"
 	"github.com/flowc-dev/flowc/compiler/check"
 	"github.com/flowc-dev/flowc/compiler/diag"
@@ -36,7 +37,7 @@ type Options struct {
 func Compile(path string, src []byte, opts Options) (*ir.Workflow, diag.List) {
 	r := &yamlx.Reader{File: path}
 	root := r.Parse(src)
-	if root == nil {
+	if root == nil || (asl.Detect(root) && strings.HasSuffix(path, ".json") && !asl.StrictJSON(r, src)) {
 		return nil, r.Diags
 	}
 	w := lower(r, root, path, outputDir(path, opts))
@@ -65,29 +66,14 @@ func lower(r *yamlx.Reader, root *yaml.Node, path, outDir string) *ir.Workflow {
 	switch {
 	case native.Detect(root):
 		return native.Lower(r, root, native.Defaults{Stem: Stem(path), Package: DefaultPackage(outDir), DirPackage: packageOfDir(outDir), Dir: outDir})
-	case hasKeys(root, "StartAt", "States"):
-		r.Diags.Errorf(r.Pos(root), "Amazon States Language definitions are not supported yet")
+	case asl.Detect(root):
+		return asl.Lower(r, root, Stem(path), DefaultPackage(outDir))
 	case chain.Detect(root):
 		return chain.Lower(r, root, Stem(path), DefaultPackage(outDir))
 	default:
 		r.Diags.Errorf(r.Pos(root), "not a workflow: expected a top-level `states:` list of states with `id` (flowc YAML), `StartAt` and `States` (States Language) or `tasks:` (task chain)")
 	}
 	return nil
-}
-
-func hasKeys(n *yaml.Node, keys ...string) bool {
-	if n.Kind != yaml.MappingNode {
-		return false
-	}
-	found := 0
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		for _, k := range keys {
-			if n.Content[i].Value == k {
-				found++
-			}
-		}
-	}
-	return found == len(keys)
 }
 
 // Stem is the file name without directory and flowc suffix:

@@ -27,7 +27,7 @@ var update = flag.Bool("update", false, "rewrite expected files")
 // committed file, byte for byte.
 func TestGenerated(t *testing.T) {
 	var defs []string
-	for _, pattern := range []string{"*/*.flow.yaml", "*/*.chain.yaml", "*/*.chain.json"} {
+	for _, pattern := range []string{"*/*.flow.yaml", "*/*.chain.yaml", "*/*.chain.json", "*/*.asl.json", "*/*.asl.yaml"} {
 		matches, err := filepath.Glob(pattern)
 		require.NoError(t, err)
 		defs = append(defs, matches...)

@@ -5,6 +5,7 @@ package ir
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -91,6 +92,7 @@ const (
 	TypePointer                  // *Elem
 	TypeNamed                    // Name is a type declared in the target package
 	TypeMessages                 // the runtime's chat history type (runtime.Messages)
+	TypeState                    // the workflow's own state struct (the item of a typed `iter_key: .`)
 )
 
 // Type is a Go type expression, kept structured so that codegen never pastes a
@@ -99,6 +101,10 @@ type Type struct {
 	Pos  Pos
 	Kind TypeKind
 	Name string
+	// Pkg is the import path of a named type of another package, which an
+	// item type found through a JSON pointer may be; "" means the target
+	// package. Schema types never set it.
+	Pkg  string
 	Key  *Type
 	Elem *Type
 }
@@ -114,6 +120,11 @@ func (t *Type) String() string {
 		return "*" + t.Elem.String()
 	case TypeMessages:
 		return "messages"
+	case TypeState:
+		return "the state"
+	}
+	if t.Pkg != "" {
+		return t.Pkg[strings.LastIndex(t.Pkg, "/")+1:] + "." + t.Name
 	}
 	return t.Name
 }
@@ -195,6 +206,9 @@ type State struct {
 
 	// Task chains: a Go text/template rendered against the chain variables.
 	PromptTemplate string
+
+	// ASL: the state's States Language details (see asl.go).
+	ASL *ASLState
 }
 
 // TemplateArg is one `tool_args` entry, kept in source order.
@@ -242,8 +256,8 @@ const (
 	TransSwitch                          // first true case, else Default
 	TransActions                         // the handler's action string picks a target
 	TransBranches                        // the handler's eval string against operators
-	TransParallel                        // Region: branches that join
-	TransMap                             // Region: a chain run once per item
+	TransParallel                        // Targets, then Region: branches that join
+	TransMap                             // Region: a chain run once per item, starting at To
 )
 
 // Transition picks the state after a state.
@@ -251,7 +265,15 @@ type Transition struct {
 	Pos  Pos
 	Kind TransitionKind
 
-	To Ref // TransGoto
+	To Ref // TransGoto, TransMap (the first state of the iteration chain)
+
+	// Iter is the `iter_key` of a `state_id` transition that starts or
+	// continues an iteration chain; nil otherwise. The front-end turns the
+	// transition that starts a chain into TransMap; the transitions that
+	// continue it stay TransGoto, inside the region's Body.
+	Iter *Iter
+
+	Targets []Ref // TransParallel: the first state of each branch, in declaration order
 
 	Cond      *Expr // TransCondition
 	Then      Ref
@@ -314,6 +336,18 @@ type Compose struct {
 	Strategy string // "" (auto), override, merge_chat_histories, append_string_to_chat_history
 }
 
+// Iter is the `iter_key` of a transition, with its `max_concurrency`.
+type Iter struct {
+	Pos Pos    // of the iter_key value
+	Key string // as written: a field name, "." or an RFC 6901 JSON pointer
+	// Path is Key decoded: [Key] for a field name, nil for ".", the
+	// unescaped reference tokens of a JSON pointer ("/a~1b/0" → ["a/b", "0"]).
+	Path           []string
+	MaxConcurrency int // 0: no bound
+	// MaxConcurrencyPos is where max_concurrency was written; zero when absent.
+	MaxConcurrencyPos Pos
+}
+
 // RegionKind classifies a fan-out Region.
 type RegionKind int
 
@@ -323,17 +357,89 @@ const (
 )
 
 // Region is a structured fan-out: the front-ends lower implicit fan-out
-// (`state_ids`, `iter_key`, ASL Parallel and Map) into one of these.
+// (`state_ids`, `iter_key`, ASL Parallel and Map) into one of these. The
+// states of its branches or body belong to the region alone: only the
+// transition that opens it enters them, and they leave only for Join or
+// After. Each branch or item runs on its own copy of the state; what its
+// states return is applied to the state that opened the region when all of
+// them have finished, in branch declaration order or item order.
+//
+// The structure is the same in every mode. Typed code generation also needs
+// Source, Item and Wrap, which the checker derives from the state schema.
+// JSON mode needs no types: it evaluates ItemsPath at run time against the
+// parsed output of the state that opens the region (Items "." is that whole
+// output, a field name is a key of it, a pointer is resolved by RFC 6901),
+// wraps a non-list as a one-item list, and merges the branches' context
+// stores and histories in the same order typed mode applies updates.
 type Region struct {
 	Pos  Pos
 	Kind RegionKind
 	From string // the state whose transition opens the region
 
-	Branches [][]Ref // RegionParallel: each branch's states, entry first
-	Join     Ref     // RegionParallel: the first state every branch reaches
+	Branches [][]Ref // RegionParallel: each branch's states, entry first, then in source order
+	Join     Ref     // RegionParallel: the first state every branch reaches; EndID when they all end the run
 
-	Items          string // RegionMap: field name, "." or a JSON pointer
-	Body           []Ref  // RegionMap: the iteration chain, entry first
-	After          Ref    // RegionMap: the state after the chain
-	MaxConcurrency int    // RegionMap: 0 means no bound
+	Items          string   // RegionMap: field name, "." or a JSON pointer
+	ItemsPos       Pos      // RegionMap: where Items was written
+	ItemsPath      []string // RegionMap: Items decoded, as Iter.Path
+	Body           []Ref    // RegionMap: the iteration chain, entry first, in chain order
+	After          Ref      // RegionMap: the state after the chain; EndID when the run ends there
+	MaxConcurrency int      // RegionMap: 0 means no bound
+
+	// RegionMap in typed mode, set by the checker.
+	Source []Access // the steps from the state to the items, in order
+	Item   *Type    // the type of one item: the list's element type, or the source's own type when Wrap
+	Wrap   bool     // the source is not a list: it is the only item
+}
+
+// Contains reports whether the state id is inside the region: in one of its
+// branches or in its body. Join, After and From are outside.
+func (r *Region) Contains(id string) bool {
+	for _, b := range r.Branches {
+		if refsContain(b, id) {
+			return true
+		}
+	}
+	return refsContain(r.Body, id)
+}
+
+func refsContain(refs []Ref, id string) bool {
+	for _, ref := range refs {
+		if ref.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// RegionOf returns the region whose branches or body hold the state id, or
+// nil when the state runs on the workflow's own state.
+func (w *Workflow) RegionOf(id string) *Region {
+	for _, r := range w.Regions {
+		if r.Contains(id) {
+			return r
+		}
+	}
+	return nil
+}
+
+// AccessKind classifies one step of a compiled item source.
+type AccessKind int
+
+const (
+	AccessField AccessKind = iota // Name: a struct field by its Go name; the first step is a state field
+	AccessKey                     // Key: the entry of a map with string keys; it must exist
+	AccessIndex                   // Index: an element of a list; it must exist
+	AccessDeref                   // the value a pointer points to; it must not be nil
+)
+
+// Access is one step from the state to the items of a map region, compiled
+// from a field name or JSON pointer so that codegen emits plain Go
+// selectors and index expressions, with no pointer walk at run time.
+type Access struct {
+	Kind    AccessKind
+	Name    string // AccessField
+	Key     string // AccessKey
+	Index   int    // AccessIndex
+	Pointer string // the JSON pointer up to this step, for run-time errors
 }

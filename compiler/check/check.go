@@ -4,6 +4,8 @@
 package check
 
 import (
+	"fmt"
+
 	"github.com/flowc-dev/flowc/compiler/diag"
 	"github.com/flowc-dev/flowc/ir"
 )
@@ -24,10 +26,10 @@ func Check(w *ir.Workflow, opts Options) diag.List {
 	c := &checker{w: w, opts: opts, states: map[string]*ir.State{}}
 	c.checkStates()
 	c.checkRefs()
-	c.checkHandlers()
 	if w.Mode == ir.ModeTyped {
-		c.checkTyped()
+		c.checkTyped() // before the handlers: it gives iteration handlers their item type
 	}
+	c.checkHandlers()
 	// Reachability over a graph with broken edges would only add noise.
 	if !c.brokenRefs {
 		c.checkGraph()
@@ -114,8 +116,12 @@ func forEachRef(s *ir.State, visit func(ir.Ref)) {
 		return
 	}
 	switch t.Kind {
-	case ir.TransGoto:
+	case ir.TransGoto, ir.TransMap:
 		visit(t.To)
+	case ir.TransParallel:
+		for _, r := range t.Targets {
+			visit(r)
+		}
 	case ir.TransCondition:
 		visit(t.Then)
 		visit(t.Otherwise)
@@ -139,24 +145,57 @@ func forEachRef(s *ir.State, visit func(ir.Ref)) {
 	}
 }
 
-// checkHandlers rejects one handler name used with two result shapes.
+// checkHandlers rejects one handler name used with two signatures: two
+// result shapes, or (typed mode) two item parameters, one of them possibly
+// none because the handler also runs outside an iteration.
 func (c *checker) checkHandlers() {
-	first := map[string]*ir.Handler{}
+	first := map[string]*ir.State{}
 	for _, s := range c.w.States {
 		h := s.Handler
 		if h == nil || h.Name == "" {
 			continue
 		}
-		prev := first[h.Name]
-		if prev == nil {
-			first[h.Name] = h
+		prevState := first[h.Name]
+		if prevState == nil {
+			first[h.Name] = s
 			continue
 		}
-		if prev.Kind != h.Kind {
+		prev := prevState.Handler
+		switch {
+		case prev.Kind != h.Kind:
 			c.diags.Errorf(h.Pos, "handler %s is used with two signatures: %s here, %s at %s",
 				h.Name, kindWords[h.Kind], kindWords[prev.Kind], prev.Pos)
+		case c.w.Mode == ir.ModeTyped && c.itemKnown(s) && c.itemKnown(prevState) && typeKey(h.Item) != typeKey(prev.Item):
+			c.diags.Errorf(h.Pos, "handler %s is used with two signatures: %s here, %s at %s",
+				h.Name, itemWords(h), itemWords(prev), prev.Pos)
 		}
 	}
+}
+
+// itemKnown reports whether the item parameter of s's handler is settled:
+// outside an iteration there is none; inside, its type must have resolved.
+func (c *checker) itemKnown(s *ir.State) bool {
+	r := c.w.RegionOf(s.ID)
+	return r == nil || r.Kind != ir.RegionMap || r.Item != nil
+}
+
+// typeKey identifies a type by its full spelling, import paths included,
+// where String abbreviates them.
+func typeKey(t *ir.Type) string {
+	if t == nil {
+		return ""
+	}
+	return fmt.Sprintf("%d %s %s [%s] (%s)", t.Kind, t.Pkg, t.Name, typeKey(t.Key), typeKey(t.Elem))
+}
+
+func itemWords(h *ir.Handler) string {
+	switch {
+	case h.Item == nil:
+		return "(ctx, s) outside an iteration"
+	case h.Item.Kind == ir.TypeState:
+		return "(ctx, s, item) over the whole state (iter_key `.`)"
+	}
+	return "(ctx, s, item " + h.Item.String() + ") inside an iteration"
 }
 
 var kindWords = map[ir.HandlerKind]string{

@@ -29,6 +29,11 @@ func (c *checker) checkTyped() {
 		c.checkStateExprs(s, env)
 		c.checkBranches(s)
 	}
+	for _, r := range c.w.Regions {
+		if r.Kind == ir.RegionMap {
+			c.checkItems(r, seen, env, pkg)
+		}
+	}
 }
 
 func (c *checker) checkFieldName(f *ir.Field, seen, goNames map[string]*ir.Field) bool {

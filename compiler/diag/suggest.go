@@ -24,10 +24,13 @@ func DidYouMean(name string, candidates []string) string {
 	return ""
 }
 
-// distance is the Levenshtein distance over runes.
+// distance is the edit distance over runes in which swapping two adjacent
+// runes counts as one edit (optimal string alignment), so that "Wrok" is
+// one typo away from "Work".
 func distance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
+	before := make([]int, len(rb)+1) // row i-2
+	prev := make([]int, len(rb)+1)   // row i-1
 	cur := make([]int, len(rb)+1)
 	for j := range prev {
 		prev[j] = j
@@ -40,8 +43,11 @@ func distance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], before[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		before, prev, cur = prev, cur, before
 	}
 	return prev[len(rb)]
 }

@@ -105,6 +105,7 @@ func (l *lowerer) workflow(root *yaml.Node) *ir.Workflow {
 		l.Diags.Errorf(w.Pos, "a workflow needs a `states:` list")
 	}
 	w.Start = l.start(m, w)
+	l.regions(w)
 	if w.Mode == ir.ModeJSON {
 		l.Diags.Errorf(w.Pos, "workflows without a `state:` schema (JSON mode) are not supported yet; declare a `state:` schema")
 	}

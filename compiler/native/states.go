@@ -160,11 +160,6 @@ func (l *lowerer) transition(m yamlx.Map, s *ir.State) *ir.Transition {
 		l.Diags.Errorf(t.Pos, "next must have exactly one of state_id, state_ids, condition, switch, actions or branches; got %s", describeForms(forms))
 		return t
 	}
-	for _, k := range []string{"iter_key", "max_concurrency"} {
-		if m.Has(k) {
-			l.Diags.Errorf(l.Pos(m.Get(k)), "`%s` (fan-out over items) is not supported yet", k)
-		}
-	}
 	if m.Has("on_failure") && forms[0] != "branches" {
 		l.Diags.Errorf(l.Pos(m.Get("on_failure")), "`on_failure` goes with `branches`")
 	}
@@ -172,7 +167,7 @@ func (l *lowerer) transition(m yamlx.Map, s *ir.State) *ir.Transition {
 	case "state_id":
 		l.gotoTransition(t, m.Get("state_id"))
 	case "state_ids":
-		l.Diags.Errorf(l.Pos(m.Get("state_ids")), "`state_ids` (parallel fan-out) is not supported yet")
+		l.parallel(t, m.Get("state_ids"))
 	case "condition":
 		l.condition(t, m.Get("condition"))
 	case "switch":
@@ -182,6 +177,7 @@ func (l *lowerer) transition(m yamlx.Map, s *ir.State) *ir.Transition {
 	case "branches":
 		l.branches(t, m.Get("branches"), m.Get("on_failure"), s)
 	}
+	l.iter(t, m, forms[0])
 	return t
 }
 

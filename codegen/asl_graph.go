@@ -1,0 +1,114 @@
+package codegen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/flowc-dev/flowc/ir"
+)
+
+// aslEdges lists the transitions of every state, nested ones included:
+// Next and End, each choice rule, Default, catchers, and an edge from a
+// Parallel or Map state into the start of each machine it holds. The end
+// of a branch or iterator is where its subgraph ends, so only top-level
+// states have an edge to the end of the run, and Fail states wherever they
+// are.
+func aslEdges(w *ir.Workflow) []Edge {
+	var out []Edge
+	top := map[*ir.State]bool{}
+	for _, s := range w.States {
+		top[s] = true
+	}
+	for _, s := range allStates(w.States) {
+		add := func(to ir.Ref, label string) { out = append(out, Edge{From: s.ID, To: to.ID, Label: label}) }
+		a := s.ASL
+		for i, m := range a.Branches {
+			label := "branch " + itoa(i+1)
+			if a.Type == ir.ASLMap {
+				label = "each item"
+			}
+			add(m.Start, label)
+		}
+		for _, c := range s.Catch {
+			add(c.Next, "catch "+strings.Join(c.Errors, ", "))
+		}
+		switch t := s.Next; t.Kind {
+		case ir.TransGoto:
+			add(t.To, "next")
+		case ir.TransSwitch:
+			for i, c := range t.Cases {
+				add(c.To, ruleLabel(a.Rules[i]))
+			}
+			if t.Default != nil {
+				add(*t.Default, "default")
+			}
+		default:
+			if a.Type == ir.ASLFail {
+				add(ir.Ref{ID: ir.EndID}, "fail")
+			} else if top[s] {
+				add(ir.Ref{ID: ir.EndID}, "end")
+			}
+		}
+	}
+	return out
+}
+
+// ruleLabel renders a choice rule compactly: "$.x NumericGreaterThan 3".
+func ruleLabel(r *ir.ChoiceRule) string {
+	switch r.Op {
+	case "And", "Or":
+		parts := make([]string, len(r.Args))
+		for i, a := range r.Args {
+			parts[i] = ruleLabel(a)
+		}
+		return "(" + strings.Join(parts, " "+strings.ToLower(r.Op)+" ") + ")"
+	case "Not":
+		return "not " + ruleLabel(r.Args[0])
+	}
+	operand := fmt.Sprint(r.Value)
+	if r.Other != nil {
+		operand = r.Other.Source
+	}
+	if r.Variable == nil {
+		return r.Op + " " + operand
+	}
+	return r.Variable.Source + " " + r.Op + " " + operand
+}
+
+// aslNodes writes the states as nodes, the machines of Parallel and Map
+// states as nested subgraphs.
+func aslNodes(b *strings.Builder, states []*ir.State, ids map[string]string, dot bool, depth int) {
+	indent := strings.Repeat("  ", depth)
+	for _, s := range states {
+		if dot {
+			fmt.Fprintf(b, "%s%s [label=%s];\n", indent, ids[s.ID], dotQuote(s.ID))
+		} else {
+			fmt.Fprintf(b, "%s%s[\"%s\"]\n", indent, ids[s.ID], mermaidText(s.ID))
+		}
+		for i, m := range s.ASL.Branches {
+			title := fmt.Sprintf("%s branch %d", s.ID, i+1)
+			if s.ASL.Type == ir.ASLMap {
+				title = s.ID + " iterator"
+			}
+			sub := fmt.Sprintf("%s_%d", ids[s.ID], i+1)
+			if dot {
+				fmt.Fprintf(b, "%ssubgraph cluster_%s {\n%s  label=%s;\n", indent, sub, indent, dotQuote(title))
+				aslNodes(b, m.States, ids, dot, depth+1)
+				fmt.Fprintf(b, "%s}\n", indent)
+				continue
+			}
+			fmt.Fprintf(b, "%ssubgraph %s[\"%s\"]\n", indent, sub, mermaidText(title))
+			aslNodes(b, m.States, ids, dot, depth+1)
+			fmt.Fprintf(b, "%send\n", indent)
+		}
+	}
+}
+
+// aslNodeIDs names every state s0, s1... in the order allStates gives.
+func aslNodeIDs(w *ir.Workflow) map[string]string {
+	ids := map[string]string{ir.EndID: "finish"}
+	for i, s := range allStates(w.States) {
+		ids[s.ID] = fmt.Sprintf("s%d", i)
+	}
+	return ids
+}

@@ -1,0 +1,295 @@
+package codegen
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/flowc-dev/flowc/ir"
+)
+
+// stepSignature is the signature of every step method: it runs one state
+// on its raw input and returns the next step and the state's output.
+func (g *aslGen) stepSignature() *jen.Statement {
+	return jen.Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("x").Op("*").Add(rt("ASLExec")), jen.Id("in").Any()).
+		Params(jen.Id(g.n.Step), jen.Any(), jen.Error())
+}
+
+// state emits a state's package-level spec and its step method, then the
+// machines it holds.
+func (g *aslGen) state(f *jen.File, s *ir.State) {
+	a := s.ASL
+	var spec string
+	if a.Type != ir.ASLFail { // a Fail state has no processing of its own
+		spec = g.ids.Fresh(g.n.prefix + s.GoName + "State")
+		f.Line()
+		f.Var().Id(spec).Op("=").Add(g.spec(s))
+	}
+	f.Line()
+	f.Comment(stepMethod(s) + " runs " + string(a.Type) + " state " + quote(s.ID) + ".")
+	if a.Comment != "" {
+		f.Add(comment(a.Comment))
+	}
+	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(stepMethod(s)).Add(g.stepSignature()).BlockFunc(func(b *jen.Group) {
+		g.stepBody(f, b, s, spec)
+	})
+	for i, m := range a.Branches {
+		g.machine(f, g.machineMethod(s, i), g.machineWhat(s, i), m)
+	}
+}
+
+func (g *aslGen) machineMethod(s *ir.State, i int) string {
+	if s.ASL.Type == ir.ASLMap {
+		return "run" + s.GoName + "Items"
+	}
+	return "run" + s.GoName + "Branch" + itoa(i+1)
+}
+
+func (g *aslGen) machineWhat(s *ir.State, i int) string {
+	if s.ASL.Type == ir.ASLMap {
+		return "the iterator of Map state " + quote(s.ID)
+	}
+	return "branch " + itoa(i+1) + " of Parallel state " + quote(s.ID)
+}
+
+// spec renders the flowcrt.ASLState of a state.
+func (g *aslGen) spec(s *ir.State) jen.Code {
+	a := s.ASL
+	return rt("ASLState").CustomFunc(multiline, func(d *jen.Group) {
+		d.Id("Name").Op(":").Lit(s.ID)
+		if a.Type == ir.ASLTask {
+			d.Id("Task").Op(":").True()
+		}
+		g.pathField(d, "InputPath", a.InputPath)
+		if a.Parameters != nil && a.Type != ir.ASLMap {
+			d.Id("Parameters").Op(":").Add(g.template(a.Parameters))
+		}
+		if a.ResultSelector != nil {
+			d.Id("ResultSelector").Op(":").Add(g.template(a.ResultSelector))
+		}
+		g.pathField(d, "ResultPath", a.ResultPath)
+		g.pathField(d, "OutputPath", a.OutputPath)
+		if len(s.Retry) > 0 {
+			d.Id("Retry").Op(":").Index().Add(rt("Retrier")).CustomFunc(multiline, func(rs *jen.Group) {
+				for _, r := range s.Retry {
+					rs.Add(retrier(r))
+				}
+			})
+		}
+		if len(s.Catch) > 0 {
+			d.Id("Catch").Op(":").Index().Add(rt("ASLCatcher")).CustomFunc(multiline, func(cs *jen.Group) {
+				for i, c := range s.Catch {
+					cs.Add(g.catcher(c, a.CatchPaths[i]))
+				}
+			})
+		}
+		if s.Timeout > 0 {
+			d.Id("Timeout").Op(":").Add(duration(s.Timeout))
+		}
+		if a.TimeoutPath != nil {
+			d.Id("TimeoutPath").Op(":").Add(g.path(a.TimeoutPath))
+		}
+	})
+}
+
+func (g *aslGen) pathField(d *jen.Group, name string, f *ir.PathField) {
+	switch {
+	case f == nil:
+		return
+	case f.Null:
+		d.Id(name).Op(":").Op("&").Add(rt("PathField")).Values(jen.Id("Null").Op(":").True())
+	default:
+		d.Id(name).Op(":").Op("&").Add(rt("PathField")).Values(jen.Id("Path").Op(":").Add(g.path(f.Path)))
+	}
+}
+
+func (g *aslGen) catcher(c *ir.Catcher, rp *ir.PathField) jen.Code {
+	return jen.CustomFunc(multiline, func(d *jen.Group) {
+		d.Id("Errors").Op(":").Add(stringSlice(c.Errors))
+		g.pathField(d, "ResultPath", rp)
+	})
+}
+
+// stepBody emits the work of one state.
+func (g *aslGen) stepBody(f *jen.File, b *jen.Group, s *ir.State, spec string) {
+	a := s.ASL
+	switch a.Type {
+	case ir.ASLChoice:
+		g.choiceStep(b, s, spec)
+		return
+	case ir.ASLFail:
+		b.Return(jen.Id(g.n.endConst()), jen.Nil(), rt("Fail").Call(
+			jen.Id("in"), jen.Id("x").Dot("Enter").Call(jen.Lit(s.ID)), jen.Lit(a.Error), jen.Lit(a.Cause),
+			g.optPath(a.ErrorPath), g.optPath(a.CausePath)))
+		return
+	}
+	if a.Type == ir.ASLCheckpoint {
+		b.Comment("A Checkpoint passes its input through: until flowc's checkpointer lands, it saves nothing.")
+	}
+	b.List(jen.Id("out"), jen.Err()).Op(":=").Id("x").Dot("Do").Call(
+		jen.Id("ctx"), jen.Op("&").Id(spec), jen.Id("x").Dot("Enter").Call(jen.Lit(s.ID)), jen.Id("in"), g.body(f, s, spec))
+	b.If(jen.Err().Op("!=").Nil()).BlockFunc(func(eb *jen.Group) {
+		g.onError(eb, s, spec)
+	})
+	if a.Type == ir.ASLApproval && len(a.Rules) > 0 {
+		g.routeOn(b, s, "out", "")
+		return
+	}
+	b.Return(g.target(s.Next), jen.Id("out"), jen.Nil())
+}
+
+// body renders the flowcrt.Body of a state.
+func (g *aslGen) body(f *jen.File, s *ir.State, spec string) jen.Code {
+	a := s.ASL
+	switch a.Type {
+	case ir.ASLTask:
+		h := jen.Id("w").Dot("h").Dot(s.Handler.Name)
+		if a.Agent != nil {
+			h = rt("AgentTask").Call(h, jen.Id(g.packageVar(f, s, "Agent", g.agent(a.Agent))))
+		}
+		return jen.Id("x").Dot("Task").Call(jen.Op("&").Id(spec), h)
+	case ir.ASLPass:
+		if a.Result != nil {
+			return rt("PassResult").Call(jen.Id(g.packageVar(f, s, "Result", g.template(a.Result))))
+		}
+	case ir.ASLWait:
+		return jen.Id("x").Dot("Wait").Call(jen.Op("&").Id(g.packageVar(f, s, "Wait", g.wait(a.Wait))))
+	case ir.ASLParallel:
+		return jen.Id("x").Dot("Parallel").CallFunc(func(c *jen.Group) {
+			c.Lit(s.ID)
+			for i := range a.Branches {
+				c.Id("w").Dot(g.machineMethod(s, i))
+			}
+		})
+	case ir.ASLMap:
+		return jen.Id("x").Dot("Map").Call(jen.Lit(s.ID), jen.Op("&").Id(g.packageVar(f, s, "Items", g.mapSpec(a))), jen.Id("w").Dot(g.machineMethod(s, 0)))
+	case ir.ASLApproval:
+		return jen.Id("x").Dot("Approval").Call(g.approvalRequest(s), jen.Id("w").Dot("h").Dot(s.Handler.Name))
+	case ir.ASLDebate:
+		return jen.Id("x").Dot("Debate").CallFunc(func(c *jen.Group) {
+			c.Lit(s.ID)
+			c.Op("&").Id(g.packageVar(f, s, "Debate", g.debate(a.Debate)))
+			for _, h := range a.Debate.Agents {
+				c.Id("w").Dot("h").Dot(h.Name)
+			}
+		})
+	}
+	return rt("Identity") // Pass without Result, Succeed, Checkpoint
+}
+
+// onError emits what a failed state does: its catchers, then failure.
+func (g *aslGen) onError(b *jen.Group, s *ir.State, spec string) {
+	a := s.ASL
+	if a.Type == ir.ASLApproval && s.Next.Kind == ir.TransSwitch && s.Next.Default != nil {
+		b.Comment("An approval that times out takes the Default.")
+		b.If(rt("IsTimeout").Call(jen.Err())).Block(jen.Return(g.ref(*s.Next.Default), jen.Id("in"), jen.Nil()))
+	}
+	if len(s.Catch) == 0 {
+		b.Return(jen.Id(g.n.endConst()), jen.Nil(), jen.Err())
+		return
+	}
+	b.List(jen.Id("i"), jen.Id("out"), jen.Err()).Op(":=").Id(spec).Dot("Caught").Call(jen.Id("in"), jen.Err())
+	b.Switch(jen.Id("i")).BlockFunc(func(sw *jen.Group) {
+		for i, c := range s.Catch {
+			sw.Case(jen.Lit(i)).Block(jen.Return(g.ref(c.Next), jen.Id("out"), jen.Nil()))
+		}
+	})
+	b.Return(jen.Id(g.n.endConst()), jen.Nil(), jen.Err())
+}
+
+// target is the step after a state that went well.
+func (g *aslGen) target(t *ir.Transition) jen.Code {
+	if t.Kind == ir.TransGoto {
+		return g.ref(t.To)
+	}
+	return jen.Id(g.n.endConst())
+}
+
+// ref is the step of a state; ASL references always name a state of the
+// same scope, which the front-end has checked.
+func (g *aslGen) ref(r ir.Ref) *jen.Statement {
+	return jen.Id(g.n.stepConst(g.byID[r.ID]))
+}
+
+// packageVar declares a package-level variable for a state and returns its
+// name.
+func (g *aslGen) packageVar(f *jen.File, s *ir.State, what string, value jen.Code) string {
+	name := g.ids.Fresh(g.n.prefix + s.GoName + what)
+	f.Var().Id(name).Op("=").Add(value)
+	f.Line()
+	return name
+}
+
+func (g *aslGen) wait(w *ir.Wait) jen.Code {
+	return rt("Wait").CustomFunc(multiline, func(d *jen.Group) {
+		switch {
+		case w.Seconds != nil:
+			d.Id("Seconds").Op(":").Lit(*w.Seconds)
+			d.Id("HasSeconds").Op(":").True()
+		case w.SecondsPath != nil:
+			d.Id("SecondsPath").Op(":").Add(g.path(w.SecondsPath))
+		case w.TimestampPath != nil:
+			d.Id("TimestampPath").Op(":").Add(g.path(w.TimestampPath))
+		default:
+			d.Id("Timestamp").Op(":").Lit(w.Timestamp)
+		}
+	})
+}
+
+func (g *aslGen) mapSpec(a *ir.ASLState) jen.Code {
+	return rt("MapSpec").CustomFunc(multiline, func(d *jen.Group) {
+		if a.ItemsPath != nil {
+			d.Id("ItemsPath").Op(":").Add(g.path(a.ItemsPath))
+		}
+		if a.Parameters != nil {
+			d.Id("ItemSelector").Op(":").Add(g.template(a.Parameters))
+		}
+		if a.MaxConcurrency > 0 {
+			d.Id("MaxConcurrency").Op(":").Lit(a.MaxConcurrency)
+		}
+		if a.MaxConcurrencyPath != nil {
+			d.Id("MaxConcurrencyPath").Op(":").Add(g.path(a.MaxConcurrencyPath))
+		}
+	})
+}
+
+func (g *aslGen) approvalRequest(s *ir.State) jen.Code {
+	ap := s.ASL.Approval
+	return rt("ApprovalRequest").CustomFunc(multiline, func(d *jen.Group) {
+		d.Id("State").Op(":").Lit(s.ID)
+		d.Id("Prompt").Op(":").Lit(ap.Prompt)
+		if len(ap.Options) > 0 {
+			d.Id("Options").Op(":").Add(stringSlice(ap.Options))
+		}
+		if ap.Timeout > 0 {
+			d.Id("Timeout").Op(":").Add(duration(ap.Timeout))
+		}
+	})
+}
+
+func (g *aslGen) debate(d *ir.Debate) jen.Code {
+	return rt("DebateSpec").CustomFunc(multiline, func(c *jen.Group) {
+		if d.TopicPath != nil {
+			c.Id("TopicPath").Op(":").Add(g.path(d.TopicPath))
+		} else {
+			c.Id("Topic").Op(":").Lit(d.Topic)
+		}
+		c.Id("Rounds").Op(":").Lit(d.Rounds)
+		c.Id("Agents").Op(":").Add(stringSlice(d.Names))
+	})
+}
+
+func (g *aslGen) agent(a *ir.Agent) jen.Code {
+	return rt("Agent").CustomFunc(multiline, func(d *jen.Group) {
+		d.Id("Name").Op(":").Lit(a.Name)
+		for _, f := range []struct {
+			name  string
+			value any
+		}{
+			{"Memory", a.Memory}, {"Context", a.Context}, {"Tools", a.Tools},
+			{"Budget", a.Budget}, {"Guardrails", a.Guardrails}, {"Reasoning", a.Reasoning},
+		} {
+			if f.value != nil {
+				d.Id(f.name).Op(":").Add(plainValue(f.value))
+			}
+		}
+	})
+}

@@ -1,0 +1,249 @@
+package codegen
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/flowc-dev/flowc/ir"
+)
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+var segKinds = map[ir.SegmentKind]string{
+	ir.SegWildcard: "SegWildcard", ir.SegSlice: "SegSlice", ir.SegUnion: "SegUnion",
+	ir.SegRecursive: "SegRecursive", ir.SegFilter: "SegFilter",
+}
+
+// path renders a compiled path as a *flowcrt.JSONPath literal.
+func (g *aslGen) path(p *ir.Path) *jen.Statement {
+	return jen.Op("&").Add(rt("JSONPath")).CustomFunc(multiline, func(d *jen.Group) {
+		d.Id("Src").Op(":").Lit(p.Source)
+		if p.Context {
+			d.Id("Context").Op(":").True()
+		}
+		if len(p.Segments) > 0 {
+			d.Id("Segs").Op(":").Add(segments(p.Segments))
+		}
+	})
+}
+
+// optPath renders a path, or nil.
+func (g *aslGen) optPath(p *ir.Path) jen.Code {
+	if p == nil {
+		return jen.Nil()
+	}
+	return g.path(p)
+}
+
+func segments(segs []ir.Segment) *jen.Statement {
+	return jen.Index().Add(rt("PathSeg")).ValuesFunc(func(v *jen.Group) {
+		for _, s := range segs {
+			v.Add(segment(s))
+		}
+	})
+}
+
+func segment(s ir.Segment) jen.Code {
+	switch s.Kind {
+	case ir.SegField:
+		return rt("Field").Call(jen.Lit(s.Name))
+	case ir.SegIndex:
+		return rt("Index").Call(jen.Lit(s.Index))
+	case ir.SegWildcard:
+		return rt("Wildcard").Call()
+	}
+	return rt("PathSeg").ValuesFunc(func(d *jen.Group) {
+		d.Id("Kind").Op(":").Add(rt(segKinds[s.Kind]))
+		switch s.Kind {
+		case ir.SegSlice:
+			d.Id("Start").Op(":").Lit(s.Start)
+			d.Id("End").Op(":").Lit(s.End)
+			d.Id("Step").Op(":").Lit(s.Step)
+			d.Id("HasStart").Op(":").Lit(s.HasStart)
+			d.Id("HasEnd").Op(":").Lit(s.HasEnd)
+		case ir.SegUnion:
+			if len(s.Names) > 0 {
+				d.Id("Names").Op(":").Add(stringSlice(s.Names))
+			}
+			if len(s.Indexes) > 0 {
+				d.Id("Indexes").Op(":").Index().Int().ValuesFunc(func(v *jen.Group) {
+					for _, i := range s.Indexes {
+						v.Lit(i)
+					}
+				})
+			}
+		case ir.SegRecursive:
+			if s.Name != "" {
+				d.Id("Name").Op(":").Lit(s.Name)
+			}
+		case ir.SegFilter:
+			d.Id("Filter").Op(":").Add(filter(s.Filter))
+		}
+	})
+}
+
+func filter(f *ir.Filter) jen.Code {
+	return jen.Op("&").Add(rt("PathFilter")).ValuesFunc(func(d *jen.Group) {
+		d.Id("Op").Op(":").Lit(string(f.Op))
+		if len(f.Rel) > 0 {
+			d.Id("Rel").Op(":").Add(segments(f.Rel))
+		}
+		if f.Value != nil {
+			d.Id("Value").Op(":").Add(value(f.Value))
+		}
+		if len(f.Args) > 0 {
+			d.Id("Args").Op(":").Index().Op("*").Add(rt("PathFilter")).ValuesFunc(func(v *jen.Group) {
+				for _, a := range f.Args {
+					v.Add(filter(a))
+				}
+			})
+		}
+	})
+}
+
+// value renders a JSON scalar: nil, bool, float64 or string.
+func value(v any) jen.Code {
+	if v == nil {
+		return jen.Nil()
+	}
+	return jen.Lit(v)
+}
+
+// static reports whether a template has no path or intrinsic call.
+func static(t *ir.Template) bool {
+	switch t.Kind {
+	case ir.TmplObject:
+		for _, f := range t.Fields {
+			if !static(f.Value) {
+				return false
+			}
+		}
+		return true
+	case ir.TmplArray:
+		for _, item := range t.Items {
+			if !static(item) {
+				return false
+			}
+		}
+		return true
+	}
+	return t.Kind == ir.TmplValue
+}
+
+// template renders a *flowcrt.Template; a static subtree becomes one
+// literal value built once.
+func (g *aslGen) template(t *ir.Template) *jen.Statement {
+	if static(t) {
+		return rt("TValue").Call(jsonLiteral(t))
+	}
+	switch t.Kind {
+	case ir.TmplObject:
+		return rt("TObject").CustomFunc(callMultiline, func(c *jen.Group) {
+			for _, f := range t.Fields {
+				c.Add(rt("TField").Call(jen.Lit(f.Key), g.template(f.Value)))
+			}
+		})
+	case ir.TmplArray:
+		return rt("TArray").CustomFunc(callMultiline, func(c *jen.Group) {
+			for _, item := range t.Items {
+				c.Add(g.template(item))
+			}
+		})
+	case ir.TmplPath:
+		return rt("TPath").Call(g.path(t.Path))
+	}
+	return rt("TCall").Call(g.intrinsic(t.Call))
+}
+
+// callMultiline renders call arguments one per line.
+var callMultiline = jen.Options{Open: "(", Close: ")", Separator: ",", Multi: true}
+
+// jsonLiteral renders a static template as a JSON value.
+func jsonLiteral(t *ir.Template) jen.Code {
+	switch t.Kind {
+	case ir.TmplObject:
+		if len(t.Fields) == 0 {
+			return rt("Obj").Call()
+		}
+		return rt("Obj").CustomFunc(callMultiline, func(c *jen.Group) {
+			for _, f := range t.Fields {
+				c.Lit(f.Key).Op(",").Add(jsonLiteral(f.Value))
+			}
+		})
+	case ir.TmplArray:
+		return jen.Index().Any().ValuesFunc(func(v *jen.Group) {
+			for _, item := range t.Items {
+				v.Add(jsonLiteral(item))
+			}
+		})
+	}
+	return value(t.Value)
+}
+
+// plainValue renders a JSON value of the IR (maps, slices, scalars) as a
+// Go literal with sorted keys, for the agent fields handed to handlers.
+func plainValue(v any) jen.Code {
+	switch v := v.(type) {
+	case map[string]any:
+		return jen.Map(jen.String()).Any().CustomFunc(multiline, func(d *jen.Group) {
+			for _, k := range slices.Sorted(maps.Keys(v)) {
+				d.Lit(k).Op(":").Add(plainValue(v[k]))
+			}
+		})
+	case []any:
+		return jen.Index().Any().ValuesFunc(func(d *jen.Group) {
+			for _, item := range v {
+				d.Add(plainValue(item))
+			}
+		})
+	}
+	return value(v)
+}
+
+// intrinsic renders a *flowcrt.Intrinsic. A literal States.Format
+// template is cut at its placeholders here, escapes resolved.
+func (g *aslGen) intrinsic(c *ir.Intrinsic) *jen.Statement {
+	fn := rt(strings.ReplaceAll(c.Name, ".", ""))
+	if first := firstArg(c); c.Name == "States.Format" && first != nil && first.Pieces != nil {
+		fn = rt("FormatPieces").CallFunc(func(p *jen.Group) {
+			for _, piece := range first.Pieces {
+				p.Lit(piece)
+			}
+		})
+	}
+	return jen.Op("&").Add(rt("Intrinsic")).CustomFunc(multiline, func(d *jen.Group) {
+		d.Id("Name").Op(":").Lit(c.Name)
+		d.Id("Fn").Op(":").Add(fn)
+		if len(c.Args) == 0 {
+			return
+		}
+		d.Id("Args").Op(":").Index().Add(rt("IntrinsicArg")).CustomFunc(multiline, func(as *jen.Group) {
+			for _, a := range c.Args {
+				as.Add(g.intrinsicArg(a))
+			}
+		})
+	})
+}
+
+func firstArg(c *ir.Intrinsic) *ir.IntrinsicArg {
+	if len(c.Args) == 0 {
+		return nil
+	}
+	return c.Args[0]
+}
+
+func (g *aslGen) intrinsicArg(a *ir.IntrinsicArg) jen.Code {
+	switch {
+	case a.Path != nil:
+		return jen.Values(jen.Id("Path").Op(":").Add(g.path(a.Path)))
+	case a.Call != nil:
+		return jen.Values(jen.Id("Call").Op(":").Add(g.intrinsic(a.Call)))
+	case a.Value == nil:
+		return jen.Values()
+	}
+	return jen.Values(jen.Id("Value").Op(":").Add(value(a.Value)))
+}

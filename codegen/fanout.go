@@ -1,0 +1,464 @@
+package codegen
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/flowc-dev/flowc/ir"
+)
+
+// Fan-out regions in typed mode. For a region that starts at state "split"
+// the generated code has
+//
+//   - parallelSplit or mapSplit, which the opening state's step returns
+//     through: it gives each branch or item its own copy of the state (clone),
+//     runs them through flowcrt.FanOut, and when all are done applies what
+//     they recorded to the state (join), in branch or item order;
+//   - branchSplit or iterateSplit, the loop that runs one branch or item
+//     over the region's own states until it reaches the join or the state
+//     after the chain, turning a panic into an error naming the state;
+//   - for a JSON pointer that can miss at run time, itemsSplit, which finds
+//     the items with plain Go selectors and index expressions.
+//
+// The states inside a region have step methods of their own shape: they run
+// on the branch's copy, take the item of an iteration, and append each
+// update to the branch's record.
+
+// regionMethod runs a whole region and returns the state after it.
+func (g *typedGen) regionMethod(r *ir.Region) string {
+	if r.Kind == ir.RegionMap {
+		return "map" + g.w.State(r.From).GoName
+	}
+	return "parallel" + g.w.State(r.From).GoName
+}
+
+// runnerMethod runs one branch or item of a region.
+func (g *typedGen) runnerMethod(r *ir.Region) string {
+	if r.Kind == ir.RegionMap {
+		return "iterate" + g.w.State(r.From).GoName
+	}
+	return "branch" + g.w.State(r.From).GoName
+}
+
+func (g *typedGen) itemsMethod(r *ir.Region) string { return "items" + g.w.State(r.From).GoName }
+
+// regionParams are what a region's states take beyond ctx and s.
+func (g *typedGen) regionParams(r *ir.Region) []jen.Code {
+	var out []jen.Code
+	if r.Kind == ir.RegionMap {
+		out = append(out, jen.Id("item").Add(g.itemType(r.Item)))
+	}
+	return append(out, jen.Id("rec").Op("*").Index().Id(g.n.Update))
+}
+
+// regionExit is where a region's states go when they are done.
+func regionExit(r *ir.Region) ir.Ref {
+	if r.Kind == ir.RegionMap {
+		return r.After
+	}
+	return r.Join
+}
+
+// region emits the functions of one region, after its opening state's step.
+func (g *typedGen) region(f *jen.File, r *ir.Region) {
+	if r.Kind == ir.RegionMap {
+		if fallible(r.Source) {
+			g.itemsFunc(f, r)
+		}
+		g.mapFunc(f, r)
+	} else {
+		g.parallelFunc(f, r)
+	}
+	g.runner(f, r)
+}
+
+func (g *typedGen) parallelFunc(f *jen.File, r *ir.Region) {
+	var entries []jen.Code
+	var ids []string
+	longest := 0
+	for _, b := range r.Branches {
+		entries = append(entries, jen.Id(g.n.stepConst(g.w.State(b[0].ID))))
+		ids = append(ids, b[0].ID)
+		longest = max(longest, len(b))
+	}
+	n := len(r.Branches)
+	f.Line()
+	doc(f, g.regionMethod(r)+" runs the branches "+quoteList(ids)+" at once, each on its own copy of s. "+
+		"Once all are done it applies their updates to s, branch by branch in that order, and the run "+
+		"goes on at "+exitWords(regionExit(r))+". The first failure cancels the other branches and fails the run.")
+	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(g.regionMethod(r)).Params(g.regionFuncParams()...).
+		Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
+		b.Id("entries").Op(":=").Index(jen.Lit(n)).Id(g.n.Step).Values(entries...)
+		b.Id("recs").Op(":=").Add(rt("NewRecords")).Types(jen.Id(g.n.Update)).Call(jen.Lit(n), jen.Lit(longest))
+		b.Err().Op(":=").Add(rt("FanOut")).Call(jen.Id("ctx"), jen.Lit(r.From), jen.Lit(n), jen.Lit(0),
+			workFunc(
+				jen.Id("branch").Op(":=").Id("s").Dot("clone").Call(),
+				jen.Return(jen.Id("w").Dot(g.runnerMethod(r)).Call(
+					jen.Id("ctx"), jen.Op("&").Id("branch"), jen.Id("entries").Index(jen.Id("i")), recOf())),
+			))
+		g.joinAndGo(b, r)
+	})
+}
+
+func (g *typedGen) regionFuncParams() []jen.Code {
+	return []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Id(g.n.State)}
+}
+
+// workFunc is the work flowcrt.FanOut runs for branch or item i.
+func workFunc(body ...jen.Code) *jen.Statement {
+	return jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("i").Int()).Error().Block(body...)
+}
+
+// recOf is the record of branch or item i.
+func recOf() *jen.Statement { return jen.Id("recs").Dot("Of").Call(jen.Id("i")) }
+
+// joinAndGo ends a region function: fail with the first error, or apply the
+// records and go on.
+func (g *typedGen) joinAndGo(b *jen.Group, r *ir.Region) {
+	b.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id(g.n.endConst()), jen.Err()))
+	b.Id("s").Dot("join").Call(jen.Id("recs"))
+	b.Return(g.target(regionExit(r)), jen.Nil())
+}
+
+// sharesSource: when the items are a list field as a whole, the iterations
+// share it instead of each copying it, which would make a fan-out over n
+// items cost n² copies.
+func sharesSource(r *ir.Region) bool {
+	return !r.Wrap && len(r.Source) == 1
+}
+
+func (g *typedGen) mapFunc(f *jen.File, r *ir.Region) {
+	text := g.regionMethod(r) + " runs the chain " + quoteList(refIDs(r.Body)) + " for each item of iter_key " +
+		quote(r.Items) + concurrencyWords(r.MaxConcurrency) + ", each on its own copy of s. Once all are done it " +
+		"applies their updates to s in item order, and the run goes on at " + exitWords(r.After) +
+		". The first failure cancels the other items and fails the run."
+	if sharesSource(r) {
+		text += " The items share the list itself, which handlers must not modify: a copy for each item " +
+			"would cost n² copies."
+	}
+	f.Line()
+	doc(f, text)
+	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(g.regionMethod(r)).Params(g.regionFuncParams()...).
+		Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
+		g.items(b, r)
+		copied := "s"
+		if sharesSource(r) {
+			copied = "base"
+			b.Id("base").Op(":=").Op("*").Id("s")
+			b.Id("base").Dot(r.Source[0].Name).Op("=").Nil()
+		}
+		b.Id("recs").Op(":=").Add(rt("NewRecords")).Types(jen.Id(g.n.Update)).
+			Call(jen.Len(jen.Id("items")), jen.Lit(len(r.Body)))
+		assign := ":="
+		if fallible(r.Source) {
+			assign = "=" // err is declared with the items
+		}
+		b.Err().Op(assign).Add(rt("FanOut")).Call(jen.Id("ctx"), jen.Lit(r.From), jen.Len(jen.Id("items")),
+			jen.Lit(r.MaxConcurrency), g.iteration(r, copied))
+		g.joinAndGo(b, r)
+	})
+}
+
+// iteration is the work of item i: a copy of the state (with the shared
+// list put back) run through the chain.
+func (g *typedGen) iteration(r *ir.Region, copied string) *jen.Statement {
+	body := []jen.Code{jen.Id("it").Op(":=").Id(copied).Dot("clone").Call()}
+	if sharesSource(r) {
+		body = append(body, jen.Id("it").Dot(r.Source[0].Name).Op("=").Id("items"))
+	}
+	body = append(body, jen.Return(jen.Id("w").Dot(g.runnerMethod(r)).Call(
+		jen.Id("ctx"), jen.Op("&").Id("it"), jen.Id("items").Index(jen.Id("i")), recOf())))
+	return workFunc(body...)
+}
+
+// items declares `items`, the list a map region runs over.
+func (g *typedGen) items(b *jen.Group, r *ir.Region) {
+	switch {
+	case r.ItemsPath == nil:
+		b.Id("items").Op(":=").Index().Id(g.n.State).Values(jen.Op("*").Id("s"))
+	case fallible(r.Source):
+		b.List(jen.Id("items"), jen.Err()).Op(":=").Id("s").Dot(g.itemsMethod(r)).Call()
+		b.If(jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Id(g.n.endConst()), jen.Op("&").Add(rt("StateError")).Custom(multiline,
+				jen.Id("State").Op(":").Lit(r.From),
+				jen.Id("Err").Op(":").Err(),
+			)),
+		)
+	case sharesSource(r):
+		b.Id("items").Op(":=").Qual("slices", "Clip").Call(jen.Id("s").Dot(r.Source[0].Name))
+	case r.Wrap:
+		b.Id("items").Op(":=").Index().Add(g.itemType(r.Item)).Values(fieldPath(r.Source))
+	default:
+		b.Id("items").Op(":=").Add(fieldPath(r.Source))
+	}
+}
+
+// fallible reports whether a source has a step that can miss at run time.
+func fallible(src []ir.Access) bool {
+	for _, a := range src {
+		if a.Kind != ir.AccessField {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldPath renders a source of fields only: selectors from s.
+func fieldPath(src []ir.Access) *jen.Statement {
+	x := jen.Id("s")
+	for _, a := range src {
+		x = x.Dot(a.Name)
+	}
+	return x
+}
+
+// itemsFunc emits the method that follows a JSON pointer whose steps can
+// miss: a list index, a map key or a pointer.
+func (g *typedGen) itemsFunc(f *jen.File, r *ir.Region) {
+	list := func() *jen.Statement { return jen.Index().Add(g.itemType(r.Item)) }
+	f.Line()
+	doc(f, g.itemsMethod(r)+" returns the items of the fan-out at "+quote(r.From)+", iter_key "+quote(r.Items)+
+		", or an error if it leads to no value.")
+	f.Func().Params(jen.Id("s").Op("*").Id(g.n.State)).Id(g.itemsMethod(r)).Params().
+		Params(list(), jen.Error()).BlockFunc(func(b *jen.Group) {
+		// x builds the value reached so far afresh each time: jennifer
+		// statements are shared, not copied, when reused.
+		x := func() *jen.Statement { return jen.Id("s") }
+		deref := false // x is a pointer known not to be nil
+		vars := 0
+		for _, a := range r.Source {
+			missing := jen.Return(jen.Nil(), rt("ItemsError").Call(jen.Lit(r.Items), jen.Lit(a.Pointer)))
+			base := x
+			if deref && a.Kind != ir.AccessField { // selectors follow pointers by themselves
+				base = func() *jen.Statement { return jen.Parens(jen.Op("*").Add(x())) }
+			}
+			deref = false
+			switch a.Kind {
+			case ir.AccessField:
+				x = func() *jen.Statement { return base().Dot(a.Name) }
+			case ir.AccessDeref:
+				b.If(x().Op("==").Nil()).Block(missing)
+				deref = true
+			case ir.AccessIndex:
+				b.If(jen.Len(base()).Op("<=").Lit(a.Index)).Block(missing)
+				x = func() *jen.Statement { return base().Index(jen.Lit(a.Index)) }
+			case ir.AccessKey:
+				vars++
+				v := "v" + strconv.Itoa(vars)
+				b.List(jen.Id(v), jen.Id("ok")).Op(":=").Add(base()).Index(jen.Lit(a.Key))
+				b.If(jen.Op("!").Id("ok")).Block(missing)
+				x = func() *jen.Statement { return jen.Id(v) }
+			}
+		}
+		if r.Wrap {
+			b.Return(list().Values(x()), jen.Nil())
+			return
+		}
+		b.Return(x(), jen.Nil())
+	})
+}
+
+// runner emits the loop that runs one branch or item over the region's
+// states until it reaches the region's exit.
+func (g *typedGen) runner(f *jen.File, r *ir.Region) {
+	exit := regionExit(r)
+	params := []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Id(g.n.State)}
+	args := []jen.Code{jen.Id("ctx"), jen.Id("s")}
+	var start []jen.Code
+	text := g.runnerMethod(r) + " runs one branch of the fan-out at " + quote(r.From) + ", from step"
+	if r.Kind == ir.RegionMap {
+		params = append(params, jen.Id("item").Add(g.itemType(r.Item)))
+		args = append(args, jen.Id("item"))
+		start = append(start, jen.Id("step").Op(":=").Id(g.n.stepConst(g.w.State(r.Body[0].ID))))
+		text = g.runnerMethod(r) + " runs one item through the chain of the fan-out at " + quote(r.From)
+	} else {
+		params = append(params, jen.Id("step").Id(g.n.Step))
+	}
+	params = append(params, jen.Id("rec").Op("*").Index().Id(g.n.Update))
+	args = append(args, jen.Id("rec"))
+	f.Line()
+	doc(f, text+", on its own copy of the state s, until it reaches "+exitWords(exit)+
+		". rec receives the updates of its states. A panicking handler fails it with an error naming its state.")
+	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(g.runnerMethod(r)).
+		Params(params...).Params(jen.Err().Error()).BlockFunc(func(b *jen.Group) {
+		for _, c := range start {
+			b.Add(c)
+		}
+		b.Add(g.recoverStep())
+		b.For(jen.Id("step").Op("!=").Add(g.target(exit))).Block(
+			jen.If(jen.Err().Op("=").Id("ctx").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			jen.Switch(jen.Id("step")).BlockFunc(func(sw *jen.Group) {
+				for _, id := range regionIDs(r) {
+					s := g.w.State(id)
+					sw.Case(jen.Id(g.n.stepConst(s))).Block(
+						jen.List(jen.Id("step"), jen.Err()).Op("=").Id("w").Dot(stepMethod(s)).Call(args...),
+					)
+				}
+			}),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		)
+		b.Return(jen.Nil())
+	})
+}
+
+// recoverStep turns a panic into the error of the state at `step`.
+func (g *typedGen) recoverStep() jen.Code {
+	return jen.Defer().Func().Params().Block(
+		jen.If(jen.Id("r").Op(":=").Recover(), jen.Id("r").Op("!=").Nil()).Block(
+			jen.Id("id").Op(":=").Id(g.n.prefix+"StateIDs").Index(jen.Id("step")),
+			jen.Err().Op("=").Op("&").Add(rt("StateError")).Custom(multiline,
+				jen.Id("State").Op(":").Id("id"),
+				jen.Id("Err").Op(":").Add(rt("PanicError")).Call(jen.Id("id"), jen.Id("r")),
+			),
+		),
+	).Call()
+}
+
+// regionIDs lists a region's states: branch by branch, or the chain.
+func regionIDs(r *ir.Region) []string {
+	out := refIDs(r.Body)
+	for _, b := range r.Branches {
+		out = append(out, refIDs(b)...)
+	}
+	return out
+}
+
+func refIDs(refs []ir.Ref) []string {
+	out := make([]string, len(refs))
+	for i, r := range refs {
+		out[i] = r.ID
+	}
+	return out
+}
+
+func quoteList(ids []string) string {
+	q := make([]string, len(ids))
+	for i, id := range ids {
+		q[i] = quote(id)
+	}
+	return strings.Join(q, ", ")
+}
+
+func exitWords(r ir.Ref) string {
+	if r.IsEnd() {
+		return "the end of the run"
+	}
+	return quote(r.ID)
+}
+
+// doc writes a paragraph as line comments wrapped at 100 columns, the
+// width of the rest of the generated code.
+func doc(f *jen.File, text string) {
+	line := ""
+	for _, word := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(word) > 96 {
+			f.Add(comment(line))
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += word
+	}
+	if line != "" {
+		f.Add(comment(line))
+	}
+}
+
+func concurrencyWords(limit int) string {
+	switch limit {
+	case 0:
+		return ""
+	case 1:
+		return ", one after another"
+	}
+	return ", at most " + strconv.Itoa(limit) + " at a time"
+}
+
+// clone emits the copy each branch or item runs on. Slices and maps, also
+// inside unnamed slice and map types, are copied, so that no branch writes
+// into another's; values of named types are copied as Go assigns them
+// (their own slices, maps and pointers are shared), and so are pointers and
+// interfaces.
+func (g *typedGen) clone(f *jen.File) {
+	f.Line()
+	doc(f, "clone returns the copy of s that a branch or item of a fan-out runs on. Slices and maps are "+
+		"copied, also inside unnamed slice and map types; the contents of named types, pointers and "+
+		"interfaces are shared, as Go assignment shares them.")
+	f.Func().Params(jen.Id("s").Op("*").Id(g.n.State)).Id("clone").Params().Id(g.n.State).BlockFunc(func(b *jen.Group) {
+		b.Id("c").Op(":=").Op("*").Id("s")
+		for _, fd := range g.w.Fields {
+			if x := cloneOf(fd.Type, jen.Id("s").Dot(fd.GoName)); x != nil {
+				b.Id("c").Dot(fd.GoName).Op("=").Add(x)
+			}
+		}
+		b.Return(jen.Id("c"))
+	})
+}
+
+// cloneOf returns the expression that copies x of type t, or nil when
+// assignment copies enough.
+func cloneOf(t *ir.Type, x jen.Code) jen.Code {
+	switch t.Kind {
+	case ir.TypeMessages:
+		return jen.Qual("slices", "Clone").Call(x)
+	case ir.TypeSlice, ir.TypeMap:
+		pkg, deep := "slices", "CloneSliceFunc"
+		if t.Kind == ir.TypeMap {
+			pkg, deep = "maps", "CloneMapFunc"
+		}
+		inner := cloneOf(t.Elem, jen.Id("v"))
+		if inner == nil {
+			return jen.Qual(pkg, "Clone").Call(x)
+		}
+		return rt(deep).Call(x, jen.Func().Params(jen.Id("v").Add(goType(t.Elem))).Add(goType(t.Elem)).Block(jen.Return(inner)))
+	}
+	return nil
+}
+
+// join emits the fold of a fan-out's records into the state.
+func (g *typedGen) join(f *jen.File) {
+	owned := map[*ir.Field]int{}
+	for _, fd := range g.w.Fields {
+		if ownedReducer(fd.Reducer.Kind) {
+			owned[fd] = len(owned)
+		}
+	}
+	f.Line()
+	doc(f, "join applies the updates a fan-out recorded to s through the reducers: branch by branch (item by "+
+		"item), each one's in the order its states returned them. It gives what applying them one by one "+
+		"gives, but an append or merge copies the field's old value once per join, not once per update.")
+	f.Func().Params(jen.Id("s").Op("*").Id(g.n.State)).Id("join").
+		Params(jen.Id("recs").Op("*").Add(rt("Records")).Types(jen.Id(g.n.Update))).BlockFunc(func(b *jen.Group) {
+		if len(owned) > 0 {
+			b.Var().Id("own").Index(jen.Lit(len(owned))).Bool().Comment("the field holds a copy of join's own")
+		}
+		b.For(jen.List(jen.Id("_"), jen.Id("list")).Op(":=").Range().Id("recs").Dot("Lists").Call()).Block(
+			jen.For(jen.Id("i").Op(":=").Range().Id("list")).BlockFunc(func(lb *jen.Group) {
+				lb.Id("u").Op(":=").Op("&").Id("list").Index(jen.Id("i"))
+				for i, fd := range g.w.Fields {
+					lb.If(jen.Id("u").Dot("set").Index(jen.Lit(i))).Block(joinReduce(fd, owned))
+				}
+			}),
+		)
+	})
+}
+
+func ownedReducer(k ir.ReducerKind) bool {
+	return k == ir.ReduceAppend || k == ir.ReduceMessages || k == ir.ReduceMerge
+}
+
+func joinReduce(fd *ir.Field, owned map[*ir.Field]int) jen.Code {
+	i, ok := owned[fd]
+	if !ok {
+		return reduce(fd)
+	}
+	fn := "AppendOwned"
+	if fd.Reducer.Kind == ir.ReduceMerge {
+		fn = "MergeOwned"
+	}
+	cur := jen.Id("s").Dot(fd.GoName)
+	return cur.Clone().Op("=").Add(rt(fn)).Call(cur, jen.Id("u").Dot("v").Dot(fd.GoName), jen.Op("&").Id("own").Index(jen.Lit(i)))
+}

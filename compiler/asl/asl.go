@@ -1,0 +1,256 @@
+// Package asl is the front-end for the Amazon/Agent States Language (JSON or
+// YAML): a document with top-level `StartAt` and `States`. It lowers the
+// state machine into the IR, compiling every path, payload template, choice
+// rule and intrinsic call into a tree, and reports at their positions the
+// problems AWS would reject: unknown fields, missing required fields,
+// transitions, choice rules, retriers and catchers, paths and intrinsic
+// calls. References inside each scope go through the shared checker.
+package asl
+
+import (
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/flowc-dev/flowc/compiler/check"
+	"github.com/flowc-dev/flowc/compiler/naming"
+	"github.com/flowc-dev/flowc/compiler/yamlx"
+	"github.com/flowc-dev/flowc/ir"
+)
+
+var (
+	topKeys     = []string{"StartAt", "States", "Comment", "Version", "TimeoutSeconds", "QueryLanguage"}
+	machineKeys = []string{"StartAt", "States", "Comment"}
+)
+
+// Detect reports whether a parsed document is a States Language machine.
+func Detect(root *yaml.Node) bool {
+	if root == nil || root.Kind != yaml.MappingNode {
+		return false
+	}
+	found := 0
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if k := root.Content[i].Value; k == "StartAt" || k == "States" {
+			found++
+		}
+	}
+	return found == 2
+}
+
+// Lower turns the root node of a state machine into a workflow named after
+// stem, in Go package pkg.
+func Lower(r *yamlx.Reader, root *yaml.Node, stem, pkg string) *ir.Workflow {
+	l := &lowerer{Reader: r, names: map[string]*ir.State{}, handlers: map[string]*ir.Handler{}}
+	// The generated mock marks itself with this method (flowcrt.OrderedHandlers).
+	l.methods.Reserve("OrderedValues")
+	w := &ir.Workflow{Pos: r.Pos(root), ID: stem, Name: naming.Exported(stem), Package: pkg, Mode: ir.ModeASL}
+	if w.Name == "" {
+		w.Name = "StateMachine"
+	}
+	l.w = w
+	m, ok := l.Mapping(root, "the state machine", topKeys...)
+	if !ok {
+		return w
+	}
+	l.queryLanguage(m)
+	if n := m.Get("Comment"); n != nil {
+		w.Description, _ = l.String(n, "Comment")
+	}
+	if n := m.Get("Version"); n != nil {
+		l.String(n, "Version")
+	}
+	top := l.machine(m, l.Pos(root))
+	if n := m.Get("TimeoutSeconds"); n != nil {
+		l.Int(n, "TimeoutSeconds", 1, 99999999)
+	}
+	w.Start, w.States = top.Start, top.States
+	return w
+}
+
+type lowerer struct {
+	*yamlx.Reader
+	w        *ir.Workflow
+	names    map[string]*ir.State   // every state of the machine, by name
+	goNames  naming.Namer           // state Go names
+	methods  naming.Namer           // handler method names
+	handlers map[string]*ir.Handler // by resource, agent or role key
+}
+
+// machine lowers StartAt and States of a (sub-)machine and checks the
+// references inside it with the shared checker.
+func (l *lowerer) machine(m yamlx.Map, at ir.Pos) *ir.Machine {
+	mc := &ir.Machine{Pos: at}
+	if n := m.Get("StartAt"); n != nil {
+		s, _ := l.String(n, "StartAt")
+		mc.Start = ir.Ref{Pos: l.ContentPos(n), ID: s}
+	} else {
+		l.Diags.Errorf(at, "missing `StartAt`")
+	}
+	n := m.Get("States")
+	if n == nil {
+		l.Diags.Errorf(at, "missing `States`")
+		return mc
+	}
+	if n.Kind != yaml.MappingNode {
+		l.Diags.Errorf(l.Pos(n), "`States` must be an object of states by name")
+		return mc
+	}
+	for _, e := range l.Pairs(n) {
+		if s := l.state(e.Key, e.Value); s != nil {
+			mc.States = append(mc.States, s)
+		}
+	}
+	if len(mc.States) == 0 {
+		l.Diags.Errorf(l.Pos(n), "`States` needs at least one state")
+	}
+	if mc.Start.ID != "" || m.Has("StartAt") {
+		sub := &ir.Workflow{Pos: at, Mode: ir.ModeASL, Start: mc.Start, States: mc.States}
+		l.Diags.Add(check.Check(sub, check.Options{})...)
+		l.checkEndRefs(mc)
+	}
+	return mc
+}
+
+// checkEndRefs reports references to a state called "end": the shared
+// checker takes that name for the end of the run, which ASL spells
+// `"End": true`, and it reserves the name, so no such state can exist.
+func (l *lowerer) checkEndRefs(mc *ir.Machine) {
+	refs := []ir.Ref{mc.Start}
+	for _, s := range mc.States {
+		for _, c := range s.Catch {
+			refs = append(refs, c.Next)
+		}
+		t := s.Next
+		refs = append(refs, t.To)
+		for _, c := range t.Cases {
+			refs = append(refs, c.To)
+		}
+		if t.Default != nil {
+			refs = append(refs, *t.Default)
+		}
+	}
+	for _, r := range refs {
+		if r.ID == ir.EndID {
+			l.Diags.Errorf(r.Pos, "unknown state %q: flowc reserves the name; use `\"End\": true` to finish", r.ID)
+		}
+	}
+}
+
+// subMachine lowers a Parallel branch or a Map iterator.
+func (l *lowerer) subMachine(n *yaml.Node, what string, extra ...string) *ir.Machine {
+	m, ok := l.Mapping(n, what, append(append([]string{}, machineKeys...), extra...)...)
+	if !ok {
+		return &ir.Machine{Pos: l.Pos(n)}
+	}
+	return l.machine(m, l.Pos(n))
+}
+
+// state lowers one state; nil when it is not even an object.
+func (l *lowerer) state(key, n *yaml.Node) *ir.State {
+	name := key.Value
+	s := &ir.State{Pos: l.Pos(key), ID: name, Kind: ir.StateTask, ASL: &ir.ASLState{}}
+	terminal(s) // until its fields say where it goes
+	s.GoName = l.goNames.Unique(name, "State")
+	if len(name) == 0 || len([]rune(name)) > 80 {
+		l.Diags.Errorf(s.Pos, "a state name must have 1 to 80 characters")
+	}
+	if prev := l.names[name]; prev != nil {
+		l.Diags.Errorf(s.Pos, "state name %q already used at %s; names must be unique in the whole state machine", name, prev.Pos)
+	} else {
+		l.names[name] = s
+	}
+	if n.Kind != yaml.MappingNode {
+		l.Diags.Errorf(l.Pos(n), "state %q must be an object", name)
+		return nil
+	}
+	typ := l.stateType(n, s)
+	fields, ok := stateFields[typ]
+	if !ok {
+		return s
+	}
+	s.ASL.Type = typ
+	m, _ := l.Mapping(n, string(typ)+" state "+quote(name), fields...)
+	l.common(m, s)
+	stateLowerers[typ](l, m, s)
+	return s
+}
+
+func (l *lowerer) stateType(n *yaml.Node, s *ir.State) ir.ASLType {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value != "Type" {
+			continue
+		}
+		v := n.Content[i+1]
+		t, ok := l.String(v, "Type")
+		if !ok {
+			return ""
+		}
+		if _, known := stateFields[ir.ASLType(t)]; !known {
+			l.Diags.Errorf(l.ContentPos(v), "unknown state type %q%s", t, didYouMean(t, typeNames))
+		}
+		return ir.ASLType(t)
+	}
+	l.Diags.Errorf(s.Pos, "state %q needs a `Type`", s.ID)
+	return ""
+}
+
+// queryLanguage accepts JSONPath, the default, only.
+func (l *lowerer) queryLanguage(m yamlx.Map) {
+	if n := m.Get("QueryLanguage"); n != nil {
+		if s, ok := l.String(n, "QueryLanguage"); ok && s != "JSONPath" {
+			l.Diags.Errorf(l.ContentPos(n), "QueryLanguage %q is not supported; flowc compiles JSONPath state machines", s)
+		}
+	}
+}
+
+// common reads the fields most states share: Comment, the paths and the
+// payload templates, Retry and Catch. The field lists have already kept
+// out the ones a state type does not allow.
+func (l *lowerer) common(m yamlx.Map, s *ir.State) {
+	a := s.ASL
+	l.queryLanguage(m)
+	if n := m.Get("Comment"); n != nil {
+		a.Comment, _ = l.String(n, "Comment")
+	}
+	a.InputPath = l.pathField(m.Get("InputPath"), "InputPath", false)
+	a.OutputPath = l.pathField(m.Get("OutputPath"), "OutputPath", false)
+	a.ResultPath = l.pathField(m.Get("ResultPath"), "ResultPath", true)
+	if n := m.Get("Parameters"); n != nil {
+		a.Parameters = l.objectTemplate(n, "Parameters")
+	}
+	if n := m.Get("ResultSelector"); n != nil {
+		a.ResultSelector = l.objectTemplate(n, "ResultSelector")
+	}
+	if n := m.Get("Retry"); n != nil {
+		s.Retry = l.retriers(n)
+	}
+	if n := m.Get("Catch"); n != nil {
+		l.catchers(n, s)
+	}
+}
+
+// transition reads Next and End: exactly one of them.
+func (l *lowerer) transition(m yamlx.Map, s *ir.State) {
+	next, end := m.Get("Next"), m.Get("End")
+	isEnd := end != nil && l.Bool(end, "End")
+	switch {
+	case next != nil && end != nil:
+		l.Diags.Errorf(l.Pos(m.Entries["End"].Key), "state %q has both `Next` and `End`; keep one", s.ID)
+	case next == nil && !isEnd:
+		l.Diags.Errorf(s.Pos, "state %q needs `Next` or `\"End\": true`", s.ID)
+	}
+	if next != nil {
+		id, _ := l.String(next, "Next")
+		s.Next = &ir.Transition{Pos: l.ContentPos(next), Kind: ir.TransGoto, To: ir.Ref{Pos: l.ContentPos(next), ID: id}}
+		return
+	}
+	s.Next = &ir.Transition{Pos: s.Pos, Kind: ir.TransEnd}
+}
+
+// terminal marks Succeed and Fail, which end the run and allow neither Next
+// nor End.
+func terminal(s *ir.State) {
+	s.Next = &ir.Transition{Pos: s.Pos, Kind: ir.TransEnd}
+}
+
+func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }

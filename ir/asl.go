@@ -1,0 +1,251 @@
+package ir
+
+import "time"
+
+// The Amazon/Agent States Language (ASL) part of the IR. An ASL workflow's
+// top-level states are Workflow.States; each carries its ASL details in
+// State.ASL. Parallel branches and Map iterators are nested Machines, and
+// each also appears in Workflow.Regions. Paths, payload templates, choice
+// rules and intrinsic calls are kept as trees, so that codegen emits them as
+// Go values and nothing is parsed at run time.
+
+// ASLType is the `Type` of an ASL state.
+type ASLType string
+
+const (
+	ASLTask       ASLType = "Task"
+	ASLPass       ASLType = "Pass"
+	ASLChoice     ASLType = "Choice"
+	ASLWait       ASLType = "Wait"
+	ASLSucceed    ASLType = "Succeed"
+	ASLFail       ASLType = "Fail"
+	ASLMap        ASLType = "Map"
+	ASLParallel   ASLType = "Parallel"
+	ASLApproval   ASLType = "Approval"
+	ASLDebate     ASLType = "Debate"
+	ASLCheckpoint ASLType = "Checkpoint"
+)
+
+// Machine is a scope of states: the whole state machine, a Parallel branch
+// or a Map iterator.
+type Machine struct {
+	Pos    Pos
+	Start  Ref
+	States []*State // source order
+}
+
+// ASLState holds what an ASL state has beyond the shared State fields. The
+// state's Next transition is TransEnd, TransGoto, or TransSwitch for Choice
+// and routed Approval states (Cases carry no Cond; Rules below do).
+type ASLState struct {
+	Type    ASLType
+	Comment string
+
+	InputPath      *PathField // nil: absent ("$")
+	Parameters     *Template  // Parameters, or ItemSelector of a Map
+	ResultSelector *Template
+	ResultPath     *PathField
+	OutputPath     *PathField
+	CatchPaths     []*PathField // ResultPath of each Catcher, in order
+
+	Result *Template // Pass: the Result value (a literal template)
+
+	Resource string // Task: the Resource, or "" for an agent task
+	Agent    *Agent // Task: the agent of an agent task
+
+	TimeoutPath *Path // Task: TimeoutSecondsPath
+
+	Rules []*ChoiceRule // Choice, Approval: top-level rules, one per Case
+
+	Wait *Wait
+
+	Error, Cause         string // Fail
+	ErrorPath, CausePath *Path  // Fail
+
+	ItemsPath          *Path      // Map
+	MaxConcurrency     int        // Map: 0 means no bound
+	MaxConcurrencyPath *Path      // Map
+	Branches           []*Machine // Parallel branches, or the Map iterator alone
+
+	Approval   *Approval
+	Debate     *Debate
+	Checkpoint string // Checkpoint: its Name
+}
+
+// PathField is InputPath, ResultPath or OutputPath as written: a path, or
+// JSON null (Null), which discards the input or result.
+type PathField struct {
+	Pos  Pos
+	Null bool
+	Path *Path
+}
+
+// SegmentKind classifies one step of a Path.
+type SegmentKind int
+
+const (
+	SegField     SegmentKind = iota // .name or ['name']
+	SegIndex                        // [n]; negative counts from the end
+	SegWildcard                     // .* or [*]
+	SegSlice                        // [start:end:step]
+	SegUnion                        // [a,b] of names or of indexes
+	SegRecursive                    // ..name or ..*: Name "" means every descendant
+	SegFilter                       // [?(...)]
+)
+
+// Path is a compiled JSONPath: $ (the input) or $$ (the context object)
+// followed by segments.
+type Path struct {
+	Pos      Pos
+	Source   string
+	Context  bool // $$
+	Segments []Segment
+}
+
+// Definite reports whether the path names at most one value; an indefinite
+// path (wildcards, slices, unions, descent, filters) yields a list.
+func (p *Path) Definite() bool {
+	for _, s := range p.Segments {
+		if s.Kind != SegField && s.Kind != SegIndex {
+			return false
+		}
+	}
+	return true
+}
+
+// Segment is one step of a Path.
+type Segment struct {
+	Kind    SegmentKind
+	Name    string   // SegField, SegRecursive
+	Index   int      // SegIndex
+	Names   []string // SegUnion of names
+	Indexes []int    // SegUnion of indexes
+	// SegSlice bounds; Has* say which were written.
+	Start, End, Step int
+	HasStart, HasEnd bool
+	Filter           *Filter // SegFilter
+}
+
+// FilterOp is the operator of a Filter node.
+type FilterOp string
+
+const (
+	FilterAnd    FilterOp = "&&"
+	FilterOr     FilterOp = "||"
+	FilterNot    FilterOp = "!"
+	FilterExists FilterOp = "exists" // @.a.b is present
+	FilterEq     FilterOp = "=="
+	FilterNe     FilterOp = "!="
+	FilterLt     FilterOp = "<"
+	FilterLe     FilterOp = "<="
+	FilterGt     FilterOp = ">"
+	FilterGe     FilterOp = ">="
+)
+
+// Filter is the condition of [?(...)]: a comparison of a path relative to
+// the current element (@) with a literal, or a boolean combination.
+type Filter struct {
+	Op    FilterOp
+	Rel   []Segment // the @ path of a comparison or existence test
+	Value any       // the literal: string, float64, bool or nil
+	Args  []*Filter // And, Or, Not
+}
+
+// TemplateKind classifies a Template node.
+type TemplateKind int
+
+const (
+	TmplValue     TemplateKind = iota // Value: null, a boolean, a number or a string
+	TmplObject                        // Fields, in source order
+	TmplArray                         // Items
+	TmplPath                          // Path: a "key.$" path
+	TmplIntrinsic                     // Call: a "key.$" intrinsic function call
+)
+
+// Template is a payload template (Parameters, ItemSelector,
+// ResultSelector) or a Pass Result.
+type Template struct {
+	Pos    Pos
+	Kind   TemplateKind
+	Value  any // nil, bool, float64 or string
+	Fields []*TemplateField
+	Items  []*Template
+	Path   *Path
+	Call   *Intrinsic
+}
+
+// TemplateField is one member of an object template; Key has lost its
+// ".$" suffix.
+type TemplateField struct {
+	Pos   Pos
+	Key   string
+	Value *Template
+}
+
+// Intrinsic is a call of an intrinsic function such as States.Format.
+type Intrinsic struct {
+	Pos  Pos
+	Name string // "States.Format"
+	Args []*IntrinsicArg
+}
+
+// IntrinsicArg is an argument: a literal, a path or a nested call.
+type IntrinsicArg struct {
+	Pos   Pos
+	Value any // a literal: string, float64, bool or nil
+	Path  *Path
+	Call  *Intrinsic
+	// Pieces is a literal States.Format template cut at its {}
+	// placeholders, escapes resolved; a template of n placeholders has n+1.
+	Pieces []string
+}
+
+// ChoiceRule is a Choice rule: And, Or, Not, or one comparison of Variable.
+type ChoiceRule struct {
+	Pos      Pos
+	Op       string // "And", "Or", "Not", or a comparison such as "StringEquals"
+	Args     []*ChoiceRule
+	Variable *Path
+	Value    any   // the literal operand: string, float64 or bool
+	Other    *Path // the operand of a ...Path comparison
+}
+
+// Wait is how long a Wait state waits: exactly one field is set.
+type Wait struct {
+	Seconds       *float64
+	Timestamp     string
+	SecondsPath   *Path
+	TimestampPath *Path
+}
+
+// Agent is the agent of an agent Task, with its agent-specific fields as
+// JSON values (nil when absent).
+type Agent struct {
+	Pos        Pos
+	Name       string
+	Memory     any
+	Context    any
+	Tools      any
+	Budget     any
+	Guardrails any
+	Reasoning  any
+}
+
+// Approval is an Approval state's request.
+type Approval struct {
+	Prompt     string
+	Options    []string
+	Timeout    time.Duration
+	Escalation any
+}
+
+// Debate is a Debate state's setup.
+type Debate struct {
+	Agents        []*Handler // the agents' handlers, in order
+	Names         []string   // the agents' names as written, in order
+	Topic         string
+	TopicPath     *Path
+	Rounds        int
+	Communication any
+	Consensus     any
+}

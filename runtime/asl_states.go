@@ -1,0 +1,265 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Machine runs a nested state machine (a Parallel branch or a Map
+// iterator) on its input and returns its output.
+type Machine func(ctx context.Context, x *ASLExec, in any) (any, error)
+
+// Wait is how long a Wait state waits; exactly one field is set.
+type Wait struct {
+	Seconds       float64
+	HasSeconds    bool
+	Timestamp     string
+	SecondsPath   *JSONPath
+	TimestampPath *JSONPath
+}
+
+// Wait is the body of a Wait state: it sleeps through the configured
+// clock, so that tests and `--skip-waits` take no time, and passes its
+// input on.
+func (x *ASLExec) Wait(w *Wait) Body {
+	return func(ctx context.Context, cx *ASLContext, in any) (any, error) {
+		d, err := x.waitFor(w, in, cx)
+		if err != nil {
+			return nil, err
+		}
+		if err := x.cfg.clock().Sleep(ctx, d); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
+}
+
+func (x *ASLExec) waitFor(w *Wait, in any, cx *ASLContext) (time.Duration, error) {
+	switch {
+	case w.HasSeconds:
+		return time.Duration(w.Seconds * float64(time.Second)), nil
+	case w.SecondsPath != nil:
+		v, err := w.SecondsPath.Get(in, cx)
+		if err != nil {
+			return 0, err
+		}
+		if !isInteger(v) || v.(float64) < 0 {
+			return 0, runtimeErrorf("SecondsPath %q must point to a whole number of seconds, got %s", w.SecondsPath.Src, jsonText(v))
+		}
+		return time.Duration(v.(float64)) * time.Second, nil
+	}
+	ts := w.Timestamp
+	if w.TimestampPath != nil {
+		v, err := w.TimestampPath.Get(in, cx)
+		if err != nil {
+			return 0, err
+		}
+		s, ok := v.(string)
+		if _, valid := timestamp(v); !ok || !valid {
+			return 0, runtimeErrorf("TimestampPath %q must point to an RFC 3339 timestamp, got %s", w.TimestampPath.Src, jsonText(v))
+		}
+		ts = s
+	}
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return 0, runtimeErrorf("invalid timestamp %q", ts)
+	}
+	return max(t.Sub(x.cfg.clock().Now()), 0), nil
+}
+
+// Parallel is the body of a Parallel state: every branch runs on the
+// effective input at once; the result lists their outputs in branch order.
+// The first branch to fail cancels the others and fails the state.
+func (x *ASLExec) Parallel(state string, branches ...Machine) Body {
+	return func(ctx context.Context, _ *ASLContext, in any) (any, error) {
+		out := make([]any, len(branches))
+		err := FanOut(ctx, state, len(branches), 0, func(ctx context.Context, i int) error {
+			var err error
+			out[i], err = branches[i](ctx, x, in)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
+}
+
+// MapSpec is the iteration of a Map state.
+type MapSpec struct {
+	ItemsPath          *JSONPath // nil: the effective input itself
+	ItemSelector       *Template // or the legacy Parameters
+	MaxConcurrency     int       // 0: no bound
+	MaxConcurrencyPath *JSONPath
+}
+
+// Map is the body of a Map state: the iterator runs once per item, at most
+// MaxConcurrency at a time, each on the item or on what ItemSelector makes
+// of it (with $$.Map.Item.Index and Value); the result lists the outputs in
+// item order. The first item to fail cancels the rest and fails the state.
+func (x *ASLExec) Map(state string, spec *MapSpec, iterator Machine) Body {
+	return func(ctx context.Context, cx *ASLContext, in any) (any, error) {
+		items, limit, err := spec.setup(in, cx)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]any, len(items))
+		err = FanOut(ctx, state, len(items), limit, func(ctx context.Context, i int) error {
+			item, err := spec.itemInput(in, cx, i, items[i])
+			if err == nil {
+				out[i], err = iterator(ctx, x, item)
+			}
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
+}
+
+func (spec *MapSpec) setup(in any, cx *ASLContext) ([]any, int, error) {
+	items := in
+	if spec.ItemsPath != nil {
+		var err error
+		if items, err = spec.ItemsPath.Get(in, cx); err != nil {
+			return nil, 0, err
+		}
+	}
+	list, ok := items.([]any)
+	if !ok {
+		return nil, 0, runtimeErrorf("the items of a Map state must be an array, got %s", typeName(items))
+	}
+	limit := spec.MaxConcurrency
+	if spec.MaxConcurrencyPath != nil {
+		v, err := spec.MaxConcurrencyPath.Get(in, cx)
+		if err != nil {
+			return nil, 0, err
+		}
+		if !isInteger(v) || v.(float64) < 0 {
+			return nil, 0, runtimeErrorf("MaxConcurrencyPath %q must point to a whole number, got %s", spec.MaxConcurrencyPath.Src, jsonText(v))
+		}
+		limit = int(v.(float64))
+	}
+	return list, limit, nil
+}
+
+func (spec *MapSpec) itemInput(in any, cx *ASLContext, i int, item any) (any, error) {
+	if spec.ItemSelector == nil {
+		return item, nil
+	}
+	icx := *cx
+	icx.item = Obj("Index", float64(i), "Value", item)
+	return spec.ItemSelector.Eval(in, &icx)
+}
+
+// ApprovalRequest is what an approval handler is asked.
+type ApprovalRequest struct {
+	State   string   // the Approval state
+	Prompt  string   // the question for the approver
+	Options []string // the answers allowed; empty means any
+	Input   any      // the state's effective input
+	// Timeout is how long the approval may take (0: no limit); the
+	// handler's context ends then.
+	Timeout time.Duration
+}
+
+// ApprovalHandler answers an approval request with the chosen option.
+type ApprovalHandler func(ctx context.Context, req ApprovalRequest) (string, error)
+
+// Approval is the body of an Approval state. Its result is
+// {"decision": "<option>"}; a decision outside Options is a
+// States.Runtime error, and a handler that runs past Timeout fails with
+// States.Timeout.
+func (x *ASLExec) Approval(req ApprovalRequest, h ApprovalHandler) Body {
+	return func(ctx context.Context, _ *ASLContext, in any) (any, error) {
+		if req.Timeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, req.Timeout)
+			defer cancel()
+		}
+		r := req
+		r.Input = in
+		if !x.ordered {
+			r.Input = Plain(in)
+		}
+		if x.cfg.StateContext {
+			ctx = WithState(ctx, req.State)
+		}
+		decision, err := h(ctx, r)
+		switch {
+		case err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
+			return nil, &Error{Name: StatesTimeout, Cause: fmt.Sprintf("no decision within %s", req.Timeout)}
+		case err != nil:
+			return nil, aslError(err)
+		case len(req.Options) > 0 && !slices.Contains(req.Options, decision):
+			return nil, runtimeErrorf("approval decision %q is not one of the options %q", decision, req.Options)
+		}
+		return Obj("decision", decision), nil
+	}
+}
+
+// IsTimeout reports whether err is a States.Timeout.
+func IsTimeout(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Name == StatesTimeout
+}
+
+// Agent is an agent of an agent task or a debate, with the agent fields of
+// its Task state as JSON values (nil when not set).
+type Agent struct {
+	Name       string
+	Memory     any
+	Context    any
+	Tools      any
+	Budget     any
+	Guardrails any
+	Reasoning  any
+}
+
+// AgentHandler is the shape of an agent's handler.
+type AgentHandler func(ctx context.Context, in any, agent Agent) (any, error)
+
+// AgentTask adapts an agent's handler to a Task body's handler.
+func AgentTask(h AgentHandler, agent Agent) Handler {
+	return func(ctx context.Context, in any) (any, error) { return h(ctx, in, agent) }
+}
+
+// DebateSpec is the setup of a Debate state.
+type DebateSpec struct {
+	Topic     any
+	TopicPath *JSONPath
+	Rounds    int
+	Agents    []string
+}
+
+// Debate is the body of a Debate state: for each round, each agent in
+// turn gets {"topic", "round", "transcript"} (round counts from 1, the
+// transcript holds the turns so far) and answers with its message. The
+// result is {"topic", "transcript": [{"agent", "round", "message"}]}.
+func (x *ASLExec) Debate(state string, spec *DebateSpec, agents ...AgentHandler) Body {
+	return func(ctx context.Context, cx *ASLContext, in any) (any, error) {
+		topic := spec.Topic
+		if spec.TopicPath != nil {
+			var err error
+			if topic, err = spec.TopicPath.Get(in, cx); err != nil {
+				return nil, err
+			}
+		}
+		transcript := []any{}
+		for round := 1; round <= spec.Rounds; round++ {
+			for i, h := range agents {
+				turn := Obj("topic", topic, "round", float64(round), "transcript", slices.Clone(transcript))
+				msg, err := x.call(ctx, state, AgentTask(h, Agent{Name: spec.Agents[i]}), turn)
+				if err != nil {
+					return nil, err
+				}
+				transcript = append(transcript, Obj("agent", spec.Agents[i], "round", float64(round), "message", msg))
+			}
+		}
+		return Obj("topic", topic, "transcript", transcript), nil
+	}
+}
