@@ -52,22 +52,22 @@ func (c *checker) checkStates() {
 	for _, s := range c.w.States {
 		switch {
 		case s.ID == "":
-			c.diags.Errorf(s.Pos, "a state needs a non-empty `id`")
+			c.diags.Errorf(s.Pos, "a %s needs a non-empty `id`", c.noun())
 			continue
 		case s.ID == ir.EndID:
-			c.diags.Errorf(s.Pos, "`end` is reserved for finishing the run; choose another state id")
+			c.diags.Errorf(s.Pos, "`end` is reserved for finishing the run; choose another %s id", c.noun())
 			continue
 		case c.states[s.ID] != nil:
-			c.diags.Errorf(s.Pos, "state id %q already used at %s", s.ID, c.states[s.ID].Pos)
+			c.diags.Errorf(s.Pos, "%s id %q already used at %s", c.noun(), s.ID, c.states[s.ID].Pos)
 			continue
 		}
 		c.states[s.ID] = s
 		if s.GoName == "" {
-			c.diags.Errorf(s.Pos, "state id %q does not make a Go identifier; start it with a letter", s.ID)
+			c.diags.Errorf(s.Pos, "%s id %q does not make a Go identifier; start it with a letter", c.noun(), s.ID)
 			continue
 		}
 		if prev := goNames[s.GoName]; prev != nil {
-			c.diags.Errorf(s.Pos, "state ids %q and %q both become the Go name %s; rename one", prev.ID, s.ID, s.GoName)
+			c.diags.Errorf(s.Pos, "%s ids %q and %q both become the Go name %s; rename one", c.noun(), prev.ID, s.ID, s.GoName)
 			continue
 		}
 		goNames[s.GoName] = s
@@ -77,7 +77,7 @@ func (c *checker) checkStates() {
 // checkRefs resolves every reference to a state.
 func (c *checker) checkRefs() {
 	if c.w.Start.ID == ir.EndID {
-		c.diags.Errorf(c.w.Start.Pos, "the start state cannot be `end`")
+		c.diags.Errorf(c.w.Start.Pos, "the start %s cannot be `end`", c.noun())
 	} else {
 		c.ref(c.w.Start)
 	}
@@ -92,10 +92,10 @@ func (c *checker) ref(r ir.Ref) {
 	}
 	c.brokenRefs = true
 	if r.ID == "" {
-		c.diags.Errorf(r.Pos, "missing state id")
+		c.diags.Errorf(r.Pos, "missing %s id", c.noun())
 		return
 	}
-	c.diags.Errorf(r.Pos, "unknown state %q%s", r.ID, diag.DidYouMean(r.ID, c.stateIDs()))
+	c.diags.Errorf(r.Pos, "unknown %s %q%s", c.noun(), r.ID, diag.DidYouMean(r.ID, c.stateIDs()))
 }
 
 func (c *checker) stateIDs() []string {
@@ -202,4 +202,12 @@ var kindWords = map[ir.HandlerKind]string{
 	ir.HandlerUpdate: "(update, error)",
 	ir.HandlerAction: "(update, action, error) for `actions`",
 	ir.HandlerEval:   "(update, eval, error) for `branches`",
+}
+
+// noun is what the workflow's steps are called in its dialect.
+func (c *checker) noun() string {
+	if c.w.Mode == ir.ModeChain {
+		return "task"
+	}
+	return "state"
 }

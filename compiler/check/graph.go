@@ -21,9 +21,9 @@ func (c *checker) checkGraph() {
 			continue
 		}
 		if !reached[s.ID] {
-			c.diags.Warnf(s.Pos, "state %q is unreachable from the start state %q", s.ID, c.w.Start.ID)
+			c.diags.Warnf(s.Pos, "%[1]s %[2]q is unreachable from the start %[1]s %[3]q", c.noun(), s.ID, c.w.Start.ID)
 		} else if !finishing[s.ID] {
-			c.diags.Warnf(s.Pos, "no run that enters state %q can finish: every path loops forever", s.ID)
+			c.diags.Warnf(s.Pos, "no run that enters %s %q can finish: every path loops forever", c.noun(), s.ID)
 		}
 	}
 }
