@@ -8,8 +8,8 @@ import (
 )
 
 // aslGenVersion is the generator version of States Language code; it needs
-// the runtime's ASLExec and friends.
-const aslGenVersion = 4
+// the runtime's ASLExec and friends, and its sessions.
+const aslGenVersion = checkpointGenVersion
 
 // aslGen emits the Go of a States Language state machine (SPEC §4, §7):
 // a handlers interface with one method per Resource, agent and approval,
@@ -159,11 +159,21 @@ func (h *aslHandler) doc() string {
 
 func (g *aslGen) handlersType(f *jen.File) {
 	f.Comment(g.n.Handlers + " is the work of the state machine, implemented by you: one method per")
-	f.Comment("Resource, agent and approval. A handler gets the state's effective input (objects as")
-	f.Comment("map[string]any) and returns its result, any value that encodes as JSON. An error fails the")
-	f.Comment("state; an *flowcrt.Error names it for Retry and Catch, any other error is States.TaskFailed.")
+	f.Comment("Resource and agent. A handler gets the state's effective input (objects as map[string]any)")
+	f.Comment("and returns its result, any value that encodes as JSON. An error fails the state; an")
+	f.Comment("*flowcrt.Error names it for Retry and Catch, any other error is States.TaskFailed.")
+	for _, h := range g.handlers {
+		if h.kind == approvalHandler {
+			f.Comment("Handlers that also implement flowcrt.Approver answer the Approval states; without it an")
+			f.Comment("Approval state stops the run with an *flowcrt.Interrupted error, and Decide continues it.")
+			break
+		}
+	}
 	f.Type().Id(g.n.Handlers).InterfaceFunc(func(it *jen.Group) {
 		for _, h := range g.handlers {
+			if h.kind == approvalHandler {
+				continue
+			}
 			it.Add(comment(h.doc()))
 			it.Add(h.signature(jen.Id(h.h.Name)))
 		}
@@ -222,13 +232,31 @@ func (g *aslGen) run(f *jen.File) {
 	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id("Run").
 		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("input").Any()).
 		Params(jen.Any(), jen.Error()).Block(
-		jen.List(jen.Id("x"), jen.Id("in"), jen.Err()).Op(":=").Add(rt("NewASLExec")).Call(
-			jen.Op("&").Id("w").Dot("cfg"), jen.Lit(g.w.ID), jen.Id("w").Dot("h"), jen.Id("input")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.List(jen.Id("out"), jen.Err()).Op(":=").Id("w").Dot("run").Call(jen.Id("ctx"), jen.Id("x"), jen.Id("in")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Return(rt("Plain").Call(jen.Id("out")), jen.Nil()),
+		jen.Return(jen.Id("w").Dot("runAt").Call(jen.Id("ctx"), jen.Nil(), jen.Id("input"), jen.Lit(g.w.Start.ID))),
 	)
+	g.sessions(f)
+	f.Line()
+	f.Comment("runAt runs the state machine on input from the top-level state named state; with a session")
+	f.Comment("it saves a checkpoint after every top-level state.")
+	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id("runAt").Params(
+		jen.Id("ctx").Qual("context", "Context"), jen.Id("sess").Op("*").Add(rt("Session")),
+		jen.Id("input").Any(), jen.Id("state").String(),
+	).Params(jen.Any(), jen.Error()).BlockFunc(func(b *jen.Group) {
+		b.Var().Id("step").Id(n.Step)
+		b.Switch(jen.Id("state")).BlockFunc(func(sw *jen.Group) {
+			for _, s := range g.w.States {
+				sw.Case(jen.Lit(s.ID)).Block(jen.Id("step").Op("=").Id(n.stepConst(s)))
+			}
+			sw.Default().Block(jen.Return(jen.Nil(), jen.Id("sess").Dot("UnknownState").Call(jen.Id("state"))))
+		})
+		b.List(jen.Id("x"), jen.Id("in"), jen.Err()).Op(":=").Add(rt("NewASLExec")).Call(
+			jen.Op("&").Id("w").Dot("cfg"), jen.Lit(g.w.ID), jen.Id("w").Dot("h"), jen.Id("input"))
+		b.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
+		b.Id("x").Dot("SetSession").Call(jen.Id("sess"))
+		b.List(jen.Id("out"), jen.Err()).Op(":=").Id("w").Dot("run").Call(jen.Id("ctx"), jen.Id("x"), jen.Id("in"), jen.Id("step"))
+		b.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
+		b.Return(rt("Plain").Call(jen.Id("out")), jen.Nil())
+	})
 }
 
 // machine emits the run loop of a (sub-)machine named method, then the
@@ -237,9 +265,19 @@ func (g *aslGen) machine(f *jen.File, method, what string, m *ir.Machine) {
 	n := g.n
 	start := stateIn(m.States, m.Start.ID)
 	f.Line()
-	f.Comment(method + " runs " + what + " from state " + quote(start.ID) + " and returns its output.")
-	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id(method).Add(machineSignature()).Block(
-		jen.Id("step").Op(":=").Id(n.stepConst(start)),
+	top := method == "run"
+	params := []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("x").Op("*").Add(rt("ASLExec")), jen.Id("in").Any()}
+	first := jen.Id("step").Op(":=").Id(n.stepConst(start))
+	if top {
+		f.Comment(method + " runs " + what + " from step and returns its output; with a session it saves a")
+		f.Comment("checkpoint after every state.")
+		params = append(params, jen.Id("step").Id(n.Step))
+		first = jen.Null()
+	} else {
+		f.Comment(method + " runs " + what + " from state " + quote(start.ID) + " and returns its output.")
+	}
+	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id(method).Params(params...).Params(jen.Any(), jen.Error()).Block(
+		first,
 		jen.For(jen.Id("step").Op("!=").Id(n.endConst())).Block(
 			jen.If(jen.Err().Op(":=").Id("ctx").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(
 				jen.Return(jen.Nil(), jen.Err()),
@@ -253,6 +291,7 @@ func (g *aslGen) machine(f *jen.File, method, what string, m *ir.Machine) {
 					)
 				}
 			}),
+			g.save(top),
 			jen.If(jen.Err().Op("!=").Nil()).Block(
 				jen.Return(jen.Nil(), rt("StateFailed").Call(jen.Id(n.prefix+"StateNames").Index(jen.Id("step")), jen.Err())),
 			),
@@ -265,9 +304,14 @@ func (g *aslGen) machine(f *jen.File, method, what string, m *ir.Machine) {
 	}
 }
 
-func machineSignature() *jen.Statement {
-	return jen.Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("x").Op("*").Add(rt("ASLExec")), jen.Id("in").Any()).
-		Params(jen.Any(), jen.Error())
+// save records the outcome of a top-level state: the state to run next
+// with its input, or the approval the run waits for. Nested machines save
+// nothing: their progress is not checkpointed.
+func (g *aslGen) save(top bool) jen.Code {
+	if !top {
+		return jen.Null()
+	}
+	return jen.Err().Op("=").Id("x").Dot("Save").Call(jen.Id("ctx"), jen.Id(g.n.prefix+"StateNames").Index(jen.Id("next")), jen.Id("in"), jen.Err())
 }
 
 func stateIn(states []*ir.State, id string) *ir.State {

@@ -1,6 +1,8 @@
 package codegen
 
 import (
+	"slices"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/flowc-dev/flowc/ir"
@@ -122,7 +124,8 @@ func (g *aslGen) stepBody(f *jen.File, b *jen.Group, s *ir.State, spec string) {
 		return
 	}
 	if a.Type == ir.ASLCheckpoint {
-		b.Comment("A Checkpoint passes its input through: until flowc's checkpointer lands, it saves nothing.")
+		b.Comment("A Checkpoint passes its input through; with a session, the run saves a checkpoint after it, as")
+		b.Comment("after every top-level state. Inside a Parallel or Map it saves nothing.")
 	}
 	b.List(jen.Id("out"), jen.Err()).Op(":=").Id("x").Dot("Do").Call(
 		jen.Id("ctx"), jen.Op("&").Id(spec), jen.Id("x").Dot("Enter").Call(jen.Lit(s.ID)), jen.Id("in"), g.body(f, s, spec))
@@ -162,7 +165,7 @@ func (g *aslGen) body(f *jen.File, s *ir.State, spec string) jen.Code {
 	case ir.ASLMap:
 		return jen.Id("x").Dot("Map").Call(jen.Lit(s.ID), jen.Op("&").Id(g.packageVar(f, s, "Items", g.mapSpec(a))), jen.Id("w").Dot(g.machineMethod(s, 0)))
 	case ir.ASLApproval:
-		return jen.Id("x").Dot("Approval").Call(g.approvalRequest(s), jen.Id("w").Dot("h").Dot(s.Handler.Name))
+		return jen.Id("x").Dot("Approval").Call(g.approvalRequest(s), jen.Lit(g.topLevel(s)))
 	case ir.ASLDebate:
 		return jen.Id("x").Dot("Debate").CallFunc(func(c *jen.Group) {
 			c.Lit(s.ID)
@@ -178,6 +181,11 @@ func (g *aslGen) body(f *jen.File, s *ir.State, spec string) jen.Code {
 // onError emits what a failed state does: its catchers, then failure.
 func (g *aslGen) onError(b *jen.Group, s *ir.State, spec string) {
 	a := s.ASL
+	if a.Type == ir.ASLApproval && g.topLevel(s) {
+		b.If(rt("IsInterrupted").Call(jen.Err())).Block(
+			jen.Return(jen.Id(g.n.endConst()), jen.Id("in"), jen.Err()).Comment("the run waits here: save its input"),
+		)
+	}
 	if a.Type == ir.ASLApproval && s.Next.Kind == ir.TransSwitch && s.Next.Default != nil {
 		b.Comment("An approval that times out takes the Default.")
 		b.If(rt("IsTimeout").Call(jen.Err())).Block(jen.Return(g.ref(*s.Next.Default), jen.Id("in"), jen.Nil()))
@@ -193,6 +201,12 @@ func (g *aslGen) onError(b *jen.Group, s *ir.State, spec string) {
 		}
 	})
 	b.Return(jen.Id(g.n.endConst()), jen.Nil(), jen.Err())
+}
+
+// topLevel reports whether a state belongs to the state machine itself,
+// not to a Parallel branch or Map iterator.
+func (g *aslGen) topLevel(s *ir.State) bool {
+	return slices.Contains(g.w.States, s)
 }
 
 // target is the step after a state that went well.

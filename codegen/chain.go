@@ -135,7 +135,7 @@ func (g *chainGen) stepEnum(f *jen.File) {
 }
 
 // promptVar is the package variable holding a task's parsed template.
-func (g *chainGen) promptVar(s *ir.State) string { return g.n.prefix + s.GoName + "Prompt" }
+func (g *chainGen) promptVar(s *ir.State) string { return g.n.vars[stateVar{s, "Prompt"}] }
 
 // prompts parses every prompt_template once, at package initialisation;
 // the compiler has already parsed each one, so Must cannot panic. With

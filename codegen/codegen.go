@@ -5,7 +5,10 @@ package codegen
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 	"golang.org/x/tools/imports"
@@ -37,9 +40,6 @@ type File struct {
 
 // Generate emits the Go file of a checked workflow.
 func Generate(w *ir.Workflow, opts Options) ([]File, error) {
-	if w.Mode == ir.ModeJSON {
-		return nil, fmt.Errorf("%s: code generation for this kind of workflow is not supported yet", w.Pos)
-	}
 	if err := checkExprs(w); err != nil {
 		return nil, err
 	}
@@ -49,6 +49,8 @@ func Generate(w *ir.Workflow, opts Options) ([]File, error) {
 		chain(f, w)
 	case ir.ModeASL:
 		asl(f, w)
+	case ir.ModeJSON:
+		jsonMode(f, w)
 	default:
 		typed(f, w)
 	}
@@ -88,10 +90,28 @@ func render(f *jen.File) ([]byte, error) {
 	return out, nil
 }
 
-// oneLine makes definition text safe inside a // comment: no line breaks.
+// oneLine makes definition text safe inside a // comment: no line breaks,
+// and characters Go source may not hold (NUL, a byte order mark) or that
+// would hide text (other control and format characters) escaped as in a
+// Go string; invalid UTF-8 becomes U+FFFD.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.ValidString(s) && !strings.ContainsFunc(s, unprintable) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unprintable(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
+
+func unprintable(r rune) bool { return !unicode.IsPrint(r) }
 
 // comment writes a line comment. The "// " prefix is added here, so jennifer
 // prints it verbatim and text from a definition can never start a directive.
@@ -101,7 +121,13 @@ func comment(text string) *jen.Statement {
 
 func rt(name string) *jen.Statement { return jen.Qual(RuntimePath, name) }
 
+// checkExprs checks the conditions of w with the printer of its mode:
+// JSON mode's are over dynamic values.
 func checkExprs(w *ir.Workflow) error {
+	checkExpr := checkExpr
+	if w.Mode == ir.ModeJSON {
+		checkExpr = checkDynamicExpr
+	}
 	for _, s := range w.States {
 		t := s.Next
 		if err := checkExpr(t.Cond); err != nil {

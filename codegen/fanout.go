@@ -87,28 +87,45 @@ func (g *typedGen) parallelFunc(f *jen.File, r *ir.Region) {
 	f.Line()
 	doc(f, g.regionMethod(r)+" runs the branches "+quoteList(ids)+" at once, each on its own copy of s. "+
 		"Once all are done it applies their updates to s, branch by branch in that order, and the run "+
-		"goes on at "+exitWords(regionExit(r))+". The first failure cancels the other branches and fails the run.")
+		"goes on at "+exitWords(regionExit(r))+". The first failure cancels the other branches and fails the run. "+
+		"With a session each branch saves a checkpoint when it finishes, and a resumed run does not run it again.")
 	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(g.regionMethod(r)).Params(g.regionFuncParams()...).
 		Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
 		b.Id("entries").Op(":=").Index(jen.Lit(n)).Id(g.n.Step).Values(entries...)
 		b.Id("recs").Op(":=").Add(rt("NewRecords")).Types(jen.Id(g.n.Update)).Call(jen.Lit(n), jen.Lit(longest))
-		b.Err().Op(":=").Add(rt("FanOut")).Call(jen.Id("ctx"), jen.Lit(r.From), jen.Lit(n), jen.Lit(0),
-			workFunc(
+		g.startFanOut(b, r)
+		b.Err().Op("=").Add(rt("FanOut")).Call(jen.Id("ctx"), jen.Lit(r.From), jen.Lit(n), jen.Lit(0),
+			g.work(
 				jen.Id("branch").Op(":=").Id("s").Dot("clone").Call(),
-				jen.Return(jen.Id("w").Dot(g.runnerMethod(r)).Call(
-					jen.Id("ctx"), jen.Op("&").Id("branch"), jen.Id("entries").Index(jen.Id("i")), recOf())),
+				jen.Id("w").Dot(g.runnerMethod(r)).Call(jen.Id("ctx"), jen.Op("&").Id("branch"), jen.Id("entries").Index(jen.Id("i")), recOf()),
 			))
 		g.joinAndGo(b, r)
 	})
 }
 
 func (g *typedGen) regionFuncParams() []jen.Code {
-	return []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Id(g.n.State)}
+	return []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Id(g.n.State), jen.Id("sess").Op("*").Add(rt("Session"))}
 }
 
-// workFunc is the work flowcrt.FanOut runs for branch or item i.
-func workFunc(body ...jen.Code) *jen.Statement {
-	return jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("i").Int()).Error().Block(body...)
+// startFanOut saves the fan-out's start with the session, or restores what
+// its finished branches recorded when the run resumes inside it.
+func (g *typedGen) startFanOut(b *jen.Group, r *ir.Region) {
+	b.List(jen.Id("progress"), jen.Err()).Op(":=").Add(rt("StartFanOut")).Call(jen.Id("ctx"), jen.Id("sess"), jen.Lit(r.From), jen.Id("s"), jen.Id("recs"))
+	b.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id(g.n.endConst()), jen.Err()))
+}
+
+// work is the work flowcrt.FanOut runs for branch or item i: prepare,
+// then run, then save what it recorded; a branch or item that finished
+// before the run was resumed is not run again.
+func (g *typedGen) work(prepare jen.Code, run *jen.Statement) *jen.Statement {
+	return jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("i").Int()).Error().Block(
+		jen.If(jen.Id("progress").Dot("Done").Call(jen.Id("i"))).Block(
+			jen.Return(jen.Nil()).Comment("finished before the run was resumed: its updates are in recs"),
+		),
+		prepare,
+		jen.If(jen.Err().Op(":=").Add(run), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Return(jen.Id("progress").Dot("Finish").Call(jen.Id("ctx"), jen.Id("i"), recOf())),
+	)
 }
 
 // recOf is the record of branch or item i.
@@ -133,7 +150,8 @@ func (g *typedGen) mapFunc(f *jen.File, r *ir.Region) {
 	text := g.regionMethod(r) + " runs the chain " + quoteList(refIDs(r.Body)) + " for each item of iter_key " +
 		quote(r.Items) + concurrencyWords(r.MaxConcurrency) + ", each on its own copy of s. Once all are done it " +
 		"applies their updates to s in item order, and the run goes on at " + exitWords(r.After) +
-		". The first failure cancels the other items and fails the run."
+		". The first failure cancels the other items and fails the run. With a session each item saves a " +
+		"checkpoint when it finishes, and a resumed run does not run it again."
 	if sharesSource(r) {
 		text += " The items share the list itself, which handlers must not modify: a copy for each item " +
 			"would cost n² copies."
@@ -151,11 +169,8 @@ func (g *typedGen) mapFunc(f *jen.File, r *ir.Region) {
 		}
 		b.Id("recs").Op(":=").Add(rt("NewRecords")).Types(jen.Id(g.n.Update)).
 			Call(jen.Len(jen.Id("items")), jen.Lit(len(r.Body)))
-		assign := ":="
-		if fallible(r.Source) {
-			assign = "=" // err is declared with the items
-		}
-		b.Err().Op(assign).Add(rt("FanOut")).Call(jen.Id("ctx"), jen.Lit(r.From), jen.Len(jen.Id("items")),
+		g.startFanOut(b, r)
+		b.Err().Op("=").Add(rt("FanOut")).Call(jen.Id("ctx"), jen.Lit(r.From), jen.Len(jen.Id("items")),
 			jen.Lit(r.MaxConcurrency), g.iteration(r, copied))
 		g.joinAndGo(b, r)
 	})
@@ -164,13 +179,12 @@ func (g *typedGen) mapFunc(f *jen.File, r *ir.Region) {
 // iteration is the work of item i: a copy of the state (with the shared
 // list put back) run through the chain.
 func (g *typedGen) iteration(r *ir.Region, copied string) *jen.Statement {
-	body := []jen.Code{jen.Id("it").Op(":=").Id(copied).Dot("clone").Call()}
+	prepare := jen.Id("it").Op(":=").Id(copied).Dot("clone").Call()
 	if sharesSource(r) {
-		body = append(body, jen.Id("it").Dot(r.Source[0].Name).Op("=").Id("items"))
+		prepare.Line().Id("it").Dot(r.Source[0].Name).Op("=").Id("items")
 	}
-	body = append(body, jen.Return(jen.Id("w").Dot(g.runnerMethod(r)).Call(
-		jen.Id("ctx"), jen.Op("&").Id("it"), jen.Id("items").Index(jen.Id("i")), recOf())))
-	return workFunc(body...)
+	return g.work(prepare, jen.Id("w").Dot(g.runnerMethod(r)).Call(
+		jen.Id("ctx"), jen.Op("&").Id("it"), jen.Id("items").Index(jen.Id("i")), recOf()))
 }
 
 // items declares `items`, the list a map region runs over.

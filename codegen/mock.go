@@ -33,6 +33,16 @@ func (g *typedGen) mock(f *jen.File) {
 			g.mockBody(b, h)
 		})
 	}
+	if g.hasApprovals() {
+		f.Line()
+		f.Comment("Approve answers an approval state from its mock: a Return is the decision, a JSON string or")
+		f.Comment("{\"decision\": \"...\"}. A state without a mock leaves the decision to a person: the run waits.")
+		f.Func().Params(jen.Id("m").Id(n.Mock)).Id("Approve").
+			Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Add(rt("ApprovalRequest"))).
+			Params(jen.String(), jen.Error()).Block(
+			jen.Return(jen.Id("m").Dot("mocks").Dot("RespondApproval").Call(jen.Id("ctx"), jen.Id("req"))),
+		)
+	}
 	f.Line()
 	f.Comment("New" + n.Mock + " returns a " + n.Workflow + " whose handlers answer from mocks.")
 	f.Func().Id("New"+n.Mock).Params(jen.Id("mocks").Op("*").Add(rt("Mocks")), jen.Id("opts").Op("...").Add(rt("Option"))).

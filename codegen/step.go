@@ -11,17 +11,21 @@ import (
 // the branch records its updates into, for the join.
 func (g *typedGen) step(f *jen.File, s *ir.State) {
 	r := g.w.RegionOf(s.ID)
-	params := []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Id(g.n.State)}
 	text := stepMethod(s) + " runs state " + quote(s.ID) + " and returns the state to run next."
 	if r != nil {
-		params = append(params, g.regionParams(r)...)
 		text += " It runs inside the fan-out at " + quote(r.From) + ", on the copy of the state of one " + branchWord(r) +
 			", and records its update in rec for the join."
 	}
 	f.Line()
 	doc(f, text)
 	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(stepMethod(s)).
-		Params(params...).Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
+		Params(g.stepParams(s)...).Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
+		if fan := s.Next.Region; fan != nil {
+			b.If(jen.Id("sess").Dot("InFanOut").Call(jen.Lit(s.ID))).Block(
+				jen.Comment("Resumed inside its fan-out: the handler has run, its update is in s."),
+				jen.Return(jen.Id("w").Dot(g.regionMethod(fan)).Call(jen.Id("ctx"), jen.Id("s"), jen.Id("sess"))),
+			)
+		}
 		b.If(jen.Id("w").Dot("cfg").Dot("StateContext")).Block(
 			jen.Id("ctx").Op("=").Add(rt("WithState")).Call(jen.Id("ctx"), jen.Lit(s.ID)),
 		)
@@ -35,6 +39,19 @@ func (g *typedGen) step(f *jen.File, s *ir.State) {
 		}
 		g.transition(b, s)
 	})
+}
+
+// stepParams: inside a fan-out a step also takes the item (of an
+// iteration) and the branch's record; see takesSession for the session.
+func (g *typedGen) stepParams(s *ir.State) []jen.Code {
+	params := []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Id(g.n.State)}
+	if r := g.w.RegionOf(s.ID); r != nil {
+		params = append(params, g.regionParams(r)...)
+	}
+	if takesSession(s) {
+		params = append(params, jen.Id("sess").Op("*").Add(rt("Session")))
+	}
+	return params
 }
 
 func branchWord(r *ir.Region) string {
@@ -161,7 +178,7 @@ func (g *typedGen) transition(b *jen.Group, s *ir.State) {
 	case ir.TransBranches:
 		g.branches(b, t)
 	case ir.TransParallel, ir.TransMap:
-		b.Return(jen.Id("w").Dot(g.regionMethod(t.Region)).Call(jen.Id("ctx"), jen.Id("s")))
+		b.Return(jen.Id("w").Dot(g.regionMethod(t.Region)).Call(jen.Id("ctx"), jen.Id("s"), jen.Id("sess")))
 	default:
 		b.Return(jen.Id(g.n.endConst()), jen.Nil())
 	}

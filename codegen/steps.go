@@ -58,11 +58,20 @@ func (g *typedGen) runLoop(f *jen.File) {
 	f.Line()
 	f.Comment("Run executes the workflow from state " + quote(start.ID) + " and returns the final state.")
 	f.Comment("On failure it returns the state as it was when the failing state began, and the error.")
+	if g.hasApprovals() {
+		f.Comment("An approval state without a decision stops it with an *flowcrt.Interrupted error; run a session")
+		f.Comment("(Invoke) to continue such a run later.")
+	}
 	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id("Run").
 		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("in").Id(n.State)).
+		Params(jen.Id(n.State), jen.Error()).Block(
+		jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Nil(), jen.Id("in"), jen.Id(n.stepConst(start)))),
+	)
+	f.Line()
+	f.Comment("run executes the workflow from step; with a session it saves a checkpoint after every state.")
+	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id("run").
+		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("sess").Op("*").Add(rt("Session")), jen.Id("s").Id(n.State), jen.Id("step").Id(n.Step)).
 		Params(jen.Id("out").Id(n.State), jen.Err().Error()).Block(
-		jen.Id("s").Op(":=").Id("in"),
-		jen.Id("step").Op(":=").Id(n.stepConst(start)),
 		jen.Comment("A panicking handler fails the run with an error naming its state."),
 		jen.Comment("One deferred recover per run keeps transitions free of defers."),
 		jen.Defer().Func().Params().Block(
@@ -83,19 +92,32 @@ func (g *typedGen) runLoop(f *jen.File) {
 					if g.w.RegionOf(s.ID) != nil {
 						continue // run by its fan-out, on a branch's copy of the state
 					}
+					args := []jen.Code{jen.Id("ctx"), jen.Op("&").Id("s")}
+					if takesSession(s) {
+						args = append(args, jen.Id("sess"))
+					}
 					sw.Case(jen.Id(n.stepConst(s))).Block(
-						jen.List(jen.Id("step"), jen.Err()).Op("=").Id("w").Dot(stepMethod(s)).Call(jen.Id("ctx"), jen.Op("&").Id("s")),
+						jen.List(jen.Id("step"), jen.Err()).Op("=").Id("w").Dot(stepMethod(s)).Call(args...),
 					)
 				}
 			}),
+			jen.If(jen.Id("sess").Op("!=").Nil()).Block(
+				jen.Comment("The state's outcome: the state to run next, or the approval the run waits for."),
+				jen.Err().Op("=").Id("sess").Dot("Save").Call(jen.Id("ctx"), jen.Id(n.prefix+"StateIDs").Index(jen.Id("step")), jen.Id("s"), jen.Err()),
+			),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("s"), jen.Err())),
 		),
 		jen.Return(jen.Id("s"), jen.Nil()),
 	)
+	g.sessions(f)
 }
 
 func (g *typedGen) steps(f *jen.File) {
 	for _, s := range g.w.States {
+		if s.Kind == ir.StateApproval {
+			g.approvalStep(f, s)
+			continue
+		}
 		if hasPolicy(s) {
 			g.policy(f, s)
 		}

@@ -16,10 +16,18 @@ type names struct {
 	Mock     string // TriageMock
 	Step     string // triageStep
 	prefix   string // triage: prefix of unexported package-level names
+	vars     map[stateVar]string
+}
+
+// stateVar is a package-level variable of one state: its "Policy" (typed
+// mode) or its "Prompt" (task chains).
+type stateVar struct {
+	s    *ir.State
+	kind string
 }
 
 func newNames(w *ir.Workflow) names {
-	return names{
+	n := names{
 		Workflow: w.Name,
 		State:    w.Name + "State",
 		Update:   w.Name + "Update",
@@ -28,12 +36,31 @@ func newNames(w *ir.Workflow) names {
 		Step:     naming.Unexported(w.Name) + "Step",
 		prefix:   naming.Unexported(w.Name),
 	}
+	n.vars = n.stateVars(w.States)
+	return n
+}
+
+// stateVars names each state's variables prefix + GoName + kind, numbered
+// where that is a step constant: the policy of state "step_foo" and the
+// step of state "foo_policy" would both be triageStepFooPolicy.
+func (n names) stateVars(states []*ir.State) map[stateVar]string {
+	var used naming.Namer
+	for _, s := range states {
+		used.Reserve(n.stepConst(s))
+	}
+	out := make(map[stateVar]string, 2*len(states))
+	for _, kind := range []string{"Policy", "Prompt"} {
+		for _, s := range states {
+			out[stateVar{s, kind}] = used.Fresh(n.prefix + s.GoName + kind)
+		}
+	}
+	return out
 }
 
 // stepConst is the enum value of a state; the zero value means "finished".
 func (n names) stepConst(s *ir.State) string { return n.Step + s.GoName }
 func (n names) endConst() string             { return n.prefix + "Done" } // cannot clash: states are n.Step + GoName
-func (n names) policyVar(s *ir.State) string { return n.prefix + s.GoName + "Policy" }
+func (n names) policyVar(s *ir.State) string { return n.vars[stateVar{s, "Policy"}] }
 
 // stepMethod is the unexported method that runs one state.
 func stepMethod(s *ir.State) string { return "step" + s.GoName }
@@ -50,6 +77,7 @@ func typed(f *jen.File, w *ir.Workflow) {
 	g.stateType(f)
 	g.updateType(f)
 	if len(w.Regions) > 0 {
+		g.marshalUpdate(f)
 		g.clone(f)
 		g.join(f)
 	}
@@ -59,20 +87,11 @@ func typed(f *jen.File, w *ir.Workflow) {
 	g.mock(f)
 }
 
-// fanOutGenVersion is the generator version of typed code with fan-out
-// regions, which needs the runtime's Records and join reducers; code without
-// them keeps version 1, so it still builds against older runtimes.
-const fanOutGenVersion = 3
-
 func (g *typedGen) versionGuard(f *jen.File) {
-	version := 1
-	if len(g.w.Regions) > 0 {
-		version = fanOutGenVersion
-	}
 	f.Comment("This file needs a runtime that supports its generation: a mismatch fails to compile here.")
 	f.Const().Defs(
-		jen.Id("_").Op("=").Add(rt("EnforceVersion")).Call(rt("GenVersion").Op("-").Lit(version)),
-		jen.Id("_").Op("=").Add(rt("EnforceVersion")).Call(jen.Lit(version).Op("-").Add(rt("MinGenVersion"))),
+		jen.Id("_").Op("=").Add(rt("EnforceVersion")).Call(rt("GenVersion").Op("-").Lit(checkpointGenVersion)),
+		jen.Id("_").Op("=").Add(rt("EnforceVersion")).Call(jen.Lit(checkpointGenVersion).Op("-").Add(rt("MinGenVersion"))),
 	)
 }
 
@@ -212,6 +231,10 @@ func reduce(fd *ir.Field) jen.Code {
 
 func (g *typedGen) handlersType(f *jen.File) {
 	f.Comment(g.n.Handlers + " is the work of each state, implemented by you.")
+	if g.hasApprovals() {
+		f.Comment("Handlers that also implement flowcrt.Approver answer the approval states; without it an")
+		f.Comment("approval state stops the run with an *flowcrt.Interrupted error, and Decide continues it.")
+	}
 	f.Type().Id(g.n.Handlers).InterfaceFunc(func(it *jen.Group) {
 		for _, h := range g.handlers() {
 			ids := g.statesOf(h.Name)

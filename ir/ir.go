@@ -200,15 +200,21 @@ type State struct {
 	Catch   []*Catcher
 	Next    *Transition
 
-	// JSON mode: templates rendered from the context store.
-	Task     string
-	ToolArgs []TemplateArg
+	// JSON mode: templates rendered from the context store. TaskParts is
+	// Task parsed (nil when there is no task, and outside JSON mode).
+	Task      string
+	TaskParts []TemplatePart
+	ToolArgs  []TemplateArg
 
 	// Task chains: a Go text/template rendered against the chain variables.
 	PromptTemplate string
 
 	// ASL: the state's States Language details (see asl.go).
 	ASL *ASLState
+
+	// Native StateApproval: what the person is asked. Such a state calls no
+	// handler; its `next` expressions may name the variable `decision`.
+	Approval *Approval
 }
 
 // TemplateArg is one `tool_args` entry, kept in source order.
@@ -216,6 +222,15 @@ type TemplateArg struct {
 	Pos   Pos
 	Name  string
 	Value string
+	Parts []TemplatePart // JSON mode: Value parsed
+}
+
+// TemplatePart is one piece of a JSON-mode template: literal Text, or, when
+// Ref is set, the reference {{Ref}} as written in Text. `task` names the
+// task input; any other name a key of the context store.
+type TemplatePart struct {
+	Text string
+	Ref  string
 }
 
 // Retrier retries a failed handler call whose error matches Errors.

@@ -11,12 +11,14 @@ import (
 // part of the context object and the options. Generated code creates it in
 // Run and passes it down to every state, branch and item.
 type ASLExec struct {
-	cfg     *Config
-	ordered bool // handlers take Objects, not maps
-	input   any
-	machine string
-	name    string
-	start   time.Time
+	cfg      *Config
+	handlers any      // the generated code's handlers, which may implement Approver
+	sess     *Session // nil: no checkpoints
+	ordered  bool     // handlers take Objects, not maps
+	input    any
+	machine  string
+	name     string
+	start    time.Time
 }
 
 // OrderedHandlers is implemented by handlers that take and return JSON
@@ -36,9 +38,20 @@ func NewASLExec(cfg *Config, machine string, h any, input any) (*ASLExec, any, e
 	}
 	_, ordered := h.(OrderedHandlers)
 	now := cfg.clock().Now().UTC()
-	x := &ASLExec{cfg: cfg, ordered: ordered, input: in, machine: machine, start: now}
+	x := &ASLExec{cfg: cfg, handlers: h, ordered: ordered, input: in, machine: machine, start: now}
 	x.name = fmt.Sprintf("%s-%d", machine, now.UnixNano())
 	return x, in, nil
+}
+
+// SetSession makes the execution save through sess (nil: not at all) and
+// use the decision sess was given.
+func (x *ASLExec) SetSession(sess *Session) { x.sess = sess }
+
+// Save records the outcome of a top-level state, as Session.Save does:
+// out is the state's output, or, when an approval interrupts the run, its
+// input.
+func (x *ASLExec) Save(ctx context.Context, next string, out any, err error) error {
+	return x.sess.Save(ctx, next, out, err)
 }
 
 // Enter returns the context object of a state being entered.

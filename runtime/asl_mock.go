@@ -29,17 +29,14 @@ func (m *Mocks) RespondASL(ctx context.Context, in any) (any, error) {
 }
 
 // RespondApproval plays the mock of an Approval state: a Return is the
-// decision, a JSON string or {"decision": "..."}. Without a mock the first
-// option is chosen ("approve" when there are none), and m.Log says so.
+// decision, a JSON string or {"decision": "..."}. Without a mock the
+// decision is left to a person: it returns ErrNoDecision, which interrupts
+// the run, and m.Log says so.
 func (m *Mocks) RespondApproval(ctx context.Context, req ApprovalRequest) (string, error) {
 	e, ok := m.Next(req.State)
 	if !ok {
-		choice := "approve"
-		if len(req.Options) > 0 {
-			choice = req.Options[0]
-		}
-		m.note("flowc: approval state %q has no mock; it chooses %q\n", req.State, choice)
-		return choice, nil
+		m.note("flowc: approval state %q has no mock; the run waits for a decision\n", req.State)
+		return "", ErrNoDecision
 	}
 	if e.Throw != nil {
 		return "", e.Err()

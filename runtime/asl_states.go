@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"time"
 )
@@ -167,36 +166,30 @@ type ApprovalRequest struct {
 	Timeout time.Duration
 }
 
-// ApprovalHandler answers an approval request with the chosen option.
-type ApprovalHandler func(ctx context.Context, req ApprovalRequest) (string, error)
-
 // Approval is the body of an Approval state. Its result is
-// {"decision": "<option>"}; a decision outside Options is a
-// States.Runtime error, and a handler that runs past Timeout fails with
-// States.Timeout.
-func (x *ASLExec) Approval(req ApprovalRequest, h ApprovalHandler) Body {
+// {"decision": "<option>"}: the decision a resumed session was given, or
+// the answer of the handlers when they implement Approver. A decision
+// outside Options is a States.Runtime error, and an approver that runs past
+// Timeout fails with States.Timeout. Without a decision a top-level state
+// interrupts the run (see Approve); inside a Parallel or Map, whose
+// progress no checkpoint holds, that is a States.Runtime error.
+func (x *ASLExec) Approval(req ApprovalRequest, topLevel bool) Body {
 	return func(ctx context.Context, _ *ASLContext, in any) (any, error) {
-		if req.Timeout > 0 {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, req.Timeout)
-			defer cancel()
-		}
-		r := req
-		r.Input = in
+		input := in
 		if !x.ordered {
-			r.Input = Plain(in)
+			input = Plain(in)
 		}
 		if x.cfg.StateContext {
 			ctx = WithState(ctx, req.State)
 		}
-		decision, err := h(ctx, r)
+		decision, err := Approve(ctx, x.sess, x.handlers, &req, input)
 		switch {
-		case err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
-			return nil, &Error{Name: StatesTimeout, Cause: fmt.Sprintf("no decision within %s", req.Timeout)}
+		case IsInterrupted(err) && !topLevel:
+			return nil, runtimeErrorf("Approval state %q got no decision: inside a Parallel or Map an approval cannot wait, so the handlers must answer it", req.State)
+		case IsInterrupted(err):
+			return nil, err
 		case err != nil:
 			return nil, aslError(err)
-		case len(req.Options) > 0 && !slices.Contains(req.Options, decision):
-			return nil, runtimeErrorf("approval decision %q is not one of the options %q", decision, req.Options)
 		}
 		return Obj("decision", decision), nil
 	}

@@ -16,6 +16,8 @@ type Config struct {
 	StateContext bool
 	// Rand returns a number in [0, 1) used to jitter retry delays.
 	Rand func() float64
+	// Checkpointer stores the checkpoints of sessions (see WithCheckpointer).
+	Checkpointer Checkpointer
 }
 
 // Option changes a Config.

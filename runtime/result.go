@@ -12,10 +12,15 @@ import (
 //
 //	{"status":"SUCCEEDED","output":<output as JSON>}
 //	{"status":"FAILED","error":"<ErrorName(err)>","cause":"<cause>"}
+//	{"status":"INTERRUPTED","prompt":"<prompt>","options":[<options>]}
 //
+// The last is for an *Interrupted err: an approval waits for a decision.
 // The cause is the Cause of the *Error in err's chain, if there is one, and
 // err.Error() otherwise. An output that cannot be encoded fails the run.
 func ResultLine(output any, err error) []byte {
+	if wait, ok := errors.AsType[*Interrupted](err); ok {
+		return interruptedLine(wait)
+	}
 	if err != nil {
 		return failedLine(err)
 	}

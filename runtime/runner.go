@@ -19,23 +19,41 @@ type RunFunc func(ctx context.Context, input []byte, mocks *Mocks, opts ...Optio
 // error (exit 2), not a failed run.
 var errInput = errors.New("invalid input")
 
-// RunMain is the main function of the programs `flowc run` builds: it reads
-// the flags -input, -mock-config, -test-case, -machine and -skip-waits (retry
-// intervals and waits take no time), runs the workflow
-// and prints the one-line result. It returns the exit code: 0 succeeded,
-// 1 failed, 2 bad input or mock config.
+// RunMain is the main function of the programs `flowc run` builds for
+// workflows without sessions; see RunSessionMain.
 func RunMain(args []string, stdout, stderr io.Writer, run RunFunc) int {
+	return RunSessionMain(args, stdout, stderr, run, nil)
+}
+
+// SessionFunc runs session id of one workflow with mocked handlers: input
+// nil continues the session unchanged, otherwise it is merged into the
+// session's state; a decision answers the approval the session waits for.
+type SessionFunc func(ctx context.Context, id string, input []byte, decision string, mocks *Mocks, opts ...Option) (output any, err error)
+
+// RunSessionMain is the main function of the programs `flowc run` builds:
+// it reads the flags -input, -mock-config, -test-case, -machine,
+// -skip-waits (retry intervals and waits take no time), and -session,
+// -decision and -checkpoint-pipe (see sessionFlags), runs the workflow and
+// prints the one-line result. It returns the exit code: 0 succeeded or
+// interrupted (an approval waits: not a failure), 1 failed, 2 bad input,
+// mock config or session. session is nil for workflows without sessions.
+func RunSessionMain(args []string, stdout, stderr io.Writer, run RunFunc, session SessionFunc) int {
 	fs := flag.NewFlagSet("flowc-run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	input := fs.String("input", "", "JSON input file (default: {})")
+	input := fs.String("input", "", "JSON input file (default: {}, or no input for a session)")
 	mockConfig := fs.String("mock-config", "", "mock config file")
 	testCase := fs.String("test-case", "", "test case of the mock config")
 	machine := fs.String("machine", "", "state machine name in the mock config")
 	skipWaits := fs.Bool("skip-waits", false, "make retry intervals and waits take no time")
+	var sf sessionFlags
+	sf.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	in, mocks, err := runSetup(*input, *mockConfig, *machine, *testCase)
+	if err == nil {
+		err = sf.check(session, *input != "")
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "flowc run: %v\n", err)
 		return 2
@@ -47,14 +65,33 @@ func RunMain(args []string, stdout, stderr io.Writer, run RunFunc) int {
 	if *skipWaits {
 		opts = append(opts, WithClock(NewFakeClock(SystemClock.Now())))
 	}
-	out, err := run(ctx, in, mocks, opts...)
+	var out any
+	if sf.id != "" {
+		if *input == "" {
+			in = nil // a session given no input goes on unchanged, not with {}
+		}
+		out, err = sf.run(ctx, session, in, mocks, opts)
+	} else {
+		out, err = run(ctx, in, mocks, opts...)
+	}
+	return report(stdout, stderr, out, err, sf.id != "")
+}
+
+// report prints the result line of a run, or the problem that kept it
+// from running, and returns the exit code.
+func report(stdout, stderr io.Writer, out any, err error, session bool) int {
 	var bad *MockError
-	if errors.Is(err, errInput) || errors.As(err, &bad) {
+	var badSession *SessionError
+	if errors.Is(err, errInput) || errors.As(err, &bad) || errors.As(err, &badSession) {
 		fmt.Fprintf(stderr, "flowc run: %v\n", err)
 		return 2
 	}
 	fmt.Fprintf(stdout, "%s\n", ResultLine(out, err))
-	if err != nil {
+	switch {
+	case IsInterrupted(err) && !session:
+		fmt.Fprintln(stderr, "flowc run: the run waits for a decision; without a session it cannot be continued")
+	case IsInterrupted(err):
+	case err != nil:
 		return 1
 	}
 	return 0

@@ -11,14 +11,14 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 4)
-	_ = flowcrt.EnforceVersion(4 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // ChoiceloopHandlers is the work of the state machine, implemented by you: one method per
-// Resource, agent and approval. A handler gets the state's effective input (objects as
-// map[string]any) and returns its result, any value that encodes as JSON. An error fails the
-// state; an *flowcrt.Error names it for Retry and Catch, any other error is States.TaskFailed.
+// Resource and agent. A handler gets the state's effective input (objects as map[string]any)
+// and returns its result, any value that encodes as JSON. An error fails the state; an
+// *flowcrt.Error names it for Retry and Catch, any other error is States.TaskFailed.
 type ChoiceloopHandlers interface{}
 
 // Choiceloop runs the state machine. It is safe for concurrent use: every Run has its own state.
@@ -57,20 +57,79 @@ var choiceloopStateNames = [...]string{
 // Run executes the state machine on input, any value that encodes as JSON, and returns its
 // output. A failure is returned as an error whose *flowcrt.Error holds the name and cause.
 func (w *Choiceloop) Run(ctx context.Context, input any) (any, error) {
+	return w.runAt(ctx, nil, input, "Init")
+}
+
+// Invoke runs the state machine as session sessionID, saving a checkpoint after every top-level
+// state through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "Init" on
+// input. An existing one goes on from its last checkpoint, with input merged into its saved input
+// (an object's members replace those of the same name; nil: unchanged); one whose last run
+// finished starts again at "Init".
+func (w *Choiceloop) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the top-level
+// states that completed; a session whose last run finished returns its output.
+func (w *Choiceloop) Resume(ctx context.Context, sessionID string) (any, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *Choiceloop) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the state machine to the runtime's session functions. Its state is JSON,
+// with no schema to check.
+func (w *Choiceloop) sessions() *flowcrt.Sessions[any, any] {
+	return &flowcrt.Sessions[any, any]{
+		Workflow: "choiceloop",
+		Schema:   "json",
+		Start:    "Init",
+		Fresh:    flowcrt.EmptyASLInput,
+		Decode:   flowcrt.DecodeASLInput,
+		Merge:    flowcrt.MergeASLInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs the state machine on input from the top-level state named state; with a session
+// it saves a checkpoint after every top-level state.
+func (w *Choiceloop) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+	var step choiceloopStep
+	switch state {
+	case "Init":
+		step = choiceloopStepInit
+	case "Check":
+		step = choiceloopStepCheck
+	case "Step":
+		step = choiceloopStepStep
+	case "Done":
+		step = choiceloopStepDone
+	default:
+		return nil, sess.UnknownState(state)
+	}
 	x, in, err := flowcrt.NewASLExec(&w.cfg, "choiceloop", w.h, input)
 	if err != nil {
 		return nil, err
 	}
-	out, err := w.run(ctx, x, in)
+	x.SetSession(sess)
+	out, err := w.run(ctx, x, in, step)
 	if err != nil {
 		return nil, err
 	}
 	return flowcrt.Plain(out), nil
 }
 
-// run runs the state machine from state "Init" and returns its output.
-func (w *Choiceloop) run(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
-	step := choiceloopStepInit
+// run runs the state machine from step and returns its output; with a session it saves a
+// checkpoint after every state.
+func (w *Choiceloop) run(ctx context.Context, x *flowcrt.ASLExec, in any, step choiceloopStep) (any, error) {
 	for step != choiceloopDone {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -87,6 +146,7 @@ func (w *Choiceloop) run(ctx context.Context, x *flowcrt.ASLExec, in any) (any, 
 		case choiceloopStepDone:
 			next, in, err = w.stepDone(ctx, x, in)
 		}
+		err = x.Save(ctx, choiceloopStateNames[next], in, err)
 		if err != nil {
 			return nil, flowcrt.StateFailed(choiceloopStateNames[step], err)
 		}

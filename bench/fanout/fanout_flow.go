@@ -13,8 +13,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 3)
-	_ = flowcrt.EnforceVersion(3 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // FanoutState is the state of a Fanout run.
@@ -67,6 +67,18 @@ func (s *FanoutState) apply(u FanoutUpdate) {
 	if u.set[1] {
 		s.Total += u.v.Total
 	}
+}
+
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u FanoutUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set[0] {
+		fields["items"] = u.v.Items
+	}
+	if u.set[1] {
+		fields["total"] = u.v.Total
+	}
+	return json.Marshal(fields)
 }
 
 // clone returns the copy of s that a branch or item of a fan-out runs on. Slices and maps are
@@ -134,9 +146,12 @@ var fanoutStateIDs = [...]string{
 
 // Run executes the workflow from state "split" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *Fanout) Run(ctx context.Context, in FanoutState) (out FanoutState, err error) {
-	s := in
-	step := fanoutStepSplit
+func (w *Fanout) Run(ctx context.Context, in FanoutState) (FanoutState, error) {
+	return w.run(ctx, nil, in, fanoutStepSplit)
+}
+
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Fanout) run(ctx context.Context, sess *flowcrt.Session, s FanoutState, step fanoutStep) (out FanoutState, err error) {
 	// A panicking handler fails the run with an error naming its state.
 	// One deferred recover per run keeps transitions free of defers.
 	defer func() {
@@ -154,7 +169,11 @@ func (w *Fanout) Run(ctx context.Context, in FanoutState) (out FanoutState, err 
 		}
 		switch step {
 		case fanoutStepSplit:
-			step, err = w.stepSplit(ctx, &s)
+			step, err = w.stepSplit(ctx, &s, sess)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, fanoutStateIDs[step], s, err)
 		}
 		if err != nil {
 			return s, err
@@ -163,8 +182,78 @@ func (w *Fanout) Run(ctx context.Context, in FanoutState) (out FanoutState, err 
 	return s, nil
 }
 
+// fanoutSchema identifies the shape of FanoutState: a checkpoint saved with another shape is refused.
+const fanoutSchema = "sha256:ee5a4e32117bfa7c"
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every state through the
+// checkpointer of flowcrt.WithCheckpointer. Every field of in, zero values included, is merged
+// through the reducers into the session's state: the zero state for a new session, which starts at
+// "split"; the last checkpoint's for an existing one, which goes on from there, or starts again at
+// "split" when its last run finished. A nil in leaves the state unchanged.
+func (w *Fanout) Invoke(ctx context.Context, sessionID string, in *FanoutState) (FanoutState, error) {
+	var u FanoutUpdate
+	if in != nil {
+		u = in.asUpdate()
+	}
+	return w.InvokeUpdate(ctx, sessionID, u)
+}
+
+// InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session
+// keeps the values of the others (`flowc run --session` merges its input so).
+func (w *Fanout) InvokeUpdate(ctx context.Context, sessionID string, u FanoutUpdate) (FanoutState, error) {
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its final state.
+func (w *Fanout) Resume(ctx context.Context, sessionID string) (FanoutState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *Fanout) Decide(ctx context.Context, sessionID string, decision string) (FanoutState, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the workflow to the runtime's session functions.
+func (w *Fanout) sessions() *flowcrt.Sessions[FanoutState, FanoutUpdate] {
+	return &flowcrt.Sessions[FanoutState, FanoutUpdate]{
+		Workflow: "Fanout",
+		Schema:   fanoutSchema,
+		Start:    "split",
+		Merge:    (*FanoutState).apply,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the state a checkpoint names.
+func (w *Fanout) runAt(ctx context.Context, sess *flowcrt.Session, s FanoutState, state string) (FanoutState, error) {
+	var step fanoutStep
+	switch state {
+	case "split":
+		step = fanoutStepSplit
+	default:
+		return s, sess.UnknownState(state)
+	}
+	return w.run(ctx, sess, s, step)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *FanoutState) asUpdate() FanoutUpdate {
+	u := FanoutUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
+}
+
 // stepSplit runs state "split" and returns the state to run next.
-func (w *Fanout) stepSplit(ctx context.Context, s *FanoutState) (fanoutStep, error) {
+func (w *Fanout) stepSplit(ctx context.Context, s *FanoutState, sess *flowcrt.Session) (fanoutStep, error) {
+	if sess.InFanOut("split") {
+		// Resumed inside its fan-out: the handler has run, its update is in s.
+		return w.mapSplit(ctx, s, sess)
+	}
 	if w.cfg.StateContext {
 		ctx = flowcrt.WithState(ctx, "split")
 	}
@@ -176,23 +265,34 @@ func (w *Fanout) stepSplit(ctx context.Context, s *FanoutState) (fanoutStep, err
 		}
 	}
 	s.apply(u)
-	return w.mapSplit(ctx, s)
+	return w.mapSplit(ctx, s, sess)
 }
 
 // mapSplit runs the chain "work" for each item of iter_key "items", at most 8 at a time, each on
 // its own copy of s. Once all are done it applies their updates to s in item order, and the run
-// goes on at the end of the run. The first failure cancels the other items and fails the run. The
-// items share the list itself, which handlers must not modify: a copy for each item would cost n²
-// copies.
-func (w *Fanout) mapSplit(ctx context.Context, s *FanoutState) (fanoutStep, error) {
+// goes on at the end of the run. The first failure cancels the other items and fails the run. With
+// a session each item saves a checkpoint when it finishes, and a resumed run does not run it
+// again. The items share the list itself, which handlers must not modify: a copy for each item
+// would cost n² copies.
+func (w *Fanout) mapSplit(ctx context.Context, s *FanoutState, sess *flowcrt.Session) (fanoutStep, error) {
 	items := slices.Clip(s.Items)
 	base := *s
 	base.Items = nil
 	recs := flowcrt.NewRecords[FanoutUpdate](len(items), 1)
-	err := flowcrt.FanOut(ctx, "split", len(items), 8, func(ctx context.Context, i int) error {
+	progress, err := flowcrt.StartFanOut(ctx, sess, "split", s, recs)
+	if err != nil {
+		return fanoutDone, err
+	}
+	err = flowcrt.FanOut(ctx, "split", len(items), 8, func(ctx context.Context, i int) error {
+		if progress.Done(i) {
+			return nil // finished before the run was resumed: its updates are in recs
+		}
 		it := base.clone()
 		it.Items = items
-		return w.iterateSplit(ctx, &it, items[i], recs.Of(i))
+		if err := w.iterateSplit(ctx, &it, items[i], recs.Of(i)); err != nil {
+			return err
+		}
+		return progress.Finish(ctx, i, recs.Of(i))
 	})
 	if err != nil {
 		return fanoutDone, err

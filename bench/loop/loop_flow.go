@@ -12,8 +12,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 1)
-	_ = flowcrt.EnforceVersion(1 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // LoopState is the state of a Loop run.
@@ -107,9 +107,12 @@ var loopStateIDs = [...]string{
 
 // Run executes the workflow from state "tick" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *Loop) Run(ctx context.Context, in LoopState) (out LoopState, err error) {
-	s := in
-	step := loopStepTick
+func (w *Loop) Run(ctx context.Context, in LoopState) (LoopState, error) {
+	return w.run(ctx, nil, in, loopStepTick)
+}
+
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Loop) run(ctx context.Context, sess *flowcrt.Session, s LoopState, step loopStep) (out LoopState, err error) {
 	// A panicking handler fails the run with an error naming its state.
 	// One deferred recover per run keeps transitions free of defers.
 	defer func() {
@@ -131,11 +134,83 @@ func (w *Loop) Run(ctx context.Context, in LoopState) (out LoopState, err error)
 		case loopStepTock:
 			step, err = w.stepTock(ctx, &s)
 		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, loopStateIDs[step], s, err)
+		}
 		if err != nil {
 			return s, err
 		}
 	}
 	return s, nil
+}
+
+// loopSchema identifies the shape of LoopState: a checkpoint saved with another shape is refused.
+const loopSchema = "sha256:d71074bd5c65e0f3"
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every state through the
+// checkpointer of flowcrt.WithCheckpointer. Every field of in, zero values included, is merged
+// through the reducers into the session's state: the zero state for a new session, which starts at
+// "tick"; the last checkpoint's for an existing one, which goes on from there, or starts again at
+// "tick" when its last run finished. A nil in leaves the state unchanged.
+func (w *Loop) Invoke(ctx context.Context, sessionID string, in *LoopState) (LoopState, error) {
+	var u LoopUpdate
+	if in != nil {
+		u = in.asUpdate()
+	}
+	return w.InvokeUpdate(ctx, sessionID, u)
+}
+
+// InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session
+// keeps the values of the others (`flowc run --session` merges its input so).
+func (w *Loop) InvokeUpdate(ctx context.Context, sessionID string, u LoopUpdate) (LoopState, error) {
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its final state.
+func (w *Loop) Resume(ctx context.Context, sessionID string) (LoopState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *Loop) Decide(ctx context.Context, sessionID string, decision string) (LoopState, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the workflow to the runtime's session functions.
+func (w *Loop) sessions() *flowcrt.Sessions[LoopState, LoopUpdate] {
+	return &flowcrt.Sessions[LoopState, LoopUpdate]{
+		Workflow: "Loop",
+		Schema:   loopSchema,
+		Start:    "tick",
+		Merge:    (*LoopState).apply,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the state a checkpoint names.
+func (w *Loop) runAt(ctx context.Context, sess *flowcrt.Session, s LoopState, state string) (LoopState, error) {
+	var step loopStep
+	switch state {
+	case "tick":
+		step = loopStepTick
+	case "tock":
+		step = loopStepTock
+	default:
+		return s, sess.UnknownState(state)
+	}
+	return w.run(ctx, sess, s, step)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *LoopState) asUpdate() LoopUpdate {
+	u := LoopUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // stepTick runs state "tick" and returns the state to run next.

@@ -4,6 +4,7 @@
 //	flowc check PATH...
 //	flowc graph [--format mermaid|dot] FILE
 //	flowc run FILE [--input JSON_FILE|-] [--mock-config FILE --test-case NAME] [--skip-waits]
+//	          [--checkpoint-db PATH --session ID [--decision OPTION]]
 package main
 
 import (
@@ -26,6 +27,7 @@ const (
   flowc check PATH...                    parse and type-check only
   flowc graph [--format mermaid|dot] FILE
   flowc run FILE [--input JSON_FILE|-] [--mock-config FILE --test-case NAME] [--skip-waits]
+            [--checkpoint-db PATH --session ID [--decision OPTION]]
 `
 )
 

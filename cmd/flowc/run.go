@@ -16,6 +16,7 @@ import (
 	"github.com/flowc-dev/flowc"
 	"github.com/flowc-dev/flowc/codegen"
 	"github.com/flowc-dev/flowc/ir"
+	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
 // The temporary module `flowc run` builds: the workflow package, a main
@@ -34,6 +35,8 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	mockConfig := fs.String("mock-config", "", "AWS Step Functions Local mock config `file`")
 	testCase := fs.String("test-case", "", "test case `name` in the mock config")
 	skipWaits := fs.Bool("skip-waits", false, "make every wait and retry interval take no time")
+	var sf sessionFlags
+	sf.register(fs)
 	paths, err := parseInterleaved(fs, args)
 	if err != nil {
 		return exitUsage
@@ -41,6 +44,20 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(paths) != 1 {
 		fmt.Fprintln(stderr, "flowc run: give exactly one definition file")
 		return exitUsage
+	}
+	if err := sf.check(*input); err != nil {
+		fmt.Fprintf(stderr, "flowc run: %v\n", err)
+		return exitUsage
+	}
+	store, err := sf.open()
+	if err != nil {
+		fmt.Fprintf(stderr, "flowc run: %v\n", err)
+		return exitUsage
+	}
+	var checkpoints flowcrt.Checkpointer // nil, unless a session runs: not a nil *sqlite.Store
+	if store != nil {
+		defer store.Close()
+		checkpoints = store
 	}
 	dir, err := os.MkdirTemp("", "flowc-run-")
 	if err != nil {
@@ -57,11 +74,12 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *skipWaits {
 		runArgs = append(runArgs, "-skip-waits")
 	}
+	runArgs = append(runArgs, sf.args()...)
 	if err != nil {
 		fmt.Fprintf(stderr, "flowc run: %v\n", err)
 		return exitUsage
 	}
-	return execRunner(bin, runArgs, stdout, stderr)
+	return execRunner(bin, runArgs, stdout, stderr, checkpoints)
 }
 
 // buildRunner compiles the definition into a program in dir. It returns the
@@ -201,10 +219,17 @@ func runnerArgs(dir, input, mockConfig, testCase string, stdin io.Reader) ([]str
 	return args, nil
 }
 
-func execRunner(bin string, args []string, stdout, stderr io.Writer) int {
+// execRunner runs the program; with a store, it serves the program's
+// checkpoints from it.
+func execRunner(bin string, args []string, stdout, stderr io.Writer, store flowcrt.Checkpointer) int {
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	err := cmd.Run()
+	var err error
+	if store != nil {
+		err = runServing(cmd, store, stderr)
+	} else {
+		err = cmd.Run()
+	}
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
 		return exit.ExitCode()

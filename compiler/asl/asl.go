@@ -43,6 +43,7 @@ func Lower(r *yamlx.Reader, root *yaml.Node, stem, pkg string) *ir.Workflow {
 	l := &lowerer{Reader: r, names: map[string]*ir.State{}, handlers: map[string]*ir.Handler{}}
 	// The generated mock marks itself with this method (flowcrt.OrderedHandlers).
 	l.methods.Reserve("OrderedValues")
+	l.methods.Reserve(check.VetMethods...) // go vet wants their standard signatures
 	w := &ir.Workflow{Pos: r.Pos(root), ID: stem, Name: naming.Exported(stem), Package: pkg, Mode: ir.ModeASL}
 	if w.Name == "" {
 		w.Name = "StateMachine"

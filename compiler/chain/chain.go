@@ -106,7 +106,7 @@ func (l *lowerer) task(n *yaml.Node) *ir.State {
 	s.Handler = l.handler(m.Get("handler"), n)
 	if t := m.Get("prompt_template"); !isAbsent(t) {
 		s.PromptTemplate, _ = l.String(t, "prompt_template")
-		l.checkTemplate(t, s.PromptTemplate)
+		l.checkTemplate(t, s.PromptTemplate, s.ID)
 	} else if needsPrompt(s.Handler) {
 		l.Diags.Errorf(s.Handler.Pos, "handler `%s` renders the task's prompt_template; add one", s.Handler.Builtin)
 	}

@@ -21,10 +21,16 @@ type varRead struct {
 
 // checkTemplate parses a prompt_template as the generated code will, and
 // remembers the variables it reads for checkVars.
-func (l *lowerer) checkTemplate(n *yaml.Node, text string) {
+func (l *lowerer) checkTemplate(n *yaml.Node, text, task string) {
 	t, err := template.New("prompt").Parse(text)
 	if err != nil {
 		l.templateError(n, err)
+		return
+	}
+	// The generated code names the template after its task, and a
+	// {{define}} of that name would make it panic when its package loads.
+	if _, err := template.New(task).Parse(text); err != nil {
+		l.Diags.Errorf(l.ContentPos(n), "prompt_template defines a template named %q, the id of its task; rename the template", task)
 		return
 	}
 	if t.Tree == nil {

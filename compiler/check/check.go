@@ -18,6 +18,9 @@ type Options struct {
 	// Generated is the path of the file flowc will write; the loader ignores
 	// its current contents, which may be stale or broken.
 	Generated string
+	// NoPackage: do not load the package; named types and reducer
+	// functions are unknown.
+	NoPackage bool
 }
 
 // Check validates w in place: expressions are replaced by their checked,
@@ -26,10 +29,17 @@ func Check(w *ir.Workflow, opts Options) diag.List {
 	c := &checker{w: w, opts: opts, states: map[string]*ir.State{}}
 	c.checkStates()
 	c.checkRefs()
-	if w.Mode == ir.ModeTyped {
+	c.checkMethodNames()
+	switch w.Mode {
+	case ir.ModeTyped:
 		c.checkTyped() // before the handlers: it gives iteration handlers their item type
+	case ir.ModeJSON:
+		c.checkJSON()
 	}
-	c.checkHandlers()
+	if w.Mode != ir.ModeJSON { // JSON-mode handlers all have one signature
+		c.checkHandlers()
+	}
+	c.checkApprovals()
 	// Reachability over a graph with broken edges would only add noise.
 	if !c.brokenRefs {
 		c.checkGraph()

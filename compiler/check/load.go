@@ -13,7 +13,7 @@ import (
 // loadPackage type-checks the workflow's Go package when the schema names
 // its types or functions; otherwise it returns nil without running `go list`.
 func (c *checker) loadPackage() *types.Package {
-	if !c.needsPackage() {
+	if c.opts.NoPackage || !c.needsPackage() {
 		return nil
 	}
 	pkg, err := loadTypes(c.opts.Dir, c.opts.Generated, c.w.Package)

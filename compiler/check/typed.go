@@ -2,6 +2,8 @@ package check
 
 import (
 	"go/types"
+	"strings"
+	"unicode"
 
 	"github.com/flowc-dev/flowc/compiler/diag"
 	"github.com/flowc-dev/flowc/compiler/expression"
@@ -26,7 +28,7 @@ func (c *checker) checkTyped() {
 		env.Fields = append(env.Fields, expression.Field{Name: f.Name, GoName: f.GoName, Type: t})
 	}
 	for _, s := range c.w.States {
-		c.checkStateExprs(s, env)
+		c.checkStateExprs(s, stateEnv(s, env))
 		c.checkBranches(s)
 	}
 	for _, r := range c.w.Regions {
@@ -47,8 +49,26 @@ func (c *checker) checkFieldName(f *ir.Field, seen, goNames map[string]*ir.Field
 	case goNames[f.GoName] != nil:
 		c.diags.Errorf(f.Pos, "fields %q and %q both become the Go name %s; rename one", goNames[f.GoName].Name, f.Name, f.GoName)
 		return false
+	case !isJSONKey(f.Name):
+		c.diags.Errorf(f.Pos, "field %q cannot be a JSON key of the state: use letters, digits, spaces and punctuation other than quotes, backslashes and commas", f.Name)
+		return false
 	}
 	seen[f.Name], goNames[f.GoName] = f, f
+	return true
+}
+
+// isJSONKey reports whether encoding/json honours name in a `json:"name"`
+// tag (its isValidTag): otherwise the state's JSON would silently use the
+// Go name, and "a,omitempty" or "-" would change what the tag means.
+func isJSONKey(name string) bool {
+	if name == "" || name == "-" {
+		return false
+	}
+	for _, r := range name {
+		if !strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", r) && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return false
+		}
+	}
 	return true
 }
 
@@ -84,7 +104,7 @@ func (c *checker) checkBranches(s *ir.State) {
 	}
 	for i, b := range t.Branches {
 		if b.Compose != nil {
-			c.diags.Errorf(b.Compose.Pos, "`compose` belongs to task chains; in a typed workflow the handler's update sets the fields")
+			c.diags.Errorf(b.Compose.Pos, "`compose` belongs to task chains; here the handler's result sets the state")
 		}
 		if b.Operator == ir.OpDefault && i != len(t.Branches)-1 {
 			c.diags.Errorf(t.Branches[i+1].Pos, "branch after the `default` branch can never be taken; `default` must be last")

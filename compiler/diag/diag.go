@@ -5,7 +5,9 @@ package diag
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/flowc-dev/flowc/ir"
 )
@@ -37,12 +39,35 @@ type List []Diagnostic
 
 // Errorf records an error at pos.
 func (l *List) Errorf(pos ir.Pos, format string, args ...any) {
-	*l = append(*l, Diagnostic{Pos: pos, Severity: Error, Msg: fmt.Sprintf(format, args...)})
+	*l = append(*l, Diagnostic{Pos: pos, Severity: Error, Msg: oneLine(fmt.Sprintf(format, args...))})
 }
 
 // Warnf records a warning at pos.
 func (l *List) Warnf(pos ir.Pos, format string, args ...any) {
-	*l = append(*l, Diagnostic{Pos: pos, Severity: Warning, Msg: fmt.Sprintf(format, args...)})
+	*l = append(*l, Diagnostic{Pos: pos, Severity: Warning, Msg: oneLine(fmt.Sprintf(format, args...))})
+}
+
+// oneLine escapes line breaks and other control characters that names
+// from a definition may carry into a message, so that every diagnostic
+// stays one `file:line:col: message` line.
+func oneLine(msg string) string {
+	if !strings.ContainsFunc(msg, breaksLine) {
+		return msg
+	}
+	var b strings.Builder
+	for _, r := range msg {
+		if breaksLine(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func breaksLine(r rune) bool {
+	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029'
 }
 
 // Add appends other diagnostics.

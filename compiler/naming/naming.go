@@ -19,6 +19,8 @@ var initialisms = map[string]bool{
 // Exported turns a definition name ("fix-error", "user_id", "classify") into
 // an exported Go identifier ("FixError", "UserID", "Classify"). It returns ""
 // when no identifier can be made (empty, no letters, or starting with a digit).
+// A name that starts with a letter without case ("日本") gets an X in front:
+// Go exports only names that start with an upper-case letter.
 func Exported(name string) string {
 	var b strings.Builder
 	for _, word := range words(name) {
@@ -32,6 +34,9 @@ func Exported(name string) string {
 	id := b.String()
 	if id == "" || !token.IsIdentifier(id) || !unicode.IsLetter([]rune(id)[0]) {
 		return ""
+	}
+	if !token.IsExported(id) {
+		id = "X" + id
 	}
 	return id
 }

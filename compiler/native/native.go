@@ -18,8 +18,8 @@ import (
 var topKeys = []string{"workflow", "package", "description", "state", "start", "states"}
 
 var stateKeys = []string{
-	"id", "description", "handler", "assistant_id", "tool_id", "task", "tool_args",
-	"timeout", "retry", "catch", "next", "end",
+	"id", "type", "description", "handler", "assistant_id", "tool_id", "task", "tool_args",
+	"prompt", "options", "timeout", "retry", "catch", "next", "end",
 }
 
 // Detect reports whether a parsed document is in the native language: a
@@ -66,6 +66,7 @@ func Lower(r *yamlx.Reader, root *yaml.Node, d Defaults) *ir.Workflow {
 type lowerer struct {
 	*yamlx.Reader
 	defaults Defaults
+	json     bool // the workflow has no `state:` schema: templates are parsed
 }
 
 func (l *lowerer) workflow(root *yaml.Node) *ir.Workflow {
@@ -92,6 +93,7 @@ func (l *lowerer) workflow(root *yaml.Node) *ir.Workflow {
 		w.Mode = ir.ModeTyped
 		w.Fields = l.fields(n)
 	}
+	l.json = w.Mode == ir.ModeJSON
 	if n := m.Get("states"); n != nil {
 		for _, item := range l.Seq(n, "states") {
 			if s := l.state(item); s != nil {
@@ -106,9 +108,6 @@ func (l *lowerer) workflow(root *yaml.Node) *ir.Workflow {
 	}
 	w.Start = l.start(m, w)
 	l.regions(w)
-	if w.Mode == ir.ModeJSON {
-		l.Diags.Errorf(w.Pos, "workflows without a `state:` schema (JSON mode) are not supported yet; declare a `state:` schema")
-	}
 	return w
 }
 

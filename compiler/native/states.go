@@ -30,6 +30,7 @@ func (l *lowerer) state(n *yaml.Node) *ir.State {
 	s.Handler = l.handler(m, s)
 	if t := m.Get("task"); t != nil {
 		s.Task, _ = l.String(t, "task")
+		s.TaskParts = l.template(t, s.Task, "task")
 	}
 	if t := m.Get("tool_args"); t != nil {
 		s.ToolArgs = l.toolArgs(t)
@@ -48,6 +49,7 @@ func (l *lowerer) state(n *yaml.Node) *ir.State {
 		}
 	}
 	s.Next = l.next(m, s)
+	l.stateType(m, s)
 	return s
 }
 
@@ -70,8 +72,9 @@ func (l *lowerer) toolArgs(n *yaml.Node) []ir.TemplateArg {
 	}
 	var out []ir.TemplateArg
 	for _, e := range l.Pairs(n) {
-		v, _ := l.String(e.Value, "tool argument `"+e.Key.Value+"`")
-		out = append(out, ir.TemplateArg{Pos: l.Pos(e.Key), Name: e.Key.Value, Value: v})
+		what := "tool argument `" + e.Key.Value + "`"
+		v, _ := l.String(e.Value, what)
+		out = append(out, ir.TemplateArg{Pos: l.Pos(e.Key), Name: e.Key.Value, Value: v, Parts: l.template(e.Value, v, what)})
 	}
 	return out
 }

@@ -13,8 +13,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 1)
-	_ = flowcrt.EnforceVersion(1 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // ResearchState is the state of a Research run.
@@ -153,9 +153,12 @@ var researchStateIDs = [...]string{
 
 // Run executes the workflow from state "decide" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *Research) Run(ctx context.Context, in ResearchState) (out ResearchState, err error) {
-	s := in
-	step := researchStepDecide
+func (w *Research) Run(ctx context.Context, in ResearchState) (ResearchState, error) {
+	return w.run(ctx, nil, in, researchStepDecide)
+}
+
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Research) run(ctx context.Context, sess *flowcrt.Session, s ResearchState, step researchStep) (out ResearchState, err error) {
 	// A panicking handler fails the run with an error naming its state.
 	// One deferred recover per run keeps transitions free of defers.
 	defer func() {
@@ -179,11 +182,85 @@ func (w *Research) Run(ctx context.Context, in ResearchState) (out ResearchState
 		case researchStepAnswer:
 			step, err = w.stepAnswer(ctx, &s)
 		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, researchStateIDs[step], s, err)
+		}
 		if err != nil {
 			return s, err
 		}
 	}
 	return s, nil
+}
+
+// researchSchema identifies the shape of ResearchState: a checkpoint saved with another shape is refused.
+const researchSchema = "sha256:460a34391f35e8d5"
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every state through the
+// checkpointer of flowcrt.WithCheckpointer. Every field of in, zero values included, is merged
+// through the reducers into the session's state: the zero state for a new session, which starts at
+// "decide"; the last checkpoint's for an existing one, which goes on from there, or starts again
+// at "decide" when its last run finished. A nil in leaves the state unchanged.
+func (w *Research) Invoke(ctx context.Context, sessionID string, in *ResearchState) (ResearchState, error) {
+	var u ResearchUpdate
+	if in != nil {
+		u = in.asUpdate()
+	}
+	return w.InvokeUpdate(ctx, sessionID, u)
+}
+
+// InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session
+// keeps the values of the others (`flowc run --session` merges its input so).
+func (w *Research) InvokeUpdate(ctx context.Context, sessionID string, u ResearchUpdate) (ResearchState, error) {
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its final state.
+func (w *Research) Resume(ctx context.Context, sessionID string) (ResearchState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *Research) Decide(ctx context.Context, sessionID string, decision string) (ResearchState, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the workflow to the runtime's session functions.
+func (w *Research) sessions() *flowcrt.Sessions[ResearchState, ResearchUpdate] {
+	return &flowcrt.Sessions[ResearchState, ResearchUpdate]{
+		Workflow: "Research",
+		Schema:   researchSchema,
+		Start:    "decide",
+		Merge:    (*ResearchState).apply,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the state a checkpoint names.
+func (w *Research) runAt(ctx context.Context, sess *flowcrt.Session, s ResearchState, state string) (ResearchState, error) {
+	var step researchStep
+	switch state {
+	case "decide":
+		step = researchStepDecide
+	case "search":
+		step = researchStepSearch
+	case "answer":
+		step = researchStepAnswer
+	default:
+		return s, sess.UnknownState(state)
+	}
+	return w.run(ctx, sess, s, step)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *ResearchState) asUpdate() ResearchUpdate {
+	u := ResearchUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // stepDecide runs state "decide" and returns the state to run next.

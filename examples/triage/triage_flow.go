@@ -14,8 +14,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 1)
-	_ = flowcrt.EnforceVersion(1 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // TriageState is the state of a Triage run.
@@ -158,9 +158,12 @@ var triageStateIDs = [...]string{
 
 // Run executes the workflow from state "classify" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *Triage) Run(ctx context.Context, in TriageState) (out TriageState, err error) {
-	s := in
-	step := triageStepClassify
+func (w *Triage) Run(ctx context.Context, in TriageState) (TriageState, error) {
+	return w.run(ctx, nil, in, triageStepClassify)
+}
+
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Triage) run(ctx context.Context, sess *flowcrt.Session, s TriageState, step triageStep) (out TriageState, err error) {
 	// A panicking handler fails the run with an error naming its state.
 	// One deferred recover per run keeps transitions free of defers.
 	defer func() {
@@ -186,11 +189,87 @@ func (w *Triage) Run(ctx context.Context, in TriageState) (out TriageState, err 
 		case triageStepEscalate:
 			step, err = w.stepEscalate(ctx, &s)
 		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, triageStateIDs[step], s, err)
+		}
 		if err != nil {
 			return s, err
 		}
 	}
 	return s, nil
+}
+
+// triageSchema identifies the shape of TriageState: a checkpoint saved with another shape is refused.
+const triageSchema = "sha256:bcf4d9eb24a9b0ee"
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every state through the
+// checkpointer of flowcrt.WithCheckpointer. Every field of in, zero values included, is merged
+// through the reducers into the session's state: the zero state for a new session, which starts at
+// "classify"; the last checkpoint's for an existing one, which goes on from there, or starts again
+// at "classify" when its last run finished. A nil in leaves the state unchanged.
+func (w *Triage) Invoke(ctx context.Context, sessionID string, in *TriageState) (TriageState, error) {
+	var u TriageUpdate
+	if in != nil {
+		u = in.asUpdate()
+	}
+	return w.InvokeUpdate(ctx, sessionID, u)
+}
+
+// InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session
+// keeps the values of the others (`flowc run --session` merges its input so).
+func (w *Triage) InvokeUpdate(ctx context.Context, sessionID string, u TriageUpdate) (TriageState, error) {
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its final state.
+func (w *Triage) Resume(ctx context.Context, sessionID string) (TriageState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *Triage) Decide(ctx context.Context, sessionID string, decision string) (TriageState, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the workflow to the runtime's session functions.
+func (w *Triage) sessions() *flowcrt.Sessions[TriageState, TriageUpdate] {
+	return &flowcrt.Sessions[TriageState, TriageUpdate]{
+		Workflow: "Triage",
+		Schema:   triageSchema,
+		Start:    "classify",
+		Merge:    (*TriageState).apply,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the state a checkpoint names.
+func (w *Triage) runAt(ctx context.Context, sess *flowcrt.Session, s TriageState, state string) (TriageState, error) {
+	var step triageStep
+	switch state {
+	case "classify":
+		step = triageStepClassify
+	case "fix":
+		step = triageStepFix
+	case "answer":
+		step = triageStepAnswer
+	case "escalate":
+		step = triageStepEscalate
+	default:
+		return s, sess.UnknownState(state)
+	}
+	return w.run(ctx, sess, s, step)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *TriageState) asUpdate() TriageUpdate {
+	u := TriageUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 var triageClassifyPolicy = flowcrt.Policy{

@@ -12,8 +12,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 1)
-	_ = flowcrt.EnforceVersion(1 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // AgentState is the state of a Agent run.
@@ -143,9 +143,12 @@ var agentStateIDs = [...]string{
 
 // Run executes the workflow from state "decide" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *Agent) Run(ctx context.Context, in AgentState) (out AgentState, err error) {
-	s := in
-	step := agentStepDecide
+func (w *Agent) Run(ctx context.Context, in AgentState) (AgentState, error) {
+	return w.run(ctx, nil, in, agentStepDecide)
+}
+
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Agent) run(ctx context.Context, sess *flowcrt.Session, s AgentState, step agentStep) (out AgentState, err error) {
 	// A panicking handler fails the run with an error naming its state.
 	// One deferred recover per run keeps transitions free of defers.
 	defer func() {
@@ -171,11 +174,87 @@ func (w *Agent) Run(ctx context.Context, in AgentState) (out AgentState, err err
 		case agentStepPublish:
 			step, err = w.stepPublish(ctx, &s)
 		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, agentStateIDs[step], s, err)
+		}
 		if err != nil {
 			return s, err
 		}
 	}
 	return s, nil
+}
+
+// agentSchema identifies the shape of AgentState: a checkpoint saved with another shape is refused.
+const agentSchema = "sha256:70a6a9c21bd858c1"
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every state through the
+// checkpointer of flowcrt.WithCheckpointer. Every field of in, zero values included, is merged
+// through the reducers into the session's state: the zero state for a new session, which starts at
+// "decide"; the last checkpoint's for an existing one, which goes on from there, or starts again
+// at "decide" when its last run finished. A nil in leaves the state unchanged.
+func (w *Agent) Invoke(ctx context.Context, sessionID string, in *AgentState) (AgentState, error) {
+	var u AgentUpdate
+	if in != nil {
+		u = in.asUpdate()
+	}
+	return w.InvokeUpdate(ctx, sessionID, u)
+}
+
+// InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session
+// keeps the values of the others (`flowc run --session` merges its input so).
+func (w *Agent) InvokeUpdate(ctx context.Context, sessionID string, u AgentUpdate) (AgentState, error) {
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its final state.
+func (w *Agent) Resume(ctx context.Context, sessionID string) (AgentState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *Agent) Decide(ctx context.Context, sessionID string, decision string) (AgentState, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the workflow to the runtime's session functions.
+func (w *Agent) sessions() *flowcrt.Sessions[AgentState, AgentUpdate] {
+	return &flowcrt.Sessions[AgentState, AgentUpdate]{
+		Workflow: "Agent",
+		Schema:   agentSchema,
+		Start:    "decide",
+		Merge:    (*AgentState).apply,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the state a checkpoint names.
+func (w *Agent) runAt(ctx context.Context, sess *flowcrt.Session, s AgentState, state string) (AgentState, error) {
+	var step agentStep
+	switch state {
+	case "decide":
+		step = agentStepDecide
+	case "search":
+		step = agentStepSearch
+	case "answer":
+		step = agentStepAnswer
+	case "publish":
+		step = agentStepPublish
+	default:
+		return s, sess.UnknownState(state)
+	}
+	return w.run(ctx, sess, s, step)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *AgentState) asUpdate() AgentUpdate {
+	u := AgentUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // stepDecide runs state "decide" and returns the state to run next.

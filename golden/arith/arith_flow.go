@@ -12,8 +12,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 1)
-	_ = flowcrt.EnforceVersion(1 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // ArithState is the state of a Arith run.
@@ -158,9 +158,12 @@ var arithStateIDs = [...]string{
 
 // Run executes the workflow from state "check" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *Arith) Run(ctx context.Context, in ArithState) (out ArithState, err error) {
-	s := in
-	step := arithStepCheck
+func (w *Arith) Run(ctx context.Context, in ArithState) (ArithState, error) {
+	return w.run(ctx, nil, in, arithStepCheck)
+}
+
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Arith) run(ctx context.Context, sess *flowcrt.Session, s ArithState, step arithStep) (out ArithState, err error) {
 	// A panicking handler fails the run with an error naming its state.
 	// One deferred recover per run keeps transitions free of defers.
 	defer func() {
@@ -194,11 +197,95 @@ func (w *Arith) Run(ctx context.Context, in ArithState) (out ArithState, err err
 		case arithStepOther:
 			step, err = w.stepOther(ctx, &s)
 		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, arithStateIDs[step], s, err)
+		}
 		if err != nil {
 			return s, err
 		}
 	}
 	return s, nil
+}
+
+// arithSchema identifies the shape of ArithState: a checkpoint saved with another shape is refused.
+const arithSchema = "sha256:3dfd896737cf03bb"
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every state through the
+// checkpointer of flowcrt.WithCheckpointer. Every field of in, zero values included, is merged
+// through the reducers into the session's state: the zero state for a new session, which starts at
+// "check"; the last checkpoint's for an existing one, which goes on from there, or starts again at
+// "check" when its last run finished. A nil in leaves the state unchanged.
+func (w *Arith) Invoke(ctx context.Context, sessionID string, in *ArithState) (ArithState, error) {
+	var u ArithUpdate
+	if in != nil {
+		u = in.asUpdate()
+	}
+	return w.InvokeUpdate(ctx, sessionID, u)
+}
+
+// InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session
+// keeps the values of the others (`flowc run --session` merges its input so).
+func (w *Arith) InvokeUpdate(ctx context.Context, sessionID string, u ArithUpdate) (ArithState, error) {
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its final state.
+func (w *Arith) Resume(ctx context.Context, sessionID string) (ArithState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *Arith) Decide(ctx context.Context, sessionID string, decision string) (ArithState, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the workflow to the runtime's session functions.
+func (w *Arith) sessions() *flowcrt.Sessions[ArithState, ArithUpdate] {
+	return &flowcrt.Sessions[ArithState, ArithUpdate]{
+		Workflow: "Arith",
+		Schema:   arithSchema,
+		Start:    "check",
+		Merge:    (*ArithState).apply,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the state a checkpoint names.
+func (w *Arith) runAt(ctx context.Context, sess *flowcrt.Session, s ArithState, state string) (ArithState, error) {
+	var step arithStep
+	switch state {
+	case "check":
+		step = arithStepCheck
+	case "ratio":
+		step = arithStepRatio
+	case "odd":
+		step = arithStepOdd
+	case "big":
+		step = arithStepBig
+	case "half":
+		step = arithStepHalf
+	case "high":
+		step = arithStepHigh
+	case "negative":
+		step = arithStepNegative
+	case "other":
+		step = arithStepOther
+	default:
+		return s, sess.UnknownState(state)
+	}
+	return w.run(ctx, sess, s, step)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *ArithState) asUpdate() ArithUpdate {
+	u := ArithUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // stepCheck runs state "check" and returns the state to run next.

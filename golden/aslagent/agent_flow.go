@@ -12,21 +12,21 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 4)
-	_ = flowcrt.EnforceVersion(4 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // AgentHandlers is the work of the state machine, implemented by you: one method per
-// Resource, agent and approval. A handler gets the state's effective input (objects as
-// map[string]any) and returns its result, any value that encodes as JSON. An error fails the
-// state; an *flowcrt.Error names it for Retry and Catch, any other error is States.TaskFailed.
+// Resource and agent. A handler gets the state's effective input (objects as map[string]any)
+// and returns its result, any value that encodes as JSON. An error fails the state; an
+// *flowcrt.Error names it for Retry and Catch, any other error is States.TaskFailed.
+// Handlers that also implement flowcrt.Approver answer the Approval states; without it an
+// Approval state stops the run with an *flowcrt.Interrupted error, and Decide continues it.
 type AgentHandlers interface {
 	// Writer is agent "Writer", called by "Draft", "Discuss".
 	Writer(ctx context.Context, in any, agent flowcrt.Agent) (any, error)
 	// Critic is agent "Critic", called by "Discuss".
 	Critic(ctx context.Context, in any, agent flowcrt.Agent) (any, error)
-	// Approve answers the Approval states "Review" with the chosen option.
-	Approve(ctx context.Context, req flowcrt.ApprovalRequest) (string, error)
 }
 
 // Agent runs the state machine. It is safe for concurrent use: every Run has its own state.
@@ -71,20 +71,83 @@ var agentStateNames = [...]string{
 // Run executes the state machine on input, any value that encodes as JSON, and returns its
 // output. A failure is returned as an error whose *flowcrt.Error holds the name and cause.
 func (w *Agent) Run(ctx context.Context, input any) (any, error) {
+	return w.runAt(ctx, nil, input, "Draft")
+}
+
+// Invoke runs the state machine as session sessionID, saving a checkpoint after every top-level
+// state through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "Draft" on
+// input. An existing one goes on from its last checkpoint, with input merged into its saved input
+// (an object's members replace those of the same name; nil: unchanged); one whose last run
+// finished starts again at "Draft".
+func (w *Agent) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the top-level
+// states that completed; a session whose last run finished returns its output.
+func (w *Agent) Resume(ctx context.Context, sessionID string) (any, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *Agent) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the state machine to the runtime's session functions. Its state is JSON,
+// with no schema to check.
+func (w *Agent) sessions() *flowcrt.Sessions[any, any] {
+	return &flowcrt.Sessions[any, any]{
+		Workflow: "agent",
+		Schema:   "json",
+		Start:    "Draft",
+		Fresh:    flowcrt.EmptyASLInput,
+		Decode:   flowcrt.DecodeASLInput,
+		Merge:    flowcrt.MergeASLInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs the state machine on input from the top-level state named state; with a session
+// it saves a checkpoint after every top-level state.
+func (w *Agent) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+	var step agentStep
+	switch state {
+	case "Draft":
+		step = agentStepDraft
+	case "Discuss":
+		step = agentStepDiscuss
+	case "Save":
+		step = agentStepSave
+	case "Review":
+		step = agentStepReview
+	case "Publish":
+		step = agentStepPublish
+	case "Rejected":
+		step = agentStepRejected
+	default:
+		return nil, sess.UnknownState(state)
+	}
 	x, in, err := flowcrt.NewASLExec(&w.cfg, "agent", w.h, input)
 	if err != nil {
 		return nil, err
 	}
-	out, err := w.run(ctx, x, in)
+	x.SetSession(sess)
+	out, err := w.run(ctx, x, in, step)
 	if err != nil {
 		return nil, err
 	}
 	return flowcrt.Plain(out), nil
 }
 
-// run runs the state machine from state "Draft" and returns its output.
-func (w *Agent) run(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
-	step := agentStepDraft
+// run runs the state machine from step and returns its output; with a session it saves a
+// checkpoint after every state.
+func (w *Agent) run(ctx context.Context, x *flowcrt.ASLExec, in any, step agentStep) (any, error) {
 	for step != agentDone {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -105,6 +168,7 @@ func (w *Agent) run(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error
 		case agentStepRejected:
 			next, in, err = w.stepRejected(ctx, x, in)
 		}
+		err = x.Save(ctx, agentStateNames[next], in, err)
 		if err != nil {
 			return nil, flowcrt.StateFailed(agentStateNames[step], err)
 		}
@@ -183,7 +247,8 @@ var agentSaveState = flowcrt.ASLState{
 
 // stepSave runs Checkpoint state "Save".
 func (w *Agent) stepSave(ctx context.Context, x *flowcrt.ASLExec, in any) (agentStep, any, error) {
-	// A Checkpoint passes its input through: until flowc's checkpointer lands, it saves nothing.
+	// A Checkpoint passes its input through; with a session, the run saves a checkpoint after it, as
+	// after every top-level state. Inside a Parallel or Map it saves nothing.
 	out, err := x.Do(ctx, &agentSaveState, x.Enter("Save"), in, flowcrt.Identity)
 	if err != nil {
 		return agentDone, nil, err
@@ -206,8 +271,11 @@ func (w *Agent) stepReview(ctx context.Context, x *flowcrt.ASLExec, in any) (age
 		Prompt:  "Publish the draft?",
 		Options: []string{"approve", "reject"},
 		Timeout: 24 * time.Hour,
-	}, w.h.Approve))
+	}, true))
 	if err != nil {
+		if flowcrt.IsInterrupted(err) {
+			return agentDone, in, err // the run waits here: save its input
+		}
 		// An approval that times out takes the Default.
 		if flowcrt.IsTimeout(err) {
 			return agentStepRejected, in, nil

@@ -12,14 +12,14 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 4)
-	_ = flowcrt.EnforceVersion(4 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // SeedHandlers is the work of the state machine, implemented by you: one method per
-// Resource, agent and approval. A handler gets the state's effective input (objects as
-// map[string]any) and returns its result, any value that encodes as JSON. An error fails the
-// state; an *flowcrt.Error names it for Retry and Catch, any other error is States.TaskFailed.
+// Resource and agent. A handler gets the state's effective input (objects as map[string]any)
+// and returns its result, any value that encodes as JSON. An error fails the state; an
+// *flowcrt.Error names it for Retry and Catch, any other error is States.TaskFailed.
 type SeedHandlers interface {
 	// CodeAnalyzer is agent "CodeAnalyzer", called by "AnalyzeCode".
 	CodeAnalyzer(ctx context.Context, in any, agent flowcrt.Agent) (any, error)
@@ -123,20 +123,119 @@ var seedStateNames = [...]string{
 // Run executes the state machine on input, any value that encodes as JSON, and returns its
 // output. A failure is returned as an error whose *flowcrt.Error holds the name and cause.
 func (w *Seed) Run(ctx context.Context, input any) (any, error) {
+	return w.runAt(ctx, nil, input, "InitializeState")
+}
+
+// Invoke runs the state machine as session sessionID, saving a checkpoint after every top-level
+// state through the checkpointer of flowcrt.WithCheckpointer. A new session starts at
+// "InitializeState" on input. An existing one goes on from its last checkpoint, with input merged
+// into its saved input (an object's members replace those of the same name; nil: unchanged); one
+// whose last run finished starts again at "InitializeState".
+func (w *Seed) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the top-level
+// states that completed; a session whose last run finished returns its output.
+func (w *Seed) Resume(ctx context.Context, sessionID string) (any, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *Seed) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the state machine to the runtime's session functions. Its state is JSON,
+// with no schema to check.
+func (w *Seed) sessions() *flowcrt.Sessions[any, any] {
+	return &flowcrt.Sessions[any, any]{
+		Workflow: "seed",
+		Schema:   "json",
+		Start:    "InitializeState",
+		Fresh:    flowcrt.EmptyASLInput,
+		Decode:   flowcrt.DecodeASLInput,
+		Merge:    flowcrt.MergeASLInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs the state machine on input from the top-level state named state; with a session
+// it saves a checkpoint after every top-level state.
+func (w *Seed) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+	var step seedStep
+	switch state {
+	case "InitializeState":
+		step = seedStepInitializeState
+	case "Process":
+		step = seedStepProcess
+	case "AnalyzeCode":
+		step = seedStepAnalyzeCode
+	case "HandleTimeout":
+		step = seedStepHandleTimeout
+	case "ProcessResults":
+		step = seedStepProcessResults
+	case "RouteByIntent":
+		step = seedStepRouteByIntent
+	case "HighValuePurchase":
+		step = seedStepHighValuePurchase
+	case "ScoreCheck":
+		step = seedStepScoreCheck
+	case "HighScore":
+		step = seedStepHighScore
+	case "VerifiedHighScore":
+		step = seedStepVerifiedHighScore
+	case "StandardPurchase":
+		step = seedStepStandardPurchase
+	case "CustomerSupport":
+		step = seedStepCustomerSupport
+	case "RefundFlow":
+		step = seedStepRefundFlow
+	case "GeneralInquiry":
+		step = seedStepGeneralInquiry
+	case "ProcessAllTasks":
+		step = seedStepProcessAllTasks
+	case "Summarize":
+		step = seedStepSummarize
+	case "ComprehensiveReview":
+		step = seedStepComprehensiveReview
+	case "CombineResults":
+		step = seedStepCombineResults
+	case "WaitForRateLimit":
+		step = seedStepWaitForRateLimit
+	case "RetryRequest":
+		step = seedStepRetryRequest
+	case "SaveProgress":
+		step = seedStepSaveProgress
+	case "ContinueProcessing":
+		step = seedStepContinueProcessing
+	case "WorkflowComplete":
+		step = seedStepWorkflowComplete
+	case "ValidationFailed":
+		step = seedStepValidationFailed
+	default:
+		return nil, sess.UnknownState(state)
+	}
 	x, in, err := flowcrt.NewASLExec(&w.cfg, "seed", w.h, input)
 	if err != nil {
 		return nil, err
 	}
-	out, err := w.run(ctx, x, in)
+	x.SetSession(sess)
+	out, err := w.run(ctx, x, in, step)
 	if err != nil {
 		return nil, err
 	}
 	return flowcrt.Plain(out), nil
 }
 
-// run runs the state machine from state "InitializeState" and returns its output.
-func (w *Seed) run(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
-	step := seedStepInitializeState
+// run runs the state machine from step and returns its output; with a session it saves a
+// checkpoint after every state.
+func (w *Seed) run(ctx context.Context, x *flowcrt.ASLExec, in any, step seedStep) (any, error) {
 	for step != seedDone {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -193,6 +292,7 @@ func (w *Seed) run(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error)
 		case seedStepValidationFailed:
 			next, in, err = w.stepValidationFailed(ctx, x, in)
 		}
+		err = x.Save(ctx, seedStateNames[next], in, err)
 		if err != nil {
 			return nil, flowcrt.StateFailed(seedStateNames[step], err)
 		}
@@ -803,7 +903,8 @@ var seedSaveProgressState = flowcrt.ASLState{
 
 // stepSaveProgress runs Checkpoint state "SaveProgress".
 func (w *Seed) stepSaveProgress(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	// A Checkpoint passes its input through: until flowc's checkpointer lands, it saves nothing.
+	// A Checkpoint passes its input through; with a session, the run saves a checkpoint after it, as
+	// after every top-level state. Inside a Parallel or Map it saves nothing.
 	out, err := x.Do(ctx, &seedSaveProgressState, x.Enter("SaveProgress"), in, flowcrt.Identity)
 	if err != nil {
 		return seedDone, nil, err

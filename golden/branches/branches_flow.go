@@ -13,8 +13,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 1)
-	_ = flowcrt.EnforceVersion(1 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // BranchesState is the state of a Branches run.
@@ -111,9 +111,12 @@ var branchesStateIDs = [...]string{
 
 // Run executes the workflow from state "check" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *Branches) Run(ctx context.Context, in BranchesState) (out BranchesState, err error) {
-	s := in
-	step := branchesStepCheck
+func (w *Branches) Run(ctx context.Context, in BranchesState) (BranchesState, error) {
+	return w.run(ctx, nil, in, branchesStepCheck)
+}
+
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Branches) run(ctx context.Context, sess *flowcrt.Session, s BranchesState, step branchesStep) (out BranchesState, err error) {
 	// A panicking handler fails the run with an error naming its state.
 	// One deferred recover per run keeps transitions free of defers.
 	defer func() {
@@ -149,11 +152,97 @@ func (w *Branches) Run(ctx context.Context, in BranchesState) (out BranchesState
 		case branchesStepDone:
 			step, err = w.stepDone(ctx, &s)
 		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, branchesStateIDs[step], s, err)
+		}
 		if err != nil {
 			return s, err
 		}
 	}
 	return s, nil
+}
+
+// branchesSchema identifies the shape of BranchesState: a checkpoint saved with another shape is refused.
+const branchesSchema = "sha256:9674bc163f568bde"
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every state through the
+// checkpointer of flowcrt.WithCheckpointer. Every field of in, zero values included, is merged
+// through the reducers into the session's state: the zero state for a new session, which starts at
+// "check"; the last checkpoint's for an existing one, which goes on from there, or starts again at
+// "check" when its last run finished. A nil in leaves the state unchanged.
+func (w *Branches) Invoke(ctx context.Context, sessionID string, in *BranchesState) (BranchesState, error) {
+	var u BranchesUpdate
+	if in != nil {
+		u = in.asUpdate()
+	}
+	return w.InvokeUpdate(ctx, sessionID, u)
+}
+
+// InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session
+// keeps the values of the others (`flowc run --session` merges its input so).
+func (w *Branches) InvokeUpdate(ctx context.Context, sessionID string, u BranchesUpdate) (BranchesState, error) {
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its final state.
+func (w *Branches) Resume(ctx context.Context, sessionID string) (BranchesState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *Branches) Decide(ctx context.Context, sessionID string, decision string) (BranchesState, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the workflow to the runtime's session functions.
+func (w *Branches) sessions() *flowcrt.Sessions[BranchesState, BranchesUpdate] {
+	return &flowcrt.Sessions[BranchesState, BranchesUpdate]{
+		Workflow: "Branches",
+		Schema:   branchesSchema,
+		Start:    "check",
+		Merge:    (*BranchesState).apply,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the state a checkpoint names.
+func (w *Branches) runAt(ctx context.Context, sess *flowcrt.Session, s BranchesState, state string) (BranchesState, error) {
+	var step branchesStep
+	switch state {
+	case "check":
+		step = branchesStepCheck
+	case "tools":
+		step = branchesStepTools
+	case "server_error":
+		step = branchesStepServerError
+	case "negative":
+		step = branchesStepNegative
+	case "success":
+		step = branchesStepSuccess
+	case "failed":
+		step = branchesStepFailed
+	case "errored":
+		step = branchesStepErrored
+	case "written":
+		step = branchesStepWritten
+	case "done":
+		step = branchesStepDone
+	default:
+		return s, sess.UnknownState(state)
+	}
+	return w.run(ctx, sess, s, step)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *BranchesState) asUpdate() BranchesUpdate {
+	u := BranchesUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // stepCheck runs state "check" and returns the state to run next.

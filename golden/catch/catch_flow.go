@@ -12,8 +12,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 1)
-	_ = flowcrt.EnforceVersion(1 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // CatchState is the state of a Catch run.
@@ -104,9 +104,12 @@ var catchStateIDs = [...]string{
 
 // Run executes the workflow from state "process" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *Catch) Run(ctx context.Context, in CatchState) (out CatchState, err error) {
-	s := in
-	step := catchStepProcess
+func (w *Catch) Run(ctx context.Context, in CatchState) (CatchState, error) {
+	return w.run(ctx, nil, in, catchStepProcess)
+}
+
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Catch) run(ctx context.Context, sess *flowcrt.Session, s CatchState, step catchStep) (out CatchState, err error) {
 	// A panicking handler fails the run with an error naming its state.
 	// One deferred recover per run keeps transitions free of defers.
 	defer func() {
@@ -132,11 +135,87 @@ func (w *Catch) Run(ctx context.Context, in CatchState) (out CatchState, err err
 		case catchStepPublish:
 			step, err = w.stepPublish(ctx, &s)
 		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, catchStateIDs[step], s, err)
+		}
 		if err != nil {
 			return s, err
 		}
 	}
 	return s, nil
+}
+
+// catchSchema identifies the shape of CatchState: a checkpoint saved with another shape is refused.
+const catchSchema = "sha256:9674bc163f568bde"
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every state through the
+// checkpointer of flowcrt.WithCheckpointer. Every field of in, zero values included, is merged
+// through the reducers into the session's state: the zero state for a new session, which starts at
+// "process"; the last checkpoint's for an existing one, which goes on from there, or starts again
+// at "process" when its last run finished. A nil in leaves the state unchanged.
+func (w *Catch) Invoke(ctx context.Context, sessionID string, in *CatchState) (CatchState, error) {
+	var u CatchUpdate
+	if in != nil {
+		u = in.asUpdate()
+	}
+	return w.InvokeUpdate(ctx, sessionID, u)
+}
+
+// InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session
+// keeps the values of the others (`flowc run --session` merges its input so).
+func (w *Catch) InvokeUpdate(ctx context.Context, sessionID string, u CatchUpdate) (CatchState, error) {
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its final state.
+func (w *Catch) Resume(ctx context.Context, sessionID string) (CatchState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *Catch) Decide(ctx context.Context, sessionID string, decision string) (CatchState, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the workflow to the runtime's session functions.
+func (w *Catch) sessions() *flowcrt.Sessions[CatchState, CatchUpdate] {
+	return &flowcrt.Sessions[CatchState, CatchUpdate]{
+		Workflow: "Catch",
+		Schema:   catchSchema,
+		Start:    "process",
+		Merge:    (*CatchState).apply,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the state a checkpoint names.
+func (w *Catch) runAt(ctx context.Context, sess *flowcrt.Session, s CatchState, state string) (CatchState, error) {
+	var step catchStep
+	switch state {
+	case "process":
+		step = catchStepProcess
+	case "fixer":
+		step = catchStepFixer
+	case "fallback":
+		step = catchStepFallback
+	case "publish":
+		step = catchStepPublish
+	default:
+		return s, sess.UnknownState(state)
+	}
+	return w.run(ctx, sess, s, step)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *CatchState) asUpdate() CatchUpdate {
+	u := CatchUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 var catchProcessPolicy = flowcrt.Policy{

@@ -13,8 +13,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 1)
-	_ = flowcrt.EnforceVersion(1 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // ConditionState is the state of a Condition run.
@@ -140,9 +140,12 @@ var conditionStateIDs = [...]string{
 
 // Run executes the workflow from state "inspect" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *Condition) Run(ctx context.Context, in ConditionState) (out ConditionState, err error) {
-	s := in
-	step := conditionStepInspect
+func (w *Condition) Run(ctx context.Context, in ConditionState) (ConditionState, error) {
+	return w.run(ctx, nil, in, conditionStepInspect)
+}
+
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Condition) run(ctx context.Context, sess *flowcrt.Session, s ConditionState, step conditionStep) (out ConditionState, err error) {
 	// A panicking handler fails the run with an error naming its state.
 	// One deferred recover per run keeps transitions free of defers.
 	defer func() {
@@ -170,11 +173,89 @@ func (w *Condition) Run(ctx context.Context, in ConditionState) (out ConditionSt
 		case conditionStepSkip:
 			step, err = w.stepSkip(ctx, &s)
 		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, conditionStateIDs[step], s, err)
+		}
 		if err != nil {
 			return s, err
 		}
 	}
 	return s, nil
+}
+
+// conditionSchema identifies the shape of ConditionState: a checkpoint saved with another shape is refused.
+const conditionSchema = "sha256:da8209a262b82f2e"
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every state through the
+// checkpointer of flowcrt.WithCheckpointer. Every field of in, zero values included, is merged
+// through the reducers into the session's state: the zero state for a new session, which starts at
+// "inspect"; the last checkpoint's for an existing one, which goes on from there, or starts again
+// at "inspect" when its last run finished. A nil in leaves the state unchanged.
+func (w *Condition) Invoke(ctx context.Context, sessionID string, in *ConditionState) (ConditionState, error) {
+	var u ConditionUpdate
+	if in != nil {
+		u = in.asUpdate()
+	}
+	return w.InvokeUpdate(ctx, sessionID, u)
+}
+
+// InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session
+// keeps the values of the others (`flowc run --session` merges its input so).
+func (w *Condition) InvokeUpdate(ctx context.Context, sessionID string, u ConditionUpdate) (ConditionState, error) {
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its final state.
+func (w *Condition) Resume(ctx context.Context, sessionID string) (ConditionState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *Condition) Decide(ctx context.Context, sessionID string, decision string) (ConditionState, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the workflow to the runtime's session functions.
+func (w *Condition) sessions() *flowcrt.Sessions[ConditionState, ConditionUpdate] {
+	return &flowcrt.Sessions[ConditionState, ConditionUpdate]{
+		Workflow: "Condition",
+		Schema:   conditionSchema,
+		Start:    "inspect",
+		Merge:    (*ConditionState).apply,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the state a checkpoint names.
+func (w *Condition) runAt(ctx context.Context, sess *flowcrt.Session, s ConditionState, state string) (ConditionState, error) {
+	var step conditionStep
+	switch state {
+	case "inspect":
+		step = conditionStepInspect
+	case "triage":
+		step = conditionStepTriage
+	case "alert":
+		step = conditionStepAlert
+	case "process":
+		step = conditionStepProcess
+	case "skip":
+		step = conditionStepSkip
+	default:
+		return s, sess.UnknownState(state)
+	}
+	return w.run(ctx, sess, s, step)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *ConditionState) asUpdate() ConditionUpdate {
+	u := ConditionUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // stepInspect runs state "inspect" and returns the state to run next.

@@ -12,8 +12,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 1)
-	_ = flowcrt.EnforceVersion(1 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // DefaultOnlyState is the state of a DefaultOnly run.
@@ -100,9 +100,12 @@ var defaultOnlyStateIDs = [...]string{
 
 // Run executes the workflow from state "first" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *DefaultOnly) Run(ctx context.Context, in DefaultOnlyState) (out DefaultOnlyState, err error) {
-	s := in
-	step := defaultOnlyStepFirst
+func (w *DefaultOnly) Run(ctx context.Context, in DefaultOnlyState) (DefaultOnlyState, error) {
+	return w.run(ctx, nil, in, defaultOnlyStepFirst)
+}
+
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *DefaultOnly) run(ctx context.Context, sess *flowcrt.Session, s DefaultOnlyState, step defaultOnlyStep) (out DefaultOnlyState, err error) {
 	// A panicking handler fails the run with an error naming its state.
 	// One deferred recover per run keeps transitions free of defers.
 	defer func() {
@@ -126,11 +129,85 @@ func (w *DefaultOnly) Run(ctx context.Context, in DefaultOnlyState) (out Default
 		case defaultOnlyStepThird:
 			step, err = w.stepThird(ctx, &s)
 		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, defaultOnlyStateIDs[step], s, err)
+		}
 		if err != nil {
 			return s, err
 		}
 	}
 	return s, nil
+}
+
+// defaultOnlySchema identifies the shape of DefaultOnlyState: a checkpoint saved with another shape is refused.
+const defaultOnlySchema = "sha256:9674bc163f568bde"
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every state through the
+// checkpointer of flowcrt.WithCheckpointer. Every field of in, zero values included, is merged
+// through the reducers into the session's state: the zero state for a new session, which starts at
+// "first"; the last checkpoint's for an existing one, which goes on from there, or starts again at
+// "first" when its last run finished. A nil in leaves the state unchanged.
+func (w *DefaultOnly) Invoke(ctx context.Context, sessionID string, in *DefaultOnlyState) (DefaultOnlyState, error) {
+	var u DefaultOnlyUpdate
+	if in != nil {
+		u = in.asUpdate()
+	}
+	return w.InvokeUpdate(ctx, sessionID, u)
+}
+
+// InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session
+// keeps the values of the others (`flowc run --session` merges its input so).
+func (w *DefaultOnly) InvokeUpdate(ctx context.Context, sessionID string, u DefaultOnlyUpdate) (DefaultOnlyState, error) {
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its final state.
+func (w *DefaultOnly) Resume(ctx context.Context, sessionID string) (DefaultOnlyState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *DefaultOnly) Decide(ctx context.Context, sessionID string, decision string) (DefaultOnlyState, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the workflow to the runtime's session functions.
+func (w *DefaultOnly) sessions() *flowcrt.Sessions[DefaultOnlyState, DefaultOnlyUpdate] {
+	return &flowcrt.Sessions[DefaultOnlyState, DefaultOnlyUpdate]{
+		Workflow: "DefaultOnly",
+		Schema:   defaultOnlySchema,
+		Start:    "first",
+		Merge:    (*DefaultOnlyState).apply,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the state a checkpoint names.
+func (w *DefaultOnly) runAt(ctx context.Context, sess *flowcrt.Session, s DefaultOnlyState, state string) (DefaultOnlyState, error) {
+	var step defaultOnlyStep
+	switch state {
+	case "first":
+		step = defaultOnlyStepFirst
+	case "second":
+		step = defaultOnlyStepSecond
+	case "third":
+		step = defaultOnlyStepThird
+	default:
+		return s, sess.UnknownState(state)
+	}
+	return w.run(ctx, sess, s, step)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *DefaultOnlyState) asUpdate() DefaultOnlyUpdate {
+	u := DefaultOnlyUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // stepFirst runs state "first" and returns the state to run next.

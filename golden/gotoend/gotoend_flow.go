@@ -12,8 +12,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 1)
-	_ = flowcrt.EnforceVersion(1 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // GotoEndState is the state of a GotoEnd run.
@@ -117,9 +117,12 @@ var gotoEndStateIDs = [...]string{
 
 // Run executes the workflow from state "route" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *GotoEnd) Run(ctx context.Context, in GotoEndState) (out GotoEndState, err error) {
-	s := in
-	step := gotoEndStepRoute
+func (w *GotoEnd) Run(ctx context.Context, in GotoEndState) (GotoEndState, error) {
+	return w.run(ctx, nil, in, gotoEndStepRoute)
+}
+
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *GotoEnd) run(ctx context.Context, sess *flowcrt.Session, s GotoEndState, step gotoEndStep) (out GotoEndState, err error) {
 	// A panicking handler fails the run with an error naming its state.
 	// One deferred recover per run keeps transitions free of defers.
 	defer func() {
@@ -151,11 +154,93 @@ func (w *GotoEnd) Run(ctx context.Context, in GotoEndState) (out GotoEndState, e
 		case gotoEndStepLog:
 			step, err = w.stepLog(ctx, &s)
 		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, gotoEndStateIDs[step], s, err)
+		}
 		if err != nil {
 			return s, err
 		}
 	}
 	return s, nil
+}
+
+// gotoEndSchema identifies the shape of GotoEndState: a checkpoint saved with another shape is refused.
+const gotoEndSchema = "sha256:c299d694e9084d7b"
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every state through the
+// checkpointer of flowcrt.WithCheckpointer. Every field of in, zero values included, is merged
+// through the reducers into the session's state: the zero state for a new session, which starts at
+// "route"; the last checkpoint's for an existing one, which goes on from there, or starts again at
+// "route" when its last run finished. A nil in leaves the state unchanged.
+func (w *GotoEnd) Invoke(ctx context.Context, sessionID string, in *GotoEndState) (GotoEndState, error) {
+	var u GotoEndUpdate
+	if in != nil {
+		u = in.asUpdate()
+	}
+	return w.InvokeUpdate(ctx, sessionID, u)
+}
+
+// InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session
+// keeps the values of the others (`flowc run --session` merges its input so).
+func (w *GotoEnd) InvokeUpdate(ctx context.Context, sessionID string, u GotoEndUpdate) (GotoEndState, error) {
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its final state.
+func (w *GotoEnd) Resume(ctx context.Context, sessionID string) (GotoEndState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *GotoEnd) Decide(ctx context.Context, sessionID string, decision string) (GotoEndState, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the workflow to the runtime's session functions.
+func (w *GotoEnd) sessions() *flowcrt.Sessions[GotoEndState, GotoEndUpdate] {
+	return &flowcrt.Sessions[GotoEndState, GotoEndUpdate]{
+		Workflow: "GotoEnd",
+		Schema:   gotoEndSchema,
+		Start:    "route",
+		Merge:    (*GotoEndState).apply,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the state a checkpoint names.
+func (w *GotoEnd) runAt(ctx context.Context, sess *flowcrt.Session, s GotoEndState, state string) (GotoEndState, error) {
+	var step gotoEndStep
+	switch state {
+	case "route":
+		step = gotoEndStepRoute
+	case "fetch":
+		step = gotoEndStepFetch
+	case "parse":
+		step = gotoEndStepParse
+	case "store":
+		step = gotoEndStepStore
+	case "review":
+		step = gotoEndStepReview
+	case "approve":
+		step = gotoEndStepApprove
+	case "log":
+		step = gotoEndStepLog
+	default:
+		return s, sess.UnknownState(state)
+	}
+	return w.run(ctx, sess, s, step)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *GotoEndState) asUpdate() GotoEndUpdate {
+	u := GotoEndUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // stepRoute runs state "route" and returns the state to run next.

@@ -14,8 +14,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 3)
-	_ = flowcrt.EnforceVersion(3 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // ChunksState is the state of a Chunks run.
@@ -83,6 +83,21 @@ func (s *ChunksState) apply(u ChunksUpdate) {
 	if u.set[2] {
 		s.Valid += u.v.Valid
 	}
+}
+
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u ChunksUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set[0] {
+		fields["chunks"] = u.v.Chunks
+	}
+	if u.set[1] {
+		fields["processed"] = u.v.Processed
+	}
+	if u.set[2] {
+		fields["valid"] = u.v.Valid
+	}
+	return json.Marshal(fields)
 }
 
 // clone returns the copy of s that a branch or item of a fan-out runs on. Slices and maps are
@@ -163,9 +178,12 @@ var chunksStateIDs = [...]string{
 
 // Run executes the workflow from state "split" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *Chunks) Run(ctx context.Context, in ChunksState) (out ChunksState, err error) {
-	s := in
-	step := chunksStepSplit
+func (w *Chunks) Run(ctx context.Context, in ChunksState) (ChunksState, error) {
+	return w.run(ctx, nil, in, chunksStepSplit)
+}
+
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Chunks) run(ctx context.Context, sess *flowcrt.Session, s ChunksState, step chunksStep) (out ChunksState, err error) {
 	// A panicking handler fails the run with an error naming its state.
 	// One deferred recover per run keeps transitions free of defers.
 	defer func() {
@@ -183,9 +201,13 @@ func (w *Chunks) Run(ctx context.Context, in ChunksState) (out ChunksState, err 
 		}
 		switch step {
 		case chunksStepSplit:
-			step, err = w.stepSplit(ctx, &s)
+			step, err = w.stepSplit(ctx, &s, sess)
 		case chunksStepMerge:
 			step, err = w.stepMerge(ctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, chunksStateIDs[step], s, err)
 		}
 		if err != nil {
 			return s, err
@@ -194,8 +216,80 @@ func (w *Chunks) Run(ctx context.Context, in ChunksState) (out ChunksState, err 
 	return s, nil
 }
 
+// chunksSchema identifies the shape of ChunksState: a checkpoint saved with another shape is refused.
+const chunksSchema = "sha256:ad558c36d369c8fa"
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every state through the
+// checkpointer of flowcrt.WithCheckpointer. Every field of in, zero values included, is merged
+// through the reducers into the session's state: the zero state for a new session, which starts at
+// "split"; the last checkpoint's for an existing one, which goes on from there, or starts again at
+// "split" when its last run finished. A nil in leaves the state unchanged.
+func (w *Chunks) Invoke(ctx context.Context, sessionID string, in *ChunksState) (ChunksState, error) {
+	var u ChunksUpdate
+	if in != nil {
+		u = in.asUpdate()
+	}
+	return w.InvokeUpdate(ctx, sessionID, u)
+}
+
+// InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session
+// keeps the values of the others (`flowc run --session` merges its input so).
+func (w *Chunks) InvokeUpdate(ctx context.Context, sessionID string, u ChunksUpdate) (ChunksState, error) {
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its final state.
+func (w *Chunks) Resume(ctx context.Context, sessionID string) (ChunksState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *Chunks) Decide(ctx context.Context, sessionID string, decision string) (ChunksState, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the workflow to the runtime's session functions.
+func (w *Chunks) sessions() *flowcrt.Sessions[ChunksState, ChunksUpdate] {
+	return &flowcrt.Sessions[ChunksState, ChunksUpdate]{
+		Workflow: "Chunks",
+		Schema:   chunksSchema,
+		Start:    "split",
+		Merge:    (*ChunksState).apply,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the state a checkpoint names.
+func (w *Chunks) runAt(ctx context.Context, sess *flowcrt.Session, s ChunksState, state string) (ChunksState, error) {
+	var step chunksStep
+	switch state {
+	case "split":
+		step = chunksStepSplit
+	case "merge":
+		step = chunksStepMerge
+	default:
+		return s, sess.UnknownState(state)
+	}
+	return w.run(ctx, sess, s, step)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *ChunksState) asUpdate() ChunksUpdate {
+	u := ChunksUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
+}
+
 // stepSplit runs state "split" and returns the state to run next.
-func (w *Chunks) stepSplit(ctx context.Context, s *ChunksState) (chunksStep, error) {
+func (w *Chunks) stepSplit(ctx context.Context, s *ChunksState, sess *flowcrt.Session) (chunksStep, error) {
+	if sess.InFanOut("split") {
+		// Resumed inside its fan-out: the handler has run, its update is in s.
+		return w.mapSplit(ctx, s, sess)
+	}
 	if w.cfg.StateContext {
 		ctx = flowcrt.WithState(ctx, "split")
 	}
@@ -207,23 +301,34 @@ func (w *Chunks) stepSplit(ctx context.Context, s *ChunksState) (chunksStep, err
 		}
 	}
 	s.apply(u)
-	return w.mapSplit(ctx, s)
+	return w.mapSplit(ctx, s, sess)
 }
 
 // mapSplit runs the chain "process", "validate" for each item of iter_key "chunks", one after
 // another, each on its own copy of s. Once all are done it applies their updates to s in item
 // order, and the run goes on at "merge". The first failure cancels the other items and fails the
-// run. The items share the list itself, which handlers must not modify: a copy for each item would
-// cost n² copies.
-func (w *Chunks) mapSplit(ctx context.Context, s *ChunksState) (chunksStep, error) {
+// run. With a session each item saves a checkpoint when it finishes, and a resumed run does not
+// run it again. The items share the list itself, which handlers must not modify: a copy for each
+// item would cost n² copies.
+func (w *Chunks) mapSplit(ctx context.Context, s *ChunksState, sess *flowcrt.Session) (chunksStep, error) {
 	items := slices.Clip(s.Chunks)
 	base := *s
 	base.Chunks = nil
 	recs := flowcrt.NewRecords[ChunksUpdate](len(items), 2)
-	err := flowcrt.FanOut(ctx, "split", len(items), 1, func(ctx context.Context, i int) error {
+	progress, err := flowcrt.StartFanOut(ctx, sess, "split", s, recs)
+	if err != nil {
+		return chunksDone, err
+	}
+	err = flowcrt.FanOut(ctx, "split", len(items), 1, func(ctx context.Context, i int) error {
+		if progress.Done(i) {
+			return nil // finished before the run was resumed: its updates are in recs
+		}
 		it := base.clone()
 		it.Chunks = items
-		return w.iterateSplit(ctx, &it, items[i], recs.Of(i))
+		if err := w.iterateSplit(ctx, &it, items[i], recs.Of(i)); err != nil {
+			return err
+		}
+		return progress.Finish(ctx, i, recs.Of(i))
 	})
 	if err != nil {
 		return chunksDone, err

@@ -13,8 +13,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 3)
-	_ = flowcrt.EnforceVersion(3 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // PointerState is the state of a Pointer run.
@@ -82,6 +82,21 @@ func (s *PointerState) apply(u PointerUpdate) {
 	if u.set[2] {
 		s.Results = flowcrt.AppendSlice(s.Results, u.v.Results)
 	}
+}
+
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u PointerUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set[0] {
+		fields["data"] = u.v.Data
+	}
+	if u.set[1] {
+		fields["groups"] = u.v.Groups
+	}
+	if u.set[2] {
+		fields["results"] = u.v.Results
+	}
+	return json.Marshal(fields)
 }
 
 // clone returns the copy of s that a branch or item of a fan-out runs on. Slices and maps are
@@ -180,9 +195,12 @@ var pointerStateIDs = [...]string{
 
 // Run executes the workflow from state "fetch" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *Pointer) Run(ctx context.Context, in PointerState) (out PointerState, err error) {
-	s := in
-	step := pointerStepFetch
+func (w *Pointer) Run(ctx context.Context, in PointerState) (PointerState, error) {
+	return w.run(ctx, nil, in, pointerStepFetch)
+}
+
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Pointer) run(ctx context.Context, sess *flowcrt.Session, s PointerState, step pointerStep) (out PointerState, err error) {
 	// A panicking handler fails the run with an error naming its state.
 	// One deferred recover per run keeps transitions free of defers.
 	defer func() {
@@ -200,13 +218,17 @@ func (w *Pointer) Run(ctx context.Context, in PointerState) (out PointerState, e
 		}
 		switch step {
 		case pointerStepFetch:
-			step, err = w.stepFetch(ctx, &s)
+			step, err = w.stepFetch(ctx, &s, sess)
 		case pointerStepPick:
-			step, err = w.stepPick(ctx, &s)
+			step, err = w.stepPick(ctx, &s, sess)
 		case pointerStepLead:
-			step, err = w.stepLead(ctx, &s)
+			step, err = w.stepLead(ctx, &s, sess)
 		case pointerStepAuditAll:
-			step, err = w.stepAuditAll(ctx, &s)
+			step, err = w.stepAuditAll(ctx, &s, sess)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, pointerStateIDs[step], s, err)
 		}
 		if err != nil {
 			return s, err
@@ -215,8 +237,84 @@ func (w *Pointer) Run(ctx context.Context, in PointerState) (out PointerState, e
 	return s, nil
 }
 
+// pointerSchema identifies the shape of PointerState: a checkpoint saved with another shape is refused.
+const pointerSchema = "sha256:18d45c2a05701621"
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every state through the
+// checkpointer of flowcrt.WithCheckpointer. Every field of in, zero values included, is merged
+// through the reducers into the session's state: the zero state for a new session, which starts at
+// "fetch"; the last checkpoint's for an existing one, which goes on from there, or starts again at
+// "fetch" when its last run finished. A nil in leaves the state unchanged.
+func (w *Pointer) Invoke(ctx context.Context, sessionID string, in *PointerState) (PointerState, error) {
+	var u PointerUpdate
+	if in != nil {
+		u = in.asUpdate()
+	}
+	return w.InvokeUpdate(ctx, sessionID, u)
+}
+
+// InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session
+// keeps the values of the others (`flowc run --session` merges its input so).
+func (w *Pointer) InvokeUpdate(ctx context.Context, sessionID string, u PointerUpdate) (PointerState, error) {
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its final state.
+func (w *Pointer) Resume(ctx context.Context, sessionID string) (PointerState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *Pointer) Decide(ctx context.Context, sessionID string, decision string) (PointerState, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the workflow to the runtime's session functions.
+func (w *Pointer) sessions() *flowcrt.Sessions[PointerState, PointerUpdate] {
+	return &flowcrt.Sessions[PointerState, PointerUpdate]{
+		Workflow: "Pointer",
+		Schema:   pointerSchema,
+		Start:    "fetch",
+		Merge:    (*PointerState).apply,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the state a checkpoint names.
+func (w *Pointer) runAt(ctx context.Context, sess *flowcrt.Session, s PointerState, state string) (PointerState, error) {
+	var step pointerStep
+	switch state {
+	case "fetch":
+		step = pointerStepFetch
+	case "pick":
+		step = pointerStepPick
+	case "lead":
+		step = pointerStepLead
+	case "audit_all":
+		step = pointerStepAuditAll
+	default:
+		return s, sess.UnknownState(state)
+	}
+	return w.run(ctx, sess, s, step)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *PointerState) asUpdate() PointerUpdate {
+	u := PointerUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
+}
+
 // stepFetch runs state "fetch" and returns the state to run next.
-func (w *Pointer) stepFetch(ctx context.Context, s *PointerState) (pointerStep, error) {
+func (w *Pointer) stepFetch(ctx context.Context, s *PointerState, sess *flowcrt.Session) (pointerStep, error) {
+	if sess.InFanOut("fetch") {
+		// Resumed inside its fan-out: the handler has run, its update is in s.
+		return w.mapFetch(ctx, s, sess)
+	}
 	if w.cfg.StateContext {
 		ctx = flowcrt.WithState(ctx, "fetch")
 	}
@@ -228,18 +326,29 @@ func (w *Pointer) stepFetch(ctx context.Context, s *PointerState) (pointerStep, 
 		}
 	}
 	s.apply(u)
-	return w.mapFetch(ctx, s)
+	return w.mapFetch(ctx, s, sess)
 }
 
 // mapFetch runs the chain "greet" for each item of iter_key "/data/users", at most 4 at a time,
 // each on its own copy of s. Once all are done it applies their updates to s in item order, and
-// the run goes on at "pick". The first failure cancels the other items and fails the run.
-func (w *Pointer) mapFetch(ctx context.Context, s *PointerState) (pointerStep, error) {
+// the run goes on at "pick". The first failure cancels the other items and fails the run. With a
+// session each item saves a checkpoint when it finishes, and a resumed run does not run it again.
+func (w *Pointer) mapFetch(ctx context.Context, s *PointerState, sess *flowcrt.Session) (pointerStep, error) {
 	items := s.Data.Users
 	recs := flowcrt.NewRecords[PointerUpdate](len(items), 1)
-	err := flowcrt.FanOut(ctx, "fetch", len(items), 4, func(ctx context.Context, i int) error {
+	progress, err := flowcrt.StartFanOut(ctx, sess, "fetch", s, recs)
+	if err != nil {
+		return pointerDone, err
+	}
+	err = flowcrt.FanOut(ctx, "fetch", len(items), 4, func(ctx context.Context, i int) error {
+		if progress.Done(i) {
+			return nil // finished before the run was resumed: its updates are in recs
+		}
 		it := s.clone()
-		return w.iterateFetch(ctx, &it, items[i], recs.Of(i))
+		if err := w.iterateFetch(ctx, &it, items[i], recs.Of(i)); err != nil {
+			return err
+		}
+		return progress.Finish(ctx, i, recs.Of(i))
 	})
 	if err != nil {
 		return pointerDone, err
@@ -295,7 +404,11 @@ func (w *Pointer) stepGreet(ctx context.Context, s *PointerState, item User, rec
 }
 
 // stepPick runs state "pick" and returns the state to run next.
-func (w *Pointer) stepPick(ctx context.Context, s *PointerState) (pointerStep, error) {
+func (w *Pointer) stepPick(ctx context.Context, s *PointerState, sess *flowcrt.Session) (pointerStep, error) {
+	if sess.InFanOut("pick") {
+		// Resumed inside its fan-out: the handler has run, its update is in s.
+		return w.mapPick(ctx, s, sess)
+	}
 	if w.cfg.StateContext {
 		ctx = flowcrt.WithState(ctx, "pick")
 	}
@@ -307,7 +420,7 @@ func (w *Pointer) stepPick(ctx context.Context, s *PointerState) (pointerStep, e
 		}
 	}
 	s.apply(u)
-	return w.mapPick(ctx, s)
+	return w.mapPick(ctx, s, sess)
 }
 
 // itemsPick returns the items of the fan-out at "pick", iter_key "/groups/admins", or an error if
@@ -322,8 +435,9 @@ func (s *PointerState) itemsPick() ([]string, error) {
 
 // mapPick runs the chain "tag" for each item of iter_key "/groups/admins", each on its own copy of
 // s. Once all are done it applies their updates to s in item order, and the run goes on at "lead".
-// The first failure cancels the other items and fails the run.
-func (w *Pointer) mapPick(ctx context.Context, s *PointerState) (pointerStep, error) {
+// The first failure cancels the other items and fails the run. With a session each item saves a
+// checkpoint when it finishes, and a resumed run does not run it again.
+func (w *Pointer) mapPick(ctx context.Context, s *PointerState, sess *flowcrt.Session) (pointerStep, error) {
 	items, err := s.itemsPick()
 	if err != nil {
 		return pointerDone, &flowcrt.StateError{
@@ -332,9 +446,19 @@ func (w *Pointer) mapPick(ctx context.Context, s *PointerState) (pointerStep, er
 		}
 	}
 	recs := flowcrt.NewRecords[PointerUpdate](len(items), 1)
+	progress, err := flowcrt.StartFanOut(ctx, sess, "pick", s, recs)
+	if err != nil {
+		return pointerDone, err
+	}
 	err = flowcrt.FanOut(ctx, "pick", len(items), 0, func(ctx context.Context, i int) error {
+		if progress.Done(i) {
+			return nil // finished before the run was resumed: its updates are in recs
+		}
 		it := s.clone()
-		return w.iteratePick(ctx, &it, items[i], recs.Of(i))
+		if err := w.iteratePick(ctx, &it, items[i], recs.Of(i)); err != nil {
+			return err
+		}
+		return progress.Finish(ctx, i, recs.Of(i))
 	})
 	if err != nil {
 		return pointerDone, err
@@ -390,7 +514,11 @@ func (w *Pointer) stepTag(ctx context.Context, s *PointerState, item string, rec
 }
 
 // stepLead runs state "lead" and returns the state to run next.
-func (w *Pointer) stepLead(ctx context.Context, s *PointerState) (pointerStep, error) {
+func (w *Pointer) stepLead(ctx context.Context, s *PointerState, sess *flowcrt.Session) (pointerStep, error) {
+	if sess.InFanOut("lead") {
+		// Resumed inside its fan-out: the handler has run, its update is in s.
+		return w.mapLead(ctx, s, sess)
+	}
 	if w.cfg.StateContext {
 		ctx = flowcrt.WithState(ctx, "lead")
 	}
@@ -402,7 +530,7 @@ func (w *Pointer) stepLead(ctx context.Context, s *PointerState) (pointerStep, e
 		}
 	}
 	s.apply(u)
-	return w.mapLead(ctx, s)
+	return w.mapLead(ctx, s, sess)
 }
 
 // itemsLead returns the items of the fan-out at "lead", iter_key "/data/teams/0/lead", or an error
@@ -416,8 +544,9 @@ func (s *PointerState) itemsLead() ([]User, error) {
 
 // mapLead runs the chain "notify" for each item of iter_key "/data/teams/0/lead", each on its own
 // copy of s. Once all are done it applies their updates to s in item order, and the run goes on at
-// "audit_all". The first failure cancels the other items and fails the run.
-func (w *Pointer) mapLead(ctx context.Context, s *PointerState) (pointerStep, error) {
+// "audit_all". The first failure cancels the other items and fails the run. With a session each
+// item saves a checkpoint when it finishes, and a resumed run does not run it again.
+func (w *Pointer) mapLead(ctx context.Context, s *PointerState, sess *flowcrt.Session) (pointerStep, error) {
 	items, err := s.itemsLead()
 	if err != nil {
 		return pointerDone, &flowcrt.StateError{
@@ -426,9 +555,19 @@ func (w *Pointer) mapLead(ctx context.Context, s *PointerState) (pointerStep, er
 		}
 	}
 	recs := flowcrt.NewRecords[PointerUpdate](len(items), 1)
+	progress, err := flowcrt.StartFanOut(ctx, sess, "lead", s, recs)
+	if err != nil {
+		return pointerDone, err
+	}
 	err = flowcrt.FanOut(ctx, "lead", len(items), 0, func(ctx context.Context, i int) error {
+		if progress.Done(i) {
+			return nil // finished before the run was resumed: its updates are in recs
+		}
 		it := s.clone()
-		return w.iterateLead(ctx, &it, items[i], recs.Of(i))
+		if err := w.iterateLead(ctx, &it, items[i], recs.Of(i)); err != nil {
+			return err
+		}
+		return progress.Finish(ctx, i, recs.Of(i))
 	})
 	if err != nil {
 		return pointerDone, err
@@ -484,7 +623,11 @@ func (w *Pointer) stepNotify(ctx context.Context, s *PointerState, item User, re
 }
 
 // stepAuditAll runs state "audit_all" and returns the state to run next.
-func (w *Pointer) stepAuditAll(ctx context.Context, s *PointerState) (pointerStep, error) {
+func (w *Pointer) stepAuditAll(ctx context.Context, s *PointerState, sess *flowcrt.Session) (pointerStep, error) {
+	if sess.InFanOut("audit_all") {
+		// Resumed inside its fan-out: the handler has run, its update is in s.
+		return w.mapAuditAll(ctx, s, sess)
+	}
 	if w.cfg.StateContext {
 		ctx = flowcrt.WithState(ctx, "audit_all")
 	}
@@ -496,18 +639,29 @@ func (w *Pointer) stepAuditAll(ctx context.Context, s *PointerState) (pointerSte
 		}
 	}
 	s.apply(u)
-	return w.mapAuditAll(ctx, s)
+	return w.mapAuditAll(ctx, s, sess)
 }
 
 // mapAuditAll runs the chain "audit" for each item of iter_key ".", each on its own copy of s.
 // Once all are done it applies their updates to s in item order, and the run goes on at the end of
-// the run. The first failure cancels the other items and fails the run.
-func (w *Pointer) mapAuditAll(ctx context.Context, s *PointerState) (pointerStep, error) {
+// the run. The first failure cancels the other items and fails the run. With a session each item
+// saves a checkpoint when it finishes, and a resumed run does not run it again.
+func (w *Pointer) mapAuditAll(ctx context.Context, s *PointerState, sess *flowcrt.Session) (pointerStep, error) {
 	items := []PointerState{*s}
 	recs := flowcrt.NewRecords[PointerUpdate](len(items), 1)
-	err := flowcrt.FanOut(ctx, "audit_all", len(items), 0, func(ctx context.Context, i int) error {
+	progress, err := flowcrt.StartFanOut(ctx, sess, "audit_all", s, recs)
+	if err != nil {
+		return pointerDone, err
+	}
+	err = flowcrt.FanOut(ctx, "audit_all", len(items), 0, func(ctx context.Context, i int) error {
+		if progress.Done(i) {
+			return nil // finished before the run was resumed: its updates are in recs
+		}
 		it := s.clone()
-		return w.iterateAuditAll(ctx, &it, items[i], recs.Of(i))
+		if err := w.iterateAuditAll(ctx, &it, items[i], recs.Of(i)); err != nil {
+			return err
+		}
+		return progress.Finish(ctx, i, recs.Of(i))
 	})
 	if err != nil {
 		return pointerDone, err

@@ -14,8 +14,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 3)
-	_ = flowcrt.EnforceVersion(3 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // MapReduceState is the state of a MapReduce run.
@@ -111,6 +111,27 @@ func (s *MapReduceState) apply(u MapReduceUpdate) {
 	}
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u MapReduceUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set[0] {
+		fields["tickets"] = u.v.Tickets
+	}
+	if u.set[1] {
+		fields["scores"] = u.v.Scores
+	}
+	if u.set[2] {
+		fields["notes"] = u.v.Notes
+	}
+	if u.set[3] {
+		fields["total"] = u.v.Total
+	}
+	if u.set[4] {
+		fields["last"] = u.v.Last
+	}
+	return json.Marshal(fields)
+}
+
 // clone returns the copy of s that a branch or item of a fan-out runs on. Slices and maps are
 // copied, also inside unnamed slice and map types; the contents of named types, pointers and
 // interfaces are shared, as Go assignment shares them.
@@ -192,9 +213,12 @@ var mapReduceStateIDs = [...]string{
 
 // Run executes the workflow from state "load" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *MapReduce) Run(ctx context.Context, in MapReduceState) (out MapReduceState, err error) {
-	s := in
-	step := mapReduceStepLoad
+func (w *MapReduce) Run(ctx context.Context, in MapReduceState) (MapReduceState, error) {
+	return w.run(ctx, nil, in, mapReduceStepLoad)
+}
+
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *MapReduce) run(ctx context.Context, sess *flowcrt.Session, s MapReduceState, step mapReduceStep) (out MapReduceState, err error) {
 	// A panicking handler fails the run with an error naming its state.
 	// One deferred recover per run keeps transitions free of defers.
 	defer func() {
@@ -212,9 +236,13 @@ func (w *MapReduce) Run(ctx context.Context, in MapReduceState) (out MapReduceSt
 		}
 		switch step {
 		case mapReduceStepLoad:
-			step, err = w.stepLoad(ctx, &s)
+			step, err = w.stepLoad(ctx, &s, sess)
 		case mapReduceStepReport:
 			step, err = w.stepReport(ctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, mapReduceStateIDs[step], s, err)
 		}
 		if err != nil {
 			return s, err
@@ -223,8 +251,80 @@ func (w *MapReduce) Run(ctx context.Context, in MapReduceState) (out MapReduceSt
 	return s, nil
 }
 
+// mapReduceSchema identifies the shape of MapReduceState: a checkpoint saved with another shape is refused.
+const mapReduceSchema = "sha256:2d9c3d3463dadd13"
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every state through the
+// checkpointer of flowcrt.WithCheckpointer. Every field of in, zero values included, is merged
+// through the reducers into the session's state: the zero state for a new session, which starts at
+// "load"; the last checkpoint's for an existing one, which goes on from there, or starts again at
+// "load" when its last run finished. A nil in leaves the state unchanged.
+func (w *MapReduce) Invoke(ctx context.Context, sessionID string, in *MapReduceState) (MapReduceState, error) {
+	var u MapReduceUpdate
+	if in != nil {
+		u = in.asUpdate()
+	}
+	return w.InvokeUpdate(ctx, sessionID, u)
+}
+
+// InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session
+// keeps the values of the others (`flowc run --session` merges its input so).
+func (w *MapReduce) InvokeUpdate(ctx context.Context, sessionID string, u MapReduceUpdate) (MapReduceState, error) {
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its final state.
+func (w *MapReduce) Resume(ctx context.Context, sessionID string) (MapReduceState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *MapReduce) Decide(ctx context.Context, sessionID string, decision string) (MapReduceState, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the workflow to the runtime's session functions.
+func (w *MapReduce) sessions() *flowcrt.Sessions[MapReduceState, MapReduceUpdate] {
+	return &flowcrt.Sessions[MapReduceState, MapReduceUpdate]{
+		Workflow: "MapReduce",
+		Schema:   mapReduceSchema,
+		Start:    "load",
+		Merge:    (*MapReduceState).apply,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the state a checkpoint names.
+func (w *MapReduce) runAt(ctx context.Context, sess *flowcrt.Session, s MapReduceState, state string) (MapReduceState, error) {
+	var step mapReduceStep
+	switch state {
+	case "load":
+		step = mapReduceStepLoad
+	case "report":
+		step = mapReduceStepReport
+	default:
+		return s, sess.UnknownState(state)
+	}
+	return w.run(ctx, sess, s, step)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *MapReduceState) asUpdate() MapReduceUpdate {
+	u := MapReduceUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
+}
+
 // stepLoad runs state "load" and returns the state to run next.
-func (w *MapReduce) stepLoad(ctx context.Context, s *MapReduceState) (mapReduceStep, error) {
+func (w *MapReduce) stepLoad(ctx context.Context, s *MapReduceState, sess *flowcrt.Session) (mapReduceStep, error) {
+	if sess.InFanOut("load") {
+		// Resumed inside its fan-out: the handler has run, its update is in s.
+		return w.mapLoad(ctx, s, sess)
+	}
 	if w.cfg.StateContext {
 		ctx = flowcrt.WithState(ctx, "load")
 	}
@@ -236,23 +336,34 @@ func (w *MapReduce) stepLoad(ctx context.Context, s *MapReduceState) (mapReduceS
 		}
 	}
 	s.apply(u)
-	return w.mapLoad(ctx, s)
+	return w.mapLoad(ctx, s, sess)
 }
 
 // mapLoad runs the chain "score" for each item of iter_key "tickets", at most 2 at a time, each on
 // its own copy of s. Once all are done it applies their updates to s in item order, and the run
-// goes on at "report". The first failure cancels the other items and fails the run. The items
-// share the list itself, which handlers must not modify: a copy for each item would cost n²
+// goes on at "report". The first failure cancels the other items and fails the run. With a session
+// each item saves a checkpoint when it finishes, and a resumed run does not run it again. The
+// items share the list itself, which handlers must not modify: a copy for each item would cost n²
 // copies.
-func (w *MapReduce) mapLoad(ctx context.Context, s *MapReduceState) (mapReduceStep, error) {
+func (w *MapReduce) mapLoad(ctx context.Context, s *MapReduceState, sess *flowcrt.Session) (mapReduceStep, error) {
 	items := slices.Clip(s.Tickets)
 	base := *s
 	base.Tickets = nil
 	recs := flowcrt.NewRecords[MapReduceUpdate](len(items), 1)
-	err := flowcrt.FanOut(ctx, "load", len(items), 2, func(ctx context.Context, i int) error {
+	progress, err := flowcrt.StartFanOut(ctx, sess, "load", s, recs)
+	if err != nil {
+		return mapReduceDone, err
+	}
+	err = flowcrt.FanOut(ctx, "load", len(items), 2, func(ctx context.Context, i int) error {
+		if progress.Done(i) {
+			return nil // finished before the run was resumed: its updates are in recs
+		}
 		it := base.clone()
 		it.Tickets = items
-		return w.iterateLoad(ctx, &it, items[i], recs.Of(i))
+		if err := w.iterateLoad(ctx, &it, items[i], recs.Of(i)); err != nil {
+			return err
+		}
+		return progress.Finish(ctx, i, recs.Of(i))
 	})
 	if err != nil {
 		return mapReduceDone, err

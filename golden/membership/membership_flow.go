@@ -15,8 +15,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 1)
-	_ = flowcrt.EnforceVersion(1 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // MembershipState is the state of a Membership run.
@@ -150,9 +150,12 @@ var membershipStateIDs = [...]string{
 
 // Run executes the workflow from state "classify" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *Membership) Run(ctx context.Context, in MembershipState) (out MembershipState, err error) {
-	s := in
-	step := membershipStepClassify
+func (w *Membership) Run(ctx context.Context, in MembershipState) (MembershipState, error) {
+	return w.run(ctx, nil, in, membershipStepClassify)
+}
+
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Membership) run(ctx context.Context, sess *flowcrt.Session, s MembershipState, step membershipStep) (out MembershipState, err error) {
 	// A panicking handler fails the run with an error naming its state.
 	// One deferred recover per run keeps transitions free of defers.
 	defer func() {
@@ -186,11 +189,95 @@ func (w *Membership) Run(ctx context.Context, in MembershipState) (out Membershi
 		case membershipStepNormal:
 			step, err = w.stepNormal(ctx, &s)
 		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, membershipStateIDs[step], s, err)
+		}
 		if err != nil {
 			return s, err
 		}
 	}
 	return s, nil
+}
+
+// membershipSchema identifies the shape of MembershipState: a checkpoint saved with another shape is refused.
+const membershipSchema = "sha256:e1bf0324a146111d"
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every state through the
+// checkpointer of flowcrt.WithCheckpointer. Every field of in, zero values included, is merged
+// through the reducers into the session's state: the zero state for a new session, which starts at
+// "classify"; the last checkpoint's for an existing one, which goes on from there, or starts again
+// at "classify" when its last run finished. A nil in leaves the state unchanged.
+func (w *Membership) Invoke(ctx context.Context, sessionID string, in *MembershipState) (MembershipState, error) {
+	var u MembershipUpdate
+	if in != nil {
+		u = in.asUpdate()
+	}
+	return w.InvokeUpdate(ctx, sessionID, u)
+}
+
+// InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session
+// keeps the values of the others (`flowc run --session` merges its input so).
+func (w *Membership) InvokeUpdate(ctx context.Context, sessionID string, u MembershipUpdate) (MembershipState, error) {
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its final state.
+func (w *Membership) Resume(ctx context.Context, sessionID string) (MembershipState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *Membership) Decide(ctx context.Context, sessionID string, decision string) (MembershipState, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the workflow to the runtime's session functions.
+func (w *Membership) sessions() *flowcrt.Sessions[MembershipState, MembershipUpdate] {
+	return &flowcrt.Sessions[MembershipState, MembershipUpdate]{
+		Workflow: "Membership",
+		Schema:   membershipSchema,
+		Start:    "classify",
+		Merge:    (*MembershipState).apply,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the state a checkpoint names.
+func (w *Membership) runAt(ctx context.Context, sess *flowcrt.Session, s MembershipState, state string) (MembershipState, error) {
+	var step membershipStep
+	switch state {
+	case "classify":
+		step = membershipStepClassify
+	case "urgent":
+		step = membershipStepUrgent
+	case "busy_vip":
+		step = membershipStepBusyVip
+	case "vip":
+		step = membershipStepVip
+	case "spam":
+		step = membershipStepSpam
+	case "unowned":
+		step = membershipStepUnowned
+	case "long":
+		step = membershipStepLong
+	case "normal":
+		step = membershipStepNormal
+	default:
+		return s, sess.UnknownState(state)
+	}
+	return w.run(ctx, sess, s, step)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *MembershipState) asUpdate() MembershipUpdate {
+	u := MembershipUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // stepClassify runs state "classify" and returns the state to run next.

@@ -13,8 +13,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 1)
-	_ = flowcrt.EnforceVersion(1 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // MockedState is the state of a Mocked run.
@@ -114,9 +114,12 @@ var mockedStateIDs = [...]string{
 
 // Run executes the workflow from state "fetch" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *Mocked) Run(ctx context.Context, in MockedState) (out MockedState, err error) {
-	s := in
-	step := mockedStepFetch
+func (w *Mocked) Run(ctx context.Context, in MockedState) (MockedState, error) {
+	return w.run(ctx, nil, in, mockedStepFetch)
+}
+
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Mocked) run(ctx context.Context, sess *flowcrt.Session, s MockedState, step mockedStep) (out MockedState, err error) {
 	// A panicking handler fails the run with an error naming its state.
 	// One deferred recover per run keeps transitions free of defers.
 	defer func() {
@@ -140,11 +143,85 @@ func (w *Mocked) Run(ctx context.Context, in MockedState) (out MockedState, err 
 		case mockedStepReport:
 			step, err = w.stepReport(ctx, &s)
 		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, mockedStateIDs[step], s, err)
+		}
 		if err != nil {
 			return s, err
 		}
 	}
 	return s, nil
+}
+
+// mockedSchema identifies the shape of MockedState: a checkpoint saved with another shape is refused.
+const mockedSchema = "sha256:46dbcb8a5b7a72e2"
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every state through the
+// checkpointer of flowcrt.WithCheckpointer. Every field of in, zero values included, is merged
+// through the reducers into the session's state: the zero state for a new session, which starts at
+// "fetch"; the last checkpoint's for an existing one, which goes on from there, or starts again at
+// "fetch" when its last run finished. A nil in leaves the state unchanged.
+func (w *Mocked) Invoke(ctx context.Context, sessionID string, in *MockedState) (MockedState, error) {
+	var u MockedUpdate
+	if in != nil {
+		u = in.asUpdate()
+	}
+	return w.InvokeUpdate(ctx, sessionID, u)
+}
+
+// InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session
+// keeps the values of the others (`flowc run --session` merges its input so).
+func (w *Mocked) InvokeUpdate(ctx context.Context, sessionID string, u MockedUpdate) (MockedState, error) {
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its final state.
+func (w *Mocked) Resume(ctx context.Context, sessionID string) (MockedState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *Mocked) Decide(ctx context.Context, sessionID string, decision string) (MockedState, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the workflow to the runtime's session functions.
+func (w *Mocked) sessions() *flowcrt.Sessions[MockedState, MockedUpdate] {
+	return &flowcrt.Sessions[MockedState, MockedUpdate]{
+		Workflow: "Mocked",
+		Schema:   mockedSchema,
+		Start:    "fetch",
+		Merge:    (*MockedState).apply,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the state a checkpoint names.
+func (w *Mocked) runAt(ctx context.Context, sess *flowcrt.Session, s MockedState, state string) (MockedState, error) {
+	var step mockedStep
+	switch state {
+	case "fetch":
+		step = mockedStepFetch
+	case "decide":
+		step = mockedStepDecide
+	case "report":
+		step = mockedStepReport
+	default:
+		return s, sess.UnknownState(state)
+	}
+	return w.run(ctx, sess, s, step)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *MockedState) asUpdate() MockedUpdate {
+	u := MockedUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 var mockedFetchPolicy = flowcrt.Policy{

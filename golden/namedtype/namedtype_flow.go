@@ -13,8 +13,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 1)
-	_ = flowcrt.EnforceVersion(1 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // TicketsState is the state of a Tickets run.
@@ -129,9 +129,12 @@ var ticketsStateIDs = [...]string{
 
 // Run executes the workflow from state "load" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *Tickets) Run(ctx context.Context, in TicketsState) (out TicketsState, err error) {
-	s := in
-	step := ticketsStepLoad
+func (w *Tickets) Run(ctx context.Context, in TicketsState) (TicketsState, error) {
+	return w.run(ctx, nil, in, ticketsStepLoad)
+}
+
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Tickets) run(ctx context.Context, sess *flowcrt.Session, s TicketsState, step ticketsStep) (out TicketsState, err error) {
 	// A panicking handler fails the run with an error naming its state.
 	// One deferred recover per run keeps transitions free of defers.
 	defer func() {
@@ -159,11 +162,89 @@ func (w *Tickets) Run(ctx context.Context, in TicketsState) (out TicketsState, e
 		case ticketsStepQueue:
 			step, err = w.stepQueue(ctx, &s)
 		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, ticketsStateIDs[step], s, err)
+		}
 		if err != nil {
 			return s, err
 		}
 	}
 	return s, nil
+}
+
+// ticketsSchema identifies the shape of TicketsState: a checkpoint saved with another shape is refused.
+const ticketsSchema = "sha256:bb052bf1db0ee847"
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every state through the
+// checkpointer of flowcrt.WithCheckpointer. Every field of in, zero values included, is merged
+// through the reducers into the session's state: the zero state for a new session, which starts at
+// "load"; the last checkpoint's for an existing one, which goes on from there, or starts again at
+// "load" when its last run finished. A nil in leaves the state unchanged.
+func (w *Tickets) Invoke(ctx context.Context, sessionID string, in *TicketsState) (TicketsState, error) {
+	var u TicketsUpdate
+	if in != nil {
+		u = in.asUpdate()
+	}
+	return w.InvokeUpdate(ctx, sessionID, u)
+}
+
+// InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session
+// keeps the values of the others (`flowc run --session` merges its input so).
+func (w *Tickets) InvokeUpdate(ctx context.Context, sessionID string, u TicketsUpdate) (TicketsState, error) {
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its final state.
+func (w *Tickets) Resume(ctx context.Context, sessionID string) (TicketsState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *Tickets) Decide(ctx context.Context, sessionID string, decision string) (TicketsState, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the workflow to the runtime's session functions.
+func (w *Tickets) sessions() *flowcrt.Sessions[TicketsState, TicketsUpdate] {
+	return &flowcrt.Sessions[TicketsState, TicketsUpdate]{
+		Workflow: "Tickets",
+		Schema:   ticketsSchema,
+		Start:    "load",
+		Merge:    (*TicketsState).apply,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the state a checkpoint names.
+func (w *Tickets) runAt(ctx context.Context, sess *flowcrt.Session, s TicketsState, state string) (TicketsState, error) {
+	var step ticketsStep
+	switch state {
+	case "load":
+		step = ticketsStepLoad
+	case "page":
+		step = ticketsStepPage
+	case "escalate":
+		step = ticketsStepEscalate
+	case "assign":
+		step = ticketsStepAssign
+	case "queue":
+		step = ticketsStepQueue
+	default:
+		return s, sess.UnknownState(state)
+	}
+	return w.run(ctx, sess, s, step)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *TicketsState) asUpdate() TicketsUpdate {
+	u := TicketsUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // stepLoad runs state "load" and returns the state to run next.

@@ -12,8 +12,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 1)
-	_ = flowcrt.EnforceVersion(1 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // NamingState is the state of a Naming run.
@@ -98,9 +98,12 @@ var namingStateIDs = [...]string{
 
 // Run executes the workflow from state "fetch-data" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *Naming) Run(ctx context.Context, in NamingState) (out NamingState, err error) {
-	s := in
-	step := namingStepFetchData
+func (w *Naming) Run(ctx context.Context, in NamingState) (NamingState, error) {
+	return w.run(ctx, nil, in, namingStepFetchData)
+}
+
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Naming) run(ctx context.Context, sess *flowcrt.Session, s NamingState, step namingStep) (out NamingState, err error) {
 	// A panicking handler fails the run with an error naming its state.
 	// One deferred recover per run keeps transitions free of defers.
 	defer func() {
@@ -124,11 +127,85 @@ func (w *Naming) Run(ctx context.Context, in NamingState) (out NamingState, err 
 		case namingStepReviewDraft:
 			step, err = w.stepReviewDraft(ctx, &s)
 		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, namingStateIDs[step], s, err)
+		}
 		if err != nil {
 			return s, err
 		}
 	}
 	return s, nil
+}
+
+// namingSchema identifies the shape of NamingState: a checkpoint saved with another shape is refused.
+const namingSchema = "sha256:9674bc163f568bde"
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every state through the
+// checkpointer of flowcrt.WithCheckpointer. Every field of in, zero values included, is merged
+// through the reducers into the session's state: the zero state for a new session, which starts at
+// "fetch-data"; the last checkpoint's for an existing one, which goes on from there, or starts
+// again at "fetch-data" when its last run finished. A nil in leaves the state unchanged.
+func (w *Naming) Invoke(ctx context.Context, sessionID string, in *NamingState) (NamingState, error) {
+	var u NamingUpdate
+	if in != nil {
+		u = in.asUpdate()
+	}
+	return w.InvokeUpdate(ctx, sessionID, u)
+}
+
+// InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session
+// keeps the values of the others (`flowc run --session` merges its input so).
+func (w *Naming) InvokeUpdate(ctx context.Context, sessionID string, u NamingUpdate) (NamingState, error) {
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its final state.
+func (w *Naming) Resume(ctx context.Context, sessionID string) (NamingState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *Naming) Decide(ctx context.Context, sessionID string, decision string) (NamingState, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the workflow to the runtime's session functions.
+func (w *Naming) sessions() *flowcrt.Sessions[NamingState, NamingUpdate] {
+	return &flowcrt.Sessions[NamingState, NamingUpdate]{
+		Workflow: "naming",
+		Schema:   namingSchema,
+		Start:    "fetch-data",
+		Merge:    (*NamingState).apply,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the state a checkpoint names.
+func (w *Naming) runAt(ctx context.Context, sess *flowcrt.Session, s NamingState, state string) (NamingState, error) {
+	var step namingStep
+	switch state {
+	case "summarize-result":
+		step = namingStepSummarizeResult
+	case "fetch-data":
+		step = namingStepFetchData
+	case "review-draft":
+		step = namingStepReviewDraft
+	default:
+		return s, sess.UnknownState(state)
+	}
+	return w.run(ctx, sess, s, step)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *NamingState) asUpdate() NamingUpdate {
+	u := NamingUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // stepSummarizeResult runs state "summarize-result" and returns the state to run next.

@@ -12,8 +12,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 1)
-	_ = flowcrt.EnforceVersion(1 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // NoneCheckState is the state of a NoneCheck run.
@@ -126,9 +126,12 @@ var noneCheckStateIDs = [...]string{
 
 // Run executes the workflow from state "check" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *NoneCheck) Run(ctx context.Context, in NoneCheckState) (out NoneCheckState, err error) {
-	s := in
-	step := noneCheckStepCheck
+func (w *NoneCheck) Run(ctx context.Context, in NoneCheckState) (NoneCheckState, error) {
+	return w.run(ctx, nil, in, noneCheckStepCheck)
+}
+
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *NoneCheck) run(ctx context.Context, sess *flowcrt.Session, s NoneCheckState, step noneCheckStep) (out NoneCheckState, err error) {
 	// A panicking handler fails the run with an error naming its state.
 	// One deferred recover per run keeps transitions free of defers.
 	defer func() {
@@ -154,11 +157,87 @@ func (w *NoneCheck) Run(ctx context.Context, in NoneCheckState) (out NoneCheckSt
 		case noneCheckStepLabelled:
 			step, err = w.stepLabelled(ctx, &s)
 		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, noneCheckStateIDs[step], s, err)
+		}
 		if err != nil {
 			return s, err
 		}
 	}
 	return s, nil
+}
+
+// noneCheckSchema identifies the shape of NoneCheckState: a checkpoint saved with another shape is refused.
+const noneCheckSchema = "sha256:3e81a06069f18376"
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every state through the
+// checkpointer of flowcrt.WithCheckpointer. Every field of in, zero values included, is merged
+// through the reducers into the session's state: the zero state for a new session, which starts at
+// "check"; the last checkpoint's for an existing one, which goes on from there, or starts again at
+// "check" when its last run finished. A nil in leaves the state unchanged.
+func (w *NoneCheck) Invoke(ctx context.Context, sessionID string, in *NoneCheckState) (NoneCheckState, error) {
+	var u NoneCheckUpdate
+	if in != nil {
+		u = in.asUpdate()
+	}
+	return w.InvokeUpdate(ctx, sessionID, u)
+}
+
+// InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session
+// keeps the values of the others (`flowc run --session` merges its input so).
+func (w *NoneCheck) InvokeUpdate(ctx context.Context, sessionID string, u NoneCheckUpdate) (NoneCheckState, error) {
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its final state.
+func (w *NoneCheck) Resume(ctx context.Context, sessionID string) (NoneCheckState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *NoneCheck) Decide(ctx context.Context, sessionID string, decision string) (NoneCheckState, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the workflow to the runtime's session functions.
+func (w *NoneCheck) sessions() *flowcrt.Sessions[NoneCheckState, NoneCheckUpdate] {
+	return &flowcrt.Sessions[NoneCheckState, NoneCheckUpdate]{
+		Workflow: "NoneCheck",
+		Schema:   noneCheckSchema,
+		Start:    "check",
+		Merge:    (*NoneCheckState).apply,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the state a checkpoint names.
+func (w *NoneCheck) runAt(ctx context.Context, sess *flowcrt.Session, s NoneCheckState, state string) (NoneCheckState, error) {
+	var step noneCheckStep
+	switch state {
+	case "check":
+		step = noneCheckStepCheck
+	case "missing":
+		step = noneCheckStepMissing
+	case "tagged":
+		step = noneCheckStepTagged
+	case "labelled":
+		step = noneCheckStepLabelled
+	default:
+		return s, sess.UnknownState(state)
+	}
+	return w.run(ctx, sess, s, step)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *NoneCheckState) asUpdate() NoneCheckUpdate {
+	u := NoneCheckUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // stepCheck runs state "check" and returns the state to run next.

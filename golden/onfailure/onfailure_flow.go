@@ -12,8 +12,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 1)
-	_ = flowcrt.EnforceVersion(1 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // OnFailureState is the state of a OnFailure run.
@@ -113,9 +113,12 @@ var onFailureStateIDs = [...]string{
 
 // Run executes the workflow from state "fetch" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *OnFailure) Run(ctx context.Context, in OnFailureState) (out OnFailureState, err error) {
-	s := in
-	step := onFailureStepFetch
+func (w *OnFailure) Run(ctx context.Context, in OnFailureState) (OnFailureState, error) {
+	return w.run(ctx, nil, in, onFailureStepFetch)
+}
+
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *OnFailure) run(ctx context.Context, sess *flowcrt.Session, s OnFailureState, step onFailureStep) (out OnFailureState, err error) {
 	// A panicking handler fails the run with an error naming its state.
 	// One deferred recover per run keeps transitions free of defers.
 	defer func() {
@@ -139,11 +142,85 @@ func (w *OnFailure) Run(ctx context.Context, in OnFailureState) (out OnFailureSt
 		case onFailureStepFallback:
 			step, err = w.stepFallback(ctx, &s)
 		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, onFailureStateIDs[step], s, err)
+		}
 		if err != nil {
 			return s, err
 		}
 	}
 	return s, nil
+}
+
+// onFailureSchema identifies the shape of OnFailureState: a checkpoint saved with another shape is refused.
+const onFailureSchema = "sha256:25d2c30bc5863a5c"
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every state through the
+// checkpointer of flowcrt.WithCheckpointer. Every field of in, zero values included, is merged
+// through the reducers into the session's state: the zero state for a new session, which starts at
+// "fetch"; the last checkpoint's for an existing one, which goes on from there, or starts again at
+// "fetch" when its last run finished. A nil in leaves the state unchanged.
+func (w *OnFailure) Invoke(ctx context.Context, sessionID string, in *OnFailureState) (OnFailureState, error) {
+	var u OnFailureUpdate
+	if in != nil {
+		u = in.asUpdate()
+	}
+	return w.InvokeUpdate(ctx, sessionID, u)
+}
+
+// InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session
+// keeps the values of the others (`flowc run --session` merges its input so).
+func (w *OnFailure) InvokeUpdate(ctx context.Context, sessionID string, u OnFailureUpdate) (OnFailureState, error) {
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its final state.
+func (w *OnFailure) Resume(ctx context.Context, sessionID string) (OnFailureState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *OnFailure) Decide(ctx context.Context, sessionID string, decision string) (OnFailureState, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the workflow to the runtime's session functions.
+func (w *OnFailure) sessions() *flowcrt.Sessions[OnFailureState, OnFailureUpdate] {
+	return &flowcrt.Sessions[OnFailureState, OnFailureUpdate]{
+		Workflow: "OnFailure",
+		Schema:   onFailureSchema,
+		Start:    "fetch",
+		Merge:    (*OnFailureState).apply,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the state a checkpoint names.
+func (w *OnFailure) runAt(ctx context.Context, sess *flowcrt.Session, s OnFailureState, state string) (OnFailureState, error) {
+	var step onFailureStep
+	switch state {
+	case "fetch":
+		step = onFailureStepFetch
+	case "store":
+		step = onFailureStepStore
+	case "fallback":
+		step = onFailureStepFallback
+	default:
+		return s, sess.UnknownState(state)
+	}
+	return w.run(ctx, sess, s, step)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *OnFailureState) asUpdate() OnFailureUpdate {
+	u := OnFailureUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 var onFailureFetchPolicy = flowcrt.Policy{

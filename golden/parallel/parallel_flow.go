@@ -14,8 +14,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 3)
-	_ = flowcrt.EnforceVersion(3 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // ParallelState is the state of a Parallel run.
@@ -96,6 +96,24 @@ func (s *ParallelState) apply(u ParallelUpdate) {
 	if u.set[3] {
 		s.Seen = flowcrt.MergeMap(s.Seen, u.v.Seen)
 	}
+}
+
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u ParallelUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set[0] {
+		fields["log"] = u.v.Log
+	}
+	if u.set[1] {
+		fields["total"] = u.v.Total
+	}
+	if u.set[2] {
+		fields["status"] = u.v.Status
+	}
+	if u.set[3] {
+		fields["seen"] = u.v.Seen
+	}
+	return json.Marshal(fields)
 }
 
 // clone returns the copy of s that a branch or item of a fan-out runs on. Slices and maps are
@@ -191,9 +209,12 @@ var parallelStateIDs = [...]string{
 
 // Run executes the workflow from state "split" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *Parallel) Run(ctx context.Context, in ParallelState) (out ParallelState, err error) {
-	s := in
-	step := parallelStepSplit
+func (w *Parallel) Run(ctx context.Context, in ParallelState) (ParallelState, error) {
+	return w.run(ctx, nil, in, parallelStepSplit)
+}
+
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Parallel) run(ctx context.Context, sess *flowcrt.Session, s ParallelState, step parallelStep) (out ParallelState, err error) {
 	// A panicking handler fails the run with an error naming its state.
 	// One deferred recover per run keeps transitions free of defers.
 	defer func() {
@@ -211,9 +232,13 @@ func (w *Parallel) Run(ctx context.Context, in ParallelState) (out ParallelState
 		}
 		switch step {
 		case parallelStepSplit:
-			step, err = w.stepSplit(ctx, &s)
+			step, err = w.stepSplit(ctx, &s, sess)
 		case parallelStepMerge:
 			step, err = w.stepMerge(ctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, parallelStateIDs[step], s, err)
 		}
 		if err != nil {
 			return s, err
@@ -222,8 +247,80 @@ func (w *Parallel) Run(ctx context.Context, in ParallelState) (out ParallelState
 	return s, nil
 }
 
+// parallelSchema identifies the shape of ParallelState: a checkpoint saved with another shape is refused.
+const parallelSchema = "sha256:0b5f59d2f0e88992"
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every state through the
+// checkpointer of flowcrt.WithCheckpointer. Every field of in, zero values included, is merged
+// through the reducers into the session's state: the zero state for a new session, which starts at
+// "split"; the last checkpoint's for an existing one, which goes on from there, or starts again at
+// "split" when its last run finished. A nil in leaves the state unchanged.
+func (w *Parallel) Invoke(ctx context.Context, sessionID string, in *ParallelState) (ParallelState, error) {
+	var u ParallelUpdate
+	if in != nil {
+		u = in.asUpdate()
+	}
+	return w.InvokeUpdate(ctx, sessionID, u)
+}
+
+// InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session
+// keeps the values of the others (`flowc run --session` merges its input so).
+func (w *Parallel) InvokeUpdate(ctx context.Context, sessionID string, u ParallelUpdate) (ParallelState, error) {
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its final state.
+func (w *Parallel) Resume(ctx context.Context, sessionID string) (ParallelState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *Parallel) Decide(ctx context.Context, sessionID string, decision string) (ParallelState, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the workflow to the runtime's session functions.
+func (w *Parallel) sessions() *flowcrt.Sessions[ParallelState, ParallelUpdate] {
+	return &flowcrt.Sessions[ParallelState, ParallelUpdate]{
+		Workflow: "Parallel",
+		Schema:   parallelSchema,
+		Start:    "split",
+		Merge:    (*ParallelState).apply,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the state a checkpoint names.
+func (w *Parallel) runAt(ctx context.Context, sess *flowcrt.Session, s ParallelState, state string) (ParallelState, error) {
+	var step parallelStep
+	switch state {
+	case "split":
+		step = parallelStepSplit
+	case "merge":
+		step = parallelStepMerge
+	default:
+		return s, sess.UnknownState(state)
+	}
+	return w.run(ctx, sess, s, step)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *ParallelState) asUpdate() ParallelUpdate {
+	u := ParallelUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
+}
+
 // stepSplit runs state "split" and returns the state to run next.
-func (w *Parallel) stepSplit(ctx context.Context, s *ParallelState) (parallelStep, error) {
+func (w *Parallel) stepSplit(ctx context.Context, s *ParallelState, sess *flowcrt.Session) (parallelStep, error) {
+	if sess.InFanOut("split") {
+		// Resumed inside its fan-out: the handler has run, its update is in s.
+		return w.parallelSplit(ctx, s, sess)
+	}
 	if w.cfg.StateContext {
 		ctx = flowcrt.WithState(ctx, "split")
 	}
@@ -235,18 +332,29 @@ func (w *Parallel) stepSplit(ctx context.Context, s *ParallelState) (parallelSte
 		}
 	}
 	s.apply(u)
-	return w.parallelSplit(ctx, s)
+	return w.parallelSplit(ctx, s, sess)
 }
 
 // parallelSplit runs the branches "a", "b", "c" at once, each on its own copy of s. Once all are
 // done it applies their updates to s, branch by branch in that order, and the run goes on at
-// "merge". The first failure cancels the other branches and fails the run.
-func (w *Parallel) parallelSplit(ctx context.Context, s *ParallelState) (parallelStep, error) {
+// "merge". The first failure cancels the other branches and fails the run. With a session each
+// branch saves a checkpoint when it finishes, and a resumed run does not run it again.
+func (w *Parallel) parallelSplit(ctx context.Context, s *ParallelState, sess *flowcrt.Session) (parallelStep, error) {
 	entries := [3]parallelStep{parallelStepA, parallelStepB, parallelStepC}
 	recs := flowcrt.NewRecords[ParallelUpdate](3, 3)
-	err := flowcrt.FanOut(ctx, "split", 3, 0, func(ctx context.Context, i int) error {
+	progress, err := flowcrt.StartFanOut(ctx, sess, "split", s, recs)
+	if err != nil {
+		return parallelDone, err
+	}
+	err = flowcrt.FanOut(ctx, "split", 3, 0, func(ctx context.Context, i int) error {
+		if progress.Done(i) {
+			return nil // finished before the run was resumed: its updates are in recs
+		}
 		branch := s.clone()
-		return w.branchSplit(ctx, &branch, entries[i], recs.Of(i))
+		if err := w.branchSplit(ctx, &branch, entries[i], recs.Of(i)); err != nil {
+			return err
+		}
+		return progress.Finish(ctx, i, recs.Of(i))
 	})
 	if err != nil {
 		return parallelDone, err

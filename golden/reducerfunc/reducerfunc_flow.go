@@ -12,8 +12,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 1)
-	_ = flowcrt.EnforceVersion(1 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // BestState is the state of a Best run.
@@ -105,9 +105,12 @@ var bestStateIDs = [...]string{
 
 // Run executes the workflow from state "measure" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *Best) Run(ctx context.Context, in BestState) (out BestState, err error) {
-	s := in
-	step := bestStepMeasure
+func (w *Best) Run(ctx context.Context, in BestState) (BestState, error) {
+	return w.run(ctx, nil, in, bestStepMeasure)
+}
+
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Best) run(ctx context.Context, sess *flowcrt.Session, s BestState, step bestStep) (out BestState, err error) {
 	// A panicking handler fails the run with an error naming its state.
 	// One deferred recover per run keeps transitions free of defers.
 	defer func() {
@@ -127,11 +130,81 @@ func (w *Best) Run(ctx context.Context, in BestState) (out BestState, err error)
 		case bestStepMeasure:
 			step, err = w.stepMeasure(ctx, &s)
 		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, bestStateIDs[step], s, err)
+		}
 		if err != nil {
 			return s, err
 		}
 	}
 	return s, nil
+}
+
+// bestSchema identifies the shape of BestState: a checkpoint saved with another shape is refused.
+const bestSchema = "sha256:728a080bd262bd89"
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every state through the
+// checkpointer of flowcrt.WithCheckpointer. Every field of in, zero values included, is merged
+// through the reducers into the session's state: the zero state for a new session, which starts at
+// "measure"; the last checkpoint's for an existing one, which goes on from there, or starts again
+// at "measure" when its last run finished. A nil in leaves the state unchanged.
+func (w *Best) Invoke(ctx context.Context, sessionID string, in *BestState) (BestState, error) {
+	var u BestUpdate
+	if in != nil {
+		u = in.asUpdate()
+	}
+	return w.InvokeUpdate(ctx, sessionID, u)
+}
+
+// InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session
+// keeps the values of the others (`flowc run --session` merges its input so).
+func (w *Best) InvokeUpdate(ctx context.Context, sessionID string, u BestUpdate) (BestState, error) {
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its final state.
+func (w *Best) Resume(ctx context.Context, sessionID string) (BestState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *Best) Decide(ctx context.Context, sessionID string, decision string) (BestState, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the workflow to the runtime's session functions.
+func (w *Best) sessions() *flowcrt.Sessions[BestState, BestUpdate] {
+	return &flowcrt.Sessions[BestState, BestUpdate]{
+		Workflow: "Best",
+		Schema:   bestSchema,
+		Start:    "measure",
+		Merge:    (*BestState).apply,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the state a checkpoint names.
+func (w *Best) runAt(ctx context.Context, sess *flowcrt.Session, s BestState, state string) (BestState, error) {
+	var step bestStep
+	switch state {
+	case "measure":
+		step = bestStepMeasure
+	default:
+		return s, sess.UnknownState(state)
+	}
+	return w.run(ctx, sess, s, step)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *BestState) asUpdate() BestUpdate {
+	u := BestUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // stepMeasure runs state "measure" and returns the state to run next.

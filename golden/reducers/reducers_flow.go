@@ -12,8 +12,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 1)
-	_ = flowcrt.EnforceVersion(1 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // ReducersState is the state of a Reducers run.
@@ -174,9 +174,12 @@ var reducersStateIDs = [...]string{
 
 // Run executes the workflow from state "node" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *Reducers) Run(ctx context.Context, in ReducersState) (out ReducersState, err error) {
-	s := in
-	step := reducersStepNode
+func (w *Reducers) Run(ctx context.Context, in ReducersState) (ReducersState, error) {
+	return w.run(ctx, nil, in, reducersStepNode)
+}
+
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Reducers) run(ctx context.Context, sess *flowcrt.Session, s ReducersState, step reducersStep) (out ReducersState, err error) {
 	// A panicking handler fails the run with an error naming its state.
 	// One deferred recover per run keeps transitions free of defers.
 	defer func() {
@@ -198,11 +201,83 @@ func (w *Reducers) Run(ctx context.Context, in ReducersState) (out ReducersState
 		case reducersStepTally:
 			step, err = w.stepTally(ctx, &s)
 		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, reducersStateIDs[step], s, err)
+		}
 		if err != nil {
 			return s, err
 		}
 	}
 	return s, nil
+}
+
+// reducersSchema identifies the shape of ReducersState: a checkpoint saved with another shape is refused.
+const reducersSchema = "sha256:6a1418675023c61d"
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every state through the
+// checkpointer of flowcrt.WithCheckpointer. Every field of in, zero values included, is merged
+// through the reducers into the session's state: the zero state for a new session, which starts at
+// "node"; the last checkpoint's for an existing one, which goes on from there, or starts again at
+// "node" when its last run finished. A nil in leaves the state unchanged.
+func (w *Reducers) Invoke(ctx context.Context, sessionID string, in *ReducersState) (ReducersState, error) {
+	var u ReducersUpdate
+	if in != nil {
+		u = in.asUpdate()
+	}
+	return w.InvokeUpdate(ctx, sessionID, u)
+}
+
+// InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session
+// keeps the values of the others (`flowc run --session` merges its input so).
+func (w *Reducers) InvokeUpdate(ctx context.Context, sessionID string, u ReducersUpdate) (ReducersState, error) {
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its final state.
+func (w *Reducers) Resume(ctx context.Context, sessionID string) (ReducersState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *Reducers) Decide(ctx context.Context, sessionID string, decision string) (ReducersState, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the workflow to the runtime's session functions.
+func (w *Reducers) sessions() *flowcrt.Sessions[ReducersState, ReducersUpdate] {
+	return &flowcrt.Sessions[ReducersState, ReducersUpdate]{
+		Workflow: "Reducers",
+		Schema:   reducersSchema,
+		Start:    "node",
+		Merge:    (*ReducersState).apply,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the state a checkpoint names.
+func (w *Reducers) runAt(ctx context.Context, sess *flowcrt.Session, s ReducersState, state string) (ReducersState, error) {
+	var step reducersStep
+	switch state {
+	case "node":
+		step = reducersStepNode
+	case "tally":
+		step = reducersStepTally
+	default:
+		return s, sess.UnknownState(state)
+	}
+	return w.run(ctx, sess, s, step)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *ReducersState) asUpdate() ReducersUpdate {
+	u := ReducersUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // stepNode runs state "node" and returns the state to run next.

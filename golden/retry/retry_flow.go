@@ -13,8 +13,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 1)
-	_ = flowcrt.EnforceVersion(1 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // RetryState is the state of a Retry run.
@@ -93,9 +93,12 @@ var retryStateIDs = [...]string{
 
 // Run executes the workflow from state "call" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *Retry) Run(ctx context.Context, in RetryState) (out RetryState, err error) {
-	s := in
-	step := retryStepCall
+func (w *Retry) Run(ctx context.Context, in RetryState) (RetryState, error) {
+	return w.run(ctx, nil, in, retryStepCall)
+}
+
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Retry) run(ctx context.Context, sess *flowcrt.Session, s RetryState, step retryStep) (out RetryState, err error) {
 	// A panicking handler fails the run with an error naming its state.
 	// One deferred recover per run keeps transitions free of defers.
 	defer func() {
@@ -115,11 +118,81 @@ func (w *Retry) Run(ctx context.Context, in RetryState) (out RetryState, err err
 		case retryStepCall:
 			step, err = w.stepCall(ctx, &s)
 		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, retryStateIDs[step], s, err)
+		}
 		if err != nil {
 			return s, err
 		}
 	}
 	return s, nil
+}
+
+// retrySchema identifies the shape of RetryState: a checkpoint saved with another shape is refused.
+const retrySchema = "sha256:2994e9e6227f511b"
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every state through the
+// checkpointer of flowcrt.WithCheckpointer. Every field of in, zero values included, is merged
+// through the reducers into the session's state: the zero state for a new session, which starts at
+// "call"; the last checkpoint's for an existing one, which goes on from there, or starts again at
+// "call" when its last run finished. A nil in leaves the state unchanged.
+func (w *Retry) Invoke(ctx context.Context, sessionID string, in *RetryState) (RetryState, error) {
+	var u RetryUpdate
+	if in != nil {
+		u = in.asUpdate()
+	}
+	return w.InvokeUpdate(ctx, sessionID, u)
+}
+
+// InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session
+// keeps the values of the others (`flowc run --session` merges its input so).
+func (w *Retry) InvokeUpdate(ctx context.Context, sessionID string, u RetryUpdate) (RetryState, error) {
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its final state.
+func (w *Retry) Resume(ctx context.Context, sessionID string) (RetryState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *Retry) Decide(ctx context.Context, sessionID string, decision string) (RetryState, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the workflow to the runtime's session functions.
+func (w *Retry) sessions() *flowcrt.Sessions[RetryState, RetryUpdate] {
+	return &flowcrt.Sessions[RetryState, RetryUpdate]{
+		Workflow: "Retry",
+		Schema:   retrySchema,
+		Start:    "call",
+		Merge:    (*RetryState).apply,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the state a checkpoint names.
+func (w *Retry) runAt(ctx context.Context, sess *flowcrt.Session, s RetryState, state string) (RetryState, error) {
+	var step retryStep
+	switch state {
+	case "call":
+		step = retryStepCall
+	default:
+		return s, sess.UnknownState(state)
+	}
+	return w.run(ctx, sess, s, step)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *RetryState) asUpdate() RetryUpdate {
+	u := RetryUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 var retryCallPolicy = flowcrt.Policy{

@@ -12,8 +12,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 1)
-	_ = flowcrt.EnforceVersion(1 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // SwitchCaseState is the state of a SwitchCase run.
@@ -136,9 +136,12 @@ var switchCaseStateIDs = [...]string{
 
 // Run executes the workflow from state "evaluate" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *SwitchCase) Run(ctx context.Context, in SwitchCaseState) (out SwitchCaseState, err error) {
-	s := in
-	step := switchCaseStepEvaluate
+func (w *SwitchCase) Run(ctx context.Context, in SwitchCaseState) (SwitchCaseState, error) {
+	return w.run(ctx, nil, in, switchCaseStepEvaluate)
+}
+
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *SwitchCase) run(ctx context.Context, sess *flowcrt.Session, s SwitchCaseState, step switchCaseStep) (out SwitchCaseState, err error) {
 	// A panicking handler fails the run with an error naming its state.
 	// One deferred recover per run keeps transitions free of defers.
 	defer func() {
@@ -174,11 +177,97 @@ func (w *SwitchCase) Run(ctx context.Context, in SwitchCaseState) (out SwitchCas
 		case switchCaseStepPoor:
 			step, err = w.stepPoor(ctx, &s)
 		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, switchCaseStateIDs[step], s, err)
+		}
 		if err != nil {
 			return s, err
 		}
 	}
 	return s, nil
+}
+
+// switchCaseSchema identifies the shape of SwitchCaseState: a checkpoint saved with another shape is refused.
+const switchCaseSchema = "sha256:76cfc9d064facb05"
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every state through the
+// checkpointer of flowcrt.WithCheckpointer. Every field of in, zero values included, is merged
+// through the reducers into the session's state: the zero state for a new session, which starts at
+// "evaluate"; the last checkpoint's for an existing one, which goes on from there, or starts again
+// at "evaluate" when its last run finished. A nil in leaves the state unchanged.
+func (w *SwitchCase) Invoke(ctx context.Context, sessionID string, in *SwitchCaseState) (SwitchCaseState, error) {
+	var u SwitchCaseUpdate
+	if in != nil {
+		u = in.asUpdate()
+	}
+	return w.InvokeUpdate(ctx, sessionID, u)
+}
+
+// InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session
+// keeps the values of the others (`flowc run --session` merges its input so).
+func (w *SwitchCase) InvokeUpdate(ctx context.Context, sessionID string, u SwitchCaseUpdate) (SwitchCaseState, error) {
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its final state.
+func (w *SwitchCase) Resume(ctx context.Context, sessionID string) (SwitchCaseState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *SwitchCase) Decide(ctx context.Context, sessionID string, decision string) (SwitchCaseState, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the workflow to the runtime's session functions.
+func (w *SwitchCase) sessions() *flowcrt.Sessions[SwitchCaseState, SwitchCaseUpdate] {
+	return &flowcrt.Sessions[SwitchCaseState, SwitchCaseUpdate]{
+		Workflow: "SwitchCase",
+		Schema:   switchCaseSchema,
+		Start:    "evaluate",
+		Merge:    (*SwitchCaseState).apply,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the state a checkpoint names.
+func (w *SwitchCase) runAt(ctx context.Context, sess *flowcrt.Session, s SwitchCaseState, state string) (SwitchCaseState, error) {
+	var step switchCaseStep
+	switch state {
+	case "evaluate":
+		step = switchCaseStepEvaluate
+	case "grade":
+		step = switchCaseStepGrade
+	case "wait":
+		step = switchCaseStepWait
+	case "retry_later":
+		step = switchCaseStepRetryLater
+	case "unknown":
+		step = switchCaseStepUnknown
+	case "excellent":
+		step = switchCaseStepExcellent
+	case "good":
+		step = switchCaseStepGood
+	case "average":
+		step = switchCaseStepAverage
+	case "poor":
+		step = switchCaseStepPoor
+	default:
+		return s, sess.UnknownState(state)
+	}
+	return w.run(ctx, sess, s, step)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *SwitchCaseState) asUpdate() SwitchCaseUpdate {
+	u := SwitchCaseUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // stepEvaluate runs state "evaluate" and returns the state to run next.

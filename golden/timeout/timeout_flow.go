@@ -13,8 +13,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 1)
-	_ = flowcrt.EnforceVersion(1 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 6)
+	_ = flowcrt.EnforceVersion(6 - flowcrt.MinGenVersion)
 )
 
 // TimeoutState is the state of a Timeout run.
@@ -97,9 +97,12 @@ var timeoutStateIDs = [...]string{
 
 // Run executes the workflow from state "fetch" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
-func (w *Timeout) Run(ctx context.Context, in TimeoutState) (out TimeoutState, err error) {
-	s := in
-	step := timeoutStepFetch
+func (w *Timeout) Run(ctx context.Context, in TimeoutState) (TimeoutState, error) {
+	return w.run(ctx, nil, in, timeoutStepFetch)
+}
+
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Timeout) run(ctx context.Context, sess *flowcrt.Session, s TimeoutState, step timeoutStep) (out TimeoutState, err error) {
 	// A panicking handler fails the run with an error naming its state.
 	// One deferred recover per run keeps transitions free of defers.
 	defer func() {
@@ -121,11 +124,83 @@ func (w *Timeout) Run(ctx context.Context, in TimeoutState) (out TimeoutState, e
 		case timeoutStepStore:
 			step, err = w.stepStore(ctx, &s)
 		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, timeoutStateIDs[step], s, err)
+		}
 		if err != nil {
 			return s, err
 		}
 	}
 	return s, nil
+}
+
+// timeoutSchema identifies the shape of TimeoutState: a checkpoint saved with another shape is refused.
+const timeoutSchema = "sha256:9674bc163f568bde"
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every state through the
+// checkpointer of flowcrt.WithCheckpointer. Every field of in, zero values included, is merged
+// through the reducers into the session's state: the zero state for a new session, which starts at
+// "fetch"; the last checkpoint's for an existing one, which goes on from there, or starts again at
+// "fetch" when its last run finished. A nil in leaves the state unchanged.
+func (w *Timeout) Invoke(ctx context.Context, sessionID string, in *TimeoutState) (TimeoutState, error) {
+	var u TimeoutUpdate
+	if in != nil {
+		u = in.asUpdate()
+	}
+	return w.InvokeUpdate(ctx, sessionID, u)
+}
+
+// InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session
+// keeps the values of the others (`flowc run --session` merges its input so).
+func (w *Timeout) InvokeUpdate(ctx context.Context, sessionID string, u TimeoutUpdate) (TimeoutState, error) {
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its final state.
+func (w *Timeout) Resume(ctx context.Context, sessionID string) (TimeoutState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// Decide answers the approval that session sessionID waits for with decision, one of the state's
+// options, and continues the run.
+func (w *Timeout) Decide(ctx context.Context, sessionID string, decision string) (TimeoutState, error) {
+	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+}
+
+// sessions describes the workflow to the runtime's session functions.
+func (w *Timeout) sessions() *flowcrt.Sessions[TimeoutState, TimeoutUpdate] {
+	return &flowcrt.Sessions[TimeoutState, TimeoutUpdate]{
+		Workflow: "Timeout",
+		Schema:   timeoutSchema,
+		Start:    "fetch",
+		Merge:    (*TimeoutState).apply,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the state a checkpoint names.
+func (w *Timeout) runAt(ctx context.Context, sess *flowcrt.Session, s TimeoutState, state string) (TimeoutState, error) {
+	var step timeoutStep
+	switch state {
+	case "fetch":
+		step = timeoutStepFetch
+	case "store":
+		step = timeoutStepStore
+	default:
+		return s, sess.UnknownState(state)
+	}
+	return w.run(ctx, sess, s, step)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *TimeoutState) asUpdate() TimeoutUpdate {
+	u := TimeoutUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 var timeoutFetchPolicy = flowcrt.Policy{

@@ -1,0 +1,255 @@
+// Package sqlite is flowc's durable checkpoint store: the last checkpoint
+// of each session, in one SQLite file, through the pure Go driver
+// modernc.org/sqlite (no cgo). Only programs that import this package link
+// the driver.
+//
+//	store, err := sqlite.Open("checkpoints.db")
+//	...
+//	defer store.Close()
+//	wf := NewTriage(handlers, flowcrt.WithCheckpointer(store))
+//	out, err := wf.Invoke(ctx, "user-123", &in)
+//
+// Every save is one SQLite statement, so it is atomic, and it is written
+// through the write-ahead log with synchronous=FULL: a checkpoint that Save
+// returned survives the process being killed and the machine losing power.
+// Several processes may share a file; a busy database is waited for.
+package sqlite
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
+
+	flowcrt "github.com/flowc-dev/flowc/runtime"
+)
+
+// format names the layout of the tables below; a file of another format is
+// refused rather than misread.
+const format = "flowc-checkpoints/1"
+
+const schema = `
+CREATE TABLE IF NOT EXISTS flowc_meta (
+	key   TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+);
+INSERT OR IGNORE INTO flowc_meta (key, value) VALUES ('format', '` + format + `');
+CREATE TABLE IF NOT EXISTS flowc_checkpoints (
+	session  TEXT PRIMARY KEY,
+	workflow TEXT NOT NULL,
+	schema   TEXT NOT NULL,
+	step     INTEGER NOT NULL,
+	status   TEXT NOT NULL,
+	position TEXT NOT NULL, -- JSON
+	state    TEXT NOT NULL, -- JSON
+	pending  TEXT,          -- JSON, or NULL unless the status is interrupted
+	saved_at TEXT NOT NULL  -- RFC 3339
+);`
+
+// Store is a flowcrt.Checkpointer on a SQLite file. It is safe for
+// concurrent use.
+type Store struct {
+	db   *sql.DB
+	path string
+}
+
+var _ flowcrt.Checkpointer = (*Store)(nil)
+
+// Open opens the checkpoint store at path, creating the file when it does
+// not exist. A file that is not a SQLite database, is damaged, or is a
+// SQLite database that flowc did not create is an error that says so.
+func Open(path string) (*Store, error) {
+	if err := checkHeader(path); err != nil {
+		return nil, err
+	}
+	// busy_timeout waits for another writer; _txlock=immediate takes the
+	// write lock when a transaction begins, so two of them cannot deadlock.
+	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_txlock=immediate")
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint store %s: %w", path, err)
+	}
+	s := &Store{db: db, path: path}
+	if err := s.setup(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// sqliteHeader starts every SQLite database file.
+var sqliteHeader = []byte("SQLite format 3\x00")
+
+// checkHeader refuses an existing, non-empty file that is not a SQLite
+// database, before the driver gives it a vaguer name.
+func checkHeader(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("checkpoint store: %w", err)
+	}
+	defer f.Close()
+	head := make([]byte, len(sqliteHeader))
+	n, err := io.ReadFull(f, head)
+	switch {
+	case n == 0:
+		return nil // empty: SQLite makes a database of it
+	case err != nil && !errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("checkpoint store: %w", err)
+	case !bytes.Equal(head[:n], sqliteHeader):
+		return fmt.Errorf("checkpoint store %s: not a SQLite database (the file does not start with the SQLite header); give a new file or one flowc created", path)
+	}
+	return nil
+}
+
+// setup creates the tables of a new store, then checks that the file is
+// one: a foreign or damaged database fails here.
+func (s *Store) setup() error {
+	tables, err := s.tables()
+	if err != nil {
+		return s.damaged(err)
+	}
+	if len(tables) > 0 && !slices.Contains(tables, "flowc_meta") {
+		return fmt.Errorf("checkpoint store %s: a SQLite database, but not a flowc checkpoint store (it has the tables %s)", s.path, strings.Join(tables, ", "))
+	}
+	if _, err := s.db.Exec(schema); err != nil {
+		return s.damaged(err)
+	}
+	var got string
+	if err := s.db.QueryRow(`SELECT value FROM flowc_meta WHERE key = 'format'`).Scan(&got); err != nil {
+		return s.damaged(err)
+	}
+	if got != format {
+		return fmt.Errorf("checkpoint store %s: holds checkpoints of format %q; this flowc reads %q", s.path, got, format)
+	}
+	return nil
+}
+
+func (s *Store) tables() ([]string, error) {
+	rows, err := s.db.Query(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, err
+		}
+		out = append(out, name)
+	}
+	return out, rows.Err()
+}
+
+func (s *Store) damaged(err error) error {
+	return fmt.Errorf("checkpoint store %s: cannot be read as a SQLite database (damaged?): %w", s.path, err)
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Save stores c as the session's last checkpoint, in one statement.
+func (s *Store) Save(ctx context.Context, c *flowcrt.Checkpoint) error {
+	position, err := json.Marshal(c.Position)
+	if err != nil {
+		return err
+	}
+	var pending any // NULL
+	if c.Pending != nil {
+		data, err := json.Marshal(c.Pending)
+		if err != nil {
+			return err
+		}
+		pending = string(data)
+	}
+	_, err = s.db.ExecContext(ctx, `
+		INSERT INTO flowc_checkpoints (session, workflow, schema, step, status, position, state, pending, saved_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (session) DO UPDATE SET
+			workflow = excluded.workflow, schema = excluded.schema, step = excluded.step,
+			status = excluded.status, position = excluded.position, state = excluded.state,
+			pending = excluded.pending, saved_at = excluded.saved_at`,
+		c.Session, c.Workflow, c.Schema, c.Step, string(c.Status), string(position), string(c.State), pending,
+		c.Time.UTC().Format(time.RFC3339Nano))
+	if err != nil {
+		return fmt.Errorf("checkpoint store %s: saving session %q: %w", s.path, c.Session, err)
+	}
+	return nil
+}
+
+// Load returns the session's last checkpoint.
+func (s *Store) Load(ctx context.Context, session string) (*flowcrt.Checkpoint, error) {
+	c := &flowcrt.Checkpoint{Session: session}
+	var status, position, state, savedAt string
+	var pending sql.NullString
+	err := s.db.QueryRowContext(ctx, `
+		SELECT workflow, schema, step, status, position, state, pending, saved_at
+		FROM flowc_checkpoints WHERE session = ?`, session).
+		Scan(&c.Workflow, &c.Schema, &c.Step, &status, &position, &state, &pending, &savedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, &flowcrt.SessionError{Session: session, Err: flowcrt.ErrNoCheckpoint}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint store %s: loading session %q: %w", s.path, session, err)
+	}
+	c.Status, c.State = flowcrt.Status(status), json.RawMessage(state)
+	if err := s.decode(c, position, pending, savedAt); err != nil {
+		return nil, fmt.Errorf("checkpoint store %s: the checkpoint of session %q is damaged: %w", s.path, session, err)
+	}
+	return c, nil
+}
+
+func (s *Store) decode(c *flowcrt.Checkpoint, position string, pending sql.NullString, savedAt string) error {
+	if err := json.Unmarshal([]byte(position), &c.Position); err != nil {
+		return err
+	}
+	if pending.Valid {
+		c.Pending = &flowcrt.Pending{}
+		if err := json.Unmarshal([]byte(pending.String), c.Pending); err != nil {
+			return err
+		}
+	}
+	if !json.Valid(c.State) {
+		return errors.New("its state is not JSON")
+	}
+	t, err := time.Parse(time.RFC3339Nano, savedAt)
+	c.Time = t
+	return err
+}
+
+// List returns the sessions that have a checkpoint, sorted.
+func (s *Store) List(ctx context.Context) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT session FROM flowc_checkpoints ORDER BY session`)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint store %s: %w", s.path, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// Delete removes the session's checkpoint.
+func (s *Store) Delete(ctx context.Context, session string) error {
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM flowc_checkpoints WHERE session = ?`, session); err != nil {
+		return fmt.Errorf("checkpoint store %s: deleting session %q: %w", s.path, session, err)
+	}
+	return nil
+}

@@ -1,0 +1,106 @@
+package native
+
+import (
+	"strings"
+	"unicode"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/flowc-dev/flowc/ir"
+)
+
+// JSON-mode templates. In a workflow without a `state:` schema, `task` and
+// the values of `tool_args` are rendered from the context store when their
+// state runs: {{name}} is the value of a key, {{task}} the task input (in
+// an iteration chain, the item). They are parsed here, where the position
+// of every character is known, so that a malformed reference is reported
+// when the code is generated. Text outside {{ }} is literal; a run of more
+// than two braces keeps the extra ones as text ({{{x}}} is "{", x, "}").
+
+// template parses text, the value of the scalar n, into parts; what names
+// it in messages. Outside JSON mode templates are not rendered, so it
+// returns nil.
+func (l *lowerer) template(n *yaml.Node, text, what string) []ir.TemplatePart {
+	if !l.json {
+		return nil
+	}
+	where := l.Locate(n)
+	at := func(i int) ir.Pos {
+		if i < len(where) {
+			return where[i]
+		}
+		return l.ContentPos(n).Shift(i)
+	}
+	runes := []rune(text)
+	var parts []ir.TemplatePart
+	lit := 0 // where the literal text not yet in parts starts
+	for i := 0; i+1 < len(runes); i++ {
+		if runes[i] != '{' || runes[i+1] != '{' {
+			continue
+		}
+		for i+2 < len(runes) && runes[i+2] == '{' {
+			i++
+		}
+		end := closing(runes, i+2)
+		if end < 0 {
+			l.Diags.Errorf(at(i), "unclosed `{{` in %s: a reference is written {{name}}", what)
+			return nil
+		}
+		if lit < i {
+			parts = append(parts, ir.TemplatePart{Text: string(runes[lit:i])})
+		}
+		parts = append(parts, ir.TemplatePart{Text: string(runes[i : end+2]), Ref: l.reference(runes, i, end, at, what)})
+		i, lit = end+1, end+2
+	}
+	if lit < len(runes) {
+		parts = append(parts, ir.TemplatePart{Text: string(runes[lit:])})
+	}
+	return parts
+}
+
+// reference returns the name of the reference that opens at runes[open]
+// and closes at runes[end], reporting one that is not a name.
+func (l *lowerer) reference(runes []rune, open, end int, at func(int) ir.Pos, what string) string {
+	name, bad := refName(runes[open+2 : end])
+	switch {
+	case name == "":
+		l.Diags.Errorf(at(open), "empty reference `{{}}` in %s: a reference is written {{name}}", what)
+	case bad >= 0:
+		l.Diags.Errorf(at(open+2+bad), "unsupported template syntax `%s` in %s: a reference is written {{name}}, where name is a key of the context store or `task`",
+			string(runes[open:end+2]), what)
+	}
+	return name
+}
+
+// closing returns the index of the `}}` that closes a reference whose
+// name starts at from, or -1.
+func closing(runes []rune, from int) int {
+	for j := from; j+1 < len(runes); j++ {
+		if runes[j] == '}' && runes[j+1] == '}' {
+			return j
+		}
+	}
+	return -1
+}
+
+// refName returns the name inside {{ }}, spaces around it trimmed, and the
+// index in inner of the character that makes it no name, or -1. A name
+// holds letters, digits, _ and -; the character blamed is the first that
+// is neither that nor a space, else the first space (`{{a b}}`).
+func refName(inner []rune) (string, int) {
+	name := strings.TrimSpace(string(inner))
+	lead := len(inner) - len([]rune(strings.TrimLeftFunc(string(inner), unicode.IsSpace)))
+	space := -1
+	for j, r := range []rune(name) {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-':
+		case unicode.IsSpace(r):
+			if space < 0 {
+				space = lead + j
+			}
+		default:
+			return name, lead + j
+		}
+	}
+	return name, space
+}

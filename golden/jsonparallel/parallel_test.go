@@ -1,0 +1,116 @@
+package jsonparallel
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowc-dev/flowc/golden/jsontest"
+	flowcrt "github.com/flowc-dev/flowc/runtime"
+)
+
+// recorded answers from the generated mock and records every call.
+type recorded struct {
+	ParallelMock
+	calls *jsontest.Calls
+}
+
+func (h recorded) SecurityReviewer(ctx context.Context, c flowcrt.JSONCall) (string, error) {
+	h.calls.Add(c)
+	return h.ParallelMock.SecurityReviewer(ctx, c)
+}
+
+func (h recorded) PerformanceReviewer(ctx context.Context, c flowcrt.JSONCall) (string, error) {
+	h.calls.Add(c)
+	return h.ParallelMock.PerformanceReviewer(ctx, c)
+}
+
+func (h recorded) StyleReviewer(ctx context.Context, c flowcrt.JSONCall) (string, error) {
+	h.calls.Add(c)
+	return h.ParallelMock.StyleReviewer(ctx, c)
+}
+
+func (h recorded) Summarizer(ctx context.Context, c flowcrt.JSONCall) (string, error) {
+	h.calls.Add(c)
+	return h.ParallelMock.Summarizer(ctx, c)
+}
+
+func state(t *testing.T) flowcrt.JSONState {
+	t.Helper()
+	s, err := flowcrt.NewJSONState(map[string]any{"repo": "flowc"})
+	require.NoError(t, err)
+	return s
+}
+
+// Each branch starts from the store as state-1 left it and sees none of
+// the other branches' keys; at the join the keys each set are merged in
+// declaration order, so the verdict of state-4 wins, and the histories are
+// concatenated in that order.
+func TestBranchesJoinInDeclarationOrder(t *testing.T) {
+	calls := &jsontest.Calls{}
+	s := state(t)
+	h := recorded{NewParallelMockHandlers(jsontest.Mocks(t, "parallel", "reviews")), calls}
+	require.NoError(t, NewParallel(h).RunState(context.Background(), &s))
+
+	for _, id := range []string{"state-2", "state-3", "state-4"} {
+		c := calls.Of(id)
+		require.Len(t, c, 1, id)
+		assert.Equal(t, map[string]any{"repo": "flowc", "plan": "check everything"}, c[0].Context, id)
+	}
+	assert.Equal(t, []string{"Summarize no secrets, fast and tidy; the last verdict was from state-4"}, calls.Tasks("state-5"))
+	assert.Equal(t, map[string]any{
+		"repo": "flowc", "plan": "check everything", "security": "no secrets", "performance": "fast",
+		"style": "tidy", "verdict": "from state-4",
+	}, s.Context)
+	assert.Equal(t, []string{
+		"Plan the review of flowc", `{"plan":"check everything"}`,
+		"Security review of flowc (check everything)", `{"security":"no secrets","verdict":"from state-2"}`,
+		"Performance review of flowc (check everything)", `{"performance":"fast","verdict":"from state-3"}`,
+		"Style review of flowc (check everything)", `{"style":"tidy","verdict":"from state-4"}`,
+		"Summarize no secrets, fast and tidy; the last verdict was from state-4",
+		"Summarize no secrets, fast and tidy; the last verdict was from state-4",
+	}, jsontest.Contents(s.History))
+}
+
+// A failing branch fails the run with its error.
+func TestFailingBranch(t *testing.T) {
+	out, err := NewParallelMock(jsontest.Mocks(t, "parallel", "failing-branch")).Run(context.Background(), map[string]any{"repo": "flowc"})
+	require.Error(t, err)
+	assert.Equal(t, `{"status":"FAILED","error":"ReviewFailed","cause":"the profiler crashed"}`, string(flowcrt.ResultLine(out, err)))
+}
+
+// racing handlers run the branches at once and finish them in reverse
+// order: state-2 waits for state-3, which waits for state-4.
+type racing struct {
+	done3, done4 chan struct{}
+}
+
+func (racing) Planner(context.Context, flowcrt.JSONCall) (string, error) { return "{}", nil }
+
+func (h racing) SecurityReviewer(context.Context, flowcrt.JSONCall) (string, error) {
+	<-h.done3
+	return `{"verdict": "from state-2"}`, nil
+}
+
+func (h racing) PerformanceReviewer(context.Context, flowcrt.JSONCall) (string, error) {
+	<-h.done4
+	defer close(h.done3)
+	return `{"verdict": "from state-3"}`, nil
+}
+
+func (h racing) StyleReviewer(context.Context, flowcrt.JSONCall) (string, error) {
+	defer close(h.done4)
+	return `{"verdict": "from state-4"}`, nil
+}
+
+func (racing) Summarizer(context.Context, flowcrt.JSONCall) (string, error) { return "done", nil }
+
+// Whichever branch finishes last, the join is in declaration order.
+func TestJoinDoesNotDependOnTheSchedule(t *testing.T) {
+	s := state(t)
+	require.NoError(t, NewParallel(racing{make(chan struct{}), make(chan struct{})}).RunState(context.Background(), &s))
+	assert.Equal(t, "from state-4", s.Context["verdict"])
+	assert.Equal(t, `{"verdict": "from state-2"}`, s.History[3].Content, "the first branch's messages come first")
+}
