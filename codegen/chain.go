@@ -55,11 +55,13 @@ func (g *chainGen) userHandlers() []*ir.Handler {
 	return out
 }
 
-func (g *chainGen) tasksOf(handler string) []string {
-	var ids []string
+// tasksOf maps each user handler to the ids of the tasks that call it, in
+// one pass: a scan per handler made large chains quadratic.
+func (g *chainGen) tasksOf() map[string][]string {
+	ids := map[string][]string{}
 	for _, s := range g.w.States {
-		if s.Handler.Builtin == ir.BuiltinNone && s.Handler.Name == handler {
-			ids = append(ids, s.ID)
+		if s.Handler.Builtin == ir.BuiltinNone {
+			ids[s.Handler.Name] = append(ids[s.Handler.Name], s.ID)
 		}
 	}
 	return ids
@@ -91,8 +93,9 @@ func (g *chainGen) handlersType(f *jen.File) {
 	f.Comment("output (the next task's input) and the eval string its branches test. An error takes the")
 	f.Comment("task's on_failure, or ends the chain with that error.")
 	f.Type().Id(g.n.Handlers).InterfaceFunc(func(it *jen.Group) {
+		users := g.tasksOf()
 		for _, h := range g.userHandlers() {
-			it.Add(comment(h.Name + " runs " + tasksList(g.tasksOf(h.Name)) + "."))
+			it.Add(comment(h.Name + " runs " + tasksList(users[h.Name]) + "."))
 			it.Add(handlerSignature(jen.Id(h.Name)))
 		}
 	})

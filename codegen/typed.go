@@ -236,8 +236,9 @@ func (g *typedGen) handlersType(f *jen.File) {
 		f.Comment("approval state stops the run with an *flowcrt.Interrupted error, and Decide continues it.")
 	}
 	f.Type().Id(g.n.Handlers).InterfaceFunc(func(it *jen.Group) {
+		users := g.statesOf()
 		for _, h := range g.handlers() {
-			ids := g.statesOf(h.Name)
+			ids := users[h.Name]
 			doc := h.Name + " runs " + statesList(ids)
 			if h.Item != nil {
 				doc += ", once for each item of iter_key " + quote(g.w.RegionOf(ids[0]).Items)
@@ -261,11 +262,13 @@ func (g *typedGen) handlers() []*ir.Handler {
 	return out
 }
 
-func (g *typedGen) statesOf(handler string) []string {
-	var ids []string
+// statesOf maps each handler to the ids of the states that call it, in one
+// pass: a scan per handler made large workflows quadratic.
+func (g *typedGen) statesOf() map[string][]string {
+	ids := map[string][]string{}
 	for _, s := range g.w.States {
-		if s.Handler != nil && s.Handler.Name == handler {
-			ids = append(ids, s.ID)
+		if s.Handler != nil {
+			ids[s.Handler.Name] = append(ids[s.Handler.Name], s.ID)
 		}
 	}
 	return ids

@@ -19,17 +19,18 @@ import (
 // The fuzz targets below drive each front-end through the checker and the
 // code generator. Their property, checked by compileAndCheck:
 //
-//   - nothing panics;
+//   - nothing panics, and no input takes longer than slowInput;
 //   - a rejected definition has at least one error, and every diagnostic
 //     is positioned inside the file (line >= 1, col >= 1) on one line;
 //   - an accepted definition generates Go that parses, type-checks against
 //     the runtime and the standard library, carries no block comment or
-//     directive, and is the same on a second compilation.
+//     directive, draws as a graph, and is the same on a second compilation.
 //
 // The package is never loaded (NoPackage), so a definition that names a
 // type or reducer of its package is rejected quickly instead of running
-// `go list`. Seeds are the definitions under golden/, examples/ and bench/,
-// valid and invalid; findings live in testdata/fuzz/<target>/. Run one with
+// `go list`. Seeds are the definitions under golden/, examples/, bench/
+// and asldiff/, valid and invalid; findings live in testdata/fuzz/<target>/.
+// Run one with
 //
 //	go test -run '^$' -fuzz '^FuzzNative$' -fuzztime 1m ./compiler
 
@@ -46,7 +47,7 @@ var (
 	}}
 	states = dialect{"fuzz.asl.yaml", "fuzz.asl.json", []string{
 		"../golden/*/*.asl.*", "../golden/testdata/errors/*/input.asl.*",
-		"../golden/testdata/hostile/*/*.asl.*", "../bench/*/*.asl.*",
+		"../golden/testdata/hostile/*/*.asl.*", "../bench/*/*.asl.*", "../asldiff/cases/*/definition.asl.*",
 	}}
 	chains = dialect{"fuzz.chain.yaml", "fuzz.chain.json", []string{
 		"../golden/*/*.chain.*", "../golden/testdata/errors/*/input.chain.*",

@@ -29,14 +29,14 @@ func FuzzNames(f *testing.F) {
 	}
 	for i, s := range hostile {
 		next := hostile[(i+1)%len(hostile)]
-		for dialect := range 3 {
+		for dialect := range 4 {
 			f.Add(uint8(dialect), s, next, "c", s, "status", s, s)
 			f.Add(uint8(dialect), "a", "b", s, "work", s, next, "desc")
 		}
 	}
 	f.Fuzz(func(t *testing.T, dialect uint8, a, b, c, h, k, v, d string) {
 		n := names{a: a, b: b, c: c, h: h, k: k, v: v, d: d}
-		build := []func(names) (string, any){nativeDef, aslDef, chainDef}[int(dialect)%3]
+		build := []func(names) (string, any){nativeDef, aslDef, chainDef, jsonDef}[int(dialect)%4]
 		file, def := build(n)
 		src, err := json.MarshalIndent(def, "", "  ")
 		if err != nil {
@@ -55,7 +55,8 @@ type obj = map[string]any
 type list = []any
 
 // nativeDef is a typed workflow that uses every naming and string site of
-// the native language: switch, actions, branches, retry, catch, tool args.
+// the native language: switch, actions, branches, retry, catch, tool args
+// and an approval.
 func nativeDef(n names) (string, any) {
 	return "fuzz.flow.yaml", obj{
 		"workflow":    n.d,
@@ -73,7 +74,32 @@ func nativeDef(n names) (string, any) {
 			obj{"id": n.c, "next": obj{"branches": list{
 				obj{"operator": "equals", "when": n.v, "goto": "end"},
 				obj{"operator": "starts_with", "when": n.v, "goto": n.a},
-				obj{"operator": "default", "goto": "end"}}}},
+				obj{"operator": "default", "goto": "review"}}}},
+			obj{"id": "review", "type": "approval", "prompt": n.d, "options": list{n.v, n.k}, "timeout": "1h",
+				"next": obj{"switch": obj{
+					"cases":   list{obj{"condition": "decision == " + strconv.Quote(n.v), "state_id": n.a}},
+					"default": "end"}}},
+		},
+	}
+}
+
+// jsonDef is a workflow without a schema (JSON mode): templates, tool
+// arguments, a condition over the last output and an iteration, all
+// named and filled with the fuzzed text.
+func jsonDef(n names) (string, any) {
+	return "fuzz.flow.yaml", obj{
+		"workflow":    n.d,
+		"description": n.d,
+		"states": list{
+			obj{"id": n.a, "assistant_id": n.h, "task": n.v + " {{" + n.k + "}}", "tool_args": obj{n.k: n.v},
+				"retry": list{obj{"errors": list{n.v}, "max_attempts": 2, "interval": "1ms"}},
+				"catch": list{obj{"errors": list{n.v}, "next": n.c}},
+				"next": obj{"switch": obj{
+					"cases":   list{obj{"condition": "status == " + strconv.Quote(n.v), "state_id": n.b}},
+					"default": n.c}}},
+			obj{"id": n.b, "tool_id": n.h, "task": n.d, "next": obj{"state_id": "each", "iter_key": n.k}},
+			obj{"id": "each", "assistant_id": n.k, "task": "{{task}} " + n.d, "next": obj{"state_id": n.c}},
+			obj{"id": n.c, "assistant_id": n.h},
 		},
 	}
 }

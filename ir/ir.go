@@ -61,14 +61,26 @@ type Workflow struct {
 	Start       Ref
 	States      []*State // source order
 	Regions     []*Region
+
+	// statePos remembers where State found each id. Code generation looks
+	// up a state for every reference, and a scan per lookup made large
+	// workflows quadratic. Every hit is checked against States as it is
+	// now, so front-ends may keep changing States.
+	statePos map[string]int
 }
 
-// State returns the state with the given id, or nil.
+// State returns the state with the given id, or nil. It is not safe for
+// concurrent use on one workflow.
 func (w *Workflow) State(id string) *State {
-	for _, s := range w.States {
-		if s.ID == id {
-			return s
-		}
+	if i, ok := w.statePos[id]; ok && i < len(w.States) && w.States[i].ID == id {
+		return w.States[i]
+	}
+	w.statePos = make(map[string]int, len(w.States))
+	for i := len(w.States) - 1; i >= 0; i-- { // backwards: the first of repeated ids wins
+		w.statePos[w.States[i].ID] = i
+	}
+	if i, ok := w.statePos[id]; ok {
+		return w.States[i]
 	}
 	return nil
 }

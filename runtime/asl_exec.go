@@ -263,13 +263,17 @@ func (x *ASLExec) Task(st *ASLState, h Handler) Body {
 		if err != nil {
 			return nil, err
 		}
+		parent := ctx
 		if timeout > 0 {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(ctx, timeout)
 			defer cancel()
 		}
 		out, err := x.call(ctx, st.Name, h, in)
-		if err != nil && timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		// A handler that ignored its context and succeeded after the
+		// deadline has still overrun it, as in Step Functions.
+		late := err == nil && parent.Err() == nil
+		if (err != nil || late) && timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return nil, &Error{Name: StatesTimeout, Cause: fmt.Sprintf("Task timed out after %s", timeout)}
 		}
 		return out, err

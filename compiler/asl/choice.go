@@ -64,7 +64,7 @@ func (l *lowerer) routes(m yamlx.Map, s *ir.State, required bool) {
 		l.Diags.Errorf(s.Pos, "Choice state %q needs `Choices`", s.ID)
 	case n != nil:
 		for _, item := range l.Seq(n, "Choices") {
-			rule, next := l.rule(item, s.ID)
+			rule, next := l.rule(item, s)
 			s.ASL.Rules = append(s.ASL.Rules, rule)
 			t.Cases = append(t.Cases, &ir.Case{Pos: rule.Pos, To: next})
 		}
@@ -78,23 +78,27 @@ func (l *lowerer) routes(m yamlx.Map, s *ir.State, required bool) {
 	}
 }
 
-// rule reads a choice rule of state self, or a nested rule when self is "".
+// rule reads a choice rule of state self, or a nested rule when self is nil.
 // A top-level rule needs Next; a rule nested in And, Or or Not must not
 // have one. A missing Next is reported here and points back at self, so the
 // checker does not report it again.
-func (l *lowerer) rule(n *yaml.Node, self string) (*ir.ChoiceRule, ir.Ref) {
-	top := self != ""
+func (l *lowerer) rule(n *yaml.Node, self *ir.State) (*ir.ChoiceRule, ir.Ref) {
+	top := self != nil // not the name: "" is a (bad) name too
 	r := &ir.ChoiceRule{Pos: l.Pos(n)}
+	back := ir.Ref{Pos: r.Pos}
+	if top {
+		back.ID = self.ID
+	}
 	var next ir.Ref
 	m, ok := l.Mapping(n, "a choice rule", ruleKeys...)
 	if !ok {
-		return r, ir.Ref{Pos: r.Pos, ID: self}
+		return r, back
 	}
 	nn := m.Get("Next")
 	switch {
 	case top && nn == nil:
 		l.Diags.Errorf(r.Pos, "a choice rule needs `Next`")
-		next = ir.Ref{Pos: r.Pos, ID: self}
+		next = back
 	case !top && nn != nil:
 		l.Diags.Errorf(l.Pos(m.Entries["Next"].Key), "a rule inside And, Or or Not cannot have `Next`; only top-level rules do")
 	case nn != nil:
@@ -141,7 +145,7 @@ func (l *lowerer) compound(m yamlx.Map, r *ir.ChoiceRule) {
 	}
 	n := m.Get(r.Op)
 	if r.Op == "Not" {
-		arg, _ := l.rule(n, "")
+		arg, _ := l.rule(n, nil)
 		r.Args = []*ir.ChoiceRule{arg}
 		return
 	}
@@ -150,7 +154,7 @@ func (l *lowerer) compound(m yamlx.Map, r *ir.ChoiceRule) {
 		return
 	}
 	for _, item := range n.Content {
-		arg, _ := l.rule(item, "")
+		arg, _ := l.rule(item, nil)
 		r.Args = append(r.Args, arg)
 	}
 }

@@ -86,19 +86,3 @@ func TestNullIsAbsent(t *testing.T) {
 	assert.Empty(t, diags)
 	assert.Equal(t, "", w.States[0].Next.Branches[0].Compose.Strategy)
 }
-
-// FuzzCompile: whatever the input, compiling reports problems and never
-// panics; a chain that compiles has a start task.
-func FuzzCompile(f *testing.F) {
-	f.Add(loop)
-	f.Add(`{"tasks": [{"id": "a", "handler": "noop", "transition": {"branches": [{"operator": "in_range", "when": "1,"}]}}]}`)
-	f.Add(`tasks: [{id: a, handler: prompt_to_int, prompt_template: "{{range .x}}{{$.y}}{{end}}", transition: 3}]`)
-	f.Add(`tasks: {}`)
-	f.Add(`tasks: [a, {id: [1]}, {id: b, handler: [x]}]`)
-	f.Fuzz(func(t *testing.T, src string) {
-		w, diags := compiler.Compile("fuzz.chain.yaml", []byte(src), compiler.Options{})
-		if w != nil && w.Mode == ir.ModeChain {
-			assert.NotNil(t, w.State(w.Start.ID), diags.Lines())
-		}
-	})
-}

@@ -131,6 +131,7 @@ func (l *lowerer) catcher(n *yaml.Node) *ir.Catcher {
 		c.Next = l.ref(nx, "next")
 	} else {
 		l.Diags.Errorf(c.Pos, "a catch rule needs `next`")
+		c.Next.Pos = c.Pos // later checks of the edge point here too
 	}
 	return c
 }

@@ -20,7 +20,8 @@ import (
 type Reader struct {
 	File  string
 	Diags diag.List
-	src   []byte // the document, for locating text inside scalars
+	src   []byte   // the document, for locating text inside scalars
+	lines [][]rune // src split into lines, made on first use
 }
 
 // Parse decodes a document into its root node. yaml.v3 gives a syntax
@@ -282,7 +283,13 @@ func (r *Reader) Locate(n *yaml.Node) []ir.Pos {
 	if r.src == nil || n.Kind != yaml.ScalarNode || n.Line < 1 {
 		return nil
 	}
-	c := newCursor(r.src, r.ContentPos(n))
+	if r.lines == nil {
+		// Once per file: Locate runs for every expression, and splitting
+		// the whole file each time made compiling quadratic in its size.
+		r.lines = runeLines(r.src)
+	}
+	start := r.ContentPos(n)
+	c := &cursor{lines: r.lines, line: start.Line - 1, col: start.Col - 1}
 	if n.Style == yaml.LiteralStyle || n.Style == yaml.FoldedStyle {
 		c.skipBlank()
 	}
@@ -300,12 +307,12 @@ type cursor struct {
 	line, col int // 0-based
 }
 
-func newCursor(src []byte, start ir.Pos) *cursor {
+func runeLines(src []byte) [][]rune {
 	var lines [][]rune
 	for _, l := range bytes.SplitAfter(src, []byte("\n")) {
 		lines = append(lines, []rune(string(l)))
 	}
-	return &cursor{lines: lines, line: start.Line - 1, col: start.Col - 1}
+	return lines
 }
 
 // maxSkip bounds how far a value rune is looked for: escapes and
