@@ -3,7 +3,7 @@ package codegen
 import (
 	"github.com/dave/jennifer/jen"
 
-	"github.com/flowc-dev/flowc/compiler/naming"
+	"github.com/flowc-dev/flowc/internal/naming"
 	"github.com/flowc-dev/flowc/ir"
 )
 

@@ -15,9 +15,9 @@ import (
 	"github.com/flowc-dev/flowc/compiler/chain"
 	"github.com/flowc-dev/flowc/compiler/check"
 	"github.com/flowc-dev/flowc/compiler/diag"
-	"github.com/flowc-dev/flowc/compiler/naming"
 	"github.com/flowc-dev/flowc/compiler/native"
 	"github.com/flowc-dev/flowc/compiler/yamlx"
+	"github.com/flowc-dev/flowc/internal/naming"
 	"github.com/flowc-dev/flowc/ir"
 )
 

@@ -10,8 +10,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/flowc-dev/flowc/compiler/diag"
-	"github.com/flowc-dev/flowc/compiler/naming"
 	"github.com/flowc-dev/flowc/compiler/yamlx"
+	"github.com/flowc-dev/flowc/internal/naming"
 	"github.com/flowc-dev/flowc/ir"
 )
 

@@ -1,4 +1,4 @@
-package codegen_test
+package golden
 
 import (
 	"regexp"
