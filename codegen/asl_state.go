@@ -17,7 +17,7 @@ func (g *aslGen) stepSignature() *jen.Statement {
 
 // state emits a state's package-level spec and its step method, then the
 // machines it holds.
-func (g *aslGen) state(f *jen.File, s *ir.State) {
+func (g *aslGen) state(f *jen.File, t target, s *ir.State) {
 	a := s.ASL
 	var spec string
 	if a.Type != ir.ASLFail { // a Fail state has no processing of its own
@@ -34,7 +34,7 @@ func (g *aslGen) state(f *jen.File, s *ir.State) {
 		g.stepBody(f, b, s, spec)
 	})
 	for i, m := range a.Branches {
-		g.machine(f, g.machineMethod(s, i), g.machineWhat(s, i), m)
+		g.machine(f, t, g.machineMethod(s, i), g.machineWhat(s, i), m)
 	}
 }
 

@@ -69,9 +69,25 @@ func typeSpelling(t *ir.Type) string {
 	return t.Name
 }
 
-// sessions emits the schema hash, Invoke, Resume (and Decide when a state
-// asks for approval), and what they run on: runAt and merge.
-func (g *typedGen) sessions(f *jen.File) {
+// sessionSpec: a typed session keeps the state, checked against the
+// schema hash, and merges an input through the reducers.
+func (g *typedGen) sessionSpec() *sessionSpec {
+	n := g.n
+	return &sessionSpec{
+		value: jen.Id(n.State), arg: "s", zero: jen.Id("s"),
+		types:  []jen.Code{jen.Id(n.State), jen.Id(n.Update)},
+		schema: jen.Id(g.schemaConst()),
+		fields: []jen.Code{jen.Id("Merge").Op(":").Parens(jen.Op("*").Id(n.State)).Dot("apply")},
+		doc:    []string{"sessions describes the workflow to the runtime's session functions."},
+		invoke: g.invoke,
+		resume: "Resume continues session sessionID from its last checkpoint, without running again the states " +
+			"that completed; a session whose last run finished returns its final state.",
+		runAtOn: []jen.Code{jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Id("sess"), jen.Id("s"), jen.Id("step")))},
+	}
+}
+
+// invoke emits the schema hash, Invoke and InvokeUpdate, and asUpdate.
+func (g *typedGen) invoke(f *jen.File) {
 	n, start := g.n, quote(g.w.Start.ID)
 	state := jen.Id(n.State)
 	f.Line()
@@ -84,7 +100,7 @@ func (g *typedGen) sessions(f *jen.File) {
 		"checkpoint's for an existing one, which goes on from there, or starts again at "+start+" when its last "+
 		"run finished. A nil in leaves the state unchanged.")
 	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id("Invoke").
-		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("sessionID").String(), jen.Id("in").Op("*").Add(state.Clone())).
+		Params(ctxParam(), jen.Id("sessionID").String(), jen.Id("in").Op("*").Add(state.Clone())).
 		Params(state.Clone(), jen.Error()).Block(
 		jen.Var().Id("u").Id(n.Update),
 		jen.If(jen.Id("in").Op("!=").Nil()).Block(jen.Id("u").Op("=").Id("in").Dot("asUpdate").Call()),
@@ -93,67 +109,8 @@ func (g *typedGen) sessions(f *jen.File) {
 	f.Line()
 	doc(f, "InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session "+
 		"keeps the values of the others (`flowc run --session` merges its input so).")
-	g.sessionMethod(f, "InvokeUpdate", "Invoke", []jen.Code{jen.Id("u").Id(n.Update)}, jen.Op("&").Id("u"))
-	f.Line()
-	doc(f, "Resume continues session sessionID from its last checkpoint, without running again the states "+
-		"that completed; a session whose last run finished returns its final state.")
-	g.sessionMethod(f, "Resume", "Resume", nil)
-	f.Line()
-	doc(f, "Decide answers the approval that session sessionID waits for with decision, one of the "+
-		"state's options, and continues the run.")
-	g.sessionMethod(f, "Decide", "Decide", []jen.Code{jen.Id("decision").String()}, jen.Id("decision"))
-	f.Line()
-	f.Comment("sessions describes the workflow to the runtime's session functions.")
-	types := []jen.Code{state.Clone(), jen.Id(n.Update)}
-	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id("sessions").Params().Op("*").Add(rt("Sessions")).Types(types...).Block(
-		jen.Return(jen.Op("&").Add(rt("Sessions")).Types(types...).Custom(multiline,
-			jen.Id("Workflow").Op(":").Lit(g.w.ID),
-			jen.Id("Schema").Op(":").Id(g.schemaConst()),
-			jen.Id("Start").Op(":").Lit(g.w.Start.ID),
-			jen.Id("Merge").Op(":").Parens(jen.Op("*").Id(n.State)).Dot("apply"),
-			jen.Id("Run").Op(":").Id("w").Dot("runAt"),
-		)),
-	)
-	g.runAt(f)
+	sessionMethod(f, n.Workflow, jen.Id(n.State), "InvokeUpdate", "Invoke", []jen.Code{jen.Id("u").Id(n.Update)}, []jen.Code{jen.Op("&").Id("u")})
 	g.asUpdate(f)
-}
-
-// sessionMethod emits the method name, which hands its arguments to
-// method of flowcrt.Sessions.
-func (g *typedGen) sessionMethod(f *jen.File, name, method string, params []jen.Code, args ...jen.Code) {
-	sessionMethod(f, g.n.Workflow, jen.Id(g.n.State), name, method, params, args)
-}
-
-func sessionMethod(f *jen.File, workflow string, result jen.Code, name, method string, params, args []jen.Code) {
-	f.Func().Params(jen.Id("w").Op("*").Id(workflow)).Id(name).
-		Params(append([]jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("sessionID").String()}, params...)...).
-		Params(result, jen.Error()).Block(
-		jen.Return(jen.Id("w").Dot("sessions").Call().Dot(method).Call(
-			append([]jen.Code{jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Id("sessionID")}, args...)...)),
-	)
-}
-
-// runAt maps the state a checkpoint names to its step: any state outside a
-// fan-out, where a run can stop.
-func (g *typedGen) runAt(f *jen.File) {
-	n := g.n
-	f.Line()
-	f.Comment("runAt runs session sess from the state a checkpoint names.")
-	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id("runAt").Params(
-		jen.Id("ctx").Qual("context", "Context"), jen.Id("sess").Op("*").Add(rt("Session")),
-		jen.Id("s").Id(n.State), jen.Id("state").String(),
-	).Params(jen.Id(n.State), jen.Error()).BlockFunc(func(b *jen.Group) {
-		b.Var().Id("step").Id(n.Step)
-		b.Switch(jen.Id("state")).BlockFunc(func(sw *jen.Group) {
-			for _, s := range g.w.States {
-				if g.w.RegionOf(s.ID) == nil {
-					sw.Case(jen.Lit(s.ID)).Block(jen.Id("step").Op("=").Id(n.stepConst(s)))
-				}
-			}
-			sw.Default().Block(jen.Return(jen.Id("s"), jen.Id("sess").Dot("UnknownState").Call(jen.Id("state"))))
-		})
-		b.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Id("sess"), jen.Id("s"), jen.Id("step")))
-	})
 }
 
 func (g *typedGen) asUpdate(f *jen.File) {
@@ -246,50 +203,50 @@ func (g *typedGen) marshalUpdate(f *jen.File) {
 	})
 }
 
-// sessions emits the session methods of a States Language state machine,
-// whose state between top-level states is its JSON input.
-func (g *aslGen) sessions(f *jen.File) {
-	n, start := g.n, quote(g.w.Start.ID)
+// sessionSpec: a States Language session keeps the JSON input of the next
+// top-level state, and merges an input's members into it.
+func (g *aslGen) sessionSpec() *sessionSpec {
+	return &sessionSpec{
+		value: jen.Any(), arg: "input", zero: jen.Nil(),
+		types:  []jen.Code{jen.Any(), jen.Any()},
+		schema: jen.Lit("json"),
+		fields: []jen.Code{
+			jen.Id("Fresh").Op(":").Add(rt("EmptyASLInput")),
+			jen.Id("Decode").Op(":").Add(rt("DecodeASLInput")),
+			jen.Id("Merge").Op(":").Add(rt("MergeASLInput")),
+		},
+		doc: []string{"sessions describes the state machine to the runtime's session functions. Its state is JSON,",
+			"with no schema to check."},
+		invoke: g.invoke,
+		resume: "Resume continues session sessionID from its last checkpoint, without running again the top-level " +
+			"states that completed; a session whose last run finished returns its output.",
+		runAtOn: []jen.Code{
+			jen.List(jen.Id("x"), jen.Id("in"), jen.Err()).Op(":=").Add(rt("NewASLExec")).Call(
+				jen.Op("&").Id("w").Dot("cfg"), jen.Lit(g.w.ID), jen.Id("w").Dot("h"), jen.Id("input")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Id("x").Dot("SetSession").Call(jen.Id("sess")),
+			jen.List(jen.Id("out"), jen.Err()).Op(":=").Id("w").Dot("run").Call(jen.Id("ctx"), jen.Id("x"), jen.Id("in"), jen.Id("step")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Return(rt("Plain").Call(jen.Id("out")), jen.Nil()),
+		},
+	}
+}
+
+// invoke emits Invoke, which merges its input into the session's.
+func (g *aslGen) invoke(f *jen.File) {
+	start := quote(g.w.Start.ID)
 	f.Line()
 	doc(f, "Invoke runs the state machine as session sessionID, saving a checkpoint after every top-level "+
 		"state through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "+start+" on input. "+
 		"An existing one goes on from its last checkpoint, with input merged into its saved input (an object's "+
 		"members replace those of the same name; nil: unchanged); one whose last run finished starts again at "+start+".")
-	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id("Invoke").
-		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("sessionID").String(), jen.Id("input").Any()).
+	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id("Invoke").
+		Params(ctxParam(), jen.Id("sessionID").String(), jen.Id("input").Any()).
 		Params(jen.Any(), jen.Error()).Block(
 		jen.Var().Id("in").Op("*").Any(),
 		jen.If(jen.Id("input").Op("!=").Nil()).Block(jen.Id("in").Op("=").Op("&").Id("input")),
 		jen.Return(jen.Id("w").Dot("sessions").Call().Dot("Invoke").Call(jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Id("sessionID"), jen.Id("in"))),
 	)
-	f.Line()
-	doc(f, "Resume continues session sessionID from its last checkpoint, without running again the top-level "+
-		"states that completed; a session whose last run finished returns its output.")
-	g.sessionMethod(f, "Resume", nil)
-	f.Line()
-	doc(f, "Decide answers the approval that session sessionID waits for with decision, one of the "+
-		"state's options, and continues the run.")
-	g.sessionMethod(f, "Decide", []jen.Code{jen.Id("decision").String()}, jen.Id("decision"))
-	f.Line()
-	f.Comment("sessions describes the state machine to the runtime's session functions. Its state is JSON,")
-	f.Comment("with no schema to check.")
-	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id("sessions").Params().Op("*").Add(rt("Sessions")).Types(jen.Any(), jen.Any()).Block(
-		jen.Return(jen.Op("&").Add(rt("Sessions")).Types(jen.Any(), jen.Any()).Custom(multiline,
-			jen.Id("Workflow").Op(":").Lit(g.w.ID),
-			jen.Id("Schema").Op(":").Lit("json"),
-			jen.Id("Start").Op(":").Lit(g.w.Start.ID),
-			jen.Id("Fresh").Op(":").Add(rt("EmptyASLInput")),
-			jen.Id("Decode").Op(":").Add(rt("DecodeASLInput")),
-			jen.Id("Merge").Op(":").Add(rt("MergeASLInput")),
-			jen.Id("Run").Op(":").Id("w").Dot("runAt"),
-		)),
-	)
-}
-
-// sessionMethod emits the method name, which hands its arguments to the
-// method of the same name of flowcrt.Sessions.
-func (g *aslGen) sessionMethod(f *jen.File, name string, params []jen.Code, args ...jen.Code) {
-	sessionMethod(f, g.n.Workflow, jen.Any(), name, name, params, args)
 }
 
 // sessionFunc is the flowcrt.SessionFunc of the `flowc run` program: it

@@ -62,7 +62,7 @@ func regionExit(r *ir.Region) ir.Ref {
 }
 
 // region emits the functions of one region, after its opening state's step.
-func (g *typedGen) region(f *jen.File, r *ir.Region) {
+func (g *typedGen) region(f *jen.File, r *ir.Region, t target) {
 	if r.Kind == ir.RegionMap {
 		if fallible(r.Source) {
 			g.itemsFunc(f, r)
@@ -71,7 +71,7 @@ func (g *typedGen) region(f *jen.File, r *ir.Region) {
 	} else {
 		g.parallelFunc(f, r)
 	}
-	g.runner(f, r)
+	g.runner(f, r, t)
 }
 
 func (g *typedGen) parallelFunc(f *jen.File, r *ir.Region) {
@@ -276,58 +276,31 @@ func (g *typedGen) itemsFunc(f *jen.File, r *ir.Region) {
 
 // runner emits the loop that runs one branch or item over the region's
 // states until it reaches the region's exit.
-func (g *typedGen) runner(f *jen.File, r *ir.Region) {
+func (g *typedGen) runner(f *jen.File, r *ir.Region, t target) {
 	exit := regionExit(r)
-	params := []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Id(g.n.State)}
-	args := []jen.Code{jen.Id("ctx"), jen.Id("s")}
-	var start []jen.Code
-	text := g.runnerMethod(r) + " runs one branch of the fan-out at " + quote(r.From) + ", from step"
-	if r.Kind == ir.RegionMap {
-		params = append(params, jen.Id("item").Add(g.itemType(r.Item)))
-		args = append(args, jen.Id("item"))
-		start = append(start, jen.Id("step").Op(":=").Id(g.n.stepConst(g.w.State(r.Body[0].ID))))
-		text = g.runnerMethod(r) + " runs one item through the chain of the fan-out at " + quote(r.From)
-	} else {
-		params = append(params, jen.Id("step").Id(g.n.Step))
+	l := &loop{
+		method: g.runnerMethod(r),
+		params: []jen.Code{jen.Id("s").Op("*").Id(g.n.State)},
+		until:  g.target(exit),
+		after:  []jen.Code{jen.Id("rec").Op("*").Index().Id(g.n.Update)},
+		ctx:    true,
 	}
-	params = append(params, jen.Id("rec").Op("*").Index().Id(g.n.Update))
+	args := []jen.Code{jen.Id("sctx"), jen.Id("s")}
+	text := l.method + " runs one branch of the fan-out at " + quote(r.From) + ", from step"
+	if r.Kind == ir.RegionMap {
+		l.params = append(l.params, jen.Id("item").Add(g.itemType(r.Item)))
+		args = append(args, jen.Id("item"))
+		l.first = g.w.State(r.Body[0].ID)
+		text = l.method + " runs one item through the chain of the fan-out at " + quote(r.From)
+	}
 	args = append(args, jen.Id("rec"))
-	f.Line()
-	doc(f, text+", on its own copy of the state s, until it reaches "+exitWords(exit)+
-		". rec receives the updates of its states. A panicking handler fails it with an error naming its state.")
-	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(g.runnerMethod(r)).
-		Params(params...).Params(jen.Err().Error()).BlockFunc(func(b *jen.Group) {
-		for _, c := range start {
-			b.Add(c)
-		}
-		b.Add(g.recoverStep())
-		b.For(jen.Id("step").Op("!=").Add(g.target(exit))).Block(
-			jen.If(jen.Err().Op("=").Id("ctx").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-			jen.Switch(jen.Id("step")).BlockFunc(func(sw *jen.Group) {
-				for _, id := range regionIDs(r) {
-					s := g.w.State(id)
-					sw.Case(jen.Id(g.n.stepConst(s))).Block(
-						jen.List(jen.Id("step"), jen.Err()).Op("=").Id("w").Dot(stepMethod(s)).Call(args...),
-					)
-				}
-			}),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		)
-		b.Return(jen.Nil())
-	})
-}
-
-// recoverStep turns a panic into the error of the state at `step`.
-func (g *typedGen) recoverStep() jen.Code {
-	return jen.Defer().Func().Params().Block(
-		jen.If(jen.Id("r").Op(":=").Recover(), jen.Id("r").Op("!=").Nil()).Block(
-			jen.Id("id").Op(":=").Id(g.n.prefix+"StateIDs").Index(jen.Id("step")),
-			jen.Err().Op("=").Op("&").Add(rt("StateError")).Custom(multiline,
-				jen.Id("State").Op(":").Id("id"),
-				jen.Id("Err").Op(":").Add(rt("PanicError")).Call(jen.Id("id"), jen.Id("r")),
-			),
-		),
-	).Call()
+	l.doc = text + ", on its own copy of the state s, until it reaches " + exitWords(exit) +
+		". rec receives the updates of its states. A panicking handler fails it with an error naming its state."
+	for _, id := range regionIDs(r) {
+		l.states = append(l.states, g.w.State(id))
+	}
+	l.call = func(s *ir.State) *jen.Statement { return jen.Id("w").Dot(stepMethod(s)).Call(args...) }
+	t.loop(f, g.n, l)
 }
 
 // regionIDs lists a region's states: branch by branch, or the chain.

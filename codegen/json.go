@@ -28,26 +28,14 @@ type jsonGen struct {
 func jsonMode(f *jen.File, w *ir.Workflow) {
 	g := &jsonGen{w: w, n: newNames(w), taskVars: map[string]string{}}
 	g.reserve()
-	g.versionGuard(f)
-	g.handlersType(f)
-	g.workflowType(f)
-	g.stepEnum(f)
-	g.tasks(f)
-	g.runFuncs(f)
-	for _, s := range w.States {
-		g.step(f, s)
-		if r := s.Next.Region; r != nil {
-			g.region(f, r)
-		}
-	}
-	g.mock(f)
+	emit(f, g, nativeLoop{})
 }
 
 // reserve takes the fixed package-level names and the step constants, so
 // that the task variables named after states cannot clash with them.
 func (g *jsonGen) reserve() {
 	n := g.n
-	g.ids.Reserve(n.Workflow, "New"+n.Workflow, n.Handlers, n.Mock, "New"+n.Mock, "New"+n.Mock+"Handlers", n.Step, n.endConst())
+	g.ids.Reserve(n.Workflow, "New"+n.Workflow, n.Handlers, n.Mock, "New"+n.Mock, "New"+n.Mock+"Handlers", n.Step, n.endConst(), n.idsVar())
 	for _, s := range g.w.States {
 		g.ids.Reserve(n.stepConst(s))
 	}
@@ -56,91 +44,102 @@ func (g *jsonGen) reserve() {
 	}
 }
 
-func (g *jsonGen) versionGuard(f *jen.File) {
-	f.Comment("This file needs a runtime that supports its generation: a mismatch fails to compile here.")
-	f.Const().Defs(
-		jen.Id("_").Op("=").Add(rt("EnforceVersion")).Call(rt("GenVersion").Op("-").Lit(jsonGenVersion)),
-		jen.Id("_").Op("=").Add(rt("EnforceVersion")).Call(jen.Lit(jsonGenVersion).Op("-").Add(rt("MinGenVersion"))),
-	)
-}
-
-// handlers lists each handler once, in order of first use.
-func (g *jsonGen) handlers() []*ir.Handler {
-	var out []*ir.Handler
-	seen := map[string]bool{}
-	for _, s := range g.w.States {
-		if !seen[s.Handler.Name] {
-			seen[s.Handler.Name] = true
-			out = append(out, s.Handler)
-		}
-	}
-	return out
-}
-
-func (g *jsonGen) statesOf(handler string) []string {
-	var ids []string
-	for _, s := range g.w.States {
-		if s.Handler.Name == handler {
-			ids = append(ids, s.ID)
-		}
-	}
-	return ids
-}
-
 // jsonHandlerSignature is the parameters and results of every handler.
 func jsonHandlerSignature(s *jen.Statement) *jen.Statement {
-	return s.Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("call").Add(rt("JSONCall"))).
-		Params(jen.String(), jen.Error())
+	return s.Params(ctxParam(), jen.Id("call").Add(rt("JSONCall"))).Params(jen.String(), jen.Error())
 }
 
-func (g *jsonGen) handlersType(f *jen.File) {
-	f.Comment(g.n.Handlers + " is the work of the workflow's assistants and tools, implemented by you. A handler")
-	f.Comment("gets the state's rendered task and tool_args, its task input and copies of the context store and")
-	f.Comment("history, and returns its output as text. The output is parsed as JSON when it can be: an object's")
-	f.Comment("keys are merged into the context store, and the state's transition tests the parsed value. An")
-	f.Comment("error fails the state; an *flowcrt.Error names it for retry and catch rules.")
-	f.Type().Id(g.n.Handlers).InterfaceFunc(func(it *jen.Group) {
-		for _, h := range g.handlers() {
-			it.Add(comment(h.Name + " runs " + statesList(g.statesOf(h.Name)) + "."))
-			it.Add(jsonHandlerSignature(jen.Id(h.Name)))
-		}
-	})
-}
+func (g *jsonGen) types(*jen.File) {}
 
-func (g *jsonGen) workflowType(f *jen.File) {
+func (g *jsonGen) shell() *shell {
 	n := g.n
-	f.Comment(n.Workflow + " runs the workflow. It is safe for concurrent use: every Run has its own state.")
-	if g.w.Description != "" {
-		f.Comment("")
-		f.Add(comment(g.w.Description))
+	users := usersOf(g.w.States)
+	var handlers []handler
+	for _, h := range firstHandlers(g.w.States, func(*ir.Handler) bool { return false }) {
+		handlers = append(handlers, handler{
+			name: h.Name, doc: h.Name + " runs " + usersList("state", users[h.Name]) + ".", signature: jsonHandlerSignature,
+			mock: []jen.Code{jen.Return(jen.Id("m").Dot("mocks").Dot("RespondJSON").Call(jen.Id("call")))},
+		})
 	}
-	f.Type().Id(n.Workflow).Struct(
-		jen.Id("h").Id(n.Handlers),
-		jen.Id("cfg").Add(rt("Config")),
-	)
-	f.Line()
-	f.Comment("New" + n.Workflow + " returns the workflow over your handlers.")
-	f.Func().Id("New"+n.Workflow).Params(jen.Id("h").Id(n.Handlers), jen.Id("opts").Op("...").Add(rt("Option"))).
-		Op("*").Id(n.Workflow).Block(
-		jen.Return(jen.Op("&").Id(n.Workflow).Custom(multiline,
-			jen.Id("h").Op(":").Id("h"),
-			jen.Id("cfg").Op(":").Add(rt("NewConfig")).Call(jen.Id("opts").Op("...")),
-		)),
-	)
+	start := g.w.State(g.w.Start.ID)
+	return &shell{
+		w: g.w, n: n, genVersion: jsonGenVersion, noun: "the workflow", describe: true,
+		handlersDoc: []string{
+			n.Handlers + " is the work of the workflow's assistants and tools, implemented by you. A handler",
+			"gets the state's rendered task and tool_args, its task input and copies of the context store and",
+			"history, and returns its output as text. The output is parsed as JSON when it can be: an object's",
+			"keys are merged into the context store, and the state's transition tests the parsed value. An",
+			"error fails the state; an *flowcrt.Error names it for retry and catch rules.",
+		},
+		handlers: handlers,
+		states:   g.w.States, resumable: len(g.w.States),
+		stepDoc: n.Step + " names the state a run is in; the zero value means the run is over.",
+		runs: []entry{{
+			name: "Run",
+			doc: []string{
+				"Run executes the workflow from state " + quote(start.ID) + " on input, any value that encodes as JSON:",
+				"an object's keys are the initial context store, and input is the task input that {{task}}",
+				"renders outside iterations. It returns the final context store; on failure, the store as the",
+				"states that completed left it (a fan-out that failed merges nothing), and the error.",
+			},
+			params:  []jen.Code{jen.Id("input").Any()},
+			results: []jen.Code{jen.Any(), jen.Error()},
+			body: []jen.Code{
+				jen.List(jen.Id("s"), jen.Err()).Op(":=").Add(rt("NewJSONState")).Call(jen.Id("input")),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+				jen.Err().Op("=").Id("w").Dot("RunState").Call(jen.Id("ctx"), jen.Op("&").Id("s")),
+				jen.Return(jen.Id("s").Dot("Context"), jen.Err()),
+			},
+		}, {
+			name: "RunState",
+			doc: []string{
+				"RunState executes the workflow from state " + quote(start.ID) + " on s, which it updates: the context",
+				"store, the message history and the task input. Use it to start from a history or to read the",
+				"history after the run.",
+			},
+			params:  []jen.Code{jen.Id("s").Op("*").Add(rt("JSONState"))},
+			results: []jen.Code{jen.Error()},
+			body:    []jen.Code{jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Id("s"), jen.Id(n.stepConst(start)), jen.Id(n.endConst())))},
+		}},
+		mock: mockSpec{
+			doc: []string{
+				"A mocked Return is the output text: a JSON string is the text itself, any other value its JSON",
+				"encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its",
+				"rendered task.",
+			},
+			marker: answersInOrder,
+			markerDoc: []string{
+				"AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th",
+				"mocked answer of a state goes to a known branch or item.",
+			},
+		},
+	}
 }
 
-func (g *jsonGen) stepEnum(f *jen.File) {
-	n := g.n
-	f.Line()
-	f.Comment(n.Step + " names the state a run is in; the zero value means the run is over.")
-	f.Type().Id(n.Step).Int()
-	f.Line()
-	f.Const().DefsFunc(func(d *jen.Group) {
-		d.Id(n.endConst()).Id(n.Step).Op("=").Iota()
-		for _, s := range g.w.States {
-			d.Id(n.stepConst(s)).Comment(quote(s.ID))
-		}
+// answersInOrder is the method of flowcrt.InOrderHandlers, which no
+// handler may be named (the checker rejects it).
+const answersInOrder = "AnswersInOrder"
+
+// steps emits the task table, the run loop that the run and every branch
+// and item share, and each state's step and fan-out.
+func (g *jsonGen) steps(f *jen.File, t target) {
+	g.tasks(f)
+	t.loop(f, g.n, &loop{
+		method: "run",
+		doc: "run runs the states from step on s until the run reaches until: the end of the run, or for a " +
+			"branch or item of a fan-out, the state after it.",
+		params: []jen.Code{jen.Id("s").Op("*").Add(rt("JSONState"))},
+		states: g.w.States,
+		call: func(s *ir.State) *jen.Statement {
+			return jen.Id("w").Dot(stepMethod(s)).Call(jen.Id("ctx"), jen.Id("s"))
+		},
 	})
+	for _, s := range g.w.States {
+		g.step(f, s)
+		if r := s.Next.Region; r != nil {
+			g.region(f, r)
+		}
+	}
 }
 
 // tasks declares what each state renders and how it calls its handler.
@@ -193,52 +192,4 @@ func pieces(parts []ir.TemplatePart) *jen.Statement {
 			vals.Values(jen.Id("Text").Op(":").Lit(p.Text), jen.Id("Ref").Op(":").Lit(p.Ref))
 		}
 	})
-}
-
-// runFuncs emits Run, RunState and run, the loop that runs states until a
-// given one: the end of the run, or the exit of a fan-out for one of its
-// branches or items.
-func (g *jsonGen) runFuncs(f *jen.File) {
-	n := g.n
-	start := g.w.State(g.w.Start.ID)
-	ctx := jen.Id("ctx").Qual("context", "Context")
-	f.Line()
-	f.Comment("Run executes the workflow from state " + quote(start.ID) + " on input, any value that encodes as JSON:")
-	f.Comment("an object's keys are the initial context store, and input is the task input that {{task}}")
-	f.Comment("renders outside iterations. It returns the final context store; on failure, the store as the")
-	f.Comment("states that completed left it (a fan-out that failed merges nothing), and the error.")
-	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id("Run").
-		Params(ctx.Clone(), jen.Id("input").Any()).Params(jen.Any(), jen.Error()).Block(
-		jen.List(jen.Id("s"), jen.Err()).Op(":=").Add(rt("NewJSONState")).Call(jen.Id("input")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Err().Op("=").Id("w").Dot("RunState").Call(jen.Id("ctx"), jen.Op("&").Id("s")),
-		jen.Return(jen.Id("s").Dot("Context"), jen.Err()),
-	)
-	f.Line()
-	f.Comment("RunState executes the workflow from state " + quote(start.ID) + " on s, which it updates: the context")
-	f.Comment("store, the message history and the task input. Use it to start from a history or to read the")
-	f.Comment("history after the run.")
-	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id("RunState").
-		Params(ctx.Clone(), jen.Id("s").Op("*").Add(rt("JSONState"))).Error().Block(
-		jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Id("s"), jen.Id(n.stepConst(start)), jen.Id(n.endConst()))),
-	)
-	f.Line()
-	f.Comment("run runs the states from step on s until the run reaches until: the end of the run, or for a")
-	f.Comment("branch or item of a fan-out, the state after it.")
-	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id("run").
-		Params(ctx.Clone(), jen.Id("s").Op("*").Add(rt("JSONState")), jen.List(jen.Id("step"), jen.Id("until")).Id(n.Step)).
-		Params(jen.Err().Error()).Block(
-		jen.For(jen.Id("step").Op("!=").Id("until")).Block(
-			jen.If(jen.Err().Op("=").Id("ctx").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-			jen.Switch(jen.Id("step")).BlockFunc(func(sw *jen.Group) {
-				for _, s := range g.w.States {
-					sw.Case(jen.Id(n.stepConst(s))).Block(
-						jen.List(jen.Id("step"), jen.Err()).Op("=").Id("w").Dot(stepMethod(s)).Call(jen.Id("ctx"), jen.Id("s")),
-					)
-				}
-			}),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		),
-		jen.Return(jen.Nil()),
-	)
 }

@@ -231,16 +231,5 @@ func (g *jsonGen) branches(b *jen.Group, t *ir.Transition) {
 		b.Add(g.goTo(t.Branches[0].To))
 		return
 	}
-	b.Switch().BlockFunc(func(sw *jen.Group) {
-		for _, br := range t.Branches {
-			if br.Operator == ir.OpDefault {
-				sw.Default().Block(g.goTo(br.To))
-				continue
-			}
-			sw.Case(branchMatch(br)).Block(g.goTo(br.To))
-		}
-	})
-	if !hasDefaultBranch(t) {
-		b.Return(jen.Id(g.n.endConst()), jen.Nil())
-	}
+	branchSwitch(b, t, g.goTo, jen.Return(jen.Id(g.n.endConst()), jen.Nil()))
 }

@@ -28,18 +28,15 @@ func Runner(w *ir.Workflow, wfImport string) (File, error) {
 				jen.Id("mocks").Op("*").Add(rt("Mocks")),
 				jen.Id("opts").Op("...").Add(rt("Option")),
 			).Params(jen.Any(), jen.Error()).BlockFunc(func(b *jen.Group) {
-				switch w.Mode {
-				case ir.ModeChain, ir.ModeJSON: // both take any JSON value as input
-					chainRunBody(b, n, wfImport)
-					return
-				case ir.ModeASL:
-					aslRunBody(b, n, wfImport)
-					return
+				if decode := inputDecoders[w.Mode]; decode != "" {
+					b.List(jen.Id("in"), jen.Err()).Op(":=").Add(rt(decode)).Call(jen.Id("input"))
+					b.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
+				} else {
+					b.Var().Id("in").Qual(wfImport, n.State)
+					b.If(jen.Err().Op(":=").Add(rt("DecodeInput")).Call(jen.Id("input"), jen.Op("&").Id("in")), jen.Err().Op("!=").Nil()).Block(
+						jen.Return(jen.Nil(), jen.Err()),
+					)
 				}
-				b.Var().Id("in").Qual(wfImport, n.State)
-				b.If(jen.Err().Op(":=").Add(rt("DecodeInput")).Call(jen.Id("input"), jen.Op("&").Id("in")), jen.Err().Op("!=").Nil()).Block(
-					jen.Return(jen.Nil(), jen.Err()),
-				)
 				b.Return(jen.Qual(wfImport, "New"+n.Mock).Call(jen.Id("mocks"), jen.Id("opts").Op("...")).Dot("Run").Call(jen.Id("ctx"), jen.Id("in")))
 			}),
 			session,
@@ -47,4 +44,12 @@ func Runner(w *ir.Workflow, wfImport string) (File, error) {
 	)
 	content, err := render(f)
 	return File{Name: "main.go", Content: content}, err
+}
+
+// inputDecoders read the input of the dialects that take any JSON value;
+// typed mode decodes into its state.
+var inputDecoders = map[ir.Mode]string{
+	ir.ModeChain: "DecodeChainInput",
+	ir.ModeJSON:  "DecodeChainInput",
+	ir.ModeASL:   "DecodeASLInput",
 }

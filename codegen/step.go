@@ -26,9 +26,6 @@ func (g *typedGen) step(f *jen.File, s *ir.State) {
 				jen.Return(jen.Id("w").Dot(g.regionMethod(fan)).Call(jen.Id("ctx"), jen.Id("s"), jen.Id("sess"))),
 			)
 		}
-		b.If(jen.Id("w").Dot("cfg").Dot("StateContext")).Block(
-			jen.Id("ctx").Op("=").Add(rt("WithState")).Call(jen.Id("ctx"), jen.Lit(s.ID)),
-		)
 		g.call(b, s)
 		g.onError(b, s)
 		if r == nil || !leavesRegion(s, r) {
@@ -142,11 +139,13 @@ func (g *typedGen) onError(b *jen.Group, s *ir.State) {
 			eb.Return(g.target(*of), jen.Nil())
 			return
 		}
-		eb.Return(jen.Id(g.n.endConst()), jen.Op("&").Add(rt("StateError")).Custom(multiline,
-			jen.Id("State").Op(":").Lit(s.ID),
-			jen.Id("Err").Op(":").Err(),
-		))
+		eb.Return(jen.Id(g.n.endConst()), stateError(s.ID))
 	})
+}
+
+// stateError tags err with the state it failed.
+func stateError(id string) *jen.Statement {
+	return jen.Op("&").Add(rt("StateError")).Values(jen.Id("State").Op(":").Lit(id), jen.Id("Err").Op(":").Err())
 }
 
 func (g *typedGen) target(r ir.Ref) *jen.Statement {
@@ -156,32 +155,95 @@ func (g *typedGen) target(r ir.Ref) *jen.Statement {
 	return jen.Id(g.n.stepConst(g.w.State(r.ID)))
 }
 
-func (g *typedGen) goTo(r ir.Ref) *jen.Statement { return jen.Return(g.target(r), jen.Nil()) }
+// goTo ends a transition function at the state r.
+func (g *typedGen) goTo(r ir.Ref) *jen.Statement { return jen.Return(g.target(r)) }
 
+// transition ends a step: at a fan-out, or at the state the state's
+// transition function picks.
 func (g *typedGen) transition(b *jen.Group, s *ir.State) {
 	t := s.Next
-	switch t.Kind {
-	case ir.TransGoto:
-		b.Add(g.goTo(t.To))
-	case ir.TransCondition:
-		b.If(condition(t.Cond)).Block(g.goTo(t.Then))
-		b.Add(g.goTo(t.Otherwise))
-	case ir.TransSwitch:
-		b.Switch().BlockFunc(func(sw *jen.Group) {
-			for _, c := range t.Cases {
-				sw.Case(condition(c.Cond)).Block(g.goTo(c.To))
-			}
-		})
-		b.Add(g.goTo(*t.Default))
-	case ir.TransActions:
-		g.actions(b, t)
-	case ir.TransBranches:
-		g.branches(b, t)
-	case ir.TransParallel, ir.TransMap:
+	switch {
+	case t.Kind == ir.TransGoto:
+		b.Return(g.target(t.To), jen.Nil())
+	case t.Kind == ir.TransParallel || t.Kind == ir.TransMap:
 		b.Return(jen.Id("w").Dot(g.regionMethod(t.Region)).Call(jen.Id("ctx"), jen.Id("s"), jen.Id("sess")))
+	case decides(t):
+		var args []jen.Code
+		for _, p := range g.nextParams(s) {
+			args = append(args, jen.Id(p.name))
+		}
+		b.Return(jen.Id("s").Dot(nextMethod(s)).Call(args...), jen.Nil())
 	default:
 		b.Return(jen.Id(g.n.endConst()), jen.Nil())
 	}
+}
+
+// decides: the transitions that test something have a function of their
+// own, free of handler calls, which any engine's loop can call.
+func decides(t *ir.Transition) bool {
+	switch t.Kind {
+	case ir.TransCondition, ir.TransSwitch, ir.TransActions, ir.TransBranches:
+		return true
+	}
+	return false
+}
+
+func nextMethod(s *ir.State) string { return "next" + s.GoName }
+
+type nextParam struct {
+	name string
+	typ  jen.Code
+}
+
+// nextParams are what a transition reads besides the state: the item of
+// an iteration, and the action, eval string or decision it tests.
+func (g *typedGen) nextParams(s *ir.State) []nextParam {
+	var out []nextParam
+	if r := g.w.RegionOf(s.ID); r != nil && r.Kind == ir.RegionMap {
+		out = append(out, nextParam{"item", g.itemType(r.Item)})
+	}
+	if s.Kind == ir.StateApproval {
+		if usesDecision(s.Next) {
+			out = append(out, nextParam{"decision", jen.String()})
+		}
+		return out
+	}
+	if label := resultLabel(s); label != "" && label != "_" {
+		out = append(out, nextParam{label, jen.String()})
+	}
+	return out
+}
+
+// transitionFunc emits the transition of a state that tests something.
+func (g *typedGen) transitionFunc(f *jen.File, s *ir.State) {
+	t := s.Next
+	if !decides(t) {
+		return
+	}
+	var params []jen.Code
+	for _, p := range g.nextParams(s) {
+		params = append(params, jen.Id(p.name).Add(p.typ))
+	}
+	f.Line()
+	f.Comment(nextMethod(s) + " picks the state after " + quote(s.ID) + ".")
+	f.Func().Params(jen.Id("s").Op("*").Id(g.n.State)).Id(nextMethod(s)).Params(params...).Id(g.n.Step).BlockFunc(func(b *jen.Group) {
+		switch t.Kind {
+		case ir.TransCondition:
+			b.If(condition(t.Cond)).Block(g.goTo(t.Then))
+			b.Add(g.goTo(t.Otherwise))
+		case ir.TransSwitch:
+			b.Switch().BlockFunc(func(sw *jen.Group) {
+				for _, c := range t.Cases {
+					sw.Case(condition(c.Cond)).Block(g.goTo(c.To))
+				}
+			})
+			b.Add(g.goTo(*t.Default))
+		case ir.TransActions:
+			g.actions(b, t)
+		case ir.TransBranches:
+			g.branches(b, t)
+		}
+	})
 }
 
 // actions: the matching entry wins, else `default`; with neither the run
@@ -198,7 +260,7 @@ func (g *typedGen) actions(b *jen.Group, t *ir.Transition) {
 		b.Add(g.goTo(*t.Default))
 		return
 	}
-	b.Return(jen.Id(g.n.endConst()), jen.Nil())
+	b.Return(jen.Id(g.n.endConst()))
 }
 
 // branches: first match top to bottom wins; no match ends the run.
@@ -207,17 +269,23 @@ func (g *typedGen) branches(b *jen.Group, t *ir.Transition) {
 		b.Add(g.goTo(t.Branches[0].To))
 		return
 	}
+	branchSwitch(b, t, g.goTo, jen.Return(jen.Id(g.n.endConst())))
+}
+
+// branchSwitch tests the eval string against each branch in turn; end is
+// what happens when none matches and none is the default.
+func branchSwitch(b *jen.Group, t *ir.Transition, goTo func(ir.Ref) *jen.Statement, end jen.Code) {
 	b.Switch().BlockFunc(func(sw *jen.Group) {
 		for _, br := range t.Branches {
 			if br.Operator == ir.OpDefault {
-				sw.Default().Block(g.goTo(br.To))
+				sw.Default().Block(goTo(br.To))
 				continue
 			}
-			sw.Case(branchMatch(br)).Block(g.goTo(br.To))
+			sw.Case(branchMatch(br)).Block(goTo(br.To))
 		}
 	})
 	if !hasDefaultBranch(t) {
-		b.Return(jen.Id(g.n.endConst()), jen.Nil())
+		b.Add(end)
 	}
 }
 

@@ -61,38 +61,119 @@ func (n names) stateVars(states []*ir.State) map[stateVar]string {
 func (n names) stepConst(s *ir.State) string { return n.Step + s.GoName }
 func (n names) endConst() string             { return n.prefix + "Done" } // cannot clash: states are n.Step + GoName
 func (n names) policyVar(s *ir.State) string { return n.vars[stateVar{s, "Policy"}] }
+func (n names) idsVar() string               { return n.prefix + "StateIDs" }
 
 // stepMethod is the unexported method that runs one state.
 func stepMethod(s *ir.State) string { return "step" + s.GoName }
 
-// typedGen emits the typed-mode API of SPEC §7.
+// typedGen emits the typed-mode API of SPEC §7: the state and update
+// types, a step method per state and the fan-outs.
 type typedGen struct {
 	w *ir.Workflow
 	n names
 }
 
 func typed(f *jen.File, w *ir.Workflow) {
-	g := &typedGen{w: w, n: newNames(w)}
-	g.versionGuard(f)
+	emit(f, &typedGen{w: w, n: newNames(w)}, nativeLoop{})
+}
+
+// typedGenVersion is the generator version of typed code, which needs the
+// runtime's sessions.
+const typedGenVersion = checkpointGenVersion
+
+func (g *typedGen) types(f *jen.File) {
 	g.stateType(f)
 	g.updateType(f)
-	if len(w.Regions) > 0 {
+	if len(g.w.Regions) > 0 {
 		g.marshalUpdate(f)
 		g.clone(f)
 		g.join(f)
 	}
-	g.handlersType(f)
-	g.workflowType(f)
-	g.steps(f)
-	g.mock(f)
 }
 
-func (g *typedGen) versionGuard(f *jen.File) {
-	f.Comment("This file needs a runtime that supports its generation: a mismatch fails to compile here.")
-	f.Const().Defs(
-		jen.Id("_").Op("=").Add(rt("EnforceVersion")).Call(rt("GenVersion").Op("-").Lit(checkpointGenVersion)),
-		jen.Id("_").Op("=").Add(rt("EnforceVersion")).Call(jen.Lit(checkpointGenVersion).Op("-").Add(rt("MinGenVersion"))),
-	)
+func (g *typedGen) shell() *shell {
+	n := g.n
+	states, resumable := g.stepOrder()
+	start := quote(g.w.Start.ID)
+	run := []string{
+		"Run executes the workflow from state " + start + " and returns the final state.",
+		"On failure it returns the state as it was when the failing state began, and the error.",
+	}
+	handlersDoc := []string{n.Handlers + " is the work of each state, implemented by you."}
+	if g.hasApprovals() {
+		run = append(run, "An approval state without a decision stops it with an *flowcrt.Interrupted error; run a session",
+			"(Invoke) to continue such a run later.")
+		handlersDoc = append(handlersDoc, "Handlers that also implement flowcrt.Approver answer the approval states; without it an",
+			"approval state stops the run with an *flowcrt.Interrupted error, and Decide continues it.")
+	}
+	mockDoc := []string{
+		"A mocked Return object is the update (keys are state fields); \"Action\" or \"Eval\" in it is the",
+		"action or eval string. A state with no mock returns an empty update.",
+	}
+	if len(g.w.Regions) > 0 {
+		mockDoc = append(mockDoc, "Inside a fan-out the k-th invocation of a state counts the calls of every branch and item: which",
+			"item makes the k-th call depends on scheduling, except with max_concurrency 1, where items call",
+			"in list order.")
+	}
+	return &shell{
+		w: g.w, n: n, genVersion: typedGenVersion, noun: "the workflow",
+		handlersDoc: handlersDoc,
+		handlers:    g.handlerMethods(),
+		states:      states, resumable: resumable,
+		stepDoc: n.Step + " names the state a run is in; the zero value means the run is over.",
+		runs: []entry{{
+			name: "Run", doc: run,
+			params:  []jen.Code{jen.Id("in").Id(n.State)},
+			results: []jen.Code{jen.Id(n.State), jen.Error()},
+			body:    []jen.Code{jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Nil(), jen.Id("in"), jen.Id(n.stepConst(g.w.State(g.w.Start.ID)))))},
+		}},
+		sessions: g.sessionSpec(),
+		mock:     mockSpec{doc: mockDoc, helpers: g.mockHelpers, stateContext: true},
+	}
+}
+
+// stepOrder puts the states a checkpoint may name, those outside fan-outs,
+// before the others.
+func (g *typedGen) stepOrder() ([]*ir.State, int) {
+	var top, inner []*ir.State
+	for _, s := range g.w.States {
+		if g.w.RegionOf(s.ID) == nil {
+			top = append(top, s)
+		} else {
+			inner = append(inner, s)
+		}
+	}
+	return append(top, inner...), len(top)
+}
+
+func (g *typedGen) handlerMethods() []handler {
+	users := usersOf(g.w.States)
+	var out []handler
+	for _, h := range firstHandlers(g.w.States, func(*ir.Handler) bool { return false }) {
+		ids := users[h.Name]
+		text := h.Name + " runs " + usersList("state", ids)
+		if h.Item != nil {
+			text += ", once for each item of iter_key " + quote(g.w.RegionOf(ids[0]).Items)
+		}
+		sig := func(s *jen.Statement) *jen.Statement {
+			return s.Params(g.handlerParams(h)...).Params(g.handlerResults(h)...)
+		}
+		out = append(out, handler{name: h.Name, doc: text + ".", signature: sig, mock: g.mockBody(h)})
+	}
+	if g.hasApprovals() {
+		out = append(out, handler{
+			name: "Approve",
+			signature: func(s *jen.Statement) *jen.Statement {
+				return s.Params(ctxParam(), jen.Id("req").Add(rt("ApprovalRequest"))).Params(jen.String(), jen.Error())
+			},
+			mock: []jen.Code{jen.Return(jen.Id("m").Dot("mocks").Dot("RespondApproval").Call(jen.Id("ctx"), jen.Id("req")))},
+			mockDoc: []string{
+				"Approve answers an approval state from its mock: a Return is the decision, a JSON string or",
+				"{\"decision\": \"...\"}. A state without a mock leaves the decision to a person: the run waits.",
+			},
+		})
+	}
+	return out
 }
 
 // goType renders a field type.
@@ -227,65 +308,6 @@ func reduce(fd *ir.Field) jen.Code {
 		return cur.Clone().Op("=").Id(fd.Reducer.Func).Call(cur.Clone(), upd)
 	}
 	return cur.Op("=").Add(upd)
-}
-
-func (g *typedGen) handlersType(f *jen.File) {
-	f.Comment(g.n.Handlers + " is the work of each state, implemented by you.")
-	if g.hasApprovals() {
-		f.Comment("Handlers that also implement flowcrt.Approver answer the approval states; without it an")
-		f.Comment("approval state stops the run with an *flowcrt.Interrupted error, and Decide continues it.")
-	}
-	f.Type().Id(g.n.Handlers).InterfaceFunc(func(it *jen.Group) {
-		users := g.statesOf()
-		for _, h := range g.handlers() {
-			ids := users[h.Name]
-			doc := h.Name + " runs " + statesList(ids)
-			if h.Item != nil {
-				doc += ", once for each item of iter_key " + quote(g.w.RegionOf(ids[0]).Items)
-			}
-			it.Add(comment(doc + "."))
-			it.Id(h.Name).Params(g.handlerParams(h)...).Params(g.handlerResults(h)...)
-		}
-	})
-}
-
-// handlers lists each handler once, in order of first use.
-func (g *typedGen) handlers() []*ir.Handler {
-	var out []*ir.Handler
-	seen := map[string]bool{}
-	for _, s := range g.w.States {
-		if s.Handler != nil && !seen[s.Handler.Name] {
-			seen[s.Handler.Name] = true
-			out = append(out, s.Handler)
-		}
-	}
-	return out
-}
-
-// statesOf maps each handler to the ids of the states that call it, in one
-// pass: a scan per handler made large workflows quadratic.
-func (g *typedGen) statesOf() map[string][]string {
-	ids := map[string][]string{}
-	for _, s := range g.w.States {
-		if s.Handler != nil {
-			ids[s.Handler.Name] = append(ids[s.Handler.Name], s.ID)
-		}
-	}
-	return ids
-}
-
-func statesList(ids []string) string {
-	out := "state"
-	if len(ids) > 1 {
-		out += "s"
-	}
-	for i, id := range ids {
-		if i > 0 {
-			out += ","
-		}
-		out += " " + quote(id)
-	}
-	return out
 }
 
 // handlerParams: inside an iteration chain the item follows the state.

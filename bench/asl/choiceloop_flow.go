@@ -5,6 +5,7 @@ package asl
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -30,8 +31,8 @@ type Choiceloop struct {
 // NewChoiceloop returns the state machine over your handlers.
 func NewChoiceloop(h ChoiceloopHandlers, opts ...flowcrt.Option) *Choiceloop {
 	return &Choiceloop{
-		cfg: flowcrt.NewConfig(opts...),
 		h:   h,
+		cfg: flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -46,8 +47,8 @@ const (
 	choiceloopStepDone                 // "Done"
 )
 
-// choiceloopStateNames maps each step to its state name, for errors.
-var choiceloopStateNames = [...]string{
+// choiceloopStateIDs maps each step to its state's id.
+var choiceloopStateIDs = [...]string{
 	choiceloopStepInit:  "Init",
 	choiceloopStepCheck: "Check",
 	choiceloopStepStep:  "Step",
@@ -99,22 +100,13 @@ func (w *Choiceloop) sessions() *flowcrt.Sessions[any, any] {
 	}
 }
 
-// runAt runs the state machine on input from the top-level state named state; with a session
-// it saves a checkpoint after every top-level state.
+// runAt runs session sess on input from the state a checkpoint names.
 func (w *Choiceloop) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
-	var step choiceloopStep
-	switch state {
-	case "Init":
-		step = choiceloopStepInit
-	case "Check":
-		step = choiceloopStepCheck
-	case "Step":
-		step = choiceloopStepStep
-	case "Done":
-		step = choiceloopStepDone
-	default:
+	i := slices.Index(choiceloopStateIDs[1:5], state)
+	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
+	step := choiceloopStep(i + 1)
 	x, in, err := flowcrt.NewASLExec(&w.cfg, "choiceloop", w.h, input)
 	if err != nil {
 		return nil, err
@@ -129,13 +121,20 @@ func (w *Choiceloop) runAt(ctx context.Context, sess *flowcrt.Session, input any
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Choiceloop) run(ctx context.Context, x *flowcrt.ASLExec, in any, step choiceloopStep) (any, error) {
+func (w *Choiceloop) run(ctx context.Context, x *flowcrt.ASLExec, in any, step choiceloopStep) (out any, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := choiceloopStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != choiceloopDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next choiceloopStep
-		var err error
 		switch step {
 		case choiceloopStepInit:
 			next, in, err = w.stepInit(ctx, x, in)
@@ -146,9 +145,9 @@ func (w *Choiceloop) run(ctx context.Context, x *flowcrt.ASLExec, in any, step c
 		case choiceloopStepDone:
 			next, in, err = w.stepDone(ctx, x, in)
 		}
-		err = x.Save(ctx, choiceloopStateNames[next], in, err)
+		err = x.Save(ctx, choiceloopStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(choiceloopStateNames[step], err)
+			return nil, flowcrt.StateFailed(choiceloopStateIDs[step], err)
 		}
 		step = next
 	}
@@ -249,6 +248,14 @@ func (w *Choiceloop) stepDone(ctx context.Context, x *flowcrt.ASLExec, in any) (
 	return choiceloopDone, out, nil
 }
 
+// The compiled paths the choice rules read.
+var (
+	choiceloopPath1 = &flowcrt.JSONPath{
+		Src:  "$.i",
+		Segs: []flowcrt.PathSeg{flowcrt.Field("i")},
+	}
+)
+
 // ChoiceloopMock implements ChoiceloopHandlers with canned responses, for tests and dry runs.
 // A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
@@ -269,11 +276,3 @@ func NewChoiceloopMockHandlers(mocks *flowcrt.Mocks) ChoiceloopMock {
 func NewChoiceloopMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Choiceloop {
 	return NewChoiceloop(NewChoiceloopMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }
-
-// The compiled paths the choice rules read.
-var (
-	choiceloopPath1 = &flowcrt.JSONPath{
-		Src:  "$.i",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("i")},
-	}
-)

@@ -5,6 +5,7 @@ package asl
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -30,8 +31,8 @@ type Intrinsics struct {
 // NewIntrinsics returns the state machine over your handlers.
 func NewIntrinsics(h IntrinsicsHandlers, opts ...flowcrt.Option) *Intrinsics {
 	return &Intrinsics{
-		cfg: flowcrt.NewConfig(opts...),
 		h:   h,
+		cfg: flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -43,8 +44,8 @@ const (
 	intrinsicsStepF                // "F"
 )
 
-// intrinsicsStateNames maps each step to its state name, for errors.
-var intrinsicsStateNames = [...]string{
+// intrinsicsStateIDs maps each step to its state's id.
+var intrinsicsStateIDs = [...]string{
 	intrinsicsStepF: "F",
 }
 
@@ -93,16 +94,13 @@ func (w *Intrinsics) sessions() *flowcrt.Sessions[any, any] {
 	}
 }
 
-// runAt runs the state machine on input from the top-level state named state; with a session
-// it saves a checkpoint after every top-level state.
+// runAt runs session sess on input from the state a checkpoint names.
 func (w *Intrinsics) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
-	var step intrinsicsStep
-	switch state {
-	case "F":
-		step = intrinsicsStepF
-	default:
+	i := slices.Index(intrinsicsStateIDs[1:2], state)
+	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
+	step := intrinsicsStep(i + 1)
 	x, in, err := flowcrt.NewASLExec(&w.cfg, "intrinsics", w.h, input)
 	if err != nil {
 		return nil, err
@@ -117,20 +115,27 @@ func (w *Intrinsics) runAt(ctx context.Context, sess *flowcrt.Session, input any
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Intrinsics) run(ctx context.Context, x *flowcrt.ASLExec, in any, step intrinsicsStep) (any, error) {
+func (w *Intrinsics) run(ctx context.Context, x *flowcrt.ASLExec, in any, step intrinsicsStep) (out any, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := intrinsicsStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != intrinsicsDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next intrinsicsStep
-		var err error
 		switch step {
 		case intrinsicsStepF:
 			next, in, err = w.stepF(ctx, x, in)
 		}
-		err = x.Save(ctx, intrinsicsStateNames[next], in, err)
+		err = x.Save(ctx, intrinsicsStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(intrinsicsStateNames[step], err)
+			return nil, flowcrt.StateFailed(intrinsicsStateIDs[step], err)
 		}
 		step = next
 	}

@@ -5,6 +5,7 @@ package asl
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -33,8 +34,8 @@ type Mapmock struct {
 // NewMapmock returns the state machine over your handlers.
 func NewMapmock(h MapmockHandlers, opts ...flowcrt.Option) *Mapmock {
 	return &Mapmock{
-		cfg: flowcrt.NewConfig(opts...),
 		h:   h,
+		cfg: flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -47,8 +48,8 @@ const (
 	mapmockStepCall             // "Call"
 )
 
-// mapmockStateNames maps each step to its state name, for errors.
-var mapmockStateNames = [...]string{
+// mapmockStateIDs maps each step to its state's id.
+var mapmockStateIDs = [...]string{
 	mapmockStepM:    "M",
 	mapmockStepCall: "Call",
 }
@@ -98,16 +99,13 @@ func (w *Mapmock) sessions() *flowcrt.Sessions[any, any] {
 	}
 }
 
-// runAt runs the state machine on input from the top-level state named state; with a session
-// it saves a checkpoint after every top-level state.
+// runAt runs session sess on input from the state a checkpoint names.
 func (w *Mapmock) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
-	var step mapmockStep
-	switch state {
-	case "M":
-		step = mapmockStepM
-	default:
+	i := slices.Index(mapmockStateIDs[1:2], state)
+	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
+	step := mapmockStep(i + 1)
 	x, in, err := flowcrt.NewASLExec(&w.cfg, "mapmock", w.h, input)
 	if err != nil {
 		return nil, err
@@ -122,20 +120,27 @@ func (w *Mapmock) runAt(ctx context.Context, sess *flowcrt.Session, input any, s
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Mapmock) run(ctx context.Context, x *flowcrt.ASLExec, in any, step mapmockStep) (any, error) {
+func (w *Mapmock) run(ctx context.Context, x *flowcrt.ASLExec, in any, step mapmockStep) (out any, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := mapmockStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != mapmockDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next mapmockStep
-		var err error
 		switch step {
 		case mapmockStepM:
 			next, in, err = w.stepM(ctx, x, in)
 		}
-		err = x.Save(ctx, mapmockStateNames[next], in, err)
+		err = x.Save(ctx, mapmockStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(mapmockStateNames[step], err)
+			return nil, flowcrt.StateFailed(mapmockStateIDs[step], err)
 		}
 		step = next
 	}
@@ -164,20 +169,27 @@ var mapmockMItems = flowcrt.MapSpec{
 }
 
 // runMItems runs the iterator of Map state "M" from state "Call" and returns its output.
-func (w *Mapmock) runMItems(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+func (w *Mapmock) runMItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := mapmockStepCall
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := mapmockStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != mapmockDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next mapmockStep
-		var err error
 		switch step {
 		case mapmockStepCall:
 			next, in, err = w.stepCall(ctx, x, in)
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(mapmockStateNames[step], err)
+			return nil, flowcrt.StateFailed(mapmockStateIDs[step], err)
 		}
 		step = next
 	}

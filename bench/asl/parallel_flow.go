@@ -5,6 +5,7 @@ package asl
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -33,8 +34,8 @@ type Parallel struct {
 // NewParallel returns the state machine over your handlers.
 func NewParallel(h ParallelHandlers, opts ...flowcrt.Option) *Parallel {
 	return &Parallel{
-		cfg: flowcrt.NewConfig(opts...),
 		h:   h,
+		cfg: flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -52,8 +53,8 @@ const (
 	parallelStepT2               // "T2"
 )
 
-// parallelStateNames maps each step to its state name, for errors.
-var parallelStateNames = [...]string{
+// parallelStateIDs maps each step to its state's id.
+var parallelStateIDs = [...]string{
 	parallelStepPar: "Par",
 	parallelStepS1:  "S1",
 	parallelStepS2:  "S2",
@@ -108,16 +109,13 @@ func (w *Parallel) sessions() *flowcrt.Sessions[any, any] {
 	}
 }
 
-// runAt runs the state machine on input from the top-level state named state; with a session
-// it saves a checkpoint after every top-level state.
+// runAt runs session sess on input from the state a checkpoint names.
 func (w *Parallel) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
-	var step parallelStep
-	switch state {
-	case "Par":
-		step = parallelStepPar
-	default:
+	i := slices.Index(parallelStateIDs[1:2], state)
+	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
+	step := parallelStep(i + 1)
 	x, in, err := flowcrt.NewASLExec(&w.cfg, "parallel", w.h, input)
 	if err != nil {
 		return nil, err
@@ -132,20 +130,27 @@ func (w *Parallel) runAt(ctx context.Context, sess *flowcrt.Session, input any, 
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Parallel) run(ctx context.Context, x *flowcrt.ASLExec, in any, step parallelStep) (any, error) {
+func (w *Parallel) run(ctx context.Context, x *flowcrt.ASLExec, in any, step parallelStep) (out any, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := parallelStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != parallelDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next parallelStep
-		var err error
 		switch step {
 		case parallelStepPar:
 			next, in, err = w.stepPar(ctx, x, in)
 		}
-		err = x.Save(ctx, parallelStateNames[next], in, err)
+		err = x.Save(ctx, parallelStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(parallelStateNames[step], err)
+			return nil, flowcrt.StateFailed(parallelStateIDs[step], err)
 		}
 		step = next
 	}
@@ -166,14 +171,21 @@ func (w *Parallel) stepPar(ctx context.Context, x *flowcrt.ASLExec, in any) (par
 }
 
 // runParBranch1 runs branch 1 of Parallel state "Par" from state "S1" and returns its output.
-func (w *Parallel) runParBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+func (w *Parallel) runParBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := parallelStepS1
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := parallelStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != parallelDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next parallelStep
-		var err error
 		switch step {
 		case parallelStepS1:
 			next, in, err = w.stepS1(ctx, x, in)
@@ -185,7 +197,7 @@ func (w *Parallel) runParBranch1(ctx context.Context, x *flowcrt.ASLExec, in any
 			next, in, err = w.stepNeg(ctx, x, in)
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(parallelStateNames[step], err)
+			return nil, flowcrt.StateFailed(parallelStateIDs[step], err)
 		}
 		step = next
 	}
@@ -266,14 +278,21 @@ func (w *Parallel) stepNeg(ctx context.Context, x *flowcrt.ASLExec, in any) (par
 var parallelNegResult = flowcrt.TValue("negative")
 
 // runParBranch2 runs branch 2 of Parallel state "Par" from state "T1" and returns its output.
-func (w *Parallel) runParBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+func (w *Parallel) runParBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := parallelStepT1
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := parallelStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != parallelDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next parallelStep
-		var err error
 		switch step {
 		case parallelStepT1:
 			next, in, err = w.stepT1(ctx, x, in)
@@ -281,7 +300,7 @@ func (w *Parallel) runParBranch2(ctx context.Context, x *flowcrt.ASLExec, in any
 			next, in, err = w.stepT2(ctx, x, in)
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(parallelStateNames[step], err)
+			return nil, flowcrt.StateFailed(parallelStateIDs[step], err)
 		}
 		step = next
 	}
@@ -323,6 +342,14 @@ func (w *Parallel) stepT2(ctx context.Context, x *flowcrt.ASLExec, in any) (para
 	return parallelDone, out, nil
 }
 
+// The compiled paths the choice rules read.
+var (
+	parallelPath1 = &flowcrt.JSONPath{
+		Src:  "$.n",
+		Segs: []flowcrt.PathSeg{flowcrt.Field("n")},
+	}
+)
+
 // ParallelMock implements ParallelHandlers with canned responses, for tests and dry runs.
 // A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
@@ -348,11 +375,3 @@ func (m ParallelMock) T1(ctx context.Context, in any) (any, error) {
 func NewParallelMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Parallel {
 	return NewParallel(NewParallelMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }
-
-// The compiled paths the choice rules read.
-var (
-	parallelPath1 = &flowcrt.JSONPath{
-		Src:  "$.n",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("n")},
-	}
-)

@@ -5,6 +5,7 @@ package asl
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -36,8 +37,8 @@ type Retrycatch struct {
 // NewRetrycatch returns the state machine over your handlers.
 func NewRetrycatch(h RetrycatchHandlers, opts ...flowcrt.Option) *Retrycatch {
 	return &Retrycatch{
-		cfg: flowcrt.NewConfig(opts...),
 		h:   h,
+		cfg: flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -50,8 +51,8 @@ const (
 	retrycatchStepRecover                // "Recover"
 )
 
-// retrycatchStateNames maps each step to its state name, for errors.
-var retrycatchStateNames = [...]string{
+// retrycatchStateIDs maps each step to its state's id.
+var retrycatchStateIDs = [...]string{
 	retrycatchStepT:       "T",
 	retrycatchStepRecover: "Recover",
 }
@@ -101,18 +102,13 @@ func (w *Retrycatch) sessions() *flowcrt.Sessions[any, any] {
 	}
 }
 
-// runAt runs the state machine on input from the top-level state named state; with a session
-// it saves a checkpoint after every top-level state.
+// runAt runs session sess on input from the state a checkpoint names.
 func (w *Retrycatch) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
-	var step retrycatchStep
-	switch state {
-	case "T":
-		step = retrycatchStepT
-	case "Recover":
-		step = retrycatchStepRecover
-	default:
+	i := slices.Index(retrycatchStateIDs[1:3], state)
+	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
+	step := retrycatchStep(i + 1)
 	x, in, err := flowcrt.NewASLExec(&w.cfg, "retrycatch", w.h, input)
 	if err != nil {
 		return nil, err
@@ -127,22 +123,29 @@ func (w *Retrycatch) runAt(ctx context.Context, sess *flowcrt.Session, input any
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Retrycatch) run(ctx context.Context, x *flowcrt.ASLExec, in any, step retrycatchStep) (any, error) {
+func (w *Retrycatch) run(ctx context.Context, x *flowcrt.ASLExec, in any, step retrycatchStep) (out any, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := retrycatchStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != retrycatchDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next retrycatchStep
-		var err error
 		switch step {
 		case retrycatchStepT:
 			next, in, err = w.stepT(ctx, x, in)
 		case retrycatchStepRecover:
 			next, in, err = w.stepRecover(ctx, x, in)
 		}
-		err = x.Save(ctx, retrycatchStateNames[next], in, err)
+		err = x.Save(ctx, retrycatchStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(retrycatchStateNames[step], err)
+			return nil, flowcrt.StateFailed(retrycatchStateIDs[step], err)
 		}
 		step = next
 	}

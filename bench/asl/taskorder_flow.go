@@ -5,6 +5,7 @@ package asl
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -33,8 +34,8 @@ type Taskorder struct {
 // NewTaskorder returns the state machine over your handlers.
 func NewTaskorder(h TaskorderHandlers, opts ...flowcrt.Option) *Taskorder {
 	return &Taskorder{
-		cfg: flowcrt.NewConfig(opts...),
 		h:   h,
+		cfg: flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -46,8 +47,8 @@ const (
 	taskorderStepT               // "T"
 )
 
-// taskorderStateNames maps each step to its state name, for errors.
-var taskorderStateNames = [...]string{
+// taskorderStateIDs maps each step to its state's id.
+var taskorderStateIDs = [...]string{
 	taskorderStepT: "T",
 }
 
@@ -96,16 +97,13 @@ func (w *Taskorder) sessions() *flowcrt.Sessions[any, any] {
 	}
 }
 
-// runAt runs the state machine on input from the top-level state named state; with a session
-// it saves a checkpoint after every top-level state.
+// runAt runs session sess on input from the state a checkpoint names.
 func (w *Taskorder) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
-	var step taskorderStep
-	switch state {
-	case "T":
-		step = taskorderStepT
-	default:
+	i := slices.Index(taskorderStateIDs[1:2], state)
+	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
+	step := taskorderStep(i + 1)
 	x, in, err := flowcrt.NewASLExec(&w.cfg, "taskorder", w.h, input)
 	if err != nil {
 		return nil, err
@@ -120,20 +118,27 @@ func (w *Taskorder) runAt(ctx context.Context, sess *flowcrt.Session, input any,
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Taskorder) run(ctx context.Context, x *flowcrt.ASLExec, in any, step taskorderStep) (any, error) {
+func (w *Taskorder) run(ctx context.Context, x *flowcrt.ASLExec, in any, step taskorderStep) (out any, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := taskorderStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != taskorderDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next taskorderStep
-		var err error
 		switch step {
 		case taskorderStepT:
 			next, in, err = w.stepT(ctx, x, in)
 		}
-		err = x.Save(ctx, taskorderStateNames[next], in, err)
+		err = x.Save(ctx, taskorderStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(taskorderStateNames[step], err)
+			return nil, flowcrt.StateFailed(taskorderStateIDs[step], err)
 		}
 		step = next
 	}

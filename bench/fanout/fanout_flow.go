@@ -138,7 +138,7 @@ const (
 	fanoutStepWork             // "work"
 )
 
-// fanoutStateIDs maps each step to its state id, for errors.
+// fanoutStateIDs maps each step to its state's id.
 var fanoutStateIDs = [...]string{
 	fanoutStepSplit: "split",
 	fanoutStepWork:  "work",
@@ -148,38 +148,6 @@ var fanoutStateIDs = [...]string{
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *Fanout) Run(ctx context.Context, in FanoutState) (FanoutState, error) {
 	return w.run(ctx, nil, in, fanoutStepSplit)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Fanout) run(ctx context.Context, sess *flowcrt.Session, s FanoutState, step fanoutStep) (out FanoutState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := fanoutStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != fanoutDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case fanoutStepSplit:
-			step, err = w.stepSplit(ctx, &s, sess)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, fanoutStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // fanoutSchema identifies the shape of FanoutState: a checkpoint saved with another shape is refused.
@@ -202,6 +170,15 @@ func (w *Fanout) Invoke(ctx context.Context, sessionID string, in *FanoutState) 
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *Fanout) InvokeUpdate(ctx context.Context, sessionID string, u FanoutUpdate) (FanoutState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *FanoutState) asUpdate() FanoutUpdate {
+	u := FanoutUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -227,25 +204,49 @@ func (w *Fanout) sessions() *flowcrt.Sessions[FanoutState, FanoutUpdate] {
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Fanout) runAt(ctx context.Context, sess *flowcrt.Session, s FanoutState, state string) (FanoutState, error) {
-	var step fanoutStep
-	switch state {
-	case "split":
-		step = fanoutStepSplit
-	default:
+	i := slices.Index(fanoutStateIDs[1:2], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := fanoutStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *FanoutState) asUpdate() FanoutUpdate {
-	u := FanoutUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Fanout) run(ctx context.Context, sess *flowcrt.Session, s FanoutState, step fanoutStep) (out FanoutState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := fanoutStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != fanoutDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, fanoutStateIDs[step])
+		}
+		var next fanoutStep
+		switch step {
+		case fanoutStepSplit:
+			next, err = w.stepSplit(sctx, &s, sess)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, fanoutStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 // stepSplit runs state "split" and returns the state to run next.
@@ -254,15 +255,9 @@ func (w *Fanout) stepSplit(ctx context.Context, s *FanoutState, sess *flowcrt.Se
 		// Resumed inside its fan-out: the handler has run, its update is in s.
 		return w.mapSplit(ctx, s, sess)
 	}
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "split")
-	}
 	u, err := w.h.Split(ctx, *s)
 	if err != nil {
-		return fanoutDone, &flowcrt.StateError{
-			State: "split",
-			Err:   err,
-		}
+		return fanoutDone, &flowcrt.StateError{State: "split", Err: err}
 	}
 	s.apply(u)
 	return w.mapSplit(ctx, s, sess)
@@ -306,26 +301,31 @@ func (w *Fanout) mapSplit(ctx context.Context, s *FanoutState, sess *flowcrt.Ses
 // panicking handler fails it with an error naming its state.
 func (w *Fanout) iterateSplit(ctx context.Context, s *FanoutState, item int, rec *[]FanoutUpdate) (err error) {
 	step := fanoutStepWork
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := fanoutStateIDs[step]
-			err = &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
 	}()
 	for step != fanoutDone {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, fanoutStateIDs[step])
+		}
+		var next fanoutStep
 		switch step {
 		case fanoutStepWork:
-			step, err = w.stepWork(ctx, s, item, rec)
+			next, err = w.stepWork(sctx, s, item, rec)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }
@@ -333,15 +333,9 @@ func (w *Fanout) iterateSplit(ctx context.Context, s *FanoutState, item int, rec
 // stepWork runs state "work" and returns the state to run next. It runs inside the fan-out at
 // "split", on the copy of the state of one item, and records its update in rec for the join.
 func (w *Fanout) stepWork(ctx context.Context, s *FanoutState, item int, rec *[]FanoutUpdate) (fanoutStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "work")
-	}
 	u, err := w.h.Work(ctx, *s, item)
 	if err != nil {
-		return fanoutDone, &flowcrt.StateError{
-			State: "work",
-			Err:   err,
-		}
+		return fanoutDone, &flowcrt.StateError{State: "work", Err: err}
 	}
 	s.apply(u)
 	*rec = append(*rec, u)
@@ -363,18 +357,21 @@ func NewFanoutMockHandlers(mocks *flowcrt.Mocks) FanoutMock {
 	return FanoutMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m FanoutMock) respond(ctx context.Context, label *string, key string) (FanoutUpdate, error) {
+	var u FanoutUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Split answers from the mock of the state that calls it.
 func (m FanoutMock) Split(ctx context.Context, s FanoutState) (FanoutUpdate, error) {
-	var u FanoutUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Work answers from the mock of the state that calls it.
 func (m FanoutMock) Work(ctx context.Context, s FanoutState, item int) (FanoutUpdate, error) {
-	var u FanoutUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // NewFanoutMock returns a Fanout whose handlers answer from mocks.

@@ -6,6 +6,7 @@ package loop
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -99,7 +100,7 @@ const (
 	loopStepTock          // "tock"
 )
 
-// loopStateIDs maps each step to its state id, for errors.
+// loopStateIDs maps each step to its state's id.
 var loopStateIDs = [...]string{
 	loopStepTick: "tick",
 	loopStepTock: "tock",
@@ -109,40 +110,6 @@ var loopStateIDs = [...]string{
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *Loop) Run(ctx context.Context, in LoopState) (LoopState, error) {
 	return w.run(ctx, nil, in, loopStepTick)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Loop) run(ctx context.Context, sess *flowcrt.Session, s LoopState, step loopStep) (out LoopState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := loopStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != loopDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case loopStepTick:
-			step, err = w.stepTick(ctx, &s)
-		case loopStepTock:
-			step, err = w.stepTock(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, loopStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // loopSchema identifies the shape of LoopState: a checkpoint saved with another shape is refused.
@@ -165,6 +132,15 @@ func (w *Loop) Invoke(ctx context.Context, sessionID string, in *LoopState) (Loo
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *Loop) InvokeUpdate(ctx context.Context, sessionID string, u LoopUpdate) (LoopState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *LoopState) asUpdate() LoopUpdate {
+	u := LoopUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -190,59 +166,76 @@ func (w *Loop) sessions() *flowcrt.Sessions[LoopState, LoopUpdate] {
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Loop) runAt(ctx context.Context, sess *flowcrt.Session, s LoopState, state string) (LoopState, error) {
-	var step loopStep
-	switch state {
-	case "tick":
-		step = loopStepTick
-	case "tock":
-		step = loopStepTock
-	default:
+	i := slices.Index(loopStateIDs[1:3], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := loopStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *LoopState) asUpdate() LoopUpdate {
-	u := LoopUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Loop) run(ctx context.Context, sess *flowcrt.Session, s LoopState, step loopStep) (out LoopState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := loopStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != loopDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, loopStateIDs[step])
+		}
+		var next loopStep
+		switch step {
+		case loopStepTick:
+			next, err = w.stepTick(sctx, &s)
+		case loopStepTock:
+			next, err = w.stepTock(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, loopStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 // stepTick runs state "tick" and returns the state to run next.
 func (w *Loop) stepTick(ctx context.Context, s *LoopState) (loopStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "tick")
-	}
 	u, err := w.h.Tick(ctx, *s)
 	if err != nil {
-		return loopDone, &flowcrt.StateError{
-			State: "tick",
-			Err:   err,
-		}
+		return loopDone, &flowcrt.StateError{State: "tick", Err: err}
 	}
 	s.apply(u)
+	return s.nextTick(), nil
+}
+
+// nextTick picks the state after "tick".
+func (s *LoopState) nextTick() loopStep {
 	if s.N < s.Limit {
-		return loopStepTock, nil
+		return loopStepTock
 	}
-	return loopDone, nil
+	return loopDone
 }
 
 // stepTock runs state "tock" and returns the state to run next.
 func (w *Loop) stepTock(ctx context.Context, s *LoopState) (loopStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "tock")
-	}
 	u, err := w.h.Tock(ctx, *s)
 	if err != nil {
-		return loopDone, &flowcrt.StateError{
-			State: "tock",
-			Err:   err,
-		}
+		return loopDone, &flowcrt.StateError{State: "tock", Err: err}
 	}
 	s.apply(u)
 	return loopStepTick, nil
@@ -260,18 +253,21 @@ func NewLoopMockHandlers(mocks *flowcrt.Mocks) LoopMock {
 	return LoopMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m LoopMock) respond(ctx context.Context, label *string, key string) (LoopUpdate, error) {
+	var u LoopUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Tick answers from the mock of the state that calls it.
 func (m LoopMock) Tick(ctx context.Context, s LoopState) (LoopUpdate, error) {
-	var u LoopUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Tock answers from the mock of the state that calls it.
 func (m LoopMock) Tock(ctx context.Context, s LoopState) (LoopUpdate, error) {
-	var u LoopUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // NewLoopMock returns a Loop whose handlers answer from mocks.

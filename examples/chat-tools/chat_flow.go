@@ -34,11 +34,11 @@ type Chat struct {
 	cfg flowcrt.Config
 }
 
-// NewChat returns the chain over your handlers.
+// NewChat returns the task chain over your handlers.
 func NewChat(h ChatHandlers, opts ...flowcrt.Option) *Chat {
 	return &Chat{
-		cfg: flowcrt.NewConfig(opts...),
 		h:   h,
+		cfg: flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -51,6 +51,12 @@ const (
 	chatStepRunTools          // "run_tools"
 )
 
+// chatStateIDs maps each step to its state's id.
+var chatStateIDs = [...]string{
+	chatStepChat:     "chat",
+	chatStepRunTools: "run_tools",
+}
+
 // Run executes the chain from task "chat" with input, any JSON value, as its input.
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
@@ -59,22 +65,37 @@ func (w *Chat) Run(ctx context.Context, input any) (flowcrt.ChainState, error) {
 	if err != nil {
 		return s, err
 	}
-	step := chatStepChat
+	err = w.run(ctx, &s, chatStepChat)
+	return s, err
+}
+
+// run runs the chain on s from step until a task ends it.
+func (w *Chat) run(ctx context.Context, s *flowcrt.ChainState, step chatStep) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := chatStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != chatDone {
 		if err = ctx.Err(); err != nil {
-			return s, err
+			return err
 		}
+		var next chatStep
 		switch step {
 		case chatStepChat:
-			step, err = w.stepChat(ctx, &s)
+			next, err = w.stepChat(ctx, s)
 		case chatStepRunTools:
-			step, err = w.stepRunTools(ctx, &s)
+			next, err = w.stepRunTools(ctx, s)
 		}
 		if err != nil {
-			return s, err
+			return err
 		}
+		step = next
 	}
-	return s, nil
+	return nil
 }
 
 // stepChat runs task "chat" and returns the task to run next.

@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -144,7 +145,7 @@ const (
 	researchStepAnswer              // "answer"
 )
 
-// researchStateIDs maps each step to its state id, for errors.
+// researchStateIDs maps each step to its state's id.
 var researchStateIDs = [...]string{
 	researchStepDecide: "decide",
 	researchStepSearch: "search",
@@ -155,42 +156,6 @@ var researchStateIDs = [...]string{
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *Research) Run(ctx context.Context, in ResearchState) (ResearchState, error) {
 	return w.run(ctx, nil, in, researchStepDecide)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Research) run(ctx context.Context, sess *flowcrt.Session, s ResearchState, step researchStep) (out ResearchState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := researchStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != researchDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case researchStepDecide:
-			step, err = w.stepDecide(ctx, &s)
-		case researchStepSearch:
-			step, err = w.stepSearch(ctx, &s)
-		case researchStepAnswer:
-			step, err = w.stepAnswer(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, researchStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // researchSchema identifies the shape of ResearchState: a checkpoint saved with another shape is refused.
@@ -213,6 +178,15 @@ func (w *Research) Invoke(ctx context.Context, sessionID string, in *ResearchSta
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *Research) InvokeUpdate(ctx context.Context, sessionID string, u ResearchUpdate) (ResearchState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *ResearchState) asUpdate() ResearchUpdate {
+	u := ResearchUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -238,51 +212,74 @@ func (w *Research) sessions() *flowcrt.Sessions[ResearchState, ResearchUpdate] {
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Research) runAt(ctx context.Context, sess *flowcrt.Session, s ResearchState, state string) (ResearchState, error) {
-	var step researchStep
-	switch state {
-	case "decide":
-		step = researchStepDecide
-	case "search":
-		step = researchStepSearch
-	case "answer":
-		step = researchStepAnswer
-	default:
+	i := slices.Index(researchStateIDs[1:4], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := researchStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *ResearchState) asUpdate() ResearchUpdate {
-	u := ResearchUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Research) run(ctx context.Context, sess *flowcrt.Session, s ResearchState, step researchStep) (out ResearchState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := researchStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != researchDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, researchStateIDs[step])
+		}
+		var next researchStep
+		switch step {
+		case researchStepDecide:
+			next, err = w.stepDecide(sctx, &s)
+		case researchStepSearch:
+			next, err = w.stepSearch(sctx, &s)
+		case researchStepAnswer:
+			next, err = w.stepAnswer(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, researchStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 // stepDecide runs state "decide" and returns the state to run next.
 func (w *Research) stepDecide(ctx context.Context, s *ResearchState) (researchStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "decide")
-	}
 	u, action, err := w.h.Decide(ctx, *s)
 	if err != nil {
-		return researchDone, &flowcrt.StateError{
-			State: "decide",
-			Err:   err,
-		}
+		return researchDone, &flowcrt.StateError{State: "decide", Err: err}
 	}
 	s.apply(u)
+	return s.nextDecide(action), nil
+}
+
+// nextDecide picks the state after "decide".
+func (s *ResearchState) nextDecide(action string) researchStep {
 	switch action {
 	case "search":
-		return researchStepSearch, nil
+		return researchStepSearch
 	case "answer":
-		return researchStepAnswer, nil
+		return researchStepAnswer
 	}
-	return researchDone, nil
+	return researchDone
 }
 
 var researchSearchPolicy = flowcrt.Policy{
@@ -297,9 +294,6 @@ var researchSearchPolicy = flowcrt.Policy{
 
 // stepSearch runs state "search" and returns the state to run next.
 func (w *Research) stepSearch(ctx context.Context, s *ResearchState) (researchStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "search")
-	}
 	var u ResearchUpdate
 	err := flowcrt.Call(ctx, &w.cfg, &researchSearchPolicy, func(ctx context.Context) error {
 		var err error
@@ -307,10 +301,7 @@ func (w *Research) stepSearch(ctx context.Context, s *ResearchState) (researchSt
 		return err
 	})
 	if err != nil {
-		return researchDone, &flowcrt.StateError{
-			State: "search",
-			Err:   err,
-		}
+		return researchDone, &flowcrt.StateError{State: "search", Err: err}
 	}
 	s.apply(u)
 	return researchStepDecide, nil
@@ -318,15 +309,9 @@ func (w *Research) stepSearch(ctx context.Context, s *ResearchState) (researchSt
 
 // stepAnswer runs state "answer" and returns the state to run next.
 func (w *Research) stepAnswer(ctx context.Context, s *ResearchState) (researchStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "answer")
-	}
 	u, err := w.h.Answer(ctx, *s)
 	if err != nil {
-		return researchDone, &flowcrt.StateError{
-			State: "answer",
-			Err:   err,
-		}
+		return researchDone, &flowcrt.StateError{State: "answer", Err: err}
 	}
 	s.apply(u)
 	return researchDone, nil
@@ -344,26 +329,28 @@ func NewResearchMockHandlers(mocks *flowcrt.Mocks) ResearchMock {
 	return ResearchMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m ResearchMock) respond(ctx context.Context, label *string, key string) (ResearchUpdate, error) {
+	var u ResearchUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Decide answers from the mock of the state that calls it.
 func (m ResearchMock) Decide(ctx context.Context, s ResearchState) (ResearchUpdate, string, error) {
-	var u ResearchUpdate
 	var label string
-	err := m.mocks.Respond(ctx, &u, &label, "Action")
+	u, err := m.respond(ctx, &label, "Action")
 	return u, label, err
 }
 
 // Search answers from the mock of the state that calls it.
 func (m ResearchMock) Search(ctx context.Context, s ResearchState) (ResearchUpdate, error) {
-	var u ResearchUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Answer answers from the mock of the state that calls it.
 func (m ResearchMock) Answer(ctx context.Context, s ResearchState) (ResearchUpdate, error) {
-	var u ResearchUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // NewResearchMock returns a Research whose handlers answer from mocks.

@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
@@ -148,7 +149,7 @@ const (
 	triageStepEscalate            // "escalate"
 )
 
-// triageStateIDs maps each step to its state id, for errors.
+// triageStateIDs maps each step to its state's id.
 var triageStateIDs = [...]string{
 	triageStepClassify: "classify",
 	triageStepFix:      "fix",
@@ -160,44 +161,6 @@ var triageStateIDs = [...]string{
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *Triage) Run(ctx context.Context, in TriageState) (TriageState, error) {
 	return w.run(ctx, nil, in, triageStepClassify)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Triage) run(ctx context.Context, sess *flowcrt.Session, s TriageState, step triageStep) (out TriageState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := triageStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != triageDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case triageStepClassify:
-			step, err = w.stepClassify(ctx, &s)
-		case triageStepFix:
-			step, err = w.stepFix(ctx, &s)
-		case triageStepAnswer:
-			step, err = w.stepAnswer(ctx, &s)
-		case triageStepEscalate:
-			step, err = w.stepEscalate(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, triageStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // triageSchema identifies the shape of TriageState: a checkpoint saved with another shape is refused.
@@ -220,6 +183,15 @@ func (w *Triage) Invoke(ctx context.Context, sessionID string, in *TriageState) 
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *Triage) InvokeUpdate(ctx context.Context, sessionID string, u TriageUpdate) (TriageState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *TriageState) asUpdate() TriageUpdate {
+	u := TriageUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -245,31 +217,55 @@ func (w *Triage) sessions() *flowcrt.Sessions[TriageState, TriageUpdate] {
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Triage) runAt(ctx context.Context, sess *flowcrt.Session, s TriageState, state string) (TriageState, error) {
-	var step triageStep
-	switch state {
-	case "classify":
-		step = triageStepClassify
-	case "fix":
-		step = triageStepFix
-	case "answer":
-		step = triageStepAnswer
-	case "escalate":
-		step = triageStepEscalate
-	default:
+	i := slices.Index(triageStateIDs[1:5], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := triageStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *TriageState) asUpdate() TriageUpdate {
-	u := TriageUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Triage) run(ctx context.Context, sess *flowcrt.Session, s TriageState, step triageStep) (out TriageState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := triageStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != triageDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, triageStateIDs[step])
+		}
+		var next triageStep
+		switch step {
+		case triageStepClassify:
+			next, err = w.stepClassify(sctx, &s)
+		case triageStepFix:
+			next, err = w.stepFix(sctx, &s)
+		case triageStepAnswer:
+			next, err = w.stepAnswer(sctx, &s)
+		case triageStepEscalate:
+			next, err = w.stepEscalate(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, triageStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 var triageClassifyPolicy = flowcrt.Policy{
@@ -286,9 +282,6 @@ var triageClassifyPolicy = flowcrt.Policy{
 
 // stepClassify runs state "classify" and returns the state to run next.
 func (w *Triage) stepClassify(ctx context.Context, s *TriageState) (triageStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "classify")
-	}
 	var u TriageUpdate
 	err := flowcrt.Call(ctx, &w.cfg, &triageClassifyPolicy, func(ctx context.Context) error {
 		var err error
@@ -299,28 +292,27 @@ func (w *Triage) stepClassify(ctx context.Context, s *TriageState) (triageStep, 
 		return triageStepEscalate, nil
 	}
 	s.apply(u)
+	return s.nextClassify(), nil
+}
+
+// nextClassify picks the state after "classify".
+func (s *TriageState) nextClassify() triageStep {
 	switch {
 	case flowcrt.HasKey(s.Labels, "urgent"):
-		return triageStepEscalate, nil
+		return triageStepEscalate
 	case s.Status == "bug" && s.Ticket.Priority >= 3:
-		return triageStepFix, nil
+		return triageStepFix
 	case s.Status == "question" || strings.HasPrefix(strings.ToLower(s.Ticket.Title), "how"):
-		return triageStepAnswer, nil
+		return triageStepAnswer
 	}
-	return triageStepEscalate, nil
+	return triageStepEscalate
 }
 
 // stepFix runs state "fix" and returns the state to run next.
 func (w *Triage) stepFix(ctx context.Context, s *TriageState) (triageStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "fix")
-	}
 	u, err := w.h.Fix(ctx, *s)
 	if err != nil {
-		return triageDone, &flowcrt.StateError{
-			State: "fix",
-			Err:   err,
-		}
+		return triageDone, &flowcrt.StateError{State: "fix", Err: err}
 	}
 	s.apply(u)
 	return triageStepAnswer, nil
@@ -328,15 +320,9 @@ func (w *Triage) stepFix(ctx context.Context, s *TriageState) (triageStep, error
 
 // stepAnswer runs state "answer" and returns the state to run next.
 func (w *Triage) stepAnswer(ctx context.Context, s *TriageState) (triageStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "answer")
-	}
 	u, err := w.h.Answer(ctx, *s)
 	if err != nil {
-		return triageDone, &flowcrt.StateError{
-			State: "answer",
-			Err:   err,
-		}
+		return triageDone, &flowcrt.StateError{State: "answer", Err: err}
 	}
 	s.apply(u)
 	return triageDone, nil
@@ -344,15 +330,9 @@ func (w *Triage) stepAnswer(ctx context.Context, s *TriageState) (triageStep, er
 
 // stepEscalate runs state "escalate" and returns the state to run next.
 func (w *Triage) stepEscalate(ctx context.Context, s *TriageState) (triageStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "escalate")
-	}
 	u, err := w.h.Escalate(ctx, *s)
 	if err != nil {
-		return triageDone, &flowcrt.StateError{
-			State: "escalate",
-			Err:   err,
-		}
+		return triageDone, &flowcrt.StateError{State: "escalate", Err: err}
 	}
 	s.apply(u)
 	return triageDone, nil
@@ -370,32 +350,31 @@ func NewTriageMockHandlers(mocks *flowcrt.Mocks) TriageMock {
 	return TriageMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m TriageMock) respond(ctx context.Context, label *string, key string) (TriageUpdate, error) {
+	var u TriageUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Classify answers from the mock of the state that calls it.
 func (m TriageMock) Classify(ctx context.Context, s TriageState) (TriageUpdate, error) {
-	var u TriageUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Fix answers from the mock of the state that calls it.
 func (m TriageMock) Fix(ctx context.Context, s TriageState) (TriageUpdate, error) {
-	var u TriageUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Answer answers from the mock of the state that calls it.
 func (m TriageMock) Answer(ctx context.Context, s TriageState) (TriageUpdate, error) {
-	var u TriageUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Escalate answers from the mock of the state that calls it.
 func (m TriageMock) Escalate(ctx context.Context, s TriageState) (TriageUpdate, error) {
-	var u TriageUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // NewTriageMock returns a Triage whose handlers answer from mocks.

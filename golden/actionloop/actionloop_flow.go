@@ -6,6 +6,7 @@ package actionloop
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -133,7 +134,7 @@ const (
 	agentStepPublish           // "publish"
 )
 
-// agentStateIDs maps each step to its state id, for errors.
+// agentStateIDs maps each step to its state's id.
 var agentStateIDs = [...]string{
 	agentStepDecide:  "decide",
 	agentStepSearch:  "search",
@@ -145,44 +146,6 @@ var agentStateIDs = [...]string{
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *Agent) Run(ctx context.Context, in AgentState) (AgentState, error) {
 	return w.run(ctx, nil, in, agentStepDecide)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Agent) run(ctx context.Context, sess *flowcrt.Session, s AgentState, step agentStep) (out AgentState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := agentStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != agentDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case agentStepDecide:
-			step, err = w.stepDecide(ctx, &s)
-		case agentStepSearch:
-			step, err = w.stepSearch(ctx, &s)
-		case agentStepAnswer:
-			step, err = w.stepAnswer(ctx, &s)
-		case agentStepPublish:
-			step, err = w.stepPublish(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, agentStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // agentSchema identifies the shape of AgentState: a checkpoint saved with another shape is refused.
@@ -205,6 +168,15 @@ func (w *Agent) Invoke(ctx context.Context, sessionID string, in *AgentState) (A
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *Agent) InvokeUpdate(ctx context.Context, sessionID string, u AgentUpdate) (AgentState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *AgentState) asUpdate() AgentUpdate {
+	u := AgentUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -230,66 +202,83 @@ func (w *Agent) sessions() *flowcrt.Sessions[AgentState, AgentUpdate] {
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Agent) runAt(ctx context.Context, sess *flowcrt.Session, s AgentState, state string) (AgentState, error) {
-	var step agentStep
-	switch state {
-	case "decide":
-		step = agentStepDecide
-	case "search":
-		step = agentStepSearch
-	case "answer":
-		step = agentStepAnswer
-	case "publish":
-		step = agentStepPublish
-	default:
+	i := slices.Index(agentStateIDs[1:5], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := agentStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *AgentState) asUpdate() AgentUpdate {
-	u := AgentUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Agent) run(ctx context.Context, sess *flowcrt.Session, s AgentState, step agentStep) (out AgentState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := agentStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != agentDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, agentStateIDs[step])
+		}
+		var next agentStep
+		switch step {
+		case agentStepDecide:
+			next, err = w.stepDecide(sctx, &s)
+		case agentStepSearch:
+			next, err = w.stepSearch(sctx, &s)
+		case agentStepAnswer:
+			next, err = w.stepAnswer(sctx, &s)
+		case agentStepPublish:
+			next, err = w.stepPublish(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, agentStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 // stepDecide runs state "decide" and returns the state to run next.
 func (w *Agent) stepDecide(ctx context.Context, s *AgentState) (agentStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "decide")
-	}
 	u, action, err := w.h.Decide(ctx, *s)
 	if err != nil {
-		return agentDone, &flowcrt.StateError{
-			State: "decide",
-			Err:   err,
-		}
+		return agentDone, &flowcrt.StateError{State: "decide", Err: err}
 	}
 	s.apply(u)
+	return s.nextDecide(action), nil
+}
+
+// nextDecide picks the state after "decide".
+func (s *AgentState) nextDecide(action string) agentStep {
 	switch action {
 	case "search":
-		return agentStepSearch, nil
+		return agentStepSearch
 	case "answer":
-		return agentStepAnswer, nil
+		return agentStepAnswer
 	}
-	return agentDone, nil
+	return agentDone
 }
 
 // stepSearch runs state "search" and returns the state to run next.
 func (w *Agent) stepSearch(ctx context.Context, s *AgentState) (agentStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "search")
-	}
 	u, err := w.h.Search(ctx, *s)
 	if err != nil {
-		return agentDone, &flowcrt.StateError{
-			State: "search",
-			Err:   err,
-		}
+		return agentDone, &flowcrt.StateError{State: "search", Err: err}
 	}
 	s.apply(u)
 	return agentStepDecide, nil
@@ -297,35 +286,28 @@ func (w *Agent) stepSearch(ctx context.Context, s *AgentState) (agentStep, error
 
 // stepAnswer runs state "answer" and returns the state to run next.
 func (w *Agent) stepAnswer(ctx context.Context, s *AgentState) (agentStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "answer")
-	}
 	u, action, err := w.h.Answer(ctx, *s)
 	if err != nil {
-		return agentDone, &flowcrt.StateError{
-			State: "answer",
-			Err:   err,
-		}
+		return agentDone, &flowcrt.StateError{State: "answer", Err: err}
 	}
 	s.apply(u)
+	return s.nextAnswer(action), nil
+}
+
+// nextAnswer picks the state after "answer".
+func (s *AgentState) nextAnswer(action string) agentStep {
 	switch action {
 	case "revise":
-		return agentStepDecide, nil
+		return agentStepDecide
 	}
-	return agentStepPublish, nil
+	return agentStepPublish
 }
 
 // stepPublish runs state "publish" and returns the state to run next.
 func (w *Agent) stepPublish(ctx context.Context, s *AgentState) (agentStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "publish")
-	}
 	u, err := w.h.Publish(ctx, *s)
 	if err != nil {
-		return agentDone, &flowcrt.StateError{
-			State: "publish",
-			Err:   err,
-		}
+		return agentDone, &flowcrt.StateError{State: "publish", Err: err}
 	}
 	s.apply(u)
 	return agentDone, nil
@@ -343,34 +325,35 @@ func NewAgentMockHandlers(mocks *flowcrt.Mocks) AgentMock {
 	return AgentMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m AgentMock) respond(ctx context.Context, label *string, key string) (AgentUpdate, error) {
+	var u AgentUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Decide answers from the mock of the state that calls it.
 func (m AgentMock) Decide(ctx context.Context, s AgentState) (AgentUpdate, string, error) {
-	var u AgentUpdate
 	var label string
-	err := m.mocks.Respond(ctx, &u, &label, "Action")
+	u, err := m.respond(ctx, &label, "Action")
 	return u, label, err
 }
 
 // Search answers from the mock of the state that calls it.
 func (m AgentMock) Search(ctx context.Context, s AgentState) (AgentUpdate, error) {
-	var u AgentUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Answer answers from the mock of the state that calls it.
 func (m AgentMock) Answer(ctx context.Context, s AgentState) (AgentUpdate, string, error) {
-	var u AgentUpdate
 	var label string
-	err := m.mocks.Respond(ctx, &u, &label, "Action")
+	u, err := m.respond(ctx, &label, "Action")
 	return u, label, err
 }
 
 // Publish answers from the mock of the state that calls it.
 func (m AgentMock) Publish(ctx context.Context, s AgentState) (AgentUpdate, error) {
-	var u AgentUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // NewAgentMock returns a Agent whose handlers answer from mocks.

@@ -6,6 +6,7 @@ package approval
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -119,7 +120,7 @@ const (
 	publishStepDiscard             // "discard"
 )
 
-// publishStateIDs maps each step to its state id, for errors.
+// publishStateIDs maps each step to its state's id.
 var publishStateIDs = [...]string{
 	publishStepWrite:   "write",
 	publishStepReview:  "review",
@@ -133,44 +134,6 @@ var publishStateIDs = [...]string{
 // (Invoke) to continue such a run later.
 func (w *Publish) Run(ctx context.Context, in PublishState) (PublishState, error) {
 	return w.run(ctx, nil, in, publishStepWrite)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Publish) run(ctx context.Context, sess *flowcrt.Session, s PublishState, step publishStep) (out PublishState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := publishStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != publishDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case publishStepWrite:
-			step, err = w.stepWrite(ctx, &s)
-		case publishStepReview:
-			step, err = w.stepReview(ctx, &s, sess)
-		case publishStepPublish:
-			step, err = w.stepPublish(ctx, &s)
-		case publishStepDiscard:
-			step, err = w.stepDiscard(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, publishStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // publishSchema identifies the shape of PublishState: a checkpoint saved with another shape is refused.
@@ -193,6 +156,15 @@ func (w *Publish) Invoke(ctx context.Context, sessionID string, in *PublishState
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *Publish) InvokeUpdate(ctx context.Context, sessionID string, u PublishUpdate) (PublishState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *PublishState) asUpdate() PublishUpdate {
+	u := PublishUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -218,44 +190,62 @@ func (w *Publish) sessions() *flowcrt.Sessions[PublishState, PublishUpdate] {
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Publish) runAt(ctx context.Context, sess *flowcrt.Session, s PublishState, state string) (PublishState, error) {
-	var step publishStep
-	switch state {
-	case "write":
-		step = publishStepWrite
-	case "review":
-		step = publishStepReview
-	case "publish":
-		step = publishStepPublish
-	case "discard":
-		step = publishStepDiscard
-	default:
+	i := slices.Index(publishStateIDs[1:5], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := publishStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *PublishState) asUpdate() PublishUpdate {
-	u := PublishUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Publish) run(ctx context.Context, sess *flowcrt.Session, s PublishState, step publishStep) (out PublishState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := publishStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != publishDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, publishStateIDs[step])
+		}
+		var next publishStep
+		switch step {
+		case publishStepWrite:
+			next, err = w.stepWrite(sctx, &s)
+		case publishStepReview:
+			next, err = w.stepReview(sctx, &s, sess)
+		case publishStepPublish:
+			next, err = w.stepPublish(sctx, &s)
+		case publishStepDiscard:
+			next, err = w.stepDiscard(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, publishStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 // stepWrite runs state "write" and returns the state to run next.
 func (w *Publish) stepWrite(ctx context.Context, s *PublishState) (publishStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "write")
-	}
 	u, err := w.h.Write(ctx, *s)
 	if err != nil {
-		return publishDone, &flowcrt.StateError{
-			State: "write",
-			Err:   err,
-		}
+		return publishDone, &flowcrt.StateError{State: "write", Err: err}
 	}
 	s.apply(u)
 	return publishStepReview, nil
@@ -279,31 +269,27 @@ func (w *Publish) stepReview(ctx context.Context, s *PublishState, sess *flowcrt
 		if flowcrt.MatchError(err, []string{"Timeout"}) {
 			return publishStepDiscard, nil
 		}
-		return publishDone, &flowcrt.StateError{
-			State: "review",
-			Err:   err,
-		}
+		return publishDone, &flowcrt.StateError{State: "review", Err: err}
 	}
+	return s.nextReview(decision), nil
+}
+
+// nextReview picks the state after "review".
+func (s *PublishState) nextReview(decision string) publishStep {
 	switch {
 	case decision == "approve":
-		return publishStepPublish, nil
+		return publishStepPublish
 	case decision == "revise" && s.Revisions < 3:
-		return publishStepWrite, nil
+		return publishStepWrite
 	}
-	return publishStepDiscard, nil
+	return publishStepDiscard
 }
 
 // stepPublish runs state "publish" and returns the state to run next.
 func (w *Publish) stepPublish(ctx context.Context, s *PublishState) (publishStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "publish")
-	}
 	u, err := w.h.Publish(ctx, *s)
 	if err != nil {
-		return publishDone, &flowcrt.StateError{
-			State: "publish",
-			Err:   err,
-		}
+		return publishDone, &flowcrt.StateError{State: "publish", Err: err}
 	}
 	s.apply(u)
 	return publishDone, nil
@@ -311,15 +297,9 @@ func (w *Publish) stepPublish(ctx context.Context, s *PublishState) (publishStep
 
 // stepDiscard runs state "discard" and returns the state to run next.
 func (w *Publish) stepDiscard(ctx context.Context, s *PublishState) (publishStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "discard")
-	}
 	u, err := w.h.Discard(ctx, *s)
 	if err != nil {
-		return publishDone, &flowcrt.StateError{
-			State: "discard",
-			Err:   err,
-		}
+		return publishDone, &flowcrt.StateError{State: "discard", Err: err}
 	}
 	s.apply(u)
 	return publishDone, nil
@@ -337,25 +317,26 @@ func NewPublishMockHandlers(mocks *flowcrt.Mocks) PublishMock {
 	return PublishMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m PublishMock) respond(ctx context.Context, label *string, key string) (PublishUpdate, error) {
+	var u PublishUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Write answers from the mock of the state that calls it.
 func (m PublishMock) Write(ctx context.Context, s PublishState) (PublishUpdate, error) {
-	var u PublishUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Publish answers from the mock of the state that calls it.
 func (m PublishMock) Publish(ctx context.Context, s PublishState) (PublishUpdate, error) {
-	var u PublishUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Discard answers from the mock of the state that calls it.
 func (m PublishMock) Discard(ctx context.Context, s PublishState) (PublishUpdate, error) {
-	var u PublishUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Approve answers an approval state from its mock: a Return is the decision, a JSON string or

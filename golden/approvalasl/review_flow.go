@@ -5,6 +5,7 @@ package approvalasl
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -39,8 +40,8 @@ type Review struct {
 // NewReview returns the state machine over your handlers.
 func NewReview(h ReviewHandlers, opts ...flowcrt.Option) *Review {
 	return &Review{
-		cfg: flowcrt.NewConfig(opts...),
 		h:   h,
+		cfg: flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -56,8 +57,8 @@ const (
 	reviewStepRejected            // "Rejected"
 )
 
-// reviewStateNames maps each step to its state name, for errors.
-var reviewStateNames = [...]string{
+// reviewStateIDs maps each step to its state's id.
+var reviewStateIDs = [...]string{
 	reviewStepDraft:    "Draft",
 	reviewStepSave:     "Save",
 	reviewStepReview:   "Review",
@@ -110,24 +111,13 @@ func (w *Review) sessions() *flowcrt.Sessions[any, any] {
 	}
 }
 
-// runAt runs the state machine on input from the top-level state named state; with a session
-// it saves a checkpoint after every top-level state.
+// runAt runs session sess on input from the state a checkpoint names.
 func (w *Review) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
-	var step reviewStep
-	switch state {
-	case "Draft":
-		step = reviewStepDraft
-	case "Save":
-		step = reviewStepSave
-	case "Review":
-		step = reviewStepReview
-	case "Publish":
-		step = reviewStepPublish
-	case "Rejected":
-		step = reviewStepRejected
-	default:
+	i := slices.Index(reviewStateIDs[1:6], state)
+	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
+	step := reviewStep(i + 1)
 	x, in, err := flowcrt.NewASLExec(&w.cfg, "review", w.h, input)
 	if err != nil {
 		return nil, err
@@ -142,13 +132,20 @@ func (w *Review) runAt(ctx context.Context, sess *flowcrt.Session, input any, st
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Review) run(ctx context.Context, x *flowcrt.ASLExec, in any, step reviewStep) (any, error) {
+func (w *Review) run(ctx context.Context, x *flowcrt.ASLExec, in any, step reviewStep) (out any, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := reviewStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != reviewDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next reviewStep
-		var err error
 		switch step {
 		case reviewStepDraft:
 			next, in, err = w.stepDraft(ctx, x, in)
@@ -161,9 +158,9 @@ func (w *Review) run(ctx context.Context, x *flowcrt.ASLExec, in any, step revie
 		case reviewStepRejected:
 			next, in, err = w.stepRejected(ctx, x, in)
 		}
-		err = x.Save(ctx, reviewStateNames[next], in, err)
+		err = x.Save(ctx, reviewStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(reviewStateNames[step], err)
+			return nil, flowcrt.StateFailed(reviewStateIDs[step], err)
 		}
 		step = next
 	}
@@ -263,6 +260,14 @@ func (w *Review) stepRejected(ctx context.Context, x *flowcrt.ASLExec, in any) (
 	return reviewDone, nil, flowcrt.Fail(in, x.Enter("Rejected"), "Rejected", "the reviewer rejected the draft", nil, nil)
 }
 
+// The compiled paths the choice rules read.
+var (
+	reviewPath1 = &flowcrt.JSONPath{
+		Src:  "$.review.decision",
+		Segs: []flowcrt.PathSeg{flowcrt.Field("review"), flowcrt.Field("decision")},
+	}
+)
+
 // ReviewMock implements ReviewHandlers with canned responses, for tests and dry runs.
 // A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
@@ -298,11 +303,3 @@ func (m ReviewMock) Publish(ctx context.Context, in any) (any, error) {
 func NewReviewMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Review {
 	return NewReview(NewReviewMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }
-
-// The compiled paths the choice rules read.
-var (
-	reviewPath1 = &flowcrt.JSONPath{
-		Src:  "$.review.decision",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("review"), flowcrt.Field("decision")},
-	}
-)

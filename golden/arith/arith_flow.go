@@ -6,6 +6,7 @@ package arith
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -144,7 +145,7 @@ const (
 	arithStepOther              // "other"
 )
 
-// arithStateIDs maps each step to its state id, for errors.
+// arithStateIDs maps each step to its state's id.
 var arithStateIDs = [...]string{
 	arithStepCheck:    "check",
 	arithStepRatio:    "ratio",
@@ -160,52 +161,6 @@ var arithStateIDs = [...]string{
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *Arith) Run(ctx context.Context, in ArithState) (ArithState, error) {
 	return w.run(ctx, nil, in, arithStepCheck)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Arith) run(ctx context.Context, sess *flowcrt.Session, s ArithState, step arithStep) (out ArithState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := arithStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != arithDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case arithStepCheck:
-			step, err = w.stepCheck(ctx, &s)
-		case arithStepRatio:
-			step, err = w.stepRatio(ctx, &s)
-		case arithStepOdd:
-			step, err = w.stepOdd(ctx, &s)
-		case arithStepBig:
-			step, err = w.stepBig(ctx, &s)
-		case arithStepHalf:
-			step, err = w.stepHalf(ctx, &s)
-		case arithStepHigh:
-			step, err = w.stepHigh(ctx, &s)
-		case arithStepNegative:
-			step, err = w.stepNegative(ctx, &s)
-		case arithStepOther:
-			step, err = w.stepOther(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, arithStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // arithSchema identifies the shape of ArithState: a checkpoint saved with another shape is refused.
@@ -228,6 +183,15 @@ func (w *Arith) Invoke(ctx context.Context, sessionID string, in *ArithState) (A
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *Arith) InvokeUpdate(ctx context.Context, sessionID string, u ArithUpdate) (ArithState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *ArithState) asUpdate() ArithUpdate {
+	u := ArithUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -253,103 +217,119 @@ func (w *Arith) sessions() *flowcrt.Sessions[ArithState, ArithUpdate] {
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Arith) runAt(ctx context.Context, sess *flowcrt.Session, s ArithState, state string) (ArithState, error) {
-	var step arithStep
-	switch state {
-	case "check":
-		step = arithStepCheck
-	case "ratio":
-		step = arithStepRatio
-	case "odd":
-		step = arithStepOdd
-	case "big":
-		step = arithStepBig
-	case "half":
-		step = arithStepHalf
-	case "high":
-		step = arithStepHigh
-	case "negative":
-		step = arithStepNegative
-	case "other":
-		step = arithStepOther
-	default:
+	i := slices.Index(arithStateIDs[1:9], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := arithStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *ArithState) asUpdate() ArithUpdate {
-	u := ArithUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Arith) run(ctx context.Context, sess *flowcrt.Session, s ArithState, step arithStep) (out ArithState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := arithStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != arithDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, arithStateIDs[step])
+		}
+		var next arithStep
+		switch step {
+		case arithStepCheck:
+			next, err = w.stepCheck(sctx, &s)
+		case arithStepRatio:
+			next, err = w.stepRatio(sctx, &s)
+		case arithStepOdd:
+			next, err = w.stepOdd(sctx, &s)
+		case arithStepBig:
+			next, err = w.stepBig(sctx, &s)
+		case arithStepHalf:
+			next, err = w.stepHalf(sctx, &s)
+		case arithStepHigh:
+			next, err = w.stepHigh(sctx, &s)
+		case arithStepNegative:
+			next, err = w.stepNegative(sctx, &s)
+		case arithStepOther:
+			next, err = w.stepOther(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, arithStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 // stepCheck runs state "check" and returns the state to run next.
 func (w *Arith) stepCheck(ctx context.Context, s *ArithState) (arithStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "check")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return arithDone, &flowcrt.StateError{
-			State: "check",
-			Err:   err,
-		}
+		return arithDone, &flowcrt.StateError{State: "check", Err: err}
 	}
 	s.apply(u)
+	return s.nextCheck(), nil
+}
+
+// nextCheck picks the state after "check".
+func (s *ArithState) nextCheck() arithStep {
 	if flowcrt.Cond(func() bool {
 		return flowcrt.Mod(s.Count, s.Divisor) == 1
 	}) {
-		return arithStepOdd, nil
+		return arithStepOdd
 	}
-	return arithStepRatio, nil
+	return arithStepRatio
 }
 
 // stepRatio runs state "ratio" and returns the state to run next.
 func (w *Arith) stepRatio(ctx context.Context, s *ArithState) (arithStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "ratio")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return arithDone, &flowcrt.StateError{
-			State: "ratio",
-			Err:   err,
-		}
+		return arithDone, &flowcrt.StateError{State: "ratio", Err: err}
 	}
 	s.apply(u)
+	return s.nextRatio(), nil
+}
+
+// nextRatio picks the state after "ratio".
+func (s *ArithState) nextRatio() arithStep {
 	switch {
 	case flowcrt.Cond(func() bool {
 		return flowcrt.Div(float64(s.Count), float64(s.Divisor)) > 2.5
 	}):
-		return arithStepBig, nil
+		return arithStepBig
 	case flowcrt.Cond(func() bool {
 		return flowcrt.Div(float64(s.Count), 4) == 0.5
 	}):
-		return arithStepHalf, nil
+		return arithStepHalf
 	case s.Score*2+float64(s.Count) >= 10:
-		return arithStepHigh, nil
+		return arithStepHigh
 	case -s.Score > 0 && s.Flag == true:
-		return arithStepNegative, nil
+		return arithStepNegative
 	}
-	return arithStepOther, nil
+	return arithStepOther
 }
 
 // stepOdd runs state "odd" and returns the state to run next.
 func (w *Arith) stepOdd(ctx context.Context, s *ArithState) (arithStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "odd")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return arithDone, &flowcrt.StateError{
-			State: "odd",
-			Err:   err,
-		}
+		return arithDone, &flowcrt.StateError{State: "odd", Err: err}
 	}
 	s.apply(u)
 	return arithDone, nil
@@ -357,15 +337,9 @@ func (w *Arith) stepOdd(ctx context.Context, s *ArithState) (arithStep, error) {
 
 // stepBig runs state "big" and returns the state to run next.
 func (w *Arith) stepBig(ctx context.Context, s *ArithState) (arithStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "big")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return arithDone, &flowcrt.StateError{
-			State: "big",
-			Err:   err,
-		}
+		return arithDone, &flowcrt.StateError{State: "big", Err: err}
 	}
 	s.apply(u)
 	return arithDone, nil
@@ -373,15 +347,9 @@ func (w *Arith) stepBig(ctx context.Context, s *ArithState) (arithStep, error) {
 
 // stepHalf runs state "half" and returns the state to run next.
 func (w *Arith) stepHalf(ctx context.Context, s *ArithState) (arithStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "half")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return arithDone, &flowcrt.StateError{
-			State: "half",
-			Err:   err,
-		}
+		return arithDone, &flowcrt.StateError{State: "half", Err: err}
 	}
 	s.apply(u)
 	return arithDone, nil
@@ -389,15 +357,9 @@ func (w *Arith) stepHalf(ctx context.Context, s *ArithState) (arithStep, error) 
 
 // stepHigh runs state "high" and returns the state to run next.
 func (w *Arith) stepHigh(ctx context.Context, s *ArithState) (arithStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "high")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return arithDone, &flowcrt.StateError{
-			State: "high",
-			Err:   err,
-		}
+		return arithDone, &flowcrt.StateError{State: "high", Err: err}
 	}
 	s.apply(u)
 	return arithDone, nil
@@ -405,15 +367,9 @@ func (w *Arith) stepHigh(ctx context.Context, s *ArithState) (arithStep, error) 
 
 // stepNegative runs state "negative" and returns the state to run next.
 func (w *Arith) stepNegative(ctx context.Context, s *ArithState) (arithStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "negative")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return arithDone, &flowcrt.StateError{
-			State: "negative",
-			Err:   err,
-		}
+		return arithDone, &flowcrt.StateError{State: "negative", Err: err}
 	}
 	s.apply(u)
 	return arithDone, nil
@@ -421,15 +377,9 @@ func (w *Arith) stepNegative(ctx context.Context, s *ArithState) (arithStep, err
 
 // stepOther runs state "other" and returns the state to run next.
 func (w *Arith) stepOther(ctx context.Context, s *ArithState) (arithStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "other")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return arithDone, &flowcrt.StateError{
-			State: "other",
-			Err:   err,
-		}
+		return arithDone, &flowcrt.StateError{State: "other", Err: err}
 	}
 	s.apply(u)
 	return arithDone, nil
@@ -447,11 +397,16 @@ func NewArithMockHandlers(mocks *flowcrt.Mocks) ArithMock {
 	return ArithMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m ArithMock) respond(ctx context.Context, label *string, key string) (ArithUpdate, error) {
+	var u ArithUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Visit answers from the mock of the state that calls it.
 func (m ArithMock) Visit(ctx context.Context, s ArithState) (ArithUpdate, error) {
-	var u ArithUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // NewArithMock returns a Arith whose handlers answer from mocks.

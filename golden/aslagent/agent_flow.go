@@ -5,6 +5,7 @@ package aslagent
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -40,8 +41,8 @@ type Agent struct {
 // NewAgent returns the state machine over your handlers.
 func NewAgent(h AgentHandlers, opts ...flowcrt.Option) *Agent {
 	return &Agent{
-		cfg: flowcrt.NewConfig(opts...),
 		h:   h,
+		cfg: flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -58,8 +59,8 @@ const (
 	agentStepRejected           // "Rejected"
 )
 
-// agentStateNames maps each step to its state name, for errors.
-var agentStateNames = [...]string{
+// agentStateIDs maps each step to its state's id.
+var agentStateIDs = [...]string{
 	agentStepDraft:    "Draft",
 	agentStepDiscuss:  "Discuss",
 	agentStepSave:     "Save",
@@ -113,26 +114,13 @@ func (w *Agent) sessions() *flowcrt.Sessions[any, any] {
 	}
 }
 
-// runAt runs the state machine on input from the top-level state named state; with a session
-// it saves a checkpoint after every top-level state.
+// runAt runs session sess on input from the state a checkpoint names.
 func (w *Agent) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
-	var step agentStep
-	switch state {
-	case "Draft":
-		step = agentStepDraft
-	case "Discuss":
-		step = agentStepDiscuss
-	case "Save":
-		step = agentStepSave
-	case "Review":
-		step = agentStepReview
-	case "Publish":
-		step = agentStepPublish
-	case "Rejected":
-		step = agentStepRejected
-	default:
+	i := slices.Index(agentStateIDs[1:7], state)
+	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
+	step := agentStep(i + 1)
 	x, in, err := flowcrt.NewASLExec(&w.cfg, "agent", w.h, input)
 	if err != nil {
 		return nil, err
@@ -147,13 +135,20 @@ func (w *Agent) runAt(ctx context.Context, sess *flowcrt.Session, input any, sta
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Agent) run(ctx context.Context, x *flowcrt.ASLExec, in any, step agentStep) (any, error) {
+func (w *Agent) run(ctx context.Context, x *flowcrt.ASLExec, in any, step agentStep) (out any, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := agentStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != agentDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next agentStep
-		var err error
 		switch step {
 		case agentStepDraft:
 			next, in, err = w.stepDraft(ctx, x, in)
@@ -168,9 +163,9 @@ func (w *Agent) run(ctx context.Context, x *flowcrt.ASLExec, in any, step agentS
 		case agentStepRejected:
 			next, in, err = w.stepRejected(ctx, x, in)
 		}
-		err = x.Save(ctx, agentStateNames[next], in, err)
+		err = x.Save(ctx, agentStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(agentStateNames[step], err)
+			return nil, flowcrt.StateFailed(agentStateIDs[step], err)
 		}
 		step = next
 	}
@@ -312,6 +307,14 @@ func (w *Agent) stepRejected(ctx context.Context, x *flowcrt.ASLExec, in any) (a
 	return agentDone, nil, flowcrt.Fail(in, x.Enter("Rejected"), "Rejected", "the reviewer rejected the draft", nil, nil)
 }
 
+// The compiled paths the choice rules read.
+var (
+	agentPath1 = &flowcrt.JSONPath{
+		Src:  "$.approval.decision",
+		Segs: []flowcrt.PathSeg{flowcrt.Field("approval"), flowcrt.Field("decision")},
+	}
+)
+
 // AgentMock implements AgentHandlers with canned responses, for tests and dry runs.
 // A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
@@ -347,11 +350,3 @@ func (m AgentMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (st
 func NewAgentMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Agent {
 	return NewAgent(NewAgentMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }
-
-// The compiled paths the choice rules read.
-var (
-	agentPath1 = &flowcrt.JSONPath{
-		Src:  "$.approval.decision",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("approval"), flowcrt.Field("decision")},
-	}
-)

@@ -5,6 +5,7 @@ package aslfanout
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -35,8 +36,8 @@ type Fanout struct {
 // NewFanout returns the state machine over your handlers.
 func NewFanout(h FanoutHandlers, opts ...flowcrt.Option) *Fanout {
 	return &Fanout{
-		cfg: flowcrt.NewConfig(opts...),
 		h:   h,
+		cfg: flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -47,22 +48,22 @@ const (
 	fanoutDone        fanoutStep = iota
 	fanoutStepPrepare            // "Prepare"
 	fanoutStepBoth               // "Both"
+	fanoutStepWait               // "Wait"
 	fanoutStepSquare             // "Square"
 	fanoutStepCompute            // "Compute"
 	fanoutStepGreet              // "Greet"
 	fanoutStepHello              // "Hello"
-	fanoutStepWait               // "Wait"
 )
 
-// fanoutStateNames maps each step to its state name, for errors.
-var fanoutStateNames = [...]string{
+// fanoutStateIDs maps each step to its state's id.
+var fanoutStateIDs = [...]string{
 	fanoutStepPrepare: "Prepare",
 	fanoutStepBoth:    "Both",
+	fanoutStepWait:    "Wait",
 	fanoutStepSquare:  "Square",
 	fanoutStepCompute: "Compute",
 	fanoutStepGreet:   "Greet",
 	fanoutStepHello:   "Hello",
-	fanoutStepWait:    "Wait",
 }
 
 // Run executes the state machine on input, any value that encodes as JSON, and returns its
@@ -110,20 +111,13 @@ func (w *Fanout) sessions() *flowcrt.Sessions[any, any] {
 	}
 }
 
-// runAt runs the state machine on input from the top-level state named state; with a session
-// it saves a checkpoint after every top-level state.
+// runAt runs session sess on input from the state a checkpoint names.
 func (w *Fanout) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
-	var step fanoutStep
-	switch state {
-	case "Prepare":
-		step = fanoutStepPrepare
-	case "Both":
-		step = fanoutStepBoth
-	case "Wait":
-		step = fanoutStepWait
-	default:
+	i := slices.Index(fanoutStateIDs[1:4], state)
+	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
+	step := fanoutStep(i + 1)
 	x, in, err := flowcrt.NewASLExec(&w.cfg, "fanout", w.h, input)
 	if err != nil {
 		return nil, err
@@ -138,13 +132,20 @@ func (w *Fanout) runAt(ctx context.Context, sess *flowcrt.Session, input any, st
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Fanout) run(ctx context.Context, x *flowcrt.ASLExec, in any, step fanoutStep) (any, error) {
+func (w *Fanout) run(ctx context.Context, x *flowcrt.ASLExec, in any, step fanoutStep) (out any, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := fanoutStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != fanoutDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next fanoutStep
-		var err error
 		switch step {
 		case fanoutStepPrepare:
 			next, in, err = w.stepPrepare(ctx, x, in)
@@ -153,9 +154,9 @@ func (w *Fanout) run(ctx context.Context, x *flowcrt.ASLExec, in any, step fanou
 		case fanoutStepWait:
 			next, in, err = w.stepWait(ctx, x, in)
 		}
-		err = x.Save(ctx, fanoutStateNames[next], in, err)
+		err = x.Save(ctx, fanoutStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(fanoutStateNames[step], err)
+			return nil, flowcrt.StateFailed(fanoutStateIDs[step], err)
 		}
 		step = next
 	}
@@ -234,21 +235,29 @@ func (w *Fanout) stepBoth(ctx context.Context, x *flowcrt.ASLExec, in any) (fano
 	return fanoutStepWait, out, nil
 }
 
-// runBothBranch1 runs branch 1 of Parallel state "Both" from state "Square" and returns its output.
-func (w *Fanout) runBothBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+// runBothBranch1 runs branch 1 of Parallel state "Both" from state "Square" and returns its
+// output.
+func (w *Fanout) runBothBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := fanoutStepSquare
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := fanoutStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != fanoutDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next fanoutStep
-		var err error
 		switch step {
 		case fanoutStepSquare:
 			next, in, err = w.stepSquare(ctx, x, in)
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(fanoutStateNames[step], err)
+			return nil, flowcrt.StateFailed(fanoutStateIDs[step], err)
 		}
 		step = next
 	}
@@ -288,21 +297,29 @@ var fanoutSquareItems = flowcrt.MapSpec{
 	MaxConcurrency: 2,
 }
 
-// runSquareItems runs the iterator of Map state "Square" from state "Compute" and returns its output.
-func (w *Fanout) runSquareItems(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+// runSquareItems runs the iterator of Map state "Square" from state "Compute" and returns its
+// output.
+func (w *Fanout) runSquareItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := fanoutStepCompute
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := fanoutStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != fanoutDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next fanoutStep
-		var err error
 		switch step {
 		case fanoutStepCompute:
 			next, in, err = w.stepCompute(ctx, x, in)
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(fanoutStateNames[step], err)
+			return nil, flowcrt.StateFailed(fanoutStateIDs[step], err)
 		}
 		step = next
 	}
@@ -324,20 +341,27 @@ func (w *Fanout) stepCompute(ctx context.Context, x *flowcrt.ASLExec, in any) (f
 }
 
 // runBothBranch2 runs branch 2 of Parallel state "Both" from state "Greet" and returns its output.
-func (w *Fanout) runBothBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+func (w *Fanout) runBothBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := fanoutStepGreet
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := fanoutStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != fanoutDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next fanoutStep
-		var err error
 		switch step {
 		case fanoutStepGreet:
 			next, in, err = w.stepGreet(ctx, x, in)
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(fanoutStateNames[step], err)
+			return nil, flowcrt.StateFailed(fanoutStateIDs[step], err)
 		}
 		step = next
 	}
@@ -365,20 +389,27 @@ var fanoutGreetItems = flowcrt.MapSpec{
 }
 
 // runGreetItems runs the iterator of Map state "Greet" from state "Hello" and returns its output.
-func (w *Fanout) runGreetItems(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+func (w *Fanout) runGreetItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := fanoutStepHello
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := fanoutStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != fanoutDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next fanoutStep
-		var err error
 		switch step {
 		case fanoutStepHello:
 			next, in, err = w.stepHello(ctx, x, in)
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(fanoutStateNames[step], err)
+			return nil, flowcrt.StateFailed(fanoutStateIDs[step], err)
 		}
 		step = next
 	}

@@ -5,6 +5,7 @@ package aslfaults
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -42,8 +43,8 @@ type Faults struct {
 // NewFaults returns the state machine over your handlers.
 func NewFaults(h FaultsHandlers, opts ...flowcrt.Option) *Faults {
 	return &Faults{
-		cfg: flowcrt.NewConfig(opts...),
 		h:   h,
+		cfg: flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -54,22 +55,22 @@ const (
 	faultsDone         faultsStep = iota
 	faultsStepStart               // "Start"
 	faultsStepBoth                // "Both"
+	faultsStepEach                // "Each"
+	faultsStepTimedOut            // "TimedOut"
 	faultsStepLeft                // "Left"
 	faultsStepRight               // "Right"
-	faultsStepEach                // "Each"
 	faultsStepItem                // "Item"
-	faultsStepTimedOut            // "TimedOut"
 )
 
-// faultsStateNames maps each step to its state name, for errors.
-var faultsStateNames = [...]string{
+// faultsStateIDs maps each step to its state's id.
+var faultsStateIDs = [...]string{
 	faultsStepStart:    "Start",
 	faultsStepBoth:     "Both",
+	faultsStepEach:     "Each",
+	faultsStepTimedOut: "TimedOut",
 	faultsStepLeft:     "Left",
 	faultsStepRight:    "Right",
-	faultsStepEach:     "Each",
 	faultsStepItem:     "Item",
-	faultsStepTimedOut: "TimedOut",
 }
 
 // Run executes the state machine on input, any value that encodes as JSON, and returns its
@@ -117,22 +118,13 @@ func (w *Faults) sessions() *flowcrt.Sessions[any, any] {
 	}
 }
 
-// runAt runs the state machine on input from the top-level state named state; with a session
-// it saves a checkpoint after every top-level state.
+// runAt runs session sess on input from the state a checkpoint names.
 func (w *Faults) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
-	var step faultsStep
-	switch state {
-	case "Start":
-		step = faultsStepStart
-	case "Both":
-		step = faultsStepBoth
-	case "Each":
-		step = faultsStepEach
-	case "TimedOut":
-		step = faultsStepTimedOut
-	default:
+	i := slices.Index(faultsStateIDs[1:5], state)
+	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
+	step := faultsStep(i + 1)
 	x, in, err := flowcrt.NewASLExec(&w.cfg, "faults", w.h, input)
 	if err != nil {
 		return nil, err
@@ -147,13 +139,20 @@ func (w *Faults) runAt(ctx context.Context, sess *flowcrt.Session, input any, st
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Faults) run(ctx context.Context, x *flowcrt.ASLExec, in any, step faultsStep) (any, error) {
+func (w *Faults) run(ctx context.Context, x *flowcrt.ASLExec, in any, step faultsStep) (out any, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := faultsStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != faultsDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next faultsStep
-		var err error
 		switch step {
 		case faultsStepStart:
 			next, in, err = w.stepStart(ctx, x, in)
@@ -164,9 +163,9 @@ func (w *Faults) run(ctx context.Context, x *flowcrt.ASLExec, in any, step fault
 		case faultsStepTimedOut:
 			next, in, err = w.stepTimedOut(ctx, x, in)
 		}
-		err = x.Save(ctx, faultsStateNames[next], in, err)
+		err = x.Save(ctx, faultsStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(faultsStateNames[step], err)
+			return nil, flowcrt.StateFailed(faultsStateIDs[step], err)
 		}
 		step = next
 	}
@@ -226,20 +225,27 @@ func (w *Faults) stepBoth(ctx context.Context, x *flowcrt.ASLExec, in any) (faul
 }
 
 // runBothBranch1 runs branch 1 of Parallel state "Both" from state "Left" and returns its output.
-func (w *Faults) runBothBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+func (w *Faults) runBothBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := faultsStepLeft
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := faultsStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != faultsDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next faultsStep
-		var err error
 		switch step {
 		case faultsStepLeft:
 			next, in, err = w.stepLeft(ctx, x, in)
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(faultsStateNames[step], err)
+			return nil, flowcrt.StateFailed(faultsStateIDs[step], err)
 		}
 		step = next
 	}
@@ -261,20 +267,27 @@ func (w *Faults) stepLeft(ctx context.Context, x *flowcrt.ASLExec, in any) (faul
 }
 
 // runBothBranch2 runs branch 2 of Parallel state "Both" from state "Right" and returns its output.
-func (w *Faults) runBothBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+func (w *Faults) runBothBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := faultsStepRight
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := faultsStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != faultsDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next faultsStep
-		var err error
 		switch step {
 		case faultsStepRight:
 			next, in, err = w.stepRight(ctx, x, in)
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(faultsStateNames[step], err)
+			return nil, flowcrt.StateFailed(faultsStateIDs[step], err)
 		}
 		step = next
 	}
@@ -317,20 +330,27 @@ var faultsEachItems = flowcrt.MapSpec{
 }
 
 // runEachItems runs the iterator of Map state "Each" from state "Item" and returns its output.
-func (w *Faults) runEachItems(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+func (w *Faults) runEachItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := faultsStepItem
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := faultsStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != faultsDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next faultsStep
-		var err error
 		switch step {
 		case faultsStepItem:
 			next, in, err = w.stepItem(ctx, x, in)
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(faultsStateNames[step], err)
+			return nil, flowcrt.StateFailed(faultsStateIDs[step], err)
 		}
 		step = next
 	}

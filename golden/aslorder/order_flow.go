@@ -5,6 +5,7 @@ package aslorder
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -36,8 +37,8 @@ type Order struct {
 // NewOrder returns the state machine over your handlers.
 func NewOrder(h OrderHandlers, opts ...flowcrt.Option) *Order {
 	return &Order{
-		cfg: flowcrt.NewConfig(opts...),
 		h:   h,
+		cfg: flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -53,8 +54,8 @@ const (
 	orderStepReport           // "Report"
 )
 
-// orderStateNames maps each step to its state name, for errors.
-var orderStateNames = [...]string{
+// orderStateIDs maps each step to its state's id.
+var orderStateIDs = [...]string{
 	orderStepEnrich: "Enrich",
 	orderStepRoute:  "Route",
 	orderStepLarge:  "Large",
@@ -107,24 +108,13 @@ func (w *Order) sessions() *flowcrt.Sessions[any, any] {
 	}
 }
 
-// runAt runs the state machine on input from the top-level state named state; with a session
-// it saves a checkpoint after every top-level state.
+// runAt runs session sess on input from the state a checkpoint names.
 func (w *Order) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
-	var step orderStep
-	switch state {
-	case "Enrich":
-		step = orderStepEnrich
-	case "Route":
-		step = orderStepRoute
-	case "Large":
-		step = orderStepLarge
-	case "Small":
-		step = orderStepSmall
-	case "Report":
-		step = orderStepReport
-	default:
+	i := slices.Index(orderStateIDs[1:6], state)
+	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
+	step := orderStep(i + 1)
 	x, in, err := flowcrt.NewASLExec(&w.cfg, "order", w.h, input)
 	if err != nil {
 		return nil, err
@@ -139,13 +129,20 @@ func (w *Order) runAt(ctx context.Context, sess *flowcrt.Session, input any, sta
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Order) run(ctx context.Context, x *flowcrt.ASLExec, in any, step orderStep) (any, error) {
+func (w *Order) run(ctx context.Context, x *flowcrt.ASLExec, in any, step orderStep) (out any, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := orderStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != orderDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next orderStep
-		var err error
 		switch step {
 		case orderStepEnrich:
 			next, in, err = w.stepEnrich(ctx, x, in)
@@ -158,9 +155,9 @@ func (w *Order) run(ctx context.Context, x *flowcrt.ASLExec, in any, step orderS
 		case orderStepReport:
 			next, in, err = w.stepReport(ctx, x, in)
 		}
-		err = x.Save(ctx, orderStateNames[next], in, err)
+		err = x.Save(ctx, orderStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(orderStateNames[step], err)
+			return nil, flowcrt.StateFailed(orderStateIDs[step], err)
 		}
 		step = next
 	}
@@ -325,6 +322,22 @@ func (w *Order) stepReport(ctx context.Context, x *flowcrt.ASLExec, in any) (ord
 	})
 }
 
+// The compiled paths the choice rules read.
+var (
+	orderPath1 = &flowcrt.JSONPath{
+		Src:  "$.total",
+		Segs: []flowcrt.PathSeg{flowcrt.Field("total")},
+	}
+	orderPath2 = &flowcrt.JSONPath{
+		Src:  "$.total",
+		Segs: []flowcrt.PathSeg{flowcrt.Field("total")},
+	}
+	orderPath3 = &flowcrt.JSONPath{
+		Src:  "$.summary",
+		Segs: []flowcrt.PathSeg{flowcrt.Field("summary")},
+	}
+)
+
 // OrderMock implements OrderHandlers with canned responses, for tests and dry runs.
 // A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
@@ -350,19 +363,3 @@ func (m OrderMock) Enrich(ctx context.Context, in any) (any, error) {
 func NewOrderMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Order {
 	return NewOrder(NewOrderMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }
-
-// The compiled paths the choice rules read.
-var (
-	orderPath1 = &flowcrt.JSONPath{
-		Src:  "$.total",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("total")},
-	}
-	orderPath2 = &flowcrt.JSONPath{
-		Src:  "$.total",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("total")},
-	}
-	orderPath3 = &flowcrt.JSONPath{
-		Src:  "$.summary",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("summary")},
-	}
-)

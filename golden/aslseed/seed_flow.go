@@ -5,6 +5,7 @@ package aslseed
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -46,8 +47,8 @@ type Seed struct {
 // NewSeed returns the state machine over your handlers.
 func NewSeed(h SeedHandlers, opts ...flowcrt.Option) *Seed {
 	return &Seed{
-		cfg: flowcrt.NewConfig(opts...),
 		h:   h,
+		cfg: flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -71,13 +72,8 @@ const (
 	seedStepRefundFlow                   // "RefundFlow"
 	seedStepGeneralInquiry               // "GeneralInquiry"
 	seedStepProcessAllTasks              // "ProcessAllTasks"
-	seedStepValidateTask                 // "ValidateTask"
-	seedStepExecuteTask                  // "ExecuteTask"
 	seedStepSummarize                    // "Summarize"
 	seedStepComprehensiveReview          // "ComprehensiveReview"
-	seedStepSecurityReview               // "SecurityReview"
-	seedStepPerformanceReview            // "PerformanceReview"
-	seedStepStyleReview                  // "StyleReview"
 	seedStepCombineResults               // "CombineResults"
 	seedStepWaitForRateLimit             // "WaitForRateLimit"
 	seedStepRetryRequest                 // "RetryRequest"
@@ -85,10 +81,15 @@ const (
 	seedStepContinueProcessing           // "ContinueProcessing"
 	seedStepWorkflowComplete             // "WorkflowComplete"
 	seedStepValidationFailed             // "ValidationFailed"
+	seedStepValidateTask                 // "ValidateTask"
+	seedStepExecuteTask                  // "ExecuteTask"
+	seedStepSecurityReview               // "SecurityReview"
+	seedStepPerformanceReview            // "PerformanceReview"
+	seedStepStyleReview                  // "StyleReview"
 )
 
-// seedStateNames maps each step to its state name, for errors.
-var seedStateNames = [...]string{
+// seedStateIDs maps each step to its state's id.
+var seedStateIDs = [...]string{
 	seedStepInitializeState:     "InitializeState",
 	seedStepProcess:             "Process",
 	seedStepAnalyzeCode:         "AnalyzeCode",
@@ -104,13 +105,8 @@ var seedStateNames = [...]string{
 	seedStepRefundFlow:          "RefundFlow",
 	seedStepGeneralInquiry:      "GeneralInquiry",
 	seedStepProcessAllTasks:     "ProcessAllTasks",
-	seedStepValidateTask:        "ValidateTask",
-	seedStepExecuteTask:         "ExecuteTask",
 	seedStepSummarize:           "Summarize",
 	seedStepComprehensiveReview: "ComprehensiveReview",
-	seedStepSecurityReview:      "SecurityReview",
-	seedStepPerformanceReview:   "PerformanceReview",
-	seedStepStyleReview:         "StyleReview",
 	seedStepCombineResults:      "CombineResults",
 	seedStepWaitForRateLimit:    "WaitForRateLimit",
 	seedStepRetryRequest:        "RetryRequest",
@@ -118,6 +114,11 @@ var seedStateNames = [...]string{
 	seedStepContinueProcessing:  "ContinueProcessing",
 	seedStepWorkflowComplete:    "WorkflowComplete",
 	seedStepValidationFailed:    "ValidationFailed",
+	seedStepValidateTask:        "ValidateTask",
+	seedStepExecuteTask:         "ExecuteTask",
+	seedStepSecurityReview:      "SecurityReview",
+	seedStepPerformanceReview:   "PerformanceReview",
+	seedStepStyleReview:         "StyleReview",
 }
 
 // Run executes the state machine on input, any value that encodes as JSON, and returns its
@@ -165,62 +166,13 @@ func (w *Seed) sessions() *flowcrt.Sessions[any, any] {
 	}
 }
 
-// runAt runs the state machine on input from the top-level state named state; with a session
-// it saves a checkpoint after every top-level state.
+// runAt runs session sess on input from the state a checkpoint names.
 func (w *Seed) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
-	var step seedStep
-	switch state {
-	case "InitializeState":
-		step = seedStepInitializeState
-	case "Process":
-		step = seedStepProcess
-	case "AnalyzeCode":
-		step = seedStepAnalyzeCode
-	case "HandleTimeout":
-		step = seedStepHandleTimeout
-	case "ProcessResults":
-		step = seedStepProcessResults
-	case "RouteByIntent":
-		step = seedStepRouteByIntent
-	case "HighValuePurchase":
-		step = seedStepHighValuePurchase
-	case "ScoreCheck":
-		step = seedStepScoreCheck
-	case "HighScore":
-		step = seedStepHighScore
-	case "VerifiedHighScore":
-		step = seedStepVerifiedHighScore
-	case "StandardPurchase":
-		step = seedStepStandardPurchase
-	case "CustomerSupport":
-		step = seedStepCustomerSupport
-	case "RefundFlow":
-		step = seedStepRefundFlow
-	case "GeneralInquiry":
-		step = seedStepGeneralInquiry
-	case "ProcessAllTasks":
-		step = seedStepProcessAllTasks
-	case "Summarize":
-		step = seedStepSummarize
-	case "ComprehensiveReview":
-		step = seedStepComprehensiveReview
-	case "CombineResults":
-		step = seedStepCombineResults
-	case "WaitForRateLimit":
-		step = seedStepWaitForRateLimit
-	case "RetryRequest":
-		step = seedStepRetryRequest
-	case "SaveProgress":
-		step = seedStepSaveProgress
-	case "ContinueProcessing":
-		step = seedStepContinueProcessing
-	case "WorkflowComplete":
-		step = seedStepWorkflowComplete
-	case "ValidationFailed":
-		step = seedStepValidationFailed
-	default:
+	i := slices.Index(seedStateIDs[1:25], state)
+	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
+	step := seedStep(i + 1)
 	x, in, err := flowcrt.NewASLExec(&w.cfg, "seed", w.h, input)
 	if err != nil {
 		return nil, err
@@ -235,13 +187,20 @@ func (w *Seed) runAt(ctx context.Context, sess *flowcrt.Session, input any, stat
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Seed) run(ctx context.Context, x *flowcrt.ASLExec, in any, step seedStep) (any, error) {
+func (w *Seed) run(ctx context.Context, x *flowcrt.ASLExec, in any, step seedStep) (out any, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := seedStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != seedDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next seedStep
-		var err error
 		switch step {
 		case seedStepInitializeState:
 			next, in, err = w.stepInitializeState(ctx, x, in)
@@ -292,9 +251,9 @@ func (w *Seed) run(ctx context.Context, x *flowcrt.ASLExec, in any, step seedSte
 		case seedStepValidationFailed:
 			next, in, err = w.stepValidationFailed(ctx, x, in)
 		}
-		err = x.Save(ctx, seedStateNames[next], in, err)
+		err = x.Save(ctx, seedStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(seedStateNames[step], err)
+			return nil, flowcrt.StateFailed(seedStateIDs[step], err)
 		}
 		step = next
 	}
@@ -630,15 +589,23 @@ var seedProcessAllTasksItems = flowcrt.MapSpec{
 	MaxConcurrency: 5,
 }
 
-// runProcessAllTasksItems runs the iterator of Map state "ProcessAllTasks" from state "ValidateTask" and returns its output.
-func (w *Seed) runProcessAllTasksItems(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+// runProcessAllTasksItems runs the iterator of Map state "ProcessAllTasks" from state
+// "ValidateTask" and returns its output.
+func (w *Seed) runProcessAllTasksItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := seedStepValidateTask
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := seedStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != seedDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next seedStep
-		var err error
 		switch step {
 		case seedStepValidateTask:
 			next, in, err = w.stepValidateTask(ctx, x, in)
@@ -646,7 +613,7 @@ func (w *Seed) runProcessAllTasksItems(ctx context.Context, x *flowcrt.ASLExec, 
 			next, in, err = w.stepExecuteTask(ctx, x, in)
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(seedStateNames[step], err)
+			return nil, flowcrt.StateFailed(seedStateIDs[step], err)
 		}
 		step = next
 	}
@@ -736,21 +703,29 @@ func (w *Seed) stepComprehensiveReview(ctx context.Context, x *flowcrt.ASLExec, 
 	return seedStepCombineResults, out, nil
 }
 
-// runComprehensiveReviewBranch1 runs branch 1 of Parallel state "ComprehensiveReview" from state "SecurityReview" and returns its output.
-func (w *Seed) runComprehensiveReviewBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+// runComprehensiveReviewBranch1 runs branch 1 of Parallel state "ComprehensiveReview" from state
+// "SecurityReview" and returns its output.
+func (w *Seed) runComprehensiveReviewBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := seedStepSecurityReview
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := seedStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != seedDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next seedStep
-		var err error
 		switch step {
 		case seedStepSecurityReview:
 			next, in, err = w.stepSecurityReview(ctx, x, in)
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(seedStateNames[step], err)
+			return nil, flowcrt.StateFailed(seedStateIDs[step], err)
 		}
 		step = next
 	}
@@ -775,21 +750,29 @@ var seedSecurityReviewAgent = flowcrt.Agent{
 	Name: "SecurityAnalyzer",
 }
 
-// runComprehensiveReviewBranch2 runs branch 2 of Parallel state "ComprehensiveReview" from state "PerformanceReview" and returns its output.
-func (w *Seed) runComprehensiveReviewBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+// runComprehensiveReviewBranch2 runs branch 2 of Parallel state "ComprehensiveReview" from state
+// "PerformanceReview" and returns its output.
+func (w *Seed) runComprehensiveReviewBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := seedStepPerformanceReview
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := seedStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != seedDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next seedStep
-		var err error
 		switch step {
 		case seedStepPerformanceReview:
 			next, in, err = w.stepPerformanceReview(ctx, x, in)
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(seedStateNames[step], err)
+			return nil, flowcrt.StateFailed(seedStateIDs[step], err)
 		}
 		step = next
 	}
@@ -814,21 +797,29 @@ var seedPerformanceReviewAgent = flowcrt.Agent{
 	Name: "PerformanceAnalyzer",
 }
 
-// runComprehensiveReviewBranch3 runs branch 3 of Parallel state "ComprehensiveReview" from state "StyleReview" and returns its output.
-func (w *Seed) runComprehensiveReviewBranch3(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+// runComprehensiveReviewBranch3 runs branch 3 of Parallel state "ComprehensiveReview" from state
+// "StyleReview" and returns its output.
+func (w *Seed) runComprehensiveReviewBranch3(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := seedStepStyleReview
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := seedStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != seedDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next seedStep
-		var err error
 		switch step {
 		case seedStepStyleReview:
 			next, in, err = w.stepStyleReview(ctx, x, in)
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(seedStateNames[step], err)
+			return nil, flowcrt.StateFailed(seedStateIDs[step], err)
 		}
 		step = next
 	}
@@ -944,6 +935,46 @@ func (w *Seed) stepValidationFailed(ctx context.Context, x *flowcrt.ASLExec, in 
 	return seedDone, nil, flowcrt.Fail(in, x.Enter("ValidationFailed"), "ValidationError", "Input data failed validation checks", nil, nil)
 }
 
+// The compiled paths the choice rules read.
+var (
+	seedPath1 = &flowcrt.JSONPath{
+		Src:  "$.intent",
+		Segs: []flowcrt.PathSeg{flowcrt.Field("intent")},
+	}
+	seedPath2 = &flowcrt.JSONPath{
+		Src:  "$.amount",
+		Segs: []flowcrt.PathSeg{flowcrt.Field("amount")},
+	}
+	seedPath3 = &flowcrt.JSONPath{
+		Src:  "$.intent",
+		Segs: []flowcrt.PathSeg{flowcrt.Field("intent")},
+	}
+	seedPath4 = &flowcrt.JSONPath{
+		Src:  "$.intent",
+		Segs: []flowcrt.PathSeg{flowcrt.Field("intent")},
+	}
+	seedPath5 = &flowcrt.JSONPath{
+		Src:  "$.intent",
+		Segs: []flowcrt.PathSeg{flowcrt.Field("intent")},
+	}
+	seedPath6 = &flowcrt.JSONPath{
+		Src:  "$.intent",
+		Segs: []flowcrt.PathSeg{flowcrt.Field("intent")},
+	}
+	seedPath7 = &flowcrt.JSONPath{
+		Src:  "$.score",
+		Segs: []flowcrt.PathSeg{flowcrt.Field("score")},
+	}
+	seedPath8 = &flowcrt.JSONPath{
+		Src:  "$.score",
+		Segs: []flowcrt.PathSeg{flowcrt.Field("score")},
+	}
+	seedPath9 = &flowcrt.JSONPath{
+		Src:  "$.verified",
+		Segs: []flowcrt.PathSeg{flowcrt.Field("verified")},
+	}
+)
+
 // SeedMock implements SeedHandlers with canned responses, for tests and dry runs.
 // A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
@@ -994,43 +1025,3 @@ func (m SeedMock) StyleChecker(ctx context.Context, in any, agent flowcrt.Agent)
 func NewSeedMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Seed {
 	return NewSeed(NewSeedMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }
-
-// The compiled paths the choice rules read.
-var (
-	seedPath1 = &flowcrt.JSONPath{
-		Src:  "$.intent",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("intent")},
-	}
-	seedPath2 = &flowcrt.JSONPath{
-		Src:  "$.amount",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("amount")},
-	}
-	seedPath3 = &flowcrt.JSONPath{
-		Src:  "$.intent",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("intent")},
-	}
-	seedPath4 = &flowcrt.JSONPath{
-		Src:  "$.intent",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("intent")},
-	}
-	seedPath5 = &flowcrt.JSONPath{
-		Src:  "$.intent",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("intent")},
-	}
-	seedPath6 = &flowcrt.JSONPath{
-		Src:  "$.intent",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("intent")},
-	}
-	seedPath7 = &flowcrt.JSONPath{
-		Src:  "$.score",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("score")},
-	}
-	seedPath8 = &flowcrt.JSONPath{
-		Src:  "$.score",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("score")},
-	}
-	seedPath9 = &flowcrt.JSONPath{
-		Src:  "$.verified",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("verified")},
-	}
-)

@@ -6,6 +6,7 @@ package branches
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -96,7 +97,7 @@ const (
 	branchesStepDone                     // "done"
 )
 
-// branchesStateIDs maps each step to its state id, for errors.
+// branchesStateIDs maps each step to its state's id.
 var branchesStateIDs = [...]string{
 	branchesStepCheck:       "check",
 	branchesStepTools:       "tools",
@@ -113,54 +114,6 @@ var branchesStateIDs = [...]string{
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *Branches) Run(ctx context.Context, in BranchesState) (BranchesState, error) {
 	return w.run(ctx, nil, in, branchesStepCheck)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Branches) run(ctx context.Context, sess *flowcrt.Session, s BranchesState, step branchesStep) (out BranchesState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := branchesStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != branchesDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case branchesStepCheck:
-			step, err = w.stepCheck(ctx, &s)
-		case branchesStepTools:
-			step, err = w.stepTools(ctx, &s)
-		case branchesStepServerError:
-			step, err = w.stepServerError(ctx, &s)
-		case branchesStepNegative:
-			step, err = w.stepNegative(ctx, &s)
-		case branchesStepSuccess:
-			step, err = w.stepSuccess(ctx, &s)
-		case branchesStepFailed:
-			step, err = w.stepFailed(ctx, &s)
-		case branchesStepErrored:
-			step, err = w.stepErrored(ctx, &s)
-		case branchesStepWritten:
-			step, err = w.stepWritten(ctx, &s)
-		case branchesStepDone:
-			step, err = w.stepDone(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, branchesStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // branchesSchema identifies the shape of BranchesState: a checkpoint saved with another shape is refused.
@@ -183,6 +136,15 @@ func (w *Branches) Invoke(ctx context.Context, sessionID string, in *BranchesSta
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *Branches) InvokeUpdate(ctx context.Context, sessionID string, u BranchesUpdate) (BranchesState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *BranchesState) asUpdate() BranchesUpdate {
+	u := BranchesUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -208,107 +170,123 @@ func (w *Branches) sessions() *flowcrt.Sessions[BranchesState, BranchesUpdate] {
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Branches) runAt(ctx context.Context, sess *flowcrt.Session, s BranchesState, state string) (BranchesState, error) {
-	var step branchesStep
-	switch state {
-	case "check":
-		step = branchesStepCheck
-	case "tools":
-		step = branchesStepTools
-	case "server_error":
-		step = branchesStepServerError
-	case "negative":
-		step = branchesStepNegative
-	case "success":
-		step = branchesStepSuccess
-	case "failed":
-		step = branchesStepFailed
-	case "errored":
-		step = branchesStepErrored
-	case "written":
-		step = branchesStepWritten
-	case "done":
-		step = branchesStepDone
-	default:
+	i := slices.Index(branchesStateIDs[1:10], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := branchesStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *BranchesState) asUpdate() BranchesUpdate {
-	u := BranchesUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Branches) run(ctx context.Context, sess *flowcrt.Session, s BranchesState, step branchesStep) (out BranchesState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := branchesStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != branchesDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, branchesStateIDs[step])
+		}
+		var next branchesStep
+		switch step {
+		case branchesStepCheck:
+			next, err = w.stepCheck(sctx, &s)
+		case branchesStepTools:
+			next, err = w.stepTools(sctx, &s)
+		case branchesStepServerError:
+			next, err = w.stepServerError(sctx, &s)
+		case branchesStepNegative:
+			next, err = w.stepNegative(sctx, &s)
+		case branchesStepSuccess:
+			next, err = w.stepSuccess(sctx, &s)
+		case branchesStepFailed:
+			next, err = w.stepFailed(sctx, &s)
+		case branchesStepErrored:
+			next, err = w.stepErrored(sctx, &s)
+		case branchesStepWritten:
+			next, err = w.stepWritten(sctx, &s)
+		case branchesStepDone:
+			next, err = w.stepDone(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, branchesStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 // stepCheck runs state "check" and returns the state to run next.
 func (w *Branches) stepCheck(ctx context.Context, s *BranchesState) (branchesStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "check")
-	}
 	u, eval, err := w.h.Eval(ctx, *s)
 	if err != nil {
-		return branchesDone, &flowcrt.StateError{
-			State: "check",
-			Err:   err,
-		}
+		return branchesDone, &flowcrt.StateError{State: "check", Err: err}
 	}
 	s.apply(u)
+	return s.nextCheck(eval), nil
+}
+
+// nextCheck picks the state after "check".
+func (s *BranchesState) nextCheck(eval string) branchesStep {
 	switch {
 	case flowcrt.NumberGreater(eval, 499.0):
-		return branchesStepServerError, nil
+		return branchesStepServerError
 	case flowcrt.NumberLess(eval, 0.0):
-		return branchesStepNegative, nil
+		return branchesStepNegative
 	case flowcrt.NumberInRange(eval, 200.0, 299.0):
-		return branchesStepSuccess, nil
+		return branchesStepSuccess
 	case eval == "tool-call":
-		return branchesStepTools, nil
+		return branchesStepTools
 	case strings.Contains(eval, "fail"):
-		return branchesStepFailed, nil
+		return branchesStepFailed
 	case strings.HasPrefix(eval, "err"):
-		return branchesStepErrored, nil
+		return branchesStepErrored
 	case strings.HasSuffix(eval, "_ok"):
-		return branchesStepWritten, nil
+		return branchesStepWritten
 	}
-	return branchesDone, nil
+	return branchesDone
 }
 
 // stepTools runs state "tools" and returns the state to run next.
 func (w *Branches) stepTools(ctx context.Context, s *BranchesState) (branchesStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "tools")
-	}
 	u, eval, err := w.h.Eval(ctx, *s)
 	if err != nil {
-		return branchesDone, &flowcrt.StateError{
-			State: "tools",
-			Err:   err,
-		}
+		return branchesDone, &flowcrt.StateError{State: "tools", Err: err}
 	}
 	s.apply(u)
+	return s.nextTools(eval), nil
+}
+
+// nextTools picks the state after "tools".
+func (s *BranchesState) nextTools(eval string) branchesStep {
 	switch {
 	case eval == "again":
-		return branchesStepCheck, nil
+		return branchesStepCheck
 	default:
-		return branchesStepDone, nil
+		return branchesStepDone
 	}
 }
 
 // stepServerError runs state "server_error" and returns the state to run next.
 func (w *Branches) stepServerError(ctx context.Context, s *BranchesState) (branchesStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "server_error")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return branchesDone, &flowcrt.StateError{
-			State: "server_error",
-			Err:   err,
-		}
+		return branchesDone, &flowcrt.StateError{State: "server_error", Err: err}
 	}
 	s.apply(u)
 	return branchesDone, nil
@@ -316,15 +294,9 @@ func (w *Branches) stepServerError(ctx context.Context, s *BranchesState) (branc
 
 // stepNegative runs state "negative" and returns the state to run next.
 func (w *Branches) stepNegative(ctx context.Context, s *BranchesState) (branchesStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "negative")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return branchesDone, &flowcrt.StateError{
-			State: "negative",
-			Err:   err,
-		}
+		return branchesDone, &flowcrt.StateError{State: "negative", Err: err}
 	}
 	s.apply(u)
 	return branchesDone, nil
@@ -332,15 +304,9 @@ func (w *Branches) stepNegative(ctx context.Context, s *BranchesState) (branches
 
 // stepSuccess runs state "success" and returns the state to run next.
 func (w *Branches) stepSuccess(ctx context.Context, s *BranchesState) (branchesStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "success")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return branchesDone, &flowcrt.StateError{
-			State: "success",
-			Err:   err,
-		}
+		return branchesDone, &flowcrt.StateError{State: "success", Err: err}
 	}
 	s.apply(u)
 	return branchesDone, nil
@@ -348,15 +314,9 @@ func (w *Branches) stepSuccess(ctx context.Context, s *BranchesState) (branchesS
 
 // stepFailed runs state "failed" and returns the state to run next.
 func (w *Branches) stepFailed(ctx context.Context, s *BranchesState) (branchesStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "failed")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return branchesDone, &flowcrt.StateError{
-			State: "failed",
-			Err:   err,
-		}
+		return branchesDone, &flowcrt.StateError{State: "failed", Err: err}
 	}
 	s.apply(u)
 	return branchesDone, nil
@@ -364,15 +324,9 @@ func (w *Branches) stepFailed(ctx context.Context, s *BranchesState) (branchesSt
 
 // stepErrored runs state "errored" and returns the state to run next.
 func (w *Branches) stepErrored(ctx context.Context, s *BranchesState) (branchesStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "errored")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return branchesDone, &flowcrt.StateError{
-			State: "errored",
-			Err:   err,
-		}
+		return branchesDone, &flowcrt.StateError{State: "errored", Err: err}
 	}
 	s.apply(u)
 	return branchesDone, nil
@@ -380,15 +334,9 @@ func (w *Branches) stepErrored(ctx context.Context, s *BranchesState) (branchesS
 
 // stepWritten runs state "written" and returns the state to run next.
 func (w *Branches) stepWritten(ctx context.Context, s *BranchesState) (branchesStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "written")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return branchesDone, &flowcrt.StateError{
-			State: "written",
-			Err:   err,
-		}
+		return branchesDone, &flowcrt.StateError{State: "written", Err: err}
 	}
 	s.apply(u)
 	return branchesDone, nil
@@ -396,15 +344,9 @@ func (w *Branches) stepWritten(ctx context.Context, s *BranchesState) (branchesS
 
 // stepDone runs state "done" and returns the state to run next.
 func (w *Branches) stepDone(ctx context.Context, s *BranchesState) (branchesStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "done")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return branchesDone, &flowcrt.StateError{
-			State: "done",
-			Err:   err,
-		}
+		return branchesDone, &flowcrt.StateError{State: "done", Err: err}
 	}
 	s.apply(u)
 	return branchesDone, nil
@@ -422,19 +364,23 @@ func NewBranchesMockHandlers(mocks *flowcrt.Mocks) BranchesMock {
 	return BranchesMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m BranchesMock) respond(ctx context.Context, label *string, key string) (BranchesUpdate, error) {
+	var u BranchesUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Eval answers from the mock of the state that calls it.
 func (m BranchesMock) Eval(ctx context.Context, s BranchesState) (BranchesUpdate, string, error) {
-	var u BranchesUpdate
 	var label string
-	err := m.mocks.Respond(ctx, &u, &label, "Eval")
+	u, err := m.respond(ctx, &label, "Eval")
 	return u, label, err
 }
 
 // Visit answers from the mock of the state that calls it.
 func (m BranchesMock) Visit(ctx context.Context, s BranchesState) (BranchesUpdate, error) {
-	var u BranchesUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // NewBranchesMock returns a Branches whose handlers answer from mocks.

@@ -6,6 +6,7 @@ package catch
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -94,7 +95,7 @@ const (
 	catchStepPublish            // "publish"
 )
 
-// catchStateIDs maps each step to its state id, for errors.
+// catchStateIDs maps each step to its state's id.
 var catchStateIDs = [...]string{
 	catchStepProcess:  "process",
 	catchStepFixer:    "fixer",
@@ -106,44 +107,6 @@ var catchStateIDs = [...]string{
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *Catch) Run(ctx context.Context, in CatchState) (CatchState, error) {
 	return w.run(ctx, nil, in, catchStepProcess)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Catch) run(ctx context.Context, sess *flowcrt.Session, s CatchState, step catchStep) (out CatchState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := catchStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != catchDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case catchStepProcess:
-			step, err = w.stepProcess(ctx, &s)
-		case catchStepFixer:
-			step, err = w.stepFixer(ctx, &s)
-		case catchStepFallback:
-			step, err = w.stepFallback(ctx, &s)
-		case catchStepPublish:
-			step, err = w.stepPublish(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, catchStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // catchSchema identifies the shape of CatchState: a checkpoint saved with another shape is refused.
@@ -166,6 +129,15 @@ func (w *Catch) Invoke(ctx context.Context, sessionID string, in *CatchState) (C
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *Catch) InvokeUpdate(ctx context.Context, sessionID string, u CatchUpdate) (CatchState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *CatchState) asUpdate() CatchUpdate {
+	u := CatchUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -191,31 +163,55 @@ func (w *Catch) sessions() *flowcrt.Sessions[CatchState, CatchUpdate] {
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Catch) runAt(ctx context.Context, sess *flowcrt.Session, s CatchState, state string) (CatchState, error) {
-	var step catchStep
-	switch state {
-	case "process":
-		step = catchStepProcess
-	case "fixer":
-		step = catchStepFixer
-	case "fallback":
-		step = catchStepFallback
-	case "publish":
-		step = catchStepPublish
-	default:
+	i := slices.Index(catchStateIDs[1:5], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := catchStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *CatchState) asUpdate() CatchUpdate {
-	u := CatchUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Catch) run(ctx context.Context, sess *flowcrt.Session, s CatchState, step catchStep) (out CatchState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := catchStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != catchDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, catchStateIDs[step])
+		}
+		var next catchStep
+		switch step {
+		case catchStepProcess:
+			next, err = w.stepProcess(sctx, &s)
+		case catchStepFixer:
+			next, err = w.stepFixer(sctx, &s)
+		case catchStepFallback:
+			next, err = w.stepFallback(sctx, &s)
+		case catchStepPublish:
+			next, err = w.stepPublish(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, catchStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 var catchProcessPolicy = flowcrt.Policy{
@@ -224,9 +220,6 @@ var catchProcessPolicy = flowcrt.Policy{
 
 // stepProcess runs state "process" and returns the state to run next.
 func (w *Catch) stepProcess(ctx context.Context, s *CatchState) (catchStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "process")
-	}
 	var u CatchUpdate
 	err := flowcrt.Call(ctx, &w.cfg, &catchProcessPolicy, func(ctx context.Context) error {
 		var err error
@@ -245,15 +238,9 @@ func (w *Catch) stepProcess(ctx context.Context, s *CatchState) (catchStep, erro
 
 // stepFixer runs state "fixer" and returns the state to run next.
 func (w *Catch) stepFixer(ctx context.Context, s *CatchState) (catchStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "fixer")
-	}
 	u, err := w.h.Fixer(ctx, *s)
 	if err != nil {
-		return catchDone, &flowcrt.StateError{
-			State: "fixer",
-			Err:   err,
-		}
+		return catchDone, &flowcrt.StateError{State: "fixer", Err: err}
 	}
 	s.apply(u)
 	return catchStepPublish, nil
@@ -261,15 +248,9 @@ func (w *Catch) stepFixer(ctx context.Context, s *CatchState) (catchStep, error)
 
 // stepFallback runs state "fallback" and returns the state to run next.
 func (w *Catch) stepFallback(ctx context.Context, s *CatchState) (catchStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "fallback")
-	}
 	u, err := w.h.Fallback(ctx, *s)
 	if err != nil {
-		return catchDone, &flowcrt.StateError{
-			State: "fallback",
-			Err:   err,
-		}
+		return catchDone, &flowcrt.StateError{State: "fallback", Err: err}
 	}
 	s.apply(u)
 	return catchDone, nil
@@ -277,15 +258,9 @@ func (w *Catch) stepFallback(ctx context.Context, s *CatchState) (catchStep, err
 
 // stepPublish runs state "publish" and returns the state to run next.
 func (w *Catch) stepPublish(ctx context.Context, s *CatchState) (catchStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "publish")
-	}
 	u, err := w.h.Publish(ctx, *s)
 	if err != nil {
-		return catchDone, &flowcrt.StateError{
-			State: "publish",
-			Err:   err,
-		}
+		return catchDone, &flowcrt.StateError{State: "publish", Err: err}
 	}
 	s.apply(u)
 	return catchDone, nil
@@ -303,32 +278,31 @@ func NewCatchMockHandlers(mocks *flowcrt.Mocks) CatchMock {
 	return CatchMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m CatchMock) respond(ctx context.Context, label *string, key string) (CatchUpdate, error) {
+	var u CatchUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Process answers from the mock of the state that calls it.
 func (m CatchMock) Process(ctx context.Context, s CatchState) (CatchUpdate, error) {
-	var u CatchUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Fixer answers from the mock of the state that calls it.
 func (m CatchMock) Fixer(ctx context.Context, s CatchState) (CatchUpdate, error) {
-	var u CatchUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Fallback answers from the mock of the state that calls it.
 func (m CatchMock) Fallback(ctx context.Context, s CatchState) (CatchUpdate, error) {
-	var u CatchUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Publish answers from the mock of the state that calls it.
 func (m CatchMock) Publish(ctx context.Context, s CatchState) (CatchUpdate, error) {
-	var u CatchUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // NewCatchMock returns a Catch whose handlers answer from mocks.

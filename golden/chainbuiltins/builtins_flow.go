@@ -30,11 +30,11 @@ type Builtins struct {
 	cfg flowcrt.Config
 }
 
-// NewBuiltins returns the chain over your handlers.
+// NewBuiltins returns the task chain over your handlers.
 func NewBuiltins(h BuiltinsHandlers, opts ...flowcrt.Option) *Builtins {
 	return &Builtins{
-		cfg: flowcrt.NewConfig(opts...),
 		h:   h,
+		cfg: flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -49,13 +49,13 @@ const (
 	builtinsStepRefuse               // "refuse"
 )
 
-// The tasks' prompt templates, rendered against the chain variables; a variable that is
-// missing fails the task.
-var (
-	builtinsGreetPrompt   = template.Must(template.New("greet").Option("missingkey=error").Parse("Hello {{.name}}"))
-	builtinsMeasurePrompt = template.Must(template.New("measure").Option("missingkey=error").Parse("{{len .greeting}}"))
-	builtinsRefusePrompt  = template.Must(template.New("refuse").Option("missingkey=error").Parse("nobody to greet"))
-)
+// builtinsStateIDs maps each step to its state's id.
+var builtinsStateIDs = [...]string{
+	builtinsStepEcho:    "echo",
+	builtinsStepGreet:   "greet",
+	builtinsStepMeasure: "measure",
+	builtinsStepRefuse:  "refuse",
+}
 
 // Run executes the chain from task "echo" with input, any JSON value, as its input.
 // It returns the last task's output and the chain variables; on failure, the state as it was
@@ -65,26 +65,49 @@ func (w *Builtins) Run(ctx context.Context, input any) (flowcrt.ChainState, erro
 	if err != nil {
 		return s, err
 	}
-	step := builtinsStepEcho
+	err = w.run(ctx, &s, builtinsStepEcho)
+	return s, err
+}
+
+// The tasks' prompt templates, rendered against the chain variables; a variable that is
+// missing fails the task.
+var (
+	builtinsGreetPrompt   = template.Must(template.New("greet").Option("missingkey=error").Parse("Hello {{.name}}"))
+	builtinsMeasurePrompt = template.Must(template.New("measure").Option("missingkey=error").Parse("{{len .greeting}}"))
+	builtinsRefusePrompt  = template.Must(template.New("refuse").Option("missingkey=error").Parse("nobody to greet"))
+)
+
+// run runs the chain on s from step until a task ends it.
+func (w *Builtins) run(ctx context.Context, s *flowcrt.ChainState, step builtinsStep) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := builtinsStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != builtinsDone {
 		if err = ctx.Err(); err != nil {
-			return s, err
+			return err
 		}
+		var next builtinsStep
 		switch step {
 		case builtinsStepEcho:
-			step, err = w.stepEcho(ctx, &s)
+			next, err = w.stepEcho(ctx, s)
 		case builtinsStepGreet:
-			step, err = w.stepGreet(ctx, &s)
+			next, err = w.stepGreet(ctx, s)
 		case builtinsStepMeasure:
-			step, err = w.stepMeasure(ctx, &s)
+			next, err = w.stepMeasure(ctx, s)
 		case builtinsStepRefuse:
-			step, err = w.stepRefuse(ctx, &s)
+			next, err = w.stepRefuse(ctx, s)
 		}
 		if err != nil {
-			return s, err
+			return err
 		}
+		step = next
 	}
-	return s, nil
+	return nil
 }
 
 // stepEcho runs task "echo" and returns the task to run next.

@@ -34,11 +34,11 @@ type Faults struct {
 	cfg flowcrt.Config
 }
 
-// NewFaults returns the chain over your handlers.
+// NewFaults returns the task chain over your handlers.
 func NewFaults(h FaultsHandlers, opts ...flowcrt.Option) *Faults {
 	return &Faults{
-		cfg: flowcrt.NewConfig(opts...),
 		h:   h,
+		cfg: flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -52,6 +52,13 @@ const (
 	faultsStepRecover            // "recover"
 )
 
+// faultsStateIDs maps each step to its state's id.
+var faultsStateIDs = [...]string{
+	faultsStepFirst:   "first",
+	faultsStepSecond:  "second",
+	faultsStepRecover: "recover",
+}
+
 // Run executes the chain from task "first" with input, any JSON value, as its input.
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
@@ -60,24 +67,39 @@ func (w *Faults) Run(ctx context.Context, input any) (flowcrt.ChainState, error)
 	if err != nil {
 		return s, err
 	}
-	step := faultsStepFirst
+	err = w.run(ctx, &s, faultsStepFirst)
+	return s, err
+}
+
+// run runs the chain on s from step until a task ends it.
+func (w *Faults) run(ctx context.Context, s *flowcrt.ChainState, step faultsStep) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := faultsStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != faultsDone {
 		if err = ctx.Err(); err != nil {
-			return s, err
+			return err
 		}
+		var next faultsStep
 		switch step {
 		case faultsStepFirst:
-			step, err = w.stepFirst(ctx, &s)
+			next, err = w.stepFirst(ctx, s)
 		case faultsStepSecond:
-			step, err = w.stepSecond(ctx, &s)
+			next, err = w.stepSecond(ctx, s)
 		case faultsStepRecover:
-			step, err = w.stepRecover(ctx, &s)
+			next, err = w.stepRecover(ctx, s)
 		}
 		if err != nil {
-			return s, err
+			return err
 		}
+		step = next
 	}
-	return s, nil
+	return nil
 }
 
 // stepFirst runs task "first" and returns the task to run next.

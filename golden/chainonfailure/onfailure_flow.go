@@ -35,11 +35,11 @@ type Onfailure struct {
 	cfg flowcrt.Config
 }
 
-// NewOnfailure returns the chain over your handlers.
+// NewOnfailure returns the task chain over your handlers.
 func NewOnfailure(h OnfailureHandlers, opts ...flowcrt.Option) *Onfailure {
 	return &Onfailure{
-		cfg: flowcrt.NewConfig(opts...),
 		h:   h,
+		cfg: flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -54,11 +54,13 @@ const (
 	onfailureStepFallback               // "fallback"
 )
 
-// The tasks' prompt templates, rendered against the chain variables; a variable that is
-// missing fails the task.
-var (
-	onfailureRejectPrompt = template.Must(template.New("reject").Option("missingkey=error").Parse("fetch failed: {{.status}}"))
-)
+// onfailureStateIDs maps each step to its state's id.
+var onfailureStateIDs = [...]string{
+	onfailureStepFetch:    "fetch",
+	onfailureStepParse:    "parse",
+	onfailureStepReject:   "reject",
+	onfailureStepFallback: "fallback",
+}
 
 // Run executes the chain from task "fetch" with input, any JSON value, as its input.
 // It returns the last task's output and the chain variables; on failure, the state as it was
@@ -68,26 +70,47 @@ func (w *Onfailure) Run(ctx context.Context, input any) (flowcrt.ChainState, err
 	if err != nil {
 		return s, err
 	}
-	step := onfailureStepFetch
+	err = w.run(ctx, &s, onfailureStepFetch)
+	return s, err
+}
+
+// The tasks' prompt templates, rendered against the chain variables; a variable that is
+// missing fails the task.
+var (
+	onfailureRejectPrompt = template.Must(template.New("reject").Option("missingkey=error").Parse("fetch failed: {{.status}}"))
+)
+
+// run runs the chain on s from step until a task ends it.
+func (w *Onfailure) run(ctx context.Context, s *flowcrt.ChainState, step onfailureStep) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := onfailureStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != onfailureDone {
 		if err = ctx.Err(); err != nil {
-			return s, err
+			return err
 		}
+		var next onfailureStep
 		switch step {
 		case onfailureStepFetch:
-			step, err = w.stepFetch(ctx, &s)
+			next, err = w.stepFetch(ctx, s)
 		case onfailureStepParse:
-			step, err = w.stepParse(ctx, &s)
+			next, err = w.stepParse(ctx, s)
 		case onfailureStepReject:
-			step, err = w.stepReject(ctx, &s)
+			next, err = w.stepReject(ctx, s)
 		case onfailureStepFallback:
-			step, err = w.stepFallback(ctx, &s)
+			next, err = w.stepFallback(ctx, s)
 		}
 		if err != nil {
-			return s, err
+			return err
 		}
+		step = next
 	}
-	return s, nil
+	return nil
 }
 
 // stepFetch runs task "fetch" and returns the task to run next.

@@ -33,11 +33,11 @@ type Operators struct {
 	cfg flowcrt.Config
 }
 
-// NewOperators returns the chain over your handlers.
+// NewOperators returns the task chain over your handlers.
 func NewOperators(h OperatorsHandlers, opts ...flowcrt.Option) *Operators {
 	return &Operators{
-		cfg: flowcrt.NewConfig(opts...),
 		h:   h,
+		cfg: flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -49,6 +49,11 @@ const (
 	operatorsStepClassify               // "classify"
 )
 
+// operatorsStateIDs maps each step to its state's id.
+var operatorsStateIDs = [...]string{
+	operatorsStepClassify: "classify",
+}
+
 // Run executes the chain from task "classify" with input, any JSON value, as its input.
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
@@ -57,20 +62,35 @@ func (w *Operators) Run(ctx context.Context, input any) (flowcrt.ChainState, err
 	if err != nil {
 		return s, err
 	}
-	step := operatorsStepClassify
+	err = w.run(ctx, &s, operatorsStepClassify)
+	return s, err
+}
+
+// run runs the chain on s from step until a task ends it.
+func (w *Operators) run(ctx context.Context, s *flowcrt.ChainState, step operatorsStep) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := operatorsStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != operatorsDone {
 		if err = ctx.Err(); err != nil {
-			return s, err
+			return err
 		}
+		var next operatorsStep
 		switch step {
 		case operatorsStepClassify:
-			step, err = w.stepClassify(ctx, &s)
+			next, err = w.stepClassify(ctx, s)
 		}
 		if err != nil {
-			return s, err
+			return err
 		}
+		step = next
 	}
-	return s, nil
+	return nil
 }
 
 // stepClassify runs task "classify" and returns the task to run next.

@@ -32,11 +32,11 @@ type Strategies struct {
 	cfg flowcrt.Config
 }
 
-// NewStrategies returns the chain over your handlers.
+// NewStrategies returns the task chain over your handlers.
 func NewStrategies(h StrategiesHandlers, opts ...flowcrt.Option) *Strategies {
 	return &Strategies{
-		cfg: flowcrt.NewConfig(opts...),
 		h:   h,
+		cfg: flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -57,6 +57,20 @@ const (
 	strategiesStepAutoD                   // "auto_d"
 )
 
+// strategiesStateIDs maps each step to its state's id.
+var strategiesStateIDs = [...]string{
+	strategiesStepProfileA: "profile_a",
+	strategiesStepProfileB: "profile_b",
+	strategiesStepHistoryA: "history_a",
+	strategiesStepHistoryB: "history_b",
+	strategiesStepSayA:     "say_a",
+	strategiesStepSayB:     "say_b",
+	strategiesStepAutoA:    "auto_a",
+	strategiesStepAutoB:    "auto_b",
+	strategiesStepAutoC:    "auto_c",
+	strategiesStepAutoD:    "auto_d",
+}
+
 // Run executes the chain from task "profile_a" with input, any JSON value, as its input.
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
@@ -65,38 +79,53 @@ func (w *Strategies) Run(ctx context.Context, input any) (flowcrt.ChainState, er
 	if err != nil {
 		return s, err
 	}
-	step := strategiesStepProfileA
+	err = w.run(ctx, &s, strategiesStepProfileA)
+	return s, err
+}
+
+// run runs the chain on s from step until a task ends it.
+func (w *Strategies) run(ctx context.Context, s *flowcrt.ChainState, step strategiesStep) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := strategiesStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != strategiesDone {
 		if err = ctx.Err(); err != nil {
-			return s, err
+			return err
 		}
+		var next strategiesStep
 		switch step {
 		case strategiesStepProfileA:
-			step, err = w.stepProfileA(ctx, &s)
+			next, err = w.stepProfileA(ctx, s)
 		case strategiesStepProfileB:
-			step, err = w.stepProfileB(ctx, &s)
+			next, err = w.stepProfileB(ctx, s)
 		case strategiesStepHistoryA:
-			step, err = w.stepHistoryA(ctx, &s)
+			next, err = w.stepHistoryA(ctx, s)
 		case strategiesStepHistoryB:
-			step, err = w.stepHistoryB(ctx, &s)
+			next, err = w.stepHistoryB(ctx, s)
 		case strategiesStepSayA:
-			step, err = w.stepSayA(ctx, &s)
+			next, err = w.stepSayA(ctx, s)
 		case strategiesStepSayB:
-			step, err = w.stepSayB(ctx, &s)
+			next, err = w.stepSayB(ctx, s)
 		case strategiesStepAutoA:
-			step, err = w.stepAutoA(ctx, &s)
+			next, err = w.stepAutoA(ctx, s)
 		case strategiesStepAutoB:
-			step, err = w.stepAutoB(ctx, &s)
+			next, err = w.stepAutoB(ctx, s)
 		case strategiesStepAutoC:
-			step, err = w.stepAutoC(ctx, &s)
+			next, err = w.stepAutoC(ctx, s)
 		case strategiesStepAutoD:
-			step, err = w.stepAutoD(ctx, &s)
+			next, err = w.stepAutoD(ctx, s)
 		}
 		if err != nil {
-			return s, err
+			return err
 		}
+		step = next
 	}
-	return s, nil
+	return nil
 }
 
 // stepProfileA runs task "profile_a" and returns the task to run next.

@@ -34,11 +34,11 @@ type Toolloop struct {
 	cfg flowcrt.Config
 }
 
-// NewToolloop returns the chain over your handlers.
+// NewToolloop returns the task chain over your handlers.
 func NewToolloop(h ToolloopHandlers, opts ...flowcrt.Option) *Toolloop {
 	return &Toolloop{
-		cfg: flowcrt.NewConfig(opts...),
 		h:   h,
+		cfg: flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -51,6 +51,12 @@ const (
 	toolloopStepRunTools              // "run_tools"
 )
 
+// toolloopStateIDs maps each step to its state's id.
+var toolloopStateIDs = [...]string{
+	toolloopStepChat:     "chat",
+	toolloopStepRunTools: "run_tools",
+}
+
 // Run executes the chain from task "chat" with input, any JSON value, as its input.
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
@@ -59,22 +65,37 @@ func (w *Toolloop) Run(ctx context.Context, input any) (flowcrt.ChainState, erro
 	if err != nil {
 		return s, err
 	}
-	step := toolloopStepChat
+	err = w.run(ctx, &s, toolloopStepChat)
+	return s, err
+}
+
+// run runs the chain on s from step until a task ends it.
+func (w *Toolloop) run(ctx context.Context, s *flowcrt.ChainState, step toolloopStep) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := toolloopStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != toolloopDone {
 		if err = ctx.Err(); err != nil {
-			return s, err
+			return err
 		}
+		var next toolloopStep
 		switch step {
 		case toolloopStepChat:
-			step, err = w.stepChat(ctx, &s)
+			next, err = w.stepChat(ctx, s)
 		case toolloopStepRunTools:
-			step, err = w.stepRunTools(ctx, &s)
+			next, err = w.stepRunTools(ctx, s)
 		}
 		if err != nil {
-			return s, err
+			return err
 		}
+		step = next
 	}
-	return s, nil
+	return nil
 }
 
 // stepChat runs task "chat" and returns the task to run next.

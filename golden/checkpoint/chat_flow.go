@@ -6,6 +6,7 @@ package checkpoint
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -117,7 +118,7 @@ const (
 	chatStepReply            // "reply"
 )
 
-// chatStateIDs maps each step to its state id, for errors.
+// chatStateIDs maps each step to its state's id.
 var chatStateIDs = [...]string{
 	chatStepReceive: "receive",
 	chatStepCount:   "count",
@@ -128,42 +129,6 @@ var chatStateIDs = [...]string{
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *Chat) Run(ctx context.Context, in ChatState) (ChatState, error) {
 	return w.run(ctx, nil, in, chatStepReceive)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Chat) run(ctx context.Context, sess *flowcrt.Session, s ChatState, step chatStep) (out ChatState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := chatStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != chatDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case chatStepReceive:
-			step, err = w.stepReceive(ctx, &s)
-		case chatStepCount:
-			step, err = w.stepCount(ctx, &s)
-		case chatStepReply:
-			step, err = w.stepReply(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, chatStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // chatSchema identifies the shape of ChatState: a checkpoint saved with another shape is refused.
@@ -186,6 +151,15 @@ func (w *Chat) Invoke(ctx context.Context, sessionID string, in *ChatState) (Cha
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *Chat) InvokeUpdate(ctx context.Context, sessionID string, u ChatUpdate) (ChatState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *ChatState) asUpdate() ChatUpdate {
+	u := ChatUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -211,42 +185,60 @@ func (w *Chat) sessions() *flowcrt.Sessions[ChatState, ChatUpdate] {
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Chat) runAt(ctx context.Context, sess *flowcrt.Session, s ChatState, state string) (ChatState, error) {
-	var step chatStep
-	switch state {
-	case "receive":
-		step = chatStepReceive
-	case "count":
-		step = chatStepCount
-	case "reply":
-		step = chatStepReply
-	default:
+	i := slices.Index(chatStateIDs[1:4], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := chatStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *ChatState) asUpdate() ChatUpdate {
-	u := ChatUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Chat) run(ctx context.Context, sess *flowcrt.Session, s ChatState, step chatStep) (out ChatState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := chatStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != chatDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, chatStateIDs[step])
+		}
+		var next chatStep
+		switch step {
+		case chatStepReceive:
+			next, err = w.stepReceive(sctx, &s)
+		case chatStepCount:
+			next, err = w.stepCount(sctx, &s)
+		case chatStepReply:
+			next, err = w.stepReply(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, chatStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 // stepReceive runs state "receive" and returns the state to run next.
 func (w *Chat) stepReceive(ctx context.Context, s *ChatState) (chatStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "receive")
-	}
 	u, err := w.h.Receive(ctx, *s)
 	if err != nil {
-		return chatDone, &flowcrt.StateError{
-			State: "receive",
-			Err:   err,
-		}
+		return chatDone, &flowcrt.StateError{State: "receive", Err: err}
 	}
 	s.apply(u)
 	return chatStepCount, nil
@@ -254,15 +246,9 @@ func (w *Chat) stepReceive(ctx context.Context, s *ChatState) (chatStep, error) 
 
 // stepCount runs state "count" and returns the state to run next.
 func (w *Chat) stepCount(ctx context.Context, s *ChatState) (chatStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "count")
-	}
 	u, err := w.h.Count(ctx, *s)
 	if err != nil {
-		return chatDone, &flowcrt.StateError{
-			State: "count",
-			Err:   err,
-		}
+		return chatDone, &flowcrt.StateError{State: "count", Err: err}
 	}
 	s.apply(u)
 	return chatStepReply, nil
@@ -270,15 +256,9 @@ func (w *Chat) stepCount(ctx context.Context, s *ChatState) (chatStep, error) {
 
 // stepReply runs state "reply" and returns the state to run next.
 func (w *Chat) stepReply(ctx context.Context, s *ChatState) (chatStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "reply")
-	}
 	u, err := w.h.Reply(ctx, *s)
 	if err != nil {
-		return chatDone, &flowcrt.StateError{
-			State: "reply",
-			Err:   err,
-		}
+		return chatDone, &flowcrt.StateError{State: "reply", Err: err}
 	}
 	s.apply(u)
 	return chatDone, nil
@@ -296,25 +276,26 @@ func NewChatMockHandlers(mocks *flowcrt.Mocks) ChatMock {
 	return ChatMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m ChatMock) respond(ctx context.Context, label *string, key string) (ChatUpdate, error) {
+	var u ChatUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Receive answers from the mock of the state that calls it.
 func (m ChatMock) Receive(ctx context.Context, s ChatState) (ChatUpdate, error) {
-	var u ChatUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Count answers from the mock of the state that calls it.
 func (m ChatMock) Count(ctx context.Context, s ChatState) (ChatUpdate, error) {
-	var u ChatUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Reply answers from the mock of the state that calls it.
 func (m ChatMock) Reply(ctx context.Context, s ChatState) (ChatUpdate, error) {
-	var u ChatUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // NewChatMock returns a Chat whose handlers answer from mocks.

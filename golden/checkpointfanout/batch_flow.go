@@ -185,63 +185,27 @@ type batchStep int
 const (
 	batchDone       batchStep = iota
 	batchStepLoad             // "load"
-	batchStepWork             // "work"
 	batchStepSplit            // "split"
+	batchStepReport           // "report"
+	batchStepWork             // "work"
 	batchStepLeft             // "left"
 	batchStepRight            // "right"
-	batchStepReport           // "report"
 )
 
-// batchStateIDs maps each step to its state id, for errors.
+// batchStateIDs maps each step to its state's id.
 var batchStateIDs = [...]string{
 	batchStepLoad:   "load",
-	batchStepWork:   "work",
 	batchStepSplit:  "split",
+	batchStepReport: "report",
+	batchStepWork:   "work",
 	batchStepLeft:   "left",
 	batchStepRight:  "right",
-	batchStepReport: "report",
 }
 
 // Run executes the workflow from state "load" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *Batch) Run(ctx context.Context, in BatchState) (BatchState, error) {
 	return w.run(ctx, nil, in, batchStepLoad)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Batch) run(ctx context.Context, sess *flowcrt.Session, s BatchState, step batchStep) (out BatchState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := batchStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != batchDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case batchStepLoad:
-			step, err = w.stepLoad(ctx, &s, sess)
-		case batchStepSplit:
-			step, err = w.stepSplit(ctx, &s, sess)
-		case batchStepReport:
-			step, err = w.stepReport(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, batchStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // batchSchema identifies the shape of BatchState: a checkpoint saved with another shape is refused.
@@ -264,6 +228,15 @@ func (w *Batch) Invoke(ctx context.Context, sessionID string, in *BatchState) (B
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *Batch) InvokeUpdate(ctx context.Context, sessionID string, u BatchUpdate) (BatchState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *BatchState) asUpdate() BatchUpdate {
+	u := BatchUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -289,29 +262,53 @@ func (w *Batch) sessions() *flowcrt.Sessions[BatchState, BatchUpdate] {
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Batch) runAt(ctx context.Context, sess *flowcrt.Session, s BatchState, state string) (BatchState, error) {
-	var step batchStep
-	switch state {
-	case "load":
-		step = batchStepLoad
-	case "split":
-		step = batchStepSplit
-	case "report":
-		step = batchStepReport
-	default:
+	i := slices.Index(batchStateIDs[1:4], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := batchStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *BatchState) asUpdate() BatchUpdate {
-	u := BatchUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Batch) run(ctx context.Context, sess *flowcrt.Session, s BatchState, step batchStep) (out BatchState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := batchStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != batchDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, batchStateIDs[step])
+		}
+		var next batchStep
+		switch step {
+		case batchStepLoad:
+			next, err = w.stepLoad(sctx, &s, sess)
+		case batchStepSplit:
+			next, err = w.stepSplit(sctx, &s, sess)
+		case batchStepReport:
+			next, err = w.stepReport(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, batchStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 // stepLoad runs state "load" and returns the state to run next.
@@ -320,15 +317,9 @@ func (w *Batch) stepLoad(ctx context.Context, s *BatchState, sess *flowcrt.Sessi
 		// Resumed inside its fan-out: the handler has run, its update is in s.
 		return w.mapLoad(ctx, s, sess)
 	}
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "load")
-	}
 	u, err := w.h.Load(ctx, *s)
 	if err != nil {
-		return batchDone, &flowcrt.StateError{
-			State: "load",
-			Err:   err,
-		}
+		return batchDone, &flowcrt.StateError{State: "load", Err: err}
 	}
 	s.apply(u)
 	return w.mapLoad(ctx, s, sess)
@@ -372,26 +363,31 @@ func (w *Batch) mapLoad(ctx context.Context, s *BatchState, sess *flowcrt.Sessio
 // fails it with an error naming its state.
 func (w *Batch) iterateLoad(ctx context.Context, s *BatchState, item string, rec *[]BatchUpdate) (err error) {
 	step := batchStepWork
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := batchStateIDs[step]
-			err = &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
 	}()
 	for step != batchStepSplit {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, batchStateIDs[step])
+		}
+		var next batchStep
 		switch step {
 		case batchStepWork:
-			step, err = w.stepWork(ctx, s, item, rec)
+			next, err = w.stepWork(sctx, s, item, rec)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }
@@ -399,15 +395,9 @@ func (w *Batch) iterateLoad(ctx context.Context, s *BatchState, item string, rec
 // stepWork runs state "work" and returns the state to run next. It runs inside the fan-out at
 // "load", on the copy of the state of one item, and records its update in rec for the join.
 func (w *Batch) stepWork(ctx context.Context, s *BatchState, item string, rec *[]BatchUpdate) (batchStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "work")
-	}
 	u, err := w.h.Work(ctx, *s, item)
 	if err != nil {
-		return batchDone, &flowcrt.StateError{
-			State: "work",
-			Err:   err,
-		}
+		return batchDone, &flowcrt.StateError{State: "work", Err: err}
 	}
 	*rec = append(*rec, u)
 	return batchStepSplit, nil
@@ -419,15 +409,9 @@ func (w *Batch) stepSplit(ctx context.Context, s *BatchState, sess *flowcrt.Sess
 		// Resumed inside its fan-out: the handler has run, its update is in s.
 		return w.parallelSplit(ctx, s, sess)
 	}
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "split")
-	}
 	u, err := w.h.Split(ctx, *s)
 	if err != nil {
-		return batchDone, &flowcrt.StateError{
-			State: "split",
-			Err:   err,
-		}
+		return batchDone, &flowcrt.StateError{State: "split", Err: err}
 	}
 	s.apply(u)
 	return w.parallelSplit(ctx, s, sess)
@@ -465,28 +449,33 @@ func (w *Batch) parallelSplit(ctx context.Context, s *BatchState, sess *flowcrt.
 // s, until it reaches "report". rec receives the updates of its states. A panicking handler fails
 // it with an error naming its state.
 func (w *Batch) branchSplit(ctx context.Context, s *BatchState, step batchStep, rec *[]BatchUpdate) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := batchStateIDs[step]
-			err = &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
 	}()
 	for step != batchStepReport {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, batchStateIDs[step])
+		}
+		var next batchStep
 		switch step {
 		case batchStepLeft:
-			step, err = w.stepLeft(ctx, s, rec)
+			next, err = w.stepLeft(sctx, s, rec)
 		case batchStepRight:
-			step, err = w.stepRight(ctx, s, rec)
+			next, err = w.stepRight(sctx, s, rec)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }
@@ -494,15 +483,9 @@ func (w *Batch) branchSplit(ctx context.Context, s *BatchState, step batchStep, 
 // stepLeft runs state "left" and returns the state to run next. It runs inside the fan-out at
 // "split", on the copy of the state of one branch, and records its update in rec for the join.
 func (w *Batch) stepLeft(ctx context.Context, s *BatchState, rec *[]BatchUpdate) (batchStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "left")
-	}
 	u, err := w.h.Left(ctx, *s)
 	if err != nil {
-		return batchDone, &flowcrt.StateError{
-			State: "left",
-			Err:   err,
-		}
+		return batchDone, &flowcrt.StateError{State: "left", Err: err}
 	}
 	*rec = append(*rec, u)
 	return batchStepReport, nil
@@ -511,15 +494,9 @@ func (w *Batch) stepLeft(ctx context.Context, s *BatchState, rec *[]BatchUpdate)
 // stepRight runs state "right" and returns the state to run next. It runs inside the fan-out at
 // "split", on the copy of the state of one branch, and records its update in rec for the join.
 func (w *Batch) stepRight(ctx context.Context, s *BatchState, rec *[]BatchUpdate) (batchStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "right")
-	}
 	u, err := w.h.Right(ctx, *s)
 	if err != nil {
-		return batchDone, &flowcrt.StateError{
-			State: "right",
-			Err:   err,
-		}
+		return batchDone, &flowcrt.StateError{State: "right", Err: err}
 	}
 	*rec = append(*rec, u)
 	return batchStepReport, nil
@@ -527,15 +504,9 @@ func (w *Batch) stepRight(ctx context.Context, s *BatchState, rec *[]BatchUpdate
 
 // stepReport runs state "report" and returns the state to run next.
 func (w *Batch) stepReport(ctx context.Context, s *BatchState) (batchStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "report")
-	}
 	u, err := w.h.Report(ctx, *s)
 	if err != nil {
-		return batchDone, &flowcrt.StateError{
-			State: "report",
-			Err:   err,
-		}
+		return batchDone, &flowcrt.StateError{State: "report", Err: err}
 	}
 	s.apply(u)
 	return batchDone, nil
@@ -556,46 +527,41 @@ func NewBatchMockHandlers(mocks *flowcrt.Mocks) BatchMock {
 	return BatchMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m BatchMock) respond(ctx context.Context, label *string, key string) (BatchUpdate, error) {
+	var u BatchUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Load answers from the mock of the state that calls it.
 func (m BatchMock) Load(ctx context.Context, s BatchState) (BatchUpdate, error) {
-	var u BatchUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Work answers from the mock of the state that calls it.
 func (m BatchMock) Work(ctx context.Context, s BatchState, item string) (BatchUpdate, error) {
-	var u BatchUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Split answers from the mock of the state that calls it.
 func (m BatchMock) Split(ctx context.Context, s BatchState) (BatchUpdate, error) {
-	var u BatchUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Left answers from the mock of the state that calls it.
 func (m BatchMock) Left(ctx context.Context, s BatchState) (BatchUpdate, error) {
-	var u BatchUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Right answers from the mock of the state that calls it.
 func (m BatchMock) Right(ctx context.Context, s BatchState) (BatchUpdate, error) {
-	var u BatchUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Report answers from the mock of the state that calls it.
 func (m BatchMock) Report(ctx context.Context, s BatchState) (BatchUpdate, error) {
-	var u BatchUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // NewBatchMock returns a Batch whose handlers answer from mocks.

@@ -6,6 +6,7 @@ package condition
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -129,7 +130,7 @@ const (
 	conditionStepSkip                  // "skip"
 )
 
-// conditionStateIDs maps each step to its state id, for errors.
+// conditionStateIDs maps each step to its state's id.
 var conditionStateIDs = [...]string{
 	conditionStepInspect: "inspect",
 	conditionStepTriage:  "triage",
@@ -142,46 +143,6 @@ var conditionStateIDs = [...]string{
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *Condition) Run(ctx context.Context, in ConditionState) (ConditionState, error) {
 	return w.run(ctx, nil, in, conditionStepInspect)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Condition) run(ctx context.Context, sess *flowcrt.Session, s ConditionState, step conditionStep) (out ConditionState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := conditionStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != conditionDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case conditionStepInspect:
-			step, err = w.stepInspect(ctx, &s)
-		case conditionStepTriage:
-			step, err = w.stepTriage(ctx, &s)
-		case conditionStepAlert:
-			step, err = w.stepAlert(ctx, &s)
-		case conditionStepProcess:
-			step, err = w.stepProcess(ctx, &s)
-		case conditionStepSkip:
-			step, err = w.stepSkip(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, conditionStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // conditionSchema identifies the shape of ConditionState: a checkpoint saved with another shape is refused.
@@ -204,6 +165,15 @@ func (w *Condition) Invoke(ctx context.Context, sessionID string, in *ConditionS
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *Condition) InvokeUpdate(ctx context.Context, sessionID string, u ConditionUpdate) (ConditionState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *ConditionState) asUpdate() ConditionUpdate {
+	u := ConditionUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -229,84 +199,100 @@ func (w *Condition) sessions() *flowcrt.Sessions[ConditionState, ConditionUpdate
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Condition) runAt(ctx context.Context, sess *flowcrt.Session, s ConditionState, state string) (ConditionState, error) {
-	var step conditionStep
-	switch state {
-	case "inspect":
-		step = conditionStepInspect
-	case "triage":
-		step = conditionStepTriage
-	case "alert":
-		step = conditionStepAlert
-	case "process":
-		step = conditionStepProcess
-	case "skip":
-		step = conditionStepSkip
-	default:
+	i := slices.Index(conditionStateIDs[1:6], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := conditionStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *ConditionState) asUpdate() ConditionUpdate {
-	u := ConditionUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Condition) run(ctx context.Context, sess *flowcrt.Session, s ConditionState, step conditionStep) (out ConditionState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := conditionStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != conditionDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, conditionStateIDs[step])
+		}
+		var next conditionStep
+		switch step {
+		case conditionStepInspect:
+			next, err = w.stepInspect(sctx, &s)
+		case conditionStepTriage:
+			next, err = w.stepTriage(sctx, &s)
+		case conditionStepAlert:
+			next, err = w.stepAlert(sctx, &s)
+		case conditionStepProcess:
+			next, err = w.stepProcess(sctx, &s)
+		case conditionStepSkip:
+			next, err = w.stepSkip(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, conditionStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 // stepInspect runs state "inspect" and returns the state to run next.
 func (w *Condition) stepInspect(ctx context.Context, s *ConditionState) (conditionStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "inspect")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return conditionDone, &flowcrt.StateError{
-			State: "inspect",
-			Err:   err,
-		}
+		return conditionDone, &flowcrt.StateError{State: "inspect", Err: err}
 	}
 	s.apply(u)
+	return s.nextInspect(), nil
+}
+
+// nextInspect picks the state after "inspect".
+func (s *ConditionState) nextInspect() conditionStep {
 	if strings.Contains(strings.ToLower(s.Message), "error") && !strings.HasPrefix(s.Status, "ok") {
-		return conditionStepAlert, nil
+		return conditionStepAlert
 	}
-	return conditionStepTriage, nil
+	return conditionStepTriage
 }
 
 // stepTriage runs state "triage" and returns the state to run next.
 func (w *Condition) stepTriage(ctx context.Context, s *ConditionState) (conditionStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "triage")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return conditionDone, &flowcrt.StateError{
-			State: "triage",
-			Err:   err,
-		}
+		return conditionDone, &flowcrt.StateError{State: "triage", Err: err}
 	}
 	s.apply(u)
+	return s.nextTriage(), nil
+}
+
+// nextTriage picks the state after "triage".
+func (s *ConditionState) nextTriage() conditionStep {
 	if s.Count > 10 || s.Status == "active" && !(s.Count == 0) {
-		return conditionStepProcess, nil
+		return conditionStepProcess
 	}
-	return conditionStepSkip, nil
+	return conditionStepSkip
 }
 
 // stepAlert runs state "alert" and returns the state to run next.
 func (w *Condition) stepAlert(ctx context.Context, s *ConditionState) (conditionStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "alert")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return conditionDone, &flowcrt.StateError{
-			State: "alert",
-			Err:   err,
-		}
+		return conditionDone, &flowcrt.StateError{State: "alert", Err: err}
 	}
 	s.apply(u)
 	return conditionDone, nil
@@ -314,15 +300,9 @@ func (w *Condition) stepAlert(ctx context.Context, s *ConditionState) (condition
 
 // stepProcess runs state "process" and returns the state to run next.
 func (w *Condition) stepProcess(ctx context.Context, s *ConditionState) (conditionStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "process")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return conditionDone, &flowcrt.StateError{
-			State: "process",
-			Err:   err,
-		}
+		return conditionDone, &flowcrt.StateError{State: "process", Err: err}
 	}
 	s.apply(u)
 	return conditionDone, nil
@@ -330,15 +310,9 @@ func (w *Condition) stepProcess(ctx context.Context, s *ConditionState) (conditi
 
 // stepSkip runs state "skip" and returns the state to run next.
 func (w *Condition) stepSkip(ctx context.Context, s *ConditionState) (conditionStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "skip")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return conditionDone, &flowcrt.StateError{
-			State: "skip",
-			Err:   err,
-		}
+		return conditionDone, &flowcrt.StateError{State: "skip", Err: err}
 	}
 	s.apply(u)
 	return conditionDone, nil
@@ -356,11 +330,16 @@ func NewConditionMockHandlers(mocks *flowcrt.Mocks) ConditionMock {
 	return ConditionMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m ConditionMock) respond(ctx context.Context, label *string, key string) (ConditionUpdate, error) {
+	var u ConditionUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Visit answers from the mock of the state that calls it.
 func (m ConditionMock) Visit(ctx context.Context, s ConditionState) (ConditionUpdate, error) {
-	var u ConditionUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // NewConditionMock returns a Condition whose handlers answer from mocks.

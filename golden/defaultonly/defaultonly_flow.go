@@ -6,6 +6,7 @@ package defaultonly
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -91,7 +92,7 @@ const (
 	defaultOnlyStepThird                  // "third"
 )
 
-// defaultOnlyStateIDs maps each step to its state id, for errors.
+// defaultOnlyStateIDs maps each step to its state's id.
 var defaultOnlyStateIDs = [...]string{
 	defaultOnlyStepFirst:  "first",
 	defaultOnlyStepSecond: "second",
@@ -102,42 +103,6 @@ var defaultOnlyStateIDs = [...]string{
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *DefaultOnly) Run(ctx context.Context, in DefaultOnlyState) (DefaultOnlyState, error) {
 	return w.run(ctx, nil, in, defaultOnlyStepFirst)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *DefaultOnly) run(ctx context.Context, sess *flowcrt.Session, s DefaultOnlyState, step defaultOnlyStep) (out DefaultOnlyState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := defaultOnlyStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != defaultOnlyDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case defaultOnlyStepFirst:
-			step, err = w.stepFirst(ctx, &s)
-		case defaultOnlyStepSecond:
-			step, err = w.stepSecond(ctx, &s)
-		case defaultOnlyStepThird:
-			step, err = w.stepThird(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, defaultOnlyStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // defaultOnlySchema identifies the shape of DefaultOnlyState: a checkpoint saved with another shape is refused.
@@ -160,6 +125,15 @@ func (w *DefaultOnly) Invoke(ctx context.Context, sessionID string, in *DefaultO
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *DefaultOnly) InvokeUpdate(ctx context.Context, sessionID string, u DefaultOnlyUpdate) (DefaultOnlyState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *DefaultOnlyState) asUpdate() DefaultOnlyUpdate {
+	u := DefaultOnlyUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -185,74 +159,90 @@ func (w *DefaultOnly) sessions() *flowcrt.Sessions[DefaultOnlyState, DefaultOnly
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *DefaultOnly) runAt(ctx context.Context, sess *flowcrt.Session, s DefaultOnlyState, state string) (DefaultOnlyState, error) {
-	var step defaultOnlyStep
-	switch state {
-	case "first":
-		step = defaultOnlyStepFirst
-	case "second":
-		step = defaultOnlyStepSecond
-	case "third":
-		step = defaultOnlyStepThird
-	default:
+	i := slices.Index(defaultOnlyStateIDs[1:4], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := defaultOnlyStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *DefaultOnlyState) asUpdate() DefaultOnlyUpdate {
-	u := DefaultOnlyUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *DefaultOnly) run(ctx context.Context, sess *flowcrt.Session, s DefaultOnlyState, step defaultOnlyStep) (out DefaultOnlyState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := defaultOnlyStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != defaultOnlyDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, defaultOnlyStateIDs[step])
+		}
+		var next defaultOnlyStep
+		switch step {
+		case defaultOnlyStepFirst:
+			next, err = w.stepFirst(sctx, &s)
+		case defaultOnlyStepSecond:
+			next, err = w.stepSecond(sctx, &s)
+		case defaultOnlyStepThird:
+			next, err = w.stepThird(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, defaultOnlyStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 // stepFirst runs state "first" and returns the state to run next.
 func (w *DefaultOnly) stepFirst(ctx context.Context, s *DefaultOnlyState) (defaultOnlyStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "first")
-	}
 	u, _, err := w.h.First(ctx, *s)
 	if err != nil {
-		return defaultOnlyDone, &flowcrt.StateError{
-			State: "first",
-			Err:   err,
-		}
+		return defaultOnlyDone, &flowcrt.StateError{State: "first", Err: err}
 	}
 	s.apply(u)
-	return defaultOnlyStepSecond, nil
+	return s.nextFirst(), nil
+}
+
+// nextFirst picks the state after "first".
+func (s *DefaultOnlyState) nextFirst() defaultOnlyStep {
+	return defaultOnlyStepSecond
 }
 
 // stepSecond runs state "second" and returns the state to run next.
 func (w *DefaultOnly) stepSecond(ctx context.Context, s *DefaultOnlyState) (defaultOnlyStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "second")
-	}
 	u, _, err := w.h.Second(ctx, *s)
 	if err != nil {
-		return defaultOnlyDone, &flowcrt.StateError{
-			State: "second",
-			Err:   err,
-		}
+		return defaultOnlyDone, &flowcrt.StateError{State: "second", Err: err}
 	}
 	s.apply(u)
-	return defaultOnlyStepThird, nil
+	return s.nextSecond(), nil
+}
+
+// nextSecond picks the state after "second".
+func (s *DefaultOnlyState) nextSecond() defaultOnlyStep {
+	return defaultOnlyStepThird
 }
 
 // stepThird runs state "third" and returns the state to run next.
 func (w *DefaultOnly) stepThird(ctx context.Context, s *DefaultOnlyState) (defaultOnlyStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "third")
-	}
 	u, err := w.h.Third(ctx, *s)
 	if err != nil {
-		return defaultOnlyDone, &flowcrt.StateError{
-			State: "third",
-			Err:   err,
-		}
+		return defaultOnlyDone, &flowcrt.StateError{State: "third", Err: err}
 	}
 	s.apply(u)
 	return defaultOnlyDone, nil
@@ -270,27 +260,30 @@ func NewDefaultOnlyMockHandlers(mocks *flowcrt.Mocks) DefaultOnlyMock {
 	return DefaultOnlyMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m DefaultOnlyMock) respond(ctx context.Context, label *string, key string) (DefaultOnlyUpdate, error) {
+	var u DefaultOnlyUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // First answers from the mock of the state that calls it.
 func (m DefaultOnlyMock) First(ctx context.Context, s DefaultOnlyState) (DefaultOnlyUpdate, string, error) {
-	var u DefaultOnlyUpdate
 	var label string
-	err := m.mocks.Respond(ctx, &u, &label, "Eval")
+	u, err := m.respond(ctx, &label, "Eval")
 	return u, label, err
 }
 
 // Second answers from the mock of the state that calls it.
 func (m DefaultOnlyMock) Second(ctx context.Context, s DefaultOnlyState) (DefaultOnlyUpdate, string, error) {
-	var u DefaultOnlyUpdate
 	var label string
-	err := m.mocks.Respond(ctx, &u, &label, "Action")
+	u, err := m.respond(ctx, &label, "Action")
 	return u, label, err
 }
 
 // Third answers from the mock of the state that calls it.
 func (m DefaultOnlyMock) Third(ctx context.Context, s DefaultOnlyState) (DefaultOnlyUpdate, error) {
-	var u DefaultOnlyUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // NewDefaultOnlyMock returns a DefaultOnly whose handlers answer from mocks.

@@ -150,67 +150,29 @@ type faultsStep int
 const (
 	faultsDone         faultsStep = iota
 	faultsStepStart               // "start"
-	faultsStepLeft                // "left"
-	faultsStepRight               // "right"
 	faultsStepJoin                // "join"
-	faultsStepEach                // "each"
 	faultsStepDone                // "done"
 	faultsStepTimedOut            // "timed_out"
+	faultsStepLeft                // "left"
+	faultsStepRight               // "right"
+	faultsStepEach                // "each"
 )
 
-// faultsStateIDs maps each step to its state id, for errors.
+// faultsStateIDs maps each step to its state's id.
 var faultsStateIDs = [...]string{
 	faultsStepStart:    "start",
-	faultsStepLeft:     "left",
-	faultsStepRight:    "right",
 	faultsStepJoin:     "join",
-	faultsStepEach:     "each",
 	faultsStepDone:     "done",
 	faultsStepTimedOut: "timed_out",
+	faultsStepLeft:     "left",
+	faultsStepRight:    "right",
+	faultsStepEach:     "each",
 }
 
 // Run executes the workflow from state "start" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *Faults) Run(ctx context.Context, in FaultsState) (FaultsState, error) {
 	return w.run(ctx, nil, in, faultsStepStart)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Faults) run(ctx context.Context, sess *flowcrt.Session, s FaultsState, step faultsStep) (out FaultsState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := faultsStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != faultsDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case faultsStepStart:
-			step, err = w.stepStart(ctx, &s, sess)
-		case faultsStepJoin:
-			step, err = w.stepJoin(ctx, &s, sess)
-		case faultsStepDone:
-			step, err = w.stepDone(ctx, &s)
-		case faultsStepTimedOut:
-			step, err = w.stepTimedOut(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, faultsStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // faultsSchema identifies the shape of FaultsState: a checkpoint saved with another shape is refused.
@@ -233,6 +195,15 @@ func (w *Faults) Invoke(ctx context.Context, sessionID string, in *FaultsState) 
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *Faults) InvokeUpdate(ctx context.Context, sessionID string, u FaultsUpdate) (FaultsState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *FaultsState) asUpdate() FaultsUpdate {
+	u := FaultsUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -258,31 +229,55 @@ func (w *Faults) sessions() *flowcrt.Sessions[FaultsState, FaultsUpdate] {
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Faults) runAt(ctx context.Context, sess *flowcrt.Session, s FaultsState, state string) (FaultsState, error) {
-	var step faultsStep
-	switch state {
-	case "start":
-		step = faultsStepStart
-	case "join":
-		step = faultsStepJoin
-	case "done":
-		step = faultsStepDone
-	case "timed_out":
-		step = faultsStepTimedOut
-	default:
+	i := slices.Index(faultsStateIDs[1:5], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := faultsStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *FaultsState) asUpdate() FaultsUpdate {
-	u := FaultsUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Faults) run(ctx context.Context, sess *flowcrt.Session, s FaultsState, step faultsStep) (out FaultsState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := faultsStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != faultsDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, faultsStateIDs[step])
+		}
+		var next faultsStep
+		switch step {
+		case faultsStepStart:
+			next, err = w.stepStart(sctx, &s, sess)
+		case faultsStepJoin:
+			next, err = w.stepJoin(sctx, &s, sess)
+		case faultsStepDone:
+			next, err = w.stepDone(sctx, &s)
+		case faultsStepTimedOut:
+			next, err = w.stepTimedOut(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, faultsStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 var faultsStartPolicy = flowcrt.Policy{
@@ -302,9 +297,6 @@ func (w *Faults) stepStart(ctx context.Context, s *FaultsState, sess *flowcrt.Se
 		// Resumed inside its fan-out: the handler has run, its update is in s.
 		return w.parallelStart(ctx, s, sess)
 	}
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "start")
-	}
 	var u FaultsUpdate
 	err := flowcrt.Call(ctx, &w.cfg, &faultsStartPolicy, func(ctx context.Context) error {
 		var err error
@@ -315,10 +307,7 @@ func (w *Faults) stepStart(ctx context.Context, s *FaultsState, sess *flowcrt.Se
 		if flowcrt.MatchError(err, []string{"Timeout"}) {
 			return faultsStepTimedOut, nil
 		}
-		return faultsDone, &flowcrt.StateError{
-			State: "start",
-			Err:   err,
-		}
+		return faultsDone, &flowcrt.StateError{State: "start", Err: err}
 	}
 	s.apply(u)
 	return w.parallelStart(ctx, s, sess)
@@ -356,28 +345,33 @@ func (w *Faults) parallelStart(ctx context.Context, s *FaultsState, sess *flowcr
 // s, until it reaches "join". rec receives the updates of its states. A panicking handler fails it
 // with an error naming its state.
 func (w *Faults) branchStart(ctx context.Context, s *FaultsState, step faultsStep, rec *[]FaultsUpdate) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := faultsStateIDs[step]
-			err = &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
 	}()
 	for step != faultsStepJoin {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, faultsStateIDs[step])
+		}
+		var next faultsStep
 		switch step {
 		case faultsStepLeft:
-			step, err = w.stepLeft(ctx, s, rec)
+			next, err = w.stepLeft(sctx, s, rec)
 		case faultsStepRight:
-			step, err = w.stepRight(ctx, s, rec)
+			next, err = w.stepRight(sctx, s, rec)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }
@@ -385,15 +379,9 @@ func (w *Faults) branchStart(ctx context.Context, s *FaultsState, step faultsSte
 // stepLeft runs state "left" and returns the state to run next. It runs inside the fan-out at
 // "start", on the copy of the state of one branch, and records its update in rec for the join.
 func (w *Faults) stepLeft(ctx context.Context, s *FaultsState, rec *[]FaultsUpdate) (faultsStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "left")
-	}
 	u, err := w.h.Left(ctx, *s)
 	if err != nil {
-		return faultsDone, &flowcrt.StateError{
-			State: "left",
-			Err:   err,
-		}
+		return faultsDone, &flowcrt.StateError{State: "left", Err: err}
 	}
 	*rec = append(*rec, u)
 	return faultsStepJoin, nil
@@ -402,15 +390,9 @@ func (w *Faults) stepLeft(ctx context.Context, s *FaultsState, rec *[]FaultsUpda
 // stepRight runs state "right" and returns the state to run next. It runs inside the fan-out at
 // "start", on the copy of the state of one branch, and records its update in rec for the join.
 func (w *Faults) stepRight(ctx context.Context, s *FaultsState, rec *[]FaultsUpdate) (faultsStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "right")
-	}
 	u, err := w.h.Right(ctx, *s)
 	if err != nil {
-		return faultsDone, &flowcrt.StateError{
-			State: "right",
-			Err:   err,
-		}
+		return faultsDone, &flowcrt.StateError{State: "right", Err: err}
 	}
 	*rec = append(*rec, u)
 	return faultsStepJoin, nil
@@ -422,15 +404,9 @@ func (w *Faults) stepJoin(ctx context.Context, s *FaultsState, sess *flowcrt.Ses
 		// Resumed inside its fan-out: the handler has run, its update is in s.
 		return w.mapJoin(ctx, s, sess)
 	}
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "join")
-	}
 	u, err := w.h.Join(ctx, *s)
 	if err != nil {
-		return faultsDone, &flowcrt.StateError{
-			State: "join",
-			Err:   err,
-		}
+		return faultsDone, &flowcrt.StateError{State: "join", Err: err}
 	}
 	s.apply(u)
 	return w.mapJoin(ctx, s, sess)
@@ -474,26 +450,31 @@ func (w *Faults) mapJoin(ctx context.Context, s *FaultsState, sess *flowcrt.Sess
 // fails it with an error naming its state.
 func (w *Faults) iterateJoin(ctx context.Context, s *FaultsState, item string, rec *[]FaultsUpdate) (err error) {
 	step := faultsStepEach
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := faultsStateIDs[step]
-			err = &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
 	}()
 	for step != faultsStepDone {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, faultsStateIDs[step])
+		}
+		var next faultsStep
 		switch step {
 		case faultsStepEach:
-			step, err = w.stepEach(ctx, s, item, rec)
+			next, err = w.stepEach(sctx, s, item, rec)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }
@@ -501,15 +482,9 @@ func (w *Faults) iterateJoin(ctx context.Context, s *FaultsState, item string, r
 // stepEach runs state "each" and returns the state to run next. It runs inside the fan-out at
 // "join", on the copy of the state of one item, and records its update in rec for the join.
 func (w *Faults) stepEach(ctx context.Context, s *FaultsState, item string, rec *[]FaultsUpdate) (faultsStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "each")
-	}
 	u, err := w.h.Each(ctx, *s, item)
 	if err != nil {
-		return faultsDone, &flowcrt.StateError{
-			State: "each",
-			Err:   err,
-		}
+		return faultsDone, &flowcrt.StateError{State: "each", Err: err}
 	}
 	*rec = append(*rec, u)
 	return faultsStepDone, nil
@@ -517,15 +492,9 @@ func (w *Faults) stepEach(ctx context.Context, s *FaultsState, item string, rec 
 
 // stepDone runs state "done" and returns the state to run next.
 func (w *Faults) stepDone(ctx context.Context, s *FaultsState) (faultsStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "done")
-	}
 	u, err := w.h.Done(ctx, *s)
 	if err != nil {
-		return faultsDone, &flowcrt.StateError{
-			State: "done",
-			Err:   err,
-		}
+		return faultsDone, &flowcrt.StateError{State: "done", Err: err}
 	}
 	s.apply(u)
 	return faultsDone, nil
@@ -533,15 +502,9 @@ func (w *Faults) stepDone(ctx context.Context, s *FaultsState) (faultsStep, erro
 
 // stepTimedOut runs state "timed_out" and returns the state to run next.
 func (w *Faults) stepTimedOut(ctx context.Context, s *FaultsState) (faultsStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "timed_out")
-	}
 	u, err := w.h.TimedOut(ctx, *s)
 	if err != nil {
-		return faultsDone, &flowcrt.StateError{
-			State: "timed_out",
-			Err:   err,
-		}
+		return faultsDone, &flowcrt.StateError{State: "timed_out", Err: err}
 	}
 	s.apply(u)
 	return faultsDone, nil
@@ -562,53 +525,46 @@ func NewFaultsMockHandlers(mocks *flowcrt.Mocks) FaultsMock {
 	return FaultsMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m FaultsMock) respond(ctx context.Context, label *string, key string) (FaultsUpdate, error) {
+	var u FaultsUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Start answers from the mock of the state that calls it.
 func (m FaultsMock) Start(ctx context.Context, s FaultsState) (FaultsUpdate, error) {
-	var u FaultsUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Left answers from the mock of the state that calls it.
 func (m FaultsMock) Left(ctx context.Context, s FaultsState) (FaultsUpdate, error) {
-	var u FaultsUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Right answers from the mock of the state that calls it.
 func (m FaultsMock) Right(ctx context.Context, s FaultsState) (FaultsUpdate, error) {
-	var u FaultsUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Join answers from the mock of the state that calls it.
 func (m FaultsMock) Join(ctx context.Context, s FaultsState) (FaultsUpdate, error) {
-	var u FaultsUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Each answers from the mock of the state that calls it.
 func (m FaultsMock) Each(ctx context.Context, s FaultsState, item string) (FaultsUpdate, error) {
-	var u FaultsUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Done answers from the mock of the state that calls it.
 func (m FaultsMock) Done(ctx context.Context, s FaultsState) (FaultsUpdate, error) {
-	var u FaultsUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // TimedOut answers from the mock of the state that calls it.
 func (m FaultsMock) TimedOut(ctx context.Context, s FaultsState) (FaultsUpdate, error) {
-	var u FaultsUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // NewFaultsMock returns a Faults whose handlers answer from mocks.

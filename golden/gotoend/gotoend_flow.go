@@ -6,6 +6,7 @@ package gotoend
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -104,7 +105,7 @@ const (
 	gotoEndStepLog                 // "log"
 )
 
-// gotoEndStateIDs maps each step to its state id, for errors.
+// gotoEndStateIDs maps each step to its state's id.
 var gotoEndStateIDs = [...]string{
 	gotoEndStepRoute:   "route",
 	gotoEndStepFetch:   "fetch",
@@ -119,50 +120,6 @@ var gotoEndStateIDs = [...]string{
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *GotoEnd) Run(ctx context.Context, in GotoEndState) (GotoEndState, error) {
 	return w.run(ctx, nil, in, gotoEndStepRoute)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *GotoEnd) run(ctx context.Context, sess *flowcrt.Session, s GotoEndState, step gotoEndStep) (out GotoEndState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := gotoEndStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != gotoEndDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case gotoEndStepRoute:
-			step, err = w.stepRoute(ctx, &s)
-		case gotoEndStepFetch:
-			step, err = w.stepFetch(ctx, &s)
-		case gotoEndStepParse:
-			step, err = w.stepParse(ctx, &s)
-		case gotoEndStepStore:
-			step, err = w.stepStore(ctx, &s)
-		case gotoEndStepReview:
-			step, err = w.stepReview(ctx, &s)
-		case gotoEndStepApprove:
-			step, err = w.stepApprove(ctx, &s)
-		case gotoEndStepLog:
-			step, err = w.stepLog(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, gotoEndStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // gotoEndSchema identifies the shape of GotoEndState: a checkpoint saved with another shape is refused.
@@ -185,6 +142,15 @@ func (w *GotoEnd) Invoke(ctx context.Context, sessionID string, in *GotoEndState
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *GotoEnd) InvokeUpdate(ctx context.Context, sessionID string, u GotoEndUpdate) (GotoEndState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *GotoEndState) asUpdate() GotoEndUpdate {
+	u := GotoEndUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -210,72 +176,89 @@ func (w *GotoEnd) sessions() *flowcrt.Sessions[GotoEndState, GotoEndUpdate] {
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *GotoEnd) runAt(ctx context.Context, sess *flowcrt.Session, s GotoEndState, state string) (GotoEndState, error) {
-	var step gotoEndStep
-	switch state {
-	case "route":
-		step = gotoEndStepRoute
-	case "fetch":
-		step = gotoEndStepFetch
-	case "parse":
-		step = gotoEndStepParse
-	case "store":
-		step = gotoEndStepStore
-	case "review":
-		step = gotoEndStepReview
-	case "approve":
-		step = gotoEndStepApprove
-	case "log":
-		step = gotoEndStepLog
-	default:
+	i := slices.Index(gotoEndStateIDs[1:8], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := gotoEndStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *GotoEndState) asUpdate() GotoEndUpdate {
-	u := GotoEndUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *GotoEnd) run(ctx context.Context, sess *flowcrt.Session, s GotoEndState, step gotoEndStep) (out GotoEndState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := gotoEndStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != gotoEndDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, gotoEndStateIDs[step])
+		}
+		var next gotoEndStep
+		switch step {
+		case gotoEndStepRoute:
+			next, err = w.stepRoute(sctx, &s)
+		case gotoEndStepFetch:
+			next, err = w.stepFetch(sctx, &s)
+		case gotoEndStepParse:
+			next, err = w.stepParse(sctx, &s)
+		case gotoEndStepStore:
+			next, err = w.stepStore(sctx, &s)
+		case gotoEndStepReview:
+			next, err = w.stepReview(sctx, &s)
+		case gotoEndStepApprove:
+			next, err = w.stepApprove(sctx, &s)
+		case gotoEndStepLog:
+			next, err = w.stepLog(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, gotoEndStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 // stepRoute runs state "route" and returns the state to run next.
 func (w *GotoEnd) stepRoute(ctx context.Context, s *GotoEndState) (gotoEndStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "route")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return gotoEndDone, &flowcrt.StateError{
-			State: "route",
-			Err:   err,
-		}
+		return gotoEndDone, &flowcrt.StateError{State: "route", Err: err}
 	}
 	s.apply(u)
+	return s.nextRoute(), nil
+}
+
+// nextRoute picks the state after "route".
+func (s *GotoEndState) nextRoute() gotoEndStep {
 	switch {
 	case s.Mode == "goto":
-		return gotoEndStepFetch, nil
+		return gotoEndStepFetch
 	case s.Mode == "flag":
-		return gotoEndStepReview, nil
+		return gotoEndStepReview
 	}
-	return gotoEndStepLog, nil
+	return gotoEndStepLog
 }
 
 // stepFetch runs state "fetch" and returns the state to run next.
 func (w *GotoEnd) stepFetch(ctx context.Context, s *GotoEndState) (gotoEndStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "fetch")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return gotoEndDone, &flowcrt.StateError{
-			State: "fetch",
-			Err:   err,
-		}
+		return gotoEndDone, &flowcrt.StateError{State: "fetch", Err: err}
 	}
 	s.apply(u)
 	return gotoEndStepParse, nil
@@ -283,15 +266,9 @@ func (w *GotoEnd) stepFetch(ctx context.Context, s *GotoEndState) (gotoEndStep, 
 
 // stepParse runs state "parse" and returns the state to run next.
 func (w *GotoEnd) stepParse(ctx context.Context, s *GotoEndState) (gotoEndStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "parse")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return gotoEndDone, &flowcrt.StateError{
-			State: "parse",
-			Err:   err,
-		}
+		return gotoEndDone, &flowcrt.StateError{State: "parse", Err: err}
 	}
 	s.apply(u)
 	return gotoEndStepStore, nil
@@ -299,15 +276,9 @@ func (w *GotoEnd) stepParse(ctx context.Context, s *GotoEndState) (gotoEndStep, 
 
 // stepStore runs state "store" and returns the state to run next.
 func (w *GotoEnd) stepStore(ctx context.Context, s *GotoEndState) (gotoEndStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "store")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return gotoEndDone, &flowcrt.StateError{
-			State: "store",
-			Err:   err,
-		}
+		return gotoEndDone, &flowcrt.StateError{State: "store", Err: err}
 	}
 	s.apply(u)
 	return gotoEndDone, nil
@@ -315,15 +286,9 @@ func (w *GotoEnd) stepStore(ctx context.Context, s *GotoEndState) (gotoEndStep, 
 
 // stepReview runs state "review" and returns the state to run next.
 func (w *GotoEnd) stepReview(ctx context.Context, s *GotoEndState) (gotoEndStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "review")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return gotoEndDone, &flowcrt.StateError{
-			State: "review",
-			Err:   err,
-		}
+		return gotoEndDone, &flowcrt.StateError{State: "review", Err: err}
 	}
 	s.apply(u)
 	return gotoEndStepApprove, nil
@@ -331,15 +296,9 @@ func (w *GotoEnd) stepReview(ctx context.Context, s *GotoEndState) (gotoEndStep,
 
 // stepApprove runs state "approve" and returns the state to run next.
 func (w *GotoEnd) stepApprove(ctx context.Context, s *GotoEndState) (gotoEndStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "approve")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return gotoEndDone, &flowcrt.StateError{
-			State: "approve",
-			Err:   err,
-		}
+		return gotoEndDone, &flowcrt.StateError{State: "approve", Err: err}
 	}
 	s.apply(u)
 	return gotoEndDone, nil
@@ -347,15 +306,9 @@ func (w *GotoEnd) stepApprove(ctx context.Context, s *GotoEndState) (gotoEndStep
 
 // stepLog runs state "log" and returns the state to run next.
 func (w *GotoEnd) stepLog(ctx context.Context, s *GotoEndState) (gotoEndStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "log")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return gotoEndDone, &flowcrt.StateError{
-			State: "log",
-			Err:   err,
-		}
+		return gotoEndDone, &flowcrt.StateError{State: "log", Err: err}
 	}
 	s.apply(u)
 	return gotoEndDone, nil
@@ -373,11 +326,16 @@ func NewGotoEndMockHandlers(mocks *flowcrt.Mocks) GotoEndMock {
 	return GotoEndMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m GotoEndMock) respond(ctx context.Context, label *string, key string) (GotoEndUpdate, error) {
+	var u GotoEndUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Visit answers from the mock of the state that calls it.
 func (m GotoEndMock) Visit(ctx context.Context, s GotoEndState) (GotoEndUpdate, error) {
-	var u GotoEndUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // NewGotoEndMock returns a GotoEnd whose handlers answer from mocks.

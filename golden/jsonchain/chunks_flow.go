@@ -50,21 +50,11 @@ const (
 	chunksStepUseChunk                 // "use-chunk"
 )
 
-// The states' task templates, tool_args and retry policies.
-var (
-	chunksProduceChunksTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "produce-chunks",
-		},
-		Task: []flowcrt.Piece{{Text: "Produce the chunks"}},
-	}
-	chunksUseChunkTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "use-chunk",
-		},
-		Task: []flowcrt.Piece{{Text: "Use "}, {Text: "{{data}}", Ref: "data"}, {Text: ": "}, {Text: "{{info}}", Ref: "info"}},
-	}
-)
+// chunksStateIDs maps each step to its state's id.
+var chunksStateIDs = [...]string{
+	chunksStepProduceChunks: "produce-chunks",
+	chunksStepUseChunk:      "use-chunk",
+}
 
 // Run executes the workflow from state "produce-chunks" on input, any value that encodes as JSON:
 // an object's keys are the initial context store, and input is the task input that {{task}}
@@ -86,22 +76,48 @@ func (w *Chunks) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, chunksStepProduceChunks, chunksDone)
 }
 
+// The states' task templates, tool_args and retry policies.
+var (
+	chunksProduceChunksTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "produce-chunks",
+		},
+		Task: []flowcrt.Piece{{Text: "Produce the chunks"}},
+	}
+	chunksUseChunkTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "use-chunk",
+		},
+		Task: []flowcrt.Piece{{Text: "Use "}, {Text: "{{data}}", Ref: "data"}, {Text: ": "}, {Text: "{{info}}", Ref: "info"}},
+	}
+)
+
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Chunks) run(ctx context.Context, s *flowcrt.JSONState, step, until chunksStep) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := chunksStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		var next chunksStep
 		switch step {
 		case chunksStepProduceChunks:
-			step, err = w.stepProduceChunks(ctx, s)
+			next, err = w.stepProduceChunks(ctx, s)
 		case chunksStepUseChunk:
-			step, err = w.stepUseChunk(ctx, s)
+			next, err = w.stepUseChunk(ctx, s)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }

@@ -52,6 +52,34 @@ const (
 	stagesStepState4            // "state-4"
 )
 
+// stagesStateIDs maps each step to its state's id.
+var stagesStateIDs = [...]string{
+	stagesStepState1: "state-1",
+	stagesStepState2: "state-2",
+	stagesStepState3: "state-3",
+	stagesStepState4: "state-4",
+}
+
+// Run executes the workflow from state "state-1" on input, any value that encodes as JSON:
+// an object's keys are the initial context store, and input is the task input that {{task}}
+// renders outside iterations. It returns the final context store; on failure, the store as the
+// states that completed left it (a fan-out that failed merges nothing), and the error.
+func (w *Stages) Run(ctx context.Context, input any) (any, error) {
+	s, err := flowcrt.NewJSONState(input)
+	if err != nil {
+		return nil, err
+	}
+	err = w.RunState(ctx, &s)
+	return s.Context, err
+}
+
+// RunState executes the workflow from state "state-1" on s, which it updates: the context
+// store, the message history and the task input. Use it to start from a history or to read the
+// history after the run.
+func (w *Stages) RunState(ctx context.Context, s *flowcrt.JSONState) error {
+	return w.run(ctx, s, stagesStepState1, stagesDone)
+}
+
 // The states' task templates, tool_args and retry policies.
 var (
 	stagesState1Task = flowcrt.JSONTask{
@@ -80,46 +108,36 @@ var (
 	}
 )
 
-// Run executes the workflow from state "state-1" on input, any value that encodes as JSON:
-// an object's keys are the initial context store, and input is the task input that {{task}}
-// renders outside iterations. It returns the final context store; on failure, the store as the
-// states that completed left it (a fan-out that failed merges nothing), and the error.
-func (w *Stages) Run(ctx context.Context, input any) (any, error) {
-	s, err := flowcrt.NewJSONState(input)
-	if err != nil {
-		return nil, err
-	}
-	err = w.RunState(ctx, &s)
-	return s.Context, err
-}
-
-// RunState executes the workflow from state "state-1" on s, which it updates: the context
-// store, the message history and the task input. Use it to start from a history or to read the
-// history after the run.
-func (w *Stages) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, stagesStepState1, stagesDone)
-}
-
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Stages) run(ctx context.Context, s *flowcrt.JSONState, step, until stagesStep) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := stagesStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		var next stagesStep
 		switch step {
 		case stagesStepState1:
-			step, err = w.stepState1(ctx, s)
+			next, err = w.stepState1(ctx, s)
 		case stagesStepState2:
-			step, err = w.stepState2(ctx, s)
+			next, err = w.stepState2(ctx, s)
 		case stagesStepState3:
-			step, err = w.stepState3(ctx, s)
+			next, err = w.stepState3(ctx, s)
 		case stagesStepState4:
-			step, err = w.stepState4(ctx, s)
+			next, err = w.stepState4(ctx, s)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }

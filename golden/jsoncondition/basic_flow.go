@@ -53,6 +53,33 @@ const (
 	basicStepStateIfFalse           // "state-if-false"
 )
 
+// basicStateIDs maps each step to its state's id.
+var basicStateIDs = [...]string{
+	basicStepMeasure:      "measure",
+	basicStepStateIfTrue:  "state-if-true",
+	basicStepStateIfFalse: "state-if-false",
+}
+
+// Run executes the workflow from state "measure" on input, any value that encodes as JSON:
+// an object's keys are the initial context store, and input is the task input that {{task}}
+// renders outside iterations. It returns the final context store; on failure, the store as the
+// states that completed left it (a fan-out that failed merges nothing), and the error.
+func (w *Basic) Run(ctx context.Context, input any) (any, error) {
+	s, err := flowcrt.NewJSONState(input)
+	if err != nil {
+		return nil, err
+	}
+	err = w.RunState(ctx, &s)
+	return s.Context, err
+}
+
+// RunState executes the workflow from state "measure" on s, which it updates: the context
+// store, the message history and the task input. Use it to start from a history or to read the
+// history after the run.
+func (w *Basic) RunState(ctx context.Context, s *flowcrt.JSONState) error {
+	return w.run(ctx, s, basicStepMeasure, basicDone)
+}
+
 // The states' task templates, tool_args and retry policies.
 var (
 	basicMeasureTask = flowcrt.JSONTask{
@@ -75,44 +102,34 @@ var (
 	}
 )
 
-// Run executes the workflow from state "measure" on input, any value that encodes as JSON:
-// an object's keys are the initial context store, and input is the task input that {{task}}
-// renders outside iterations. It returns the final context store; on failure, the store as the
-// states that completed left it (a fan-out that failed merges nothing), and the error.
-func (w *Basic) Run(ctx context.Context, input any) (any, error) {
-	s, err := flowcrt.NewJSONState(input)
-	if err != nil {
-		return nil, err
-	}
-	err = w.RunState(ctx, &s)
-	return s.Context, err
-}
-
-// RunState executes the workflow from state "measure" on s, which it updates: the context
-// store, the message history and the task input. Use it to start from a history or to read the
-// history after the run.
-func (w *Basic) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, basicStepMeasure, basicDone)
-}
-
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Basic) run(ctx context.Context, s *flowcrt.JSONState, step, until basicStep) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := basicStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		var next basicStep
 		switch step {
 		case basicStepMeasure:
-			step, err = w.stepMeasure(ctx, s)
+			next, err = w.stepMeasure(ctx, s)
 		case basicStepStateIfTrue:
-			step, err = w.stepStateIfTrue(ctx, s)
+			next, err = w.stepStateIfTrue(ctx, s)
 		case basicStepStateIfFalse:
-			step, err = w.stepStateIfFalse(ctx, s)
+			next, err = w.stepStateIfFalse(ctx, s)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }

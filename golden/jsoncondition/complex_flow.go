@@ -53,6 +53,33 @@ const (
 	complexStepSkipState                 // "skip-state"
 )
 
+// complexStateIDs maps each step to its state's id.
+var complexStateIDs = [...]string{
+	complexStepCheckActivity: "check-activity",
+	complexStepProcessState:  "process-state",
+	complexStepSkipState:     "skip-state",
+}
+
+// Run executes the workflow from state "check-activity" on input, any value that encodes as JSON:
+// an object's keys are the initial context store, and input is the task input that {{task}}
+// renders outside iterations. It returns the final context store; on failure, the store as the
+// states that completed left it (a fan-out that failed merges nothing), and the error.
+func (w *Complex) Run(ctx context.Context, input any) (any, error) {
+	s, err := flowcrt.NewJSONState(input)
+	if err != nil {
+		return nil, err
+	}
+	err = w.RunState(ctx, &s)
+	return s.Context, err
+}
+
+// RunState executes the workflow from state "check-activity" on s, which it updates: the context
+// store, the message history and the task input. Use it to start from a history or to read the
+// history after the run.
+func (w *Complex) RunState(ctx context.Context, s *flowcrt.JSONState) error {
+	return w.run(ctx, s, complexStepCheckActivity, complexDone)
+}
+
 // The states' task templates, tool_args and retry policies.
 var (
 	complexCheckActivityTask = flowcrt.JSONTask{
@@ -75,44 +102,34 @@ var (
 	}
 )
 
-// Run executes the workflow from state "check-activity" on input, any value that encodes as JSON:
-// an object's keys are the initial context store, and input is the task input that {{task}}
-// renders outside iterations. It returns the final context store; on failure, the store as the
-// states that completed left it (a fan-out that failed merges nothing), and the error.
-func (w *Complex) Run(ctx context.Context, input any) (any, error) {
-	s, err := flowcrt.NewJSONState(input)
-	if err != nil {
-		return nil, err
-	}
-	err = w.RunState(ctx, &s)
-	return s.Context, err
-}
-
-// RunState executes the workflow from state "check-activity" on s, which it updates: the context
-// store, the message history and the task input. Use it to start from a history or to read the
-// history after the run.
-func (w *Complex) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, complexStepCheckActivity, complexDone)
-}
-
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Complex) run(ctx context.Context, s *flowcrt.JSONState, step, until complexStep) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := complexStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		var next complexStep
 		switch step {
 		case complexStepCheckActivity:
-			step, err = w.stepCheckActivity(ctx, s)
+			next, err = w.stepCheckActivity(ctx, s)
 		case complexStepProcessState:
-			step, err = w.stepProcessState(ctx, s)
+			next, err = w.stepProcessState(ctx, s)
 		case complexStepSkipState:
-			step, err = w.stepSkipState(ctx, s)
+			next, err = w.stepSkipState(ctx, s)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }

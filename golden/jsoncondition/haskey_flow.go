@@ -53,6 +53,33 @@ const (
 	haskeyStepNoResult             // "no-result"
 )
 
+// haskeyStateIDs maps each step to its state's id.
+var haskeyStateIDs = [...]string{
+	haskeyStepFetch:     "fetch",
+	haskeyStepHasResult: "has-result",
+	haskeyStepNoResult:  "no-result",
+}
+
+// Run executes the workflow from state "fetch" on input, any value that encodes as JSON:
+// an object's keys are the initial context store, and input is the task input that {{task}}
+// renders outside iterations. It returns the final context store; on failure, the store as the
+// states that completed left it (a fan-out that failed merges nothing), and the error.
+func (w *Haskey) Run(ctx context.Context, input any) (any, error) {
+	s, err := flowcrt.NewJSONState(input)
+	if err != nil {
+		return nil, err
+	}
+	err = w.RunState(ctx, &s)
+	return s.Context, err
+}
+
+// RunState executes the workflow from state "fetch" on s, which it updates: the context
+// store, the message history and the task input. Use it to start from a history or to read the
+// history after the run.
+func (w *Haskey) RunState(ctx context.Context, s *flowcrt.JSONState) error {
+	return w.run(ctx, s, haskeyStepFetch, haskeyDone)
+}
+
 // The states' task templates, tool_args and retry policies.
 var (
 	haskeyFetchTask = flowcrt.JSONTask{
@@ -75,44 +102,34 @@ var (
 	}
 )
 
-// Run executes the workflow from state "fetch" on input, any value that encodes as JSON:
-// an object's keys are the initial context store, and input is the task input that {{task}}
-// renders outside iterations. It returns the final context store; on failure, the store as the
-// states that completed left it (a fan-out that failed merges nothing), and the error.
-func (w *Haskey) Run(ctx context.Context, input any) (any, error) {
-	s, err := flowcrt.NewJSONState(input)
-	if err != nil {
-		return nil, err
-	}
-	err = w.RunState(ctx, &s)
-	return s.Context, err
-}
-
-// RunState executes the workflow from state "fetch" on s, which it updates: the context
-// store, the message history and the task input. Use it to start from a history or to read the
-// history after the run.
-func (w *Haskey) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, haskeyStepFetch, haskeyDone)
-}
-
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Haskey) run(ctx context.Context, s *flowcrt.JSONState, step, until haskeyStep) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := haskeyStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		var next haskeyStep
 		switch step {
 		case haskeyStepFetch:
-			step, err = w.stepFetch(ctx, s)
+			next, err = w.stepFetch(ctx, s)
 		case haskeyStepHasResult:
-			step, err = w.stepHasResult(ctx, s)
+			next, err = w.stepHasResult(ctx, s)
 		case haskeyStepNoResult:
-			step, err = w.stepNoResult(ctx, s)
+			next, err = w.stepNoResult(ctx, s)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }

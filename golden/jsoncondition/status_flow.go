@@ -53,6 +53,33 @@ const (
 	statusStepErrorHandler            // "error-handler"
 )
 
+// statusStateIDs maps each step to its state's id.
+var statusStateIDs = [...]string{
+	statusStepRunStep:      "run-step",
+	statusStepNextStep:     "next-step",
+	statusStepErrorHandler: "error-handler",
+}
+
+// Run executes the workflow from state "run-step" on input, any value that encodes as JSON:
+// an object's keys are the initial context store, and input is the task input that {{task}}
+// renders outside iterations. It returns the final context store; on failure, the store as the
+// states that completed left it (a fan-out that failed merges nothing), and the error.
+func (w *Status) Run(ctx context.Context, input any) (any, error) {
+	s, err := flowcrt.NewJSONState(input)
+	if err != nil {
+		return nil, err
+	}
+	err = w.RunState(ctx, &s)
+	return s.Context, err
+}
+
+// RunState executes the workflow from state "run-step" on s, which it updates: the context
+// store, the message history and the task input. Use it to start from a history or to read the
+// history after the run.
+func (w *Status) RunState(ctx context.Context, s *flowcrt.JSONState) error {
+	return w.run(ctx, s, statusStepRunStep, statusDone)
+}
+
 // The states' task templates, tool_args and retry policies.
 var (
 	statusRunStepTask = flowcrt.JSONTask{
@@ -75,44 +102,34 @@ var (
 	}
 )
 
-// Run executes the workflow from state "run-step" on input, any value that encodes as JSON:
-// an object's keys are the initial context store, and input is the task input that {{task}}
-// renders outside iterations. It returns the final context store; on failure, the store as the
-// states that completed left it (a fan-out that failed merges nothing), and the error.
-func (w *Status) Run(ctx context.Context, input any) (any, error) {
-	s, err := flowcrt.NewJSONState(input)
-	if err != nil {
-		return nil, err
-	}
-	err = w.RunState(ctx, &s)
-	return s.Context, err
-}
-
-// RunState executes the workflow from state "run-step" on s, which it updates: the context
-// store, the message history and the task input. Use it to start from a history or to read the
-// history after the run.
-func (w *Status) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, statusStepRunStep, statusDone)
-}
-
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Status) run(ctx context.Context, s *flowcrt.JSONState, step, until statusStep) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := statusStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		var next statusStep
 		switch step {
 		case statusStepRunStep:
-			step, err = w.stepRunStep(ctx, s)
+			next, err = w.stepRunStep(ctx, s)
 		case statusStepNextStep:
-			step, err = w.stepNextStep(ctx, s)
+			next, err = w.stepNextStep(ctx, s)
 		case statusStepErrorHandler:
-			step, err = w.stepErrorHandler(ctx, s)
+			next, err = w.stepErrorHandler(ctx, s)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }

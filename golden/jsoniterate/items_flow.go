@@ -50,21 +50,11 @@ const (
 	itemsStepProcessingState           // "processing-state"
 )
 
-// The states' task templates, tool_args and retry policies.
-var (
-	itemsFindFilesTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "find-files",
-		},
-		Task: []flowcrt.Piece{{Text: "Find the files to process"}},
-	}
-	itemsProcessingStateTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "processing-state",
-		},
-		Task: []flowcrt.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}, {Text: " ("}, {Text: "{{count}}", Ref: "count"}, {Text: " files in all)"}},
-	}
-)
+// itemsStateIDs maps each step to its state's id.
+var itemsStateIDs = [...]string{
+	itemsStepFindFiles:       "find-files",
+	itemsStepProcessingState: "processing-state",
+}
 
 // Run executes the workflow from state "find-files" on input, any value that encodes as JSON:
 // an object's keys are the initial context store, and input is the task input that {{task}}
@@ -86,22 +76,48 @@ func (w *Items) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, itemsStepFindFiles, itemsDone)
 }
 
+// The states' task templates, tool_args and retry policies.
+var (
+	itemsFindFilesTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "find-files",
+		},
+		Task: []flowcrt.Piece{{Text: "Find the files to process"}},
+	}
+	itemsProcessingStateTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "processing-state",
+		},
+		Task: []flowcrt.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}, {Text: " ("}, {Text: "{{count}}", Ref: "count"}, {Text: " files in all)"}},
+	}
+)
+
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Items) run(ctx context.Context, s *flowcrt.JSONState, step, until itemsStep) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := itemsStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		var next itemsStep
 		switch step {
 		case itemsStepFindFiles:
-			step, err = w.stepFindFiles(ctx, s)
+			next, err = w.stepFindFiles(ctx, s)
 		case itemsStepProcessingState:
-			step, err = w.stepProcessingState(ctx, s)
+			next, err = w.stepProcessingState(ctx, s)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }

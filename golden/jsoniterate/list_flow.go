@@ -53,6 +53,33 @@ const (
 	listStepGenerateSummary          // "generate-summary"
 )
 
+// listStateIDs maps each step to its state's id.
+var listStateIDs = [...]string{
+	listStepListFiles:       "list-files",
+	listStepProcessFile:     "process-file",
+	listStepGenerateSummary: "generate-summary",
+}
+
+// Run executes the workflow from state "list-files" on input, any value that encodes as JSON:
+// an object's keys are the initial context store, and input is the task input that {{task}}
+// renders outside iterations. It returns the final context store; on failure, the store as the
+// states that completed left it (a fan-out that failed merges nothing), and the error.
+func (w *List) Run(ctx context.Context, input any) (any, error) {
+	s, err := flowcrt.NewJSONState(input)
+	if err != nil {
+		return nil, err
+	}
+	err = w.RunState(ctx, &s)
+	return s.Context, err
+}
+
+// RunState executes the workflow from state "list-files" on s, which it updates: the context
+// store, the message history and the task input. Use it to start from a history or to read the
+// history after the run.
+func (w *List) RunState(ctx context.Context, s *flowcrt.JSONState) error {
+	return w.run(ctx, s, listStepListFiles, listDone)
+}
+
 // The states' task templates, tool_args and retry policies.
 var (
 	listListFilesTask = flowcrt.JSONTask{
@@ -75,44 +102,34 @@ var (
 	}
 )
 
-// Run executes the workflow from state "list-files" on input, any value that encodes as JSON:
-// an object's keys are the initial context store, and input is the task input that {{task}}
-// renders outside iterations. It returns the final context store; on failure, the store as the
-// states that completed left it (a fan-out that failed merges nothing), and the error.
-func (w *List) Run(ctx context.Context, input any) (any, error) {
-	s, err := flowcrt.NewJSONState(input)
-	if err != nil {
-		return nil, err
-	}
-	err = w.RunState(ctx, &s)
-	return s.Context, err
-}
-
-// RunState executes the workflow from state "list-files" on s, which it updates: the context
-// store, the message history and the task input. Use it to start from a history or to read the
-// history after the run.
-func (w *List) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, listStepListFiles, listDone)
-}
-
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *List) run(ctx context.Context, s *flowcrt.JSONState, step, until listStep) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := listStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		var next listStep
 		switch step {
 		case listStepListFiles:
-			step, err = w.stepListFiles(ctx, s)
+			next, err = w.stepListFiles(ctx, s)
 		case listStepProcessFile:
-			step, err = w.stepProcessFile(ctx, s)
+			next, err = w.stepProcessFile(ctx, s)
 		case listStepGenerateSummary:
-			step, err = w.stepGenerateSummary(ctx, s)
+			next, err = w.stepGenerateSummary(ctx, s)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }

@@ -50,20 +50,11 @@ const (
 	objectsStepExecuteTask             // "execute-task"
 )
 
-// The states' task templates, tool_args and retry policies.
-var (
-	objectsGetTasksTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "get-tasks",
-		},
-	}
-	objectsExecuteTaskTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "execute-task",
-		},
-		Task: []flowcrt.Piece{{Text: "Execute task ID "}, {Text: "{{id}}", Ref: "id"}, {Text: ": "}, {Text: "{{title}}", Ref: "title"}, {Text: "\nPriority level: "}, {Text: "{{priority}}", Ref: "priority"}, {Text: "\n\nPlease process this task according to its priority.\n"}},
-	}
-)
+// objectsStateIDs maps each step to its state's id.
+var objectsStateIDs = [...]string{
+	objectsStepGetTasks:    "get-tasks",
+	objectsStepExecuteTask: "execute-task",
+}
 
 // Run executes the workflow from state "get-tasks" on input, any value that encodes as JSON:
 // an object's keys are the initial context store, and input is the task input that {{task}}
@@ -85,22 +76,47 @@ func (w *Objects) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, objectsStepGetTasks, objectsDone)
 }
 
+// The states' task templates, tool_args and retry policies.
+var (
+	objectsGetTasksTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "get-tasks",
+		},
+	}
+	objectsExecuteTaskTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "execute-task",
+		},
+		Task: []flowcrt.Piece{{Text: "Execute task ID "}, {Text: "{{id}}", Ref: "id"}, {Text: ": "}, {Text: "{{title}}", Ref: "title"}, {Text: "\nPriority level: "}, {Text: "{{priority}}", Ref: "priority"}, {Text: "\n\nPlease process this task according to its priority.\n"}},
+	}
+)
+
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Objects) run(ctx context.Context, s *flowcrt.JSONState, step, until objectsStep) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := objectsStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		var next objectsStep
 		switch step {
 		case objectsStepGetTasks:
-			step, err = w.stepGetTasks(ctx, s)
+			next, err = w.stepGetTasks(ctx, s)
 		case objectsStepExecuteTask:
-			step, err = w.stepExecuteTask(ctx, s)
+			next, err = w.stepExecuteTask(ctx, s)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }

@@ -50,23 +50,11 @@ const (
 	pointerStepProcessUser              // "process-user"
 )
 
-// The states' task templates, tool_args and retry policies.
-var (
-	pointerFetchAPIDataTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "fetch-api-data",
-		},
-		ToolArgs: []flowcrt.JSONArg{
-			{Name: "endpoint", Value: []flowcrt.Piece{{Text: "/api/users"}}},
-		},
-	}
-	pointerProcessUserTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "process-user",
-		},
-		Task: []flowcrt.Piece{{Text: "Process user data "}, {Text: "{{task}}", Ref: "task"}},
-	}
-)
+// pointerStateIDs maps each step to its state's id.
+var pointerStateIDs = [...]string{
+	pointerStepFetchAPIData: "fetch-api-data",
+	pointerStepProcessUser:  "process-user",
+}
 
 // Run executes the workflow from state "fetch-api-data" on input, any value that encodes as JSON:
 // an object's keys are the initial context store, and input is the task input that {{task}}
@@ -88,22 +76,50 @@ func (w *Pointer) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, pointerStepFetchAPIData, pointerDone)
 }
 
+// The states' task templates, tool_args and retry policies.
+var (
+	pointerFetchAPIDataTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "fetch-api-data",
+		},
+		ToolArgs: []flowcrt.JSONArg{
+			{Name: "endpoint", Value: []flowcrt.Piece{{Text: "/api/users"}}},
+		},
+	}
+	pointerProcessUserTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "process-user",
+		},
+		Task: []flowcrt.Piece{{Text: "Process user data "}, {Text: "{{task}}", Ref: "task"}},
+	}
+)
+
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Pointer) run(ctx context.Context, s *flowcrt.JSONState, step, until pointerStep) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := pointerStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		var next pointerStep
 		switch step {
 		case pointerStepFetchAPIData:
-			step, err = w.stepFetchAPIData(ctx, s)
+			next, err = w.stepFetchAPIData(ctx, s)
 		case pointerStepProcessUser:
-			step, err = w.stepProcessUser(ctx, s)
+			next, err = w.stepProcessUser(ctx, s)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }

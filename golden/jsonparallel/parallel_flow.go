@@ -61,6 +61,35 @@ const (
 	parallelStepState5              // "state-5"
 )
 
+// parallelStateIDs maps each step to its state's id.
+var parallelStateIDs = [...]string{
+	parallelStepState1: "state-1",
+	parallelStepState2: "state-2",
+	parallelStepState3: "state-3",
+	parallelStepState4: "state-4",
+	parallelStepState5: "state-5",
+}
+
+// Run executes the workflow from state "state-1" on input, any value that encodes as JSON:
+// an object's keys are the initial context store, and input is the task input that {{task}}
+// renders outside iterations. It returns the final context store; on failure, the store as the
+// states that completed left it (a fan-out that failed merges nothing), and the error.
+func (w *Parallel) Run(ctx context.Context, input any) (any, error) {
+	s, err := flowcrt.NewJSONState(input)
+	if err != nil {
+		return nil, err
+	}
+	err = w.RunState(ctx, &s)
+	return s.Context, err
+}
+
+// RunState executes the workflow from state "state-1" on s, which it updates: the context
+// store, the message history and the task input. Use it to start from a history or to read the
+// history after the run.
+func (w *Parallel) RunState(ctx context.Context, s *flowcrt.JSONState) error {
+	return w.run(ctx, s, parallelStepState1, parallelDone)
+}
+
 // The states' task templates, tool_args and retry policies.
 var (
 	parallelState1Task = flowcrt.JSONTask{
@@ -95,48 +124,38 @@ var (
 	}
 )
 
-// Run executes the workflow from state "state-1" on input, any value that encodes as JSON:
-// an object's keys are the initial context store, and input is the task input that {{task}}
-// renders outside iterations. It returns the final context store; on failure, the store as the
-// states that completed left it (a fan-out that failed merges nothing), and the error.
-func (w *Parallel) Run(ctx context.Context, input any) (any, error) {
-	s, err := flowcrt.NewJSONState(input)
-	if err != nil {
-		return nil, err
-	}
-	err = w.RunState(ctx, &s)
-	return s.Context, err
-}
-
-// RunState executes the workflow from state "state-1" on s, which it updates: the context
-// store, the message history and the task input. Use it to start from a history or to read the
-// history after the run.
-func (w *Parallel) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, parallelStepState1, parallelDone)
-}
-
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Parallel) run(ctx context.Context, s *flowcrt.JSONState, step, until parallelStep) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := parallelStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		var next parallelStep
 		switch step {
 		case parallelStepState1:
-			step, err = w.stepState1(ctx, s)
+			next, err = w.stepState1(ctx, s)
 		case parallelStepState2:
-			step, err = w.stepState2(ctx, s)
+			next, err = w.stepState2(ctx, s)
 		case parallelStepState3:
-			step, err = w.stepState3(ctx, s)
+			next, err = w.stepState3(ctx, s)
 		case parallelStepState4:
-			step, err = w.stepState4(ctx, s)
+			next, err = w.stepState4(ctx, s)
 		case parallelStepState5:
-			step, err = w.stepState5(ctx, s)
+			next, err = w.stepState5(ctx, s)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }

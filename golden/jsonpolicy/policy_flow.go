@@ -62,6 +62,36 @@ const (
 	pagesStepBroken              // "broken"
 )
 
+// pagesStateIDs maps each step to its state's id.
+var pagesStateIDs = [...]string{
+	pagesStepFetch:     "fetch",
+	pagesStepRoute:     "route",
+	pagesStepSummarize: "summarize",
+	pagesStepTranslate: "translate",
+	pagesStepMissing:   "missing",
+	pagesStepBroken:    "broken",
+}
+
+// Run executes the workflow from state "fetch" on input, any value that encodes as JSON:
+// an object's keys are the initial context store, and input is the task input that {{task}}
+// renders outside iterations. It returns the final context store; on failure, the store as the
+// states that completed left it (a fan-out that failed merges nothing), and the error.
+func (w *Pages) Run(ctx context.Context, input any) (any, error) {
+	s, err := flowcrt.NewJSONState(input)
+	if err != nil {
+		return nil, err
+	}
+	err = w.RunState(ctx, &s)
+	return s.Context, err
+}
+
+// RunState executes the workflow from state "fetch" on s, which it updates: the context
+// store, the message history and the task input. Use it to start from a history or to read the
+// history after the run.
+func (w *Pages) RunState(ctx context.Context, s *flowcrt.JSONState) error {
+	return w.run(ctx, s, pagesStepFetch, pagesDone)
+}
+
 // The states' task templates, tool_args and retry policies.
 var (
 	pagesFetchTask = flowcrt.JSONTask{
@@ -112,50 +142,40 @@ var (
 	}
 )
 
-// Run executes the workflow from state "fetch" on input, any value that encodes as JSON:
-// an object's keys are the initial context store, and input is the task input that {{task}}
-// renders outside iterations. It returns the final context store; on failure, the store as the
-// states that completed left it (a fan-out that failed merges nothing), and the error.
-func (w *Pages) Run(ctx context.Context, input any) (any, error) {
-	s, err := flowcrt.NewJSONState(input)
-	if err != nil {
-		return nil, err
-	}
-	err = w.RunState(ctx, &s)
-	return s.Context, err
-}
-
-// RunState executes the workflow from state "fetch" on s, which it updates: the context
-// store, the message history and the task input. Use it to start from a history or to read the
-// history after the run.
-func (w *Pages) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, pagesStepFetch, pagesDone)
-}
-
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Pages) run(ctx context.Context, s *flowcrt.JSONState, step, until pagesStep) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := pagesStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		var next pagesStep
 		switch step {
 		case pagesStepFetch:
-			step, err = w.stepFetch(ctx, s)
+			next, err = w.stepFetch(ctx, s)
 		case pagesStepRoute:
-			step, err = w.stepRoute(ctx, s)
+			next, err = w.stepRoute(ctx, s)
 		case pagesStepSummarize:
-			step, err = w.stepSummarize(ctx, s)
+			next, err = w.stepSummarize(ctx, s)
 		case pagesStepTranslate:
-			step, err = w.stepTranslate(ctx, s)
+			next, err = w.stepTranslate(ctx, s)
 		case pagesStepMissing:
-			step, err = w.stepMissing(ctx, s)
+			next, err = w.stepMissing(ctx, s)
 		case pagesStepBroken:
-			step, err = w.stepBroken(ctx, s)
+			next, err = w.stepBroken(ctx, s)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }

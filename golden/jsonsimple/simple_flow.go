@@ -52,21 +52,11 @@ const (
 	simpleStepNextStateID            // "next-state-id"
 )
 
-// The states' task templates, tool_args and retry policies.
-var (
-	simpleFirstStateTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "first-state",
-		},
-		Task: []flowcrt.Piece{{Text: "Write a greeting for "}, {Text: "{{name}}", Ref: "name"}},
-	}
-	simpleNextStateIDTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "next-state-id",
-		},
-		Task: []flowcrt.Piece{{Text: "Review the greeting \""}, {Text: "{{greeting}}", Ref: "greeting"}, {Text: "\" for "}, {Text: "{{name}}", Ref: "name"}},
-	}
-)
+// simpleStateIDs maps each step to its state's id.
+var simpleStateIDs = [...]string{
+	simpleStepFirstState:  "first-state",
+	simpleStepNextStateID: "next-state-id",
+}
 
 // Run executes the workflow from state "first-state" on input, any value that encodes as JSON:
 // an object's keys are the initial context store, and input is the task input that {{task}}
@@ -88,22 +78,48 @@ func (w *Simple) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, simpleStepFirstState, simpleDone)
 }
 
+// The states' task templates, tool_args and retry policies.
+var (
+	simpleFirstStateTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "first-state",
+		},
+		Task: []flowcrt.Piece{{Text: "Write a greeting for "}, {Text: "{{name}}", Ref: "name"}},
+	}
+	simpleNextStateIDTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "next-state-id",
+		},
+		Task: []flowcrt.Piece{{Text: "Review the greeting \""}, {Text: "{{greeting}}", Ref: "greeting"}, {Text: "\" for "}, {Text: "{{name}}", Ref: "name"}},
+	}
+)
+
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Simple) run(ctx context.Context, s *flowcrt.JSONState, step, until simpleStep) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := simpleStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		var next simpleStep
 		switch step {
 		case simpleStepFirstState:
-			step, err = w.stepFirstState(ctx, s)
+			next, err = w.stepFirstState(ctx, s)
 		case simpleStepNextStateID:
-			step, err = w.stepNextStateID(ctx, s)
+			next, err = w.stepNextStateID(ctx, s)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }

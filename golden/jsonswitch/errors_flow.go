@@ -59,6 +59,35 @@ const (
 	errorsStepUnknownState                   // "unknown-state"
 )
 
+// errorsStateIDs maps each step to its state's id.
+var errorsStateIDs = [...]string{
+	errorsStepRunTests:            "run-tests",
+	errorsStepSuccessState:        "success-state",
+	errorsStepPartialSuccessState: "partial-success-state",
+	errorsStepFailureState:        "failure-state",
+	errorsStepUnknownState:        "unknown-state",
+}
+
+// Run executes the workflow from state "run-tests" on input, any value that encodes as JSON:
+// an object's keys are the initial context store, and input is the task input that {{task}}
+// renders outside iterations. It returns the final context store; on failure, the store as the
+// states that completed left it (a fan-out that failed merges nothing), and the error.
+func (w *Errors) Run(ctx context.Context, input any) (any, error) {
+	s, err := flowcrt.NewJSONState(input)
+	if err != nil {
+		return nil, err
+	}
+	err = w.RunState(ctx, &s)
+	return s.Context, err
+}
+
+// RunState executes the workflow from state "run-tests" on s, which it updates: the context
+// store, the message history and the task input. Use it to start from a history or to read the
+// history after the run.
+func (w *Errors) RunState(ctx context.Context, s *flowcrt.JSONState) error {
+	return w.run(ctx, s, errorsStepRunTests, errorsDone)
+}
+
 // The states' task templates, tool_args and retry policies.
 var (
 	errorsRunTestsTask = flowcrt.JSONTask{
@@ -93,48 +122,38 @@ var (
 	}
 )
 
-// Run executes the workflow from state "run-tests" on input, any value that encodes as JSON:
-// an object's keys are the initial context store, and input is the task input that {{task}}
-// renders outside iterations. It returns the final context store; on failure, the store as the
-// states that completed left it (a fan-out that failed merges nothing), and the error.
-func (w *Errors) Run(ctx context.Context, input any) (any, error) {
-	s, err := flowcrt.NewJSONState(input)
-	if err != nil {
-		return nil, err
-	}
-	err = w.RunState(ctx, &s)
-	return s.Context, err
-}
-
-// RunState executes the workflow from state "run-tests" on s, which it updates: the context
-// store, the message history and the task input. Use it to start from a history or to read the
-// history after the run.
-func (w *Errors) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, errorsStepRunTests, errorsDone)
-}
-
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Errors) run(ctx context.Context, s *flowcrt.JSONState, step, until errorsStep) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := errorsStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		var next errorsStep
 		switch step {
 		case errorsStepRunTests:
-			step, err = w.stepRunTests(ctx, s)
+			next, err = w.stepRunTests(ctx, s)
 		case errorsStepSuccessState:
-			step, err = w.stepSuccessState(ctx, s)
+			next, err = w.stepSuccessState(ctx, s)
 		case errorsStepPartialSuccessState:
-			step, err = w.stepPartialSuccessState(ctx, s)
+			next, err = w.stepPartialSuccessState(ctx, s)
 		case errorsStepFailureState:
-			step, err = w.stepFailureState(ctx, s)
+			next, err = w.stepFailureState(ctx, s)
 		case errorsStepUnknownState:
-			step, err = w.stepUnknownState(ctx, s)
+			next, err = w.stepUnknownState(ctx, s)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }

@@ -56,6 +56,34 @@ const (
 	failingStepBacklog             // "backlog"
 )
 
+// failingStateIDs maps each step to its state's id.
+var failingStateIDs = [...]string{
+	failingStepTriage:  "triage",
+	failingStepUrgent:  "urgent",
+	failingStepBugFix:  "bug-fix",
+	failingStepBacklog: "backlog",
+}
+
+// Run executes the workflow from state "triage" on input, any value that encodes as JSON:
+// an object's keys are the initial context store, and input is the task input that {{task}}
+// renders outside iterations. It returns the final context store; on failure, the store as the
+// states that completed left it (a fan-out that failed merges nothing), and the error.
+func (w *Failing) Run(ctx context.Context, input any) (any, error) {
+	s, err := flowcrt.NewJSONState(input)
+	if err != nil {
+		return nil, err
+	}
+	err = w.RunState(ctx, &s)
+	return s.Context, err
+}
+
+// RunState executes the workflow from state "triage" on s, which it updates: the context
+// store, the message history and the task input. Use it to start from a history or to read the
+// history after the run.
+func (w *Failing) RunState(ctx context.Context, s *flowcrt.JSONState) error {
+	return w.run(ctx, s, failingStepTriage, failingDone)
+}
+
 // The states' task templates, tool_args and retry policies.
 var (
 	failingTriageTask = flowcrt.JSONTask{
@@ -84,46 +112,36 @@ var (
 	}
 )
 
-// Run executes the workflow from state "triage" on input, any value that encodes as JSON:
-// an object's keys are the initial context store, and input is the task input that {{task}}
-// renders outside iterations. It returns the final context store; on failure, the store as the
-// states that completed left it (a fan-out that failed merges nothing), and the error.
-func (w *Failing) Run(ctx context.Context, input any) (any, error) {
-	s, err := flowcrt.NewJSONState(input)
-	if err != nil {
-		return nil, err
-	}
-	err = w.RunState(ctx, &s)
-	return s.Context, err
-}
-
-// RunState executes the workflow from state "triage" on s, which it updates: the context
-// store, the message history and the task input. Use it to start from a history or to read the
-// history after the run.
-func (w *Failing) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, failingStepTriage, failingDone)
-}
-
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Failing) run(ctx context.Context, s *flowcrt.JSONState, step, until failingStep) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := failingStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		var next failingStep
 		switch step {
 		case failingStepTriage:
-			step, err = w.stepTriage(ctx, s)
+			next, err = w.stepTriage(ctx, s)
 		case failingStepUrgent:
-			step, err = w.stepUrgent(ctx, s)
+			next, err = w.stepUrgent(ctx, s)
 		case failingStepBugFix:
-			step, err = w.stepBugFix(ctx, s)
+			next, err = w.stepBugFix(ctx, s)
 		case failingStepBacklog:
-			step, err = w.stepBacklog(ctx, s)
+			next, err = w.stepBacklog(ctx, s)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }

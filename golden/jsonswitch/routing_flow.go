@@ -59,6 +59,35 @@ const (
 	routingStepUnsupportedTypeHandler             // "unsupported-type-handler"
 )
 
+// routingStateIDs maps each step to its state's id.
+var routingStateIDs = [...]string{
+	routingStepClassify:               "classify",
+	routingStepEmailProcessor:         "email-processor",
+	routingStepSmsProcessor:           "sms-processor",
+	routingStepPushProcessor:          "push-processor",
+	routingStepUnsupportedTypeHandler: "unsupported-type-handler",
+}
+
+// Run executes the workflow from state "classify" on input, any value that encodes as JSON:
+// an object's keys are the initial context store, and input is the task input that {{task}}
+// renders outside iterations. It returns the final context store; on failure, the store as the
+// states that completed left it (a fan-out that failed merges nothing), and the error.
+func (w *Routing) Run(ctx context.Context, input any) (any, error) {
+	s, err := flowcrt.NewJSONState(input)
+	if err != nil {
+		return nil, err
+	}
+	err = w.RunState(ctx, &s)
+	return s.Context, err
+}
+
+// RunState executes the workflow from state "classify" on s, which it updates: the context
+// store, the message history and the task input. Use it to start from a history or to read the
+// history after the run.
+func (w *Routing) RunState(ctx context.Context, s *flowcrt.JSONState) error {
+	return w.run(ctx, s, routingStepClassify, routingDone)
+}
+
 // The states' task templates, tool_args and retry policies.
 var (
 	routingClassifyTask = flowcrt.JSONTask{
@@ -93,48 +122,38 @@ var (
 	}
 )
 
-// Run executes the workflow from state "classify" on input, any value that encodes as JSON:
-// an object's keys are the initial context store, and input is the task input that {{task}}
-// renders outside iterations. It returns the final context store; on failure, the store as the
-// states that completed left it (a fan-out that failed merges nothing), and the error.
-func (w *Routing) Run(ctx context.Context, input any) (any, error) {
-	s, err := flowcrt.NewJSONState(input)
-	if err != nil {
-		return nil, err
-	}
-	err = w.RunState(ctx, &s)
-	return s.Context, err
-}
-
-// RunState executes the workflow from state "classify" on s, which it updates: the context
-// store, the message history and the task input. Use it to start from a history or to read the
-// history after the run.
-func (w *Routing) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, routingStepClassify, routingDone)
-}
-
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Routing) run(ctx context.Context, s *flowcrt.JSONState, step, until routingStep) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := routingStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		var next routingStep
 		switch step {
 		case routingStepClassify:
-			step, err = w.stepClassify(ctx, s)
+			next, err = w.stepClassify(ctx, s)
 		case routingStepEmailProcessor:
-			step, err = w.stepEmailProcessor(ctx, s)
+			next, err = w.stepEmailProcessor(ctx, s)
 		case routingStepSmsProcessor:
-			step, err = w.stepSmsProcessor(ctx, s)
+			next, err = w.stepSmsProcessor(ctx, s)
 		case routingStepPushProcessor:
-			step, err = w.stepPushProcessor(ctx, s)
+			next, err = w.stepPushProcessor(ctx, s)
 		case routingStepUnsupportedTypeHandler:
-			step, err = w.stepUnsupportedTypeHandler(ctx, s)
+			next, err = w.stepUnsupportedTypeHandler(ctx, s)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }

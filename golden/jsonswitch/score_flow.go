@@ -59,6 +59,35 @@ const (
 	scoreStepPoorHandler                // "poor-handler"
 )
 
+// scoreStateIDs maps each step to its state's id.
+var scoreStateIDs = [...]string{
+	scoreStepGrade:            "grade",
+	scoreStepExcellentHandler: "excellent-handler",
+	scoreStepGoodHandler:      "good-handler",
+	scoreStepAverageHandler:   "average-handler",
+	scoreStepPoorHandler:      "poor-handler",
+}
+
+// Run executes the workflow from state "grade" on input, any value that encodes as JSON:
+// an object's keys are the initial context store, and input is the task input that {{task}}
+// renders outside iterations. It returns the final context store; on failure, the store as the
+// states that completed left it (a fan-out that failed merges nothing), and the error.
+func (w *Score) Run(ctx context.Context, input any) (any, error) {
+	s, err := flowcrt.NewJSONState(input)
+	if err != nil {
+		return nil, err
+	}
+	err = w.RunState(ctx, &s)
+	return s.Context, err
+}
+
+// RunState executes the workflow from state "grade" on s, which it updates: the context
+// store, the message history and the task input. Use it to start from a history or to read the
+// history after the run.
+func (w *Score) RunState(ctx context.Context, s *flowcrt.JSONState) error {
+	return w.run(ctx, s, scoreStepGrade, scoreDone)
+}
+
 // The states' task templates, tool_args and retry policies.
 var (
 	scoreGradeTask = flowcrt.JSONTask{
@@ -93,48 +122,38 @@ var (
 	}
 )
 
-// Run executes the workflow from state "grade" on input, any value that encodes as JSON:
-// an object's keys are the initial context store, and input is the task input that {{task}}
-// renders outside iterations. It returns the final context store; on failure, the store as the
-// states that completed left it (a fan-out that failed merges nothing), and the error.
-func (w *Score) Run(ctx context.Context, input any) (any, error) {
-	s, err := flowcrt.NewJSONState(input)
-	if err != nil {
-		return nil, err
-	}
-	err = w.RunState(ctx, &s)
-	return s.Context, err
-}
-
-// RunState executes the workflow from state "grade" on s, which it updates: the context
-// store, the message history and the task input. Use it to start from a history or to read the
-// history after the run.
-func (w *Score) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, scoreStepGrade, scoreDone)
-}
-
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Score) run(ctx context.Context, s *flowcrt.JSONState, step, until scoreStep) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := scoreStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		var next scoreStep
 		switch step {
 		case scoreStepGrade:
-			step, err = w.stepGrade(ctx, s)
+			next, err = w.stepGrade(ctx, s)
 		case scoreStepExcellentHandler:
-			step, err = w.stepExcellentHandler(ctx, s)
+			next, err = w.stepExcellentHandler(ctx, s)
 		case scoreStepGoodHandler:
-			step, err = w.stepGoodHandler(ctx, s)
+			next, err = w.stepGoodHandler(ctx, s)
 		case scoreStepAverageHandler:
-			step, err = w.stepAverageHandler(ctx, s)
+			next, err = w.stepAverageHandler(ctx, s)
 		case scoreStepPoorHandler:
-			step, err = w.stepPoorHandler(ctx, s)
+			next, err = w.stepPoorHandler(ctx, s)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }

@@ -59,6 +59,35 @@ const (
 	statusStepErrorState              // "error-state"
 )
 
+// statusStateIDs maps each step to its state's id.
+var statusStateIDs = [...]string{
+	statusStepPollJob:      "poll-job",
+	statusStepSuccessState: "success-state",
+	statusStepWaitState:    "wait-state",
+	statusStepRetryState:   "retry-state",
+	statusStepErrorState:   "error-state",
+}
+
+// Run executes the workflow from state "poll-job" on input, any value that encodes as JSON:
+// an object's keys are the initial context store, and input is the task input that {{task}}
+// renders outside iterations. It returns the final context store; on failure, the store as the
+// states that completed left it (a fan-out that failed merges nothing), and the error.
+func (w *Status) Run(ctx context.Context, input any) (any, error) {
+	s, err := flowcrt.NewJSONState(input)
+	if err != nil {
+		return nil, err
+	}
+	err = w.RunState(ctx, &s)
+	return s.Context, err
+}
+
+// RunState executes the workflow from state "poll-job" on s, which it updates: the context
+// store, the message history and the task input. Use it to start from a history or to read the
+// history after the run.
+func (w *Status) RunState(ctx context.Context, s *flowcrt.JSONState) error {
+	return w.run(ctx, s, statusStepPollJob, statusDone)
+}
+
 // The states' task templates, tool_args and retry policies.
 var (
 	statusPollJobTask = flowcrt.JSONTask{
@@ -93,48 +122,38 @@ var (
 	}
 )
 
-// Run executes the workflow from state "poll-job" on input, any value that encodes as JSON:
-// an object's keys are the initial context store, and input is the task input that {{task}}
-// renders outside iterations. It returns the final context store; on failure, the store as the
-// states that completed left it (a fan-out that failed merges nothing), and the error.
-func (w *Status) Run(ctx context.Context, input any) (any, error) {
-	s, err := flowcrt.NewJSONState(input)
-	if err != nil {
-		return nil, err
-	}
-	err = w.RunState(ctx, &s)
-	return s.Context, err
-}
-
-// RunState executes the workflow from state "poll-job" on s, which it updates: the context
-// store, the message history and the task input. Use it to start from a history or to read the
-// history after the run.
-func (w *Status) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, statusStepPollJob, statusDone)
-}
-
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Status) run(ctx context.Context, s *flowcrt.JSONState, step, until statusStep) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := statusStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		var next statusStep
 		switch step {
 		case statusStepPollJob:
-			step, err = w.stepPollJob(ctx, s)
+			next, err = w.stepPollJob(ctx, s)
 		case statusStepSuccessState:
-			step, err = w.stepSuccessState(ctx, s)
+			next, err = w.stepSuccessState(ctx, s)
 		case statusStepWaitState:
-			step, err = w.stepWaitState(ctx, s)
+			next, err = w.stepWaitState(ctx, s)
 		case statusStepRetryState:
-			step, err = w.stepRetryState(ctx, s)
+			next, err = w.stepRetryState(ctx, s)
 		case statusStepErrorState:
-			step, err = w.stepErrorState(ctx, s)
+			next, err = w.stepErrorState(ctx, s)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }

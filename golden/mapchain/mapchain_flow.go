@@ -163,57 +163,23 @@ type chunksStep int
 const (
 	chunksDone         chunksStep = iota
 	chunksStepSplit               // "split"
+	chunksStepMerge               // "merge"
 	chunksStepProcess             // "process"
 	chunksStepValidate            // "validate"
-	chunksStepMerge               // "merge"
 )
 
-// chunksStateIDs maps each step to its state id, for errors.
+// chunksStateIDs maps each step to its state's id.
 var chunksStateIDs = [...]string{
 	chunksStepSplit:    "split",
+	chunksStepMerge:    "merge",
 	chunksStepProcess:  "process",
 	chunksStepValidate: "validate",
-	chunksStepMerge:    "merge",
 }
 
 // Run executes the workflow from state "split" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *Chunks) Run(ctx context.Context, in ChunksState) (ChunksState, error) {
 	return w.run(ctx, nil, in, chunksStepSplit)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Chunks) run(ctx context.Context, sess *flowcrt.Session, s ChunksState, step chunksStep) (out ChunksState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := chunksStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != chunksDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case chunksStepSplit:
-			step, err = w.stepSplit(ctx, &s, sess)
-		case chunksStepMerge:
-			step, err = w.stepMerge(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, chunksStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // chunksSchema identifies the shape of ChunksState: a checkpoint saved with another shape is refused.
@@ -236,6 +202,15 @@ func (w *Chunks) Invoke(ctx context.Context, sessionID string, in *ChunksState) 
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *Chunks) InvokeUpdate(ctx context.Context, sessionID string, u ChunksUpdate) (ChunksState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *ChunksState) asUpdate() ChunksUpdate {
+	u := ChunksUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -261,27 +236,51 @@ func (w *Chunks) sessions() *flowcrt.Sessions[ChunksState, ChunksUpdate] {
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Chunks) runAt(ctx context.Context, sess *flowcrt.Session, s ChunksState, state string) (ChunksState, error) {
-	var step chunksStep
-	switch state {
-	case "split":
-		step = chunksStepSplit
-	case "merge":
-		step = chunksStepMerge
-	default:
+	i := slices.Index(chunksStateIDs[1:3], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := chunksStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *ChunksState) asUpdate() ChunksUpdate {
-	u := ChunksUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Chunks) run(ctx context.Context, sess *flowcrt.Session, s ChunksState, step chunksStep) (out ChunksState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := chunksStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != chunksDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, chunksStateIDs[step])
+		}
+		var next chunksStep
+		switch step {
+		case chunksStepSplit:
+			next, err = w.stepSplit(sctx, &s, sess)
+		case chunksStepMerge:
+			next, err = w.stepMerge(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, chunksStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 // stepSplit runs state "split" and returns the state to run next.
@@ -290,15 +289,9 @@ func (w *Chunks) stepSplit(ctx context.Context, s *ChunksState, sess *flowcrt.Se
 		// Resumed inside its fan-out: the handler has run, its update is in s.
 		return w.mapSplit(ctx, s, sess)
 	}
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "split")
-	}
 	u, err := w.h.Split(ctx, *s)
 	if err != nil {
-		return chunksDone, &flowcrt.StateError{
-			State: "split",
-			Err:   err,
-		}
+		return chunksDone, &flowcrt.StateError{State: "split", Err: err}
 	}
 	s.apply(u)
 	return w.mapSplit(ctx, s, sess)
@@ -342,28 +335,33 @@ func (w *Chunks) mapSplit(ctx context.Context, s *ChunksState, sess *flowcrt.Ses
 // fails it with an error naming its state.
 func (w *Chunks) iterateSplit(ctx context.Context, s *ChunksState, item string, rec *[]ChunksUpdate) (err error) {
 	step := chunksStepProcess
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := chunksStateIDs[step]
-			err = &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
 	}()
 	for step != chunksStepMerge {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, chunksStateIDs[step])
+		}
+		var next chunksStep
 		switch step {
 		case chunksStepProcess:
-			step, err = w.stepProcess(ctx, s, item, rec)
+			next, err = w.stepProcess(sctx, s, item, rec)
 		case chunksStepValidate:
-			step, err = w.stepValidate(ctx, s, item, rec)
+			next, err = w.stepValidate(sctx, s, item, rec)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }
@@ -381,9 +379,6 @@ var chunksProcessPolicy = flowcrt.Policy{
 // stepProcess runs state "process" and returns the state to run next. It runs inside the fan-out
 // at "split", on the copy of the state of one item, and records its update in rec for the join.
 func (w *Chunks) stepProcess(ctx context.Context, s *ChunksState, item string, rec *[]ChunksUpdate) (chunksStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "process")
-	}
 	var u ChunksUpdate
 	err := flowcrt.Call(ctx, &w.cfg, &chunksProcessPolicy, func(ctx context.Context) error {
 		var err error
@@ -394,10 +389,7 @@ func (w *Chunks) stepProcess(ctx context.Context, s *ChunksState, item string, r
 		if flowcrt.MatchError(err, []string{"Bad"}) {
 			return chunksStepMerge, nil
 		}
-		return chunksDone, &flowcrt.StateError{
-			State: "process",
-			Err:   err,
-		}
+		return chunksDone, &flowcrt.StateError{State: "process", Err: err}
 	}
 	s.apply(u)
 	*rec = append(*rec, u)
@@ -407,15 +399,9 @@ func (w *Chunks) stepProcess(ctx context.Context, s *ChunksState, item string, r
 // stepValidate runs state "validate" and returns the state to run next. It runs inside the fan-out
 // at "split", on the copy of the state of one item, and records its update in rec for the join.
 func (w *Chunks) stepValidate(ctx context.Context, s *ChunksState, item string, rec *[]ChunksUpdate) (chunksStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "validate")
-	}
 	u, err := w.h.Validate(ctx, *s, item)
 	if err != nil {
-		return chunksDone, &flowcrt.StateError{
-			State: "validate",
-			Err:   err,
-		}
+		return chunksDone, &flowcrt.StateError{State: "validate", Err: err}
 	}
 	*rec = append(*rec, u)
 	return chunksStepMerge, nil
@@ -423,15 +409,9 @@ func (w *Chunks) stepValidate(ctx context.Context, s *ChunksState, item string, 
 
 // stepMerge runs state "merge" and returns the state to run next.
 func (w *Chunks) stepMerge(ctx context.Context, s *ChunksState) (chunksStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "merge")
-	}
 	u, err := w.h.Merge(ctx, *s)
 	if err != nil {
-		return chunksDone, &flowcrt.StateError{
-			State: "merge",
-			Err:   err,
-		}
+		return chunksDone, &flowcrt.StateError{State: "merge", Err: err}
 	}
 	s.apply(u)
 	return chunksDone, nil
@@ -452,32 +432,31 @@ func NewChunksMockHandlers(mocks *flowcrt.Mocks) ChunksMock {
 	return ChunksMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m ChunksMock) respond(ctx context.Context, label *string, key string) (ChunksUpdate, error) {
+	var u ChunksUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Split answers from the mock of the state that calls it.
 func (m ChunksMock) Split(ctx context.Context, s ChunksState) (ChunksUpdate, error) {
-	var u ChunksUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Process answers from the mock of the state that calls it.
 func (m ChunksMock) Process(ctx context.Context, s ChunksState, item string) (ChunksUpdate, error) {
-	var u ChunksUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Validate answers from the mock of the state that calls it.
 func (m ChunksMock) Validate(ctx context.Context, s ChunksState, item string) (ChunksUpdate, error) {
-	var u ChunksUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Merge answers from the mock of the state that calls it.
 func (m ChunksMock) Merge(ctx context.Context, s ChunksState) (ChunksUpdate, error) {
-	var u ChunksUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // NewChunksMock returns a Chunks whose handlers answer from mocks.

@@ -172,24 +172,24 @@ type pointerStep int
 const (
 	pointerDone         pointerStep = iota
 	pointerStepFetch                // "fetch"
-	pointerStepGreet                // "greet"
 	pointerStepPick                 // "pick"
-	pointerStepTag                  // "tag"
 	pointerStepLead                 // "lead"
-	pointerStepNotify               // "notify"
 	pointerStepAuditAll             // "audit_all"
+	pointerStepGreet                // "greet"
+	pointerStepTag                  // "tag"
+	pointerStepNotify               // "notify"
 	pointerStepAudit                // "audit"
 )
 
-// pointerStateIDs maps each step to its state id, for errors.
+// pointerStateIDs maps each step to its state's id.
 var pointerStateIDs = [...]string{
 	pointerStepFetch:    "fetch",
-	pointerStepGreet:    "greet",
 	pointerStepPick:     "pick",
-	pointerStepTag:      "tag",
 	pointerStepLead:     "lead",
-	pointerStepNotify:   "notify",
 	pointerStepAuditAll: "audit_all",
+	pointerStepGreet:    "greet",
+	pointerStepTag:      "tag",
+	pointerStepNotify:   "notify",
 	pointerStepAudit:    "audit",
 }
 
@@ -197,44 +197,6 @@ var pointerStateIDs = [...]string{
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *Pointer) Run(ctx context.Context, in PointerState) (PointerState, error) {
 	return w.run(ctx, nil, in, pointerStepFetch)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Pointer) run(ctx context.Context, sess *flowcrt.Session, s PointerState, step pointerStep) (out PointerState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := pointerStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != pointerDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case pointerStepFetch:
-			step, err = w.stepFetch(ctx, &s, sess)
-		case pointerStepPick:
-			step, err = w.stepPick(ctx, &s, sess)
-		case pointerStepLead:
-			step, err = w.stepLead(ctx, &s, sess)
-		case pointerStepAuditAll:
-			step, err = w.stepAuditAll(ctx, &s, sess)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, pointerStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // pointerSchema identifies the shape of PointerState: a checkpoint saved with another shape is refused.
@@ -257,6 +219,15 @@ func (w *Pointer) Invoke(ctx context.Context, sessionID string, in *PointerState
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *Pointer) InvokeUpdate(ctx context.Context, sessionID string, u PointerUpdate) (PointerState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *PointerState) asUpdate() PointerUpdate {
+	u := PointerUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -282,31 +253,55 @@ func (w *Pointer) sessions() *flowcrt.Sessions[PointerState, PointerUpdate] {
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Pointer) runAt(ctx context.Context, sess *flowcrt.Session, s PointerState, state string) (PointerState, error) {
-	var step pointerStep
-	switch state {
-	case "fetch":
-		step = pointerStepFetch
-	case "pick":
-		step = pointerStepPick
-	case "lead":
-		step = pointerStepLead
-	case "audit_all":
-		step = pointerStepAuditAll
-	default:
+	i := slices.Index(pointerStateIDs[1:5], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := pointerStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *PointerState) asUpdate() PointerUpdate {
-	u := PointerUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Pointer) run(ctx context.Context, sess *flowcrt.Session, s PointerState, step pointerStep) (out PointerState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := pointerStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != pointerDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, pointerStateIDs[step])
+		}
+		var next pointerStep
+		switch step {
+		case pointerStepFetch:
+			next, err = w.stepFetch(sctx, &s, sess)
+		case pointerStepPick:
+			next, err = w.stepPick(sctx, &s, sess)
+		case pointerStepLead:
+			next, err = w.stepLead(sctx, &s, sess)
+		case pointerStepAuditAll:
+			next, err = w.stepAuditAll(sctx, &s, sess)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, pointerStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 // stepFetch runs state "fetch" and returns the state to run next.
@@ -315,15 +310,9 @@ func (w *Pointer) stepFetch(ctx context.Context, s *PointerState, sess *flowcrt.
 		// Resumed inside its fan-out: the handler has run, its update is in s.
 		return w.mapFetch(ctx, s, sess)
 	}
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "fetch")
-	}
 	u, err := w.h.Fetch(ctx, *s)
 	if err != nil {
-		return pointerDone, &flowcrt.StateError{
-			State: "fetch",
-			Err:   err,
-		}
+		return pointerDone, &flowcrt.StateError{State: "fetch", Err: err}
 	}
 	s.apply(u)
 	return w.mapFetch(ctx, s, sess)
@@ -362,26 +351,31 @@ func (w *Pointer) mapFetch(ctx context.Context, s *PointerState, sess *flowcrt.S
 // fails it with an error naming its state.
 func (w *Pointer) iterateFetch(ctx context.Context, s *PointerState, item User, rec *[]PointerUpdate) (err error) {
 	step := pointerStepGreet
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := pointerStateIDs[step]
-			err = &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
 	}()
 	for step != pointerStepPick {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, pointerStateIDs[step])
+		}
+		var next pointerStep
 		switch step {
 		case pointerStepGreet:
-			step, err = w.stepGreet(ctx, s, item, rec)
+			next, err = w.stepGreet(sctx, s, item, rec)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }
@@ -389,15 +383,9 @@ func (w *Pointer) iterateFetch(ctx context.Context, s *PointerState, item User, 
 // stepGreet runs state "greet" and returns the state to run next. It runs inside the fan-out at
 // "fetch", on the copy of the state of one item, and records its update in rec for the join.
 func (w *Pointer) stepGreet(ctx context.Context, s *PointerState, item User, rec *[]PointerUpdate) (pointerStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "greet")
-	}
 	u, err := w.h.Greet(ctx, *s, item)
 	if err != nil {
-		return pointerDone, &flowcrt.StateError{
-			State: "greet",
-			Err:   err,
-		}
+		return pointerDone, &flowcrt.StateError{State: "greet", Err: err}
 	}
 	*rec = append(*rec, u)
 	return pointerStepPick, nil
@@ -409,15 +397,9 @@ func (w *Pointer) stepPick(ctx context.Context, s *PointerState, sess *flowcrt.S
 		// Resumed inside its fan-out: the handler has run, its update is in s.
 		return w.mapPick(ctx, s, sess)
 	}
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "pick")
-	}
 	u, err := w.h.Pick(ctx, *s)
 	if err != nil {
-		return pointerDone, &flowcrt.StateError{
-			State: "pick",
-			Err:   err,
-		}
+		return pointerDone, &flowcrt.StateError{State: "pick", Err: err}
 	}
 	s.apply(u)
 	return w.mapPick(ctx, s, sess)
@@ -472,26 +454,31 @@ func (w *Pointer) mapPick(ctx context.Context, s *PointerState, sess *flowcrt.Se
 // fails it with an error naming its state.
 func (w *Pointer) iteratePick(ctx context.Context, s *PointerState, item string, rec *[]PointerUpdate) (err error) {
 	step := pointerStepTag
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := pointerStateIDs[step]
-			err = &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
 	}()
 	for step != pointerStepLead {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, pointerStateIDs[step])
+		}
+		var next pointerStep
 		switch step {
 		case pointerStepTag:
-			step, err = w.stepTag(ctx, s, item, rec)
+			next, err = w.stepTag(sctx, s, item, rec)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }
@@ -499,15 +486,9 @@ func (w *Pointer) iteratePick(ctx context.Context, s *PointerState, item string,
 // stepTag runs state "tag" and returns the state to run next. It runs inside the fan-out at
 // "pick", on the copy of the state of one item, and records its update in rec for the join.
 func (w *Pointer) stepTag(ctx context.Context, s *PointerState, item string, rec *[]PointerUpdate) (pointerStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "tag")
-	}
 	u, err := w.h.Tag(ctx, *s, item)
 	if err != nil {
-		return pointerDone, &flowcrt.StateError{
-			State: "tag",
-			Err:   err,
-		}
+		return pointerDone, &flowcrt.StateError{State: "tag", Err: err}
 	}
 	*rec = append(*rec, u)
 	return pointerStepLead, nil
@@ -519,15 +500,9 @@ func (w *Pointer) stepLead(ctx context.Context, s *PointerState, sess *flowcrt.S
 		// Resumed inside its fan-out: the handler has run, its update is in s.
 		return w.mapLead(ctx, s, sess)
 	}
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "lead")
-	}
 	u, err := w.h.Lead(ctx, *s)
 	if err != nil {
-		return pointerDone, &flowcrt.StateError{
-			State: "lead",
-			Err:   err,
-		}
+		return pointerDone, &flowcrt.StateError{State: "lead", Err: err}
 	}
 	s.apply(u)
 	return w.mapLead(ctx, s, sess)
@@ -581,26 +556,31 @@ func (w *Pointer) mapLead(ctx context.Context, s *PointerState, sess *flowcrt.Se
 // handler fails it with an error naming its state.
 func (w *Pointer) iterateLead(ctx context.Context, s *PointerState, item User, rec *[]PointerUpdate) (err error) {
 	step := pointerStepNotify
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := pointerStateIDs[step]
-			err = &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
 	}()
 	for step != pointerStepAuditAll {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, pointerStateIDs[step])
+		}
+		var next pointerStep
 		switch step {
 		case pointerStepNotify:
-			step, err = w.stepNotify(ctx, s, item, rec)
+			next, err = w.stepNotify(sctx, s, item, rec)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }
@@ -608,15 +588,9 @@ func (w *Pointer) iterateLead(ctx context.Context, s *PointerState, item User, r
 // stepNotify runs state "notify" and returns the state to run next. It runs inside the fan-out at
 // "lead", on the copy of the state of one item, and records its update in rec for the join.
 func (w *Pointer) stepNotify(ctx context.Context, s *PointerState, item User, rec *[]PointerUpdate) (pointerStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "notify")
-	}
 	u, err := w.h.Notify(ctx, *s, item)
 	if err != nil {
-		return pointerDone, &flowcrt.StateError{
-			State: "notify",
-			Err:   err,
-		}
+		return pointerDone, &flowcrt.StateError{State: "notify", Err: err}
 	}
 	*rec = append(*rec, u)
 	return pointerStepAuditAll, nil
@@ -628,15 +602,9 @@ func (w *Pointer) stepAuditAll(ctx context.Context, s *PointerState, sess *flowc
 		// Resumed inside its fan-out: the handler has run, its update is in s.
 		return w.mapAuditAll(ctx, s, sess)
 	}
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "audit_all")
-	}
 	u, err := w.h.AuditAll(ctx, *s)
 	if err != nil {
-		return pointerDone, &flowcrt.StateError{
-			State: "audit_all",
-			Err:   err,
-		}
+		return pointerDone, &flowcrt.StateError{State: "audit_all", Err: err}
 	}
 	s.apply(u)
 	return w.mapAuditAll(ctx, s, sess)
@@ -675,26 +643,31 @@ func (w *Pointer) mapAuditAll(ctx context.Context, s *PointerState, sess *flowcr
 // panicking handler fails it with an error naming its state.
 func (w *Pointer) iterateAuditAll(ctx context.Context, s *PointerState, item PointerState, rec *[]PointerUpdate) (err error) {
 	step := pointerStepAudit
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := pointerStateIDs[step]
-			err = &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
 	}()
 	for step != pointerDone {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, pointerStateIDs[step])
+		}
+		var next pointerStep
 		switch step {
 		case pointerStepAudit:
-			step, err = w.stepAudit(ctx, s, item, rec)
+			next, err = w.stepAudit(sctx, s, item, rec)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }
@@ -702,15 +675,9 @@ func (w *Pointer) iterateAuditAll(ctx context.Context, s *PointerState, item Poi
 // stepAudit runs state "audit" and returns the state to run next. It runs inside the fan-out at
 // "audit_all", on the copy of the state of one item, and records its update in rec for the join.
 func (w *Pointer) stepAudit(ctx context.Context, s *PointerState, item PointerState, rec *[]PointerUpdate) (pointerStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "audit")
-	}
 	u, err := w.h.Audit(ctx, *s, item)
 	if err != nil {
-		return pointerDone, &flowcrt.StateError{
-			State: "audit",
-			Err:   err,
-		}
+		return pointerDone, &flowcrt.StateError{State: "audit", Err: err}
 	}
 	s.apply(u)
 	*rec = append(*rec, u)
@@ -732,60 +699,51 @@ func NewPointerMockHandlers(mocks *flowcrt.Mocks) PointerMock {
 	return PointerMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m PointerMock) respond(ctx context.Context, label *string, key string) (PointerUpdate, error) {
+	var u PointerUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Fetch answers from the mock of the state that calls it.
 func (m PointerMock) Fetch(ctx context.Context, s PointerState) (PointerUpdate, error) {
-	var u PointerUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Greet answers from the mock of the state that calls it.
 func (m PointerMock) Greet(ctx context.Context, s PointerState, item User) (PointerUpdate, error) {
-	var u PointerUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Pick answers from the mock of the state that calls it.
 func (m PointerMock) Pick(ctx context.Context, s PointerState) (PointerUpdate, error) {
-	var u PointerUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Tag answers from the mock of the state that calls it.
 func (m PointerMock) Tag(ctx context.Context, s PointerState, item string) (PointerUpdate, error) {
-	var u PointerUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Lead answers from the mock of the state that calls it.
 func (m PointerMock) Lead(ctx context.Context, s PointerState) (PointerUpdate, error) {
-	var u PointerUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Notify answers from the mock of the state that calls it.
 func (m PointerMock) Notify(ctx context.Context, s PointerState, item User) (PointerUpdate, error) {
-	var u PointerUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // AuditAll answers from the mock of the state that calls it.
 func (m PointerMock) AuditAll(ctx context.Context, s PointerState) (PointerUpdate, error) {
-	var u PointerUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Audit answers from the mock of the state that calls it.
 func (m PointerMock) Audit(ctx context.Context, s PointerState, item PointerState) (PointerUpdate, error) {
-	var u PointerUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // NewPointerMock returns a Pointer whose handlers answer from mocks.

@@ -200,55 +200,21 @@ type mapReduceStep int
 const (
 	mapReduceDone       mapReduceStep = iota
 	mapReduceStepLoad                 // "load"
-	mapReduceStepScore                // "score"
 	mapReduceStepReport               // "report"
+	mapReduceStepScore                // "score"
 )
 
-// mapReduceStateIDs maps each step to its state id, for errors.
+// mapReduceStateIDs maps each step to its state's id.
 var mapReduceStateIDs = [...]string{
 	mapReduceStepLoad:   "load",
-	mapReduceStepScore:  "score",
 	mapReduceStepReport: "report",
+	mapReduceStepScore:  "score",
 }
 
 // Run executes the workflow from state "load" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *MapReduce) Run(ctx context.Context, in MapReduceState) (MapReduceState, error) {
 	return w.run(ctx, nil, in, mapReduceStepLoad)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *MapReduce) run(ctx context.Context, sess *flowcrt.Session, s MapReduceState, step mapReduceStep) (out MapReduceState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := mapReduceStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != mapReduceDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case mapReduceStepLoad:
-			step, err = w.stepLoad(ctx, &s, sess)
-		case mapReduceStepReport:
-			step, err = w.stepReport(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, mapReduceStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // mapReduceSchema identifies the shape of MapReduceState: a checkpoint saved with another shape is refused.
@@ -271,6 +237,15 @@ func (w *MapReduce) Invoke(ctx context.Context, sessionID string, in *MapReduceS
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *MapReduce) InvokeUpdate(ctx context.Context, sessionID string, u MapReduceUpdate) (MapReduceState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *MapReduceState) asUpdate() MapReduceUpdate {
+	u := MapReduceUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -296,27 +271,51 @@ func (w *MapReduce) sessions() *flowcrt.Sessions[MapReduceState, MapReduceUpdate
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *MapReduce) runAt(ctx context.Context, sess *flowcrt.Session, s MapReduceState, state string) (MapReduceState, error) {
-	var step mapReduceStep
-	switch state {
-	case "load":
-		step = mapReduceStepLoad
-	case "report":
-		step = mapReduceStepReport
-	default:
+	i := slices.Index(mapReduceStateIDs[1:3], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := mapReduceStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *MapReduceState) asUpdate() MapReduceUpdate {
-	u := MapReduceUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *MapReduce) run(ctx context.Context, sess *flowcrt.Session, s MapReduceState, step mapReduceStep) (out MapReduceState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := mapReduceStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != mapReduceDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, mapReduceStateIDs[step])
+		}
+		var next mapReduceStep
+		switch step {
+		case mapReduceStepLoad:
+			next, err = w.stepLoad(sctx, &s, sess)
+		case mapReduceStepReport:
+			next, err = w.stepReport(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, mapReduceStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 // stepLoad runs state "load" and returns the state to run next.
@@ -325,15 +324,9 @@ func (w *MapReduce) stepLoad(ctx context.Context, s *MapReduceState, sess *flowc
 		// Resumed inside its fan-out: the handler has run, its update is in s.
 		return w.mapLoad(ctx, s, sess)
 	}
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "load")
-	}
 	u, err := w.h.Load(ctx, *s)
 	if err != nil {
-		return mapReduceDone, &flowcrt.StateError{
-			State: "load",
-			Err:   err,
-		}
+		return mapReduceDone, &flowcrt.StateError{State: "load", Err: err}
 	}
 	s.apply(u)
 	return w.mapLoad(ctx, s, sess)
@@ -377,26 +370,31 @@ func (w *MapReduce) mapLoad(ctx context.Context, s *MapReduceState, sess *flowcr
 // fails it with an error naming its state.
 func (w *MapReduce) iterateLoad(ctx context.Context, s *MapReduceState, item Ticket, rec *[]MapReduceUpdate) (err error) {
 	step := mapReduceStepScore
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := mapReduceStateIDs[step]
-			err = &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
 	}()
 	for step != mapReduceStepReport {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, mapReduceStateIDs[step])
+		}
+		var next mapReduceStep
 		switch step {
 		case mapReduceStepScore:
-			step, err = w.stepScore(ctx, s, item, rec)
+			next, err = w.stepScore(sctx, s, item, rec)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }
@@ -404,15 +402,9 @@ func (w *MapReduce) iterateLoad(ctx context.Context, s *MapReduceState, item Tic
 // stepScore runs state "score" and returns the state to run next. It runs inside the fan-out at
 // "load", on the copy of the state of one item, and records its update in rec for the join.
 func (w *MapReduce) stepScore(ctx context.Context, s *MapReduceState, item Ticket, rec *[]MapReduceUpdate) (mapReduceStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "score")
-	}
 	u, err := w.h.Score(ctx, *s, item)
 	if err != nil {
-		return mapReduceDone, &flowcrt.StateError{
-			State: "score",
-			Err:   err,
-		}
+		return mapReduceDone, &flowcrt.StateError{State: "score", Err: err}
 	}
 	*rec = append(*rec, u)
 	return mapReduceStepReport, nil
@@ -420,15 +412,9 @@ func (w *MapReduce) stepScore(ctx context.Context, s *MapReduceState, item Ticke
 
 // stepReport runs state "report" and returns the state to run next.
 func (w *MapReduce) stepReport(ctx context.Context, s *MapReduceState) (mapReduceStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "report")
-	}
 	u, err := w.h.Report(ctx, *s)
 	if err != nil {
-		return mapReduceDone, &flowcrt.StateError{
-			State: "report",
-			Err:   err,
-		}
+		return mapReduceDone, &flowcrt.StateError{State: "report", Err: err}
 	}
 	s.apply(u)
 	return mapReduceDone, nil
@@ -449,25 +435,26 @@ func NewMapReduceMockHandlers(mocks *flowcrt.Mocks) MapReduceMock {
 	return MapReduceMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m MapReduceMock) respond(ctx context.Context, label *string, key string) (MapReduceUpdate, error) {
+	var u MapReduceUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Load answers from the mock of the state that calls it.
 func (m MapReduceMock) Load(ctx context.Context, s MapReduceState) (MapReduceUpdate, error) {
-	var u MapReduceUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Score answers from the mock of the state that calls it.
 func (m MapReduceMock) Score(ctx context.Context, s MapReduceState, item Ticket) (MapReduceUpdate, error) {
-	var u MapReduceUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Report answers from the mock of the state that calls it.
 func (m MapReduceMock) Report(ctx context.Context, s MapReduceState) (MapReduceUpdate, error) {
-	var u MapReduceUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // NewMapReduceMock returns a MapReduce whose handlers answer from mocks.

@@ -136,7 +136,7 @@ const (
 	membershipStepNormal                  // "normal"
 )
 
-// membershipStateIDs maps each step to its state id, for errors.
+// membershipStateIDs maps each step to its state's id.
 var membershipStateIDs = [...]string{
 	membershipStepClassify: "classify",
 	membershipStepUrgent:   "urgent",
@@ -152,52 +152,6 @@ var membershipStateIDs = [...]string{
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *Membership) Run(ctx context.Context, in MembershipState) (MembershipState, error) {
 	return w.run(ctx, nil, in, membershipStepClassify)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Membership) run(ctx context.Context, sess *flowcrt.Session, s MembershipState, step membershipStep) (out MembershipState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := membershipStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != membershipDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case membershipStepClassify:
-			step, err = w.stepClassify(ctx, &s)
-		case membershipStepUrgent:
-			step, err = w.stepUrgent(ctx, &s)
-		case membershipStepBusyVip:
-			step, err = w.stepBusyVip(ctx, &s)
-		case membershipStepVip:
-			step, err = w.stepVip(ctx, &s)
-		case membershipStepSpam:
-			step, err = w.stepSpam(ctx, &s)
-		case membershipStepUnowned:
-			step, err = w.stepUnowned(ctx, &s)
-		case membershipStepLong:
-			step, err = w.stepLong(ctx, &s)
-		case membershipStepNormal:
-			step, err = w.stepNormal(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, membershipStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // membershipSchema identifies the shape of MembershipState: a checkpoint saved with another shape is refused.
@@ -220,6 +174,15 @@ func (w *Membership) Invoke(ctx context.Context, sessionID string, in *Membershi
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *Membership) InvokeUpdate(ctx context.Context, sessionID string, u MembershipUpdate) (MembershipState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *MembershipState) asUpdate() MembershipUpdate {
+	u := MembershipUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -245,82 +208,99 @@ func (w *Membership) sessions() *flowcrt.Sessions[MembershipState, MembershipUpd
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Membership) runAt(ctx context.Context, sess *flowcrt.Session, s MembershipState, state string) (MembershipState, error) {
-	var step membershipStep
-	switch state {
-	case "classify":
-		step = membershipStepClassify
-	case "urgent":
-		step = membershipStepUrgent
-	case "busy_vip":
-		step = membershipStepBusyVip
-	case "vip":
-		step = membershipStepVip
-	case "spam":
-		step = membershipStepSpam
-	case "unowned":
-		step = membershipStepUnowned
-	case "long":
-		step = membershipStepLong
-	case "normal":
-		step = membershipStepNormal
-	default:
+	i := slices.Index(membershipStateIDs[1:9], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := membershipStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *MembershipState) asUpdate() MembershipUpdate {
-	u := MembershipUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Membership) run(ctx context.Context, sess *flowcrt.Session, s MembershipState, step membershipStep) (out MembershipState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := membershipStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != membershipDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, membershipStateIDs[step])
+		}
+		var next membershipStep
+		switch step {
+		case membershipStepClassify:
+			next, err = w.stepClassify(sctx, &s)
+		case membershipStepUrgent:
+			next, err = w.stepUrgent(sctx, &s)
+		case membershipStepBusyVip:
+			next, err = w.stepBusyVip(sctx, &s)
+		case membershipStepVip:
+			next, err = w.stepVip(sctx, &s)
+		case membershipStepSpam:
+			next, err = w.stepSpam(sctx, &s)
+		case membershipStepUnowned:
+			next, err = w.stepUnowned(sctx, &s)
+		case membershipStepLong:
+			next, err = w.stepLong(sctx, &s)
+		case membershipStepNormal:
+			next, err = w.stepNormal(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, membershipStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 // stepClassify runs state "classify" and returns the state to run next.
 func (w *Membership) stepClassify(ctx context.Context, s *MembershipState) (membershipStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "classify")
-	}
 	u, err := w.h.Classify(ctx, *s)
 	if err != nil {
-		return membershipDone, &flowcrt.StateError{
-			State: "classify",
-			Err:   err,
-		}
+		return membershipDone, &flowcrt.StateError{State: "classify", Err: err}
 	}
 	s.apply(u)
+	return s.nextClassify(), nil
+}
+
+// nextClassify picks the state after "classify".
+func (s *MembershipState) nextClassify() membershipStep {
 	switch {
 	case flowcrt.HasKey(s.Labels, "urgent"):
-		return membershipStepUrgent, nil
+		return membershipStepUrgent
 	case slices.Contains(s.Tags, "vip") && len(s.Tags) > 2:
-		return membershipStepBusyVip, nil
+		return membershipStepBusyVip
 	case slices.Contains(s.Tags, "vip"):
-		return membershipStepVip, nil
+		return membershipStepVip
 	case slices.Contains(s.Tags, "spam") || strings.Contains(strings.ToLower(s.Title), "spam"):
-		return membershipStepSpam, nil
+		return membershipStepSpam
 	case len(s.Labels) > 0 && !flowcrt.HasKey(s.Labels, "team"):
-		return membershipStepUnowned, nil
+		return membershipStepUnowned
 	case utf8.RuneCountInString(s.Title) > 20 || len(s.Labels) >= 3:
-		return membershipStepLong, nil
+		return membershipStepLong
 	}
-	return membershipStepNormal, nil
+	return membershipStepNormal
 }
 
 // stepUrgent runs state "urgent" and returns the state to run next.
 func (w *Membership) stepUrgent(ctx context.Context, s *MembershipState) (membershipStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "urgent")
-	}
 	u, err := w.h.Route(ctx, *s)
 	if err != nil {
-		return membershipDone, &flowcrt.StateError{
-			State: "urgent",
-			Err:   err,
-		}
+		return membershipDone, &flowcrt.StateError{State: "urgent", Err: err}
 	}
 	s.apply(u)
 	return membershipDone, nil
@@ -328,15 +308,9 @@ func (w *Membership) stepUrgent(ctx context.Context, s *MembershipState) (member
 
 // stepBusyVip runs state "busy_vip" and returns the state to run next.
 func (w *Membership) stepBusyVip(ctx context.Context, s *MembershipState) (membershipStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "busy_vip")
-	}
 	u, err := w.h.Route(ctx, *s)
 	if err != nil {
-		return membershipDone, &flowcrt.StateError{
-			State: "busy_vip",
-			Err:   err,
-		}
+		return membershipDone, &flowcrt.StateError{State: "busy_vip", Err: err}
 	}
 	s.apply(u)
 	return membershipDone, nil
@@ -344,15 +318,9 @@ func (w *Membership) stepBusyVip(ctx context.Context, s *MembershipState) (membe
 
 // stepVip runs state "vip" and returns the state to run next.
 func (w *Membership) stepVip(ctx context.Context, s *MembershipState) (membershipStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "vip")
-	}
 	u, err := w.h.Route(ctx, *s)
 	if err != nil {
-		return membershipDone, &flowcrt.StateError{
-			State: "vip",
-			Err:   err,
-		}
+		return membershipDone, &flowcrt.StateError{State: "vip", Err: err}
 	}
 	s.apply(u)
 	return membershipDone, nil
@@ -360,15 +328,9 @@ func (w *Membership) stepVip(ctx context.Context, s *MembershipState) (membershi
 
 // stepSpam runs state "spam" and returns the state to run next.
 func (w *Membership) stepSpam(ctx context.Context, s *MembershipState) (membershipStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "spam")
-	}
 	u, err := w.h.Route(ctx, *s)
 	if err != nil {
-		return membershipDone, &flowcrt.StateError{
-			State: "spam",
-			Err:   err,
-		}
+		return membershipDone, &flowcrt.StateError{State: "spam", Err: err}
 	}
 	s.apply(u)
 	return membershipDone, nil
@@ -376,15 +338,9 @@ func (w *Membership) stepSpam(ctx context.Context, s *MembershipState) (membersh
 
 // stepUnowned runs state "unowned" and returns the state to run next.
 func (w *Membership) stepUnowned(ctx context.Context, s *MembershipState) (membershipStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "unowned")
-	}
 	u, err := w.h.Route(ctx, *s)
 	if err != nil {
-		return membershipDone, &flowcrt.StateError{
-			State: "unowned",
-			Err:   err,
-		}
+		return membershipDone, &flowcrt.StateError{State: "unowned", Err: err}
 	}
 	s.apply(u)
 	return membershipDone, nil
@@ -392,15 +348,9 @@ func (w *Membership) stepUnowned(ctx context.Context, s *MembershipState) (membe
 
 // stepLong runs state "long" and returns the state to run next.
 func (w *Membership) stepLong(ctx context.Context, s *MembershipState) (membershipStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "long")
-	}
 	u, err := w.h.Route(ctx, *s)
 	if err != nil {
-		return membershipDone, &flowcrt.StateError{
-			State: "long",
-			Err:   err,
-		}
+		return membershipDone, &flowcrt.StateError{State: "long", Err: err}
 	}
 	s.apply(u)
 	return membershipDone, nil
@@ -408,15 +358,9 @@ func (w *Membership) stepLong(ctx context.Context, s *MembershipState) (membersh
 
 // stepNormal runs state "normal" and returns the state to run next.
 func (w *Membership) stepNormal(ctx context.Context, s *MembershipState) (membershipStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "normal")
-	}
 	u, err := w.h.Route(ctx, *s)
 	if err != nil {
-		return membershipDone, &flowcrt.StateError{
-			State: "normal",
-			Err:   err,
-		}
+		return membershipDone, &flowcrt.StateError{State: "normal", Err: err}
 	}
 	s.apply(u)
 	return membershipDone, nil
@@ -434,18 +378,21 @@ func NewMembershipMockHandlers(mocks *flowcrt.Mocks) MembershipMock {
 	return MembershipMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m MembershipMock) respond(ctx context.Context, label *string, key string) (MembershipUpdate, error) {
+	var u MembershipUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Classify answers from the mock of the state that calls it.
 func (m MembershipMock) Classify(ctx context.Context, s MembershipState) (MembershipUpdate, error) {
-	var u MembershipUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Route answers from the mock of the state that calls it.
 func (m MembershipMock) Route(ctx context.Context, s MembershipState) (MembershipUpdate, error) {
-	var u MembershipUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // NewMembershipMock returns a Membership whose handlers answer from mocks.

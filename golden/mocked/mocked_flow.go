@@ -6,6 +6,7 @@ package mocked
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -105,7 +106,7 @@ const (
 	mockedStepReport            // "report"
 )
 
-// mockedStateIDs maps each step to its state id, for errors.
+// mockedStateIDs maps each step to its state's id.
 var mockedStateIDs = [...]string{
 	mockedStepFetch:  "fetch",
 	mockedStepDecide: "decide",
@@ -116,42 +117,6 @@ var mockedStateIDs = [...]string{
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *Mocked) Run(ctx context.Context, in MockedState) (MockedState, error) {
 	return w.run(ctx, nil, in, mockedStepFetch)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Mocked) run(ctx context.Context, sess *flowcrt.Session, s MockedState, step mockedStep) (out MockedState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := mockedStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != mockedDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case mockedStepFetch:
-			step, err = w.stepFetch(ctx, &s)
-		case mockedStepDecide:
-			step, err = w.stepDecide(ctx, &s)
-		case mockedStepReport:
-			step, err = w.stepReport(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, mockedStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // mockedSchema identifies the shape of MockedState: a checkpoint saved with another shape is refused.
@@ -174,6 +139,15 @@ func (w *Mocked) Invoke(ctx context.Context, sessionID string, in *MockedState) 
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *Mocked) InvokeUpdate(ctx context.Context, sessionID string, u MockedUpdate) (MockedState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *MockedState) asUpdate() MockedUpdate {
+	u := MockedUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -199,29 +173,53 @@ func (w *Mocked) sessions() *flowcrt.Sessions[MockedState, MockedUpdate] {
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Mocked) runAt(ctx context.Context, sess *flowcrt.Session, s MockedState, state string) (MockedState, error) {
-	var step mockedStep
-	switch state {
-	case "fetch":
-		step = mockedStepFetch
-	case "decide":
-		step = mockedStepDecide
-	case "report":
-		step = mockedStepReport
-	default:
+	i := slices.Index(mockedStateIDs[1:4], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := mockedStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *MockedState) asUpdate() MockedUpdate {
-	u := MockedUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Mocked) run(ctx context.Context, sess *flowcrt.Session, s MockedState, step mockedStep) (out MockedState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := mockedStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != mockedDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, mockedStateIDs[step])
+		}
+		var next mockedStep
+		switch step {
+		case mockedStepFetch:
+			next, err = w.stepFetch(sctx, &s)
+		case mockedStepDecide:
+			next, err = w.stepDecide(sctx, &s)
+		case mockedStepReport:
+			next, err = w.stepReport(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, mockedStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 var mockedFetchPolicy = flowcrt.Policy{
@@ -236,9 +234,6 @@ var mockedFetchPolicy = flowcrt.Policy{
 
 // stepFetch runs state "fetch" and returns the state to run next.
 func (w *Mocked) stepFetch(ctx context.Context, s *MockedState) (mockedStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "fetch")
-	}
 	var u MockedUpdate
 	err := flowcrt.Call(ctx, &w.cfg, &mockedFetchPolicy, func(ctx context.Context) error {
 		var err error
@@ -246,10 +241,7 @@ func (w *Mocked) stepFetch(ctx context.Context, s *MockedState) (mockedStep, err
 		return err
 	})
 	if err != nil {
-		return mockedDone, &flowcrt.StateError{
-			State: "fetch",
-			Err:   err,
-		}
+		return mockedDone, &flowcrt.StateError{State: "fetch", Err: err}
 	}
 	s.apply(u)
 	return mockedStepDecide, nil
@@ -257,44 +249,42 @@ func (w *Mocked) stepFetch(ctx context.Context, s *MockedState) (mockedStep, err
 
 // stepDecide runs state "decide" and returns the state to run next.
 func (w *Mocked) stepDecide(ctx context.Context, s *MockedState) (mockedStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "decide")
-	}
 	u, action, err := w.h.Decide(ctx, *s)
 	if err != nil {
-		return mockedDone, &flowcrt.StateError{
-			State: "decide",
-			Err:   err,
-		}
+		return mockedDone, &flowcrt.StateError{State: "decide", Err: err}
 	}
 	s.apply(u)
+	return s.nextDecide(action), nil
+}
+
+// nextDecide picks the state after "decide".
+func (s *MockedState) nextDecide(action string) mockedStep {
 	switch action {
 	case "again":
-		return mockedStepFetch, nil
+		return mockedStepFetch
 	case "done":
-		return mockedStepReport, nil
+		return mockedStepReport
 	}
-	return mockedDone, nil
+	return mockedDone
 }
 
 // stepReport runs state "report" and returns the state to run next.
 func (w *Mocked) stepReport(ctx context.Context, s *MockedState) (mockedStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "report")
-	}
 	u, eval, err := w.h.Report(ctx, *s)
 	if err != nil {
-		return mockedDone, &flowcrt.StateError{
-			State: "report",
-			Err:   err,
-		}
+		return mockedDone, &flowcrt.StateError{State: "report", Err: err}
 	}
 	s.apply(u)
+	return s.nextReport(eval), nil
+}
+
+// nextReport picks the state after "report".
+func (s *MockedState) nextReport(eval string) mockedStep {
 	switch {
 	case eval == "again":
-		return mockedStepFetch, nil
+		return mockedStepFetch
 	}
-	return mockedDone, nil
+	return mockedDone
 }
 
 // MockedMock implements MockedHandlers with canned responses, for tests and dry runs.
@@ -309,26 +299,29 @@ func NewMockedMockHandlers(mocks *flowcrt.Mocks) MockedMock {
 	return MockedMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m MockedMock) respond(ctx context.Context, label *string, key string) (MockedUpdate, error) {
+	var u MockedUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Fetch answers from the mock of the state that calls it.
 func (m MockedMock) Fetch(ctx context.Context, s MockedState) (MockedUpdate, error) {
-	var u MockedUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Decide answers from the mock of the state that calls it.
 func (m MockedMock) Decide(ctx context.Context, s MockedState) (MockedUpdate, string, error) {
-	var u MockedUpdate
 	var label string
-	err := m.mocks.Respond(ctx, &u, &label, "Action")
+	u, err := m.respond(ctx, &label, "Action")
 	return u, label, err
 }
 
 // Report answers from the mock of the state that calls it.
 func (m MockedMock) Report(ctx context.Context, s MockedState) (MockedUpdate, string, error) {
-	var u MockedUpdate
 	var label string
-	err := m.mocks.Respond(ctx, &u, &label, "Eval")
+	u, err := m.respond(ctx, &label, "Eval")
 	return u, label, err
 }
 

@@ -6,6 +6,7 @@ package namedtype
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -118,7 +119,7 @@ const (
 	ticketsStepQueue                // "queue"
 )
 
-// ticketsStateIDs maps each step to its state id, for errors.
+// ticketsStateIDs maps each step to its state's id.
 var ticketsStateIDs = [...]string{
 	ticketsStepLoad:     "load",
 	ticketsStepPage:     "page",
@@ -131,46 +132,6 @@ var ticketsStateIDs = [...]string{
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *Tickets) Run(ctx context.Context, in TicketsState) (TicketsState, error) {
 	return w.run(ctx, nil, in, ticketsStepLoad)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Tickets) run(ctx context.Context, sess *flowcrt.Session, s TicketsState, step ticketsStep) (out TicketsState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := ticketsStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != ticketsDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case ticketsStepLoad:
-			step, err = w.stepLoad(ctx, &s)
-		case ticketsStepPage:
-			step, err = w.stepPage(ctx, &s)
-		case ticketsStepEscalate:
-			step, err = w.stepEscalate(ctx, &s)
-		case ticketsStepAssign:
-			step, err = w.stepAssign(ctx, &s)
-		case ticketsStepQueue:
-			step, err = w.stepQueue(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, ticketsStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // ticketsSchema identifies the shape of TicketsState: a checkpoint saved with another shape is refused.
@@ -193,6 +154,15 @@ func (w *Tickets) Invoke(ctx context.Context, sessionID string, in *TicketsState
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *Tickets) InvokeUpdate(ctx context.Context, sessionID string, u TicketsUpdate) (TicketsState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *TicketsState) asUpdate() TicketsUpdate {
+	u := TicketsUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -218,70 +188,87 @@ func (w *Tickets) sessions() *flowcrt.Sessions[TicketsState, TicketsUpdate] {
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Tickets) runAt(ctx context.Context, sess *flowcrt.Session, s TicketsState, state string) (TicketsState, error) {
-	var step ticketsStep
-	switch state {
-	case "load":
-		step = ticketsStepLoad
-	case "page":
-		step = ticketsStepPage
-	case "escalate":
-		step = ticketsStepEscalate
-	case "assign":
-		step = ticketsStepAssign
-	case "queue":
-		step = ticketsStepQueue
-	default:
+	i := slices.Index(ticketsStateIDs[1:6], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := ticketsStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *TicketsState) asUpdate() TicketsUpdate {
-	u := TicketsUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Tickets) run(ctx context.Context, sess *flowcrt.Session, s TicketsState, step ticketsStep) (out TicketsState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := ticketsStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != ticketsDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, ticketsStateIDs[step])
+		}
+		var next ticketsStep
+		switch step {
+		case ticketsStepLoad:
+			next, err = w.stepLoad(sctx, &s)
+		case ticketsStepPage:
+			next, err = w.stepPage(sctx, &s)
+		case ticketsStepEscalate:
+			next, err = w.stepEscalate(sctx, &s)
+		case ticketsStepAssign:
+			next, err = w.stepAssign(sctx, &s)
+		case ticketsStepQueue:
+			next, err = w.stepQueue(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, ticketsStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 // stepLoad runs state "load" and returns the state to run next.
 func (w *Tickets) stepLoad(ctx context.Context, s *TicketsState) (ticketsStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "load")
-	}
 	u, err := w.h.Load(ctx, *s)
 	if err != nil {
-		return ticketsDone, &flowcrt.StateError{
-			State: "load",
-			Err:   err,
-		}
+		return ticketsDone, &flowcrt.StateError{State: "load", Err: err}
 	}
 	s.apply(u)
+	return s.nextLoad(), nil
+}
+
+// nextLoad picks the state after "load".
+func (s *TicketsState) nextLoad() ticketsStep {
 	switch {
 	case s.Ticket.Priority > 3 && strings.HasPrefix(s.Ticket.Title, "URGENT"):
-		return ticketsStepPage, nil
+		return ticketsStepPage
 	case s.Ticket.Priority > 3:
-		return ticketsStepEscalate, nil
+		return ticketsStepEscalate
 	case s.Ticket.Owner == "":
-		return ticketsStepAssign, nil
+		return ticketsStepAssign
 	}
-	return ticketsStepQueue, nil
+	return ticketsStepQueue
 }
 
 // stepPage runs state "page" and returns the state to run next.
 func (w *Tickets) stepPage(ctx context.Context, s *TicketsState) (ticketsStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "page")
-	}
 	u, err := w.h.Route(ctx, *s)
 	if err != nil {
-		return ticketsDone, &flowcrt.StateError{
-			State: "page",
-			Err:   err,
-		}
+		return ticketsDone, &flowcrt.StateError{State: "page", Err: err}
 	}
 	s.apply(u)
 	return ticketsDone, nil
@@ -289,15 +276,9 @@ func (w *Tickets) stepPage(ctx context.Context, s *TicketsState) (ticketsStep, e
 
 // stepEscalate runs state "escalate" and returns the state to run next.
 func (w *Tickets) stepEscalate(ctx context.Context, s *TicketsState) (ticketsStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "escalate")
-	}
 	u, err := w.h.Route(ctx, *s)
 	if err != nil {
-		return ticketsDone, &flowcrt.StateError{
-			State: "escalate",
-			Err:   err,
-		}
+		return ticketsDone, &flowcrt.StateError{State: "escalate", Err: err}
 	}
 	s.apply(u)
 	return ticketsDone, nil
@@ -305,15 +286,9 @@ func (w *Tickets) stepEscalate(ctx context.Context, s *TicketsState) (ticketsSte
 
 // stepAssign runs state "assign" and returns the state to run next.
 func (w *Tickets) stepAssign(ctx context.Context, s *TicketsState) (ticketsStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "assign")
-	}
 	u, err := w.h.Route(ctx, *s)
 	if err != nil {
-		return ticketsDone, &flowcrt.StateError{
-			State: "assign",
-			Err:   err,
-		}
+		return ticketsDone, &flowcrt.StateError{State: "assign", Err: err}
 	}
 	s.apply(u)
 	return ticketsDone, nil
@@ -321,15 +296,9 @@ func (w *Tickets) stepAssign(ctx context.Context, s *TicketsState) (ticketsStep,
 
 // stepQueue runs state "queue" and returns the state to run next.
 func (w *Tickets) stepQueue(ctx context.Context, s *TicketsState) (ticketsStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "queue")
-	}
 	u, err := w.h.Route(ctx, *s)
 	if err != nil {
-		return ticketsDone, &flowcrt.StateError{
-			State: "queue",
-			Err:   err,
-		}
+		return ticketsDone, &flowcrt.StateError{State: "queue", Err: err}
 	}
 	s.apply(u)
 	return ticketsDone, nil
@@ -347,18 +316,21 @@ func NewTicketsMockHandlers(mocks *flowcrt.Mocks) TicketsMock {
 	return TicketsMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m TicketsMock) respond(ctx context.Context, label *string, key string) (TicketsUpdate, error) {
+	var u TicketsUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Load answers from the mock of the state that calls it.
 func (m TicketsMock) Load(ctx context.Context, s TicketsState) (TicketsUpdate, error) {
-	var u TicketsUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Route answers from the mock of the state that calls it.
 func (m TicketsMock) Route(ctx context.Context, s TicketsState) (TicketsUpdate, error) {
-	var u TicketsUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // NewTicketsMock returns a Tickets whose handlers answer from mocks.

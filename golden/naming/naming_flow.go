@@ -6,6 +6,7 @@ package naming
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -89,7 +90,7 @@ const (
 	namingStepReviewDraft                // "review-draft"
 )
 
-// namingStateIDs maps each step to its state id, for errors.
+// namingStateIDs maps each step to its state's id.
 var namingStateIDs = [...]string{
 	namingStepSummarizeResult: "summarize-result",
 	namingStepFetchData:       "fetch-data",
@@ -100,42 +101,6 @@ var namingStateIDs = [...]string{
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *Naming) Run(ctx context.Context, in NamingState) (NamingState, error) {
 	return w.run(ctx, nil, in, namingStepFetchData)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Naming) run(ctx context.Context, sess *flowcrt.Session, s NamingState, step namingStep) (out NamingState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := namingStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != namingDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case namingStepSummarizeResult:
-			step, err = w.stepSummarizeResult(ctx, &s)
-		case namingStepFetchData:
-			step, err = w.stepFetchData(ctx, &s)
-		case namingStepReviewDraft:
-			step, err = w.stepReviewDraft(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, namingStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // namingSchema identifies the shape of NamingState: a checkpoint saved with another shape is refused.
@@ -158,6 +123,15 @@ func (w *Naming) Invoke(ctx context.Context, sessionID string, in *NamingState) 
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *Naming) InvokeUpdate(ctx context.Context, sessionID string, u NamingUpdate) (NamingState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *NamingState) asUpdate() NamingUpdate {
+	u := NamingUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -183,42 +157,60 @@ func (w *Naming) sessions() *flowcrt.Sessions[NamingState, NamingUpdate] {
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Naming) runAt(ctx context.Context, sess *flowcrt.Session, s NamingState, state string) (NamingState, error) {
-	var step namingStep
-	switch state {
-	case "summarize-result":
-		step = namingStepSummarizeResult
-	case "fetch-data":
-		step = namingStepFetchData
-	case "review-draft":
-		step = namingStepReviewDraft
-	default:
+	i := slices.Index(namingStateIDs[1:4], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := namingStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *NamingState) asUpdate() NamingUpdate {
-	u := NamingUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Naming) run(ctx context.Context, sess *flowcrt.Session, s NamingState, step namingStep) (out NamingState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := namingStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != namingDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, namingStateIDs[step])
+		}
+		var next namingStep
+		switch step {
+		case namingStepSummarizeResult:
+			next, err = w.stepSummarizeResult(sctx, &s)
+		case namingStepFetchData:
+			next, err = w.stepFetchData(sctx, &s)
+		case namingStepReviewDraft:
+			next, err = w.stepReviewDraft(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, namingStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 // stepSummarizeResult runs state "summarize-result" and returns the state to run next.
 func (w *Naming) stepSummarizeResult(ctx context.Context, s *NamingState) (namingStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "summarize-result")
-	}
 	u, err := w.h.SummaryBot(ctx, *s)
 	if err != nil {
-		return namingDone, &flowcrt.StateError{
-			State: "summarize-result",
-			Err:   err,
-		}
+		return namingDone, &flowcrt.StateError{State: "summarize-result", Err: err}
 	}
 	s.apply(u)
 	return namingDone, nil
@@ -226,15 +218,9 @@ func (w *Naming) stepSummarizeResult(ctx context.Context, s *NamingState) (namin
 
 // stepFetchData runs state "fetch-data" and returns the state to run next.
 func (w *Naming) stepFetchData(ctx context.Context, s *NamingState) (namingStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "fetch-data")
-	}
 	u, err := w.h.WebSearch(ctx, *s)
 	if err != nil {
-		return namingDone, &flowcrt.StateError{
-			State: "fetch-data",
-			Err:   err,
-		}
+		return namingDone, &flowcrt.StateError{State: "fetch-data", Err: err}
 	}
 	s.apply(u)
 	return namingStepReviewDraft, nil
@@ -242,15 +228,9 @@ func (w *Naming) stepFetchData(ctx context.Context, s *NamingState) (namingStep,
 
 // stepReviewDraft runs state "review-draft" and returns the state to run next.
 func (w *Naming) stepReviewDraft(ctx context.Context, s *NamingState) (namingStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "review-draft")
-	}
 	u, err := w.h.SummaryBot(ctx, *s)
 	if err != nil {
-		return namingDone, &flowcrt.StateError{
-			State: "review-draft",
-			Err:   err,
-		}
+		return namingDone, &flowcrt.StateError{State: "review-draft", Err: err}
 	}
 	s.apply(u)
 	return namingStepSummarizeResult, nil
@@ -268,18 +248,21 @@ func NewNamingMockHandlers(mocks *flowcrt.Mocks) NamingMock {
 	return NamingMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m NamingMock) respond(ctx context.Context, label *string, key string) (NamingUpdate, error) {
+	var u NamingUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // SummaryBot answers from the mock of the state that calls it.
 func (m NamingMock) SummaryBot(ctx context.Context, s NamingState) (NamingUpdate, error) {
-	var u NamingUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // WebSearch answers from the mock of the state that calls it.
 func (m NamingMock) WebSearch(ctx context.Context, s NamingState) (NamingUpdate, error) {
-	var u NamingUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // NewNamingMock returns a Naming whose handlers answer from mocks.

@@ -6,6 +6,7 @@ package nonecheck
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -116,7 +117,7 @@ const (
 	noneCheckStepLabelled               // "labelled"
 )
 
-// noneCheckStateIDs maps each step to its state id, for errors.
+// noneCheckStateIDs maps each step to its state's id.
 var noneCheckStateIDs = [...]string{
 	noneCheckStepCheck:    "check",
 	noneCheckStepMissing:  "missing",
@@ -128,44 +129,6 @@ var noneCheckStateIDs = [...]string{
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *NoneCheck) Run(ctx context.Context, in NoneCheckState) (NoneCheckState, error) {
 	return w.run(ctx, nil, in, noneCheckStepCheck)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *NoneCheck) run(ctx context.Context, sess *flowcrt.Session, s NoneCheckState, step noneCheckStep) (out NoneCheckState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := noneCheckStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != noneCheckDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case noneCheckStepCheck:
-			step, err = w.stepCheck(ctx, &s)
-		case noneCheckStepMissing:
-			step, err = w.stepMissing(ctx, &s)
-		case noneCheckStepTagged:
-			step, err = w.stepTagged(ctx, &s)
-		case noneCheckStepLabelled:
-			step, err = w.stepLabelled(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, noneCheckStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // noneCheckSchema identifies the shape of NoneCheckState: a checkpoint saved with another shape is refused.
@@ -188,6 +151,15 @@ func (w *NoneCheck) Invoke(ctx context.Context, sessionID string, in *NoneCheckS
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *NoneCheck) InvokeUpdate(ctx context.Context, sessionID string, u NoneCheckUpdate) (NoneCheckState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *NoneCheckState) asUpdate() NoneCheckUpdate {
+	u := NoneCheckUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -213,66 +185,83 @@ func (w *NoneCheck) sessions() *flowcrt.Sessions[NoneCheckState, NoneCheckUpdate
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *NoneCheck) runAt(ctx context.Context, sess *flowcrt.Session, s NoneCheckState, state string) (NoneCheckState, error) {
-	var step noneCheckStep
-	switch state {
-	case "check":
-		step = noneCheckStepCheck
-	case "missing":
-		step = noneCheckStepMissing
-	case "tagged":
-		step = noneCheckStepTagged
-	case "labelled":
-		step = noneCheckStepLabelled
-	default:
+	i := slices.Index(noneCheckStateIDs[1:5], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := noneCheckStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *NoneCheckState) asUpdate() NoneCheckUpdate {
-	u := NoneCheckUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *NoneCheck) run(ctx context.Context, sess *flowcrt.Session, s NoneCheckState, step noneCheckStep) (out NoneCheckState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := noneCheckStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != noneCheckDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, noneCheckStateIDs[step])
+		}
+		var next noneCheckStep
+		switch step {
+		case noneCheckStepCheck:
+			next, err = w.stepCheck(sctx, &s)
+		case noneCheckStepMissing:
+			next, err = w.stepMissing(sctx, &s)
+		case noneCheckStepTagged:
+			next, err = w.stepTagged(sctx, &s)
+		case noneCheckStepLabelled:
+			next, err = w.stepLabelled(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, noneCheckStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 // stepCheck runs state "check" and returns the state to run next.
 func (w *NoneCheck) stepCheck(ctx context.Context, s *NoneCheckState) (noneCheckStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "check")
-	}
 	u, err := w.h.Check(ctx, *s)
 	if err != nil {
-		return noneCheckDone, &flowcrt.StateError{
-			State: "check",
-			Err:   err,
-		}
+		return noneCheckDone, &flowcrt.StateError{State: "check", Err: err}
 	}
 	s.apply(u)
+	return s.nextCheck(), nil
+}
+
+// nextCheck picks the state after "check".
+func (s *NoneCheckState) nextCheck() noneCheckStep {
 	switch {
 	case s.Labels == nil:
-		return noneCheckStepMissing, nil
+		return noneCheckStepMissing
 	case s.Tags != nil:
-		return noneCheckStepTagged, nil
+		return noneCheckStepTagged
 	}
-	return noneCheckStepLabelled, nil
+	return noneCheckStepLabelled
 }
 
 // stepMissing runs state "missing" and returns the state to run next.
 func (w *NoneCheck) stepMissing(ctx context.Context, s *NoneCheckState) (noneCheckStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "missing")
-	}
 	u, err := w.h.Route(ctx, *s)
 	if err != nil {
-		return noneCheckDone, &flowcrt.StateError{
-			State: "missing",
-			Err:   err,
-		}
+		return noneCheckDone, &flowcrt.StateError{State: "missing", Err: err}
 	}
 	s.apply(u)
 	return noneCheckDone, nil
@@ -280,15 +269,9 @@ func (w *NoneCheck) stepMissing(ctx context.Context, s *NoneCheckState) (noneChe
 
 // stepTagged runs state "tagged" and returns the state to run next.
 func (w *NoneCheck) stepTagged(ctx context.Context, s *NoneCheckState) (noneCheckStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "tagged")
-	}
 	u, err := w.h.Route(ctx, *s)
 	if err != nil {
-		return noneCheckDone, &flowcrt.StateError{
-			State: "tagged",
-			Err:   err,
-		}
+		return noneCheckDone, &flowcrt.StateError{State: "tagged", Err: err}
 	}
 	s.apply(u)
 	return noneCheckDone, nil
@@ -296,15 +279,9 @@ func (w *NoneCheck) stepTagged(ctx context.Context, s *NoneCheckState) (noneChec
 
 // stepLabelled runs state "labelled" and returns the state to run next.
 func (w *NoneCheck) stepLabelled(ctx context.Context, s *NoneCheckState) (noneCheckStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "labelled")
-	}
 	u, err := w.h.Route(ctx, *s)
 	if err != nil {
-		return noneCheckDone, &flowcrt.StateError{
-			State: "labelled",
-			Err:   err,
-		}
+		return noneCheckDone, &flowcrt.StateError{State: "labelled", Err: err}
 	}
 	s.apply(u)
 	return noneCheckDone, nil
@@ -322,18 +299,21 @@ func NewNoneCheckMockHandlers(mocks *flowcrt.Mocks) NoneCheckMock {
 	return NoneCheckMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m NoneCheckMock) respond(ctx context.Context, label *string, key string) (NoneCheckUpdate, error) {
+	var u NoneCheckUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Check answers from the mock of the state that calls it.
 func (m NoneCheckMock) Check(ctx context.Context, s NoneCheckState) (NoneCheckUpdate, error) {
-	var u NoneCheckUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Route answers from the mock of the state that calls it.
 func (m NoneCheckMock) Route(ctx context.Context, s NoneCheckState) (NoneCheckUpdate, error) {
-	var u NoneCheckUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // NewNoneCheckMock returns a NoneCheck whose handlers answer from mocks.

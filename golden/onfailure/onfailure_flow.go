@@ -6,6 +6,7 @@ package onfailure
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -104,7 +105,7 @@ const (
 	onFailureStepFallback               // "fallback"
 )
 
-// onFailureStateIDs maps each step to its state id, for errors.
+// onFailureStateIDs maps each step to its state's id.
 var onFailureStateIDs = [...]string{
 	onFailureStepFetch:    "fetch",
 	onFailureStepStore:    "store",
@@ -115,42 +116,6 @@ var onFailureStateIDs = [...]string{
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *OnFailure) Run(ctx context.Context, in OnFailureState) (OnFailureState, error) {
 	return w.run(ctx, nil, in, onFailureStepFetch)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *OnFailure) run(ctx context.Context, sess *flowcrt.Session, s OnFailureState, step onFailureStep) (out OnFailureState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := onFailureStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != onFailureDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case onFailureStepFetch:
-			step, err = w.stepFetch(ctx, &s)
-		case onFailureStepStore:
-			step, err = w.stepStore(ctx, &s)
-		case onFailureStepFallback:
-			step, err = w.stepFallback(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, onFailureStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // onFailureSchema identifies the shape of OnFailureState: a checkpoint saved with another shape is refused.
@@ -173,6 +138,15 @@ func (w *OnFailure) Invoke(ctx context.Context, sessionID string, in *OnFailureS
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *OnFailure) InvokeUpdate(ctx context.Context, sessionID string, u OnFailureUpdate) (OnFailureState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *OnFailureState) asUpdate() OnFailureUpdate {
+	u := OnFailureUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -198,29 +172,53 @@ func (w *OnFailure) sessions() *flowcrt.Sessions[OnFailureState, OnFailureUpdate
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *OnFailure) runAt(ctx context.Context, sess *flowcrt.Session, s OnFailureState, state string) (OnFailureState, error) {
-	var step onFailureStep
-	switch state {
-	case "fetch":
-		step = onFailureStepFetch
-	case "store":
-		step = onFailureStepStore
-	case "fallback":
-		step = onFailureStepFallback
-	default:
+	i := slices.Index(onFailureStateIDs[1:4], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := onFailureStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *OnFailureState) asUpdate() OnFailureUpdate {
-	u := OnFailureUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *OnFailure) run(ctx context.Context, sess *flowcrt.Session, s OnFailureState, step onFailureStep) (out OnFailureState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := onFailureStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != onFailureDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, onFailureStateIDs[step])
+		}
+		var next onFailureStep
+		switch step {
+		case onFailureStepFetch:
+			next, err = w.stepFetch(sctx, &s)
+		case onFailureStepStore:
+			next, err = w.stepStore(sctx, &s)
+		case onFailureStepFallback:
+			next, err = w.stepFallback(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, onFailureStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 var onFailureFetchPolicy = flowcrt.Policy{
@@ -229,9 +227,6 @@ var onFailureFetchPolicy = flowcrt.Policy{
 
 // stepFetch runs state "fetch" and returns the state to run next.
 func (w *OnFailure) stepFetch(ctx context.Context, s *OnFailureState) (onFailureStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "fetch")
-	}
 	var u OnFailureUpdate
 	var eval string
 	err := flowcrt.Call(ctx, &w.cfg, &onFailureFetchPolicy, func(ctx context.Context) error {
@@ -243,46 +238,44 @@ func (w *OnFailure) stepFetch(ctx context.Context, s *OnFailureState) (onFailure
 		return onFailureStepFallback, nil
 	}
 	s.apply(u)
+	return s.nextFetch(eval), nil
+}
+
+// nextFetch picks the state after "fetch".
+func (s *OnFailureState) nextFetch(eval string) onFailureStep {
 	switch {
 	case eval == "ok":
-		return onFailureStepStore, nil
+		return onFailureStepStore
 	default:
-		return onFailureStepFallback, nil
+		return onFailureStepFallback
 	}
 }
 
 // stepStore runs state "store" and returns the state to run next.
 func (w *OnFailure) stepStore(ctx context.Context, s *OnFailureState) (onFailureStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "store")
-	}
 	u, eval, err := w.h.Store(ctx, *s)
 	if err != nil {
-		return onFailureDone, &flowcrt.StateError{
-			State: "store",
-			Err:   err,
-		}
+		return onFailureDone, &flowcrt.StateError{State: "store", Err: err}
 	}
 	s.apply(u)
+	return s.nextStore(eval), nil
+}
+
+// nextStore picks the state after "store".
+func (s *OnFailureState) nextStore(eval string) onFailureStep {
 	switch {
 	case eval == "again":
-		return onFailureStepFetch, nil
+		return onFailureStepFetch
 	default:
-		return onFailureDone, nil
+		return onFailureDone
 	}
 }
 
 // stepFallback runs state "fallback" and returns the state to run next.
 func (w *OnFailure) stepFallback(ctx context.Context, s *OnFailureState) (onFailureStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "fallback")
-	}
 	u, err := w.h.Fallback(ctx, *s)
 	if err != nil {
-		return onFailureDone, &flowcrt.StateError{
-			State: "fallback",
-			Err:   err,
-		}
+		return onFailureDone, &flowcrt.StateError{State: "fallback", Err: err}
 	}
 	s.apply(u)
 	return onFailureDone, nil
@@ -300,27 +293,30 @@ func NewOnFailureMockHandlers(mocks *flowcrt.Mocks) OnFailureMock {
 	return OnFailureMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m OnFailureMock) respond(ctx context.Context, label *string, key string) (OnFailureUpdate, error) {
+	var u OnFailureUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Fetch answers from the mock of the state that calls it.
 func (m OnFailureMock) Fetch(ctx context.Context, s OnFailureState) (OnFailureUpdate, string, error) {
-	var u OnFailureUpdate
 	var label string
-	err := m.mocks.Respond(ctx, &u, &label, "Eval")
+	u, err := m.respond(ctx, &label, "Eval")
 	return u, label, err
 }
 
 // Store answers from the mock of the state that calls it.
 func (m OnFailureMock) Store(ctx context.Context, s OnFailureState) (OnFailureUpdate, string, error) {
-	var u OnFailureUpdate
 	var label string
-	err := m.mocks.Respond(ctx, &u, &label, "Eval")
+	u, err := m.respond(ctx, &label, "Eval")
 	return u, label, err
 }
 
 // Fallback answers from the mock of the state that calls it.
 func (m OnFailureMock) Fallback(ctx context.Context, s OnFailureState) (OnFailureUpdate, error) {
-	var u OnFailureUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // NewOnFailureMock returns a OnFailure whose handlers answer from mocks.

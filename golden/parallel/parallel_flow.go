@@ -188,63 +188,29 @@ type parallelStep int
 const (
 	parallelDone       parallelStep = iota
 	parallelStepSplit               // "split"
+	parallelStepMerge               // "merge"
 	parallelStepA                   // "a"
 	parallelStepB                   // "b"
 	parallelStepBCheck              // "b_check"
 	parallelStepBBig                // "b_big"
 	parallelStepC                   // "c"
-	parallelStepMerge               // "merge"
 )
 
-// parallelStateIDs maps each step to its state id, for errors.
+// parallelStateIDs maps each step to its state's id.
 var parallelStateIDs = [...]string{
 	parallelStepSplit:  "split",
+	parallelStepMerge:  "merge",
 	parallelStepA:      "a",
 	parallelStepB:      "b",
 	parallelStepBCheck: "b_check",
 	parallelStepBBig:   "b_big",
 	parallelStepC:      "c",
-	parallelStepMerge:  "merge",
 }
 
 // Run executes the workflow from state "split" and returns the final state.
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *Parallel) Run(ctx context.Context, in ParallelState) (ParallelState, error) {
 	return w.run(ctx, nil, in, parallelStepSplit)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Parallel) run(ctx context.Context, sess *flowcrt.Session, s ParallelState, step parallelStep) (out ParallelState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := parallelStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != parallelDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case parallelStepSplit:
-			step, err = w.stepSplit(ctx, &s, sess)
-		case parallelStepMerge:
-			step, err = w.stepMerge(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, parallelStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // parallelSchema identifies the shape of ParallelState: a checkpoint saved with another shape is refused.
@@ -267,6 +233,15 @@ func (w *Parallel) Invoke(ctx context.Context, sessionID string, in *ParallelSta
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *Parallel) InvokeUpdate(ctx context.Context, sessionID string, u ParallelUpdate) (ParallelState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *ParallelState) asUpdate() ParallelUpdate {
+	u := ParallelUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -292,27 +267,51 @@ func (w *Parallel) sessions() *flowcrt.Sessions[ParallelState, ParallelUpdate] {
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Parallel) runAt(ctx context.Context, sess *flowcrt.Session, s ParallelState, state string) (ParallelState, error) {
-	var step parallelStep
-	switch state {
-	case "split":
-		step = parallelStepSplit
-	case "merge":
-		step = parallelStepMerge
-	default:
+	i := slices.Index(parallelStateIDs[1:3], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := parallelStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *ParallelState) asUpdate() ParallelUpdate {
-	u := ParallelUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Parallel) run(ctx context.Context, sess *flowcrt.Session, s ParallelState, step parallelStep) (out ParallelState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := parallelStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != parallelDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, parallelStateIDs[step])
+		}
+		var next parallelStep
+		switch step {
+		case parallelStepSplit:
+			next, err = w.stepSplit(sctx, &s, sess)
+		case parallelStepMerge:
+			next, err = w.stepMerge(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, parallelStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 // stepSplit runs state "split" and returns the state to run next.
@@ -321,15 +320,9 @@ func (w *Parallel) stepSplit(ctx context.Context, s *ParallelState, sess *flowcr
 		// Resumed inside its fan-out: the handler has run, its update is in s.
 		return w.parallelSplit(ctx, s, sess)
 	}
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "split")
-	}
 	u, err := w.h.Split(ctx, *s)
 	if err != nil {
-		return parallelDone, &flowcrt.StateError{
-			State: "split",
-			Err:   err,
-		}
+		return parallelDone, &flowcrt.StateError{State: "split", Err: err}
 	}
 	s.apply(u)
 	return w.parallelSplit(ctx, s, sess)
@@ -367,34 +360,39 @@ func (w *Parallel) parallelSplit(ctx context.Context, s *ParallelState, sess *fl
 // s, until it reaches "merge". rec receives the updates of its states. A panicking handler fails
 // it with an error naming its state.
 func (w *Parallel) branchSplit(ctx context.Context, s *ParallelState, step parallelStep, rec *[]ParallelUpdate) (err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := parallelStateIDs[step]
-			err = &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
 	}()
 	for step != parallelStepMerge {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, parallelStateIDs[step])
+		}
+		var next parallelStep
 		switch step {
 		case parallelStepA:
-			step, err = w.stepA(ctx, s, rec)
+			next, err = w.stepA(sctx, s, rec)
 		case parallelStepB:
-			step, err = w.stepB(ctx, s, rec)
+			next, err = w.stepB(sctx, s, rec)
 		case parallelStepBCheck:
-			step, err = w.stepBCheck(ctx, s, rec)
+			next, err = w.stepBCheck(sctx, s, rec)
 		case parallelStepBBig:
-			step, err = w.stepBBig(ctx, s, rec)
+			next, err = w.stepBBig(sctx, s, rec)
 		case parallelStepC:
-			step, err = w.stepC(ctx, s, rec)
+			next, err = w.stepC(sctx, s, rec)
 		}
 		if err != nil {
 			return err
 		}
+		step = next
 	}
 	return nil
 }
@@ -402,15 +400,9 @@ func (w *Parallel) branchSplit(ctx context.Context, s *ParallelState, step paral
 // stepA runs state "a" and returns the state to run next. It runs inside the fan-out at "split",
 // on the copy of the state of one branch, and records its update in rec for the join.
 func (w *Parallel) stepA(ctx context.Context, s *ParallelState, rec *[]ParallelUpdate) (parallelStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "a")
-	}
 	u, err := w.h.A(ctx, *s)
 	if err != nil {
-		return parallelDone, &flowcrt.StateError{
-			State: "a",
-			Err:   err,
-		}
+		return parallelDone, &flowcrt.StateError{State: "a", Err: err}
 	}
 	*rec = append(*rec, u)
 	return parallelStepMerge, nil
@@ -419,15 +411,9 @@ func (w *Parallel) stepA(ctx context.Context, s *ParallelState, rec *[]ParallelU
 // stepB runs state "b" and returns the state to run next. It runs inside the fan-out at "split",
 // on the copy of the state of one branch, and records its update in rec for the join.
 func (w *Parallel) stepB(ctx context.Context, s *ParallelState, rec *[]ParallelUpdate) (parallelStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "b")
-	}
 	u, err := w.h.B(ctx, *s)
 	if err != nil {
-		return parallelDone, &flowcrt.StateError{
-			State: "b",
-			Err:   err,
-		}
+		return parallelDone, &flowcrt.StateError{State: "b", Err: err}
 	}
 	s.apply(u)
 	*rec = append(*rec, u)
@@ -437,36 +423,29 @@ func (w *Parallel) stepB(ctx context.Context, s *ParallelState, rec *[]ParallelU
 // stepBCheck runs state "b_check" and returns the state to run next. It runs inside the fan-out at
 // "split", on the copy of the state of one branch, and records its update in rec for the join.
 func (w *Parallel) stepBCheck(ctx context.Context, s *ParallelState, rec *[]ParallelUpdate) (parallelStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "b_check")
-	}
 	u, err := w.h.BCheck(ctx, *s)
 	if err != nil {
-		return parallelDone, &flowcrt.StateError{
-			State: "b_check",
-			Err:   err,
-		}
+		return parallelDone, &flowcrt.StateError{State: "b_check", Err: err}
 	}
 	s.apply(u)
 	*rec = append(*rec, u)
+	return s.nextBCheck(), nil
+}
+
+// nextBCheck picks the state after "b_check".
+func (s *ParallelState) nextBCheck() parallelStep {
 	if s.Total > 100 {
-		return parallelStepBBig, nil
+		return parallelStepBBig
 	}
-	return parallelStepMerge, nil
+	return parallelStepMerge
 }
 
 // stepBBig runs state "b_big" and returns the state to run next. It runs inside the fan-out at
 // "split", on the copy of the state of one branch, and records its update in rec for the join.
 func (w *Parallel) stepBBig(ctx context.Context, s *ParallelState, rec *[]ParallelUpdate) (parallelStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "b_big")
-	}
 	u, err := w.h.BBig(ctx, *s)
 	if err != nil {
-		return parallelDone, &flowcrt.StateError{
-			State: "b_big",
-			Err:   err,
-		}
+		return parallelDone, &flowcrt.StateError{State: "b_big", Err: err}
 	}
 	*rec = append(*rec, u)
 	return parallelStepMerge, nil
@@ -475,15 +454,9 @@ func (w *Parallel) stepBBig(ctx context.Context, s *ParallelState, rec *[]Parall
 // stepC runs state "c" and returns the state to run next. It runs inside the fan-out at "split",
 // on the copy of the state of one branch, and records its update in rec for the join.
 func (w *Parallel) stepC(ctx context.Context, s *ParallelState, rec *[]ParallelUpdate) (parallelStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "c")
-	}
 	u, err := w.h.C(ctx, *s)
 	if err != nil {
-		return parallelDone, &flowcrt.StateError{
-			State: "c",
-			Err:   err,
-		}
+		return parallelDone, &flowcrt.StateError{State: "c", Err: err}
 	}
 	*rec = append(*rec, u)
 	return parallelStepMerge, nil
@@ -491,15 +464,9 @@ func (w *Parallel) stepC(ctx context.Context, s *ParallelState, rec *[]ParallelU
 
 // stepMerge runs state "merge" and returns the state to run next.
 func (w *Parallel) stepMerge(ctx context.Context, s *ParallelState) (parallelStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "merge")
-	}
 	u, err := w.h.Merge(ctx, *s)
 	if err != nil {
-		return parallelDone, &flowcrt.StateError{
-			State: "merge",
-			Err:   err,
-		}
+		return parallelDone, &flowcrt.StateError{State: "merge", Err: err}
 	}
 	s.apply(u)
 	return parallelDone, nil
@@ -520,53 +487,46 @@ func NewParallelMockHandlers(mocks *flowcrt.Mocks) ParallelMock {
 	return ParallelMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m ParallelMock) respond(ctx context.Context, label *string, key string) (ParallelUpdate, error) {
+	var u ParallelUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Split answers from the mock of the state that calls it.
 func (m ParallelMock) Split(ctx context.Context, s ParallelState) (ParallelUpdate, error) {
-	var u ParallelUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // A answers from the mock of the state that calls it.
 func (m ParallelMock) A(ctx context.Context, s ParallelState) (ParallelUpdate, error) {
-	var u ParallelUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // B answers from the mock of the state that calls it.
 func (m ParallelMock) B(ctx context.Context, s ParallelState) (ParallelUpdate, error) {
-	var u ParallelUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // BCheck answers from the mock of the state that calls it.
 func (m ParallelMock) BCheck(ctx context.Context, s ParallelState) (ParallelUpdate, error) {
-	var u ParallelUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // BBig answers from the mock of the state that calls it.
 func (m ParallelMock) BBig(ctx context.Context, s ParallelState) (ParallelUpdate, error) {
-	var u ParallelUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // C answers from the mock of the state that calls it.
 func (m ParallelMock) C(ctx context.Context, s ParallelState) (ParallelUpdate, error) {
-	var u ParallelUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Merge answers from the mock of the state that calls it.
 func (m ParallelMock) Merge(ctx context.Context, s ParallelState) (ParallelUpdate, error) {
-	var u ParallelUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // NewParallelMock returns a Parallel whose handlers answer from mocks.

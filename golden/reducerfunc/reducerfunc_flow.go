@@ -6,6 +6,7 @@ package reducerfunc
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -98,7 +99,7 @@ const (
 	bestStepMeasure          // "measure"
 )
 
-// bestStateIDs maps each step to its state id, for errors.
+// bestStateIDs maps each step to its state's id.
 var bestStateIDs = [...]string{
 	bestStepMeasure: "measure",
 }
@@ -107,38 +108,6 @@ var bestStateIDs = [...]string{
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *Best) Run(ctx context.Context, in BestState) (BestState, error) {
 	return w.run(ctx, nil, in, bestStepMeasure)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Best) run(ctx context.Context, sess *flowcrt.Session, s BestState, step bestStep) (out BestState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := bestStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != bestDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case bestStepMeasure:
-			step, err = w.stepMeasure(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, bestStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // bestSchema identifies the shape of BestState: a checkpoint saved with another shape is refused.
@@ -161,6 +130,15 @@ func (w *Best) Invoke(ctx context.Context, sessionID string, in *BestState) (Bes
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *Best) InvokeUpdate(ctx context.Context, sessionID string, u BestUpdate) (BestState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *BestState) asUpdate() BestUpdate {
+	u := BestUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -186,45 +164,68 @@ func (w *Best) sessions() *flowcrt.Sessions[BestState, BestUpdate] {
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Best) runAt(ctx context.Context, sess *flowcrt.Session, s BestState, state string) (BestState, error) {
-	var step bestStep
-	switch state {
-	case "measure":
-		step = bestStepMeasure
-	default:
+	i := slices.Index(bestStateIDs[1:2], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := bestStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *BestState) asUpdate() BestUpdate {
-	u := BestUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Best) run(ctx context.Context, sess *flowcrt.Session, s BestState, step bestStep) (out BestState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := bestStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != bestDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, bestStateIDs[step])
+		}
+		var next bestStep
+		switch step {
+		case bestStepMeasure:
+			next, err = w.stepMeasure(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, bestStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 // stepMeasure runs state "measure" and returns the state to run next.
 func (w *Best) stepMeasure(ctx context.Context, s *BestState) (bestStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "measure")
-	}
 	u, action, err := w.h.Measure(ctx, *s)
 	if err != nil {
-		return bestDone, &flowcrt.StateError{
-			State: "measure",
-			Err:   err,
-		}
+		return bestDone, &flowcrt.StateError{State: "measure", Err: err}
 	}
 	s.apply(u)
+	return s.nextMeasure(action), nil
+}
+
+// nextMeasure picks the state after "measure".
+func (s *BestState) nextMeasure(action string) bestStep {
 	switch action {
 	case "again":
-		return bestStepMeasure, nil
+		return bestStepMeasure
 	}
-	return bestDone, nil
+	return bestDone
 }
 
 // BestMock implements BestHandlers with canned responses, for tests and dry runs.
@@ -239,11 +240,17 @@ func NewBestMockHandlers(mocks *flowcrt.Mocks) BestMock {
 	return BestMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m BestMock) respond(ctx context.Context, label *string, key string) (BestUpdate, error) {
+	var u BestUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Measure answers from the mock of the state that calls it.
 func (m BestMock) Measure(ctx context.Context, s BestState) (BestUpdate, string, error) {
-	var u BestUpdate
 	var label string
-	err := m.mocks.Respond(ctx, &u, &label, "Action")
+	u, err := m.respond(ctx, &label, "Action")
 	return u, label, err
 }
 

@@ -6,6 +6,7 @@ package reducers
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -166,7 +167,7 @@ const (
 	reducersStepTally              // "tally"
 )
 
-// reducersStateIDs maps each step to its state id, for errors.
+// reducersStateIDs maps each step to its state's id.
 var reducersStateIDs = [...]string{
 	reducersStepNode:  "node",
 	reducersStepTally: "tally",
@@ -176,40 +177,6 @@ var reducersStateIDs = [...]string{
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *Reducers) Run(ctx context.Context, in ReducersState) (ReducersState, error) {
 	return w.run(ctx, nil, in, reducersStepNode)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Reducers) run(ctx context.Context, sess *flowcrt.Session, s ReducersState, step reducersStep) (out ReducersState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := reducersStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != reducersDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case reducersStepNode:
-			step, err = w.stepNode(ctx, &s)
-		case reducersStepTally:
-			step, err = w.stepTally(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, reducersStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // reducersSchema identifies the shape of ReducersState: a checkpoint saved with another shape is refused.
@@ -232,6 +199,15 @@ func (w *Reducers) Invoke(ctx context.Context, sessionID string, in *ReducersSta
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *Reducers) InvokeUpdate(ctx context.Context, sessionID string, u ReducersUpdate) (ReducersState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *ReducersState) asUpdate() ReducersUpdate {
+	u := ReducersUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -257,40 +233,58 @@ func (w *Reducers) sessions() *flowcrt.Sessions[ReducersState, ReducersUpdate] {
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Reducers) runAt(ctx context.Context, sess *flowcrt.Session, s ReducersState, state string) (ReducersState, error) {
-	var step reducersStep
-	switch state {
-	case "node":
-		step = reducersStepNode
-	case "tally":
-		step = reducersStepTally
-	default:
+	i := slices.Index(reducersStateIDs[1:3], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := reducersStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *ReducersState) asUpdate() ReducersUpdate {
-	u := ReducersUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Reducers) run(ctx context.Context, sess *flowcrt.Session, s ReducersState, step reducersStep) (out ReducersState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := reducersStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != reducersDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, reducersStateIDs[step])
+		}
+		var next reducersStep
+		switch step {
+		case reducersStepNode:
+			next, err = w.stepNode(sctx, &s)
+		case reducersStepTally:
+			next, err = w.stepTally(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, reducersStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 // stepNode runs state "node" and returns the state to run next.
 func (w *Reducers) stepNode(ctx context.Context, s *ReducersState) (reducersStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "node")
-	}
 	u, err := w.h.Node(ctx, *s)
 	if err != nil {
-		return reducersDone, &flowcrt.StateError{
-			State: "node",
-			Err:   err,
-		}
+		return reducersDone, &flowcrt.StateError{State: "node", Err: err}
 	}
 	s.apply(u)
 	return reducersStepTally, nil
@@ -298,15 +292,9 @@ func (w *Reducers) stepNode(ctx context.Context, s *ReducersState) (reducersStep
 
 // stepTally runs state "tally" and returns the state to run next.
 func (w *Reducers) stepTally(ctx context.Context, s *ReducersState) (reducersStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "tally")
-	}
 	u, err := w.h.Tally(ctx, *s)
 	if err != nil {
-		return reducersDone, &flowcrt.StateError{
-			State: "tally",
-			Err:   err,
-		}
+		return reducersDone, &flowcrt.StateError{State: "tally", Err: err}
 	}
 	s.apply(u)
 	return reducersDone, nil
@@ -324,18 +312,21 @@ func NewReducersMockHandlers(mocks *flowcrt.Mocks) ReducersMock {
 	return ReducersMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m ReducersMock) respond(ctx context.Context, label *string, key string) (ReducersUpdate, error) {
+	var u ReducersUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Node answers from the mock of the state that calls it.
 func (m ReducersMock) Node(ctx context.Context, s ReducersState) (ReducersUpdate, error) {
-	var u ReducersUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Tally answers from the mock of the state that calls it.
 func (m ReducersMock) Tally(ctx context.Context, s ReducersState) (ReducersUpdate, error) {
-	var u ReducersUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // NewReducersMock returns a Reducers whose handlers answer from mocks.

@@ -6,6 +6,7 @@ package retry
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -86,7 +87,7 @@ const (
 	retryStepCall           // "call"
 )
 
-// retryStateIDs maps each step to its state id, for errors.
+// retryStateIDs maps each step to its state's id.
 var retryStateIDs = [...]string{
 	retryStepCall: "call",
 }
@@ -95,38 +96,6 @@ var retryStateIDs = [...]string{
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *Retry) Run(ctx context.Context, in RetryState) (RetryState, error) {
 	return w.run(ctx, nil, in, retryStepCall)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Retry) run(ctx context.Context, sess *flowcrt.Session, s RetryState, step retryStep) (out RetryState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := retryStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != retryDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case retryStepCall:
-			step, err = w.stepCall(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, retryStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // retrySchema identifies the shape of RetryState: a checkpoint saved with another shape is refused.
@@ -149,6 +118,15 @@ func (w *Retry) Invoke(ctx context.Context, sessionID string, in *RetryState) (R
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *Retry) InvokeUpdate(ctx context.Context, sessionID string, u RetryUpdate) (RetryState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *RetryState) asUpdate() RetryUpdate {
+	u := RetryUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -174,25 +152,49 @@ func (w *Retry) sessions() *flowcrt.Sessions[RetryState, RetryUpdate] {
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Retry) runAt(ctx context.Context, sess *flowcrt.Session, s RetryState, state string) (RetryState, error) {
-	var step retryStep
-	switch state {
-	case "call":
-		step = retryStepCall
-	default:
+	i := slices.Index(retryStateIDs[1:2], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := retryStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *RetryState) asUpdate() RetryUpdate {
-	u := RetryUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Retry) run(ctx context.Context, sess *flowcrt.Session, s RetryState, step retryStep) (out RetryState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := retryStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != retryDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, retryStateIDs[step])
+		}
+		var next retryStep
+		switch step {
+		case retryStepCall:
+			next, err = w.stepCall(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, retryStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 var retryCallPolicy = flowcrt.Policy{
@@ -214,9 +216,6 @@ var retryCallPolicy = flowcrt.Policy{
 
 // stepCall runs state "call" and returns the state to run next.
 func (w *Retry) stepCall(ctx context.Context, s *RetryState) (retryStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "call")
-	}
 	var u RetryUpdate
 	err := flowcrt.Call(ctx, &w.cfg, &retryCallPolicy, func(ctx context.Context) error {
 		var err error
@@ -224,10 +223,7 @@ func (w *Retry) stepCall(ctx context.Context, s *RetryState) (retryStep, error) 
 		return err
 	})
 	if err != nil {
-		return retryDone, &flowcrt.StateError{
-			State: "call",
-			Err:   err,
-		}
+		return retryDone, &flowcrt.StateError{State: "call", Err: err}
 	}
 	s.apply(u)
 	return retryDone, nil
@@ -245,11 +241,16 @@ func NewRetryMockHandlers(mocks *flowcrt.Mocks) RetryMock {
 	return RetryMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m RetryMock) respond(ctx context.Context, label *string, key string) (RetryUpdate, error) {
+	var u RetryUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Call answers from the mock of the state that calls it.
 func (m RetryMock) Call(ctx context.Context, s RetryState) (RetryUpdate, error) {
-	var u RetryUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // NewRetryMock returns a Retry whose handlers answer from mocks.

@@ -6,6 +6,7 @@ package switchcase
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -121,7 +122,7 @@ const (
 	switchCaseStepPoor                      // "poor"
 )
 
-// switchCaseStateIDs maps each step to its state id, for errors.
+// switchCaseStateIDs maps each step to its state's id.
 var switchCaseStateIDs = [...]string{
 	switchCaseStepEvaluate:   "evaluate",
 	switchCaseStepGrade:      "grade",
@@ -138,54 +139,6 @@ var switchCaseStateIDs = [...]string{
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *SwitchCase) Run(ctx context.Context, in SwitchCaseState) (SwitchCaseState, error) {
 	return w.run(ctx, nil, in, switchCaseStepEvaluate)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *SwitchCase) run(ctx context.Context, sess *flowcrt.Session, s SwitchCaseState, step switchCaseStep) (out SwitchCaseState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := switchCaseStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != switchCaseDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case switchCaseStepEvaluate:
-			step, err = w.stepEvaluate(ctx, &s)
-		case switchCaseStepGrade:
-			step, err = w.stepGrade(ctx, &s)
-		case switchCaseStepWait:
-			step, err = w.stepWait(ctx, &s)
-		case switchCaseStepRetryLater:
-			step, err = w.stepRetryLater(ctx, &s)
-		case switchCaseStepUnknown:
-			step, err = w.stepUnknown(ctx, &s)
-		case switchCaseStepExcellent:
-			step, err = w.stepExcellent(ctx, &s)
-		case switchCaseStepGood:
-			step, err = w.stepGood(ctx, &s)
-		case switchCaseStepAverage:
-			step, err = w.stepAverage(ctx, &s)
-		case switchCaseStepPoor:
-			step, err = w.stepPoor(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, switchCaseStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // switchCaseSchema identifies the shape of SwitchCaseState: a checkpoint saved with another shape is refused.
@@ -208,6 +161,15 @@ func (w *SwitchCase) Invoke(ctx context.Context, sessionID string, in *SwitchCas
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *SwitchCase) InvokeUpdate(ctx context.Context, sessionID string, u SwitchCaseUpdate) (SwitchCaseState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *SwitchCaseState) asUpdate() SwitchCaseUpdate {
+	u := SwitchCaseUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -233,102 +195,118 @@ func (w *SwitchCase) sessions() *flowcrt.Sessions[SwitchCaseState, SwitchCaseUpd
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *SwitchCase) runAt(ctx context.Context, sess *flowcrt.Session, s SwitchCaseState, state string) (SwitchCaseState, error) {
-	var step switchCaseStep
-	switch state {
-	case "evaluate":
-		step = switchCaseStepEvaluate
-	case "grade":
-		step = switchCaseStepGrade
-	case "wait":
-		step = switchCaseStepWait
-	case "retry_later":
-		step = switchCaseStepRetryLater
-	case "unknown":
-		step = switchCaseStepUnknown
-	case "excellent":
-		step = switchCaseStepExcellent
-	case "good":
-		step = switchCaseStepGood
-	case "average":
-		step = switchCaseStepAverage
-	case "poor":
-		step = switchCaseStepPoor
-	default:
+	i := slices.Index(switchCaseStateIDs[1:10], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := switchCaseStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *SwitchCaseState) asUpdate() SwitchCaseUpdate {
-	u := SwitchCaseUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *SwitchCase) run(ctx context.Context, sess *flowcrt.Session, s SwitchCaseState, step switchCaseStep) (out SwitchCaseState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := switchCaseStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != switchCaseDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, switchCaseStateIDs[step])
+		}
+		var next switchCaseStep
+		switch step {
+		case switchCaseStepEvaluate:
+			next, err = w.stepEvaluate(sctx, &s)
+		case switchCaseStepGrade:
+			next, err = w.stepGrade(sctx, &s)
+		case switchCaseStepWait:
+			next, err = w.stepWait(sctx, &s)
+		case switchCaseStepRetryLater:
+			next, err = w.stepRetryLater(sctx, &s)
+		case switchCaseStepUnknown:
+			next, err = w.stepUnknown(sctx, &s)
+		case switchCaseStepExcellent:
+			next, err = w.stepExcellent(sctx, &s)
+		case switchCaseStepGood:
+			next, err = w.stepGood(sctx, &s)
+		case switchCaseStepAverage:
+			next, err = w.stepAverage(sctx, &s)
+		case switchCaseStepPoor:
+			next, err = w.stepPoor(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, switchCaseStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 // stepEvaluate runs state "evaluate" and returns the state to run next.
 func (w *SwitchCase) stepEvaluate(ctx context.Context, s *SwitchCaseState) (switchCaseStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "evaluate")
-	}
 	u, err := w.h.Evaluate(ctx, *s)
 	if err != nil {
-		return switchCaseDone, &flowcrt.StateError{
-			State: "evaluate",
-			Err:   err,
-		}
+		return switchCaseDone, &flowcrt.StateError{State: "evaluate", Err: err}
 	}
 	s.apply(u)
+	return s.nextEvaluate(), nil
+}
+
+// nextEvaluate picks the state after "evaluate".
+func (s *SwitchCaseState) nextEvaluate() switchCaseStep {
 	switch {
 	case s.Status == "completed":
-		return switchCaseStepGrade, nil
+		return switchCaseStepGrade
 	case s.Status == "pending":
-		return switchCaseStepWait, nil
+		return switchCaseStepWait
 	case s.Status == "failed":
-		return switchCaseStepRetryLater, nil
+		return switchCaseStepRetryLater
 	}
-	return switchCaseStepUnknown, nil
+	return switchCaseStepUnknown
 }
 
 // stepGrade runs state "grade" and returns the state to run next.
 func (w *SwitchCase) stepGrade(ctx context.Context, s *SwitchCaseState) (switchCaseStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "grade")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return switchCaseDone, &flowcrt.StateError{
-			State: "grade",
-			Err:   err,
-		}
+		return switchCaseDone, &flowcrt.StateError{State: "grade", Err: err}
 	}
 	s.apply(u)
+	return s.nextGrade(), nil
+}
+
+// nextGrade picks the state after "grade".
+func (s *SwitchCaseState) nextGrade() switchCaseStep {
 	switch {
 	case s.Score >= 90:
-		return switchCaseStepExcellent, nil
+		return switchCaseStepExcellent
 	case s.Score >= 70:
-		return switchCaseStepGood, nil
+		return switchCaseStepGood
 	case s.Score >= 50:
-		return switchCaseStepAverage, nil
+		return switchCaseStepAverage
 	}
-	return switchCaseStepPoor, nil
+	return switchCaseStepPoor
 }
 
 // stepWait runs state "wait" and returns the state to run next.
 func (w *SwitchCase) stepWait(ctx context.Context, s *SwitchCaseState) (switchCaseStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "wait")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return switchCaseDone, &flowcrt.StateError{
-			State: "wait",
-			Err:   err,
-		}
+		return switchCaseDone, &flowcrt.StateError{State: "wait", Err: err}
 	}
 	s.apply(u)
 	return switchCaseDone, nil
@@ -336,15 +314,9 @@ func (w *SwitchCase) stepWait(ctx context.Context, s *SwitchCaseState) (switchCa
 
 // stepRetryLater runs state "retry_later" and returns the state to run next.
 func (w *SwitchCase) stepRetryLater(ctx context.Context, s *SwitchCaseState) (switchCaseStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "retry_later")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return switchCaseDone, &flowcrt.StateError{
-			State: "retry_later",
-			Err:   err,
-		}
+		return switchCaseDone, &flowcrt.StateError{State: "retry_later", Err: err}
 	}
 	s.apply(u)
 	return switchCaseDone, nil
@@ -352,15 +324,9 @@ func (w *SwitchCase) stepRetryLater(ctx context.Context, s *SwitchCaseState) (sw
 
 // stepUnknown runs state "unknown" and returns the state to run next.
 func (w *SwitchCase) stepUnknown(ctx context.Context, s *SwitchCaseState) (switchCaseStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "unknown")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return switchCaseDone, &flowcrt.StateError{
-			State: "unknown",
-			Err:   err,
-		}
+		return switchCaseDone, &flowcrt.StateError{State: "unknown", Err: err}
 	}
 	s.apply(u)
 	return switchCaseDone, nil
@@ -368,15 +334,9 @@ func (w *SwitchCase) stepUnknown(ctx context.Context, s *SwitchCaseState) (switc
 
 // stepExcellent runs state "excellent" and returns the state to run next.
 func (w *SwitchCase) stepExcellent(ctx context.Context, s *SwitchCaseState) (switchCaseStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "excellent")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return switchCaseDone, &flowcrt.StateError{
-			State: "excellent",
-			Err:   err,
-		}
+		return switchCaseDone, &flowcrt.StateError{State: "excellent", Err: err}
 	}
 	s.apply(u)
 	return switchCaseDone, nil
@@ -384,15 +344,9 @@ func (w *SwitchCase) stepExcellent(ctx context.Context, s *SwitchCaseState) (swi
 
 // stepGood runs state "good" and returns the state to run next.
 func (w *SwitchCase) stepGood(ctx context.Context, s *SwitchCaseState) (switchCaseStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "good")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return switchCaseDone, &flowcrt.StateError{
-			State: "good",
-			Err:   err,
-		}
+		return switchCaseDone, &flowcrt.StateError{State: "good", Err: err}
 	}
 	s.apply(u)
 	return switchCaseDone, nil
@@ -400,15 +354,9 @@ func (w *SwitchCase) stepGood(ctx context.Context, s *SwitchCaseState) (switchCa
 
 // stepAverage runs state "average" and returns the state to run next.
 func (w *SwitchCase) stepAverage(ctx context.Context, s *SwitchCaseState) (switchCaseStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "average")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return switchCaseDone, &flowcrt.StateError{
-			State: "average",
-			Err:   err,
-		}
+		return switchCaseDone, &flowcrt.StateError{State: "average", Err: err}
 	}
 	s.apply(u)
 	return switchCaseDone, nil
@@ -416,15 +364,9 @@ func (w *SwitchCase) stepAverage(ctx context.Context, s *SwitchCaseState) (switc
 
 // stepPoor runs state "poor" and returns the state to run next.
 func (w *SwitchCase) stepPoor(ctx context.Context, s *SwitchCaseState) (switchCaseStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "poor")
-	}
 	u, err := w.h.Visit(ctx, *s)
 	if err != nil {
-		return switchCaseDone, &flowcrt.StateError{
-			State: "poor",
-			Err:   err,
-		}
+		return switchCaseDone, &flowcrt.StateError{State: "poor", Err: err}
 	}
 	s.apply(u)
 	return switchCaseDone, nil
@@ -442,18 +384,21 @@ func NewSwitchCaseMockHandlers(mocks *flowcrt.Mocks) SwitchCaseMock {
 	return SwitchCaseMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m SwitchCaseMock) respond(ctx context.Context, label *string, key string) (SwitchCaseUpdate, error) {
+	var u SwitchCaseUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Evaluate answers from the mock of the state that calls it.
 func (m SwitchCaseMock) Evaluate(ctx context.Context, s SwitchCaseState) (SwitchCaseUpdate, error) {
-	var u SwitchCaseUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Visit answers from the mock of the state that calls it.
 func (m SwitchCaseMock) Visit(ctx context.Context, s SwitchCaseState) (SwitchCaseUpdate, error) {
-	var u SwitchCaseUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // NewSwitchCaseMock returns a SwitchCase whose handlers answer from mocks.

@@ -6,6 +6,7 @@ package timeout
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -89,7 +90,7 @@ const (
 	timeoutStepStore             // "store"
 )
 
-// timeoutStateIDs maps each step to its state id, for errors.
+// timeoutStateIDs maps each step to its state's id.
 var timeoutStateIDs = [...]string{
 	timeoutStepFetch: "fetch",
 	timeoutStepStore: "store",
@@ -99,40 +100,6 @@ var timeoutStateIDs = [...]string{
 // On failure it returns the state as it was when the failing state began, and the error.
 func (w *Timeout) Run(ctx context.Context, in TimeoutState) (TimeoutState, error) {
 	return w.run(ctx, nil, in, timeoutStepFetch)
-}
-
-// run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Timeout) run(ctx context.Context, sess *flowcrt.Session, s TimeoutState, step timeoutStep) (out TimeoutState, err error) {
-	// A panicking handler fails the run with an error naming its state.
-	// One deferred recover per run keeps transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := timeoutStateIDs[step]
-			out, err = s, &flowcrt.StateError{
-				State: id,
-				Err:   flowcrt.PanicError(id, r),
-			}
-		}
-	}()
-	for step != timeoutDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
-		switch step {
-		case timeoutStepFetch:
-			step, err = w.stepFetch(ctx, &s)
-		case timeoutStepStore:
-			step, err = w.stepStore(ctx, &s)
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, timeoutStateIDs[step], s, err)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
 }
 
 // timeoutSchema identifies the shape of TimeoutState: a checkpoint saved with another shape is refused.
@@ -155,6 +122,15 @@ func (w *Timeout) Invoke(ctx context.Context, sessionID string, in *TimeoutState
 // keeps the values of the others (`flowc run --session` merges its input so).
 func (w *Timeout) InvokeUpdate(ctx context.Context, sessionID string, u TimeoutUpdate) (TimeoutState, error) {
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, &u)
+}
+
+// asUpdate returns the update that sets every field to its value in s.
+func (s *TimeoutState) asUpdate() TimeoutUpdate {
+	u := TimeoutUpdate{v: *s}
+	for i := range u.set {
+		u.set[i] = true
+	}
+	return u
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the states
@@ -180,27 +156,51 @@ func (w *Timeout) sessions() *flowcrt.Sessions[TimeoutState, TimeoutUpdate] {
 	}
 }
 
-// runAt runs session sess from the state a checkpoint names.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Timeout) runAt(ctx context.Context, sess *flowcrt.Session, s TimeoutState, state string) (TimeoutState, error) {
-	var step timeoutStep
-	switch state {
-	case "fetch":
-		step = timeoutStepFetch
-	case "store":
-		step = timeoutStepStore
-	default:
+	i := slices.Index(timeoutStateIDs[1:3], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
+	step := timeoutStep(i + 1)
 	return w.run(ctx, sess, s, step)
 }
 
-// asUpdate returns the update that sets every field to its value in s.
-func (s *TimeoutState) asUpdate() TimeoutUpdate {
-	u := TimeoutUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
+// run executes the workflow from step; with a session it saves a checkpoint after every state.
+func (w *Timeout) run(ctx context.Context, sess *flowcrt.Session, s TimeoutState, step timeoutStep) (out TimeoutState, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := timeoutStateIDs[step]
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
+	for step != timeoutDone {
+		if err = ctx.Err(); err != nil {
+			return s, err
+		}
+		sctx := ctx
+		if w.cfg.StateContext {
+			sctx = flowcrt.WithState(ctx, timeoutStateIDs[step])
+		}
+		var next timeoutStep
+		switch step {
+		case timeoutStepFetch:
+			next, err = w.stepFetch(sctx, &s)
+		case timeoutStepStore:
+			next, err = w.stepStore(sctx, &s)
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the approval the run waits for.
+			err = sess.Save(ctx, timeoutStateIDs[next], s, err)
+		}
+		if err != nil {
+			return s, err
+		}
+		step = next
 	}
-	return u
+	return s, nil
 }
 
 var timeoutFetchPolicy = flowcrt.Policy{
@@ -216,9 +216,6 @@ var timeoutFetchPolicy = flowcrt.Policy{
 
 // stepFetch runs state "fetch" and returns the state to run next.
 func (w *Timeout) stepFetch(ctx context.Context, s *TimeoutState) (timeoutStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "fetch")
-	}
 	var u TimeoutUpdate
 	err := flowcrt.Call(ctx, &w.cfg, &timeoutFetchPolicy, func(ctx context.Context) error {
 		var err error
@@ -226,10 +223,7 @@ func (w *Timeout) stepFetch(ctx context.Context, s *TimeoutState) (timeoutStep, 
 		return err
 	})
 	if err != nil {
-		return timeoutDone, &flowcrt.StateError{
-			State: "fetch",
-			Err:   err,
-		}
+		return timeoutDone, &flowcrt.StateError{State: "fetch", Err: err}
 	}
 	s.apply(u)
 	return timeoutStepStore, nil
@@ -242,9 +236,6 @@ var timeoutStorePolicy = flowcrt.Policy{
 
 // stepStore runs state "store" and returns the state to run next.
 func (w *Timeout) stepStore(ctx context.Context, s *TimeoutState) (timeoutStep, error) {
-	if w.cfg.StateContext {
-		ctx = flowcrt.WithState(ctx, "store")
-	}
 	var u TimeoutUpdate
 	err := flowcrt.Call(ctx, &w.cfg, &timeoutStorePolicy, func(ctx context.Context) error {
 		var err error
@@ -252,10 +243,7 @@ func (w *Timeout) stepStore(ctx context.Context, s *TimeoutState) (timeoutStep, 
 		return err
 	})
 	if err != nil {
-		return timeoutDone, &flowcrt.StateError{
-			State: "store",
-			Err:   err,
-		}
+		return timeoutDone, &flowcrt.StateError{State: "store", Err: err}
 	}
 	s.apply(u)
 	return timeoutDone, nil
@@ -273,18 +261,21 @@ func NewTimeoutMockHandlers(mocks *flowcrt.Mocks) TimeoutMock {
 	return TimeoutMock{mocks: mocks}
 }
 
+// respond answers from the mock of the state in ctx; label receives the string under key.
+func (m TimeoutMock) respond(ctx context.Context, label *string, key string) (TimeoutUpdate, error) {
+	var u TimeoutUpdate
+	err := m.mocks.Respond(ctx, &u, label, key)
+	return u, err
+}
+
 // Fetch answers from the mock of the state that calls it.
 func (m TimeoutMock) Fetch(ctx context.Context, s TimeoutState) (TimeoutUpdate, error) {
-	var u TimeoutUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // Store answers from the mock of the state that calls it.
 func (m TimeoutMock) Store(ctx context.Context, s TimeoutState) (TimeoutUpdate, error) {
-	var u TimeoutUpdate
-	err := m.mocks.Respond(ctx, &u, nil, "")
-	return u, err
+	return m.respond(ctx, nil, "")
 }
 
 // NewTimeoutMock returns a Timeout whose handlers answer from mocks.

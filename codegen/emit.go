@@ -1,0 +1,170 @@
+package codegen
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/flowc-dev/flowc/ir"
+)
+
+// The emitter writes what every generated workflow shares, whatever its
+// dialect: the version guard, the handlers interface, the workflow type and
+// its constructor, the step ids, Run and the step loops, sessions and the
+// mock. A dialect describes its workflow in a shell and writes only its own
+// declarations and step bodies; a target decides how the shell becomes Go.
+// docs/targets.md says how a target plugs in.
+
+// dialect is one workflow language's part of the generated code.
+type dialect interface {
+	// shell describes the workflow to the target.
+	shell() *shell
+	// types writes the dialect's own types and package values, before the
+	// handlers interface (typed mode's state and update).
+	types(f *jen.File)
+	// steps writes the step bodies, pure transitions and fan-outs, and asks
+	// the target for the loops they run in.
+	steps(f *jen.File, t target)
+}
+
+// target turns a shell into the engine that runs it. nativeLoop runs the
+// steps in a plain Go loop; a Temporal target would write a workflow
+// function that runs the same steps, their handler calls as activities.
+type target interface {
+	header(f *jen.File, sh *shell)
+	entry(f *jen.File, sh *shell)
+	loop(f *jen.File, n names, l *loop)
+	mock(f *jen.File, sh *shell)
+}
+
+// shell is what a dialect tells the target about its workflow.
+type shell struct {
+	w           *ir.Workflow
+	n           names
+	genVersion  int         // the runtime support the code needs
+	noun        string      // what the workflow runs: "the workflow", "the task chain"...
+	describe    bool        // the workflow type's doc holds the description
+	handlersDoc []string    // the handlers interface's doc
+	handlers    []handler   // in order of first use
+	states      []*ir.State // the step enum: the states a checkpoint may name first
+	resumable   int         // how many of states a checkpoint may name
+	stepDoc     string
+	runs        []entry      // Run and its like, exported
+	sessions    *sessionSpec // nil: the dialect has no sessions
+	mock        mockSpec
+}
+
+// handler is one method of the handlers interface and of the mock.
+type handler struct {
+	name      string
+	doc       string // "" leaves it out of the interface: flowcrt.Approver answers it
+	signature func(*jen.Statement) *jen.Statement
+	mock      []jen.Code // the mock's body
+	mockDoc   []string   // nil: it answers from the mock of its state
+}
+
+// entry is an exported method that starts a run.
+type entry struct {
+	name    string
+	doc     []string
+	params  []jen.Code // after ctx
+	results []jen.Code
+	body    []jen.Code
+}
+
+// sessionSpec is how a dialect's sessions differ: the state they keep and
+// how a run goes on from a checkpoint.
+type sessionSpec struct {
+	value   jen.Code   // the type of the state a session keeps
+	arg     string     // runAt's name for it
+	zero    jen.Code   // what runAt returns for an unknown state
+	types   []jen.Code // flowcrt.Sessions' type arguments
+	schema  jen.Code   // flowcrt.Sessions' Schema
+	fields  []jen.Code // flowcrt.Sessions' fields after Start, before Run
+	doc     []string   // sessions' doc
+	invoke  func(f *jen.File)
+	resume  string     // Resume's doc
+	runAtOn []jen.Code // runAt's body once step is found
+}
+
+type mockSpec struct {
+	doc          []string
+	marker       string // a method the runtime looks for, with markerDoc
+	markerDoc    []string
+	helpers      func(f *jen.File) // unexported methods the handler bodies share
+	stateContext bool              // NewMock adds flowcrt.WithStateContext
+}
+
+// loop is one step loop: it runs the steps of states from step until a
+// step (the end of the run, the exit of a fan-out, or a parameter), with
+// one deferred recover that turns a panic into an error naming the state.
+type loop struct {
+	method string
+	doc    string
+	params []jen.Code // after ctx, before step
+	first  *ir.State  // nil: the loop starts at a parameter `step`
+	until  jen.Code   // nil: a parameter `until`
+	after  []jen.Code // parameters after step
+	result jen.Code   // besides err; nil for none
+	zero   jen.Code   // what a failed run returns with err
+	done   jen.Code   // what a finished run returns with err
+	states []*ir.State
+	call   func(s *ir.State) *jen.Statement // the step of s, in the loop's variables
+	outs   []jen.Code                       // what a step returns between next and err
+	ctx    bool                             // flowcrt.WithState tells handlers their state, if configured
+	save   jen.Code                         // what follows each step: a checkpoint
+	wrap   func(err jen.Code) jen.Code      // names the state of a step's error
+}
+
+// emit writes a workflow through a target.
+func emit(f *jen.File, d dialect, t target) {
+	sh := d.shell()
+	versionGuard(f, sh.genVersion)
+	d.types(f)
+	t.header(f, sh)
+	t.entry(f, sh)
+	d.steps(f, t)
+	t.mock(f, sh)
+}
+
+func versionGuard(f *jen.File, version int) {
+	f.Comment("This file needs a runtime that supports its generation: a mismatch fails to compile here.")
+	f.Const().Defs(
+		jen.Id("_").Op("=").Add(rt("EnforceVersion")).Call(rt("GenVersion").Op("-").Lit(version)),
+		jen.Id("_").Op("=").Add(rt("EnforceVersion")).Call(jen.Lit(version).Op("-").Add(rt("MinGenVersion"))),
+	)
+}
+
+// firstHandlers lists each handler once, in order of first use; skip
+// leaves out those without a method.
+func firstHandlers(states []*ir.State, skip func(*ir.Handler) bool) []*ir.Handler {
+	var out []*ir.Handler
+	seen := map[string]bool{}
+	for _, s := range states {
+		if h := s.Handler; h != nil && !skip(h) && !seen[h.Name] {
+			seen[h.Name] = true
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// usersOf maps each handler to the ids of the states that call it, in one
+// pass: a scan per handler made large workflows quadratic.
+func usersOf(states []*ir.State) map[string][]string {
+	ids := map[string][]string{}
+	for _, s := range states {
+		if s.Handler != nil {
+			ids[s.Handler.Name] = append(ids[s.Handler.Name], s.ID)
+		}
+	}
+	return ids
+}
+
+// usersList is "state \"a\"" or "tasks \"a\", \"b\"".
+func usersList(noun string, ids []string) string {
+	if len(ids) > 1 {
+		noun += "s"
+	}
+	return noun + " " + quoteList(ids)
+}
+
+func ctxParam() *jen.Statement { return jen.Id("ctx").Qual("context", "Context") }

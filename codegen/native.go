@@ -1,0 +1,257 @@
+package codegen
+
+import (
+	"github.com/dave/jennifer/jen"
+)
+
+// nativeLoop is the target that runs a workflow in the caller's goroutine:
+// a for loop over a step enum whose cases call the step methods.
+type nativeLoop struct{}
+
+func (nativeLoop) header(f *jen.File, sh *shell) {
+	n := sh.n
+	f.Line()
+	for _, c := range sh.handlersDoc {
+		f.Comment(c)
+	}
+	f.Type().Id(n.Handlers).InterfaceFunc(func(it *jen.Group) {
+		for _, h := range sh.handlers {
+			if h.doc != "" {
+				it.Add(comment(h.doc))
+				it.Add(h.signature(jen.Id(h.name)))
+			}
+		}
+	})
+	f.Line()
+	f.Comment(n.Workflow + " runs " + sh.noun + ". It is safe for concurrent use: every Run has its own state.")
+	if sh.describe && sh.w.Description != "" {
+		f.Comment("")
+		f.Add(comment(sh.w.Description))
+	}
+	f.Type().Id(n.Workflow).Struct(
+		jen.Id("h").Id(n.Handlers),
+		jen.Id("cfg").Add(rt("Config")),
+	)
+	f.Line()
+	f.Comment("New" + n.Workflow + " returns " + sh.noun + " over your handlers.")
+	f.Func().Id("New"+n.Workflow).Params(jen.Id("h").Id(n.Handlers), jen.Id("opts").Op("...").Add(rt("Option"))).
+		Op("*").Id(n.Workflow).Block(
+		jen.Return(jen.Op("&").Id(n.Workflow).Custom(multiline,
+			jen.Id("h").Op(":").Id("h"),
+			jen.Id("cfg").Op(":").Add(rt("NewConfig")).Call(jen.Id("opts").Op("...")),
+		)),
+	)
+	stepEnum(f, sh)
+}
+
+// stepEnum names the states; the ids table turns a step back into its
+// state's id for errors and checkpoints.
+func stepEnum(f *jen.File, sh *shell) {
+	n := sh.n
+	f.Line()
+	f.Comment(sh.stepDoc)
+	f.Type().Id(n.Step).Int()
+	f.Line()
+	f.Const().DefsFunc(func(d *jen.Group) {
+		d.Id(n.endConst()).Id(n.Step).Op("=").Iota()
+		for _, s := range sh.states {
+			d.Id(n.stepConst(s)).Comment(quote(s.ID))
+		}
+	})
+	f.Line()
+	f.Comment(n.idsVar() + " maps each step to its state's id.")
+	f.Var().Id(n.idsVar()).Op("=").Index(jen.Op("...")).String().CustomFunc(multiline, func(vals *jen.Group) {
+		for _, s := range sh.states {
+			vals.Id(n.stepConst(s)).Op(":").Lit(s.ID)
+		}
+	})
+}
+
+func (t nativeLoop) entry(f *jen.File, sh *shell) {
+	n := sh.n
+	for _, e := range sh.runs {
+		f.Line()
+		for _, c := range e.doc {
+			f.Comment(c)
+		}
+		f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id(e.name).
+			Params(append([]jen.Code{ctxParam()}, e.params...)...).Params(e.results...).Block(e.body...)
+	}
+	if sh.sessions != nil {
+		t.sessions(f, sh)
+	}
+}
+
+func (nativeLoop) loop(f *jen.File, n names, l *loop) {
+	params := append([]jen.Code{ctxParam()}, l.params...)
+	if l.first == nil {
+		step := jen.Id("step")
+		if l.until == nil {
+			step = jen.List(jen.Id("step"), jen.Id("until"))
+		}
+		params = append(params, step.Id(n.Step))
+	}
+	params = append(params, l.after...)
+	var results []jen.Code
+	fail := []jen.Code{jen.Err()}
+	if l.result != nil {
+		results = append(results, jen.Id("out").Add(l.result))
+		fail = []jen.Code{l.zero, jen.Err()}
+	}
+	results = append(results, jen.Err().Error())
+	until := l.until
+	if until == nil {
+		until = jen.Id("until")
+	}
+	f.Line()
+	doc(f, l.doc)
+	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id(l.method).Params(params...).Params(results...).BlockFunc(func(b *jen.Group) {
+		if l.first != nil {
+			b.Id("step").Op(":=").Id(n.stepConst(l.first))
+		}
+		b.Comment("A panic fails the run with an error naming its state; one deferred recover per run keeps")
+		b.Comment("transitions free of defers.")
+		b.Defer().Func().Params().Block(
+			jen.If(jen.Id("r").Op(":=").Recover(), jen.Id("r").Op("!=").Nil()).Block(
+				jen.Id("id").Op(":=").Id(n.idsVar()).Index(jen.Id("step")),
+				jen.List(failed(l)...).Op("=").List(append(fail[:len(fail)-1:len(fail)-1],
+					jen.Op("&").Add(rt("StateError")).Values(jen.Id("State").Op(":").Id("id"),
+						jen.Id("Err").Op(":").Add(rt("PanicError")).Call(jen.Id("id"), jen.Id("r"))))...),
+			),
+		).Call()
+		b.For(jen.Id("step").Op("!=").Add(until)).BlockFunc(func(body *jen.Group) {
+			body.If(jen.Err().Op("=").Id("ctx").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(fail...))
+			if l.ctx {
+				body.Id("sctx").Op(":=").Id("ctx")
+				body.If(jen.Id("w").Dot("cfg").Dot("StateContext")).Block(
+					jen.Id("sctx").Op("=").Add(rt("WithState")).Call(jen.Id("ctx"), jen.Id(n.idsVar()).Index(jen.Id("step"))),
+				)
+			}
+			body.Var().Id("next").Id(n.Step)
+			body.Switch(jen.Id("step")).BlockFunc(func(sw *jen.Group) {
+				lhs := append(append([]jen.Code{jen.Id("next")}, l.outs...), jen.Err())
+				for _, s := range l.states {
+					sw.Case(jen.Id(n.stepConst(s))).Block(jen.List(lhs...).Op("=").Add(l.call(s)))
+				}
+			})
+			if l.save != nil {
+				body.Add(l.save)
+			}
+			stepErr := jen.Code(jen.Err())
+			if l.wrap != nil {
+				stepErr = l.wrap(jen.Err())
+			}
+			body.If(jen.Err().Op("!=").Nil()).Block(jen.Return(append(fail[:len(fail)-1:len(fail)-1], stepErr)...))
+			body.Id("step").Op("=").Id("next")
+		})
+		if l.result != nil {
+			b.Return(l.done, jen.Nil())
+			return
+		}
+		b.Return(jen.Nil())
+	})
+}
+
+// failed lists the named results a recovered panic sets.
+func failed(l *loop) []jen.Code {
+	if l.result != nil {
+		return []jen.Code{jen.Id("out"), jen.Err()}
+	}
+	return []jen.Code{jen.Err()}
+}
+
+func (nativeLoop) mock(f *jen.File, sh *shell) {
+	n, m := sh.n, sh.mock
+	f.Line()
+	f.Comment(n.Mock + " implements " + n.Handlers + " with canned responses, for tests and dry runs.")
+	for _, c := range m.doc {
+		f.Comment(c)
+	}
+	f.Type().Id(n.Mock).Struct(jen.Id("mocks").Op("*").Add(rt("Mocks")).Comment("unexported: handler methods are exported names"))
+	if m.marker != "" {
+		f.Line()
+		for _, c := range m.markerDoc {
+			f.Comment(c)
+		}
+		f.Func().Params(jen.Id(n.Mock)).Id(m.marker).Params().Block()
+	}
+	f.Line()
+	f.Comment("New" + n.Mock + "Handlers returns handlers that answer from mocks.")
+	f.Func().Id("New" + n.Mock + "Handlers").Params(jen.Id("mocks").Op("*").Add(rt("Mocks"))).Id(n.Mock).Block(
+		jen.Return(jen.Id(n.Mock).Values(jen.Id("mocks").Op(":").Id("mocks"))),
+	)
+	if m.helpers != nil {
+		m.helpers(f)
+	}
+	for _, h := range sh.handlers {
+		f.Line()
+		if h.mockDoc == nil {
+			f.Comment(h.name + " answers from the mock of the state that calls it.")
+		}
+		for _, c := range h.mockDoc {
+			f.Comment(c)
+		}
+		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(h.signature(jen.Id(h.name))).Block(h.mock...)
+	}
+	opts := jen.Id("opts").Op("...")
+	if m.stateContext {
+		opts = jen.Append(jen.Id("opts").Index(jen.Op(":").Len(jen.Id("opts")).Op(":").Len(jen.Id("opts"))), rt("WithStateContext").Call()).Op("...")
+	}
+	f.Line()
+	f.Comment("New" + n.Mock + " returns a " + n.Workflow + " whose handlers answer from mocks.")
+	f.Func().Id("New"+n.Mock).Params(jen.Id("mocks").Op("*").Add(rt("Mocks")), jen.Id("opts").Op("...").Add(rt("Option"))).
+		Op("*").Id(n.Workflow).Block(
+		jen.Return(jen.Id("New"+n.Workflow).Call(jen.Id("New"+n.Mock+"Handlers").Call(jen.Id("mocks")), opts)),
+	)
+}
+
+// sessions writes the methods that run a workflow as a session through
+// flowcrt.Sessions, and runAt, which goes on from the state a checkpoint
+// names.
+func (nativeLoop) sessions(f *jen.File, sh *shell) {
+	n, ss := sh.n, sh.sessions
+	ss.invoke(f)
+	f.Line()
+	doc(f, ss.resume)
+	sessionMethod(f, n.Workflow, ss.value, "Resume", "Resume", nil, nil)
+	f.Line()
+	doc(f, "Decide answers the approval that session sessionID waits for with decision, one of the "+
+		"state's options, and continues the run.")
+	sessionMethod(f, n.Workflow, ss.value, "Decide", "Decide", []jen.Code{jen.Id("decision").String()}, []jen.Code{jen.Id("decision")})
+	f.Line()
+	for _, c := range ss.doc {
+		f.Comment(c)
+	}
+	fields := append([]jen.Code{
+		jen.Id("Workflow").Op(":").Lit(sh.w.ID),
+		jen.Id("Schema").Op(":").Add(ss.schema),
+		jen.Id("Start").Op(":").Lit(sh.w.Start.ID),
+	}, ss.fields...)
+	fields = append(fields, jen.Id("Run").Op(":").Id("w").Dot("runAt"))
+	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id("sessions").Params().Op("*").Add(rt("Sessions")).Types(ss.types...).Block(
+		jen.Return(jen.Op("&").Add(rt("Sessions")).Types(ss.types...).Custom(multiline, fields...)),
+	)
+	f.Line()
+	f.Comment("runAt runs session sess on " + ss.arg + " from the state a checkpoint names.")
+	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id("runAt").Params(
+		ctxParam(), jen.Id("sess").Op("*").Add(rt("Session")), jen.Id(ss.arg).Add(ss.value), jen.Id("state").String(),
+	).Params(ss.value, jen.Error()).BlockFunc(func(b *jen.Group) {
+		b.Id("i").Op(":=").Qual("slices", "Index").Call(jen.Id(n.idsVar()).Index(jen.Lit(1).Op(":").Lit(sh.resumable+1)), jen.Id("state"))
+		b.If(jen.Id("i").Op("<").Lit(0)).Block(jen.Return(ss.zero, jen.Id("sess").Dot("UnknownState").Call(jen.Id("state"))))
+		b.Id("step").Op(":=").Id(n.Step).Call(jen.Id("i").Op("+").Lit(1))
+		for _, c := range ss.runAtOn {
+			b.Add(c)
+		}
+	})
+}
+
+// sessionMethod emits the method name, which hands its arguments to
+// method of flowcrt.Sessions.
+func sessionMethod(f *jen.File, workflow string, result jen.Code, name, method string, params, args []jen.Code) {
+	f.Func().Params(jen.Id("w").Op("*").Id(workflow)).Id(name).
+		Params(append([]jen.Code{ctxParam(), jen.Id("sessionID").String()}, params...)...).
+		Params(result, jen.Error()).Block(
+		jen.Return(jen.Id("w").Dot("sessions").Call().Dot(method).Call(
+			append([]jen.Code{jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Id("sessionID")}, args...)...)),
+	)
+}
