@@ -107,6 +107,7 @@ type loop struct {
 	zero   jen.Code   // what a failed run returns with err
 	done   jen.Code   // what a finished run returns with err
 	states []*ir.State
+	inline func(s *ir.State) []jen.Code     // the case of s in full; nil: it calls the step
 	call   func(s *ir.State) *jen.Statement // the step of s, in the loop's variables
 	outs   []jen.Code                       // what a step returns between next and err
 	ctx    bool                             // flowcrt.WithState tells handlers their state, if configured

@@ -131,6 +131,12 @@ func (nativeLoop) loop(f *jen.File, n names, l *loop) {
 			body.Switch(jen.Id("step")).BlockFunc(func(sw *jen.Group) {
 				lhs := append(append([]jen.Code{jen.Id("next")}, l.outs...), jen.Err())
 				for _, s := range l.states {
+					if l.inline != nil {
+						if body := l.inline(s); body != nil {
+							sw.Case(jen.Id(n.stepConst(s))).Block(body...)
+							continue
+						}
+					}
 					sw.Case(jen.Id(n.stepConst(s))).Block(jen.List(lhs...).Op("=").Add(l.call(s)))
 				}
 			})

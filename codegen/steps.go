@@ -23,6 +23,7 @@ func (g *typedGen) steps(f *jen.File, t target) {
 		until:  jen.Id(n.endConst()),
 		result: jen.Id(n.State), zero: jen.Id("s"), done: jen.Id("s"),
 		states: states[:resumable],
+		inline: g.inlineCase,
 		call: func(s *ir.State) *jen.Statement {
 			args := []jen.Code{jen.Id("sctx"), jen.Op("&").Id("s")}
 			if takesSession(s) {
@@ -45,11 +46,75 @@ func (g *typedGen) steps(f *jen.File, t target) {
 		if hasPolicy(s) {
 			g.policy(f, s)
 		}
-		g.step(f, s)
+		if !g.inline(s) {
+			g.step(f, s)
+		}
 		g.transitionFunc(f, s)
 		if r := s.Next.Region; r != nil {
 			g.region(f, r, t)
 		}
+	}
+}
+
+// inline: a plain state, one outside fan-outs whose handler returns only
+// an update, with no policy and no fan-out after it, needs no step method:
+// its case in the loop calls the handler and folds the outcome into the
+// state. That keeps a plain state to a few lines of code and a transition
+// free of a call.
+func (g *typedGen) inline(s *ir.State) bool {
+	if s.Kind != ir.StateTask || s.Handler.Kind != ir.HandlerUpdate || hasPolicy(s) || g.w.RegionOf(s.ID) != nil {
+		return false
+	}
+	switch s.Next.Kind {
+	case ir.TransEnd, ir.TransGoto, ir.TransCondition, ir.TransSwitch:
+		return true
+	}
+	return false
+}
+
+// inlineCase is the case of an inline state in the run loop, nil for the
+// others: the state to run next is found after the update is folded in.
+func (g *typedGen) inlineCase(s *ir.State) []jen.Code {
+	if !g.inline(s) {
+		return nil
+	}
+	fold := jen.Id(g.outcomeType()).Values(jen.Op("&").Id("s"), jen.Id("step")).Dot("fold").
+		Call(jen.Id("w").Dot("h").Dot(s.Handler.Name).Call(jen.Id("sctx"), jen.Id("s")))
+	switch t := s.Next; t.Kind {
+	case ir.TransGoto:
+		return []jen.Code{jen.List(jen.Id("next"), jen.Err()).Op("=").List(g.target(t.To), fold)}
+	case ir.TransEnd:
+		return []jen.Code{jen.List(jen.Id("next"), jen.Err()).Op("=").List(jen.Id(g.n.endConst()), fold)}
+	}
+	return []jen.Code{
+		jen.Err().Op("=").Add(fold),
+		jen.Id("next").Op("=").Id("s").Dot(nextMethod(s)).Call(),
+	}
+}
+
+func (g *typedGen) outcomeType() string { return g.n.prefix + "Outcome" }
+
+// outcome emits the type inline states fold their handler's results with.
+func (g *typedGen) outcome(f *jen.File) {
+	for _, s := range g.w.States {
+		if !g.inline(s) {
+			continue
+		}
+		o := g.outcomeType()
+		f.Line()
+		f.Comment(o + " takes what the handler of a plain state returned: its update is applied to s, and its")
+		f.Comment("error is tagged with the state. The state's id comes from the table, not from o, so that s")
+		f.Comment("stays on the stack.")
+		f.Type().Id(o).Struct(jen.Id("s").Op("*").Id(g.n.State), jen.Id("step").Id(g.n.Step))
+		f.Line()
+		f.Func().Params(jen.Id("o").Id(o)).Id("fold").Params(jen.Id("u").Id(g.n.Update), jen.Err().Error()).Error().Block(
+			jen.If(jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Op("&").Add(rt("StateError")).Values(jen.Id("State").Op(":").Id(g.n.idsVar()).Index(jen.Id("o").Dot("step")), jen.Id("Err").Op(":").Err())),
+			),
+			jen.Id("o").Dot("s").Dot("apply").Call(jen.Id("u")),
+			jen.Return(jen.Nil()),
+		)
+		return
 	}
 }
 

@@ -69,6 +69,22 @@ func (s *LoopState) apply(u LoopUpdate) {
 	}
 }
 
+// loopOutcome takes what the handler of a plain state returned: its update is applied to s, and its
+// error is tagged with the state. The state's id comes from the table, not from o, so that s
+// stays on the stack.
+type loopOutcome struct {
+	s    *LoopState
+	step loopStep
+}
+
+func (o loopOutcome) fold(u LoopUpdate, err error) error {
+	if err != nil {
+		return &flowcrt.StateError{State: loopStateIDs[o.step], Err: err}
+	}
+	o.s.apply(u)
+	return nil
+}
+
 // LoopHandlers is the work of each state, implemented by you.
 type LoopHandlers interface {
 	// Tick runs state "tick".
@@ -197,9 +213,10 @@ func (w *Loop) run(ctx context.Context, sess *flowcrt.Session, s LoopState, step
 		var next loopStep
 		switch step {
 		case loopStepTick:
-			next, err = w.stepTick(sctx, &s)
+			err = loopOutcome{&s, step}.fold(w.h.Tick(sctx, s))
+			next = s.nextTick()
 		case loopStepTock:
-			next, err = w.stepTock(sctx, &s)
+			next, err = loopStepTick, loopOutcome{&s, step}.fold(w.h.Tock(sctx, s))
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -213,32 +230,12 @@ func (w *Loop) run(ctx context.Context, sess *flowcrt.Session, s LoopState, step
 	return s, nil
 }
 
-// stepTick runs state "tick" and returns the state to run next.
-func (w *Loop) stepTick(ctx context.Context, s *LoopState) (loopStep, error) {
-	u, err := w.h.Tick(ctx, *s)
-	if err != nil {
-		return loopDone, &flowcrt.StateError{State: "tick", Err: err}
-	}
-	s.apply(u)
-	return s.nextTick(), nil
-}
-
 // nextTick picks the state after "tick".
 func (s *LoopState) nextTick() loopStep {
 	if s.N < s.Limit {
 		return loopStepTock
 	}
 	return loopDone
-}
-
-// stepTock runs state "tock" and returns the state to run next.
-func (w *Loop) stepTock(ctx context.Context, s *LoopState) (loopStep, error) {
-	u, err := w.h.Tock(ctx, *s)
-	if err != nil {
-		return loopDone, &flowcrt.StateError{State: "tock", Err: err}
-	}
-	s.apply(u)
-	return loopStepTick, nil
 }
 
 // LoopMock implements LoopHandlers with canned responses, for tests and dry runs.

@@ -111,6 +111,22 @@ func (s *ResearchState) apply(u ResearchUpdate) {
 	}
 }
 
+// researchOutcome takes what the handler of a plain state returned: its update is applied to s, and its
+// error is tagged with the state. The state's id comes from the table, not from o, so that s
+// stays on the stack.
+type researchOutcome struct {
+	s    *ResearchState
+	step researchStep
+}
+
+func (o researchOutcome) fold(u ResearchUpdate, err error) error {
+	if err != nil {
+		return &flowcrt.StateError{State: researchStateIDs[o.step], Err: err}
+	}
+	o.s.apply(u)
+	return nil
+}
+
 // ResearchHandlers is the work of each state, implemented by you.
 type ResearchHandlers interface {
 	// Decide runs state "decide".
@@ -247,7 +263,7 @@ func (w *Research) run(ctx context.Context, sess *flowcrt.Session, s ResearchSta
 		case researchStepSearch:
 			next, err = w.stepSearch(sctx, &s)
 		case researchStepAnswer:
-			next, err = w.stepAnswer(sctx, &s)
+			next, err = researchDone, researchOutcome{&s, step}.fold(w.h.Answer(sctx, s))
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -305,16 +321,6 @@ func (w *Research) stepSearch(ctx context.Context, s *ResearchState) (researchSt
 	}
 	s.apply(u)
 	return researchStepDecide, nil
-}
-
-// stepAnswer runs state "answer" and returns the state to run next.
-func (w *Research) stepAnswer(ctx context.Context, s *ResearchState) (researchStep, error) {
-	u, err := w.h.Answer(ctx, *s)
-	if err != nil {
-		return researchDone, &flowcrt.StateError{State: "answer", Err: err}
-	}
-	s.apply(u)
-	return researchDone, nil
 }
 
 // ResearchMock implements ResearchHandlers with canned responses, for tests and dry runs.

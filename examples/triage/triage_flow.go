@@ -112,6 +112,22 @@ func (s *TriageState) apply(u TriageUpdate) {
 	}
 }
 
+// triageOutcome takes what the handler of a plain state returned: its update is applied to s, and its
+// error is tagged with the state. The state's id comes from the table, not from o, so that s
+// stays on the stack.
+type triageOutcome struct {
+	s    *TriageState
+	step triageStep
+}
+
+func (o triageOutcome) fold(u TriageUpdate, err error) error {
+	if err != nil {
+		return &flowcrt.StateError{State: triageStateIDs[o.step], Err: err}
+	}
+	o.s.apply(u)
+	return nil
+}
+
 // TriageHandlers is the work of each state, implemented by you.
 type TriageHandlers interface {
 	// Classify runs state "classify".
@@ -250,11 +266,11 @@ func (w *Triage) run(ctx context.Context, sess *flowcrt.Session, s TriageState, 
 		case triageStepClassify:
 			next, err = w.stepClassify(sctx, &s)
 		case triageStepFix:
-			next, err = w.stepFix(sctx, &s)
+			next, err = triageStepAnswer, triageOutcome{&s, step}.fold(w.h.Fix(sctx, s))
 		case triageStepAnswer:
-			next, err = w.stepAnswer(sctx, &s)
+			next, err = triageDone, triageOutcome{&s, step}.fold(w.h.Answer(sctx, s))
 		case triageStepEscalate:
-			next, err = w.stepEscalate(sctx, &s)
+			next, err = triageDone, triageOutcome{&s, step}.fold(w.h.Escalate(sctx, s))
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -306,36 +322,6 @@ func (s *TriageState) nextClassify() triageStep {
 		return triageStepAnswer
 	}
 	return triageStepEscalate
-}
-
-// stepFix runs state "fix" and returns the state to run next.
-func (w *Triage) stepFix(ctx context.Context, s *TriageState) (triageStep, error) {
-	u, err := w.h.Fix(ctx, *s)
-	if err != nil {
-		return triageDone, &flowcrt.StateError{State: "fix", Err: err}
-	}
-	s.apply(u)
-	return triageStepAnswer, nil
-}
-
-// stepAnswer runs state "answer" and returns the state to run next.
-func (w *Triage) stepAnswer(ctx context.Context, s *TriageState) (triageStep, error) {
-	u, err := w.h.Answer(ctx, *s)
-	if err != nil {
-		return triageDone, &flowcrt.StateError{State: "answer", Err: err}
-	}
-	s.apply(u)
-	return triageDone, nil
-}
-
-// stepEscalate runs state "escalate" and returns the state to run next.
-func (w *Triage) stepEscalate(ctx context.Context, s *TriageState) (triageStep, error) {
-	u, err := w.h.Escalate(ctx, *s)
-	if err != nil {
-		return triageDone, &flowcrt.StateError{State: "escalate", Err: err}
-	}
-	s.apply(u)
-	return triageDone, nil
 }
 
 // TriageMock implements TriageHandlers with canned responses, for tests and dry runs.

@@ -97,6 +97,22 @@ func (s *AgentState) apply(u AgentUpdate) {
 	}
 }
 
+// agentOutcome takes what the handler of a plain state returned: its update is applied to s, and its
+// error is tagged with the state. The state's id comes from the table, not from o, so that s
+// stays on the stack.
+type agentOutcome struct {
+	s    *AgentState
+	step agentStep
+}
+
+func (o agentOutcome) fold(u AgentUpdate, err error) error {
+	if err != nil {
+		return &flowcrt.StateError{State: agentStateIDs[o.step], Err: err}
+	}
+	o.s.apply(u)
+	return nil
+}
+
 // AgentHandlers is the work of each state, implemented by you.
 type AgentHandlers interface {
 	// Decide runs state "decide".
@@ -235,11 +251,11 @@ func (w *Agent) run(ctx context.Context, sess *flowcrt.Session, s AgentState, st
 		case agentStepDecide:
 			next, err = w.stepDecide(sctx, &s)
 		case agentStepSearch:
-			next, err = w.stepSearch(sctx, &s)
+			next, err = agentStepDecide, agentOutcome{&s, step}.fold(w.h.Search(sctx, s))
 		case agentStepAnswer:
 			next, err = w.stepAnswer(sctx, &s)
 		case agentStepPublish:
-			next, err = w.stepPublish(sctx, &s)
+			next, err = agentDone, agentOutcome{&s, step}.fold(w.h.Publish(sctx, s))
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -274,16 +290,6 @@ func (s *AgentState) nextDecide(action string) agentStep {
 	return agentDone
 }
 
-// stepSearch runs state "search" and returns the state to run next.
-func (w *Agent) stepSearch(ctx context.Context, s *AgentState) (agentStep, error) {
-	u, err := w.h.Search(ctx, *s)
-	if err != nil {
-		return agentDone, &flowcrt.StateError{State: "search", Err: err}
-	}
-	s.apply(u)
-	return agentStepDecide, nil
-}
-
 // stepAnswer runs state "answer" and returns the state to run next.
 func (w *Agent) stepAnswer(ctx context.Context, s *AgentState) (agentStep, error) {
 	u, action, err := w.h.Answer(ctx, *s)
@@ -301,16 +307,6 @@ func (s *AgentState) nextAnswer(action string) agentStep {
 		return agentStepDecide
 	}
 	return agentStepPublish
-}
-
-// stepPublish runs state "publish" and returns the state to run next.
-func (w *Agent) stepPublish(ctx context.Context, s *AgentState) (agentStep, error) {
-	u, err := w.h.Publish(ctx, *s)
-	if err != nil {
-		return agentDone, &flowcrt.StateError{State: "publish", Err: err}
-	}
-	s.apply(u)
-	return agentDone, nil
 }
 
 // AgentMock implements AgentHandlers with canned responses, for tests and dry runs.

@@ -83,6 +83,22 @@ func (s *PublishState) apply(u PublishUpdate) {
 	}
 }
 
+// publishOutcome takes what the handler of a plain state returned: its update is applied to s, and its
+// error is tagged with the state. The state's id comes from the table, not from o, so that s
+// stays on the stack.
+type publishOutcome struct {
+	s    *PublishState
+	step publishStep
+}
+
+func (o publishOutcome) fold(u PublishUpdate, err error) error {
+	if err != nil {
+		return &flowcrt.StateError{State: publishStateIDs[o.step], Err: err}
+	}
+	o.s.apply(u)
+	return nil
+}
+
 // PublishHandlers is the work of each state, implemented by you.
 // Handlers that also implement flowcrt.Approver answer the approval states; without it an
 // approval state stops the run with an *flowcrt.Interrupted error, and Decide continues it.
@@ -221,13 +237,13 @@ func (w *Publish) run(ctx context.Context, sess *flowcrt.Session, s PublishState
 		var next publishStep
 		switch step {
 		case publishStepWrite:
-			next, err = w.stepWrite(sctx, &s)
+			next, err = publishStepReview, publishOutcome{&s, step}.fold(w.h.Write(sctx, s))
 		case publishStepReview:
 			next, err = w.stepReview(sctx, &s, sess)
 		case publishStepPublish:
-			next, err = w.stepPublish(sctx, &s)
+			next, err = publishDone, publishOutcome{&s, step}.fold(w.h.Publish(sctx, s))
 		case publishStepDiscard:
-			next, err = w.stepDiscard(sctx, &s)
+			next, err = publishDone, publishOutcome{&s, step}.fold(w.h.Discard(sctx, s))
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -239,16 +255,6 @@ func (w *Publish) run(ctx context.Context, sess *flowcrt.Session, s PublishState
 		step = next
 	}
 	return s, nil
-}
-
-// stepWrite runs state "write" and returns the state to run next.
-func (w *Publish) stepWrite(ctx context.Context, s *PublishState) (publishStep, error) {
-	u, err := w.h.Write(ctx, *s)
-	if err != nil {
-		return publishDone, &flowcrt.StateError{State: "write", Err: err}
-	}
-	s.apply(u)
-	return publishStepReview, nil
 }
 
 var publishReviewApproval = flowcrt.ApprovalRequest{
@@ -283,26 +289,6 @@ func (s *PublishState) nextReview(decision string) publishStep {
 		return publishStepWrite
 	}
 	return publishStepDiscard
-}
-
-// stepPublish runs state "publish" and returns the state to run next.
-func (w *Publish) stepPublish(ctx context.Context, s *PublishState) (publishStep, error) {
-	u, err := w.h.Publish(ctx, *s)
-	if err != nil {
-		return publishDone, &flowcrt.StateError{State: "publish", Err: err}
-	}
-	s.apply(u)
-	return publishDone, nil
-}
-
-// stepDiscard runs state "discard" and returns the state to run next.
-func (w *Publish) stepDiscard(ctx context.Context, s *PublishState) (publishStep, error) {
-	u, err := w.h.Discard(ctx, *s)
-	if err != nil {
-		return publishDone, &flowcrt.StateError{State: "discard", Err: err}
-	}
-	s.apply(u)
-	return publishDone, nil
 }
 
 // PublishMock implements PublishHandlers with canned responses, for tests and dry runs.

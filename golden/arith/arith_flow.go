@@ -110,6 +110,22 @@ func (s *ArithState) apply(u ArithUpdate) {
 	}
 }
 
+// arithOutcome takes what the handler of a plain state returned: its update is applied to s, and its
+// error is tagged with the state. The state's id comes from the table, not from o, so that s
+// stays on the stack.
+type arithOutcome struct {
+	s    *ArithState
+	step arithStep
+}
+
+func (o arithOutcome) fold(u ArithUpdate, err error) error {
+	if err != nil {
+		return &flowcrt.StateError{State: arithStateIDs[o.step], Err: err}
+	}
+	o.s.apply(u)
+	return nil
+}
+
 // ArithHandlers is the work of each state, implemented by you.
 type ArithHandlers interface {
 	// Visit runs states "check", "ratio", "odd", "big", "half", "high", "negative", "other".
@@ -248,21 +264,23 @@ func (w *Arith) run(ctx context.Context, sess *flowcrt.Session, s ArithState, st
 		var next arithStep
 		switch step {
 		case arithStepCheck:
-			next, err = w.stepCheck(sctx, &s)
+			err = arithOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			next = s.nextCheck()
 		case arithStepRatio:
-			next, err = w.stepRatio(sctx, &s)
+			err = arithOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			next = s.nextRatio()
 		case arithStepOdd:
-			next, err = w.stepOdd(sctx, &s)
+			next, err = arithDone, arithOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		case arithStepBig:
-			next, err = w.stepBig(sctx, &s)
+			next, err = arithDone, arithOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		case arithStepHalf:
-			next, err = w.stepHalf(sctx, &s)
+			next, err = arithDone, arithOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		case arithStepHigh:
-			next, err = w.stepHigh(sctx, &s)
+			next, err = arithDone, arithOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		case arithStepNegative:
-			next, err = w.stepNegative(sctx, &s)
+			next, err = arithDone, arithOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		case arithStepOther:
-			next, err = w.stepOther(sctx, &s)
+			next, err = arithDone, arithOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -276,16 +294,6 @@ func (w *Arith) run(ctx context.Context, sess *flowcrt.Session, s ArithState, st
 	return s, nil
 }
 
-// stepCheck runs state "check" and returns the state to run next.
-func (w *Arith) stepCheck(ctx context.Context, s *ArithState) (arithStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return arithDone, &flowcrt.StateError{State: "check", Err: err}
-	}
-	s.apply(u)
-	return s.nextCheck(), nil
-}
-
 // nextCheck picks the state after "check".
 func (s *ArithState) nextCheck() arithStep {
 	if flowcrt.Cond(func() bool {
@@ -294,16 +302,6 @@ func (s *ArithState) nextCheck() arithStep {
 		return arithStepOdd
 	}
 	return arithStepRatio
-}
-
-// stepRatio runs state "ratio" and returns the state to run next.
-func (w *Arith) stepRatio(ctx context.Context, s *ArithState) (arithStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return arithDone, &flowcrt.StateError{State: "ratio", Err: err}
-	}
-	s.apply(u)
-	return s.nextRatio(), nil
 }
 
 // nextRatio picks the state after "ratio".
@@ -323,66 +321,6 @@ func (s *ArithState) nextRatio() arithStep {
 		return arithStepNegative
 	}
 	return arithStepOther
-}
-
-// stepOdd runs state "odd" and returns the state to run next.
-func (w *Arith) stepOdd(ctx context.Context, s *ArithState) (arithStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return arithDone, &flowcrt.StateError{State: "odd", Err: err}
-	}
-	s.apply(u)
-	return arithDone, nil
-}
-
-// stepBig runs state "big" and returns the state to run next.
-func (w *Arith) stepBig(ctx context.Context, s *ArithState) (arithStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return arithDone, &flowcrt.StateError{State: "big", Err: err}
-	}
-	s.apply(u)
-	return arithDone, nil
-}
-
-// stepHalf runs state "half" and returns the state to run next.
-func (w *Arith) stepHalf(ctx context.Context, s *ArithState) (arithStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return arithDone, &flowcrt.StateError{State: "half", Err: err}
-	}
-	s.apply(u)
-	return arithDone, nil
-}
-
-// stepHigh runs state "high" and returns the state to run next.
-func (w *Arith) stepHigh(ctx context.Context, s *ArithState) (arithStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return arithDone, &flowcrt.StateError{State: "high", Err: err}
-	}
-	s.apply(u)
-	return arithDone, nil
-}
-
-// stepNegative runs state "negative" and returns the state to run next.
-func (w *Arith) stepNegative(ctx context.Context, s *ArithState) (arithStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return arithDone, &flowcrt.StateError{State: "negative", Err: err}
-	}
-	s.apply(u)
-	return arithDone, nil
-}
-
-// stepOther runs state "other" and returns the state to run next.
-func (w *Arith) stepOther(ctx context.Context, s *ArithState) (arithStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return arithDone, &flowcrt.StateError{State: "other", Err: err}
-	}
-	s.apply(u)
-	return arithDone, nil
 }
 
 // ArithMock implements ArithHandlers with canned responses, for tests and dry runs.

@@ -59,6 +59,22 @@ func (s *BranchesState) apply(u BranchesUpdate) {
 	}
 }
 
+// branchesOutcome takes what the handler of a plain state returned: its update is applied to s, and its
+// error is tagged with the state. The state's id comes from the table, not from o, so that s
+// stays on the stack.
+type branchesOutcome struct {
+	s    *BranchesState
+	step branchesStep
+}
+
+func (o branchesOutcome) fold(u BranchesUpdate, err error) error {
+	if err != nil {
+		return &flowcrt.StateError{State: branchesStateIDs[o.step], Err: err}
+	}
+	o.s.apply(u)
+	return nil
+}
+
 // BranchesHandlers is the work of each state, implemented by you.
 type BranchesHandlers interface {
 	// Eval runs states "check", "tools".
@@ -205,19 +221,19 @@ func (w *Branches) run(ctx context.Context, sess *flowcrt.Session, s BranchesSta
 		case branchesStepTools:
 			next, err = w.stepTools(sctx, &s)
 		case branchesStepServerError:
-			next, err = w.stepServerError(sctx, &s)
+			next, err = branchesDone, branchesOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		case branchesStepNegative:
-			next, err = w.stepNegative(sctx, &s)
+			next, err = branchesDone, branchesOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		case branchesStepSuccess:
-			next, err = w.stepSuccess(sctx, &s)
+			next, err = branchesDone, branchesOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		case branchesStepFailed:
-			next, err = w.stepFailed(sctx, &s)
+			next, err = branchesDone, branchesOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		case branchesStepErrored:
-			next, err = w.stepErrored(sctx, &s)
+			next, err = branchesDone, branchesOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		case branchesStepWritten:
-			next, err = w.stepWritten(sctx, &s)
+			next, err = branchesDone, branchesOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		case branchesStepDone:
-			next, err = w.stepDone(sctx, &s)
+			next, err = branchesDone, branchesOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -280,76 +296,6 @@ func (s *BranchesState) nextTools(eval string) branchesStep {
 	default:
 		return branchesStepDone
 	}
-}
-
-// stepServerError runs state "server_error" and returns the state to run next.
-func (w *Branches) stepServerError(ctx context.Context, s *BranchesState) (branchesStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return branchesDone, &flowcrt.StateError{State: "server_error", Err: err}
-	}
-	s.apply(u)
-	return branchesDone, nil
-}
-
-// stepNegative runs state "negative" and returns the state to run next.
-func (w *Branches) stepNegative(ctx context.Context, s *BranchesState) (branchesStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return branchesDone, &flowcrt.StateError{State: "negative", Err: err}
-	}
-	s.apply(u)
-	return branchesDone, nil
-}
-
-// stepSuccess runs state "success" and returns the state to run next.
-func (w *Branches) stepSuccess(ctx context.Context, s *BranchesState) (branchesStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return branchesDone, &flowcrt.StateError{State: "success", Err: err}
-	}
-	s.apply(u)
-	return branchesDone, nil
-}
-
-// stepFailed runs state "failed" and returns the state to run next.
-func (w *Branches) stepFailed(ctx context.Context, s *BranchesState) (branchesStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return branchesDone, &flowcrt.StateError{State: "failed", Err: err}
-	}
-	s.apply(u)
-	return branchesDone, nil
-}
-
-// stepErrored runs state "errored" and returns the state to run next.
-func (w *Branches) stepErrored(ctx context.Context, s *BranchesState) (branchesStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return branchesDone, &flowcrt.StateError{State: "errored", Err: err}
-	}
-	s.apply(u)
-	return branchesDone, nil
-}
-
-// stepWritten runs state "written" and returns the state to run next.
-func (w *Branches) stepWritten(ctx context.Context, s *BranchesState) (branchesStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return branchesDone, &flowcrt.StateError{State: "written", Err: err}
-	}
-	s.apply(u)
-	return branchesDone, nil
-}
-
-// stepDone runs state "done" and returns the state to run next.
-func (w *Branches) stepDone(ctx context.Context, s *BranchesState) (branchesStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return branchesDone, &flowcrt.StateError{State: "done", Err: err}
-	}
-	s.apply(u)
-	return branchesDone, nil
 }
 
 // BranchesMock implements BranchesHandlers with canned responses, for tests and dry runs.

@@ -58,6 +58,22 @@ func (s *CatchState) apply(u CatchUpdate) {
 	}
 }
 
+// catchOutcome takes what the handler of a plain state returned: its update is applied to s, and its
+// error is tagged with the state. The state's id comes from the table, not from o, so that s
+// stays on the stack.
+type catchOutcome struct {
+	s    *CatchState
+	step catchStep
+}
+
+func (o catchOutcome) fold(u CatchUpdate, err error) error {
+	if err != nil {
+		return &flowcrt.StateError{State: catchStateIDs[o.step], Err: err}
+	}
+	o.s.apply(u)
+	return nil
+}
+
 // CatchHandlers is the work of each state, implemented by you.
 type CatchHandlers interface {
 	// Process runs state "process".
@@ -196,11 +212,11 @@ func (w *Catch) run(ctx context.Context, sess *flowcrt.Session, s CatchState, st
 		case catchStepProcess:
 			next, err = w.stepProcess(sctx, &s)
 		case catchStepFixer:
-			next, err = w.stepFixer(sctx, &s)
+			next, err = catchStepPublish, catchOutcome{&s, step}.fold(w.h.Fixer(sctx, s))
 		case catchStepFallback:
-			next, err = w.stepFallback(sctx, &s)
+			next, err = catchDone, catchOutcome{&s, step}.fold(w.h.Fallback(sctx, s))
 		case catchStepPublish:
-			next, err = w.stepPublish(sctx, &s)
+			next, err = catchDone, catchOutcome{&s, step}.fold(w.h.Publish(sctx, s))
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -234,36 +250,6 @@ func (w *Catch) stepProcess(ctx context.Context, s *CatchState) (catchStep, erro
 	}
 	s.apply(u)
 	return catchStepPublish, nil
-}
-
-// stepFixer runs state "fixer" and returns the state to run next.
-func (w *Catch) stepFixer(ctx context.Context, s *CatchState) (catchStep, error) {
-	u, err := w.h.Fixer(ctx, *s)
-	if err != nil {
-		return catchDone, &flowcrt.StateError{State: "fixer", Err: err}
-	}
-	s.apply(u)
-	return catchStepPublish, nil
-}
-
-// stepFallback runs state "fallback" and returns the state to run next.
-func (w *Catch) stepFallback(ctx context.Context, s *CatchState) (catchStep, error) {
-	u, err := w.h.Fallback(ctx, *s)
-	if err != nil {
-		return catchDone, &flowcrt.StateError{State: "fallback", Err: err}
-	}
-	s.apply(u)
-	return catchDone, nil
-}
-
-// stepPublish runs state "publish" and returns the state to run next.
-func (w *Catch) stepPublish(ctx context.Context, s *CatchState) (catchStep, error) {
-	u, err := w.h.Publish(ctx, *s)
-	if err != nil {
-		return catchDone, &flowcrt.StateError{State: "publish", Err: err}
-	}
-	s.apply(u)
-	return catchDone, nil
 }
 
 // CatchMock implements CatchHandlers with canned responses, for tests and dry runs.

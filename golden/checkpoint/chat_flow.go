@@ -84,6 +84,22 @@ func (s *ChatState) apply(u ChatUpdate) {
 	}
 }
 
+// chatOutcome takes what the handler of a plain state returned: its update is applied to s, and its
+// error is tagged with the state. The state's id comes from the table, not from o, so that s
+// stays on the stack.
+type chatOutcome struct {
+	s    *ChatState
+	step chatStep
+}
+
+func (o chatOutcome) fold(u ChatUpdate, err error) error {
+	if err != nil {
+		return &flowcrt.StateError{State: chatStateIDs[o.step], Err: err}
+	}
+	o.s.apply(u)
+	return nil
+}
+
 // ChatHandlers is the work of each state, implemented by you.
 type ChatHandlers interface {
 	// Receive runs state "receive".
@@ -216,11 +232,11 @@ func (w *Chat) run(ctx context.Context, sess *flowcrt.Session, s ChatState, step
 		var next chatStep
 		switch step {
 		case chatStepReceive:
-			next, err = w.stepReceive(sctx, &s)
+			next, err = chatStepCount, chatOutcome{&s, step}.fold(w.h.Receive(sctx, s))
 		case chatStepCount:
-			next, err = w.stepCount(sctx, &s)
+			next, err = chatStepReply, chatOutcome{&s, step}.fold(w.h.Count(sctx, s))
 		case chatStepReply:
-			next, err = w.stepReply(sctx, &s)
+			next, err = chatDone, chatOutcome{&s, step}.fold(w.h.Reply(sctx, s))
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -232,36 +248,6 @@ func (w *Chat) run(ctx context.Context, sess *flowcrt.Session, s ChatState, step
 		step = next
 	}
 	return s, nil
-}
-
-// stepReceive runs state "receive" and returns the state to run next.
-func (w *Chat) stepReceive(ctx context.Context, s *ChatState) (chatStep, error) {
-	u, err := w.h.Receive(ctx, *s)
-	if err != nil {
-		return chatDone, &flowcrt.StateError{State: "receive", Err: err}
-	}
-	s.apply(u)
-	return chatStepCount, nil
-}
-
-// stepCount runs state "count" and returns the state to run next.
-func (w *Chat) stepCount(ctx context.Context, s *ChatState) (chatStep, error) {
-	u, err := w.h.Count(ctx, *s)
-	if err != nil {
-		return chatDone, &flowcrt.StateError{State: "count", Err: err}
-	}
-	s.apply(u)
-	return chatStepReply, nil
-}
-
-// stepReply runs state "reply" and returns the state to run next.
-func (w *Chat) stepReply(ctx context.Context, s *ChatState) (chatStep, error) {
-	u, err := w.h.Reply(ctx, *s)
-	if err != nil {
-		return chatDone, &flowcrt.StateError{State: "reply", Err: err}
-	}
-	s.apply(u)
-	return chatDone, nil
 }
 
 // ChatMock implements ChatHandlers with canned responses, for tests and dry runs.

@@ -96,6 +96,22 @@ func (s *BatchState) apply(u BatchUpdate) {
 	}
 }
 
+// batchOutcome takes what the handler of a plain state returned: its update is applied to s, and its
+// error is tagged with the state. The state's id comes from the table, not from o, so that s
+// stays on the stack.
+type batchOutcome struct {
+	s    *BatchState
+	step batchStep
+}
+
+func (o batchOutcome) fold(u BatchUpdate, err error) error {
+	if err != nil {
+		return &flowcrt.StateError{State: batchStateIDs[o.step], Err: err}
+	}
+	o.s.apply(u)
+	return nil
+}
+
 // MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
 func (u BatchUpdate) MarshalJSON() ([]byte, error) {
 	fields := map[string]any{}
@@ -297,7 +313,7 @@ func (w *Batch) run(ctx context.Context, sess *flowcrt.Session, s BatchState, st
 		case batchStepSplit:
 			next, err = w.stepSplit(sctx, &s, sess)
 		case batchStepReport:
-			next, err = w.stepReport(sctx, &s)
+			next, err = batchDone, batchOutcome{&s, step}.fold(w.h.Report(sctx, s))
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -500,16 +516,6 @@ func (w *Batch) stepRight(ctx context.Context, s *BatchState, rec *[]BatchUpdate
 	}
 	*rec = append(*rec, u)
 	return batchStepReport, nil
-}
-
-// stepReport runs state "report" and returns the state to run next.
-func (w *Batch) stepReport(ctx context.Context, s *BatchState) (batchStep, error) {
-	u, err := w.h.Report(ctx, *s)
-	if err != nil {
-		return batchDone, &flowcrt.StateError{State: "report", Err: err}
-	}
-	s.apply(u)
-	return batchDone, nil
 }
 
 // BatchMock implements BatchHandlers with canned responses, for tests and dry runs.

@@ -98,6 +98,22 @@ func (s *ConditionState) apply(u ConditionUpdate) {
 	}
 }
 
+// conditionOutcome takes what the handler of a plain state returned: its update is applied to s, and its
+// error is tagged with the state. The state's id comes from the table, not from o, so that s
+// stays on the stack.
+type conditionOutcome struct {
+	s    *ConditionState
+	step conditionStep
+}
+
+func (o conditionOutcome) fold(u ConditionUpdate, err error) error {
+	if err != nil {
+		return &flowcrt.StateError{State: conditionStateIDs[o.step], Err: err}
+	}
+	o.s.apply(u)
+	return nil
+}
+
 // ConditionHandlers is the work of each state, implemented by you.
 type ConditionHandlers interface {
 	// Visit runs states "inspect", "triage", "alert", "process", "skip".
@@ -230,15 +246,17 @@ func (w *Condition) run(ctx context.Context, sess *flowcrt.Session, s ConditionS
 		var next conditionStep
 		switch step {
 		case conditionStepInspect:
-			next, err = w.stepInspect(sctx, &s)
+			err = conditionOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			next = s.nextInspect()
 		case conditionStepTriage:
-			next, err = w.stepTriage(sctx, &s)
+			err = conditionOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			next = s.nextTriage()
 		case conditionStepAlert:
-			next, err = w.stepAlert(sctx, &s)
+			next, err = conditionDone, conditionOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		case conditionStepProcess:
-			next, err = w.stepProcess(sctx, &s)
+			next, err = conditionDone, conditionOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		case conditionStepSkip:
-			next, err = w.stepSkip(sctx, &s)
+			next, err = conditionDone, conditionOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -252,16 +270,6 @@ func (w *Condition) run(ctx context.Context, sess *flowcrt.Session, s ConditionS
 	return s, nil
 }
 
-// stepInspect runs state "inspect" and returns the state to run next.
-func (w *Condition) stepInspect(ctx context.Context, s *ConditionState) (conditionStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return conditionDone, &flowcrt.StateError{State: "inspect", Err: err}
-	}
-	s.apply(u)
-	return s.nextInspect(), nil
-}
-
 // nextInspect picks the state after "inspect".
 func (s *ConditionState) nextInspect() conditionStep {
 	if strings.Contains(strings.ToLower(s.Message), "error") && !strings.HasPrefix(s.Status, "ok") {
@@ -270,52 +278,12 @@ func (s *ConditionState) nextInspect() conditionStep {
 	return conditionStepTriage
 }
 
-// stepTriage runs state "triage" and returns the state to run next.
-func (w *Condition) stepTriage(ctx context.Context, s *ConditionState) (conditionStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return conditionDone, &flowcrt.StateError{State: "triage", Err: err}
-	}
-	s.apply(u)
-	return s.nextTriage(), nil
-}
-
 // nextTriage picks the state after "triage".
 func (s *ConditionState) nextTriage() conditionStep {
 	if s.Count > 10 || s.Status == "active" && !(s.Count == 0) {
 		return conditionStepProcess
 	}
 	return conditionStepSkip
-}
-
-// stepAlert runs state "alert" and returns the state to run next.
-func (w *Condition) stepAlert(ctx context.Context, s *ConditionState) (conditionStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return conditionDone, &flowcrt.StateError{State: "alert", Err: err}
-	}
-	s.apply(u)
-	return conditionDone, nil
-}
-
-// stepProcess runs state "process" and returns the state to run next.
-func (w *Condition) stepProcess(ctx context.Context, s *ConditionState) (conditionStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return conditionDone, &flowcrt.StateError{State: "process", Err: err}
-	}
-	s.apply(u)
-	return conditionDone, nil
-}
-
-// stepSkip runs state "skip" and returns the state to run next.
-func (w *Condition) stepSkip(ctx context.Context, s *ConditionState) (conditionStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return conditionDone, &flowcrt.StateError{State: "skip", Err: err}
-	}
-	s.apply(u)
-	return conditionDone, nil
 }
 
 // ConditionMock implements ConditionHandlers with canned responses, for tests and dry runs.

@@ -58,6 +58,22 @@ func (s *DefaultOnlyState) apply(u DefaultOnlyUpdate) {
 	}
 }
 
+// defaultOnlyOutcome takes what the handler of a plain state returned: its update is applied to s, and its
+// error is tagged with the state. The state's id comes from the table, not from o, so that s
+// stays on the stack.
+type defaultOnlyOutcome struct {
+	s    *DefaultOnlyState
+	step defaultOnlyStep
+}
+
+func (o defaultOnlyOutcome) fold(u DefaultOnlyUpdate, err error) error {
+	if err != nil {
+		return &flowcrt.StateError{State: defaultOnlyStateIDs[o.step], Err: err}
+	}
+	o.s.apply(u)
+	return nil
+}
+
 // DefaultOnlyHandlers is the work of each state, implemented by you.
 type DefaultOnlyHandlers interface {
 	// First runs state "first".
@@ -194,7 +210,7 @@ func (w *DefaultOnly) run(ctx context.Context, sess *flowcrt.Session, s DefaultO
 		case defaultOnlyStepSecond:
 			next, err = w.stepSecond(sctx, &s)
 		case defaultOnlyStepThird:
-			next, err = w.stepThird(sctx, &s)
+			next, err = defaultOnlyDone, defaultOnlyOutcome{&s, step}.fold(w.h.Third(sctx, s))
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -236,16 +252,6 @@ func (w *DefaultOnly) stepSecond(ctx context.Context, s *DefaultOnlyState) (defa
 // nextSecond picks the state after "second".
 func (s *DefaultOnlyState) nextSecond() defaultOnlyStep {
 	return defaultOnlyStepThird
-}
-
-// stepThird runs state "third" and returns the state to run next.
-func (w *DefaultOnly) stepThird(ctx context.Context, s *DefaultOnlyState) (defaultOnlyStep, error) {
-	u, err := w.h.Third(ctx, *s)
-	if err != nil {
-		return defaultOnlyDone, &flowcrt.StateError{State: "third", Err: err}
-	}
-	s.apply(u)
-	return defaultOnlyDone, nil
 }
 
 // DefaultOnlyMock implements DefaultOnlyHandlers with canned responses, for tests and dry runs.

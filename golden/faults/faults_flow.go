@@ -72,6 +72,22 @@ func (s *FaultsState) apply(u FaultsUpdate) {
 	}
 }
 
+// faultsOutcome takes what the handler of a plain state returned: its update is applied to s, and its
+// error is tagged with the state. The state's id comes from the table, not from o, so that s
+// stays on the stack.
+type faultsOutcome struct {
+	s    *FaultsState
+	step faultsStep
+}
+
+func (o faultsOutcome) fold(u FaultsUpdate, err error) error {
+	if err != nil {
+		return &flowcrt.StateError{State: faultsStateIDs[o.step], Err: err}
+	}
+	o.s.apply(u)
+	return nil
+}
+
 // MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
 func (u FaultsUpdate) MarshalJSON() ([]byte, error) {
 	fields := map[string]any{}
@@ -264,9 +280,9 @@ func (w *Faults) run(ctx context.Context, sess *flowcrt.Session, s FaultsState, 
 		case faultsStepJoin:
 			next, err = w.stepJoin(sctx, &s, sess)
 		case faultsStepDone:
-			next, err = w.stepDone(sctx, &s)
+			next, err = faultsDone, faultsOutcome{&s, step}.fold(w.h.Done(sctx, s))
 		case faultsStepTimedOut:
-			next, err = w.stepTimedOut(sctx, &s)
+			next, err = faultsDone, faultsOutcome{&s, step}.fold(w.h.TimedOut(sctx, s))
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -488,26 +504,6 @@ func (w *Faults) stepEach(ctx context.Context, s *FaultsState, item string, rec 
 	}
 	*rec = append(*rec, u)
 	return faultsStepDone, nil
-}
-
-// stepDone runs state "done" and returns the state to run next.
-func (w *Faults) stepDone(ctx context.Context, s *FaultsState) (faultsStep, error) {
-	u, err := w.h.Done(ctx, *s)
-	if err != nil {
-		return faultsDone, &flowcrt.StateError{State: "done", Err: err}
-	}
-	s.apply(u)
-	return faultsDone, nil
-}
-
-// stepTimedOut runs state "timed_out" and returns the state to run next.
-func (w *Faults) stepTimedOut(ctx context.Context, s *FaultsState) (faultsStep, error) {
-	u, err := w.h.TimedOut(ctx, *s)
-	if err != nil {
-		return faultsDone, &flowcrt.StateError{State: "timed_out", Err: err}
-	}
-	s.apply(u)
-	return faultsDone, nil
 }
 
 // FaultsMock implements FaultsHandlers with canned responses, for tests and dry runs.

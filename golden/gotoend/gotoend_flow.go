@@ -71,6 +71,22 @@ func (s *GotoEndState) apply(u GotoEndUpdate) {
 	}
 }
 
+// gotoEndOutcome takes what the handler of a plain state returned: its update is applied to s, and its
+// error is tagged with the state. The state's id comes from the table, not from o, so that s
+// stays on the stack.
+type gotoEndOutcome struct {
+	s    *GotoEndState
+	step gotoEndStep
+}
+
+func (o gotoEndOutcome) fold(u GotoEndUpdate, err error) error {
+	if err != nil {
+		return &flowcrt.StateError{State: gotoEndStateIDs[o.step], Err: err}
+	}
+	o.s.apply(u)
+	return nil
+}
+
 // GotoEndHandlers is the work of each state, implemented by you.
 type GotoEndHandlers interface {
 	// Visit runs states "route", "fetch", "parse", "store", "review", "approve", "log".
@@ -207,19 +223,20 @@ func (w *GotoEnd) run(ctx context.Context, sess *flowcrt.Session, s GotoEndState
 		var next gotoEndStep
 		switch step {
 		case gotoEndStepRoute:
-			next, err = w.stepRoute(sctx, &s)
+			err = gotoEndOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			next = s.nextRoute()
 		case gotoEndStepFetch:
-			next, err = w.stepFetch(sctx, &s)
+			next, err = gotoEndStepParse, gotoEndOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		case gotoEndStepParse:
-			next, err = w.stepParse(sctx, &s)
+			next, err = gotoEndStepStore, gotoEndOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		case gotoEndStepStore:
-			next, err = w.stepStore(sctx, &s)
+			next, err = gotoEndDone, gotoEndOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		case gotoEndStepReview:
-			next, err = w.stepReview(sctx, &s)
+			next, err = gotoEndStepApprove, gotoEndOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		case gotoEndStepApprove:
-			next, err = w.stepApprove(sctx, &s)
+			next, err = gotoEndDone, gotoEndOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		case gotoEndStepLog:
-			next, err = w.stepLog(sctx, &s)
+			next, err = gotoEndDone, gotoEndOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -233,16 +250,6 @@ func (w *GotoEnd) run(ctx context.Context, sess *flowcrt.Session, s GotoEndState
 	return s, nil
 }
 
-// stepRoute runs state "route" and returns the state to run next.
-func (w *GotoEnd) stepRoute(ctx context.Context, s *GotoEndState) (gotoEndStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return gotoEndDone, &flowcrt.StateError{State: "route", Err: err}
-	}
-	s.apply(u)
-	return s.nextRoute(), nil
-}
-
 // nextRoute picks the state after "route".
 func (s *GotoEndState) nextRoute() gotoEndStep {
 	switch {
@@ -252,66 +259,6 @@ func (s *GotoEndState) nextRoute() gotoEndStep {
 		return gotoEndStepReview
 	}
 	return gotoEndStepLog
-}
-
-// stepFetch runs state "fetch" and returns the state to run next.
-func (w *GotoEnd) stepFetch(ctx context.Context, s *GotoEndState) (gotoEndStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return gotoEndDone, &flowcrt.StateError{State: "fetch", Err: err}
-	}
-	s.apply(u)
-	return gotoEndStepParse, nil
-}
-
-// stepParse runs state "parse" and returns the state to run next.
-func (w *GotoEnd) stepParse(ctx context.Context, s *GotoEndState) (gotoEndStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return gotoEndDone, &flowcrt.StateError{State: "parse", Err: err}
-	}
-	s.apply(u)
-	return gotoEndStepStore, nil
-}
-
-// stepStore runs state "store" and returns the state to run next.
-func (w *GotoEnd) stepStore(ctx context.Context, s *GotoEndState) (gotoEndStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return gotoEndDone, &flowcrt.StateError{State: "store", Err: err}
-	}
-	s.apply(u)
-	return gotoEndDone, nil
-}
-
-// stepReview runs state "review" and returns the state to run next.
-func (w *GotoEnd) stepReview(ctx context.Context, s *GotoEndState) (gotoEndStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return gotoEndDone, &flowcrt.StateError{State: "review", Err: err}
-	}
-	s.apply(u)
-	return gotoEndStepApprove, nil
-}
-
-// stepApprove runs state "approve" and returns the state to run next.
-func (w *GotoEnd) stepApprove(ctx context.Context, s *GotoEndState) (gotoEndStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return gotoEndDone, &flowcrt.StateError{State: "approve", Err: err}
-	}
-	s.apply(u)
-	return gotoEndDone, nil
-}
-
-// stepLog runs state "log" and returns the state to run next.
-func (w *GotoEnd) stepLog(ctx context.Context, s *GotoEndState) (gotoEndStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return gotoEndDone, &flowcrt.StateError{State: "log", Err: err}
-	}
-	s.apply(u)
-	return gotoEndDone, nil
 }
 
 // GotoEndMock implements GotoEndHandlers with canned responses, for tests and dry runs.

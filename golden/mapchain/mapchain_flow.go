@@ -85,6 +85,22 @@ func (s *ChunksState) apply(u ChunksUpdate) {
 	}
 }
 
+// chunksOutcome takes what the handler of a plain state returned: its update is applied to s, and its
+// error is tagged with the state. The state's id comes from the table, not from o, so that s
+// stays on the stack.
+type chunksOutcome struct {
+	s    *ChunksState
+	step chunksStep
+}
+
+func (o chunksOutcome) fold(u ChunksUpdate, err error) error {
+	if err != nil {
+		return &flowcrt.StateError{State: chunksStateIDs[o.step], Err: err}
+	}
+	o.s.apply(u)
+	return nil
+}
+
 // MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
 func (u ChunksUpdate) MarshalJSON() ([]byte, error) {
 	fields := map[string]any{}
@@ -269,7 +285,7 @@ func (w *Chunks) run(ctx context.Context, sess *flowcrt.Session, s ChunksState, 
 		case chunksStepSplit:
 			next, err = w.stepSplit(sctx, &s, sess)
 		case chunksStepMerge:
-			next, err = w.stepMerge(sctx, &s)
+			next, err = chunksDone, chunksOutcome{&s, step}.fold(w.h.Merge(sctx, s))
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -405,16 +421,6 @@ func (w *Chunks) stepValidate(ctx context.Context, s *ChunksState, item string, 
 	}
 	*rec = append(*rec, u)
 	return chunksStepMerge, nil
-}
-
-// stepMerge runs state "merge" and returns the state to run next.
-func (w *Chunks) stepMerge(ctx context.Context, s *ChunksState) (chunksStep, error) {
-	u, err := w.h.Merge(ctx, *s)
-	if err != nil {
-		return chunksDone, &flowcrt.StateError{State: "merge", Err: err}
-	}
-	s.apply(u)
-	return chunksDone, nil
 }
 
 // ChunksMock implements ChunksHandlers with canned responses, for tests and dry runs.

@@ -111,6 +111,22 @@ func (s *MapReduceState) apply(u MapReduceUpdate) {
 	}
 }
 
+// mapReduceOutcome takes what the handler of a plain state returned: its update is applied to s, and its
+// error is tagged with the state. The state's id comes from the table, not from o, so that s
+// stays on the stack.
+type mapReduceOutcome struct {
+	s    *MapReduceState
+	step mapReduceStep
+}
+
+func (o mapReduceOutcome) fold(u MapReduceUpdate, err error) error {
+	if err != nil {
+		return &flowcrt.StateError{State: mapReduceStateIDs[o.step], Err: err}
+	}
+	o.s.apply(u)
+	return nil
+}
+
 // MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
 func (u MapReduceUpdate) MarshalJSON() ([]byte, error) {
 	fields := map[string]any{}
@@ -304,7 +320,7 @@ func (w *MapReduce) run(ctx context.Context, sess *flowcrt.Session, s MapReduceS
 		case mapReduceStepLoad:
 			next, err = w.stepLoad(sctx, &s, sess)
 		case mapReduceStepReport:
-			next, err = w.stepReport(sctx, &s)
+			next, err = mapReduceDone, mapReduceOutcome{&s, step}.fold(w.h.Report(sctx, s))
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -408,16 +424,6 @@ func (w *MapReduce) stepScore(ctx context.Context, s *MapReduceState, item Ticke
 	}
 	*rec = append(*rec, u)
 	return mapReduceStepReport, nil
-}
-
-// stepReport runs state "report" and returns the state to run next.
-func (w *MapReduce) stepReport(ctx context.Context, s *MapReduceState) (mapReduceStep, error) {
-	u, err := w.h.Report(ctx, *s)
-	if err != nil {
-		return mapReduceDone, &flowcrt.StateError{State: "report", Err: err}
-	}
-	s.apply(u)
-	return mapReduceDone, nil
 }
 
 // MapReduceMock implements MapReduceHandlers with canned responses, for tests and dry runs.

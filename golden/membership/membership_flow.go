@@ -99,6 +99,22 @@ func (s *MembershipState) apply(u MembershipUpdate) {
 	}
 }
 
+// membershipOutcome takes what the handler of a plain state returned: its update is applied to s, and its
+// error is tagged with the state. The state's id comes from the table, not from o, so that s
+// stays on the stack.
+type membershipOutcome struct {
+	s    *MembershipState
+	step membershipStep
+}
+
+func (o membershipOutcome) fold(u MembershipUpdate, err error) error {
+	if err != nil {
+		return &flowcrt.StateError{State: membershipStateIDs[o.step], Err: err}
+	}
+	o.s.apply(u)
+	return nil
+}
+
 // MembershipHandlers is the work of each state, implemented by you.
 type MembershipHandlers interface {
 	// Classify runs state "classify".
@@ -239,21 +255,22 @@ func (w *Membership) run(ctx context.Context, sess *flowcrt.Session, s Membershi
 		var next membershipStep
 		switch step {
 		case membershipStepClassify:
-			next, err = w.stepClassify(sctx, &s)
+			err = membershipOutcome{&s, step}.fold(w.h.Classify(sctx, s))
+			next = s.nextClassify()
 		case membershipStepUrgent:
-			next, err = w.stepUrgent(sctx, &s)
+			next, err = membershipDone, membershipOutcome{&s, step}.fold(w.h.Route(sctx, s))
 		case membershipStepBusyVip:
-			next, err = w.stepBusyVip(sctx, &s)
+			next, err = membershipDone, membershipOutcome{&s, step}.fold(w.h.Route(sctx, s))
 		case membershipStepVip:
-			next, err = w.stepVip(sctx, &s)
+			next, err = membershipDone, membershipOutcome{&s, step}.fold(w.h.Route(sctx, s))
 		case membershipStepSpam:
-			next, err = w.stepSpam(sctx, &s)
+			next, err = membershipDone, membershipOutcome{&s, step}.fold(w.h.Route(sctx, s))
 		case membershipStepUnowned:
-			next, err = w.stepUnowned(sctx, &s)
+			next, err = membershipDone, membershipOutcome{&s, step}.fold(w.h.Route(sctx, s))
 		case membershipStepLong:
-			next, err = w.stepLong(sctx, &s)
+			next, err = membershipDone, membershipOutcome{&s, step}.fold(w.h.Route(sctx, s))
 		case membershipStepNormal:
-			next, err = w.stepNormal(sctx, &s)
+			next, err = membershipDone, membershipOutcome{&s, step}.fold(w.h.Route(sctx, s))
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -265,16 +282,6 @@ func (w *Membership) run(ctx context.Context, sess *flowcrt.Session, s Membershi
 		step = next
 	}
 	return s, nil
-}
-
-// stepClassify runs state "classify" and returns the state to run next.
-func (w *Membership) stepClassify(ctx context.Context, s *MembershipState) (membershipStep, error) {
-	u, err := w.h.Classify(ctx, *s)
-	if err != nil {
-		return membershipDone, &flowcrt.StateError{State: "classify", Err: err}
-	}
-	s.apply(u)
-	return s.nextClassify(), nil
 }
 
 // nextClassify picks the state after "classify".
@@ -294,76 +301,6 @@ func (s *MembershipState) nextClassify() membershipStep {
 		return membershipStepLong
 	}
 	return membershipStepNormal
-}
-
-// stepUrgent runs state "urgent" and returns the state to run next.
-func (w *Membership) stepUrgent(ctx context.Context, s *MembershipState) (membershipStep, error) {
-	u, err := w.h.Route(ctx, *s)
-	if err != nil {
-		return membershipDone, &flowcrt.StateError{State: "urgent", Err: err}
-	}
-	s.apply(u)
-	return membershipDone, nil
-}
-
-// stepBusyVip runs state "busy_vip" and returns the state to run next.
-func (w *Membership) stepBusyVip(ctx context.Context, s *MembershipState) (membershipStep, error) {
-	u, err := w.h.Route(ctx, *s)
-	if err != nil {
-		return membershipDone, &flowcrt.StateError{State: "busy_vip", Err: err}
-	}
-	s.apply(u)
-	return membershipDone, nil
-}
-
-// stepVip runs state "vip" and returns the state to run next.
-func (w *Membership) stepVip(ctx context.Context, s *MembershipState) (membershipStep, error) {
-	u, err := w.h.Route(ctx, *s)
-	if err != nil {
-		return membershipDone, &flowcrt.StateError{State: "vip", Err: err}
-	}
-	s.apply(u)
-	return membershipDone, nil
-}
-
-// stepSpam runs state "spam" and returns the state to run next.
-func (w *Membership) stepSpam(ctx context.Context, s *MembershipState) (membershipStep, error) {
-	u, err := w.h.Route(ctx, *s)
-	if err != nil {
-		return membershipDone, &flowcrt.StateError{State: "spam", Err: err}
-	}
-	s.apply(u)
-	return membershipDone, nil
-}
-
-// stepUnowned runs state "unowned" and returns the state to run next.
-func (w *Membership) stepUnowned(ctx context.Context, s *MembershipState) (membershipStep, error) {
-	u, err := w.h.Route(ctx, *s)
-	if err != nil {
-		return membershipDone, &flowcrt.StateError{State: "unowned", Err: err}
-	}
-	s.apply(u)
-	return membershipDone, nil
-}
-
-// stepLong runs state "long" and returns the state to run next.
-func (w *Membership) stepLong(ctx context.Context, s *MembershipState) (membershipStep, error) {
-	u, err := w.h.Route(ctx, *s)
-	if err != nil {
-		return membershipDone, &flowcrt.StateError{State: "long", Err: err}
-	}
-	s.apply(u)
-	return membershipDone, nil
-}
-
-// stepNormal runs state "normal" and returns the state to run next.
-func (w *Membership) stepNormal(ctx context.Context, s *MembershipState) (membershipStep, error) {
-	u, err := w.h.Route(ctx, *s)
-	if err != nil {
-		return membershipDone, &flowcrt.StateError{State: "normal", Err: err}
-	}
-	s.apply(u)
-	return membershipDone, nil
 }
 
 // MembershipMock implements MembershipHandlers with canned responses, for tests and dry runs.

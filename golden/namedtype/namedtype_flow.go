@@ -85,6 +85,22 @@ func (s *TicketsState) apply(u TicketsUpdate) {
 	}
 }
 
+// ticketsOutcome takes what the handler of a plain state returned: its update is applied to s, and its
+// error is tagged with the state. The state's id comes from the table, not from o, so that s
+// stays on the stack.
+type ticketsOutcome struct {
+	s    *TicketsState
+	step ticketsStep
+}
+
+func (o ticketsOutcome) fold(u TicketsUpdate, err error) error {
+	if err != nil {
+		return &flowcrt.StateError{State: ticketsStateIDs[o.step], Err: err}
+	}
+	o.s.apply(u)
+	return nil
+}
+
 // TicketsHandlers is the work of each state, implemented by you.
 type TicketsHandlers interface {
 	// Load runs state "load".
@@ -219,15 +235,16 @@ func (w *Tickets) run(ctx context.Context, sess *flowcrt.Session, s TicketsState
 		var next ticketsStep
 		switch step {
 		case ticketsStepLoad:
-			next, err = w.stepLoad(sctx, &s)
+			err = ticketsOutcome{&s, step}.fold(w.h.Load(sctx, s))
+			next = s.nextLoad()
 		case ticketsStepPage:
-			next, err = w.stepPage(sctx, &s)
+			next, err = ticketsDone, ticketsOutcome{&s, step}.fold(w.h.Route(sctx, s))
 		case ticketsStepEscalate:
-			next, err = w.stepEscalate(sctx, &s)
+			next, err = ticketsDone, ticketsOutcome{&s, step}.fold(w.h.Route(sctx, s))
 		case ticketsStepAssign:
-			next, err = w.stepAssign(sctx, &s)
+			next, err = ticketsDone, ticketsOutcome{&s, step}.fold(w.h.Route(sctx, s))
 		case ticketsStepQueue:
-			next, err = w.stepQueue(sctx, &s)
+			next, err = ticketsDone, ticketsOutcome{&s, step}.fold(w.h.Route(sctx, s))
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -241,16 +258,6 @@ func (w *Tickets) run(ctx context.Context, sess *flowcrt.Session, s TicketsState
 	return s, nil
 }
 
-// stepLoad runs state "load" and returns the state to run next.
-func (w *Tickets) stepLoad(ctx context.Context, s *TicketsState) (ticketsStep, error) {
-	u, err := w.h.Load(ctx, *s)
-	if err != nil {
-		return ticketsDone, &flowcrt.StateError{State: "load", Err: err}
-	}
-	s.apply(u)
-	return s.nextLoad(), nil
-}
-
 // nextLoad picks the state after "load".
 func (s *TicketsState) nextLoad() ticketsStep {
 	switch {
@@ -262,46 +269,6 @@ func (s *TicketsState) nextLoad() ticketsStep {
 		return ticketsStepAssign
 	}
 	return ticketsStepQueue
-}
-
-// stepPage runs state "page" and returns the state to run next.
-func (w *Tickets) stepPage(ctx context.Context, s *TicketsState) (ticketsStep, error) {
-	u, err := w.h.Route(ctx, *s)
-	if err != nil {
-		return ticketsDone, &flowcrt.StateError{State: "page", Err: err}
-	}
-	s.apply(u)
-	return ticketsDone, nil
-}
-
-// stepEscalate runs state "escalate" and returns the state to run next.
-func (w *Tickets) stepEscalate(ctx context.Context, s *TicketsState) (ticketsStep, error) {
-	u, err := w.h.Route(ctx, *s)
-	if err != nil {
-		return ticketsDone, &flowcrt.StateError{State: "escalate", Err: err}
-	}
-	s.apply(u)
-	return ticketsDone, nil
-}
-
-// stepAssign runs state "assign" and returns the state to run next.
-func (w *Tickets) stepAssign(ctx context.Context, s *TicketsState) (ticketsStep, error) {
-	u, err := w.h.Route(ctx, *s)
-	if err != nil {
-		return ticketsDone, &flowcrt.StateError{State: "assign", Err: err}
-	}
-	s.apply(u)
-	return ticketsDone, nil
-}
-
-// stepQueue runs state "queue" and returns the state to run next.
-func (w *Tickets) stepQueue(ctx context.Context, s *TicketsState) (ticketsStep, error) {
-	u, err := w.h.Route(ctx, *s)
-	if err != nil {
-		return ticketsDone, &flowcrt.StateError{State: "queue", Err: err}
-	}
-	s.apply(u)
-	return ticketsDone, nil
 }
 
 // TicketsMock implements TicketsHandlers with canned responses, for tests and dry runs.

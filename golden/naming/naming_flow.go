@@ -58,6 +58,22 @@ func (s *NamingState) apply(u NamingUpdate) {
 	}
 }
 
+// namingOutcome takes what the handler of a plain state returned: its update is applied to s, and its
+// error is tagged with the state. The state's id comes from the table, not from o, so that s
+// stays on the stack.
+type namingOutcome struct {
+	s    *NamingState
+	step namingStep
+}
+
+func (o namingOutcome) fold(u NamingUpdate, err error) error {
+	if err != nil {
+		return &flowcrt.StateError{State: namingStateIDs[o.step], Err: err}
+	}
+	o.s.apply(u)
+	return nil
+}
+
 // NamingHandlers is the work of each state, implemented by you.
 type NamingHandlers interface {
 	// SummaryBot runs states "summarize-result", "review-draft".
@@ -188,11 +204,11 @@ func (w *Naming) run(ctx context.Context, sess *flowcrt.Session, s NamingState, 
 		var next namingStep
 		switch step {
 		case namingStepSummarizeResult:
-			next, err = w.stepSummarizeResult(sctx, &s)
+			next, err = namingDone, namingOutcome{&s, step}.fold(w.h.SummaryBot(sctx, s))
 		case namingStepFetchData:
-			next, err = w.stepFetchData(sctx, &s)
+			next, err = namingStepReviewDraft, namingOutcome{&s, step}.fold(w.h.WebSearch(sctx, s))
 		case namingStepReviewDraft:
-			next, err = w.stepReviewDraft(sctx, &s)
+			next, err = namingStepSummarizeResult, namingOutcome{&s, step}.fold(w.h.SummaryBot(sctx, s))
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -204,36 +220,6 @@ func (w *Naming) run(ctx context.Context, sess *flowcrt.Session, s NamingState, 
 		step = next
 	}
 	return s, nil
-}
-
-// stepSummarizeResult runs state "summarize-result" and returns the state to run next.
-func (w *Naming) stepSummarizeResult(ctx context.Context, s *NamingState) (namingStep, error) {
-	u, err := w.h.SummaryBot(ctx, *s)
-	if err != nil {
-		return namingDone, &flowcrt.StateError{State: "summarize-result", Err: err}
-	}
-	s.apply(u)
-	return namingDone, nil
-}
-
-// stepFetchData runs state "fetch-data" and returns the state to run next.
-func (w *Naming) stepFetchData(ctx context.Context, s *NamingState) (namingStep, error) {
-	u, err := w.h.WebSearch(ctx, *s)
-	if err != nil {
-		return namingDone, &flowcrt.StateError{State: "fetch-data", Err: err}
-	}
-	s.apply(u)
-	return namingStepReviewDraft, nil
-}
-
-// stepReviewDraft runs state "review-draft" and returns the state to run next.
-func (w *Naming) stepReviewDraft(ctx context.Context, s *NamingState) (namingStep, error) {
-	u, err := w.h.SummaryBot(ctx, *s)
-	if err != nil {
-		return namingDone, &flowcrt.StateError{State: "review-draft", Err: err}
-	}
-	s.apply(u)
-	return namingStepSummarizeResult, nil
 }
 
 // NamingMock implements NamingHandlers with canned responses, for tests and dry runs.

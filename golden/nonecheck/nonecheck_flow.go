@@ -84,6 +84,22 @@ func (s *NoneCheckState) apply(u NoneCheckUpdate) {
 	}
 }
 
+// noneCheckOutcome takes what the handler of a plain state returned: its update is applied to s, and its
+// error is tagged with the state. The state's id comes from the table, not from o, so that s
+// stays on the stack.
+type noneCheckOutcome struct {
+	s    *NoneCheckState
+	step noneCheckStep
+}
+
+func (o noneCheckOutcome) fold(u NoneCheckUpdate, err error) error {
+	if err != nil {
+		return &flowcrt.StateError{State: noneCheckStateIDs[o.step], Err: err}
+	}
+	o.s.apply(u)
+	return nil
+}
+
 // NoneCheckHandlers is the work of each state, implemented by you.
 type NoneCheckHandlers interface {
 	// Check runs state "check".
@@ -216,13 +232,14 @@ func (w *NoneCheck) run(ctx context.Context, sess *flowcrt.Session, s NoneCheckS
 		var next noneCheckStep
 		switch step {
 		case noneCheckStepCheck:
-			next, err = w.stepCheck(sctx, &s)
+			err = noneCheckOutcome{&s, step}.fold(w.h.Check(sctx, s))
+			next = s.nextCheck()
 		case noneCheckStepMissing:
-			next, err = w.stepMissing(sctx, &s)
+			next, err = noneCheckDone, noneCheckOutcome{&s, step}.fold(w.h.Route(sctx, s))
 		case noneCheckStepTagged:
-			next, err = w.stepTagged(sctx, &s)
+			next, err = noneCheckDone, noneCheckOutcome{&s, step}.fold(w.h.Route(sctx, s))
 		case noneCheckStepLabelled:
-			next, err = w.stepLabelled(sctx, &s)
+			next, err = noneCheckDone, noneCheckOutcome{&s, step}.fold(w.h.Route(sctx, s))
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -236,16 +253,6 @@ func (w *NoneCheck) run(ctx context.Context, sess *flowcrt.Session, s NoneCheckS
 	return s, nil
 }
 
-// stepCheck runs state "check" and returns the state to run next.
-func (w *NoneCheck) stepCheck(ctx context.Context, s *NoneCheckState) (noneCheckStep, error) {
-	u, err := w.h.Check(ctx, *s)
-	if err != nil {
-		return noneCheckDone, &flowcrt.StateError{State: "check", Err: err}
-	}
-	s.apply(u)
-	return s.nextCheck(), nil
-}
-
 // nextCheck picks the state after "check".
 func (s *NoneCheckState) nextCheck() noneCheckStep {
 	switch {
@@ -255,36 +262,6 @@ func (s *NoneCheckState) nextCheck() noneCheckStep {
 		return noneCheckStepTagged
 	}
 	return noneCheckStepLabelled
-}
-
-// stepMissing runs state "missing" and returns the state to run next.
-func (w *NoneCheck) stepMissing(ctx context.Context, s *NoneCheckState) (noneCheckStep, error) {
-	u, err := w.h.Route(ctx, *s)
-	if err != nil {
-		return noneCheckDone, &flowcrt.StateError{State: "missing", Err: err}
-	}
-	s.apply(u)
-	return noneCheckDone, nil
-}
-
-// stepTagged runs state "tagged" and returns the state to run next.
-func (w *NoneCheck) stepTagged(ctx context.Context, s *NoneCheckState) (noneCheckStep, error) {
-	u, err := w.h.Route(ctx, *s)
-	if err != nil {
-		return noneCheckDone, &flowcrt.StateError{State: "tagged", Err: err}
-	}
-	s.apply(u)
-	return noneCheckDone, nil
-}
-
-// stepLabelled runs state "labelled" and returns the state to run next.
-func (w *NoneCheck) stepLabelled(ctx context.Context, s *NoneCheckState) (noneCheckStep, error) {
-	u, err := w.h.Route(ctx, *s)
-	if err != nil {
-		return noneCheckDone, &flowcrt.StateError{State: "labelled", Err: err}
-	}
-	s.apply(u)
-	return noneCheckDone, nil
 }
 
 // NoneCheckMock implements NoneCheckHandlers with canned responses, for tests and dry runs.

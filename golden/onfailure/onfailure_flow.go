@@ -71,6 +71,22 @@ func (s *OnFailureState) apply(u OnFailureUpdate) {
 	}
 }
 
+// onFailureOutcome takes what the handler of a plain state returned: its update is applied to s, and its
+// error is tagged with the state. The state's id comes from the table, not from o, so that s
+// stays on the stack.
+type onFailureOutcome struct {
+	s    *OnFailureState
+	step onFailureStep
+}
+
+func (o onFailureOutcome) fold(u OnFailureUpdate, err error) error {
+	if err != nil {
+		return &flowcrt.StateError{State: onFailureStateIDs[o.step], Err: err}
+	}
+	o.s.apply(u)
+	return nil
+}
+
 // OnFailureHandlers is the work of each state, implemented by you.
 type OnFailureHandlers interface {
 	// Fetch runs state "fetch".
@@ -207,7 +223,7 @@ func (w *OnFailure) run(ctx context.Context, sess *flowcrt.Session, s OnFailureS
 		case onFailureStepStore:
 			next, err = w.stepStore(sctx, &s)
 		case onFailureStepFallback:
-			next, err = w.stepFallback(sctx, &s)
+			next, err = onFailureDone, onFailureOutcome{&s, step}.fold(w.h.Fallback(sctx, s))
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -269,16 +285,6 @@ func (s *OnFailureState) nextStore(eval string) onFailureStep {
 	default:
 		return onFailureDone
 	}
-}
-
-// stepFallback runs state "fallback" and returns the state to run next.
-func (w *OnFailure) stepFallback(ctx context.Context, s *OnFailureState) (onFailureStep, error) {
-	u, err := w.h.Fallback(ctx, *s)
-	if err != nil {
-		return onFailureDone, &flowcrt.StateError{State: "fallback", Err: err}
-	}
-	s.apply(u)
-	return onFailureDone, nil
 }
 
 // OnFailureMock implements OnFailureHandlers with canned responses, for tests and dry runs.

@@ -98,6 +98,22 @@ func (s *ParallelState) apply(u ParallelUpdate) {
 	}
 }
 
+// parallelOutcome takes what the handler of a plain state returned: its update is applied to s, and its
+// error is tagged with the state. The state's id comes from the table, not from o, so that s
+// stays on the stack.
+type parallelOutcome struct {
+	s    *ParallelState
+	step parallelStep
+}
+
+func (o parallelOutcome) fold(u ParallelUpdate, err error) error {
+	if err != nil {
+		return &flowcrt.StateError{State: parallelStateIDs[o.step], Err: err}
+	}
+	o.s.apply(u)
+	return nil
+}
+
 // MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
 func (u ParallelUpdate) MarshalJSON() ([]byte, error) {
 	fields := map[string]any{}
@@ -300,7 +316,7 @@ func (w *Parallel) run(ctx context.Context, sess *flowcrt.Session, s ParallelSta
 		case parallelStepSplit:
 			next, err = w.stepSplit(sctx, &s, sess)
 		case parallelStepMerge:
-			next, err = w.stepMerge(sctx, &s)
+			next, err = parallelDone, parallelOutcome{&s, step}.fold(w.h.Merge(sctx, s))
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -460,16 +476,6 @@ func (w *Parallel) stepC(ctx context.Context, s *ParallelState, rec *[]ParallelU
 	}
 	*rec = append(*rec, u)
 	return parallelStepMerge, nil
-}
-
-// stepMerge runs state "merge" and returns the state to run next.
-func (w *Parallel) stepMerge(ctx context.Context, s *ParallelState) (parallelStep, error) {
-	u, err := w.h.Merge(ctx, *s)
-	if err != nil {
-		return parallelDone, &flowcrt.StateError{State: "merge", Err: err}
-	}
-	s.apply(u)
-	return parallelDone, nil
 }
 
 // ParallelMock implements ParallelHandlers with canned responses, for tests and dry runs.

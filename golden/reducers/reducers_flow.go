@@ -136,6 +136,22 @@ func (s *ReducersState) apply(u ReducersUpdate) {
 	}
 }
 
+// reducersOutcome takes what the handler of a plain state returned: its update is applied to s, and its
+// error is tagged with the state. The state's id comes from the table, not from o, so that s
+// stays on the stack.
+type reducersOutcome struct {
+	s    *ReducersState
+	step reducersStep
+}
+
+func (o reducersOutcome) fold(u ReducersUpdate, err error) error {
+	if err != nil {
+		return &flowcrt.StateError{State: reducersStateIDs[o.step], Err: err}
+	}
+	o.s.apply(u)
+	return nil
+}
+
 // ReducersHandlers is the work of each state, implemented by you.
 type ReducersHandlers interface {
 	// Node runs state "node".
@@ -264,9 +280,9 @@ func (w *Reducers) run(ctx context.Context, sess *flowcrt.Session, s ReducersSta
 		var next reducersStep
 		switch step {
 		case reducersStepNode:
-			next, err = w.stepNode(sctx, &s)
+			next, err = reducersStepTally, reducersOutcome{&s, step}.fold(w.h.Node(sctx, s))
 		case reducersStepTally:
-			next, err = w.stepTally(sctx, &s)
+			next, err = reducersDone, reducersOutcome{&s, step}.fold(w.h.Tally(sctx, s))
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -278,26 +294,6 @@ func (w *Reducers) run(ctx context.Context, sess *flowcrt.Session, s ReducersSta
 		step = next
 	}
 	return s, nil
-}
-
-// stepNode runs state "node" and returns the state to run next.
-func (w *Reducers) stepNode(ctx context.Context, s *ReducersState) (reducersStep, error) {
-	u, err := w.h.Node(ctx, *s)
-	if err != nil {
-		return reducersDone, &flowcrt.StateError{State: "node", Err: err}
-	}
-	s.apply(u)
-	return reducersStepTally, nil
-}
-
-// stepTally runs state "tally" and returns the state to run next.
-func (w *Reducers) stepTally(ctx context.Context, s *ReducersState) (reducersStep, error) {
-	u, err := w.h.Tally(ctx, *s)
-	if err != nil {
-		return reducersDone, &flowcrt.StateError{State: "tally", Err: err}
-	}
-	s.apply(u)
-	return reducersDone, nil
 }
 
 // ReducersMock implements ReducersHandlers with canned responses, for tests and dry runs.

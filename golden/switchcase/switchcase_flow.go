@@ -84,6 +84,22 @@ func (s *SwitchCaseState) apply(u SwitchCaseUpdate) {
 	}
 }
 
+// switchCaseOutcome takes what the handler of a plain state returned: its update is applied to s, and its
+// error is tagged with the state. The state's id comes from the table, not from o, so that s
+// stays on the stack.
+type switchCaseOutcome struct {
+	s    *SwitchCaseState
+	step switchCaseStep
+}
+
+func (o switchCaseOutcome) fold(u SwitchCaseUpdate, err error) error {
+	if err != nil {
+		return &flowcrt.StateError{State: switchCaseStateIDs[o.step], Err: err}
+	}
+	o.s.apply(u)
+	return nil
+}
+
 // SwitchCaseHandlers is the work of each state, implemented by you.
 type SwitchCaseHandlers interface {
 	// Evaluate runs state "evaluate".
@@ -226,23 +242,25 @@ func (w *SwitchCase) run(ctx context.Context, sess *flowcrt.Session, s SwitchCas
 		var next switchCaseStep
 		switch step {
 		case switchCaseStepEvaluate:
-			next, err = w.stepEvaluate(sctx, &s)
+			err = switchCaseOutcome{&s, step}.fold(w.h.Evaluate(sctx, s))
+			next = s.nextEvaluate()
 		case switchCaseStepGrade:
-			next, err = w.stepGrade(sctx, &s)
+			err = switchCaseOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			next = s.nextGrade()
 		case switchCaseStepWait:
-			next, err = w.stepWait(sctx, &s)
+			next, err = switchCaseDone, switchCaseOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		case switchCaseStepRetryLater:
-			next, err = w.stepRetryLater(sctx, &s)
+			next, err = switchCaseDone, switchCaseOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		case switchCaseStepUnknown:
-			next, err = w.stepUnknown(sctx, &s)
+			next, err = switchCaseDone, switchCaseOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		case switchCaseStepExcellent:
-			next, err = w.stepExcellent(sctx, &s)
+			next, err = switchCaseDone, switchCaseOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		case switchCaseStepGood:
-			next, err = w.stepGood(sctx, &s)
+			next, err = switchCaseDone, switchCaseOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		case switchCaseStepAverage:
-			next, err = w.stepAverage(sctx, &s)
+			next, err = switchCaseDone, switchCaseOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		case switchCaseStepPoor:
-			next, err = w.stepPoor(sctx, &s)
+			next, err = switchCaseDone, switchCaseOutcome{&s, step}.fold(w.h.Visit(sctx, s))
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -254,16 +272,6 @@ func (w *SwitchCase) run(ctx context.Context, sess *flowcrt.Session, s SwitchCas
 		step = next
 	}
 	return s, nil
-}
-
-// stepEvaluate runs state "evaluate" and returns the state to run next.
-func (w *SwitchCase) stepEvaluate(ctx context.Context, s *SwitchCaseState) (switchCaseStep, error) {
-	u, err := w.h.Evaluate(ctx, *s)
-	if err != nil {
-		return switchCaseDone, &flowcrt.StateError{State: "evaluate", Err: err}
-	}
-	s.apply(u)
-	return s.nextEvaluate(), nil
 }
 
 // nextEvaluate picks the state after "evaluate".
@@ -279,16 +287,6 @@ func (s *SwitchCaseState) nextEvaluate() switchCaseStep {
 	return switchCaseStepUnknown
 }
 
-// stepGrade runs state "grade" and returns the state to run next.
-func (w *SwitchCase) stepGrade(ctx context.Context, s *SwitchCaseState) (switchCaseStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return switchCaseDone, &flowcrt.StateError{State: "grade", Err: err}
-	}
-	s.apply(u)
-	return s.nextGrade(), nil
-}
-
 // nextGrade picks the state after "grade".
 func (s *SwitchCaseState) nextGrade() switchCaseStep {
 	switch {
@@ -300,76 +298,6 @@ func (s *SwitchCaseState) nextGrade() switchCaseStep {
 		return switchCaseStepAverage
 	}
 	return switchCaseStepPoor
-}
-
-// stepWait runs state "wait" and returns the state to run next.
-func (w *SwitchCase) stepWait(ctx context.Context, s *SwitchCaseState) (switchCaseStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return switchCaseDone, &flowcrt.StateError{State: "wait", Err: err}
-	}
-	s.apply(u)
-	return switchCaseDone, nil
-}
-
-// stepRetryLater runs state "retry_later" and returns the state to run next.
-func (w *SwitchCase) stepRetryLater(ctx context.Context, s *SwitchCaseState) (switchCaseStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return switchCaseDone, &flowcrt.StateError{State: "retry_later", Err: err}
-	}
-	s.apply(u)
-	return switchCaseDone, nil
-}
-
-// stepUnknown runs state "unknown" and returns the state to run next.
-func (w *SwitchCase) stepUnknown(ctx context.Context, s *SwitchCaseState) (switchCaseStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return switchCaseDone, &flowcrt.StateError{State: "unknown", Err: err}
-	}
-	s.apply(u)
-	return switchCaseDone, nil
-}
-
-// stepExcellent runs state "excellent" and returns the state to run next.
-func (w *SwitchCase) stepExcellent(ctx context.Context, s *SwitchCaseState) (switchCaseStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return switchCaseDone, &flowcrt.StateError{State: "excellent", Err: err}
-	}
-	s.apply(u)
-	return switchCaseDone, nil
-}
-
-// stepGood runs state "good" and returns the state to run next.
-func (w *SwitchCase) stepGood(ctx context.Context, s *SwitchCaseState) (switchCaseStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return switchCaseDone, &flowcrt.StateError{State: "good", Err: err}
-	}
-	s.apply(u)
-	return switchCaseDone, nil
-}
-
-// stepAverage runs state "average" and returns the state to run next.
-func (w *SwitchCase) stepAverage(ctx context.Context, s *SwitchCaseState) (switchCaseStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return switchCaseDone, &flowcrt.StateError{State: "average", Err: err}
-	}
-	s.apply(u)
-	return switchCaseDone, nil
-}
-
-// stepPoor runs state "poor" and returns the state to run next.
-func (w *SwitchCase) stepPoor(ctx context.Context, s *SwitchCaseState) (switchCaseStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return switchCaseDone, &flowcrt.StateError{State: "poor", Err: err}
-	}
-	s.apply(u)
-	return switchCaseDone, nil
 }
 
 // SwitchCaseMock implements SwitchCaseHandlers with canned responses, for tests and dry runs.
