@@ -116,13 +116,13 @@ func (g *typedGen) invoke(f *jen.File) {
 func (g *typedGen) asUpdate(f *jen.File) {
 	f.Line()
 	f.Comment("asUpdate returns the update that sets every field to its value in s.")
-	f.Func().Params(jen.Id("s").Op("*").Id(g.n.State)).Id("asUpdate").Params().Id(g.n.Update).Block(
-		jen.Id("u").Op(":=").Id(g.n.Update).Values(jen.Id("v").Op(":").Op("*").Id("s")),
-		jen.For(jen.Id("i").Op(":=").Range().Id("u").Dot("set")).Block(
-			jen.Id("u").Dot("set").Index(jen.Id("i")).Op("=").True(),
-		),
-		jen.Return(jen.Id("u")),
-	)
+	f.Func().Params(jen.Id("s").Op("*").Id(g.n.State)).Id("asUpdate").Params().Id(g.n.Update).BlockFunc(func(b *jen.Group) {
+		b.Id("u").Op(":=").Id(g.n.Update).Values(jen.Id("v").Op(":").Op("*").Id("s"))
+		for _, c := range setAll("u", len(g.w.Fields)) {
+			b.Add(c)
+		}
+		b.Return(jen.Id("u"))
+	})
 }
 
 func (g *typedGen) approvalVar(s *ir.State) string { return g.n.prefix + s.GoName + "Approval" }
@@ -195,7 +195,7 @@ func (g *typedGen) marshalUpdate(f *jen.File) {
 	f.Func().Params(jen.Id("u").Id(g.n.Update)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).BlockFunc(func(b *jen.Group) {
 		b.Id("fields").Op(":=").Map(jen.String()).Any().Values()
 		for i, fd := range g.w.Fields {
-			b.If(jen.Id("u").Dot("set").Index(jen.Lit(i))).Block(
+			b.If(isSet("u", i, len(g.w.Fields))).Block(
 				jen.Id("fields").Index(jen.Lit(fd.Name)).Op("=").Id("u").Dot("v").Dot(fd.GoName),
 			)
 		}

@@ -426,7 +426,7 @@ func (g *typedGen) join(f *jen.File) {
 			jen.For(jen.Id("i").Op(":=").Range().Id("list")).BlockFunc(func(lb *jen.Group) {
 				lb.Id("u").Op(":=").Op("&").Id("list").Index(jen.Id("i"))
 				for i, fd := range g.w.Fields {
-					lb.If(jen.Id("u").Dot("set").Index(jen.Lit(i))).Block(joinReduce(fd, owned))
+					lb.If(isSet("u", i, len(g.w.Fields))).Block(joinReduce(fd, owned))
 				}
 			}),
 		)

@@ -222,15 +222,15 @@ func (g *typedGen) updateType(f *jen.File) {
 	f.Comment("Set fields with its With methods; fields left unset keep their value.")
 	f.Type().Id(g.n.Update).Struct(
 		jen.Id("v").Id(g.n.State).Comment("values of the set fields"),
-		jen.Id("set").Index(jen.Lit(len(g.w.Fields))).Bool().Comment("which fields are set, in schema order"),
+		jen.Id("set").Add(setType(len(g.w.Fields))).Comment("which fields are set: bit i for the i-th field of the schema"),
 	)
 	for i, fd := range g.w.Fields {
 		f.Line()
 		f.Commentf("With%s sets %s%s.", fd.GoName, fd.Name, reducerNote(fd.Reducer))
 		f.Func().Params(jen.Id("u").Id(g.n.Update)).Id("With"+fd.GoName).
 			Params(jen.Id("v").Add(goType(fd.Type))).Id(g.n.Update).Block(
-			jen.List(jen.Id("u").Dot("v").Dot(fd.GoName), jen.Id("u").Dot("set").Index(jen.Lit(i))).
-				Op("=").List(jen.Id("v"), jen.True()),
+			jen.Id("u").Dot("v").Dot(fd.GoName).Op("=").Id("v"),
+			markSet("u", i, len(g.w.Fields)),
 			jen.Return(jen.Id("u")),
 		)
 	}
@@ -267,7 +267,7 @@ func (g *typedGen) unmarshalUpdate(f *jen.File) {
 				jen.Switch(jen.Id("key")).BlockFunc(func(sw *jen.Group) {
 					for i, fd := range g.w.Fields {
 						sw.Case(jen.Lit(fd.Name)).Block(
-							jen.Id("u").Dot("set").Index(jen.Lit(i)).Op("=").True(),
+							markSet("u", i, len(g.w.Fields)),
 							jen.Return(jen.Qual("encoding/json", "Unmarshal").Call(jen.Id("value"), jen.Op("&").Id("u").Dot("v").Dot(fd.GoName))),
 						)
 					}
@@ -290,7 +290,7 @@ func (g *typedGen) apply(f *jen.File) {
 	f.Comment("apply folds the set fields of u into s through their reducers.")
 	f.Func().Params(jen.Id("s").Op("*").Id(g.n.State)).Id("apply").Params(jen.Id("u").Id(g.n.Update)).BlockFunc(func(b *jen.Group) {
 		for i, fd := range g.w.Fields {
-			b.If(jen.Id("u").Dot("set").Index(jen.Lit(i))).Block(reduce(fd))
+			b.If(isSet("u", i, len(g.w.Fields))).Block(reduce(fd))
 		}
 	})
 }

@@ -27,18 +27,20 @@ type FanoutState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type FanoutUpdate struct {
 	v   FanoutState // values of the set fields
-	set [2]bool     // which fields are set, in schema order
+	set uint8       // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithItems sets items.
 func (u FanoutUpdate) WithItems(v []int) FanoutUpdate {
-	u.v.Items, u.set[0] = v, true
+	u.v.Items = v
+	u.set |= (1 << 0)
 	return u
 }
 
 // WithTotal sets total; it is added to the current value.
 func (u FanoutUpdate) WithTotal(v int) FanoutUpdate {
-	u.v.Total, u.set[1] = v, true
+	u.v.Total = v
+	u.set |= (1 << 1)
 	return u
 }
 
@@ -47,10 +49,10 @@ func (u *FanoutUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "items":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Items)
 		case "total":
-			u.set[1] = true
+			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Total)
 		}
 		return flowcrt.UnknownField(fanoutFields)
@@ -61,10 +63,10 @@ var fanoutFields = []string{"items", "total"}
 
 // apply folds the set fields of u into s through their reducers.
 func (s *FanoutState) apply(u FanoutUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Items = u.v.Items
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		s.Total += u.v.Total
 	}
 }
@@ -72,10 +74,10 @@ func (s *FanoutState) apply(u FanoutUpdate) {
 // MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
 func (u FanoutUpdate) MarshalJSON() ([]byte, error) {
 	fields := map[string]any{}
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		fields["items"] = u.v.Items
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		fields["total"] = u.v.Total
 	}
 	return json.Marshal(fields)
@@ -97,10 +99,10 @@ func (s *FanoutState) join(recs *flowcrt.Records[FanoutUpdate]) {
 	for _, list := range recs.Lists() {
 		for i := range list {
 			u := &list[i]
-			if u.set[0] {
+			if u.set&(1<<0) != 0 {
 				s.Items = u.v.Items
 			}
-			if u.set[1] {
+			if u.set&(1<<1) != 0 {
 				s.Total += u.v.Total
 			}
 		}
@@ -175,9 +177,7 @@ func (w *Fanout) InvokeUpdate(ctx context.Context, sessionID string, u FanoutUpd
 // asUpdate returns the update that sets every field to its value in s.
 func (s *FanoutState) asUpdate() FanoutUpdate {
 	u := FanoutUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<2 - 1
 	return u
 }
 

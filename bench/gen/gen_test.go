@@ -11,6 +11,7 @@ import (
 
 	"github.com/flowc-dev/flowc/codegen"
 	"github.com/flowc-dev/flowc/compiler"
+	"github.com/flowc-dev/flowc/internal/gocheck"
 	"github.com/flowc-dev/flowc/ir"
 )
 
@@ -42,6 +43,31 @@ func generate(tb testing.TB, w *ir.Workflow) []byte {
 		tb.Fatal(err)
 	}
 	return files[0].Content
+}
+
+// wide writes a typed workflow whose state has n fields of every reducer
+// kind that sets them, over a fan-out that joins them.
+func wide(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString("workflow: Wide\npackage: big\nstate:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  f%d: {type: int, reducer: add}\n", i)
+	}
+	b.WriteString("  list: {type: \"[]string\", reducer: append}\n")
+	b.WriteString("states:\n  - id: split\n    next: {state_ids: [a, b]}\n  - id: a\n    next: {state_id: join}\n")
+	b.WriteString("  - id: b\n    next: {state_id: join}\n  - id: join\n")
+	return b.Bytes()
+}
+
+// An update of more fields than a word has bits keeps them in an array of
+// words, and the code still type-checks.
+func TestWideUpdates(t *testing.T) {
+	for _, n := range []int{8, 9, 63, 64, 65, 130} {
+		out := generate(t, check(t, wide(n)))
+		if err := gocheck.Check("wide_flow.go", out); err != nil {
+			t.Fatalf("%d fields: %v", n, err)
+		}
+	}
 }
 
 // A plain state costs at most 20 generated lines.

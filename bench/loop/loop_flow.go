@@ -27,18 +27,20 @@ type LoopState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type LoopUpdate struct {
 	v   LoopState // values of the set fields
-	set [2]bool   // which fields are set, in schema order
+	set uint8     // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithN sets n; it is added to the current value.
 func (u LoopUpdate) WithN(v int) LoopUpdate {
-	u.v.N, u.set[0] = v, true
+	u.v.N = v
+	u.set |= (1 << 0)
 	return u
 }
 
 // WithLimit sets limit.
 func (u LoopUpdate) WithLimit(v int) LoopUpdate {
-	u.v.Limit, u.set[1] = v, true
+	u.v.Limit = v
+	u.set |= (1 << 1)
 	return u
 }
 
@@ -47,10 +49,10 @@ func (u *LoopUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "n":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.N)
 		case "limit":
-			u.set[1] = true
+			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Limit)
 		}
 		return flowcrt.UnknownField(loopFields)
@@ -61,10 +63,10 @@ var loopFields = []string{"n", "limit"}
 
 // apply folds the set fields of u into s through their reducers.
 func (s *LoopState) apply(u LoopUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.N += u.v.N
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		s.Limit = u.v.Limit
 	}
 }
@@ -153,9 +155,7 @@ func (w *Loop) InvokeUpdate(ctx context.Context, sessionID string, u LoopUpdate)
 // asUpdate returns the update that sets every field to its value in s.
 func (s *LoopState) asUpdate() LoopUpdate {
 	u := LoopUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<2 - 1
 	return u
 }
 

@@ -33,36 +33,41 @@ type ResearchState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type ResearchUpdate struct {
 	v   ResearchState // values of the set fields
-	set [5]bool       // which fields are set, in schema order
+	set uint8         // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithQuestion sets question.
 func (u ResearchUpdate) WithQuestion(v string) ResearchUpdate {
-	u.v.Question, u.set[0] = v, true
+	u.v.Question = v
+	u.set |= (1 << 0)
 	return u
 }
 
 // WithQuery sets query.
 func (u ResearchUpdate) WithQuery(v string) ResearchUpdate {
-	u.v.Query, u.set[1] = v, true
+	u.v.Query = v
+	u.set |= (1 << 1)
 	return u
 }
 
 // WithContext sets context; it is appended to the current value.
 func (u ResearchUpdate) WithContext(v []string) ResearchUpdate {
-	u.v.Context, u.set[2] = v, true
+	u.v.Context = v
+	u.set |= (1 << 2)
 	return u
 }
 
 // WithSearches sets searches; it is added to the current value.
 func (u ResearchUpdate) WithSearches(v int) ResearchUpdate {
-	u.v.Searches, u.set[3] = v, true
+	u.v.Searches = v
+	u.set |= (1 << 3)
 	return u
 }
 
 // WithAnswer sets answer.
 func (u ResearchUpdate) WithAnswer(v string) ResearchUpdate {
-	u.v.Answer, u.set[4] = v, true
+	u.v.Answer = v
+	u.set |= (1 << 4)
 	return u
 }
 
@@ -71,19 +76,19 @@ func (u *ResearchUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "question":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Question)
 		case "query":
-			u.set[1] = true
+			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Query)
 		case "context":
-			u.set[2] = true
+			u.set |= (1 << 2)
 			return json.Unmarshal(value, &u.v.Context)
 		case "searches":
-			u.set[3] = true
+			u.set |= (1 << 3)
 			return json.Unmarshal(value, &u.v.Searches)
 		case "answer":
-			u.set[4] = true
+			u.set |= (1 << 4)
 			return json.Unmarshal(value, &u.v.Answer)
 		}
 		return flowcrt.UnknownField(researchFields)
@@ -94,19 +99,19 @@ var researchFields = []string{"question", "query", "context", "searches", "answe
 
 // apply folds the set fields of u into s through their reducers.
 func (s *ResearchState) apply(u ResearchUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Question = u.v.Question
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		s.Query = u.v.Query
 	}
-	if u.set[2] {
+	if u.set&(1<<2) != 0 {
 		s.Context = flowcrt.AppendSlice(s.Context, u.v.Context)
 	}
-	if u.set[3] {
+	if u.set&(1<<3) != 0 {
 		s.Searches += u.v.Searches
 	}
-	if u.set[4] {
+	if u.set&(1<<4) != 0 {
 		s.Answer = u.v.Answer
 	}
 }
@@ -199,9 +204,7 @@ func (w *Research) InvokeUpdate(ctx context.Context, sessionID string, u Researc
 // asUpdate returns the update that sets every field to its value in s.
 func (s *ResearchState) asUpdate() ResearchUpdate {
 	u := ResearchUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<5 - 1
 	return u
 }
 

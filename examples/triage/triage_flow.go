@@ -34,36 +34,41 @@ type TriageState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type TriageUpdate struct {
 	v   TriageState // values of the set fields
-	set [5]bool     // which fields are set, in schema order
+	set uint8       // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithTicket sets ticket.
 func (u TriageUpdate) WithTicket(v Ticket) TriageUpdate {
-	u.v.Ticket, u.set[0] = v, true
+	u.v.Ticket = v
+	u.set |= (1 << 0)
 	return u
 }
 
 // WithStatus sets status.
 func (u TriageUpdate) WithStatus(v string) TriageUpdate {
-	u.v.Status, u.set[1] = v, true
+	u.v.Status = v
+	u.set |= (1 << 1)
 	return u
 }
 
 // WithLabels sets labels; its keys are merged into the current map.
 func (u TriageUpdate) WithLabels(v map[string]string) TriageUpdate {
-	u.v.Labels, u.set[2] = v, true
+	u.v.Labels = v
+	u.set |= (1 << 2)
 	return u
 }
 
 // WithMessages sets messages; its messages are appended to the history.
 func (u TriageUpdate) WithMessages(v flowcrt.Messages) TriageUpdate {
-	u.v.Messages, u.set[3] = v, true
+	u.v.Messages = v
+	u.set |= (1 << 3)
 	return u
 }
 
 // WithAttempts sets attempts; it is added to the current value.
 func (u TriageUpdate) WithAttempts(v int) TriageUpdate {
-	u.v.Attempts, u.set[4] = v, true
+	u.v.Attempts = v
+	u.set |= (1 << 4)
 	return u
 }
 
@@ -72,19 +77,19 @@ func (u *TriageUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "ticket":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Ticket)
 		case "status":
-			u.set[1] = true
+			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Status)
 		case "labels":
-			u.set[2] = true
+			u.set |= (1 << 2)
 			return json.Unmarshal(value, &u.v.Labels)
 		case "messages":
-			u.set[3] = true
+			u.set |= (1 << 3)
 			return json.Unmarshal(value, &u.v.Messages)
 		case "attempts":
-			u.set[4] = true
+			u.set |= (1 << 4)
 			return json.Unmarshal(value, &u.v.Attempts)
 		}
 		return flowcrt.UnknownField(triageFields)
@@ -95,19 +100,19 @@ var triageFields = []string{"ticket", "status", "labels", "messages", "attempts"
 
 // apply folds the set fields of u into s through their reducers.
 func (s *TriageState) apply(u TriageUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Ticket = u.v.Ticket
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		s.Status = u.v.Status
 	}
-	if u.set[2] {
+	if u.set&(1<<2) != 0 {
 		s.Labels = flowcrt.MergeMap(s.Labels, u.v.Labels)
 	}
-	if u.set[3] {
+	if u.set&(1<<3) != 0 {
 		s.Messages = flowcrt.AppendSlice(s.Messages, u.v.Messages)
 	}
-	if u.set[4] {
+	if u.set&(1<<4) != 0 {
 		s.Attempts += u.v.Attempts
 	}
 }
@@ -204,9 +209,7 @@ func (w *Triage) InvokeUpdate(ctx context.Context, sessionID string, u TriageUpd
 // asUpdate returns the update that sets every field to its value in s.
 func (s *TriageState) asUpdate() TriageUpdate {
 	u := TriageUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<5 - 1
 	return u
 }
 

@@ -31,30 +31,34 @@ type AgentState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type AgentUpdate struct {
 	v   AgentState // values of the set fields
-	set [4]bool    // which fields are set, in schema order
+	set uint8      // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithQuestion sets question.
 func (u AgentUpdate) WithQuestion(v string) AgentUpdate {
-	u.v.Question, u.set[0] = v, true
+	u.v.Question = v
+	u.set |= (1 << 0)
 	return u
 }
 
 // WithContext sets context; it is appended to the current value.
 func (u AgentUpdate) WithContext(v []string) AgentUpdate {
-	u.v.Context, u.set[1] = v, true
+	u.v.Context = v
+	u.set |= (1 << 1)
 	return u
 }
 
 // WithAnswer sets answer.
 func (u AgentUpdate) WithAnswer(v string) AgentUpdate {
-	u.v.Answer, u.set[2] = v, true
+	u.v.Answer = v
+	u.set |= (1 << 2)
 	return u
 }
 
 // WithTrail sets trail; it is appended to the current value.
 func (u AgentUpdate) WithTrail(v []string) AgentUpdate {
-	u.v.Trail, u.set[3] = v, true
+	u.v.Trail = v
+	u.set |= (1 << 3)
 	return u
 }
 
@@ -63,16 +67,16 @@ func (u *AgentUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "question":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Question)
 		case "context":
-			u.set[1] = true
+			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Context)
 		case "answer":
-			u.set[2] = true
+			u.set |= (1 << 2)
 			return json.Unmarshal(value, &u.v.Answer)
 		case "trail":
-			u.set[3] = true
+			u.set |= (1 << 3)
 			return json.Unmarshal(value, &u.v.Trail)
 		}
 		return flowcrt.UnknownField(agentFields)
@@ -83,16 +87,16 @@ var agentFields = []string{"question", "context", "answer", "trail"}
 
 // apply folds the set fields of u into s through their reducers.
 func (s *AgentState) apply(u AgentUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Question = u.v.Question
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		s.Context = flowcrt.AppendSlice(s.Context, u.v.Context)
 	}
-	if u.set[2] {
+	if u.set&(1<<2) != 0 {
 		s.Answer = u.v.Answer
 	}
-	if u.set[3] {
+	if u.set&(1<<3) != 0 {
 		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
@@ -189,9 +193,7 @@ func (w *Agent) InvokeUpdate(ctx context.Context, sessionID string, u AgentUpdat
 // asUpdate returns the update that sets every field to its value in s.
 func (s *AgentState) asUpdate() AgentUpdate {
 	u := AgentUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<4 - 1
 	return u
 }
 

@@ -29,24 +29,27 @@ type PublishState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type PublishUpdate struct {
 	v   PublishState // values of the set fields
-	set [3]bool      // which fields are set, in schema order
+	set uint8        // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithDraft sets draft.
 func (u PublishUpdate) WithDraft(v string) PublishUpdate {
-	u.v.Draft, u.set[0] = v, true
+	u.v.Draft = v
+	u.set |= (1 << 0)
 	return u
 }
 
 // WithRevisions sets revisions; it is added to the current value.
 func (u PublishUpdate) WithRevisions(v int) PublishUpdate {
-	u.v.Revisions, u.set[1] = v, true
+	u.v.Revisions = v
+	u.set |= (1 << 1)
 	return u
 }
 
 // WithLog sets log; it is appended to the current value.
 func (u PublishUpdate) WithLog(v []string) PublishUpdate {
-	u.v.Log, u.set[2] = v, true
+	u.v.Log = v
+	u.set |= (1 << 2)
 	return u
 }
 
@@ -55,13 +58,13 @@ func (u *PublishUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "draft":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Draft)
 		case "revisions":
-			u.set[1] = true
+			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Revisions)
 		case "log":
-			u.set[2] = true
+			u.set |= (1 << 2)
 			return json.Unmarshal(value, &u.v.Log)
 		}
 		return flowcrt.UnknownField(publishFields)
@@ -72,13 +75,13 @@ var publishFields = []string{"draft", "revisions", "log"}
 
 // apply folds the set fields of u into s through their reducers.
 func (s *PublishState) apply(u PublishUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Draft = u.v.Draft
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		s.Revisions += u.v.Revisions
 	}
-	if u.set[2] {
+	if u.set&(1<<2) != 0 {
 		s.Log = flowcrt.AppendSlice(s.Log, u.v.Log)
 	}
 }
@@ -177,9 +180,7 @@ func (w *Publish) InvokeUpdate(ctx context.Context, sessionID string, u PublishU
 // asUpdate returns the update that sets every field to its value in s.
 func (s *PublishState) asUpdate() PublishUpdate {
 	u := PublishUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<3 - 1
 	return u
 }
 

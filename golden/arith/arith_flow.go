@@ -32,36 +32,41 @@ type ArithState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type ArithUpdate struct {
 	v   ArithState // values of the set fields
-	set [5]bool    // which fields are set, in schema order
+	set uint8      // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithCount sets count.
 func (u ArithUpdate) WithCount(v int) ArithUpdate {
-	u.v.Count, u.set[0] = v, true
+	u.v.Count = v
+	u.set |= (1 << 0)
 	return u
 }
 
 // WithDivisor sets divisor.
 func (u ArithUpdate) WithDivisor(v int) ArithUpdate {
-	u.v.Divisor, u.set[1] = v, true
+	u.v.Divisor = v
+	u.set |= (1 << 1)
 	return u
 }
 
 // WithScore sets score.
 func (u ArithUpdate) WithScore(v float64) ArithUpdate {
-	u.v.Score, u.set[2] = v, true
+	u.v.Score = v
+	u.set |= (1 << 2)
 	return u
 }
 
 // WithFlag sets flag.
 func (u ArithUpdate) WithFlag(v bool) ArithUpdate {
-	u.v.Flag, u.set[3] = v, true
+	u.v.Flag = v
+	u.set |= (1 << 3)
 	return u
 }
 
 // WithTrail sets trail; it is appended to the current value.
 func (u ArithUpdate) WithTrail(v []string) ArithUpdate {
-	u.v.Trail, u.set[4] = v, true
+	u.v.Trail = v
+	u.set |= (1 << 4)
 	return u
 }
 
@@ -70,19 +75,19 @@ func (u *ArithUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "count":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Count)
 		case "divisor":
-			u.set[1] = true
+			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Divisor)
 		case "score":
-			u.set[2] = true
+			u.set |= (1 << 2)
 			return json.Unmarshal(value, &u.v.Score)
 		case "flag":
-			u.set[3] = true
+			u.set |= (1 << 3)
 			return json.Unmarshal(value, &u.v.Flag)
 		case "trail":
-			u.set[4] = true
+			u.set |= (1 << 4)
 			return json.Unmarshal(value, &u.v.Trail)
 		}
 		return flowcrt.UnknownField(arithFields)
@@ -93,19 +98,19 @@ var arithFields = []string{"count", "divisor", "score", "flag", "trail"}
 
 // apply folds the set fields of u into s through their reducers.
 func (s *ArithState) apply(u ArithUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Count = u.v.Count
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		s.Divisor = u.v.Divisor
 	}
-	if u.set[2] {
+	if u.set&(1<<2) != 0 {
 		s.Score = u.v.Score
 	}
-	if u.set[3] {
+	if u.set&(1<<3) != 0 {
 		s.Flag = u.v.Flag
 	}
-	if u.set[4] {
+	if u.set&(1<<4) != 0 {
 		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
@@ -204,9 +209,7 @@ func (w *Arith) InvokeUpdate(ctx context.Context, sessionID string, u ArithUpdat
 // asUpdate returns the update that sets every field to its value in s.
 func (s *ArithState) asUpdate() ArithUpdate {
 	u := ArithUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<5 - 1
 	return u
 }
 

@@ -29,12 +29,13 @@ type BranchesState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type BranchesUpdate struct {
 	v   BranchesState // values of the set fields
-	set [1]bool       // which fields are set, in schema order
+	set uint8         // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithTrail sets trail; it is appended to the current value.
 func (u BranchesUpdate) WithTrail(v []string) BranchesUpdate {
-	u.v.Trail, u.set[0] = v, true
+	u.v.Trail = v
+	u.set |= (1 << 0)
 	return u
 }
 
@@ -43,7 +44,7 @@ func (u *BranchesUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "trail":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Trail)
 		}
 		return flowcrt.UnknownField(branchesFields)
@@ -54,7 +55,7 @@ var branchesFields = []string{"trail"}
 
 // apply folds the set fields of u into s through their reducers.
 func (s *BranchesState) apply(u BranchesUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
@@ -157,9 +158,7 @@ func (w *Branches) InvokeUpdate(ctx context.Context, sessionID string, u Branche
 // asUpdate returns the update that sets every field to its value in s.
 func (s *BranchesState) asUpdate() BranchesUpdate {
 	u := BranchesUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<1 - 1
 	return u
 }
 

@@ -28,12 +28,13 @@ type CatchState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type CatchUpdate struct {
 	v   CatchState // values of the set fields
-	set [1]bool    // which fields are set, in schema order
+	set uint8      // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithTrail sets trail; it is appended to the current value.
 func (u CatchUpdate) WithTrail(v []string) CatchUpdate {
-	u.v.Trail, u.set[0] = v, true
+	u.v.Trail = v
+	u.set |= (1 << 0)
 	return u
 }
 
@@ -42,7 +43,7 @@ func (u *CatchUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "trail":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Trail)
 		}
 		return flowcrt.UnknownField(catchFields)
@@ -53,7 +54,7 @@ var catchFields = []string{"trail"}
 
 // apply folds the set fields of u into s through their reducers.
 func (s *CatchState) apply(u CatchUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
@@ -150,9 +151,7 @@ func (w *Catch) InvokeUpdate(ctx context.Context, sessionID string, u CatchUpdat
 // asUpdate returns the update that sets every field to its value in s.
 func (s *CatchState) asUpdate() CatchUpdate {
 	u := CatchUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<1 - 1
 	return u
 }
 

@@ -30,24 +30,27 @@ type ChatState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type ChatUpdate struct {
 	v   ChatState // values of the set fields
-	set [3]bool   // which fields are set, in schema order
+	set uint8     // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithMessages sets messages; it is appended to the current value.
 func (u ChatUpdate) WithMessages(v []string) ChatUpdate {
-	u.v.Messages, u.set[0] = v, true
+	u.v.Messages = v
+	u.set |= (1 << 0)
 	return u
 }
 
 // WithStatus sets status.
 func (u ChatUpdate) WithStatus(v string) ChatUpdate {
-	u.v.Status, u.set[1] = v, true
+	u.v.Status = v
+	u.set |= (1 << 1)
 	return u
 }
 
 // WithCounter sets counter.
 func (u ChatUpdate) WithCounter(v int) ChatUpdate {
-	u.v.Counter, u.set[2] = v, true
+	u.v.Counter = v
+	u.set |= (1 << 2)
 	return u
 }
 
@@ -56,13 +59,13 @@ func (u *ChatUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "messages":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Messages)
 		case "status":
-			u.set[1] = true
+			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Status)
 		case "counter":
-			u.set[2] = true
+			u.set |= (1 << 2)
 			return json.Unmarshal(value, &u.v.Counter)
 		}
 		return flowcrt.UnknownField(chatFields)
@@ -73,13 +76,13 @@ var chatFields = []string{"messages", "status", "counter"}
 
 // apply folds the set fields of u into s through their reducers.
 func (s *ChatState) apply(u ChatUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Messages = flowcrt.AppendSlice(s.Messages, u.v.Messages)
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		s.Status = u.v.Status
 	}
-	if u.set[2] {
+	if u.set&(1<<2) != 0 {
 		s.Counter = u.v.Counter
 	}
 }
@@ -172,9 +175,7 @@ func (w *Chat) InvokeUpdate(ctx context.Context, sessionID string, u ChatUpdate)
 // asUpdate returns the update that sets every field to its value in s.
 func (s *ChatState) asUpdate() ChatUpdate {
 	u := ChatUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<3 - 1
 	return u
 }
 

@@ -30,30 +30,34 @@ type BatchState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type BatchUpdate struct {
 	v   BatchState // values of the set fields
-	set [4]bool    // which fields are set, in schema order
+	set uint8      // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithItems sets items.
 func (u BatchUpdate) WithItems(v []string) BatchUpdate {
-	u.v.Items, u.set[0] = v, true
+	u.v.Items = v
+	u.set |= (1 << 0)
 	return u
 }
 
 // WithDone sets done; it is appended to the current value.
 func (u BatchUpdate) WithDone(v []string) BatchUpdate {
-	u.v.Done, u.set[1] = v, true
+	u.v.Done = v
+	u.set |= (1 << 1)
 	return u
 }
 
 // WithTotal sets total; it is added to the current value.
 func (u BatchUpdate) WithTotal(v int) BatchUpdate {
-	u.v.Total, u.set[2] = v, true
+	u.v.Total = v
+	u.set |= (1 << 2)
 	return u
 }
 
 // WithNotes sets notes; its keys are merged into the current map.
 func (u BatchUpdate) WithNotes(v map[string]string) BatchUpdate {
-	u.v.Notes, u.set[3] = v, true
+	u.v.Notes = v
+	u.set |= (1 << 3)
 	return u
 }
 
@@ -62,16 +66,16 @@ func (u *BatchUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "items":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Items)
 		case "done":
-			u.set[1] = true
+			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Done)
 		case "total":
-			u.set[2] = true
+			u.set |= (1 << 2)
 			return json.Unmarshal(value, &u.v.Total)
 		case "notes":
-			u.set[3] = true
+			u.set |= (1 << 3)
 			return json.Unmarshal(value, &u.v.Notes)
 		}
 		return flowcrt.UnknownField(batchFields)
@@ -82,16 +86,16 @@ var batchFields = []string{"items", "done", "total", "notes"}
 
 // apply folds the set fields of u into s through their reducers.
 func (s *BatchState) apply(u BatchUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Items = u.v.Items
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		s.Done = flowcrt.AppendSlice(s.Done, u.v.Done)
 	}
-	if u.set[2] {
+	if u.set&(1<<2) != 0 {
 		s.Total += u.v.Total
 	}
-	if u.set[3] {
+	if u.set&(1<<3) != 0 {
 		s.Notes = flowcrt.MergeMap(s.Notes, u.v.Notes)
 	}
 }
@@ -115,16 +119,16 @@ func (o batchOutcome) fold(u BatchUpdate, err error) error {
 // MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
 func (u BatchUpdate) MarshalJSON() ([]byte, error) {
 	fields := map[string]any{}
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		fields["items"] = u.v.Items
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		fields["done"] = u.v.Done
 	}
-	if u.set[2] {
+	if u.set&(1<<2) != 0 {
 		fields["total"] = u.v.Total
 	}
-	if u.set[3] {
+	if u.set&(1<<3) != 0 {
 		fields["notes"] = u.v.Notes
 	}
 	return json.Marshal(fields)
@@ -149,16 +153,16 @@ func (s *BatchState) join(recs *flowcrt.Records[BatchUpdate]) {
 	for _, list := range recs.Lists() {
 		for i := range list {
 			u := &list[i]
-			if u.set[0] {
+			if u.set&(1<<0) != 0 {
 				s.Items = u.v.Items
 			}
-			if u.set[1] {
+			if u.set&(1<<1) != 0 {
 				s.Done = flowcrt.AppendOwned(s.Done, u.v.Done, &own[0])
 			}
-			if u.set[2] {
+			if u.set&(1<<2) != 0 {
 				s.Total += u.v.Total
 			}
-			if u.set[3] {
+			if u.set&(1<<3) != 0 {
 				s.Notes = flowcrt.MergeOwned(s.Notes, u.v.Notes, &own[1])
 			}
 		}
@@ -249,9 +253,7 @@ func (w *Batch) InvokeUpdate(ctx context.Context, sessionID string, u BatchUpdat
 // asUpdate returns the update that sets every field to its value in s.
 func (s *BatchState) asUpdate() BatchUpdate {
 	u := BatchUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<4 - 1
 	return u
 }
 

@@ -32,30 +32,34 @@ type ConditionState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type ConditionUpdate struct {
 	v   ConditionState // values of the set fields
-	set [4]bool        // which fields are set, in schema order
+	set uint8          // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithMessage sets message.
 func (u ConditionUpdate) WithMessage(v string) ConditionUpdate {
-	u.v.Message, u.set[0] = v, true
+	u.v.Message = v
+	u.set |= (1 << 0)
 	return u
 }
 
 // WithStatus sets status.
 func (u ConditionUpdate) WithStatus(v string) ConditionUpdate {
-	u.v.Status, u.set[1] = v, true
+	u.v.Status = v
+	u.set |= (1 << 1)
 	return u
 }
 
 // WithCount sets count.
 func (u ConditionUpdate) WithCount(v int) ConditionUpdate {
-	u.v.Count, u.set[2] = v, true
+	u.v.Count = v
+	u.set |= (1 << 2)
 	return u
 }
 
 // WithTrail sets trail; it is appended to the current value.
 func (u ConditionUpdate) WithTrail(v []string) ConditionUpdate {
-	u.v.Trail, u.set[3] = v, true
+	u.v.Trail = v
+	u.set |= (1 << 3)
 	return u
 }
 
@@ -64,16 +68,16 @@ func (u *ConditionUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "message":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Message)
 		case "status":
-			u.set[1] = true
+			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Status)
 		case "count":
-			u.set[2] = true
+			u.set |= (1 << 2)
 			return json.Unmarshal(value, &u.v.Count)
 		case "trail":
-			u.set[3] = true
+			u.set |= (1 << 3)
 			return json.Unmarshal(value, &u.v.Trail)
 		}
 		return flowcrt.UnknownField(conditionFields)
@@ -84,16 +88,16 @@ var conditionFields = []string{"message", "status", "count", "trail"}
 
 // apply folds the set fields of u into s through their reducers.
 func (s *ConditionState) apply(u ConditionUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Message = u.v.Message
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		s.Status = u.v.Status
 	}
-	if u.set[2] {
+	if u.set&(1<<2) != 0 {
 		s.Count = u.v.Count
 	}
-	if u.set[3] {
+	if u.set&(1<<3) != 0 {
 		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
@@ -186,9 +190,7 @@ func (w *Condition) InvokeUpdate(ctx context.Context, sessionID string, u Condit
 // asUpdate returns the update that sets every field to its value in s.
 func (s *ConditionState) asUpdate() ConditionUpdate {
 	u := ConditionUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<4 - 1
 	return u
 }
 

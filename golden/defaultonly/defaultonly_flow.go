@@ -28,12 +28,13 @@ type DefaultOnlyState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type DefaultOnlyUpdate struct {
 	v   DefaultOnlyState // values of the set fields
-	set [1]bool          // which fields are set, in schema order
+	set uint8            // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithTrail sets trail; it is appended to the current value.
 func (u DefaultOnlyUpdate) WithTrail(v []string) DefaultOnlyUpdate {
-	u.v.Trail, u.set[0] = v, true
+	u.v.Trail = v
+	u.set |= (1 << 0)
 	return u
 }
 
@@ -42,7 +43,7 @@ func (u *DefaultOnlyUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "trail":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Trail)
 		}
 		return flowcrt.UnknownField(defaultOnlyFields)
@@ -53,7 +54,7 @@ var defaultOnlyFields = []string{"trail"}
 
 // apply folds the set fields of u into s through their reducers.
 func (s *DefaultOnlyState) apply(u DefaultOnlyUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
@@ -146,9 +147,7 @@ func (w *DefaultOnly) InvokeUpdate(ctx context.Context, sessionID string, u Defa
 // asUpdate returns the update that sets every field to its value in s.
 func (s *DefaultOnlyState) asUpdate() DefaultOnlyUpdate {
 	u := DefaultOnlyUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<1 - 1
 	return u
 }
 

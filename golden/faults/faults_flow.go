@@ -30,18 +30,20 @@ type FaultsState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type FaultsUpdate struct {
 	v   FaultsState // values of the set fields
-	set [2]bool     // which fields are set, in schema order
+	set uint8       // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithItems sets items.
 func (u FaultsUpdate) WithItems(v []string) FaultsUpdate {
-	u.v.Items, u.set[0] = v, true
+	u.v.Items = v
+	u.set |= (1 << 0)
 	return u
 }
 
 // WithLog sets log; it is appended to the current value.
 func (u FaultsUpdate) WithLog(v []string) FaultsUpdate {
-	u.v.Log, u.set[1] = v, true
+	u.v.Log = v
+	u.set |= (1 << 1)
 	return u
 }
 
@@ -50,10 +52,10 @@ func (u *FaultsUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "items":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Items)
 		case "log":
-			u.set[1] = true
+			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Log)
 		}
 		return flowcrt.UnknownField(faultsFields)
@@ -64,10 +66,10 @@ var faultsFields = []string{"items", "log"}
 
 // apply folds the set fields of u into s through their reducers.
 func (s *FaultsState) apply(u FaultsUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Items = u.v.Items
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		s.Log = flowcrt.AppendSlice(s.Log, u.v.Log)
 	}
 }
@@ -91,10 +93,10 @@ func (o faultsOutcome) fold(u FaultsUpdate, err error) error {
 // MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
 func (u FaultsUpdate) MarshalJSON() ([]byte, error) {
 	fields := map[string]any{}
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		fields["items"] = u.v.Items
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		fields["log"] = u.v.Log
 	}
 	return json.Marshal(fields)
@@ -118,10 +120,10 @@ func (s *FaultsState) join(recs *flowcrt.Records[FaultsUpdate]) {
 	for _, list := range recs.Lists() {
 		for i := range list {
 			u := &list[i]
-			if u.set[0] {
+			if u.set&(1<<0) != 0 {
 				s.Items = u.v.Items
 			}
-			if u.set[1] {
+			if u.set&(1<<1) != 0 {
 				s.Log = flowcrt.AppendOwned(s.Log, u.v.Log, &own[0])
 			}
 		}
@@ -216,9 +218,7 @@ func (w *Faults) InvokeUpdate(ctx context.Context, sessionID string, u FaultsUpd
 // asUpdate returns the update that sets every field to its value in s.
 func (s *FaultsState) asUpdate() FaultsUpdate {
 	u := FaultsUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<2 - 1
 	return u
 }
 

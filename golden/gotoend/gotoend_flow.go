@@ -29,18 +29,20 @@ type GotoEndState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type GotoEndUpdate struct {
 	v   GotoEndState // values of the set fields
-	set [2]bool      // which fields are set, in schema order
+	set uint8        // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithTrail sets trail; it is appended to the current value.
 func (u GotoEndUpdate) WithTrail(v []string) GotoEndUpdate {
-	u.v.Trail, u.set[0] = v, true
+	u.v.Trail = v
+	u.set |= (1 << 0)
 	return u
 }
 
 // WithMode sets mode.
 func (u GotoEndUpdate) WithMode(v string) GotoEndUpdate {
-	u.v.Mode, u.set[1] = v, true
+	u.v.Mode = v
+	u.set |= (1 << 1)
 	return u
 }
 
@@ -49,10 +51,10 @@ func (u *GotoEndUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "trail":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Trail)
 		case "mode":
-			u.set[1] = true
+			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Mode)
 		}
 		return flowcrt.UnknownField(gotoEndFields)
@@ -63,10 +65,10 @@ var gotoEndFields = []string{"trail", "mode"}
 
 // apply folds the set fields of u into s through their reducers.
 func (s *GotoEndState) apply(u GotoEndUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		s.Mode = u.v.Mode
 	}
 }
@@ -163,9 +165,7 @@ func (w *GotoEnd) InvokeUpdate(ctx context.Context, sessionID string, u GotoEndU
 // asUpdate returns the update that sets every field to its value in s.
 func (s *GotoEndState) asUpdate() GotoEndUpdate {
 	u := GotoEndUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<2 - 1
 	return u
 }
 

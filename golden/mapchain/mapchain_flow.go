@@ -31,24 +31,27 @@ type ChunksState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type ChunksUpdate struct {
 	v   ChunksState // values of the set fields
-	set [3]bool     // which fields are set, in schema order
+	set uint8       // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithChunks sets chunks.
 func (u ChunksUpdate) WithChunks(v []string) ChunksUpdate {
-	u.v.Chunks, u.set[0] = v, true
+	u.v.Chunks = v
+	u.set |= (1 << 0)
 	return u
 }
 
 // WithProcessed sets processed; it is appended to the current value.
 func (u ChunksUpdate) WithProcessed(v []string) ChunksUpdate {
-	u.v.Processed, u.set[1] = v, true
+	u.v.Processed = v
+	u.set |= (1 << 1)
 	return u
 }
 
 // WithValid sets valid; it is added to the current value.
 func (u ChunksUpdate) WithValid(v int) ChunksUpdate {
-	u.v.Valid, u.set[2] = v, true
+	u.v.Valid = v
+	u.set |= (1 << 2)
 	return u
 }
 
@@ -57,13 +60,13 @@ func (u *ChunksUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "chunks":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Chunks)
 		case "processed":
-			u.set[1] = true
+			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Processed)
 		case "valid":
-			u.set[2] = true
+			u.set |= (1 << 2)
 			return json.Unmarshal(value, &u.v.Valid)
 		}
 		return flowcrt.UnknownField(chunksFields)
@@ -74,13 +77,13 @@ var chunksFields = []string{"chunks", "processed", "valid"}
 
 // apply folds the set fields of u into s through their reducers.
 func (s *ChunksState) apply(u ChunksUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Chunks = u.v.Chunks
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		s.Processed = flowcrt.AppendSlice(s.Processed, u.v.Processed)
 	}
-	if u.set[2] {
+	if u.set&(1<<2) != 0 {
 		s.Valid += u.v.Valid
 	}
 }
@@ -104,13 +107,13 @@ func (o chunksOutcome) fold(u ChunksUpdate, err error) error {
 // MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
 func (u ChunksUpdate) MarshalJSON() ([]byte, error) {
 	fields := map[string]any{}
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		fields["chunks"] = u.v.Chunks
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		fields["processed"] = u.v.Processed
 	}
-	if u.set[2] {
+	if u.set&(1<<2) != 0 {
 		fields["valid"] = u.v.Valid
 	}
 	return json.Marshal(fields)
@@ -134,13 +137,13 @@ func (s *ChunksState) join(recs *flowcrt.Records[ChunksUpdate]) {
 	for _, list := range recs.Lists() {
 		for i := range list {
 			u := &list[i]
-			if u.set[0] {
+			if u.set&(1<<0) != 0 {
 				s.Chunks = u.v.Chunks
 			}
-			if u.set[1] {
+			if u.set&(1<<1) != 0 {
 				s.Processed = flowcrt.AppendOwned(s.Processed, u.v.Processed, &own[0])
 			}
-			if u.set[2] {
+			if u.set&(1<<2) != 0 {
 				s.Valid += u.v.Valid
 			}
 		}
@@ -223,9 +226,7 @@ func (w *Chunks) InvokeUpdate(ctx context.Context, sessionID string, u ChunksUpd
 // asUpdate returns the update that sets every field to its value in s.
 func (s *ChunksState) asUpdate() ChunksUpdate {
 	u := ChunksUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<3 - 1
 	return u
 }
 

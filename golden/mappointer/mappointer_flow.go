@@ -30,24 +30,27 @@ type PointerState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type PointerUpdate struct {
 	v   PointerState // values of the set fields
-	set [3]bool      // which fields are set, in schema order
+	set uint8        // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithData sets data.
 func (u PointerUpdate) WithData(v Batch) PointerUpdate {
-	u.v.Data, u.set[0] = v, true
+	u.v.Data = v
+	u.set |= (1 << 0)
 	return u
 }
 
 // WithGroups sets groups.
 func (u PointerUpdate) WithGroups(v map[string][]string) PointerUpdate {
-	u.v.Groups, u.set[1] = v, true
+	u.v.Groups = v
+	u.set |= (1 << 1)
 	return u
 }
 
 // WithResults sets results; it is appended to the current value.
 func (u PointerUpdate) WithResults(v []string) PointerUpdate {
-	u.v.Results, u.set[2] = v, true
+	u.v.Results = v
+	u.set |= (1 << 2)
 	return u
 }
 
@@ -56,13 +59,13 @@ func (u *PointerUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "data":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Data)
 		case "groups":
-			u.set[1] = true
+			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Groups)
 		case "results":
-			u.set[2] = true
+			u.set |= (1 << 2)
 			return json.Unmarshal(value, &u.v.Results)
 		}
 		return flowcrt.UnknownField(pointerFields)
@@ -73,13 +76,13 @@ var pointerFields = []string{"data", "groups", "results"}
 
 // apply folds the set fields of u into s through their reducers.
 func (s *PointerState) apply(u PointerUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Data = u.v.Data
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		s.Groups = u.v.Groups
 	}
-	if u.set[2] {
+	if u.set&(1<<2) != 0 {
 		s.Results = flowcrt.AppendSlice(s.Results, u.v.Results)
 	}
 }
@@ -87,13 +90,13 @@ func (s *PointerState) apply(u PointerUpdate) {
 // MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
 func (u PointerUpdate) MarshalJSON() ([]byte, error) {
 	fields := map[string]any{}
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		fields["data"] = u.v.Data
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		fields["groups"] = u.v.Groups
 	}
-	if u.set[2] {
+	if u.set&(1<<2) != 0 {
 		fields["results"] = u.v.Results
 	}
 	return json.Marshal(fields)
@@ -119,13 +122,13 @@ func (s *PointerState) join(recs *flowcrt.Records[PointerUpdate]) {
 	for _, list := range recs.Lists() {
 		for i := range list {
 			u := &list[i]
-			if u.set[0] {
+			if u.set&(1<<0) != 0 {
 				s.Data = u.v.Data
 			}
-			if u.set[1] {
+			if u.set&(1<<1) != 0 {
 				s.Groups = u.v.Groups
 			}
-			if u.set[2] {
+			if u.set&(1<<2) != 0 {
 				s.Results = flowcrt.AppendOwned(s.Results, u.v.Results, &own[0])
 			}
 		}
@@ -224,9 +227,7 @@ func (w *Pointer) InvokeUpdate(ctx context.Context, sessionID string, u PointerU
 // asUpdate returns the update that sets every field to its value in s.
 func (s *PointerState) asUpdate() PointerUpdate {
 	u := PointerUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<3 - 1
 	return u
 }
 

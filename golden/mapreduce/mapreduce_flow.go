@@ -33,36 +33,41 @@ type MapReduceState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type MapReduceUpdate struct {
 	v   MapReduceState // values of the set fields
-	set [5]bool        // which fields are set, in schema order
+	set uint8          // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithTickets sets tickets.
 func (u MapReduceUpdate) WithTickets(v []Ticket) MapReduceUpdate {
-	u.v.Tickets, u.set[0] = v, true
+	u.v.Tickets = v
+	u.set |= (1 << 0)
 	return u
 }
 
 // WithScores sets scores; it is appended to the current value.
 func (u MapReduceUpdate) WithScores(v []int) MapReduceUpdate {
-	u.v.Scores, u.set[1] = v, true
+	u.v.Scores = v
+	u.set |= (1 << 1)
 	return u
 }
 
 // WithNotes sets notes; its keys are merged into the current map.
 func (u MapReduceUpdate) WithNotes(v map[string]string) MapReduceUpdate {
-	u.v.Notes, u.set[2] = v, true
+	u.v.Notes = v
+	u.set |= (1 << 2)
 	return u
 }
 
 // WithTotal sets total; it is added to the current value.
 func (u MapReduceUpdate) WithTotal(v int) MapReduceUpdate {
-	u.v.Total, u.set[3] = v, true
+	u.v.Total = v
+	u.set |= (1 << 3)
 	return u
 }
 
 // WithLast sets last.
 func (u MapReduceUpdate) WithLast(v string) MapReduceUpdate {
-	u.v.Last, u.set[4] = v, true
+	u.v.Last = v
+	u.set |= (1 << 4)
 	return u
 }
 
@@ -71,19 +76,19 @@ func (u *MapReduceUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "tickets":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Tickets)
 		case "scores":
-			u.set[1] = true
+			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Scores)
 		case "notes":
-			u.set[2] = true
+			u.set |= (1 << 2)
 			return json.Unmarshal(value, &u.v.Notes)
 		case "total":
-			u.set[3] = true
+			u.set |= (1 << 3)
 			return json.Unmarshal(value, &u.v.Total)
 		case "last":
-			u.set[4] = true
+			u.set |= (1 << 4)
 			return json.Unmarshal(value, &u.v.Last)
 		}
 		return flowcrt.UnknownField(mapReduceFields)
@@ -94,19 +99,19 @@ var mapReduceFields = []string{"tickets", "scores", "notes", "total", "last"}
 
 // apply folds the set fields of u into s through their reducers.
 func (s *MapReduceState) apply(u MapReduceUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Tickets = u.v.Tickets
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		s.Scores = flowcrt.AppendSlice(s.Scores, u.v.Scores)
 	}
-	if u.set[2] {
+	if u.set&(1<<2) != 0 {
 		s.Notes = flowcrt.MergeMap(s.Notes, u.v.Notes)
 	}
-	if u.set[3] {
+	if u.set&(1<<3) != 0 {
 		s.Total += u.v.Total
 	}
-	if u.set[4] {
+	if u.set&(1<<4) != 0 {
 		s.Last = u.v.Last
 	}
 }
@@ -130,19 +135,19 @@ func (o mapReduceOutcome) fold(u MapReduceUpdate, err error) error {
 // MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
 func (u MapReduceUpdate) MarshalJSON() ([]byte, error) {
 	fields := map[string]any{}
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		fields["tickets"] = u.v.Tickets
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		fields["scores"] = u.v.Scores
 	}
-	if u.set[2] {
+	if u.set&(1<<2) != 0 {
 		fields["notes"] = u.v.Notes
 	}
-	if u.set[3] {
+	if u.set&(1<<3) != 0 {
 		fields["total"] = u.v.Total
 	}
-	if u.set[4] {
+	if u.set&(1<<4) != 0 {
 		fields["last"] = u.v.Last
 	}
 	return json.Marshal(fields)
@@ -167,19 +172,19 @@ func (s *MapReduceState) join(recs *flowcrt.Records[MapReduceUpdate]) {
 	for _, list := range recs.Lists() {
 		for i := range list {
 			u := &list[i]
-			if u.set[0] {
+			if u.set&(1<<0) != 0 {
 				s.Tickets = u.v.Tickets
 			}
-			if u.set[1] {
+			if u.set&(1<<1) != 0 {
 				s.Scores = flowcrt.AppendOwned(s.Scores, u.v.Scores, &own[0])
 			}
-			if u.set[2] {
+			if u.set&(1<<2) != 0 {
 				s.Notes = flowcrt.MergeOwned(s.Notes, u.v.Notes, &own[1])
 			}
-			if u.set[3] {
+			if u.set&(1<<3) != 0 {
 				s.Total += u.v.Total
 			}
-			if u.set[4] {
+			if u.set&(1<<4) != 0 {
 				s.Last = u.v.Last
 			}
 		}
@@ -258,9 +263,7 @@ func (w *MapReduce) InvokeUpdate(ctx context.Context, sessionID string, u MapRed
 // asUpdate returns the update that sets every field to its value in s.
 func (s *MapReduceState) asUpdate() MapReduceUpdate {
 	u := MapReduceUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<5 - 1
 	return u
 }
 

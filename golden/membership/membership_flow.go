@@ -33,30 +33,34 @@ type MembershipState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type MembershipUpdate struct {
 	v   MembershipState // values of the set fields
-	set [4]bool         // which fields are set, in schema order
+	set uint8           // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithLabels sets labels.
 func (u MembershipUpdate) WithLabels(v map[string]string) MembershipUpdate {
-	u.v.Labels, u.set[0] = v, true
+	u.v.Labels = v
+	u.set |= (1 << 0)
 	return u
 }
 
 // WithTags sets tags.
 func (u MembershipUpdate) WithTags(v []string) MembershipUpdate {
-	u.v.Tags, u.set[1] = v, true
+	u.v.Tags = v
+	u.set |= (1 << 1)
 	return u
 }
 
 // WithTitle sets title.
 func (u MembershipUpdate) WithTitle(v string) MembershipUpdate {
-	u.v.Title, u.set[2] = v, true
+	u.v.Title = v
+	u.set |= (1 << 2)
 	return u
 }
 
 // WithRoute sets route.
 func (u MembershipUpdate) WithRoute(v string) MembershipUpdate {
-	u.v.Route, u.set[3] = v, true
+	u.v.Route = v
+	u.set |= (1 << 3)
 	return u
 }
 
@@ -65,16 +69,16 @@ func (u *MembershipUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "labels":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Labels)
 		case "tags":
-			u.set[1] = true
+			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Tags)
 		case "title":
-			u.set[2] = true
+			u.set |= (1 << 2)
 			return json.Unmarshal(value, &u.v.Title)
 		case "route":
-			u.set[3] = true
+			u.set |= (1 << 3)
 			return json.Unmarshal(value, &u.v.Route)
 		}
 		return flowcrt.UnknownField(membershipFields)
@@ -85,16 +89,16 @@ var membershipFields = []string{"labels", "tags", "title", "route"}
 
 // apply folds the set fields of u into s through their reducers.
 func (s *MembershipState) apply(u MembershipUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Labels = u.v.Labels
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		s.Tags = u.v.Tags
 	}
-	if u.set[2] {
+	if u.set&(1<<2) != 0 {
 		s.Title = u.v.Title
 	}
-	if u.set[3] {
+	if u.set&(1<<3) != 0 {
 		s.Route = u.v.Route
 	}
 }
@@ -195,9 +199,7 @@ func (w *Membership) InvokeUpdate(ctx context.Context, sessionID string, u Membe
 // asUpdate returns the update that sets every field to its value in s.
 func (s *MembershipState) asUpdate() MembershipUpdate {
 	u := MembershipUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<4 - 1
 	return u
 }
 

@@ -30,18 +30,20 @@ type MockedState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type MockedUpdate struct {
 	v   MockedState // values of the set fields
-	set [2]bool     // which fields are set, in schema order
+	set uint8       // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithItems sets items; it is appended to the current value.
 func (u MockedUpdate) WithItems(v []string) MockedUpdate {
-	u.v.Items, u.set[0] = v, true
+	u.v.Items = v
+	u.set |= (1 << 0)
 	return u
 }
 
 // WithCount sets count; it is added to the current value.
 func (u MockedUpdate) WithCount(v int) MockedUpdate {
-	u.v.Count, u.set[1] = v, true
+	u.v.Count = v
+	u.set |= (1 << 1)
 	return u
 }
 
@@ -50,10 +52,10 @@ func (u *MockedUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "items":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Items)
 		case "count":
-			u.set[1] = true
+			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Count)
 		}
 		return flowcrt.UnknownField(mockedFields)
@@ -64,10 +66,10 @@ var mockedFields = []string{"items", "count"}
 
 // apply folds the set fields of u into s through their reducers.
 func (s *MockedState) apply(u MockedUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Items = flowcrt.AppendSlice(s.Items, u.v.Items)
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		s.Count += u.v.Count
 	}
 }
@@ -144,9 +146,7 @@ func (w *Mocked) InvokeUpdate(ctx context.Context, sessionID string, u MockedUpd
 // asUpdate returns the update that sets every field to its value in s.
 func (s *MockedState) asUpdate() MockedUpdate {
 	u := MockedUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<2 - 1
 	return u
 }
 

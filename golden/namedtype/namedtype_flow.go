@@ -31,24 +31,27 @@ type TicketsState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type TicketsUpdate struct {
 	v   TicketsState // values of the set fields
-	set [3]bool      // which fields are set, in schema order
+	set uint8        // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithTicket sets ticket.
 func (u TicketsUpdate) WithTicket(v Ticket) TicketsUpdate {
-	u.v.Ticket, u.set[0] = v, true
+	u.v.Ticket = v
+	u.set |= (1 << 0)
 	return u
 }
 
 // WithHistory sets history; it is appended to the current value.
 func (u TicketsUpdate) WithHistory(v []Ticket) TicketsUpdate {
-	u.v.History, u.set[1] = v, true
+	u.v.History = v
+	u.set |= (1 << 1)
 	return u
 }
 
 // WithRoute sets route.
 func (u TicketsUpdate) WithRoute(v string) TicketsUpdate {
-	u.v.Route, u.set[2] = v, true
+	u.v.Route = v
+	u.set |= (1 << 2)
 	return u
 }
 
@@ -57,13 +60,13 @@ func (u *TicketsUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "ticket":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Ticket)
 		case "history":
-			u.set[1] = true
+			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.History)
 		case "route":
-			u.set[2] = true
+			u.set |= (1 << 2)
 			return json.Unmarshal(value, &u.v.Route)
 		}
 		return flowcrt.UnknownField(ticketsFields)
@@ -74,13 +77,13 @@ var ticketsFields = []string{"ticket", "history", "route"}
 
 // apply folds the set fields of u into s through their reducers.
 func (s *TicketsState) apply(u TicketsUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Ticket = u.v.Ticket
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		s.History = flowcrt.AppendSlice(s.History, u.v.History)
 	}
-	if u.set[2] {
+	if u.set&(1<<2) != 0 {
 		s.Route = u.v.Route
 	}
 }
@@ -175,9 +178,7 @@ func (w *Tickets) InvokeUpdate(ctx context.Context, sessionID string, u TicketsU
 // asUpdate returns the update that sets every field to its value in s.
 func (s *TicketsState) asUpdate() TicketsUpdate {
 	u := TicketsUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<3 - 1
 	return u
 }
 

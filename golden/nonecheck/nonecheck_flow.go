@@ -30,24 +30,27 @@ type NoneCheckState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type NoneCheckUpdate struct {
 	v   NoneCheckState // values of the set fields
-	set [3]bool        // which fields are set, in schema order
+	set uint8          // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithLabels sets labels.
 func (u NoneCheckUpdate) WithLabels(v map[string]string) NoneCheckUpdate {
-	u.v.Labels, u.set[0] = v, true
+	u.v.Labels = v
+	u.set |= (1 << 0)
 	return u
 }
 
 // WithTags sets tags.
 func (u NoneCheckUpdate) WithTags(v []string) NoneCheckUpdate {
-	u.v.Tags, u.set[1] = v, true
+	u.v.Tags = v
+	u.set |= (1 << 1)
 	return u
 }
 
 // WithRoute sets route.
 func (u NoneCheckUpdate) WithRoute(v string) NoneCheckUpdate {
-	u.v.Route, u.set[2] = v, true
+	u.v.Route = v
+	u.set |= (1 << 2)
 	return u
 }
 
@@ -56,13 +59,13 @@ func (u *NoneCheckUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "labels":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Labels)
 		case "tags":
-			u.set[1] = true
+			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Tags)
 		case "route":
-			u.set[2] = true
+			u.set |= (1 << 2)
 			return json.Unmarshal(value, &u.v.Route)
 		}
 		return flowcrt.UnknownField(noneCheckFields)
@@ -73,13 +76,13 @@ var noneCheckFields = []string{"labels", "tags", "route"}
 
 // apply folds the set fields of u into s through their reducers.
 func (s *NoneCheckState) apply(u NoneCheckUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Labels = u.v.Labels
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		s.Tags = u.v.Tags
 	}
-	if u.set[2] {
+	if u.set&(1<<2) != 0 {
 		s.Route = u.v.Route
 	}
 }
@@ -172,9 +175,7 @@ func (w *NoneCheck) InvokeUpdate(ctx context.Context, sessionID string, u NoneCh
 // asUpdate returns the update that sets every field to its value in s.
 func (s *NoneCheckState) asUpdate() NoneCheckUpdate {
 	u := NoneCheckUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<3 - 1
 	return u
 }
 

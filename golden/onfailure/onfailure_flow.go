@@ -29,18 +29,20 @@ type OnFailureState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type OnFailureUpdate struct {
 	v   OnFailureState // values of the set fields
-	set [2]bool        // which fields are set, in schema order
+	set uint8          // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithData sets data.
 func (u OnFailureUpdate) WithData(v string) OnFailureUpdate {
-	u.v.Data, u.set[0] = v, true
+	u.v.Data = v
+	u.set |= (1 << 0)
 	return u
 }
 
 // WithTrail sets trail; it is appended to the current value.
 func (u OnFailureUpdate) WithTrail(v []string) OnFailureUpdate {
-	u.v.Trail, u.set[1] = v, true
+	u.v.Trail = v
+	u.set |= (1 << 1)
 	return u
 }
 
@@ -49,10 +51,10 @@ func (u *OnFailureUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "data":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Data)
 		case "trail":
-			u.set[1] = true
+			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Trail)
 		}
 		return flowcrt.UnknownField(onFailureFields)
@@ -63,10 +65,10 @@ var onFailureFields = []string{"data", "trail"}
 
 // apply folds the set fields of u into s through their reducers.
 func (s *OnFailureState) apply(u OnFailureUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Data = u.v.Data
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
@@ -159,9 +161,7 @@ func (w *OnFailure) InvokeUpdate(ctx context.Context, sessionID string, u OnFail
 // asUpdate returns the update that sets every field to its value in s.
 func (s *OnFailureState) asUpdate() OnFailureUpdate {
 	u := OnFailureUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<2 - 1
 	return u
 }
 

@@ -32,30 +32,34 @@ type ParallelState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type ParallelUpdate struct {
 	v   ParallelState // values of the set fields
-	set [4]bool       // which fields are set, in schema order
+	set uint8         // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithLog sets log; it is appended to the current value.
 func (u ParallelUpdate) WithLog(v []string) ParallelUpdate {
-	u.v.Log, u.set[0] = v, true
+	u.v.Log = v
+	u.set |= (1 << 0)
 	return u
 }
 
 // WithTotal sets total; it is added to the current value.
 func (u ParallelUpdate) WithTotal(v int) ParallelUpdate {
-	u.v.Total, u.set[1] = v, true
+	u.v.Total = v
+	u.set |= (1 << 1)
 	return u
 }
 
 // WithStatus sets status.
 func (u ParallelUpdate) WithStatus(v string) ParallelUpdate {
-	u.v.Status, u.set[2] = v, true
+	u.v.Status = v
+	u.set |= (1 << 2)
 	return u
 }
 
 // WithSeen sets seen; its keys are merged into the current map.
 func (u ParallelUpdate) WithSeen(v map[string]string) ParallelUpdate {
-	u.v.Seen, u.set[3] = v, true
+	u.v.Seen = v
+	u.set |= (1 << 3)
 	return u
 }
 
@@ -64,16 +68,16 @@ func (u *ParallelUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "log":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Log)
 		case "total":
-			u.set[1] = true
+			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Total)
 		case "status":
-			u.set[2] = true
+			u.set |= (1 << 2)
 			return json.Unmarshal(value, &u.v.Status)
 		case "seen":
-			u.set[3] = true
+			u.set |= (1 << 3)
 			return json.Unmarshal(value, &u.v.Seen)
 		}
 		return flowcrt.UnknownField(parallelFields)
@@ -84,16 +88,16 @@ var parallelFields = []string{"log", "total", "status", "seen"}
 
 // apply folds the set fields of u into s through their reducers.
 func (s *ParallelState) apply(u ParallelUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Log = flowcrt.AppendSlice(s.Log, u.v.Log)
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		s.Total += u.v.Total
 	}
-	if u.set[2] {
+	if u.set&(1<<2) != 0 {
 		s.Status = u.v.Status
 	}
-	if u.set[3] {
+	if u.set&(1<<3) != 0 {
 		s.Seen = flowcrt.MergeMap(s.Seen, u.v.Seen)
 	}
 }
@@ -117,16 +121,16 @@ func (o parallelOutcome) fold(u ParallelUpdate, err error) error {
 // MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
 func (u ParallelUpdate) MarshalJSON() ([]byte, error) {
 	fields := map[string]any{}
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		fields["log"] = u.v.Log
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		fields["total"] = u.v.Total
 	}
-	if u.set[2] {
+	if u.set&(1<<2) != 0 {
 		fields["status"] = u.v.Status
 	}
-	if u.set[3] {
+	if u.set&(1<<3) != 0 {
 		fields["seen"] = u.v.Seen
 	}
 	return json.Marshal(fields)
@@ -150,16 +154,16 @@ func (s *ParallelState) join(recs *flowcrt.Records[ParallelUpdate]) {
 	for _, list := range recs.Lists() {
 		for i := range list {
 			u := &list[i]
-			if u.set[0] {
+			if u.set&(1<<0) != 0 {
 				s.Log = flowcrt.AppendOwned(s.Log, u.v.Log, &own[0])
 			}
-			if u.set[1] {
+			if u.set&(1<<1) != 0 {
 				s.Total += u.v.Total
 			}
-			if u.set[2] {
+			if u.set&(1<<2) != 0 {
 				s.Status = u.v.Status
 			}
-			if u.set[3] {
+			if u.set&(1<<3) != 0 {
 				s.Seen = flowcrt.MergeOwned(s.Seen, u.v.Seen, &own[1])
 			}
 		}
@@ -254,9 +258,7 @@ func (w *Parallel) InvokeUpdate(ctx context.Context, sessionID string, u Paralle
 // asUpdate returns the update that sets every field to its value in s.
 func (s *ParallelState) asUpdate() ParallelUpdate {
 	u := ParallelUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<4 - 1
 	return u
 }
 

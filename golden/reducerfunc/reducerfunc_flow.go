@@ -29,18 +29,20 @@ type BestState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type BestUpdate struct {
 	v   BestState // values of the set fields
-	set [2]bool   // which fields are set, in schema order
+	set uint8     // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithBest sets best; it is combined with the current value by MaxInt.
 func (u BestUpdate) WithBest(v int) BestUpdate {
-	u.v.Best, u.set[0] = v, true
+	u.v.Best = v
+	u.set |= (1 << 0)
 	return u
 }
 
 // WithScores sets scores; it is appended to the current value.
 func (u BestUpdate) WithScores(v []int) BestUpdate {
-	u.v.Scores, u.set[1] = v, true
+	u.v.Scores = v
+	u.set |= (1 << 1)
 	return u
 }
 
@@ -49,10 +51,10 @@ func (u *BestUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "best":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Best)
 		case "scores":
-			u.set[1] = true
+			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Scores)
 		}
 		return flowcrt.UnknownField(bestFields)
@@ -63,10 +65,10 @@ var bestFields = []string{"best", "scores"}
 
 // apply folds the set fields of u into s through their reducers.
 func (s *BestState) apply(u BestUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Best = MaxInt(s.Best, u.v.Best)
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		s.Scores = flowcrt.AppendSlice(s.Scores, u.v.Scores)
 	}
 }
@@ -135,9 +137,7 @@ func (w *Best) InvokeUpdate(ctx context.Context, sessionID string, u BestUpdate)
 // asUpdate returns the update that sets every field to its value in s.
 func (s *BestState) asUpdate() BestUpdate {
 	u := BestUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<2 - 1
 	return u
 }
 

@@ -34,48 +34,55 @@ type ReducersState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type ReducersUpdate struct {
 	v   ReducersState // values of the set fields
-	set [7]bool       // which fields are set, in schema order
+	set uint8         // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithMessages sets messages; it is appended to the current value.
 func (u ReducersUpdate) WithMessages(v []string) ReducersUpdate {
-	u.v.Messages, u.set[0] = v, true
+	u.v.Messages = v
+	u.set |= (1 << 0)
 	return u
 }
 
 // WithStatus sets status.
 func (u ReducersUpdate) WithStatus(v string) ReducersUpdate {
-	u.v.Status, u.set[1] = v, true
+	u.v.Status = v
+	u.set |= (1 << 1)
 	return u
 }
 
 // WithCounter sets counter.
 func (u ReducersUpdate) WithCounter(v int) ReducersUpdate {
-	u.v.Counter, u.set[2] = v, true
+	u.v.Counter = v
+	u.set |= (1 << 2)
 	return u
 }
 
 // WithLabels sets labels; its keys are merged into the current map.
 func (u ReducersUpdate) WithLabels(v map[string]int) ReducersUpdate {
-	u.v.Labels, u.set[3] = v, true
+	u.v.Labels = v
+	u.set |= (1 << 3)
 	return u
 }
 
 // WithTotal sets total; it is added to the current value.
 func (u ReducersUpdate) WithTotal(v int) ReducersUpdate {
-	u.v.Total, u.set[4] = v, true
+	u.v.Total = v
+	u.set |= (1 << 4)
 	return u
 }
 
 // WithCost sets cost; it is added to the current value.
 func (u ReducersUpdate) WithCost(v float64) ReducersUpdate {
-	u.v.Cost, u.set[5] = v, true
+	u.v.Cost = v
+	u.set |= (1 << 5)
 	return u
 }
 
 // WithHistory sets history; its messages are appended to the history.
 func (u ReducersUpdate) WithHistory(v flowcrt.Messages) ReducersUpdate {
-	u.v.History, u.set[6] = v, true
+	u.v.History = v
+	u.set |= (1 << 6)
 	return u
 }
 
@@ -84,25 +91,25 @@ func (u *ReducersUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "messages":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Messages)
 		case "status":
-			u.set[1] = true
+			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Status)
 		case "counter":
-			u.set[2] = true
+			u.set |= (1 << 2)
 			return json.Unmarshal(value, &u.v.Counter)
 		case "labels":
-			u.set[3] = true
+			u.set |= (1 << 3)
 			return json.Unmarshal(value, &u.v.Labels)
 		case "total":
-			u.set[4] = true
+			u.set |= (1 << 4)
 			return json.Unmarshal(value, &u.v.Total)
 		case "cost":
-			u.set[5] = true
+			u.set |= (1 << 5)
 			return json.Unmarshal(value, &u.v.Cost)
 		case "history":
-			u.set[6] = true
+			u.set |= (1 << 6)
 			return json.Unmarshal(value, &u.v.History)
 		}
 		return flowcrt.UnknownField(reducersFields)
@@ -113,25 +120,25 @@ var reducersFields = []string{"messages", "status", "counter", "labels", "total"
 
 // apply folds the set fields of u into s through their reducers.
 func (s *ReducersState) apply(u ReducersUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Messages = flowcrt.AppendSlice(s.Messages, u.v.Messages)
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		s.Status = u.v.Status
 	}
-	if u.set[2] {
+	if u.set&(1<<2) != 0 {
 		s.Counter = u.v.Counter
 	}
-	if u.set[3] {
+	if u.set&(1<<3) != 0 {
 		s.Labels = flowcrt.MergeMap(s.Labels, u.v.Labels)
 	}
-	if u.set[4] {
+	if u.set&(1<<4) != 0 {
 		s.Total += u.v.Total
 	}
-	if u.set[5] {
+	if u.set&(1<<5) != 0 {
 		s.Cost += u.v.Cost
 	}
-	if u.set[6] {
+	if u.set&(1<<6) != 0 {
 		s.History = flowcrt.AppendSlice(s.History, u.v.History)
 	}
 }
@@ -220,9 +227,7 @@ func (w *Reducers) InvokeUpdate(ctx context.Context, sessionID string, u Reducer
 // asUpdate returns the update that sets every field to its value in s.
 func (s *ReducersState) asUpdate() ReducersUpdate {
 	u := ReducersUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<7 - 1
 	return u
 }
 

@@ -29,12 +29,13 @@ type RetryState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type RetryUpdate struct {
 	v   RetryState // values of the set fields
-	set [1]bool    // which fields are set, in schema order
+	set uint8      // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithResult sets result.
 func (u RetryUpdate) WithResult(v string) RetryUpdate {
-	u.v.Result, u.set[0] = v, true
+	u.v.Result = v
+	u.set |= (1 << 0)
 	return u
 }
 
@@ -43,7 +44,7 @@ func (u *RetryUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "result":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Result)
 		}
 		return flowcrt.UnknownField(retryFields)
@@ -54,7 +55,7 @@ var retryFields = []string{"result"}
 
 // apply folds the set fields of u into s through their reducers.
 func (s *RetryState) apply(u RetryUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Result = u.v.Result
 	}
 }
@@ -123,9 +124,7 @@ func (w *Retry) InvokeUpdate(ctx context.Context, sessionID string, u RetryUpdat
 // asUpdate returns the update that sets every field to its value in s.
 func (s *RetryState) asUpdate() RetryUpdate {
 	u := RetryUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<1 - 1
 	return u
 }
 

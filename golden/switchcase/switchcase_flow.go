@@ -30,24 +30,27 @@ type SwitchCaseState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type SwitchCaseUpdate struct {
 	v   SwitchCaseState // values of the set fields
-	set [3]bool         // which fields are set, in schema order
+	set uint8           // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithStatus sets status.
 func (u SwitchCaseUpdate) WithStatus(v string) SwitchCaseUpdate {
-	u.v.Status, u.set[0] = v, true
+	u.v.Status = v
+	u.set |= (1 << 0)
 	return u
 }
 
 // WithScore sets score.
 func (u SwitchCaseUpdate) WithScore(v float64) SwitchCaseUpdate {
-	u.v.Score, u.set[1] = v, true
+	u.v.Score = v
+	u.set |= (1 << 1)
 	return u
 }
 
 // WithTrail sets trail; it is appended to the current value.
 func (u SwitchCaseUpdate) WithTrail(v []string) SwitchCaseUpdate {
-	u.v.Trail, u.set[2] = v, true
+	u.v.Trail = v
+	u.set |= (1 << 2)
 	return u
 }
 
@@ -56,13 +59,13 @@ func (u *SwitchCaseUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "status":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Status)
 		case "score":
-			u.set[1] = true
+			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Score)
 		case "trail":
-			u.set[2] = true
+			u.set |= (1 << 2)
 			return json.Unmarshal(value, &u.v.Trail)
 		}
 		return flowcrt.UnknownField(switchCaseFields)
@@ -73,13 +76,13 @@ var switchCaseFields = []string{"status", "score", "trail"}
 
 // apply folds the set fields of u into s through their reducers.
 func (s *SwitchCaseState) apply(u SwitchCaseUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Status = u.v.Status
 	}
-	if u.set[1] {
+	if u.set&(1<<1) != 0 {
 		s.Score = u.v.Score
 	}
-	if u.set[2] {
+	if u.set&(1<<2) != 0 {
 		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
@@ -182,9 +185,7 @@ func (w *SwitchCase) InvokeUpdate(ctx context.Context, sessionID string, u Switc
 // asUpdate returns the update that sets every field to its value in s.
 func (s *SwitchCaseState) asUpdate() SwitchCaseUpdate {
 	u := SwitchCaseUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<3 - 1
 	return u
 }
 

@@ -29,12 +29,13 @@ type TimeoutState struct {
 // Set fields with its With methods; fields left unset keep their value.
 type TimeoutUpdate struct {
 	v   TimeoutState // values of the set fields
-	set [1]bool      // which fields are set, in schema order
+	set uint8        // which fields are set: bit i for the i-th field of the schema
 }
 
 // WithTrail sets trail; it is appended to the current value.
 func (u TimeoutUpdate) WithTrail(v []string) TimeoutUpdate {
-	u.v.Trail, u.set[0] = v, true
+	u.v.Trail = v
+	u.set |= (1 << 0)
 	return u
 }
 
@@ -43,7 +44,7 @@ func (u *TimeoutUpdate) UnmarshalJSON(data []byte) error {
 	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "trail":
-			u.set[0] = true
+			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Trail)
 		}
 		return flowcrt.UnknownField(timeoutFields)
@@ -54,7 +55,7 @@ var timeoutFields = []string{"trail"}
 
 // apply folds the set fields of u into s through their reducers.
 func (s *TimeoutState) apply(u TimeoutUpdate) {
-	if u.set[0] {
+	if u.set&(1<<0) != 0 {
 		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
@@ -127,9 +128,7 @@ func (w *Timeout) InvokeUpdate(ctx context.Context, sessionID string, u TimeoutU
 // asUpdate returns the update that sets every field to its value in s.
 func (s *TimeoutState) asUpdate() TimeoutUpdate {
 	u := TimeoutUpdate{v: *s}
-	for i := range u.set {
-		u.set[i] = true
-	}
+	u.set = 1<<1 - 1
 	return u
 }
 

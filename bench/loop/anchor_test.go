@@ -1,0 +1,114 @@
+package loop
+
+import (
+	"context"
+	"testing"
+)
+
+// anchorStates is the length of the anchor's loop; a run goes round it ten
+// times, one transition per state.
+const (
+	anchorStates      = 102
+	anchorTransitions = 10 * anchorStates
+)
+
+// count is the generated workflow's only handler: it adds one to n.
+type count struct{}
+
+func (count) Count(context.Context, AnchorState) (AnchorUpdate, error) {
+	return AnchorUpdate{}.WithN(1), nil
+}
+
+// inPlaceHandlers is what a person writing the loop by hand would pass: a
+// handler that changes the state in place.
+type inPlaceHandlers interface {
+	Count(ctx context.Context, s *AnchorState) error
+}
+
+type countInPlace struct{}
+
+func (countInPlace) Count(_ context.Context, s *AnchorState) error {
+	s.N++
+	return nil
+}
+
+// inPlace is the anchor's loop written by hand: the same states, the same
+// handler call and context check per state, the same test at the end.
+func inPlace(ctx context.Context, h inPlaceHandlers, s *AnchorState) error {
+	for step := 0; ; {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := h.Count(ctx, s); err != nil {
+			return err
+		}
+		if step < anchorStates-1 {
+			step++
+			continue
+		}
+		if s.N >= anchorTransitions {
+			return nil
+		}
+		step = 0
+	}
+}
+
+// anchorTags is shared so that making a state does not allocate.
+var anchorTags = []string{"a", "b"}
+
+func anchorState() AnchorState {
+	return AnchorState{Score: 0.5, Note: "anchor", Tags: anchorTags}
+}
+
+func TestAnchorLoopsAgree(t *testing.T) {
+	ctx := context.Background()
+	got, err := NewAnchor(count{}).Run(ctx, anchorState())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := anchorState()
+	if err := inPlace(ctx, countInPlace{}, &want); err != nil {
+		t.Fatal(err)
+	}
+	if got.N != anchorTransitions || got.N != want.N || got.Note != want.Note || len(got.Tags) != 2 {
+		t.Fatalf("generated %+v, hand-written %+v", got, want)
+	}
+}
+
+func TestAnchorDoesNotAllocate(t *testing.T) {
+	w := NewAnchor(count{})
+	allocs := testing.AllocsPerRun(100, func() {
+		if _, err := w.Run(context.Background(), anchorState()); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per run of %d transitions, want 0", allocs, anchorTransitions)
+	}
+}
+
+// BenchmarkAnchor runs the generated loop beside the hand-written in-place
+// one, in one run, so that benchstat compares them under the same load.
+func BenchmarkAnchor(b *testing.B) {
+	ctx := context.Background()
+	b.Run("generated", func(b *testing.B) {
+		w := NewAnchor(count{})
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := w.Run(ctx, anchorState()); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/anchorTransitions, "ns/transition")
+	})
+	b.Run("inplace", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s := anchorState()
+			if err := inPlace(ctx, countInPlace{}, &s); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/anchorTransitions, "ns/transition")
+	})
+}
