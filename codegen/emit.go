@@ -108,6 +108,8 @@ type loop struct {
 	done   jen.Code   // what a finished run returns with err
 	states []*ir.State
 	inline func(s *ir.State) []jen.Code     // the case of s in full; nil: it calls the step
+	vars   []jen.Code                       // declared before the switch, for the inline cases
+	fold   jen.Code                         // after the switch: what the inline cases left to do
 	call   func(s *ir.State) *jen.Statement // the step of s, in the loop's variables
 	outs   []jen.Code                       // what a step returns between next and err
 	ctx    bool                             // flowcrt.WithState tells handlers their state, if configured

@@ -128,6 +128,9 @@ func (nativeLoop) loop(f *jen.File, n names, l *loop) {
 				)
 			}
 			body.Var().Id("next").Id(n.Step)
+			for _, v := range l.vars {
+				body.Add(v)
+			}
 			body.Switch(jen.Id("step")).BlockFunc(func(sw *jen.Group) {
 				lhs := append(append([]jen.Code{jen.Id("next")}, l.outs...), jen.Err())
 				for _, s := range l.states {
@@ -140,6 +143,9 @@ func (nativeLoop) loop(f *jen.File, n names, l *loop) {
 					sw.Case(jen.Id(n.stepConst(s))).Block(jen.List(lhs...).Op("=").Add(l.call(s)))
 				}
 			})
+			if l.fold != nil {
+				body.Add(l.fold)
+			}
 			if l.save != nil {
 				body.Add(l.save)
 			}

@@ -16,6 +16,7 @@ func quote(s string) string { return strconv.Quote(s) }
 func (g *typedGen) steps(f *jen.File, t target) {
 	n := g.n
 	states, resumable := g.stepOrder()
+	vars, fold := g.fold(states[:resumable])
 	t.loop(f, g.n, &loop{
 		method: "run",
 		doc:    "run executes the workflow from step; with a session it saves a checkpoint after every state.",
@@ -23,7 +24,7 @@ func (g *typedGen) steps(f *jen.File, t target) {
 		until:  jen.Id(n.endConst()),
 		result: jen.Id(n.State), zero: jen.Id("s"), done: jen.Id("s"),
 		states: states[:resumable],
-		inline: g.inlineCase,
+		inline: g.inlineCase, vars: vars, fold: fold,
 		call: func(s *ir.State) *jen.Statement {
 			args := []jen.Code{jen.Id("sctx"), jen.Op("&").Id("s")}
 			if takesSession(s) {
@@ -57,65 +58,53 @@ func (g *typedGen) steps(f *jen.File, t target) {
 }
 
 // inline: a plain state, one outside fan-outs whose handler returns only
-// an update, with no policy and no fan-out after it, needs no step method:
-// its case in the loop calls the handler and folds the outcome into the
-// state. That keeps a plain state to a few lines of code and a transition
-// free of a call.
+// an update, with no policy, that goes on to one state or ends the run,
+// needs no step method: its case in the loop calls the handler, and the
+// loop folds the outcome into the state after the switch, in one place for
+// all of them. That keeps a plain state to a few lines of code, and the
+// loop small enough that a transition stays cheap.
 func (g *typedGen) inline(s *ir.State) bool {
 	if s.Kind != ir.StateTask || s.Handler.Kind != ir.HandlerUpdate || hasPolicy(s) || g.w.RegionOf(s.ID) != nil {
 		return false
 	}
-	switch s.Next.Kind {
-	case ir.TransEnd, ir.TransGoto, ir.TransCondition, ir.TransSwitch:
-		return true
-	}
-	return false
+	return s.Next.Kind == ir.TransGoto || s.Next.Kind == ir.TransEnd
 }
 
 // inlineCase is the case of an inline state in the run loop, nil for the
-// others: the state to run next is found after the update is folded in.
+// others.
 func (g *typedGen) inlineCase(s *ir.State) []jen.Code {
 	if !g.inline(s) {
 		return nil
 	}
-	fold := jen.Id(g.outcomeType()).Values(jen.Op("&").Id("s"), jen.Id("step")).Dot("fold").
-		Call(jen.Id("w").Dot("h").Dot(s.Handler.Name).Call(jen.Id("sctx"), jen.Id("s")))
-	switch t := s.Next; t.Kind {
-	case ir.TransGoto:
-		return []jen.Code{jen.List(jen.Id("next"), jen.Err()).Op("=").List(g.target(t.To), fold)}
-	case ir.TransEnd:
-		return []jen.Code{jen.List(jen.Id("next"), jen.Err()).Op("=").List(jen.Id(g.n.endConst()), fold)}
+	next := jen.Id(g.n.endConst())
+	if s.Next.Kind == ir.TransGoto {
+		next = g.target(s.Next.To)
 	}
 	return []jen.Code{
-		jen.Err().Op("=").Add(fold),
-		jen.Id("next").Op("=").Id("s").Dot(nextMethod(s)).Call(),
+		jen.List(jen.Id("u"), jen.Err()).Op("=").Id("w").Dot("h").Dot(s.Handler.Name).Call(jen.Id("sctx"), jen.Id("s")),
+		jen.List(jen.Id("next"), jen.Id("plain")).Op("=").List(next, jen.True()),
 	}
 }
 
-func (g *typedGen) outcomeType() string { return g.n.prefix + "Outcome" }
-
-// outcome emits the type inline states fold their handler's results with.
-func (g *typedGen) outcome(f *jen.File) {
-	for _, s := range g.w.States {
+// fold is what the loop does after an inline state: tag its error with the
+// state, or apply its update.
+func (g *typedGen) fold(states []*ir.State) (vars []jen.Code, fold jen.Code) {
+	for _, s := range states {
 		if !g.inline(s) {
 			continue
 		}
-		o := g.outcomeType()
-		f.Line()
-		f.Comment(o + " takes what the handler of a plain state returned: its update is applied to s, and its")
-		f.Comment("error is tagged with the state. The state's id comes from the table, not from o, so that s")
-		f.Comment("stays on the stack.")
-		f.Type().Id(o).Struct(jen.Id("s").Op("*").Id(g.n.State), jen.Id("step").Id(g.n.Step))
-		f.Line()
-		f.Func().Params(jen.Id("o").Id(o)).Id("fold").Params(jen.Id("u").Id(g.n.Update), jen.Err().Error()).Error().Block(
-			jen.If(jen.Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Op("&").Add(rt("StateError")).Values(jen.Id("State").Op(":").Id(g.n.idsVar()).Index(jen.Id("o").Dot("step")), jen.Id("Err").Op(":").Err())),
-			),
-			jen.Id("o").Dot("s").Dot("apply").Call(jen.Id("u")),
-			jen.Return(jen.Nil()),
+		vars = []jen.Code{
+			jen.Var().Id("u").Id(g.n.Update).Comment("the update of an inline state"),
+			jen.Id("plain").Op(":=").False(),
+		}
+		fold = jen.If(jen.Id("plain").Op("&&").Err().Op("!=").Nil()).Block(
+			jen.Err().Op("=").Op("&").Add(rt("StateError")).Values(jen.Id("State").Op(":").Id(g.n.idsVar()).Index(jen.Id("step")), jen.Id("Err").Op(":").Err()),
+		).Else().If(jen.Id("plain")).Block(
+			jen.Id("s").Dot("apply").Call(jen.Id("u")),
 		)
-		return
+		return vars, fold
 	}
+	return nil, nil
 }
 
 // hasPolicy: states that retry, time out or catch run through flowcrt.Call,

@@ -84,7 +84,6 @@ const typedGenVersion = checkpointGenVersion
 func (g *typedGen) types(f *jen.File) {
 	g.stateType(f)
 	g.updateType(f)
-	g.outcome(f)
 	if len(g.w.Regions) > 0 {
 		g.marshalUpdate(f)
 		g.clone(f)

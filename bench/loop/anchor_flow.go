@@ -99,22 +99,6 @@ func (s *AnchorState) apply(u AnchorUpdate) {
 	}
 }
 
-// anchorOutcome takes what the handler of a plain state returned: its update is applied to s, and its
-// error is tagged with the state. The state's id comes from the table, not from o, so that s
-// stays on the stack.
-type anchorOutcome struct {
-	s    *AnchorState
-	step anchorStep
-}
-
-func (o anchorOutcome) fold(u AnchorUpdate, err error) error {
-	if err != nil {
-		return &flowcrt.StateError{State: anchorStateIDs[o.step], Err: err}
-	}
-	o.s.apply(u)
-	return nil
-}
-
 // AnchorHandlers is the work of each state, implemented by you.
 type AnchorHandlers interface {
 	// Count runs states "s000", "s001", "s002", "s003", "s004", "s005", "s006", "s007", "s008", "s009", "s010", "s011", "s012", "s013", "s014", "s015", "s016", "s017", "s018", "s019", "s020", "s021", "s022", "s023", "s024", "s025", "s026", "s027", "s028", "s029", "s030", "s031", "s032", "s033", "s034", "s035", "s036", "s037", "s038", "s039", "s040", "s041", "s042", "s043", "s044", "s045", "s046", "s047", "s048", "s049", "s050", "s051", "s052", "s053", "s054", "s055", "s056", "s057", "s058", "s059", "s060", "s061", "s062", "s063", "s064", "s065", "s066", "s067", "s068", "s069", "s070", "s071", "s072", "s073", "s074", "s075", "s076", "s077", "s078", "s079", "s080", "s081", "s082", "s083", "s084", "s085", "s086", "s087", "s088", "s089", "s090", "s091", "s092", "s093", "s094", "s095", "s096", "s097", "s098", "s099", "s100", "s101".
@@ -437,212 +421,319 @@ func (w *Anchor) run(ctx context.Context, sess *flowcrt.Session, s AnchorState, 
 			sctx = flowcrt.WithState(ctx, anchorStateIDs[step])
 		}
 		var next anchorStep
+		var u AnchorUpdate // the update of an inline state
+		plain := false
 		switch step {
 		case anchorStepS000:
-			next, err = anchorStepS001, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS001, true
 		case anchorStepS001:
-			next, err = anchorStepS002, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS002, true
 		case anchorStepS002:
-			next, err = anchorStepS003, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS003, true
 		case anchorStepS003:
-			next, err = anchorStepS004, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS004, true
 		case anchorStepS004:
-			next, err = anchorStepS005, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS005, true
 		case anchorStepS005:
-			next, err = anchorStepS006, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS006, true
 		case anchorStepS006:
-			next, err = anchorStepS007, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS007, true
 		case anchorStepS007:
-			next, err = anchorStepS008, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS008, true
 		case anchorStepS008:
-			next, err = anchorStepS009, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS009, true
 		case anchorStepS009:
-			next, err = anchorStepS010, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS010, true
 		case anchorStepS010:
-			next, err = anchorStepS011, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS011, true
 		case anchorStepS011:
-			next, err = anchorStepS012, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS012, true
 		case anchorStepS012:
-			next, err = anchorStepS013, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS013, true
 		case anchorStepS013:
-			next, err = anchorStepS014, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS014, true
 		case anchorStepS014:
-			next, err = anchorStepS015, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS015, true
 		case anchorStepS015:
-			next, err = anchorStepS016, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS016, true
 		case anchorStepS016:
-			next, err = anchorStepS017, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS017, true
 		case anchorStepS017:
-			next, err = anchorStepS018, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS018, true
 		case anchorStepS018:
-			next, err = anchorStepS019, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS019, true
 		case anchorStepS019:
-			next, err = anchorStepS020, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS020, true
 		case anchorStepS020:
-			next, err = anchorStepS021, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS021, true
 		case anchorStepS021:
-			next, err = anchorStepS022, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS022, true
 		case anchorStepS022:
-			next, err = anchorStepS023, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS023, true
 		case anchorStepS023:
-			next, err = anchorStepS024, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS024, true
 		case anchorStepS024:
-			next, err = anchorStepS025, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS025, true
 		case anchorStepS025:
-			next, err = anchorStepS026, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS026, true
 		case anchorStepS026:
-			next, err = anchorStepS027, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS027, true
 		case anchorStepS027:
-			next, err = anchorStepS028, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS028, true
 		case anchorStepS028:
-			next, err = anchorStepS029, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS029, true
 		case anchorStepS029:
-			next, err = anchorStepS030, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS030, true
 		case anchorStepS030:
-			next, err = anchorStepS031, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS031, true
 		case anchorStepS031:
-			next, err = anchorStepS032, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS032, true
 		case anchorStepS032:
-			next, err = anchorStepS033, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS033, true
 		case anchorStepS033:
-			next, err = anchorStepS034, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS034, true
 		case anchorStepS034:
-			next, err = anchorStepS035, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS035, true
 		case anchorStepS035:
-			next, err = anchorStepS036, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS036, true
 		case anchorStepS036:
-			next, err = anchorStepS037, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS037, true
 		case anchorStepS037:
-			next, err = anchorStepS038, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS038, true
 		case anchorStepS038:
-			next, err = anchorStepS039, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS039, true
 		case anchorStepS039:
-			next, err = anchorStepS040, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS040, true
 		case anchorStepS040:
-			next, err = anchorStepS041, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS041, true
 		case anchorStepS041:
-			next, err = anchorStepS042, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS042, true
 		case anchorStepS042:
-			next, err = anchorStepS043, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS043, true
 		case anchorStepS043:
-			next, err = anchorStepS044, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS044, true
 		case anchorStepS044:
-			next, err = anchorStepS045, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS045, true
 		case anchorStepS045:
-			next, err = anchorStepS046, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS046, true
 		case anchorStepS046:
-			next, err = anchorStepS047, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS047, true
 		case anchorStepS047:
-			next, err = anchorStepS048, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS048, true
 		case anchorStepS048:
-			next, err = anchorStepS049, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS049, true
 		case anchorStepS049:
-			next, err = anchorStepS050, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS050, true
 		case anchorStepS050:
-			next, err = anchorStepS051, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS051, true
 		case anchorStepS051:
-			next, err = anchorStepS052, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS052, true
 		case anchorStepS052:
-			next, err = anchorStepS053, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS053, true
 		case anchorStepS053:
-			next, err = anchorStepS054, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS054, true
 		case anchorStepS054:
-			next, err = anchorStepS055, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS055, true
 		case anchorStepS055:
-			next, err = anchorStepS056, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS056, true
 		case anchorStepS056:
-			next, err = anchorStepS057, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS057, true
 		case anchorStepS057:
-			next, err = anchorStepS058, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS058, true
 		case anchorStepS058:
-			next, err = anchorStepS059, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS059, true
 		case anchorStepS059:
-			next, err = anchorStepS060, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS060, true
 		case anchorStepS060:
-			next, err = anchorStepS061, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS061, true
 		case anchorStepS061:
-			next, err = anchorStepS062, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS062, true
 		case anchorStepS062:
-			next, err = anchorStepS063, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS063, true
 		case anchorStepS063:
-			next, err = anchorStepS064, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS064, true
 		case anchorStepS064:
-			next, err = anchorStepS065, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS065, true
 		case anchorStepS065:
-			next, err = anchorStepS066, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS066, true
 		case anchorStepS066:
-			next, err = anchorStepS067, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS067, true
 		case anchorStepS067:
-			next, err = anchorStepS068, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS068, true
 		case anchorStepS068:
-			next, err = anchorStepS069, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS069, true
 		case anchorStepS069:
-			next, err = anchorStepS070, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS070, true
 		case anchorStepS070:
-			next, err = anchorStepS071, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS071, true
 		case anchorStepS071:
-			next, err = anchorStepS072, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS072, true
 		case anchorStepS072:
-			next, err = anchorStepS073, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS073, true
 		case anchorStepS073:
-			next, err = anchorStepS074, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS074, true
 		case anchorStepS074:
-			next, err = anchorStepS075, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS075, true
 		case anchorStepS075:
-			next, err = anchorStepS076, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS076, true
 		case anchorStepS076:
-			next, err = anchorStepS077, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS077, true
 		case anchorStepS077:
-			next, err = anchorStepS078, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS078, true
 		case anchorStepS078:
-			next, err = anchorStepS079, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS079, true
 		case anchorStepS079:
-			next, err = anchorStepS080, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS080, true
 		case anchorStepS080:
-			next, err = anchorStepS081, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS081, true
 		case anchorStepS081:
-			next, err = anchorStepS082, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS082, true
 		case anchorStepS082:
-			next, err = anchorStepS083, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS083, true
 		case anchorStepS083:
-			next, err = anchorStepS084, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS084, true
 		case anchorStepS084:
-			next, err = anchorStepS085, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS085, true
 		case anchorStepS085:
-			next, err = anchorStepS086, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS086, true
 		case anchorStepS086:
-			next, err = anchorStepS087, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS087, true
 		case anchorStepS087:
-			next, err = anchorStepS088, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS088, true
 		case anchorStepS088:
-			next, err = anchorStepS089, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS089, true
 		case anchorStepS089:
-			next, err = anchorStepS090, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS090, true
 		case anchorStepS090:
-			next, err = anchorStepS091, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS091, true
 		case anchorStepS091:
-			next, err = anchorStepS092, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS092, true
 		case anchorStepS092:
-			next, err = anchorStepS093, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS093, true
 		case anchorStepS093:
-			next, err = anchorStepS094, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS094, true
 		case anchorStepS094:
-			next, err = anchorStepS095, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS095, true
 		case anchorStepS095:
-			next, err = anchorStepS096, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS096, true
 		case anchorStepS096:
-			next, err = anchorStepS097, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS097, true
 		case anchorStepS097:
-			next, err = anchorStepS098, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS098, true
 		case anchorStepS098:
-			next, err = anchorStepS099, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS099, true
 		case anchorStepS099:
-			next, err = anchorStepS100, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS100, true
 		case anchorStepS100:
-			next, err = anchorStepS101, anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = anchorStepS101, true
 		case anchorStepS101:
-			err = anchorOutcome{&s, step}.fold(w.h.Count(sctx, s))
-			next = s.nextS101()
+			next, err = w.stepS101(sctx, &s)
+		}
+		if plain && err != nil {
+			err = &flowcrt.StateError{State: anchorStateIDs[step], Err: err}
+		} else if plain {
+			s.apply(u)
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -654,6 +745,16 @@ func (w *Anchor) run(ctx context.Context, sess *flowcrt.Session, s AnchorState, 
 		step = next
 	}
 	return s, nil
+}
+
+// stepS101 runs state "s101" and returns the state to run next.
+func (w *Anchor) stepS101(ctx context.Context, s *AnchorState) (anchorStep, error) {
+	u, err := w.h.Count(ctx, *s)
+	if err != nil {
+		return anchorDone, &flowcrt.StateError{State: "s101", Err: err}
+	}
+	s.apply(u)
+	return s.nextS101(), nil
 }
 
 // nextS101 picks the state after "s101".

@@ -71,22 +71,6 @@ func (s *LoopState) apply(u LoopUpdate) {
 	}
 }
 
-// loopOutcome takes what the handler of a plain state returned: its update is applied to s, and its
-// error is tagged with the state. The state's id comes from the table, not from o, so that s
-// stays on the stack.
-type loopOutcome struct {
-	s    *LoopState
-	step loopStep
-}
-
-func (o loopOutcome) fold(u LoopUpdate, err error) error {
-	if err != nil {
-		return &flowcrt.StateError{State: loopStateIDs[o.step], Err: err}
-	}
-	o.s.apply(u)
-	return nil
-}
-
 // LoopHandlers is the work of each state, implemented by you.
 type LoopHandlers interface {
 	// Tick runs state "tick".
@@ -211,12 +195,19 @@ func (w *Loop) run(ctx context.Context, sess *flowcrt.Session, s LoopState, step
 			sctx = flowcrt.WithState(ctx, loopStateIDs[step])
 		}
 		var next loopStep
+		var u LoopUpdate // the update of an inline state
+		plain := false
 		switch step {
 		case loopStepTick:
-			err = loopOutcome{&s, step}.fold(w.h.Tick(sctx, s))
-			next = s.nextTick()
+			next, err = w.stepTick(sctx, &s)
 		case loopStepTock:
-			next, err = loopStepTick, loopOutcome{&s, step}.fold(w.h.Tock(sctx, s))
+			u, err = w.h.Tock(sctx, s)
+			next, plain = loopStepTick, true
+		}
+		if plain && err != nil {
+			err = &flowcrt.StateError{State: loopStateIDs[step], Err: err}
+		} else if plain {
+			s.apply(u)
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -228,6 +219,16 @@ func (w *Loop) run(ctx context.Context, sess *flowcrt.Session, s LoopState, step
 		step = next
 	}
 	return s, nil
+}
+
+// stepTick runs state "tick" and returns the state to run next.
+func (w *Loop) stepTick(ctx context.Context, s *LoopState) (loopStep, error) {
+	u, err := w.h.Tick(ctx, *s)
+	if err != nil {
+		return loopDone, &flowcrt.StateError{State: "tick", Err: err}
+	}
+	s.apply(u)
+	return s.nextTick(), nil
 }
 
 // nextTick picks the state after "tick".

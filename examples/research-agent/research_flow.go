@@ -116,22 +116,6 @@ func (s *ResearchState) apply(u ResearchUpdate) {
 	}
 }
 
-// researchOutcome takes what the handler of a plain state returned: its update is applied to s, and its
-// error is tagged with the state. The state's id comes from the table, not from o, so that s
-// stays on the stack.
-type researchOutcome struct {
-	s    *ResearchState
-	step researchStep
-}
-
-func (o researchOutcome) fold(u ResearchUpdate, err error) error {
-	if err != nil {
-		return &flowcrt.StateError{State: researchStateIDs[o.step], Err: err}
-	}
-	o.s.apply(u)
-	return nil
-}
-
 // ResearchHandlers is the work of each state, implemented by you.
 type ResearchHandlers interface {
 	// Decide runs state "decide".
@@ -260,13 +244,21 @@ func (w *Research) run(ctx context.Context, sess *flowcrt.Session, s ResearchSta
 			sctx = flowcrt.WithState(ctx, researchStateIDs[step])
 		}
 		var next researchStep
+		var u ResearchUpdate // the update of an inline state
+		plain := false
 		switch step {
 		case researchStepDecide:
 			next, err = w.stepDecide(sctx, &s)
 		case researchStepSearch:
 			next, err = w.stepSearch(sctx, &s)
 		case researchStepAnswer:
-			next, err = researchDone, researchOutcome{&s, step}.fold(w.h.Answer(sctx, s))
+			u, err = w.h.Answer(sctx, s)
+			next, plain = researchDone, true
+		}
+		if plain && err != nil {
+			err = &flowcrt.StateError{State: researchStateIDs[step], Err: err}
+		} else if plain {
+			s.apply(u)
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

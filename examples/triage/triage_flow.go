@@ -117,22 +117,6 @@ func (s *TriageState) apply(u TriageUpdate) {
 	}
 }
 
-// triageOutcome takes what the handler of a plain state returned: its update is applied to s, and its
-// error is tagged with the state. The state's id comes from the table, not from o, so that s
-// stays on the stack.
-type triageOutcome struct {
-	s    *TriageState
-	step triageStep
-}
-
-func (o triageOutcome) fold(u TriageUpdate, err error) error {
-	if err != nil {
-		return &flowcrt.StateError{State: triageStateIDs[o.step], Err: err}
-	}
-	o.s.apply(u)
-	return nil
-}
-
 // TriageHandlers is the work of each state, implemented by you.
 type TriageHandlers interface {
 	// Classify runs state "classify".
@@ -265,15 +249,25 @@ func (w *Triage) run(ctx context.Context, sess *flowcrt.Session, s TriageState, 
 			sctx = flowcrt.WithState(ctx, triageStateIDs[step])
 		}
 		var next triageStep
+		var u TriageUpdate // the update of an inline state
+		plain := false
 		switch step {
 		case triageStepClassify:
 			next, err = w.stepClassify(sctx, &s)
 		case triageStepFix:
-			next, err = triageStepAnswer, triageOutcome{&s, step}.fold(w.h.Fix(sctx, s))
+			u, err = w.h.Fix(sctx, s)
+			next, plain = triageStepAnswer, true
 		case triageStepAnswer:
-			next, err = triageDone, triageOutcome{&s, step}.fold(w.h.Answer(sctx, s))
+			u, err = w.h.Answer(sctx, s)
+			next, plain = triageDone, true
 		case triageStepEscalate:
-			next, err = triageDone, triageOutcome{&s, step}.fold(w.h.Escalate(sctx, s))
+			u, err = w.h.Escalate(sctx, s)
+			next, plain = triageDone, true
+		}
+		if plain && err != nil {
+			err = &flowcrt.StateError{State: triageStateIDs[step], Err: err}
+		} else if plain {
+			s.apply(u)
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

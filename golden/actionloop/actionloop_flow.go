@@ -101,22 +101,6 @@ func (s *AgentState) apply(u AgentUpdate) {
 	}
 }
 
-// agentOutcome takes what the handler of a plain state returned: its update is applied to s, and its
-// error is tagged with the state. The state's id comes from the table, not from o, so that s
-// stays on the stack.
-type agentOutcome struct {
-	s    *AgentState
-	step agentStep
-}
-
-func (o agentOutcome) fold(u AgentUpdate, err error) error {
-	if err != nil {
-		return &flowcrt.StateError{State: agentStateIDs[o.step], Err: err}
-	}
-	o.s.apply(u)
-	return nil
-}
-
 // AgentHandlers is the work of each state, implemented by you.
 type AgentHandlers interface {
 	// Decide runs state "decide".
@@ -249,15 +233,24 @@ func (w *Agent) run(ctx context.Context, sess *flowcrt.Session, s AgentState, st
 			sctx = flowcrt.WithState(ctx, agentStateIDs[step])
 		}
 		var next agentStep
+		var u AgentUpdate // the update of an inline state
+		plain := false
 		switch step {
 		case agentStepDecide:
 			next, err = w.stepDecide(sctx, &s)
 		case agentStepSearch:
-			next, err = agentStepDecide, agentOutcome{&s, step}.fold(w.h.Search(sctx, s))
+			u, err = w.h.Search(sctx, s)
+			next, plain = agentStepDecide, true
 		case agentStepAnswer:
 			next, err = w.stepAnswer(sctx, &s)
 		case agentStepPublish:
-			next, err = agentDone, agentOutcome{&s, step}.fold(w.h.Publish(sctx, s))
+			u, err = w.h.Publish(sctx, s)
+			next, plain = agentDone, true
+		}
+		if plain && err != nil {
+			err = &flowcrt.StateError{State: agentStateIDs[step], Err: err}
+		} else if plain {
+			s.apply(u)
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

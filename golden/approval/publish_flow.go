@@ -86,22 +86,6 @@ func (s *PublishState) apply(u PublishUpdate) {
 	}
 }
 
-// publishOutcome takes what the handler of a plain state returned: its update is applied to s, and its
-// error is tagged with the state. The state's id comes from the table, not from o, so that s
-// stays on the stack.
-type publishOutcome struct {
-	s    *PublishState
-	step publishStep
-}
-
-func (o publishOutcome) fold(u PublishUpdate, err error) error {
-	if err != nil {
-		return &flowcrt.StateError{State: publishStateIDs[o.step], Err: err}
-	}
-	o.s.apply(u)
-	return nil
-}
-
 // PublishHandlers is the work of each state, implemented by you.
 // Handlers that also implement flowcrt.Approver answer the approval states; without it an
 // approval state stops the run with an *flowcrt.Interrupted error, and Decide continues it.
@@ -236,15 +220,25 @@ func (w *Publish) run(ctx context.Context, sess *flowcrt.Session, s PublishState
 			sctx = flowcrt.WithState(ctx, publishStateIDs[step])
 		}
 		var next publishStep
+		var u PublishUpdate // the update of an inline state
+		plain := false
 		switch step {
 		case publishStepWrite:
-			next, err = publishStepReview, publishOutcome{&s, step}.fold(w.h.Write(sctx, s))
+			u, err = w.h.Write(sctx, s)
+			next, plain = publishStepReview, true
 		case publishStepReview:
 			next, err = w.stepReview(sctx, &s, sess)
 		case publishStepPublish:
-			next, err = publishDone, publishOutcome{&s, step}.fold(w.h.Publish(sctx, s))
+			u, err = w.h.Publish(sctx, s)
+			next, plain = publishDone, true
 		case publishStepDiscard:
-			next, err = publishDone, publishOutcome{&s, step}.fold(w.h.Discard(sctx, s))
+			u, err = w.h.Discard(sctx, s)
+			next, plain = publishDone, true
+		}
+		if plain && err != nil {
+			err = &flowcrt.StateError{State: publishStateIDs[step], Err: err}
+		} else if plain {
+			s.apply(u)
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

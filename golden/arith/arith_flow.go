@@ -115,22 +115,6 @@ func (s *ArithState) apply(u ArithUpdate) {
 	}
 }
 
-// arithOutcome takes what the handler of a plain state returned: its update is applied to s, and its
-// error is tagged with the state. The state's id comes from the table, not from o, so that s
-// stays on the stack.
-type arithOutcome struct {
-	s    *ArithState
-	step arithStep
-}
-
-func (o arithOutcome) fold(u ArithUpdate, err error) error {
-	if err != nil {
-		return &flowcrt.StateError{State: arithStateIDs[o.step], Err: err}
-	}
-	o.s.apply(u)
-	return nil
-}
-
 // ArithHandlers is the work of each state, implemented by you.
 type ArithHandlers interface {
 	// Visit runs states "check", "ratio", "odd", "big", "half", "high", "negative", "other".
@@ -265,25 +249,36 @@ func (w *Arith) run(ctx context.Context, sess *flowcrt.Session, s ArithState, st
 			sctx = flowcrt.WithState(ctx, arithStateIDs[step])
 		}
 		var next arithStep
+		var u ArithUpdate // the update of an inline state
+		plain := false
 		switch step {
 		case arithStepCheck:
-			err = arithOutcome{&s, step}.fold(w.h.Visit(sctx, s))
-			next = s.nextCheck()
+			next, err = w.stepCheck(sctx, &s)
 		case arithStepRatio:
-			err = arithOutcome{&s, step}.fold(w.h.Visit(sctx, s))
-			next = s.nextRatio()
+			next, err = w.stepRatio(sctx, &s)
 		case arithStepOdd:
-			next, err = arithDone, arithOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = arithDone, true
 		case arithStepBig:
-			next, err = arithDone, arithOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = arithDone, true
 		case arithStepHalf:
-			next, err = arithDone, arithOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = arithDone, true
 		case arithStepHigh:
-			next, err = arithDone, arithOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = arithDone, true
 		case arithStepNegative:
-			next, err = arithDone, arithOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = arithDone, true
 		case arithStepOther:
-			next, err = arithDone, arithOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = arithDone, true
+		}
+		if plain && err != nil {
+			err = &flowcrt.StateError{State: arithStateIDs[step], Err: err}
+		} else if plain {
+			s.apply(u)
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -297,6 +292,16 @@ func (w *Arith) run(ctx context.Context, sess *flowcrt.Session, s ArithState, st
 	return s, nil
 }
 
+// stepCheck runs state "check" and returns the state to run next.
+func (w *Arith) stepCheck(ctx context.Context, s *ArithState) (arithStep, error) {
+	u, err := w.h.Visit(ctx, *s)
+	if err != nil {
+		return arithDone, &flowcrt.StateError{State: "check", Err: err}
+	}
+	s.apply(u)
+	return s.nextCheck(), nil
+}
+
 // nextCheck picks the state after "check".
 func (s *ArithState) nextCheck() arithStep {
 	if flowcrt.Cond(func() bool {
@@ -305,6 +310,16 @@ func (s *ArithState) nextCheck() arithStep {
 		return arithStepOdd
 	}
 	return arithStepRatio
+}
+
+// stepRatio runs state "ratio" and returns the state to run next.
+func (w *Arith) stepRatio(ctx context.Context, s *ArithState) (arithStep, error) {
+	u, err := w.h.Visit(ctx, *s)
+	if err != nil {
+		return arithDone, &flowcrt.StateError{State: "ratio", Err: err}
+	}
+	s.apply(u)
+	return s.nextRatio(), nil
 }
 
 // nextRatio picks the state after "ratio".

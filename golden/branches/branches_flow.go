@@ -60,22 +60,6 @@ func (s *BranchesState) apply(u BranchesUpdate) {
 	}
 }
 
-// branchesOutcome takes what the handler of a plain state returned: its update is applied to s, and its
-// error is tagged with the state. The state's id comes from the table, not from o, so that s
-// stays on the stack.
-type branchesOutcome struct {
-	s    *BranchesState
-	step branchesStep
-}
-
-func (o branchesOutcome) fold(u BranchesUpdate, err error) error {
-	if err != nil {
-		return &flowcrt.StateError{State: branchesStateIDs[o.step], Err: err}
-	}
-	o.s.apply(u)
-	return nil
-}
-
 // BranchesHandlers is the work of each state, implemented by you.
 type BranchesHandlers interface {
 	// Eval runs states "check", "tools".
@@ -214,25 +198,39 @@ func (w *Branches) run(ctx context.Context, sess *flowcrt.Session, s BranchesSta
 			sctx = flowcrt.WithState(ctx, branchesStateIDs[step])
 		}
 		var next branchesStep
+		var u BranchesUpdate // the update of an inline state
+		plain := false
 		switch step {
 		case branchesStepCheck:
 			next, err = w.stepCheck(sctx, &s)
 		case branchesStepTools:
 			next, err = w.stepTools(sctx, &s)
 		case branchesStepServerError:
-			next, err = branchesDone, branchesOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = branchesDone, true
 		case branchesStepNegative:
-			next, err = branchesDone, branchesOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = branchesDone, true
 		case branchesStepSuccess:
-			next, err = branchesDone, branchesOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = branchesDone, true
 		case branchesStepFailed:
-			next, err = branchesDone, branchesOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = branchesDone, true
 		case branchesStepErrored:
-			next, err = branchesDone, branchesOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = branchesDone, true
 		case branchesStepWritten:
-			next, err = branchesDone, branchesOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = branchesDone, true
 		case branchesStepDone:
-			next, err = branchesDone, branchesOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = branchesDone, true
+		}
+		if plain && err != nil {
+			err = &flowcrt.StateError{State: branchesStateIDs[step], Err: err}
+		} else if plain {
+			s.apply(u)
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

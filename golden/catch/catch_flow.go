@@ -59,22 +59,6 @@ func (s *CatchState) apply(u CatchUpdate) {
 	}
 }
 
-// catchOutcome takes what the handler of a plain state returned: its update is applied to s, and its
-// error is tagged with the state. The state's id comes from the table, not from o, so that s
-// stays on the stack.
-type catchOutcome struct {
-	s    *CatchState
-	step catchStep
-}
-
-func (o catchOutcome) fold(u CatchUpdate, err error) error {
-	if err != nil {
-		return &flowcrt.StateError{State: catchStateIDs[o.step], Err: err}
-	}
-	o.s.apply(u)
-	return nil
-}
-
 // CatchHandlers is the work of each state, implemented by you.
 type CatchHandlers interface {
 	// Process runs state "process".
@@ -207,15 +191,25 @@ func (w *Catch) run(ctx context.Context, sess *flowcrt.Session, s CatchState, st
 			sctx = flowcrt.WithState(ctx, catchStateIDs[step])
 		}
 		var next catchStep
+		var u CatchUpdate // the update of an inline state
+		plain := false
 		switch step {
 		case catchStepProcess:
 			next, err = w.stepProcess(sctx, &s)
 		case catchStepFixer:
-			next, err = catchStepPublish, catchOutcome{&s, step}.fold(w.h.Fixer(sctx, s))
+			u, err = w.h.Fixer(sctx, s)
+			next, plain = catchStepPublish, true
 		case catchStepFallback:
-			next, err = catchDone, catchOutcome{&s, step}.fold(w.h.Fallback(sctx, s))
+			u, err = w.h.Fallback(sctx, s)
+			next, plain = catchDone, true
 		case catchStepPublish:
-			next, err = catchDone, catchOutcome{&s, step}.fold(w.h.Publish(sctx, s))
+			u, err = w.h.Publish(sctx, s)
+			next, plain = catchDone, true
+		}
+		if plain && err != nil {
+			err = &flowcrt.StateError{State: catchStateIDs[step], Err: err}
+		} else if plain {
+			s.apply(u)
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -87,22 +87,6 @@ func (s *ChatState) apply(u ChatUpdate) {
 	}
 }
 
-// chatOutcome takes what the handler of a plain state returned: its update is applied to s, and its
-// error is tagged with the state. The state's id comes from the table, not from o, so that s
-// stays on the stack.
-type chatOutcome struct {
-	s    *ChatState
-	step chatStep
-}
-
-func (o chatOutcome) fold(u ChatUpdate, err error) error {
-	if err != nil {
-		return &flowcrt.StateError{State: chatStateIDs[o.step], Err: err}
-	}
-	o.s.apply(u)
-	return nil
-}
-
 // ChatHandlers is the work of each state, implemented by you.
 type ChatHandlers interface {
 	// Receive runs state "receive".
@@ -231,13 +215,23 @@ func (w *Chat) run(ctx context.Context, sess *flowcrt.Session, s ChatState, step
 			sctx = flowcrt.WithState(ctx, chatStateIDs[step])
 		}
 		var next chatStep
+		var u ChatUpdate // the update of an inline state
+		plain := false
 		switch step {
 		case chatStepReceive:
-			next, err = chatStepCount, chatOutcome{&s, step}.fold(w.h.Receive(sctx, s))
+			u, err = w.h.Receive(sctx, s)
+			next, plain = chatStepCount, true
 		case chatStepCount:
-			next, err = chatStepReply, chatOutcome{&s, step}.fold(w.h.Count(sctx, s))
+			u, err = w.h.Count(sctx, s)
+			next, plain = chatStepReply, true
 		case chatStepReply:
-			next, err = chatDone, chatOutcome{&s, step}.fold(w.h.Reply(sctx, s))
+			u, err = w.h.Reply(sctx, s)
+			next, plain = chatDone, true
+		}
+		if plain && err != nil {
+			err = &flowcrt.StateError{State: chatStateIDs[step], Err: err}
+		} else if plain {
+			s.apply(u)
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

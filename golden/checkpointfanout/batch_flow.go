@@ -100,22 +100,6 @@ func (s *BatchState) apply(u BatchUpdate) {
 	}
 }
 
-// batchOutcome takes what the handler of a plain state returned: its update is applied to s, and its
-// error is tagged with the state. The state's id comes from the table, not from o, so that s
-// stays on the stack.
-type batchOutcome struct {
-	s    *BatchState
-	step batchStep
-}
-
-func (o batchOutcome) fold(u BatchUpdate, err error) error {
-	if err != nil {
-		return &flowcrt.StateError{State: batchStateIDs[o.step], Err: err}
-	}
-	o.s.apply(u)
-	return nil
-}
-
 // MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
 func (u BatchUpdate) MarshalJSON() ([]byte, error) {
 	fields := map[string]any{}
@@ -309,13 +293,21 @@ func (w *Batch) run(ctx context.Context, sess *flowcrt.Session, s BatchState, st
 			sctx = flowcrt.WithState(ctx, batchStateIDs[step])
 		}
 		var next batchStep
+		var u BatchUpdate // the update of an inline state
+		plain := false
 		switch step {
 		case batchStepLoad:
 			next, err = w.stepLoad(sctx, &s, sess)
 		case batchStepSplit:
 			next, err = w.stepSplit(sctx, &s, sess)
 		case batchStepReport:
-			next, err = batchDone, batchOutcome{&s, step}.fold(w.h.Report(sctx, s))
+			u, err = w.h.Report(sctx, s)
+			next, plain = batchDone, true
+		}
+		if plain && err != nil {
+			err = &flowcrt.StateError{State: batchStateIDs[step], Err: err}
+		} else if plain {
+			s.apply(u)
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -102,22 +102,6 @@ func (s *ConditionState) apply(u ConditionUpdate) {
 	}
 }
 
-// conditionOutcome takes what the handler of a plain state returned: its update is applied to s, and its
-// error is tagged with the state. The state's id comes from the table, not from o, so that s
-// stays on the stack.
-type conditionOutcome struct {
-	s    *ConditionState
-	step conditionStep
-}
-
-func (o conditionOutcome) fold(u ConditionUpdate, err error) error {
-	if err != nil {
-		return &flowcrt.StateError{State: conditionStateIDs[o.step], Err: err}
-	}
-	o.s.apply(u)
-	return nil
-}
-
 // ConditionHandlers is the work of each state, implemented by you.
 type ConditionHandlers interface {
 	// Visit runs states "inspect", "triage", "alert", "process", "skip".
@@ -246,19 +230,27 @@ func (w *Condition) run(ctx context.Context, sess *flowcrt.Session, s ConditionS
 			sctx = flowcrt.WithState(ctx, conditionStateIDs[step])
 		}
 		var next conditionStep
+		var u ConditionUpdate // the update of an inline state
+		plain := false
 		switch step {
 		case conditionStepInspect:
-			err = conditionOutcome{&s, step}.fold(w.h.Visit(sctx, s))
-			next = s.nextInspect()
+			next, err = w.stepInspect(sctx, &s)
 		case conditionStepTriage:
-			err = conditionOutcome{&s, step}.fold(w.h.Visit(sctx, s))
-			next = s.nextTriage()
+			next, err = w.stepTriage(sctx, &s)
 		case conditionStepAlert:
-			next, err = conditionDone, conditionOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = conditionDone, true
 		case conditionStepProcess:
-			next, err = conditionDone, conditionOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = conditionDone, true
 		case conditionStepSkip:
-			next, err = conditionDone, conditionOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = conditionDone, true
+		}
+		if plain && err != nil {
+			err = &flowcrt.StateError{State: conditionStateIDs[step], Err: err}
+		} else if plain {
+			s.apply(u)
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -272,12 +264,32 @@ func (w *Condition) run(ctx context.Context, sess *flowcrt.Session, s ConditionS
 	return s, nil
 }
 
+// stepInspect runs state "inspect" and returns the state to run next.
+func (w *Condition) stepInspect(ctx context.Context, s *ConditionState) (conditionStep, error) {
+	u, err := w.h.Visit(ctx, *s)
+	if err != nil {
+		return conditionDone, &flowcrt.StateError{State: "inspect", Err: err}
+	}
+	s.apply(u)
+	return s.nextInspect(), nil
+}
+
 // nextInspect picks the state after "inspect".
 func (s *ConditionState) nextInspect() conditionStep {
 	if strings.Contains(strings.ToLower(s.Message), "error") && !strings.HasPrefix(s.Status, "ok") {
 		return conditionStepAlert
 	}
 	return conditionStepTriage
+}
+
+// stepTriage runs state "triage" and returns the state to run next.
+func (w *Condition) stepTriage(ctx context.Context, s *ConditionState) (conditionStep, error) {
+	u, err := w.h.Visit(ctx, *s)
+	if err != nil {
+		return conditionDone, &flowcrt.StateError{State: "triage", Err: err}
+	}
+	s.apply(u)
+	return s.nextTriage(), nil
 }
 
 // nextTriage picks the state after "triage".

@@ -59,22 +59,6 @@ func (s *DefaultOnlyState) apply(u DefaultOnlyUpdate) {
 	}
 }
 
-// defaultOnlyOutcome takes what the handler of a plain state returned: its update is applied to s, and its
-// error is tagged with the state. The state's id comes from the table, not from o, so that s
-// stays on the stack.
-type defaultOnlyOutcome struct {
-	s    *DefaultOnlyState
-	step defaultOnlyStep
-}
-
-func (o defaultOnlyOutcome) fold(u DefaultOnlyUpdate, err error) error {
-	if err != nil {
-		return &flowcrt.StateError{State: defaultOnlyStateIDs[o.step], Err: err}
-	}
-	o.s.apply(u)
-	return nil
-}
-
 // DefaultOnlyHandlers is the work of each state, implemented by you.
 type DefaultOnlyHandlers interface {
 	// First runs state "first".
@@ -203,13 +187,21 @@ func (w *DefaultOnly) run(ctx context.Context, sess *flowcrt.Session, s DefaultO
 			sctx = flowcrt.WithState(ctx, defaultOnlyStateIDs[step])
 		}
 		var next defaultOnlyStep
+		var u DefaultOnlyUpdate // the update of an inline state
+		plain := false
 		switch step {
 		case defaultOnlyStepFirst:
 			next, err = w.stepFirst(sctx, &s)
 		case defaultOnlyStepSecond:
 			next, err = w.stepSecond(sctx, &s)
 		case defaultOnlyStepThird:
-			next, err = defaultOnlyDone, defaultOnlyOutcome{&s, step}.fold(w.h.Third(sctx, s))
+			u, err = w.h.Third(sctx, s)
+			next, plain = defaultOnlyDone, true
+		}
+		if plain && err != nil {
+			err = &flowcrt.StateError{State: defaultOnlyStateIDs[step], Err: err}
+		} else if plain {
+			s.apply(u)
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

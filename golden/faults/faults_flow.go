@@ -74,22 +74,6 @@ func (s *FaultsState) apply(u FaultsUpdate) {
 	}
 }
 
-// faultsOutcome takes what the handler of a plain state returned: its update is applied to s, and its
-// error is tagged with the state. The state's id comes from the table, not from o, so that s
-// stays on the stack.
-type faultsOutcome struct {
-	s    *FaultsState
-	step faultsStep
-}
-
-func (o faultsOutcome) fold(u FaultsUpdate, err error) error {
-	if err != nil {
-		return &flowcrt.StateError{State: faultsStateIDs[o.step], Err: err}
-	}
-	o.s.apply(u)
-	return nil
-}
-
 // MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
 func (u FaultsUpdate) MarshalJSON() ([]byte, error) {
 	fields := map[string]any{}
@@ -274,15 +258,24 @@ func (w *Faults) run(ctx context.Context, sess *flowcrt.Session, s FaultsState, 
 			sctx = flowcrt.WithState(ctx, faultsStateIDs[step])
 		}
 		var next faultsStep
+		var u FaultsUpdate // the update of an inline state
+		plain := false
 		switch step {
 		case faultsStepStart:
 			next, err = w.stepStart(sctx, &s, sess)
 		case faultsStepJoin:
 			next, err = w.stepJoin(sctx, &s, sess)
 		case faultsStepDone:
-			next, err = faultsDone, faultsOutcome{&s, step}.fold(w.h.Done(sctx, s))
+			u, err = w.h.Done(sctx, s)
+			next, plain = faultsDone, true
 		case faultsStepTimedOut:
-			next, err = faultsDone, faultsOutcome{&s, step}.fold(w.h.TimedOut(sctx, s))
+			u, err = w.h.TimedOut(sctx, s)
+			next, plain = faultsDone, true
+		}
+		if plain && err != nil {
+			err = &flowcrt.StateError{State: faultsStateIDs[step], Err: err}
+		} else if plain {
+			s.apply(u)
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -73,22 +73,6 @@ func (s *GotoEndState) apply(u GotoEndUpdate) {
 	}
 }
 
-// gotoEndOutcome takes what the handler of a plain state returned: its update is applied to s, and its
-// error is tagged with the state. The state's id comes from the table, not from o, so that s
-// stays on the stack.
-type gotoEndOutcome struct {
-	s    *GotoEndState
-	step gotoEndStep
-}
-
-func (o gotoEndOutcome) fold(u GotoEndUpdate, err error) error {
-	if err != nil {
-		return &flowcrt.StateError{State: gotoEndStateIDs[o.step], Err: err}
-	}
-	o.s.apply(u)
-	return nil
-}
-
 // GotoEndHandlers is the work of each state, implemented by you.
 type GotoEndHandlers interface {
 	// Visit runs states "route", "fetch", "parse", "store", "review", "approve", "log".
@@ -221,22 +205,34 @@ func (w *GotoEnd) run(ctx context.Context, sess *flowcrt.Session, s GotoEndState
 			sctx = flowcrt.WithState(ctx, gotoEndStateIDs[step])
 		}
 		var next gotoEndStep
+		var u GotoEndUpdate // the update of an inline state
+		plain := false
 		switch step {
 		case gotoEndStepRoute:
-			err = gotoEndOutcome{&s, step}.fold(w.h.Visit(sctx, s))
-			next = s.nextRoute()
+			next, err = w.stepRoute(sctx, &s)
 		case gotoEndStepFetch:
-			next, err = gotoEndStepParse, gotoEndOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = gotoEndStepParse, true
 		case gotoEndStepParse:
-			next, err = gotoEndStepStore, gotoEndOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = gotoEndStepStore, true
 		case gotoEndStepStore:
-			next, err = gotoEndDone, gotoEndOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = gotoEndDone, true
 		case gotoEndStepReview:
-			next, err = gotoEndStepApprove, gotoEndOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = gotoEndStepApprove, true
 		case gotoEndStepApprove:
-			next, err = gotoEndDone, gotoEndOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = gotoEndDone, true
 		case gotoEndStepLog:
-			next, err = gotoEndDone, gotoEndOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = gotoEndDone, true
+		}
+		if plain && err != nil {
+			err = &flowcrt.StateError{State: gotoEndStateIDs[step], Err: err}
+		} else if plain {
+			s.apply(u)
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -248,6 +244,16 @@ func (w *GotoEnd) run(ctx context.Context, sess *flowcrt.Session, s GotoEndState
 		step = next
 	}
 	return s, nil
+}
+
+// stepRoute runs state "route" and returns the state to run next.
+func (w *GotoEnd) stepRoute(ctx context.Context, s *GotoEndState) (gotoEndStep, error) {
+	u, err := w.h.Visit(ctx, *s)
+	if err != nil {
+		return gotoEndDone, &flowcrt.StateError{State: "route", Err: err}
+	}
+	s.apply(u)
+	return s.nextRoute(), nil
 }
 
 // nextRoute picks the state after "route".

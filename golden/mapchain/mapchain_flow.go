@@ -88,22 +88,6 @@ func (s *ChunksState) apply(u ChunksUpdate) {
 	}
 }
 
-// chunksOutcome takes what the handler of a plain state returned: its update is applied to s, and its
-// error is tagged with the state. The state's id comes from the table, not from o, so that s
-// stays on the stack.
-type chunksOutcome struct {
-	s    *ChunksState
-	step chunksStep
-}
-
-func (o chunksOutcome) fold(u ChunksUpdate, err error) error {
-	if err != nil {
-		return &flowcrt.StateError{State: chunksStateIDs[o.step], Err: err}
-	}
-	o.s.apply(u)
-	return nil
-}
-
 // MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
 func (u ChunksUpdate) MarshalJSON() ([]byte, error) {
 	fields := map[string]any{}
@@ -282,11 +266,19 @@ func (w *Chunks) run(ctx context.Context, sess *flowcrt.Session, s ChunksState, 
 			sctx = flowcrt.WithState(ctx, chunksStateIDs[step])
 		}
 		var next chunksStep
+		var u ChunksUpdate // the update of an inline state
+		plain := false
 		switch step {
 		case chunksStepSplit:
 			next, err = w.stepSplit(sctx, &s, sess)
 		case chunksStepMerge:
-			next, err = chunksDone, chunksOutcome{&s, step}.fold(w.h.Merge(sctx, s))
+			u, err = w.h.Merge(sctx, s)
+			next, plain = chunksDone, true
+		}
+		if plain && err != nil {
+			err = &flowcrt.StateError{State: chunksStateIDs[step], Err: err}
+		} else if plain {
+			s.apply(u)
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -116,22 +116,6 @@ func (s *MapReduceState) apply(u MapReduceUpdate) {
 	}
 }
 
-// mapReduceOutcome takes what the handler of a plain state returned: its update is applied to s, and its
-// error is tagged with the state. The state's id comes from the table, not from o, so that s
-// stays on the stack.
-type mapReduceOutcome struct {
-	s    *MapReduceState
-	step mapReduceStep
-}
-
-func (o mapReduceOutcome) fold(u MapReduceUpdate, err error) error {
-	if err != nil {
-		return &flowcrt.StateError{State: mapReduceStateIDs[o.step], Err: err}
-	}
-	o.s.apply(u)
-	return nil
-}
-
 // MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
 func (u MapReduceUpdate) MarshalJSON() ([]byte, error) {
 	fields := map[string]any{}
@@ -319,11 +303,19 @@ func (w *MapReduce) run(ctx context.Context, sess *flowcrt.Session, s MapReduceS
 			sctx = flowcrt.WithState(ctx, mapReduceStateIDs[step])
 		}
 		var next mapReduceStep
+		var u MapReduceUpdate // the update of an inline state
+		plain := false
 		switch step {
 		case mapReduceStepLoad:
 			next, err = w.stepLoad(sctx, &s, sess)
 		case mapReduceStepReport:
-			next, err = mapReduceDone, mapReduceOutcome{&s, step}.fold(w.h.Report(sctx, s))
+			u, err = w.h.Report(sctx, s)
+			next, plain = mapReduceDone, true
+		}
+		if plain && err != nil {
+			err = &flowcrt.StateError{State: mapReduceStateIDs[step], Err: err}
+		} else if plain {
+			s.apply(u)
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -103,22 +103,6 @@ func (s *MembershipState) apply(u MembershipUpdate) {
 	}
 }
 
-// membershipOutcome takes what the handler of a plain state returned: its update is applied to s, and its
-// error is tagged with the state. The state's id comes from the table, not from o, so that s
-// stays on the stack.
-type membershipOutcome struct {
-	s    *MembershipState
-	step membershipStep
-}
-
-func (o membershipOutcome) fold(u MembershipUpdate, err error) error {
-	if err != nil {
-		return &flowcrt.StateError{State: membershipStateIDs[o.step], Err: err}
-	}
-	o.s.apply(u)
-	return nil
-}
-
 // MembershipHandlers is the work of each state, implemented by you.
 type MembershipHandlers interface {
 	// Classify runs state "classify".
@@ -255,24 +239,37 @@ func (w *Membership) run(ctx context.Context, sess *flowcrt.Session, s Membershi
 			sctx = flowcrt.WithState(ctx, membershipStateIDs[step])
 		}
 		var next membershipStep
+		var u MembershipUpdate // the update of an inline state
+		plain := false
 		switch step {
 		case membershipStepClassify:
-			err = membershipOutcome{&s, step}.fold(w.h.Classify(sctx, s))
-			next = s.nextClassify()
+			next, err = w.stepClassify(sctx, &s)
 		case membershipStepUrgent:
-			next, err = membershipDone, membershipOutcome{&s, step}.fold(w.h.Route(sctx, s))
+			u, err = w.h.Route(sctx, s)
+			next, plain = membershipDone, true
 		case membershipStepBusyVip:
-			next, err = membershipDone, membershipOutcome{&s, step}.fold(w.h.Route(sctx, s))
+			u, err = w.h.Route(sctx, s)
+			next, plain = membershipDone, true
 		case membershipStepVip:
-			next, err = membershipDone, membershipOutcome{&s, step}.fold(w.h.Route(sctx, s))
+			u, err = w.h.Route(sctx, s)
+			next, plain = membershipDone, true
 		case membershipStepSpam:
-			next, err = membershipDone, membershipOutcome{&s, step}.fold(w.h.Route(sctx, s))
+			u, err = w.h.Route(sctx, s)
+			next, plain = membershipDone, true
 		case membershipStepUnowned:
-			next, err = membershipDone, membershipOutcome{&s, step}.fold(w.h.Route(sctx, s))
+			u, err = w.h.Route(sctx, s)
+			next, plain = membershipDone, true
 		case membershipStepLong:
-			next, err = membershipDone, membershipOutcome{&s, step}.fold(w.h.Route(sctx, s))
+			u, err = w.h.Route(sctx, s)
+			next, plain = membershipDone, true
 		case membershipStepNormal:
-			next, err = membershipDone, membershipOutcome{&s, step}.fold(w.h.Route(sctx, s))
+			u, err = w.h.Route(sctx, s)
+			next, plain = membershipDone, true
+		}
+		if plain && err != nil {
+			err = &flowcrt.StateError{State: membershipStateIDs[step], Err: err}
+		} else if plain {
+			s.apply(u)
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -284,6 +281,16 @@ func (w *Membership) run(ctx context.Context, sess *flowcrt.Session, s Membershi
 		step = next
 	}
 	return s, nil
+}
+
+// stepClassify runs state "classify" and returns the state to run next.
+func (w *Membership) stepClassify(ctx context.Context, s *MembershipState) (membershipStep, error) {
+	u, err := w.h.Classify(ctx, *s)
+	if err != nil {
+		return membershipDone, &flowcrt.StateError{State: "classify", Err: err}
+	}
+	s.apply(u)
+	return s.nextClassify(), nil
 }
 
 // nextClassify picks the state after "classify".

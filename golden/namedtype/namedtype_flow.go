@@ -88,22 +88,6 @@ func (s *TicketsState) apply(u TicketsUpdate) {
 	}
 }
 
-// ticketsOutcome takes what the handler of a plain state returned: its update is applied to s, and its
-// error is tagged with the state. The state's id comes from the table, not from o, so that s
-// stays on the stack.
-type ticketsOutcome struct {
-	s    *TicketsState
-	step ticketsStep
-}
-
-func (o ticketsOutcome) fold(u TicketsUpdate, err error) error {
-	if err != nil {
-		return &flowcrt.StateError{State: ticketsStateIDs[o.step], Err: err}
-	}
-	o.s.apply(u)
-	return nil
-}
-
 // TicketsHandlers is the work of each state, implemented by you.
 type TicketsHandlers interface {
 	// Load runs state "load".
@@ -234,18 +218,28 @@ func (w *Tickets) run(ctx context.Context, sess *flowcrt.Session, s TicketsState
 			sctx = flowcrt.WithState(ctx, ticketsStateIDs[step])
 		}
 		var next ticketsStep
+		var u TicketsUpdate // the update of an inline state
+		plain := false
 		switch step {
 		case ticketsStepLoad:
-			err = ticketsOutcome{&s, step}.fold(w.h.Load(sctx, s))
-			next = s.nextLoad()
+			next, err = w.stepLoad(sctx, &s)
 		case ticketsStepPage:
-			next, err = ticketsDone, ticketsOutcome{&s, step}.fold(w.h.Route(sctx, s))
+			u, err = w.h.Route(sctx, s)
+			next, plain = ticketsDone, true
 		case ticketsStepEscalate:
-			next, err = ticketsDone, ticketsOutcome{&s, step}.fold(w.h.Route(sctx, s))
+			u, err = w.h.Route(sctx, s)
+			next, plain = ticketsDone, true
 		case ticketsStepAssign:
-			next, err = ticketsDone, ticketsOutcome{&s, step}.fold(w.h.Route(sctx, s))
+			u, err = w.h.Route(sctx, s)
+			next, plain = ticketsDone, true
 		case ticketsStepQueue:
-			next, err = ticketsDone, ticketsOutcome{&s, step}.fold(w.h.Route(sctx, s))
+			u, err = w.h.Route(sctx, s)
+			next, plain = ticketsDone, true
+		}
+		if plain && err != nil {
+			err = &flowcrt.StateError{State: ticketsStateIDs[step], Err: err}
+		} else if plain {
+			s.apply(u)
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -257,6 +251,16 @@ func (w *Tickets) run(ctx context.Context, sess *flowcrt.Session, s TicketsState
 		step = next
 	}
 	return s, nil
+}
+
+// stepLoad runs state "load" and returns the state to run next.
+func (w *Tickets) stepLoad(ctx context.Context, s *TicketsState) (ticketsStep, error) {
+	u, err := w.h.Load(ctx, *s)
+	if err != nil {
+		return ticketsDone, &flowcrt.StateError{State: "load", Err: err}
+	}
+	s.apply(u)
+	return s.nextLoad(), nil
 }
 
 // nextLoad picks the state after "load".

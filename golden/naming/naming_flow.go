@@ -59,22 +59,6 @@ func (s *NamingState) apply(u NamingUpdate) {
 	}
 }
 
-// namingOutcome takes what the handler of a plain state returned: its update is applied to s, and its
-// error is tagged with the state. The state's id comes from the table, not from o, so that s
-// stays on the stack.
-type namingOutcome struct {
-	s    *NamingState
-	step namingStep
-}
-
-func (o namingOutcome) fold(u NamingUpdate, err error) error {
-	if err != nil {
-		return &flowcrt.StateError{State: namingStateIDs[o.step], Err: err}
-	}
-	o.s.apply(u)
-	return nil
-}
-
 // NamingHandlers is the work of each state, implemented by you.
 type NamingHandlers interface {
 	// SummaryBot runs states "summarize-result", "review-draft".
@@ -201,13 +185,23 @@ func (w *Naming) run(ctx context.Context, sess *flowcrt.Session, s NamingState, 
 			sctx = flowcrt.WithState(ctx, namingStateIDs[step])
 		}
 		var next namingStep
+		var u NamingUpdate // the update of an inline state
+		plain := false
 		switch step {
 		case namingStepSummarizeResult:
-			next, err = namingDone, namingOutcome{&s, step}.fold(w.h.SummaryBot(sctx, s))
+			u, err = w.h.SummaryBot(sctx, s)
+			next, plain = namingDone, true
 		case namingStepFetchData:
-			next, err = namingStepReviewDraft, namingOutcome{&s, step}.fold(w.h.WebSearch(sctx, s))
+			u, err = w.h.WebSearch(sctx, s)
+			next, plain = namingStepReviewDraft, true
 		case namingStepReviewDraft:
-			next, err = namingStepSummarizeResult, namingOutcome{&s, step}.fold(w.h.SummaryBot(sctx, s))
+			u, err = w.h.SummaryBot(sctx, s)
+			next, plain = namingStepSummarizeResult, true
+		}
+		if plain && err != nil {
+			err = &flowcrt.StateError{State: namingStateIDs[step], Err: err}
+		} else if plain {
+			s.apply(u)
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -87,22 +87,6 @@ func (s *NoneCheckState) apply(u NoneCheckUpdate) {
 	}
 }
 
-// noneCheckOutcome takes what the handler of a plain state returned: its update is applied to s, and its
-// error is tagged with the state. The state's id comes from the table, not from o, so that s
-// stays on the stack.
-type noneCheckOutcome struct {
-	s    *NoneCheckState
-	step noneCheckStep
-}
-
-func (o noneCheckOutcome) fold(u NoneCheckUpdate, err error) error {
-	if err != nil {
-		return &flowcrt.StateError{State: noneCheckStateIDs[o.step], Err: err}
-	}
-	o.s.apply(u)
-	return nil
-}
-
 // NoneCheckHandlers is the work of each state, implemented by you.
 type NoneCheckHandlers interface {
 	// Check runs state "check".
@@ -231,16 +215,25 @@ func (w *NoneCheck) run(ctx context.Context, sess *flowcrt.Session, s NoneCheckS
 			sctx = flowcrt.WithState(ctx, noneCheckStateIDs[step])
 		}
 		var next noneCheckStep
+		var u NoneCheckUpdate // the update of an inline state
+		plain := false
 		switch step {
 		case noneCheckStepCheck:
-			err = noneCheckOutcome{&s, step}.fold(w.h.Check(sctx, s))
-			next = s.nextCheck()
+			next, err = w.stepCheck(sctx, &s)
 		case noneCheckStepMissing:
-			next, err = noneCheckDone, noneCheckOutcome{&s, step}.fold(w.h.Route(sctx, s))
+			u, err = w.h.Route(sctx, s)
+			next, plain = noneCheckDone, true
 		case noneCheckStepTagged:
-			next, err = noneCheckDone, noneCheckOutcome{&s, step}.fold(w.h.Route(sctx, s))
+			u, err = w.h.Route(sctx, s)
+			next, plain = noneCheckDone, true
 		case noneCheckStepLabelled:
-			next, err = noneCheckDone, noneCheckOutcome{&s, step}.fold(w.h.Route(sctx, s))
+			u, err = w.h.Route(sctx, s)
+			next, plain = noneCheckDone, true
+		}
+		if plain && err != nil {
+			err = &flowcrt.StateError{State: noneCheckStateIDs[step], Err: err}
+		} else if plain {
+			s.apply(u)
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -252,6 +245,16 @@ func (w *NoneCheck) run(ctx context.Context, sess *flowcrt.Session, s NoneCheckS
 		step = next
 	}
 	return s, nil
+}
+
+// stepCheck runs state "check" and returns the state to run next.
+func (w *NoneCheck) stepCheck(ctx context.Context, s *NoneCheckState) (noneCheckStep, error) {
+	u, err := w.h.Check(ctx, *s)
+	if err != nil {
+		return noneCheckDone, &flowcrt.StateError{State: "check", Err: err}
+	}
+	s.apply(u)
+	return s.nextCheck(), nil
 }
 
 // nextCheck picks the state after "check".

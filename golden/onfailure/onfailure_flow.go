@@ -73,22 +73,6 @@ func (s *OnFailureState) apply(u OnFailureUpdate) {
 	}
 }
 
-// onFailureOutcome takes what the handler of a plain state returned: its update is applied to s, and its
-// error is tagged with the state. The state's id comes from the table, not from o, so that s
-// stays on the stack.
-type onFailureOutcome struct {
-	s    *OnFailureState
-	step onFailureStep
-}
-
-func (o onFailureOutcome) fold(u OnFailureUpdate, err error) error {
-	if err != nil {
-		return &flowcrt.StateError{State: onFailureStateIDs[o.step], Err: err}
-	}
-	o.s.apply(u)
-	return nil
-}
-
 // OnFailureHandlers is the work of each state, implemented by you.
 type OnFailureHandlers interface {
 	// Fetch runs state "fetch".
@@ -217,13 +201,21 @@ func (w *OnFailure) run(ctx context.Context, sess *flowcrt.Session, s OnFailureS
 			sctx = flowcrt.WithState(ctx, onFailureStateIDs[step])
 		}
 		var next onFailureStep
+		var u OnFailureUpdate // the update of an inline state
+		plain := false
 		switch step {
 		case onFailureStepFetch:
 			next, err = w.stepFetch(sctx, &s)
 		case onFailureStepStore:
 			next, err = w.stepStore(sctx, &s)
 		case onFailureStepFallback:
-			next, err = onFailureDone, onFailureOutcome{&s, step}.fold(w.h.Fallback(sctx, s))
+			u, err = w.h.Fallback(sctx, s)
+			next, plain = onFailureDone, true
+		}
+		if plain && err != nil {
+			err = &flowcrt.StateError{State: onFailureStateIDs[step], Err: err}
+		} else if plain {
+			s.apply(u)
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -102,22 +102,6 @@ func (s *ParallelState) apply(u ParallelUpdate) {
 	}
 }
 
-// parallelOutcome takes what the handler of a plain state returned: its update is applied to s, and its
-// error is tagged with the state. The state's id comes from the table, not from o, so that s
-// stays on the stack.
-type parallelOutcome struct {
-	s    *ParallelState
-	step parallelStep
-}
-
-func (o parallelOutcome) fold(u ParallelUpdate, err error) error {
-	if err != nil {
-		return &flowcrt.StateError{State: parallelStateIDs[o.step], Err: err}
-	}
-	o.s.apply(u)
-	return nil
-}
-
 // MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
 func (u ParallelUpdate) MarshalJSON() ([]byte, error) {
 	fields := map[string]any{}
@@ -314,11 +298,19 @@ func (w *Parallel) run(ctx context.Context, sess *flowcrt.Session, s ParallelSta
 			sctx = flowcrt.WithState(ctx, parallelStateIDs[step])
 		}
 		var next parallelStep
+		var u ParallelUpdate // the update of an inline state
+		plain := false
 		switch step {
 		case parallelStepSplit:
 			next, err = w.stepSplit(sctx, &s, sess)
 		case parallelStepMerge:
-			next, err = parallelDone, parallelOutcome{&s, step}.fold(w.h.Merge(sctx, s))
+			u, err = w.h.Merge(sctx, s)
+			next, plain = parallelDone, true
+		}
+		if plain && err != nil {
+			err = &flowcrt.StateError{State: parallelStateIDs[step], Err: err}
+		} else if plain {
+			s.apply(u)
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

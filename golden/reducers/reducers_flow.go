@@ -143,22 +143,6 @@ func (s *ReducersState) apply(u ReducersUpdate) {
 	}
 }
 
-// reducersOutcome takes what the handler of a plain state returned: its update is applied to s, and its
-// error is tagged with the state. The state's id comes from the table, not from o, so that s
-// stays on the stack.
-type reducersOutcome struct {
-	s    *ReducersState
-	step reducersStep
-}
-
-func (o reducersOutcome) fold(u ReducersUpdate, err error) error {
-	if err != nil {
-		return &flowcrt.StateError{State: reducersStateIDs[o.step], Err: err}
-	}
-	o.s.apply(u)
-	return nil
-}
-
 // ReducersHandlers is the work of each state, implemented by you.
 type ReducersHandlers interface {
 	// Node runs state "node".
@@ -283,11 +267,20 @@ func (w *Reducers) run(ctx context.Context, sess *flowcrt.Session, s ReducersSta
 			sctx = flowcrt.WithState(ctx, reducersStateIDs[step])
 		}
 		var next reducersStep
+		var u ReducersUpdate // the update of an inline state
+		plain := false
 		switch step {
 		case reducersStepNode:
-			next, err = reducersStepTally, reducersOutcome{&s, step}.fold(w.h.Node(sctx, s))
+			u, err = w.h.Node(sctx, s)
+			next, plain = reducersStepTally, true
 		case reducersStepTally:
-			next, err = reducersDone, reducersOutcome{&s, step}.fold(w.h.Tally(sctx, s))
+			u, err = w.h.Tally(sctx, s)
+			next, plain = reducersDone, true
+		}
+		if plain && err != nil {
+			err = &flowcrt.StateError{State: reducersStateIDs[step], Err: err}
+		} else if plain {
+			s.apply(u)
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

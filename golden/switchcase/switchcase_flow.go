@@ -87,22 +87,6 @@ func (s *SwitchCaseState) apply(u SwitchCaseUpdate) {
 	}
 }
 
-// switchCaseOutcome takes what the handler of a plain state returned: its update is applied to s, and its
-// error is tagged with the state. The state's id comes from the table, not from o, so that s
-// stays on the stack.
-type switchCaseOutcome struct {
-	s    *SwitchCaseState
-	step switchCaseStep
-}
-
-func (o switchCaseOutcome) fold(u SwitchCaseUpdate, err error) error {
-	if err != nil {
-		return &flowcrt.StateError{State: switchCaseStateIDs[o.step], Err: err}
-	}
-	o.s.apply(u)
-	return nil
-}
-
 // SwitchCaseHandlers is the work of each state, implemented by you.
 type SwitchCaseHandlers interface {
 	// Evaluate runs state "evaluate".
@@ -241,27 +225,39 @@ func (w *SwitchCase) run(ctx context.Context, sess *flowcrt.Session, s SwitchCas
 			sctx = flowcrt.WithState(ctx, switchCaseStateIDs[step])
 		}
 		var next switchCaseStep
+		var u SwitchCaseUpdate // the update of an inline state
+		plain := false
 		switch step {
 		case switchCaseStepEvaluate:
-			err = switchCaseOutcome{&s, step}.fold(w.h.Evaluate(sctx, s))
-			next = s.nextEvaluate()
+			next, err = w.stepEvaluate(sctx, &s)
 		case switchCaseStepGrade:
-			err = switchCaseOutcome{&s, step}.fold(w.h.Visit(sctx, s))
-			next = s.nextGrade()
+			next, err = w.stepGrade(sctx, &s)
 		case switchCaseStepWait:
-			next, err = switchCaseDone, switchCaseOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = switchCaseDone, true
 		case switchCaseStepRetryLater:
-			next, err = switchCaseDone, switchCaseOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = switchCaseDone, true
 		case switchCaseStepUnknown:
-			next, err = switchCaseDone, switchCaseOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = switchCaseDone, true
 		case switchCaseStepExcellent:
-			next, err = switchCaseDone, switchCaseOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = switchCaseDone, true
 		case switchCaseStepGood:
-			next, err = switchCaseDone, switchCaseOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = switchCaseDone, true
 		case switchCaseStepAverage:
-			next, err = switchCaseDone, switchCaseOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = switchCaseDone, true
 		case switchCaseStepPoor:
-			next, err = switchCaseDone, switchCaseOutcome{&s, step}.fold(w.h.Visit(sctx, s))
+			u, err = w.h.Visit(sctx, s)
+			next, plain = switchCaseDone, true
+		}
+		if plain && err != nil {
+			err = &flowcrt.StateError{State: switchCaseStateIDs[step], Err: err}
+		} else if plain {
+			s.apply(u)
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -275,6 +271,16 @@ func (w *SwitchCase) run(ctx context.Context, sess *flowcrt.Session, s SwitchCas
 	return s, nil
 }
 
+// stepEvaluate runs state "evaluate" and returns the state to run next.
+func (w *SwitchCase) stepEvaluate(ctx context.Context, s *SwitchCaseState) (switchCaseStep, error) {
+	u, err := w.h.Evaluate(ctx, *s)
+	if err != nil {
+		return switchCaseDone, &flowcrt.StateError{State: "evaluate", Err: err}
+	}
+	s.apply(u)
+	return s.nextEvaluate(), nil
+}
+
 // nextEvaluate picks the state after "evaluate".
 func (s *SwitchCaseState) nextEvaluate() switchCaseStep {
 	switch {
@@ -286,6 +292,16 @@ func (s *SwitchCaseState) nextEvaluate() switchCaseStep {
 		return switchCaseStepRetryLater
 	}
 	return switchCaseStepUnknown
+}
+
+// stepGrade runs state "grade" and returns the state to run next.
+func (w *SwitchCase) stepGrade(ctx context.Context, s *SwitchCaseState) (switchCaseStep, error) {
+	u, err := w.h.Visit(ctx, *s)
+	if err != nil {
+		return switchCaseDone, &flowcrt.StateError{State: "grade", Err: err}
+	}
+	s.apply(u)
+	return s.nextGrade(), nil
 }
 
 // nextGrade picks the state after "grade".
