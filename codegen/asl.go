@@ -102,6 +102,7 @@ func (g *aslGen) shell() *shell {
 		}},
 		sessions: g.sessionSpec(),
 		mock: mockSpec{
+			caller: "state",
 			doc: []string{"A mocked Return is the state's raw result, any JSON value; a Throw fails the state with",
 				"its Error and Cause. A state with no mock returns its effective input. An Approval's Return",
 				"is the decision."},

@@ -40,8 +40,7 @@ func (g *chainGen) shell() *shell {
 	for _, h := range firstHandlers(g.w.States, builtin) {
 		handlers = append(handlers, handler{
 			name: h.Name, doc: h.Name + " runs " + usersList("task", users[h.Name]) + ".", signature: handlerSignature,
-			mock:    []jen.Code{jen.Return(jen.Id("m").Dot("mocks").Dot("RespondChain").Call(jen.Id("call")))},
-			mockDoc: []string{h.Name + " answers from the mock of the task that calls it."},
+			mock: []jen.Code{jen.Return(jen.Id("m").Dot("mocks").Dot("RespondChain").Call(jen.Id("call")))},
 		})
 	}
 	start := g.w.State(g.w.Start.ID)
@@ -72,7 +71,7 @@ func (g *chainGen) shell() *shell {
 				jen.Return(jen.Id("s"), jen.Err()),
 			},
 		}},
-		mock: mockSpec{doc: []string{
+		mock: mockSpec{caller: "task", doc: []string{
 			"A mocked Return is {\"Output\": <json>, \"Eval\": \"<string>\"}; without \"Eval\" the eval string is the",
 			"output's text. A task with no mock returns its input unchanged.",
 		}},

@@ -87,6 +87,7 @@ type sessionSpec struct {
 
 type mockSpec struct {
 	doc          []string
+	caller       string // what calls a handler: "state" or "task"
 	marker       string // a method the runtime looks for, with markerDoc
 	markerDoc    []string
 	helpers      func(f *jen.File) // unexported methods the handler bodies share

@@ -102,6 +102,7 @@ func (g *jsonGen) shell() *shell {
 			body:    []jen.Code{jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Id("s"), jen.Id(n.stepConst(start)), jen.Id(n.endConst())))},
 		}},
 		mock: mockSpec{
+			caller: "state",
 			doc: []string{
 				"A mocked Return is the output text: a JSON string is the text itself, any other value its JSON",
 				"encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its",

@@ -55,7 +55,7 @@ func stepEnum(f *jen.File, sh *shell) {
 	f.Const().DefsFunc(func(d *jen.Group) {
 		d.Id(n.endConst()).Id(n.Step).Op("=").Iota()
 		for _, s := range sh.states {
-			d.Id(n.stepConst(s)).Comment(quote(s.ID))
+			d.Id(n.stepConst(s)) // the id is in the table below: a comment here slows formatting down
 		}
 	})
 	f.Line()
@@ -195,13 +195,21 @@ func (nativeLoop) mock(f *jen.File, sh *shell) {
 	if m.helpers != nil {
 		m.helpers(f)
 	}
-	for _, h := range sh.handlers {
-		f.Line()
-		if h.mockDoc == nil {
-			f.Comment(h.name + " answers from the mock of the state that calls it.")
-		}
-		for _, c := range h.mockDoc {
-			f.Comment(c)
+	// One comment for all the handler methods: a comment each would be most
+	// of the output, and the slowest part of formatting it.
+	plain := true
+	for i, h := range sh.handlers {
+		switch {
+		case h.mockDoc != nil:
+			f.Line()
+			for _, c := range h.mockDoc {
+				f.Comment(c)
+			}
+			plain = false
+		case i == 0 || !plain:
+			f.Line()
+			f.Comment("The methods below answer from the mock of the " + m.caller + " that calls them.")
+			plain = true
 		}
 		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(h.signature(jen.Id(h.name))).Block(h.mock...)
 	}

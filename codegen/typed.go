@@ -128,7 +128,7 @@ func (g *typedGen) shell() *shell {
 			body:    []jen.Code{jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Nil(), jen.Id("in"), jen.Id(n.stepConst(g.w.State(g.w.Start.ID)))))},
 		}},
 		sessions: g.sessionSpec(),
-		mock:     mockSpec{doc: mockDoc, helpers: g.mockHelpers, stateContext: true},
+		mock:     mockSpec{caller: "state", doc: mockDoc, helpers: g.mockHelpers, stateContext: true},
 	}
 }
 

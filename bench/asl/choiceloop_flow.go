@@ -40,11 +40,11 @@ func NewChoiceloop(h ChoiceloopHandlers, opts ...flowcrt.Option) *Choiceloop {
 type choiceloopStep int
 
 const (
-	choiceloopDone      choiceloopStep = iota
-	choiceloopStepInit                 // "Init"
-	choiceloopStepCheck                // "Check"
-	choiceloopStepStep                 // "Step"
-	choiceloopStepDone                 // "Done"
+	choiceloopDone choiceloopStep = iota
+	choiceloopStepInit
+	choiceloopStepCheck
+	choiceloopStepStep
+	choiceloopStepDone
 )
 
 // choiceloopStateIDs maps each step to its state's id.

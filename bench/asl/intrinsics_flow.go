@@ -40,8 +40,8 @@ func NewIntrinsics(h IntrinsicsHandlers, opts ...flowcrt.Option) *Intrinsics {
 type intrinsicsStep int
 
 const (
-	intrinsicsDone  intrinsicsStep = iota
-	intrinsicsStepF                // "F"
+	intrinsicsDone intrinsicsStep = iota
+	intrinsicsStepF
 )
 
 // intrinsicsStateIDs maps each step to its state's id.

@@ -43,9 +43,9 @@ func NewMapmock(h MapmockHandlers, opts ...flowcrt.Option) *Mapmock {
 type mapmockStep int
 
 const (
-	mapmockDone     mapmockStep = iota
-	mapmockStepM                // "M"
-	mapmockStepCall             // "Call"
+	mapmockDone mapmockStep = iota
+	mapmockStepM
+	mapmockStepCall
 )
 
 // mapmockStateIDs maps each step to its state's id.
@@ -226,7 +226,7 @@ func NewMapmockMockHandlers(mocks *flowcrt.Mocks) MapmockMock {
 	return MapmockMock{mocks: mocks}
 }
 
-// Call answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m MapmockMock) Call(ctx context.Context, in any) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }

@@ -43,14 +43,14 @@ func NewParallel(h ParallelHandlers, opts ...flowcrt.Option) *Parallel {
 type parallelStep int
 
 const (
-	parallelDone    parallelStep = iota
-	parallelStepPar              // "Par"
-	parallelStepS1               // "S1"
-	parallelStepS2               // "S2"
-	parallelStepPos              // "Pos"
-	parallelStepNeg              // "Neg"
-	parallelStepT1               // "T1"
-	parallelStepT2               // "T2"
+	parallelDone parallelStep = iota
+	parallelStepPar
+	parallelStepS1
+	parallelStepS2
+	parallelStepPos
+	parallelStepNeg
+	parallelStepT1
+	parallelStepT2
 )
 
 // parallelStateIDs maps each step to its state's id.
@@ -366,7 +366,7 @@ func NewParallelMockHandlers(mocks *flowcrt.Mocks) ParallelMock {
 	return ParallelMock{mocks: mocks}
 }
 
-// T1 answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m ParallelMock) T1(ctx context.Context, in any) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }

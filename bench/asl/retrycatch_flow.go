@@ -46,9 +46,9 @@ func NewRetrycatch(h RetrycatchHandlers, opts ...flowcrt.Option) *Retrycatch {
 type retrycatchStep int
 
 const (
-	retrycatchDone        retrycatchStep = iota
-	retrycatchStepT                      // "T"
-	retrycatchStepRecover                // "Recover"
+	retrycatchDone retrycatchStep = iota
+	retrycatchStepT
+	retrycatchStepRecover
 )
 
 // retrycatchStateIDs maps each step to its state's id.
@@ -222,12 +222,10 @@ func NewRetrycatchMockHandlers(mocks *flowcrt.Mocks) RetrycatchMock {
 	return RetrycatchMock{mocks: mocks}
 }
 
-// Worker answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m RetrycatchMock) Worker(ctx context.Context, in any) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }
-
-// Recover answers from the mock of the state that calls it.
 func (m RetrycatchMock) Recover(ctx context.Context, in any) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }

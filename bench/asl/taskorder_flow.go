@@ -43,8 +43,8 @@ func NewTaskorder(h TaskorderHandlers, opts ...flowcrt.Option) *Taskorder {
 type taskorderStep int
 
 const (
-	taskorderDone  taskorderStep = iota
-	taskorderStepT               // "T"
+	taskorderDone taskorderStep = iota
+	taskorderStepT
 )
 
 // taskorderStateIDs maps each step to its state's id.
@@ -201,7 +201,7 @@ func NewTaskorderMockHandlers(mocks *flowcrt.Mocks) TaskorderMock {
 	return TaskorderMock{mocks: mocks}
 }
 
-// Worker answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m TaskorderMock) Worker(ctx context.Context, in any) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }

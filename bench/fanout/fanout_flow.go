@@ -135,9 +135,9 @@ func NewFanout(h FanoutHandlers, opts ...flowcrt.Option) *Fanout {
 type fanoutStep int
 
 const (
-	fanoutDone      fanoutStep = iota
-	fanoutStepSplit            // "split"
-	fanoutStepWork             // "work"
+	fanoutDone fanoutStep = iota
+	fanoutStepSplit
+	fanoutStepWork
 )
 
 // fanoutStateIDs maps each step to its state's id.
@@ -364,12 +364,10 @@ func (m FanoutMock) respond(ctx context.Context, label *string, key string) (Fan
 	return u, err
 }
 
-// Split answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m FanoutMock) Split(ctx context.Context, s FanoutState) (FanoutUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Work answers from the mock of the state that calls it.
 func (m FanoutMock) Work(ctx context.Context, s FanoutState, item int) (FanoutUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

@@ -123,109 +123,109 @@ func NewAnchor(h AnchorHandlers, opts ...flowcrt.Option) *Anchor {
 type anchorStep int
 
 const (
-	anchorDone     anchorStep = iota
-	anchorStepS000            // "s000"
-	anchorStepS001            // "s001"
-	anchorStepS002            // "s002"
-	anchorStepS003            // "s003"
-	anchorStepS004            // "s004"
-	anchorStepS005            // "s005"
-	anchorStepS006            // "s006"
-	anchorStepS007            // "s007"
-	anchorStepS008            // "s008"
-	anchorStepS009            // "s009"
-	anchorStepS010            // "s010"
-	anchorStepS011            // "s011"
-	anchorStepS012            // "s012"
-	anchorStepS013            // "s013"
-	anchorStepS014            // "s014"
-	anchorStepS015            // "s015"
-	anchorStepS016            // "s016"
-	anchorStepS017            // "s017"
-	anchorStepS018            // "s018"
-	anchorStepS019            // "s019"
-	anchorStepS020            // "s020"
-	anchorStepS021            // "s021"
-	anchorStepS022            // "s022"
-	anchorStepS023            // "s023"
-	anchorStepS024            // "s024"
-	anchorStepS025            // "s025"
-	anchorStepS026            // "s026"
-	anchorStepS027            // "s027"
-	anchorStepS028            // "s028"
-	anchorStepS029            // "s029"
-	anchorStepS030            // "s030"
-	anchorStepS031            // "s031"
-	anchorStepS032            // "s032"
-	anchorStepS033            // "s033"
-	anchorStepS034            // "s034"
-	anchorStepS035            // "s035"
-	anchorStepS036            // "s036"
-	anchorStepS037            // "s037"
-	anchorStepS038            // "s038"
-	anchorStepS039            // "s039"
-	anchorStepS040            // "s040"
-	anchorStepS041            // "s041"
-	anchorStepS042            // "s042"
-	anchorStepS043            // "s043"
-	anchorStepS044            // "s044"
-	anchorStepS045            // "s045"
-	anchorStepS046            // "s046"
-	anchorStepS047            // "s047"
-	anchorStepS048            // "s048"
-	anchorStepS049            // "s049"
-	anchorStepS050            // "s050"
-	anchorStepS051            // "s051"
-	anchorStepS052            // "s052"
-	anchorStepS053            // "s053"
-	anchorStepS054            // "s054"
-	anchorStepS055            // "s055"
-	anchorStepS056            // "s056"
-	anchorStepS057            // "s057"
-	anchorStepS058            // "s058"
-	anchorStepS059            // "s059"
-	anchorStepS060            // "s060"
-	anchorStepS061            // "s061"
-	anchorStepS062            // "s062"
-	anchorStepS063            // "s063"
-	anchorStepS064            // "s064"
-	anchorStepS065            // "s065"
-	anchorStepS066            // "s066"
-	anchorStepS067            // "s067"
-	anchorStepS068            // "s068"
-	anchorStepS069            // "s069"
-	anchorStepS070            // "s070"
-	anchorStepS071            // "s071"
-	anchorStepS072            // "s072"
-	anchorStepS073            // "s073"
-	anchorStepS074            // "s074"
-	anchorStepS075            // "s075"
-	anchorStepS076            // "s076"
-	anchorStepS077            // "s077"
-	anchorStepS078            // "s078"
-	anchorStepS079            // "s079"
-	anchorStepS080            // "s080"
-	anchorStepS081            // "s081"
-	anchorStepS082            // "s082"
-	anchorStepS083            // "s083"
-	anchorStepS084            // "s084"
-	anchorStepS085            // "s085"
-	anchorStepS086            // "s086"
-	anchorStepS087            // "s087"
-	anchorStepS088            // "s088"
-	anchorStepS089            // "s089"
-	anchorStepS090            // "s090"
-	anchorStepS091            // "s091"
-	anchorStepS092            // "s092"
-	anchorStepS093            // "s093"
-	anchorStepS094            // "s094"
-	anchorStepS095            // "s095"
-	anchorStepS096            // "s096"
-	anchorStepS097            // "s097"
-	anchorStepS098            // "s098"
-	anchorStepS099            // "s099"
-	anchorStepS100            // "s100"
-	anchorStepS101            // "s101"
+	anchorDone anchorStep = iota
+	anchorStepS000
+	anchorStepS001
+	anchorStepS002
+	anchorStepS003
+	anchorStepS004
+	anchorStepS005
+	anchorStepS006
+	anchorStepS007
+	anchorStepS008
+	anchorStepS009
+	anchorStepS010
+	anchorStepS011
+	anchorStepS012
+	anchorStepS013
+	anchorStepS014
+	anchorStepS015
+	anchorStepS016
+	anchorStepS017
+	anchorStepS018
+	anchorStepS019
+	anchorStepS020
+	anchorStepS021
+	anchorStepS022
+	anchorStepS023
+	anchorStepS024
+	anchorStepS025
+	anchorStepS026
+	anchorStepS027
+	anchorStepS028
+	anchorStepS029
+	anchorStepS030
+	anchorStepS031
+	anchorStepS032
+	anchorStepS033
+	anchorStepS034
+	anchorStepS035
+	anchorStepS036
+	anchorStepS037
+	anchorStepS038
+	anchorStepS039
+	anchorStepS040
+	anchorStepS041
+	anchorStepS042
+	anchorStepS043
+	anchorStepS044
+	anchorStepS045
+	anchorStepS046
+	anchorStepS047
+	anchorStepS048
+	anchorStepS049
+	anchorStepS050
+	anchorStepS051
+	anchorStepS052
+	anchorStepS053
+	anchorStepS054
+	anchorStepS055
+	anchorStepS056
+	anchorStepS057
+	anchorStepS058
+	anchorStepS059
+	anchorStepS060
+	anchorStepS061
+	anchorStepS062
+	anchorStepS063
+	anchorStepS064
+	anchorStepS065
+	anchorStepS066
+	anchorStepS067
+	anchorStepS068
+	anchorStepS069
+	anchorStepS070
+	anchorStepS071
+	anchorStepS072
+	anchorStepS073
+	anchorStepS074
+	anchorStepS075
+	anchorStepS076
+	anchorStepS077
+	anchorStepS078
+	anchorStepS079
+	anchorStepS080
+	anchorStepS081
+	anchorStepS082
+	anchorStepS083
+	anchorStepS084
+	anchorStepS085
+	anchorStepS086
+	anchorStepS087
+	anchorStepS088
+	anchorStepS089
+	anchorStepS090
+	anchorStepS091
+	anchorStepS092
+	anchorStepS093
+	anchorStepS094
+	anchorStepS095
+	anchorStepS096
+	anchorStepS097
+	anchorStepS098
+	anchorStepS099
+	anchorStepS100
+	anchorStepS101
 )
 
 // anchorStateIDs maps each step to its state's id.
@@ -784,7 +784,7 @@ func (m AnchorMock) respond(ctx context.Context, label *string, key string) (Anc
 	return u, err
 }
 
-// Count answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m AnchorMock) Count(ctx context.Context, s AnchorState) (AnchorUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

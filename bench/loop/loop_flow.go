@@ -97,9 +97,9 @@ func NewLoop(h LoopHandlers, opts ...flowcrt.Option) *Loop {
 type loopStep int
 
 const (
-	loopDone     loopStep = iota
-	loopStepTick          // "tick"
-	loopStepTock          // "tock"
+	loopDone loopStep = iota
+	loopStepTick
+	loopStepTock
 )
 
 // loopStateIDs maps each step to its state's id.
@@ -258,12 +258,10 @@ func (m LoopMock) respond(ctx context.Context, label *string, key string) (LoopU
 	return u, err
 }
 
-// Tick answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m LoopMock) Tick(ctx context.Context, s LoopState) (LoopUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Tock answers from the mock of the state that calls it.
 func (m LoopMock) Tock(ctx context.Context, s LoopState) (LoopUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

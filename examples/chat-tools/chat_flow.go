@@ -46,9 +46,9 @@ func NewChat(h ChatHandlers, opts ...flowcrt.Option) *Chat {
 type chatStep int
 
 const (
-	chatDone         chatStep = iota
-	chatStepChat              // "chat"
-	chatStepRunTools          // "run_tools"
+	chatDone chatStep = iota
+	chatStepChat
+	chatStepRunTools
 )
 
 // chatStateIDs maps each step to its state's id.
@@ -149,12 +149,10 @@ func NewChatMockHandlers(mocks *flowcrt.Mocks) ChatMock {
 	return ChatMock{mocks: mocks}
 }
 
-// ChatCompletion answers from the mock of the task that calls it.
+// The methods below answer from the mock of the task that calls them.
 func (m ChatMock) ChatCompletion(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
 	return m.mocks.RespondChain(call)
 }
-
-// ExecuteToolCalls answers from the mock of the task that calls it.
 func (m ChatMock) ExecuteToolCalls(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
 	return m.mocks.RespondChain(call)
 }

@@ -144,10 +144,10 @@ func NewResearch(h ResearchHandlers, opts ...flowcrt.Option) *Research {
 type researchStep int
 
 const (
-	researchDone       researchStep = iota
-	researchStepDecide              // "decide"
-	researchStepSearch              // "search"
-	researchStepAnswer              // "answer"
+	researchDone researchStep = iota
+	researchStepDecide
+	researchStepSearch
+	researchStepAnswer
 )
 
 // researchStateIDs maps each step to its state's id.
@@ -337,19 +337,15 @@ func (m ResearchMock) respond(ctx context.Context, label *string, key string) (R
 	return u, err
 }
 
-// Decide answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m ResearchMock) Decide(ctx context.Context, s ResearchState) (ResearchUpdate, string, error) {
 	var label string
 	u, err := m.respond(ctx, &label, "Action")
 	return u, label, err
 }
-
-// Search answers from the mock of the state that calls it.
 func (m ResearchMock) Search(ctx context.Context, s ResearchState) (ResearchUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Answer answers from the mock of the state that calls it.
 func (m ResearchMock) Answer(ctx context.Context, s ResearchState) (ResearchUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

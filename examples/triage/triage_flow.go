@@ -147,11 +147,11 @@ func NewTriage(h TriageHandlers, opts ...flowcrt.Option) *Triage {
 type triageStep int
 
 const (
-	triageDone         triageStep = iota
-	triageStepClassify            // "classify"
-	triageStepFix                 // "fix"
-	triageStepAnswer              // "answer"
-	triageStepEscalate            // "escalate"
+	triageDone triageStep = iota
+	triageStepClassify
+	triageStepFix
+	triageStepAnswer
+	triageStepEscalate
 )
 
 // triageStateIDs maps each step to its state's id.
@@ -340,22 +340,16 @@ func (m TriageMock) respond(ctx context.Context, label *string, key string) (Tri
 	return u, err
 }
 
-// Classify answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m TriageMock) Classify(ctx context.Context, s TriageState) (TriageUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Fix answers from the mock of the state that calls it.
 func (m TriageMock) Fix(ctx context.Context, s TriageState) (TriageUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Answer answers from the mock of the state that calls it.
 func (m TriageMock) Answer(ctx context.Context, s TriageState) (TriageUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Escalate answers from the mock of the state that calls it.
 func (m TriageMock) Escalate(ctx context.Context, s TriageState) (TriageUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

@@ -131,11 +131,11 @@ func NewAgent(h AgentHandlers, opts ...flowcrt.Option) *Agent {
 type agentStep int
 
 const (
-	agentDone        agentStep = iota
-	agentStepDecide            // "decide"
-	agentStepSearch            // "search"
-	agentStepAnswer            // "answer"
-	agentStepPublish           // "publish"
+	agentDone agentStep = iota
+	agentStepDecide
+	agentStepSearch
+	agentStepAnswer
+	agentStepPublish
 )
 
 // agentStateIDs maps each step to its state's id.
@@ -323,26 +323,20 @@ func (m AgentMock) respond(ctx context.Context, label *string, key string) (Agen
 	return u, err
 }
 
-// Decide answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m AgentMock) Decide(ctx context.Context, s AgentState) (AgentUpdate, string, error) {
 	var label string
 	u, err := m.respond(ctx, &label, "Action")
 	return u, label, err
 }
-
-// Search answers from the mock of the state that calls it.
 func (m AgentMock) Search(ctx context.Context, s AgentState) (AgentUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Answer answers from the mock of the state that calls it.
 func (m AgentMock) Answer(ctx context.Context, s AgentState) (AgentUpdate, string, error) {
 	var label string
 	u, err := m.respond(ctx, &label, "Action")
 	return u, label, err
 }
-
-// Publish answers from the mock of the state that calls it.
 func (m AgentMock) Publish(ctx context.Context, s AgentState) (AgentUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

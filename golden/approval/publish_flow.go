@@ -116,11 +116,11 @@ func NewPublish(h PublishHandlers, opts ...flowcrt.Option) *Publish {
 type publishStep int
 
 const (
-	publishDone        publishStep = iota
-	publishStepWrite               // "write"
-	publishStepReview              // "review"
-	publishStepPublish             // "publish"
-	publishStepDiscard             // "discard"
+	publishDone publishStep = iota
+	publishStepWrite
+	publishStepReview
+	publishStepPublish
+	publishStepDiscard
 )
 
 // publishStateIDs maps each step to its state's id.
@@ -305,17 +305,13 @@ func (m PublishMock) respond(ctx context.Context, label *string, key string) (Pu
 	return u, err
 }
 
-// Write answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m PublishMock) Write(ctx context.Context, s PublishState) (PublishUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Publish answers from the mock of the state that calls it.
 func (m PublishMock) Publish(ctx context.Context, s PublishState) (PublishUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Discard answers from the mock of the state that calls it.
 func (m PublishMock) Discard(ctx context.Context, s PublishState) (PublishUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

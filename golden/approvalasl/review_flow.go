@@ -49,12 +49,12 @@ func NewReview(h ReviewHandlers, opts ...flowcrt.Option) *Review {
 type reviewStep int
 
 const (
-	reviewDone         reviewStep = iota
-	reviewStepDraft               // "Draft"
-	reviewStepSave                // "Save"
-	reviewStepReview              // "Review"
-	reviewStepPublish             // "Publish"
-	reviewStepRejected            // "Rejected"
+	reviewDone reviewStep = iota
+	reviewStepDraft
+	reviewStepSave
+	reviewStepReview
+	reviewStepPublish
+	reviewStepRejected
 )
 
 // reviewStateIDs maps each step to its state's id.
@@ -284,17 +284,13 @@ func NewReviewMockHandlers(mocks *flowcrt.Mocks) ReviewMock {
 	return ReviewMock{mocks: mocks}
 }
 
-// Draft answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m ReviewMock) Draft(ctx context.Context, in any) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }
-
-// Approve answers from the mock of the state that calls it.
 func (m ReviewMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (string, error) {
 	return m.mocks.RespondApproval(ctx, req)
 }
-
-// Publish answers from the mock of the state that calls it.
 func (m ReviewMock) Publish(ctx context.Context, in any) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }

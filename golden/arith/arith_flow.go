@@ -139,15 +139,15 @@ func NewArith(h ArithHandlers, opts ...flowcrt.Option) *Arith {
 type arithStep int
 
 const (
-	arithDone         arithStep = iota
-	arithStepCheck              // "check"
-	arithStepRatio              // "ratio"
-	arithStepOdd                // "odd"
-	arithStepBig                // "big"
-	arithStepHalf               // "half"
-	arithStepHigh               // "high"
-	arithStepNegative           // "negative"
-	arithStepOther              // "other"
+	arithDone arithStep = iota
+	arithStepCheck
+	arithStepRatio
+	arithStepOdd
+	arithStepBig
+	arithStepHalf
+	arithStepHigh
+	arithStepNegative
+	arithStepOther
 )
 
 // arithStateIDs maps each step to its state's id.
@@ -360,7 +360,7 @@ func (m ArithMock) respond(ctx context.Context, label *string, key string) (Arit
 	return u, err
 }
 
-// Visit answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m ArithMock) Visit(ctx context.Context, s ArithState) (ArithUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

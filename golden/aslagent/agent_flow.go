@@ -50,13 +50,13 @@ func NewAgent(h AgentHandlers, opts ...flowcrt.Option) *Agent {
 type agentStep int
 
 const (
-	agentDone         agentStep = iota
-	agentStepDraft              // "Draft"
-	agentStepDiscuss            // "Discuss"
-	agentStepSave               // "Save"
-	agentStepReview             // "Review"
-	agentStepPublish            // "Publish"
-	agentStepRejected           // "Rejected"
+	agentDone agentStep = iota
+	agentStepDraft
+	agentStepDiscuss
+	agentStepSave
+	agentStepReview
+	agentStepPublish
+	agentStepRejected
 )
 
 // agentStateIDs maps each step to its state's id.
@@ -331,17 +331,13 @@ func NewAgentMockHandlers(mocks *flowcrt.Mocks) AgentMock {
 	return AgentMock{mocks: mocks}
 }
 
-// Writer answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m AgentMock) Writer(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }
-
-// Critic answers from the mock of the state that calls it.
 func (m AgentMock) Critic(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }
-
-// Approve answers from the mock of the state that calls it.
 func (m AgentMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (string, error) {
 	return m.mocks.RespondApproval(ctx, req)
 }

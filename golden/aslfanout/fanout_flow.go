@@ -45,14 +45,14 @@ func NewFanout(h FanoutHandlers, opts ...flowcrt.Option) *Fanout {
 type fanoutStep int
 
 const (
-	fanoutDone        fanoutStep = iota
-	fanoutStepPrepare            // "Prepare"
-	fanoutStepBoth               // "Both"
-	fanoutStepWait               // "Wait"
-	fanoutStepSquare             // "Square"
-	fanoutStepCompute            // "Compute"
-	fanoutStepGreet              // "Greet"
-	fanoutStepHello              // "Hello"
+	fanoutDone fanoutStep = iota
+	fanoutStepPrepare
+	fanoutStepBoth
+	fanoutStepWait
+	fanoutStepSquare
+	fanoutStepCompute
+	fanoutStepGreet
+	fanoutStepHello
 )
 
 // fanoutStateIDs maps each step to its state's id.
@@ -479,7 +479,7 @@ func NewFanoutMockHandlers(mocks *flowcrt.Mocks) FanoutMock {
 	return FanoutMock{mocks: mocks}
 }
 
-// Invoke answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m FanoutMock) Invoke(ctx context.Context, in any) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }

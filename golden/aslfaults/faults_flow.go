@@ -52,14 +52,14 @@ func NewFaults(h FaultsHandlers, opts ...flowcrt.Option) *Faults {
 type faultsStep int
 
 const (
-	faultsDone         faultsStep = iota
-	faultsStepStart               // "Start"
-	faultsStepBoth                // "Both"
-	faultsStepEach                // "Each"
-	faultsStepTimedOut            // "TimedOut"
-	faultsStepLeft                // "Left"
-	faultsStepRight               // "Right"
-	faultsStepItem                // "Item"
+	faultsDone faultsStep = iota
+	faultsStepStart
+	faultsStepBoth
+	faultsStepEach
+	faultsStepTimedOut
+	faultsStepLeft
+	faultsStepRight
+	faultsStepItem
 )
 
 // faultsStateIDs maps each step to its state's id.
@@ -402,22 +402,16 @@ func NewFaultsMockHandlers(mocks *flowcrt.Mocks) FaultsMock {
 	return FaultsMock{mocks: mocks}
 }
 
-// Start answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m FaultsMock) Start(ctx context.Context, in any) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }
-
-// Left answers from the mock of the state that calls it.
 func (m FaultsMock) Left(ctx context.Context, in any) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }
-
-// Right answers from the mock of the state that calls it.
 func (m FaultsMock) Right(ctx context.Context, in any) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }
-
-// Each answers from the mock of the state that calls it.
 func (m FaultsMock) Each(ctx context.Context, in any) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }

@@ -46,12 +46,12 @@ func NewOrder(h OrderHandlers, opts ...flowcrt.Option) *Order {
 type orderStep int
 
 const (
-	orderDone       orderStep = iota
-	orderStepEnrich           // "Enrich"
-	orderStepRoute            // "Route"
-	orderStepLarge            // "Large"
-	orderStepSmall            // "Small"
-	orderStepReport           // "Report"
+	orderDone orderStep = iota
+	orderStepEnrich
+	orderStepRoute
+	orderStepLarge
+	orderStepSmall
+	orderStepReport
 )
 
 // orderStateIDs maps each step to its state's id.
@@ -354,7 +354,7 @@ func NewOrderMockHandlers(mocks *flowcrt.Mocks) OrderMock {
 	return OrderMock{mocks: mocks}
 }
 
-// Enrich answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m OrderMock) Enrich(ctx context.Context, in any) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }

@@ -56,36 +56,36 @@ func NewSeed(h SeedHandlers, opts ...flowcrt.Option) *Seed {
 type seedStep int
 
 const (
-	seedDone                    seedStep = iota
-	seedStepInitializeState              // "InitializeState"
-	seedStepProcess                      // "Process"
-	seedStepAnalyzeCode                  // "AnalyzeCode"
-	seedStepHandleTimeout                // "HandleTimeout"
-	seedStepProcessResults               // "ProcessResults"
-	seedStepRouteByIntent                // "RouteByIntent"
-	seedStepHighValuePurchase            // "HighValuePurchase"
-	seedStepScoreCheck                   // "ScoreCheck"
-	seedStepHighScore                    // "HighScore"
-	seedStepVerifiedHighScore            // "VerifiedHighScore"
-	seedStepStandardPurchase             // "StandardPurchase"
-	seedStepCustomerSupport              // "CustomerSupport"
-	seedStepRefundFlow                   // "RefundFlow"
-	seedStepGeneralInquiry               // "GeneralInquiry"
-	seedStepProcessAllTasks              // "ProcessAllTasks"
-	seedStepSummarize                    // "Summarize"
-	seedStepComprehensiveReview          // "ComprehensiveReview"
-	seedStepCombineResults               // "CombineResults"
-	seedStepWaitForRateLimit             // "WaitForRateLimit"
-	seedStepRetryRequest                 // "RetryRequest"
-	seedStepSaveProgress                 // "SaveProgress"
-	seedStepContinueProcessing           // "ContinueProcessing"
-	seedStepWorkflowComplete             // "WorkflowComplete"
-	seedStepValidationFailed             // "ValidationFailed"
-	seedStepValidateTask                 // "ValidateTask"
-	seedStepExecuteTask                  // "ExecuteTask"
-	seedStepSecurityReview               // "SecurityReview"
-	seedStepPerformanceReview            // "PerformanceReview"
-	seedStepStyleReview                  // "StyleReview"
+	seedDone seedStep = iota
+	seedStepInitializeState
+	seedStepProcess
+	seedStepAnalyzeCode
+	seedStepHandleTimeout
+	seedStepProcessResults
+	seedStepRouteByIntent
+	seedStepHighValuePurchase
+	seedStepScoreCheck
+	seedStepHighScore
+	seedStepVerifiedHighScore
+	seedStepStandardPurchase
+	seedStepCustomerSupport
+	seedStepRefundFlow
+	seedStepGeneralInquiry
+	seedStepProcessAllTasks
+	seedStepSummarize
+	seedStepComprehensiveReview
+	seedStepCombineResults
+	seedStepWaitForRateLimit
+	seedStepRetryRequest
+	seedStepSaveProgress
+	seedStepContinueProcessing
+	seedStepWorkflowComplete
+	seedStepValidationFailed
+	seedStepValidateTask
+	seedStepExecuteTask
+	seedStepSecurityReview
+	seedStepPerformanceReview
+	seedStepStyleReview
 )
 
 // seedStateIDs maps each step to its state's id.
@@ -991,32 +991,22 @@ func NewSeedMockHandlers(mocks *flowcrt.Mocks) SeedMock {
 	return SeedMock{mocks: mocks}
 }
 
-// CodeAnalyzer answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m SeedMock) CodeAnalyzer(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }
-
-// Validator answers from the mock of the state that calls it.
 func (m SeedMock) Validator(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }
-
-// Executor answers from the mock of the state that calls it.
 func (m SeedMock) Executor(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }
-
-// SecurityAnalyzer answers from the mock of the state that calls it.
 func (m SeedMock) SecurityAnalyzer(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }
-
-// PerformanceAnalyzer answers from the mock of the state that calls it.
 func (m SeedMock) PerformanceAnalyzer(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }
-
-// StyleChecker answers from the mock of the state that calls it.
 func (m SeedMock) StyleChecker(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }

@@ -86,16 +86,16 @@ func NewBranches(h BranchesHandlers, opts ...flowcrt.Option) *Branches {
 type branchesStep int
 
 const (
-	branchesDone            branchesStep = iota
-	branchesStepCheck                    // "check"
-	branchesStepTools                    // "tools"
-	branchesStepServerError              // "server_error"
-	branchesStepNegative                 // "negative"
-	branchesStepSuccess                  // "success"
-	branchesStepFailed                   // "failed"
-	branchesStepErrored                  // "errored"
-	branchesStepWritten                  // "written"
-	branchesStepDone                     // "done"
+	branchesDone branchesStep = iota
+	branchesStepCheck
+	branchesStepTools
+	branchesStepServerError
+	branchesStepNegative
+	branchesStepSuccess
+	branchesStepFailed
+	branchesStepErrored
+	branchesStepWritten
+	branchesStepDone
 )
 
 // branchesStateIDs maps each step to its state's id.
@@ -314,14 +314,12 @@ func (m BranchesMock) respond(ctx context.Context, label *string, key string) (B
 	return u, err
 }
 
-// Eval answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m BranchesMock) Eval(ctx context.Context, s BranchesState) (BranchesUpdate, string, error) {
 	var label string
 	u, err := m.respond(ctx, &label, "Eval")
 	return u, label, err
 }
-
-// Visit answers from the mock of the state that calls it.
 func (m BranchesMock) Visit(ctx context.Context, s BranchesState) (BranchesUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

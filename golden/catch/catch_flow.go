@@ -89,11 +89,11 @@ func NewCatch(h CatchHandlers, opts ...flowcrt.Option) *Catch {
 type catchStep int
 
 const (
-	catchDone         catchStep = iota
-	catchStepProcess            // "process"
-	catchStepFixer              // "fixer"
-	catchStepFallback           // "fallback"
-	catchStepPublish            // "publish"
+	catchDone catchStep = iota
+	catchStepProcess
+	catchStepFixer
+	catchStepFallback
+	catchStepPublish
 )
 
 // catchStateIDs maps each step to its state's id.
@@ -264,22 +264,16 @@ func (m CatchMock) respond(ctx context.Context, label *string, key string) (Catc
 	return u, err
 }
 
-// Process answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m CatchMock) Process(ctx context.Context, s CatchState) (CatchUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Fixer answers from the mock of the state that calls it.
 func (m CatchMock) Fixer(ctx context.Context, s CatchState) (CatchUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Fallback answers from the mock of the state that calls it.
 func (m CatchMock) Fallback(ctx context.Context, s CatchState) (CatchUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Publish answers from the mock of the state that calls it.
 func (m CatchMock) Publish(ctx context.Context, s CatchState) (CatchUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

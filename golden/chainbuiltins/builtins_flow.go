@@ -42,11 +42,11 @@ func NewBuiltins(h BuiltinsHandlers, opts ...flowcrt.Option) *Builtins {
 type builtinsStep int
 
 const (
-	builtinsDone        builtinsStep = iota
-	builtinsStepEcho                 // "echo"
-	builtinsStepGreet                // "greet"
-	builtinsStepMeasure              // "measure"
-	builtinsStepRefuse               // "refuse"
+	builtinsDone builtinsStep = iota
+	builtinsStepEcho
+	builtinsStepGreet
+	builtinsStepMeasure
+	builtinsStepRefuse
 )
 
 // builtinsStateIDs maps each step to its state's id.

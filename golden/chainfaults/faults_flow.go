@@ -46,10 +46,10 @@ func NewFaults(h FaultsHandlers, opts ...flowcrt.Option) *Faults {
 type faultsStep int
 
 const (
-	faultsDone        faultsStep = iota
-	faultsStepFirst              // "first"
-	faultsStepSecond             // "second"
-	faultsStepRecover            // "recover"
+	faultsDone faultsStep = iota
+	faultsStepFirst
+	faultsStepSecond
+	faultsStepRecover
 )
 
 // faultsStateIDs maps each step to its state's id.
@@ -144,12 +144,10 @@ func NewFaultsMockHandlers(mocks *flowcrt.Mocks) FaultsMock {
 	return FaultsMock{mocks: mocks}
 }
 
-// First answers from the mock of the task that calls it.
+// The methods below answer from the mock of the task that calls them.
 func (m FaultsMock) First(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
 	return m.mocks.RespondChain(call)
 }
-
-// Second answers from the mock of the task that calls it.
 func (m FaultsMock) Second(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
 	return m.mocks.RespondChain(call)
 }

@@ -47,11 +47,11 @@ func NewOnfailure(h OnfailureHandlers, opts ...flowcrt.Option) *Onfailure {
 type onfailureStep int
 
 const (
-	onfailureDone         onfailureStep = iota
-	onfailureStepFetch                  // "fetch"
-	onfailureStepParse                  // "parse"
-	onfailureStepReject                 // "reject"
-	onfailureStepFallback               // "fallback"
+	onfailureDone onfailureStep = iota
+	onfailureStepFetch
+	onfailureStepParse
+	onfailureStepReject
+	onfailureStepFallback
 )
 
 // onfailureStateIDs maps each step to its state's id.
@@ -177,12 +177,10 @@ func NewOnfailureMockHandlers(mocks *flowcrt.Mocks) OnfailureMock {
 	return OnfailureMock{mocks: mocks}
 }
 
-// HTTPGet answers from the mock of the task that calls it.
+// The methods below answer from the mock of the task that calls them.
 func (m OnfailureMock) HTTPGet(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
 	return m.mocks.RespondChain(call)
 }
-
-// ParseBody answers from the mock of the task that calls it.
 func (m OnfailureMock) ParseBody(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
 	return m.mocks.RespondChain(call)
 }

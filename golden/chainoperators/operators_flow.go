@@ -45,8 +45,8 @@ func NewOperators(h OperatorsHandlers, opts ...flowcrt.Option) *Operators {
 type operatorsStep int
 
 const (
-	operatorsDone         operatorsStep = iota
-	operatorsStepClassify               // "classify"
+	operatorsDone operatorsStep = iota
+	operatorsStepClassify
 )
 
 // operatorsStateIDs maps each step to its state's id.
@@ -155,7 +155,7 @@ func NewOperatorsMockHandlers(mocks *flowcrt.Mocks) OperatorsMock {
 	return OperatorsMock{mocks: mocks}
 }
 
-// Classify answers from the mock of the task that calls it.
+// The methods below answer from the mock of the task that calls them.
 func (m OperatorsMock) Classify(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
 	return m.mocks.RespondChain(call)
 }

@@ -44,17 +44,17 @@ func NewStrategies(h StrategiesHandlers, opts ...flowcrt.Option) *Strategies {
 type strategiesStep int
 
 const (
-	strategiesDone         strategiesStep = iota
-	strategiesStepProfileA                // "profile_a"
-	strategiesStepProfileB                // "profile_b"
-	strategiesStepHistoryA                // "history_a"
-	strategiesStepHistoryB                // "history_b"
-	strategiesStepSayA                    // "say_a"
-	strategiesStepSayB                    // "say_b"
-	strategiesStepAutoA                   // "auto_a"
-	strategiesStepAutoB                   // "auto_b"
-	strategiesStepAutoC                   // "auto_c"
-	strategiesStepAutoD                   // "auto_d"
+	strategiesDone strategiesStep = iota
+	strategiesStepProfileA
+	strategiesStepProfileB
+	strategiesStepHistoryA
+	strategiesStepHistoryB
+	strategiesStepSayA
+	strategiesStepSayB
+	strategiesStepAutoA
+	strategiesStepAutoB
+	strategiesStepAutoC
+	strategiesStepAutoD
 )
 
 // strategiesStateIDs maps each step to its state's id.
@@ -260,7 +260,7 @@ func NewStrategiesMockHandlers(mocks *flowcrt.Mocks) StrategiesMock {
 	return StrategiesMock{mocks: mocks}
 }
 
-// Produce answers from the mock of the task that calls it.
+// The methods below answer from the mock of the task that calls them.
 func (m StrategiesMock) Produce(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
 	return m.mocks.RespondChain(call)
 }

@@ -46,9 +46,9 @@ func NewToolloop(h ToolloopHandlers, opts ...flowcrt.Option) *Toolloop {
 type toolloopStep int
 
 const (
-	toolloopDone         toolloopStep = iota
-	toolloopStepChat                  // "chat"
-	toolloopStepRunTools              // "run_tools"
+	toolloopDone toolloopStep = iota
+	toolloopStepChat
+	toolloopStepRunTools
 )
 
 // toolloopStateIDs maps each step to its state's id.
@@ -149,12 +149,10 @@ func NewToolloopMockHandlers(mocks *flowcrt.Mocks) ToolloopMock {
 	return ToolloopMock{mocks: mocks}
 }
 
-// ChatCompletion answers from the mock of the task that calls it.
+// The methods below answer from the mock of the task that calls them.
 func (m ToolloopMock) ChatCompletion(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
 	return m.mocks.RespondChain(call)
 }
-
-// ExecuteToolCalls answers from the mock of the task that calls it.
 func (m ToolloopMock) ExecuteToolCalls(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
 	return m.mocks.RespondChain(call)
 }

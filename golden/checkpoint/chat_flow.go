@@ -115,10 +115,10 @@ func NewChat(h ChatHandlers, opts ...flowcrt.Option) *Chat {
 type chatStep int
 
 const (
-	chatDone        chatStep = iota
-	chatStepReceive          // "receive"
-	chatStepCount            // "count"
-	chatStepReply            // "reply"
+	chatDone chatStep = iota
+	chatStepReceive
+	chatStepCount
+	chatStepReply
 )
 
 // chatStateIDs maps each step to its state's id.
@@ -264,17 +264,13 @@ func (m ChatMock) respond(ctx context.Context, label *string, key string) (ChatU
 	return u, err
 }
 
-// Receive answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m ChatMock) Receive(ctx context.Context, s ChatState) (ChatUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Count answers from the mock of the state that calls it.
 func (m ChatMock) Count(ctx context.Context, s ChatState) (ChatUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Reply answers from the mock of the state that calls it.
 func (m ChatMock) Reply(ctx context.Context, s ChatState) (ChatUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

@@ -187,13 +187,13 @@ func NewBatch(h BatchHandlers, opts ...flowcrt.Option) *Batch {
 type batchStep int
 
 const (
-	batchDone       batchStep = iota
-	batchStepLoad             // "load"
-	batchStepSplit            // "split"
-	batchStepReport           // "report"
-	batchStepWork             // "work"
-	batchStepLeft             // "left"
-	batchStepRight            // "right"
+	batchDone batchStep = iota
+	batchStepLoad
+	batchStepSplit
+	batchStepReport
+	batchStepWork
+	batchStepLeft
+	batchStepRight
 )
 
 // batchStateIDs maps each step to its state's id.
@@ -534,32 +534,22 @@ func (m BatchMock) respond(ctx context.Context, label *string, key string) (Batc
 	return u, err
 }
 
-// Load answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m BatchMock) Load(ctx context.Context, s BatchState) (BatchUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Work answers from the mock of the state that calls it.
 func (m BatchMock) Work(ctx context.Context, s BatchState, item string) (BatchUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Split answers from the mock of the state that calls it.
 func (m BatchMock) Split(ctx context.Context, s BatchState) (BatchUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Left answers from the mock of the state that calls it.
 func (m BatchMock) Left(ctx context.Context, s BatchState) (BatchUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Right answers from the mock of the state that calls it.
 func (m BatchMock) Right(ctx context.Context, s BatchState) (BatchUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Report answers from the mock of the state that calls it.
 func (m BatchMock) Report(ctx context.Context, s BatchState) (BatchUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

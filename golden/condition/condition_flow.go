@@ -126,12 +126,12 @@ func NewCondition(h ConditionHandlers, opts ...flowcrt.Option) *Condition {
 type conditionStep int
 
 const (
-	conditionDone        conditionStep = iota
-	conditionStepInspect               // "inspect"
-	conditionStepTriage                // "triage"
-	conditionStepAlert                 // "alert"
-	conditionStepProcess               // "process"
-	conditionStepSkip                  // "skip"
+	conditionDone conditionStep = iota
+	conditionStepInspect
+	conditionStepTriage
+	conditionStepAlert
+	conditionStepProcess
+	conditionStepSkip
 )
 
 // conditionStateIDs maps each step to its state's id.
@@ -319,7 +319,7 @@ func (m ConditionMock) respond(ctx context.Context, label *string, key string) (
 	return u, err
 }
 
-// Visit answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m ConditionMock) Visit(ctx context.Context, s ConditionState) (ConditionUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

@@ -87,10 +87,10 @@ func NewDefaultOnly(h DefaultOnlyHandlers, opts ...flowcrt.Option) *DefaultOnly 
 type defaultOnlyStep int
 
 const (
-	defaultOnlyDone       defaultOnlyStep = iota
-	defaultOnlyStepFirst                  // "first"
-	defaultOnlyStepSecond                 // "second"
-	defaultOnlyStepThird                  // "third"
+	defaultOnlyDone defaultOnlyStep = iota
+	defaultOnlyStepFirst
+	defaultOnlyStepSecond
+	defaultOnlyStepThird
 )
 
 // defaultOnlyStateIDs maps each step to its state's id.
@@ -264,21 +264,17 @@ func (m DefaultOnlyMock) respond(ctx context.Context, label *string, key string)
 	return u, err
 }
 
-// First answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m DefaultOnlyMock) First(ctx context.Context, s DefaultOnlyState) (DefaultOnlyUpdate, string, error) {
 	var label string
 	u, err := m.respond(ctx, &label, "Eval")
 	return u, label, err
 }
-
-// Second answers from the mock of the state that calls it.
 func (m DefaultOnlyMock) Second(ctx context.Context, s DefaultOnlyState) (DefaultOnlyUpdate, string, error) {
 	var label string
 	u, err := m.respond(ctx, &label, "Action")
 	return u, label, err
 }
-
-// Third answers from the mock of the state that calls it.
 func (m DefaultOnlyMock) Third(ctx context.Context, s DefaultOnlyState) (DefaultOnlyUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

@@ -150,14 +150,14 @@ func NewFaults(h FaultsHandlers, opts ...flowcrt.Option) *Faults {
 type faultsStep int
 
 const (
-	faultsDone         faultsStep = iota
-	faultsStepStart               // "start"
-	faultsStepJoin                // "join"
-	faultsStepDone                // "done"
-	faultsStepTimedOut            // "timed_out"
-	faultsStepLeft                // "left"
-	faultsStepRight               // "right"
-	faultsStepEach                // "each"
+	faultsDone faultsStep = iota
+	faultsStepStart
+	faultsStepJoin
+	faultsStepDone
+	faultsStepTimedOut
+	faultsStepLeft
+	faultsStepRight
+	faultsStepEach
 )
 
 // faultsStateIDs maps each step to its state's id.
@@ -521,37 +521,25 @@ func (m FaultsMock) respond(ctx context.Context, label *string, key string) (Fau
 	return u, err
 }
 
-// Start answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m FaultsMock) Start(ctx context.Context, s FaultsState) (FaultsUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Left answers from the mock of the state that calls it.
 func (m FaultsMock) Left(ctx context.Context, s FaultsState) (FaultsUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Right answers from the mock of the state that calls it.
 func (m FaultsMock) Right(ctx context.Context, s FaultsState) (FaultsUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Join answers from the mock of the state that calls it.
 func (m FaultsMock) Join(ctx context.Context, s FaultsState) (FaultsUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Each answers from the mock of the state that calls it.
 func (m FaultsMock) Each(ctx context.Context, s FaultsState, item string) (FaultsUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Done answers from the mock of the state that calls it.
 func (m FaultsMock) Done(ctx context.Context, s FaultsState) (FaultsUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// TimedOut answers from the mock of the state that calls it.
 func (m FaultsMock) TimedOut(ctx context.Context, s FaultsState) (FaultsUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

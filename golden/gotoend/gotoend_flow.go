@@ -97,14 +97,14 @@ func NewGotoEnd(h GotoEndHandlers, opts ...flowcrt.Option) *GotoEnd {
 type gotoEndStep int
 
 const (
-	gotoEndDone        gotoEndStep = iota
-	gotoEndStepRoute               // "route"
-	gotoEndStepFetch               // "fetch"
-	gotoEndStepParse               // "parse"
-	gotoEndStepStore               // "store"
-	gotoEndStepReview              // "review"
-	gotoEndStepApprove             // "approve"
-	gotoEndStepLog                 // "log"
+	gotoEndDone gotoEndStep = iota
+	gotoEndStepRoute
+	gotoEndStepFetch
+	gotoEndStepParse
+	gotoEndStepStore
+	gotoEndStepReview
+	gotoEndStepApprove
+	gotoEndStepLog
 )
 
 // gotoEndStateIDs maps each step to its state's id.
@@ -286,7 +286,7 @@ func (m GotoEndMock) respond(ctx context.Context, label *string, key string) (Go
 	return u, err
 }
 
-// Visit answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m GotoEndMock) Visit(ctx context.Context, s GotoEndState) (GotoEndUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

@@ -45,9 +45,9 @@ func NewChunks(h ChunksHandlers, opts ...flowcrt.Option) *Chunks {
 type chunksStep int
 
 const (
-	chunksDone              chunksStep = iota
-	chunksStepProduceChunks            // "produce-chunks"
-	chunksStepUseChunk                 // "use-chunk"
+	chunksDone chunksStep = iota
+	chunksStepProduceChunks
+	chunksStepUseChunk
 )
 
 // chunksStateIDs maps each step to its state's id.
@@ -187,12 +187,10 @@ func NewChunksMockHandlers(mocks *flowcrt.Mocks) ChunksMock {
 	return ChunksMock{mocks: mocks}
 }
 
-// Producer answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m ChunksMock) Producer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// Consumer answers from the mock of the state that calls it.
 func (m ChunksMock) Consumer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }

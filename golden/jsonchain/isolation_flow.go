@@ -47,10 +47,10 @@ func NewIsolation(h IsolationHandlers, opts ...flowcrt.Option) *Isolation {
 type isolationStep int
 
 const (
-	isolationDone             isolationStep = iota
-	isolationStepSplitWork                  // "split-work"
-	isolationStepProcessChunk               // "process-chunk"
-	isolationStepMergeResults               // "merge-results"
+	isolationDone isolationStep = iota
+	isolationStepSplitWork
+	isolationStepProcessChunk
+	isolationStepMergeResults
 )
 
 // isolationStateIDs maps each step to its state's id.
@@ -209,17 +209,13 @@ func NewIsolationMockHandlers(mocks *flowcrt.Mocks) IsolationMock {
 	return IsolationMock{mocks: mocks}
 }
 
-// Splitter answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m IsolationMock) Splitter(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// Processor answers from the mock of the state that calls it.
 func (m IsolationMock) Processor(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// Merger answers from the mock of the state that calls it.
 func (m IsolationMock) Merger(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }

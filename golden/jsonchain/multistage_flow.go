@@ -49,11 +49,11 @@ func NewMultistage(h MultistageHandlers, opts ...flowcrt.Option) *Multistage {
 type multistageStep int
 
 const (
-	multistageDone              multistageStep = iota
-	multistageStepSplitWork                    // "split-work"
-	multistageStepProcessChunk                 // "process-chunk"
-	multistageStepValidateChunk                // "validate-chunk"
-	multistageStepMergeResults                 // "merge-results"
+	multistageDone multistageStep = iota
+	multistageStepSplitWork
+	multistageStepProcessChunk
+	multistageStepValidateChunk
+	multistageStepMergeResults
 )
 
 // multistageStateIDs maps each step to its state's id.
@@ -233,22 +233,16 @@ func NewMultistageMockHandlers(mocks *flowcrt.Mocks) MultistageMock {
 	return MultistageMock{mocks: mocks}
 }
 
-// Splitter answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m MultistageMock) Splitter(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// Processor answers from the mock of the state that calls it.
 func (m MultistageMock) Processor(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// Validator answers from the mock of the state that calls it.
 func (m MultistageMock) Validator(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// Merger answers from the mock of the state that calls it.
 func (m MultistageMock) Merger(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }

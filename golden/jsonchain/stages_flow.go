@@ -45,11 +45,11 @@ func NewStages(h StagesHandlers, opts ...flowcrt.Option) *Stages {
 type stagesStep int
 
 const (
-	stagesDone       stagesStep = iota
-	stagesStepState1            // "state-1"
-	stagesStepState2            // "state-2"
-	stagesStepState3            // "state-3"
-	stagesStepState4            // "state-4"
+	stagesDone stagesStep = iota
+	stagesStepState1
+	stagesStepState2
+	stagesStepState3
+	stagesStepState4
 )
 
 // stagesStateIDs maps each step to its state's id.
@@ -229,12 +229,10 @@ func NewStagesMockHandlers(mocks *flowcrt.Mocks) StagesMock {
 	return StagesMock{mocks: mocks}
 }
 
-// Lister answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m StagesMock) Lister(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// Stage answers from the mock of the state that calls it.
 func (m StagesMock) Stage(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }

@@ -47,10 +47,10 @@ func NewBasic(h BasicHandlers, opts ...flowcrt.Option) *Basic {
 type basicStep int
 
 const (
-	basicDone             basicStep = iota
-	basicStepMeasure                // "measure"
-	basicStepStateIfTrue            // "state-if-true"
-	basicStepStateIfFalse           // "state-if-false"
+	basicDone basicStep = iota
+	basicStepMeasure
+	basicStepStateIfTrue
+	basicStepStateIfFalse
 )
 
 // basicStateIDs maps each step to its state's id.
@@ -189,17 +189,13 @@ func NewBasicMockHandlers(mocks *flowcrt.Mocks) BasicMock {
 	return BasicMock{mocks: mocks}
 }
 
-// Measurer answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m BasicMock) Measurer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// StateIfTrue answers from the mock of the state that calls it.
 func (m BasicMock) StateIfTrue(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// StateIfFalse answers from the mock of the state that calls it.
 func (m BasicMock) StateIfFalse(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }

@@ -47,10 +47,10 @@ func NewComplex(h ComplexHandlers, opts ...flowcrt.Option) *Complex {
 type complexStep int
 
 const (
-	complexDone              complexStep = iota
-	complexStepCheckActivity             // "check-activity"
-	complexStepProcessState              // "process-state"
-	complexStepSkipState                 // "skip-state"
+	complexDone complexStep = iota
+	complexStepCheckActivity
+	complexStepProcessState
+	complexStepSkipState
 )
 
 // complexStateIDs maps each step to its state's id.
@@ -189,17 +189,13 @@ func NewComplexMockHandlers(mocks *flowcrt.Mocks) ComplexMock {
 	return ComplexMock{mocks: mocks}
 }
 
-// Checker answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m ComplexMock) Checker(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// ProcessState answers from the mock of the state that calls it.
 func (m ComplexMock) ProcessState(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// SkipState answers from the mock of the state that calls it.
 func (m ComplexMock) SkipState(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }

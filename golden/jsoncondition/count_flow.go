@@ -47,10 +47,10 @@ func NewCount(h CountHandlers, opts ...flowcrt.Option) *Count {
 type countStep int
 
 const (
-	countDone                  countStep = iota
-	countStepCountItems                  // "count-items"
-	countStepProcessLargeBatch           // "process-large-batch"
-	countStepProcessSmallBatch           // "process-small-batch"
+	countDone countStep = iota
+	countStepCountItems
+	countStepProcessLargeBatch
+	countStepProcessSmallBatch
 )
 
 // countStateIDs maps each step to its state's id.
@@ -189,17 +189,13 @@ func NewCountMockHandlers(mocks *flowcrt.Mocks) CountMock {
 	return CountMock{mocks: mocks}
 }
 
-// Counter answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m CountMock) Counter(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// ProcessLargeBatch answers from the mock of the state that calls it.
 func (m CountMock) ProcessLargeBatch(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// ProcessSmallBatch answers from the mock of the state that calls it.
 func (m CountMock) ProcessSmallBatch(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }

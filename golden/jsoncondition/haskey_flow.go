@@ -47,10 +47,10 @@ func NewHaskey(h HaskeyHandlers, opts ...flowcrt.Option) *Haskey {
 type haskeyStep int
 
 const (
-	haskeyDone          haskeyStep = iota
-	haskeyStepFetch                // "fetch"
-	haskeyStepHasResult            // "has-result"
-	haskeyStepNoResult             // "no-result"
+	haskeyDone haskeyStep = iota
+	haskeyStepFetch
+	haskeyStepHasResult
+	haskeyStepNoResult
 )
 
 // haskeyStateIDs maps each step to its state's id.
@@ -189,17 +189,13 @@ func NewHaskeyMockHandlers(mocks *flowcrt.Mocks) HaskeyMock {
 	return HaskeyMock{mocks: mocks}
 }
 
-// Fetcher answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m HaskeyMock) Fetcher(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// HasResult answers from the mock of the state that calls it.
 func (m HaskeyMock) HasResult(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// NoResult answers from the mock of the state that calls it.
 func (m HaskeyMock) NoResult(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }

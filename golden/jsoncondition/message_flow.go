@@ -47,10 +47,10 @@ func NewMessage(h MessageHandlers, opts ...flowcrt.Option) *Message {
 type messageStep int
 
 const (
-	messageDone             messageStep = iota
-	messageStepReadLog                  // "read-log"
-	messageStepErrorHandler             // "error-handler"
-	messageStepSuccessState             // "success-state"
+	messageDone messageStep = iota
+	messageStepReadLog
+	messageStepErrorHandler
+	messageStepSuccessState
 )
 
 // messageStateIDs maps each step to its state's id.
@@ -189,17 +189,13 @@ func NewMessageMockHandlers(mocks *flowcrt.Mocks) MessageMock {
 	return MessageMock{mocks: mocks}
 }
 
-// Reader answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m MessageMock) Reader(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// ErrorHandler answers from the mock of the state that calls it.
 func (m MessageMock) ErrorHandler(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// SuccessState answers from the mock of the state that calls it.
 func (m MessageMock) SuccessState(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }

@@ -47,10 +47,10 @@ func NewStatus(h StatusHandlers, opts ...flowcrt.Option) *Status {
 type statusStep int
 
 const (
-	statusDone             statusStep = iota
-	statusStepRunStep                 // "run-step"
-	statusStepNextStep                // "next-step"
-	statusStepErrorHandler            // "error-handler"
+	statusDone statusStep = iota
+	statusStepRunStep
+	statusStepNextStep
+	statusStepErrorHandler
 )
 
 // statusStateIDs maps each step to its state's id.
@@ -189,17 +189,13 @@ func NewStatusMockHandlers(mocks *flowcrt.Mocks) StatusMock {
 	return StatusMock{mocks: mocks}
 }
 
-// Runner answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m StatusMock) Runner(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// NextStep answers from the mock of the state that calls it.
 func (m StatusMock) NextStep(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// ErrorHandler answers from the mock of the state that calls it.
 func (m StatusMock) ErrorHandler(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }

@@ -47,10 +47,10 @@ func NewTruthy(h TruthyHandlers, opts ...flowcrt.Option) *Truthy {
 type truthyStep int
 
 const (
-	truthyDone       truthyStep = iota
-	truthyStepReview            // "review"
-	truthyStepMerge             // "merge"
-	truthyStepHold              // "hold"
+	truthyDone truthyStep = iota
+	truthyStepReview
+	truthyStepMerge
+	truthyStepHold
 )
 
 // truthyStateIDs maps each step to its state's id.
@@ -189,17 +189,13 @@ func NewTruthyMockHandlers(mocks *flowcrt.Mocks) TruthyMock {
 	return TruthyMock{mocks: mocks}
 }
 
-// Reviewer answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m TruthyMock) Reviewer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// Merge answers from the mock of the state that calls it.
 func (m TruthyMock) Merge(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// Hold answers from the mock of the state that calls it.
 func (m TruthyMock) Hold(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }

@@ -47,10 +47,10 @@ func NewDict(h DictHandlers, opts ...flowcrt.Option) *Dict {
 type dictStep int
 
 const (
-	dictDone            dictStep = iota
-	dictStepAnalyzeCode          // "analyze-code"
-	dictStepFixError             // "fix-error"
-	dictStepVerify               // "verify"
+	dictDone dictStep = iota
+	dictStepAnalyzeCode
+	dictStepFixError
+	dictStepVerify
 )
 
 // dictStateIDs maps each step to its state's id.
@@ -209,17 +209,13 @@ func NewDictMockHandlers(mocks *flowcrt.Mocks) DictMock {
 	return DictMock{mocks: mocks}
 }
 
-// Analyzer answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m DictMock) Analyzer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// Fixer answers from the mock of the state that calls it.
 func (m DictMock) Fixer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// Verifier answers from the mock of the state that calls it.
 func (m DictMock) Verifier(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }

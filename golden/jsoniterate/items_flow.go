@@ -45,9 +45,9 @@ func NewItems(h ItemsHandlers, opts ...flowcrt.Option) *Items {
 type itemsStep int
 
 const (
-	itemsDone                itemsStep = iota
-	itemsStepFindFiles                 // "find-files"
-	itemsStepProcessingState           // "processing-state"
+	itemsDone itemsStep = iota
+	itemsStepFindFiles
+	itemsStepProcessingState
 )
 
 // itemsStateIDs maps each step to its state's id.
@@ -187,12 +187,10 @@ func NewItemsMockHandlers(mocks *flowcrt.Mocks) ItemsMock {
 	return ItemsMock{mocks: mocks}
 }
 
-// Finder answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m ItemsMock) Finder(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// Processor answers from the mock of the state that calls it.
 func (m ItemsMock) Processor(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }

@@ -47,10 +47,10 @@ func NewList(h ListHandlers, opts ...flowcrt.Option) *List {
 type listStep int
 
 const (
-	listDone                listStep = iota
-	listStepListFiles                // "list-files"
-	listStepProcessFile              // "process-file"
-	listStepGenerateSummary          // "generate-summary"
+	listDone listStep = iota
+	listStepListFiles
+	listStepProcessFile
+	listStepGenerateSummary
 )
 
 // listStateIDs maps each step to its state's id.
@@ -203,17 +203,13 @@ func NewListMockHandlers(mocks *flowcrt.Mocks) ListMock {
 	return ListMock{mocks: mocks}
 }
 
-// FileLister answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m ListMock) FileLister(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// Processor answers from the mock of the state that calls it.
 func (m ListMock) Processor(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// Summarizer answers from the mock of the state that calls it.
 func (m ListMock) Summarizer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }

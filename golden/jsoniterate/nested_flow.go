@@ -47,10 +47,10 @@ func NewNested(h NestedHandlers, opts ...flowcrt.Option) *Nested {
 type nestedStep int
 
 const (
-	nestedDone                   nestedStep = iota
-	nestedStepFetchResults                  // "fetch-results"
-	nestedStepProcessEnvironment            // "process-environment"
-	nestedStepAggregate                     // "aggregate"
+	nestedDone nestedStep = iota
+	nestedStepFetchResults
+	nestedStepProcessEnvironment
+	nestedStepAggregate
 )
 
 // nestedStateIDs maps each step to its state's id.
@@ -210,17 +210,13 @@ func NewNestedMockHandlers(mocks *flowcrt.Mocks) NestedMock {
 	return NestedMock{mocks: mocks}
 }
 
-// Fetcher answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m NestedMock) Fetcher(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// EnvProcessor answers from the mock of the state that calls it.
 func (m NestedMock) EnvProcessor(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// Aggregator answers from the mock of the state that calls it.
 func (m NestedMock) Aggregator(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }

@@ -45,9 +45,9 @@ func NewObjects(h ObjectsHandlers, opts ...flowcrt.Option) *Objects {
 type objectsStep int
 
 const (
-	objectsDone            objectsStep = iota
-	objectsStepGetTasks                // "get-tasks"
-	objectsStepExecuteTask             // "execute-task"
+	objectsDone objectsStep = iota
+	objectsStepGetTasks
+	objectsStepExecuteTask
 )
 
 // objectsStateIDs maps each step to its state's id.
@@ -179,12 +179,10 @@ func NewObjectsMockHandlers(mocks *flowcrt.Mocks) ObjectsMock {
 	return ObjectsMock{mocks: mocks}
 }
 
-// TaskFetcher answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m ObjectsMock) TaskFetcher(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// Executor answers from the mock of the state that calls it.
 func (m ObjectsMock) Executor(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }

@@ -45,9 +45,9 @@ func NewPointer(h PointerHandlers, opts ...flowcrt.Option) *Pointer {
 type pointerStep int
 
 const (
-	pointerDone             pointerStep = iota
-	pointerStepFetchAPIData             // "fetch-api-data"
-	pointerStepProcessUser              // "process-user"
+	pointerDone pointerStep = iota
+	pointerStepFetchAPIData
+	pointerStepProcessUser
 )
 
 // pointerStateIDs maps each step to its state's id.
@@ -189,12 +189,10 @@ func NewPointerMockHandlers(mocks *flowcrt.Mocks) PointerMock {
 	return PointerMock{mocks: mocks}
 }
 
-// APICall answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m PointerMock) APICall(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// UserProcessor answers from the mock of the state that calls it.
 func (m PointerMock) UserProcessor(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }

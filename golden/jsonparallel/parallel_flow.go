@@ -53,12 +53,12 @@ func NewParallel(h ParallelHandlers, opts ...flowcrt.Option) *Parallel {
 type parallelStep int
 
 const (
-	parallelDone       parallelStep = iota
-	parallelStepState1              // "state-1"
-	parallelStepState2              // "state-2"
-	parallelStepState3              // "state-3"
-	parallelStepState4              // "state-4"
-	parallelStepState5              // "state-5"
+	parallelDone parallelStep = iota
+	parallelStepState1
+	parallelStepState2
+	parallelStepState3
+	parallelStepState4
+	parallelStepState5
 )
 
 // parallelStateIDs maps each step to its state's id.
@@ -249,27 +249,19 @@ func NewParallelMockHandlers(mocks *flowcrt.Mocks) ParallelMock {
 	return ParallelMock{mocks: mocks}
 }
 
-// Planner answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m ParallelMock) Planner(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// SecurityReviewer answers from the mock of the state that calls it.
 func (m ParallelMock) SecurityReviewer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// PerformanceReviewer answers from the mock of the state that calls it.
 func (m ParallelMock) PerformanceReviewer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// StyleReviewer answers from the mock of the state that calls it.
 func (m ParallelMock) StyleReviewer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// Summarizer answers from the mock of the state that calls it.
 func (m ParallelMock) Summarizer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }

@@ -53,13 +53,13 @@ func NewPages(h PagesHandlers, opts ...flowcrt.Option) *Pages {
 type pagesStep int
 
 const (
-	pagesDone          pagesStep = iota
-	pagesStepFetch               // "fetch"
-	pagesStepRoute               // "route"
-	pagesStepSummarize           // "summarize"
-	pagesStepTranslate           // "translate"
-	pagesStepMissing             // "missing"
-	pagesStepBroken              // "broken"
+	pagesDone pagesStep = iota
+	pagesStepFetch
+	pagesStepRoute
+	pagesStepSummarize
+	pagesStepTranslate
+	pagesStepMissing
+	pagesStepBroken
 )
 
 // pagesStateIDs maps each step to its state's id.
@@ -276,22 +276,16 @@ func NewPagesMockHandlers(mocks *flowcrt.Mocks) PagesMock {
 	return PagesMock{mocks: mocks}
 }
 
-// HTTPGet answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m PagesMock) HTTPGet(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// Router answers from the mock of the state that calls it.
 func (m PagesMock) Router(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// Writer answers from the mock of the state that calls it.
 func (m PagesMock) Writer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// Reporter answers from the mock of the state that calls it.
 func (m PagesMock) Reporter(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }

@@ -47,9 +47,9 @@ func NewSimple(h SimpleHandlers, opts ...flowcrt.Option) *Simple {
 type simpleStep int
 
 const (
-	simpleDone            simpleStep = iota
-	simpleStepFirstState             // "first-state"
-	simpleStepNextStateID            // "next-state-id"
+	simpleDone simpleStep = iota
+	simpleStepFirstState
+	simpleStepNextStateID
 )
 
 // simpleStateIDs maps each step to its state's id.
@@ -163,12 +163,10 @@ func NewSimpleMockHandlers(mocks *flowcrt.Mocks) SimpleMock {
 	return SimpleMock{mocks: mocks}
 }
 
-// Writer answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m SimpleMock) Writer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// Reviewer answers from the mock of the state that calls it.
 func (m SimpleMock) Reviewer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }

@@ -51,12 +51,12 @@ func NewBasic(h BasicHandlers, opts ...flowcrt.Option) *Basic {
 type basicStep int
 
 const (
-	basicDone               basicStep = iota
-	basicStepCheckResult              // "check-result"
-	basicStepSuccessHandler           // "success-handler"
-	basicStepWarningHandler           // "warning-handler"
-	basicStepErrorHandler             // "error-handler"
-	basicStepUnknownHandler           // "unknown-handler"
+	basicDone basicStep = iota
+	basicStepCheckResult
+	basicStepSuccessHandler
+	basicStepWarningHandler
+	basicStepErrorHandler
+	basicStepUnknownHandler
 )
 
 // basicStateIDs maps each step to its state's id.
@@ -240,27 +240,19 @@ func NewBasicMockHandlers(mocks *flowcrt.Mocks) BasicMock {
 	return BasicMock{mocks: mocks}
 }
 
-// Checker answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m BasicMock) Checker(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// SuccessHandler answers from the mock of the state that calls it.
 func (m BasicMock) SuccessHandler(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// WarningHandler answers from the mock of the state that calls it.
 func (m BasicMock) WarningHandler(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// ErrorHandler answers from the mock of the state that calls it.
 func (m BasicMock) ErrorHandler(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// UnknownHandler answers from the mock of the state that calls it.
 func (m BasicMock) UnknownHandler(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }

@@ -51,12 +51,12 @@ func NewErrors(h ErrorsHandlers, opts ...flowcrt.Option) *Errors {
 type errorsStep int
 
 const (
-	errorsDone                    errorsStep = iota
-	errorsStepRunTests                       // "run-tests"
-	errorsStepSuccessState                   // "success-state"
-	errorsStepPartialSuccessState            // "partial-success-state"
-	errorsStepFailureState                   // "failure-state"
-	errorsStepUnknownState                   // "unknown-state"
+	errorsDone errorsStep = iota
+	errorsStepRunTests
+	errorsStepSuccessState
+	errorsStepPartialSuccessState
+	errorsStepFailureState
+	errorsStepUnknownState
 )
 
 // errorsStateIDs maps each step to its state's id.
@@ -240,27 +240,19 @@ func NewErrorsMockHandlers(mocks *flowcrt.Mocks) ErrorsMock {
 	return ErrorsMock{mocks: mocks}
 }
 
-// Tester answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m ErrorsMock) Tester(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// SuccessState answers from the mock of the state that calls it.
 func (m ErrorsMock) SuccessState(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// PartialSuccessState answers from the mock of the state that calls it.
 func (m ErrorsMock) PartialSuccessState(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// FailureState answers from the mock of the state that calls it.
 func (m ErrorsMock) FailureState(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// UnknownState answers from the mock of the state that calls it.
 func (m ErrorsMock) UnknownState(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }

@@ -49,11 +49,11 @@ func NewFailing(h FailingHandlers, opts ...flowcrt.Option) *Failing {
 type failingStep int
 
 const (
-	failingDone        failingStep = iota
-	failingStepTriage              // "triage"
-	failingStepUrgent              // "urgent"
-	failingStepBugFix              // "bug-fix"
-	failingStepBacklog             // "backlog"
+	failingDone failingStep = iota
+	failingStepTriage
+	failingStepUrgent
+	failingStepBugFix
+	failingStepBacklog
 )
 
 // failingStateIDs maps each step to its state's id.
@@ -215,22 +215,16 @@ func NewFailingMockHandlers(mocks *flowcrt.Mocks) FailingMock {
 	return FailingMock{mocks: mocks}
 }
 
-// Triager answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m FailingMock) Triager(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// Urgent answers from the mock of the state that calls it.
 func (m FailingMock) Urgent(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// BugFix answers from the mock of the state that calls it.
 func (m FailingMock) BugFix(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// Backlog answers from the mock of the state that calls it.
 func (m FailingMock) Backlog(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }

@@ -51,12 +51,12 @@ func NewRouting(h RoutingHandlers, opts ...flowcrt.Option) *Routing {
 type routingStep int
 
 const (
-	routingDone                       routingStep = iota
-	routingStepClassify                           // "classify"
-	routingStepEmailProcessor                     // "email-processor"
-	routingStepSmsProcessor                       // "sms-processor"
-	routingStepPushProcessor                      // "push-processor"
-	routingStepUnsupportedTypeHandler             // "unsupported-type-handler"
+	routingDone routingStep = iota
+	routingStepClassify
+	routingStepEmailProcessor
+	routingStepSmsProcessor
+	routingStepPushProcessor
+	routingStepUnsupportedTypeHandler
 )
 
 // routingStateIDs maps each step to its state's id.
@@ -240,27 +240,19 @@ func NewRoutingMockHandlers(mocks *flowcrt.Mocks) RoutingMock {
 	return RoutingMock{mocks: mocks}
 }
 
-// Classifier answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m RoutingMock) Classifier(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// EmailProcessor answers from the mock of the state that calls it.
 func (m RoutingMock) EmailProcessor(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// SmsProcessor answers from the mock of the state that calls it.
 func (m RoutingMock) SmsProcessor(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// PushProcessor answers from the mock of the state that calls it.
 func (m RoutingMock) PushProcessor(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// UnsupportedTypeHandler answers from the mock of the state that calls it.
 func (m RoutingMock) UnsupportedTypeHandler(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }

@@ -51,12 +51,12 @@ func NewScore(h ScoreHandlers, opts ...flowcrt.Option) *Score {
 type scoreStep int
 
 const (
-	scoreDone                 scoreStep = iota
-	scoreStepGrade                      // "grade"
-	scoreStepExcellentHandler           // "excellent-handler"
-	scoreStepGoodHandler                // "good-handler"
-	scoreStepAverageHandler             // "average-handler"
-	scoreStepPoorHandler                // "poor-handler"
+	scoreDone scoreStep = iota
+	scoreStepGrade
+	scoreStepExcellentHandler
+	scoreStepGoodHandler
+	scoreStepAverageHandler
+	scoreStepPoorHandler
 )
 
 // scoreStateIDs maps each step to its state's id.
@@ -240,27 +240,19 @@ func NewScoreMockHandlers(mocks *flowcrt.Mocks) ScoreMock {
 	return ScoreMock{mocks: mocks}
 }
 
-// Grader answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m ScoreMock) Grader(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// ExcellentHandler answers from the mock of the state that calls it.
 func (m ScoreMock) ExcellentHandler(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// GoodHandler answers from the mock of the state that calls it.
 func (m ScoreMock) GoodHandler(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// AverageHandler answers from the mock of the state that calls it.
 func (m ScoreMock) AverageHandler(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// PoorHandler answers from the mock of the state that calls it.
 func (m ScoreMock) PoorHandler(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }

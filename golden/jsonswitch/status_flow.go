@@ -51,12 +51,12 @@ func NewStatus(h StatusHandlers, opts ...flowcrt.Option) *Status {
 type statusStep int
 
 const (
-	statusDone             statusStep = iota
-	statusStepPollJob                 // "poll-job"
-	statusStepSuccessState            // "success-state"
-	statusStepWaitState               // "wait-state"
-	statusStepRetryState              // "retry-state"
-	statusStepErrorState              // "error-state"
+	statusDone statusStep = iota
+	statusStepPollJob
+	statusStepSuccessState
+	statusStepWaitState
+	statusStepRetryState
+	statusStepErrorState
 )
 
 // statusStateIDs maps each step to its state's id.
@@ -240,27 +240,19 @@ func NewStatusMockHandlers(mocks *flowcrt.Mocks) StatusMock {
 	return StatusMock{mocks: mocks}
 }
 
-// Poller answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m StatusMock) Poller(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// SuccessState answers from the mock of the state that calls it.
 func (m StatusMock) SuccessState(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// WaitState answers from the mock of the state that calls it.
 func (m StatusMock) WaitState(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// RetryState answers from the mock of the state that calls it.
 func (m StatusMock) RetryState(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }
-
-// ErrorState answers from the mock of the state that calls it.
 func (m StatusMock) ErrorState(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }

@@ -164,11 +164,11 @@ func NewChunks(h ChunksHandlers, opts ...flowcrt.Option) *Chunks {
 type chunksStep int
 
 const (
-	chunksDone         chunksStep = iota
-	chunksStepSplit               // "split"
-	chunksStepMerge               // "merge"
-	chunksStepProcess             // "process"
-	chunksStepValidate            // "validate"
+	chunksDone chunksStep = iota
+	chunksStepSplit
+	chunksStepMerge
+	chunksStepProcess
+	chunksStepValidate
 )
 
 // chunksStateIDs maps each step to its state's id.
@@ -438,22 +438,16 @@ func (m ChunksMock) respond(ctx context.Context, label *string, key string) (Chu
 	return u, err
 }
 
-// Split answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m ChunksMock) Split(ctx context.Context, s ChunksState) (ChunksUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Process answers from the mock of the state that calls it.
 func (m ChunksMock) Process(ctx context.Context, s ChunksState, item string) (ChunksUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Validate answers from the mock of the state that calls it.
 func (m ChunksMock) Validate(ctx context.Context, s ChunksState, item string) (ChunksUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Merge answers from the mock of the state that calls it.
 func (m ChunksMock) Merge(ctx context.Context, s ChunksState) (ChunksUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

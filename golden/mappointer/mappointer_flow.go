@@ -173,15 +173,15 @@ func NewPointer(h PointerHandlers, opts ...flowcrt.Option) *Pointer {
 type pointerStep int
 
 const (
-	pointerDone         pointerStep = iota
-	pointerStepFetch                // "fetch"
-	pointerStepPick                 // "pick"
-	pointerStepLead                 // "lead"
-	pointerStepAuditAll             // "audit_all"
-	pointerStepGreet                // "greet"
-	pointerStepTag                  // "tag"
-	pointerStepNotify               // "notify"
-	pointerStepAudit                // "audit"
+	pointerDone pointerStep = iota
+	pointerStepFetch
+	pointerStepPick
+	pointerStepLead
+	pointerStepAuditAll
+	pointerStepGreet
+	pointerStepTag
+	pointerStepNotify
+	pointerStepAudit
 )
 
 // pointerStateIDs maps each step to its state's id.
@@ -707,42 +707,28 @@ func (m PointerMock) respond(ctx context.Context, label *string, key string) (Po
 	return u, err
 }
 
-// Fetch answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m PointerMock) Fetch(ctx context.Context, s PointerState) (PointerUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Greet answers from the mock of the state that calls it.
 func (m PointerMock) Greet(ctx context.Context, s PointerState, item User) (PointerUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Pick answers from the mock of the state that calls it.
 func (m PointerMock) Pick(ctx context.Context, s PointerState) (PointerUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Tag answers from the mock of the state that calls it.
 func (m PointerMock) Tag(ctx context.Context, s PointerState, item string) (PointerUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Lead answers from the mock of the state that calls it.
 func (m PointerMock) Lead(ctx context.Context, s PointerState) (PointerUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Notify answers from the mock of the state that calls it.
 func (m PointerMock) Notify(ctx context.Context, s PointerState, item User) (PointerUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// AuditAll answers from the mock of the state that calls it.
 func (m PointerMock) AuditAll(ctx context.Context, s PointerState) (PointerUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Audit answers from the mock of the state that calls it.
 func (m PointerMock) Audit(ctx context.Context, s PointerState, item PointerState) (PointerUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

@@ -203,10 +203,10 @@ func NewMapReduce(h MapReduceHandlers, opts ...flowcrt.Option) *MapReduce {
 type mapReduceStep int
 
 const (
-	mapReduceDone       mapReduceStep = iota
-	mapReduceStepLoad                 // "load"
-	mapReduceStepReport               // "report"
-	mapReduceStepScore                // "score"
+	mapReduceDone mapReduceStep = iota
+	mapReduceStepLoad
+	mapReduceStepReport
+	mapReduceStepScore
 )
 
 // mapReduceStateIDs maps each step to its state's id.
@@ -443,17 +443,13 @@ func (m MapReduceMock) respond(ctx context.Context, label *string, key string) (
 	return u, err
 }
 
-// Load answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m MapReduceMock) Load(ctx context.Context, s MapReduceState) (MapReduceUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Score answers from the mock of the state that calls it.
 func (m MapReduceMock) Score(ctx context.Context, s MapReduceState, item Ticket) (MapReduceUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Report answers from the mock of the state that calls it.
 func (m MapReduceMock) Report(ctx context.Context, s MapReduceState) (MapReduceUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

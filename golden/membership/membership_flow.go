@@ -129,15 +129,15 @@ func NewMembership(h MembershipHandlers, opts ...flowcrt.Option) *Membership {
 type membershipStep int
 
 const (
-	membershipDone         membershipStep = iota
-	membershipStepClassify                // "classify"
-	membershipStepUrgent                  // "urgent"
-	membershipStepBusyVip                 // "busy_vip"
-	membershipStepVip                     // "vip"
-	membershipStepSpam                    // "spam"
-	membershipStepUnowned                 // "unowned"
-	membershipStepLong                    // "long"
-	membershipStepNormal                  // "normal"
+	membershipDone membershipStep = iota
+	membershipStepClassify
+	membershipStepUrgent
+	membershipStepBusyVip
+	membershipStepVip
+	membershipStepSpam
+	membershipStepUnowned
+	membershipStepLong
+	membershipStepNormal
 )
 
 // membershipStateIDs maps each step to its state's id.
@@ -331,12 +331,10 @@ func (m MembershipMock) respond(ctx context.Context, label *string, key string) 
 	return u, err
 }
 
-// Classify answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m MembershipMock) Classify(ctx context.Context, s MembershipState) (MembershipUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Route answers from the mock of the state that calls it.
 func (m MembershipMock) Route(ctx context.Context, s MembershipState) (MembershipUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

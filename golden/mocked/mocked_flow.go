@@ -102,10 +102,10 @@ func NewMocked(h MockedHandlers, opts ...flowcrt.Option) *Mocked {
 type mockedStep int
 
 const (
-	mockedDone       mockedStep = iota
-	mockedStepFetch             // "fetch"
-	mockedStepDecide            // "decide"
-	mockedStepReport            // "report"
+	mockedDone mockedStep = iota
+	mockedStepFetch
+	mockedStepDecide
+	mockedStepReport
 )
 
 // mockedStateIDs maps each step to its state's id.
@@ -306,19 +306,15 @@ func (m MockedMock) respond(ctx context.Context, label *string, key string) (Moc
 	return u, err
 }
 
-// Fetch answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m MockedMock) Fetch(ctx context.Context, s MockedState) (MockedUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Decide answers from the mock of the state that calls it.
 func (m MockedMock) Decide(ctx context.Context, s MockedState) (MockedUpdate, string, error) {
 	var label string
 	u, err := m.respond(ctx, &label, "Action")
 	return u, label, err
 }
-
-// Report answers from the mock of the state that calls it.
 func (m MockedMock) Report(ctx context.Context, s MockedState) (MockedUpdate, string, error) {
 	var label string
 	u, err := m.respond(ctx, &label, "Eval")

@@ -114,12 +114,12 @@ func NewTickets(h TicketsHandlers, opts ...flowcrt.Option) *Tickets {
 type ticketsStep int
 
 const (
-	ticketsDone         ticketsStep = iota
-	ticketsStepLoad                 // "load"
-	ticketsStepPage                 // "page"
-	ticketsStepEscalate             // "escalate"
-	ticketsStepAssign               // "assign"
-	ticketsStepQueue                // "queue"
+	ticketsDone ticketsStep = iota
+	ticketsStepLoad
+	ticketsStepPage
+	ticketsStepEscalate
+	ticketsStepAssign
+	ticketsStepQueue
 )
 
 // ticketsStateIDs maps each step to its state's id.
@@ -295,12 +295,10 @@ func (m TicketsMock) respond(ctx context.Context, label *string, key string) (Ti
 	return u, err
 }
 
-// Load answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m TicketsMock) Load(ctx context.Context, s TicketsState) (TicketsUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Route answers from the mock of the state that calls it.
 func (m TicketsMock) Route(ctx context.Context, s TicketsState) (TicketsUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

@@ -85,10 +85,10 @@ func NewNaming(h NamingHandlers, opts ...flowcrt.Option) *Naming {
 type namingStep int
 
 const (
-	namingDone                namingStep = iota
-	namingStepSummarizeResult            // "summarize-result"
-	namingStepFetchData                  // "fetch-data"
-	namingStepReviewDraft                // "review-draft"
+	namingDone namingStep = iota
+	namingStepSummarizeResult
+	namingStepFetchData
+	namingStepReviewDraft
 )
 
 // namingStateIDs maps each step to its state's id.
@@ -234,12 +234,10 @@ func (m NamingMock) respond(ctx context.Context, label *string, key string) (Nam
 	return u, err
 }
 
-// SummaryBot answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m NamingMock) SummaryBot(ctx context.Context, s NamingState) (NamingUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// WebSearch answers from the mock of the state that calls it.
 func (m NamingMock) WebSearch(ctx context.Context, s NamingState) (NamingUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

@@ -113,11 +113,11 @@ func NewNoneCheck(h NoneCheckHandlers, opts ...flowcrt.Option) *NoneCheck {
 type noneCheckStep int
 
 const (
-	noneCheckDone         noneCheckStep = iota
-	noneCheckStepCheck                  // "check"
-	noneCheckStepMissing                // "missing"
-	noneCheckStepTagged                 // "tagged"
-	noneCheckStepLabelled               // "labelled"
+	noneCheckDone noneCheckStep = iota
+	noneCheckStepCheck
+	noneCheckStepMissing
+	noneCheckStepTagged
+	noneCheckStepLabelled
 )
 
 // noneCheckStateIDs maps each step to its state's id.
@@ -287,12 +287,10 @@ func (m NoneCheckMock) respond(ctx context.Context, label *string, key string) (
 	return u, err
 }
 
-// Check answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m NoneCheckMock) Check(ctx context.Context, s NoneCheckState) (NoneCheckUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Route answers from the mock of the state that calls it.
 func (m NoneCheckMock) Route(ctx context.Context, s NoneCheckState) (NoneCheckUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

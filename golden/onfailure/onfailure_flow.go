@@ -101,10 +101,10 @@ func NewOnFailure(h OnFailureHandlers, opts ...flowcrt.Option) *OnFailure {
 type onFailureStep int
 
 const (
-	onFailureDone         onFailureStep = iota
-	onFailureStepFetch                  // "fetch"
-	onFailureStepStore                  // "store"
-	onFailureStepFallback               // "fallback"
+	onFailureDone onFailureStep = iota
+	onFailureStepFetch
+	onFailureStepStore
+	onFailureStepFallback
 )
 
 // onFailureStateIDs maps each step to its state's id.
@@ -298,21 +298,17 @@ func (m OnFailureMock) respond(ctx context.Context, label *string, key string) (
 	return u, err
 }
 
-// Fetch answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m OnFailureMock) Fetch(ctx context.Context, s OnFailureState) (OnFailureUpdate, string, error) {
 	var label string
 	u, err := m.respond(ctx, &label, "Eval")
 	return u, label, err
 }
-
-// Store answers from the mock of the state that calls it.
 func (m OnFailureMock) Store(ctx context.Context, s OnFailureState) (OnFailureUpdate, string, error) {
 	var label string
 	u, err := m.respond(ctx, &label, "Eval")
 	return u, label, err
 }
-
-// Fallback answers from the mock of the state that calls it.
 func (m OnFailureMock) Fallback(ctx context.Context, s OnFailureState) (OnFailureUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

@@ -190,14 +190,14 @@ func NewParallel(h ParallelHandlers, opts ...flowcrt.Option) *Parallel {
 type parallelStep int
 
 const (
-	parallelDone       parallelStep = iota
-	parallelStepSplit               // "split"
-	parallelStepMerge               // "merge"
-	parallelStepA                   // "a"
-	parallelStepB                   // "b"
-	parallelStepBCheck              // "b_check"
-	parallelStepBBig                // "b_big"
-	parallelStepC                   // "c"
+	parallelDone parallelStep = iota
+	parallelStepSplit
+	parallelStepMerge
+	parallelStepA
+	parallelStepB
+	parallelStepBCheck
+	parallelStepBBig
+	parallelStepC
 )
 
 // parallelStateIDs maps each step to its state's id.
@@ -494,37 +494,25 @@ func (m ParallelMock) respond(ctx context.Context, label *string, key string) (P
 	return u, err
 }
 
-// Split answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m ParallelMock) Split(ctx context.Context, s ParallelState) (ParallelUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// A answers from the mock of the state that calls it.
 func (m ParallelMock) A(ctx context.Context, s ParallelState) (ParallelUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// B answers from the mock of the state that calls it.
 func (m ParallelMock) B(ctx context.Context, s ParallelState) (ParallelUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// BCheck answers from the mock of the state that calls it.
 func (m ParallelMock) BCheck(ctx context.Context, s ParallelState) (ParallelUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// BBig answers from the mock of the state that calls it.
 func (m ParallelMock) BBig(ctx context.Context, s ParallelState) (ParallelUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// C answers from the mock of the state that calls it.
 func (m ParallelMock) C(ctx context.Context, s ParallelState) (ParallelUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Merge answers from the mock of the state that calls it.
 func (m ParallelMock) Merge(ctx context.Context, s ParallelState) (ParallelUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

@@ -97,8 +97,8 @@ func NewBest(h BestHandlers, opts ...flowcrt.Option) *Best {
 type bestStep int
 
 const (
-	bestDone        bestStep = iota
-	bestStepMeasure          // "measure"
+	bestDone bestStep = iota
+	bestStepMeasure
 )
 
 // bestStateIDs maps each step to its state's id.
@@ -247,7 +247,7 @@ func (m BestMock) respond(ctx context.Context, label *string, key string) (BestU
 	return u, err
 }
 
-// Measure answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m BestMock) Measure(ctx context.Context, s BestState) (BestUpdate, string, error) {
 	var label string
 	u, err := m.respond(ctx, &label, "Action")

@@ -169,9 +169,9 @@ func NewReducers(h ReducersHandlers, opts ...flowcrt.Option) *Reducers {
 type reducersStep int
 
 const (
-	reducersDone      reducersStep = iota
-	reducersStepNode               // "node"
-	reducersStepTally              // "tally"
+	reducersDone reducersStep = iota
+	reducersStepNode
+	reducersStepTally
 )
 
 // reducersStateIDs maps each step to its state's id.
@@ -313,12 +313,10 @@ func (m ReducersMock) respond(ctx context.Context, label *string, key string) (R
 	return u, err
 }
 
-// Node answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m ReducersMock) Node(ctx context.Context, s ReducersState) (ReducersUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Tally answers from the mock of the state that calls it.
 func (m ReducersMock) Tally(ctx context.Context, s ReducersState) (ReducersUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

@@ -84,8 +84,8 @@ func NewRetry(h RetryHandlers, opts ...flowcrt.Option) *Retry {
 type retryStep int
 
 const (
-	retryDone     retryStep = iota
-	retryStepCall           // "call"
+	retryDone retryStep = iota
+	retryStepCall
 )
 
 // retryStateIDs maps each step to its state's id.
@@ -247,7 +247,7 @@ func (m RetryMock) respond(ctx context.Context, label *string, key string) (Retr
 	return u, err
 }
 
-// Call answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m RetryMock) Call(ctx context.Context, s RetryState) (RetryUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

@@ -113,16 +113,16 @@ func NewSwitchCase(h SwitchCaseHandlers, opts ...flowcrt.Option) *SwitchCase {
 type switchCaseStep int
 
 const (
-	switchCaseDone           switchCaseStep = iota
-	switchCaseStepEvaluate                  // "evaluate"
-	switchCaseStepGrade                     // "grade"
-	switchCaseStepWait                      // "wait"
-	switchCaseStepRetryLater                // "retry_later"
-	switchCaseStepUnknown                   // "unknown"
-	switchCaseStepExcellent                 // "excellent"
-	switchCaseStepGood                      // "good"
-	switchCaseStepAverage                   // "average"
-	switchCaseStepPoor                      // "poor"
+	switchCaseDone switchCaseStep = iota
+	switchCaseStepEvaluate
+	switchCaseStepGrade
+	switchCaseStepWait
+	switchCaseStepRetryLater
+	switchCaseStepUnknown
+	switchCaseStepExcellent
+	switchCaseStepGood
+	switchCaseStepAverage
+	switchCaseStepPoor
 )
 
 // switchCaseStateIDs maps each step to its state's id.
@@ -336,12 +336,10 @@ func (m SwitchCaseMock) respond(ctx context.Context, label *string, key string) 
 	return u, err
 }
 
-// Evaluate answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m SwitchCaseMock) Evaluate(ctx context.Context, s SwitchCaseState) (SwitchCaseUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Visit answers from the mock of the state that calls it.
 func (m SwitchCaseMock) Visit(ctx context.Context, s SwitchCaseState) (SwitchCaseUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

@@ -86,9 +86,9 @@ func NewTimeout(h TimeoutHandlers, opts ...flowcrt.Option) *Timeout {
 type timeoutStep int
 
 const (
-	timeoutDone      timeoutStep = iota
-	timeoutStepFetch             // "fetch"
-	timeoutStepStore             // "store"
+	timeoutDone timeoutStep = iota
+	timeoutStepFetch
+	timeoutStepStore
 )
 
 // timeoutStateIDs maps each step to its state's id.
@@ -267,12 +267,10 @@ func (m TimeoutMock) respond(ctx context.Context, label *string, key string) (Ti
 	return u, err
 }
 
-// Fetch answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m TimeoutMock) Fetch(ctx context.Context, s TimeoutState) (TimeoutUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-
-// Store answers from the mock of the state that calls it.
 func (m TimeoutMock) Store(ctx context.Context, s TimeoutState) (TimeoutUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
