@@ -42,11 +42,11 @@ const (
 	approvalHandler
 )
 
-func asl(f *jen.File, w *ir.Workflow) {
+func asl(f *jen.File, w *ir.Workflow, t target) {
 	g := &aslGen{w: w, n: newNames(w), pathVars: map[*ir.Path]string{}, byID: map[string]*ir.State{}}
 	g.reserve()
 	g.collectHandlers()
-	emit(f, g, nativeLoop{})
+	emit(f, g, t)
 }
 
 // reserve takes the fixed package-level names and the step constants, so
@@ -75,6 +75,9 @@ func (g *aslGen) shell() *shell {
 	for _, h := range g.handlers {
 		m := handler{name: h.h.Name, doc: h.doc(), signature: h.signature,
 			mock: []jen.Code{jen.Return(jen.Id("m").Dot("mocks").Dot("RespondASL").Call(jen.Id("ctx"), jen.Id("in")))}}
+		if h.kind == resourceHandler {
+			m.sigText, m.mockText = "(ctx context.Context, in any) (any, error)", "return m.mocks.RespondASL(ctx, in)"
+		}
 		if h.kind == approvalHandler {
 			m.doc = ""
 			m.mock = []jen.Code{jen.Return(jen.Id("m").Dot("mocks").Dot("RespondApproval").Call(jen.Id("ctx"), jen.Id("req")))}

@@ -19,8 +19,8 @@ type chainGen struct {
 	n names
 }
 
-func chain(f *jen.File, w *ir.Workflow) {
-	emit(f, &chainGen{w: w, n: newNames(w)}, nativeLoop{})
+func chain(f *jen.File, w *ir.Workflow, t target) {
+	emit(f, &chainGen{w: w, n: newNames(w)}, t)
 }
 
 // handlerSignature is the parameters and results of every chain handler.
@@ -40,7 +40,9 @@ func (g *chainGen) shell() *shell {
 	for _, h := range firstHandlers(g.w.States, builtin) {
 		handlers = append(handlers, handler{
 			name: h.Name, doc: h.Name + " runs " + usersList("task", users[h.Name]) + ".", signature: handlerSignature,
-			mock: []jen.Code{jen.Return(jen.Id("m").Dot("mocks").Dot("RespondChain").Call(jen.Id("call")))},
+			mock:     []jen.Code{jen.Return(jen.Id("m").Dot("mocks").Dot("RespondChain").Call(jen.Id("call")))},
+			sigText:  "(ctx context.Context, call " + RuntimeAlias + ".ChainCall) (" + RuntimeAlias + ".ChainResult, error)",
+			mockText: "return m.mocks.RespondChain(call)",
 		})
 	}
 	start := g.w.State(g.w.Start.ID)

@@ -42,22 +42,36 @@ func Generate(w *ir.Workflow, opts Options) ([]File, error) {
 	if err := checkExprs(w); err != nil {
 		return nil, err
 	}
+	content, err := generate(w, opts, &bulk{})
+	if err == nil && !importsContext(content) {
+		// An import took the name context, which bulk text assumes:
+		// write everything through jennifer instead.
+		content, err = generate(w, opts, &bulk{off: true})
+	}
+	if err != nil {
+		return nil, err
+	}
+	return []File{{Name: opts.FileName, Content: content}}, nil
+}
+
+func generate(w *ir.Workflow, opts Options, b *bulk) ([]byte, error) {
 	f := newFile(w.Package, opts.Source)
+	t := nativeLoop{b: b}
 	switch w.Mode {
 	case ir.ModeChain:
-		chain(f, w)
+		chain(f, w, t)
 	case ir.ModeASL:
-		asl(f, w)
+		asl(f, w, t)
 	case ir.ModeJSON:
-		jsonMode(f, w)
+		jsonMode(f, w, t)
 	default:
-		typed(f, w)
+		typed(f, w, t)
 	}
 	content, err := render(f)
 	if err != nil {
 		return nil, err
 	}
-	return []File{{Name: opts.FileName, Content: content}}, nil
+	return b.fill(content)
 }
 
 // newFile starts a file with the fixed header and the runtime alias. The

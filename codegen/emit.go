@@ -59,6 +59,10 @@ type handler struct {
 	signature func(*jen.Statement) *jen.Statement
 	mock      []jen.Code // the mock's body
 	mockDoc   []string   // nil: it answers from the mock of its state
+	// The same as plain text, gofmt'd, where they are simple enough: the
+	// signature after the name (assuming context is imported as such),
+	// and the mock's one statement.
+	sigText, mockText string
 }
 
 // entry is an exported method that starts a run.
@@ -108,7 +112,7 @@ type loop struct {
 	zero   jen.Code   // what a failed run returns with err
 	done   jen.Code   // what a finished run returns with err
 	states []*ir.State
-	inline func(s *ir.State) []jen.Code     // the case of s in full; nil: it calls the step
+	inline func(s *ir.State) []string       // the statements of s's case, as gofmt'd text; nil: it calls the step
 	vars   []jen.Code                       // declared before the switch, for the inline cases
 	fold   jen.Code                         // after the switch: what the inline cases left to do
 	call   func(s *ir.State) *jen.Statement // the step of s, in the loop's variables

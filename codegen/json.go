@@ -25,10 +25,10 @@ type jsonGen struct {
 	taskVars map[string]string // by state id
 }
 
-func jsonMode(f *jen.File, w *ir.Workflow) {
+func jsonMode(f *jen.File, w *ir.Workflow, t target) {
 	g := &jsonGen{w: w, n: newNames(w), taskVars: map[string]string{}}
 	g.reserve()
-	emit(f, g, nativeLoop{})
+	emit(f, g, t)
 }
 
 // reserve takes the fixed package-level names and the step constants, so
@@ -58,7 +58,8 @@ func (g *jsonGen) shell() *shell {
 	for _, h := range firstHandlers(g.w.States, func(*ir.Handler) bool { return false }) {
 		handlers = append(handlers, handler{
 			name: h.Name, doc: h.Name + " runs " + usersList("state", users[h.Name]) + ".", signature: jsonHandlerSignature,
-			mock: []jen.Code{jen.Return(jen.Id("m").Dot("mocks").Dot("RespondJSON").Call(jen.Id("call")))},
+			mock:    []jen.Code{jen.Return(jen.Id("m").Dot("mocks").Dot("RespondJSON").Call(jen.Id("call")))},
+			sigText: "(ctx context.Context, call " + RuntimeAlias + ".JSONCall) (string, error)", mockText: "return m.mocks.RespondJSON(call)",
 		})
 	}
 	start := g.w.State(g.w.Start.ID)

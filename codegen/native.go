@@ -1,26 +1,44 @@
 package codegen
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/dave/jennifer/jen"
 )
 
 // nativeLoop is the target that runs a workflow in the caller's goroutine:
 // a for loop over a step enum whose cases call the step methods.
-type nativeLoop struct{}
+type nativeLoop struct {
+	b *bulk // the lines it writes itself
+}
 
-func (nativeLoop) header(f *jen.File, sh *shell) {
+func (t nativeLoop) header(f *jen.File, sh *shell) {
 	n := sh.n
 	f.Line()
 	for _, c := range sh.handlersDoc {
 		f.Comment(c)
 	}
 	f.Type().Id(n.Handlers).InterfaceFunc(func(it *jen.Group) {
+		var text strings.Builder
+		flush := func() {
+			if ph := t.b.placeholder(text.String()); ph != "" {
+				it.Id(ph)
+			}
+			text.Reset()
+		}
 		for _, h := range sh.handlers {
-			if h.doc != "" {
+			switch {
+			case h.doc == "":
+			case h.sigText != "" && !t.b.disabled():
+				text.WriteString("\t// " + oneLine(h.doc) + "\n\t" + h.name + h.sigText + "\n")
+			default:
+				flush()
 				it.Add(comment(h.doc))
 				it.Add(h.signature(jen.Id(h.name)))
 			}
 		}
+		flush()
 	})
 	f.Line()
 	f.Comment(n.Workflow + " runs " + sh.noun + ". It is safe for concurrent use: every Run has its own state.")
@@ -41,30 +59,55 @@ func (nativeLoop) header(f *jen.File, sh *shell) {
 			jen.Id("cfg").Op(":").Add(rt("NewConfig")).Call(jen.Id("opts").Op("...")),
 		)),
 	)
-	stepEnum(f, sh)
+	t.stepEnum(f, sh)
 }
 
 // stepEnum names the states; the ids table turns a step back into its
-// state's id for errors and checkpoints.
-func stepEnum(f *jen.File, sh *shell) {
+// state's id for errors and checkpoints. The constants have no comment:
+// the table says the same, and comments are the slowest thing to format.
+func (t nativeLoop) stepEnum(f *jen.File, sh *shell) {
 	n := sh.n
+	keys := make([]string, len(sh.states))
+	ids := make([]string, len(sh.states))
+	for i, s := range sh.states {
+		keys[i], ids[i] = n.stepConst(s), strconv.Quote(s.ID)
+	}
 	f.Line()
 	f.Comment(sh.stepDoc)
 	f.Type().Id(n.Step).Int()
 	f.Line()
 	f.Const().DefsFunc(func(d *jen.Group) {
 		d.Id(n.endConst()).Id(n.Step).Op("=").Iota()
-		for _, s := range sh.states {
-			d.Id(n.stepConst(s)) // the id is in the table below: a comment here slows formatting down
+		if ph := t.b.placeholder(lines("\t", keys, "")); ph != "" {
+			d.Id(ph)
+			return
+		}
+		for _, k := range keys {
+			d.Id(k)
 		}
 	})
 	f.Line()
 	f.Comment(n.idsVar() + " maps each step to its state's id.")
 	f.Var().Id(n.idsVar()).Op("=").Index(jen.Op("...")).String().CustomFunc(multiline, func(vals *jen.Group) {
+		if text, ok := aligned("\t", keys, ids); ok {
+			if ph := t.b.placeholder(text); ph != "" {
+				vals.Id(ph)
+				return
+			}
+		}
 		for _, s := range sh.states {
 			vals.Id(n.stepConst(s)).Op(":").Lit(s.ID)
 		}
 	})
+}
+
+// lines writes each item on a line of its own.
+func lines(indent string, items []string, end string) string {
+	var sb strings.Builder
+	for _, it := range items {
+		sb.WriteString(indent + it + end + "\n")
+	}
+	return sb.String()
 }
 
 func (t nativeLoop) entry(f *jen.File, sh *shell) {
@@ -82,7 +125,7 @@ func (t nativeLoop) entry(f *jen.File, sh *shell) {
 	}
 }
 
-func (nativeLoop) loop(f *jen.File, n names, l *loop) {
+func (t nativeLoop) loop(f *jen.File, n names, l *loop) {
 	params := append([]jen.Code{ctxParam()}, l.params...)
 	if l.first == nil {
 		step := jen.Id("step")
@@ -133,15 +176,35 @@ func (nativeLoop) loop(f *jen.File, n names, l *loop) {
 			}
 			body.Switch(jen.Id("step")).BlockFunc(func(sw *jen.Group) {
 				lhs := append(append([]jen.Code{jen.Id("next")}, l.outs...), jen.Err())
+				var text strings.Builder
+				var pending []jen.Code // the same cases, for jennifer
+				flush := func() {
+					if ph := t.b.placeholder(text.String()); ph != "" {
+						sw.Case(jen.Id(ph)).Block()
+					} else {
+						for _, c := range pending {
+							sw.Add(c)
+						}
+					}
+					text.Reset()
+					pending = nil
+				}
 				for _, s := range l.states {
 					if l.inline != nil {
-						if body := l.inline(s); body != nil {
-							sw.Case(jen.Id(n.stepConst(s))).Block(body...)
+						if stmts := l.inline(s); stmts != nil {
+							text.WriteString("\t\tcase " + n.stepConst(s) + ":\n" + lines("\t\t\t", stmts, ""))
+							pending = append(pending, jen.Case(jen.Id(n.stepConst(s))).BlockFunc(func(cb *jen.Group) {
+								for _, st := range stmts {
+									cb.Op(st)
+								}
+							}))
 							continue
 						}
 					}
+					flush()
 					sw.Case(jen.Id(n.stepConst(s))).Block(jen.List(lhs...).Op("=").Add(l.call(s)))
 				}
+				flush()
 			})
 			if l.fold != nil {
 				body.Add(l.fold)
@@ -172,7 +235,7 @@ func failed(l *loop) []jen.Code {
 	return []jen.Code{jen.Err()}
 }
 
-func (nativeLoop) mock(f *jen.File, sh *shell) {
+func (t nativeLoop) mock(f *jen.File, sh *shell) {
 	n, m := sh.n, sh.mock
 	f.Line()
 	f.Comment(n.Mock + " implements " + n.Handlers + " with canned responses, for tests and dry runs.")
@@ -195,21 +258,38 @@ func (nativeLoop) mock(f *jen.File, sh *shell) {
 	if m.helpers != nil {
 		m.helpers(f)
 	}
-	// One comment for all the handler methods: a comment each would be most
-	// of the output, and the slowest part of formatting it.
-	plain := true
-	for i, h := range sh.handlers {
-		switch {
-		case h.mockDoc != nil:
-			f.Line()
-			for _, c := range h.mockDoc {
-				f.Comment(c)
+	// The simple handler methods come first, under one comment: a comment
+	// each would be most of the output, and the slowest part to format.
+	var simple, other []handler
+	for _, h := range sh.handlers {
+		if h.mockDoc == nil && h.sigText != "" && h.mockText != "" {
+			simple = append(simple, h)
+		} else {
+			other = append(other, h)
+		}
+	}
+	if len(simple) > 0 {
+		f.Line()
+		f.Comment("The methods below answer from the mock of the " + m.caller + " that calls them.")
+		var text strings.Builder
+		for _, h := range simple {
+			text.WriteString("func (m " + n.Mock + ") " + h.name + h.sigText + " {\n\t" + h.mockText + "\n}\n")
+		}
+		if ph := t.b.placeholder(text.String()); ph != "" {
+			f.Var().Id(ph).Int()
+		} else {
+			for _, h := range simple {
+				f.Func().Params(jen.Id("m").Id(n.Mock)).Add(h.signature(jen.Id(h.name))).Block(h.mock...)
 			}
-			plain = false
-		case i == 0 || !plain:
-			f.Line()
-			f.Comment("The methods below answer from the mock of the " + m.caller + " that calls them.")
-			plain = true
+		}
+	}
+	for _, h := range other {
+		f.Line()
+		if h.mockDoc == nil {
+			f.Comment(h.name + " answers from the mock of the " + m.caller + " that calls it.")
+		}
+		for _, c := range h.mockDoc {
+			f.Comment(c)
 		}
 		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(h.signature(jen.Id(h.name))).Block(h.mock...)
 	}

@@ -71,19 +71,16 @@ func (g *typedGen) inline(s *ir.State) bool {
 }
 
 // inlineCase is the case of an inline state in the run loop, nil for the
-// others.
-func (g *typedGen) inlineCase(s *ir.State) []jen.Code {
+// others: plain text, as it is made of names only.
+func (g *typedGen) inlineCase(s *ir.State) []string {
 	if !g.inline(s) {
 		return nil
 	}
-	next := jen.Id(g.n.endConst())
-	if s.Next.Kind == ir.TransGoto {
-		next = g.target(s.Next.To)
+	next := g.n.endConst()
+	if s.Next.Kind == ir.TransGoto && !s.Next.To.IsEnd() {
+		next = g.n.stepConst(g.w.State(s.Next.To.ID))
 	}
-	return []jen.Code{
-		jen.List(jen.Id("u"), jen.Err()).Op("=").Id("w").Dot("h").Dot(s.Handler.Name).Call(jen.Id("sctx"), jen.Id("s")),
-		jen.List(jen.Id("next"), jen.Id("plain")).Op("=").List(next, jen.True()),
-	}
+	return []string{"u, err = w.h." + s.Handler.Name + "(sctx, s)", "next, plain = " + next + ", true"}
 }
 
 // fold is what the loop does after an inline state: tag its error with the

@@ -73,8 +73,8 @@ type typedGen struct {
 	n names
 }
 
-func typed(f *jen.File, w *ir.Workflow) {
-	emit(f, &typedGen{w: w, n: newNames(w)}, nativeLoop{})
+func typed(f *jen.File, w *ir.Workflow, t target) {
+	emit(f, &typedGen{w: w, n: newNames(w)}, t)
 }
 
 // typedGenVersion is the generator version of typed code, which needs the
@@ -158,7 +158,12 @@ func (g *typedGen) handlerMethods() []handler {
 		sig := func(s *jen.Statement) *jen.Statement {
 			return s.Params(g.handlerParams(h)...).Params(g.handlerResults(h)...)
 		}
-		out = append(out, handler{name: h.Name, doc: text + ".", signature: sig, mock: g.mockBody(h)})
+		m := handler{name: h.Name, doc: text + ".", signature: sig, mock: g.mockBody(h)}
+		if h.Item == nil && h.Kind == ir.HandlerUpdate {
+			m.sigText = "(ctx context.Context, s " + g.n.State + ") (" + g.n.Update + ", error)"
+			m.mockText = `return m.respond(ctx, nil, "")`
+		}
+		out = append(out, m)
 	}
 	if g.hasApprovals() {
 		out = append(out, handler{

@@ -368,6 +368,8 @@ func (m FanoutMock) respond(ctx context.Context, label *string, key string) (Fan
 func (m FanoutMock) Split(ctx context.Context, s FanoutState) (FanoutUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
+
+// Work answers from the mock of the state that calls it.
 func (m FanoutMock) Work(ctx context.Context, s FanoutState, item int) (FanoutUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

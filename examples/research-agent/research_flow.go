@@ -338,16 +338,18 @@ func (m ResearchMock) respond(ctx context.Context, label *string, key string) (R
 }
 
 // The methods below answer from the mock of the state that calls them.
-func (m ResearchMock) Decide(ctx context.Context, s ResearchState) (ResearchUpdate, string, error) {
-	var label string
-	u, err := m.respond(ctx, &label, "Action")
-	return u, label, err
-}
 func (m ResearchMock) Search(ctx context.Context, s ResearchState) (ResearchUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
 func (m ResearchMock) Answer(ctx context.Context, s ResearchState) (ResearchUpdate, error) {
 	return m.respond(ctx, nil, "")
+}
+
+// Decide answers from the mock of the state that calls it.
+func (m ResearchMock) Decide(ctx context.Context, s ResearchState) (ResearchUpdate, string, error) {
+	var label string
+	u, err := m.respond(ctx, &label, "Action")
+	return u, label, err
 }
 
 // NewResearchMock returns a Research whose handlers answer from mocks.

@@ -324,21 +324,25 @@ func (m AgentMock) respond(ctx context.Context, label *string, key string) (Agen
 }
 
 // The methods below answer from the mock of the state that calls them.
+func (m AgentMock) Search(ctx context.Context, s AgentState) (AgentUpdate, error) {
+	return m.respond(ctx, nil, "")
+}
+func (m AgentMock) Publish(ctx context.Context, s AgentState) (AgentUpdate, error) {
+	return m.respond(ctx, nil, "")
+}
+
+// Decide answers from the mock of the state that calls it.
 func (m AgentMock) Decide(ctx context.Context, s AgentState) (AgentUpdate, string, error) {
 	var label string
 	u, err := m.respond(ctx, &label, "Action")
 	return u, label, err
 }
-func (m AgentMock) Search(ctx context.Context, s AgentState) (AgentUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
+
+// Answer answers from the mock of the state that calls it.
 func (m AgentMock) Answer(ctx context.Context, s AgentState) (AgentUpdate, string, error) {
 	var label string
 	u, err := m.respond(ctx, &label, "Action")
 	return u, label, err
-}
-func (m AgentMock) Publish(ctx context.Context, s AgentState) (AgentUpdate, error) {
-	return m.respond(ctx, nil, "")
 }
 
 // NewAgentMock returns a Agent whose handlers answer from mocks.

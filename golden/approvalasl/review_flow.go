@@ -288,11 +288,13 @@ func NewReviewMockHandlers(mocks *flowcrt.Mocks) ReviewMock {
 func (m ReviewMock) Draft(ctx context.Context, in any) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }
-func (m ReviewMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (string, error) {
-	return m.mocks.RespondApproval(ctx, req)
-}
 func (m ReviewMock) Publish(ctx context.Context, in any) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
+}
+
+// Approve answers from the mock of the state that calls it.
+func (m ReviewMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (string, error) {
+	return m.mocks.RespondApproval(ctx, req)
 }
 
 // NewReviewMock returns a Review whose handlers answer from mocks.

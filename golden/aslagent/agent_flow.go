@@ -331,13 +331,17 @@ func NewAgentMockHandlers(mocks *flowcrt.Mocks) AgentMock {
 	return AgentMock{mocks: mocks}
 }
 
-// The methods below answer from the mock of the state that calls them.
+// Writer answers from the mock of the state that calls it.
 func (m AgentMock) Writer(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }
+
+// Critic answers from the mock of the state that calls it.
 func (m AgentMock) Critic(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }
+
+// Approve answers from the mock of the state that calls it.
 func (m AgentMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (string, error) {
 	return m.mocks.RespondApproval(ctx, req)
 }

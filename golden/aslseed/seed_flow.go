@@ -991,22 +991,32 @@ func NewSeedMockHandlers(mocks *flowcrt.Mocks) SeedMock {
 	return SeedMock{mocks: mocks}
 }
 
-// The methods below answer from the mock of the state that calls them.
+// CodeAnalyzer answers from the mock of the state that calls it.
 func (m SeedMock) CodeAnalyzer(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }
+
+// Validator answers from the mock of the state that calls it.
 func (m SeedMock) Validator(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }
+
+// Executor answers from the mock of the state that calls it.
 func (m SeedMock) Executor(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }
+
+// SecurityAnalyzer answers from the mock of the state that calls it.
 func (m SeedMock) SecurityAnalyzer(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }
+
+// PerformanceAnalyzer answers from the mock of the state that calls it.
 func (m SeedMock) PerformanceAnalyzer(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }
+
+// StyleChecker answers from the mock of the state that calls it.
 func (m SeedMock) StyleChecker(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }

@@ -315,13 +315,15 @@ func (m BranchesMock) respond(ctx context.Context, label *string, key string) (B
 }
 
 // The methods below answer from the mock of the state that calls them.
+func (m BranchesMock) Visit(ctx context.Context, s BranchesState) (BranchesUpdate, error) {
+	return m.respond(ctx, nil, "")
+}
+
+// Eval answers from the mock of the state that calls it.
 func (m BranchesMock) Eval(ctx context.Context, s BranchesState) (BranchesUpdate, string, error) {
 	var label string
 	u, err := m.respond(ctx, &label, "Eval")
 	return u, label, err
-}
-func (m BranchesMock) Visit(ctx context.Context, s BranchesState) (BranchesUpdate, error) {
-	return m.respond(ctx, nil, "")
 }
 
 // NewBranchesMock returns a Branches whose handlers answer from mocks.

@@ -538,9 +538,6 @@ func (m BatchMock) respond(ctx context.Context, label *string, key string) (Batc
 func (m BatchMock) Load(ctx context.Context, s BatchState) (BatchUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-func (m BatchMock) Work(ctx context.Context, s BatchState, item string) (BatchUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
 func (m BatchMock) Split(ctx context.Context, s BatchState) (BatchUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
@@ -551,6 +548,11 @@ func (m BatchMock) Right(ctx context.Context, s BatchState) (BatchUpdate, error)
 	return m.respond(ctx, nil, "")
 }
 func (m BatchMock) Report(ctx context.Context, s BatchState) (BatchUpdate, error) {
+	return m.respond(ctx, nil, "")
+}
+
+// Work answers from the mock of the state that calls it.
+func (m BatchMock) Work(ctx context.Context, s BatchState, item string) (BatchUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
 

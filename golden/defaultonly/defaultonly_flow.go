@@ -265,18 +265,22 @@ func (m DefaultOnlyMock) respond(ctx context.Context, label *string, key string)
 }
 
 // The methods below answer from the mock of the state that calls them.
+func (m DefaultOnlyMock) Third(ctx context.Context, s DefaultOnlyState) (DefaultOnlyUpdate, error) {
+	return m.respond(ctx, nil, "")
+}
+
+// First answers from the mock of the state that calls it.
 func (m DefaultOnlyMock) First(ctx context.Context, s DefaultOnlyState) (DefaultOnlyUpdate, string, error) {
 	var label string
 	u, err := m.respond(ctx, &label, "Eval")
 	return u, label, err
 }
+
+// Second answers from the mock of the state that calls it.
 func (m DefaultOnlyMock) Second(ctx context.Context, s DefaultOnlyState) (DefaultOnlyUpdate, string, error) {
 	var label string
 	u, err := m.respond(ctx, &label, "Action")
 	return u, label, err
-}
-func (m DefaultOnlyMock) Third(ctx context.Context, s DefaultOnlyState) (DefaultOnlyUpdate, error) {
-	return m.respond(ctx, nil, "")
 }
 
 // NewDefaultOnlyMock returns a DefaultOnly whose handlers answer from mocks.

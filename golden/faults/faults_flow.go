@@ -534,13 +534,15 @@ func (m FaultsMock) Right(ctx context.Context, s FaultsState) (FaultsUpdate, err
 func (m FaultsMock) Join(ctx context.Context, s FaultsState) (FaultsUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-func (m FaultsMock) Each(ctx context.Context, s FaultsState, item string) (FaultsUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
 func (m FaultsMock) Done(ctx context.Context, s FaultsState) (FaultsUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
 func (m FaultsMock) TimedOut(ctx context.Context, s FaultsState) (FaultsUpdate, error) {
+	return m.respond(ctx, nil, "")
+}
+
+// Each answers from the mock of the state that calls it.
+func (m FaultsMock) Each(ctx context.Context, s FaultsState, item string) (FaultsUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
 

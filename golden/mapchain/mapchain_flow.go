@@ -442,13 +442,17 @@ func (m ChunksMock) respond(ctx context.Context, label *string, key string) (Chu
 func (m ChunksMock) Split(ctx context.Context, s ChunksState) (ChunksUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
+func (m ChunksMock) Merge(ctx context.Context, s ChunksState) (ChunksUpdate, error) {
+	return m.respond(ctx, nil, "")
+}
+
+// Process answers from the mock of the state that calls it.
 func (m ChunksMock) Process(ctx context.Context, s ChunksState, item string) (ChunksUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
+
+// Validate answers from the mock of the state that calls it.
 func (m ChunksMock) Validate(ctx context.Context, s ChunksState, item string) (ChunksUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m ChunksMock) Merge(ctx context.Context, s ChunksState) (ChunksUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
 

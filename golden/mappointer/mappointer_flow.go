@@ -711,24 +711,32 @@ func (m PointerMock) respond(ctx context.Context, label *string, key string) (Po
 func (m PointerMock) Fetch(ctx context.Context, s PointerState) (PointerUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-func (m PointerMock) Greet(ctx context.Context, s PointerState, item User) (PointerUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
 func (m PointerMock) Pick(ctx context.Context, s PointerState) (PointerUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m PointerMock) Tag(ctx context.Context, s PointerState, item string) (PointerUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
 func (m PointerMock) Lead(ctx context.Context, s PointerState) (PointerUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-func (m PointerMock) Notify(ctx context.Context, s PointerState, item User) (PointerUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
 func (m PointerMock) AuditAll(ctx context.Context, s PointerState) (PointerUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
+
+// Greet answers from the mock of the state that calls it.
+func (m PointerMock) Greet(ctx context.Context, s PointerState, item User) (PointerUpdate, error) {
+	return m.respond(ctx, nil, "")
+}
+
+// Tag answers from the mock of the state that calls it.
+func (m PointerMock) Tag(ctx context.Context, s PointerState, item string) (PointerUpdate, error) {
+	return m.respond(ctx, nil, "")
+}
+
+// Notify answers from the mock of the state that calls it.
+func (m PointerMock) Notify(ctx context.Context, s PointerState, item User) (PointerUpdate, error) {
+	return m.respond(ctx, nil, "")
+}
+
+// Audit answers from the mock of the state that calls it.
 func (m PointerMock) Audit(ctx context.Context, s PointerState, item PointerState) (PointerUpdate, error) {
 	return m.respond(ctx, nil, "")
 }

@@ -447,10 +447,12 @@ func (m MapReduceMock) respond(ctx context.Context, label *string, key string) (
 func (m MapReduceMock) Load(ctx context.Context, s MapReduceState) (MapReduceUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-func (m MapReduceMock) Score(ctx context.Context, s MapReduceState, item Ticket) (MapReduceUpdate, error) {
+func (m MapReduceMock) Report(ctx context.Context, s MapReduceState) (MapReduceUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
-func (m MapReduceMock) Report(ctx context.Context, s MapReduceState) (MapReduceUpdate, error) {
+
+// Score answers from the mock of the state that calls it.
+func (m MapReduceMock) Score(ctx context.Context, s MapReduceState, item Ticket) (MapReduceUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
 

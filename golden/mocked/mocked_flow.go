@@ -310,11 +310,15 @@ func (m MockedMock) respond(ctx context.Context, label *string, key string) (Moc
 func (m MockedMock) Fetch(ctx context.Context, s MockedState) (MockedUpdate, error) {
 	return m.respond(ctx, nil, "")
 }
+
+// Decide answers from the mock of the state that calls it.
 func (m MockedMock) Decide(ctx context.Context, s MockedState) (MockedUpdate, string, error) {
 	var label string
 	u, err := m.respond(ctx, &label, "Action")
 	return u, label, err
 }
+
+// Report answers from the mock of the state that calls it.
 func (m MockedMock) Report(ctx context.Context, s MockedState) (MockedUpdate, string, error) {
 	var label string
 	u, err := m.respond(ctx, &label, "Eval")

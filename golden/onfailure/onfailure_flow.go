@@ -299,18 +299,22 @@ func (m OnFailureMock) respond(ctx context.Context, label *string, key string) (
 }
 
 // The methods below answer from the mock of the state that calls them.
+func (m OnFailureMock) Fallback(ctx context.Context, s OnFailureState) (OnFailureUpdate, error) {
+	return m.respond(ctx, nil, "")
+}
+
+// Fetch answers from the mock of the state that calls it.
 func (m OnFailureMock) Fetch(ctx context.Context, s OnFailureState) (OnFailureUpdate, string, error) {
 	var label string
 	u, err := m.respond(ctx, &label, "Eval")
 	return u, label, err
 }
+
+// Store answers from the mock of the state that calls it.
 func (m OnFailureMock) Store(ctx context.Context, s OnFailureState) (OnFailureUpdate, string, error) {
 	var label string
 	u, err := m.respond(ctx, &label, "Eval")
 	return u, label, err
-}
-func (m OnFailureMock) Fallback(ctx context.Context, s OnFailureState) (OnFailureUpdate, error) {
-	return m.respond(ctx, nil, "")
 }
 
 // NewOnFailureMock returns a OnFailure whose handlers answer from mocks.

@@ -247,7 +247,7 @@ func (m BestMock) respond(ctx context.Context, label *string, key string) (BestU
 	return u, err
 }
 
-// The methods below answer from the mock of the state that calls them.
+// Measure answers from the mock of the state that calls it.
 func (m BestMock) Measure(ctx context.Context, s BestState) (BestUpdate, string, error) {
 	var label string
 	u, err := m.respond(ctx, &label, "Action")
