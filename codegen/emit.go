@@ -29,9 +29,14 @@ type dialect interface {
 // steps in a plain Go loop; a Temporal target would write a workflow
 // function that runs the same steps, their handler calls as activities.
 type target interface {
+	// header writes the handlers interface, the workflow type and its
+	// constructor, and the step enum with its ids.
 	header(f *jen.File, sh *shell)
+	// entry writes the exported ways to start a run, and sessions.
 	entry(f *jen.File, sh *shell)
+	// loop writes one step loop; dialects call it from steps.
 	loop(f *jen.File, n names, l *loop)
+	// mock writes handlers that answer from a mock config.
 	mock(f *jen.File, sh *shell)
 }
 

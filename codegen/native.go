@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/flowc-dev/flowc/ir"
 )
 
 // nativeLoop is the target that runs a workflow in the caller's goroutine:
@@ -136,10 +138,8 @@ func (t nativeLoop) loop(f *jen.File, n names, l *loop) {
 	}
 	params = append(params, l.after...)
 	var results []jen.Code
-	fail := []jen.Code{jen.Err()}
 	if l.result != nil {
 		results = append(results, jen.Id("out").Add(l.result))
-		fail = []jen.Code{l.zero, jen.Err()}
 	}
 	results = append(results, jen.Err().Error())
 	until := l.until
@@ -152,79 +152,104 @@ func (t nativeLoop) loop(f *jen.File, n names, l *loop) {
 		if l.first != nil {
 			b.Id("step").Op(":=").Id(n.stepConst(l.first))
 		}
-		b.Comment("A panic fails the run with an error naming its state; one deferred recover per run keeps")
-		b.Comment("transitions free of defers.")
-		b.Defer().Func().Params().Block(
-			jen.If(jen.Id("r").Op(":=").Recover(), jen.Id("r").Op("!=").Nil()).Block(
-				jen.Id("id").Op(":=").Id(n.idsVar()).Index(jen.Id("step")),
-				jen.List(failed(l)...).Op("=").List(append(fail[:len(fail)-1:len(fail)-1],
-					jen.Op("&").Add(rt("StateError")).Values(jen.Id("State").Op(":").Id("id"),
-						jen.Id("Err").Op(":").Add(rt("PanicError")).Call(jen.Id("id"), jen.Id("r"))))...),
-			),
-		).Call()
-		b.For(jen.Id("step").Op("!=").Add(until)).BlockFunc(func(body *jen.Group) {
-			body.If(jen.Err().Op("=").Id("ctx").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(fail...))
-			if l.ctx {
-				body.Id("sctx").Op(":=").Id("ctx")
-				body.If(jen.Id("w").Dot("cfg").Dot("StateContext")).Block(
-					jen.Id("sctx").Op("=").Add(rt("WithState")).Call(jen.Id("ctx"), jen.Id(n.idsVar()).Index(jen.Id("step"))),
-				)
-			}
-			body.Var().Id("next").Id(n.Step)
-			for _, v := range l.vars {
-				body.Add(v)
-			}
-			body.Switch(jen.Id("step")).BlockFunc(func(sw *jen.Group) {
-				lhs := append(append([]jen.Code{jen.Id("next")}, l.outs...), jen.Err())
-				var text strings.Builder
-				var pending []jen.Code // the same cases, for jennifer
-				flush := func() {
-					if ph := t.b.placeholder(text.String()); ph != "" {
-						sw.Case(jen.Id(ph)).Block()
-					} else {
-						for _, c := range pending {
-							sw.Add(c)
-						}
-					}
-					text.Reset()
-					pending = nil
-				}
-				for _, s := range l.states {
-					if l.inline != nil {
-						if stmts := l.inline(s); stmts != nil {
-							text.WriteString("\t\tcase " + n.stepConst(s) + ":\n" + lines("\t\t\t", stmts, ""))
-							pending = append(pending, jen.Case(jen.Id(n.stepConst(s))).BlockFunc(func(cb *jen.Group) {
-								for _, st := range stmts {
-									cb.Op(st)
-								}
-							}))
-							continue
-						}
-					}
-					flush()
-					sw.Case(jen.Id(n.stepConst(s))).Block(jen.List(lhs...).Op("=").Add(l.call(s)))
-				}
-				flush()
-			})
-			if l.fold != nil {
-				body.Add(l.fold)
-			}
-			if l.save != nil {
-				body.Add(l.save)
-			}
-			stepErr := jen.Code(jen.Err())
-			if l.wrap != nil {
-				stepErr = l.wrap(jen.Err())
-			}
-			body.If(jen.Err().Op("!=").Nil()).Block(jen.Return(append(fail[:len(fail)-1:len(fail)-1], stepErr)...))
-			body.Id("step").Op("=").Id("next")
-		})
+		recoverPanic(b, n, l)
+		b.For(jen.Id("step").Op("!=").Add(until)).BlockFunc(func(body *jen.Group) { t.transition(body, n, l) })
 		if l.result != nil {
 			b.Return(l.done, jen.Nil())
 			return
 		}
 		b.Return(jen.Nil())
 	})
+}
+
+// failWith is what a loop returns when it fails with err.
+func failWith(l *loop, err jen.Code) []jen.Code {
+	if l.result != nil {
+		return []jen.Code{l.zero, err}
+	}
+	return []jen.Code{err}
+}
+
+// recoverPanic defers the loop's one recover.
+func recoverPanic(b *jen.Group, n names, l *loop) {
+	b.Comment("A panic fails the run with an error naming its state; one deferred recover per run keeps")
+	b.Comment("transitions free of defers.")
+	panicErr := jen.Op("&").Add(rt("StateError")).Values(jen.Id("State").Op(":").Id("id"),
+		jen.Id("Err").Op(":").Add(rt("PanicError")).Call(jen.Id("id"), jen.Id("r")))
+	b.Defer().Func().Params().Block(
+		jen.If(jen.Id("r").Op(":=").Recover(), jen.Id("r").Op("!=").Nil()).Block(
+			jen.Id("id").Op(":=").Id(n.idsVar()).Index(jen.Id("step")),
+			jen.List(failed(l)...).Op("=").List(failWith(l, panicErr)...),
+		),
+	).Call()
+}
+
+// transition is the body of the loop: one step and what follows it.
+func (t nativeLoop) transition(body *jen.Group, n names, l *loop) {
+	body.If(jen.Err().Op("=").Id("ctx").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(failWith(l, jen.Err())...))
+	if l.ctx {
+		body.Id("sctx").Op(":=").Id("ctx")
+		body.If(jen.Id("w").Dot("cfg").Dot("StateContext")).Block(
+			jen.Id("sctx").Op("=").Add(rt("WithState")).Call(jen.Id("ctx"), jen.Id(n.idsVar()).Index(jen.Id("step"))),
+		)
+	}
+	body.Var().Id("next").Id(n.Step)
+	for _, v := range l.vars {
+		body.Add(v)
+	}
+	body.Switch(jen.Id("step")).BlockFunc(func(sw *jen.Group) { t.cases(sw, n, l) })
+	if l.fold != nil {
+		body.Add(l.fold)
+	}
+	if l.save != nil {
+		body.Add(l.save)
+	}
+	stepErr := jen.Code(jen.Err())
+	if l.wrap != nil {
+		stepErr = l.wrap(jen.Err())
+	}
+	body.If(jen.Err().Op("!=").Nil()).Block(jen.Return(failWith(l, stepErr)...))
+	body.Id("step").Op("=").Id("next")
+}
+
+// cases dispatches on the step: a run of inline states goes in as text,
+// the others call their step.
+func (t nativeLoop) cases(sw *jen.Group, n names, l *loop) {
+	lhs := append(append([]jen.Code{jen.Id("next")}, l.outs...), jen.Err())
+	var text strings.Builder
+	var pending []jen.Code // the same cases, for jennifer
+	flush := func() {
+		if ph := t.b.placeholder(text.String()); ph != "" {
+			sw.Case(jen.Id(ph)).Block()
+		} else {
+			for _, c := range pending {
+				sw.Add(c)
+			}
+		}
+		text.Reset()
+		pending = nil
+	}
+	for _, s := range l.states {
+		if stmts := inlined(l, s); stmts != nil {
+			text.WriteString("\t\tcase " + n.stepConst(s) + ":\n" + lines("\t\t\t", stmts, ""))
+			pending = append(pending, jen.Case(jen.Id(n.stepConst(s))).BlockFunc(func(cb *jen.Group) {
+				for _, st := range stmts {
+					cb.Op(st)
+				}
+			}))
+			continue
+		}
+		flush()
+		sw.Case(jen.Id(n.stepConst(s))).Block(jen.List(lhs...).Op("=").Add(l.call(s)))
+	}
+	flush()
+}
+
+func inlined(l *loop, s *ir.State) []string {
+	if l.inline == nil {
+		return nil
+	}
+	return l.inline(s)
 }
 
 // failed lists the named results a recovered panic sets.
