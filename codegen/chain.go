@@ -34,17 +34,9 @@ func (g *chainGen) types(*jen.File) {}
 // and no mock.
 func (g *chainGen) shell() *shell {
 	n := g.n
-	users := usersOf(g.w.States)
-	var handlers []handler
 	builtin := func(h *ir.Handler) bool { return h.Builtin != ir.BuiltinNone }
-	for _, h := range firstHandlers(g.w.States, builtin) {
-		handlers = append(handlers, handler{
-			name: h.Name, doc: h.Name + " runs " + usersList("task", users[h.Name]) + ".", signature: handlerSignature,
-			mock:     []jen.Code{jen.Return(jen.Id("m").Dot("mocks").Dot("RespondChain").Call(jen.Id("call")))},
-			sigText:  "(ctx context.Context, call " + RuntimeAlias + ".ChainCall) (" + RuntimeAlias + ".ChainResult, error)",
-			mockText: "return m.mocks.RespondChain(call)",
-		})
-	}
+	handlers := callHandlers(g.w.States, builtin, "task", handlerSignature,
+		"(ctx context.Context, call "+RuntimeAlias+".ChainCall) ("+RuntimeAlias+".ChainResult, error)", "RespondChain")
 	start := g.w.State(g.w.Start.ID)
 	return &shell{
 		w: g.w, n: n, genVersion: chainGenVersion, noun: "the task chain", describe: true,

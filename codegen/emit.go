@@ -172,6 +172,23 @@ func usersOf(states []*ir.State) map[string][]string {
 	return ids
 }
 
+// callHandlers lists the methods of a dialect whose handlers all take
+// (ctx, call), sig spelled as text in sigText, and whose mocks answer with
+// the Mocks method respond; skip leaves out the handlers without a method.
+func callHandlers(states []*ir.State, skip func(*ir.Handler) bool, noun string,
+	sig func(*jen.Statement) *jen.Statement, sigText, respond string) []handler {
+	users := usersOf(states)
+	var out []handler
+	for _, h := range firstHandlers(states, skip) {
+		out = append(out, handler{
+			name: h.Name, doc: h.Name + " runs " + usersList(noun, users[h.Name]) + ".", signature: sig,
+			mock:    []jen.Code{jen.Return(jen.Id("m").Dot("mocks").Dot(respond).Call(jen.Id("call")))},
+			sigText: sigText, mockText: "return m.mocks." + respond + "(call)",
+		})
+	}
+	return out
+}
+
 // usersList is "state \"a\"" or "tasks \"a\", \"b\"".
 func usersList(noun string, ids []string) string {
 	if len(ids) > 1 {

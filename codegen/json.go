@@ -53,15 +53,8 @@ func (g *jsonGen) types(*jen.File) {}
 
 func (g *jsonGen) shell() *shell {
 	n := g.n
-	users := usersOf(g.w.States)
-	var handlers []handler
-	for _, h := range firstHandlers(g.w.States, func(*ir.Handler) bool { return false }) {
-		handlers = append(handlers, handler{
-			name: h.Name, doc: h.Name + " runs " + usersList("state", users[h.Name]) + ".", signature: jsonHandlerSignature,
-			mock:    []jen.Code{jen.Return(jen.Id("m").Dot("mocks").Dot("RespondJSON").Call(jen.Id("call")))},
-			sigText: "(ctx context.Context, call " + RuntimeAlias + ".JSONCall) (string, error)", mockText: "return m.mocks.RespondJSON(call)",
-		})
-	}
+	handlers := callHandlers(g.w.States, func(*ir.Handler) bool { return false }, "state", jsonHandlerSignature,
+		"(ctx context.Context, call "+RuntimeAlias+".JSONCall) (string, error)", "RespondJSON")
 	start := g.w.State(g.w.Start.ID)
 	return &shell{
 		w: g.w, n: n, genVersion: jsonGenVersion, noun: "the workflow", describe: true,

@@ -39,22 +39,27 @@ func (countInPlace) Count(_ context.Context, s *AnchorState) error {
 // inPlace is the anchor's loop written by hand: the same states, the same
 // handler call and context check per state, the same test at the end.
 func inPlace(ctx context.Context, h inPlaceHandlers, s *AnchorState) error {
-	for step := 0; ; {
+	for step := 0; step >= 0; step = anchorNext(step, s) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if err := h.Count(ctx, s); err != nil {
 			return err
 		}
-		if step < anchorStates-1 {
-			step++
-			continue
-		}
-		if s.N >= anchorTransitions {
-			return nil
-		}
-		step = 0
 	}
+	return nil
+}
+
+// anchorNext is the anchor's transition written by hand: the next state,
+// or -1 when the run ends.
+func anchorNext(step int, s *AnchorState) int {
+	switch {
+	case step < anchorStates-1:
+		return step + 1
+	case s.N >= anchorTransitions:
+		return -1
+	}
+	return 0
 }
 
 // anchorTags is shared so that making a state does not allocate.
@@ -65,7 +70,7 @@ var anchorTags = []string{"a", "b"}
 // generated loop, which it measures the generated loop's own overhead
 // against.
 func byValue(ctx context.Context, h AnchorHandlers, s *AnchorState) error {
-	for step := 0; ; {
+	for step := 0; step >= 0; step = anchorNext(step, s) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -74,15 +79,8 @@ func byValue(ctx context.Context, h AnchorHandlers, s *AnchorState) error {
 			return err
 		}
 		s.apply(u)
-		if step < anchorStates-1 {
-			step++
-			continue
-		}
-		if s.N >= anchorTransitions {
-			return nil
-		}
-		step = 0
 	}
+	return nil
 }
 
 // byValueCount is the generated handler, held in a variable for the same
