@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-		"text/template/parse"
+	"text/template/parse"
 
 	"gopkg.in/yaml.v3"
 
