@@ -25,7 +25,7 @@ func chain(f *jen.File, w *ir.Workflow) {
 	g.handlersType(f)
 	g.chainType(f)
 	g.stepEnum(f)
-	g.prompts(f)
+	g.tasks(f) // chain_task.go
 	g.runLoop(f)
 	for _, s := range w.States {
 		g.step(f, s)
@@ -81,12 +81,6 @@ func tasksList(ids []string) string {
 	return out
 }
 
-// handlerSignature is the parameters and results of every chain handler.
-func handlerSignature(s *jen.Statement) *jen.Statement {
-	return s.Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("call").Add(rt("ChainCall"))).
-		Params(rt("ChainResult"), jen.Error())
-}
-
 func (g *chainGen) handlersType(f *jen.File) {
 	f.Comment(g.n.Handlers + " is the work of the chain's tasks, implemented by you. A handler gets the")
 	f.Comment("task's id, input, rendered prompt and a copy of the chain variables, and returns the task's")
@@ -96,7 +90,7 @@ func (g *chainGen) handlersType(f *jen.File) {
 		users := g.tasksOf()
 		for _, h := range g.userHandlers() {
 			it.Add(comment(h.Name + " runs " + tasksList(users[h.Name]) + "."))
-			it.Add(handlerSignature(jen.Id(h.Name)))
+			it.Add(g.chainSignature(h)) // chain_handlers.go: the documented handlers' typed calls
 		}
 	})
 }
@@ -135,34 +129,6 @@ func (g *chainGen) stepEnum(f *jen.File) {
 			d.Id(n.stepConst(s)).Comment(quote(s.ID))
 		}
 	})
-}
-
-// promptVar is the package variable holding a task's parsed template.
-func (g *chainGen) promptVar(s *ir.State) string { return g.n.vars[stateVar{s, "Prompt"}] }
-
-// prompts parses every prompt_template once, at package initialisation;
-// the compiler has already parsed each one, so Must cannot panic. With
-// missingkey=error a template that reads a variable no branch has composed
-// yet fails its task, rather than putting "<no value>" into a prompt.
-func (g *chainGen) prompts(f *jen.File) {
-	var defs []jen.Code
-	for _, s := range g.w.States {
-		if s.PromptTemplate == "" {
-			continue
-		}
-		defs = append(defs, jen.Id(g.promptVar(s)).Op("=").Qual("text/template", "Must").Call(
-			jen.Qual("text/template", "New").Call(jen.Lit(s.ID)).
-				Dot("Option").Call(jen.Lit("missingkey=error")).
-				Dot("Parse").Call(jen.Lit(s.PromptTemplate)),
-		))
-	}
-	if len(defs) == 0 {
-		return
-	}
-	f.Line()
-	f.Comment("The tasks' prompt templates, rendered against the chain variables; a variable that is")
-	f.Comment("missing fails the task.")
-	f.Var().Defs(defs...)
 }
 
 func (g *chainGen) runLoop(f *jen.File) {

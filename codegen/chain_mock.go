@@ -22,9 +22,7 @@ func (g *chainGen) mock(f *jen.File) {
 	for _, h := range g.userHandlers() {
 		f.Line()
 		f.Comment(h.Name + " answers from the mock of the task that calls it.")
-		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(handlerSignature(jen.Id(h.Name))).Block(
-			jen.Return(jen.Id("m").Dot("mocks").Dot("RespondChain").Call(jen.Id("call"))),
-		)
+		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(g.chainSignature(h)).Block(g.mockAnswer(h)) // chain_handlers.go
 	}
 	f.Line()
 	f.Comment("New" + n.Mock + " returns a " + n.Workflow + " whose handlers answer from mocks.")

@@ -40,6 +40,7 @@ type ChainTask struct {
 	Exec              *ExecuteConfig
 	Tools             *ToolsCall // `tools`, or the older `hook`
 	ValidConditions   []string   // condition_key, sorted
+	Labels            []string   // route: the `when` of its equals branches, in order
 }
 
 // ExecuteConfig is a task's `execute_config`, handed to its handler.

@@ -9,7 +9,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/template"
 )
 
 // Task chains (SPEC §5) run over plain JSON values: nil, bool, string,
@@ -31,6 +30,10 @@ type ChainCall struct {
 	Prompt string
 	// Vars are the chain variables, as the branches' compose set them.
 	Vars map[string]any
+
+	task   *ChainTask
+	system string        // system_instruction, expanded
+	exec   ExecuteConfig // execute_config, expanded
 }
 
 // History returns the chain variable name as a chat history. It returns
@@ -58,6 +61,14 @@ type ChainHandler func(ctx context.Context, call ChainCall) (ChainResult, error)
 type ChainState struct {
 	Output any            `json:"output"`
 	Vars   map[string]any `json:"vars"`
+
+	// Input is the chain's input, which templates read as {{.input}}.
+	Input any `json:"-"`
+	// Results holds each task's last output under its id, and after a
+	// failure its error text under "<id>_error" and "last_error".
+	Results map[string]any `json:"-"`
+	// Edges counts the traversals of each edge "from->to" in this run.
+	Edges map[string]int `json:"-"`
 }
 
 // NewChainState starts a run on input, which may be any value that encodes
@@ -67,50 +78,7 @@ func NewChainState(input any) (ChainState, error) {
 	if err != nil {
 		return ChainState{Vars: map[string]any{}}, fmt.Errorf("chain input: %w", err)
 	}
-	return ChainState{Output: in, Vars: map[string]any{}}, nil
-}
-
-// RunTask runs one task: it renders prompt (nil for none) against the
-// variables, calls h and, when h succeeds, makes its output s.Output and
-// returns its eval string. On failure s is left alone, so that an
-// on_failure target receives the failed task's input, and the error is a
-// *StateError naming the task. A panic in h is a failure of the task.
-func (s *ChainState) RunTask(ctx context.Context, cfg *Config, task string, prompt *template.Template, h ChainHandler) (string, error) {
-	if cfg.StateContext {
-		ctx = WithState(ctx, task)
-	}
-	call, err := s.call(task, prompt)
-	if err != nil {
-		return "", &StateError{State: task, Err: err}
-	}
-	var r ChainResult
-	err = invoke(ctx, task, func(ctx context.Context) error {
-		var err error
-		r, err = h(ctx, call)
-		return err
-	})
-	if err != nil {
-		return "", &StateError{State: task, Err: err}
-	}
-	out, err := JSONValue(r.Output)
-	if err != nil {
-		return "", &StateError{State: task, Err: fmt.Errorf("output: %w", err)}
-	}
-	s.Output = out
-	return r.Eval, nil
-}
-
-func (s *ChainState) call(task string, prompt *template.Template) (ChainCall, error) {
-	call := ChainCall{Task: task, Input: cloneValue(s.Output), Vars: cloneVars(s.Vars)}
-	if prompt == nil {
-		return call, nil
-	}
-	var b strings.Builder
-	if err := prompt.Execute(&b, s.Vars); err != nil {
-		return call, fmt.Errorf("rendering the prompt: %w", err)
-	}
-	call.Prompt = b.String()
-	return call, nil
+	return ChainState{Output: in, Input: in, Vars: map[string]any{}}, nil
 }
 
 // Compose stores s.Output into the variable name through strategy, for the
@@ -225,9 +193,12 @@ func BuiltinNoop(_ context.Context, call ChainCall) (ChainResult, error) {
 }
 
 // BuiltinRaiseError is the raise_error handler: the task fails, with the
-// rendered prompt as the cause when there is one.
+// rendered prompt as the cause when there is one, else a string input.
 func BuiltinRaiseError(_ context.Context, call ChainCall) (ChainResult, error) {
 	cause := call.Prompt
+	if text, ok := call.Input.(string); ok && cause == "" {
+		cause = text
+	}
 	if cause == "" {
 		cause = fmt.Sprintf("task %q raised an error", call.Task)
 	}

@@ -121,7 +121,7 @@ func (l *lowerer) checkKind(m yamlx.Map, s *ir.State) {
 			l.Diags.Errorf(s.Handler.Pos, "a `%s` task needs a `%s` block with the provider's `name`", handlerWord(c.Kind), handlerWord(c.Kind))
 		}
 	case ir.ChainRoute:
-		if len(routeLabels(s.Next)) == 0 {
+		if c.Labels = routeLabels(s.Next); len(c.Labels) == 0 {
 			l.Diags.Errorf(s.Handler.Pos, "a `route` task needs `equals` branches: their `when` values are the labels the model picks from")
 		}
 	}

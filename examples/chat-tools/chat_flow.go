@@ -21,9 +21,9 @@ const (
 // task's on_failure, or ends the chain with that error.
 type ChatHandlers interface {
 	// ChatCompletion runs task "chat".
-	ChatCompletion(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error)
+	ChatCompletion(ctx context.Context, call flowcrt.LLMCall) (flowcrt.ChainResult, error)
 	// ExecuteToolCalls runs task "run_tools".
-	ExecuteToolCalls(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error)
+	ExecuteToolCalls(ctx context.Context, call flowcrt.ToolCallsCall) (flowcrt.ChainResult, error)
 }
 
 // Chat runs the task chain. It is safe for concurrent use: every Run has its own state.
@@ -49,6 +49,19 @@ const (
 	chatDone         chatStep = iota
 	chatStepChat              // "chat"
 	chatStepRunTools          // "run_tools"
+)
+
+// The tasks as the chain defines them: templates (a variable that is missing fails the task),
+// settings and call policy.
+var (
+	chatChatPolicy = flowcrt.ChainTask{
+		ID:   "chat",
+		Kind: flowcrt.KindChatCompletion,
+	}
+	chatRunToolsPolicy = flowcrt.ChainTask{
+		ID:   "run_tools",
+		Kind: flowcrt.KindExecuteToolCalls,
+	}
 )
 
 // Run executes the chain from task "chat" with input, any JSON value, as its input.
@@ -79,7 +92,7 @@ func (w *Chat) Run(ctx context.Context, input any) (flowcrt.ChainState, error) {
 
 // stepChat runs task "chat" and returns the task to run next.
 func (w *Chat) stepChat(ctx context.Context, s *flowcrt.ChainState) (chatStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, "chat", nil, w.h.ChatCompletion)
+	eval, err := s.RunTask(ctx, &w.cfg, &chatChatPolicy, flowcrt.ChatHandler(w.h.ChatCompletion))
 	if err != nil {
 		return chatDone, err
 	}
@@ -88,6 +101,7 @@ func (w *Chat) stepChat(ctx context.Context, s *flowcrt.ChainState) (chatStep, e
 		if err = s.Compose("chat", "history", flowcrt.ComposeAuto); err != nil {
 			return chatDone, err
 		}
+		s.Traverse("chat", "run_tools")
 		return chatStepRunTools, nil
 	case eval == "stop":
 		if err = s.Compose("chat", "history", flowcrt.ComposeAuto); err != nil {
@@ -101,7 +115,7 @@ func (w *Chat) stepChat(ctx context.Context, s *flowcrt.ChainState) (chatStep, e
 
 // stepRunTools runs task "run_tools" and returns the task to run next.
 func (w *Chat) stepRunTools(ctx context.Context, s *flowcrt.ChainState) (chatStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, "run_tools", nil, w.h.ExecuteToolCalls)
+	eval, err := s.RunTask(ctx, &w.cfg, &chatRunToolsPolicy, flowcrt.ToolCallsHandler(w.h.ExecuteToolCalls))
 	if err != nil {
 		return chatDone, err
 	}
@@ -110,6 +124,7 @@ func (w *Chat) stepRunTools(ctx context.Context, s *flowcrt.ChainState) (chatSte
 		if err = s.Compose("run_tools", "history", flowcrt.ComposeAuto); err != nil {
 			return chatDone, err
 		}
+		s.Traverse("run_tools", "chat")
 		return chatStepChat, nil
 	default:
 		return chatDone, nil
@@ -129,13 +144,13 @@ func NewChatMockHandlers(mocks *flowcrt.Mocks) ChatMock {
 }
 
 // ChatCompletion answers from the mock of the task that calls it.
-func (m ChatMock) ChatCompletion(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
-	return m.mocks.RespondChain(call)
+func (m ChatMock) ChatCompletion(ctx context.Context, call flowcrt.LLMCall) (flowcrt.ChainResult, error) {
+	return m.mocks.RespondChain(call.ChainCall)
 }
 
 // ExecuteToolCalls answers from the mock of the task that calls it.
-func (m ChatMock) ExecuteToolCalls(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
-	return m.mocks.RespondChain(call)
+func (m ChatMock) ExecuteToolCalls(ctx context.Context, call flowcrt.ToolCallsCall) (flowcrt.ChainResult, error) {
+	return m.mocks.RespondChain(call.ChainCall)
 }
 
 // NewChatMock returns a Chat whose handlers answer from mocks.

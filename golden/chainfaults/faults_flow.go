@@ -52,6 +52,14 @@ const (
 	faultsStepRecover            // "recover"
 )
 
+// The tasks as the chain defines them: templates (a variable that is missing fails the task),
+// settings and call policy.
+var (
+	faultsFirstPolicy   = flowcrt.ChainTask{ID: "first"}
+	faultsSecondPolicy  = flowcrt.ChainTask{ID: "second"}
+	faultsRecoverPolicy = flowcrt.ChainTask{ID: "recover"}
+)
+
 // Run executes the chain from task "first" with input, any JSON value, as its input.
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
@@ -82,17 +90,19 @@ func (w *Faults) Run(ctx context.Context, input any) (flowcrt.ChainState, error)
 
 // stepFirst runs task "first" and returns the task to run next.
 func (w *Faults) stepFirst(ctx context.Context, s *flowcrt.ChainState) (faultsStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, "first", nil, w.h.First)
+	_, err := s.RunTask(ctx, &w.cfg, &faultsFirstPolicy, w.h.First)
 	if err != nil {
 		// on_failure: the target's input is this task's input, which s still holds.
+		s.Traverse("first", "recover")
 		return faultsStepRecover, nil
 	}
+	s.Traverse("first", "second")
 	return faultsStepSecond, nil
 }
 
 // stepSecond runs task "second" and returns the task to run next.
 func (w *Faults) stepSecond(ctx context.Context, s *flowcrt.ChainState) (faultsStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, "second", nil, w.h.Second)
+	_, err := s.RunTask(ctx, &w.cfg, &faultsSecondPolicy, w.h.Second)
 	if err != nil {
 		return faultsDone, err
 	}
@@ -102,7 +112,7 @@ func (w *Faults) stepSecond(ctx context.Context, s *flowcrt.ChainState) (faultsS
 
 // stepRecover runs task "recover" and returns the task to run next.
 func (w *Faults) stepRecover(ctx context.Context, s *flowcrt.ChainState) (faultsStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, "recover", nil, flowcrt.BuiltinNoop)
+	_, err := s.RunTask(ctx, &w.cfg, &faultsRecoverPolicy, flowcrt.BuiltinNoop)
 	if err != nil {
 		return faultsDone, err
 	}

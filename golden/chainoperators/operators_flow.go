@@ -49,6 +49,12 @@ const (
 	operatorsStepClassify               // "classify"
 )
 
+// The tasks as the chain defines them: templates (a variable that is missing fails the task),
+// settings and call policy.
+var (
+	operatorsClassifyPolicy = flowcrt.ChainTask{ID: "classify"}
+)
+
 // Run executes the chain from task "classify" with input, any JSON value, as its input.
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
@@ -75,7 +81,7 @@ func (w *Operators) Run(ctx context.Context, input any) (flowcrt.ChainState, err
 
 // stepClassify runs task "classify" and returns the task to run next.
 func (w *Operators) stepClassify(ctx context.Context, s *flowcrt.ChainState) (operatorsStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, "classify", nil, w.h.Classify)
+	eval, err := s.RunTask(ctx, &w.cfg, &operatorsClassifyPolicy, w.h.Classify)
 	if err != nil {
 		return operatorsDone, err
 	}

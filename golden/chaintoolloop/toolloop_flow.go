@@ -21,9 +21,9 @@ const (
 // task's on_failure, or ends the chain with that error.
 type ToolloopHandlers interface {
 	// ChatCompletion runs task "chat".
-	ChatCompletion(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error)
+	ChatCompletion(ctx context.Context, call flowcrt.LLMCall) (flowcrt.ChainResult, error)
 	// ExecuteToolCalls runs task "run_tools".
-	ExecuteToolCalls(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error)
+	ExecuteToolCalls(ctx context.Context, call flowcrt.ToolCallsCall) (flowcrt.ChainResult, error)
 }
 
 // Toolloop runs the task chain. It is safe for concurrent use: every Run has its own state.
@@ -49,6 +49,19 @@ const (
 	toolloopDone         toolloopStep = iota
 	toolloopStepChat                  // "chat"
 	toolloopStepRunTools              // "run_tools"
+)
+
+// The tasks as the chain defines them: templates (a variable that is missing fails the task),
+// settings and call policy.
+var (
+	toolloopChatPolicy = flowcrt.ChainTask{
+		ID:   "chat",
+		Kind: flowcrt.KindChatCompletion,
+	}
+	toolloopRunToolsPolicy = flowcrt.ChainTask{
+		ID:   "run_tools",
+		Kind: flowcrt.KindExecuteToolCalls,
+	}
 )
 
 // Run executes the chain from task "chat" with input, any JSON value, as its input.
@@ -79,7 +92,7 @@ func (w *Toolloop) Run(ctx context.Context, input any) (flowcrt.ChainState, erro
 
 // stepChat runs task "chat" and returns the task to run next.
 func (w *Toolloop) stepChat(ctx context.Context, s *flowcrt.ChainState) (toolloopStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, "chat", nil, w.h.ChatCompletion)
+	eval, err := s.RunTask(ctx, &w.cfg, &toolloopChatPolicy, flowcrt.ChatHandler(w.h.ChatCompletion))
 	if err != nil {
 		return toolloopDone, err
 	}
@@ -88,6 +101,7 @@ func (w *Toolloop) stepChat(ctx context.Context, s *flowcrt.ChainState) (toolloo
 		if err = s.Compose("chat", "history", flowcrt.ComposeAuto); err != nil {
 			return toolloopDone, err
 		}
+		s.Traverse("chat", "run_tools")
 		return toolloopStepRunTools, nil
 	case eval == "stop":
 		if err = s.Compose("chat", "history", flowcrt.ComposeAuto); err != nil {
@@ -101,7 +115,7 @@ func (w *Toolloop) stepChat(ctx context.Context, s *flowcrt.ChainState) (toolloo
 
 // stepRunTools runs task "run_tools" and returns the task to run next.
 func (w *Toolloop) stepRunTools(ctx context.Context, s *flowcrt.ChainState) (toolloopStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, "run_tools", nil, w.h.ExecuteToolCalls)
+	eval, err := s.RunTask(ctx, &w.cfg, &toolloopRunToolsPolicy, flowcrt.ToolCallsHandler(w.h.ExecuteToolCalls))
 	if err != nil {
 		return toolloopDone, err
 	}
@@ -110,6 +124,7 @@ func (w *Toolloop) stepRunTools(ctx context.Context, s *flowcrt.ChainState) (too
 		if err = s.Compose("run_tools", "history", flowcrt.ComposeAuto); err != nil {
 			return toolloopDone, err
 		}
+		s.Traverse("run_tools", "chat")
 		return toolloopStepChat, nil
 	default:
 		return toolloopDone, nil
@@ -129,13 +144,13 @@ func NewToolloopMockHandlers(mocks *flowcrt.Mocks) ToolloopMock {
 }
 
 // ChatCompletion answers from the mock of the task that calls it.
-func (m ToolloopMock) ChatCompletion(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
-	return m.mocks.RespondChain(call)
+func (m ToolloopMock) ChatCompletion(ctx context.Context, call flowcrt.LLMCall) (flowcrt.ChainResult, error) {
+	return m.mocks.RespondChain(call.ChainCall)
 }
 
 // ExecuteToolCalls answers from the mock of the task that calls it.
-func (m ToolloopMock) ExecuteToolCalls(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
-	return m.mocks.RespondChain(call)
+func (m ToolloopMock) ExecuteToolCalls(ctx context.Context, call flowcrt.ToolCallsCall) (flowcrt.ChainResult, error) {
+	return m.mocks.RespondChain(call.ChainCall)
 }
 
 // NewToolloopMock returns a Toolloop whose handlers answer from mocks.
