@@ -18,7 +18,7 @@ func (g *chainGen) step(f *jen.File, s *ir.State) {
 		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Add(rt("ChainState"))).
 		Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
 		eval := jen.Id("eval")
-		if !testsEval(s.Next) {
+		if !chainTestsEval(s) {
 			eval = jen.Id("_")
 		}
 		b.List(eval, jen.Err()).Op(":=").Id("s").Dot("RunTask").Call(
@@ -40,7 +40,21 @@ func (g *chainGen) step(f *jen.File, s *ir.State) {
 // testsEval reports whether any branch reads the eval string.
 func testsEval(t *ir.Transition) bool {
 	for _, br := range t.Branches {
-		if br.Operator != ir.OpDefault && br.Operator != ir.OpEdgeTraversedAtLeast {
+		if br.Operator != ir.OpDefault {
+			return true
+		}
+	}
+	return false
+}
+
+// chainTestsEval reports whether any branch of a task reads the eval
+// string (see chainMatch for those that do not).
+func chainTestsEval(s *ir.State) bool {
+	for _, br := range s.Next.Branches {
+		switch {
+		case br.Operator == ir.OpDefault, br.Operator == ir.OpEdgeTraversedAtLeast:
+		case s.Handler.Builtin == ir.BuiltinNoop && matchesText(br, ir.EvalNoop):
+		default:
 			return true
 		}
 	}
@@ -126,7 +140,7 @@ func chainMatch(s *ir.State, br *ir.Branch) jen.Code {
 	if e := br.Edge; br.Operator == ir.OpEdgeTraversedAtLeast && e != nil {
 		return jen.Id("s").Dot("Traversed").Call(jen.Lit(e.From + "->" + e.To)).Op(">=").Lit(e.Count)
 	}
-	if s.Handler.Builtin == ir.BuiltinNoop && matchesText(br, "noop") {
+	if s.Handler.Builtin == ir.BuiltinNoop && matchesText(br, ir.EvalNoop) {
 		return jen.True()
 	}
 	return branchMatch(br)

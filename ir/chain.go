@@ -95,6 +95,10 @@ type ToolsCall struct {
 // times in the run; it reads the run's edge counts, not the eval string.
 const OpEdgeTraversedAtLeast Operator = "edge_traversed_at_least"
 
+// EvalNoop is the control token a noop task's branches see besides its
+// input's text.
+const EvalNoop = "noop"
+
 // Edge is the `edge` of an edge_traversed_at_least branch: "from->to".
 type Edge struct {
 	Pos      Pos
