@@ -1,13 +1,13 @@
 package chain
 
 import (
-	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/flowc-dev/flowc/compiler/branchop"
 	"github.com/flowc-dev/flowc/compiler/diag"
 	"github.com/flowc-dev/flowc/ir"
 )
@@ -110,20 +110,10 @@ func (l *lowerer) when(b *ir.Branch, n *yaml.Node) {
 		return
 	}
 	b.When = text
-	switch b.Operator {
-	case ir.OpGreater, ir.OpLess:
-		v, ok := number(text)
-		if !ok {
-			l.Diags.Errorf(l.ContentPos(n), "`when` of a `%s` branch must be a number, got %q", b.Operator, text)
-		}
-		b.Num = v
-	case ir.OpInRange:
-		lo, hi, ok := numberRange(text)
-		if !ok {
-			l.Diags.Errorf(l.ContentPos(n), "`when` of an `in_range` branch must be `min,max` with min <= max, got %q", text)
-		}
-		b.Min, b.Max = lo, hi
-	case ir.OpEdgeTraversedAtLeast:
+	if msg := branchop.Numbers(b); msg != "" {
+		l.Diags.Errorf(l.ContentPos(n), "%s", msg)
+	}
+	if b.Operator == ir.OpEdgeTraversedAtLeast {
 		count, err := strconv.Atoi(strings.TrimSpace(text))
 		if err != nil || count < 0 {
 			l.Diags.Errorf(l.ContentPos(n), "`when` of an `edge_traversed_at_least` branch must be a whole number of traversals, got %q", text)
@@ -179,18 +169,6 @@ func (l *lowerer) checkEdges(w *ir.Workflow) {
 			}
 		}
 	}
-}
-
-func number(s string) (float64, bool) {
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	return v, err == nil && !math.IsNaN(v) && !math.IsInf(v, 0)
-}
-
-func numberRange(s string) (lo, hi float64, ok bool) {
-	a, b, found := strings.Cut(s, ",")
-	lo, ok1 := number(a)
-	hi, ok2 := number(b)
-	return lo, hi, found && ok1 && ok2 && lo <= hi
 }
 
 // checkOrder: branches are tried top to bottom, but `default` only after
