@@ -73,7 +73,9 @@ type macroEnv struct {
 	chainID string
 	edges   map[string]int
 	vars    map[string]string // template variables (WithChainVars)
+	data    map[string]any    // the run's values: task outputs, input, composed variables
 	now     time.Time
+	lenient bool // an unset variable without a default stays as written
 }
 
 // expand replaces the macros of a plain text.
@@ -132,26 +134,42 @@ func (e *macroEnv) macro(ns, payload string) (string, error) {
 }
 
 // templateVar reads {{var:name}}, {{var:name|default}} or
-// {{var:name|var:other}}. An unset or empty variable without a default is
-// an error.
+// {{var:name|var:other}}. A variable is a template variable
+// (WithChainVars), else a value of the run (a composed variable, a task's
+// output, the input) as text. An unset variable without a default is an
+// error, except where e is lenient.
 func (e *macroEnv) templateVar(payload string) (string, error) {
 	name, fallback, hasFallback := strings.Cut(payload, "|")
 	name = strings.TrimSpace(name)
-	if v := e.vars[name]; v != "" {
+	if v := e.lookup(name); v != "" {
 		return v, nil
 	}
-	if !hasFallback {
-		return "", fmt.Errorf("template variable %q is not set", name)
-	}
 	fallback = strings.TrimSpace(fallback)
-	if other, ok := strings.CutPrefix(fallback, "var:"); ok {
-		other = strings.TrimSpace(other)
-		if v := e.vars[other]; v != "" {
+	other, isVar := strings.CutPrefix(fallback, "var:")
+	switch {
+	case hasFallback && !isVar:
+		return fallback, nil
+	case hasFallback:
+		if v := e.lookup(strings.TrimSpace(other)); v != "" {
 			return v, nil
 		}
-		return "", fmt.Errorf("template variable %q (the default of %q) is not set", other, name)
 	}
-	return fallback, nil
+	if e.lenient {
+		return "{{var:" + payload + "}}", nil
+	}
+	return "", fmt.Errorf("template variable %q is not set", name)
+}
+
+func (e *macroEnv) lookup(name string) string {
+	if v := e.vars[name]; v != "" {
+		return v
+	}
+	v, ok := e.data[name]
+	if !ok || v == nil {
+		return ""
+	}
+	text, _ := valueText(v)
+	return text
 }
 
 func orDefault(s, def string) string {

@@ -71,7 +71,7 @@ type ExecuteConfig struct {
 	PassClientsTools bool
 	Think            string
 	MaxTokens        int    // 0: the provider's default
-	MaxTokensText    string // max_tokens as written when it is a macro; expanded into MaxTokens
+	MaxTokensText    string // max_tokens as written when it is a macro, until it expands into MaxTokens
 	Shift            bool
 	Retry            *LLMRetryPolicy
 	Compact          *CompactPolicy
@@ -189,6 +189,7 @@ func (s *ChainState) data() map[string]any {
 func (s *ChainState) call(t *ChainTask, env *macroEnv) (ChainCall, error) {
 	call := ChainCall{Task: t.ID, Vars: cloneVars(s.Vars), task: t}
 	data := s.data()
+	env.data = data
 	in := s.Output
 	if t.InputVar != "" {
 		v, ok := data[t.InputVar]
@@ -217,8 +218,13 @@ func (s *ChainState) call(t *ChainTask, env *macroEnv) (ChainCall, error) {
 	return call, nil
 }
 
-// expand returns a copy of e with its macros expanded.
+// expand returns a copy of e with its macros expanded. flowc calls no
+// model itself, so a variable with no value and no default is handed over
+// as written ({{var:model}}) rather than failing the task.
 func (e *ExecuteConfig) expand(env *macroEnv) (ExecuteConfig, error) {
+	lenient := *env
+	lenient.lenient = true
+	env = &lenient
 	out := *e
 	for _, f := range []*string{&out.Model, &out.Provider, &out.Think, &out.MaxTokensText} {
 		v, err := env.expand(*f)
@@ -227,7 +233,7 @@ func (e *ExecuteConfig) expand(env *macroEnv) (ExecuteConfig, error) {
 		}
 		*f = v
 	}
-	if out.MaxTokensText != "" {
+	if out.MaxTokensText != "" && !strings.HasPrefix(out.MaxTokensText, "{{") {
 		n, err := strconv.Atoi(strings.TrimSpace(out.MaxTokensText))
 		if err != nil || n < 0 {
 			return out, fmt.Errorf("max_tokens must expand to a whole number, got %q", out.MaxTokensText)
@@ -296,7 +302,8 @@ func (s *ChainState) print(ctx context.Context, t *ChainTask, env *macroEnv) err
 	if t.Print == nil {
 		return nil
 	}
-	text, err := env.render(t.Print, s.data())
+	env.data = s.data()
+	text, err := env.render(t.Print, env.data)
 	if err != nil {
 		return fmt.Errorf("rendering print: %w", err)
 	}

@@ -79,6 +79,21 @@ func TestMacros(t *testing.T) {
 
 	_, err = s.RunTask(context.Background(), cfg, &flowcrt.ChainTask{ID: "u", System: "{{var:model}}"}, returns("", ""))
 	require.ErrorContains(t, err, `template variable "model" is not set`)
+
+	// Without a template variable, {{var:name}} reads the run's values; an
+	// execute_config whose variable has no value gets the macro as written.
+	s.Vars["topic"] = "rain"
+	_, err = s.RunTask(context.Background(), cfg, &flowcrt.ChainTask{ID: "w"}, returns("sun", ""))
+	require.NoError(t, err)
+	task = &flowcrt.ChainTask{ID: "v", System: "{{var:topic}} after {{var:w}}", Exec: &flowcrt.ExecuteConfig{Model: "{{var:model}}", MaxTokensText: "{{var:max}}"}}
+	_, err = s.RunTask(context.Background(), cfg, task, flowcrt.ChatHandler(func(_ context.Context, c flowcrt.LLMCall) (flowcrt.ChainResult, error) {
+		got = c
+		return flowcrt.ChainResult{}, nil
+	}))
+	require.NoError(t, err)
+	assert.Equal(t, "rain after sun", got.System)
+	assert.Equal(t, "{{var:model}}", got.Config.Model)
+	assert.Zero(t, got.Config.MaxTokens)
 }
 
 // A var value is text, never template syntax.
