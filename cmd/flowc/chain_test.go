@@ -32,6 +32,8 @@ func TestRunChainContenox(t *testing.T) {
 			`{"status":"SUCCEEDED","output":{"output":"state \"probe","vars":{}}}`},
 		{"chaintools/deploy.chain.yaml", "low-score", exitFailed,
 			`{"status":"FAILED","error":"RaiseError","cause":"score 3 is too low"}`},
+		{"../examples/weather-agent/weather.chain.json", "over-budget", exitOK,
+			`{"status":"SUCCEEDED","output":{"output":[{"content":"Probably sunny.","role":"assistant"}],"vars":{}}}`},
 	} {
 		def := filepath.Join(golden, c.def)
 		mocks := filepath.Join(filepath.Dir(def), "mocks.json")
