@@ -1,8 +1,10 @@
-// Package chain is the front-end for task chains (JSON or YAML): a top-level
-// `tasks:` list whose tasks name a handler, an optional prompt_template and
-// a transition of branches. It lowers a chain into the IR and reports, at
-// their positions, the problems only a chain can have: operators, `when`
-// values, compose strategies, branch order, handlers and templates. Task
+// Package chain is the front-end for task chains (JSON or YAML): contenox
+// chain definitions, whose top-level `tasks:` list holds tasks that name a
+// handler, its settings (system_instruction, execute_config, tools, ...),
+// templates and a transition of branches, and the seed's older form with
+// compose. It lowers a chain into the IR and reports, at their positions,
+// the problems only a chain can have: operators, `when` values, edges,
+// compose strategies, branch order, handlers, templates and macros. Task
 // ids, targets and Go names are the shared checker's job.
 package chain
 

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"text/template/parse"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
@@ -56,11 +57,23 @@ func (l *lowerer) checkMacros(n *yaml.Node, text, what string) {
 	for _, m := range flowcrt.FindMacros(text) {
 		switch name, _, _ := strings.Cut(m.Payload, "|"); {
 		case m.Namespace == "var" && strings.TrimSpace(name) == "":
-			l.Diags.Errorf(l.ContentPos(n), "%s: `{{var:}}` needs a variable name", what)
+			l.Diags.Errorf(l.macroPos(n, text, m.Start), "%s: `{{var:}}` needs a variable name", what)
 		case m.Namespace == "edge_count" && !strings.Contains(m.Payload, "->"):
-			l.Diags.Errorf(l.ContentPos(n), "%s: `{{edge_count:%s}}` needs an edge `from->to`", what, m.Payload)
+			l.Diags.Errorf(l.macroPos(n, text, m.Start), "%s: `{{edge_count:%s}}` needs an edge `from->to`", what, m.Payload)
 		}
 	}
+}
+
+// macroPos points at the macro at byte offset off of a scalar's text when
+// the text before it is written as it reads (one line, no escapes), else at
+// the scalar.
+func (l *lowerer) macroPos(n *yaml.Node, text string, off int) ir.Pos {
+	pos := l.ContentPos(n)
+	prefix := text[:off]
+	if n.Style == yaml.LiteralStyle || n.Style == yaml.FoldedStyle || strings.ContainsAny(prefix, "\n\"'\\\t") {
+		return pos
+	}
+	return pos.Shift(utf8.RuneCountInString(prefix))
 }
 
 // templateError reports a parse error at its line when the scalar keeps
@@ -118,6 +131,12 @@ func (l *lowerer) checkVars(w *ir.Workflow) {
 		if !known[r.name] {
 			l.Diags.Warnf(r.pos, "%s reads %q, which is neither the input, a task's id nor a composed variable%s; rendering it fails",
 				r.what, r.name, diag.DidYouMean(r.name, names))
+		}
+	}
+	for _, s := range w.States {
+		if iv := s.Chain.InputVar; iv != nil && !known[iv.ID] {
+			l.Diags.Warnf(iv.Pos, "input_var %q is neither the input, a task's id nor a composed variable%s; the task fails when it runs",
+				iv.ID, diag.DidYouMean(iv.ID, names))
 		}
 	}
 }
