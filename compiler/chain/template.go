@@ -134,7 +134,12 @@ func (l *lowerer) checkVars(w *ir.Workflow) {
 		}
 	}
 	for _, s := range w.States {
-		if iv := s.Chain.InputVar; iv != nil && !known[iv.ID] {
+		iv := s.Chain.InputVar
+		switch {
+		case iv == nil || known[iv.ID]:
+		case isPlaceholder(iv.ID):
+			l.Diags.Warnf(iv.Pos, "input_var %q is a placeholder filled in before the chain runs; here the task fails when it runs", iv.ID)
+		default:
 			l.Diags.Warnf(iv.Pos, "input_var %q is neither the input, a task's id nor a composed variable%s; the task fails when it runs",
 				iv.ID, diag.DidYouMean(iv.ID, names))
 		}
