@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"sort"
+	"time"
 
 	"github.com/dave/jennifer/jen"
 
@@ -172,9 +173,18 @@ func toolsFields(t *ir.ToolsCall) jen.Dict {
 	return d
 }
 
-// durationLit is a time.Duration as a number of nanoseconds.
-func durationLit(d interface{ Nanoseconds() int64 }) jen.Code {
-	return jen.Qual("time", "Duration").Call(jen.Lit(d.Nanoseconds()))
+// durationLit writes d in the largest unit that divides it: 30 *
+// time.Second.
+func durationLit(d time.Duration) jen.Code {
+	for _, u := range []struct {
+		name string
+		d    time.Duration
+	}{{"Hour", time.Hour}, {"Minute", time.Minute}, {"Second", time.Second}, {"Millisecond", time.Millisecond}} {
+		if d%u.d == 0 {
+			return jen.Lit(int(d / u.d)).Op("*").Qual("time", u.name)
+		}
+	}
+	return jen.Qual("time", "Duration").Call(jen.Lit(int64(d)))
 }
 
 func stringsLit(list []string) jen.Code {

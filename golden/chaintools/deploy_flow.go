@@ -65,7 +65,7 @@ var (
 		Kind:    flowcrt.KindTools,
 		Output:  flowcrt.MustChainTemplate("probe", "{{.code}}"),
 		Retries: 1,
-		Timeout: time.Duration(int64(5000000000)),
+		Timeout: 5 * time.Second,
 		Tools: &flowcrt.ToolsBlock{
 			Args:     map[string]string{"url": "https://status.example"},
 			Name:     "http",
