@@ -181,7 +181,7 @@ func durationLit(d time.Duration) jen.Code {
 		d    time.Duration
 	}{{"Hour", time.Hour}, {"Minute", time.Minute}, {"Second", time.Second}, {"Millisecond", time.Millisecond}} {
 		if d%u.d == 0 {
-			return jen.Lit(int(d / u.d)).Op("*").Qual("time", u.name)
+			return jen.Lit(int(d/u.d)).Op("*").Qual("time", u.name)
 		}
 	}
 	return jen.Qual("time", "Duration").Call(jen.Lit(int64(d)))
