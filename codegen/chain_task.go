@@ -18,6 +18,9 @@ func (g *chainGen) taskVar(s *ir.State) string { return g.n.vars[stateVar{s, "Po
 func (g *chainGen) tasks(f *jen.File) {
 	var defs []jen.Code
 	for _, s := range g.w.States {
+		if d := s.Chain.Description; d != "" {
+			defs = append(defs, comment(s.ID+": "+d))
+		}
 		defs = append(defs, jen.Id(g.taskVar(s)).Op("=").Add(rt("ChainTask")).Values(g.taskFields(s)))
 	}
 	f.Line()
@@ -30,6 +33,7 @@ func (g *chainGen) taskFields(s *ir.State) jen.Dict {
 	c := s.Chain
 	d := jen.Dict{jen.Id("ID"): jen.Lit(s.ID)}
 	setLit(d, "Chain", g.w.Chain.ID)
+	setLit(d, "Debug", g.w.Chain.Debug)
 	if k := kindNames[c.Kind]; k != "" {
 		d[jen.Id("Kind")] = rt(k)
 	}

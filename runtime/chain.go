@@ -30,6 +30,8 @@ type ChainCall struct {
 	Prompt string
 	// Vars are the chain variables, as the branches' compose set them.
 	Vars map[string]any
+	// Debug is the chain's `debug`: the handler may log what it does.
+	Debug bool
 
 	task   *ChainTask
 	system string        // system_instruction, expanded

@@ -15,6 +15,7 @@ import (
 type ChainTask struct {
 	ID      string
 	Chain   string // the chain's id, for {{chain:id}}
+	Debug   bool   // the chain's debug flag, handed to handlers
 	Kind    HandlerKind
 	Prompt  *template.Template // prompt_template, nil for none
 	Print   *template.Template // print, nil for none
@@ -187,7 +188,7 @@ func (s *ChainState) data() map[string]any {
 // call prepares the handler's call: the input (input_var, capped by
 // input_max_bytes), the rendered prompt, and the expanded settings.
 func (s *ChainState) call(t *ChainTask, env *macroEnv) (ChainCall, error) {
-	call := ChainCall{Task: t.ID, Vars: cloneVars(s.Vars), task: t}
+	call := ChainCall{Task: t.ID, Vars: cloneVars(s.Vars), Debug: t.Debug, task: t}
 	data := s.data()
 	env.data = data
 	in := s.Output

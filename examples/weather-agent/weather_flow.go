@@ -79,6 +79,7 @@ var (
 		InputVar: "chat",
 		Kind:     flowcrt.KindExecuteToolCalls,
 	}
+	// wrap_up: No tools: answer from what the history holds.
 	weatherAgentWrapUpPolicy = flowcrt.ChainTask{
 		Chain: "weather-agent",
 		Exec: &flowcrt.ExecuteConfig{

@@ -59,6 +59,7 @@ const (
 // The tasks as the chain defines them: templates (a variable that is missing fails the task),
 // settings and call policy.
 var (
+	// triage: The model picks a label; the question passes through unchanged.
 	supportAgentTriagePolicy = flowcrt.ChainTask{
 		Chain: "support-agent",
 		Exec: &flowcrt.ExecuteConfig{
@@ -91,6 +92,7 @@ var (
 		InputVar: "chat",
 		Kind:     flowcrt.KindExecuteToolCalls,
 	}
+	// summary: A leaf: the chain ends with its output.
 	supportAgentSummaryPolicy = flowcrt.ChainTask{
 		Chain:  "support-agent",
 		ID:     "summary",
