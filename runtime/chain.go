@@ -226,27 +226,38 @@ func BuiltinPromptToInt(_ context.Context, call ChainCall) (ChainResult, error) 
 }
 
 // RespondChain plays the mock of call.Task for a task-chain handler. A
-// mocked Return is {"Output": <json>, "Eval": "<string>"}; without "Eval"
-// the eval string is the output's text (a string itself, anything else its
-// JSON). A Throw is returned as an *Error. A task with no mock returns its
-// input unchanged, as noop does, and says so on m.Log.
+// mocked Return is {"Output": <json>, "Eval": "<string>"}. Without "Eval",
+// a documented handler that has control tokens (chat_completion,
+// execute_tool_calls, tools) gets its token as if its method had left Eval
+// empty; any other handler gets the output's text (a string itself,
+// anything else its JSON). A Throw is returned as an *Error. A task with no
+// mock returns its input unchanged, as noop does, and says so on m.Log.
 func (m *Mocks) RespondChain(call ChainCall) (ChainResult, error) {
+	var out any
+	var eval *string
 	e, ok := m.Next(call.Task)
-	if !ok {
+	switch {
+	case !ok:
 		m.note("flowc: task %q has no mock; it returns its input unchanged\n", call.Task)
-		return mirror(call.Input)
-	}
-	if e.Throw != nil {
+		out = call.Input
+	case e.Throw != nil:
 		return ChainResult{}, e.Err()
+	default:
+		var err error
+		if out, eval, err = decodeChainReturn(e.Return); err != nil {
+			return ChainResult{}, fmt.Errorf("flowc: the mock for task %q %w", call.Task, err)
+		}
 	}
-	r, err := decodeChainReturn(e.Return)
-	if err != nil {
-		return ChainResult{}, fmt.Errorf("flowc: the mock for task %q %w", call.Task, err)
+	switch {
+	case eval != nil:
+		return ChainResult{Output: out, Eval: *eval}, nil
+	case call.task != nil && controlToken(call.task.Kind, nil) != "":
+		return ChainResult{Output: out}, nil
 	}
-	return r, nil
+	return mirror(out)
 }
 
-func decodeChainReturn(ret json.RawMessage) (ChainResult, error) {
+func decodeChainReturn(ret json.RawMessage) (any, *string, error) {
 	var fields struct {
 		Output json.RawMessage
 		Eval   *string
@@ -254,19 +265,13 @@ func decodeChainReturn(ret json.RawMessage) (ChainResult, error) {
 	dec := json.NewDecoder(bytes.NewReader(ret))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&fields); err != nil || bytes.Equal(bytes.TrimSpace(ret), []byte("null")) {
-		return ChainResult{}, fmt.Errorf(`must return {"Output": <json>, "Eval": "<string>"}, got %s`, ret)
+		return nil, nil, fmt.Errorf(`must return {"Output": <json>, "Eval": "<string>"}, got %s`, ret)
 	}
-	var out any
-	if fields.Output != nil {
-		var err error
-		if out, err = decodeValue(fields.Output); err != nil {
-			return ChainResult{}, err
-		}
+	if fields.Output == nil {
+		return nil, fields.Eval, nil
 	}
-	if fields.Eval != nil {
-		return ChainResult{Output: out, Eval: *fields.Eval}, nil
-	}
-	return mirror(out)
+	out, err := decodeValue(fields.Output)
+	return out, fields.Eval, err
 }
 
 // mirror returns v as the output, with its text as the eval string.

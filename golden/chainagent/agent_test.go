@@ -23,7 +23,9 @@ func runMocked(t *testing.T, ctx context.Context, testCase string) (flowcrt.Chai
 }
 
 // The route's answer is normalized to a label; one tool round, then the
-// leaf summary reads the input and the chat task's output by id.
+// leaf summary reads the input and the chat task's output by id. The chat
+// mocks give no Eval: the branches see the control tokens tool_call, then
+// executed.
 func TestOneRound(t *testing.T) {
 	var prints []string
 	ctx := flowcrt.WithChainPrinter(context.Background(), func(p flowcrt.ChainPrint) { prints = append(prints, p.Task+": "+p.Text) })

@@ -160,7 +160,8 @@ func (w *Builtins) stepRefuse(ctx context.Context, s *flowcrt.ChainState) (built
 
 // BuiltinsMock implements BuiltinsHandlers with canned responses, for tests and dry runs.
 // A mocked Return is {"Output": <json>, "Eval": "<string>"}; without "Eval" the eval string is the
-// output's text. A task with no mock returns its input unchanged.
+// control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
+// A task with no mock returns its input unchanged.
 type BuiltinsMock struct {
 	mocks *flowcrt.Mocks // unexported: handler methods are exported names
 }

@@ -245,7 +245,8 @@ func (w *Strategies) stepAutoD(ctx context.Context, s *flowcrt.ChainState) (stra
 
 // StrategiesMock implements StrategiesHandlers with canned responses, for tests and dry runs.
 // A mocked Return is {"Output": <json>, "Eval": "<string>"}; without "Eval" the eval string is the
-// output's text. A task with no mock returns its input unchanged.
+// control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
+// A task with no mock returns its input unchanged.
 type StrategiesMock struct {
 	mocks *flowcrt.Mocks // unexported: handler methods are exported names
 }
