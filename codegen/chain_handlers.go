@@ -37,27 +37,16 @@ func chainKinds(k ir.ChainHandlerKind) chainKind {
 	return chainKind{"ChainCall", result, "", "RespondChain"}
 }
 
-// kindOf is the kind of the tasks that call the user handler name; the
-// front-end derives it from the name, so all of them agree.
-func (g *chainGen) kindOf(name string) ir.ChainHandlerKind {
-	for _, s := range g.w.States {
-		if s.Handler.Builtin == ir.BuiltinNone && s.Handler.Name == name {
-			return s.Chain.Kind
-		}
-	}
-	return ir.ChainUser
-}
-
 // chainSignature is the parameters and results of handler h's method.
 func (g *chainGen) chainSignature(h *ir.Handler) *jen.Statement {
-	k := chainKinds(g.kindOf(h.Name))
+	k := chainKinds(ir.ChainKindOf(h.Name))
 	return jen.Id(h.Name).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("call").Add(rt(k.call))).
 		Params(k.result, jen.Error())
 }
 
 // mockAnswer is the body of the mock method of handler h.
 func (g *chainGen) mockAnswer(h *ir.Handler) jen.Code {
-	k := chainKinds(g.kindOf(h.Name))
+	k := chainKinds(ir.ChainKindOf(h.Name))
 	call := jen.Id("call")
 	if k.call != "ChainCall" {
 		call = call.Dot("ChainCall")

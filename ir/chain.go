@@ -26,6 +26,24 @@ const (
 	ChainPromptToInt                              // prompt_to_int with a model: its answer, as an integer
 )
 
+// chainKinds maps the documented handlers, by Go method name, to their
+// kind; prompt_to_string and prompt_to_int are user methods only when they
+// ask a model.
+var chainKinds = map[string]ChainHandlerKind{
+	"ChatCompletion":   ChainChatCompletion,
+	"ExecuteToolCalls": ChainExecuteToolCalls,
+	"Tools":            ChainTools,
+	"Hook":             ChainHook,
+	"Route":            ChainRoute,
+	"ConditionKey":     ChainConditionKey,
+	"PromptToString":   ChainPromptToString,
+	"PromptToInt":      ChainPromptToInt,
+}
+
+// ChainKindOf is the kind of a task-chain user handler's Go method name:
+// the name alone decides it, so all tasks calling a method agree.
+func ChainKindOf(method string) ChainHandlerKind { return chainKinds[method] }
+
 // ChainTask is what a task-chain task carries beyond the shared State
 // fields (Timeout, PromptTemplate, Handler, Next).
 type ChainTask struct {

@@ -111,7 +111,7 @@ func (l *lowerer) task(n *yaml.Node) *ir.State {
 	s.ID, _ = l.String(idNode, "id")
 	s.GoName = naming.Exported(s.ID)
 	s.Handler = l.handler(m.Get("handler"), n)
-	s.Chain = &ir.ChainTask{Kind: handlerKinds[s.Handler.Name]}
+	s.Chain = &ir.ChainTask{Kind: ir.ChainKindOf(s.Handler.Name)}
 	if t := m.Get("prompt_template"); !isAbsent(t) {
 		s.PromptTemplate = l.template(t, "prompt_template", s.ID, true)
 	}
@@ -161,7 +161,7 @@ func (l *lowerer) promptHandler(s *ir.State) {
 	case !ok:
 	case s.Chain.Exec != nil:
 		s.Chain.Kind = kind
-		h.Name = naming.Exported(string(h.Builtin))
+		h.Name = naming.Exported(string(h.Builtin)) // PromptToString, PromptToInt: ir.ChainKindOf agrees
 		h.Builtin = ir.BuiltinNone
 	case s.PromptTemplate == "":
 		l.Diags.Errorf(h.Pos, "handler `%s` renders the task's prompt_template; add one, or an execute_config to ask a model", h.Builtin)

@@ -27,17 +27,6 @@ var (
 	toolsKeys   = []string{"name", "tool_name", "args"}
 )
 
-// handlerKinds maps the documented handlers, by Go method name, to the
-// signature their method gets.
-var handlerKinds = map[string]ir.ChainHandlerKind{
-	"ChatCompletion":   ir.ChainChatCompletion,
-	"ExecuteToolCalls": ir.ChainExecuteToolCalls,
-	"Tools":            ir.ChainTools,
-	"Hook":             ir.ChainHook,
-	"Route":            ir.ChainRoute,
-	"ConditionKey":     ir.ChainConditionKey,
-}
-
 // chainInfo reads the chain's own keys. A chain `id` names the chain as
 // `workflow:` names a flowc workflow: mock configs and Go names use it.
 func (l *lowerer) chainInfo(m yamlx.Map, w *ir.Workflow) {
