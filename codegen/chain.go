@@ -23,20 +23,12 @@ func chain(f *jen.File, w *ir.Workflow, t target) {
 	emit(f, &chainGen{w: w, n: newNames(w)}, t)
 }
 
-// handlerSignature is the parameters and results of every chain handler.
-func handlerSignature(s *jen.Statement) *jen.Statement {
-	return s.Params(ctxParam(), jen.Id("call").Add(rt("ChainCall"))).Params(rt("ChainResult"), jen.Error())
-}
-
 func (g *chainGen) types(*jen.File) {}
 
 // shell: built-in handlers always run for real, so they have no method
 // and no mock.
 func (g *chainGen) shell() *shell {
 	n := g.n
-	builtin := func(h *ir.Handler) bool { return h.Builtin != ir.BuiltinNone }
-	handlers := callHandlers(g.w.States, builtin, "task", handlerSignature,
-		"(ctx context.Context, call "+RuntimeAlias+".ChainCall) ("+RuntimeAlias+".ChainResult, error)", "RespondChain")
 	start := g.w.State(g.w.Start.ID)
 	return &shell{
 		w: g.w, n: n, genVersion: chainGenVersion, noun: "the task chain", describe: true,
@@ -46,7 +38,7 @@ func (g *chainGen) shell() *shell {
 			"output (the next task's input) and the eval string its branches test. An error takes the",
 			"task's on_failure, or ends the chain with that error.",
 		},
-		handlers: handlers,
+		handlers: g.handlers(), // chain_handlers.go: the documented handlers' typed calls
 		states:   g.w.States, resumable: len(g.w.States),
 		stepDoc: n.Step + " names the task a run is at; the zero value means the chain is over.",
 		runs: []entry{{
@@ -67,14 +59,15 @@ func (g *chainGen) shell() *shell {
 		}},
 		mock: mockSpec{caller: "task", doc: []string{
 			"A mocked Return is {\"Output\": <json>, \"Eval\": \"<string>\"}; without \"Eval\" the eval string is the",
-			"output's text. A task with no mock returns its input unchanged.",
+			"control token of a chat_completion, execute_tool_calls or tools task, else the output's text.",
+			"A task with no mock returns its input unchanged.",
 		}},
 	}
 }
 
-// steps emits the prompts, the run loop and each task's step.
+// steps emits the tasks, the run loop and each task's step.
 func (g *chainGen) steps(f *jen.File, t target) {
-	g.prompts(f)
+	g.tasks(f) // chain_task.go
 	t.loop(f, g.n, &loop{
 		method: "run",
 		doc:    "run runs the chain on s from step until a task ends it.",
@@ -90,30 +83,3 @@ func (g *chainGen) steps(f *jen.File, t target) {
 	}
 }
 
-// promptVar is the package variable holding a task's parsed template.
-func (g *chainGen) promptVar(s *ir.State) string { return g.n.vars[stateVar{s, "Prompt"}] }
-
-// prompts parses every prompt_template once, at package initialisation;
-// the compiler has already parsed each one, so Must cannot panic. With
-// missingkey=error a template that reads a variable no branch has composed
-// yet fails its task, rather than putting "<no value>" into a prompt.
-func (g *chainGen) prompts(f *jen.File) {
-	var defs []jen.Code
-	for _, s := range g.w.States {
-		if s.PromptTemplate == "" {
-			continue
-		}
-		defs = append(defs, jen.Id(g.promptVar(s)).Op("=").Qual("text/template", "Must").Call(
-			jen.Qual("text/template", "New").Call(jen.Lit(s.ID)).
-				Dot("Option").Call(jen.Lit("missingkey=error")).
-				Dot("Parse").Call(jen.Lit(s.PromptTemplate)),
-		))
-	}
-	if len(defs) == 0 {
-		return
-	}
-	f.Line()
-	f.Comment("The tasks' prompt templates, rendered against the chain variables; a variable that is")
-	f.Comment("missing fails the task.")
-	f.Var().Defs(defs...)
-}

@@ -1,6 +1,8 @@
 package codegen
 
 import (
+	"strings"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/flowc-dev/flowc/ir"
@@ -16,15 +18,16 @@ func (g *chainGen) step(f *jen.File, s *ir.State) {
 		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Add(rt("ChainState"))).
 		Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
 		eval := jen.Id("eval")
-		if !testsEval(s.Next) {
+		if !chainTestsEval(s) {
 			eval = jen.Id("_")
 		}
 		b.List(eval, jen.Err()).Op(":=").Id("s").Dot("RunTask").Call(
-			jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Lit(s.ID), g.prompt(s), g.handler(s),
+			jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Op("&").Id(g.taskVar(s)), g.handler(s),
 		)
 		b.If(jen.Err().Op("!=").Nil()).BlockFunc(func(eb *jen.Group) {
 			if of := s.Next.OnFailure; of != nil {
 				eb.Comment("on_failure: the target's input is this task's input, which s still holds.")
+				eb.Id("s").Dot("Traverse").Call(jen.Lit(s.ID), jen.Lit(of.ID))
 				eb.Return(g.target(*of), jen.Nil())
 				return
 			}
@@ -44,11 +47,18 @@ func testsEval(t *ir.Transition) bool {
 	return false
 }
 
-func (g *chainGen) prompt(s *ir.State) jen.Code {
-	if s.PromptTemplate == "" {
-		return jen.Nil()
+// chainTestsEval reports whether any branch of a task reads the eval
+// string (see chainMatch for those that do not).
+func chainTestsEval(s *ir.State) bool {
+	for _, br := range s.Next.Branches {
+		switch {
+		case br.Operator == ir.OpDefault, br.Operator == ir.OpEdgeTraversedAtLeast:
+		case s.Handler.Builtin == ir.BuiltinNoop && matchesText(br, ir.EvalNoop):
+		default:
+			return true
+		}
 	}
-	return jen.Id(g.promptVar(s))
+	return false
 }
 
 var builtinFuncs = map[ir.Builtin]string{
@@ -62,7 +72,7 @@ func (g *chainGen) handler(s *ir.State) jen.Code {
 	if fn, ok := builtinFuncs[s.Handler.Builtin]; ok {
 		return rt(fn)
 	}
-	return jen.Id("w").Dot("h").Dot(s.Handler.Name)
+	return g.userHandler(s) // chain_handlers.go
 }
 
 func (g *chainGen) target(r ir.Ref) *jen.Statement {
@@ -91,7 +101,7 @@ func (g *chainGen) branches(b *jen.Group, s *ir.State) {
 					sw.Default().Block(body...)
 					continue
 				}
-				sw.Case(branchMatch(br)).Block(body...)
+				sw.Case(chainMatch(s, br)).Block(body...)
 			}
 		})
 	}
@@ -115,7 +125,40 @@ func (g *chainGen) taken(s *ir.State, br *ir.Branch) []jen.Code {
 			jen.Err().Op("!=").Nil(),
 		).Block(jen.Return(jen.Id(g.n.endConst()), jen.Err())))
 	}
+	if !br.To.IsEnd() {
+		body = append(body, jen.Id("s").Dot("Traverse").Call(jen.Lit(s.ID), jen.Lit(br.To.ID)))
+	}
 	return append(body, jen.Return(g.target(br.To), jen.Nil()))
+}
+
+// chainMatch is the test of a branch that is not `default`. An
+// edge_traversed_at_least branch reads the run's edge counts. The branches
+// of a noop task see both its input's text (the seed) and the token
+// "noop" (contenox); the token is known here, so a branch it matches is
+// always taken.
+func chainMatch(s *ir.State, br *ir.Branch) jen.Code {
+	if e := br.Edge; br.Operator == ir.OpEdgeTraversedAtLeast && e != nil {
+		return jen.Id("s").Dot("Traversed").Call(jen.Lit(e.From + "->" + e.To)).Op(">=").Lit(e.Count)
+	}
+	if s.Handler.Builtin == ir.BuiltinNoop && matchesText(br, ir.EvalNoop) {
+		return jen.True()
+	}
+	return branchMatch(br)
+}
+
+// matchesText applies a string operator to a known eval string.
+func matchesText(br *ir.Branch, eval string) bool {
+	switch br.Operator {
+	case ir.OpEquals:
+		return eval == br.When
+	case ir.OpContains:
+		return strings.Contains(eval, br.When)
+	case ir.OpStartsWith:
+		return strings.HasPrefix(eval, br.When)
+	case ir.OpEndsWith:
+		return strings.HasSuffix(eval, br.When)
+	}
+	return false
 }
 
 func strategyFunc(strategy string) string {

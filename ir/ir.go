@@ -61,6 +61,7 @@ type Workflow struct {
 	Start       Ref
 	States      []*State // source order
 	Regions     []*Region
+	Chain       *ChainInfo // task chains only (see chain.go)
 
 	// statePos remembers where State found each id. Code generation looks
 	// up a state for every reference, and a scan per lookup made large
@@ -220,6 +221,7 @@ type State struct {
 
 	// Task chains: a Go text/template rendered against the chain variables.
 	PromptTemplate string
+	Chain          *ChainTask // task chains: the task's other fields (see chain.go)
 
 	// ASL: the state's States Language details (see asl.go).
 	ASL *ASLState
@@ -354,6 +356,7 @@ type Branch struct {
 	Num, Min, Max float64
 	To            Ref
 	Compose       *Compose
+	Edge          *Edge // edge_traversed_at_least (see chain.go)
 }
 
 // Compose stores a task's output into a chain variable when a branch is taken.

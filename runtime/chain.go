@@ -9,7 +9,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/template"
 )
 
 // Task chains (SPEC §5) run over plain JSON values: nil, bool, string,
@@ -31,6 +30,12 @@ type ChainCall struct {
 	Prompt string
 	// Vars are the chain variables, as the branches' compose set them.
 	Vars map[string]any
+	// Debug is the chain's `debug`: the handler may log what it does.
+	Debug bool
+
+	task   *ChainTask
+	system string        // system_instruction, expanded
+	exec   ExecuteConfig // execute_config, expanded
 }
 
 // History returns the chain variable name as a chat history. It returns
@@ -58,6 +63,14 @@ type ChainHandler func(ctx context.Context, call ChainCall) (ChainResult, error)
 type ChainState struct {
 	Output any            `json:"output"`
 	Vars   map[string]any `json:"vars"`
+
+	// Input is the chain's input, which templates read as {{.input}}.
+	Input any `json:"-"`
+	// Results holds each task's last output under its id, and after a
+	// failure its error text under "<id>_error" and "last_error".
+	Results map[string]any `json:"-"`
+	// Edges counts the traversals of each edge "from->to" in this run.
+	Edges map[string]int `json:"-"`
 }
 
 // NewChainState starts a run on input, which may be any value that encodes
@@ -67,50 +80,7 @@ func NewChainState(input any) (ChainState, error) {
 	if err != nil {
 		return ChainState{Vars: map[string]any{}}, fmt.Errorf("chain input: %w", err)
 	}
-	return ChainState{Output: in, Vars: map[string]any{}}, nil
-}
-
-// RunTask runs one task: it renders prompt (nil for none) against the
-// variables, calls h and, when h succeeds, makes its output s.Output and
-// returns its eval string. On failure s is left alone, so that an
-// on_failure target receives the failed task's input, and the error is a
-// *StateError naming the task. A panic in h is a failure of the task.
-func (s *ChainState) RunTask(ctx context.Context, cfg *Config, task string, prompt *template.Template, h ChainHandler) (string, error) {
-	if cfg.StateContext {
-		ctx = WithState(ctx, task)
-	}
-	call, err := s.call(task, prompt)
-	if err != nil {
-		return "", &StateError{State: task, Err: err}
-	}
-	var r ChainResult
-	err = invoke(ctx, task, func(ctx context.Context) error {
-		var err error
-		r, err = h(ctx, call)
-		return err
-	})
-	if err != nil {
-		return "", &StateError{State: task, Err: err}
-	}
-	out, err := JSONValue(r.Output)
-	if err != nil {
-		return "", &StateError{State: task, Err: fmt.Errorf("output: %w", err)}
-	}
-	s.Output = out
-	return r.Eval, nil
-}
-
-func (s *ChainState) call(task string, prompt *template.Template) (ChainCall, error) {
-	call := ChainCall{Task: task, Input: cloneValue(s.Output), Vars: cloneVars(s.Vars)}
-	if prompt == nil {
-		return call, nil
-	}
-	var b strings.Builder
-	if err := prompt.Execute(&b, s.Vars); err != nil {
-		return call, fmt.Errorf("rendering the prompt: %w", err)
-	}
-	call.Prompt = b.String()
-	return call, nil
+	return ChainState{Output: in, Input: in, Vars: map[string]any{}}, nil
 }
 
 // Compose stores s.Output into the variable name through strategy, for the
@@ -225,9 +195,12 @@ func BuiltinNoop(_ context.Context, call ChainCall) (ChainResult, error) {
 }
 
 // BuiltinRaiseError is the raise_error handler: the task fails, with the
-// rendered prompt as the cause when there is one.
+// rendered prompt as the cause when there is one, else a string input.
 func BuiltinRaiseError(_ context.Context, call ChainCall) (ChainResult, error) {
 	cause := call.Prompt
+	if text, ok := call.Input.(string); ok && cause == "" {
+		cause = text
+	}
 	if cause == "" {
 		cause = fmt.Sprintf("task %q raised an error", call.Task)
 	}
@@ -253,27 +226,38 @@ func BuiltinPromptToInt(_ context.Context, call ChainCall) (ChainResult, error) 
 }
 
 // RespondChain plays the mock of call.Task for a task-chain handler. A
-// mocked Return is {"Output": <json>, "Eval": "<string>"}; without "Eval"
-// the eval string is the output's text (a string itself, anything else its
-// JSON). A Throw is returned as an *Error. A task with no mock returns its
-// input unchanged, as noop does, and says so on m.Log.
+// mocked Return is {"Output": <json>, "Eval": "<string>"}. Without "Eval",
+// a documented handler that has control tokens (chat_completion,
+// execute_tool_calls, tools) gets its token as if its method had left Eval
+// empty; any other handler gets the output's text (a string itself,
+// anything else its JSON). A Throw is returned as an *Error. A task with no
+// mock returns its input unchanged, as noop does, and says so on m.Log.
 func (m *Mocks) RespondChain(call ChainCall) (ChainResult, error) {
+	var out any
+	var eval *string
 	e, ok := m.Next(call.Task)
-	if !ok {
+	switch {
+	case !ok:
 		m.note("flowc: task %q has no mock; it returns its input unchanged\n", call.Task)
-		return mirror(call.Input)
-	}
-	if e.Throw != nil {
+		out = call.Input
+	case e.Throw != nil:
 		return ChainResult{}, e.Err()
+	default:
+		var err error
+		if out, eval, err = decodeChainReturn(e.Return); err != nil {
+			return ChainResult{}, fmt.Errorf("flowc: the mock for task %q %w", call.Task, err)
+		}
 	}
-	r, err := decodeChainReturn(e.Return)
-	if err != nil {
-		return ChainResult{}, fmt.Errorf("flowc: the mock for task %q %w", call.Task, err)
+	switch {
+	case eval != nil:
+		return ChainResult{Output: out, Eval: *eval}, nil
+	case call.task != nil && controlToken(call.task.Kind, nil) != "":
+		return ChainResult{Output: out}, nil
 	}
-	return r, nil
+	return mirror(out)
 }
 
-func decodeChainReturn(ret json.RawMessage) (ChainResult, error) {
+func decodeChainReturn(ret json.RawMessage) (any, *string, error) {
 	var fields struct {
 		Output json.RawMessage
 		Eval   *string
@@ -281,19 +265,13 @@ func decodeChainReturn(ret json.RawMessage) (ChainResult, error) {
 	dec := json.NewDecoder(bytes.NewReader(ret))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&fields); err != nil || bytes.Equal(bytes.TrimSpace(ret), []byte("null")) {
-		return ChainResult{}, fmt.Errorf(`must return {"Output": <json>, "Eval": "<string>"}, got %s`, ret)
+		return nil, nil, fmt.Errorf(`must return {"Output": <json>, "Eval": "<string>"}, got %s`, ret)
 	}
-	var out any
-	if fields.Output != nil {
-		var err error
-		if out, err = decodeValue(fields.Output); err != nil {
-			return ChainResult{}, err
-		}
+	if fields.Output == nil {
+		return nil, fields.Eval, nil
 	}
-	if fields.Eval != nil {
-		return ChainResult{Output: out, Eval: *fields.Eval}, nil
-	}
-	return mirror(out)
+	out, err := decodeValue(fields.Output)
+	return out, fields.Eval, err
 }
 
 // mirror returns v as the output, with its text as the eval string.

@@ -118,7 +118,7 @@ func TestRunTask(t *testing.T) {
 	s.Vars["name"] = "Ada"
 	prompt := template.Must(template.New("greet").Option("missingkey=error").Parse("Hello {{.name}}"))
 	var got flowcrt.ChainCall
-	eval, err := s.RunTask(context.Background(), &flowcrt.Config{}, "greet", prompt, func(_ context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
+	eval, err := s.RunTask(context.Background(), &flowcrt.Config{}, &flowcrt.ChainTask{ID: "greet", Prompt: prompt}, func(_ context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
 		got = call
 		// The call is the handler's own: changing it changes nothing.
 		call.Input.(map[string]any)["items"].([]any)[0] = "changed"
@@ -144,15 +144,15 @@ func TestRunTaskFailure(t *testing.T) {
 	missing := template.Must(template.New("t").Option("missingkey=error").Parse("{{.nope}}"))
 	for name, run := range map[string]func(s *flowcrt.ChainState) error{
 		"error": func(s *flowcrt.ChainState) error {
-			_, err := s.RunTask(context.Background(), &flowcrt.Config{}, "t", nil, fail)
+			_, err := s.RunTask(context.Background(), &flowcrt.Config{}, &flowcrt.ChainTask{ID: "t"}, fail)
 			return err
 		},
 		"panic": func(s *flowcrt.ChainState) error {
-			_, err := s.RunTask(context.Background(), &flowcrt.Config{}, "t", nil, crash)
+			_, err := s.RunTask(context.Background(), &flowcrt.Config{}, &flowcrt.ChainTask{ID: "t"}, crash)
 			return err
 		},
 		"missing variable": func(s *flowcrt.ChainState) error {
-			_, err := s.RunTask(context.Background(), &flowcrt.Config{}, "t", missing, flowcrt.BuiltinNoop)
+			_, err := s.RunTask(context.Background(), &flowcrt.Config{}, &flowcrt.ChainTask{ID: "t", Prompt: missing}, flowcrt.BuiltinNoop)
 			return err
 		},
 	} {
@@ -170,7 +170,7 @@ func TestRunTaskStateContext(t *testing.T) {
 	s, err := flowcrt.NewChainState(nil)
 	require.NoError(t, err)
 	var id string
-	_, err = s.RunTask(context.Background(), &flowcrt.Config{StateContext: true}, "tagged", nil, func(ctx context.Context, _ flowcrt.ChainCall) (flowcrt.ChainResult, error) {
+	_, err = s.RunTask(context.Background(), &flowcrt.Config{StateContext: true}, &flowcrt.ChainTask{ID: "tagged"}, func(ctx context.Context, _ flowcrt.ChainCall) (flowcrt.ChainResult, error) {
 		id = flowcrt.StateFromContext(ctx)
 		return flowcrt.ChainResult{}, nil
 	})
@@ -287,7 +287,7 @@ func TestJSONValueErrors(t *testing.T) {
 func TestRunTaskInputIsACopy(t *testing.T) {
 	s, err := flowcrt.NewChainState(value(t, `{"items":[1,2]}`))
 	require.NoError(t, err)
-	_, err = s.RunTask(context.Background(), &flowcrt.Config{}, "t", nil, func(_ context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
+	_, err = s.RunTask(context.Background(), &flowcrt.Config{}, &flowcrt.ChainTask{ID: "t"}, func(_ context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
 		call.Input.(map[string]any)["items"].([]any)[0] = "changed"
 		return flowcrt.ChainResult{}, errors.New("failed")
 	})

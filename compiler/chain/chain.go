@@ -1,8 +1,10 @@
-// Package chain is the front-end for task chains (JSON or YAML): a top-level
-// `tasks:` list whose tasks name a handler, an optional prompt_template and
-// a transition of branches. It lowers a chain into the IR and reports, at
-// their positions, the problems only a chain can have: operators, `when`
-// values, compose strategies, branch order, handlers and templates. Task
+// Package chain is the front-end for task chains (JSON or YAML): contenox
+// chain definitions, whose top-level `tasks:` list holds tasks that name a
+// handler, its settings (system_instruction, execute_config, tools, ...),
+// templates and a transition of branches, and the seed's older form with
+// compose. It lowers a chain into the IR and reports, at their positions,
+// the problems only a chain can have: operators, `when` values, edges,
+// compose strategies, branch order, handlers, templates and macros. Task
 // ids, targets and Go names are the shared checker's job.
 package chain
 
@@ -17,8 +19,14 @@ import (
 )
 
 var (
-	topKeys        = []string{"description", "package", "tasks"}
-	taskKeys       = []string{"id", "handler", "prompt_template", "transition"}
+	// `$schema` names the JSON schema editors validate against; `package`
+	// is flowc's own.
+	topKeys  = []string{"$schema", "id", "description", "package", "tasks", "token_limit", "debug"}
+	taskKeys = []string{
+		"id", "description", "handler", "system_instruction", "execute_config", "tools", "hook",
+		"valid_conditions", "print", "prompt_template", "output_template", "input_var",
+		"input_max_bytes", "timeout", "retry_on_failure", "transition",
+	}
 	transitionKeys = []string{"on_failure", "branches"}
 )
 
@@ -49,7 +57,7 @@ type lowerer struct {
 }
 
 func (l *lowerer) workflow(root *yaml.Node, stem, pkg string) *ir.Workflow {
-	w := &ir.Workflow{Pos: l.Pos(root), ID: stem, Name: naming.Exported(stem), Package: pkg, Mode: ir.ModeChain}
+	w := &ir.Workflow{Pos: l.Pos(root), ID: stem, Name: naming.Exported(stem), Package: pkg, Mode: ir.ModeChain, Chain: &ir.ChainInfo{}}
 	if w.Name == "" {
 		w.Name = "Chain"
 	}
@@ -57,9 +65,7 @@ func (l *lowerer) workflow(root *yaml.Node, stem, pkg string) *ir.Workflow {
 	if !ok {
 		return w
 	}
-	if n := m.Get("description"); n != nil {
-		w.Description, _ = l.String(n, "description")
-	}
+	l.chainInfo(m, w)
 	if n := m.Get("package"); n != nil {
 		w.Package = l.packageName(n)
 	}
@@ -73,6 +79,7 @@ func (l *lowerer) workflow(root *yaml.Node, stem, pkg string) *ir.Workflow {
 		w.Start = ir.Ref{Pos: first.Pos, ID: first.ID}
 	}
 	l.checkVars(w)
+	l.checkEdges(w)
 	return w
 }
 
@@ -104,13 +111,14 @@ func (l *lowerer) task(n *yaml.Node) *ir.State {
 	s.ID, _ = l.String(idNode, "id")
 	s.GoName = naming.Exported(s.ID)
 	s.Handler = l.handler(m.Get("handler"), n)
+	s.Chain = &ir.ChainTask{Kind: ir.ChainKindOf(s.Handler.Name)}
 	if t := m.Get("prompt_template"); !isAbsent(t) {
-		s.PromptTemplate, _ = l.String(t, "prompt_template")
-		l.checkTemplate(t, s.PromptTemplate, s.ID)
-	} else if needsPrompt(s.Handler) {
-		l.Diags.Errorf(s.Handler.Pos, "handler `%s` renders the task's prompt_template; add one", s.Handler.Builtin)
+		s.PromptTemplate = l.template(t, "prompt_template", s.ID, true)
 	}
+	l.taskFields(m, s)
+	l.promptHandler(s)
 	s.Next = l.transition(m.Get("transition"), s)
+	l.checkKind(m, s)
 	return s
 }
 
@@ -143,8 +151,26 @@ func (l *lowerer) handler(n, task *yaml.Node) *ir.Handler {
 	return h
 }
 
-func needsPrompt(h *ir.Handler) bool {
-	return h.Builtin == ir.BuiltinPromptToString || h.Builtin == ir.BuiltinPromptToInt
+// promptHandler settles prompt_to_string and prompt_to_int: with an
+// execute_config they ask its model (contenox), else they render their own
+// prompt_template (the seed), which they then need.
+func (l *lowerer) promptHandler(s *ir.State) {
+	h := s.Handler
+	kind, ok := promptKinds[h.Builtin]
+	switch {
+	case !ok:
+	case s.Chain.Exec != nil:
+		s.Chain.Kind = kind
+		h.Name = naming.Exported(string(h.Builtin)) // PromptToString, PromptToInt: ir.ChainKindOf agrees
+		h.Builtin = ir.BuiltinNone
+	case s.PromptTemplate == "":
+		l.Diags.Errorf(h.Pos, "handler `%s` renders the task's prompt_template; add one, or an execute_config to ask a model", h.Builtin)
+	}
+}
+
+var promptKinds = map[ir.Builtin]ir.ChainHandlerKind{
+	ir.BuiltinPromptToString: ir.ChainPromptToString,
+	ir.BuiltinPromptToInt:    ir.ChainPromptToInt,
 }
 
 func (l *lowerer) packageName(n *yaml.Node) string {

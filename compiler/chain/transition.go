@@ -1,19 +1,21 @@
 package chain
 
 import (
-	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/flowc-dev/flowc/compiler/branchop"
 	"github.com/flowc-dev/flowc/compiler/diag"
 	"github.com/flowc-dev/flowc/ir"
 )
 
 var (
-	operators  = []string{"equals", "contains", "starts_with", "ends_with", ">", "<", "in_range", "default"}
+	operators = []string{"equals", "contains", "starts_with", "ends_with", ">", "<", "in_range", "edge_traversed_at_least", "default"}
+	// aliases are older spellings of operators.
+	aliases    = map[string]ir.Operator{"gt": ir.OpGreater, "lt": ir.OpLess}
 	strategies = []string{"override", "merge_chat_histories", "append_string_to_chat_history"}
 )
 
@@ -29,9 +31,14 @@ func (l *lowerer) transition(n *yaml.Node, s *ir.State) *ir.Transition {
 	if !ok {
 		return t
 	}
+	// An empty on_failure, which contenox writes for "none", is none.
 	if of := m.Get("on_failure"); !isAbsent(of) {
-		ref := l.ref(of, "on_failure")
-		t.OnFailure = &ref
+		switch ref := l.ref(of, "on_failure"); {
+		case isPlaceholder(ref.ID):
+			l.Diags.Warnf(ref.Pos, "on_failure %q is a placeholder for a task filled in before the chain runs; here a failure ends the chain", ref.ID)
+		case ref.ID != "":
+			t.OnFailure = &ref
+		}
 	}
 	if bs := m.Get("branches"); !isAbsent(bs) {
 		for _, item := range l.Seq(bs, "branches") {
@@ -53,7 +60,7 @@ func isAbsent(n *yaml.Node) bool {
 }
 
 func (l *lowerer) branch(n *yaml.Node) *ir.Branch {
-	m, ok := l.Mapping(n, "a branch", "operator", "when", "goto", "compose")
+	m, ok := l.Mapping(n, "a branch", "operator", "when", "goto", "edge", "compose")
 	if !ok {
 		return nil
 	}
@@ -62,12 +69,23 @@ func (l *lowerer) branch(n *yaml.Node) *ir.Branch {
 		b.Pos = l.ContentPos(op)
 		if s, ok := l.String(op, "operator"); ok {
 			b.Operator = ir.Operator(s)
+			if a, ok := aliases[s]; ok {
+				b.Operator = a
+			}
 			l.when(b, m.Get("when"))
+			l.edge(b, m.Get("edge"))
 		}
 	} else {
 		l.Diags.Errorf(b.Pos, "a branch needs an `operator`")
 	}
 	b.To = l.requiredRef(m.Get("goto"), n, "goto")
+	switch {
+	case b.To.ID == "":
+		b.To.ID = ir.EndID // an empty goto ends the chain, as `end` does
+	case isPlaceholder(b.To.ID):
+		l.Diags.Warnf(b.To.Pos, "goto %q is a placeholder for a task filled in before the chain runs; here the chain ends", b.To.ID)
+		b.To.ID = ir.EndID
+	}
 	if c := m.Get("compose"); !isAbsent(c) {
 		b.Compose = l.compose(c)
 	}
@@ -92,46 +110,83 @@ func (l *lowerer) when(b *ir.Branch, n *yaml.Node) {
 		return
 	}
 	b.When = text
-	switch b.Operator {
-	case ir.OpGreater, ir.OpLess:
-		v, ok := number(text)
-		if !ok {
-			l.Diags.Errorf(l.ContentPos(n), "`when` of a `%s` branch must be a number, got %q", b.Operator, text)
+	if msg := branchop.Numbers(b); msg != "" {
+		l.Diags.Errorf(l.ContentPos(n), "%s", msg)
+	}
+	if b.Operator == ir.OpEdgeTraversedAtLeast {
+		count, err := strconv.Atoi(strings.TrimSpace(text))
+		if err != nil || count < 0 {
+			l.Diags.Errorf(l.ContentPos(n), "`when` of an `edge_traversed_at_least` branch must be a whole number of traversals, got %q", text)
 		}
-		b.Num = v
-	case ir.OpInRange:
-		lo, hi, ok := numberRange(text)
-		if !ok {
-			l.Diags.Errorf(l.ContentPos(n), "`when` of an `in_range` branch must be `min,max` with min <= max, got %q", text)
-		}
-		b.Min, b.Max = lo, hi
+		b.Edge = &ir.Edge{Pos: b.Pos, Count: count}
 	}
 }
 
-func number(s string) (float64, bool) {
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	return v, err == nil && !math.IsNaN(v) && !math.IsInf(v, 0)
-}
-
-func numberRange(s string) (lo, hi float64, ok bool) {
-	a, b, found := strings.Cut(s, ",")
-	lo, ok1 := number(a)
-	hi, ok2 := number(b)
-	return lo, hi, found && ok1 && ok2 && lo <= hi
-}
-
-// checkOrder keeps `default` last: branches are tried top to bottom and
-// `default` always matches, so no branch after it could ever be taken.
-func (l *lowerer) checkOrder(bs []*ir.Branch) {
-	for i, b := range bs {
-		if b.Operator != ir.OpDefault || i == len(bs)-1 {
-			continue
-		}
-		l.Diags.Errorf(b.Pos, "the `default` branch must be the last branch")
-		for _, after := range bs[i+1:] {
-			l.Diags.Errorf(after.Pos, "unreachable branch: the `default` branch on line %d always matches first", b.Pos.Line)
+// edge reads the `edge` of an edge_traversed_at_least branch, "from->to";
+// the checker's task ids are checked in checkEdges.
+func (l *lowerer) edge(b *ir.Branch, n *yaml.Node) {
+	if b.Operator != ir.OpEdgeTraversedAtLeast {
+		if !isAbsent(n) {
+			l.Diags.Warnf(l.Pos(n), "`edge` is read only by `edge_traversed_at_least` branches")
 		}
 		return
+	}
+	if isAbsent(n) {
+		l.Diags.Errorf(b.Pos, "an `edge_traversed_at_least` branch needs `edge: from->to`")
+		return
+	}
+	text, ok := l.String(n, "edge")
+	if !ok || b.Edge == nil {
+		return
+	}
+	from, to, found := strings.Cut(text, "->")
+	from, to = strings.TrimSpace(from), strings.TrimSpace(to)
+	b.Edge.Pos = l.ContentPos(n)
+	if !found || from == "" || to == "" {
+		l.Diags.Errorf(b.Edge.Pos, "`edge` must be `from->to` with two task ids, got %q", text)
+		return
+	}
+	b.Edge.From, b.Edge.To = from, to
+}
+
+// checkEdges reports edges between tasks that do not exist: their count
+// would stay 0 and the branch would never fire.
+func (l *lowerer) checkEdges(w *ir.Workflow) {
+	var ids []string
+	for _, s := range w.States {
+		ids = append(ids, s.ID)
+	}
+	for _, s := range w.States {
+		for _, b := range s.Next.Branches {
+			e := b.Edge
+			if e == nil || e.From == "" {
+				continue
+			}
+			for _, id := range []string{e.From, e.To} {
+				if !slices.Contains(ids, id) && (id != ir.EndID || id == e.From) {
+					l.Diags.Errorf(e.Pos, "edge %q names task %q, which is not in the chain%s", e.From+"->"+e.To, id, diag.DidYouMean(id, ids))
+				}
+			}
+		}
+	}
+}
+
+// checkOrder: branches are tried top to bottom, but `default` only after
+// all the others, wherever it stands (as contenox does). One default is
+// all a transition can use.
+func (l *lowerer) checkOrder(bs []*ir.Branch) {
+	var first *ir.Branch
+	for i, b := range bs {
+		switch {
+		case b.Operator != ir.OpDefault:
+		case first != nil:
+			l.Diags.Errorf(b.Pos, "a second `default` branch: the one on line %d is always taken first", first.Pos.Line)
+		default:
+			first = b
+			if i < len(bs)-1 {
+				l.Diags.Warnf(b.Pos, "the `default` branch is taken only when no other branch matches, wherever it stands; put it last")
+			}
+		}
 	}
 }
 
@@ -179,4 +234,10 @@ func orList(words []string) string {
 		return strings.Join(words, "")
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// isPlaceholder reports a target such as __next_step__, which contenox's
+// plan compiler replaces with a real task before the chain is run.
+func isPlaceholder(id string) bool {
+	return len(id) > 4 && strings.HasPrefix(id, "__") && strings.HasSuffix(id, "__")
 }

@@ -1,13 +1,12 @@
 package native
 
 import (
-	"math"
-	"strconv"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/flowc-dev/flowc/compiler/branchop"
 	"github.com/flowc-dev/flowc/compiler/yamlx"
 	"github.com/flowc-dev/flowc/internal/naming"
 	"github.com/flowc-dev/flowc/ir"
@@ -314,34 +313,14 @@ func (l *lowerer) branch(n *yaml.Node) *ir.Branch {
 // parseWhen checks `when` for the operator and keeps its numbers.
 func (l *lowerer) parseWhen(b *ir.Branch, at ir.Pos) {
 	switch b.Operator {
-	case ir.OpGreater, ir.OpLess:
-		v, ok := number(b.When)
-		if !ok {
-			l.Diags.Errorf(at, "`when` of a `%s` branch must be a number, got %q", b.Operator, b.When)
+	case ir.OpGreater, ir.OpLess, ir.OpInRange:
+		if msg := branchop.Numbers(b); msg != "" {
+			l.Diags.Errorf(at, "%s", msg)
 		}
-		b.Num = v
-	case ir.OpInRange:
-		lo, hi, ok := numberRange(b.When)
-		if !ok {
-			l.Diags.Errorf(at, "`when` of an `in_range` branch must be `min,max` with min <= max, got %q", b.When)
-		}
-		b.Min, b.Max = lo, hi
 	case ir.OpEquals, ir.OpContains, ir.OpStartsWith, ir.OpEndsWith, ir.OpDefault:
 	default:
 		l.Diags.Errorf(b.Pos, "unknown operator %q%s", b.Operator, didYouMeanOp(string(b.Operator)))
 	}
-}
-
-func number(s string) (float64, bool) {
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	return v, err == nil && !math.IsNaN(v) && !math.IsInf(v, 0)
-}
-
-func numberRange(s string) (lo, hi float64, ok bool) {
-	a, b, found := strings.Cut(s, ",")
-	lo, ok1 := number(a)
-	hi, ok2 := number(b)
-	return lo, hi, found && ok1 && ok2 && lo <= hi
 }
 
 func (l *lowerer) compose(n *yaml.Node) *ir.Compose {

@@ -21,9 +21,9 @@ const (
 // task's on_failure, or ends the chain with that error.
 type ChatHandlers interface {
 	// ChatCompletion runs task "chat".
-	ChatCompletion(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error)
+	ChatCompletion(ctx context.Context, call flowcrt.LLMCall) (flowcrt.ChainResult, error)
 	// ExecuteToolCalls runs task "run_tools".
-	ExecuteToolCalls(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error)
+	ExecuteToolCalls(ctx context.Context, call flowcrt.ToolCallsCall) (flowcrt.ChainResult, error)
 }
 
 // Chat runs the task chain. It is safe for concurrent use: every Run has its own state.
@@ -69,6 +69,19 @@ func (w *Chat) Run(ctx context.Context, input any) (flowcrt.ChainState, error) {
 	return s, err
 }
 
+// The tasks as the chain defines them: templates (a variable that is missing fails the task),
+// settings and call policy.
+var (
+	chatChatPolicy = flowcrt.ChainTask{
+		ID:   "chat",
+		Kind: flowcrt.KindChatCompletion,
+	}
+	chatRunToolsPolicy = flowcrt.ChainTask{
+		ID:   "run_tools",
+		Kind: flowcrt.KindExecuteToolCalls,
+	}
+)
+
 // run runs the chain on s from step until a task ends it.
 func (w *Chat) run(ctx context.Context, s *flowcrt.ChainState, step chatStep) (err error) {
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
@@ -100,7 +113,7 @@ func (w *Chat) run(ctx context.Context, s *flowcrt.ChainState, step chatStep) (e
 
 // stepChat runs task "chat" and returns the task to run next.
 func (w *Chat) stepChat(ctx context.Context, s *flowcrt.ChainState) (chatStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, "chat", nil, w.h.ChatCompletion)
+	eval, err := s.RunTask(ctx, &w.cfg, &chatChatPolicy, flowcrt.ChatHandler(w.h.ChatCompletion))
 	if err != nil {
 		return chatDone, err
 	}
@@ -109,6 +122,7 @@ func (w *Chat) stepChat(ctx context.Context, s *flowcrt.ChainState) (chatStep, e
 		if err = s.Compose("chat", "history", flowcrt.ComposeAuto); err != nil {
 			return chatDone, err
 		}
+		s.Traverse("chat", "run_tools")
 		return chatStepRunTools, nil
 	case eval == "stop":
 		if err = s.Compose("chat", "history", flowcrt.ComposeAuto); err != nil {
@@ -122,7 +136,7 @@ func (w *Chat) stepChat(ctx context.Context, s *flowcrt.ChainState) (chatStep, e
 
 // stepRunTools runs task "run_tools" and returns the task to run next.
 func (w *Chat) stepRunTools(ctx context.Context, s *flowcrt.ChainState) (chatStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, "run_tools", nil, w.h.ExecuteToolCalls)
+	eval, err := s.RunTask(ctx, &w.cfg, &chatRunToolsPolicy, flowcrt.ToolCallsHandler(w.h.ExecuteToolCalls))
 	if err != nil {
 		return chatDone, err
 	}
@@ -131,6 +145,7 @@ func (w *Chat) stepRunTools(ctx context.Context, s *flowcrt.ChainState) (chatSte
 		if err = s.Compose("run_tools", "history", flowcrt.ComposeAuto); err != nil {
 			return chatDone, err
 		}
+		s.Traverse("run_tools", "chat")
 		return chatStepChat, nil
 	default:
 		return chatDone, nil
@@ -139,7 +154,8 @@ func (w *Chat) stepRunTools(ctx context.Context, s *flowcrt.ChainState) (chatSte
 
 // ChatMock implements ChatHandlers with canned responses, for tests and dry runs.
 // A mocked Return is {"Output": <json>, "Eval": "<string>"}; without "Eval" the eval string is the
-// output's text. A task with no mock returns its input unchanged.
+// control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
+// A task with no mock returns its input unchanged.
 type ChatMock struct {
 	mocks *flowcrt.Mocks // unexported: handler methods are exported names
 }
@@ -149,12 +165,14 @@ func NewChatMockHandlers(mocks *flowcrt.Mocks) ChatMock {
 	return ChatMock{mocks: mocks}
 }
 
-// The methods below answer from the mock of the task that calls them.
-func (m ChatMock) ChatCompletion(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
-	return m.mocks.RespondChain(call)
+// ChatCompletion answers from the mock of the task that calls it.
+func (m ChatMock) ChatCompletion(ctx context.Context, call flowcrt.LLMCall) (flowcrt.ChainResult, error) {
+	return m.mocks.RespondChain(call.ChainCall)
 }
-func (m ChatMock) ExecuteToolCalls(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
-	return m.mocks.RespondChain(call)
+
+// ExecuteToolCalls answers from the mock of the task that calls it.
+func (m ChatMock) ExecuteToolCalls(ctx context.Context, call flowcrt.ToolCallsCall) (flowcrt.ChainResult, error) {
+	return m.mocks.RespondChain(call.ChainCall)
 }
 
 // NewChatMock returns a Chat whose handlers answer from mocks.

@@ -20,7 +20,7 @@ import (
 // then answers from the tool's result.
 type scripted struct{}
 
-func (scripted) ChatCompletion(_ context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
+func (scripted) ChatCompletion(_ context.Context, call flowcrt.LLMCall) (flowcrt.ChainResult, error) {
 	history, _ := call.History("history")
 	for _, m := range history {
 		if m.Role == "tool" {
@@ -32,7 +32,7 @@ func (scripted) ChatCompletion(_ context.Context, call flowcrt.ChainCall) (flowc
 	return flowcrt.ChainResult{Output: ask, Eval: "tool-call"}, nil
 }
 
-func (scripted) ExecuteToolCalls(_ context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
+func (scripted) ExecuteToolCalls(_ context.Context, call flowcrt.ToolCallsCall) (flowcrt.ChainResult, error) {
 	history, _ := call.History("history")
 	if len(history) == 0 || !strings.HasPrefix(history[0].Content, "weather(") {
 		return flowcrt.ChainResult{Output: flowcrt.Messages{}, Eval: "error"}, nil

@@ -5,7 +5,6 @@ package chainbuiltins
 
 import (
 	"context"
-	"text/template"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -69,12 +68,22 @@ func (w *Builtins) Run(ctx context.Context, input any) (flowcrt.ChainState, erro
 	return s, err
 }
 
-// The tasks' prompt templates, rendered against the chain variables; a variable that is
-// missing fails the task.
+// The tasks as the chain defines them: templates (a variable that is missing fails the task),
+// settings and call policy.
 var (
-	builtinsGreetPrompt   = template.Must(template.New("greet").Option("missingkey=error").Parse("Hello {{.name}}"))
-	builtinsMeasurePrompt = template.Must(template.New("measure").Option("missingkey=error").Parse("{{len .greeting}}"))
-	builtinsRefusePrompt  = template.Must(template.New("refuse").Option("missingkey=error").Parse("nobody to greet"))
+	builtinsEchoPolicy  = flowcrt.ChainTask{ID: "echo"}
+	builtinsGreetPolicy = flowcrt.ChainTask{
+		ID:     "greet",
+		Prompt: flowcrt.MustChainTemplate("greet", "Hello {{.name}}"),
+	}
+	builtinsMeasurePolicy = flowcrt.ChainTask{
+		ID:     "measure",
+		Prompt: flowcrt.MustChainTemplate("measure", "{{len .greeting}}"),
+	}
+	builtinsRefusePolicy = flowcrt.ChainTask{
+		ID:     "refuse",
+		Prompt: flowcrt.MustChainTemplate("refuse", "nobody to greet"),
+	}
 )
 
 // run runs the chain on s from step until a task ends it.
@@ -112,36 +121,39 @@ func (w *Builtins) run(ctx context.Context, s *flowcrt.ChainState, step builtins
 
 // stepEcho runs task "echo" and returns the task to run next.
 func (w *Builtins) stepEcho(ctx context.Context, s *flowcrt.ChainState) (builtinsStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, "echo", nil, flowcrt.BuiltinNoop)
+	eval, err := s.RunTask(ctx, &w.cfg, &builtinsEchoPolicy, flowcrt.BuiltinNoop)
 	if err != nil {
 		return builtinsDone, err
 	}
 	switch {
 	case eval == "":
+		s.Traverse("echo", "refuse")
 		return builtinsStepRefuse, nil
 	default:
 		if err = s.Compose("echo", "name", flowcrt.ComposeAuto); err != nil {
 			return builtinsDone, err
 		}
+		s.Traverse("echo", "greet")
 		return builtinsStepGreet, nil
 	}
 }
 
 // stepGreet runs task "greet" and returns the task to run next.
 func (w *Builtins) stepGreet(ctx context.Context, s *flowcrt.ChainState) (builtinsStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, "greet", builtinsGreetPrompt, flowcrt.BuiltinPromptToString)
+	_, err := s.RunTask(ctx, &w.cfg, &builtinsGreetPolicy, flowcrt.BuiltinPromptToString)
 	if err != nil {
 		return builtinsDone, err
 	}
 	if err = s.Compose("greet", "greeting", flowcrt.ComposeAuto); err != nil {
 		return builtinsDone, err
 	}
+	s.Traverse("greet", "measure")
 	return builtinsStepMeasure, nil
 }
 
 // stepMeasure runs task "measure" and returns the task to run next.
 func (w *Builtins) stepMeasure(ctx context.Context, s *flowcrt.ChainState) (builtinsStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, "measure", builtinsMeasurePrompt, flowcrt.BuiltinPromptToInt)
+	eval, err := s.RunTask(ctx, &w.cfg, &builtinsMeasurePolicy, flowcrt.BuiltinPromptToInt)
 	if err != nil {
 		return builtinsDone, err
 	}
@@ -161,7 +173,7 @@ func (w *Builtins) stepMeasure(ctx context.Context, s *flowcrt.ChainState) (buil
 
 // stepRefuse runs task "refuse" and returns the task to run next.
 func (w *Builtins) stepRefuse(ctx context.Context, s *flowcrt.ChainState) (builtinsStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, "refuse", builtinsRefusePrompt, flowcrt.BuiltinRaiseError)
+	_, err := s.RunTask(ctx, &w.cfg, &builtinsRefusePolicy, flowcrt.BuiltinRaiseError)
 	if err != nil {
 		return builtinsDone, err
 	}
@@ -171,7 +183,8 @@ func (w *Builtins) stepRefuse(ctx context.Context, s *flowcrt.ChainState) (built
 
 // BuiltinsMock implements BuiltinsHandlers with canned responses, for tests and dry runs.
 // A mocked Return is {"Output": <json>, "Eval": "<string>"}; without "Eval" the eval string is the
-// output's text. A task with no mock returns its input unchanged.
+// control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
+// A task with no mock returns its input unchanged.
 type BuiltinsMock struct {
 	mocks *flowcrt.Mocks // unexported: handler methods are exported names
 }

@@ -71,6 +71,14 @@ func (w *Faults) Run(ctx context.Context, input any) (flowcrt.ChainState, error)
 	return s, err
 }
 
+// The tasks as the chain defines them: templates (a variable that is missing fails the task),
+// settings and call policy.
+var (
+	faultsFirstPolicy   = flowcrt.ChainTask{ID: "first"}
+	faultsSecondPolicy  = flowcrt.ChainTask{ID: "second"}
+	faultsRecoverPolicy = flowcrt.ChainTask{ID: "recover"}
+)
+
 // run runs the chain on s from step until a task ends it.
 func (w *Faults) run(ctx context.Context, s *flowcrt.ChainState, step faultsStep) (err error) {
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
@@ -104,17 +112,19 @@ func (w *Faults) run(ctx context.Context, s *flowcrt.ChainState, step faultsStep
 
 // stepFirst runs task "first" and returns the task to run next.
 func (w *Faults) stepFirst(ctx context.Context, s *flowcrt.ChainState) (faultsStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, "first", nil, w.h.First)
+	_, err := s.RunTask(ctx, &w.cfg, &faultsFirstPolicy, w.h.First)
 	if err != nil {
 		// on_failure: the target's input is this task's input, which s still holds.
+		s.Traverse("first", "recover")
 		return faultsStepRecover, nil
 	}
+	s.Traverse("first", "second")
 	return faultsStepSecond, nil
 }
 
 // stepSecond runs task "second" and returns the task to run next.
 func (w *Faults) stepSecond(ctx context.Context, s *flowcrt.ChainState) (faultsStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, "second", nil, w.h.Second)
+	_, err := s.RunTask(ctx, &w.cfg, &faultsSecondPolicy, w.h.Second)
 	if err != nil {
 		return faultsDone, err
 	}
@@ -124,7 +134,7 @@ func (w *Faults) stepSecond(ctx context.Context, s *flowcrt.ChainState) (faultsS
 
 // stepRecover runs task "recover" and returns the task to run next.
 func (w *Faults) stepRecover(ctx context.Context, s *flowcrt.ChainState) (faultsStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, "recover", nil, flowcrt.BuiltinNoop)
+	_, err := s.RunTask(ctx, &w.cfg, &faultsRecoverPolicy, flowcrt.BuiltinNoop)
 	if err != nil {
 		return faultsDone, err
 	}
@@ -134,7 +144,8 @@ func (w *Faults) stepRecover(ctx context.Context, s *flowcrt.ChainState) (faults
 
 // FaultsMock implements FaultsHandlers with canned responses, for tests and dry runs.
 // A mocked Return is {"Output": <json>, "Eval": "<string>"}; without "Eval" the eval string is the
-// output's text. A task with no mock returns its input unchanged.
+// control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
+// A task with no mock returns its input unchanged.
 type FaultsMock struct {
 	mocks *flowcrt.Mocks // unexported: handler methods are exported names
 }
@@ -144,10 +155,12 @@ func NewFaultsMockHandlers(mocks *flowcrt.Mocks) FaultsMock {
 	return FaultsMock{mocks: mocks}
 }
 
-// The methods below answer from the mock of the task that calls them.
+// First answers from the mock of the task that calls it.
 func (m FaultsMock) First(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
 	return m.mocks.RespondChain(call)
 }
+
+// Second answers from the mock of the task that calls it.
 func (m FaultsMock) Second(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
 	return m.mocks.RespondChain(call)
 }

@@ -5,7 +5,6 @@ package chainonfailure
 
 import (
 	"context"
-	"text/template"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -74,10 +73,16 @@ func (w *Onfailure) Run(ctx context.Context, input any) (flowcrt.ChainState, err
 	return s, err
 }
 
-// The tasks' prompt templates, rendered against the chain variables; a variable that is
-// missing fails the task.
+// The tasks as the chain defines them: templates (a variable that is missing fails the task),
+// settings and call policy.
 var (
-	onfailureRejectPrompt = template.Must(template.New("reject").Option("missingkey=error").Parse("fetch failed: {{.status}}"))
+	onfailureFetchPolicy  = flowcrt.ChainTask{ID: "fetch"}
+	onfailureParsePolicy  = flowcrt.ChainTask{ID: "parse"}
+	onfailureRejectPolicy = flowcrt.ChainTask{
+		ID:     "reject",
+		Prompt: flowcrt.MustChainTemplate("reject", "fetch failed: {{.status}}"),
+	}
+	onfailureFallbackPolicy = flowcrt.ChainTask{ID: "fallback"}
 )
 
 // run runs the chain on s from step until a task ends it.
@@ -115,25 +120,28 @@ func (w *Onfailure) run(ctx context.Context, s *flowcrt.ChainState, step onfailu
 
 // stepFetch runs task "fetch" and returns the task to run next.
 func (w *Onfailure) stepFetch(ctx context.Context, s *flowcrt.ChainState) (onfailureStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, "fetch", nil, w.h.HTTPGet)
+	eval, err := s.RunTask(ctx, &w.cfg, &onfailureFetchPolicy, w.h.HTTPGet)
 	if err != nil {
 		// on_failure: the target's input is this task's input, which s still holds.
+		s.Traverse("fetch", "fallback")
 		return onfailureStepFallback, nil
 	}
 	switch {
 	case flowcrt.NumberInRange(eval, 200.0, 299.0):
+		s.Traverse("fetch", "parse")
 		return onfailureStepParse, nil
 	default:
 		if err = s.Compose("fetch", "status", flowcrt.ComposeOverride); err != nil {
 			return onfailureDone, err
 		}
+		s.Traverse("fetch", "reject")
 		return onfailureStepReject, nil
 	}
 }
 
 // stepParse runs task "parse" and returns the task to run next.
 func (w *Onfailure) stepParse(ctx context.Context, s *flowcrt.ChainState) (onfailureStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, "parse", nil, w.h.ParseBody)
+	_, err := s.RunTask(ctx, &w.cfg, &onfailureParsePolicy, w.h.ParseBody)
 	if err != nil {
 		return onfailureDone, err
 	}
@@ -145,7 +153,7 @@ func (w *Onfailure) stepParse(ctx context.Context, s *flowcrt.ChainState) (onfai
 
 // stepReject runs task "reject" and returns the task to run next.
 func (w *Onfailure) stepReject(ctx context.Context, s *flowcrt.ChainState) (onfailureStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, "reject", onfailureRejectPrompt, flowcrt.BuiltinRaiseError)
+	_, err := s.RunTask(ctx, &w.cfg, &onfailureRejectPolicy, flowcrt.BuiltinRaiseError)
 	if err != nil {
 		return onfailureDone, err
 	}
@@ -155,7 +163,7 @@ func (w *Onfailure) stepReject(ctx context.Context, s *flowcrt.ChainState) (onfa
 
 // stepFallback runs task "fallback" and returns the task to run next.
 func (w *Onfailure) stepFallback(ctx context.Context, s *flowcrt.ChainState) (onfailureStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, "fallback", nil, flowcrt.BuiltinNoop)
+	_, err := s.RunTask(ctx, &w.cfg, &onfailureFallbackPolicy, flowcrt.BuiltinNoop)
 	if err != nil {
 		return onfailureDone, err
 	}
@@ -167,7 +175,8 @@ func (w *Onfailure) stepFallback(ctx context.Context, s *flowcrt.ChainState) (on
 
 // OnfailureMock implements OnfailureHandlers with canned responses, for tests and dry runs.
 // A mocked Return is {"Output": <json>, "Eval": "<string>"}; without "Eval" the eval string is the
-// output's text. A task with no mock returns its input unchanged.
+// control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
+// A task with no mock returns its input unchanged.
 type OnfailureMock struct {
 	mocks *flowcrt.Mocks // unexported: handler methods are exported names
 }
@@ -177,10 +186,12 @@ func NewOnfailureMockHandlers(mocks *flowcrt.Mocks) OnfailureMock {
 	return OnfailureMock{mocks: mocks}
 }
 
-// The methods below answer from the mock of the task that calls them.
+// HTTPGet answers from the mock of the task that calls it.
 func (m OnfailureMock) HTTPGet(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
 	return m.mocks.RespondChain(call)
 }
+
+// ParseBody answers from the mock of the task that calls it.
 func (m OnfailureMock) ParseBody(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
 	return m.mocks.RespondChain(call)
 }

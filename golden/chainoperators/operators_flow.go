@@ -66,6 +66,12 @@ func (w *Operators) Run(ctx context.Context, input any) (flowcrt.ChainState, err
 	return s, err
 }
 
+// The tasks as the chain defines them: templates (a variable that is missing fails the task),
+// settings and call policy.
+var (
+	operatorsClassifyPolicy = flowcrt.ChainTask{ID: "classify"}
+)
+
 // run runs the chain on s from step until a task ends it.
 func (w *Operators) run(ctx context.Context, s *flowcrt.ChainState, step operatorsStep) (err error) {
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
@@ -95,7 +101,7 @@ func (w *Operators) run(ctx context.Context, s *flowcrt.ChainState, step operato
 
 // stepClassify runs task "classify" and returns the task to run next.
 func (w *Operators) stepClassify(ctx context.Context, s *flowcrt.ChainState) (operatorsStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, "classify", nil, w.h.Classify)
+	eval, err := s.RunTask(ctx, &w.cfg, &operatorsClassifyPolicy, w.h.Classify)
 	if err != nil {
 		return operatorsDone, err
 	}
@@ -145,7 +151,8 @@ func (w *Operators) stepClassify(ctx context.Context, s *flowcrt.ChainState) (op
 
 // OperatorsMock implements OperatorsHandlers with canned responses, for tests and dry runs.
 // A mocked Return is {"Output": <json>, "Eval": "<string>"}; without "Eval" the eval string is the
-// output's text. A task with no mock returns its input unchanged.
+// control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
+// A task with no mock returns its input unchanged.
 type OperatorsMock struct {
 	mocks *flowcrt.Mocks // unexported: handler methods are exported names
 }
@@ -155,7 +162,7 @@ func NewOperatorsMockHandlers(mocks *flowcrt.Mocks) OperatorsMock {
 	return OperatorsMock{mocks: mocks}
 }
 
-// The methods below answer from the mock of the task that calls them.
+// Classify answers from the mock of the task that calls it.
 func (m OperatorsMock) Classify(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
 	return m.mocks.RespondChain(call)
 }

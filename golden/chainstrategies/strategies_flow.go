@@ -83,6 +83,21 @@ func (w *Strategies) Run(ctx context.Context, input any) (flowcrt.ChainState, er
 	return s, err
 }
 
+// The tasks as the chain defines them: templates (a variable that is missing fails the task),
+// settings and call policy.
+var (
+	strategiesProfileAPolicy = flowcrt.ChainTask{ID: "profile_a"}
+	strategiesProfileBPolicy = flowcrt.ChainTask{ID: "profile_b"}
+	strategiesHistoryAPolicy = flowcrt.ChainTask{ID: "history_a"}
+	strategiesHistoryBPolicy = flowcrt.ChainTask{ID: "history_b"}
+	strategiesSayAPolicy     = flowcrt.ChainTask{ID: "say_a"}
+	strategiesSayBPolicy     = flowcrt.ChainTask{ID: "say_b"}
+	strategiesAutoAPolicy    = flowcrt.ChainTask{ID: "auto_a"}
+	strategiesAutoBPolicy    = flowcrt.ChainTask{ID: "auto_b"}
+	strategiesAutoCPolicy    = flowcrt.ChainTask{ID: "auto_c"}
+	strategiesAutoDPolicy    = flowcrt.ChainTask{ID: "auto_d"}
+)
+
 // run runs the chain on s from step until a task ends it.
 func (w *Strategies) run(ctx context.Context, s *flowcrt.ChainState, step strategiesStep) (err error) {
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
@@ -130,115 +145,124 @@ func (w *Strategies) run(ctx context.Context, s *flowcrt.ChainState, step strate
 
 // stepProfileA runs task "profile_a" and returns the task to run next.
 func (w *Strategies) stepProfileA(ctx context.Context, s *flowcrt.ChainState) (strategiesStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, "profile_a", nil, w.h.Produce)
+	_, err := s.RunTask(ctx, &w.cfg, &strategiesProfileAPolicy, w.h.Produce)
 	if err != nil {
 		return strategiesDone, err
 	}
 	if err = s.Compose("profile_a", "profile", flowcrt.ComposeOverride); err != nil {
 		return strategiesDone, err
 	}
+	s.Traverse("profile_a", "profile_b")
 	return strategiesStepProfileB, nil
 }
 
 // stepProfileB runs task "profile_b" and returns the task to run next.
 func (w *Strategies) stepProfileB(ctx context.Context, s *flowcrt.ChainState) (strategiesStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, "profile_b", nil, w.h.Produce)
+	_, err := s.RunTask(ctx, &w.cfg, &strategiesProfileBPolicy, w.h.Produce)
 	if err != nil {
 		return strategiesDone, err
 	}
 	if err = s.Compose("profile_b", "profile", flowcrt.ComposeOverride); err != nil {
 		return strategiesDone, err
 	}
+	s.Traverse("profile_b", "history_a")
 	return strategiesStepHistoryA, nil
 }
 
 // stepHistoryA runs task "history_a" and returns the task to run next.
 func (w *Strategies) stepHistoryA(ctx context.Context, s *flowcrt.ChainState) (strategiesStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, "history_a", nil, w.h.Produce)
+	_, err := s.RunTask(ctx, &w.cfg, &strategiesHistoryAPolicy, w.h.Produce)
 	if err != nil {
 		return strategiesDone, err
 	}
 	if err = s.Compose("history_a", "history", flowcrt.ComposeMergeChatHistories); err != nil {
 		return strategiesDone, err
 	}
+	s.Traverse("history_a", "history_b")
 	return strategiesStepHistoryB, nil
 }
 
 // stepHistoryB runs task "history_b" and returns the task to run next.
 func (w *Strategies) stepHistoryB(ctx context.Context, s *flowcrt.ChainState) (strategiesStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, "history_b", nil, w.h.Produce)
+	_, err := s.RunTask(ctx, &w.cfg, &strategiesHistoryBPolicy, w.h.Produce)
 	if err != nil {
 		return strategiesDone, err
 	}
 	if err = s.Compose("history_b", "history", flowcrt.ComposeMergeChatHistories); err != nil {
 		return strategiesDone, err
 	}
+	s.Traverse("history_b", "say_a")
 	return strategiesStepSayA, nil
 }
 
 // stepSayA runs task "say_a" and returns the task to run next.
 func (w *Strategies) stepSayA(ctx context.Context, s *flowcrt.ChainState) (strategiesStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, "say_a", nil, w.h.Produce)
+	_, err := s.RunTask(ctx, &w.cfg, &strategiesSayAPolicy, w.h.Produce)
 	if err != nil {
 		return strategiesDone, err
 	}
 	if err = s.Compose("say_a", "transcript", flowcrt.ComposeAppendStringToChatHistory); err != nil {
 		return strategiesDone, err
 	}
+	s.Traverse("say_a", "say_b")
 	return strategiesStepSayB, nil
 }
 
 // stepSayB runs task "say_b" and returns the task to run next.
 func (w *Strategies) stepSayB(ctx context.Context, s *flowcrt.ChainState) (strategiesStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, "say_b", nil, w.h.Produce)
+	_, err := s.RunTask(ctx, &w.cfg, &strategiesSayBPolicy, w.h.Produce)
 	if err != nil {
 		return strategiesDone, err
 	}
 	if err = s.Compose("say_b", "transcript", flowcrt.ComposeAppendStringToChatHistory); err != nil {
 		return strategiesDone, err
 	}
+	s.Traverse("say_b", "auto_a")
 	return strategiesStepAutoA, nil
 }
 
 // stepAutoA runs task "auto_a" and returns the task to run next.
 func (w *Strategies) stepAutoA(ctx context.Context, s *flowcrt.ChainState) (strategiesStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, "auto_a", nil, w.h.Produce)
+	_, err := s.RunTask(ctx, &w.cfg, &strategiesAutoAPolicy, w.h.Produce)
 	if err != nil {
 		return strategiesDone, err
 	}
 	if err = s.Compose("auto_a", "auto", flowcrt.ComposeAuto); err != nil {
 		return strategiesDone, err
 	}
+	s.Traverse("auto_a", "auto_b")
 	return strategiesStepAutoB, nil
 }
 
 // stepAutoB runs task "auto_b" and returns the task to run next.
 func (w *Strategies) stepAutoB(ctx context.Context, s *flowcrt.ChainState) (strategiesStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, "auto_b", nil, w.h.Produce)
+	_, err := s.RunTask(ctx, &w.cfg, &strategiesAutoBPolicy, w.h.Produce)
 	if err != nil {
 		return strategiesDone, err
 	}
 	if err = s.Compose("auto_b", "auto", flowcrt.ComposeAuto); err != nil {
 		return strategiesDone, err
 	}
+	s.Traverse("auto_b", "auto_c")
 	return strategiesStepAutoC, nil
 }
 
 // stepAutoC runs task "auto_c" and returns the task to run next.
 func (w *Strategies) stepAutoC(ctx context.Context, s *flowcrt.ChainState) (strategiesStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, "auto_c", nil, w.h.Produce)
+	_, err := s.RunTask(ctx, &w.cfg, &strategiesAutoCPolicy, w.h.Produce)
 	if err != nil {
 		return strategiesDone, err
 	}
 	if err = s.Compose("auto_c", "auto", flowcrt.ComposeAuto); err != nil {
 		return strategiesDone, err
 	}
+	s.Traverse("auto_c", "auto_d")
 	return strategiesStepAutoD, nil
 }
 
 // stepAutoD runs task "auto_d" and returns the task to run next.
 func (w *Strategies) stepAutoD(ctx context.Context, s *flowcrt.ChainState) (strategiesStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, "auto_d", nil, w.h.Produce)
+	_, err := s.RunTask(ctx, &w.cfg, &strategiesAutoDPolicy, w.h.Produce)
 	if err != nil {
 		return strategiesDone, err
 	}
@@ -250,7 +274,8 @@ func (w *Strategies) stepAutoD(ctx context.Context, s *flowcrt.ChainState) (stra
 
 // StrategiesMock implements StrategiesHandlers with canned responses, for tests and dry runs.
 // A mocked Return is {"Output": <json>, "Eval": "<string>"}; without "Eval" the eval string is the
-// output's text. A task with no mock returns its input unchanged.
+// control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
+// A task with no mock returns its input unchanged.
 type StrategiesMock struct {
 	mocks *flowcrt.Mocks // unexported: handler methods are exported names
 }
@@ -260,7 +285,7 @@ func NewStrategiesMockHandlers(mocks *flowcrt.Mocks) StrategiesMock {
 	return StrategiesMock{mocks: mocks}
 }
 
-// The methods below answer from the mock of the task that calls them.
+// Produce answers from the mock of the task that calls it.
 func (m StrategiesMock) Produce(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
 	return m.mocks.RespondChain(call)
 }

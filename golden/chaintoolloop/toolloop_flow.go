@@ -21,9 +21,9 @@ const (
 // task's on_failure, or ends the chain with that error.
 type ToolloopHandlers interface {
 	// ChatCompletion runs task "chat".
-	ChatCompletion(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error)
+	ChatCompletion(ctx context.Context, call flowcrt.LLMCall) (flowcrt.ChainResult, error)
 	// ExecuteToolCalls runs task "run_tools".
-	ExecuteToolCalls(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error)
+	ExecuteToolCalls(ctx context.Context, call flowcrt.ToolCallsCall) (flowcrt.ChainResult, error)
 }
 
 // Toolloop runs the task chain. It is safe for concurrent use: every Run has its own state.
@@ -69,6 +69,19 @@ func (w *Toolloop) Run(ctx context.Context, input any) (flowcrt.ChainState, erro
 	return s, err
 }
 
+// The tasks as the chain defines them: templates (a variable that is missing fails the task),
+// settings and call policy.
+var (
+	toolloopChatPolicy = flowcrt.ChainTask{
+		ID:   "chat",
+		Kind: flowcrt.KindChatCompletion,
+	}
+	toolloopRunToolsPolicy = flowcrt.ChainTask{
+		ID:   "run_tools",
+		Kind: flowcrt.KindExecuteToolCalls,
+	}
+)
+
 // run runs the chain on s from step until a task ends it.
 func (w *Toolloop) run(ctx context.Context, s *flowcrt.ChainState, step toolloopStep) (err error) {
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
@@ -100,7 +113,7 @@ func (w *Toolloop) run(ctx context.Context, s *flowcrt.ChainState, step toolloop
 
 // stepChat runs task "chat" and returns the task to run next.
 func (w *Toolloop) stepChat(ctx context.Context, s *flowcrt.ChainState) (toolloopStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, "chat", nil, w.h.ChatCompletion)
+	eval, err := s.RunTask(ctx, &w.cfg, &toolloopChatPolicy, flowcrt.ChatHandler(w.h.ChatCompletion))
 	if err != nil {
 		return toolloopDone, err
 	}
@@ -109,6 +122,7 @@ func (w *Toolloop) stepChat(ctx context.Context, s *flowcrt.ChainState) (toolloo
 		if err = s.Compose("chat", "history", flowcrt.ComposeAuto); err != nil {
 			return toolloopDone, err
 		}
+		s.Traverse("chat", "run_tools")
 		return toolloopStepRunTools, nil
 	case eval == "stop":
 		if err = s.Compose("chat", "history", flowcrt.ComposeAuto); err != nil {
@@ -122,7 +136,7 @@ func (w *Toolloop) stepChat(ctx context.Context, s *flowcrt.ChainState) (toolloo
 
 // stepRunTools runs task "run_tools" and returns the task to run next.
 func (w *Toolloop) stepRunTools(ctx context.Context, s *flowcrt.ChainState) (toolloopStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, "run_tools", nil, w.h.ExecuteToolCalls)
+	eval, err := s.RunTask(ctx, &w.cfg, &toolloopRunToolsPolicy, flowcrt.ToolCallsHandler(w.h.ExecuteToolCalls))
 	if err != nil {
 		return toolloopDone, err
 	}
@@ -131,6 +145,7 @@ func (w *Toolloop) stepRunTools(ctx context.Context, s *flowcrt.ChainState) (too
 		if err = s.Compose("run_tools", "history", flowcrt.ComposeAuto); err != nil {
 			return toolloopDone, err
 		}
+		s.Traverse("run_tools", "chat")
 		return toolloopStepChat, nil
 	default:
 		return toolloopDone, nil
@@ -139,7 +154,8 @@ func (w *Toolloop) stepRunTools(ctx context.Context, s *flowcrt.ChainState) (too
 
 // ToolloopMock implements ToolloopHandlers with canned responses, for tests and dry runs.
 // A mocked Return is {"Output": <json>, "Eval": "<string>"}; without "Eval" the eval string is the
-// output's text. A task with no mock returns its input unchanged.
+// control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
+// A task with no mock returns its input unchanged.
 type ToolloopMock struct {
 	mocks *flowcrt.Mocks // unexported: handler methods are exported names
 }
@@ -149,12 +165,14 @@ func NewToolloopMockHandlers(mocks *flowcrt.Mocks) ToolloopMock {
 	return ToolloopMock{mocks: mocks}
 }
 
-// The methods below answer from the mock of the task that calls them.
-func (m ToolloopMock) ChatCompletion(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
-	return m.mocks.RespondChain(call)
+// ChatCompletion answers from the mock of the task that calls it.
+func (m ToolloopMock) ChatCompletion(ctx context.Context, call flowcrt.LLMCall) (flowcrt.ChainResult, error) {
+	return m.mocks.RespondChain(call.ChainCall)
 }
-func (m ToolloopMock) ExecuteToolCalls(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
-	return m.mocks.RespondChain(call)
+
+// ExecuteToolCalls answers from the mock of the task that calls it.
+func (m ToolloopMock) ExecuteToolCalls(ctx context.Context, call flowcrt.ToolCallsCall) (flowcrt.ChainResult, error) {
+	return m.mocks.RespondChain(call.ChainCall)
 }
 
 // NewToolloopMock returns a Toolloop whose handlers answer from mocks.

@@ -91,7 +91,7 @@ func TestHandlerErrorEnds(t *testing.T) {
 // call, then answers from what the history holds.
 type agent struct{ calls int }
 
-func (a *agent) ChatCompletion(_ context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
+func (a *agent) ChatCompletion(_ context.Context, call flowcrt.LLMCall) (flowcrt.ChainResult, error) {
 	a.calls++
 	history, _ := call.History("history")
 	if len(history) == 0 {
@@ -101,7 +101,7 @@ func (a *agent) ChatCompletion(_ context.Context, call flowcrt.ChainCall) (flowc
 	return flowcrt.ChainResult{Output: flowcrt.Messages{{Role: "assistant", Content: answer}}, Eval: "stop"}, nil
 }
 
-func (a *agent) ExecuteToolCalls(_ context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
+func (a *agent) ExecuteToolCalls(_ context.Context, call flowcrt.ToolCallsCall) (flowcrt.ChainResult, error) {
 	return flowcrt.ChainResult{Output: flowcrt.Messages{{Role: "tool", Content: "sunny"}}, Eval: "ok"}, nil
 }
 
