@@ -82,4 +82,3 @@ func (g *chainGen) steps(f *jen.File, t target) {
 		g.step(f, s)
 	}
 }
-
