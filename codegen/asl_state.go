@@ -119,8 +119,8 @@ func (g *aslGen) stepBody(f *jen.File, b *jen.Group, s *ir.State, spec string) {
 		return
 	case ir.ASLFail:
 		b.Return(jen.Id(g.n.endConst()), jen.Nil(), rt("Fail").Call(
-			jen.Id("in"), jen.Id("x").Dot("Enter").Call(jen.Lit(s.ID)), jen.Lit(a.Error), jen.Lit(a.Cause),
-			g.optPath(a.ErrorPath), g.optPath(a.CausePath)))
+			jen.Id("in"), jen.Id("x").Dot("Enter").Call(jen.Lit(s.ID)),
+			g.failField(a.Error, a.ErrorPath, a.ErrorCall), g.failField(a.Cause, a.CausePath, a.CauseCall)))
 		return
 	}
 	if a.Type == ir.ASLCheckpoint {

@@ -70,6 +70,9 @@ type ASLState struct {
 	Approval   *Approval
 	Debate     *Debate
 	Checkpoint string // Checkpoint: its Name
+
+	// Fail: ErrorPath and CausePath given as an intrinsic function call.
+	ErrorCall, CauseCall *Intrinsic
 }
 
 // PathField is InputPath, ResultPath or OutputPath as written: a path, or
@@ -100,13 +103,15 @@ type Path struct {
 	Source   string
 	Context  bool // $$
 	Segments []Segment
+	Current  bool // @: relative to the element a filter tests
 }
 
 // Definite reports whether the path names at most one value; an indefinite
-// path (wildcards, slices, unions, descent, filters) yields a list.
+// path (wildcards, slices, unions, descent, filters) yields a list. As in
+// Jayway, a final union of names is definite: it picks members of one object.
 func (p *Path) Definite() bool {
-	for _, s := range p.Segments {
-		if s.Kind != SegField && s.Kind != SegIndex {
+	for i, s := range p.Segments {
+		if s.Kind != SegField && s.Kind != SegIndex && !(s.Kind == SegUnion && s.Names != nil && i == len(p.Segments)-1) {
 			return false
 		}
 	}
@@ -143,12 +148,14 @@ const (
 )
 
 // Filter is the condition of [?(...)]: a comparison of a path relative to
-// the current element (@) with a literal, or a boolean combination.
+// the current element (@) with a literal or another path, or a boolean
+// combination.
 type Filter struct {
 	Op    FilterOp
 	Rel   []Segment // the @ path of a comparison or existence test
 	Value any       // the literal: string, float64, bool or nil
 	Args  []*Filter // And, Or, Not
+	Other *Path     // instead of Value: a $ path, or an @ one (Current)
 }
 
 // TemplateKind classifies a Template node.

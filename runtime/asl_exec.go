@@ -300,6 +300,7 @@ func (x *ASLExec) call(ctx context.Context, state string, h Handler, in any) (ou
 	if x.cfg.StateContext {
 		ctx = WithState(ctx, state)
 	}
+	branchStarted(ctx)
 	if !x.ordered {
 		in = Plain(in)
 	}
@@ -318,41 +319,26 @@ func (x *ASLExec) call(ctx context.Context, state string, h Handler, in any) (ou
 	return out, nil
 }
 
-// The error name and cause of a Fail state that sets none. Step Functions
-// leaves them empty; a result line needs a name, and a catcher passes the
-// cause on, so flowc uses what aws-local-stepfunctions gives.
-const (
-	failStateError = "FailStateError"
-	failStateCause = "Execution failed because of a Fail state"
-)
-
-// Fail returns the error of a Fail state: Error and Cause, or the strings
-// ErrorPath and CausePath point to in its input.
-func Fail(raw any, cx *ASLContext, name, cause string, namePath, causePath *JSONPath) error {
-	if name == "" && namePath == nil {
-		name = failStateError
-	}
-	if cause == "" && causePath == nil {
-		cause = failStateCause
-	}
-	for _, f := range []struct {
-		path *JSONPath
-		into *string
-	}{{namePath, &name}, {causePath, &cause}} {
-		if f.path == nil {
+// Fail returns the error of a Fail state: the strings its Error and Cause
+// give (a literal, a path or an intrinsic call on its input; nil for none).
+// Like Step Functions, a Fail state without them leaves both empty.
+func Fail(raw any, cx *ASLContext, name, cause *Template) error {
+	var out [2]string
+	for i, t := range []*Template{name, cause} {
+		if t == nil {
 			continue
 		}
-		v, err := f.path.Get(raw, cx)
+		v, err := t.Eval(raw, cx)
 		if err != nil {
 			return err
 		}
 		s, ok := v.(string)
 		if !ok {
-			return runtimeErrorf("the path %q must point to a string, got %s", f.path.Src, typeName(v))
+			return runtimeErrorf("the %s of a Fail state must be a string, got %s", [...]string{"error", "cause"}[i], typeName(v))
 		}
-		*f.into = s
+		out[i] = s
 	}
-	return &Error{Name: name, Cause: cause}
+	return &Error{Name: out[0], Cause: out[1]}
 }
 
 // NoChoiceMatched is the error of a Choice state without Default whose

@@ -29,6 +29,7 @@ func (x *ASLExec) Wait(w *Wait) Body {
 		if err != nil {
 			return nil, err
 		}
+		branchStarted(ctx)
 		if err := x.cfg.clock().Sleep(ctx, d); err != nil {
 			return nil, err
 		}
@@ -71,19 +72,10 @@ func (x *ASLExec) waitFor(w *Wait, in any, cx *ASLContext) (time.Duration, error
 
 // Parallel is the body of a Parallel state: every branch runs on the
 // effective input at once; the result lists their outputs in branch order.
-// The first branch to fail cancels the others and fails the state.
+// A failing branch cancels the others and fails the state (runBranches).
 func (x *ASLExec) Parallel(state string, branches ...Machine) Body {
 	return func(ctx context.Context, _ *ASLContext, in any) (any, error) {
-		out := make([]any, len(branches))
-		err := FanOut(ctx, state, len(branches), 0, func(ctx context.Context, i int) error {
-			var err error
-			out[i], err = branches[i](ctx, x, in)
-			return err
-		})
-		if err != nil {
-			return nil, err
-		}
-		return out, nil
+		return x.runBranches(ctx, state, branches, in)
 	}
 }
 
@@ -182,6 +174,7 @@ func (x *ASLExec) Approval(req ApprovalRequest, topLevel bool) Body {
 		if x.cfg.StateContext {
 			ctx = WithState(ctx, req.State)
 		}
+		branchStarted(ctx)
 		decision, err := Approve(ctx, x.sess, x.handlers, &req, input)
 		switch {
 		case IsInterrupted(err) && !topLevel:

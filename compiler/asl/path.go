@@ -9,12 +9,15 @@ import (
 	"github.com/flowc-dev/flowc/ir"
 )
 
-// The JSONPath subset of the States Language: `$` (the input) or `$$` (the
-// context object), then `.name`, `['name']`, `[n]` (negative from the end),
-// `.*`, `[*]`, `[start:end:step]`, unions `[a,b]`, descent `..name` and
-// filters `[?(@.price < 10 && @.tag)]`. A reference path, which AWS asks for
-// where a single node must be named (ResultPath, ItemsPath), allows only
-// names and indexes.
+// The JSONPath of the States Language, in the Jayway dialect AWS evaluates:
+// `$` (the input) or `$$` (the context object), then `.name`, `['name']`,
+// `[n]` (negative from the end), `.*`, `[*]`, `[start:end:step]`, unions
+// `['a','b']` and `[0,2]`, descent `..name` and filters
+// `[?(@.price < 10 && @.tag)]`, whose comparisons take a literal, another
+// `@` path or a `$` path. A bracket may follow a dot (`$.[0]`,
+// `$.a.['b']`), as Jayway allows. A reference path, which AWS asks for where
+// a single node must be named (ResultPath, ItemsPath), allows only names and
+// indexes.
 
 // pathError is a problem at byte offset At of the path text.
 type pathError struct {
@@ -70,6 +73,9 @@ func (p *pathParser) segment() (ir.Segment, *pathError) {
 	case p.peek(".."):
 		p.i += 2
 		return p.descent()
+	case p.peek(".["):
+		p.i++
+		return p.bracket()
 	case p.peek("."):
 		p.i++
 		return p.dotted()
@@ -101,6 +107,19 @@ func (p *pathParser) name() string {
 }
 
 func (p *pathParser) descent() (ir.Segment, *pathError) {
+	if p.peek("[") {
+		at := p.i
+		seg, err := p.bracket()
+		switch {
+		case err != nil:
+			return seg, err
+		case seg.Kind == ir.SegWildcard:
+			return ir.Segment{Kind: ir.SegRecursive}, nil
+		case seg.Kind == ir.SegField:
+			return ir.Segment{Kind: ir.SegRecursive, Name: seg.Name}, nil
+		}
+		return seg, p.errf(at, "after `..` a bracket takes one quoted name or `*`")
+	}
 	if p.peek("*") {
 		p.i++
 		return ir.Segment{Kind: ir.SegRecursive}, nil
@@ -115,6 +134,7 @@ func (p *pathParser) descent() (ir.Segment, *pathError) {
 func (p *pathParser) bracket() (ir.Segment, *pathError) {
 	open := p.i
 	p.i++
+	p.skipSpace()
 	var seg ir.Segment
 	var err *pathError
 	switch {
@@ -131,6 +151,7 @@ func (p *pathParser) bracket() (ir.Segment, *pathError) {
 	if err != nil {
 		return seg, err
 	}
+	p.skipSpace()
 	if !p.peek("]") {
 		return seg, p.errf(open, "unclosed `[` in path")
 	}
@@ -147,6 +168,7 @@ func (p *pathParser) names() (ir.Segment, *pathError) {
 			return ir.Segment{}, err
 		}
 		names = append(names, s)
+		p.skipSpace()
 		if !p.peek(",") {
 			break
 		}
@@ -316,6 +338,25 @@ func (p *pathParser) comparison() (*ir.Filter, *pathError) {
 		return nil, p.errf(p.i, "a filter compares `@.field` with a value")
 	}
 	p.i++
+	rel, err := p.relative()
+	if err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	for _, op := range filterOps {
+		if p.peek(string(op)) && !(op == ir.FilterLt && p.peek("<=")) && !(op == ir.FilterGt && p.peek(">=")) {
+			p.i += len(op)
+			p.skipSpace()
+			f := &ir.Filter{Op: op, Rel: rel}
+			f.Value, f.Other, err = p.operand()
+			return f, err
+		}
+	}
+	return &ir.Filter{Op: ir.FilterExists, Rel: rel}, nil
+}
+
+// relative reads the names and indexes after `@`.
+func (p *pathParser) relative() ([]ir.Segment, *pathError) {
 	var rel []ir.Segment
 	for p.peek(".") || p.peek("[") {
 		at := p.i
@@ -328,19 +369,54 @@ func (p *pathParser) comparison() (*ir.Filter, *pathError) {
 		}
 		rel = append(rel, seg)
 	}
-	p.skipSpace()
-	for _, op := range filterOps {
-		if p.peek(string(op)) && !(op == ir.FilterLt && p.peek("<=")) && !(op == ir.FilterGt && p.peek(">=")) {
-			p.i += len(op)
-			p.skipSpace()
-			v, err := p.literal()
-			if err != nil {
-				return nil, err
+	return rel, nil
+}
+
+// operand reads the right side of a filter comparison: a literal, a path
+// relative to `@`, or a `$` path into the document (`$$`: the context
+// object).
+func (p *pathParser) operand() (any, *ir.Path, *pathError) {
+	switch {
+	case p.peek("@"):
+		start := p.i
+		p.i++
+		rel, err := p.relative()
+		return nil, &ir.Path{Source: p.src[start:p.i], Current: true, Segments: rel}, err
+	case p.peek("$"):
+		start := p.i
+		p.skipOperandPath()
+		path, err := parsePath(p.src[start:p.i], false, true)
+		if err != nil {
+			return nil, nil, &pathError{start + err.At, err.Msg}
+		}
+		return nil, path, nil
+	}
+	v, err := p.literal()
+	return v, nil, err
+}
+
+// skipOperandPath moves past a `$` path inside a filter: up to a space, an
+// operator or the closing parenthesis outside brackets and quotes.
+func (p *pathParser) skipOperandPath() {
+	depth := 0
+	var quote byte
+	for ; p.i < len(p.src); p.i++ {
+		c := p.src[p.i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
 			}
-			return &ir.Filter{Op: op, Rel: rel, Value: v}, nil
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '[':
+			depth++
+		case c == ']':
+			depth--
+		case depth == 0 && strings.IndexByte(" )&|=!<>", c) >= 0:
+			return
 		}
 	}
-	return &ir.Filter{Op: ir.FilterExists, Rel: rel}, nil
 }
 
 // literal reads a filter operand: a number, a quoted string, true, false or
@@ -365,7 +441,7 @@ func (p *pathParser) literal() (any, *pathError) {
 	}
 	n, err := strconv.ParseFloat(p.src[start:p.i], 64)
 	if err != nil {
-		return nil, p.errf(start, "a filter compares with a number, a quoted string, true, false or null")
+		return nil, p.errf(start, "a filter compares with a number, a quoted string, true, false, null, an `@` path or a `$` path")
 	}
 	return n, nil
 }

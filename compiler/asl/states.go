@@ -147,13 +147,13 @@ func (l *lowerer) fail(m yamlx.Map, s *ir.State) {
 		a.Cause, _ = l.String(n, "Cause")
 	}
 	if n := m.Get("ErrorPath"); n != nil {
-		a.ErrorPath = l.path(n, "ErrorPath", false, true)
+		a.ErrorPath, a.ErrorCall = l.pathOrCall(n, "ErrorPath")
 		if m.Has("Error") {
 			l.Diags.Errorf(l.Pos(m.Entries["ErrorPath"].Key), "Fail state %q has both `Error` and `ErrorPath`; keep one", s.ID)
 		}
 	}
 	if n := m.Get("CausePath"); n != nil {
-		a.CausePath = l.path(n, "CausePath", false, true)
+		a.CausePath, a.CauseCall = l.pathOrCall(n, "CausePath")
 		if m.Has("Cause") {
 			l.Diags.Errorf(l.Pos(m.Entries["CausePath"].Key), "Fail state %q has both `Cause` and `CausePath`; keep one", s.ID)
 		}

@@ -260,7 +260,7 @@ func (w *Review) stepPublish(ctx context.Context, x *flowcrt.ASLExec, in any) (r
 
 // stepRejected runs Fail state "Rejected".
 func (w *Review) stepRejected(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
-	return reviewDone, nil, flowcrt.Fail(in, x.Enter("Rejected"), "Rejected", "the reviewer rejected the draft", nil, nil)
+	return reviewDone, nil, flowcrt.Fail(in, x.Enter("Rejected"), flowcrt.TValue("Rejected"), flowcrt.TValue("the reviewer rejected the draft"))
 }
 
 // ReviewMock implements ReviewHandlers with canned responses, for tests and dry runs.

@@ -309,7 +309,7 @@ func (w *Agent) stepPublish(ctx context.Context, x *flowcrt.ASLExec, in any) (ag
 
 // stepRejected runs Fail state "Rejected".
 func (w *Agent) stepRejected(ctx context.Context, x *flowcrt.ASLExec, in any) (agentStep, any, error) {
-	return agentDone, nil, flowcrt.Fail(in, x.Enter("Rejected"), "Rejected", "the reviewer rejected the draft", nil, nil)
+	return agentDone, nil, flowcrt.Fail(in, x.Enter("Rejected"), flowcrt.TValue("Rejected"), flowcrt.TValue("the reviewer rejected the draft"))
 }
 
 // AgentMock implements AgentHandlers with canned responses, for tests and dry runs.

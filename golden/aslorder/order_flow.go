@@ -316,13 +316,13 @@ var orderSmallResult = flowcrt.TValue(flowcrt.Obj(
 
 // stepReport runs Fail state "Report".
 func (w *Order) stepReport(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
-	return orderDone, nil, flowcrt.Fail(in, x.Enter("Report"), "", "", &flowcrt.JSONPath{
+	return orderDone, nil, flowcrt.Fail(in, x.Enter("Report"), flowcrt.TPath(&flowcrt.JSONPath{
 		Src:  "$.error.Error",
 		Segs: []flowcrt.PathSeg{flowcrt.Field("error"), flowcrt.Field("Error")},
-	}, &flowcrt.JSONPath{
+	}), flowcrt.TPath(&flowcrt.JSONPath{
 		Src:  "$.error.Cause",
 		Segs: []flowcrt.PathSeg{flowcrt.Field("error"), flowcrt.Field("Cause")},
-	})
+	}))
 }
 
 // OrderMock implements OrderHandlers with canned responses, for tests and dry runs.

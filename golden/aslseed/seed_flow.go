@@ -941,7 +941,7 @@ func (w *Seed) stepWorkflowComplete(ctx context.Context, x *flowcrt.ASLExec, in 
 
 // stepValidationFailed runs Fail state "ValidationFailed".
 func (w *Seed) stepValidationFailed(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	return seedDone, nil, flowcrt.Fail(in, x.Enter("ValidationFailed"), "ValidationError", "Input data failed validation checks", nil, nil)
+	return seedDone, nil, flowcrt.Fail(in, x.Enter("ValidationFailed"), flowcrt.TValue("ValidationError"), flowcrt.TValue("Input data failed validation checks"))
 }
 
 // SeedMock implements SeedHandlers with canned responses, for tests and dry runs.
