@@ -33,6 +33,9 @@ func pathLiteral(p *ir.Path) *jen.Statement {
 		if p.Current {
 			d.Id("Current").Op(":").True()
 		}
+		if p.Var != "" {
+			d.Id("Var").Op(":").Lit(p.Var)
+		}
 	})
 }
 
@@ -155,6 +158,8 @@ func (g *aslGen) template(t *ir.Template) *jen.Statement {
 		})
 	case ir.TmplPath:
 		return rt("TPath").Call(g.path(t.Path))
+	case ir.TmplJSONata:
+		return jen.Add(jsonata(t.JSONata))
 	}
 	return rt("TCall").Call(g.intrinsic(t.Call))
 }
@@ -249,9 +254,12 @@ func (g *aslGen) intrinsicArg(a *ir.IntrinsicArg) jen.Code {
 }
 
 // failField renders the Error or Cause of a Fail state as a template: a
-// literal, a path or an intrinsic call, or nil when it has none.
-func (g *aslGen) failField(lit string, p *ir.Path, c *ir.Intrinsic) jen.Code {
+// literal, a path, an intrinsic call or a JSONata expression, or nil when
+// it has none.
+func (g *aslGen) failField(lit string, p *ir.Path, c *ir.Intrinsic, expr *ir.Template) jen.Code {
 	switch {
+	case expr != nil:
+		return g.template(expr)
 	case p != nil:
 		return rt("TPath").Call(g.path(p))
 	case c != nil:

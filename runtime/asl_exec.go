@@ -19,6 +19,7 @@ type ASLExec struct {
 	machine  string
 	name     string
 	start    time.Time
+	vars     *varScope // the top-level variables
 }
 
 // OrderedHandlers is implemented by handlers that take and return JSON
@@ -38,7 +39,7 @@ func NewASLExec(cfg *Config, machine string, h any, input any) (*ASLExec, any, e
 	}
 	_, ordered := h.(OrderedHandlers)
 	now := cfg.clock().Now().UTC()
-	x := &ASLExec{cfg: cfg, handlers: h, ordered: ordered, input: in, machine: machine, start: now}
+	x := &ASLExec{cfg: cfg, handlers: h, ordered: ordered, input: in, machine: machine, start: now, vars: newScope(nil)}
 	x.name = fmt.Sprintf("%s-%d", machine, now.UnixNano())
 	return x, in, nil
 }
@@ -54,18 +55,26 @@ func (x *ASLExec) Save(ctx context.Context, next string, out any, err error) err
 	return x.sess.Save(ctx, next, out, err)
 }
 
-// Enter returns the context object of a state being entered.
-func (x *ASLExec) Enter(state string) *ASLContext {
-	return &ASLContext{exec: x, state: state, entered: x.cfg.clock().Now().UTC()}
+// Enter returns the context object of a state being entered in ctx, which
+// says the variable scope the state runs in.
+func (x *ASLExec) Enter(ctx context.Context, state string) *ASLContext {
+	return &ASLContext{exec: x, state: state, entered: x.cfg.clock().Now().UTC(), vars: x.scope(ctx)}
 }
 
-// ASLContext is the context object ($$) as one state sees it.
+// ASLContext is the context object ($$) as one state sees it, with what
+// its expressions read besides: the variables and, for JSONata, $states.
 type ASLContext struct {
 	exec    *ASLExec
 	state   string
 	entered time.Time
 	retries int
 	item    *Object // {"Index", "Value"} inside a Map's ItemSelector
+
+	vars      *varScope
+	input     any // $states.input
+	result    any // $states.result, when hasResult
+	hasResult bool
+	errOut    *Object // $states.errorOutput, in a catcher
 }
 
 const timeLayout = "2006-01-02T15:04:05.000Z"
@@ -117,12 +126,25 @@ type ASLState struct {
 	Catch          []ASLCatcher
 	Timeout        time.Duration
 	TimeoutPath    *JSONPath
+
+	// Variables and JSONata: a JSONata state has Arguments and Output
+	// instead of the path fields. RuleAssign and RuleOutput belong to the
+	// rules of a Choice state, by rule.
+	JSONata          bool
+	Assign           *Template
+	JSONataArguments *Template
+	JSONataOutput    *Template
+	TimeoutExpr      *Template
+	RuleAssign       []*Template
+	RuleOutput       []*Template
 }
 
 // ASLCatcher is one Catch rule; Next is the generated code's business.
 type ASLCatcher struct {
 	Errors     []string
 	ResultPath *PathField
+	Assign     *Template
+	Output     *Template // JSONata: what the catcher passes on
 }
 
 // Body is the work of a state, from its effective input to its result.
@@ -165,6 +187,9 @@ func (st *ASLState) retrier(err error) int {
 }
 
 func (x *ASLExec) attempt(ctx context.Context, st *ASLState, cx *ASLContext, raw any, body Body) (any, error) {
+	if st.JSONata {
+		return x.attemptJSONata(ctx, st, cx, raw, body)
+	}
 	in, err := st.Input(raw, cx)
 	if err != nil {
 		return nil, err
@@ -183,11 +208,19 @@ func (x *ASLExec) attempt(ctx context.Context, st *ASLState, cx *ASLContext, raw
 			return nil, err
 		}
 	}
-	out, err := applyResultPath(st.ResultPath, raw, result)
+	vals, err := cx.evalAssign(st.Assign, result)
 	if err != nil {
 		return nil, err
 	}
-	return st.Output(out, cx)
+	out, err := applyResultPath(st.ResultPath, raw, result)
+	if err == nil {
+		out, err = st.Output(out, cx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	cx.commit(vals)
+	return out, nil
 }
 
 // Input applies InputPath: absent keeps the input, null gives {}.
@@ -226,12 +259,12 @@ func applyResultPath(f *PathField, raw, result any) (any, error) {
 // passes on: {"Error", "Cause"} placed by its ResultPath into the raw
 // input. It returns -1 and the error when no catcher takes it (or when the
 // ResultPath cannot be applied).
-func (st *ASLState) Caught(raw any, err error) (int, any, error) {
+func (st *ASLState) Caught(cx *ASLContext, raw any, err error) (int, any, error) {
 	for i, c := range st.Catch {
 		if !matchASL(err, c.Errors, st.Task) {
 			continue
 		}
-		out, perr := applyResultPath(c.ResultPath, raw, errorOutput(err))
+		out, perr := st.catcherOutput(cx, &c, raw, errorOutput(err))
 		if perr != nil {
 			return -1, nil, perr
 		}
@@ -281,6 +314,10 @@ func (x *ASLExec) Task(st *ASLState, h Handler) Body {
 }
 
 func (st *ASLState) timeout(in any, cx *ASLContext) (time.Duration, error) {
+	if st.TimeoutExpr != nil {
+		n, err := exprInt(st.TimeoutExpr, "TimeoutSeconds", 1, in, cx)
+		return time.Duration(n) * time.Second, err
+	}
 	if st.TimeoutPath == nil {
 		return st.Timeout, nil
 	}
@@ -323,6 +360,7 @@ func (x *ASLExec) call(ctx context.Context, state string, h Handler, in any) (ou
 // give (a literal, a path or an intrinsic call on its input; nil for none).
 // Like Step Functions, a Fail state without them leaves both empty.
 func Fail(raw any, cx *ASLContext, name, cause *Template) error {
+	cx.input = raw
 	var out [2]string
 	for i, t := range []*Template{name, cause} {
 		if t == nil {

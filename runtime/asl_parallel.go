@@ -26,7 +26,7 @@ func (x *ASLExec) runBranches(ctx context.Context, state string, branches []Mach
 	up := startSignalOf(ctx)
 	for i := range branches {
 		sig := &branchStart{parent: up, wg: &started}
-		bctx := context.WithValue(ctx, branchStartKey{}, sig)
+		bctx := x.innerScope(context.WithValue(ctx, branchStartKey{}, sig))
 		done.Go(func() {
 			defer sig.fire()
 			errs[i] = protect(bctx, state, i, func(ctx context.Context, i int) (err error) {

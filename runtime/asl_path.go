@@ -9,7 +9,8 @@ type JSONPath struct {
 	Src     string
 	Context bool // $$: the path reads the context object
 	Segs    []PathSeg
-	Current bool // @: the path reads the element a filter tests
+	Current bool   // @: the path reads the element a filter tests
+	Var     string // $name: the path reads the variable name
 }
 
 // SegKind classifies a PathSeg.
@@ -67,8 +68,14 @@ func (p *JSONPath) definite() bool {
 // what it matched, possibly empty.
 func (p *JSONPath) Lookup(in any, cx *ASLContext) (any, bool) {
 	root := in
-	if p.Context {
+	switch {
+	case p.Context:
 		root = cx.value()
+	case p.Var != "":
+		var ok bool
+		if root, ok = cx.lookupVar(p.Var); !ok {
+			return nil, false
+		}
 	}
 	if p.definite() {
 		return walkDefinite(root, p.Segs)

@@ -28,7 +28,7 @@ type pathError struct {
 func (e *pathError) Error() string { return e.Msg }
 
 // parsePath compiles src; reference limits it to a reference path and
-// allowContext admits `$$`.
+// allowContext admits `$$` and variables (`$name`).
 func parsePath(src string, reference, allowContext bool) (*ir.Path, *pathError) {
 	p := &pathParser{src: src}
 	path := &ir.Path{Source: src}
@@ -36,12 +36,18 @@ func parsePath(src string, reference, allowContext bool) (*ir.Path, *pathError) 
 		return nil, &pathError{0, fmt.Sprintf("a path starts with `$`, got %q", src)}
 	}
 	p.i = 1
-	if strings.HasPrefix(src, "$$") {
+	switch {
+	case strings.HasPrefix(src, "$$"):
 		if !allowContext {
 			return nil, &pathError{0, "the context object (`$$`) cannot be used here"}
 		}
 		path.Context = true
 		p.i = 2
+	case len(src) > 1 && isNameStart(rune(src[1])):
+		if !allowContext {
+			return nil, &pathError{0, "a variable cannot be used here"}
+		}
+		path.Var = p.name()
 	}
 	for p.i < len(src) {
 		start := p.i
@@ -105,6 +111,9 @@ func (p *pathParser) name() string {
 	}
 	return p.src[start:p.i]
 }
+
+// isNameStart reports whether c may begin a variable name.
+func isNameStart(c rune) bool { return c == '_' || unicode.IsLetter(c) || c >= 0x80 }
 
 func (p *pathParser) descent() (ir.Segment, *pathError) {
 	if p.peek("[") {

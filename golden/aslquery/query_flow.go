@@ -182,7 +182,8 @@ var querySelectState = flowcrt.ASLState{
 
 // stepSelect runs Pass state "Select".
 func (w *Query) stepSelect(ctx context.Context, x *flowcrt.ASLExec, in any) (queryStep, any, error) {
-	out, err := x.Do(ctx, &querySelectState, x.Enter("Select"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "Select")
+	out, err := x.Do(ctx, &querySelectState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return queryDone, nil, err
 	}

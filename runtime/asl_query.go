@@ -1,0 +1,157 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+)
+
+// attemptJSONata runs a JSONata state once: Arguments (from the raw input)
+// give the effective input, the body its result, Output (default: the
+// result) the output. Assign and Output both read the variables as they
+// were when the state began; the new values take effect after it.
+func (x *ASLExec) attemptJSONata(ctx context.Context, st *ASLState, cx *ASLContext, raw any, body Body) (any, error) {
+	cx.input, cx.result, cx.hasResult, cx.errOut = raw, nil, false, nil
+	in := raw
+	if st.JSONataArguments != nil {
+		var err error
+		if in, err = st.JSONataArguments.Eval(raw, cx); err != nil {
+			return nil, err
+		}
+	}
+	result, err := body(ctx, cx, in)
+	if err != nil {
+		return nil, err
+	}
+	cx.result, cx.hasResult = result, true
+	vals, err := cx.evalAssign(st.Assign, result)
+	if err != nil {
+		return nil, err
+	}
+	out := result
+	if st.JSONataOutput != nil {
+		if out, err = st.JSONataOutput.Eval(result, cx); err != nil {
+			return nil, err
+		}
+	}
+	cx.commit(vals)
+	return out, nil
+}
+
+// catcherOutput is what a matching catcher passes on: in JSONPath the error
+// output placed by its ResultPath, in JSONata its Output (default: the
+// error output). Its Assign reads the error output ($ in JSONPath,
+// $states.errorOutput in JSONata).
+func (st *ASLState) catcherOutput(cx *ASLContext, c *ASLCatcher, raw any, errOut *Object) (any, error) {
+	cx.input, cx.result, cx.hasResult, cx.errOut = raw, nil, false, errOut
+	var out any = errOut
+	var err error
+	switch {
+	case !st.JSONata:
+		out, err = applyResultPath(c.ResultPath, raw, errOut)
+	case c.Output != nil:
+		out, err = c.Output.Eval(errOut, cx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	vals, err := cx.evalAssign(c.Assign, errOut)
+	if err != nil {
+		return nil, err
+	}
+	cx.commit(vals)
+	return out, nil
+}
+
+// Chosen finishes a Choice state once rule (-1: the Default) was picked
+// on its effective input in: the state's Assign, then the rule's, and the
+// output — OutputPath of in, or in JSONata the rule's Output, else the
+// state's, else in.
+func (st *ASLState) Chosen(cx *ASLContext, in any, rule int) (any, error) {
+	cx.input = in
+	var assigns []*Object
+	for _, t := range []*Template{st.Assign, ruleField(st.RuleAssign, rule)} {
+		vals, err := cx.evalAssign(t, in)
+		if err != nil {
+			return nil, err
+		}
+		assigns = append(assigns, vals)
+	}
+	out, err := st.choiceOutput(cx, in, rule)
+	if err != nil {
+		return nil, err
+	}
+	for _, vals := range assigns {
+		cx.commit(vals)
+	}
+	return out, nil
+}
+
+func (st *ASLState) choiceOutput(cx *ASLContext, in any, rule int) (any, error) {
+	if !st.JSONata {
+		return st.Output(in, cx)
+	}
+	if t := ruleField(st.RuleOutput, rule); t != nil {
+		return t.Eval(in, cx)
+	}
+	if st.JSONataOutput != nil {
+		return st.JSONataOutput.Eval(in, cx)
+	}
+	return in, nil
+}
+
+func ruleField(ts []*Template, i int) *Template {
+	if i < 0 || i >= len(ts) {
+		return nil
+	}
+	return ts[i]
+}
+
+// Condition evaluates the JSONata Condition of a rule, which must give a
+// boolean.
+func (c *Choice) Condition(t *Template) bool {
+	if c.err != nil {
+		return false
+	}
+	v, err := t.Eval(c.in, c.cx)
+	if err != nil {
+		c.err = err
+		return false
+	}
+	b, ok := v.(bool)
+	if !ok {
+		c.err = &Error{Name: StatesQueryEvaluationError, Cause: fmt.Sprintf("a Condition must give a boolean, got %s", typeName(v))}
+	}
+	return b
+}
+
+// exprInt evaluates a JSONata field that must give a whole number of at
+// least lo (a timeout, a wait, a concurrency).
+func exprInt(t *Template, what string, lo float64, in any, cx *ASLContext) (int, error) {
+	v, err := t.Eval(in, cx)
+	if err != nil {
+		return 0, err
+	}
+	if !isInteger(v) || v.(float64) < lo {
+		return 0, &Error{Name: StatesQueryEvaluationError, Cause: fmt.Sprintf("%s must be a whole number of at least %g, got %s", what, lo, jsonText(v))}
+	}
+	return int(v.(float64)), nil
+}
+
+func (w *Wait) timestampValue(in any, cx *ASLContext) (any, error) {
+	if w.TimestampExpr != nil {
+		return w.TimestampExpr.Eval(in, cx)
+	}
+	return w.TimestampPath.Get(in, cx)
+}
+
+// items is what a Map state iterates: Items (JSONata), ItemsPath, or the
+// effective input.
+func (spec *MapSpec) items(in any, cx *ASLContext) (any, error) {
+	switch {
+	case spec.Items != nil:
+		return spec.Items.Eval(in, cx)
+	case spec.ItemsPath != nil:
+		return spec.ItemsPath.Get(in, cx)
+	}
+	return in, nil
+}
