@@ -94,12 +94,12 @@ func (c *ASLContext) statesRoot(root string) (any, bool) {
 
 // states builds the $states variable.
 func (c *ASLContext) states() map[string]any {
-	s := map[string]any{"input": Plain(c.input), "context": Plain(c.value())}
+	s := map[string]any{"input": jsonataValue(c.input), "context": jsonataValue(c.value())}
 	if c.hasResult {
-		s["result"] = Plain(c.result)
+		s["result"] = jsonataValue(c.result)
 	}
 	if c.errOut != nil {
-		s["errorOutput"] = Plain(c.errOut)
+		s["errorOutput"] = jsonataValue(c.errOut)
 	}
 	return s
 }
@@ -117,7 +117,7 @@ func (j *JSONata) compiled() (*jsonata.Expr, error) {
 // evaluate runs the JSONata evaluator. The compiled expression is shared
 // by concurrent states, so each evaluation binds its variables on a copy
 // of it (the shared one has none bound).
-func (j *JSONata) evaluate(cx *ASLContext) (out any, err error) {
+func (j *JSONata) evaluate(cx *ASLContext) (any, error) {
 	base, err := j.compiled()
 	if err != nil {
 		return nil, j.failed(err)
@@ -125,7 +125,7 @@ func (j *JSONata) evaluate(cx *ASLContext) (out any, err error) {
 	e := *base
 	vars := map[string]any{}
 	for k, v := range cx.vars.all() {
-		vars[k] = Plain(v)
+		vars[k] = jsonataValue(v)
 	}
 	vars["states"] = cx.states()
 	if err := e.RegisterVars(vars); err != nil {
@@ -136,22 +136,61 @@ func (j *JSONata) evaluate(cx *ASLContext) (out any, err error) {
 			return nil, j.failed(err)
 		}
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			out, err = nil, j.failed(fmt.Errorf("%v", r))
-		}
-	}()
-	v, err := e.Eval(Plain(cx.input))
+	v, err := evalLocked(&e, jsonataValue(cx.input))
 	switch {
 	case errors.Is(err, jsonata.ErrUndefined):
 		return nil, j.undefined()
 	case err != nil:
 		return nil, j.failed(err)
 	}
-	if out, err = normalize(v); err != nil {
+	out, err := normalize(v)
+	if err != nil {
 		return nil, j.failed(err)
 	}
 	return out, nil
+}
+
+// jsonNull is how the evaluator spells JSON null; a nil interface is
+// "undefined" to it.
+var jsonNull *any
+
+// jsonataValue converts a JSON value into the evaluator's form: plain maps
+// and slices, with null as jsonNull.
+func jsonataValue(v any) any {
+	switch v := v.(type) {
+	case nil:
+		return jsonNull
+	case *Object:
+		out := make(map[string]any, len(v.members))
+		for _, m := range v.members {
+			out[m.key] = jsonataValue(m.value)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, item := range v {
+			out[i] = jsonataValue(item)
+		}
+		return out
+	}
+	return v
+}
+
+// evalMu serialises evaluations: the evaluator's built-in functions are
+// shared values it changes on every call (their name and context), so two
+// evaluations at once, even of different expressions, would race.
+var evalMu sync.Mutex
+
+// evalLocked evaluates e on input; a panic in the evaluator is an error.
+func evalLocked(e *jsonata.Expr, input any) (v any, err error) {
+	evalMu.Lock()
+	defer evalMu.Unlock()
+	defer func() {
+		if r := recover(); r != nil {
+			v, err = nil, fmt.Errorf("%v", r)
+		}
+	}()
+	return e.Eval(input)
 }
 
 func (j *JSONata) failed(err error) error {
@@ -161,14 +200,14 @@ func (j *JSONata) failed(err error) error {
 // awsFunctions are the functions Step Functions adds to JSONata; they
 // share the intrinsic functions' code.
 var awsFunctions = map[string]jsonata.Extension{
-	"partition": {Func: func(a []any, size float64) (any, error) { return plainResult(StatesArrayPartition([]any{a, size})) }},
+	"partition": {Func: func(a []any, size float64) (any, error) { return evaluatorResult(StatesArrayPartition([]any{a, size})) }},
 	"range": {Func: func(start, end, step float64) (any, error) {
-		return plainResult(StatesArrayRange([]any{start, end, step}))
+		return evaluatorResult(StatesArrayRange([]any{start, end, step}))
 	}},
 	"hash":   {Func: func(s, algorithm string) (any, error) { return StatesHash([]any{s, algorithm}) }},
 	"random": {Func: func() float64 { return mrand.Float64() }},
 	"uuid":   {Func: func() (any, error) { return StatesUUID(nil) }},
-	"parse":  {Func: func(s string) (any, error) { return plainResult(StatesStringToJson([]any{s})) }},
+	"parse":  {Func: func(s string) (any, error) { return evaluatorResult(StatesStringToJson([]any{s})) }},
 }
 
-func plainResult(v any, err error) (any, error) { return Plain(v), err }
+func evaluatorResult(v any, err error) (any, error) { return jsonataValue(v), err }

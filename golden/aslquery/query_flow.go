@@ -23,7 +23,7 @@ type QueryHandlers interface{}
 
 // Query runs the state machine. It is safe for concurrent use: every Run has its own state.
 //
-// The query side of the States Language: JSONPath as AWS (Jayway) reads it.
+// The query side of the States Language: JSONPath as AWS (Jayway) reads it, and workflow variables.
 type Query struct {
 	h   QueryHandlers
 	cfg flowcrt.Config
@@ -43,11 +43,31 @@ type queryStep int
 const (
 	queryDone       queryStep = iota
 	queryStepSelect           // "Select"
+	queryStepInit             // "Init"
+	queryStepUse              // "Use"
+	queryStepFan              // "Fan"
+	queryStepShadow           // "Shadow"
+	queryStepInner            // "Inner"
+	queryStepRead             // "Read"
+	queryStepRoute            // "Route"
+	queryStepItems            // "Items"
+	queryStepMark             // "Mark"
+	queryStepReport           // "Report"
 )
 
 // queryStateNames maps each step to its state name, for errors.
 var queryStateNames = [...]string{
 	queryStepSelect: "Select",
+	queryStepInit:   "Init",
+	queryStepUse:    "Use",
+	queryStepFan:    "Fan",
+	queryStepShadow: "Shadow",
+	queryStepInner:  "Inner",
+	queryStepRead:   "Read",
+	queryStepRoute:  "Route",
+	queryStepItems:  "Items",
+	queryStepMark:   "Mark",
+	queryStepReport: "Report",
 }
 
 // Run executes the state machine on input, any value that encodes as JSON, and returns its
@@ -102,6 +122,18 @@ func (w *Query) runAt(ctx context.Context, sess *flowcrt.Session, input any, sta
 	switch state {
 	case "Select":
 		step = queryStepSelect
+	case "Init":
+		step = queryStepInit
+	case "Use":
+		step = queryStepUse
+	case "Fan":
+		step = queryStepFan
+	case "Route":
+		step = queryStepRoute
+	case "Items":
+		step = queryStepItems
+	case "Report":
+		step = queryStepReport
 	default:
 		return nil, sess.UnknownState(state)
 	}
@@ -129,6 +161,18 @@ func (w *Query) run(ctx context.Context, x *flowcrt.ASLExec, in any, step queryS
 		switch step {
 		case queryStepSelect:
 			next, in, err = w.stepSelect(ctx, x, in)
+		case queryStepInit:
+			next, in, err = w.stepInit(ctx, x, in)
+		case queryStepUse:
+			next, in, err = w.stepUse(ctx, x, in)
+		case queryStepFan:
+			next, in, err = w.stepFan(ctx, x, in)
+		case queryStepRoute:
+			next, in, err = w.stepRoute(ctx, x, in)
+		case queryStepItems:
+			next, in, err = w.stepItems(ctx, x, in)
+		case queryStepReport:
+			next, in, err = w.stepReport(ctx, x, in)
 		}
 		err = x.Save(ctx, queryStateNames[next], in, err)
 		if err != nil {
@@ -178,12 +222,406 @@ var querySelectState = flowcrt.ASLState{
 			Segs: []flowcrt.PathSeg{flowcrt.Field("files"), flowcrt.Index(0), flowcrt.PathSeg{Kind: flowcrt.SegUnion, Names: []string{"bucket", "key"}}},
 		})),
 	),
+	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+		Src:  "$.selected",
+		Segs: []flowcrt.PathSeg{flowcrt.Field("selected")},
+	}},
 }
 
 // stepSelect runs Pass state "Select".
 func (w *Query) stepSelect(ctx context.Context, x *flowcrt.ASLExec, in any) (queryStep, any, error) {
 	cx := x.Enter(ctx, "Select")
 	out, err := x.Do(ctx, &querySelectState, cx, in, flowcrt.Identity)
+	if err != nil {
+		return queryDone, nil, err
+	}
+	return queryStepInit, out, nil
+}
+
+var queryInitState = flowcrt.ASLState{
+	Name: "Init",
+	Assign: flowcrt.TObject(
+		flowcrt.TField("greeting", flowcrt.TValue("hi")),
+		flowcrt.TField("count", flowcrt.TPath(&flowcrt.JSONPath{
+			Src:  "$.min",
+			Segs: []flowcrt.PathSeg{flowcrt.Field("min")},
+		})),
+		flowcrt.TField("who", flowcrt.TCall(&flowcrt.Intrinsic{
+			Name: "States.Format",
+			Fn:   flowcrt.FormatPieces("", "!"),
+			Args: []flowcrt.IntrinsicArg{
+				{Value: "{}!"},
+				{Path: &flowcrt.JSONPath{
+					Src:  "$.selected.first",
+					Segs: []flowcrt.PathSeg{flowcrt.Field("selected"), flowcrt.Field("first")},
+				}},
+			},
+		})),
+	),
+}
+
+// stepInit runs Pass state "Init".
+func (w *Query) stepInit(ctx context.Context, x *flowcrt.ASLExec, in any) (queryStep, any, error) {
+	cx := x.Enter(ctx, "Init")
+	out, err := x.Do(ctx, &queryInitState, cx, in, flowcrt.Identity)
+	if err != nil {
+		return queryDone, nil, err
+	}
+	return queryStepUse, out, nil
+}
+
+var queryUseState = flowcrt.ASLState{
+	Name: "Use",
+	Parameters: flowcrt.TObject(
+		flowcrt.TField("greeting", flowcrt.TPath(&flowcrt.JSONPath{
+			Src: "$greeting",
+			Var: "greeting",
+		})),
+		flowcrt.TField("next", flowcrt.TCall(&flowcrt.Intrinsic{
+			Name: "States.MathAdd",
+			Fn:   flowcrt.StatesMathAdd,
+			Args: []flowcrt.IntrinsicArg{
+				{Path: &flowcrt.JSONPath{
+					Src: "$count",
+					Var: "count",
+				}},
+				{Value: 1.0},
+			},
+		})),
+		flowcrt.TField("who", flowcrt.TPath(&flowcrt.JSONPath{
+			Src: "$who",
+			Var: "who",
+		})),
+	),
+	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+		Src:  "$.used",
+		Segs: []flowcrt.PathSeg{flowcrt.Field("used")},
+	}},
+	Assign: flowcrt.TObject(
+		flowcrt.TField("count", flowcrt.TCall(&flowcrt.Intrinsic{
+			Name: "States.MathAdd",
+			Fn:   flowcrt.StatesMathAdd,
+			Args: []flowcrt.IntrinsicArg{
+				{Path: &flowcrt.JSONPath{
+					Src: "$count",
+					Var: "count",
+				}},
+				{Value: 1.0},
+			},
+		})),
+		flowcrt.TField("previous", flowcrt.TPath(&flowcrt.JSONPath{
+			Src: "$count",
+			Var: "count",
+		})),
+	),
+}
+
+// stepUse runs Pass state "Use".
+func (w *Query) stepUse(ctx context.Context, x *flowcrt.ASLExec, in any) (queryStep, any, error) {
+	cx := x.Enter(ctx, "Use")
+	out, err := x.Do(ctx, &queryUseState, cx, in, flowcrt.Identity)
+	if err != nil {
+		return queryDone, nil, err
+	}
+	return queryStepFan, out, nil
+}
+
+var queryFanState = flowcrt.ASLState{
+	Name: "Fan",
+	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+		Src:  "$.fan",
+		Segs: []flowcrt.PathSeg{flowcrt.Field("fan")},
+	}},
+}
+
+// stepFan runs Parallel state "Fan".
+func (w *Query) stepFan(ctx context.Context, x *flowcrt.ASLExec, in any) (queryStep, any, error) {
+	cx := x.Enter(ctx, "Fan")
+	out, err := x.Do(ctx, &queryFanState, cx, in, x.Parallel("Fan", w.runFanBranch1, w.runFanBranch2))
+	if err != nil {
+		return queryDone, nil, err
+	}
+	return queryStepRoute, out, nil
+}
+
+// runFanBranch1 runs branch 1 of Parallel state "Fan" from state "Shadow" and returns its output.
+func (w *Query) runFanBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+	step := queryStepShadow
+	for step != queryDone {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var next queryStep
+		var err error
+		switch step {
+		case queryStepShadow:
+			next, in, err = w.stepShadow(ctx, x, in)
+		case queryStepInner:
+			next, in, err = w.stepInner(ctx, x, in)
+		}
+		if err != nil {
+			return nil, flowcrt.StateFailed(queryStateNames[step], err)
+		}
+		step = next
+	}
+	return in, nil
+}
+
+var queryShadowState = flowcrt.ASLState{
+	Name: "Shadow",
+	Parameters: flowcrt.TObject(
+		flowcrt.TField("before", flowcrt.TPath(&flowcrt.JSONPath{
+			Src: "$count",
+			Var: "count",
+		})),
+	),
+	Assign: flowcrt.TValue(flowcrt.Obj(
+		"count", 100.0,
+	)),
+}
+
+// stepShadow runs Pass state "Shadow".
+func (w *Query) stepShadow(ctx context.Context, x *flowcrt.ASLExec, in any) (queryStep, any, error) {
+	cx := x.Enter(ctx, "Shadow")
+	out, err := x.Do(ctx, &queryShadowState, cx, in, flowcrt.Identity)
+	if err != nil {
+		return queryDone, nil, err
+	}
+	return queryStepInner, out, nil
+}
+
+var queryInnerState = flowcrt.ASLState{
+	Name: "Inner",
+	Parameters: flowcrt.TObject(
+		flowcrt.TField("after", flowcrt.TPath(&flowcrt.JSONPath{
+			Src: "$count",
+			Var: "count",
+		})),
+	),
+}
+
+// stepInner runs Pass state "Inner".
+func (w *Query) stepInner(ctx context.Context, x *flowcrt.ASLExec, in any) (queryStep, any, error) {
+	cx := x.Enter(ctx, "Inner")
+	out, err := x.Do(ctx, &queryInnerState, cx, in, flowcrt.Identity)
+	if err != nil {
+		return queryDone, nil, err
+	}
+	return queryDone, out, nil
+}
+
+// runFanBranch2 runs branch 2 of Parallel state "Fan" from state "Read" and returns its output.
+func (w *Query) runFanBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+	step := queryStepRead
+	for step != queryDone {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var next queryStep
+		var err error
+		switch step {
+		case queryStepRead:
+			next, in, err = w.stepRead(ctx, x, in)
+		}
+		if err != nil {
+			return nil, flowcrt.StateFailed(queryStateNames[step], err)
+		}
+		step = next
+	}
+	return in, nil
+}
+
+var queryReadState = flowcrt.ASLState{
+	Name: "Read",
+	Parameters: flowcrt.TObject(
+		flowcrt.TField("count", flowcrt.TPath(&flowcrt.JSONPath{
+			Src: "$count",
+			Var: "count",
+		})),
+		flowcrt.TField("previous", flowcrt.TPath(&flowcrt.JSONPath{
+			Src: "$previous",
+			Var: "previous",
+		})),
+	),
+}
+
+// stepRead runs Pass state "Read".
+func (w *Query) stepRead(ctx context.Context, x *flowcrt.ASLExec, in any) (queryStep, any, error) {
+	cx := x.Enter(ctx, "Read")
+	out, err := x.Do(ctx, &queryReadState, cx, in, flowcrt.Identity)
+	if err != nil {
+		return queryDone, nil, err
+	}
+	return queryDone, out, nil
+}
+
+var queryRouteState = flowcrt.ASLState{
+	Name: "Route",
+	Assign: flowcrt.TValue(flowcrt.Obj(
+		"routed", true,
+	)),
+	RuleAssign: []*flowcrt.Template{
+		flowcrt.TValue(flowcrt.Obj(
+			"rule", "five",
+		)),
+	},
+}
+
+// stepRoute runs Choice state "Route".
+func (w *Query) stepRoute(ctx context.Context, x *flowcrt.ASLExec, in any) (queryStep, any, error) {
+	cx := x.Enter(ctx, "Route")
+	in, err := queryRouteState.Input(in, cx)
+	if err != nil {
+		return queryDone, nil, err
+	}
+	c := flowcrt.NewChoice(in, cx)
+	next := queryStepItems
+	rule := -1 // the Default
+	switch {
+	case c.Cmp(flowcrt.NumericEquals, queryPath1, 5.0):
+		next = queryStepItems
+		rule = 0
+	}
+	if err := c.Err(); err != nil {
+		return queryDone, nil, err
+	}
+	out, err := queryRouteState.Chosen(cx, in, rule)
+	return next, out, err
+}
+
+var queryItemsState = flowcrt.ASLState{
+	Name: "Items",
+	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+		Src:  "$.seen",
+		Segs: []flowcrt.PathSeg{flowcrt.Field("seen")},
+	}},
+}
+
+// stepItems runs Map state "Items".
+func (w *Query) stepItems(ctx context.Context, x *flowcrt.ASLExec, in any) (queryStep, any, error) {
+	cx := x.Enter(ctx, "Items")
+	out, err := x.Do(ctx, &queryItemsState, cx, in, x.Map("Items", &queryItemsItems, w.runItemsItems))
+	if err != nil {
+		return queryDone, nil, err
+	}
+	return queryStepReport, out, nil
+}
+
+var queryItemsItems = flowcrt.MapSpec{
+	ItemsPath: &flowcrt.JSONPath{
+		Src:  "$.items",
+		Segs: []flowcrt.PathSeg{flowcrt.Field("items")},
+	},
+	ItemSelector: flowcrt.TObject(
+		flowcrt.TField("name", flowcrt.TPath(&flowcrt.JSONPath{
+			Src:     "$$.Map.Item.Value.name",
+			Context: true,
+			Segs:    []flowcrt.PathSeg{flowcrt.Field("Map"), flowcrt.Field("Item"), flowcrt.Field("Value"), flowcrt.Field("name")},
+		})),
+		flowcrt.TField("greeting", flowcrt.TPath(&flowcrt.JSONPath{
+			Src: "$greeting",
+			Var: "greeting",
+		})),
+	),
+}
+
+// runItemsItems runs the iterator of Map state "Items" from state "Mark" and returns its output.
+func (w *Query) runItemsItems(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+	step := queryStepMark
+	for step != queryDone {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var next queryStep
+		var err error
+		switch step {
+		case queryStepMark:
+			next, in, err = w.stepMark(ctx, x, in)
+		}
+		if err != nil {
+			return nil, flowcrt.StateFailed(queryStateNames[step], err)
+		}
+		step = next
+	}
+	return in, nil
+}
+
+var queryMarkState = flowcrt.ASLState{
+	Name: "Mark",
+	Parameters: flowcrt.TObject(
+		flowcrt.TField("text", flowcrt.TCall(&flowcrt.Intrinsic{
+			Name: "States.Format",
+			Fn:   flowcrt.FormatPieces("", " ", ""),
+			Args: []flowcrt.IntrinsicArg{
+				{Value: "{} {}"},
+				{Path: &flowcrt.JSONPath{
+					Src:  "$.greeting",
+					Segs: []flowcrt.PathSeg{flowcrt.Field("greeting")},
+				}},
+				{Path: &flowcrt.JSONPath{
+					Src:  "$.name",
+					Segs: []flowcrt.PathSeg{flowcrt.Field("name")},
+				}},
+			},
+		})),
+	),
+	Assign: flowcrt.TValue(flowcrt.Obj(
+		"greeting", "local",
+	)),
+}
+
+// stepMark runs Pass state "Mark".
+func (w *Query) stepMark(ctx context.Context, x *flowcrt.ASLExec, in any) (queryStep, any, error) {
+	cx := x.Enter(ctx, "Mark")
+	out, err := x.Do(ctx, &queryMarkState, cx, in, flowcrt.Identity)
+	if err != nil {
+		return queryDone, nil, err
+	}
+	return queryDone, out, nil
+}
+
+var queryReportState = flowcrt.ASLState{
+	Name: "Report",
+	Parameters: flowcrt.TObject(
+		flowcrt.TField("selected", flowcrt.TPath(&flowcrt.JSONPath{
+			Src:  "$.selected",
+			Segs: []flowcrt.PathSeg{flowcrt.Field("selected")},
+		})),
+		flowcrt.TField("used", flowcrt.TPath(&flowcrt.JSONPath{
+			Src:  "$.used",
+			Segs: []flowcrt.PathSeg{flowcrt.Field("used")},
+		})),
+		flowcrt.TField("fan", flowcrt.TPath(&flowcrt.JSONPath{
+			Src:  "$.fan",
+			Segs: []flowcrt.PathSeg{flowcrt.Field("fan")},
+		})),
+		flowcrt.TField("seen", flowcrt.TPath(&flowcrt.JSONPath{
+			Src:  "$.seen",
+			Segs: []flowcrt.PathSeg{flowcrt.Field("seen")},
+		})),
+		flowcrt.TField("count", flowcrt.TPath(&flowcrt.JSONPath{
+			Src: "$count",
+			Var: "count",
+		})),
+		flowcrt.TField("rule", flowcrt.TPath(&flowcrt.JSONPath{
+			Src: "$rule",
+			Var: "rule",
+		})),
+		flowcrt.TField("routed", flowcrt.TPath(&flowcrt.JSONPath{
+			Src: "$routed",
+			Var: "routed",
+		})),
+		flowcrt.TField("greeting", flowcrt.TPath(&flowcrt.JSONPath{
+			Src: "$greeting",
+			Var: "greeting",
+		})),
+	),
+}
+
+// stepReport runs Pass state "Report".
+func (w *Query) stepReport(ctx context.Context, x *flowcrt.ASLExec, in any) (queryStep, any, error) {
+	cx := x.Enter(ctx, "Report")
+	out, err := x.Do(ctx, &queryReportState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return queryDone, nil, err
 	}
@@ -210,3 +648,11 @@ func NewQueryMockHandlers(mocks *flowcrt.Mocks) QueryMock {
 func NewQueryMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Query {
 	return NewQuery(NewQueryMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }
+
+// The compiled paths the choice rules read.
+var (
+	queryPath1 = &flowcrt.JSONPath{
+		Src: "$count",
+		Var: "count",
+	}
+)

@@ -3,6 +3,7 @@ package aslquery
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -22,15 +23,17 @@ func run(t *testing.T, input string) string {
 	return string(b)
 }
 
+const input = `{
+	"items": [{"name": "a", "qty": 0, "sold": 0}, {"name": "b", "qty": 3, "sold": 1}, {"name": "c", "qty": 5, "sold": 5}],
+	"min": 4,
+	"Snapshots": [{"State": "completed"}],
+	"files": [{"bucket": "b1", "key": "k1", "size": 1}, {"bucket": "b2", "key": "k2"}]
+}`
+
 // Bracket steps after a dot, a final union of names (one object of the
 // members), and filters comparing with literals, @ paths and $ paths.
 func TestJaywayPaths(t *testing.T) {
-	out := run(t, `{
-		"items": [{"name": "a", "qty": 0, "sold": 0}, {"name": "b", "qty": 3, "sold": 1}, {"name": "c", "qty": 5, "sold": 5}],
-		"min": 4,
-		"Snapshots": [{"State": "completed"}],
-		"files": [{"bucket": "b1", "key": "k1", "size": 1}, {"bucket": "b2", "key": "k2"}]
-	}`)
+	out := run(t, input)
 	assert.JSONEq(t, `{
 		"first": "a",
 		"state": "completed",
@@ -39,5 +42,38 @@ func TestJaywayPaths(t *testing.T) {
 		"atLeastMin": ["c"],
 		"balanced": ["a", "c"],
 		"picked": {"bucket": "b1", "key": "k1"}
-	}`, out)
+	}`, field(t, out, "selected"))
+}
+
+// Assign reads the result as $ and the variables as they were when the
+// state began; later states read $name in paths and intrinsics. A branch
+// or an iteration reads the outer variables, and what it assigns stays
+// inside it. A Choice applies its own Assign and the matching rule's.
+func TestVariables(t *testing.T) {
+	out := run(t, input)
+	assert.JSONEq(t, `{"greeting": "hi", "next": 5, "who": "a!"}`, field(t, out, "used"))
+	assert.JSONEq(t, `[{"after": 100}, {"count": 5, "previous": 4}]`, field(t, out, "fan"))
+	assert.JSONEq(t, `[{"text": "hi a"}, {"text": "hi b"}, {"text": "hi c"}]`, field(t, out, "seen"))
+	assert.JSONEq(t, `5`, field(t, out, "count"), "the branch's count stayed in the branch")
+	assert.JSONEq(t, `"five"`, field(t, out, "rule"))
+	assert.JSONEq(t, `true`, field(t, out, "routed"))
+	assert.JSONEq(t, `"hi"`, field(t, out, "greeting"), "the items' greeting stayed in the items")
+}
+
+// Reading a variable that was never assigned is States.Runtime: with
+// another count the Choice takes its Default, whose path assigns no $rule.
+func TestUnassignedVariable(t *testing.T) {
+	in, err := flowcrt.DecodeASLInput([]byte(strings.Replace(input, `"min": 4`, `"min": 1`, 1)))
+	require.NoError(t, err)
+	_, err = NewQuery(nil).Run(context.Background(), in)
+	require.Error(t, err)
+	assert.Equal(t, "States.Runtime", flowcrt.ErrorName(err))
+	assert.ErrorContains(t, err, "$rule")
+}
+
+func field(t *testing.T, out, name string) string {
+	t.Helper()
+	var m map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal([]byte(out), &m))
+	return string(m[name])
 }
