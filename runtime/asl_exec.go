@@ -203,14 +203,14 @@ func (x *ASLExec) attempt(ctx context.Context, st *ASLState, cx *ASLContext, raw
 	if err != nil {
 		return nil, err
 	}
+	vals, err := cx.evalAssign(st.Assign, result) // $ is the raw result
+	if err != nil {
+		return nil, err
+	}
 	if st.ResultSelector != nil {
 		if result, err = st.ResultSelector.Eval(result, cx); err != nil {
 			return nil, err
 		}
-	}
-	vals, err := cx.evalAssign(st.Assign, result)
-	if err != nil {
-		return nil, err
 	}
 	out, err := applyResultPath(st.ResultPath, raw, result)
 	if err == nil {

@@ -63,40 +63,34 @@ func (st *ASLState) catcherOutput(cx *ASLContext, c *ASLCatcher, raw any, errOut
 }
 
 // Chosen finishes a Choice state once rule (-1: the Default) was picked
-// on its effective input in: the state's Assign, then the rule's, and the
-// output — OutputPath of in, or in JSONata the rule's Output, else the
-// state's, else in.
+// on its effective input in. The matching rule's Assign and, in JSONata,
+// Output apply; when the Default is taken, the state's own (as Step
+// Functions does). A JSONPath Choice's output is OutputPath of in; a
+// JSONata one's is the Output that applies, else in.
 func (st *ASLState) Chosen(cx *ASLContext, in any, rule int) (any, error) {
 	cx.input = in
-	var assigns []*Object
-	for _, t := range []*Template{st.Assign, ruleField(st.RuleAssign, rule)} {
-		vals, err := cx.evalAssign(t, in)
-		if err != nil {
-			return nil, err
-		}
-		assigns = append(assigns, vals)
+	assign, output := st.Assign, st.JSONataOutput
+	if rule >= 0 {
+		assign, output = ruleField(st.RuleAssign, rule), ruleField(st.RuleOutput, rule)
 	}
-	out, err := st.choiceOutput(cx, in, rule)
+	vals, err := cx.evalAssign(assign, in)
 	if err != nil {
 		return nil, err
 	}
-	for _, vals := range assigns {
-		cx.commit(vals)
+	var out any
+	switch {
+	case !st.JSONata:
+		out, err = st.Output(in, cx)
+	case output != nil:
+		out, err = output.Eval(in, cx)
+	default:
+		out = in
 	}
+	if err != nil {
+		return nil, err
+	}
+	cx.commit(vals)
 	return out, nil
-}
-
-func (st *ASLState) choiceOutput(cx *ASLContext, in any, rule int) (any, error) {
-	if !st.JSONata {
-		return st.Output(in, cx)
-	}
-	if t := ruleField(st.RuleOutput, rule); t != nil {
-		return t.Eval(in, cx)
-	}
-	if st.JSONataOutput != nil {
-		return st.JSONataOutput.Eval(in, cx)
-	}
-	return in, nil
 }
 
 func ruleField(ts []*Template, i int) *Template {

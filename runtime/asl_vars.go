@@ -4,8 +4,8 @@ import "context"
 
 // varScope holds the workflow variables of one scope: the state machine's
 // top level, one Parallel branch or one Map iteration. A scope reads the
-// variables of the scopes around it; what it assigns stays in it, so a
-// branch or iteration cannot change what its siblings or its parent see.
+// variables of the scopes around it but cannot assign them; what it
+// assigns stays in it, unseen by its siblings and its parent.
 // Each scope is written by one goroutine at a time (states run one after
 // the other in it) and its parent does not change while it runs.
 type varScope struct {
@@ -69,9 +69,10 @@ func (c *ASLContext) lookupVar(name string) (any, bool) {
 	return c.vars.get(name)
 }
 
-// assignVars evaluates an Assign template on v (the `$` of a JSONPath
-// state) and stores the result once the state has succeeded: every
-// expression of a state sees the variables as they were when it began.
+// evalAssign evaluates an Assign template on v (the `$` of a JSONPath
+// state); commit stores the values once the state has succeeded, so every
+// expression of a state sees the variables as they were when it began. A
+// branch or an iteration cannot assign a variable of an outer scope.
 func (c *ASLContext) evalAssign(t *Template, v any) (*Object, error) {
 	if t == nil {
 		return nil, nil
@@ -81,6 +82,11 @@ func (c *ASLContext) evalAssign(t *Template, v any) (*Object, error) {
 		return nil, err
 	}
 	o, _ := out.(*Object)
+	for _, m := range o.members {
+		if _, outer := c.vars.parent.get(m.key); outer {
+			return nil, runtimeErrorf("cannot assign variable %q here: it belongs to an outer scope", m.key)
+		}
+	}
 	return o, nil
 }
 

@@ -376,7 +376,7 @@ var queryShadowState = flowcrt.ASLState{
 		})),
 	),
 	Assign: flowcrt.TValue(flowcrt.Obj(
-		"count", 100.0,
+		"local", 100.0,
 	)),
 }
 
@@ -393,7 +393,11 @@ func (w *Query) stepShadow(ctx context.Context, x *flowcrt.ASLExec, in any) (que
 var queryInnerState = flowcrt.ASLState{
 	Name: "Inner",
 	Parameters: flowcrt.TObject(
-		flowcrt.TField("after", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcrt.TField("local", flowcrt.TPath(&flowcrt.JSONPath{
+			Src: "$local",
+			Var: "local",
+		})),
+		flowcrt.TField("count", flowcrt.TPath(&flowcrt.JSONPath{
 			Src: "$count",
 			Var: "count",
 		})),
@@ -565,9 +569,12 @@ var queryMarkState = flowcrt.ASLState{
 			},
 		})),
 	),
-	Assign: flowcrt.TValue(flowcrt.Obj(
-		"greeting", "local",
-	)),
+	Assign: flowcrt.TObject(
+		flowcrt.TField("mark", flowcrt.TPath(&flowcrt.JSONPath{
+			Src:  "$.text",
+			Segs: []flowcrt.PathSeg{flowcrt.Field("text")},
+		})),
+	),
 }
 
 // stepMark runs Pass state "Mark".
@@ -606,14 +613,6 @@ var queryReportState = flowcrt.ASLState{
 		flowcrt.TField("rule", flowcrt.TPath(&flowcrt.JSONPath{
 			Src: "$rule",
 			Var: "rule",
-		})),
-		flowcrt.TField("routed", flowcrt.TPath(&flowcrt.JSONPath{
-			Src: "$routed",
-			Var: "routed",
-		})),
-		flowcrt.TField("greeting", flowcrt.TPath(&flowcrt.JSONPath{
-			Src: "$greeting",
-			Var: "greeting",
 		})),
 	),
 }
