@@ -156,25 +156,7 @@ var jsonNull *any
 
 // jsonataValue converts a JSON value into the evaluator's form: plain maps
 // and slices, with null as jsonNull.
-func jsonataValue(v any) any {
-	switch v := v.(type) {
-	case nil:
-		return jsonNull
-	case *Object:
-		out := make(map[string]any, len(v.members))
-		for _, m := range v.members {
-			out[m.key] = jsonataValue(m.value)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, item := range v {
-			out[i] = jsonataValue(item)
-		}
-		return out
-	}
-	return v
-}
+func jsonataValue(v any) any { return plainAs(v, jsonNull) }
 
 // evalMu serialises evaluations: the evaluator's built-in functions are
 // shared values it changes on every call (their name and context), so two

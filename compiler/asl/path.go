@@ -405,12 +405,16 @@ func (p *pathParser) operand() (any, *ir.Path, *pathError) {
 }
 
 // skipOperandPath moves past a `$` path inside a filter: up to a space, an
-// operator or the closing parenthesis outside brackets and quotes.
-func (p *pathParser) skipOperandPath() {
-	depth := 0
-	var quote byte
-	for ; p.i < len(p.src); p.i++ {
-		c := p.src[p.i]
+// operator or the closing parenthesis.
+func (p *pathParser) skipOperandPath() { p.i = pathEnd(p.src, p.i, " )&|=!<>") }
+
+// pathEnd returns where a path written inside other text (a filter, an
+// intrinsic call) ends: at one of the bytes of stops outside brackets,
+// parentheses and quotes.
+func pathEnd(src string, i int, stops string) int {
+	depth, quote := 0, byte(0)
+	for ; i < len(src); i++ {
+		c := src[i]
 		switch {
 		case quote != 0:
 			if c == quote {
@@ -418,14 +422,15 @@ func (p *pathParser) skipOperandPath() {
 			}
 		case c == '\'' || c == '"':
 			quote = c
-		case c == '[':
+		case c == '[' || c == '(':
 			depth++
-		case c == ']':
+		case (c == ']' || c == ')') && depth > 0:
 			depth--
-		case depth == 0 && strings.IndexByte(" )&|=!<>", c) >= 0:
-			return
+		case depth == 0 && strings.IndexByte(stops, c) >= 0:
+			return i
 		}
 	}
+	return len(src)
 }
 
 // literal reads a filter operand: a number, a quoted string, true, false or
