@@ -20,6 +20,8 @@ type ASLExec struct {
 	name     string
 	start    time.Time
 	vars     *varScope // the top-level variables
+
+	restoreErr error // the checkpoint's variables did not decode
 }
 
 // OrderedHandlers is implemented by handlers that take and return JSON
@@ -45,13 +47,23 @@ func NewASLExec(cfg *Config, machine string, h any, input any) (*ASLExec, any, e
 }
 
 // SetSession makes the execution save through sess (nil: not at all) and
-// use the decision sess was given.
-func (x *ASLExec) SetSession(sess *Session) { x.sess = sess }
+// use the decision and the variables sess was given. Variables that do not
+// decode fail the run at its first checkpoint.
+func (x *ASLExec) SetSession(sess *Session) {
+	x.sess = sess
+	x.restoreErr = x.restoreVars()
+}
 
 // Save records the outcome of a top-level state, as Session.Save does:
 // out is the state's output, or, when an approval interrupts the run, its
-// input.
+// input. The checkpoint holds the top-level variables too.
 func (x *ASLExec) Save(ctx context.Context, next string, out any, err error) error {
+	if x.restoreErr != nil {
+		return x.restoreErr
+	}
+	if serr := x.saveVars(); serr != nil {
+		return serr
+	}
 	return x.sess.Save(ctx, next, out, err)
 }
 

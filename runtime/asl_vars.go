@@ -1,6 +1,10 @@
 package runtime
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
 
 // varScope holds the workflow variables of one scope: the state machine's
 // top level, one Parallel branch or one Map iteration. A scope reads the
@@ -95,4 +99,32 @@ func (c *ASLContext) commit(vals *Object) {
 	if vals != nil && c.vars != nil {
 		c.vars.assign(vals)
 	}
+}
+
+// saveVars hands the top-level variables to the session for its next
+// checkpoint.
+func (x *ASLExec) saveVars() error {
+	if x.sess == nil || len(x.vars.vals) == 0 {
+		return nil
+	}
+	data, err := json.Marshal(x.vars.vals) // keys sorted: checkpoints are deterministic
+	if err != nil {
+		return fmt.Errorf("saving the variables of session %q: %w", x.sess.id, err)
+	}
+	x.sess.vars = data
+	return nil
+}
+
+// restoreVars starts a resumed run with the variables of its checkpoint.
+func (x *ASLExec) restoreVars() error {
+	if x.sess == nil || len(x.sess.vars) == 0 {
+		return nil
+	}
+	v, err := DecodeASLInput(x.sess.vars)
+	o, ok := v.(*Object)
+	if err != nil || !ok {
+		return sessionErr(x.sess.id, fmt.Errorf("its checkpoint holds variables that do not decode: %v", err))
+	}
+	x.vars.assign(o)
+	return nil
 }

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -62,4 +63,30 @@ func TestInnerScope(t *testing.T) {
 	_, err = x.Do(ctx, &ASLState{Name: "W", Assign: TObject(TField("outer", TValue("x")))}, x.Enter(ctx, "W"), in, pass)
 	assert.Equal(t, StatesRuntime, ErrorName(err))
 	assert.Equal(t, "o", x.vars.vals["outer"])
+}
+
+// A session's checkpoint holds the top-level variables: a resumed run goes
+// on with them.
+func TestSessionKeepsVariables(t *testing.T) {
+	cfg := NewConfig(WithCheckpointer(&MemoryCheckpointer{}))
+	crash := errors.New("crash")
+	var seen any
+	s := &Sessions[any, any]{Workflow: "w", Schema: "json", Start: "A", Fresh: EmptyASLInput, Decode: DecodeASLInput, Merge: MergeASLInput,
+		Run: func(ctx context.Context, sess *Session, in any, state string) (any, error) {
+			x, in, err := NewASLExec(&cfg, "w", nil, in)
+			require.NoError(t, err)
+			x.SetSession(sess)
+			if state == "A" {
+				x.vars.vals["n"] = Obj("deep", []any{1.0})
+				require.NoError(t, x.Save(ctx, "B", in, nil))
+				return nil, crash // the process dies before B
+			}
+			seen, _ = x.Enter(ctx, "B").lookupVar("n")
+			return in, x.Save(ctx, "", in, nil)
+		}}
+	_, err := s.Invoke(context.Background(), &cfg, "s1", nil)
+	require.ErrorIs(t, err, crash)
+	_, err = s.Resume(context.Background(), &cfg, "s1")
+	require.NoError(t, err)
+	assert.Equal(t, `{"deep":[1]}`, jsonText(seen))
 }
