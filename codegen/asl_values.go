@@ -15,7 +15,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 
 var segKinds = map[ir.SegmentKind]string{
 	ir.SegWildcard: "SegWildcard", ir.SegSlice: "SegSlice", ir.SegUnion: "SegUnion",
-	ir.SegRecursive: "SegRecursive", ir.SegFilter: "SegFilter",
+	ir.SegRecursive: "SegRecursive", ir.SegFilter: "SegFilter", ir.SegFunction: "SegFunction",
 }
 
 // path renders a compiled path as a *flowcrt.JSONPath literal.
@@ -76,6 +76,8 @@ func segment(s ir.Segment) jen.Code {
 					}
 				})
 			}
+		case ir.SegFunction:
+			d.Id("Name").Op(":").Lit(s.Name)
 		case ir.SegRecursive:
 			if s.Name != "" {
 				d.Id("Name").Op(":").Lit(s.Name)

@@ -113,6 +113,7 @@ const (
 	SegUnion                        // [a,b] of names or of indexes
 	SegRecursive                    // ..name or ..*: Name "" means every descendant
 	SegFilter                       // [?(...)]
+	SegFunction                     // .length(), .sum() ...: Name, the last step
 )
 
 // Path is a compiled JSONPath: $ (the input) or $$ (the context object)
@@ -128,10 +129,12 @@ type Path struct {
 
 // Definite reports whether the path names at most one value; an indefinite
 // path (wildcards, slices, unions, descent, filters) yields a list. As in
-// Jayway, a final union of names is definite: it picks members of one object.
+// Jayway, a final union of names is definite (it picks members of one
+// object), and so is a final function.
 func (p *Path) Definite() bool {
 	for i, s := range p.Segments {
-		if s.Kind != SegField && s.Kind != SegIndex && !(s.Kind == SegUnion && s.Names != nil && i == len(p.Segments)-1) {
+		last := i == len(p.Segments)-1
+		if s.Kind != SegField && s.Kind != SegIndex && !(last && (s.Kind == SegFunction || s.Kind == SegUnion && s.Names != nil)) {
 			return false
 		}
 	}

@@ -24,6 +24,7 @@ const (
 	SegUnion                    // [a,b]
 	SegRecursive                // ..name, or ..* when Name is ""
 	SegFilter                   // [?(...)]
+	SegFunction                 // .length() and the like, the last step
 )
 
 // PathSeg is one step of a JSONPath.
@@ -53,10 +54,12 @@ type PathFilter struct {
 }
 
 // definite reports whether the path names at most one value. As in
-// Jayway, a final union of names is definite: it picks members of one object.
+// Jayway, a final union of names is definite (it picks members of one
+// object), and so is a final function.
 func (p *JSONPath) definite() bool {
 	for i, s := range p.Segs {
-		if s.Kind != SegField && s.Kind != SegIndex && !(s.Kind == SegUnion && s.Names != nil && i == len(p.Segs)-1) {
+		last := i == len(p.Segs)-1
+		if s.Kind != SegField && s.Kind != SegIndex && !(last && (s.Kind == SegFunction || s.Kind == SegUnion && s.Names != nil)) {
 			return false
 		}
 	}
@@ -77,6 +80,19 @@ func (p *JSONPath) Lookup(in any, cx *ASLContext) (any, bool) {
 			return nil, false
 		}
 	}
+	segs := p.Segs
+	if n := len(segs); n > 0 && segs[n-1].Kind == SegFunction {
+		v, ok := (&JSONPath{Segs: segs[:n-1]}).lookupFrom(root, cx)
+		if !ok {
+			return nil, false
+		}
+		return pathFunction(segs[n-1].Name, v)
+	}
+	return p.lookupFrom(root, cx)
+}
+
+// lookupFrom evaluates the path's steps from root.
+func (p *JSONPath) lookupFrom(root any, cx *ASLContext) (any, bool) {
 	if p.definite() {
 		return walkDefinite(root, p.Segs)
 	}

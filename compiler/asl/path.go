@@ -2,6 +2,7 @@ package asl
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -14,7 +15,7 @@ import (
 // `[n]` (negative from the end), `.*`, `[*]`, `[start:end:step]`, unions
 // `['a','b']` and `[0,2]`, descent `..name` and filters
 // `[?(@.price < 10 && @.tag)]`, whose comparisons take a literal, another
-// `@` path or a `$` path. A bracket may follow a dot (`$.[0]`,
+// `@` path or a `$` path, and a final function such as `.length()`. A bracket may follow a dot (`$.[0]`,
 // `$.a.['b']`), as Jayway allows. A reference path, which AWS asks for where
 // a single node must be named (ResultPath, ItemsPath), allows only names and
 // indexes.
@@ -96,9 +97,20 @@ func (p *pathParser) dotted() (ir.Segment, *pathError) {
 		p.i++
 		return ir.Segment{Kind: ir.SegWildcard}, nil
 	}
+	at := p.i
 	name := p.name()
 	if name == "" {
 		return ir.Segment{}, p.errf(p.i, "missing field name after `.`")
+	}
+	if p.peek("()") {
+		p.i += 2
+		if !slices.Contains(pathFunctions, name) {
+			return ir.Segment{}, p.errf(at, "unknown path function %s(); use %s()", name, strings.Join(pathFunctions, "(), "))
+		}
+		if p.i < len(p.src) {
+			return ir.Segment{}, p.errf(at, "a path function such as %s() ends the path", name)
+		}
+		return ir.Segment{Kind: ir.SegFunction, Name: name}, nil
 	}
 	return ir.Segment{Kind: ir.SegField, Name: name}, nil
 }
@@ -111,6 +123,9 @@ func (p *pathParser) name() string {
 	}
 	return p.src[start:p.i]
 }
+
+// pathFunctions are the Jayway functions a path may end with.
+var pathFunctions = []string{"length", "min", "max", "avg", "sum", "stddev", "keys", "first", "last"}
 
 // isNameStart reports whether c may begin a variable name.
 func isNameStart(c rune) bool { return c == '_' || unicode.IsLetter(c) || c >= 0x80 }

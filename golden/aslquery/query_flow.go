@@ -221,6 +221,18 @@ var querySelectState = flowcrt.ASLState{
 			Src:  "$.files[0]['bucket','key']",
 			Segs: []flowcrt.PathSeg{flowcrt.Field("files"), flowcrt.Index(0), flowcrt.PathSeg{Kind: flowcrt.SegUnion, Names: []string{"bucket", "key"}}},
 		})),
+		flowcrt.TField("count", flowcrt.TPath(&flowcrt.JSONPath{
+			Src:  "$.items.length()",
+			Segs: []flowcrt.PathSeg{flowcrt.Field("items"), flowcrt.PathSeg{Kind: flowcrt.SegFunction, Name: "length"}},
+		})),
+		flowcrt.TField("sold", flowcrt.TPath(&flowcrt.JSONPath{
+			Src:  "$.items[*].sold.sum()",
+			Segs: []flowcrt.PathSeg{flowcrt.Field("items"), flowcrt.Wildcard(), flowcrt.Field("sold"), flowcrt.PathSeg{Kind: flowcrt.SegFunction, Name: "sum"}},
+		})),
+		flowcrt.TField("fields", flowcrt.TPath(&flowcrt.JSONPath{
+			Src:  "$.files[0].keys()",
+			Segs: []flowcrt.PathSeg{flowcrt.Field("files"), flowcrt.Index(0), flowcrt.PathSeg{Kind: flowcrt.SegFunction, Name: "keys"}},
+		})),
 	),
 	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
 		Src:  "$.selected",

@@ -31,7 +31,8 @@ const input = `{
 }`
 
 // Bracket steps after a dot, a final union of names (one object of the
-// members), and filters comparing with literals, @ paths and $ paths.
+// members), filters comparing with literals, @ paths and $ paths, and
+// functions ending a path.
 func TestJaywayPaths(t *testing.T) {
 	out := run(t, input)
 	assert.JSONEq(t, `{
@@ -41,7 +42,10 @@ func TestJaywayPaths(t *testing.T) {
 		"objects": [{"bucket": "b1", "key": "k1"}, {"bucket": "b2", "key": "k2"}],
 		"atLeastMin": ["c"],
 		"balanced": ["a", "c"],
-		"picked": {"bucket": "b1", "key": "k1"}
+		"picked": {"bucket": "b1", "key": "k1"},
+		"count": 3,
+		"sold": 6,
+		"fields": ["bucket", "key", "size"]
 	}`, field(t, out, "selected"))
 }
 
