@@ -269,8 +269,9 @@ func applyResultPath(f *PathField, raw, result any) (any, error) {
 
 // Caught finds the first catcher matching err and builds the output it
 // passes on: {"Error", "Cause"} placed by its ResultPath into the raw
-// input. It returns -1 and the error when no catcher takes it (or when the
-// ResultPath cannot be applied).
+// input (JSONata: its Output), after its Assign (catcherOutput). It
+// returns -1 and the error when no catcher takes it (or when the ResultPath,
+// Output or Assign fails).
 func (st *ASLState) Caught(cx *ASLContext, raw any, err error) (int, any, error) {
 	for i, c := range st.Catch {
 		if !matchASL(err, c.Errors, st.Task) {
