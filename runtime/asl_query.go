@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -222,4 +224,15 @@ func numericFunction(name string, v any) (any, bool) {
 		variance += (n - mean) * (n - mean)
 	}
 	return math.Sqrt(variance / float64(len(nums))), true
+}
+
+// numericString reads a string holding a number ("1") as the number, as
+// Step Functions does for MaxConcurrencyPath; anything else stays as it is.
+func numericString(v any) any {
+	if s, ok := v.(string); ok {
+		if n, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil && !math.IsInf(n, 0) && !math.IsNaN(n) {
+			return n
+		}
+	}
+	return v
 }

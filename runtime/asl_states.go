@@ -138,6 +138,7 @@ func (spec *MapSpec) setup(in any, cx *ASLContext) ([]any, int, error) {
 		if err != nil {
 			return nil, 0, err
 		}
+		v = numericString(v)
 		if !isInteger(v) || v.(float64) < 0 {
 			return nil, 0, runtimeErrorf("MaxConcurrencyPath %q must point to a whole number, got %s", spec.MaxConcurrencyPath.Src, jsonText(v))
 		}
