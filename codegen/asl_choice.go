@@ -11,7 +11,7 @@ import (
 // choiceStep emits a Choice state: InputPath, the rules in order, then
 // OutputPath of the effective input.
 func (g *aslGen) choiceStep(b *jen.Group, s *ir.State, spec string) {
-	b.Id("cx").Op(":=").Id("x").Dot("Enter").Call(jen.Lit(s.ID))
+	b.Id("cx").Op(":=").Id("x").Dot("Enter").Call(jen.Id("ctx"), jen.Lit(s.ID))
 	b.List(jen.Id("in"), jen.Err()).Op(":=").Id(spec).Dot("Input").Call(jen.Id("in"), jen.Id("cx"))
 	b.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id(g.n.endConst()), jen.Nil(), jen.Err()))
 	g.routeOn(b, s, "in", spec)
@@ -35,13 +35,20 @@ func (g *aslGen) routeOn(b *jen.Group, s *ir.State, v, spec string) {
 		next = g.ref(*t.Default)
 	}
 	b.Id("next").Op(":=").Add(next)
+	if spec != "" {
+		b.Id("rule").Op(":=").Lit(-1).Comment("the Default")
+	}
 	b.Switch().BlockFunc(func(sw *jen.Group) {
 		for i, r := range s.ASL.Rules {
 			cond := g.rule(r)
 			if i > 0 { // once a rule has failed, no later one may match
 				cond = jen.Id("c").Dot("Err").Call().Op("==").Nil().Op("&&").Add(cond)
 			}
-			sw.Case(cond).Block(jen.Id("next").Op("=").Add(g.ref(t.Cases[i].To)))
+			picked := []jen.Code{jen.Id("next").Op("=").Add(g.ref(t.Cases[i].To))}
+			if spec != "" {
+				picked = append(picked, jen.Id("rule").Op("=").Lit(i))
+			}
+			sw.Case(cond).Block(picked...)
 		}
 	})
 	b.If(jen.Err().Op(":=").Id("c").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(
@@ -56,7 +63,7 @@ func (g *aslGen) routeOn(b *jen.Group, s *ir.State, v, spec string) {
 		b.Return(jen.Id("next"), jen.Id(v), jen.Nil())
 		return
 	}
-	b.List(jen.Id("out"), jen.Err()).Op(":=").Id(spec).Dot("Output").Call(jen.Id(v), jen.Id("cx"))
+	b.List(jen.Id("out"), jen.Err()).Op(":=").Id(spec).Dot("Chosen").Call(jen.Id("cx"), jen.Id(v), jen.Id("rule"))
 	b.Return(jen.Id("next"), jen.Id("out"), jen.Err())
 }
 
@@ -75,6 +82,8 @@ func (g *aslGen) rule(r *ir.ChoiceRule) *jen.Statement {
 		return jen.Parens(expr)
 	case "Not":
 		return jen.Op("!").Add(g.rule(r.Args[0]))
+	case "Condition":
+		return jen.Id("c").Dot("Condition").Call(g.templateVar("Condition", r.Condition))
 	case "StringMatches":
 		return jen.Id("c").Dot("Matches").Call(g.pathVar(r.Variable), jen.Lit(r.Value))
 	}
@@ -96,5 +105,13 @@ func (g *aslGen) pathVar(p *ir.Path) jen.Code {
 	name := g.ids.Fresh(g.n.prefix + "Path" + itoa(len(g.pathVars)+1))
 	g.pathVars[p] = name
 	g.vars = append(g.vars, jen.Id(name).Op("=").Add(g.path(p)))
+	return jen.Id(name)
+}
+
+// templateVar declares a template once at package level and returns its
+// name.
+func (g *aslGen) templateVar(what string, t *ir.Template) jen.Code {
+	name := g.ids.Fresh(g.n.prefix + what + itoa(len(g.vars)+1))
+	g.vars = append(g.vars, jen.Id(name).Op("=").Add(g.template(t)))
 	return jen.Id(name)
 }

@@ -64,6 +64,14 @@ func ruleLabel(r *ir.ChoiceRule) string {
 		return "(" + strings.Join(parts, " "+strings.ToLower(r.Op)+" ") + ")"
 	case "Not":
 		return "not " + ruleLabel(r.Args[0])
+	case "Condition": // JSONata: the expression, or a literal
+		switch c := r.Condition; {
+		case c == nil:
+			return r.Op
+		case c.JSONata != nil:
+			return c.JSONata.Source
+		}
+		return fmt.Sprint(r.Condition.Value)
 	}
 	operand := fmt.Sprint(r.Value)
 	if r.Other != nil {

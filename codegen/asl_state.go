@@ -79,7 +79,7 @@ func (g *aslGen) spec(s *ir.State) jen.Code {
 		if len(s.Catch) > 0 {
 			d.Id("Catch").Op(":").Index().Add(rt("ASLCatcher")).CustomFunc(multiline, func(cs *jen.Group) {
 				for i, c := range s.Catch {
-					cs.Add(g.catcher(c, a.CatchPaths[i]))
+					cs.Add(g.catcher(c, a.CatchPaths[i], at(a.CatchAssign, i), at(a.CatchOutput, i)))
 				}
 			})
 		}
@@ -89,6 +89,7 @@ func (g *aslGen) spec(s *ir.State) jen.Code {
 		if a.TimeoutPath != nil {
 			d.Id("TimeoutPath").Op(":").Add(g.path(a.TimeoutPath))
 		}
+		g.querySpec(d, a)
 	})
 }
 
@@ -103,10 +104,12 @@ func (g *aslGen) pathField(d *jen.Group, name string, f *ir.PathField) {
 	}
 }
 
-func (g *aslGen) catcher(c *ir.Catcher, rp *ir.PathField) jen.Code {
+func (g *aslGen) catcher(c *ir.Catcher, rp *ir.PathField, assign, output *ir.Template) jen.Code {
 	return jen.CustomFunc(multiline, func(d *jen.Group) {
 		d.Id("Errors").Op(":").Add(stringSlice(c.Errors))
 		g.pathField(d, "ResultPath", rp)
+		g.optTemplate(d, "Assign", assign)
+		g.optTemplate(d, "Output", output)
 	})
 }
 
@@ -119,16 +122,17 @@ func (g *aslGen) stepBody(f *jen.File, b *jen.Group, s *ir.State, spec string) {
 		return
 	case ir.ASLFail:
 		b.Return(jen.Id(g.n.endConst()), jen.Nil(), rt("Fail").Call(
-			jen.Id("in"), jen.Id("x").Dot("Enter").Call(jen.Lit(s.ID)), jen.Lit(a.Error), jen.Lit(a.Cause),
-			g.optPath(a.ErrorPath), g.optPath(a.CausePath)))
+			jen.Id("in"), jen.Id("x").Dot("Enter").Call(jen.Id("ctx"), jen.Lit(s.ID)),
+			g.failField(a.Error, a.ErrorPath, a.ErrorCall, a.ErrorExpr), g.failField(a.Cause, a.CausePath, a.CauseCall, a.CauseExpr)))
 		return
 	}
 	if a.Type == ir.ASLCheckpoint {
 		b.Comment("A Checkpoint passes its input through; with a session, the run saves a checkpoint after it, as")
 		b.Comment("after every top-level state. Inside a Parallel or Map it saves nothing.")
 	}
+	b.Id("cx").Op(":=").Id("x").Dot("Enter").Call(jen.Id("ctx"), jen.Lit(s.ID))
 	b.List(jen.Id("out"), jen.Err()).Op(":=").Id("x").Dot("Do").Call(
-		jen.Id("ctx"), jen.Op("&").Id(spec), jen.Id("x").Dot("Enter").Call(jen.Lit(s.ID)), jen.Id("in"), g.body(f, s, spec))
+		jen.Id("ctx"), jen.Op("&").Id(spec), jen.Id("cx"), jen.Id("in"), g.body(f, s, spec))
 	b.If(jen.Err().Op("!=").Nil()).BlockFunc(func(eb *jen.Group) {
 		g.onError(eb, s, spec)
 	})
@@ -154,7 +158,7 @@ func (g *aslGen) body(f *jen.File, s *ir.State, spec string) jen.Code {
 			return rt("PassResult").Call(jen.Id(g.packageVar(f, s, "Result", g.template(a.Result))))
 		}
 	case ir.ASLWait:
-		return jen.Id("x").Dot("Wait").Call(jen.Op("&").Id(g.packageVar(f, s, "Wait", g.wait(a.Wait))))
+		return jen.Id("x").Dot("Wait").Call(jen.Op("&").Id(g.packageVar(f, s, "Wait", g.wait(a))))
 	case ir.ASLParallel:
 		return jen.Id("x").Dot("Parallel").CallFunc(func(c *jen.Group) {
 			c.Lit(s.ID)
@@ -194,7 +198,7 @@ func (g *aslGen) onError(b *jen.Group, s *ir.State, spec string) {
 		b.Return(jen.Id(g.n.endConst()), jen.Nil(), jen.Err())
 		return
 	}
-	b.List(jen.Id("i"), jen.Id("out"), jen.Err()).Op(":=").Id(spec).Dot("Caught").Call(jen.Id("in"), jen.Err())
+	b.List(jen.Id("i"), jen.Id("out"), jen.Err()).Op(":=").Id(spec).Dot("Caught").Call(jen.Id("cx"), jen.Id("in"), jen.Err())
 	b.Switch(jen.Id("i")).BlockFunc(func(sw *jen.Group) {
 		for i, c := range s.Catch {
 			sw.Case(jen.Lit(i)).Block(jen.Return(g.ref(c.Next), jen.Id("out"), jen.Nil()))
@@ -232,7 +236,8 @@ func (g *aslGen) packageVar(f *jen.File, s *ir.State, what string, value jen.Cod
 	return name
 }
 
-func (g *aslGen) wait(w *ir.Wait) jen.Code {
+func (g *aslGen) wait(a *ir.ASLState) jen.Code {
+	w := a.Wait
 	return rt("Wait").CustomFunc(multiline, func(d *jen.Group) {
 		switch {
 		case w.Seconds != nil:
@@ -242,6 +247,10 @@ func (g *aslGen) wait(w *ir.Wait) jen.Code {
 			d.Id("SecondsPath").Op(":").Add(g.path(w.SecondsPath))
 		case w.TimestampPath != nil:
 			d.Id("TimestampPath").Op(":").Add(g.path(w.TimestampPath))
+		case a.SecondsExpr != nil:
+			d.Id("SecondsExpr").Op(":").Add(g.template(a.SecondsExpr))
+		case a.TimestampExpr != nil:
+			d.Id("TimestampExpr").Op(":").Add(g.template(a.TimestampExpr))
 		default:
 			d.Id("Timestamp").Op(":").Lit(w.Timestamp)
 		}
@@ -262,6 +271,8 @@ func (g *aslGen) mapSpec(a *ir.ASLState) jen.Code {
 		if a.MaxConcurrencyPath != nil {
 			d.Id("MaxConcurrencyPath").Op(":").Add(g.path(a.MaxConcurrencyPath))
 		}
+		g.optTemplate(d, "Items", a.Items)
+		g.optTemplate(d, "MaxConcurrencyExpr", a.ConcurrencyExpr)
 	})
 }
 

@@ -15,11 +15,13 @@ func itoa(i int) string { return strconv.Itoa(i) }
 
 var segKinds = map[ir.SegmentKind]string{
 	ir.SegWildcard: "SegWildcard", ir.SegSlice: "SegSlice", ir.SegUnion: "SegUnion",
-	ir.SegRecursive: "SegRecursive", ir.SegFilter: "SegFilter",
+	ir.SegRecursive: "SegRecursive", ir.SegFilter: "SegFilter", ir.SegFunction: "SegFunction",
 }
 
 // path renders a compiled path as a *flowcrt.JSONPath literal.
-func (g *aslGen) path(p *ir.Path) *jen.Statement {
+func (g *aslGen) path(p *ir.Path) *jen.Statement { return pathLiteral(p) }
+
+func pathLiteral(p *ir.Path) *jen.Statement {
 	return jen.Op("&").Add(rt("JSONPath")).CustomFunc(multiline, func(d *jen.Group) {
 		d.Id("Src").Op(":").Lit(p.Source)
 		if p.Context {
@@ -28,15 +30,13 @@ func (g *aslGen) path(p *ir.Path) *jen.Statement {
 		if len(p.Segments) > 0 {
 			d.Id("Segs").Op(":").Add(segments(p.Segments))
 		}
+		if p.Current {
+			d.Id("Current").Op(":").True()
+		}
+		if p.Var != "" {
+			d.Id("Var").Op(":").Lit(p.Var)
+		}
 	})
-}
-
-// optPath renders a path, or nil.
-func (g *aslGen) optPath(p *ir.Path) jen.Code {
-	if p == nil {
-		return jen.Nil()
-	}
-	return g.path(p)
 }
 
 func segments(segs []ir.Segment) *jen.Statement {
@@ -76,6 +76,8 @@ func segment(s ir.Segment) jen.Code {
 					}
 				})
 			}
+		case ir.SegFunction:
+			d.Id("Name").Op(":").Lit(s.Name)
 		case ir.SegRecursive:
 			if s.Name != "" {
 				d.Id("Name").Op(":").Lit(s.Name)
@@ -94,6 +96,9 @@ func filter(f *ir.Filter) jen.Code {
 		}
 		if f.Value != nil {
 			d.Id("Value").Op(":").Add(value(f.Value))
+		}
+		if f.Other != nil {
+			d.Id("Other").Op(":").Add(pathLiteral(f.Other))
 		}
 		if len(f.Args) > 0 {
 			d.Id("Args").Op(":").Index().Op("*").Add(rt("PathFilter")).ValuesFunc(func(v *jen.Group) {
@@ -155,6 +160,8 @@ func (g *aslGen) template(t *ir.Template) *jen.Statement {
 		})
 	case ir.TmplPath:
 		return rt("TPath").Call(g.path(t.Path))
+	case ir.TmplJSONata:
+		return jen.Add(jsonata(t.JSONata))
 	}
 	return rt("TCall").Call(g.intrinsic(t.Call))
 }
@@ -246,4 +253,21 @@ func (g *aslGen) intrinsicArg(a *ir.IntrinsicArg) jen.Code {
 		return jen.Values()
 	}
 	return jen.Values(jen.Id("Value").Op(":").Add(value(a.Value)))
+}
+
+// failField renders the Error or Cause of a Fail state as a template: a
+// literal, a path, an intrinsic call or a JSONata expression, or nil when
+// it has none.
+func (g *aslGen) failField(lit string, p *ir.Path, c *ir.Intrinsic, expr *ir.Template) jen.Code {
+	switch {
+	case expr != nil:
+		return g.template(expr)
+	case p != nil:
+		return rt("TPath").Call(g.path(p))
+	case c != nil:
+		return rt("TCall").Call(g.intrinsic(c))
+	case lit != "":
+		return rt("TValue").Call(jen.Lit(lit))
+	}
+	return jen.Nil()
 }

@@ -126,7 +126,7 @@ func writeHostileModule(t *testing.T, mod string) {
 	files := map[string][]byte{
 		filepath.Join(mod, "go.mod"): []byte("module hostile\n\ngo 1.22\n\nrequire " + flowcModule +
 			" v0.0.0\n\nreplace " + flowcModule + " => ./flowc\n"),
-		filepath.Join(mod, "flowc", "go.mod"): []byte("module " + flowcModule + "\n\ngo 1.22\n"),
+		filepath.Join(mod, "flowc", "go.mod"): []byte(flowc.RuntimeGoMod(flowcModule)),
 	}
 	src := flowc.RuntimeSource()
 	err := fs.WalkDir(src, ".", func(path string, d fs.DirEntry, err error) error {
@@ -152,7 +152,7 @@ func writeFiles(t *testing.T, files map[string][]byte) {
 func goTool(t *testing.T, dir string, args ...string) {
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off", "CGO_ENABLED=0")
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off", "CGO_ENABLED=0")
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "go %s:\n%s", strings.Join(args, " "), out)
 }

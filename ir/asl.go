@@ -70,6 +70,28 @@ type ASLState struct {
 	Approval   *Approval
 	Debate     *Debate
 	Checkpoint string // Checkpoint: its Name
+
+	// Fail: ErrorPath and CausePath given as an intrinsic function call.
+	ErrorCall, CauseCall *Intrinsic
+
+	// Variables and JSONata (QueryLanguage). Assign is an object template
+	// whose keys are variable names; in a JSONPath state it reads the
+	// state's result as `$`. A JSONata state has Arguments and Output
+	// instead of the five path fields; its Map reads Items, and its Wait,
+	// Fail, Task timeout and Map concurrency fields may be expressions.
+	JSONata         bool
+	Assign          *Template
+	Arguments       *Template
+	Output          *Template
+	CatchAssign     []*Template // of each Catcher, in order (nil: none)
+	CatchOutput     []*Template // JSONata: Output of each Catcher
+	Items           *Template   // JSONata Map: the items
+	ErrorExpr       *Template   // JSONata Fail: Error
+	CauseExpr       *Template   // JSONata Fail: Cause
+	SecondsExpr     *Template   // JSONata Wait: Seconds
+	TimestampExpr   *Template   // JSONata Wait: Timestamp
+	TimeoutExpr     *Template   // JSONata Task: TimeoutSeconds
+	ConcurrencyExpr *Template   // JSONata Map: MaxConcurrency
 }
 
 // PathField is InputPath, ResultPath or OutputPath as written: a path, or
@@ -91,6 +113,7 @@ const (
 	SegUnion                        // [a,b] of names or of indexes
 	SegRecursive                    // ..name or ..*: Name "" means every descendant
 	SegFilter                       // [?(...)]
+	SegFunction                     // .length(), .sum() ...: Name, the last step
 )
 
 // Path is a compiled JSONPath: $ (the input) or $$ (the context object)
@@ -100,13 +123,18 @@ type Path struct {
 	Source   string
 	Context  bool // $$
 	Segments []Segment
+	Current  bool   // @: relative to the element a filter tests
+	Var      string // $name: the path reads the variable name
 }
 
 // Definite reports whether the path names at most one value; an indefinite
-// path (wildcards, slices, unions, descent, filters) yields a list.
+// path (wildcards, slices, unions, descent, filters) yields a list. As in
+// Jayway, a final union of names is definite (it picks members of one
+// object), and so is a final function.
 func (p *Path) Definite() bool {
-	for _, s := range p.Segments {
-		if s.Kind != SegField && s.Kind != SegIndex {
+	for i, s := range p.Segments {
+		last := i == len(p.Segments)-1
+		if s.Kind != SegField && s.Kind != SegIndex && !(last && (s.Kind == SegFunction || s.Kind == SegUnion && s.Names != nil)) {
 			return false
 		}
 	}
@@ -143,12 +171,14 @@ const (
 )
 
 // Filter is the condition of [?(...)]: a comparison of a path relative to
-// the current element (@) with a literal, or a boolean combination.
+// the current element (@) with a literal or another path, or a boolean
+// combination.
 type Filter struct {
 	Op    FilterOp
 	Rel   []Segment // the @ path of a comparison or existence test
 	Value any       // the literal: string, float64, bool or nil
 	Args  []*Filter // And, Or, Not
+	Other *Path     // instead of Value: a $ path, or an @ one (Current)
 }
 
 // TemplateKind classifies a Template node.
@@ -160,6 +190,7 @@ const (
 	TmplArray                         // Items
 	TmplPath                          // Path: a "key.$" path
 	TmplIntrinsic                     // Call: a "key.$" intrinsic function call
+	TmplJSONata                       // JSONata: a "{% expression %}" string
 )
 
 // Template is a payload template (Parameters, ItemSelector,
@@ -172,6 +203,20 @@ type Template struct {
 	Items  []*Template
 	Path   *Path
 	Call   *Intrinsic
+	// JSONata is the expression of a TmplJSONata node.
+	JSONata *JSONata
+}
+
+// JSONata is a JSONata expression, checked when compiled. Simple says
+// whether it is a plain path, Root (`$states.input`, `$states.result`,
+// `$states.errorOutput`, `$states.context`, or a variable `$name`) then
+// Fields, which generated code follows without a JSONata evaluator.
+type JSONata struct {
+	Pos    Pos
+	Source string // without the {% %} delimiters
+	Simple bool
+	Root   string // "input", "result", "errorOutput", "context", or "$name"
+	Fields []string
 }
 
 // TemplateField is one member of an object template; Key has lost its
@@ -208,6 +253,10 @@ type ChoiceRule struct {
 	Variable *Path
 	Value    any   // the literal operand: string, float64 or bool
 	Other    *Path // the operand of a ...Path comparison
+
+	Condition *Template // JSONata: the Condition of a top-level rule
+	Assign    *Template // a top-level rule's Assign
+	Output    *Template // JSONata: a top-level rule's Output
 }
 
 // Wait is how long a Wait state waits: exactly one field is set.

@@ -50,7 +50,12 @@ type Choice struct {
 }
 
 // NewChoice starts evaluating rules against in.
-func NewChoice(in any, cx *ASLContext) *Choice { return &Choice{in: in, cx: cx} }
+func NewChoice(in any, cx *ASLContext) *Choice {
+	if cx != nil {
+		cx.input = in // $states.input of JSONata conditions
+	}
+	return &Choice{in: in, cx: cx}
+}
 
 // Err returns the first error met.
 func (c *Choice) Err() error { return c.err }

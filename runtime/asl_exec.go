@@ -19,6 +19,9 @@ type ASLExec struct {
 	machine  string
 	name     string
 	start    time.Time
+	vars     *varScope // the top-level variables
+
+	restoreErr error // the checkpoint's variables did not decode
 }
 
 // OrderedHandlers is implemented by handlers that take and return JSON
@@ -38,34 +41,52 @@ func NewASLExec(cfg *Config, machine string, h any, input any) (*ASLExec, any, e
 	}
 	_, ordered := h.(OrderedHandlers)
 	now := cfg.clock().Now().UTC()
-	x := &ASLExec{cfg: cfg, handlers: h, ordered: ordered, input: in, machine: machine, start: now}
+	x := &ASLExec{cfg: cfg, handlers: h, ordered: ordered, input: in, machine: machine, start: now, vars: newScope(nil)}
 	x.name = fmt.Sprintf("%s-%d", machine, now.UnixNano())
 	return x, in, nil
 }
 
 // SetSession makes the execution save through sess (nil: not at all) and
-// use the decision sess was given.
-func (x *ASLExec) SetSession(sess *Session) { x.sess = sess }
+// use the decision and the variables sess was given. Variables that do not
+// decode fail the run at its first checkpoint.
+func (x *ASLExec) SetSession(sess *Session) {
+	x.sess = sess
+	x.restoreErr = x.restoreVars()
+}
 
 // Save records the outcome of a top-level state, as Session.Save does:
 // out is the state's output, or, when an approval interrupts the run, its
-// input.
+// input. The checkpoint holds the top-level variables too.
 func (x *ASLExec) Save(ctx context.Context, next string, out any, err error) error {
+	if x.restoreErr != nil {
+		return x.restoreErr
+	}
+	if serr := x.saveVars(); serr != nil {
+		return serr
+	}
 	return x.sess.Save(ctx, next, out, err)
 }
 
-// Enter returns the context object of a state being entered.
-func (x *ASLExec) Enter(state string) *ASLContext {
-	return &ASLContext{exec: x, state: state, entered: x.cfg.clock().Now().UTC()}
+// Enter returns the context object of a state being entered in ctx, which
+// says the variable scope the state runs in.
+func (x *ASLExec) Enter(ctx context.Context, state string) *ASLContext {
+	return &ASLContext{exec: x, state: state, entered: x.cfg.clock().Now().UTC(), vars: x.scope(ctx)}
 }
 
-// ASLContext is the context object ($$) as one state sees it.
+// ASLContext is the context object ($$) as one state sees it, with what
+// its expressions read besides: the variables and, for JSONata, $states.
 type ASLContext struct {
 	exec    *ASLExec
 	state   string
 	entered time.Time
 	retries int
 	item    *Object // {"Index", "Value"} inside a Map's ItemSelector
+
+	vars      *varScope
+	input     any // $states.input
+	result    any // $states.result, when hasResult
+	hasResult bool
+	errOut    *Object // $states.errorOutput, in a catcher
 }
 
 const timeLayout = "2006-01-02T15:04:05.000Z"
@@ -117,12 +138,25 @@ type ASLState struct {
 	Catch          []ASLCatcher
 	Timeout        time.Duration
 	TimeoutPath    *JSONPath
+
+	// Variables and JSONata: a JSONata state has Arguments and Output
+	// instead of the path fields. RuleAssign and RuleOutput belong to the
+	// rules of a Choice state, by rule.
+	JSONata          bool
+	Assign           *Template
+	JSONataArguments *Template
+	JSONataOutput    *Template
+	TimeoutExpr      *Template
+	RuleAssign       []*Template
+	RuleOutput       []*Template
 }
 
 // ASLCatcher is one Catch rule; Next is the generated code's business.
 type ASLCatcher struct {
 	Errors     []string
 	ResultPath *PathField
+	Assign     *Template
+	Output     *Template // JSONata: what the catcher passes on
 }
 
 // Body is the work of a state, from its effective input to its result.
@@ -165,6 +199,9 @@ func (st *ASLState) retrier(err error) int {
 }
 
 func (x *ASLExec) attempt(ctx context.Context, st *ASLState, cx *ASLContext, raw any, body Body) (any, error) {
+	if st.JSONata {
+		return x.attemptJSONata(ctx, st, cx, raw, body)
+	}
 	in, err := st.Input(raw, cx)
 	if err != nil {
 		return nil, err
@@ -178,16 +215,24 @@ func (x *ASLExec) attempt(ctx context.Context, st *ASLState, cx *ASLContext, raw
 	if err != nil {
 		return nil, err
 	}
+	vals, err := cx.evalAssign(st.Assign, result) // $ is the raw result
+	if err != nil {
+		return nil, err
+	}
 	if st.ResultSelector != nil {
 		if result, err = st.ResultSelector.Eval(result, cx); err != nil {
 			return nil, err
 		}
 	}
 	out, err := applyResultPath(st.ResultPath, raw, result)
+	if err == nil {
+		out, err = st.Output(out, cx)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return st.Output(out, cx)
+	cx.commit(vals)
+	return out, nil
 }
 
 // Input applies InputPath: absent keeps the input, null gives {}.
@@ -224,14 +269,15 @@ func applyResultPath(f *PathField, raw, result any) (any, error) {
 
 // Caught finds the first catcher matching err and builds the output it
 // passes on: {"Error", "Cause"} placed by its ResultPath into the raw
-// input. It returns -1 and the error when no catcher takes it (or when the
-// ResultPath cannot be applied).
-func (st *ASLState) Caught(raw any, err error) (int, any, error) {
+// input (JSONata: its Output), after its Assign (catcherOutput). It
+// returns -1 and the error when no catcher takes it (or when the ResultPath,
+// Output or Assign fails).
+func (st *ASLState) Caught(cx *ASLContext, raw any, err error) (int, any, error) {
 	for i, c := range st.Catch {
 		if !matchASL(err, c.Errors, st.Task) {
 			continue
 		}
-		out, perr := applyResultPath(c.ResultPath, raw, errorOutput(err))
+		out, perr := st.catcherOutput(cx, &c, raw, errorOutput(err))
 		if perr != nil {
 			return -1, nil, perr
 		}
@@ -281,6 +327,10 @@ func (x *ASLExec) Task(st *ASLState, h Handler) Body {
 }
 
 func (st *ASLState) timeout(in any, cx *ASLContext) (time.Duration, error) {
+	if st.TimeoutExpr != nil {
+		n, err := exprInt(st.TimeoutExpr, "TimeoutSeconds", 1, in, cx)
+		return time.Duration(n) * time.Second, err
+	}
 	if st.TimeoutPath == nil {
 		return st.Timeout, nil
 	}
@@ -300,6 +350,7 @@ func (x *ASLExec) call(ctx context.Context, state string, h Handler, in any) (ou
 	if x.cfg.StateContext {
 		ctx = WithState(ctx, state)
 	}
+	branchStarted(ctx)
 	if !x.ordered {
 		in = Plain(in)
 	}
@@ -318,41 +369,27 @@ func (x *ASLExec) call(ctx context.Context, state string, h Handler, in any) (ou
 	return out, nil
 }
 
-// The error name and cause of a Fail state that sets none. Step Functions
-// leaves them empty; a result line needs a name, and a catcher passes the
-// cause on, so flowc uses what aws-local-stepfunctions gives.
-const (
-	failStateError = "FailStateError"
-	failStateCause = "Execution failed because of a Fail state"
-)
-
-// Fail returns the error of a Fail state: Error and Cause, or the strings
-// ErrorPath and CausePath point to in its input.
-func Fail(raw any, cx *ASLContext, name, cause string, namePath, causePath *JSONPath) error {
-	if name == "" && namePath == nil {
-		name = failStateError
-	}
-	if cause == "" && causePath == nil {
-		cause = failStateCause
-	}
-	for _, f := range []struct {
-		path *JSONPath
-		into *string
-	}{{namePath, &name}, {causePath, &cause}} {
-		if f.path == nil {
+// Fail returns the error of a Fail state: the strings its Error and Cause
+// give (a literal, a path or an intrinsic call on its input; nil for none).
+// Like Step Functions, a Fail state without them leaves both empty.
+func Fail(raw any, cx *ASLContext, name, cause *Template) error {
+	cx.input = raw
+	var out [2]string
+	for i, t := range []*Template{name, cause} {
+		if t == nil {
 			continue
 		}
-		v, err := f.path.Get(raw, cx)
+		v, err := t.Eval(raw, cx)
 		if err != nil {
 			return err
 		}
 		s, ok := v.(string)
 		if !ok {
-			return runtimeErrorf("the path %q must point to a string, got %s", f.path.Src, typeName(v))
+			return runtimeErrorf("the %s of a Fail state must be a string, got %s", [...]string{"error", "cause"}[i], typeName(v))
 		}
-		*f.into = s
+		out[i] = s
 	}
-	return &Error{Name: name, Cause: cause}
+	return &Error{Name: out[0], Cause: out[1]}
 }
 
 // NoChoiceMatched is the error of a Choice state without Default whose

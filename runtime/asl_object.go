@@ -163,18 +163,23 @@ func sortMembersByIndex(ms []member) {
 
 // Plain returns v with every Object turned into a map[string]any, for user
 // code.
-func Plain(v any) any {
+func Plain(v any) any { return plainAs(v, nil) }
+
+// plainAs is Plain with JSON null given as null.
+func plainAs(v, null any) any {
 	switch v := v.(type) {
+	case nil:
+		return null
 	case *Object:
 		out := make(map[string]any, len(v.members))
 		for _, m := range v.members {
-			out[m.key] = Plain(m.value)
+			out[m.key] = plainAs(m.value, null)
 		}
 		return out
 	case []any:
 		out := make([]any, len(v))
 		for i, item := range v {
-			out[i] = Plain(item)
+			out[i] = plainAs(item, null)
 		}
 		return out
 	}

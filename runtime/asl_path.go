@@ -9,6 +9,8 @@ type JSONPath struct {
 	Src     string
 	Context bool // $$: the path reads the context object
 	Segs    []PathSeg
+	Current bool   // @: the path reads the element a filter tests
+	Var     string // $name: the path reads the variable name
 }
 
 // SegKind classifies a PathSeg.
@@ -22,6 +24,7 @@ const (
 	SegUnion                    // [a,b]
 	SegRecursive                // ..name, or ..* when Name is ""
 	SegFilter                   // [?(...)]
+	SegFunction                 // .length() and the like, the last step
 )
 
 // PathSeg is one step of a JSONPath.
@@ -47,12 +50,16 @@ type PathFilter struct {
 	Rel   []PathSeg
 	Value any
 	Args  []*PathFilter
+	Other *JSONPath // instead of Value: a $ or @ path
 }
 
-// definite reports whether the path names at most one value.
+// definite reports whether the path names at most one value. As in
+// Jayway, a final union of names is definite (it picks members of one
+// object), and so is a final function.
 func (p *JSONPath) definite() bool {
-	for _, s := range p.Segs {
-		if s.Kind != SegField && s.Kind != SegIndex {
+	for i, s := range p.Segs {
+		last := i == len(p.Segs)-1
+		if s.Kind != SegField && s.Kind != SegIndex && !(last && (s.Kind == SegFunction || s.Kind == SegUnion && s.Names != nil)) {
 			return false
 		}
 	}
@@ -64,14 +71,33 @@ func (p *JSONPath) definite() bool {
 // what it matched, possibly empty.
 func (p *JSONPath) Lookup(in any, cx *ASLContext) (any, bool) {
 	root := in
-	if p.Context {
+	switch {
+	case p.Context:
 		root = cx.value()
+	case p.Var != "":
+		var ok bool
+		if root, ok = cx.lookupVar(p.Var); !ok {
+			return nil, false
+		}
 	}
+	segs := p.Segs
+	if n := len(segs); n > 0 && segs[n-1].Kind == SegFunction {
+		v, ok := (&JSONPath{Segs: segs[:n-1]}).lookupFrom(root, cx)
+		if !ok {
+			return nil, false
+		}
+		return pathFunction(segs[n-1].Name, v)
+	}
+	return p.lookupFrom(root, cx)
+}
+
+// lookupFrom evaluates the path's steps from root.
+func (p *JSONPath) lookupFrom(root any, cx *ASLContext) (any, bool) {
 	if p.definite() {
 		return walkDefinite(root, p.Segs)
 	}
 	var out []any
-	collect(root, p.Segs, &out)
+	(&pathEval{root: root, cx: cx}).collect(root, p.Segs, &out)
 	if out == nil {
 		out = []any{}
 	}
@@ -122,12 +148,35 @@ func step(v any, s PathSeg) (any, bool) {
 			return nil, false
 		}
 		return a[i], true
+	case SegUnion:
+		if o, ok := v.(*Object); ok {
+			return pick(o, s.Names), true
+		}
 	}
 	return nil, false
 }
 
+// pick is what a final ['a','b'] makes of an object in Jayway: one object
+// of the members named, in that order, leaving out those it lacks.
+func pick(o *Object, names []string) *Object {
+	out := NewObject(len(names))
+	for _, name := range names {
+		if v, ok := o.Get(name); ok {
+			out.set(name, v)
+		}
+	}
+	return out
+}
+
+// pathEval evaluates an indefinite path: filters may read the document
+// root and the context object.
+type pathEval struct {
+	root any
+	cx   *ASLContext
+}
+
 // collect appends every match of segs under v to out.
-func collect(v any, segs []PathSeg, out *[]any) {
+func (e *pathEval) collect(v any, segs []PathSeg, out *[]any) {
 	if len(segs) == 0 {
 		*out = append(*out, v)
 		return
@@ -136,49 +185,60 @@ func collect(v any, segs []PathSeg, out *[]any) {
 	switch s.Kind {
 	case SegField, SegIndex:
 		if item, ok := step(v, s); ok {
-			collect(item, rest, out)
+			e.collect(item, rest, out)
 		}
 	case SegWildcard:
-		forChildren(v, func(item any) { collect(item, rest, out) })
+		forChildren(v, func(item any) { e.collect(item, rest, out) })
 	case SegSlice:
 		if a, ok := v.([]any); ok {
 			for _, i := range sliceIndexes(len(a), s) {
-				collect(a[i], rest, out)
+				e.collect(a[i], rest, out)
 			}
 		}
 	case SegUnion:
+		if o, ok := v.(*Object); ok && len(rest) == 0 && len(s.Names) > 0 {
+			*out = append(*out, pick(o, s.Names))
+			return
+		}
 		for _, name := range s.Names {
-			collect(v, append([]PathSeg{Field(name)}, rest...), out)
+			e.collect(v, append([]PathSeg{Field(name)}, rest...), out)
 		}
 		for _, i := range s.Indexes {
-			collect(v, append([]PathSeg{Index(i)}, rest...), out)
+			e.collect(v, append([]PathSeg{Index(i)}, rest...), out)
 		}
 	case SegRecursive:
-		descend(v, s.Name, rest, out)
+		e.descend(v, s.Name, rest, out)
 	case SegFilter:
+		// As in Jayway, a filter tests an array's items, or an object itself.
+		if o, ok := v.(*Object); ok {
+			if e.test(s.Filter, o) {
+				e.collect(o, rest, out)
+			}
+			return
+		}
 		forChildren(v, func(item any) {
-			if s.Filter.test(item) {
-				collect(item, rest, out)
+			if e.test(s.Filter, item) {
+				e.collect(item, rest, out)
 			}
 		})
 	}
 }
 
 // descend matches name (or every member when name is "") at every depth.
-func descend(v any, name string, rest []PathSeg, out *[]any) {
+func (e *pathEval) descend(v any, name string, rest []PathSeg, out *[]any) {
 	if name == "" {
 		forChildren(v, func(item any) {
-			collect(item, rest, out)
-			descend(item, name, rest, out)
+			e.collect(item, rest, out)
+			e.descend(item, name, rest, out)
 		})
 		return
 	}
 	if o, ok := v.(*Object); ok {
 		if item, ok := o.Get(name); ok {
-			collect(item, rest, out)
+			e.collect(item, rest, out)
 		}
 	}
-	forChildren(v, func(item any) { descend(item, name, rest, out) })
+	forChildren(v, func(item any) { e.descend(item, name, rest, out) })
 }
 
 // forChildren visits an array's items or an object's members in order.
@@ -217,30 +277,47 @@ func sliceIndexes(n int, s PathSeg) []int {
 	return out
 }
 
-func (f *PathFilter) test(v any) bool {
+// test reports whether the element v passes the filter f.
+func (e *pathEval) test(f *PathFilter, v any) bool {
 	switch f.Op {
 	case "&&":
 		for _, a := range f.Args {
-			if !a.test(v) {
+			if !e.test(a, v) {
 				return false
 			}
 		}
 		return true
 	case "||":
 		for _, a := range f.Args {
-			if a.test(v) {
+			if e.test(a, v) {
 				return true
 			}
 		}
 		return false
 	case "!":
-		return !f.Args[0].test(v)
+		return !e.test(f.Args[0], v)
 	}
 	got, ok := walkDefinite(v, f.Rel)
 	if f.Op == "exists" {
 		return ok
 	}
-	return ok && compareFilter(got, f.Op, f.Value)
+	want, found := f.Value, true
+	if f.Other != nil {
+		want, found = e.operand(f.Other, v)
+	}
+	return ok && found && compareFilter(got, f.Op, want)
+}
+
+// operand reads the path a filter compares with: relative to the element
+// v, or to the document (or context object) the whole path reads.
+func (e *pathEval) operand(p *JSONPath, v any) (any, bool) {
+	if p.Current {
+		return walkDefinite(v, p.Segs)
+	}
+	if p.Context {
+		return p.Lookup(nil, e.cx)
+	}
+	return p.Lookup(e.root, e.cx)
 }
 
 func compareFilter(a any, op string, b any) bool {

@@ -18,6 +18,8 @@ type Wait struct {
 	Timestamp     string
 	SecondsPath   *JSONPath
 	TimestampPath *JSONPath
+	// JSONata: Seconds or Timestamp given as expressions.
+	SecondsExpr, TimestampExpr *Template
 }
 
 // Wait is the body of a Wait state: it sleeps through the configured
@@ -29,6 +31,7 @@ func (x *ASLExec) Wait(w *Wait) Body {
 		if err != nil {
 			return nil, err
 		}
+		branchStarted(ctx)
 		if err := x.cfg.clock().Sleep(ctx, d); err != nil {
 			return nil, err
 		}
@@ -40,6 +43,9 @@ func (x *ASLExec) waitFor(w *Wait, in any, cx *ASLContext) (time.Duration, error
 	switch {
 	case w.HasSeconds:
 		return time.Duration(w.Seconds * float64(time.Second)), nil
+	case w.SecondsExpr != nil:
+		n, err := exprInt(w.SecondsExpr, "Seconds", 0, in, cx)
+		return time.Duration(n) * time.Second, err
 	case w.SecondsPath != nil:
 		v, err := w.SecondsPath.Get(in, cx)
 		if err != nil {
@@ -51,14 +57,14 @@ func (x *ASLExec) waitFor(w *Wait, in any, cx *ASLContext) (time.Duration, error
 		return time.Duration(v.(float64)) * time.Second, nil
 	}
 	ts := w.Timestamp
-	if w.TimestampPath != nil {
-		v, err := w.TimestampPath.Get(in, cx)
+	if w.TimestampPath != nil || w.TimestampExpr != nil {
+		v, err := w.timestampValue(in, cx)
 		if err != nil {
 			return 0, err
 		}
 		s, ok := v.(string)
 		if _, valid := timestamp(v); !ok || !valid {
-			return 0, runtimeErrorf("TimestampPath %q must point to an RFC 3339 timestamp, got %s", w.TimestampPath.Src, jsonText(v))
+			return 0, runtimeErrorf("the Timestamp of a Wait state must be an RFC 3339 timestamp, got %s", jsonText(v))
 		}
 		ts = s
 	}
@@ -71,19 +77,10 @@ func (x *ASLExec) waitFor(w *Wait, in any, cx *ASLContext) (time.Duration, error
 
 // Parallel is the body of a Parallel state: every branch runs on the
 // effective input at once; the result lists their outputs in branch order.
-// The first branch to fail cancels the others and fails the state.
+// A failing branch cancels the others and fails the state (runBranches).
 func (x *ASLExec) Parallel(state string, branches ...Machine) Body {
 	return func(ctx context.Context, _ *ASLContext, in any) (any, error) {
-		out := make([]any, len(branches))
-		err := FanOut(ctx, state, len(branches), 0, func(ctx context.Context, i int) error {
-			var err error
-			out[i], err = branches[i](ctx, x, in)
-			return err
-		})
-		if err != nil {
-			return nil, err
-		}
-		return out, nil
+		return x.runBranches(ctx, state, branches, in)
 	}
 }
 
@@ -93,6 +90,8 @@ type MapSpec struct {
 	ItemSelector       *Template // or the legacy Parameters
 	MaxConcurrency     int       // 0: no bound
 	MaxConcurrencyPath *JSONPath
+	// JSONata: the items and MaxConcurrency as expressions.
+	Items, MaxConcurrencyExpr *Template
 }
 
 // Map is the body of a Map state: the iterator runs once per item, at most
@@ -109,7 +108,7 @@ func (x *ASLExec) Map(state string, spec *MapSpec, iterator Machine) Body {
 		err = FanOut(ctx, state, len(items), limit, func(ctx context.Context, i int) error {
 			item, err := spec.itemInput(in, cx, i, items[i])
 			if err == nil {
-				out[i], err = iterator(ctx, x, item)
+				out[i], err = iterator(x.innerScope(ctx), x, item)
 			}
 			return err
 		})
@@ -121,23 +120,25 @@ func (x *ASLExec) Map(state string, spec *MapSpec, iterator Machine) Body {
 }
 
 func (spec *MapSpec) setup(in any, cx *ASLContext) ([]any, int, error) {
-	items := in
-	if spec.ItemsPath != nil {
-		var err error
-		if items, err = spec.ItemsPath.Get(in, cx); err != nil {
-			return nil, 0, err
-		}
+	items, err := spec.items(in, cx)
+	if err != nil {
+		return nil, 0, err
 	}
 	list, ok := items.([]any)
 	if !ok {
 		return nil, 0, runtimeErrorf("the items of a Map state must be an array, got %s", typeName(items))
 	}
 	limit := spec.MaxConcurrency
+	if spec.MaxConcurrencyExpr != nil {
+		n, err := exprInt(spec.MaxConcurrencyExpr, "MaxConcurrency", 0, in, cx)
+		return list, n, err
+	}
 	if spec.MaxConcurrencyPath != nil {
 		v, err := spec.MaxConcurrencyPath.Get(in, cx)
 		if err != nil {
 			return nil, 0, err
 		}
+		v = numericString(v)
 		if !isInteger(v) || v.(float64) < 0 {
 			return nil, 0, runtimeErrorf("MaxConcurrencyPath %q must point to a whole number, got %s", spec.MaxConcurrencyPath.Src, jsonText(v))
 		}
@@ -182,6 +183,7 @@ func (x *ASLExec) Approval(req ApprovalRequest, topLevel bool) Body {
 		if x.cfg.StateContext {
 			ctx = WithState(ctx, req.State)
 		}
+		branchStarted(ctx)
 		decision, err := Approve(ctx, x.sess, x.handlers, &req, input)
 		switch {
 		case IsInterrupted(err) && !topLevel:

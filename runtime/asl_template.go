@@ -4,12 +4,13 @@ package runtime
 // ResultSelector): a tree of literals, paths and intrinsic calls built by
 // generated code, evaluated against a state's input.
 type Template struct {
-	Kind   TemplateKind
-	Value  any // TValue: a JSON value, shared and never changed
-	Fields []TemplateField
-	Items  []*Template
-	Path   *JSONPath
-	Call   *Intrinsic
+	Kind    TemplateKind
+	Value   any // TValue: a JSON value, shared and never changed
+	Fields  []TemplateField
+	Items   []*Template
+	Path    *JSONPath
+	Call    *Intrinsic
+	JSONata *JSONata
 }
 
 // TemplateKind classifies a Template node.
@@ -21,6 +22,7 @@ const (
 	TmplArray
 	TmplPath
 	TmplCall
+	TmplJSONata
 )
 
 // TemplateField is one member of an object template.
@@ -39,8 +41,13 @@ func TArray(items ...*Template) *Template { return &Template{Kind: TmplArray, It
 func TPath(p *JSONPath) *Template         { return &Template{Kind: TmplPath, Path: p} }
 func TCall(c *Intrinsic) *Template        { return &Template{Kind: TmplCall, Call: c} }
 
-// Eval builds the template's value from in and the context object. A path
-// that finds nothing, or an intrinsic that fails, is a States.Runtime error.
+// TJSONata builds a template node of a "{% %}" expression.
+func TJSONata(j *JSONata) *Template { return &Template{Kind: TmplJSONata, JSONata: j} }
+
+// Eval builds the template's value from in and the context object (and,
+// for JSONata, the $states and variables cx holds). A path that finds
+// nothing, or an intrinsic that fails, is a States.Runtime error; a JSONata
+// expression that fails or gives nothing is States.QueryEvaluationError.
 func (t *Template) Eval(in any, cx *ASLContext) (any, error) {
 	switch t.Kind {
 	case TmplObject:
@@ -67,6 +74,8 @@ func (t *Template) Eval(in any, cx *ASLContext) (any, error) {
 		return t.Path.Get(in, cx)
 	case TmplCall:
 		return t.Call.Eval(in, cx)
+	case TmplJSONata:
+		return t.JSONata.Eval(cx)
 	}
 	return t.Value, nil
 }

@@ -160,14 +160,15 @@ func TestDoRetriesAndCatches(t *testing.T) {
 		calls++
 		return nil, err
 	})
-	_, err = x.Do(context.Background(), st, x.Enter("T"), in, body)
+	cx := x.Enter(context.Background(), "T")
+	_, err = x.Do(context.Background(), st, cx, in, body)
 	assert.Equal(t, 4, calls, "one counter per retrier: A once, TaskFailed twice")
 	assert.Equal(t, []time.Duration{time.Second, 3 * time.Second, 6 * time.Second}, clock.Sleeps())
-	i, out, err := st.Caught(in, err)
+	i, out, err := st.Caught(cx, in, err)
 	require.NoError(t, err)
 	assert.Equal(t, 0, i)
 	assert.Equal(t, `{"v":1,"err":{"Error":"B","Cause":"last"}}`, jsonText(out))
 
-	_, _, err = st.Caught(in, runtimeErrorf("bad path"))
+	_, _, err = st.Caught(cx, in, runtimeErrorf("bad path"))
 	assert.Equal(t, StatesRuntime, ErrorName(err), "States.ALL does not catch States.Runtime")
 }

@@ -67,6 +67,9 @@ type Position struct {
 	// opens: State's own handler has run, and the state saved is the one
 	// the branches or items started from.
 	FanOut *FanOutProgress `json:"fan_out,omitempty"`
+	// Vars holds a States Language run's top-level variables, a JSON
+	// object, which the run goes on with.
+	Vars json.RawMessage `json:"vars,omitempty"`
 }
 
 // FanOutProgress is what a fan-out has done so far.
@@ -89,6 +92,7 @@ type Pending struct {
 func (c *Checkpoint) clone() *Checkpoint {
 	out := *c
 	out.State = slices.Clone(c.State)
+	out.Position.Vars = slices.Clone(c.Position.Vars)
 	if c.Pending != nil {
 		p := *c.Pending
 		p.Options = slices.Clone(p.Options)

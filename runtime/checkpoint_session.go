@@ -136,7 +136,7 @@ func (c *Sessions[S, U]) open(ctx context.Context, cfg *Config, id string) (*Ses
 		return nil, nil, sessionErr(id, fmt.Errorf("its checkpoint was saved with state schema %s, but this workflow's state schema is %s: "+
 			"the state has changed shape since; finish the session with the code that started it, or delete it", cp.Schema, c.Schema))
 	}
-	sess.step = cp.Step
+	sess.step, sess.vars = cp.Step, cp.Position.Vars
 	if cp.Status == StatusRunning && cp.Position.FanOut != nil {
 		sess.fanOut, sess.fanOutAt = cp.Position.FanOut, cp.Position.State
 	}
@@ -172,6 +172,7 @@ type Session struct {
 	decision, decisionAt string          // the answer for the approval state decisionAt, used once
 	fanOut               *FanOutProgress // the unfinished fan-out at state fanOutAt, restored once
 	fanOutAt             string
+	vars                 json.RawMessage // a States Language run's variables: restored, then to save
 
 	mu   sync.Mutex // the branches of a fan-out save from their own goroutines
 	step int        // checkpoints saved so far
@@ -201,14 +202,14 @@ func (s *Session) Save(ctx context.Context, next string, state any, err error) e
 	case errors.As(err, &wait):
 		wait.Session = s.id
 		pending := &Pending{State: wait.State, Prompt: wait.Prompt, Options: wait.Options}
-		if serr := s.save(ctx, Position{State: wait.State}, state, pending); serr != nil {
+		if serr := s.save(ctx, Position{State: wait.State, Vars: s.vars}, state, pending); serr != nil {
 			return serr
 		}
 		return err
 	case err != nil:
 		return err
 	}
-	return s.save(ctx, Position{State: next}, state, nil)
+	return s.save(ctx, Position{State: next, Vars: s.vars}, state, nil)
 }
 
 func (s *Session) save(ctx context.Context, pos Position, state any, pending *Pending) error {

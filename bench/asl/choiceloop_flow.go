@@ -164,7 +164,8 @@ var choiceloopInitState = flowcrt.ASLState{
 
 // stepInit runs Pass state "Init".
 func (w *Choiceloop) stepInit(ctx context.Context, x *flowcrt.ASLExec, in any) (choiceloopStep, any, error) {
-	out, err := x.Do(ctx, &choiceloopInitState, x.Enter("Init"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "Init")
+	out, err := x.Do(ctx, &choiceloopInitState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return choiceloopDone, nil, err
 	}
@@ -177,21 +178,23 @@ var choiceloopCheckState = flowcrt.ASLState{
 
 // stepCheck runs Choice state "Check".
 func (w *Choiceloop) stepCheck(ctx context.Context, x *flowcrt.ASLExec, in any) (choiceloopStep, any, error) {
-	cx := x.Enter("Check")
+	cx := x.Enter(ctx, "Check")
 	in, err := choiceloopCheckState.Input(in, cx)
 	if err != nil {
 		return choiceloopDone, nil, err
 	}
 	c := flowcrt.NewChoice(in, cx)
 	next := choiceloopStepStep
+	rule := -1 // the Default
 	switch {
 	case c.Cmp(flowcrt.NumericGreaterThanEquals, choiceloopPath1, 3.0):
 		next = choiceloopStepDone
+		rule = 0
 	}
 	if err := c.Err(); err != nil {
 		return choiceloopDone, nil, err
 	}
-	out, err := choiceloopCheckState.Output(in, cx)
+	out, err := choiceloopCheckState.Chosen(cx, in, rule)
 	return next, out, err
 }
 
@@ -228,7 +231,8 @@ var choiceloopStepState = flowcrt.ASLState{
 
 // stepStep runs Pass state "Step".
 func (w *Choiceloop) stepStep(ctx context.Context, x *flowcrt.ASLExec, in any) (choiceloopStep, any, error) {
-	out, err := x.Do(ctx, &choiceloopStepState, x.Enter("Step"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "Step")
+	out, err := x.Do(ctx, &choiceloopStepState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return choiceloopDone, nil, err
 	}
@@ -241,7 +245,8 @@ var choiceloopDoneState = flowcrt.ASLState{
 
 // stepDone runs Succeed state "Done".
 func (w *Choiceloop) stepDone(ctx context.Context, x *flowcrt.ASLExec, in any) (choiceloopStep, any, error) {
-	out, err := x.Do(ctx, &choiceloopDoneState, x.Enter("Done"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "Done")
+	out, err := x.Do(ctx, &choiceloopDoneState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return choiceloopDone, nil, err
 	}

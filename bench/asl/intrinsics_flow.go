@@ -206,7 +206,8 @@ var intrinsicsFState = flowcrt.ASLState{
 
 // stepF runs Pass state "F".
 func (w *Intrinsics) stepF(ctx context.Context, x *flowcrt.ASLExec, in any) (intrinsicsStep, any, error) {
-	out, err := x.Do(ctx, &intrinsicsFState, x.Enter("F"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "F")
+	out, err := x.Do(ctx, &intrinsicsFState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}

@@ -153,7 +153,8 @@ var mapmockMState = flowcrt.ASLState{
 
 // stepM runs Map state "M".
 func (w *Mapmock) stepM(ctx context.Context, x *flowcrt.ASLExec, in any) (mapmockStep, any, error) {
-	out, err := x.Do(ctx, &mapmockMState, x.Enter("M"), in, x.Map("M", &mapmockMItems, w.runMItems))
+	cx := x.Enter(ctx, "M")
+	out, err := x.Do(ctx, &mapmockMState, cx, in, x.Map("M", &mapmockMItems, w.runMItems))
 	if err != nil {
 		return mapmockDone, nil, err
 	}
@@ -203,7 +204,8 @@ var mapmockCallState = flowcrt.ASLState{
 
 // stepCall runs Task state "Call".
 func (w *Mapmock) stepCall(ctx context.Context, x *flowcrt.ASLExec, in any) (mapmockStep, any, error) {
-	out, err := x.Do(ctx, &mapmockCallState, x.Enter("Call"), in, x.Task(&mapmockCallState, w.h.Call))
+	cx := x.Enter(ctx, "Call")
+	out, err := x.Do(ctx, &mapmockCallState, cx, in, x.Task(&mapmockCallState, w.h.Call))
 	if err != nil {
 		return mapmockDone, nil, err
 	}

@@ -163,7 +163,8 @@ var parallelParState = flowcrt.ASLState{
 
 // stepPar runs Parallel state "Par".
 func (w *Parallel) stepPar(ctx context.Context, x *flowcrt.ASLExec, in any) (parallelStep, any, error) {
-	out, err := x.Do(ctx, &parallelParState, x.Enter("Par"), in, x.Parallel("Par", w.runParBranch1, w.runParBranch2))
+	cx := x.Enter(ctx, "Par")
+	out, err := x.Do(ctx, &parallelParState, cx, in, x.Parallel("Par", w.runParBranch1, w.runParBranch2))
 	if err != nil {
 		return parallelDone, nil, err
 	}
@@ -216,7 +217,8 @@ var parallelS1State = flowcrt.ASLState{
 
 // stepS1 runs Pass state "S1".
 func (w *Parallel) stepS1(ctx context.Context, x *flowcrt.ASLExec, in any) (parallelStep, any, error) {
-	out, err := x.Do(ctx, &parallelS1State, x.Enter("S1"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "S1")
+	out, err := x.Do(ctx, &parallelS1State, cx, in, flowcrt.Identity)
 	if err != nil {
 		return parallelDone, nil, err
 	}
@@ -229,21 +231,23 @@ var parallelS2State = flowcrt.ASLState{
 
 // stepS2 runs Choice state "S2".
 func (w *Parallel) stepS2(ctx context.Context, x *flowcrt.ASLExec, in any) (parallelStep, any, error) {
-	cx := x.Enter("S2")
+	cx := x.Enter(ctx, "S2")
 	in, err := parallelS2State.Input(in, cx)
 	if err != nil {
 		return parallelDone, nil, err
 	}
 	c := flowcrt.NewChoice(in, cx)
 	next := parallelStepNeg
+	rule := -1 // the Default
 	switch {
 	case c.Cmp(flowcrt.NumericGreaterThan, parallelPath1, 0.0):
 		next = parallelStepPos
+		rule = 0
 	}
 	if err := c.Err(); err != nil {
 		return parallelDone, nil, err
 	}
-	out, err := parallelS2State.Output(in, cx)
+	out, err := parallelS2State.Chosen(cx, in, rule)
 	return next, out, err
 }
 
@@ -253,7 +257,8 @@ var parallelPosState = flowcrt.ASLState{
 
 // stepPos runs Pass state "Pos".
 func (w *Parallel) stepPos(ctx context.Context, x *flowcrt.ASLExec, in any) (parallelStep, any, error) {
-	out, err := x.Do(ctx, &parallelPosState, x.Enter("Pos"), in, flowcrt.PassResult(parallelPosResult))
+	cx := x.Enter(ctx, "Pos")
+	out, err := x.Do(ctx, &parallelPosState, cx, in, flowcrt.PassResult(parallelPosResult))
 	if err != nil {
 		return parallelDone, nil, err
 	}
@@ -268,7 +273,8 @@ var parallelNegState = flowcrt.ASLState{
 
 // stepNeg runs Pass state "Neg".
 func (w *Parallel) stepNeg(ctx context.Context, x *flowcrt.ASLExec, in any) (parallelStep, any, error) {
-	out, err := x.Do(ctx, &parallelNegState, x.Enter("Neg"), in, flowcrt.PassResult(parallelNegResult))
+	cx := x.Enter(ctx, "Neg")
+	out, err := x.Do(ctx, &parallelNegState, cx, in, flowcrt.PassResult(parallelNegResult))
 	if err != nil {
 		return parallelDone, nil, err
 	}
@@ -318,7 +324,8 @@ var parallelT1State = flowcrt.ASLState{
 
 // stepT1 runs Task state "T1".
 func (w *Parallel) stepT1(ctx context.Context, x *flowcrt.ASLExec, in any) (parallelStep, any, error) {
-	out, err := x.Do(ctx, &parallelT1State, x.Enter("T1"), in, x.Task(&parallelT1State, w.h.T1))
+	cx := x.Enter(ctx, "T1")
+	out, err := x.Do(ctx, &parallelT1State, cx, in, x.Task(&parallelT1State, w.h.T1))
 	if err != nil {
 		return parallelDone, nil, err
 	}
@@ -335,7 +342,8 @@ var parallelT2State = flowcrt.ASLState{
 
 // stepT2 runs Pass state "T2".
 func (w *Parallel) stepT2(ctx context.Context, x *flowcrt.ASLExec, in any) (parallelStep, any, error) {
-	out, err := x.Do(ctx, &parallelT2State, x.Enter("T2"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "T2")
+	out, err := x.Do(ctx, &parallelT2State, cx, in, flowcrt.Identity)
 	if err != nil {
 		return parallelDone, nil, err
 	}

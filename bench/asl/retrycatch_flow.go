@@ -176,9 +176,10 @@ var retrycatchTState = flowcrt.ASLState{
 
 // stepT runs Task state "T".
 func (w *Retrycatch) stepT(ctx context.Context, x *flowcrt.ASLExec, in any) (retrycatchStep, any, error) {
-	out, err := x.Do(ctx, &retrycatchTState, x.Enter("T"), in, x.Task(&retrycatchTState, w.h.Worker))
+	cx := x.Enter(ctx, "T")
+	out, err := x.Do(ctx, &retrycatchTState, cx, in, x.Task(&retrycatchTState, w.h.Worker))
 	if err != nil {
-		i, out, err := retrycatchTState.Caught(in, err)
+		i, out, err := retrycatchTState.Caught(cx, in, err)
 		switch i {
 		case 0:
 			return retrycatchStepRecover, out, nil
@@ -199,7 +200,8 @@ var retrycatchRecoverState = flowcrt.ASLState{
 
 // stepRecover runs Task state "Recover".
 func (w *Retrycatch) stepRecover(ctx context.Context, x *flowcrt.ASLExec, in any) (retrycatchStep, any, error) {
-	out, err := x.Do(ctx, &retrycatchRecoverState, x.Enter("Recover"), in, x.Task(&retrycatchRecoverState, w.h.Recover))
+	cx := x.Enter(ctx, "Recover")
+	out, err := x.Do(ctx, &retrycatchRecoverState, cx, in, x.Task(&retrycatchRecoverState, w.h.Recover))
 	if err != nil {
 		return retrycatchDone, nil, err
 	}

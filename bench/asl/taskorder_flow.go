@@ -178,7 +178,8 @@ var taskorderTState = flowcrt.ASLState{
 
 // stepT runs Task state "T".
 func (w *Taskorder) stepT(ctx context.Context, x *flowcrt.ASLExec, in any) (taskorderStep, any, error) {
-	out, err := x.Do(ctx, &taskorderTState, x.Enter("T"), in, x.Task(&taskorderTState, w.h.Worker))
+	cx := x.Enter(ctx, "T")
+	out, err := x.Do(ctx, &taskorderTState, cx, in, x.Task(&taskorderTState, w.h.Worker))
 	if err != nil {
 		return taskorderDone, nil, err
 	}

@@ -53,7 +53,7 @@ func Lower(r *yamlx.Reader, root *yaml.Node, stem, pkg string) *ir.Workflow {
 	if !ok {
 		return w
 	}
-	l.queryLanguage(m)
+	l.jsonata = l.queryLanguage(m, false)
 	if n := m.Get("Comment"); n != nil {
 		w.Description, _ = l.String(n, "Comment")
 	}
@@ -75,6 +75,7 @@ type lowerer struct {
 	goNames  naming.Namer           // state Go names
 	methods  naming.Namer           // handler method names
 	handlers map[string]*ir.Handler // by resource, agent or role key
+	jsonata  bool                   // the state machine's QueryLanguage is JSONata
 }
 
 // machine lowers StartAt and States of a (sub-)machine and checks the
@@ -195,21 +196,12 @@ func (l *lowerer) stateType(n *yaml.Node, s *ir.State) ir.ASLType {
 	return ""
 }
 
-// queryLanguage accepts JSONPath, the default, only.
-func (l *lowerer) queryLanguage(m yamlx.Map) {
-	if n := m.Get("QueryLanguage"); n != nil {
-		if s, ok := l.String(n, "QueryLanguage"); ok && s != "JSONPath" {
-			l.Diags.Errorf(l.ContentPos(n), "QueryLanguage %q is not supported; flowc compiles JSONPath state machines", s)
-		}
-	}
-}
-
 // common reads the fields most states share: Comment, the paths and the
 // payload templates, Retry and Catch. The field lists have already kept
 // out the ones a state type does not allow.
 func (l *lowerer) common(m yamlx.Map, s *ir.State) {
 	a := s.ASL
-	l.queryLanguage(m)
+	l.queryCommon(m, s)
 	if n := m.Get("Comment"); n != nil {
 		a.Comment, _ = l.String(n, "Comment")
 	}

@@ -41,7 +41,7 @@ var comparisons = func() map[string]operandKind {
 }()
 
 var ruleKeys = func() []string {
-	keys := []string{"Variable", "Next", "Comment", "And", "Or", "Not"}
+	keys := []string{"Variable", "Next", "Comment", "And", "Or", "Not", "Condition", "Assign", "Output"}
 	for op := range comparisons {
 		keys = append(keys, op)
 	}
@@ -64,7 +64,7 @@ func (l *lowerer) routes(m yamlx.Map, s *ir.State, required bool) {
 		l.Diags.Errorf(s.Pos, "Choice state %q needs `Choices`", s.ID)
 	case n != nil:
 		for _, item := range l.Seq(n, "Choices") {
-			rule, next := l.rule(item, s)
+			rule, next := l.topRule(item, s)
 			s.ASL.Rules = append(s.ASL.Rules, rule)
 			t.Cases = append(t.Cases, &ir.Case{Pos: rule.Pos, To: next})
 		}

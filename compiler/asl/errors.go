@@ -65,7 +65,7 @@ func (l *lowerer) retriers(n *yaml.Node) []*ir.Retrier {
 func (l *lowerer) catchers(n *yaml.Node, s *ir.State) {
 	items := l.Seq(n, "Catch")
 	for i, item := range items {
-		m, ok := l.Mapping(item, "a catcher", "ErrorEquals", "Next", "ResultPath", "Comment")
+		m, ok := l.Mapping(item, "a catcher", "ErrorEquals", "Next", "ResultPath", "Comment", "Assign", "Output")
 		if !ok {
 			continue
 		}
@@ -83,6 +83,7 @@ func (l *lowerer) catchers(n *yaml.Node, s *ir.State) {
 		}
 		s.Catch = append(s.Catch, c)
 		s.ASL.CatchPaths = append(s.ASL.CatchPaths, l.pathField(m.Get("ResultPath"), "ResultPath", true))
+		l.catcherQuery(m, s) // Assign, and Output in JSONata
 	}
 }
 

@@ -171,7 +171,7 @@ func (p *intrinsicParser) arg() *ir.IntrinsicArg {
 		}
 		a.Value, a.Pieces = s, pieces
 	case strings.HasPrefix(rest, "$"):
-		end := p.pathEnd()
+		end := pathEnd(p.src, p.i, ", )")
 		path, err := parsePath(p.src[start:end], false, true)
 		if err != nil {
 			p.errf(start+err.At, "%s", err.Msg)
@@ -192,30 +192,6 @@ func (p *intrinsicParser) arg() *ir.IntrinsicArg {
 		a.Value = v
 	}
 	return a
-}
-
-// pathEnd finds where a path argument ends: at a `,` or `)` outside
-// brackets and quotes.
-func (p *intrinsicParser) pathEnd() int {
-	depth, quote := 0, byte(0)
-	for j := p.i; j < len(p.src); j++ {
-		c := p.src[j]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '[' || c == '(':
-			depth++
-		case c == ']' || (c == ')' && depth > 0):
-			depth--
-		case depth == 0 && (c == ',' || c == ')' || c == ' '):
-			return j
-		}
-	}
-	return len(p.src)
 }
 
 // quoted reads a 'string' with the escapes \' \{ \} \\ and also returns

@@ -2,6 +2,7 @@ package asl
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -9,12 +10,15 @@ import (
 	"github.com/flowc-dev/flowc/ir"
 )
 
-// The JSONPath subset of the States Language: `$` (the input) or `$$` (the
-// context object), then `.name`, `['name']`, `[n]` (negative from the end),
-// `.*`, `[*]`, `[start:end:step]`, unions `[a,b]`, descent `..name` and
-// filters `[?(@.price < 10 && @.tag)]`. A reference path, which AWS asks for
-// where a single node must be named (ResultPath, ItemsPath), allows only
-// names and indexes.
+// The JSONPath of the States Language, in the Jayway dialect AWS evaluates:
+// `$` (the input) or `$$` (the context object), then `.name`, `['name']`,
+// `[n]` (negative from the end), `.*`, `[*]`, `[start:end:step]`, unions
+// `['a','b']` and `[0,2]`, descent `..name` and filters
+// `[?(@.price < 10 && @.tag)]`, whose comparisons take a literal, another
+// `@` path or a `$` path, and a final function such as `.length()`. A bracket may follow a dot (`$.[0]`,
+// `$.a.['b']`), as Jayway allows. A reference path, which AWS asks for where
+// a single node must be named (ResultPath, ItemsPath), allows only names and
+// indexes.
 
 // pathError is a problem at byte offset At of the path text.
 type pathError struct {
@@ -25,7 +29,7 @@ type pathError struct {
 func (e *pathError) Error() string { return e.Msg }
 
 // parsePath compiles src; reference limits it to a reference path and
-// allowContext admits `$$`.
+// allowContext admits `$$` and variables (`$name`).
 func parsePath(src string, reference, allowContext bool) (*ir.Path, *pathError) {
 	p := &pathParser{src: src}
 	path := &ir.Path{Source: src}
@@ -33,12 +37,18 @@ func parsePath(src string, reference, allowContext bool) (*ir.Path, *pathError) 
 		return nil, &pathError{0, fmt.Sprintf("a path starts with `$`, got %q", src)}
 	}
 	p.i = 1
-	if strings.HasPrefix(src, "$$") {
+	switch {
+	case strings.HasPrefix(src, "$$"):
 		if !allowContext {
 			return nil, &pathError{0, "the context object (`$$`) cannot be used here"}
 		}
 		path.Context = true
 		p.i = 2
+	case len(src) > 1 && isNameStart(rune(src[1])):
+		if !allowContext {
+			return nil, &pathError{0, "a variable cannot be used here"}
+		}
+		path.Var = p.name()
 	}
 	for p.i < len(src) {
 		start := p.i
@@ -70,6 +80,9 @@ func (p *pathParser) segment() (ir.Segment, *pathError) {
 	case p.peek(".."):
 		p.i += 2
 		return p.descent()
+	case p.peek(".["):
+		p.i++
+		return p.bracket()
 	case p.peek("."):
 		p.i++
 		return p.dotted()
@@ -84,9 +97,20 @@ func (p *pathParser) dotted() (ir.Segment, *pathError) {
 		p.i++
 		return ir.Segment{Kind: ir.SegWildcard}, nil
 	}
+	at := p.i
 	name := p.name()
 	if name == "" {
 		return ir.Segment{}, p.errf(p.i, "missing field name after `.`")
+	}
+	if p.peek("()") {
+		p.i += 2
+		if !slices.Contains(pathFunctions, name) {
+			return ir.Segment{}, p.errf(at, "unknown path function %s(); use %s()", name, strings.Join(pathFunctions, "(), "))
+		}
+		if p.i < len(p.src) {
+			return ir.Segment{}, p.errf(at, "a path function such as %s() ends the path", name)
+		}
+		return ir.Segment{Kind: ir.SegFunction, Name: name}, nil
 	}
 	return ir.Segment{Kind: ir.SegField, Name: name}, nil
 }
@@ -100,7 +124,26 @@ func (p *pathParser) name() string {
 	return p.src[start:p.i]
 }
 
+// pathFunctions are the Jayway functions a path may end with.
+var pathFunctions = []string{"length", "min", "max", "avg", "sum", "stddev", "keys", "first", "last"}
+
+// isNameStart reports whether c may begin a variable name.
+func isNameStart(c rune) bool { return c == '_' || unicode.IsLetter(c) || c >= 0x80 }
+
 func (p *pathParser) descent() (ir.Segment, *pathError) {
+	if p.peek("[") {
+		at := p.i
+		seg, err := p.bracket()
+		switch {
+		case err != nil:
+			return seg, err
+		case seg.Kind == ir.SegWildcard:
+			return ir.Segment{Kind: ir.SegRecursive}, nil
+		case seg.Kind == ir.SegField:
+			return ir.Segment{Kind: ir.SegRecursive, Name: seg.Name}, nil
+		}
+		return seg, p.errf(at, "after `..` a bracket takes one quoted name or `*`")
+	}
 	if p.peek("*") {
 		p.i++
 		return ir.Segment{Kind: ir.SegRecursive}, nil
@@ -115,6 +158,7 @@ func (p *pathParser) descent() (ir.Segment, *pathError) {
 func (p *pathParser) bracket() (ir.Segment, *pathError) {
 	open := p.i
 	p.i++
+	p.skipSpace()
 	var seg ir.Segment
 	var err *pathError
 	switch {
@@ -131,6 +175,7 @@ func (p *pathParser) bracket() (ir.Segment, *pathError) {
 	if err != nil {
 		return seg, err
 	}
+	p.skipSpace()
 	if !p.peek("]") {
 		return seg, p.errf(open, "unclosed `[` in path")
 	}
@@ -147,6 +192,7 @@ func (p *pathParser) names() (ir.Segment, *pathError) {
 			return ir.Segment{}, err
 		}
 		names = append(names, s)
+		p.skipSpace()
 		if !p.peek(",") {
 			break
 		}
@@ -316,6 +362,25 @@ func (p *pathParser) comparison() (*ir.Filter, *pathError) {
 		return nil, p.errf(p.i, "a filter compares `@.field` with a value")
 	}
 	p.i++
+	rel, err := p.relative()
+	if err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	for _, op := range filterOps {
+		if p.peek(string(op)) && !(op == ir.FilterLt && p.peek("<=")) && !(op == ir.FilterGt && p.peek(">=")) {
+			p.i += len(op)
+			p.skipSpace()
+			f := &ir.Filter{Op: op, Rel: rel}
+			f.Value, f.Other, err = p.operand()
+			return f, err
+		}
+	}
+	return &ir.Filter{Op: ir.FilterExists, Rel: rel}, nil
+}
+
+// relative reads the names and indexes after `@`.
+func (p *pathParser) relative() ([]ir.Segment, *pathError) {
 	var rel []ir.Segment
 	for p.peek(".") || p.peek("[") {
 		at := p.i
@@ -328,19 +393,59 @@ func (p *pathParser) comparison() (*ir.Filter, *pathError) {
 		}
 		rel = append(rel, seg)
 	}
-	p.skipSpace()
-	for _, op := range filterOps {
-		if p.peek(string(op)) && !(op == ir.FilterLt && p.peek("<=")) && !(op == ir.FilterGt && p.peek(">=")) {
-			p.i += len(op)
-			p.skipSpace()
-			v, err := p.literal()
-			if err != nil {
-				return nil, err
+	return rel, nil
+}
+
+// operand reads the right side of a filter comparison: a literal, a path
+// relative to `@`, or a `$` path into the document (`$$`: the context
+// object).
+func (p *pathParser) operand() (any, *ir.Path, *pathError) {
+	switch {
+	case p.peek("@"):
+		start := p.i
+		p.i++
+		rel, err := p.relative()
+		return nil, &ir.Path{Source: p.src[start:p.i], Current: true, Segments: rel}, err
+	case p.peek("$"):
+		start := p.i
+		p.skipOperandPath()
+		path, err := parsePath(p.src[start:p.i], false, true)
+		if err != nil {
+			return nil, nil, &pathError{start + err.At, err.Msg}
+		}
+		return nil, path, nil
+	}
+	v, err := p.literal()
+	return v, nil, err
+}
+
+// skipOperandPath moves past a `$` path inside a filter: up to a space, an
+// operator or the closing parenthesis.
+func (p *pathParser) skipOperandPath() { p.i = pathEnd(p.src, p.i, " )&|=!<>") }
+
+// pathEnd returns where a path written inside other text (a filter, an
+// intrinsic call) ends: at one of the bytes of stops outside brackets,
+// parentheses and quotes.
+func pathEnd(src string, i int, stops string) int {
+	depth, quote := 0, byte(0)
+	for ; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
 			}
-			return &ir.Filter{Op: op, Rel: rel, Value: v}, nil
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '[' || c == '(':
+			depth++
+		case (c == ']' || c == ')') && depth > 0:
+			depth--
+		case depth == 0 && strings.IndexByte(stops, c) >= 0:
+			return i
 		}
 	}
-	return &ir.Filter{Op: ir.FilterExists, Rel: rel}, nil
+	return len(src)
 }
 
 // literal reads a filter operand: a number, a quoted string, true, false or
@@ -365,7 +470,7 @@ func (p *pathParser) literal() (any, *pathError) {
 	}
 	n, err := strconv.ParseFloat(p.src[start:p.i], 64)
 	if err != nil {
-		return nil, p.errf(start, "a filter compares with a number, a quoted string, true, false or null")
+		return nil, p.errf(start, "a filter compares with a number, a quoted string, true, false, null, an `@` path or a `$` path")
 	}
 	return n, nil
 }

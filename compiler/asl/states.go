@@ -87,12 +87,14 @@ func (l *lowerer) task(m yamlx.Map, s *ir.State) {
 		l.agentFieldsWithoutAgent(m)
 	}
 	if n := m.Get("TimeoutSeconds"); n != nil {
-		s.Timeout = time.Duration(l.Int(n, "TimeoutSeconds", 1, 99999999)) * time.Second
+		if a.TimeoutExpr = l.expressionField(s, n); a.TimeoutExpr == nil {
+			s.Timeout = time.Duration(l.Int(n, "TimeoutSeconds", 1, 99999999)) * time.Second
+		}
 	}
 	if n := m.Get("TimeoutSecondsPath"); n != nil {
 		a.TimeoutPath = l.path(n, "TimeoutSecondsPath", true, true)
 	}
-	if n := m.Get("HeartbeatSeconds"); n != nil {
+	if n := m.Get("HeartbeatSeconds"); n != nil && l.expressionField(s, n) == nil {
 		l.Int(n, "HeartbeatSeconds", 1, 99999999)
 	}
 	if n := m.Get("HeartbeatSecondsPath"); n != nil {
@@ -113,14 +115,18 @@ func (l *lowerer) wait(m yamlx.Map, s *ir.State) {
 	s.ASL.Wait = w
 	set := 0
 	if n := m.Get("Seconds"); n != nil {
-		v := float64(l.Int(n, "Seconds", 0, 99999999))
-		w.Seconds = &v
+		if s.ASL.SecondsExpr = l.expressionField(s, n); s.ASL.SecondsExpr == nil {
+			v := float64(l.Int(n, "Seconds", 0, 99999999))
+			w.Seconds = &v
+		}
 		set++
 	}
 	if n := m.Get("Timestamp"); n != nil {
-		w.Timestamp, _ = l.String(n, "Timestamp")
-		if _, err := time.Parse(time.RFC3339Nano, w.Timestamp); err != nil {
-			l.Diags.Errorf(l.ContentPos(n), "Timestamp %q is not an RFC 3339 timestamp such as 2026-01-02T15:04:05Z", w.Timestamp)
+		if s.ASL.TimestampExpr = l.expressionField(s, n); s.ASL.TimestampExpr == nil {
+			w.Timestamp, _ = l.String(n, "Timestamp")
+			if _, err := time.Parse(time.RFC3339Nano, w.Timestamp); err != nil {
+				l.Diags.Errorf(l.ContentPos(n), "Timestamp %q is not an RFC 3339 timestamp such as 2026-01-02T15:04:05Z", w.Timestamp)
+			}
 		}
 		set++
 	}
@@ -141,19 +147,23 @@ func (l *lowerer) wait(m yamlx.Map, s *ir.State) {
 func (l *lowerer) fail(m yamlx.Map, s *ir.State) {
 	a := s.ASL
 	if n := m.Get("Error"); n != nil {
-		a.Error, _ = l.String(n, "Error")
+		if a.ErrorExpr = l.expressionField(s, n); a.ErrorExpr == nil {
+			a.Error, _ = l.String(n, "Error")
+		}
 	}
 	if n := m.Get("Cause"); n != nil {
-		a.Cause, _ = l.String(n, "Cause")
+		if a.CauseExpr = l.expressionField(s, n); a.CauseExpr == nil {
+			a.Cause, _ = l.String(n, "Cause")
+		}
 	}
 	if n := m.Get("ErrorPath"); n != nil {
-		a.ErrorPath = l.path(n, "ErrorPath", false, true)
+		a.ErrorPath, a.ErrorCall = l.pathOrCall(n, "ErrorPath")
 		if m.Has("Error") {
 			l.Diags.Errorf(l.Pos(m.Entries["ErrorPath"].Key), "Fail state %q has both `Error` and `ErrorPath`; keep one", s.ID)
 		}
 	}
 	if n := m.Get("CausePath"); n != nil {
-		a.CausePath = l.path(n, "CausePath", false, true)
+		a.CausePath, a.CauseCall = l.pathOrCall(n, "CausePath")
 		if m.Has("Cause") {
 			l.Diags.Errorf(l.Pos(m.Entries["CausePath"].Key), "Fail state %q has both `Cause` and `CausePath`; keep one", s.ID)
 		}
@@ -195,14 +205,22 @@ func (l *lowerer) mapState(m yamlx.Map, s *ir.State) {
 	if sel != nil && params != nil {
 		l.Diags.Errorf(l.Pos(m.Entries["Parameters"].Key), "Map state %q has both `ItemSelector` and `Parameters`; keep `ItemSelector`", s.ID)
 	}
-	if sel != nil {
+	switch {
+	case sel != nil && a.JSONata:
+		a.Parameters = l.jsonataTemplate(sel)
+	case sel != nil:
 		a.Parameters = l.objectTemplate(sel, "ItemSelector")
+	}
+	if n := m.Get("Items"); n != nil && a.JSONata {
+		a.Items = l.jsonataTemplate(n)
 	}
 	if n := m.Get("ItemsPath"); n != nil {
 		a.ItemsPath = l.path(n, "ItemsPath", true, true)
 	}
 	if n := m.Get("MaxConcurrency"); n != nil {
-		a.MaxConcurrency = l.Int(n, "MaxConcurrency", 0, math.MaxInt32)
+		if a.ConcurrencyExpr = l.expressionField(s, n); a.ConcurrencyExpr == nil {
+			a.MaxConcurrency = l.Int(n, "MaxConcurrency", 0, math.MaxInt32)
+		}
 	}
 	if n := m.Get("MaxConcurrencyPath"); n != nil {
 		a.MaxConcurrencyPath = l.path(n, "MaxConcurrencyPath", true, true)

@@ -222,3 +222,12 @@ func resourceName(res string) string {
 	}
 	return parts[len(parts)-1]
 }
+
+// pathOrCall reads a field that takes a path or, as AWS also allows for
+// ErrorPath and CausePath, an intrinsic function call.
+func (l *lowerer) pathOrCall(n *yaml.Node, what string) (*ir.Path, *ir.Intrinsic) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" && !strings.HasPrefix(n.Value, "$") {
+		return nil, l.intrinsic(n)
+	}
+	return l.path(n, what, false, true), nil
+}

@@ -178,7 +178,8 @@ var reviewDraftState = flowcrt.ASLState{
 
 // stepDraft runs Task state "Draft".
 func (w *Review) stepDraft(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
-	out, err := x.Do(ctx, &reviewDraftState, x.Enter("Draft"), in, x.Task(&reviewDraftState, w.h.Draft))
+	cx := x.Enter(ctx, "Draft")
+	out, err := x.Do(ctx, &reviewDraftState, cx, in, x.Task(&reviewDraftState, w.h.Draft))
 	if err != nil {
 		return reviewDone, nil, err
 	}
@@ -193,7 +194,8 @@ var reviewSaveState = flowcrt.ASLState{
 func (w *Review) stepSave(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
 	// A Checkpoint passes its input through; with a session, the run saves a checkpoint after it, as
 	// after every top-level state. Inside a Parallel or Map it saves nothing.
-	out, err := x.Do(ctx, &reviewSaveState, x.Enter("Save"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "Save")
+	out, err := x.Do(ctx, &reviewSaveState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return reviewDone, nil, err
 	}
@@ -210,7 +212,8 @@ var reviewReviewState = flowcrt.ASLState{
 
 // stepReview runs Approval state "Review".
 func (w *Review) stepReview(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
-	out, err := x.Do(ctx, &reviewReviewState, x.Enter("Review"), in, x.Approval(flowcrt.ApprovalRequest{
+	cx := x.Enter(ctx, "Review")
+	out, err := x.Do(ctx, &reviewReviewState, cx, in, x.Approval(flowcrt.ApprovalRequest{
 		State:   "Review",
 		Prompt:  "Publish the draft?",
 		Options: []string{"approve", "reject"},
@@ -248,7 +251,8 @@ var reviewPublishState = flowcrt.ASLState{
 
 // stepPublish runs Task state "Publish".
 func (w *Review) stepPublish(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
-	out, err := x.Do(ctx, &reviewPublishState, x.Enter("Publish"), in, x.Task(&reviewPublishState, w.h.Publish))
+	cx := x.Enter(ctx, "Publish")
+	out, err := x.Do(ctx, &reviewPublishState, cx, in, x.Task(&reviewPublishState, w.h.Publish))
 	if err != nil {
 		return reviewDone, nil, err
 	}
@@ -257,7 +261,7 @@ func (w *Review) stepPublish(ctx context.Context, x *flowcrt.ASLExec, in any) (r
 
 // stepRejected runs Fail state "Rejected".
 func (w *Review) stepRejected(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
-	return reviewDone, nil, flowcrt.Fail(in, x.Enter("Rejected"), "Rejected", "the reviewer rejected the draft", nil, nil)
+	return reviewDone, nil, flowcrt.Fail(in, x.Enter(ctx, "Rejected"), flowcrt.TValue("Rejected"), flowcrt.TValue("the reviewer rejected the draft"))
 }
 
 // The compiled paths the choice rules read.

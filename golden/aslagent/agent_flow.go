@@ -189,7 +189,8 @@ var agentDraftState = flowcrt.ASLState{
 
 // stepDraft runs Task state "Draft".
 func (w *Agent) stepDraft(ctx context.Context, x *flowcrt.ASLExec, in any) (agentStep, any, error) {
-	out, err := x.Do(ctx, &agentDraftState, x.Enter("Draft"), in, x.Task(&agentDraftState, flowcrt.AgentTask(w.h.Writer, agentDraftAgent)))
+	cx := x.Enter(ctx, "Draft")
+	out, err := x.Do(ctx, &agentDraftState, cx, in, x.Task(&agentDraftState, flowcrt.AgentTask(w.h.Writer, agentDraftAgent)))
 	if err != nil {
 		return agentDone, nil, err
 	}
@@ -220,7 +221,8 @@ var agentDiscussState = flowcrt.ASLState{
 
 // stepDiscuss runs Debate state "Discuss".
 func (w *Agent) stepDiscuss(ctx context.Context, x *flowcrt.ASLExec, in any) (agentStep, any, error) {
-	out, err := x.Do(ctx, &agentDiscussState, x.Enter("Discuss"), in, x.Debate("Discuss", &agentDiscussDebate, w.h.Critic, w.h.Writer))
+	cx := x.Enter(ctx, "Discuss")
+	out, err := x.Do(ctx, &agentDiscussState, cx, in, x.Debate("Discuss", &agentDiscussDebate, w.h.Critic, w.h.Writer))
 	if err != nil {
 		return agentDone, nil, err
 	}
@@ -244,7 +246,8 @@ var agentSaveState = flowcrt.ASLState{
 func (w *Agent) stepSave(ctx context.Context, x *flowcrt.ASLExec, in any) (agentStep, any, error) {
 	// A Checkpoint passes its input through; with a session, the run saves a checkpoint after it, as
 	// after every top-level state. Inside a Parallel or Map it saves nothing.
-	out, err := x.Do(ctx, &agentSaveState, x.Enter("Save"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "Save")
+	out, err := x.Do(ctx, &agentSaveState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return agentDone, nil, err
 	}
@@ -261,7 +264,8 @@ var agentReviewState = flowcrt.ASLState{
 
 // stepReview runs Approval state "Review".
 func (w *Agent) stepReview(ctx context.Context, x *flowcrt.ASLExec, in any) (agentStep, any, error) {
-	out, err := x.Do(ctx, &agentReviewState, x.Enter("Review"), in, x.Approval(flowcrt.ApprovalRequest{
+	cx := x.Enter(ctx, "Review")
+	out, err := x.Do(ctx, &agentReviewState, cx, in, x.Approval(flowcrt.ApprovalRequest{
 		State:   "Review",
 		Prompt:  "Publish the draft?",
 		Options: []string{"approve", "reject"},
@@ -295,7 +299,8 @@ var agentPublishState = flowcrt.ASLState{
 
 // stepPublish runs Succeed state "Publish".
 func (w *Agent) stepPublish(ctx context.Context, x *flowcrt.ASLExec, in any) (agentStep, any, error) {
-	out, err := x.Do(ctx, &agentPublishState, x.Enter("Publish"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "Publish")
+	out, err := x.Do(ctx, &agentPublishState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return agentDone, nil, err
 	}
@@ -304,7 +309,7 @@ func (w *Agent) stepPublish(ctx context.Context, x *flowcrt.ASLExec, in any) (ag
 
 // stepRejected runs Fail state "Rejected".
 func (w *Agent) stepRejected(ctx context.Context, x *flowcrt.ASLExec, in any) (agentStep, any, error) {
-	return agentDone, nil, flowcrt.Fail(in, x.Enter("Rejected"), "Rejected", "the reviewer rejected the draft", nil, nil)
+	return agentDone, nil, flowcrt.Fail(in, x.Enter(ctx, "Rejected"), flowcrt.TValue("Rejected"), flowcrt.TValue("the reviewer rejected the draft"))
 }
 
 // The compiled paths the choice rules read.

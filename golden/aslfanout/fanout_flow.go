@@ -201,7 +201,8 @@ var fanoutPrepareState = flowcrt.ASLState{
 
 // stepPrepare runs Pass state "Prepare".
 func (w *Fanout) stepPrepare(ctx context.Context, x *flowcrt.ASLExec, in any) (fanoutStep, any, error) {
-	out, err := x.Do(ctx, &fanoutPrepareState, x.Enter("Prepare"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "Prepare")
+	out, err := x.Do(ctx, &fanoutPrepareState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return fanoutDone, nil, err
 	}
@@ -228,7 +229,8 @@ var fanoutBothState = flowcrt.ASLState{
 
 // stepBoth runs Parallel state "Both".
 func (w *Fanout) stepBoth(ctx context.Context, x *flowcrt.ASLExec, in any) (fanoutStep, any, error) {
-	out, err := x.Do(ctx, &fanoutBothState, x.Enter("Both"), in, x.Parallel("Both", w.runBothBranch1, w.runBothBranch2))
+	cx := x.Enter(ctx, "Both")
+	out, err := x.Do(ctx, &fanoutBothState, cx, in, x.Parallel("Both", w.runBothBranch1, w.runBothBranch2))
 	if err != nil {
 		return fanoutDone, nil, err
 	}
@@ -270,7 +272,8 @@ var fanoutSquareState = flowcrt.ASLState{
 
 // stepSquare runs Map state "Square".
 func (w *Fanout) stepSquare(ctx context.Context, x *flowcrt.ASLExec, in any) (fanoutStep, any, error) {
-	out, err := x.Do(ctx, &fanoutSquareState, x.Enter("Square"), in, x.Map("Square", &fanoutSquareItems, w.runSquareItems))
+	cx := x.Enter(ctx, "Square")
+	out, err := x.Do(ctx, &fanoutSquareState, cx, in, x.Map("Square", &fanoutSquareItems, w.runSquareItems))
 	if err != nil {
 		return fanoutDone, nil, err
 	}
@@ -333,7 +336,8 @@ var fanoutComputeState = flowcrt.ASLState{
 
 // stepCompute runs Task state "Compute".
 func (w *Fanout) stepCompute(ctx context.Context, x *flowcrt.ASLExec, in any) (fanoutStep, any, error) {
-	out, err := x.Do(ctx, &fanoutComputeState, x.Enter("Compute"), in, x.Task(&fanoutComputeState, w.h.Invoke))
+	cx := x.Enter(ctx, "Compute")
+	out, err := x.Do(ctx, &fanoutComputeState, cx, in, x.Task(&fanoutComputeState, w.h.Invoke))
 	if err != nil {
 		return fanoutDone, nil, err
 	}
@@ -374,7 +378,8 @@ var fanoutGreetState = flowcrt.ASLState{
 
 // stepGreet runs Map state "Greet".
 func (w *Fanout) stepGreet(ctx context.Context, x *flowcrt.ASLExec, in any) (fanoutStep, any, error) {
-	out, err := x.Do(ctx, &fanoutGreetState, x.Enter("Greet"), in, x.Map("Greet", &fanoutGreetItems, w.runGreetItems))
+	cx := x.Enter(ctx, "Greet")
+	out, err := x.Do(ctx, &fanoutGreetState, cx, in, x.Map("Greet", &fanoutGreetItems, w.runGreetItems))
 	if err != nil {
 		return fanoutDone, nil, err
 	}
@@ -438,7 +443,8 @@ var fanoutHelloState = flowcrt.ASLState{
 
 // stepHello runs Pass state "Hello".
 func (w *Fanout) stepHello(ctx context.Context, x *flowcrt.ASLExec, in any) (fanoutStep, any, error) {
-	out, err := x.Do(ctx, &fanoutHelloState, x.Enter("Hello"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "Hello")
+	out, err := x.Do(ctx, &fanoutHelloState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return fanoutDone, nil, err
 	}
@@ -451,7 +457,8 @@ var fanoutWaitState = flowcrt.ASLState{
 
 // stepWait runs Wait state "Wait".
 func (w *Fanout) stepWait(ctx context.Context, x *flowcrt.ASLExec, in any) (fanoutStep, any, error) {
-	out, err := x.Do(ctx, &fanoutWaitState, x.Enter("Wait"), in, x.Wait(&fanoutWaitWait))
+	cx := x.Enter(ctx, "Wait")
+	out, err := x.Do(ctx, &fanoutWaitState, cx, in, x.Wait(&fanoutWaitWait))
 	if err != nil {
 		return fanoutDone, nil, err
 	}

@@ -198,9 +198,10 @@ var faultsStartState = flowcrt.ASLState{
 
 // stepStart runs Task state "Start".
 func (w *Faults) stepStart(ctx context.Context, x *flowcrt.ASLExec, in any) (faultsStep, any, error) {
-	out, err := x.Do(ctx, &faultsStartState, x.Enter("Start"), in, x.Task(&faultsStartState, w.h.Start))
+	cx := x.Enter(ctx, "Start")
+	out, err := x.Do(ctx, &faultsStartState, cx, in, x.Task(&faultsStartState, w.h.Start))
 	if err != nil {
-		i, out, err := faultsStartState.Caught(in, err)
+		i, out, err := faultsStartState.Caught(cx, in, err)
 		switch i {
 		case 0:
 			return faultsStepTimedOut, out, nil
@@ -217,7 +218,8 @@ var faultsBothState = flowcrt.ASLState{
 
 // stepBoth runs Parallel state "Both".
 func (w *Faults) stepBoth(ctx context.Context, x *flowcrt.ASLExec, in any) (faultsStep, any, error) {
-	out, err := x.Do(ctx, &faultsBothState, x.Enter("Both"), in, x.Parallel("Both", w.runBothBranch1, w.runBothBranch2))
+	cx := x.Enter(ctx, "Both")
+	out, err := x.Do(ctx, &faultsBothState, cx, in, x.Parallel("Both", w.runBothBranch1, w.runBothBranch2))
 	if err != nil {
 		return faultsDone, nil, err
 	}
@@ -259,7 +261,8 @@ var faultsLeftState = flowcrt.ASLState{
 
 // stepLeft runs Task state "Left".
 func (w *Faults) stepLeft(ctx context.Context, x *flowcrt.ASLExec, in any) (faultsStep, any, error) {
-	out, err := x.Do(ctx, &faultsLeftState, x.Enter("Left"), in, x.Task(&faultsLeftState, w.h.Left))
+	cx := x.Enter(ctx, "Left")
+	out, err := x.Do(ctx, &faultsLeftState, cx, in, x.Task(&faultsLeftState, w.h.Left))
 	if err != nil {
 		return faultsDone, nil, err
 	}
@@ -301,7 +304,8 @@ var faultsRightState = flowcrt.ASLState{
 
 // stepRight runs Task state "Right".
 func (w *Faults) stepRight(ctx context.Context, x *flowcrt.ASLExec, in any) (faultsStep, any, error) {
-	out, err := x.Do(ctx, &faultsRightState, x.Enter("Right"), in, x.Task(&faultsRightState, w.h.Right))
+	cx := x.Enter(ctx, "Right")
+	out, err := x.Do(ctx, &faultsRightState, cx, in, x.Task(&faultsRightState, w.h.Right))
 	if err != nil {
 		return faultsDone, nil, err
 	}
@@ -314,7 +318,8 @@ var faultsEachState = flowcrt.ASLState{
 
 // stepEach runs Map state "Each".
 func (w *Faults) stepEach(ctx context.Context, x *flowcrt.ASLExec, in any) (faultsStep, any, error) {
-	out, err := x.Do(ctx, &faultsEachState, x.Enter("Each"), in, x.Map("Each", &faultsEachItems, w.runEachItems))
+	cx := x.Enter(ctx, "Each")
+	out, err := x.Do(ctx, &faultsEachState, cx, in, x.Map("Each", &faultsEachItems, w.runEachItems))
 	if err != nil {
 		return faultsDone, nil, err
 	}
@@ -364,7 +369,8 @@ var faultsItemState = flowcrt.ASLState{
 
 // stepItem runs Task state "Item".
 func (w *Faults) stepItem(ctx context.Context, x *flowcrt.ASLExec, in any) (faultsStep, any, error) {
-	out, err := x.Do(ctx, &faultsItemState, x.Enter("Item"), in, x.Task(&faultsItemState, w.h.Each))
+	cx := x.Enter(ctx, "Item")
+	out, err := x.Do(ctx, &faultsItemState, cx, in, x.Task(&faultsItemState, w.h.Each))
 	if err != nil {
 		return faultsDone, nil, err
 	}
@@ -377,7 +383,8 @@ var faultsTimedOutState = flowcrt.ASLState{
 
 // stepTimedOut runs Pass state "TimedOut".
 func (w *Faults) stepTimedOut(ctx context.Context, x *flowcrt.ASLExec, in any) (faultsStep, any, error) {
-	out, err := x.Do(ctx, &faultsTimedOutState, x.Enter("TimedOut"), in, flowcrt.PassResult(faultsTimedOutResult))
+	cx := x.Enter(ctx, "TimedOut")
+	out, err := x.Do(ctx, &faultsTimedOutState, cx, in, flowcrt.PassResult(faultsTimedOutResult))
 	if err != nil {
 		return faultsDone, nil, err
 	}

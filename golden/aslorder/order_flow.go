@@ -228,9 +228,10 @@ var orderEnrichState = flowcrt.ASLState{
 
 // stepEnrich runs Task state "Enrich".
 func (w *Order) stepEnrich(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
-	out, err := x.Do(ctx, &orderEnrichState, x.Enter("Enrich"), in, x.Task(&orderEnrichState, w.h.Enrich))
+	cx := x.Enter(ctx, "Enrich")
+	out, err := x.Do(ctx, &orderEnrichState, cx, in, x.Task(&orderEnrichState, w.h.Enrich))
 	if err != nil {
-		i, out, err := orderEnrichState.Caught(in, err)
+		i, out, err := orderEnrichState.Caught(cx, in, err)
 		switch i {
 		case 0:
 			return orderStepReport, out, nil
@@ -246,18 +247,21 @@ var orderRouteState = flowcrt.ASLState{
 
 // stepRoute runs Choice state "Route".
 func (w *Order) stepRoute(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
-	cx := x.Enter("Route")
+	cx := x.Enter(ctx, "Route")
 	in, err := orderRouteState.Input(in, cx)
 	if err != nil {
 		return orderDone, nil, err
 	}
 	c := flowcrt.NewChoice(in, cx)
 	next := orderDone
+	rule := -1 // the Default
 	switch {
 	case (c.Is(flowcrt.IsNumeric, orderPath1, true) && c.Cmp(flowcrt.NumericGreaterThan, orderPath2, 100.0)):
 		next = orderStepLarge
+		rule = 0
 	case c.Err() == nil && c.Matches(orderPath3, "order costs *"):
 		next = orderStepSmall
+		rule = 1
 	}
 	if err := c.Err(); err != nil {
 		return orderDone, nil, err
@@ -265,7 +269,7 @@ func (w *Order) stepRoute(ctx context.Context, x *flowcrt.ASLExec, in any) (orde
 	if next == orderDone {
 		return orderDone, nil, flowcrt.NoChoiceMatched("Route")
 	}
-	out, err := orderRouteState.Output(in, cx)
+	out, err := orderRouteState.Chosen(cx, in, rule)
 	return next, out, err
 }
 
@@ -279,7 +283,8 @@ var orderLargeState = flowcrt.ASLState{
 
 // stepLarge runs Pass state "Large".
 func (w *Order) stepLarge(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
-	out, err := x.Do(ctx, &orderLargeState, x.Enter("Large"), in, flowcrt.PassResult(orderLargeResult))
+	cx := x.Enter(ctx, "Large")
+	out, err := x.Do(ctx, &orderLargeState, cx, in, flowcrt.PassResult(orderLargeResult))
 	if err != nil {
 		return orderDone, nil, err
 	}
@@ -300,7 +305,8 @@ var orderSmallState = flowcrt.ASLState{
 
 // stepSmall runs Pass state "Small".
 func (w *Order) stepSmall(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
-	out, err := x.Do(ctx, &orderSmallState, x.Enter("Small"), in, flowcrt.PassResult(orderSmallResult))
+	cx := x.Enter(ctx, "Small")
+	out, err := x.Do(ctx, &orderSmallState, cx, in, flowcrt.PassResult(orderSmallResult))
 	if err != nil {
 		return orderDone, nil, err
 	}
@@ -313,13 +319,13 @@ var orderSmallResult = flowcrt.TValue(flowcrt.Obj(
 
 // stepReport runs Fail state "Report".
 func (w *Order) stepReport(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
-	return orderDone, nil, flowcrt.Fail(in, x.Enter("Report"), "", "", &flowcrt.JSONPath{
+	return orderDone, nil, flowcrt.Fail(in, x.Enter(ctx, "Report"), flowcrt.TPath(&flowcrt.JSONPath{
 		Src:  "$.error.Error",
 		Segs: []flowcrt.PathSeg{flowcrt.Field("error"), flowcrt.Field("Error")},
-	}, &flowcrt.JSONPath{
+	}), flowcrt.TPath(&flowcrt.JSONPath{
 		Src:  "$.error.Cause",
 		Segs: []flowcrt.PathSeg{flowcrt.Field("error"), flowcrt.Field("Cause")},
-	})
+	}))
 }
 
 // The compiled paths the choice rules read.

@@ -289,7 +289,8 @@ var seedInitializeStateState = flowcrt.ASLState{
 // stepInitializeState runs Pass state "InitializeState".
 // Set up initial state
 func (w *Seed) stepInitializeState(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedInitializeStateState, x.Enter("InitializeState"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "InitializeState")
+	out, err := x.Do(ctx, &seedInitializeStateState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -302,7 +303,8 @@ var seedProcessState = flowcrt.ASLState{
 
 // stepProcess runs Pass state "Process".
 func (w *Seed) stepProcess(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedProcessState, x.Enter("Process"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "Process")
+	out, err := x.Do(ctx, &seedProcessState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -350,9 +352,10 @@ var seedAnalyzeCodeState = flowcrt.ASLState{
 // stepAnalyzeCode runs Task state "AnalyzeCode".
 // Analyze source code for issues
 func (w *Seed) stepAnalyzeCode(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedAnalyzeCodeState, x.Enter("AnalyzeCode"), in, x.Task(&seedAnalyzeCodeState, flowcrt.AgentTask(w.h.CodeAnalyzer, seedAnalyzeCodeAgent)))
+	cx := x.Enter(ctx, "AnalyzeCode")
+	out, err := x.Do(ctx, &seedAnalyzeCodeState, cx, in, x.Task(&seedAnalyzeCodeState, flowcrt.AgentTask(w.h.CodeAnalyzer, seedAnalyzeCodeAgent)))
 	if err != nil {
-		i, out, err := seedAnalyzeCodeState.Caught(in, err)
+		i, out, err := seedAnalyzeCodeState.Caught(cx, in, err)
 		switch i {
 		case 0:
 			return seedStepHandleTimeout, out, nil
@@ -379,7 +382,8 @@ var seedHandleTimeoutState = flowcrt.ASLState{
 
 // stepHandleTimeout runs Pass state "HandleTimeout".
 func (w *Seed) stepHandleTimeout(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedHandleTimeoutState, x.Enter("HandleTimeout"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "HandleTimeout")
+	out, err := x.Do(ctx, &seedHandleTimeoutState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -392,7 +396,8 @@ var seedProcessResultsState = flowcrt.ASLState{
 
 // stepProcessResults runs Pass state "ProcessResults".
 func (w *Seed) stepProcessResults(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedProcessResultsState, x.Enter("ProcessResults"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "ProcessResults")
+	out, err := x.Do(ctx, &seedProcessResultsState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -406,27 +411,32 @@ var seedRouteByIntentState = flowcrt.ASLState{
 // stepRouteByIntent runs Choice state "RouteByIntent".
 // Route based on classified intent
 func (w *Seed) stepRouteByIntent(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	cx := x.Enter("RouteByIntent")
+	cx := x.Enter(ctx, "RouteByIntent")
 	in, err := seedRouteByIntentState.Input(in, cx)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	c := flowcrt.NewChoice(in, cx)
 	next := seedStepGeneralInquiry
+	rule := -1 // the Default
 	switch {
 	case (c.Cmp(flowcrt.StringEquals, seedPath1, "purchase") && c.Cmp(flowcrt.NumericGreaterThan, seedPath2, 1000.0)):
 		next = seedStepHighValuePurchase
+		rule = 0
 	case c.Err() == nil && c.Cmp(flowcrt.StringEquals, seedPath3, "purchase"):
 		next = seedStepStandardPurchase
+		rule = 1
 	case c.Err() == nil && c.Cmp(flowcrt.StringEquals, seedPath4, "support"):
 		next = seedStepCustomerSupport
+		rule = 2
 	case c.Err() == nil && (c.Cmp(flowcrt.StringEquals, seedPath5, "refund") || c.Cmp(flowcrt.StringEquals, seedPath6, "cancel")):
 		next = seedStepRefundFlow
+		rule = 3
 	}
 	if err := c.Err(); err != nil {
 		return seedDone, nil, err
 	}
-	out, err := seedRouteByIntentState.Output(in, cx)
+	out, err := seedRouteByIntentState.Chosen(cx, in, rule)
 	return next, out, err
 }
 
@@ -436,7 +446,8 @@ var seedHighValuePurchaseState = flowcrt.ASLState{
 
 // stepHighValuePurchase runs Pass state "HighValuePurchase".
 func (w *Seed) stepHighValuePurchase(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedHighValuePurchaseState, x.Enter("HighValuePurchase"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "HighValuePurchase")
+	out, err := x.Do(ctx, &seedHighValuePurchaseState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -449,23 +460,26 @@ var seedScoreCheckState = flowcrt.ASLState{
 
 // stepScoreCheck runs Choice state "ScoreCheck".
 func (w *Seed) stepScoreCheck(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	cx := x.Enter("ScoreCheck")
+	cx := x.Enter(ctx, "ScoreCheck")
 	in, err := seedScoreCheckState.Input(in, cx)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	c := flowcrt.NewChoice(in, cx)
 	next := seedStepProcessAllTasks
+	rule := -1 // the Default
 	switch {
 	case c.Cmp(flowcrt.NumericGreaterThan, seedPath7, 80.0):
 		next = seedStepHighScore
+		rule = 0
 	case c.Err() == nil && (c.Cmp(flowcrt.NumericGreaterThan, seedPath8, 80.0) && c.Cmp(flowcrt.BooleanEquals, seedPath9, true)):
 		next = seedStepVerifiedHighScore
+		rule = 1
 	}
 	if err := c.Err(); err != nil {
 		return seedDone, nil, err
 	}
-	out, err := seedScoreCheckState.Output(in, cx)
+	out, err := seedScoreCheckState.Chosen(cx, in, rule)
 	return next, out, err
 }
 
@@ -475,7 +489,8 @@ var seedHighScoreState = flowcrt.ASLState{
 
 // stepHighScore runs Pass state "HighScore".
 func (w *Seed) stepHighScore(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedHighScoreState, x.Enter("HighScore"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "HighScore")
+	out, err := x.Do(ctx, &seedHighScoreState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -488,7 +503,8 @@ var seedVerifiedHighScoreState = flowcrt.ASLState{
 
 // stepVerifiedHighScore runs Pass state "VerifiedHighScore".
 func (w *Seed) stepVerifiedHighScore(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedVerifiedHighScoreState, x.Enter("VerifiedHighScore"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "VerifiedHighScore")
+	out, err := x.Do(ctx, &seedVerifiedHighScoreState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -501,7 +517,8 @@ var seedStandardPurchaseState = flowcrt.ASLState{
 
 // stepStandardPurchase runs Pass state "StandardPurchase".
 func (w *Seed) stepStandardPurchase(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedStandardPurchaseState, x.Enter("StandardPurchase"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "StandardPurchase")
+	out, err := x.Do(ctx, &seedStandardPurchaseState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -514,7 +531,8 @@ var seedCustomerSupportState = flowcrt.ASLState{
 
 // stepCustomerSupport runs Pass state "CustomerSupport".
 func (w *Seed) stepCustomerSupport(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedCustomerSupportState, x.Enter("CustomerSupport"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "CustomerSupport")
+	out, err := x.Do(ctx, &seedCustomerSupportState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -527,7 +545,8 @@ var seedRefundFlowState = flowcrt.ASLState{
 
 // stepRefundFlow runs Pass state "RefundFlow".
 func (w *Seed) stepRefundFlow(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedRefundFlowState, x.Enter("RefundFlow"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "RefundFlow")
+	out, err := x.Do(ctx, &seedRefundFlowState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -540,7 +559,8 @@ var seedGeneralInquiryState = flowcrt.ASLState{
 
 // stepGeneralInquiry runs Pass state "GeneralInquiry".
 func (w *Seed) stepGeneralInquiry(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedGeneralInquiryState, x.Enter("GeneralInquiry"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "GeneralInquiry")
+	out, err := x.Do(ctx, &seedGeneralInquiryState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -558,7 +578,8 @@ var seedProcessAllTasksState = flowcrt.ASLState{
 // stepProcessAllTasks runs Map state "ProcessAllTasks".
 // Process each task in parallel
 func (w *Seed) stepProcessAllTasks(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedProcessAllTasksState, x.Enter("ProcessAllTasks"), in, x.Map("ProcessAllTasks", &seedProcessAllTasksItems, w.runProcessAllTasksItems))
+	cx := x.Enter(ctx, "ProcessAllTasks")
+	out, err := x.Do(ctx, &seedProcessAllTasksState, cx, in, x.Map("ProcessAllTasks", &seedProcessAllTasksItems, w.runProcessAllTasksItems))
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -633,7 +654,8 @@ var seedValidateTaskState = flowcrt.ASLState{
 
 // stepValidateTask runs Task state "ValidateTask".
 func (w *Seed) stepValidateTask(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedValidateTaskState, x.Enter("ValidateTask"), in, x.Task(&seedValidateTaskState, flowcrt.AgentTask(w.h.Validator, seedValidateTaskAgent)))
+	cx := x.Enter(ctx, "ValidateTask")
+	out, err := x.Do(ctx, &seedValidateTaskState, cx, in, x.Task(&seedValidateTaskState, flowcrt.AgentTask(w.h.Validator, seedValidateTaskAgent)))
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -661,7 +683,8 @@ var seedExecuteTaskState = flowcrt.ASLState{
 
 // stepExecuteTask runs Task state "ExecuteTask".
 func (w *Seed) stepExecuteTask(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedExecuteTaskState, x.Enter("ExecuteTask"), in, x.Task(&seedExecuteTaskState, flowcrt.AgentTask(w.h.Executor, seedExecuteTaskAgent)))
+	cx := x.Enter(ctx, "ExecuteTask")
+	out, err := x.Do(ctx, &seedExecuteTaskState, cx, in, x.Task(&seedExecuteTaskState, flowcrt.AgentTask(w.h.Executor, seedExecuteTaskAgent)))
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -678,7 +701,8 @@ var seedSummarizeState = flowcrt.ASLState{
 
 // stepSummarize runs Pass state "Summarize".
 func (w *Seed) stepSummarize(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedSummarizeState, x.Enter("Summarize"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "Summarize")
+	out, err := x.Do(ctx, &seedSummarizeState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -696,7 +720,8 @@ var seedComprehensiveReviewState = flowcrt.ASLState{
 // stepComprehensiveReview runs Parallel state "ComprehensiveReview".
 // Run multiple review types simultaneously
 func (w *Seed) stepComprehensiveReview(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedComprehensiveReviewState, x.Enter("ComprehensiveReview"), in, x.Parallel("ComprehensiveReview", w.runComprehensiveReviewBranch1, w.runComprehensiveReviewBranch2, w.runComprehensiveReviewBranch3))
+	cx := x.Enter(ctx, "ComprehensiveReview")
+	out, err := x.Do(ctx, &seedComprehensiveReviewState, cx, in, x.Parallel("ComprehensiveReview", w.runComprehensiveReviewBranch1, w.runComprehensiveReviewBranch2, w.runComprehensiveReviewBranch3))
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -739,7 +764,8 @@ var seedSecurityReviewState = flowcrt.ASLState{
 
 // stepSecurityReview runs Task state "SecurityReview".
 func (w *Seed) stepSecurityReview(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedSecurityReviewState, x.Enter("SecurityReview"), in, x.Task(&seedSecurityReviewState, flowcrt.AgentTask(w.h.SecurityAnalyzer, seedSecurityReviewAgent)))
+	cx := x.Enter(ctx, "SecurityReview")
+	out, err := x.Do(ctx, &seedSecurityReviewState, cx, in, x.Task(&seedSecurityReviewState, flowcrt.AgentTask(w.h.SecurityAnalyzer, seedSecurityReviewAgent)))
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -786,7 +812,8 @@ var seedPerformanceReviewState = flowcrt.ASLState{
 
 // stepPerformanceReview runs Task state "PerformanceReview".
 func (w *Seed) stepPerformanceReview(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedPerformanceReviewState, x.Enter("PerformanceReview"), in, x.Task(&seedPerformanceReviewState, flowcrt.AgentTask(w.h.PerformanceAnalyzer, seedPerformanceReviewAgent)))
+	cx := x.Enter(ctx, "PerformanceReview")
+	out, err := x.Do(ctx, &seedPerformanceReviewState, cx, in, x.Task(&seedPerformanceReviewState, flowcrt.AgentTask(w.h.PerformanceAnalyzer, seedPerformanceReviewAgent)))
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -833,7 +860,8 @@ var seedStyleReviewState = flowcrt.ASLState{
 
 // stepStyleReview runs Task state "StyleReview".
 func (w *Seed) stepStyleReview(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedStyleReviewState, x.Enter("StyleReview"), in, x.Task(&seedStyleReviewState, flowcrt.AgentTask(w.h.StyleChecker, seedStyleReviewAgent)))
+	cx := x.Enter(ctx, "StyleReview")
+	out, err := x.Do(ctx, &seedStyleReviewState, cx, in, x.Task(&seedStyleReviewState, flowcrt.AgentTask(w.h.StyleChecker, seedStyleReviewAgent)))
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -850,7 +878,8 @@ var seedCombineResultsState = flowcrt.ASLState{
 
 // stepCombineResults runs Pass state "CombineResults".
 func (w *Seed) stepCombineResults(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedCombineResultsState, x.Enter("CombineResults"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "CombineResults")
+	out, err := x.Do(ctx, &seedCombineResultsState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -863,7 +892,8 @@ var seedWaitForRateLimitState = flowcrt.ASLState{
 
 // stepWaitForRateLimit runs Wait state "WaitForRateLimit".
 func (w *Seed) stepWaitForRateLimit(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedWaitForRateLimitState, x.Enter("WaitForRateLimit"), in, x.Wait(&seedWaitForRateLimitWait))
+	cx := x.Enter(ctx, "WaitForRateLimit")
+	out, err := x.Do(ctx, &seedWaitForRateLimitState, cx, in, x.Wait(&seedWaitForRateLimitWait))
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -881,7 +911,8 @@ var seedRetryRequestState = flowcrt.ASLState{
 
 // stepRetryRequest runs Pass state "RetryRequest".
 func (w *Seed) stepRetryRequest(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedRetryRequestState, x.Enter("RetryRequest"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "RetryRequest")
+	out, err := x.Do(ctx, &seedRetryRequestState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -896,7 +927,8 @@ var seedSaveProgressState = flowcrt.ASLState{
 func (w *Seed) stepSaveProgress(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
 	// A Checkpoint passes its input through; with a session, the run saves a checkpoint after it, as
 	// after every top-level state. Inside a Parallel or Map it saves nothing.
-	out, err := x.Do(ctx, &seedSaveProgressState, x.Enter("SaveProgress"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "SaveProgress")
+	out, err := x.Do(ctx, &seedSaveProgressState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -909,7 +941,8 @@ var seedContinueProcessingState = flowcrt.ASLState{
 
 // stepContinueProcessing runs Pass state "ContinueProcessing".
 func (w *Seed) stepContinueProcessing(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedContinueProcessingState, x.Enter("ContinueProcessing"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "ContinueProcessing")
+	out, err := x.Do(ctx, &seedContinueProcessingState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -923,7 +956,8 @@ var seedWorkflowCompleteState = flowcrt.ASLState{
 // stepWorkflowComplete runs Succeed state "WorkflowComplete".
 // Workflow completed successfully
 func (w *Seed) stepWorkflowComplete(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedWorkflowCompleteState, x.Enter("WorkflowComplete"), in, flowcrt.Identity)
+	cx := x.Enter(ctx, "WorkflowComplete")
+	out, err := x.Do(ctx, &seedWorkflowCompleteState, cx, in, flowcrt.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -932,7 +966,7 @@ func (w *Seed) stepWorkflowComplete(ctx context.Context, x *flowcrt.ASLExec, in 
 
 // stepValidationFailed runs Fail state "ValidationFailed".
 func (w *Seed) stepValidationFailed(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	return seedDone, nil, flowcrt.Fail(in, x.Enter("ValidationFailed"), "ValidationError", "Input data failed validation checks", nil, nil)
+	return seedDone, nil, flowcrt.Fail(in, x.Enter(ctx, "ValidationFailed"), flowcrt.TValue("ValidationError"), flowcrt.TValue("Input data failed validation checks"))
 }
 
 // The compiled paths the choice rules read.
