@@ -5,6 +5,7 @@ package asljsonata
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -37,8 +38,8 @@ type Orders struct {
 // NewOrders returns the state machine over your handlers.
 func NewOrders(h OrdersHandlers, opts ...flowcrt.Option) *Orders {
 	return &Orders{
-		cfg: flowcrt.NewConfig(opts...),
 		h:   h,
+		cfg: flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -46,23 +47,23 @@ func NewOrders(h OrdersHandlers, opts ...flowcrt.Option) *Orders {
 type ordersStep int
 
 const (
-	ordersDone       ordersStep = iota
-	ordersStepTotal             // "Total"
-	ordersStepPrice             // "Price"
-	ordersStepQuote             // "Quote"
-	ordersStepSize              // "Size"
-	ordersStepCharge            // "Charge"
-	ordersStepRefuse            // "Refuse"
+	ordersDone ordersStep = iota
+	ordersStepTotal
+	ordersStepPrice
+	ordersStepSize
+	ordersStepCharge
+	ordersStepRefuse
+	ordersStepQuote
 )
 
-// ordersStateNames maps each step to its state name, for errors.
-var ordersStateNames = [...]string{
+// ordersStateIDs maps each step to its state's id.
+var ordersStateIDs = [...]string{
 	ordersStepTotal:  "Total",
 	ordersStepPrice:  "Price",
-	ordersStepQuote:  "Quote",
 	ordersStepSize:   "Size",
 	ordersStepCharge: "Charge",
 	ordersStepRefuse: "Refuse",
+	ordersStepQuote:  "Quote",
 }
 
 // Run executes the state machine on input, any value that encodes as JSON, and returns its
@@ -110,24 +111,13 @@ func (w *Orders) sessions() *flowcrt.Sessions[any, any] {
 	}
 }
 
-// runAt runs the state machine on input from the top-level state named state; with a session
-// it saves a checkpoint after every top-level state.
+// runAt runs session sess on input from the state a checkpoint names.
 func (w *Orders) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
-	var step ordersStep
-	switch state {
-	case "Total":
-		step = ordersStepTotal
-	case "Price":
-		step = ordersStepPrice
-	case "Size":
-		step = ordersStepSize
-	case "Charge":
-		step = ordersStepCharge
-	case "Refuse":
-		step = ordersStepRefuse
-	default:
+	i := slices.Index(ordersStateIDs[1:6], state)
+	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
+	step := ordersStep(i + 1)
 	x, in, err := flowcrt.NewASLExec(&w.cfg, "orders", w.h, input)
 	if err != nil {
 		return nil, err
@@ -142,13 +132,20 @@ func (w *Orders) runAt(ctx context.Context, sess *flowcrt.Session, input any, st
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Orders) run(ctx context.Context, x *flowcrt.ASLExec, in any, step ordersStep) (any, error) {
+func (w *Orders) run(ctx context.Context, x *flowcrt.ASLExec, in any, step ordersStep) (out any, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := ordersStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != ordersDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next ordersStep
-		var err error
 		switch step {
 		case ordersStepTotal:
 			next, in, err = w.stepTotal(ctx, x, in)
@@ -161,9 +158,9 @@ func (w *Orders) run(ctx context.Context, x *flowcrt.ASLExec, in any, step order
 		case ordersStepRefuse:
 			next, in, err = w.stepRefuse(ctx, x, in)
 		}
-		err = x.Save(ctx, ordersStateNames[next], in, err)
+		err = x.Save(ctx, ordersStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(ordersStateNames[step], err)
+			return nil, flowcrt.StateFailed(ordersStateIDs[step], err)
 		}
 		step = next
 	}
@@ -250,20 +247,27 @@ var ordersPriceItems = flowcrt.MapSpec{
 }
 
 // runPriceItems runs the iterator of Map state "Price" from state "Quote" and returns its output.
-func (w *Orders) runPriceItems(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+func (w *Orders) runPriceItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := ordersStepQuote
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := ordersStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != ordersDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next ordersStep
-		var err error
 		switch step {
 		case ordersStepQuote:
 			next, in, err = w.stepQuote(ctx, x, in)
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(ordersStateNames[step], err)
+			return nil, flowcrt.StateFailed(ordersStateIDs[step], err)
 		}
 		step = next
 	}
@@ -465,6 +469,13 @@ func (w *Orders) stepRefuse(ctx context.Context, x *flowcrt.ASLExec, in any) (or
 	}))
 }
 
+// The compiled paths the choice rules read.
+var (
+	ordersCondition1 = flowcrt.TJSONata(&flowcrt.JSONata{
+		Src: "$total >= 100",
+	})
+)
+
 // OrdersMock implements OrdersHandlers with canned responses, for tests and dry runs.
 // A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
@@ -481,12 +492,10 @@ func NewOrdersMockHandlers(mocks *flowcrt.Mocks) OrdersMock {
 	return OrdersMock{mocks: mocks}
 }
 
-// Quote answers from the mock of the state that calls it.
+// The methods below answer from the mock of the state that calls them.
 func (m OrdersMock) Quote(ctx context.Context, in any) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }
-
-// Charge answers from the mock of the state that calls it.
 func (m OrdersMock) Charge(ctx context.Context, in any) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }
@@ -495,10 +504,3 @@ func (m OrdersMock) Charge(ctx context.Context, in any) (any, error) {
 func NewOrdersMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Orders {
 	return NewOrders(NewOrdersMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }
-
-// The compiled paths the choice rules read.
-var (
-	ordersCondition1 = flowcrt.TJSONata(&flowcrt.JSONata{
-		Src: "$total >= 100",
-	})
-)

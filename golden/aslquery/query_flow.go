@@ -5,6 +5,7 @@ package aslquery
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -32,8 +33,8 @@ type Query struct {
 // NewQuery returns the state machine over your handlers.
 func NewQuery(h QueryHandlers, opts ...flowcrt.Option) *Query {
 	return &Query{
-		cfg: flowcrt.NewConfig(opts...),
 		h:   h,
+		cfg: flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -41,33 +42,33 @@ func NewQuery(h QueryHandlers, opts ...flowcrt.Option) *Query {
 type queryStep int
 
 const (
-	queryDone       queryStep = iota
-	queryStepSelect           // "Select"
-	queryStepInit             // "Init"
-	queryStepUse              // "Use"
-	queryStepFan              // "Fan"
-	queryStepShadow           // "Shadow"
-	queryStepInner            // "Inner"
-	queryStepRead             // "Read"
-	queryStepRoute            // "Route"
-	queryStepItems            // "Items"
-	queryStepMark             // "Mark"
-	queryStepReport           // "Report"
+	queryDone queryStep = iota
+	queryStepSelect
+	queryStepInit
+	queryStepUse
+	queryStepFan
+	queryStepRoute
+	queryStepItems
+	queryStepReport
+	queryStepShadow
+	queryStepInner
+	queryStepRead
+	queryStepMark
 )
 
-// queryStateNames maps each step to its state name, for errors.
-var queryStateNames = [...]string{
+// queryStateIDs maps each step to its state's id.
+var queryStateIDs = [...]string{
 	queryStepSelect: "Select",
 	queryStepInit:   "Init",
 	queryStepUse:    "Use",
 	queryStepFan:    "Fan",
+	queryStepRoute:  "Route",
+	queryStepItems:  "Items",
+	queryStepReport: "Report",
 	queryStepShadow: "Shadow",
 	queryStepInner:  "Inner",
 	queryStepRead:   "Read",
-	queryStepRoute:  "Route",
-	queryStepItems:  "Items",
 	queryStepMark:   "Mark",
-	queryStepReport: "Report",
 }
 
 // Run executes the state machine on input, any value that encodes as JSON, and returns its
@@ -115,28 +116,13 @@ func (w *Query) sessions() *flowcrt.Sessions[any, any] {
 	}
 }
 
-// runAt runs the state machine on input from the top-level state named state; with a session
-// it saves a checkpoint after every top-level state.
+// runAt runs session sess on input from the state a checkpoint names.
 func (w *Query) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
-	var step queryStep
-	switch state {
-	case "Select":
-		step = queryStepSelect
-	case "Init":
-		step = queryStepInit
-	case "Use":
-		step = queryStepUse
-	case "Fan":
-		step = queryStepFan
-	case "Route":
-		step = queryStepRoute
-	case "Items":
-		step = queryStepItems
-	case "Report":
-		step = queryStepReport
-	default:
+	i := slices.Index(queryStateIDs[1:8], state)
+	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
+	step := queryStep(i + 1)
 	x, in, err := flowcrt.NewASLExec(&w.cfg, "query", w.h, input)
 	if err != nil {
 		return nil, err
@@ -151,13 +137,20 @@ func (w *Query) runAt(ctx context.Context, sess *flowcrt.Session, input any, sta
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Query) run(ctx context.Context, x *flowcrt.ASLExec, in any, step queryStep) (any, error) {
+func (w *Query) run(ctx context.Context, x *flowcrt.ASLExec, in any, step queryStep) (out any, err error) {
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := queryStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != queryDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next queryStep
-		var err error
 		switch step {
 		case queryStepSelect:
 			next, in, err = w.stepSelect(ctx, x, in)
@@ -174,9 +167,9 @@ func (w *Query) run(ctx context.Context, x *flowcrt.ASLExec, in any, step queryS
 		case queryStepReport:
 			next, in, err = w.stepReport(ctx, x, in)
 		}
-		err = x.Save(ctx, queryStateNames[next], in, err)
+		err = x.Save(ctx, queryStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(queryStateNames[step], err)
+			return nil, flowcrt.StateFailed(queryStateIDs[step], err)
 		}
 		step = next
 	}
@@ -357,14 +350,21 @@ func (w *Query) stepFan(ctx context.Context, x *flowcrt.ASLExec, in any) (queryS
 }
 
 // runFanBranch1 runs branch 1 of Parallel state "Fan" from state "Shadow" and returns its output.
-func (w *Query) runFanBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+func (w *Query) runFanBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := queryStepShadow
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := queryStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != queryDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next queryStep
-		var err error
 		switch step {
 		case queryStepShadow:
 			next, in, err = w.stepShadow(ctx, x, in)
@@ -372,7 +372,7 @@ func (w *Query) runFanBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (
 			next, in, err = w.stepInner(ctx, x, in)
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(queryStateNames[step], err)
+			return nil, flowcrt.StateFailed(queryStateIDs[step], err)
 		}
 		step = next
 	}
@@ -427,20 +427,27 @@ func (w *Query) stepInner(ctx context.Context, x *flowcrt.ASLExec, in any) (quer
 }
 
 // runFanBranch2 runs branch 2 of Parallel state "Fan" from state "Read" and returns its output.
-func (w *Query) runFanBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+func (w *Query) runFanBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := queryStepRead
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := queryStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != queryDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next queryStep
-		var err error
 		switch step {
 		case queryStepRead:
 			next, in, err = w.stepRead(ctx, x, in)
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(queryStateNames[step], err)
+			return nil, flowcrt.StateFailed(queryStateIDs[step], err)
 		}
 		step = next
 	}
@@ -542,20 +549,27 @@ var queryItemsItems = flowcrt.MapSpec{
 }
 
 // runItemsItems runs the iterator of Map state "Items" from state "Mark" and returns its output.
-func (w *Query) runItemsItems(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+func (w *Query) runItemsItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := queryStepMark
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := queryStateIDs[step]
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+	}()
 	for step != queryDone {
-		if err := ctx.Err(); err != nil {
+		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
 		var next queryStep
-		var err error
 		switch step {
 		case queryStepMark:
 			next, in, err = w.stepMark(ctx, x, in)
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(queryStateNames[step], err)
+			return nil, flowcrt.StateFailed(queryStateIDs[step], err)
 		}
 		step = next
 	}
@@ -639,6 +653,14 @@ func (w *Query) stepReport(ctx context.Context, x *flowcrt.ASLExec, in any) (que
 	return queryDone, out, nil
 }
 
+// The compiled paths the choice rules read.
+var (
+	queryPath1 = &flowcrt.JSONPath{
+		Src: "$count",
+		Var: "count",
+	}
+)
+
 // QueryMock implements QueryHandlers with canned responses, for tests and dry runs.
 // A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
@@ -659,11 +681,3 @@ func NewQueryMockHandlers(mocks *flowcrt.Mocks) QueryMock {
 func NewQueryMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Query {
 	return NewQuery(NewQueryMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }
-
-// The compiled paths the choice rules read.
-var (
-	queryPath1 = &flowcrt.JSONPath{
-		Src: "$count",
-		Var: "count",
-	}
-)
