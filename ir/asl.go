@@ -24,6 +24,8 @@ const (
 	ASLApproval   ASLType = "Approval"
 	ASLDebate     ASLType = "Debate"
 	ASLCheckpoint ASLType = "Checkpoint"
+	ASLInclude    ASLType = "Include"
+	ASLWorkflow   ASLType = "Workflow"
 )
 
 // Machine is a scope of states: the whole state machine, a Parallel branch
@@ -70,6 +72,11 @@ type ASLState struct {
 	Approval   *Approval
 	Debate     *Debate
 	Checkpoint string // Checkpoint: its Name
+
+	// Agent State Language extensions (see asl_agent.go).
+	Memory      *Memory      // Task with Agent, Pass
+	Include     *Include     // Include and Workflow states
+	Distributed *Distributed // Map in DISTRIBUTED mode
 }
 
 // PathField is InputPath, ResultPath or OutputPath as written: a path, or
@@ -206,8 +213,9 @@ type ChoiceRule struct {
 	Op       string // "And", "Or", "Not", or a comparison such as "StringEquals"
 	Args     []*ChoiceRule
 	Variable *Path
-	Value    any   // the literal operand: string, float64 or bool
-	Other    *Path // the operand of a ...Path comparison
+	Value    any        // the literal operand: string, float64 or bool
+	Other    *Path      // the operand of a ...Path comparison
+	Call     *Intrinsic // `Variable.$`: an intrinsic call in place of Variable
 }
 
 // Wait is how long a Wait state waits: exactly one field is set.
@@ -229,6 +237,8 @@ type Agent struct {
 	Budget     any
 	Guardrails any
 	Reasoning  any
+	Limit      *Budget // the task's Budget limits; nil: none
+	RunLimit   *Budget // the workflow's Budget; nil: none
 }
 
 // Approval is an Approval state's request.
@@ -237,6 +247,9 @@ type Approval struct {
 	Options    []string
 	Timeout    time.Duration
 	Escalation any
+	// PromptTemplate is a structured (`Prompt` object) or computed
+	// (`Prompt.$`) prompt, evaluated on the state's input.
+	PromptTemplate *Template
 }
 
 // Debate is a Debate state's setup.

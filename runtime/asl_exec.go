@@ -19,6 +19,7 @@ type ASLExec struct {
 	machine  string
 	name     string
 	start    time.Time
+	spend    usage // agent budgets and memory (asl_agent.go)
 }
 
 // OrderedHandlers is implemented by handlers that take and return JSON

@@ -164,6 +164,10 @@ type ApprovalRequest struct {
 	// Timeout is how long the approval may take (0: no limit); the
 	// handler's context ends then.
 	Timeout time.Duration
+	// Details is a structured or computed prompt (`Prompt` object or
+	// `Prompt.$`), evaluated on the input; Prompt is then its Title.
+	Details        any
+	PromptTemplate *Template
 }
 
 // Approval is the body of an Approval state. Its result is
@@ -174,7 +178,11 @@ type ApprovalRequest struct {
 // interrupts the run (see Approve); inside a Parallel or Map, whose
 // progress no checkpoint holds, that is a States.Runtime error.
 func (x *ASLExec) Approval(req ApprovalRequest, topLevel bool) Body {
-	return func(ctx context.Context, _ *ASLContext, in any) (any, error) {
+	return func(ctx context.Context, cx *ASLContext, in any) (any, error) {
+		req := req // its own Details
+		if err := req.details(in, cx, x.ordered); err != nil {
+			return nil, err
+		}
 		input := in
 		if !x.ordered {
 			input = Plain(in)
@@ -211,6 +219,8 @@ type Agent struct {
 	Budget     any
 	Guardrails any
 	Reasoning  any
+	Limit      *Budget // the task's Budget; nil: none
+	RunLimit   *Budget // the workflow's Budget; nil: none
 }
 
 // AgentHandler is the shape of an agent's handler.

@@ -53,7 +53,9 @@ func Lower(r *yamlx.Reader, root *yaml.Node, stem, pkg string) *ir.Workflow {
 	if !ok {
 		return w
 	}
+	l.substitute(root, nil, w.Pos)
 	l.queryLanguage(m)
+	l.workflowLevel(m)
 	if n := m.Get("Comment"); n != nil {
 		w.Description, _ = l.String(n, "Comment")
 	}
@@ -75,6 +77,11 @@ type lowerer struct {
 	goNames  naming.Namer           // state Go names
 	methods  naming.Namer           // handler method names
 	handlers map[string]*ir.Handler // by resource, agent or role key
+
+	// Agent State Language workflow-level fields (workflow.go).
+	runBudget *ir.Budget            // the workflow's Budget
+	imports   map[string]*yaml.Node // Imports: file path by name
+	depth     int                   // how deep in imports the lowering is
 }
 
 // machine lowers StartAt and States of a (sub-)machine and checks the

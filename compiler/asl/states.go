@@ -83,6 +83,7 @@ func (l *lowerer) task(m yamlx.Map, s *ir.State) {
 	} else if agent != nil {
 		a.Agent = l.agent(m, agent)
 		s.Handler = l.handler("agent\x00"+a.Agent.Name, a.Agent.Name, a.Agent.Pos)
+		l.agentExtras(m, s)
 	} else {
 		l.agentFieldsWithoutAgent(m)
 	}
@@ -105,6 +106,7 @@ func (l *lowerer) pass(m yamlx.Map, s *ir.State) {
 	if n := m.Get("Result"); n != nil {
 		s.ASL.Result = l.literal(n)
 	}
+	l.memory(m, s)
 	l.transition(m, s)
 }
 
@@ -146,6 +148,7 @@ func (l *lowerer) fail(m yamlx.Map, s *ir.State) {
 	if n := m.Get("Cause"); n != nil {
 		a.Cause, _ = l.String(n, "Cause")
 	}
+	l.failDollar(m)
 	if n := m.Get("ErrorPath"); n != nil {
 		a.ErrorPath = l.path(n, "ErrorPath", false, true)
 		if m.Has("Error") {
