@@ -194,11 +194,19 @@ var agentDraftState = flowcrt.ASLState{
 
 // stepDraft runs Task state "Draft".
 func (w *Agent) stepDraft(ctx context.Context, x *flowcrt.ASLExec, in any) (agentStep, any, error) {
-	out, err := x.Do(ctx, &agentDraftState, x.Enter("Draft"), in, x.Task(&agentDraftState, flowcrt.AgentTask(w.h.Writer, agentDraftAgent)))
+	out, err := x.Do(ctx, &agentDraftState, x.Enter("Draft"), in, x.Recalling(&agentDraftMemory, x.AgentTask(&agentDraftState, w.h.Writer, &agentDraftAgent)))
 	if err != nil {
 		return agentDone, nil, err
 	}
 	return agentStepDiscuss, out, nil
+}
+
+var agentDraftMemory = flowcrt.Memory{
+	Reads: []flowcrt.MemoryRead{
+		{
+			Keys: []string{"style"},
+		},
+	},
 }
 
 var agentDraftAgent = flowcrt.Agent{
@@ -212,6 +220,9 @@ var agentDraftAgent = flowcrt.Agent{
 	},
 	Budget: map[string]any{
 		"MaxTokens": 2000.0,
+	},
+	Limit: &flowcrt.Budget{
+		MaxTokens: 2000.0,
 	},
 }
 

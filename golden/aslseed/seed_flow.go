@@ -391,7 +391,7 @@ var seedAnalyzeCodeState = flowcrt.ASLState{
 // stepAnalyzeCode runs Task state "AnalyzeCode".
 // Analyze source code for issues
 func (w *Seed) stepAnalyzeCode(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedAnalyzeCodeState, x.Enter("AnalyzeCode"), in, x.Task(&seedAnalyzeCodeState, flowcrt.AgentTask(w.h.CodeAnalyzer, seedAnalyzeCodeAgent)))
+	out, err := x.Do(ctx, &seedAnalyzeCodeState, x.Enter("AnalyzeCode"), in, x.AgentTask(&seedAnalyzeCodeState, w.h.CodeAnalyzer, &seedAnalyzeCodeAgent))
 	if err != nil {
 		i, out, err := seedAnalyzeCodeState.Caught(in, err)
 		switch i {
@@ -411,6 +411,9 @@ var seedAnalyzeCodeAgent = flowcrt.Agent{
 	},
 	Budget: map[string]any{
 		"MaxTokens": 5000.0,
+	},
+	Limit: &flowcrt.Budget{
+		MaxTokens: 5000.0,
 	},
 }
 
@@ -666,7 +669,7 @@ var seedValidateTaskState = flowcrt.ASLState{
 
 // stepValidateTask runs Task state "ValidateTask".
 func (w *Seed) stepValidateTask(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedValidateTaskState, x.Enter("ValidateTask"), in, x.Task(&seedValidateTaskState, flowcrt.AgentTask(w.h.Validator, seedValidateTaskAgent)))
+	out, err := x.Do(ctx, &seedValidateTaskState, x.Enter("ValidateTask"), in, x.AgentTask(&seedValidateTaskState, w.h.Validator, &seedValidateTaskAgent))
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -694,7 +697,7 @@ var seedExecuteTaskState = flowcrt.ASLState{
 
 // stepExecuteTask runs Task state "ExecuteTask".
 func (w *Seed) stepExecuteTask(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedExecuteTaskState, x.Enter("ExecuteTask"), in, x.Task(&seedExecuteTaskState, flowcrt.AgentTask(w.h.Executor, seedExecuteTaskAgent)))
+	out, err := x.Do(ctx, &seedExecuteTaskState, x.Enter("ExecuteTask"), in, x.AgentTask(&seedExecuteTaskState, w.h.Executor, &seedExecuteTaskAgent))
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -764,7 +767,7 @@ var seedSecurityReviewState = flowcrt.ASLState{
 
 // stepSecurityReview runs Task state "SecurityReview".
 func (w *Seed) stepSecurityReview(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedSecurityReviewState, x.Enter("SecurityReview"), in, x.Task(&seedSecurityReviewState, flowcrt.AgentTask(w.h.SecurityAnalyzer, seedSecurityReviewAgent)))
+	out, err := x.Do(ctx, &seedSecurityReviewState, x.Enter("SecurityReview"), in, x.AgentTask(&seedSecurityReviewState, w.h.SecurityAnalyzer, &seedSecurityReviewAgent))
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -803,7 +806,7 @@ var seedPerformanceReviewState = flowcrt.ASLState{
 
 // stepPerformanceReview runs Task state "PerformanceReview".
 func (w *Seed) stepPerformanceReview(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedPerformanceReviewState, x.Enter("PerformanceReview"), in, x.Task(&seedPerformanceReviewState, flowcrt.AgentTask(w.h.PerformanceAnalyzer, seedPerformanceReviewAgent)))
+	out, err := x.Do(ctx, &seedPerformanceReviewState, x.Enter("PerformanceReview"), in, x.AgentTask(&seedPerformanceReviewState, w.h.PerformanceAnalyzer, &seedPerformanceReviewAgent))
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -842,7 +845,7 @@ var seedStyleReviewState = flowcrt.ASLState{
 
 // stepStyleReview runs Task state "StyleReview".
 func (w *Seed) stepStyleReview(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	out, err := x.Do(ctx, &seedStyleReviewState, x.Enter("StyleReview"), in, x.Task(&seedStyleReviewState, flowcrt.AgentTask(w.h.StyleChecker, seedStyleReviewAgent)))
+	out, err := x.Do(ctx, &seedStyleReviewState, x.Enter("StyleReview"), in, x.AgentTask(&seedStyleReviewState, w.h.StyleChecker, &seedStyleReviewAgent))
 	if err != nil {
 		return seedDone, nil, err
 	}
