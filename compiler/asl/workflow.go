@@ -207,7 +207,9 @@ func (l *lowerer) lowerImport(r *yamlx.Reader, root *yaml.Node, values map[strin
 	l.imports = nil
 	l.workflowLevel(m)
 	s.ASL.Include.Inline = true
-	s.ASL.Branches = []*ir.Machine{l.machine(m, l.Pos(root))}
+	sub := l.machine(m, l.Pos(root))
+	prefixIDs(sub, s.ID+"/")
+	s.ASL.Branches = []*ir.Machine{sub}
 	l.imports = savedImports
 	l.region(s, ir.RegionParallel)
 	return r.Diags
@@ -233,4 +235,32 @@ func (l *lowerer) includeValues(n *yaml.Node) map[string]any {
 		values[e.Key.Value] = l.jsonValue(e.Value)
 	}
 	return values
+}
+
+// prefixIDs renames the states of a compiled-in template after the Include
+// state, "Include/State", so that they stay apart from the including
+// workflow's states (and from another Include of the same template).
+func prefixIDs(m *ir.Machine, prefix string) {
+	rename := func(r *ir.Ref) {
+		if r != nil && r.ID != "" && r.ID != ir.EndID {
+			r.ID = prefix + r.ID
+		}
+	}
+	rename(&m.Start)
+	for _, st := range m.States {
+		st.ID = prefix + st.ID
+		for _, c := range st.Catch {
+			rename(&c.Next)
+		}
+		if t := st.Next; t != nil {
+			rename(&t.To)
+			for _, c := range t.Cases {
+				rename(&c.To)
+			}
+			rename(t.Default)
+		}
+		for _, b := range st.ASL.Branches {
+			prefixIDs(b, prefix)
+		}
+	}
 }
