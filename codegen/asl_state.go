@@ -172,6 +172,9 @@ func (g *aslGen) body(f *jen.File, s *ir.State, spec string) jen.Code {
 			}
 		})
 	case ir.ASLMap:
+		if a.Distributed != nil {
+			return g.distributedBody(f, s)
+		}
 		return jen.Id("x").Dot("Map").Call(jen.Lit(s.ID), jen.Op("&").Id(g.packageVar(f, s, "Items", g.mapSpec(a))), jen.Id("w").Dot(g.machineMethod(s, 0)))
 	case ir.ASLApproval:
 		return jen.Id("x").Dot("Approval").Call(g.approvalRequest(s), jen.Lit(g.topLevel(s)))

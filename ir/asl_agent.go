@@ -41,37 +41,41 @@ type Include struct {
 	Inline   bool   // compiled in: Branches[0] is the sub-workflow
 }
 
-// ItemReader is where a distributed Map reads its items: the handler of
-// the state (a Resource) or, for Resource "flowc:file", the built-in
-// reader of local JSON, JSONL and CSV files.
+// ItemReader is where a distributed Map reads its items: the handlers
+// when they implement flowcrt.ItemReader, else the built-in reader of
+// local files.
 type ItemReader struct {
-	Resource   string
-	Handler    *Handler  // nil for the built-in reader
-	Parameters *Template // the reader's Parameters (Bucket, Key, ...)
-	Format     string    // ReaderConfig.InputType: JSON, JSONL, CSV, MANIFEST
-	CSVHeaders []string  // ReaderConfig.CSVHeaders, when given
-	FirstRow   bool      // CSVHeaderLocation FIRST_ROW (the default)
-	MaxItems   int       // ReaderConfig.MaxItems; 0: all
+	Resource     string
+	Parameters   *Template // Bucket, Key, Prefix...
+	Format       string    // ReaderConfig.InputType: JSON, JSONL, CSV, MANIFEST; "" lists objects
+	CSVHeaders   []string  // CSVHeaderLocation GIVEN: the headers
+	CSVDelimiter string    // COMMA (default), PIPE, SEMICOLON, SPACE, TAB
+	MaxItems     int       // 0: all
+	MaxItemsPath *Path
 }
 
-// ResultWriter is a distributed Map's ResultWriter: a handler that gets
-// each child's result as it completes, then the summary.
+// ResultWriter is a distributed Map's ResultWriter.
 type ResultWriter struct {
 	Resource   string
-	Handler    *Handler
-	Parameters *Template
+	Parameters *Template // Bucket, Prefix
 }
 
 // Distributed is what a DISTRIBUTED Map adds to a Map state.
 type Distributed struct {
-	Reader               *ItemReader // nil: the items come from ItemsPath
-	BatchMaxItems        int
-	BatchMaxItemsPath    *Path
-	BatchInput           *Template // ItemBatcher.BatchInput
-	ToleratedPercent     float64
-	ToleratedPercentPath *Path
-	ToleratedCount       int
-	ToleratedCountPath   *Path
-	Writer               *ResultWriter
-	Label                string
+	Reader *ItemReader // nil: the items come from ItemsPath
+	Writer *ResultWriter
+	Label  string
+
+	Batched         bool // ItemBatcher
+	BatchItems      int
+	BatchItemsPath  *Path
+	BatchBytes      int
+	BatchBytesPath  *Path
+	BatchInput      *Template
+	TolerantPercent float64
+	TolerantPctPath *Path
+	HasPercent      bool
+	TolerantCount   int
+	TolerantCntPath *Path
+	HasCount        bool
 }

@@ -132,18 +132,23 @@ func (spec *MapSpec) setup(in any, cx *ASLContext) ([]any, int, error) {
 	if !ok {
 		return nil, 0, runtimeErrorf("the items of a Map state must be an array, got %s", typeName(items))
 	}
-	limit := spec.MaxConcurrency
-	if spec.MaxConcurrencyPath != nil {
-		v, err := spec.MaxConcurrencyPath.Get(in, cx)
-		if err != nil {
-			return nil, 0, err
-		}
-		if !isInteger(v) || v.(float64) < 0 {
-			return nil, 0, runtimeErrorf("MaxConcurrencyPath %q must point to a whole number, got %s", spec.MaxConcurrencyPath.Src, jsonText(v))
-		}
-		limit = int(v.(float64))
+	limit, err := spec.limit(in, cx)
+	return list, limit, err
+}
+
+// limit is MaxConcurrency, or the number at MaxConcurrencyPath.
+func (spec *MapSpec) limit(in any, cx *ASLContext) (int, error) {
+	if spec.MaxConcurrencyPath == nil {
+		return spec.MaxConcurrency, nil
 	}
-	return list, limit, nil
+	v, err := spec.MaxConcurrencyPath.Get(in, cx)
+	if err != nil {
+		return 0, err
+	}
+	if !isInteger(v) || v.(float64) < 0 {
+		return 0, runtimeErrorf("MaxConcurrencyPath %q must point to a whole number, got %s", spec.MaxConcurrencyPath.Src, jsonText(v))
+	}
+	return int(v.(float64)), nil
 }
 
 func (spec *MapSpec) itemInput(in any, cx *ASLContext, i int, item any) (any, error) {

@@ -190,7 +190,7 @@ func (l *lowerer) mapState(m yamlx.Map, s *ir.State) {
 		a.Branches = []*ir.Machine{l.subMachine(it, "Iterator")}
 	case proc != nil:
 		a.Branches = []*ir.Machine{l.subMachine(proc, "ItemProcessor", "ProcessorConfig")}
-		l.processorConfig(proc)
+		l.processorConfig(proc, s)
 	default:
 		l.Diags.Errorf(s.Pos, "Map state %q needs `ItemProcessor` (or `Iterator`)", s.ID)
 	}
@@ -213,13 +213,13 @@ func (l *lowerer) mapState(m yamlx.Map, s *ir.State) {
 			l.Diags.Errorf(l.Pos(m.Entries["MaxConcurrencyPath"].Key), "Map state %q has both `MaxConcurrency` and `MaxConcurrencyPath`; keep one", s.ID)
 		}
 	}
+	l.distributed(m, s)
 	l.region(s, ir.RegionMap)
 	l.transition(m, s)
 }
 
-// processorConfig accepts the inline mode only: flowc runs every item in
-// the same process.
-func (l *lowerer) processorConfig(n *yaml.Node) {
+// processorConfig reads the mode: INLINE, or DISTRIBUTED (distributed.go).
+func (l *lowerer) processorConfig(n *yaml.Node, s *ir.State) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i].Value != "ProcessorConfig" {
 			continue
@@ -229,8 +229,12 @@ func (l *lowerer) processorConfig(n *yaml.Node) {
 			return
 		}
 		if mode := cfg.Get("Mode"); mode != nil {
-			if s, ok := l.String(mode, "Mode"); ok && s != "INLINE" {
-				l.Diags.Errorf(l.ContentPos(mode), "ProcessorConfig Mode %q is not supported; use INLINE", s)
+			switch v, ok := l.String(mode, "Mode"); {
+			case !ok, v == "INLINE":
+			case v == "DISTRIBUTED":
+				s.ASL.Distributed = &ir.Distributed{}
+			default:
+				l.Diags.Errorf(l.ContentPos(mode), "ProcessorConfig Mode must be INLINE or DISTRIBUTED, got %q", v)
 			}
 		}
 		if et := cfg.Get("ExecutionType"); et != nil {
