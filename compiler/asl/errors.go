@@ -17,13 +17,18 @@ const (
 	defaultBackoffRate = 2.0
 )
 
+var (
+	retrierKeys = []string{"ErrorEquals", "IntervalSeconds", "MaxAttempts", "BackoffRate", "MaxDelaySeconds", "MaxIntervalSeconds", "JitterStrategy", "Comment"}
+	catcherKeys = []string{"ErrorEquals", "Next", "ResultPath", "Comment"}
+)
+
 // retriers reads Retry. The IR counts attempts, the first one included, so
 // AWS's MaxAttempts (retries) becomes MaxAttempts+1.
 func (l *lowerer) retriers(n *yaml.Node) []*ir.Retrier {
 	var out []*ir.Retrier
 	items := l.Seq(n, "Retry")
 	for i, item := range items {
-		m, ok := l.Mapping(item, "a retrier", "ErrorEquals", "IntervalSeconds", "MaxAttempts", "BackoffRate", "MaxDelaySeconds", "MaxIntervalSeconds", "JitterStrategy", "Comment")
+		m, ok := l.Mapping(item, "a retrier", retrierKeys...)
 		if !ok {
 			continue
 		}
@@ -67,7 +72,7 @@ func (l *lowerer) retriers(n *yaml.Node) []*ir.Retrier {
 func (l *lowerer) catchers(n *yaml.Node, s *ir.State) {
 	items := l.Seq(n, "Catch")
 	for i, item := range items {
-		m, ok := l.Mapping(item, "a catcher", "ErrorEquals", "Next", "ResultPath", "Comment")
+		m, ok := l.Mapping(item, "a catcher", catcherKeys...)
 		if !ok {
 			continue
 		}
