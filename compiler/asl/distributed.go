@@ -85,13 +85,9 @@ func (l *lowerer) itemReader(n *yaml.Node) *ir.ItemReader {
 	if !ok {
 		return r
 	}
-	if res := m.Get("Resource"); res != nil {
-		r.Resource, _ = l.String(res, "Resource")
-	} else {
+	r.Resource, r.Parameters = l.resourceCall(m)
+	if !m.Has("Resource") {
 		l.Diags.Errorf(l.Pos(n), "ItemReader needs a `Resource`")
-	}
-	if p := m.Get("Parameters"); p != nil {
-		r.Parameters = l.objectTemplate(p, "Parameters")
 	}
 	if c := m.Get("ReaderConfig"); c != nil {
 		l.readerConfig(c, r)
@@ -173,12 +169,7 @@ func (l *lowerer) resultWriter(n *yaml.Node) *ir.ResultWriter {
 	if !ok {
 		return w
 	}
-	if res := m.Get("Resource"); res != nil {
-		w.Resource, _ = l.String(res, "Resource")
-	}
-	if p := m.Get("Parameters"); p != nil {
-		w.Parameters = l.objectTemplate(p, "Parameters")
-	}
+	w.Resource, w.Parameters = l.resourceCall(m)
 	if c := m.Get("WriterConfig"); c != nil {
 		if cm, ok := l.Mapping(c, "WriterConfig", "OutputType", "Transformation"); ok {
 			if v := cm.Get("OutputType"); v != nil {
@@ -193,4 +184,17 @@ func (l *lowerer) resultWriter(n *yaml.Node) *ir.ResultWriter {
 		l.Diags.Errorf(l.Pos(n), "ResultWriter needs a `Resource` (or `WriterConfig`)")
 	}
 	return w
+}
+
+// resourceCall reads the Resource and Parameters of a reader or writer.
+func (l *lowerer) resourceCall(m yamlx.Map) (string, *ir.Template) {
+	var res string
+	var params *ir.Template
+	if n := m.Get("Resource"); n != nil {
+		res, _ = l.String(n, "Resource")
+	}
+	if n := m.Get("Parameters"); n != nil {
+		params = l.objectTemplate(n, "Parameters")
+	}
+	return res, params
 }
