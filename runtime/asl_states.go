@@ -176,7 +176,7 @@ type ApprovalRequest struct {
 }
 
 // Approval is the body of an Approval state. Its result is
-// {"decision": "<option>"}: the decision a resumed session was given, or
+// {"approval": "<option>"} (the spec's result): the decision a resumed session was given, or
 // the answer of the handlers when they implement Approver. A decision
 // outside Options is a States.Runtime error, and an approver that runs past
 // Timeout fails with States.Timeout. Without a decision a top-level state
@@ -204,7 +204,7 @@ func (x *ASLExec) Approval(req ApprovalRequest, topLevel bool) Body {
 		case err != nil:
 			return nil, aslError(err)
 		}
-		return Obj("decision", decision), nil
+		return Obj("approval", decision), nil
 	}
 }
 

@@ -302,7 +302,7 @@ func NewReviewMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Review {
 // The compiled paths the choice rules read.
 var (
 	reviewPath1 = &flowcrt.JSONPath{
-		Src:  "$.review.decision",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("review"), flowcrt.Field("decision")},
+		Src:  "$.review.approval",
+		Segs: []flowcrt.PathSeg{flowcrt.Field("review"), flowcrt.Field("approval")},
 	}
 )

@@ -362,7 +362,7 @@ func NewAgentMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Agent {
 // The compiled paths the choice rules read.
 var (
 	agentPath1 = &flowcrt.JSONPath{
-		Src:  "$.approval.decision",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("approval"), flowcrt.Field("decision")},
+		Src:  "$.approval.approval",
+		Segs: []flowcrt.PathSeg{flowcrt.Field("approval"), flowcrt.Field("approval")},
 	}
 )
