@@ -129,12 +129,16 @@ func (l *lowerer) include(m yamlx.Map, s *ir.State) {
 	s.ASL.Include = &ir.Include{Template: name}
 	if ok {
 		l.subWorkflow(s, src, m.Get("Parameters"))
+		if s.ASL.Include.Inline {
+			s.ASL.Parameters = nil // the template's parameters, not a payload
+		}
 	}
 	l.transition(m, s)
 }
 
-// workflowState lowers a Workflow state: the handler named after its
-// WorkflowId runs the nested workflow on Input (or the effective input).
+// workflowState lowers a Workflow state: the nested workflow runs on Input
+// (or the effective input), compiled in when the WorkflowId names one of
+// the Imports, else as the handler named after the WorkflowId.
 func (l *lowerer) workflowState(m yamlx.Map, s *ir.State) {
 	s.Kind = ir.StateTask
 	id := ""
@@ -150,7 +154,11 @@ func (l *lowerer) workflowState(m yamlx.Map, s *ir.State) {
 		s.Timeout = l.duration(n, "Timeout")
 	}
 	s.ASL.Include = &ir.Include{Template: id}
-	s.Handler = l.handler("workflow\x00"+id, id, s.Pos)
+	if src, ok := l.imports[id]; ok { // a WorkflowId that names an import
+		l.subWorkflow(s, src, nil)
+	} else {
+		s.Handler = l.handler("workflow\x00"+id, id, s.Pos)
+	}
 	l.transition(m, s)
 }
 
@@ -182,7 +190,6 @@ func (l *lowerer) subWorkflow(s *ir.State, src, params *yaml.Node) {
 		root = nil
 	}
 	values := l.includeValues(params)
-	a.Parameters = nil // the Parameters are the template's, not a payload
 	l.Diags = append(l.Diags, l.lowerImport(r, root, values, s)...)
 }
 
