@@ -332,7 +332,7 @@ func (l *lowerer) computedVariable(m yamlx.Map, r *ir.ChoiceRule) bool {
 		r.Variable = t.Path
 	case t.Kind == ir.TmplIntrinsic && t.Call != nil:
 		r.Call = t.Call
-		r.Variable = &ir.Path{Pos: t.Pos, Source: "$"}
+		r.Variable = &ir.Path{Pos: t.Pos, Source: e.Value.Value} // no segments: the call's value itself
 		if strings.HasSuffix(r.Op, "Path") {
 			l.Diags.Errorf(l.Pos(e.Key), "%s compares with a path of the input; `Variable.$` with an intrinsic takes a literal comparison", r.Op)
 		}

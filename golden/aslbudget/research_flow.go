@@ -454,6 +454,6 @@ func NewResearchMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Research {
 // The compiled paths the choice rules read.
 var (
 	researchPath1 = &flowcrt.JSONPath{
-		Src: "$",
+		Src: "States.CurrentTokens()",
 	}
 )
