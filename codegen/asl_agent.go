@@ -141,3 +141,31 @@ func (g *aslGen) callRule(r *ir.ChoiceRule) *jen.Statement {
 		jen.Return(g.rule(&plain)),
 	).Call(jen.Id("c").Dot("With").Call(g.intrinsic(r.Call)))
 }
+
+func guardrails(g *ir.Guardrails) jen.Code {
+	rules := func(rs []*ir.GuardRule) jen.Code {
+		return jen.Index().Add(rt("GuardRule")).CustomFunc(multiline, func(d *jen.Group) {
+			for _, r := range rs {
+				d.CustomFunc(multiline, func(f *jen.Group) {
+					f.Id("Type").Op(":").Lit(r.Type)
+					optLit(f, "Max", r.Max)
+					if r.Block != nil {
+						f.Id("Block").Op(":").Add(stringSlice(r.Block))
+					}
+					if r.Pattern != "" {
+						f.Id("Pattern").Op(":").Qual("regexp", "MustCompile").Call(jen.Lit(r.Pattern))
+					}
+					optLit(f, "Action", r.Action)
+				})
+			}
+		})
+	}
+	return jen.Op("&").Add(rt("Guardrails")).CustomFunc(multiline, func(d *jen.Group) {
+		if len(g.Input) > 0 {
+			d.Id("Input").Op(":").Add(rules(g.Input))
+		}
+		if len(g.Output) > 0 {
+			d.Id("Output").Op(":").Add(rules(g.Output))
+		}
+	})
+}

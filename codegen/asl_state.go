@@ -326,5 +326,8 @@ func (g *aslGen) agent(a *ir.Agent) jen.Code {
 		if a.RunLimit != nil {
 			d.Id("RunLimit").Op(":").Add(budget(a.RunLimit))
 		}
+		if a.Guards != nil {
+			d.Id("Guards").Op(":").Add(guardrails(a.Guards))
+		}
 	})
 }

@@ -237,8 +237,9 @@ type Agent struct {
 	Budget     any
 	Guardrails any
 	Reasoning  any
-	Limit      *Budget // the task's Budget limits; nil: none
-	RunLimit   *Budget // the workflow's Budget; nil: none
+	Limit      *Budget     // the task's Budget limits; nil: none
+	RunLimit   *Budget     // the workflow's Budget; nil: none
+	Guards     *Guardrails // the Guardrails rules flowc applies; nil: none
 }
 
 // Approval is an Approval state's request.

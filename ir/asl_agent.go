@@ -79,3 +79,18 @@ type Distributed struct {
 	TolerantCntPath *Path
 	HasCount        bool
 }
+
+// Guardrails are the length, pattern and regex rules of an agent task's
+// Guardrails, which flowc applies to the agent's input and output.
+type Guardrails struct {
+	Input, Output []*GuardRule
+}
+
+// GuardRule is one such rule; Pattern is a checked regular expression.
+type GuardRule struct {
+	Type    string
+	Max     int
+	Block   []string
+	Pattern string
+	Action  string
+}

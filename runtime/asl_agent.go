@@ -69,12 +69,18 @@ func (b *Budget) over(tokens, cost float64) string {
 	return ""
 }
 
-// AgentTask is the body of an agent task: memory reads injected into the
-// agent's input, the call under the state's timeout, and the budgets
-// checked against what the agent reports it spent.
+// AgentTask is the body of an agent task: the input guardrails, the call
+// under the state's timeout, the budgets checked against what the agent
+// reports it spent, then the output guardrails.
 func (x *ASLExec) AgentTask(st *ASLState, h AgentHandler, agent *Agent) Body {
 	task := x.Task(st, AgentTask(h, *agent))
 	return func(ctx context.Context, cx *ASLContext, in any) (any, error) {
+		var err error
+		if g := agent.Guards; g != nil {
+			if in, err = guard(st.Name, "input", g.Input, in); err != nil {
+				return nil, err
+			}
+		}
 		out, err := task(ctx, cx, in)
 		if err != nil {
 			return nil, err
@@ -86,6 +92,9 @@ func (x *ASLExec) AgentTask(st *ASLState, h AgentHandler, agent *Agent) Body {
 		allTokens, allCost := x.spend.add(tokens, cost)
 		if why := agent.RunLimit.over(allTokens, allCost); why != "" && !agent.RunLimit.Continue {
 			return nil, &Error{Name: StatesBudgetExceeded, Cause: "the workflow ran over its budget: " + why}
+		}
+		if g := agent.Guards; g != nil {
+			return guard(st.Name, "output", g.Output, out)
 		}
 		return out, nil
 	}

@@ -224,8 +224,9 @@ type Agent struct {
 	Budget     any
 	Guardrails any
 	Reasoning  any
-	Limit      *Budget // the task's Budget; nil: none
-	RunLimit   *Budget // the workflow's Budget; nil: none
+	Limit      *Budget     // the task's Budget; nil: none
+	RunLimit   *Budget     // the workflow's Budget; nil: none
+	Guards     *Guardrails // the Guardrails rules flowc applies; nil: none
 }
 
 // AgentHandler is the shape of an agent's handler.

@@ -1,6 +1,8 @@
 package asl
 
 import (
+	"math"
+	"regexp"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -178,6 +180,9 @@ func (l *lowerer) agentExtras(m yamlx.Map, s *ir.State) {
 			a.Limit = l.budgetLimits(n, false)
 		}
 		a.RunLimit = l.runBudget
+		if n := m.Get("Guardrails"); n != nil && n.Kind == yaml.MappingNode {
+			a.Guards = l.guardrails(n)
+		}
 	}
 	for _, k := range agentTaskKeys {
 		if n := m.Get(k); n != nil {
@@ -338,4 +343,71 @@ func (l *lowerer) computedVariable(m yamlx.Map, r *ir.ChoiceRule) bool {
 		}
 	}
 	return true
+}
+
+// guardrails reads the rules of Guardrails that flowc applies itself:
+// length (Max), pattern (Block) and regex (Pattern, Action). The others
+// are the agent's to apply.
+func (l *lowerer) guardrails(n *yaml.Node) *ir.Guardrails {
+	g := &ir.Guardrails{}
+	for _, e := range l.Pairs(n) {
+		var into *[]*ir.GuardRule
+		switch e.Key.Value {
+		case "Input":
+			into = &g.Input
+		case "Output":
+			into = &g.Output
+		default:
+			continue
+		}
+		if e.Value.Kind != yaml.MappingNode {
+			l.Diags.Errorf(l.Pos(e.Value), "Guardrails %s must be an object", e.Key.Value)
+			continue
+		}
+		for _, r := range l.Pairs(e.Value) {
+			if r.Key.Value == "Rules" {
+				for _, item := range l.Seq(r.Value, "Rules") {
+					if rule := l.guardRule(item); rule != nil {
+						*into = append(*into, rule)
+					}
+				}
+			}
+		}
+	}
+	if len(g.Input) == 0 && len(g.Output) == 0 {
+		return nil
+	}
+	return g
+}
+
+func (l *lowerer) guardRule(n *yaml.Node) *ir.GuardRule {
+	if n.Kind != yaml.MappingNode {
+		l.Diags.Errorf(l.Pos(n), "a guardrail rule must be an object")
+		return nil
+	}
+	r := &ir.GuardRule{}
+	for _, e := range l.Pairs(n) {
+		switch e.Key.Value {
+		case "Type":
+			r.Type, _ = l.String(e.Value, "Type")
+		case "Max":
+			r.Max = l.Int(e.Value, "Max", 0, math.MaxInt32)
+		case "Block":
+			r.Block = l.Strings(e.Value, "a blocked pattern")
+		case "Pattern":
+			r.Pattern, _ = l.String(e.Value, "Pattern")
+			if _, err := regexp.Compile(r.Pattern); err != nil {
+				l.Diags.Errorf(l.ContentPos(e.Value), "Pattern %q is not a regular expression: %v", r.Pattern, err)
+			}
+		case "Action":
+			r.Action, _ = l.String(e.Value, "Action")
+		}
+	}
+	switch r.Type {
+	case "length", "pattern", "regex":
+		return r
+	case "":
+		l.Diags.Errorf(l.Pos(n), "a guardrail rule needs a `Type`")
+	}
+	return nil
 }

@@ -5,6 +5,7 @@ package aslbudget
 
 import (
 	"context"
+	"regexp"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -250,12 +251,52 @@ var researchResearchAgent = flowcrt.Agent{
 	Budget: map[string]any{
 		"MaxTokens": 600.0,
 	},
+	Guardrails: map[string]any{
+		"Input": map[string]any{
+			"Rules": []any{map[string]any{
+				"Block": []any{"<script>"},
+				"Type":  "pattern",
+			}, map[string]any{
+				"Max":  200.0,
+				"Type": "length",
+			}},
+		},
+		"Output": map[string]any{
+			"Rules": []any{map[string]any{
+				"Action":  "mask",
+				"Pattern": "key=\\w+",
+				"Type":    "regex",
+			}, map[string]any{
+				"Check": "harmful_content",
+				"Type":  "semantic",
+			}},
+		},
+	},
 	Limit: &flowcrt.Budget{
 		MaxTokens: 600.0,
 	},
 	RunLimit: &flowcrt.Budget{
 		MaxTokens: 1000.0,
 		MaxCost:   1.0,
+	},
+	Guards: &flowcrt.Guardrails{
+		Input: []flowcrt.GuardRule{
+			{
+				Type:  "pattern",
+				Block: []string{"<script>"},
+			},
+			{
+				Type: "length",
+				Max:  200,
+			},
+		},
+		Output: []flowcrt.GuardRule{
+			{
+				Type:    "regex",
+				Pattern: regexp.MustCompile("key=\\w+"),
+				Action:  "mask",
+			},
+		},
 	},
 }
 

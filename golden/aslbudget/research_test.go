@@ -21,7 +21,7 @@ type agents struct {
 func (a *agents) Researcher(_ context.Context, in any, agent flowcrt.Agent) (any, error) {
 	a.inputs = append(a.inputs, in.(map[string]any))
 	a.limits = append(a.limits, agent)
-	return map[string]any{"findings": "Go is fast", "_tokens": a.tokens, "_cost": 0.01}, nil
+	return map[string]any{"findings": "Go is fast (key=s3cret)", "_tokens": a.tokens, "_cost": 0.01}, nil
 }
 
 func (a *agents) Summarizer(_ context.Context, in any, _ flowcrt.Agent) (any, error) {
@@ -40,7 +40,7 @@ func TestWithinBudget(t *testing.T) {
 	w := NewResearch(a, flowcrt.WithMemory(mem))
 	out, err := w.Run(context.Background(), input)
 	require.NoError(t, err)
-	assert.Equal(t, map[string]any{"answer": "Go is fast", "tokens": 100.0, "left": 0.99, "all": []any{"web", "memory"}}, out)
+	assert.Equal(t, map[string]any{"answer": "Go is fast (***)", "tokens": 100.0, "left": 0.99, "all": []any{"web", "memory"}}, out)
 	assert.Equal(t, map[string]any{"query": "Go", "recalled": map[string]any{"notes": "none yet"}}, a.inputs[0])
 	require.NotNil(t, a.limits[0].Limit)
 	assert.Equal(t, 600.0, a.limits[0].Limit.MaxTokens)
@@ -48,7 +48,7 @@ func TestWithinBudget(t *testing.T) {
 
 	_, err = w.Run(context.Background(), input)
 	require.NoError(t, err)
-	assert.Equal(t, map[string]any{"notes": "Go is fast"}, a.inputs[1]["recalled"], "the second run recalls the first one's notes")
+	assert.Equal(t, map[string]any{"notes": "Go is fast (***)"}, a.inputs[1]["recalled"], "the second run recalls the first one's notes")
 }
 
 // Spending more routes through the compiled-in template, whose {{style}}
@@ -59,7 +59,7 @@ func TestIncludedTemplate(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "fast", out.(map[string]any)["answer"], out)
 	require.Len(t, a.summary, 1)
-	assert.Equal(t, map[string]any{"text": "Go is fast", "style": "short"}, a.summary[0])
+	assert.Equal(t, map[string]any{"text": "Go is fast (***)", "style": "short"}, a.summary[0], "the summarizer sees the masked findings")
 }
 
 // An agent that runs over its state's budget fails with
@@ -69,4 +69,26 @@ func TestOverBudget(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, "OverBudget", flowcrt.ErrorName(err))
 	assert.Contains(t, err.Error(), `state "Research" ran over its budget: 700 tokens used, the limit is 600`)
+}
+
+// The input guardrails block what they forbid before the agent runs; the
+// output ones mask what matches; the semantic rule is the agent's.
+func TestGuardrails(t *testing.T) {
+	a := &agents{tokens: 100}
+	out, err := NewResearch(a).Run(context.Background(), map[string]any{"query": "<script>", "sources": []any{}})
+	require.Error(t, err)
+	assert.Equal(t, "Agent.GuardrailViolation", flowcrt.ErrorName(err))
+	assert.Empty(t, a.inputs, "blocked before the call")
+
+	out, err = NewResearch(a).Run(context.Background(), input)
+	require.NoError(t, err)
+	assert.Equal(t, "Go is fast (***)", out.(map[string]any)["answer"], "the output guardrail masked the key")
+	require.Len(t, a.limits, 1)
+	assert.Equal(t, map[string]any{"Output": map[string]any{"Rules": []any{
+		map[string]any{"Type": "regex", "Pattern": "key=\\w+", "Action": "mask"},
+		map[string]any{"Type": "semantic", "Check": "harmful_content"},
+	}}, "Input": map[string]any{"Rules": []any{
+		map[string]any{"Type": "pattern", "Block": []any{"<script>"}},
+		map[string]any{"Type": "length", "Max": 200.0},
+	}}}, a.limits[0].Guardrails, "the handler gets every rule")
 }
