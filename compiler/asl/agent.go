@@ -1,6 +1,7 @@
 package asl
 
 import (
+	"maps"
 	"math"
 	"regexp"
 	"strings"
@@ -180,6 +181,7 @@ func (l *lowerer) agentExtras(m yamlx.Map, s *ir.State) {
 			a.Limit = l.budgetLimits(n, false)
 		}
 		a.RunLimit = l.runBudget
+		a.Tools = withDefaults(l.defaultTools, a.Tools)
 		if n := m.Get("Guardrails"); n != nil && n.Kind == yaml.MappingNode {
 			a.Guards = l.guardrails(n)
 		}
@@ -410,4 +412,16 @@ func (l *lowerer) guardRule(n *yaml.Node) *ir.GuardRule {
 		l.Diags.Errorf(l.Pos(n), "a guardrail rule needs a `Type`")
 	}
 	return nil
+}
+
+// withDefaults is a task's Tools over the workflow's DefaultTools: the
+// task's members win.
+func withDefaults(defaults map[string]any, tools any) any {
+	if defaults == nil {
+		return tools
+	}
+	own, _ := tools.(map[string]any)
+	out := maps.Clone(defaults)
+	maps.Copy(out, own)
+	return out
 }

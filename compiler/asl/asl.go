@@ -79,9 +79,10 @@ type lowerer struct {
 	handlers map[string]*ir.Handler // by resource, agent or role key
 
 	// Agent State Language workflow-level fields (workflow.go).
-	runBudget *ir.Budget            // the workflow's Budget
-	imports   map[string]*yaml.Node // Imports: file path by name
-	depth     int                   // how deep in imports the lowering is
+	runBudget    *ir.Budget            // the workflow's Budget
+	defaultTools map[string]any        // the workflow's DefaultTools
+	imports      map[string]*yaml.Node // Imports: file path by name
+	depth        int                   // how deep in imports the lowering is
 }
 
 // machine lowers StartAt and States of a (sub-)machine and checks the

@@ -47,10 +47,13 @@ func (l *lowerer) workflowLevel(m yamlx.Map) {
 	if n := m.Get("Budget"); n != nil {
 		l.runBudget = l.budgetLimits(n, true)
 	}
-	for _, k := range []string{"Memory", "Progress", "DefaultTools", "Checkpointing"} {
+	for _, k := range []string{"Memory", "Progress", "Checkpointing"} {
 		if n := m.Get(k); n != nil {
 			l.agentObject(n, k)
 		}
+	}
+	if n := m.Get("DefaultTools"); n != nil {
+		l.defaultTools, _ = l.agentObject(n, "DefaultTools").(map[string]any)
 	}
 	if n := m.Get("Imports"); n != nil && n.Kind != yaml.MappingNode {
 		l.Diags.Errorf(l.Pos(n), "Imports must be an object of file paths by name")

@@ -248,6 +248,11 @@ var researchResearchAgent = flowcrt.Agent{
 			"Value.$": "$.research.findings",
 		},
 	},
+	Tools: map[string]any{
+		"Allowed": []any{"search"},
+		"Denied":  []any{"shell"},
+		"Timeout": "30s",
+	},
 	Budget: map[string]any{
 		"MaxTokens": 600.0,
 	},
@@ -390,6 +395,10 @@ func (w *Research) stepSummarize2(ctx context.Context, x *flowcrt.ASLExec, in an
 
 var researchSummarize2Agent = flowcrt.Agent{
 	Name: "Summarizer",
+	Tools: map[string]any{
+		"Denied":  []any{"shell"},
+		"Timeout": "30s",
+	},
 	RunLimit: &flowcrt.Budget{
 		MaxTokens: 1000.0,
 		MaxCost:   1.0,

@@ -45,6 +45,7 @@ func TestWithinBudget(t *testing.T) {
 	require.NotNil(t, a.limits[0].Limit)
 	assert.Equal(t, 600.0, a.limits[0].Limit.MaxTokens)
 	assert.Equal(t, 1.0, a.limits[0].RunLimit.MaxCost)
+	assert.Equal(t, map[string]any{"Allowed": []any{"search"}, "Denied": []any{"shell"}, "Timeout": "30s"}, a.limits[0].Tools, "the task's Tools over the workflow's DefaultTools")
 
 	_, err = w.Run(context.Background(), input)
 	require.NoError(t, err)
