@@ -217,8 +217,10 @@ func (l *lowerer) lowerImport(r *yamlx.Reader, root *yaml.Node, values map[strin
 	l.imports = nil
 	l.workflowLevel(m)
 	s.ASL.Include.Inline = true
+	regions := len(l.w.Regions)
 	sub := l.machine(m, l.Pos(root))
 	prefixIDs(sub, s.ID+"/")
+	prefixRegions(l.w.Regions[regions:], s.ID+"/")
 	s.ASL.Branches = []*ir.Machine{sub}
 	l.imports = savedImports
 	l.region(s, ir.RegionParallel)
@@ -271,6 +273,23 @@ func prefixIDs(m *ir.Machine, prefix string) {
 		}
 		for _, b := range st.ASL.Branches {
 			prefixIDs(b, prefix)
+		}
+	}
+}
+
+// prefixRegions renames the states of the template's own Parallel and Map
+// regions as prefixIDs renamed them.
+func prefixRegions(regions []*ir.Region, prefix string) {
+	rename := func(refs []ir.Ref) {
+		for i := range refs {
+			refs[i].ID = prefix + refs[i].ID
+		}
+	}
+	for _, r := range regions {
+		r.From = prefix + r.From
+		rename(r.Body)
+		for _, b := range r.Branches {
+			rename(b)
 		}
 	}
 }
