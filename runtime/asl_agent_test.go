@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -127,4 +128,29 @@ func TestMemoryStore(t *testing.T) {
 	out, err = y.Recalling(m, Identity)(context.Background(), y.Enter("S"), in2)
 	require.NoError(t, err)
 	assert.Equal(t, `{"_memory":{"k":1}}`, jsonText(out), "a store given by WithMemory outlives the run")
+}
+
+// A distributed Map whose run is cancelled stops reading, waits for its
+// children and returns the context's error; goleak (TestMain) checks that
+// no goroutine is left.
+func TestDistributedMapCancelled(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "items.jsonl"), []byte("1\n2\n3\n4\n5\n6\n"), 0o644))
+	cfg := NewConfig()
+	x, in, err := NewASLExec(&cfg, "m", nil, map[string]any{})
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	var started atomic.Int32
+	child := func(ctx context.Context, _ *ASLExec, in any) (any, error) {
+		if started.Add(1) == 1 {
+			cancel()
+		}
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	d := &DistributedSpec{Reader: &ItemReaderSpec{Format: "JSONL", Parameters: TValue(Obj("Bucket", dir, "Key", "items.jsonl"))}}
+	body := x.DistributedMap("M", &MapSpec{MaxConcurrency: 1}, d, child)
+	_, err = body(ctx, x.Enter("M"), in)
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Equal(t, int32(1), started.Load(), "no child starts after the cancellation")
 }

@@ -168,6 +168,10 @@ func (r *mapRun) run(ctx context.Context) (any, error) {
 		case <-ctx.Done():
 			return ctx.Err()
 		}
+		if err := ctx.Err(); err != nil { // both were ready: the stop wins
+			<-sem
+			return err
+		}
 		wg.Go(func() {
 			defer func() { <-sem }()
 			r.childRun(ctx, cancel, index, input)
