@@ -35,6 +35,9 @@ func (l *lowerer) substitute(root *yaml.Node, given map[string]any, at ir.Pos) {
 		}
 	}
 	values := l.paramValues(decl, given, at)
+	if decl == nil {
+		return // not a template: {{...}} in its strings is text
+	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		if root.Content[i+1] != decl {
 			l.fill(root.Content[i+1], values)
