@@ -63,6 +63,7 @@ func (l *lowerer) paramValues(decl *yaml.Node, given map[string]any, at ir.Pos) 
 	for _, e := range l.Pairs(decl) {
 		m, ok := l.Mapping(e.Value, "parameter "+quote(e.Key.Value), paramKeys...)
 		if !ok {
+			values[e.Key.Value] = nil // declared, if badly: no second error where it is used
 			continue
 		}
 		v, isGiven := given[e.Key.Value]
