@@ -170,6 +170,8 @@ func (g *aslGen) collectHandlers() {
 			use(s.Handler, agentHandler, s.ID, "agent "+quote(a.Agent.Name))
 		case a.Type == ir.ASLTask:
 			use(s.Handler, resourceHandler, s.ID, "Resource "+quote(a.Resource))
+		case a.Include != nil && s.Handler != nil: // Include or Workflow state not compiled in
+			use(s.Handler, resourceHandler, s.ID, "sub-workflow "+quote(a.Include.Template))
 		case a.Type == ir.ASLApproval:
 			use(s.Handler, approvalHandler, s.ID, "")
 		case a.Type == ir.ASLDebate:

@@ -69,6 +69,9 @@ func (g *aslGen) routeOn(b *jen.Group, s *ir.State, v, spec string) {
 
 // rule renders a choice rule as a Go boolean expression over c.
 func (g *aslGen) rule(r *ir.ChoiceRule) *jen.Statement {
+	if r.Call != nil {
+		return g.callRule(r)
+	}
 	switch r.Op {
 	case "And", "Or":
 		op := "&&"

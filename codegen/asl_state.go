@@ -39,6 +39,9 @@ func (g *aslGen) state(f *jen.File, t target, s *ir.State) {
 }
 
 func (g *aslGen) machineMethod(s *ir.State, i int) string {
+	if s.ASL.Include != nil {
+		return "run" + s.GoName + "Template"
+	}
 	if s.ASL.Type == ir.ASLMap {
 		return "run" + s.GoName + "Items"
 	}
@@ -46,6 +49,9 @@ func (g *aslGen) machineMethod(s *ir.State, i int) string {
 }
 
 func (g *aslGen) machineWhat(s *ir.State, i int) string {
+	if s.ASL.Include != nil {
+		return "template " + quote(s.ASL.Include.Template) + ", compiled into Include state " + quote(s.ID)
+	}
 	if s.ASL.Type == ir.ASLMap {
 		return "the iterator of Map state " + quote(s.ID)
 	}
@@ -57,7 +63,7 @@ func (g *aslGen) spec(s *ir.State) jen.Code {
 	a := s.ASL
 	return rt("ASLState").CustomFunc(multiline, func(d *jen.Group) {
 		d.Id("Name").Op(":").Lit(s.ID)
-		if a.Type == ir.ASLTask {
+		if a.Type == ir.ASLTask || s.Handler != nil && a.Include != nil {
 			d.Id("Task").Op(":").True()
 		}
 		g.pathField(d, "InputPath", a.InputPath)
@@ -130,12 +136,14 @@ func (g *aslGen) stepBody(f *jen.File, b *jen.Group, s *ir.State, spec string) {
 		b.Comment("A Checkpoint passes its input through; with a session, the run saves a checkpoint after it, as")
 		b.Comment("after every top-level state. Inside a Parallel or Map it saves nothing.")
 	}
+	mem := g.memoryVar(f, s)
 	b.Id("cx").Op(":=").Id("x").Dot("Enter").Call(jen.Id("ctx"), jen.Lit(s.ID))
 	b.List(jen.Id("out"), jen.Err()).Op(":=").Id("x").Dot("Do").Call(
-		jen.Id("ctx"), jen.Op("&").Id(spec), jen.Id("cx"), jen.Id("in"), g.body(f, s, spec))
+		jen.Id("ctx"), jen.Op("&").Id(spec), jen.Id("cx"), jen.Id("in"), g.withMemory(s, mem, g.body(f, s, spec)))
 	b.If(jen.Err().Op("!=").Nil()).BlockFunc(func(eb *jen.Group) {
 		g.onError(eb, s, spec)
 	})
+	g.remember(b, s, mem)
 	if a.Type == ir.ASLApproval && len(a.Rules) > 0 {
 		g.routeOn(b, s, "out", "")
 		return
@@ -148,11 +156,12 @@ func (g *aslGen) body(f *jen.File, s *ir.State, spec string) jen.Code {
 	a := s.ASL
 	switch a.Type {
 	case ir.ASLTask:
-		h := jen.Id("w").Dot("h").Dot(s.Handler.Name)
 		if a.Agent != nil {
-			h = rt("AgentTask").Call(h, jen.Id(g.packageVar(f, s, "Agent", g.agent(a.Agent))))
+			return g.agentBody(f, s, spec)
 		}
-		return jen.Id("x").Dot("Task").Call(jen.Op("&").Id(spec), h)
+		return jen.Id("x").Dot("Task").Call(jen.Op("&").Id(spec), jen.Id("w").Dot("h").Dot(s.Handler.Name))
+	case ir.ASLInclude, ir.ASLWorkflow:
+		return g.includeBody(s, spec)
 	case ir.ASLPass:
 		if a.Result != nil {
 			return rt("PassResult").Call(jen.Id(g.packageVar(f, s, "Result", g.template(a.Result))))
@@ -167,6 +176,9 @@ func (g *aslGen) body(f *jen.File, s *ir.State, spec string) jen.Code {
 			}
 		})
 	case ir.ASLMap:
+		if a.Distributed != nil {
+			return g.distributedBody(f, s)
+		}
 		return jen.Id("x").Dot("Map").Call(jen.Lit(s.ID), jen.Op("&").Id(g.packageVar(f, s, "Items", g.mapSpec(a))), jen.Id("w").Dot(g.machineMethod(s, 0)))
 	case ir.ASLApproval:
 		return jen.Id("x").Dot("Approval").Call(g.approvalRequest(s), jen.Lit(g.topLevel(s)))
@@ -281,6 +293,9 @@ func (g *aslGen) approvalRequest(s *ir.State) jen.Code {
 	return rt("ApprovalRequest").CustomFunc(multiline, func(d *jen.Group) {
 		d.Id("State").Op(":").Lit(s.ID)
 		d.Id("Prompt").Op(":").Lit(ap.Prompt)
+		if ap.PromptTemplate != nil {
+			d.Id("PromptTemplate").Op(":").Add(g.template(ap.PromptTemplate))
+		}
 		if len(ap.Options) > 0 {
 			d.Id("Options").Op(":").Add(stringSlice(ap.Options))
 		}
@@ -315,6 +330,15 @@ func (g *aslGen) agent(a *ir.Agent) jen.Code {
 			if f.value != nil {
 				d.Id(f.name).Op(":").Add(plainValue(f.value))
 			}
+		}
+		if a.Limit != nil {
+			d.Id("Limit").Op(":").Add(budget(a.Limit))
+		}
+		if a.RunLimit != nil {
+			d.Id("RunLimit").Op(":").Add(budget(a.RunLimit))
+		}
+		if a.Guards != nil {
+			d.Id("Guards").Op(":").Add(guardrails(a.Guards))
 		}
 	})
 }

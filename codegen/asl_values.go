@@ -224,7 +224,8 @@ func (g *aslGen) intrinsic(c *ir.Intrinsic) *jen.Statement {
 	}
 	return jen.Op("&").Add(rt("Intrinsic")).CustomFunc(multiline, func(d *jen.Group) {
 		d.Id("Name").Op(":").Lit(c.Name)
-		d.Id("Fn").Op(":").Add(fn)
+		key, fnc := g.intrinsicFn(c, fn)
+		d.Id(key).Op(":").Add(fnc)
 		if len(c.Args) == 0 {
 			return
 		}

@@ -24,6 +24,8 @@ const (
 	ASLApproval   ASLType = "Approval"
 	ASLDebate     ASLType = "Debate"
 	ASLCheckpoint ASLType = "Checkpoint"
+	ASLInclude    ASLType = "Include"
+	ASLWorkflow   ASLType = "Workflow"
 )
 
 // Machine is a scope of states: the whole state machine, a Parallel branch
@@ -92,6 +94,11 @@ type ASLState struct {
 	TimestampExpr   *Template   // JSONata Wait: Timestamp
 	TimeoutExpr     *Template   // JSONata Task: TimeoutSeconds
 	ConcurrencyExpr *Template   // JSONata Map: MaxConcurrency
+
+	// Agent State Language extensions (see asl_agent.go).
+	Memory      *Memory      // Task with Agent, Pass
+	Include     *Include     // Include and Workflow states
+	Distributed *Distributed // Map in DISTRIBUTED mode
 }
 
 // PathField is InputPath, ResultPath or OutputPath as written: a path, or
@@ -251,8 +258,9 @@ type ChoiceRule struct {
 	Op       string // "And", "Or", "Not", or a comparison such as "StringEquals"
 	Args     []*ChoiceRule
 	Variable *Path
-	Value    any   // the literal operand: string, float64 or bool
-	Other    *Path // the operand of a ...Path comparison
+	Value    any        // the literal operand: string, float64 or bool
+	Other    *Path      // the operand of a ...Path comparison
+	Call     *Intrinsic // `Variable.$`: an intrinsic call in place of Variable
 
 	Condition *Template // JSONata: the Condition of a top-level rule
 	Assign    *Template // a top-level rule's Assign
@@ -278,6 +286,9 @@ type Agent struct {
 	Budget     any
 	Guardrails any
 	Reasoning  any
+	Limit      *Budget     // the task's Budget limits; nil: none
+	RunLimit   *Budget     // the workflow's Budget; nil: none
+	Guards     *Guardrails // the Guardrails rules flowc applies; nil: none
 }
 
 // Approval is an Approval state's request.
@@ -286,6 +297,9 @@ type Approval struct {
 	Options    []string
 	Timeout    time.Duration
 	Escalation any
+	// PromptTemplate is a structured (`Prompt` object) or computed
+	// (`Prompt.$`) prompt, evaluated on the state's input.
+	PromptTemplate *Template
 }
 
 // Debate is a Debate state's setup.

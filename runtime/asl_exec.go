@@ -20,6 +20,7 @@ type ASLExec struct {
 	name     string
 	start    time.Time
 	vars     *varScope // the top-level variables
+	spend    usage     // agent budgets and memory (asl_agent.go)
 
 	restoreErr error // the checkpoint's variables did not decode
 }

@@ -22,6 +22,9 @@ type Intrinsic struct {
 	Name string
 	Fn   func(args []any) (any, error)
 	Args []IntrinsicArg
+	// Run is set, in place of Fn, for the functions that read the run
+	// (States.CurrentCost and friends).
+	Run func(cx *ASLContext, args []any) (any, error)
 }
 
 // IntrinsicArg is a literal Value, a Path or a nested Call.
@@ -38,6 +41,8 @@ func (c *Intrinsic) Eval(in any, cx *ASLContext) (any, error) {
 	for i, a := range c.Args {
 		var err error
 		switch {
+		case a.Path != nil && c.Name == "States.Coalesce":
+			args[i], _ = a.Path.Lookup(in, cx) // a missing value is null to it
 		case a.Path != nil:
 			args[i], err = a.Path.Get(in, cx)
 		case a.Call != nil:
@@ -49,7 +54,13 @@ func (c *Intrinsic) Eval(in any, cx *ASLContext) (any, error) {
 			return nil, err
 		}
 	}
-	v, err := c.Fn(args)
+	var v any
+	var err error
+	if c.Run != nil {
+		v, err = c.Run(cx, args)
+	} else {
+		v, err = c.Fn(args)
+	}
 	if err != nil {
 		return nil, runtimeErrorf("%s: %v", c.Name, err)
 	}
@@ -402,15 +413,15 @@ func StatesMathRandom(args []any) (any, error) {
 // StatesMathAdd is States.MathAdd: each argument is rounded to the nearest
 // whole number first, as in Step Functions.
 func StatesMathAdd(args []any) (any, error) {
-	a, err := argNumber(args, 0)
-	if err != nil {
-		return nil, err
+	sum := 0.0
+	for i := range args { // the Agent State Language adds any number of terms
+		n, err := argNumber(args, i)
+		if err != nil {
+			return nil, err
+		}
+		sum += math.Floor(n + 0.5)
 	}
-	b, err := argNumber(args, 1)
-	if err != nil {
-		return nil, err
-	}
-	return math.Floor(a+0.5) + math.Floor(b+0.5), nil
+	return sum, nil
 }
 
 // StatesStringSplit is States.StringSplit: the second argument is a set of

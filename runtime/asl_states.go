@@ -128,23 +128,28 @@ func (spec *MapSpec) setup(in any, cx *ASLContext) ([]any, int, error) {
 	if !ok {
 		return nil, 0, runtimeErrorf("the items of a Map state must be an array, got %s", typeName(items))
 	}
-	limit := spec.MaxConcurrency
+	limit, err := spec.limit(in, cx)
+	return list, limit, err
+}
+
+// limit is MaxConcurrency, its JSONata expression, or the number at
+// MaxConcurrencyPath (a numeric string counts, as on Step Functions).
+func (spec *MapSpec) limit(in any, cx *ASLContext) (int, error) {
 	if spec.MaxConcurrencyExpr != nil {
-		n, err := exprInt(spec.MaxConcurrencyExpr, "MaxConcurrency", 0, in, cx)
-		return list, n, err
+		return exprInt(spec.MaxConcurrencyExpr, "MaxConcurrency", 0, in, cx)
 	}
-	if spec.MaxConcurrencyPath != nil {
-		v, err := spec.MaxConcurrencyPath.Get(in, cx)
-		if err != nil {
-			return nil, 0, err
-		}
-		v = numericString(v)
-		if !isInteger(v) || v.(float64) < 0 {
-			return nil, 0, runtimeErrorf("MaxConcurrencyPath %q must point to a whole number, got %s", spec.MaxConcurrencyPath.Src, jsonText(v))
-		}
-		limit = int(v.(float64))
+	if spec.MaxConcurrencyPath == nil {
+		return spec.MaxConcurrency, nil
 	}
-	return list, limit, nil
+	v, err := spec.MaxConcurrencyPath.Get(in, cx)
+	if err != nil {
+		return 0, err
+	}
+	v = numericString(v)
+	if !isInteger(v) || v.(float64) < 0 {
+		return 0, runtimeErrorf("MaxConcurrencyPath %q must point to a whole number, got %s", spec.MaxConcurrencyPath.Src, jsonText(v))
+	}
+	return int(v.(float64)), nil
 }
 
 func (spec *MapSpec) itemInput(in any, cx *ASLContext, i int, item any) (any, error) {
@@ -165,17 +170,25 @@ type ApprovalRequest struct {
 	// Timeout is how long the approval may take (0: no limit); the
 	// handler's context ends then.
 	Timeout time.Duration
+	// Details is a structured or computed prompt (`Prompt` object or
+	// `Prompt.$`), evaluated on the input; Prompt is then its Title.
+	Details        any
+	PromptTemplate *Template
 }
 
 // Approval is the body of an Approval state. Its result is
-// {"decision": "<option>"}: the decision a resumed session was given, or
+// {"approval": "<option>"} (the spec's result): the decision a resumed session was given, or
 // the answer of the handlers when they implement Approver. A decision
 // outside Options is a States.Runtime error, and an approver that runs past
 // Timeout fails with States.Timeout. Without a decision a top-level state
 // interrupts the run (see Approve); inside a Parallel or Map, whose
 // progress no checkpoint holds, that is a States.Runtime error.
 func (x *ASLExec) Approval(req ApprovalRequest, topLevel bool) Body {
-	return func(ctx context.Context, _ *ASLContext, in any) (any, error) {
+	return func(ctx context.Context, cx *ASLContext, in any) (any, error) {
+		req := req // its own Details
+		if err := req.details(in, cx, x.ordered); err != nil {
+			return nil, err
+		}
 		input := in
 		if !x.ordered {
 			input = Plain(in)
@@ -193,7 +206,7 @@ func (x *ASLExec) Approval(req ApprovalRequest, topLevel bool) Body {
 		case err != nil:
 			return nil, aslError(err)
 		}
-		return Obj("decision", decision), nil
+		return Obj("approval", decision), nil
 	}
 }
 
@@ -213,6 +226,9 @@ type Agent struct {
 	Budget     any
 	Guardrails any
 	Reasoning  any
+	Limit      *Budget     // the task's Budget; nil: none
+	RunLimit   *Budget     // the workflow's Budget; nil: none
+	Guards     *Guardrails // the Guardrails rules flowc applies; nil: none
 }
 
 // AgentHandler is the shape of an agent's handler.

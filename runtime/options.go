@@ -18,6 +18,8 @@ type Config struct {
 	Rand func() float64
 	// Checkpointer stores the checkpoints of sessions (see WithCheckpointer).
 	Checkpointer Checkpointer
+	// Memory keeps what States Language Memory blocks write (WithMemory).
+	Memory MemoryStore
 }
 
 // Option changes a Config.

@@ -63,7 +63,7 @@ const reviewDef = `{
     "Save": {"Type": "Checkpoint", "Name": "start", "Next": "Review"},
     "Review": {
       "Type": "Approval", "Prompt": "Ship it?", "Options": ["yes", "no"], "ResultPath": "$.review",
-      "Choices": [{"Variable": "$.review.decision", "StringEquals": "yes", "Next": "Ship"}],
+      "Choices": [{"Variable": "$.review.approval", "StringEquals": "yes", "Next": "Ship"}],
       "Default": "Stop"
     },
     "Ship": {"Type": "Pass", "Result": "shipped", "ResultPath": "$.result", "End": true},
@@ -134,7 +134,7 @@ func TestRunSessionApprovalASL(t *testing.T) {
 	session := []string{def, "--checkpoint-db", filepath.Join(dir, "s.db"), "--session", "r"}
 
 	assert.Equal(t, `{"status":"INTERRUPTED","prompt":"Ship it?","options":["yes","no"]}`+"\n", runOK(t, append(session, "--input", input)...))
-	assert.Equal(t, `{"status":"SUCCEEDED","output":{"id":7,"result":"shipped","review":{"decision":"yes"}}}`+"\n",
+	assert.Equal(t, `{"status":"SUCCEEDED","output":{"id":7,"result":"shipped","review":{"approval":"yes"}}}`+"\n",
 		runOK(t, append(session, "--decision", "yes")...))
 }
 

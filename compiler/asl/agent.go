@@ -1,6 +1,11 @@
 package asl
 
 import (
+	"maps"
+	"math"
+	"regexp"
+	"strings"
+
 	"gopkg.in/yaml.v3"
 
 	"github.com/flowc-dev/flowc/compiler/yamlx"
@@ -77,9 +82,11 @@ func (l *lowerer) agentFieldsWithoutAgent(m yamlx.Map) {
 func (l *lowerer) approval(m yamlx.Map, s *ir.State) {
 	ap := &ir.Approval{}
 	s.ASL.Approval = ap
-	if n := m.Get("Prompt"); n != nil {
+	switch n := m.Get("Prompt"); {
+	case l.approvalPrompt(m, s):
+	case n != nil:
 		ap.Prompt, _ = l.String(n, "Prompt")
-	} else {
+	default:
 		l.Diags.Errorf(s.Pos, "Approval state %q needs a `Prompt`", s.ID)
 	}
 	if n := m.Get("Options"); n != nil {
@@ -164,4 +171,257 @@ func (l *lowerer) debate(m yamlx.Map, s *ir.State) {
 		d.Consensus = l.agentObject(n, "Consensus")
 	}
 	l.transition(m, s)
+}
+
+// agentExtras reads what an agent task adds to its agent: the limits of
+// its Budget and the workflow's, and its Memory reads and writes.
+func (l *lowerer) agentExtras(m yamlx.Map, s *ir.State) {
+	if a := s.ASL.Agent; a != nil {
+		if n := m.Get("Budget"); n != nil && n.Kind == yaml.MappingNode {
+			a.Limit = l.budgetLimits(n, false)
+		}
+		a.RunLimit = l.runBudget
+		a.Tools = withDefaults(l.defaultTools, a.Tools)
+		if n := m.Get("Guardrails"); n != nil && n.Kind == yaml.MappingNode {
+			a.Guards = l.guardrails(n)
+		}
+	}
+	for _, k := range agentTaskKeys {
+		if n := m.Get(k); n != nil {
+			l.agentObject(n, k)
+		}
+	}
+	l.memory(m, s)
+}
+
+// memory reads a state's Memory: Read (a list of keys, or {Keys,
+// InjectAt, Default}) and Write (one {Key, Value or Value.$} or a list).
+func (l *lowerer) memory(m yamlx.Map, s *ir.State) {
+	n := m.Get("Memory")
+	if n == nil || n.Kind != yaml.MappingNode && s.ASL.Agent != nil { // an agent's was checked with its fields
+		return
+	}
+	mm, ok := l.Mapping(n, "Memory", "Read", "Write", "Namespace")
+	if !ok {
+		return
+	}
+	mem := &ir.Memory{}
+	if r := mm.Get("Read"); r != nil {
+		mem.Reads = []*ir.MemoryRead{l.memoryRead(r)}
+	}
+	if w := mm.Get("Write"); w != nil {
+		items := []*yaml.Node{w}
+		if w.Kind == yaml.SequenceNode {
+			items = w.Content
+		}
+		for _, item := range items {
+			if wr := l.memoryWrite(item); wr != nil {
+				mem.Writes = append(mem.Writes, wr)
+			}
+		}
+	}
+	if ns := mm.Get("Namespace"); ns != nil {
+		l.String(ns, "Namespace")
+	}
+	s.ASL.Memory = mem
+}
+
+func (l *lowerer) memoryRead(n *yaml.Node) *ir.MemoryRead {
+	r := &ir.MemoryRead{}
+	if n.Kind == yaml.SequenceNode {
+		r.Keys = l.Strings(n, "a memory key")
+		return r
+	}
+	m, ok := l.Mapping(n, "Memory Read", "Keys", "InjectAt", "Default")
+	if !ok {
+		return r
+	}
+	if k := m.Get("Keys"); k != nil {
+		r.Keys = l.Strings(k, "a memory key")
+	} else {
+		l.Diags.Errorf(l.Pos(n), "Memory Read needs `Keys`")
+	}
+	if p := m.Get("InjectAt"); p != nil {
+		r.InjectAt = l.path(p, "InjectAt", true, false)
+	}
+	if d := m.Get("Default"); d != nil {
+		r.Default = l.literal(d)
+	}
+	return r
+}
+
+func (l *lowerer) memoryWrite(n *yaml.Node) *ir.MemoryWrite {
+	m, ok := l.Mapping(n, "Memory Write", "Key", "Value", "Value.$", "TTL", "Merge", "Overwrite")
+	if !ok {
+		return nil
+	}
+	w := &ir.MemoryWrite{}
+	if k := m.Get("Key"); k != nil {
+		w.Key, _ = l.String(k, "Key")
+	} else {
+		l.Diags.Errorf(l.Pos(n), "Memory Write needs `Key`")
+	}
+	for _, e := range l.Pairs(n) {
+		if e.Key.Value == "Value" || e.Key.Value == "Value.$" {
+			w.Value = l.templateField(e.Key, e.Value).Value
+		}
+	}
+	if w.Value == nil {
+		l.Diags.Errorf(l.Pos(n), "Memory Write needs `Value` or `Value.$`")
+	}
+	if t := m.Get("TTL"); t != nil && t.Value != "never" {
+		l.duration(t, "TTL")
+	}
+	for _, k := range []string{"Merge", "Overwrite"} {
+		if b := m.Get(k); b != nil {
+			l.Bool(b, k)
+		}
+	}
+	return w
+}
+
+// approvalPrompt reads a structured (object) or computed (`Prompt.$`)
+// prompt; the request's Prompt text is then its Title, or the state name.
+func (l *lowerer) approvalPrompt(m yamlx.Map, s *ir.State) bool {
+	ap := s.ASL.Approval
+	if e := m.Get("Editable"); e != nil {
+		l.agentObject(e, "Editable")
+	}
+	if e, ok := m.Entries["Prompt.$"]; ok {
+		ap.PromptTemplate = l.templateField(e.Key, e.Value).Value
+		ap.Prompt = s.ID
+		return true
+	}
+	n := m.Get("Prompt")
+	if n == nil || n.Kind != yaml.MappingNode {
+		return false
+	}
+	ap.PromptTemplate = l.objectTemplate(n, "Prompt")
+	ap.Prompt = s.ID
+	for _, e := range l.Pairs(n) {
+		if e.Key.Value == "Title" && e.Value.Kind == yaml.ScalarNode {
+			ap.Prompt = e.Value.Value
+		}
+	}
+	return true
+}
+
+// failDollar reads the agent language's `Error.$` and `Cause.$` of a Fail
+// state as the ErrorPath and CausePath they stand for.
+func (l *lowerer) failDollar(m yamlx.Map) {
+	for short, long := range map[string]string{"Error.$": "ErrorPath", "Cause.$": "CausePath"} {
+		e, ok := m.Entries[short]
+		if !ok {
+			continue
+		}
+		if m.Has(long) {
+			l.Diags.Errorf(l.Pos(e.Key), "`%s` and `%s` say the same; keep one", short, long)
+			continue
+		}
+		m.Entries[long] = e
+	}
+}
+
+// computedVariable reads the agent language's `Variable.$`: a path, or an
+// intrinsic call whose value the rule tests. It reports whether it was
+// there.
+func (l *lowerer) computedVariable(m yamlx.Map, r *ir.ChoiceRule) bool {
+	e, ok := m.Entries["Variable.$"]
+	if !ok {
+		return false
+	}
+	if m.Has("Variable") {
+		l.Diags.Errorf(l.Pos(e.Key), "a choice rule has `Variable` or `Variable.$`, not both")
+	}
+	t := l.templateField(e.Key, e.Value).Value
+	switch {
+	case t.Kind == ir.TmplPath:
+		r.Variable = t.Path
+	case t.Kind == ir.TmplIntrinsic && t.Call != nil:
+		r.Call = t.Call
+		r.Variable = &ir.Path{Pos: t.Pos, Source: e.Value.Value} // no segments: the call's value itself
+		if strings.HasSuffix(r.Op, "Path") {
+			l.Diags.Errorf(l.Pos(e.Key), "%s compares with a path of the input; `Variable.$` with an intrinsic takes a literal comparison", r.Op)
+		}
+	}
+	return true
+}
+
+// guardrails reads the rules of Guardrails that flowc applies itself:
+// length (Max), pattern (Block) and regex (Pattern, Action). The others
+// are the agent's to apply.
+func (l *lowerer) guardrails(n *yaml.Node) *ir.Guardrails {
+	g := &ir.Guardrails{}
+	for _, e := range l.Pairs(n) {
+		var into *[]*ir.GuardRule
+		switch e.Key.Value {
+		case "Input":
+			into = &g.Input
+		case "Output":
+			into = &g.Output
+		default:
+			continue
+		}
+		if e.Value.Kind != yaml.MappingNode {
+			l.Diags.Errorf(l.Pos(e.Value), "Guardrails %s must be an object", e.Key.Value)
+			continue
+		}
+		for _, r := range l.Pairs(e.Value) {
+			if r.Key.Value == "Rules" {
+				for _, item := range l.Seq(r.Value, "Rules") {
+					if rule := l.guardRule(item); rule != nil {
+						*into = append(*into, rule)
+					}
+				}
+			}
+		}
+	}
+	if len(g.Input) == 0 && len(g.Output) == 0 {
+		return nil
+	}
+	return g
+}
+
+func (l *lowerer) guardRule(n *yaml.Node) *ir.GuardRule {
+	if n.Kind != yaml.MappingNode {
+		l.Diags.Errorf(l.Pos(n), "a guardrail rule must be an object")
+		return nil
+	}
+	r := &ir.GuardRule{}
+	for _, e := range l.Pairs(n) {
+		switch e.Key.Value {
+		case "Type":
+			r.Type, _ = l.String(e.Value, "Type")
+		case "Max":
+			r.Max = l.Int(e.Value, "Max", 0, math.MaxInt32)
+		case "Block":
+			r.Block = l.Strings(e.Value, "a blocked pattern")
+		case "Pattern":
+			r.Pattern, _ = l.String(e.Value, "Pattern")
+			if _, err := regexp.Compile(r.Pattern); err != nil {
+				l.Diags.Errorf(l.ContentPos(e.Value), "Pattern %q is not a regular expression: %v", r.Pattern, err)
+			}
+		case "Action":
+			r.Action, _ = l.String(e.Value, "Action")
+		}
+	}
+	switch r.Type {
+	case "length", "pattern", "regex":
+		return r
+	case "":
+		l.Diags.Errorf(l.Pos(n), "a guardrail rule needs a `Type`")
+	}
+	return nil
+}
+
+// withDefaults is a task's Tools over the workflow's DefaultTools: the
+// task's members win.
+func withDefaults(defaults map[string]any, tools any) any {
+	if defaults == nil {
+		return tools
+	}
+	own, _ := tools.(map[string]any)
+	out := maps.Clone(defaults)
+	maps.Copy(out, own)
+	return out
 }

@@ -53,7 +53,9 @@ func Lower(r *yamlx.Reader, root *yaml.Node, stem, pkg string) *ir.Workflow {
 	if !ok {
 		return w
 	}
+	l.substitute(root, nil, w.Pos)
 	l.jsonata = l.queryLanguage(m, false)
+	l.workflowLevel(m)
 	if n := m.Get("Comment"); n != nil {
 		w.Description, _ = l.String(n, "Comment")
 	}
@@ -76,6 +78,12 @@ type lowerer struct {
 	methods  naming.Namer           // handler method names
 	handlers map[string]*ir.Handler // by resource, agent or role key
 	jsonata  bool                   // the state machine's QueryLanguage is JSONata
+
+	// Agent State Language workflow-level fields (workflow.go).
+	runBudget    *ir.Budget            // the workflow's Budget
+	defaultTools map[string]any        // the workflow's DefaultTools
+	imports      map[string]*yaml.Node // Imports: file path by name
+	depth        int                   // how deep in imports the lowering is
 }
 
 // machine lowers StartAt and States of a (sub-)machine and checks the

@@ -41,7 +41,7 @@ var comparisons = func() map[string]operandKind {
 }()
 
 var ruleKeys = func() []string {
-	keys := []string{"Variable", "Next", "Comment", "And", "Or", "Not", "Condition", "Assign", "Output"}
+	keys := []string{"Variable", "Variable.$", "Next", "Comment", "And", "Or", "Not", "Condition", "Assign", "Output"}
 	for op := range comparisons {
 		keys = append(keys, op)
 	}
@@ -160,9 +160,11 @@ func (l *lowerer) compound(m yamlx.Map, r *ir.ChoiceRule) {
 }
 
 func (l *lowerer) comparison(m yamlx.Map, r *ir.ChoiceRule) {
-	if v := m.Get("Variable"); v != nil {
+	switch v := m.Get("Variable"); {
+	case l.computedVariable(m, r):
+	case v != nil:
 		r.Variable = l.path(v, "Variable", false, true)
-	} else {
+	default:
 		l.Diags.Errorf(r.Pos, "a %s rule needs `Variable`", r.Op)
 	}
 	n := m.Get(r.Op)

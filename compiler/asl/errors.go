@@ -17,20 +17,25 @@ const (
 	defaultBackoffRate = 2.0
 )
 
+var (
+	retrierKeys = []string{"ErrorEquals", "IntervalSeconds", "MaxAttempts", "BackoffRate", "MaxDelaySeconds", "MaxIntervalSeconds", "JitterStrategy", "Comment"}
+	catcherKeys = []string{"ErrorEquals", "Next", "ResultPath", "Comment", "Assign", "Output"}
+)
+
 // retriers reads Retry. The IR counts attempts, the first one included, so
 // AWS's MaxAttempts (retries) becomes MaxAttempts+1.
 func (l *lowerer) retriers(n *yaml.Node) []*ir.Retrier {
 	var out []*ir.Retrier
 	items := l.Seq(n, "Retry")
 	for i, item := range items {
-		m, ok := l.Mapping(item, "a retrier", "ErrorEquals", "IntervalSeconds", "MaxAttempts", "BackoffRate", "MaxDelaySeconds", "JitterStrategy", "Comment")
+		m, ok := l.Mapping(item, "a retrier", retrierKeys...)
 		if !ok {
 			continue
 		}
 		r := &ir.Retrier{Pos: l.Pos(item), MaxAttempts: defaultMaxAttempts + 1, Interval: defaultInterval, BackoffRate: defaultBackoffRate}
 		r.Errors = l.errorEquals(m.Get("ErrorEquals"), item, i == len(items)-1, "retrier")
 		if v := m.Get("IntervalSeconds"); v != nil {
-			r.Interval = time.Duration(l.Int(v, "IntervalSeconds", 1, 99999999)) * time.Second
+			r.Interval = time.Duration(l.Int(v, "IntervalSeconds", 0, 99999999)) * time.Second
 		}
 		if v := m.Get("MaxAttempts"); v != nil {
 			r.MaxAttempts = l.Int(v, "MaxAttempts", 0, 99999999) + 1
@@ -38,8 +43,10 @@ func (l *lowerer) retriers(n *yaml.Node) []*ir.Retrier {
 		if v := m.Get("BackoffRate"); v != nil {
 			r.BackoffRate = l.Float(v, "BackoffRate", 1, 1e9)
 		}
-		if v := m.Get("MaxDelaySeconds"); v != nil {
-			r.MaxDelay = time.Duration(l.Int(v, "MaxDelaySeconds", 1, 31622400)) * time.Second
+		for _, k := range []string{"MaxDelaySeconds", "MaxIntervalSeconds"} { // the agent language's name for it
+			if v := m.Get(k); v != nil {
+				r.MaxDelay = time.Duration(l.Int(v, k, 1, 31622400)) * time.Second
+			}
 		}
 		if v := m.Get("JitterStrategy"); v != nil {
 			if s, ok := l.String(v, "JitterStrategy"); ok {
@@ -65,7 +72,7 @@ func (l *lowerer) retriers(n *yaml.Node) []*ir.Retrier {
 func (l *lowerer) catchers(n *yaml.Node, s *ir.State) {
 	items := l.Seq(n, "Catch")
 	for i, item := range items {
-		m, ok := l.Mapping(item, "a catcher", "ErrorEquals", "Next", "ResultPath", "Comment", "Assign", "Output")
+		m, ok := l.Mapping(item, "a catcher", catcherKeys...)
 		if !ok {
 			continue
 		}

@@ -83,6 +83,7 @@ func (l *lowerer) task(m yamlx.Map, s *ir.State) {
 	} else if agent != nil {
 		a.Agent = l.agent(m, agent)
 		s.Handler = l.handler("agent\x00"+a.Agent.Name, a.Agent.Name, a.Agent.Pos)
+		l.agentExtras(m, s)
 	} else {
 		l.agentFieldsWithoutAgent(m)
 	}
@@ -107,6 +108,7 @@ func (l *lowerer) pass(m yamlx.Map, s *ir.State) {
 	if n := m.Get("Result"); n != nil {
 		s.ASL.Result = l.literal(n)
 	}
+	l.memory(m, s)
 	l.transition(m, s)
 }
 
@@ -156,6 +158,7 @@ func (l *lowerer) fail(m yamlx.Map, s *ir.State) {
 			a.Cause, _ = l.String(n, "Cause")
 		}
 	}
+	l.failDollar(m)
 	if n := m.Get("ErrorPath"); n != nil {
 		a.ErrorPath, a.ErrorCall = l.pathOrCall(n, "ErrorPath")
 		if m.Has("Error") {
@@ -197,7 +200,7 @@ func (l *lowerer) mapState(m yamlx.Map, s *ir.State) {
 		a.Branches = []*ir.Machine{l.subMachine(it, "Iterator")}
 	case proc != nil:
 		a.Branches = []*ir.Machine{l.subMachine(proc, "ItemProcessor", "ProcessorConfig")}
-		l.processorConfig(proc)
+		l.processorConfig(proc, s)
 	default:
 		l.Diags.Errorf(s.Pos, "Map state %q needs `ItemProcessor` (or `Iterator`)", s.ID)
 	}
@@ -228,13 +231,13 @@ func (l *lowerer) mapState(m yamlx.Map, s *ir.State) {
 			l.Diags.Errorf(l.Pos(m.Entries["MaxConcurrencyPath"].Key), "Map state %q has both `MaxConcurrency` and `MaxConcurrencyPath`; keep one", s.ID)
 		}
 	}
+	l.distributed(m, s)
 	l.region(s, ir.RegionMap)
 	l.transition(m, s)
 }
 
-// processorConfig accepts the inline mode only: flowc runs every item in
-// the same process.
-func (l *lowerer) processorConfig(n *yaml.Node) {
+// processorConfig reads the mode: INLINE, or DISTRIBUTED (distributed.go).
+func (l *lowerer) processorConfig(n *yaml.Node, s *ir.State) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i].Value != "ProcessorConfig" {
 			continue
@@ -244,8 +247,12 @@ func (l *lowerer) processorConfig(n *yaml.Node) {
 			return
 		}
 		if mode := cfg.Get("Mode"); mode != nil {
-			if s, ok := l.String(mode, "Mode"); ok && s != "INLINE" {
-				l.Diags.Errorf(l.ContentPos(mode), "ProcessorConfig Mode %q is not supported; use INLINE", s)
+			switch v, ok := l.String(mode, "Mode"); {
+			case !ok, v == "INLINE":
+			case v == "DISTRIBUTED":
+				s.ASL.Distributed = &ir.Distributed{}
+			default:
+				l.Diags.Errorf(l.ContentPos(mode), "ProcessorConfig Mode must be INLINE or DISTRIBUTED, got %q", v)
 			}
 		}
 		if et := cfg.Get("ExecutionType"); et != nil {

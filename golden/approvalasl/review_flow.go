@@ -267,8 +267,8 @@ func (w *Review) stepRejected(ctx context.Context, x *flowcrt.ASLExec, in any) (
 // The compiled paths the choice rules read.
 var (
 	reviewPath1 = &flowcrt.JSONPath{
-		Src:  "$.review.decision",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("review"), flowcrt.Field("decision")},
+		Src:  "$.review.approval",
+		Segs: []flowcrt.PathSeg{flowcrt.Field("review"), flowcrt.Field("approval")},
 	}
 )
 

@@ -39,7 +39,7 @@ func (c *chief) Approve(context.Context, flowcrt.ApprovalRequest) (string, error
 func TestApprover(t *testing.T) {
 	out, err := NewReview(&chief{decision: "approve"}).Run(context.Background(), map[string]any{"topic": "Go"})
 	require.NoError(t, err)
-	assert.Equal(t, map[string]any{"topic": "Go", "draft": "a draft about Go", "review": map[string]any{"decision": "approve"}, "published": true}, out)
+	assert.Equal(t, map[string]any{"topic": "Go", "draft": "a draft about Go", "review": map[string]any{"approval": "approve"}, "published": true}, out)
 	_, err = NewReview(&chief{decision: "reject"}).Run(context.Background(), map[string]any{"topic": "Go"})
 	assert.Equal(t, "Rejected", flowcrt.ErrorName(err))
 }
@@ -68,7 +68,7 @@ func TestInterruptedSession(t *testing.T) {
 	require.ErrorAs(t, err, &wait, "resuming asks again")
 	out, err := w.Decide(ctx, "doc", "approve")
 	require.NoError(t, err)
-	assert.Equal(t, map[string]any{"topic": "Go", "draft": "a draft about Go", "review": map[string]any{"decision": "approve"}, "published": true}, out)
+	assert.Equal(t, map[string]any{"topic": "Go", "draft": "a draft about Go", "review": map[string]any{"approval": "approve"}, "published": true}, out)
 	assert.Equal(t, 1, h.drafts)
 	assert.Equal(t, 1, h.publishes)
 

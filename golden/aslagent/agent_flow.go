@@ -190,11 +190,19 @@ var agentDraftState = flowcrt.ASLState{
 // stepDraft runs Task state "Draft".
 func (w *Agent) stepDraft(ctx context.Context, x *flowcrt.ASLExec, in any) (agentStep, any, error) {
 	cx := x.Enter(ctx, "Draft")
-	out, err := x.Do(ctx, &agentDraftState, cx, in, x.Task(&agentDraftState, flowcrt.AgentTask(w.h.Writer, agentDraftAgent)))
+	out, err := x.Do(ctx, &agentDraftState, cx, in, x.Recalling(&agentDraftMemory, x.AgentTask(&agentDraftState, w.h.Writer, &agentDraftAgent)))
 	if err != nil {
 		return agentDone, nil, err
 	}
 	return agentStepDiscuss, out, nil
+}
+
+var agentDraftMemory = flowcrt.Memory{
+	Reads: []flowcrt.MemoryRead{
+		{
+			Keys: []string{"style"},
+		},
+	},
 }
 
 var agentDraftAgent = flowcrt.Agent{
@@ -208,6 +216,9 @@ var agentDraftAgent = flowcrt.Agent{
 	},
 	Budget: map[string]any{
 		"MaxTokens": 2000.0,
+	},
+	Limit: &flowcrt.Budget{
+		MaxTokens: 2000.0,
 	},
 }
 
@@ -315,8 +326,8 @@ func (w *Agent) stepRejected(ctx context.Context, x *flowcrt.ASLExec, in any) (a
 // The compiled paths the choice rules read.
 var (
 	agentPath1 = &flowcrt.JSONPath{
-		Src:  "$.approval.decision",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("approval"), flowcrt.Field("decision")},
+		Src:  "$.approval.approval",
+		Segs: []flowcrt.PathSeg{flowcrt.Field("approval"), flowcrt.Field("approval")},
 	}
 )
 

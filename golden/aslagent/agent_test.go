@@ -50,7 +50,7 @@ func TestAgents(t *testing.T) {
 	require.NoError(t, err)
 	m := out.(map[string]any)
 	assert.Equal(t, "a draft about Go", m["draft"])
-	assert.Equal(t, map[string]any{"decision": "approve"}, m["approval"])
+	assert.Equal(t, map[string]any{"approval": "approve"}, m["approval"])
 	assert.JSONEq(t, `{"topic": "Go", "transcript": [
 		{"agent": "Critic", "round": 1, "message": "round 1: too long"},
 		{"agent": "Writer", "round": 1, "message": "the writer agrees"},

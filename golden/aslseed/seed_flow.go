@@ -353,7 +353,7 @@ var seedAnalyzeCodeState = flowcrt.ASLState{
 // Analyze source code for issues
 func (w *Seed) stepAnalyzeCode(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "AnalyzeCode")
-	out, err := x.Do(ctx, &seedAnalyzeCodeState, cx, in, x.Task(&seedAnalyzeCodeState, flowcrt.AgentTask(w.h.CodeAnalyzer, seedAnalyzeCodeAgent)))
+	out, err := x.Do(ctx, &seedAnalyzeCodeState, cx, in, x.AgentTask(&seedAnalyzeCodeState, w.h.CodeAnalyzer, &seedAnalyzeCodeAgent))
 	if err != nil {
 		i, out, err := seedAnalyzeCodeState.Caught(cx, in, err)
 		switch i {
@@ -373,6 +373,9 @@ var seedAnalyzeCodeAgent = flowcrt.Agent{
 	},
 	Budget: map[string]any{
 		"MaxTokens": 5000.0,
+	},
+	Limit: &flowcrt.Budget{
+		MaxTokens: 5000.0,
 	},
 }
 
@@ -655,7 +658,7 @@ var seedValidateTaskState = flowcrt.ASLState{
 // stepValidateTask runs Task state "ValidateTask".
 func (w *Seed) stepValidateTask(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "ValidateTask")
-	out, err := x.Do(ctx, &seedValidateTaskState, cx, in, x.Task(&seedValidateTaskState, flowcrt.AgentTask(w.h.Validator, seedValidateTaskAgent)))
+	out, err := x.Do(ctx, &seedValidateTaskState, cx, in, x.AgentTask(&seedValidateTaskState, w.h.Validator, &seedValidateTaskAgent))
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -684,7 +687,7 @@ var seedExecuteTaskState = flowcrt.ASLState{
 // stepExecuteTask runs Task state "ExecuteTask".
 func (w *Seed) stepExecuteTask(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "ExecuteTask")
-	out, err := x.Do(ctx, &seedExecuteTaskState, cx, in, x.Task(&seedExecuteTaskState, flowcrt.AgentTask(w.h.Executor, seedExecuteTaskAgent)))
+	out, err := x.Do(ctx, &seedExecuteTaskState, cx, in, x.AgentTask(&seedExecuteTaskState, w.h.Executor, &seedExecuteTaskAgent))
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -765,7 +768,7 @@ var seedSecurityReviewState = flowcrt.ASLState{
 // stepSecurityReview runs Task state "SecurityReview".
 func (w *Seed) stepSecurityReview(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "SecurityReview")
-	out, err := x.Do(ctx, &seedSecurityReviewState, cx, in, x.Task(&seedSecurityReviewState, flowcrt.AgentTask(w.h.SecurityAnalyzer, seedSecurityReviewAgent)))
+	out, err := x.Do(ctx, &seedSecurityReviewState, cx, in, x.AgentTask(&seedSecurityReviewState, w.h.SecurityAnalyzer, &seedSecurityReviewAgent))
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -813,7 +816,7 @@ var seedPerformanceReviewState = flowcrt.ASLState{
 // stepPerformanceReview runs Task state "PerformanceReview".
 func (w *Seed) stepPerformanceReview(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "PerformanceReview")
-	out, err := x.Do(ctx, &seedPerformanceReviewState, cx, in, x.Task(&seedPerformanceReviewState, flowcrt.AgentTask(w.h.PerformanceAnalyzer, seedPerformanceReviewAgent)))
+	out, err := x.Do(ctx, &seedPerformanceReviewState, cx, in, x.AgentTask(&seedPerformanceReviewState, w.h.PerformanceAnalyzer, &seedPerformanceReviewAgent))
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -861,7 +864,7 @@ var seedStyleReviewState = flowcrt.ASLState{
 // stepStyleReview runs Task state "StyleReview".
 func (w *Seed) stepStyleReview(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "StyleReview")
-	out, err := x.Do(ctx, &seedStyleReviewState, cx, in, x.Task(&seedStyleReviewState, flowcrt.AgentTask(w.h.StyleChecker, seedStyleReviewAgent)))
+	out, err := x.Do(ctx, &seedStyleReviewState, cx, in, x.AgentTask(&seedStyleReviewState, w.h.StyleChecker, &seedStyleReviewAgent))
 	if err != nil {
 		return seedDone, nil, err
 	}

@@ -1,0 +1,171 @@
+package codegen
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/flowc-dev/flowc/ir"
+)
+
+// Agent State Language extensions: agent tasks with budgets and memory,
+// Include and Workflow states, run-aware intrinsics, computed choice
+// variables and structured approval prompts.
+
+// runIntrinsics read the run instead of only their arguments.
+var runIntrinsics = map[string]string{
+	"States.CurrentCost":   "StatesCurrentCost",
+	"States.CurrentTokens": "StatesCurrentTokens",
+}
+
+// intrinsicFn is the Fn (or Run) member of a compiled intrinsic call.
+func (g *aslGen) intrinsicFn(c *ir.Intrinsic, fn jen.Code) (string, jen.Code) {
+	if name, ok := runIntrinsics[c.Name]; ok {
+		return "Run", rt(name)
+	}
+	if c.Name == "States.RemainingBudget" {
+		return "Run", rt("RemainingBudget").Call(budget(g.runBudget()))
+	}
+	return "Fn", fn
+}
+
+// runBudget is the workflow's Budget, which every agent task carries.
+func (g *aslGen) runBudget() *ir.Budget { return runBudgetIn(g.w.States) }
+
+func runBudgetIn(states []*ir.State) *ir.Budget {
+	for _, s := range states {
+		if a := s.ASL.Agent; a != nil && a.RunLimit != nil {
+			return a.RunLimit
+		}
+		for _, m := range s.ASL.Branches {
+			if b := runBudgetIn(m.States); b != nil {
+				return b
+			}
+		}
+	}
+	return nil
+}
+
+func budget(b *ir.Budget) jen.Code {
+	if b == nil {
+		return jen.Nil()
+	}
+	return jen.Op("&").Add(rt("Budget")).CustomFunc(multiline, func(d *jen.Group) {
+		if b.MaxTokens > 0 {
+			d.Id("MaxTokens").Op(":").Lit(b.MaxTokens)
+		}
+		if b.MaxCost > 0 {
+			d.Id("MaxCost").Op(":").Lit(b.MaxCost)
+		}
+		if b.Continue {
+			d.Id("Continue").Op(":").True()
+		}
+	})
+}
+
+// agentBody is the body of an agent task.
+func (g *aslGen) agentBody(f *jen.File, s *ir.State, spec string) jen.Code {
+	return jen.Id("x").Dot("AgentTask").Call(jen.Op("&").Id(spec), jen.Id("w").Dot("h").Dot(s.Handler.Name),
+		jen.Op("&").Id(g.packageVar(f, s, "Agent", g.agent(s.ASL.Agent))))
+}
+
+// includeBody is the body of an Include or Workflow state: its compiled-in
+// sub-workflow, or its handler.
+func (g *aslGen) includeBody(s *ir.State, spec string) jen.Code {
+	if s.ASL.Include.Inline {
+		return jen.Id("x").Dot("Include").Call(jen.Id("w").Dot(g.machineMethod(s, 0)))
+	}
+	return jen.Id("x").Dot("Task").Call(jen.Op("&").Id(spec), jen.Id("w").Dot("h").Dot(s.Handler.Name))
+}
+
+// withMemory wraps a body with the memory reads of its state; mem is the
+// state's memory block variable, "" when it has none.
+func (g *aslGen) withMemory(s *ir.State, mem string, body jen.Code) jen.Code {
+	if mem == "" || len(s.ASL.Memory.Reads) == 0 {
+		return body
+	}
+	return jen.Id("x").Dot("Recalling").Call(jen.Op("&").Id(mem), body)
+}
+
+// remember emits the memory writes of a state that went well.
+func (g *aslGen) remember(b *jen.Group, s *ir.State, mem string) {
+	if mem == "" || len(s.ASL.Memory.Writes) == 0 {
+		return
+	}
+	b.If(jen.Err().Op(":=").Id("x").Dot("Remember").Call(jen.Id("ctx"), jen.Op("&").Id(mem),
+		jen.Id("cx"), jen.Id("out")), jen.Err().Op("!=").Nil()).Block(
+		jen.Return(jen.Id(g.n.endConst()), jen.Nil(), jen.Err()))
+}
+
+// memoryVar declares a state's memory block and returns its name, "" when
+// it has none.
+func (g *aslGen) memoryVar(f *jen.File, s *ir.State) string {
+	m := s.ASL.Memory
+	if m == nil {
+		return ""
+	}
+	return g.packageVar(f, s, "Memory", rt("Memory").CustomFunc(multiline, func(d *jen.Group) {
+		if len(m.Reads) > 0 {
+			d.Id("Reads").Op(":").Index().Add(rt("MemoryRead")).CustomFunc(multiline, func(rs *jen.Group) {
+				for _, r := range m.Reads {
+					rs.Add(g.memoryRead(r))
+				}
+			})
+		}
+		if len(m.Writes) > 0 {
+			d.Id("Writes").Op(":").Index().Add(rt("MemoryWrite")).CustomFunc(multiline, func(ws *jen.Group) {
+				for _, w := range m.Writes {
+					ws.Values(jen.Id("Key").Op(":").Lit(w.Key), jen.Id("Value").Op(":").Add(g.template(w.Value)))
+				}
+			})
+		}
+	}))
+}
+
+func (g *aslGen) memoryRead(r *ir.MemoryRead) jen.Code {
+	return jen.CustomFunc(multiline, func(d *jen.Group) {
+		d.Id("Keys").Op(":").Add(stringSlice(r.Keys))
+		if r.InjectAt != nil {
+			d.Id("InjectAt").Op(":").Add(g.path(r.InjectAt))
+		}
+		if r.Default != nil {
+			d.Id("Default").Op(":").Add(g.template(r.Default))
+		}
+	})
+}
+
+// callRule renders a rule on a `Variable.$` intrinsic: the rule, over $,
+// applied to the call's value.
+func (g *aslGen) callRule(r *ir.ChoiceRule) *jen.Statement {
+	plain := *r
+	plain.Call = nil
+	return jen.Func().Params(jen.Id("c").Op("*").Add(rt("Choice"))).Bool().Block(
+		jen.Return(g.rule(&plain)),
+	).Call(jen.Id("c").Dot("With").Call(g.intrinsic(r.Call)))
+}
+
+func guardrails(g *ir.Guardrails) jen.Code {
+	rules := func(rs []*ir.GuardRule) jen.Code {
+		return jen.Index().Add(rt("GuardRule")).CustomFunc(multiline, func(d *jen.Group) {
+			for _, r := range rs {
+				d.CustomFunc(multiline, func(f *jen.Group) {
+					f.Id("Type").Op(":").Lit(r.Type)
+					optLit(f, "Max", r.Max)
+					if r.Block != nil {
+						f.Id("Block").Op(":").Add(stringSlice(r.Block))
+					}
+					if r.Pattern != "" {
+						f.Id("Pattern").Op(":").Qual("regexp", "MustCompile").Call(jen.Lit(r.Pattern))
+					}
+					optLit(f, "Action", r.Action)
+				})
+			}
+		})
+	}
+	return jen.Op("&").Add(rt("Guardrails")).CustomFunc(multiline, func(d *jen.Group) {
+		if len(g.Input) > 0 {
+			d.Id("Input").Op(":").Add(rules(g.Input))
+		}
+		if len(g.Output) > 0 {
+			d.Id("Output").Op(":").Add(rules(g.Output))
+		}
+	})
+}

@@ -1,0 +1,96 @@
+package ir
+
+// Agent State Language extensions beyond the state types: budgets, memory,
+// composition (Include and Workflow states) and distributed Map.
+
+// Budget is a token and cost limit: a workflow's `Budget` or an agent
+// task's. A zero limit is no limit.
+type Budget struct {
+	MaxTokens float64
+	MaxCost   float64
+	// Continue is OnExceed "Continue": running over is not an error.
+	Continue bool
+}
+
+// Memory is an agent task's or a Pass state's `Memory`: the keys it reads
+// from the memory store into its input, and the values it writes after.
+type Memory struct {
+	Reads  []*MemoryRead
+	Writes []*MemoryWrite
+}
+
+// MemoryRead injects stored keys at InjectAt ({"key": value}), Default for
+// a missing key.
+type MemoryRead struct {
+	Keys     []string
+	InjectAt *Path     // nil: $._memory
+	Default  *Template // a literal; nil: none
+}
+
+// MemoryWrite stores Value, evaluated on the state's output, under Key.
+type MemoryWrite struct {
+	Key   string
+	Value *Template
+}
+
+// Include is an Include or Workflow state: a sub-workflow compiled into
+// Branches[0] of the state, or, when its definition is not at hand, the
+// handler of the state.
+type Include struct {
+	Template string // the import's name, or the WorkflowId
+	Inline   bool   // compiled in: Branches[0] is the sub-workflow
+}
+
+// ItemReader is where a distributed Map reads its items: the handlers
+// when they implement flowcrt.ItemReader, else the built-in reader of
+// local files.
+type ItemReader struct {
+	Resource     string
+	Parameters   *Template // Bucket, Key, Prefix...
+	Format       string    // ReaderConfig.InputType: JSON, JSONL, CSV, MANIFEST; "" lists objects
+	CSVHeaders   []string  // CSVHeaderLocation GIVEN: the headers
+	CSVDelimiter string    // COMMA (default), PIPE, SEMICOLON, SPACE, TAB
+	MaxItems     int       // 0: all
+	MaxItemsPath *Path
+}
+
+// ResultWriter is a distributed Map's ResultWriter.
+type ResultWriter struct {
+	Resource   string
+	Parameters *Template // Bucket, Prefix
+}
+
+// Distributed is what a DISTRIBUTED Map adds to a Map state.
+type Distributed struct {
+	Reader *ItemReader // nil: the items come from ItemsPath
+	Writer *ResultWriter
+	Label  string
+
+	Batched         bool // ItemBatcher
+	BatchItems      int
+	BatchItemsPath  *Path
+	BatchBytes      int
+	BatchBytesPath  *Path
+	BatchInput      *Template
+	TolerantPercent float64
+	TolerantPctPath *Path
+	HasPercent      bool
+	TolerantCount   int
+	TolerantCntPath *Path
+	HasCount        bool
+}
+
+// Guardrails are the length, pattern and regex rules of an agent task's
+// Guardrails, which flowc applies to the agent's input and output.
+type Guardrails struct {
+	Input, Output []*GuardRule
+}
+
+// GuardRule is one such rule; Pattern is a checked regular expression.
+type GuardRule struct {
+	Type    string
+	Max     int
+	Block   []string
+	Pattern string
+	Action  string
+}
