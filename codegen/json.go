@@ -23,6 +23,7 @@ type jsonGen struct {
 	n        names
 	ids      naming.Namer
 	taskVars map[string]string // by state id
+	cm       *codemieVars      // CodeMie configuration (json_codemie.go)
 }
 
 func jsonMode(f *jen.File, w *ir.Workflow) {
@@ -32,6 +33,7 @@ func jsonMode(f *jen.File, w *ir.Workflow) {
 	g.handlersType(f)
 	g.workflowType(f)
 	g.stepEnum(f)
+	g.codemieDecls(f) // CodeMie configuration (json_codemie.go)
 	g.tasks(f)
 	g.runFuncs(f)
 	for _, s := range w.States {
@@ -41,6 +43,7 @@ func jsonMode(f *jen.File, w *ir.Workflow) {
 		}
 	}
 	g.mock(f)
+	g.codemieMock(f) // json_codemie.go
 }
 
 // reserve takes the fixed package-level names and the step constants, so
@@ -100,6 +103,7 @@ func (g *jsonGen) handlersType(f *jen.File) {
 	f.Comment("keys are merged into the context store, and the state's transition tests the parsed value. An")
 	f.Comment("error fails the state; an *flowcrt.Error names it for retry and catch rules.")
 	f.Type().Id(g.n.Handlers).InterfaceFunc(func(it *jen.Group) {
+		g.codemieHandlers(it) // json_codemie.go
 		for _, h := range g.handlers() {
 			it.Add(comment(h.Name + " runs " + statesList(g.statesOf(h.Name)) + "."))
 			it.Add(jsonHandlerSignature(jen.Id(h.Name)))
@@ -154,13 +158,8 @@ func (g *jsonGen) tasks(f *jen.File) {
 				if len(s.TaskParts) > 0 {
 					vals.Id("Task").Op(":").Add(pieces(s.TaskParts))
 				}
-				if len(s.ToolArgs) > 0 {
-					vals.Id("ToolArgs").Op(":").Index().Add(rt("JSONArg")).CustomFunc(multiline, func(args *jen.Group) {
-						for _, a := range s.ToolArgs {
-							args.Values(jen.Id("Name").Op(":").Lit(a.Name), jen.Id("Value").Op(":").Add(pieces(a.Parts)))
-						}
-					})
-				}
+				toolArgsField(vals, s)       // json_codemie.go
+				g.codemieTaskFields(vals, s) // json_codemie.go
 			})
 		}
 	})

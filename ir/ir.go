@@ -61,6 +61,8 @@ type Workflow struct {
 	Start       Ref
 	States      []*State // source order
 	Regions     []*Region
+	// CodeMie is JSON mode's CodeMie configuration (see codemie.go).
+	CodeMie *CodeMie
 
 	// statePos remembers where State found each id. Code generation looks
 	// up a state for every reference, and a scan per lookup made large
@@ -227,6 +229,9 @@ type State struct {
 	// Native StateApproval: what the person is asked. Such a state calls no
 	// handler; its `next` expressions may name the variable `decision`.
 	Approval *Approval
+
+	// JSON mode: the state's CodeMie keys (see codemie.go); nil for none.
+	CodeMie *CodeMieState
 }
 
 // TemplateArg is one `tool_args` entry, kept in source order.
@@ -235,6 +240,10 @@ type TemplateArg struct {
 	Name  string
 	Value string
 	Parts []TemplatePart // JSON mode: Value parsed
+	// JSON is, in JSON mode, a value that is no string or number (a list,
+	// a mapping, a boolean, null) as compact JSON; its strings are
+	// templates rendered at run time. Value and Parts are then empty.
+	JSON string
 }
 
 // TemplatePart is one piece of a JSON-mode template: literal Text, or, when

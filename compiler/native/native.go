@@ -5,6 +5,7 @@ package native
 
 import (
 	"go/token"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -66,7 +67,8 @@ func Lower(r *yamlx.Reader, root *yaml.Node, d Defaults) *ir.Workflow {
 type lowerer struct {
 	*yamlx.Reader
 	defaults Defaults
-	json     bool // the workflow has no `state:` schema: templates are parsed
+	json     bool   // the workflow has no `state:` schema: templates are parsed
+	linked   []link // JSON mode: the states' assistant, tool and custom node references
 }
 
 func (l *lowerer) workflow(root *yaml.Node) *ir.Workflow {
@@ -75,7 +77,7 @@ func (l *lowerer) workflow(root *yaml.Node) *ir.Workflow {
 	if w.Name == "" {
 		w.Name = "Workflow"
 	}
-	m, ok := l.Mapping(root, "the workflow", topKeys...)
+	m, ok := l.Mapping(root, "the workflow", append(slices.Clip(topKeys), codemieTopKeys...)...)
 	if !ok {
 		return w
 	}
@@ -94,6 +96,7 @@ func (l *lowerer) workflow(root *yaml.Node) *ir.Workflow {
 		w.Fields = l.fields(n)
 	}
 	l.json = w.Mode == ir.ModeJSON
+	l.codemie(m, w)
 	if n := m.Get("states"); n != nil {
 		for _, item := range l.Seq(n, "states") {
 			if s := l.state(item); s != nil {
@@ -106,6 +109,8 @@ func (l *lowerer) workflow(root *yaml.Node) *ir.Workflow {
 	} else {
 		l.Diags.Errorf(w.Pos, "a workflow needs a `states:` list")
 	}
+	l.applyDefaults(m, w)
+	l.links(w)
 	w.Start = l.start(m, w)
 	l.regions(w)
 	return w

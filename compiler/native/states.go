@@ -2,6 +2,7 @@ package native
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,7 +15,7 @@ import (
 )
 
 func (l *lowerer) state(n *yaml.Node) *ir.State {
-	m, ok := l.Mapping(n, "a state", stateKeys...)
+	m, ok := l.Mapping(n, "a state", append(slices.Clip(stateKeys), codemieStateKeys...)...)
 	if !ok {
 		return nil
 	}
@@ -49,6 +50,7 @@ func (l *lowerer) state(n *yaml.Node) *ir.State {
 		}
 	}
 	s.Next = l.next(m, s)
+	l.codemieState(m, s) // JSON mode: CodeMie's state keys
 	l.stateType(m, s)
 	return s
 }
@@ -56,7 +58,7 @@ func (l *lowerer) state(n *yaml.Node) *ir.State {
 // handler names the Go method a state calls: `handler`, else the CamelCase
 // of assistant_id, tool_id or id.
 func (l *lowerer) handler(m yamlx.Map, s *ir.State) *ir.Handler {
-	for _, key := range []string{"handler", "assistant_id", "tool_id"} {
+	for _, key := range []string{"handler", "assistant_id", "tool_id", "custom_node_id"} {
 		if n := m.Get(key); n != nil {
 			name := l.goName(n, key)
 			return &ir.Handler{Pos: l.ContentPos(n), Name: name}
@@ -73,6 +75,10 @@ func (l *lowerer) toolArgs(n *yaml.Node) []ir.TemplateArg {
 	var out []ir.TemplateArg
 	for _, e := range l.Pairs(n) {
 		what := "tool argument `" + e.Key.Value + "`"
+		if l.json && !isText(e.Value) {
+			out = append(out, ir.TemplateArg{Pos: l.Pos(e.Key), Name: e.Key.Value, JSON: compact(l.anyValue(e.Value))})
+			continue
+		}
 		v, _ := l.String(e.Value, what)
 		out = append(out, ir.TemplateArg{Pos: l.Pos(e.Key), Name: e.Key.Value, Value: v, Parts: l.template(e.Value, v, what)})
 	}
@@ -150,7 +156,7 @@ func (l *lowerer) next(m yamlx.Map, s *ir.State) *ir.Transition {
 	if nextNode == nil {
 		return &ir.Transition{Pos: s.Pos, Kind: ir.TransEnd}
 	}
-	nm, ok := l.Mapping(nextNode, "next", nextKeys...)
+	nm, ok := l.Mapping(nextNode, "next", append(slices.Clip(nextKeys), codemieNextKeys...)...)
 	if !ok {
 		return &ir.Transition{Pos: l.Pos(nextNode), Kind: ir.TransEnd}
 	}
@@ -182,6 +188,7 @@ func (l *lowerer) transition(m yamlx.Map, s *ir.State) *ir.Transition {
 		l.branches(t, m.Get("branches"), m.Get("on_failure"), s)
 	}
 	l.iter(t, m, forms[0])
+	l.codemieNext(m, s) // JSON mode: context management
 	return t
 }
 
@@ -231,7 +238,7 @@ func (l *lowerer) switchTransition(t *ir.Transition, n *yaml.Node) {
 	}
 	if cs := m.Get("cases"); cs != nil {
 		for _, item := range l.Seq(cs, "cases") {
-			cm, ok := l.Mapping(item, "a switch case", "condition", "state_id")
+			cm, ok := l.Mapping(item, "a switch case", "condition", "state_id", "iter_key")
 			if !ok {
 				continue
 			}

@@ -50,19 +50,28 @@ const (
 	chunksStepUseChunk                 // "use-chunk"
 )
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	chunksSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	chunksProduceChunksTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "produce-chunks",
 		},
-		Task: []flowcrt.Piece{{Text: "Produce the chunks"}},
+		Task:     []flowcrt.Piece{{Text: "Produce the chunks"}},
+		Settings: chunksSettings,
 	}
 	chunksUseChunkTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "use-chunk",
 		},
-		Task: []flowcrt.Piece{{Text: "Use "}, {Text: "{{data}}", Ref: "data"}, {Text: ": "}, {Text: "{{info}}", Ref: "info"}},
+		Task:     []flowcrt.Piece{{Text: "Use "}, {Text: "{{data}}", Ref: "data"}, {Text: ": "}, {Text: "{{info}}", Ref: "info"}},
+		Settings: chunksSettings,
 	}
 )
 
@@ -108,7 +117,7 @@ func (w *Chunks) run(ctx context.Context, s *flowcrt.JSONState, step, until chun
 
 // stepProduceChunks runs state "produce-chunks" and returns the state to run next.
 func (w *Chunks) stepProduceChunks(ctx context.Context, s *flowcrt.JSONState) (chunksStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &chunksProduceChunksTask, w.h.Producer)
+	out, err := s.Do(ctx, &w.cfg, &chunksProduceChunksTask, w.h.Producer, w.h)
 	if err != nil {
 		return chunksDone, &flowcrt.StateError{
 			State: "produce-chunks",
@@ -145,7 +154,7 @@ func (w *Chunks) mapProduceChunks(ctx context.Context, s *flowcrt.JSONState, out
 
 // stepUseChunk runs state "use-chunk" and returns the state to run next.
 func (w *Chunks) stepUseChunk(ctx context.Context, s *flowcrt.JSONState) (chunksStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &chunksUseChunkTask, w.h.Consumer); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &chunksUseChunkTask, w.h.Consumer, w.h); err != nil {
 		return chunksDone, &flowcrt.StateError{
 			State: "use-chunk",
 			Err:   err,

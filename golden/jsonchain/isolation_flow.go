@@ -53,25 +53,35 @@ const (
 	isolationStepMergeResults               // "merge-results"
 )
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	isolationSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	isolationSplitWorkTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "split-work",
 		},
-		Task: []flowcrt.Piece{{Text: "Split work into chunks"}},
+		Task:     []flowcrt.Piece{{Text: "Split work into chunks"}},
+		Settings: isolationSettings,
 	}
 	isolationProcessChunkTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "process-chunk",
 		},
-		Task: []flowcrt.Piece{{Text: "Process chunk "}, {Text: "{{id}}", Ref: "id"}, {Text: " and generate result"}},
+		Task:     []flowcrt.Piece{{Text: "Process chunk "}, {Text: "{{id}}", Ref: "id"}, {Text: " and generate result"}},
+		Settings: isolationSettings,
 	}
 	isolationMergeResultsTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "merge-results",
 		},
-		Task: []flowcrt.Piece{{Text: "Merge all results"}},
+		Task:     []flowcrt.Piece{{Text: "Merge all results"}},
+		Settings: isolationSettings,
 	}
 )
 
@@ -119,7 +129,7 @@ func (w *Isolation) run(ctx context.Context, s *flowcrt.JSONState, step, until i
 
 // stepSplitWork runs state "split-work" and returns the state to run next.
 func (w *Isolation) stepSplitWork(ctx context.Context, s *flowcrt.JSONState) (isolationStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &isolationSplitWorkTask, w.h.Splitter)
+	out, err := s.Do(ctx, &w.cfg, &isolationSplitWorkTask, w.h.Splitter, w.h)
 	if err != nil {
 		return isolationDone, &flowcrt.StateError{
 			State: "split-work",
@@ -155,7 +165,7 @@ func (w *Isolation) mapSplitWork(ctx context.Context, s *flowcrt.JSONState, out 
 
 // stepProcessChunk runs state "process-chunk" and returns the state to run next.
 func (w *Isolation) stepProcessChunk(ctx context.Context, s *flowcrt.JSONState) (isolationStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &isolationProcessChunkTask, w.h.Processor); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &isolationProcessChunkTask, w.h.Processor, w.h); err != nil {
 		return isolationDone, &flowcrt.StateError{
 			State: "process-chunk",
 			Err:   err,
@@ -166,7 +176,7 @@ func (w *Isolation) stepProcessChunk(ctx context.Context, s *flowcrt.JSONState) 
 
 // stepMergeResults runs state "merge-results" and returns the state to run next.
 func (w *Isolation) stepMergeResults(ctx context.Context, s *flowcrt.JSONState) (isolationStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &isolationMergeResultsTask, w.h.Merger); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &isolationMergeResultsTask, w.h.Merger, w.h); err != nil {
 		return isolationDone, &flowcrt.StateError{
 			State: "merge-results",
 			Err:   err,

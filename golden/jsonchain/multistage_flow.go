@@ -56,31 +56,42 @@ const (
 	multistageStepMergeResults                 // "merge-results"
 )
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	multistageSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	multistageSplitWorkTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "split-work",
 		},
-		Task: []flowcrt.Piece{{Text: "Split work into chunks"}},
+		Task:     []flowcrt.Piece{{Text: "Split work into chunks"}},
+		Settings: multistageSettings,
 	}
 	multistageProcessChunkTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "process-chunk",
 		},
-		Task: []flowcrt.Piece{{Text: "Process chunk with data: "}, {Text: "{{data}}", Ref: "data"}, {Text: "\nUsing metadata: "}, {Text: "{{metadata}}", Ref: "metadata"}, {Text: "\n"}},
+		Task:     []flowcrt.Piece{{Text: "Process chunk with data: "}, {Text: "{{data}}", Ref: "data"}, {Text: "\nUsing metadata: "}, {Text: "{{metadata}}", Ref: "metadata"}, {Text: "\n"}},
+		Settings: multistageSettings,
 	}
 	multistageValidateChunkTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "validate-chunk",
 		},
-		Task: []flowcrt.Piece{{Text: "Validate the processed chunk "}, {Text: "{{data}}", Ref: "data"}, {Text: "\nCheck metadata consistency: "}, {Text: "{{metadata}}", Ref: "metadata"}, {Text: "\n"}},
+		Task:     []flowcrt.Piece{{Text: "Validate the processed chunk "}, {Text: "{{data}}", Ref: "data"}, {Text: "\nCheck metadata consistency: "}, {Text: "{{metadata}}", Ref: "metadata"}, {Text: "\n"}},
+		Settings: multistageSettings,
 	}
 	multistageMergeResultsTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "merge-results",
 		},
-		Task: []flowcrt.Piece{{Text: "Combine all validated results"}},
+		Task:     []flowcrt.Piece{{Text: "Combine all validated results"}},
+		Settings: multistageSettings,
 	}
 )
 
@@ -130,7 +141,7 @@ func (w *Multistage) run(ctx context.Context, s *flowcrt.JSONState, step, until 
 
 // stepSplitWork runs state "split-work" and returns the state to run next.
 func (w *Multistage) stepSplitWork(ctx context.Context, s *flowcrt.JSONState) (multistageStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &multistageSplitWorkTask, w.h.Splitter)
+	out, err := s.Do(ctx, &w.cfg, &multistageSplitWorkTask, w.h.Splitter, w.h)
 	if err != nil {
 		return multistageDone, &flowcrt.StateError{
 			State: "split-work",
@@ -167,7 +178,7 @@ func (w *Multistage) mapSplitWork(ctx context.Context, s *flowcrt.JSONState, out
 
 // stepProcessChunk runs state "process-chunk" and returns the state to run next.
 func (w *Multistage) stepProcessChunk(ctx context.Context, s *flowcrt.JSONState) (multistageStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &multistageProcessChunkTask, w.h.Processor); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &multistageProcessChunkTask, w.h.Processor, w.h); err != nil {
 		return multistageDone, &flowcrt.StateError{
 			State: "process-chunk",
 			Err:   err,
@@ -178,7 +189,7 @@ func (w *Multistage) stepProcessChunk(ctx context.Context, s *flowcrt.JSONState)
 
 // stepValidateChunk runs state "validate-chunk" and returns the state to run next.
 func (w *Multistage) stepValidateChunk(ctx context.Context, s *flowcrt.JSONState) (multistageStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &multistageValidateChunkTask, w.h.Validator); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &multistageValidateChunkTask, w.h.Validator, w.h); err != nil {
 		return multistageDone, &flowcrt.StateError{
 			State: "validate-chunk",
 			Err:   err,
@@ -189,7 +200,7 @@ func (w *Multistage) stepValidateChunk(ctx context.Context, s *flowcrt.JSONState
 
 // stepMergeResults runs state "merge-results" and returns the state to run next.
 func (w *Multistage) stepMergeResults(ctx context.Context, s *flowcrt.JSONState) (multistageStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &multistageMergeResultsTask, w.h.Merger); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &multistageMergeResultsTask, w.h.Merger, w.h); err != nil {
 		return multistageDone, &flowcrt.StateError{
 			State: "merge-results",
 			Err:   err,

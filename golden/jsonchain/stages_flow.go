@@ -52,31 +52,42 @@ const (
 	stagesStepState4            // "state-4"
 )
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	stagesSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	stagesState1Task = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "state-1",
 		},
-		Task: []flowcrt.Piece{{Text: "List the items"}},
+		Task:     []flowcrt.Piece{{Text: "List the items"}},
+		Settings: stagesSettings,
 	}
 	stagesState2Task = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "state-2",
 		},
-		Task: []flowcrt.Piece{{Text: "Stage 2 of "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcrt.Piece{{Text: "Stage 2 of "}, {Text: "{{task}}", Ref: "task"}},
+		Settings: stagesSettings,
 	}
 	stagesState3Task = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "state-3",
 		},
-		Task: []flowcrt.Piece{{Text: "Stage 3 of "}, {Text: "{{task}}", Ref: "task"}, {Text: " after "}, {Text: "{{stage}}", Ref: "stage"}},
+		Task:     []flowcrt.Piece{{Text: "Stage 3 of "}, {Text: "{{task}}", Ref: "task"}, {Text: " after "}, {Text: "{{stage}}", Ref: "stage"}},
+		Settings: stagesSettings,
 	}
 	stagesState4Task = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "state-4",
 		},
-		Task: []flowcrt.Piece{{Text: "Stage 4 of "}, {Text: "{{task}}", Ref: "task"}, {Text: " after "}, {Text: "{{stage}}", Ref: "stage"}},
+		Task:     []flowcrt.Piece{{Text: "Stage 4 of "}, {Text: "{{task}}", Ref: "task"}, {Text: " after "}, {Text: "{{stage}}", Ref: "stage"}},
+		Settings: stagesSettings,
 	}
 )
 
@@ -126,7 +137,7 @@ func (w *Stages) run(ctx context.Context, s *flowcrt.JSONState, step, until stag
 
 // stepState1 runs state "state-1" and returns the state to run next.
 func (w *Stages) stepState1(ctx context.Context, s *flowcrt.JSONState) (stagesStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &stagesState1Task, w.h.Lister)
+	out, err := s.Do(ctx, &w.cfg, &stagesState1Task, w.h.Lister, w.h)
 	if err != nil {
 		return stagesDone, &flowcrt.StateError{
 			State: "state-1",
@@ -163,7 +174,7 @@ func (w *Stages) mapState1(ctx context.Context, s *flowcrt.JSONState, out flowcr
 
 // stepState2 runs state "state-2" and returns the state to run next.
 func (w *Stages) stepState2(ctx context.Context, s *flowcrt.JSONState) (stagesStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &stagesState2Task, w.h.Stage); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &stagesState2Task, w.h.Stage, w.h); err != nil {
 		return stagesDone, &flowcrt.StateError{
 			State: "state-2",
 			Err:   err,
@@ -174,7 +185,7 @@ func (w *Stages) stepState2(ctx context.Context, s *flowcrt.JSONState) (stagesSt
 
 // stepState3 runs state "state-3" and returns the state to run next.
 func (w *Stages) stepState3(ctx context.Context, s *flowcrt.JSONState) (stagesStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &stagesState3Task, w.h.Stage); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &stagesState3Task, w.h.Stage, w.h); err != nil {
 		return stagesDone, &flowcrt.StateError{
 			State: "state-3",
 			Err:   err,
@@ -185,7 +196,7 @@ func (w *Stages) stepState3(ctx context.Context, s *flowcrt.JSONState) (stagesSt
 
 // stepState4 runs state "state-4" and returns the state to run next.
 func (w *Stages) stepState4(ctx context.Context, s *flowcrt.JSONState) (stagesStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &stagesState4Task, w.h.Stage); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &stagesState4Task, w.h.Stage, w.h); err != nil {
 		return stagesDone, &flowcrt.StateError{
 			State: "state-4",
 			Err:   err,

@@ -53,25 +53,35 @@ const (
 	basicStepStateIfFalse           // "state-if-false"
 )
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	basicSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	basicMeasureTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "measure",
 		},
-		Task: []flowcrt.Piece{{Text: "Measure "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcrt.Piece{{Text: "Measure "}, {Text: "{{task}}", Ref: "task"}},
+		Settings: basicSettings,
 	}
 	basicStateIfTrueTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "state-if-true",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to state-if-true"}},
+		Task:     []flowcrt.Piece{{Text: "Went to state-if-true"}},
+		Settings: basicSettings,
 	}
 	basicStateIfFalseTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "state-if-false",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to state-if-false"}},
+		Task:     []flowcrt.Piece{{Text: "Went to state-if-false"}},
+		Settings: basicSettings,
 	}
 )
 
@@ -119,7 +129,7 @@ func (w *Basic) run(ctx context.Context, s *flowcrt.JSONState, step, until basic
 
 // stepMeasure runs state "measure" and returns the state to run next.
 func (w *Basic) stepMeasure(ctx context.Context, s *flowcrt.JSONState) (basicStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &basicMeasureTask, w.h.Measurer)
+	out, err := s.Do(ctx, &w.cfg, &basicMeasureTask, w.h.Measurer, w.h)
 	if err != nil {
 		return basicDone, &flowcrt.StateError{
 			State: "measure",
@@ -135,7 +145,7 @@ func (w *Basic) stepMeasure(ctx context.Context, s *flowcrt.JSONState) (basicSte
 
 // stepStateIfTrue runs state "state-if-true" and returns the state to run next.
 func (w *Basic) stepStateIfTrue(ctx context.Context, s *flowcrt.JSONState) (basicStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &basicStateIfTrueTask, w.h.StateIfTrue); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &basicStateIfTrueTask, w.h.StateIfTrue, w.h); err != nil {
 		return basicDone, &flowcrt.StateError{
 			State: "state-if-true",
 			Err:   err,
@@ -146,7 +156,7 @@ func (w *Basic) stepStateIfTrue(ctx context.Context, s *flowcrt.JSONState) (basi
 
 // stepStateIfFalse runs state "state-if-false" and returns the state to run next.
 func (w *Basic) stepStateIfFalse(ctx context.Context, s *flowcrt.JSONState) (basicStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &basicStateIfFalseTask, w.h.StateIfFalse); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &basicStateIfFalseTask, w.h.StateIfFalse, w.h); err != nil {
 		return basicDone, &flowcrt.StateError{
 			State: "state-if-false",
 			Err:   err,

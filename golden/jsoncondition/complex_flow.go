@@ -53,25 +53,35 @@ const (
 	complexStepSkipState                 // "skip-state"
 )
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	complexSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	complexCheckActivityTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "check-activity",
 		},
-		Task: []flowcrt.Piece{{Text: "Check the activity"}},
+		Task:     []flowcrt.Piece{{Text: "Check the activity"}},
+		Settings: complexSettings,
 	}
 	complexProcessStateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "process-state",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to process-state"}},
+		Task:     []flowcrt.Piece{{Text: "Went to process-state"}},
+		Settings: complexSettings,
 	}
 	complexSkipStateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "skip-state",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to skip-state"}},
+		Task:     []flowcrt.Piece{{Text: "Went to skip-state"}},
+		Settings: complexSettings,
 	}
 )
 
@@ -119,7 +129,7 @@ func (w *Complex) run(ctx context.Context, s *flowcrt.JSONState, step, until com
 
 // stepCheckActivity runs state "check-activity" and returns the state to run next.
 func (w *Complex) stepCheckActivity(ctx context.Context, s *flowcrt.JSONState) (complexStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &complexCheckActivityTask, w.h.Checker)
+	out, err := s.Do(ctx, &w.cfg, &complexCheckActivityTask, w.h.Checker, w.h)
 	if err != nil {
 		return complexDone, &flowcrt.StateError{
 			State: "check-activity",
@@ -135,7 +145,7 @@ func (w *Complex) stepCheckActivity(ctx context.Context, s *flowcrt.JSONState) (
 
 // stepProcessState runs state "process-state" and returns the state to run next.
 func (w *Complex) stepProcessState(ctx context.Context, s *flowcrt.JSONState) (complexStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &complexProcessStateTask, w.h.ProcessState); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &complexProcessStateTask, w.h.ProcessState, w.h); err != nil {
 		return complexDone, &flowcrt.StateError{
 			State: "process-state",
 			Err:   err,
@@ -146,7 +156,7 @@ func (w *Complex) stepProcessState(ctx context.Context, s *flowcrt.JSONState) (c
 
 // stepSkipState runs state "skip-state" and returns the state to run next.
 func (w *Complex) stepSkipState(ctx context.Context, s *flowcrt.JSONState) (complexStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &complexSkipStateTask, w.h.SkipState); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &complexSkipStateTask, w.h.SkipState, w.h); err != nil {
 		return complexDone, &flowcrt.StateError{
 			State: "skip-state",
 			Err:   err,

@@ -53,25 +53,35 @@ const (
 	countStepProcessSmallBatch           // "process-small-batch"
 )
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	countSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	countCountItemsTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "count-items",
 		},
-		Task: []flowcrt.Piece{{Text: "Count the items of "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcrt.Piece{{Text: "Count the items of "}, {Text: "{{task}}", Ref: "task"}},
+		Settings: countSettings,
 	}
 	countProcessLargeBatchTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "process-large-batch",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to process-large-batch"}},
+		Task:     []flowcrt.Piece{{Text: "Went to process-large-batch"}},
+		Settings: countSettings,
 	}
 	countProcessSmallBatchTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "process-small-batch",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to process-small-batch"}},
+		Task:     []flowcrt.Piece{{Text: "Went to process-small-batch"}},
+		Settings: countSettings,
 	}
 )
 
@@ -119,7 +129,7 @@ func (w *Count) run(ctx context.Context, s *flowcrt.JSONState, step, until count
 
 // stepCountItems runs state "count-items" and returns the state to run next.
 func (w *Count) stepCountItems(ctx context.Context, s *flowcrt.JSONState) (countStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &countCountItemsTask, w.h.Counter)
+	out, err := s.Do(ctx, &w.cfg, &countCountItemsTask, w.h.Counter, w.h)
 	if err != nil {
 		return countDone, &flowcrt.StateError{
 			State: "count-items",
@@ -135,7 +145,7 @@ func (w *Count) stepCountItems(ctx context.Context, s *flowcrt.JSONState) (count
 
 // stepProcessLargeBatch runs state "process-large-batch" and returns the state to run next.
 func (w *Count) stepProcessLargeBatch(ctx context.Context, s *flowcrt.JSONState) (countStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &countProcessLargeBatchTask, w.h.ProcessLargeBatch); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &countProcessLargeBatchTask, w.h.ProcessLargeBatch, w.h); err != nil {
 		return countDone, &flowcrt.StateError{
 			State: "process-large-batch",
 			Err:   err,
@@ -146,7 +156,7 @@ func (w *Count) stepProcessLargeBatch(ctx context.Context, s *flowcrt.JSONState)
 
 // stepProcessSmallBatch runs state "process-small-batch" and returns the state to run next.
 func (w *Count) stepProcessSmallBatch(ctx context.Context, s *flowcrt.JSONState) (countStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &countProcessSmallBatchTask, w.h.ProcessSmallBatch); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &countProcessSmallBatchTask, w.h.ProcessSmallBatch, w.h); err != nil {
 		return countDone, &flowcrt.StateError{
 			State: "process-small-batch",
 			Err:   err,

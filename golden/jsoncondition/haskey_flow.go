@@ -53,25 +53,35 @@ const (
 	haskeyStepNoResult             // "no-result"
 )
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	haskeySettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	haskeyFetchTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "fetch",
 		},
-		Task: []flowcrt.Piece{{Text: "Fetch the result"}},
+		Task:     []flowcrt.Piece{{Text: "Fetch the result"}},
+		Settings: haskeySettings,
 	}
 	haskeyHasResultTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "has-result",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to has-result"}},
+		Task:     []flowcrt.Piece{{Text: "Went to has-result"}},
+		Settings: haskeySettings,
 	}
 	haskeyNoResultTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "no-result",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to no-result"}},
+		Task:     []flowcrt.Piece{{Text: "Went to no-result"}},
+		Settings: haskeySettings,
 	}
 )
 
@@ -119,7 +129,7 @@ func (w *Haskey) run(ctx context.Context, s *flowcrt.JSONState, step, until hask
 
 // stepFetch runs state "fetch" and returns the state to run next.
 func (w *Haskey) stepFetch(ctx context.Context, s *flowcrt.JSONState) (haskeyStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &haskeyFetchTask, w.h.Fetcher)
+	out, err := s.Do(ctx, &w.cfg, &haskeyFetchTask, w.h.Fetcher, w.h)
 	if err != nil {
 		return haskeyDone, &flowcrt.StateError{
 			State: "fetch",
@@ -135,7 +145,7 @@ func (w *Haskey) stepFetch(ctx context.Context, s *flowcrt.JSONState) (haskeySte
 
 // stepHasResult runs state "has-result" and returns the state to run next.
 func (w *Haskey) stepHasResult(ctx context.Context, s *flowcrt.JSONState) (haskeyStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &haskeyHasResultTask, w.h.HasResult); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &haskeyHasResultTask, w.h.HasResult, w.h); err != nil {
 		return haskeyDone, &flowcrt.StateError{
 			State: "has-result",
 			Err:   err,
@@ -146,7 +156,7 @@ func (w *Haskey) stepHasResult(ctx context.Context, s *flowcrt.JSONState) (haske
 
 // stepNoResult runs state "no-result" and returns the state to run next.
 func (w *Haskey) stepNoResult(ctx context.Context, s *flowcrt.JSONState) (haskeyStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &haskeyNoResultTask, w.h.NoResult); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &haskeyNoResultTask, w.h.NoResult, w.h); err != nil {
 		return haskeyDone, &flowcrt.StateError{
 			State: "no-result",
 			Err:   err,

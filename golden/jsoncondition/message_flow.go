@@ -53,25 +53,35 @@ const (
 	messageStepSuccessState             // "success-state"
 )
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	messageSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	messageReadLogTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "read-log",
 		},
-		Task: []flowcrt.Piece{{Text: "Read the log"}},
+		Task:     []flowcrt.Piece{{Text: "Read the log"}},
+		Settings: messageSettings,
 	}
 	messageErrorHandlerTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "error-handler",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to error-handler"}},
+		Task:     []flowcrt.Piece{{Text: "Went to error-handler"}},
+		Settings: messageSettings,
 	}
 	messageSuccessStateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "success-state",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to success-state"}},
+		Task:     []flowcrt.Piece{{Text: "Went to success-state"}},
+		Settings: messageSettings,
 	}
 )
 
@@ -119,7 +129,7 @@ func (w *Message) run(ctx context.Context, s *flowcrt.JSONState, step, until mes
 
 // stepReadLog runs state "read-log" and returns the state to run next.
 func (w *Message) stepReadLog(ctx context.Context, s *flowcrt.JSONState) (messageStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &messageReadLogTask, w.h.Reader)
+	out, err := s.Do(ctx, &w.cfg, &messageReadLogTask, w.h.Reader, w.h)
 	if err != nil {
 		return messageDone, &flowcrt.StateError{
 			State: "read-log",
@@ -135,7 +145,7 @@ func (w *Message) stepReadLog(ctx context.Context, s *flowcrt.JSONState) (messag
 
 // stepErrorHandler runs state "error-handler" and returns the state to run next.
 func (w *Message) stepErrorHandler(ctx context.Context, s *flowcrt.JSONState) (messageStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &messageErrorHandlerTask, w.h.ErrorHandler); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &messageErrorHandlerTask, w.h.ErrorHandler, w.h); err != nil {
 		return messageDone, &flowcrt.StateError{
 			State: "error-handler",
 			Err:   err,
@@ -146,7 +156,7 @@ func (w *Message) stepErrorHandler(ctx context.Context, s *flowcrt.JSONState) (m
 
 // stepSuccessState runs state "success-state" and returns the state to run next.
 func (w *Message) stepSuccessState(ctx context.Context, s *flowcrt.JSONState) (messageStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &messageSuccessStateTask, w.h.SuccessState); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &messageSuccessStateTask, w.h.SuccessState, w.h); err != nil {
 		return messageDone, &flowcrt.StateError{
 			State: "success-state",
 			Err:   err,

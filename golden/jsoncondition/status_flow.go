@@ -53,25 +53,35 @@ const (
 	statusStepErrorHandler            // "error-handler"
 )
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	statusSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	statusRunStepTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "run-step",
 		},
-		Task: []flowcrt.Piece{{Text: "Run the step"}},
+		Task:     []flowcrt.Piece{{Text: "Run the step"}},
+		Settings: statusSettings,
 	}
 	statusNextStepTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "next-step",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to next-step"}},
+		Task:     []flowcrt.Piece{{Text: "Went to next-step"}},
+		Settings: statusSettings,
 	}
 	statusErrorHandlerTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "error-handler",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to error-handler"}},
+		Task:     []flowcrt.Piece{{Text: "Went to error-handler"}},
+		Settings: statusSettings,
 	}
 )
 
@@ -119,7 +129,7 @@ func (w *Status) run(ctx context.Context, s *flowcrt.JSONState, step, until stat
 
 // stepRunStep runs state "run-step" and returns the state to run next.
 func (w *Status) stepRunStep(ctx context.Context, s *flowcrt.JSONState) (statusStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &statusRunStepTask, w.h.Runner)
+	out, err := s.Do(ctx, &w.cfg, &statusRunStepTask, w.h.Runner, w.h)
 	if err != nil {
 		return statusDone, &flowcrt.StateError{
 			State: "run-step",
@@ -135,7 +145,7 @@ func (w *Status) stepRunStep(ctx context.Context, s *flowcrt.JSONState) (statusS
 
 // stepNextStep runs state "next-step" and returns the state to run next.
 func (w *Status) stepNextStep(ctx context.Context, s *flowcrt.JSONState) (statusStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &statusNextStepTask, w.h.NextStep); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &statusNextStepTask, w.h.NextStep, w.h); err != nil {
 		return statusDone, &flowcrt.StateError{
 			State: "next-step",
 			Err:   err,
@@ -146,7 +156,7 @@ func (w *Status) stepNextStep(ctx context.Context, s *flowcrt.JSONState) (status
 
 // stepErrorHandler runs state "error-handler" and returns the state to run next.
 func (w *Status) stepErrorHandler(ctx context.Context, s *flowcrt.JSONState) (statusStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &statusErrorHandlerTask, w.h.ErrorHandler); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &statusErrorHandlerTask, w.h.ErrorHandler, w.h); err != nil {
 		return statusDone, &flowcrt.StateError{
 			State: "error-handler",
 			Err:   err,

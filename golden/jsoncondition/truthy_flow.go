@@ -53,25 +53,35 @@ const (
 	truthyStepHold              // "hold"
 )
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	truthySettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	truthyReviewTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "review",
 		},
-		Task: []flowcrt.Piece{{Text: "Review the change"}},
+		Task:     []flowcrt.Piece{{Text: "Review the change"}},
+		Settings: truthySettings,
 	}
 	truthyMergeTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "merge",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to merge"}},
+		Task:     []flowcrt.Piece{{Text: "Went to merge"}},
+		Settings: truthySettings,
 	}
 	truthyHoldTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "hold",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to hold"}},
+		Task:     []flowcrt.Piece{{Text: "Went to hold"}},
+		Settings: truthySettings,
 	}
 )
 
@@ -119,7 +129,7 @@ func (w *Truthy) run(ctx context.Context, s *flowcrt.JSONState, step, until trut
 
 // stepReview runs state "review" and returns the state to run next.
 func (w *Truthy) stepReview(ctx context.Context, s *flowcrt.JSONState) (truthyStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &truthyReviewTask, w.h.Reviewer)
+	out, err := s.Do(ctx, &w.cfg, &truthyReviewTask, w.h.Reviewer, w.h)
 	if err != nil {
 		return truthyDone, &flowcrt.StateError{
 			State: "review",
@@ -135,7 +145,7 @@ func (w *Truthy) stepReview(ctx context.Context, s *flowcrt.JSONState) (truthySt
 
 // stepMerge runs state "merge" and returns the state to run next.
 func (w *Truthy) stepMerge(ctx context.Context, s *flowcrt.JSONState) (truthyStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &truthyMergeTask, w.h.Merge); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &truthyMergeTask, w.h.Merge, w.h); err != nil {
 		return truthyDone, &flowcrt.StateError{
 			State: "merge",
 			Err:   err,
@@ -146,7 +156,7 @@ func (w *Truthy) stepMerge(ctx context.Context, s *flowcrt.JSONState) (truthySte
 
 // stepHold runs state "hold" and returns the state to run next.
 func (w *Truthy) stepHold(ctx context.Context, s *flowcrt.JSONState) (truthyStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &truthyHoldTask, w.h.Hold); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &truthyHoldTask, w.h.Hold, w.h); err != nil {
 		return truthyDone, &flowcrt.StateError{
 			State: "hold",
 			Err:   err,

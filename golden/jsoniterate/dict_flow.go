@@ -53,25 +53,35 @@ const (
 	dictStepVerify               // "verify"
 )
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	dictSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	dictAnalyzeCodeTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "analyze-code",
 		},
-		Task: []flowcrt.Piece{{Text: "Analyze code and find issues"}},
+		Task:     []flowcrt.Piece{{Text: "Analyze code and find issues"}},
+		Settings: dictSettings,
 	}
 	dictFixErrorTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "fix-error",
 		},
-		Task: []flowcrt.Piece{{Text: "Fix error "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcrt.Piece{{Text: "Fix error "}, {Text: "{{task}}", Ref: "task"}},
+		Settings: dictSettings,
 	}
 	dictVerifyTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "verify",
 		},
-		Task: []flowcrt.Piece{{Text: "Verify the fixes of "}, {Text: "{{count}}", Ref: "count"}, {Text: " issues"}},
+		Task:     []flowcrt.Piece{{Text: "Verify the fixes of "}, {Text: "{{count}}", Ref: "count"}, {Text: " issues"}},
+		Settings: dictSettings,
 	}
 )
 
@@ -119,7 +129,7 @@ func (w *Dict) run(ctx context.Context, s *flowcrt.JSONState, step, until dictSt
 
 // stepAnalyzeCode runs state "analyze-code" and returns the state to run next.
 func (w *Dict) stepAnalyzeCode(ctx context.Context, s *flowcrt.JSONState) (dictStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &dictAnalyzeCodeTask, w.h.Analyzer)
+	out, err := s.Do(ctx, &w.cfg, &dictAnalyzeCodeTask, w.h.Analyzer, w.h)
 	if err != nil {
 		return dictDone, &flowcrt.StateError{
 			State: "analyze-code",
@@ -155,7 +165,7 @@ func (w *Dict) mapAnalyzeCode(ctx context.Context, s *flowcrt.JSONState, out flo
 
 // stepFixError runs state "fix-error" and returns the state to run next.
 func (w *Dict) stepFixError(ctx context.Context, s *flowcrt.JSONState) (dictStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &dictFixErrorTask, w.h.Fixer); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &dictFixErrorTask, w.h.Fixer, w.h); err != nil {
 		return dictDone, &flowcrt.StateError{
 			State: "fix-error",
 			Err:   err,
@@ -166,7 +176,7 @@ func (w *Dict) stepFixError(ctx context.Context, s *flowcrt.JSONState) (dictStep
 
 // stepVerify runs state "verify" and returns the state to run next.
 func (w *Dict) stepVerify(ctx context.Context, s *flowcrt.JSONState) (dictStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &dictVerifyTask, w.h.Verifier); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &dictVerifyTask, w.h.Verifier, w.h); err != nil {
 		return dictDone, &flowcrt.StateError{
 			State: "verify",
 			Err:   err,

@@ -50,19 +50,28 @@ const (
 	itemsStepProcessingState           // "processing-state"
 )
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	itemsSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	itemsFindFilesTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "find-files",
 		},
-		Task: []flowcrt.Piece{{Text: "Find the files to process"}},
+		Task:     []flowcrt.Piece{{Text: "Find the files to process"}},
+		Settings: itemsSettings,
 	}
 	itemsProcessingStateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "processing-state",
 		},
-		Task: []flowcrt.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}, {Text: " ("}, {Text: "{{count}}", Ref: "count"}, {Text: " files in all)"}},
+		Task:     []flowcrt.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}, {Text: " ("}, {Text: "{{count}}", Ref: "count"}, {Text: " files in all)"}},
+		Settings: itemsSettings,
 	}
 )
 
@@ -108,7 +117,7 @@ func (w *Items) run(ctx context.Context, s *flowcrt.JSONState, step, until items
 
 // stepFindFiles runs state "find-files" and returns the state to run next.
 func (w *Items) stepFindFiles(ctx context.Context, s *flowcrt.JSONState) (itemsStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &itemsFindFilesTask, w.h.Finder)
+	out, err := s.Do(ctx, &w.cfg, &itemsFindFilesTask, w.h.Finder, w.h)
 	if err != nil {
 		return itemsDone, &flowcrt.StateError{
 			State: "find-files",
@@ -145,7 +154,7 @@ func (w *Items) mapFindFiles(ctx context.Context, s *flowcrt.JSONState, out flow
 
 // stepProcessingState runs state "processing-state" and returns the state to run next.
 func (w *Items) stepProcessingState(ctx context.Context, s *flowcrt.JSONState) (itemsStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &itemsProcessingStateTask, w.h.Processor); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &itemsProcessingStateTask, w.h.Processor, w.h); err != nil {
 		return itemsDone, &flowcrt.StateError{
 			State: "processing-state",
 			Err:   err,

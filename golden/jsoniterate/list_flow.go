@@ -53,25 +53,35 @@ const (
 	listStepGenerateSummary          // "generate-summary"
 )
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	listSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	listListFilesTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "list-files",
 		},
-		Task: []flowcrt.Piece{{Text: "List all files in the directory"}},
+		Task:     []flowcrt.Piece{{Text: "List all files in the directory"}},
+		Settings: listSettings,
 	}
 	listProcessFileTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "process-file",
 		},
-		Task: []flowcrt.Piece{{Text: "Process file "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcrt.Piece{{Text: "Process file "}, {Text: "{{task}}", Ref: "task"}},
+		Settings: listSettings,
 	}
 	listGenerateSummaryTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "generate-summary",
 		},
-		Task: []flowcrt.Piece{{Text: "Summarize the processed files; the last one was "}, {Text: "{{processed}}", Ref: "processed"}},
+		Task:     []flowcrt.Piece{{Text: "Summarize the processed files; the last one was "}, {Text: "{{processed}}", Ref: "processed"}},
+		Settings: listSettings,
 	}
 )
 
@@ -119,7 +129,7 @@ func (w *List) run(ctx context.Context, s *flowcrt.JSONState, step, until listSt
 
 // stepListFiles runs state "list-files" and returns the state to run next.
 func (w *List) stepListFiles(ctx context.Context, s *flowcrt.JSONState) (listStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &listListFilesTask, w.h.FileLister)
+	out, err := s.Do(ctx, &w.cfg, &listListFilesTask, w.h.FileLister, w.h)
 	if err != nil {
 		return listDone, &flowcrt.StateError{
 			State: "list-files",
@@ -149,7 +159,7 @@ func (w *List) mapListFiles(ctx context.Context, s *flowcrt.JSONState, out flowc
 
 // stepProcessFile runs state "process-file" and returns the state to run next.
 func (w *List) stepProcessFile(ctx context.Context, s *flowcrt.JSONState) (listStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &listProcessFileTask, w.h.Processor); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &listProcessFileTask, w.h.Processor, w.h); err != nil {
 		return listDone, &flowcrt.StateError{
 			State: "process-file",
 			Err:   err,
@@ -160,7 +170,7 @@ func (w *List) stepProcessFile(ctx context.Context, s *flowcrt.JSONState) (listS
 
 // stepGenerateSummary runs state "generate-summary" and returns the state to run next.
 func (w *List) stepGenerateSummary(ctx context.Context, s *flowcrt.JSONState) (listStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &listGenerateSummaryTask, w.h.Summarizer); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &listGenerateSummaryTask, w.h.Summarizer, w.h); err != nil {
 		return listDone, &flowcrt.StateError{
 			State: "generate-summary",
 			Err:   err,

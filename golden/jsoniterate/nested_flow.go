@@ -53,25 +53,35 @@ const (
 	nestedStepAggregate                     // "aggregate"
 )
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	nestedSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	nestedFetchResultsTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "fetch-results",
 		},
-		Task: []flowcrt.Piece{{Text: "Get test results from all environments"}},
+		Task:     []flowcrt.Piece{{Text: "Get test results from all environments"}},
+		Settings: nestedSettings,
 	}
 	nestedProcessEnvironmentTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "process-environment",
 		},
-		Task: []flowcrt.Piece{{Text: "Process tests for environment "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcrt.Piece{{Text: "Process tests for environment "}, {Text: "{{task}}", Ref: "task"}},
+		Settings: nestedSettings,
 	}
 	nestedAggregateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "aggregate",
 		},
-		Task: []flowcrt.Piece{{Text: "Aggregate the results; the last environment was "}, {Text: "{{env}}", Ref: "env"}},
+		Task:     []flowcrt.Piece{{Text: "Aggregate the results; the last environment was "}, {Text: "{{env}}", Ref: "env"}},
+		Settings: nestedSettings,
 	}
 )
 
@@ -119,7 +129,7 @@ func (w *Nested) run(ctx context.Context, s *flowcrt.JSONState, step, until nest
 
 // stepFetchResults runs state "fetch-results" and returns the state to run next.
 func (w *Nested) stepFetchResults(ctx context.Context, s *flowcrt.JSONState) (nestedStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &nestedFetchResultsTask, w.h.Fetcher)
+	out, err := s.Do(ctx, &w.cfg, &nestedFetchResultsTask, w.h.Fetcher, w.h)
 	if err != nil {
 		return nestedDone, &flowcrt.StateError{
 			State: "fetch-results",
@@ -156,7 +166,7 @@ func (w *Nested) mapFetchResults(ctx context.Context, s *flowcrt.JSONState, out 
 
 // stepProcessEnvironment runs state "process-environment" and returns the state to run next.
 func (w *Nested) stepProcessEnvironment(ctx context.Context, s *flowcrt.JSONState) (nestedStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &nestedProcessEnvironmentTask, w.h.EnvProcessor); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &nestedProcessEnvironmentTask, w.h.EnvProcessor, w.h); err != nil {
 		return nestedDone, &flowcrt.StateError{
 			State: "process-environment",
 			Err:   err,
@@ -167,7 +177,7 @@ func (w *Nested) stepProcessEnvironment(ctx context.Context, s *flowcrt.JSONStat
 
 // stepAggregate runs state "aggregate" and returns the state to run next.
 func (w *Nested) stepAggregate(ctx context.Context, s *flowcrt.JSONState) (nestedStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &nestedAggregateTask, w.h.Aggregator); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &nestedAggregateTask, w.h.Aggregator, w.h); err != nil {
 		return nestedDone, &flowcrt.StateError{
 			State: "aggregate",
 			Err:   err,

@@ -50,18 +50,27 @@ const (
 	objectsStepExecuteTask             // "execute-task"
 )
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	objectsSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	objectsGetTasksTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "get-tasks",
 		},
+		Settings: objectsSettings,
 	}
 	objectsExecuteTaskTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "execute-task",
 		},
-		Task: []flowcrt.Piece{{Text: "Execute task ID "}, {Text: "{{id}}", Ref: "id"}, {Text: ": "}, {Text: "{{title}}", Ref: "title"}, {Text: "\nPriority level: "}, {Text: "{{priority}}", Ref: "priority"}, {Text: "\n\nPlease process this task according to its priority.\n"}},
+		Task:     []flowcrt.Piece{{Text: "Execute task ID "}, {Text: "{{id}}", Ref: "id"}, {Text: ": "}, {Text: "{{title}}", Ref: "title"}, {Text: "\nPriority level: "}, {Text: "{{priority}}", Ref: "priority"}, {Text: "\n\nPlease process this task according to its priority.\n"}},
+		Settings: objectsSettings,
 	}
 )
 
@@ -107,7 +116,7 @@ func (w *Objects) run(ctx context.Context, s *flowcrt.JSONState, step, until obj
 
 // stepGetTasks runs state "get-tasks" and returns the state to run next.
 func (w *Objects) stepGetTasks(ctx context.Context, s *flowcrt.JSONState) (objectsStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &objectsGetTasksTask, w.h.TaskFetcher)
+	out, err := s.Do(ctx, &w.cfg, &objectsGetTasksTask, w.h.TaskFetcher, w.h)
 	if err != nil {
 		return objectsDone, &flowcrt.StateError{
 			State: "get-tasks",
@@ -137,7 +146,7 @@ func (w *Objects) mapGetTasks(ctx context.Context, s *flowcrt.JSONState, out flo
 
 // stepExecuteTask runs state "execute-task" and returns the state to run next.
 func (w *Objects) stepExecuteTask(ctx context.Context, s *flowcrt.JSONState) (objectsStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &objectsExecuteTaskTask, w.h.Executor); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &objectsExecuteTaskTask, w.h.Executor, w.h); err != nil {
 		return objectsDone, &flowcrt.StateError{
 			State: "execute-task",
 			Err:   err,

@@ -50,6 +50,13 @@ const (
 	pointerStepProcessUser              // "process-user"
 )
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	pointerSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	pointerFetchAPIDataTask = flowcrt.JSONTask{
@@ -59,12 +66,14 @@ var (
 		ToolArgs: []flowcrt.JSONArg{
 			{Name: "endpoint", Value: []flowcrt.Piece{{Text: "/api/users"}}},
 		},
+		Settings: pointerSettings,
 	}
 	pointerProcessUserTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "process-user",
 		},
-		Task: []flowcrt.Piece{{Text: "Process user data "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcrt.Piece{{Text: "Process user data "}, {Text: "{{task}}", Ref: "task"}},
+		Settings: pointerSettings,
 	}
 )
 
@@ -110,7 +119,7 @@ func (w *Pointer) run(ctx context.Context, s *flowcrt.JSONState, step, until poi
 
 // stepFetchAPIData runs state "fetch-api-data" and returns the state to run next.
 func (w *Pointer) stepFetchAPIData(ctx context.Context, s *flowcrt.JSONState) (pointerStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &pointerFetchAPIDataTask, w.h.APICall)
+	out, err := s.Do(ctx, &w.cfg, &pointerFetchAPIDataTask, w.h.APICall, w.h)
 	if err != nil {
 		return pointerDone, &flowcrt.StateError{
 			State: "fetch-api-data",
@@ -147,7 +156,7 @@ func (w *Pointer) mapFetchAPIData(ctx context.Context, s *flowcrt.JSONState, out
 
 // stepProcessUser runs state "process-user" and returns the state to run next.
 func (w *Pointer) stepProcessUser(ctx context.Context, s *flowcrt.JSONState) (pointerStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &pointerProcessUserTask, w.h.UserProcessor); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &pointerProcessUserTask, w.h.UserProcessor, w.h); err != nil {
 		return pointerDone, &flowcrt.StateError{
 			State: "process-user",
 			Err:   err,

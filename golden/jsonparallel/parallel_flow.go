@@ -61,37 +61,49 @@ const (
 	parallelStepState5              // "state-5"
 )
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	parallelSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	parallelState1Task = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "state-1",
 		},
-		Task: []flowcrt.Piece{{Text: "Plan the review of "}, {Text: "{{repo}}", Ref: "repo"}},
+		Task:     []flowcrt.Piece{{Text: "Plan the review of "}, {Text: "{{repo}}", Ref: "repo"}},
+		Settings: parallelSettings,
 	}
 	parallelState2Task = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "state-2",
 		},
-		Task: []flowcrt.Piece{{Text: "Security review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
+		Task:     []flowcrt.Piece{{Text: "Security review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
+		Settings: parallelSettings,
 	}
 	parallelState3Task = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "state-3",
 		},
-		Task: []flowcrt.Piece{{Text: "Performance review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
+		Task:     []flowcrt.Piece{{Text: "Performance review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
+		Settings: parallelSettings,
 	}
 	parallelState4Task = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "state-4",
 		},
-		Task: []flowcrt.Piece{{Text: "Style review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
+		Task:     []flowcrt.Piece{{Text: "Style review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
+		Settings: parallelSettings,
 	}
 	parallelState5Task = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "state-5",
 		},
-		Task: []flowcrt.Piece{{Text: "Summarize "}, {Text: "{{security}}", Ref: "security"}, {Text: ", "}, {Text: "{{performance}}", Ref: "performance"}, {Text: " and "}, {Text: "{{style}}", Ref: "style"}, {Text: "; the last verdict was "}, {Text: "{{verdict}}", Ref: "verdict"}},
+		Task:     []flowcrt.Piece{{Text: "Summarize "}, {Text: "{{security}}", Ref: "security"}, {Text: ", "}, {Text: "{{performance}}", Ref: "performance"}, {Text: " and "}, {Text: "{{style}}", Ref: "style"}, {Text: "; the last verdict was "}, {Text: "{{verdict}}", Ref: "verdict"}},
+		Settings: parallelSettings,
 	}
 )
 
@@ -143,7 +155,7 @@ func (w *Parallel) run(ctx context.Context, s *flowcrt.JSONState, step, until pa
 
 // stepState1 runs state "state-1" and returns the state to run next.
 func (w *Parallel) stepState1(ctx context.Context, s *flowcrt.JSONState) (parallelStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &parallelState1Task, w.h.Planner); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &parallelState1Task, w.h.Planner, w.h); err != nil {
 		return parallelDone, &flowcrt.StateError{
 			State: "state-1",
 			Err:   err,
@@ -171,7 +183,7 @@ func (w *Parallel) parallelState1(ctx context.Context, s *flowcrt.JSONState) (pa
 
 // stepState2 runs state "state-2" and returns the state to run next.
 func (w *Parallel) stepState2(ctx context.Context, s *flowcrt.JSONState) (parallelStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &parallelState2Task, w.h.SecurityReviewer); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &parallelState2Task, w.h.SecurityReviewer, w.h); err != nil {
 		return parallelDone, &flowcrt.StateError{
 			State: "state-2",
 			Err:   err,
@@ -182,7 +194,7 @@ func (w *Parallel) stepState2(ctx context.Context, s *flowcrt.JSONState) (parall
 
 // stepState3 runs state "state-3" and returns the state to run next.
 func (w *Parallel) stepState3(ctx context.Context, s *flowcrt.JSONState) (parallelStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &parallelState3Task, w.h.PerformanceReviewer); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &parallelState3Task, w.h.PerformanceReviewer, w.h); err != nil {
 		return parallelDone, &flowcrt.StateError{
 			State: "state-3",
 			Err:   err,
@@ -193,7 +205,7 @@ func (w *Parallel) stepState3(ctx context.Context, s *flowcrt.JSONState) (parall
 
 // stepState4 runs state "state-4" and returns the state to run next.
 func (w *Parallel) stepState4(ctx context.Context, s *flowcrt.JSONState) (parallelStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &parallelState4Task, w.h.StyleReviewer); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &parallelState4Task, w.h.StyleReviewer, w.h); err != nil {
 		return parallelDone, &flowcrt.StateError{
 			State: "state-4",
 			Err:   err,
@@ -204,7 +216,7 @@ func (w *Parallel) stepState4(ctx context.Context, s *flowcrt.JSONState) (parall
 
 // stepState5 runs state "state-5" and returns the state to run next.
 func (w *Parallel) stepState5(ctx context.Context, s *flowcrt.JSONState) (parallelStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &parallelState5Task, w.h.Summarizer); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &parallelState5Task, w.h.Summarizer, w.h); err != nil {
 		return parallelDone, &flowcrt.StateError{
 			State: "state-5",
 			Err:   err,

@@ -62,6 +62,13 @@ const (
 	pagesStepBroken              // "broken"
 )
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	pagesSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	pagesFetchTask = flowcrt.JSONTask{
@@ -79,36 +86,42 @@ var (
 			{Name: "url", Value: []flowcrt.Piece{{Text: "https://example.com/"}, {Text: "{{page}}", Ref: "page"}}},
 			{Name: "accept", Value: []flowcrt.Piece{{Text: "application/json"}}},
 		},
+		Settings: pagesSettings,
 	}
 	pagesRouteTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "route",
 		},
-		Task: []flowcrt.Piece{{Text: "What should be done with \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\"?"}},
+		Task:     []flowcrt.Piece{{Text: "What should be done with \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\"?"}},
+		Settings: pagesSettings,
 	}
 	pagesSummarizeTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "summarize",
 		},
-		Task: []flowcrt.Piece{{Text: "Summarize \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\""}},
+		Task:     []flowcrt.Piece{{Text: "Summarize \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\""}},
+		Settings: pagesSettings,
 	}
 	pagesTranslateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "translate",
 		},
-		Task: []flowcrt.Piece{{Text: "Translate \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\""}},
+		Task:     []flowcrt.Piece{{Text: "Translate \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\""}},
+		Settings: pagesSettings,
 	}
 	pagesMissingTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "missing",
 		},
-		Task: []flowcrt.Piece{{Text: "Page "}, {Text: "{{page}}", Ref: "page"}, {Text: " does not exist"}},
+		Task:     []flowcrt.Piece{{Text: "Page "}, {Text: "{{page}}", Ref: "page"}, {Text: " does not exist"}},
+		Settings: pagesSettings,
 	}
 	pagesBrokenTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "broken",
 		},
-		Task: []flowcrt.Piece{{Text: "Page "}, {Text: "{{page}}", Ref: "page"}, {Text: " could not be handled"}},
+		Task:     []flowcrt.Piece{{Text: "Page "}, {Text: "{{page}}", Ref: "page"}, {Text: " could not be handled"}},
+		Settings: pagesSettings,
 	}
 )
 
@@ -162,7 +175,7 @@ func (w *Pages) run(ctx context.Context, s *flowcrt.JSONState, step, until pages
 
 // stepFetch runs state "fetch" and returns the state to run next.
 func (w *Pages) stepFetch(ctx context.Context, s *flowcrt.JSONState) (pagesStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &pagesFetchTask, w.h.HTTPGet); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &pagesFetchTask, w.h.HTTPGet, w.h); err != nil {
 		if flowcrt.MatchError(err, []string{"NotFound"}) {
 			return pagesStepMissing, nil
 		}
@@ -173,7 +186,7 @@ func (w *Pages) stepFetch(ctx context.Context, s *flowcrt.JSONState) (pagesStep,
 
 // stepRoute runs state "route" and returns the state to run next.
 func (w *Pages) stepRoute(ctx context.Context, s *flowcrt.JSONState) (pagesStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &pagesRouteTask, w.h.Router)
+	out, err := s.Do(ctx, &w.cfg, &pagesRouteTask, w.h.Router, w.h)
 	if err != nil {
 		return pagesDone, &flowcrt.StateError{
 			State: "route",
@@ -191,7 +204,7 @@ func (w *Pages) stepRoute(ctx context.Context, s *flowcrt.JSONState) (pagesStep,
 
 // stepSummarize runs state "summarize" and returns the state to run next.
 func (w *Pages) stepSummarize(ctx context.Context, s *flowcrt.JSONState) (pagesStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &pagesSummarizeTask, w.h.Writer)
+	out, err := s.Do(ctx, &w.cfg, &pagesSummarizeTask, w.h.Writer, w.h)
 	if err != nil {
 		return pagesStepBroken, nil
 	}
@@ -208,7 +221,7 @@ func (w *Pages) stepSummarize(ctx context.Context, s *flowcrt.JSONState) (pagesS
 
 // stepTranslate runs state "translate" and returns the state to run next.
 func (w *Pages) stepTranslate(ctx context.Context, s *flowcrt.JSONState) (pagesStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &pagesTranslateTask, w.h.Writer); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &pagesTranslateTask, w.h.Writer, w.h); err != nil {
 		return pagesDone, &flowcrt.StateError{
 			State: "translate",
 			Err:   err,
@@ -219,7 +232,7 @@ func (w *Pages) stepTranslate(ctx context.Context, s *flowcrt.JSONState) (pagesS
 
 // stepMissing runs state "missing" and returns the state to run next.
 func (w *Pages) stepMissing(ctx context.Context, s *flowcrt.JSONState) (pagesStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &pagesMissingTask, w.h.Reporter); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &pagesMissingTask, w.h.Reporter, w.h); err != nil {
 		return pagesDone, &flowcrt.StateError{
 			State: "missing",
 			Err:   err,
@@ -230,7 +243,7 @@ func (w *Pages) stepMissing(ctx context.Context, s *flowcrt.JSONState) (pagesSte
 
 // stepBroken runs state "broken" and returns the state to run next.
 func (w *Pages) stepBroken(ctx context.Context, s *flowcrt.JSONState) (pagesStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &pagesBrokenTask, w.h.Reporter); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &pagesBrokenTask, w.h.Reporter, w.h); err != nil {
 		return pagesDone, &flowcrt.StateError{
 			State: "broken",
 			Err:   err,

@@ -52,19 +52,28 @@ const (
 	simpleStepNextStateID            // "next-state-id"
 )
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	simpleSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	simpleFirstStateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "first-state",
 		},
-		Task: []flowcrt.Piece{{Text: "Write a greeting for "}, {Text: "{{name}}", Ref: "name"}},
+		Task:     []flowcrt.Piece{{Text: "Write a greeting for "}, {Text: "{{name}}", Ref: "name"}},
+		Settings: simpleSettings,
 	}
 	simpleNextStateIDTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "next-state-id",
 		},
-		Task: []flowcrt.Piece{{Text: "Review the greeting \""}, {Text: "{{greeting}}", Ref: "greeting"}, {Text: "\" for "}, {Text: "{{name}}", Ref: "name"}},
+		Task:     []flowcrt.Piece{{Text: "Review the greeting \""}, {Text: "{{greeting}}", Ref: "greeting"}, {Text: "\" for "}, {Text: "{{name}}", Ref: "name"}},
+		Settings: simpleSettings,
 	}
 )
 
@@ -110,7 +119,7 @@ func (w *Simple) run(ctx context.Context, s *flowcrt.JSONState, step, until simp
 
 // stepFirstState runs state "first-state" and returns the state to run next.
 func (w *Simple) stepFirstState(ctx context.Context, s *flowcrt.JSONState) (simpleStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &simpleFirstStateTask, w.h.Writer); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &simpleFirstStateTask, w.h.Writer, w.h); err != nil {
 		return simpleDone, &flowcrt.StateError{
 			State: "first-state",
 			Err:   err,
@@ -121,7 +130,7 @@ func (w *Simple) stepFirstState(ctx context.Context, s *flowcrt.JSONState) (simp
 
 // stepNextStateID runs state "next-state-id" and returns the state to run next.
 func (w *Simple) stepNextStateID(ctx context.Context, s *flowcrt.JSONState) (simpleStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &simpleNextStateIDTask, w.h.Reviewer); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &simpleNextStateIDTask, w.h.Reviewer, w.h); err != nil {
 		return simpleDone, &flowcrt.StateError{
 			State: "next-state-id",
 			Err:   err,

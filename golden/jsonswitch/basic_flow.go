@@ -59,37 +59,49 @@ const (
 	basicStepUnknownHandler           // "unknown-handler"
 )
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	basicSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	basicCheckResultTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "check-result",
 		},
-		Task: []flowcrt.Piece{{Text: "Check the result of "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcrt.Piece{{Text: "Check the result of "}, {Text: "{{task}}", Ref: "task"}},
+		Settings: basicSettings,
 	}
 	basicSuccessHandlerTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "success-handler",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to success-handler"}},
+		Task:     []flowcrt.Piece{{Text: "Went to success-handler"}},
+		Settings: basicSettings,
 	}
 	basicWarningHandlerTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "warning-handler",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to warning-handler"}},
+		Task:     []flowcrt.Piece{{Text: "Went to warning-handler"}},
+		Settings: basicSettings,
 	}
 	basicErrorHandlerTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "error-handler",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to error-handler"}},
+		Task:     []flowcrt.Piece{{Text: "Went to error-handler"}},
+		Settings: basicSettings,
 	}
 	basicUnknownHandlerTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "unknown-handler",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to unknown-handler"}},
+		Task:     []flowcrt.Piece{{Text: "Went to unknown-handler"}},
+		Settings: basicSettings,
 	}
 )
 
@@ -141,7 +153,7 @@ func (w *Basic) run(ctx context.Context, s *flowcrt.JSONState, step, until basic
 
 // stepCheckResult runs state "check-result" and returns the state to run next.
 func (w *Basic) stepCheckResult(ctx context.Context, s *flowcrt.JSONState) (basicStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &basicCheckResultTask, w.h.Checker)
+	out, err := s.Do(ctx, &w.cfg, &basicCheckResultTask, w.h.Checker, w.h)
 	if err != nil {
 		return basicDone, &flowcrt.StateError{
 			State: "check-result",
@@ -162,7 +174,7 @@ func (w *Basic) stepCheckResult(ctx context.Context, s *flowcrt.JSONState) (basi
 
 // stepSuccessHandler runs state "success-handler" and returns the state to run next.
 func (w *Basic) stepSuccessHandler(ctx context.Context, s *flowcrt.JSONState) (basicStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &basicSuccessHandlerTask, w.h.SuccessHandler); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &basicSuccessHandlerTask, w.h.SuccessHandler, w.h); err != nil {
 		return basicDone, &flowcrt.StateError{
 			State: "success-handler",
 			Err:   err,
@@ -173,7 +185,7 @@ func (w *Basic) stepSuccessHandler(ctx context.Context, s *flowcrt.JSONState) (b
 
 // stepWarningHandler runs state "warning-handler" and returns the state to run next.
 func (w *Basic) stepWarningHandler(ctx context.Context, s *flowcrt.JSONState) (basicStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &basicWarningHandlerTask, w.h.WarningHandler); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &basicWarningHandlerTask, w.h.WarningHandler, w.h); err != nil {
 		return basicDone, &flowcrt.StateError{
 			State: "warning-handler",
 			Err:   err,
@@ -184,7 +196,7 @@ func (w *Basic) stepWarningHandler(ctx context.Context, s *flowcrt.JSONState) (b
 
 // stepErrorHandler runs state "error-handler" and returns the state to run next.
 func (w *Basic) stepErrorHandler(ctx context.Context, s *flowcrt.JSONState) (basicStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &basicErrorHandlerTask, w.h.ErrorHandler); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &basicErrorHandlerTask, w.h.ErrorHandler, w.h); err != nil {
 		return basicDone, &flowcrt.StateError{
 			State: "error-handler",
 			Err:   err,
@@ -195,7 +207,7 @@ func (w *Basic) stepErrorHandler(ctx context.Context, s *flowcrt.JSONState) (bas
 
 // stepUnknownHandler runs state "unknown-handler" and returns the state to run next.
 func (w *Basic) stepUnknownHandler(ctx context.Context, s *flowcrt.JSONState) (basicStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &basicUnknownHandlerTask, w.h.UnknownHandler); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &basicUnknownHandlerTask, w.h.UnknownHandler, w.h); err != nil {
 		return basicDone, &flowcrt.StateError{
 			State: "unknown-handler",
 			Err:   err,

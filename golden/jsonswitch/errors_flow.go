@@ -59,37 +59,49 @@ const (
 	errorsStepUnknownState                   // "unknown-state"
 )
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	errorsSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	errorsRunTestsTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "run-tests",
 		},
-		Task: []flowcrt.Piece{{Text: "Run the tests"}},
+		Task:     []flowcrt.Piece{{Text: "Run the tests"}},
+		Settings: errorsSettings,
 	}
 	errorsSuccessStateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "success-state",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to success-state"}},
+		Task:     []flowcrt.Piece{{Text: "Went to success-state"}},
+		Settings: errorsSettings,
 	}
 	errorsPartialSuccessStateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "partial-success-state",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to partial-success-state"}},
+		Task:     []flowcrt.Piece{{Text: "Went to partial-success-state"}},
+		Settings: errorsSettings,
 	}
 	errorsFailureStateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "failure-state",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to failure-state"}},
+		Task:     []flowcrt.Piece{{Text: "Went to failure-state"}},
+		Settings: errorsSettings,
 	}
 	errorsUnknownStateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "unknown-state",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to unknown-state"}},
+		Task:     []flowcrt.Piece{{Text: "Went to unknown-state"}},
+		Settings: errorsSettings,
 	}
 )
 
@@ -141,7 +153,7 @@ func (w *Errors) run(ctx context.Context, s *flowcrt.JSONState, step, until erro
 
 // stepRunTests runs state "run-tests" and returns the state to run next.
 func (w *Errors) stepRunTests(ctx context.Context, s *flowcrt.JSONState) (errorsStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &errorsRunTestsTask, w.h.Tester)
+	out, err := s.Do(ctx, &w.cfg, &errorsRunTestsTask, w.h.Tester, w.h)
 	if err != nil {
 		return errorsDone, &flowcrt.StateError{
 			State: "run-tests",
@@ -162,7 +174,7 @@ func (w *Errors) stepRunTests(ctx context.Context, s *flowcrt.JSONState) (errors
 
 // stepSuccessState runs state "success-state" and returns the state to run next.
 func (w *Errors) stepSuccessState(ctx context.Context, s *flowcrt.JSONState) (errorsStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &errorsSuccessStateTask, w.h.SuccessState); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &errorsSuccessStateTask, w.h.SuccessState, w.h); err != nil {
 		return errorsDone, &flowcrt.StateError{
 			State: "success-state",
 			Err:   err,
@@ -173,7 +185,7 @@ func (w *Errors) stepSuccessState(ctx context.Context, s *flowcrt.JSONState) (er
 
 // stepPartialSuccessState runs state "partial-success-state" and returns the state to run next.
 func (w *Errors) stepPartialSuccessState(ctx context.Context, s *flowcrt.JSONState) (errorsStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &errorsPartialSuccessStateTask, w.h.PartialSuccessState); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &errorsPartialSuccessStateTask, w.h.PartialSuccessState, w.h); err != nil {
 		return errorsDone, &flowcrt.StateError{
 			State: "partial-success-state",
 			Err:   err,
@@ -184,7 +196,7 @@ func (w *Errors) stepPartialSuccessState(ctx context.Context, s *flowcrt.JSONSta
 
 // stepFailureState runs state "failure-state" and returns the state to run next.
 func (w *Errors) stepFailureState(ctx context.Context, s *flowcrt.JSONState) (errorsStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &errorsFailureStateTask, w.h.FailureState); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &errorsFailureStateTask, w.h.FailureState, w.h); err != nil {
 		return errorsDone, &flowcrt.StateError{
 			State: "failure-state",
 			Err:   err,
@@ -195,7 +207,7 @@ func (w *Errors) stepFailureState(ctx context.Context, s *flowcrt.JSONState) (er
 
 // stepUnknownState runs state "unknown-state" and returns the state to run next.
 func (w *Errors) stepUnknownState(ctx context.Context, s *flowcrt.JSONState) (errorsStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &errorsUnknownStateTask, w.h.UnknownState); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &errorsUnknownStateTask, w.h.UnknownState, w.h); err != nil {
 		return errorsDone, &flowcrt.StateError{
 			State: "unknown-state",
 			Err:   err,

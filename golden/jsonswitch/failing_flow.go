@@ -56,31 +56,42 @@ const (
 	failingStepBacklog             // "backlog"
 )
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	failingSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	failingTriageTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "triage",
 		},
-		Task: []flowcrt.Piece{{Text: "Triage the issue"}},
+		Task:     []flowcrt.Piece{{Text: "Triage the issue"}},
+		Settings: failingSettings,
 	}
 	failingUrgentTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "urgent",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to urgent"}},
+		Task:     []flowcrt.Piece{{Text: "Went to urgent"}},
+		Settings: failingSettings,
 	}
 	failingBugFixTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "bug-fix",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to bug-fix"}},
+		Task:     []flowcrt.Piece{{Text: "Went to bug-fix"}},
+		Settings: failingSettings,
 	}
 	failingBacklogTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "backlog",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to backlog"}},
+		Task:     []flowcrt.Piece{{Text: "Went to backlog"}},
+		Settings: failingSettings,
 	}
 )
 
@@ -130,7 +141,7 @@ func (w *Failing) run(ctx context.Context, s *flowcrt.JSONState, step, until fai
 
 // stepTriage runs state "triage" and returns the state to run next.
 func (w *Failing) stepTriage(ctx context.Context, s *flowcrt.JSONState) (failingStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &failingTriageTask, w.h.Triager)
+	out, err := s.Do(ctx, &w.cfg, &failingTriageTask, w.h.Triager, w.h)
 	if err != nil {
 		return failingDone, &flowcrt.StateError{
 			State: "triage",
@@ -149,7 +160,7 @@ func (w *Failing) stepTriage(ctx context.Context, s *flowcrt.JSONState) (failing
 
 // stepUrgent runs state "urgent" and returns the state to run next.
 func (w *Failing) stepUrgent(ctx context.Context, s *flowcrt.JSONState) (failingStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &failingUrgentTask, w.h.Urgent); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &failingUrgentTask, w.h.Urgent, w.h); err != nil {
 		return failingDone, &flowcrt.StateError{
 			State: "urgent",
 			Err:   err,
@@ -160,7 +171,7 @@ func (w *Failing) stepUrgent(ctx context.Context, s *flowcrt.JSONState) (failing
 
 // stepBugFix runs state "bug-fix" and returns the state to run next.
 func (w *Failing) stepBugFix(ctx context.Context, s *flowcrt.JSONState) (failingStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &failingBugFixTask, w.h.BugFix); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &failingBugFixTask, w.h.BugFix, w.h); err != nil {
 		return failingDone, &flowcrt.StateError{
 			State: "bug-fix",
 			Err:   err,
@@ -171,7 +182,7 @@ func (w *Failing) stepBugFix(ctx context.Context, s *flowcrt.JSONState) (failing
 
 // stepBacklog runs state "backlog" and returns the state to run next.
 func (w *Failing) stepBacklog(ctx context.Context, s *flowcrt.JSONState) (failingStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &failingBacklogTask, w.h.Backlog); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &failingBacklogTask, w.h.Backlog, w.h); err != nil {
 		return failingDone, &flowcrt.StateError{
 			State: "backlog",
 			Err:   err,

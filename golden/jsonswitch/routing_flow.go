@@ -59,37 +59,49 @@ const (
 	routingStepUnsupportedTypeHandler             // "unsupported-type-handler"
 )
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	routingSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	routingClassifyTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "classify",
 		},
-		Task: []flowcrt.Piece{{Text: "Classify the notification"}},
+		Task:     []flowcrt.Piece{{Text: "Classify the notification"}},
+		Settings: routingSettings,
 	}
 	routingEmailProcessorTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "email-processor",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to email-processor"}},
+		Task:     []flowcrt.Piece{{Text: "Went to email-processor"}},
+		Settings: routingSettings,
 	}
 	routingSmsProcessorTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "sms-processor",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to sms-processor"}},
+		Task:     []flowcrt.Piece{{Text: "Went to sms-processor"}},
+		Settings: routingSettings,
 	}
 	routingPushProcessorTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "push-processor",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to push-processor"}},
+		Task:     []flowcrt.Piece{{Text: "Went to push-processor"}},
+		Settings: routingSettings,
 	}
 	routingUnsupportedTypeHandlerTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "unsupported-type-handler",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to unsupported-type-handler"}},
+		Task:     []flowcrt.Piece{{Text: "Went to unsupported-type-handler"}},
+		Settings: routingSettings,
 	}
 )
 
@@ -141,7 +153,7 @@ func (w *Routing) run(ctx context.Context, s *flowcrt.JSONState, step, until rou
 
 // stepClassify runs state "classify" and returns the state to run next.
 func (w *Routing) stepClassify(ctx context.Context, s *flowcrt.JSONState) (routingStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &routingClassifyTask, w.h.Classifier)
+	out, err := s.Do(ctx, &w.cfg, &routingClassifyTask, w.h.Classifier, w.h)
 	if err != nil {
 		return routingDone, &flowcrt.StateError{
 			State: "classify",
@@ -162,7 +174,7 @@ func (w *Routing) stepClassify(ctx context.Context, s *flowcrt.JSONState) (routi
 
 // stepEmailProcessor runs state "email-processor" and returns the state to run next.
 func (w *Routing) stepEmailProcessor(ctx context.Context, s *flowcrt.JSONState) (routingStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &routingEmailProcessorTask, w.h.EmailProcessor); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &routingEmailProcessorTask, w.h.EmailProcessor, w.h); err != nil {
 		return routingDone, &flowcrt.StateError{
 			State: "email-processor",
 			Err:   err,
@@ -173,7 +185,7 @@ func (w *Routing) stepEmailProcessor(ctx context.Context, s *flowcrt.JSONState) 
 
 // stepSmsProcessor runs state "sms-processor" and returns the state to run next.
 func (w *Routing) stepSmsProcessor(ctx context.Context, s *flowcrt.JSONState) (routingStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &routingSmsProcessorTask, w.h.SmsProcessor); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &routingSmsProcessorTask, w.h.SmsProcessor, w.h); err != nil {
 		return routingDone, &flowcrt.StateError{
 			State: "sms-processor",
 			Err:   err,
@@ -184,7 +196,7 @@ func (w *Routing) stepSmsProcessor(ctx context.Context, s *flowcrt.JSONState) (r
 
 // stepPushProcessor runs state "push-processor" and returns the state to run next.
 func (w *Routing) stepPushProcessor(ctx context.Context, s *flowcrt.JSONState) (routingStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &routingPushProcessorTask, w.h.PushProcessor); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &routingPushProcessorTask, w.h.PushProcessor, w.h); err != nil {
 		return routingDone, &flowcrt.StateError{
 			State: "push-processor",
 			Err:   err,
@@ -195,7 +207,7 @@ func (w *Routing) stepPushProcessor(ctx context.Context, s *flowcrt.JSONState) (
 
 // stepUnsupportedTypeHandler runs state "unsupported-type-handler" and returns the state to run next.
 func (w *Routing) stepUnsupportedTypeHandler(ctx context.Context, s *flowcrt.JSONState) (routingStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &routingUnsupportedTypeHandlerTask, w.h.UnsupportedTypeHandler); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &routingUnsupportedTypeHandlerTask, w.h.UnsupportedTypeHandler, w.h); err != nil {
 		return routingDone, &flowcrt.StateError{
 			State: "unsupported-type-handler",
 			Err:   err,

@@ -59,37 +59,49 @@ const (
 	scoreStepPoorHandler                // "poor-handler"
 )
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	scoreSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	scoreGradeTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "grade",
 		},
-		Task: []flowcrt.Piece{{Text: "Grade the essay"}},
+		Task:     []flowcrt.Piece{{Text: "Grade the essay"}},
+		Settings: scoreSettings,
 	}
 	scoreExcellentHandlerTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "excellent-handler",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to excellent-handler"}},
+		Task:     []flowcrt.Piece{{Text: "Went to excellent-handler"}},
+		Settings: scoreSettings,
 	}
 	scoreGoodHandlerTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "good-handler",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to good-handler"}},
+		Task:     []flowcrt.Piece{{Text: "Went to good-handler"}},
+		Settings: scoreSettings,
 	}
 	scoreAverageHandlerTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "average-handler",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to average-handler"}},
+		Task:     []flowcrt.Piece{{Text: "Went to average-handler"}},
+		Settings: scoreSettings,
 	}
 	scorePoorHandlerTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "poor-handler",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to poor-handler"}},
+		Task:     []flowcrt.Piece{{Text: "Went to poor-handler"}},
+		Settings: scoreSettings,
 	}
 )
 
@@ -141,7 +153,7 @@ func (w *Score) run(ctx context.Context, s *flowcrt.JSONState, step, until score
 
 // stepGrade runs state "grade" and returns the state to run next.
 func (w *Score) stepGrade(ctx context.Context, s *flowcrt.JSONState) (scoreStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &scoreGradeTask, w.h.Grader)
+	out, err := s.Do(ctx, &w.cfg, &scoreGradeTask, w.h.Grader, w.h)
 	if err != nil {
 		return scoreDone, &flowcrt.StateError{
 			State: "grade",
@@ -162,7 +174,7 @@ func (w *Score) stepGrade(ctx context.Context, s *flowcrt.JSONState) (scoreStep,
 
 // stepExcellentHandler runs state "excellent-handler" and returns the state to run next.
 func (w *Score) stepExcellentHandler(ctx context.Context, s *flowcrt.JSONState) (scoreStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &scoreExcellentHandlerTask, w.h.ExcellentHandler); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &scoreExcellentHandlerTask, w.h.ExcellentHandler, w.h); err != nil {
 		return scoreDone, &flowcrt.StateError{
 			State: "excellent-handler",
 			Err:   err,
@@ -173,7 +185,7 @@ func (w *Score) stepExcellentHandler(ctx context.Context, s *flowcrt.JSONState) 
 
 // stepGoodHandler runs state "good-handler" and returns the state to run next.
 func (w *Score) stepGoodHandler(ctx context.Context, s *flowcrt.JSONState) (scoreStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &scoreGoodHandlerTask, w.h.GoodHandler); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &scoreGoodHandlerTask, w.h.GoodHandler, w.h); err != nil {
 		return scoreDone, &flowcrt.StateError{
 			State: "good-handler",
 			Err:   err,
@@ -184,7 +196,7 @@ func (w *Score) stepGoodHandler(ctx context.Context, s *flowcrt.JSONState) (scor
 
 // stepAverageHandler runs state "average-handler" and returns the state to run next.
 func (w *Score) stepAverageHandler(ctx context.Context, s *flowcrt.JSONState) (scoreStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &scoreAverageHandlerTask, w.h.AverageHandler); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &scoreAverageHandlerTask, w.h.AverageHandler, w.h); err != nil {
 		return scoreDone, &flowcrt.StateError{
 			State: "average-handler",
 			Err:   err,
@@ -195,7 +207,7 @@ func (w *Score) stepAverageHandler(ctx context.Context, s *flowcrt.JSONState) (s
 
 // stepPoorHandler runs state "poor-handler" and returns the state to run next.
 func (w *Score) stepPoorHandler(ctx context.Context, s *flowcrt.JSONState) (scoreStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &scorePoorHandlerTask, w.h.PoorHandler); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &scorePoorHandlerTask, w.h.PoorHandler, w.h); err != nil {
 		return scoreDone, &flowcrt.StateError{
 			State: "poor-handler",
 			Err:   err,

@@ -59,37 +59,49 @@ const (
 	statusStepErrorState              // "error-state"
 )
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	statusSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	statusPollJobTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "poll-job",
 		},
-		Task: []flowcrt.Piece{{Text: "Poll the job"}},
+		Task:     []flowcrt.Piece{{Text: "Poll the job"}},
+		Settings: statusSettings,
 	}
 	statusSuccessStateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "success-state",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to success-state"}},
+		Task:     []flowcrt.Piece{{Text: "Went to success-state"}},
+		Settings: statusSettings,
 	}
 	statusWaitStateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "wait-state",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to wait-state"}},
+		Task:     []flowcrt.Piece{{Text: "Went to wait-state"}},
+		Settings: statusSettings,
 	}
 	statusRetryStateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "retry-state",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to retry-state"}},
+		Task:     []flowcrt.Piece{{Text: "Went to retry-state"}},
+		Settings: statusSettings,
 	}
 	statusErrorStateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "error-state",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to error-state"}},
+		Task:     []flowcrt.Piece{{Text: "Went to error-state"}},
+		Settings: statusSettings,
 	}
 )
 
@@ -141,7 +153,7 @@ func (w *Status) run(ctx context.Context, s *flowcrt.JSONState, step, until stat
 
 // stepPollJob runs state "poll-job" and returns the state to run next.
 func (w *Status) stepPollJob(ctx context.Context, s *flowcrt.JSONState) (statusStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &statusPollJobTask, w.h.Poller)
+	out, err := s.Do(ctx, &w.cfg, &statusPollJobTask, w.h.Poller, w.h)
 	if err != nil {
 		return statusDone, &flowcrt.StateError{
 			State: "poll-job",
@@ -162,7 +174,7 @@ func (w *Status) stepPollJob(ctx context.Context, s *flowcrt.JSONState) (statusS
 
 // stepSuccessState runs state "success-state" and returns the state to run next.
 func (w *Status) stepSuccessState(ctx context.Context, s *flowcrt.JSONState) (statusStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &statusSuccessStateTask, w.h.SuccessState); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &statusSuccessStateTask, w.h.SuccessState, w.h); err != nil {
 		return statusDone, &flowcrt.StateError{
 			State: "success-state",
 			Err:   err,
@@ -173,7 +185,7 @@ func (w *Status) stepSuccessState(ctx context.Context, s *flowcrt.JSONState) (st
 
 // stepWaitState runs state "wait-state" and returns the state to run next.
 func (w *Status) stepWaitState(ctx context.Context, s *flowcrt.JSONState) (statusStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &statusWaitStateTask, w.h.WaitState); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &statusWaitStateTask, w.h.WaitState, w.h); err != nil {
 		return statusDone, &flowcrt.StateError{
 			State: "wait-state",
 			Err:   err,
@@ -184,7 +196,7 @@ func (w *Status) stepWaitState(ctx context.Context, s *flowcrt.JSONState) (statu
 
 // stepRetryState runs state "retry-state" and returns the state to run next.
 func (w *Status) stepRetryState(ctx context.Context, s *flowcrt.JSONState) (statusStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &statusRetryStateTask, w.h.RetryState); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &statusRetryStateTask, w.h.RetryState, w.h); err != nil {
 		return statusDone, &flowcrt.StateError{
 			State: "retry-state",
 			Err:   err,
@@ -195,7 +207,7 @@ func (w *Status) stepRetryState(ctx context.Context, s *flowcrt.JSONState) (stat
 
 // stepErrorState runs state "error-state" and returns the state to run next.
 func (w *Status) stepErrorState(ctx context.Context, s *flowcrt.JSONState) (statusStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &statusErrorStateTask, w.h.ErrorState); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &statusErrorStateTask, w.h.ErrorState, w.h); err != nil {
 		return statusDone, &flowcrt.StateError{
 			State: "error-state",
 			Err:   err,
