@@ -86,9 +86,9 @@ func TestCheckJSONMode(t *testing.T) {
 	def = writeFile(t, t.TempDir(), "template.flow.yaml", `states:
   - id: check
     assistant_id: checker
-    task: Check {{ item.name }}
+    task: Check {{ item.name }} {{}}
 `)
 	code, _, stderr = cli(t, "", "check", def)
 	assert.Equal(t, exitFailed, code)
-	assert.Equal(t, def+":4:24: unsupported template syntax `{{ item.name }}` in task: a reference is written {{name}}, where name is a key of the context store or `task`\n", stderr)
+	assert.Equal(t, def+":4:33: empty reference `{{}}` in task: a reference is written {{name}}\n", stderr)
 }

@@ -72,8 +72,10 @@ var customNodeFields = []field{
 	{"system_prompt", kString, nil}, {"config", kAny, nil},
 }
 
+// retryFields: the _seconds spellings appear in CodeMie's katas.
 var retryFields = []field{
 	{"initial_interval", kNumber, nil}, {"backoff_factor", kNumber, nil}, {"max_interval", kNumber, nil}, {"max_attempts", kInt, nil},
+	{"initial_interval_seconds", kNumber, nil}, {"max_interval_seconds", kNumber, nil},
 }
 
 // codemieTopKeys are the workflow-level keys of the reference, and those
@@ -346,14 +348,18 @@ func (l *lowerer) retryPolicy(n *yaml.Node) *ir.Retrier {
 	if v, ok := obj["max_attempts"].(int); ok && v > 0 {
 		r.MaxAttempts = v
 	}
-	if v, ok := obj["initial_interval"].(float64); ok && v >= 0 {
-		r.Interval = seconds(v)
+	for _, k := range []string{"initial_interval", "initial_interval_seconds"} {
+		if v, ok := obj[k].(float64); ok && v >= 0 {
+			r.Interval = seconds(v)
+		}
 	}
 	if v, ok := obj["backoff_factor"].(float64); ok && v >= 1 {
 		r.BackoffRate = v
 	}
-	if v, ok := obj["max_interval"].(float64); ok && v >= 0 {
-		r.MaxDelay = seconds(v)
+	for _, k := range []string{"max_interval", "max_interval_seconds"} {
+		if v, ok := obj[k].(float64); ok && v >= 0 {
+			r.MaxDelay = seconds(v)
+		}
 	}
 	return r
 }
