@@ -331,6 +331,9 @@ type Case struct {
 	Pos  Pos
 	Cond *Expr
 	To   Ref
+	// Iter is, in JSON mode, the case's iter_key: the switch is inside an
+	// iteration chain, which goes on at To (see Region).
+	Iter *Iter
 }
 
 // Action maps one action string to a target.

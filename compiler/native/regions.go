@@ -59,6 +59,9 @@ func newGraph(w *ir.Workflow) *graph {
 		if it := s.Next.Iter; it != nil {
 			g.continued[s.Next.To.ID] = true
 		}
+		for _, c := range caseIters(s) { // JSON mode: jsonmode_iter.go
+			g.continued[c.To.ID] = true
+		}
 	}
 	return g
 }
@@ -285,6 +288,9 @@ func (l *lowerer) mapRegion(g *graph, s *ir.State) *ir.Region {
 		g.chained[ref.ID] = true
 		st := g.byID[ref.ID]
 		next := st.Next
+		if len(caseIters(st)) > 0 { // JSON mode: a switch inside the chain (jsonmode_iter.go)
+			return l.branchingChain(g, s, r)
+		}
 		if next.Iter == nil {
 			after, ok := l.chainEnd(s, st)
 			r.After = after

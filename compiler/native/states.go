@@ -245,6 +245,7 @@ func (l *lowerer) switchTransition(t *ir.Transition, n *yaml.Node) {
 			c := &ir.Case{Pos: l.Pos(item)}
 			c.Cond = l.expr(cm.Get("condition"), item, "case")
 			c.To = l.requiredRef(cm.Get("state_id"), item, "state_id")
+			c.Iter = l.caseIter(cm.Get("iter_key")) // JSON mode: jsonmode_iter.go
 			t.Cases = append(t.Cases, c)
 		}
 	} else {
