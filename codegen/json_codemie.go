@@ -2,6 +2,8 @@ package codegen
 
 import (
 	"slices"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 
@@ -29,6 +31,9 @@ func (g *jsonGen) codemieDecls(f *jen.File) {
 	g.cm = &codemieVars{settings: g.ids.Fresh(g.n.prefix + "Settings"), configs: map[string]string{}}
 	f.Line()
 	f.Comment("The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.")
+	for _, st := range cm.Settings {
+		f.Add(comment(st.Key + ": " + st.Value))
+	}
 	f.Var().DefsFunc(func(d *jen.Group) {
 		d.Id(g.cm.settings).Op("=").Op("&").Add(rt("JSONSettings")).Add(settingsValues(cm))
 		for _, list := range []struct {
@@ -38,7 +43,7 @@ func (g *jsonGen) codemieDecls(f *jen.File) {
 			for _, id := range sortedIDs(list.configs) {
 				v := g.ids.Fresh(g.n.prefix + naming.Exported(id) + list.suffix)
 				g.cm.configs[list.name+"/"+id] = v
-				d.Id(v).Op("=").Add(rt("DecodeConfig")).Types(rt(list.typ)).Call(jen.Lit(list.configs[id].JSON))
+				d.Id(v).Op("=").Add(rt("DecodeConfig")).Types(rt(list.typ)).Call(rawLit(list.configs[id].JSON))
 			}
 		}
 	})
@@ -100,7 +105,7 @@ func (g *jsonGen) codemieTaskFields(vals *jen.Group, s *ir.State) {
 	if c.OutputSchema != "" {
 		vals.Id("OutputSchema").Op(":").Op("&").Add(rt("JSONSchema")).Custom(multiline,
 			jen.Id("Text").Op(":").Lit(c.OutputSchemaText),
-			jen.Id("Schema").Op(":").Op("*").Add(rt("DecodeConfig")).Types(jen.Map(jen.String()).Any()).Call(jen.Lit(c.OutputSchema)),
+			jen.Id("Schema").Op(":").Op("*").Add(rt("DecodeConfig")).Types(jen.Map(jen.String()).Any()).Call(rawLit(c.OutputSchema)),
 		)
 	}
 	if c.MetaIterStateID != "" || c.MetaNextStateID != "" {
@@ -145,7 +150,7 @@ func toolArgsField(vals *jen.Group, s *ir.State) {
 	vals.Id("ToolArgs").Op(":").Index().Add(rt("JSONArg")).CustomFunc(multiline, func(args *jen.Group) {
 		for _, a := range s.ToolArgs {
 			if a.JSON != "" {
-				args.Values(jen.Id("Name").Op(":").Lit(a.Name), jen.Id("JSON").Op(":").Op("*").Add(rt("DecodeConfig")).Types(jen.Any()).Call(jen.Lit(a.JSON)))
+				args.Values(jen.Id("Name").Op(":").Lit(a.Name), jen.Id("JSON").Op(":").Op("*").Add(rt("DecodeConfig")).Types(jen.Any()).Call(rawLit(a.JSON)))
 				continue
 			}
 			args.Values(jen.Id("Name").Op(":").Lit(a.Name), jen.Id("Value").Op(":").Add(pieces(a.Parts)))
@@ -200,4 +205,13 @@ func (g *jsonGen) codemieMock(f *jen.File) {
 			jen.Return(jen.Id("m").Dot("mocks").Dot("RespondSummary").Call(jen.Id("history"))),
 		)
 	}
+}
+
+// rawLit writes compact JSON as a raw string literal, which reads as the
+// JSON itself, unless it holds what a raw string cannot.
+func rawLit(s string) *jen.Statement {
+	if strings.ContainsAny(s, "`\r") || !utf8.ValidString(s) || strings.ContainsFunc(s, unprintable) {
+		return jen.Lit(s)
+	}
+	return jen.Op("`" + s + "`")
 }

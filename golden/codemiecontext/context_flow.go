@@ -55,12 +55,13 @@ const (
 )
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+// recursion_limit: 20
 var (
 	contextSettings = &flowcrt.JSONSettings{
 		RecursionLimit: 20,
 	}
-	contextFetcherAssistant = flowcrt.DecodeConfig[flowcrt.JSONAssistant]("{\"datasource_ids\":[\"user-db\"],\"id\":\"fetcher\",\"model\":\"gpt-4.1-mini\",\"system_prompt\":\"Fetch data for {{user.profile.name}}\",\"temperature\":0.2}")
-	contextListerTool       = flowcrt.DecodeConfig[flowcrt.JSONTool]("{\"id\":\"lister\",\"tool\":\"list_files\",\"tool_args\":{\"recursive\":true,\"root\":\"/data\"},\"tool_result_json_pointer\":\"/data/files\"}")
+	contextFetcherAssistant = flowcrt.DecodeConfig[flowcrt.JSONAssistant](`{"datasource_ids":["user-db"],"id":"fetcher","model":"gpt-4.1-mini","system_prompt":"Fetch data for {{user.profile.name}}","temperature":0.2}`)
+	contextListerTool       = flowcrt.DecodeConfig[flowcrt.JSONTool](`{"id":"lister","tool":"list_files","tool_args":{"recursive":true,"root":"/data"},"tool_result_json_pointer":"/data/files"}`)
 )
 
 // The states' task templates, tool_args and retry policies.
@@ -84,7 +85,7 @@ var (
 		},
 		ToolArgs: []flowcrt.JSONArg{
 			{Name: "root", Value: []flowcrt.Piece{{Text: "/data"}}},
-			{Name: "recursive", JSON: *flowcrt.DecodeConfig[any]("true")},
+			{Name: "recursive", JSON: *flowcrt.DecodeConfig[any](`true`)},
 			{Name: "pattern", Value: []flowcrt.Piece{{Text: "*."}, {Text: "{{ext}}", Ref: "ext"}}},
 		},
 		Settings: contextSettings,
@@ -120,7 +121,7 @@ var (
 		Assistant: contextFetcherAssistant,
 		OutputSchema: &flowcrt.JSONSchema{
 			Text:   "{\"type\": \"object\", \"properties\": {\"done\": {\"type\": \"boolean\"}}, \"required\": [\"done\"]}\n",
-			Schema: *flowcrt.DecodeConfig[map[string]any]("{\"properties\":{\"done\":{\"type\":\"boolean\"}},\"required\":[\"done\"],\"type\":\"object\"}"),
+			Schema: *flowcrt.DecodeConfig[map[string]any](`{"properties":{"done":{"type":"boolean"}},"required":["done"],"type":"object"}`),
 		},
 	}
 )

@@ -52,11 +52,12 @@ const (
 )
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+// recursion_limit: 4
 var (
 	loopSettings = &flowcrt.JSONSettings{
 		RecursionLimit: 4,
 	}
-	loopReviewerAssistant = flowcrt.DecodeConfig[flowcrt.JSONAssistant]("{\"id\":\"reviewer\",\"model\":\"gpt-4.1\",\"system_prompt\":\"Review drafts\"}")
+	loopReviewerAssistant = flowcrt.DecodeConfig[flowcrt.JSONAssistant](`{"id":"reviewer","model":"gpt-4.1","system_prompt":"Review drafts"}`)
 )
 
 // The states' task templates, tool_args and retry policies.
