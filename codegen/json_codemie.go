@@ -102,11 +102,12 @@ func (g *jsonGen) codemieTaskFields(vals *jen.Group, s *ir.State) {
 			vals.Id(b.field).Op(":").True()
 		}
 	}
-	if c.OutputSchema != "" {
-		vals.Id("OutputSchema").Op(":").Op("&").Add(rt("JSONSchema")).Custom(multiline,
-			jen.Id("Text").Op(":").Lit(c.OutputSchemaText),
-			jen.Id("Schema").Op(":").Op("*").Add(rt("DecodeConfig")).Types(jen.Map(jen.String()).Any()).Call(rawLit(c.OutputSchema)),
-		)
+	if strings.TrimSpace(c.OutputSchemaText) != "" {
+		fields := []jen.Code{jen.Id("Text").Op(":").Lit(c.OutputSchemaText)}
+		if c.OutputSchema != "" { // else text for the model alone: nothing to check
+			fields = append(fields, jen.Id("Schema").Op(":").Op("*").Add(rt("DecodeConfig")).Types(jen.Map(jen.String()).Any()).Call(rawLit(c.OutputSchema)))
+		}
+		vals.Id("OutputSchema").Op(":").Op("&").Add(rt("JSONSchema")).Custom(multiline, fields...)
 	}
 	if c.MetaIterStateID != "" || c.MetaNextStateID != "" {
 		vals.Id("Meta").Op(":").Add(rt("JSONMeta")).Values(jen.Id("IterStateID").Op(":").Lit(c.MetaIterStateID),

@@ -16,7 +16,8 @@ const ErrOutputSchema = "OutputSchemaMismatch"
 
 // JSONSchema is a state's output_schema. Text is as the definition wrote
 // it; Schema is the JSON Schema it stands for, which the compiler built
-// from an example object when the definition gave one.
+// from an example object when the definition gave one, and nil when Text
+// is no JSON: then it only tells the model the format.
 type JSONSchema struct {
 	Text   string
 	Schema map[string]any
@@ -28,7 +29,7 @@ type JSONSchema struct {
 // the bounds of numbers, strings and lists, pattern, and allOf, anyOf,
 // oneOf and not; other keywords (format among them) are annotations.
 func (sc *JSONSchema) Check(v any) error {
-	if sc == nil {
+	if sc == nil || sc.Schema == nil {
 		return nil
 	}
 	if why := validate(sc.Schema, v, ""); why != "" {

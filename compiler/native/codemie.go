@@ -485,7 +485,8 @@ func (l *lowerer) outputSchema(n *yaml.Node, c *ir.CodeMieState) {
 			return // CodeMie's editor writes '' for none
 		}
 		if err := json.Unmarshal([]byte(text), &v); err != nil {
-			l.Diags.Errorf(l.ContentPos(n), "output_schema is not JSON: %v; give a JSON Schema or an example object", err)
+			// CodeMie only shows such text to the model as the format to follow.
+			l.Diags.Warnf(l.ContentPos(n), "output_schema is not JSON (%v): the handler gets it as text, and outputs are not checked against it", err)
 			return
 		}
 	} else {
@@ -493,7 +494,7 @@ func (l *lowerer) outputSchema(n *yaml.Node, c *ir.CodeMieState) {
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		l.Diags.Errorf(l.Pos(n), "output_schema must be a JSON Schema or an example object")
+		l.Diags.Warnf(l.Pos(n), "output_schema is neither a JSON Schema nor an example object: the handler gets it as text, and outputs are not checked against it")
 		return
 	}
 	if !isSchema(obj) {

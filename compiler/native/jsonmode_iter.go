@@ -127,3 +127,27 @@ func (l *lowerer) chainNext(st *ir.State, key string) ([]ir.Ref, bool) {
 	}
 	return targets, true
 }
+
+// finish_iteration: a state inside an iteration chain whose own iter_key
+// starts an iteration over its output. CodeMie then iterates the new items
+// instead of the old ones. Here each item's output opens its own
+// iteration, inside the item (JSON mode joins a fan-out into the item's
+// copy, which the outer join merges in turn), and the outer chain ends
+// there: its state after is the inner chain's.
+
+// finishesIteration reports whether s ends the iteration it is in by
+// starting one over its own output.
+func finishesIteration(s *ir.State) bool {
+	return s != nil && s.Next.Iter != nil && s.CodeMie != nil && s.CodeMie.FinishIteration
+}
+
+// finishedChain ends the chain of r at last, whose own iteration decides
+// the state after both.
+func (l *lowerer) finishedChain(g *graph, last *ir.State, r *ir.Region) *ir.Region {
+	inner := l.mapRegion(g, last)
+	if inner == nil {
+		return nil
+	}
+	r.After = inner.After
+	return r
+}
