@@ -176,13 +176,34 @@ func iteratorKeys(w *ir.Workflow, r *ir.Region) []jen.Code {
 	return out
 }
 
-// codemieHandlers embeds in the handlers interface what the workflow's
-// settings ask of them: a summarizer.
+// codemieHandlers adds to the handlers interface the services the
+// workflow's configuration needs: a summarizer, and the MCP caller when
+// only assistants configure MCP servers (tool states name it otherwise).
 func (g *jsonGen) codemieHandlers(it *jen.Group) {
-	if cm := g.w.CodeMie; cm != nil && cm.Summarize {
+	cm := g.w.CodeMie
+	if cm != nil && cm.Summarize {
 		it.Comment("Summarize shortens the history once it crosses the summarization limits.")
 		it.Add(rt("Summarizer"))
 	}
+	if g.needsMCPMethod() {
+		it.Add(comment(ir.MCPHandler + " calls a tool of an MCP server (call.Tool.MCPServer, or one of call.Assistant.MCPServers) for the assistants that configure them."))
+		it.Add(jsonHandlerSignature(jen.Id(ir.MCPHandler)))
+	}
+}
+
+// needsMCPMethod reports whether assistants configure MCP servers while no
+// state calls the MCP handler.
+func (g *jsonGen) needsMCPMethod() bool {
+	cm := g.w.CodeMie
+	if cm == nil || slices.ContainsFunc(g.w.States, func(s *ir.State) bool { return s.Handler.Name == ir.MCPHandler }) {
+		return false
+	}
+	for _, a := range cm.Assistants {
+		if a.MCP {
+			return true
+		}
+	}
+	return false
 }
 
 // codemieMock gives the mock what the workflow needs beyond its handlers:
@@ -196,6 +217,13 @@ func (g *jsonGen) codemieMock(f *jen.File) {
 		f.Func().Params(jen.Id("m").Id(g.n.Mock)).Id("Approve").
 			Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Add(rt("ApprovalRequest"))).Params(jen.String(), jen.Error()).Block(
 			jen.Return(jen.Id("m").Dot("mocks").Dot("RespondInterrupt").Call(jen.Id("ctx"), jen.Id("req"))),
+		)
+	}
+	if g.needsMCPMethod() {
+		f.Line()
+		f.Comment(ir.MCPHandler + " answers from the mock of the state that calls it.")
+		f.Func().Params(jen.Id("m").Id(g.n.Mock)).Add(jsonHandlerSignature(jen.Id(ir.MCPHandler))).Block(
+			jen.Return(jen.Id("m").Dot("mocks").Dot("RespondJSON").Call(jen.Id("call"))),
 		)
 	}
 	if cm := g.w.CodeMie; cm != nil && cm.Summarize {

@@ -6,7 +6,7 @@ package ir
 type CodeMie struct {
 	// Assistants, Tools and CustomNodes by id, each as the JSON object the
 	// runtime decodes into its typed configuration (flowcrt.JSONAssistant,
-	// JSONTool, JSONCustomNode); Order lists their ids in source order.
+	// JSONTool, JSONCustomNode).
 	Assistants  map[string]*Config
 	Tools       map[string]*Config
 	CustomNodes map[string]*Config
@@ -34,7 +34,15 @@ type Config struct {
 	SystemPrompt []TemplatePart
 	// ToolArgs are a tool's default tool_args, in source order.
 	ToolArgs []TemplateArg
+	// MCP is set when the entry configures MCP servers (an assistant's
+	// mcp_servers, a tool's mcp_server).
+	MCP bool
 }
+
+// MCPHandler is the handler method that reaches MCP servers: the tool
+// states whose tool has an mcp_server call it, and the workflow's handlers
+// must have it whenever an assistant or tool configures one.
+const MCPHandler = "CallMCPTool"
 
 // Setting is one workflow-level setting: its key and value as JSON.
 type Setting struct {

@@ -239,6 +239,8 @@ func (l *lowerer) configs(n *yaml.Node, what string, fields []field) map[string]
 		if what == "custom_nodes" && obj["custom_node_id"] == nil {
 			obj["custom_node_id"] = id // as CodeMie defaults it
 		}
+		servers, _ := obj["mcp_servers"].([]any)
+		c.MCP = obj["mcp_server"] != nil || len(servers) > 0
 		c.JSON = compact(obj)
 		out[id] = c
 	}
@@ -565,12 +567,33 @@ func (l *lowerer) links(w *ir.Workflow) {
 		switch {
 		case list[ln.ref.ID] != nil:
 			*map[string]*string{"assistant_id": &c.Assistant, "tool_id": &c.Tool, "custom_node_id": &c.CustomNode}[ln.key] = ln.ref.ID
+			if ln.key == "tool_id" && list[ln.ref.ID].MCP {
+				ln.state.Handler.Name = ir.MCPHandler // the MCP service runs the tool
+			}
 		case list != nil || ln.key == "custom_node_id":
 			l.Diags.Errorf(ln.ref.Pos, "%s %q is not defined under `%s`%s", ln.key, ln.ref.ID, names[ln.key],
 				diag.DidYouMean(ln.ref.ID, yamlx.SortedKeys(list)))
 		}
 	}
 	l.mergeToolArgs(w)
+	l.reservedHandlers(w)
+}
+
+// reservedHandlers rejects handler names that the services the workflow
+// needs already take: Summarize (flowcrt.Summarizer) and, beside
+// interrupt_before, Approve (flowcrt.Approver, which the mock implements).
+func (l *lowerer) reservedHandlers(w *ir.Workflow) {
+	interrupts := slices.ContainsFunc(w.States, func(s *ir.State) bool { return s.CodeMie != nil && s.CodeMie.InterruptBefore })
+	for _, s := range w.States {
+		h := s.Handler
+		switch {
+		case h == nil:
+		case h.Name == "Summarize" && w.CodeMie.Summarize:
+			l.Diags.Errorf(h.Pos, "handler Summarize would be the summarizer of the history (flowcrt.Summarizer); choose another name")
+		case h.Name == "Approve" && interrupts:
+			l.Diags.Errorf(h.Pos, "handler Approve would answer interrupt_before (flowcrt.Approver); choose another name")
+		}
+	}
 }
 
 // mergeToolArgs gives each tool state its tool's default tool_args, which
