@@ -47,6 +47,7 @@ func (g *jsonGen) codemieDecls(f *jen.File) {
 			}
 		}
 	})
+	g.outputTypes(f)
 }
 
 func sortedIDs(m map[string]*ir.Config) []string {

@@ -3,6 +3,7 @@ package runtime
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // The CodeMie configuration a JSON-mode state runs with, typed so that a
@@ -54,6 +55,10 @@ type MCPServer struct {
 	IntegrationAlias                string           `json:"integration_alias,omitempty"`
 	ResolveDynamicValuesInArguments bool             `json:"resolve_dynamic_values_in_arguments,omitempty"`
 	Tools                           []string         `json:"tools,omitempty"` // empty: every tool of the server
+	// Settings and MCPConnectAuthToken are CodeMie integration settings,
+	// as written.
+	Settings            any `json:"settings,omitempty"`
+	MCPConnectAuthToken any `json:"mcp_connect_auth_token,omitempty"`
 }
 
 // MCPServerConfig is how an MCP server is started or reached.
@@ -86,6 +91,7 @@ type JSONTool struct {
 	MCPServer       *MCPServer `json:"mcp_server,omitempty"`
 	InputKey        string     `json:"input_key,omitempty"`
 	TokensSizeLimit int        `json:"tokens_size_limit,omitempty"`
+	Toolset         string     `json:"toolset,omitempty"` // the toolkit, in older CodeMie files
 }
 
 // JSONCustomNode is an entry of the workflow's `custom_nodes:`: a node
@@ -105,7 +111,9 @@ type JSONCustomNode struct {
 // and runtime out of step can produce.
 func DecodeConfig[T any](text string) *T {
 	v := new(T)
-	if err := json.Unmarshal([]byte(text), v); err != nil {
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.DisallowUnknownFields() // a key the compiler knows but T does not would be lost
+	if err := dec.Decode(v); err != nil {
 		panic(fmt.Sprintf("flowc: generated configuration does not decode: %v", err))
 	}
 	return v

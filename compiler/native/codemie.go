@@ -65,6 +65,7 @@ var toolFields = []field{
 	{"id", kString, nil}, {"tool", kString, nil}, {"tool_args", kAny, nil}, {"integration_alias", kString, nil},
 	{"tool_result_json_pointer", kString, nil}, {"trace", kBool, nil}, {"resolve_dynamic_values_in_response", kBool, nil},
 	{"mcp_server", kObject, mcpFields}, {"input_key", kString, nil}, {"tokens_size_limit", kInt, nil},
+	{"toolset", kString, nil},
 }
 
 var customNodeFields = []field{
@@ -84,6 +85,7 @@ var codemieTopKeys = []string{
 	"assistants", "tools", "custom_nodes", "messages_limit_before_summarization", "tokens_limit_before_summarization",
 	"enable_summarization_node", "recursion_limit", "max_concurrency", "verbose", "type", "max_iteration_key_output_limit",
 	"retry_policy", "name", "mode", "slug", "icon_url", "project", "shared", "supervisor_prompt", "start_hint",
+	"limit_tool_output_tokens",
 }
 
 var codemieStateKeys = []string{
@@ -94,7 +96,7 @@ var codemieStateKeys = []string{
 var codemieNextKeys = []string{
 	"output_key", "keep_history", "store_in_context", "include_in_llm_history", "clear_prior_messages",
 	"clear_context_store", "reset_keys_in_context_store", "include_in_iterator_context", "append_to_context",
-	"override_task", "meta_iter_state_id", "meta_next_state_id",
+	"override_task", "meta_iter_state_id", "meta_next_state_id", "use_flyweight_history",
 }
 
 // value converts n to the JSON value of kind k, reporting a mismatch.
@@ -275,7 +277,7 @@ func (l *lowerer) settings(m yamlx.Map, cm *ir.CodeMie) {
 		var v any
 		switch k {
 		case "messages_limit_before_summarization", "tokens_limit_before_summarization", "recursion_limit",
-			"max_concurrency", "max_iteration_key_output_limit":
+			"max_concurrency", "max_iteration_key_output_limit", "limit_tool_output_tokens":
 			v = l.Int(n, k, 1, math.MaxInt32)
 		case "enable_summarization_node", "verbose", "shared":
 			v = l.Bool(n, k)
@@ -437,6 +439,10 @@ func (l *lowerer) codemieNext(m yamlx.Map, s *ir.State) {
 		if n := m.Get(key); n != nil && l.Bool(n, key) {
 			*dst = true
 		}
+	}
+	if e, ok := m.Entries["use_flyweight_history"]; ok {
+		l.Bool(e.Value, "use_flyweight_history")
+		l.Diags.Warnf(l.Pos(e.Key), "`use_flyweight_history` is obsolete: CodeMie replaced it by `store_in_context`, whose default (true) applies")
 	}
 	if n := m.Get("clear_context_store"); n != nil {
 		c.ClearStore = l.clearStore(n)
@@ -617,4 +623,44 @@ func (l *lowerer) mergeToolArgs(w *ir.Workflow) {
 // argument keeps as text.
 func isText(n *yaml.Node) bool {
 	return n.Kind == yaml.ScalarNode && (n.Tag == "!!str" || n.Tag == "!!int" || n.Tag == "!!float")
+}
+
+// CodeMie's own workflow files wrap the configuration in
+// `execution_config:`, beside the workflow's catalogue entry.
+var wrapperKeys = []string{
+	"execution_config", "name", "description", "mode", "slug", "icon_url", "project", "shared",
+	"supervisor_prompt", "start_hint", "yaml_config", "meta_config",
+}
+
+// executionConfig returns the mapping under `execution_config:`, or nil.
+func executionConfig(root *yaml.Node) *yaml.Node {
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value == "execution_config" && root.Content[i+1].Kind == yaml.MappingNode {
+			return root.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// unwrap returns the configuration of a CodeMie workflow file and its
+// description; any other root is returned as it is.
+func (l *lowerer) unwrap(root *yaml.Node) (*yaml.Node, string) {
+	inner := executionConfig(root)
+	if inner == nil {
+		return root, ""
+	}
+	m, _ := l.Mapping(root, "a CodeMie workflow file", wrapperKeys...)
+	for _, k := range wrapperKeys[1:] {
+		if n := m.Get(k); n != nil && n.Kind != yaml.ScalarNode {
+			l.Diags.Errorf(l.Pos(n), "`%s` must be a single value", k)
+		}
+	}
+	about := ""
+	if n := m.Get("description"); n != nil {
+		about, _ = l.String(n, "description")
+	}
+	if n := m.Get("name"); n != nil && about == "" {
+		about, _ = l.String(n, "name")
+	}
+	return inner, strings.TrimSpace(about)
 }

@@ -29,6 +29,9 @@ func Detect(root *yaml.Node) bool {
 	if root == nil || root.Kind != yaml.MappingNode {
 		return false
 	}
+	if inner := executionConfig(root); inner != nil { // a CodeMie workflow file (codemie.go)
+		root = inner
+	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		if root.Content[i].Value == "states" && root.Content[i+1].Kind == yaml.SequenceNode {
 			for _, item := range root.Content[i+1].Content {
@@ -72,6 +75,7 @@ type lowerer struct {
 }
 
 func (l *lowerer) workflow(root *yaml.Node) *ir.Workflow {
+	root, about := l.unwrap(root) // a CodeMie workflow file (codemie.go)
 	stem := l.defaults.Stem
 	w := &ir.Workflow{Pos: l.Pos(root), ID: stem, Name: naming.Exported(stem), Package: l.defaults.Package, Mode: ir.ModeJSON}
 	if w.Name == "" {
@@ -90,6 +94,9 @@ func (l *lowerer) workflow(root *yaml.Node) *ir.Workflow {
 	}
 	if n := m.Get("description"); n != nil {
 		w.Description, _ = l.String(n, "description")
+	}
+	if w.Description == "" {
+		w.Description = about
 	}
 	if n := m.Get("state"); n != nil {
 		w.Mode = ir.ModeTyped

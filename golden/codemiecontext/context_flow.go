@@ -64,6 +64,11 @@ var (
 	contextListerTool       = flowcrt.DecodeConfig[flowcrt.JSONTool](`{"id":"lister","tool":"list_files","tool_args":{"recursive":true,"root":"/data"},"tool_result_json_pointer":"/data/files"}`)
 )
 
+// ContextPhaseTwoOutput is the output of state "phase-two" as its output_schema describes it; encode it as JSON to return it.
+type ContextPhaseTwoOutput struct {
+	Done bool `json:"done"`
+}
+
 // The states' task templates, tool_args and retry policies.
 var (
 	contextFetchTask = flowcrt.JSONTask{

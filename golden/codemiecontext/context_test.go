@@ -107,3 +107,9 @@ func jsonText(t *testing.T, v any) string {
 	require.NoError(t, err)
 	return string(b)
 }
+
+// The JSON Schema of phase-two's output_schema has a Go type.
+func TestOutputType(t *testing.T) {
+	assert.Equal(t, `{"done":true}`, jsonText(t, ContextPhaseTwoOutput{Done: true}))
+	assert.Equal(t, `{"done":false}`, jsonText(t, ContextPhaseTwoOutput{}), "done is required by the schema")
+}

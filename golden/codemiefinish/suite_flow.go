@@ -61,6 +61,11 @@ var (
 	}
 )
 
+// SuiteListEndpointsOutput is the output of state "list-endpoints" as its output_schema describes it; encode it as JSON to return it.
+type SuiteListEndpointsOutput struct {
+	Endpoints []string `json:"endpoints"`
+}
+
 // The states' task templates, tool_args and retry policies.
 var (
 	suiteListEndpointsTask = flowcrt.JSONTask{
