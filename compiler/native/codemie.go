@@ -198,14 +198,23 @@ func compact(v any) string {
 	return string(b)
 }
 
+// notJSON reports the keys of m that only CodeMie workflows have, when
+// the workflow is typed, and whether it is.
+func (l *lowerer) notJSON(m yamlx.Map, keys []string) bool {
+	if l.json {
+		return false
+	}
+	for _, k := range keys {
+		if e, ok := m.Entries[k]; ok {
+			l.Diags.Errorf(l.Pos(e.Key), "`%s` belongs to CodeMie workflows, which have no `state:` schema", k)
+		}
+	}
+	return true
+}
+
 // codemie reads the workflow-level CodeMie keys of m.
 func (l *lowerer) codemie(m yamlx.Map, w *ir.Workflow) {
-	if !l.json {
-		for _, k := range codemieTopKeys {
-			if e, ok := m.Entries[k]; ok {
-				l.Diags.Errorf(l.Pos(e.Key), "`%s` belongs to CodeMie workflows, which have no `state:` schema", k)
-			}
-		}
+	if l.notJSON(m, codemieTopKeys) {
 		return
 	}
 	cm := &ir.CodeMie{}
@@ -371,12 +380,7 @@ func (l *lowerer) retryPolicy(n *yaml.Node) *ir.Retrier {
 // codemieState reads a state's CodeMie keys; outside JSON mode they are
 // errors.
 func (l *lowerer) codemieState(m yamlx.Map, s *ir.State) {
-	if !l.json {
-		for _, k := range codemieStateKeys {
-			if e, ok := m.Entries[k]; ok {
-				l.Diags.Errorf(l.Pos(e.Key), "`%s` belongs to CodeMie workflows, which have no `state:` schema", k)
-			}
-		}
+	if l.notJSON(m, codemieStateKeys) {
 		return
 	}
 	for _, key := range []string{"assistant_id", "tool_id", "custom_node_id"} {
@@ -414,12 +418,7 @@ func stateCodeMie(s *ir.State) *ir.CodeMieState {
 
 // codemieNext reads the context-management keys of a state's `next`.
 func (l *lowerer) codemieNext(m yamlx.Map, s *ir.State) {
-	if !l.json {
-		for _, k := range codemieNextKeys {
-			if e, ok := m.Entries[k]; ok {
-				l.Diags.Errorf(l.Pos(e.Key), "`%s` belongs to CodeMie workflows, which have no `state:` schema", k)
-			}
-		}
+	if l.notJSON(m, codemieNextKeys) {
 		return
 	}
 	c := stateCodeMie(s)
