@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"go/token"
 	"slices"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -86,7 +87,7 @@ func objectType(s map[string]any) (*jen.Statement, bool) {
 	for _, k := range keys {
 		name := naming.Exported(k)
 		sub, isMap := props[k].(map[string]any)
-		if name == "" || !token.IsIdentifier(name) || seen[name] || !isMap {
+		if name == "" || !token.IsIdentifier(name) || seen[name] || !isMap || !tagSafe(k) {
 			return nil, false
 		}
 		seen[name] = true
@@ -104,4 +105,11 @@ func objectType(s map[string]any) (*jen.Statement, bool) {
 		fields = append(fields, jen.Id(name).Add(typ).Tag(map[string]string{"json": tag}))
 	}
 	return jen.Struct(fields...), true
+}
+
+// tagSafe reports whether a key can be written in a json struct tag as it
+// is: encoding/json would read a comma, and quotes or backslashes would
+// break the tag.
+func tagSafe(k string) bool {
+	return k != "-" && !strings.ContainsAny(k, ",\"`\\") && !strings.ContainsFunc(k, unprintable)
 }

@@ -159,24 +159,58 @@ func (l *lowerer) object(n *yaml.Node, fields []field, what string) map[string]a
 }
 
 // anyValue converts any YAML value to JSON: null, booleans, numbers and
-// strings as YAML resolves them, lists and mappings recursively.
+// strings as YAML resolves them, lists and mappings recursively. Aliases
+// are followed, within a bound on depth and size, so that a recursive or
+// exponential alias is an error rather than a crash.
 func (l *lowerer) anyValue(n *yaml.Node) any {
+	budget := maxValueNodes
+	v, ok := l.jsonOf(n, 0, &budget)
+	if !ok {
+		l.Diags.Errorf(l.Pos(n), "value nested more than %d deep or larger than %d nodes (a recursive alias?)", maxValueDepth, maxValueNodes)
+		return nil
+	}
+	return v
+}
+
+const (
+	maxValueDepth = 64
+	maxValueNodes = 100000
+)
+
+func (l *lowerer) jsonOf(n *yaml.Node, depth int, budget *int) (any, bool) {
+	if *budget--; depth > maxValueDepth || *budget < 0 {
+		return nil, false
+	}
 	switch n.Kind {
 	case yaml.AliasNode:
-		return l.anyValue(n.Alias)
+		return l.jsonOf(n.Alias, depth+1, budget)
 	case yaml.SequenceNode:
 		out := []any{}
 		for _, item := range n.Content {
-			out = append(out, l.anyValue(item))
+			v, ok := l.jsonOf(item, depth+1, budget)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, v)
 		}
-		return out
+		return out, true
 	case yaml.MappingNode:
 		out := map[string]any{}
 		for _, e := range l.Pairs(n) {
-			out[e.Key.Value] = l.anyValue(e.Value)
+			v, ok := l.jsonOf(e.Value, depth+1, budget)
+			if !ok {
+				return nil, false
+			}
+			out[e.Key.Value] = v
 		}
-		return out
+		return out, true
 	}
+	return scalarValue(n), true
+}
+
+// scalarValue is a scalar as YAML resolves it; numbers JSON cannot hold
+// (.inf, .nan) stay text.
+func scalarValue(n *yaml.Node) any {
 	switch n.Tag {
 	case "!!null":
 		return nil
