@@ -55,9 +55,12 @@ func parsePython(text string) (any, bool) {
 }
 
 type pyParser struct {
-	src string
-	pos int
+	src   string
+	pos   int
+	depth int // of open brackets, bounded as encoding/json bounds it
 }
+
+const maxPyDepth = 10000
 
 var errPy = errors.New("not a Python literal")
 
@@ -76,13 +79,16 @@ func (p *pyParser) peek() byte {
 }
 
 func (p *pyParser) value() (any, error) {
+	if p.depth > maxPyDepth {
+		return nil, errPy
+	}
 	switch c := p.peek(); {
 	case c == '{':
 		return p.dict()
 	case c == '[':
-		return p.seq('[', ']')
+		return p.seq(']')
 	case c == '(':
-		return p.seq('(', ')')
+		return p.seq(')')
 	case c == '\'' || c == '"':
 		return p.str()
 	case c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9'):
@@ -92,8 +98,10 @@ func (p *pyParser) value() (any, error) {
 }
 
 // seq reads a list or tuple; both become JSON lists.
-func (p *pyParser) seq(open, close byte) (any, error) {
+func (p *pyParser) seq(close byte) (any, error) {
 	p.pos++
+	p.depth++
+	defer func() { p.depth-- }()
 	out := []any{}
 	for {
 		if p.peek() == close {
@@ -125,6 +133,8 @@ func (p *pyParser) sep(close byte) bool {
 
 func (p *pyParser) dict() (any, error) {
 	p.pos++
+	p.depth++
+	defer func() { p.depth-- }()
 	out := map[string]any{}
 	for {
 		if p.peek() == '}' {

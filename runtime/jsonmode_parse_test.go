@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -25,6 +26,9 @@ func TestParseOutput(t *testing.T) {
 		assert.True(t, ok, c.text)
 		assert.Equal(t, c.want, got, c.text)
 	}
+	// Nesting deeper than encoding/json allows is text, not a crash.
+	_, ok := ParseOutput(strings.Repeat("[", 200000))
+	assert.False(t, ok)
 	// Text that none of the forms parse stays text.
 	for _, text := range []string{"plain words", "True story", "1 apple", `{'a': }`, "```\n{\"a\": 1}\n```", "{unquoted: 1}"} {
 		_, ok := ParseOutput(text)
