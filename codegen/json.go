@@ -9,7 +9,7 @@ import (
 
 // jsonGenVersion is the generator version of JSON-mode code; it needs the
 // runtime's JSONState and friends.
-const jsonGenVersion = 5
+const jsonGenVersion = 7 // CodeMie configuration and sessions (json_codemie.go, json_session.go)
 
 // jsonGen emits the Go of a JSON-mode workflow (SPEC §3, §7): a handlers
 // interface with one method per assistant, tool or handler name, each

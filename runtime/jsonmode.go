@@ -36,6 +36,9 @@ type JSONState struct {
 
 	// branch is set in a fan-out branch or item: what Join takes from it.
 	branch *branchLog
+	// session, when the run is a session's, answers interrupt_before with
+	// the decision a resumed session was given.
+	session *Session
 }
 
 // branchLog is what a branch or item did that its fan-out merges.
@@ -190,8 +193,8 @@ type JSONOutput struct {
 	Value any
 }
 
-// Do runs task state t: it checks the recursion limit, asks to continue
-// when the state interrupts before it runs, summarizes a long history,
+// Do runs task state t: it asks to continue when the state interrupts
+// before it runs, checks the recursion limit, summarizes a long history,
 // renders the task and tool_args, calls h under t's timeout and retry
 // rules, and on success records the output as t.Next says. On failure s is
 // unchanged but for its step count, and the error of the last attempt is
@@ -205,10 +208,10 @@ func (s *JSONState) Do(ctx context.Context, cfg *Config, t *JSONTask, h JSONHand
 	if len(handlers) > 0 {
 		hs = handlers[0]
 	}
-	if err := s.step(t.Settings, t.State); err != nil {
+	if err := s.confirm(ctx, t, hs); err != nil {
 		return JSONOutput{}, err
 	}
-	if err := s.confirm(ctx, t, hs); err != nil {
+	if err := s.step(t.Settings, t.State); err != nil {
 		return JSONOutput{}, err
 	}
 	if err := s.summarize(ctx, t.Settings, hs); err != nil {

@@ -11,7 +11,8 @@ import (
 // names the state and offers "continue" and "cancel"; "cancel" stops the
 // run with an error named ErrCancelled. Handlers that are no Approver, or
 // answer ErrNoDecision, stop the run with an *Interrupted error, whose
-// result line is INTERRUPTED.
+// result line is INTERRUPTED; a session saves its checkpoint there, and
+// Decide continues it.
 
 // Interruption options.
 const (
@@ -32,7 +33,7 @@ func (s *JSONState) confirm(ctx context.Context, t *JSONTask, handlers any) erro
 		Prompt:  "continue with state " + t.State + "?",
 		Options: []string{OptionContinue, OptionCancel},
 	}
-	d, err := Approve(ctx, nil, handlers, req, s.Input)
+	d, err := Approve(ctx, s.session, handlers, req, s.Input)
 	switch {
 	case err != nil:
 		return err

@@ -18,7 +18,7 @@ const (
 	// GenVersion is the newest version of generated code that this package
 	// supports. It is raised whenever the generator starts to use something
 	// new from this package.
-	GenVersion = 6 // 2: task chains (ChainState and friends); 3: typed fan-out (Records, AppendOwned...); 4: States Language (ASLExec and friends); 5: JSON mode (JSONState and friends); 6: sessions and approvals (Session, Sessions, Approve...)
+	GenVersion = 7 // 2: task chains (ChainState and friends); 3: typed fan-out (Records, AppendOwned...); 4: States Language (ASLExec and friends); 5: JSON mode (JSONState and friends); 6: sessions and approvals (Session, Sessions, Approve...); 7: CodeMie configuration in JSON mode (JSONSettings, JSONNext, DecodeConfig, JSON sessions...)
 
 	// MinGenVersion is the oldest version of generated code that this
 	// package still supports. It is raised when this package drops something

@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 7)
+	_ = flowcrt.EnforceVersion(7 - flowcrt.MinGenVersion)
 )
 
 // SuiteHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -273,4 +273,87 @@ func (m SuiteMock) Writer(ctx context.Context, call flowcrt.JSONCall) (string, e
 // NewSuiteMock returns a Suite whose handlers answer from mocks.
 func NewSuiteMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Suite {
 	return NewSuite(NewSuiteMockHandlers(mocks), opts...)
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "list-endpoints"
+// on input. An existing one goes on from its last checkpoint with input merged into its context
+// store (nil: unchanged); one whose last run finished starts again at "list-endpoints". It returns
+// the context store.
+func (w *Suite) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Suite) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Suite) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Suite) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "suite",
+		Schema:   "json",
+		Start:    "list-endpoints",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Suite) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step suiteStep
+	switch state {
+	case "list-endpoints":
+		step = suiteStepListEndpoints
+	case "commit":
+		step = suiteStepCommit
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != suiteDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next suiteStep
+		var err error
+		switch step {
+		case suiteStepListEndpoints:
+			next, err = w.stepListEndpoints(ctx, &s)
+		case suiteStepCommit:
+			next, err = w.stepCommit(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case suiteStepListEndpoints:
+				return "list-endpoints"
+			case suiteStepCommit:
+				return "commit"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }

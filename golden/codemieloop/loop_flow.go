@@ -12,8 +12,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 7)
+	_ = flowcrt.EnforceVersion(7 - flowcrt.MinGenVersion)
 )
 
 // LoopHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -179,6 +179,88 @@ func (m LoopMock) Reviewer(ctx context.Context, call flowcrt.JSONCall) (string, 
 // NewLoopMock returns a Loop whose handlers answer from mocks.
 func NewLoopMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Loop {
 	return NewLoop(NewLoopMockHandlers(mocks), opts...)
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "draft" on input.
+// An existing one goes on from its last checkpoint with input merged into its context store (nil:
+// unchanged); one whose last run finished starts again at "draft". It returns the context store.
+func (w *Loop) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Loop) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Loop) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Loop) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "loop",
+		Schema:   "json",
+		Start:    "draft",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Loop) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step loopStep
+	switch state {
+	case "draft":
+		step = loopStepDraft
+	case "publish":
+		step = loopStepPublish
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != loopDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next loopStep
+		var err error
+		switch step {
+		case loopStepDraft:
+			next, err = w.stepDraft(ctx, &s)
+		case loopStepPublish:
+			next, err = w.stepPublish(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case loopStepDraft:
+				return "draft"
+			case loopStepPublish:
+				return "publish"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
 
 // Approve answers interrupt_before from the mock of "<state>.interrupt_before": continue or cancel.

@@ -51,3 +51,28 @@ func TestRetryPolicy(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, true, out.(map[string]any)["approved"])
 }
+
+// A session saves its checkpoint at the interruption; Decide goes on from
+// there without running the states before it again.
+func TestInterruptBeforeSession(t *testing.T) {
+	mocks := jsontest.Mocks(t, "loop", "waiting")
+	w := NewLoopMock(mocks, flowcrt.WithCheckpointer(flowcrt.NewMemoryCheckpointer()))
+	_, err := w.Invoke(context.Background(), "s1", map[string]any{"topic": "Go"})
+	var wait *flowcrt.Interrupted
+	require.ErrorAs(t, err, &wait)
+	assert.Equal(t, "s1", wait.Session)
+	assert.Equal(t, "publish", wait.State)
+
+	_, err = w.Decide(context.Background(), "s1", "maybe")
+	assert.ErrorContains(t, err, `"maybe" is not one of the options "continue", "cancel"`)
+
+	out, err := w.Decide(context.Background(), "s1", "continue")
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"topic": "Go", "approved": true}, out)
+
+	// Cancel at a fresh interruption stops the run with a named error.
+	_, err = w.Invoke(context.Background(), "s2", map[string]any{"topic": "Go"})
+	require.True(t, flowcrt.IsInterrupted(err))
+	_, err = w.Decide(context.Background(), "s2", "cancel")
+	assert.Equal(t, flowcrt.ErrCancelled, flowcrt.ErrorName(err))
+}

@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 7)
+	_ = flowcrt.EnforceVersion(7 - flowcrt.MinGenVersion)
 )
 
 // IsolationHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -220,4 +220,87 @@ func (m IsolationMock) Merger(ctx context.Context, call flowcrt.JSONCall) (strin
 // NewIsolationMock returns a Isolation whose handlers answer from mocks.
 func NewIsolationMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Isolation {
 	return NewIsolation(NewIsolationMockHandlers(mocks), opts...)
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "split-work" on
+// input. An existing one goes on from its last checkpoint with input merged into its context store
+// (nil: unchanged); one whose last run finished starts again at "split-work". It returns the
+// context store.
+func (w *Isolation) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Isolation) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Isolation) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Isolation) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "isolation",
+		Schema:   "json",
+		Start:    "split-work",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Isolation) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step isolationStep
+	switch state {
+	case "split-work":
+		step = isolationStepSplitWork
+	case "merge-results":
+		step = isolationStepMergeResults
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != isolationDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next isolationStep
+		var err error
+		switch step {
+		case isolationStepSplitWork:
+			next, err = w.stepSplitWork(ctx, &s)
+		case isolationStepMergeResults:
+			next, err = w.stepMergeResults(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case isolationStepSplitWork:
+				return "split-work"
+			case isolationStepMergeResults:
+				return "merge-results"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }

@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 7)
+	_ = flowcrt.EnforceVersion(7 - flowcrt.MinGenVersion)
 )
 
 // MultistageHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -249,4 +249,87 @@ func (m MultistageMock) Merger(ctx context.Context, call flowcrt.JSONCall) (stri
 // NewMultistageMock returns a Multistage whose handlers answer from mocks.
 func NewMultistageMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Multistage {
 	return NewMultistage(NewMultistageMockHandlers(mocks), opts...)
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "split-work" on
+// input. An existing one goes on from its last checkpoint with input merged into its context store
+// (nil: unchanged); one whose last run finished starts again at "split-work". It returns the
+// context store.
+func (w *Multistage) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Multistage) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Multistage) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Multistage) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "multistage",
+		Schema:   "json",
+		Start:    "split-work",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Multistage) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step multistageStep
+	switch state {
+	case "split-work":
+		step = multistageStepSplitWork
+	case "merge-results":
+		step = multistageStepMergeResults
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != multistageDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next multistageStep
+		var err error
+		switch step {
+		case multistageStepSplitWork:
+			next, err = w.stepSplitWork(ctx, &s)
+		case multistageStepMergeResults:
+			next, err = w.stepMergeResults(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case multistageStepSplitWork:
+				return "split-work"
+			case multistageStepMergeResults:
+				return "merge-results"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }

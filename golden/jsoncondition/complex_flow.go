@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 7)
+	_ = flowcrt.EnforceVersion(7 - flowcrt.MinGenVersion)
 )
 
 // ComplexHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -200,4 +200,93 @@ func (m ComplexMock) SkipState(ctx context.Context, call flowcrt.JSONCall) (stri
 // NewComplexMock returns a Complex whose handlers answer from mocks.
 func NewComplexMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Complex {
 	return NewComplex(NewComplexMockHandlers(mocks), opts...)
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "check-activity"
+// on input. An existing one goes on from its last checkpoint with input merged into its context
+// store (nil: unchanged); one whose last run finished starts again at "check-activity". It returns
+// the context store.
+func (w *Complex) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Complex) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Complex) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Complex) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "complex",
+		Schema:   "json",
+		Start:    "check-activity",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Complex) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step complexStep
+	switch state {
+	case "check-activity":
+		step = complexStepCheckActivity
+	case "process-state":
+		step = complexStepProcessState
+	case "skip-state":
+		step = complexStepSkipState
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != complexDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next complexStep
+		var err error
+		switch step {
+		case complexStepCheckActivity:
+			next, err = w.stepCheckActivity(ctx, &s)
+		case complexStepProcessState:
+			next, err = w.stepProcessState(ctx, &s)
+		case complexStepSkipState:
+			next, err = w.stepSkipState(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case complexStepCheckActivity:
+				return "check-activity"
+			case complexStepProcessState:
+				return "process-state"
+			case complexStepSkipState:
+				return "skip-state"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }

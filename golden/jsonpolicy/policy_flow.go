@@ -13,8 +13,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 7)
+	_ = flowcrt.EnforceVersion(7 - flowcrt.MinGenVersion)
 )
 
 // PagesHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -292,4 +292,110 @@ func (m PagesMock) Reporter(ctx context.Context, call flowcrt.JSONCall) (string,
 // NewPagesMock returns a Pages whose handlers answer from mocks.
 func NewPagesMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Pages {
 	return NewPages(NewPagesMockHandlers(mocks), opts...)
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "fetch" on input.
+// An existing one goes on from its last checkpoint with input merged into its context store (nil:
+// unchanged); one whose last run finished starts again at "fetch". It returns the context store.
+func (w *Pages) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Pages) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Pages) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Pages) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "Pages",
+		Schema:   "json",
+		Start:    "fetch",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Pages) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step pagesStep
+	switch state {
+	case "fetch":
+		step = pagesStepFetch
+	case "route":
+		step = pagesStepRoute
+	case "summarize":
+		step = pagesStepSummarize
+	case "translate":
+		step = pagesStepTranslate
+	case "missing":
+		step = pagesStepMissing
+	case "broken":
+		step = pagesStepBroken
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != pagesDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next pagesStep
+		var err error
+		switch step {
+		case pagesStepFetch:
+			next, err = w.stepFetch(ctx, &s)
+		case pagesStepRoute:
+			next, err = w.stepRoute(ctx, &s)
+		case pagesStepSummarize:
+			next, err = w.stepSummarize(ctx, &s)
+		case pagesStepTranslate:
+			next, err = w.stepTranslate(ctx, &s)
+		case pagesStepMissing:
+			next, err = w.stepMissing(ctx, &s)
+		case pagesStepBroken:
+			next, err = w.stepBroken(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case pagesStepFetch:
+				return "fetch"
+			case pagesStepRoute:
+				return "route"
+			case pagesStepSummarize:
+				return "summarize"
+			case pagesStepTranslate:
+				return "translate"
+			case pagesStepMissing:
+				return "missing"
+			case pagesStepBroken:
+				return "broken"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }

@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 7)
+	_ = flowcrt.EnforceVersion(7 - flowcrt.MinGenVersion)
 )
 
 // ErrorsHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -261,4 +261,105 @@ func (m ErrorsMock) UnknownState(ctx context.Context, call flowcrt.JSONCall) (st
 // NewErrorsMock returns a Errors whose handlers answer from mocks.
 func NewErrorsMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Errors {
 	return NewErrors(NewErrorsMockHandlers(mocks), opts...)
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "run-tests" on
+// input. An existing one goes on from its last checkpoint with input merged into its context store
+// (nil: unchanged); one whose last run finished starts again at "run-tests". It returns the
+// context store.
+func (w *Errors) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Errors) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Errors) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Errors) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "errors",
+		Schema:   "json",
+		Start:    "run-tests",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Errors) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step errorsStep
+	switch state {
+	case "run-tests":
+		step = errorsStepRunTests
+	case "success-state":
+		step = errorsStepSuccessState
+	case "partial-success-state":
+		step = errorsStepPartialSuccessState
+	case "failure-state":
+		step = errorsStepFailureState
+	case "unknown-state":
+		step = errorsStepUnknownState
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != errorsDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next errorsStep
+		var err error
+		switch step {
+		case errorsStepRunTests:
+			next, err = w.stepRunTests(ctx, &s)
+		case errorsStepSuccessState:
+			next, err = w.stepSuccessState(ctx, &s)
+		case errorsStepPartialSuccessState:
+			next, err = w.stepPartialSuccessState(ctx, &s)
+		case errorsStepFailureState:
+			next, err = w.stepFailureState(ctx, &s)
+		case errorsStepUnknownState:
+			next, err = w.stepUnknownState(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case errorsStepRunTests:
+				return "run-tests"
+			case errorsStepSuccessState:
+				return "success-state"
+			case errorsStepPartialSuccessState:
+				return "partial-success-state"
+			case errorsStepFailureState:
+				return "failure-state"
+			case errorsStepUnknownState:
+				return "unknown-state"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }

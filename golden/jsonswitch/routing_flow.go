@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 7)
+	_ = flowcrt.EnforceVersion(7 - flowcrt.MinGenVersion)
 )
 
 // RoutingHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -261,4 +261,105 @@ func (m RoutingMock) UnsupportedTypeHandler(ctx context.Context, call flowcrt.JS
 // NewRoutingMock returns a Routing whose handlers answer from mocks.
 func NewRoutingMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Routing {
 	return NewRouting(NewRoutingMockHandlers(mocks), opts...)
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "classify" on
+// input. An existing one goes on from its last checkpoint with input merged into its context store
+// (nil: unchanged); one whose last run finished starts again at "classify". It returns the context
+// store.
+func (w *Routing) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Routing) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Routing) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Routing) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "routing",
+		Schema:   "json",
+		Start:    "classify",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Routing) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step routingStep
+	switch state {
+	case "classify":
+		step = routingStepClassify
+	case "email-processor":
+		step = routingStepEmailProcessor
+	case "sms-processor":
+		step = routingStepSmsProcessor
+	case "push-processor":
+		step = routingStepPushProcessor
+	case "unsupported-type-handler":
+		step = routingStepUnsupportedTypeHandler
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != routingDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next routingStep
+		var err error
+		switch step {
+		case routingStepClassify:
+			next, err = w.stepClassify(ctx, &s)
+		case routingStepEmailProcessor:
+			next, err = w.stepEmailProcessor(ctx, &s)
+		case routingStepSmsProcessor:
+			next, err = w.stepSmsProcessor(ctx, &s)
+		case routingStepPushProcessor:
+			next, err = w.stepPushProcessor(ctx, &s)
+		case routingStepUnsupportedTypeHandler:
+			next, err = w.stepUnsupportedTypeHandler(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case routingStepClassify:
+				return "classify"
+			case routingStepEmailProcessor:
+				return "email-processor"
+			case routingStepSmsProcessor:
+				return "sms-processor"
+			case routingStepPushProcessor:
+				return "push-processor"
+			case routingStepUnsupportedTypeHandler:
+				return "unsupported-type-handler"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }

@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 7)
+	_ = flowcrt.EnforceVersion(7 - flowcrt.MinGenVersion)
 )
 
 // ScoreHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -261,4 +261,104 @@ func (m ScoreMock) PoorHandler(ctx context.Context, call flowcrt.JSONCall) (stri
 // NewScoreMock returns a Score whose handlers answer from mocks.
 func NewScoreMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Score {
 	return NewScore(NewScoreMockHandlers(mocks), opts...)
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "grade" on input.
+// An existing one goes on from its last checkpoint with input merged into its context store (nil:
+// unchanged); one whose last run finished starts again at "grade". It returns the context store.
+func (w *Score) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Score) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Score) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Score) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "score",
+		Schema:   "json",
+		Start:    "grade",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Score) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step scoreStep
+	switch state {
+	case "grade":
+		step = scoreStepGrade
+	case "excellent-handler":
+		step = scoreStepExcellentHandler
+	case "good-handler":
+		step = scoreStepGoodHandler
+	case "average-handler":
+		step = scoreStepAverageHandler
+	case "poor-handler":
+		step = scoreStepPoorHandler
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != scoreDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next scoreStep
+		var err error
+		switch step {
+		case scoreStepGrade:
+			next, err = w.stepGrade(ctx, &s)
+		case scoreStepExcellentHandler:
+			next, err = w.stepExcellentHandler(ctx, &s)
+		case scoreStepGoodHandler:
+			next, err = w.stepGoodHandler(ctx, &s)
+		case scoreStepAverageHandler:
+			next, err = w.stepAverageHandler(ctx, &s)
+		case scoreStepPoorHandler:
+			next, err = w.stepPoorHandler(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case scoreStepGrade:
+				return "grade"
+			case scoreStepExcellentHandler:
+				return "excellent-handler"
+			case scoreStepGoodHandler:
+				return "good-handler"
+			case scoreStepAverageHandler:
+				return "average-handler"
+			case scoreStepPoorHandler:
+				return "poor-handler"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
