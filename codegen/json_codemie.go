@@ -186,10 +186,31 @@ func (g *jsonGen) codemieHandlers(it *jen.Group) {
 		it.Comment("Summarize shortens the history once it crosses the summarization limits.")
 		it.Add(rt("Summarizer"))
 	}
+	if g.needsDatasources() {
+		it.Add(comment(ir.DatasourceHandler + " searches a datasource the assistants or custom nodes name (call.Assistant.DatasourceIDs); their handlers call it."))
+		it.Add(jen.Id(ir.DatasourceHandler).Params(jen.Id("ctx").Qual("context", "Context"), jen.List(jen.Id("datasourceID"), jen.Id("query")).String()).Params(jen.String(), jen.Error()))
+	}
 	if g.needsMCPMethod() {
 		it.Add(comment(ir.MCPHandler + " calls a tool of an MCP server (call.Tool.MCPServer, or one of call.Assistant.MCPServers) for the assistants that configure them."))
 		it.Add(jsonHandlerSignature(jen.Id(ir.MCPHandler)))
 	}
+}
+
+// needsDatasources reports whether an assistant or custom node names
+// datasources.
+func (g *jsonGen) needsDatasources() bool {
+	cm := g.w.CodeMie
+	if cm == nil {
+		return false
+	}
+	for _, list := range []map[string]*ir.Config{cm.Assistants, cm.CustomNodes} {
+		for _, c := range list {
+			if c.Datasources {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // needsMCPMethod reports whether assistants configure MCP servers while no
@@ -219,6 +240,14 @@ func (g *jsonGen) codemieMock(f *jen.File) {
 		f.Func().Params(jen.Id("m").Id(g.n.Mock)).Id("Approve").
 			Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Add(rt("ApprovalRequest"))).Params(jen.String(), jen.Error()).Block(
 			jen.Return(jen.Id("m").Dot("mocks").Dot("RespondInterrupt").Call(jen.Id("ctx"), jen.Id("req"))),
+		)
+	}
+	if g.needsDatasources() {
+		f.Line()
+		f.Comment(ir.DatasourceHandler + " answers from the mock of \"datasource:<id>\".")
+		f.Func().Params(jen.Id("m").Id(g.n.Mock)).Id(ir.DatasourceHandler).
+			Params(jen.Id("ctx").Qual("context", "Context"), jen.List(jen.Id("datasourceID"), jen.Id("query")).String()).Params(jen.String(), jen.Error()).Block(
+			jen.Return(jen.Id("m").Dot("mocks").Dot("RespondDatasource").Call(jen.Id("datasourceID"), jen.Id("query"))),
 		)
 	}
 	if g.needsMCPMethod() {

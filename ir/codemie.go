@@ -37,12 +37,19 @@ type Config struct {
 	// MCP is set when the entry configures MCP servers (an assistant's
 	// mcp_servers, a tool's mcp_server).
 	MCP bool
+	// Datasources is set when the entry names datasources (datasource_ids
+	// of an assistant, or of a custom node's config).
+	Datasources bool
 }
 
 // MCPHandler is the handler method that reaches MCP servers: the tool
 // states whose tool has an mcp_server call it, and the workflow's handlers
 // must have it whenever an assistant or tool configures one.
 const MCPHandler = "CallMCPTool"
+
+// DatasourceHandler is the handler method that searches a datasource; the
+// workflow's handlers must have it when an entry names datasources.
+const DatasourceHandler = "SearchDatasource"
 
 // Setting is one workflow-level setting: its key and value as JSON.
 type Setting struct {

@@ -69,3 +69,18 @@ func (m *Mocks) RespondSummary(history Messages) (Messages, error) {
 	}
 	return Messages{{Role: "assistant", Content: text}}, nil
 }
+
+// RespondDatasource plays a datasource search from the mocks of
+// "datasource:<id>": the answer is the mock's output text, as a handler's
+// is. With no mock the search finds nothing (""), and m.Log says so.
+func (m *Mocks) RespondDatasource(id, query string) (string, error) {
+	state := "datasource:" + id
+	m.mu.Lock()
+	_, ok := m.spans[state]
+	m.mu.Unlock()
+	if !ok {
+		m.note("flowc: %q has no mock; the search for %q finds nothing\n", state, query)
+		return "", nil
+	}
+	return m.RespondJSON(JSONCall{State: state, Task: query})
+}

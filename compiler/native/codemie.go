@@ -286,6 +286,7 @@ func (l *lowerer) configs(n *yaml.Node, what string, fields []field) map[string]
 		}
 		servers, _ := obj["mcp_servers"].([]any)
 		c.MCP = obj["mcp_server"] != nil || len(servers) > 0
+		c.Datasources = namesDatasources(obj)
 		c.JSON = compact(obj)
 		out[id] = c
 	}
@@ -629,6 +630,8 @@ func (l *lowerer) reservedHandlers(w *ir.Workflow) {
 		case h == nil:
 		case h.Name == "Summarize" && w.CodeMie.Summarize:
 			l.Diags.Errorf(h.Pos, "handler Summarize would be the summarizer of the history (flowcrt.Summarizer); choose another name")
+		case h.Name == ir.DatasourceHandler:
+			l.Diags.Errorf(h.Pos, "handler %s is the datasource search of CodeMie workflows; choose another name", h.Name)
 		case h.Name == "Approve" && interrupts:
 			l.Diags.Errorf(h.Pos, "handler Approve would answer interrupt_before (flowcrt.Approver); choose another name")
 		}
@@ -696,4 +699,15 @@ func (l *lowerer) unwrap(root *yaml.Node) (*yaml.Node, string) {
 		about, _ = l.String(n, "name")
 	}
 	return inner, strings.TrimSpace(about)
+}
+
+// namesDatasources reports whether an entry names datasources, itself or
+// in a custom node's config.
+func namesDatasources(obj map[string]any) bool {
+	ids, _ := obj["datasource_ids"].([]string)
+	if cfg, ok := obj["config"].(map[string]any); ok {
+		more, _ := cfg["datasource_ids"].([]any)
+		return len(ids) > 0 || len(more) > 0
+	}
+	return len(ids) > 0
 }

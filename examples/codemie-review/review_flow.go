@@ -24,6 +24,8 @@ const (
 type ReviewHandlers interface {
 	// Summarize shortens the history once it crosses the summarization limits.
 	flowcrt.Summarizer
+	// SearchDatasource searches a datasource the assistants or custom nodes name (call.Assistant.DatasourceIDs); their handlers call it.
+	SearchDatasource(ctx context.Context, datasourceID, query string) (string, error)
 	// CallMCPTool calls a tool of an MCP server (call.Tool.MCPServer, or one of call.Assistant.MCPServers) for the assistants that configure them.
 	CallMCPTool(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// Tracker runs state "fetch".
@@ -395,6 +397,11 @@ func (w *Review) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSO
 // Approve answers interrupt_before from the mock of "<state>.interrupt_before": continue or cancel.
 func (m ReviewMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (string, error) {
 	return m.mocks.RespondInterrupt(ctx, req)
+}
+
+// SearchDatasource answers from the mock of "datasource:<id>".
+func (m ReviewMock) SearchDatasource(ctx context.Context, datasourceID, query string) (string, error) {
+	return m.mocks.RespondDatasource(datasourceID, query)
 }
 
 // CallMCPTool answers from the mock of the state that calls it.

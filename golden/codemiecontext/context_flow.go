@@ -21,6 +21,8 @@ const (
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type ContextHandlers interface {
+	// SearchDatasource searches a datasource the assistants or custom nodes name (call.Assistant.DatasourceIDs); their handlers call it.
+	SearchDatasource(ctx context.Context, datasourceID, query string) (string, error)
 	// Fetcher runs states "fetch", "note", "phase-two".
 	Fetcher(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// Lister runs state "list".
@@ -343,4 +345,9 @@ func (w *Context) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JS
 		step = next
 	}
 	return s, nil
+}
+
+// SearchDatasource answers from the mock of "datasource:<id>".
+func (m ContextMock) SearchDatasource(ctx context.Context, datasourceID, query string) (string, error) {
+	return m.mocks.RespondDatasource(datasourceID, query)
 }

@@ -113,3 +113,15 @@ func TestOutputType(t *testing.T) {
 	assert.Equal(t, `{"done":true}`, jsonText(t, ContextPhaseTwoOutput{Done: true}))
 	assert.Equal(t, `{"done":false}`, jsonText(t, ContextPhaseTwoOutput{}), "done is required by the schema")
 }
+
+// The assistant names a datasource, so the handlers search it; the mock
+// answers from "datasource:<id>", and finds nothing without one.
+func TestDatasourceSearch(t *testing.T) {
+	h := NewContextMockHandlers(jsontest.Mocks(t, "context", "phases"))
+	found, err := h.SearchDatasource(context.Background(), "user-db", "who is Ada?")
+	require.NoError(t, err)
+	assert.Equal(t, "Ada is an admin.", found)
+	found, err = h.SearchDatasource(context.Background(), "other", "anything")
+	require.NoError(t, err)
+	assert.Empty(t, found)
+}
