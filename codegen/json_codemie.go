@@ -110,6 +110,9 @@ func (g *jsonGen) codemieTaskFields(vals *jen.Group, s *ir.State) {
 		}
 		vals.Id("OutputSchema").Op(":").Op("&").Add(rt("JSONSchema")).Custom(multiline, fields...)
 	}
+	if c.MCPServers != "" {
+		vals.Id("MCPServers").Op(":").Op("*").Add(rt("DecodeConfig")).Types(jen.Index().Add(rt("MCPServer"))).Call(rawLit(c.MCPServers))
+	}
 	if c.MetaIterStateID != "" || c.MetaNextStateID != "" {
 		vals.Id("Meta").Op(":").Add(rt("JSONMeta")).Values(jen.Id("IterStateID").Op(":").Lit(c.MetaIterStateID),
 			jen.Id("NextStateID").Op(":").Lit(c.MetaNextStateID))
@@ -191,7 +194,7 @@ func (g *jsonGen) codemieHandlers(it *jen.Group) {
 		it.Add(jen.Id(ir.DatasourceHandler).Params(jen.Id("ctx").Qual("context", "Context"), jen.List(jen.Id("datasourceID"), jen.Id("query")).String()).Params(jen.String(), jen.Error()))
 	}
 	if g.needsMCPMethod() {
-		it.Add(comment(ir.MCPHandler + " calls a tool of an MCP server (call.Tool.MCPServer, or one of call.Assistant.MCPServers) for the assistants that configure them."))
+		it.Add(comment(ir.MCPHandler + " calls a tool of an MCP server (call.Tool.MCPServer, or one of call.MCPServers and call.Assistant.MCPServers) for the assistants that use them."))
 		it.Add(jsonHandlerSignature(jen.Id(ir.MCPHandler)))
 	}
 }
@@ -225,7 +228,7 @@ func (g *jsonGen) needsMCPMethod() bool {
 			return true
 		}
 	}
-	return false
+	return slices.ContainsFunc(g.w.States, func(s *ir.State) bool { return s.CodeMie != nil && s.CodeMie.MCPServers != "" })
 }
 
 // codemieMock gives the mock what the workflow needs beyond its handlers:

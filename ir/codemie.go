@@ -88,4 +88,8 @@ type CodeMieState struct {
 
 	MetaIterStateID string
 	MetaNextStateID string
+
+	// MCPServers are the state's own mcp_servers, as compact JSON, for the
+	// assistant it runs; "" for none.
+	MCPServers string
 }

@@ -117,6 +117,8 @@ type JSONCall struct {
 	Tool *JSONTool
 	// CustomNode is the node of a custom_node_id state.
 	CustomNode *JSONCustomNode
+	// MCPServers are the state's own mcp_servers, beside its assistant's.
+	MCPServers []MCPServer
 	// OutputSchema is the state's output_schema: the output must match it.
 	OutputSchema *JSONSchema
 }
@@ -160,6 +162,8 @@ type JSONTask struct {
 	Assistant  *JSONAssistant
 	Tool       *JSONTool
 	CustomNode *JSONCustomNode
+	// MCPServers are the state's own mcp_servers.
+	MCPServers []MCPServer
 	// SystemPrompt is the assistant's system prompt, parsed.
 	SystemPrompt []Piece
 	// Resolve (resolve_dynamic_values_in_prompt) renders the system prompt
@@ -266,6 +270,7 @@ func (s *JSONState) newCall(t *JSONTask, task string) JSONCall {
 		Assistant:    t.Assistant,
 		Tool:         t.Tool,
 		CustomNode:   t.CustomNode,
+		MCPServers:   t.MCPServers,
 		OutputSchema: t.OutputSchema,
 	}
 	c.ToolArgs, c.Args = s.renderArgs(t.ToolArgs)

@@ -89,7 +89,7 @@ var codemieTopKeys = []string{
 }
 
 var codemieStateKeys = []string{
-	"custom_node_id", "output_schema", "retry_policy", "interrupt_before", "wait_for_user_confirmation",
+	"mcp_servers", "custom_node_id", "output_schema", "retry_policy", "interrupt_before", "wait_for_user_confirmation",
 	"finish_iteration", "resolve_dynamic_values_in_prompt", "result_as_human_message",
 }
 
@@ -441,6 +441,11 @@ func (l *lowerer) codemieState(m yamlx.Map, s *ir.State) {
 	}
 	if n := m.Get("output_schema"); n != nil {
 		l.outputSchema(n, c)
+	}
+	if n := m.Get("mcp_servers"); n != nil {
+		if servers, _ := l.value(n, kObjects, mcpFields, "mcp_servers").([]any); len(servers) > 0 {
+			c.MCPServers = compact(servers)
+		}
 	}
 }
 

@@ -105,3 +105,17 @@ states:
       output_key: x
 `))
 }
+
+// A `next` with context flags and no target ends the run with them; a
+// state's own mcp_servers are kept for its assistant.
+func TestFlagsOnlyNextAndStateMCPServers(t *testing.T) {
+	w := lowerText(t, `states:
+  - id: a
+    mcp_servers: [{name: fs, config: {command: npx}}]
+    next: {store_in_context: false}
+`)
+	s := w.States[0]
+	assert.Equal(t, ir.TransEnd, s.Next.Kind)
+	assert.True(t, s.CodeMie.NoStore)
+	assert.Equal(t, `[{"config":{"command":"npx"},"name":"fs"}]`, s.CodeMie.MCPServers)
+}

@@ -160,6 +160,10 @@ func (l *lowerer) next(m yamlx.Map, s *ir.State) *ir.Transition {
 	if !ok {
 		return &ir.Transition{Pos: l.Pos(nextNode), Kind: ir.TransEnd}
 	}
+	if l.json && len(presentForms(nm)) == 0 && len(nm.Entries) > 0 { // CodeMie: context flags alone end the run
+		l.codemieNext(nm, s)
+		return &ir.Transition{Pos: l.Pos(nextNode), Kind: ir.TransEnd}
+	}
 	return l.transition(nm, s)
 }
 

@@ -26,7 +26,7 @@ type ReviewHandlers interface {
 	flowcrt.Summarizer
 	// SearchDatasource searches a datasource the assistants or custom nodes name (call.Assistant.DatasourceIDs); their handlers call it.
 	SearchDatasource(ctx context.Context, datasourceID, query string) (string, error)
-	// CallMCPTool calls a tool of an MCP server (call.Tool.MCPServer, or one of call.Assistant.MCPServers) for the assistants that configure them.
+	// CallMCPTool calls a tool of an MCP server (call.Tool.MCPServer, or one of call.MCPServers and call.Assistant.MCPServers) for the assistants that use them.
 	CallMCPTool(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// Tracker runs state "fetch".
 	Tracker(ctx context.Context, call flowcrt.JSONCall) (string, error)
