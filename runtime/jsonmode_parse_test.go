@@ -100,3 +100,20 @@ func TestOutputSchemaCheck(t *testing.T) {
 	}
 	assert.NoError(t, (*JSONSchema)(nil).Check("anything"))
 }
+
+// include_in_iterator_context: items start with only the listed keys;
+// a branch's removals and cleared history reach the join.
+func TestIterationsAndJoin(t *testing.T) {
+	s := JSONState{Context: map[string]any{"keep": 1, "big": 2, "gone": 3}, History: Messages{{Role: "user", Content: "old"}}}
+	items := s.Iterations([]any{"a", "b"}, "keep")
+	assert.Equal(t, map[string]any{"keep": 1}, items[0].Context)
+	assert.Equal(t, map[string]any{"keep": 1, "big": 2, "gone": 3}, s.Iterations([]any{"a"})[0].Context, "no keys given: all")
+	assert.Empty(t, s.Iterations([]any{"a"}, []string{}...)[0].Context, "an empty list: none")
+
+	branches := s.Branches(2)
+	branches[0].store(&JSONNext{ResetKeys: []string{"gone"}}, parseOutput(`{"x": 1}`))
+	branches[1].record(&JSONNext{ClearMessages: true}, false, "t", "new")
+	s.Join(branches)
+	assert.Equal(t, map[string]any{"keep": 1, "big": 2, "x": json.Number("1")}, s.Context)
+	assert.Equal(t, []string{"t", "new"}, []string{s.History[0].Content, s.History[1].Content})
+}
