@@ -8,7 +8,7 @@ import (
 
 // chainGenVersion is the generator version of chain code; it needs the
 // runtime's chain support (see flowcrt.EnforceVersion).
-const chainGenVersion = 2
+const chainGenVersion = 8 // typed calls of the documented handlers, ChainTask
 
 // chainGen emits the Go of a task chain (SPEC §5): a handlers interface with
 // one method per user handler, one step method per task whose transition is

@@ -18,7 +18,7 @@ import (
 
 // checkpointGenVersion is the generator version of code with sessions,
 // which needs the runtime's Session and friends.
-const checkpointGenVersion = 6
+const checkpointGenVersion = 8
 
 // takesSession: the steps that wait for a decision or open a fan-out need
 // the session, to read the decision or save the fan-out's progress.
@@ -254,7 +254,7 @@ func (g *aslGen) invoke(f *jen.File) {
 // the input has (typed) or its members (ASL), or answers its approval. It
 // is nil for workflows without sessions.
 func sessionFunc(w *ir.Workflow, n names, wfImport string) jen.Code {
-	if w.Mode != ir.ModeTyped && w.Mode != ir.ModeASL {
+	if w.Mode == ir.ModeChain {
 		return nil
 	}
 	return jen.Func().Params(
@@ -269,11 +269,12 @@ func sessionFunc(w *ir.Workflow, n names, wfImport string) jen.Code {
 		b.If(jen.Id("decision").Op("!=").Lit("")).Block(
 			jen.Return(jen.Id("w").Dot("Decide").Call(jen.Id("ctx"), jen.Id("id"), jen.Id("decision"))),
 		)
-		if w.Mode == ir.ModeASL {
+		if w.Mode != ir.ModeTyped { // ASL and JSON mode take any JSON value
+			decode := map[ir.Mode]string{ir.ModeASL: "DecodeASLInput", ir.ModeJSON: "DecodeChainInput"}[w.Mode]
 			b.Var().Id("in").Any()
 			b.If(jen.Id("input").Op("!=").Nil()).Block(
 				jen.Var().Err().Error(),
-				jen.If(jen.List(jen.Id("in"), jen.Err()).Op("=").Add(rt("DecodeASLInput")).Call(jen.Id("input")), jen.Err().Op("!=").Nil()).Block(
+				jen.If(jen.List(jen.Id("in"), jen.Err()).Op("=").Add(rt(decode)).Call(jen.Id("input")), jen.Err().Op("!=").Nil()).Block(
 					jen.Return(jen.Nil(), jen.Err()),
 				),
 			)

@@ -44,17 +44,20 @@ type target interface {
 type shell struct {
 	w           *ir.Workflow
 	n           names
-	genVersion  int         // the runtime support the code needs
-	noun        string      // what the workflow runs: "the workflow", "the task chain"...
-	describe    bool        // the workflow type's doc holds the description
-	handlersDoc []string    // the handlers interface's doc
-	handlers    []handler   // in order of first use
-	states      []*ir.State // the step enum: the states a checkpoint may name first
-	resumable   int         // how many of states a checkpoint may name
-	stepDoc     string
-	runs        []entry      // Run and its like, exported
-	sessions    *sessionSpec // nil: the dialect has no sessions
-	mock        mockSpec
+	genVersion  int       // the runtime support the code needs
+	noun        string    // what the workflow runs: "the workflow", "the task chain"...
+	describe    bool      // the workflow type's doc holds the description
+	handlersDoc []string  // the handlers interface's doc
+	handlers    []handler // in order of first use
+	// moreHandlers adds to the handlers interface what a handler entry
+	// cannot say (an embedded interface, a service); nil: nothing.
+	moreHandlers func(*jen.Group)
+	states       []*ir.State // the step enum: the states a checkpoint may name first
+	resumable    int         // how many of states a checkpoint may name
+	stepDoc      string
+	runs         []entry      // Run and its like, exported
+	sessions     *sessionSpec // nil: the dialect has no sessions
+	mock         mockSpec
 }
 
 // handler is one method of the handlers interface and of the mock.

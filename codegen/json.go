@@ -9,7 +9,7 @@ import (
 
 // jsonGenVersion is the generator version of JSON-mode code; it needs the
 // runtime's JSONState and friends.
-const jsonGenVersion = 5
+const jsonGenVersion = 8 // 7: CodeMie configuration and sessions (json_codemie.go, json_session.go); 8: the shared emitter
 
 // jsonGen emits the Go of a JSON-mode workflow (SPEC §3, §7): a handlers
 // interface with one method per assistant, tool or handler name, each
@@ -23,6 +23,7 @@ type jsonGen struct {
 	n        names
 	ids      naming.Namer
 	taskVars map[string]string // by state id
+	cm       *codemieVars      // CodeMie configuration (json_codemie.go)
 }
 
 func jsonMode(f *jen.File, w *ir.Workflow, t target) {
@@ -65,8 +66,9 @@ func (g *jsonGen) shell() *shell {
 			"keys are merged into the context store, and the state's transition tests the parsed value. An",
 			"error fails the state; an *flowcrt.Error names it for retry and catch rules.",
 		},
-		handlers: handlers,
-		states:   g.w.States, resumable: len(g.w.States),
+		handlers:     handlers,
+		moreHandlers: g.codemieHandlers, // json_codemie.go: the services the configuration needs
+		states:       g.w.States, resumable: len(g.w.States),
 		stepDoc: n.Step + " names the state a run is in; the zero value means the run is over.",
 		runs: []entry{{
 			name: "Run",
@@ -115,9 +117,11 @@ func (g *jsonGen) shell() *shell {
 // handler may be named (the checker rejects it).
 const answersInOrder = "AnswersInOrder"
 
-// steps emits the task table, the run loop that the run and every branch
-// and item share, and each state's step and fan-out.
+// steps emits the CodeMie configuration, the task table, the run loop that
+// the run and every branch and item share, each state's step and fan-out,
+// and the sessions and services the configuration asks for.
 func (g *jsonGen) steps(f *jen.File, t target) {
+	g.codemieDecls(f) // json_codemie.go
 	g.tasks(f)
 	t.loop(f, g.n, &loop{
 		method: "run",
@@ -135,6 +139,7 @@ func (g *jsonGen) steps(f *jen.File, t target) {
 			g.region(f, r)
 		}
 	}
+	g.codemieMock(f) // json_codemie.go: sessions, and the mock's answers for the services
 }
 
 // tasks declares what each state renders and how it calls its handler.
@@ -148,13 +153,8 @@ func (g *jsonGen) tasks(f *jen.File) {
 				if len(s.TaskParts) > 0 {
 					vals.Id("Task").Op(":").Add(pieces(s.TaskParts))
 				}
-				if len(s.ToolArgs) > 0 {
-					vals.Id("ToolArgs").Op(":").Index().Add(rt("JSONArg")).CustomFunc(multiline, func(args *jen.Group) {
-						for _, a := range s.ToolArgs {
-							args.Values(jen.Id("Name").Op(":").Lit(a.Name), jen.Id("Value").Op(":").Add(pieces(a.Parts)))
-						}
-					})
-				}
+				toolArgsField(vals, s)       // json_codemie.go
+				g.codemieTaskFields(vals, s) // json_codemie.go
 			})
 		}
 	})

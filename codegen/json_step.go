@@ -15,8 +15,11 @@ func (g *jsonGen) step(f *jen.File, s *ir.State) {
 	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(stepMethod(s)).
 		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Add(rt("JSONState"))).
 		Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
-		do := jen.Id("s").Dot("Do").Call(jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Op("&").Id(g.taskVars[s.ID]),
-			jen.Id("w").Dot("h").Dot(s.Handler.Name))
+		args := []jen.Code{jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Op("&").Id(g.taskVars[s.ID]), jen.Id("w").Dot("h").Dot(s.Handler.Name)}
+		if g.w.CodeMie != nil {
+			args = append(args, jen.Id("w").Dot("h")) // may answer interruptions and summarize
+		}
+		do := jen.Id("s").Dot("Do").Call(args...)
 		if usesOutput(s.Next) {
 			b.List(jen.Id("out"), jen.Err()).Op(":=").Add(do)
 			b.If(jen.Err().Op("!=").Nil()).BlockFunc(func(eb *jen.Group) { g.onError(eb, s) })
@@ -129,7 +132,7 @@ func (g *jsonGen) mapFunc(f *jen.File, r *ir.Region) {
 		default:
 			g.items(b, r, jen.Id("out").Dot("ItemsKey").Call(jen.Lit(r.Items)))
 		}
-		b.Id("iterations").Op(":=").Id("s").Dot("Iterations").Call(jen.Id("items"))
+		b.Id("iterations").Op(":=").Id("s").Dot("Iterations").Call(append([]jen.Code{jen.Id("items")}, iteratorKeys(g.w, r)...)...)
 		b.Err().Op(assign).Add(g.fanOut(r, "iterations", r.MaxConcurrency, jen.Id(g.n.stepConst(g.w.State(r.Body[0].ID)))))
 		g.join(b, "iterations", r.After)
 	})

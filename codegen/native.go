@@ -29,6 +29,9 @@ func (t nativeLoop) header(f *jen.File, sh *shell) {
 			}
 			text.Reset()
 		}
+		if sh.moreHandlers != nil {
+			sh.moreHandlers(it)
+		}
 		for _, h := range sh.handlers {
 			switch {
 			case h.doc == "":

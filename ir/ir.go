@@ -62,6 +62,8 @@ type Workflow struct {
 	States      []*State // source order
 	Regions     []*Region
 	Chain       *ChainInfo // task chains only (see chain.go)
+	// CodeMie is JSON mode's CodeMie configuration (see codemie.go).
+	CodeMie *CodeMie
 
 	// statePos remembers where State found each id. Code generation looks
 	// up a state for every reference, and a scan per lookup made large
@@ -229,6 +231,9 @@ type State struct {
 	// Native StateApproval: what the person is asked. Such a state calls no
 	// handler; its `next` expressions may name the variable `decision`.
 	Approval *Approval
+
+	// JSON mode: the state's CodeMie keys (see codemie.go); nil for none.
+	CodeMie *CodeMieState
 }
 
 // TemplateArg is one `tool_args` entry, kept in source order.
@@ -237,6 +242,10 @@ type TemplateArg struct {
 	Name  string
 	Value string
 	Parts []TemplatePart // JSON mode: Value parsed
+	// JSON is, in JSON mode, a value that is no string or number (a list,
+	// a mapping, a boolean, null) as compact JSON; its strings are
+	// templates rendered at run time. Value and Parts are then empty.
+	JSON string
 }
 
 // TemplatePart is one piece of a JSON-mode template: literal Text, or, when
@@ -324,6 +333,9 @@ type Case struct {
 	Pos  Pos
 	Cond *Expr
 	To   Ref
+	// Iter is, in JSON mode, the case's iter_key: the switch is inside an
+	// iteration chain, which goes on at To (see Region).
+	Iter *Iter
 }
 
 // Action maps one action string to a target.

@@ -14,12 +14,6 @@ import (
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
-// The guards that generated chain code (version 2) writes must compile.
-const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 2)
-	_ = flowcrt.EnforceVersion(2 - flowcrt.MinGenVersion)
-)
-
 // value decodes JSON the way chain values are held: numbers as json.Number.
 func value(t *testing.T, text string) any {
 	t.Helper()

@@ -88,10 +88,15 @@ func escapeTokens(toks []string) []string {
 // Iterations returns the states the items of an iteration run on: copies
 // of s whose task input is the item, and whose context store also holds
 // the item's keys when it is an object.
-func (s *JSONState) Iterations(items []any) []JSONState {
+// With keys (include_in_iterator_context), the copies hold only those
+// keys of s's store.
+func (s *JSONState) Iterations(items []any, keys ...string) []JSONState {
 	out := make([]JSONState, len(items))
 	for i, item := range items {
 		out[i] = s.fork(item)
+		if keys != nil {
+			maps.DeleteFunc(out[i].Context, func(k string, _ any) bool { return !slices.Contains(keys, k) })
+		}
 		if obj, ok := item.(map[string]any); ok {
 			for k, v := range obj {
 				out[i].set(k, v)
@@ -117,20 +122,31 @@ func (s *JSONState) fork(input any) JSONState {
 		// Clipped, so that a branch's messages go to an array of its own.
 		History: slices.Clip(s.History),
 		Input:   input,
+		Steps:   s.Steps,
 		branch:  &branchLog{wrote: map[string]any{}, from: len(s.History)},
 	}
 }
 
 // Join merges branches, made by Iterations or Branches of s and run to
-// their end, into s in order: the keys each one set in its context store,
-// the last one winning, and the messages each one added to its history.
+// their end, into s in order: the keys each one set or removed in its
+// context store, the last one winning, and the messages each one added to
+// its history (a branch that cleared its history clears s's too). The run
+// goes on counting steps from the longest branch.
 func (s *JSONState) Join(branches []JSONState) {
 	for i := range branches {
 		b := &branches[i]
-		for k, v := range b.branch.wrote {
-			s.set(k, v)
+		for _, k := range slices.Sorted(maps.Keys(b.branch.wrote)) {
+			if v := b.branch.wrote[k]; v == (deleted{}) {
+				s.remove(k)
+			} else {
+				s.set(k, v)
+			}
+		}
+		if b.branch.cleared {
+			s.History = Messages{}
 		}
 		s.History = append(s.History, b.History[b.branch.from:]...)
+		s.Steps = max(s.Steps, b.Steps)
 	}
 }
 

@@ -18,10 +18,10 @@ const (
 	// GenVersion is the newest version of generated code that this package
 	// supports. It is raised whenever the generator starts to use something
 	// new from this package.
-	GenVersion = 6 // 2: task chains (ChainState and friends); 3: typed fan-out (Records, AppendOwned...); 4: States Language (ASLExec and friends); 5: JSON mode (JSONState and friends); 6: sessions and approvals (Session, Sessions, Approve...)
+	GenVersion = 8 // 2: task chains (ChainState and friends); 3: typed fan-out (Records, AppendOwned...); 4: States Language (ASLExec and friends); 5: JSON mode (JSONState and friends); 6: sessions and approvals (Session, Sessions, Approve...); 7: CodeMie configuration in JSON mode (JSONSettings, JSONNext, DecodeConfig, JSON sessions...); 8: the shared emitter, contenox chains (ChainTask, typed handler calls), ASL variables, JSONata and Agent State Language fields
 
 	// MinGenVersion is the oldest version of generated code that this
 	// package still supports. It is raised when this package drops something
 	// that older generated code uses.
-	MinGenVersion = 1
+	MinGenVersion = 8 // 8: ASL steps enter with a context, chain handlers take typed calls
 )

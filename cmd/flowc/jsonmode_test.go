@@ -86,9 +86,25 @@ func TestCheckJSONMode(t *testing.T) {
 	def = writeFile(t, t.TempDir(), "template.flow.yaml", `states:
   - id: check
     assistant_id: checker
-    task: Check {{ item.name }}
+    task: Check {{ item.name }} {{}}
 `)
 	code, _, stderr = cli(t, "", "check", def)
 	assert.Equal(t, exitFailed, code)
-	assert.Equal(t, def+":4:24: unsupported template syntax `{{ item.name }}` in task: a reference is written {{name}}, where name is a key of the context store or `task`\n", stderr)
+	assert.Equal(t, def+":4:33: empty reference `{{}}` in task: a reference is written {{name}}\n", stderr)
+}
+
+// A CodeMie interrupt_before without an answer stops a session with the
+// INTERRUPTED line; --decision continue goes on from its checkpoint.
+func TestRunJSONModeSession(t *testing.T) {
+	if testing.Short() {
+		t.Skip("flowc run builds with the go tool")
+	}
+	dir := filepath.Join("..", "..", "golden", "codemieloop")
+	input := writeFile(t, t.TempDir(), "in.json", `{"topic": "Go"}`)
+	session := []string{filepath.Join(dir, "loop.flow.yaml"), "--mock-config", filepath.Join(dir, "mocks.json"), "--test-case", "waiting",
+		"--checkpoint-db", filepath.Join(t.TempDir(), "s.db"), "--session", "s1"}
+	assert.Equal(t, `{"status":"INTERRUPTED","prompt":"continue with state publish?","options":["continue","cancel"]}`+"\n",
+		runOK(t, append(session, "--input", input)...))
+	assert.Equal(t, `{"status":"SUCCEEDED","output":{"approved":true,"topic":"Go"}}`+"\n",
+		runOK(t, append(session, "--decision", "continue")...))
 }

@@ -16,6 +16,10 @@ func (l *lowerer) parallel(t *ir.Transition, n *yaml.Node) {
 	t.Kind = ir.TransParallel
 	t.Pos = l.Pos(n)
 	items := l.Seq(n, "state_ids")
+	if l.json && len(items) == 1 { // CodeMie: one state in parallel is that state next
+		l.gotoTransition(t, items[0])
+		return
+	}
 	if n.Kind == yaml.SequenceNode && len(items) < 2 {
 		l.Diags.Errorf(t.Pos, "state_ids needs at least two states to run in parallel; for one, use `state_id`")
 	}

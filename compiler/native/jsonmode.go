@@ -58,16 +58,18 @@ func (l *lowerer) template(n *yaml.Node, text, what string) []ir.TemplatePart {
 	return parts
 }
 
-// reference returns the name of the reference that opens at runes[open]
-// and closes at runes[end], reporting one that is not a name.
+// reference returns the path of the reference that opens at runes[open]
+// and closes at runes[end]. Jinja beyond a path (filters, expressions)
+// is not rendered: a warning says it stays as written.
 func (l *lowerer) reference(runes []rune, open, end int, at func(int) ir.Pos, what string) string {
 	name, bad := refName(runes[open+2 : end])
 	switch {
 	case name == "":
 		l.Diags.Errorf(at(open), "empty reference `{{}}` in %s: a reference is written {{name}}", what)
 	case bad >= 0:
-		l.Diags.Errorf(at(open+2+bad), "unsupported template syntax `%s` in %s: a reference is written {{name}}, where name is a key of the context store or `task`",
+		l.Diags.Warnf(at(open+2+bad), "template syntax `%s` in %s is not rendered and stays as written: flowc renders references {{name}}, {{a.b}} and {{a[0]}}, where name is a key of the context store or `task`",
 			string(runes[open:end+2]), what)
+		return ""
 	}
 	return name
 }
@@ -83,17 +85,20 @@ func closing(runes []rune, from int) int {
 	return -1
 }
 
-// refName returns the name inside {{ }}, spaces around it trimmed, and the
-// index in inner of the character that makes it no name, or -1. A name
-// holds letters, digits, _ and -; the character blamed is the first that
-// is neither that nor a space, else the first space (`{{a b}}`).
+// refName returns the path inside {{ }}, spaces around it trimmed, and the
+// index in inner of the character that makes it no path, or -1. A path is
+// names of letters, digits, _ and -, joined by dots, each maybe followed
+// by [n] indexes; the character blamed is the first that cannot be there,
+// else the first space (`{{a b}}`).
 func refName(inner []rune) (string, int) {
 	name := strings.TrimSpace(string(inner))
 	lead := len(inner) - len([]rune(strings.TrimLeftFunc(string(inner), unicode.IsSpace)))
 	space := -1
-	for j, r := range []rune(name) {
+	rs := []rune(name)
+	for j, r := range rs {
 		switch {
 		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-':
+		case pathPunct(rs, j):
 		case unicode.IsSpace(r):
 			if space < 0 {
 				space = lead + j
@@ -103,4 +108,21 @@ func refName(inner []rune) (string, int) {
 		}
 	}
 	return name, space
+}
+
+// pathPunct reports whether the dot or bracket at rs[j] fits a path: a
+// dot between names, brackets around digits after a name.
+func pathPunct(rs []rune, j int) bool {
+	nameChar := func(i int) bool {
+		return i >= 0 && i < len(rs) && (unicode.IsLetter(rs[i]) || unicode.IsDigit(rs[i]) || rs[i] == '_' || rs[i] == '-')
+	}
+	switch rs[j] {
+	case '.':
+		return j > 0 && (nameChar(j-1) || rs[j-1] == ']') && nameChar(j+1)
+	case '[':
+		return j > 0 && (nameChar(j-1) || rs[j-1] == ']') && j+1 < len(rs) && unicode.IsDigit(rs[j+1])
+	case ']':
+		return j > 0 && unicode.IsDigit(rs[j-1])
+	}
+	return false
 }

@@ -5,6 +5,7 @@ package native
 
 import (
 	"go/token"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -27,6 +28,9 @@ var stateKeys = []string{
 func Detect(root *yaml.Node) bool {
 	if root == nil || root.Kind != yaml.MappingNode {
 		return false
+	}
+	if inner := executionConfig(root); inner != nil { // a CodeMie workflow file (codemie.go)
+		root = inner
 	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		if root.Content[i].Value == "states" && root.Content[i+1].Kind == yaml.SequenceNode {
@@ -66,16 +70,18 @@ func Lower(r *yamlx.Reader, root *yaml.Node, d Defaults) *ir.Workflow {
 type lowerer struct {
 	*yamlx.Reader
 	defaults Defaults
-	json     bool // the workflow has no `state:` schema: templates are parsed
+	json     bool   // the workflow has no `state:` schema: templates are parsed
+	linked   []link // JSON mode: the states' assistant, tool and custom node references
 }
 
 func (l *lowerer) workflow(root *yaml.Node) *ir.Workflow {
+	root, about := l.unwrap(root) // a CodeMie workflow file (codemie.go)
 	stem := l.defaults.Stem
 	w := &ir.Workflow{Pos: l.Pos(root), ID: stem, Name: naming.Exported(stem), Package: l.defaults.Package, Mode: ir.ModeJSON}
 	if w.Name == "" {
 		w.Name = "Workflow"
 	}
-	m, ok := l.Mapping(root, "the workflow", topKeys...)
+	m, ok := l.Mapping(root, "the workflow", append(slices.Clip(topKeys), codemieTopKeys...)...)
 	if !ok {
 		return w
 	}
@@ -89,11 +95,15 @@ func (l *lowerer) workflow(root *yaml.Node) *ir.Workflow {
 	if n := m.Get("description"); n != nil {
 		w.Description, _ = l.String(n, "description")
 	}
+	if w.Description == "" {
+		w.Description = about
+	}
 	if n := m.Get("state"); n != nil {
 		w.Mode = ir.ModeTyped
 		w.Fields = l.fields(n)
 	}
 	l.json = w.Mode == ir.ModeJSON
+	l.codemie(m, w)
 	if n := m.Get("states"); n != nil {
 		for _, item := range l.Seq(n, "states") {
 			if s := l.state(item); s != nil {
@@ -106,6 +116,8 @@ func (l *lowerer) workflow(root *yaml.Node) *ir.Workflow {
 	} else {
 		l.Diags.Errorf(w.Pos, "a workflow needs a `states:` list")
 	}
+	l.applyDefaults(m, w)
+	l.links(w)
 	w.Start = l.start(m, w)
 	l.regions(w)
 	return w

@@ -59,6 +59,9 @@ func newGraph(w *ir.Workflow) *graph {
 		if it := s.Next.Iter; it != nil {
 			g.continued[s.Next.To.ID] = true
 		}
+		for _, c := range caseIters(s) { // JSON mode: jsonmode_iter.go
+			g.continued[c.To.ID] = true
+		}
 	}
 	return g
 }
@@ -146,7 +149,7 @@ func (l *lowerer) regions(w *ir.Workflow) {
 		switch {
 		case s.Next.Kind == ir.TransParallel:
 			r = l.parallelRegion(g, s)
-		case s.Next.Iter != nil && !g.continued[s.ID]:
+		case s.Next.Iter != nil && (!g.continued[s.ID] || finishesIteration(s)):
 			r = l.mapRegion(g, s)
 		}
 		if r == nil {
@@ -285,6 +288,12 @@ func (l *lowerer) mapRegion(g *graph, s *ir.State) *ir.Region {
 		g.chained[ref.ID] = true
 		st := g.byID[ref.ID]
 		next := st.Next
+		if len(caseIters(st)) > 0 { // JSON mode: a switch inside the chain (jsonmode_iter.go)
+			return l.branchingChain(g, s, r)
+		}
+		if finishesIteration(st) { // JSON mode: finish_iteration (jsonmode_iter.go)
+			return l.finishedChain(g, st, r)
+		}
 		if next.Iter == nil {
 			after, ok := l.chainEnd(s, st)
 			r.After = after
@@ -351,7 +360,7 @@ func (l *lowerer) nested(g *graph) {
 	var kept []*ir.Region
 	for _, r := range g.w.Regions {
 		outer := g.w.RegionOf(r.From)
-		if outer == nil || outer == r {
+		if outer == nil || outer == r || finishesIteration(g.byID[r.From]) {
 			kept = append(kept, r)
 			continue
 		}
@@ -394,7 +403,8 @@ func (l *lowerer) scopes(g *graph) {
 func (l *lowerer) crossing(s *ir.State, to ir.Ref, from, into *ir.Region) {
 	switch {
 	case from == into:
-	case into != nil && (s.ID != into.From || !isEntry(into, to.ID)):
+	case into != nil && s.ID == into.From && isEntry(into, to.ID): // a fan-out that finish_iteration opens inside another
+	case into != nil:
 		l.Diags.Errorf(to.Pos, "state %q goes to state %q inside the fan-out that starts at %q; only that fan-out may enter its states", s.ID, to.ID, into.From)
 	case from != nil && to.ID != regionExit(from).ID:
 		if to.IsEnd() {

@@ -1,6 +1,7 @@
 package native
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -13,7 +14,7 @@ import (
 )
 
 func (l *lowerer) state(n *yaml.Node) *ir.State {
-	m, ok := l.Mapping(n, "a state", stateKeys...)
+	m, ok := l.Mapping(n, "a state", append(slices.Clip(stateKeys), codemieStateKeys...)...)
 	if !ok {
 		return nil
 	}
@@ -48,6 +49,7 @@ func (l *lowerer) state(n *yaml.Node) *ir.State {
 		}
 	}
 	s.Next = l.next(m, s)
+	l.codemieState(m, s) // JSON mode: CodeMie's state keys
 	l.stateType(m, s)
 	return s
 }
@@ -55,7 +57,7 @@ func (l *lowerer) state(n *yaml.Node) *ir.State {
 // handler names the Go method a state calls: `handler`, else the CamelCase
 // of assistant_id, tool_id or id.
 func (l *lowerer) handler(m yamlx.Map, s *ir.State) *ir.Handler {
-	for _, key := range []string{"handler", "assistant_id", "tool_id"} {
+	for _, key := range []string{"handler", "assistant_id", "tool_id", "custom_node_id"} {
 		if n := m.Get(key); n != nil {
 			name := l.goName(n, key)
 			return &ir.Handler{Pos: l.ContentPos(n), Name: name}
@@ -72,6 +74,10 @@ func (l *lowerer) toolArgs(n *yaml.Node) []ir.TemplateArg {
 	var out []ir.TemplateArg
 	for _, e := range l.Pairs(n) {
 		what := "tool argument `" + e.Key.Value + "`"
+		if l.json && !isText(e.Value) {
+			out = append(out, ir.TemplateArg{Pos: l.Pos(e.Key), Name: e.Key.Value, JSON: compact(l.anyValue(e.Value))})
+			continue
+		}
 		v, _ := l.String(e.Value, what)
 		out = append(out, ir.TemplateArg{Pos: l.Pos(e.Key), Name: e.Key.Value, Value: v, Parts: l.template(e.Value, v, what)})
 	}
@@ -149,8 +155,12 @@ func (l *lowerer) next(m yamlx.Map, s *ir.State) *ir.Transition {
 	if nextNode == nil {
 		return &ir.Transition{Pos: s.Pos, Kind: ir.TransEnd}
 	}
-	nm, ok := l.Mapping(nextNode, "next", nextKeys...)
+	nm, ok := l.Mapping(nextNode, "next", append(slices.Clip(nextKeys), codemieNextKeys...)...)
 	if !ok {
+		return &ir.Transition{Pos: l.Pos(nextNode), Kind: ir.TransEnd}
+	}
+	if l.json && len(presentForms(nm)) == 0 && len(nm.Entries) > 0 { // CodeMie: context flags alone end the run
+		l.codemieNext(nm, s)
 		return &ir.Transition{Pos: l.Pos(nextNode), Kind: ir.TransEnd}
 	}
 	return l.transition(nm, s)
@@ -181,6 +191,7 @@ func (l *lowerer) transition(m yamlx.Map, s *ir.State) *ir.Transition {
 		l.branches(t, m.Get("branches"), m.Get("on_failure"), s)
 	}
 	l.iter(t, m, forms[0])
+	l.codemieNext(m, s) // JSON mode: context management
 	return t
 }
 
@@ -230,13 +241,14 @@ func (l *lowerer) switchTransition(t *ir.Transition, n *yaml.Node) {
 	}
 	if cs := m.Get("cases"); cs != nil {
 		for _, item := range l.Seq(cs, "cases") {
-			cm, ok := l.Mapping(item, "a switch case", "condition", "state_id")
+			cm, ok := l.Mapping(item, "a switch case", "condition", "state_id", "iter_key")
 			if !ok {
 				continue
 			}
 			c := &ir.Case{Pos: l.Pos(item)}
 			c.Cond = l.expr(cm.Get("condition"), item, "case")
 			c.To = l.requiredRef(cm.Get("state_id"), item, "state_id")
+			c.Iter = l.caseIter(cm.Get("iter_key")) // JSON mode: jsonmode_iter.go
 			t.Cases = append(t.Cases, c)
 		}
 	} else {

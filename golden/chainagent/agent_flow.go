@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 2)
-	_ = flowcrt.EnforceVersion(2 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 
 // SupportAgentHandlers is the work of the chain's tasks, implemented by you. A handler gets the

@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 
 // ChunksHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -76,19 +76,28 @@ func (w *Chunks) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, chunksStepProduceChunks, chunksDone)
 }
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	chunksSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	chunksProduceChunksTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "produce-chunks",
 		},
-		Task: []flowcrt.Piece{{Text: "Produce the chunks"}},
+		Task:     []flowcrt.Piece{{Text: "Produce the chunks"}},
+		Settings: chunksSettings,
 	}
 	chunksUseChunkTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "use-chunk",
 		},
-		Task: []flowcrt.Piece{{Text: "Use "}, {Text: "{{data}}", Ref: "data"}, {Text: ": "}, {Text: "{{info}}", Ref: "info"}},
+		Task:     []flowcrt.Piece{{Text: "Use "}, {Text: "{{data}}", Ref: "data"}, {Text: ": "}, {Text: "{{info}}", Ref: "info"}},
+		Settings: chunksSettings,
 	}
 )
 
@@ -124,7 +133,7 @@ func (w *Chunks) run(ctx context.Context, s *flowcrt.JSONState, step, until chun
 
 // stepProduceChunks runs state "produce-chunks" and returns the state to run next.
 func (w *Chunks) stepProduceChunks(ctx context.Context, s *flowcrt.JSONState) (chunksStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &chunksProduceChunksTask, w.h.Producer)
+	out, err := s.Do(ctx, &w.cfg, &chunksProduceChunksTask, w.h.Producer, w.h)
 	if err != nil {
 		return chunksDone, &flowcrt.StateError{
 			State: "produce-chunks",
@@ -161,13 +170,90 @@ func (w *Chunks) mapProduceChunks(ctx context.Context, s *flowcrt.JSONState, out
 
 // stepUseChunk runs state "use-chunk" and returns the state to run next.
 func (w *Chunks) stepUseChunk(ctx context.Context, s *flowcrt.JSONState) (chunksStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &chunksUseChunkTask, w.h.Consumer); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &chunksUseChunkTask, w.h.Consumer, w.h); err != nil {
 		return chunksDone, &flowcrt.StateError{
 			State: "use-chunk",
 			Err:   err,
 		}
 	}
 	return chunksDone, nil
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "produce-chunks"
+// on input. An existing one goes on from its last checkpoint with input merged into its context
+// store (nil: unchanged); one whose last run finished starts again at "produce-chunks". It returns
+// the context store.
+func (w *Chunks) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Chunks) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Chunks) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Chunks) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "chunks",
+		Schema:   "json",
+		Start:    "produce-chunks",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Chunks) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step chunksStep
+	switch state {
+	case "produce-chunks":
+		step = chunksStepProduceChunks
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != chunksDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next chunksStep
+		var err error
+		switch step {
+		case chunksStepProduceChunks:
+			next, err = w.stepProduceChunks(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case chunksStepProduceChunks:
+				return "produce-chunks"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
 
 // ChunksMock implements ChunksHandlers with canned responses, for tests and dry runs.

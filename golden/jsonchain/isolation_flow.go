@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 
 // IsolationHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -80,25 +80,35 @@ func (w *Isolation) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, isolationStepSplitWork, isolationDone)
 }
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	isolationSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	isolationSplitWorkTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "split-work",
 		},
-		Task: []flowcrt.Piece{{Text: "Split work into chunks"}},
+		Task:     []flowcrt.Piece{{Text: "Split work into chunks"}},
+		Settings: isolationSettings,
 	}
 	isolationProcessChunkTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "process-chunk",
 		},
-		Task: []flowcrt.Piece{{Text: "Process chunk "}, {Text: "{{id}}", Ref: "id"}, {Text: " and generate result"}},
+		Task:     []flowcrt.Piece{{Text: "Process chunk "}, {Text: "{{id}}", Ref: "id"}, {Text: " and generate result"}},
+		Settings: isolationSettings,
 	}
 	isolationMergeResultsTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "merge-results",
 		},
-		Task: []flowcrt.Piece{{Text: "Merge all results"}},
+		Task:     []flowcrt.Piece{{Text: "Merge all results"}},
+		Settings: isolationSettings,
 	}
 )
 
@@ -136,7 +146,7 @@ func (w *Isolation) run(ctx context.Context, s *flowcrt.JSONState, step, until i
 
 // stepSplitWork runs state "split-work" and returns the state to run next.
 func (w *Isolation) stepSplitWork(ctx context.Context, s *flowcrt.JSONState) (isolationStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &isolationSplitWorkTask, w.h.Splitter)
+	out, err := s.Do(ctx, &w.cfg, &isolationSplitWorkTask, w.h.Splitter, w.h)
 	if err != nil {
 		return isolationDone, &flowcrt.StateError{
 			State: "split-work",
@@ -172,7 +182,7 @@ func (w *Isolation) mapSplitWork(ctx context.Context, s *flowcrt.JSONState, out 
 
 // stepProcessChunk runs state "process-chunk" and returns the state to run next.
 func (w *Isolation) stepProcessChunk(ctx context.Context, s *flowcrt.JSONState) (isolationStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &isolationProcessChunkTask, w.h.Processor); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &isolationProcessChunkTask, w.h.Processor, w.h); err != nil {
 		return isolationDone, &flowcrt.StateError{
 			State: "process-chunk",
 			Err:   err,
@@ -183,13 +193,96 @@ func (w *Isolation) stepProcessChunk(ctx context.Context, s *flowcrt.JSONState) 
 
 // stepMergeResults runs state "merge-results" and returns the state to run next.
 func (w *Isolation) stepMergeResults(ctx context.Context, s *flowcrt.JSONState) (isolationStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &isolationMergeResultsTask, w.h.Merger); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &isolationMergeResultsTask, w.h.Merger, w.h); err != nil {
 		return isolationDone, &flowcrt.StateError{
 			State: "merge-results",
 			Err:   err,
 		}
 	}
 	return isolationDone, nil
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "split-work" on
+// input. An existing one goes on from its last checkpoint with input merged into its context store
+// (nil: unchanged); one whose last run finished starts again at "split-work". It returns the
+// context store.
+func (w *Isolation) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Isolation) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Isolation) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Isolation) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "isolation",
+		Schema:   "json",
+		Start:    "split-work",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Isolation) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step isolationStep
+	switch state {
+	case "split-work":
+		step = isolationStepSplitWork
+	case "merge-results":
+		step = isolationStepMergeResults
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != isolationDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next isolationStep
+		var err error
+		switch step {
+		case isolationStepSplitWork:
+			next, err = w.stepSplitWork(ctx, &s)
+		case isolationStepMergeResults:
+			next, err = w.stepMergeResults(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case isolationStepSplitWork:
+				return "split-work"
+			case isolationStepMergeResults:
+				return "merge-results"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
 
 // IsolationMock implements IsolationHandlers with canned responses, for tests and dry runs.

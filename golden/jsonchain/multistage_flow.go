@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 
 // MultistageHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -84,31 +84,42 @@ func (w *Multistage) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, multistageStepSplitWork, multistageDone)
 }
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	multistageSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	multistageSplitWorkTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "split-work",
 		},
-		Task: []flowcrt.Piece{{Text: "Split work into chunks"}},
+		Task:     []flowcrt.Piece{{Text: "Split work into chunks"}},
+		Settings: multistageSettings,
 	}
 	multistageProcessChunkTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "process-chunk",
 		},
-		Task: []flowcrt.Piece{{Text: "Process chunk with data: "}, {Text: "{{data}}", Ref: "data"}, {Text: "\nUsing metadata: "}, {Text: "{{metadata}}", Ref: "metadata"}, {Text: "\n"}},
+		Task:     []flowcrt.Piece{{Text: "Process chunk with data: "}, {Text: "{{data}}", Ref: "data"}, {Text: "\nUsing metadata: "}, {Text: "{{metadata}}", Ref: "metadata"}, {Text: "\n"}},
+		Settings: multistageSettings,
 	}
 	multistageValidateChunkTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "validate-chunk",
 		},
-		Task: []flowcrt.Piece{{Text: "Validate the processed chunk "}, {Text: "{{data}}", Ref: "data"}, {Text: "\nCheck metadata consistency: "}, {Text: "{{metadata}}", Ref: "metadata"}, {Text: "\n"}},
+		Task:     []flowcrt.Piece{{Text: "Validate the processed chunk "}, {Text: "{{data}}", Ref: "data"}, {Text: "\nCheck metadata consistency: "}, {Text: "{{metadata}}", Ref: "metadata"}, {Text: "\n"}},
+		Settings: multistageSettings,
 	}
 	multistageMergeResultsTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "merge-results",
 		},
-		Task: []flowcrt.Piece{{Text: "Combine all validated results"}},
+		Task:     []flowcrt.Piece{{Text: "Combine all validated results"}},
+		Settings: multistageSettings,
 	}
 )
 
@@ -148,7 +159,7 @@ func (w *Multistage) run(ctx context.Context, s *flowcrt.JSONState, step, until 
 
 // stepSplitWork runs state "split-work" and returns the state to run next.
 func (w *Multistage) stepSplitWork(ctx context.Context, s *flowcrt.JSONState) (multistageStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &multistageSplitWorkTask, w.h.Splitter)
+	out, err := s.Do(ctx, &w.cfg, &multistageSplitWorkTask, w.h.Splitter, w.h)
 	if err != nil {
 		return multistageDone, &flowcrt.StateError{
 			State: "split-work",
@@ -185,7 +196,7 @@ func (w *Multistage) mapSplitWork(ctx context.Context, s *flowcrt.JSONState, out
 
 // stepProcessChunk runs state "process-chunk" and returns the state to run next.
 func (w *Multistage) stepProcessChunk(ctx context.Context, s *flowcrt.JSONState) (multistageStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &multistageProcessChunkTask, w.h.Processor); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &multistageProcessChunkTask, w.h.Processor, w.h); err != nil {
 		return multistageDone, &flowcrt.StateError{
 			State: "process-chunk",
 			Err:   err,
@@ -196,7 +207,7 @@ func (w *Multistage) stepProcessChunk(ctx context.Context, s *flowcrt.JSONState)
 
 // stepValidateChunk runs state "validate-chunk" and returns the state to run next.
 func (w *Multistage) stepValidateChunk(ctx context.Context, s *flowcrt.JSONState) (multistageStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &multistageValidateChunkTask, w.h.Validator); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &multistageValidateChunkTask, w.h.Validator, w.h); err != nil {
 		return multistageDone, &flowcrt.StateError{
 			State: "validate-chunk",
 			Err:   err,
@@ -207,13 +218,96 @@ func (w *Multistage) stepValidateChunk(ctx context.Context, s *flowcrt.JSONState
 
 // stepMergeResults runs state "merge-results" and returns the state to run next.
 func (w *Multistage) stepMergeResults(ctx context.Context, s *flowcrt.JSONState) (multistageStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &multistageMergeResultsTask, w.h.Merger); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &multistageMergeResultsTask, w.h.Merger, w.h); err != nil {
 		return multistageDone, &flowcrt.StateError{
 			State: "merge-results",
 			Err:   err,
 		}
 	}
 	return multistageDone, nil
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "split-work" on
+// input. An existing one goes on from its last checkpoint with input merged into its context store
+// (nil: unchanged); one whose last run finished starts again at "split-work". It returns the
+// context store.
+func (w *Multistage) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Multistage) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Multistage) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Multistage) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "multistage",
+		Schema:   "json",
+		Start:    "split-work",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Multistage) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step multistageStep
+	switch state {
+	case "split-work":
+		step = multistageStepSplitWork
+	case "merge-results":
+		step = multistageStepMergeResults
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != multistageDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next multistageStep
+		var err error
+		switch step {
+		case multistageStepSplitWork:
+			next, err = w.stepSplitWork(ctx, &s)
+		case multistageStepMergeResults:
+			next, err = w.stepMergeResults(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case multistageStepSplitWork:
+				return "split-work"
+			case multistageStepMergeResults:
+				return "merge-results"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
 
 // MultistageMock implements MultistageHandlers with canned responses, for tests and dry runs.

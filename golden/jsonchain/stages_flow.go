@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 
 // StagesHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -80,31 +80,42 @@ func (w *Stages) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, stagesStepState1, stagesDone)
 }
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	stagesSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	stagesState1Task = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "state-1",
 		},
-		Task: []flowcrt.Piece{{Text: "List the items"}},
+		Task:     []flowcrt.Piece{{Text: "List the items"}},
+		Settings: stagesSettings,
 	}
 	stagesState2Task = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "state-2",
 		},
-		Task: []flowcrt.Piece{{Text: "Stage 2 of "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcrt.Piece{{Text: "Stage 2 of "}, {Text: "{{task}}", Ref: "task"}},
+		Settings: stagesSettings,
 	}
 	stagesState3Task = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "state-3",
 		},
-		Task: []flowcrt.Piece{{Text: "Stage 3 of "}, {Text: "{{task}}", Ref: "task"}, {Text: " after "}, {Text: "{{stage}}", Ref: "stage"}},
+		Task:     []flowcrt.Piece{{Text: "Stage 3 of "}, {Text: "{{task}}", Ref: "task"}, {Text: " after "}, {Text: "{{stage}}", Ref: "stage"}},
+		Settings: stagesSettings,
 	}
 	stagesState4Task = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "state-4",
 		},
-		Task: []flowcrt.Piece{{Text: "Stage 4 of "}, {Text: "{{task}}", Ref: "task"}, {Text: " after "}, {Text: "{{stage}}", Ref: "stage"}},
+		Task:     []flowcrt.Piece{{Text: "Stage 4 of "}, {Text: "{{task}}", Ref: "task"}, {Text: " after "}, {Text: "{{stage}}", Ref: "stage"}},
+		Settings: stagesSettings,
 	}
 )
 
@@ -144,7 +155,7 @@ func (w *Stages) run(ctx context.Context, s *flowcrt.JSONState, step, until stag
 
 // stepState1 runs state "state-1" and returns the state to run next.
 func (w *Stages) stepState1(ctx context.Context, s *flowcrt.JSONState) (stagesStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &stagesState1Task, w.h.Lister)
+	out, err := s.Do(ctx, &w.cfg, &stagesState1Task, w.h.Lister, w.h)
 	if err != nil {
 		return stagesDone, &flowcrt.StateError{
 			State: "state-1",
@@ -181,7 +192,7 @@ func (w *Stages) mapState1(ctx context.Context, s *flowcrt.JSONState, out flowcr
 
 // stepState2 runs state "state-2" and returns the state to run next.
 func (w *Stages) stepState2(ctx context.Context, s *flowcrt.JSONState) (stagesStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &stagesState2Task, w.h.Stage); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &stagesState2Task, w.h.Stage, w.h); err != nil {
 		return stagesDone, &flowcrt.StateError{
 			State: "state-2",
 			Err:   err,
@@ -192,7 +203,7 @@ func (w *Stages) stepState2(ctx context.Context, s *flowcrt.JSONState) (stagesSt
 
 // stepState3 runs state "state-3" and returns the state to run next.
 func (w *Stages) stepState3(ctx context.Context, s *flowcrt.JSONState) (stagesStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &stagesState3Task, w.h.Stage); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &stagesState3Task, w.h.Stage, w.h); err != nil {
 		return stagesDone, &flowcrt.StateError{
 			State: "state-3",
 			Err:   err,
@@ -203,13 +214,90 @@ func (w *Stages) stepState3(ctx context.Context, s *flowcrt.JSONState) (stagesSt
 
 // stepState4 runs state "state-4" and returns the state to run next.
 func (w *Stages) stepState4(ctx context.Context, s *flowcrt.JSONState) (stagesStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &stagesState4Task, w.h.Stage); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &stagesState4Task, w.h.Stage, w.h); err != nil {
 		return stagesDone, &flowcrt.StateError{
 			State: "state-4",
 			Err:   err,
 		}
 	}
 	return stagesDone, nil
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "state-1" on
+// input. An existing one goes on from its last checkpoint with input merged into its context store
+// (nil: unchanged); one whose last run finished starts again at "state-1". It returns the context
+// store.
+func (w *Stages) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Stages) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Stages) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Stages) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "stages",
+		Schema:   "json",
+		Start:    "state-1",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Stages) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step stagesStep
+	switch state {
+	case "state-1":
+		step = stagesStepState1
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != stagesDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next stagesStep
+		var err error
+		switch step {
+		case stagesStepState1:
+			next, err = w.stepState1(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case stagesStepState1:
+				return "state-1"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
 
 // StagesMock implements StagesHandlers with canned responses, for tests and dry runs.

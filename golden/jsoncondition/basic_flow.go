@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 
 // BasicHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -80,25 +80,35 @@ func (w *Basic) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, basicStepMeasure, basicDone)
 }
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	basicSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	basicMeasureTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "measure",
 		},
-		Task: []flowcrt.Piece{{Text: "Measure "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcrt.Piece{{Text: "Measure "}, {Text: "{{task}}", Ref: "task"}},
+		Settings: basicSettings,
 	}
 	basicStateIfTrueTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "state-if-true",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to state-if-true"}},
+		Task:     []flowcrt.Piece{{Text: "Went to state-if-true"}},
+		Settings: basicSettings,
 	}
 	basicStateIfFalseTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "state-if-false",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to state-if-false"}},
+		Task:     []flowcrt.Piece{{Text: "Went to state-if-false"}},
+		Settings: basicSettings,
 	}
 )
 
@@ -136,7 +146,7 @@ func (w *Basic) run(ctx context.Context, s *flowcrt.JSONState, step, until basic
 
 // stepMeasure runs state "measure" and returns the state to run next.
 func (w *Basic) stepMeasure(ctx context.Context, s *flowcrt.JSONState) (basicStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &basicMeasureTask, w.h.Measurer)
+	out, err := s.Do(ctx, &w.cfg, &basicMeasureTask, w.h.Measurer, w.h)
 	if err != nil {
 		return basicDone, &flowcrt.StateError{
 			State: "measure",
@@ -152,7 +162,7 @@ func (w *Basic) stepMeasure(ctx context.Context, s *flowcrt.JSONState) (basicSte
 
 // stepStateIfTrue runs state "state-if-true" and returns the state to run next.
 func (w *Basic) stepStateIfTrue(ctx context.Context, s *flowcrt.JSONState) (basicStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &basicStateIfTrueTask, w.h.StateIfTrue); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &basicStateIfTrueTask, w.h.StateIfTrue, w.h); err != nil {
 		return basicDone, &flowcrt.StateError{
 			State: "state-if-true",
 			Err:   err,
@@ -163,13 +173,102 @@ func (w *Basic) stepStateIfTrue(ctx context.Context, s *flowcrt.JSONState) (basi
 
 // stepStateIfFalse runs state "state-if-false" and returns the state to run next.
 func (w *Basic) stepStateIfFalse(ctx context.Context, s *flowcrt.JSONState) (basicStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &basicStateIfFalseTask, w.h.StateIfFalse); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &basicStateIfFalseTask, w.h.StateIfFalse, w.h); err != nil {
 		return basicDone, &flowcrt.StateError{
 			State: "state-if-false",
 			Err:   err,
 		}
 	}
 	return basicDone, nil
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "measure" on
+// input. An existing one goes on from its last checkpoint with input merged into its context store
+// (nil: unchanged); one whose last run finished starts again at "measure". It returns the context
+// store.
+func (w *Basic) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Basic) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Basic) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Basic) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "basic",
+		Schema:   "json",
+		Start:    "measure",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Basic) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step basicStep
+	switch state {
+	case "measure":
+		step = basicStepMeasure
+	case "state-if-true":
+		step = basicStepStateIfTrue
+	case "state-if-false":
+		step = basicStepStateIfFalse
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != basicDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next basicStep
+		var err error
+		switch step {
+		case basicStepMeasure:
+			next, err = w.stepMeasure(ctx, &s)
+		case basicStepStateIfTrue:
+			next, err = w.stepStateIfTrue(ctx, &s)
+		case basicStepStateIfFalse:
+			next, err = w.stepStateIfFalse(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case basicStepMeasure:
+				return "measure"
+			case basicStepStateIfTrue:
+				return "state-if-true"
+			case basicStepStateIfFalse:
+				return "state-if-false"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
 
 // BasicMock implements BasicHandlers with canned responses, for tests and dry runs.

@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 
 // ComplexHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -80,25 +80,35 @@ func (w *Complex) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, complexStepCheckActivity, complexDone)
 }
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	complexSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	complexCheckActivityTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "check-activity",
 		},
-		Task: []flowcrt.Piece{{Text: "Check the activity"}},
+		Task:     []flowcrt.Piece{{Text: "Check the activity"}},
+		Settings: complexSettings,
 	}
 	complexProcessStateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "process-state",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to process-state"}},
+		Task:     []flowcrt.Piece{{Text: "Went to process-state"}},
+		Settings: complexSettings,
 	}
 	complexSkipStateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "skip-state",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to skip-state"}},
+		Task:     []flowcrt.Piece{{Text: "Went to skip-state"}},
+		Settings: complexSettings,
 	}
 )
 
@@ -136,7 +146,7 @@ func (w *Complex) run(ctx context.Context, s *flowcrt.JSONState, step, until com
 
 // stepCheckActivity runs state "check-activity" and returns the state to run next.
 func (w *Complex) stepCheckActivity(ctx context.Context, s *flowcrt.JSONState) (complexStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &complexCheckActivityTask, w.h.Checker)
+	out, err := s.Do(ctx, &w.cfg, &complexCheckActivityTask, w.h.Checker, w.h)
 	if err != nil {
 		return complexDone, &flowcrt.StateError{
 			State: "check-activity",
@@ -152,7 +162,7 @@ func (w *Complex) stepCheckActivity(ctx context.Context, s *flowcrt.JSONState) (
 
 // stepProcessState runs state "process-state" and returns the state to run next.
 func (w *Complex) stepProcessState(ctx context.Context, s *flowcrt.JSONState) (complexStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &complexProcessStateTask, w.h.ProcessState); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &complexProcessStateTask, w.h.ProcessState, w.h); err != nil {
 		return complexDone, &flowcrt.StateError{
 			State: "process-state",
 			Err:   err,
@@ -163,13 +173,102 @@ func (w *Complex) stepProcessState(ctx context.Context, s *flowcrt.JSONState) (c
 
 // stepSkipState runs state "skip-state" and returns the state to run next.
 func (w *Complex) stepSkipState(ctx context.Context, s *flowcrt.JSONState) (complexStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &complexSkipStateTask, w.h.SkipState); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &complexSkipStateTask, w.h.SkipState, w.h); err != nil {
 		return complexDone, &flowcrt.StateError{
 			State: "skip-state",
 			Err:   err,
 		}
 	}
 	return complexDone, nil
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "check-activity"
+// on input. An existing one goes on from its last checkpoint with input merged into its context
+// store (nil: unchanged); one whose last run finished starts again at "check-activity". It returns
+// the context store.
+func (w *Complex) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Complex) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Complex) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Complex) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "complex",
+		Schema:   "json",
+		Start:    "check-activity",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Complex) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step complexStep
+	switch state {
+	case "check-activity":
+		step = complexStepCheckActivity
+	case "process-state":
+		step = complexStepProcessState
+	case "skip-state":
+		step = complexStepSkipState
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != complexDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next complexStep
+		var err error
+		switch step {
+		case complexStepCheckActivity:
+			next, err = w.stepCheckActivity(ctx, &s)
+		case complexStepProcessState:
+			next, err = w.stepProcessState(ctx, &s)
+		case complexStepSkipState:
+			next, err = w.stepSkipState(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case complexStepCheckActivity:
+				return "check-activity"
+			case complexStepProcessState:
+				return "process-state"
+			case complexStepSkipState:
+				return "skip-state"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
 
 // ComplexMock implements ComplexHandlers with canned responses, for tests and dry runs.

@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 
 // CountHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -80,25 +80,35 @@ func (w *Count) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, countStepCountItems, countDone)
 }
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	countSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	countCountItemsTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "count-items",
 		},
-		Task: []flowcrt.Piece{{Text: "Count the items of "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcrt.Piece{{Text: "Count the items of "}, {Text: "{{task}}", Ref: "task"}},
+		Settings: countSettings,
 	}
 	countProcessLargeBatchTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "process-large-batch",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to process-large-batch"}},
+		Task:     []flowcrt.Piece{{Text: "Went to process-large-batch"}},
+		Settings: countSettings,
 	}
 	countProcessSmallBatchTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "process-small-batch",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to process-small-batch"}},
+		Task:     []flowcrt.Piece{{Text: "Went to process-small-batch"}},
+		Settings: countSettings,
 	}
 )
 
@@ -136,7 +146,7 @@ func (w *Count) run(ctx context.Context, s *flowcrt.JSONState, step, until count
 
 // stepCountItems runs state "count-items" and returns the state to run next.
 func (w *Count) stepCountItems(ctx context.Context, s *flowcrt.JSONState) (countStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &countCountItemsTask, w.h.Counter)
+	out, err := s.Do(ctx, &w.cfg, &countCountItemsTask, w.h.Counter, w.h)
 	if err != nil {
 		return countDone, &flowcrt.StateError{
 			State: "count-items",
@@ -152,7 +162,7 @@ func (w *Count) stepCountItems(ctx context.Context, s *flowcrt.JSONState) (count
 
 // stepProcessLargeBatch runs state "process-large-batch" and returns the state to run next.
 func (w *Count) stepProcessLargeBatch(ctx context.Context, s *flowcrt.JSONState) (countStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &countProcessLargeBatchTask, w.h.ProcessLargeBatch); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &countProcessLargeBatchTask, w.h.ProcessLargeBatch, w.h); err != nil {
 		return countDone, &flowcrt.StateError{
 			State: "process-large-batch",
 			Err:   err,
@@ -163,13 +173,102 @@ func (w *Count) stepProcessLargeBatch(ctx context.Context, s *flowcrt.JSONState)
 
 // stepProcessSmallBatch runs state "process-small-batch" and returns the state to run next.
 func (w *Count) stepProcessSmallBatch(ctx context.Context, s *flowcrt.JSONState) (countStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &countProcessSmallBatchTask, w.h.ProcessSmallBatch); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &countProcessSmallBatchTask, w.h.ProcessSmallBatch, w.h); err != nil {
 		return countDone, &flowcrt.StateError{
 			State: "process-small-batch",
 			Err:   err,
 		}
 	}
 	return countDone, nil
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "count-items" on
+// input. An existing one goes on from its last checkpoint with input merged into its context store
+// (nil: unchanged); one whose last run finished starts again at "count-items". It returns the
+// context store.
+func (w *Count) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Count) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Count) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Count) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "count",
+		Schema:   "json",
+		Start:    "count-items",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Count) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step countStep
+	switch state {
+	case "count-items":
+		step = countStepCountItems
+	case "process-large-batch":
+		step = countStepProcessLargeBatch
+	case "process-small-batch":
+		step = countStepProcessSmallBatch
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != countDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next countStep
+		var err error
+		switch step {
+		case countStepCountItems:
+			next, err = w.stepCountItems(ctx, &s)
+		case countStepProcessLargeBatch:
+			next, err = w.stepProcessLargeBatch(ctx, &s)
+		case countStepProcessSmallBatch:
+			next, err = w.stepProcessSmallBatch(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case countStepCountItems:
+				return "count-items"
+			case countStepProcessLargeBatch:
+				return "process-large-batch"
+			case countStepProcessSmallBatch:
+				return "process-small-batch"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
 
 // CountMock implements CountHandlers with canned responses, for tests and dry runs.

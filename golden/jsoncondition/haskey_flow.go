@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 
 // HaskeyHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -80,25 +80,35 @@ func (w *Haskey) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, haskeyStepFetch, haskeyDone)
 }
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	haskeySettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	haskeyFetchTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "fetch",
 		},
-		Task: []flowcrt.Piece{{Text: "Fetch the result"}},
+		Task:     []flowcrt.Piece{{Text: "Fetch the result"}},
+		Settings: haskeySettings,
 	}
 	haskeyHasResultTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "has-result",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to has-result"}},
+		Task:     []flowcrt.Piece{{Text: "Went to has-result"}},
+		Settings: haskeySettings,
 	}
 	haskeyNoResultTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "no-result",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to no-result"}},
+		Task:     []flowcrt.Piece{{Text: "Went to no-result"}},
+		Settings: haskeySettings,
 	}
 )
 
@@ -136,7 +146,7 @@ func (w *Haskey) run(ctx context.Context, s *flowcrt.JSONState, step, until hask
 
 // stepFetch runs state "fetch" and returns the state to run next.
 func (w *Haskey) stepFetch(ctx context.Context, s *flowcrt.JSONState) (haskeyStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &haskeyFetchTask, w.h.Fetcher)
+	out, err := s.Do(ctx, &w.cfg, &haskeyFetchTask, w.h.Fetcher, w.h)
 	if err != nil {
 		return haskeyDone, &flowcrt.StateError{
 			State: "fetch",
@@ -152,7 +162,7 @@ func (w *Haskey) stepFetch(ctx context.Context, s *flowcrt.JSONState) (haskeySte
 
 // stepHasResult runs state "has-result" and returns the state to run next.
 func (w *Haskey) stepHasResult(ctx context.Context, s *flowcrt.JSONState) (haskeyStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &haskeyHasResultTask, w.h.HasResult); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &haskeyHasResultTask, w.h.HasResult, w.h); err != nil {
 		return haskeyDone, &flowcrt.StateError{
 			State: "has-result",
 			Err:   err,
@@ -163,13 +173,101 @@ func (w *Haskey) stepHasResult(ctx context.Context, s *flowcrt.JSONState) (haske
 
 // stepNoResult runs state "no-result" and returns the state to run next.
 func (w *Haskey) stepNoResult(ctx context.Context, s *flowcrt.JSONState) (haskeyStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &haskeyNoResultTask, w.h.NoResult); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &haskeyNoResultTask, w.h.NoResult, w.h); err != nil {
 		return haskeyDone, &flowcrt.StateError{
 			State: "no-result",
 			Err:   err,
 		}
 	}
 	return haskeyDone, nil
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "fetch" on input.
+// An existing one goes on from its last checkpoint with input merged into its context store (nil:
+// unchanged); one whose last run finished starts again at "fetch". It returns the context store.
+func (w *Haskey) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Haskey) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Haskey) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Haskey) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "haskey",
+		Schema:   "json",
+		Start:    "fetch",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Haskey) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step haskeyStep
+	switch state {
+	case "fetch":
+		step = haskeyStepFetch
+	case "has-result":
+		step = haskeyStepHasResult
+	case "no-result":
+		step = haskeyStepNoResult
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != haskeyDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next haskeyStep
+		var err error
+		switch step {
+		case haskeyStepFetch:
+			next, err = w.stepFetch(ctx, &s)
+		case haskeyStepHasResult:
+			next, err = w.stepHasResult(ctx, &s)
+		case haskeyStepNoResult:
+			next, err = w.stepNoResult(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case haskeyStepFetch:
+				return "fetch"
+			case haskeyStepHasResult:
+				return "has-result"
+			case haskeyStepNoResult:
+				return "no-result"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
 
 // HaskeyMock implements HaskeyHandlers with canned responses, for tests and dry runs.

@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 
 // MessageHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -80,25 +80,35 @@ func (w *Message) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, messageStepReadLog, messageDone)
 }
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	messageSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	messageReadLogTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "read-log",
 		},
-		Task: []flowcrt.Piece{{Text: "Read the log"}},
+		Task:     []flowcrt.Piece{{Text: "Read the log"}},
+		Settings: messageSettings,
 	}
 	messageErrorHandlerTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "error-handler",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to error-handler"}},
+		Task:     []flowcrt.Piece{{Text: "Went to error-handler"}},
+		Settings: messageSettings,
 	}
 	messageSuccessStateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "success-state",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to success-state"}},
+		Task:     []flowcrt.Piece{{Text: "Went to success-state"}},
+		Settings: messageSettings,
 	}
 )
 
@@ -136,7 +146,7 @@ func (w *Message) run(ctx context.Context, s *flowcrt.JSONState, step, until mes
 
 // stepReadLog runs state "read-log" and returns the state to run next.
 func (w *Message) stepReadLog(ctx context.Context, s *flowcrt.JSONState) (messageStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &messageReadLogTask, w.h.Reader)
+	out, err := s.Do(ctx, &w.cfg, &messageReadLogTask, w.h.Reader, w.h)
 	if err != nil {
 		return messageDone, &flowcrt.StateError{
 			State: "read-log",
@@ -152,7 +162,7 @@ func (w *Message) stepReadLog(ctx context.Context, s *flowcrt.JSONState) (messag
 
 // stepErrorHandler runs state "error-handler" and returns the state to run next.
 func (w *Message) stepErrorHandler(ctx context.Context, s *flowcrt.JSONState) (messageStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &messageErrorHandlerTask, w.h.ErrorHandler); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &messageErrorHandlerTask, w.h.ErrorHandler, w.h); err != nil {
 		return messageDone, &flowcrt.StateError{
 			State: "error-handler",
 			Err:   err,
@@ -163,13 +173,102 @@ func (w *Message) stepErrorHandler(ctx context.Context, s *flowcrt.JSONState) (m
 
 // stepSuccessState runs state "success-state" and returns the state to run next.
 func (w *Message) stepSuccessState(ctx context.Context, s *flowcrt.JSONState) (messageStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &messageSuccessStateTask, w.h.SuccessState); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &messageSuccessStateTask, w.h.SuccessState, w.h); err != nil {
 		return messageDone, &flowcrt.StateError{
 			State: "success-state",
 			Err:   err,
 		}
 	}
 	return messageDone, nil
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "read-log" on
+// input. An existing one goes on from its last checkpoint with input merged into its context store
+// (nil: unchanged); one whose last run finished starts again at "read-log". It returns the context
+// store.
+func (w *Message) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Message) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Message) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Message) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "message",
+		Schema:   "json",
+		Start:    "read-log",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Message) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step messageStep
+	switch state {
+	case "read-log":
+		step = messageStepReadLog
+	case "error-handler":
+		step = messageStepErrorHandler
+	case "success-state":
+		step = messageStepSuccessState
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != messageDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next messageStep
+		var err error
+		switch step {
+		case messageStepReadLog:
+			next, err = w.stepReadLog(ctx, &s)
+		case messageStepErrorHandler:
+			next, err = w.stepErrorHandler(ctx, &s)
+		case messageStepSuccessState:
+			next, err = w.stepSuccessState(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case messageStepReadLog:
+				return "read-log"
+			case messageStepErrorHandler:
+				return "error-handler"
+			case messageStepSuccessState:
+				return "success-state"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
 
 // MessageMock implements MessageHandlers with canned responses, for tests and dry runs.

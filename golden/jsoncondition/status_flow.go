@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 
 // StatusHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -80,25 +80,35 @@ func (w *Status) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, statusStepRunStep, statusDone)
 }
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	statusSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	statusRunStepTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "run-step",
 		},
-		Task: []flowcrt.Piece{{Text: "Run the step"}},
+		Task:     []flowcrt.Piece{{Text: "Run the step"}},
+		Settings: statusSettings,
 	}
 	statusNextStepTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "next-step",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to next-step"}},
+		Task:     []flowcrt.Piece{{Text: "Went to next-step"}},
+		Settings: statusSettings,
 	}
 	statusErrorHandlerTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "error-handler",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to error-handler"}},
+		Task:     []flowcrt.Piece{{Text: "Went to error-handler"}},
+		Settings: statusSettings,
 	}
 )
 
@@ -136,7 +146,7 @@ func (w *Status) run(ctx context.Context, s *flowcrt.JSONState, step, until stat
 
 // stepRunStep runs state "run-step" and returns the state to run next.
 func (w *Status) stepRunStep(ctx context.Context, s *flowcrt.JSONState) (statusStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &statusRunStepTask, w.h.Runner)
+	out, err := s.Do(ctx, &w.cfg, &statusRunStepTask, w.h.Runner, w.h)
 	if err != nil {
 		return statusDone, &flowcrt.StateError{
 			State: "run-step",
@@ -152,7 +162,7 @@ func (w *Status) stepRunStep(ctx context.Context, s *flowcrt.JSONState) (statusS
 
 // stepNextStep runs state "next-step" and returns the state to run next.
 func (w *Status) stepNextStep(ctx context.Context, s *flowcrt.JSONState) (statusStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &statusNextStepTask, w.h.NextStep); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &statusNextStepTask, w.h.NextStep, w.h); err != nil {
 		return statusDone, &flowcrt.StateError{
 			State: "next-step",
 			Err:   err,
@@ -163,13 +173,102 @@ func (w *Status) stepNextStep(ctx context.Context, s *flowcrt.JSONState) (status
 
 // stepErrorHandler runs state "error-handler" and returns the state to run next.
 func (w *Status) stepErrorHandler(ctx context.Context, s *flowcrt.JSONState) (statusStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &statusErrorHandlerTask, w.h.ErrorHandler); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &statusErrorHandlerTask, w.h.ErrorHandler, w.h); err != nil {
 		return statusDone, &flowcrt.StateError{
 			State: "error-handler",
 			Err:   err,
 		}
 	}
 	return statusDone, nil
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "run-step" on
+// input. An existing one goes on from its last checkpoint with input merged into its context store
+// (nil: unchanged); one whose last run finished starts again at "run-step". It returns the context
+// store.
+func (w *Status) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Status) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Status) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Status) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "status",
+		Schema:   "json",
+		Start:    "run-step",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Status) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step statusStep
+	switch state {
+	case "run-step":
+		step = statusStepRunStep
+	case "next-step":
+		step = statusStepNextStep
+	case "error-handler":
+		step = statusStepErrorHandler
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != statusDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next statusStep
+		var err error
+		switch step {
+		case statusStepRunStep:
+			next, err = w.stepRunStep(ctx, &s)
+		case statusStepNextStep:
+			next, err = w.stepNextStep(ctx, &s)
+		case statusStepErrorHandler:
+			next, err = w.stepErrorHandler(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case statusStepRunStep:
+				return "run-step"
+			case statusStepNextStep:
+				return "next-step"
+			case statusStepErrorHandler:
+				return "error-handler"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
 
 // StatusMock implements StatusHandlers with canned responses, for tests and dry runs.

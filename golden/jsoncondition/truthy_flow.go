@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 
 // TruthyHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -80,25 +80,35 @@ func (w *Truthy) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, truthyStepReview, truthyDone)
 }
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	truthySettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	truthyReviewTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "review",
 		},
-		Task: []flowcrt.Piece{{Text: "Review the change"}},
+		Task:     []flowcrt.Piece{{Text: "Review the change"}},
+		Settings: truthySettings,
 	}
 	truthyMergeTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "merge",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to merge"}},
+		Task:     []flowcrt.Piece{{Text: "Went to merge"}},
+		Settings: truthySettings,
 	}
 	truthyHoldTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "hold",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to hold"}},
+		Task:     []flowcrt.Piece{{Text: "Went to hold"}},
+		Settings: truthySettings,
 	}
 )
 
@@ -136,7 +146,7 @@ func (w *Truthy) run(ctx context.Context, s *flowcrt.JSONState, step, until trut
 
 // stepReview runs state "review" and returns the state to run next.
 func (w *Truthy) stepReview(ctx context.Context, s *flowcrt.JSONState) (truthyStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &truthyReviewTask, w.h.Reviewer)
+	out, err := s.Do(ctx, &w.cfg, &truthyReviewTask, w.h.Reviewer, w.h)
 	if err != nil {
 		return truthyDone, &flowcrt.StateError{
 			State: "review",
@@ -152,7 +162,7 @@ func (w *Truthy) stepReview(ctx context.Context, s *flowcrt.JSONState) (truthySt
 
 // stepMerge runs state "merge" and returns the state to run next.
 func (w *Truthy) stepMerge(ctx context.Context, s *flowcrt.JSONState) (truthyStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &truthyMergeTask, w.h.Merge); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &truthyMergeTask, w.h.Merge, w.h); err != nil {
 		return truthyDone, &flowcrt.StateError{
 			State: "merge",
 			Err:   err,
@@ -163,13 +173,101 @@ func (w *Truthy) stepMerge(ctx context.Context, s *flowcrt.JSONState) (truthySte
 
 // stepHold runs state "hold" and returns the state to run next.
 func (w *Truthy) stepHold(ctx context.Context, s *flowcrt.JSONState) (truthyStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &truthyHoldTask, w.h.Hold); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &truthyHoldTask, w.h.Hold, w.h); err != nil {
 		return truthyDone, &flowcrt.StateError{
 			State: "hold",
 			Err:   err,
 		}
 	}
 	return truthyDone, nil
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "review" on input.
+// An existing one goes on from its last checkpoint with input merged into its context store (nil:
+// unchanged); one whose last run finished starts again at "review". It returns the context store.
+func (w *Truthy) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Truthy) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Truthy) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Truthy) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "truthy",
+		Schema:   "json",
+		Start:    "review",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Truthy) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step truthyStep
+	switch state {
+	case "review":
+		step = truthyStepReview
+	case "merge":
+		step = truthyStepMerge
+	case "hold":
+		step = truthyStepHold
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != truthyDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next truthyStep
+		var err error
+		switch step {
+		case truthyStepReview:
+			next, err = w.stepReview(ctx, &s)
+		case truthyStepMerge:
+			next, err = w.stepMerge(ctx, &s)
+		case truthyStepHold:
+			next, err = w.stepHold(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case truthyStepReview:
+				return "review"
+			case truthyStepMerge:
+				return "merge"
+			case truthyStepHold:
+				return "hold"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
 
 // TruthyMock implements TruthyHandlers with canned responses, for tests and dry runs.

@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 
 // DictHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -80,25 +80,35 @@ func (w *Dict) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, dictStepAnalyzeCode, dictDone)
 }
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	dictSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	dictAnalyzeCodeTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "analyze-code",
 		},
-		Task: []flowcrt.Piece{{Text: "Analyze code and find issues"}},
+		Task:     []flowcrt.Piece{{Text: "Analyze code and find issues"}},
+		Settings: dictSettings,
 	}
 	dictFixErrorTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "fix-error",
 		},
-		Task: []flowcrt.Piece{{Text: "Fix error "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcrt.Piece{{Text: "Fix error "}, {Text: "{{task}}", Ref: "task"}},
+		Settings: dictSettings,
 	}
 	dictVerifyTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "verify",
 		},
-		Task: []flowcrt.Piece{{Text: "Verify the fixes of "}, {Text: "{{count}}", Ref: "count"}, {Text: " issues"}},
+		Task:     []flowcrt.Piece{{Text: "Verify the fixes of "}, {Text: "{{count}}", Ref: "count"}, {Text: " issues"}},
+		Settings: dictSettings,
 	}
 )
 
@@ -136,7 +146,7 @@ func (w *Dict) run(ctx context.Context, s *flowcrt.JSONState, step, until dictSt
 
 // stepAnalyzeCode runs state "analyze-code" and returns the state to run next.
 func (w *Dict) stepAnalyzeCode(ctx context.Context, s *flowcrt.JSONState) (dictStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &dictAnalyzeCodeTask, w.h.Analyzer)
+	out, err := s.Do(ctx, &w.cfg, &dictAnalyzeCodeTask, w.h.Analyzer, w.h)
 	if err != nil {
 		return dictDone, &flowcrt.StateError{
 			State: "analyze-code",
@@ -172,7 +182,7 @@ func (w *Dict) mapAnalyzeCode(ctx context.Context, s *flowcrt.JSONState, out flo
 
 // stepFixError runs state "fix-error" and returns the state to run next.
 func (w *Dict) stepFixError(ctx context.Context, s *flowcrt.JSONState) (dictStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &dictFixErrorTask, w.h.Fixer); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &dictFixErrorTask, w.h.Fixer, w.h); err != nil {
 		return dictDone, &flowcrt.StateError{
 			State: "fix-error",
 			Err:   err,
@@ -183,13 +193,96 @@ func (w *Dict) stepFixError(ctx context.Context, s *flowcrt.JSONState) (dictStep
 
 // stepVerify runs state "verify" and returns the state to run next.
 func (w *Dict) stepVerify(ctx context.Context, s *flowcrt.JSONState) (dictStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &dictVerifyTask, w.h.Verifier); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &dictVerifyTask, w.h.Verifier, w.h); err != nil {
 		return dictDone, &flowcrt.StateError{
 			State: "verify",
 			Err:   err,
 		}
 	}
 	return dictDone, nil
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "analyze-code" on
+// input. An existing one goes on from its last checkpoint with input merged into its context store
+// (nil: unchanged); one whose last run finished starts again at "analyze-code". It returns the
+// context store.
+func (w *Dict) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Dict) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Dict) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Dict) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "dict",
+		Schema:   "json",
+		Start:    "analyze-code",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Dict) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step dictStep
+	switch state {
+	case "analyze-code":
+		step = dictStepAnalyzeCode
+	case "verify":
+		step = dictStepVerify
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != dictDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next dictStep
+		var err error
+		switch step {
+		case dictStepAnalyzeCode:
+			next, err = w.stepAnalyzeCode(ctx, &s)
+		case dictStepVerify:
+			next, err = w.stepVerify(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case dictStepAnalyzeCode:
+				return "analyze-code"
+			case dictStepVerify:
+				return "verify"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
 
 // DictMock implements DictHandlers with canned responses, for tests and dry runs.

@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 
 // ItemsHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -76,19 +76,28 @@ func (w *Items) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, itemsStepFindFiles, itemsDone)
 }
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	itemsSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	itemsFindFilesTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "find-files",
 		},
-		Task: []flowcrt.Piece{{Text: "Find the files to process"}},
+		Task:     []flowcrt.Piece{{Text: "Find the files to process"}},
+		Settings: itemsSettings,
 	}
 	itemsProcessingStateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "processing-state",
 		},
-		Task: []flowcrt.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}, {Text: " ("}, {Text: "{{count}}", Ref: "count"}, {Text: " files in all)"}},
+		Task:     []flowcrt.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}, {Text: " ("}, {Text: "{{count}}", Ref: "count"}, {Text: " files in all)"}},
+		Settings: itemsSettings,
 	}
 )
 
@@ -124,7 +133,7 @@ func (w *Items) run(ctx context.Context, s *flowcrt.JSONState, step, until items
 
 // stepFindFiles runs state "find-files" and returns the state to run next.
 func (w *Items) stepFindFiles(ctx context.Context, s *flowcrt.JSONState) (itemsStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &itemsFindFilesTask, w.h.Finder)
+	out, err := s.Do(ctx, &w.cfg, &itemsFindFilesTask, w.h.Finder, w.h)
 	if err != nil {
 		return itemsDone, &flowcrt.StateError{
 			State: "find-files",
@@ -161,13 +170,90 @@ func (w *Items) mapFindFiles(ctx context.Context, s *flowcrt.JSONState, out flow
 
 // stepProcessingState runs state "processing-state" and returns the state to run next.
 func (w *Items) stepProcessingState(ctx context.Context, s *flowcrt.JSONState) (itemsStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &itemsProcessingStateTask, w.h.Processor); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &itemsProcessingStateTask, w.h.Processor, w.h); err != nil {
 		return itemsDone, &flowcrt.StateError{
 			State: "processing-state",
 			Err:   err,
 		}
 	}
 	return itemsDone, nil
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "find-files" on
+// input. An existing one goes on from its last checkpoint with input merged into its context store
+// (nil: unchanged); one whose last run finished starts again at "find-files". It returns the
+// context store.
+func (w *Items) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Items) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Items) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Items) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "items",
+		Schema:   "json",
+		Start:    "find-files",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Items) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step itemsStep
+	switch state {
+	case "find-files":
+		step = itemsStepFindFiles
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != itemsDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next itemsStep
+		var err error
+		switch step {
+		case itemsStepFindFiles:
+			next, err = w.stepFindFiles(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case itemsStepFindFiles:
+				return "find-files"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
 
 // ItemsMock implements ItemsHandlers with canned responses, for tests and dry runs.

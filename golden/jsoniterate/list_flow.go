@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 
 // ListHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -80,25 +80,35 @@ func (w *List) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, listStepListFiles, listDone)
 }
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	listSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	listListFilesTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "list-files",
 		},
-		Task: []flowcrt.Piece{{Text: "List all files in the directory"}},
+		Task:     []flowcrt.Piece{{Text: "List all files in the directory"}},
+		Settings: listSettings,
 	}
 	listProcessFileTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "process-file",
 		},
-		Task: []flowcrt.Piece{{Text: "Process file "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcrt.Piece{{Text: "Process file "}, {Text: "{{task}}", Ref: "task"}},
+		Settings: listSettings,
 	}
 	listGenerateSummaryTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "generate-summary",
 		},
-		Task: []flowcrt.Piece{{Text: "Summarize the processed files; the last one was "}, {Text: "{{processed}}", Ref: "processed"}},
+		Task:     []flowcrt.Piece{{Text: "Summarize the processed files; the last one was "}, {Text: "{{processed}}", Ref: "processed"}},
+		Settings: listSettings,
 	}
 )
 
@@ -136,7 +146,7 @@ func (w *List) run(ctx context.Context, s *flowcrt.JSONState, step, until listSt
 
 // stepListFiles runs state "list-files" and returns the state to run next.
 func (w *List) stepListFiles(ctx context.Context, s *flowcrt.JSONState) (listStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &listListFilesTask, w.h.FileLister)
+	out, err := s.Do(ctx, &w.cfg, &listListFilesTask, w.h.FileLister, w.h)
 	if err != nil {
 		return listDone, &flowcrt.StateError{
 			State: "list-files",
@@ -166,7 +176,7 @@ func (w *List) mapListFiles(ctx context.Context, s *flowcrt.JSONState, out flowc
 
 // stepProcessFile runs state "process-file" and returns the state to run next.
 func (w *List) stepProcessFile(ctx context.Context, s *flowcrt.JSONState) (listStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &listProcessFileTask, w.h.Processor); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &listProcessFileTask, w.h.Processor, w.h); err != nil {
 		return listDone, &flowcrt.StateError{
 			State: "process-file",
 			Err:   err,
@@ -177,13 +187,96 @@ func (w *List) stepProcessFile(ctx context.Context, s *flowcrt.JSONState) (listS
 
 // stepGenerateSummary runs state "generate-summary" and returns the state to run next.
 func (w *List) stepGenerateSummary(ctx context.Context, s *flowcrt.JSONState) (listStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &listGenerateSummaryTask, w.h.Summarizer); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &listGenerateSummaryTask, w.h.Summarizer, w.h); err != nil {
 		return listDone, &flowcrt.StateError{
 			State: "generate-summary",
 			Err:   err,
 		}
 	}
 	return listDone, nil
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "list-files" on
+// input. An existing one goes on from its last checkpoint with input merged into its context store
+// (nil: unchanged); one whose last run finished starts again at "list-files". It returns the
+// context store.
+func (w *List) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *List) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *List) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *List) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "list",
+		Schema:   "json",
+		Start:    "list-files",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *List) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step listStep
+	switch state {
+	case "list-files":
+		step = listStepListFiles
+	case "generate-summary":
+		step = listStepGenerateSummary
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != listDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next listStep
+		var err error
+		switch step {
+		case listStepListFiles:
+			next, err = w.stepListFiles(ctx, &s)
+		case listStepGenerateSummary:
+			next, err = w.stepGenerateSummary(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case listStepListFiles:
+				return "list-files"
+			case listStepGenerateSummary:
+				return "generate-summary"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
 
 // ListMock implements ListHandlers with canned responses, for tests and dry runs.

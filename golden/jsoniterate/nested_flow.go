@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 
 // NestedHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -80,25 +80,35 @@ func (w *Nested) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, nestedStepFetchResults, nestedDone)
 }
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	nestedSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	nestedFetchResultsTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "fetch-results",
 		},
-		Task: []flowcrt.Piece{{Text: "Get test results from all environments"}},
+		Task:     []flowcrt.Piece{{Text: "Get test results from all environments"}},
+		Settings: nestedSettings,
 	}
 	nestedProcessEnvironmentTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "process-environment",
 		},
-		Task: []flowcrt.Piece{{Text: "Process tests for environment "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcrt.Piece{{Text: "Process tests for environment "}, {Text: "{{task}}", Ref: "task"}},
+		Settings: nestedSettings,
 	}
 	nestedAggregateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "aggregate",
 		},
-		Task: []flowcrt.Piece{{Text: "Aggregate the results; the last environment was "}, {Text: "{{env}}", Ref: "env"}},
+		Task:     []flowcrt.Piece{{Text: "Aggregate the results; the last environment was "}, {Text: "{{env}}", Ref: "env"}},
+		Settings: nestedSettings,
 	}
 )
 
@@ -136,7 +146,7 @@ func (w *Nested) run(ctx context.Context, s *flowcrt.JSONState, step, until nest
 
 // stepFetchResults runs state "fetch-results" and returns the state to run next.
 func (w *Nested) stepFetchResults(ctx context.Context, s *flowcrt.JSONState) (nestedStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &nestedFetchResultsTask, w.h.Fetcher)
+	out, err := s.Do(ctx, &w.cfg, &nestedFetchResultsTask, w.h.Fetcher, w.h)
 	if err != nil {
 		return nestedDone, &flowcrt.StateError{
 			State: "fetch-results",
@@ -173,7 +183,7 @@ func (w *Nested) mapFetchResults(ctx context.Context, s *flowcrt.JSONState, out 
 
 // stepProcessEnvironment runs state "process-environment" and returns the state to run next.
 func (w *Nested) stepProcessEnvironment(ctx context.Context, s *flowcrt.JSONState) (nestedStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &nestedProcessEnvironmentTask, w.h.EnvProcessor); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &nestedProcessEnvironmentTask, w.h.EnvProcessor, w.h); err != nil {
 		return nestedDone, &flowcrt.StateError{
 			State: "process-environment",
 			Err:   err,
@@ -184,13 +194,96 @@ func (w *Nested) stepProcessEnvironment(ctx context.Context, s *flowcrt.JSONStat
 
 // stepAggregate runs state "aggregate" and returns the state to run next.
 func (w *Nested) stepAggregate(ctx context.Context, s *flowcrt.JSONState) (nestedStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &nestedAggregateTask, w.h.Aggregator); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &nestedAggregateTask, w.h.Aggregator, w.h); err != nil {
 		return nestedDone, &flowcrt.StateError{
 			State: "aggregate",
 			Err:   err,
 		}
 	}
 	return nestedDone, nil
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "fetch-results" on
+// input. An existing one goes on from its last checkpoint with input merged into its context store
+// (nil: unchanged); one whose last run finished starts again at "fetch-results". It returns the
+// context store.
+func (w *Nested) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Nested) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Nested) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Nested) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "nested",
+		Schema:   "json",
+		Start:    "fetch-results",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Nested) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step nestedStep
+	switch state {
+	case "fetch-results":
+		step = nestedStepFetchResults
+	case "aggregate":
+		step = nestedStepAggregate
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != nestedDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next nestedStep
+		var err error
+		switch step {
+		case nestedStepFetchResults:
+			next, err = w.stepFetchResults(ctx, &s)
+		case nestedStepAggregate:
+			next, err = w.stepAggregate(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case nestedStepFetchResults:
+				return "fetch-results"
+			case nestedStepAggregate:
+				return "aggregate"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
 
 // NestedMock implements NestedHandlers with canned responses, for tests and dry runs.

@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 
 // ObjectsHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -76,18 +76,27 @@ func (w *Objects) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, objectsStepGetTasks, objectsDone)
 }
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	objectsSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	objectsGetTasksTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "get-tasks",
 		},
+		Settings: objectsSettings,
 	}
 	objectsExecuteTaskTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "execute-task",
 		},
-		Task: []flowcrt.Piece{{Text: "Execute task ID "}, {Text: "{{id}}", Ref: "id"}, {Text: ": "}, {Text: "{{title}}", Ref: "title"}, {Text: "\nPriority level: "}, {Text: "{{priority}}", Ref: "priority"}, {Text: "\n\nPlease process this task according to its priority.\n"}},
+		Task:     []flowcrt.Piece{{Text: "Execute task ID "}, {Text: "{{id}}", Ref: "id"}, {Text: ": "}, {Text: "{{title}}", Ref: "title"}, {Text: "\nPriority level: "}, {Text: "{{priority}}", Ref: "priority"}, {Text: "\n\nPlease process this task according to its priority.\n"}},
+		Settings: objectsSettings,
 	}
 )
 
@@ -123,7 +132,7 @@ func (w *Objects) run(ctx context.Context, s *flowcrt.JSONState, step, until obj
 
 // stepGetTasks runs state "get-tasks" and returns the state to run next.
 func (w *Objects) stepGetTasks(ctx context.Context, s *flowcrt.JSONState) (objectsStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &objectsGetTasksTask, w.h.TaskFetcher)
+	out, err := s.Do(ctx, &w.cfg, &objectsGetTasksTask, w.h.TaskFetcher, w.h)
 	if err != nil {
 		return objectsDone, &flowcrt.StateError{
 			State: "get-tasks",
@@ -153,13 +162,90 @@ func (w *Objects) mapGetTasks(ctx context.Context, s *flowcrt.JSONState, out flo
 
 // stepExecuteTask runs state "execute-task" and returns the state to run next.
 func (w *Objects) stepExecuteTask(ctx context.Context, s *flowcrt.JSONState) (objectsStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &objectsExecuteTaskTask, w.h.Executor); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &objectsExecuteTaskTask, w.h.Executor, w.h); err != nil {
 		return objectsDone, &flowcrt.StateError{
 			State: "execute-task",
 			Err:   err,
 		}
 	}
 	return objectsDone, nil
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "get-tasks" on
+// input. An existing one goes on from its last checkpoint with input merged into its context store
+// (nil: unchanged); one whose last run finished starts again at "get-tasks". It returns the
+// context store.
+func (w *Objects) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Objects) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Objects) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Objects) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "objects",
+		Schema:   "json",
+		Start:    "get-tasks",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Objects) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step objectsStep
+	switch state {
+	case "get-tasks":
+		step = objectsStepGetTasks
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != objectsDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next objectsStep
+		var err error
+		switch step {
+		case objectsStepGetTasks:
+			next, err = w.stepGetTasks(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case objectsStepGetTasks:
+				return "get-tasks"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
 
 // ObjectsMock implements ObjectsHandlers with canned responses, for tests and dry runs.

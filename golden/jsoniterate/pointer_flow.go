@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 
 // PointerHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -76,6 +76,13 @@ func (w *Pointer) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, pointerStepFetchAPIData, pointerDone)
 }
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	pointerSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	pointerFetchAPIDataTask = flowcrt.JSONTask{
@@ -85,12 +92,14 @@ var (
 		ToolArgs: []flowcrt.JSONArg{
 			{Name: "endpoint", Value: []flowcrt.Piece{{Text: "/api/users"}}},
 		},
+		Settings: pointerSettings,
 	}
 	pointerProcessUserTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "process-user",
 		},
-		Task: []flowcrt.Piece{{Text: "Process user data "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcrt.Piece{{Text: "Process user data "}, {Text: "{{task}}", Ref: "task"}},
+		Settings: pointerSettings,
 	}
 )
 
@@ -126,7 +135,7 @@ func (w *Pointer) run(ctx context.Context, s *flowcrt.JSONState, step, until poi
 
 // stepFetchAPIData runs state "fetch-api-data" and returns the state to run next.
 func (w *Pointer) stepFetchAPIData(ctx context.Context, s *flowcrt.JSONState) (pointerStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &pointerFetchAPIDataTask, w.h.APICall)
+	out, err := s.Do(ctx, &w.cfg, &pointerFetchAPIDataTask, w.h.APICall, w.h)
 	if err != nil {
 		return pointerDone, &flowcrt.StateError{
 			State: "fetch-api-data",
@@ -163,13 +172,90 @@ func (w *Pointer) mapFetchAPIData(ctx context.Context, s *flowcrt.JSONState, out
 
 // stepProcessUser runs state "process-user" and returns the state to run next.
 func (w *Pointer) stepProcessUser(ctx context.Context, s *flowcrt.JSONState) (pointerStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &pointerProcessUserTask, w.h.UserProcessor); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &pointerProcessUserTask, w.h.UserProcessor, w.h); err != nil {
 		return pointerDone, &flowcrt.StateError{
 			State: "process-user",
 			Err:   err,
 		}
 	}
 	return pointerDone, nil
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "fetch-api-data"
+// on input. An existing one goes on from its last checkpoint with input merged into its context
+// store (nil: unchanged); one whose last run finished starts again at "fetch-api-data". It returns
+// the context store.
+func (w *Pointer) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Pointer) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Pointer) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Pointer) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "pointer",
+		Schema:   "json",
+		Start:    "fetch-api-data",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Pointer) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step pointerStep
+	switch state {
+	case "fetch-api-data":
+		step = pointerStepFetchAPIData
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != pointerDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next pointerStep
+		var err error
+		switch step {
+		case pointerStepFetchAPIData:
+			next, err = w.stepFetchAPIData(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case pointerStepFetchAPIData:
+				return "fetch-api-data"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
 
 // PointerMock implements PointerHandlers with canned responses, for tests and dry runs.

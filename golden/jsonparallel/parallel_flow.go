@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 
 // ParallelHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -90,37 +90,49 @@ func (w *Parallel) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, parallelStepState1, parallelDone)
 }
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	parallelSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	parallelState1Task = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "state-1",
 		},
-		Task: []flowcrt.Piece{{Text: "Plan the review of "}, {Text: "{{repo}}", Ref: "repo"}},
+		Task:     []flowcrt.Piece{{Text: "Plan the review of "}, {Text: "{{repo}}", Ref: "repo"}},
+		Settings: parallelSettings,
 	}
 	parallelState2Task = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "state-2",
 		},
-		Task: []flowcrt.Piece{{Text: "Security review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
+		Task:     []flowcrt.Piece{{Text: "Security review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
+		Settings: parallelSettings,
 	}
 	parallelState3Task = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "state-3",
 		},
-		Task: []flowcrt.Piece{{Text: "Performance review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
+		Task:     []flowcrt.Piece{{Text: "Performance review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
+		Settings: parallelSettings,
 	}
 	parallelState4Task = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "state-4",
 		},
-		Task: []flowcrt.Piece{{Text: "Style review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
+		Task:     []flowcrt.Piece{{Text: "Style review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
+		Settings: parallelSettings,
 	}
 	parallelState5Task = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "state-5",
 		},
-		Task: []flowcrt.Piece{{Text: "Summarize "}, {Text: "{{security}}", Ref: "security"}, {Text: ", "}, {Text: "{{performance}}", Ref: "performance"}, {Text: " and "}, {Text: "{{style}}", Ref: "style"}, {Text: "; the last verdict was "}, {Text: "{{verdict}}", Ref: "verdict"}},
+		Task:     []flowcrt.Piece{{Text: "Summarize "}, {Text: "{{security}}", Ref: "security"}, {Text: ", "}, {Text: "{{performance}}", Ref: "performance"}, {Text: " and "}, {Text: "{{style}}", Ref: "style"}, {Text: "; the last verdict was "}, {Text: "{{verdict}}", Ref: "verdict"}},
+		Settings: parallelSettings,
 	}
 )
 
@@ -162,7 +174,7 @@ func (w *Parallel) run(ctx context.Context, s *flowcrt.JSONState, step, until pa
 
 // stepState1 runs state "state-1" and returns the state to run next.
 func (w *Parallel) stepState1(ctx context.Context, s *flowcrt.JSONState) (parallelStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &parallelState1Task, w.h.Planner); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &parallelState1Task, w.h.Planner, w.h); err != nil {
 		return parallelDone, &flowcrt.StateError{
 			State: "state-1",
 			Err:   err,
@@ -190,7 +202,7 @@ func (w *Parallel) parallelState1(ctx context.Context, s *flowcrt.JSONState) (pa
 
 // stepState2 runs state "state-2" and returns the state to run next.
 func (w *Parallel) stepState2(ctx context.Context, s *flowcrt.JSONState) (parallelStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &parallelState2Task, w.h.SecurityReviewer); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &parallelState2Task, w.h.SecurityReviewer, w.h); err != nil {
 		return parallelDone, &flowcrt.StateError{
 			State: "state-2",
 			Err:   err,
@@ -201,7 +213,7 @@ func (w *Parallel) stepState2(ctx context.Context, s *flowcrt.JSONState) (parall
 
 // stepState3 runs state "state-3" and returns the state to run next.
 func (w *Parallel) stepState3(ctx context.Context, s *flowcrt.JSONState) (parallelStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &parallelState3Task, w.h.PerformanceReviewer); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &parallelState3Task, w.h.PerformanceReviewer, w.h); err != nil {
 		return parallelDone, &flowcrt.StateError{
 			State: "state-3",
 			Err:   err,
@@ -212,7 +224,7 @@ func (w *Parallel) stepState3(ctx context.Context, s *flowcrt.JSONState) (parall
 
 // stepState4 runs state "state-4" and returns the state to run next.
 func (w *Parallel) stepState4(ctx context.Context, s *flowcrt.JSONState) (parallelStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &parallelState4Task, w.h.StyleReviewer); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &parallelState4Task, w.h.StyleReviewer, w.h); err != nil {
 		return parallelDone, &flowcrt.StateError{
 			State: "state-4",
 			Err:   err,
@@ -223,13 +235,96 @@ func (w *Parallel) stepState4(ctx context.Context, s *flowcrt.JSONState) (parall
 
 // stepState5 runs state "state-5" and returns the state to run next.
 func (w *Parallel) stepState5(ctx context.Context, s *flowcrt.JSONState) (parallelStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &parallelState5Task, w.h.Summarizer); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &parallelState5Task, w.h.Summarizer, w.h); err != nil {
 		return parallelDone, &flowcrt.StateError{
 			State: "state-5",
 			Err:   err,
 		}
 	}
 	return parallelDone, nil
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "state-1" on
+// input. An existing one goes on from its last checkpoint with input merged into its context store
+// (nil: unchanged); one whose last run finished starts again at "state-1". It returns the context
+// store.
+func (w *Parallel) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Parallel) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Parallel) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Parallel) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "parallel",
+		Schema:   "json",
+		Start:    "state-1",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Parallel) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step parallelStep
+	switch state {
+	case "state-1":
+		step = parallelStepState1
+	case "state-5":
+		step = parallelStepState5
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != parallelDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next parallelStep
+		var err error
+		switch step {
+		case parallelStepState1:
+			next, err = w.stepState1(ctx, &s)
+		case parallelStepState5:
+			next, err = w.stepState5(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case parallelStepState1:
+				return "state-1"
+			case parallelStepState5:
+				return "state-5"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
 
 // ParallelMock implements ParallelHandlers with canned responses, for tests and dry runs.

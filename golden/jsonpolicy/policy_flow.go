@@ -13,8 +13,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 
 // PagesHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -92,6 +92,13 @@ func (w *Pages) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, pagesStepFetch, pagesDone)
 }
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	pagesSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	pagesFetchTask = flowcrt.JSONTask{
@@ -109,36 +116,42 @@ var (
 			{Name: "url", Value: []flowcrt.Piece{{Text: "https://example.com/"}, {Text: "{{page}}", Ref: "page"}}},
 			{Name: "accept", Value: []flowcrt.Piece{{Text: "application/json"}}},
 		},
+		Settings: pagesSettings,
 	}
 	pagesRouteTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "route",
 		},
-		Task: []flowcrt.Piece{{Text: "What should be done with \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\"?"}},
+		Task:     []flowcrt.Piece{{Text: "What should be done with \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\"?"}},
+		Settings: pagesSettings,
 	}
 	pagesSummarizeTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "summarize",
 		},
-		Task: []flowcrt.Piece{{Text: "Summarize \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\""}},
+		Task:     []flowcrt.Piece{{Text: "Summarize \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\""}},
+		Settings: pagesSettings,
 	}
 	pagesTranslateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "translate",
 		},
-		Task: []flowcrt.Piece{{Text: "Translate \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\""}},
+		Task:     []flowcrt.Piece{{Text: "Translate \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\""}},
+		Settings: pagesSettings,
 	}
 	pagesMissingTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "missing",
 		},
-		Task: []flowcrt.Piece{{Text: "Page "}, {Text: "{{page}}", Ref: "page"}, {Text: " does not exist"}},
+		Task:     []flowcrt.Piece{{Text: "Page "}, {Text: "{{page}}", Ref: "page"}, {Text: " does not exist"}},
+		Settings: pagesSettings,
 	}
 	pagesBrokenTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "broken",
 		},
-		Task: []flowcrt.Piece{{Text: "Page "}, {Text: "{{page}}", Ref: "page"}, {Text: " could not be handled"}},
+		Task:     []flowcrt.Piece{{Text: "Page "}, {Text: "{{page}}", Ref: "page"}, {Text: " could not be handled"}},
+		Settings: pagesSettings,
 	}
 )
 
@@ -182,7 +195,7 @@ func (w *Pages) run(ctx context.Context, s *flowcrt.JSONState, step, until pages
 
 // stepFetch runs state "fetch" and returns the state to run next.
 func (w *Pages) stepFetch(ctx context.Context, s *flowcrt.JSONState) (pagesStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &pagesFetchTask, w.h.HTTPGet); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &pagesFetchTask, w.h.HTTPGet, w.h); err != nil {
 		if flowcrt.MatchError(err, []string{"NotFound"}) {
 			return pagesStepMissing, nil
 		}
@@ -193,7 +206,7 @@ func (w *Pages) stepFetch(ctx context.Context, s *flowcrt.JSONState) (pagesStep,
 
 // stepRoute runs state "route" and returns the state to run next.
 func (w *Pages) stepRoute(ctx context.Context, s *flowcrt.JSONState) (pagesStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &pagesRouteTask, w.h.Router)
+	out, err := s.Do(ctx, &w.cfg, &pagesRouteTask, w.h.Router, w.h)
 	if err != nil {
 		return pagesDone, &flowcrt.StateError{
 			State: "route",
@@ -211,7 +224,7 @@ func (w *Pages) stepRoute(ctx context.Context, s *flowcrt.JSONState) (pagesStep,
 
 // stepSummarize runs state "summarize" and returns the state to run next.
 func (w *Pages) stepSummarize(ctx context.Context, s *flowcrt.JSONState) (pagesStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &pagesSummarizeTask, w.h.Writer)
+	out, err := s.Do(ctx, &w.cfg, &pagesSummarizeTask, w.h.Writer, w.h)
 	if err != nil {
 		return pagesStepBroken, nil
 	}
@@ -228,7 +241,7 @@ func (w *Pages) stepSummarize(ctx context.Context, s *flowcrt.JSONState) (pagesS
 
 // stepTranslate runs state "translate" and returns the state to run next.
 func (w *Pages) stepTranslate(ctx context.Context, s *flowcrt.JSONState) (pagesStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &pagesTranslateTask, w.h.Writer); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &pagesTranslateTask, w.h.Writer, w.h); err != nil {
 		return pagesDone, &flowcrt.StateError{
 			State: "translate",
 			Err:   err,
@@ -239,7 +252,7 @@ func (w *Pages) stepTranslate(ctx context.Context, s *flowcrt.JSONState) (pagesS
 
 // stepMissing runs state "missing" and returns the state to run next.
 func (w *Pages) stepMissing(ctx context.Context, s *flowcrt.JSONState) (pagesStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &pagesMissingTask, w.h.Reporter); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &pagesMissingTask, w.h.Reporter, w.h); err != nil {
 		return pagesDone, &flowcrt.StateError{
 			State: "missing",
 			Err:   err,
@@ -250,13 +263,119 @@ func (w *Pages) stepMissing(ctx context.Context, s *flowcrt.JSONState) (pagesSte
 
 // stepBroken runs state "broken" and returns the state to run next.
 func (w *Pages) stepBroken(ctx context.Context, s *flowcrt.JSONState) (pagesStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &pagesBrokenTask, w.h.Reporter); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &pagesBrokenTask, w.h.Reporter, w.h); err != nil {
 		return pagesDone, &flowcrt.StateError{
 			State: "broken",
 			Err:   err,
 		}
 	}
 	return pagesDone, nil
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "fetch" on input.
+// An existing one goes on from its last checkpoint with input merged into its context store (nil:
+// unchanged); one whose last run finished starts again at "fetch". It returns the context store.
+func (w *Pages) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Pages) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Pages) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Pages) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "Pages",
+		Schema:   "json",
+		Start:    "fetch",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Pages) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step pagesStep
+	switch state {
+	case "fetch":
+		step = pagesStepFetch
+	case "route":
+		step = pagesStepRoute
+	case "summarize":
+		step = pagesStepSummarize
+	case "translate":
+		step = pagesStepTranslate
+	case "missing":
+		step = pagesStepMissing
+	case "broken":
+		step = pagesStepBroken
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != pagesDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next pagesStep
+		var err error
+		switch step {
+		case pagesStepFetch:
+			next, err = w.stepFetch(ctx, &s)
+		case pagesStepRoute:
+			next, err = w.stepRoute(ctx, &s)
+		case pagesStepSummarize:
+			next, err = w.stepSummarize(ctx, &s)
+		case pagesStepTranslate:
+			next, err = w.stepTranslate(ctx, &s)
+		case pagesStepMissing:
+			next, err = w.stepMissing(ctx, &s)
+		case pagesStepBroken:
+			next, err = w.stepBroken(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case pagesStepFetch:
+				return "fetch"
+			case pagesStepRoute:
+				return "route"
+			case pagesStepSummarize:
+				return "summarize"
+			case pagesStepTranslate:
+				return "translate"
+			case pagesStepMissing:
+				return "missing"
+			case pagesStepBroken:
+				return "broken"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
 
 // PagesMock implements PagesHandlers with canned responses, for tests and dry runs.

@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 
 // SimpleHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -78,19 +78,28 @@ func (w *Simple) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, simpleStepFirstState, simpleDone)
 }
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	simpleSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	simpleFirstStateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "first-state",
 		},
-		Task: []flowcrt.Piece{{Text: "Write a greeting for "}, {Text: "{{name}}", Ref: "name"}},
+		Task:     []flowcrt.Piece{{Text: "Write a greeting for "}, {Text: "{{name}}", Ref: "name"}},
+		Settings: simpleSettings,
 	}
 	simpleNextStateIDTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "next-state-id",
 		},
-		Task: []flowcrt.Piece{{Text: "Review the greeting \""}, {Text: "{{greeting}}", Ref: "greeting"}, {Text: "\" for "}, {Text: "{{name}}", Ref: "name"}},
+		Task:     []flowcrt.Piece{{Text: "Review the greeting \""}, {Text: "{{greeting}}", Ref: "greeting"}, {Text: "\" for "}, {Text: "{{name}}", Ref: "name"}},
+		Settings: simpleSettings,
 	}
 )
 
@@ -126,7 +135,7 @@ func (w *Simple) run(ctx context.Context, s *flowcrt.JSONState, step, until simp
 
 // stepFirstState runs state "first-state" and returns the state to run next.
 func (w *Simple) stepFirstState(ctx context.Context, s *flowcrt.JSONState) (simpleStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &simpleFirstStateTask, w.h.Writer); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &simpleFirstStateTask, w.h.Writer, w.h); err != nil {
 		return simpleDone, &flowcrt.StateError{
 			State: "first-state",
 			Err:   err,
@@ -137,13 +146,96 @@ func (w *Simple) stepFirstState(ctx context.Context, s *flowcrt.JSONState) (simp
 
 // stepNextStateID runs state "next-state-id" and returns the state to run next.
 func (w *Simple) stepNextStateID(ctx context.Context, s *flowcrt.JSONState) (simpleStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &simpleNextStateIDTask, w.h.Reviewer); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &simpleNextStateIDTask, w.h.Reviewer, w.h); err != nil {
 		return simpleDone, &flowcrt.StateError{
 			State: "next-state-id",
 			Err:   err,
 		}
 	}
 	return simpleDone, nil
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "first-state" on
+// input. An existing one goes on from its last checkpoint with input merged into its context store
+// (nil: unchanged); one whose last run finished starts again at "first-state". It returns the
+// context store.
+func (w *Simple) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Simple) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Simple) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Simple) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "simple",
+		Schema:   "json",
+		Start:    "first-state",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Simple) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step simpleStep
+	switch state {
+	case "first-state":
+		step = simpleStepFirstState
+	case "next-state-id":
+		step = simpleStepNextStateID
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != simpleDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next simpleStep
+		var err error
+		switch step {
+		case simpleStepFirstState:
+			next, err = w.stepFirstState(ctx, &s)
+		case simpleStepNextStateID:
+			next, err = w.stepNextStateID(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case simpleStepFirstState:
+				return "first-state"
+			case simpleStepNextStateID:
+				return "next-state-id"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
 
 // SimpleMock implements SimpleHandlers with canned responses, for tests and dry runs.

@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 
 // BasicHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -88,37 +88,49 @@ func (w *Basic) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, basicStepCheckResult, basicDone)
 }
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	basicSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	basicCheckResultTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "check-result",
 		},
-		Task: []flowcrt.Piece{{Text: "Check the result of "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcrt.Piece{{Text: "Check the result of "}, {Text: "{{task}}", Ref: "task"}},
+		Settings: basicSettings,
 	}
 	basicSuccessHandlerTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "success-handler",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to success-handler"}},
+		Task:     []flowcrt.Piece{{Text: "Went to success-handler"}},
+		Settings: basicSettings,
 	}
 	basicWarningHandlerTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "warning-handler",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to warning-handler"}},
+		Task:     []flowcrt.Piece{{Text: "Went to warning-handler"}},
+		Settings: basicSettings,
 	}
 	basicErrorHandlerTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "error-handler",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to error-handler"}},
+		Task:     []flowcrt.Piece{{Text: "Went to error-handler"}},
+		Settings: basicSettings,
 	}
 	basicUnknownHandlerTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "unknown-handler",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to unknown-handler"}},
+		Task:     []flowcrt.Piece{{Text: "Went to unknown-handler"}},
+		Settings: basicSettings,
 	}
 )
 
@@ -160,7 +172,7 @@ func (w *Basic) run(ctx context.Context, s *flowcrt.JSONState, step, until basic
 
 // stepCheckResult runs state "check-result" and returns the state to run next.
 func (w *Basic) stepCheckResult(ctx context.Context, s *flowcrt.JSONState) (basicStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &basicCheckResultTask, w.h.Checker)
+	out, err := s.Do(ctx, &w.cfg, &basicCheckResultTask, w.h.Checker, w.h)
 	if err != nil {
 		return basicDone, &flowcrt.StateError{
 			State: "check-result",
@@ -181,7 +193,7 @@ func (w *Basic) stepCheckResult(ctx context.Context, s *flowcrt.JSONState) (basi
 
 // stepSuccessHandler runs state "success-handler" and returns the state to run next.
 func (w *Basic) stepSuccessHandler(ctx context.Context, s *flowcrt.JSONState) (basicStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &basicSuccessHandlerTask, w.h.SuccessHandler); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &basicSuccessHandlerTask, w.h.SuccessHandler, w.h); err != nil {
 		return basicDone, &flowcrt.StateError{
 			State: "success-handler",
 			Err:   err,
@@ -192,7 +204,7 @@ func (w *Basic) stepSuccessHandler(ctx context.Context, s *flowcrt.JSONState) (b
 
 // stepWarningHandler runs state "warning-handler" and returns the state to run next.
 func (w *Basic) stepWarningHandler(ctx context.Context, s *flowcrt.JSONState) (basicStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &basicWarningHandlerTask, w.h.WarningHandler); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &basicWarningHandlerTask, w.h.WarningHandler, w.h); err != nil {
 		return basicDone, &flowcrt.StateError{
 			State: "warning-handler",
 			Err:   err,
@@ -203,7 +215,7 @@ func (w *Basic) stepWarningHandler(ctx context.Context, s *flowcrt.JSONState) (b
 
 // stepErrorHandler runs state "error-handler" and returns the state to run next.
 func (w *Basic) stepErrorHandler(ctx context.Context, s *flowcrt.JSONState) (basicStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &basicErrorHandlerTask, w.h.ErrorHandler); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &basicErrorHandlerTask, w.h.ErrorHandler, w.h); err != nil {
 		return basicDone, &flowcrt.StateError{
 			State: "error-handler",
 			Err:   err,
@@ -214,13 +226,114 @@ func (w *Basic) stepErrorHandler(ctx context.Context, s *flowcrt.JSONState) (bas
 
 // stepUnknownHandler runs state "unknown-handler" and returns the state to run next.
 func (w *Basic) stepUnknownHandler(ctx context.Context, s *flowcrt.JSONState) (basicStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &basicUnknownHandlerTask, w.h.UnknownHandler); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &basicUnknownHandlerTask, w.h.UnknownHandler, w.h); err != nil {
 		return basicDone, &flowcrt.StateError{
 			State: "unknown-handler",
 			Err:   err,
 		}
 	}
 	return basicDone, nil
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "check-result" on
+// input. An existing one goes on from its last checkpoint with input merged into its context store
+// (nil: unchanged); one whose last run finished starts again at "check-result". It returns the
+// context store.
+func (w *Basic) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Basic) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Basic) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Basic) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "basic",
+		Schema:   "json",
+		Start:    "check-result",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Basic) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step basicStep
+	switch state {
+	case "check-result":
+		step = basicStepCheckResult
+	case "success-handler":
+		step = basicStepSuccessHandler
+	case "warning-handler":
+		step = basicStepWarningHandler
+	case "error-handler":
+		step = basicStepErrorHandler
+	case "unknown-handler":
+		step = basicStepUnknownHandler
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != basicDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next basicStep
+		var err error
+		switch step {
+		case basicStepCheckResult:
+			next, err = w.stepCheckResult(ctx, &s)
+		case basicStepSuccessHandler:
+			next, err = w.stepSuccessHandler(ctx, &s)
+		case basicStepWarningHandler:
+			next, err = w.stepWarningHandler(ctx, &s)
+		case basicStepErrorHandler:
+			next, err = w.stepErrorHandler(ctx, &s)
+		case basicStepUnknownHandler:
+			next, err = w.stepUnknownHandler(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case basicStepCheckResult:
+				return "check-result"
+			case basicStepSuccessHandler:
+				return "success-handler"
+			case basicStepWarningHandler:
+				return "warning-handler"
+			case basicStepErrorHandler:
+				return "error-handler"
+			case basicStepUnknownHandler:
+				return "unknown-handler"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
 
 // BasicMock implements BasicHandlers with canned responses, for tests and dry runs.

@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 
 // ErrorsHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -88,37 +88,49 @@ func (w *Errors) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, errorsStepRunTests, errorsDone)
 }
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	errorsSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	errorsRunTestsTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "run-tests",
 		},
-		Task: []flowcrt.Piece{{Text: "Run the tests"}},
+		Task:     []flowcrt.Piece{{Text: "Run the tests"}},
+		Settings: errorsSettings,
 	}
 	errorsSuccessStateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "success-state",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to success-state"}},
+		Task:     []flowcrt.Piece{{Text: "Went to success-state"}},
+		Settings: errorsSettings,
 	}
 	errorsPartialSuccessStateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "partial-success-state",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to partial-success-state"}},
+		Task:     []flowcrt.Piece{{Text: "Went to partial-success-state"}},
+		Settings: errorsSettings,
 	}
 	errorsFailureStateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "failure-state",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to failure-state"}},
+		Task:     []flowcrt.Piece{{Text: "Went to failure-state"}},
+		Settings: errorsSettings,
 	}
 	errorsUnknownStateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "unknown-state",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to unknown-state"}},
+		Task:     []flowcrt.Piece{{Text: "Went to unknown-state"}},
+		Settings: errorsSettings,
 	}
 )
 
@@ -160,7 +172,7 @@ func (w *Errors) run(ctx context.Context, s *flowcrt.JSONState, step, until erro
 
 // stepRunTests runs state "run-tests" and returns the state to run next.
 func (w *Errors) stepRunTests(ctx context.Context, s *flowcrt.JSONState) (errorsStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &errorsRunTestsTask, w.h.Tester)
+	out, err := s.Do(ctx, &w.cfg, &errorsRunTestsTask, w.h.Tester, w.h)
 	if err != nil {
 		return errorsDone, &flowcrt.StateError{
 			State: "run-tests",
@@ -181,7 +193,7 @@ func (w *Errors) stepRunTests(ctx context.Context, s *flowcrt.JSONState) (errors
 
 // stepSuccessState runs state "success-state" and returns the state to run next.
 func (w *Errors) stepSuccessState(ctx context.Context, s *flowcrt.JSONState) (errorsStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &errorsSuccessStateTask, w.h.SuccessState); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &errorsSuccessStateTask, w.h.SuccessState, w.h); err != nil {
 		return errorsDone, &flowcrt.StateError{
 			State: "success-state",
 			Err:   err,
@@ -192,7 +204,7 @@ func (w *Errors) stepSuccessState(ctx context.Context, s *flowcrt.JSONState) (er
 
 // stepPartialSuccessState runs state "partial-success-state" and returns the state to run next.
 func (w *Errors) stepPartialSuccessState(ctx context.Context, s *flowcrt.JSONState) (errorsStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &errorsPartialSuccessStateTask, w.h.PartialSuccessState); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &errorsPartialSuccessStateTask, w.h.PartialSuccessState, w.h); err != nil {
 		return errorsDone, &flowcrt.StateError{
 			State: "partial-success-state",
 			Err:   err,
@@ -203,7 +215,7 @@ func (w *Errors) stepPartialSuccessState(ctx context.Context, s *flowcrt.JSONSta
 
 // stepFailureState runs state "failure-state" and returns the state to run next.
 func (w *Errors) stepFailureState(ctx context.Context, s *flowcrt.JSONState) (errorsStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &errorsFailureStateTask, w.h.FailureState); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &errorsFailureStateTask, w.h.FailureState, w.h); err != nil {
 		return errorsDone, &flowcrt.StateError{
 			State: "failure-state",
 			Err:   err,
@@ -214,13 +226,114 @@ func (w *Errors) stepFailureState(ctx context.Context, s *flowcrt.JSONState) (er
 
 // stepUnknownState runs state "unknown-state" and returns the state to run next.
 func (w *Errors) stepUnknownState(ctx context.Context, s *flowcrt.JSONState) (errorsStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &errorsUnknownStateTask, w.h.UnknownState); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &errorsUnknownStateTask, w.h.UnknownState, w.h); err != nil {
 		return errorsDone, &flowcrt.StateError{
 			State: "unknown-state",
 			Err:   err,
 		}
 	}
 	return errorsDone, nil
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "run-tests" on
+// input. An existing one goes on from its last checkpoint with input merged into its context store
+// (nil: unchanged); one whose last run finished starts again at "run-tests". It returns the
+// context store.
+func (w *Errors) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Errors) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Errors) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Errors) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "errors",
+		Schema:   "json",
+		Start:    "run-tests",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Errors) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step errorsStep
+	switch state {
+	case "run-tests":
+		step = errorsStepRunTests
+	case "success-state":
+		step = errorsStepSuccessState
+	case "partial-success-state":
+		step = errorsStepPartialSuccessState
+	case "failure-state":
+		step = errorsStepFailureState
+	case "unknown-state":
+		step = errorsStepUnknownState
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != errorsDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next errorsStep
+		var err error
+		switch step {
+		case errorsStepRunTests:
+			next, err = w.stepRunTests(ctx, &s)
+		case errorsStepSuccessState:
+			next, err = w.stepSuccessState(ctx, &s)
+		case errorsStepPartialSuccessState:
+			next, err = w.stepPartialSuccessState(ctx, &s)
+		case errorsStepFailureState:
+			next, err = w.stepFailureState(ctx, &s)
+		case errorsStepUnknownState:
+			next, err = w.stepUnknownState(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case errorsStepRunTests:
+				return "run-tests"
+			case errorsStepSuccessState:
+				return "success-state"
+			case errorsStepPartialSuccessState:
+				return "partial-success-state"
+			case errorsStepFailureState:
+				return "failure-state"
+			case errorsStepUnknownState:
+				return "unknown-state"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
 
 // ErrorsMock implements ErrorsHandlers with canned responses, for tests and dry runs.

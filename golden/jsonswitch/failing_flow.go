@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 
 // FailingHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -84,31 +84,42 @@ func (w *Failing) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, failingStepTriage, failingDone)
 }
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	failingSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	failingTriageTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "triage",
 		},
-		Task: []flowcrt.Piece{{Text: "Triage the issue"}},
+		Task:     []flowcrt.Piece{{Text: "Triage the issue"}},
+		Settings: failingSettings,
 	}
 	failingUrgentTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "urgent",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to urgent"}},
+		Task:     []flowcrt.Piece{{Text: "Went to urgent"}},
+		Settings: failingSettings,
 	}
 	failingBugFixTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "bug-fix",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to bug-fix"}},
+		Task:     []flowcrt.Piece{{Text: "Went to bug-fix"}},
+		Settings: failingSettings,
 	}
 	failingBacklogTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "backlog",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to backlog"}},
+		Task:     []flowcrt.Piece{{Text: "Went to backlog"}},
+		Settings: failingSettings,
 	}
 )
 
@@ -148,7 +159,7 @@ func (w *Failing) run(ctx context.Context, s *flowcrt.JSONState, step, until fai
 
 // stepTriage runs state "triage" and returns the state to run next.
 func (w *Failing) stepTriage(ctx context.Context, s *flowcrt.JSONState) (failingStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &failingTriageTask, w.h.Triager)
+	out, err := s.Do(ctx, &w.cfg, &failingTriageTask, w.h.Triager, w.h)
 	if err != nil {
 		return failingDone, &flowcrt.StateError{
 			State: "triage",
@@ -167,7 +178,7 @@ func (w *Failing) stepTriage(ctx context.Context, s *flowcrt.JSONState) (failing
 
 // stepUrgent runs state "urgent" and returns the state to run next.
 func (w *Failing) stepUrgent(ctx context.Context, s *flowcrt.JSONState) (failingStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &failingUrgentTask, w.h.Urgent); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &failingUrgentTask, w.h.Urgent, w.h); err != nil {
 		return failingDone, &flowcrt.StateError{
 			State: "urgent",
 			Err:   err,
@@ -178,7 +189,7 @@ func (w *Failing) stepUrgent(ctx context.Context, s *flowcrt.JSONState) (failing
 
 // stepBugFix runs state "bug-fix" and returns the state to run next.
 func (w *Failing) stepBugFix(ctx context.Context, s *flowcrt.JSONState) (failingStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &failingBugFixTask, w.h.BugFix); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &failingBugFixTask, w.h.BugFix, w.h); err != nil {
 		return failingDone, &flowcrt.StateError{
 			State: "bug-fix",
 			Err:   err,
@@ -189,13 +200,107 @@ func (w *Failing) stepBugFix(ctx context.Context, s *flowcrt.JSONState) (failing
 
 // stepBacklog runs state "backlog" and returns the state to run next.
 func (w *Failing) stepBacklog(ctx context.Context, s *flowcrt.JSONState) (failingStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &failingBacklogTask, w.h.Backlog); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &failingBacklogTask, w.h.Backlog, w.h); err != nil {
 		return failingDone, &flowcrt.StateError{
 			State: "backlog",
 			Err:   err,
 		}
 	}
 	return failingDone, nil
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "triage" on input.
+// An existing one goes on from its last checkpoint with input merged into its context store (nil:
+// unchanged); one whose last run finished starts again at "triage". It returns the context store.
+func (w *Failing) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Failing) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Failing) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Failing) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "failing",
+		Schema:   "json",
+		Start:    "triage",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Failing) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step failingStep
+	switch state {
+	case "triage":
+		step = failingStepTriage
+	case "urgent":
+		step = failingStepUrgent
+	case "bug-fix":
+		step = failingStepBugFix
+	case "backlog":
+		step = failingStepBacklog
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != failingDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next failingStep
+		var err error
+		switch step {
+		case failingStepTriage:
+			next, err = w.stepTriage(ctx, &s)
+		case failingStepUrgent:
+			next, err = w.stepUrgent(ctx, &s)
+		case failingStepBugFix:
+			next, err = w.stepBugFix(ctx, &s)
+		case failingStepBacklog:
+			next, err = w.stepBacklog(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case failingStepTriage:
+				return "triage"
+			case failingStepUrgent:
+				return "urgent"
+			case failingStepBugFix:
+				return "bug-fix"
+			case failingStepBacklog:
+				return "backlog"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
 
 // FailingMock implements FailingHandlers with canned responses, for tests and dry runs.

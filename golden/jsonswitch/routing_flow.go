@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 
 // RoutingHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -88,37 +88,49 @@ func (w *Routing) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, routingStepClassify, routingDone)
 }
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	routingSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	routingClassifyTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "classify",
 		},
-		Task: []flowcrt.Piece{{Text: "Classify the notification"}},
+		Task:     []flowcrt.Piece{{Text: "Classify the notification"}},
+		Settings: routingSettings,
 	}
 	routingEmailProcessorTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "email-processor",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to email-processor"}},
+		Task:     []flowcrt.Piece{{Text: "Went to email-processor"}},
+		Settings: routingSettings,
 	}
 	routingSmsProcessorTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "sms-processor",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to sms-processor"}},
+		Task:     []flowcrt.Piece{{Text: "Went to sms-processor"}},
+		Settings: routingSettings,
 	}
 	routingPushProcessorTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "push-processor",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to push-processor"}},
+		Task:     []flowcrt.Piece{{Text: "Went to push-processor"}},
+		Settings: routingSettings,
 	}
 	routingUnsupportedTypeHandlerTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "unsupported-type-handler",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to unsupported-type-handler"}},
+		Task:     []flowcrt.Piece{{Text: "Went to unsupported-type-handler"}},
+		Settings: routingSettings,
 	}
 )
 
@@ -160,7 +172,7 @@ func (w *Routing) run(ctx context.Context, s *flowcrt.JSONState, step, until rou
 
 // stepClassify runs state "classify" and returns the state to run next.
 func (w *Routing) stepClassify(ctx context.Context, s *flowcrt.JSONState) (routingStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &routingClassifyTask, w.h.Classifier)
+	out, err := s.Do(ctx, &w.cfg, &routingClassifyTask, w.h.Classifier, w.h)
 	if err != nil {
 		return routingDone, &flowcrt.StateError{
 			State: "classify",
@@ -181,7 +193,7 @@ func (w *Routing) stepClassify(ctx context.Context, s *flowcrt.JSONState) (routi
 
 // stepEmailProcessor runs state "email-processor" and returns the state to run next.
 func (w *Routing) stepEmailProcessor(ctx context.Context, s *flowcrt.JSONState) (routingStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &routingEmailProcessorTask, w.h.EmailProcessor); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &routingEmailProcessorTask, w.h.EmailProcessor, w.h); err != nil {
 		return routingDone, &flowcrt.StateError{
 			State: "email-processor",
 			Err:   err,
@@ -192,7 +204,7 @@ func (w *Routing) stepEmailProcessor(ctx context.Context, s *flowcrt.JSONState) 
 
 // stepSmsProcessor runs state "sms-processor" and returns the state to run next.
 func (w *Routing) stepSmsProcessor(ctx context.Context, s *flowcrt.JSONState) (routingStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &routingSmsProcessorTask, w.h.SmsProcessor); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &routingSmsProcessorTask, w.h.SmsProcessor, w.h); err != nil {
 		return routingDone, &flowcrt.StateError{
 			State: "sms-processor",
 			Err:   err,
@@ -203,7 +215,7 @@ func (w *Routing) stepSmsProcessor(ctx context.Context, s *flowcrt.JSONState) (r
 
 // stepPushProcessor runs state "push-processor" and returns the state to run next.
 func (w *Routing) stepPushProcessor(ctx context.Context, s *flowcrt.JSONState) (routingStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &routingPushProcessorTask, w.h.PushProcessor); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &routingPushProcessorTask, w.h.PushProcessor, w.h); err != nil {
 		return routingDone, &flowcrt.StateError{
 			State: "push-processor",
 			Err:   err,
@@ -214,13 +226,114 @@ func (w *Routing) stepPushProcessor(ctx context.Context, s *flowcrt.JSONState) (
 
 // stepUnsupportedTypeHandler runs state "unsupported-type-handler" and returns the state to run next.
 func (w *Routing) stepUnsupportedTypeHandler(ctx context.Context, s *flowcrt.JSONState) (routingStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &routingUnsupportedTypeHandlerTask, w.h.UnsupportedTypeHandler); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &routingUnsupportedTypeHandlerTask, w.h.UnsupportedTypeHandler, w.h); err != nil {
 		return routingDone, &flowcrt.StateError{
 			State: "unsupported-type-handler",
 			Err:   err,
 		}
 	}
 	return routingDone, nil
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "classify" on
+// input. An existing one goes on from its last checkpoint with input merged into its context store
+// (nil: unchanged); one whose last run finished starts again at "classify". It returns the context
+// store.
+func (w *Routing) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Routing) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Routing) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Routing) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "routing",
+		Schema:   "json",
+		Start:    "classify",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Routing) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step routingStep
+	switch state {
+	case "classify":
+		step = routingStepClassify
+	case "email-processor":
+		step = routingStepEmailProcessor
+	case "sms-processor":
+		step = routingStepSmsProcessor
+	case "push-processor":
+		step = routingStepPushProcessor
+	case "unsupported-type-handler":
+		step = routingStepUnsupportedTypeHandler
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != routingDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next routingStep
+		var err error
+		switch step {
+		case routingStepClassify:
+			next, err = w.stepClassify(ctx, &s)
+		case routingStepEmailProcessor:
+			next, err = w.stepEmailProcessor(ctx, &s)
+		case routingStepSmsProcessor:
+			next, err = w.stepSmsProcessor(ctx, &s)
+		case routingStepPushProcessor:
+			next, err = w.stepPushProcessor(ctx, &s)
+		case routingStepUnsupportedTypeHandler:
+			next, err = w.stepUnsupportedTypeHandler(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case routingStepClassify:
+				return "classify"
+			case routingStepEmailProcessor:
+				return "email-processor"
+			case routingStepSmsProcessor:
+				return "sms-processor"
+			case routingStepPushProcessor:
+				return "push-processor"
+			case routingStepUnsupportedTypeHandler:
+				return "unsupported-type-handler"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
 
 // RoutingMock implements RoutingHandlers with canned responses, for tests and dry runs.

@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 
 // ScoreHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -88,37 +88,49 @@ func (w *Score) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, scoreStepGrade, scoreDone)
 }
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	scoreSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	scoreGradeTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "grade",
 		},
-		Task: []flowcrt.Piece{{Text: "Grade the essay"}},
+		Task:     []flowcrt.Piece{{Text: "Grade the essay"}},
+		Settings: scoreSettings,
 	}
 	scoreExcellentHandlerTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "excellent-handler",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to excellent-handler"}},
+		Task:     []flowcrt.Piece{{Text: "Went to excellent-handler"}},
+		Settings: scoreSettings,
 	}
 	scoreGoodHandlerTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "good-handler",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to good-handler"}},
+		Task:     []flowcrt.Piece{{Text: "Went to good-handler"}},
+		Settings: scoreSettings,
 	}
 	scoreAverageHandlerTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "average-handler",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to average-handler"}},
+		Task:     []flowcrt.Piece{{Text: "Went to average-handler"}},
+		Settings: scoreSettings,
 	}
 	scorePoorHandlerTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "poor-handler",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to poor-handler"}},
+		Task:     []flowcrt.Piece{{Text: "Went to poor-handler"}},
+		Settings: scoreSettings,
 	}
 )
 
@@ -160,7 +172,7 @@ func (w *Score) run(ctx context.Context, s *flowcrt.JSONState, step, until score
 
 // stepGrade runs state "grade" and returns the state to run next.
 func (w *Score) stepGrade(ctx context.Context, s *flowcrt.JSONState) (scoreStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &scoreGradeTask, w.h.Grader)
+	out, err := s.Do(ctx, &w.cfg, &scoreGradeTask, w.h.Grader, w.h)
 	if err != nil {
 		return scoreDone, &flowcrt.StateError{
 			State: "grade",
@@ -181,7 +193,7 @@ func (w *Score) stepGrade(ctx context.Context, s *flowcrt.JSONState) (scoreStep,
 
 // stepExcellentHandler runs state "excellent-handler" and returns the state to run next.
 func (w *Score) stepExcellentHandler(ctx context.Context, s *flowcrt.JSONState) (scoreStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &scoreExcellentHandlerTask, w.h.ExcellentHandler); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &scoreExcellentHandlerTask, w.h.ExcellentHandler, w.h); err != nil {
 		return scoreDone, &flowcrt.StateError{
 			State: "excellent-handler",
 			Err:   err,
@@ -192,7 +204,7 @@ func (w *Score) stepExcellentHandler(ctx context.Context, s *flowcrt.JSONState) 
 
 // stepGoodHandler runs state "good-handler" and returns the state to run next.
 func (w *Score) stepGoodHandler(ctx context.Context, s *flowcrt.JSONState) (scoreStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &scoreGoodHandlerTask, w.h.GoodHandler); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &scoreGoodHandlerTask, w.h.GoodHandler, w.h); err != nil {
 		return scoreDone, &flowcrt.StateError{
 			State: "good-handler",
 			Err:   err,
@@ -203,7 +215,7 @@ func (w *Score) stepGoodHandler(ctx context.Context, s *flowcrt.JSONState) (scor
 
 // stepAverageHandler runs state "average-handler" and returns the state to run next.
 func (w *Score) stepAverageHandler(ctx context.Context, s *flowcrt.JSONState) (scoreStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &scoreAverageHandlerTask, w.h.AverageHandler); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &scoreAverageHandlerTask, w.h.AverageHandler, w.h); err != nil {
 		return scoreDone, &flowcrt.StateError{
 			State: "average-handler",
 			Err:   err,
@@ -214,13 +226,113 @@ func (w *Score) stepAverageHandler(ctx context.Context, s *flowcrt.JSONState) (s
 
 // stepPoorHandler runs state "poor-handler" and returns the state to run next.
 func (w *Score) stepPoorHandler(ctx context.Context, s *flowcrt.JSONState) (scoreStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &scorePoorHandlerTask, w.h.PoorHandler); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &scorePoorHandlerTask, w.h.PoorHandler, w.h); err != nil {
 		return scoreDone, &flowcrt.StateError{
 			State: "poor-handler",
 			Err:   err,
 		}
 	}
 	return scoreDone, nil
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "grade" on input.
+// An existing one goes on from its last checkpoint with input merged into its context store (nil:
+// unchanged); one whose last run finished starts again at "grade". It returns the context store.
+func (w *Score) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Score) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Score) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Score) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "score",
+		Schema:   "json",
+		Start:    "grade",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Score) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step scoreStep
+	switch state {
+	case "grade":
+		step = scoreStepGrade
+	case "excellent-handler":
+		step = scoreStepExcellentHandler
+	case "good-handler":
+		step = scoreStepGoodHandler
+	case "average-handler":
+		step = scoreStepAverageHandler
+	case "poor-handler":
+		step = scoreStepPoorHandler
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != scoreDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next scoreStep
+		var err error
+		switch step {
+		case scoreStepGrade:
+			next, err = w.stepGrade(ctx, &s)
+		case scoreStepExcellentHandler:
+			next, err = w.stepExcellentHandler(ctx, &s)
+		case scoreStepGoodHandler:
+			next, err = w.stepGoodHandler(ctx, &s)
+		case scoreStepAverageHandler:
+			next, err = w.stepAverageHandler(ctx, &s)
+		case scoreStepPoorHandler:
+			next, err = w.stepPoorHandler(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case scoreStepGrade:
+				return "grade"
+			case scoreStepExcellentHandler:
+				return "excellent-handler"
+			case scoreStepGoodHandler:
+				return "good-handler"
+			case scoreStepAverageHandler:
+				return "average-handler"
+			case scoreStepPoorHandler:
+				return "poor-handler"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
 
 // ScoreMock implements ScoreHandlers with canned responses, for tests and dry runs.

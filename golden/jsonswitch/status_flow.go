@@ -11,8 +11,8 @@ import (
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here.
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 5)
-	_ = flowcrt.EnforceVersion(5 - flowcrt.MinGenVersion)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 
 // StatusHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -88,37 +88,49 @@ func (w *Status) RunState(ctx context.Context, s *flowcrt.JSONState) error {
 	return w.run(ctx, s, statusStepPollJob, statusDone)
 }
 
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	statusSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
 // The states' task templates, tool_args and retry policies.
 var (
 	statusPollJobTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "poll-job",
 		},
-		Task: []flowcrt.Piece{{Text: "Poll the job"}},
+		Task:     []flowcrt.Piece{{Text: "Poll the job"}},
+		Settings: statusSettings,
 	}
 	statusSuccessStateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "success-state",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to success-state"}},
+		Task:     []flowcrt.Piece{{Text: "Went to success-state"}},
+		Settings: statusSettings,
 	}
 	statusWaitStateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "wait-state",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to wait-state"}},
+		Task:     []flowcrt.Piece{{Text: "Went to wait-state"}},
+		Settings: statusSettings,
 	}
 	statusRetryStateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "retry-state",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to retry-state"}},
+		Task:     []flowcrt.Piece{{Text: "Went to retry-state"}},
+		Settings: statusSettings,
 	}
 	statusErrorStateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "error-state",
 		},
-		Task: []flowcrt.Piece{{Text: "Went to error-state"}},
+		Task:     []flowcrt.Piece{{Text: "Went to error-state"}},
+		Settings: statusSettings,
 	}
 )
 
@@ -160,7 +172,7 @@ func (w *Status) run(ctx context.Context, s *flowcrt.JSONState, step, until stat
 
 // stepPollJob runs state "poll-job" and returns the state to run next.
 func (w *Status) stepPollJob(ctx context.Context, s *flowcrt.JSONState) (statusStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &statusPollJobTask, w.h.Poller)
+	out, err := s.Do(ctx, &w.cfg, &statusPollJobTask, w.h.Poller, w.h)
 	if err != nil {
 		return statusDone, &flowcrt.StateError{
 			State: "poll-job",
@@ -181,7 +193,7 @@ func (w *Status) stepPollJob(ctx context.Context, s *flowcrt.JSONState) (statusS
 
 // stepSuccessState runs state "success-state" and returns the state to run next.
 func (w *Status) stepSuccessState(ctx context.Context, s *flowcrt.JSONState) (statusStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &statusSuccessStateTask, w.h.SuccessState); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &statusSuccessStateTask, w.h.SuccessState, w.h); err != nil {
 		return statusDone, &flowcrt.StateError{
 			State: "success-state",
 			Err:   err,
@@ -192,7 +204,7 @@ func (w *Status) stepSuccessState(ctx context.Context, s *flowcrt.JSONState) (st
 
 // stepWaitState runs state "wait-state" and returns the state to run next.
 func (w *Status) stepWaitState(ctx context.Context, s *flowcrt.JSONState) (statusStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &statusWaitStateTask, w.h.WaitState); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &statusWaitStateTask, w.h.WaitState, w.h); err != nil {
 		return statusDone, &flowcrt.StateError{
 			State: "wait-state",
 			Err:   err,
@@ -203,7 +215,7 @@ func (w *Status) stepWaitState(ctx context.Context, s *flowcrt.JSONState) (statu
 
 // stepRetryState runs state "retry-state" and returns the state to run next.
 func (w *Status) stepRetryState(ctx context.Context, s *flowcrt.JSONState) (statusStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &statusRetryStateTask, w.h.RetryState); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &statusRetryStateTask, w.h.RetryState, w.h); err != nil {
 		return statusDone, &flowcrt.StateError{
 			State: "retry-state",
 			Err:   err,
@@ -214,13 +226,114 @@ func (w *Status) stepRetryState(ctx context.Context, s *flowcrt.JSONState) (stat
 
 // stepErrorState runs state "error-state" and returns the state to run next.
 func (w *Status) stepErrorState(ctx context.Context, s *flowcrt.JSONState) (statusStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &statusErrorStateTask, w.h.ErrorState); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &statusErrorStateTask, w.h.ErrorState, w.h); err != nil {
 		return statusDone, &flowcrt.StateError{
 			State: "error-state",
 			Err:   err,
 		}
 	}
 	return statusDone, nil
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "poll-job" on
+// input. An existing one goes on from its last checkpoint with input merged into its context store
+// (nil: unchanged); one whose last run finished starts again at "poll-job". It returns the context
+// store.
+func (w *Status) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Status) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Status) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Status) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "status",
+		Schema:   "json",
+		Start:    "poll-job",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
+// each state; a fan-out is one step.
+func (w *Status) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	s.Attach(sess)
+	var step statusStep
+	switch state {
+	case "poll-job":
+		step = statusStepPollJob
+	case "success-state":
+		step = statusStepSuccessState
+	case "wait-state":
+		step = statusStepWaitState
+	case "retry-state":
+		step = statusStepRetryState
+	case "error-state":
+		step = statusStepErrorState
+	default:
+		return s, sess.UnknownState(state)
+	}
+	for step != statusDone {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		var next statusStep
+		var err error
+		switch step {
+		case statusStepPollJob:
+			next, err = w.stepPollJob(ctx, &s)
+		case statusStepSuccessState:
+			next, err = w.stepSuccessState(ctx, &s)
+		case statusStepWaitState:
+			next, err = w.stepWaitState(ctx, &s)
+		case statusStepRetryState:
+			next, err = w.stepRetryState(ctx, &s)
+		case statusStepErrorState:
+			next, err = w.stepErrorState(ctx, &s)
+		}
+		if err = sess.Save(ctx, func() string {
+			switch next {
+			case statusStepPollJob:
+				return "poll-job"
+			case statusStepSuccessState:
+				return "success-state"
+			case statusStepWaitState:
+				return "wait-state"
+			case statusStepRetryState:
+				return "retry-state"
+			case statusStepErrorState:
+				return "error-state"
+			}
+			return ""
+		}(), s, err); err != nil {
+			return s, err
+		}
+		step = next
+	}
+	return s, nil
 }
 
 // StatusMock implements StatusHandlers with canned responses, for tests and dry runs.

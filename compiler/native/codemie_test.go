@@ -1,0 +1,121 @@
+package native
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowc-dev/flowc/compiler/yamlx"
+	"github.com/flowc-dev/flowc/ir"
+)
+
+func lowerDiags(t *testing.T, src string) string {
+	t.Helper()
+	r := &yamlx.Reader{File: "t.flow.yaml"}
+	root := r.Parse([]byte(src))
+	require.NotNil(t, root, r.Diags.Lines())
+	Lower(r, root, Defaults{Stem: "t", Package: "p"})
+	r.Diags.Sort()
+	return r.Diags.Lines()
+}
+
+// An example object stands for the schema of an object with its keys, each
+// required, of the example value's type.
+func TestOutputSchemaForms(t *testing.T) {
+	w := lowerText(t, `states:
+  - id: a
+    output_schema: '{"key_points": ["..."], "score": 1, "ok": true}'
+  - id: b
+    output_schema: {type: object, required: [x]}
+  - id: c
+    output_schema: ''
+`)
+	assert.Equal(t, `{"properties":{"key_points":{"items":{"type":"string"},"type":"array"},"ok":{"type":"boolean"},"score":{"type":"number"}},"required":["key_points","ok","score"],"type":"object"}`,
+		w.States[0].CodeMie.OutputSchema)
+	assert.Equal(t, `{"required":["x"],"type":"object"}`, w.States[1].CodeMie.OutputSchema)
+	assert.Empty(t, w.States[2].CodeMie.OutputSchema)
+}
+
+// Context flags, retry_policy and the workflow's settings are lowered.
+func TestCodeMieKeys(t *testing.T) {
+	w := lowerText(t, `max_concurrency: 3
+retry_policy: {max_attempts: 4, initial_interval: 1.5, max_interval: 10}
+states:
+  - id: a
+    next:
+      state_id: b
+      iter_key: items
+      store_in_context: false
+      keep_history: false
+      clear_context_store: keep_current
+      reset_keys_in_context_store: [t]
+      include_in_iterator_context: [x]
+  - id: b
+    retry_policy: {max_attempts: 2}
+`)
+	c := w.States[0].CodeMie
+	assert.True(t, c.NoStore)
+	assert.True(t, c.NoHistory)
+	assert.Equal(t, 2, c.ClearStore)
+	assert.Equal(t, []string{"t"}, c.ResetKeys)
+	assert.Equal(t, []string{"x"}, c.IteratorKeys)
+	assert.Equal(t, 3, w.Regions[0].MaxConcurrency)
+	assert.Equal(t, 50, w.CodeMie.RecursionLimit)
+	r := w.States[0].Retry[0]
+	assert.Equal(t, 4, r.MaxAttempts)
+	assert.Equal(t, "1.5s", r.Interval.String())
+	assert.Equal(t, "10s", r.MaxDelay.String())
+	assert.Equal(t, 2, w.States[1].Retry[0].MaxAttempts, "the state's own policy wins")
+}
+
+// A tool with an MCP server runs through the MCP handler, with its default
+// tool_args before the state's.
+func TestToolStates(t *testing.T) {
+	w := lowerText(t, `tools:
+  - id: reader
+    tool: read_file
+    tool_args: {path: /a, mode: r}
+    mcp_server: {name: fs, config: {command: npx}}
+states:
+  - id: a
+    tool_id: reader
+    tool_args: {path: /b}
+`)
+	s := w.States[0]
+	assert.Equal(t, ir.MCPHandler, s.Handler.Name)
+	require.Len(t, s.ToolArgs, 2)
+	assert.Equal(t, "mode", s.ToolArgs[0].Name)
+	assert.Equal(t, "/b", s.ToolArgs[1].Value)
+}
+
+// CodeMie keys belong to JSON mode.
+func TestCodeMieKeysNeedJSONMode(t *testing.T) {
+	assert.Equal(t, "t.flow.yaml:2:1: `assistants` belongs to CodeMie workflows, which have no `state:` schema\n"+
+		"t.flow.yaml:6:5: `interrupt_before` belongs to CodeMie workflows, which have no `state:` schema\n"+
+		"t.flow.yaml:9:7: `output_key` belongs to CodeMie workflows, which have no `state:` schema\n",
+		lowerDiags(t, `state: {n: int}
+assistants: []
+states:
+  - id: a
+    handler: h
+    interrupt_before: true
+    next:
+      state_id: end
+      output_key: x
+`))
+}
+
+// A `next` with context flags and no target ends the run with them; a
+// state's own mcp_servers are kept for its assistant.
+func TestFlagsOnlyNextAndStateMCPServers(t *testing.T) {
+	w := lowerText(t, `states:
+  - id: a
+    mcp_servers: [{name: fs, config: {command: npx}}]
+    next: {store_in_context: false}
+`)
+	s := w.States[0]
+	assert.Equal(t, ir.TransEnd, s.Next.Kind)
+	assert.True(t, s.CodeMie.NoStore)
+	assert.Equal(t, `[{"config":{"command":"npx"},"name":"fs"}]`, s.CodeMie.MCPServers)
+}
