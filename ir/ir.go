@@ -62,6 +62,7 @@ type Workflow struct {
 	States      []*State // source order
 	Regions     []*Region
 	Chain       *ChainInfo // task chains only (see chain.go)
+	Subflows    []*Subflow // native: children spliced in place of `flow:` states (see subflow.go)
 
 	// statePos remembers where State found each id. Code generation looks
 	// up a state for every reference, and a scan per lookup made large

@@ -49,6 +49,7 @@ func (l *lowerer) state(n *yaml.Node) *ir.State {
 	}
 	s.Next = l.next(m, s)
 	l.stateType(m, s)
+	l.flowKey(m, s)
 	return s
 }
 
