@@ -59,11 +59,12 @@ func (l *lowerer) splice(w *ir.Workflow) {
 		return
 	}
 	entry := map[string]string{}
+	ran := map[string]ir.Pos{} // child file -> the flow state that runs it
 	var states []*ir.State
 	for _, s := range w.States {
 		use, ok := l.flows[s]
 		child := (*ir.Workflow)(nil)
-		if ok {
+		if ok && l.once(ran, use) {
 			child = l.lowerChild(use, w)
 		}
 		if child == nil {
@@ -93,6 +94,18 @@ func (l *lowerer) splice(w *ir.Workflow) {
 		w.Start.ID = to
 	}
 	l.distinctIDs(w)
+}
+
+// once reports whether use is the first flow state to run its file: a
+// child's states keep their ids, so two copies of it would clash.
+func (l *lowerer) once(ran map[string]ir.Pos, use flowUse) bool {
+	path := filepath.Clean(use.path)
+	if at, dup := ran[path]; dup {
+		l.Diags.Errorf(use.pos, "%s already runs at %s: a child's states keep their own ids, so a workflow runs each child once; go back to that state instead", use.path, at)
+		return false
+	}
+	ran[path] = use.pos
+	return true
 }
 
 // lowerChild reads and lowers the child a flow state names, with its own
