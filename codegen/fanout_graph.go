@@ -34,7 +34,7 @@ func stateNodes(b *strings.Builder, w *ir.Workflow, order []string, subs []*ir.S
 		if sf := owner[id]; sf != nil {
 			if !drawn[sf] {
 				drawn[sf] = true
-				openGraph(b, ids[id]+"_flow", sf.State+": flow "+sf.ID, dot, depth)
+				openGraph(b, fmt.Sprintf("%s_flow%d", ids[id], depth), sf.State+": flow "+sf.ID, dot, depth)
 				stateNodes(b, w, within(order, sf.AllStates()), sf.Inner, ids, dot, depth+1)
 				closeGraph(b, dot, depth)
 			}
