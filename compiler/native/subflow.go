@@ -60,7 +60,7 @@ func (l *lowerer) splice(w *ir.Workflow) {
 	}
 	entry := map[string]string{}
 	ran := map[string]ir.Pos{} // child file -> the flow state that runs it
-	var states []*ir.State
+	var states, replaced []*ir.State
 	for _, s := range w.States {
 		use, ok := l.flows[s]
 		child := (*ir.Workflow)(nil)
@@ -76,6 +76,7 @@ func (l *lowerer) splice(w *ir.Workflow) {
 			out.redirect(cs)
 		}
 		entry[s.ID] = child.Start.ID
+		replaced = append(replaced, s)
 		states = append(states, child.States...)
 		w.Subflows = append(w.Subflows, &ir.Subflow{
 			Pos: use.pos, State: s.ID, ID: child.ID, Source: child.Source,
@@ -93,7 +94,7 @@ func (l *lowerer) splice(w *ir.Workflow) {
 	if to, ok := entry[w.Start.ID]; ok {
 		w.Start.ID = to
 	}
-	l.distinctIDs(w)
+	l.distinctIDs(w, replaced)
 }
 
 // once reports whether use is the first flow state to run its file: a
@@ -111,6 +112,10 @@ func (l *lowerer) once(ran map[string]ir.Pos, use flowUse) bool {
 // lowerChild reads and lowers the child a flow state names, with its own
 // children spliced in, and checks that it fits the parent.
 func (l *lowerer) lowerChild(use flowUse, parent *ir.Workflow) *ir.Workflow {
+	if filepath.IsAbs(use.path) || strings.HasPrefix(use.path, "/") {
+		l.Diags.Errorf(use.pos, "flow %q: a child's path is relative to the definition that runs it", use.path)
+		return nil
+	}
 	path := filepath.ToSlash(filepath.Join(filepath.Dir(l.File), filepath.FromSlash(use.path)))
 	abs, _ := filepath.Abs(path)
 	if i := slices.Index(l.stack, abs); i >= 0 {
@@ -196,10 +201,14 @@ func fieldNamed(fields []*ir.Field, name string) *ir.Field {
 	return nil
 }
 
-// distinctIDs reports a child state whose id another state has: mock
-// configs and checkpoints name a child's states by their own ids.
-func (l *lowerer) distinctIDs(w *ir.Workflow) {
+// distinctIDs reports a child state whose id another state has, the flow
+// states it replaced included: mock configs and checkpoints name a child's
+// states by their own ids, and references to a flow state lead to its child.
+func (l *lowerer) distinctIDs(w *ir.Workflow, replaced []*ir.State) {
 	first := map[string]*ir.State{}
+	for _, s := range replaced {
+		first[s.ID] = s
+	}
 	for _, s := range w.States {
 		prev, dup := first[s.ID]
 		if !dup {
