@@ -11,20 +11,21 @@ type Subflow struct {
 	State  string // the parent state the child replaces
 	ID     string // the child's workflow id
 	Source string // the child's file, as the compiler read it
+	Path   string // the same file relative to the outermost definition's directory, slash-separated
 	// States are the child's own states, in its source order; the states of
 	// the child's own children are in Inner.
 	States []string
 	Inner  []*Subflow
 }
 
-// Sources lists the child files a workflow's output depends on, nested ones
-// included, in the order the front-end met them.
-func (w *Workflow) Sources() []string {
-	var out []string
+// AllSubflows lists the children of a workflow, nested ones included, in
+// the order the front-end met them.
+func (w *Workflow) AllSubflows() []*Subflow {
+	var out []*Subflow
 	var walk func([]*Subflow)
 	walk = func(subs []*Subflow) {
 		for _, sf := range subs {
-			out = append(out, sf.Source)
+			out = append(out, sf)
 			walk(sf.Inner)
 		}
 	}

@@ -85,7 +85,10 @@ func checkFresh(results []compiled, stdout io.Writer) int {
 // changed names the files a stale output depends on: the definition and
 // the child flows it runs, whose states are compiled into the same file.
 func changed(c compiled) string {
-	children := c.wf.Sources()
+	var children []string
+	for _, sf := range c.wf.AllSubflows() {
+		children = append(children, sf.Source)
+	}
 	if len(children) == 0 {
 		return c.def
 	}

@@ -79,7 +79,7 @@ func (l *lowerer) splice(w *ir.Workflow) {
 		replaced = append(replaced, s)
 		states = append(states, child.States...)
 		w.Subflows = append(w.Subflows, &ir.Subflow{
-			Pos: use.pos, State: s.ID, ID: child.ID, Source: child.Source,
+			Pos: use.pos, State: s.ID, ID: child.ID, Source: child.Source, Path: l.fromRoot(child.Source),
 			States: ownStates(child), Inner: child.Subflows,
 		})
 	}
@@ -143,6 +143,18 @@ func (l *lowerer) lowerChild(use flowUse, parent *ir.Workflow) *ir.Workflow {
 	return child
 }
 
+// fromRoot is path relative to the outermost definition, which the
+// generated file's header names the children from.
+func (l *lowerer) fromRoot(path string) string {
+	rel, err := filepath.Rel(filepath.Dir(l.names[0]), path)
+	if err != nil {
+		return path
+	}
+	return filepath.ToSlash(rel)
+}
+
+// lowerFile lowers a child's document with a lowerer of its own, which
+// knows the files above it.
 func (l *lowerer) lowerFile(r *yamlx.Reader, src []byte, abs string) *ir.Workflow {
 	root := r.Parse(src)
 	if root == nil {
