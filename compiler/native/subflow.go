@@ -52,49 +52,60 @@ func (l *lowerer) flowKey(m yamlx.Map, s *ir.State) {
 	l.flows[s] = flowUse{pos: l.ContentPos(n), path: path}
 }
 
+// splicing is what splice learns as it replaces flow states.
+type splicing struct {
+	entry    map[string]string // flow state id -> its child's start
+	ran      map[string]ir.Pos // child file -> the flow state that runs it
+	replaced []*ir.State       // the flow states replaced
+}
+
 // splice replaces every flow state of w by its child's states, and sends
 // whatever went to a flow state to its child's start.
 func (l *lowerer) splice(w *ir.Workflow) {
 	if len(l.flows) == 0 {
 		return
 	}
-	entry := map[string]string{}
-	ran := map[string]ir.Pos{} // child file -> the flow state that runs it
-	var states, replaced []*ir.State
+	sp := &splicing{entry: map[string]string{}, ran: map[string]ir.Pos{}}
+	var states []*ir.State
 	for _, s := range w.States {
-		use, ok := l.flows[s]
-		child := (*ir.Workflow)(nil)
-		if ok && l.once(ran, use) {
-			child = l.lowerChild(use, w)
-		}
-		if child == nil {
-			states = append(states, s)
-			continue
-		}
-		out := exit{s.Next}
-		for _, cs := range child.States {
-			out.redirect(cs)
-		}
-		entry[s.ID] = child.Start.ID
-		replaced = append(replaced, s)
-		states = append(states, child.States...)
-		w.Subflows = append(w.Subflows, &ir.Subflow{
-			Pos: use.pos, State: s.ID, ID: child.ID, Source: child.Source, Path: l.fromRoot(child.Source),
-			States: ownStates(child), Inner: child.Subflows,
-		})
+		states = append(states, l.spliceState(sp, w, s)...)
 	}
 	w.States = states
 	for _, s := range w.States {
 		for _, r := range stateRefs(s) {
-			if to, ok := entry[r.ID]; ok {
+			if to, ok := sp.entry[r.ID]; ok {
 				r.ID = to
 			}
 		}
 	}
-	if to, ok := entry[w.Start.ID]; ok {
+	if to, ok := sp.entry[w.Start.ID]; ok {
 		w.Start.ID = to
 	}
-	l.distinctIDs(w, replaced)
+	l.distinctIDs(w, sp.replaced)
+}
+
+// spliceState returns the states that take s's place: its child's, whose
+// ends now go on through s's next, or s itself.
+func (l *lowerer) spliceState(sp *splicing, w *ir.Workflow, s *ir.State) []*ir.State {
+	use, ok := l.flows[s]
+	if !ok || !l.once(sp.ran, use) {
+		return []*ir.State{s}
+	}
+	child := l.lowerChild(use, w)
+	if child == nil {
+		return []*ir.State{s}
+	}
+	out := exit{s.Next}
+	for _, cs := range child.States {
+		out.redirect(cs)
+	}
+	sp.entry[s.ID] = child.Start.ID
+	sp.replaced = append(sp.replaced, s)
+	w.Subflows = append(w.Subflows, &ir.Subflow{
+		Pos: use.pos, State: s.ID, ID: child.ID, Source: child.Source, Path: l.fromRoot(child.Source),
+		States: ownStates(child), Inner: child.Subflows,
+	})
+	return child.States
 }
 
 // once reports whether use is the first flow state to run its file: a
