@@ -56,6 +56,7 @@ func Generate(w *ir.Workflow, opts Options) ([]File, error) {
 
 func generate(w *ir.Workflow, opts Options, b *bulk) ([]byte, error) {
 	f := newFile(w.Package, opts.Source)
+	childFlows(f, w)
 	t := nativeLoop{b: b}
 	switch w.Mode {
 	case ir.ModeChain:
@@ -85,6 +86,18 @@ func newFile(pkg, source string) *jen.File {
 	}
 	f.ImportAlias(RuntimePath, RuntimeAlias)
 	return f
+}
+
+// childFlows names the files of the child flows compiled into f: the file
+// goes stale when they change too.
+func childFlows(f *jen.File, w *ir.Workflow) {
+	var paths []string
+	for _, sf := range w.AllSubflows() {
+		paths = append(paths, sf.Path)
+	}
+	if len(paths) > 0 {
+		f.HeaderComment("child flows, relative to the source: " + oneLine(strings.Join(paths, ", ")))
+	}
 }
 
 // render formats the file. Output that does not parse is a generator bug:

@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/flowc-dev/flowc/ir"
@@ -9,27 +10,69 @@ import (
 
 // regionNodes writes the nodes of a native workflow in source order, each
 // fan-out region as a subgraph (a dot cluster) right after the state that
-// opens it, with one nested subgraph per parallel branch.
+// opens it, with one nested subgraph per parallel branch, and each child
+// flow as a subgraph where its first state is.
 func regionNodes(b *strings.Builder, w *ir.Workflow, ids map[string]string, dot bool) {
-	for _, s := range w.States {
-		if w.RegionOf(s.ID) != nil {
-			continue // drawn inside its region
-		}
-		node(b, s.ID, ids, dot, 1)
-		r := s.Next.Region
-		if r == nil {
-			continue
-		}
-		if r.Kind == ir.RegionMap {
-			subgraph(b, ids[s.ID]+"_each", s.ID+": each item of "+r.Items+concurrencyWords(r.MaxConcurrency), refIDs(r.Body), ids, dot, 1)
-			continue
-		}
-		openGraph(b, ids[s.ID]+"_parallel", s.ID+": parallel", dot, 1)
-		for i, br := range r.Branches {
-			subgraph(b, fmt.Sprintf("%s_%d", ids[s.ID], i+1), "branch "+br[0].ID, refIDs(br), ids, dot, 2)
-		}
-		closeGraph(b, dot, 1)
+	order := make([]string, len(w.States))
+	for i, s := range w.States {
+		order[i] = s.ID
 	}
+	stateNodes(b, w, order, w.Subflows, ids, dot, 1)
+}
+
+// stateNodes writes the states of order at depth, those of each subflow
+// of subs inside its own subgraph.
+func stateNodes(b *strings.Builder, w *ir.Workflow, order []string, subs []*ir.Subflow, ids map[string]string, dot bool, depth int) {
+	owner := map[string]*ir.Subflow{}
+	for _, sf := range subs {
+		for _, id := range sf.AllStates() {
+			owner[id] = sf
+		}
+	}
+	drawn := map[*ir.Subflow]bool{}
+	for _, id := range order {
+		if sf := owner[id]; sf != nil {
+			if !drawn[sf] {
+				drawn[sf] = true
+				openGraph(b, fmt.Sprintf("%s_flow%d", ids[id], depth), sf.State+": flow "+sf.ID, dot, depth)
+				stateNodes(b, w, within(order, sf.AllStates()), sf.Inner, ids, dot, depth+1)
+				closeGraph(b, dot, depth)
+			}
+			continue
+		}
+		if w.RegionOf(id) == nil { // a region's states are drawn inside it
+			node(b, id, ids, dot, depth)
+			regionGraph(b, w.State(id), ids, dot, depth)
+		}
+	}
+}
+
+// within keeps the ids of order that are in set, in order.
+func within(order, set []string) []string {
+	var out []string
+	for _, id := range order {
+		if slices.Contains(set, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// regionGraph draws the fan-out s opens, if any.
+func regionGraph(b *strings.Builder, s *ir.State, ids map[string]string, dot bool, depth int) {
+	r := s.Next.Region
+	if r == nil {
+		return
+	}
+	if r.Kind == ir.RegionMap {
+		subgraph(b, ids[s.ID]+"_each", s.ID+": each item of "+r.Items+concurrencyWords(r.MaxConcurrency), refIDs(r.Body), ids, dot, depth)
+		return
+	}
+	openGraph(b, ids[s.ID]+"_parallel", s.ID+": parallel", dot, depth)
+	for i, br := range r.Branches {
+		subgraph(b, fmt.Sprintf("%s_%d", ids[s.ID], i+1), "branch "+br[0].ID, refIDs(br), ids, dot, depth+1)
+	}
+	closeGraph(b, dot, depth)
 }
 
 func node(b *strings.Builder, id string, ids map[string]string, dot bool, depth int) {

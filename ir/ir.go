@@ -62,6 +62,7 @@ type Workflow struct {
 	States      []*State // source order
 	Regions     []*Region
 	Chain       *ChainInfo // task chains only (see chain.go)
+	Subflows    []*Subflow // native: children spliced in place of `flow:` states (see subflow.go)
 	// CodeMie is JSON mode's CodeMie configuration (see codemie.go).
 	CodeMie *CodeMie
 

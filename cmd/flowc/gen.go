@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // cmdGen generates every definition first and writes only when all of them
@@ -74,11 +75,24 @@ func checkFresh(results []compiled, stdout io.Writer) int {
 			fmt.Fprintf(stdout, "%s: missing (generate it from %s)\n", c.out, c.def)
 			code = exitFailed
 		case !bytes.Equal(old, c.file.Content):
-			fmt.Fprintf(stdout, "%s: stale (%s changed since it was generated)\n", c.out, c.def)
+			fmt.Fprintf(stdout, "%s: stale (%s changed since it was generated)\n", c.out, changed(c))
 			code = exitFailed
 		}
 	}
 	return code
+}
+
+// changed names the files a stale output depends on: the definition and
+// the child flows it runs, whose states are compiled into the same file.
+func changed(c compiled) string {
+	var children []string
+	for _, sf := range c.wf.AllSubflows() {
+		children = append(children, sf.Source)
+	}
+	if len(children) == 0 {
+		return c.def
+	}
+	return c.def + " or its child flows " + strings.Join(children, ", ")
 }
 
 // writeIfChanged leaves an up-to-date file alone (its mtime too) and

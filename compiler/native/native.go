@@ -5,6 +5,7 @@ package native
 
 import (
 	"go/token"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -20,7 +21,7 @@ var topKeys = []string{"workflow", "package", "description", "state", "start", "
 
 var stateKeys = []string{
 	"id", "type", "description", "handler", "assistant_id", "tool_id", "task", "tool_args",
-	"prompt", "options", "timeout", "retry", "catch", "next", "end",
+	"prompt", "options", "timeout", "retry", "catch", "next", "end", "flow",
 }
 
 // Detect reports whether a parsed document is in the native language: a
@@ -63,7 +64,8 @@ type Defaults struct {
 
 // Lower turns the root node of a native definition into a workflow.
 func Lower(r *yamlx.Reader, root *yaml.Node, d Defaults) *ir.Workflow {
-	l := &lowerer{Reader: r, defaults: d}
+	abs, _ := filepath.Abs(r.File)
+	l := &lowerer{Reader: r, defaults: d, stack: []string{abs}, names: []string{r.File}}
 	return l.workflow(root)
 }
 
@@ -72,6 +74,11 @@ type lowerer struct {
 	defaults Defaults
 	json     bool   // the workflow has no `state:` schema: templates are parsed
 	linked   []link // JSON mode: the states' assistant, tool and custom node references
+
+	flows map[*ir.State]flowUse // the states that run a child workflow (subflow.go)
+	child bool                  // lowering a child: its parent finds the fan-outs of both
+	stack []string              // absolute paths of the files being lowered, outermost first
+	names []string              // the same files as the compiler names them, for cycle messages
 }
 
 func (l *lowerer) workflow(root *yaml.Node) *ir.Workflow {
@@ -119,7 +126,10 @@ func (l *lowerer) workflow(root *yaml.Node) *ir.Workflow {
 	l.applyDefaults(m, w)
 	l.links(w)
 	w.Start = l.start(m, w)
-	l.regions(w)
+	l.splice(w)
+	if !l.child {
+		l.regions(w)
+	}
 	return w
 }
 

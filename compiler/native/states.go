@@ -51,6 +51,7 @@ func (l *lowerer) state(n *yaml.Node) *ir.State {
 	s.Next = l.next(m, s)
 	l.codemieState(m, s) // JSON mode: CodeMie's state keys
 	l.stateType(m, s)
+	l.flowKey(m, s)
 	return s
 }
 
