@@ -143,7 +143,7 @@ func TestSchemaRejectsMalformed(t *testing.T) {
 	for _, c := range []string{
 		"unknown_state_key/input.flow.yaml", "unknown_top_key/input.flow.yaml", "retry_zero_attempts/input.flow.yaml",
 		"codemie-references/input.flow.yaml", "chain-unknown-keys/input.chain.yaml", "chain-contenox-problems/input.chain.json",
-		"chain-json-positions/input.chain.json", "asl-unknown-fields/input.asl.json",
+		"chain-json-positions/input.chain.json", "asl-unknown-fields/input.asl.json", "asl-yaml-positions/input.asl.yaml",
 	} {
 		src, err := os.ReadFile(filepath.Join("..", "..", "golden", "testdata", "errors", c))
 		require.NoError(t, err)
@@ -162,6 +162,10 @@ func TestSchemaRejectsMalformed(t *testing.T) {
 		"execute_config type.chain.yaml":   "tasks:\n  - id: a\n    handler: chat_completion\n    execute_config: {model: m, shift: maybe}\n",
 		"unknown retry key.chain.json":     `{"tasks": [{"id": "a", "handler": "noop", "execute_config": {"retry_policy": {"attempts": 3}}}]}`,
 		"state field of another.asl.json":  `{"StartAt": "A", "States": {"A": {"Type": "Pass", "Resource": "x", "End": true}}}`,
+		"End not a boolean.asl.json":       `{"StartAt": "A", "States": {"A": {"Type": "Pass", "End": "yes"}}}`,
+		"retrier attempts text.asl.json":   `{"StartAt": "A", "States": {"A": {"Type": "Task", "Resource": "r", "End": true, "Retry": [{"ErrorEquals": ["States.ALL"], "MaxAttempts": "3"}]}}}`,
+		"catcher without errors.asl.json":  `{"StartAt": "A", "States": {"A": {"Type": "Task", "Resource": "r", "End": true, "Catch": [{"ErrorEquals": [], "Next": "A"}]}}}`,
+		"comparison operand type.asl.json": `{"StartAt": "A", "States": {"A": {"Type": "Choice", "Choices": [{"Variable": "$.n", "NumericEquals": "1", "Next": "B"}], "Default": "B"}, "B": {"Type": "Succeed"}}}`,
 	} {
 		cases[name] = src
 	}
