@@ -7,7 +7,7 @@ import (
 )
 
 // chainGenVersion is the generator version of chain code; it needs the
-// runtime's chain support (see flowcrt.EnforceVersion).
+// runtime's chain support (see flowcrt.ThisRuntime).
 const chainGenVersion = 8 // typed calls of the documented handlers, ChainTask
 
 // chainGen emits the Go of a task chain (SPEC §5): a handlers interface with

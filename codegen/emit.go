@@ -1,6 +1,8 @@
 package codegen
 
 import (
+	"fmt"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/flowc-dev/flowc/ir"
@@ -141,12 +143,13 @@ func emit(f *jen.File, d dialect, t target) {
 	t.mock(f, sh)
 }
 
+// versionGuard stops the file compiling against a runtime that does not
+// support its version, with an error naming both (see runtime/version.go).
 func versionGuard(f *jen.File, version int) {
-	f.Comment("This file needs a runtime that supports its generation: a mismatch fails to compile here.")
-	f.Const().Defs(
-		jen.Id("_").Op("=").Add(rt("EnforceVersion")).Call(rt("GenVersion").Op("-").Lit(version)),
-		jen.Id("_").Op("=").Add(rt("EnforceVersion")).Call(jen.Lit(version).Op("-").Add(rt("MinGenVersion"))),
-	)
+	f.Comment("This file needs a runtime that supports its generation: a mismatch fails to compile here,")
+	f.Comment("naming the versions the runtime supports and the one this file needs.")
+	method := fmt.Sprintf("GeneratedCodeVersion%d", version)
+	f.Var().Id("_").Interface(jen.Id(method).Params()).Op("=").Add(rt("ThisRuntime"))
 }
 
 // firstHandlers lists each handler once, in order of first use; skip

@@ -2,7 +2,7 @@
 // generates; it is meant for generated code, which imports it as flowcrt.
 //
 // Its API follows the needs of the code generator and changes together with
-// it (see EnforceVersion). Programs reach it through the generated
+// it (see ThisRuntime). Programs reach it through the generated
 // constructors, whose options (WithClock, WithRand, ...) and test helpers
 // (FakeClock, MockConfig) come from here; other code should not depend on
 // it directly.

@@ -1,17 +1,41 @@
 package runtime
 
-// EnforceVersion turns a skew between generated code and this package into a
-// compile error. Generated code holds the two declarations
+// The guard against a skew between generated code and this package. Code
+// of generator version N holds
+//
+//	var _ interface{ GeneratedCodeVersionN() } = flowcrt.ThisRuntime
+//
+// and ThisRuntime's type has the method GeneratedCodeVersionN for each N
+// from MinGenVersion to GenVersion, and is named after the two. Code this
+// package does not support (too new, or too old) then fails to compile
+// with a message that names both sides, such as
+//
+//	flowcrt.RuntimeSupportsGeneratedCode8To8 does not implement
+//	interface{GeneratedCodeVersion9()} (missing method GeneratedCodeVersion9)
+//
+// The fix is to regenerate with the flowc of this runtime, or to update
+// github.com/flowc-dev/flowc to the version that wrote the code (`flowc
+// version` prints the range a flowc supports). protobuf-go's constant
+// guard (EnforceVersion below) fails with "constant -1 overflows", which
+// names neither version.
+
+// ThisRuntime is what generated code checks its version against.
+var ThisRuntime RuntimeSupportsGeneratedCode8To8
+
+// RuntimeSupportsGeneratedCode8To8 has a method for each version of
+// generated code this package supports; its name must change with
+// MinGenVersion and GenVersion (version_test.go checks that it does).
+type RuntimeSupportsGeneratedCode8To8 struct{}
+
+// GeneratedCodeVersion8 marks support for code of generator version 8.
+func (RuntimeSupportsGeneratedCode8To8) GeneratedCodeVersion8() {}
+
+// EnforceVersion is the guard of code generated before ThisRuntime existed:
 //
 //	const _ = flowcrt.EnforceVersion(flowcrt.GenVersion - N)
 //	const _ = flowcrt.EnforceVersion(N - flowcrt.MinGenVersion)
 //
-// where N is the version of the generator that wrote it. The first stops
-// compiling when this package is older than the generated code
-// (GenVersion < N), the second when it no longer supports code that old
-// (MinGenVersion > N): converting a negative constant to an unsigned type is
-// rejected by the compiler. This is the scheme of protobuf-go's
-// protoimpl.EnforceVersion.
+// A negative constant converted to an unsigned type does not compile.
 type EnforceVersion uint
 
 const (

@@ -11,11 +11,11 @@ import (
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
-// This file needs a runtime that supports its generation: a mismatch fails to compile here.
-const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
-	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
-)
+// This file needs a runtime that supports its generation: a mismatch fails to compile here,
+// naming the versions the runtime supports and the one this file needs.
+var _ interface {
+	GeneratedCodeVersion8()
+} = flowcrt.ThisRuntime
 
 // RetrycatchHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)

@@ -5,6 +5,8 @@
 //	flowc graph [--format mermaid|dot] FILE
 //	flowc run FILE [--input JSON_FILE|-] [--mock-config FILE --test-case NAME] [--skip-waits]
 //	          [--checkpoint-db PATH --session ID [--decision OPTION]]
+//	flowc schema [native|chain|asl]
+//	flowc version
 package main
 
 import (
@@ -28,6 +30,8 @@ const (
   flowc graph [--format mermaid|dot] FILE
   flowc run FILE [--input JSON_FILE|-] [--mock-config FILE --test-case NAME] [--skip-waits]
             [--checkpoint-db PATH --session ID [--decision OPTION]]
+  flowc schema [native|chain|asl]        print the JSON Schema of a dialect; no argument lists them
+  flowc version                          print flowc's version (also --version)
 `
 )
 
@@ -39,6 +43,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	cmds := map[string]func([]string, io.Reader, io.Writer, io.Writer) int{
 		"gen": cmdGen, "check": cmdCheck, "graph": cmdGraph, "run": cmdRun,
+		"schema": cmdSchema, "version": cmdVersion, "--version": cmdVersion,
 	}
 	cmd, ok := cmds[args[0]]
 	switch {

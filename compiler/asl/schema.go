@@ -31,8 +31,8 @@ func Schema() ([]byte, error) {
 		"branch":    machine(),
 		"processor": machine("ProcessorConfig"),
 		"rule":      ruleSchema(),
-		"retrier":   object(retrierKeys, anyValue),
-		"catcher":   object(catcherKeys, anyValue),
+		"retrier":   typed(object(retrierKeys, anyValue), retrierTypes),
+		"catcher":   typed(object(catcherKeys, anyValue), catcherTypes),
 	}
 	return json.MarshalIndent(root, "", "  ")
 }
@@ -41,7 +41,7 @@ func Schema() ([]byte, error) {
 func stateSchema() map[string]any {
 	var byType []any
 	for _, t := range typeNames {
-		fields := object(stateFields[irType(t)], map[string]any{})
+		fields := typed(object(stateFields[irType(t)], map[string]any{}), stateTypes)
 		setField(fields, "Type", map[string]any{"const": t})
 		for k, v := range nestedFields {
 			if slices.Contains(stateFields[irType(t)], k) {
@@ -73,7 +73,7 @@ var nestedFields = map[string]any{
 }
 
 func ruleSchema() map[string]any {
-	r := object(ruleKeys, map[string]any{})
+	r := typed(object(ruleKeys, map[string]any{}), ruleTypes())
 	setField(r, "And", map[string]any{"type": "array", "items": ref("rule")})
 	setField(r, "Or", map[string]any{"type": "array", "items": ref("rule")})
 	setField(r, "Not", ref("rule"))

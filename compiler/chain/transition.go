@@ -17,6 +17,9 @@ var (
 	// aliases are older spellings of operators.
 	aliases    = map[string]ir.Operator{"gt": ir.OpGreater, "lt": ir.OpLess}
 	strategies = []string{"override", "merge_chat_histories", "append_string_to_chat_history"}
+	// The keys of a branch and of its compose; schema.go describes them too.
+	branchKeys  = []string{"operator", "when", "goto", "edge", "compose"}
+	composeKeys = []string{"with_var", "strategy"}
 )
 
 // transition reads a task's transition. A task without one, like a task
@@ -60,7 +63,7 @@ func isAbsent(n *yaml.Node) bool {
 }
 
 func (l *lowerer) branch(n *yaml.Node) *ir.Branch {
-	m, ok := l.Mapping(n, "a branch", "operator", "when", "goto", "edge", "compose")
+	m, ok := l.Mapping(n, "a branch", branchKeys...)
 	if !ok {
 		return nil
 	}
@@ -192,7 +195,7 @@ func (l *lowerer) checkOrder(bs []*ir.Branch) {
 
 func (l *lowerer) compose(n *yaml.Node) *ir.Compose {
 	c := &ir.Compose{Pos: l.Pos(n)}
-	m, ok := l.Mapping(n, "compose", "with_var", "strategy")
+	m, ok := l.Mapping(n, "compose", composeKeys...)
 	if !ok {
 		return c
 	}

@@ -19,6 +19,9 @@ import (
 
 var topKeys = []string{"workflow", "package", "description", "state", "start", "states"}
 
+// fieldKeys are the keys of a `state:` field written as a mapping.
+var fieldKeys = []string{"type", "reducer"}
+
 var stateKeys = []string{
 	"id", "type", "description", "handler", "assistant_id", "tool_id", "task", "tool_args",
 	"prompt", "options", "timeout", "retry", "catch", "next", "end", "flow",
@@ -186,7 +189,7 @@ func (l *lowerer) field(e yamlx.Entry) *ir.Field {
 	f.Reducer = ir.Reducer{Pos: l.Pos(e.Value), Kind: ir.ReduceReplace}
 	typeNode := e.Value
 	if e.Value.Kind == yaml.MappingNode {
-		m, _ := l.Mapping(e.Value, "field `"+f.Name+"`", "type", "reducer")
+		m, _ := l.Mapping(e.Value, "field `"+f.Name+"`", fieldKeys...)
 		typeNode = m.Get("type")
 		if typeNode == nil {
 			l.Diags.Errorf(l.Pos(e.Value), "field `%s` needs a `type`", f.Name)

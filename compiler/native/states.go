@@ -86,7 +86,7 @@ func (l *lowerer) toolArgs(n *yaml.Node) []ir.TemplateArg {
 }
 
 func (l *lowerer) retrier(n *yaml.Node) *ir.Retrier {
-	m, ok := l.Mapping(n, "a retry rule", "errors", "max_attempts", "interval", "backoff_rate", "max_delay", "jitter")
+	m, ok := l.Mapping(n, "a retry rule", retrierKeys...)
 	// Defaults as in Step Functions: three attempts, 1s apart, doubling.
 	r := &ir.Retrier{Pos: l.Pos(n), Errors: []string{"ALL"}, MaxAttempts: 3, Interval: time.Second, BackoffRate: 2}
 	if !ok {
@@ -126,7 +126,7 @@ func (l *lowerer) jitter(n *yaml.Node) bool {
 
 func (l *lowerer) catcher(n *yaml.Node) *ir.Catcher {
 	c := &ir.Catcher{Pos: l.Pos(n), Errors: []string{"ALL"}}
-	m, ok := l.Mapping(n, "a catch rule", "errors", "next")
+	m, ok := l.Mapping(n, "a catch rule", catcherKeys...)
 	if !ok {
 		return c
 	}
@@ -141,6 +141,17 @@ func (l *lowerer) catcher(n *yaml.Node) *ir.Catcher {
 	}
 	return c
 }
+
+// The keys of the mappings inside a state; schema.go describes them too.
+var (
+	retrierKeys   = []string{"errors", "max_attempts", "interval", "backoff_rate", "max_delay", "jitter"}
+	catcherKeys   = []string{"errors", "next"}
+	conditionKeys = []string{"expression", "then", "otherwise"}
+	switchKeys    = []string{"cases", "default"}
+	caseKeys      = []string{"condition", "state_id", "iter_key"}
+	branchKeys    = []string{"operator", "when", "goto", "compose"}
+	composeKeys   = []string{"with_var", "strategy"}
+)
 
 var nextKeys = []string{
 	"state_id", "state_ids", "iter_key", "max_concurrency", "condition", "switch",
@@ -225,7 +236,7 @@ func (l *lowerer) gotoTransition(t *ir.Transition, n *yaml.Node) {
 
 func (l *lowerer) condition(t *ir.Transition, n *yaml.Node) {
 	t.Kind = ir.TransCondition
-	m, ok := l.Mapping(n, "condition", "expression", "then", "otherwise")
+	m, ok := l.Mapping(n, "condition", conditionKeys...)
 	if !ok {
 		return
 	}
@@ -236,13 +247,13 @@ func (l *lowerer) condition(t *ir.Transition, n *yaml.Node) {
 
 func (l *lowerer) switchTransition(t *ir.Transition, n *yaml.Node) {
 	t.Kind = ir.TransSwitch
-	m, ok := l.Mapping(n, "switch", "cases", "default")
+	m, ok := l.Mapping(n, "switch", switchKeys...)
 	if !ok {
 		return
 	}
 	if cs := m.Get("cases"); cs != nil {
 		for _, item := range l.Seq(cs, "cases") {
-			cm, ok := l.Mapping(item, "a switch case", "condition", "state_id", "iter_key")
+			cm, ok := l.Mapping(item, "a switch case", caseKeys...)
 			if !ok {
 				continue
 			}
@@ -298,7 +309,7 @@ func (l *lowerer) branches(t *ir.Transition, n, onFailure *yaml.Node, s *ir.Stat
 }
 
 func (l *lowerer) branch(n *yaml.Node) *ir.Branch {
-	m, ok := l.Mapping(n, "a branch", "operator", "when", "goto", "compose")
+	m, ok := l.Mapping(n, "a branch", branchKeys...)
 	if !ok {
 		return nil
 	}
@@ -337,7 +348,7 @@ func (l *lowerer) parseWhen(b *ir.Branch, at ir.Pos) {
 }
 
 func (l *lowerer) compose(n *yaml.Node) *ir.Compose {
-	m, ok := l.Mapping(n, "compose", "with_var", "strategy")
+	m, ok := l.Mapping(n, "compose", composeKeys...)
 	c := &ir.Compose{Pos: l.Pos(n)}
 	if !ok {
 		return c

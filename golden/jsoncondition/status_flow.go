@@ -9,11 +9,11 @@ import (
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
-// This file needs a runtime that supports its generation: a mismatch fails to compile here.
-const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
-	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
-)
+// This file needs a runtime that supports its generation: a mismatch fails to compile here,
+// naming the versions the runtime supports and the one this file needs.
+var _ interface {
+	GeneratedCodeVersion8()
+} = flowcrt.ThisRuntime
 
 // StatusHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
