@@ -43,14 +43,16 @@ func GenerateTemporal(w *ir.Workflow, opts Options) (File, error) {
 	}
 	tw := temporalWorkflow{
 		Source: oneLine(opts.Source), Package: w.Package, Name: sh.n.Workflow, Handlers: sh.n.Handlers,
-		unexported: lowerFirst(sh.n.Workflow), Run: sigs.run, Decoder: inputDecoders[w.Mode],
+		Lower: lowerFirst(sh.n.Workflow), Run: sigs.run, Decoder: inputDecoders[w.Mode],
 	}
 	for _, h := range sh.handlers {
 		m := sigs.methods[h.name]
 		m.Approval = h.doc == ""
+		m.Decoder = tw.Decoder
 		tw.Methods = append(tw.Methods, m)
 	}
 	tw.Imports = sigs.imports
+	tw.Marker = sh.mock.marker
 	if tw.Marshaler, err = updateMarshaler(w); err != nil {
 		return File{}, err
 	}
@@ -100,16 +102,18 @@ func lowerFirst(s string) string {
 
 type temporalWorkflow struct {
 	Source, Package, Name, Handlers string
-	unexported                      string
+	Lower                           string
 	Imports                         []goImport
 	Run                             method
 	Decoder                         string // the dialect's input decoder, for an `any` input
 	Methods                         []method
+	Marker                          string // the mock's marker method
 	Marshaler                       string // the update's MarshalJSON, when the native file lacks it
 }
 
-func (t *temporalWorkflow) Calls() string      { return t.unexported + "ActivityCalls" }
-func (t *temporalWorkflow) Activities() string { return t.unexported + "Activities" }
+func (t *temporalWorkflow) Fn() string         { return t.Lower + "Workflow" }
+func (t *temporalWorkflow) Calls() string      { return t.Lower + "ActivityCalls" }
+func (t *temporalWorkflow) Activities() string { return t.Lower + "Activities" }
 
 // In is the workflow function's input type: an `any` input crosses
 // Temporal as JSON and is decoded as the native runner decodes it.
@@ -143,16 +147,20 @@ const {{.Name}}WorkflowName = "{{.Name}}"
 // activity, fan-outs on workflow coroutines, waits and retry intervals on durable timers, and
 // approvals answered by the signal flowtemporal.SignalDecision (flowtemporal.QueryPending lists
 // them meanwhile).
-func {{.Name}}Workflow(ctx workflow.Context, in {{.In}}) (out {{.Run.Result}}, err error) {
+func {{.Name}}Workflow(ctx workflow.Context, in {{.In}}) ({{.Run.Result}}, error) {
+	return {{.Fn}}(ctx, in, {{.Calls}}{})
+}
+
+func {{.Fn}}(ctx workflow.Context, in {{.In}}, h {{.Handlers}}) (out {{.Run.Result}}, err error) {
 	err = flowtemporal.Run(ctx, func(ctx context.Context, opts ...flowcrt.Option) error {
 {{- if .Decoder}}
 		input, err := flowcrt.{{.Decoder}}(in)
 		if err != nil {
 			return err
 		}
-		out, err = New{{.Name}}({{.Calls}}{}, opts...).Run(ctx, input)
+		out, err = New{{.Name}}(h, opts...).Run(ctx, input)
 {{- else}}
-		out, err = New{{.Name}}({{.Calls}}{}, opts...).Run(ctx, in)
+		out, err = New{{.Name}}(h, opts...).Run(ctx, in)
 {{- end}}
 		return err
 	})
@@ -163,8 +171,37 @@ func {{.Name}}Workflow(ctx workflow.Context, in {{.In}}) (out {{.Run.Result}}, e
 // names: a worker runs the workflow with them.
 func Register{{.Name}}(r worker.Registry, h {{.Handlers}}) {
 	r.RegisterWorkflowWithOptions({{.Name}}Workflow, workflow.RegisterOptions{Name: {{.Name}}WorkflowName})
+{{- if .Methods}}
 	r.RegisterActivityWithOptions(&{{.Activities}}{h}, activity.RegisterOptions{Name: {{.Name}}WorkflowName + "."})
+{{- else}}
+	_ = h // no state calls a handler
+{{- end}}
 }
+
+// Register{{.Name}}Mock registers {{.Name}}Workflow over mocks, for tests and ` + "`flowc run --engine temporal`" + `.
+{{- if .Marker}} Its activity
+// calls tell the steps what the mock tells them ({{.Marker}}), so that a run gives what
+// New{{.Name}}Mock gives.
+{{- end}}
+func Register{{.Name}}Mock(r worker.Registry, mocks *flowcrt.Mocks) {
+{{- if .Marker}}
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in {{.In}}) ({{.Run.Result}}, error) {
+		return {{.Fn}}(ctx, in, {{.Lower}}MockCalls{})
+	}, workflow.RegisterOptions{Name: {{.Name}}WorkflowName})
+{{- else}}
+	r.RegisterWorkflowWithOptions({{.Name}}Workflow, workflow.RegisterOptions{Name: {{.Name}}WorkflowName})
+{{- end}}
+{{- if .Methods}}
+	r.RegisterActivityWithOptions(&{{.Activities}}{New{{.Name}}MockHandlers(mocks)}, activity.RegisterOptions{Name: {{.Name}}WorkflowName + "."})
+{{- end}}
+}
+{{- if .Marker}}
+
+// {{.Lower}}MockCalls are the activity calls of a run over mocks.
+type {{.Lower}}MockCalls struct{ {{.Calls}} }
+
+func ({{.Lower}}MockCalls) {{.Marker}}() {}
+{{- end}}
 
 // {{.Calls}} are the handlers inside the workflow: each call runs an activity.
 type {{.Calls}} struct{}
@@ -179,6 +216,12 @@ func ({{$.Calls}}) {{.Name}}({{.ParamList}}) ({{.NamedResults}}) {
 	var r {{$.Activities}}{{.Name}}
 	err = flowtemporal.Execute(ctx, {{$.Name}}WorkflowName+".{{.Name}}", &r, {{.Args}})
 	return {{.Unwrap}}, err
+{{- else if .AnyResult}}
+	var raw json.RawMessage
+	if err = flowtemporal.Execute(ctx, {{$.Name}}WorkflowName+".{{.Name}}", &raw, {{.Args}}); err != nil {
+		return nil, err
+	}
+	return flowcrt.{{.Decoder}}(raw)
 {{- else if .Results}}
 	err = flowtemporal.Execute(ctx, {{$.Name}}WorkflowName+".{{.Name}}", &r0, {{.Args}})
 	return r0, err
@@ -191,7 +234,7 @@ func ({{$.Calls}}) {{.Name}}({{.ParamList}}) ({{.NamedResults}}) {
 // {{.Activities}} are the activities of {{.Name}}Workflow: your handlers, told their state and
 // with a panic turned into a task failure, as in the native engine.
 type {{.Activities}} struct{ h {{.Handlers}} }
-{{range .Methods}}
+{{range .Methods}}{{$m := .}}
 {{- if .Approval}}
 func (a {{$.Activities}}) {{.Name}}(ctx context.Context, req flowcrt.ApprovalRequest) (string, error) {
 	return flowtemporal.ApproveActivity(ctx, a.h, req)
@@ -211,9 +254,15 @@ func (a {{$.Activities}}) {{.Name}}({{.ParamList}}) (r {{$.Activities}}{{.Name}}
 	return r, err
 }
 {{- else}}
-func (a {{$.Activities}}) {{.Name}}({{.ParamList}}) ({{.NamedResults}}) {
+func (a {{$.Activities}}) {{.Name}}({{.ActivityParamList}}) ({{.NamedResults}}) {
 	ctx = flowtemporal.ActivityContext(ctx)
 	defer flowtemporal.Finish(ctx, &err)
+{{- range .Params}}{{if and (eq .Type "any") $.Decoder}}
+	{{.Name}}, err := flowcrt.{{$.Decoder}}({{.Name}}JSON)
+	if err != nil {
+		return {{$m.ZeroResults}}err
+	}
+{{- end}}{{end}}
 	return a.h.{{.Name}}({{.CtxArgs}})
 }
 {{- end}}
@@ -222,6 +271,7 @@ func (a {{$.Activities}}) {{.Name}}({{.ParamList}}) ({{.NamedResults}}) {
 
 // method is a handler method's signature, as Go text.
 type method struct {
+	Decoder  string // how a value of type any is decoded; "" when none is
 	Name     string
 	Params   []param // after ctx
 	Results  []string
@@ -253,6 +303,33 @@ func (m method) CtxArgs() string {
 		out = append(out, p.Name)
 	}
 	return strings.Join(out, ", ")
+}
+
+// ActivityParamList is ParamList with values of type any as JSON, which the
+// activity decodes as the native runtime represents them.
+func (m method) ActivityParamList() string {
+	out := []string{"ctx context.Context"}
+	for _, p := range m.Params {
+		if p.Type == "any" && m.Decoder != "" {
+			out = append(out, p.Name+"JSON json.RawMessage")
+		} else {
+			out = append(out, p.Name+" "+p.Type)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+func (m method) AnyResult() bool {
+	return m.Decoder != "" && len(m.Results) == 1 && m.Results[0] == "any"
+}
+
+// ZeroResults are the results of a failed call before its error.
+func (m method) ZeroResults() string {
+	var out strings.Builder
+	for i := range m.Results {
+		fmt.Fprintf(&out, "r%d, ", i)
+	}
+	return out.String()
 }
 
 func (m method) Wrapped() bool { return len(m.Results) > 1 }

@@ -60,7 +60,7 @@ func main() {
 			return nil, err
 		}
 {{- end}}
-		register := func(r worker.Registry) { wf.Register{{.Name}}(r, wf.New{{.Mock}}Handlers(mocks)) }
+		register := func(r worker.Registry) { wf.Register{{.Name}}Mock(r, mocks) }
 {{- if eq .Out "any"}}
 		var out json.RawMessage
 		if err := flowtemporal.RunWorkflow(ctx, os.Getenv("FLOWC_TEMPORAL_ADDRESS"), register, wf.{{.Name}}WorkflowName, in, &out, os.Stderr); err != nil {

@@ -50,8 +50,7 @@ func parseSignatures(pkg string, sh *shell) (signatures, error) {
 		return signatures{}, err
 	}
 	sigs := signatures{methods: map[string]method{}, imports: temporalImports(file, inputDecoders[sh.w.Mode] != "", sh.w.Mode == ir.ModeTyped && len(sh.w.Regions) == 0)}
-	iface := file.Decls[len(file.Decls)-1].(*ast.GenDecl).Specs[0].(*ast.TypeSpec).Type.(*ast.InterfaceType)
-	for _, fld := range iface.Methods.List {
+	for _, fld := range signaturesOf(file).Methods.List {
 		m := readMethod(fset, fld)
 		if m.Name == run.name {
 			sigs.run = m
@@ -95,9 +94,11 @@ func temporalImports(file *ast.File, decodes, marshals bool) []goImport {
 		"context":                     "",
 		RuntimePath:                   RuntimeAlias,
 		TemporalPath:                  "",
-		"go.temporal.io/sdk/activity": "",
 		"go.temporal.io/sdk/worker":   "",
 		"go.temporal.io/sdk/workflow": "",
+	}
+	if hasMethods(file) {
+		paths["go.temporal.io/sdk/activity"] = ""
 	}
 	if decodes || marshals {
 		paths["encoding/json"] = ""
@@ -141,4 +142,13 @@ func updateMarshaler(w *ir.Workflow) (string, error) {
 	}
 	src := buf.String()
 	return src[strings.Index(src, "\n// MarshalJSON"):], nil
+}
+
+// hasMethods: the interface of the signatures has a handler besides Run.
+func hasMethods(file *ast.File) bool {
+	return len(signaturesOf(file).Methods.List) > 1
+}
+
+func signaturesOf(file *ast.File) *ast.InterfaceType {
+	return file.Decls[len(file.Decls)-1].(*ast.GenDecl).Specs[0].(*ast.TypeSpec).Type.(*ast.InterfaceType)
 }
