@@ -22,13 +22,17 @@ const CatchWorkflowName = "Catch"
 // activity, fan-outs on workflow coroutines, waits and retry intervals on durable timers, and
 // approvals answered by the signal flowtemporal.SignalDecision (flowtemporal.QueryPending lists
 // them meanwhile).
-func CatchWorkflow(ctx workflow.Context, in json.RawMessage) (out any, err error) {
+func CatchWorkflow(ctx workflow.Context, in json.RawMessage) (any, error) {
+	return catchWorkflow(ctx, in, catchActivityCalls{})
+}
+
+func catchWorkflow(ctx workflow.Context, in json.RawMessage, h CatchHandlers) (out any, err error) {
 	err = flowtemporal.Run(ctx, func(ctx context.Context, opts ...flowcrt.Option) error {
 		input, err := flowcrt.DecodeASLInput(in)
 		if err != nil {
 			return err
 		}
-		out, err = NewCatch(catchActivityCalls{}, opts...).Run(ctx, input)
+		out, err = NewCatch(h, opts...).Run(ctx, input)
 		return err
 	})
 	return out, err
@@ -40,6 +44,21 @@ func RegisterCatch(r worker.Registry, h CatchHandlers) {
 	r.RegisterWorkflowWithOptions(CatchWorkflow, workflow.RegisterOptions{Name: CatchWorkflowName})
 	r.RegisterActivityWithOptions(&catchActivities{h}, activity.RegisterOptions{Name: CatchWorkflowName + "."})
 }
+
+// RegisterCatchMock registers CatchWorkflow over mocks, for tests and `flowc run --engine temporal`. Its activity
+// calls tell the steps what the mock tells them (OrderedValues), so that a run gives what
+// NewCatchMock gives.
+func RegisterCatchMock(r worker.Registry, mocks *flowcrt.Mocks) {
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in json.RawMessage) (any, error) {
+		return catchWorkflow(ctx, in, catchMockCalls{})
+	}, workflow.RegisterOptions{Name: CatchWorkflowName})
+	r.RegisterActivityWithOptions(&catchActivities{NewCatchMockHandlers(mocks)}, activity.RegisterOptions{Name: CatchWorkflowName + "."})
+}
+
+// catchMockCalls are the activity calls of a run over mocks.
+type catchMockCalls struct{ catchActivityCalls }
+
+func (catchMockCalls) OrderedValues() {}
 
 // catchActivityCalls are the handlers inside the workflow: each call runs an activity.
 type catchActivityCalls struct{}

@@ -22,9 +22,13 @@ const MockedWorkflowName = "Mocked"
 // activity, fan-outs on workflow coroutines, waits and retry intervals on durable timers, and
 // approvals answered by the signal flowtemporal.SignalDecision (flowtemporal.QueryPending lists
 // them meanwhile).
-func MockedWorkflow(ctx workflow.Context, in MockedState) (out MockedState, err error) {
+func MockedWorkflow(ctx workflow.Context, in MockedState) (MockedState, error) {
+	return mockedWorkflow(ctx, in, mockedActivityCalls{})
+}
+
+func mockedWorkflow(ctx workflow.Context, in MockedState, h MockedHandlers) (out MockedState, err error) {
 	err = flowtemporal.Run(ctx, func(ctx context.Context, opts ...flowcrt.Option) error {
-		out, err = NewMocked(mockedActivityCalls{}, opts...).Run(ctx, in)
+		out, err = NewMocked(h, opts...).Run(ctx, in)
 		return err
 	})
 	return out, err
@@ -35,6 +39,12 @@ func MockedWorkflow(ctx workflow.Context, in MockedState) (out MockedState, err 
 func RegisterMocked(r worker.Registry, h MockedHandlers) {
 	r.RegisterWorkflowWithOptions(MockedWorkflow, workflow.RegisterOptions{Name: MockedWorkflowName})
 	r.RegisterActivityWithOptions(&mockedActivities{h}, activity.RegisterOptions{Name: MockedWorkflowName + "."})
+}
+
+// RegisterMockedMock registers MockedWorkflow over mocks, for tests and `flowc run --engine temporal`.
+func RegisterMockedMock(r worker.Registry, mocks *flowcrt.Mocks) {
+	r.RegisterWorkflowWithOptions(MockedWorkflow, workflow.RegisterOptions{Name: MockedWorkflowName})
+	r.RegisterActivityWithOptions(&mockedActivities{NewMockedMockHandlers(mocks)}, activity.RegisterOptions{Name: MockedWorkflowName + "."})
 }
 
 // mockedActivityCalls are the handlers inside the workflow: each call runs an activity.
