@@ -79,17 +79,7 @@ func (c *shellCapture) mock(*jen.File, *shell)        {}
 
 func shellOf(w *ir.Workflow) *shell {
 	c := &shellCapture{}
-	f := newFile(w.Package, "")
-	switch w.Mode {
-	case ir.ModeChain:
-		chain(f, w, c)
-	case ir.ModeASL:
-		asl(f, w, c)
-	case ir.ModeJSON:
-		jsonMode(f, w, c)
-	default:
-		typed(f, w, c)
-	}
+	emitFor(newFile(w.Package, ""), w, c)
 	return c.sh
 }
 
