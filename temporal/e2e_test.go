@@ -1,6 +1,7 @@
 package temporal_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net"
@@ -71,6 +72,15 @@ func TestWorkerKilled(t *testing.T) {
 	if path := os.Getenv("FLOWC_RECORD_HISTORY"); path != "" {
 		recordHistory(t, address, run.GetID(), path)
 	}
+	t.Run("flowc run --temporal-address", func(t *testing.T) {
+		flowc := buildFlowc(t)
+		args := []string{"run", "golden/mocked/mocked.flow.yaml", "--mock-config", "golden/mocked/mocks.json", "--test-case", "happy"}
+		native, _ := runFlowc(t, flowc, append(args, "--skip-waits")...)
+		onServer, _ := runFlowc(t, flowc, append(args, "--engine", "temporal", "--temporal-address", address)...)
+		if !bytes.Equal(native, onServer) || len(native) == 0 {
+			t.Errorf("native: %s\non the server: %s", native, onServer)
+		}
+	})
 }
 
 // devServer starts `temporal server start-dev` on a free loopback port and

@@ -15,12 +15,7 @@ func TestRunSameLine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds flowc and two programs per case")
 	}
-	flowc := filepath.Join(t.TempDir(), "flowc")
-	cmd := exec.Command("go", "build", "-o", flowc, "./cmd/flowc")
-	cmd.Dir = ".." // flowc is built in its own module
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building flowc: %v\n%s", err, msg)
-	}
+	flowc := buildFlowc(t)
 	asl := "../asldiff/cases/"
 	for _, c := range []struct{ name, def, mocks, test, input string }{
 		{"typed retry and actions", "golden/mocked/mocked.flow.yaml", "golden/mocked/mocks.json", "happy", ""},
@@ -42,8 +37,8 @@ func TestRunSameLine(t *testing.T) {
 			if c.input != "" {
 				args = append(args, "--input", c.input)
 			}
-			native, nativeCode := run(t, flowc, append(args, "--skip-waits")...)
-			onTemporal, temporalCode := run(t, flowc, append(args, "--engine", "temporal")...)
+			native, nativeCode := runFlowc(t, flowc, append(args, "--skip-waits")...)
+			onTemporal, temporalCode := runFlowc(t, flowc, append(args, "--engine", "temporal")...)
 			if !bytes.Equal(native, onTemporal) || nativeCode != temporalCode {
 				t.Errorf("native (exit %d): %s\ntemporal (exit %d): %s", nativeCode, native, temporalCode, onTemporal)
 			}
@@ -54,7 +49,17 @@ func TestRunSameLine(t *testing.T) {
 	}
 }
 
-func run(t *testing.T, bin string, args ...string) ([]byte, int) {
+func buildFlowc(t *testing.T) string {
+	flowc := filepath.Join(t.TempDir(), "flowc")
+	cmd := exec.Command("go", "build", "-o", flowc, "./cmd/flowc")
+	cmd.Dir = ".." // flowc is built in its own module
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building flowc: %v\n%s", err, msg)
+	}
+	return flowc
+}
+
+func runFlowc(t *testing.T, bin string, args ...string) ([]byte, int) {
 	cmd := exec.Command(bin, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
