@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/format"
 	"slices"
+	"strconv"
 	"strings"
 	"text/template"
 
@@ -53,6 +54,9 @@ func GenerateTemporal(w *ir.Workflow, opts Options) (File, error) {
 	}
 	tw.Imports = sigs.imports
 	tw.Marker = sh.mock.marker
+	if w.Mode == ir.ModeTyped {
+		tw.Schema, tw.Start = fmt.Sprintf("%#v", sh.sessions.schema), strconv.Quote(w.Start.ID)
+	}
 	if tw.Marshaler, err = updateMarshaler(w); err != nil {
 		return File{}, err
 	}
@@ -98,6 +102,7 @@ type temporalWorkflow struct {
 	Decoder                         string // the dialect's input decoder, for an `any` input
 	Methods                         []method
 	Marker                          string // the mock's marker method
+	Schema, Start                   string // typed mode: the schema constant and the start state's id, quoted
 	Marshaler                       string // the update's MarshalJSON, when the native file lacks it
 }
 
@@ -141,6 +146,25 @@ func {{.Name}}Workflow(ctx workflow.Context, in {{.In}}) ({{.Run.Result}}, error
 	return {{.Fn}}(ctx, in, {{.Calls}}{})
 }
 
+{{- if .Schema}}
+func {{.Fn}}(ctx workflow.Context, in {{.In}}, h {{.Handlers}}) ({{.Run.Result}}, error) {
+	cp, err := flowtemporal.Start(ctx, {{.Name}}WorkflowName, {{.Schema}}, {{.Start}}, in)
+	if err != nil {
+		return in, err
+	}
+	return {{.Lower}}Resume(ctx, cp, h)
+}
+
+// {{.Lower}}Resume runs {{.Name}} from checkpoint cp, as a session kept in the workflow; a long run
+// continues as new, as "{{.Name}}.resume", from its last checkpoint.
+func {{.Lower}}Resume(ctx workflow.Context, cp flowcrt.Checkpoint, h {{.Handlers}}) (out {{.Run.Result}}, err error) {
+	err = flowtemporal.RunSession(ctx, cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
+		out, err = New{{.Name}}(h, opts...).Resume(ctx, session)
+		return err
+	})
+	return out, err
+}
+{{- else}}
 func {{.Fn}}(ctx workflow.Context, in {{.In}}, h {{.Handlers}}) (out {{.Run.Result}}, err error) {
 	err = flowtemporal.Run(ctx, func(ctx context.Context, opts ...flowcrt.Option) error {
 {{- if .Decoder}}
@@ -156,11 +180,17 @@ func {{.Fn}}(ctx workflow.Context, in {{.In}}, h {{.Handlers}}) (out {{.Run.Resu
 	})
 	return out, err
 }
+{{- end}}
 
 // Register{{.Name}} registers {{.Name}}Workflow with r, and h as its activities, under stable
 // names: a worker runs the workflow with them.
 func Register{{.Name}}(r worker.Registry, h {{.Handlers}}) {
 	r.RegisterWorkflowWithOptions({{.Name}}Workflow, workflow.RegisterOptions{Name: {{.Name}}WorkflowName})
+{{- if .Schema}}
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) ({{.Run.Result}}, error) {
+		return {{.Lower}}Resume(ctx, cp, {{.Calls}}{})
+	}, workflow.RegisterOptions{Name: {{.Name}}WorkflowName + flowtemporal.ResumeSuffix})
+{{- end}}
 {{- if .Methods}}
 	r.RegisterActivityWithOptions(&{{.Activities}}{h}, activity.RegisterOptions{Name: {{.Name}}WorkflowName + "."})
 {{- else}}
@@ -180,6 +210,11 @@ func Register{{.Name}}Mock(r worker.Registry, mocks *flowcrt.Mocks) {
 	}, workflow.RegisterOptions{Name: {{.Name}}WorkflowName})
 {{- else}}
 	r.RegisterWorkflowWithOptions({{.Name}}Workflow, workflow.RegisterOptions{Name: {{.Name}}WorkflowName})
+{{- end}}
+{{- if .Schema}}
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) ({{.Run.Result}}, error) {
+		return {{.Lower}}Resume(ctx, cp, {{.Calls}}{})
+	}, workflow.RegisterOptions{Name: {{.Name}}WorkflowName + flowtemporal.ResumeSuffix})
 {{- end}}
 {{- if .Methods}}
 	r.RegisterActivityWithOptions(&{{.Activities}}{New{{.Name}}MockHandlers(mocks)}, activity.RegisterOptions{Name: {{.Name}}WorkflowName + "."})

@@ -25,10 +25,19 @@ const PublishWorkflowName = "Publish"
 func PublishWorkflow(ctx workflow.Context, in PublishState) (PublishState, error) {
 	return publishWorkflow(ctx, in, publishActivityCalls{})
 }
+func publishWorkflow(ctx workflow.Context, in PublishState, h PublishHandlers) (PublishState, error) {
+	cp, err := flowtemporal.Start(ctx, PublishWorkflowName, publishSchema, "write", in)
+	if err != nil {
+		return in, err
+	}
+	return publishResume(ctx, cp, h)
+}
 
-func publishWorkflow(ctx workflow.Context, in PublishState, h PublishHandlers) (out PublishState, err error) {
-	err = flowtemporal.Run(ctx, func(ctx context.Context, opts ...flowcrt.Option) error {
-		out, err = NewPublish(h, opts...).Run(ctx, in)
+// publishResume runs Publish from checkpoint cp, as a session kept in the workflow; a long run
+// continues as new, as "Publish.resume", from its last checkpoint.
+func publishResume(ctx workflow.Context, cp flowcrt.Checkpoint, h PublishHandlers) (out PublishState, err error) {
+	err = flowtemporal.RunSession(ctx, cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
+		out, err = NewPublish(h, opts...).Resume(ctx, session)
 		return err
 	})
 	return out, err
@@ -38,12 +47,18 @@ func publishWorkflow(ctx workflow.Context, in PublishState, h PublishHandlers) (
 // names: a worker runs the workflow with them.
 func RegisterPublish(r worker.Registry, h PublishHandlers) {
 	r.RegisterWorkflowWithOptions(PublishWorkflow, workflow.RegisterOptions{Name: PublishWorkflowName})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (PublishState, error) {
+		return publishResume(ctx, cp, publishActivityCalls{})
+	}, workflow.RegisterOptions{Name: PublishWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&publishActivities{h}, activity.RegisterOptions{Name: PublishWorkflowName + "."})
 }
 
 // RegisterPublishMock registers PublishWorkflow over mocks, for tests and `flowc run --engine temporal`.
 func RegisterPublishMock(r worker.Registry, mocks *flowcrt.Mocks) {
 	r.RegisterWorkflowWithOptions(PublishWorkflow, workflow.RegisterOptions{Name: PublishWorkflowName})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (PublishState, error) {
+		return publishResume(ctx, cp, publishActivityCalls{})
+	}, workflow.RegisterOptions{Name: PublishWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&publishActivities{NewPublishMockHandlers(mocks)}, activity.RegisterOptions{Name: PublishWorkflowName + "."})
 }
 

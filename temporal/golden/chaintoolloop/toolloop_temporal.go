@@ -25,7 +25,6 @@ const ToolloopWorkflowName = "Toolloop"
 func ToolloopWorkflow(ctx workflow.Context, in json.RawMessage) (flowcrt.ChainState, error) {
 	return toolloopWorkflow(ctx, in, toolloopActivityCalls{})
 }
-
 func toolloopWorkflow(ctx workflow.Context, in json.RawMessage, h ToolloopHandlers) (out flowcrt.ChainState, err error) {
 	err = flowtemporal.Run(ctx, func(ctx context.Context, opts ...flowcrt.Option) error {
 		input, err := flowcrt.DecodeChainInput(in)

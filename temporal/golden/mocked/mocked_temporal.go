@@ -25,10 +25,19 @@ const MockedWorkflowName = "Mocked"
 func MockedWorkflow(ctx workflow.Context, in MockedState) (MockedState, error) {
 	return mockedWorkflow(ctx, in, mockedActivityCalls{})
 }
+func mockedWorkflow(ctx workflow.Context, in MockedState, h MockedHandlers) (MockedState, error) {
+	cp, err := flowtemporal.Start(ctx, MockedWorkflowName, mockedSchema, "fetch", in)
+	if err != nil {
+		return in, err
+	}
+	return mockedResume(ctx, cp, h)
+}
 
-func mockedWorkflow(ctx workflow.Context, in MockedState, h MockedHandlers) (out MockedState, err error) {
-	err = flowtemporal.Run(ctx, func(ctx context.Context, opts ...flowcrt.Option) error {
-		out, err = NewMocked(h, opts...).Run(ctx, in)
+// mockedResume runs Mocked from checkpoint cp, as a session kept in the workflow; a long run
+// continues as new, as "Mocked.resume", from its last checkpoint.
+func mockedResume(ctx workflow.Context, cp flowcrt.Checkpoint, h MockedHandlers) (out MockedState, err error) {
+	err = flowtemporal.RunSession(ctx, cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
+		out, err = NewMocked(h, opts...).Resume(ctx, session)
 		return err
 	})
 	return out, err
@@ -38,12 +47,18 @@ func mockedWorkflow(ctx workflow.Context, in MockedState, h MockedHandlers) (out
 // names: a worker runs the workflow with them.
 func RegisterMocked(r worker.Registry, h MockedHandlers) {
 	r.RegisterWorkflowWithOptions(MockedWorkflow, workflow.RegisterOptions{Name: MockedWorkflowName})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (MockedState, error) {
+		return mockedResume(ctx, cp, mockedActivityCalls{})
+	}, workflow.RegisterOptions{Name: MockedWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&mockedActivities{h}, activity.RegisterOptions{Name: MockedWorkflowName + "."})
 }
 
 // RegisterMockedMock registers MockedWorkflow over mocks, for tests and `flowc run --engine temporal`.
 func RegisterMockedMock(r worker.Registry, mocks *flowcrt.Mocks) {
 	r.RegisterWorkflowWithOptions(MockedWorkflow, workflow.RegisterOptions{Name: MockedWorkflowName})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (MockedState, error) {
+		return mockedResume(ctx, cp, mockedActivityCalls{})
+	}, workflow.RegisterOptions{Name: MockedWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&mockedActivities{NewMockedMockHandlers(mocks)}, activity.RegisterOptions{Name: MockedWorkflowName + "."})
 }
 

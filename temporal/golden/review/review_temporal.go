@@ -24,10 +24,19 @@ const ReviewWorkflowName = "Review"
 func ReviewWorkflow(ctx workflow.Context, in ReviewState) (ReviewState, error) {
 	return reviewWorkflow(ctx, in, reviewActivityCalls{})
 }
+func reviewWorkflow(ctx workflow.Context, in ReviewState, h ReviewHandlers) (ReviewState, error) {
+	cp, err := flowtemporal.Start(ctx, ReviewWorkflowName, reviewSchema, "load", in)
+	if err != nil {
+		return in, err
+	}
+	return reviewResume(ctx, cp, h)
+}
 
-func reviewWorkflow(ctx workflow.Context, in ReviewState, h ReviewHandlers) (out ReviewState, err error) {
-	err = flowtemporal.Run(ctx, func(ctx context.Context, opts ...flowcrt.Option) error {
-		out, err = NewReview(h, opts...).Run(ctx, in)
+// reviewResume runs Review from checkpoint cp, as a session kept in the workflow; a long run
+// continues as new, as "Review.resume", from its last checkpoint.
+func reviewResume(ctx workflow.Context, cp flowcrt.Checkpoint, h ReviewHandlers) (out ReviewState, err error) {
+	err = flowtemporal.RunSession(ctx, cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
+		out, err = NewReview(h, opts...).Resume(ctx, session)
 		return err
 	})
 	return out, err
@@ -37,12 +46,18 @@ func reviewWorkflow(ctx workflow.Context, in ReviewState, h ReviewHandlers) (out
 // names: a worker runs the workflow with them.
 func RegisterReview(r worker.Registry, h ReviewHandlers) {
 	r.RegisterWorkflowWithOptions(ReviewWorkflow, workflow.RegisterOptions{Name: ReviewWorkflowName})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (ReviewState, error) {
+		return reviewResume(ctx, cp, reviewActivityCalls{})
+	}, workflow.RegisterOptions{Name: ReviewWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&reviewActivities{h}, activity.RegisterOptions{Name: ReviewWorkflowName + "."})
 }
 
 // RegisterReviewMock registers ReviewWorkflow over mocks, for tests and `flowc run --engine temporal`.
 func RegisterReviewMock(r worker.Registry, mocks *flowcrt.Mocks) {
 	r.RegisterWorkflowWithOptions(ReviewWorkflow, workflow.RegisterOptions{Name: ReviewWorkflowName})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (ReviewState, error) {
+		return reviewResume(ctx, cp, reviewActivityCalls{})
+	}, workflow.RegisterOptions{Name: ReviewWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&reviewActivities{NewReviewMockHandlers(mocks)}, activity.RegisterOptions{Name: ReviewWorkflowName + "."})
 }
 
