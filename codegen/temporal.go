@@ -146,6 +146,8 @@ func {{.Name}}Workflow(ctx workflow.Context, in {{.In}}) ({{.Run.Result}}, error
 	return {{.Fn}}(ctx, in, {{.Calls}}{})
 }
 
+
+// {{.Fn}} runs {{.Name}} on Temporal over h, the activity calls.
 {{- if .Schema}}
 func {{.Fn}}(ctx workflow.Context, in {{.In}}, h {{.Handlers}}) ({{.Run.Result}}, error) {
 	cp, err := flowtemporal.Start(ctx, {{.Name}}WorkflowName, {{.Schema}}, {{.Start}}, in)
@@ -208,16 +210,11 @@ func Register{{.Name}}Mock(r worker.Registry, mocks *flowcrt.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in {{.In}}) ({{.Run.Result}}, error) {
 		return {{.Fn}}(ctx, in, {{.Lower}}MockCalls{})
 	}, workflow.RegisterOptions{Name: {{.Name}}WorkflowName})
-{{- else}}
-	r.RegisterWorkflowWithOptions({{.Name}}Workflow, workflow.RegisterOptions{Name: {{.Name}}WorkflowName})
-{{- end}}
-{{- if .Schema}}
-	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) ({{.Run.Result}}, error) {
-		return {{.Lower}}Resume(ctx, cp, {{.Calls}}{})
-	}, workflow.RegisterOptions{Name: {{.Name}}WorkflowName + flowtemporal.ResumeSuffix})
-{{- end}}
 {{- if .Methods}}
 	r.RegisterActivityWithOptions(&{{.Activities}}{New{{.Name}}MockHandlers(mocks)}, activity.RegisterOptions{Name: {{.Name}}WorkflowName + "."})
+{{- end}}
+{{- else}}
+	Register{{.Name}}(r, New{{.Name}}MockHandlers(mocks))
 {{- end}}
 }
 {{- if .Marker}}

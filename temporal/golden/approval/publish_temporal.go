@@ -25,6 +25,8 @@ const PublishWorkflowName = "Publish"
 func PublishWorkflow(ctx workflow.Context, in PublishState) (PublishState, error) {
 	return publishWorkflow(ctx, in, publishActivityCalls{})
 }
+
+// publishWorkflow runs Publish on Temporal over h, the activity calls.
 func publishWorkflow(ctx workflow.Context, in PublishState, h PublishHandlers) (PublishState, error) {
 	cp, err := flowtemporal.Start(ctx, PublishWorkflowName, publishSchema, "write", in)
 	if err != nil {
@@ -55,11 +57,7 @@ func RegisterPublish(r worker.Registry, h PublishHandlers) {
 
 // RegisterPublishMock registers PublishWorkflow over mocks, for tests and `flowc run --engine temporal`.
 func RegisterPublishMock(r worker.Registry, mocks *flowcrt.Mocks) {
-	r.RegisterWorkflowWithOptions(PublishWorkflow, workflow.RegisterOptions{Name: PublishWorkflowName})
-	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (PublishState, error) {
-		return publishResume(ctx, cp, publishActivityCalls{})
-	}, workflow.RegisterOptions{Name: PublishWorkflowName + flowtemporal.ResumeSuffix})
-	r.RegisterActivityWithOptions(&publishActivities{NewPublishMockHandlers(mocks)}, activity.RegisterOptions{Name: PublishWorkflowName + "."})
+	RegisterPublish(r, NewPublishMockHandlers(mocks))
 }
 
 // publishActivityCalls are the handlers inside the workflow: each call runs an activity.

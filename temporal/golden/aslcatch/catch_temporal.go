@@ -25,6 +25,8 @@ const CatchWorkflowName = "Catch"
 func CatchWorkflow(ctx workflow.Context, in json.RawMessage) (any, error) {
 	return catchWorkflow(ctx, in, catchActivityCalls{})
 }
+
+// catchWorkflow runs Catch on Temporal over h, the activity calls.
 func catchWorkflow(ctx workflow.Context, in json.RawMessage, h CatchHandlers) (out any, err error) {
 	err = flowtemporal.Run(ctx, func(ctx context.Context, opts ...flowcrt.Option) error {
 		input, err := flowcrt.DecodeASLInput(in)

@@ -25,6 +25,8 @@ const ToolloopWorkflowName = "Toolloop"
 func ToolloopWorkflow(ctx workflow.Context, in json.RawMessage) (flowcrt.ChainState, error) {
 	return toolloopWorkflow(ctx, in, toolloopActivityCalls{})
 }
+
+// toolloopWorkflow runs Toolloop on Temporal over h, the activity calls.
 func toolloopWorkflow(ctx workflow.Context, in json.RawMessage, h ToolloopHandlers) (out flowcrt.ChainState, err error) {
 	err = flowtemporal.Run(ctx, func(ctx context.Context, opts ...flowcrt.Option) error {
 		input, err := flowcrt.DecodeChainInput(in)
@@ -46,8 +48,7 @@ func RegisterToolloop(r worker.Registry, h ToolloopHandlers) {
 
 // RegisterToolloopMock registers ToolloopWorkflow over mocks, for tests and `flowc run --engine temporal`.
 func RegisterToolloopMock(r worker.Registry, mocks *flowcrt.Mocks) {
-	r.RegisterWorkflowWithOptions(ToolloopWorkflow, workflow.RegisterOptions{Name: ToolloopWorkflowName})
-	r.RegisterActivityWithOptions(&toolloopActivities{NewToolloopMockHandlers(mocks)}, activity.RegisterOptions{Name: ToolloopWorkflowName + "."})
+	RegisterToolloop(r, NewToolloopMockHandlers(mocks))
 }
 
 // toolloopActivityCalls are the handlers inside the workflow: each call runs an activity.

@@ -25,6 +25,8 @@ const ParallelWorkflowName = "Parallel"
 func ParallelWorkflow(ctx workflow.Context, in json.RawMessage) (any, error) {
 	return parallelWorkflow(ctx, in, parallelActivityCalls{})
 }
+
+// parallelWorkflow runs Parallel on Temporal over h, the activity calls.
 func parallelWorkflow(ctx workflow.Context, in json.RawMessage, h ParallelHandlers) (out any, err error) {
 	err = flowtemporal.Run(ctx, func(ctx context.Context, opts ...flowcrt.Option) error {
 		input, err := flowcrt.DecodeChainInput(in)

@@ -25,6 +25,8 @@ const MockedWorkflowName = "Mocked"
 func MockedWorkflow(ctx workflow.Context, in MockedState) (MockedState, error) {
 	return mockedWorkflow(ctx, in, mockedActivityCalls{})
 }
+
+// mockedWorkflow runs Mocked on Temporal over h, the activity calls.
 func mockedWorkflow(ctx workflow.Context, in MockedState, h MockedHandlers) (MockedState, error) {
 	cp, err := flowtemporal.Start(ctx, MockedWorkflowName, mockedSchema, "fetch", in)
 	if err != nil {
@@ -55,11 +57,7 @@ func RegisterMocked(r worker.Registry, h MockedHandlers) {
 
 // RegisterMockedMock registers MockedWorkflow over mocks, for tests and `flowc run --engine temporal`.
 func RegisterMockedMock(r worker.Registry, mocks *flowcrt.Mocks) {
-	r.RegisterWorkflowWithOptions(MockedWorkflow, workflow.RegisterOptions{Name: MockedWorkflowName})
-	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (MockedState, error) {
-		return mockedResume(ctx, cp, mockedActivityCalls{})
-	}, workflow.RegisterOptions{Name: MockedWorkflowName + flowtemporal.ResumeSuffix})
-	r.RegisterActivityWithOptions(&mockedActivities{NewMockedMockHandlers(mocks)}, activity.RegisterOptions{Name: MockedWorkflowName + "."})
+	RegisterMocked(r, NewMockedMockHandlers(mocks))
 }
 
 // mockedActivityCalls are the handlers inside the workflow: each call runs an activity.

@@ -24,6 +24,8 @@ const ReviewWorkflowName = "Review"
 func ReviewWorkflow(ctx workflow.Context, in ReviewState) (ReviewState, error) {
 	return reviewWorkflow(ctx, in, reviewActivityCalls{})
 }
+
+// reviewWorkflow runs Review on Temporal over h, the activity calls.
 func reviewWorkflow(ctx workflow.Context, in ReviewState, h ReviewHandlers) (ReviewState, error) {
 	cp, err := flowtemporal.Start(ctx, ReviewWorkflowName, reviewSchema, "load", in)
 	if err != nil {
@@ -54,11 +56,7 @@ func RegisterReview(r worker.Registry, h ReviewHandlers) {
 
 // RegisterReviewMock registers ReviewWorkflow over mocks, for tests and `flowc run --engine temporal`.
 func RegisterReviewMock(r worker.Registry, mocks *flowcrt.Mocks) {
-	r.RegisterWorkflowWithOptions(ReviewWorkflow, workflow.RegisterOptions{Name: ReviewWorkflowName})
-	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (ReviewState, error) {
-		return reviewResume(ctx, cp, reviewActivityCalls{})
-	}, workflow.RegisterOptions{Name: ReviewWorkflowName + flowtemporal.ResumeSuffix})
-	r.RegisterActivityWithOptions(&reviewActivities{NewReviewMockHandlers(mocks)}, activity.RegisterOptions{Name: ReviewWorkflowName + "."})
+	RegisterReview(r, NewReviewMockHandlers(mocks))
 }
 
 // reviewActivityCalls are the handlers inside the workflow: each call runs an activity.
