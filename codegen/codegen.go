@@ -57,7 +57,16 @@ func Generate(w *ir.Workflow, opts Options) ([]File, error) {
 func generate(w *ir.Workflow, opts Options, b *bulk) ([]byte, error) {
 	f := newFile(w.Package, opts.Source)
 	childFlows(f, w)
-	t := nativeLoop{b: b}
+	emitFor(f, w, nativeLoop{b: b})
+	content, err := render(f)
+	if err != nil {
+		return nil, err
+	}
+	return b.fill(content)
+}
+
+// emitFor writes w through its dialect and target t.
+func emitFor(f *jen.File, w *ir.Workflow, t target) {
 	switch w.Mode {
 	case ir.ModeChain:
 		chain(f, w, t)
@@ -68,11 +77,6 @@ func generate(w *ir.Workflow, opts Options, b *bulk) ([]byte, error) {
 	default:
 		typed(f, w, t)
 	}
-	content, err := render(f)
-	if err != nil {
-		return nil, err
-	}
-	return b.fill(content)
 }
 
 // newFile starts a file with the fixed header and the runtime alias. The

@@ -310,6 +310,9 @@ func (x *ASLExec) Task(st *ASLState, h Handler) Body {
 		if err != nil {
 			return nil, err
 		}
+		if e := engineOf(ctx); e != nil && timeout > 0 {
+			return x.taskOn(ctx, e, st, h, in, timeout)
+		}
 		parent := ctx
 		if timeout > 0 {
 			var cancel context.CancelFunc
@@ -325,6 +328,18 @@ func (x *ASLExec) Task(st *ASLState, h Handler) Body {
 		}
 		return out, err
 	}
+}
+
+// taskOn calls h on an engine, which times the call itself.
+func (x *ASLExec) taskOn(ctx context.Context, e Engine, st *ASLState, h Handler, in any, timeout time.Duration) (out any, err error) {
+	err = e.Attempt(ctx, timeout, func(ctx context.Context) error {
+		out, err = x.call(ctx, st.Name, h, in)
+		return err
+	})
+	if errors.Is(err, ErrStateTimeout) {
+		return nil, &Error{Name: StatesTimeout, Cause: fmt.Sprintf("Task timed out after %s", timeout)}
+	}
+	return out, err
 }
 
 func (st *ASLState) timeout(in any, cx *ASLContext) (time.Duration, error) {

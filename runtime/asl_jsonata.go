@@ -107,6 +107,9 @@ func (c *ASLContext) states() map[string]any {
 func (j *JSONata) compiled() (*jsonata.Expr, error) {
 	j.once.Do(func() {
 		j.expr, j.err = jsonata.Compile(j.Src)
+		if j.err == nil {
+			j.err = j.expr.RegisterExts(orderedObjectFunctions) // asl_jsonata_order.go
+		}
 		for name := range awsFunctions {
 			j.aws = j.aws || strings.Contains(j.Src, "$"+name)
 		}

@@ -82,6 +82,9 @@ func (p *Policy) attempt(ctx context.Context, fn func(ctx context.Context) error
 	if p.Timeout <= 0 {
 		return invoke(ctx, p.State, fn)
 	}
+	if e := engineOf(ctx); e != nil {
+		return e.Attempt(ctx, p.Timeout, func(ctx context.Context) error { return invoke(ctx, p.State, fn) })
+	}
 	actx, cancel := context.WithTimeout(ctx, p.Timeout)
 	defer cancel()
 	err := invoke(actx, p.State, fn)

@@ -63,7 +63,7 @@ func Approve(ctx context.Context, sess *Session, handlers any, req *ApprovalRequ
 	if !ok {
 		return "", req.interrupted()
 	}
-	if req.Timeout > 0 {
+	if req.Timeout > 0 && engineOf(ctx) == nil { // an engine times the wait itself
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
 		defer cancel()

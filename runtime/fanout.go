@@ -15,6 +15,9 @@ import (
 // returned: none outlives it. A panic in work becomes a TaskFailed error
 // naming state, the state that opened the fan-out.
 func FanOut(ctx context.Context, state string, n, limit int, work func(ctx context.Context, i int) error) error {
+	if e := engineOf(ctx); e != nil {
+		return e.FanOut(ctx, state, n, limit, work)
+	}
 	workers := n
 	if limit > 0 && limit < n {
 		workers = limit

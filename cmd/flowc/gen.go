@@ -15,6 +15,7 @@ func cmdGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("gen", stderr)
 	outDir := fs.String("o", "", "write generated files to `DIR` instead of beside each definition")
 	check := fs.Bool("check", false, "write nothing; exit 1 naming each generated file that is stale or missing")
+	target := fs.String("target", targetNative, "`engine` to generate for: native, or temporal (also writes <name>_temporal.go)")
 	paths, err := parseInterleaved(fs, args)
 	if err != nil {
 		return exitUsage
@@ -29,6 +30,9 @@ func cmdGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	results, ok := compileAll(defs, *outDir, stderr)
+	if ok {
+		results, ok = withTarget(*target, results, stderr)
+	}
 	if !ok {
 		return exitFailed
 	}

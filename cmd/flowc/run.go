@@ -35,6 +35,8 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	mockConfig := fs.String("mock-config", "", "AWS Step Functions Local mock config `file`")
 	testCase := fs.String("test-case", "", "test case `name` in the mock config")
 	skipWaits := fs.Bool("skip-waits", false, "make every wait and retry interval take no time")
+	var eng engineFlags
+	eng.register(fs)
 	var sf sessionFlags
 	sf.register(fs)
 	paths, err := parseInterleaved(fs, args)
@@ -48,6 +50,9 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := sf.check(*input); err != nil {
 		fmt.Fprintf(stderr, "flowc run: %v\n", err)
 		return exitUsage
+	}
+	if eng.temporal() {
+		return runTemporal(eng, paths[0], *input, *mockConfig, *testCase, sf, stdin, stdout, stderr)
 	}
 	store, err := sf.open()
 	if err != nil {

@@ -1,0 +1,78 @@
+package flowtemporal
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	flowcrt "github.com/flowc-dev/flowc/runtime"
+)
+
+// ActivityStartToClose bounds an activity whose state has no timeout of
+// its own: past it Temporal considers the worker lost and runs the
+// activity again, on any worker.
+const ActivityStartToClose = 10 * time.Minute
+
+// Execute runs activity with args inside a workflow and stores its result
+// in result (nil for none). The handler's error comes back with its
+// message and name; Temporal retries only what the handler never saw
+// fail (a lost worker), flowc's retry rules do the rest. A state with a
+// timeout runs one attempt under it.
+func Execute(ctx context.Context, name string, result any, args ...any) error {
+	wctx := workflowContext(ctx)
+	opts := workflow.ActivityOptions{StartToCloseTimeout: ActivityStartToClose}
+	if d := timeoutOf(ctx); d > 0 {
+		opts.StartToCloseTimeout = d
+		opts.RetryPolicy = &temporal.RetryPolicy{MaximumAttempts: 1}
+	}
+	if state := flowcrt.StateFromContext(ctx); state != "" {
+		// The activity's handler learns its state from the id, which the
+		// run's counter keeps unique.
+		opts.ActivityID = state + "#" + strconv.Itoa(runOf(ctx).nextActivity())
+	}
+	err := workflow.ExecuteActivity(workflow.WithActivityOptions(wctx, opts), name, args...).Get(wctx, result)
+	var timeout *temporal.TimeoutError
+	if errors.As(err, &timeout) && timeoutOf(ctx) > 0 {
+		return errActivityTimeout
+	}
+	return decode(err)
+}
+
+// ActivityContext returns the context a handler runs with inside an
+// activity: it names the state that calls it, as in the native engine.
+func ActivityContext(ctx context.Context) context.Context {
+	id := activity.GetInfo(ctx).ActivityID
+	if i := strings.LastIndexByte(id, '#'); i > 0 {
+		return flowcrt.WithState(ctx, id[:i])
+	}
+	return ctx
+}
+
+// Finish ends an activity: a panic of its handler becomes a task failure
+// naming the state, and the error is encoded for the workflow. Defer it
+// directly.
+func Finish(ctx context.Context, err *error) {
+	if r := recover(); r != nil {
+		*err = flowcrt.PanicError(flowcrt.StateFromContext(ctx), r)
+	}
+	*err = encode(*err)
+}
+
+// ApproveActivity is the activity of approval states: handlers that
+// implement flowcrt.Approver answer; others leave the decision to a
+// signal.
+func ApproveActivity(ctx context.Context, h any, req flowcrt.ApprovalRequest) (decision string, err error) {
+	ctx = ActivityContext(ctx)
+	defer Finish(ctx, &err)
+	a, ok := h.(flowcrt.Approver)
+	if !ok {
+		return "", flowcrt.ErrNoDecision
+	}
+	return a.Approve(ctx, req)
+}

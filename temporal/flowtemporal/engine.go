@@ -1,0 +1,86 @@
+package flowtemporal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.temporal.io/sdk/workflow"
+
+	flowcrt "github.com/flowc-dev/flowc/runtime"
+)
+
+// engine implements flowcrt.Engine with workflow coroutines and activity
+// timeouts.
+type engine struct{}
+
+// FanOut runs work for every index on at most limit coroutines, handing
+// indexes out in order; the first failure cancels the others. Coroutines
+// run one at a time, in an order fixed by the history, so the shared
+// counters need no lock and a replay hands out the same indexes.
+func (engine) FanOut(ctx context.Context, state string, n, limit int, work func(ctx context.Context, i int) error) error {
+	workers := n
+	if limit > 0 && limit < n {
+		workers = limit
+	}
+	wctx, cancel := workflow.WithCancel(workflowContext(ctx))
+	defer cancel()
+	var first error
+	next := 0
+	wg := workflow.NewWaitGroup(wctx)
+	for range workers {
+		wg.Add(1)
+		workflow.Go(wctx, func(c workflow.Context) {
+			defer wg.Done()
+			bctx := on(ctx, c)
+			for first == nil && c.Err() == nil && next < n {
+				i := next
+				next++
+				if err := protect(bctx, state, i, work); err != nil {
+					first = err
+					cancel()
+				}
+			}
+		})
+	}
+	wg.Wait(wctx)
+	if first != nil {
+		return first
+	}
+	return ctx.Err()
+}
+
+func protect(ctx context.Context, state string, i int, work func(context.Context, int) error) (err error) {
+	defer flowcrt.Recover(state, &err)
+	return work(ctx, i)
+}
+
+// errActivityTimeout is what an activity that ran out of its
+// StartToClose time returns to Attempt.
+var errActivityTimeout = errors.New("activity timed out")
+
+// Attempt runs call with its activities bounded by d, and reports their
+// timeout as the state's.
+func (engine) Attempt(ctx context.Context, d time.Duration, call func(ctx context.Context) error) error {
+	err := call(withTimeout(ctx, d))
+	if errors.Is(err, errActivityTimeout) {
+		return fmt.Errorf("%w after %s", flowcrt.ErrStateTimeout, d)
+	}
+	return err
+}
+
+// clock reads the workflow's time and sleeps on durable timers.
+type clock struct{ wctx workflow.Context }
+
+func (c clock) Now() time.Time { return workflow.Now(c.wctx) }
+
+func (c clock) Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	if err := workflow.Sleep(workflowContext(ctx), d); err != nil {
+		return context.Canceled
+	}
+	return nil
+}

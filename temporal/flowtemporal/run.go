@@ -1,0 +1,109 @@
+package flowtemporal
+
+import (
+	"context"
+	"math/rand/v2"
+
+	"go.temporal.io/sdk/workflow"
+
+	flowcrt "github.com/flowc-dev/flowc/runtime"
+)
+
+// Names a client uses to talk to a running workflow.
+const (
+	// SignalDecision answers an approval state: its payload is a Decision.
+	SignalDecision = "decision"
+	// QueryPending returns the approvals the run waits for, []flowcrt.Pending.
+	QueryPending = "pending"
+)
+
+// Decision is the payload of SignalDecision. State may be left empty
+// when the run waits for one approval only.
+type Decision struct {
+	State    string `json:"state,omitempty"`
+	Decision string `json:"decision"`
+}
+
+// runState is what one workflow run keeps beside the state of its steps.
+type runState struct {
+	activities int                // activities started, for their ids
+	pending    []*flowcrt.Pending // approvals waiting, in the order they began
+	decisions  []Decision         // signalled, not yet taken
+}
+
+type runKey struct{}
+
+func runOf(ctx context.Context) *runState { return ctx.Value(runKey{}).(*runState) }
+
+func (r *runState) nextActivity() int {
+	r.activities++
+	return r.activities
+}
+
+// Run is the body of a generated workflow function: it runs the native
+// steps through run on wctx, with the options that make them deterministic
+// (the workflow's clock, a random source seeded once through the history)
+// and tag handler calls with their state. The error is encoded so that
+// the caller gets back its name and cause.
+func Run(wctx workflow.Context, run func(ctx context.Context, opts ...flowcrt.Option) error) error {
+	r := &runState{}
+	if err := workflow.SetQueryHandler(wctx, QueryPending, r.query); err != nil {
+		return err
+	}
+	workflow.Go(wctx, r.receive)
+	var seed uint64
+	if err := workflow.SideEffect(wctx, func(workflow.Context) any { return rand.Uint64() }).Get(&seed); err != nil {
+		return err
+	}
+	random := rand.New(rand.NewPCG(seed, seed))
+	ctx := context.WithValue(flowcrt.WithEngine(context.Background(), engine{}), runKey{}, r)
+	err := run(on(ctx, wctx), flowcrt.WithClock(clock{wctx}), flowcrt.WithRand(random.Float64), flowcrt.WithStateContext())
+	return encode(err)
+}
+
+func (r *runState) query() ([]flowcrt.Pending, error) {
+	out := make([]flowcrt.Pending, len(r.pending))
+	for i, p := range r.pending {
+		out[i] = *p
+	}
+	return out, nil
+}
+
+// receive keeps the decisions signalled for the approvals that wait;
+// others are logged and dropped, so that a mistyped signal does not fail
+// a run that may have waited for days.
+func (r *runState) receive(wctx workflow.Context) {
+	ch := workflow.GetSignalChannel(wctx, SignalDecision)
+	for {
+		var d Decision
+		ch.Receive(wctx, &d)
+		if p := r.match(d); p != nil {
+			d.State = p.State
+			r.decisions = append(r.decisions, d)
+			continue
+		}
+		workflow.GetLogger(wctx).Warn("flowc: decision matches no pending approval, dropped", "state", d.State, "decision", d.Decision)
+	}
+}
+
+// match returns the pending approval d answers, or nil.
+func (r *runState) match(d Decision) *flowcrt.Pending {
+	for _, p := range r.pending {
+		if (d.State == p.State || d.State == "" && len(r.pending) == 1) && validOption(p, d.Decision) {
+			return p
+		}
+	}
+	return nil
+}
+
+func validOption(p *flowcrt.Pending, d string) bool {
+	if len(p.Options) == 0 {
+		return true
+	}
+	for _, o := range p.Options {
+		if o == d {
+			return true
+		}
+	}
+	return false
+}

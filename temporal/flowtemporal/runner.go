@@ -1,0 +1,109 @@
+package flowtemporal
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/worker"
+
+	flowcrt "github.com/flowc-dev/flowc/runtime"
+)
+
+// Register registers a workflow and its activities with a worker.
+type Register func(r worker.Registry)
+
+// RunWorkflow runs the workflow registered as name on input in and
+// decodes its result into out. With address "" it runs in Temporal's test
+// environment, where timers fire at once; otherwise it runs on the server
+// at address, with a worker of its own on a task queue of its own.
+// Errors come back as the workflow's steps returned them (name, cause);
+// an approval left to a person in the test environment ends the run with
+// an *flowcrt.Interrupted, as a native run without a session does.
+func RunWorkflow(ctx context.Context, address string, register Register, name string, in, out any, stderr io.Writer) error {
+	if address == "" {
+		return runTest(register, name, in, out)
+	}
+	return runServer(ctx, address, register, name, in, out, stderr)
+}
+
+func quietLogger() log.Logger { return log.NewStructuredLogger(slog.New(slog.DiscardHandler)) }
+
+func runTest(register Register, name string, in, out any) error {
+	var suite testsuite.WorkflowTestSuite
+	suite.SetLogger(quietLogger())
+	env := suite.NewTestWorkflowEnvironment()
+	register(env)
+	var waits *flowcrt.Interrupted
+	// An approval left to a person: the workflow would wait for a signal
+	// no one sends. Once it waits, report what it waits for and stop it.
+	env.SetOnActivityCompletedListener(func(_ *activity.Info, _ converter.EncodedValue, err error) {
+		if !errors.Is(decode(err), flowcrt.ErrNoDecision) {
+			return
+		}
+		env.RegisterDelayedCallback(func() {
+			if waits = pendingOf(env); waits != nil {
+				env.CancelWorkflow()
+			}
+		}, time.Nanosecond)
+	})
+	env.ExecuteWorkflow(name, in)
+	if waits != nil {
+		return waits
+	}
+	if err := env.GetWorkflowError(); err != nil {
+		return decode(err)
+	}
+	return env.GetWorkflowResult(out)
+}
+
+// pendingOf returns the first approval the workflow waits for, or nil.
+func pendingOf(env *testsuite.TestWorkflowEnvironment) *flowcrt.Interrupted {
+	v, err := env.QueryWorkflow(QueryPending)
+	var pending []flowcrt.Pending
+	if err != nil || v.Get(&pending) != nil || len(pending) == 0 {
+		return nil
+	}
+	p := pending[0]
+	return &flowcrt.Interrupted{State: p.State, Prompt: p.Prompt, Options: p.Options}
+}
+
+func runServer(ctx context.Context, address string, register Register, name string, in, out any, stderr io.Writer) error {
+	c, err := client.Dial(client.Options{HostPort: address, Logger: quietLogger()})
+	if err != nil {
+		return fmt.Errorf("connecting to Temporal at %s: %w", address, err)
+	}
+	defer c.Close()
+	id := name + "-" + randomID()
+	w := worker.New(c, id, worker.Options{})
+	register(w)
+	if err := w.Start(); err != nil {
+		return err
+	}
+	defer w.Stop()
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: id}, name, in)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "flowc run: workflow %s started on %s; signal %q to answer its approvals\n", id, address, SignalDecision)
+	if err := run.Get(ctx, out); err != nil {
+		return decode(err)
+	}
+	return nil
+}
+
+func randomID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	return hex.EncodeToString(b[:])
+}

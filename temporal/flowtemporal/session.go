@@ -1,0 +1,82 @@
+package flowtemporal
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"go.temporal.io/sdk/workflow"
+
+	flowcrt "github.com/flowc-dev/flowc/runtime"
+)
+
+// ResumeSuffix ends the name of the workflow a long run continues as: it
+// takes the run's last checkpoint and goes on from there.
+const ResumeSuffix = ".resume"
+
+// StepsPerRun bounds the steps of one Temporal run: past it, or once the
+// server suggests it (the history grows large), the run continues as new
+// from its last checkpoint, keeping the history of each run small.
+var StepsPerRun = 1000
+
+// errContinue stops the steps so that the run continues as new.
+var errContinue = errors.New("flowc: continuing as new")
+
+// Start returns the checkpoint a run starts from: the state in, before
+// state start, for the session named after the workflow execution.
+func Start(wctx workflow.Context, name, schema, start string, in any) (flowcrt.Checkpoint, error) {
+	data, err := json.Marshal(in)
+	if err != nil {
+		return flowcrt.Checkpoint{}, fmt.Errorf("%w: %v", flowcrt.ErrNoCheckpoint, err)
+	}
+	return flowcrt.Checkpoint{
+		Session: workflow.GetInfo(wctx).WorkflowExecution.ID, Workflow: name, Schema: schema,
+		Status: flowcrt.StatusRunning, Position: flowcrt.Position{State: start}, State: data, Time: workflow.Now(wctx),
+	}, nil
+}
+
+// RunSession is Run for a workflow that resumes its steps from cp as a
+// session: every state saves a checkpoint in the run's memory, and when
+// the run has made StepsPerRun steps or the server suggests it, the
+// workflow continues as new from the last one.
+func RunSession(wctx workflow.Context, cp flowcrt.Checkpoint, run func(ctx context.Context, session string, opts ...flowcrt.Option) error) error {
+	store := &continuing{wctx: wctx, last: &cp}
+	err := Run(wctx, func(ctx context.Context, opts ...flowcrt.Option) error {
+		return run(ctx, cp.Session, append(opts, flowcrt.WithCheckpointer(store))...)
+	})
+	if store.next != nil {
+		return workflow.NewContinueAsNewError(wctx, cp.Workflow+ResumeSuffix, *store.next)
+	}
+	return err
+}
+
+// continuing keeps the checkpoints of one run and ends it between two
+// states, outside fan-outs, once it has run long enough.
+type continuing struct {
+	wctx  workflow.Context
+	last  *flowcrt.Checkpoint
+	saves int
+	next  *flowcrt.Checkpoint // set: continue as new from it
+}
+
+func (c *continuing) Save(_ context.Context, cp *flowcrt.Checkpoint) error {
+	saved := *cp
+	c.last = &saved
+	c.saves++
+	long := c.saves >= StepsPerRun || workflow.GetInfo(c.wctx).GetContinueAsNewSuggested()
+	if long && cp.Status == flowcrt.StatusRunning && cp.Position.FanOut == nil {
+		c.next = &saved
+		return errContinue
+	}
+	return nil
+}
+
+func (c *continuing) Load(_ context.Context, session string) (*flowcrt.Checkpoint, error) {
+	cp := *c.last
+	return &cp, nil
+}
+
+func (c *continuing) List(context.Context) ([]string, error) { return []string{c.last.Session}, nil }
+
+func (c *continuing) Delete(context.Context, string) error { return nil }
