@@ -107,9 +107,6 @@ func (c *ASLContext) states() map[string]any {
 func (j *JSONata) compiled() (*jsonata.Expr, error) {
 	j.once.Do(func() {
 		j.expr, j.err = jsonata.Compile(j.Src)
-		if j.err == nil {
-			j.err = j.expr.RegisterExts(orderedObjectFunctions) // asl_jsonata_order.go
-		}
 		for name := range awsFunctions {
 			j.aws = j.aws || strings.Contains(j.Src, "$"+name)
 		}
@@ -132,6 +129,11 @@ func (j *JSONata) evaluate(cx *ASLContext) (any, error) {
 	}
 	vars["states"] = cx.states()
 	if err := e.RegisterVars(vars); err != nil {
+		return nil, j.failed(err)
+	}
+	// On the copy only: the shared expression keeps no registry of its
+	// own, so that copies never share one.
+	if err := e.RegisterExts(orderedObjectFunctions); err != nil { // asl_jsonata_order.go
 		return nil, j.failed(err)
 	}
 	if j.aws {
