@@ -168,7 +168,7 @@ func (g *aslGen) collectHandlers() {
 		switch {
 		case a.Type == ir.ASLTask && a.Agent != nil:
 			use(s.Handler, agentHandler, s.ID, "agent "+quote(a.Agent.Name))
-		case a.Type == ir.ASLTask:
+		case a.Type == ir.ASLTask && s.Handler != nil: // not a compiled-in startExecution
 			use(s.Handler, resourceHandler, s.ID, "Resource "+quote(a.Resource))
 		case a.Include != nil && s.Handler != nil: // Include or Workflow state not compiled in
 			use(s.Handler, resourceHandler, s.ID, "sub-workflow "+quote(a.Include.Template))

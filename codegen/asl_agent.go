@@ -169,3 +169,11 @@ func guardrails(g *ir.Guardrails) jen.Code {
 		}
 	})
 }
+
+// startExecutionBody is the body of a Task that starts a nested execution
+// of a compiled-in definition.
+func (g *aslGen) startExecutionBody(s *ir.State) jen.Code {
+	inc := s.ASL.Include
+	return jen.Id("x").Dot("StartExecution").Call(jen.Lit(inc.StateMachine), jen.Lit(inc.Wait),
+		jen.Id("w").Dot(g.machineMethod(s, 0)))
+}

@@ -49,6 +49,9 @@ func (g *aslGen) machineMethod(s *ir.State, i int) string {
 }
 
 func (g *aslGen) machineWhat(s *ir.State, i int) string {
+	if inc := s.ASL.Include; inc != nil && inc.StateMachine != "" {
+		return "state machine " + quote(inc.Template) + ", started by Task state " + quote(s.ID)
+	}
 	if s.ASL.Include != nil {
 		return "template " + quote(s.ASL.Include.Template) + ", compiled into Include state " + quote(s.ID)
 	}
@@ -158,6 +161,9 @@ func (g *aslGen) body(f *jen.File, s *ir.State, spec string) jen.Code {
 	case ir.ASLTask:
 		if a.Agent != nil {
 			return g.agentBody(f, s, spec)
+		}
+		if a.Include != nil {
+			return g.startExecutionBody(s)
 		}
 		return jen.Id("x").Dot("Task").Call(jen.Op("&").Id(spec), jen.Id("w").Dot("h").Dot(s.Handler.Name))
 	case ir.ASLInclude, ir.ASLWorkflow:

@@ -39,6 +39,12 @@ type MemoryWrite struct {
 type Include struct {
 	Template string // the import's name, or the WorkflowId
 	Inline   bool   // compiled in: Branches[0] is the sub-workflow
+
+	// A Task state that starts a Step Functions execution of a bound
+	// definition: its StateMachineArn, and how it waits ("sync",
+	// "sync:2", or "" for fire-and-forget).
+	StateMachine string
+	Wait         string
 }
 
 // ItemReader is where a distributed Map reads its items: the handlers

@@ -84,6 +84,7 @@ type lowerer struct {
 	defaultTools map[string]any        // the workflow's DefaultTools
 	imports      map[string]*yaml.Node // Imports: file path by name
 	depth        int                   // how deep in imports the lowering is
+	executions   []string              // the started definitions being lowered, outermost first
 }
 
 // machine lowers StartAt and States of a (sub-)machine and checks the

@@ -79,7 +79,9 @@ func (l *lowerer) task(m yamlx.Map, s *ir.State) {
 	}
 	if res != nil {
 		a.Resource, _ = l.String(res, "Resource")
-		s.Handler = l.handler("resource\x00"+a.Resource, resourceName(a.Resource), l.ContentPos(res))
+		if !l.startExecution(m, s, res) {
+			s.Handler = l.handler("resource\x00"+a.Resource, resourceName(a.Resource), l.ContentPos(res))
+		}
 	} else if agent != nil {
 		a.Agent = l.agent(m, agent)
 		s.Handler = l.handler("agent\x00"+a.Agent.Name, a.Agent.Name, a.Agent.Pos)

@@ -1,0 +1,105 @@
+package asl
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/flowc-dev/flowc/compiler/yamlx"
+	"github.com/flowc-dev/flowc/ir"
+)
+
+// startExecutionARN is the Step Functions resource that starts a nested
+// execution; a suffix says how the parent waits for it.
+const startExecutionARN = "arn:aws:states:::states:startExecution"
+
+// startExecution lowers a Task whose Resource starts a nested execution.
+// Its literal Parameters.StateMachineArn binds the child: the ARN's last
+// segment, the state machine's name, names the definition <name>.asl.json
+// (or .asl.yaml) beside this file, which is compiled into the state; with
+// no such file the state calls the handler named after the state machine,
+// and with an ARN known at run time only, the startExecution handler.
+// It reports false for any other resource.
+func (l *lowerer) startExecution(m yamlx.Map, s *ir.State, res *yaml.Node) bool {
+	wait, ok := strings.CutPrefix(s.ASL.Resource, startExecutionARN)
+	if !ok || (wait != "" && wait != ".sync" && wait != ".sync:2") {
+		return false
+	}
+	arn, at := l.stateMachineArn(m, s)
+	name := arn[strings.LastIndex(arn, ":")+1:]
+	if name == "" {
+		s.Handler = l.handler("resource\x00"+s.ASL.Resource, "startExecution", l.ContentPos(res))
+		return true
+	}
+	file := l.boundDefinition(name)
+	if file == "" {
+		s.Handler = l.handler("execution\x00"+arn, name, at)
+		return true
+	}
+	if cycle := l.executionCycle(file); cycle != "" {
+		l.Diags.Errorf(at, "startExecution cycle: %s", cycle)
+		return true
+	}
+	s.ASL.Include = &ir.Include{Template: name, StateMachine: arn, Wait: strings.TrimPrefix(wait, ".")}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		l.Diags.Errorf(at, "state machine %q: %v", name, err)
+		return true
+	}
+	r := &yamlx.Reader{File: filepath.ToSlash(file)}
+	root := r.Parse(data)
+	if root != nil && !Detect(root) {
+		r.Diags.Errorf(r.Pos(root), "a started state machine needs `StartAt` and `States`")
+		root = nil
+	}
+	l.executions = append(l.executions, l.File)
+	l.Diags = append(l.Diags, l.lowerImport(r, root, map[string]any{}, s)...)
+	l.executions = l.executions[:len(l.executions)-1]
+	return true
+}
+
+// stateMachineArn reads the literal Parameters.StateMachineArn of a
+// startExecution Task, and where it is; "" for a run-time one.
+func (l *lowerer) stateMachineArn(m yamlx.Map, s *ir.State) (string, ir.Pos) {
+	p := m.Get("Parameters")
+	if p != nil && p.Kind == yaml.MappingNode {
+		for _, e := range l.Pairs(p) {
+			switch e.Key.Value {
+			case "StateMachineArn":
+				arn, _ := l.String(e.Value, "StateMachineArn")
+				return arn, l.ContentPos(e.Value)
+			case "StateMachineArn.$": // known at run time only: the handler's
+				return "", s.Pos
+			}
+		}
+	}
+	l.Diags.Errorf(s.Pos, "startExecution state %q needs `Parameters.StateMachineArn`", s.ID)
+	return "", s.Pos
+}
+
+// boundDefinition is the file beside this one that defines the state
+// machine name, "" when there is none.
+func (l *lowerer) boundDefinition(name string) string {
+	for _, ext := range []string{".asl.json", ".asl.yaml"} {
+		file := filepath.Join(filepath.Dir(l.File), name+ext)
+		if _, err := os.Stat(file); err == nil {
+			return file
+		}
+	}
+	return ""
+}
+
+// executionCycle is the chain "a -> b -> a" when file is already being
+// lowered, "" otherwise.
+func (l *lowerer) executionCycle(file string) string {
+	file = filepath.ToSlash(file)
+	chain := append(append([]string{}, l.executions...), l.File)
+	for i, f := range chain {
+		if filepath.Clean(f) == filepath.Clean(file) {
+			return strings.Join(append(chain[i:], file), " -> ")
+		}
+	}
+	return ""
+}

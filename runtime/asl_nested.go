@@ -1,0 +1,102 @@
+package runtime
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// StartExecution is the body of a Task that starts a nested Step Functions
+// execution of a compiled-in definition. Its effective input is the
+// StartExecution request: the child runs on its Input (a JSON object or a
+// JSON string; {} when absent). wait is "sync:2" (the result is the
+// execution's description with Output as JSON), "sync" (Output as a JSON
+// string) or "" (fire-and-forget: {ExecutionArn, StartDate}). A
+// fire-and-forget child still runs to completion before the state ends,
+// so that nothing outlives the run; its failure, as in Step Functions,
+// does not fail the parent.
+func (x *ASLExec) StartExecution(arn, wait string, sub Machine) Body {
+	return func(ctx context.Context, _ *ASLContext, in any) (any, error) {
+		input, name, err := executionRequest(in)
+		if err != nil {
+			return nil, err
+		}
+		exec := executionArn(arn, name)
+		start := float64(time.Now().UnixMilli()) // JSON numbers are float64 here
+		out, err := sub(ctx, x, input)
+		if err != nil && (ctx.Err() != nil || !isNamed(err)) {
+			return nil, err // a cancelled run or a broken mock stops the parent too
+		}
+		if wait == "" {
+			return Obj("ExecutionArn", exec, "StartDate", start), nil
+		}
+		d := Obj("ExecutionArn", exec, "StateMachineArn", arn, "Name", name, "StartDate", start,
+			"StopDate", float64(time.Now().UnixMilli()), "Input", executionJSON(wait, input))
+		if err != nil {
+			var named *Error
+			errors.As(err, &named)
+			d.set("Status", "FAILED")
+			d.set("Error", named.Name)
+			d.set("Cause", named.Cause)
+			return nil, &Error{Name: StatesTaskFailed, Cause: jsonText(d)}
+		}
+		d.set("Status", "SUCCEEDED")
+		d.set("Output", executionJSON(wait, out))
+		return d, nil
+	}
+}
+
+func isNamed(err error) bool {
+	var named *Error
+	return errors.As(err, &named)
+}
+
+// executionRequest reads Input and Name from a StartExecution request.
+func executionRequest(in any) (input any, name string, err error) {
+	req, _ := in.(*Object)
+	if req == nil {
+		return nil, "", runtimeErrorf("startExecution: the parameters must be an object, got %s", jsonText(in))
+	}
+	input = Obj()
+	if v, ok := req.Get("Input"); ok {
+		input = v
+		if s, ok := v.(string); ok {
+			if input, err = decodeJSON([]byte(s)); err != nil {
+				return nil, "", runtimeErrorf("startExecution: Input is not JSON: %v", err)
+			}
+		}
+	}
+	if v, ok := req.Get("Name"); ok {
+		name, _ = v.(string)
+	}
+	if name == "" {
+		name = executionName()
+	}
+	return input, name, nil
+}
+
+// executionArn is the ARN of an execution named name of the state machine
+// arn.
+func executionArn(arn, name string) string {
+	return strings.Replace(arn, ":stateMachine:", ":execution:", 1) + ":" + name
+}
+
+// executionName is a fresh execution name, a UUID as Step Functions gives.
+func executionName() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6], b[8] = b[6]&0x0f|0x40, b[8]&0x3f|0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}
+
+// executionJSON is a value of an execution's description: JSON under
+// .sync:2, its text under .sync.
+func executionJSON(wait string, v any) any {
+	if wait == "sync:2" {
+		return v
+	}
+	return jsonText(v)
+}
