@@ -48,14 +48,8 @@ func (l *lowerer) startExecution(m yamlx.Map, s *ir.State, res *yaml.Node) bool 
 		l.Diags.Errorf(at, "state machine %q: %v", name, err)
 		return true
 	}
-	r := &yamlx.Reader{File: filepath.ToSlash(file)}
-	root := r.Parse(data)
-	if root != nil && !Detect(root) {
-		r.Diags.Errorf(r.Pos(root), "a started state machine needs `StartAt` and `States`")
-		root = nil
-	}
 	l.executions = append(l.executions, l.File)
-	l.Diags = append(l.Diags, l.lowerImport(r, root, map[string]any{}, s)...)
+	l.lowerFile(file, data, "a started state machine", map[string]any{}, s)
 	l.executions = l.executions[:len(l.executions)-1]
 	return true
 }

@@ -186,13 +186,17 @@ func (l *lowerer) subWorkflow(s *ir.State, src, params *yaml.Node) {
 		l.Diags.Errorf(s.Pos, "imports nest more than %d deep (an import cycle?)", maxImportDepth)
 		return
 	}
+	l.lowerFile(file, data, "an imported workflow", l.includeValues(params), s)
+}
+
+// lowerFile compiles the definition data, read from file, into s.
+func (l *lowerer) lowerFile(file string, data []byte, what string, values map[string]any, s *ir.State) {
 	r := &yamlx.Reader{File: filepath.ToSlash(file)}
 	root := r.Parse(data)
 	if root != nil && !Detect(root) {
-		r.Diags.Errorf(r.Pos(root), "an imported workflow needs `StartAt` and `States`")
+		r.Diags.Errorf(r.Pos(root), "%s needs `StartAt` and `States`", what)
 		root = nil
 	}
-	values := l.includeValues(params)
 	l.Diags = append(l.Diags, l.lowerImport(r, root, values, s)...)
 }
 
