@@ -76,6 +76,9 @@ func (l *lowerer) stateMachineArn(m yamlx.Map, s *ir.State) (string, ir.Pos) {
 // boundDefinition is the file beside this one that defines the state
 // machine name, "" when there is none.
 func (l *lowerer) boundDefinition(name string) string {
+	if strings.ContainsAny(name, `/\`) || strings.HasPrefix(name, ".") {
+		return "" // not a state machine name; never a path out of the directory
+	}
 	for _, ext := range []string{".asl.json", ".asl.yaml"} {
 		file := filepath.Join(filepath.Dir(l.File), name+ext)
 		if _, err := os.Stat(file); err == nil {
