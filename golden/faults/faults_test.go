@@ -172,7 +172,11 @@ func TestOverrunIsATimeoutEvenWhenTheHandlerIgnoresIt(t *testing.T) {
 	r := wait(t, start(context.Background(), h))
 	require.NoError(t, r.err)
 	assert.Equal(t, []string{"timed_out"}, r.out.Log, "the late success is discarded")
-	assert.GreaterOrEqual(t, r.took, 80*time.Millisecond, "Run returned before its handler")
+	select { // measured against the release itself, not a clock read before Run began
+	case <-h.release:
+	default:
+		t.Fatal("Run returned before its handler")
+	}
 }
 
 // max_attempts counts every call: three calls, then the error of the last
