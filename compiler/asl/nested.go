@@ -54,22 +54,34 @@ func (l *lowerer) startExecution(m yamlx.Map, s *ir.State, res *yaml.Node) bool 
 	return true
 }
 
-// stateMachineArn reads the literal Parameters.StateMachineArn of a
-// startExecution Task, and where it is; "" for a run-time one.
+// stateMachineArn reads the literal StateMachineArn of a startExecution
+// Task (in Parameters, or Arguments under JSONata), and where it is; "" for
+// one known at run time only, which the handler gets.
 func (l *lowerer) stateMachineArn(m yamlx.Map, s *ir.State) (string, ir.Pos) {
-	p := m.Get("Parameters")
+	field := "Parameters"
+	if s.ASL.JSONata {
+		field = "Arguments"
+	}
+	p := m.Get(field)
 	if p != nil && p.Kind == yaml.MappingNode {
 		for _, e := range l.Pairs(p) {
 			switch e.Key.Value {
 			case "StateMachineArn":
 				arn, _ := l.String(e.Value, "StateMachineArn")
+				if s.ASL.JSONata && isExpression(arn) {
+					return "", s.Pos
+				}
 				return arn, l.ContentPos(e.Value)
-			case "StateMachineArn.$": // known at run time only: the handler's
-				return "", s.Pos
+			case "StateMachineArn.$":
+				if !s.ASL.JSONata {
+					return "", s.Pos
+				}
 			}
 		}
+	} else if p != nil && s.ASL.JSONata && p.Kind == yaml.ScalarNode && isExpression(p.Value) {
+		return "", s.Pos // the whole Arguments is an expression
 	}
-	l.Diags.Errorf(s.Pos, "startExecution state %q needs `Parameters.StateMachineArn`", s.ID)
+	l.Diags.Errorf(s.Pos, "startExecution state %q needs `%s.StateMachineArn`", s.ID, field)
 	return "", s.Pos
 }
 

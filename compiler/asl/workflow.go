@@ -208,15 +208,16 @@ func (l *lowerer) lowerImport(r *yamlx.Reader, root *yaml.Node, values map[strin
 	if root == nil {
 		return r.Diags
 	}
-	saved, savedNames := l.Reader, l.names
+	saved, savedNames, savedJSONata := l.Reader, l.names, l.jsonata
 	l.Reader, l.names = r, map[string]*ir.State{}
 	l.depth++
-	defer func() { l.Reader, l.names = saved, savedNames; l.depth-- }()
+	defer func() { l.Reader, l.names, l.jsonata = saved, savedNames, savedJSONata; l.depth-- }()
 	l.substitute(root, values, s.Pos)
-	m, ok := l.Mapping(root, "the imported workflow", append(append([]string{}, machineKeys...), "Version", "Parameters", "Imports", "Budget", "Memory", "Progress", "DefaultTools", "Checkpointing")...)
+	m, ok := l.Mapping(root, "the imported workflow", append(append([]string{}, machineKeys...), "Version", "QueryLanguage", "TimeoutSeconds", "Parameters", "Imports", "Budget", "Memory", "Progress", "DefaultTools", "Checkpointing")...)
 	if !ok {
 		return r.Diags
 	}
+	l.jsonata = l.queryLanguage(m, false) // a document of its own: JSONPath unless it says otherwise
 	savedImports := l.imports
 	l.imports = nil
 	l.workflowLevel(m)
