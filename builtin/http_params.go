@@ -213,9 +213,12 @@ func choice(m map[string]any, field string, allowed []string, def string) (strin
 	if !ok {
 		return def, nil
 	}
-	s, _ := v.(string)
-	if !slices.Contains(allowed, s) {
-		return "", invalidf("%s must be one of %v, got %s", field, allowed, jsonText(v))
+	s, ok := v.(string)
+	if !ok {
+		s = jsonText(v)
+	}
+	if !ok || !slices.Contains(allowed, s) {
+		return "", invalidf("%v", httpspec.Unknown(field, s, allowed))
 	}
 	return s, nil
 }

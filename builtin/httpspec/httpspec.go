@@ -61,7 +61,12 @@ func CheckMethod(m string) error {
 	if slices.Contains(Methods, m) {
 		return nil
 	}
-	return fmt.Errorf("Method %q is not one of %s", m, strings.Join(Methods, ", "))
+	return Unknown("Method", m, Methods)
+}
+
+// Unknown is the error of a field whose value is not one of allowed.
+func Unknown(field, value string, allowed []string) error {
+	return fmt.Errorf("%s %q is not one of %s", field, value, strings.Join(allowed, ", "))
 }
 
 // CheckEndpoint parses an ApiEndpoint, which must be an absolute http or
@@ -80,11 +85,11 @@ func CheckHeader(name string) error {
 	lower := strings.ToLower(name)
 	for _, p := range []string{"x-forwarded-", "x-amz-", "x-amzn-"} {
 		if strings.HasPrefix(lower, p) {
-			return fmt.Errorf("an HTTP Task may not set the header %q (no %s* header)", name, p)
+			return fmt.Errorf("header %q is reserved: Step Functions lets no definition set %s* headers", name, p)
 		}
 	}
 	if slices.Contains(forbiddenHeaders, lower) {
-		return fmt.Errorf("an HTTP Task may not set the header %q", name)
+		return fmt.Errorf("header %q is reserved: Step Functions lets no definition set it", name)
 	}
 	return nil
 }
