@@ -36,10 +36,10 @@ const HTTPTaskLimit = 60 * time.Second
 // Arguments): ApiEndpoint, Method, Headers, QueryParameters, RequestBody,
 // Transform and Authentication. The result is {ResponseBody, Headers,
 // StatusCode, StatusText}, ResponseBody parsed when the response is JSON.
-// A response outside 2xx fails with States.Http.StatusCode.<code> (the
-// cause is the result as JSON), a request that times out or cannot
-// connect with States.Http.Socket, parameters Step Functions would reject
-// with States.Runtime. When ctx ends first, the error wraps ctx.Err(), which
+// A response outside 2xx fails with States.Http.StatusCode.<code> and
+// its status text as the cause (AWS drops the body), a request that times
+// out or cannot connect with States.Http.Socket, parameters Step
+// Functions would reject with States.Runtime. When ctx ends first, the error wraps ctx.Err(), which
 // the run reports as the state's timeout or its cancellation. A nil client
 // is http.DefaultClient.
 func HTTPInvoke(ctx context.Context, client *http.Client, in any) (any, error) {
@@ -74,8 +74,8 @@ func HTTPInvoke(ctx context.Context, client *http.Client, in any) (any, error) {
 	}
 	out := httpResult(resp, data)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		cause, _ := json.Marshal(out) // plain JSON values always encode
-		return nil, &flowcrt.Error{Name: ErrHTTPStatusPrefix + strconv.Itoa(resp.StatusCode), Cause: string(cause)}
+		// Step Functions drops the response: the cause is its status text.
+		return nil, &flowcrt.Error{Name: ErrHTTPStatusPrefix + strconv.Itoa(resp.StatusCode), Cause: out["StatusText"].(string)}
 	}
 	return out, nil
 }

@@ -305,15 +305,9 @@ var orderUnknownState = flowcrt.ASLState{
 			Src:  "$.error.Error",
 			Segs: []flowcrt.PathSeg{flowcrt.Field("error"), flowcrt.Field("Error")},
 		})),
-		flowcrt.TField("cause", flowcrt.TCall(&flowcrt.Intrinsic{
-			Name: "States.StringToJson",
-			Fn:   flowcrt.StatesStringToJson,
-			Args: []flowcrt.IntrinsicArg{
-				{Path: &flowcrt.JSONPath{
-					Src:  "$.error.Cause",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("error"), flowcrt.Field("Cause")},
-				}},
-			},
+		flowcrt.TField("cause", flowcrt.TPath(&flowcrt.JSONPath{
+			Src:  "$.error.Cause",
+			Segs: []flowcrt.PathSeg{flowcrt.Field("error"), flowcrt.Field("Cause")},
 		})),
 	),
 }
