@@ -36,13 +36,31 @@ const HTTPTaskLimit = 60 * time.Second
 // Arguments): ApiEndpoint, Method, Headers, QueryParameters, RequestBody,
 // Transform and Authentication. The result is {ResponseBody, Headers,
 // StatusCode, StatusText}, ResponseBody parsed when the response is JSON.
-// A response outside 2xx fails with States.Http.StatusCode.<code> and
-// its status text as the cause (AWS drops the body), a request that times
-// out or cannot connect with States.Http.Socket, parameters Step
-// Functions would reject with States.Runtime. When ctx ends first, the error wraps ctx.Err(), which
-// the run reports as the state's timeout or its cancellation. A nil client
-// is http.DefaultClient.
+// A response outside 2xx fails with States.Http.StatusCode.<code> and its
+// status text as the cause (AWS drops the body), a request that times out
+// or cannot connect with States.Http.Socket, parameters Step Functions
+// would reject with States.Runtime. When ctx ends first, the error wraps
+// ctx.Err(), which the run reports as the state's timeout or its
+// cancellation. A nil client is http.DefaultClient.
 func HTTPInvoke(ctx context.Context, client *http.Client, in any) (any, error) {
+	p, err := httpParamsOf(in)
+	if err != nil {
+		return nil, err
+	}
+	if client == nil {
+		client = http.DefaultClient
+	}
+	cctx, cancel := context.WithTimeout(ctx, HTTPTaskLimit)
+	defer cancel()
+	req, err := p.request(cctx)
+	if err != nil {
+		return nil, err
+	}
+	return send(ctx, client, req)
+}
+
+// httpParamsOf checks the parameters, whatever Go values carry them.
+func httpParamsOf(in any) (*httpParams, error) {
 	plain, err := plainJSON(in)
 	if err != nil {
 		return nil, invalidf("the parameters are not JSON: %v", err)
@@ -54,15 +72,11 @@ func HTTPInvoke(ctx context.Context, client *http.Client, in any) (any, error) {
 	if o, ok := in.(*flowcrt.Object); ok { // keep the body's member order
 		p.body, _ = o.Get(httpspec.RequestBody)
 	}
-	if client == nil {
-		client = http.DefaultClient
-	}
-	cctx, cancel := context.WithTimeout(ctx, HTTPTaskLimit)
-	defer cancel()
-	req, err := p.request(cctx)
-	if err != nil {
-		return nil, err
-	}
+	return p, nil
+}
+
+// send makes the request and reads the response into the result.
+func send(ctx context.Context, client *http.Client, req *http.Request) (any, error) {
 	resp, err := client.Do(req)
 	if err != nil {
 		return nil, transportError(ctx, err)
