@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/flowc-dev/flowc/builtin/httpspec"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -62,10 +63,9 @@ func authenticate(req *http.Request, arn string) error {
 
 // connectionEnv is the prefix of the variables of a connection ARN.
 func connectionEnv(arn string) (string, error) {
-	_, rest, ok := strings.Cut(arn, ":connection/")
-	name, _, _ := strings.Cut(rest, "/")
-	if !ok || !strings.HasPrefix(arn, "arn:") || name == "" {
-		return "", invalidf("ConnectionArn %q is not an EventBridge connection ARN (arn:aws:events:REGION:ACCOUNT:connection/NAME/ID)", arn)
+	name, err := httpspec.ConnectionName(arn)
+	if err != nil {
+		return "", invalidf("%v", err)
 	}
 	env := strings.Map(func(r rune) rune {
 		switch {

@@ -141,6 +141,11 @@ func (p *httpParams) auth(m map[string]any) error {
 		if a == nil {
 			continue
 		}
+		for _, k := range slices.Sorted(maps.Keys(a)) {
+			if k != httpspec.ConnectionArn {
+				return invalidf("unknown parameter %s.%s", field, k)
+			}
+		}
 		arn, ok := a[httpspec.ConnectionArn].(string)
 		if !ok {
 			return invalidf("%s.%s must be a string", field, httpspec.ConnectionArn)

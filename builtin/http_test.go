@@ -217,6 +217,8 @@ func TestHTTPInvokeInvalidParameters(t *testing.T) {
 		{with("Transform", map[string]any{"RequestEncodingOptions": map[string]any{"ArrayFormat": "DOTS"}}), `ArrayFormat "DOTS" is not one of INDICES, REPEAT`},
 		{with("Headres", map[string]any{}), `unknown parameter "Headres"`},
 		{with("Authentication", map[string]any{"ConnectionArn": "stripe"}), "is not an EventBridge connection ARN"},
+		{with("Authentication", map[string]any{"ConnectionArn": "arn:aws:events:r:1:connection/a/b", "Region": "x"}), "unknown parameter Authentication.Region"},
+		{with("InvocationConfig", map[string]any{}), "InvocationConfig.ConnectionArn must be a string"},
 	} {
 		_, err := HTTPInvoke(t.Context(), nil, c.in)
 		var named *flowcrt.Error

@@ -79,6 +79,17 @@ func CheckEndpoint(s string) (*url.URL, error) {
 	return u, nil
 }
 
+// ConnectionName is the name of the EventBridge connection a
+// ConnectionArn names (arn:aws:events:REGION:ACCOUNT:connection/NAME/ID).
+func ConnectionName(arn string) (string, error) {
+	_, rest, ok := strings.Cut(arn, ":connection/")
+	name, _, _ := strings.Cut(rest, "/")
+	if !ok || !strings.HasPrefix(arn, "arn:") || name == "" {
+		return "", fmt.Errorf("ConnectionArn %q is not an EventBridge connection ARN (arn:aws:events:REGION:ACCOUNT:connection/NAME/ID)", arn)
+	}
+	return name, nil
+}
+
 // CheckHeader reports a request header an HTTP Task may not set: the
 // connection supplies Authorization, and Step Functions owns the others.
 func CheckHeader(name string) error {

@@ -56,6 +56,9 @@ func (l *lowerer) httpTask(m yamlx.Map, s *ir.State) {
 		_, err := httpspec.CheckEndpoint(v)
 		return err
 	})
+	for _, field := range []string{httpspec.Authentication, httpspec.InvocationConfig} {
+		l.httpConnection(what, params[field], s.ASL.JSONata)
+	}
 	l.httpHeaders(what, params[httpspec.Headers], s.ASL.JSONata)
 	l.httpTransform(what, params[httpspec.Transform], s.ASL.JSONata)
 }
@@ -105,6 +108,24 @@ func (l *lowerer) httpLiteral(what string, p httpParam, check func(string) error
 	if err := check(v); err != nil {
 		l.Diags.Errorf(l.ContentPos(p.value), "%s: %v", what, err)
 	}
+}
+
+// httpConnection checks a literal Authentication (or InvocationConfig):
+// its ConnectionArn names an EventBridge connection.
+func (l *lowerer) httpConnection(what string, p httpParam, jsonata bool) {
+	if !p.object() {
+		return
+	}
+	c := l.httpParams(p.value, jsonata, what+" "+p.key.Value, []string{httpspec.ConnectionArn})
+	arn, ok := c[httpspec.ConnectionArn]
+	if !ok {
+		l.Diags.Errorf(l.Pos(p.key), "%s: `%s` needs `%s`", what, p.key.Value, httpspec.ConnectionArn)
+		return
+	}
+	l.httpLiteral(what, arn, func(v string) error {
+		_, err := httpspec.ConnectionName(v)
+		return err
+	})
 }
 
 // httpHeaders checks literal header names.
