@@ -82,6 +82,7 @@ func (l *lowerer) task(m yamlx.Map, s *ir.State) {
 		if !l.startExecution(m, s, res) {
 			s.Handler = l.handler("resource\x00"+a.Resource, resourceName(a.Resource), l.ContentPos(res))
 		}
+		l.httpTask(m, s)
 	} else if agent != nil {
 		a.Agent = l.agent(m, agent)
 		s.Handler = l.handler("agent\x00"+a.Agent.Name, a.Agent.Name, a.Agent.Pos)
