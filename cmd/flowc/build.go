@@ -1,0 +1,166 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/flowc-dev/flowc"
+	"github.com/flowc-dev/flowc/codegen"
+	"github.com/flowc-dev/flowc/ir"
+)
+
+// The temporary module `flowc build` builds: the workflow package, the main
+// package and flowc's packages copied from flowc itself.
+const (
+	buildModule   = "flowcbuild"
+	buildWfImport = buildModule + "/wf"
+)
+
+func cmdBuild(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("build", stderr)
+	out := fs.String("o", "", "the program `file` to write (default: the definition's name, in the current directory)")
+	handlersPkg := fs.String("handlers", "", "the Go `package` (a directory or import path) whose Handlers() implements the handlers no built-in covers")
+	paths, err := parseInterleaved(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(paths) != 1 {
+		fmt.Fprintln(stderr, "flowc build: give exactly one definition file")
+		return exitUsage
+	}
+	def := paths[0]
+	if *out == "" {
+		*out = programName(def)
+	}
+	c, ok := compileFile(def, "", stderr)
+	if !ok {
+		return exitFailed
+	}
+	var user *userPackage
+	if *handlersPkg != "" {
+		if user, err = loadHandlers(*handlersPkg); err != nil {
+			fmt.Fprintf(stderr, "flowc build: --handlers %s: %v\n", *handlersPkg, err)
+			return exitFailed
+		}
+	}
+	dir, err := os.MkdirTemp("", "flowc-build-")
+	if err != nil {
+		fmt.Fprintf(stderr, "flowc build: %v\n", err)
+		return exitUsage
+	}
+	defer os.RemoveAll(dir)
+	if code := writeBuildModule(dir, def, c, user, stderr); code != exitOK {
+		return code
+	}
+	bin, err := filepath.Abs(*out)
+	if err == nil {
+		err = goBuild(dir, bin, buildEnv(dir, user)...)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "flowc build: building the program failed: %v\n", err)
+		return exitUsage
+	}
+	return exitOK
+}
+
+// programName is the definition's file name up to its first dot.
+func programName(def string) string {
+	name, _, _ := strings.Cut(filepath.Base(def), ".")
+	return name
+}
+
+// writeBuildModule writes the program's module into dir, or lists the
+// handlers that nothing implements and returns exitFailed.
+func writeBuildModule(dir, def string, c compiled, user *userPackage, stderr io.Writer) int {
+	var uh *codegen.UserHandlers
+	if user != nil {
+		uh = &user.handlers
+	}
+	mains, missing, err := codegen.BuildMain(c.wf, c.file, buildWfImport, uh)
+	if err != nil {
+		fmt.Fprintf(stderr, "flowc build: %v\n", err)
+		return exitUsage
+	}
+	if len(missing) > 0 {
+		reportMissing(stderr, c.wf, missing, user != nil)
+		return exitFailed
+	}
+	files, err := workflowFiles(dir, def, c)
+	if err == nil {
+		err = addSource(files, filepath.Join(dir, "flowc"), flowc.BuildSource())
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "flowc build: %v\n", err)
+		return exitUsage
+	}
+	flowcDir := "./flowc"
+	if user != nil && user.module == flowc.Module {
+		flowcDir = user.moduleDir // the handlers live in flowc itself: build against it
+	}
+	files[filepath.Join(dir, "go.mod")] = []byte(flowc.BuildGoMod(buildModule, flowcDir))
+	files[filepath.Join(dir, "go.sum")] = flowc.GoSum()
+	files[filepath.Join(dir, "flowc", "go.mod")] = []byte(flowc.GoMod())
+	if work := goWork(user); work != "" {
+		files[filepath.Join(dir, "go.work")] = []byte(work)
+	}
+	for _, f := range mains {
+		files[filepath.Join(dir, f.Name)] = f.Content
+	}
+	if err := writeFiles(files); err != nil {
+		fmt.Fprintf(stderr, "flowc build: %v\n", err)
+		return exitUsage
+	}
+	return exitOK
+}
+
+func reportMissing(stderr io.Writer, w *ir.Workflow, missing []codegen.Missing, haveUser bool) {
+	where := "give them in a package with --handlers (see docs/build.md)"
+	if haveUser {
+		where = "the --handlers package's Handlers() value lacks them"
+	}
+	fmt.Fprintf(stderr, "flowc build: %s needs handlers that no built-in covers; %s:\n", w.Source, where)
+	for _, m := range missing {
+		for _, p := range m.Pos {
+			fmt.Fprintf(stderr, "%s:%d:%d: method %s: no built-in runs it\n", p.File, p.Line, p.Col, m.Method)
+		}
+	}
+}
+
+// goWork puts the module of the user's handlers beside the program's in a
+// workspace, so that it builds with its own requirements; "" when there
+// is none, or when it is flowc's own module.
+func goWork(user *userPackage) string {
+	if user == nil || user.module == flowc.Module {
+		return ""
+	}
+	return fmt.Sprintf("go 1.26.0\n\nuse .\nuse %s\n\nreplace %s => ./flowc\n", quoteModPath(user.moduleDir), flowc.Module)
+}
+
+func quoteModPath(p string) string { return fmt.Sprintf("%q", filepath.ToSlash(p)) }
+
+// buildEnv builds a static program with the user's Go settings (GOPROXY
+// among them, for modules the module cache lacks), and the program's
+// go.work or none.
+func buildEnv(dir string, user *userPackage) []string {
+	work := "off"
+	if goWork(user) != "" {
+		work = filepath.Join(dir, "go.work")
+	}
+	return []string{"GOWORK=" + work, "GOFLAGS=-mod=readonly", "CGO_ENABLED=0"}
+}
+
+// goBuild builds the main package of dir into bin, with env added to
+// flowc's own environment.
+func goBuild(dir, bin string, env ...string) error {
+	build := exec.Command("go", "build", "-trimpath", "-o", bin, ".")
+	build.Dir = dir
+	build.Env = append(os.Environ(), env...)
+	if out, err := build.CombinedOutput(); err != nil {
+		return fmt.Errorf("%v\n%s", err, out)
+	}
+	return nil
+}
