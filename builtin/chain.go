@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,8 +20,32 @@ func request(call flowcrt.LLMCall) Request {
 		Temperature: cfg.Temperature,
 		MaxTokens:   cfg.MaxTokens,
 		Tools:       tools(allowedTools(cfg.Tools, cfg.HideTools)),
-		Messages:    messages(call.System, call.Messages),
+		Messages:    append(messages(call.System, nil), history(call)...),
 	}
+}
+
+// history is the chat history of the call. flowc's Messages keep a role
+// and a content; when they are the input's own chat history, its messages
+// are sent as they are, so that the model sees its tool calls and the
+// results that answer them.
+func history(call flowcrt.LLMCall) []Message {
+	out := messages("", call.Messages)
+	v := call.Input
+	if m, ok := v.(map[string]any); ok {
+		v = m["messages"]
+	}
+	list, ok := v.([]any)
+	if !ok || len(list) != len(out) {
+		return out
+	}
+	raw := make([]Message, len(list))
+	for i, item := range list {
+		b, err := json.Marshal(item)
+		if err != nil || json.Unmarshal(b, &raw[i]) != nil || raw[i].Role != out[i].Role || raw[i].Content != out[i].Content {
+			return out
+		}
+	}
+	return raw
 }
 
 // allowedTools are the tools named in the allowlist: the patterns ("*",
@@ -60,22 +85,26 @@ func (c *LLM) ChatCompletion(ctx context.Context, call flowcrt.LLMCall) (flowcrt
 	if err != nil {
 		return flowcrt.ChainResult{}, err
 	}
-	history := make([]any, 0, len(call.Messages)+1)
-	for _, h := range call.Messages {
-		history = append(history, map[string]any{"role": h.Role, "content": h.Content})
+	m.Role = "assistant"
+	var out []any
+	for _, h := range append(history(call), m) {
+		out = append(out, entry(h))
 	}
-	return flowcrt.ChainResult{Output: append(history, message(m))}, nil
+	return flowcrt.ChainResult{Output: out}, nil
 }
 
-// message is the model's message as a chat history entry.
-func message(m Message) map[string]any {
-	out := map[string]any{"role": "assistant", "content": m.Content}
+// entry is a message as a chat history entry.
+func entry(m Message) map[string]any {
+	out := map[string]any{"role": m.Role, "content": m.Content}
 	if len(m.ToolCalls) > 0 {
 		calls := make([]any, len(m.ToolCalls))
 		for i, tc := range m.ToolCalls {
 			calls[i] = map[string]any{"id": tc.ID, "type": "function", "function": map[string]any{"name": tc.Function.Name, "arguments": tc.Function.Arguments}}
 		}
 		out["tool_calls"] = calls
+	}
+	if m.ToolCallID != "" {
+		out["tool_call_id"] = m.ToolCallID
 	}
 	return out
 }

@@ -144,19 +144,20 @@ func quoteModPath(p string) string { return fmt.Sprintf("%q", filepath.ToSlash(p
 
 // buildEnv builds a static program with the user's Go settings (GOPROXY
 // among them, for modules the module cache lacks), and the program's
-// go.work or none.
+// go.work or none; -trimpath keeps the temporary directory's name out of
+// the program.
 func buildEnv(dir string, user *userPackage) []string {
 	work := "off"
 	if goWork(user) != "" {
 		work = filepath.Join(dir, "go.work")
 	}
-	return []string{"GOWORK=" + work, "GOFLAGS=-mod=readonly", "CGO_ENABLED=0"}
+	return []string{"GOWORK=" + work, "GOFLAGS=" + strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=readonly -trimpath"), "CGO_ENABLED=0"}
 }
 
 // goBuild builds the main package of dir into bin, with env added to
 // flowc's own environment.
 func goBuild(dir, bin string, env ...string) error {
-	build := exec.Command("go", "build", "-trimpath", "-o", bin, ".")
+	build := exec.Command("go", "build", "-o", bin, ".")
 	build.Dir = dir
 	build.Env = append(os.Environ(), env...)
 	if out, err := build.CombinedOutput(); err != nil {

@@ -21,11 +21,15 @@ type userPackage struct {
 
 // loadHandlers type-checks the package and reads its contract: a function
 // Handlers() returning a named type (or a pointer to one), whose exported
-// methods run handlers.
+// methods run handlers. A directory is loaded in its own module, an import
+// path in the module of the current directory.
 func loadHandlers(pattern string) (*userPackage, error) {
 	cfg := &packages.Config{
 		Mode: packages.NeedName | packages.NeedTypes | packages.NeedModule,
 		Env:  append(os.Environ(), "GOWORK=off"),
+	}
+	if st, err := os.Stat(pattern); err == nil && st.IsDir() {
+		cfg.Dir, pattern = pattern, "."
 	}
 	pkgs, err := packages.Load(cfg, pattern)
 	if err != nil {
