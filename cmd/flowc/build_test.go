@@ -1,0 +1,252 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// fakeLLM is an OpenAI-compatible endpoint on loopback: answer picks the
+// status and the reply's content for each request, and it keeps them all.
+type fakeLLM struct {
+	mu       sync.Mutex
+	requests []chatRequest
+	answer   func(req chatRequest, n int) (status int, content string)
+}
+
+type chatRequest struct {
+	Auth        string
+	Model       string    `json:"model"`
+	Temperature *float64  `json:"temperature"`
+	MaxTokens   int       `json:"max_tokens"`
+	Messages    []chatMsg `json:"messages"`
+	Tools       []struct {
+		Function struct{ Name string } `json:"function"`
+	} `json:"tools"`
+}
+
+type chatMsg struct{ Role, Content string }
+
+// system and user are the request's system prompt and last user message.
+func (r chatRequest) system() string {
+	if len(r.Messages) > 0 && r.Messages[0].Role == "system" {
+		return r.Messages[0].Content
+	}
+	return ""
+}
+
+func (r chatRequest) user() string {
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if r.Messages[i].Role == "user" {
+			return r.Messages[i].Content
+		}
+	}
+	return ""
+}
+
+func (f *fakeLLM) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var req chatRequest
+	if r.URL.Path != "/v1/chat/completions" || json.NewDecoder(r.Body).Decode(&req) != nil {
+		http.Error(w, "not a chat completion", http.StatusNotFound)
+		return
+	}
+	req.Auth = r.Header.Get("Authorization")
+	f.mu.Lock()
+	f.requests = append(f.requests, req)
+	n := len(f.requests) - 1
+	f.mu.Unlock()
+	status, content := f.answer(req, n)
+	w.WriteHeader(status)
+	if status != http.StatusOK {
+		fmt.Fprintf(w, `{"error": {"message": %q}}`, content)
+		return
+	}
+	_ = json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{"message": map[string]any{"role": "assistant", "content": content}}}})
+}
+
+// serve starts the endpoint and returns the environment that points a
+// built program at it.
+func (f *fakeLLM) serve(t *testing.T) []string {
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	return []string{"OPENAI_BASE_URL=" + srv.URL + "/v1", "OPENAI_API_KEY=sk-fake"}
+}
+
+func (f *fakeLLM) reset(answer func(chatRequest, int) (int, string)) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.requests, f.answer = nil, answer
+}
+
+// buildProgram runs `flowc build` on def into a temporary directory.
+func buildProgram(t *testing.T, def string, args ...string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), programName(def))
+	var stderr bytes.Buffer
+	code := run(append([]string{"build", "-o", bin, def}, args...), nil, io.Discard, &stderr)
+	require.Equal(t, exitOK, code, stderr.String())
+	return bin
+}
+
+// runProgram runs a built program and returns its stdout, stderr and exit
+// code.
+func runProgram(t *testing.T, bin string, env []string, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return stdout.String(), stderr.String(), exit.ExitCode()
+	}
+	require.NoError(t, err)
+	return stdout.String(), stderr.String(), 0
+}
+
+// supportAnswers answers the states of testdata/build/support.flow.yaml;
+// classify fails with status for its first failures requests.
+func supportAnswers(status, failures int) func(chatRequest, int) (int, string) {
+	return func(req chatRequest, n int) (int, string) {
+		if strings.HasPrefix(req.user(), "Classify") {
+			if n < failures {
+				return status, "busy"
+			}
+			return http.StatusOK, `{"category": "bug"}`
+		}
+		return http.StatusOK, "Sorry! " + req.user()
+	}
+}
+
+func TestBuildCodeMie(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program")
+	}
+	bin := buildProgram(t, "testdata/build/support.flow.yaml")
+	llm := &fakeLLM{}
+	env := llm.serve(t)
+	input := `{"ticket": "login fails", "product": "Acme"}`
+
+	llm.reset(supportAnswers(http.StatusOK, 0))
+	stdout, stderr, code := runProgram(t, bin, env, input, "--input", "-", "--quiet")
+	require.Equal(t, 0, code, stderr)
+	assert.JSONEq(t, `{"status": "SUCCEEDED", "output": {"ticket": "login fails", "product": "Acme", "category": "bug", "answer": "Sorry! Reply to login fails about the bug"}}`, stdout)
+	require.Len(t, llm.requests, 2)
+	classify, reply := llm.requests[0], llm.requests[1]
+	assert.Equal(t, "Bearer sk-fake", classify.Auth)
+	assert.Equal(t, "gpt-4o-mini", classify.Model)
+	assert.Equal(t, 0.1, *classify.Temperature)
+	assert.Equal(t, "You classify support tickets for Acme.", classify.system())
+	assert.Equal(t, "Classify this ticket: login fails", classify.user())
+	assert.Equal(t, "gpt-4o", reply.Model)
+	assert.Nil(t, reply.Temperature)
+	assert.Equal(t, "You write short, friendly replies.", reply.system())
+	assert.Equal(t, "Reply to login fails about the bug", reply.user())
+	require.Len(t, reply.Tools, 1)
+	assert.Equal(t, "kb_search", reply.Tools[0].Function.Name)
+
+	// HTTP 500 is LLM.ServerError, which the state's retry rule retries.
+	llm.reset(supportAnswers(http.StatusInternalServerError, 1))
+	stdout, stderr, code = runProgram(t, bin, env, input, "--input", "-")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, `"answer":"Sorry! Reply to login fails about the bug"`)
+	assert.Len(t, llm.requests, 3)
+
+	// Retries spent, the run fails with the error's name.
+	llm.reset(supportAnswers(http.StatusBadGateway, 2))
+	stdout, _, code = runProgram(t, bin, env, input, "--input", "-")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stdout, `"status":"FAILED"`)
+	assert.Contains(t, stdout, `LLM.ServerError`)
+
+	// HTTP 429 is LLM.RateLimited, which the catch rule sends to
+	// apologize; that state asks first, so the session waits, in SQLite,
+	// and goes on with the decision.
+	llm.reset(supportAnswers(http.StatusTooManyRequests, 1))
+	db := filepath.Join(t.TempDir(), "sessions.db")
+	session := []string{"--checkpoint-db", db, "--session", "t-1"}
+	stdout, stderr, code = runProgram(t, bin, env, "", append(session, "--input", writeTemp(t, input))...)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, `"status":"INTERRUPTED"`)
+	assert.Len(t, llm.requests, 1)
+	stdout, stderr, code = runProgram(t, bin, env, "", append(session, "--decision", "continue")...)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, `"answer":"Sorry! Apologize for the delay on login fails"`)
+	require.Len(t, llm.requests, 2)
+	assert.Equal(t, "gpt-4o", llm.requests[1].Model)
+
+	_, stderr, code = runProgram(t, bin, env, "", "--decision", "continue")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "--decision")
+}
+
+func writeTemp(t *testing.T, content string) string {
+	path := filepath.Join(t.TempDir(), "input.json")
+	require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
+	return path
+}
+
+func TestBuildChain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program")
+	}
+	bin := buildProgram(t, "testdata/build/helpdesk.chain.yaml")
+	llm := &fakeLLM{}
+	env := llm.serve(t)
+	llm.reset(func(req chatRequest, _ int) (int, string) {
+		if strings.Contains(req.system(), "labels") {
+			return http.StatusOK, " Tech."
+		}
+		return http.StatusOK, "Restart the router."
+	})
+	stdout, stderr, code := runProgram(t, bin, env, `"wifi drops"`, "--input", "-")
+	require.Equal(t, 0, code, stderr)
+	assert.JSONEq(t, `{"status": "SUCCEEDED", "output": {"output": [
+		{"role": "user", "content": "Help with: wifi drops"},
+		{"role": "assistant", "content": "Restart the router."}], "vars": {}}}`, stdout)
+	require.Len(t, llm.requests, 2)
+	route, chat := llm.requests[0], llm.requests[1]
+	assert.Equal(t, "router-small", route.Model)
+	assert.Equal(t, 0.0, *route.Temperature)
+	assert.True(t, strings.HasPrefix(route.system(), "You route questions for the support team."), route.system())
+	assert.Contains(t, route.system(), "billing, tech")
+	assert.Equal(t, "Route this question: wifi drops", route.user())
+	assert.Equal(t, "qwen2.5:7b", chat.Model)
+	assert.Equal(t, 0.2, *chat.Temperature)
+	assert.Equal(t, 300, chat.MaxTokens)
+	assert.Equal(t, "You solve technical problems step by step.", chat.system())
+	assert.Equal(t, "Help with: wifi drops", chat.user())
+}
+
+func TestBuildMissingHandlers(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "review")
+	var stderr bytes.Buffer
+	code := run([]string{"build", "-o", bin, "../../examples/codemie-review/review.flow.yaml"}, nil, io.Discard, &stderr)
+	assert.Equal(t, exitFailed, code)
+	def := "../../examples/codemie-review/review.flow.yaml"
+	for _, want := range []string{
+		def + ":1:1: method Summarize",
+		def + ":7:5: method SearchDatasource",
+		def + ":12:5: method CallMCPTool",
+		def + ":26:9: method Tracker",
+	} {
+		assert.Contains(t, stderr.String(), want)
+	}
+	assert.NotContains(t, stderr.String(), "Triager")
+	assert.NoFileExists(t, bin)
+}
