@@ -35,7 +35,11 @@ func loadHandlers(pattern string) (*userPackage, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(pkgs) != 1 {
+	switch len(pkgs) {
+	case 0: // go list fails quietly on a module it cannot load
+		return nil, errors.New("no package found; `go list` in its module tells why (a go.mod that needs `go mod tidy`?)")
+	case 1:
+	default:
 		return nil, fmt.Errorf("names %d packages; give one", len(pkgs))
 	}
 	p := pkgs[0]

@@ -17,6 +17,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/flowc-dev/flowc"
 )
 
 // fakeLLM is an OpenAI-compatible endpoint on loopback: answer picks the
@@ -249,4 +251,108 @@ func TestBuildMissingHandlers(t *testing.T) {
 	}
 	assert.NotContains(t, stderr.String(), "Triager")
 	assert.NoFileExists(t, bin)
+}
+
+// handlersModule writes a Go module of the user's, beside no flowc source:
+// it requires flowc (this checkout) like a user's module would, with its
+// go.sum, and holds the packages given as directory -> source.
+func handlersModule(t *testing.T, packages map[string]string) string {
+	root, err := filepath.Abs("../..")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	files := map[string][]byte{
+		filepath.Join(dir, "go.mod"): []byte(flowc.BuildGoMod("example.com/mine", root)),
+		filepath.Join(dir, "go.sum"): flowc.GoSum(),
+	}
+	for pkg, src := range packages {
+		files[filepath.Join(dir, pkg, pkg+".go")] = []byte(src)
+	}
+	require.NoError(t, writeFiles(files))
+	return dir
+}
+
+// reviewHandlers implements what examples/codemie-review needs beyond its
+// assistants; it also answers Approve, which the program finds on it.
+const reviewHandlers = `package review
+
+import (
+	"context"
+
+	flowcrt "github.com/flowc-dev/flowc/runtime"
+)
+
+type Services struct{ searches int }
+
+func Handlers() *Services { return &Services{} }
+
+func (s *Services) Tracker(ctx context.Context, call flowcrt.JSONCall) (string, error) {
+	return ` + "`" + `{"data": {"issues": [{"key": "A-1", "title": "crash on save"}, {"key": "A-2", "title": "typo"}]}}` + "`" + `, nil
+}
+
+func (s *Services) SearchDatasource(ctx context.Context, datasourceID, query string) (string, error) {
+	return "", nil
+}
+
+func (s *Services) CallMCPTool(ctx context.Context, call flowcrt.JSONCall) (string, error) {
+	return "", nil
+}
+
+func (s *Services) Summarize(ctx context.Context, history flowcrt.Messages) (flowcrt.Messages, error) {
+	return history, nil
+}
+
+func (s *Services) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (string, error) {
+	return "continue", nil
+}
+`
+
+// lacking has a Handlers() whose value runs none of the missing handlers.
+const lacking = `package lacking
+
+type None struct{}
+
+func Handlers() None { return None{} }
+`
+
+func TestBuildHandlersPackage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program")
+	}
+	mod := handlersModule(t, map[string]string{"review": reviewHandlers, "lacking": lacking})
+	def := "../../examples/codemie-review/review.flow.yaml"
+
+	var stderr bytes.Buffer
+	code := run([]string{"build", "-o", filepath.Join(t.TempDir(), "x"), def, "--handlers", filepath.Join(mod, "lacking")}, nil, io.Discard, &stderr)
+	assert.Equal(t, exitFailed, code)
+	assert.Contains(t, stderr.String(), def+":26:9: method Tracker")
+	assert.Contains(t, stderr.String(), "lacks them")
+
+	bin := buildProgram(t, def, "--handlers", filepath.Join(mod, "review"))
+	llm := &fakeLLM{}
+	env := llm.serve(t)
+	llm.reset(func(req chatRequest, _ int) (int, string) {
+		switch {
+		case strings.HasPrefix(req.user(), "Triage A-1"):
+			return http.StatusOK, `{"severity": "high"}`
+		case strings.HasPrefix(req.user(), "Triage"):
+			return http.StatusOK, `{"severity": "low"}`
+		}
+		return http.StatusOK, "done: " + req.user()
+	})
+	stdout, stderr2, code := runProgram(t, bin, env, "", "--input", "../../examples/codemie-review/team.json")
+	require.Equal(t, 0, code, stderr2)
+	assert.Contains(t, stdout, `"status":"SUCCEEDED"`)
+	byTask := map[string]chatRequest{}
+	for _, r := range llm.requests {
+		byTask[r.user()] = r
+	}
+	require.Len(t, byTask, 5, "triage twice, fix, log, report")
+	fix := byTask["Fix A-1"]
+	assert.Equal(t, "gpt-4.1", fix.Model)
+	assert.Equal(t, "You propose fixes.", fix.system())
+	triage := byTask["Triage A-2: typo"]
+	assert.Equal(t, "gpt-4.1-mini", triage.Model)
+	assert.Equal(t, "You triage tickets of Storage.", triage.system())
+	assert.Equal(t, 0.2, *triage.Temperature)
+	assert.Contains(t, byTask, "Log A-2 as low")
 }
