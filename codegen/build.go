@@ -215,11 +215,28 @@ func builtinFor(w *ir.Workflow, m string, users []*ir.State) *builtinMethod {
 			return b(m)
 		}
 	case ir.ModeJSON:
-		if len(users) > 0 && !slices.ContainsFunc(users, func(s *ir.State) bool { return s.CodeMie == nil || s.CodeMie.Assistant == "" }) {
+		if allUsers(users, func(s *ir.State) bool { return s.CodeMie != nil && s.CodeMie.Assistant != "" }) {
 			return llmCall("Assistant", "JSONCall", jen.String(), "asks the model of the assistant")
+		}
+	case ir.ModeASL:
+		if allUsers(users, func(s *ir.State) bool { return s.ASL.Type == ir.ASLTask && s.ASL.Resource == httpInvoke }) {
+			return &builtinMethod{
+				doc:     "calls the HTTP endpoint of " + httpInvoke,
+				params:  []jen.Code{jen.Id("in").Any()},
+				results: []jen.Code{jen.Any(), jen.Error()},
+				call:    jen.Qual(builtinPath, "HTTPInvoke").Call(jen.Id("ctx"), jen.Id("h").Dot("env").Dot("HTTP"), jen.Id("in")),
+			}
 		}
 	}
 	return nil
+}
+
+// httpInvoke is the Resource of Step Functions' HTTP task.
+const httpInvoke = "arn:aws:states:::http:invoke"
+
+// allUsers reports whether there are users and each is one that ok accepts.
+func allUsers(users []*ir.State, ok func(*ir.State) bool) bool {
+	return len(users) > 0 && !slices.ContainsFunc(users, func(s *ir.State) bool { return !ok(s) })
 }
 
 // handlerUsers maps each handler method to the states that call it, nested

@@ -356,3 +356,34 @@ func TestBuildHandlersPackage(t *testing.T) {
 	assert.Equal(t, 0.2, *triage.Temperature)
 	assert.Contains(t, byTask, "Log A-2 as low")
 }
+
+func TestBuildHTTPTasks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program")
+	}
+	if _, err := os.Stat("../../builtin/http.go"); err != nil {
+		t.Skip("builtin.HTTPInvoke is not in this tree yet")
+	}
+	bin := buildProgram(t, "testdata/build/api.asl.json")
+	var mu sync.Mutex
+	var seen []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		seen = append(seen, r.Method+" "+r.URL.RequestURI()+" "+strings.TrimSpace(string(body)))
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		if r.Method == http.MethodPost {
+			w.WriteHeader(http.StatusCreated)
+		}
+		_, _ = io.WriteString(w, `{"id": 7}`)
+	}))
+	defer srv.Close()
+	stdout, stderr, code := runProgram(t, bin, nil, fmt.Sprintf(`{"base": %q, "q": "lamp"}`, srv.URL), "--input", "-")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, `"lookup":{"status":200}`)
+	assert.Contains(t, stdout, `"created":{"status":201}`)
+	require.Len(t, seen, 2)
+	assert.Equal(t, "GET /items?q=lamp ", seen[0])
+	assert.Equal(t, `POST /items {"name":"lamp"}`, seen[1])
+}
