@@ -30,10 +30,17 @@ type UserHandlers struct {
 }
 
 // Missing is a handler method that neither a built-in nor the user's
-// handlers implement, with the positions of the states that call it.
+// handlers implement, with what needs it.
 type Missing struct {
 	Method string
-	Pos    []ir.Pos
+	Needs  []Need
+}
+
+// Need is a part of the definition that needs a handler method: a state,
+// or an entry of a CodeMie workflow that needs a service.
+type Need struct {
+	Pos  ir.Pos
+	What string // `state "fetch"`, `assistant "triager"`, "the workflow"
 }
 
 // BuildMain emits the main package of the program `flowc build` writes:
@@ -158,7 +165,7 @@ func bindHandlers(f *jen.File, w *ir.Workflow, methods []string, user *UserHandl
 		}
 		b := builtinFor(w, m, users[m])
 		if b == nil {
-			missing = append(missing, Missing{Method: m, Pos: positions(w, m, users[m])})
+			missing = append(missing, Missing{Method: m, Needs: needs(w, m, users[m])})
 			continue
 		}
 		f.Line()
@@ -260,30 +267,31 @@ func handlerUsers(w *ir.Workflow) map[string][]*ir.State {
 	return out
 }
 
-// positions are where the definition needs method m: its states, else the
-// CodeMie entries that need the service, else the workflow.
-func positions(w *ir.Workflow, m string, users []*ir.State) []ir.Pos {
-	var out []ir.Pos
+// needs are what needs method m: its states, else the CodeMie entries
+// that need the service, else the workflow.
+func needs(w *ir.Workflow, m string, users []*ir.State) []Need {
+	noun := "state"
+	if w.Mode == ir.ModeChain {
+		noun = "task"
+	}
+	var out []Need
 	for _, s := range users {
-		out = append(out, s.Pos)
+		out = append(out, Need{Pos: s.Pos, What: noun + " " + quote(s.ID)})
 	}
 	if cm := w.CodeMie; len(out) == 0 && cm != nil {
-		for _, group := range []map[string]*ir.Config{cm.Assistants, cm.Tools, cm.CustomNodes} {
-			for _, c := range group {
+		for _, group := range []struct {
+			noun    string
+			entries map[string]*ir.Config
+		}{{"assistant", cm.Assistants}, {"tool", cm.Tools}, {"custom node", cm.CustomNodes}} {
+			for _, c := range group.entries {
 				if (m == ir.MCPHandler && c.MCP) || (m == ir.DatasourceHandler && c.Datasources) {
-					out = append(out, c.Pos)
+					out = append(out, Need{Pos: c.Pos, What: group.noun + " " + quote(c.ID)})
 				}
 			}
 		}
 	}
 	if len(out) == 0 {
-		out = append(out, w.Pos)
+		out = append(out, Need{Pos: w.Pos, What: "the workflow"})
 	}
-	slices.SortFunc(out, func(a, b ir.Pos) int {
-		if a.Line != b.Line {
-			return a.Line - b.Line
-		}
-		return a.Col - b.Col
-	})
 	return slices.Compact(out)
 }

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/flowc-dev/flowc"
@@ -123,10 +125,22 @@ func reportMissing(stderr io.Writer, w *ir.Workflow, missing []codegen.Missing, 
 		where = "the --handlers package's Handlers() value lacks them"
 	}
 	fmt.Fprintf(stderr, "flowc build: %s needs handlers that no built-in covers; %s:\n", w.Source, where)
+	type line struct {
+		need   codegen.Need
+		method string
+	}
+	var lines []line
 	for _, m := range missing {
-		for _, p := range m.Pos {
-			fmt.Fprintf(stderr, "%s:%d:%d: method %s: no built-in runs it\n", p.File, p.Line, p.Col, m.Method)
+		for _, n := range m.Needs {
+			lines = append(lines, line{n, m.Method})
 		}
+	}
+	slices.SortStableFunc(lines, func(a, b line) int {
+		return cmp.Or(cmp.Compare(a.need.Pos.Line, b.need.Pos.Line), cmp.Compare(a.need.Pos.Col, b.need.Pos.Col))
+	})
+	for _, l := range lines {
+		p := l.need.Pos
+		fmt.Fprintf(stderr, "%s:%d:%d: %s needs handler method %s, which no built-in runs\n", p.File, p.Line, p.Col, l.need.What, l.method)
 	}
 }
 

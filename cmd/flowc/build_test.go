@@ -242,10 +242,10 @@ func TestBuildMissingHandlers(t *testing.T) {
 	assert.Equal(t, exitFailed, code)
 	def := "../../examples/codemie-review/review.flow.yaml"
 	for _, want := range []string{
-		def + ":1:1: method Summarize",
-		def + ":7:5: method SearchDatasource",
-		def + ":12:5: method CallMCPTool",
-		def + ":26:9: method Tracker",
+		def + ":1:1: the workflow needs handler method Summarize,",
+		def + ":7:5: assistant \"triager\" needs handler method SearchDatasource,",
+		def + ":12:5: assistant \"fixer\" needs handler method CallMCPTool,",
+		def + ":26:9: state \"fetch\" needs handler method Tracker,",
 	} {
 		assert.Contains(t, stderr.String(), want)
 	}
@@ -324,7 +324,7 @@ func TestBuildHandlersPackage(t *testing.T) {
 	var stderr bytes.Buffer
 	code := run([]string{"build", "-o", filepath.Join(t.TempDir(), "x"), def, "--handlers", filepath.Join(mod, "lacking")}, nil, io.Discard, &stderr)
 	assert.Equal(t, exitFailed, code)
-	assert.Contains(t, stderr.String(), def+":26:9: method Tracker")
+	assert.Contains(t, stderr.String(), def+`:26:9: state "fetch" needs handler method Tracker`)
 	assert.Contains(t, stderr.String(), "lacks them")
 
 	bin := buildProgram(t, def, "--handlers", filepath.Join(mod, "review"))
