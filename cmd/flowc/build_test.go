@@ -135,13 +135,19 @@ func supportAnswers(status, failures int) func(chatRequest, int) (int, string) {
 	}
 }
 
-func TestBuildCodeMie(t *testing.T) {
+// buildWithLLM builds def (args are more flags of build) and starts a fake
+// endpoint; env points the program at it.
+func buildWithLLM(t *testing.T, def string, args ...string) (bin string, llm *fakeLLM, env []string) {
 	if testing.Short() {
 		t.Skip("builds a program")
 	}
-	bin := buildProgram(t, "testdata/build/support.flow.yaml")
-	llm := &fakeLLM{}
-	env := llm.serve(t)
+	bin = buildProgram(t, def, args...)
+	llm = &fakeLLM{}
+	return bin, llm, llm.serve(t)
+}
+
+func TestBuildCodeMie(t *testing.T) {
+	bin, llm, env := buildWithLLM(t, "testdata/build/support.flow.yaml")
 	input := `{"ticket": "login fails", "product": "Acme"}`
 
 	llm.reset(supportAnswers(http.StatusOK, 0))
@@ -204,12 +210,7 @@ func writeTemp(t *testing.T, content string) string {
 }
 
 func TestBuildChain(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a program")
-	}
-	bin := buildProgram(t, "testdata/build/helpdesk.chain.yaml")
-	llm := &fakeLLM{}
-	env := llm.serve(t)
+	bin, llm, env := buildWithLLM(t, "testdata/build/helpdesk.chain.yaml")
 	llm.reset(func(req chatRequest, _ int) (int, string) {
 		if strings.Contains(req.system(), "labels") {
 			return http.StatusOK, " Tech."
@@ -327,9 +328,7 @@ func TestBuildHandlersPackage(t *testing.T) {
 	assert.Contains(t, stderr.String(), def+`:26:9: state "fetch" needs handler method Tracker`)
 	assert.Contains(t, stderr.String(), "lacks them")
 
-	bin := buildProgram(t, def, "--handlers", filepath.Join(mod, "review"))
-	llm := &fakeLLM{}
-	env := llm.serve(t)
+	bin, llm, env := buildWithLLM(t, def, "--handlers", filepath.Join(mod, "review"))
 	llm.reset(func(req chatRequest, _ int) (int, string) {
 		switch {
 		case strings.HasPrefix(req.user(), "Triage A-1"):
