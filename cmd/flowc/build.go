@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,7 +45,7 @@ func cmdBuild(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	var user *userPackage
 	if *handlersPkg != "" {
-		if user, err = loadHandlers(*handlersPkg); err != nil {
+		if user, err = loadHandlers(*handlersPkg, def, c.file); err != nil {
 			fmt.Fprintf(stderr, "flowc build: --handlers %s: %v\n", *handlersPkg, err)
 			return exitFailed
 		}
@@ -79,10 +80,14 @@ func programName(def string) string {
 // handlers that nothing implements and returns exitFailed.
 func writeBuildModule(dir, def string, c compiled, user *userPackage, stderr io.Writer) int {
 	var uh *codegen.UserHandlers
+	wfImport := buildWfImport
 	if user != nil {
 		uh = &user.handlers
+		if user.wfImport != "" {
+			wfImport = user.wfImport
+		}
 	}
-	mains, missing, err := codegen.BuildMain(c.wf, c.file, buildWfImport, uh)
+	mains, missing, err := codegen.BuildMain(c.wf, c.file, wfImport, uh)
 	if err != nil {
 		fmt.Fprintf(stderr, "flowc build: %v\n", err)
 		return exitUsage
@@ -91,10 +96,7 @@ func writeBuildModule(dir, def string, c compiled, user *userPackage, stderr io.
 		reportMissing(stderr, c.wf, missing, user != nil)
 		return exitFailed
 	}
-	files, err := workflowFiles(dir, def, c)
-	if err == nil {
-		err = addSource(files, filepath.Join(dir, "flowc"), flowc.BuildSource())
-	}
+	files, err := buildFiles(dir, def, c, wfImport == buildWfImport)
 	if err != nil {
 		fmt.Fprintf(stderr, "flowc build: %v\n", err)
 		return exitUsage
@@ -117,6 +119,22 @@ func writeBuildModule(dir, def string, c compiled, user *userPackage, stderr io.
 		return exitUsage
 	}
 	return exitOK
+}
+
+// buildFiles are the workflow's package, unless the program uses the
+// user's own (ownWorkflow false), and flowc's source.
+func buildFiles(dir, def string, c compiled, ownWorkflow bool) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	var err error
+	if ownWorkflow {
+		files, err = workflowFiles(dir, def, c)
+	}
+	for _, src := range []fs.FS{flowc.RuntimeSource(), flowc.BuildSource()} {
+		if err == nil {
+			err = addSource(files, filepath.Join(dir, "flowc"), src)
+		}
+	}
+	return files, err
 }
 
 func reportMissing(stderr io.Writer, w *ir.Workflow, missing []codegen.Missing, haveUser bool) {

@@ -386,3 +386,58 @@ func TestBuildHTTPTasks(t *testing.T) {
 	assert.Equal(t, "GET /items?q=lamp ", seen[0])
 	assert.Equal(t, `POST /items {"name":"lamp"}`, seen[1])
 }
+
+// A typed workflow in the user's module: its handlers take the generated
+// state and update types, so the program links the user's generated package.
+const (
+	countDef = `workflow: Count
+state:
+  n: int
+  log: {type: "[]string", reducer: append}
+states:
+  - id: step
+    next:
+      condition: {expression: "n < 3", then: step, otherwise: end}
+`
+	countHandlers = `package counter
+
+import (
+	"context"
+	"fmt"
+
+	"example.com/mine/count"
+)
+
+type Counter struct{}
+
+func Handlers() Counter { return Counter{} }
+
+func (Counter) Step(ctx context.Context, s count.CountState) (count.CountUpdate, error) {
+	return count.CountUpdate{}.WithN(s.N + 1).WithLog([]string{fmt.Sprint("saw ", s.N)}), nil
+}
+`
+)
+
+func TestBuildTypedWithOwnPackage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program")
+	}
+	mod := handlersModule(t, map[string]string{"counter": countHandlers})
+	def := filepath.Join(mod, "count", "count.flow.yaml")
+	require.NoError(t, writeFiles(map[string][]byte{def: []byte(countDef)}))
+
+	var stderr bytes.Buffer
+	require.Equal(t, exitOK, run([]string{"gen", filepath.Dir(def)}, nil, io.Discard, &stderr), stderr.String())
+
+	// The generated file must be fresh: the program links it.
+	require.NoError(t, writeFiles(map[string][]byte{def: []byte("description: counts to three\n" + countDef)}))
+	code := run([]string{"build", "-o", filepath.Join(t.TempDir(), "count"), def, "--handlers", filepath.Join(mod, "counter")}, nil, io.Discard, &stderr)
+	assert.Equal(t, exitFailed, code)
+	assert.Contains(t, stderr.String(), "run flowc gen")
+	require.Equal(t, exitOK, run([]string{"gen", filepath.Dir(def)}, nil, io.Discard, &stderr), stderr.String())
+
+	bin := buildProgram(t, def, "--handlers", filepath.Join(mod, "counter"))
+	stdout, errOut, code := runProgram(t, bin, nil, `{"n": 1}`, "--input", "-")
+	require.Equal(t, 0, code, errOut)
+	assert.JSONEq(t, `{"status": "SUCCEEDED", "output": {"n": 3, "log": ["saw 1", "saw 2"]}}`, stdout)
+}

@@ -112,6 +112,9 @@ func buildRunner(def, dir string, stderr io.Writer) (bin, machine string, code i
 
 func writeRunModule(dir, def string, c compiled) error {
 	files, err := workflowFiles(dir, def, c)
+	if err == nil {
+		err = addSource(files, filepath.Join(dir, "flowc"), flowc.RuntimeSource())
+	}
 	if err != nil {
 		return err
 	}
@@ -126,14 +129,11 @@ func writeRunModule(dir, def string, c compiled) error {
 }
 
 // workflowFiles are the files of a program's module that `flowc run` and
-// `flowc build` share: the workflow as package wf (with its package's own
-// files when it names them), and the runtime under flowc/.
+// `flowc build` share: the workflow as package wf, with its package's own
+// files when it names them.
 func workflowFiles(dir, def string, c compiled) (map[string][]byte, error) {
 	wfDir := filepath.Join(dir, "wf")
 	files := map[string][]byte{filepath.Join(wfDir, c.file.Name): renamePackage(c.file.Content)}
-	if err := addSource(files, filepath.Join(dir, "flowc"), flowc.RuntimeSource()); err != nil {
-		return nil, err
-	}
 	if usesPackage(c.wf) {
 		if err := addUserFiles(files, filepath.Dir(def), wfDir, c.file.Name); err != nil {
 			return nil, err
