@@ -46,3 +46,15 @@ func text(v any) string {
 	}
 	return string(b)
 }
+
+// Summarize shortens a CodeMie workflow's history once it crosses the
+// summarization limits: model summarizes it into one message that replaces
+// it.
+func (c *LLM) Summarize(ctx context.Context, model string, history flowcrt.Messages) (flowcrt.Messages, error) {
+	req := Request{Model: model, Messages: messages("Summarize the conversation so far in a few sentences. Keep every fact, decision and open question a later step may need.", history)}
+	m, err := c.Complete(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return flowcrt.Messages{{Role: "system", Content: "Summary of the conversation so far: " + m.Content}}, nil
+}

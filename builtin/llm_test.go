@@ -199,3 +199,15 @@ func TestAnswersThatMustParse(t *testing.T) {
 	_, err = c.PromptToInt(context.Background(), flowcrt.LLMCall{Config: flowcrt.ExecuteConfig{Model: "m"}})
 	assert.Equal(t, ErrBadReply, err.(*flowcrt.Error).Name)
 }
+
+func TestSummarize(t *testing.T) {
+	f := &fake{reply: answer("They fixed A-1.")}
+	c := client(t, f)
+	out, err := c.Summarize(context.Background(), "gpt-s", flowcrt.Messages{{Role: "user", Content: "fix A-1"}, {Role: "assistant", Content: "fixed"}})
+	require.NoError(t, err)
+	assert.Equal(t, flowcrt.Messages{{Role: "system", Content: "Summary of the conversation so far: They fixed A-1."}}, out)
+	assert.Equal(t, "gpt-s", f.requests[0]["model"])
+	msgs := f.requests[0]["messages"].([]any)
+	require.Len(t, msgs, 3)
+	assert.Equal(t, "fix A-1", msgs[1].(map[string]any)["content"])
+}

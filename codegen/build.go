@@ -1,10 +1,13 @@
 package codegen
 
 import (
+	"cmp"
+	"encoding/json"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"slices"
 
 	"github.com/dave/jennifer/jen"
@@ -218,6 +221,14 @@ func builtinFor(w *ir.Workflow, m string, users []*ir.State) *builtinMethod {
 			return b(m)
 		}
 	case ir.ModeJSON:
+		if m == "Summarize" && w.CodeMie.Summarize {
+			return &builtinMethod{
+				doc:     "asks the model of the first assistant (else OPENAI_MODEL's) to summarize the history",
+				params:  []jen.Code{jen.Id("history").Add(rt("Messages"))},
+				results: []jen.Code{rt("Messages"), jen.Error()},
+				call:    jen.Id("h").Dot("env").Dot("LLM").Dot("Summarize").Call(jen.Id("ctx"), jen.Lit(firstModel(w.CodeMie)), jen.Id("history")),
+			}
+		}
 		if allUsers(users, func(s *ir.State) bool { return s.CodeMie != nil && s.CodeMie.Assistant != "" }) {
 			return llmCall("Assistant", "JSONCall", jen.String(), "asks the model of the assistant")
 		}
@@ -232,6 +243,22 @@ func builtinFor(w *ir.Workflow, m string, users []*ir.State) *builtinMethod {
 		}
 	}
 	return nil
+}
+
+// firstModel is the model of the first assistant in the definition that
+// names one; "" for none.
+func firstModel(cm *ir.CodeMie) string {
+	assistants := slices.Collect(maps.Values(cm.Assistants))
+	slices.SortFunc(assistants, func(a, b *ir.Config) int {
+		return cmp.Or(cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
+	})
+	for _, a := range assistants {
+		var entry struct{ Model string }
+		if json.Unmarshal([]byte(a.JSON), &entry) == nil && entry.Model != "" {
+			return entry.Model
+		}
+	}
+	return ""
 }
 
 // httpInvoke is the Resource of Step Functions' HTTP task.

@@ -243,14 +243,14 @@ func TestBuildMissingHandlers(t *testing.T) {
 	assert.Equal(t, exitFailed, code)
 	def := "../../examples/codemie-review/review.flow.yaml"
 	for _, want := range []string{
-		def + ":1:1: the workflow needs handler method Summarize,",
 		def + ":7:5: assistant \"triager\" needs handler method SearchDatasource,",
 		def + ":12:5: assistant \"fixer\" needs handler method CallMCPTool,",
 		def + ":26:9: state \"fetch\" needs handler method Tracker,",
 	} {
 		assert.Contains(t, stderr.String(), want)
 	}
-	assert.NotContains(t, stderr.String(), "Triager")
+	assert.NotContains(t, stderr.String(), "Triager", "assistants are built in")
+	assert.NotContains(t, stderr.String(), "Summarize", "summarization is built in")
 	assert.NoFileExists(t, bin)
 }
 
@@ -273,7 +273,8 @@ func handlersModule(t *testing.T, packages map[string]string) string {
 }
 
 // reviewHandlers implements what examples/codemie-review needs beyond its
-// assistants; it also answers Approve, which the program finds on it.
+// assistants and summarization; it also answers Approve, which the program
+// finds on it.
 const reviewHandlers = `package review
 
 import (
@@ -296,10 +297,6 @@ func (s *Services) SearchDatasource(ctx context.Context, datasourceID, query str
 
 func (s *Services) CallMCPTool(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return "", nil
-}
-
-func (s *Services) Summarize(ctx context.Context, history flowcrt.Messages) (flowcrt.Messages, error) {
-	return history, nil
 }
 
 func (s *Services) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (string, error) {
