@@ -56,6 +56,17 @@ func RuntimeGoMod(path string) string {
 	return b.String()
 }
 
+// GoVersion is the go directive of flowc's go.mod: the Go a module that
+// builds with flowc's source needs.
+func GoVersion() string {
+	for _, line := range strings.Split(goMod, "\n") {
+		if v, ok := strings.CutPrefix(line, "go "); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
 // GoMod is flowc's own go.mod, for a copy of its source.
 func GoMod() string { return goMod }
 

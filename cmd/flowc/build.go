@@ -169,10 +169,8 @@ func goWork(user *userPackage) string {
 	if user == nil || user.module == flowc.Module {
 		return ""
 	}
-	return fmt.Sprintf("go 1.26.0\n\nuse .\nuse %s\n\nreplace %s => ./flowc\n", quoteModPath(user.moduleDir), flowc.Module)
+	return fmt.Sprintf("go %s\n\nuse .\nuse %q\n\nreplace %s => ./flowc\n", flowc.GoVersion(), filepath.ToSlash(user.moduleDir), flowc.Module)
 }
-
-func quoteModPath(p string) string { return fmt.Sprintf("%q", filepath.ToSlash(p)) }
 
 // buildEnv builds a static program with the user's Go settings (GOPROXY
 // among them, for modules the module cache lacks), and the program's
