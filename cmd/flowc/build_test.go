@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -87,6 +88,15 @@ func (f *fakeLLM) serve(t *testing.T) []string {
 	return []string{"OPENAI_BASE_URL=" + srv.URL + "/v1", "OPENAI_API_KEY=sk-fake"}
 }
 
+// got is the requests so far. The lock orders the reads after the
+// handler's writes for the race detector, which does not see that the
+// program has exited.
+func (f *fakeLLM) got() []chatRequest {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.requests)
+}
+
 func (f *fakeLLM) reset(answer func(chatRequest, int) (int, string)) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -154,8 +164,8 @@ func TestBuildCodeMie(t *testing.T) {
 	stdout, stderr, code := runProgram(t, bin, env, input, "--input", "-", "--quiet")
 	require.Equal(t, 0, code, stderr)
 	assert.JSONEq(t, `{"status": "SUCCEEDED", "output": {"ticket": "login fails", "product": "Acme", "category": "bug", "answer": "Sorry! Reply to login fails about the bug"}}`, stdout)
-	require.Len(t, llm.requests, 2)
-	classify, reply := llm.requests[0], llm.requests[1]
+	require.Len(t, llm.got(), 2)
+	classify, reply := llm.got()[0], llm.got()[1]
 	assert.Equal(t, "Bearer sk-fake", classify.Auth)
 	assert.Equal(t, "gpt-4o-mini", classify.Model)
 	assert.Equal(t, 0.1, *classify.Temperature)
@@ -173,7 +183,7 @@ func TestBuildCodeMie(t *testing.T) {
 	stdout, stderr, code = runProgram(t, bin, env, input, "--input", "-")
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, `"answer":"Sorry! Reply to login fails about the bug"`)
-	assert.Len(t, llm.requests, 3)
+	assert.Len(t, llm.got(), 3)
 
 	// Retries spent, the run fails with the error's name.
 	llm.reset(supportAnswers(http.StatusBadGateway, 2))
@@ -191,12 +201,12 @@ func TestBuildCodeMie(t *testing.T) {
 	stdout, stderr, code = runProgram(t, bin, env, "", append(session, "--input", writeTemp(t, input))...)
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, `"status":"INTERRUPTED"`)
-	assert.Len(t, llm.requests, 1)
+	assert.Len(t, llm.got(), 1)
 	stdout, stderr, code = runProgram(t, bin, env, "", append(session, "--decision", "continue")...)
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, `"answer":"Sorry! Apologize for the delay on login fails"`)
-	require.Len(t, llm.requests, 2)
-	assert.Equal(t, "gpt-4o", llm.requests[1].Model)
+	require.Len(t, llm.got(), 2)
+	assert.Equal(t, "gpt-4o", llm.got()[1].Model)
 
 	_, stderr, code = runProgram(t, bin, env, "", "--decision", "continue")
 	assert.Equal(t, 2, code)
@@ -222,8 +232,8 @@ func TestBuildChain(t *testing.T) {
 	assert.JSONEq(t, `{"status": "SUCCEEDED", "output": {"output": [
 		{"role": "user", "content": "Help with: wifi drops"},
 		{"role": "assistant", "content": "Restart the router."}], "vars": {}}}`, stdout)
-	require.Len(t, llm.requests, 2)
-	route, chat := llm.requests[0], llm.requests[1]
+	require.Len(t, llm.got(), 2)
+	route, chat := llm.got()[0], llm.got()[1]
 	assert.Equal(t, "router-small", route.Model)
 	assert.Equal(t, 0.0, *route.Temperature)
 	assert.True(t, strings.HasPrefix(route.system(), "You route questions for the support team."), route.system())
@@ -339,7 +349,7 @@ func TestBuildHandlersPackage(t *testing.T) {
 	require.Equal(t, 0, code, stderr2)
 	assert.Contains(t, stdout, `"status":"SUCCEEDED"`)
 	byTask := map[string]chatRequest{}
-	for _, r := range llm.requests {
+	for _, r := range llm.got() {
 		byTask[r.user()] = r
 	}
 	require.Len(t, byTask, 5, "triage twice, fix, log, report")
