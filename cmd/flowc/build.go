@@ -23,11 +23,11 @@ const (
 	buildWfImport = buildModule + "/wf"
 )
 
-func cmdBuild(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("build", stderr)
-	out := fs.String("o", "", "the program `file` to write (default: the definition's name, in the current directory)")
-	handlersPkg := fs.String("handlers", "", "the Go `package` (a directory or import path) whose Handlers() implements the handlers no built-in covers")
-	paths, err := parseInterleaved(fs, args)
+func cmdBuild(args []string, _ io.Reader, _, stderr io.Writer) int {
+	flags := newFlagSet("build", stderr)
+	out := flags.String("o", "", "the program `file` to write (default: the definition's name, in the current directory)")
+	handlersPkg := flags.String("handlers", "", "the Go `package` (a directory or import path) whose Handlers() implements the handlers no built-in covers")
+	paths, err := parseInterleaved(flags, args)
 	if err != nil {
 		return exitUsage
 	}
@@ -154,7 +154,8 @@ func reportMissing(stderr io.Writer, w *ir.Workflow, missing []codegen.Missing, 
 		}
 	}
 	slices.SortStableFunc(lines, func(a, b line) int {
-		return cmp.Or(cmp.Compare(a.need.Pos.Line, b.need.Pos.Line), cmp.Compare(a.need.Pos.Col, b.need.Pos.Col))
+		pa, pb := a.need.Pos, b.need.Pos
+		return cmp.Or(cmp.Compare(pa.File, pb.File), cmp.Compare(pa.Line, pb.Line), cmp.Compare(pa.Col, pb.Col))
 	})
 	for _, l := range lines {
 		p := l.need.Pos
