@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"testing"
 	"time"
 
@@ -127,7 +128,7 @@ func TestAssistant(t *testing.T) {
 		State: "s", Task: "Do it", SystemPrompt: "Be brief.",
 		History:   flowcrt.Messages{{Role: "user", Content: "earlier"}, {Role: "assistant", Content: "done"}},
 		Assistant: &flowcrt.JSONAssistant{ID: "a", Model: "gpt-x", Temperature: &temp, Tools: []flowcrt.JSONAssistantTool{{Name: "search"}}},
-	})
+	}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, `{"ok": true}`, out)
 	assert.Equal(t, "Bearer sk-test", f.auth[0])
@@ -138,7 +139,7 @@ func TestAssistant(t *testing.T) {
 		"tools": [{"type": "function", "function": {"name": "search", "parameters": {"type": "object"}}}]}`, string(req))
 
 	// A state without a task sends its input.
-	_, err = c.Assistant(context.Background(), flowcrt.JSONCall{Input: map[string]any{"k": 1}, Assistant: &flowcrt.JSONAssistant{Model: "m"}})
+	_, err = c.Assistant(context.Background(), flowcrt.JSONCall{Input: map[string]any{"k": 1}, Assistant: &flowcrt.JSONAssistant{Model: "m"}}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{"role": "user", "content": `{"k":1}`}, f.requests[1]["messages"].([]any)[0])
 }
@@ -210,4 +211,46 @@ func TestSummarize(t *testing.T) {
 	msgs := f.requests[0]["messages"].([]any)
 	require.Len(t, msgs, 3)
 	assert.Equal(t, "fix A-1", msgs[1].(map[string]any)["content"])
+}
+
+// kb is a datasource handler that records its searches.
+type kb struct{ searched []string }
+
+func (k *kb) SearchDatasource(ctx context.Context, id, query string) (string, error) {
+	k.searched = append(k.searched, id+":"+query)
+	return "runbook: restart the pod", nil
+}
+
+func TestAssistantSearchesDatasources(t *testing.T) {
+	searchCall := func(args string) string {
+		return `{"choices": [{"message": {"role": "assistant", "content": "", "tool_calls": [{"id": "s1", "type": "function", "function": {"name": "search_datasource", "arguments": ` + strconv.Quote(args) + `}}]}}]}`
+	}
+	replies := []string{searchCall(`{"datasource_id": "wiki", "query": "x"}`), searchCall(`{"datasource_id": "runbooks", "query": "pod crash"}`), answer("Restart the pod.")}
+	var bodies []map[string]any
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req map[string]any
+		_ = json.NewDecoder(r.Body).Decode(&req)
+		bodies = append(bodies, req)
+		_, _ = io.WriteString(w, replies[len(bodies)-1])
+	}))
+	defer srv.Close()
+	c := &LLM{BaseURL: srv.URL, Client: srv.Client()}
+	k := &kb{}
+	call := flowcrt.JSONCall{Task: "Why does the pod crash?", Assistant: &flowcrt.JSONAssistant{Model: "m", DatasourceIDs: []string{"runbooks"}}}
+	out, err := c.Assistant(context.Background(), call, k)
+	require.NoError(t, err)
+	assert.Equal(t, "Restart the pod.", out)
+	assert.Equal(t, []string{"runbooks:pod crash"}, k.searched, "a datasource the assistant does not name is not searched")
+	require.Len(t, bodies, 3)
+	tool := bodies[0]["tools"].([]any)[0].(map[string]any)["function"].(map[string]any)
+	assert.Equal(t, "search_datasource", tool["name"])
+	last := bodies[2]["messages"].([]any)
+	assert.Equal(t, map[string]any{"role": "tool", "content": "runbook: restart the pod", "tool_call_id": "s1"}, last[len(last)-1])
+
+	// Without a searcher, datasources declare nothing and a search is a
+	// tool the state cannot run.
+	bodies, replies = nil, []string{searchCall(`{}`)}
+	_, err = c.Assistant(context.Background(), call, nil)
+	assert.Equal(t, ErrBadReply, err.(*flowcrt.Error).Name)
+	assert.Nil(t, bodies[0]["tools"])
 }

@@ -157,12 +157,16 @@ func bindHandlers(f *jen.File, w *ir.Workflow, methods []string, user *UserHandl
 		jen.Return(jen.Id("handlers").Values(values)),
 	)
 	users := handlerUsers(w)
+	search := jen.Nil() // what the built-in assistants search datasources with
+	if slices.Contains(methods, ir.DatasourceHandler) {
+		search = jen.Id("h")
+	}
 	var missing []Missing
 	for _, m := range methods {
 		if user != nil && user.Methods[m] {
 			continue
 		}
-		b := builtinFor(w, m, users[m])
+		b := builtinFor(w, m, users[m], search)
 		if b == nil {
 			missing = append(missing, Missing{Method: m, Needs: needs(w, m, users[m])})
 			continue
@@ -213,8 +217,8 @@ var chainBuiltins = map[ir.ChainHandlerKind]func(m string) *builtinMethod{
 }
 
 // builtinFor is the built-in that runs method m, called by states users;
-// nil for none.
-func builtinFor(w *ir.Workflow, m string, users []*ir.State) *builtinMethod {
+// nil for none. search is what CodeMie assistants search datasources with.
+func builtinFor(w *ir.Workflow, m string, users []*ir.State, search jen.Code) *builtinMethod {
 	switch w.Mode {
 	case ir.ModeChain:
 		if b := chainBuiltins[ir.ChainKindOf(m)]; b != nil {
@@ -230,7 +234,9 @@ func builtinFor(w *ir.Workflow, m string, users []*ir.State) *builtinMethod {
 			}
 		}
 		if allUsers(users, func(s *ir.State) bool { return s.CodeMie != nil && s.CodeMie.Assistant != "" }) {
-			return llmCall("Assistant", "JSONCall", jen.String(), "asks the model of the assistant")
+			b := llmCall("Assistant", "JSONCall", jen.String(), "asks the model of the assistant")
+			b.call = jen.Id("h").Dot("env").Dot("LLM").Dot("Assistant").Call(jen.Id("ctx"), jen.Id("call"), search)
+			return b
 		}
 	case ir.ModeASL:
 		if allUsers(users, func(s *ir.State) bool { return s.ASL.Type == ir.ASLTask && s.ASL.Resource == httpInvoke }) {

@@ -90,7 +90,23 @@ states:
 	mains, missing := buildMain(t, "w.flow.yaml", src, &codegen.UserHandlers{Import: "example.com/t", Type: "T", Methods: map[string]bool{"Fetch": true}})
 	require.Empty(t, missing)
 	handlers := string(mains[1].Content)
-	assert.Contains(t, handlers, "return h.env.LLM.Assistant(ctx, call)")
+	assert.Contains(t, handlers, "return h.env.LLM.Assistant(ctx, call, nil)")
 	assert.Contains(t, handlers, `return h.env.LLM.Summarize(ctx, "small", history)`)
 	assert.Contains(t, handlers, "\tt.T\n", "a value, not a pointer")
+}
+
+func TestBuildMainDatasources(t *testing.T) {
+	src := `assistants:
+  - {id: helper, model: small, datasource_ids: [runbooks]}
+states:
+  - {id: ask, assistant_id: helper, task: Do it}
+`
+	_, missing := buildMain(t, "w.flow.yaml", src, nil)
+	require.Len(t, missing, 1)
+	assert.Equal(t, ir.DatasourceHandler, missing[0].Method)
+	assert.Equal(t, `assistant "helper"`, missing[0].Needs[0].What)
+
+	mains, missing := buildMain(t, "w.flow.yaml", src, &codegen.UserHandlers{Import: "example.com/t", Type: "T", Methods: map[string]bool{ir.DatasourceHandler: true}})
+	require.Empty(t, missing)
+	assert.Contains(t, string(mains[1].Content), "return h.env.LLM.Assistant(ctx, call, h)", "the built-in assistant searches with the user's handler")
 }
