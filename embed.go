@@ -1,6 +1,7 @@
 // Package flowc holds what the flowc command carries with it: the source of
 // the runtime package, so that `flowc run` can build workflows anywhere,
-// offline, without this module in the build cache.
+// offline, without this module in the build cache, and the source of the
+// packages the programs of `flowc build` link.
 package flowc
 
 import (
@@ -18,8 +19,22 @@ var sources embed.FS
 // (tests included; the writer skips them).
 func RuntimeSource() fs.FS { return sources }
 
+//go:embed builtin/*.go binmain/*.go checkpoint/sqlite/*.go
+var buildSources embed.FS
+
+// BuildSource is the source of the packages a built program links beside
+// the runtime: the built-in handlers, the program's main logic and the
+// SQLite checkpointer, under their directories (tests included).
+func BuildSource() fs.FS { return buildSources }
+
 //go:embed go.mod
 var goMod string
+
+//go:embed go.sum
+var goSum []byte
+
+// Module is flowc's module path.
+const Module = "github.com/flowc-dev/flowc"
 
 // runtimeDeps are the modules the runtime imports besides the standard
 // library.
@@ -39,4 +54,30 @@ func RuntimeGoMod(path string) string {
 		}
 	}
 	return b.String()
+}
+
+// GoVersion is the go directive of flowc's go.mod: the Go a module that
+// builds with flowc's source needs.
+func GoVersion() string {
+	for _, line := range strings.Split(goMod, "\n") {
+		if v, ok := strings.CutPrefix(line, "go "); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// GoMod is flowc's own go.mod, for a copy of its source.
+func GoMod() string { return goMod }
+
+// GoSum is flowc's own go.sum: a module that requires what flowc requires
+// needs no checksum database with it.
+func GoSum() []byte { return goSum }
+
+// BuildGoMod is the go.mod of a module path that requires flowc, found in
+// directory flowcDir (relative to the module), and every module flowc
+// requires at the versions flowc pins, so that its go.sum is complete.
+func BuildGoMod(path, flowcDir string) string {
+	rest := strings.TrimPrefix(goMod, "module "+Module+"\n")
+	return fmt.Sprintf("module %s\n%s\nrequire %s v0.0.0\n\nreplace %s => %s\n", path, rest, Module, Module, flowcDir)
 }

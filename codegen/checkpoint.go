@@ -249,11 +249,11 @@ func (g *aslGen) invoke(f *jen.File) {
 	)
 }
 
-// sessionFunc is the flowcrt.SessionFunc of the `flowc run` program: it
-// runs a session of the workflow with mocked handlers, merging the fields
-// the input has (typed) or its members (ASL), or answers its approval. It
-// is nil for workflows without sessions.
-func sessionFunc(w *ir.Workflow, n names, wfImport string) jen.Code {
+// session is the session function of the program: it runs a session of
+// the workflow, merging the fields the input has (typed) or its members
+// (ASL), or answers its approval. It is nil for workflows without sessions.
+func (p programFuncs) session() jen.Code {
+	w, n, wfImport := p.w, p.n, p.wfImport
 	if w.Mode == ir.ModeChain {
 		return nil
 	}
@@ -262,10 +262,10 @@ func sessionFunc(w *ir.Workflow, n names, wfImport string) jen.Code {
 		jen.Id("id").String(),
 		jen.Id("input").Index().Byte(),
 		jen.Id("decision").String(),
-		jen.Id("mocks").Op("*").Add(rt("Mocks")),
+		p.param,
 		jen.Id("opts").Op("...").Add(rt("Option")),
 	).Params(jen.Any(), jen.Error()).BlockFunc(func(b *jen.Group) {
-		b.Id("w").Op(":=").Qual(wfImport, "New"+n.Mock).Call(jen.Id("mocks"), jen.Id("opts").Op("..."))
+		b.Id("w").Op(":=").Add(p.build)
 		b.If(jen.Id("decision").Op("!=").Lit("")).Block(
 			jen.Return(jen.Id("w").Dot("Decide").Call(jen.Id("ctx"), jen.Id("id"), jen.Id("decision"))),
 		)

@@ -74,22 +74,24 @@ func RunSessionMain(args []string, stdout, stderr io.Writer, run RunFunc, sessio
 	} else {
 		out, err = run(ctx, in, mocks, opts...)
 	}
-	return report(stdout, stderr, out, err, sf.id != "")
+	return Report("flowc run", stdout, stderr, out, err, sf.id != "")
 }
 
-// report prints the result line of a run, or the problem that kept it
-// from running, and returns the exit code.
-func report(stdout, stderr io.Writer, out any, err error, session bool) int {
+// Report prints the result line of a run, or the problem that kept it
+// from running, and returns the exit code: 0 succeeded or interrupted, 1
+// failed, 2 bad input, mocks or session. prog prefixes the messages on
+// stderr; the programs `flowc build` writes share it with `flowc run`.
+func Report(prog string, stdout, stderr io.Writer, out any, err error, session bool) int {
 	var bad *MockError
 	var badSession *SessionError
 	if errors.Is(err, errInput) || errors.As(err, &bad) || errors.As(err, &badSession) {
-		fmt.Fprintf(stderr, "flowc run: %v\n", err)
+		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
 		return 2
 	}
 	fmt.Fprintf(stdout, "%s\n", ResultLine(out, err))
 	switch {
 	case IsInterrupted(err) && !session:
-		fmt.Fprintln(stderr, "flowc run: the run waits for a decision; without a session it cannot be continued")
+		fmt.Fprintf(stderr, "%s: the run waits for a decision; without a session it cannot be continued\n", prog)
 	case IsInterrupted(err):
 	case err != nil:
 		return 1

@@ -5,6 +5,7 @@
 //	flowc graph [--format mermaid|dot] FILE
 //	flowc run FILE [--input JSON_FILE|-] [--mock-config FILE --test-case NAME] [--skip-waits]
 //	          [--checkpoint-db PATH --session ID [--decision OPTION]]
+//	flowc build FILE [-o BIN] [--handlers GOPKG]
 //	flowc schema [native|chain|asl]
 //	flowc version
 package main
@@ -30,6 +31,8 @@ const (
   flowc graph [--format mermaid|dot] FILE
   flowc run FILE [--input JSON_FILE|-] [--mock-config FILE --test-case NAME] [--skip-waits]
             [--checkpoint-db PATH --session ID [--decision OPTION]]
+  flowc build FILE [-o BIN] [--handlers GOPKG]
+                                         write a standalone program that runs the workflow
   flowc schema [native|chain|asl]        print the JSON Schema of a dialect; no argument lists them
   flowc version                          print flowc's version (also --version)
 `
@@ -42,7 +45,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	cmds := map[string]func([]string, io.Reader, io.Writer, io.Writer) int{
-		"gen": cmdGen, "check": cmdCheck, "graph": cmdGraph, "run": cmdRun,
+		"gen": cmdGen, "check": cmdCheck, "graph": cmdGraph, "run": cmdRun, "build": cmdBuild,
 		"schema": cmdSchema, "version": cmdVersion, "--version": cmdVersion,
 	}
 	cmd, ok := cmds[args[0]]

@@ -38,7 +38,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var eng engineFlags
 	eng.register(fs)
 	var sf sessionFlags
-	sf.register(fs)
+	sf.Register(fs)
 	paths, err := parseInterleaved(fs, args)
 	if err != nil {
 		return exitUsage
@@ -47,14 +47,14 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "flowc run: give exactly one definition file")
 		return exitUsage
 	}
-	if err := sf.check(*input); err != nil {
+	if err := sf.Check(*input); err != nil {
 		fmt.Fprintf(stderr, "flowc run: %v\n", err)
 		return exitUsage
 	}
 	if eng.temporal() {
 		return runTemporal(eng, paths[0], *input, *mockConfig, *testCase, sf, stdin, stdout, stderr)
 	}
-	store, err := sf.open()
+	store, err := sf.Open()
 	if err != nil {
 		fmt.Fprintf(stderr, "flowc run: %v\n", err)
 		return exitUsage
@@ -101,38 +101,48 @@ func buildRunner(def, dir string, stderr io.Writer) (bin, machine string, code i
 		return "", "", exitUsage
 	}
 	bin = filepath.Join(dir, "workflow")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = dir
 	// The runtime's dependencies come from the module cache, unverified
 	// by a checksum database that may be out of reach.
-	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off", "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(stderr, "flowc run: building the workflow failed: %v\n%s", err, out)
+	if err := goBuild(dir, bin, "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off", "CGO_ENABLED=0"); err != nil {
+		fmt.Fprintf(stderr, "flowc run: building the workflow failed: %v", err)
 		return "", "", exitUsage
 	}
 	return bin, c.wf.ID, exitOK
 }
 
 func writeRunModule(dir, def string, c compiled) error {
-	wfDir := filepath.Join(dir, "wf")
-	files := map[string][]byte{
-		filepath.Join(dir, "go.mod"):          []byte(runGoMod),
-		filepath.Join(dir, "flowc", "go.mod"): []byte(flowc.RuntimeGoMod(codegenModule)),
-		filepath.Join(wfDir, c.file.Name):     renamePackage(c.file.Content),
+	files, err := workflowFiles(dir, def, c)
+	if err == nil {
+		err = addSource(files, filepath.Join(dir, "flowc"), flowc.RuntimeSource())
 	}
+	if err != nil {
+		return err
+	}
+	files[filepath.Join(dir, "go.mod")] = []byte(runGoMod)
+	files[filepath.Join(dir, "flowc", "go.mod")] = []byte(flowc.RuntimeGoMod(codegenModule))
 	main, err := codegen.Runner(c.wf, runWfImport)
 	if err != nil {
 		return err
 	}
 	files[filepath.Join(dir, main.Name)] = main.Content
-	if err := addRuntime(files, filepath.Join(dir, "flowc")); err != nil {
-		return err
-	}
+	return writeFiles(files)
+}
+
+// workflowFiles are the files of a program's module that `flowc run` and
+// `flowc build` share: the workflow as package wf, with its package's own
+// files when it names them.
+func workflowFiles(dir, def string, c compiled) (map[string][]byte, error) {
+	wfDir := filepath.Join(dir, "wf")
+	files := map[string][]byte{filepath.Join(wfDir, c.file.Name): renamePackage(c.file.Content)}
 	if usesPackage(c.wf) {
 		if err := addUserFiles(files, filepath.Dir(def), wfDir, c.file.Name); err != nil {
-			return err
+			return nil, err
 		}
 	}
+	return files, nil
+}
+
+func writeFiles(files map[string][]byte) error {
 	for path, content := range files {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return err
@@ -144,9 +154,8 @@ func writeRunModule(dir, def string, c compiled) error {
 	return nil
 }
 
-// addRuntime copies the runtime source embedded in flowc.
-func addRuntime(files map[string][]byte, root string) error {
-	src := flowc.RuntimeSource()
+// addSource copies source embedded in flowc, its tests left out.
+func addSource(files map[string][]byte, root string, src fs.FS) error {
 	return fs.WalkDir(src, ".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || strings.HasSuffix(path, "_test.go") {
 			return err

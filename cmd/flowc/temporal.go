@@ -70,7 +70,7 @@ func runTemporal(f engineFlags, def, input, mockConfig, testCase string, sf sess
 	case f.engine != targetTemporal:
 		fmt.Fprintf(stderr, "flowc run: unknown engine %q (want %s or %s)\n", f.engine, targetNative, targetTemporal)
 		return exitUsage
-	case sf.db != "":
+	case sf.DB != "":
 		fmt.Fprintln(stderr, "flowc run: sessions are the native engine's; on Temporal the workflow's history keeps the run")
 		return exitUsage
 	}

@@ -1,0 +1,109 @@
+// Package binmain is the main logic of the programs `flowc build` writes:
+// flags, input, sessions on SQLite, and the result line that `flowc run`
+// prints too. The generated main package only binds the workflow's
+// handlers and calls Main.
+package binmain
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+
+	"github.com/flowc-dev/flowc/builtin"
+	flowcrt "github.com/flowc-dev/flowc/runtime"
+)
+
+// Env is what the built-in handlers use, made once per run of the program.
+type Env struct {
+	LLM  *builtin.LLM
+	HTTP *http.Client // HTTP tasks
+}
+
+// RunFunc runs the workflow once on a JSON input.
+type RunFunc func(ctx context.Context, input []byte, env *Env, opts ...flowcrt.Option) (any, error)
+
+// SessionFunc runs session id: input nil continues it unchanged, a
+// decision answers the approval it waits for.
+type SessionFunc func(ctx context.Context, id string, input []byte, decision string, env *Env, opts ...flowcrt.Option) (any, error)
+
+// Main runs the program: args are os.Args. It returns the exit code, as
+// `flowc run` does: 0 succeeded or interrupted, 1 failed, 2 bad usage,
+// input or session. session is nil for workflows without sessions.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, run RunFunc, session SessionFunc) int {
+	prog := filepath.Base(args[0])
+	fs := flag.NewFlagSet(prog, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	input := fs.String("input", "", "JSON input `file`, or - for standard input (default: {}, or no input for a session)")
+	quiet := fs.Bool("quiet", false, "show no progress")
+	var sf SessionFlags
+	sf.Register(fs)
+	if err := fs.Parse(args[1:]); err != nil {
+		return 2
+	}
+	in, env, err := setup(fs, *input, sf, session, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	ctx, done := observe(ctx, stderr, *quiet)
+	defer done()
+	var out any
+	if sf.ID != "" {
+		out, err = runSession(ctx, sf, session, in, env)
+	} else {
+		out, err = run(ctx, in, env)
+	}
+	return flowcrt.Report(prog, stdout, stderr, out, err, sf.ID != "")
+}
+
+// setup checks the flags and reads the input: {} by default, nil for a
+// session given none.
+func setup(fs *flag.FlagSet, input string, sf SessionFlags, session SessionFunc, stdin io.Reader) ([]byte, *Env, error) {
+	switch {
+	case fs.NArg() > 0:
+		return nil, nil, fmt.Errorf("unexpected argument %q; the input comes with --input", fs.Arg(0))
+	case sf.ID != "" && session == nil:
+		return nil, nil, errors.New("this kind of workflow has no sessions")
+	}
+	if err := sf.Check(input); err != nil {
+		return nil, nil, err
+	}
+	llm, err := builtin.FromEnv()
+	if err != nil {
+		return nil, nil, err
+	}
+	env := &Env{LLM: llm, HTTP: &http.Client{}}
+	in, err := readInput(input, stdin)
+	if in == nil && sf.ID == "" {
+		in = []byte("{}")
+	}
+	return in, env, err
+}
+
+func readInput(input string, stdin io.Reader) ([]byte, error) {
+	switch input {
+	case "":
+		return nil, nil
+	case "-":
+		return io.ReadAll(stdin)
+	}
+	return os.ReadFile(input)
+}
+
+// runSession runs the session with its checkpoints in the SQLite file.
+func runSession(ctx context.Context, sf SessionFlags, session SessionFunc, in []byte, env *Env) (any, error) {
+	store, err := sf.Open()
+	if err != nil {
+		return nil, &flowcrt.SessionError{Session: sf.ID, Err: err}
+	}
+	defer store.Close()
+	return session(ctx, sf.ID, in, sf.Decision, env, flowcrt.WithCheckpointer(store))
+}

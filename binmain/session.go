@@ -1,0 +1,45 @@
+package binmain
+
+import (
+	"errors"
+	"flag"
+
+	"github.com/flowc-dev/flowc/checkpoint/sqlite"
+)
+
+// SessionFlags are the flags that run a workflow as a session with its
+// checkpoints in a SQLite file: those of `flowc run` and of the programs
+// `flowc build` writes.
+type SessionFlags struct {
+	DB       string
+	ID       string
+	Decision string
+}
+
+// Register adds the flags to fs.
+func (f *SessionFlags) Register(fs *flag.FlagSet) {
+	fs.StringVar(&f.DB, "checkpoint-db", "", "run as a session, with its checkpoints in this SQLite `file`")
+	fs.StringVar(&f.ID, "session", "", "the session `id` (with --checkpoint-db)")
+	fs.StringVar(&f.Decision, "decision", "", "answer the approval the session waits for with this `option`")
+}
+
+// Check reports a combination of the flags and --input that makes no sense.
+func (f *SessionFlags) Check(input string) error {
+	switch {
+	case (f.DB == "") != (f.ID == ""):
+		return errors.New("--checkpoint-db and --session go together")
+	case f.Decision != "" && f.ID == "":
+		return errors.New("--decision answers the approval a session waits for: it needs --checkpoint-db and --session")
+	case f.Decision != "" && input != "":
+		return errors.New("--decision continues the session as it is; give new --input in a run of its own")
+	}
+	return nil
+}
+
+// Open opens the checkpoint file; nil without a session.
+func (f *SessionFlags) Open() (*sqlite.Store, error) {
+	if f.DB == "" {
+		return nil, nil
+	}
+	return sqlite.Open(f.DB)
+}

@@ -1,0 +1,206 @@
+// Package builtin holds the handlers a program built by `flowc build` runs
+// for steps it can carry out itself: LLM steps call an OpenAI-compatible
+// /chat/completions endpoint.
+package builtin
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	flowcrt "github.com/flowc-dev/flowc/runtime"
+)
+
+// The names of the errors an LLM step fails with; retry and catch rules
+// match them like any other error name.
+const (
+	ErrRateLimited = "LLM.RateLimited"     // HTTP 429
+	ErrServer      = "LLM.ServerError"     // HTTP 5xx
+	ErrRequest     = "LLM.RequestRejected" // any other HTTP status but 2xx: bad key, unknown model, bad request
+	ErrTimeout     = "LLM.Timeout"         // no reply within the client's timeout
+	ErrUnreachable = "LLM.Unreachable"     // the endpoint cannot be reached
+	ErrBadReply    = "LLM.BadReply"        // the reply is not a chat completion, or not the answer the step needs
+	ErrNoModel     = "LLM.NoModel"         // neither the definition nor OPENAI_MODEL names a model
+)
+
+// DefaultBaseURL is the endpoint without OPENAI_BASE_URL.
+const DefaultBaseURL = "https://api.openai.com/v1"
+
+// DefaultTimeout bounds one request without OPENAI_TIMEOUT.
+const DefaultTimeout = 2 * time.Minute
+
+// LLM is a client of an OpenAI-compatible chat completions endpoint.
+type LLM struct {
+	BaseURL string // up to and without /chat/completions
+	Key     string // sent as a Bearer token; "" sends none
+	Model   string // the model of steps whose definition names none
+	Client  *http.Client
+}
+
+// FromEnv returns the client that OPENAI_BASE_URL, OPENAI_API_KEY,
+// OPENAI_MODEL and OPENAI_TIMEOUT (a Go duration) describe.
+func FromEnv() (*LLM, error) {
+	c := &LLM{BaseURL: DefaultBaseURL, Key: os.Getenv("OPENAI_API_KEY"), Model: os.Getenv("OPENAI_MODEL")}
+	if u := os.Getenv("OPENAI_BASE_URL"); u != "" {
+		c.BaseURL = u
+	}
+	timeout := DefaultTimeout
+	if t := os.Getenv("OPENAI_TIMEOUT"); t != "" {
+		d, err := time.ParseDuration(t)
+		if err != nil || d <= 0 {
+			return nil, fmt.Errorf("OPENAI_TIMEOUT=%q is not a positive duration such as 30s", t)
+		}
+		timeout = d
+	}
+	c.Client = &http.Client{Timeout: timeout}
+	return c, nil
+}
+
+// Request is one chat completion request.
+type Request struct {
+	Model       string    `json:"model"`
+	Messages    []Message `json:"messages"`
+	Temperature *float64  `json:"temperature,omitempty"`
+	MaxTokens   int       `json:"max_tokens,omitempty"`
+	Tools       []Tool    `json:"tools,omitempty"`
+}
+
+// Message is a chat message as the endpoint reads and writes it.
+type Message struct {
+	Role       string     `json:"role"`
+	Content    string     `json:"content"`
+	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string     `json:"tool_call_id,omitempty"`
+}
+
+// Tool is a function the model may call. The definitions name tools but do
+// not describe their arguments, so the parameters are any object.
+type Tool struct {
+	Type     string       `json:"type"`
+	Function ToolFunction `json:"function"`
+}
+
+// ToolFunction names a tool.
+type ToolFunction struct {
+	Name       string         `json:"name"`
+	Parameters map[string]any `json:"parameters"`
+}
+
+// ToolCall is a call of a tool the model asks for.
+type ToolCall struct {
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+}
+
+// tools declares the named tools, in order.
+func tools(names []string) []Tool {
+	var out []Tool
+	for _, n := range names {
+		out = append(out, Tool{Type: "function", Function: ToolFunction{Name: n, Parameters: map[string]any{"type": "object"}}})
+	}
+	return out
+}
+
+// messages turns a flowc chat history into request messages.
+func messages(system string, history flowcrt.Messages) []Message {
+	var out []Message
+	if system != "" {
+		out = append(out, Message{Role: "system", Content: system})
+	}
+	for _, m := range history {
+		out = append(out, Message{Role: m.Role, Content: m.Content})
+	}
+	return out
+}
+
+type reply struct {
+	Choices []struct {
+		Message Message `json:"message"`
+	} `json:"choices"`
+}
+
+// Complete sends req and returns the model's message. Its errors are
+// *flowcrt.Error values named by the constants above, except the
+// cancellation of ctx, which is returned as it is so that the step's own
+// timeout and the run's cancellation keep their meaning.
+func (c *LLM) Complete(ctx context.Context, req Request) (Message, error) {
+	if req.Model == "" {
+		req.Model = c.Model
+	}
+	if req.Model == "" {
+		return Message{}, flowcrt.NewError(ErrNoModel, "the step names no model; set one in the definition or OPENAI_MODEL")
+	}
+	body, err := json.Marshal(req)
+	if err != nil {
+		return Message{}, err
+	}
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(c.BaseURL, "/")+"/chat/completions", bytes.NewReader(body))
+	if err != nil {
+		return Message{}, flowcrt.NewError(ErrUnreachable, err.Error())
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	if c.Key != "" {
+		hreq.Header.Set("Authorization", "Bearer "+c.Key)
+	}
+	resp, err := c.Client.Do(hreq)
+	if err != nil {
+		return Message{}, transportError(ctx, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return Message{}, transportError(ctx, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		return Message{}, statusError(resp.StatusCode, data)
+	}
+	var r reply
+	if err := json.Unmarshal(data, &r); err != nil || len(r.Choices) == 0 {
+		return Message{}, flowcrt.NewError(ErrBadReply, "the endpoint's reply is not a chat completion: "+snippet(data))
+	}
+	return r.Choices[0].Message, nil
+}
+
+func transportError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var nerr net.Error
+	if errors.As(err, &nerr) && nerr.Timeout() {
+		return flowcrt.NewError(ErrTimeout, err.Error())
+	}
+	return flowcrt.NewError(ErrUnreachable, err.Error())
+}
+
+func statusError(code int, body []byte) error {
+	name := ErrRequest
+	switch {
+	case code == http.StatusTooManyRequests:
+		name = ErrRateLimited
+	case code >= 500:
+		name = ErrServer
+	}
+	return flowcrt.NewError(name, fmt.Sprintf("HTTP %d: %s", code, snippet(body)))
+}
+
+// snippet is the start of a reply body, for error causes.
+func snippet(b []byte) string {
+	const max = 200
+	s := strings.TrimSpace(string(b))
+	if len(s) > max {
+		s = s[:max] + "..."
+	}
+	return s
+}
