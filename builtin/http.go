@@ -79,12 +79,12 @@ func httpParamsOf(in any) (*httpParams, error) {
 func send(ctx context.Context, client *http.Client, req *http.Request) (any, error) {
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, transportError(ctx, err)
+		return nil, httpTransportError(ctx, err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return nil, transportError(ctx, err)
+		return nil, httpTransportError(ctx, err)
 	}
 	out := httpResult(resp, data)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
@@ -94,9 +94,9 @@ func send(ctx context.Context, client *http.Client, req *http.Request) (any, err
 	return out, nil
 }
 
-// transportError names a request that got no response: the caller's
+// httpTransportError names a request that got no response: the caller's
 // context (a state timeout, a cancelled run) keeps its own meaning.
-func transportError(ctx context.Context, err error) error {
+func httpTransportError(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("HTTP Task: %w", ctx.Err())
 	}

@@ -156,12 +156,12 @@ func (c *LLM) Complete(ctx context.Context, req Request) (Message, error) {
 	}
 	resp, err := c.Client.Do(hreq)
 	if err != nil {
-		return Message{}, transportError(ctx, err)
+		return Message{}, llmTransportError(ctx, err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
 	if err != nil {
-		return Message{}, transportError(ctx, err)
+		return Message{}, llmTransportError(ctx, err)
 	}
 	if resp.StatusCode/100 != 2 {
 		return Message{}, statusError(resp.StatusCode, data)
@@ -173,7 +173,9 @@ func (c *LLM) Complete(ctx context.Context, req Request) (Message, error) {
 	return r.Choices[0].Message, nil
 }
 
-func transportError(ctx context.Context, err error) error {
+// llmTransportError names a request that got no reply; the run's own
+// cancellation or deadline stays a context error.
+func llmTransportError(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
