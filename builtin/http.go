@@ -1,4 +1,3 @@
-// Package builtin holds the handlers that `flowc build` binds to steps no user code implements.
 package builtin
 
 import (

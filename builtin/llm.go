@@ -1,6 +1,6 @@
 // Package builtin holds the handlers a program built by `flowc build` runs
 // for steps it can carry out itself: LLM steps call an OpenAI-compatible
-// /chat/completions endpoint.
+// /chat/completions endpoint, and Step Functions HTTP tasks make their request.
 package builtin
 
 import (
