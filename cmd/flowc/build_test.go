@@ -367,9 +367,6 @@ func TestBuildHTTPTasks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a program")
 	}
-	if _, err := os.Stat("../../builtin/http.go"); err != nil {
-		t.Skip("builtin.HTTPInvoke is not in this tree yet")
-	}
 	bin := buildProgram(t, "testdata/build/api.asl.json")
 	var mu sync.Mutex
 	var seen []string
