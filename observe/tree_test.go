@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowc-dev/flowc/golden/asldistributed"
 	"github.com/flowc-dev/flowc/golden/aslfanout"
 	"github.com/flowc-dev/flowc/golden/chainagent"
 	"github.com/flowc-dev/flowc/golden/jsonparallel"
@@ -267,4 +268,44 @@ func (panicky) Call(context.Context, retry.RetryState) (retry.RetryUpdate, error
 // mapreduceRun runs the golden map over tickets of these ids under o.
 func mapreduceRun(o flowcrt.Observer, ids ...string) (mapreduce.MapReduceState, error) {
 	return mapreduce.NewMapReduce(scorer{}, flowcrt.WithObserver(o)).Run(context.Background(), tickets(ids...))
+}
+
+type shop struct{}
+
+func (shop) Price(_ context.Context, in any) (any, error) {
+	for _, it := range in.(map[string]any)["Items"].([]any) {
+		if it.(map[string]any)["order"].(map[string]any)["qty"] == "bad" {
+			return nil, flowcrt.NewError("BadQuantity", "not a number")
+		}
+	}
+	return "priced", nil
+}
+
+func (shop) Check(_ context.Context, in any) (any, error) {
+	if !in.(map[string]any)["ok"].(bool) {
+		return nil, errors.New("line not ok")
+	}
+	return "checked", nil
+}
+
+// A Distributed Map's child runs are items of unknown total (-1: the
+// items are read as they go), a tolerated failure ends its item with its
+// name while the state succeeds.
+func TestTreeDistributedMap(t *testing.T) {
+	t.Chdir("../golden/asldistributed") // the Map reads its items from data/
+	tr := &tree{}
+	in := map[string]any{"orders": "orders.csv", "limit": 5, "currency": "EUR", "out": t.TempDir()}
+	_, err := asldistributed.NewOrders(shop{}, flowcrt.WithObserver(tr)).Run(context.Background(), in)
+	require.NoError(t, err)
+	lines := tr.lines()
+	for _, want := range []string{
+		"run Orders: ok",
+		"run Orders > state PriceOrders: ok",
+		"run Orders > state PriceOrders > item PriceOrders 0/-1 > state Price > attempt Price #1: ok",
+		"run Orders > state PriceOrders > item PriceOrders 1/-1: BadQuantity",
+		"run Orders > state CheckLines > item CheckLines 2/-1: States.TaskFailed",
+	} {
+		assert.Contains(t, lines, want)
+	}
+	assert.Equal(t, 3, countPrefix(lines, "run Orders > state PriceOrders > item PriceOrders "+"2/-1"), "item, state, attempt")
 }
