@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/flowc-dev/flowc/golden/mapreduce"
 	"github.com/flowc-dev/flowc/observe"
+	"github.com/flowc-dev/flowc/observe/internal/testflows"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -66,7 +66,7 @@ func (t *terminal) seen() (frames []string, last string) {
 func TestProgressOfAMap(t *testing.T) {
 	term := &terminal{}
 	p := observe.NewProgress(term, observe.Interval(0), observe.Width(80))
-	_, err := mapreduce.NewMapReduce(scorer{}, flowcrt.WithObserver(p)).Run(context.Background(), tickets("a", "b", "c"))
+	err := testflows.Map(flowcrt.WithObserver(p), "a", "b", "c")
 	require.NoError(t, err)
 	frames, last := term.seen()
 	assert.Equal(t, "load", frames[0])
@@ -96,7 +96,7 @@ func TestProgressConcurrentItems(t *testing.T) {
 	for i := range ids {
 		ids[i] = fmt.Sprint("t", i)
 	}
-	_, err := mapreduce.NewMapReduce(scorer{}, flowcrt.WithObserver(p)).Run(context.Background(), tickets(ids...))
+	err := testflows.Map(flowcrt.WithObserver(p), ids...)
 	require.NoError(t, err)
 	frames, last := term.seen()
 	assert.Contains(t, frames, "load · load [####################] 40/40")
@@ -145,7 +145,7 @@ func TestProgressNotATerminal(t *testing.T) {
 	defer f.Close()
 	p := observe.ForTerminal(f)
 	assert.Nil(t, p)
-	_, err = mapreduce.NewMapReduce(scorer{}, flowcrt.WithObserver(p)).Run(context.Background(), tickets("a"))
+	err = testflows.Map(flowcrt.WithObserver(p), "a")
 	require.NoError(t, err)
 	p.Close()
 	info, err := f.Stat()

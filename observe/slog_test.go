@@ -2,17 +2,15 @@ package observe_test
 
 import (
 	"bytes"
-	"context"
 	"log/slog"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/flowc-dev/flowc/golden/retry"
 	"github.com/flowc-dev/flowc/observe"
+	"github.com/flowc-dev/flowc/observe/internal/testflows"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -35,9 +33,7 @@ func textLog(buf *bytes.Buffer, level slog.Level) *slog.Logger {
 func TestSlogRetriedState(t *testing.T) {
 	var buf bytes.Buffer
 	obs := observe.Slog(textLog(&buf, slog.LevelInfo))
-	w := retry.NewRetry(&flaky{fails: 1}, flowcrt.WithObserver(obs), flowcrt.WithClock(flowcrt.NewFakeClock(time.Unix(0, 0))))
-	_, err := w.Run(context.Background(), retry.RetryState{})
-	require.NoError(t, err)
+	require.NoError(t, testflows.Retry(1, flowcrt.WithObserver(obs)))
 	assert.Equal(t, []string{
 		`level=WARN msg="attempt finished" workflow=Retry state=call attempt=1 error="RateLimited: slow down" error_name=RateLimited`,
 		`level=INFO msg="attempt finished" workflow=Retry state=call attempt=2`,
@@ -50,8 +46,7 @@ func TestSlogRetriedState(t *testing.T) {
 func TestSlogItemsAndFailure(t *testing.T) {
 	var buf bytes.Buffer
 	obs := observe.Slog(textLog(&buf, slog.LevelDebug))
-	_, err := mapreduceRun(obs, "bad")
-	require.Error(t, err)
+	require.Error(t, testflows.Map(flowcrt.WithObserver(obs), "bad"))
 	assert.Equal(t, []string{
 		`level=DEBUG msg="run started" workflow=MapReduce`,
 		`level=DEBUG msg="state started" workflow=MapReduce state=load`,
@@ -69,8 +64,7 @@ func TestMulti(t *testing.T) {
 	a, b := &tree{}, &tree{}
 	assert.Nil(t, observe.Multi(nil, nil))
 	assert.Same(t, a, observe.Multi(nil, a))
-	_, err := mapreduceRun(observe.Multi(a, nil, observe.Multi(b)), "x", "y")
-	require.NoError(t, err)
+	require.NoError(t, testflows.Map(flowcrt.WithObserver(observe.Multi(a, nil, observe.Multi(b))), "x", "y"))
 	assert.Equal(t, a.lines(), b.lines())
 	assert.Len(t, a.lines(), 7)
 }

@@ -17,8 +17,8 @@ import (
 	"github.com/flowc-dev/flowc/golden/aslfanout"
 	"github.com/flowc-dev/flowc/golden/chainagent"
 	"github.com/flowc-dev/flowc/golden/jsonparallel"
-	"github.com/flowc-dev/flowc/golden/mapreduce"
 	"github.com/flowc-dev/flowc/golden/retry"
+	"github.com/flowc-dev/flowc/observe/internal/testflows"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -86,23 +86,11 @@ func (t *tree) lines() []string {
 	return out
 }
 
-type flaky struct{ fails int }
-
-func (h *flaky) Call(context.Context, retry.RetryState) (retry.RetryUpdate, error) {
-	if h.fails > 0 {
-		h.fails--
-		return retry.RetryUpdate{}, flowcrt.NewError("RateLimited", "slow down")
-	}
-	return retry.RetryUpdate{}.WithResult("done"), nil
-}
-
 // A retried state shows one attempt per call, each with its error's name,
 // under the state's visit.
 func TestTreeRetriedTypedState(t *testing.T) {
 	tr := &tree{}
-	w := retry.NewRetry(&flaky{fails: 2}, flowcrt.WithObserver(tr), flowcrt.WithClock(flowcrt.NewFakeClock(time.Unix(0, 0))))
-	_, err := w.Run(context.Background(), retry.RetryState{})
-	require.NoError(t, err)
+	require.NoError(t, testflows.Retry(2, flowcrt.WithObserver(tr)))
 	assert.Equal(t, []string{
 		"run Retry: ok",
 		"run Retry > state call: ok",
@@ -112,38 +100,12 @@ func TestTreeRetriedTypedState(t *testing.T) {
 	}, tr.lines())
 }
 
-type scorer struct{}
-
-func (scorer) Load(context.Context, mapreduce.MapReduceState) (mapreduce.MapReduceUpdate, error) {
-	return mapreduce.MapReduceUpdate{}, nil
-}
-
-func (scorer) Score(_ context.Context, _ mapreduce.MapReduceState, item mapreduce.Ticket) (mapreduce.MapReduceUpdate, error) {
-	if item.ID == "bad" {
-		return mapreduce.MapReduceUpdate{}, flowcrt.NewError("Unscorable", item.ID)
-	}
-	return mapreduce.MapReduceUpdate{}.WithTotal(item.Priority), nil
-}
-
-func (scorer) Report(context.Context, mapreduce.MapReduceState) (mapreduce.MapReduceUpdate, error) {
-	return mapreduce.MapReduceUpdate{}, nil
-}
-
-func tickets(ids ...string) mapreduce.MapReduceState {
-	var s mapreduce.MapReduceState
-	for i, id := range ids {
-		s.Tickets = append(s.Tickets, mapreduce.Ticket{ID: id, Priority: i + 1})
-	}
-	return s
-}
-
 // Items of a typed map run two at a time, each under the state that fans
 // out, with the states of its chain inside it; the run is one run, however
 // many loops its items take.
 func TestTreeTypedFanOut(t *testing.T) {
 	tr := &tree{}
-	_, err := mapreduce.NewMapReduce(scorer{}, flowcrt.WithObserver(tr)).Run(context.Background(), tickets("a", "b", "c"))
-	require.NoError(t, err)
+	require.NoError(t, testflows.Map(flowcrt.WithObserver(tr), "a", "b", "c"))
 	assert.Equal(t, []string{
 		"run MapReduce: ok",
 		"run MapReduce > state load: ok",
@@ -160,8 +122,7 @@ func TestTreeTypedFanOut(t *testing.T) {
 // A failing item ends with its error's name, and so do its state and run.
 func TestTreeFailingItem(t *testing.T) {
 	tr := &tree{}
-	_, err := mapreduce.NewMapReduce(scorer{}, flowcrt.WithObserver(tr)).Run(context.Background(), tickets("bad"))
-	require.Error(t, err)
+	require.Error(t, testflows.Map(flowcrt.WithObserver(tr), "bad"))
 	assert.Equal(t, []string{
 		"run MapReduce: Unscorable",
 		"run MapReduce > state load: Unscorable",
@@ -264,11 +225,6 @@ func TestTreePanic(t *testing.T) {
 type panicky struct{}
 
 func (panicky) Call(context.Context, retry.RetryState) (retry.RetryUpdate, error) { panic("boom") }
-
-// mapreduceRun runs the golden map over tickets of these ids under o.
-func mapreduceRun(o flowcrt.Observer, ids ...string) (mapreduce.MapReduceState, error) {
-	return mapreduce.NewMapReduce(scorer{}, flowcrt.WithObserver(o)).Run(context.Background(), tickets(ids...))
-}
 
 type shop struct{}
 

@@ -11,14 +11,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/flowc-dev/flowc/golden/retry"
+	"github.com/flowc-dev/flowc/observe/internal/testflows"
 	flowcotel "github.com/flowc-dev/flowc/observe/otel"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -83,13 +82,6 @@ func otlpEnv(t *testing.T) *receiver {
 	return rc
 }
 
-func runRetry(t *testing.T, opt flowcrt.Option) {
-	t.Helper()
-	clock := flowcrt.WithClock(flowcrt.NewFakeClock(time.Unix(0, 0)))
-	_, err := retry.NewRetry(&flaky{fails: 1}, opt, clock).Run(context.Background(), retry.RetryState{})
-	require.NoError(t, err)
-}
-
 // With OTEL_EXPORTER_OTLP_ENDPOINT set, the spans of a run reach the
 // receiver over OTLP/HTTP once shutdown flushes them, under the service
 // OTEL_SERVICE_NAME names.
@@ -99,7 +91,7 @@ func TestExportFromEnv(t *testing.T) {
 	obs, shutdown, err := flowcotel.FromEnv(context.Background())
 	require.NoError(t, err)
 	require.NotNil(t, obs)
-	runRetry(t, flowcrt.WithObserver(obs))
+	require.NoError(t, testflows.Retry(1, flowcrt.WithObserver(obs)))
 	require.NoError(t, shutdown(context.Background()))
 	spans, services := rc.seen()
 	assert.ElementsMatch(t, []string{"run Retry", "state call", "attempt call", "attempt call"}, spans)
@@ -115,7 +107,7 @@ func TestForBinaryExports(t *testing.T) {
 	defer stderr.Close()
 	opt, done, err := flowcotel.ForBinary(context.Background(), stderr, false)
 	require.NoError(t, err)
-	require.NoError(t, runMap(opt, "a", "b"))
+	require.NoError(t, testflows.Map(opt, "a", "b"))
 	done()
 	spans, _ := rc.seen()
 	assert.Len(t, spans, 1+2+2*2, "the run, load, report, and two items each with its state")

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -14,8 +13,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
-	"github.com/flowc-dev/flowc/golden/mapreduce"
-	"github.com/flowc-dev/flowc/golden/retry"
+	"github.com/flowc-dev/flowc/observe/internal/testflows"
 	flowcotel "github.com/flowc-dev/flowc/observe/otel"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -67,24 +65,10 @@ func describe(s sdktrace.ReadOnlySpan) string {
 	return text
 }
 
-type flaky struct{ fails int }
-
-func (h *flaky) Call(context.Context, retry.RetryState) (retry.RetryUpdate, error) {
-	if h.fails > 0 {
-		h.fails--
-		return retry.RetryUpdate{}, flowcrt.NewError("RateLimited", "slow down")
-	}
-	return retry.RetryUpdate{}.WithResult("done"), nil
-}
-
 // A retried state: one span per attempt under the state's, the failed
 // ones with status Error, the error's name and the error as an event.
 func TestSpansOfARetriedState(t *testing.T) {
-	spans, err := recorded(t, func(opt flowcrt.Option) error {
-		clock := flowcrt.WithClock(flowcrt.NewFakeClock(time.Unix(0, 0)))
-		_, err := retry.NewRetry(&flaky{fails: 2}, opt, clock).Run(context.Background(), retry.RetryState{})
-		return err
-	})
+	spans, err := recorded(t, func(opt flowcrt.Option) error { return testflows.Retry(2, opt) })
 	require.NoError(t, err)
 	const call = "run Retry {flowc.workflow=Retry} > state call {flowc.state=call}"
 	assert.ElementsMatch(t, []string{
@@ -102,36 +86,10 @@ func TestSpansOfARetriedState(t *testing.T) {
 	}
 }
 
-type scorer struct{}
-
-func (scorer) Load(context.Context, mapreduce.MapReduceState) (mapreduce.MapReduceUpdate, error) {
-	return mapreduce.MapReduceUpdate{}, nil
-}
-
-func (scorer) Score(_ context.Context, _ mapreduce.MapReduceState, item mapreduce.Ticket) (mapreduce.MapReduceUpdate, error) {
-	if item.ID == "bad" {
-		return mapreduce.MapReduceUpdate{}, flowcrt.NewError("Unscorable", item.ID)
-	}
-	return mapreduce.MapReduceUpdate{}.WithTotal(item.Priority), nil
-}
-
-func (scorer) Report(context.Context, mapreduce.MapReduceState) (mapreduce.MapReduceUpdate, error) {
-	return mapreduce.MapReduceUpdate{}, nil
-}
-
-func runMap(opt flowcrt.Option, ids ...string) error {
-	var s mapreduce.MapReduceState
-	for i, id := range ids {
-		s.Tickets = append(s.Tickets, mapreduce.Ticket{ID: id, Priority: i + 1})
-	}
-	_, err := mapreduce.NewMapReduce(scorer{}, opt).Run(context.Background(), s)
-	return err
-}
-
 // The items of a fan-out, run two at a time, are child spans of the state
 // that fans out, and the states of each item's chain are its children.
 func TestSpansOfAFanOut(t *testing.T) {
-	spans, err := recorded(t, func(opt flowcrt.Option) error { return runMap(opt, "a", "b", "c") })
+	spans, err := recorded(t, func(opt flowcrt.Option) error { return testflows.Map(opt, "a", "b", "c") })
 	require.NoError(t, err)
 	const run = "run MapReduce {flowc.workflow=MapReduce}"
 	const load = run + " > state load {flowc.state=load}"
@@ -145,7 +103,7 @@ func TestSpansOfAFanOut(t *testing.T) {
 
 // A failing item fails its span, its state's and the run's.
 func TestSpansOfAFailingItem(t *testing.T) {
-	spans, err := recorded(t, func(opt flowcrt.Option) error { return runMap(opt, "bad") })
+	spans, err := recorded(t, func(opt flowcrt.Option) error { return testflows.Map(opt, "bad") })
 	require.Error(t, err)
 	failed := 0
 	for _, s := range spans {

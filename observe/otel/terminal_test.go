@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
 
+	"github.com/flowc-dev/flowc/observe/internal/testflows"
 	flowcotel "github.com/flowc-dev/flowc/observe/otel"
 )
 
@@ -52,7 +53,7 @@ func TestForBinaryOnATerminal(t *testing.T) {
 			master, tty := openPty(t)
 			opt, done, err := flowcotel.ForBinary(context.Background(), tty, quiet)
 			require.NoError(t, err)
-			require.NoError(t, runMap(opt, "a", "b", "c"))
+			require.NoError(t, testflows.Map(opt, "a", "b", "c"))
 			done()
 			out := screen(t, master, tty)
 			if quiet {
