@@ -177,14 +177,16 @@ func failWith(l *loop, err jen.Code) []jen.Code {
 // observeRun tells the observer, if any, that the run starts; the loops
 // of its branches and items are part of it (see flowcrt.ObserveRun).
 func observeRun(b *jen.Group, n names) {
-	b.Comment("An observer (flowcrt.WithObserver) sees the run and its states.")
-	b.Var().Id("end").Func().Params(jen.Error())
+	b.Comment("An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the")
+	b.Comment("state under way.")
+	b.Var().Id("end").Op(",").Id("leave").Func().Params(jen.Error())
 	b.If(jen.Id("w").Dot("cfg").Dot("Observer").Op("!=").Nil()).Block(
 		jen.List(jen.Id("ctx"), jen.Id("end")).Op("=").Add(rt("ObserveRun")).Call(jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Lit(n.Workflow)),
 	)
 }
 
-// recoverPanic defers the loop's one recover, and ends the observed run.
+// recoverPanic defers the loop's one recover, and ends the observed state
+// and run: a panic skips the loop's own calls.
 func recoverPanic(b *jen.Group, n names, l *loop) {
 	b.Comment("A panic fails the run with an error naming its state; one deferred recover per run keeps")
 	b.Comment("transitions free of defers.")
@@ -195,6 +197,7 @@ func recoverPanic(b *jen.Group, n names, l *loop) {
 			jen.Id("id").Op(":=").Id(n.idsVar()).Index(jen.Id("step")),
 			jen.List(failed(l)...).Op("=").List(failWith(l, panicErr)...),
 		),
+		jen.If(jen.Id("leave").Op("!=").Nil()).Block(jen.Id("leave").Call(jen.Err())),
 		jen.If(jen.Id("end").Op("!=").Nil()).Block(jen.Id("end").Call(jen.Err())),
 	).Call()
 }
@@ -209,7 +212,6 @@ func (t nativeLoop) transition(body *jen.Group, n names, l *loop) {
 			jen.Id("sctx").Op("=").Add(rt("WithState")).Call(jen.Id("ctx"), id),
 		)
 	}
-	body.Var().Id("leave").Func().Params(jen.Error())
 	body.If(jen.Id("w").Dot("cfg").Dot("Observer").Op("!=").Nil()).Block(
 		jen.List(jen.Id("sctx"), jen.Id("leave")).Op("=").Id("w").Dot("cfg").Dot("Observer").Dot("State").Call(jen.Id("sctx"), id),
 	)
@@ -221,7 +223,7 @@ func (t nativeLoop) transition(body *jen.Group, n names, l *loop) {
 	if l.fold != nil {
 		body.Add(l.fold)
 	}
-	body.If(jen.Id("leave").Op("!=").Nil()).Block(jen.Id("leave").Call(jen.Err()))
+	body.If(jen.Id("leave").Op("!=").Nil()).Block(jen.Id("leave").Call(jen.Err()), jen.Id("leave").Op("=").Nil())
 	if l.save != nil {
 		body.Add(l.save)
 	}

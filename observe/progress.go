@@ -124,7 +124,7 @@ func (p *Progress) Run(ctx context.Context, _ string) (context.Context, func(err
 		p.mu.Lock()
 		defer p.mu.Unlock()
 		if p.runs--; p.runs == 0 {
-			clear(p.visits) // a panic ends a run without ending its state
+			clear(p.visits) // nothing of a finished run stays on the line
 			p.draw("")
 		}
 	}

@@ -17,7 +17,6 @@ import (
 	"github.com/flowc-dev/flowc/golden/aslfanout"
 	"github.com/flowc-dev/flowc/golden/chainagent"
 	"github.com/flowc-dev/flowc/golden/jsonparallel"
-	"github.com/flowc-dev/flowc/golden/retry"
 	"github.com/flowc-dev/flowc/observe/internal/testflows"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -213,18 +212,18 @@ func countPrefix(lines []string, prefix string) int {
 	return n
 }
 
-// A panicking handler fails its item and the run with TaskFailed.
+// A panicking handler (one without retry rules, which the step loop
+// recovers) ends its state, its item and the run with TaskFailed.
 func TestTreePanic(t *testing.T) {
 	tr := &tree{}
-	_, err := retry.NewRetry(panicky{}, flowcrt.WithObserver(tr), flowcrt.WithClock(flowcrt.NewFakeClock(time.Unix(0, 0)))).Run(context.Background(), retry.RetryState{})
-	require.Error(t, err)
-	assert.Contains(t, tr.lines(), "run Retry: TaskFailed")
-	assert.False(t, errors.Is(err, context.Canceled))
+	require.Error(t, testflows.Map(flowcrt.WithObserver(tr), "panic"))
+	assert.Equal(t, []string{
+		"run MapReduce: TaskFailed",
+		"run MapReduce > state load: TaskFailed",
+		"run MapReduce > state load > item load 0/1: TaskFailed",
+		"run MapReduce > state load > item load 0/1 > state score: TaskFailed",
+	}, tr.lines())
 }
-
-type panicky struct{}
-
-func (panicky) Call(context.Context, retry.RetryState) (retry.RetryUpdate, error) { panic("boom") }
 
 type shop struct{}
 

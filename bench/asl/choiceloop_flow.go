@@ -122,8 +122,9 @@ func (w *Choiceloop) runAt(ctx context.Context, sess *flowcrt.Session, input any
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Choiceloop) run(ctx context.Context, x *flowcrt.ASLExec, in any, step choiceloopStep) (out any, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Choiceloop")
 	}
@@ -134,6 +135,9 @@ func (w *Choiceloop) run(ctx context.Context, x *flowcrt.ASLExec, in any, step c
 			id := choiceloopStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -143,7 +147,6 @@ func (w *Choiceloop) run(ctx context.Context, x *flowcrt.ASLExec, in any, step c
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, choiceloopStateIDs[step])
 		}
@@ -160,6 +163,7 @@ func (w *Choiceloop) run(ctx context.Context, x *flowcrt.ASLExec, in any, step c
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, choiceloopStateIDs[next], in, err)
 		if err != nil {

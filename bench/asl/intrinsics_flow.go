@@ -116,8 +116,9 @@ func (w *Intrinsics) runAt(ctx context.Context, sess *flowcrt.Session, input any
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Intrinsics) run(ctx context.Context, x *flowcrt.ASLExec, in any, step intrinsicsStep) (out any, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Intrinsics")
 	}
@@ -128,6 +129,9 @@ func (w *Intrinsics) run(ctx context.Context, x *flowcrt.ASLExec, in any, step i
 			id := intrinsicsStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -137,7 +141,6 @@ func (w *Intrinsics) run(ctx context.Context, x *flowcrt.ASLExec, in any, step i
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, intrinsicsStateIDs[step])
 		}
@@ -148,6 +151,7 @@ func (w *Intrinsics) run(ctx context.Context, x *flowcrt.ASLExec, in any, step i
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, intrinsicsStateIDs[next], in, err)
 		if err != nil {

@@ -121,8 +121,9 @@ func (w *Mapmock) runAt(ctx context.Context, sess *flowcrt.Session, input any, s
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Mapmock) run(ctx context.Context, x *flowcrt.ASLExec, in any, step mapmockStep) (out any, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Mapmock")
 	}
@@ -133,6 +134,9 @@ func (w *Mapmock) run(ctx context.Context, x *flowcrt.ASLExec, in any, step mapm
 			id := mapmockStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -142,7 +146,6 @@ func (w *Mapmock) run(ctx context.Context, x *flowcrt.ASLExec, in any, step mapm
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, mapmockStateIDs[step])
 		}
@@ -153,6 +156,7 @@ func (w *Mapmock) run(ctx context.Context, x *flowcrt.ASLExec, in any, step mapm
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, mapmockStateIDs[next], in, err)
 		if err != nil {
@@ -188,8 +192,9 @@ var mapmockMItems = flowcrt.MapSpec{
 // runMItems runs the iterator of Map state "M" from state "Call" and returns its output.
 func (w *Mapmock) runMItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := mapmockStepCall
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Mapmock")
 	}
@@ -200,6 +205,9 @@ func (w *Mapmock) runMItems(ctx context.Context, x *flowcrt.ASLExec, in any) (ou
 			id := mapmockStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -209,7 +217,6 @@ func (w *Mapmock) runMItems(ctx context.Context, x *flowcrt.ASLExec, in any) (ou
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, mapmockStateIDs[step])
 		}
@@ -220,6 +227,7 @@ func (w *Mapmock) runMItems(ctx context.Context, x *flowcrt.ASLExec, in any) (ou
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(mapmockStateIDs[step], err)

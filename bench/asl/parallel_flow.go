@@ -131,8 +131,9 @@ func (w *Parallel) runAt(ctx context.Context, sess *flowcrt.Session, input any, 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Parallel) run(ctx context.Context, x *flowcrt.ASLExec, in any, step parallelStep) (out any, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Parallel")
 	}
@@ -143,6 +144,9 @@ func (w *Parallel) run(ctx context.Context, x *flowcrt.ASLExec, in any, step par
 			id := parallelStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -152,7 +156,6 @@ func (w *Parallel) run(ctx context.Context, x *flowcrt.ASLExec, in any, step par
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, parallelStateIDs[step])
 		}
@@ -163,6 +166,7 @@ func (w *Parallel) run(ctx context.Context, x *flowcrt.ASLExec, in any, step par
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, parallelStateIDs[next], in, err)
 		if err != nil {
@@ -190,8 +194,9 @@ func (w *Parallel) stepPar(ctx context.Context, x *flowcrt.ASLExec, in any) (par
 // runParBranch1 runs branch 1 of Parallel state "Par" from state "S1" and returns its output.
 func (w *Parallel) runParBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := parallelStepS1
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Parallel")
 	}
@@ -202,6 +207,9 @@ func (w *Parallel) runParBranch1(ctx context.Context, x *flowcrt.ASLExec, in any
 			id := parallelStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -211,7 +219,6 @@ func (w *Parallel) runParBranch1(ctx context.Context, x *flowcrt.ASLExec, in any
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, parallelStateIDs[step])
 		}
@@ -228,6 +235,7 @@ func (w *Parallel) runParBranch1(ctx context.Context, x *flowcrt.ASLExec, in any
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(parallelStateIDs[step], err)
@@ -318,8 +326,9 @@ var parallelNegResult = flowcrt.TValue("negative")
 // runParBranch2 runs branch 2 of Parallel state "Par" from state "T1" and returns its output.
 func (w *Parallel) runParBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := parallelStepT1
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Parallel")
 	}
@@ -330,6 +339,9 @@ func (w *Parallel) runParBranch2(ctx context.Context, x *flowcrt.ASLExec, in any
 			id := parallelStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -339,7 +351,6 @@ func (w *Parallel) runParBranch2(ctx context.Context, x *flowcrt.ASLExec, in any
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, parallelStateIDs[step])
 		}
@@ -352,6 +363,7 @@ func (w *Parallel) runParBranch2(ctx context.Context, x *flowcrt.ASLExec, in any
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(parallelStateIDs[step], err)

@@ -124,8 +124,9 @@ func (w *Retrycatch) runAt(ctx context.Context, sess *flowcrt.Session, input any
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Retrycatch) run(ctx context.Context, x *flowcrt.ASLExec, in any, step retrycatchStep) (out any, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Retrycatch")
 	}
@@ -136,6 +137,9 @@ func (w *Retrycatch) run(ctx context.Context, x *flowcrt.ASLExec, in any, step r
 			id := retrycatchStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -145,7 +149,6 @@ func (w *Retrycatch) run(ctx context.Context, x *flowcrt.ASLExec, in any, step r
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, retrycatchStateIDs[step])
 		}
@@ -158,6 +161,7 @@ func (w *Retrycatch) run(ctx context.Context, x *flowcrt.ASLExec, in any, step r
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, retrycatchStateIDs[next], in, err)
 		if err != nil {

@@ -119,8 +119,9 @@ func (w *Taskorder) runAt(ctx context.Context, sess *flowcrt.Session, input any,
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Taskorder) run(ctx context.Context, x *flowcrt.ASLExec, in any, step taskorderStep) (out any, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Taskorder")
 	}
@@ -131,6 +132,9 @@ func (w *Taskorder) run(ctx context.Context, x *flowcrt.ASLExec, in any, step ta
 			id := taskorderStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -140,7 +144,6 @@ func (w *Taskorder) run(ctx context.Context, x *flowcrt.ASLExec, in any, step ta
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, taskorderStateIDs[step])
 		}
@@ -151,6 +154,7 @@ func (w *Taskorder) run(ctx context.Context, x *flowcrt.ASLExec, in any, step ta
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, taskorderStateIDs[next], in, err)
 		if err != nil {

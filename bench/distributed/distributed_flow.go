@@ -123,8 +123,9 @@ func (w *Distributed) runAt(ctx context.Context, sess *flowcrt.Session, input an
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Distributed) run(ctx context.Context, x *flowcrt.ASLExec, in any, step distributedStep) (out any, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Distributed")
 	}
@@ -135,6 +136,9 @@ func (w *Distributed) run(ctx context.Context, x *flowcrt.ASLExec, in any, step 
 			id := distributedStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -144,7 +148,6 @@ func (w *Distributed) run(ctx context.Context, x *flowcrt.ASLExec, in any, step 
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, distributedStateIDs[step])
 		}
@@ -155,6 +158,7 @@ func (w *Distributed) run(ctx context.Context, x *flowcrt.ASLExec, in any, step 
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, distributedStateIDs[next], in, err)
 		if err != nil {
@@ -207,8 +211,9 @@ var distributedScoreAllDistributed = flowcrt.DistributedSpec{
 // output.
 func (w *Distributed) runScoreAllItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := distributedStepScore
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Distributed")
 	}
@@ -219,6 +224,9 @@ func (w *Distributed) runScoreAllItems(ctx context.Context, x *flowcrt.ASLExec, 
 			id := distributedStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -228,7 +236,6 @@ func (w *Distributed) runScoreAllItems(ctx context.Context, x *flowcrt.ASLExec, 
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, distributedStateIDs[step])
 		}
@@ -239,6 +246,7 @@ func (w *Distributed) runScoreAllItems(ctx context.Context, x *flowcrt.ASLExec, 
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(distributedStateIDs[step], err)

@@ -216,8 +216,9 @@ func (w *Fanout) runAt(ctx context.Context, sess *flowcrt.Session, s FanoutState
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Fanout) run(ctx context.Context, sess *flowcrt.Session, s FanoutState, step fanoutStep) (out FanoutState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Fanout")
 	}
@@ -227,6 +228,9 @@ func (w *Fanout) run(ctx context.Context, sess *flowcrt.Session, s FanoutState, 
 		if r := recover(); r != nil {
 			id := fanoutStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -240,7 +244,6 @@ func (w *Fanout) run(ctx context.Context, sess *flowcrt.Session, s FanoutState, 
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, fanoutStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, fanoutStateIDs[step])
 		}
@@ -251,6 +254,7 @@ func (w *Fanout) run(ctx context.Context, sess *flowcrt.Session, s FanoutState, 
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -316,8 +320,9 @@ func (w *Fanout) mapSplit(ctx context.Context, s *FanoutState, sess *flowcrt.Ses
 // panicking handler fails it with an error naming its state.
 func (w *Fanout) iterateSplit(ctx context.Context, s *FanoutState, item int, rec *[]FanoutUpdate) (err error) {
 	step := fanoutStepWork
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Fanout")
 	}
@@ -327,6 +332,9 @@ func (w *Fanout) iterateSplit(ctx context.Context, s *FanoutState, item int, rec
 		if r := recover(); r != nil {
 			id := fanoutStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -340,7 +348,6 @@ func (w *Fanout) iterateSplit(ctx context.Context, s *FanoutState, item int, rec
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, fanoutStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, fanoutStateIDs[step])
 		}
@@ -351,6 +358,7 @@ func (w *Fanout) iterateSplit(ctx context.Context, s *FanoutState, item int, rec
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

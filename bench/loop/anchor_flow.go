@@ -404,8 +404,9 @@ func (w *Anchor) runAt(ctx context.Context, sess *flowcrt.Session, s AnchorState
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Anchor) run(ctx context.Context, sess *flowcrt.Session, s AnchorState, step anchorStep) (out AnchorState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Anchor")
 	}
@@ -415,6 +416,9 @@ func (w *Anchor) run(ctx context.Context, sess *flowcrt.Session, s AnchorState, 
 		if r := recover(); r != nil {
 			id := anchorStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -428,7 +432,6 @@ func (w *Anchor) run(ctx context.Context, sess *flowcrt.Session, s AnchorState, 
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, anchorStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, anchorStateIDs[step])
 		}
@@ -749,6 +752,7 @@ func (w *Anchor) run(ctx context.Context, sess *flowcrt.Session, s AnchorState, 
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

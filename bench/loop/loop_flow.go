@@ -178,8 +178,9 @@ func (w *Loop) runAt(ctx context.Context, sess *flowcrt.Session, s LoopState, st
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Loop) run(ctx context.Context, sess *flowcrt.Session, s LoopState, step loopStep) (out LoopState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Loop")
 	}
@@ -189,6 +190,9 @@ func (w *Loop) run(ctx context.Context, sess *flowcrt.Session, s LoopState, step
 		if r := recover(); r != nil {
 			id := loopStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -202,7 +206,6 @@ func (w *Loop) run(ctx context.Context, sess *flowcrt.Session, s LoopState, step
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, loopStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, loopStateIDs[step])
 		}
@@ -223,6 +226,7 @@ func (w *Loop) run(ctx context.Context, sess *flowcrt.Session, s LoopState, step
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -84,8 +84,9 @@ var (
 
 // run runs the chain on s from step until a task ends it.
 func (w *Chat) run(ctx context.Context, s *flowcrt.ChainState, step chatStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Chat")
 	}
@@ -96,6 +97,9 @@ func (w *Chat) run(ctx context.Context, s *flowcrt.ChainState, step chatStep) (e
 			id := chatStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -105,7 +109,6 @@ func (w *Chat) run(ctx context.Context, s *flowcrt.ChainState, step chatStep) (e
 			return err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, chatStateIDs[step])
 		}
@@ -118,6 +121,7 @@ func (w *Chat) run(ctx context.Context, s *flowcrt.ChainState, step chatStep) (e
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -180,8 +180,9 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Review) run(ctx context.Context, s *flowcrt.JSONState, step, until reviewStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Review")
 	}
@@ -192,6 +193,9 @@ func (w *Review) run(ctx context.Context, s *flowcrt.JSONState, step, until revi
 			id := reviewStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -201,7 +205,6 @@ func (w *Review) run(ctx context.Context, s *flowcrt.JSONState, step, until revi
 			return err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, reviewStateIDs[step])
 		}
@@ -220,6 +223,7 @@ func (w *Review) run(ctx context.Context, s *flowcrt.JSONState, step, until revi
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -227,8 +227,9 @@ func (w *Research) runAt(ctx context.Context, sess *flowcrt.Session, s ResearchS
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Research) run(ctx context.Context, sess *flowcrt.Session, s ResearchState, step researchStep) (out ResearchState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Research")
 	}
@@ -238,6 +239,9 @@ func (w *Research) run(ctx context.Context, sess *flowcrt.Session, s ResearchSta
 		if r := recover(); r != nil {
 			id := researchStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -251,7 +255,6 @@ func (w *Research) run(ctx context.Context, sess *flowcrt.Session, s ResearchSta
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, researchStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, researchStateIDs[step])
 		}
@@ -274,6 +277,7 @@ func (w *Research) run(ctx context.Context, sess *flowcrt.Session, s ResearchSta
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

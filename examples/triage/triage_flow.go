@@ -232,8 +232,9 @@ func (w *Triage) runAt(ctx context.Context, sess *flowcrt.Session, s TriageState
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Triage) run(ctx context.Context, sess *flowcrt.Session, s TriageState, step triageStep) (out TriageState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Triage")
 	}
@@ -243,6 +244,9 @@ func (w *Triage) run(ctx context.Context, sess *flowcrt.Session, s TriageState, 
 		if r := recover(); r != nil {
 			id := triageStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -256,7 +260,6 @@ func (w *Triage) run(ctx context.Context, sess *flowcrt.Session, s TriageState, 
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, triageStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, triageStateIDs[step])
 		}
@@ -283,6 +286,7 @@ func (w *Triage) run(ctx context.Context, sess *flowcrt.Session, s TriageState, 
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

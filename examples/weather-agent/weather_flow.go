@@ -115,8 +115,9 @@ var (
 
 // run runs the chain on s from step until a task ends it.
 func (w *WeatherAgent) run(ctx context.Context, s *flowcrt.ChainState, step weatherAgentStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "WeatherAgent")
 	}
@@ -127,6 +128,9 @@ func (w *WeatherAgent) run(ctx context.Context, s *flowcrt.ChainState, step weat
 			id := weatherAgentStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -136,7 +140,6 @@ func (w *WeatherAgent) run(ctx context.Context, s *flowcrt.ChainState, step weat
 			return err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, weatherAgentStateIDs[step])
 		}
@@ -151,6 +154,7 @@ func (w *WeatherAgent) run(ctx context.Context, s *flowcrt.ChainState, step weat
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -216,8 +216,9 @@ func (w *Agent) runAt(ctx context.Context, sess *flowcrt.Session, s AgentState, 
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Agent) run(ctx context.Context, sess *flowcrt.Session, s AgentState, step agentStep) (out AgentState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Agent")
 	}
@@ -227,6 +228,9 @@ func (w *Agent) run(ctx context.Context, sess *flowcrt.Session, s AgentState, st
 		if r := recover(); r != nil {
 			id := agentStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -240,7 +244,6 @@ func (w *Agent) run(ctx context.Context, sess *flowcrt.Session, s AgentState, st
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, agentStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, agentStateIDs[step])
 		}
@@ -266,6 +269,7 @@ func (w *Agent) run(ctx context.Context, sess *flowcrt.Session, s AgentState, st
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -203,8 +203,9 @@ func (w *Publish) runAt(ctx context.Context, sess *flowcrt.Session, s PublishSta
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Publish) run(ctx context.Context, sess *flowcrt.Session, s PublishState, step publishStep) (out PublishState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Publish")
 	}
@@ -214,6 +215,9 @@ func (w *Publish) run(ctx context.Context, sess *flowcrt.Session, s PublishState
 		if r := recover(); r != nil {
 			id := publishStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -227,7 +231,6 @@ func (w *Publish) run(ctx context.Context, sess *flowcrt.Session, s PublishState
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, publishStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, publishStateIDs[step])
 		}
@@ -254,6 +257,7 @@ func (w *Publish) run(ctx context.Context, sess *flowcrt.Session, s PublishState
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -133,8 +133,9 @@ func (w *Review) runAt(ctx context.Context, sess *flowcrt.Session, input any, st
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Review) run(ctx context.Context, x *flowcrt.ASLExec, in any, step reviewStep) (out any, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Review")
 	}
@@ -145,6 +146,9 @@ func (w *Review) run(ctx context.Context, x *flowcrt.ASLExec, in any, step revie
 			id := reviewStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -154,7 +158,6 @@ func (w *Review) run(ctx context.Context, x *flowcrt.ASLExec, in any, step revie
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, reviewStateIDs[step])
 		}
@@ -173,6 +176,7 @@ func (w *Review) run(ctx context.Context, x *flowcrt.ASLExec, in any, step revie
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, reviewStateIDs[next], in, err)
 		if err != nil {

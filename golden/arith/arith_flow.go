@@ -232,8 +232,9 @@ func (w *Arith) runAt(ctx context.Context, sess *flowcrt.Session, s ArithState, 
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Arith) run(ctx context.Context, sess *flowcrt.Session, s ArithState, step arithStep) (out ArithState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Arith")
 	}
@@ -243,6 +244,9 @@ func (w *Arith) run(ctx context.Context, sess *flowcrt.Session, s ArithState, st
 		if r := recover(); r != nil {
 			id := arithStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -256,7 +260,6 @@ func (w *Arith) run(ctx context.Context, sess *flowcrt.Session, s ArithState, st
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, arithStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, arithStateIDs[step])
 		}
@@ -294,6 +297,7 @@ func (w *Arith) run(ctx context.Context, sess *flowcrt.Session, s ArithState, st
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -136,8 +136,9 @@ func (w *Agent) runAt(ctx context.Context, sess *flowcrt.Session, input any, sta
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Agent) run(ctx context.Context, x *flowcrt.ASLExec, in any, step agentStep) (out any, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Agent")
 	}
@@ -148,6 +149,9 @@ func (w *Agent) run(ctx context.Context, x *flowcrt.ASLExec, in any, step agentS
 			id := agentStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -157,7 +161,6 @@ func (w *Agent) run(ctx context.Context, x *flowcrt.ASLExec, in any, step agentS
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, agentStateIDs[step])
 		}
@@ -178,6 +181,7 @@ func (w *Agent) run(ctx context.Context, x *flowcrt.ASLExec, in any, step agentS
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, agentStateIDs[next], in, err)
 		if err != nil {

@@ -134,8 +134,9 @@ func (w *Research) runAt(ctx context.Context, sess *flowcrt.Session, input any, 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Research) run(ctx context.Context, x *flowcrt.ASLExec, in any, step researchStep) (out any, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Research")
 	}
@@ -146,6 +147,9 @@ func (w *Research) run(ctx context.Context, x *flowcrt.ASLExec, in any, step res
 			id := researchStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -155,7 +159,6 @@ func (w *Research) run(ctx context.Context, x *flowcrt.ASLExec, in any, step res
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, researchStateIDs[step])
 		}
@@ -174,6 +177,7 @@ func (w *Research) run(ctx context.Context, x *flowcrt.ASLExec, in any, step res
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, researchStateIDs[next], in, err)
 		if err != nil {
@@ -372,8 +376,9 @@ func (w *Research) stepSummarize(ctx context.Context, x *flowcrt.ASLExec, in any
 // state "Summarize/Summarize" and returns its output.
 func (w *Research) runSummarizeTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := researchStepSummarize2
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Research")
 	}
@@ -384,6 +389,9 @@ func (w *Research) runSummarizeTemplate(ctx context.Context, x *flowcrt.ASLExec,
 			id := researchStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -393,7 +401,6 @@ func (w *Research) runSummarizeTemplate(ctx context.Context, x *flowcrt.ASLExec,
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, researchStateIDs[step])
 		}
@@ -404,6 +411,7 @@ func (w *Research) runSummarizeTemplate(ctx context.Context, x *flowcrt.ASLExec,
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(researchStateIDs[step], err)

@@ -129,8 +129,9 @@ func (w *Orders) runAt(ctx context.Context, sess *flowcrt.Session, input any, st
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Orders) run(ctx context.Context, x *flowcrt.ASLExec, in any, step ordersStep) (out any, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Orders")
 	}
@@ -141,6 +142,9 @@ func (w *Orders) run(ctx context.Context, x *flowcrt.ASLExec, in any, step order
 			id := ordersStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -150,7 +154,6 @@ func (w *Orders) run(ctx context.Context, x *flowcrt.ASLExec, in any, step order
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, ordersStateIDs[step])
 		}
@@ -163,6 +166,7 @@ func (w *Orders) run(ctx context.Context, x *flowcrt.ASLExec, in any, step order
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, ordersStateIDs[next], in, err)
 		if err != nil {
@@ -239,8 +243,9 @@ var ordersPriceOrdersDistributed = flowcrt.DistributedSpec{
 // its output.
 func (w *Orders) runPriceOrdersItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := ordersStepPrice
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Orders")
 	}
@@ -251,6 +256,9 @@ func (w *Orders) runPriceOrdersItems(ctx context.Context, x *flowcrt.ASLExec, in
 			id := ordersStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -260,7 +268,6 @@ func (w *Orders) runPriceOrdersItems(ctx context.Context, x *flowcrt.ASLExec, in
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, ordersStateIDs[step])
 		}
@@ -271,6 +278,7 @@ func (w *Orders) runPriceOrdersItems(ctx context.Context, x *flowcrt.ASLExec, in
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(ordersStateIDs[step], err)
@@ -343,8 +351,9 @@ var ordersCheckLinesDistributed = flowcrt.DistributedSpec{
 // its output.
 func (w *Orders) runCheckLinesItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := ordersStepCheck
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Orders")
 	}
@@ -355,6 +364,9 @@ func (w *Orders) runCheckLinesItems(ctx context.Context, x *flowcrt.ASLExec, in 
 			id := ordersStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -364,7 +376,6 @@ func (w *Orders) runCheckLinesItems(ctx context.Context, x *flowcrt.ASLExec, in 
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, ordersStateIDs[step])
 		}
@@ -375,6 +386,7 @@ func (w *Orders) runCheckLinesItems(ctx context.Context, x *flowcrt.ASLExec, in 
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(ordersStateIDs[step], err)

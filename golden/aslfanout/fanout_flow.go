@@ -133,8 +133,9 @@ func (w *Fanout) runAt(ctx context.Context, sess *flowcrt.Session, input any, st
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Fanout) run(ctx context.Context, x *flowcrt.ASLExec, in any, step fanoutStep) (out any, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Fanout")
 	}
@@ -145,6 +146,9 @@ func (w *Fanout) run(ctx context.Context, x *flowcrt.ASLExec, in any, step fanou
 			id := fanoutStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -154,7 +158,6 @@ func (w *Fanout) run(ctx context.Context, x *flowcrt.ASLExec, in any, step fanou
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, fanoutStateIDs[step])
 		}
@@ -169,6 +172,7 @@ func (w *Fanout) run(ctx context.Context, x *flowcrt.ASLExec, in any, step fanou
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, fanoutStateIDs[next], in, err)
 		if err != nil {
@@ -257,8 +261,9 @@ func (w *Fanout) stepBoth(ctx context.Context, x *flowcrt.ASLExec, in any) (fano
 // output.
 func (w *Fanout) runBothBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := fanoutStepSquare
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Fanout")
 	}
@@ -269,6 +274,9 @@ func (w *Fanout) runBothBranch1(ctx context.Context, x *flowcrt.ASLExec, in any)
 			id := fanoutStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -278,7 +286,6 @@ func (w *Fanout) runBothBranch1(ctx context.Context, x *flowcrt.ASLExec, in any)
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, fanoutStateIDs[step])
 		}
@@ -289,6 +296,7 @@ func (w *Fanout) runBothBranch1(ctx context.Context, x *flowcrt.ASLExec, in any)
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(fanoutStateIDs[step], err)
@@ -336,8 +344,9 @@ var fanoutSquareItems = flowcrt.MapSpec{
 // output.
 func (w *Fanout) runSquareItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := fanoutStepCompute
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Fanout")
 	}
@@ -348,6 +357,9 @@ func (w *Fanout) runSquareItems(ctx context.Context, x *flowcrt.ASLExec, in any)
 			id := fanoutStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -357,7 +369,6 @@ func (w *Fanout) runSquareItems(ctx context.Context, x *flowcrt.ASLExec, in any)
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, fanoutStateIDs[step])
 		}
@@ -368,6 +379,7 @@ func (w *Fanout) runSquareItems(ctx context.Context, x *flowcrt.ASLExec, in any)
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(fanoutStateIDs[step], err)
@@ -395,8 +407,9 @@ func (w *Fanout) stepCompute(ctx context.Context, x *flowcrt.ASLExec, in any) (f
 // runBothBranch2 runs branch 2 of Parallel state "Both" from state "Greet" and returns its output.
 func (w *Fanout) runBothBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := fanoutStepGreet
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Fanout")
 	}
@@ -407,6 +420,9 @@ func (w *Fanout) runBothBranch2(ctx context.Context, x *flowcrt.ASLExec, in any)
 			id := fanoutStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -416,7 +432,6 @@ func (w *Fanout) runBothBranch2(ctx context.Context, x *flowcrt.ASLExec, in any)
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, fanoutStateIDs[step])
 		}
@@ -427,6 +442,7 @@ func (w *Fanout) runBothBranch2(ctx context.Context, x *flowcrt.ASLExec, in any)
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(fanoutStateIDs[step], err)
@@ -460,8 +476,9 @@ var fanoutGreetItems = flowcrt.MapSpec{
 // runGreetItems runs the iterator of Map state "Greet" from state "Hello" and returns its output.
 func (w *Fanout) runGreetItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := fanoutStepHello
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Fanout")
 	}
@@ -472,6 +489,9 @@ func (w *Fanout) runGreetItems(ctx context.Context, x *flowcrt.ASLExec, in any) 
 			id := fanoutStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -481,7 +501,6 @@ func (w *Fanout) runGreetItems(ctx context.Context, x *flowcrt.ASLExec, in any) 
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, fanoutStateIDs[step])
 		}
@@ -492,6 +511,7 @@ func (w *Fanout) runGreetItems(ctx context.Context, x *flowcrt.ASLExec, in any) 
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(fanoutStateIDs[step], err)

@@ -140,8 +140,9 @@ func (w *Faults) runAt(ctx context.Context, sess *flowcrt.Session, input any, st
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Faults) run(ctx context.Context, x *flowcrt.ASLExec, in any, step faultsStep) (out any, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Faults")
 	}
@@ -152,6 +153,9 @@ func (w *Faults) run(ctx context.Context, x *flowcrt.ASLExec, in any, step fault
 			id := faultsStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -161,7 +165,6 @@ func (w *Faults) run(ctx context.Context, x *flowcrt.ASLExec, in any, step fault
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, faultsStateIDs[step])
 		}
@@ -178,6 +181,7 @@ func (w *Faults) run(ctx context.Context, x *flowcrt.ASLExec, in any, step fault
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, faultsStateIDs[next], in, err)
 		if err != nil {
@@ -245,8 +249,9 @@ func (w *Faults) stepBoth(ctx context.Context, x *flowcrt.ASLExec, in any) (faul
 // runBothBranch1 runs branch 1 of Parallel state "Both" from state "Left" and returns its output.
 func (w *Faults) runBothBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := faultsStepLeft
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Faults")
 	}
@@ -257,6 +262,9 @@ func (w *Faults) runBothBranch1(ctx context.Context, x *flowcrt.ASLExec, in any)
 			id := faultsStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -266,7 +274,6 @@ func (w *Faults) runBothBranch1(ctx context.Context, x *flowcrt.ASLExec, in any)
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, faultsStateIDs[step])
 		}
@@ -277,6 +284,7 @@ func (w *Faults) runBothBranch1(ctx context.Context, x *flowcrt.ASLExec, in any)
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(faultsStateIDs[step], err)
@@ -304,8 +312,9 @@ func (w *Faults) stepLeft(ctx context.Context, x *flowcrt.ASLExec, in any) (faul
 // runBothBranch2 runs branch 2 of Parallel state "Both" from state "Right" and returns its output.
 func (w *Faults) runBothBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := faultsStepRight
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Faults")
 	}
@@ -316,6 +325,9 @@ func (w *Faults) runBothBranch2(ctx context.Context, x *flowcrt.ASLExec, in any)
 			id := faultsStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -325,7 +337,6 @@ func (w *Faults) runBothBranch2(ctx context.Context, x *flowcrt.ASLExec, in any)
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, faultsStateIDs[step])
 		}
@@ -336,6 +347,7 @@ func (w *Faults) runBothBranch2(ctx context.Context, x *flowcrt.ASLExec, in any)
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(faultsStateIDs[step], err)
@@ -385,8 +397,9 @@ var faultsEachItems = flowcrt.MapSpec{
 // runEachItems runs the iterator of Map state "Each" from state "Item" and returns its output.
 func (w *Faults) runEachItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := faultsStepItem
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Faults")
 	}
@@ -397,6 +410,9 @@ func (w *Faults) runEachItems(ctx context.Context, x *flowcrt.ASLExec, in any) (
 			id := faultsStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -406,7 +422,6 @@ func (w *Faults) runEachItems(ctx context.Context, x *flowcrt.ASLExec, in any) (
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, faultsStateIDs[step])
 		}
@@ -417,6 +432,7 @@ func (w *Faults) runEachItems(ctx context.Context, x *flowcrt.ASLExec, in any) (
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(faultsStateIDs[step], err)

@@ -133,8 +133,9 @@ func (w *Orders) runAt(ctx context.Context, sess *flowcrt.Session, input any, st
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Orders) run(ctx context.Context, x *flowcrt.ASLExec, in any, step ordersStep) (out any, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Orders")
 	}
@@ -145,6 +146,9 @@ func (w *Orders) run(ctx context.Context, x *flowcrt.ASLExec, in any, step order
 			id := ordersStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -154,7 +158,6 @@ func (w *Orders) run(ctx context.Context, x *flowcrt.ASLExec, in any, step order
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, ordersStateIDs[step])
 		}
@@ -173,6 +176,7 @@ func (w *Orders) run(ctx context.Context, x *flowcrt.ASLExec, in any, step order
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, ordersStateIDs[next], in, err)
 		if err != nil {
@@ -265,8 +269,9 @@ var ordersPriceItems = flowcrt.MapSpec{
 // runPriceItems runs the iterator of Map state "Price" from state "Quote" and returns its output.
 func (w *Orders) runPriceItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := ordersStepQuote
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Orders")
 	}
@@ -277,6 +282,9 @@ func (w *Orders) runPriceItems(ctx context.Context, x *flowcrt.ASLExec, in any) 
 			id := ordersStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -286,7 +294,6 @@ func (w *Orders) runPriceItems(ctx context.Context, x *flowcrt.ASLExec, in any) 
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, ordersStateIDs[step])
 		}
@@ -297,6 +304,7 @@ func (w *Orders) runPriceItems(ctx context.Context, x *flowcrt.ASLExec, in any) 
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(ordersStateIDs[step], err)

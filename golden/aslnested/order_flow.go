@@ -147,8 +147,9 @@ func (w *Order) runAt(ctx context.Context, sess *flowcrt.Session, input any, sta
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Order) run(ctx context.Context, x *flowcrt.ASLExec, in any, step orderStep) (out any, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Order")
 	}
@@ -159,6 +160,9 @@ func (w *Order) run(ctx context.Context, x *flowcrt.ASLExec, in any, step orderS
 			id := orderStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -168,7 +172,6 @@ func (w *Order) run(ctx context.Context, x *flowcrt.ASLExec, in any, step orderS
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, orderStateIDs[step])
 		}
@@ -187,6 +190,7 @@ func (w *Order) run(ctx context.Context, x *flowcrt.ASLExec, in any, step orderS
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, orderStateIDs[next], in, err)
 		if err != nil {
@@ -258,8 +262,9 @@ func (w *Order) stepQuote(ctx context.Context, x *flowcrt.ASLExec, in any) (orde
 // "Quote/HasItems" and returns its output.
 func (w *Order) runQuoteTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := orderStepHasItems
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Order")
 	}
@@ -270,6 +275,9 @@ func (w *Order) runQuoteTemplate(ctx context.Context, x *flowcrt.ASLExec, in any
 			id := orderStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -279,7 +287,6 @@ func (w *Order) runQuoteTemplate(ctx context.Context, x *flowcrt.ASLExec, in any
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, orderStateIDs[step])
 		}
@@ -294,6 +301,7 @@ func (w *Order) runQuoteTemplate(ctx context.Context, x *flowcrt.ASLExec, in any
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(orderStateIDs[step], err)
@@ -405,8 +413,9 @@ func (w *Order) stepAudit(ctx context.Context, x *flowcrt.ASLExec, in any) (orde
 // "Audit/HasItems" and returns its output.
 func (w *Order) runAuditTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := orderStepHasItems2
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Order")
 	}
@@ -417,6 +426,9 @@ func (w *Order) runAuditTemplate(ctx context.Context, x *flowcrt.ASLExec, in any
 			id := orderStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -426,7 +438,6 @@ func (w *Order) runAuditTemplate(ctx context.Context, x *flowcrt.ASLExec, in any
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, orderStateIDs[step])
 		}
@@ -441,6 +452,7 @@ func (w *Order) runAuditTemplate(ctx context.Context, x *flowcrt.ASLExec, in any
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(orderStateIDs[step], err)
@@ -567,8 +579,9 @@ func (w *Order) stepRecord(ctx context.Context, x *flowcrt.ASLExec, in any) (ord
 // "Record/HasItems" and returns its output.
 func (w *Order) runRecordTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := orderStepHasItems3
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Order")
 	}
@@ -579,6 +592,9 @@ func (w *Order) runRecordTemplate(ctx context.Context, x *flowcrt.ASLExec, in an
 			id := orderStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -588,7 +604,6 @@ func (w *Order) runRecordTemplate(ctx context.Context, x *flowcrt.ASLExec, in an
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, orderStateIDs[step])
 		}
@@ -603,6 +618,7 @@ func (w *Order) runRecordTemplate(ctx context.Context, x *flowcrt.ASLExec, in an
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(orderStateIDs[step], err)

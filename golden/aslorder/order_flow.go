@@ -130,8 +130,9 @@ func (w *Order) runAt(ctx context.Context, sess *flowcrt.Session, input any, sta
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Order) run(ctx context.Context, x *flowcrt.ASLExec, in any, step orderStep) (out any, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Order")
 	}
@@ -142,6 +143,9 @@ func (w *Order) run(ctx context.Context, x *flowcrt.ASLExec, in any, step orderS
 			id := orderStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -151,7 +155,6 @@ func (w *Order) run(ctx context.Context, x *flowcrt.ASLExec, in any, step orderS
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, orderStateIDs[step])
 		}
@@ -170,6 +173,7 @@ func (w *Order) run(ctx context.Context, x *flowcrt.ASLExec, in any, step orderS
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, orderStateIDs[next], in, err)
 		if err != nil {

@@ -138,8 +138,9 @@ func (w *Query) runAt(ctx context.Context, sess *flowcrt.Session, input any, sta
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Query) run(ctx context.Context, x *flowcrt.ASLExec, in any, step queryStep) (out any, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Query")
 	}
@@ -150,6 +151,9 @@ func (w *Query) run(ctx context.Context, x *flowcrt.ASLExec, in any, step queryS
 			id := queryStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -159,7 +163,6 @@ func (w *Query) run(ctx context.Context, x *flowcrt.ASLExec, in any, step queryS
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, queryStateIDs[step])
 		}
@@ -182,6 +185,7 @@ func (w *Query) run(ctx context.Context, x *flowcrt.ASLExec, in any, step queryS
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, queryStateIDs[next], in, err)
 		if err != nil {
@@ -368,8 +372,9 @@ func (w *Query) stepFan(ctx context.Context, x *flowcrt.ASLExec, in any) (queryS
 // runFanBranch1 runs branch 1 of Parallel state "Fan" from state "Shadow" and returns its output.
 func (w *Query) runFanBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := queryStepShadow
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Query")
 	}
@@ -380,6 +385,9 @@ func (w *Query) runFanBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (
 			id := queryStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -389,7 +397,6 @@ func (w *Query) runFanBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, queryStateIDs[step])
 		}
@@ -402,6 +409,7 @@ func (w *Query) runFanBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(queryStateIDs[step], err)
@@ -461,8 +469,9 @@ func (w *Query) stepInner(ctx context.Context, x *flowcrt.ASLExec, in any) (quer
 // runFanBranch2 runs branch 2 of Parallel state "Fan" from state "Read" and returns its output.
 func (w *Query) runFanBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := queryStepRead
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Query")
 	}
@@ -473,6 +482,9 @@ func (w *Query) runFanBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (
 			id := queryStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -482,7 +494,6 @@ func (w *Query) runFanBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, queryStateIDs[step])
 		}
@@ -493,6 +504,7 @@ func (w *Query) runFanBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(queryStateIDs[step], err)
@@ -599,8 +611,9 @@ var queryItemsItems = flowcrt.MapSpec{
 // runItemsItems runs the iterator of Map state "Items" from state "Mark" and returns its output.
 func (w *Query) runItemsItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := queryStepMark
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Query")
 	}
@@ -611,6 +624,9 @@ func (w *Query) runItemsItems(ctx context.Context, x *flowcrt.ASLExec, in any) (
 			id := queryStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -620,7 +636,6 @@ func (w *Query) runItemsItems(ctx context.Context, x *flowcrt.ASLExec, in any) (
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, queryStateIDs[step])
 		}
@@ -631,6 +646,7 @@ func (w *Query) runItemsItems(ctx context.Context, x *flowcrt.ASLExec, in any) (
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(queryStateIDs[step], err)

@@ -188,8 +188,9 @@ func (w *Seed) runAt(ctx context.Context, sess *flowcrt.Session, input any, stat
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Seed) run(ctx context.Context, x *flowcrt.ASLExec, in any, step seedStep) (out any, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Seed")
 	}
@@ -200,6 +201,9 @@ func (w *Seed) run(ctx context.Context, x *flowcrt.ASLExec, in any, step seedSte
 			id := seedStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -209,7 +213,6 @@ func (w *Seed) run(ctx context.Context, x *flowcrt.ASLExec, in any, step seedSte
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, seedStateIDs[step])
 		}
@@ -266,6 +269,7 @@ func (w *Seed) run(ctx context.Context, x *flowcrt.ASLExec, in any, step seedSte
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, seedStateIDs[next], in, err)
 		if err != nil {
@@ -633,8 +637,9 @@ var seedProcessAllTasksItems = flowcrt.MapSpec{
 // "ValidateTask" and returns its output.
 func (w *Seed) runProcessAllTasksItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := seedStepValidateTask
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Seed")
 	}
@@ -645,6 +650,9 @@ func (w *Seed) runProcessAllTasksItems(ctx context.Context, x *flowcrt.ASLExec, 
 			id := seedStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -654,7 +662,6 @@ func (w *Seed) runProcessAllTasksItems(ctx context.Context, x *flowcrt.ASLExec, 
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, seedStateIDs[step])
 		}
@@ -667,6 +674,7 @@ func (w *Seed) runProcessAllTasksItems(ctx context.Context, x *flowcrt.ASLExec, 
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(seedStateIDs[step], err)
@@ -767,8 +775,9 @@ func (w *Seed) stepComprehensiveReview(ctx context.Context, x *flowcrt.ASLExec, 
 // "SecurityReview" and returns its output.
 func (w *Seed) runComprehensiveReviewBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := seedStepSecurityReview
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Seed")
 	}
@@ -779,6 +788,9 @@ func (w *Seed) runComprehensiveReviewBranch1(ctx context.Context, x *flowcrt.ASL
 			id := seedStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -788,7 +800,6 @@ func (w *Seed) runComprehensiveReviewBranch1(ctx context.Context, x *flowcrt.ASL
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, seedStateIDs[step])
 		}
@@ -799,6 +810,7 @@ func (w *Seed) runComprehensiveReviewBranch1(ctx context.Context, x *flowcrt.ASL
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(seedStateIDs[step], err)
@@ -831,8 +843,9 @@ var seedSecurityReviewAgent = flowcrt.Agent{
 // "PerformanceReview" and returns its output.
 func (w *Seed) runComprehensiveReviewBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := seedStepPerformanceReview
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Seed")
 	}
@@ -843,6 +856,9 @@ func (w *Seed) runComprehensiveReviewBranch2(ctx context.Context, x *flowcrt.ASL
 			id := seedStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -852,7 +868,6 @@ func (w *Seed) runComprehensiveReviewBranch2(ctx context.Context, x *flowcrt.ASL
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, seedStateIDs[step])
 		}
@@ -863,6 +878,7 @@ func (w *Seed) runComprehensiveReviewBranch2(ctx context.Context, x *flowcrt.ASL
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(seedStateIDs[step], err)
@@ -895,8 +911,9 @@ var seedPerformanceReviewAgent = flowcrt.Agent{
 // "StyleReview" and returns its output.
 func (w *Seed) runComprehensiveReviewBranch3(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := seedStepStyleReview
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Seed")
 	}
@@ -907,6 +924,9 @@ func (w *Seed) runComprehensiveReviewBranch3(ctx context.Context, x *flowcrt.ASL
 			id := seedStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -916,7 +936,6 @@ func (w *Seed) runComprehensiveReviewBranch3(ctx context.Context, x *flowcrt.ASL
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, seedStateIDs[step])
 		}
@@ -927,6 +946,7 @@ func (w *Seed) runComprehensiveReviewBranch3(ctx context.Context, x *flowcrt.ASL
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(seedStateIDs[step], err)

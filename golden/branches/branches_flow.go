@@ -181,8 +181,9 @@ func (w *Branches) runAt(ctx context.Context, sess *flowcrt.Session, s BranchesS
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Branches) run(ctx context.Context, sess *flowcrt.Session, s BranchesState, step branchesStep) (out BranchesState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Branches")
 	}
@@ -192,6 +193,9 @@ func (w *Branches) run(ctx context.Context, sess *flowcrt.Session, s BranchesSta
 		if r := recover(); r != nil {
 			id := branchesStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -205,7 +209,6 @@ func (w *Branches) run(ctx context.Context, sess *flowcrt.Session, s BranchesSta
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, branchesStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, branchesStateIDs[step])
 		}
@@ -246,6 +249,7 @@ func (w *Branches) run(ctx context.Context, sess *flowcrt.Session, s BranchesSta
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -174,8 +174,9 @@ func (w *Catch) runAt(ctx context.Context, sess *flowcrt.Session, s CatchState, 
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Catch) run(ctx context.Context, sess *flowcrt.Session, s CatchState, step catchStep) (out CatchState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Catch")
 	}
@@ -185,6 +186,9 @@ func (w *Catch) run(ctx context.Context, sess *flowcrt.Session, s CatchState, st
 		if r := recover(); r != nil {
 			id := catchStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -198,7 +202,6 @@ func (w *Catch) run(ctx context.Context, sess *flowcrt.Session, s CatchState, st
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, catchStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, catchStateIDs[step])
 		}
@@ -225,6 +228,7 @@ func (w *Catch) run(ctx context.Context, sess *flowcrt.Session, s CatchState, st
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -127,8 +127,9 @@ var (
 
 // run runs the chain on s from step until a task ends it.
 func (w *SupportAgent) run(ctx context.Context, s *flowcrt.ChainState, step supportAgentStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "SupportAgent")
 	}
@@ -139,6 +140,9 @@ func (w *SupportAgent) run(ctx context.Context, s *flowcrt.ChainState, step supp
 			id := supportAgentStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -148,7 +152,6 @@ func (w *SupportAgent) run(ctx context.Context, s *flowcrt.ChainState, step supp
 			return err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, supportAgentStateIDs[step])
 		}
@@ -167,6 +170,7 @@ func (w *SupportAgent) run(ctx context.Context, s *flowcrt.ChainState, step supp
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -88,8 +88,9 @@ var (
 
 // run runs the chain on s from step until a task ends it.
 func (w *Builtins) run(ctx context.Context, s *flowcrt.ChainState, step builtinsStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Builtins")
 	}
@@ -100,6 +101,9 @@ func (w *Builtins) run(ctx context.Context, s *flowcrt.ChainState, step builtins
 			id := builtinsStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -109,7 +113,6 @@ func (w *Builtins) run(ctx context.Context, s *flowcrt.ChainState, step builtins
 			return err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, builtinsStateIDs[step])
 		}
@@ -126,6 +129,7 @@ func (w *Builtins) run(ctx context.Context, s *flowcrt.ChainState, step builtins
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -81,8 +81,9 @@ var (
 
 // run runs the chain on s from step until a task ends it.
 func (w *Faults) run(ctx context.Context, s *flowcrt.ChainState, step faultsStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Faults")
 	}
@@ -93,6 +94,9 @@ func (w *Faults) run(ctx context.Context, s *flowcrt.ChainState, step faultsStep
 			id := faultsStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -102,7 +106,6 @@ func (w *Faults) run(ctx context.Context, s *flowcrt.ChainState, step faultsStep
 			return err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, faultsStateIDs[step])
 		}
@@ -117,6 +120,7 @@ func (w *Faults) run(ctx context.Context, s *flowcrt.ChainState, step faultsStep
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

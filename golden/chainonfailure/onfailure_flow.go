@@ -87,8 +87,9 @@ var (
 
 // run runs the chain on s from step until a task ends it.
 func (w *Onfailure) run(ctx context.Context, s *flowcrt.ChainState, step onfailureStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Onfailure")
 	}
@@ -99,6 +100,9 @@ func (w *Onfailure) run(ctx context.Context, s *flowcrt.ChainState, step onfailu
 			id := onfailureStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -108,7 +112,6 @@ func (w *Onfailure) run(ctx context.Context, s *flowcrt.ChainState, step onfailu
 			return err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, onfailureStateIDs[step])
 		}
@@ -125,6 +128,7 @@ func (w *Onfailure) run(ctx context.Context, s *flowcrt.ChainState, step onfailu
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

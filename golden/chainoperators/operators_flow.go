@@ -74,8 +74,9 @@ var (
 
 // run runs the chain on s from step until a task ends it.
 func (w *Operators) run(ctx context.Context, s *flowcrt.ChainState, step operatorsStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Operators")
 	}
@@ -86,6 +87,9 @@ func (w *Operators) run(ctx context.Context, s *flowcrt.ChainState, step operato
 			id := operatorsStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -95,7 +99,6 @@ func (w *Operators) run(ctx context.Context, s *flowcrt.ChainState, step operato
 			return err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, operatorsStateIDs[step])
 		}
@@ -106,6 +109,7 @@ func (w *Operators) run(ctx context.Context, s *flowcrt.ChainState, step operato
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -100,8 +100,9 @@ var (
 
 // run runs the chain on s from step until a task ends it.
 func (w *Strategies) run(ctx context.Context, s *flowcrt.ChainState, step strategiesStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Strategies")
 	}
@@ -112,6 +113,9 @@ func (w *Strategies) run(ctx context.Context, s *flowcrt.ChainState, step strate
 			id := strategiesStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -121,7 +125,6 @@ func (w *Strategies) run(ctx context.Context, s *flowcrt.ChainState, step strate
 			return err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, strategiesStateIDs[step])
 		}
@@ -150,6 +153,7 @@ func (w *Strategies) run(ctx context.Context, s *flowcrt.ChainState, step strate
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -131,8 +131,9 @@ var (
 
 // run runs the chain on s from step until a task ends it.
 func (w *DeployCheck) run(ctx context.Context, s *flowcrt.ChainState, step deployCheckStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "DeployCheck")
 	}
@@ -143,6 +144,9 @@ func (w *DeployCheck) run(ctx context.Context, s *flowcrt.ChainState, step deplo
 			id := deployCheckStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -152,7 +156,6 @@ func (w *DeployCheck) run(ctx context.Context, s *flowcrt.ChainState, step deplo
 			return err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, deployCheckStateIDs[step])
 		}
@@ -173,6 +176,7 @@ func (w *DeployCheck) run(ctx context.Context, s *flowcrt.ChainState, step deplo
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -198,8 +198,9 @@ func (w *Chat) runAt(ctx context.Context, sess *flowcrt.Session, s ChatState, st
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Chat) run(ctx context.Context, sess *flowcrt.Session, s ChatState, step chatStep) (out ChatState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Chat")
 	}
@@ -209,6 +210,9 @@ func (w *Chat) run(ctx context.Context, sess *flowcrt.Session, s ChatState, step
 		if r := recover(); r != nil {
 			id := chatStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -222,7 +226,6 @@ func (w *Chat) run(ctx context.Context, sess *flowcrt.Session, s ChatState, step
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, chatStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, chatStateIDs[step])
 		}
@@ -247,6 +250,7 @@ func (w *Chat) run(ctx context.Context, sess *flowcrt.Session, s ChatState, step
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

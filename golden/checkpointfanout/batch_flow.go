@@ -276,8 +276,9 @@ func (w *Batch) runAt(ctx context.Context, sess *flowcrt.Session, s BatchState, 
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Batch) run(ctx context.Context, sess *flowcrt.Session, s BatchState, step batchStep) (out BatchState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Batch")
 	}
@@ -287,6 +288,9 @@ func (w *Batch) run(ctx context.Context, sess *flowcrt.Session, s BatchState, st
 		if r := recover(); r != nil {
 			id := batchStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -300,7 +304,6 @@ func (w *Batch) run(ctx context.Context, sess *flowcrt.Session, s BatchState, st
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, batchStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, batchStateIDs[step])
 		}
@@ -323,6 +326,7 @@ func (w *Batch) run(ctx context.Context, sess *flowcrt.Session, s BatchState, st
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -388,8 +392,9 @@ func (w *Batch) mapLoad(ctx context.Context, s *BatchState, sess *flowcrt.Sessio
 // fails it with an error naming its state.
 func (w *Batch) iterateLoad(ctx context.Context, s *BatchState, item string, rec *[]BatchUpdate) (err error) {
 	step := batchStepWork
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Batch")
 	}
@@ -399,6 +404,9 @@ func (w *Batch) iterateLoad(ctx context.Context, s *BatchState, item string, rec
 		if r := recover(); r != nil {
 			id := batchStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -412,7 +420,6 @@ func (w *Batch) iterateLoad(ctx context.Context, s *BatchState, item string, rec
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, batchStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, batchStateIDs[step])
 		}
@@ -423,6 +430,7 @@ func (w *Batch) iterateLoad(ctx context.Context, s *BatchState, item string, rec
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err
@@ -489,8 +497,9 @@ func (w *Batch) parallelSplit(ctx context.Context, s *BatchState, sess *flowcrt.
 // s, until it reaches "report". rec receives the updates of its states. A panicking handler fails
 // it with an error naming its state.
 func (w *Batch) branchSplit(ctx context.Context, s *BatchState, step batchStep, rec *[]BatchUpdate) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Batch")
 	}
@@ -500,6 +509,9 @@ func (w *Batch) branchSplit(ctx context.Context, s *BatchState, step batchStep, 
 		if r := recover(); r != nil {
 			id := batchStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -513,7 +525,6 @@ func (w *Batch) branchSplit(ctx context.Context, s *BatchState, step batchStep, 
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, batchStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, batchStateIDs[step])
 		}
@@ -526,6 +537,7 @@ func (w *Batch) branchSplit(ctx context.Context, s *BatchState, step batchStep, 
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -164,8 +164,9 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Context) run(ctx context.Context, s *flowcrt.JSONState, step, until contextStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Context")
 	}
@@ -176,6 +177,9 @@ func (w *Context) run(ctx context.Context, s *flowcrt.JSONState, step, until con
 			id := contextStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -185,7 +189,6 @@ func (w *Context) run(ctx context.Context, s *flowcrt.JSONState, step, until con
 			return err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, contextStateIDs[step])
 		}
@@ -202,6 +205,7 @@ func (w *Context) run(ctx context.Context, s *flowcrt.JSONState, step, until con
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -136,8 +136,9 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Suite) run(ctx context.Context, s *flowcrt.JSONState, step, until suiteStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Suite")
 	}
@@ -148,6 +149,9 @@ func (w *Suite) run(ctx context.Context, s *flowcrt.JSONState, step, until suite
 			id := suiteStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -157,7 +161,6 @@ func (w *Suite) run(ctx context.Context, s *flowcrt.JSONState, step, until suite
 			return err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, suiteStateIDs[step])
 		}
@@ -174,6 +177,7 @@ func (w *Suite) run(ctx context.Context, s *flowcrt.JSONState, step, until suite
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

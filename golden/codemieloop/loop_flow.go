@@ -116,8 +116,9 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Loop) run(ctx context.Context, s *flowcrt.JSONState, step, until loopStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Loop")
 	}
@@ -128,6 +129,9 @@ func (w *Loop) run(ctx context.Context, s *flowcrt.JSONState, step, until loopSt
 			id := loopStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -137,7 +141,6 @@ func (w *Loop) run(ctx context.Context, s *flowcrt.JSONState, step, until loopSt
 			return err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, loopStateIDs[step])
 		}
@@ -150,6 +153,7 @@ func (w *Loop) run(ctx context.Context, s *flowcrt.JSONState, step, until loopSt
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -144,8 +144,9 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Triage) run(ctx context.Context, s *flowcrt.JSONState, step, until triageStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Triage")
 	}
@@ -156,6 +157,9 @@ func (w *Triage) run(ctx context.Context, s *flowcrt.JSONState, step, until tria
 			id := triageStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -165,7 +169,6 @@ func (w *Triage) run(ctx context.Context, s *flowcrt.JSONState, step, until tria
 			return err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, triageStateIDs[step])
 		}
@@ -184,6 +187,7 @@ func (w *Triage) run(ctx context.Context, s *flowcrt.JSONState, step, until tria
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -213,8 +213,9 @@ func (w *Condition) runAt(ctx context.Context, sess *flowcrt.Session, s Conditio
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Condition) run(ctx context.Context, sess *flowcrt.Session, s ConditionState, step conditionStep) (out ConditionState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Condition")
 	}
@@ -224,6 +225,9 @@ func (w *Condition) run(ctx context.Context, sess *flowcrt.Session, s ConditionS
 		if r := recover(); r != nil {
 			id := conditionStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -237,7 +241,6 @@ func (w *Condition) run(ctx context.Context, sess *flowcrt.Session, s ConditionS
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, conditionStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, conditionStateIDs[step])
 		}
@@ -266,6 +269,7 @@ func (w *Condition) run(ctx context.Context, sess *flowcrt.Session, s ConditionS
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -170,8 +170,9 @@ func (w *DefaultOnly) runAt(ctx context.Context, sess *flowcrt.Session, s Defaul
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *DefaultOnly) run(ctx context.Context, sess *flowcrt.Session, s DefaultOnlyState, step defaultOnlyStep) (out DefaultOnlyState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "DefaultOnly")
 	}
@@ -181,6 +182,9 @@ func (w *DefaultOnly) run(ctx context.Context, sess *flowcrt.Session, s DefaultO
 		if r := recover(); r != nil {
 			id := defaultOnlyStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -194,7 +198,6 @@ func (w *DefaultOnly) run(ctx context.Context, sess *flowcrt.Session, s DefaultO
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, defaultOnlyStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, defaultOnlyStateIDs[step])
 		}
@@ -217,6 +220,7 @@ func (w *DefaultOnly) run(ctx context.Context, sess *flowcrt.Session, s DefaultO
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

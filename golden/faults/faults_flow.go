@@ -241,8 +241,9 @@ func (w *Faults) runAt(ctx context.Context, sess *flowcrt.Session, s FaultsState
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Faults) run(ctx context.Context, sess *flowcrt.Session, s FaultsState, step faultsStep) (out FaultsState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Faults")
 	}
@@ -252,6 +253,9 @@ func (w *Faults) run(ctx context.Context, sess *flowcrt.Session, s FaultsState, 
 		if r := recover(); r != nil {
 			id := faultsStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -265,7 +269,6 @@ func (w *Faults) run(ctx context.Context, sess *flowcrt.Session, s FaultsState, 
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, faultsStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, faultsStateIDs[step])
 		}
@@ -291,6 +294,7 @@ func (w *Faults) run(ctx context.Context, sess *flowcrt.Session, s FaultsState, 
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -369,8 +373,9 @@ func (w *Faults) parallelStart(ctx context.Context, s *FaultsState, sess *flowcr
 // s, until it reaches "join". rec receives the updates of its states. A panicking handler fails it
 // with an error naming its state.
 func (w *Faults) branchStart(ctx context.Context, s *FaultsState, step faultsStep, rec *[]FaultsUpdate) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Faults")
 	}
@@ -380,6 +385,9 @@ func (w *Faults) branchStart(ctx context.Context, s *FaultsState, step faultsSte
 		if r := recover(); r != nil {
 			id := faultsStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -393,7 +401,6 @@ func (w *Faults) branchStart(ctx context.Context, s *FaultsState, step faultsSte
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, faultsStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, faultsStateIDs[step])
 		}
@@ -406,6 +413,7 @@ func (w *Faults) branchStart(ctx context.Context, s *FaultsState, step faultsSte
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err
@@ -489,8 +497,9 @@ func (w *Faults) mapJoin(ctx context.Context, s *FaultsState, sess *flowcrt.Sess
 // fails it with an error naming its state.
 func (w *Faults) iterateJoin(ctx context.Context, s *FaultsState, item string, rec *[]FaultsUpdate) (err error) {
 	step := faultsStepEach
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Faults")
 	}
@@ -500,6 +509,9 @@ func (w *Faults) iterateJoin(ctx context.Context, s *FaultsState, item string, r
 		if r := recover(); r != nil {
 			id := faultsStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -513,7 +525,6 @@ func (w *Faults) iterateJoin(ctx context.Context, s *FaultsState, item string, r
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, faultsStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, faultsStateIDs[step])
 		}
@@ -524,6 +535,7 @@ func (w *Faults) iterateJoin(ctx context.Context, s *FaultsState, item string, r
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

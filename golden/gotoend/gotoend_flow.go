@@ -188,8 +188,9 @@ func (w *GotoEnd) runAt(ctx context.Context, sess *flowcrt.Session, s GotoEndSta
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *GotoEnd) run(ctx context.Context, sess *flowcrt.Session, s GotoEndState, step gotoEndStep) (out GotoEndState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "GotoEnd")
 	}
@@ -199,6 +200,9 @@ func (w *GotoEnd) run(ctx context.Context, sess *flowcrt.Session, s GotoEndState
 		if r := recover(); r != nil {
 			id := gotoEndStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -212,7 +216,6 @@ func (w *GotoEnd) run(ctx context.Context, sess *flowcrt.Session, s GotoEndState
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, gotoEndStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, gotoEndStateIDs[step])
 		}
@@ -248,6 +251,7 @@ func (w *GotoEnd) run(ctx context.Context, sess *flowcrt.Session, s GotoEndState
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

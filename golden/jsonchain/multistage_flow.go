@@ -126,8 +126,9 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Multistage) run(ctx context.Context, s *flowcrt.JSONState, step, until multistageStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Multistage")
 	}
@@ -138,6 +139,9 @@ func (w *Multistage) run(ctx context.Context, s *flowcrt.JSONState, step, until 
 			id := multistageStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -147,7 +151,6 @@ func (w *Multistage) run(ctx context.Context, s *flowcrt.JSONState, step, until 
 			return err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, multistageStateIDs[step])
 		}
@@ -164,6 +167,7 @@ func (w *Multistage) run(ctx context.Context, s *flowcrt.JSONState, step, until 
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

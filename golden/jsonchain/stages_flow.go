@@ -122,8 +122,9 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Stages) run(ctx context.Context, s *flowcrt.JSONState, step, until stagesStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Stages")
 	}
@@ -134,6 +135,9 @@ func (w *Stages) run(ctx context.Context, s *flowcrt.JSONState, step, until stag
 			id := stagesStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -143,7 +147,6 @@ func (w *Stages) run(ctx context.Context, s *flowcrt.JSONState, step, until stag
 			return err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, stagesStateIDs[step])
 		}
@@ -160,6 +163,7 @@ func (w *Stages) run(ctx context.Context, s *flowcrt.JSONState, step, until stag
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -115,8 +115,9 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Count) run(ctx context.Context, s *flowcrt.JSONState, step, until countStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Count")
 	}
@@ -127,6 +128,9 @@ func (w *Count) run(ctx context.Context, s *flowcrt.JSONState, step, until count
 			id := countStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -136,7 +140,6 @@ func (w *Count) run(ctx context.Context, s *flowcrt.JSONState, step, until count
 			return err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, countStateIDs[step])
 		}
@@ -151,6 +154,7 @@ func (w *Count) run(ctx context.Context, s *flowcrt.JSONState, step, until count
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -115,8 +115,9 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Dict) run(ctx context.Context, s *flowcrt.JSONState, step, until dictStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Dict")
 	}
@@ -127,6 +128,9 @@ func (w *Dict) run(ctx context.Context, s *flowcrt.JSONState, step, until dictSt
 			id := dictStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -136,7 +140,6 @@ func (w *Dict) run(ctx context.Context, s *flowcrt.JSONState, step, until dictSt
 			return err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, dictStateIDs[step])
 		}
@@ -151,6 +154,7 @@ func (w *Dict) run(ctx context.Context, s *flowcrt.JSONState, step, until dictSt
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -104,8 +104,9 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Items) run(ctx context.Context, s *flowcrt.JSONState, step, until itemsStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Items")
 	}
@@ -116,6 +117,9 @@ func (w *Items) run(ctx context.Context, s *flowcrt.JSONState, step, until items
 			id := itemsStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -125,7 +129,6 @@ func (w *Items) run(ctx context.Context, s *flowcrt.JSONState, step, until items
 			return err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, itemsStateIDs[step])
 		}
@@ -138,6 +141,7 @@ func (w *Items) run(ctx context.Context, s *flowcrt.JSONState, step, until items
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -115,8 +115,9 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *List) run(ctx context.Context, s *flowcrt.JSONState, step, until listStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "List")
 	}
@@ -127,6 +128,9 @@ func (w *List) run(ctx context.Context, s *flowcrt.JSONState, step, until listSt
 			id := listStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -136,7 +140,6 @@ func (w *List) run(ctx context.Context, s *flowcrt.JSONState, step, until listSt
 			return err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, listStateIDs[step])
 		}
@@ -151,6 +154,7 @@ func (w *List) run(ctx context.Context, s *flowcrt.JSONState, step, until listSt
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -103,8 +103,9 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Objects) run(ctx context.Context, s *flowcrt.JSONState, step, until objectsStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Objects")
 	}
@@ -115,6 +116,9 @@ func (w *Objects) run(ctx context.Context, s *flowcrt.JSONState, step, until obj
 			id := objectsStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -124,7 +128,6 @@ func (w *Objects) run(ctx context.Context, s *flowcrt.JSONState, step, until obj
 			return err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, objectsStateIDs[step])
 		}
@@ -137,6 +140,7 @@ func (w *Objects) run(ctx context.Context, s *flowcrt.JSONState, step, until obj
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

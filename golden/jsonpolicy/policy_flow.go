@@ -158,8 +158,9 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Pages) run(ctx context.Context, s *flowcrt.JSONState, step, until pagesStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Pages")
 	}
@@ -170,6 +171,9 @@ func (w *Pages) run(ctx context.Context, s *flowcrt.JSONState, step, until pages
 			id := pagesStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -179,7 +183,6 @@ func (w *Pages) run(ctx context.Context, s *flowcrt.JSONState, step, until pages
 			return err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, pagesStateIDs[step])
 		}
@@ -200,6 +203,7 @@ func (w *Pages) run(ctx context.Context, s *flowcrt.JSONState, step, until pages
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

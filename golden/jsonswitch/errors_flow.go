@@ -137,8 +137,9 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Errors) run(ctx context.Context, s *flowcrt.JSONState, step, until errorsStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Errors")
 	}
@@ -149,6 +150,9 @@ func (w *Errors) run(ctx context.Context, s *flowcrt.JSONState, step, until erro
 			id := errorsStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -158,7 +162,6 @@ func (w *Errors) run(ctx context.Context, s *flowcrt.JSONState, step, until erro
 			return err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, errorsStateIDs[step])
 		}
@@ -177,6 +180,7 @@ func (w *Errors) run(ctx context.Context, s *flowcrt.JSONState, step, until erro
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -137,8 +137,9 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Routing) run(ctx context.Context, s *flowcrt.JSONState, step, until routingStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Routing")
 	}
@@ -149,6 +150,9 @@ func (w *Routing) run(ctx context.Context, s *flowcrt.JSONState, step, until rou
 			id := routingStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -158,7 +162,6 @@ func (w *Routing) run(ctx context.Context, s *flowcrt.JSONState, step, until rou
 			return err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, routingStateIDs[step])
 		}
@@ -177,6 +180,7 @@ func (w *Routing) run(ctx context.Context, s *flowcrt.JSONState, step, until rou
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

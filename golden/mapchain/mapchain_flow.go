@@ -249,8 +249,9 @@ func (w *Chunks) runAt(ctx context.Context, sess *flowcrt.Session, s ChunksState
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Chunks) run(ctx context.Context, sess *flowcrt.Session, s ChunksState, step chunksStep) (out ChunksState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Chunks")
 	}
@@ -260,6 +261,9 @@ func (w *Chunks) run(ctx context.Context, sess *flowcrt.Session, s ChunksState, 
 		if r := recover(); r != nil {
 			id := chunksStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -273,7 +277,6 @@ func (w *Chunks) run(ctx context.Context, sess *flowcrt.Session, s ChunksState, 
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, chunksStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, chunksStateIDs[step])
 		}
@@ -294,6 +297,7 @@ func (w *Chunks) run(ctx context.Context, sess *flowcrt.Session, s ChunksState, 
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -359,8 +363,9 @@ func (w *Chunks) mapSplit(ctx context.Context, s *ChunksState, sess *flowcrt.Ses
 // fails it with an error naming its state.
 func (w *Chunks) iterateSplit(ctx context.Context, s *ChunksState, item string, rec *[]ChunksUpdate) (err error) {
 	step := chunksStepProcess
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Chunks")
 	}
@@ -370,6 +375,9 @@ func (w *Chunks) iterateSplit(ctx context.Context, s *ChunksState, item string, 
 		if r := recover(); r != nil {
 			id := chunksStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -383,7 +391,6 @@ func (w *Chunks) iterateSplit(ctx context.Context, s *ChunksState, item string, 
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, chunksStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, chunksStateIDs[step])
 		}
@@ -396,6 +403,7 @@ func (w *Chunks) iterateSplit(ctx context.Context, s *ChunksState, item string, 
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -266,8 +266,9 @@ func (w *Pointer) runAt(ctx context.Context, sess *flowcrt.Session, s PointerSta
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Pointer) run(ctx context.Context, sess *flowcrt.Session, s PointerState, step pointerStep) (out PointerState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Pointer")
 	}
@@ -277,6 +278,9 @@ func (w *Pointer) run(ctx context.Context, sess *flowcrt.Session, s PointerState
 		if r := recover(); r != nil {
 			id := pointerStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -290,7 +294,6 @@ func (w *Pointer) run(ctx context.Context, sess *flowcrt.Session, s PointerState
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, pointerStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, pointerStateIDs[step])
 		}
@@ -307,6 +310,7 @@ func (w *Pointer) run(ctx context.Context, sess *flowcrt.Session, s PointerState
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -367,8 +371,9 @@ func (w *Pointer) mapFetch(ctx context.Context, s *PointerState, sess *flowcrt.S
 // fails it with an error naming its state.
 func (w *Pointer) iterateFetch(ctx context.Context, s *PointerState, item User, rec *[]PointerUpdate) (err error) {
 	step := pointerStepGreet
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Pointer")
 	}
@@ -378,6 +383,9 @@ func (w *Pointer) iterateFetch(ctx context.Context, s *PointerState, item User, 
 		if r := recover(); r != nil {
 			id := pointerStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -391,7 +399,6 @@ func (w *Pointer) iterateFetch(ctx context.Context, s *PointerState, item User, 
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, pointerStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, pointerStateIDs[step])
 		}
@@ -402,6 +409,7 @@ func (w *Pointer) iterateFetch(ctx context.Context, s *PointerState, item User, 
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err
@@ -485,8 +493,9 @@ func (w *Pointer) mapPick(ctx context.Context, s *PointerState, sess *flowcrt.Se
 // fails it with an error naming its state.
 func (w *Pointer) iteratePick(ctx context.Context, s *PointerState, item string, rec *[]PointerUpdate) (err error) {
 	step := pointerStepTag
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Pointer")
 	}
@@ -496,6 +505,9 @@ func (w *Pointer) iteratePick(ctx context.Context, s *PointerState, item string,
 		if r := recover(); r != nil {
 			id := pointerStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -509,7 +521,6 @@ func (w *Pointer) iteratePick(ctx context.Context, s *PointerState, item string,
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, pointerStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, pointerStateIDs[step])
 		}
@@ -520,6 +531,7 @@ func (w *Pointer) iteratePick(ctx context.Context, s *PointerState, item string,
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err
@@ -602,8 +614,9 @@ func (w *Pointer) mapLead(ctx context.Context, s *PointerState, sess *flowcrt.Se
 // handler fails it with an error naming its state.
 func (w *Pointer) iterateLead(ctx context.Context, s *PointerState, item User, rec *[]PointerUpdate) (err error) {
 	step := pointerStepNotify
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Pointer")
 	}
@@ -613,6 +626,9 @@ func (w *Pointer) iterateLead(ctx context.Context, s *PointerState, item User, r
 		if r := recover(); r != nil {
 			id := pointerStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -626,7 +642,6 @@ func (w *Pointer) iterateLead(ctx context.Context, s *PointerState, item User, r
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, pointerStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, pointerStateIDs[step])
 		}
@@ -637,6 +652,7 @@ func (w *Pointer) iterateLead(ctx context.Context, s *PointerState, item User, r
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err
@@ -704,8 +720,9 @@ func (w *Pointer) mapAuditAll(ctx context.Context, s *PointerState, sess *flowcr
 // panicking handler fails it with an error naming its state.
 func (w *Pointer) iterateAuditAll(ctx context.Context, s *PointerState, item PointerState, rec *[]PointerUpdate) (err error) {
 	step := pointerStepAudit
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Pointer")
 	}
@@ -715,6 +732,9 @@ func (w *Pointer) iterateAuditAll(ctx context.Context, s *PointerState, item Poi
 		if r := recover(); r != nil {
 			id := pointerStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -728,7 +748,6 @@ func (w *Pointer) iterateAuditAll(ctx context.Context, s *PointerState, item Poi
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, pointerStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, pointerStateIDs[step])
 		}
@@ -739,6 +758,7 @@ func (w *Pointer) iterateAuditAll(ctx context.Context, s *PointerState, item Poi
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

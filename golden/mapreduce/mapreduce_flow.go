@@ -286,8 +286,9 @@ func (w *MapReduce) runAt(ctx context.Context, sess *flowcrt.Session, s MapReduc
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *MapReduce) run(ctx context.Context, sess *flowcrt.Session, s MapReduceState, step mapReduceStep) (out MapReduceState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "MapReduce")
 	}
@@ -297,6 +298,9 @@ func (w *MapReduce) run(ctx context.Context, sess *flowcrt.Session, s MapReduceS
 		if r := recover(); r != nil {
 			id := mapReduceStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -310,7 +314,6 @@ func (w *MapReduce) run(ctx context.Context, sess *flowcrt.Session, s MapReduceS
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, mapReduceStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, mapReduceStateIDs[step])
 		}
@@ -331,6 +334,7 @@ func (w *MapReduce) run(ctx context.Context, sess *flowcrt.Session, s MapReduceS
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -396,8 +400,9 @@ func (w *MapReduce) mapLoad(ctx context.Context, s *MapReduceState, sess *flowcr
 // fails it with an error naming its state.
 func (w *MapReduce) iterateLoad(ctx context.Context, s *MapReduceState, item Ticket, rec *[]MapReduceUpdate) (err error) {
 	step := mapReduceStepScore
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "MapReduce")
 	}
@@ -407,6 +412,9 @@ func (w *MapReduce) iterateLoad(ctx context.Context, s *MapReduceState, item Tic
 		if r := recover(); r != nil {
 			id := mapReduceStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -420,7 +428,6 @@ func (w *MapReduce) iterateLoad(ctx context.Context, s *MapReduceState, item Tic
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, mapReduceStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, mapReduceStateIDs[step])
 		}
@@ -431,6 +438,7 @@ func (w *MapReduce) iterateLoad(ctx context.Context, s *MapReduceState, item Tic
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -222,8 +222,9 @@ func (w *Membership) runAt(ctx context.Context, sess *flowcrt.Session, s Members
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Membership) run(ctx context.Context, sess *flowcrt.Session, s MembershipState, step membershipStep) (out MembershipState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Membership")
 	}
@@ -233,6 +234,9 @@ func (w *Membership) run(ctx context.Context, sess *flowcrt.Session, s Membershi
 		if r := recover(); r != nil {
 			id := membershipStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -246,7 +250,6 @@ func (w *Membership) run(ctx context.Context, sess *flowcrt.Session, s Membershi
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, membershipStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, membershipStateIDs[step])
 		}
@@ -285,6 +288,7 @@ func (w *Membership) run(ctx context.Context, sess *flowcrt.Session, s Membershi
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

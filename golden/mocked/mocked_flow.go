@@ -185,8 +185,9 @@ func (w *Mocked) runAt(ctx context.Context, sess *flowcrt.Session, s MockedState
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Mocked) run(ctx context.Context, sess *flowcrt.Session, s MockedState, step mockedStep) (out MockedState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Mocked")
 	}
@@ -196,6 +197,9 @@ func (w *Mocked) run(ctx context.Context, sess *flowcrt.Session, s MockedState, 
 		if r := recover(); r != nil {
 			id := mockedStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -209,7 +213,6 @@ func (w *Mocked) run(ctx context.Context, sess *flowcrt.Session, s MockedState, 
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, mockedStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, mockedStateIDs[step])
 		}
@@ -224,6 +227,7 @@ func (w *Mocked) run(ctx context.Context, sess *flowcrt.Session, s MockedState, 
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

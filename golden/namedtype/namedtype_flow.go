@@ -201,8 +201,9 @@ func (w *Tickets) runAt(ctx context.Context, sess *flowcrt.Session, s TicketsSta
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Tickets) run(ctx context.Context, sess *flowcrt.Session, s TicketsState, step ticketsStep) (out TicketsState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Tickets")
 	}
@@ -212,6 +213,9 @@ func (w *Tickets) run(ctx context.Context, sess *flowcrt.Session, s TicketsState
 		if r := recover(); r != nil {
 			id := ticketsStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -225,7 +229,6 @@ func (w *Tickets) run(ctx context.Context, sess *flowcrt.Session, s TicketsState
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, ticketsStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, ticketsStateIDs[step])
 		}
@@ -255,6 +258,7 @@ func (w *Tickets) run(ctx context.Context, sess *flowcrt.Session, s TicketsState
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

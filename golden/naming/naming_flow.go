@@ -168,8 +168,9 @@ func (w *Naming) runAt(ctx context.Context, sess *flowcrt.Session, s NamingState
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Naming) run(ctx context.Context, sess *flowcrt.Session, s NamingState, step namingStep) (out NamingState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Naming")
 	}
@@ -179,6 +180,9 @@ func (w *Naming) run(ctx context.Context, sess *flowcrt.Session, s NamingState, 
 		if r := recover(); r != nil {
 			id := namingStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -192,7 +196,6 @@ func (w *Naming) run(ctx context.Context, sess *flowcrt.Session, s NamingState, 
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, namingStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, namingStateIDs[step])
 		}
@@ -217,6 +220,7 @@ func (w *Naming) run(ctx context.Context, sess *flowcrt.Session, s NamingState, 
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

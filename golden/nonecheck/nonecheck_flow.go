@@ -198,8 +198,9 @@ func (w *NoneCheck) runAt(ctx context.Context, sess *flowcrt.Session, s NoneChec
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *NoneCheck) run(ctx context.Context, sess *flowcrt.Session, s NoneCheckState, step noneCheckStep) (out NoneCheckState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "NoneCheck")
 	}
@@ -209,6 +210,9 @@ func (w *NoneCheck) run(ctx context.Context, sess *flowcrt.Session, s NoneCheckS
 		if r := recover(); r != nil {
 			id := noneCheckStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -222,7 +226,6 @@ func (w *NoneCheck) run(ctx context.Context, sess *flowcrt.Session, s NoneCheckS
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, noneCheckStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, noneCheckStateIDs[step])
 		}
@@ -249,6 +252,7 @@ func (w *NoneCheck) run(ctx context.Context, sess *flowcrt.Session, s NoneCheckS
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

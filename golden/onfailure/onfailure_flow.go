@@ -184,8 +184,9 @@ func (w *OnFailure) runAt(ctx context.Context, sess *flowcrt.Session, s OnFailur
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *OnFailure) run(ctx context.Context, sess *flowcrt.Session, s OnFailureState, step onFailureStep) (out OnFailureState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "OnFailure")
 	}
@@ -195,6 +196,9 @@ func (w *OnFailure) run(ctx context.Context, sess *flowcrt.Session, s OnFailureS
 		if r := recover(); r != nil {
 			id := onFailureStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -208,7 +212,6 @@ func (w *OnFailure) run(ctx context.Context, sess *flowcrt.Session, s OnFailureS
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, onFailureStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, onFailureStateIDs[step])
 		}
@@ -231,6 +234,7 @@ func (w *OnFailure) run(ctx context.Context, sess *flowcrt.Session, s OnFailureS
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

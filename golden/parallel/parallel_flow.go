@@ -281,8 +281,9 @@ func (w *Parallel) runAt(ctx context.Context, sess *flowcrt.Session, s ParallelS
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Parallel) run(ctx context.Context, sess *flowcrt.Session, s ParallelState, step parallelStep) (out ParallelState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Parallel")
 	}
@@ -292,6 +293,9 @@ func (w *Parallel) run(ctx context.Context, sess *flowcrt.Session, s ParallelSta
 		if r := recover(); r != nil {
 			id := parallelStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -305,7 +309,6 @@ func (w *Parallel) run(ctx context.Context, sess *flowcrt.Session, s ParallelSta
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, parallelStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, parallelStateIDs[step])
 		}
@@ -326,6 +329,7 @@ func (w *Parallel) run(ctx context.Context, sess *flowcrt.Session, s ParallelSta
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -385,8 +389,9 @@ func (w *Parallel) parallelSplit(ctx context.Context, s *ParallelState, sess *fl
 // s, until it reaches "merge". rec receives the updates of its states. A panicking handler fails
 // it with an error naming its state.
 func (w *Parallel) branchSplit(ctx context.Context, s *ParallelState, step parallelStep, rec *[]ParallelUpdate) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Parallel")
 	}
@@ -396,6 +401,9 @@ func (w *Parallel) branchSplit(ctx context.Context, s *ParallelState, step paral
 		if r := recover(); r != nil {
 			id := parallelStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -409,7 +417,6 @@ func (w *Parallel) branchSplit(ctx context.Context, s *ParallelState, step paral
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, parallelStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, parallelStateIDs[step])
 		}
@@ -428,6 +435,7 @@ func (w *Parallel) branchSplit(ctx context.Context, s *ParallelState, step paral
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

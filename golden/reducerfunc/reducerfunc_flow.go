@@ -176,8 +176,9 @@ func (w *Best) runAt(ctx context.Context, sess *flowcrt.Session, s BestState, st
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Best) run(ctx context.Context, sess *flowcrt.Session, s BestState, step bestStep) (out BestState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Best")
 	}
@@ -187,6 +188,9 @@ func (w *Best) run(ctx context.Context, sess *flowcrt.Session, s BestState, step
 		if r := recover(); r != nil {
 			id := bestStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -200,7 +204,6 @@ func (w *Best) run(ctx context.Context, sess *flowcrt.Session, s BestState, step
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, bestStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, bestStateIDs[step])
 		}
@@ -211,6 +214,7 @@ func (w *Best) run(ctx context.Context, sess *flowcrt.Session, s BestState, step
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -250,8 +250,9 @@ func (w *Reducers) runAt(ctx context.Context, sess *flowcrt.Session, s ReducersS
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Reducers) run(ctx context.Context, sess *flowcrt.Session, s ReducersState, step reducersStep) (out ReducersState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Reducers")
 	}
@@ -261,6 +262,9 @@ func (w *Reducers) run(ctx context.Context, sess *flowcrt.Session, s ReducersSta
 		if r := recover(); r != nil {
 			id := reducersStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -274,7 +278,6 @@ func (w *Reducers) run(ctx context.Context, sess *flowcrt.Session, s ReducersSta
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, reducersStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, reducersStateIDs[step])
 		}
@@ -296,6 +299,7 @@ func (w *Reducers) run(ctx context.Context, sess *flowcrt.Session, s ReducersSta
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -163,8 +163,9 @@ func (w *Retry) runAt(ctx context.Context, sess *flowcrt.Session, s RetryState, 
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Retry) run(ctx context.Context, sess *flowcrt.Session, s RetryState, step retryStep) (out RetryState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Retry")
 	}
@@ -174,6 +175,9 @@ func (w *Retry) run(ctx context.Context, sess *flowcrt.Session, s RetryState, st
 		if r := recover(); r != nil {
 			id := retryStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -187,7 +191,6 @@ func (w *Retry) run(ctx context.Context, sess *flowcrt.Session, s RetryState, st
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, retryStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, retryStateIDs[step])
 		}
@@ -198,6 +201,7 @@ func (w *Retry) run(ctx context.Context, sess *flowcrt.Session, s RetryState, st
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

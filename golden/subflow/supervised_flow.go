@@ -235,8 +235,9 @@ func (w *Supervised) runAt(ctx context.Context, sess *flowcrt.Session, s Supervi
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Supervised) run(ctx context.Context, sess *flowcrt.Session, s SupervisedState, step supervisedStep) (out SupervisedState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Supervised")
 	}
@@ -246,6 +247,9 @@ func (w *Supervised) run(ctx context.Context, sess *flowcrt.Session, s Supervise
 		if r := recover(); r != nil {
 			id := supervisedStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -259,7 +263,6 @@ func (w *Supervised) run(ctx context.Context, sess *flowcrt.Session, s Supervise
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, supervisedStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, supervisedStateIDs[step])
 		}
@@ -287,6 +290,7 @@ func (w *Supervised) run(ctx context.Context, sess *flowcrt.Session, s Supervise
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -129,8 +129,9 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Report) run(ctx context.Context, s *flowcrt.JSONState, step, until reportStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Report")
 	}
@@ -141,6 +142,9 @@ func (w *Report) run(ctx context.Context, s *flowcrt.JSONState, step, until repo
 			id := reportStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -150,7 +154,6 @@ func (w *Report) run(ctx context.Context, s *flowcrt.JSONState, step, until repo
 			return err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, reportStateIDs[step])
 		}
@@ -167,6 +170,7 @@ func (w *Report) run(ctx context.Context, s *flowcrt.JSONState, step, until repo
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -106,8 +106,9 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Work) run(ctx context.Context, s *flowcrt.JSONState, step, until workStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Work")
 	}
@@ -118,6 +119,9 @@ func (w *Work) run(ctx context.Context, s *flowcrt.JSONState, step, until workSt
 			id := workStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -127,7 +131,6 @@ func (w *Work) run(ctx context.Context, s *flowcrt.JSONState, step, until workSt
 			return err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, workStateIDs[step])
 		}
@@ -140,6 +143,7 @@ func (w *Work) run(ctx context.Context, s *flowcrt.JSONState, step, until workSt
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -164,8 +164,9 @@ func (w *Inner) runAt(ctx context.Context, sess *flowcrt.Session, s InnerState, 
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Inner) run(ctx context.Context, sess *flowcrt.Session, s InnerState, step innerStep) (out InnerState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Inner")
 	}
@@ -175,6 +176,9 @@ func (w *Inner) run(ctx context.Context, sess *flowcrt.Session, s InnerState, st
 		if r := recover(); r != nil {
 			id := innerStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -188,7 +192,6 @@ func (w *Inner) run(ctx context.Context, sess *flowcrt.Session, s InnerState, st
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, innerStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, innerStateIDs[step])
 		}
@@ -209,6 +212,7 @@ func (w *Inner) run(ctx context.Context, sess *flowcrt.Session, s InnerState, st
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

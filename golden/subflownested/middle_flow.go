@@ -169,8 +169,9 @@ func (w *Middle) runAt(ctx context.Context, sess *flowcrt.Session, s MiddleState
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Middle) run(ctx context.Context, sess *flowcrt.Session, s MiddleState, step middleStep) (out MiddleState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Middle")
 	}
@@ -180,6 +181,9 @@ func (w *Middle) run(ctx context.Context, sess *flowcrt.Session, s MiddleState, 
 		if r := recover(); r != nil {
 			id := middleStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -193,7 +197,6 @@ func (w *Middle) run(ctx context.Context, sess *flowcrt.Session, s MiddleState, 
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, middleStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, middleStateIDs[step])
 		}
@@ -216,6 +219,7 @@ func (w *Middle) run(ctx context.Context, sess *flowcrt.Session, s MiddleState, 
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

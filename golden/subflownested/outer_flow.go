@@ -177,8 +177,9 @@ func (w *Outer) runAt(ctx context.Context, sess *flowcrt.Session, s OuterState, 
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Outer) run(ctx context.Context, sess *flowcrt.Session, s OuterState, step outerStep) (out OuterState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Outer")
 	}
@@ -188,6 +189,9 @@ func (w *Outer) run(ctx context.Context, sess *flowcrt.Session, s OuterState, st
 		if r := recover(); r != nil {
 			id := outerStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -201,7 +205,6 @@ func (w *Outer) run(ctx context.Context, sess *flowcrt.Session, s OuterState, st
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, outerStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, outerStateIDs[step])
 		}
@@ -230,6 +233,7 @@ func (w *Outer) run(ctx context.Context, sess *flowcrt.Session, s OuterState, st
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

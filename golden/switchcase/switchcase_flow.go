@@ -208,8 +208,9 @@ func (w *SwitchCase) runAt(ctx context.Context, sess *flowcrt.Session, s SwitchC
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *SwitchCase) run(ctx context.Context, sess *flowcrt.Session, s SwitchCaseState, step switchCaseStep) (out SwitchCaseState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "SwitchCase")
 	}
@@ -219,6 +220,9 @@ func (w *SwitchCase) run(ctx context.Context, sess *flowcrt.Session, s SwitchCas
 		if r := recover(); r != nil {
 			id := switchCaseStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -232,7 +236,6 @@ func (w *SwitchCase) run(ctx context.Context, sess *flowcrt.Session, s SwitchCas
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, switchCaseStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, switchCaseStateIDs[step])
 		}
@@ -273,6 +276,7 @@ func (w *SwitchCase) run(ctx context.Context, sess *flowcrt.Session, s SwitchCas
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

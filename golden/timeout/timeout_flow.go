@@ -167,8 +167,9 @@ func (w *Timeout) runAt(ctx context.Context, sess *flowcrt.Session, s TimeoutSta
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Timeout) run(ctx context.Context, sess *flowcrt.Session, s TimeoutState, step timeoutStep) (out TimeoutState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Timeout")
 	}
@@ -178,6 +179,9 @@ func (w *Timeout) run(ctx context.Context, sess *flowcrt.Session, s TimeoutState
 		if r := recover(); r != nil {
 			id := timeoutStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -191,7 +195,6 @@ func (w *Timeout) run(ctx context.Context, sess *flowcrt.Session, s TimeoutState
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, timeoutStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, timeoutStateIDs[step])
 		}
@@ -204,6 +207,7 @@ func (w *Timeout) run(ctx context.Context, sess *flowcrt.Session, s TimeoutState
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -31,7 +31,8 @@ func Retry(fails int, opts ...flowcrt.Option) error {
 	return err
 }
 
-// Scorer scores tickets, failing with Unscorable on the ticket "bad".
+// Scorer scores tickets, failing with Unscorable on the ticket "bad" and
+// panicking on the ticket "panic".
 type Scorer struct{}
 
 func (Scorer) Load(context.Context, mapreduce.MapReduceState) (mapreduce.MapReduceUpdate, error) {
@@ -39,8 +40,11 @@ func (Scorer) Load(context.Context, mapreduce.MapReduceState) (mapreduce.MapRedu
 }
 
 func (Scorer) Score(_ context.Context, _ mapreduce.MapReduceState, item mapreduce.Ticket) (mapreduce.MapReduceUpdate, error) {
-	if item.ID == "bad" {
+	switch item.ID {
+	case "bad":
 		return mapreduce.MapReduceUpdate{}, flowcrt.NewError("Unscorable", item.ID)
+	case "panic":
+		panic("cannot score")
 	}
 	return mapreduce.MapReduceUpdate{}.WithTotal(item.Priority), nil
 }

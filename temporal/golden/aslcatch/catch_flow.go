@@ -124,8 +124,9 @@ func (w *Catch) runAt(ctx context.Context, sess *flowcrt.Session, input any, sta
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Catch) run(ctx context.Context, x *flowcrt.ASLExec, in any, step catchStep) (out any, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Catch")
 	}
@@ -136,6 +137,9 @@ func (w *Catch) run(ctx context.Context, x *flowcrt.ASLExec, in any, step catchS
 			id := catchStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -145,7 +149,6 @@ func (w *Catch) run(ctx context.Context, x *flowcrt.ASLExec, in any, step catchS
 			return nil, err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, catchStateIDs[step])
 		}
@@ -158,6 +161,7 @@ func (w *Catch) run(ctx context.Context, x *flowcrt.ASLExec, in any, step catchS
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, catchStateIDs[next], in, err)
 		if err != nil {

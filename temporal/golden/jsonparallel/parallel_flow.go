@@ -139,8 +139,9 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Parallel) run(ctx context.Context, s *flowcrt.JSONState, step, until parallelStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Parallel")
 	}
@@ -151,6 +152,9 @@ func (w *Parallel) run(ctx context.Context, s *flowcrt.JSONState, step, until pa
 			id := parallelStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
 		if end != nil {
 			end(err)
 		}
@@ -160,7 +164,6 @@ func (w *Parallel) run(ctx context.Context, s *flowcrt.JSONState, step, until pa
 			return err
 		}
 		sctx := ctx
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, parallelStateIDs[step])
 		}
@@ -179,6 +182,7 @@ func (w *Parallel) run(ctx context.Context, s *flowcrt.JSONState, step, until pa
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

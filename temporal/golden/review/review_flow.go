@@ -274,8 +274,9 @@ func (w *Review) runAt(ctx context.Context, sess *flowcrt.Session, s ReviewState
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Review) run(ctx context.Context, sess *flowcrt.Session, s ReviewState, step reviewStep) (out ReviewState, err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Review")
 	}
@@ -285,6 +286,9 @@ func (w *Review) run(ctx context.Context, sess *flowcrt.Session, s ReviewState, 
 		if r := recover(); r != nil {
 			id := reviewStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -298,7 +302,6 @@ func (w *Review) run(ctx context.Context, sess *flowcrt.Session, s ReviewState, 
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, reviewStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, reviewStateIDs[step])
 		}
@@ -324,6 +327,7 @@ func (w *Review) run(ctx context.Context, sess *flowcrt.Session, s ReviewState, 
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -389,8 +393,9 @@ func (w *Review) mapLoad(ctx context.Context, s *ReviewState, sess *flowcrt.Sess
 // fails it with an error naming its state.
 func (w *Review) iterateLoad(ctx context.Context, s *ReviewState, item string, rec *[]ReviewUpdate) (err error) {
 	step := reviewStepCheck
-	// An observer (flowcrt.WithObserver) sees the run and its states.
-	var end func(error)
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
 	if w.cfg.Observer != nil {
 		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Review")
 	}
@@ -400,6 +405,9 @@ func (w *Review) iterateLoad(ctx context.Context, s *ReviewState, item string, r
 		if r := recover(); r != nil {
 			id := reviewStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
 		}
 		if end != nil {
 			end(err)
@@ -413,7 +421,6 @@ func (w *Review) iterateLoad(ctx context.Context, s *ReviewState, item string, r
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, reviewStateIDs[step])
 		}
-		var leave func(error)
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, reviewStateIDs[step])
 		}
@@ -424,6 +431,7 @@ func (w *Review) iterateLoad(ctx context.Context, s *ReviewState, item string, r
 		}
 		if leave != nil {
 			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err
