@@ -27,11 +27,13 @@ type Progress struct {
 	w        io.Writer
 	width    func() int
 	now      func() time.Time
+	after    func(d time.Duration, f func()) (stop func() bool)
 	interval time.Duration
-	drawn    time.Time // when the line was last drawn
-	shown    string    // the line on the terminal
-	runs     int       // runs under way: nested runs share the line
-	seq      int       // orders the visits and fan-outs by start
+	drawn    time.Time   // when the line was last drawn
+	shown    string      // the line on the terminal
+	pending  func() bool // stops the redraw due once the interval is over; nil: none
+	runs     int         // runs under way: nested runs share the line
+	seq      int         // orders the visits and fan-outs by start
 	visits   map[*visit]bool
 }
 
@@ -54,8 +56,6 @@ type fan struct {
 // of the state is a new fan-out (a retried Map).
 func (f *fan) over() bool { return f.total >= 0 && f.started >= f.total }
 
-type visitKey struct{}
-
 // ProgressOption configures a Progress.
 type ProgressOption func(*Progress)
 
@@ -70,15 +70,19 @@ func Interval(d time.Duration) ProgressOption {
 	return func(p *Progress) { p.interval = d }
 }
 
-// Clock sets the time source of the redraw interval.
-func Clock(now func() time.Time) ProgressOption {
-	return func(p *Progress) { p.now = now }
+// Clock sets the time source of the redraw interval: now, and after,
+// which calls f once d has passed and returns a function that cancels
+// that.
+func Clock(now func() time.Time, after func(d time.Duration, f func()) (stop func() bool)) ProgressOption {
+	return func(p *Progress) { p.now, p.after = now, after }
 }
+
+func afterFunc(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 
 // NewProgress returns a Progress that draws on w, a terminal 80 columns
 // wide unless Width says otherwise.
 func NewProgress(w io.Writer, opts ...ProgressOption) *Progress {
-	p := &Progress{w: w, width: func() int { return 80 }, now: time.Now, interval: 100 * time.Millisecond, visits: map[*visit]bool{}}
+	p := &Progress{w: w, width: func() int { return 80 }, now: time.Now, after: afterFunc, interval: 100 * time.Millisecond, visits: map[*visit]bool{}}
 	for _, opt := range opts {
 		opt(p)
 	}
@@ -140,7 +144,7 @@ func (p *Progress) State(ctx context.Context, state string) (context.Context, fu
 	v := &visit{id: state, seq: p.seq}
 	p.visits[v] = true
 	p.update(false)
-	return context.WithValue(ctx, visitKey{}, v), func(error) {
+	return context.WithValue(ctx, p, v), func(error) { // each Progress is its own key
 		p.mu.Lock()
 		defer p.mu.Unlock()
 		delete(p.visits, v)
@@ -154,8 +158,11 @@ func (p *Progress) Attempt(ctx context.Context, _ string, _ int) (context.Contex
 }
 
 func (p *Progress) Item(ctx context.Context, state string, _, total int) (context.Context, func(error)) {
-	v, _ := ctx.Value(visitKey{}).(*visit)
-	if p == nil || v == nil {
+	if p == nil {
+		return ctx, nil
+	}
+	v, _ := ctx.Value(p).(*visit)
+	if v == nil {
 		return ctx, nil // a fan-out outside an observed state: nothing to count it in
 	}
 	p.mu.Lock()
@@ -176,20 +183,39 @@ func (p *Progress) Item(ctx context.Context, state string, _, total int) (contex
 	}
 }
 
-// update redraws the line if it changed and the interval has passed (or
-// now is set).
+// update redraws the line if it changed, now or, when the last redraw is
+// too recent, once the interval is over: a state that starts then and runs
+// long must not stay hidden.
 func (p *Progress) update(now bool) {
 	line := p.line()
+	if line == p.shown {
+		return
+	}
 	t := p.now()
-	if line == p.shown || !now && p.interval > 0 && !p.drawn.IsZero() && t.Sub(p.drawn) < p.interval {
+	if wait := p.interval - t.Sub(p.drawn); !now && !p.drawn.IsZero() && wait > 0 {
+		if p.pending == nil {
+			p.pending = p.after(wait, p.redraw)
+		}
 		return
 	}
 	p.drawn = t
 	p.draw(line)
 }
 
+// redraw is the redraw due once the interval is over.
+func (p *Progress) redraw() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.pending = nil
+	p.update(true)
+}
+
 // draw replaces the line on the terminal by line.
 func (p *Progress) draw(line string) {
+	if p.pending != nil {
+		p.pending() // this draw is as new as the one due
+		p.pending = nil
+	}
 	if line == p.shown {
 		return
 	}

@@ -103,28 +103,43 @@ func TestProgressConcurrentItems(t *testing.T) {
 	assert.Empty(t, last)
 }
 
-// Redraws come at most once an interval, but the last item of a fan-out
-// and the end of the run show at once.
+// Redraws come at most once an interval; a change in between is drawn
+// once the interval is over. The last item of a fan-out and the end of the
+// run show at once.
 func TestProgressRate(t *testing.T) {
 	term := &terminal{}
 	now := time.Unix(0, 0)
-	p := observe.NewProgress(term, observe.Clock(func() time.Time { return now }))
+	var due func() // the redraw scheduled, if any
+	after := func(d time.Duration, f func()) func() bool {
+		assert.Equal(t, 100*time.Millisecond, d)
+		due = f
+		return func() bool { due = nil; return true }
+	}
+	p := observe.NewProgress(term, observe.Clock(func() time.Time { return now }, after))
 	ctx, endRun := p.Run(context.Background(), "W")
 	sctx, _ := p.State(ctx, "a")
-	p.State(ctx, "b") // too soon
+	p.State(ctx, "b") // too soon: scheduled
 	_, last := term.seen()
 	assert.Equal(t, "a", last)
+	require.NotNil(t, due)
+	now = now.Add(100 * time.Millisecond)
+	due()
+	_, last = term.seen()
+	assert.Equal(t, "b (+1 running)", last, "a state that starts within the interval shows after it")
 	now = now.Add(150 * time.Millisecond)
-	_, endItem := p.Item(sctx, "a", 0, 1) // the line changes: drawn, the interval having passed
+	_, endItem := p.Item(sctx, "a", 0, 1) // the interval has passed: drawn
 	_, last = term.seen()
 	assert.Equal(t, "b (+1 running) · a [....................] 0/1", last)
 	endItem(nil) // the last item: drawn at once
 	_, last = term.seen()
 	assert.Equal(t, "b (+1 running) · a [####################] 1/1", last)
+	p.State(ctx, "c") // too soon: scheduled, then cancelled by the end of the run
+	require.NotNil(t, due)
 	endRun(nil)
+	assert.Nil(t, due)
 	frames, last := term.seen()
 	assert.Empty(t, last)
-	assert.Len(t, frames, 4, "a, the bar, the full bar, cleared")
+	assert.Len(t, frames, 5, "a, b, the bar, the full bar, cleared")
 }
 
 // A long line is cut to the terminal's width, less the last column.

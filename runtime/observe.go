@@ -40,14 +40,9 @@ func WithObserver(o Observer) Option {
 	return func(cfg *Config) { cfg.Observer = o }
 }
 
-// observedRun is what the context of an observed run carries, for the
-// functions that have no Config (FanOut) and to tell a run from the loops
-// of its branches and items.
-type observedRun struct {
-	o   Observer
-	cfg *Config
-}
-
+// observedRunKey marks the context of an observed run with the Config of
+// its workflow, for the functions that have no Config (FanOut) and to tell
+// a run from the loops of its branches and items.
 type observedRunKey struct{}
 
 // ObserveRun starts the observation of a run by cfg.Observer, which must
@@ -55,17 +50,16 @@ type observedRunKey struct{}
 // and items call it too, with the context of the run: they are part of it,
 // so it returns ctx and no end function for them.
 func ObserveRun(ctx context.Context, cfg *Config, workflow string) (context.Context, func(err error)) {
-	if r, _ := ctx.Value(observedRunKey{}).(*observedRun); r != nil && r.cfg == cfg {
+	if ctx.Value(observedRunKey{}) == cfg {
 		return ctx, nil
 	}
-	ctx = context.WithValue(ctx, observedRunKey{}, &observedRun{o: cfg.Observer, cfg: cfg})
-	return cfg.Observer.Run(ctx, workflow)
+	return cfg.Observer.Run(context.WithValue(ctx, observedRunKey{}, cfg), workflow)
 }
 
 // observerOf returns the observer of the run ctx belongs to, or nil.
 func observerOf(ctx context.Context) Observer {
-	if r, _ := ctx.Value(observedRunKey{}).(*observedRun); r != nil {
-		return r.o
+	if cfg, _ := ctx.Value(observedRunKey{}).(*Config); cfg != nil {
+		return cfg.Observer
 	}
 	return nil
 }
