@@ -163,3 +163,15 @@ func TestGeneratedCodeDoesNotLinkOpenTelemetry(t *testing.T) {
 		"github.com/flowc-dev/flowc/runtime", "github.com/flowc-dev/flowc/observe"), otel)
 	assert.True(t, strings.Contains(deps("github.com/flowc-dev/flowc/observe/otel"), otel), "the check sees OpenTelemetry where it is")
 }
+
+// grpc, the other protocol the specification names, gives an exporter too
+// (it connects lazily: nothing listens here).
+func TestGRPCProtocol(t *testing.T) {
+	otlpEnv(t)
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:1")
+	t.Setenv("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")
+	obs, shutdown, err := flowcotel.FromEnv(context.Background())
+	require.NoError(t, err)
+	assert.NotNil(t, obs)
+	require.NoError(t, shutdown(context.Background()))
+}
