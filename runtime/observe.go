@@ -34,8 +34,8 @@ type Observer interface {
 }
 
 // WithObserver makes the workflow report its runs to o; nil observes
-// nothing. Without an observer a run pays a nil check per state and
-// allocates nothing for it.
+// nothing. Without an observer a state pays two nil checks and allocates
+// nothing for it.
 func WithObserver(o Observer) Option {
 	return func(cfg *Config) { cfg.Observer = o }
 }
