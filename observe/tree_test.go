@@ -264,3 +264,17 @@ func TestTreeDistributedMap(t *testing.T) {
 	}
 	assert.Equal(t, 3, countPrefix(lines, "run Orders > state PriceOrders > item PriceOrders "+"2/-1"), "item, state, attempt")
 }
+
+// A session's run is a run too, checkpoints and all.
+func TestTreeSession(t *testing.T) {
+	tr := &tree{}
+	opts := []flowcrt.Option{flowcrt.WithObserver(tr), flowcrt.WithCheckpointer(flowcrt.NewMemoryCheckpointer())}
+	require.NoError(t, testflows.MapSession("s1", opts, "a"))
+	assert.Equal(t, []string{
+		"run MapReduce: ok",
+		"run MapReduce > state load: ok",
+		"run MapReduce > state load > item load 0/1: ok",
+		"run MapReduce > state load > item load 0/1 > state score: ok",
+		"run MapReduce > state report: ok",
+	}, tr.lines())
+}

@@ -56,10 +56,21 @@ func (Scorer) Report(context.Context, mapreduce.MapReduceState) (mapreduce.MapRe
 // Map runs golden/mapreduce over tickets of these ids: state "load" fans
 // out to state "score" for each, two at a time, then "report" runs.
 func Map(opt flowcrt.Option, ids ...string) error {
+	_, err := mapreduce.NewMapReduce(Scorer{}, opt).Run(context.Background(), tickets(ids))
+	return err
+}
+
+func tickets(ids []string) mapreduce.MapReduceState {
 	var s mapreduce.MapReduceState
 	for i, id := range ids {
 		s.Tickets = append(s.Tickets, mapreduce.Ticket{ID: id, Priority: i + 1})
 	}
-	_, err := mapreduce.NewMapReduce(Scorer{}, opt).Run(context.Background(), s)
+	return s
+}
+
+// MapSession runs golden/mapreduce over tickets of these ids as session id.
+func MapSession(id string, opts []flowcrt.Option, ids ...string) error {
+	s := tickets(ids)
+	_, err := mapreduce.NewMapReduce(Scorer{}, opts...).Invoke(context.Background(), id, &s)
 	return err
 }
