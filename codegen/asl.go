@@ -229,7 +229,7 @@ func (g *aslGen) machine(f *jen.File, t target, method, what string, m *ir.Machi
 		result: jen.Any(), zero: jen.Nil(), done: jen.Id("in"),
 		states: m.States,
 		call: func(s *ir.State) *jen.Statement {
-			return jen.Id("w").Dot(stepMethod(s)).Call(jen.Id("ctx"), jen.Id("x"), jen.Id("in"))
+			return jen.Id("w").Dot(stepMethod(s)).Call(jen.Id("sctx"), jen.Id("x"), jen.Id("in"))
 		},
 		outs: []jen.Code{jen.Id("in")},
 		wrap: func(err jen.Code) jen.Code {

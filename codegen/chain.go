@@ -8,7 +8,7 @@ import (
 
 // chainGenVersion is the generator version of chain code; it needs the
 // runtime's chain support (see flowcrt.ThisRuntime).
-const chainGenVersion = 8 // typed calls of the documented handlers, ChainTask
+const chainGenVersion = 9 // 8: typed calls of the documented handlers, ChainTask; 9: step loops report to an observer
 
 // chainGen emits the Go of a task chain (SPEC §5): a handlers interface with
 // one method per user handler, one step method per task whose transition is
@@ -75,7 +75,7 @@ func (g *chainGen) steps(f *jen.File, t target) {
 		until:  jen.Id(g.n.endConst()),
 		states: g.w.States,
 		call: func(s *ir.State) *jen.Statement {
-			return jen.Id("w").Dot(stepMethod(s)).Call(jen.Id("ctx"), jen.Id("s"))
+			return jen.Id("w").Dot(stepMethod(s)).Call(jen.Id("sctx"), jen.Id("s"))
 		},
 	})
 	for _, s := range g.w.States {

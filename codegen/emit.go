@@ -125,7 +125,7 @@ type loop struct {
 	inline func(s *ir.State) []string       // the statements of s's case, as gofmt'd text; nil: it calls the step
 	vars   []jen.Code                       // declared before the switch, for the inline cases
 	fold   jen.Code                         // after the switch: what the inline cases left to do
-	call   func(s *ir.State) *jen.Statement // the step of s, in the loop's variables
+	call   func(s *ir.State) *jen.Statement // the step of s, in the loop's variables (its context: sctx)
 	outs   []jen.Code                       // what a step returns between next and err
 	ctx    bool                             // flowcrt.WithState tells handlers their state, if configured
 	save   jen.Code                         // what follows each step: a checkpoint

@@ -9,7 +9,7 @@ import (
 
 // jsonGenVersion is the generator version of JSON-mode code; it needs the
 // runtime's JSONState and friends.
-const jsonGenVersion = 8 // 7: CodeMie configuration and sessions (json_codemie.go, json_session.go); 8: the shared emitter
+const jsonGenVersion = 9 // 7: CodeMie configuration and sessions (json_codemie.go, json_session.go); 8: the shared emitter; 9: step loops report to an observer
 
 // jsonGen emits the Go of a JSON-mode workflow (SPEC §3, §7): a handlers
 // interface with one method per assistant, tool or handler name, each
@@ -130,7 +130,7 @@ func (g *jsonGen) steps(f *jen.File, t target) {
 		params: []jen.Code{jen.Id("s").Op("*").Add(rt("JSONState"))},
 		states: g.w.States,
 		call: func(s *ir.State) *jen.Statement {
-			return jen.Id("w").Dot(stepMethod(s)).Call(jen.Id("ctx"), jen.Id("s"))
+			return jen.Id("w").Dot(stepMethod(s)).Call(jen.Id("sctx"), jen.Id("s"))
 		},
 	})
 	for _, s := range g.w.States {

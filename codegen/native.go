@@ -155,6 +155,7 @@ func (t nativeLoop) loop(f *jen.File, n names, l *loop) {
 		if l.first != nil {
 			b.Id("step").Op(":=").Id(n.stepConst(l.first))
 		}
+		observeRun(b, n)
 		recoverPanic(b, n, l)
 		b.For(jen.Id("step").Op("!=").Add(until)).BlockFunc(func(body *jen.Group) { t.transition(body, n, l) })
 		if l.result != nil {
@@ -173,7 +174,19 @@ func failWith(l *loop, err jen.Code) []jen.Code {
 	return []jen.Code{err}
 }
 
-// recoverPanic defers the loop's one recover.
+// observeRun tells the observer, if any, that the run starts; the loops
+// of its branches and items are part of it (see flowcrt.ObserveRun).
+func observeRun(b *jen.Group, n names) {
+	b.Comment("An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the")
+	b.Comment("state under way.")
+	b.Var().Id("end").Op(",").Id("leave").Func().Params(jen.Error())
+	b.If(jen.Id("w").Dot("cfg").Dot("Observer").Op("!=").Nil()).Block(
+		jen.List(jen.Id("ctx"), jen.Id("end")).Op("=").Add(rt("ObserveRun")).Call(jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Lit(n.Workflow)),
+	)
+}
+
+// recoverPanic defers the loop's one recover, and ends the observed state
+// and run: a panic skips the loop's own calls.
 func recoverPanic(b *jen.Group, n names, l *loop) {
 	b.Comment("A panic fails the run with an error naming its state; one deferred recover per run keeps")
 	b.Comment("transitions free of defers.")
@@ -184,18 +197,24 @@ func recoverPanic(b *jen.Group, n names, l *loop) {
 			jen.Id("id").Op(":=").Id(n.idsVar()).Index(jen.Id("step")),
 			jen.List(failed(l)...).Op("=").List(failWith(l, panicErr)...),
 		),
+		jen.If(jen.Id("leave").Op("!=").Nil()).Block(jen.Id("leave").Call(jen.Err())),
+		jen.If(jen.Id("end").Op("!=").Nil()).Block(jen.Id("end").Call(jen.Err())),
 	).Call()
 }
 
 // transition is the body of the loop: one step and what follows it.
 func (t nativeLoop) transition(body *jen.Group, n names, l *loop) {
 	body.If(jen.Err().Op("=").Id("ctx").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(failWith(l, jen.Err())...))
+	id := jen.Id(n.idsVar()).Index(jen.Id("step"))
+	body.Id("sctx").Op(":=").Id("ctx")
 	if l.ctx {
-		body.Id("sctx").Op(":=").Id("ctx")
 		body.If(jen.Id("w").Dot("cfg").Dot("StateContext")).Block(
-			jen.Id("sctx").Op("=").Add(rt("WithState")).Call(jen.Id("ctx"), jen.Id(n.idsVar()).Index(jen.Id("step"))),
+			jen.Id("sctx").Op("=").Add(rt("WithState")).Call(jen.Id("ctx"), id),
 		)
 	}
+	body.If(jen.Id("w").Dot("cfg").Dot("Observer").Op("!=").Nil()).Block(
+		jen.List(jen.Id("sctx"), jen.Id("leave")).Op("=").Id("w").Dot("cfg").Dot("Observer").Dot("State").Call(jen.Id("sctx"), id),
+	)
 	body.Var().Id("next").Id(n.Step)
 	for _, v := range l.vars {
 		body.Add(v)
@@ -204,6 +223,7 @@ func (t nativeLoop) transition(body *jen.Group, n names, l *loop) {
 	if l.fold != nil {
 		body.Add(l.fold)
 	}
+	body.If(jen.Id("leave").Op("!=").Nil()).Block(jen.Id("leave").Call(jen.Err()), jen.Id("leave").Op("=").Nil())
 	if l.save != nil {
 		body.Add(l.save)
 	}

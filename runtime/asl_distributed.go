@@ -193,7 +193,7 @@ func (r *mapRun) run(ctx context.Context) (any, error) {
 // the tolerated ones stops the Map.
 func (r *mapRun) childRun(ctx context.Context, stop context.CancelFunc, index int, input any) {
 	var out any
-	err := protect(ctx, r.state, index, func(ctx context.Context, _ int) error {
+	err := protect(ctx, r.x.cfg.Observer, r.state, index, -1, func(ctx context.Context, _ int) error {
 		var err error
 		out, err = r.child(ctx, r.x, input)
 		return err

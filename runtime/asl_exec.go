@@ -305,7 +305,14 @@ type Handler func(ctx context.Context, in any) (any, error)
 // under the state's timeout. Errors get their States Language names and a
 // panic becomes States.TaskFailed.
 func (x *ASLExec) Task(st *ASLState, h Handler) Body {
-	return func(ctx context.Context, cx *ASLContext, in any) (any, error) {
+	return func(ctx context.Context, cx *ASLContext, in any) (out any, err error) {
+		if o := x.cfg.Observer; o != nil {
+			// Do retries the state: each call of the body is an attempt.
+			var end func(error)
+			if ctx, end = o.Attempt(ctx, st.Name, cx.retries+1); end != nil {
+				defer func() { end(err) }()
+			}
+		}
 		timeout, err := st.timeout(in, cx)
 		if err != nil {
 			return nil, err
@@ -319,7 +326,7 @@ func (x *ASLExec) Task(st *ASLState, h Handler) Body {
 			ctx, cancel = context.WithTimeout(ctx, timeout)
 			defer cancel()
 		}
-		out, err := x.call(ctx, st.Name, h, in)
+		out, err = x.call(ctx, st.Name, h, in)
 		// A handler that ignored its context and succeeded after the
 		// deadline has still overrun it, as in Step Functions.
 		late := err == nil && parent.Err() == nil

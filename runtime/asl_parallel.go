@@ -29,7 +29,7 @@ func (x *ASLExec) runBranches(ctx context.Context, state string, branches []Mach
 		bctx := x.innerScope(context.WithValue(ctx, branchStartKey{}, sig))
 		done.Go(func() {
 			defer sig.fire()
-			errs[i] = protect(bctx, state, i, func(ctx context.Context, i int) (err error) {
+			errs[i] = protect(bctx, x.cfg.Observer, state, i, n, func(ctx context.Context, i int) (err error) {
 				out[i], err = branches[i](ctx, x, in)
 				return err
 			})

@@ -45,8 +45,8 @@ func Call(ctx context.Context, cfg *Config, p *Policy, fn func(ctx context.Conte
 	// Retries made under each rule. Without rules this does not allocate,
 	// so a state with no policy costs no more than a deferred recover.
 	retries := make([]int, len(p.Retry))
-	for {
-		err := p.attempt(ctx, fn)
+	for n := 1; ; n++ {
+		err := p.observed(ctx, cfg, n, fn)
 		if err == nil {
 			return nil
 		}
@@ -67,6 +67,14 @@ func Call(ctx context.Context, cfg *Config, p *Policy, fn func(ctx context.Conte
 			return err
 		}
 	}
+}
+
+// observed makes attempt n, under the observer of cfg if any.
+func (p *Policy) observed(ctx context.Context, cfg *Config, n int, fn func(ctx context.Context) error) error {
+	if cfg.Observer == nil {
+		return p.attempt(ctx, fn)
+	}
+	return observeAttempt(ctx, cfg.Observer, p.State, n, func(ctx context.Context) error { return p.attempt(ctx, fn) })
 }
 
 // invoke calls fn, turning a panic into an error.

@@ -22,12 +22,13 @@ func FanOut(ctx context.Context, state string, n, limit int, work func(ctx conte
 	if limit > 0 && limit < n {
 		workers = limit
 	}
+	o := observerOf(ctx)
 	if workers <= 1 {
-		return inOrder(ctx, state, n, work)
+		return inOrder(ctx, o, state, n, work)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	f := &fanOut{state: state, n: int64(n), work: work, cancel: cancel}
+	f := &fanOut{o: o, state: state, n: int64(n), work: work, cancel: cancel}
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() { f.worker(ctx) })
@@ -40,12 +41,12 @@ func FanOut(ctx context.Context, state string, n, limit int, work func(ctx conte
 }
 
 // inOrder is FanOut without goroutines, for a bound of one (or one item).
-func inOrder(ctx context.Context, state string, n int, work func(context.Context, int) error) error {
+func inOrder(ctx context.Context, o Observer, state string, n int, work func(context.Context, int) error) error {
 	for i := range n {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := protect(ctx, state, i, work); err != nil {
+		if err := protect(ctx, o, state, i, n, work); err != nil {
 			return err
 		}
 	}
@@ -53,6 +54,7 @@ func inOrder(ctx context.Context, state string, n int, work func(context.Context
 }
 
 type fanOut struct {
+	o      Observer // nil: none
 	state  string
 	n      int64
 	next   atomic.Int64 // the next index to hand out
@@ -68,15 +70,22 @@ func (f *fanOut) worker(ctx context.Context) {
 		if i >= f.n || ctx.Err() != nil {
 			return
 		}
-		if err := protect(ctx, f.state, int(i), f.work); err != nil {
+		if err := protect(ctx, f.o, f.state, int(i), int(f.n), f.work); err != nil {
 			f.once.Do(func() { f.err = err; f.cancel() })
 			return
 		}
 	}
 }
 
-// protect calls work, turning a panic into an error.
-func protect(ctx context.Context, state string, i int, work func(context.Context, int) error) (err error) {
+// protect calls work for item i of n, turning a panic into an error; o,
+// when not nil, observes the item (n < 0: the number is not known).
+func protect(ctx context.Context, o Observer, state string, i, n int, work func(context.Context, int) error) (err error) {
+	if o != nil {
+		var end func(error)
+		if ctx, end = o.Item(ctx, state, i, n); end != nil {
+			defer func() { end(err) }() // after Recover: it sees a panic's error
+		}
+	}
 	defer Recover(state, &err)
 	return work(ctx, i)
 }

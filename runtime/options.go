@@ -20,6 +20,8 @@ type Config struct {
 	Checkpointer Checkpointer
 	// Memory keeps what States Language Memory blocks write (WithMemory).
 	Memory MemoryStore
+	// Observer watches the runs (WithObserver); nil: nothing does.
+	Observer Observer
 }
 
 // Option changes a Config.

@@ -10,7 +10,7 @@ package runtime
 // package does not support (too new, or too old) then fails to compile
 // with a message that names both sides, such as
 //
-//	flowcrt.RuntimeSupportsGeneratedCode8To8 does not implement
+//	flowcrt.RuntimeSupportsGeneratedCode8To9 does not implement
 //	interface{GeneratedCodeVersion9()} (missing method GeneratedCodeVersion9)
 //
 // The fix is to regenerate with the flowc of this runtime, or to update
@@ -20,15 +20,18 @@ package runtime
 // names neither version.
 
 // ThisRuntime is what generated code checks its version against.
-var ThisRuntime RuntimeSupportsGeneratedCode8To8
+var ThisRuntime RuntimeSupportsGeneratedCode8To9
 
-// RuntimeSupportsGeneratedCode8To8 has a method for each version of
+// RuntimeSupportsGeneratedCode8To9 has a method for each version of
 // generated code this package supports; its name must change with
 // MinGenVersion and GenVersion (version_test.go checks that it does).
-type RuntimeSupportsGeneratedCode8To8 struct{}
+type RuntimeSupportsGeneratedCode8To9 struct{}
 
 // GeneratedCodeVersion8 marks support for code of generator version 8.
-func (RuntimeSupportsGeneratedCode8To8) GeneratedCodeVersion8() {}
+func (RuntimeSupportsGeneratedCode8To9) GeneratedCodeVersion8() {}
+
+// GeneratedCodeVersion9 marks support for code of generator version 9.
+func (RuntimeSupportsGeneratedCode8To9) GeneratedCodeVersion9() {}
 
 // EnforceVersion is the guard of code generated before ThisRuntime existed:
 //
@@ -42,7 +45,7 @@ const (
 	// GenVersion is the newest version of generated code that this package
 	// supports. It is raised whenever the generator starts to use something
 	// new from this package.
-	GenVersion = 8 // 2: task chains (ChainState and friends); 3: typed fan-out (Records, AppendOwned...); 4: States Language (ASLExec and friends); 5: JSON mode (JSONState and friends); 6: sessions and approvals (Session, Sessions, Approve...); 7: CodeMie configuration in JSON mode (JSONSettings, JSONNext, DecodeConfig, JSON sessions...); 8: the shared emitter, contenox chains (ChainTask, typed handler calls), ASL variables, JSONata and Agent State Language fields
+	GenVersion = 9 // 2: task chains (ChainState and friends); 3: typed fan-out (Records, AppendOwned...); 4: States Language (ASLExec and friends); 5: JSON mode (JSONState and friends); 6: sessions and approvals (Session, Sessions, Approve...); 7: CodeMie configuration in JSON mode (JSONSettings, JSONNext, DecodeConfig, JSON sessions...); 8: the shared emitter, contenox chains (ChainTask, typed handler calls), ASL variables, JSONata and Agent State Language fields; 9: observers (Config.Observer, ObserveRun)
 
 	// MinGenVersion is the oldest version of generated code that this
 	// package still supports. It is raised when this package drops something

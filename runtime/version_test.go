@@ -10,12 +10,16 @@ import (
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
-// The guards that generated code of the current version (8) writes must
-// compile; code of version 7 and older uses what this runtime dropped.
-var _ interface{ GeneratedCodeVersion8() } = flowcrt.ThisRuntime
+// The guards that generated code of the current version (9) and of version
+// 8 writes must compile; code of version 7 and older uses what this runtime
+// dropped.
+var (
+	_ interface{ GeneratedCodeVersion8() } = flowcrt.ThisRuntime
+	_ interface{ GeneratedCodeVersion9() } = flowcrt.ThisRuntime
+)
 
 const (
-	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 8)
+	_ = flowcrt.EnforceVersion(flowcrt.GenVersion - 9)
 	_ = flowcrt.EnforceVersion(8 - flowcrt.MinGenVersion)
 )
 

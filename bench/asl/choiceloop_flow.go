@@ -13,7 +13,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // ChoiceloopHandlers is the work of the state machine, implemented by you: one method per
@@ -122,6 +122,12 @@ func (w *Choiceloop) runAt(ctx context.Context, sess *flowcrt.Session, input any
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Choiceloop) run(ctx context.Context, x *flowcrt.ASLExec, in any, step choiceloopStep) (out any, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Choiceloop")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -129,21 +135,35 @@ func (w *Choiceloop) run(ctx context.Context, x *flowcrt.ASLExec, in any, step c
 			id := choiceloopStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != choiceloopDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, choiceloopStateIDs[step])
+		}
 		var next choiceloopStep
 		switch step {
 		case choiceloopStepInit:
-			next, in, err = w.stepInit(ctx, x, in)
+			next, in, err = w.stepInit(sctx, x, in)
 		case choiceloopStepCheck:
-			next, in, err = w.stepCheck(ctx, x, in)
+			next, in, err = w.stepCheck(sctx, x, in)
 		case choiceloopStepStep:
-			next, in, err = w.stepStep(ctx, x, in)
+			next, in, err = w.stepStep(sctx, x, in)
 		case choiceloopStepDone:
-			next, in, err = w.stepDone(ctx, x, in)
+			next, in, err = w.stepDone(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, choiceloopStateIDs[next], in, err)
 		if err != nil {

@@ -13,7 +13,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // MapmockHandlers is the work of the state machine, implemented by you: one method per
@@ -121,6 +121,12 @@ func (w *Mapmock) runAt(ctx context.Context, sess *flowcrt.Session, input any, s
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Mapmock) run(ctx context.Context, x *flowcrt.ASLExec, in any, step mapmockStep) (out any, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Mapmock")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -128,15 +134,29 @@ func (w *Mapmock) run(ctx context.Context, x *flowcrt.ASLExec, in any, step mapm
 			id := mapmockStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != mapmockDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, mapmockStateIDs[step])
+		}
 		var next mapmockStep
 		switch step {
 		case mapmockStepM:
-			next, in, err = w.stepM(ctx, x, in)
+			next, in, err = w.stepM(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, mapmockStateIDs[next], in, err)
 		if err != nil {
@@ -172,6 +192,12 @@ var mapmockMItems = flowcrt.MapSpec{
 // runMItems runs the iterator of Map state "M" from state "Call" and returns its output.
 func (w *Mapmock) runMItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := mapmockStepCall
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Mapmock")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -179,15 +205,29 @@ func (w *Mapmock) runMItems(ctx context.Context, x *flowcrt.ASLExec, in any) (ou
 			id := mapmockStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != mapmockDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, mapmockStateIDs[step])
+		}
 		var next mapmockStep
 		switch step {
 		case mapmockStepCall:
-			next, in, err = w.stepCall(ctx, x, in)
+			next, in, err = w.stepCall(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(mapmockStateIDs[step], err)

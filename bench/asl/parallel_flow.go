@@ -13,7 +13,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // ParallelHandlers is the work of the state machine, implemented by you: one method per
@@ -131,6 +131,12 @@ func (w *Parallel) runAt(ctx context.Context, sess *flowcrt.Session, input any, 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Parallel) run(ctx context.Context, x *flowcrt.ASLExec, in any, step parallelStep) (out any, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Parallel")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -138,15 +144,29 @@ func (w *Parallel) run(ctx context.Context, x *flowcrt.ASLExec, in any, step par
 			id := parallelStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != parallelDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, parallelStateIDs[step])
+		}
 		var next parallelStep
 		switch step {
 		case parallelStepPar:
-			next, in, err = w.stepPar(ctx, x, in)
+			next, in, err = w.stepPar(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, parallelStateIDs[next], in, err)
 		if err != nil {
@@ -174,6 +194,12 @@ func (w *Parallel) stepPar(ctx context.Context, x *flowcrt.ASLExec, in any) (par
 // runParBranch1 runs branch 1 of Parallel state "Par" from state "S1" and returns its output.
 func (w *Parallel) runParBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := parallelStepS1
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Parallel")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -181,21 +207,35 @@ func (w *Parallel) runParBranch1(ctx context.Context, x *flowcrt.ASLExec, in any
 			id := parallelStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != parallelDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, parallelStateIDs[step])
+		}
 		var next parallelStep
 		switch step {
 		case parallelStepS1:
-			next, in, err = w.stepS1(ctx, x, in)
+			next, in, err = w.stepS1(sctx, x, in)
 		case parallelStepS2:
-			next, in, err = w.stepS2(ctx, x, in)
+			next, in, err = w.stepS2(sctx, x, in)
 		case parallelStepPos:
-			next, in, err = w.stepPos(ctx, x, in)
+			next, in, err = w.stepPos(sctx, x, in)
 		case parallelStepNeg:
-			next, in, err = w.stepNeg(ctx, x, in)
+			next, in, err = w.stepNeg(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(parallelStateIDs[step], err)
@@ -286,6 +326,12 @@ var parallelNegResult = flowcrt.TValue("negative")
 // runParBranch2 runs branch 2 of Parallel state "Par" from state "T1" and returns its output.
 func (w *Parallel) runParBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := parallelStepT1
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Parallel")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -293,17 +339,31 @@ func (w *Parallel) runParBranch2(ctx context.Context, x *flowcrt.ASLExec, in any
 			id := parallelStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != parallelDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, parallelStateIDs[step])
+		}
 		var next parallelStep
 		switch step {
 		case parallelStepT1:
-			next, in, err = w.stepT1(ctx, x, in)
+			next, in, err = w.stepT1(sctx, x, in)
 		case parallelStepT2:
-			next, in, err = w.stepT2(ctx, x, in)
+			next, in, err = w.stepT2(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(parallelStateIDs[step], err)

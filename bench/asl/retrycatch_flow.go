@@ -14,7 +14,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // RetrycatchHandlers is the work of the state machine, implemented by you: one method per
@@ -124,6 +124,12 @@ func (w *Retrycatch) runAt(ctx context.Context, sess *flowcrt.Session, input any
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Retrycatch) run(ctx context.Context, x *flowcrt.ASLExec, in any, step retrycatchStep) (out any, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Retrycatch")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -131,17 +137,31 @@ func (w *Retrycatch) run(ctx context.Context, x *flowcrt.ASLExec, in any, step r
 			id := retrycatchStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != retrycatchDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, retrycatchStateIDs[step])
+		}
 		var next retrycatchStep
 		switch step {
 		case retrycatchStepT:
-			next, in, err = w.stepT(ctx, x, in)
+			next, in, err = w.stepT(sctx, x, in)
 		case retrycatchStepRecover:
-			next, in, err = w.stepRecover(ctx, x, in)
+			next, in, err = w.stepRecover(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, retrycatchStateIDs[next], in, err)
 		if err != nil {

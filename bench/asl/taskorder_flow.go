@@ -13,7 +13,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // TaskorderHandlers is the work of the state machine, implemented by you: one method per
@@ -119,6 +119,12 @@ func (w *Taskorder) runAt(ctx context.Context, sess *flowcrt.Session, input any,
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Taskorder) run(ctx context.Context, x *flowcrt.ASLExec, in any, step taskorderStep) (out any, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Taskorder")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -126,15 +132,29 @@ func (w *Taskorder) run(ctx context.Context, x *flowcrt.ASLExec, in any, step ta
 			id := taskorderStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != taskorderDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, taskorderStateIDs[step])
+		}
 		var next taskorderStep
 		switch step {
 		case taskorderStepT:
-			next, in, err = w.stepT(ctx, x, in)
+			next, in, err = w.stepT(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, taskorderStateIDs[next], in, err)
 		if err != nil {

@@ -13,7 +13,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // DistributedHandlers is the work of the state machine, implemented by you: one method per
@@ -123,6 +123,12 @@ func (w *Distributed) runAt(ctx context.Context, sess *flowcrt.Session, input an
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Distributed) run(ctx context.Context, x *flowcrt.ASLExec, in any, step distributedStep) (out any, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Distributed")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -130,15 +136,29 @@ func (w *Distributed) run(ctx context.Context, x *flowcrt.ASLExec, in any, step 
 			id := distributedStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != distributedDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, distributedStateIDs[step])
+		}
 		var next distributedStep
 		switch step {
 		case distributedStepScoreAll:
-			next, in, err = w.stepScoreAll(ctx, x, in)
+			next, in, err = w.stepScoreAll(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, distributedStateIDs[next], in, err)
 		if err != nil {
@@ -191,6 +211,12 @@ var distributedScoreAllDistributed = flowcrt.DistributedSpec{
 // output.
 func (w *Distributed) runScoreAllItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := distributedStepScore
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Distributed")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -198,15 +224,29 @@ func (w *Distributed) runScoreAllItems(ctx context.Context, x *flowcrt.ASLExec, 
 			id := distributedStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != distributedDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, distributedStateIDs[step])
+		}
 		var next distributedStep
 		switch step {
 		case distributedStepScore:
-			next, in, err = w.stepScore(ctx, x, in)
+			next, in, err = w.stepScore(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(distributedStateIDs[step], err)

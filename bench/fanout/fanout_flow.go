@@ -14,7 +14,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // FanoutState is the state of a Fanout run.
@@ -216,12 +216,24 @@ func (w *Fanout) runAt(ctx context.Context, sess *flowcrt.Session, s FanoutState
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Fanout) run(ctx context.Context, sess *flowcrt.Session, s FanoutState, step fanoutStep) (out FanoutState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Fanout")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := fanoutStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != fanoutDone {
@@ -232,10 +244,17 @@ func (w *Fanout) run(ctx context.Context, sess *flowcrt.Session, s FanoutState, 
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, fanoutStateIDs[step])
 		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, fanoutStateIDs[step])
+		}
 		var next fanoutStep
 		switch step {
 		case fanoutStepSplit:
 			next, err = w.stepSplit(sctx, &s, sess)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -301,12 +320,24 @@ func (w *Fanout) mapSplit(ctx context.Context, s *FanoutState, sess *flowcrt.Ses
 // panicking handler fails it with an error naming its state.
 func (w *Fanout) iterateSplit(ctx context.Context, s *FanoutState, item int, rec *[]FanoutUpdate) (err error) {
 	step := fanoutStepWork
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Fanout")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := fanoutStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != fanoutDone {
@@ -317,10 +348,17 @@ func (w *Fanout) iterateSplit(ctx context.Context, s *FanoutState, item int, rec
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, fanoutStateIDs[step])
 		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, fanoutStateIDs[step])
+		}
 		var next fanoutStep
 		switch step {
 		case fanoutStepWork:
 			next, err = w.stepWork(sctx, s, item, rec)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

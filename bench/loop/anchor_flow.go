@@ -14,7 +14,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // AnchorState is the state of a Anchor run.
@@ -404,12 +404,24 @@ func (w *Anchor) runAt(ctx context.Context, sess *flowcrt.Session, s AnchorState
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Anchor) run(ctx context.Context, sess *flowcrt.Session, s AnchorState, step anchorStep) (out AnchorState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Anchor")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := anchorStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != anchorDone {
@@ -419,6 +431,9 @@ func (w *Anchor) run(ctx context.Context, sess *flowcrt.Session, s AnchorState, 
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, anchorStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, anchorStateIDs[step])
 		}
 		var next anchorStep
 		var u AnchorUpdate // the update of an inline state
@@ -734,6 +749,10 @@ func (w *Anchor) run(ctx context.Context, sess *flowcrt.Session, s AnchorState, 
 			err = &flowcrt.StateError{State: anchorStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -14,7 +14,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // LoopState is the state of a Loop run.
@@ -178,12 +178,24 @@ func (w *Loop) runAt(ctx context.Context, sess *flowcrt.Session, s LoopState, st
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Loop) run(ctx context.Context, sess *flowcrt.Session, s LoopState, step loopStep) (out LoopState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Loop")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := loopStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != loopDone {
@@ -193,6 +205,9 @@ func (w *Loop) run(ctx context.Context, sess *flowcrt.Session, s LoopState, step
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, loopStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, loopStateIDs[step])
 		}
 		var next loopStep
 		var u LoopUpdate // the update of an inline state
@@ -208,6 +223,10 @@ func (w *Loop) run(ctx context.Context, sess *flowcrt.Session, s LoopState, step
 			err = &flowcrt.StateError{State: loopStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -12,7 +12,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // ChatHandlers is the work of the chain's tasks, implemented by you. A handler gets the
@@ -84,6 +84,12 @@ var (
 
 // run runs the chain on s from step until a task ends it.
 func (w *Chat) run(ctx context.Context, s *flowcrt.ChainState, step chatStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Chat")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -91,17 +97,31 @@ func (w *Chat) run(ctx context.Context, s *flowcrt.ChainState, step chatStep) (e
 			id := chatStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != chatDone {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, chatStateIDs[step])
+		}
 		var next chatStep
 		switch step {
 		case chatStepChat:
-			next, err = w.stepChat(ctx, s)
+			next, err = w.stepChat(sctx, s)
 		case chatStepRunTools:
-			next, err = w.stepRunTools(ctx, s)
+			next, err = w.stepRunTools(sctx, s)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -13,7 +13,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // ReviewHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -180,6 +180,12 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Review) run(ctx context.Context, s *flowcrt.JSONState, step, until reviewStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Review")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -187,23 +193,37 @@ func (w *Review) run(ctx context.Context, s *flowcrt.JSONState, step, until revi
 			id := reviewStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, reviewStateIDs[step])
+		}
 		var next reviewStep
 		switch step {
 		case reviewStepFetch:
-			next, err = w.stepFetch(ctx, s)
+			next, err = w.stepFetch(sctx, s)
 		case reviewStepTriage:
-			next, err = w.stepTriage(ctx, s)
+			next, err = w.stepTriage(sctx, s)
 		case reviewStepFix:
-			next, err = w.stepFix(ctx, s)
+			next, err = w.stepFix(sctx, s)
 		case reviewStepLog:
-			next, err = w.stepLog(ctx, s)
+			next, err = w.stepLog(sctx, s)
 		case reviewStepReport:
-			next, err = w.stepReport(ctx, s)
+			next, err = w.stepReport(sctx, s)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // ResearchState is the state of a Research run.
@@ -227,12 +227,24 @@ func (w *Research) runAt(ctx context.Context, sess *flowcrt.Session, s ResearchS
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Research) run(ctx context.Context, sess *flowcrt.Session, s ResearchState, step researchStep) (out ResearchState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Research")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := researchStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != researchDone {
@@ -242,6 +254,9 @@ func (w *Research) run(ctx context.Context, sess *flowcrt.Session, s ResearchSta
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, researchStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, researchStateIDs[step])
 		}
 		var next researchStep
 		var u ResearchUpdate // the update of an inline state
@@ -259,6 +274,10 @@ func (w *Research) run(ctx context.Context, sess *flowcrt.Session, s ResearchSta
 			err = &flowcrt.StateError{State: researchStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -14,7 +14,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // AgentState is the state of a Agent run.
@@ -212,12 +212,24 @@ func (w *Agent) runAt(ctx context.Context, sess *flowcrt.Session, s AgentState, 
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Agent) run(ctx context.Context, sess *flowcrt.Session, s AgentState, step agentStep) (out AgentState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Agent")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := agentStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != agentDone {
@@ -227,6 +239,9 @@ func (w *Agent) run(ctx context.Context, sess *flowcrt.Session, s AgentState, st
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, agentStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, agentStateIDs[step])
 		}
 		var next agentStep
 		var u AgentUpdate // the update of an inline state
@@ -245,6 +260,10 @@ func (w *Agent) run(ctx context.Context, sess *flowcrt.Session, s AgentState, st
 			err = &flowcrt.StateError{State: agentStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

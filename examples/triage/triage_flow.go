@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // TriageState is the state of a Triage run.
@@ -232,12 +232,24 @@ func (w *Triage) runAt(ctx context.Context, sess *flowcrt.Session, s TriageState
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Triage) run(ctx context.Context, sess *flowcrt.Session, s TriageState, step triageStep) (out TriageState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Triage")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := triageStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != triageDone {
@@ -247,6 +259,9 @@ func (w *Triage) run(ctx context.Context, sess *flowcrt.Session, s TriageState, 
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, triageStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, triageStateIDs[step])
 		}
 		var next triageStep
 		var u TriageUpdate // the update of an inline state
@@ -268,6 +283,10 @@ func (w *Triage) run(ctx context.Context, sess *flowcrt.Session, s TriageState, 
 			err = &flowcrt.StateError{State: triageStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

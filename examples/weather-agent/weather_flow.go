@@ -12,7 +12,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // WeatherAgentHandlers is the work of the chain's tasks, implemented by you. A handler gets the
@@ -115,6 +115,12 @@ var (
 
 // run runs the chain on s from step until a task ends it.
 func (w *WeatherAgent) run(ctx context.Context, s *flowcrt.ChainState, step weatherAgentStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "WeatherAgent")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -122,19 +128,33 @@ func (w *WeatherAgent) run(ctx context.Context, s *flowcrt.ChainState, step weat
 			id := weatherAgentStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != weatherAgentDone {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, weatherAgentStateIDs[step])
+		}
 		var next weatherAgentStep
 		switch step {
 		case weatherAgentStepChat:
-			next, err = w.stepChat(ctx, s)
+			next, err = w.stepChat(sctx, s)
 		case weatherAgentStepRunTools:
-			next, err = w.stepRunTools(ctx, s)
+			next, err = w.stepRunTools(sctx, s)
 		case weatherAgentStepWrapUp:
-			next, err = w.stepWrapUp(ctx, s)
+			next, err = w.stepWrapUp(sctx, s)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

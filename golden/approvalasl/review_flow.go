@@ -13,7 +13,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // ReviewHandlers is the work of the state machine, implemented by you: one method per
@@ -133,6 +133,12 @@ func (w *Review) runAt(ctx context.Context, sess *flowcrt.Session, input any, st
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Review) run(ctx context.Context, x *flowcrt.ASLExec, in any, step reviewStep) (out any, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Review")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -140,23 +146,37 @@ func (w *Review) run(ctx context.Context, x *flowcrt.ASLExec, in any, step revie
 			id := reviewStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != reviewDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, reviewStateIDs[step])
+		}
 		var next reviewStep
 		switch step {
 		case reviewStepDraft:
-			next, in, err = w.stepDraft(ctx, x, in)
+			next, in, err = w.stepDraft(sctx, x, in)
 		case reviewStepSave:
-			next, in, err = w.stepSave(ctx, x, in)
+			next, in, err = w.stepSave(sctx, x, in)
 		case reviewStepReview:
-			next, in, err = w.stepReview(ctx, x, in)
+			next, in, err = w.stepReview(sctx, x, in)
 		case reviewStepPublish:
-			next, in, err = w.stepPublish(ctx, x, in)
+			next, in, err = w.stepPublish(sctx, x, in)
 		case reviewStepRejected:
-			next, in, err = w.stepRejected(ctx, x, in)
+			next, in, err = w.stepRejected(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, reviewStateIDs[next], in, err)
 		if err != nil {

@@ -14,7 +14,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // ArithState is the state of a Arith run.
@@ -232,12 +232,24 @@ func (w *Arith) runAt(ctx context.Context, sess *flowcrt.Session, s ArithState, 
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Arith) run(ctx context.Context, sess *flowcrt.Session, s ArithState, step arithStep) (out ArithState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Arith")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := arithStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != arithDone {
@@ -247,6 +259,9 @@ func (w *Arith) run(ctx context.Context, sess *flowcrt.Session, s ArithState, st
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, arithStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, arithStateIDs[step])
 		}
 		var next arithStep
 		var u ArithUpdate // the update of an inline state
@@ -279,6 +294,10 @@ func (w *Arith) run(ctx context.Context, sess *flowcrt.Session, s ArithState, st
 			err = &flowcrt.StateError{State: arithStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

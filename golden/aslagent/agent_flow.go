@@ -14,7 +14,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // AgentHandlers is the work of the state machine, implemented by you: one method per
@@ -136,6 +136,12 @@ func (w *Agent) runAt(ctx context.Context, sess *flowcrt.Session, input any, sta
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Agent) run(ctx context.Context, x *flowcrt.ASLExec, in any, step agentStep) (out any, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Agent")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -143,25 +149,39 @@ func (w *Agent) run(ctx context.Context, x *flowcrt.ASLExec, in any, step agentS
 			id := agentStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != agentDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, agentStateIDs[step])
+		}
 		var next agentStep
 		switch step {
 		case agentStepDraft:
-			next, in, err = w.stepDraft(ctx, x, in)
+			next, in, err = w.stepDraft(sctx, x, in)
 		case agentStepDiscuss:
-			next, in, err = w.stepDiscuss(ctx, x, in)
+			next, in, err = w.stepDiscuss(sctx, x, in)
 		case agentStepSave:
-			next, in, err = w.stepSave(ctx, x, in)
+			next, in, err = w.stepSave(sctx, x, in)
 		case agentStepReview:
-			next, in, err = w.stepReview(ctx, x, in)
+			next, in, err = w.stepReview(sctx, x, in)
 		case agentStepPublish:
-			next, in, err = w.stepPublish(ctx, x, in)
+			next, in, err = w.stepPublish(sctx, x, in)
 		case agentStepRejected:
-			next, in, err = w.stepRejected(ctx, x, in)
+			next, in, err = w.stepRejected(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, agentStateIDs[next], in, err)
 		if err != nil {

@@ -14,7 +14,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // ResearchHandlers is the work of the state machine, implemented by you: one method per
@@ -134,6 +134,12 @@ func (w *Research) runAt(ctx context.Context, sess *flowcrt.Session, input any, 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Research) run(ctx context.Context, x *flowcrt.ASLExec, in any, step researchStep) (out any, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Research")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -141,23 +147,37 @@ func (w *Research) run(ctx context.Context, x *flowcrt.ASLExec, in any, step res
 			id := researchStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != researchDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, researchStateIDs[step])
+		}
 		var next researchStep
 		switch step {
 		case researchStepResearch:
-			next, in, err = w.stepResearch(ctx, x, in)
+			next, in, err = w.stepResearch(sctx, x, in)
 		case researchStepCheckSpend:
-			next, in, err = w.stepCheckSpend(ctx, x, in)
+			next, in, err = w.stepCheckSpend(sctx, x, in)
 		case researchStepSummarize:
-			next, in, err = w.stepSummarize(ctx, x, in)
+			next, in, err = w.stepSummarize(sctx, x, in)
 		case researchStepReport:
-			next, in, err = w.stepReport(ctx, x, in)
+			next, in, err = w.stepReport(sctx, x, in)
 		case researchStepOverBudget:
-			next, in, err = w.stepOverBudget(ctx, x, in)
+			next, in, err = w.stepOverBudget(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, researchStateIDs[next], in, err)
 		if err != nil {
@@ -356,6 +376,12 @@ func (w *Research) stepSummarize(ctx context.Context, x *flowcrt.ASLExec, in any
 // state "Summarize/Summarize" and returns its output.
 func (w *Research) runSummarizeTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := researchStepSummarize2
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Research")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -363,15 +389,29 @@ func (w *Research) runSummarizeTemplate(ctx context.Context, x *flowcrt.ASLExec,
 			id := researchStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != researchDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, researchStateIDs[step])
+		}
 		var next researchStep
 		switch step {
 		case researchStepSummarize2:
-			next, in, err = w.stepSummarize2(ctx, x, in)
+			next, in, err = w.stepSummarize2(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(researchStateIDs[step], err)

@@ -13,7 +13,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // OrdersHandlers is the work of the state machine, implemented by you: one method per
@@ -129,6 +129,12 @@ func (w *Orders) runAt(ctx context.Context, sess *flowcrt.Session, input any, st
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Orders) run(ctx context.Context, x *flowcrt.ASLExec, in any, step ordersStep) (out any, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Orders")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -136,17 +142,31 @@ func (w *Orders) run(ctx context.Context, x *flowcrt.ASLExec, in any, step order
 			id := ordersStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != ordersDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, ordersStateIDs[step])
+		}
 		var next ordersStep
 		switch step {
 		case ordersStepPriceOrders:
-			next, in, err = w.stepPriceOrders(ctx, x, in)
+			next, in, err = w.stepPriceOrders(sctx, x, in)
 		case ordersStepCheckLines:
-			next, in, err = w.stepCheckLines(ctx, x, in)
+			next, in, err = w.stepCheckLines(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, ordersStateIDs[next], in, err)
 		if err != nil {
@@ -223,6 +243,12 @@ var ordersPriceOrdersDistributed = flowcrt.DistributedSpec{
 // its output.
 func (w *Orders) runPriceOrdersItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := ordersStepPrice
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Orders")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -230,15 +256,29 @@ func (w *Orders) runPriceOrdersItems(ctx context.Context, x *flowcrt.ASLExec, in
 			id := ordersStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != ordersDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, ordersStateIDs[step])
+		}
 		var next ordersStep
 		switch step {
 		case ordersStepPrice:
-			next, in, err = w.stepPrice(ctx, x, in)
+			next, in, err = w.stepPrice(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(ordersStateIDs[step], err)
@@ -311,6 +351,12 @@ var ordersCheckLinesDistributed = flowcrt.DistributedSpec{
 // its output.
 func (w *Orders) runCheckLinesItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := ordersStepCheck
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Orders")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -318,15 +364,29 @@ func (w *Orders) runCheckLinesItems(ctx context.Context, x *flowcrt.ASLExec, in 
 			id := ordersStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != ordersDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, ordersStateIDs[step])
+		}
 		var next ordersStep
 		switch step {
 		case ordersStepCheck:
-			next, in, err = w.stepCheck(ctx, x, in)
+			next, in, err = w.stepCheck(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(ordersStateIDs[step], err)

@@ -13,7 +13,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // FanoutHandlers is the work of the state machine, implemented by you: one method per
@@ -133,6 +133,12 @@ func (w *Fanout) runAt(ctx context.Context, sess *flowcrt.Session, input any, st
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Fanout) run(ctx context.Context, x *flowcrt.ASLExec, in any, step fanoutStep) (out any, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Fanout")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -140,19 +146,33 @@ func (w *Fanout) run(ctx context.Context, x *flowcrt.ASLExec, in any, step fanou
 			id := fanoutStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != fanoutDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, fanoutStateIDs[step])
+		}
 		var next fanoutStep
 		switch step {
 		case fanoutStepPrepare:
-			next, in, err = w.stepPrepare(ctx, x, in)
+			next, in, err = w.stepPrepare(sctx, x, in)
 		case fanoutStepBoth:
-			next, in, err = w.stepBoth(ctx, x, in)
+			next, in, err = w.stepBoth(sctx, x, in)
 		case fanoutStepWait:
-			next, in, err = w.stepWait(ctx, x, in)
+			next, in, err = w.stepWait(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, fanoutStateIDs[next], in, err)
 		if err != nil {
@@ -241,6 +261,12 @@ func (w *Fanout) stepBoth(ctx context.Context, x *flowcrt.ASLExec, in any) (fano
 // output.
 func (w *Fanout) runBothBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := fanoutStepSquare
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Fanout")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -248,15 +274,29 @@ func (w *Fanout) runBothBranch1(ctx context.Context, x *flowcrt.ASLExec, in any)
 			id := fanoutStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != fanoutDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, fanoutStateIDs[step])
+		}
 		var next fanoutStep
 		switch step {
 		case fanoutStepSquare:
-			next, in, err = w.stepSquare(ctx, x, in)
+			next, in, err = w.stepSquare(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(fanoutStateIDs[step], err)
@@ -304,6 +344,12 @@ var fanoutSquareItems = flowcrt.MapSpec{
 // output.
 func (w *Fanout) runSquareItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := fanoutStepCompute
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Fanout")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -311,15 +357,29 @@ func (w *Fanout) runSquareItems(ctx context.Context, x *flowcrt.ASLExec, in any)
 			id := fanoutStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != fanoutDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, fanoutStateIDs[step])
+		}
 		var next fanoutStep
 		switch step {
 		case fanoutStepCompute:
-			next, in, err = w.stepCompute(ctx, x, in)
+			next, in, err = w.stepCompute(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(fanoutStateIDs[step], err)
@@ -347,6 +407,12 @@ func (w *Fanout) stepCompute(ctx context.Context, x *flowcrt.ASLExec, in any) (f
 // runBothBranch2 runs branch 2 of Parallel state "Both" from state "Greet" and returns its output.
 func (w *Fanout) runBothBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := fanoutStepGreet
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Fanout")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -354,15 +420,29 @@ func (w *Fanout) runBothBranch2(ctx context.Context, x *flowcrt.ASLExec, in any)
 			id := fanoutStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != fanoutDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, fanoutStateIDs[step])
+		}
 		var next fanoutStep
 		switch step {
 		case fanoutStepGreet:
-			next, in, err = w.stepGreet(ctx, x, in)
+			next, in, err = w.stepGreet(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(fanoutStateIDs[step], err)
@@ -396,6 +476,12 @@ var fanoutGreetItems = flowcrt.MapSpec{
 // runGreetItems runs the iterator of Map state "Greet" from state "Hello" and returns its output.
 func (w *Fanout) runGreetItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := fanoutStepHello
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Fanout")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -403,15 +489,29 @@ func (w *Fanout) runGreetItems(ctx context.Context, x *flowcrt.ASLExec, in any) 
 			id := fanoutStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != fanoutDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, fanoutStateIDs[step])
+		}
 		var next fanoutStep
 		switch step {
 		case fanoutStepHello:
-			next, in, err = w.stepHello(ctx, x, in)
+			next, in, err = w.stepHello(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(fanoutStateIDs[step], err)

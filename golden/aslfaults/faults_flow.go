@@ -14,7 +14,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // FaultsHandlers is the work of the state machine, implemented by you: one method per
@@ -140,6 +140,12 @@ func (w *Faults) runAt(ctx context.Context, sess *flowcrt.Session, input any, st
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Faults) run(ctx context.Context, x *flowcrt.ASLExec, in any, step faultsStep) (out any, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Faults")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -147,21 +153,35 @@ func (w *Faults) run(ctx context.Context, x *flowcrt.ASLExec, in any, step fault
 			id := faultsStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != faultsDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, faultsStateIDs[step])
+		}
 		var next faultsStep
 		switch step {
 		case faultsStepStart:
-			next, in, err = w.stepStart(ctx, x, in)
+			next, in, err = w.stepStart(sctx, x, in)
 		case faultsStepBoth:
-			next, in, err = w.stepBoth(ctx, x, in)
+			next, in, err = w.stepBoth(sctx, x, in)
 		case faultsStepEach:
-			next, in, err = w.stepEach(ctx, x, in)
+			next, in, err = w.stepEach(sctx, x, in)
 		case faultsStepTimedOut:
-			next, in, err = w.stepTimedOut(ctx, x, in)
+			next, in, err = w.stepTimedOut(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, faultsStateIDs[next], in, err)
 		if err != nil {
@@ -229,6 +249,12 @@ func (w *Faults) stepBoth(ctx context.Context, x *flowcrt.ASLExec, in any) (faul
 // runBothBranch1 runs branch 1 of Parallel state "Both" from state "Left" and returns its output.
 func (w *Faults) runBothBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := faultsStepLeft
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Faults")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -236,15 +262,29 @@ func (w *Faults) runBothBranch1(ctx context.Context, x *flowcrt.ASLExec, in any)
 			id := faultsStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != faultsDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, faultsStateIDs[step])
+		}
 		var next faultsStep
 		switch step {
 		case faultsStepLeft:
-			next, in, err = w.stepLeft(ctx, x, in)
+			next, in, err = w.stepLeft(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(faultsStateIDs[step], err)
@@ -272,6 +312,12 @@ func (w *Faults) stepLeft(ctx context.Context, x *flowcrt.ASLExec, in any) (faul
 // runBothBranch2 runs branch 2 of Parallel state "Both" from state "Right" and returns its output.
 func (w *Faults) runBothBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := faultsStepRight
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Faults")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -279,15 +325,29 @@ func (w *Faults) runBothBranch2(ctx context.Context, x *flowcrt.ASLExec, in any)
 			id := faultsStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != faultsDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, faultsStateIDs[step])
+		}
 		var next faultsStep
 		switch step {
 		case faultsStepRight:
-			next, in, err = w.stepRight(ctx, x, in)
+			next, in, err = w.stepRight(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(faultsStateIDs[step], err)
@@ -337,6 +397,12 @@ var faultsEachItems = flowcrt.MapSpec{
 // runEachItems runs the iterator of Map state "Each" from state "Item" and returns its output.
 func (w *Faults) runEachItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := faultsStepItem
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Faults")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -344,15 +410,29 @@ func (w *Faults) runEachItems(ctx context.Context, x *flowcrt.ASLExec, in any) (
 			id := faultsStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != faultsDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, faultsStateIDs[step])
+		}
 		var next faultsStep
 		switch step {
 		case faultsStepItem:
-			next, in, err = w.stepItem(ctx, x, in)
+			next, in, err = w.stepItem(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(faultsStateIDs[step], err)

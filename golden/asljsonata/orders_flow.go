@@ -13,7 +13,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // OrdersHandlers is the work of the state machine, implemented by you: one method per
@@ -133,6 +133,12 @@ func (w *Orders) runAt(ctx context.Context, sess *flowcrt.Session, input any, st
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Orders) run(ctx context.Context, x *flowcrt.ASLExec, in any, step ordersStep) (out any, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Orders")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -140,23 +146,37 @@ func (w *Orders) run(ctx context.Context, x *flowcrt.ASLExec, in any, step order
 			id := ordersStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != ordersDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, ordersStateIDs[step])
+		}
 		var next ordersStep
 		switch step {
 		case ordersStepTotal:
-			next, in, err = w.stepTotal(ctx, x, in)
+			next, in, err = w.stepTotal(sctx, x, in)
 		case ordersStepPrice:
-			next, in, err = w.stepPrice(ctx, x, in)
+			next, in, err = w.stepPrice(sctx, x, in)
 		case ordersStepSize:
-			next, in, err = w.stepSize(ctx, x, in)
+			next, in, err = w.stepSize(sctx, x, in)
 		case ordersStepCharge:
-			next, in, err = w.stepCharge(ctx, x, in)
+			next, in, err = w.stepCharge(sctx, x, in)
 		case ordersStepRefuse:
-			next, in, err = w.stepRefuse(ctx, x, in)
+			next, in, err = w.stepRefuse(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, ordersStateIDs[next], in, err)
 		if err != nil {
@@ -249,6 +269,12 @@ var ordersPriceItems = flowcrt.MapSpec{
 // runPriceItems runs the iterator of Map state "Price" from state "Quote" and returns its output.
 func (w *Orders) runPriceItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := ordersStepQuote
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Orders")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -256,15 +282,29 @@ func (w *Orders) runPriceItems(ctx context.Context, x *flowcrt.ASLExec, in any) 
 			id := ordersStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != ordersDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, ordersStateIDs[step])
+		}
 		var next ordersStep
 		switch step {
 		case ordersStepQuote:
-			next, in, err = w.stepQuote(ctx, x, in)
+			next, in, err = w.stepQuote(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(ordersStateIDs[step], err)

@@ -13,7 +13,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // OrderHandlers is the work of the state machine, implemented by you: one method per
@@ -147,6 +147,12 @@ func (w *Order) runAt(ctx context.Context, sess *flowcrt.Session, input any, sta
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Order) run(ctx context.Context, x *flowcrt.ASLExec, in any, step orderStep) (out any, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Order")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -154,23 +160,37 @@ func (w *Order) run(ctx context.Context, x *flowcrt.ASLExec, in any, step orderS
 			id := orderStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != orderDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, orderStateIDs[step])
+		}
 		var next orderStep
 		switch step {
 		case orderStepQuote:
-			next, in, err = w.stepQuote(ctx, x, in)
+			next, in, err = w.stepQuote(sctx, x, in)
 		case orderStepAudit:
-			next, in, err = w.stepAudit(ctx, x, in)
+			next, in, err = w.stepAudit(sctx, x, in)
 		case orderStepNotify:
-			next, in, err = w.stepNotify(ctx, x, in)
+			next, in, err = w.stepNotify(sctx, x, in)
 		case orderStepRecord:
-			next, in, err = w.stepRecord(ctx, x, in)
+			next, in, err = w.stepRecord(sctx, x, in)
 		case orderStepNoQuote:
-			next, in, err = w.stepNoQuote(ctx, x, in)
+			next, in, err = w.stepNoQuote(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, orderStateIDs[next], in, err)
 		if err != nil {
@@ -242,6 +262,12 @@ func (w *Order) stepQuote(ctx context.Context, x *flowcrt.ASLExec, in any) (orde
 // "Quote/HasItems" and returns its output.
 func (w *Order) runQuoteTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := orderStepHasItems
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Order")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -249,19 +275,33 @@ func (w *Order) runQuoteTemplate(ctx context.Context, x *flowcrt.ASLExec, in any
 			id := orderStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != orderDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, orderStateIDs[step])
+		}
 		var next orderStep
 		switch step {
 		case orderStepHasItems:
-			next, in, err = w.stepHasItems(ctx, x, in)
+			next, in, err = w.stepHasItems(sctx, x, in)
 		case orderStepCount:
-			next, in, err = w.stepCount(ctx, x, in)
+			next, in, err = w.stepCount(sctx, x, in)
 		case orderStepEmpty:
-			next, in, err = w.stepEmpty(ctx, x, in)
+			next, in, err = w.stepEmpty(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(orderStateIDs[step], err)
@@ -373,6 +413,12 @@ func (w *Order) stepAudit(ctx context.Context, x *flowcrt.ASLExec, in any) (orde
 // "Audit/HasItems" and returns its output.
 func (w *Order) runAuditTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := orderStepHasItems2
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Order")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -380,19 +426,33 @@ func (w *Order) runAuditTemplate(ctx context.Context, x *flowcrt.ASLExec, in any
 			id := orderStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != orderDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, orderStateIDs[step])
+		}
 		var next orderStep
 		switch step {
 		case orderStepHasItems2:
-			next, in, err = w.stepHasItems2(ctx, x, in)
+			next, in, err = w.stepHasItems2(sctx, x, in)
 		case orderStepCount2:
-			next, in, err = w.stepCount2(ctx, x, in)
+			next, in, err = w.stepCount2(sctx, x, in)
 		case orderStepEmpty2:
-			next, in, err = w.stepEmpty2(ctx, x, in)
+			next, in, err = w.stepEmpty2(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(orderStateIDs[step], err)
@@ -519,6 +579,12 @@ func (w *Order) stepRecord(ctx context.Context, x *flowcrt.ASLExec, in any) (ord
 // "Record/HasItems" and returns its output.
 func (w *Order) runRecordTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := orderStepHasItems3
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Order")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -526,19 +592,33 @@ func (w *Order) runRecordTemplate(ctx context.Context, x *flowcrt.ASLExec, in an
 			id := orderStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != orderDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, orderStateIDs[step])
+		}
 		var next orderStep
 		switch step {
 		case orderStepHasItems3:
-			next, in, err = w.stepHasItems3(ctx, x, in)
+			next, in, err = w.stepHasItems3(sctx, x, in)
 		case orderStepCount3:
-			next, in, err = w.stepCount3(ctx, x, in)
+			next, in, err = w.stepCount3(sctx, x, in)
 		case orderStepEmpty3:
-			next, in, err = w.stepEmpty3(ctx, x, in)
+			next, in, err = w.stepEmpty3(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(orderStateIDs[step], err)

@@ -13,7 +13,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // PricingHandlers is the work of the state machine, implemented by you: one method per
@@ -122,6 +122,12 @@ func (w *Pricing) runAt(ctx context.Context, sess *flowcrt.Session, input any, s
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Pricing) run(ctx context.Context, x *flowcrt.ASLExec, in any, step pricingStep) (out any, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Pricing")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -129,19 +135,33 @@ func (w *Pricing) run(ctx context.Context, x *flowcrt.ASLExec, in any, step pric
 			id := pricingStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != pricingDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, pricingStateIDs[step])
+		}
 		var next pricingStep
 		switch step {
 		case pricingStepHasItems:
-			next, in, err = w.stepHasItems(ctx, x, in)
+			next, in, err = w.stepHasItems(sctx, x, in)
 		case pricingStepCount:
-			next, in, err = w.stepCount(ctx, x, in)
+			next, in, err = w.stepCount(sctx, x, in)
 		case pricingStepEmpty:
-			next, in, err = w.stepEmpty(ctx, x, in)
+			next, in, err = w.stepEmpty(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, pricingStateIDs[next], in, err)
 		if err != nil {

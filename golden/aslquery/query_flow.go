@@ -13,7 +13,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // QueryHandlers is the work of the state machine, implemented by you: one method per
@@ -138,6 +138,12 @@ func (w *Query) runAt(ctx context.Context, sess *flowcrt.Session, input any, sta
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Query) run(ctx context.Context, x *flowcrt.ASLExec, in any, step queryStep) (out any, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Query")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -145,27 +151,41 @@ func (w *Query) run(ctx context.Context, x *flowcrt.ASLExec, in any, step queryS
 			id := queryStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != queryDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, queryStateIDs[step])
+		}
 		var next queryStep
 		switch step {
 		case queryStepSelect:
-			next, in, err = w.stepSelect(ctx, x, in)
+			next, in, err = w.stepSelect(sctx, x, in)
 		case queryStepInit:
-			next, in, err = w.stepInit(ctx, x, in)
+			next, in, err = w.stepInit(sctx, x, in)
 		case queryStepUse:
-			next, in, err = w.stepUse(ctx, x, in)
+			next, in, err = w.stepUse(sctx, x, in)
 		case queryStepFan:
-			next, in, err = w.stepFan(ctx, x, in)
+			next, in, err = w.stepFan(sctx, x, in)
 		case queryStepRoute:
-			next, in, err = w.stepRoute(ctx, x, in)
+			next, in, err = w.stepRoute(sctx, x, in)
 		case queryStepItems:
-			next, in, err = w.stepItems(ctx, x, in)
+			next, in, err = w.stepItems(sctx, x, in)
 		case queryStepReport:
-			next, in, err = w.stepReport(ctx, x, in)
+			next, in, err = w.stepReport(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, queryStateIDs[next], in, err)
 		if err != nil {
@@ -352,6 +372,12 @@ func (w *Query) stepFan(ctx context.Context, x *flowcrt.ASLExec, in any) (queryS
 // runFanBranch1 runs branch 1 of Parallel state "Fan" from state "Shadow" and returns its output.
 func (w *Query) runFanBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := queryStepShadow
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Query")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -359,17 +385,31 @@ func (w *Query) runFanBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (
 			id := queryStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != queryDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, queryStateIDs[step])
+		}
 		var next queryStep
 		switch step {
 		case queryStepShadow:
-			next, in, err = w.stepShadow(ctx, x, in)
+			next, in, err = w.stepShadow(sctx, x, in)
 		case queryStepInner:
-			next, in, err = w.stepInner(ctx, x, in)
+			next, in, err = w.stepInner(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(queryStateIDs[step], err)
@@ -429,6 +469,12 @@ func (w *Query) stepInner(ctx context.Context, x *flowcrt.ASLExec, in any) (quer
 // runFanBranch2 runs branch 2 of Parallel state "Fan" from state "Read" and returns its output.
 func (w *Query) runFanBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := queryStepRead
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Query")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -436,15 +482,29 @@ func (w *Query) runFanBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (
 			id := queryStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != queryDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, queryStateIDs[step])
+		}
 		var next queryStep
 		switch step {
 		case queryStepRead:
-			next, in, err = w.stepRead(ctx, x, in)
+			next, in, err = w.stepRead(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(queryStateIDs[step], err)
@@ -551,6 +611,12 @@ var queryItemsItems = flowcrt.MapSpec{
 // runItemsItems runs the iterator of Map state "Items" from state "Mark" and returns its output.
 func (w *Query) runItemsItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := queryStepMark
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Query")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -558,15 +624,29 @@ func (w *Query) runItemsItems(ctx context.Context, x *flowcrt.ASLExec, in any) (
 			id := queryStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != queryDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, queryStateIDs[step])
+		}
 		var next queryStep
 		switch step {
 		case queryStepMark:
-			next, in, err = w.stepMark(ctx, x, in)
+			next, in, err = w.stepMark(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(queryStateIDs[step], err)

@@ -14,7 +14,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // SeedHandlers is the work of the state machine, implemented by you: one method per
@@ -188,6 +188,12 @@ func (w *Seed) runAt(ctx context.Context, sess *flowcrt.Session, input any, stat
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Seed) run(ctx context.Context, x *flowcrt.ASLExec, in any, step seedStep) (out any, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Seed")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -195,61 +201,75 @@ func (w *Seed) run(ctx context.Context, x *flowcrt.ASLExec, in any, step seedSte
 			id := seedStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != seedDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, seedStateIDs[step])
+		}
 		var next seedStep
 		switch step {
 		case seedStepInitializeState:
-			next, in, err = w.stepInitializeState(ctx, x, in)
+			next, in, err = w.stepInitializeState(sctx, x, in)
 		case seedStepProcess:
-			next, in, err = w.stepProcess(ctx, x, in)
+			next, in, err = w.stepProcess(sctx, x, in)
 		case seedStepAnalyzeCode:
-			next, in, err = w.stepAnalyzeCode(ctx, x, in)
+			next, in, err = w.stepAnalyzeCode(sctx, x, in)
 		case seedStepHandleTimeout:
-			next, in, err = w.stepHandleTimeout(ctx, x, in)
+			next, in, err = w.stepHandleTimeout(sctx, x, in)
 		case seedStepProcessResults:
-			next, in, err = w.stepProcessResults(ctx, x, in)
+			next, in, err = w.stepProcessResults(sctx, x, in)
 		case seedStepRouteByIntent:
-			next, in, err = w.stepRouteByIntent(ctx, x, in)
+			next, in, err = w.stepRouteByIntent(sctx, x, in)
 		case seedStepHighValuePurchase:
-			next, in, err = w.stepHighValuePurchase(ctx, x, in)
+			next, in, err = w.stepHighValuePurchase(sctx, x, in)
 		case seedStepScoreCheck:
-			next, in, err = w.stepScoreCheck(ctx, x, in)
+			next, in, err = w.stepScoreCheck(sctx, x, in)
 		case seedStepHighScore:
-			next, in, err = w.stepHighScore(ctx, x, in)
+			next, in, err = w.stepHighScore(sctx, x, in)
 		case seedStepVerifiedHighScore:
-			next, in, err = w.stepVerifiedHighScore(ctx, x, in)
+			next, in, err = w.stepVerifiedHighScore(sctx, x, in)
 		case seedStepStandardPurchase:
-			next, in, err = w.stepStandardPurchase(ctx, x, in)
+			next, in, err = w.stepStandardPurchase(sctx, x, in)
 		case seedStepCustomerSupport:
-			next, in, err = w.stepCustomerSupport(ctx, x, in)
+			next, in, err = w.stepCustomerSupport(sctx, x, in)
 		case seedStepRefundFlow:
-			next, in, err = w.stepRefundFlow(ctx, x, in)
+			next, in, err = w.stepRefundFlow(sctx, x, in)
 		case seedStepGeneralInquiry:
-			next, in, err = w.stepGeneralInquiry(ctx, x, in)
+			next, in, err = w.stepGeneralInquiry(sctx, x, in)
 		case seedStepProcessAllTasks:
-			next, in, err = w.stepProcessAllTasks(ctx, x, in)
+			next, in, err = w.stepProcessAllTasks(sctx, x, in)
 		case seedStepSummarize:
-			next, in, err = w.stepSummarize(ctx, x, in)
+			next, in, err = w.stepSummarize(sctx, x, in)
 		case seedStepComprehensiveReview:
-			next, in, err = w.stepComprehensiveReview(ctx, x, in)
+			next, in, err = w.stepComprehensiveReview(sctx, x, in)
 		case seedStepCombineResults:
-			next, in, err = w.stepCombineResults(ctx, x, in)
+			next, in, err = w.stepCombineResults(sctx, x, in)
 		case seedStepWaitForRateLimit:
-			next, in, err = w.stepWaitForRateLimit(ctx, x, in)
+			next, in, err = w.stepWaitForRateLimit(sctx, x, in)
 		case seedStepRetryRequest:
-			next, in, err = w.stepRetryRequest(ctx, x, in)
+			next, in, err = w.stepRetryRequest(sctx, x, in)
 		case seedStepSaveProgress:
-			next, in, err = w.stepSaveProgress(ctx, x, in)
+			next, in, err = w.stepSaveProgress(sctx, x, in)
 		case seedStepContinueProcessing:
-			next, in, err = w.stepContinueProcessing(ctx, x, in)
+			next, in, err = w.stepContinueProcessing(sctx, x, in)
 		case seedStepWorkflowComplete:
-			next, in, err = w.stepWorkflowComplete(ctx, x, in)
+			next, in, err = w.stepWorkflowComplete(sctx, x, in)
 		case seedStepValidationFailed:
-			next, in, err = w.stepValidationFailed(ctx, x, in)
+			next, in, err = w.stepValidationFailed(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, seedStateIDs[next], in, err)
 		if err != nil {
@@ -617,6 +637,12 @@ var seedProcessAllTasksItems = flowcrt.MapSpec{
 // "ValidateTask" and returns its output.
 func (w *Seed) runProcessAllTasksItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := seedStepValidateTask
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Seed")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -624,17 +650,31 @@ func (w *Seed) runProcessAllTasksItems(ctx context.Context, x *flowcrt.ASLExec, 
 			id := seedStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != seedDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, seedStateIDs[step])
+		}
 		var next seedStep
 		switch step {
 		case seedStepValidateTask:
-			next, in, err = w.stepValidateTask(ctx, x, in)
+			next, in, err = w.stepValidateTask(sctx, x, in)
 		case seedStepExecuteTask:
-			next, in, err = w.stepExecuteTask(ctx, x, in)
+			next, in, err = w.stepExecuteTask(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(seedStateIDs[step], err)
@@ -735,6 +775,12 @@ func (w *Seed) stepComprehensiveReview(ctx context.Context, x *flowcrt.ASLExec, 
 // "SecurityReview" and returns its output.
 func (w *Seed) runComprehensiveReviewBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := seedStepSecurityReview
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Seed")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -742,15 +788,29 @@ func (w *Seed) runComprehensiveReviewBranch1(ctx context.Context, x *flowcrt.ASL
 			id := seedStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != seedDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, seedStateIDs[step])
+		}
 		var next seedStep
 		switch step {
 		case seedStepSecurityReview:
-			next, in, err = w.stepSecurityReview(ctx, x, in)
+			next, in, err = w.stepSecurityReview(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(seedStateIDs[step], err)
@@ -783,6 +843,12 @@ var seedSecurityReviewAgent = flowcrt.Agent{
 // "PerformanceReview" and returns its output.
 func (w *Seed) runComprehensiveReviewBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := seedStepPerformanceReview
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Seed")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -790,15 +856,29 @@ func (w *Seed) runComprehensiveReviewBranch2(ctx context.Context, x *flowcrt.ASL
 			id := seedStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != seedDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, seedStateIDs[step])
+		}
 		var next seedStep
 		switch step {
 		case seedStepPerformanceReview:
-			next, in, err = w.stepPerformanceReview(ctx, x, in)
+			next, in, err = w.stepPerformanceReview(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(seedStateIDs[step], err)
@@ -831,6 +911,12 @@ var seedPerformanceReviewAgent = flowcrt.Agent{
 // "StyleReview" and returns its output.
 func (w *Seed) runComprehensiveReviewBranch3(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := seedStepStyleReview
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Seed")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -838,15 +924,29 @@ func (w *Seed) runComprehensiveReviewBranch3(ctx context.Context, x *flowcrt.ASL
 			id := seedStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != seedDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, seedStateIDs[step])
+		}
 		var next seedStep
 		switch step {
 		case seedStepStyleReview:
-			next, in, err = w.stepStyleReview(ctx, x, in)
+			next, in, err = w.stepStyleReview(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(seedStateIDs[step], err)

@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // BranchesState is the state of a Branches run.
@@ -181,12 +181,24 @@ func (w *Branches) runAt(ctx context.Context, sess *flowcrt.Session, s BranchesS
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Branches) run(ctx context.Context, sess *flowcrt.Session, s BranchesState, step branchesStep) (out BranchesState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Branches")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := branchesStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != branchesDone {
@@ -196,6 +208,9 @@ func (w *Branches) run(ctx context.Context, sess *flowcrt.Session, s BranchesSta
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, branchesStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, branchesStateIDs[step])
 		}
 		var next branchesStep
 		var u BranchesUpdate // the update of an inline state
@@ -231,6 +246,10 @@ func (w *Branches) run(ctx context.Context, sess *flowcrt.Session, s BranchesSta
 			err = &flowcrt.StateError{State: branchesStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -14,7 +14,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // CatchState is the state of a Catch run.
@@ -174,12 +174,24 @@ func (w *Catch) runAt(ctx context.Context, sess *flowcrt.Session, s CatchState, 
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Catch) run(ctx context.Context, sess *flowcrt.Session, s CatchState, step catchStep) (out CatchState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Catch")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := catchStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != catchDone {
@@ -189,6 +201,9 @@ func (w *Catch) run(ctx context.Context, sess *flowcrt.Session, s CatchState, st
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, catchStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, catchStateIDs[step])
 		}
 		var next catchStep
 		var u CatchUpdate // the update of an inline state
@@ -210,6 +225,10 @@ func (w *Catch) run(ctx context.Context, sess *flowcrt.Session, s CatchState, st
 			err = &flowcrt.StateError{State: catchStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -12,7 +12,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // BuiltinsHandlers is the work of the chain's tasks, implemented by you. A handler gets the
@@ -88,6 +88,12 @@ var (
 
 // run runs the chain on s from step until a task ends it.
 func (w *Builtins) run(ctx context.Context, s *flowcrt.ChainState, step builtinsStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Builtins")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -95,21 +101,35 @@ func (w *Builtins) run(ctx context.Context, s *flowcrt.ChainState, step builtins
 			id := builtinsStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != builtinsDone {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, builtinsStateIDs[step])
+		}
 		var next builtinsStep
 		switch step {
 		case builtinsStepEcho:
-			next, err = w.stepEcho(ctx, s)
+			next, err = w.stepEcho(sctx, s)
 		case builtinsStepGreet:
-			next, err = w.stepGreet(ctx, s)
+			next, err = w.stepGreet(sctx, s)
 		case builtinsStepMeasure:
-			next, err = w.stepMeasure(ctx, s)
+			next, err = w.stepMeasure(sctx, s)
 		case builtinsStepRefuse:
-			next, err = w.stepRefuse(ctx, s)
+			next, err = w.stepRefuse(sctx, s)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

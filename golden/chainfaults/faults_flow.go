@@ -12,7 +12,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // FaultsHandlers is the work of the chain's tasks, implemented by you. A handler gets the
@@ -81,6 +81,12 @@ var (
 
 // run runs the chain on s from step until a task ends it.
 func (w *Faults) run(ctx context.Context, s *flowcrt.ChainState, step faultsStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Faults")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -88,19 +94,33 @@ func (w *Faults) run(ctx context.Context, s *flowcrt.ChainState, step faultsStep
 			id := faultsStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != faultsDone {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, faultsStateIDs[step])
+		}
 		var next faultsStep
 		switch step {
 		case faultsStepFirst:
-			next, err = w.stepFirst(ctx, s)
+			next, err = w.stepFirst(sctx, s)
 		case faultsStepSecond:
-			next, err = w.stepSecond(ctx, s)
+			next, err = w.stepSecond(sctx, s)
 		case faultsStepRecover:
-			next, err = w.stepRecover(ctx, s)
+			next, err = w.stepRecover(sctx, s)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -12,7 +12,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // OnfailureHandlers is the work of the chain's tasks, implemented by you. A handler gets the
@@ -87,6 +87,12 @@ var (
 
 // run runs the chain on s from step until a task ends it.
 func (w *Onfailure) run(ctx context.Context, s *flowcrt.ChainState, step onfailureStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Onfailure")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -94,21 +100,35 @@ func (w *Onfailure) run(ctx context.Context, s *flowcrt.ChainState, step onfailu
 			id := onfailureStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != onfailureDone {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, onfailureStateIDs[step])
+		}
 		var next onfailureStep
 		switch step {
 		case onfailureStepFetch:
-			next, err = w.stepFetch(ctx, s)
+			next, err = w.stepFetch(sctx, s)
 		case onfailureStepParse:
-			next, err = w.stepParse(ctx, s)
+			next, err = w.stepParse(sctx, s)
 		case onfailureStepReject:
-			next, err = w.stepReject(ctx, s)
+			next, err = w.stepReject(sctx, s)
 		case onfailureStepFallback:
-			next, err = w.stepFallback(ctx, s)
+			next, err = w.stepFallback(sctx, s)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

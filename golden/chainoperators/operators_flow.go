@@ -13,7 +13,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // OperatorsHandlers is the work of the chain's tasks, implemented by you. A handler gets the
@@ -74,6 +74,12 @@ var (
 
 // run runs the chain on s from step until a task ends it.
 func (w *Operators) run(ctx context.Context, s *flowcrt.ChainState, step operatorsStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Operators")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -81,15 +87,29 @@ func (w *Operators) run(ctx context.Context, s *flowcrt.ChainState, step operato
 			id := operatorsStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != operatorsDone {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, operatorsStateIDs[step])
+		}
 		var next operatorsStep
 		switch step {
 		case operatorsStepClassify:
-			next, err = w.stepClassify(ctx, s)
+			next, err = w.stepClassify(sctx, s)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

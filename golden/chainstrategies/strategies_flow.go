@@ -12,7 +12,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // StrategiesHandlers is the work of the chain's tasks, implemented by you. A handler gets the
@@ -100,6 +100,12 @@ var (
 
 // run runs the chain on s from step until a task ends it.
 func (w *Strategies) run(ctx context.Context, s *flowcrt.ChainState, step strategiesStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Strategies")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -107,33 +113,47 @@ func (w *Strategies) run(ctx context.Context, s *flowcrt.ChainState, step strate
 			id := strategiesStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != strategiesDone {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, strategiesStateIDs[step])
+		}
 		var next strategiesStep
 		switch step {
 		case strategiesStepProfileA:
-			next, err = w.stepProfileA(ctx, s)
+			next, err = w.stepProfileA(sctx, s)
 		case strategiesStepProfileB:
-			next, err = w.stepProfileB(ctx, s)
+			next, err = w.stepProfileB(sctx, s)
 		case strategiesStepHistoryA:
-			next, err = w.stepHistoryA(ctx, s)
+			next, err = w.stepHistoryA(sctx, s)
 		case strategiesStepHistoryB:
-			next, err = w.stepHistoryB(ctx, s)
+			next, err = w.stepHistoryB(sctx, s)
 		case strategiesStepSayA:
-			next, err = w.stepSayA(ctx, s)
+			next, err = w.stepSayA(sctx, s)
 		case strategiesStepSayB:
-			next, err = w.stepSayB(ctx, s)
+			next, err = w.stepSayB(sctx, s)
 		case strategiesStepAutoA:
-			next, err = w.stepAutoA(ctx, s)
+			next, err = w.stepAutoA(sctx, s)
 		case strategiesStepAutoB:
-			next, err = w.stepAutoB(ctx, s)
+			next, err = w.stepAutoB(sctx, s)
 		case strategiesStepAutoC:
-			next, err = w.stepAutoC(ctx, s)
+			next, err = w.stepAutoC(sctx, s)
 		case strategiesStepAutoD:
-			next, err = w.stepAutoD(ctx, s)
+			next, err = w.stepAutoD(sctx, s)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -13,7 +13,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // DeployCheckHandlers is the work of the chain's tasks, implemented by you. A handler gets the
@@ -131,6 +131,12 @@ var (
 
 // run runs the chain on s from step until a task ends it.
 func (w *DeployCheck) run(ctx context.Context, s *flowcrt.ChainState, step deployCheckStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "DeployCheck")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -138,25 +144,39 @@ func (w *DeployCheck) run(ctx context.Context, s *flowcrt.ChainState, step deplo
 			id := deployCheckStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != deployCheckDone {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, deployCheckStateIDs[step])
+		}
 		var next deployCheckStep
 		switch step {
 		case deployCheckStepProbe:
-			next, err = w.stepProbe(ctx, s)
+			next, err = w.stepProbe(sctx, s)
 		case deployCheckStepScore:
-			next, err = w.stepScore(ctx, s)
+			next, err = w.stepScore(sctx, s)
 		case deployCheckStepReport:
-			next, err = w.stepReport(ctx, s)
+			next, err = w.stepReport(sctx, s)
 		case deployCheckStepReject:
-			next, err = w.stepReject(ctx, s)
+			next, err = w.stepReject(sctx, s)
 		case deployCheckStepOutage:
-			next, err = w.stepOutage(ctx, s)
+			next, err = w.stepOutage(sctx, s)
 		case deployCheckStepExplain:
-			next, err = w.stepExplain(ctx, s)
+			next, err = w.stepExplain(sctx, s)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // BatchState is the state of a Batch run.
@@ -276,12 +276,24 @@ func (w *Batch) runAt(ctx context.Context, sess *flowcrt.Session, s BatchState, 
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Batch) run(ctx context.Context, sess *flowcrt.Session, s BatchState, step batchStep) (out BatchState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Batch")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := batchStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != batchDone {
@@ -291,6 +303,9 @@ func (w *Batch) run(ctx context.Context, sess *flowcrt.Session, s BatchState, st
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, batchStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, batchStateIDs[step])
 		}
 		var next batchStep
 		var u BatchUpdate // the update of an inline state
@@ -308,6 +323,10 @@ func (w *Batch) run(ctx context.Context, sess *flowcrt.Session, s BatchState, st
 			err = &flowcrt.StateError{State: batchStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -373,12 +392,24 @@ func (w *Batch) mapLoad(ctx context.Context, s *BatchState, sess *flowcrt.Sessio
 // fails it with an error naming its state.
 func (w *Batch) iterateLoad(ctx context.Context, s *BatchState, item string, rec *[]BatchUpdate) (err error) {
 	step := batchStepWork
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Batch")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := batchStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != batchStepSplit {
@@ -389,10 +420,17 @@ func (w *Batch) iterateLoad(ctx context.Context, s *BatchState, item string, rec
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, batchStateIDs[step])
 		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, batchStateIDs[step])
+		}
 		var next batchStep
 		switch step {
 		case batchStepWork:
 			next, err = w.stepWork(sctx, s, item, rec)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err
@@ -459,12 +497,24 @@ func (w *Batch) parallelSplit(ctx context.Context, s *BatchState, sess *flowcrt.
 // s, until it reaches "report". rec receives the updates of its states. A panicking handler fails
 // it with an error naming its state.
 func (w *Batch) branchSplit(ctx context.Context, s *BatchState, step batchStep, rec *[]BatchUpdate) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Batch")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := batchStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != batchStepReport {
@@ -475,12 +525,19 @@ func (w *Batch) branchSplit(ctx context.Context, s *BatchState, step batchStep, 
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, batchStateIDs[step])
 		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, batchStateIDs[step])
+		}
 		var next batchStep
 		switch step {
 		case batchStepLeft:
 			next, err = w.stepLeft(sctx, s, rec)
 		case batchStepRight:
 			next, err = w.stepRight(sctx, s, rec)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -12,7 +12,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // ContextHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -164,6 +164,12 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Context) run(ctx context.Context, s *flowcrt.JSONState, step, until contextStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Context")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -171,21 +177,35 @@ func (w *Context) run(ctx context.Context, s *flowcrt.JSONState, step, until con
 			id := contextStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, contextStateIDs[step])
+		}
 		var next contextStep
 		switch step {
 		case contextStepFetch:
-			next, err = w.stepFetch(ctx, s)
+			next, err = w.stepFetch(sctx, s)
 		case contextStepList:
-			next, err = w.stepList(ctx, s)
+			next, err = w.stepList(sctx, s)
 		case contextStepNote:
-			next, err = w.stepNote(ctx, s)
+			next, err = w.stepNote(sctx, s)
 		case contextStepPhaseTwo:
-			next, err = w.stepPhaseTwo(ctx, s)
+			next, err = w.stepPhaseTwo(sctx, s)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

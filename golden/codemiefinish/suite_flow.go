@@ -12,7 +12,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // SuiteHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -136,6 +136,12 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Suite) run(ctx context.Context, s *flowcrt.JSONState, step, until suiteStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Suite")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -143,21 +149,35 @@ func (w *Suite) run(ctx context.Context, s *flowcrt.JSONState, step, until suite
 			id := suiteStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, suiteStateIDs[step])
+		}
 		var next suiteStep
 		switch step {
 		case suiteStepListEndpoints:
-			next, err = w.stepListEndpoints(ctx, s)
+			next, err = w.stepListEndpoints(sctx, s)
 		case suiteStepPlanTests:
-			next, err = w.stepPlanTests(ctx, s)
+			next, err = w.stepPlanTests(sctx, s)
 		case suiteStepWriteTest:
-			next, err = w.stepWriteTest(ctx, s)
+			next, err = w.stepWriteTest(sctx, s)
 		case suiteStepCommit:
-			next, err = w.stepCommit(ctx, s)
+			next, err = w.stepCommit(sctx, s)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -12,7 +12,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // TriageHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -144,6 +144,12 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Triage) run(ctx context.Context, s *flowcrt.JSONState, step, until triageStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Triage")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -151,23 +157,37 @@ func (w *Triage) run(ctx context.Context, s *flowcrt.JSONState, step, until tria
 			id := triageStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, triageStateIDs[step])
+		}
 		var next triageStep
 		switch step {
 		case triageStepSplit:
-			next, err = w.stepSplit(ctx, s)
+			next, err = w.stepSplit(sctx, s)
 		case triageStepClassify:
-			next, err = w.stepClassify(ctx, s)
+			next, err = w.stepClassify(sctx, s)
 		case triageStepFix:
-			next, err = w.stepFix(ctx, s)
+			next, err = w.stepFix(sctx, s)
 		case triageStepNote:
-			next, err = w.stepNote(ctx, s)
+			next, err = w.stepNote(sctx, s)
 		case triageStepReport:
-			next, err = w.stepReport(ctx, s)
+			next, err = w.stepReport(sctx, s)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

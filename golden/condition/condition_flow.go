@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // ConditionState is the state of a Condition run.
@@ -213,12 +213,24 @@ func (w *Condition) runAt(ctx context.Context, sess *flowcrt.Session, s Conditio
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Condition) run(ctx context.Context, sess *flowcrt.Session, s ConditionState, step conditionStep) (out ConditionState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Condition")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := conditionStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != conditionDone {
@@ -228,6 +240,9 @@ func (w *Condition) run(ctx context.Context, sess *flowcrt.Session, s ConditionS
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, conditionStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, conditionStateIDs[step])
 		}
 		var next conditionStep
 		var u ConditionUpdate // the update of an inline state
@@ -251,6 +266,10 @@ func (w *Condition) run(ctx context.Context, sess *flowcrt.Session, s ConditionS
 			err = &flowcrt.StateError{State: conditionStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -14,7 +14,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // DefaultOnlyState is the state of a DefaultOnly run.
@@ -170,12 +170,24 @@ func (w *DefaultOnly) runAt(ctx context.Context, sess *flowcrt.Session, s Defaul
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *DefaultOnly) run(ctx context.Context, sess *flowcrt.Session, s DefaultOnlyState, step defaultOnlyStep) (out DefaultOnlyState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "DefaultOnly")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := defaultOnlyStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != defaultOnlyDone {
@@ -185,6 +197,9 @@ func (w *DefaultOnly) run(ctx context.Context, sess *flowcrt.Session, s DefaultO
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, defaultOnlyStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, defaultOnlyStateIDs[step])
 		}
 		var next defaultOnlyStep
 		var u DefaultOnlyUpdate // the update of an inline state
@@ -202,6 +217,10 @@ func (w *DefaultOnly) run(ctx context.Context, sess *flowcrt.Session, s DefaultO
 			err = &flowcrt.StateError{State: defaultOnlyStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // FaultsState is the state of a Faults run.
@@ -241,12 +241,24 @@ func (w *Faults) runAt(ctx context.Context, sess *flowcrt.Session, s FaultsState
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Faults) run(ctx context.Context, sess *flowcrt.Session, s FaultsState, step faultsStep) (out FaultsState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Faults")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := faultsStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != faultsDone {
@@ -256,6 +268,9 @@ func (w *Faults) run(ctx context.Context, sess *flowcrt.Session, s FaultsState, 
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, faultsStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, faultsStateIDs[step])
 		}
 		var next faultsStep
 		var u FaultsUpdate // the update of an inline state
@@ -276,6 +291,10 @@ func (w *Faults) run(ctx context.Context, sess *flowcrt.Session, s FaultsState, 
 			err = &flowcrt.StateError{State: faultsStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -354,12 +373,24 @@ func (w *Faults) parallelStart(ctx context.Context, s *FaultsState, sess *flowcr
 // s, until it reaches "join". rec receives the updates of its states. A panicking handler fails it
 // with an error naming its state.
 func (w *Faults) branchStart(ctx context.Context, s *FaultsState, step faultsStep, rec *[]FaultsUpdate) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Faults")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := faultsStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != faultsStepJoin {
@@ -370,12 +401,19 @@ func (w *Faults) branchStart(ctx context.Context, s *FaultsState, step faultsSte
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, faultsStateIDs[step])
 		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, faultsStateIDs[step])
+		}
 		var next faultsStep
 		switch step {
 		case faultsStepLeft:
 			next, err = w.stepLeft(sctx, s, rec)
 		case faultsStepRight:
 			next, err = w.stepRight(sctx, s, rec)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err
@@ -459,12 +497,24 @@ func (w *Faults) mapJoin(ctx context.Context, s *FaultsState, sess *flowcrt.Sess
 // fails it with an error naming its state.
 func (w *Faults) iterateJoin(ctx context.Context, s *FaultsState, item string, rec *[]FaultsUpdate) (err error) {
 	step := faultsStepEach
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Faults")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := faultsStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != faultsStepDone {
@@ -475,10 +525,17 @@ func (w *Faults) iterateJoin(ctx context.Context, s *FaultsState, item string, r
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, faultsStateIDs[step])
 		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, faultsStateIDs[step])
+		}
 		var next faultsStep
 		switch step {
 		case faultsStepEach:
 			next, err = w.stepEach(sctx, s, item, rec)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -14,7 +14,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // GotoEndState is the state of a GotoEnd run.
@@ -188,12 +188,24 @@ func (w *GotoEnd) runAt(ctx context.Context, sess *flowcrt.Session, s GotoEndSta
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *GotoEnd) run(ctx context.Context, sess *flowcrt.Session, s GotoEndState, step gotoEndStep) (out GotoEndState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "GotoEnd")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := gotoEndStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != gotoEndDone {
@@ -203,6 +215,9 @@ func (w *GotoEnd) run(ctx context.Context, sess *flowcrt.Session, s GotoEndState
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, gotoEndStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, gotoEndStateIDs[step])
 		}
 		var next gotoEndStep
 		var u GotoEndUpdate // the update of an inline state
@@ -233,6 +248,10 @@ func (w *GotoEnd) run(ctx context.Context, sess *flowcrt.Session, s GotoEndState
 			err = &flowcrt.StateError{State: gotoEndStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -12,7 +12,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // MultistageHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -126,6 +126,12 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Multistage) run(ctx context.Context, s *flowcrt.JSONState, step, until multistageStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Multistage")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -133,21 +139,35 @@ func (w *Multistage) run(ctx context.Context, s *flowcrt.JSONState, step, until 
 			id := multistageStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, multistageStateIDs[step])
+		}
 		var next multistageStep
 		switch step {
 		case multistageStepSplitWork:
-			next, err = w.stepSplitWork(ctx, s)
+			next, err = w.stepSplitWork(sctx, s)
 		case multistageStepProcessChunk:
-			next, err = w.stepProcessChunk(ctx, s)
+			next, err = w.stepProcessChunk(sctx, s)
 		case multistageStepValidateChunk:
-			next, err = w.stepValidateChunk(ctx, s)
+			next, err = w.stepValidateChunk(sctx, s)
 		case multistageStepMergeResults:
-			next, err = w.stepMergeResults(ctx, s)
+			next, err = w.stepMergeResults(sctx, s)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -12,7 +12,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // NestedHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -115,6 +115,12 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Nested) run(ctx context.Context, s *flowcrt.JSONState, step, until nestedStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Nested")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -122,19 +128,33 @@ func (w *Nested) run(ctx context.Context, s *flowcrt.JSONState, step, until nest
 			id := nestedStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, nestedStateIDs[step])
+		}
 		var next nestedStep
 		switch step {
 		case nestedStepFetchResults:
-			next, err = w.stepFetchResults(ctx, s)
+			next, err = w.stepFetchResults(sctx, s)
 		case nestedStepProcessEnvironment:
-			next, err = w.stepProcessEnvironment(ctx, s)
+			next, err = w.stepProcessEnvironment(sctx, s)
 		case nestedStepAggregate:
-			next, err = w.stepAggregate(ctx, s)
+			next, err = w.stepAggregate(sctx, s)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

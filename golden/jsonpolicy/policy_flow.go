@@ -14,7 +14,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // PagesHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -158,6 +158,12 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Pages) run(ctx context.Context, s *flowcrt.JSONState, step, until pagesStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Pages")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -165,25 +171,39 @@ func (w *Pages) run(ctx context.Context, s *flowcrt.JSONState, step, until pages
 			id := pagesStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, pagesStateIDs[step])
+		}
 		var next pagesStep
 		switch step {
 		case pagesStepFetch:
-			next, err = w.stepFetch(ctx, s)
+			next, err = w.stepFetch(sctx, s)
 		case pagesStepRoute:
-			next, err = w.stepRoute(ctx, s)
+			next, err = w.stepRoute(sctx, s)
 		case pagesStepSummarize:
-			next, err = w.stepSummarize(ctx, s)
+			next, err = w.stepSummarize(sctx, s)
 		case pagesStepTranslate:
-			next, err = w.stepTranslate(ctx, s)
+			next, err = w.stepTranslate(sctx, s)
 		case pagesStepMissing:
-			next, err = w.stepMissing(ctx, s)
+			next, err = w.stepMissing(sctx, s)
 		case pagesStepBroken:
-			next, err = w.stepBroken(ctx, s)
+			next, err = w.stepBroken(sctx, s)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

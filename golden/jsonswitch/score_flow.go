@@ -12,7 +12,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // ScoreHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -137,6 +137,12 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Score) run(ctx context.Context, s *flowcrt.JSONState, step, until scoreStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Score")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -144,23 +150,37 @@ func (w *Score) run(ctx context.Context, s *flowcrt.JSONState, step, until score
 			id := scoreStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, scoreStateIDs[step])
+		}
 		var next scoreStep
 		switch step {
 		case scoreStepGrade:
-			next, err = w.stepGrade(ctx, s)
+			next, err = w.stepGrade(sctx, s)
 		case scoreStepExcellentHandler:
-			next, err = w.stepExcellentHandler(ctx, s)
+			next, err = w.stepExcellentHandler(sctx, s)
 		case scoreStepGoodHandler:
-			next, err = w.stepGoodHandler(ctx, s)
+			next, err = w.stepGoodHandler(sctx, s)
 		case scoreStepAverageHandler:
-			next, err = w.stepAverageHandler(ctx, s)
+			next, err = w.stepAverageHandler(sctx, s)
 		case scoreStepPoorHandler:
-			next, err = w.stepPoorHandler(ctx, s)
+			next, err = w.stepPoorHandler(sctx, s)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

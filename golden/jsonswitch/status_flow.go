@@ -12,7 +12,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // StatusHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -137,6 +137,12 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Status) run(ctx context.Context, s *flowcrt.JSONState, step, until statusStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Status")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -144,23 +150,37 @@ func (w *Status) run(ctx context.Context, s *flowcrt.JSONState, step, until stat
 			id := statusStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, statusStateIDs[step])
+		}
 		var next statusStep
 		switch step {
 		case statusStepPollJob:
-			next, err = w.stepPollJob(ctx, s)
+			next, err = w.stepPollJob(sctx, s)
 		case statusStepSuccessState:
-			next, err = w.stepSuccessState(ctx, s)
+			next, err = w.stepSuccessState(sctx, s)
 		case statusStepWaitState:
-			next, err = w.stepWaitState(ctx, s)
+			next, err = w.stepWaitState(sctx, s)
 		case statusStepRetryState:
-			next, err = w.stepRetryState(ctx, s)
+			next, err = w.stepRetryState(sctx, s)
 		case statusStepErrorState:
-			next, err = w.stepErrorState(ctx, s)
+			next, err = w.stepErrorState(sctx, s)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // ChunksState is the state of a Chunks run.
@@ -249,12 +249,24 @@ func (w *Chunks) runAt(ctx context.Context, sess *flowcrt.Session, s ChunksState
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Chunks) run(ctx context.Context, sess *flowcrt.Session, s ChunksState, step chunksStep) (out ChunksState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Chunks")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := chunksStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != chunksDone {
@@ -264,6 +276,9 @@ func (w *Chunks) run(ctx context.Context, sess *flowcrt.Session, s ChunksState, 
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, chunksStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, chunksStateIDs[step])
 		}
 		var next chunksStep
 		var u ChunksUpdate // the update of an inline state
@@ -279,6 +294,10 @@ func (w *Chunks) run(ctx context.Context, sess *flowcrt.Session, s ChunksState, 
 			err = &flowcrt.StateError{State: chunksStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -344,12 +363,24 @@ func (w *Chunks) mapSplit(ctx context.Context, s *ChunksState, sess *flowcrt.Ses
 // fails it with an error naming its state.
 func (w *Chunks) iterateSplit(ctx context.Context, s *ChunksState, item string, rec *[]ChunksUpdate) (err error) {
 	step := chunksStepProcess
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Chunks")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := chunksStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != chunksStepMerge {
@@ -360,12 +391,19 @@ func (w *Chunks) iterateSplit(ctx context.Context, s *ChunksState, item string, 
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, chunksStateIDs[step])
 		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, chunksStateIDs[step])
+		}
 		var next chunksStep
 		switch step {
 		case chunksStepProcess:
 			next, err = w.stepProcess(sctx, s, item, rec)
 		case chunksStepValidate:
 			next, err = w.stepValidate(sctx, s, item, rec)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

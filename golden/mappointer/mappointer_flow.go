@@ -14,7 +14,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // PointerState is the state of a Pointer run.
@@ -266,12 +266,24 @@ func (w *Pointer) runAt(ctx context.Context, sess *flowcrt.Session, s PointerSta
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Pointer) run(ctx context.Context, sess *flowcrt.Session, s PointerState, step pointerStep) (out PointerState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Pointer")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := pointerStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != pointerDone {
@@ -281,6 +293,9 @@ func (w *Pointer) run(ctx context.Context, sess *flowcrt.Session, s PointerState
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, pointerStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, pointerStateIDs[step])
 		}
 		var next pointerStep
 		switch step {
@@ -292,6 +307,10 @@ func (w *Pointer) run(ctx context.Context, sess *flowcrt.Session, s PointerState
 			next, err = w.stepLead(sctx, &s, sess)
 		case pointerStepAuditAll:
 			next, err = w.stepAuditAll(sctx, &s, sess)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -352,12 +371,24 @@ func (w *Pointer) mapFetch(ctx context.Context, s *PointerState, sess *flowcrt.S
 // fails it with an error naming its state.
 func (w *Pointer) iterateFetch(ctx context.Context, s *PointerState, item User, rec *[]PointerUpdate) (err error) {
 	step := pointerStepGreet
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Pointer")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := pointerStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != pointerStepPick {
@@ -368,10 +399,17 @@ func (w *Pointer) iterateFetch(ctx context.Context, s *PointerState, item User, 
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, pointerStateIDs[step])
 		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, pointerStateIDs[step])
+		}
 		var next pointerStep
 		switch step {
 		case pointerStepGreet:
 			next, err = w.stepGreet(sctx, s, item, rec)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err
@@ -455,12 +493,24 @@ func (w *Pointer) mapPick(ctx context.Context, s *PointerState, sess *flowcrt.Se
 // fails it with an error naming its state.
 func (w *Pointer) iteratePick(ctx context.Context, s *PointerState, item string, rec *[]PointerUpdate) (err error) {
 	step := pointerStepTag
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Pointer")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := pointerStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != pointerStepLead {
@@ -471,10 +521,17 @@ func (w *Pointer) iteratePick(ctx context.Context, s *PointerState, item string,
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, pointerStateIDs[step])
 		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, pointerStateIDs[step])
+		}
 		var next pointerStep
 		switch step {
 		case pointerStepTag:
 			next, err = w.stepTag(sctx, s, item, rec)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err
@@ -557,12 +614,24 @@ func (w *Pointer) mapLead(ctx context.Context, s *PointerState, sess *flowcrt.Se
 // handler fails it with an error naming its state.
 func (w *Pointer) iterateLead(ctx context.Context, s *PointerState, item User, rec *[]PointerUpdate) (err error) {
 	step := pointerStepNotify
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Pointer")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := pointerStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != pointerStepAuditAll {
@@ -573,10 +642,17 @@ func (w *Pointer) iterateLead(ctx context.Context, s *PointerState, item User, r
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, pointerStateIDs[step])
 		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, pointerStateIDs[step])
+		}
 		var next pointerStep
 		switch step {
 		case pointerStepNotify:
 			next, err = w.stepNotify(sctx, s, item, rec)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err
@@ -644,12 +720,24 @@ func (w *Pointer) mapAuditAll(ctx context.Context, s *PointerState, sess *flowcr
 // panicking handler fails it with an error naming its state.
 func (w *Pointer) iterateAuditAll(ctx context.Context, s *PointerState, item PointerState, rec *[]PointerUpdate) (err error) {
 	step := pointerStepAudit
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Pointer")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := pointerStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != pointerDone {
@@ -660,10 +748,17 @@ func (w *Pointer) iterateAuditAll(ctx context.Context, s *PointerState, item Poi
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, pointerStateIDs[step])
 		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, pointerStateIDs[step])
+		}
 		var next pointerStep
 		switch step {
 		case pointerStepAudit:
 			next, err = w.stepAudit(sctx, s, item, rec)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

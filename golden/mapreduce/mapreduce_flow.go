@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // MapReduceState is the state of a MapReduce run.
@@ -286,12 +286,24 @@ func (w *MapReduce) runAt(ctx context.Context, sess *flowcrt.Session, s MapReduc
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *MapReduce) run(ctx context.Context, sess *flowcrt.Session, s MapReduceState, step mapReduceStep) (out MapReduceState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "MapReduce")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := mapReduceStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != mapReduceDone {
@@ -301,6 +313,9 @@ func (w *MapReduce) run(ctx context.Context, sess *flowcrt.Session, s MapReduceS
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, mapReduceStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, mapReduceStateIDs[step])
 		}
 		var next mapReduceStep
 		var u MapReduceUpdate // the update of an inline state
@@ -316,6 +331,10 @@ func (w *MapReduce) run(ctx context.Context, sess *flowcrt.Session, s MapReduceS
 			err = &flowcrt.StateError{State: mapReduceStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -381,12 +400,24 @@ func (w *MapReduce) mapLoad(ctx context.Context, s *MapReduceState, sess *flowcr
 // fails it with an error naming its state.
 func (w *MapReduce) iterateLoad(ctx context.Context, s *MapReduceState, item Ticket, rec *[]MapReduceUpdate) (err error) {
 	step := mapReduceStepScore
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "MapReduce")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := mapReduceStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != mapReduceStepReport {
@@ -397,10 +428,17 @@ func (w *MapReduce) iterateLoad(ctx context.Context, s *MapReduceState, item Tic
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, mapReduceStateIDs[step])
 		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, mapReduceStateIDs[step])
+		}
 		var next mapReduceStep
 		switch step {
 		case mapReduceStepScore:
 			next, err = w.stepScore(sctx, s, item, rec)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // MembershipState is the state of a Membership run.
@@ -222,12 +222,24 @@ func (w *Membership) runAt(ctx context.Context, sess *flowcrt.Session, s Members
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Membership) run(ctx context.Context, sess *flowcrt.Session, s MembershipState, step membershipStep) (out MembershipState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Membership")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := membershipStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != membershipDone {
@@ -237,6 +249,9 @@ func (w *Membership) run(ctx context.Context, sess *flowcrt.Session, s Membershi
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, membershipStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, membershipStateIDs[step])
 		}
 		var next membershipStep
 		var u MembershipUpdate // the update of an inline state
@@ -270,6 +285,10 @@ func (w *Membership) run(ctx context.Context, sess *flowcrt.Session, s Membershi
 			err = &flowcrt.StateError{State: membershipStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // MockedState is the state of a Mocked run.
@@ -185,12 +185,24 @@ func (w *Mocked) runAt(ctx context.Context, sess *flowcrt.Session, s MockedState
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Mocked) run(ctx context.Context, sess *flowcrt.Session, s MockedState, step mockedStep) (out MockedState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Mocked")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := mockedStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != mockedDone {
@@ -201,6 +213,9 @@ func (w *Mocked) run(ctx context.Context, sess *flowcrt.Session, s MockedState, 
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, mockedStateIDs[step])
 		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, mockedStateIDs[step])
+		}
 		var next mockedStep
 		switch step {
 		case mockedStepFetch:
@@ -209,6 +224,10 @@ func (w *Mocked) run(ctx context.Context, sess *flowcrt.Session, s MockedState, 
 			next, err = w.stepDecide(sctx, &s)
 		case mockedStepReport:
 			next, err = w.stepReport(sctx, &s)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

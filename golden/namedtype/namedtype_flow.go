@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // TicketsState is the state of a Tickets run.
@@ -201,12 +201,24 @@ func (w *Tickets) runAt(ctx context.Context, sess *flowcrt.Session, s TicketsSta
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Tickets) run(ctx context.Context, sess *flowcrt.Session, s TicketsState, step ticketsStep) (out TicketsState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Tickets")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := ticketsStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != ticketsDone {
@@ -216,6 +228,9 @@ func (w *Tickets) run(ctx context.Context, sess *flowcrt.Session, s TicketsState
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, ticketsStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, ticketsStateIDs[step])
 		}
 		var next ticketsStep
 		var u TicketsUpdate // the update of an inline state
@@ -240,6 +255,10 @@ func (w *Tickets) run(ctx context.Context, sess *flowcrt.Session, s TicketsState
 			err = &flowcrt.StateError{State: ticketsStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

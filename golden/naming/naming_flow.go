@@ -14,7 +14,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // NamingState is the state of a Naming run.
@@ -168,12 +168,24 @@ func (w *Naming) runAt(ctx context.Context, sess *flowcrt.Session, s NamingState
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Naming) run(ctx context.Context, sess *flowcrt.Session, s NamingState, step namingStep) (out NamingState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Naming")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := namingStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != namingDone {
@@ -183,6 +195,9 @@ func (w *Naming) run(ctx context.Context, sess *flowcrt.Session, s NamingState, 
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, namingStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, namingStateIDs[step])
 		}
 		var next namingStep
 		var u NamingUpdate // the update of an inline state
@@ -202,6 +217,10 @@ func (w *Naming) run(ctx context.Context, sess *flowcrt.Session, s NamingState, 
 			err = &flowcrt.StateError{State: namingStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

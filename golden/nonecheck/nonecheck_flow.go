@@ -14,7 +14,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // NoneCheckState is the state of a NoneCheck run.
@@ -198,12 +198,24 @@ func (w *NoneCheck) runAt(ctx context.Context, sess *flowcrt.Session, s NoneChec
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *NoneCheck) run(ctx context.Context, sess *flowcrt.Session, s NoneCheckState, step noneCheckStep) (out NoneCheckState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "NoneCheck")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := noneCheckStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != noneCheckDone {
@@ -213,6 +225,9 @@ func (w *NoneCheck) run(ctx context.Context, sess *flowcrt.Session, s NoneCheckS
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, noneCheckStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, noneCheckStateIDs[step])
 		}
 		var next noneCheckStep
 		var u NoneCheckUpdate // the update of an inline state
@@ -234,6 +249,10 @@ func (w *NoneCheck) run(ctx context.Context, sess *flowcrt.Session, s NoneCheckS
 			err = &flowcrt.StateError{State: noneCheckStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

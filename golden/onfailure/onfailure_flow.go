@@ -14,7 +14,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // OnFailureState is the state of a OnFailure run.
@@ -184,12 +184,24 @@ func (w *OnFailure) runAt(ctx context.Context, sess *flowcrt.Session, s OnFailur
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *OnFailure) run(ctx context.Context, sess *flowcrt.Session, s OnFailureState, step onFailureStep) (out OnFailureState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "OnFailure")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := onFailureStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != onFailureDone {
@@ -199,6 +211,9 @@ func (w *OnFailure) run(ctx context.Context, sess *flowcrt.Session, s OnFailureS
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, onFailureStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, onFailureStateIDs[step])
 		}
 		var next onFailureStep
 		var u OnFailureUpdate // the update of an inline state
@@ -216,6 +231,10 @@ func (w *OnFailure) run(ctx context.Context, sess *flowcrt.Session, s OnFailureS
 			err = &flowcrt.StateError{State: onFailureStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

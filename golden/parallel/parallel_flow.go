@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // ParallelState is the state of a Parallel run.
@@ -281,12 +281,24 @@ func (w *Parallel) runAt(ctx context.Context, sess *flowcrt.Session, s ParallelS
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Parallel) run(ctx context.Context, sess *flowcrt.Session, s ParallelState, step parallelStep) (out ParallelState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Parallel")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := parallelStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != parallelDone {
@@ -296,6 +308,9 @@ func (w *Parallel) run(ctx context.Context, sess *flowcrt.Session, s ParallelSta
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, parallelStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, parallelStateIDs[step])
 		}
 		var next parallelStep
 		var u ParallelUpdate // the update of an inline state
@@ -311,6 +326,10 @@ func (w *Parallel) run(ctx context.Context, sess *flowcrt.Session, s ParallelSta
 			err = &flowcrt.StateError{State: parallelStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -370,12 +389,24 @@ func (w *Parallel) parallelSplit(ctx context.Context, s *ParallelState, sess *fl
 // s, until it reaches "merge". rec receives the updates of its states. A panicking handler fails
 // it with an error naming its state.
 func (w *Parallel) branchSplit(ctx context.Context, s *ParallelState, step parallelStep, rec *[]ParallelUpdate) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Parallel")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := parallelStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != parallelStepMerge {
@@ -385,6 +416,9 @@ func (w *Parallel) branchSplit(ctx context.Context, s *ParallelState, step paral
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, parallelStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, parallelStateIDs[step])
 		}
 		var next parallelStep
 		switch step {
@@ -398,6 +432,10 @@ func (w *Parallel) branchSplit(ctx context.Context, s *ParallelState, step paral
 			next, err = w.stepBBig(sctx, s, rec)
 		case parallelStepC:
 			next, err = w.stepC(sctx, s, rec)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

@@ -14,7 +14,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // BestState is the state of a Best run.
@@ -176,12 +176,24 @@ func (w *Best) runAt(ctx context.Context, sess *flowcrt.Session, s BestState, st
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Best) run(ctx context.Context, sess *flowcrt.Session, s BestState, step bestStep) (out BestState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Best")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := bestStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != bestDone {
@@ -192,10 +204,17 @@ func (w *Best) run(ctx context.Context, sess *flowcrt.Session, s BestState, step
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, bestStateIDs[step])
 		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, bestStateIDs[step])
+		}
 		var next bestStep
 		switch step {
 		case bestStepMeasure:
 			next, err = w.stepMeasure(sctx, &s)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

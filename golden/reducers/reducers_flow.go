@@ -14,7 +14,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // ReducersState is the state of a Reducers run.
@@ -250,12 +250,24 @@ func (w *Reducers) runAt(ctx context.Context, sess *flowcrt.Session, s ReducersS
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Reducers) run(ctx context.Context, sess *flowcrt.Session, s ReducersState, step reducersStep) (out ReducersState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Reducers")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := reducersStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != reducersDone {
@@ -265,6 +277,9 @@ func (w *Reducers) run(ctx context.Context, sess *flowcrt.Session, s ReducersSta
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, reducersStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, reducersStateIDs[step])
 		}
 		var next reducersStep
 		var u ReducersUpdate // the update of an inline state
@@ -281,6 +296,10 @@ func (w *Reducers) run(ctx context.Context, sess *flowcrt.Session, s ReducersSta
 			err = &flowcrt.StateError{State: reducersStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

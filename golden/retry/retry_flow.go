@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // RetryState is the state of a Retry run.
@@ -163,12 +163,24 @@ func (w *Retry) runAt(ctx context.Context, sess *flowcrt.Session, s RetryState, 
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Retry) run(ctx context.Context, sess *flowcrt.Session, s RetryState, step retryStep) (out RetryState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Retry")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := retryStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != retryDone {
@@ -179,10 +191,17 @@ func (w *Retry) run(ctx context.Context, sess *flowcrt.Session, s RetryState, st
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, retryStateIDs[step])
 		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, retryStateIDs[step])
+		}
 		var next retryStep
 		switch step {
 		case retryStepCall:
 			next, err = w.stepCall(sctx, &s)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // SupervisedState is the state of a Supervised run.
@@ -235,12 +235,24 @@ func (w *Supervised) runAt(ctx context.Context, sess *flowcrt.Session, s Supervi
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Supervised) run(ctx context.Context, sess *flowcrt.Session, s SupervisedState, step supervisedStep) (out SupervisedState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Supervised")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := supervisedStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != supervisedDone {
@@ -250,6 +262,9 @@ func (w *Supervised) run(ctx context.Context, sess *flowcrt.Session, s Supervise
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, supervisedStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, supervisedStateIDs[step])
 		}
 		var next supervisedStep
 		var u SupervisedUpdate // the update of an inline state
@@ -272,6 +287,10 @@ func (w *Supervised) run(ctx context.Context, sess *flowcrt.Session, s Supervise
 			err = &flowcrt.StateError{State: supervisedStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -14,7 +14,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // InnerState is the state of a Inner run.
@@ -164,12 +164,24 @@ func (w *Inner) runAt(ctx context.Context, sess *flowcrt.Session, s InnerState, 
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Inner) run(ctx context.Context, sess *flowcrt.Session, s InnerState, step innerStep) (out InnerState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Inner")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := innerStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != innerDone {
@@ -179,6 +191,9 @@ func (w *Inner) run(ctx context.Context, sess *flowcrt.Session, s InnerState, st
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, innerStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, innerStateIDs[step])
 		}
 		var next innerStep
 		var u InnerUpdate // the update of an inline state
@@ -194,6 +209,10 @@ func (w *Inner) run(ctx context.Context, sess *flowcrt.Session, s InnerState, st
 			err = &flowcrt.StateError{State: innerStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // MiddleState is the state of a Middle run.
@@ -169,12 +169,24 @@ func (w *Middle) runAt(ctx context.Context, sess *flowcrt.Session, s MiddleState
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Middle) run(ctx context.Context, sess *flowcrt.Session, s MiddleState, step middleStep) (out MiddleState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Middle")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := middleStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != middleDone {
@@ -184,6 +196,9 @@ func (w *Middle) run(ctx context.Context, sess *flowcrt.Session, s MiddleState, 
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, middleStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, middleStateIDs[step])
 		}
 		var next middleStep
 		var u MiddleUpdate // the update of an inline state
@@ -201,6 +216,10 @@ func (w *Middle) run(ctx context.Context, sess *flowcrt.Session, s MiddleState, 
 			err = &flowcrt.StateError{State: middleStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // OuterState is the state of a Outer run.
@@ -177,12 +177,24 @@ func (w *Outer) runAt(ctx context.Context, sess *flowcrt.Session, s OuterState, 
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Outer) run(ctx context.Context, sess *flowcrt.Session, s OuterState, step outerStep) (out OuterState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Outer")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := outerStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != outerDone {
@@ -192,6 +204,9 @@ func (w *Outer) run(ctx context.Context, sess *flowcrt.Session, s OuterState, st
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, outerStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, outerStateIDs[step])
 		}
 		var next outerStep
 		var u OuterUpdate // the update of an inline state
@@ -215,6 +230,10 @@ func (w *Outer) run(ctx context.Context, sess *flowcrt.Session, s OuterState, st
 			err = &flowcrt.StateError{State: outerStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

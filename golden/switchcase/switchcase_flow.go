@@ -14,7 +14,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // SwitchCaseState is the state of a SwitchCase run.
@@ -208,12 +208,24 @@ func (w *SwitchCase) runAt(ctx context.Context, sess *flowcrt.Session, s SwitchC
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *SwitchCase) run(ctx context.Context, sess *flowcrt.Session, s SwitchCaseState, step switchCaseStep) (out SwitchCaseState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "SwitchCase")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := switchCaseStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != switchCaseDone {
@@ -223,6 +235,9 @@ func (w *SwitchCase) run(ctx context.Context, sess *flowcrt.Session, s SwitchCas
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, switchCaseStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, switchCaseStateIDs[step])
 		}
 		var next switchCaseStep
 		var u SwitchCaseUpdate // the update of an inline state
@@ -258,6 +273,10 @@ func (w *SwitchCase) run(ctx context.Context, sess *flowcrt.Session, s SwitchCas
 			err = &flowcrt.StateError{State: switchCaseStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

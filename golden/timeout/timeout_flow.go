@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // TimeoutState is the state of a Timeout run.
@@ -167,12 +167,24 @@ func (w *Timeout) runAt(ctx context.Context, sess *flowcrt.Session, s TimeoutSta
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Timeout) run(ctx context.Context, sess *flowcrt.Session, s TimeoutState, step timeoutStep) (out TimeoutState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Timeout")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := timeoutStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != timeoutDone {
@@ -183,12 +195,19 @@ func (w *Timeout) run(ctx context.Context, sess *flowcrt.Session, s TimeoutState
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, timeoutStateIDs[step])
 		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, timeoutStateIDs[step])
+		}
 		var next timeoutStep
 		switch step {
 		case timeoutStepFetch:
 			next, err = w.stepFetch(sctx, &s)
 		case timeoutStepStore:
 			next, err = w.stepStore(sctx, &s)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // PublishState is the state of a Publish run.
@@ -203,12 +203,24 @@ func (w *Publish) runAt(ctx context.Context, sess *flowcrt.Session, s PublishSta
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Publish) run(ctx context.Context, sess *flowcrt.Session, s PublishState, step publishStep) (out PublishState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Publish")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := publishStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != publishDone {
@@ -218,6 +230,9 @@ func (w *Publish) run(ctx context.Context, sess *flowcrt.Session, s PublishState
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, publishStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, publishStateIDs[step])
 		}
 		var next publishStep
 		var u PublishUpdate // the update of an inline state
@@ -239,6 +254,10 @@ func (w *Publish) run(ctx context.Context, sess *flowcrt.Session, s PublishState
 			err = &flowcrt.StateError{State: publishStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -14,7 +14,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // CatchHandlers is the work of the state machine, implemented by you: one method per
@@ -124,6 +124,12 @@ func (w *Catch) runAt(ctx context.Context, sess *flowcrt.Session, input any, sta
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Catch) run(ctx context.Context, x *flowcrt.ASLExec, in any, step catchStep) (out any, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Catch")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -131,17 +137,31 @@ func (w *Catch) run(ctx context.Context, x *flowcrt.ASLExec, in any, step catchS
 			id := catchStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != catchDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, catchStateIDs[step])
+		}
 		var next catchStep
 		switch step {
 		case catchStepT:
-			next, in, err = w.stepT(ctx, x, in)
+			next, in, err = w.stepT(sctx, x, in)
 		case catchStepRecover:
-			next, in, err = w.stepRecover(ctx, x, in)
+			next, in, err = w.stepRecover(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, catchStateIDs[next], in, err)
 		if err != nil {

@@ -12,7 +12,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // ToolloopHandlers is the work of the chain's tasks, implemented by you. A handler gets the
@@ -84,6 +84,12 @@ var (
 
 // run runs the chain on s from step until a task ends it.
 func (w *Toolloop) run(ctx context.Context, s *flowcrt.ChainState, step toolloopStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Toolloop")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -91,17 +97,31 @@ func (w *Toolloop) run(ctx context.Context, s *flowcrt.ChainState, step toolloop
 			id := toolloopStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != toolloopDone {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, toolloopStateIDs[step])
+		}
 		var next toolloopStep
 		switch step {
 		case toolloopStepChat:
-			next, err = w.stepChat(ctx, s)
+			next, err = w.stepChat(sctx, s)
 		case toolloopStepRunTools:
-			next, err = w.stepRunTools(ctx, s)
+			next, err = w.stepRunTools(sctx, s)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

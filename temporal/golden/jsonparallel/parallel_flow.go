@@ -12,7 +12,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // ParallelHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -139,6 +139,12 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Parallel) run(ctx context.Context, s *flowcrt.JSONState, step, until parallelStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Parallel")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -146,23 +152,37 @@ func (w *Parallel) run(ctx context.Context, s *flowcrt.JSONState, step, until pa
 			id := parallelStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, parallelStateIDs[step])
+		}
 		var next parallelStep
 		switch step {
 		case parallelStepState1:
-			next, err = w.stepState1(ctx, s)
+			next, err = w.stepState1(sctx, s)
 		case parallelStepState2:
-			next, err = w.stepState2(ctx, s)
+			next, err = w.stepState2(sctx, s)
 		case parallelStepState3:
-			next, err = w.stepState3(ctx, s)
+			next, err = w.stepState3(sctx, s)
 		case parallelStepState4:
-			next, err = w.stepState4(ctx, s)
+			next, err = w.stepState4(sctx, s)
 		case parallelStepState5:
-			next, err = w.stepState5(ctx, s)
+			next, err = w.stepState5(sctx, s)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

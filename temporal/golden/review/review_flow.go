@@ -14,7 +14,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // ReviewState is the state of a Review run.
@@ -274,12 +274,24 @@ func (w *Review) runAt(ctx context.Context, sess *flowcrt.Session, s ReviewState
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Review) run(ctx context.Context, sess *flowcrt.Session, s ReviewState, step reviewStep) (out ReviewState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Review")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := reviewStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != reviewDone {
@@ -289,6 +301,9 @@ func (w *Review) run(ctx context.Context, sess *flowcrt.Session, s ReviewState, 
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, reviewStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, reviewStateIDs[step])
 		}
 		var next reviewStep
 		var u ReviewUpdate // the update of an inline state
@@ -309,6 +324,10 @@ func (w *Review) run(ctx context.Context, sess *flowcrt.Session, s ReviewState, 
 			err = &flowcrt.StateError{State: reviewStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -374,12 +393,24 @@ func (w *Review) mapLoad(ctx context.Context, s *ReviewState, sess *flowcrt.Sess
 // fails it with an error naming its state.
 func (w *Review) iterateLoad(ctx context.Context, s *ReviewState, item string, rec *[]ReviewUpdate) (err error) {
 	step := reviewStepCheck
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Review")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := reviewStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != reviewStepApprove {
@@ -390,10 +421,17 @@ func (w *Review) iterateLoad(ctx context.Context, s *ReviewState, item string, r
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, reviewStateIDs[step])
 		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, reviewStateIDs[step])
+		}
 		var next reviewStep
 		switch step {
 		case reviewStepCheck:
 			next, err = w.stepCheck(sctx, s, item, rec)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err
