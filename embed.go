@@ -19,7 +19,7 @@ var sources embed.FS
 // (tests included; the writer skips them).
 func RuntimeSource() fs.FS { return sources }
 
-//go:embed builtin/*.go builtin/httpspec/*.go binmain/*.go checkpoint/sqlite/*.go
+//go:embed builtin/*.go builtin/httpspec/*.go binmain/*.go checkpoint/sqlite/*.go observe/*.go observe/otel/*.go
 var buildSources embed.FS
 
 // BuildSource is the source of the packages a built program links beside

@@ -53,14 +53,18 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, run RunFunc,
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	ctx, done := observe(ctx, stderr, *quiet)
-	defer done()
+	watch, done, err := observe(ctx, stderr, *quiet)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+		return 2
+	}
 	var out any
 	if sf.ID != "" {
-		out, err = runSession(ctx, sf, session, in, env)
+		out, err = runSession(ctx, sf, session, in, env, watch)
 	} else {
-		out, err = run(ctx, in, env)
+		out, err = run(ctx, in, env, watch)
 	}
+	done()
 	return flowcrt.Report(prog, stdout, stderr, out, err, sf.ID != "")
 }
 
@@ -99,11 +103,11 @@ func readInput(input string, stdin io.Reader) ([]byte, error) {
 }
 
 // runSession runs the session with its checkpoints in the SQLite file.
-func runSession(ctx context.Context, sf SessionFlags, session SessionFunc, in []byte, env *Env) (any, error) {
+func runSession(ctx context.Context, sf SessionFlags, session SessionFunc, in []byte, env *Env, watch flowcrt.Option) (any, error) {
 	store, err := sf.Open()
 	if err != nil {
 		return nil, &flowcrt.SessionError{Session: sf.ID, Err: err}
 	}
 	defer store.Close()
-	return session(ctx, sf.ID, in, sf.Decision, env, flowcrt.WithCheckpointer(store))
+	return session(ctx, sf.ID, in, sf.Decision, env, watch, flowcrt.WithCheckpointer(store))
 }

@@ -73,7 +73,7 @@ func TestMainSession(t *testing.T) {
 	var got []string
 	session := func(ctx context.Context, id string, input []byte, decision string, env *Env, opts ...flowcrt.Option) (any, error) {
 		got = append(got, id+"|"+string(input)+"|"+decision)
-		if len(opts) != 1 {
+		if flowcrt.NewConfig(opts...).Checkpointer == nil {
 			return nil, errors.New("no checkpointer")
 		}
 		return map[string]any{"ok": true}, nil

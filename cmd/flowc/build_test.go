@@ -227,8 +227,21 @@ func TestBuildChain(t *testing.T) {
 		}
 		return http.StatusOK, "Restart the router."
 	})
+	traces := make(chan string, 8)
+	collector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		traces <- r.URL.Path + " " + string(body)
+	}))
+	defer collector.Close()
+	env = append(env, "OTEL_EXPORTER_OTLP_ENDPOINT="+collector.URL)
 	stdout, stderr, code := runProgram(t, bin, env, `"wifi drops"`, "--input", "-")
 	require.Equal(t, 0, code, stderr)
+	require.Len(t, traces, 1, "the program exports its spans once, at its end")
+	export := <-traces
+	assert.True(t, strings.HasPrefix(export, "/v1/traces "), "OTLP over HTTP by default")
+	for _, span := range []string{"run Helpdesk", "state triage", "state tech", "attempt tech"} {
+		assert.Contains(t, export, span)
+	}
 	assert.JSONEq(t, `{"status": "SUCCEEDED", "output": {"output": [
 		{"role": "user", "content": "Help with: wifi drops"},
 		{"role": "assistant", "content": "Restart the router."}], "vars": {}}}`, stdout)
