@@ -14,7 +14,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // OrderHandlers is the work of the state machine, implemented by you: one method per
@@ -126,6 +126,12 @@ func (w *Order) runAt(ctx context.Context, sess *flowcrt.Session, input any, sta
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Order) run(ctx context.Context, x *flowcrt.ASLExec, in any, step orderStep) (out any, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Order")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -133,19 +139,33 @@ func (w *Order) run(ctx context.Context, x *flowcrt.ASLExec, in any, step orderS
 			id := orderStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != orderDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, orderStateIDs[step])
+		}
 		var next orderStep
 		switch step {
 		case orderStepQuote:
-			next, in, err = w.stepQuote(ctx, x, in)
+			next, in, err = w.stepQuote(sctx, x, in)
 		case orderStepOrder:
-			next, in, err = w.stepOrder(ctx, x, in)
+			next, in, err = w.stepOrder(sctx, x, in)
 		case orderStepUnknown:
-			next, in, err = w.stepUnknown(ctx, x, in)
+			next, in, err = w.stepUnknown(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, orderStateIDs[next], in, err)
 		if err != nil {

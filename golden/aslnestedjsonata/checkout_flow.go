@@ -13,7 +13,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // CheckoutHandlers is the work of the state machine, implemented by you: one method per
@@ -125,6 +125,12 @@ func (w *Checkout) runAt(ctx context.Context, sess *flowcrt.Session, input any, 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Checkout) run(ctx context.Context, x *flowcrt.ASLExec, in any, step checkoutStep) (out any, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Checkout")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -132,17 +138,31 @@ func (w *Checkout) run(ctx context.Context, x *flowcrt.ASLExec, in any, step che
 			id := checkoutStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != checkoutDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, checkoutStateIDs[step])
+		}
 		var next checkoutStep
 		switch step {
 		case checkoutStepTotal:
-			next, in, err = w.stepTotal(ctx, x, in)
+			next, in, err = w.stepTotal(sctx, x, in)
 		case checkoutStepNotify:
-			next, in, err = w.stepNotify(ctx, x, in)
+			next, in, err = w.stepNotify(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, checkoutStateIDs[next], in, err)
 		if err != nil {
@@ -198,6 +218,12 @@ func (w *Checkout) stepTotal(ctx context.Context, x *flowcrt.ASLExec, in any) (c
 // and returns its output.
 func (w *Checkout) runTotalTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := checkoutStepAdd
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Checkout")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -205,15 +231,29 @@ func (w *Checkout) runTotalTemplate(ctx context.Context, x *flowcrt.ASLExec, in 
 			id := checkoutStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != checkoutDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, checkoutStateIDs[step])
+		}
 		var next checkoutStep
 		switch step {
 		case checkoutStepAdd:
-			next, in, err = w.stepAdd(ctx, x, in)
+			next, in, err = w.stepAdd(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(checkoutStateIDs[step], err)

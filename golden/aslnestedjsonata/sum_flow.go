@@ -13,7 +13,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // SumHandlers is the work of the state machine, implemented by you: one method per
@@ -116,6 +116,12 @@ func (w *Sum) runAt(ctx context.Context, sess *flowcrt.Session, input any, state
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Sum) run(ctx context.Context, x *flowcrt.ASLExec, in any, step sumStep) (out any, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Sum")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -123,15 +129,29 @@ func (w *Sum) run(ctx context.Context, x *flowcrt.ASLExec, in any, step sumStep)
 			id := sumStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != sumDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, sumStateIDs[step])
+		}
 		var next sumStep
 		switch step {
 		case sumStepAdd:
-			next, in, err = w.stepAdd(ctx, x, in)
+			next, in, err = w.stepAdd(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, sumStateIDs[next], in, err)
 		if err != nil {
