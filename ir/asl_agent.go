@@ -40,6 +40,11 @@ type Include struct {
 	Template string // the import's name, or the WorkflowId
 	Inline   bool   // compiled in: Branches[0] is the sub-workflow
 
+	// The template parameters an Include gives at run time (`key.$`),
+	// evaluated on its effective input; the template reads them as
+	// variables of a scope of its own.
+	Params *Template
+
 	// A Task state that starts a Step Functions execution of a bound
 	// definition: its StateMachineArn, and how it waits ("sync",
 	// "sync:2", or "" for fire-and-forget).

@@ -100,3 +100,21 @@ func executionJSON(wait string, v any) any {
 	}
 	return jsonText(v)
 }
+
+// IncludeWith is the body of an Include state whose compiled-in template
+// takes parameters at run time: params, evaluated on the state's effective
+// input, become the variables of a scope of the template's own (inside the
+// one the state runs in), which the template reads as `$name`.
+func (x *ASLExec) IncludeWith(params *Template, sub Machine) Body {
+	return func(ctx context.Context, cx *ASLContext, in any) (any, error) {
+		v, err := params.Eval(in, cx)
+		if err != nil {
+			return nil, err
+		}
+		scope := newScope(x.scope(ctx))
+		if o, ok := v.(*Object); ok {
+			scope.assign(o)
+		}
+		return sub(context.WithValue(ctx, scopeKey{}, scope), x, in)
+	}
+}
