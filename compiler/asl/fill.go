@@ -71,8 +71,11 @@ func (f filler) reference(k, v *yaml.Node, c fillCtx) bool {
 	}
 	switch {
 	case c.payload:
-		k.Value += ".$"
-		v.Value = f.intrinsic(v)
+		expr, ok := f.intrinsic(v)
+		if ok {
+			k.Value += ".$"
+			v.Value = expr
+		}
 	case comparisons[k.Value+"Path"] == opPath:
 		name, ok := f.wholeRuntime(v.Value)
 		if !ok {
@@ -138,10 +141,11 @@ func (f filler) text(n *yaml.Node, sub func(p string, v any, filter string) stri
 }
 
 // intrinsic is the JSONPath value of a string holding run-time
-// parameters: `$p` for one alone, else a States.Format call.
-func (f filler) intrinsic(n *yaml.Node) string {
+// parameters: `$p` for one alone, else a States.Format call; false when
+// none could be read (a filter on one was reported).
+func (f filler) intrinsic(n *yaml.Node) (string, bool) {
 	if name, ok := f.wholeRuntime(n.Value); ok {
-		return "$" + name
+		return "$" + name, true
 	}
 	var args []string
 	format := f.text(n, func(p string, v any, filter string) string {
@@ -151,7 +155,7 @@ func (f filler) intrinsic(n *yaml.Node) string {
 		}
 		return escapeIntrinsic(paramText(v, filter))
 	}, escapeIntrinsic)
-	return "States.Format('" + format + "', " + strings.Join(args, ", ") + ")"
+	return "States.Format('" + format + "', " + strings.Join(args, ", ") + ")", len(args) > 0
 }
 
 // jsonata is the JSONata form of a string holding run-time parameters:

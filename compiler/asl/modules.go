@@ -125,9 +125,7 @@ func (l *lowerer) compose(root *yaml.Node, inc *inclusion, s *ir.State) {
 	}
 	l.override(states, inc, s)
 	exports, isModule := l.module(root, states)
-	if !l.enter(root, states, exports, inc, s) {
-		return
-	}
+	l.enter(root, states, exports, inc, s)
 	if start := mapValue(root, "StartAt"); start != nil && (isModule || inc.entry != nil || inc.exit != nil) {
 		prune(states, start.Value)
 	}
@@ -188,11 +186,11 @@ func (l *lowerer) module(root, states *yaml.Node) (exports []*yaml.Node, isModul
 
 // enter starts the document at the Include's EntryPoint, which must be an
 // export of a module or a state of a template, and ends it after its
-// ExitPoint; it reports false when either is wrong (reported in the
-// including file, naming the imported one).
-func (l *lowerer) enter(root, states *yaml.Node, exports []*yaml.Node, inc *inclusion, s *ir.State) bool {
+// ExitPoint; a wrong one is reported in the including file, naming the
+// imported one.
+func (l *lowerer) enter(root, states *yaml.Node, exports []*yaml.Node, inc *inclusion, s *ir.State) {
 	if inc.entry == nil && inc.exit == nil {
-		return true
+		return
 	}
 	what := "template " + quote(s.ASL.Include.Template) + " (" + l.File + ")"
 	ok := true
@@ -211,26 +209,21 @@ func (l *lowerer) enter(root, states *yaml.Node, exports []*yaml.Node, inc *incl
 	}
 	n := inc.exit
 	if n == nil || !ok {
-		return ok
+		return
 	}
 	st := mapValue(states, n.Value)
-	if st == nil {
+	start := mapValue(root, "StartAt")
+	switch {
+	case st == nil:
 		l.Diags.Errorf(inc.parent.ContentPos(n), "ExitPoint %q names no state of %s%s", n.Value, what, didYouMean(n.Value, stateNames(states)))
-		return false
-	}
-	if t := mapValue(st, "Type"); t != nil && t.Value == string(ir.ASLChoice) {
-		l.Diags.Errorf(inc.parent.ContentPos(n), "ExitPoint %q is a Choice state of %s (at %s), which cannot end the include", n.Value, what, l.Pos(stateKey(states, n.Value)))
-		return false
-	}
-	if start := mapValue(root, "StartAt"); start != nil && !reachable(states, start.Value)[n.Value] {
+	case mapValue(st, "Type") != nil && mapValue(st, "Type").Value == string(ir.ASLChoice):
+		l.Diags.Errorf(inc.parent.ContentPos(n), "ExitPoint %q is a Choice state (at %s), which cannot end the include", n.Value, l.Pos(stateKey(states, n.Value)))
+	case start != nil && !reachable(states, start.Value)[n.Value]:
 		l.Diags.Errorf(inc.parent.ContentPos(n), "ExitPoint %q is not reached from %q in %s", n.Value, start.Value, what)
-		return false
-	}
-	if mapValue(st, "Next") != nil {
+	case mapValue(st, "Next") != nil:
 		deleteField(st, "Next")
 		setNodeField(st, "End", scalarAt(n, "true", "!!bool"))
 	}
-	return true
 }
 
 // override replaces fields of the template's states with the Include's
@@ -240,8 +233,8 @@ func (l *lowerer) override(states *yaml.Node, inc *inclusion, s *ir.State) {
 	for _, o := range inc.override {
 		st := mapValue(states, o.Key.Value)
 		if st == nil || st.Kind != yaml.MappingNode {
-			l.Diags.Errorf(inc.parent.Pos(o.Key), "Override names no state of template %q (%s)%s",
-				s.ASL.Include.Template, l.File, didYouMean(o.Key.Value, stateNames(states)))
+			l.Diags.Errorf(inc.parent.Pos(o.Key), "Override names no state of template %q (its States at %s)%s",
+				s.ASL.Include.Template, l.Pos(states), didYouMean(o.Key.Value, stateNames(states)))
 			continue
 		}
 		for i := 0; i+1 < len(o.Value.Content); i += 2 {
