@@ -54,6 +54,7 @@ func Lower(r *yamlx.Reader, root *yaml.Node, stem, pkg string) *ir.Workflow {
 	l.w = w
 	l.substitute(root, nil, w.Pos)
 	l.moduleRoot(root)
+	l.checkAgentValues(root)
 	m, ok := l.Mapping(root, "the state machine", topKeys...)
 	if !ok {
 		return w

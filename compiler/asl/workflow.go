@@ -235,6 +235,7 @@ func (l *lowerer) lowerImport(r *yamlx.Reader, root *yaml.Node, inc *inclusion, 
 	}
 	l.substitute(root, inc.params, s.Pos)
 	l.compose(root, inc, s)
+	l.checkAgentValues(root)
 	m, ok := l.Mapping(root, "the imported workflow", topKeys...)
 	if !ok {
 		return r.Diags
