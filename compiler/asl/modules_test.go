@@ -1,0 +1,37 @@
+package asl_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowc-dev/flowc/compiler"
+	"github.com/flowc-dev/flowc/ir"
+)
+
+// A module goes without StartAt, in flowc and in its schema; any other
+// machine needs one in both.
+func TestModuleWithoutStartAt(t *testing.T) {
+	s := compiledSchema(t)
+	for def, valid := range map[string]bool{
+		`{"Module": true, "Exports": ["A"], "States": {"A": {"Type": "Pass"}}}`:   true,
+		`{"Module": false, "Exports": ["A"], "States": {"A": {"Type": "Pass"}}}`:  false,
+		`{"States": {"A": {"Type": "Pass", "End": true}}, "Comment": "no start"}`: false,
+	} {
+		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(def))
+		require.NoError(t, err)
+		w, ds := compiler.Compile("m.asl.json", []byte(def), compiler.Options{NoPackage: true})
+		if valid {
+			assert.NoError(t, s.Validate(doc), def)
+			require.NotNil(t, w, ds.Lines())
+			assert.Equal(t, "A", w.Start.ID, "a module starts at its first export")
+			assert.Equal(t, ir.TransEnd, w.States[0].Next.Kind, "the last state of a module ends")
+			continue
+		}
+		assert.Error(t, s.Validate(doc), def)
+		assert.Nil(t, w, def)
+	}
+}
