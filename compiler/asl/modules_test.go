@@ -1,6 +1,8 @@
 package asl_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -34,4 +36,19 @@ func TestModuleWithoutStartAt(t *testing.T) {
 		assert.Error(t, s.Validate(doc), def)
 		assert.Nil(t, w, def)
 	}
+}
+
+// A parameter the template does not declare is a warning, and is
+// substituted all the same, even in a template that declares none.
+func TestUndeclaredParameter(t *testing.T) {
+	dir := t.TempDir()
+	parent := filepath.Join(dir, "main.asl.json")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "t.json"), []byte(
+		`{"StartAt": "Go", "States": {"Go": {"Type": "Task", "Agent": "{{who}}", "End": true}}}`), 0o644))
+	src := []byte(`{"Imports": {"t": "./t.json"}, "StartAt": "Use", "States": {"Use": {"Type": "Include", "Template": "t", "Parameters": {"who": "Writer"}, "End": true}}}`)
+	w, ds := compiler.Compile(parent, src, compiler.Options{NoPackage: true})
+	require.NotNil(t, w, ds.Lines())
+	assert.Contains(t, ds.Lines(), `warning: the template does not declare parameter "who"`)
+	inner := w.States[0].ASL.Branches[0].States[0]
+	assert.Equal(t, "Writer", inner.ASL.Agent.Name)
 }

@@ -47,7 +47,7 @@ func (l *lowerer) substitute(root *yaml.Node, g *given, at ir.Pos) {
 	}
 	decl := mapValue(root, "Parameters")
 	values := l.paramValues(decl, g, at)
-	if decl == nil {
+	if decl == nil && len(values) == 0 {
 		return // not a template: {{...}} in its strings is text
 	}
 	f := filler{l: l, values: values}
@@ -78,9 +78,15 @@ func (l *lowerer) paramValues(decl *yaml.Node, g *given, at ir.Pos) map[string]a
 			values[e.Key.Value] = l.paramValue(e, g)
 		}
 	}
+	declared := yamlx.SortedKeys(values)
 	for _, k := range append(yamlx.SortedKeys(g.values), yamlx.SortedKeys(g.runtime)...) {
-		if _, ok := values[k]; !ok {
-			l.Diags.Errorf(givenAt(g, k, at), "the template takes no parameter %q%s", k, didYouMean(k, yamlx.SortedKeys(values)))
+		if _, ok := values[k]; ok {
+			continue
+		}
+		l.Diags.Warnf(givenAt(g, k, at), "the template does not declare parameter %q in its `Parameters`%s; flowc substitutes it all the same", k, didYouMean(k, declared))
+		values[k] = g.values[k]
+		if g.runtime[k] {
+			values[k] = runtimeParam{at: g.at[k]}
 		}
 	}
 	return values
