@@ -30,6 +30,7 @@ type given struct {
 	values  map[string]any
 	runtime map[string]bool
 	at      map[string]ir.Pos
+	checks  []ir.ParamCheck // the declarations of the run-time ones
 }
 
 // runtimeParam stands for a parameter known at run time only: the template
@@ -108,6 +109,7 @@ func (l *lowerer) paramValue(e yamlx.Entry, g *given) any {
 		return nil // declared, if badly: no second error where it is used
 	}
 	if g.runtime[name] {
+		g.checks = append(g.checks, l.paramCheck(name, m))
 		return runtimeParam{at: g.at[name]}
 	}
 	v, isGiven := g.values[name]
@@ -127,6 +129,21 @@ func (l *lowerer) paramValue(e yamlx.Entry, g *given) any {
 		l.Diags.Errorf(l.Pos(e.Key), "template parameter %q is %s, not one of its Enum", name, jsonText(v))
 	}
 	return v
+}
+
+// paramCheck is what the run checks of a parameter it gives: the
+// declared Type (when flowc knows it) and Enum.
+func (l *lowerer) paramCheck(name string, m yamlx.Map) ir.ParamCheck {
+	c := ir.ParamCheck{Name: name}
+	if t := m.Get("Type"); t != nil && knownTypes[t.Value] {
+		c.Type = t.Value
+	}
+	if enum := m.Get("Enum"); enum != nil && enum.Kind == yaml.SequenceNode {
+		for _, item := range enum.Content {
+			c.Enum = append(c.Enum, jsonText(l.jsonValue(item)))
+		}
+	}
+	return c
 }
 
 // checkGiven reports, where the including state sets it, a literal value

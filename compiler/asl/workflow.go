@@ -234,6 +234,7 @@ func (l *lowerer) lowerImport(r *yamlx.Reader, root *yaml.Node, inc *inclusion, 
 		inc.params = &given{}
 	}
 	l.substitute(root, inc.params, s.Pos)
+	s.ASL.Include.Checks = inc.params.checks
 	l.compose(root, inc, s)
 	l.checkAgentValues(root)
 	m, ok := l.Mapping(root, "the imported workflow", topKeys...)

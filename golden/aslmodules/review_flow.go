@@ -678,7 +678,7 @@ var reviewNotifyState = flowcrt.ASLState{
 // stepNotify runs Include state "Notify".
 func (w *Review) stepNotify(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Notify")
-	out, err := x.Do(ctx, &reviewNotifyState, cx, in, x.IncludeWith(reviewNotifyParams, w.runNotifyTemplate))
+	out, err := x.Do(ctx, &reviewNotifyState, cx, in, x.IncludeWith(reviewNotifyParams, reviewNotifyParamChecks, w.runNotifyTemplate))
 	if err != nil {
 		return reviewDone, nil, err
 	}
@@ -699,6 +699,22 @@ var reviewNotifyParams = flowcrt.TObject(
 		Segs: []flowcrt.PathSeg{flowcrt.Field("config"), flowcrt.Field("blocking")},
 	})),
 )
+
+var reviewNotifyParamChecks = []flowcrt.ParamCheck{
+	{
+		Name: "recipients",
+		Type: "array",
+	},
+	{
+		Name: "repo",
+		Type: "string",
+	},
+	{
+		Name: "blocking",
+		Type: "string",
+		Enum: []string{"\"reject\"", "\"block\""},
+	},
+}
 
 // runNotifyTemplate runs template "notify", compiled into Include state "Notify" from state
 // "Notify/Route" and returns its output.

@@ -181,3 +181,22 @@ func TestRuntimeParameterMissing(t *testing.T) {
 	assert.Equal(t, "States.Runtime", flowcrt.ErrorName(err))
 	assert.Contains(t, err.Error(), "Notify")
 }
+
+// A run-time parameter is checked against the template's declaration when
+// the Include runs: recipients must be an array, blocking one of its Enum.
+func TestRuntimeParameterOfTheWrongType(t *testing.T) {
+	in := input()
+	in["config"].(map[string]any)["reviewers"] = "ana"
+	a := &agents{verdict: "approve"}
+	_, err := NewReview(a).Run(context.Background(), in)
+	require.Error(t, err)
+	assert.Equal(t, "States.Runtime", flowcrt.ErrorName(err))
+	assert.Contains(t, err.Error(), `template parameter "recipients" is "ana" (string), not of its Type "array"`)
+	assert.Empty(t, a.calls["Sender"], "the template did not start")
+
+	in = input()
+	in["config"].(map[string]any)["blocking"] = "maybe"
+	_, err = NewReview(&agents{verdict: "approve"}).Run(context.Background(), in)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `template parameter "blocking" is "maybe", not one of its Enum "reject", "block"`)
+}
