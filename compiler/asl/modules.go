@@ -222,7 +222,7 @@ func (l *lowerer) enter(root, states *yaml.Node, exports []*yaml.Node, inc *incl
 		l.Diags.Errorf(inc.parent.ContentPos(n), "ExitPoint %q is not reached from %q in %s", n.Value, start.Value, what)
 	case mapValue(st, "Next") != nil:
 		deleteField(st, "Next")
-		setNodeField(st, "End", scalarAt(n, "true", "!!bool"))
+		setNodeField(st, "End", scalarAt(stateKey(states, n.Value), "true", "!!bool"))
 	}
 }
 
