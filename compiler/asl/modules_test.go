@@ -52,3 +52,18 @@ func TestUndeclaredParameter(t *testing.T) {
 	inner := w.States[0].ASL.Branches[0].States[0]
 	assert.Equal(t, "Writer", inner.ASL.Agent.Name)
 }
+
+// A template's own Budget holds for its states, not for the parent's
+// states lowered after it.
+func TestTemplateBudgetStaysInTheTemplate(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "t.json"), []byte(
+		`{"Budget": {"MaxCost": 1}, "StartAt": "In", "States": {"In": {"Type": "Task", "Agent": "A", "End": true}}}`), 0o644))
+	src := []byte(`{"Budget": {"MaxCost": 5}, "Imports": {"t": "./t.json"}, "StartAt": "Use", "States": {
+		"Use": {"Type": "Include", "Template": "t", "Next": "After"},
+		"After": {"Type": "Task", "Agent": "B", "End": true}}}`)
+	w, ds := compiler.Compile(filepath.Join(dir, "main.asl.json"), src, compiler.Options{NoPackage: true})
+	require.NotNil(t, w, ds.Lines())
+	assert.Equal(t, 1.0, w.States[0].ASL.Branches[0].States[0].ASL.Agent.RunLimit.MaxCost)
+	assert.Equal(t, 5.0, w.States[1].ASL.Agent.RunLimit.MaxCost)
+}

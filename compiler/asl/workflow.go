@@ -223,11 +223,14 @@ func (l *lowerer) lowerImport(r *yamlx.Reader, root *yaml.Node, inc *inclusion, 
 	if root == nil {
 		return r.Diags
 	}
+	// The template's own workflow-level fields hold for its states only.
 	saved, savedNames, savedImports, savedJSONata := l.Reader, l.names, l.imports, l.jsonata
+	savedBudget, savedTools := l.runBudget, l.defaultTools
 	l.Reader, l.names = r, map[string]*ir.State{}
 	l.depth++
 	defer func() {
 		l.Reader, l.names, l.imports, l.jsonata = saved, savedNames, savedImports, savedJSONata
+		l.runBudget, l.defaultTools = savedBudget, savedTools
 		l.depth--
 	}()
 	if inc.params == nil {
