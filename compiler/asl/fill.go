@@ -12,6 +12,7 @@ type fillCtx struct {
 	skip    *yaml.Node // the Parameters declarations, left as they are
 	payload bool       // inside a payload template
 	jsonata bool       // inside a JSONata machine or state
+	comment bool       // a Comment, which keeps a run-time parameter as text
 }
 
 // payloadFields hold payload templates: their values are computed when the
@@ -57,6 +58,7 @@ func (f filler) mapping(n *yaml.Node, c fillCtx) {
 		f.scalar(k, fillCtx{})
 		vc := c
 		vc.payload = c.payload || payloadFields[k.Value]
+		vc.comment = k.Value == "Comment"
 		if !f.reference(k, v, vc) {
 			f.node(v, vc)
 		}
@@ -109,6 +111,9 @@ func (f filler) scalar(n *yaml.Node, c fillCtx) {
 		return
 	}
 	n.Value = f.text(n, func(p string, v any, filter string) string {
+		if _, ok := v.(runtimeParam); ok && c.comment {
+			return p
+		}
 		if _, ok := v.(runtimeParam); ok {
 			f.l.Diags.Errorf(f.l.ContentPos(n), "template parameter %q is given at run time (at %s), so it cannot be used here: flowc needs its value when it compiles; a payload template (Parameters, ItemSelector, ResultSelector, Assign, Input) or a choice comparison can read it", placeholder.FindStringSubmatch(p)[1], v.(runtimeParam).at)
 			return p
