@@ -1,6 +1,7 @@
 package asl_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,4 +67,20 @@ func TestTemplateBudgetStaysInTheTemplate(t *testing.T) {
 	require.NotNil(t, w, ds.Lines())
 	assert.Equal(t, 1.0, w.States[0].ASL.Branches[0].States[0].ASL.Agent.RunLimit.MaxCost)
 	assert.Equal(t, 5.0, w.States[1].ASL.Agent.RunLimit.MaxCost)
+}
+
+// flowc's schema accepts the composition golden's templates and module,
+// numbers given as placeholders included.
+func TestSchemaAcceptsTemplates(t *testing.T) {
+	s := compiledSchema(t)
+	files, err := filepath.Glob("../../golden/aslmodules/*/*.json")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		require.NoError(t, err)
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(src))
+		require.NoError(t, err, f)
+		assert.NoError(t, s.Validate(doc), f)
+	}
 }

@@ -22,7 +22,7 @@ func Schema() ([]byte, error) {
 		setField(m, "States", ref("states"))
 		return m
 	}
-	root := machine(topKeys...)
+	root := typed(machine(topKeys...), compositionTypes)
 	// An Agent State Language module may go without StartAt.
 	root["required"] = []string{"States"}
 	root["if"] = map[string]any{"required": []string{"Module"}, "properties": map[string]any{"Module": map[string]any{"const": true}}}
