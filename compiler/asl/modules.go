@@ -192,16 +192,16 @@ func (l *lowerer) enter(root, states *yaml.Node, exports []*yaml.Node, inc *incl
 	if inc.entry == nil && inc.exit == nil {
 		return
 	}
-	what := "template " + quote(s.ASL.Include.Template) + " (" + l.File + ")"
+	what := quote(s.ASL.Include.Template) + " (its States at " + l.Pos(states).String() + ")"
 	ok := true
 	if n := inc.entry; n != nil {
 		switch {
 		case exports != nil && !slices.ContainsFunc(exports, func(e *yaml.Node) bool { return e.Value == n.Value }):
-			l.Diags.Errorf(inc.parent.ContentPos(n), "unknown export %q of module %s, which exports %s%s",
+			l.Diags.Errorf(inc.parent.ContentPos(n), "unknown export %q: module %s exports %s%s",
 				n.Value, what, strings.Join(nodeValues(exports), ", "), didYouMean(n.Value, nodeValues(exports)))
 			ok = false
 		case mapValue(states, n.Value) == nil:
-			l.Diags.Errorf(inc.parent.ContentPos(n), "EntryPoint %q names no state of %s%s", n.Value, what, didYouMean(n.Value, stateNames(states)))
+			l.Diags.Errorf(inc.parent.ContentPos(n), "EntryPoint %q names no state of template %s%s", n.Value, what, didYouMean(n.Value, stateNames(states)))
 			ok = false
 		default:
 			setNodeField(root, "StartAt", scalarAt(stateKey(states, n.Value), n.Value, "!!str"))
@@ -215,11 +215,11 @@ func (l *lowerer) enter(root, states *yaml.Node, exports []*yaml.Node, inc *incl
 	start := mapValue(root, "StartAt")
 	switch {
 	case st == nil:
-		l.Diags.Errorf(inc.parent.ContentPos(n), "ExitPoint %q names no state of %s%s", n.Value, what, didYouMean(n.Value, stateNames(states)))
+		l.Diags.Errorf(inc.parent.ContentPos(n), "ExitPoint %q names no state of template %s%s", n.Value, what, didYouMean(n.Value, stateNames(states)))
 	case mapValue(st, "Type") != nil && mapValue(st, "Type").Value == string(ir.ASLChoice):
 		l.Diags.Errorf(inc.parent.ContentPos(n), "ExitPoint %q is a Choice state (at %s), which cannot end the include", n.Value, l.Pos(stateKey(states, n.Value)))
 	case start != nil && !reachable(states, start.Value)[n.Value]:
-		l.Diags.Errorf(inc.parent.ContentPos(n), "ExitPoint %q is not reached from %q in %s", n.Value, start.Value, what)
+		l.Diags.Errorf(inc.parent.ContentPos(n), "ExitPoint %q is not reached from %q in template %s", n.Value, start.Value, what)
 	case mapValue(st, "Next") != nil:
 		deleteField(st, "Next")
 		setNodeField(st, "End", scalarAt(stateKey(states, n.Value), "true", "!!bool"))
