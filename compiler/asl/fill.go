@@ -15,11 +15,12 @@ type fillCtx struct {
 	comment bool       // a Comment, which keeps a run-time parameter as text
 }
 
-// payloadFields hold payload templates: their values are computed when the
-// state runs, so they may read a parameter given at run time.
+// payloadFields hold payload templates, or (Error, Cause, Prompt) values
+// that a `.$` form computes: their values are computed when the state
+// runs, so they may read a parameter given at run time.
 var payloadFields = map[string]bool{
 	"Parameters": true, "ResultSelector": true, "ItemSelector": true, "Assign": true,
-	"Input": true, "Arguments": true, "Output": true,
+	"Input": true, "Arguments": true, "Output": true, "Error": true, "Cause": true, "Prompt": true,
 }
 
 // filler substitutes the parameters of one template. A parameter known
@@ -115,7 +116,7 @@ func (f filler) scalar(n *yaml.Node, c fillCtx) {
 			return p
 		}
 		if _, ok := v.(runtimeParam); ok {
-			f.l.Diags.Errorf(f.l.ContentPos(n), "template parameter %q is given at run time (at %s), so it cannot be used here: flowc needs its value when it compiles; a payload template (Parameters, ItemSelector, ResultSelector, Assign, Input) or a choice comparison can read it", placeholder.FindStringSubmatch(p)[1], v.(runtimeParam).at)
+			f.l.Diags.Errorf(f.l.ContentPos(n), "template parameter %q is given at run time (at %s), so it cannot be used here: flowc needs its value when it compiles; a payload template (Parameters, ItemSelector, ResultSelector, Assign, Input), a Fail's Error or Cause, an Approval's Prompt or a choice comparison can read it", placeholder.FindStringSubmatch(p)[1], v.(runtimeParam).at)
 			return p
 		}
 		return paramText(v, filter)

@@ -75,6 +75,7 @@ const (
 	reviewStepRun
 	reviewStepLint2
 	reviewStepRoute
+	reviewStepBroken
 	reviewStepPage
 	reviewStepSend
 	reviewStepTally
@@ -98,6 +99,7 @@ var reviewStateIDs = [...]string{
 	reviewStepRun:              "Lint/Run",
 	reviewStepLint2:            "Lint/Run/Lint",
 	reviewStepRoute:            "Notify/Route",
+	reviewStepBroken:           "Notify/Broken",
 	reviewStepPage:             "Notify/Page",
 	reviewStepSend:             "Notify/Send",
 	reviewStepTally:            "Notify/Tally",
@@ -736,6 +738,8 @@ func (w *Review) runNotifyTemplate(ctx context.Context, x *flowcrt.ASLExec, in a
 		switch step {
 		case reviewStepRoute:
 			next, in, err = w.stepRoute(ctx, x, in)
+		case reviewStepBroken:
+			next, in, err = w.stepBroken(ctx, x, in)
 		case reviewStepPage:
 			next, in, err = w.stepPage(ctx, x, in)
 		case reviewStepSend:
@@ -769,12 +773,30 @@ func (w *Review) stepRoute(ctx context.Context, x *flowcrt.ASLExec, in any) (rev
 	case c.CmpPath(flowcrt.StringEquals, reviewPath2, reviewPath3):
 		next = reviewStepPage
 		rule = 0
+	case c.Err() == nil && c.Cmp(flowcrt.StringEquals, reviewPath4, "broken"):
+		next = reviewStepBroken
+		rule = 1
 	}
 	if err := c.Err(); err != nil {
 		return reviewDone, nil, err
 	}
 	out, err := reviewRouteState.Chosen(cx, in, rule)
 	return next, out, err
+}
+
+// stepBroken runs Fail state "Notify/Broken".
+func (w *Review) stepBroken(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
+	return reviewDone, nil, flowcrt.Fail(in, x.Enter(ctx, "Notify/Broken"), flowcrt.TValue("Review.Broken"), flowcrt.TCall(&flowcrt.Intrinsic{
+		Name: "States.Format",
+		Fn:   flowcrt.FormatPieces("the review of ", " broke"),
+		Args: []flowcrt.IntrinsicArg{
+			{Value: "the review of {} broke"},
+			{Path: &flowcrt.JSONPath{
+				Src: "$repo",
+				Var: "repo",
+			}},
+		},
+	}))
 }
 
 var reviewPageState = flowcrt.ASLState{
@@ -887,6 +909,10 @@ var (
 	reviewPath3 = &flowcrt.JSONPath{
 		Src: "$blocking",
 		Var: "blocking",
+	}
+	reviewPath4 = &flowcrt.JSONPath{
+		Src:  "$.summary.verdict",
+		Segs: []flowcrt.PathSeg{flowcrt.Field("summary"), flowcrt.Field("verdict")},
 	}
 )
 

@@ -200,3 +200,11 @@ func TestRuntimeParameterOfTheWrongType(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `template parameter "blocking" is "maybe", not one of its Enum "reject", "block"`)
 }
+
+// A Fail state's Cause reads a run-time parameter too.
+func TestRuntimeParameterInAFailCause(t *testing.T) {
+	_, err := NewReview(&agents{verdict: "broken"}).Run(context.Background(), input())
+	require.Error(t, err)
+	assert.Equal(t, "Review.Broken", flowcrt.ErrorName(err))
+	assert.Contains(t, err.Error(), "the review of flowc broke")
+}
