@@ -206,7 +206,7 @@ func (f filler) lookup(n *yaml.Node, name, filter string) (any, bool) {
 		return placeholder.FindStringSubmatch("{{x|" + filter + "}}")[3], true
 	}
 	if !ok {
-		f.l.Diags.Errorf(f.l.ContentPos(n), "unknown template parameter %q: declare it in the workflow's `Parameters`", name)
+		f.l.Diags.Warnf(f.l.ContentPos(n), "unknown template parameter %q: neither declared in the workflow's `Parameters` nor given, so it stays as text", name)
 	}
 	return v, ok
 }

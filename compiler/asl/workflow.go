@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -154,7 +155,7 @@ func (l *lowerer) workflowState(m yamlx.Map, s *ir.State) {
 		s.ASL.Parameters = l.objectTemplate(n, "Input")
 	}
 	if n := m.Get("Timeout"); n != nil {
-		s.Timeout = l.duration(n, "Timeout")
+		s.Timeout = l.workflowTimeout(n)
 	}
 	s.ASL.Include = &ir.Include{Template: id}
 	if src, base, ok := l.lookupImport(id); ok {
@@ -165,6 +166,15 @@ func (l *lowerer) workflowState(m yamlx.Map, s *ir.State) {
 		s.Handler = l.handler("workflow\x00"+id, id, s.Pos)
 	}
 	l.transition(m, s)
+}
+
+// workflowTimeout reads a Workflow state's Timeout: a duration ("30s",
+// "5m", "7d"), or a number of seconds.
+func (l *lowerer) workflowTimeout(n *yaml.Node) time.Duration {
+	if secs, err := strconv.ParseUint(n.Value, 10, 31); err == nil && n.Kind == yaml.ScalarNode {
+		return time.Duration(secs) * time.Second
+	}
+	return l.duration(n, "Timeout")
 }
 
 // subWorkflow compiles the imported file src (relative to base, the file
