@@ -69,7 +69,13 @@ func (f filler) mapping(n *yaml.Node, c fillCtx) {
 // reference rewrites a JSONPath member k: v whose string v holds a
 // run-time parameter into one that reads it; it reports whether it did.
 func (f filler) reference(k, v *yaml.Node, c fillCtx) bool {
-	if c.jsonata || v.Kind != yaml.ScalarNode || v.Tag != "!!str" || strings.HasSuffix(k.Value, ".$") || !f.hasRuntime(v.Value) {
+	if c.jsonata || strings.HasSuffix(k.Value, ".$") {
+		return false
+	}
+	if v.Kind == yaml.SequenceNode && c.payload {
+		return f.array(k, v)
+	}
+	if v.Kind != yaml.ScalarNode || v.Tag != "!!str" || !f.hasRuntime(v.Value) {
 		return false
 	}
 	switch {
@@ -90,6 +96,42 @@ func (f filler) reference(k, v *yaml.Node, c fillCtx) bool {
 		return false
 	}
 	return true
+}
+
+// array rewrites a JSONPath payload member k: [...] of scalars, some
+// holding run-time parameters, into `"k.$": "States.Array(...)"`.
+func (f filler) array(k, v *yaml.Node) bool {
+	var args []string
+	runtime := false
+	for _, item := range v.Content {
+		if item.Kind != yaml.ScalarNode {
+			return false
+		}
+		if item.Tag == "!!str" && f.hasRuntime(item.Value) {
+			expr, ok := f.intrinsic(item)
+			if !ok {
+				return true // the filter was reported
+			}
+			args, runtime = append(args, expr), true
+			continue
+		}
+		f.scalar(item, fillCtx{})
+		args = append(args, intrinsicLiteral(item))
+	}
+	if !runtime {
+		return false
+	}
+	k.Value += ".$"
+	*v = *scalarAt(v, "States.Array("+strings.Join(args, ", ")+")", "!!str")
+	return true
+}
+
+// intrinsicLiteral is a scalar as an intrinsic function's argument.
+func intrinsicLiteral(n *yaml.Node) string {
+	if n.Tag == "!!str" {
+		return "'" + escapeIntrinsic(n.Value) + "'"
+	}
+	return n.Value
 }
 
 // scalar substitutes inside a string.

@@ -855,6 +855,24 @@ var reviewSendState = flowcrt.ASLState{
 				}},
 			},
 		})),
+		flowcrt.TField("cc", flowcrt.TCall(&flowcrt.Intrinsic{
+			Name: "States.Array",
+			Fn:   flowcrt.StatesArray,
+			Args: []flowcrt.IntrinsicArg{
+				{Call: &flowcrt.Intrinsic{
+					Name: "States.Format",
+					Fn:   flowcrt.FormatPieces("", "-owners"),
+					Args: []flowcrt.IntrinsicArg{
+						{Value: "{}-owners"},
+						{Path: &flowcrt.JSONPath{
+							Src: "$repo",
+							Var: "repo",
+						}},
+					},
+				}},
+				{Value: "audit"},
+			},
+		})),
 	),
 }
 

@@ -156,6 +156,7 @@ func TestRuntimeParameters(t *testing.T) {
 		"channel": "email",
 		"to":      []any{"ana", "bo"},
 		"subject": "Review of flowc (EMAIL)",
+		"cc":      []any{"flowc-owners", "audit"},
 	}, a.calls["Sender"][0])
 	assert.Equal(t, map[string]any{"sent": 2.0, "note": "sent about flowc", "by": "email"}, out.(map[string]any)["notified"])
 
