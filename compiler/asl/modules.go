@@ -231,7 +231,7 @@ func (l *lowerer) enter(root, states *yaml.Node, exports []*yaml.Node, inc *incl
 // keep the including file's positions.
 func (l *lowerer) override(states *yaml.Node, inc *inclusion, s *ir.State) {
 	for _, o := range inc.override {
-		st := mapValue(states, o.Key.Value)
+		st := findState(states, o.Key.Value)
 		if st == nil || st.Kind != yaml.MappingNode {
 			l.Diags.Errorf(inc.parent.Pos(o.Key), "Override names no state of template %q (its States at %s)%s",
 				s.ASL.Include.Template, l.Pos(states), didYouMean(o.Key.Value, stateNames(states)))
@@ -251,6 +251,41 @@ func (l *lowerer) override(states *yaml.Node, inc *inclusion, s *ir.State) {
 			st.Content = append(st.Content, k, v)
 		}
 	}
+}
+
+// findState finds a state by name among states and the states of their
+// Parallel branches and Map iterators (names are unique in the machine).
+func findState(states *yaml.Node, name string) *yaml.Node {
+	if states == nil || states.Kind != yaml.MappingNode {
+		return nil
+	}
+	if st := mapValue(states, name); st != nil {
+		return st
+	}
+	for i := 1; i < len(states.Content); i += 2 {
+		st := states.Content[i]
+		if st.Kind != yaml.MappingNode {
+			continue
+		}
+		var machines []*yaml.Node
+		if b := mapValue(st, "Branches"); b != nil {
+			machines = append(machines, b.Content...)
+		}
+		for _, k := range []string{"Iterator", "ItemProcessor"} {
+			if m := mapValue(st, k); m != nil {
+				machines = append(machines, m)
+			}
+		}
+		for _, m := range machines {
+			if m.Kind != yaml.MappingNode {
+				continue
+			}
+			if found := findState(mapValue(m, "States"), name); found != nil {
+				return found
+			}
+		}
+	}
+	return nil
 }
 
 // graft records n and what it holds as nodes of the document read by from.

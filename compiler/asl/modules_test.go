@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
@@ -83,4 +84,18 @@ func TestSchemaAcceptsTemplates(t *testing.T) {
 		require.NoError(t, err, f)
 		assert.NoError(t, s.Validate(doc), f)
 	}
+}
+
+// An Override reaches a state inside the template's Parallel branches.
+func TestOverrideNestedState(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "t.json"), []byte(`{"StartAt": "P", "States": {"P": {"Type": "Parallel",
+		"Branches": [{"StartAt": "Deep", "States": {"Deep": {"Type": "Task", "Agent": "W", "End": true}}}], "End": true}}}`), 0o644))
+	src := []byte(`{"Imports": {"t": "./t.json"}, "StartAt": "I", "States": {"I": {"Type": "Include", "Template": "t",
+		"Override": {"States": {"Deep": {"TimeoutSeconds": 7}}}, "End": true}}}`)
+	w, ds := compiler.Compile(filepath.Join(dir, "main.asl.json"), src, compiler.Options{NoPackage: true})
+	require.NotNil(t, w, ds.Lines())
+	deep := w.States[0].ASL.Branches[0].States[0].ASL.Branches[0].States[0]
+	assert.Equal(t, "I/Deep", deep.ID)
+	assert.Equal(t, 7*time.Second, deep.Timeout)
 }
