@@ -69,11 +69,32 @@ func (g *aslGen) agentBody(f *jen.File, s *ir.State, spec string) jen.Code {
 
 // includeBody is the body of an Include or Workflow state: its compiled-in
 // sub-workflow, or its handler.
-func (g *aslGen) includeBody(s *ir.State, spec string) jen.Code {
-	if s.ASL.Include.Inline {
+func (g *aslGen) includeBody(f *jen.File, s *ir.State, spec string) jen.Code {
+	inc := s.ASL.Include
+	if inc.Inline && inc.Params != nil {
+		return jen.Id("x").Dot("IncludeWith").Call(jen.Id(g.packageVar(f, s, "Params", g.template(inc.Params))),
+			jen.Id(g.packageVar(f, s, "ParamChecks", paramChecks(inc.Checks))), jen.Id("w").Dot(g.machineMethod(s, 0)))
+	}
+	if inc.Inline {
 		return jen.Id("x").Dot("Include").Call(jen.Id("w").Dot(g.machineMethod(s, 0)))
 	}
 	return jen.Id("x").Dot("Task").Call(jen.Op("&").Id(spec), jen.Id("w").Dot("h").Dot(s.Handler.Name))
+}
+
+// paramChecks renders the declarations of an Include's run-time
+// parameters.
+func paramChecks(cs []ir.ParamCheck) jen.Code {
+	return jen.Index().Add(rt("ParamCheck")).CustomFunc(multiline, func(d *jen.Group) {
+		for _, c := range cs {
+			d.CustomFunc(multiline, func(f *jen.Group) {
+				f.Id("Name").Op(":").Lit(c.Name)
+				optLit(f, "Type", c.Type)
+				if len(c.Enum) > 0 {
+					f.Id("Enum").Op(":").Add(stringSlice(c.Enum))
+				}
+			})
+		}
+	})
 }
 
 // withMemory wraps a body with the memory reads of its state; mem is the

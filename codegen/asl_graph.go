@@ -23,11 +23,7 @@ func aslEdges(w *ir.Workflow) []Edge {
 		add := func(to ir.Ref, label string) { out = append(out, Edge{From: s.ID, To: to.ID, Label: label}) }
 		a := s.ASL
 		for i, m := range a.Branches {
-			label := "branch " + itoa(i+1)
-			if a.Type == ir.ASLMap {
-				label = "each item"
-			}
-			add(m.Start, label)
+			add(m.Start, branchWhat(s, i))
 		}
 		for _, c := range s.Catch {
 			add(c.Next, "catch "+strings.Join(c.Errors, ", "))
@@ -83,6 +79,21 @@ func ruleLabel(r *ir.ChoiceRule) string {
 	return r.Variable.Source + " " + r.Op + " " + operand
 }
 
+// branchWhat names the i-th machine of s: a Parallel branch, a Map's
+// items, or the definition an Include, Workflow or startExecution state
+// compiles in.
+func branchWhat(s *ir.State, i int) string {
+	switch {
+	case s.ASL.Include != nil && s.ASL.Include.StateMachine != "":
+		return "state machine " + s.ASL.Include.Template
+	case s.ASL.Include != nil:
+		return "template " + s.ASL.Include.Template
+	case s.ASL.Type == ir.ASLMap:
+		return "each item"
+	}
+	return "branch " + itoa(i+1)
+}
+
 // aslNodes writes the states as nodes, the machines of Parallel and Map
 // states as nested subgraphs.
 func aslNodes(b *strings.Builder, states []*ir.State, ids map[string]string, dot bool, depth int) {
@@ -94,7 +105,7 @@ func aslNodes(b *strings.Builder, states []*ir.State, ids map[string]string, dot
 			fmt.Fprintf(b, "%s%s[\"%s\"]\n", indent, ids[s.ID], mermaidText(s.ID))
 		}
 		for i, m := range s.ASL.Branches {
-			title := fmt.Sprintf("%s branch %d", s.ID, i+1)
+			title := s.ID + " " + branchWhat(s, i)
 			if s.ASL.Type == ir.ASLMap {
 				title = s.ID + " iterator"
 			}

@@ -167,7 +167,7 @@ func (g *aslGen) body(f *jen.File, s *ir.State, spec string) jen.Code {
 		}
 		return jen.Id("x").Dot("Task").Call(jen.Op("&").Id(spec), jen.Id("w").Dot("h").Dot(s.Handler.Name))
 	case ir.ASLInclude, ir.ASLWorkflow:
-		return g.includeBody(s, spec)
+		return g.includeBody(f, s, spec)
 	case ir.ASLPass:
 		if a.Result != nil {
 			return rt("PassResult").Call(jen.Id(g.packageVar(f, s, "Result", g.template(a.Result))))

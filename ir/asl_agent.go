@@ -40,11 +40,25 @@ type Include struct {
 	Template string // the import's name, or the WorkflowId
 	Inline   bool   // compiled in: Branches[0] is the sub-workflow
 
+	// The template parameters an Include gives at run time (`key.$`),
+	// evaluated on its effective input; the template reads them as
+	// variables of a scope of its own.
+	Params *Template
+	Checks []ParamCheck // what the template declares of them
+
 	// A Task state that starts a Step Functions execution of a bound
 	// definition: its StateMachineArn, and how it waits ("sync",
 	// "sync:2", or "" for fire-and-forget).
 	StateMachine string
 	Wait         string
+}
+
+// ParamCheck is what a template declares of a parameter given at run
+// time: its JSON Schema type ("" for any) and its Enum, as JSON texts.
+type ParamCheck struct {
+	Name string
+	Type string
+	Enum []string
 }
 
 // ItemReader is where a distributed Map reads its items: the handlers

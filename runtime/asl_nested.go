@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -99,4 +100,54 @@ func executionJSON(wait string, v any) any {
 		return v
 	}
 	return jsonText(v)
+}
+
+// IncludeWith is the body of an Include state whose compiled-in template
+// takes parameters at run time: params, evaluated on the state's effective
+// input and checked against the template's declarations, become the
+// variables of a scope of the template's own (inside the one the state
+// runs in), which the template reads as `$name`. A value the declarations
+// do not allow is States.Runtime.
+func (x *ASLExec) IncludeWith(params *Template, checks []ParamCheck, sub Machine) Body {
+	return func(ctx context.Context, cx *ASLContext, in any) (any, error) {
+		v, err := params.Eval(in, cx)
+		if err != nil {
+			return nil, err
+		}
+		o, _ := v.(*Object)
+		for _, c := range checks {
+			if err := c.check(o); err != nil {
+				return nil, err
+			}
+		}
+		scope := newScope(x.scope(ctx))
+		if o != nil {
+			scope.assign(o)
+		}
+		return sub(context.WithValue(ctx, scopeKey{}, scope), x, in)
+	}
+}
+
+// ParamCheck is what a template declares of a parameter an Include gives
+// at run time: its JSON Schema Type ("" for any) and its Enum as JSON
+// texts (none for any value).
+type ParamCheck struct {
+	Name string
+	Type string
+	Enum []string
+}
+
+func (c *ParamCheck) check(params *Object) error {
+	v, _ := params.Get(c.Name)
+	if v == nil {
+		return nil // null: as if not given
+	}
+	t := typeName(v)
+	if c.Type != "" && t != c.Type && (c.Type != "integer" || !isInteger(v)) {
+		return runtimeErrorf("template parameter %q is %s (%s), not of its Type %q", c.Name, jsonText(v), t, c.Type)
+	}
+	if len(c.Enum) > 0 && !slices.Contains(c.Enum, jsonText(v)) {
+		return runtimeErrorf("template parameter %q is %s, not one of its Enum %s", c.Name, jsonText(v), strings.Join(c.Enum, ", "))
+	}
+	return nil
 }

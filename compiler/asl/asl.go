@@ -28,13 +28,16 @@ func Detect(root *yaml.Node) bool {
 	if root == nil || root.Kind != yaml.MappingNode {
 		return false
 	}
-	found := 0
+	found, module := 0, false
 	for i := 0; i+1 < len(root.Content); i += 2 {
-		if k := root.Content[i].Value; k == "StartAt" || k == "States" {
+		switch root.Content[i].Value {
+		case "StartAt", "States":
 			found++
+		case "Module": // an Agent State Language module may go without StartAt
+			module = root.Content[i+1].Value == "true"
 		}
 	}
-	return found == 2
+	return found == 2 || found == 1 && module && mapValue(root, "States") != nil
 }
 
 // Lower turns the root node of a state machine into a workflow named after
@@ -49,11 +52,13 @@ func Lower(r *yamlx.Reader, root *yaml.Node, stem, pkg string) *ir.Workflow {
 		w.Name = "StateMachine"
 	}
 	l.w = w
+	l.substitute(root, nil, w.Pos)
+	l.moduleRoot(root)
+	l.checkAgentValues(root)
 	m, ok := l.Mapping(root, "the state machine", topKeys...)
 	if !ok {
 		return w
 	}
-	l.substitute(root, nil, w.Pos)
 	l.jsonata = l.queryLanguage(m, false)
 	l.workflowLevel(m)
 	if n := m.Get("Comment"); n != nil {
@@ -80,11 +85,11 @@ type lowerer struct {
 	jsonata  bool                   // the state machine's QueryLanguage is JSONata
 
 	// Agent State Language workflow-level fields (workflow.go).
-	runBudget    *ir.Budget            // the workflow's Budget
-	defaultTools map[string]any        // the workflow's DefaultTools
-	imports      map[string]*yaml.Node // Imports: file path by name
-	depth        int                   // how deep in imports the lowering is
-	executions   []string              // the started definitions being lowered, outermost first
+	runBudget    *ir.Budget     // the workflow's Budget
+	defaultTools map[string]any // the workflow's DefaultTools
+	imports      *importScope   // Imports: file path by name
+	depth        int            // how deep in imports the lowering is
+	executions   []string       // the files compiling others in, outermost first
 }
 
 // machine lowers StartAt and States of a (sub-)machine and checks the

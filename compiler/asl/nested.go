@@ -38,19 +38,8 @@ func (l *lowerer) startExecution(m yamlx.Map, s *ir.State, res *yaml.Node) bool 
 		s.Handler = l.handler("execution\x00"+arn, name, at)
 		return true
 	}
-	if cycle := l.executionCycle(file); cycle != "" {
-		l.Diags.Errorf(at, "startExecution cycle: %s", cycle)
-		return true
-	}
 	s.ASL.Include = &ir.Include{Template: name, StateMachine: arn, Wait: strings.TrimPrefix(wait, ".")}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		l.Diags.Errorf(at, "state machine %q: %v", name, err)
-		return true
-	}
-	l.executions = append(l.executions, l.File)
-	l.lowerFile(file, data, "a started state machine", map[string]any{}, s)
-	l.executions = l.executions[:len(l.executions)-1]
+	l.compileIn(s, file, at, "startExecution", &inclusion{})
 	return true
 }
 

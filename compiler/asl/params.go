@@ -3,6 +3,7 @@ package asl
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 
@@ -22,73 +23,160 @@ var placeholder = regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\|\s*
 
 var paramKeys = []string{"Type", "Description", "Required", "Default", "Enum"}
 
+// given is what an Include state sets of its template's parameters:
+// literal values, and the names of the ones given at run time (`key.$`),
+// with where each is set in the including file.
+type given struct {
+	values  map[string]any
+	runtime map[string]bool
+	at      map[string]ir.Pos
+	checks  []ir.ParamCheck // the declarations of the run-time ones
+}
+
+// runtimeParam stands for a parameter known at run time only: the template
+// reads it as the variable of the same name.
+type runtimeParam struct{ at ir.Pos }
+
 // substitute replaces the placeholders of the workflow root with the
 // parameters' values: given ones, else Defaults.
-func (l *lowerer) substitute(root *yaml.Node, given map[string]any, at ir.Pos) {
+func (l *lowerer) substitute(root *yaml.Node, g *given, at ir.Pos) {
 	if root == nil || root.Kind != yaml.MappingNode {
 		return
 	}
-	var decl *yaml.Node
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		if root.Content[i].Value == "Parameters" {
-			decl = root.Content[i+1]
-		}
+	if g == nil {
+		g = &given{}
 	}
-	values := l.paramValues(decl, given, at)
-	if decl == nil {
+	decl := mapValue(root, "Parameters")
+	values := l.paramValues(decl, g, at)
+	if decl == nil && len(values) == 0 {
 		return // not a template: {{...}} in its strings is text
 	}
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		if root.Content[i+1] != decl {
-			l.fill(root.Content[i+1], values)
+	f := filler{l: l, values: values}
+	f.node(root, fillCtx{skip: decl})
+}
+
+// mapValue is the value of key in the mapping n, nil when absent.
+func mapValue(n *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
 		}
 	}
+	return nil
 }
 
 // paramValues reads the declarations: each parameter's value is the one
 // given, else its Default; a Required one without either is a warning and
 // takes its first Enum value or the zero value of its Type.
-func (l *lowerer) paramValues(decl *yaml.Node, given map[string]any, at ir.Pos) map[string]any {
+func (l *lowerer) paramValues(decl *yaml.Node, g *given, at ir.Pos) map[string]any {
 	values := map[string]any{}
-	if decl == nil {
-		for _, k := range yamlx.SortedKeys(given) {
-			l.Diags.Errorf(at, "the template takes no parameter %q", k)
-		}
-		return values
-	}
-	if decl.Kind != yaml.MappingNode {
+	if decl != nil && decl.Kind != yaml.MappingNode {
 		l.Diags.Errorf(l.Pos(decl), "Parameters must be an object of parameter declarations")
-		return values
+		decl = nil
 	}
-	for _, e := range l.Pairs(decl) {
-		m, ok := l.Mapping(e.Value, "parameter "+quote(e.Key.Value), paramKeys...)
-		if !ok {
-			values[e.Key.Value] = nil // declared, if badly: no second error where it is used
+	if decl != nil {
+		for _, e := range l.Pairs(decl) {
+			values[e.Key.Value] = l.paramValue(e, g)
+		}
+	}
+	declared := yamlx.SortedKeys(values)
+	for _, k := range append(yamlx.SortedKeys(g.values), yamlx.SortedKeys(g.runtime)...) {
+		if _, ok := values[k]; ok {
 			continue
 		}
-		v, isGiven := given[e.Key.Value]
-		switch {
-		case isGiven:
-		case m.Has("Default"):
-			v = l.jsonValue(m.Get("Default"))
-		default:
-			v = l.zeroParam(m)
-			if r := m.Get("Required"); r != nil && l.Bool(r, "Required") {
-				l.Diags.Warnf(l.Pos(e.Key), "template parameter %q is required and not set; compiled on its own the template uses %s", e.Key.Value, jsonText(v))
-			}
-		}
-		if enum := m.Get("Enum"); enum != nil && !l.inEnum(v, enum) {
-			l.Diags.Errorf(l.Pos(e.Key), "template parameter %q is %s, not one of its Enum", e.Key.Value, jsonText(v))
-		}
-		values[e.Key.Value] = v
-	}
-	for _, k := range yamlx.SortedKeys(given) {
-		if _, ok := values[k]; !ok {
-			l.Diags.Errorf(at, "the template takes no parameter %q", k)
+		l.Diags.Warnf(givenAt(g, k, at), "the template does not declare parameter %q in its `Parameters`%s; flowc substitutes it all the same", k, didYouMean(k, declared))
+		values[k] = g.values[k]
+		if g.runtime[k] {
+			values[k] = runtimeParam{at: g.at[k]}
 		}
 	}
 	return values
 }
+
+func givenAt(g *given, k string, at ir.Pos) ir.Pos {
+	if p, ok := g.at[k]; ok {
+		return p
+	}
+	return at
+}
+
+// paramValue is the value of the declared parameter e: the one given
+// (checked against its Type and Enum), else its Default.
+func (l *lowerer) paramValue(e yamlx.Entry, g *given) any {
+	name := e.Key.Value
+	m, ok := l.Mapping(e.Value, "parameter "+quote(name), paramKeys...)
+	if !ok {
+		return nil // declared, if badly: no second error where it is used
+	}
+	if g.runtime[name] {
+		g.checks = append(g.checks, l.paramCheck(name, m))
+		return runtimeParam{at: g.at[name]}
+	}
+	v, isGiven := g.values[name]
+	switch {
+	case isGiven:
+		l.checkGiven(m, e, v, g.at[name])
+		return v
+	case m.Has("Default"):
+		v = l.jsonValue(m.Get("Default"))
+	default:
+		v = l.zeroParam(m)
+		if r := m.Get("Required"); r != nil && l.Bool(r, "Required") {
+			l.Diags.Warnf(l.Pos(e.Key), "template parameter %q is required and not set; compiled on its own the template uses %s", name, jsonText(v))
+		}
+	}
+	if enum := m.Get("Enum"); enum != nil && !l.inEnum(v, enum) {
+		l.Diags.Errorf(l.Pos(e.Key), "template parameter %q is %s, not one of its Enum", name, jsonText(v))
+	}
+	return v
+}
+
+// paramCheck is what the run checks of a parameter it gives: the
+// declared Type (when flowc knows it) and Enum.
+func (l *lowerer) paramCheck(name string, m yamlx.Map) ir.ParamCheck {
+	c := ir.ParamCheck{Name: name}
+	if t := m.Get("Type"); t != nil && knownTypes[t.Value] {
+		c.Type = t.Value
+	}
+	if enum := m.Get("Enum"); enum != nil && enum.Kind == yaml.SequenceNode {
+		for _, item := range enum.Content {
+			c.Enum = append(c.Enum, jsonText(l.jsonValue(item)))
+		}
+	}
+	return c
+}
+
+// checkGiven reports, where the including state sets it, a literal value
+// that is not of the parameter's declared Type or not in its Enum.
+func (l *lowerer) checkGiven(m yamlx.Map, e yamlx.Entry, v any, at ir.Pos) {
+	decl := l.Pos(e.Key)
+	if t := m.Get("Type"); t != nil && !hasType(v, t.Value) {
+		l.Diags.Errorf(at, "template parameter %q is %s, not of its Type %q (declared at %s)", e.Key.Value, jsonText(v), t.Value, decl)
+	}
+	if enum := m.Get("Enum"); enum != nil && !l.inEnum(v, enum) {
+		l.Diags.Errorf(at, "template parameter %q is %s, not one of its Enum (declared at %s)", e.Key.Value, jsonText(v), decl)
+	}
+}
+
+// hasType reports whether v is a JSON value of the JSON Schema type t;
+// a type flowc does not know admits anything.
+func hasType(v any, t string) bool {
+	switch v := v.(type) {
+	case string:
+		return t == "string" || !knownTypes[t]
+	case float64:
+		return t == "number" || t == "integer" && v == math.Trunc(v) || !knownTypes[t]
+	case bool:
+		return t == "boolean" || !knownTypes[t]
+	case []any:
+		return t == "array" || !knownTypes[t]
+	case map[string]any:
+		return t == "object" || !knownTypes[t]
+	}
+	return true // null: as if not given
+}
+
+var knownTypes = map[string]bool{"string": true, "number": true, "integer": true, "boolean": true, "array": true, "object": true}
 
 func (l *lowerer) zeroParam(m yamlx.Map) any {
 	if enum := m.Get("Enum"); enum != nil && enum.Kind == yaml.SequenceNode && len(enum.Content) > 0 {
@@ -122,51 +210,6 @@ func (l *lowerer) inEnum(v any, enum *yaml.Node) bool {
 		}
 	}
 	return false
-}
-
-// fill substitutes inside n, keys and values. A string that is one
-// placeholder takes the parameter's value with its type.
-func (l *lowerer) fill(n *yaml.Node, values map[string]any) {
-	switch n.Kind {
-	case yaml.MappingNode, yaml.SequenceNode:
-		for _, c := range n.Content {
-			l.fill(c, values)
-		}
-		return
-	case yaml.ScalarNode:
-	default:
-		return
-	}
-	if n.Tag != "!!str" || !strings.Contains(n.Value, "{{") {
-		return
-	}
-	if m := placeholder.FindStringSubmatchIndex(n.Value); m != nil && m[0] == 0 && m[1] == len(n.Value) {
-		if v, ok := l.paramValue(n, n.Value, values); ok {
-			if _, isString := v.(string); !isString && !strings.Contains(n.Value, "|") {
-				replaceNode(n, v)
-				return
-			}
-		}
-	}
-	n.Value = placeholder.ReplaceAllStringFunc(n.Value, func(p string) string {
-		v, ok := l.paramValue(n, p, values)
-		if !ok {
-			return p
-		}
-		return paramText(v, placeholder.FindStringSubmatch(p)[2])
-	})
-}
-
-func (l *lowerer) paramValue(n *yaml.Node, p string, values map[string]any) (any, bool) {
-	sub := placeholder.FindStringSubmatch(p)
-	v, ok := values[sub[1]]
-	if (!ok || v == nil || v == "") && strings.HasPrefix(sub[2], "default:") {
-		return sub[3], true
-	}
-	if !ok {
-		l.Diags.Errorf(l.ContentPos(n), "unknown template parameter %q: declare it in the workflow's `Parameters`", sub[1])
-	}
-	return v, ok
 }
 
 func paramText(v any, filter string) string {

@@ -22,7 +22,11 @@ func Schema() ([]byte, error) {
 		setField(m, "States", ref("states"))
 		return m
 	}
-	root := machine(topKeys...)
+	root := typed(machine(topKeys...), compositionTypes)
+	// An Agent State Language module may go without StartAt.
+	root["required"] = []string{"States"}
+	root["if"] = map[string]any{"required": []string{"Module"}, "properties": map[string]any{"Module": map[string]any{"const": true}}}
+	root["else"] = map[string]any{"required": []string{"StartAt"}}
 	root["$schema"] = "https://json-schema.org/draft/2020-12/schema"
 	root["title"] = "States Language state machine (as flowc accepts it)"
 	root["$defs"] = map[string]any{

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -18,7 +19,7 @@ import (
 // examples give states beyond the ones flowc acts on: they are checked
 // (objects where the spec has objects) and documented as not acted on.
 var (
-	agentTopKeys  = []string{"Budget", "Memory", "Progress", "Parameters", "Imports", "DefaultTools", "Checkpointing"}
+	agentTopKeys  = []string{"Budget", "Memory", "Progress", "Parameters", "Imports", "DefaultTools", "Checkpointing", "Module", "Exports", "_lock"}
 	agentTaskKeys = []string{"Cache", "Feedback", "Streaming", "Progress", "Events", "Audit", "Idempotency"}
 )
 
@@ -32,7 +33,7 @@ func init() {
 	stateFields[ir.ASLApproval] = append(stateFields[ir.ASLApproval], "Prompt.$", "Editable")
 	stateFields[ir.ASLFail] = append(stateFields[ir.ASLFail], "Error.$", "Cause.$")
 	stateFields[ir.ASLInclude] = fieldsOf(ioFields, flowFields,
-		[]string{"Template", "Parameters", "ResultPath", "ResultSelector", "Retry", "Catch"})
+		[]string{"Template", "Parameters", "ResultPath", "ResultSelector", "Retry", "Catch", "EntryPoint", "ExitPoint", "Override"})
 	stateFields[ir.ASLWorkflow] = fieldsOf(ioFields, flowFields,
 		[]string{"WorkflowId", "Input", "Timeout", "ResultPath", "ResultSelector", "Retry", "Catch"})
 	stateLowerers[ir.ASLInclude] = (*lowerer).include
@@ -55,16 +56,7 @@ func (l *lowerer) workflowLevel(m yamlx.Map) {
 	if n := m.Get("DefaultTools"); n != nil {
 		l.defaultTools, _ = l.agentObject(n, "DefaultTools").(map[string]any)
 	}
-	if n := m.Get("Imports"); n != nil && n.Kind != yaml.MappingNode {
-		l.Diags.Errorf(l.Pos(n), "Imports must be an object of file paths by name")
-	} else if n != nil {
-		l.imports = map[string]*yaml.Node{}
-		for _, e := range l.Pairs(n) {
-			if _, ok := l.String(e.Value, "an import"); ok {
-				l.imports[e.Key.Value] = e.Value
-			}
-		}
-	}
+	l.readImports(m.Get("Imports"), m.Get("_lock"))
 }
 
 // budgetLimits reads a Budget: MaxTokens a whole number, MaxCost a number
@@ -113,9 +105,10 @@ func (l *lowerer) amount(n *yaml.Node, check bool) float64 {
 
 // include lowers an Include state. An import whose file is at hand is
 // compiled into the state as a nested machine, its {{parameters}} set from
-// the state's literal Parameters; any other (a URL, a registry, a missing
-// file) is the handler named after the import, given the Parameters as its
-// input.
+// the state's Parameters, entered at its EntryPoint, left after its
+// ExitPoint, with its Override applied (modules.go); any other (a URL, a
+// registry, a missing file) is the handler named after the import, given
+// the Parameters as its input.
 func (l *lowerer) include(m yamlx.Map, s *ir.State) {
 	s.Kind = ir.StateTask
 	n := m.Get("Template")
@@ -125,15 +118,20 @@ func (l *lowerer) include(m yamlx.Map, s *ir.State) {
 		return
 	}
 	name, _ := l.String(n, "Template")
-	src, ok := l.imports[name]
+	src, base, ok := l.lookupImport(name)
 	if !ok {
 		l.Diags.Errorf(l.ContentPos(n), "unknown template %q: name it in the workflow's `Imports`", name)
 	}
 	s.ASL.Include = &ir.Include{Template: name}
 	if ok {
-		l.subWorkflow(s, src, m.Get("Parameters"))
+		inc := &inclusion{parent: l.Reader, entry: l.pointField(m, "EntryPoint"), exit: l.pointField(m, "ExitPoint"),
+			override: l.overrides(m.Get("Override"))}
+		inc.params, s.ASL.Include.Params = l.includeValues(m.Get("Parameters"), s.ASL.Parameters)
+		l.subWorkflow(s, src, base, l.ContentPos(n), inc)
 		if s.ASL.Include.Inline {
 			s.ASL.Parameters = nil // the template's parameters, not a payload
+		} else {
+			s.ASL.Include.Params = nil
 		}
 	}
 	l.transition(m, s)
@@ -141,12 +139,15 @@ func (l *lowerer) include(m yamlx.Map, s *ir.State) {
 
 // workflowState lowers a Workflow state: the nested workflow runs on Input
 // (or the effective input), compiled in when the WorkflowId names one of
-// the Imports, else as the handler named after the WorkflowId.
+// the Imports (of this workflow or of the ones including it) or a
+// definition <WorkflowId>.asl.json beside this file, else as the handler
+// named after the WorkflowId.
 func (l *lowerer) workflowState(m yamlx.Map, s *ir.State) {
 	s.Kind = ir.StateTask
-	id := ""
+	id, at := "", s.Pos
 	if n := m.Get("WorkflowId"); n != nil {
 		id, _ = l.String(n, "WorkflowId")
+		at = l.ContentPos(n)
 	} else {
 		l.Diags.Errorf(s.Pos, "Workflow state %q needs a `WorkflowId`", s.ID)
 	}
@@ -154,72 +155,106 @@ func (l *lowerer) workflowState(m yamlx.Map, s *ir.State) {
 		s.ASL.Parameters = l.objectTemplate(n, "Input")
 	}
 	if n := m.Get("Timeout"); n != nil {
-		s.Timeout = l.duration(n, "Timeout")
+		s.Timeout = l.workflowTimeout(n)
 	}
 	s.ASL.Include = &ir.Include{Template: id}
-	if src, ok := l.imports[id]; ok { // a WorkflowId that names an import
-		l.subWorkflow(s, src, nil)
+	if src, base, ok := l.lookupImport(id); ok {
+		l.subWorkflow(s, src, base, at, &inclusion{})
+	} else if file := l.boundDefinition(id); file != "" {
+		l.compileIn(s, file, at, "workflow", &inclusion{})
 	} else {
 		s.Handler = l.handler("workflow\x00"+id, id, s.Pos)
 	}
 	l.transition(m, s)
 }
 
-// subWorkflow compiles the imported file src (relative to this one) into
-// s, or makes s call the import's handler when the file is not at hand.
-func (l *lowerer) subWorkflow(s *ir.State, src, params *yaml.Node) {
-	a := s.ASL
+// workflowTimeout reads a Workflow state's Timeout: a duration ("30s",
+// "5m", "7d"), or a number of seconds.
+func (l *lowerer) workflowTimeout(n *yaml.Node) time.Duration {
+	if secs, err := strconv.ParseUint(n.Value, 10, 31); err == nil && n.Kind == yaml.ScalarNode {
+		return time.Duration(secs) * time.Second
+	}
+	return l.duration(n, "Timeout")
+}
+
+// subWorkflow compiles the imported file src (relative to base, the file
+// that imports it) into s, or makes s call the import's handler when the
+// file is not at hand.
+func (l *lowerer) subWorkflow(s *ir.State, src *yaml.Node, base string, at ir.Pos, inc *inclusion) {
 	rel := src.Value
 	file := rel
 	if !filepath.IsAbs(file) {
-		file = filepath.Join(filepath.Dir(l.File), rel)
+		file = filepath.Join(filepath.Dir(base), rel)
 	}
-	data, err := os.ReadFile(file)
+	_, err := os.Stat(file)
 	if strings.Contains(rel, "://") || err != nil {
 		if err != nil && !strings.Contains(rel, "://") {
 			l.Diags.Warnf(l.ContentPos(src), "import %q: %v; Include states of it call the handler method instead", rel, err)
 		}
-		s.Handler = l.handler("include\x00"+a.Include.Template, a.Include.Template, s.Pos)
+		s.Handler = l.handler("include\x00"+s.ASL.Include.Template, s.ASL.Include.Template, s.Pos)
+		return
+	}
+	l.compileIn(s, file, at, "import", inc)
+}
+
+// compileIn compiles the definition in file into s, unless that closes a
+// cycle of definitions compiling each other in (an error at at, naming the
+// files).
+func (l *lowerer) compileIn(s *ir.State, file string, at ir.Pos, what string, inc *inclusion) {
+	if cycle := l.executionCycle(file); cycle != "" {
+		l.Diags.Errorf(at, "%s cycle: %s", what, cycle)
 		return
 	}
 	if l.depth >= maxImportDepth {
-		l.Diags.Errorf(s.Pos, "imports nest more than %d deep (an import cycle?)", maxImportDepth)
+		l.Diags.Errorf(at, "definitions compiled into each other nest more than %d deep", maxImportDepth)
 		return
 	}
-	l.lowerFile(file, data, "an imported workflow", l.includeValues(params), s)
-}
-
-// lowerFile compiles the definition data, read from file, into s.
-func (l *lowerer) lowerFile(file string, data []byte, what string, values map[string]any, s *ir.State) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		l.Diags.Errorf(at, "%s: %v", what, err)
+		return
+	}
 	r := &yamlx.Reader{File: filepath.ToSlash(file)}
 	root := r.Parse(data)
 	if root != nil && !Detect(root) {
-		r.Diags.Errorf(r.Pos(root), "%s needs `StartAt` and `States`", what)
+		r.Diags.Errorf(r.Pos(root), "the %s needs `StartAt` and `States` (or `\"Module\": true` and `States`)", what)
 		root = nil
 	}
-	l.Diags = append(l.Diags, l.lowerImport(r, root, values, s)...)
+	l.executions = append(l.executions, l.File)
+	l.Diags = append(l.Diags, l.lowerImport(r, root, inc, s)...)
+	l.executions = l.executions[:len(l.executions)-1]
 }
 
-const maxImportDepth = 8
+const maxImportDepth = 16
 
 // lowerImport lowers an imported workflow with its own reader and state
 // names into s.ASL.Branches, returning its diagnostics.
-func (l *lowerer) lowerImport(r *yamlx.Reader, root *yaml.Node, values map[string]any, s *ir.State) diag.List {
+func (l *lowerer) lowerImport(r *yamlx.Reader, root *yaml.Node, inc *inclusion, s *ir.State) diag.List {
 	if root == nil {
 		return r.Diags
 	}
-	saved, savedNames, savedJSONata := l.Reader, l.names, l.jsonata
+	// The template's own workflow-level fields hold for its states only.
+	saved, savedNames, savedImports, savedJSONata := l.Reader, l.names, l.imports, l.jsonata
+	savedBudget, savedTools := l.runBudget, l.defaultTools
 	l.Reader, l.names = r, map[string]*ir.State{}
 	l.depth++
-	defer func() { l.Reader, l.names, l.jsonata = saved, savedNames, savedJSONata; l.depth-- }()
-	l.substitute(root, values, s.Pos)
-	m, ok := l.Mapping(root, "the imported workflow", append(append([]string{}, machineKeys...), "Version", "QueryLanguage", "TimeoutSeconds", "Parameters", "Imports", "Budget", "Memory", "Progress", "DefaultTools", "Checkpointing")...)
+	defer func() {
+		l.Reader, l.names, l.imports, l.jsonata = saved, savedNames, savedImports, savedJSONata
+		l.runBudget, l.defaultTools = savedBudget, savedTools
+		l.depth--
+	}()
+	if inc.params == nil {
+		inc.params = &given{}
+	}
+	l.substitute(root, inc.params, s.Pos)
+	s.ASL.Include.Checks = inc.params.checks
+	l.compose(root, inc, s)
+	l.checkAgentValues(root)
+	m, ok := l.Mapping(root, "the imported workflow", topKeys...)
 	if !ok {
 		return r.Diags
 	}
-	l.jsonata = l.queryLanguage(m, false) // a document of its own: JSONPath unless it says otherwise
-	savedImports := l.imports
-	l.imports = nil
+	l.jsonata = l.queryLanguage(m, false)
 	l.workflowLevel(m)
 	s.ASL.Include.Inline = true
 	regions := len(l.w.Regions)
@@ -227,31 +262,38 @@ func (l *lowerer) lowerImport(r *yamlx.Reader, root *yaml.Node, values map[strin
 	prefixIDs(sub, s.ID+"/")
 	prefixRegions(l.w.Regions[regions:], s.ID+"/")
 	s.ASL.Branches = []*ir.Machine{sub}
-	l.imports = savedImports
 	l.region(s, ir.RegionParallel)
 	return r.Diags
 }
 
 // includeValues are the template parameters an Include state sets: its
-// literal Parameters (`key.$` members are run-time values, which a
-// compiled-in template cannot take).
-func (l *lowerer) includeValues(n *yaml.Node) map[string]any {
-	values := map[string]any{}
-	if n == nil {
-		return values
-	}
-	if n.Kind != yaml.MappingNode {
-		l.Diags.Errorf(l.Pos(n), "Parameters must be an object")
-		return values
+// literal Parameters, and its `key.$` ones, known at run time, as the
+// part of the state's Parameters template (p) that computes them from its
+// effective input.
+func (l *lowerer) includeValues(n *yaml.Node, p *ir.Template) (*given, *ir.Template) {
+	g := &given{values: map[string]any{}, runtime: map[string]bool{}, at: map[string]ir.Pos{}}
+	if n == nil || n.Kind != yaml.MappingNode || p == nil {
+		return g, nil // not an object: reported with the state's Parameters
 	}
 	for _, e := range l.Pairs(n) {
-		if strings.HasSuffix(e.Key.Value, ".$") {
-			l.Diags.Errorf(l.Pos(e.Key), "template parameter %q: a compiled-in template takes literal parameters only", e.Key.Value)
-			continue
+		name, isPath := strings.CutSuffix(e.Key.Value, ".$")
+		g.at[name] = l.Pos(e.Key)
+		if isPath {
+			g.runtime[name] = true
+		} else {
+			g.values[name] = l.jsonValue(e.Value)
 		}
-		values[e.Key.Value] = l.jsonValue(e.Value)
 	}
-	return values
+	dynamic := &ir.Template{Pos: p.Pos, Kind: p.Kind}
+	for _, f := range p.Fields {
+		if g.runtime[f.Key] {
+			dynamic.Fields = append(dynamic.Fields, f)
+		}
+	}
+	if len(dynamic.Fields) == 0 {
+		return g, nil
+	}
+	return g, dynamic
 }
 
 // prefixIDs renames the states of a compiled-in template after the Include

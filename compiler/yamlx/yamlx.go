@@ -22,6 +22,11 @@ type Reader struct {
 	Diags diag.List
 	src   []byte   // the document, for locating text inside scalars
 	lines [][]rune // src split into lines, made on first use
+
+	// Foreign holds the nodes grafted in from another document (an Agent
+	// State Language Override), with that document's reader, so that
+	// their positions name the file they were written in.
+	Foreign map[*yaml.Node]*Reader
 }
 
 // Parse decodes a document into its root node. yaml.v3 gives a syntax
@@ -89,6 +94,9 @@ func (r *Reader) syntaxMessage(err error) string {
 func (r *Reader) Pos(n *yaml.Node) ir.Pos {
 	if n == nil {
 		return ir.Pos{File: r.File}
+	}
+	if f := r.Foreign[n]; f != nil {
+		return f.Pos(n)
 	}
 	return ir.Pos{File: r.File, Line: n.Line, Col: n.Column}
 }
@@ -280,6 +288,9 @@ func SortedKeys[V any](m map[string]V) []string {
 // may stand for a line break of the source, and the source runes in between
 // (quotes, backslashes, indentation) are skipped. Nil without the source.
 func (r *Reader) Locate(n *yaml.Node) []ir.Pos {
+	if f := r.Foreign[n]; f != nil {
+		return f.Locate(n)
+	}
 	if r.src == nil || n.Kind != yaml.ScalarNode || n.Line < 1 {
 		return nil
 	}

@@ -1,0 +1,101 @@
+package asl_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowc-dev/flowc/compiler"
+	"github.com/flowc-dev/flowc/ir"
+)
+
+// A module goes without StartAt, in flowc and in its schema; any other
+// machine needs one in both.
+func TestModuleWithoutStartAt(t *testing.T) {
+	s := compiledSchema(t)
+	for def, valid := range map[string]bool{
+		`{"Module": true, "Exports": ["A"], "States": {"A": {"Type": "Pass"}}}`:   true,
+		`{"Module": false, "Exports": ["A"], "States": {"A": {"Type": "Pass"}}}`:  false,
+		`{"States": {"A": {"Type": "Pass", "End": true}}, "Comment": "no start"}`: false,
+	} {
+		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(def))
+		require.NoError(t, err)
+		w, ds := compiler.Compile("m.asl.json", []byte(def), compiler.Options{NoPackage: true})
+		if valid {
+			assert.NoError(t, s.Validate(doc), def)
+			require.NotNil(t, w, ds.Lines())
+			assert.Equal(t, "A", w.Start.ID, "a module starts at its first export")
+			assert.Equal(t, ir.TransEnd, w.States[0].Next.Kind, "the last state of a module ends")
+			continue
+		}
+		assert.Error(t, s.Validate(doc), def)
+		assert.Nil(t, w, def)
+	}
+}
+
+// A parameter the template does not declare is a warning, and is
+// substituted all the same, even in a template that declares none.
+func TestUndeclaredParameter(t *testing.T) {
+	dir := t.TempDir()
+	parent := filepath.Join(dir, "main.asl.json")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "t.json"), []byte(
+		`{"StartAt": "Go", "States": {"Go": {"Type": "Task", "Agent": "{{who}}", "End": true}}}`), 0o644))
+	src := []byte(`{"Imports": {"t": "./t.json"}, "StartAt": "Use", "States": {"Use": {"Type": "Include", "Template": "t", "Parameters": {"who": "Writer"}, "End": true}}}`)
+	w, ds := compiler.Compile(parent, src, compiler.Options{NoPackage: true})
+	require.NotNil(t, w, ds.Lines())
+	assert.Contains(t, ds.Lines(), `warning: the template does not declare parameter "who"`)
+	inner := w.States[0].ASL.Branches[0].States[0]
+	assert.Equal(t, "Writer", inner.ASL.Agent.Name)
+}
+
+// A template's own Budget holds for its states, not for the parent's
+// states lowered after it.
+func TestTemplateBudgetStaysInTheTemplate(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "t.json"), []byte(
+		`{"Budget": {"MaxCost": 1}, "StartAt": "In", "States": {"In": {"Type": "Task", "Agent": "A", "End": true}}}`), 0o644))
+	src := []byte(`{"Budget": {"MaxCost": 5}, "Imports": {"t": "./t.json"}, "StartAt": "Use", "States": {
+		"Use": {"Type": "Include", "Template": "t", "Next": "After"},
+		"After": {"Type": "Task", "Agent": "B", "End": true}}}`)
+	w, ds := compiler.Compile(filepath.Join(dir, "main.asl.json"), src, compiler.Options{NoPackage: true})
+	require.NotNil(t, w, ds.Lines())
+	assert.Equal(t, 1.0, w.States[0].ASL.Branches[0].States[0].ASL.Agent.RunLimit.MaxCost)
+	assert.Equal(t, 5.0, w.States[1].ASL.Agent.RunLimit.MaxCost)
+}
+
+// flowc's schema accepts the composition golden's templates and module,
+// numbers given as placeholders included.
+func TestSchemaAcceptsTemplates(t *testing.T) {
+	s := compiledSchema(t)
+	files, err := filepath.Glob("../../golden/aslmodules/*/*.json")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		require.NoError(t, err)
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(src))
+		require.NoError(t, err, f)
+		assert.NoError(t, s.Validate(doc), f)
+	}
+}
+
+// An Override reaches a state inside the template's Parallel branches.
+func TestOverrideNestedState(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "t.json"), []byte(`{"StartAt": "P", "States": {"P": {"Type": "Parallel",
+		"Branches": [{"StartAt": "Deep", "States": {"Deep": {"Type": "Task", "Agent": "W", "End": true}}}], "End": true}}}`), 0o644))
+	src := []byte(`{"Imports": {"t": "./t.json"}, "StartAt": "I", "States": {"I": {"Type": "Include", "Template": "t",
+		"Override": {"States": {"Deep": {"TimeoutSeconds": 7}}}, "End": true}}}`)
+	w, ds := compiler.Compile(filepath.Join(dir, "main.asl.json"), src, compiler.Options{NoPackage: true})
+	require.NotNil(t, w, ds.Lines())
+	deep := w.States[0].ASL.Branches[0].States[0].ASL.Branches[0].States[0]
+	assert.Equal(t, "I/Deep", deep.ID)
+	assert.Equal(t, 7*time.Second, deep.Timeout)
+}
