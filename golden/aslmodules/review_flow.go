@@ -14,7 +14,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // ReviewHandlers is the work of the state machine, implemented by you: one method per
@@ -172,6 +172,12 @@ func (w *Review) runAt(ctx context.Context, sess *flowcrt.Session, input any, st
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Review) run(ctx context.Context, x *flowcrt.ASLExec, in any, step reviewStep) (out any, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Review")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -179,23 +185,37 @@ func (w *Review) run(ctx context.Context, x *flowcrt.ASLExec, in any, step revie
 			id := reviewStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != reviewDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, reviewStateIDs[step])
+		}
 		var next reviewStep
 		switch step {
 		case reviewStepReview:
-			next, in, err = w.stepReview(ctx, x, in)
+			next, in, err = w.stepReview(sctx, x, in)
 		case reviewStepResummarize:
-			next, in, err = w.stepResummarize(ctx, x, in)
+			next, in, err = w.stepResummarize(sctx, x, in)
 		case reviewStepCheck:
-			next, in, err = w.stepCheck(ctx, x, in)
+			next, in, err = w.stepCheck(sctx, x, in)
 		case reviewStepLint:
-			next, in, err = w.stepLint(ctx, x, in)
+			next, in, err = w.stepLint(sctx, x, in)
 		case reviewStepNotify:
-			next, in, err = w.stepNotify(ctx, x, in)
+			next, in, err = w.stepNotify(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, reviewStateIDs[next], in, err)
 		if err != nil {
@@ -224,6 +244,12 @@ func (w *Review) stepReview(ctx context.Context, x *flowcrt.ASLExec, in any) (re
 // "Review/ReviewCode" and returns its output.
 func (w *Review) runReviewTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := reviewStepReviewCode
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Review")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -231,17 +257,31 @@ func (w *Review) runReviewTemplate(ctx context.Context, x *flowcrt.ASLExec, in a
 			id := reviewStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != reviewDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, reviewStateIDs[step])
+		}
 		var next reviewStep
 		switch step {
 		case reviewStepReviewCode:
-			next, in, err = w.stepReviewCode(ctx, x, in)
+			next, in, err = w.stepReviewCode(sctx, x, in)
 		case reviewStepSummarizeReview:
-			next, in, err = w.stepSummarizeReview(ctx, x, in)
+			next, in, err = w.stepSummarizeReview(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(reviewStateIDs[step], err)
@@ -331,6 +371,12 @@ func (w *Review) stepResummarize(ctx context.Context, x *flowcrt.ASLExec, in any
 // from state "Resummarize/SummarizeReview" and returns its output.
 func (w *Review) runResummarizeTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := reviewStepSummarizeReview2
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Review")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -338,17 +384,31 @@ func (w *Review) runResummarizeTemplate(ctx context.Context, x *flowcrt.ASLExec,
 			id := reviewStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != reviewDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, reviewStateIDs[step])
+		}
 		var next reviewStep
 		switch step {
 		case reviewStepSummarizeReview2:
-			next, in, err = w.stepSummarizeReview2(ctx, x, in)
+			next, in, err = w.stepSummarizeReview2(sctx, x, in)
 		case reviewStepArchive:
-			next, in, err = w.stepArchive(ctx, x, in)
+			next, in, err = w.stepArchive(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(reviewStateIDs[step], err)
@@ -438,6 +498,12 @@ func (w *Review) stepCheck(ctx context.Context, x *flowcrt.ASLExec, in any) (rev
 // "Check/RunChecks" and returns its output.
 func (w *Review) runCheckTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := reviewStepRunChecks
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Review")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -445,21 +511,35 @@ func (w *Review) runCheckTemplate(ctx context.Context, x *flowcrt.ASLExec, in an
 			id := reviewStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != reviewDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, reviewStateIDs[step])
+		}
 		var next reviewStep
 		switch step {
 		case reviewStepRunChecks:
-			next, in, err = w.stepRunChecks(ctx, x, in)
+			next, in, err = w.stepRunChecks(sctx, x, in)
 		case reviewStepJudge:
-			next, in, err = w.stepJudge(ctx, x, in)
+			next, in, err = w.stepJudge(sctx, x, in)
 		case reviewStepAccepted:
-			next, in, err = w.stepAccepted(ctx, x, in)
+			next, in, err = w.stepAccepted(sctx, x, in)
 		case reviewStepRejected:
-			next, in, err = w.stepRejected(ctx, x, in)
+			next, in, err = w.stepRejected(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(reviewStateIDs[step], err)
@@ -569,6 +649,12 @@ func (w *Review) stepLint(ctx context.Context, x *flowcrt.ASLExec, in any) (revi
 // "Lint/Run" and returns its output.
 func (w *Review) runLintTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := reviewStepRun
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Review")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -576,15 +662,29 @@ func (w *Review) runLintTemplate(ctx context.Context, x *flowcrt.ASLExec, in any
 			id := reviewStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != reviewDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, reviewStateIDs[step])
+		}
 		var next reviewStep
 		switch step {
 		case reviewStepRun:
-			next, in, err = w.stepRun(ctx, x, in)
+			next, in, err = w.stepRun(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(reviewStateIDs[step], err)
@@ -619,6 +719,12 @@ func (w *Review) stepRun(ctx context.Context, x *flowcrt.ASLExec, in any) (revie
 // "Lint/Run/Lint" and returns its output.
 func (w *Review) runRunTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := reviewStepLint2
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Review")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -626,15 +732,29 @@ func (w *Review) runRunTemplate(ctx context.Context, x *flowcrt.ASLExec, in any)
 			id := reviewStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != reviewDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, reviewStateIDs[step])
+		}
 		var next reviewStep
 		switch step {
 		case reviewStepLint2:
-			next, in, err = w.stepLint2(ctx, x, in)
+			next, in, err = w.stepLint2(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(reviewStateIDs[step], err)
@@ -722,6 +842,12 @@ var reviewNotifyParamChecks = []flowcrt.ParamCheck{
 // "Notify/Route" and returns its output.
 func (w *Review) runNotifyTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := reviewStepRoute
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Review")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -729,23 +855,37 @@ func (w *Review) runNotifyTemplate(ctx context.Context, x *flowcrt.ASLExec, in a
 			id := reviewStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != reviewDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, reviewStateIDs[step])
+		}
 		var next reviewStep
 		switch step {
 		case reviewStepRoute:
-			next, in, err = w.stepRoute(ctx, x, in)
+			next, in, err = w.stepRoute(sctx, x, in)
 		case reviewStepBroken:
-			next, in, err = w.stepBroken(ctx, x, in)
+			next, in, err = w.stepBroken(sctx, x, in)
 		case reviewStepPage:
-			next, in, err = w.stepPage(ctx, x, in)
+			next, in, err = w.stepPage(sctx, x, in)
 		case reviewStepSend:
-			next, in, err = w.stepSend(ctx, x, in)
+			next, in, err = w.stepSend(sctx, x, in)
 		case reviewStepTally:
-			next, in, err = w.stepTally(ctx, x, in)
+			next, in, err = w.stepTally(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(reviewStateIDs[step], err)
