@@ -32,7 +32,9 @@ var (
 		"Memory.Backend":  {"memory", "file", "redis", "dynamodb", "custom"},
 	}
 	guardTypes   = []string{"length", "pattern", "regex", "semantic", "pii", "custom"}
-	guardActions = []string{"block", "redact", "mask", "warn", "retry"}
+	// "flag" is not in the schema's enum, but the language's own examples
+	// use it; like "warn" it lets the value through.
+	guardActions = []string{"block", "redact", "mask", "warn", "retry", "flag"}
 )
 
 // checkAgentValues checks the closed fields of the workflow root and of
@@ -99,11 +101,12 @@ func (l *lowerer) checkNumber(n *yaml.Node, what string, whole bool) {
 
 // rateLimit checks a tool's rate limit: {"MaxPerMinute": n, "MaxPerHour": n}.
 func (l *lowerer) rateLimit(n *yaml.Node) {
-	m, ok := l.Mapping(n, "a tool's rate limit", "MaxPerMinute", "MaxPerHour")
+	keys := []string{"MaxPerMinute", "MaxPerHour", "MaxConcurrent"}
+	m, ok := l.Mapping(n, "a tool's rate limit", keys...)
 	if !ok {
 		return
 	}
-	for _, k := range []string{"MaxPerMinute", "MaxPerHour"} {
+	for _, k := range keys {
 		if v := m.Get(k); v != nil {
 			l.checkNumber(v, k, true)
 		}
