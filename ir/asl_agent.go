@@ -100,3 +100,20 @@ type GuardRule struct {
 	Pattern string
 	Action  string
 }
+
+// Model is an agent task's `Model`: the model it asks, and the one it asks
+// instead when the call fails with an error FallbackOn names.
+type Model struct {
+	Preferred  string
+	Fallback   string   // "": none
+	FallbackOn []string // error names as written; empty: any error
+}
+
+// Generation is an agent task's `Generation`: its sampling settings, each
+// unset when nil or zero.
+type Generation struct {
+	Temperature   *float64
+	TopP          *float64
+	MaxTokens     int
+	StopSequences []string
+}

@@ -1,0 +1,61 @@
+package runtime
+
+import (
+	"context"
+	"strings"
+)
+
+// The Agent State Language's error names for a failing agent (8-error-handling.md).
+const (
+	AgentModelError       = "Agent.ModelError"         // the model's endpoint failed or answered nothing usable
+	AgentContextOverflow  = "Agent.ContextOverflow"    // the request is larger than the model's context
+	StatesRateLimitExceed = "States.RateLimitExceeded" // the endpoint refused for the rate of requests
+)
+
+// ModelFallback is an agent task's Model.Fallback and the errors that
+// switch to it.
+type ModelFallback struct {
+	Model string
+	// On are the error names of FallbackOn as written: a short name such
+	// as "RateLimitExceeded" stands for States.RateLimitExceeded and
+	// Agent.RateLimitExceeded too. Empty: every error.
+	On []string
+}
+
+// Generation is an agent task's Generation; a nil or zero field is unset.
+type Generation struct {
+	Temperature   *float64
+	TopP          *float64
+	MaxTokens     int
+	StopSequences []string
+}
+
+// switches reports whether err makes the agent ask the fallback model. A
+// cancelled run and States.Runtime never do.
+func (f *ModelFallback) switches(ctx context.Context, err error) bool {
+	if f == nil || ctx.Err() != nil {
+		return false
+	}
+	names := []string{StatesALL}
+	if len(f.On) > 0 {
+		names = nil
+		for _, n := range f.On {
+			names = append(names, n)
+			if !strings.Contains(n, ".") {
+				names = append(names, "States."+n, "Agent."+n)
+			}
+		}
+	}
+	return matchASL(err, names, true)
+}
+
+// withFallback runs attempt with the agent's model and, when it fails with
+// an error its fallback switches on, once more with the fallback model.
+func withFallback(ctx context.Context, agent Agent, attempt func(Agent) (any, error)) (any, error) {
+	out, err := attempt(agent)
+	if err == nil || !agent.Fallback.switches(ctx, err) {
+		return out, err
+	}
+	agent.Model, agent.Fallback = agent.Fallback.Model, nil
+	return attempt(agent)
+}
