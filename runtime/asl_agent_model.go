@@ -7,9 +7,10 @@ import (
 
 // The Agent State Language's error names for a failing agent (8-error-handling.md).
 const (
-	AgentModelError       = "Agent.ModelError"         // the model's endpoint failed or answered nothing usable
-	AgentContextOverflow  = "Agent.ContextOverflow"    // the request is larger than the model's context
-	StatesRateLimitExceed = "States.RateLimitExceeded" // the endpoint refused for the rate of requests
+	AgentModelError         = "Agent.ModelError"         // the model's endpoint failed or answered nothing usable
+	AgentContextOverflow    = "Agent.ContextOverflow"    // the request is larger than the model's context
+	AgentInvalidOutput      = "Agent.InvalidOutput"      // the answer is not of the shape the task asks for
+	StatesRateLimitExceeded = "States.RateLimitExceeded" // the endpoint refused for the rate of requests
 )
 
 // ModelFallback is an agent task's Model.Fallback and the errors that
