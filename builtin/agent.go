@@ -17,19 +17,34 @@ import (
 // itself, and the effective input in the user's message (JSON; a string as
 // it is). The
 // reply is the result: a JSON value when it is one (alone or in a ```
-// fence), else the text. Failures carry the agent language's error names
+// fence), else the text; under a budget, an object reports the reply's
+// tokens as `_tokens`. Failures carry the agent language's error names
 // (see agentErrorNames).
 func (c *LLM) Agent(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
-	req := agentRequest(in, agent)
-	m, err := c.Complete(ctx, req)
+	r, err := c.exchange(ctx, agentRequest(in, agent))
 	if err != nil {
 		return nil, agentError(err)
 	}
-	out := agentResult(m.Content)
+	content := r.Choices[0].Message.Content
+	out := agentResult(content)
 	if reasoningRequired(agent) && !hasReasoning(out) {
-		return nil, flowcrt.NewError(flowcrt.AgentInvalidOutput, "the agent's Reasoning is required, but the reply has no {\"result\", \"reasoning\"} object: "+snippet([]byte(m.Content)))
+		return nil, flowcrt.NewError(flowcrt.AgentInvalidOutput, "the agent's Reasoning is required, but the reply has no {\"result\", \"reasoning\"} object: "+snippet([]byte(content)))
 	}
-	return out, nil
+	return withTokens(out, agent, r.Usage.TotalTokens), nil
+}
+
+// withTokens reports the tokens the endpoint counted as the result's
+// `_tokens`, which budgets read, when a budget limits the task and the
+// result is an object that does not report them itself.
+func withTokens(out any, agent flowcrt.Agent, tokens float64) any {
+	o, ok := out.(*flowcrt.Object)
+	if !ok || tokens == 0 || agent.Limit == nil && agent.RunLimit == nil {
+		return out
+	}
+	if _, own := o.Get("_tokens"); own {
+		return out
+	}
+	return o.With("_tokens", tokens)
 }
 
 func agentRequest(in any, agent flowcrt.Agent) Request {

@@ -3,6 +3,7 @@ package builtin
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -103,4 +104,26 @@ func TestAgentCancelled(t *testing.T) {
 	cancel()
 	_, err := client(t, &fake{reply: answer("x")}).Agent(ctx, nil, flowcrt.Agent{Name: "A", Model: "m"})
 	assert.ErrorIs(t, err, context.Canceled)
+}
+
+// Under a budget, an object result reports the tokens the endpoint counted;
+// without one, or for text, the result is the reply alone.
+func TestAgentTokens(t *testing.T) {
+	usage := `{"choices": [{"message": {"role": "assistant", "content": %q}}], "usage": {"total_tokens": 42}}`
+	limited := flowcrt.Agent{Name: "A", Model: "m", Limit: &flowcrt.Budget{MaxTokens: 100}}
+	for _, tc := range []struct {
+		agent   flowcrt.Agent
+		content string
+		want    string
+	}{
+		{limited, `{"a": 1}`, `{"a": 1, "_tokens": 42}`},
+		{limited, `{"a": 1, "_tokens": 7}`, `{"a": 1, "_tokens": 7}`},
+		{flowcrt.Agent{Name: "A", Model: "m"}, `{"a": 1}`, `{"a": 1}`},
+		{limited, `plain`, `"plain"`},
+	} {
+		out, err := client(t, &fake{reply: fmt.Sprintf(usage, tc.content)}).Agent(context.Background(), nil, tc.agent)
+		require.NoError(t, err)
+		b, _ := json.Marshal(out)
+		assert.JSONEq(t, tc.want, string(b), tc.content)
+	}
 }
