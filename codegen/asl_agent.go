@@ -58,6 +58,20 @@ func budget(b *ir.Budget) jen.Code {
 		if b.Continue {
 			d.Id("Continue").Op(":").True()
 		}
+		if b.UseFallback {
+			d.Id("UseFallback").Op(":").True()
+		}
+		if len(b.Switches) > 0 {
+			d.Id("Switches").Op(":").Index().Add(rt("ModelSwitch")).CustomFunc(multiline, func(ss *jen.Group) {
+				for _, s := range b.Switches {
+					ss.CustomFunc(multiline, func(f *jen.Group) {
+						optLit(f, "At", s.At)
+						optLit(f, "Tokens", s.Tokens)
+						f.Id("Model").Op(":").Lit(s.Model)
+					})
+				}
+			})
+		}
 	})
 }
 

@@ -14,11 +14,14 @@ import (
 const StatesBudgetExceeded = "States.BudgetExceeded"
 
 // Budget is a token and cost limit; zero is no limit. Continue (the
-// workflow's OnExceed "Continue") lets the run go on past it.
+// workflow's OnExceed "Continue") lets the run go on past it, and so does
+// UseFallback when there are Switches: the agents go on with their models.
 type Budget struct {
-	MaxTokens float64
-	MaxCost   float64
-	Continue  bool
+	MaxTokens   float64
+	MaxCost     float64
+	Continue    bool
+	UseFallback bool
+	Switches    []ModelSwitch
 }
 
 // usage is what the agents of one run have spent: each agent's result may
@@ -73,7 +76,8 @@ func (b *Budget) over(tokens, cost float64) string {
 // under the state's timeout, the task's budget checked against what the
 // agent reports it spent (both again with the fallback model when the
 // task's Model falls back on the error), the workflow's budget, then the
-// output guardrails.
+// output guardrails. Once the run has spent enough of the workflow's
+// budget for one of its Switches, the agent asks that model.
 func (x *ASLExec) AgentTask(st *ASLState, h AgentHandler, agent *Agent) Body {
 	return func(ctx context.Context, cx *ASLContext, in any) (any, error) {
 		var err error
@@ -82,14 +86,18 @@ func (x *ASLExec) AgentTask(st *ASLState, h AgentHandler, agent *Agent) Body {
 				return nil, err
 			}
 		}
-		out, err := withFallback(ctx, *agent, func(a Agent) (any, error) {
+		a := *agent
+		if m := agent.RunLimit.switched(x.spend.totals()); m != "" {
+			a.Model = m
+		}
+		out, err := withFallback(ctx, a, func(a Agent) (any, error) {
 			return x.agentAttempt(ctx, cx, st, h, a, in)
 		})
 		if err != nil {
 			return nil, err
 		}
 		allTokens, allCost := x.spend.add(spent(out))
-		if why := agent.RunLimit.over(allTokens, allCost); why != "" && !agent.RunLimit.Continue {
+		if why := agent.RunLimit.over(allTokens, allCost); why != "" && agent.RunLimit.stops() {
 			return nil, &Error{Name: StatesBudgetExceeded, Cause: "the workflow ran over its budget: " + why}
 		}
 		if g := agent.Guards; g != nil {

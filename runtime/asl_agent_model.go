@@ -60,3 +60,45 @@ func withFallback(ctx context.Context, agent Agent, attempt func(Agent) (any, er
 	agent.Model, agent.Fallback = agent.Fallback.Model, nil
 	return attempt(agent)
 }
+
+// ModelSwitch is a step of the workflow Budget's Fallback: from the point
+// the run has spent At (a fraction; 0 is "Always") of its limit, agents
+// ask Model. Tokens measures against MaxTokens, else the measure is
+// MaxCost, or MaxTokens when there is no MaxCost.
+type ModelSwitch struct {
+	At     float64
+	Tokens bool
+	Model  string
+}
+
+// switched is the model of the furthest switch that the spend has
+// reached, "" for none.
+func (b *Budget) switched(tokens, cost float64) string {
+	if b == nil {
+		return ""
+	}
+	model, at := "", -1.0
+	for _, s := range b.Switches {
+		if s.At >= at && b.reached(s, tokens, cost) {
+			model, at = s.Model, s.At
+		}
+	}
+	return model
+}
+
+func (b *Budget) reached(s ModelSwitch, tokens, cost float64) bool {
+	switch {
+	case s.At == 0:
+		return true
+	case !s.Tokens && b.MaxCost > 0:
+		return cost >= s.At*b.MaxCost
+	case b.MaxTokens > 0:
+		return tokens >= s.At*b.MaxTokens
+	}
+	return false
+}
+
+// stops reports whether running over b fails the run.
+func (b *Budget) stops() bool {
+	return !b.Continue && !(b.UseFallback && len(b.Switches) > 0)
+}

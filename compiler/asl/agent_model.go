@@ -2,9 +2,12 @@ package asl
 
 import (
 	"math"
+	"regexp"
+	"strconv"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/flowc-dev/flowc/compiler/yamlx"
 	"github.com/flowc-dev/flowc/ir"
 )
 
@@ -92,4 +95,74 @@ func (l *lowerer) generation(n *yaml.Node) *ir.Generation {
 		}
 	}
 	return g
+}
+
+// fallbackWhen is a budget fallback's trigger other than "Always".
+var fallbackWhen = regexp.MustCompile(`^(Budget|Tokens)At([0-9]+)Percent$`)
+
+// modelSwitches reads the workflow Budget's Fallback, `{When, UseModel}` or
+// `{Cascade: [...]}` of them, in order (7-cost-budget.md, "Model
+// Fallbacks"). A step without UseModel (an `Action`) switches nothing. A
+// task's Budget has no Fallback in the spec; it is left unread.
+func (l *lowerer) modelSwitches(e yamlx.Entry, workflow bool) []ir.ModelSwitch {
+	if !workflow {
+		return nil
+	}
+	m, ok := l.Mapping(e.Value, "Budget Fallback", "When", "UseModel", "Notify", "Action", "Cascade")
+	if !ok {
+		return nil
+	}
+	c := m.Get("Cascade")
+	if c == nil {
+		sw, ok := l.modelSwitch(m)
+		if !ok {
+			return nil
+		}
+		return []ir.ModelSwitch{sw}
+	}
+	if m.Has("When") || m.Has("UseModel") {
+		l.Diags.Errorf(l.Pos(e.Key), "Budget Fallback has a `Cascade` or one `When` and `UseModel`, not both")
+	}
+	var out []ir.ModelSwitch
+	for _, n := range l.Seq(c, "Cascade") {
+		step, ok := l.Mapping(n, "a Cascade step", "When", "UseModel", "Notify", "Action")
+		if !ok {
+			continue
+		}
+		if sw, ok := l.modelSwitch(step); ok {
+			out = append(out, sw)
+		}
+	}
+	return out
+}
+
+// modelSwitch reads one step of a budget fallback; false when it switches
+// to no model.
+func (l *lowerer) modelSwitch(m yamlx.Map) (ir.ModelSwitch, bool) {
+	var sw ir.ModelSwitch
+	when := m.Get("When")
+	if when == nil {
+		l.Diags.Errorf(l.Pos(m.Node), "a budget fallback needs `When`: Always, BudgetAt<N>Percent or TokensAt<N>Percent")
+		return sw, false
+	}
+	s, _ := l.String(when, "When")
+	if s != "Always" {
+		parts := fallbackWhen.FindStringSubmatch(s)
+		pct := 0
+		if parts != nil {
+			pct, _ = strconv.Atoi(parts[2])
+		}
+		if pct < 1 || pct > 100 {
+			l.Diags.Errorf(l.ContentPos(when), "When must be Always, BudgetAt<N>Percent or TokensAt<N>Percent with N from 1 to 100, got %q", s)
+			return sw, false
+		}
+		sw.At, sw.Tokens = float64(pct)/100, parts[1] == "Tokens"
+	}
+	u := m.Get("UseModel")
+	if u == nil {
+		return sw, false
+	}
+	name, ok := l.modelName(u, "UseModel")
+	sw.Model = name
+	return sw, ok
 }

@@ -177,7 +177,23 @@ func (w *Drafting) stepDraft(ctx context.Context, x *flowcrt.ASLExec, in any) (d
 }
 
 var draftingDraftAgent = flowcrt.Agent{
-	Name:  "Writer",
+	Name: "Writer",
+	RunLimit: &flowcrt.Budget{
+		MaxTokens:   1000.0,
+		UseFallback: true,
+		Switches: []flowcrt.ModelSwitch{
+			{
+				At:     0.5,
+				Tokens: true,
+				Model:  "medium",
+			},
+			{
+				At:     0.9,
+				Tokens: true,
+				Model:  "cheap",
+			},
+		},
+	},
 	Model: "big",
 	Fallback: &flowcrt.ModelFallback{
 		Model: "small",
@@ -213,10 +229,26 @@ func (w *Drafting) stepPolish(ctx context.Context, x *flowcrt.ASLExec, in any) (
 var draftingPolishAgent = flowcrt.Agent{
 	Name: "Editor",
 	Budget: map[string]any{
-		"MaxTokens": 50.0,
+		"MaxTokens": 2000.0,
 	},
 	Limit: &flowcrt.Budget{
-		MaxTokens: 50.0,
+		MaxTokens: 2000.0,
+	},
+	RunLimit: &flowcrt.Budget{
+		MaxTokens:   1000.0,
+		UseFallback: true,
+		Switches: []flowcrt.ModelSwitch{
+			{
+				At:     0.5,
+				Tokens: true,
+				Model:  "medium",
+			},
+			{
+				At:     0.9,
+				Tokens: true,
+				Model:  "cheap",
+			},
+		},
 	},
 	Model: "big",
 	Fallback: &flowcrt.ModelFallback{
@@ -251,7 +283,23 @@ func (w *Drafting) stepTitle(ctx context.Context, x *flowcrt.ASLExec, in any) (d
 }
 
 var draftingTitleAgent = flowcrt.Agent{
-	Name:  "Writer",
+	Name: "Writer",
+	RunLimit: &flowcrt.Budget{
+		MaxTokens:   1000.0,
+		UseFallback: true,
+		Switches: []flowcrt.ModelSwitch{
+			{
+				At:     0.5,
+				Tokens: true,
+				Model:  "medium",
+			},
+			{
+				At:     0.9,
+				Tokens: true,
+				Model:  "cheap",
+			},
+		},
+	},
 	Model: "tiny",
 }
 

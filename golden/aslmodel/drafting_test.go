@@ -13,9 +13,9 @@ import (
 // desk plays the writer and the editor; big models are rate limited, and
 // the editor spends more tokens on them than its budget allows.
 type desk struct {
-	calls    []flowcrt.Agent
-	fail     string // the error the writer's big model fails with
-	editorIn any
+	calls  []flowcrt.Agent
+	fail   string  // the error the writer's big model fails with
+	tokens float64 // what the editor spends with the small model
 }
 
 func (d *desk) Writer(_ context.Context, in any, agent flowcrt.Agent) (any, error) {
@@ -31,9 +31,9 @@ func (d *desk) Writer(_ context.Context, in any, agent flowcrt.Agent) (any, erro
 
 func (d *desk) Editor(_ context.Context, in any, agent flowcrt.Agent) (any, error) {
 	d.calls = append(d.calls, agent)
-	tokens := 20.0
+	tokens := d.tokens
 	if agent.Model == "big" {
-		tokens = 80
+		tokens = 5000
 	}
 	return map[string]any{"text": "polished by " + agent.Model, "_tokens": tokens}, nil
 }
@@ -50,7 +50,7 @@ func models(calls []flowcrt.Agent) []string {
 // or full) asks again with the fallback model, which has no fallback of
 // its own; Generation reaches the agent as written.
 func TestModelFallback(t *testing.T) {
-	d := &desk{fail: "States.RateLimitExceeded"}
+	d := &desk{fail: "States.RateLimitExceeded", tokens: 20}
 	out, err := NewDrafting(d).Run(context.Background(), map[string]any{})
 	require.NoError(t, err)
 	m := out.(map[string]any)
@@ -78,4 +78,19 @@ func TestModelNoFallback(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, "Agent.ModelError", flowcrt.ErrorName(err))
 	assert.Equal(t, []string{"Writer:big"}, models(d.calls))
+}
+
+// Once the run has spent half of the workflow's tokens the agents ask the
+// Cascade's first model, from 90% its second; running over does not fail
+// the run (OnExceed UseFallback).
+func TestBudgetCascade(t *testing.T) {
+	for _, tc := range []struct {
+		tokens float64
+		model  string
+	}{{499, "tiny"}, {500, "medium"}, {900, "cheap"}, {1500, "cheap"}} {
+		d := &desk{fail: "States.RateLimitExceeded", tokens: tc.tokens}
+		_, err := NewDrafting(d).Run(context.Background(), map[string]any{})
+		require.NoError(t, err, "%g tokens", tc.tokens)
+		assert.Equal(t, "Writer:"+tc.model, models(d.calls)[4], "%g tokens", tc.tokens)
+	}
 }
