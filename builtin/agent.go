@@ -58,16 +58,42 @@ func agentRequest(in any, agent flowcrt.Agent) Request {
 	return req
 }
 
-// agentSystem is the system prompt of an agent: its role, then what its
-// Reasoning and Guardrails ask of the answer.
+// agentSystem is the system prompt of an agent: its role, where its input
+// holds what its Memory reads, then what its Reasoning and Guardrails ask
+// of the answer.
 func agentSystem(agent flowcrt.Agent) string {
 	parts := []string{fmt.Sprintf("You are %q, an agent in a workflow. The user's message is your input: JSON, or text when the input is a string. "+
 		"Reply with your result only: a JSON value when the result is structured, else plain text.", agent.Name)}
+	if m := memoryPrompt(agent.Memory); m != "" {
+		parts = append(parts, m)
+	}
 	if r, ok := agent.Reasoning.(map[string]any); ok {
 		parts = append(parts, reasoningPrompt(r))
 	}
 	parts = append(parts, guardrailPrompts(agent.Guardrails)...)
 	return strings.Join(parts, "\n\n")
+}
+
+// memoryPrompt says where the run put the keys the task's Memory reads
+// (a list of keys, or {Keys, InjectAt}); "" when it reads none.
+func memoryPrompt(memory any) string {
+	m, _ := memory.(map[string]any)
+	read, at := m["Read"], "$._memory"
+	if r, ok := read.(map[string]any); ok {
+		read = r["Keys"]
+		if p, ok := r["InjectAt"].(string); ok {
+			at = p
+		}
+	}
+	keys, _ := read.([]any)
+	if len(keys) == 0 {
+		return ""
+	}
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = fmt.Sprint(k)
+	}
+	return fmt.Sprintf("The input's %s holds what earlier steps remembered under these keys: %s.", at, strings.Join(names, ", "))
 }
 
 // reasoningFormats say what each Reasoning Format asks for.

@@ -21,6 +21,7 @@ func writer() flowcrt.Agent {
 		},
 		Reasoning:  map[string]any{"Format": "reflection", "MinSteps": 2.0},
 		Guardrails: map[string]any{"Output": map[string]any{"Rules": []any{map[string]any{"Type": "pii", "Action": "mask"}}}},
+		Memory:     map[string]any{"Read": map[string]any{"Keys": []any{"style", "audience"}, "InjectAt": "$.background"}},
 	}
 }
 
@@ -50,6 +51,7 @@ func TestAgentRequestAndResult(t *testing.T) {
 	assert.Contains(t, system["content"], "critique it and refine it, each draft and critique a step, in at least 2 steps")
 	assert.Contains(t, system["content"], `{"result": <your result>, "reasoning"`)
 	assert.Contains(t, system["content"], "Do not include personal information")
+	assert.Contains(t, system["content"], "The input's $.background holds what earlier steps remembered under these keys: style, audience.")
 	assert.Equal(t, map[string]any{"role": "user", "content": `{"topic":"Go","n":2}`}, msgs[1])
 }
 
@@ -61,6 +63,7 @@ func TestAgentTextReply(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "Go is a language.\n", out)
 	req := f.requests[0]
+	assert.NotContains(t, req["messages"].([]any)[0].(map[string]any)["content"], "remembered")
 	for _, k := range []string{"temperature", "top_p", "max_tokens", "stop"} {
 		assert.NotContains(t, req, k)
 	}
@@ -126,4 +129,11 @@ func TestAgentTokens(t *testing.T) {
 		b, _ := json.Marshal(out)
 		assert.JSONEq(t, tc.want, string(b), tc.content)
 	}
+}
+
+func TestMemoryPrompt(t *testing.T) {
+	assert.Equal(t, "The input's $._memory holds what earlier steps remembered under these keys: k.",
+		memoryPrompt(map[string]any{"Read": []any{"k"}}), "a list of keys lands at $._memory")
+	assert.Empty(t, memoryPrompt(map[string]any{"Write": map[string]any{"Key": "k"}}))
+	assert.Empty(t, memoryPrompt(nil))
 }
