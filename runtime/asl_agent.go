@@ -15,7 +15,7 @@ const StatesBudgetExceeded = "States.BudgetExceeded"
 
 // Budget is a token and cost limit; zero is no limit. Continue (the
 // workflow's OnExceed "Continue") lets the run go on past it, and so does
-// UseFallback when there are Switches: the agents go on with their models.
+// UseFallback when there are Switches, whose last model the agents then ask.
 type Budget struct {
 	MaxTokens   float64
 	MaxCost     float64

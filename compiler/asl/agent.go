@@ -74,7 +74,7 @@ func (l *lowerer) budget(n *yaml.Node) {
 	}
 }
 
-// agentFieldsWithoutAgent rejects the agent fields keys on a task without
+// agentFieldsWithoutAgent rejects keys, agent fields, on a task without
 // `Agent`. A Resource task is denied only the model's fields: it has
 // always been accepted with the others, which it ignores.
 func (l *lowerer) agentFieldsWithoutAgent(m yamlx.Map, keys []string) {
