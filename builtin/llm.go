@@ -69,7 +69,9 @@ type Request struct {
 	Model       string    `json:"model"`
 	Messages    []Message `json:"messages"`
 	Temperature *float64  `json:"temperature,omitempty"`
+	TopP        *float64  `json:"top_p,omitempty"`
 	MaxTokens   int       `json:"max_tokens,omitempty"`
+	Stop        []string  `json:"stop,omitempty"`
 	Tools       []Tool    `json:"tools,omitempty"`
 }
 
@@ -129,6 +131,9 @@ type reply struct {
 	Choices []struct {
 		Message Message `json:"message"`
 	} `json:"choices"`
+	Usage struct {
+		TotalTokens float64 `json:"total_tokens"`
+	} `json:"usage"`
 }
 
 // Complete sends req and returns the model's message. Its errors are
@@ -136,19 +141,28 @@ type reply struct {
 // cancellation of ctx, which is returned as it is so that the step's own
 // timeout and the run's cancellation keep their meaning.
 func (c *LLM) Complete(ctx context.Context, req Request) (Message, error) {
+	r, err := c.exchange(ctx, req)
+	if err != nil {
+		return Message{}, err
+	}
+	return r.Choices[0].Message, nil
+}
+
+// exchange sends req and returns the whole reply, which has a choice.
+func (c *LLM) exchange(ctx context.Context, req Request) (*reply, error) {
 	if req.Model == "" {
 		req.Model = c.Model
 	}
 	if req.Model == "" {
-		return Message{}, flowcrt.NewError(ErrNoModel, "the step names no model; set one in the definition or OPENAI_MODEL")
+		return nil, flowcrt.NewError(ErrNoModel, "the step names no model; set one in the definition or OPENAI_MODEL")
 	}
 	body, err := json.Marshal(req)
 	if err != nil {
-		return Message{}, err
+		return nil, err
 	}
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(c.BaseURL, "/")+"/chat/completions", bytes.NewReader(body))
 	if err != nil {
-		return Message{}, flowcrt.NewError(ErrUnreachable, err.Error())
+		return nil, flowcrt.NewError(ErrUnreachable, err.Error())
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	if c.Key != "" {
@@ -156,21 +170,21 @@ func (c *LLM) Complete(ctx context.Context, req Request) (Message, error) {
 	}
 	resp, err := c.Client.Do(hreq)
 	if err != nil {
-		return Message{}, llmTransportError(ctx, err)
+		return nil, llmTransportError(ctx, err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
 	if err != nil {
-		return Message{}, llmTransportError(ctx, err)
+		return nil, llmTransportError(ctx, err)
 	}
 	if resp.StatusCode/100 != 2 {
-		return Message{}, statusError(resp.StatusCode, data)
+		return nil, statusError(resp.StatusCode, data)
 	}
 	var r reply
 	if err := json.Unmarshal(data, &r); err != nil || len(r.Choices) == 0 {
-		return Message{}, flowcrt.NewError(ErrBadReply, "the endpoint's reply is not a chat completion: "+snippet(data))
+		return nil, flowcrt.NewError(ErrBadReply, "the endpoint's reply is not a chat completion: "+snippet(data))
 	}
-	return r.Choices[0].Message, nil
+	return &r, nil
 }
 
 // llmTransportError names a request that got no reply; the run's own

@@ -58,6 +58,20 @@ func budget(b *ir.Budget) jen.Code {
 		if b.Continue {
 			d.Id("Continue").Op(":").True()
 		}
+		if b.UseFallback {
+			d.Id("UseFallback").Op(":").True()
+		}
+		if len(b.Switches) > 0 {
+			d.Id("Switches").Op(":").Index().Add(rt("ModelSwitch")).CustomFunc(multiline, func(ss *jen.Group) {
+				for _, s := range b.Switches {
+					ss.CustomFunc(multiline, func(f *jen.Group) {
+						optLit(f, "At", s.At)
+						optLit(f, "Tokens", s.Tokens)
+						f.Id("Model").Op(":").Lit(s.Model)
+					})
+				}
+			})
+		}
 	})
 }
 
@@ -197,4 +211,38 @@ func (g *aslGen) startExecutionBody(s *ir.State) jen.Code {
 	inc := s.ASL.Include
 	return jen.Id("x").Dot("StartExecution").Call(jen.Lit(inc.StateMachine), jen.Lit(inc.Wait),
 		jen.Id("w").Dot(g.machineMethod(s, 0)))
+}
+
+// agentModel renders an agent task's Model and Generation into its
+// flowcrt.Agent; a task without them renders nothing.
+func agentModel(d *jen.Group, a *ir.Agent) {
+	if m := a.Model; m != nil {
+		optLit(d, "Model", m.Preferred)
+		if m.Fallback != "" {
+			d.Id("Fallback").Op(":").Op("&").Add(rt("ModelFallback")).CustomFunc(multiline, func(f *jen.Group) {
+				f.Id("Model").Op(":").Lit(m.Fallback)
+				if len(m.FallbackOn) > 0 {
+					f.Id("On").Op(":").Add(stringSlice(m.FallbackOn))
+				}
+			})
+		}
+	}
+	g := a.Generation
+	if g == nil {
+		return
+	}
+	d.Id("Generation").Op(":").Op("&").Add(rt("Generation")).CustomFunc(multiline, func(f *jen.Group) {
+		for _, p := range []struct {
+			name string
+			v    *float64
+		}{{"Temperature", g.Temperature}, {"TopP", g.TopP}} {
+			if p.v != nil {
+				f.Id(p.name).Op(":").Add(rt("Float")).Call(jen.Lit(*p.v))
+			}
+		}
+		optLit(f, "MaxTokens", g.MaxTokens)
+		if len(g.StopSequences) > 0 {
+			f.Id("StopSequences").Op(":").Add(stringSlice(g.StopSequences))
+		}
+	})
 }

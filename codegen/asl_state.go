@@ -346,5 +346,6 @@ func (g *aslGen) agent(a *ir.Agent) jen.Code {
 		if a.Guards != nil {
 			d.Id("Guards").Op(":").Add(guardrails(a.Guards))
 		}
+		agentModel(d, a)
 	})
 }

@@ -247,6 +247,9 @@ func builtinFor(w *ir.Workflow, m string, users []*ir.State, search jen.Code) *b
 				call:    jen.Qual(builtinPath, "HTTPInvoke").Call(jen.Id("ctx"), jen.Id("h").Dot("env").Dot("HTTP"), jen.Id("in")),
 			}
 		}
+		if b := agentBuiltin(users); b != nil {
+			return b
+		}
 	}
 	return nil
 }

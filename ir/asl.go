@@ -289,6 +289,8 @@ type Agent struct {
 	Limit      *Budget     // the task's Budget limits; nil: none
 	RunLimit   *Budget     // the workflow's Budget; nil: none
 	Guards     *Guardrails // the Guardrails rules flowc applies; nil: none
+	Model      *Model      // nil: the handler picks
+	Generation *Generation // nil: the model's defaults
 }
 
 // Approval is an Approval state's request.

@@ -10,6 +10,22 @@ type Budget struct {
 	MaxCost   float64
 	// Continue is OnExceed "Continue": running over is not an error.
 	Continue bool
+	// UseFallback is OnExceed "UseFallback": running over is not an
+	// error, and the agents go on with the last model of Switches.
+	UseFallback bool
+	// Switches are the workflow's Fallback (one, or its Cascade): the
+	// models agents ask once the run has spent part of its budget.
+	Switches []ModelSwitch
+}
+
+// ModelSwitch is a budget fallback: from the point the run has spent At
+// (a fraction) of its limit, agents ask Model. Tokens measures against
+// MaxTokens, else against MaxCost (MaxTokens when there is no MaxCost).
+// At 0 is "Always".
+type ModelSwitch struct {
+	At     float64
+	Tokens bool
+	Model  string
 }
 
 // Memory is an agent task's or a Pass state's `Memory`: the keys it reads
@@ -113,4 +129,21 @@ type GuardRule struct {
 	Block   []string
 	Pattern string
 	Action  string
+}
+
+// Model is an agent task's `Model`: the model it asks, and the one it asks
+// instead when the call fails with an error FallbackOn names.
+type Model struct {
+	Preferred  string
+	Fallback   string   // "": none
+	FallbackOn []string // error names as written; empty: any error
+}
+
+// Generation is an agent task's `Generation`: its sampling settings, each
+// unset when nil or zero.
+type Generation struct {
+	Temperature   *float64
+	TopP          *float64
+	MaxTokens     int
+	StopSequences []string
 }

@@ -14,11 +14,14 @@ import (
 const StatesBudgetExceeded = "States.BudgetExceeded"
 
 // Budget is a token and cost limit; zero is no limit. Continue (the
-// workflow's OnExceed "Continue") lets the run go on past it.
+// workflow's OnExceed "Continue") lets the run go on past it, and so does
+// UseFallback when there are Switches, whose last model the agents then ask.
 type Budget struct {
-	MaxTokens float64
-	MaxCost   float64
-	Continue  bool
+	MaxTokens   float64
+	MaxCost     float64
+	Continue    bool
+	UseFallback bool
+	Switches    []ModelSwitch
 }
 
 // usage is what the agents of one run have spent: each agent's result may
@@ -70,10 +73,12 @@ func (b *Budget) over(tokens, cost float64) string {
 }
 
 // AgentTask is the body of an agent task: the input guardrails, the call
-// under the state's timeout, the budgets checked against what the agent
-// reports it spent, then the output guardrails.
+// under the state's timeout, the task's budget checked against what the
+// agent reports it spent (both again with the fallback model when the
+// task's Model falls back on the error), the workflow's budget, then the
+// output guardrails. Once the run has spent enough of the workflow's
+// budget for one of its Switches, the agent asks that model.
 func (x *ASLExec) AgentTask(st *ASLState, h AgentHandler, agent *Agent) Body {
-	task := x.Task(st, AgentTask(h, *agent))
 	return func(ctx context.Context, cx *ASLContext, in any) (any, error) {
 		var err error
 		if g := agent.Guards; g != nil {
@@ -81,16 +86,18 @@ func (x *ASLExec) AgentTask(st *ASLState, h AgentHandler, agent *Agent) Body {
 				return nil, err
 			}
 		}
-		out, err := task(ctx, cx, in)
+		a := *agent
+		if m := agent.RunLimit.switched(x.spend.totals()); m != "" {
+			a.Model = m
+		}
+		out, err := withFallback(ctx, a, func(a Agent) (any, error) {
+			return x.agentAttempt(ctx, cx, st, h, a, in)
+		})
 		if err != nil {
 			return nil, err
 		}
-		tokens, cost := spent(out)
-		if why := agent.Limit.over(tokens, cost); why != "" {
-			return nil, &Error{Name: StatesBudgetExceeded, Cause: fmt.Sprintf("state %q ran over its budget: %s", st.Name, why)}
-		}
-		allTokens, allCost := x.spend.add(tokens, cost)
-		if why := agent.RunLimit.over(allTokens, allCost); why != "" && !agent.RunLimit.Continue {
+		allTokens, allCost := x.spend.add(spent(out))
+		if why := agent.RunLimit.over(allTokens, allCost); why != "" && agent.RunLimit.stops() {
 			return nil, &Error{Name: StatesBudgetExceeded, Cause: "the workflow ran over its budget: " + why}
 		}
 		if g := agent.Guards; g != nil {
@@ -98,6 +105,18 @@ func (x *ASLExec) AgentTask(st *ASLState, h AgentHandler, agent *Agent) Body {
 		}
 		return out, nil
 	}
+}
+
+// agentAttempt is one call of an agent and the check of its task's budget.
+func (x *ASLExec) agentAttempt(ctx context.Context, cx *ASLContext, st *ASLState, h AgentHandler, agent Agent, in any) (any, error) {
+	out, err := x.Task(st, AgentTask(h, agent))(ctx, cx, in)
+	if err != nil {
+		return nil, err
+	}
+	if why := agent.Limit.over(spent(out)); why != "" {
+		return nil, &Error{Name: StatesBudgetExceeded, Cause: fmt.Sprintf("state %q ran over its budget: %s", st.Name, why)}
+	}
+	return out, nil
 }
 
 // Include is the body of an Include state whose template is compiled in:

@@ -229,6 +229,11 @@ type Agent struct {
 	Limit      *Budget     // the task's Budget; nil: none
 	RunLimit   *Budget     // the workflow's Budget; nil: none
 	Guards     *Guardrails // the Guardrails rules flowc applies; nil: none
+	// Model is the model to ask: the task's Model.Preferred, or its
+	// Model.Fallback on the call FallbackOn switches to it; "" none.
+	Model      string
+	Fallback   *ModelFallback // nil: none, or this call is the fallback
+	Generation *Generation    // the task's sampling settings; nil: none
 }
 
 // AgentHandler is the shape of an agent's handler.

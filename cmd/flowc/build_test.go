@@ -34,7 +34,9 @@ type chatRequest struct {
 	Auth        string
 	Model       string    `json:"model"`
 	Temperature *float64  `json:"temperature"`
+	TopP        *float64  `json:"top_p"`
 	MaxTokens   int       `json:"max_tokens"`
+	Stop        []string  `json:"stop"`
 	Messages    []chatMsg `json:"messages"`
 	Tools       []struct {
 		Function struct{ Name string } `json:"function"`
@@ -257,6 +259,52 @@ func TestBuildChain(t *testing.T) {
 	assert.Equal(t, 300, chat.MaxTokens)
 	assert.Equal(t, "You solve technical problems step by step.", chat.system())
 	assert.Equal(t, "Help with: wifi drops", chat.user())
+}
+
+// ASL agents that name a model ask it: the rate-limited preferred model
+// falls back as FallbackOn says, Generation and Reasoning shape the
+// request, and a model error reaches Catch as Agent.ModelError.
+func TestBuildASLAgents(t *testing.T) {
+	bin, llm, env := buildWithLLM(t, "testdata/build/research.asl.json")
+	answers := func(summary int) func(chatRequest, int) (int, string) {
+		return func(req chatRequest, _ int) (int, string) {
+			switch req.Model {
+			case "research-large":
+				return http.StatusTooManyRequests, "slow down"
+			case "research-small":
+				return http.StatusOK, "```json\n{\"result\": [\"Go has goroutines\"], \"reasoning\": {\"steps\": [], \"conclusion\": \"done\"}}\n```"
+			}
+			return summary, "Go runs goroutines."
+		}
+	}
+	input := `{"question": "What does Go have?"}`
+
+	llm.reset(answers(http.StatusOK))
+	stdout, stderr, code := runProgram(t, bin, env, input, "--input", "-", "--quiet")
+	require.Equal(t, 0, code, stderr)
+	assert.JSONEq(t, `{"status": "SUCCEEDED", "output": {"question": "What does Go have?",
+		"findings": {"result": ["Go has goroutines"], "reasoning": {"steps": [], "conclusion": "done"}},
+		"summary": "Go runs goroutines."}}`, stdout)
+	got := llm.got()
+	require.Len(t, got, 3)
+	assert.Equal(t, []string{"research-large", "research-small", "summary-small"}, []string{got[0].Model, got[1].Model, got[2].Model})
+	research := got[1]
+	assert.Equal(t, 0.4, *research.Temperature)
+	assert.Equal(t, 0.8, *research.TopP)
+	assert.Equal(t, 500, research.MaxTokens)
+	assert.Equal(t, []string{"<done>"}, research.Stop)
+	assert.Contains(t, research.system(), `"Researcher"`)
+	assert.Contains(t, research.system(), "Reason step by step")
+	assert.Contains(t, research.system(), "in at most 4 steps")
+	assert.Equal(t, `{"question":"What does Go have?"}`, research.user())
+	assert.Equal(t, got[0].system(), research.system(), "the fallback asks the same")
+	assert.Nil(t, got[2].Temperature)
+	assert.Equal(t, `{"facts":["Go has goroutines"]}`, got[2].user())
+
+	llm.reset(answers(http.StatusInternalServerError))
+	stdout, stderr, code = runProgram(t, bin, env, input, "--input", "-", "--quiet")
+	require.Equal(t, 0, code, stderr)
+	assert.JSONEq(t, `{"status": "SUCCEEDED", "output": {"question": "What does Go have?", "failed": "Agent.ModelError"}}`, stdout)
 }
 
 func TestBuildMissingHandlers(t *testing.T) {

@@ -37,6 +37,12 @@ func (l *lowerer) agent(m yamlx.Map, n *yaml.Node) *ir.Agent {
 	if v := m.Get("Budget"); v != nil && v.Kind == yaml.MappingNode {
 		l.budget(v)
 	}
+	if v := m.Get("Model"); v != nil {
+		a.Model = l.model(v)
+	}
+	if v := m.Get("Generation"); v != nil {
+		a.Generation = l.generation(v)
+	}
 	return a
 }
 
@@ -68,9 +74,11 @@ func (l *lowerer) budget(n *yaml.Node) {
 	}
 }
 
-// agentFieldsWithoutAgent rejects agent fields on a Resource task.
-func (l *lowerer) agentFieldsWithoutAgent(m yamlx.Map) {
-	for _, k := range agentFields {
+// agentFieldsWithoutAgent rejects keys, agent fields, on a task without
+// `Agent`. A Resource task is denied only the model's fields: it has
+// always been accepted with the others, which it ignores.
+func (l *lowerer) agentFieldsWithoutAgent(m yamlx.Map, keys []string) {
+	for _, k := range keys {
 		if e, ok := m.Entries[k]; ok {
 			l.Diags.Errorf(l.Pos(e.Key), "`%s` configures an agent; it needs `Agent` instead of `Resource`", k)
 		}

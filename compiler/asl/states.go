@@ -2,6 +2,7 @@ package asl
 
 import (
 	"math"
+	"slices"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -83,12 +84,13 @@ func (l *lowerer) task(m yamlx.Map, s *ir.State) {
 			s.Handler = l.handler("resource\x00"+a.Resource, resourceName(a.Resource), l.ContentPos(res))
 		}
 		l.httpTask(m, s)
+		l.agentFieldsWithoutAgent(m, modelFields)
 	} else if agent != nil {
 		a.Agent = l.agent(m, agent)
 		s.Handler = l.handler("agent\x00"+a.Agent.Name, a.Agent.Name, a.Agent.Pos)
 		l.agentExtras(m, s)
 	} else {
-		l.agentFieldsWithoutAgent(m)
+		l.agentFieldsWithoutAgent(m, slices.Concat(agentFields, modelFields))
 	}
 	if n := m.Get("TimeoutSeconds"); n != nil {
 		if a.TimeoutExpr = l.expressionField(s, n); a.TimeoutExpr == nil {

@@ -76,9 +76,12 @@ func (l *lowerer) budgetLimits(n *yaml.Node, workflow bool) *ir.Budget {
 			b.MaxTokens, _ = strconv.ParseFloat(e.Value.Value, 64)
 		case "MaxCost":
 			b.MaxCost = l.amount(e.Value, workflow)
+		case "Fallback":
+			b.Switches = l.modelSwitches(e, workflow)
 		case "OnExceed":
 			s, _ := l.String(e.Value, "OnExceed")
 			b.Continue = s == "Continue"
+			b.UseFallback = s == "UseFallback"
 			if !workflow {
 				l.Diags.Errorf(l.Pos(e.Key), "OnExceed belongs to the workflow's Budget")
 			}
