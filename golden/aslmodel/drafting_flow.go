@@ -13,7 +13,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // DraftingHandlers is the work of the state machine, implemented by you: one method per
@@ -127,6 +127,12 @@ func (w *Drafting) runAt(ctx context.Context, sess *flowcrt.Session, input any, 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Drafting) run(ctx context.Context, x *flowcrt.ASLExec, in any, step draftingStep) (out any, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Drafting")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -134,19 +140,33 @@ func (w *Drafting) run(ctx context.Context, x *flowcrt.ASLExec, in any, step dra
 			id := draftingStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != draftingDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, draftingStateIDs[step])
+		}
 		var next draftingStep
 		switch step {
 		case draftingStepDraft:
-			next, in, err = w.stepDraft(ctx, x, in)
+			next, in, err = w.stepDraft(sctx, x, in)
 		case draftingStepPolish:
-			next, in, err = w.stepPolish(ctx, x, in)
+			next, in, err = w.stepPolish(sctx, x, in)
 		case draftingStepTitle:
-			next, in, err = w.stepTitle(ctx, x, in)
+			next, in, err = w.stepTitle(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, draftingStateIDs[next], in, err)
 		if err != nil {
