@@ -15,7 +15,7 @@ const buildAgents = `{
   "States": {
     "Draft": {"Type": "Task", "Agent": "Writer", "Model": {"Preferred": "big"}, "Next": "Check"},
     "Check": {"Type": "Task", "Agent": "Checker", "Next": "Argue"},
-    "Argue": {"Type": "Debate", "Agents": ["Critic"], "Topic": "t", "Next": "Again"},
+    "Argue": {"Type": "Debate", "Agents": ["Critic", "Checker"], "Topic": "t", "Next": "Again"},
     "Again": {"Type": "Task", "Agent": "Critic", "Model": "small", "End": true}
   }
 }`
@@ -25,7 +25,10 @@ const buildAgents = `{
 func TestBuildMainAgents(t *testing.T) {
 	_, missing := buildMain(t, "desk.asl.json", buildAgents, nil)
 	assert.Equal(t, []codegen.Missing{
-		{Method: "Checker", Needs: []codegen.Need{{Pos: ir.Pos{File: "desk.asl.json", Line: 5, Col: 5}, What: `state "Check"`}}},
+		{Method: "Checker", Needs: []codegen.Need{
+			{Pos: ir.Pos{File: "desk.asl.json", Line: 5, Col: 5}, What: `state "Check"`},
+			{Pos: ir.Pos{File: "desk.asl.json", Line: 6, Col: 5}, What: `state "Argue"`},
+		}},
 		{Method: "Critic", Needs: []codegen.Need{
 			{Pos: ir.Pos{File: "desk.asl.json", Line: 6, Col: 5}, What: `state "Argue"`},
 			{Pos: ir.Pos{File: "desk.asl.json", Line: 7, Col: 5}, What: `state "Again"`},
