@@ -46,11 +46,23 @@ func GenerateTemporal(w *ir.Workflow, opts Options) (File, error) {
 		Source: oneLine(opts.Source), Package: w.Package, Name: sh.n.Workflow, Handlers: sh.n.Handlers,
 		Lower: lowerFirst(sh.n.Workflow), Run: sigs.run, Decoder: inputDecoders[w.Mode],
 	}
+	for _, name := range sigs.more {
+		m := sigs.methods[name]
+		m.Decoder = tw.Decoder
+		tw.Methods = append(tw.Methods, m)
+	}
 	for _, h := range sh.handlers {
 		m := sigs.methods[h.name]
 		m.Approval = h.doc == ""
 		m.Decoder = tw.Decoder
+		if w.Mode == ir.ModeChain {
+			m.ChainKind = kindNames[ir.ChainKindOf(h.name)]
+		}
 		tw.Methods = append(tw.Methods, m)
+	}
+	if !slices.ContainsFunc(tw.Methods, func(m method) bool { return m.Approval }) && interruptsBefore(w) {
+		// interrupt_before asks an optional flowcrt.Approver, as approval states do.
+		tw.Methods = append(tw.Methods, method{Name: "Approve", Approval: true})
 	}
 	tw.Imports = sigs.imports
 	tw.Marker = sh.mock.marker
@@ -69,6 +81,11 @@ func GenerateTemporal(w *ir.Workflow, opts Options) (File, error) {
 		return File{}, fmt.Errorf("flowc generated invalid Go (a bug in flowc, please report it): %v", err)
 	}
 	return File{Name: TemporalFileName(opts.FileName), Content: src}, nil
+}
+
+// interruptsBefore: a CodeMie state asks to go on before it runs.
+func interruptsBefore(w *ir.Workflow) bool {
+	return slices.ContainsFunc(w.States, func(s *ir.State) bool { return s.CodeMie != nil && s.CodeMie.InterruptBefore })
 }
 
 // shellCapture is a target that keeps the shell and writes nothing: the
@@ -279,6 +296,9 @@ func (a {{$.Activities}}) {{.Name}}({{.ParamList}}) (r {{$.Activities}}{{.Name}}
 func (a {{$.Activities}}) {{.Name}}({{.ActivityParamList}}) ({{.NamedResults}}) {
 	ctx = flowtemporal.ActivityContext(ctx)
 	defer flowtemporal.Finish(ctx, &err)
+{{- if .ChainKind}}
+	call.ChainCall = flowcrt.ChainCallOfKind(call.ChainCall, flowcrt.{{.ChainKind}})
+{{- end}}
 {{- range .Params}}{{if and (eq .Type "any") $.Decoder}}
 	{{.Name}}, err := flowcrt.{{$.Decoder}}({{.Name}}JSON)
 	if err != nil {
@@ -298,6 +318,9 @@ type method struct {
 	Params   []param // after ctx
 	Results  []string
 	Approval bool
+	// ChainKind is the runtime's kind of a task-chain handler that
+	// returns a control token (KindChatCompletion, ...), or "".
+	ChainKind string
 }
 
 type param struct{ Name, Type string }

@@ -14,6 +14,9 @@ import (
 // branch's next answer) and cancels real work as early as before. The error
 // is that of the first branch, in branch order, that failed on its own.
 func (x *ASLExec) runBranches(ctx context.Context, state string, branches []Machine, in any) ([]any, error) {
+	if e := engineOf(ctx); e != nil {
+		return x.engineBranches(ctx, e, state, branches, in)
+	}
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -71,11 +71,13 @@ type toolloopActivities struct{ h ToolloopHandlers }
 func (a toolloopActivities) ChatCompletion(ctx context.Context, call flowcrt.LLMCall) (r0 flowcrt.ChainResult, err error) {
 	ctx = flowtemporal.ActivityContext(ctx)
 	defer flowtemporal.Finish(ctx, &err)
+	call.ChainCall = flowcrt.ChainCallOfKind(call.ChainCall, flowcrt.KindChatCompletion)
 	return a.h.ChatCompletion(ctx, call)
 }
 
 func (a toolloopActivities) ExecuteToolCalls(ctx context.Context, call flowcrt.ToolCallsCall) (r0 flowcrt.ChainResult, err error) {
 	ctx = flowtemporal.ActivityContext(ctx)
 	defer flowtemporal.Finish(ctx, &err)
+	call.ChainCall = flowcrt.ChainCallOfKind(call.ChainCall, flowcrt.KindExecuteToolCalls)
 	return a.h.ExecuteToolCalls(ctx, call)
 }
