@@ -66,6 +66,7 @@ func GenerateTemporal(w *ir.Workflow, opts Options) (File, error) {
 	}
 	tw.Imports = sigs.imports
 	tw.Marker = sh.mock.marker
+	tw.Sessions = w.Mode != ir.ModeChain // the others have Resume, which continuing as new needs
 	if w.Mode == ir.ModeTyped {
 		tw.Schema, tw.Start = fmt.Sprintf("%#v", sh.sessions.schema), strconv.Quote(w.Start.ID)
 	}
@@ -119,6 +120,7 @@ type temporalWorkflow struct {
 	Decoder                         string // the dialect's input decoder, for an `any` input
 	Methods                         []method
 	Marker                          string // the mock's marker method
+	Sessions                        bool   // the workflow runs as a session, and continues as new
 	Schema, Start                   string // typed mode: the schema constant and the start state's id, quoted
 	Marshaler                       string // the update's MarshalJSON, when the native file lacks it
 }
@@ -173,12 +175,14 @@ func {{.Fn}}(ctx workflow.Context, in {{.In}}, h {{.Handlers}}) ({{.Run.Result}}
 	}
 	return {{.Lower}}Resume(ctx, cp, h)
 }
-
-// {{.Lower}}Resume runs {{.Name}} from checkpoint cp, as a session kept in the workflow; a long run
-// continues as new, as "{{.Name}}.resume", from its last checkpoint.
-func {{.Lower}}Resume(ctx workflow.Context, cp flowcrt.Checkpoint, h {{.Handlers}}) (out {{.Run.Result}}, err error) {
-	err = flowtemporal.RunSession(ctx, cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
-		out, err = New{{.Name}}(h, opts...).Resume(ctx, session)
+{{- else if .Sessions}}
+func {{.Fn}}(ctx workflow.Context, in {{.In}}, h {{.Handlers}}) (out {{.Run.Result}}, err error) {
+	err = flowtemporal.RunSession(ctx, {{.Name}}WorkflowName, nil, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
+		input, err := flowcrt.{{.Decoder}}(in)
+		if err != nil {
+			return err
+		}
+		out, err = New{{.Name}}(h, opts...).Invoke(ctx, session, input)
 		return err
 	})
 	return out, err
@@ -186,15 +190,23 @@ func {{.Lower}}Resume(ctx workflow.Context, cp flowcrt.Checkpoint, h {{.Handlers
 {{- else}}
 func {{.Fn}}(ctx workflow.Context, in {{.In}}, h {{.Handlers}}) (out {{.Run.Result}}, err error) {
 	err = flowtemporal.Run(ctx, func(ctx context.Context, opts ...flowcrt.Option) error {
-{{- if .Decoder}}
 		input, err := flowcrt.{{.Decoder}}(in)
 		if err != nil {
 			return err
 		}
 		out, err = New{{.Name}}(h, opts...).Run(ctx, input)
-{{- else}}
-		out, err = New{{.Name}}(h, opts...).Run(ctx, in)
+		return err
+	})
+	return out, err
+}
 {{- end}}
+{{- if .Sessions}}
+
+// {{.Lower}}Resume runs {{.Name}} from checkpoint cp, as a session kept in the workflow; a long run
+// continues as new, as "{{.Name}}.resume", from its last checkpoint.
+func {{.Lower}}Resume(ctx workflow.Context, cp flowcrt.Checkpoint, h {{.Handlers}}) (out {{.Run.Result}}, err error) {
+	err = flowtemporal.RunSession(ctx, {{.Name}}WorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
+		out, err = New{{.Name}}(h, opts...).Resume(ctx, session)
 		return err
 	})
 	return out, err
@@ -205,7 +217,7 @@ func {{.Fn}}(ctx workflow.Context, in {{.In}}, h {{.Handlers}}) (out {{.Run.Resu
 // names: a worker runs the workflow with them.
 func Register{{.Name}}(r worker.Registry, h {{.Handlers}}) {
 	r.RegisterWorkflowWithOptions({{.Name}}Workflow, workflow.RegisterOptions{Name: {{.Name}}WorkflowName})
-{{- if .Schema}}
+{{- if .Sessions}}
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) ({{.Run.Result}}, error) {
 		return {{.Lower}}Resume(ctx, cp, {{.Calls}}{})
 	}, workflow.RegisterOptions{Name: {{.Name}}WorkflowName + flowtemporal.ResumeSuffix})
@@ -227,6 +239,11 @@ func Register{{.Name}}Mock(r worker.Registry, mocks *flowcrt.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in {{.In}}) ({{.Run.Result}}, error) {
 		return {{.Fn}}(ctx, in, {{.Lower}}MockCalls{})
 	}, workflow.RegisterOptions{Name: {{.Name}}WorkflowName})
+{{- if .Sessions}}
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) ({{.Run.Result}}, error) {
+		return {{.Lower}}Resume(ctx, cp, {{.Lower}}MockCalls{})
+	}, workflow.RegisterOptions{Name: {{.Name}}WorkflowName + flowtemporal.ResumeSuffix})
+{{- end}}
 {{- if .Methods}}
 	r.RegisterActivityWithOptions(&{{.Activities}}{New{{.Name}}MockHandlers(mocks)}, activity.RegisterOptions{Name: {{.Name}}WorkflowName + "."})
 {{- end}}

@@ -43,6 +43,11 @@ func encode(err error) error {
 	return temporal.NewNonRetryableApplicationError(f.Message, failureType, nil, f)
 }
 
+// StepsError returns the error the steps of a workflow returned, with its
+// name and cause, from the error a client or the test environment reports
+// for the run.
+func StepsError(err error) error { return decode(err) }
+
 // decode returns the error that encode was given, as far as flowc can
 // tell: the same message, name, cause and kind. Errors that did not come
 // through encode (Temporal's own) keep their message.

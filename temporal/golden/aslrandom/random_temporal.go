@@ -28,12 +28,22 @@ func RandomWorkflow(ctx workflow.Context, in json.RawMessage) (any, error) {
 
 // randomWorkflow runs Random on Temporal over h, the activity calls.
 func randomWorkflow(ctx workflow.Context, in json.RawMessage, h RandomHandlers) (out any, err error) {
-	err = flowtemporal.Run(ctx, func(ctx context.Context, opts ...flowcrt.Option) error {
+	err = flowtemporal.RunSession(ctx, RandomWorkflowName, nil, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		input, err := flowcrt.DecodeASLInput(in)
 		if err != nil {
 			return err
 		}
-		out, err = NewRandom(h, opts...).Run(ctx, input)
+		out, err = NewRandom(h, opts...).Invoke(ctx, session, input)
+		return err
+	})
+	return out, err
+}
+
+// randomResume runs Random from checkpoint cp, as a session kept in the workflow; a long run
+// continues as new, as "Random.resume", from its last checkpoint.
+func randomResume(ctx workflow.Context, cp flowcrt.Checkpoint, h RandomHandlers) (out any, err error) {
+	err = flowtemporal.RunSession(ctx, RandomWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
+		out, err = NewRandom(h, opts...).Resume(ctx, session)
 		return err
 	})
 	return out, err
@@ -43,6 +53,9 @@ func randomWorkflow(ctx workflow.Context, in json.RawMessage, h RandomHandlers) 
 // names: a worker runs the workflow with them.
 func RegisterRandom(r worker.Registry, h RandomHandlers) {
 	r.RegisterWorkflowWithOptions(RandomWorkflow, workflow.RegisterOptions{Name: RandomWorkflowName})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (any, error) {
+		return randomResume(ctx, cp, randomActivityCalls{})
+	}, workflow.RegisterOptions{Name: RandomWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&randomActivities{h}, activity.RegisterOptions{Name: RandomWorkflowName + "."})
 }
 
@@ -53,6 +66,9 @@ func RegisterRandomMock(r worker.Registry, mocks *flowcrt.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in json.RawMessage) (any, error) {
 		return randomWorkflow(ctx, in, randomMockCalls{})
 	}, workflow.RegisterOptions{Name: RandomWorkflowName})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (any, error) {
+		return randomResume(ctx, cp, randomMockCalls{})
+	}, workflow.RegisterOptions{Name: RandomWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&randomActivities{NewRandomMockHandlers(mocks)}, activity.RegisterOptions{Name: RandomWorkflowName + "."})
 }
 

@@ -38,7 +38,7 @@ func mockedWorkflow(ctx workflow.Context, in MockedState, h MockedHandlers) (Moc
 // mockedResume runs Mocked from checkpoint cp, as a session kept in the workflow; a long run
 // continues as new, as "Mocked.resume", from its last checkpoint.
 func mockedResume(ctx workflow.Context, cp flowcrt.Checkpoint, h MockedHandlers) (out MockedState, err error) {
-	err = flowtemporal.RunSession(ctx, cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
+	err = flowtemporal.RunSession(ctx, MockedWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = NewMocked(h, opts...).Resume(ctx, session)
 		return err
 	})
