@@ -205,6 +205,10 @@ func {{.Fn}}(ctx workflow.Context, in {{.In}}, h {{.Handlers}}) (out {{.Run.Resu
 // {{.Lower}}Resume runs {{.Name}} from checkpoint cp, as a session kept in the workflow; a long run
 // continues as new, as "{{.Name}}.resume", from its last checkpoint.
 func {{.Lower}}Resume(ctx workflow.Context, cp flowcrt.Checkpoint, h {{.Handlers}}) (out {{.Run.Result}}, err error) {
+{{- if .Schema}}
+	// Each attempt of a step is one activity call: retry rules may be RetryPolicies.
+	ctx = flowtemporal.WithRetryPolicies(ctx)
+{{- end}}
 	err = flowtemporal.RunSession(ctx, {{.Name}}WorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = New{{.Name}}(h, opts...).Resume(ctx, session)
 		return err

@@ -26,12 +26,23 @@ type Decision struct {
 
 // runState is what one workflow run keeps beside the state of its steps.
 type runState struct {
+	policies   bool               // retry rules may become RetryPolicies (WithRetryPolicies)
 	activities int                // activities started, for their ids
 	pending    []*flowcrt.Pending // approvals waiting, in the order they began
 	decisions  []Decision         // signalled, not yet taken
 }
 
 type runKey struct{}
+
+type policiesKey struct{}
+
+// WithRetryPolicies marks the runs started with wctx as runs whose steps
+// make one activity call per attempt and nothing else that can fail (typed
+// mode's): a retry rule that flowcrt.Policy.EngineRetrier maps exactly is
+// then the activity's RetryPolicy, and Temporal makes the attempts.
+func WithRetryPolicies(wctx workflow.Context) workflow.Context {
+	return workflow.WithValue(wctx, policiesKey{}, true)
+}
 
 func runOf(ctx context.Context) *runState { return ctx.Value(runKey{}).(*runState) }
 
@@ -46,7 +57,7 @@ func (r *runState) nextActivity() int {
 // and tag handler calls with their state. The error is encoded so that
 // the caller gets back its name and cause.
 func Run(wctx workflow.Context, run func(ctx context.Context, opts ...flowcrt.Option) error) error {
-	r := &runState{}
+	r := &runState{policies: wctx.Value(policiesKey{}) != nil}
 	if err := workflow.SetQueryHandler(wctx, QueryPending, r.query); err != nil {
 		return err
 	}

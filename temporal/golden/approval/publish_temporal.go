@@ -38,6 +38,8 @@ func publishWorkflow(ctx workflow.Context, in PublishState, h PublishHandlers) (
 // publishResume runs Publish from checkpoint cp, as a session kept in the workflow; a long run
 // continues as new, as "Publish.resume", from its last checkpoint.
 func publishResume(ctx workflow.Context, cp flowcrt.Checkpoint, h PublishHandlers) (out PublishState, err error) {
+	// Each attempt of a step is one activity call: retry rules may be RetryPolicies.
+	ctx = flowtemporal.WithRetryPolicies(ctx)
 	err = flowtemporal.RunSession(ctx, PublishWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = NewPublish(h, opts...).Resume(ctx, session)
 		return err

@@ -38,6 +38,8 @@ func mockedWorkflow(ctx workflow.Context, in MockedState, h MockedHandlers) (Moc
 // mockedResume runs Mocked from checkpoint cp, as a session kept in the workflow; a long run
 // continues as new, as "Mocked.resume", from its last checkpoint.
 func mockedResume(ctx workflow.Context, cp flowcrt.Checkpoint, h MockedHandlers) (out MockedState, err error) {
+	// Each attempt of a step is one activity call: retry rules may be RetryPolicies.
+	ctx = flowtemporal.WithRetryPolicies(ctx)
 	err = flowtemporal.RunSession(ctx, MockedWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = NewMocked(h, opts...).Resume(ctx, session)
 		return err

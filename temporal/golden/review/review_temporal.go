@@ -37,6 +37,8 @@ func reviewWorkflow(ctx workflow.Context, in ReviewState, h ReviewHandlers) (Rev
 // reviewResume runs Review from checkpoint cp, as a session kept in the workflow; a long run
 // continues as new, as "Review.resume", from its last checkpoint.
 func reviewResume(ctx workflow.Context, cp flowcrt.Checkpoint, h ReviewHandlers) (out ReviewState, err error) {
+	// Each attempt of a step is one activity call: retry rules may be RetryPolicies.
+	ctx = flowtemporal.WithRetryPolicies(ctx)
 	err = flowtemporal.RunSession(ctx, ReviewWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = NewReview(h, opts...).Resume(ctx, session)
 		return err
