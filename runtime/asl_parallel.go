@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 )
 
 // runBranches runs every branch of a Parallel state on in at once. Step
@@ -75,10 +76,12 @@ type branchStart struct {
 	parent *branchStart
 	wg     *sync.WaitGroup
 	once   sync.Once
+	fired  atomic.Bool // for an engine's branches (engine_asl.go)
 }
 
 func (s *branchStart) fire() {
 	for ; s != nil; s = s.parent {
+		s.fired.Store(true)
 		s.once.Do(s.wg.Done)
 	}
 }

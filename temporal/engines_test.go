@@ -39,9 +39,9 @@ func TestEnginesAgree(t *testing.T) {
 			t.Run(d.name+"/"+tc, func(t *testing.T) {
 				t.Parallel()
 				args := d.args(tc)
-				native, nativeCode := runRunner(t, bin, fmt.Sprintf("n%d", i), append(args, "-skip-waits")...)
-				onTemporal, temporalCode := runRunner(t, bin, fmt.Sprintf("t%d", i), args...)
-				if !bytes.Equal(native, onTemporal) || nativeCode != temporalCode {
+				native, nativeCode := runFlowc(t, bin, append([]string{fmt.Sprintf("n%d", i)}, append(args, "-skip-waits")...)...)
+				onTemporal, temporalCode := runFlowc(t, bin, append([]string{fmt.Sprintf("t%d", i)}, args...)...)
+				if !bytes.Equal(native, onTemporal) || nativeCode != temporalCode || len(native) == 0 {
 					t.Errorf("native (exit %d): %s\ntemporal (exit %d): %s", nativeCode, native, temporalCode, onTemporal)
 				}
 			})
@@ -271,21 +271,4 @@ var mainFunc = regexp.MustCompile(`(?m)^func main\(\)`)
 // asLibrary turns a runner's main package into package pkg with func Main.
 func asLibrary(src []byte, pkg string) []byte {
 	return mainFunc.ReplaceAll(asPackage(src, pkg), []byte("func Main()"))
-}
-
-func runRunner(t *testing.T, bin, runner string, args ...string) ([]byte, int) {
-	cmd := exec.Command(bin, append([]string{runner}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	code := 0
-	if exit, ok := err.(*exec.ExitError); ok {
-		code = exit.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	if code == 2 || len(out) == 0 {
-		t.Fatalf("%s %v: exit %d, no result\n%s", runner, args, code, stderr.Bytes())
-	}
-	return out, code
 }
