@@ -66,7 +66,10 @@ func GenerateTemporal(w *ir.Workflow, opts Options) (File, error) {
 	}
 	tw.Imports = sigs.imports
 	tw.Marker = sh.mock.marker
-	tw.Sessions = w.Mode != ir.ModeChain // the others have Resume, which continuing as new needs
+	tw.Sessions, tw.At = w.Mode != ir.ModeChain, RuntimeAlias+".Checkpoint" // the others have Resume, which continuing as new needs
+	if !tw.Sessions {
+		tw.At, tw.Start, tw.IDs, tw.Step = "flowtemporal.ChainPoint", strconv.Quote(w.Start.ID), sh.n.idsVar(), sh.n.Step
+	}
 	if w.Mode == ir.ModeTyped {
 		tw.Schema, tw.Start = fmt.Sprintf("%#v", sh.sessions.schema), strconv.Quote(w.Start.ID)
 	}
@@ -120,7 +123,9 @@ type temporalWorkflow struct {
 	Decoder                         string // the dialect's input decoder, for an `any` input
 	Methods                         []method
 	Marker                          string // the mock's marker method
-	Sessions                        bool   // the workflow runs as a session, and continues as new
+	Sessions                        bool   // the workflow runs as a session (a task chain does not)
+	At                              string // where a run that continues as new goes on: the resume workflow's input
+	IDs, Step                       string // a task chain's table of task ids and its step type
 	Schema, Start                   string // typed mode: the schema constant and the start state's id, quoted
 	Marshaler                       string // the update's MarshalJSON, when the native file lacks it
 }
@@ -188,16 +193,8 @@ func {{.Fn}}(ctx workflow.Context, in {{.In}}, h {{.Handlers}}) (out {{.Run.Resu
 	return out, err
 }
 {{- else}}
-func {{.Fn}}(ctx workflow.Context, in {{.In}}, h {{.Handlers}}) (out {{.Run.Result}}, err error) {
-	err = flowtemporal.Run(ctx, func(ctx context.Context, opts ...flowcrt.Option) error {
-		input, err := flowcrt.{{.Decoder}}(in)
-		if err != nil {
-			return err
-		}
-		out, err = New{{.Name}}(h, opts...).Run(ctx, input)
-		return err
-	})
-	return out, err
+func {{.Fn}}(ctx workflow.Context, in {{.In}}, h {{.Handlers}}) (flowcrt.ChainState, error) {
+	return {{.Lower}}Resume(ctx, flowtemporal.ChainPoint{Task: {{.Start}}, Start: in}, h)
 }
 {{- end}}
 {{- if .Sessions}}
@@ -215,17 +212,25 @@ func {{.Lower}}Resume(ctx workflow.Context, cp flowcrt.Checkpoint, h {{.Handlers
 	})
 	return out, err
 }
+{{- else}}
+
+// {{.Lower}}Resume runs {{.Name}} on Temporal from task at.Task, on at's state; a long run
+// continues as new, as "{{.Name}}.resume", between two tasks.
+func {{.Lower}}Resume(ctx workflow.Context, at flowtemporal.ChainPoint, h {{.Handlers}}) (s flowcrt.ChainState, err error) {
+	err = flowtemporal.RunChain(ctx, {{.Name}}WorkflowName, at, {{.IDs}}[:], &s, func(ctx context.Context, step int, opts ...flowcrt.Option) error {
+		return New{{.Name}}(h, opts...).run(ctx, &s, {{.Step}}(step))
+	})
+	return s, err
+}
 {{- end}}
 
 // Register{{.Name}} registers {{.Name}}Workflow with r, and h as its activities, under stable
 // names: a worker runs the workflow with them.
 func Register{{.Name}}(r worker.Registry, h {{.Handlers}}) {
 	r.RegisterWorkflowWithOptions({{.Name}}Workflow, workflow.RegisterOptions{Name: {{.Name}}WorkflowName})
-{{- if .Sessions}}
-	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) ({{.Run.Result}}, error) {
-		return {{.Lower}}Resume(ctx, cp, {{.Calls}}{})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at {{.At}}) ({{.Run.Result}}, error) {
+		return {{.Lower}}Resume(ctx, at, {{.Calls}}{})
 	}, workflow.RegisterOptions{Name: {{.Name}}WorkflowName + flowtemporal.ResumeSuffix})
-{{- end}}
 {{- if .Methods}}
 	r.RegisterActivityWithOptions(&{{.Activities}}{h}, activity.RegisterOptions{Name: {{.Name}}WorkflowName + "."})
 {{- else}}
@@ -243,11 +248,9 @@ func Register{{.Name}}Mock(r worker.Registry, mocks *flowcrt.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in {{.In}}) ({{.Run.Result}}, error) {
 		return {{.Fn}}(ctx, in, {{.Lower}}MockCalls{})
 	}, workflow.RegisterOptions{Name: {{.Name}}WorkflowName})
-{{- if .Sessions}}
-	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) ({{.Run.Result}}, error) {
-		return {{.Lower}}Resume(ctx, cp, {{.Lower}}MockCalls{})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at {{.At}}) ({{.Run.Result}}, error) {
+		return {{.Lower}}Resume(ctx, at, {{.Lower}}MockCalls{})
 	}, workflow.RegisterOptions{Name: {{.Name}}WorkflowName + flowtemporal.ResumeSuffix})
-{{- end}}
 {{- if .Methods}}
 	r.RegisterActivityWithOptions(&{{.Activities}}{New{{.Name}}MockHandlers(mocks)}, activity.RegisterOptions{Name: {{.Name}}WorkflowName + "."})
 {{- end}}

@@ -16,14 +16,15 @@ import (
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
 	"github.com/flowc-dev/flowc/temporal/golden/aslloop"
+	"github.com/flowc-dev/flowc/temporal/golden/chaintoolloop"
 	"github.com/flowc-dev/flowc/temporal/golden/jsonloop"
 	"github.com/flowc-dev/flowc/temporal/golden/mocked"
 )
 
-// TestContinueAsNew runs loops of every dialect with sessions (typed,
-// JSON mode, the States Language) two steps per Temporal run: each run
-// continues as new from its last checkpoint, and the chain of runs ends
-// with the result line the native engine gives.
+// TestContinueAsNew runs loops of every dialect two steps per Temporal
+// run: each run continues as new from its last checkpoint (typed, JSON
+// mode, the States Language) or between two tasks (a task chain), and the
+// chain of runs ends with the result line the native engine gives.
 func TestContinueAsNew(t *testing.T) {
 	defer func(n int) { flowtemporal.StepsPerRun = n }(flowtemporal.StepsPerRun)
 	flowtemporal.StepsPerRun = 2
@@ -48,6 +49,11 @@ func TestContinueAsNew(t *testing.T) {
 			func(r worker.Registry, m *flowcrt.Mocks) { aslloop.RegisterCountMock(r, m) },
 			func(ctx context.Context, m *flowcrt.Mocks) (any, error) {
 				return aslloop.NewCountMock(m).Run(ctx, map[string]any{"topic": "tides"})
+			}},
+		{"chaintoolloop", "toolloop", "three-rounds", chaintoolloop.ToolloopWorkflowName, json.RawMessage(`{"question":"weather?"}`), &flowcrt.ChainState{},
+			func(r worker.Registry, m *flowcrt.Mocks) { chaintoolloop.RegisterToolloopMock(r, m) },
+			func(ctx context.Context, m *flowcrt.Mocks) (any, error) {
+				return chaintoolloop.NewToolloopMock(m).Run(ctx, map[string]any{"question": "weather?"})
 			}},
 	} {
 		t.Run(c.dir, func(t *testing.T) {
@@ -77,11 +83,11 @@ func continuing(t *testing.T, register func(worker.Registry), name string, in, o
 		var next *workflow.ContinueAsNewError
 		err := env.GetWorkflowError()
 		if errors.As(err, &next) {
-			var cp flowcrt.Checkpoint
-			if err := converter.GetDefaultDataConverter().FromPayloads(next.Input, &cp); err != nil {
+			var at json.RawMessage // a checkpoint, or a chain's point
+			if err := converter.GetDefaultDataConverter().FromPayloads(next.Input, &at); err != nil {
 				t.Fatal(err)
 			}
-			name, in = next.WorkflowType.Name, cp
+			name, in = next.WorkflowType.Name, at
 			continue
 		}
 		if err == nil {

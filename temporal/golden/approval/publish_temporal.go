@@ -51,8 +51,8 @@ func publishResume(ctx workflow.Context, cp flowcrt.Checkpoint, h PublishHandler
 // names: a worker runs the workflow with them.
 func RegisterPublish(r worker.Registry, h PublishHandlers) {
 	r.RegisterWorkflowWithOptions(PublishWorkflow, workflow.RegisterOptions{Name: PublishWorkflowName})
-	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (PublishState, error) {
-		return publishResume(ctx, cp, publishActivityCalls{})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (PublishState, error) {
+		return publishResume(ctx, at, publishActivityCalls{})
 	}, workflow.RegisterOptions{Name: PublishWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&publishActivities{h}, activity.RegisterOptions{Name: PublishWorkflowName + "."})
 }

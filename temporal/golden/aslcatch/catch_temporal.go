@@ -53,8 +53,8 @@ func catchResume(ctx workflow.Context, cp flowcrt.Checkpoint, h CatchHandlers) (
 // names: a worker runs the workflow with them.
 func RegisterCatch(r worker.Registry, h CatchHandlers) {
 	r.RegisterWorkflowWithOptions(CatchWorkflow, workflow.RegisterOptions{Name: CatchWorkflowName})
-	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (any, error) {
-		return catchResume(ctx, cp, catchActivityCalls{})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (any, error) {
+		return catchResume(ctx, at, catchActivityCalls{})
 	}, workflow.RegisterOptions{Name: CatchWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&catchActivities{h}, activity.RegisterOptions{Name: CatchWorkflowName + "."})
 }
@@ -66,8 +66,8 @@ func RegisterCatchMock(r worker.Registry, mocks *flowcrt.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in json.RawMessage) (any, error) {
 		return catchWorkflow(ctx, in, catchMockCalls{})
 	}, workflow.RegisterOptions{Name: CatchWorkflowName})
-	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (any, error) {
-		return catchResume(ctx, cp, catchMockCalls{})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (any, error) {
+		return catchResume(ctx, at, catchMockCalls{})
 	}, workflow.RegisterOptions{Name: CatchWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&catchActivities{NewCatchMockHandlers(mocks)}, activity.RegisterOptions{Name: CatchWorkflowName + "."})
 }

@@ -53,8 +53,8 @@ func pricesResume(ctx workflow.Context, cp flowcrt.Checkpoint, h PricesHandlers)
 // names: a worker runs the workflow with them.
 func RegisterPrices(r worker.Registry, h PricesHandlers) {
 	r.RegisterWorkflowWithOptions(PricesWorkflow, workflow.RegisterOptions{Name: PricesWorkflowName})
-	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (any, error) {
-		return pricesResume(ctx, cp, pricesActivityCalls{})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (any, error) {
+		return pricesResume(ctx, at, pricesActivityCalls{})
 	}, workflow.RegisterOptions{Name: PricesWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&pricesActivities{h}, activity.RegisterOptions{Name: PricesWorkflowName + "."})
 }
@@ -66,8 +66,8 @@ func RegisterPricesMock(r worker.Registry, mocks *flowcrt.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in json.RawMessage) (any, error) {
 		return pricesWorkflow(ctx, in, pricesMockCalls{})
 	}, workflow.RegisterOptions{Name: PricesWorkflowName})
-	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (any, error) {
-		return pricesResume(ctx, cp, pricesMockCalls{})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (any, error) {
+		return pricesResume(ctx, at, pricesMockCalls{})
 	}, workflow.RegisterOptions{Name: PricesWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&pricesActivities{NewPricesMockHandlers(mocks)}, activity.RegisterOptions{Name: PricesWorkflowName + "."})
 }

@@ -53,8 +53,8 @@ func countResume(ctx workflow.Context, cp flowcrt.Checkpoint, h CountHandlers) (
 // names: a worker runs the workflow with them.
 func RegisterCount(r worker.Registry, h CountHandlers) {
 	r.RegisterWorkflowWithOptions(CountWorkflow, workflow.RegisterOptions{Name: CountWorkflowName})
-	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (any, error) {
-		return countResume(ctx, cp, countActivityCalls{})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (any, error) {
+		return countResume(ctx, at, countActivityCalls{})
 	}, workflow.RegisterOptions{Name: CountWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&countActivities{h}, activity.RegisterOptions{Name: CountWorkflowName + "."})
 }
@@ -66,8 +66,8 @@ func RegisterCountMock(r worker.Registry, mocks *flowcrt.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in json.RawMessage) (any, error) {
 		return countWorkflow(ctx, in, countMockCalls{})
 	}, workflow.RegisterOptions{Name: CountWorkflowName})
-	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (any, error) {
-		return countResume(ctx, cp, countMockCalls{})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (any, error) {
+		return countResume(ctx, at, countMockCalls{})
 	}, workflow.RegisterOptions{Name: CountWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&countActivities{NewCountMockHandlers(mocks)}, activity.RegisterOptions{Name: CountWorkflowName + "."})
 }

@@ -53,8 +53,8 @@ func randomResume(ctx workflow.Context, cp flowcrt.Checkpoint, h RandomHandlers)
 // names: a worker runs the workflow with them.
 func RegisterRandom(r worker.Registry, h RandomHandlers) {
 	r.RegisterWorkflowWithOptions(RandomWorkflow, workflow.RegisterOptions{Name: RandomWorkflowName})
-	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (any, error) {
-		return randomResume(ctx, cp, randomActivityCalls{})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (any, error) {
+		return randomResume(ctx, at, randomActivityCalls{})
 	}, workflow.RegisterOptions{Name: RandomWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&randomActivities{h}, activity.RegisterOptions{Name: RandomWorkflowName + "."})
 }
@@ -66,8 +66,8 @@ func RegisterRandomMock(r worker.Registry, mocks *flowcrt.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in json.RawMessage) (any, error) {
 		return randomWorkflow(ctx, in, randomMockCalls{})
 	}, workflow.RegisterOptions{Name: RandomWorkflowName})
-	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (any, error) {
-		return randomResume(ctx, cp, randomMockCalls{})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (any, error) {
+		return randomResume(ctx, at, randomMockCalls{})
 	}, workflow.RegisterOptions{Name: RandomWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&randomActivities{NewRandomMockHandlers(mocks)}, activity.RegisterOptions{Name: RandomWorkflowName + "."})
 }

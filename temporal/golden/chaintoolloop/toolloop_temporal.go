@@ -27,22 +27,26 @@ func ToolloopWorkflow(ctx workflow.Context, in json.RawMessage) (flowcrt.ChainSt
 }
 
 // toolloopWorkflow runs Toolloop on Temporal over h, the activity calls.
-func toolloopWorkflow(ctx workflow.Context, in json.RawMessage, h ToolloopHandlers) (out flowcrt.ChainState, err error) {
-	err = flowtemporal.Run(ctx, func(ctx context.Context, opts ...flowcrt.Option) error {
-		input, err := flowcrt.DecodeChainInput(in)
-		if err != nil {
-			return err
-		}
-		out, err = NewToolloop(h, opts...).Run(ctx, input)
-		return err
+func toolloopWorkflow(ctx workflow.Context, in json.RawMessage, h ToolloopHandlers) (flowcrt.ChainState, error) {
+	return toolloopResume(ctx, flowtemporal.ChainPoint{Task: "chat", Start: in}, h)
+}
+
+// toolloopResume runs Toolloop on Temporal from task at.Task, on at's state; a long run
+// continues as new, as "Toolloop.resume", between two tasks.
+func toolloopResume(ctx workflow.Context, at flowtemporal.ChainPoint, h ToolloopHandlers) (s flowcrt.ChainState, err error) {
+	err = flowtemporal.RunChain(ctx, ToolloopWorkflowName, at, toolloopStateIDs[:], &s, func(ctx context.Context, step int, opts ...flowcrt.Option) error {
+		return NewToolloop(h, opts...).run(ctx, &s, toolloopStep(step))
 	})
-	return out, err
+	return s, err
 }
 
 // RegisterToolloop registers ToolloopWorkflow with r, and h as its activities, under stable
 // names: a worker runs the workflow with them.
 func RegisterToolloop(r worker.Registry, h ToolloopHandlers) {
 	r.RegisterWorkflowWithOptions(ToolloopWorkflow, workflow.RegisterOptions{Name: ToolloopWorkflowName})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowtemporal.ChainPoint) (flowcrt.ChainState, error) {
+		return toolloopResume(ctx, at, toolloopActivityCalls{})
+	}, workflow.RegisterOptions{Name: ToolloopWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&toolloopActivities{h}, activity.RegisterOptions{Name: ToolloopWorkflowName + "."})
 }
 

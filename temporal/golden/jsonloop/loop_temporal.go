@@ -53,8 +53,8 @@ func loopResume(ctx workflow.Context, cp flowcrt.Checkpoint, h LoopHandlers) (ou
 // names: a worker runs the workflow with them.
 func RegisterLoop(r worker.Registry, h LoopHandlers) {
 	r.RegisterWorkflowWithOptions(LoopWorkflow, workflow.RegisterOptions{Name: LoopWorkflowName})
-	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (any, error) {
-		return loopResume(ctx, cp, loopActivityCalls{})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (any, error) {
+		return loopResume(ctx, at, loopActivityCalls{})
 	}, workflow.RegisterOptions{Name: LoopWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&loopActivities{h}, activity.RegisterOptions{Name: LoopWorkflowName + "."})
 }
@@ -66,8 +66,8 @@ func RegisterLoopMock(r worker.Registry, mocks *flowcrt.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in json.RawMessage) (any, error) {
 		return loopWorkflow(ctx, in, loopMockCalls{})
 	}, workflow.RegisterOptions{Name: LoopWorkflowName})
-	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (any, error) {
-		return loopResume(ctx, cp, loopMockCalls{})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (any, error) {
+		return loopResume(ctx, at, loopMockCalls{})
 	}, workflow.RegisterOptions{Name: LoopWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&loopActivities{NewLoopMockHandlers(mocks)}, activity.RegisterOptions{Name: LoopWorkflowName + "."})
 }

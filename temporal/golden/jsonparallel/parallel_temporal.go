@@ -53,8 +53,8 @@ func parallelResume(ctx workflow.Context, cp flowcrt.Checkpoint, h ParallelHandl
 // names: a worker runs the workflow with them.
 func RegisterParallel(r worker.Registry, h ParallelHandlers) {
 	r.RegisterWorkflowWithOptions(ParallelWorkflow, workflow.RegisterOptions{Name: ParallelWorkflowName})
-	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (any, error) {
-		return parallelResume(ctx, cp, parallelActivityCalls{})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (any, error) {
+		return parallelResume(ctx, at, parallelActivityCalls{})
 	}, workflow.RegisterOptions{Name: ParallelWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&parallelActivities{h}, activity.RegisterOptions{Name: ParallelWorkflowName + "."})
 }
@@ -66,8 +66,8 @@ func RegisterParallelMock(r worker.Registry, mocks *flowcrt.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in json.RawMessage) (any, error) {
 		return parallelWorkflow(ctx, in, parallelMockCalls{})
 	}, workflow.RegisterOptions{Name: ParallelWorkflowName})
-	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (any, error) {
-		return parallelResume(ctx, cp, parallelMockCalls{})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (any, error) {
+		return parallelResume(ctx, at, parallelMockCalls{})
 	}, workflow.RegisterOptions{Name: ParallelWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&parallelActivities{NewParallelMockHandlers(mocks)}, activity.RegisterOptions{Name: ParallelWorkflowName + "."})
 }

@@ -51,8 +51,8 @@ func mockedResume(ctx workflow.Context, cp flowcrt.Checkpoint, h MockedHandlers)
 // names: a worker runs the workflow with them.
 func RegisterMocked(r worker.Registry, h MockedHandlers) {
 	r.RegisterWorkflowWithOptions(MockedWorkflow, workflow.RegisterOptions{Name: MockedWorkflowName})
-	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (MockedState, error) {
-		return mockedResume(ctx, cp, mockedActivityCalls{})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (MockedState, error) {
+		return mockedResume(ctx, at, mockedActivityCalls{})
 	}, workflow.RegisterOptions{Name: MockedWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&mockedActivities{h}, activity.RegisterOptions{Name: MockedWorkflowName + "."})
 }

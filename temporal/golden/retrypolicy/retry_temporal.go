@@ -51,8 +51,8 @@ func retriedResume(ctx workflow.Context, cp flowcrt.Checkpoint, h RetriedHandler
 // names: a worker runs the workflow with them.
 func RegisterRetried(r worker.Registry, h RetriedHandlers) {
 	r.RegisterWorkflowWithOptions(RetriedWorkflow, workflow.RegisterOptions{Name: RetriedWorkflowName})
-	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (RetriedState, error) {
-		return retriedResume(ctx, cp, retriedActivityCalls{})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (RetriedState, error) {
+		return retriedResume(ctx, at, retriedActivityCalls{})
 	}, workflow.RegisterOptions{Name: RetriedWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&retriedActivities{h}, activity.RegisterOptions{Name: RetriedWorkflowName + "."})
 }

@@ -50,8 +50,8 @@ func reviewResume(ctx workflow.Context, cp flowcrt.Checkpoint, h ReviewHandlers)
 // names: a worker runs the workflow with them.
 func RegisterReview(r worker.Registry, h ReviewHandlers) {
 	r.RegisterWorkflowWithOptions(ReviewWorkflow, workflow.RegisterOptions{Name: ReviewWorkflowName})
-	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (ReviewState, error) {
-		return reviewResume(ctx, cp, reviewActivityCalls{})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (ReviewState, error) {
+		return reviewResume(ctx, at, reviewActivityCalls{})
 	}, workflow.RegisterOptions{Name: ReviewWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&reviewActivities{h}, activity.RegisterOptions{Name: ReviewWorkflowName + "."})
 }
