@@ -134,6 +134,15 @@ func (t *temporalWorkflow) Fn() string         { return t.Lower + "Workflow" }
 func (t *temporalWorkflow) Calls() string      { return t.Lower + "ActivityCalls" }
 func (t *temporalWorkflow) Activities() string { return t.Lower + "Activities" }
 
+// MockCalls are the activity calls of a run over mocks: with the mock's
+// marker method, when it has one.
+func (t *temporalWorkflow) MockCalls() string {
+	if t.Marker != "" {
+		return t.Lower + "MockCalls{}"
+	}
+	return t.Calls() + "{}"
+}
+
 // In is the workflow function's input type: an `any` input crosses
 // Temporal as JSON and is decoded as the native runner decodes it.
 func (t *temporalWorkflow) In() string {
@@ -238,24 +247,20 @@ func Register{{.Name}}(r worker.Registry, h {{.Handlers}}) {
 {{- end}}
 }
 
-// Register{{.Name}}Mock registers {{.Name}}Workflow over mocks, for tests and ` + "`flowc run --engine temporal`" + `.
-{{- if .Marker}} Its activity
-// calls tell the steps what the mock tells them ({{.Marker}}), so that a run gives what
-// New{{.Name}}Mock gives.
+// Register{{.Name}}Mock registers {{.Name}}Workflow over mocks, for tests and ` + "`flowc run --engine temporal`" + `:
+// its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
+// order New{{.Name}}Mock's run makes them.
+{{- if .Marker}} Its activity calls tell the steps what the mock tells them ({{.Marker}}).
 {{- end}}
 func Register{{.Name}}Mock(r worker.Registry, mocks *flowcrt.Mocks) {
-{{- if .Marker}}
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in {{.In}}) ({{.Run.Result}}, error) {
-		return {{.Fn}}(ctx, in, {{.Lower}}MockCalls{})
+		return {{.Fn}}(flowtemporal.InOrder(ctx), in, {{.MockCalls}})
 	}, workflow.RegisterOptions{Name: {{.Name}}WorkflowName})
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at {{.At}}) ({{.Run.Result}}, error) {
-		return {{.Lower}}Resume(ctx, at, {{.Lower}}MockCalls{})
+		return {{.Lower}}Resume(flowtemporal.InOrder(ctx), at, {{.MockCalls}})
 	}, workflow.RegisterOptions{Name: {{.Name}}WorkflowName + flowtemporal.ResumeSuffix})
 {{- if .Methods}}
 	r.RegisterActivityWithOptions(&{{.Activities}}{New{{.Name}}MockHandlers(mocks)}, activity.RegisterOptions{Name: {{.Name}}WorkflowName + "."})
-{{- end}}
-{{- else}}
-	Register{{.Name}}(r, New{{.Name}}MockHandlers(mocks))
 {{- end}}
 }
 {{- if .Marker}}

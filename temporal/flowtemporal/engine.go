@@ -25,6 +25,9 @@ func (engine) FanOut(ctx context.Context, state string, n, limit int, work func(
 	if limit > 0 && limit < n {
 		workers = limit
 	}
+	if runOf(ctx).inOrder {
+		workers = min(workers, 1)
+	}
 	wctx, cancel := workflow.WithCancel(workflowContext(ctx))
 	defer cancel()
 	var first error

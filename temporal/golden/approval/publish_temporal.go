@@ -57,9 +57,17 @@ func RegisterPublish(r worker.Registry, h PublishHandlers) {
 	r.RegisterActivityWithOptions(&publishActivities{h}, activity.RegisterOptions{Name: PublishWorkflowName + "."})
 }
 
-// RegisterPublishMock registers PublishWorkflow over mocks, for tests and `flowc run --engine temporal`.
+// RegisterPublishMock registers PublishWorkflow over mocks, for tests and `flowc run --engine temporal`:
+// its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
+// order NewPublishMock's run makes them.
 func RegisterPublishMock(r worker.Registry, mocks *flowcrt.Mocks) {
-	RegisterPublish(r, NewPublishMockHandlers(mocks))
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in PublishState) (PublishState, error) {
+		return publishWorkflow(flowtemporal.InOrder(ctx), in, publishActivityCalls{})
+	}, workflow.RegisterOptions{Name: PublishWorkflowName})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (PublishState, error) {
+		return publishResume(flowtemporal.InOrder(ctx), at, publishActivityCalls{})
+	}, workflow.RegisterOptions{Name: PublishWorkflowName + flowtemporal.ResumeSuffix})
+	r.RegisterActivityWithOptions(&publishActivities{NewPublishMockHandlers(mocks)}, activity.RegisterOptions{Name: PublishWorkflowName + "."})
 }
 
 // publishActivityCalls are the handlers inside the workflow: each call runs an activity.

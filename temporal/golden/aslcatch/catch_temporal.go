@@ -59,15 +59,15 @@ func RegisterCatch(r worker.Registry, h CatchHandlers) {
 	r.RegisterActivityWithOptions(&catchActivities{h}, activity.RegisterOptions{Name: CatchWorkflowName + "."})
 }
 
-// RegisterCatchMock registers CatchWorkflow over mocks, for tests and `flowc run --engine temporal`. Its activity
-// calls tell the steps what the mock tells them (OrderedValues), so that a run gives what
-// NewCatchMock gives.
+// RegisterCatchMock registers CatchWorkflow over mocks, for tests and `flowc run --engine temporal`:
+// its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
+// order NewCatchMock's run makes them. Its activity calls tell the steps what the mock tells them (OrderedValues).
 func RegisterCatchMock(r worker.Registry, mocks *flowcrt.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in json.RawMessage) (any, error) {
-		return catchWorkflow(ctx, in, catchMockCalls{})
+		return catchWorkflow(flowtemporal.InOrder(ctx), in, catchMockCalls{})
 	}, workflow.RegisterOptions{Name: CatchWorkflowName})
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (any, error) {
-		return catchResume(ctx, at, catchMockCalls{})
+		return catchResume(flowtemporal.InOrder(ctx), at, catchMockCalls{})
 	}, workflow.RegisterOptions{Name: CatchWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&catchActivities{NewCatchMockHandlers(mocks)}, activity.RegisterOptions{Name: CatchWorkflowName + "."})
 }

@@ -59,15 +59,15 @@ func RegisterPrices(r worker.Registry, h PricesHandlers) {
 	r.RegisterActivityWithOptions(&pricesActivities{h}, activity.RegisterOptions{Name: PricesWorkflowName + "."})
 }
 
-// RegisterPricesMock registers PricesWorkflow over mocks, for tests and `flowc run --engine temporal`. Its activity
-// calls tell the steps what the mock tells them (OrderedValues), so that a run gives what
-// NewPricesMock gives.
+// RegisterPricesMock registers PricesWorkflow over mocks, for tests and `flowc run --engine temporal`:
+// its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
+// order NewPricesMock's run makes them. Its activity calls tell the steps what the mock tells them (OrderedValues).
 func RegisterPricesMock(r worker.Registry, mocks *flowcrt.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in json.RawMessage) (any, error) {
-		return pricesWorkflow(ctx, in, pricesMockCalls{})
+		return pricesWorkflow(flowtemporal.InOrder(ctx), in, pricesMockCalls{})
 	}, workflow.RegisterOptions{Name: PricesWorkflowName})
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (any, error) {
-		return pricesResume(ctx, at, pricesMockCalls{})
+		return pricesResume(flowtemporal.InOrder(ctx), at, pricesMockCalls{})
 	}, workflow.RegisterOptions{Name: PricesWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&pricesActivities{NewPricesMockHandlers(mocks)}, activity.RegisterOptions{Name: PricesWorkflowName + "."})
 }

@@ -59,15 +59,15 @@ func RegisterCount(r worker.Registry, h CountHandlers) {
 	r.RegisterActivityWithOptions(&countActivities{h}, activity.RegisterOptions{Name: CountWorkflowName + "."})
 }
 
-// RegisterCountMock registers CountWorkflow over mocks, for tests and `flowc run --engine temporal`. Its activity
-// calls tell the steps what the mock tells them (OrderedValues), so that a run gives what
-// NewCountMock gives.
+// RegisterCountMock registers CountWorkflow over mocks, for tests and `flowc run --engine temporal`:
+// its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
+// order NewCountMock's run makes them. Its activity calls tell the steps what the mock tells them (OrderedValues).
 func RegisterCountMock(r worker.Registry, mocks *flowcrt.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in json.RawMessage) (any, error) {
-		return countWorkflow(ctx, in, countMockCalls{})
+		return countWorkflow(flowtemporal.InOrder(ctx), in, countMockCalls{})
 	}, workflow.RegisterOptions{Name: CountWorkflowName})
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (any, error) {
-		return countResume(ctx, at, countMockCalls{})
+		return countResume(flowtemporal.InOrder(ctx), at, countMockCalls{})
 	}, workflow.RegisterOptions{Name: CountWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&countActivities{NewCountMockHandlers(mocks)}, activity.RegisterOptions{Name: CountWorkflowName + "."})
 }

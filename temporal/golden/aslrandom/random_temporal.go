@@ -59,15 +59,15 @@ func RegisterRandom(r worker.Registry, h RandomHandlers) {
 	r.RegisterActivityWithOptions(&randomActivities{h}, activity.RegisterOptions{Name: RandomWorkflowName + "."})
 }
 
-// RegisterRandomMock registers RandomWorkflow over mocks, for tests and `flowc run --engine temporal`. Its activity
-// calls tell the steps what the mock tells them (OrderedValues), so that a run gives what
-// NewRandomMock gives.
+// RegisterRandomMock registers RandomWorkflow over mocks, for tests and `flowc run --engine temporal`:
+// its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
+// order NewRandomMock's run makes them. Its activity calls tell the steps what the mock tells them (OrderedValues).
 func RegisterRandomMock(r worker.Registry, mocks *flowcrt.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in json.RawMessage) (any, error) {
-		return randomWorkflow(ctx, in, randomMockCalls{})
+		return randomWorkflow(flowtemporal.InOrder(ctx), in, randomMockCalls{})
 	}, workflow.RegisterOptions{Name: RandomWorkflowName})
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (any, error) {
-		return randomResume(ctx, at, randomMockCalls{})
+		return randomResume(flowtemporal.InOrder(ctx), at, randomMockCalls{})
 	}, workflow.RegisterOptions{Name: RandomWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&randomActivities{NewRandomMockHandlers(mocks)}, activity.RegisterOptions{Name: RandomWorkflowName + "."})
 }

@@ -50,9 +50,17 @@ func RegisterToolloop(r worker.Registry, h ToolloopHandlers) {
 	r.RegisterActivityWithOptions(&toolloopActivities{h}, activity.RegisterOptions{Name: ToolloopWorkflowName + "."})
 }
 
-// RegisterToolloopMock registers ToolloopWorkflow over mocks, for tests and `flowc run --engine temporal`.
+// RegisterToolloopMock registers ToolloopWorkflow over mocks, for tests and `flowc run --engine temporal`:
+// its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
+// order NewToolloopMock's run makes them.
 func RegisterToolloopMock(r worker.Registry, mocks *flowcrt.Mocks) {
-	RegisterToolloop(r, NewToolloopMockHandlers(mocks))
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in json.RawMessage) (flowcrt.ChainState, error) {
+		return toolloopWorkflow(flowtemporal.InOrder(ctx), in, toolloopActivityCalls{})
+	}, workflow.RegisterOptions{Name: ToolloopWorkflowName})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowtemporal.ChainPoint) (flowcrt.ChainState, error) {
+		return toolloopResume(flowtemporal.InOrder(ctx), at, toolloopActivityCalls{})
+	}, workflow.RegisterOptions{Name: ToolloopWorkflowName + flowtemporal.ResumeSuffix})
+	r.RegisterActivityWithOptions(&toolloopActivities{NewToolloopMockHandlers(mocks)}, activity.RegisterOptions{Name: ToolloopWorkflowName + "."})
 }
 
 // toolloopActivityCalls are the handlers inside the workflow: each call runs an activity.

@@ -59,15 +59,15 @@ func RegisterLoop(r worker.Registry, h LoopHandlers) {
 	r.RegisterActivityWithOptions(&loopActivities{h}, activity.RegisterOptions{Name: LoopWorkflowName + "."})
 }
 
-// RegisterLoopMock registers LoopWorkflow over mocks, for tests and `flowc run --engine temporal`. Its activity
-// calls tell the steps what the mock tells them (AnswersInOrder), so that a run gives what
-// NewLoopMock gives.
+// RegisterLoopMock registers LoopWorkflow over mocks, for tests and `flowc run --engine temporal`:
+// its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
+// order NewLoopMock's run makes them. Its activity calls tell the steps what the mock tells them (AnswersInOrder).
 func RegisterLoopMock(r worker.Registry, mocks *flowcrt.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in json.RawMessage) (any, error) {
-		return loopWorkflow(ctx, in, loopMockCalls{})
+		return loopWorkflow(flowtemporal.InOrder(ctx), in, loopMockCalls{})
 	}, workflow.RegisterOptions{Name: LoopWorkflowName})
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (any, error) {
-		return loopResume(ctx, at, loopMockCalls{})
+		return loopResume(flowtemporal.InOrder(ctx), at, loopMockCalls{})
 	}, workflow.RegisterOptions{Name: LoopWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&loopActivities{NewLoopMockHandlers(mocks)}, activity.RegisterOptions{Name: LoopWorkflowName + "."})
 }

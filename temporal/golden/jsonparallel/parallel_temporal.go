@@ -59,15 +59,15 @@ func RegisterParallel(r worker.Registry, h ParallelHandlers) {
 	r.RegisterActivityWithOptions(&parallelActivities{h}, activity.RegisterOptions{Name: ParallelWorkflowName + "."})
 }
 
-// RegisterParallelMock registers ParallelWorkflow over mocks, for tests and `flowc run --engine temporal`. Its activity
-// calls tell the steps what the mock tells them (AnswersInOrder), so that a run gives what
-// NewParallelMock gives.
+// RegisterParallelMock registers ParallelWorkflow over mocks, for tests and `flowc run --engine temporal`:
+// its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
+// order NewParallelMock's run makes them. Its activity calls tell the steps what the mock tells them (AnswersInOrder).
 func RegisterParallelMock(r worker.Registry, mocks *flowcrt.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in json.RawMessage) (any, error) {
-		return parallelWorkflow(ctx, in, parallelMockCalls{})
+		return parallelWorkflow(flowtemporal.InOrder(ctx), in, parallelMockCalls{})
 	}, workflow.RegisterOptions{Name: ParallelWorkflowName})
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (any, error) {
-		return parallelResume(ctx, at, parallelMockCalls{})
+		return parallelResume(flowtemporal.InOrder(ctx), at, parallelMockCalls{})
 	}, workflow.RegisterOptions{Name: ParallelWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&parallelActivities{NewParallelMockHandlers(mocks)}, activity.RegisterOptions{Name: ParallelWorkflowName + "."})
 }

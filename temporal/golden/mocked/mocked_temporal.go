@@ -57,9 +57,17 @@ func RegisterMocked(r worker.Registry, h MockedHandlers) {
 	r.RegisterActivityWithOptions(&mockedActivities{h}, activity.RegisterOptions{Name: MockedWorkflowName + "."})
 }
 
-// RegisterMockedMock registers MockedWorkflow over mocks, for tests and `flowc run --engine temporal`.
+// RegisterMockedMock registers MockedWorkflow over mocks, for tests and `flowc run --engine temporal`:
+// its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
+// order NewMockedMock's run makes them.
 func RegisterMockedMock(r worker.Registry, mocks *flowcrt.Mocks) {
-	RegisterMocked(r, NewMockedMockHandlers(mocks))
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in MockedState) (MockedState, error) {
+		return mockedWorkflow(flowtemporal.InOrder(ctx), in, mockedActivityCalls{})
+	}, workflow.RegisterOptions{Name: MockedWorkflowName})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (MockedState, error) {
+		return mockedResume(flowtemporal.InOrder(ctx), at, mockedActivityCalls{})
+	}, workflow.RegisterOptions{Name: MockedWorkflowName + flowtemporal.ResumeSuffix})
+	r.RegisterActivityWithOptions(&mockedActivities{NewMockedMockHandlers(mocks)}, activity.RegisterOptions{Name: MockedWorkflowName + "."})
 }
 
 // mockedActivityCalls are the handlers inside the workflow: each call runs an activity.

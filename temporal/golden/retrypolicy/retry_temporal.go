@@ -57,9 +57,17 @@ func RegisterRetried(r worker.Registry, h RetriedHandlers) {
 	r.RegisterActivityWithOptions(&retriedActivities{h}, activity.RegisterOptions{Name: RetriedWorkflowName + "."})
 }
 
-// RegisterRetriedMock registers RetriedWorkflow over mocks, for tests and `flowc run --engine temporal`.
+// RegisterRetriedMock registers RetriedWorkflow over mocks, for tests and `flowc run --engine temporal`:
+// its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
+// order NewRetriedMock's run makes them.
 func RegisterRetriedMock(r worker.Registry, mocks *flowcrt.Mocks) {
-	RegisterRetried(r, NewRetriedMockHandlers(mocks))
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in RetriedState) (RetriedState, error) {
+		return retriedWorkflow(flowtemporal.InOrder(ctx), in, retriedActivityCalls{})
+	}, workflow.RegisterOptions{Name: RetriedWorkflowName})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (RetriedState, error) {
+		return retriedResume(flowtemporal.InOrder(ctx), at, retriedActivityCalls{})
+	}, workflow.RegisterOptions{Name: RetriedWorkflowName + flowtemporal.ResumeSuffix})
+	r.RegisterActivityWithOptions(&retriedActivities{NewRetriedMockHandlers(mocks)}, activity.RegisterOptions{Name: RetriedWorkflowName + "."})
 }
 
 // retriedActivityCalls are the handlers inside the workflow: each call runs an activity.

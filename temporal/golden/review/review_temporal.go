@@ -56,9 +56,17 @@ func RegisterReview(r worker.Registry, h ReviewHandlers) {
 	r.RegisterActivityWithOptions(&reviewActivities{h}, activity.RegisterOptions{Name: ReviewWorkflowName + "."})
 }
 
-// RegisterReviewMock registers ReviewWorkflow over mocks, for tests and `flowc run --engine temporal`.
+// RegisterReviewMock registers ReviewWorkflow over mocks, for tests and `flowc run --engine temporal`:
+// its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
+// order NewReviewMock's run makes them.
 func RegisterReviewMock(r worker.Registry, mocks *flowcrt.Mocks) {
-	RegisterReview(r, NewReviewMockHandlers(mocks))
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in ReviewState) (ReviewState, error) {
+		return reviewWorkflow(flowtemporal.InOrder(ctx), in, reviewActivityCalls{})
+	}, workflow.RegisterOptions{Name: ReviewWorkflowName})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (ReviewState, error) {
+		return reviewResume(flowtemporal.InOrder(ctx), at, reviewActivityCalls{})
+	}, workflow.RegisterOptions{Name: ReviewWorkflowName + flowtemporal.ResumeSuffix})
+	r.RegisterActivityWithOptions(&reviewActivities{NewReviewMockHandlers(mocks)}, activity.RegisterOptions{Name: ReviewWorkflowName + "."})
 }
 
 // reviewActivityCalls are the handlers inside the workflow: each call runs an activity.
