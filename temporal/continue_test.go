@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"go.temporal.io/sdk/converter"
@@ -19,6 +20,7 @@ import (
 	"github.com/flowc-dev/flowc/temporal/golden/chaintoolloop"
 	"github.com/flowc-dev/flowc/temporal/golden/jsonloop"
 	"github.com/flowc-dev/flowc/temporal/golden/mocked"
+	"github.com/flowc-dev/flowc/temporal/golden/typedmap"
 )
 
 // TestContinueAsNew runs loops of every dialect two steps per Temporal
@@ -115,4 +117,31 @@ func goldenMocks(t *testing.T, dir, machine, test string) *flowcrt.Mocks {
 		t.Fatal(err)
 	}
 	return mocks
+}
+
+// TestMockOrder runs golden/typedmap, a fan-out over six items three at a
+// time, over mocks whose k-th answer for "score" differs for every k: on
+// Temporal the items call the mock in item order, every time (the order a
+// native run usually has; activities in the test environment would
+// otherwise run in any order).
+func TestMockOrder(t *testing.T) {
+	data, err := os.ReadFile("testdata/typedmap_mocks.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := flowcrt.ParseMockConfig(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		mocks, err := cfg.Case("Scores", "six-pages")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out typedmap.ScoresState
+		continuing(t, func(r worker.Registry) { typedmap.RegisterScoresMock(r, mocks) }, typedmap.ScoresWorkflowName, typedmap.ScoresState{}, &out)
+		if !slices.Equal(out.Scores, []int{1, 2, 3, 4, 5, 6}) {
+			t.Fatalf("scores %v: want the answers in item order", out.Scores)
+		}
+	}
 }
