@@ -9,6 +9,7 @@ import (
 	"go/token"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -92,10 +93,6 @@ func buildMainFile(w *ir.Workflow, n names, wfImport string) (File, error) {
 	return File{Name: "main.go", Content: content}, err
 }
 
-// embeddedMethods are the methods of the runtime's interfaces that a
-// handlers interface embeds.
-var embeddedMethods = map[string][]string{"Summarizer": {"Summarize"}}
-
 // handlerMethods lists the methods of the generated handlers interface
 // name, in order, from the generated source.
 func handlerMethods(src []byte, name string) ([]string, error) {
@@ -129,8 +126,9 @@ func fieldMethods(m *ast.Field) []string {
 		return []string{m.Names[0].Name}
 	}
 	if sel, ok := m.Type.(*ast.SelectorExpr); ok {
-		if ms, ok := embeddedMethods[sel.Sel.Name]; ok {
-			return ms
+		if sig, ok := embeddedMethods[RuntimeAlias+"."+sel.Sel.Name]; ok {
+			name, _, _ := strings.Cut(sig, "(")
+			return []string{name}
 		}
 		return []string{sel.Sel.Name}
 	}

@@ -46,14 +46,30 @@ func GenerateTemporal(w *ir.Workflow, opts Options) (File, error) {
 		Source: oneLine(opts.Source), Package: w.Package, Name: sh.n.Workflow, Handlers: sh.n.Handlers,
 		Lower: lowerFirst(sh.n.Workflow), Run: sigs.run, Decoder: inputDecoders[w.Mode],
 	}
+	for _, name := range sigs.more {
+		m := sigs.methods[name]
+		m.Decoder = tw.Decoder
+		tw.Methods = append(tw.Methods, m)
+	}
 	for _, h := range sh.handlers {
 		m := sigs.methods[h.name]
 		m.Approval = h.doc == ""
 		m.Decoder = tw.Decoder
+		if w.Mode == ir.ModeChain {
+			m.ChainKind = kindNames[ir.ChainKindOf(h.name)]
+		}
 		tw.Methods = append(tw.Methods, m)
+	}
+	if !slices.ContainsFunc(tw.Methods, func(m method) bool { return m.Approval }) && interruptsBefore(w) {
+		// interrupt_before asks an optional flowcrt.Approver, as approval states do.
+		tw.Methods = append(tw.Methods, method{Name: "Approve", Approval: true})
 	}
 	tw.Imports = sigs.imports
 	tw.Marker = sh.mock.marker
+	tw.Sessions, tw.At = w.Mode != ir.ModeChain, RuntimeAlias+".Checkpoint" // the others have Resume, which continuing as new needs
+	if !tw.Sessions {
+		tw.At, tw.Start, tw.IDs, tw.Step = "flowtemporal.ChainPoint", strconv.Quote(w.Start.ID), sh.n.idsVar(), sh.n.Step
+	}
 	if w.Mode == ir.ModeTyped {
 		tw.Schema, tw.Start = fmt.Sprintf("%#v", sh.sessions.schema), strconv.Quote(w.Start.ID)
 	}
@@ -69,6 +85,11 @@ func GenerateTemporal(w *ir.Workflow, opts Options) (File, error) {
 		return File{}, fmt.Errorf("flowc generated invalid Go (a bug in flowc, please report it): %v", err)
 	}
 	return File{Name: TemporalFileName(opts.FileName), Content: src}, nil
+}
+
+// interruptsBefore: a CodeMie state asks to go on before it runs.
+func interruptsBefore(w *ir.Workflow) bool {
+	return slices.ContainsFunc(w.States, func(s *ir.State) bool { return s.CodeMie != nil && s.CodeMie.InterruptBefore })
 }
 
 // shellCapture is a target that keeps the shell and writes nothing: the
@@ -102,6 +123,9 @@ type temporalWorkflow struct {
 	Decoder                         string // the dialect's input decoder, for an `any` input
 	Methods                         []method
 	Marker                          string // the mock's marker method
+	Sessions                        bool   // the workflow runs as a session (a task chain does not)
+	At                              string // where a run that continues as new goes on: the resume workflow's input
+	IDs, Step                       string // a task chain's table of task ids and its step type
 	Schema, Start                   string // typed mode: the schema constant and the start state's id, quoted
 	Marshaler                       string // the update's MarshalJSON, when the native file lacks it
 }
@@ -109,6 +133,15 @@ type temporalWorkflow struct {
 func (t *temporalWorkflow) Fn() string         { return t.Lower + "Workflow" }
 func (t *temporalWorkflow) Calls() string      { return t.Lower + "ActivityCalls" }
 func (t *temporalWorkflow) Activities() string { return t.Lower + "Activities" }
+
+// MockCalls are the activity calls of a run over mocks: with the mock's
+// marker method, when it has one.
+func (t *temporalWorkflow) MockCalls() string {
+	if t.Marker != "" {
+		return t.Lower + "MockCalls{}"
+	}
+	return t.Calls() + "{}"
+}
 
 // In is the workflow function's input type: an `any` input crosses
 // Temporal as JSON and is decoded as the native runner decodes it.
@@ -156,31 +189,47 @@ func {{.Fn}}(ctx workflow.Context, in {{.In}}, h {{.Handlers}}) ({{.Run.Result}}
 	}
 	return {{.Lower}}Resume(ctx, cp, h)
 }
+{{- else if .Sessions}}
+func {{.Fn}}(ctx workflow.Context, in {{.In}}, h {{.Handlers}}) (out {{.Run.Result}}, err error) {
+	err = flowtemporal.RunSession(ctx, {{.Name}}WorkflowName, nil, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
+		input, err := flowcrt.{{.Decoder}}(in)
+		if err != nil {
+			return err
+		}
+		out, err = New{{.Name}}(h, opts...).Invoke(ctx, session, input)
+		return err
+	})
+	return out, err
+}
+{{- else}}
+func {{.Fn}}(ctx workflow.Context, in {{.In}}, h {{.Handlers}}) (flowcrt.ChainState, error) {
+	return {{.Lower}}Resume(ctx, flowtemporal.ChainPoint{Task: {{.Start}}, Start: in}, h)
+}
+{{- end}}
+{{- if .Sessions}}
 
 // {{.Lower}}Resume runs {{.Name}} from checkpoint cp, as a session kept in the workflow; a long run
 // continues as new, as "{{.Name}}.resume", from its last checkpoint.
 func {{.Lower}}Resume(ctx workflow.Context, cp flowcrt.Checkpoint, h {{.Handlers}}) (out {{.Run.Result}}, err error) {
-	err = flowtemporal.RunSession(ctx, cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
+{{- if .Schema}}
+	// Each attempt of a step is one activity call: retry rules may be RetryPolicies.
+	ctx = flowtemporal.WithRetryPolicies(ctx)
+{{- end}}
+	err = flowtemporal.RunSession(ctx, {{.Name}}WorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = New{{.Name}}(h, opts...).Resume(ctx, session)
 		return err
 	})
 	return out, err
 }
 {{- else}}
-func {{.Fn}}(ctx workflow.Context, in {{.In}}, h {{.Handlers}}) (out {{.Run.Result}}, err error) {
-	err = flowtemporal.Run(ctx, func(ctx context.Context, opts ...flowcrt.Option) error {
-{{- if .Decoder}}
-		input, err := flowcrt.{{.Decoder}}(in)
-		if err != nil {
-			return err
-		}
-		out, err = New{{.Name}}(h, opts...).Run(ctx, input)
-{{- else}}
-		out, err = New{{.Name}}(h, opts...).Run(ctx, in)
-{{- end}}
-		return err
+
+// {{.Lower}}Resume runs {{.Name}} on Temporal from task at.Task, on at's state; a long run
+// continues as new, as "{{.Name}}.resume", between two tasks.
+func {{.Lower}}Resume(ctx workflow.Context, at flowtemporal.ChainPoint, h {{.Handlers}}) (s flowcrt.ChainState, err error) {
+	err = flowtemporal.RunChain(ctx, {{.Name}}WorkflowName, at, {{.IDs}}[:], &s, func(ctx context.Context, step int, opts ...flowcrt.Option) error {
+		return New{{.Name}}(h, opts...).run(ctx, &s, {{.Step}}(step))
 	})
-	return out, err
+	return s, err
 }
 {{- end}}
 
@@ -188,11 +237,9 @@ func {{.Fn}}(ctx workflow.Context, in {{.In}}, h {{.Handlers}}) (out {{.Run.Resu
 // names: a worker runs the workflow with them.
 func Register{{.Name}}(r worker.Registry, h {{.Handlers}}) {
 	r.RegisterWorkflowWithOptions({{.Name}}Workflow, workflow.RegisterOptions{Name: {{.Name}}WorkflowName})
-{{- if .Schema}}
-	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) ({{.Run.Result}}, error) {
-		return {{.Lower}}Resume(ctx, cp, {{.Calls}}{})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at {{.At}}) ({{.Run.Result}}, error) {
+		return {{.Lower}}Resume(ctx, at, {{.Calls}}{})
 	}, workflow.RegisterOptions{Name: {{.Name}}WorkflowName + flowtemporal.ResumeSuffix})
-{{- end}}
 {{- if .Methods}}
 	r.RegisterActivityWithOptions(&{{.Activities}}{h}, activity.RegisterOptions{Name: {{.Name}}WorkflowName + "."})
 {{- else}}
@@ -200,21 +247,20 @@ func Register{{.Name}}(r worker.Registry, h {{.Handlers}}) {
 {{- end}}
 }
 
-// Register{{.Name}}Mock registers {{.Name}}Workflow over mocks, for tests and ` + "`flowc run --engine temporal`" + `.
-{{- if .Marker}} Its activity
-// calls tell the steps what the mock tells them ({{.Marker}}), so that a run gives what
-// New{{.Name}}Mock gives.
+// Register{{.Name}}Mock registers {{.Name}}Workflow over mocks, for tests and ` + "`flowc run --engine temporal`" + `:
+// its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
+// order New{{.Name}}Mock's run makes them.
+{{- if .Marker}} Its activity calls tell the steps what the mock tells them ({{.Marker}}).
 {{- end}}
 func Register{{.Name}}Mock(r worker.Registry, mocks *flowcrt.Mocks) {
-{{- if .Marker}}
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in {{.In}}) ({{.Run.Result}}, error) {
-		return {{.Fn}}(ctx, in, {{.Lower}}MockCalls{})
+		return {{.Fn}}(flowtemporal.InOrder(ctx), in, {{.MockCalls}})
 	}, workflow.RegisterOptions{Name: {{.Name}}WorkflowName})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at {{.At}}) ({{.Run.Result}}, error) {
+		return {{.Lower}}Resume(flowtemporal.InOrder(ctx), at, {{.MockCalls}})
+	}, workflow.RegisterOptions{Name: {{.Name}}WorkflowName + flowtemporal.ResumeSuffix})
 {{- if .Methods}}
 	r.RegisterActivityWithOptions(&{{.Activities}}{New{{.Name}}MockHandlers(mocks)}, activity.RegisterOptions{Name: {{.Name}}WorkflowName + "."})
-{{- end}}
-{{- else}}
-	Register{{.Name}}(r, New{{.Name}}MockHandlers(mocks))
 {{- end}}
 }
 {{- if .Marker}}
@@ -279,6 +325,9 @@ func (a {{$.Activities}}) {{.Name}}({{.ParamList}}) (r {{$.Activities}}{{.Name}}
 func (a {{$.Activities}}) {{.Name}}({{.ActivityParamList}}) ({{.NamedResults}}) {
 	ctx = flowtemporal.ActivityContext(ctx)
 	defer flowtemporal.Finish(ctx, &err)
+{{- if .ChainKind}}
+	call.ChainCall = flowcrt.ChainCallOfKind(call.ChainCall, flowcrt.{{.ChainKind}})
+{{- end}}
 {{- range .Params}}{{if and (eq .Type "any") $.Decoder}}
 	{{.Name}}, err := flowcrt.{{$.Decoder}}({{.Name}}JSON)
 	if err != nil {
@@ -298,6 +347,9 @@ type method struct {
 	Params   []param // after ctx
 	Results  []string
 	Approval bool
+	// ChainKind is the runtime's kind of a task-chain handler that
+	// returns a control token (KindChatCompletion, ...), or "".
+	ChainKind string
 }
 
 type param struct{ Name, Type string }

@@ -2,10 +2,12 @@ package codegen
 
 import (
 	"bytes"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/printer"
 	"go/token"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,6 +26,7 @@ type goImport struct {
 // the imports their types need.
 type signatures struct {
 	methods map[string]method
+	more    []string // the methods moreHandlers adds, in order
 	run     method
 	imports []goImport
 }
@@ -35,10 +38,13 @@ func parseSignatures(pkg string, sh *shell) (signatures, error) {
 	run := sh.runs[0]
 	f := newFile(pkg, "")
 	f.Type().Id("signatures").InterfaceFunc(func(g *jen.Group) {
+		if sh.moreHandlers != nil {
+			sh.moreHandlers(g)
+		}
 		for _, h := range sh.handlers {
 			g.Add(h.signature(jen.Id(h.name)))
 		}
-		g.Id(run.name).Params(append([]jen.Code{ctxParam()}, run.params...)...).Params(run.results...)
+		g.Id(runSignature).Params(append([]jen.Code{ctxParam()}, run.params...)...).Params(run.results...)
 	})
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
@@ -51,15 +57,48 @@ func parseSignatures(pkg string, sh *shell) (signatures, error) {
 	}
 	sigs := signatures{methods: map[string]method{}, imports: temporalImports(file, inputDecoders[sh.w.Mode] != "", sh.w.Mode == ir.ModeTyped && len(sh.w.Regions) == 0)}
 	for _, fld := range signaturesOf(file).Methods.List {
+		if len(fld.Names) == 0 { // an embedded interface of the runtime
+			if fld, err = embeddedMethod(nodeText(fset, fld.Type)); err != nil {
+				return signatures{}, err
+			}
+		}
 		m := readMethod(fset, fld)
-		if m.Name == run.name {
+		switch {
+		case m.Name == runSignature:
 			sigs.run = m
-		} else {
+		case !slices.ContainsFunc(sh.handlers, func(h handler) bool { return h.name == m.Name }):
+			sigs.more = append(sigs.more, m.Name)
+			fallthrough
+		default:
 			sigs.methods[m.Name] = m
 		}
 	}
 	return sigs, nil
 }
+
+// embeddedMethods are the methods of the runtime's interfaces that a
+// handlers interface may embed, by the name it embeds them with.
+var embeddedMethods = map[string]string{
+	RuntimeAlias + ".Summarizer": "Summarize(ctx context.Context, history " + RuntimeAlias + ".Messages) (" + RuntimeAlias + ".Messages, error)",
+}
+
+// embeddedMethod returns the method of an embedded interface, as a field
+// of an interface.
+func embeddedMethod(name string) (*ast.Field, error) {
+	text, ok := embeddedMethods[name]
+	if !ok {
+		return nil, fmt.Errorf("flowc cannot run handlers interface member %s on Temporal (a bug in flowc, please report it)", name)
+	}
+	file, err := parser.ParseFile(token.NewFileSet(), "", "package p\ntype i interface{ "+text+" }", 0)
+	if err != nil {
+		return nil, err
+	}
+	return file.Decls[0].(*ast.GenDecl).Specs[0].(*ast.TypeSpec).Type.(*ast.InterfaceType).Methods.List[0], nil
+}
+
+// runSignature names the entry point among the handler methods: a name
+// no handler can take (a handler may be called Run).
+const runSignature = "flowcǂrun"
 
 func readMethod(fset *token.FileSet, fld *ast.Field) method {
 	ft := fld.Type.(*ast.FuncType)

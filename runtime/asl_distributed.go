@@ -162,7 +162,17 @@ func (r *mapRun) run(ctx context.Context) (any, error) {
 	defer cancel()
 	sem := make(chan struct{}, r.limit)
 	var wg sync.WaitGroup
+	// An engine's coroutines must not wait on r.mu while another holds it
+	// across a handler call: there the children run one after another.
+	inline := engineOf(ctx) != nil
 	start := func(index int, input any) error {
+		if inline {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			r.childRun(ctx, cancel, index, input)
+			return nil
+		}
 		select {
 		case sem <- struct{}{}:
 		case <-ctx.Done():

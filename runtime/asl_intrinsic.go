@@ -56,9 +56,12 @@ func (c *Intrinsic) Eval(in any, cx *ASLContext) (any, error) {
 	}
 	var v any
 	var err error
-	if c.Run != nil {
+	switch run := runIntrinsics[c.Name]; {
+	case c.Run != nil:
 		v, err = c.Run(cx, args)
-	} else {
+	case run != nil && cx != nil:
+		v, err = run(cx, args)
+	default:
 		v, err = c.Fn(args)
 	}
 	if err != nil {
@@ -387,28 +390,7 @@ func mergeObjects(a, b *Object, deep bool) *Object {
 
 // StatesMathRandom is States.MathRandom: a whole number from start to end,
 // both included; with a seed the number is the same on every run.
-func StatesMathRandom(args []any) (any, error) {
-	lo, err := argInt(args, 0)
-	if err != nil {
-		return nil, err
-	}
-	hi, err := argInt(args, 1)
-	if err != nil {
-		return nil, err
-	}
-	if hi < lo {
-		return nil, fmt.Errorf("the end %d is below the start %d", hi, lo)
-	}
-	r := mrand.Float64
-	if len(args) > 2 {
-		seed, err := argNumber(args, 2)
-		if err != nil {
-			return nil, err
-		}
-		r = mrand.New(mrand.NewPCG(math.Float64bits(seed), 0)).Float64
-	}
-	return float64(lo + int(r()*float64(hi-lo+1))), nil
-}
+func StatesMathRandom(args []any) (any, error) { return mathRandom(args, mrand.Float64) }
 
 // StatesMathAdd is States.MathAdd: each argument is rounded to the nearest
 // whole number first, as in Step Functions.

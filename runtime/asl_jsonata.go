@@ -31,6 +31,7 @@ type JSONata struct {
 	expr *jsonata.Expr
 	err  error
 	aws  bool // calls a function of awsFunctions
+	run  bool // calls a function of runFunctions (asl_jsonata_run.go)
 }
 
 // Eval evaluates the expression with $states and the variables of cx;
@@ -110,6 +111,7 @@ func (j *JSONata) compiled() (*jsonata.Expr, error) {
 		for name := range awsFunctions {
 			j.aws = j.aws || strings.Contains(j.Src, "$"+name)
 		}
+		j.run = callsRunFunctions(j.Src)
 	})
 	return j.expr, j.err
 }
@@ -138,6 +140,11 @@ func (j *JSONata) evaluate(cx *ASLContext) (any, error) {
 	}
 	if j.aws {
 		if err := e.RegisterExts(awsFunctions); err != nil {
+			return nil, j.failed(err)
+		}
+	}
+	if j.run && cx.exec != nil { // after awsFunctions, whose $random and $uuid these replace
+		if err := e.RegisterExts(cx.runFunctions()); err != nil {
 			return nil, j.failed(err)
 		}
 	}

@@ -2,12 +2,9 @@ package runtime
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
-	"time"
 )
 
 // StartExecution is the body of a Task that starts a nested Step Functions
@@ -25,8 +22,12 @@ func (x *ASLExec) StartExecution(arn, wait string, sub Machine) Body {
 		if err != nil {
 			return nil, err
 		}
+		if name == "" { // a fresh one, as Step Functions gives
+			name = randomUUID(x.cfg.random)
+		}
 		exec := executionArn(arn, name)
-		start := float64(time.Now().UnixMilli()) // JSON numbers are float64 here
+		// The run's clock: an engine that replays the run reads the same times.
+		start := float64(x.cfg.clock().Now().UnixMilli()) // JSON numbers are float64 here
 		out, err := sub(ctx, x, input)
 		if err != nil && (ctx.Err() != nil || !isNamed(err)) {
 			return nil, err // a cancelled run or a broken mock stops the parent too
@@ -35,7 +36,7 @@ func (x *ASLExec) StartExecution(arn, wait string, sub Machine) Body {
 			return Obj("ExecutionArn", exec, "StartDate", start), nil
 		}
 		d := Obj("ExecutionArn", exec, "StateMachineArn", arn, "Name", name, "StartDate", start,
-			"StopDate", float64(time.Now().UnixMilli()), "Input", executionJSON(wait, input))
+			"StopDate", float64(x.cfg.clock().Now().UnixMilli()), "Input", executionJSON(wait, input))
 		if err != nil {
 			var named *Error
 			errors.As(err, &named)
@@ -73,9 +74,6 @@ func executionRequest(in any) (input any, name string, err error) {
 	if v, ok := req.Get("Name"); ok {
 		name, _ = v.(string)
 	}
-	if name == "" {
-		name = executionName()
-	}
 	return input, name, nil
 }
 
@@ -83,14 +81,6 @@ func executionRequest(in any) (input any, name string, err error) {
 // arn.
 func executionArn(arn, name string) string {
 	return strings.Replace(arn, ":stateMachine:", ":execution:", 1) + ":" + name
-}
-
-// executionName is a fresh execution name, a UUID as Step Functions gives.
-func executionName() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6], b[8] = b[6]&0x0f|0x40, b[8]&0x3f|0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
 }
 
 // executionJSON is a value of an execution's description: JSON under

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 )
 
 // runBranches runs every branch of a Parallel state on in at once. Step
@@ -14,6 +15,9 @@ import (
 // branch's next answer) and cancels real work as early as before. The error
 // is that of the first branch, in branch order, that failed on its own.
 func (x *ASLExec) runBranches(ctx context.Context, state string, branches []Machine, in any) ([]any, error) {
+	if e := engineOf(ctx); e != nil {
+		return x.engineBranches(ctx, e, state, branches, in)
+	}
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -72,10 +76,12 @@ type branchStart struct {
 	parent *branchStart
 	wg     *sync.WaitGroup
 	once   sync.Once
+	fired  atomic.Bool // for an engine's branches (engine_asl.go)
 }
 
 func (s *branchStart) fire() {
 	for ; s != nil; s = s.parent {
+		s.fired.Store(true)
 		s.once.Do(s.wg.Done)
 	}
 }

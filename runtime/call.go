@@ -42,6 +42,11 @@ type Policy struct {
 // caller's, so a handler that ignores its context delays Call but leaks
 // nothing.
 func Call(ctx context.Context, cfg *Config, p *Policy, fn func(ctx context.Context) error) error {
+	if e := engineOf(ctx); e != nil && len(p.Retry) > 0 { // engine_retry.go
+		if handled, err := e.Retry(ctx, p, func(ctx context.Context) error { return p.attempt(ctx, fn) }); handled {
+			return err
+		}
+	}
 	// Retries made under each rule. Without rules this does not allocate,
 	// so a state with no policy costs no more than a deferred recover.
 	retries := make([]int, len(p.Retry))

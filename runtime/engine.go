@@ -16,6 +16,10 @@ type Engine interface {
 	// Attempt makes one handler call under timeout d, reporting an
 	// overrun as an error wrapping ErrStateTimeout.
 	Attempt(ctx context.Context, d time.Duration, call func(ctx context.Context) error) error
+	// Retry runs attempt under the retry rules of p, when the engine can
+	// retry it itself exactly as Call would (see EngineRetrier); handled
+	// false leaves the rules to Call's loop.
+	Retry(ctx context.Context, p *Policy, attempt func(ctx context.Context) error) (handled bool, err error)
 }
 
 type engineKey struct{}

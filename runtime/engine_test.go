@@ -14,6 +14,7 @@ import (
 type recordingEngine struct {
 	fanOuts  []string
 	timeouts []time.Duration
+	retries  []string // the states whose rules it took
 }
 
 func (e *recordingEngine) FanOut(ctx context.Context, state string, n, limit int, work func(context.Context, int) error) error {
@@ -29,6 +30,15 @@ func (e *recordingEngine) FanOut(ctx context.Context, state string, n, limit int
 func (e *recordingEngine) Attempt(ctx context.Context, d time.Duration, call func(context.Context) error) error {
 	e.timeouts = append(e.timeouts, d)
 	return call(ctx)
+}
+
+// Retry takes the rules an engine may run as its own, making one attempt.
+func (e *recordingEngine) Retry(ctx context.Context, p *flowcrt.Policy, attempt func(context.Context) error) (bool, error) {
+	if _, ok := p.EngineRetrier(); !ok {
+		return false, nil
+	}
+	e.retries = append(e.retries, p.State)
+	return true, attempt(ctx)
 }
 
 // An engine in the context takes the fan-outs and the timed attempts: the
@@ -55,5 +65,40 @@ func TestEngineTakesFanOutsAndTimeouts(t *testing.T) {
 	})
 	if !errors.Is(err, boom) || len(e.timeouts) != 1 || e.timeouts[0] != time.Minute {
 		t.Errorf("attempt: err %v, engine saw timeouts %v", err, e.timeouts)
+	}
+}
+
+// A rule that matches every error with a plain backoff is the engine's to
+// retry; the others stay with Call's loop.
+func TestEngineTakesRetriesThatMapExactly(t *testing.T) {
+	all := flowcrt.Retrier{Errors: []string{"ALL"}, MaxAttempts: 3, Interval: time.Second, BackoffRate: 2}
+	for _, c := range []struct {
+		name   string
+		rules  []flowcrt.Retrier
+		engine bool
+	}{
+		{"all errors", []flowcrt.Retrier{all}, true},
+		{"some errors", []flowcrt.Retrier{{Errors: []string{"Flaky"}, MaxAttempts: 3, Interval: time.Second}}, false},
+		{"two rules", []flowcrt.Retrier{all, all}, false},
+		{"jitter", []flowcrt.Retrier{{Errors: []string{"ALL"}, MaxAttempts: 3, Interval: time.Second, Jitter: true}}, false},
+		{"no interval", []flowcrt.Retrier{{Errors: []string{"ALL"}, MaxAttempts: 3}}, false},
+		{"shrinking", []flowcrt.Retrier{{Errors: []string{"ALL"}, MaxAttempts: 3, Interval: time.Second, BackoffRate: 0.5}}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := &recordingEngine{}
+			ctx := flowcrt.WithEngine(context.Background(), e)
+			cfg := flowcrt.NewConfig(flowcrt.WithClock(flowcrt.NewFakeClock(time.Unix(0, 0))))
+			calls := 0
+			err := flowcrt.Call(ctx, &cfg, &flowcrt.Policy{State: "s", Retry: c.rules}, func(context.Context) error {
+				calls++
+				return &flowcrt.Error{Name: "Flaky"}
+			})
+			if flowcrt.ErrorName(err) != "Flaky" {
+				t.Errorf("err %v", err)
+			}
+			if want := map[bool]int{true: 1, false: 3}[c.engine]; calls != want || (len(e.retries) == 1) != c.engine {
+				t.Errorf("%d calls, engine took %v; want %d calls, taken by the engine: %v", calls, e.retries, want, c.engine)
+			}
+		})
 	}
 }

@@ -14,7 +14,8 @@ type Config struct {
 	// StateContext makes the generated code tag the context of each handler
 	// call with the id of the state (see WithState); mocks rely on it.
 	StateContext bool
-	// Rand returns a number in [0, 1) used to jitter retry delays.
+	// Rand returns a number in [0, 1) used to jitter retry delays, and by
+	// the States Language's random functions (States.UUID, $random, ...).
 	Rand func() float64
 	// Checkpointer stores the checkpoints of sessions (see WithCheckpointer).
 	Checkpointer Checkpointer
@@ -55,16 +56,16 @@ func WithRand(f func() float64) Option {
 }
 
 // clock and random fall back to the defaults so that a Config literal, not
-// only one from NewConfig, is usable.
+// only one from NewConfig, is usable, and so is none.
 func (c *Config) clock() Clock {
-	if c.Clock == nil {
+	if c == nil || c.Clock == nil {
 		return SystemClock
 	}
 	return c.Clock
 }
 
 func (c *Config) random() float64 {
-	if c.Rand == nil {
+	if c == nil || c.Rand == nil {
 		return rand.Float64()
 	}
 	return c.Rand()

@@ -72,6 +72,7 @@ func TestWorkerKilled(t *testing.T) {
 	if path := os.Getenv("FLOWC_RECORD_HISTORY"); path != "" {
 		recordHistory(t, address, run.GetID(), path)
 	}
+	t.Run("random values and times", func(t *testing.T) { testRandomOnServer(t, address) })
 	t.Run("flowc run --temporal-address", func(t *testing.T) {
 		flowc := buildFlowc(t)
 		args := []string{"run", "golden/mocked/mocked.flow.yaml", "--mock-config", "golden/mocked/mocks.json", "--test-case", "happy"}

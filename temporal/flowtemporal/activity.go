@@ -22,14 +22,21 @@ const ActivityStartToClose = 10 * time.Minute
 // Execute runs activity with args inside a workflow and stores its result
 // in result (nil for none). The handler's error comes back with its
 // message and name; Temporal retries only what the handler never saw
-// fail (a lost worker), flowc's retry rules do the rest. A state with a
-// timeout runs one attempt under it.
+// fail (a lost worker), and what a rule that maps onto a RetryPolicy
+// retries; flowc's retry rules do the rest. A state with a timeout runs
+// its attempts under it.
 func Execute(ctx context.Context, name string, result any, args ...any) error {
 	wctx := workflowContext(ctx)
-	opts := workflow.ActivityOptions{StartToCloseTimeout: ActivityStartToClose}
+	// A handler's failure is retried only under a rule that maps exactly
+	// (engine.Retry); a lost worker, whose attempt ran out of time, is.
+	opts := workflow.ActivityOptions{StartToCloseTimeout: ActivityStartToClose,
+		RetryPolicy: &temporal.RetryPolicy{NonRetryableErrorTypes: []string{failureType}}}
 	if d := timeoutOf(ctx); d > 0 {
 		opts.StartToCloseTimeout = d
 		opts.RetryPolicy = &temporal.RetryPolicy{MaximumAttempts: 1}
+	}
+	if p := retryOf(ctx); p != nil {
+		opts.RetryPolicy = p
 	}
 	if state := flowcrt.StateFromContext(ctx); state != "" {
 		// The activity's handler learns its state from the id, which the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 )
 
@@ -58,4 +59,16 @@ func withTimeout(ctx context.Context, d time.Duration) context.Context {
 func timeoutOf(ctx context.Context) time.Duration {
 	d, _ := ctx.Value(timeoutKey{}).(time.Duration)
 	return d
+}
+
+type retryKey struct{}
+
+// withRetry gives the activities started with ctx retry policy p.
+func withRetry(ctx context.Context, p *temporal.RetryPolicy) context.Context {
+	return context.WithValue(ctx, retryKey{}, p)
+}
+
+func retryOf(ctx context.Context) *temporal.RetryPolicy {
+	p, _ := ctx.Value(retryKey{}).(*temporal.RetryPolicy)
+	return p
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -23,6 +24,9 @@ func (engine) FanOut(ctx context.Context, state string, n, limit int, work func(
 	workers := n
 	if limit > 0 && limit < n {
 		workers = limit
+	}
+	if runOf(ctx).inOrder {
+		workers = min(workers, 1)
 	}
 	wctx, cancel := workflow.WithCancel(workflowContext(ctx))
 	defer cancel()
@@ -68,6 +72,30 @@ func (engine) Attempt(ctx context.Context, d time.Duration, call func(ctx contex
 		return fmt.Errorf("%w after %s", flowcrt.ErrStateTimeout, d)
 	}
 	return err
+}
+
+// Retry gives the activity of the attempt the RetryPolicy of p's rule,
+// when the run allows it and the rule maps exactly; Temporal then makes
+// the attempts and waits between them.
+func (engine) Retry(ctx context.Context, p *flowcrt.Policy, attempt func(ctx context.Context) error) (bool, error) {
+	r, ok := p.EngineRetrier()
+	if !ok || !runOf(ctx).policies {
+		return false, nil
+	}
+	return true, attempt(withRetry(ctx, retryPolicy(r)))
+}
+
+// retryPolicy is the RetryPolicy that makes the attempts and waits of r.
+func retryPolicy(r flowcrt.Retrier) *temporal.RetryPolicy {
+	backoff := r.BackoffRate
+	if backoff == 0 {
+		backoff = 1
+	}
+	maxDelay := r.MaxDelay
+	if maxDelay == 0 { // no cap: Temporal's default would be 100 intervals
+		maxDelay = r.LongestDelay()
+	}
+	return &temporal.RetryPolicy{InitialInterval: r.Interval, BackoffCoefficient: backoff, MaximumInterval: maxDelay, MaximumAttempts: int32(r.MaxAttempts)}
 }
 
 // clock reads the workflow's time and sleeps on durable timers.

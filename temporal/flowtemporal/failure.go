@@ -27,8 +27,8 @@ type failure struct {
 	NoDecision bool   `json:"no_decision,omitempty"`
 }
 
-// encode turns err into an application error that Temporal does not
-// retry: retries are the workflow's, by flowc's rules.
+// encode turns err into an application error, which Temporal retries only
+// under a RetryPolicy that does not name failureType (Execute).
 func encode(err error) error {
 	if err == nil {
 		return nil
@@ -40,8 +40,16 @@ func encode(err error) error {
 	if m, ok := errors.AsType[*flowcrt.MockError](err); ok {
 		f.MockState, f.Message = m.State, m.Err.Error()
 	}
-	return temporal.NewNonRetryableApplicationError(f.Message, failureType, nil, f)
+	// A broken mock is the test's fault: no retry may hide it.
+	return temporal.NewApplicationErrorWithOptions(f.Message, failureType, temporal.ApplicationErrorOptions{
+		NonRetryable: f.MockState != "", Details: []any{f},
+	})
 }
+
+// StepsError returns the error the steps of a workflow returned, with its
+// name and cause, from the error a client or the test environment reports
+// for the run.
+func StepsError(err error) error { return decode(err) }
 
 // decode returns the error that encode was given, as far as flowc can
 // tell: the same message, name, cause and kind. Errors that did not come

@@ -26,12 +26,34 @@ type Decision struct {
 
 // runState is what one workflow run keeps beside the state of its steps.
 type runState struct {
+	policies   bool               // retry rules may become RetryPolicies (WithRetryPolicies)
+	inOrder    bool               // fan-outs run one item at a time (InOrder)
 	activities int                // activities started, for their ids
 	pending    []*flowcrt.Pending // approvals waiting, in the order they began
 	decisions  []Decision         // signalled, not yet taken
 }
 
 type runKey struct{}
+
+type policiesKey struct{}
+
+type inOrderKey struct{}
+
+// InOrder marks the runs started with wctx as runs over mocks, which
+// answer each state's calls in the order they come: their fan-outs run one
+// item (or branch) at a time, in order: the order in which a native run
+// starts its calls, so that each call gets the answer it gets natively.
+func InOrder(wctx workflow.Context) workflow.Context {
+	return workflow.WithValue(wctx, inOrderKey{}, true)
+}
+
+// WithRetryPolicies marks the runs started with wctx as runs whose steps
+// make one activity call per attempt and nothing else that can fail (typed
+// mode's): a retry rule that flowcrt.Policy.EngineRetrier maps exactly is
+// then the activity's RetryPolicy, and Temporal makes the attempts.
+func WithRetryPolicies(wctx workflow.Context) workflow.Context {
+	return workflow.WithValue(wctx, policiesKey{}, true)
+}
 
 func runOf(ctx context.Context) *runState { return ctx.Value(runKey{}).(*runState) }
 
@@ -46,7 +68,7 @@ func (r *runState) nextActivity() int {
 // and tag handler calls with their state. The error is encoded so that
 // the caller gets back its name and cause.
 func Run(wctx workflow.Context, run func(ctx context.Context, opts ...flowcrt.Option) error) error {
-	r := &runState{}
+	r := &runState{policies: wctx.Value(policiesKey{}) != nil, inOrder: wctx.Value(inOrderKey{}) != nil}
 	if err := workflow.SetQueryHandler(wctx, QueryPending, r.query); err != nil {
 		return err
 	}

@@ -36,17 +36,23 @@ func Start(wctx workflow.Context, name, schema, start string, in any) (flowcrt.C
 	}, nil
 }
 
-// RunSession is Run for a workflow that resumes its steps from cp as a
-// session: every state saves a checkpoint in the run's memory, and when
-// the run has made StepsPerRun steps or the server suggests it, the
-// workflow continues as new from the last one.
-func RunSession(wctx workflow.Context, cp flowcrt.Checkpoint, run func(ctx context.Context, session string, opts ...flowcrt.Option) error) error {
-	store := &continuing{wctx: wctx, last: &cp}
+// RunSession is Run for a workflow that runs its steps as a session: from
+// checkpoint cp, or, with cp nil, from the start, as the session named
+// after the workflow execution. Every state saves a checkpoint in the
+// run's memory, and when the run has made StepsPerRun steps or the server
+// suggests it, the workflow continues as new, as name+ResumeSuffix, from
+// the last one.
+func RunSession(wctx workflow.Context, name string, cp *flowcrt.Checkpoint, run func(ctx context.Context, session string, opts ...flowcrt.Option) error) error {
+	session := workflow.GetInfo(wctx).WorkflowExecution.ID
+	if cp != nil {
+		session = cp.Session
+	}
+	store := &continuing{wctx: wctx, last: cp}
 	err := Run(wctx, func(ctx context.Context, opts ...flowcrt.Option) error {
-		return run(ctx, cp.Session, append(opts, flowcrt.WithCheckpointer(store))...)
+		return run(ctx, session, append(opts, flowcrt.WithCheckpointer(store))...)
 	})
 	if store.next != nil {
-		return workflow.NewContinueAsNewError(wctx, cp.Workflow+ResumeSuffix, *store.next)
+		return workflow.NewContinueAsNewError(wctx, name+ResumeSuffix, *store.next)
 	}
 	return err
 }
@@ -55,7 +61,7 @@ func RunSession(wctx workflow.Context, cp flowcrt.Checkpoint, run func(ctx conte
 // states, outside fan-outs, once it has run long enough.
 type continuing struct {
 	wctx  workflow.Context
-	last  *flowcrt.Checkpoint
+	last  *flowcrt.Checkpoint // nil: none yet
 	saves int
 	next  *flowcrt.Checkpoint // set: continue as new from it
 }
@@ -73,10 +79,18 @@ func (c *continuing) Save(_ context.Context, cp *flowcrt.Checkpoint) error {
 }
 
 func (c *continuing) Load(_ context.Context, session string) (*flowcrt.Checkpoint, error) {
+	if c.last == nil {
+		return nil, flowcrt.ErrNoCheckpoint
+	}
 	cp := *c.last
 	return &cp, nil
 }
 
-func (c *continuing) List(context.Context) ([]string, error) { return []string{c.last.Session}, nil }
+func (c *continuing) List(context.Context) ([]string, error) {
+	if c.last == nil {
+		return nil, nil
+	}
+	return []string{c.last.Session}, nil
+}
 
 func (c *continuing) Delete(context.Context, string) error { return nil }

@@ -38,7 +38,9 @@ func publishWorkflow(ctx workflow.Context, in PublishState, h PublishHandlers) (
 // publishResume runs Publish from checkpoint cp, as a session kept in the workflow; a long run
 // continues as new, as "Publish.resume", from its last checkpoint.
 func publishResume(ctx workflow.Context, cp flowcrt.Checkpoint, h PublishHandlers) (out PublishState, err error) {
-	err = flowtemporal.RunSession(ctx, cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
+	// Each attempt of a step is one activity call: retry rules may be RetryPolicies.
+	ctx = flowtemporal.WithRetryPolicies(ctx)
+	err = flowtemporal.RunSession(ctx, PublishWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = NewPublish(h, opts...).Resume(ctx, session)
 		return err
 	})
@@ -49,15 +51,23 @@ func publishResume(ctx workflow.Context, cp flowcrt.Checkpoint, h PublishHandler
 // names: a worker runs the workflow with them.
 func RegisterPublish(r worker.Registry, h PublishHandlers) {
 	r.RegisterWorkflowWithOptions(PublishWorkflow, workflow.RegisterOptions{Name: PublishWorkflowName})
-	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (PublishState, error) {
-		return publishResume(ctx, cp, publishActivityCalls{})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (PublishState, error) {
+		return publishResume(ctx, at, publishActivityCalls{})
 	}, workflow.RegisterOptions{Name: PublishWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&publishActivities{h}, activity.RegisterOptions{Name: PublishWorkflowName + "."})
 }
 
-// RegisterPublishMock registers PublishWorkflow over mocks, for tests and `flowc run --engine temporal`.
+// RegisterPublishMock registers PublishWorkflow over mocks, for tests and `flowc run --engine temporal`:
+// its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
+// order NewPublishMock's run makes them.
 func RegisterPublishMock(r worker.Registry, mocks *flowcrt.Mocks) {
-	RegisterPublish(r, NewPublishMockHandlers(mocks))
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in PublishState) (PublishState, error) {
+		return publishWorkflow(flowtemporal.InOrder(ctx), in, publishActivityCalls{})
+	}, workflow.RegisterOptions{Name: PublishWorkflowName})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (PublishState, error) {
+		return publishResume(flowtemporal.InOrder(ctx), at, publishActivityCalls{})
+	}, workflow.RegisterOptions{Name: PublishWorkflowName + flowtemporal.ResumeSuffix})
+	r.RegisterActivityWithOptions(&publishActivities{NewPublishMockHandlers(mocks)}, activity.RegisterOptions{Name: PublishWorkflowName + "."})
 }
 
 // publishActivityCalls are the handlers inside the workflow: each call runs an activity.

@@ -28,12 +28,22 @@ func CatchWorkflow(ctx workflow.Context, in json.RawMessage) (any, error) {
 
 // catchWorkflow runs Catch on Temporal over h, the activity calls.
 func catchWorkflow(ctx workflow.Context, in json.RawMessage, h CatchHandlers) (out any, err error) {
-	err = flowtemporal.Run(ctx, func(ctx context.Context, opts ...flowcrt.Option) error {
+	err = flowtemporal.RunSession(ctx, CatchWorkflowName, nil, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		input, err := flowcrt.DecodeASLInput(in)
 		if err != nil {
 			return err
 		}
-		out, err = NewCatch(h, opts...).Run(ctx, input)
+		out, err = NewCatch(h, opts...).Invoke(ctx, session, input)
+		return err
+	})
+	return out, err
+}
+
+// catchResume runs Catch from checkpoint cp, as a session kept in the workflow; a long run
+// continues as new, as "Catch.resume", from its last checkpoint.
+func catchResume(ctx workflow.Context, cp flowcrt.Checkpoint, h CatchHandlers) (out any, err error) {
+	err = flowtemporal.RunSession(ctx, CatchWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
+		out, err = NewCatch(h, opts...).Resume(ctx, session)
 		return err
 	})
 	return out, err
@@ -43,16 +53,22 @@ func catchWorkflow(ctx workflow.Context, in json.RawMessage, h CatchHandlers) (o
 // names: a worker runs the workflow with them.
 func RegisterCatch(r worker.Registry, h CatchHandlers) {
 	r.RegisterWorkflowWithOptions(CatchWorkflow, workflow.RegisterOptions{Name: CatchWorkflowName})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (any, error) {
+		return catchResume(ctx, at, catchActivityCalls{})
+	}, workflow.RegisterOptions{Name: CatchWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&catchActivities{h}, activity.RegisterOptions{Name: CatchWorkflowName + "."})
 }
 
-// RegisterCatchMock registers CatchWorkflow over mocks, for tests and `flowc run --engine temporal`. Its activity
-// calls tell the steps what the mock tells them (OrderedValues), so that a run gives what
-// NewCatchMock gives.
+// RegisterCatchMock registers CatchWorkflow over mocks, for tests and `flowc run --engine temporal`:
+// its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
+// order NewCatchMock's run makes them. Its activity calls tell the steps what the mock tells them (OrderedValues).
 func RegisterCatchMock(r worker.Registry, mocks *flowcrt.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in json.RawMessage) (any, error) {
-		return catchWorkflow(ctx, in, catchMockCalls{})
+		return catchWorkflow(flowtemporal.InOrder(ctx), in, catchMockCalls{})
 	}, workflow.RegisterOptions{Name: CatchWorkflowName})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (any, error) {
+		return catchResume(flowtemporal.InOrder(ctx), at, catchMockCalls{})
+	}, workflow.RegisterOptions{Name: CatchWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&catchActivities{NewCatchMockHandlers(mocks)}, activity.RegisterOptions{Name: CatchWorkflowName + "."})
 }
 

@@ -27,28 +27,40 @@ func ToolloopWorkflow(ctx workflow.Context, in json.RawMessage) (flowcrt.ChainSt
 }
 
 // toolloopWorkflow runs Toolloop on Temporal over h, the activity calls.
-func toolloopWorkflow(ctx workflow.Context, in json.RawMessage, h ToolloopHandlers) (out flowcrt.ChainState, err error) {
-	err = flowtemporal.Run(ctx, func(ctx context.Context, opts ...flowcrt.Option) error {
-		input, err := flowcrt.DecodeChainInput(in)
-		if err != nil {
-			return err
-		}
-		out, err = NewToolloop(h, opts...).Run(ctx, input)
-		return err
+func toolloopWorkflow(ctx workflow.Context, in json.RawMessage, h ToolloopHandlers) (flowcrt.ChainState, error) {
+	return toolloopResume(ctx, flowtemporal.ChainPoint{Task: "chat", Start: in}, h)
+}
+
+// toolloopResume runs Toolloop on Temporal from task at.Task, on at's state; a long run
+// continues as new, as "Toolloop.resume", between two tasks.
+func toolloopResume(ctx workflow.Context, at flowtemporal.ChainPoint, h ToolloopHandlers) (s flowcrt.ChainState, err error) {
+	err = flowtemporal.RunChain(ctx, ToolloopWorkflowName, at, toolloopStateIDs[:], &s, func(ctx context.Context, step int, opts ...flowcrt.Option) error {
+		return NewToolloop(h, opts...).run(ctx, &s, toolloopStep(step))
 	})
-	return out, err
+	return s, err
 }
 
 // RegisterToolloop registers ToolloopWorkflow with r, and h as its activities, under stable
 // names: a worker runs the workflow with them.
 func RegisterToolloop(r worker.Registry, h ToolloopHandlers) {
 	r.RegisterWorkflowWithOptions(ToolloopWorkflow, workflow.RegisterOptions{Name: ToolloopWorkflowName})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowtemporal.ChainPoint) (flowcrt.ChainState, error) {
+		return toolloopResume(ctx, at, toolloopActivityCalls{})
+	}, workflow.RegisterOptions{Name: ToolloopWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&toolloopActivities{h}, activity.RegisterOptions{Name: ToolloopWorkflowName + "."})
 }
 
-// RegisterToolloopMock registers ToolloopWorkflow over mocks, for tests and `flowc run --engine temporal`.
+// RegisterToolloopMock registers ToolloopWorkflow over mocks, for tests and `flowc run --engine temporal`:
+// its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
+// order NewToolloopMock's run makes them.
 func RegisterToolloopMock(r worker.Registry, mocks *flowcrt.Mocks) {
-	RegisterToolloop(r, NewToolloopMockHandlers(mocks))
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in json.RawMessage) (flowcrt.ChainState, error) {
+		return toolloopWorkflow(flowtemporal.InOrder(ctx), in, toolloopActivityCalls{})
+	}, workflow.RegisterOptions{Name: ToolloopWorkflowName})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowtemporal.ChainPoint) (flowcrt.ChainState, error) {
+		return toolloopResume(flowtemporal.InOrder(ctx), at, toolloopActivityCalls{})
+	}, workflow.RegisterOptions{Name: ToolloopWorkflowName + flowtemporal.ResumeSuffix})
+	r.RegisterActivityWithOptions(&toolloopActivities{NewToolloopMockHandlers(mocks)}, activity.RegisterOptions{Name: ToolloopWorkflowName + "."})
 }
 
 // toolloopActivityCalls are the handlers inside the workflow: each call runs an activity.
@@ -71,11 +83,13 @@ type toolloopActivities struct{ h ToolloopHandlers }
 func (a toolloopActivities) ChatCompletion(ctx context.Context, call flowcrt.LLMCall) (r0 flowcrt.ChainResult, err error) {
 	ctx = flowtemporal.ActivityContext(ctx)
 	defer flowtemporal.Finish(ctx, &err)
+	call.ChainCall = flowcrt.ChainCallOfKind(call.ChainCall, flowcrt.KindChatCompletion)
 	return a.h.ChatCompletion(ctx, call)
 }
 
 func (a toolloopActivities) ExecuteToolCalls(ctx context.Context, call flowcrt.ToolCallsCall) (r0 flowcrt.ChainResult, err error) {
 	ctx = flowtemporal.ActivityContext(ctx)
 	defer flowtemporal.Finish(ctx, &err)
+	call.ChainCall = flowcrt.ChainCallOfKind(call.ChainCall, flowcrt.KindExecuteToolCalls)
 	return a.h.ExecuteToolCalls(ctx, call)
 }

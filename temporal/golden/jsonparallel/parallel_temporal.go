@@ -28,12 +28,22 @@ func ParallelWorkflow(ctx workflow.Context, in json.RawMessage) (any, error) {
 
 // parallelWorkflow runs Parallel on Temporal over h, the activity calls.
 func parallelWorkflow(ctx workflow.Context, in json.RawMessage, h ParallelHandlers) (out any, err error) {
-	err = flowtemporal.Run(ctx, func(ctx context.Context, opts ...flowcrt.Option) error {
+	err = flowtemporal.RunSession(ctx, ParallelWorkflowName, nil, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		input, err := flowcrt.DecodeChainInput(in)
 		if err != nil {
 			return err
 		}
-		out, err = NewParallel(h, opts...).Run(ctx, input)
+		out, err = NewParallel(h, opts...).Invoke(ctx, session, input)
+		return err
+	})
+	return out, err
+}
+
+// parallelResume runs Parallel from checkpoint cp, as a session kept in the workflow; a long run
+// continues as new, as "Parallel.resume", from its last checkpoint.
+func parallelResume(ctx workflow.Context, cp flowcrt.Checkpoint, h ParallelHandlers) (out any, err error) {
+	err = flowtemporal.RunSession(ctx, ParallelWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
+		out, err = NewParallel(h, opts...).Resume(ctx, session)
 		return err
 	})
 	return out, err
@@ -43,16 +53,22 @@ func parallelWorkflow(ctx workflow.Context, in json.RawMessage, h ParallelHandle
 // names: a worker runs the workflow with them.
 func RegisterParallel(r worker.Registry, h ParallelHandlers) {
 	r.RegisterWorkflowWithOptions(ParallelWorkflow, workflow.RegisterOptions{Name: ParallelWorkflowName})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (any, error) {
+		return parallelResume(ctx, at, parallelActivityCalls{})
+	}, workflow.RegisterOptions{Name: ParallelWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&parallelActivities{h}, activity.RegisterOptions{Name: ParallelWorkflowName + "."})
 }
 
-// RegisterParallelMock registers ParallelWorkflow over mocks, for tests and `flowc run --engine temporal`. Its activity
-// calls tell the steps what the mock tells them (AnswersInOrder), so that a run gives what
-// NewParallelMock gives.
+// RegisterParallelMock registers ParallelWorkflow over mocks, for tests and `flowc run --engine temporal`:
+// its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
+// order NewParallelMock's run makes them. Its activity calls tell the steps what the mock tells them (AnswersInOrder).
 func RegisterParallelMock(r worker.Registry, mocks *flowcrt.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in json.RawMessage) (any, error) {
-		return parallelWorkflow(ctx, in, parallelMockCalls{})
+		return parallelWorkflow(flowtemporal.InOrder(ctx), in, parallelMockCalls{})
 	}, workflow.RegisterOptions{Name: ParallelWorkflowName})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (any, error) {
+		return parallelResume(flowtemporal.InOrder(ctx), at, parallelMockCalls{})
+	}, workflow.RegisterOptions{Name: ParallelWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&parallelActivities{NewParallelMockHandlers(mocks)}, activity.RegisterOptions{Name: ParallelWorkflowName + "."})
 }
 

@@ -38,7 +38,9 @@ func mockedWorkflow(ctx workflow.Context, in MockedState, h MockedHandlers) (Moc
 // mockedResume runs Mocked from checkpoint cp, as a session kept in the workflow; a long run
 // continues as new, as "Mocked.resume", from its last checkpoint.
 func mockedResume(ctx workflow.Context, cp flowcrt.Checkpoint, h MockedHandlers) (out MockedState, err error) {
-	err = flowtemporal.RunSession(ctx, cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
+	// Each attempt of a step is one activity call: retry rules may be RetryPolicies.
+	ctx = flowtemporal.WithRetryPolicies(ctx)
+	err = flowtemporal.RunSession(ctx, MockedWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = NewMocked(h, opts...).Resume(ctx, session)
 		return err
 	})
@@ -49,15 +51,23 @@ func mockedResume(ctx workflow.Context, cp flowcrt.Checkpoint, h MockedHandlers)
 // names: a worker runs the workflow with them.
 func RegisterMocked(r worker.Registry, h MockedHandlers) {
 	r.RegisterWorkflowWithOptions(MockedWorkflow, workflow.RegisterOptions{Name: MockedWorkflowName})
-	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (MockedState, error) {
-		return mockedResume(ctx, cp, mockedActivityCalls{})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (MockedState, error) {
+		return mockedResume(ctx, at, mockedActivityCalls{})
 	}, workflow.RegisterOptions{Name: MockedWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&mockedActivities{h}, activity.RegisterOptions{Name: MockedWorkflowName + "."})
 }
 
-// RegisterMockedMock registers MockedWorkflow over mocks, for tests and `flowc run --engine temporal`.
+// RegisterMockedMock registers MockedWorkflow over mocks, for tests and `flowc run --engine temporal`:
+// its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
+// order NewMockedMock's run makes them.
 func RegisterMockedMock(r worker.Registry, mocks *flowcrt.Mocks) {
-	RegisterMocked(r, NewMockedMockHandlers(mocks))
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in MockedState) (MockedState, error) {
+		return mockedWorkflow(flowtemporal.InOrder(ctx), in, mockedActivityCalls{})
+	}, workflow.RegisterOptions{Name: MockedWorkflowName})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (MockedState, error) {
+		return mockedResume(flowtemporal.InOrder(ctx), at, mockedActivityCalls{})
+	}, workflow.RegisterOptions{Name: MockedWorkflowName + flowtemporal.ResumeSuffix})
+	r.RegisterActivityWithOptions(&mockedActivities{NewMockedMockHandlers(mocks)}, activity.RegisterOptions{Name: MockedWorkflowName + "."})
 }
 
 // mockedActivityCalls are the handlers inside the workflow: each call runs an activity.

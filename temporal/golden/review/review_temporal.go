@@ -37,7 +37,9 @@ func reviewWorkflow(ctx workflow.Context, in ReviewState, h ReviewHandlers) (Rev
 // reviewResume runs Review from checkpoint cp, as a session kept in the workflow; a long run
 // continues as new, as "Review.resume", from its last checkpoint.
 func reviewResume(ctx workflow.Context, cp flowcrt.Checkpoint, h ReviewHandlers) (out ReviewState, err error) {
-	err = flowtemporal.RunSession(ctx, cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
+	// Each attempt of a step is one activity call: retry rules may be RetryPolicies.
+	ctx = flowtemporal.WithRetryPolicies(ctx)
+	err = flowtemporal.RunSession(ctx, ReviewWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = NewReview(h, opts...).Resume(ctx, session)
 		return err
 	})
@@ -48,15 +50,23 @@ func reviewResume(ctx workflow.Context, cp flowcrt.Checkpoint, h ReviewHandlers)
 // names: a worker runs the workflow with them.
 func RegisterReview(r worker.Registry, h ReviewHandlers) {
 	r.RegisterWorkflowWithOptions(ReviewWorkflow, workflow.RegisterOptions{Name: ReviewWorkflowName})
-	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, cp flowcrt.Checkpoint) (ReviewState, error) {
-		return reviewResume(ctx, cp, reviewActivityCalls{})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (ReviewState, error) {
+		return reviewResume(ctx, at, reviewActivityCalls{})
 	}, workflow.RegisterOptions{Name: ReviewWorkflowName + flowtemporal.ResumeSuffix})
 	r.RegisterActivityWithOptions(&reviewActivities{h}, activity.RegisterOptions{Name: ReviewWorkflowName + "."})
 }
 
-// RegisterReviewMock registers ReviewWorkflow over mocks, for tests and `flowc run --engine temporal`.
+// RegisterReviewMock registers ReviewWorkflow over mocks, for tests and `flowc run --engine temporal`:
+// its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
+// order NewReviewMock's run makes them.
 func RegisterReviewMock(r worker.Registry, mocks *flowcrt.Mocks) {
-	RegisterReview(r, NewReviewMockHandlers(mocks))
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in ReviewState) (ReviewState, error) {
+		return reviewWorkflow(flowtemporal.InOrder(ctx), in, reviewActivityCalls{})
+	}, workflow.RegisterOptions{Name: ReviewWorkflowName})
+	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at flowcrt.Checkpoint) (ReviewState, error) {
+		return reviewResume(flowtemporal.InOrder(ctx), at, reviewActivityCalls{})
+	}, workflow.RegisterOptions{Name: ReviewWorkflowName + flowtemporal.ResumeSuffix})
+	r.RegisterActivityWithOptions(&reviewActivities{NewReviewMockHandlers(mocks)}, activity.RegisterOptions{Name: ReviewWorkflowName + "."})
 }
 
 // reviewActivityCalls are the handlers inside the workflow: each call runs an activity.
