@@ -13,7 +13,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // PricesHandlers is the work of the state machine, implemented by you: one method per
@@ -123,6 +123,12 @@ func (w *Prices) runAt(ctx context.Context, sess *flowcrt.Session, input any, st
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Prices) run(ctx context.Context, x *flowcrt.ASLExec, in any, step pricesStep) (out any, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Prices")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -130,15 +136,29 @@ func (w *Prices) run(ctx context.Context, x *flowcrt.ASLExec, in any, step price
 			id := pricesStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != pricesDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, pricesStateIDs[step])
+		}
 		var next pricesStep
 		switch step {
 		case pricesStepPrice:
-			next, in, err = w.stepPrice(ctx, x, in)
+			next, in, err = w.stepPrice(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, pricesStateIDs[next], in, err)
 		if err != nil {
@@ -185,6 +205,12 @@ var pricesPriceDistributed = flowcrt.DistributedSpec{
 // runPriceItems runs the iterator of Map state "Price" from state "Quote" and returns its output.
 func (w *Prices) runPriceItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
 	step := pricesStepQuote
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Prices")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -192,15 +218,29 @@ func (w *Prices) runPriceItems(ctx context.Context, x *flowcrt.ASLExec, in any) 
 			id := pricesStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != pricesDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, pricesStateIDs[step])
+		}
 		var next pricesStep
 		switch step {
 		case pricesStepQuote:
-			next, in, err = w.stepQuote(ctx, x, in)
+			next, in, err = w.stepQuote(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return nil, flowcrt.StateFailed(pricesStateIDs[step], err)

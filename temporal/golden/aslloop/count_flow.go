@@ -13,7 +13,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // CountHandlers is the work of the state machine, implemented by you: one method per
@@ -129,6 +129,12 @@ func (w *Count) runAt(ctx context.Context, sess *flowcrt.Session, input any, sta
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Count) run(ctx context.Context, x *flowcrt.ASLExec, in any, step countStep) (out any, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Count")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -136,23 +142,37 @@ func (w *Count) run(ctx context.Context, x *flowcrt.ASLExec, in any, step countS
 			id := countStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != countDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, countStateIDs[step])
+		}
 		var next countStep
 		switch step {
 		case countStepInit:
-			next, in, err = w.stepInit(ctx, x, in)
+			next, in, err = w.stepInit(sctx, x, in)
 		case countStepWork:
-			next, in, err = w.stepWork(ctx, x, in)
+			next, in, err = w.stepWork(sctx, x, in)
 		case countStepCount:
-			next, in, err = w.stepCount(ctx, x, in)
+			next, in, err = w.stepCount(sctx, x, in)
 		case countStepMore:
-			next, in, err = w.stepMore(ctx, x, in)
+			next, in, err = w.stepMore(sctx, x, in)
 		case countStepDone:
-			next, in, err = w.stepDone(ctx, x, in)
+			next, in, err = w.stepDone(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, countStateIDs[next], in, err)
 		if err != nil {

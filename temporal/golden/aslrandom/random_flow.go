@@ -13,7 +13,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // RandomHandlers is the work of the state machine, implemented by you: one method per
@@ -131,6 +131,12 @@ func (w *Random) runAt(ctx context.Context, sess *flowcrt.Session, input any, st
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
 func (w *Random) run(ctx context.Context, x *flowcrt.ASLExec, in any, step randomStep) (out any, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Random")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -138,23 +144,37 @@ func (w *Random) run(ctx context.Context, x *flowcrt.ASLExec, in any, step rando
 			id := randomStateIDs[step]
 			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != randomDone {
 		if err = ctx.Err(); err != nil {
 			return nil, err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, randomStateIDs[step])
+		}
 		var next randomStep
 		switch step {
 		case randomStepDraw:
-			next, in, err = w.stepDraw(ctx, x, in)
+			next, in, err = w.stepDraw(sctx, x, in)
 		case randomStepAsk:
-			next, in, err = w.stepAsk(ctx, x, in)
+			next, in, err = w.stepAsk(sctx, x, in)
 		case randomStepPause:
-			next, in, err = w.stepPause(ctx, x, in)
+			next, in, err = w.stepPause(sctx, x, in)
 		case randomStepMore:
-			next, in, err = w.stepMore(ctx, x, in)
+			next, in, err = w.stepMore(sctx, x, in)
 		case randomStepTell:
-			next, in, err = w.stepTell(ctx, x, in)
+			next, in, err = w.stepTell(sctx, x, in)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		err = x.Save(ctx, randomStateIDs[next], in, err)
 		if err != nil {

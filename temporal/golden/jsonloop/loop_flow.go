@@ -12,7 +12,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // LoopHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -108,6 +108,12 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it.
 func (w *Loop) run(ctx context.Context, s *flowcrt.JSONState, step, until loopStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Loop")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
@@ -115,17 +121,31 @@ func (w *Loop) run(ctx context.Context, s *flowcrt.JSONState, step, until loopSt
 			id := loopStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
 		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
 	}()
 	for step != until {
 		if err = ctx.Err(); err != nil {
 			return err
 		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, loopStateIDs[step])
+		}
 		var next loopStep
 		switch step {
 		case loopStepDraft:
-			next, err = w.stepDraft(ctx, s)
+			next, err = w.stepDraft(sctx, s)
 		case loopStepPublish:
-			next, err = w.stepPublish(ctx, s)
+			next, err = w.stepPublish(sctx, s)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err

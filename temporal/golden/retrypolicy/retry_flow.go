@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // RetriedState is the state of a Retried run.
@@ -167,12 +167,24 @@ func (w *Retried) runAt(ctx context.Context, sess *flowcrt.Session, s RetriedSta
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Retried) run(ctx context.Context, sess *flowcrt.Session, s RetriedState, step retriedStep) (out RetriedState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Retried")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := retriedStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != retriedDone {
@@ -183,12 +195,19 @@ func (w *Retried) run(ctx context.Context, sess *flowcrt.Session, s RetriedState
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, retriedStateIDs[step])
 		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, retriedStateIDs[step])
+		}
 		var next retriedStep
 		switch step {
 		case retriedStepFetch:
 			next, err = w.stepFetch(sctx, &s)
 		case retriedStepStore:
 			next, err = w.stepStore(sctx, &s)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.

@@ -14,7 +14,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion8()
+	GeneratedCodeVersion9()
 } = flowcrt.ThisRuntime
 
 // ScoresState is the state of a Scores run.
@@ -244,12 +244,24 @@ func (w *Scores) runAt(ctx context.Context, sess *flowcrt.Session, s ScoresState
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
 func (w *Scores) run(ctx context.Context, sess *flowcrt.Session, s ScoresState, step scoresStep) (out ScoresState, err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Scores")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := scoresStateIDs[step]
 			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != scoresDone {
@@ -259,6 +271,9 @@ func (w *Scores) run(ctx context.Context, sess *flowcrt.Session, s ScoresState, 
 		sctx := ctx
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, scoresStateIDs[step])
+		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, scoresStateIDs[step])
 		}
 		var next scoresStep
 		var u ScoresUpdate // the update of an inline state
@@ -274,6 +289,10 @@ func (w *Scores) run(ctx context.Context, sess *flowcrt.Session, s ScoresState, 
 			err = &flowcrt.StateError{State: scoresStateIDs[step], Err: err}
 		} else if plain {
 			s.apply(u)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if sess != nil {
 			// The state's outcome: the state to run next, or the approval the run waits for.
@@ -339,12 +358,24 @@ func (w *Scores) mapLoad(ctx context.Context, s *ScoresState, sess *flowcrt.Sess
 // fails it with an error naming its state.
 func (w *Scores) iterateLoad(ctx context.Context, s *ScoresState, item string, rec *[]ScoresUpdate) (err error) {
 	step := scoresStepScore
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Scores")
+	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := scoresStateIDs[step]
 			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
 		}
 	}()
 	for step != scoresStepReport {
@@ -355,10 +386,17 @@ func (w *Scores) iterateLoad(ctx context.Context, s *ScoresState, item string, r
 		if w.cfg.StateContext {
 			sctx = flowcrt.WithState(ctx, scoresStateIDs[step])
 		}
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, scoresStateIDs[step])
+		}
 		var next scoresStep
 		switch step {
 		case scoresStepScore:
 			next, err = w.stepScore(sctx, s, item, rec)
+		}
+		if leave != nil {
+			leave(err)
+			leave = nil
 		}
 		if err != nil {
 			return err
