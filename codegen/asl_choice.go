@@ -40,6 +40,9 @@ func (g *aslGen) routeOn(b *jen.Group, s *ir.State, v, spec string) {
 	}
 	b.Switch().BlockFunc(func(sw *jen.Group) {
 		for i, r := range s.ASL.Rules {
+			if r.Fixed != nil && !*r.Fixed {
+				continue // a template parameter's constant that never matches
+			}
 			cond := g.rule(r)
 			if i > 0 { // once a rule has failed, no later one may match
 				cond = jen.Id("c").Dot("Err").Call().Op("==").Nil().Op("&&").Add(cond)
@@ -49,6 +52,9 @@ func (g *aslGen) routeOn(b *jen.Group, s *ir.State, v, spec string) {
 				picked = append(picked, jen.Id("rule").Op("=").Lit(i))
 			}
 			sw.Case(cond).Block(picked...)
+			if r.Fixed != nil {
+				break // always matches: the later rules are never reached
+			}
 		}
 	})
 	b.If(jen.Err().Op(":=").Id("c").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(
@@ -69,6 +75,9 @@ func (g *aslGen) routeOn(b *jen.Group, s *ir.State, v, spec string) {
 
 // rule renders a choice rule as a Go boolean expression over c.
 func (g *aslGen) rule(r *ir.ChoiceRule) *jen.Statement {
+	if r.Fixed != nil {
+		return jen.Lit(*r.Fixed)
+	}
 	if r.Call != nil {
 		return g.callRule(r)
 	}

@@ -60,8 +60,13 @@ func (f filler) mapping(n *yaml.Node, c fillCtx) {
 		vc := c
 		vc.payload = c.payload || payloadFields[k.Value]
 		vc.comment = k.Value == "Comment"
-		if !f.reference(k, v, vc) {
-			f.node(v, vc)
+		if f.reference(k, v, vc) {
+			continue
+		}
+		filled := k.Value == "Variable" && v.Kind == yaml.ScalarNode && placeholder.MatchString(v.Value)
+		f.node(v, vc)
+		if filled {
+			f.markConstVariable(v)
 		}
 	}
 }
@@ -91,6 +96,12 @@ func (f filler) reference(k, v *yaml.Node, c fillCtx) bool {
 			return false
 		}
 		k.Value += "Path"
+		v.Value = "$" + name
+	case k.Value == "Variable":
+		name, ok := f.wholeRuntime(v.Value) // compared as a value, never read as a path
+		if !ok {
+			return false
+		}
 		v.Value = "$" + name
 	default:
 		return false
