@@ -43,18 +43,15 @@ func (g *aslGen) routeOn(b *jen.Group, s *ir.State, v, spec string) {
 			if r.Fixed != nil && !*r.Fixed {
 				continue // a template parameter's constant that never matches
 			}
-			cond := g.rule(r)
-			if i > 0 { // once a rule has failed, no later one may match
-				cond = jen.Id("c").Dot("Err").Call().Op("==").Nil().Op("&&").Add(cond)
-			}
 			picked := []jen.Code{jen.Id("next").Op("=").Add(g.ref(t.Cases[i].To))}
 			if spec != "" {
 				picked = append(picked, jen.Id("rule").Op("=").Lit(i))
 			}
-			sw.Case(cond).Block(picked...)
-			if r.Fixed != nil {
-				break // always matches: the later rules are never reached
+			if r.Fixed != nil { // always matches: the later rules are never reached
+				sw.Default().Block(picked...)
+				break
 			}
+			sw.Case(g.caseOf(i, r)).Block(picked...)
 		}
 	})
 	b.If(jen.Err().Op(":=").Id("c").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(
@@ -71,6 +68,15 @@ func (g *aslGen) routeOn(b *jen.Group, s *ir.State, v, spec string) {
 	}
 	b.List(jen.Id("out"), jen.Err()).Op(":=").Id(spec).Dot("Chosen").Call(jen.Id("cx"), jen.Id(v), jen.Id("rule"))
 	b.Return(jen.Id("next"), jen.Id("out"), jen.Err())
+}
+
+// caseOf is the condition of the i-th rule r of a switch.
+func (g *aslGen) caseOf(i int, r *ir.ChoiceRule) *jen.Statement {
+	cond := g.rule(r)
+	if i > 0 { // once a rule has failed, no later one may match
+		cond = jen.Id("c").Dot("Err").Call().Op("==").Nil().Op("&&").Add(cond)
+	}
+	return cond
 }
 
 // rule renders a choice rule as a Go boolean expression over c.
