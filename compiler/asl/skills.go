@@ -24,9 +24,22 @@ var labelled = map[ir.ASLType]bool{ir.ASLTask: true, ir.ASLPass: true, ir.ASLWai
 // string Output and neither Next nor End. The label names the outcome for
 // the reader; the state's output is what it would be without it.
 func outcomeLabel(m yamlx.Map, a *ir.ASLState) bool {
-	n := m.Get("Output")
-	return labelled[a.Type] && !a.JSONata && n != nil && n.Kind == yaml.ScalarNode && n.Tag == "!!str" &&
-		!isExpression(n.Value) && m.Get("Next") == nil && m.Get("End") == nil
+	return labelled[a.Type] && hasLabel(m.Node, a.JSONata)
+}
+
+// hasLabel reports whether the state node st has an outcome label; in a
+// JSONata state Output is the state's output.
+func hasLabel(st *yaml.Node, jsonata bool) bool {
+	n := mapValue(st, "Output")
+	return !jsonata && n != nil && n.Kind == yaml.ScalarNode && n.Tag == "!!str" && !isExpression(n.Value) &&
+		mapValue(st, "Next") == nil && mapValue(st, "End") == nil
+}
+
+// usesJSONata reports whether the machine or state node n sets
+// `QueryLanguage: JSONata`.
+func usesJSONata(n *yaml.Node) bool {
+	ql := mapValue(n, "QueryLanguage")
+	return ql != nil && ql.Value == queryJSONata
 }
 
 // markConstVariable notes a choice rule's Variable that a template
