@@ -63,7 +63,7 @@ func (f filler) mapping(n *yaml.Node, c fillCtx) {
 		if f.reference(k, v, vc) {
 			continue
 		}
-		filled := k.Value == "Variable" && v.Kind == yaml.ScalarNode && placeholder.MatchString(v.Value)
+		filled := k.Value == "Variable" && v.Kind == yaml.ScalarNode && f.hasKnown(v.Value)
 		f.node(v, vc)
 		if filled {
 			f.markConstVariable(v)
@@ -266,8 +266,17 @@ func (f filler) lookup(n *yaml.Node, name, filter string) (any, bool) {
 
 // hasRuntime reports whether s holds a placeholder of a run-time parameter.
 func (f filler) hasRuntime(s string) bool {
+	return f.holds(s, func(v any, _ bool) bool {
+		_, ok := v.(runtimeParam)
+		return ok
+	})
+}
+
+// holds reports whether s holds a placeholder whose value (and whether the
+// parameter is known) passes test.
+func (f filler) holds(s string, test func(v any, known bool) bool) bool {
 	for _, m := range placeholder.FindAllStringSubmatch(s, -1) {
-		if _, ok := f.values[m[1]].(runtimeParam); ok {
+		if v, ok := f.values[m[1]]; test(v, ok) {
 			return true
 		}
 	}

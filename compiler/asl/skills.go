@@ -55,6 +55,12 @@ func (f filler) markConstVariable(v *yaml.Node) {
 	f.l.constVariables[v] = true
 }
 
+// hasKnown reports whether s holds a placeholder of a parameter declared
+// or given (one neither stays as text).
+func (f filler) hasKnown(s string) bool {
+	return f.holds(s, func(_ any, known bool) bool { return known })
+}
+
 // constComparison reads a comparison whose Variable v is a constant and
 // folds it: the rule always or never holds.
 func (l *lowerer) constComparison(v *yaml.Node, r *ir.ChoiceRule) {
