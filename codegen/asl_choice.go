@@ -40,15 +40,18 @@ func (g *aslGen) routeOn(b *jen.Group, s *ir.State, v, spec string) {
 	}
 	b.Switch().BlockFunc(func(sw *jen.Group) {
 		for i, r := range s.ASL.Rules {
-			cond := g.rule(r)
-			if i > 0 { // once a rule has failed, no later one may match
-				cond = jen.Id("c").Dot("Err").Call().Op("==").Nil().Op("&&").Add(cond)
+			if r.Fixed != nil && !*r.Fixed {
+				continue // a template parameter's constant that never matches
 			}
 			picked := []jen.Code{jen.Id("next").Op("=").Add(g.ref(t.Cases[i].To))}
 			if spec != "" {
 				picked = append(picked, jen.Id("rule").Op("=").Lit(i))
 			}
-			sw.Case(cond).Block(picked...)
+			if r.Fixed != nil { // always matches: the later rules are never reached
+				sw.Default().Block(picked...)
+				break
+			}
+			sw.Case(g.caseOf(i, r)).Block(picked...)
 		}
 	})
 	b.If(jen.Err().Op(":=").Id("c").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(
@@ -67,8 +70,20 @@ func (g *aslGen) routeOn(b *jen.Group, s *ir.State, v, spec string) {
 	b.Return(jen.Id("next"), jen.Id("out"), jen.Err())
 }
 
+// caseOf is the condition of the i-th rule r of a switch.
+func (g *aslGen) caseOf(i int, r *ir.ChoiceRule) *jen.Statement {
+	cond := g.rule(r)
+	if i > 0 { // once a rule has failed, no later one may match
+		cond = jen.Id("c").Dot("Err").Call().Op("==").Nil().Op("&&").Add(cond)
+	}
+	return cond
+}
+
 // rule renders a choice rule as a Go boolean expression over c.
 func (g *aslGen) rule(r *ir.ChoiceRule) *jen.Statement {
+	if r.Fixed != nil {
+		return jen.Lit(*r.Fixed)
+	}
 	if r.Call != nil {
 		return g.callRule(r)
 	}

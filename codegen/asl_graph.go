@@ -73,7 +73,12 @@ func ruleLabel(r *ir.ChoiceRule) string {
 	if r.Other != nil {
 		operand = r.Other.Source
 	}
-	if r.Variable == nil {
+	switch {
+	case r.Fixed != nil && *r.Fixed: // folded: its Variable was a template parameter's constant
+		return "always (" + r.Op + " " + operand + ")"
+	case r.Fixed != nil:
+		return "never (" + r.Op + " " + operand + ")"
+	case r.Variable == nil:
 		return r.Op + " " + operand
 	}
 	return r.Variable.Source + " " + r.Op + " " + operand

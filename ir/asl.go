@@ -261,6 +261,7 @@ type ChoiceRule struct {
 	Value    any        // the literal operand: string, float64 or bool
 	Other    *Path      // the operand of a ...Path comparison
 	Call     *Intrinsic // `Variable.$`: an intrinsic call in place of Variable
+	Fixed    *bool      // the outcome, known when compiled: a template parameter made Variable a constant
 
 	Condition *Template // JSONata: the Condition of a top-level rule
 	Assign    *Template // a top-level rule's Assign

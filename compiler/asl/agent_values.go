@@ -31,7 +31,7 @@ var (
 		"Budget.OnExceed": {"Fail", "PauseAndNotify", "UseFallback", "Continue", "Throttle"},
 		"Memory.Backend":  {"memory", "file", "redis", "dynamodb", "custom"},
 	}
-	guardTypes   = []string{"length", "pattern", "regex", "semantic", "pii", "custom"}
+	guardTypes = []string{"length", "pattern", "regex", "semantic", "pii", "custom"}
 	// "flag" is not in the schema's enum, but the language's own examples
 	// use it; like "warn" it lets the value through.
 	guardActions = []string{"block", "redact", "mask", "warn", "retry", "flag"}

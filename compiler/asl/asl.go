@@ -90,6 +90,8 @@ type lowerer struct {
 	imports      *importScope   // Imports: file path by name
 	depth        int            // how deep in imports the lowering is
 	executions   []string       // the files compiling others in, outermost first
+
+	constVariables map[*yaml.Node]bool // choice Variables a template parameter made constants (skills.go)
 }
 
 // machine lowers StartAt and States of a (sub-)machine and checks the
@@ -243,7 +245,7 @@ func (l *lowerer) transition(m yamlx.Map, s *ir.State) {
 	switch {
 	case next != nil && end != nil:
 		l.Diags.Errorf(l.Pos(m.Entries["End"].Key), "state %q has both `Next` and `End`; keep one", s.ID)
-	case next == nil && !isEnd:
+	case next == nil && !isEnd && !outcomeLabel(m, s.ASL):
 		l.Diags.Errorf(s.Pos, "state %q needs `Next` or `\"End\": true`", s.ID)
 	}
 	if next != nil {

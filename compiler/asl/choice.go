@@ -147,6 +147,7 @@ func (l *lowerer) compound(m yamlx.Map, r *ir.ChoiceRule) {
 	if r.Op == "Not" {
 		arg, _ := l.rule(n, nil)
 		r.Args = []*ir.ChoiceRule{arg}
+		foldCompound(r)
 		return
 	}
 	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
@@ -157,11 +158,13 @@ func (l *lowerer) compound(m yamlx.Map, r *ir.ChoiceRule) {
 		arg, _ := l.rule(item, nil)
 		r.Args = append(r.Args, arg)
 	}
+	foldCompound(r)
 }
 
 func (l *lowerer) comparison(m yamlx.Map, r *ir.ChoiceRule) {
 	switch v := m.Get("Variable"); {
 	case l.computedVariable(m, r):
+	case v != nil && l.constVariables[v]:
 	case v != nil:
 		r.Variable = l.path(v, "Variable", false, true)
 	default:
@@ -184,6 +187,9 @@ func (l *lowerer) comparison(m yamlx.Map, r *ir.ChoiceRule) {
 		r.Value = s
 	case opPath:
 		r.Other = l.path(n, r.Op, false, true)
+	}
+	if v := m.Get("Variable"); v != nil && l.constVariables[v] {
+		l.constComparison(v, r)
 	}
 }
 

@@ -60,8 +60,13 @@ func (f filler) mapping(n *yaml.Node, c fillCtx) {
 		vc := c
 		vc.payload = c.payload || payloadFields[k.Value]
 		vc.comment = k.Value == "Comment"
-		if !f.reference(k, v, vc) {
-			f.node(v, vc)
+		if f.reference(k, v, vc) {
+			continue
+		}
+		filled := k.Value == "Variable" && v.Kind == yaml.ScalarNode && f.hasKnown(v.Value)
+		f.node(v, vc)
+		if filled {
+			f.markConstVariable(v)
 		}
 	}
 }
@@ -91,6 +96,12 @@ func (f filler) reference(k, v *yaml.Node, c fillCtx) bool {
 			return false
 		}
 		k.Value += "Path"
+		v.Value = "$" + name
+	case k.Value == "Variable":
+		name, ok := f.wholeRuntime(v.Value) // compared as a value, never read as a path
+		if !ok {
+			return false
+		}
 		v.Value = "$" + name
 	default:
 		return false
@@ -255,8 +266,17 @@ func (f filler) lookup(n *yaml.Node, name, filter string) (any, bool) {
 
 // hasRuntime reports whether s holds a placeholder of a run-time parameter.
 func (f filler) hasRuntime(s string) bool {
+	return f.holds(s, func(v any, _ bool) bool {
+		_, ok := v.(runtimeParam)
+		return ok
+	})
+}
+
+// holds reports whether s holds a placeholder whose value (and whether the
+// parameter is known) passes test.
+func (f filler) holds(s string, test func(v any, known bool) bool) bool {
 	for _, m := range placeholder.FindAllStringSubmatch(s, -1) {
-		if _, ok := f.values[m[1]].(runtimeParam); ok {
+		if v, ok := f.values[m[1]]; test(v, ok) {
 			return true
 		}
 	}

@@ -140,7 +140,7 @@ func (l *lowerer) moduleRoot(root *yaml.Node) {
 }
 
 // module reads a module's Exports and links its states: one with neither
-// Next nor End goes on to the state after it in the file, the last one
+// Next nor End (nor an outcome label) goes on to the state after it in the file, the last one
 // ends; a module without StartAt starts at its first export. It reports
 // false for a document that is not a module.
 func (l *lowerer) module(root, states *yaml.Node) (exports []*yaml.Node, isModule bool) {
@@ -165,8 +165,8 @@ func (l *lowerer) module(root, states *yaml.Node) (exports []*yaml.Node, isModul
 		key, st := states.Content[i], states.Content[i+1]
 		t := mapValue(st, "Type")
 		if st.Kind != yaml.MappingNode || t == nil || !slices.Contains(stateFields[ir.ASLType(t.Value)], "Next") ||
-			mapValue(st, "Next") != nil || mapValue(st, "End") != nil {
-			continue
+			mapValue(st, "Next") != nil || mapValue(st, "End") != nil || hasLabel(st, usesJSONata(root) || usesJSONata(st)) {
+			continue // an outcome label ends the module there
 		}
 		if i+2 < len(states.Content) {
 			setNodeField(st, "Next", scalarAt(key, states.Content[i+2].Value, "!!str"))

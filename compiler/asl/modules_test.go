@@ -99,3 +99,20 @@ func TestOverrideNestedState(t *testing.T) {
 	assert.Equal(t, "I/Deep", deep.ID)
 	assert.Equal(t, 7*time.Second, deep.Timeout)
 }
+
+// A module state with an outcome label ends there, where a state with
+// neither Next nor End would go on to the next one.
+func TestOutcomeLabelEndsModule(t *testing.T) {
+	def := `{"Module": true, "Exports": ["A", "C"], "States": {
+		"A": {"Type": "Pass", "Next": "B"},
+		"B": {"Type": "Pass", "Output": "done"},
+		"C": {"Type": "Pass"},
+		"D": {"Type": "Pass"}}}`
+	w, ds := compiler.Compile("m.asl.json", []byte(def), compiler.Options{NoPackage: true})
+	require.NotNil(t, w, ds.Lines())
+	next := map[string]ir.TransitionKind{}
+	for _, s := range w.States {
+		next[s.ID] = s.Next.Kind
+	}
+	assert.Equal(t, map[string]ir.TransitionKind{"A": ir.TransGoto, "B": ir.TransEnd, "C": ir.TransGoto, "D": ir.TransEnd}, next)
+}

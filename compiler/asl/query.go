@@ -82,7 +82,7 @@ func (l *lowerer) queryCommon(m yamlx.Map, s *ir.State) {
 		other, lang = jsonPathOnly, queryJSONata
 	}
 	for _, k := range other {
-		if e, ok := m.Entries[k]; ok {
+		if e, ok := m.Entries[k]; ok && (k != "Output" || !outcomeLabel(m, a)) {
 			l.Diags.Errorf(l.Pos(e.Key), "%s state %q uses %s: `%s` belongs to the other query language", a.Type, s.ID, lang, k)
 		}
 	}
