@@ -24,6 +24,7 @@ type aslGen struct {
 	vars     []jen.Code           // package-level path variables, in order of use
 	pathVars map[*ir.Path]string  // already declared
 	handlers []*aslHandler
+	session  map[*ir.State]bool // the states a session checkpoints after (sessionStates)
 }
 
 // aslHandler is one method of the handlers interface.
@@ -43,7 +44,8 @@ const (
 )
 
 func asl(f *jen.File, w *ir.Workflow, t target) {
-	g := &aslGen{w: w, n: newNames(w), pathVars: map[*ir.Path]string{}, byID: map[string]*ir.State{}}
+	g := &aslGen{w: w, n: newNames(w), pathVars: map[*ir.Path]string{}, byID: map[string]*ir.State{}, session: map[*ir.State]bool{}}
+	sessionStates(w.States, g.session)
 	g.reserve()
 	g.collectHandlers()
 	emit(f, g, t)
@@ -236,11 +238,14 @@ func (g *aslGen) machine(f *jen.File, t target, method, what string, m *ir.Machi
 			return rt("StateFailed").Call(jen.Id(n.idsVar()).Index(jen.Id("step")), err)
 		},
 	}
-	if top {
+	switch {
+	case top:
 		l.doc = method + " runs " + what + " from step and returns its output; with a session it saves a " +
 			"checkpoint after every state."
 		l.save = g.save()
-	} else {
+	case g.session[m.States[0]]:
+		g.childMachine(f, method, what, l, m)
+	default:
 		l.first = stateIn(m.States, m.Start.ID)
 		l.doc = method + " runs " + what + " from state " + quote(l.first.ID) + " and returns its output."
 	}
@@ -251,7 +256,8 @@ func (g *aslGen) machine(f *jen.File, t target, method, what string, m *ir.Machi
 }
 
 // save records the outcome of a top-level state: the state to run next
-// with its input, or the approval the run waits for. Nested machines save
+// with its input, or the approval the run waits for. Compiled-in children
+// save their own (childMachine); Parallel branches and Map iterators save
 // nothing: their progress is not checkpointed.
 func (g *aslGen) save() jen.Code {
 	return jen.Err().Op("=").Id("x").Dot("Save").Call(jen.Id("ctx"), jen.Id(g.n.idsVar()).Index(jen.Id("next")), jen.Id("in"), jen.Err())

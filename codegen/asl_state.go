@@ -1,8 +1,6 @@
 package codegen
 
 import (
-	"slices"
-
 	"github.com/dave/jennifer/jen"
 
 	"github.com/flowc-dev/flowc/ir"
@@ -225,10 +223,11 @@ func (g *aslGen) onError(b *jen.Group, s *ir.State, spec string) {
 	b.Return(jen.Id(g.n.endConst()), jen.Nil(), jen.Err())
 }
 
-// topLevel reports whether a state belongs to the state machine itself,
-// not to a Parallel branch or Map iterator.
+// topLevel reports whether a state belongs to the state machine itself or
+// to a compiled-in child it runs, not to a Parallel branch or Map
+// iterator: a session saves the run waiting there.
 func (g *aslGen) topLevel(s *ir.State) bool {
-	return slices.Contains(g.w.States, s)
+	return g.session[s]
 }
 
 // target is the step after a state that went well.

@@ -123,8 +123,8 @@ func (x *ASLExec) agentAttempt(ctx context.Context, cx *ASLContext, st *ASLState
 // the sub-workflow runs on the effective input and its output is the
 // state's result.
 func (x *ASLExec) Include(sub Machine) Body {
-	return func(ctx context.Context, _ *ASLContext, in any) (any, error) {
-		return sub(ctx, x, in)
+	return func(ctx context.Context, cx *ASLContext, in any) (any, error) {
+		return sub(enterChild(ctx, x, cx, x.scope(ctx)), x, in)
 	}
 }
 

@@ -22,7 +22,8 @@ type ASLExec struct {
 	vars     *varScope // the top-level variables
 	spend    usage     // agent budgets and memory (asl_agent.go)
 
-	restoreErr error // the checkpoint's variables did not decode
+	restoreErr error        // the checkpoint's variables did not decode
+	resume     *childResume // the checkpoint is inside compiled-in children (asl_resume.go)
 }
 
 // OrderedHandlers is implemented by handlers that take and return JSON
@@ -53,6 +54,9 @@ func NewASLExec(cfg *Config, machine string, h any, input any) (*ASLExec, any, e
 func (x *ASLExec) SetSession(sess *Session) {
 	x.sess = sess
 	x.restoreErr = x.restoreVars()
+	if sess != nil && len(sess.inside) > 0 {
+		x.resume = &childResume{at: sess.insideAt, inside: sess.inside}
+	}
 }
 
 // Save records the outcome of a top-level state, as Session.Save does:
@@ -203,6 +207,7 @@ func (x *ASLExec) attempt(ctx context.Context, st *ASLState, cx *ASLContext, raw
 	if st.JSONata {
 		return x.attemptJSONata(ctx, st, cx, raw, body)
 	}
+	cx.input = raw // what a checkpoint inside a compiled-in child saves
 	in, err := st.Input(raw, cx)
 	if err != nil {
 		return nil, err

@@ -17,7 +17,7 @@ import (
 // so that nothing outlives the run; its failure, as in Step Functions,
 // does not fail the parent.
 func (x *ASLExec) StartExecution(arn, wait string, sub Machine) Body {
-	return func(ctx context.Context, _ *ASLContext, in any) (any, error) {
+	return func(ctx context.Context, cx *ASLContext, in any) (any, error) {
 		input, name, err := executionRequest(in)
 		if err != nil {
 			return nil, err
@@ -28,7 +28,7 @@ func (x *ASLExec) StartExecution(arn, wait string, sub Machine) Body {
 		exec := executionArn(arn, name)
 		// The run's clock: an engine that replays the run reads the same times.
 		start := float64(x.cfg.clock().Now().UnixMilli()) // JSON numbers are float64 here
-		out, err := sub(ctx, x, input)
+		out, err := sub(enterChild(ctx, x, cx, x.scope(ctx)), x, input)
 		if err != nil && (ctx.Err() != nil || !isNamed(err)) {
 			return nil, err // a cancelled run or a broken mock stops the parent too
 		}
@@ -110,11 +110,12 @@ func (x *ASLExec) IncludeWith(params *Template, checks []ParamCheck, sub Machine
 				return nil, err
 			}
 		}
-		scope := newScope(x.scope(ctx))
+		outer := x.scope(ctx)
+		scope := newScope(outer)
 		if o != nil {
 			scope.assign(o)
 		}
-		return sub(context.WithValue(ctx, scopeKey{}, scope), x, in)
+		return sub(enterChild(context.WithValue(ctx, scopeKey{}, scope), x, cx, outer), x, in)
 	}
 }
 

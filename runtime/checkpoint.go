@@ -70,6 +70,21 @@ type Position struct {
 	// Vars holds a States Language run's top-level variables, a JSON
 	// object, which the run goes on with.
 	Vars json.RawMessage `json:"vars,omitempty"`
+	// Inside is set when a States Language run stopped inside the
+	// compiled-in child (an Include, or a started execution) that State
+	// runs, whose raw input is the state saved: the position in each
+	// child, outermost first.
+	Inside []ChildPosition `json:"inside,omitempty"`
+}
+
+// ChildPosition is where a run goes on in a compiled-in child: the child's
+// state to run next, its input and the variables of the child's own scope
+// (a JSON object; none when it shares its parent's). In a child that is
+// not the innermost, State is the state that runs the next child.
+type ChildPosition struct {
+	State string          `json:"state"`
+	Input json.RawMessage `json:"input"`
+	Vars  json.RawMessage `json:"vars,omitempty"`
 }
 
 // FanOutProgress is what a fan-out has done so far.
@@ -93,6 +108,10 @@ func (c *Checkpoint) clone() *Checkpoint {
 	out := *c
 	out.State = slices.Clone(c.State)
 	out.Position.Vars = slices.Clone(c.Position.Vars)
+	out.Position.Inside = slices.Clone(c.Position.Inside)
+	for i, p := range out.Position.Inside {
+		out.Position.Inside[i] = ChildPosition{State: p.State, Input: slices.Clone(p.Input), Vars: slices.Clone(p.Vars)}
+	}
 	if c.Pending != nil {
 		p := *c.Pending
 		p.Options = slices.Clone(p.Options)

@@ -140,6 +140,9 @@ func (c *Sessions[S, U]) open(ctx context.Context, cfg *Config, id string) (*Ses
 	if cp.Status == StatusRunning && cp.Position.FanOut != nil {
 		sess.fanOut, sess.fanOutAt = cp.Position.FanOut, cp.Position.State
 	}
+	if cp.Status != StatusFinished {
+		sess.inside, sess.insideAt = cp.Position.Inside, cp.Position.State
+	}
 	return sess, cp, nil
 }
 
@@ -173,6 +176,8 @@ type Session struct {
 	fanOut               *FanOutProgress // the unfinished fan-out at state fanOutAt, restored once
 	fanOutAt             string
 	vars                 json.RawMessage // a States Language run's variables: restored, then to save
+	inside               []ChildPosition // where a States Language run resumes inside the children of state insideAt
+	insideAt             string
 
 	mu   sync.Mutex // the branches of a fan-out save from their own goroutines
 	step int        // checkpoints saved so far
@@ -199,6 +204,8 @@ func (s *Session) Save(ctx context.Context, next string, state any, err error) e
 	switch {
 	case s == nil:
 		return err
+	case errors.As(err, &wait) && wait.Session != "":
+		return err // saved already, by the compiled-in child it waits in
 	case errors.As(err, &wait):
 		wait.Session = s.id
 		pending := &Pending{State: wait.State, Prompt: wait.Prompt, Options: wait.Options}

@@ -372,10 +372,20 @@ func (w *Research) stepSummarize(ctx context.Context, x *flowcrt.ASLExec, in any
 	return researchStepReport, out, nil
 }
 
-// runSummarizeTemplate runs template "summarize", compiled into Include state "Summarize" from
-// state "Summarize/Summarize" and returns its output.
-func (w *Research) runSummarizeTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
-	step := researchStepSummarize2
+// runSummarizeTemplate runs template "summarize", compiled into Include state "Summarize" from its
+// start or, in a session resumed inside it, from the state its checkpoint names, and returns its
+// output.
+func (w *Research) runSummarizeTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+	step, in, err := flowcrt.ResumeChild(ctx, x, researchStateIDs[:], []researchStep{researchStepSummarize2}, in)
+	if err != nil {
+		return nil, err
+	}
+	return w.runSummarizeTemplateFrom(ctx, x, in, step)
+}
+
+// runSummarizeTemplateFrom runs template "summarize", compiled into Include state "Summarize" from
+// step and returns its output; with a session it saves a checkpoint after every state.
+func (w *Research) runSummarizeTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step researchStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -413,6 +423,7 @@ func (w *Research) runSummarizeTemplate(ctx context.Context, x *flowcrt.ASLExec,
 			leave(err)
 			leave = nil
 		}
+		err = x.SaveChild(ctx, researchStateIDs[next], in, err)
 		if err != nil {
 			return nil, flowcrt.StateFailed(researchStateIDs[step], err)
 		}

@@ -240,10 +240,20 @@ func (w *Review) stepReview(ctx context.Context, x *flowcrt.ASLExec, in any) (re
 	return reviewStepResummarize, out, nil
 }
 
-// runReviewTemplate runs template "codeReview", compiled into Include state "Review" from state
-// "Review/ReviewCode" and returns its output.
-func (w *Review) runReviewTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
-	step := reviewStepReviewCode
+// runReviewTemplate runs template "codeReview", compiled into Include state "Review" from its
+// start or, in a session resumed inside it, from the state its checkpoint names, and returns its
+// output.
+func (w *Review) runReviewTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+	step, in, err := flowcrt.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepReviewCode, reviewStepSummarizeReview}, in)
+	if err != nil {
+		return nil, err
+	}
+	return w.runReviewTemplateFrom(ctx, x, in, step)
+}
+
+// runReviewTemplateFrom runs template "codeReview", compiled into Include state "Review" from step
+// and returns its output; with a session it saves a checkpoint after every state.
+func (w *Review) runReviewTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step reviewStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -283,6 +293,7 @@ func (w *Review) runReviewTemplate(ctx context.Context, x *flowcrt.ASLExec, in a
 			leave(err)
 			leave = nil
 		}
+		err = x.SaveChild(ctx, reviewStateIDs[next], in, err)
 		if err != nil {
 			return nil, flowcrt.StateFailed(reviewStateIDs[step], err)
 		}
@@ -368,9 +379,19 @@ func (w *Review) stepResummarize(ctx context.Context, x *flowcrt.ASLExec, in any
 }
 
 // runResummarizeTemplate runs template "codeReview", compiled into Include state "Resummarize"
-// from state "Resummarize/SummarizeReview" and returns its output.
-func (w *Review) runResummarizeTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
-	step := reviewStepSummarizeReview2
+// from its start or, in a session resumed inside it, from the state its checkpoint names, and
+// returns its output.
+func (w *Review) runResummarizeTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+	step, in, err := flowcrt.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepSummarizeReview2, reviewStepArchive}, in)
+	if err != nil {
+		return nil, err
+	}
+	return w.runResummarizeTemplateFrom(ctx, x, in, step)
+}
+
+// runResummarizeTemplateFrom runs template "codeReview", compiled into Include state "Resummarize"
+// from step and returns its output; with a session it saves a checkpoint after every state.
+func (w *Review) runResummarizeTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step reviewStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -410,6 +431,7 @@ func (w *Review) runResummarizeTemplate(ctx context.Context, x *flowcrt.ASLExec,
 			leave(err)
 			leave = nil
 		}
+		err = x.SaveChild(ctx, reviewStateIDs[next], in, err)
 		if err != nil {
 			return nil, flowcrt.StateFailed(reviewStateIDs[step], err)
 		}
@@ -494,10 +516,19 @@ func (w *Review) stepCheck(ctx context.Context, x *flowcrt.ASLExec, in any) (rev
 	return reviewStepLint, out, nil
 }
 
-// runCheckTemplate runs template "guarded", compiled into Include state "Check" from state
-// "Check/RunChecks" and returns its output.
-func (w *Review) runCheckTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
-	step := reviewStepRunChecks
+// runCheckTemplate runs template "guarded", compiled into Include state "Check" from its start or,
+// in a session resumed inside it, from the state its checkpoint names, and returns its output.
+func (w *Review) runCheckTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+	step, in, err := flowcrt.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepRunChecks, reviewStepJudge, reviewStepAccepted, reviewStepRejected}, in)
+	if err != nil {
+		return nil, err
+	}
+	return w.runCheckTemplateFrom(ctx, x, in, step)
+}
+
+// runCheckTemplateFrom runs template "guarded", compiled into Include state "Check" from step and
+// returns its output; with a session it saves a checkpoint after every state.
+func (w *Review) runCheckTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step reviewStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -541,6 +572,7 @@ func (w *Review) runCheckTemplate(ctx context.Context, x *flowcrt.ASLExec, in an
 			leave(err)
 			leave = nil
 		}
+		err = x.SaveChild(ctx, reviewStateIDs[next], in, err)
 		if err != nil {
 			return nil, flowcrt.StateFailed(reviewStateIDs[step], err)
 		}
@@ -645,10 +677,19 @@ func (w *Review) stepLint(ctx context.Context, x *flowcrt.ASLExec, in any) (revi
 	return reviewStepNotify, out, nil
 }
 
-// runLintTemplate runs template "withRetry", compiled into Include state "Lint" from state
-// "Lint/Run" and returns its output.
-func (w *Review) runLintTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
-	step := reviewStepRun
+// runLintTemplate runs template "withRetry", compiled into Include state "Lint" from its start or,
+// in a session resumed inside it, from the state its checkpoint names, and returns its output.
+func (w *Review) runLintTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+	step, in, err := flowcrt.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepRun}, in)
+	if err != nil {
+		return nil, err
+	}
+	return w.runLintTemplateFrom(ctx, x, in, step)
+}
+
+// runLintTemplateFrom runs template "withRetry", compiled into Include state "Lint" from step and
+// returns its output; with a session it saves a checkpoint after every state.
+func (w *Review) runLintTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step reviewStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -686,6 +727,7 @@ func (w *Review) runLintTemplate(ctx context.Context, x *flowcrt.ASLExec, in any
 			leave(err)
 			leave = nil
 		}
+		err = x.SaveChild(ctx, reviewStateIDs[next], in, err)
 		if err != nil {
 			return nil, flowcrt.StateFailed(reviewStateIDs[step], err)
 		}
@@ -715,10 +757,19 @@ func (w *Review) stepRun(ctx context.Context, x *flowcrt.ASLExec, in any) (revie
 	return reviewDone, out, nil
 }
 
-// runRunTemplate runs template "lint", compiled into Include state "Lint/Run" from state
-// "Lint/Run/Lint" and returns its output.
-func (w *Review) runRunTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
-	step := reviewStepLint2
+// runRunTemplate runs template "lint", compiled into Include state "Lint/Run" from its start or,
+// in a session resumed inside it, from the state its checkpoint names, and returns its output.
+func (w *Review) runRunTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+	step, in, err := flowcrt.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepLint2}, in)
+	if err != nil {
+		return nil, err
+	}
+	return w.runRunTemplateFrom(ctx, x, in, step)
+}
+
+// runRunTemplateFrom runs template "lint", compiled into Include state "Lint/Run" from step and
+// returns its output; with a session it saves a checkpoint after every state.
+func (w *Review) runRunTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step reviewStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -756,6 +807,7 @@ func (w *Review) runRunTemplate(ctx context.Context, x *flowcrt.ASLExec, in any)
 			leave(err)
 			leave = nil
 		}
+		err = x.SaveChild(ctx, reviewStateIDs[next], in, err)
 		if err != nil {
 			return nil, flowcrt.StateFailed(reviewStateIDs[step], err)
 		}
@@ -838,10 +890,19 @@ var reviewNotifyParamChecks = []flowcrt.ParamCheck{
 	},
 }
 
-// runNotifyTemplate runs template "notify", compiled into Include state "Notify" from state
-// "Notify/Route" and returns its output.
-func (w *Review) runNotifyTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
-	step := reviewStepRoute
+// runNotifyTemplate runs template "notify", compiled into Include state "Notify" from its start
+// or, in a session resumed inside it, from the state its checkpoint names, and returns its output.
+func (w *Review) runNotifyTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+	step, in, err := flowcrt.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepRoute, reviewStepBroken, reviewStepPage, reviewStepSend, reviewStepTally}, in)
+	if err != nil {
+		return nil, err
+	}
+	return w.runNotifyTemplateFrom(ctx, x, in, step)
+}
+
+// runNotifyTemplateFrom runs template "notify", compiled into Include state "Notify" from step and
+// returns its output; with a session it saves a checkpoint after every state.
+func (w *Review) runNotifyTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step reviewStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -887,6 +948,7 @@ func (w *Review) runNotifyTemplate(ctx context.Context, x *flowcrt.ASLExec, in a
 			leave(err)
 			leave = nil
 		}
+		err = x.SaveChild(ctx, reviewStateIDs[next], in, err)
 		if err != nil {
 			return nil, flowcrt.StateFailed(reviewStateIDs[step], err)
 		}

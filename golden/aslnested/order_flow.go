@@ -258,10 +258,19 @@ func (w *Order) stepQuote(ctx context.Context, x *flowcrt.ASLExec, in any) (orde
 	return orderStepAudit, out, nil
 }
 
-// runQuoteTemplate runs state machine "pricing", started by Task state "Quote" from state
-// "Quote/HasItems" and returns its output.
-func (w *Order) runQuoteTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
-	step := orderStepHasItems
+// runQuoteTemplate runs state machine "pricing", started by Task state "Quote" from its start or,
+// in a session resumed inside it, from the state its checkpoint names, and returns its output.
+func (w *Order) runQuoteTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+	step, in, err := flowcrt.ResumeChild(ctx, x, orderStateIDs[:], []orderStep{orderStepHasItems, orderStepCount, orderStepEmpty}, in)
+	if err != nil {
+		return nil, err
+	}
+	return w.runQuoteTemplateFrom(ctx, x, in, step)
+}
+
+// runQuoteTemplateFrom runs state machine "pricing", started by Task state "Quote" from step and
+// returns its output; with a session it saves a checkpoint after every state.
+func (w *Order) runQuoteTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step orderStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -303,6 +312,7 @@ func (w *Order) runQuoteTemplate(ctx context.Context, x *flowcrt.ASLExec, in any
 			leave(err)
 			leave = nil
 		}
+		err = x.SaveChild(ctx, orderStateIDs[next], in, err)
 		if err != nil {
 			return nil, flowcrt.StateFailed(orderStateIDs[step], err)
 		}
@@ -409,10 +419,19 @@ func (w *Order) stepAudit(ctx context.Context, x *flowcrt.ASLExec, in any) (orde
 	return orderStepNotify, out, nil
 }
 
-// runAuditTemplate runs state machine "pricing", started by Task state "Audit" from state
-// "Audit/HasItems" and returns its output.
-func (w *Order) runAuditTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
-	step := orderStepHasItems2
+// runAuditTemplate runs state machine "pricing", started by Task state "Audit" from its start or,
+// in a session resumed inside it, from the state its checkpoint names, and returns its output.
+func (w *Order) runAuditTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+	step, in, err := flowcrt.ResumeChild(ctx, x, orderStateIDs[:], []orderStep{orderStepHasItems2, orderStepCount2, orderStepEmpty2}, in)
+	if err != nil {
+		return nil, err
+	}
+	return w.runAuditTemplateFrom(ctx, x, in, step)
+}
+
+// runAuditTemplateFrom runs state machine "pricing", started by Task state "Audit" from step and
+// returns its output; with a session it saves a checkpoint after every state.
+func (w *Order) runAuditTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step orderStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -454,6 +473,7 @@ func (w *Order) runAuditTemplate(ctx context.Context, x *flowcrt.ASLExec, in any
 			leave(err)
 			leave = nil
 		}
+		err = x.SaveChild(ctx, orderStateIDs[next], in, err)
 		if err != nil {
 			return nil, flowcrt.StateFailed(orderStateIDs[step], err)
 		}
@@ -575,10 +595,19 @@ func (w *Order) stepRecord(ctx context.Context, x *flowcrt.ASLExec, in any) (ord
 	return orderDone, out, nil
 }
 
-// runRecordTemplate runs state machine "pricing", started by Task state "Record" from state
-// "Record/HasItems" and returns its output.
-func (w *Order) runRecordTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
-	step := orderStepHasItems3
+// runRecordTemplate runs state machine "pricing", started by Task state "Record" from its start
+// or, in a session resumed inside it, from the state its checkpoint names, and returns its output.
+func (w *Order) runRecordTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+	step, in, err := flowcrt.ResumeChild(ctx, x, orderStateIDs[:], []orderStep{orderStepHasItems3, orderStepCount3, orderStepEmpty3}, in)
+	if err != nil {
+		return nil, err
+	}
+	return w.runRecordTemplateFrom(ctx, x, in, step)
+}
+
+// runRecordTemplateFrom runs state machine "pricing", started by Task state "Record" from step and
+// returns its output; with a session it saves a checkpoint after every state.
+func (w *Order) runRecordTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step orderStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -620,6 +649,7 @@ func (w *Order) runRecordTemplate(ctx context.Context, x *flowcrt.ASLExec, in an
 			leave(err)
 			leave = nil
 		}
+		err = x.SaveChild(ctx, orderStateIDs[next], in, err)
 		if err != nil {
 			return nil, flowcrt.StateFailed(orderStateIDs[step], err)
 		}

@@ -214,10 +214,19 @@ func (w *Checkout) stepTotal(ctx context.Context, x *flowcrt.ASLExec, in any) (c
 	return checkoutStepNotify, out, nil
 }
 
-// runTotalTemplate runs state machine "sum", started by Task state "Total" from state "Total/Add"
-// and returns its output.
-func (w *Checkout) runTotalTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
-	step := checkoutStepAdd
+// runTotalTemplate runs state machine "sum", started by Task state "Total" from its start or, in a
+// session resumed inside it, from the state its checkpoint names, and returns its output.
+func (w *Checkout) runTotalTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+	step, in, err := flowcrt.ResumeChild(ctx, x, checkoutStateIDs[:], []checkoutStep{checkoutStepAdd}, in)
+	if err != nil {
+		return nil, err
+	}
+	return w.runTotalTemplateFrom(ctx, x, in, step)
+}
+
+// runTotalTemplateFrom runs state machine "sum", started by Task state "Total" from step and
+// returns its output; with a session it saves a checkpoint after every state.
+func (w *Checkout) runTotalTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step checkoutStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -255,6 +264,7 @@ func (w *Checkout) runTotalTemplate(ctx context.Context, x *flowcrt.ASLExec, in 
 			leave(err)
 			leave = nil
 		}
+		err = x.SaveChild(ctx, checkoutStateIDs[next], in, err)
 		if err != nil {
 			return nil, flowcrt.StateFailed(checkoutStateIDs[step], err)
 		}

@@ -243,10 +243,19 @@ func (w *App) stepValidate(ctx context.Context, x *flowcrt.ASLExec, in any) (app
 	return appStepIsValid, out, nil
 }
 
-// runValidateTemplate runs template "check", compiled into Include state "Validate" from state
-// "Validate/Check" and returns its output.
-func (w *App) runValidateTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
-	step := appStepCheck
+// runValidateTemplate runs template "check", compiled into Include state "Validate" from its start
+// or, in a session resumed inside it, from the state its checkpoint names, and returns its output.
+func (w *App) runValidateTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+	step, in, err := flowcrt.ResumeChild(ctx, x, appStateIDs[:], []appStep{appStepCheck, appStepAccepted, appStepRejected}, in)
+	if err != nil {
+		return nil, err
+	}
+	return w.runValidateTemplateFrom(ctx, x, in, step)
+}
+
+// runValidateTemplateFrom runs template "check", compiled into Include state "Validate" from step
+// and returns its output; with a session it saves a checkpoint after every state.
+func (w *App) runValidateTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step appStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -288,6 +297,7 @@ func (w *App) runValidateTemplate(ctx context.Context, x *flowcrt.ASLExec, in an
 			leave(err)
 			leave = nil
 		}
+		err = x.SaveChild(ctx, appStateIDs[next], in, err)
 		if err != nil {
 			return nil, flowcrt.StateFailed(appStateIDs[step], err)
 		}
@@ -440,10 +450,20 @@ var appTellAuthorParamChecks = []flowcrt.ParamCheck{
 	},
 }
 
-// runTellAuthorTemplate runs template "alert", compiled into Include state "TellAuthor" from state
-// "TellAuthor/Route" and returns its output.
-func (w *App) runTellAuthorTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
-	step := appStepRoute
+// runTellAuthorTemplate runs template "alert", compiled into Include state "TellAuthor" from its
+// start or, in a session resumed inside it, from the state its checkpoint names, and returns its
+// output.
+func (w *App) runTellAuthorTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+	step, in, err := flowcrt.ResumeChild(ctx, x, appStateIDs[:], []appStep{appStepRoute, appStepMail, appStepChat, appStepPage, appStepDelivered}, in)
+	if err != nil {
+		return nil, err
+	}
+	return w.runTellAuthorTemplateFrom(ctx, x, in, step)
+}
+
+// runTellAuthorTemplateFrom runs template "alert", compiled into Include state "TellAuthor" from
+// step and returns its output; with a session it saves a checkpoint after every state.
+func (w *App) runTellAuthorTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step appStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -489,6 +509,7 @@ func (w *App) runTellAuthorTemplate(ctx context.Context, x *flowcrt.ASLExec, in 
 			leave(err)
 			leave = nil
 		}
+		err = x.SaveChild(ctx, appStateIDs[next], in, err)
 		if err != nil {
 			return nil, flowcrt.StateFailed(appStateIDs[step], err)
 		}
@@ -646,10 +667,19 @@ func (w *App) stepTellTeam(ctx context.Context, x *flowcrt.ASLExec, in any) (app
 	return appStepTellOwner, out, nil
 }
 
-// runTellTeamTemplate runs template "alert", compiled into Include state "TellTeam" from state
-// "TellTeam/Route" and returns its output.
-func (w *App) runTellTeamTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
-	step := appStepRoute2
+// runTellTeamTemplate runs template "alert", compiled into Include state "TellTeam" from its start
+// or, in a session resumed inside it, from the state its checkpoint names, and returns its output.
+func (w *App) runTellTeamTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+	step, in, err := flowcrt.ResumeChild(ctx, x, appStateIDs[:], []appStep{appStepRoute2, appStepMail2, appStepChat2, appStepPage2, appStepDelivered2}, in)
+	if err != nil {
+		return nil, err
+	}
+	return w.runTellTeamTemplateFrom(ctx, x, in, step)
+}
+
+// runTellTeamTemplateFrom runs template "alert", compiled into Include state "TellTeam" from step
+// and returns its output; with a session it saves a checkpoint after every state.
+func (w *App) runTellTeamTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step appStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -695,6 +725,7 @@ func (w *App) runTellTeamTemplate(ctx context.Context, x *flowcrt.ASLExec, in an
 			leave(err)
 			leave = nil
 		}
+		err = x.SaveChild(ctx, appStateIDs[next], in, err)
 		if err != nil {
 			return nil, flowcrt.StateFailed(appStateIDs[step], err)
 		}
@@ -874,10 +905,20 @@ var appTellOwnerParamChecks = []flowcrt.ParamCheck{
 	},
 }
 
-// runTellOwnerTemplate runs template "alert", compiled into Include state "TellOwner" from state
-// "TellOwner/Route" and returns its output.
-func (w *App) runTellOwnerTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
-	step := appStepRoute3
+// runTellOwnerTemplate runs template "alert", compiled into Include state "TellOwner" from its
+// start or, in a session resumed inside it, from the state its checkpoint names, and returns its
+// output.
+func (w *App) runTellOwnerTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
+	step, in, err := flowcrt.ResumeChild(ctx, x, appStateIDs[:], []appStep{appStepRoute3, appStepMail3, appStepChat3, appStepPage3, appStepDelivered3}, in)
+	if err != nil {
+		return nil, err
+	}
+	return w.runTellOwnerTemplateFrom(ctx, x, in, step)
+}
+
+// runTellOwnerTemplateFrom runs template "alert", compiled into Include state "TellOwner" from
+// step and returns its output; with a session it saves a checkpoint after every state.
+func (w *App) runTellOwnerTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step appStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -923,6 +964,7 @@ func (w *App) runTellOwnerTemplate(ctx context.Context, x *flowcrt.ASLExec, in a
 			leave(err)
 			leave = nil
 		}
+		err = x.SaveChild(ctx, appStateIDs[next], in, err)
 		if err != nil {
 			return nil, flowcrt.StateFailed(appStateIDs[step], err)
 		}
