@@ -177,9 +177,8 @@ func (x *ASLExec) restoreChild(ctx context.Context, pos *ChildPosition) (any, er
 	if len(pos.Vars) == 0 {
 		return in, nil
 	}
-	v, err := DecodeASLInput(pos.Vars)
-	o, ok := v.(*Object)
-	if err != nil || !ok {
+	o, err := decodeVars(pos.Vars)
+	if err != nil {
 		return nil, sessionErr(x.sess.id, fmt.Errorf("its checkpoint holds variables of state %q that do not decode: %v", pos.State, err))
 	}
 	x.scope(ctx).assign(o)

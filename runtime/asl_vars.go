@@ -120,11 +120,19 @@ func (x *ASLExec) restoreVars() error {
 	if x.sess == nil || len(x.sess.vars) == 0 {
 		return nil
 	}
-	v, err := DecodeASLInput(x.sess.vars)
-	o, ok := v.(*Object)
-	if err != nil || !ok {
+	o, err := decodeVars(x.sess.vars)
+	if err != nil {
 		return sessionErr(x.sess.id, fmt.Errorf("its checkpoint holds variables that do not decode: %v", err))
 	}
 	x.vars.assign(o)
 	return nil
+}
+
+// decodeVars reads saved variables, a JSON object.
+func decodeVars(data []byte) (*Object, error) {
+	v, err := DecodeASLInput(data)
+	if o, ok := v.(*Object); ok || err != nil {
+		return o, err
+	}
+	return nil, fmt.Errorf("%s is not an object", typeName(v))
 }
