@@ -49,15 +49,18 @@ func frames(ctx context.Context) []*childFrame {
 // that ran it saves once it is done. Inside a Parallel branch or a Map
 // iteration nothing is saved.
 func (x *ASLExec) SaveChild(ctx context.Context, next string, out any, err error) error {
+	if x.sess == nil {
+		return err
+	}
 	frames := frames(ctx)
 	var wait *Interrupted
 	interrupted := errors.As(err, &wait)
 	switch {
-	case x.sess == nil || len(frames) == 0:
+	case len(frames) == 0:
 		return err
 	case interrupted && wait.Session != "": // saved already, by the child it waits in
 		return err
-	case err != nil && !interrupted, next == "" && !interrupted:
+	case !interrupted && (err != nil || next == ""):
 		return err
 	case x.restoreErr != nil:
 		return x.restoreErr
@@ -66,11 +69,11 @@ func (x *ASLExec) SaveChild(ctx context.Context, next string, out any, err error
 		next = wait.State
 	}
 	inside, serr := childPositions(frames, next, out)
-	if serr == nil {
-		serr = x.saveVars()
-	}
 	if serr != nil {
 		return fmt.Errorf("saving the checkpoint of session %q: %w", x.sess.id, serr)
+	}
+	if serr := x.saveVars(); serr != nil {
+		return serr
 	}
 	pos := Position{State: frames[0].state, Vars: x.sess.vars, Inside: inside}
 	if !interrupted {
