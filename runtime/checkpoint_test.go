@@ -15,10 +15,11 @@ import (
 func sampleCheckpoint() *Checkpoint {
 	return &Checkpoint{
 		Session: "s1", Workflow: "W", Schema: "sha256:00", Step: 3, Status: StatusInterrupted,
-		Position: Position{State: "review", FanOut: &FanOutProgress{Done: map[int]json.RawMessage{1: json.RawMessage(`[{"n":1}]`)}}},
-		State:    json.RawMessage(`{"n":2}`),
-		Pending:  &Pending{State: "review", Prompt: "OK?", Options: []string{"yes", "no"}},
-		Time:     time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+		Position: Position{State: "review", FanOut: &FanOutProgress{Done: map[int]json.RawMessage{1: json.RawMessage(`[{"n":1}]`)}},
+			Inside: []ChildPosition{{State: "review/ask", Input: json.RawMessage(`{"n":3}`), Vars: json.RawMessage(`{"v":4}`)}}},
+		State:   json.RawMessage(`{"n":2}`),
+		Pending: &Pending{State: "review", Prompt: "OK?", Options: []string{"yes", "no"}},
+		Time:    time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
 	}
 }
 
@@ -49,6 +50,8 @@ func TestMemoryCheckpointer(t *testing.T) {
 	require.NoError(t, m.Save(context.Background(), c))
 	c.State[1] = 'X'
 	c.Pending.Options[0] = "changed"
+	c.Position.Inside[0].Input[1] = 'X'
+	c.Position.Inside[0].State = "changed"
 	got, err := m.Load(context.Background(), "s1")
 	require.NoError(t, err)
 	assert.Equal(t, sampleCheckpoint(), got, "the store keeps copies")
