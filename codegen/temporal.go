@@ -65,7 +65,7 @@ func GenerateTemporal(w *ir.Workflow, opts Options) (File, error) {
 		tw.Methods = append(tw.Methods, method{Name: "Approve", Approval: true})
 	}
 	tw.Imports = sigs.imports
-	tw.Reads = distributedIO(w)
+	tw.Reads, tw.Writes = distributedIO(w)
 	tw.Marker = sh.mock.marker
 	tw.Sessions, tw.At = w.Mode != ir.ModeChain, RuntimeAlias+".Checkpoint" // the others have Resume, which continuing as new needs
 	if !tw.Sessions {
@@ -129,11 +129,11 @@ type temporalWorkflow struct {
 	IDs, Step                       string // a task chain's table of task ids and its step type
 	Schema, Start                   string // typed mode: the schema constant and the start state's id, quoted
 	Marshaler                       string // the update's MarshalJSON, when the native file lacks it
-	Reads                           bool   // a distributed Map reads its items with an ItemReader
+	Reads, Writes                   bool   // a distributed Map has an ItemReader, a ResultWriter
 }
 
 // HasActivities: the workflow runs activities, so Register registers them.
-func (t *temporalWorkflow) HasActivities() bool { return len(t.Methods) > 0 || t.Reads }
+func (t *temporalWorkflow) HasActivities() bool { return len(t.Methods) > 0 || t.Reads || t.Writes }
 
 func (t *temporalWorkflow) Fn() string         { return t.Lower + "Workflow" }
 func (t *temporalWorkflow) Calls() string      { return t.Lower + "ActivityCalls" }
@@ -310,6 +310,20 @@ func ({{.Calls}}) ReadItems(ctx context.Context, req flowcrt.ItemReadRequest, yi
 	return flowtemporal.ReadItems(ctx, {{.Name}}WorkflowName+".ReadItems", req, yield)
 }
 {{end}}
+{{- if .Writes}}
+// OpenResults, WriteResults and CloseResults take a distributed Map's results to activities.
+func ({{.Calls}}) OpenResults(ctx context.Context, req flowcrt.ResultWriteRequest) (bool, error) {
+	return flowtemporal.Results{Activity: {{.Name}}WorkflowName + ".Results"}.OpenResults(ctx, req)
+}
+
+func ({{.Calls}}) WriteResults(ctx context.Context, req flowcrt.ResultWriteRequest, r flowcrt.ChildResult) error {
+	return flowtemporal.Results{Activity: {{.Name}}WorkflowName + ".Results"}.WriteResults(ctx, req, r)
+}
+
+func ({{.Calls}}) CloseResults(ctx context.Context, req flowcrt.ResultWriteRequest, total, failed int) error {
+	return flowtemporal.Results{Activity: {{.Name}}WorkflowName + ".Results"}.CloseResults(ctx, req, total, failed)
+}
+{{end}}
 // {{.Activities}} are the activities of {{.Name}}Workflow: your handlers, told their state and
 // with a panic turned into a task failure, as in the native engine.
 type {{.Activities}} struct{ h {{.Handlers}} }
@@ -356,6 +370,12 @@ func (a {{$.Activities}}) {{.Name}}({{.ActivityParamList}}) ({{.NamedResults}}) 
 // ReadItems reads a page of a distributed Map's items with your ItemReader, or the built-in one.
 func (a {{.Activities}}) ReadItems(ctx context.Context, req flowcrt.ItemReadRequest, from int) (flowtemporal.ItemPage, error) {
 	return flowtemporal.ReadItemsActivity(ctx, a.h, req, from)
+}
+{{end}}
+{{- if .Writes}}
+// Results writes a distributed Map's results with your ResultWriter, or the built-in one.
+func (a {{.Activities}}) Results(ctx context.Context, c flowtemporal.ResultsCall) (bool, error) {
+	return flowtemporal.ResultsActivity(ctx, a.h, c)
 }
 {{end}}
 {{- .Marshaler}}`))

@@ -188,12 +188,15 @@ func (r *mapRun) run(ctx context.Context) (any, error) {
 		})
 		return nil
 	}
+	if err := r.writer.open(ctx); err != nil {
+		return nil, err
+	}
 	readErr := r.items(ctx, r.batch.feed(start))
 	if err := r.batch.flush(start); readErr == nil {
 		readErr = err
 	}
 	wg.Wait()
-	if err := r.writer.close(r.total, r.failed); err != nil && r.firstErr == nil {
+	if err := r.writer.close(ctx, r.total, r.failed); err != nil && r.firstErr == nil {
 		r.firstErr = &Error{Name: StatesResultWriterFailed, Cause: fmt.Sprintf("Map state %q: %v", r.state, err)}
 	}
 	return r.result(ctx, readErr)
