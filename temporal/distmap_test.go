@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -120,4 +122,35 @@ func jsonOf(t *testing.T, v any) string {
 	b, err := json.Marshal(v)
 	require.NoError(t, err)
 	return string(b)
+}
+
+// slowSensors converts slowly, recording how many conversions run at once.
+type slowSensors struct {
+	sensors
+	inFlight, most atomic.Int32
+}
+
+func (s *slowSensors) Convert(ctx context.Context, in any) (any, error) {
+	n := s.inFlight.Add(1)
+	defer s.inFlight.Add(-1)
+	for m := s.most.Load(); n > m && !s.most.CompareAndSwap(m, n); m = s.most.Load() {
+	}
+	time.Sleep(20 * time.Millisecond)
+	return s.sensors.Convert(ctx, in)
+}
+
+// On Temporal the children of a distributed Map run as a fan-out of at
+// most MaxConcurrency at once, as natively, with the results in item
+// order.
+func TestDistributedMapConcurrencyOnTemporal(t *testing.T) {
+	in := `{"bucket":"sensors","limit":20,"most":3}`
+	var native any
+	require.NoError(t, json.Unmarshal([]byte(in), &native))
+	want, err := aslreader.NewReadings(&slowSensors{sensors: sensors{n: 20}}).Run(context.Background(), native)
+	require.NoError(t, err)
+	s := &slowSensors{sensors: sensors{n: 20}}
+	got, err := runReadings(t, s, in)
+	require.NoError(t, err)
+	assert.Equal(t, jsonOf(t, want), jsonOf(t, got))
+	assert.Equal(t, int32(3), s.most.Load(), "children at once")
 }
