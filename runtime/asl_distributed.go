@@ -190,6 +190,11 @@ func (r *mapRun) run(ctx context.Context) (any, error) {
 		readErr = err
 	}
 	wg.Wait()
+	return r.finish(ctx, readErr)
+}
+
+// finish ends the writer's results and decides how the Map ended.
+func (r *mapRun) finish(ctx context.Context, readErr error) (any, error) {
 	if err := r.writer.close(ctx, r.total, r.failed); err != nil && r.firstErr == nil {
 		r.firstErr = &Error{Name: StatesResultWriterFailed, Cause: fmt.Sprintf("Map state %q: %v", r.state, err)}
 	}

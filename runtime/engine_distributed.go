@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"errors"
-	"fmt"
 )
 
 // engineWindow is how many items a distributed Map on an engine gathers,
@@ -51,10 +50,7 @@ func (r *mapRun) runOn(ctx context.Context, e Engine) (any, error) {
 	if errors.Is(readErr, errStopMap) {
 		readErr = nil // the results say why
 	}
-	if err := r.writer.close(ctx, r.total, r.failed); err != nil && r.firstErr == nil {
-		r.firstErr = &Error{Name: StatesResultWriterFailed, Cause: fmt.Sprintf("Map state %q: %v", r.state, err)}
-	}
-	return r.result(ctx, readErr)
+	return r.finish(ctx, readErr)
 }
 
 // runWindow runs the children of window and records their results;
