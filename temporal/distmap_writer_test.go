@@ -17,6 +17,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
+	"github.com/flowc-dev/flowc/temporal/golden/asldistpass"
 	"github.com/flowc-dev/flowc/temporal/golden/aslwriter"
 )
 
@@ -121,4 +122,33 @@ func TestBuiltinResultWriterOnTemporal(t *testing.T) {
 		assert.Equal(t, wl, gl, name)
 	}
 	assert.Contains(t, summary(t, got, temporalDir), `"Failed":1`)
+}
+
+// relay reads three items and takes the results.
+type relay struct{ resultsTaker }
+
+func (*relay) ReadItems(_ context.Context, _ flowcrt.ItemReadRequest, yield func(any) error) error {
+	for _, item := range []any{"x", 2.0, map[string]any{"k": "v"}} {
+		if err := yield(item); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// A workflow whose only activities are a distributed Map's reader and
+// writer registers and calls them.
+func TestDistributedMapWithoutTasksOnTemporal(t *testing.T) {
+	h := &relay{}
+	env := (&testsuite.WorkflowTestSuite{}).NewTestWorkflowEnvironment()
+	asldistpass.RegisterRelay(env, h)
+	env.ExecuteWorkflow(asldistpass.RelayWorkflowName, json.RawMessage(`{}`))
+	require.True(t, env.IsWorkflowCompleted())
+	require.NoError(t, flowtemporal.StepsError(env.GetWorkflowError()))
+	var out map[string]any
+	require.NoError(t, env.GetWorkflowResult(&out))
+	assert.Equal(t, map[string]any{"Total": 3.0, "Succeeded": 3.0, "Failed": 0.0}, out["Summary"])
+	require.Len(t, h.results, 3)
+	assert.Equal(t, map[string]any{"item": map[string]any{"k": "v"}, "relayed": true}, h.results[2].Output)
+	assert.Zero(t, h.outside)
 }
