@@ -154,3 +154,31 @@ func TestDistributedMapConcurrencyOnTemporal(t *testing.T) {
 	assert.Equal(t, jsonOf(t, want), jsonOf(t, got))
 	assert.Equal(t, int32(3), s.most.Load(), "children at once")
 }
+
+// failingSensors fails two readings where one is tolerated.
+type failingSensors struct{ slowSensors }
+
+func (s *failingSensors) Convert(ctx context.Context, in any) (any, error) {
+	if in.(map[string]any)["reading"].(map[string]any)["sensor"] == "s14" {
+		return nil, &flowcrt.Error{Name: "BadReading", Cause: "s14"}
+	}
+	return s.slowSensors.Convert(ctx, in)
+}
+
+// Past the tolerated failures the Map fails on Temporal as natively, with
+// the children in flight stopped.
+func TestDistributedMapFailuresOnTemporal(t *testing.T) {
+	in := `{"bucket":"sensors","limit":40,"most":3}`
+	var native any
+	require.NoError(t, json.Unmarshal([]byte(in), &native))
+	_, want := aslreader.NewReadings(&failingSensors{slowSensors{sensors: sensors{n: 40}}}).Run(context.Background(), native)
+	require.Error(t, want)
+	_, got := runReadings(t, &failingSensors{slowSensors{sensors: sensors{n: 40}}}, in)
+	require.Error(t, got)
+	var we, ge *flowcrt.Error
+	require.ErrorAs(t, want, &we)
+	require.ErrorAs(t, got, &ge)
+	assert.Equal(t, flowcrt.StatesExceedToleratedFailureThreshold, ge.Name)
+	assert.Equal(t, we.Name, ge.Name)
+	assert.Contains(t, ge.Cause, "2 of ")
+}

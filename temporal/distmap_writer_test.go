@@ -3,6 +3,7 @@ package temporal_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -151,4 +152,26 @@ func TestDistributedMapWithoutTasksOnTemporal(t *testing.T) {
 	require.Len(t, h.results, 3)
 	assert.Equal(t, map[string]any{"item": map[string]any{"k": "v"}, "relayed": true}, h.results[2].Output)
 	assert.Zero(t, h.outside)
+}
+
+// refusingWriter fails to write.
+type refusingWriter struct{ store }
+
+func (refusingWriter) WriteResult(context.Context, flowcrt.ResultWriteRequest, flowcrt.ChildResult) error {
+	return errors.New("bucket full")
+}
+
+// A ResultWriter's failure fails the Map on Temporal as natively.
+func TestResultWriterFailureOnTemporal(t *testing.T) {
+	var input any
+	require.NoError(t, json.Unmarshal([]byte(archiveInput("bucket")), &input))
+	_, want := aslwriter.NewArchive(refusingWriter{}).Run(context.Background(), input)
+	require.Error(t, want)
+	env := (&testsuite.WorkflowTestSuite{}).NewTestWorkflowEnvironment()
+	aslwriter.RegisterArchive(env, refusingWriter{})
+	env.ExecuteWorkflow(aslwriter.ArchiveWorkflowName, json.RawMessage(archiveInput("bucket")))
+	got := flowtemporal.StepsError(env.GetWorkflowError())
+	require.Error(t, got)
+	assert.Equal(t, want.Error(), got.Error())
+	assert.Contains(t, got.Error(), flowcrt.StatesResultWriterFailed)
 }
