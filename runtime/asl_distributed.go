@@ -68,9 +68,9 @@ type ResultWriteRequest struct {
 
 // ResultWriter is implemented by handlers that take the results of the
 // distributed Maps with a ResultWriter. WriteResult is called once per
-// child as it ends, never twice at once. Handlers that do not implement it
-// get the built-in writer of local files. On an engine the
-// results of a window of children come in item order once it is done.
+// child as it ends (on an engine: in item order once the child's window of
+// items is done), never twice at once. Handlers that do not implement it
+// get the built-in writer of local files.
 type ResultWriter interface {
 	WriteResult(ctx context.Context, req ResultWriteRequest, r ChildResult) error
 }
