@@ -65,6 +65,7 @@ func GenerateTemporal(w *ir.Workflow, opts Options) (File, error) {
 		tw.Methods = append(tw.Methods, method{Name: "Approve", Approval: true})
 	}
 	tw.Imports = sigs.imports
+	tw.Reads, tw.Writes = distributedIO(w)
 	tw.Marker = sh.mock.marker
 	tw.Sessions, tw.At = w.Mode != ir.ModeChain, RuntimeAlias+".Checkpoint" // the others have Resume, which continuing as new needs
 	if !tw.Sessions {
@@ -128,7 +129,11 @@ type temporalWorkflow struct {
 	IDs, Step                       string // a task chain's table of task ids and its step type
 	Schema, Start                   string // typed mode: the schema constant and the start state's id, quoted
 	Marshaler                       string // the update's MarshalJSON, when the native file lacks it
+	Reads, Writes                   bool   // a distributed Map has an ItemReader, a ResultWriter
 }
+
+// HasActivities: the workflow runs activities, so Register registers them.
+func (t *temporalWorkflow) HasActivities() bool { return len(t.Methods) > 0 || t.Reads || t.Writes }
 
 func (t *temporalWorkflow) Fn() string         { return t.Lower + "Workflow" }
 func (t *temporalWorkflow) Calls() string      { return t.Lower + "ActivityCalls" }
@@ -240,7 +245,7 @@ func Register{{.Name}}(r worker.Registry, h {{.Handlers}}) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at {{.At}}) ({{.Run.Result}}, error) {
 		return {{.Lower}}Resume(ctx, at, {{.Calls}}{})
 	}, workflow.RegisterOptions{Name: {{.Name}}WorkflowName + flowtemporal.ResumeSuffix})
-{{- if .Methods}}
+{{- if .HasActivities}}
 	r.RegisterActivityWithOptions(&{{.Activities}}{h}, activity.RegisterOptions{Name: {{.Name}}WorkflowName + "."})
 {{- else}}
 	_ = h // no state calls a handler
@@ -259,7 +264,7 @@ func Register{{.Name}}Mock(r worker.Registry, mocks *flowcrt.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, at {{.At}}) ({{.Run.Result}}, error) {
 		return {{.Lower}}Resume(flowtemporal.InOrder(ctx), at, {{.MockCalls}})
 	}, workflow.RegisterOptions{Name: {{.Name}}WorkflowName + flowtemporal.ResumeSuffix})
-{{- if .Methods}}
+{{- if .HasActivities}}
 	r.RegisterActivityWithOptions(&{{.Activities}}{New{{.Name}}MockHandlers(mocks)}, activity.RegisterOptions{Name: {{.Name}}WorkflowName + "."})
 {{- end}}
 }
@@ -299,6 +304,26 @@ func ({{$.Calls}}) {{.Name}}({{.ParamList}}) ({{.NamedResults}}) {
 }
 {{- end}}
 {{end}}
+{{- if .Reads}}
+// ReadItems reads the items of a distributed Map in pages, each an activity.
+func ({{.Calls}}) ReadItems(ctx context.Context, req flowcrt.ItemReadRequest, yield func(any) error) error {
+	return flowtemporal.ReadItems(ctx, {{.Name}}WorkflowName+".ReadItems", req, yield)
+}
+{{end}}
+{{- if .Writes}}
+// OpenResults, WriteResults and CloseResults take a distributed Map's results to activities.
+func ({{.Calls}}) OpenResults(ctx context.Context, req flowcrt.ResultWriteRequest) (bool, error) {
+	return flowtemporal.Results{Activity: {{.Name}}WorkflowName + ".Results"}.OpenResults(ctx, req)
+}
+
+func ({{.Calls}}) WriteResults(ctx context.Context, req flowcrt.ResultWriteRequest, r flowcrt.ChildResult) error {
+	return flowtemporal.Results{Activity: {{.Name}}WorkflowName + ".Results"}.WriteResults(ctx, req, r)
+}
+
+func ({{.Calls}}) CloseResults(ctx context.Context, req flowcrt.ResultWriteRequest, total, failed int) error {
+	return flowtemporal.Results{Activity: {{.Name}}WorkflowName + ".Results"}.CloseResults(ctx, req, total, failed)
+}
+{{end}}
 // {{.Activities}} are the activities of {{.Name}}Workflow: your handlers, told their state and
 // with a panic turned into a task failure, as in the native engine.
 type {{.Activities}} struct{ h {{.Handlers}} }
@@ -333,10 +358,25 @@ func (a {{$.Activities}}) {{.Name}}({{.ActivityParamList}}) ({{.NamedResults}}) 
 	if err != nil {
 		return {{$m.ZeroResults}}err
 	}
+{{- if eq $.Decoder "DecodeASLInput"}}
+	{{.Name}} = flowtemporal.HandlerValue(a.h, {{.Name}})
+{{- end}}
 {{- end}}{{end}}
 	return a.h.{{.Name}}({{.CtxArgs}})
 }
 {{- end}}
+{{end}}
+{{- if .Reads}}
+// ReadItems reads a page of a distributed Map's items with your ItemReader, or the built-in one.
+func (a {{.Activities}}) ReadItems(ctx context.Context, req flowcrt.ItemReadRequest, from int) (flowtemporal.ItemPage, error) {
+	return flowtemporal.ReadItemsActivity(ctx, a.h, req, from)
+}
+{{end}}
+{{- if .Writes}}
+// Results writes a distributed Map's results with your ResultWriter, or the built-in one.
+func (a {{.Activities}}) Results(ctx context.Context, c flowtemporal.ResultsCall) (bool, error) {
+	return flowtemporal.ResultsActivity(ctx, a.h, c)
+}
 {{end}}
 {{- .Marshaler}}`))
 

@@ -55,7 +55,8 @@ func parseSignatures(pkg string, sh *shell) (signatures, error) {
 	if err != nil {
 		return signatures{}, err
 	}
-	sigs := signatures{methods: map[string]method{}, imports: temporalImports(file, inputDecoders[sh.w.Mode] != "", sh.w.Mode == ir.ModeTyped && len(sh.w.Regions) == 0)}
+	reads, writes := distributedIO(sh.w)
+	sigs := signatures{methods: map[string]method{}, imports: temporalImports(file, inputDecoders[sh.w.Mode] != "", sh.w.Mode == ir.ModeTyped && len(sh.w.Regions) == 0, reads || writes)}
 	for _, fld := range signaturesOf(file).Methods.List {
 		if len(fld.Names) == 0 { // an embedded interface of the runtime
 			if fld, err = embeddedMethod(nodeText(fset, fld.Type)); err != nil {
@@ -128,7 +129,7 @@ func nodeText(fset *token.FileSet, n ast.Node) string {
 
 // temporalImports are the imports of the signatures and those of the
 // Temporal file's own code, grouped as goimports would.
-func temporalImports(file *ast.File, decodes, marshals bool) []goImport {
+func temporalImports(file *ast.File, decodes, marshals, mapIO bool) []goImport {
 	paths := map[string]string{
 		"context":                     "",
 		RuntimePath:                   RuntimeAlias,
@@ -136,7 +137,7 @@ func temporalImports(file *ast.File, decodes, marshals bool) []goImport {
 		"go.temporal.io/sdk/worker":   "",
 		"go.temporal.io/sdk/workflow": "",
 	}
-	if hasMethods(file) {
+	if hasMethods(file) || mapIO { // a distributed Map's reader and writer are activities
 		paths["go.temporal.io/sdk/activity"] = ""
 	}
 	if decodes || marshals {

@@ -68,8 +68,9 @@ type ResultWriteRequest struct {
 
 // ResultWriter is implemented by handlers that take the results of the
 // distributed Maps with a ResultWriter. WriteResult is called once per
-// child as it ends, never twice at once. Handlers that do not implement it
-// get the built-in writer (see WriteLocalResult).
+// child as it ends (on an engine: in item order once the child's window of
+// items is done), never twice at once. Handlers that do not implement it
+// get the built-in writer of local files.
 type ResultWriter interface {
 	WriteResult(ctx context.Context, req ResultWriteRequest, r ChildResult) error
 }
@@ -158,21 +159,14 @@ func numberAt(p *JSONPath, v float64, in any, cx *ASLContext, most float64) (flo
 
 // run streams the items into child runs and waits for them all.
 func (r *mapRun) run(ctx context.Context) (any, error) {
+	if e := engineOf(ctx); e != nil {
+		return r.runOn(ctx, e)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	sem := make(chan struct{}, r.limit)
 	var wg sync.WaitGroup
-	// An engine's coroutines must not wait on r.mu while another holds it
-	// across a handler call: there the children run one after another.
-	inline := engineOf(ctx) != nil
 	start := func(index int, input any) error {
-		if inline {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			r.childRun(ctx, cancel, index, input)
-			return nil
-		}
 		select {
 		case sem <- struct{}{}:
 		case <-ctx.Done():
@@ -188,12 +182,20 @@ func (r *mapRun) run(ctx context.Context) (any, error) {
 		})
 		return nil
 	}
+	if err := r.writer.open(ctx); err != nil {
+		return nil, err
+	}
 	readErr := r.items(ctx, r.batch.feed(start))
 	if err := r.batch.flush(start); readErr == nil {
 		readErr = err
 	}
 	wg.Wait()
-	if err := r.writer.close(r.total, r.failed); err != nil && r.firstErr == nil {
+	return r.finish(ctx, readErr)
+}
+
+// finish ends the writer's results and decides how the Map ended.
+func (r *mapRun) finish(ctx context.Context, readErr error) (any, error) {
+	if err := r.writer.close(ctx, r.total, r.failed); err != nil && r.firstErr == nil {
 		r.firstErr = &Error{Name: StatesResultWriterFailed, Cause: fmt.Sprintf("Map state %q: %v", r.state, err)}
 	}
 	return r.result(ctx, readErr)
@@ -202,6 +204,25 @@ func (r *mapRun) run(ctx context.Context) (any, error) {
 // childRun runs one child and accounts for how it ended; a failure past
 // the tolerated ones stops the Map.
 func (r *mapRun) childRun(ctx context.Context, stop context.CancelFunc, index int, input any) {
+	res, ok := r.runChild(ctx, index, input)
+	if !ok {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.count1(res)
+	if werr := r.record(ctx, res); werr != nil && r.firstErr == nil {
+		r.firstErr = werr
+		stop()
+	}
+	if r.mustStop() {
+		stop()
+	}
+}
+
+// runChild runs one child; ok is false when the Map stopped it, which
+// then does not count.
+func (r *mapRun) runChild(ctx context.Context, index int, input any) (res ChildResult, ok bool) {
 	var out any
 	err := protect(ctx, r.x.cfg.Observer, r.state, index, -1, func(ctx context.Context, _ int) error {
 		var err error
@@ -209,30 +230,33 @@ func (r *mapRun) childRun(ctx context.Context, stop context.CancelFunc, index in
 		return err
 	})
 	if err != nil && ctx.Err() != nil {
-		return // stopped by the Map, not failed by itself
+		return res, false // stopped by the Map, not failed by itself
 	}
-	res := ChildResult{Index: index, Input: input, Output: out}
+	res = ChildResult{Index: index, Input: input, Output: out}
 	if err != nil {
 		res.Output = nil
 		res.Error, res.Cause = errorParts(err)
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	return res, true
+}
+
+// count1 counts a child that ended.
+func (r *mapRun) count1(res ChildResult) {
 	r.total++
-	if err != nil {
+	if res.Error != "" {
 		r.failed++
-	}
-	if werr := r.record(ctx, res); werr != nil && r.firstErr == nil {
-		r.firstErr = werr
-		stop()
-	}
-	if r.count >= 0 && r.failed > r.count || r.count < 0 && r.percent < 0 && r.failed > 0 {
-		stop()
 	}
 }
 
-// record keeps or writes a child's result; r.mu is held, which also keeps
-// writer calls one at a time.
+// mustStop: the failures are past the tolerated ones already; a
+// percentage is only known at the end.
+func (r *mapRun) mustStop() bool {
+	return r.count >= 0 && r.failed > r.count || r.count < 0 && r.percent < 0 && r.failed > 0
+}
+
+// record keeps or writes a child's result; r.mu is held (on an engine,
+// the window's children are done), which also keeps writer calls one at
+// a time.
 func (r *mapRun) record(ctx context.Context, res ChildResult) error {
 	if r.writer != nil {
 		return r.writer.write(ctx, res)

@@ -17,6 +17,9 @@ type writerCall struct {
 	params any
 	to     ResultWriter
 	local  *localWriter
+	engine EngineResults // the results go to an engine's activities
+	dir    string        // of the built-in writer
+	own    bool          // the engine's handlers write them with a ResultWriter
 }
 
 func (x *ASLExec) writerCall(state string, spec *ResultWriterSpec, in any, cx *ASLContext) (*writerCall, error) {
@@ -36,11 +39,39 @@ func (x *ASLExec) writerCall(state string, spec *ResultWriterSpec, in any, cx *A
 		w.to = h
 		return w, nil
 	}
-	bucket, _, prefix := localParams(w.params)
-	w.local = &localWriter{dir: filepath.Join(bucket, filepath.FromSlash(prefix), safeName(state))}
+	w.dir = localDir(w.params, state)
+	if e, ok := x.handlers.(EngineResults); ok {
+		w.engine = e
+		w.to = engineWriter{e}
+		return w, nil
+	}
+	w.local = &localWriter{dir: w.dir}
 	w.to = w.local
 	return w, nil
 }
+
+// localDir is where the built-in writer writes the results of state.
+func localDir(params any, state string) string {
+	bucket, _, prefix := localParams(params)
+	return filepath.Join(bucket, filepath.FromSlash(prefix), safeName(state))
+}
+
+// open starts the results of a Map run on an engine, where the handlers
+// run: it learns whether they write them or the built-in writer does.
+func (w *writerCall) open(ctx context.Context) error {
+	if w == nil || w.engine == nil {
+		return nil
+	}
+	own, err := w.engine.OpenResults(ctx, w.req)
+	if err != nil {
+		return &Error{Name: StatesResultWriterFailed, Cause: fmt.Sprintf("Map state %q: %v", w.req.State, err)}
+	}
+	w.own = own
+	return nil
+}
+
+// builtin: the built-in writer writes the results, here or on an engine.
+func (w *writerCall) builtin() bool { return w.local != nil || w.engine != nil && !w.own }
 
 // write hands one result on; a failure (or panic) is States.ResultWriterFailed.
 func (w *writerCall) write(ctx context.Context, res ChildResult) (err error) {
@@ -59,9 +90,12 @@ func (w *writerCall) write(ctx context.Context, res ChildResult) (err error) {
 }
 
 // close ends the built-in writer's file, writing its manifest.
-func (w *writerCall) close(total, failed int) error {
-	if w == nil || w.local == nil {
+func (w *writerCall) close(ctx context.Context, total, failed int) error {
+	switch {
+	case w == nil || !w.builtin():
 		return nil
+	case w.engine != nil:
+		return w.engine.CloseResults(ctx, w.req, total, failed)
 	}
 	return w.local.close(total, failed)
 }
@@ -72,8 +106,8 @@ func (w *writerCall) summary(total, failed int) any {
 	x := w.x
 	arn := "arn:aws:states:local:000000000000:mapRun:" + x.machine + "/" + w.req.State + ":" + x.name
 	details := w.params
-	if w.local != nil {
-		details = Obj("Directory", filepath.ToSlash(w.local.dir), "Key", filepath.ToSlash(filepath.Join(w.local.dir, "manifest.json")))
+	if w.builtin() {
+		details = Obj("Directory", filepath.ToSlash(w.dir), "Key", filepath.ToSlash(filepath.Join(w.dir, "manifest.json")))
 	}
 	return Obj("MapRunArn", arn, "ResultWriterDetails", details,
 		"Summary", Obj("Total", float64(total), "Succeeded", float64(total-failed), "Failed", float64(failed)))
@@ -98,12 +132,17 @@ func (l *localWriter) WriteResult(_ context.Context, _ ResultWriteRequest, r Chi
 		}
 		l.file, l.buf = f, bufio.NewWriterSize(f, 1<<16)
 	}
+	_, err := l.buf.WriteString(resultLine(r))
+	return err
+}
+
+// resultLine is r as a line of results.jsonl.
+func resultLine(r ChildResult) string {
 	line := Obj("Index", float64(r.Index), "Status", "SUCCEEDED", "Input", r.Input, "Output", r.Output)
 	if r.Error != "" {
 		line = Obj("Index", float64(r.Index), "Status", "FAILED", "Input", r.Input, "Error", r.Error, "Cause", r.Cause)
 	}
-	_, err := l.buf.WriteString(jsonText(line) + "\n")
-	return err
+	return jsonText(line) + "\n"
 }
 
 func (l *localWriter) close(total, failed int) error {
@@ -116,11 +155,16 @@ func (l *localWriter) close(total, failed int) error {
 	} else if err = os.MkdirAll(l.dir, 0o755); err != nil {
 		return err
 	}
-	manifest := Obj("Total", float64(total), "Succeeded", float64(total-failed), "Failed", float64(failed), "Results", "results.jsonl")
-	if werr := os.WriteFile(filepath.Join(l.dir, "manifest.json"), []byte(jsonText(manifest)+"\n"), 0o644); err == nil {
+	if werr := writeManifest(l.dir, total, failed); err == nil {
 		err = werr
 	}
 	return err
+}
+
+// writeManifest writes the counts of the results in dir.
+func writeManifest(dir string, total, failed int) error {
+	manifest := Obj("Total", float64(total), "Succeeded", float64(total-failed), "Failed", float64(failed), "Results", "results.jsonl")
+	return os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(jsonText(manifest)+"\n"), 0o644)
 }
 
 // safeName makes a state name a single path element.

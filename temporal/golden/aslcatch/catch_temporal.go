@@ -107,6 +107,7 @@ func (a catchActivities) Worker(ctx context.Context, inJSON json.RawMessage) (r0
 	if err != nil {
 		return r0, err
 	}
+	in = flowtemporal.HandlerValue(a.h, in)
 	return a.h.Worker(ctx, in)
 }
 
@@ -117,5 +118,6 @@ func (a catchActivities) Recover(ctx context.Context, inJSON json.RawMessage) (r
 	if err != nil {
 		return r0, err
 	}
+	in = flowtemporal.HandlerValue(a.h, in)
 	return a.h.Recover(ctx, in)
 }

@@ -99,5 +99,6 @@ func (a pricesActivities) Quote(ctx context.Context, inJSON json.RawMessage) (r0
 	if err != nil {
 		return r0, err
 	}
+	in = flowtemporal.HandlerValue(a.h, in)
 	return a.h.Quote(ctx, in)
 }

@@ -99,5 +99,6 @@ func (a countActivities) Work(ctx context.Context, inJSON json.RawMessage) (r0 a
 	if err != nil {
 		return r0, err
 	}
+	in = flowtemporal.HandlerValue(a.h, in)
 	return a.h.Work(ctx, in)
 }

@@ -107,6 +107,7 @@ func (a randomActivities) Ask(ctx context.Context, inJSON json.RawMessage) (r0 a
 	if err != nil {
 		return r0, err
 	}
+	in = flowtemporal.HandlerValue(a.h, in)
 	return a.h.Ask(ctx, in)
 }
 
@@ -117,5 +118,6 @@ func (a randomActivities) Tell(ctx context.Context, inJSON json.RawMessage) (r0 
 	if err != nil {
 		return r0, err
 	}
+	in = flowtemporal.HandlerValue(a.h, in)
 	return a.h.Tell(ctx, in)
 }
