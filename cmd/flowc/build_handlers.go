@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/tools/go/packages"
 
@@ -34,8 +35,13 @@ func loadHandlers(pattern, def string, generated codegen.File) (*userPackage, er
 		Mode: packages.NeedName | packages.NeedTypes | packages.NeedModule | packages.NeedImports,
 		Env:  append(os.Environ(), "GOWORK=off"),
 	}
-	if st, err := os.Stat(pattern); err == nil && st.IsDir() {
+	st, err := os.Stat(pattern)
+	switch {
+	case err == nil && st.IsDir():
 		cfg.Dir, pattern = pattern, "."
+	case filepath.IsAbs(pattern) || strings.HasPrefix(pattern, "."):
+		// A path, not an import path: go list would only say it found nothing.
+		return nil, errors.New("no such directory")
 	}
 	pkgs, err := packages.Load(cfg, pattern)
 	if err != nil {

@@ -323,6 +323,12 @@ func TestBuildMissingHandlers(t *testing.T) {
 	assert.NotContains(t, stderr.String(), "Triager", "assistants are built in")
 	assert.NotContains(t, stderr.String(), "Summarize", "summarization is built in")
 	assert.NoFileExists(t, bin)
+
+	stderr.Reset()
+	code = run([]string{"build", "-o", bin, "--handlers", "./no/such/dir", def}, nil, io.Discard, &stderr)
+	assert.Equal(t, exitFailed, code)
+	assert.Equal(t, "flowc build: --handlers ./no/such/dir: no such directory\n", stderr.String())
+	assert.NoFileExists(t, bin)
 }
 
 // handlersModule writes a Go module of the user's, beside no flowc source:
