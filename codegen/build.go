@@ -7,6 +7,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"maps"
 	"slices"
 	"strings"
@@ -113,7 +114,11 @@ func handlerMethods(src []byte, name string) ([]string, error) {
 				continue
 			}
 			for _, m := range it.Methods.List {
-				out = append(out, fieldMethods(m)...)
+				name, err := fieldMethod(m)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, name)
 			}
 			return out, nil
 		}
@@ -121,18 +126,22 @@ func handlerMethods(src []byte, name string) ([]string, error) {
 	return nil, fmt.Errorf("the generated code has no interface %s", name)
 }
 
-func fieldMethods(m *ast.Field) []string {
+// fieldMethod is the method an interface member declares or, for an
+// interface of the runtime it embeds, brings.
+func fieldMethod(m *ast.Field) (string, error) {
 	if len(m.Names) > 0 {
-		return []string{m.Names[0].Name}
+		return m.Names[0].Name, nil
 	}
-	if sel, ok := m.Type.(*ast.SelectorExpr); ok {
-		if sig, ok := embeddedMethods[RuntimeAlias+"."+sel.Sel.Name]; ok {
-			name, _, _ := strings.Cut(sig, "(")
-			return []string{name}
-		}
-		return []string{sel.Sel.Name}
+	sel, ok := m.Type.(*ast.SelectorExpr)
+	sig, known := "", false
+	if ok {
+		sig, known = embeddedMethods[RuntimeAlias+"."+sel.Sel.Name]
 	}
-	return nil
+	if !known {
+		return "", fmt.Errorf("flowc cannot bind handlers interface member %s in a program (a bug in flowc, please report it)", types.ExprString(m.Type))
+	}
+	name, _, _ := strings.Cut(sig, "(")
+	return name, nil
 }
 
 // bindHandlers writes the handlers type: the user's handlers embedded, and
