@@ -26,8 +26,6 @@ type pathError struct {
 	Msg string
 }
 
-func (e *pathError) Error() string { return e.Msg }
-
 // parsePath compiles src; reference limits it to a reference path and
 // allowContext admits `$$` and variables (`$name`).
 func parsePath(src string, reference, allowContext bool) (*ir.Path, *pathError) {
