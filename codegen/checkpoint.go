@@ -77,7 +77,9 @@ func (g *typedGen) sessionSpec() *sessionSpec {
 		value: jen.Id(n.State), arg: "s", zero: jen.Id("s"),
 		types:  []jen.Code{jen.Id(n.State), jen.Id(n.Update)},
 		schema: jen.Id(g.schemaConst()),
-		fields: []jen.Code{jen.Id("Merge").Op(":").Parens(jen.Op("*").Id(n.State)).Dot("apply")},
+		fields: []jen.Code{jen.Id("Merge").Op(":").Func().Params(jen.Id("s").Op("*").Id(n.State), jen.Id("u").Id(n.Update)).Block(
+			jen.Id("s").Dot("apply").Call(jen.Op("&").Id("u")),
+		)},
 		doc:    []string{"sessions describes the workflow to the runtime's session functions."},
 		invoke: g.invoke,
 		resume: "Resume continues session sessionID from its last checkpoint, without running again the states " +

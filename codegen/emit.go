@@ -54,12 +54,15 @@ type shell struct {
 	// moreHandlers adds to the handlers interface what a handler entry
 	// cannot say (an embedded interface, a service); nil: nothing.
 	moreHandlers func(*jen.Group)
-	states       []*ir.State // the step enum: the states a checkpoint may name first
-	resumable    int         // how many of states a checkpoint may name
-	stepDoc      string
-	runs         []entry      // Run and its like, exported
-	sessions     *sessionSpec // nil: the dialect has no sessions
-	mock         mockSpec
+	// into names the handlers of the optional interface n.Into, whose
+	// methods write a plain state's update in place; nil: it has none.
+	into      []string
+	states    []*ir.State // the step enum: the states a checkpoint may name first
+	resumable int         // how many of states a checkpoint may name
+	stepDoc   string
+	runs      []entry      // Run and its like, exported
+	sessions  *sessionSpec // nil: the dialect has no sessions
+	mock      mockSpec
 }
 
 // handler is one method of the handlers interface and of the mock.
@@ -112,24 +115,40 @@ type mockSpec struct {
 // step (the end of the run, the exit of a fan-out, or a parameter), with
 // one deferred recover that turns a panic into an error naming the state.
 type loop struct {
-	method string
-	doc    string
-	params []jen.Code // after ctx, before step
-	first  *ir.State  // nil: the loop starts at a parameter `step`
-	until  jen.Code   // nil: a parameter `until`
-	after  []jen.Code // parameters after step
-	result jen.Code   // besides err; nil for none
-	zero   jen.Code   // what a failed run returns with err
-	done   jen.Code   // what a finished run returns with err
-	states []*ir.State
-	inline func(s *ir.State) []string       // the statements of s's case, as gofmt'd text; nil: it calls the step
-	vars   []jen.Code                       // declared before the switch, for the inline cases
-	fold   jen.Code                         // after the switch: what the inline cases left to do
-	call   func(s *ir.State) *jen.Statement // the step of s, in the loop's variables (its context: sctx)
-	outs   []jen.Code                       // what a step returns between next and err
-	ctx    bool                             // flowcrt.WithState tells handlers their state, if configured
-	save   jen.Code                         // what follows each step: a checkpoint
-	wrap   func(err jen.Code) jen.Code      // names the state of a step's error
+	method  string
+	doc     string
+	params  []jen.Code // after ctx, before step
+	first   *ir.State  // nil: the loop starts at a parameter `step`
+	until   jen.Code   // nil: a parameter `until`
+	after   []jen.Code // parameters after step
+	result  jen.Code   // besides err; nil for none
+	zero    jen.Code   // what a failed run returns with err
+	done    jen.Code   // what a finished run returns with err
+	states  []*ir.State
+	plain   *plainSpec                       // nil: every state has a case that calls its step
+	prelude []jen.Code                       // before the loop, for the plain states
+	fold    jen.Code                         // after a step: what a plain state left to do
+	call    func(s *ir.State) *jen.Statement // the step of s, in the loop's variables (its context: sctx)
+	outs    []jen.Code                       // what a step returns between next and err
+	ctx     bool                             // flowcrt.WithState tells handlers their state, if configured
+	save    jen.Code                         // what follows each step: a checkpoint
+	wrap    func(err jen.Code) jen.Code      // names the state of a step's error
+}
+
+// plainSpec describes the plain states of a loop: each only calls its
+// handler and goes on to a fixed step. The loop runs them from a table,
+// one call site per handler, and leaves the rest to its fold.
+type plainSpec struct {
+	handlers []string                      // in order of first use
+	handler  func(s *ir.State) string      // the handler of a plain state; "" for the others
+	next     func(s *ir.State) string      // the step after a plain state
+	call     func(handler string) []string // the statements that call a handler, as gofmt'd text
+	// inPlace calls the in-place form of a handler, in a tighter loop of
+	// the plain states that runs while the loop's prelude sets fast (no
+	// observer, state context or session); inPlaceFold then applies the
+	// update. nil: no handler has one.
+	inPlace     func(handler string) []string
+	inPlaceFold []jen.Code
 }
 
 // emit writes a workflow through a target.

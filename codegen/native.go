@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
-
-	"github.com/flowc-dev/flowc/ir"
 )
 
 // nativeLoop is the target that runs a workflow in the caller's goroutine:
@@ -45,26 +43,57 @@ func (t nativeLoop) header(f *jen.File, sh *shell) {
 		}
 		flush()
 	})
+	if sh.into != nil {
+		t.intoInterface(f, sh)
+	}
 	f.Line()
 	f.Comment(n.Workflow + " runs " + sh.noun + ". It is safe for concurrent use: every Run has its own state.")
 	if sh.describe && sh.w.Description != "" {
 		f.Comment("")
 		f.Add(comment(sh.w.Description))
 	}
-	f.Type().Id(n.Workflow).Struct(
-		jen.Id("h").Id(n.Handlers),
-		jen.Id("cfg").Add(rt("Config")),
-	)
+	fields := []jen.Code{jen.Id("h").Id(n.Handlers)}
+	values := []jen.Code{jen.Id("h").Op(":").Id("h")}
+	var find []jen.Code
+	if sh.into != nil {
+		fields = append(fields, jen.Id("into").Id(n.Into).Comment("h, when it implements it"))
+		values = append(values, jen.Id("into").Op(":").Id("into"))
+		find = append(find, jen.List(jen.Id("into"), jen.Id("_")).Op(":=").Id("h").Assert(jen.Id(n.Into)))
+	}
+	f.Type().Id(n.Workflow).Struct(append(fields, jen.Id("cfg").Add(rt("Config")))...)
 	f.Line()
 	f.Comment("New" + n.Workflow + " returns " + sh.noun + " over your handlers.")
+	values = append(values, jen.Id("cfg").Op(":").Add(rt("NewConfig")).Call(jen.Id("opts").Op("...")))
 	f.Func().Id("New"+n.Workflow).Params(jen.Id("h").Id(n.Handlers), jen.Id("opts").Op("...").Add(rt("Option"))).
 		Op("*").Id(n.Workflow).Block(
-		jen.Return(jen.Op("&").Id(n.Workflow).Custom(multiline,
-			jen.Id("h").Op(":").Id("h"),
-			jen.Id("cfg").Op(":").Add(rt("NewConfig")).Call(jen.Id("opts").Op("...")),
-		)),
+		append(find, jen.Return(jen.Op("&").Id(n.Workflow).Custom(multiline, values...)))...,
 	)
 	t.stepEnum(f, sh)
+}
+
+// intoInterface declares the in-place form of the plain states' handlers.
+func (t nativeLoop) intoInterface(f *jen.File, sh *shell) {
+	n := sh.n
+	f.Line()
+	f.Comment(n.Into + " is optional. When your handlers also implement it and a run has no observer,")
+	f.Comment("state context or session, plain states call its methods instead of the handlers: each writes the")
+	f.Comment("update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).")
+	f.Comment("Both forms of a handler must give the same update.")
+	sig := "(ctx context.Context, s " + n.State + ", u *" + n.Update + ") error"
+	f.Type().Id(n.Into).InterfaceFunc(func(it *jen.Group) {
+		var text strings.Builder
+		for _, name := range sh.into {
+			text.WriteString("\t// " + name + "Into is " + name + ", writing the update into u.\n\t" + name + "Into" + sig + "\n")
+		}
+		if ph := t.b.placeholder(text.String()); ph != "" {
+			it.Id(ph)
+			return
+		}
+		for _, name := range sh.into {
+			it.Comment(name + "Into is " + name + ", writing the update into u.")
+			it.Id(name+"Into").Params(ctxParam(), jen.Id("s").Id(n.State), jen.Id("u").Op("*").Id(n.Update)).Error()
+		}
+	})
 }
 
 // stepEnum names the states; the ids table turns a step back into its
@@ -140,6 +169,9 @@ func (t nativeLoop) loop(f *jen.File, n names, l *loop) {
 		params = append(params, step.Id(n.Step))
 	}
 	params = append(params, l.after...)
+	if l.plain != nil {
+		t.plainTable(f, n, l)
+	}
 	var results []jen.Code
 	if l.result != nil {
 		results = append(results, jen.Id("out").Add(l.result))
@@ -157,6 +189,10 @@ func (t nativeLoop) loop(f *jen.File, n names, l *loop) {
 		}
 		observeRun(b, n)
 		recoverPanic(b, n, l)
+		for _, c := range l.prelude {
+			b.Add(c)
+		}
+		b.Id("done").Op(":=").Id("ctx").Dot("Done").Call().Comment("nil if ctx cannot be canceled: then the check between states is a nil test")
 		b.For(jen.Id("step").Op("!=").Add(until)).BlockFunc(func(body *jen.Group) { t.transition(body, n, l) })
 		if l.result != nil {
 			b.Return(l.done, jen.Nil())
@@ -204,7 +240,10 @@ func recoverPanic(b *jen.Group, n names, l *loop) {
 
 // transition is the body of the loop: one step and what follows it.
 func (t nativeLoop) transition(body *jen.Group, n names, l *loop) {
-	body.If(jen.Err().Op("=").Id("ctx").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(failWith(l, jen.Err())...))
+	if l.plain != nil && l.plain.inPlace != nil {
+		t.inPlace(body, n, l)
+	}
+	body.Add(canceled(l))
 	id := jen.Id(n.idsVar()).Index(jen.Id("step"))
 	body.Id("sctx").Op(":=").Id("ctx")
 	if l.ctx {
@@ -216,10 +255,22 @@ func (t nativeLoop) transition(body *jen.Group, n names, l *loop) {
 		jen.List(jen.Id("sctx"), jen.Id("leave")).Op("=").Id("w").Dot("cfg").Dot("Observer").Dot("State").Call(jen.Id("sctx"), id),
 	)
 	body.Var().Id("next").Id(n.Step)
-	for _, v := range l.vars {
-		body.Add(v)
+	if l.plain != nil {
+		body.Var().Id("call").Id(n.callType()).Comment("the handler of a plain state")
 	}
-	body.Switch(jen.Id("step")).BlockFunc(func(sw *jen.Group) { t.cases(sw, n, l) })
+	body.Switch(jen.Id("step")).BlockFunc(func(sw *jen.Group) {
+		t.cases(sw, n, l)
+		if l.plain != nil {
+			sw.Default().Block(
+				jen.Comment("A plain state."),
+				jen.List(jen.Id("call"), jen.Id("next")).Op("=").List(
+					jen.Id(n.plainVar()).Index(jen.Id("step")).Dot("call"),
+					jen.Id(n.plainVar()).Index(jen.Id("step")).Dot("next"),
+				),
+				jen.Switch(jen.Id("call")).BlockFunc(func(sw *jen.Group) { t.calls(sw, n, l.plain.handlers, l.plain.call, 3) }),
+			)
+		}
+	})
 	if l.fold != nil {
 		body.Add(l.fold)
 	}
@@ -235,44 +286,127 @@ func (t nativeLoop) transition(body *jen.Group, n names, l *loop) {
 	body.Id("step").Op("=").Id("next")
 }
 
-// cases dispatches on the step: a run of inline states goes in as text,
-// the others call their step.
+// cases dispatches on the step: each state but the plain ones calls its
+// step.
 func (t nativeLoop) cases(sw *jen.Group, n names, l *loop) {
 	lhs := append(append([]jen.Code{jen.Id("next")}, l.outs...), jen.Err())
-	var text strings.Builder
-	var pending []jen.Code // the same cases, for jennifer
-	flush := func() {
-		if ph := t.b.placeholder(text.String()); ph != "" {
-			sw.Case(jen.Id(ph)).Block()
-		} else {
-			for _, c := range pending {
-				sw.Add(c)
-			}
-		}
-		text.Reset()
-		pending = nil
-	}
 	for _, s := range l.states {
-		if stmts := inlined(l, s); stmts != nil {
-			text.WriteString("\t\tcase " + n.stepConst(s) + ":\n" + lines("\t\t\t", stmts, ""))
-			pending = append(pending, jen.Case(jen.Id(n.stepConst(s))).BlockFunc(func(cb *jen.Group) {
-				for _, st := range stmts {
-					cb.Op(st)
-				}
-			}))
-			continue
+		if l.plain == nil || l.plain.handler(s) == "" {
+			sw.Case(jen.Id(n.stepConst(s))).Block(jen.List(lhs...).Op("=").Add(l.call(s)))
 		}
-		flush()
-		sw.Case(jen.Id(n.stepConst(s))).Block(jen.List(lhs...).Op("=").Add(l.call(s)))
 	}
-	flush()
 }
 
-func inlined(l *loop, s *ir.State) []string {
-	if l.inline == nil {
-		return nil
+// canceled ends the run if ctx is done. It waits on done, the channel of
+// ctx, rather than calling ctx.Err: that costs a nil test between states
+// when ctx cannot be canceled, and no call when it can and is not.
+func canceled(l *loop) jen.Code {
+	return jen.If(jen.Id("done").Op("!=").Nil()).Block(
+		jen.Select().Block(
+			jen.Case(jen.Op("<-").Id("done")).Block(jen.Return(failWith(l, jen.Id("ctx").Dot("Err").Call())...)),
+			jen.Default(),
+		),
+	)
+}
+
+// inPlace runs plain states one after another through the in-place form
+// of their handlers, while fast: without an observer, a state context or a
+// session between states, a transition costs half as much here
+// (docs/benchmarks.md).
+func (t nativeLoop) inPlace(body *jen.Group, n names, l *loop) {
+	p := l.plain
+	row := jen.Id(n.plainVar()).Index(jen.Id("cur"))
+	body.If(jen.Id("fast")).Block(
+		jen.Comment("Handlers that write in place run plain states here while nothing happens between states."),
+		jen.Comment("cur stays in a register; step tells the recover which state failed."),
+		jen.Id("cur").Op(":=").Id("step"),
+		jen.For(
+			jen.Empty(),
+			row.Clone().Dot("call").Op("!=").Id(n.noCall()),
+			jen.Id("cur").Op("=").Add(row.Clone()).Dot("next"),
+		).BlockFunc(func(lb *jen.Group) {
+			lb.Id("step").Op("=").Id("cur")
+			lb.Add(canceled(l))
+			lb.Var().Id("e").Error().Comment("not err, which the recover shares: this one can stay in a register")
+			lb.Switch(row.Clone().Dot("call")).BlockFunc(func(sw *jen.Group) { t.calls(sw, n, p.handlers, p.inPlace, 4) })
+			lb.If(jen.Id("e").Op("!=").Nil()).Block(jen.Return(failWith(l, jen.Op("&").Add(rt("StateError")).Values(
+				jen.Id("State").Op(":").Id(n.idsVar()).Index(jen.Id("cur")), jen.Id("Err").Op(":").Id("e")))...))
+			for _, c := range p.inPlaceFold {
+				lb.Add(c)
+			}
+		}),
+		jen.If(jen.Id("step").Op("=").Id("cur"), jen.Id("step").Op("==").Add(l.until)).Block(jen.Break()),
+	)
+}
+
+// calls dispatches a plain state on its handler, one case each: text, as
+// it is made of names only.
+func (t nativeLoop) calls(sw *jen.Group, n names, handlers []string, call func(string) []string, depth int) {
+	indent := strings.Repeat("\t", depth)
+	var text strings.Builder
+	for _, h := range handlers {
+		text.WriteString(indent + "case " + n.callConst(h) + ":\n" + lines(indent+"\t", call(h), ""))
 	}
-	return l.inline(s)
+	if ph := t.b.placeholder(text.String()); ph != "" {
+		sw.Case(jen.Id(ph)).Block()
+		return
+	}
+	for _, h := range handlers {
+		sw.Case(jen.Id(n.callConst(h))).BlockFunc(func(cb *jen.Group) {
+			for _, st := range call(h) {
+				cb.Op(st)
+			}
+		})
+	}
+}
+
+// plainTable names the handlers of a loop's plain states, and gives each
+// such state its handler and the step after it.
+func (t nativeLoop) plainTable(f *jen.File, n names, l *loop) {
+	p := l.plain
+	f.Line()
+	f.Comment(n.callType() + " names the handler a plain state calls; " + n.noCall() + ": the state is not plain.")
+	f.Type().Id(n.callType()).Uint32()
+	f.Line()
+	f.Const().DefsFunc(func(d *jen.Group) {
+		d.Id(n.noCall()).Id(n.callType()).Op("=").Iota()
+		consts := make([]string, len(p.handlers))
+		for i, h := range p.handlers {
+			consts[i] = n.callConst(h)
+		}
+		if ph := t.b.placeholder(lines("\t", consts, "")); ph != "" {
+			d.Id(ph)
+			return
+		}
+		for _, c := range consts {
+			d.Id(c)
+		}
+	})
+	var keys, rows []string
+	for _, s := range l.states {
+		if h := p.handler(s); h != "" {
+			keys = append(keys, n.stepConst(s))
+			rows = append(rows, "{"+n.callConst(h)+", "+p.next(s)+"}")
+		}
+	}
+	f.Line()
+	f.Comment(n.plainVar() + " gives each plain state its handler and the step after it. The loop runs those states")
+	f.Comment("from here, not from a case each: a jump through a switch over every state would cost more than")
+	f.Comment("the rest of a transition (docs/benchmarks.md).")
+	f.Var().Id(n.plainVar()).Op("=").Index(jen.Len(jen.Id(n.idsVar()))).Struct(
+		jen.Id("call").Id(n.callType()),
+		jen.Id("next").Id(n.Step),
+	).CustomFunc(multiline, func(vals *jen.Group) {
+		if text, ok := aligned("\t", keys, rows); ok {
+			if ph := t.b.placeholder(text); ph != "" {
+				vals.Id(ph)
+				return
+			}
+		}
+		for i, k := range keys {
+			vals.Id(k).Op(":").Op(rows[i])
+		}
+	})
 }
 
 // failed lists the named results a recovered panic sets.

@@ -29,7 +29,7 @@ func (g *typedGen) step(f *jen.File, s *ir.State) {
 		g.call(b, s)
 		g.onError(b, s)
 		if r == nil || !leavesRegion(s, r) {
-			b.Id("s").Dot("apply").Call(jen.Id("u"))
+			b.Id("s").Dot("apply").Call(jen.Op("&").Id("u"))
 		}
 		if r != nil {
 			b.Op("*").Id("rec").Op("=").Append(jen.Op("*").Id("rec"), jen.Id("u"))

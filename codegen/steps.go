@@ -16,7 +16,12 @@ func quote(s string) string { return strconv.Quote(s) }
 func (g *typedGen) steps(f *jen.File, t target) {
 	n := g.n
 	states, resumable := g.stepOrder()
-	vars, fold := g.fold(states[:resumable])
+	var prelude []jen.Code
+	var fold jen.Code
+	plain := g.plainStates(states[:resumable])
+	if plain != nil {
+		prelude, fold = g.plainBuffers(), g.fold()
+	}
 	t.loop(f, g.n, &loop{
 		method: "run",
 		doc:    "run executes the workflow from step; with a session it saves a checkpoint after every state.",
@@ -24,7 +29,7 @@ func (g *typedGen) steps(f *jen.File, t target) {
 		until:  jen.Id(n.endConst()),
 		result: jen.Id(n.State), zero: jen.Id("s"), done: jen.Id("s"),
 		states: states[:resumable],
-		inline: g.inlineCase, vars: vars, fold: fold,
+		plain:  plain, prelude: prelude, fold: fold,
 		call: func(s *ir.State) *jen.Statement {
 			args := []jen.Code{jen.Id("sctx"), jen.Op("&").Id("s")}
 			if takesSession(s) {
@@ -64,44 +69,93 @@ func (g *typedGen) steps(f *jen.File, t target) {
 // all of them. That keeps a plain state to a few lines of code, and the
 // loop small enough that a transition stays cheap.
 func (g *typedGen) inline(s *ir.State) bool {
+	return g.plain(s) && (len(g.into) == 0 || g.has[s.Handler.Name])
+}
+
+// plain: a state outside fan-outs whose handler returns only an update,
+// with no policy, that goes on to one state or ends the run.
+func (g *typedGen) plain(s *ir.State) bool {
 	if s.Kind != ir.StateTask || s.Handler.Kind != ir.HandlerUpdate || hasPolicy(s) || g.w.RegionOf(s.ID) != nil {
 		return false
 	}
 	return s.Next.Kind == ir.TransGoto || s.Next.Kind == ir.TransEnd
 }
 
-// inlineCase is the case of an inline state in the run loop, nil for the
-// others: plain text, as it is made of names only.
-func (g *typedGen) inlineCase(s *ir.State) []string {
-	if !g.inline(s) {
+// plainStates is how the run loop runs the inline states: from a table
+// of their handlers and next steps, with one call site per handler.
+func (g *typedGen) plainStates(states []*ir.State) *plainSpec {
+	var handlers []string
+	seen := map[string]bool{}
+	for _, s := range states {
+		if g.inline(s) && !seen[s.Handler.Name] {
+			seen[s.Handler.Name] = true
+			handlers = append(handlers, s.Handler.Name)
+		}
+	}
+	if len(handlers) == 0 {
 		return nil
 	}
-	next := g.n.endConst()
-	if s.Next.Kind == ir.TransGoto && !s.Next.To.IsEnd() {
-		next = g.n.stepConst(g.w.State(s.Next.To.ID))
+	p := &plainSpec{handlers: handlers, handler: g.plainHandler, next: g.plainNext, call: g.plainCall}
+	if len(g.into) > 0 {
+		p.inPlace = g.inPlaceCall
+		p.inPlaceFold = []jen.Code{
+			jen.Id("s").Dot("apply").Call(jen.Id("into")),
+			jen.Op("*").Id("into").Op("=").Id(g.n.Update).Values(),
+		}
 	}
-	return []string{"u, err = w.h." + s.Handler.Name + "(sctx, s)", "next, plain = " + next + ", true"}
+	return p
 }
 
-// fold is what the loop does after an inline state: tag its error with the
-// state, or apply its update.
-func (g *typedGen) fold(states []*ir.State) (vars []jen.Code, fold jen.Code) {
-	for _, s := range states {
-		if !g.inline(s) {
-			continue
-		}
-		vars = []jen.Code{
-			jen.Var().Id("u").Id(g.n.Update).Comment("the update of an inline state"),
-			jen.Id("plain").Op(":=").False(),
-		}
-		fold = jen.If(jen.Id("plain").Op("&&").Err().Op("!=").Nil()).Block(
-			jen.Err().Op("=").Op("&").Add(rt("StateError")).Values(jen.Id("State").Op(":").Id(g.n.idsVar()).Index(jen.Id("step")), jen.Id("Err").Op(":").Err()),
-		).Else().If(jen.Id("plain")).Block(
-			jen.Id("s").Dot("apply").Call(jen.Id("u")),
-		)
-		return vars, fold
+func (g *typedGen) plainHandler(s *ir.State) string {
+	if !g.inline(s) {
+		return ""
 	}
-	return nil, nil
+	return s.Handler.Name
+}
+
+func (g *typedGen) plainNext(s *ir.State) string {
+	if s.Next.Kind == ir.TransGoto && !s.Next.To.IsEnd() {
+		return g.n.stepConst(g.w.State(s.Next.To.ID))
+	}
+	return g.n.endConst()
+}
+
+// plainCall calls a plain state's handler, which returns its update.
+func (g *typedGen) plainCall(handler string) []string {
+	return []string{"u, err = w.h." + handler + "(sctx, s)"}
+}
+
+// inPlaceCall calls the in-place form of a plain state's handler.
+func (g *typedGen) inPlaceCall(handler string) []string {
+	return []string{"e = w.into." + handler + "Into(ctx, s, into)"}
+}
+
+// plainBuffers are the updates of plain states: u, which a handler's
+// result overwrites whole, and into, where the in-place handlers write,
+// one per run, allocated only for handlers that implement n.Into, since it
+// escapes to them. Those run plain states in a loop of their own when
+// nothing happens between states (see nativeLoop.inPlace).
+func (g *typedGen) plainBuffers() []jen.Code {
+	out := []jen.Code{jen.Var().Id("u").Id(g.n.Update).Comment("the update of a plain state")}
+	if len(g.into) == 0 {
+		return out
+	}
+	return append(out,
+		jen.Comment("Handlers that implement "+g.n.Into+" write a plain state's update here."),
+		jen.Var().Id("into").Op("*").Id(g.n.Update),
+		jen.If(jen.Id("w").Dot("into").Op("!=").Nil()).Block(jen.Id("into").Op("=").New(jen.Id(g.n.Update))),
+		jen.Id("fast").Op(":=").Id("into").Op("!=").Nil().Op("&&").Op("!").Id("w").Dot("cfg").Dot("StateContext").
+			Op("&&").Id("w").Dot("cfg").Dot("Observer").Op("==").Nil().Op("&&").Id("sess").Op("==").Nil(),
+	)
+}
+
+// fold is what the loop does after a plain state: tag its error with the
+// state, or apply its update.
+func (g *typedGen) fold() jen.Code {
+	plain := jen.Id("call").Op("!=").Id(g.n.noCall())
+	return jen.If(plain.Clone().Op("&&").Err().Op("!=").Nil()).Block(
+		jen.Err().Op("=").Op("&").Add(rt("StateError")).Values(jen.Id("State").Op(":").Id(g.n.idsVar()).Index(jen.Id("step")), jen.Id("Err").Op(":").Err()),
+	).Else().If(plain).Block(jen.Id("s").Dot("apply").Call(jen.Op("&").Id("u")))
 }
 
 // hasPolicy: states that retry, time out or catch run through flowcrt.Call,

@@ -13,6 +13,7 @@ type names struct {
 	State    string // TriageState
 	Update   string // TriageUpdate
 	Handlers string // TriageHandlers
+	Into     string // TriageHandlersInto: the optional in-place form of Handlers' update methods
 	Mock     string // TriageMock
 	Step     string // triageStep
 	prefix   string // triage: prefix of unexported package-level names
@@ -32,6 +33,7 @@ func newNames(w *ir.Workflow) names {
 		State:    w.Name + "State",
 		Update:   w.Name + "Update",
 		Handlers: w.Name + "Handlers",
+		Into:     w.Name + "HandlersInto",
 		Mock:     w.Name + "Mock",
 		Step:     naming.Unexported(w.Name) + "Step",
 		prefix:   naming.Unexported(w.Name),
@@ -47,6 +49,9 @@ func (n names) stateVars(states []*ir.State) map[stateVar]string {
 	var used naming.Namer
 	for _, s := range states {
 		used.Reserve(n.stepConst(s))
+		if s.Handler != nil {
+			used.Reserve(n.callConst(s.Handler.Name))
+		}
 	}
 	out := make(map[stateVar]string, 2*len(states))
 	for _, kind := range []string{"Policy", "Prompt"} {
@@ -63,18 +68,51 @@ func (n names) endConst() string             { return n.prefix + "Done" } // can
 func (n names) policyVar(s *ir.State) string { return n.vars[stateVar{s, "Policy"}] }
 func (n names) idsVar() string               { return n.prefix + "StateIDs" }
 
+// The run loop's table of plain states, and the names of their handlers.
+func (n names) plainVar() string          { return n.prefix + "Plain" }
+func (n names) callType() string          { return n.prefix + "Call" }
+func (n names) noCall() string            { return n.prefix + "NoCall" }
+func (n names) callConst(h string) string { return n.prefix + "Call" + h }
+
 // stepMethod is the unexported method that runs one state.
 func stepMethod(s *ir.State) string { return "step" + s.GoName }
 
 // typedGen emits the typed-mode API of SPEC §7: the state and update
 // types, a step method per state and the fan-outs.
 type typedGen struct {
-	w *ir.Workflow
-	n names
+	w    *ir.Workflow
+	n    names
+	into []string        // the handlers with an in-place form (see intoHandlers)
+	has  map[string]bool // the same, as a set
 }
 
 func typed(f *jen.File, w *ir.Workflow, t target) {
-	emit(f, &typedGen{w: w, n: newNames(w)}, t)
+	g := &typedGen{w: w, n: newNames(w)}
+	g.into, g.has = g.intoHandlers()
+	emit(f, g, t)
+}
+
+// intoHandlers are the handlers of plain states, in order of first use:
+// each gets an in-place form, <name>Into in the optional interface
+// n.Into, unless a handler already has that name; the plain states of such
+// a handler then run through a step method (see inline).
+func (g *typedGen) intoHandlers() ([]string, map[string]bool) {
+	taken := map[string]bool{"Approve": true}
+	for _, h := range firstHandlers(g.w.States, func(*ir.Handler) bool { return false }) {
+		taken[h.Name] = true
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range g.w.States {
+		if !g.plain(s) {
+			continue
+		}
+		if name := s.Handler.Name; !seen[name] && !taken[name+"Into"] {
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
+	return out, seen
 }
 
 // typedGenVersion is the generator version of typed code, which needs the
@@ -119,6 +157,7 @@ func (g *typedGen) shell() *shell {
 		w: g.w, n: n, genVersion: typedGenVersion, noun: "the workflow",
 		handlersDoc: handlersDoc,
 		handlers:    g.handlerMethods(),
+		into:        g.into,
 		states:      states, resumable: resumable,
 		stepDoc: n.Step + " names the state a run is in; the zero value means the run is over.",
 		runs: []entry{{
@@ -223,7 +262,8 @@ func (g *typedGen) stateType(f *jen.File) {
 
 func (g *typedGen) updateType(f *jen.File) {
 	f.Comment(g.n.Update + " is a partial update of " + g.n.State + ", returned by handlers.")
-	f.Comment("Set fields with its With methods; fields left unset keep their value.")
+	f.Comment("Set fields with its With methods, or in place with its Set methods; fields left unset keep")
+	f.Comment("their value.")
 	f.Type().Id(g.n.Update).Struct(
 		jen.Id("v").Id(g.n.State).Comment("values of the set fields"),
 		jen.Id("set").Add(setType(len(g.w.Fields))).Comment("which fields are set: bit i for the i-th field of the schema"),
@@ -233,9 +273,15 @@ func (g *typedGen) updateType(f *jen.File) {
 		f.Commentf("With%s sets %s%s.", fd.GoName, fd.Name, reducerNote(fd.Reducer))
 		f.Func().Params(jen.Id("u").Id(g.n.Update)).Id("With"+fd.GoName).
 			Params(jen.Id("v").Add(goType(fd.Type))).Id(g.n.Update).Block(
+			jen.Id("u").Dot("Set"+fd.GoName).Call(jen.Id("v")),
+			jen.Return(jen.Id("u")),
+		)
+		f.Line()
+		f.Commentf("Set%s sets %s in place, as With%s does on a copy.", fd.GoName, fd.Name, fd.GoName)
+		f.Func().Params(jen.Id("u").Op("*").Id(g.n.Update)).Id("Set"+fd.GoName).
+			Params(jen.Id("v").Add(goType(fd.Type))).Block(
 			jen.Id("u").Dot("v").Dot(fd.GoName).Op("=").Id("v"),
 			markSet("u", i, len(g.w.Fields)),
-			jen.Return(jen.Id("u")),
 		)
 	}
 	g.unmarshalUpdate(f)
@@ -291,10 +337,23 @@ func (g *typedGen) unmarshalUpdate(f *jen.File) {
 // apply folds an update into the state, field by field, through the reducers.
 func (g *typedGen) apply(f *jen.File) {
 	f.Line()
-	f.Comment("apply folds the set fields of u into s through their reducers.")
-	f.Func().Params(jen.Id("s").Op("*").Id(g.n.State)).Id("apply").Params(jen.Id("u").Id(g.n.Update)).BlockFunc(func(b *jen.Group) {
+	f.Comment("apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy")
+	f.Comment("of an update just written costs more than the fold (docs/benchmarks.md).")
+	f.Func().Params(jen.Id("s").Op("*").Id(g.n.State)).Id("apply").Params(jen.Id("u").Op("*").Id(g.n.Update)).BlockFunc(func(b *jen.Group) {
+		n := len(g.w.Fields)
+		if n == 0 {
+			return
+		}
+		if n <= 64 {
+			// Read once: the compiler cannot tell that the stores to s leave u alone.
+			b.Id("set").Op(":=").Id("u").Dot("set")
+		}
 		for i, fd := range g.w.Fields {
-			b.If(isSet("u", i, len(g.w.Fields))).Block(reduce(fd))
+			test := isSet("u", i, n)
+			if n <= 64 {
+				test = jen.Id("set").Op("&").Add(setMask(i)).Op("!=").Lit(0)
+			}
+			b.If(test).Block(reduce(fd))
 		}
 	})
 }

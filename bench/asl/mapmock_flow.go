@@ -141,9 +141,14 @@ func (w *Mapmock) run(ctx context.Context, x *flowcrt.ASLExec, in any, step mapm
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != mapmockDone {
-		if err = ctx.Err(); err != nil {
-			return nil, err
+		if done != nil {
+			select {
+			case <-done:
+				return nil, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {
@@ -212,9 +217,14 @@ func (w *Mapmock) runMItems(ctx context.Context, x *flowcrt.ASLExec, in any) (ou
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != mapmockDone {
-		if err = ctx.Err(); err != nil {
-			return nil, err
+		if done != nil {
+			select {
+			case <-done:
+				return nil, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {

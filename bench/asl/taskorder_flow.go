@@ -139,9 +139,14 @@ func (w *Taskorder) run(ctx context.Context, x *flowcrt.ASLExec, in any, step ta
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != taskorderDone {
-		if err = ctx.Err(); err != nil {
-			return nil, err
+		if done != nil {
+			select {
+			case <-done:
+				return nil, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {

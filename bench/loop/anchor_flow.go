@@ -26,7 +26,8 @@ type AnchorState struct {
 }
 
 // AnchorUpdate is a partial update of AnchorState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type AnchorUpdate struct {
 	v   AnchorState // values of the set fields
 	set uint8       // which fields are set: bit i for the i-th field of the schema
@@ -34,30 +35,50 @@ type AnchorUpdate struct {
 
 // WithN sets n; it is added to the current value.
 func (u AnchorUpdate) WithN(v int) AnchorUpdate {
+	u.SetN(v)
+	return u
+}
+
+// SetN sets n in place, as WithN does on a copy.
+func (u *AnchorUpdate) SetN(v int) {
 	u.v.N = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // WithScore sets score.
 func (u AnchorUpdate) WithScore(v float64) AnchorUpdate {
+	u.SetScore(v)
+	return u
+}
+
+// SetScore sets score in place, as WithScore does on a copy.
+func (u *AnchorUpdate) SetScore(v float64) {
 	u.v.Score = v
 	u.set |= (1 << 1)
-	return u
 }
 
 // WithNote sets note.
 func (u AnchorUpdate) WithNote(v string) AnchorUpdate {
+	u.SetNote(v)
+	return u
+}
+
+// SetNote sets note in place, as WithNote does on a copy.
+func (u *AnchorUpdate) SetNote(v string) {
 	u.v.Note = v
 	u.set |= (1 << 2)
-	return u
 }
 
 // WithTags sets tags.
 func (u AnchorUpdate) WithTags(v []string) AnchorUpdate {
+	u.SetTags(v)
+	return u
+}
+
+// SetTags sets tags in place, as WithTags does on a copy.
+func (u *AnchorUpdate) SetTags(v []string) {
 	u.v.Tags = v
 	u.set |= (1 << 3)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -83,18 +104,20 @@ func (u *AnchorUpdate) UnmarshalJSON(data []byte) error {
 
 var anchorFields = []string{"n", "score", "note", "tags"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *AnchorState) apply(u AnchorUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *AnchorState) apply(u *AnchorUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.N += u.v.N
 	}
-	if u.set&(1<<1) != 0 {
+	if set&(1<<1) != 0 {
 		s.Score = u.v.Score
 	}
-	if u.set&(1<<2) != 0 {
+	if set&(1<<2) != 0 {
 		s.Note = u.v.Note
 	}
-	if u.set&(1<<3) != 0 {
+	if set&(1<<3) != 0 {
 		s.Tags = u.v.Tags
 	}
 }
@@ -105,17 +128,29 @@ type AnchorHandlers interface {
 	Count(ctx context.Context, s AnchorState) (AnchorUpdate, error)
 }
 
+// AnchorHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type AnchorHandlersInto interface {
+	// CountInto is Count, writing the update into u.
+	CountInto(ctx context.Context, s AnchorState, u *AnchorUpdate) error
+}
+
 // Anchor runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Anchor struct {
-	h   AnchorHandlers
-	cfg flowcrt.Config
+	h    AnchorHandlers
+	into AnchorHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewAnchor returns the workflow over your handlers.
 func NewAnchor(h AnchorHandlers, opts ...flowcrt.Option) *Anchor {
+	into, _ := h.(AnchorHandlersInto)
 	return &Anchor{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -387,8 +422,10 @@ func (w *Anchor) sessions() *flowcrt.Sessions[AnchorState, AnchorUpdate] {
 		Workflow: "Anchor",
 		Schema:   anchorSchema,
 		Start:    "s000",
-		Merge:    (*AnchorState).apply,
-		Run:      w.runAt,
+		Merge: func(s *AnchorState, u AnchorUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -400,6 +437,124 @@ func (w *Anchor) runAt(ctx context.Context, sess *flowcrt.Session, s AnchorState
 	}
 	step := anchorStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// anchorCall names the handler a plain state calls; anchorNoCall: the state is not plain.
+type anchorCall uint32
+
+const (
+	anchorNoCall anchorCall = iota
+	anchorCallCount
+)
+
+// anchorPlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var anchorPlain = [len(anchorStateIDs)]struct {
+	call anchorCall
+	next anchorStep
+}{
+	anchorStepS000: {anchorCallCount, anchorStepS001},
+	anchorStepS001: {anchorCallCount, anchorStepS002},
+	anchorStepS002: {anchorCallCount, anchorStepS003},
+	anchorStepS003: {anchorCallCount, anchorStepS004},
+	anchorStepS004: {anchorCallCount, anchorStepS005},
+	anchorStepS005: {anchorCallCount, anchorStepS006},
+	anchorStepS006: {anchorCallCount, anchorStepS007},
+	anchorStepS007: {anchorCallCount, anchorStepS008},
+	anchorStepS008: {anchorCallCount, anchorStepS009},
+	anchorStepS009: {anchorCallCount, anchorStepS010},
+	anchorStepS010: {anchorCallCount, anchorStepS011},
+	anchorStepS011: {anchorCallCount, anchorStepS012},
+	anchorStepS012: {anchorCallCount, anchorStepS013},
+	anchorStepS013: {anchorCallCount, anchorStepS014},
+	anchorStepS014: {anchorCallCount, anchorStepS015},
+	anchorStepS015: {anchorCallCount, anchorStepS016},
+	anchorStepS016: {anchorCallCount, anchorStepS017},
+	anchorStepS017: {anchorCallCount, anchorStepS018},
+	anchorStepS018: {anchorCallCount, anchorStepS019},
+	anchorStepS019: {anchorCallCount, anchorStepS020},
+	anchorStepS020: {anchorCallCount, anchorStepS021},
+	anchorStepS021: {anchorCallCount, anchorStepS022},
+	anchorStepS022: {anchorCallCount, anchorStepS023},
+	anchorStepS023: {anchorCallCount, anchorStepS024},
+	anchorStepS024: {anchorCallCount, anchorStepS025},
+	anchorStepS025: {anchorCallCount, anchorStepS026},
+	anchorStepS026: {anchorCallCount, anchorStepS027},
+	anchorStepS027: {anchorCallCount, anchorStepS028},
+	anchorStepS028: {anchorCallCount, anchorStepS029},
+	anchorStepS029: {anchorCallCount, anchorStepS030},
+	anchorStepS030: {anchorCallCount, anchorStepS031},
+	anchorStepS031: {anchorCallCount, anchorStepS032},
+	anchorStepS032: {anchorCallCount, anchorStepS033},
+	anchorStepS033: {anchorCallCount, anchorStepS034},
+	anchorStepS034: {anchorCallCount, anchorStepS035},
+	anchorStepS035: {anchorCallCount, anchorStepS036},
+	anchorStepS036: {anchorCallCount, anchorStepS037},
+	anchorStepS037: {anchorCallCount, anchorStepS038},
+	anchorStepS038: {anchorCallCount, anchorStepS039},
+	anchorStepS039: {anchorCallCount, anchorStepS040},
+	anchorStepS040: {anchorCallCount, anchorStepS041},
+	anchorStepS041: {anchorCallCount, anchorStepS042},
+	anchorStepS042: {anchorCallCount, anchorStepS043},
+	anchorStepS043: {anchorCallCount, anchorStepS044},
+	anchorStepS044: {anchorCallCount, anchorStepS045},
+	anchorStepS045: {anchorCallCount, anchorStepS046},
+	anchorStepS046: {anchorCallCount, anchorStepS047},
+	anchorStepS047: {anchorCallCount, anchorStepS048},
+	anchorStepS048: {anchorCallCount, anchorStepS049},
+	anchorStepS049: {anchorCallCount, anchorStepS050},
+	anchorStepS050: {anchorCallCount, anchorStepS051},
+	anchorStepS051: {anchorCallCount, anchorStepS052},
+	anchorStepS052: {anchorCallCount, anchorStepS053},
+	anchorStepS053: {anchorCallCount, anchorStepS054},
+	anchorStepS054: {anchorCallCount, anchorStepS055},
+	anchorStepS055: {anchorCallCount, anchorStepS056},
+	anchorStepS056: {anchorCallCount, anchorStepS057},
+	anchorStepS057: {anchorCallCount, anchorStepS058},
+	anchorStepS058: {anchorCallCount, anchorStepS059},
+	anchorStepS059: {anchorCallCount, anchorStepS060},
+	anchorStepS060: {anchorCallCount, anchorStepS061},
+	anchorStepS061: {anchorCallCount, anchorStepS062},
+	anchorStepS062: {anchorCallCount, anchorStepS063},
+	anchorStepS063: {anchorCallCount, anchorStepS064},
+	anchorStepS064: {anchorCallCount, anchorStepS065},
+	anchorStepS065: {anchorCallCount, anchorStepS066},
+	anchorStepS066: {anchorCallCount, anchorStepS067},
+	anchorStepS067: {anchorCallCount, anchorStepS068},
+	anchorStepS068: {anchorCallCount, anchorStepS069},
+	anchorStepS069: {anchorCallCount, anchorStepS070},
+	anchorStepS070: {anchorCallCount, anchorStepS071},
+	anchorStepS071: {anchorCallCount, anchorStepS072},
+	anchorStepS072: {anchorCallCount, anchorStepS073},
+	anchorStepS073: {anchorCallCount, anchorStepS074},
+	anchorStepS074: {anchorCallCount, anchorStepS075},
+	anchorStepS075: {anchorCallCount, anchorStepS076},
+	anchorStepS076: {anchorCallCount, anchorStepS077},
+	anchorStepS077: {anchorCallCount, anchorStepS078},
+	anchorStepS078: {anchorCallCount, anchorStepS079},
+	anchorStepS079: {anchorCallCount, anchorStepS080},
+	anchorStepS080: {anchorCallCount, anchorStepS081},
+	anchorStepS081: {anchorCallCount, anchorStepS082},
+	anchorStepS082: {anchorCallCount, anchorStepS083},
+	anchorStepS083: {anchorCallCount, anchorStepS084},
+	anchorStepS084: {anchorCallCount, anchorStepS085},
+	anchorStepS085: {anchorCallCount, anchorStepS086},
+	anchorStepS086: {anchorCallCount, anchorStepS087},
+	anchorStepS087: {anchorCallCount, anchorStepS088},
+	anchorStepS088: {anchorCallCount, anchorStepS089},
+	anchorStepS089: {anchorCallCount, anchorStepS090},
+	anchorStepS090: {anchorCallCount, anchorStepS091},
+	anchorStepS091: {anchorCallCount, anchorStepS092},
+	anchorStepS092: {anchorCallCount, anchorStepS093},
+	anchorStepS093: {anchorCallCount, anchorStepS094},
+	anchorStepS094: {anchorCallCount, anchorStepS095},
+	anchorStepS095: {anchorCallCount, anchorStepS096},
+	anchorStepS096: {anchorCallCount, anchorStepS097},
+	anchorStepS097: {anchorCallCount, anchorStepS098},
+	anchorStepS098: {anchorCallCount, anchorStepS099},
+	anchorStepS099: {anchorCallCount, anchorStepS100},
+	anchorStepS100: {anchorCallCount, anchorStepS101},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -424,9 +579,49 @@ func (w *Anchor) run(ctx context.Context, sess *flowcrt.Session, s AnchorState, 
 			end(err)
 		}
 	}()
+	var u AnchorUpdate // the update of a plain state
+	// Handlers that implement AnchorHandlersInto write a plain state's update here.
+	var into *AnchorUpdate
+	if w.into != nil {
+		into = new(AnchorUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != anchorDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; anchorPlain[cur].call != anchorNoCall; cur = anchorPlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch anchorPlain[cur].call {
+				case anchorCallCount:
+					e = w.into.CountInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: anchorStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = AnchorUpdate{}
+			}
+			if step = cur; step == anchorDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -436,319 +631,22 @@ func (w *Anchor) run(ctx context.Context, sess *flowcrt.Session, s AnchorState, 
 			sctx, leave = w.cfg.Observer.State(sctx, anchorStateIDs[step])
 		}
 		var next anchorStep
-		var u AnchorUpdate // the update of an inline state
-		plain := false
+		var call anchorCall // the handler of a plain state
 		switch step {
-		case anchorStepS000:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS001, true
-		case anchorStepS001:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS002, true
-		case anchorStepS002:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS003, true
-		case anchorStepS003:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS004, true
-		case anchorStepS004:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS005, true
-		case anchorStepS005:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS006, true
-		case anchorStepS006:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS007, true
-		case anchorStepS007:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS008, true
-		case anchorStepS008:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS009, true
-		case anchorStepS009:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS010, true
-		case anchorStepS010:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS011, true
-		case anchorStepS011:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS012, true
-		case anchorStepS012:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS013, true
-		case anchorStepS013:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS014, true
-		case anchorStepS014:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS015, true
-		case anchorStepS015:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS016, true
-		case anchorStepS016:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS017, true
-		case anchorStepS017:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS018, true
-		case anchorStepS018:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS019, true
-		case anchorStepS019:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS020, true
-		case anchorStepS020:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS021, true
-		case anchorStepS021:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS022, true
-		case anchorStepS022:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS023, true
-		case anchorStepS023:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS024, true
-		case anchorStepS024:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS025, true
-		case anchorStepS025:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS026, true
-		case anchorStepS026:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS027, true
-		case anchorStepS027:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS028, true
-		case anchorStepS028:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS029, true
-		case anchorStepS029:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS030, true
-		case anchorStepS030:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS031, true
-		case anchorStepS031:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS032, true
-		case anchorStepS032:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS033, true
-		case anchorStepS033:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS034, true
-		case anchorStepS034:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS035, true
-		case anchorStepS035:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS036, true
-		case anchorStepS036:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS037, true
-		case anchorStepS037:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS038, true
-		case anchorStepS038:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS039, true
-		case anchorStepS039:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS040, true
-		case anchorStepS040:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS041, true
-		case anchorStepS041:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS042, true
-		case anchorStepS042:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS043, true
-		case anchorStepS043:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS044, true
-		case anchorStepS044:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS045, true
-		case anchorStepS045:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS046, true
-		case anchorStepS046:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS047, true
-		case anchorStepS047:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS048, true
-		case anchorStepS048:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS049, true
-		case anchorStepS049:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS050, true
-		case anchorStepS050:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS051, true
-		case anchorStepS051:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS052, true
-		case anchorStepS052:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS053, true
-		case anchorStepS053:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS054, true
-		case anchorStepS054:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS055, true
-		case anchorStepS055:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS056, true
-		case anchorStepS056:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS057, true
-		case anchorStepS057:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS058, true
-		case anchorStepS058:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS059, true
-		case anchorStepS059:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS060, true
-		case anchorStepS060:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS061, true
-		case anchorStepS061:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS062, true
-		case anchorStepS062:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS063, true
-		case anchorStepS063:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS064, true
-		case anchorStepS064:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS065, true
-		case anchorStepS065:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS066, true
-		case anchorStepS066:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS067, true
-		case anchorStepS067:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS068, true
-		case anchorStepS068:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS069, true
-		case anchorStepS069:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS070, true
-		case anchorStepS070:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS071, true
-		case anchorStepS071:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS072, true
-		case anchorStepS072:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS073, true
-		case anchorStepS073:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS074, true
-		case anchorStepS074:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS075, true
-		case anchorStepS075:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS076, true
-		case anchorStepS076:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS077, true
-		case anchorStepS077:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS078, true
-		case anchorStepS078:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS079, true
-		case anchorStepS079:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS080, true
-		case anchorStepS080:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS081, true
-		case anchorStepS081:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS082, true
-		case anchorStepS082:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS083, true
-		case anchorStepS083:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS084, true
-		case anchorStepS084:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS085, true
-		case anchorStepS085:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS086, true
-		case anchorStepS086:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS087, true
-		case anchorStepS087:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS088, true
-		case anchorStepS088:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS089, true
-		case anchorStepS089:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS090, true
-		case anchorStepS090:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS091, true
-		case anchorStepS091:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS092, true
-		case anchorStepS092:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS093, true
-		case anchorStepS093:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS094, true
-		case anchorStepS094:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS095, true
-		case anchorStepS095:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS096, true
-		case anchorStepS096:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS097, true
-		case anchorStepS097:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS098, true
-		case anchorStepS098:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS099, true
-		case anchorStepS099:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS100, true
-		case anchorStepS100:
-			u, err = w.h.Count(sctx, s)
-			next, plain = anchorStepS101, true
 		case anchorStepS101:
 			next, err = w.stepS101(sctx, &s)
+		default:
+			// A plain state.
+			call, next = anchorPlain[step].call, anchorPlain[step].next
+			switch call {
+			case anchorCallCount:
+				u, err = w.h.Count(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != anchorNoCall && err != nil {
 			err = &flowcrt.StateError{State: anchorStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != anchorNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)
@@ -772,7 +670,7 @@ func (w *Anchor) stepS101(ctx context.Context, s *AnchorState) (anchorStep, erro
 	if err != nil {
 		return anchorDone, &flowcrt.StateError{State: "s101", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextS101(), nil
 }
 

@@ -24,7 +24,8 @@ type LoopState struct {
 }
 
 // LoopUpdate is a partial update of LoopState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type LoopUpdate struct {
 	v   LoopState // values of the set fields
 	set uint8     // which fields are set: bit i for the i-th field of the schema
@@ -32,16 +33,26 @@ type LoopUpdate struct {
 
 // WithN sets n; it is added to the current value.
 func (u LoopUpdate) WithN(v int) LoopUpdate {
+	u.SetN(v)
+	return u
+}
+
+// SetN sets n in place, as WithN does on a copy.
+func (u *LoopUpdate) SetN(v int) {
 	u.v.N = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // WithLimit sets limit.
 func (u LoopUpdate) WithLimit(v int) LoopUpdate {
+	u.SetLimit(v)
+	return u
+}
+
+// SetLimit sets limit in place, as WithLimit does on a copy.
+func (u *LoopUpdate) SetLimit(v int) {
 	u.v.Limit = v
 	u.set |= (1 << 1)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -61,12 +72,14 @@ func (u *LoopUpdate) UnmarshalJSON(data []byte) error {
 
 var loopFields = []string{"n", "limit"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *LoopState) apply(u LoopUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *LoopState) apply(u *LoopUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.N += u.v.N
 	}
-	if u.set&(1<<1) != 0 {
+	if set&(1<<1) != 0 {
 		s.Limit = u.v.Limit
 	}
 }
@@ -79,17 +92,29 @@ type LoopHandlers interface {
 	Tock(ctx context.Context, s LoopState) (LoopUpdate, error)
 }
 
+// LoopHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type LoopHandlersInto interface {
+	// TockInto is Tock, writing the update into u.
+	TockInto(ctx context.Context, s LoopState, u *LoopUpdate) error
+}
+
 // Loop runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Loop struct {
-	h   LoopHandlers
-	cfg flowcrt.Config
+	h    LoopHandlers
+	into LoopHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewLoop returns the workflow over your handlers.
 func NewLoop(h LoopHandlers, opts ...flowcrt.Option) *Loop {
+	into, _ := h.(LoopHandlersInto)
 	return &Loop{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -161,8 +186,10 @@ func (w *Loop) sessions() *flowcrt.Sessions[LoopState, LoopUpdate] {
 		Workflow: "Loop",
 		Schema:   loopSchema,
 		Start:    "tick",
-		Merge:    (*LoopState).apply,
-		Run:      w.runAt,
+		Merge: func(s *LoopState, u LoopUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -174,6 +201,24 @@ func (w *Loop) runAt(ctx context.Context, sess *flowcrt.Session, s LoopState, st
 	}
 	step := loopStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// loopCall names the handler a plain state calls; loopNoCall: the state is not plain.
+type loopCall uint32
+
+const (
+	loopNoCall loopCall = iota
+	loopCallTock
+)
+
+// loopPlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var loopPlain = [len(loopStateIDs)]struct {
+	call loopCall
+	next loopStep
+}{
+	loopStepTock: {loopCallTock, loopStepTick},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -198,9 +243,49 @@ func (w *Loop) run(ctx context.Context, sess *flowcrt.Session, s LoopState, step
 			end(err)
 		}
 	}()
+	var u LoopUpdate // the update of a plain state
+	// Handlers that implement LoopHandlersInto write a plain state's update here.
+	var into *LoopUpdate
+	if w.into != nil {
+		into = new(LoopUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != loopDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; loopPlain[cur].call != loopNoCall; cur = loopPlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch loopPlain[cur].call {
+				case loopCallTock:
+					e = w.into.TockInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: loopStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = LoopUpdate{}
+			}
+			if step = cur; step == loopDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -210,19 +295,22 @@ func (w *Loop) run(ctx context.Context, sess *flowcrt.Session, s LoopState, step
 			sctx, leave = w.cfg.Observer.State(sctx, loopStateIDs[step])
 		}
 		var next loopStep
-		var u LoopUpdate // the update of an inline state
-		plain := false
+		var call loopCall // the handler of a plain state
 		switch step {
 		case loopStepTick:
 			next, err = w.stepTick(sctx, &s)
-		case loopStepTock:
-			u, err = w.h.Tock(sctx, s)
-			next, plain = loopStepTick, true
+		default:
+			// A plain state.
+			call, next = loopPlain[step].call, loopPlain[step].next
+			switch call {
+			case loopCallTock:
+				u, err = w.h.Tock(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != loopNoCall && err != nil {
 			err = &flowcrt.StateError{State: loopStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != loopNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)
@@ -246,7 +334,7 @@ func (w *Loop) stepTick(ctx context.Context, s *LoopState) (loopStep, error) {
 	if err != nil {
 		return loopDone, &flowcrt.StateError{State: "tick", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextTick(), nil
 }
 

@@ -104,9 +104,14 @@ func (w *Chat) run(ctx context.Context, s *flowcrt.ChainState, step chatStep) (e
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != chatDone {
-		if err = ctx.Err(); err != nil {
-			return err
+		if done != nil {
+			select {
+			case <-done:
+				return ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {

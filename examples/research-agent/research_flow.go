@@ -30,7 +30,8 @@ type ResearchState struct {
 }
 
 // ResearchUpdate is a partial update of ResearchState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type ResearchUpdate struct {
 	v   ResearchState // values of the set fields
 	set uint8         // which fields are set: bit i for the i-th field of the schema
@@ -38,37 +39,62 @@ type ResearchUpdate struct {
 
 // WithQuestion sets question.
 func (u ResearchUpdate) WithQuestion(v string) ResearchUpdate {
+	u.SetQuestion(v)
+	return u
+}
+
+// SetQuestion sets question in place, as WithQuestion does on a copy.
+func (u *ResearchUpdate) SetQuestion(v string) {
 	u.v.Question = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // WithQuery sets query.
 func (u ResearchUpdate) WithQuery(v string) ResearchUpdate {
+	u.SetQuery(v)
+	return u
+}
+
+// SetQuery sets query in place, as WithQuery does on a copy.
+func (u *ResearchUpdate) SetQuery(v string) {
 	u.v.Query = v
 	u.set |= (1 << 1)
-	return u
 }
 
 // WithContext sets context; it is appended to the current value.
 func (u ResearchUpdate) WithContext(v []string) ResearchUpdate {
+	u.SetContext(v)
+	return u
+}
+
+// SetContext sets context in place, as WithContext does on a copy.
+func (u *ResearchUpdate) SetContext(v []string) {
 	u.v.Context = v
 	u.set |= (1 << 2)
-	return u
 }
 
 // WithSearches sets searches; it is added to the current value.
 func (u ResearchUpdate) WithSearches(v int) ResearchUpdate {
+	u.SetSearches(v)
+	return u
+}
+
+// SetSearches sets searches in place, as WithSearches does on a copy.
+func (u *ResearchUpdate) SetSearches(v int) {
 	u.v.Searches = v
 	u.set |= (1 << 3)
-	return u
 }
 
 // WithAnswer sets answer.
 func (u ResearchUpdate) WithAnswer(v string) ResearchUpdate {
+	u.SetAnswer(v)
+	return u
+}
+
+// SetAnswer sets answer in place, as WithAnswer does on a copy.
+func (u *ResearchUpdate) SetAnswer(v string) {
 	u.v.Answer = v
 	u.set |= (1 << 4)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -97,21 +123,23 @@ func (u *ResearchUpdate) UnmarshalJSON(data []byte) error {
 
 var researchFields = []string{"question", "query", "context", "searches", "answer"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *ResearchState) apply(u ResearchUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *ResearchState) apply(u *ResearchUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Question = u.v.Question
 	}
-	if u.set&(1<<1) != 0 {
+	if set&(1<<1) != 0 {
 		s.Query = u.v.Query
 	}
-	if u.set&(1<<2) != 0 {
+	if set&(1<<2) != 0 {
 		s.Context = flowcrt.AppendSlice(s.Context, u.v.Context)
 	}
-	if u.set&(1<<3) != 0 {
+	if set&(1<<3) != 0 {
 		s.Searches += u.v.Searches
 	}
-	if u.set&(1<<4) != 0 {
+	if set&(1<<4) != 0 {
 		s.Answer = u.v.Answer
 	}
 }
@@ -126,17 +154,29 @@ type ResearchHandlers interface {
 	Answer(ctx context.Context, s ResearchState) (ResearchUpdate, error)
 }
 
+// ResearchHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type ResearchHandlersInto interface {
+	// AnswerInto is Answer, writing the update into u.
+	AnswerInto(ctx context.Context, s ResearchState, u *ResearchUpdate) error
+}
+
 // Research runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Research struct {
-	h   ResearchHandlers
-	cfg flowcrt.Config
+	h    ResearchHandlers
+	into ResearchHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewResearch returns the workflow over your handlers.
 func NewResearch(h ResearchHandlers, opts ...flowcrt.Option) *Research {
+	into, _ := h.(ResearchHandlersInto)
 	return &Research{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -210,8 +250,10 @@ func (w *Research) sessions() *flowcrt.Sessions[ResearchState, ResearchUpdate] {
 		Workflow: "Research",
 		Schema:   researchSchema,
 		Start:    "decide",
-		Merge:    (*ResearchState).apply,
-		Run:      w.runAt,
+		Merge: func(s *ResearchState, u ResearchUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -223,6 +265,24 @@ func (w *Research) runAt(ctx context.Context, sess *flowcrt.Session, s ResearchS
 	}
 	step := researchStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// researchCall names the handler a plain state calls; researchNoCall: the state is not plain.
+type researchCall uint32
+
+const (
+	researchNoCall researchCall = iota
+	researchCallAnswer
+)
+
+// researchPlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var researchPlain = [len(researchStateIDs)]struct {
+	call researchCall
+	next researchStep
+}{
+	researchStepAnswer: {researchCallAnswer, researchDone},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -247,9 +307,49 @@ func (w *Research) run(ctx context.Context, sess *flowcrt.Session, s ResearchSta
 			end(err)
 		}
 	}()
+	var u ResearchUpdate // the update of a plain state
+	// Handlers that implement ResearchHandlersInto write a plain state's update here.
+	var into *ResearchUpdate
+	if w.into != nil {
+		into = new(ResearchUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != researchDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; researchPlain[cur].call != researchNoCall; cur = researchPlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch researchPlain[cur].call {
+				case researchCallAnswer:
+					e = w.into.AnswerInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: researchStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = ResearchUpdate{}
+			}
+			if step = cur; step == researchDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -259,21 +359,24 @@ func (w *Research) run(ctx context.Context, sess *flowcrt.Session, s ResearchSta
 			sctx, leave = w.cfg.Observer.State(sctx, researchStateIDs[step])
 		}
 		var next researchStep
-		var u ResearchUpdate // the update of an inline state
-		plain := false
+		var call researchCall // the handler of a plain state
 		switch step {
 		case researchStepDecide:
 			next, err = w.stepDecide(sctx, &s)
 		case researchStepSearch:
 			next, err = w.stepSearch(sctx, &s)
-		case researchStepAnswer:
-			u, err = w.h.Answer(sctx, s)
-			next, plain = researchDone, true
+		default:
+			// A plain state.
+			call, next = researchPlain[step].call, researchPlain[step].next
+			switch call {
+			case researchCallAnswer:
+				u, err = w.h.Answer(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != researchNoCall && err != nil {
 			err = &flowcrt.StateError{State: researchStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != researchNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)
@@ -297,7 +400,7 @@ func (w *Research) stepDecide(ctx context.Context, s *ResearchState) (researchSt
 	if err != nil {
 		return researchDone, &flowcrt.StateError{State: "decide", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextDecide(action), nil
 }
 
@@ -333,7 +436,7 @@ func (w *Research) stepSearch(ctx context.Context, s *ResearchState) (researchSt
 	if err != nil {
 		return researchDone, &flowcrt.StateError{State: "search", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return researchStepDecide, nil
 }
 

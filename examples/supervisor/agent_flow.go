@@ -28,7 +28,8 @@ type AgentState struct {
 }
 
 // AgentUpdate is a partial update of AgentState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type AgentUpdate struct {
 	v   AgentState // values of the set fields
 	set uint8      // which fields are set: bit i for the i-th field of the schema
@@ -36,30 +37,50 @@ type AgentUpdate struct {
 
 // WithQuestion sets question.
 func (u AgentUpdate) WithQuestion(v string) AgentUpdate {
+	u.SetQuestion(v)
+	return u
+}
+
+// SetQuestion sets question in place, as WithQuestion does on a copy.
+func (u *AgentUpdate) SetQuestion(v string) {
 	u.v.Question = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // WithQuery sets query.
 func (u AgentUpdate) WithQuery(v string) AgentUpdate {
+	u.SetQuery(v)
+	return u
+}
+
+// SetQuery sets query in place, as WithQuery does on a copy.
+func (u *AgentUpdate) SetQuery(v string) {
 	u.v.Query = v
 	u.set |= (1 << 1)
-	return u
 }
 
 // WithContext sets context; it is appended to the current value.
 func (u AgentUpdate) WithContext(v []string) AgentUpdate {
+	u.SetContext(v)
+	return u
+}
+
+// SetContext sets context in place, as WithContext does on a copy.
+func (u *AgentUpdate) SetContext(v []string) {
 	u.v.Context = v
 	u.set |= (1 << 2)
-	return u
 }
 
 // WithAnswer sets answer.
 func (u AgentUpdate) WithAnswer(v string) AgentUpdate {
+	u.SetAnswer(v)
+	return u
+}
+
+// SetAnswer sets answer in place, as WithAnswer does on a copy.
+func (u *AgentUpdate) SetAnswer(v string) {
 	u.v.Answer = v
 	u.set |= (1 << 3)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -85,18 +106,20 @@ func (u *AgentUpdate) UnmarshalJSON(data []byte) error {
 
 var agentFields = []string{"question", "query", "context", "answer"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *AgentState) apply(u AgentUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *AgentState) apply(u *AgentUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Question = u.v.Question
 	}
-	if u.set&(1<<1) != 0 {
+	if set&(1<<1) != 0 {
 		s.Query = u.v.Query
 	}
-	if u.set&(1<<2) != 0 {
+	if set&(1<<2) != 0 {
 		s.Context = flowcrt.AppendSlice(s.Context, u.v.Context)
 	}
-	if u.set&(1<<3) != 0 {
+	if set&(1<<3) != 0 {
 		s.Answer = u.v.Answer
 	}
 }
@@ -111,17 +134,31 @@ type AgentHandlers interface {
 	Answer(ctx context.Context, s AgentState) (AgentUpdate, error)
 }
 
+// AgentHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type AgentHandlersInto interface {
+	// SearchInto is Search, writing the update into u.
+	SearchInto(ctx context.Context, s AgentState, u *AgentUpdate) error
+	// AnswerInto is Answer, writing the update into u.
+	AnswerInto(ctx context.Context, s AgentState, u *AgentUpdate) error
+}
+
 // Agent runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Agent struct {
-	h   AgentHandlers
-	cfg flowcrt.Config
+	h    AgentHandlers
+	into AgentHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewAgent returns the workflow over your handlers.
 func NewAgent(h AgentHandlers, opts ...flowcrt.Option) *Agent {
+	into, _ := h.(AgentHandlersInto)
 	return &Agent{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -195,8 +232,10 @@ func (w *Agent) sessions() *flowcrt.Sessions[AgentState, AgentUpdate] {
 		Workflow: "Agent",
 		Schema:   agentSchema,
 		Start:    "decide",
-		Merge:    (*AgentState).apply,
-		Run:      w.runAt,
+		Merge: func(s *AgentState, u AgentUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -208,6 +247,26 @@ func (w *Agent) runAt(ctx context.Context, sess *flowcrt.Session, s AgentState, 
 	}
 	step := agentStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// agentCall names the handler a plain state calls; agentNoCall: the state is not plain.
+type agentCall uint32
+
+const (
+	agentNoCall agentCall = iota
+	agentCallSearch
+	agentCallAnswer
+)
+
+// agentPlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var agentPlain = [len(agentStateIDs)]struct {
+	call agentCall
+	next agentStep
+}{
+	agentStepSearch: {agentCallSearch, agentStepDecide},
+	agentStepAnswer: {agentCallAnswer, agentDone},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -232,9 +291,51 @@ func (w *Agent) run(ctx context.Context, sess *flowcrt.Session, s AgentState, st
 			end(err)
 		}
 	}()
+	var u AgentUpdate // the update of a plain state
+	// Handlers that implement AgentHandlersInto write a plain state's update here.
+	var into *AgentUpdate
+	if w.into != nil {
+		into = new(AgentUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != agentDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; agentPlain[cur].call != agentNoCall; cur = agentPlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch agentPlain[cur].call {
+				case agentCallSearch:
+					e = w.into.SearchInto(ctx, s, into)
+				case agentCallAnswer:
+					e = w.into.AnswerInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: agentStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = AgentUpdate{}
+			}
+			if step = cur; step == agentDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -244,22 +345,24 @@ func (w *Agent) run(ctx context.Context, sess *flowcrt.Session, s AgentState, st
 			sctx, leave = w.cfg.Observer.State(sctx, agentStateIDs[step])
 		}
 		var next agentStep
-		var u AgentUpdate // the update of an inline state
-		plain := false
+		var call agentCall // the handler of a plain state
 		switch step {
 		case agentStepDecide:
 			next, err = w.stepDecide(sctx, &s)
-		case agentStepSearch:
-			u, err = w.h.Search(sctx, s)
-			next, plain = agentStepDecide, true
-		case agentStepAnswer:
-			u, err = w.h.Answer(sctx, s)
-			next, plain = agentDone, true
+		default:
+			// A plain state.
+			call, next = agentPlain[step].call, agentPlain[step].next
+			switch call {
+			case agentCallSearch:
+				u, err = w.h.Search(sctx, s)
+			case agentCallAnswer:
+				u, err = w.h.Answer(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != agentNoCall && err != nil {
 			err = &flowcrt.StateError{State: agentStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != agentNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)
@@ -283,7 +386,7 @@ func (w *Agent) stepDecide(ctx context.Context, s *AgentState) (agentStep, error
 	if err != nil {
 		return agentDone, &flowcrt.StateError{State: "decide", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextDecide(action), nil
 }
 

@@ -30,7 +30,8 @@ type SupervisedState struct {
 }
 
 // SupervisedUpdate is a partial update of SupervisedState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type SupervisedUpdate struct {
 	v   SupervisedState // values of the set fields
 	set uint8           // which fields are set: bit i for the i-th field of the schema
@@ -38,37 +39,62 @@ type SupervisedUpdate struct {
 
 // WithQuestion sets question.
 func (u SupervisedUpdate) WithQuestion(v string) SupervisedUpdate {
+	u.SetQuestion(v)
+	return u
+}
+
+// SetQuestion sets question in place, as WithQuestion does on a copy.
+func (u *SupervisedUpdate) SetQuestion(v string) {
 	u.v.Question = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // WithQuery sets query.
 func (u SupervisedUpdate) WithQuery(v string) SupervisedUpdate {
+	u.SetQuery(v)
+	return u
+}
+
+// SetQuery sets query in place, as WithQuery does on a copy.
+func (u *SupervisedUpdate) SetQuery(v string) {
 	u.v.Query = v
 	u.set |= (1 << 1)
-	return u
 }
 
 // WithContext sets context; it is appended to the current value.
 func (u SupervisedUpdate) WithContext(v []string) SupervisedUpdate {
+	u.SetContext(v)
+	return u
+}
+
+// SetContext sets context in place, as WithContext does on a copy.
+func (u *SupervisedUpdate) SetContext(v []string) {
 	u.v.Context = v
 	u.set |= (1 << 2)
-	return u
 }
 
 // WithAnswer sets answer.
 func (u SupervisedUpdate) WithAnswer(v string) SupervisedUpdate {
+	u.SetAnswer(v)
+	return u
+}
+
+// SetAnswer sets answer in place, as WithAnswer does on a copy.
+func (u *SupervisedUpdate) SetAnswer(v string) {
 	u.v.Answer = v
 	u.set |= (1 << 3)
-	return u
 }
 
 // WithAttempts sets attempts; it is added to the current value.
 func (u SupervisedUpdate) WithAttempts(v int) SupervisedUpdate {
+	u.SetAttempts(v)
+	return u
+}
+
+// SetAttempts sets attempts in place, as WithAttempts does on a copy.
+func (u *SupervisedUpdate) SetAttempts(v int) {
 	u.v.Attempts = v
 	u.set |= (1 << 4)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -97,21 +123,23 @@ func (u *SupervisedUpdate) UnmarshalJSON(data []byte) error {
 
 var supervisedFields = []string{"question", "query", "context", "answer", "attempts"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *SupervisedState) apply(u SupervisedUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *SupervisedState) apply(u *SupervisedUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Question = u.v.Question
 	}
-	if u.set&(1<<1) != 0 {
+	if set&(1<<1) != 0 {
 		s.Query = u.v.Query
 	}
-	if u.set&(1<<2) != 0 {
+	if set&(1<<2) != 0 {
 		s.Context = flowcrt.AppendSlice(s.Context, u.v.Context)
 	}
-	if u.set&(1<<3) != 0 {
+	if set&(1<<3) != 0 {
 		s.Answer = u.v.Answer
 	}
-	if u.set&(1<<4) != 0 {
+	if set&(1<<4) != 0 {
 		s.Attempts += u.v.Attempts
 	}
 }
@@ -128,17 +156,31 @@ type SupervisedHandlers interface {
 	Supervise(ctx context.Context, s SupervisedState) (SupervisedUpdate, string, error)
 }
 
+// SupervisedHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type SupervisedHandlersInto interface {
+	// SearchInto is Search, writing the update into u.
+	SearchInto(ctx context.Context, s SupervisedState, u *SupervisedUpdate) error
+	// AnswerInto is Answer, writing the update into u.
+	AnswerInto(ctx context.Context, s SupervisedState, u *SupervisedUpdate) error
+}
+
 // Supervised runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Supervised struct {
-	h   SupervisedHandlers
-	cfg flowcrt.Config
+	h    SupervisedHandlers
+	into SupervisedHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewSupervised returns the workflow over your handlers.
 func NewSupervised(h SupervisedHandlers, opts ...flowcrt.Option) *Supervised {
+	into, _ := h.(SupervisedHandlersInto)
 	return &Supervised{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -214,8 +256,10 @@ func (w *Supervised) sessions() *flowcrt.Sessions[SupervisedState, SupervisedUpd
 		Workflow: "Supervised",
 		Schema:   supervisedSchema,
 		Start:    "decide",
-		Merge:    (*SupervisedState).apply,
-		Run:      w.runAt,
+		Merge: func(s *SupervisedState, u SupervisedUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -227,6 +271,26 @@ func (w *Supervised) runAt(ctx context.Context, sess *flowcrt.Session, s Supervi
 	}
 	step := supervisedStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// supervisedCall names the handler a plain state calls; supervisedNoCall: the state is not plain.
+type supervisedCall uint32
+
+const (
+	supervisedNoCall supervisedCall = iota
+	supervisedCallSearch
+	supervisedCallAnswer
+)
+
+// supervisedPlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var supervisedPlain = [len(supervisedStateIDs)]struct {
+	call supervisedCall
+	next supervisedStep
+}{
+	supervisedStepSearch: {supervisedCallSearch, supervisedStepDecide},
+	supervisedStepAnswer: {supervisedCallAnswer, supervisedStepSupervise},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -251,9 +315,51 @@ func (w *Supervised) run(ctx context.Context, sess *flowcrt.Session, s Supervise
 			end(err)
 		}
 	}()
+	var u SupervisedUpdate // the update of a plain state
+	// Handlers that implement SupervisedHandlersInto write a plain state's update here.
+	var into *SupervisedUpdate
+	if w.into != nil {
+		into = new(SupervisedUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != supervisedDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; supervisedPlain[cur].call != supervisedNoCall; cur = supervisedPlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch supervisedPlain[cur].call {
+				case supervisedCallSearch:
+					e = w.into.SearchInto(ctx, s, into)
+				case supervisedCallAnswer:
+					e = w.into.AnswerInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: supervisedStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = SupervisedUpdate{}
+			}
+			if step = cur; step == supervisedDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -263,24 +369,26 @@ func (w *Supervised) run(ctx context.Context, sess *flowcrt.Session, s Supervise
 			sctx, leave = w.cfg.Observer.State(sctx, supervisedStateIDs[step])
 		}
 		var next supervisedStep
-		var u SupervisedUpdate // the update of an inline state
-		plain := false
+		var call supervisedCall // the handler of a plain state
 		switch step {
 		case supervisedStepDecide:
 			next, err = w.stepDecide(sctx, &s)
-		case supervisedStepSearch:
-			u, err = w.h.Search(sctx, s)
-			next, plain = supervisedStepDecide, true
-		case supervisedStepAnswer:
-			u, err = w.h.Answer(sctx, s)
-			next, plain = supervisedStepSupervise, true
 		case supervisedStepSupervise:
 			next, err = w.stepSupervise(sctx, &s)
+		default:
+			// A plain state.
+			call, next = supervisedPlain[step].call, supervisedPlain[step].next
+			switch call {
+			case supervisedCallSearch:
+				u, err = w.h.Search(sctx, s)
+			case supervisedCallAnswer:
+				u, err = w.h.Answer(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != supervisedNoCall && err != nil {
 			err = &flowcrt.StateError{State: supervisedStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != supervisedNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)
@@ -304,7 +412,7 @@ func (w *Supervised) stepDecide(ctx context.Context, s *SupervisedState) (superv
 	if err != nil {
 		return supervisedDone, &flowcrt.StateError{State: "decide", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextDecide(action), nil
 }
 
@@ -325,7 +433,7 @@ func (w *Supervised) stepSupervise(ctx context.Context, s *SupervisedState) (sup
 	if err != nil {
 		return supervisedDone, &flowcrt.StateError{State: "supervise", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextSupervise(action), nil
 }
 

@@ -31,7 +31,8 @@ type TriageState struct {
 }
 
 // TriageUpdate is a partial update of TriageState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type TriageUpdate struct {
 	v   TriageState // values of the set fields
 	set uint8       // which fields are set: bit i for the i-th field of the schema
@@ -39,37 +40,62 @@ type TriageUpdate struct {
 
 // WithTicket sets ticket.
 func (u TriageUpdate) WithTicket(v Ticket) TriageUpdate {
+	u.SetTicket(v)
+	return u
+}
+
+// SetTicket sets ticket in place, as WithTicket does on a copy.
+func (u *TriageUpdate) SetTicket(v Ticket) {
 	u.v.Ticket = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // WithStatus sets status.
 func (u TriageUpdate) WithStatus(v string) TriageUpdate {
+	u.SetStatus(v)
+	return u
+}
+
+// SetStatus sets status in place, as WithStatus does on a copy.
+func (u *TriageUpdate) SetStatus(v string) {
 	u.v.Status = v
 	u.set |= (1 << 1)
-	return u
 }
 
 // WithLabels sets labels; its keys are merged into the current map.
 func (u TriageUpdate) WithLabels(v map[string]string) TriageUpdate {
+	u.SetLabels(v)
+	return u
+}
+
+// SetLabels sets labels in place, as WithLabels does on a copy.
+func (u *TriageUpdate) SetLabels(v map[string]string) {
 	u.v.Labels = v
 	u.set |= (1 << 2)
-	return u
 }
 
 // WithMessages sets messages; its messages are appended to the history.
 func (u TriageUpdate) WithMessages(v flowcrt.Messages) TriageUpdate {
+	u.SetMessages(v)
+	return u
+}
+
+// SetMessages sets messages in place, as WithMessages does on a copy.
+func (u *TriageUpdate) SetMessages(v flowcrt.Messages) {
 	u.v.Messages = v
 	u.set |= (1 << 3)
-	return u
 }
 
 // WithAttempts sets attempts; it is added to the current value.
 func (u TriageUpdate) WithAttempts(v int) TriageUpdate {
+	u.SetAttempts(v)
+	return u
+}
+
+// SetAttempts sets attempts in place, as WithAttempts does on a copy.
+func (u *TriageUpdate) SetAttempts(v int) {
 	u.v.Attempts = v
 	u.set |= (1 << 4)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -98,21 +124,23 @@ func (u *TriageUpdate) UnmarshalJSON(data []byte) error {
 
 var triageFields = []string{"ticket", "status", "labels", "messages", "attempts"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *TriageState) apply(u TriageUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *TriageState) apply(u *TriageUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Ticket = u.v.Ticket
 	}
-	if u.set&(1<<1) != 0 {
+	if set&(1<<1) != 0 {
 		s.Status = u.v.Status
 	}
-	if u.set&(1<<2) != 0 {
+	if set&(1<<2) != 0 {
 		s.Labels = flowcrt.MergeMap(s.Labels, u.v.Labels)
 	}
-	if u.set&(1<<3) != 0 {
+	if set&(1<<3) != 0 {
 		s.Messages = flowcrt.AppendSlice(s.Messages, u.v.Messages)
 	}
-	if u.set&(1<<4) != 0 {
+	if set&(1<<4) != 0 {
 		s.Attempts += u.v.Attempts
 	}
 }
@@ -129,17 +157,33 @@ type TriageHandlers interface {
 	Escalate(ctx context.Context, s TriageState) (TriageUpdate, error)
 }
 
+// TriageHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type TriageHandlersInto interface {
+	// FixInto is Fix, writing the update into u.
+	FixInto(ctx context.Context, s TriageState, u *TriageUpdate) error
+	// AnswerInto is Answer, writing the update into u.
+	AnswerInto(ctx context.Context, s TriageState, u *TriageUpdate) error
+	// EscalateInto is Escalate, writing the update into u.
+	EscalateInto(ctx context.Context, s TriageState, u *TriageUpdate) error
+}
+
 // Triage runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Triage struct {
-	h   TriageHandlers
-	cfg flowcrt.Config
+	h    TriageHandlers
+	into TriageHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewTriage returns the workflow over your handlers.
 func NewTriage(h TriageHandlers, opts ...flowcrt.Option) *Triage {
+	into, _ := h.(TriageHandlersInto)
 	return &Triage{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -215,8 +259,10 @@ func (w *Triage) sessions() *flowcrt.Sessions[TriageState, TriageUpdate] {
 		Workflow: "Triage",
 		Schema:   triageSchema,
 		Start:    "classify",
-		Merge:    (*TriageState).apply,
-		Run:      w.runAt,
+		Merge: func(s *TriageState, u TriageUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -228,6 +274,28 @@ func (w *Triage) runAt(ctx context.Context, sess *flowcrt.Session, s TriageState
 	}
 	step := triageStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// triageCall names the handler a plain state calls; triageNoCall: the state is not plain.
+type triageCall uint32
+
+const (
+	triageNoCall triageCall = iota
+	triageCallFix
+	triageCallAnswer
+	triageCallEscalate
+)
+
+// triagePlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var triagePlain = [len(triageStateIDs)]struct {
+	call triageCall
+	next triageStep
+}{
+	triageStepFix:      {triageCallFix, triageStepAnswer},
+	triageStepAnswer:   {triageCallAnswer, triageDone},
+	triageStepEscalate: {triageCallEscalate, triageDone},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -252,9 +320,53 @@ func (w *Triage) run(ctx context.Context, sess *flowcrt.Session, s TriageState, 
 			end(err)
 		}
 	}()
+	var u TriageUpdate // the update of a plain state
+	// Handlers that implement TriageHandlersInto write a plain state's update here.
+	var into *TriageUpdate
+	if w.into != nil {
+		into = new(TriageUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != triageDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; triagePlain[cur].call != triageNoCall; cur = triagePlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch triagePlain[cur].call {
+				case triageCallFix:
+					e = w.into.FixInto(ctx, s, into)
+				case triageCallAnswer:
+					e = w.into.AnswerInto(ctx, s, into)
+				case triageCallEscalate:
+					e = w.into.EscalateInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: triageStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = TriageUpdate{}
+			}
+			if step = cur; step == triageDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -264,25 +376,26 @@ func (w *Triage) run(ctx context.Context, sess *flowcrt.Session, s TriageState, 
 			sctx, leave = w.cfg.Observer.State(sctx, triageStateIDs[step])
 		}
 		var next triageStep
-		var u TriageUpdate // the update of an inline state
-		plain := false
+		var call triageCall // the handler of a plain state
 		switch step {
 		case triageStepClassify:
 			next, err = w.stepClassify(sctx, &s)
-		case triageStepFix:
-			u, err = w.h.Fix(sctx, s)
-			next, plain = triageStepAnswer, true
-		case triageStepAnswer:
-			u, err = w.h.Answer(sctx, s)
-			next, plain = triageDone, true
-		case triageStepEscalate:
-			u, err = w.h.Escalate(sctx, s)
-			next, plain = triageDone, true
+		default:
+			// A plain state.
+			call, next = triagePlain[step].call, triagePlain[step].next
+			switch call {
+			case triageCallFix:
+				u, err = w.h.Fix(sctx, s)
+			case triageCallAnswer:
+				u, err = w.h.Answer(sctx, s)
+			case triageCallEscalate:
+				u, err = w.h.Escalate(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != triageNoCall && err != nil {
 			err = &flowcrt.StateError{State: triageStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != triageNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)
@@ -323,7 +436,7 @@ func (w *Triage) stepClassify(ctx context.Context, s *TriageState) (triageStep, 
 	if err != nil {
 		return triageStepEscalate, nil
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextClassify(), nil
 }
 

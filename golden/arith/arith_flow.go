@@ -29,7 +29,8 @@ type ArithState struct {
 }
 
 // ArithUpdate is a partial update of ArithState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type ArithUpdate struct {
 	v   ArithState // values of the set fields
 	set uint8      // which fields are set: bit i for the i-th field of the schema
@@ -37,37 +38,62 @@ type ArithUpdate struct {
 
 // WithCount sets count.
 func (u ArithUpdate) WithCount(v int) ArithUpdate {
+	u.SetCount(v)
+	return u
+}
+
+// SetCount sets count in place, as WithCount does on a copy.
+func (u *ArithUpdate) SetCount(v int) {
 	u.v.Count = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // WithDivisor sets divisor.
 func (u ArithUpdate) WithDivisor(v int) ArithUpdate {
+	u.SetDivisor(v)
+	return u
+}
+
+// SetDivisor sets divisor in place, as WithDivisor does on a copy.
+func (u *ArithUpdate) SetDivisor(v int) {
 	u.v.Divisor = v
 	u.set |= (1 << 1)
-	return u
 }
 
 // WithScore sets score.
 func (u ArithUpdate) WithScore(v float64) ArithUpdate {
+	u.SetScore(v)
+	return u
+}
+
+// SetScore sets score in place, as WithScore does on a copy.
+func (u *ArithUpdate) SetScore(v float64) {
 	u.v.Score = v
 	u.set |= (1 << 2)
-	return u
 }
 
 // WithFlag sets flag.
 func (u ArithUpdate) WithFlag(v bool) ArithUpdate {
+	u.SetFlag(v)
+	return u
+}
+
+// SetFlag sets flag in place, as WithFlag does on a copy.
+func (u *ArithUpdate) SetFlag(v bool) {
 	u.v.Flag = v
 	u.set |= (1 << 3)
-	return u
 }
 
 // WithTrail sets trail; it is appended to the current value.
 func (u ArithUpdate) WithTrail(v []string) ArithUpdate {
+	u.SetTrail(v)
+	return u
+}
+
+// SetTrail sets trail in place, as WithTrail does on a copy.
+func (u *ArithUpdate) SetTrail(v []string) {
 	u.v.Trail = v
 	u.set |= (1 << 4)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -96,21 +122,23 @@ func (u *ArithUpdate) UnmarshalJSON(data []byte) error {
 
 var arithFields = []string{"count", "divisor", "score", "flag", "trail"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *ArithState) apply(u ArithUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *ArithState) apply(u *ArithUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Count = u.v.Count
 	}
-	if u.set&(1<<1) != 0 {
+	if set&(1<<1) != 0 {
 		s.Divisor = u.v.Divisor
 	}
-	if u.set&(1<<2) != 0 {
+	if set&(1<<2) != 0 {
 		s.Score = u.v.Score
 	}
-	if u.set&(1<<3) != 0 {
+	if set&(1<<3) != 0 {
 		s.Flag = u.v.Flag
 	}
-	if u.set&(1<<4) != 0 {
+	if set&(1<<4) != 0 {
 		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
@@ -121,17 +149,29 @@ type ArithHandlers interface {
 	Visit(ctx context.Context, s ArithState) (ArithUpdate, error)
 }
 
+// ArithHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type ArithHandlersInto interface {
+	// VisitInto is Visit, writing the update into u.
+	VisitInto(ctx context.Context, s ArithState, u *ArithUpdate) error
+}
+
 // Arith runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Arith struct {
-	h   ArithHandlers
-	cfg flowcrt.Config
+	h    ArithHandlers
+	into ArithHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewArith returns the workflow over your handlers.
 func NewArith(h ArithHandlers, opts ...flowcrt.Option) *Arith {
+	into, _ := h.(ArithHandlersInto)
 	return &Arith{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -215,8 +255,10 @@ func (w *Arith) sessions() *flowcrt.Sessions[ArithState, ArithUpdate] {
 		Workflow: "Arith",
 		Schema:   arithSchema,
 		Start:    "check",
-		Merge:    (*ArithState).apply,
-		Run:      w.runAt,
+		Merge: func(s *ArithState, u ArithUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -228,6 +270,29 @@ func (w *Arith) runAt(ctx context.Context, sess *flowcrt.Session, s ArithState, 
 	}
 	step := arithStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// arithCall names the handler a plain state calls; arithNoCall: the state is not plain.
+type arithCall uint32
+
+const (
+	arithNoCall arithCall = iota
+	arithCallVisit
+)
+
+// arithPlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var arithPlain = [len(arithStateIDs)]struct {
+	call arithCall
+	next arithStep
+}{
+	arithStepOdd:      {arithCallVisit, arithDone},
+	arithStepBig:      {arithCallVisit, arithDone},
+	arithStepHalf:     {arithCallVisit, arithDone},
+	arithStepHigh:     {arithCallVisit, arithDone},
+	arithStepNegative: {arithCallVisit, arithDone},
+	arithStepOther:    {arithCallVisit, arithDone},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -252,9 +317,49 @@ func (w *Arith) run(ctx context.Context, sess *flowcrt.Session, s ArithState, st
 			end(err)
 		}
 	}()
+	var u ArithUpdate // the update of a plain state
+	// Handlers that implement ArithHandlersInto write a plain state's update here.
+	var into *ArithUpdate
+	if w.into != nil {
+		into = new(ArithUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != arithDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; arithPlain[cur].call != arithNoCall; cur = arithPlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch arithPlain[cur].call {
+				case arithCallVisit:
+					e = w.into.VisitInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: arithStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = ArithUpdate{}
+			}
+			if step = cur; step == arithDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -264,36 +369,24 @@ func (w *Arith) run(ctx context.Context, sess *flowcrt.Session, s ArithState, st
 			sctx, leave = w.cfg.Observer.State(sctx, arithStateIDs[step])
 		}
 		var next arithStep
-		var u ArithUpdate // the update of an inline state
-		plain := false
+		var call arithCall // the handler of a plain state
 		switch step {
 		case arithStepCheck:
 			next, err = w.stepCheck(sctx, &s)
 		case arithStepRatio:
 			next, err = w.stepRatio(sctx, &s)
-		case arithStepOdd:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = arithDone, true
-		case arithStepBig:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = arithDone, true
-		case arithStepHalf:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = arithDone, true
-		case arithStepHigh:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = arithDone, true
-		case arithStepNegative:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = arithDone, true
-		case arithStepOther:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = arithDone, true
+		default:
+			// A plain state.
+			call, next = arithPlain[step].call, arithPlain[step].next
+			switch call {
+			case arithCallVisit:
+				u, err = w.h.Visit(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != arithNoCall && err != nil {
 			err = &flowcrt.StateError{State: arithStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != arithNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)
@@ -317,7 +410,7 @@ func (w *Arith) stepCheck(ctx context.Context, s *ArithState) (arithStep, error)
 	if err != nil {
 		return arithDone, &flowcrt.StateError{State: "check", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextCheck(), nil
 }
 
@@ -337,7 +430,7 @@ func (w *Arith) stepRatio(ctx context.Context, s *ArithState) (arithStep, error)
 	if err != nil {
 		return arithDone, &flowcrt.StateError{State: "ratio", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextRatio(), nil
 }
 

@@ -153,9 +153,14 @@ func (w *Orders) run(ctx context.Context, x *flowcrt.ASLExec, in any, step order
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != ordersDone {
-		if err = ctx.Err(); err != nil {
-			return nil, err
+		if done != nil {
+			select {
+			case <-done:
+				return nil, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {
@@ -289,9 +294,14 @@ func (w *Orders) runPriceItems(ctx context.Context, x *flowcrt.ASLExec, in any) 
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != ordersDone {
-		if err = ctx.Err(); err != nil {
-			return nil, err
+		if done != nil {
+			select {
+			case <-done:
+				return nil, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {

@@ -192,9 +192,14 @@ func (w *Review) run(ctx context.Context, x *flowcrt.ASLExec, in any, step revie
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != reviewDone {
-		if err = ctx.Err(); err != nil {
-			return nil, err
+		if done != nil {
+			select {
+			case <-done:
+				return nil, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {
@@ -274,9 +279,14 @@ func (w *Review) runReviewTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, 
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != reviewDone {
-		if err = ctx.Err(); err != nil {
-			return nil, err
+		if done != nil {
+			select {
+			case <-done:
+				return nil, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {
@@ -412,9 +422,14 @@ func (w *Review) runResummarizeTemplateFrom(ctx context.Context, x *flowcrt.ASLE
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != reviewDone {
-		if err = ctx.Err(); err != nil {
-			return nil, err
+		if done != nil {
+			select {
+			case <-done:
+				return nil, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {
@@ -549,9 +564,14 @@ func (w *Review) runCheckTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, i
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != reviewDone {
-		if err = ctx.Err(); err != nil {
-			return nil, err
+		if done != nil {
+			select {
+			case <-done:
+				return nil, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {
@@ -710,9 +730,14 @@ func (w *Review) runLintTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != reviewDone {
-		if err = ctx.Err(); err != nil {
-			return nil, err
+		if done != nil {
+			select {
+			case <-done:
+				return nil, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {
@@ -790,9 +815,14 @@ func (w *Review) runRunTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in 
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != reviewDone {
-		if err = ctx.Err(); err != nil {
-			return nil, err
+		if done != nil {
+			select {
+			case <-done:
+				return nil, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {
@@ -923,9 +953,14 @@ func (w *Review) runNotifyTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, 
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != reviewDone {
-		if err = ctx.Err(); err != nil {
-			return nil, err
+		if done != nil {
+			select {
+			case <-done:
+				return nil, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {

@@ -158,9 +158,14 @@ func (w *Query) run(ctx context.Context, x *flowcrt.ASLExec, in any, step queryS
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != queryDone {
-		if err = ctx.Err(); err != nil {
-			return nil, err
+		if done != nil {
+			select {
+			case <-done:
+				return nil, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {
@@ -392,9 +397,14 @@ func (w *Query) runFanBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != queryDone {
-		if err = ctx.Err(); err != nil {
-			return nil, err
+		if done != nil {
+			select {
+			case <-done:
+				return nil, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {
@@ -489,9 +499,14 @@ func (w *Query) runFanBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != queryDone {
-		if err = ctx.Err(); err != nil {
-			return nil, err
+		if done != nil {
+			select {
+			case <-done:
+				return nil, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {
@@ -631,9 +646,14 @@ func (w *Query) runItemsItems(ctx context.Context, x *flowcrt.ASLExec, in any) (
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != queryDone {
-		if err = ctx.Err(); err != nil {
-			return nil, err
+		if done != nil {
+			select {
+			case <-done:
+				return nil, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {

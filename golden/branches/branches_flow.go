@@ -26,7 +26,8 @@ type BranchesState struct {
 }
 
 // BranchesUpdate is a partial update of BranchesState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type BranchesUpdate struct {
 	v   BranchesState // values of the set fields
 	set uint8         // which fields are set: bit i for the i-th field of the schema
@@ -34,9 +35,14 @@ type BranchesUpdate struct {
 
 // WithTrail sets trail; it is appended to the current value.
 func (u BranchesUpdate) WithTrail(v []string) BranchesUpdate {
+	u.SetTrail(v)
+	return u
+}
+
+// SetTrail sets trail in place, as WithTrail does on a copy.
+func (u *BranchesUpdate) SetTrail(v []string) {
 	u.v.Trail = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -53,9 +59,11 @@ func (u *BranchesUpdate) UnmarshalJSON(data []byte) error {
 
 var branchesFields = []string{"trail"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *BranchesState) apply(u BranchesUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *BranchesState) apply(u *BranchesUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
@@ -68,17 +76,29 @@ type BranchesHandlers interface {
 	Visit(ctx context.Context, s BranchesState) (BranchesUpdate, error)
 }
 
+// BranchesHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type BranchesHandlersInto interface {
+	// VisitInto is Visit, writing the update into u.
+	VisitInto(ctx context.Context, s BranchesState, u *BranchesUpdate) error
+}
+
 // Branches runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Branches struct {
-	h   BranchesHandlers
-	cfg flowcrt.Config
+	h    BranchesHandlers
+	into BranchesHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewBranches returns the workflow over your handlers.
 func NewBranches(h BranchesHandlers, opts ...flowcrt.Option) *Branches {
+	into, _ := h.(BranchesHandlersInto)
 	return &Branches{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -164,8 +184,10 @@ func (w *Branches) sessions() *flowcrt.Sessions[BranchesState, BranchesUpdate] {
 		Workflow: "Branches",
 		Schema:   branchesSchema,
 		Start:    "check",
-		Merge:    (*BranchesState).apply,
-		Run:      w.runAt,
+		Merge: func(s *BranchesState, u BranchesUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -177,6 +199,30 @@ func (w *Branches) runAt(ctx context.Context, sess *flowcrt.Session, s BranchesS
 	}
 	step := branchesStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// branchesCall names the handler a plain state calls; branchesNoCall: the state is not plain.
+type branchesCall uint32
+
+const (
+	branchesNoCall branchesCall = iota
+	branchesCallVisit
+)
+
+// branchesPlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var branchesPlain = [len(branchesStateIDs)]struct {
+	call branchesCall
+	next branchesStep
+}{
+	branchesStepServerError: {branchesCallVisit, branchesDone},
+	branchesStepNegative:    {branchesCallVisit, branchesDone},
+	branchesStepSuccess:     {branchesCallVisit, branchesDone},
+	branchesStepFailed:      {branchesCallVisit, branchesDone},
+	branchesStepErrored:     {branchesCallVisit, branchesDone},
+	branchesStepWritten:     {branchesCallVisit, branchesDone},
+	branchesStepDone:        {branchesCallVisit, branchesDone},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -201,9 +247,49 @@ func (w *Branches) run(ctx context.Context, sess *flowcrt.Session, s BranchesSta
 			end(err)
 		}
 	}()
+	var u BranchesUpdate // the update of a plain state
+	// Handlers that implement BranchesHandlersInto write a plain state's update here.
+	var into *BranchesUpdate
+	if w.into != nil {
+		into = new(BranchesUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != branchesDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; branchesPlain[cur].call != branchesNoCall; cur = branchesPlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch branchesPlain[cur].call {
+				case branchesCallVisit:
+					e = w.into.VisitInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: branchesStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = BranchesUpdate{}
+			}
+			if step = cur; step == branchesDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -213,39 +299,24 @@ func (w *Branches) run(ctx context.Context, sess *flowcrt.Session, s BranchesSta
 			sctx, leave = w.cfg.Observer.State(sctx, branchesStateIDs[step])
 		}
 		var next branchesStep
-		var u BranchesUpdate // the update of an inline state
-		plain := false
+		var call branchesCall // the handler of a plain state
 		switch step {
 		case branchesStepCheck:
 			next, err = w.stepCheck(sctx, &s)
 		case branchesStepTools:
 			next, err = w.stepTools(sctx, &s)
-		case branchesStepServerError:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = branchesDone, true
-		case branchesStepNegative:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = branchesDone, true
-		case branchesStepSuccess:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = branchesDone, true
-		case branchesStepFailed:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = branchesDone, true
-		case branchesStepErrored:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = branchesDone, true
-		case branchesStepWritten:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = branchesDone, true
-		case branchesStepDone:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = branchesDone, true
+		default:
+			// A plain state.
+			call, next = branchesPlain[step].call, branchesPlain[step].next
+			switch call {
+			case branchesCallVisit:
+				u, err = w.h.Visit(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != branchesNoCall && err != nil {
 			err = &flowcrt.StateError{State: branchesStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != branchesNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)
@@ -269,7 +340,7 @@ func (w *Branches) stepCheck(ctx context.Context, s *BranchesState) (branchesSte
 	if err != nil {
 		return branchesDone, &flowcrt.StateError{State: "check", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextCheck(eval), nil
 }
 
@@ -300,7 +371,7 @@ func (w *Branches) stepTools(ctx context.Context, s *BranchesState) (branchesSte
 	if err != nil {
 		return branchesDone, &flowcrt.StateError{State: "tools", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextTools(eval), nil
 }
 

@@ -25,7 +25,8 @@ type CatchState struct {
 }
 
 // CatchUpdate is a partial update of CatchState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type CatchUpdate struct {
 	v   CatchState // values of the set fields
 	set uint8      // which fields are set: bit i for the i-th field of the schema
@@ -33,9 +34,14 @@ type CatchUpdate struct {
 
 // WithTrail sets trail; it is appended to the current value.
 func (u CatchUpdate) WithTrail(v []string) CatchUpdate {
+	u.SetTrail(v)
+	return u
+}
+
+// SetTrail sets trail in place, as WithTrail does on a copy.
+func (u *CatchUpdate) SetTrail(v []string) {
 	u.v.Trail = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -52,9 +58,11 @@ func (u *CatchUpdate) UnmarshalJSON(data []byte) error {
 
 var catchFields = []string{"trail"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *CatchState) apply(u CatchUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *CatchState) apply(u *CatchUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
@@ -71,17 +79,33 @@ type CatchHandlers interface {
 	Publish(ctx context.Context, s CatchState) (CatchUpdate, error)
 }
 
+// CatchHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type CatchHandlersInto interface {
+	// FixerInto is Fixer, writing the update into u.
+	FixerInto(ctx context.Context, s CatchState, u *CatchUpdate) error
+	// FallbackInto is Fallback, writing the update into u.
+	FallbackInto(ctx context.Context, s CatchState, u *CatchUpdate) error
+	// PublishInto is Publish, writing the update into u.
+	PublishInto(ctx context.Context, s CatchState, u *CatchUpdate) error
+}
+
 // Catch runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Catch struct {
-	h   CatchHandlers
-	cfg flowcrt.Config
+	h    CatchHandlers
+	into CatchHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewCatch returns the workflow over your handlers.
 func NewCatch(h CatchHandlers, opts ...flowcrt.Option) *Catch {
+	into, _ := h.(CatchHandlersInto)
 	return &Catch{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -157,8 +181,10 @@ func (w *Catch) sessions() *flowcrt.Sessions[CatchState, CatchUpdate] {
 		Workflow: "Catch",
 		Schema:   catchSchema,
 		Start:    "process",
-		Merge:    (*CatchState).apply,
-		Run:      w.runAt,
+		Merge: func(s *CatchState, u CatchUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -170,6 +196,28 @@ func (w *Catch) runAt(ctx context.Context, sess *flowcrt.Session, s CatchState, 
 	}
 	step := catchStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// catchCall names the handler a plain state calls; catchNoCall: the state is not plain.
+type catchCall uint32
+
+const (
+	catchNoCall catchCall = iota
+	catchCallFixer
+	catchCallFallback
+	catchCallPublish
+)
+
+// catchPlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var catchPlain = [len(catchStateIDs)]struct {
+	call catchCall
+	next catchStep
+}{
+	catchStepFixer:    {catchCallFixer, catchStepPublish},
+	catchStepFallback: {catchCallFallback, catchDone},
+	catchStepPublish:  {catchCallPublish, catchDone},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -194,9 +242,53 @@ func (w *Catch) run(ctx context.Context, sess *flowcrt.Session, s CatchState, st
 			end(err)
 		}
 	}()
+	var u CatchUpdate // the update of a plain state
+	// Handlers that implement CatchHandlersInto write a plain state's update here.
+	var into *CatchUpdate
+	if w.into != nil {
+		into = new(CatchUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != catchDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; catchPlain[cur].call != catchNoCall; cur = catchPlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch catchPlain[cur].call {
+				case catchCallFixer:
+					e = w.into.FixerInto(ctx, s, into)
+				case catchCallFallback:
+					e = w.into.FallbackInto(ctx, s, into)
+				case catchCallPublish:
+					e = w.into.PublishInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: catchStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = CatchUpdate{}
+			}
+			if step = cur; step == catchDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -206,25 +298,26 @@ func (w *Catch) run(ctx context.Context, sess *flowcrt.Session, s CatchState, st
 			sctx, leave = w.cfg.Observer.State(sctx, catchStateIDs[step])
 		}
 		var next catchStep
-		var u CatchUpdate // the update of an inline state
-		plain := false
+		var call catchCall // the handler of a plain state
 		switch step {
 		case catchStepProcess:
 			next, err = w.stepProcess(sctx, &s)
-		case catchStepFixer:
-			u, err = w.h.Fixer(sctx, s)
-			next, plain = catchStepPublish, true
-		case catchStepFallback:
-			u, err = w.h.Fallback(sctx, s)
-			next, plain = catchDone, true
-		case catchStepPublish:
-			u, err = w.h.Publish(sctx, s)
-			next, plain = catchDone, true
+		default:
+			// A plain state.
+			call, next = catchPlain[step].call, catchPlain[step].next
+			switch call {
+			case catchCallFixer:
+				u, err = w.h.Fixer(sctx, s)
+			case catchCallFallback:
+				u, err = w.h.Fallback(sctx, s)
+			case catchCallPublish:
+				u, err = w.h.Publish(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != catchNoCall && err != nil {
 			err = &flowcrt.StateError{State: catchStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != catchNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)
@@ -260,7 +353,7 @@ func (w *Catch) stepProcess(ctx context.Context, s *CatchState) (catchStep, erro
 		}
 		return catchStepFallback, nil
 	}
-	s.apply(u)
+	s.apply(&u)
 	return catchStepPublish, nil
 }
 

@@ -94,9 +94,14 @@ func (w *Operators) run(ctx context.Context, s *flowcrt.ChainState, step operato
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != operatorsDone {
-		if err = ctx.Err(); err != nil {
-			return err
+		if done != nil {
+			select {
+			case <-done:
+				return ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {

@@ -27,7 +27,8 @@ type ChatState struct {
 }
 
 // ChatUpdate is a partial update of ChatState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type ChatUpdate struct {
 	v   ChatState // values of the set fields
 	set uint8     // which fields are set: bit i for the i-th field of the schema
@@ -35,23 +36,38 @@ type ChatUpdate struct {
 
 // WithMessages sets messages; it is appended to the current value.
 func (u ChatUpdate) WithMessages(v []string) ChatUpdate {
+	u.SetMessages(v)
+	return u
+}
+
+// SetMessages sets messages in place, as WithMessages does on a copy.
+func (u *ChatUpdate) SetMessages(v []string) {
 	u.v.Messages = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // WithStatus sets status.
 func (u ChatUpdate) WithStatus(v string) ChatUpdate {
+	u.SetStatus(v)
+	return u
+}
+
+// SetStatus sets status in place, as WithStatus does on a copy.
+func (u *ChatUpdate) SetStatus(v string) {
 	u.v.Status = v
 	u.set |= (1 << 1)
-	return u
 }
 
 // WithCounter sets counter.
 func (u ChatUpdate) WithCounter(v int) ChatUpdate {
+	u.SetCounter(v)
+	return u
+}
+
+// SetCounter sets counter in place, as WithCounter does on a copy.
+func (u *ChatUpdate) SetCounter(v int) {
 	u.v.Counter = v
 	u.set |= (1 << 2)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -74,15 +90,17 @@ func (u *ChatUpdate) UnmarshalJSON(data []byte) error {
 
 var chatFields = []string{"messages", "status", "counter"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *ChatState) apply(u ChatUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *ChatState) apply(u *ChatUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Messages = flowcrt.AppendSlice(s.Messages, u.v.Messages)
 	}
-	if u.set&(1<<1) != 0 {
+	if set&(1<<1) != 0 {
 		s.Status = u.v.Status
 	}
-	if u.set&(1<<2) != 0 {
+	if set&(1<<2) != 0 {
 		s.Counter = u.v.Counter
 	}
 }
@@ -97,17 +115,33 @@ type ChatHandlers interface {
 	Reply(ctx context.Context, s ChatState) (ChatUpdate, error)
 }
 
+// ChatHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type ChatHandlersInto interface {
+	// ReceiveInto is Receive, writing the update into u.
+	ReceiveInto(ctx context.Context, s ChatState, u *ChatUpdate) error
+	// CountInto is Count, writing the update into u.
+	CountInto(ctx context.Context, s ChatState, u *ChatUpdate) error
+	// ReplyInto is Reply, writing the update into u.
+	ReplyInto(ctx context.Context, s ChatState, u *ChatUpdate) error
+}
+
 // Chat runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Chat struct {
-	h   ChatHandlers
-	cfg flowcrt.Config
+	h    ChatHandlers
+	into ChatHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewChat returns the workflow over your handlers.
 func NewChat(h ChatHandlers, opts ...flowcrt.Option) *Chat {
+	into, _ := h.(ChatHandlersInto)
 	return &Chat{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -181,8 +215,10 @@ func (w *Chat) sessions() *flowcrt.Sessions[ChatState, ChatUpdate] {
 		Workflow: "Chat",
 		Schema:   chatSchema,
 		Start:    "receive",
-		Merge:    (*ChatState).apply,
-		Run:      w.runAt,
+		Merge: func(s *ChatState, u ChatUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -194,6 +230,28 @@ func (w *Chat) runAt(ctx context.Context, sess *flowcrt.Session, s ChatState, st
 	}
 	step := chatStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// chatCall names the handler a plain state calls; chatNoCall: the state is not plain.
+type chatCall uint32
+
+const (
+	chatNoCall chatCall = iota
+	chatCallReceive
+	chatCallCount
+	chatCallReply
+)
+
+// chatPlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var chatPlain = [len(chatStateIDs)]struct {
+	call chatCall
+	next chatStep
+}{
+	chatStepReceive: {chatCallReceive, chatStepCount},
+	chatStepCount:   {chatCallCount, chatStepReply},
+	chatStepReply:   {chatCallReply, chatDone},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -218,9 +276,53 @@ func (w *Chat) run(ctx context.Context, sess *flowcrt.Session, s ChatState, step
 			end(err)
 		}
 	}()
+	var u ChatUpdate // the update of a plain state
+	// Handlers that implement ChatHandlersInto write a plain state's update here.
+	var into *ChatUpdate
+	if w.into != nil {
+		into = new(ChatUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != chatDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; chatPlain[cur].call != chatNoCall; cur = chatPlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch chatPlain[cur].call {
+				case chatCallReceive:
+					e = w.into.ReceiveInto(ctx, s, into)
+				case chatCallCount:
+					e = w.into.CountInto(ctx, s, into)
+				case chatCallReply:
+					e = w.into.ReplyInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: chatStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = ChatUpdate{}
+			}
+			if step = cur; step == chatDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -230,23 +332,24 @@ func (w *Chat) run(ctx context.Context, sess *flowcrt.Session, s ChatState, step
 			sctx, leave = w.cfg.Observer.State(sctx, chatStateIDs[step])
 		}
 		var next chatStep
-		var u ChatUpdate // the update of an inline state
-		plain := false
+		var call chatCall // the handler of a plain state
 		switch step {
-		case chatStepReceive:
-			u, err = w.h.Receive(sctx, s)
-			next, plain = chatStepCount, true
-		case chatStepCount:
-			u, err = w.h.Count(sctx, s)
-			next, plain = chatStepReply, true
-		case chatStepReply:
-			u, err = w.h.Reply(sctx, s)
-			next, plain = chatDone, true
+		default:
+			// A plain state.
+			call, next = chatPlain[step].call, chatPlain[step].next
+			switch call {
+			case chatCallReceive:
+				u, err = w.h.Receive(sctx, s)
+			case chatCallCount:
+				u, err = w.h.Count(sctx, s)
+			case chatCallReply:
+				u, err = w.h.Reply(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != chatNoCall && err != nil {
 			err = &flowcrt.StateError{State: chatStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != chatNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)

@@ -27,7 +27,8 @@ type BatchState struct {
 }
 
 // BatchUpdate is a partial update of BatchState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type BatchUpdate struct {
 	v   BatchState // values of the set fields
 	set uint8      // which fields are set: bit i for the i-th field of the schema
@@ -35,30 +36,50 @@ type BatchUpdate struct {
 
 // WithItems sets items.
 func (u BatchUpdate) WithItems(v []string) BatchUpdate {
+	u.SetItems(v)
+	return u
+}
+
+// SetItems sets items in place, as WithItems does on a copy.
+func (u *BatchUpdate) SetItems(v []string) {
 	u.v.Items = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // WithDone sets done; it is appended to the current value.
 func (u BatchUpdate) WithDone(v []string) BatchUpdate {
+	u.SetDone(v)
+	return u
+}
+
+// SetDone sets done in place, as WithDone does on a copy.
+func (u *BatchUpdate) SetDone(v []string) {
 	u.v.Done = v
 	u.set |= (1 << 1)
-	return u
 }
 
 // WithTotal sets total; it is added to the current value.
 func (u BatchUpdate) WithTotal(v int) BatchUpdate {
+	u.SetTotal(v)
+	return u
+}
+
+// SetTotal sets total in place, as WithTotal does on a copy.
+func (u *BatchUpdate) SetTotal(v int) {
 	u.v.Total = v
 	u.set |= (1 << 2)
-	return u
 }
 
 // WithNotes sets notes; its keys are merged into the current map.
 func (u BatchUpdate) WithNotes(v map[string]string) BatchUpdate {
+	u.SetNotes(v)
+	return u
+}
+
+// SetNotes sets notes in place, as WithNotes does on a copy.
+func (u *BatchUpdate) SetNotes(v map[string]string) {
 	u.v.Notes = v
 	u.set |= (1 << 3)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -84,18 +105,20 @@ func (u *BatchUpdate) UnmarshalJSON(data []byte) error {
 
 var batchFields = []string{"items", "done", "total", "notes"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *BatchState) apply(u BatchUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *BatchState) apply(u *BatchUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Items = u.v.Items
 	}
-	if u.set&(1<<1) != 0 {
+	if set&(1<<1) != 0 {
 		s.Done = flowcrt.AppendSlice(s.Done, u.v.Done)
 	}
-	if u.set&(1<<2) != 0 {
+	if set&(1<<2) != 0 {
 		s.Total += u.v.Total
 	}
-	if u.set&(1<<3) != 0 {
+	if set&(1<<3) != 0 {
 		s.Notes = flowcrt.MergeMap(s.Notes, u.v.Notes)
 	}
 }
@@ -169,17 +192,29 @@ type BatchHandlers interface {
 	Report(ctx context.Context, s BatchState) (BatchUpdate, error)
 }
 
+// BatchHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type BatchHandlersInto interface {
+	// ReportInto is Report, writing the update into u.
+	ReportInto(ctx context.Context, s BatchState, u *BatchUpdate) error
+}
+
 // Batch runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Batch struct {
-	h   BatchHandlers
-	cfg flowcrt.Config
+	h    BatchHandlers
+	into BatchHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewBatch returns the workflow over your handlers.
 func NewBatch(h BatchHandlers, opts ...flowcrt.Option) *Batch {
+	into, _ := h.(BatchHandlersInto)
 	return &Batch{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -259,8 +294,10 @@ func (w *Batch) sessions() *flowcrt.Sessions[BatchState, BatchUpdate] {
 		Workflow: "Batch",
 		Schema:   batchSchema,
 		Start:    "load",
-		Merge:    (*BatchState).apply,
-		Run:      w.runAt,
+		Merge: func(s *BatchState, u BatchUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -272,6 +309,24 @@ func (w *Batch) runAt(ctx context.Context, sess *flowcrt.Session, s BatchState, 
 	}
 	step := batchStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// batchCall names the handler a plain state calls; batchNoCall: the state is not plain.
+type batchCall uint32
+
+const (
+	batchNoCall batchCall = iota
+	batchCallReport
+)
+
+// batchPlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var batchPlain = [len(batchStateIDs)]struct {
+	call batchCall
+	next batchStep
+}{
+	batchStepReport: {batchCallReport, batchDone},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -296,9 +351,49 @@ func (w *Batch) run(ctx context.Context, sess *flowcrt.Session, s BatchState, st
 			end(err)
 		}
 	}()
+	var u BatchUpdate // the update of a plain state
+	// Handlers that implement BatchHandlersInto write a plain state's update here.
+	var into *BatchUpdate
+	if w.into != nil {
+		into = new(BatchUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != batchDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; batchPlain[cur].call != batchNoCall; cur = batchPlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch batchPlain[cur].call {
+				case batchCallReport:
+					e = w.into.ReportInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: batchStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = BatchUpdate{}
+			}
+			if step = cur; step == batchDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -308,21 +403,24 @@ func (w *Batch) run(ctx context.Context, sess *flowcrt.Session, s BatchState, st
 			sctx, leave = w.cfg.Observer.State(sctx, batchStateIDs[step])
 		}
 		var next batchStep
-		var u BatchUpdate // the update of an inline state
-		plain := false
+		var call batchCall // the handler of a plain state
 		switch step {
 		case batchStepLoad:
 			next, err = w.stepLoad(sctx, &s, sess)
 		case batchStepSplit:
 			next, err = w.stepSplit(sctx, &s, sess)
-		case batchStepReport:
-			u, err = w.h.Report(sctx, s)
-			next, plain = batchDone, true
+		default:
+			// A plain state.
+			call, next = batchPlain[step].call, batchPlain[step].next
+			switch call {
+			case batchCallReport:
+				u, err = w.h.Report(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != batchNoCall && err != nil {
 			err = &flowcrt.StateError{State: batchStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != batchNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)
@@ -350,7 +448,7 @@ func (w *Batch) stepLoad(ctx context.Context, s *BatchState, sess *flowcrt.Sessi
 	if err != nil {
 		return batchDone, &flowcrt.StateError{State: "load", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return w.mapLoad(ctx, s, sess)
 }
 
@@ -412,9 +510,14 @@ func (w *Batch) iterateLoad(ctx context.Context, s *BatchState, item string, rec
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != batchStepSplit {
-		if err = ctx.Err(); err != nil {
-			return err
+		if done != nil {
+			select {
+			case <-done:
+				return ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -461,7 +564,7 @@ func (w *Batch) stepSplit(ctx context.Context, s *BatchState, sess *flowcrt.Sess
 	if err != nil {
 		return batchDone, &flowcrt.StateError{State: "split", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return w.parallelSplit(ctx, s, sess)
 }
 
@@ -517,9 +620,14 @@ func (w *Batch) branchSplit(ctx context.Context, s *BatchState, step batchStep, 
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != batchStepReport {
-		if err = ctx.Err(); err != nil {
-			return err
+		if done != nil {
+			select {
+			case <-done:
+				return ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

@@ -29,7 +29,8 @@ type ConditionState struct {
 }
 
 // ConditionUpdate is a partial update of ConditionState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type ConditionUpdate struct {
 	v   ConditionState // values of the set fields
 	set uint8          // which fields are set: bit i for the i-th field of the schema
@@ -37,30 +38,50 @@ type ConditionUpdate struct {
 
 // WithMessage sets message.
 func (u ConditionUpdate) WithMessage(v string) ConditionUpdate {
+	u.SetMessage(v)
+	return u
+}
+
+// SetMessage sets message in place, as WithMessage does on a copy.
+func (u *ConditionUpdate) SetMessage(v string) {
 	u.v.Message = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // WithStatus sets status.
 func (u ConditionUpdate) WithStatus(v string) ConditionUpdate {
+	u.SetStatus(v)
+	return u
+}
+
+// SetStatus sets status in place, as WithStatus does on a copy.
+func (u *ConditionUpdate) SetStatus(v string) {
 	u.v.Status = v
 	u.set |= (1 << 1)
-	return u
 }
 
 // WithCount sets count.
 func (u ConditionUpdate) WithCount(v int) ConditionUpdate {
+	u.SetCount(v)
+	return u
+}
+
+// SetCount sets count in place, as WithCount does on a copy.
+func (u *ConditionUpdate) SetCount(v int) {
 	u.v.Count = v
 	u.set |= (1 << 2)
-	return u
 }
 
 // WithTrail sets trail; it is appended to the current value.
 func (u ConditionUpdate) WithTrail(v []string) ConditionUpdate {
+	u.SetTrail(v)
+	return u
+}
+
+// SetTrail sets trail in place, as WithTrail does on a copy.
+func (u *ConditionUpdate) SetTrail(v []string) {
 	u.v.Trail = v
 	u.set |= (1 << 3)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -86,18 +107,20 @@ func (u *ConditionUpdate) UnmarshalJSON(data []byte) error {
 
 var conditionFields = []string{"message", "status", "count", "trail"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *ConditionState) apply(u ConditionUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *ConditionState) apply(u *ConditionUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Message = u.v.Message
 	}
-	if u.set&(1<<1) != 0 {
+	if set&(1<<1) != 0 {
 		s.Status = u.v.Status
 	}
-	if u.set&(1<<2) != 0 {
+	if set&(1<<2) != 0 {
 		s.Count = u.v.Count
 	}
-	if u.set&(1<<3) != 0 {
+	if set&(1<<3) != 0 {
 		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
@@ -108,17 +131,29 @@ type ConditionHandlers interface {
 	Visit(ctx context.Context, s ConditionState) (ConditionUpdate, error)
 }
 
+// ConditionHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type ConditionHandlersInto interface {
+	// VisitInto is Visit, writing the update into u.
+	VisitInto(ctx context.Context, s ConditionState, u *ConditionUpdate) error
+}
+
 // Condition runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Condition struct {
-	h   ConditionHandlers
-	cfg flowcrt.Config
+	h    ConditionHandlers
+	into ConditionHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewCondition returns the workflow over your handlers.
 func NewCondition(h ConditionHandlers, opts ...flowcrt.Option) *Condition {
+	into, _ := h.(ConditionHandlersInto)
 	return &Condition{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -196,8 +231,10 @@ func (w *Condition) sessions() *flowcrt.Sessions[ConditionState, ConditionUpdate
 		Workflow: "Condition",
 		Schema:   conditionSchema,
 		Start:    "inspect",
-		Merge:    (*ConditionState).apply,
-		Run:      w.runAt,
+		Merge: func(s *ConditionState, u ConditionUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -209,6 +246,26 @@ func (w *Condition) runAt(ctx context.Context, sess *flowcrt.Session, s Conditio
 	}
 	step := conditionStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// conditionCall names the handler a plain state calls; conditionNoCall: the state is not plain.
+type conditionCall uint32
+
+const (
+	conditionNoCall conditionCall = iota
+	conditionCallVisit
+)
+
+// conditionPlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var conditionPlain = [len(conditionStateIDs)]struct {
+	call conditionCall
+	next conditionStep
+}{
+	conditionStepAlert:   {conditionCallVisit, conditionDone},
+	conditionStepProcess: {conditionCallVisit, conditionDone},
+	conditionStepSkip:    {conditionCallVisit, conditionDone},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -233,9 +290,49 @@ func (w *Condition) run(ctx context.Context, sess *flowcrt.Session, s ConditionS
 			end(err)
 		}
 	}()
+	var u ConditionUpdate // the update of a plain state
+	// Handlers that implement ConditionHandlersInto write a plain state's update here.
+	var into *ConditionUpdate
+	if w.into != nil {
+		into = new(ConditionUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != conditionDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; conditionPlain[cur].call != conditionNoCall; cur = conditionPlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch conditionPlain[cur].call {
+				case conditionCallVisit:
+					e = w.into.VisitInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: conditionStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = ConditionUpdate{}
+			}
+			if step = cur; step == conditionDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -245,27 +342,24 @@ func (w *Condition) run(ctx context.Context, sess *flowcrt.Session, s ConditionS
 			sctx, leave = w.cfg.Observer.State(sctx, conditionStateIDs[step])
 		}
 		var next conditionStep
-		var u ConditionUpdate // the update of an inline state
-		plain := false
+		var call conditionCall // the handler of a plain state
 		switch step {
 		case conditionStepInspect:
 			next, err = w.stepInspect(sctx, &s)
 		case conditionStepTriage:
 			next, err = w.stepTriage(sctx, &s)
-		case conditionStepAlert:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = conditionDone, true
-		case conditionStepProcess:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = conditionDone, true
-		case conditionStepSkip:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = conditionDone, true
+		default:
+			// A plain state.
+			call, next = conditionPlain[step].call, conditionPlain[step].next
+			switch call {
+			case conditionCallVisit:
+				u, err = w.h.Visit(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != conditionNoCall && err != nil {
 			err = &flowcrt.StateError{State: conditionStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != conditionNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)
@@ -289,7 +383,7 @@ func (w *Condition) stepInspect(ctx context.Context, s *ConditionState) (conditi
 	if err != nil {
 		return conditionDone, &flowcrt.StateError{State: "inspect", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextInspect(), nil
 }
 
@@ -307,7 +401,7 @@ func (w *Condition) stepTriage(ctx context.Context, s *ConditionState) (conditio
 	if err != nil {
 		return conditionDone, &flowcrt.StateError{State: "triage", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextTriage(), nil
 }
 

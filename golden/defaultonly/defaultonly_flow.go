@@ -25,7 +25,8 @@ type DefaultOnlyState struct {
 }
 
 // DefaultOnlyUpdate is a partial update of DefaultOnlyState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type DefaultOnlyUpdate struct {
 	v   DefaultOnlyState // values of the set fields
 	set uint8            // which fields are set: bit i for the i-th field of the schema
@@ -33,9 +34,14 @@ type DefaultOnlyUpdate struct {
 
 // WithTrail sets trail; it is appended to the current value.
 func (u DefaultOnlyUpdate) WithTrail(v []string) DefaultOnlyUpdate {
+	u.SetTrail(v)
+	return u
+}
+
+// SetTrail sets trail in place, as WithTrail does on a copy.
+func (u *DefaultOnlyUpdate) SetTrail(v []string) {
 	u.v.Trail = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -52,9 +58,11 @@ func (u *DefaultOnlyUpdate) UnmarshalJSON(data []byte) error {
 
 var defaultOnlyFields = []string{"trail"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *DefaultOnlyState) apply(u DefaultOnlyUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *DefaultOnlyState) apply(u *DefaultOnlyUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
@@ -69,17 +77,29 @@ type DefaultOnlyHandlers interface {
 	Third(ctx context.Context, s DefaultOnlyState) (DefaultOnlyUpdate, error)
 }
 
+// DefaultOnlyHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type DefaultOnlyHandlersInto interface {
+	// ThirdInto is Third, writing the update into u.
+	ThirdInto(ctx context.Context, s DefaultOnlyState, u *DefaultOnlyUpdate) error
+}
+
 // DefaultOnly runs the workflow. It is safe for concurrent use: every Run has its own state.
 type DefaultOnly struct {
-	h   DefaultOnlyHandlers
-	cfg flowcrt.Config
+	h    DefaultOnlyHandlers
+	into DefaultOnlyHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewDefaultOnly returns the workflow over your handlers.
 func NewDefaultOnly(h DefaultOnlyHandlers, opts ...flowcrt.Option) *DefaultOnly {
+	into, _ := h.(DefaultOnlyHandlersInto)
 	return &DefaultOnly{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -153,8 +173,10 @@ func (w *DefaultOnly) sessions() *flowcrt.Sessions[DefaultOnlyState, DefaultOnly
 		Workflow: "DefaultOnly",
 		Schema:   defaultOnlySchema,
 		Start:    "first",
-		Merge:    (*DefaultOnlyState).apply,
-		Run:      w.runAt,
+		Merge: func(s *DefaultOnlyState, u DefaultOnlyUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -166,6 +188,24 @@ func (w *DefaultOnly) runAt(ctx context.Context, sess *flowcrt.Session, s Defaul
 	}
 	step := defaultOnlyStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// defaultOnlyCall names the handler a plain state calls; defaultOnlyNoCall: the state is not plain.
+type defaultOnlyCall uint32
+
+const (
+	defaultOnlyNoCall defaultOnlyCall = iota
+	defaultOnlyCallThird
+)
+
+// defaultOnlyPlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var defaultOnlyPlain = [len(defaultOnlyStateIDs)]struct {
+	call defaultOnlyCall
+	next defaultOnlyStep
+}{
+	defaultOnlyStepThird: {defaultOnlyCallThird, defaultOnlyDone},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -190,9 +230,49 @@ func (w *DefaultOnly) run(ctx context.Context, sess *flowcrt.Session, s DefaultO
 			end(err)
 		}
 	}()
+	var u DefaultOnlyUpdate // the update of a plain state
+	// Handlers that implement DefaultOnlyHandlersInto write a plain state's update here.
+	var into *DefaultOnlyUpdate
+	if w.into != nil {
+		into = new(DefaultOnlyUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != defaultOnlyDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; defaultOnlyPlain[cur].call != defaultOnlyNoCall; cur = defaultOnlyPlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch defaultOnlyPlain[cur].call {
+				case defaultOnlyCallThird:
+					e = w.into.ThirdInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: defaultOnlyStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = DefaultOnlyUpdate{}
+			}
+			if step = cur; step == defaultOnlyDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -202,21 +282,24 @@ func (w *DefaultOnly) run(ctx context.Context, sess *flowcrt.Session, s DefaultO
 			sctx, leave = w.cfg.Observer.State(sctx, defaultOnlyStateIDs[step])
 		}
 		var next defaultOnlyStep
-		var u DefaultOnlyUpdate // the update of an inline state
-		plain := false
+		var call defaultOnlyCall // the handler of a plain state
 		switch step {
 		case defaultOnlyStepFirst:
 			next, err = w.stepFirst(sctx, &s)
 		case defaultOnlyStepSecond:
 			next, err = w.stepSecond(sctx, &s)
-		case defaultOnlyStepThird:
-			u, err = w.h.Third(sctx, s)
-			next, plain = defaultOnlyDone, true
+		default:
+			// A plain state.
+			call, next = defaultOnlyPlain[step].call, defaultOnlyPlain[step].next
+			switch call {
+			case defaultOnlyCallThird:
+				u, err = w.h.Third(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != defaultOnlyNoCall && err != nil {
 			err = &flowcrt.StateError{State: defaultOnlyStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != defaultOnlyNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)
@@ -240,7 +323,7 @@ func (w *DefaultOnly) stepFirst(ctx context.Context, s *DefaultOnlyState) (defau
 	if err != nil {
 		return defaultOnlyDone, &flowcrt.StateError{State: "first", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextFirst(), nil
 }
 
@@ -255,7 +338,7 @@ func (w *DefaultOnly) stepSecond(ctx context.Context, s *DefaultOnlyState) (defa
 	if err != nil {
 		return defaultOnlyDone, &flowcrt.StateError{State: "second", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextSecond(), nil
 }
 

@@ -27,7 +27,8 @@ type FaultsState struct {
 }
 
 // FaultsUpdate is a partial update of FaultsState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type FaultsUpdate struct {
 	v   FaultsState // values of the set fields
 	set uint8       // which fields are set: bit i for the i-th field of the schema
@@ -35,16 +36,26 @@ type FaultsUpdate struct {
 
 // WithItems sets items.
 func (u FaultsUpdate) WithItems(v []string) FaultsUpdate {
+	u.SetItems(v)
+	return u
+}
+
+// SetItems sets items in place, as WithItems does on a copy.
+func (u *FaultsUpdate) SetItems(v []string) {
 	u.v.Items = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // WithLog sets log; it is appended to the current value.
 func (u FaultsUpdate) WithLog(v []string) FaultsUpdate {
+	u.SetLog(v)
+	return u
+}
+
+// SetLog sets log in place, as WithLog does on a copy.
+func (u *FaultsUpdate) SetLog(v []string) {
 	u.v.Log = v
 	u.set |= (1 << 1)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -64,12 +75,14 @@ func (u *FaultsUpdate) UnmarshalJSON(data []byte) error {
 
 var faultsFields = []string{"items", "log"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *FaultsState) apply(u FaultsUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *FaultsState) apply(u *FaultsUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Items = u.v.Items
 	}
-	if u.set&(1<<1) != 0 {
+	if set&(1<<1) != 0 {
 		s.Log = flowcrt.AppendSlice(s.Log, u.v.Log)
 	}
 }
@@ -132,17 +145,31 @@ type FaultsHandlers interface {
 	TimedOut(ctx context.Context, s FaultsState) (FaultsUpdate, error)
 }
 
+// FaultsHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type FaultsHandlersInto interface {
+	// DoneInto is Done, writing the update into u.
+	DoneInto(ctx context.Context, s FaultsState, u *FaultsUpdate) error
+	// TimedOutInto is TimedOut, writing the update into u.
+	TimedOutInto(ctx context.Context, s FaultsState, u *FaultsUpdate) error
+}
+
 // Faults runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Faults struct {
-	h   FaultsHandlers
-	cfg flowcrt.Config
+	h    FaultsHandlers
+	into FaultsHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewFaults returns the workflow over your handlers.
 func NewFaults(h FaultsHandlers, opts ...flowcrt.Option) *Faults {
+	into, _ := h.(FaultsHandlersInto)
 	return &Faults{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -224,8 +251,10 @@ func (w *Faults) sessions() *flowcrt.Sessions[FaultsState, FaultsUpdate] {
 		Workflow: "Faults",
 		Schema:   faultsSchema,
 		Start:    "start",
-		Merge:    (*FaultsState).apply,
-		Run:      w.runAt,
+		Merge: func(s *FaultsState, u FaultsUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -237,6 +266,26 @@ func (w *Faults) runAt(ctx context.Context, sess *flowcrt.Session, s FaultsState
 	}
 	step := faultsStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// faultsCall names the handler a plain state calls; faultsNoCall: the state is not plain.
+type faultsCall uint32
+
+const (
+	faultsNoCall faultsCall = iota
+	faultsCallDone
+	faultsCallTimedOut
+)
+
+// faultsPlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var faultsPlain = [len(faultsStateIDs)]struct {
+	call faultsCall
+	next faultsStep
+}{
+	faultsStepDone:     {faultsCallDone, faultsDone},
+	faultsStepTimedOut: {faultsCallTimedOut, faultsDone},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -261,9 +310,51 @@ func (w *Faults) run(ctx context.Context, sess *flowcrt.Session, s FaultsState, 
 			end(err)
 		}
 	}()
+	var u FaultsUpdate // the update of a plain state
+	// Handlers that implement FaultsHandlersInto write a plain state's update here.
+	var into *FaultsUpdate
+	if w.into != nil {
+		into = new(FaultsUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != faultsDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; faultsPlain[cur].call != faultsNoCall; cur = faultsPlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch faultsPlain[cur].call {
+				case faultsCallDone:
+					e = w.into.DoneInto(ctx, s, into)
+				case faultsCallTimedOut:
+					e = w.into.TimedOutInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: faultsStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = FaultsUpdate{}
+			}
+			if step = cur; step == faultsDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -273,24 +364,26 @@ func (w *Faults) run(ctx context.Context, sess *flowcrt.Session, s FaultsState, 
 			sctx, leave = w.cfg.Observer.State(sctx, faultsStateIDs[step])
 		}
 		var next faultsStep
-		var u FaultsUpdate // the update of an inline state
-		plain := false
+		var call faultsCall // the handler of a plain state
 		switch step {
 		case faultsStepStart:
 			next, err = w.stepStart(sctx, &s, sess)
 		case faultsStepJoin:
 			next, err = w.stepJoin(sctx, &s, sess)
-		case faultsStepDone:
-			u, err = w.h.Done(sctx, s)
-			next, plain = faultsDone, true
-		case faultsStepTimedOut:
-			u, err = w.h.TimedOut(sctx, s)
-			next, plain = faultsDone, true
+		default:
+			// A plain state.
+			call, next = faultsPlain[step].call, faultsPlain[step].next
+			switch call {
+			case faultsCallDone:
+				u, err = w.h.Done(sctx, s)
+			case faultsCallTimedOut:
+				u, err = w.h.TimedOut(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != faultsNoCall && err != nil {
 			err = &flowcrt.StateError{State: faultsStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != faultsNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)
@@ -337,7 +430,7 @@ func (w *Faults) stepStart(ctx context.Context, s *FaultsState, sess *flowcrt.Se
 		}
 		return faultsDone, &flowcrt.StateError{State: "start", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return w.parallelStart(ctx, s, sess)
 }
 
@@ -393,9 +486,14 @@ func (w *Faults) branchStart(ctx context.Context, s *FaultsState, step faultsSte
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != faultsStepJoin {
-		if err = ctx.Err(); err != nil {
-			return err
+		if done != nil {
+			select {
+			case <-done:
+				return ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -455,7 +553,7 @@ func (w *Faults) stepJoin(ctx context.Context, s *FaultsState, sess *flowcrt.Ses
 	if err != nil {
 		return faultsDone, &flowcrt.StateError{State: "join", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return w.mapJoin(ctx, s, sess)
 }
 
@@ -517,9 +615,14 @@ func (w *Faults) iterateJoin(ctx context.Context, s *FaultsState, item string, r
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != faultsStepDone {
-		if err = ctx.Err(); err != nil {
-			return err
+		if done != nil {
+			select {
+			case <-done:
+				return ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

@@ -26,7 +26,8 @@ type GotoEndState struct {
 }
 
 // GotoEndUpdate is a partial update of GotoEndState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type GotoEndUpdate struct {
 	v   GotoEndState // values of the set fields
 	set uint8        // which fields are set: bit i for the i-th field of the schema
@@ -34,16 +35,26 @@ type GotoEndUpdate struct {
 
 // WithTrail sets trail; it is appended to the current value.
 func (u GotoEndUpdate) WithTrail(v []string) GotoEndUpdate {
+	u.SetTrail(v)
+	return u
+}
+
+// SetTrail sets trail in place, as WithTrail does on a copy.
+func (u *GotoEndUpdate) SetTrail(v []string) {
 	u.v.Trail = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // WithMode sets mode.
 func (u GotoEndUpdate) WithMode(v string) GotoEndUpdate {
+	u.SetMode(v)
+	return u
+}
+
+// SetMode sets mode in place, as WithMode does on a copy.
+func (u *GotoEndUpdate) SetMode(v string) {
 	u.v.Mode = v
 	u.set |= (1 << 1)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -63,12 +74,14 @@ func (u *GotoEndUpdate) UnmarshalJSON(data []byte) error {
 
 var gotoEndFields = []string{"trail", "mode"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *GotoEndState) apply(u GotoEndUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *GotoEndState) apply(u *GotoEndUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
 	}
-	if u.set&(1<<1) != 0 {
+	if set&(1<<1) != 0 {
 		s.Mode = u.v.Mode
 	}
 }
@@ -79,17 +92,29 @@ type GotoEndHandlers interface {
 	Visit(ctx context.Context, s GotoEndState) (GotoEndUpdate, error)
 }
 
+// GotoEndHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type GotoEndHandlersInto interface {
+	// VisitInto is Visit, writing the update into u.
+	VisitInto(ctx context.Context, s GotoEndState, u *GotoEndUpdate) error
+}
+
 // GotoEnd runs the workflow. It is safe for concurrent use: every Run has its own state.
 type GotoEnd struct {
-	h   GotoEndHandlers
-	cfg flowcrt.Config
+	h    GotoEndHandlers
+	into GotoEndHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewGotoEnd returns the workflow over your handlers.
 func NewGotoEnd(h GotoEndHandlers, opts ...flowcrt.Option) *GotoEnd {
+	into, _ := h.(GotoEndHandlersInto)
 	return &GotoEnd{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -171,8 +196,10 @@ func (w *GotoEnd) sessions() *flowcrt.Sessions[GotoEndState, GotoEndUpdate] {
 		Workflow: "GotoEnd",
 		Schema:   gotoEndSchema,
 		Start:    "route",
-		Merge:    (*GotoEndState).apply,
-		Run:      w.runAt,
+		Merge: func(s *GotoEndState, u GotoEndUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -184,6 +211,29 @@ func (w *GotoEnd) runAt(ctx context.Context, sess *flowcrt.Session, s GotoEndSta
 	}
 	step := gotoEndStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// gotoEndCall names the handler a plain state calls; gotoEndNoCall: the state is not plain.
+type gotoEndCall uint32
+
+const (
+	gotoEndNoCall gotoEndCall = iota
+	gotoEndCallVisit
+)
+
+// gotoEndPlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var gotoEndPlain = [len(gotoEndStateIDs)]struct {
+	call gotoEndCall
+	next gotoEndStep
+}{
+	gotoEndStepFetch:   {gotoEndCallVisit, gotoEndStepParse},
+	gotoEndStepParse:   {gotoEndCallVisit, gotoEndStepStore},
+	gotoEndStepStore:   {gotoEndCallVisit, gotoEndDone},
+	gotoEndStepReview:  {gotoEndCallVisit, gotoEndStepApprove},
+	gotoEndStepApprove: {gotoEndCallVisit, gotoEndDone},
+	gotoEndStepLog:     {gotoEndCallVisit, gotoEndDone},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -208,9 +258,49 @@ func (w *GotoEnd) run(ctx context.Context, sess *flowcrt.Session, s GotoEndState
 			end(err)
 		}
 	}()
+	var u GotoEndUpdate // the update of a plain state
+	// Handlers that implement GotoEndHandlersInto write a plain state's update here.
+	var into *GotoEndUpdate
+	if w.into != nil {
+		into = new(GotoEndUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != gotoEndDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; gotoEndPlain[cur].call != gotoEndNoCall; cur = gotoEndPlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch gotoEndPlain[cur].call {
+				case gotoEndCallVisit:
+					e = w.into.VisitInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: gotoEndStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = GotoEndUpdate{}
+			}
+			if step = cur; step == gotoEndDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -220,34 +310,22 @@ func (w *GotoEnd) run(ctx context.Context, sess *flowcrt.Session, s GotoEndState
 			sctx, leave = w.cfg.Observer.State(sctx, gotoEndStateIDs[step])
 		}
 		var next gotoEndStep
-		var u GotoEndUpdate // the update of an inline state
-		plain := false
+		var call gotoEndCall // the handler of a plain state
 		switch step {
 		case gotoEndStepRoute:
 			next, err = w.stepRoute(sctx, &s)
-		case gotoEndStepFetch:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = gotoEndStepParse, true
-		case gotoEndStepParse:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = gotoEndStepStore, true
-		case gotoEndStepStore:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = gotoEndDone, true
-		case gotoEndStepReview:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = gotoEndStepApprove, true
-		case gotoEndStepApprove:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = gotoEndDone, true
-		case gotoEndStepLog:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = gotoEndDone, true
+		default:
+			// A plain state.
+			call, next = gotoEndPlain[step].call, gotoEndPlain[step].next
+			switch call {
+			case gotoEndCallVisit:
+				u, err = w.h.Visit(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != gotoEndNoCall && err != nil {
 			err = &flowcrt.StateError{State: gotoEndStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != gotoEndNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)
@@ -271,7 +349,7 @@ func (w *GotoEnd) stepRoute(ctx context.Context, s *GotoEndState) (gotoEndStep, 
 	if err != nil {
 		return gotoEndDone, &flowcrt.StateError{State: "route", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextRoute(), nil
 }
 

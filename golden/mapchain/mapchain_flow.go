@@ -28,7 +28,8 @@ type ChunksState struct {
 }
 
 // ChunksUpdate is a partial update of ChunksState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type ChunksUpdate struct {
 	v   ChunksState // values of the set fields
 	set uint8       // which fields are set: bit i for the i-th field of the schema
@@ -36,23 +37,38 @@ type ChunksUpdate struct {
 
 // WithChunks sets chunks.
 func (u ChunksUpdate) WithChunks(v []string) ChunksUpdate {
+	u.SetChunks(v)
+	return u
+}
+
+// SetChunks sets chunks in place, as WithChunks does on a copy.
+func (u *ChunksUpdate) SetChunks(v []string) {
 	u.v.Chunks = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // WithProcessed sets processed; it is appended to the current value.
 func (u ChunksUpdate) WithProcessed(v []string) ChunksUpdate {
+	u.SetProcessed(v)
+	return u
+}
+
+// SetProcessed sets processed in place, as WithProcessed does on a copy.
+func (u *ChunksUpdate) SetProcessed(v []string) {
 	u.v.Processed = v
 	u.set |= (1 << 1)
-	return u
 }
 
 // WithValid sets valid; it is added to the current value.
 func (u ChunksUpdate) WithValid(v int) ChunksUpdate {
+	u.SetValid(v)
+	return u
+}
+
+// SetValid sets valid in place, as WithValid does on a copy.
+func (u *ChunksUpdate) SetValid(v int) {
 	u.v.Valid = v
 	u.set |= (1 << 2)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -75,15 +91,17 @@ func (u *ChunksUpdate) UnmarshalJSON(data []byte) error {
 
 var chunksFields = []string{"chunks", "processed", "valid"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *ChunksState) apply(u ChunksUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *ChunksState) apply(u *ChunksUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Chunks = u.v.Chunks
 	}
-	if u.set&(1<<1) != 0 {
+	if set&(1<<1) != 0 {
 		s.Processed = flowcrt.AppendSlice(s.Processed, u.v.Processed)
 	}
-	if u.set&(1<<2) != 0 {
+	if set&(1<<2) != 0 {
 		s.Valid += u.v.Valid
 	}
 }
@@ -146,17 +164,29 @@ type ChunksHandlers interface {
 	Merge(ctx context.Context, s ChunksState) (ChunksUpdate, error)
 }
 
+// ChunksHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type ChunksHandlersInto interface {
+	// MergeInto is Merge, writing the update into u.
+	MergeInto(ctx context.Context, s ChunksState, u *ChunksUpdate) error
+}
+
 // Chunks runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Chunks struct {
-	h   ChunksHandlers
-	cfg flowcrt.Config
+	h    ChunksHandlers
+	into ChunksHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewChunks returns the workflow over your handlers.
 func NewChunks(h ChunksHandlers, opts ...flowcrt.Option) *Chunks {
+	into, _ := h.(ChunksHandlersInto)
 	return &Chunks{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -232,8 +262,10 @@ func (w *Chunks) sessions() *flowcrt.Sessions[ChunksState, ChunksUpdate] {
 		Workflow: "Chunks",
 		Schema:   chunksSchema,
 		Start:    "split",
-		Merge:    (*ChunksState).apply,
-		Run:      w.runAt,
+		Merge: func(s *ChunksState, u ChunksUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -245,6 +277,24 @@ func (w *Chunks) runAt(ctx context.Context, sess *flowcrt.Session, s ChunksState
 	}
 	step := chunksStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// chunksCall names the handler a plain state calls; chunksNoCall: the state is not plain.
+type chunksCall uint32
+
+const (
+	chunksNoCall chunksCall = iota
+	chunksCallMerge
+)
+
+// chunksPlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var chunksPlain = [len(chunksStateIDs)]struct {
+	call chunksCall
+	next chunksStep
+}{
+	chunksStepMerge: {chunksCallMerge, chunksDone},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -269,9 +319,49 @@ func (w *Chunks) run(ctx context.Context, sess *flowcrt.Session, s ChunksState, 
 			end(err)
 		}
 	}()
+	var u ChunksUpdate // the update of a plain state
+	// Handlers that implement ChunksHandlersInto write a plain state's update here.
+	var into *ChunksUpdate
+	if w.into != nil {
+		into = new(ChunksUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != chunksDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; chunksPlain[cur].call != chunksNoCall; cur = chunksPlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch chunksPlain[cur].call {
+				case chunksCallMerge:
+					e = w.into.MergeInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: chunksStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = ChunksUpdate{}
+			}
+			if step = cur; step == chunksDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -281,19 +371,22 @@ func (w *Chunks) run(ctx context.Context, sess *flowcrt.Session, s ChunksState, 
 			sctx, leave = w.cfg.Observer.State(sctx, chunksStateIDs[step])
 		}
 		var next chunksStep
-		var u ChunksUpdate // the update of an inline state
-		plain := false
+		var call chunksCall // the handler of a plain state
 		switch step {
 		case chunksStepSplit:
 			next, err = w.stepSplit(sctx, &s, sess)
-		case chunksStepMerge:
-			u, err = w.h.Merge(sctx, s)
-			next, plain = chunksDone, true
+		default:
+			// A plain state.
+			call, next = chunksPlain[step].call, chunksPlain[step].next
+			switch call {
+			case chunksCallMerge:
+				u, err = w.h.Merge(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != chunksNoCall && err != nil {
 			err = &flowcrt.StateError{State: chunksStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != chunksNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)
@@ -321,7 +414,7 @@ func (w *Chunks) stepSplit(ctx context.Context, s *ChunksState, sess *flowcrt.Se
 	if err != nil {
 		return chunksDone, &flowcrt.StateError{State: "split", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return w.mapSplit(ctx, s, sess)
 }
 
@@ -383,9 +476,14 @@ func (w *Chunks) iterateSplit(ctx context.Context, s *ChunksState, item string, 
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != chunksStepMerge {
-		if err = ctx.Err(); err != nil {
-			return err
+		if done != nil {
+			select {
+			case <-done:
+				return ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -438,7 +536,7 @@ func (w *Chunks) stepProcess(ctx context.Context, s *ChunksState, item string, r
 		}
 		return chunksDone, &flowcrt.StateError{State: "process", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	*rec = append(*rec, u)
 	return chunksStepValidate, nil
 }

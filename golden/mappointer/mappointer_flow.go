@@ -27,7 +27,8 @@ type PointerState struct {
 }
 
 // PointerUpdate is a partial update of PointerState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type PointerUpdate struct {
 	v   PointerState // values of the set fields
 	set uint8        // which fields are set: bit i for the i-th field of the schema
@@ -35,23 +36,38 @@ type PointerUpdate struct {
 
 // WithData sets data.
 func (u PointerUpdate) WithData(v Batch) PointerUpdate {
+	u.SetData(v)
+	return u
+}
+
+// SetData sets data in place, as WithData does on a copy.
+func (u *PointerUpdate) SetData(v Batch) {
 	u.v.Data = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // WithGroups sets groups.
 func (u PointerUpdate) WithGroups(v map[string][]string) PointerUpdate {
+	u.SetGroups(v)
+	return u
+}
+
+// SetGroups sets groups in place, as WithGroups does on a copy.
+func (u *PointerUpdate) SetGroups(v map[string][]string) {
 	u.v.Groups = v
 	u.set |= (1 << 1)
-	return u
 }
 
 // WithResults sets results; it is appended to the current value.
 func (u PointerUpdate) WithResults(v []string) PointerUpdate {
+	u.SetResults(v)
+	return u
+}
+
+// SetResults sets results in place, as WithResults does on a copy.
+func (u *PointerUpdate) SetResults(v []string) {
 	u.v.Results = v
 	u.set |= (1 << 2)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -74,15 +90,17 @@ func (u *PointerUpdate) UnmarshalJSON(data []byte) error {
 
 var pointerFields = []string{"data", "groups", "results"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *PointerState) apply(u PointerUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *PointerState) apply(u *PointerUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Data = u.v.Data
 	}
-	if u.set&(1<<1) != 0 {
+	if set&(1<<1) != 0 {
 		s.Groups = u.v.Groups
 	}
-	if u.set&(1<<2) != 0 {
+	if set&(1<<2) != 0 {
 		s.Results = flowcrt.AppendSlice(s.Results, u.v.Results)
 	}
 }
@@ -249,8 +267,10 @@ func (w *Pointer) sessions() *flowcrt.Sessions[PointerState, PointerUpdate] {
 		Workflow: "Pointer",
 		Schema:   pointerSchema,
 		Start:    "fetch",
-		Merge:    (*PointerState).apply,
-		Run:      w.runAt,
+		Merge: func(s *PointerState, u PointerUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -286,9 +306,14 @@ func (w *Pointer) run(ctx context.Context, sess *flowcrt.Session, s PointerState
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != pointerDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -334,7 +359,7 @@ func (w *Pointer) stepFetch(ctx context.Context, s *PointerState, sess *flowcrt.
 	if err != nil {
 		return pointerDone, &flowcrt.StateError{State: "fetch", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return w.mapFetch(ctx, s, sess)
 }
 
@@ -391,9 +416,14 @@ func (w *Pointer) iterateFetch(ctx context.Context, s *PointerState, item User, 
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != pointerStepPick {
-		if err = ctx.Err(); err != nil {
-			return err
+		if done != nil {
+			select {
+			case <-done:
+				return ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -440,7 +470,7 @@ func (w *Pointer) stepPick(ctx context.Context, s *PointerState, sess *flowcrt.S
 	if err != nil {
 		return pointerDone, &flowcrt.StateError{State: "pick", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return w.mapPick(ctx, s, sess)
 }
 
@@ -513,9 +543,14 @@ func (w *Pointer) iteratePick(ctx context.Context, s *PointerState, item string,
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != pointerStepLead {
-		if err = ctx.Err(); err != nil {
-			return err
+		if done != nil {
+			select {
+			case <-done:
+				return ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -562,7 +597,7 @@ func (w *Pointer) stepLead(ctx context.Context, s *PointerState, sess *flowcrt.S
 	if err != nil {
 		return pointerDone, &flowcrt.StateError{State: "lead", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return w.mapLead(ctx, s, sess)
 }
 
@@ -634,9 +669,14 @@ func (w *Pointer) iterateLead(ctx context.Context, s *PointerState, item User, r
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != pointerStepAuditAll {
-		if err = ctx.Err(); err != nil {
-			return err
+		if done != nil {
+			select {
+			case <-done:
+				return ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -683,7 +723,7 @@ func (w *Pointer) stepAuditAll(ctx context.Context, s *PointerState, sess *flowc
 	if err != nil {
 		return pointerDone, &flowcrt.StateError{State: "audit_all", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return w.mapAuditAll(ctx, s, sess)
 }
 
@@ -740,9 +780,14 @@ func (w *Pointer) iterateAuditAll(ctx context.Context, s *PointerState, item Poi
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != pointerDone {
-		if err = ctx.Err(); err != nil {
-			return err
+		if done != nil {
+			select {
+			case <-done:
+				return ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -775,7 +820,7 @@ func (w *Pointer) stepAudit(ctx context.Context, s *PointerState, item PointerSt
 	if err != nil {
 		return pointerDone, &flowcrt.StateError{State: "audit", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	*rec = append(*rec, u)
 	return pointerDone, nil
 }

@@ -30,7 +30,8 @@ type MapReduceState struct {
 }
 
 // MapReduceUpdate is a partial update of MapReduceState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type MapReduceUpdate struct {
 	v   MapReduceState // values of the set fields
 	set uint8          // which fields are set: bit i for the i-th field of the schema
@@ -38,37 +39,62 @@ type MapReduceUpdate struct {
 
 // WithTickets sets tickets.
 func (u MapReduceUpdate) WithTickets(v []Ticket) MapReduceUpdate {
+	u.SetTickets(v)
+	return u
+}
+
+// SetTickets sets tickets in place, as WithTickets does on a copy.
+func (u *MapReduceUpdate) SetTickets(v []Ticket) {
 	u.v.Tickets = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // WithScores sets scores; it is appended to the current value.
 func (u MapReduceUpdate) WithScores(v []int) MapReduceUpdate {
+	u.SetScores(v)
+	return u
+}
+
+// SetScores sets scores in place, as WithScores does on a copy.
+func (u *MapReduceUpdate) SetScores(v []int) {
 	u.v.Scores = v
 	u.set |= (1 << 1)
-	return u
 }
 
 // WithNotes sets notes; its keys are merged into the current map.
 func (u MapReduceUpdate) WithNotes(v map[string]string) MapReduceUpdate {
+	u.SetNotes(v)
+	return u
+}
+
+// SetNotes sets notes in place, as WithNotes does on a copy.
+func (u *MapReduceUpdate) SetNotes(v map[string]string) {
 	u.v.Notes = v
 	u.set |= (1 << 2)
-	return u
 }
 
 // WithTotal sets total; it is added to the current value.
 func (u MapReduceUpdate) WithTotal(v int) MapReduceUpdate {
+	u.SetTotal(v)
+	return u
+}
+
+// SetTotal sets total in place, as WithTotal does on a copy.
+func (u *MapReduceUpdate) SetTotal(v int) {
 	u.v.Total = v
 	u.set |= (1 << 3)
-	return u
 }
 
 // WithLast sets last.
 func (u MapReduceUpdate) WithLast(v string) MapReduceUpdate {
+	u.SetLast(v)
+	return u
+}
+
+// SetLast sets last in place, as WithLast does on a copy.
+func (u *MapReduceUpdate) SetLast(v string) {
 	u.v.Last = v
 	u.set |= (1 << 4)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -97,21 +123,23 @@ func (u *MapReduceUpdate) UnmarshalJSON(data []byte) error {
 
 var mapReduceFields = []string{"tickets", "scores", "notes", "total", "last"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *MapReduceState) apply(u MapReduceUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *MapReduceState) apply(u *MapReduceUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Tickets = u.v.Tickets
 	}
-	if u.set&(1<<1) != 0 {
+	if set&(1<<1) != 0 {
 		s.Scores = flowcrt.AppendSlice(s.Scores, u.v.Scores)
 	}
-	if u.set&(1<<2) != 0 {
+	if set&(1<<2) != 0 {
 		s.Notes = flowcrt.MergeMap(s.Notes, u.v.Notes)
 	}
-	if u.set&(1<<3) != 0 {
+	if set&(1<<3) != 0 {
 		s.Total += u.v.Total
 	}
-	if u.set&(1<<4) != 0 {
+	if set&(1<<4) != 0 {
 		s.Last = u.v.Last
 	}
 }
@@ -185,17 +213,29 @@ type MapReduceHandlers interface {
 	Report(ctx context.Context, s MapReduceState) (MapReduceUpdate, error)
 }
 
+// MapReduceHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type MapReduceHandlersInto interface {
+	// ReportInto is Report, writing the update into u.
+	ReportInto(ctx context.Context, s MapReduceState, u *MapReduceUpdate) error
+}
+
 // MapReduce runs the workflow. It is safe for concurrent use: every Run has its own state.
 type MapReduce struct {
-	h   MapReduceHandlers
-	cfg flowcrt.Config
+	h    MapReduceHandlers
+	into MapReduceHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewMapReduce returns the workflow over your handlers.
 func NewMapReduce(h MapReduceHandlers, opts ...flowcrt.Option) *MapReduce {
+	into, _ := h.(MapReduceHandlersInto)
 	return &MapReduce{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -269,8 +309,10 @@ func (w *MapReduce) sessions() *flowcrt.Sessions[MapReduceState, MapReduceUpdate
 		Workflow: "MapReduce",
 		Schema:   mapReduceSchema,
 		Start:    "load",
-		Merge:    (*MapReduceState).apply,
-		Run:      w.runAt,
+		Merge: func(s *MapReduceState, u MapReduceUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -282,6 +324,24 @@ func (w *MapReduce) runAt(ctx context.Context, sess *flowcrt.Session, s MapReduc
 	}
 	step := mapReduceStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// mapReduceCall names the handler a plain state calls; mapReduceNoCall: the state is not plain.
+type mapReduceCall uint32
+
+const (
+	mapReduceNoCall mapReduceCall = iota
+	mapReduceCallReport
+)
+
+// mapReducePlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var mapReducePlain = [len(mapReduceStateIDs)]struct {
+	call mapReduceCall
+	next mapReduceStep
+}{
+	mapReduceStepReport: {mapReduceCallReport, mapReduceDone},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -306,9 +366,49 @@ func (w *MapReduce) run(ctx context.Context, sess *flowcrt.Session, s MapReduceS
 			end(err)
 		}
 	}()
+	var u MapReduceUpdate // the update of a plain state
+	// Handlers that implement MapReduceHandlersInto write a plain state's update here.
+	var into *MapReduceUpdate
+	if w.into != nil {
+		into = new(MapReduceUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != mapReduceDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; mapReducePlain[cur].call != mapReduceNoCall; cur = mapReducePlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch mapReducePlain[cur].call {
+				case mapReduceCallReport:
+					e = w.into.ReportInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: mapReduceStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = MapReduceUpdate{}
+			}
+			if step = cur; step == mapReduceDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -318,19 +418,22 @@ func (w *MapReduce) run(ctx context.Context, sess *flowcrt.Session, s MapReduceS
 			sctx, leave = w.cfg.Observer.State(sctx, mapReduceStateIDs[step])
 		}
 		var next mapReduceStep
-		var u MapReduceUpdate // the update of an inline state
-		plain := false
+		var call mapReduceCall // the handler of a plain state
 		switch step {
 		case mapReduceStepLoad:
 			next, err = w.stepLoad(sctx, &s, sess)
-		case mapReduceStepReport:
-			u, err = w.h.Report(sctx, s)
-			next, plain = mapReduceDone, true
+		default:
+			// A plain state.
+			call, next = mapReducePlain[step].call, mapReducePlain[step].next
+			switch call {
+			case mapReduceCallReport:
+				u, err = w.h.Report(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != mapReduceNoCall && err != nil {
 			err = &flowcrt.StateError{State: mapReduceStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != mapReduceNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)
@@ -358,7 +461,7 @@ func (w *MapReduce) stepLoad(ctx context.Context, s *MapReduceState, sess *flowc
 	if err != nil {
 		return mapReduceDone, &flowcrt.StateError{State: "load", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return w.mapLoad(ctx, s, sess)
 }
 
@@ -420,9 +523,14 @@ func (w *MapReduce) iterateLoad(ctx context.Context, s *MapReduceState, item Tic
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != mapReduceStepReport {
-		if err = ctx.Err(); err != nil {
-			return err
+		if done != nil {
+			select {
+			case <-done:
+				return ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

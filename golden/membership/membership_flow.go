@@ -30,7 +30,8 @@ type MembershipState struct {
 }
 
 // MembershipUpdate is a partial update of MembershipState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type MembershipUpdate struct {
 	v   MembershipState // values of the set fields
 	set uint8           // which fields are set: bit i for the i-th field of the schema
@@ -38,30 +39,50 @@ type MembershipUpdate struct {
 
 // WithLabels sets labels.
 func (u MembershipUpdate) WithLabels(v map[string]string) MembershipUpdate {
+	u.SetLabels(v)
+	return u
+}
+
+// SetLabels sets labels in place, as WithLabels does on a copy.
+func (u *MembershipUpdate) SetLabels(v map[string]string) {
 	u.v.Labels = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // WithTags sets tags.
 func (u MembershipUpdate) WithTags(v []string) MembershipUpdate {
+	u.SetTags(v)
+	return u
+}
+
+// SetTags sets tags in place, as WithTags does on a copy.
+func (u *MembershipUpdate) SetTags(v []string) {
 	u.v.Tags = v
 	u.set |= (1 << 1)
-	return u
 }
 
 // WithTitle sets title.
 func (u MembershipUpdate) WithTitle(v string) MembershipUpdate {
+	u.SetTitle(v)
+	return u
+}
+
+// SetTitle sets title in place, as WithTitle does on a copy.
+func (u *MembershipUpdate) SetTitle(v string) {
 	u.v.Title = v
 	u.set |= (1 << 2)
-	return u
 }
 
 // WithRoute sets route.
 func (u MembershipUpdate) WithRoute(v string) MembershipUpdate {
+	u.SetRoute(v)
+	return u
+}
+
+// SetRoute sets route in place, as WithRoute does on a copy.
+func (u *MembershipUpdate) SetRoute(v string) {
 	u.v.Route = v
 	u.set |= (1 << 3)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -87,18 +108,20 @@ func (u *MembershipUpdate) UnmarshalJSON(data []byte) error {
 
 var membershipFields = []string{"labels", "tags", "title", "route"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *MembershipState) apply(u MembershipUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *MembershipState) apply(u *MembershipUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Labels = u.v.Labels
 	}
-	if u.set&(1<<1) != 0 {
+	if set&(1<<1) != 0 {
 		s.Tags = u.v.Tags
 	}
-	if u.set&(1<<2) != 0 {
+	if set&(1<<2) != 0 {
 		s.Title = u.v.Title
 	}
-	if u.set&(1<<3) != 0 {
+	if set&(1<<3) != 0 {
 		s.Route = u.v.Route
 	}
 }
@@ -111,17 +134,29 @@ type MembershipHandlers interface {
 	Route(ctx context.Context, s MembershipState) (MembershipUpdate, error)
 }
 
+// MembershipHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type MembershipHandlersInto interface {
+	// RouteInto is Route, writing the update into u.
+	RouteInto(ctx context.Context, s MembershipState, u *MembershipUpdate) error
+}
+
 // Membership runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Membership struct {
-	h   MembershipHandlers
-	cfg flowcrt.Config
+	h    MembershipHandlers
+	into MembershipHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewMembership returns the workflow over your handlers.
 func NewMembership(h MembershipHandlers, opts ...flowcrt.Option) *Membership {
+	into, _ := h.(MembershipHandlersInto)
 	return &Membership{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -205,8 +240,10 @@ func (w *Membership) sessions() *flowcrt.Sessions[MembershipState, MembershipUpd
 		Workflow: "Membership",
 		Schema:   membershipSchema,
 		Start:    "classify",
-		Merge:    (*MembershipState).apply,
-		Run:      w.runAt,
+		Merge: func(s *MembershipState, u MembershipUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -218,6 +255,30 @@ func (w *Membership) runAt(ctx context.Context, sess *flowcrt.Session, s Members
 	}
 	step := membershipStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// membershipCall names the handler a plain state calls; membershipNoCall: the state is not plain.
+type membershipCall uint32
+
+const (
+	membershipNoCall membershipCall = iota
+	membershipCallRoute
+)
+
+// membershipPlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var membershipPlain = [len(membershipStateIDs)]struct {
+	call membershipCall
+	next membershipStep
+}{
+	membershipStepUrgent:  {membershipCallRoute, membershipDone},
+	membershipStepBusyVip: {membershipCallRoute, membershipDone},
+	membershipStepVip:     {membershipCallRoute, membershipDone},
+	membershipStepSpam:    {membershipCallRoute, membershipDone},
+	membershipStepUnowned: {membershipCallRoute, membershipDone},
+	membershipStepLong:    {membershipCallRoute, membershipDone},
+	membershipStepNormal:  {membershipCallRoute, membershipDone},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -242,9 +303,49 @@ func (w *Membership) run(ctx context.Context, sess *flowcrt.Session, s Membershi
 			end(err)
 		}
 	}()
+	var u MembershipUpdate // the update of a plain state
+	// Handlers that implement MembershipHandlersInto write a plain state's update here.
+	var into *MembershipUpdate
+	if w.into != nil {
+		into = new(MembershipUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != membershipDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; membershipPlain[cur].call != membershipNoCall; cur = membershipPlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch membershipPlain[cur].call {
+				case membershipCallRoute:
+					e = w.into.RouteInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: membershipStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = MembershipUpdate{}
+			}
+			if step = cur; step == membershipDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -254,37 +355,22 @@ func (w *Membership) run(ctx context.Context, sess *flowcrt.Session, s Membershi
 			sctx, leave = w.cfg.Observer.State(sctx, membershipStateIDs[step])
 		}
 		var next membershipStep
-		var u MembershipUpdate // the update of an inline state
-		plain := false
+		var call membershipCall // the handler of a plain state
 		switch step {
 		case membershipStepClassify:
 			next, err = w.stepClassify(sctx, &s)
-		case membershipStepUrgent:
-			u, err = w.h.Route(sctx, s)
-			next, plain = membershipDone, true
-		case membershipStepBusyVip:
-			u, err = w.h.Route(sctx, s)
-			next, plain = membershipDone, true
-		case membershipStepVip:
-			u, err = w.h.Route(sctx, s)
-			next, plain = membershipDone, true
-		case membershipStepSpam:
-			u, err = w.h.Route(sctx, s)
-			next, plain = membershipDone, true
-		case membershipStepUnowned:
-			u, err = w.h.Route(sctx, s)
-			next, plain = membershipDone, true
-		case membershipStepLong:
-			u, err = w.h.Route(sctx, s)
-			next, plain = membershipDone, true
-		case membershipStepNormal:
-			u, err = w.h.Route(sctx, s)
-			next, plain = membershipDone, true
+		default:
+			// A plain state.
+			call, next = membershipPlain[step].call, membershipPlain[step].next
+			switch call {
+			case membershipCallRoute:
+				u, err = w.h.Route(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != membershipNoCall && err != nil {
 			err = &flowcrt.StateError{State: membershipStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != membershipNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)
@@ -308,7 +394,7 @@ func (w *Membership) stepClassify(ctx context.Context, s *MembershipState) (memb
 	if err != nil {
 		return membershipDone, &flowcrt.StateError{State: "classify", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextClassify(), nil
 }
 

@@ -27,7 +27,8 @@ type MockedState struct {
 }
 
 // MockedUpdate is a partial update of MockedState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type MockedUpdate struct {
 	v   MockedState // values of the set fields
 	set uint8       // which fields are set: bit i for the i-th field of the schema
@@ -35,16 +36,26 @@ type MockedUpdate struct {
 
 // WithItems sets items; it is appended to the current value.
 func (u MockedUpdate) WithItems(v []string) MockedUpdate {
+	u.SetItems(v)
+	return u
+}
+
+// SetItems sets items in place, as WithItems does on a copy.
+func (u *MockedUpdate) SetItems(v []string) {
 	u.v.Items = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // WithCount sets count; it is added to the current value.
 func (u MockedUpdate) WithCount(v int) MockedUpdate {
+	u.SetCount(v)
+	return u
+}
+
+// SetCount sets count in place, as WithCount does on a copy.
+func (u *MockedUpdate) SetCount(v int) {
 	u.v.Count = v
 	u.set |= (1 << 1)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -64,12 +75,14 @@ func (u *MockedUpdate) UnmarshalJSON(data []byte) error {
 
 var mockedFields = []string{"items", "count"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *MockedState) apply(u MockedUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *MockedState) apply(u *MockedUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Items = flowcrt.AppendSlice(s.Items, u.v.Items)
 	}
-	if u.set&(1<<1) != 0 {
+	if set&(1<<1) != 0 {
 		s.Count += u.v.Count
 	}
 }
@@ -168,8 +181,10 @@ func (w *Mocked) sessions() *flowcrt.Sessions[MockedState, MockedUpdate] {
 		Workflow: "Mocked",
 		Schema:   mockedSchema,
 		Start:    "fetch",
-		Merge:    (*MockedState).apply,
-		Run:      w.runAt,
+		Merge: func(s *MockedState, u MockedUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -205,9 +220,14 @@ func (w *Mocked) run(ctx context.Context, sess *flowcrt.Session, s MockedState, 
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != mockedDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -262,7 +282,7 @@ func (w *Mocked) stepFetch(ctx context.Context, s *MockedState) (mockedStep, err
 	if err != nil {
 		return mockedDone, &flowcrt.StateError{State: "fetch", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return mockedStepDecide, nil
 }
 
@@ -272,7 +292,7 @@ func (w *Mocked) stepDecide(ctx context.Context, s *MockedState) (mockedStep, er
 	if err != nil {
 		return mockedDone, &flowcrt.StateError{State: "decide", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextDecide(action), nil
 }
 
@@ -293,7 +313,7 @@ func (w *Mocked) stepReport(ctx context.Context, s *MockedState) (mockedStep, er
 	if err != nil {
 		return mockedDone, &flowcrt.StateError{State: "report", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextReport(eval), nil
 }
 

@@ -28,7 +28,8 @@ type TicketsState struct {
 }
 
 // TicketsUpdate is a partial update of TicketsState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type TicketsUpdate struct {
 	v   TicketsState // values of the set fields
 	set uint8        // which fields are set: bit i for the i-th field of the schema
@@ -36,23 +37,38 @@ type TicketsUpdate struct {
 
 // WithTicket sets ticket.
 func (u TicketsUpdate) WithTicket(v Ticket) TicketsUpdate {
+	u.SetTicket(v)
+	return u
+}
+
+// SetTicket sets ticket in place, as WithTicket does on a copy.
+func (u *TicketsUpdate) SetTicket(v Ticket) {
 	u.v.Ticket = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // WithHistory sets history; it is appended to the current value.
 func (u TicketsUpdate) WithHistory(v []Ticket) TicketsUpdate {
+	u.SetHistory(v)
+	return u
+}
+
+// SetHistory sets history in place, as WithHistory does on a copy.
+func (u *TicketsUpdate) SetHistory(v []Ticket) {
 	u.v.History = v
 	u.set |= (1 << 1)
-	return u
 }
 
 // WithRoute sets route.
 func (u TicketsUpdate) WithRoute(v string) TicketsUpdate {
+	u.SetRoute(v)
+	return u
+}
+
+// SetRoute sets route in place, as WithRoute does on a copy.
+func (u *TicketsUpdate) SetRoute(v string) {
 	u.v.Route = v
 	u.set |= (1 << 2)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -75,15 +91,17 @@ func (u *TicketsUpdate) UnmarshalJSON(data []byte) error {
 
 var ticketsFields = []string{"ticket", "history", "route"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *TicketsState) apply(u TicketsUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *TicketsState) apply(u *TicketsUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Ticket = u.v.Ticket
 	}
-	if u.set&(1<<1) != 0 {
+	if set&(1<<1) != 0 {
 		s.History = flowcrt.AppendSlice(s.History, u.v.History)
 	}
-	if u.set&(1<<2) != 0 {
+	if set&(1<<2) != 0 {
 		s.Route = u.v.Route
 	}
 }
@@ -96,17 +114,29 @@ type TicketsHandlers interface {
 	Route(ctx context.Context, s TicketsState) (TicketsUpdate, error)
 }
 
+// TicketsHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type TicketsHandlersInto interface {
+	// RouteInto is Route, writing the update into u.
+	RouteInto(ctx context.Context, s TicketsState, u *TicketsUpdate) error
+}
+
 // Tickets runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Tickets struct {
-	h   TicketsHandlers
-	cfg flowcrt.Config
+	h    TicketsHandlers
+	into TicketsHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewTickets returns the workflow over your handlers.
 func NewTickets(h TicketsHandlers, opts ...flowcrt.Option) *Tickets {
+	into, _ := h.(TicketsHandlersInto)
 	return &Tickets{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -184,8 +214,10 @@ func (w *Tickets) sessions() *flowcrt.Sessions[TicketsState, TicketsUpdate] {
 		Workflow: "Tickets",
 		Schema:   ticketsSchema,
 		Start:    "load",
-		Merge:    (*TicketsState).apply,
-		Run:      w.runAt,
+		Merge: func(s *TicketsState, u TicketsUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -197,6 +229,27 @@ func (w *Tickets) runAt(ctx context.Context, sess *flowcrt.Session, s TicketsSta
 	}
 	step := ticketsStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// ticketsCall names the handler a plain state calls; ticketsNoCall: the state is not plain.
+type ticketsCall uint32
+
+const (
+	ticketsNoCall ticketsCall = iota
+	ticketsCallRoute
+)
+
+// ticketsPlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var ticketsPlain = [len(ticketsStateIDs)]struct {
+	call ticketsCall
+	next ticketsStep
+}{
+	ticketsStepPage:     {ticketsCallRoute, ticketsDone},
+	ticketsStepEscalate: {ticketsCallRoute, ticketsDone},
+	ticketsStepAssign:   {ticketsCallRoute, ticketsDone},
+	ticketsStepQueue:    {ticketsCallRoute, ticketsDone},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -221,9 +274,49 @@ func (w *Tickets) run(ctx context.Context, sess *flowcrt.Session, s TicketsState
 			end(err)
 		}
 	}()
+	var u TicketsUpdate // the update of a plain state
+	// Handlers that implement TicketsHandlersInto write a plain state's update here.
+	var into *TicketsUpdate
+	if w.into != nil {
+		into = new(TicketsUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != ticketsDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; ticketsPlain[cur].call != ticketsNoCall; cur = ticketsPlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch ticketsPlain[cur].call {
+				case ticketsCallRoute:
+					e = w.into.RouteInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: ticketsStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = TicketsUpdate{}
+			}
+			if step = cur; step == ticketsDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -233,28 +326,22 @@ func (w *Tickets) run(ctx context.Context, sess *flowcrt.Session, s TicketsState
 			sctx, leave = w.cfg.Observer.State(sctx, ticketsStateIDs[step])
 		}
 		var next ticketsStep
-		var u TicketsUpdate // the update of an inline state
-		plain := false
+		var call ticketsCall // the handler of a plain state
 		switch step {
 		case ticketsStepLoad:
 			next, err = w.stepLoad(sctx, &s)
-		case ticketsStepPage:
-			u, err = w.h.Route(sctx, s)
-			next, plain = ticketsDone, true
-		case ticketsStepEscalate:
-			u, err = w.h.Route(sctx, s)
-			next, plain = ticketsDone, true
-		case ticketsStepAssign:
-			u, err = w.h.Route(sctx, s)
-			next, plain = ticketsDone, true
-		case ticketsStepQueue:
-			u, err = w.h.Route(sctx, s)
-			next, plain = ticketsDone, true
+		default:
+			// A plain state.
+			call, next = ticketsPlain[step].call, ticketsPlain[step].next
+			switch call {
+			case ticketsCallRoute:
+				u, err = w.h.Route(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != ticketsNoCall && err != nil {
 			err = &flowcrt.StateError{State: ticketsStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != ticketsNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)
@@ -278,7 +365,7 @@ func (w *Tickets) stepLoad(ctx context.Context, s *TicketsState) (ticketsStep, e
 	if err != nil {
 		return ticketsDone, &flowcrt.StateError{State: "load", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextLoad(), nil
 }
 

@@ -25,7 +25,8 @@ type NamingState struct {
 }
 
 // NamingUpdate is a partial update of NamingState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type NamingUpdate struct {
 	v   NamingState // values of the set fields
 	set uint8       // which fields are set: bit i for the i-th field of the schema
@@ -33,9 +34,14 @@ type NamingUpdate struct {
 
 // WithTrail sets trail; it is appended to the current value.
 func (u NamingUpdate) WithTrail(v []string) NamingUpdate {
+	u.SetTrail(v)
+	return u
+}
+
+// SetTrail sets trail in place, as WithTrail does on a copy.
+func (u *NamingUpdate) SetTrail(v []string) {
 	u.v.Trail = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -52,9 +58,11 @@ func (u *NamingUpdate) UnmarshalJSON(data []byte) error {
 
 var namingFields = []string{"trail"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *NamingState) apply(u NamingUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *NamingState) apply(u *NamingUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
@@ -67,17 +75,31 @@ type NamingHandlers interface {
 	WebSearch(ctx context.Context, s NamingState) (NamingUpdate, error)
 }
 
+// NamingHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type NamingHandlersInto interface {
+	// SummaryBotInto is SummaryBot, writing the update into u.
+	SummaryBotInto(ctx context.Context, s NamingState, u *NamingUpdate) error
+	// WebSearchInto is WebSearch, writing the update into u.
+	WebSearchInto(ctx context.Context, s NamingState, u *NamingUpdate) error
+}
+
 // Naming runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Naming struct {
-	h   NamingHandlers
-	cfg flowcrt.Config
+	h    NamingHandlers
+	into NamingHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewNaming returns the workflow over your handlers.
 func NewNaming(h NamingHandlers, opts ...flowcrt.Option) *Naming {
+	into, _ := h.(NamingHandlersInto)
 	return &Naming{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -151,8 +173,10 @@ func (w *Naming) sessions() *flowcrt.Sessions[NamingState, NamingUpdate] {
 		Workflow: "naming",
 		Schema:   namingSchema,
 		Start:    "fetch-data",
-		Merge:    (*NamingState).apply,
-		Run:      w.runAt,
+		Merge: func(s *NamingState, u NamingUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -164,6 +188,27 @@ func (w *Naming) runAt(ctx context.Context, sess *flowcrt.Session, s NamingState
 	}
 	step := namingStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// namingCall names the handler a plain state calls; namingNoCall: the state is not plain.
+type namingCall uint32
+
+const (
+	namingNoCall namingCall = iota
+	namingCallSummaryBot
+	namingCallWebSearch
+)
+
+// namingPlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var namingPlain = [len(namingStateIDs)]struct {
+	call namingCall
+	next namingStep
+}{
+	namingStepSummarizeResult: {namingCallSummaryBot, namingDone},
+	namingStepFetchData:       {namingCallWebSearch, namingStepReviewDraft},
+	namingStepReviewDraft:     {namingCallSummaryBot, namingStepSummarizeResult},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -188,9 +233,51 @@ func (w *Naming) run(ctx context.Context, sess *flowcrt.Session, s NamingState, 
 			end(err)
 		}
 	}()
+	var u NamingUpdate // the update of a plain state
+	// Handlers that implement NamingHandlersInto write a plain state's update here.
+	var into *NamingUpdate
+	if w.into != nil {
+		into = new(NamingUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != namingDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; namingPlain[cur].call != namingNoCall; cur = namingPlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch namingPlain[cur].call {
+				case namingCallSummaryBot:
+					e = w.into.SummaryBotInto(ctx, s, into)
+				case namingCallWebSearch:
+					e = w.into.WebSearchInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: namingStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = NamingUpdate{}
+			}
+			if step = cur; step == namingDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -200,23 +287,22 @@ func (w *Naming) run(ctx context.Context, sess *flowcrt.Session, s NamingState, 
 			sctx, leave = w.cfg.Observer.State(sctx, namingStateIDs[step])
 		}
 		var next namingStep
-		var u NamingUpdate // the update of an inline state
-		plain := false
+		var call namingCall // the handler of a plain state
 		switch step {
-		case namingStepSummarizeResult:
-			u, err = w.h.SummaryBot(sctx, s)
-			next, plain = namingDone, true
-		case namingStepFetchData:
-			u, err = w.h.WebSearch(sctx, s)
-			next, plain = namingStepReviewDraft, true
-		case namingStepReviewDraft:
-			u, err = w.h.SummaryBot(sctx, s)
-			next, plain = namingStepSummarizeResult, true
+		default:
+			// A plain state.
+			call, next = namingPlain[step].call, namingPlain[step].next
+			switch call {
+			case namingCallSummaryBot:
+				u, err = w.h.SummaryBot(sctx, s)
+			case namingCallWebSearch:
+				u, err = w.h.WebSearch(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != namingNoCall && err != nil {
 			err = &flowcrt.StateError{State: namingStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != namingNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)

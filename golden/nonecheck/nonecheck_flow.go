@@ -27,7 +27,8 @@ type NoneCheckState struct {
 }
 
 // NoneCheckUpdate is a partial update of NoneCheckState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type NoneCheckUpdate struct {
 	v   NoneCheckState // values of the set fields
 	set uint8          // which fields are set: bit i for the i-th field of the schema
@@ -35,23 +36,38 @@ type NoneCheckUpdate struct {
 
 // WithLabels sets labels.
 func (u NoneCheckUpdate) WithLabels(v map[string]string) NoneCheckUpdate {
+	u.SetLabels(v)
+	return u
+}
+
+// SetLabels sets labels in place, as WithLabels does on a copy.
+func (u *NoneCheckUpdate) SetLabels(v map[string]string) {
 	u.v.Labels = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // WithTags sets tags.
 func (u NoneCheckUpdate) WithTags(v []string) NoneCheckUpdate {
+	u.SetTags(v)
+	return u
+}
+
+// SetTags sets tags in place, as WithTags does on a copy.
+func (u *NoneCheckUpdate) SetTags(v []string) {
 	u.v.Tags = v
 	u.set |= (1 << 1)
-	return u
 }
 
 // WithRoute sets route.
 func (u NoneCheckUpdate) WithRoute(v string) NoneCheckUpdate {
+	u.SetRoute(v)
+	return u
+}
+
+// SetRoute sets route in place, as WithRoute does on a copy.
+func (u *NoneCheckUpdate) SetRoute(v string) {
 	u.v.Route = v
 	u.set |= (1 << 2)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -74,15 +90,17 @@ func (u *NoneCheckUpdate) UnmarshalJSON(data []byte) error {
 
 var noneCheckFields = []string{"labels", "tags", "route"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *NoneCheckState) apply(u NoneCheckUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *NoneCheckState) apply(u *NoneCheckUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Labels = u.v.Labels
 	}
-	if u.set&(1<<1) != 0 {
+	if set&(1<<1) != 0 {
 		s.Tags = u.v.Tags
 	}
-	if u.set&(1<<2) != 0 {
+	if set&(1<<2) != 0 {
 		s.Route = u.v.Route
 	}
 }
@@ -95,17 +113,29 @@ type NoneCheckHandlers interface {
 	Route(ctx context.Context, s NoneCheckState) (NoneCheckUpdate, error)
 }
 
+// NoneCheckHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type NoneCheckHandlersInto interface {
+	// RouteInto is Route, writing the update into u.
+	RouteInto(ctx context.Context, s NoneCheckState, u *NoneCheckUpdate) error
+}
+
 // NoneCheck runs the workflow. It is safe for concurrent use: every Run has its own state.
 type NoneCheck struct {
-	h   NoneCheckHandlers
-	cfg flowcrt.Config
+	h    NoneCheckHandlers
+	into NoneCheckHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewNoneCheck returns the workflow over your handlers.
 func NewNoneCheck(h NoneCheckHandlers, opts ...flowcrt.Option) *NoneCheck {
+	into, _ := h.(NoneCheckHandlersInto)
 	return &NoneCheck{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -181,8 +211,10 @@ func (w *NoneCheck) sessions() *flowcrt.Sessions[NoneCheckState, NoneCheckUpdate
 		Workflow: "NoneCheck",
 		Schema:   noneCheckSchema,
 		Start:    "check",
-		Merge:    (*NoneCheckState).apply,
-		Run:      w.runAt,
+		Merge: func(s *NoneCheckState, u NoneCheckUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -194,6 +226,26 @@ func (w *NoneCheck) runAt(ctx context.Context, sess *flowcrt.Session, s NoneChec
 	}
 	step := noneCheckStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// noneCheckCall names the handler a plain state calls; noneCheckNoCall: the state is not plain.
+type noneCheckCall uint32
+
+const (
+	noneCheckNoCall noneCheckCall = iota
+	noneCheckCallRoute
+)
+
+// noneCheckPlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var noneCheckPlain = [len(noneCheckStateIDs)]struct {
+	call noneCheckCall
+	next noneCheckStep
+}{
+	noneCheckStepMissing:  {noneCheckCallRoute, noneCheckDone},
+	noneCheckStepTagged:   {noneCheckCallRoute, noneCheckDone},
+	noneCheckStepLabelled: {noneCheckCallRoute, noneCheckDone},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -218,9 +270,49 @@ func (w *NoneCheck) run(ctx context.Context, sess *flowcrt.Session, s NoneCheckS
 			end(err)
 		}
 	}()
+	var u NoneCheckUpdate // the update of a plain state
+	// Handlers that implement NoneCheckHandlersInto write a plain state's update here.
+	var into *NoneCheckUpdate
+	if w.into != nil {
+		into = new(NoneCheckUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != noneCheckDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; noneCheckPlain[cur].call != noneCheckNoCall; cur = noneCheckPlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch noneCheckPlain[cur].call {
+				case noneCheckCallRoute:
+					e = w.into.RouteInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: noneCheckStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = NoneCheckUpdate{}
+			}
+			if step = cur; step == noneCheckDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -230,25 +322,22 @@ func (w *NoneCheck) run(ctx context.Context, sess *flowcrt.Session, s NoneCheckS
 			sctx, leave = w.cfg.Observer.State(sctx, noneCheckStateIDs[step])
 		}
 		var next noneCheckStep
-		var u NoneCheckUpdate // the update of an inline state
-		plain := false
+		var call noneCheckCall // the handler of a plain state
 		switch step {
 		case noneCheckStepCheck:
 			next, err = w.stepCheck(sctx, &s)
-		case noneCheckStepMissing:
-			u, err = w.h.Route(sctx, s)
-			next, plain = noneCheckDone, true
-		case noneCheckStepTagged:
-			u, err = w.h.Route(sctx, s)
-			next, plain = noneCheckDone, true
-		case noneCheckStepLabelled:
-			u, err = w.h.Route(sctx, s)
-			next, plain = noneCheckDone, true
+		default:
+			// A plain state.
+			call, next = noneCheckPlain[step].call, noneCheckPlain[step].next
+			switch call {
+			case noneCheckCallRoute:
+				u, err = w.h.Route(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != noneCheckNoCall && err != nil {
 			err = &flowcrt.StateError{State: noneCheckStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != noneCheckNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)
@@ -272,7 +361,7 @@ func (w *NoneCheck) stepCheck(ctx context.Context, s *NoneCheckState) (noneCheck
 	if err != nil {
 		return noneCheckDone, &flowcrt.StateError{State: "check", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextCheck(), nil
 }
 

@@ -26,7 +26,8 @@ type OnFailureState struct {
 }
 
 // OnFailureUpdate is a partial update of OnFailureState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type OnFailureUpdate struct {
 	v   OnFailureState // values of the set fields
 	set uint8          // which fields are set: bit i for the i-th field of the schema
@@ -34,16 +35,26 @@ type OnFailureUpdate struct {
 
 // WithData sets data.
 func (u OnFailureUpdate) WithData(v string) OnFailureUpdate {
+	u.SetData(v)
+	return u
+}
+
+// SetData sets data in place, as WithData does on a copy.
+func (u *OnFailureUpdate) SetData(v string) {
 	u.v.Data = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // WithTrail sets trail; it is appended to the current value.
 func (u OnFailureUpdate) WithTrail(v []string) OnFailureUpdate {
+	u.SetTrail(v)
+	return u
+}
+
+// SetTrail sets trail in place, as WithTrail does on a copy.
+func (u *OnFailureUpdate) SetTrail(v []string) {
 	u.v.Trail = v
 	u.set |= (1 << 1)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -63,12 +74,14 @@ func (u *OnFailureUpdate) UnmarshalJSON(data []byte) error {
 
 var onFailureFields = []string{"data", "trail"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *OnFailureState) apply(u OnFailureUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *OnFailureState) apply(u *OnFailureUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Data = u.v.Data
 	}
-	if u.set&(1<<1) != 0 {
+	if set&(1<<1) != 0 {
 		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
@@ -83,17 +96,29 @@ type OnFailureHandlers interface {
 	Fallback(ctx context.Context, s OnFailureState) (OnFailureUpdate, error)
 }
 
+// OnFailureHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type OnFailureHandlersInto interface {
+	// FallbackInto is Fallback, writing the update into u.
+	FallbackInto(ctx context.Context, s OnFailureState, u *OnFailureUpdate) error
+}
+
 // OnFailure runs the workflow. It is safe for concurrent use: every Run has its own state.
 type OnFailure struct {
-	h   OnFailureHandlers
-	cfg flowcrt.Config
+	h    OnFailureHandlers
+	into OnFailureHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewOnFailure returns the workflow over your handlers.
 func NewOnFailure(h OnFailureHandlers, opts ...flowcrt.Option) *OnFailure {
+	into, _ := h.(OnFailureHandlersInto)
 	return &OnFailure{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -167,8 +192,10 @@ func (w *OnFailure) sessions() *flowcrt.Sessions[OnFailureState, OnFailureUpdate
 		Workflow: "OnFailure",
 		Schema:   onFailureSchema,
 		Start:    "fetch",
-		Merge:    (*OnFailureState).apply,
-		Run:      w.runAt,
+		Merge: func(s *OnFailureState, u OnFailureUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -180,6 +207,24 @@ func (w *OnFailure) runAt(ctx context.Context, sess *flowcrt.Session, s OnFailur
 	}
 	step := onFailureStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// onFailureCall names the handler a plain state calls; onFailureNoCall: the state is not plain.
+type onFailureCall uint32
+
+const (
+	onFailureNoCall onFailureCall = iota
+	onFailureCallFallback
+)
+
+// onFailurePlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var onFailurePlain = [len(onFailureStateIDs)]struct {
+	call onFailureCall
+	next onFailureStep
+}{
+	onFailureStepFallback: {onFailureCallFallback, onFailureDone},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -204,9 +249,49 @@ func (w *OnFailure) run(ctx context.Context, sess *flowcrt.Session, s OnFailureS
 			end(err)
 		}
 	}()
+	var u OnFailureUpdate // the update of a plain state
+	// Handlers that implement OnFailureHandlersInto write a plain state's update here.
+	var into *OnFailureUpdate
+	if w.into != nil {
+		into = new(OnFailureUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != onFailureDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; onFailurePlain[cur].call != onFailureNoCall; cur = onFailurePlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch onFailurePlain[cur].call {
+				case onFailureCallFallback:
+					e = w.into.FallbackInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: onFailureStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = OnFailureUpdate{}
+			}
+			if step = cur; step == onFailureDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -216,21 +301,24 @@ func (w *OnFailure) run(ctx context.Context, sess *flowcrt.Session, s OnFailureS
 			sctx, leave = w.cfg.Observer.State(sctx, onFailureStateIDs[step])
 		}
 		var next onFailureStep
-		var u OnFailureUpdate // the update of an inline state
-		plain := false
+		var call onFailureCall // the handler of a plain state
 		switch step {
 		case onFailureStepFetch:
 			next, err = w.stepFetch(sctx, &s)
 		case onFailureStepStore:
 			next, err = w.stepStore(sctx, &s)
-		case onFailureStepFallback:
-			u, err = w.h.Fallback(sctx, s)
-			next, plain = onFailureDone, true
+		default:
+			// A plain state.
+			call, next = onFailurePlain[step].call, onFailurePlain[step].next
+			switch call {
+			case onFailureCallFallback:
+				u, err = w.h.Fallback(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != onFailureNoCall && err != nil {
 			err = &flowcrt.StateError{State: onFailureStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != onFailureNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)
@@ -264,7 +352,7 @@ func (w *OnFailure) stepFetch(ctx context.Context, s *OnFailureState) (onFailure
 	if err != nil {
 		return onFailureStepFallback, nil
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextFetch(eval), nil
 }
 
@@ -284,7 +372,7 @@ func (w *OnFailure) stepStore(ctx context.Context, s *OnFailureState) (onFailure
 	if err != nil {
 		return onFailureDone, &flowcrt.StateError{State: "store", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextStore(eval), nil
 }
 

@@ -29,7 +29,8 @@ type ParallelState struct {
 }
 
 // ParallelUpdate is a partial update of ParallelState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type ParallelUpdate struct {
 	v   ParallelState // values of the set fields
 	set uint8         // which fields are set: bit i for the i-th field of the schema
@@ -37,30 +38,50 @@ type ParallelUpdate struct {
 
 // WithLog sets log; it is appended to the current value.
 func (u ParallelUpdate) WithLog(v []string) ParallelUpdate {
+	u.SetLog(v)
+	return u
+}
+
+// SetLog sets log in place, as WithLog does on a copy.
+func (u *ParallelUpdate) SetLog(v []string) {
 	u.v.Log = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // WithTotal sets total; it is added to the current value.
 func (u ParallelUpdate) WithTotal(v int) ParallelUpdate {
+	u.SetTotal(v)
+	return u
+}
+
+// SetTotal sets total in place, as WithTotal does on a copy.
+func (u *ParallelUpdate) SetTotal(v int) {
 	u.v.Total = v
 	u.set |= (1 << 1)
-	return u
 }
 
 // WithStatus sets status.
 func (u ParallelUpdate) WithStatus(v string) ParallelUpdate {
+	u.SetStatus(v)
+	return u
+}
+
+// SetStatus sets status in place, as WithStatus does on a copy.
+func (u *ParallelUpdate) SetStatus(v string) {
 	u.v.Status = v
 	u.set |= (1 << 2)
-	return u
 }
 
 // WithSeen sets seen; its keys are merged into the current map.
 func (u ParallelUpdate) WithSeen(v map[string]string) ParallelUpdate {
+	u.SetSeen(v)
+	return u
+}
+
+// SetSeen sets seen in place, as WithSeen does on a copy.
+func (u *ParallelUpdate) SetSeen(v map[string]string) {
 	u.v.Seen = v
 	u.set |= (1 << 3)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -86,18 +107,20 @@ func (u *ParallelUpdate) UnmarshalJSON(data []byte) error {
 
 var parallelFields = []string{"log", "total", "status", "seen"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *ParallelState) apply(u ParallelUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *ParallelState) apply(u *ParallelUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Log = flowcrt.AppendSlice(s.Log, u.v.Log)
 	}
-	if u.set&(1<<1) != 0 {
+	if set&(1<<1) != 0 {
 		s.Total += u.v.Total
 	}
-	if u.set&(1<<2) != 0 {
+	if set&(1<<2) != 0 {
 		s.Status = u.v.Status
 	}
-	if u.set&(1<<3) != 0 {
+	if set&(1<<3) != 0 {
 		s.Seen = flowcrt.MergeMap(s.Seen, u.v.Seen)
 	}
 }
@@ -172,17 +195,29 @@ type ParallelHandlers interface {
 	Merge(ctx context.Context, s ParallelState) (ParallelUpdate, error)
 }
 
+// ParallelHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type ParallelHandlersInto interface {
+	// MergeInto is Merge, writing the update into u.
+	MergeInto(ctx context.Context, s ParallelState, u *ParallelUpdate) error
+}
+
 // Parallel runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Parallel struct {
-	h   ParallelHandlers
-	cfg flowcrt.Config
+	h    ParallelHandlers
+	into ParallelHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewParallel returns the workflow over your handlers.
 func NewParallel(h ParallelHandlers, opts ...flowcrt.Option) *Parallel {
+	into, _ := h.(ParallelHandlersInto)
 	return &Parallel{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -264,8 +299,10 @@ func (w *Parallel) sessions() *flowcrt.Sessions[ParallelState, ParallelUpdate] {
 		Workflow: "Parallel",
 		Schema:   parallelSchema,
 		Start:    "split",
-		Merge:    (*ParallelState).apply,
-		Run:      w.runAt,
+		Merge: func(s *ParallelState, u ParallelUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -277,6 +314,24 @@ func (w *Parallel) runAt(ctx context.Context, sess *flowcrt.Session, s ParallelS
 	}
 	step := parallelStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// parallelCall names the handler a plain state calls; parallelNoCall: the state is not plain.
+type parallelCall uint32
+
+const (
+	parallelNoCall parallelCall = iota
+	parallelCallMerge
+)
+
+// parallelPlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var parallelPlain = [len(parallelStateIDs)]struct {
+	call parallelCall
+	next parallelStep
+}{
+	parallelStepMerge: {parallelCallMerge, parallelDone},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -301,9 +356,49 @@ func (w *Parallel) run(ctx context.Context, sess *flowcrt.Session, s ParallelSta
 			end(err)
 		}
 	}()
+	var u ParallelUpdate // the update of a plain state
+	// Handlers that implement ParallelHandlersInto write a plain state's update here.
+	var into *ParallelUpdate
+	if w.into != nil {
+		into = new(ParallelUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != parallelDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; parallelPlain[cur].call != parallelNoCall; cur = parallelPlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch parallelPlain[cur].call {
+				case parallelCallMerge:
+					e = w.into.MergeInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: parallelStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = ParallelUpdate{}
+			}
+			if step = cur; step == parallelDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -313,19 +408,22 @@ func (w *Parallel) run(ctx context.Context, sess *flowcrt.Session, s ParallelSta
 			sctx, leave = w.cfg.Observer.State(sctx, parallelStateIDs[step])
 		}
 		var next parallelStep
-		var u ParallelUpdate // the update of an inline state
-		plain := false
+		var call parallelCall // the handler of a plain state
 		switch step {
 		case parallelStepSplit:
 			next, err = w.stepSplit(sctx, &s, sess)
-		case parallelStepMerge:
-			u, err = w.h.Merge(sctx, s)
-			next, plain = parallelDone, true
+		default:
+			// A plain state.
+			call, next = parallelPlain[step].call, parallelPlain[step].next
+			switch call {
+			case parallelCallMerge:
+				u, err = w.h.Merge(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != parallelNoCall && err != nil {
 			err = &flowcrt.StateError{State: parallelStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != parallelNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)
@@ -353,7 +451,7 @@ func (w *Parallel) stepSplit(ctx context.Context, s *ParallelState, sess *flowcr
 	if err != nil {
 		return parallelDone, &flowcrt.StateError{State: "split", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return w.parallelSplit(ctx, s, sess)
 }
 
@@ -409,9 +507,14 @@ func (w *Parallel) branchSplit(ctx context.Context, s *ParallelState, step paral
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != parallelStepMerge {
-		if err = ctx.Err(); err != nil {
-			return err
+		if done != nil {
+			select {
+			case <-done:
+				return ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -463,7 +566,7 @@ func (w *Parallel) stepB(ctx context.Context, s *ParallelState, rec *[]ParallelU
 	if err != nil {
 		return parallelDone, &flowcrt.StateError{State: "b", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	*rec = append(*rec, u)
 	return parallelStepBCheck, nil
 }
@@ -475,7 +578,7 @@ func (w *Parallel) stepBCheck(ctx context.Context, s *ParallelState, rec *[]Para
 	if err != nil {
 		return parallelDone, &flowcrt.StateError{State: "b_check", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	*rec = append(*rec, u)
 	return s.nextBCheck(), nil
 }

@@ -26,7 +26,8 @@ type BestState struct {
 }
 
 // BestUpdate is a partial update of BestState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type BestUpdate struct {
 	v   BestState // values of the set fields
 	set uint8     // which fields are set: bit i for the i-th field of the schema
@@ -34,16 +35,26 @@ type BestUpdate struct {
 
 // WithBest sets best; it is combined with the current value by MaxInt.
 func (u BestUpdate) WithBest(v int) BestUpdate {
+	u.SetBest(v)
+	return u
+}
+
+// SetBest sets best in place, as WithBest does on a copy.
+func (u *BestUpdate) SetBest(v int) {
 	u.v.Best = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // WithScores sets scores; it is appended to the current value.
 func (u BestUpdate) WithScores(v []int) BestUpdate {
+	u.SetScores(v)
+	return u
+}
+
+// SetScores sets scores in place, as WithScores does on a copy.
+func (u *BestUpdate) SetScores(v []int) {
 	u.v.Scores = v
 	u.set |= (1 << 1)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -63,12 +74,14 @@ func (u *BestUpdate) UnmarshalJSON(data []byte) error {
 
 var bestFields = []string{"best", "scores"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *BestState) apply(u BestUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *BestState) apply(u *BestUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Best = MaxInt(s.Best, u.v.Best)
 	}
-	if u.set&(1<<1) != 0 {
+	if set&(1<<1) != 0 {
 		s.Scores = flowcrt.AppendSlice(s.Scores, u.v.Scores)
 	}
 }
@@ -159,8 +172,10 @@ func (w *Best) sessions() *flowcrt.Sessions[BestState, BestUpdate] {
 		Workflow: "Best",
 		Schema:   bestSchema,
 		Start:    "measure",
-		Merge:    (*BestState).apply,
-		Run:      w.runAt,
+		Merge: func(s *BestState, u BestUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -196,9 +211,14 @@ func (w *Best) run(ctx context.Context, sess *flowcrt.Session, s BestState, step
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != bestDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -234,7 +254,7 @@ func (w *Best) stepMeasure(ctx context.Context, s *BestState) (bestStep, error) 
 	if err != nil {
 		return bestDone, &flowcrt.StateError{State: "measure", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextMeasure(action), nil
 }
 

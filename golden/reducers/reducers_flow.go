@@ -31,7 +31,8 @@ type ReducersState struct {
 }
 
 // ReducersUpdate is a partial update of ReducersState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type ReducersUpdate struct {
 	v   ReducersState // values of the set fields
 	set uint8         // which fields are set: bit i for the i-th field of the schema
@@ -39,51 +40,86 @@ type ReducersUpdate struct {
 
 // WithMessages sets messages; it is appended to the current value.
 func (u ReducersUpdate) WithMessages(v []string) ReducersUpdate {
+	u.SetMessages(v)
+	return u
+}
+
+// SetMessages sets messages in place, as WithMessages does on a copy.
+func (u *ReducersUpdate) SetMessages(v []string) {
 	u.v.Messages = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // WithStatus sets status.
 func (u ReducersUpdate) WithStatus(v string) ReducersUpdate {
+	u.SetStatus(v)
+	return u
+}
+
+// SetStatus sets status in place, as WithStatus does on a copy.
+func (u *ReducersUpdate) SetStatus(v string) {
 	u.v.Status = v
 	u.set |= (1 << 1)
-	return u
 }
 
 // WithCounter sets counter.
 func (u ReducersUpdate) WithCounter(v int) ReducersUpdate {
+	u.SetCounter(v)
+	return u
+}
+
+// SetCounter sets counter in place, as WithCounter does on a copy.
+func (u *ReducersUpdate) SetCounter(v int) {
 	u.v.Counter = v
 	u.set |= (1 << 2)
-	return u
 }
 
 // WithLabels sets labels; its keys are merged into the current map.
 func (u ReducersUpdate) WithLabels(v map[string]int) ReducersUpdate {
+	u.SetLabels(v)
+	return u
+}
+
+// SetLabels sets labels in place, as WithLabels does on a copy.
+func (u *ReducersUpdate) SetLabels(v map[string]int) {
 	u.v.Labels = v
 	u.set |= (1 << 3)
-	return u
 }
 
 // WithTotal sets total; it is added to the current value.
 func (u ReducersUpdate) WithTotal(v int) ReducersUpdate {
+	u.SetTotal(v)
+	return u
+}
+
+// SetTotal sets total in place, as WithTotal does on a copy.
+func (u *ReducersUpdate) SetTotal(v int) {
 	u.v.Total = v
 	u.set |= (1 << 4)
-	return u
 }
 
 // WithCost sets cost; it is added to the current value.
 func (u ReducersUpdate) WithCost(v float64) ReducersUpdate {
+	u.SetCost(v)
+	return u
+}
+
+// SetCost sets cost in place, as WithCost does on a copy.
+func (u *ReducersUpdate) SetCost(v float64) {
 	u.v.Cost = v
 	u.set |= (1 << 5)
-	return u
 }
 
 // WithHistory sets history; its messages are appended to the history.
 func (u ReducersUpdate) WithHistory(v flowcrt.Messages) ReducersUpdate {
+	u.SetHistory(v)
+	return u
+}
+
+// SetHistory sets history in place, as WithHistory does on a copy.
+func (u *ReducersUpdate) SetHistory(v flowcrt.Messages) {
 	u.v.History = v
 	u.set |= (1 << 6)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -118,27 +154,29 @@ func (u *ReducersUpdate) UnmarshalJSON(data []byte) error {
 
 var reducersFields = []string{"messages", "status", "counter", "labels", "total", "cost", "history"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *ReducersState) apply(u ReducersUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *ReducersState) apply(u *ReducersUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Messages = flowcrt.AppendSlice(s.Messages, u.v.Messages)
 	}
-	if u.set&(1<<1) != 0 {
+	if set&(1<<1) != 0 {
 		s.Status = u.v.Status
 	}
-	if u.set&(1<<2) != 0 {
+	if set&(1<<2) != 0 {
 		s.Counter = u.v.Counter
 	}
-	if u.set&(1<<3) != 0 {
+	if set&(1<<3) != 0 {
 		s.Labels = flowcrt.MergeMap(s.Labels, u.v.Labels)
 	}
-	if u.set&(1<<4) != 0 {
+	if set&(1<<4) != 0 {
 		s.Total += u.v.Total
 	}
-	if u.set&(1<<5) != 0 {
+	if set&(1<<5) != 0 {
 		s.Cost += u.v.Cost
 	}
-	if u.set&(1<<6) != 0 {
+	if set&(1<<6) != 0 {
 		s.History = flowcrt.AppendSlice(s.History, u.v.History)
 	}
 }
@@ -151,17 +189,31 @@ type ReducersHandlers interface {
 	Tally(ctx context.Context, s ReducersState) (ReducersUpdate, error)
 }
 
+// ReducersHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type ReducersHandlersInto interface {
+	// NodeInto is Node, writing the update into u.
+	NodeInto(ctx context.Context, s ReducersState, u *ReducersUpdate) error
+	// TallyInto is Tally, writing the update into u.
+	TallyInto(ctx context.Context, s ReducersState, u *ReducersUpdate) error
+}
+
 // Reducers runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Reducers struct {
-	h   ReducersHandlers
-	cfg flowcrt.Config
+	h    ReducersHandlers
+	into ReducersHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewReducers returns the workflow over your handlers.
 func NewReducers(h ReducersHandlers, opts ...flowcrt.Option) *Reducers {
+	into, _ := h.(ReducersHandlersInto)
 	return &Reducers{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -233,8 +285,10 @@ func (w *Reducers) sessions() *flowcrt.Sessions[ReducersState, ReducersUpdate] {
 		Workflow: "Reducers",
 		Schema:   reducersSchema,
 		Start:    "node",
-		Merge:    (*ReducersState).apply,
-		Run:      w.runAt,
+		Merge: func(s *ReducersState, u ReducersUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -246,6 +300,26 @@ func (w *Reducers) runAt(ctx context.Context, sess *flowcrt.Session, s ReducersS
 	}
 	step := reducersStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// reducersCall names the handler a plain state calls; reducersNoCall: the state is not plain.
+type reducersCall uint32
+
+const (
+	reducersNoCall reducersCall = iota
+	reducersCallNode
+	reducersCallTally
+)
+
+// reducersPlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var reducersPlain = [len(reducersStateIDs)]struct {
+	call reducersCall
+	next reducersStep
+}{
+	reducersStepNode:  {reducersCallNode, reducersStepTally},
+	reducersStepTally: {reducersCallTally, reducersDone},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -270,9 +344,51 @@ func (w *Reducers) run(ctx context.Context, sess *flowcrt.Session, s ReducersSta
 			end(err)
 		}
 	}()
+	var u ReducersUpdate // the update of a plain state
+	// Handlers that implement ReducersHandlersInto write a plain state's update here.
+	var into *ReducersUpdate
+	if w.into != nil {
+		into = new(ReducersUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != reducersDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; reducersPlain[cur].call != reducersNoCall; cur = reducersPlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch reducersPlain[cur].call {
+				case reducersCallNode:
+					e = w.into.NodeInto(ctx, s, into)
+				case reducersCallTally:
+					e = w.into.TallyInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: reducersStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = ReducersUpdate{}
+			}
+			if step = cur; step == reducersDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -282,20 +398,22 @@ func (w *Reducers) run(ctx context.Context, sess *flowcrt.Session, s ReducersSta
 			sctx, leave = w.cfg.Observer.State(sctx, reducersStateIDs[step])
 		}
 		var next reducersStep
-		var u ReducersUpdate // the update of an inline state
-		plain := false
+		var call reducersCall // the handler of a plain state
 		switch step {
-		case reducersStepNode:
-			u, err = w.h.Node(sctx, s)
-			next, plain = reducersStepTally, true
-		case reducersStepTally:
-			u, err = w.h.Tally(sctx, s)
-			next, plain = reducersDone, true
+		default:
+			// A plain state.
+			call, next = reducersPlain[step].call, reducersPlain[step].next
+			switch call {
+			case reducersCallNode:
+				u, err = w.h.Node(sctx, s)
+			case reducersCallTally:
+				u, err = w.h.Tally(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != reducersNoCall && err != nil {
 			err = &flowcrt.StateError{State: reducersStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != reducersNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)

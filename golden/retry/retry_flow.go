@@ -26,7 +26,8 @@ type RetryState struct {
 }
 
 // RetryUpdate is a partial update of RetryState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type RetryUpdate struct {
 	v   RetryState // values of the set fields
 	set uint8      // which fields are set: bit i for the i-th field of the schema
@@ -34,9 +35,14 @@ type RetryUpdate struct {
 
 // WithResult sets result.
 func (u RetryUpdate) WithResult(v string) RetryUpdate {
+	u.SetResult(v)
+	return u
+}
+
+// SetResult sets result in place, as WithResult does on a copy.
+func (u *RetryUpdate) SetResult(v string) {
 	u.v.Result = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -53,9 +59,11 @@ func (u *RetryUpdate) UnmarshalJSON(data []byte) error {
 
 var retryFields = []string{"result"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *RetryState) apply(u RetryUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *RetryState) apply(u *RetryUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Result = u.v.Result
 	}
 }
@@ -146,8 +154,10 @@ func (w *Retry) sessions() *flowcrt.Sessions[RetryState, RetryUpdate] {
 		Workflow: "Retry",
 		Schema:   retrySchema,
 		Start:    "call",
-		Merge:    (*RetryState).apply,
-		Run:      w.runAt,
+		Merge: func(s *RetryState, u RetryUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -183,9 +193,14 @@ func (w *Retry) run(ctx context.Context, sess *flowcrt.Session, s RetryState, st
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != retryDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -243,7 +258,7 @@ func (w *Retry) stepCall(ctx context.Context, s *RetryState) (retryStep, error) 
 	if err != nil {
 		return retryDone, &flowcrt.StateError{State: "call", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return retryDone, nil
 }
 

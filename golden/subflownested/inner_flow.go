@@ -23,7 +23,8 @@ type InnerState struct {
 }
 
 // InnerUpdate is a partial update of InnerState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type InnerUpdate struct {
 	v   InnerState // values of the set fields
 	set uint8      // which fields are set: bit i for the i-th field of the schema
@@ -31,9 +32,14 @@ type InnerUpdate struct {
 
 // WithTrail sets trail.
 func (u InnerUpdate) WithTrail(v []string) InnerUpdate {
+	u.SetTrail(v)
+	return u
+}
+
+// SetTrail sets trail in place, as WithTrail does on a copy.
+func (u *InnerUpdate) SetTrail(v []string) {
 	u.v.Trail = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -50,9 +56,11 @@ func (u *InnerUpdate) UnmarshalJSON(data []byte) error {
 
 var innerFields = []string{"trail"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *InnerState) apply(u InnerUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *InnerState) apply(u *InnerUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Trail = u.v.Trail
 	}
 }
@@ -65,17 +73,29 @@ type InnerHandlers interface {
 	Polish(ctx context.Context, s InnerState) (InnerUpdate, error)
 }
 
+// InnerHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type InnerHandlersInto interface {
+	// PolishInto is Polish, writing the update into u.
+	PolishInto(ctx context.Context, s InnerState, u *InnerUpdate) error
+}
+
 // Inner runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Inner struct {
-	h   InnerHandlers
-	cfg flowcrt.Config
+	h    InnerHandlers
+	into InnerHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewInner returns the workflow over your handlers.
 func NewInner(h InnerHandlers, opts ...flowcrt.Option) *Inner {
+	into, _ := h.(InnerHandlersInto)
 	return &Inner{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -147,8 +167,10 @@ func (w *Inner) sessions() *flowcrt.Sessions[InnerState, InnerUpdate] {
 		Workflow: "Inner",
 		Schema:   innerSchema,
 		Start:    "write",
-		Merge:    (*InnerState).apply,
-		Run:      w.runAt,
+		Merge: func(s *InnerState, u InnerUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -160,6 +182,24 @@ func (w *Inner) runAt(ctx context.Context, sess *flowcrt.Session, s InnerState, 
 	}
 	step := innerStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// innerCall names the handler a plain state calls; innerNoCall: the state is not plain.
+type innerCall uint32
+
+const (
+	innerNoCall innerCall = iota
+	innerCallPolish
+)
+
+// innerPlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var innerPlain = [len(innerStateIDs)]struct {
+	call innerCall
+	next innerStep
+}{
+	innerStepPolish: {innerCallPolish, innerDone},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -184,9 +224,49 @@ func (w *Inner) run(ctx context.Context, sess *flowcrt.Session, s InnerState, st
 			end(err)
 		}
 	}()
+	var u InnerUpdate // the update of a plain state
+	// Handlers that implement InnerHandlersInto write a plain state's update here.
+	var into *InnerUpdate
+	if w.into != nil {
+		into = new(InnerUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != innerDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; innerPlain[cur].call != innerNoCall; cur = innerPlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch innerPlain[cur].call {
+				case innerCallPolish:
+					e = w.into.PolishInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: innerStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = InnerUpdate{}
+			}
+			if step = cur; step == innerDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -196,19 +276,22 @@ func (w *Inner) run(ctx context.Context, sess *flowcrt.Session, s InnerState, st
 			sctx, leave = w.cfg.Observer.State(sctx, innerStateIDs[step])
 		}
 		var next innerStep
-		var u InnerUpdate // the update of an inline state
-		plain := false
+		var call innerCall // the handler of a plain state
 		switch step {
 		case innerStepWrite:
 			next, err = w.stepWrite(sctx, &s)
-		case innerStepPolish:
-			u, err = w.h.Polish(sctx, s)
-			next, plain = innerDone, true
+		default:
+			// A plain state.
+			call, next = innerPlain[step].call, innerPlain[step].next
+			switch call {
+			case innerCallPolish:
+				u, err = w.h.Polish(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != innerNoCall && err != nil {
 			err = &flowcrt.StateError{State: innerStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != innerNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)
@@ -232,7 +315,7 @@ func (w *Inner) stepWrite(ctx context.Context, s *InnerState) (innerStep, error)
 	if err != nil {
 		return innerDone, &flowcrt.StateError{State: "write", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextWrite(action), nil
 }
 

@@ -24,7 +24,8 @@ type MiddleState struct {
 }
 
 // MiddleUpdate is a partial update of MiddleState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type MiddleUpdate struct {
 	v   MiddleState // values of the set fields
 	set uint8       // which fields are set: bit i for the i-th field of the schema
@@ -32,9 +33,14 @@ type MiddleUpdate struct {
 
 // WithTrail sets trail; it is appended to the current value.
 func (u MiddleUpdate) WithTrail(v []string) MiddleUpdate {
+	u.SetTrail(v)
+	return u
+}
+
+// SetTrail sets trail in place, as WithTrail does on a copy.
+func (u *MiddleUpdate) SetTrail(v []string) {
 	u.v.Trail = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -51,9 +57,11 @@ func (u *MiddleUpdate) UnmarshalJSON(data []byte) error {
 
 var middleFields = []string{"trail"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *MiddleState) apply(u MiddleUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *MiddleState) apply(u *MiddleUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
@@ -68,17 +76,29 @@ type MiddleHandlers interface {
 	Check(ctx context.Context, s MiddleState) (MiddleUpdate, string, error)
 }
 
+// MiddleHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type MiddleHandlersInto interface {
+	// PolishInto is Polish, writing the update into u.
+	PolishInto(ctx context.Context, s MiddleState, u *MiddleUpdate) error
+}
+
 // Middle runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Middle struct {
-	h   MiddleHandlers
-	cfg flowcrt.Config
+	h    MiddleHandlers
+	into MiddleHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewMiddle returns the workflow over your handlers.
 func NewMiddle(h MiddleHandlers, opts ...flowcrt.Option) *Middle {
+	into, _ := h.(MiddleHandlersInto)
 	return &Middle{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -152,8 +172,10 @@ func (w *Middle) sessions() *flowcrt.Sessions[MiddleState, MiddleUpdate] {
 		Workflow: "Middle",
 		Schema:   middleSchema,
 		Start:    "write",
-		Merge:    (*MiddleState).apply,
-		Run:      w.runAt,
+		Merge: func(s *MiddleState, u MiddleUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -165,6 +187,24 @@ func (w *Middle) runAt(ctx context.Context, sess *flowcrt.Session, s MiddleState
 	}
 	step := middleStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// middleCall names the handler a plain state calls; middleNoCall: the state is not plain.
+type middleCall uint32
+
+const (
+	middleNoCall middleCall = iota
+	middleCallPolish
+)
+
+// middlePlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var middlePlain = [len(middleStateIDs)]struct {
+	call middleCall
+	next middleStep
+}{
+	middleStepPolish: {middleCallPolish, middleStepCheck},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -189,9 +229,49 @@ func (w *Middle) run(ctx context.Context, sess *flowcrt.Session, s MiddleState, 
 			end(err)
 		}
 	}()
+	var u MiddleUpdate // the update of a plain state
+	// Handlers that implement MiddleHandlersInto write a plain state's update here.
+	var into *MiddleUpdate
+	if w.into != nil {
+		into = new(MiddleUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != middleDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; middlePlain[cur].call != middleNoCall; cur = middlePlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch middlePlain[cur].call {
+				case middleCallPolish:
+					e = w.into.PolishInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: middleStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = MiddleUpdate{}
+			}
+			if step = cur; step == middleDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -201,21 +281,24 @@ func (w *Middle) run(ctx context.Context, sess *flowcrt.Session, s MiddleState, 
 			sctx, leave = w.cfg.Observer.State(sctx, middleStateIDs[step])
 		}
 		var next middleStep
-		var u MiddleUpdate // the update of an inline state
-		plain := false
+		var call middleCall // the handler of a plain state
 		switch step {
 		case middleStepWrite:
 			next, err = w.stepWrite(sctx, &s)
-		case middleStepPolish:
-			u, err = w.h.Polish(sctx, s)
-			next, plain = middleStepCheck, true
 		case middleStepCheck:
 			next, err = w.stepCheck(sctx, &s)
+		default:
+			// A plain state.
+			call, next = middlePlain[step].call, middlePlain[step].next
+			switch call {
+			case middleCallPolish:
+				u, err = w.h.Polish(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != middleNoCall && err != nil {
 			err = &flowcrt.StateError{State: middleStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != middleNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)
@@ -239,7 +322,7 @@ func (w *Middle) stepWrite(ctx context.Context, s *MiddleState) (middleStep, err
 	if err != nil {
 		return middleDone, &flowcrt.StateError{State: "write", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextWrite(action), nil
 }
 
@@ -258,7 +341,7 @@ func (w *Middle) stepCheck(ctx context.Context, s *MiddleState) (middleStep, err
 	if err != nil {
 		return middleDone, &flowcrt.StateError{State: "check", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextCheck(action), nil
 }
 

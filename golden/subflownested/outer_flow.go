@@ -24,7 +24,8 @@ type OuterState struct {
 }
 
 // OuterUpdate is a partial update of OuterState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type OuterUpdate struct {
 	v   OuterState // values of the set fields
 	set uint8      // which fields are set: bit i for the i-th field of the schema
@@ -32,9 +33,14 @@ type OuterUpdate struct {
 
 // WithTrail sets trail; it is appended to the current value.
 func (u OuterUpdate) WithTrail(v []string) OuterUpdate {
+	u.SetTrail(v)
+	return u
+}
+
+// SetTrail sets trail in place, as WithTrail does on a copy.
+func (u *OuterUpdate) SetTrail(v []string) {
 	u.v.Trail = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -51,9 +57,11 @@ func (u *OuterUpdate) UnmarshalJSON(data []byte) error {
 
 var outerFields = []string{"trail"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *OuterState) apply(u OuterUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *OuterState) apply(u *OuterUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
@@ -72,17 +80,33 @@ type OuterHandlers interface {
 	Publish(ctx context.Context, s OuterState) (OuterUpdate, error)
 }
 
+// OuterHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type OuterHandlersInto interface {
+	// PolishInto is Polish, writing the update into u.
+	PolishInto(ctx context.Context, s OuterState, u *OuterUpdate) error
+	// ArchiveInto is Archive, writing the update into u.
+	ArchiveInto(ctx context.Context, s OuterState, u *OuterUpdate) error
+	// PublishInto is Publish, writing the update into u.
+	PublishInto(ctx context.Context, s OuterState, u *OuterUpdate) error
+}
+
 // Outer runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Outer struct {
-	h   OuterHandlers
-	cfg flowcrt.Config
+	h    OuterHandlers
+	into OuterHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewOuter returns the workflow over your handlers.
 func NewOuter(h OuterHandlers, opts ...flowcrt.Option) *Outer {
+	into, _ := h.(OuterHandlersInto)
 	return &Outer{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -160,8 +184,10 @@ func (w *Outer) sessions() *flowcrt.Sessions[OuterState, OuterUpdate] {
 		Workflow: "Outer",
 		Schema:   outerSchema,
 		Start:    "write",
-		Merge:    (*OuterState).apply,
-		Run:      w.runAt,
+		Merge: func(s *OuterState, u OuterUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -173,6 +199,28 @@ func (w *Outer) runAt(ctx context.Context, sess *flowcrt.Session, s OuterState, 
 	}
 	step := outerStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// outerCall names the handler a plain state calls; outerNoCall: the state is not plain.
+type outerCall uint32
+
+const (
+	outerNoCall outerCall = iota
+	outerCallPolish
+	outerCallArchive
+	outerCallPublish
+)
+
+// outerPlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var outerPlain = [len(outerStateIDs)]struct {
+	call outerCall
+	next outerStep
+}{
+	outerStepPolish:  {outerCallPolish, outerStepCheck},
+	outerStepArchive: {outerCallArchive, outerDone},
+	outerStepPublish: {outerCallPublish, outerDone},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -197,9 +245,53 @@ func (w *Outer) run(ctx context.Context, sess *flowcrt.Session, s OuterState, st
 			end(err)
 		}
 	}()
+	var u OuterUpdate // the update of a plain state
+	// Handlers that implement OuterHandlersInto write a plain state's update here.
+	var into *OuterUpdate
+	if w.into != nil {
+		into = new(OuterUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != outerDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; outerPlain[cur].call != outerNoCall; cur = outerPlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch outerPlain[cur].call {
+				case outerCallPolish:
+					e = w.into.PolishInto(ctx, s, into)
+				case outerCallArchive:
+					e = w.into.ArchiveInto(ctx, s, into)
+				case outerCallPublish:
+					e = w.into.PublishInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: outerStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = OuterUpdate{}
+			}
+			if step = cur; step == outerDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -209,27 +301,28 @@ func (w *Outer) run(ctx context.Context, sess *flowcrt.Session, s OuterState, st
 			sctx, leave = w.cfg.Observer.State(sctx, outerStateIDs[step])
 		}
 		var next outerStep
-		var u OuterUpdate // the update of an inline state
-		plain := false
+		var call outerCall // the handler of a plain state
 		switch step {
 		case outerStepWrite:
 			next, err = w.stepWrite(sctx, &s)
-		case outerStepPolish:
-			u, err = w.h.Polish(sctx, s)
-			next, plain = outerStepCheck, true
 		case outerStepCheck:
 			next, err = w.stepCheck(sctx, &s)
-		case outerStepArchive:
-			u, err = w.h.Archive(sctx, s)
-			next, plain = outerDone, true
-		case outerStepPublish:
-			u, err = w.h.Publish(sctx, s)
-			next, plain = outerDone, true
+		default:
+			// A plain state.
+			call, next = outerPlain[step].call, outerPlain[step].next
+			switch call {
+			case outerCallPolish:
+				u, err = w.h.Polish(sctx, s)
+			case outerCallArchive:
+				u, err = w.h.Archive(sctx, s)
+			case outerCallPublish:
+				u, err = w.h.Publish(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != outerNoCall && err != nil {
 			err = &flowcrt.StateError{State: outerStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != outerNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)
@@ -253,7 +346,7 @@ func (w *Outer) stepWrite(ctx context.Context, s *OuterState) (outerStep, error)
 	if err != nil {
 		return outerDone, &flowcrt.StateError{State: "write", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextWrite(action), nil
 }
 
@@ -272,7 +365,7 @@ func (w *Outer) stepCheck(ctx context.Context, s *OuterState) (outerStep, error)
 	if err != nil {
 		return outerDone, &flowcrt.StateError{State: "check", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextCheck(action), nil
 }
 

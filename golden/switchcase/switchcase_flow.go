@@ -27,7 +27,8 @@ type SwitchCaseState struct {
 }
 
 // SwitchCaseUpdate is a partial update of SwitchCaseState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type SwitchCaseUpdate struct {
 	v   SwitchCaseState // values of the set fields
 	set uint8           // which fields are set: bit i for the i-th field of the schema
@@ -35,23 +36,38 @@ type SwitchCaseUpdate struct {
 
 // WithStatus sets status.
 func (u SwitchCaseUpdate) WithStatus(v string) SwitchCaseUpdate {
+	u.SetStatus(v)
+	return u
+}
+
+// SetStatus sets status in place, as WithStatus does on a copy.
+func (u *SwitchCaseUpdate) SetStatus(v string) {
 	u.v.Status = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // WithScore sets score.
 func (u SwitchCaseUpdate) WithScore(v float64) SwitchCaseUpdate {
+	u.SetScore(v)
+	return u
+}
+
+// SetScore sets score in place, as WithScore does on a copy.
+func (u *SwitchCaseUpdate) SetScore(v float64) {
 	u.v.Score = v
 	u.set |= (1 << 1)
-	return u
 }
 
 // WithTrail sets trail; it is appended to the current value.
 func (u SwitchCaseUpdate) WithTrail(v []string) SwitchCaseUpdate {
+	u.SetTrail(v)
+	return u
+}
+
+// SetTrail sets trail in place, as WithTrail does on a copy.
+func (u *SwitchCaseUpdate) SetTrail(v []string) {
 	u.v.Trail = v
 	u.set |= (1 << 2)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -74,15 +90,17 @@ func (u *SwitchCaseUpdate) UnmarshalJSON(data []byte) error {
 
 var switchCaseFields = []string{"status", "score", "trail"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *SwitchCaseState) apply(u SwitchCaseUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *SwitchCaseState) apply(u *SwitchCaseUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Status = u.v.Status
 	}
-	if u.set&(1<<1) != 0 {
+	if set&(1<<1) != 0 {
 		s.Score = u.v.Score
 	}
-	if u.set&(1<<2) != 0 {
+	if set&(1<<2) != 0 {
 		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
@@ -95,17 +113,29 @@ type SwitchCaseHandlers interface {
 	Visit(ctx context.Context, s SwitchCaseState) (SwitchCaseUpdate, error)
 }
 
+// SwitchCaseHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type SwitchCaseHandlersInto interface {
+	// VisitInto is Visit, writing the update into u.
+	VisitInto(ctx context.Context, s SwitchCaseState, u *SwitchCaseUpdate) error
+}
+
 // SwitchCase runs the workflow. It is safe for concurrent use: every Run has its own state.
 type SwitchCase struct {
-	h   SwitchCaseHandlers
-	cfg flowcrt.Config
+	h    SwitchCaseHandlers
+	into SwitchCaseHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewSwitchCase returns the workflow over your handlers.
 func NewSwitchCase(h SwitchCaseHandlers, opts ...flowcrt.Option) *SwitchCase {
+	into, _ := h.(SwitchCaseHandlersInto)
 	return &SwitchCase{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -191,8 +221,10 @@ func (w *SwitchCase) sessions() *flowcrt.Sessions[SwitchCaseState, SwitchCaseUpd
 		Workflow: "SwitchCase",
 		Schema:   switchCaseSchema,
 		Start:    "evaluate",
-		Merge:    (*SwitchCaseState).apply,
-		Run:      w.runAt,
+		Merge: func(s *SwitchCaseState, u SwitchCaseUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -204,6 +236,30 @@ func (w *SwitchCase) runAt(ctx context.Context, sess *flowcrt.Session, s SwitchC
 	}
 	step := switchCaseStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// switchCaseCall names the handler a plain state calls; switchCaseNoCall: the state is not plain.
+type switchCaseCall uint32
+
+const (
+	switchCaseNoCall switchCaseCall = iota
+	switchCaseCallVisit
+)
+
+// switchCasePlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var switchCasePlain = [len(switchCaseStateIDs)]struct {
+	call switchCaseCall
+	next switchCaseStep
+}{
+	switchCaseStepWait:       {switchCaseCallVisit, switchCaseDone},
+	switchCaseStepRetryLater: {switchCaseCallVisit, switchCaseDone},
+	switchCaseStepUnknown:    {switchCaseCallVisit, switchCaseDone},
+	switchCaseStepExcellent:  {switchCaseCallVisit, switchCaseDone},
+	switchCaseStepGood:       {switchCaseCallVisit, switchCaseDone},
+	switchCaseStepAverage:    {switchCaseCallVisit, switchCaseDone},
+	switchCaseStepPoor:       {switchCaseCallVisit, switchCaseDone},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -228,9 +284,49 @@ func (w *SwitchCase) run(ctx context.Context, sess *flowcrt.Session, s SwitchCas
 			end(err)
 		}
 	}()
+	var u SwitchCaseUpdate // the update of a plain state
+	// Handlers that implement SwitchCaseHandlersInto write a plain state's update here.
+	var into *SwitchCaseUpdate
+	if w.into != nil {
+		into = new(SwitchCaseUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != switchCaseDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; switchCasePlain[cur].call != switchCaseNoCall; cur = switchCasePlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch switchCasePlain[cur].call {
+				case switchCaseCallVisit:
+					e = w.into.VisitInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: switchCaseStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = SwitchCaseUpdate{}
+			}
+			if step = cur; step == switchCaseDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -240,39 +336,24 @@ func (w *SwitchCase) run(ctx context.Context, sess *flowcrt.Session, s SwitchCas
 			sctx, leave = w.cfg.Observer.State(sctx, switchCaseStateIDs[step])
 		}
 		var next switchCaseStep
-		var u SwitchCaseUpdate // the update of an inline state
-		plain := false
+		var call switchCaseCall // the handler of a plain state
 		switch step {
 		case switchCaseStepEvaluate:
 			next, err = w.stepEvaluate(sctx, &s)
 		case switchCaseStepGrade:
 			next, err = w.stepGrade(sctx, &s)
-		case switchCaseStepWait:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = switchCaseDone, true
-		case switchCaseStepRetryLater:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = switchCaseDone, true
-		case switchCaseStepUnknown:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = switchCaseDone, true
-		case switchCaseStepExcellent:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = switchCaseDone, true
-		case switchCaseStepGood:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = switchCaseDone, true
-		case switchCaseStepAverage:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = switchCaseDone, true
-		case switchCaseStepPoor:
-			u, err = w.h.Visit(sctx, s)
-			next, plain = switchCaseDone, true
+		default:
+			// A plain state.
+			call, next = switchCasePlain[step].call, switchCasePlain[step].next
+			switch call {
+			case switchCaseCallVisit:
+				u, err = w.h.Visit(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != switchCaseNoCall && err != nil {
 			err = &flowcrt.StateError{State: switchCaseStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != switchCaseNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)
@@ -296,7 +377,7 @@ func (w *SwitchCase) stepEvaluate(ctx context.Context, s *SwitchCaseState) (swit
 	if err != nil {
 		return switchCaseDone, &flowcrt.StateError{State: "evaluate", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextEvaluate(), nil
 }
 
@@ -319,7 +400,7 @@ func (w *SwitchCase) stepGrade(ctx context.Context, s *SwitchCaseState) (switchC
 	if err != nil {
 		return switchCaseDone, &flowcrt.StateError{State: "grade", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return s.nextGrade(), nil
 }
 

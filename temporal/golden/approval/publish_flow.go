@@ -26,7 +26,8 @@ type PublishState struct {
 }
 
 // PublishUpdate is a partial update of PublishState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type PublishUpdate struct {
 	v   PublishState // values of the set fields
 	set uint8        // which fields are set: bit i for the i-th field of the schema
@@ -34,23 +35,38 @@ type PublishUpdate struct {
 
 // WithDraft sets draft.
 func (u PublishUpdate) WithDraft(v string) PublishUpdate {
+	u.SetDraft(v)
+	return u
+}
+
+// SetDraft sets draft in place, as WithDraft does on a copy.
+func (u *PublishUpdate) SetDraft(v string) {
 	u.v.Draft = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // WithRevisions sets revisions; it is added to the current value.
 func (u PublishUpdate) WithRevisions(v int) PublishUpdate {
+	u.SetRevisions(v)
+	return u
+}
+
+// SetRevisions sets revisions in place, as WithRevisions does on a copy.
+func (u *PublishUpdate) SetRevisions(v int) {
 	u.v.Revisions = v
 	u.set |= (1 << 1)
-	return u
 }
 
 // WithLog sets log; it is appended to the current value.
 func (u PublishUpdate) WithLog(v []string) PublishUpdate {
+	u.SetLog(v)
+	return u
+}
+
+// SetLog sets log in place, as WithLog does on a copy.
+func (u *PublishUpdate) SetLog(v []string) {
 	u.v.Log = v
 	u.set |= (1 << 2)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -73,15 +89,17 @@ func (u *PublishUpdate) UnmarshalJSON(data []byte) error {
 
 var publishFields = []string{"draft", "revisions", "log"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *PublishState) apply(u PublishUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *PublishState) apply(u *PublishUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Draft = u.v.Draft
 	}
-	if u.set&(1<<1) != 0 {
+	if set&(1<<1) != 0 {
 		s.Revisions += u.v.Revisions
 	}
-	if u.set&(1<<2) != 0 {
+	if set&(1<<2) != 0 {
 		s.Log = flowcrt.AppendSlice(s.Log, u.v.Log)
 	}
 }
@@ -98,17 +116,33 @@ type PublishHandlers interface {
 	Discard(ctx context.Context, s PublishState) (PublishUpdate, error)
 }
 
+// PublishHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type PublishHandlersInto interface {
+	// WriteInto is Write, writing the update into u.
+	WriteInto(ctx context.Context, s PublishState, u *PublishUpdate) error
+	// PublishInto is Publish, writing the update into u.
+	PublishInto(ctx context.Context, s PublishState, u *PublishUpdate) error
+	// DiscardInto is Discard, writing the update into u.
+	DiscardInto(ctx context.Context, s PublishState, u *PublishUpdate) error
+}
+
 // Publish runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Publish struct {
-	h   PublishHandlers
-	cfg flowcrt.Config
+	h    PublishHandlers
+	into PublishHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewPublish returns the workflow over your handlers.
 func NewPublish(h PublishHandlers, opts ...flowcrt.Option) *Publish {
+	into, _ := h.(PublishHandlersInto)
 	return &Publish{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -186,8 +220,10 @@ func (w *Publish) sessions() *flowcrt.Sessions[PublishState, PublishUpdate] {
 		Workflow: "Publish",
 		Schema:   publishSchema,
 		Start:    "write",
-		Merge:    (*PublishState).apply,
-		Run:      w.runAt,
+		Merge: func(s *PublishState, u PublishUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -199,6 +235,28 @@ func (w *Publish) runAt(ctx context.Context, sess *flowcrt.Session, s PublishSta
 	}
 	step := publishStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// publishCall names the handler a plain state calls; publishNoCall: the state is not plain.
+type publishCall uint32
+
+const (
+	publishNoCall publishCall = iota
+	publishCallWrite
+	publishCallPublish
+	publishCallDiscard
+)
+
+// publishPlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var publishPlain = [len(publishStateIDs)]struct {
+	call publishCall
+	next publishStep
+}{
+	publishStepWrite:   {publishCallWrite, publishStepReview},
+	publishStepPublish: {publishCallPublish, publishDone},
+	publishStepDiscard: {publishCallDiscard, publishDone},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -223,9 +281,53 @@ func (w *Publish) run(ctx context.Context, sess *flowcrt.Session, s PublishState
 			end(err)
 		}
 	}()
+	var u PublishUpdate // the update of a plain state
+	// Handlers that implement PublishHandlersInto write a plain state's update here.
+	var into *PublishUpdate
+	if w.into != nil {
+		into = new(PublishUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != publishDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; publishPlain[cur].call != publishNoCall; cur = publishPlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch publishPlain[cur].call {
+				case publishCallWrite:
+					e = w.into.WriteInto(ctx, s, into)
+				case publishCallPublish:
+					e = w.into.PublishInto(ctx, s, into)
+				case publishCallDiscard:
+					e = w.into.DiscardInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: publishStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = PublishUpdate{}
+			}
+			if step = cur; step == publishDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -235,25 +337,26 @@ func (w *Publish) run(ctx context.Context, sess *flowcrt.Session, s PublishState
 			sctx, leave = w.cfg.Observer.State(sctx, publishStateIDs[step])
 		}
 		var next publishStep
-		var u PublishUpdate // the update of an inline state
-		plain := false
+		var call publishCall // the handler of a plain state
 		switch step {
-		case publishStepWrite:
-			u, err = w.h.Write(sctx, s)
-			next, plain = publishStepReview, true
 		case publishStepReview:
 			next, err = w.stepReview(sctx, &s, sess)
-		case publishStepPublish:
-			u, err = w.h.Publish(sctx, s)
-			next, plain = publishDone, true
-		case publishStepDiscard:
-			u, err = w.h.Discard(sctx, s)
-			next, plain = publishDone, true
+		default:
+			// A plain state.
+			call, next = publishPlain[step].call, publishPlain[step].next
+			switch call {
+			case publishCallWrite:
+				u, err = w.h.Write(sctx, s)
+			case publishCallPublish:
+				u, err = w.h.Publish(sctx, s)
+			case publishCallDiscard:
+				u, err = w.h.Discard(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != publishNoCall && err != nil {
 			err = &flowcrt.StateError{State: publishStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != publishNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)

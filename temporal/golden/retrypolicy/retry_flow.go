@@ -26,7 +26,8 @@ type RetriedState struct {
 }
 
 // RetriedUpdate is a partial update of RetriedState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type RetriedUpdate struct {
 	v   RetriedState // values of the set fields
 	set uint8        // which fields are set: bit i for the i-th field of the schema
@@ -34,9 +35,14 @@ type RetriedUpdate struct {
 
 // WithLog sets log; it is appended to the current value.
 func (u RetriedUpdate) WithLog(v []string) RetriedUpdate {
+	u.SetLog(v)
+	return u
+}
+
+// SetLog sets log in place, as WithLog does on a copy.
+func (u *RetriedUpdate) SetLog(v []string) {
 	u.v.Log = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -53,9 +59,11 @@ func (u *RetriedUpdate) UnmarshalJSON(data []byte) error {
 
 var retriedFields = []string{"log"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *RetriedState) apply(u RetriedUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *RetriedState) apply(u *RetriedUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Log = flowcrt.AppendSlice(s.Log, u.v.Log)
 	}
 }
@@ -150,8 +158,10 @@ func (w *Retried) sessions() *flowcrt.Sessions[RetriedState, RetriedUpdate] {
 		Workflow: "Retried",
 		Schema:   retriedSchema,
 		Start:    "fetch",
-		Merge:    (*RetriedState).apply,
-		Run:      w.runAt,
+		Merge: func(s *RetriedState, u RetriedUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -187,9 +197,14 @@ func (w *Retried) run(ctx context.Context, sess *flowcrt.Session, s RetriedState
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != retriedDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -243,7 +258,7 @@ func (w *Retried) stepFetch(ctx context.Context, s *RetriedState) (retriedStep, 
 	if err != nil {
 		return retriedDone, &flowcrt.StateError{State: "fetch", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return retriedStepStore, nil
 }
 
@@ -268,7 +283,7 @@ func (w *Retried) stepStore(ctx context.Context, s *RetriedState) (retriedStep, 
 	if err != nil {
 		return retriedDone, &flowcrt.StateError{State: "store", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return retriedDone, nil
 }
 

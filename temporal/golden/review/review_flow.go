@@ -28,7 +28,8 @@ type ReviewState struct {
 }
 
 // ReviewUpdate is a partial update of ReviewState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type ReviewUpdate struct {
 	v   ReviewState // values of the set fields
 	set uint8       // which fields are set: bit i for the i-th field of the schema
@@ -36,30 +37,50 @@ type ReviewUpdate struct {
 
 // WithPages sets pages.
 func (u ReviewUpdate) WithPages(v []string) ReviewUpdate {
+	u.SetPages(v)
+	return u
+}
+
+// SetPages sets pages in place, as WithPages does on a copy.
+func (u *ReviewUpdate) SetPages(v []string) {
 	u.v.Pages = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // WithChecked sets checked; it is appended to the current value.
 func (u ReviewUpdate) WithChecked(v []string) ReviewUpdate {
+	u.SetChecked(v)
+	return u
+}
+
+// SetChecked sets checked in place, as WithChecked does on a copy.
+func (u *ReviewUpdate) SetChecked(v []string) {
 	u.v.Checked = v
 	u.set |= (1 << 1)
-	return u
 }
 
 // WithWords sets words; it is added to the current value.
 func (u ReviewUpdate) WithWords(v int) ReviewUpdate {
+	u.SetWords(v)
+	return u
+}
+
+// SetWords sets words in place, as WithWords does on a copy.
+func (u *ReviewUpdate) SetWords(v int) {
 	u.v.Words = v
 	u.set |= (1 << 2)
-	return u
 }
 
 // WithStatus sets status.
 func (u ReviewUpdate) WithStatus(v string) ReviewUpdate {
+	u.SetStatus(v)
+	return u
+}
+
+// SetStatus sets status in place, as WithStatus does on a copy.
+func (u *ReviewUpdate) SetStatus(v string) {
 	u.v.Status = v
 	u.set |= (1 << 3)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -85,18 +106,20 @@ func (u *ReviewUpdate) UnmarshalJSON(data []byte) error {
 
 var reviewFields = []string{"pages", "checked", "words", "status"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *ReviewState) apply(u ReviewUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *ReviewState) apply(u *ReviewUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Pages = u.v.Pages
 	}
-	if u.set&(1<<1) != 0 {
+	if set&(1<<1) != 0 {
 		s.Checked = flowcrt.AppendSlice(s.Checked, u.v.Checked)
 	}
-	if u.set&(1<<2) != 0 {
+	if set&(1<<2) != 0 {
 		s.Words += u.v.Words
 	}
-	if u.set&(1<<3) != 0 {
+	if set&(1<<3) != 0 {
 		s.Status = u.v.Status
 	}
 }
@@ -167,17 +190,31 @@ type ReviewHandlers interface {
 	Drop(ctx context.Context, s ReviewState) (ReviewUpdate, error)
 }
 
+// ReviewHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type ReviewHandlersInto interface {
+	// PublishInto is Publish, writing the update into u.
+	PublishInto(ctx context.Context, s ReviewState, u *ReviewUpdate) error
+	// DropInto is Drop, writing the update into u.
+	DropInto(ctx context.Context, s ReviewState, u *ReviewUpdate) error
+}
+
 // Review runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Review struct {
-	h   ReviewHandlers
-	cfg flowcrt.Config
+	h    ReviewHandlers
+	into ReviewHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewReview returns the workflow over your handlers.
 func NewReview(h ReviewHandlers, opts ...flowcrt.Option) *Review {
+	into, _ := h.(ReviewHandlersInto)
 	return &Review{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -257,8 +294,10 @@ func (w *Review) sessions() *flowcrt.Sessions[ReviewState, ReviewUpdate] {
 		Workflow: "Review",
 		Schema:   reviewSchema,
 		Start:    "load",
-		Merge:    (*ReviewState).apply,
-		Run:      w.runAt,
+		Merge: func(s *ReviewState, u ReviewUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -270,6 +309,26 @@ func (w *Review) runAt(ctx context.Context, sess *flowcrt.Session, s ReviewState
 	}
 	step := reviewStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// reviewCall names the handler a plain state calls; reviewNoCall: the state is not plain.
+type reviewCall uint32
+
+const (
+	reviewNoCall reviewCall = iota
+	reviewCallPublish
+	reviewCallDrop
+)
+
+// reviewPlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var reviewPlain = [len(reviewStateIDs)]struct {
+	call reviewCall
+	next reviewStep
+}{
+	reviewStepPublish: {reviewCallPublish, reviewDone},
+	reviewStepDrop:    {reviewCallDrop, reviewDone},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -294,9 +353,51 @@ func (w *Review) run(ctx context.Context, sess *flowcrt.Session, s ReviewState, 
 			end(err)
 		}
 	}()
+	var u ReviewUpdate // the update of a plain state
+	// Handlers that implement ReviewHandlersInto write a plain state's update here.
+	var into *ReviewUpdate
+	if w.into != nil {
+		into = new(ReviewUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != reviewDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; reviewPlain[cur].call != reviewNoCall; cur = reviewPlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch reviewPlain[cur].call {
+				case reviewCallPublish:
+					e = w.into.PublishInto(ctx, s, into)
+				case reviewCallDrop:
+					e = w.into.DropInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: reviewStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = ReviewUpdate{}
+			}
+			if step = cur; step == reviewDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -306,24 +407,26 @@ func (w *Review) run(ctx context.Context, sess *flowcrt.Session, s ReviewState, 
 			sctx, leave = w.cfg.Observer.State(sctx, reviewStateIDs[step])
 		}
 		var next reviewStep
-		var u ReviewUpdate // the update of an inline state
-		plain := false
+		var call reviewCall // the handler of a plain state
 		switch step {
 		case reviewStepLoad:
 			next, err = w.stepLoad(sctx, &s, sess)
 		case reviewStepApprove:
 			next, err = w.stepApprove(sctx, &s, sess)
-		case reviewStepPublish:
-			u, err = w.h.Publish(sctx, s)
-			next, plain = reviewDone, true
-		case reviewStepDrop:
-			u, err = w.h.Drop(sctx, s)
-			next, plain = reviewDone, true
+		default:
+			// A plain state.
+			call, next = reviewPlain[step].call, reviewPlain[step].next
+			switch call {
+			case reviewCallPublish:
+				u, err = w.h.Publish(sctx, s)
+			case reviewCallDrop:
+				u, err = w.h.Drop(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != reviewNoCall && err != nil {
 			err = &flowcrt.StateError{State: reviewStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != reviewNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)
@@ -351,7 +454,7 @@ func (w *Review) stepLoad(ctx context.Context, s *ReviewState, sess *flowcrt.Ses
 	if err != nil {
 		return reviewDone, &flowcrt.StateError{State: "load", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return w.mapLoad(ctx, s, sess)
 }
 
@@ -413,9 +516,14 @@ func (w *Review) iterateLoad(ctx context.Context, s *ReviewState, item string, r
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != reviewStepApprove {
-		if err = ctx.Err(); err != nil {
-			return err
+		if done != nil {
+			select {
+			case <-done:
+				return ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

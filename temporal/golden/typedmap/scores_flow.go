@@ -27,7 +27,8 @@ type ScoresState struct {
 }
 
 // ScoresUpdate is a partial update of ScoresState, returned by handlers.
-// Set fields with its With methods; fields left unset keep their value.
+// Set fields with its With methods, or in place with its Set methods; fields left unset keep
+// their value.
 type ScoresUpdate struct {
 	v   ScoresState // values of the set fields
 	set uint8       // which fields are set: bit i for the i-th field of the schema
@@ -35,23 +36,38 @@ type ScoresUpdate struct {
 
 // WithPages sets pages.
 func (u ScoresUpdate) WithPages(v []string) ScoresUpdate {
+	u.SetPages(v)
+	return u
+}
+
+// SetPages sets pages in place, as WithPages does on a copy.
+func (u *ScoresUpdate) SetPages(v []string) {
 	u.v.Pages = v
 	u.set |= (1 << 0)
-	return u
 }
 
 // WithScores sets scores; it is appended to the current value.
 func (u ScoresUpdate) WithScores(v []int) ScoresUpdate {
+	u.SetScores(v)
+	return u
+}
+
+// SetScores sets scores in place, as WithScores does on a copy.
+func (u *ScoresUpdate) SetScores(v []int) {
 	u.v.Scores = v
 	u.set |= (1 << 1)
-	return u
 }
 
 // WithTotal sets total; it is added to the current value.
 func (u ScoresUpdate) WithTotal(v int) ScoresUpdate {
+	u.SetTotal(v)
+	return u
+}
+
+// SetTotal sets total in place, as WithTotal does on a copy.
+func (u *ScoresUpdate) SetTotal(v int) {
 	u.v.Total = v
 	u.set |= (1 << 2)
-	return u
 }
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
@@ -74,15 +90,17 @@ func (u *ScoresUpdate) UnmarshalJSON(data []byte) error {
 
 var scoresFields = []string{"pages", "scores", "total"}
 
-// apply folds the set fields of u into s through their reducers.
-func (s *ScoresState) apply(u ScoresUpdate) {
-	if u.set&(1<<0) != 0 {
+// apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
+// of an update just written costs more than the fold (docs/benchmarks.md).
+func (s *ScoresState) apply(u *ScoresUpdate) {
+	set := u.set
+	if set&(1<<0) != 0 {
 		s.Pages = u.v.Pages
 	}
-	if u.set&(1<<1) != 0 {
+	if set&(1<<1) != 0 {
 		s.Scores = flowcrt.AppendSlice(s.Scores, u.v.Scores)
 	}
-	if u.set&(1<<2) != 0 {
+	if set&(1<<2) != 0 {
 		s.Total += u.v.Total
 	}
 }
@@ -143,17 +161,29 @@ type ScoresHandlers interface {
 	Report(ctx context.Context, s ScoresState) (ScoresUpdate, error)
 }
 
+// ScoresHandlersInto is optional. When your handlers also implement it and a run has no observer,
+// state context or session, plain states call its methods instead of the handlers: each writes the
+// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
+// Both forms of a handler must give the same update.
+type ScoresHandlersInto interface {
+	// ReportInto is Report, writing the update into u.
+	ReportInto(ctx context.Context, s ScoresState, u *ScoresUpdate) error
+}
+
 // Scores runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Scores struct {
-	h   ScoresHandlers
-	cfg flowcrt.Config
+	h    ScoresHandlers
+	into ScoresHandlersInto // h, when it implements it
+	cfg  flowcrt.Config
 }
 
 // NewScores returns the workflow over your handlers.
 func NewScores(h ScoresHandlers, opts ...flowcrt.Option) *Scores {
+	into, _ := h.(ScoresHandlersInto)
 	return &Scores{
-		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		h:    h,
+		into: into,
+		cfg:  flowcrt.NewConfig(opts...),
 	}
 }
 
@@ -227,8 +257,10 @@ func (w *Scores) sessions() *flowcrt.Sessions[ScoresState, ScoresUpdate] {
 		Workflow: "Scores",
 		Schema:   scoresSchema,
 		Start:    "load",
-		Merge:    (*ScoresState).apply,
-		Run:      w.runAt,
+		Merge: func(s *ScoresState, u ScoresUpdate) {
+			s.apply(&u)
+		},
+		Run: w.runAt,
 	}
 }
 
@@ -240,6 +272,24 @@ func (w *Scores) runAt(ctx context.Context, sess *flowcrt.Session, s ScoresState
 	}
 	step := scoresStep(i + 1)
 	return w.run(ctx, sess, s, step)
+}
+
+// scoresCall names the handler a plain state calls; scoresNoCall: the state is not plain.
+type scoresCall uint32
+
+const (
+	scoresNoCall scoresCall = iota
+	scoresCallReport
+)
+
+// scoresPlain gives each plain state its handler and the step after it. The loop runs those states
+// from here, not from a case each: a jump through a switch over every state would cost more than
+// the rest of a transition (docs/benchmarks.md).
+var scoresPlain = [len(scoresStateIDs)]struct {
+	call scoresCall
+	next scoresStep
+}{
+	scoresStepReport: {scoresCallReport, scoresDone},
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
@@ -264,9 +314,49 @@ func (w *Scores) run(ctx context.Context, sess *flowcrt.Session, s ScoresState, 
 			end(err)
 		}
 	}()
+	var u ScoresUpdate // the update of a plain state
+	// Handlers that implement ScoresHandlersInto write a plain state's update here.
+	var into *ScoresUpdate
+	if w.into != nil {
+		into = new(ScoresUpdate)
+	}
+	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != scoresDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
+		if fast {
+			// Handlers that write in place run plain states here while nothing happens between states.
+			// cur stays in a register; step tells the recover which state failed.
+			cur := step
+			for ; scoresPlain[cur].call != scoresNoCall; cur = scoresPlain[cur].next {
+				step = cur
+				if done != nil {
+					select {
+					case <-done:
+						return s, ctx.Err()
+					default:
+					}
+				}
+				var e error // not err, which the recover shares: this one can stay in a register
+				switch scoresPlain[cur].call {
+				case scoresCallReport:
+					e = w.into.ReportInto(ctx, s, into)
+				}
+				if e != nil {
+					return s, &flowcrt.StateError{State: scoresStateIDs[cur], Err: e}
+				}
+				s.apply(into)
+				*into = ScoresUpdate{}
+			}
+			if step = cur; step == scoresDone {
+				break
+			}
+		}
+		if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -276,19 +366,22 @@ func (w *Scores) run(ctx context.Context, sess *flowcrt.Session, s ScoresState, 
 			sctx, leave = w.cfg.Observer.State(sctx, scoresStateIDs[step])
 		}
 		var next scoresStep
-		var u ScoresUpdate // the update of an inline state
-		plain := false
+		var call scoresCall // the handler of a plain state
 		switch step {
 		case scoresStepLoad:
 			next, err = w.stepLoad(sctx, &s, sess)
-		case scoresStepReport:
-			u, err = w.h.Report(sctx, s)
-			next, plain = scoresDone, true
+		default:
+			// A plain state.
+			call, next = scoresPlain[step].call, scoresPlain[step].next
+			switch call {
+			case scoresCallReport:
+				u, err = w.h.Report(sctx, s)
+			}
 		}
-		if plain && err != nil {
+		if call != scoresNoCall && err != nil {
 			err = &flowcrt.StateError{State: scoresStateIDs[step], Err: err}
-		} else if plain {
-			s.apply(u)
+		} else if call != scoresNoCall {
+			s.apply(&u)
 		}
 		if leave != nil {
 			leave(err)
@@ -316,7 +409,7 @@ func (w *Scores) stepLoad(ctx context.Context, s *ScoresState, sess *flowcrt.Ses
 	if err != nil {
 		return scoresDone, &flowcrt.StateError{State: "load", Err: err}
 	}
-	s.apply(u)
+	s.apply(&u)
 	return w.mapLoad(ctx, s, sess)
 }
 
@@ -378,9 +471,14 @@ func (w *Scores) iterateLoad(ctx context.Context, s *ScoresState, item string, r
 			end(err)
 		}
 	}()
+	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != scoresStepReport {
-		if err = ctx.Err(); err != nil {
-			return err
+		if done != nil {
+			select {
+			case <-done:
+				return ctx.Err()
+			default:
+			}
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
