@@ -192,7 +192,6 @@ func (t nativeLoop) loop(f *jen.File, n names, l *loop) {
 		for _, c := range l.prelude {
 			b.Add(c)
 		}
-		b.Id("done").Op(":=").Id("ctx").Dot("Done").Call().Comment("nil if ctx cannot be canceled: then the check between states is a nil test")
 		b.For(jen.Id("step").Op("!=").Add(until)).BlockFunc(func(body *jen.Group) { t.transition(body, n, l) })
 		if l.result != nil {
 			b.Return(l.done, jen.Nil())
@@ -243,7 +242,7 @@ func (t nativeLoop) transition(body *jen.Group, n names, l *loop) {
 	if l.plain != nil && l.plain.inPlace != nil {
 		t.inPlace(body, n, l)
 	}
-	body.Add(canceled(l))
+	body.If(jen.Err().Op("=").Id("ctx").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(failWith(l, jen.Err())...))
 	id := jen.Id(n.idsVar()).Index(jen.Id("step"))
 	body.Id("sctx").Op(":=").Id("ctx")
 	if l.ctx {
@@ -297,9 +296,11 @@ func (t nativeLoop) cases(sw *jen.Group, n names, l *loop) {
 	}
 }
 
-// canceled ends the run if ctx is done. It waits on done, the channel of
-// ctx, rather than calling ctx.Err: that costs a nil test between states
-// when ctx cannot be canceled, and no call when it can and is not.
+// canceled ends the run if ctx is done. It receives from done, the channel
+// of ctx, without blocking, rather than calling ctx.Err: a nil test between
+// states when ctx cannot be canceled, and no call when it can and is not.
+// The general loop calls ctx.Err, which engines hook (Temporal's bridge
+// context has no channel); their handlers are activities, never in place.
 func canceled(l *loop) jen.Code {
 	return jen.If(jen.Id("done").Op("!=").Nil()).Block(
 		jen.Select().Block(
@@ -320,6 +321,7 @@ func (t nativeLoop) inPlace(body *jen.Group, n names, l *loop) {
 		jen.Comment("Handlers that write in place run plain states here while nothing happens between states."),
 		jen.Comment("cur stays in a register; step tells the recover which state failed."),
 		jen.Id("cur").Op(":=").Id("step"),
+		jen.Id("done").Op(":=").Id("ctx").Dot("Done").Call().Comment("nil if ctx cannot be canceled"),
 		jen.For(
 			jen.Empty(),
 			row.Clone().Dot("call").Op("!=").Id(n.noCall()),

@@ -142,14 +142,9 @@ func (w *Choiceloop) run(ctx context.Context, x *flowcrt.ASLExec, in any, step c
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != choiceloopDone {
-		if done != nil {
-			select {
-			case <-done:
-				return nil, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return nil, err
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {

@@ -586,12 +586,12 @@ func (w *Anchor) run(ctx context.Context, sess *flowcrt.Session, s AnchorState, 
 		into = new(AnchorUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != anchorDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; anchorPlain[cur].call != anchorNoCall; cur = anchorPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -616,12 +616,8 @@ func (w *Anchor) run(ctx context.Context, sess *flowcrt.Session, s AnchorState, 
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

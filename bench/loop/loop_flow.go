@@ -250,12 +250,12 @@ func (w *Loop) run(ctx context.Context, sess *flowcrt.Session, s LoopState, step
 		into = new(LoopUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != loopDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; loopPlain[cur].call != loopNoCall; cur = loopPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -280,12 +280,8 @@ func (w *Loop) run(ctx context.Context, sess *flowcrt.Session, s LoopState, step
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

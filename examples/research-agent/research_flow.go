@@ -314,12 +314,12 @@ func (w *Research) run(ctx context.Context, sess *flowcrt.Session, s ResearchSta
 		into = new(ResearchUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != researchDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; researchPlain[cur].call != researchNoCall; cur = researchPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -344,12 +344,8 @@ func (w *Research) run(ctx context.Context, sess *flowcrt.Session, s ResearchSta
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

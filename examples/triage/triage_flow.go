@@ -327,12 +327,12 @@ func (w *Triage) run(ctx context.Context, sess *flowcrt.Session, s TriageState, 
 		into = new(TriageUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != triageDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; triagePlain[cur].call != triageNoCall; cur = triagePlain[cur].next {
 				step = cur
 				if done != nil {
@@ -361,12 +361,8 @@ func (w *Triage) run(ctx context.Context, sess *flowcrt.Session, s TriageState, 
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

@@ -288,12 +288,12 @@ func (w *Publish) run(ctx context.Context, sess *flowcrt.Session, s PublishState
 		into = new(PublishUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != publishDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; publishPlain[cur].call != publishNoCall; cur = publishPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -322,12 +322,8 @@ func (w *Publish) run(ctx context.Context, sess *flowcrt.Session, s PublishState
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

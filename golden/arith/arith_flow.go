@@ -324,12 +324,12 @@ func (w *Arith) run(ctx context.Context, sess *flowcrt.Session, s ArithState, st
 		into = new(ArithUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != arithDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; arithPlain[cur].call != arithNoCall; cur = arithPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -354,12 +354,8 @@ func (w *Arith) run(ctx context.Context, sess *flowcrt.Session, s ArithState, st
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

@@ -154,14 +154,9 @@ func (w *Research) run(ctx context.Context, x *flowcrt.ASLExec, in any, step res
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != researchDone {
-		if done != nil {
-			select {
-			case <-done:
-				return nil, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return nil, err
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {
@@ -411,14 +406,9 @@ func (w *Research) runSummarizeTemplateFrom(ctx context.Context, x *flowcrt.ASLE
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != researchDone {
-		if done != nil {
-			select {
-			case <-done:
-				return nil, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return nil, err
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {

@@ -153,14 +153,9 @@ func (w *Fanout) run(ctx context.Context, x *flowcrt.ASLExec, in any, step fanou
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != fanoutDone {
-		if done != nil {
-			select {
-			case <-done:
-				return nil, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return nil, err
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {
@@ -286,14 +281,9 @@ func (w *Fanout) runBothBranch1(ctx context.Context, x *flowcrt.ASLExec, in any)
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != fanoutDone {
-		if done != nil {
-			select {
-			case <-done:
-				return nil, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return nil, err
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {
@@ -374,14 +364,9 @@ func (w *Fanout) runSquareItems(ctx context.Context, x *flowcrt.ASLExec, in any)
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != fanoutDone {
-		if done != nil {
-			select {
-			case <-done:
-				return nil, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return nil, err
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {
@@ -442,14 +427,9 @@ func (w *Fanout) runBothBranch2(ctx context.Context, x *flowcrt.ASLExec, in any)
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != fanoutDone {
-		if done != nil {
-			select {
-			case <-done:
-				return nil, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return nil, err
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {
@@ -516,14 +496,9 @@ func (w *Fanout) runGreetItems(ctx context.Context, x *flowcrt.ASLExec, in any) 
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != fanoutDone {
-		if done != nil {
-			select {
-			case <-done:
-				return nil, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return nil, err
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {

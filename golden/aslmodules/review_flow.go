@@ -192,14 +192,9 @@ func (w *Review) run(ctx context.Context, x *flowcrt.ASLExec, in any, step revie
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != reviewDone {
-		if done != nil {
-			select {
-			case <-done:
-				return nil, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return nil, err
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {
@@ -279,14 +274,9 @@ func (w *Review) runReviewTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, 
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != reviewDone {
-		if done != nil {
-			select {
-			case <-done:
-				return nil, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return nil, err
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {
@@ -422,14 +412,9 @@ func (w *Review) runResummarizeTemplateFrom(ctx context.Context, x *flowcrt.ASLE
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != reviewDone {
-		if done != nil {
-			select {
-			case <-done:
-				return nil, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return nil, err
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {
@@ -564,14 +549,9 @@ func (w *Review) runCheckTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, i
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != reviewDone {
-		if done != nil {
-			select {
-			case <-done:
-				return nil, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return nil, err
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {
@@ -730,14 +710,9 @@ func (w *Review) runLintTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != reviewDone {
-		if done != nil {
-			select {
-			case <-done:
-				return nil, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return nil, err
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {
@@ -815,14 +790,9 @@ func (w *Review) runRunTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in 
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != reviewDone {
-		if done != nil {
-			select {
-			case <-done:
-				return nil, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return nil, err
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {
@@ -953,14 +923,9 @@ func (w *Review) runNotifyTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, 
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != reviewDone {
-		if done != nil {
-			select {
-			case <-done:
-				return nil, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return nil, err
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {

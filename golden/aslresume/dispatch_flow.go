@@ -147,14 +147,9 @@ func (w *Dispatch) run(ctx context.Context, x *flowcrt.ASLExec, in any, step dis
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != dispatchDone {
-		if done != nil {
-			select {
-			case <-done:
-				return nil, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return nil, err
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {
@@ -271,14 +266,9 @@ func (w *Dispatch) runGateTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, 
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != dispatchDone {
-		if done != nil {
-			select {
-			case <-done:
-				return nil, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return nil, err
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {

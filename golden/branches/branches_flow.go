@@ -254,12 +254,12 @@ func (w *Branches) run(ctx context.Context, sess *flowcrt.Session, s BranchesSta
 		into = new(BranchesUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != branchesDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; branchesPlain[cur].call != branchesNoCall; cur = branchesPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -284,12 +284,8 @@ func (w *Branches) run(ctx context.Context, sess *flowcrt.Session, s BranchesSta
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

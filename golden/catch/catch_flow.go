@@ -249,12 +249,12 @@ func (w *Catch) run(ctx context.Context, sess *flowcrt.Session, s CatchState, st
 		into = new(CatchUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != catchDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; catchPlain[cur].call != catchNoCall; cur = catchPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -283,12 +283,8 @@ func (w *Catch) run(ctx context.Context, sess *flowcrt.Session, s CatchState, st
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

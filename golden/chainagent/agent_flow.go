@@ -147,14 +147,9 @@ func (w *SupportAgent) run(ctx context.Context, s *flowcrt.ChainState, step supp
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != supportAgentDone {
-		if done != nil {
-			select {
-			case <-done:
-				return ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return err
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {

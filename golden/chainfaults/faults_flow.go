@@ -101,14 +101,9 @@ func (w *Faults) run(ctx context.Context, s *flowcrt.ChainState, step faultsStep
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != faultsDone {
-		if done != nil {
-			select {
-			case <-done:
-				return ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return err
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {

@@ -94,14 +94,9 @@ func (w *Operators) run(ctx context.Context, s *flowcrt.ChainState, step operato
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != operatorsDone {
-		if done != nil {
-			select {
-			case <-done:
-				return ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return err
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {

@@ -283,12 +283,12 @@ func (w *Chat) run(ctx context.Context, sess *flowcrt.Session, s ChatState, step
 		into = new(ChatUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != chatDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; chatPlain[cur].call != chatNoCall; cur = chatPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -317,12 +317,8 @@ func (w *Chat) run(ctx context.Context, sess *flowcrt.Session, s ChatState, step
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

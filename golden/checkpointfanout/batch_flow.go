@@ -358,12 +358,12 @@ func (w *Batch) run(ctx context.Context, sess *flowcrt.Session, s BatchState, st
 		into = new(BatchUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != batchDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; batchPlain[cur].call != batchNoCall; cur = batchPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -388,12 +388,8 @@ func (w *Batch) run(ctx context.Context, sess *flowcrt.Session, s BatchState, st
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -510,14 +506,9 @@ func (w *Batch) iterateLoad(ctx context.Context, s *BatchState, item string, rec
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != batchStepSplit {
-		if done != nil {
-			select {
-			case <-done:
-				return ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -620,14 +611,9 @@ func (w *Batch) branchSplit(ctx context.Context, s *BatchState, step batchStep, 
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != batchStepReport {
-		if done != nil {
-			select {
-			case <-done:
-				return ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

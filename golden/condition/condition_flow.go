@@ -297,12 +297,12 @@ func (w *Condition) run(ctx context.Context, sess *flowcrt.Session, s ConditionS
 		into = new(ConditionUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != conditionDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; conditionPlain[cur].call != conditionNoCall; cur = conditionPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -327,12 +327,8 @@ func (w *Condition) run(ctx context.Context, sess *flowcrt.Session, s ConditionS
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

@@ -237,12 +237,12 @@ func (w *DefaultOnly) run(ctx context.Context, sess *flowcrt.Session, s DefaultO
 		into = new(DefaultOnlyUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != defaultOnlyDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; defaultOnlyPlain[cur].call != defaultOnlyNoCall; cur = defaultOnlyPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -267,12 +267,8 @@ func (w *DefaultOnly) run(ctx context.Context, sess *flowcrt.Session, s DefaultO
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

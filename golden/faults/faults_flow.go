@@ -317,12 +317,12 @@ func (w *Faults) run(ctx context.Context, sess *flowcrt.Session, s FaultsState, 
 		into = new(FaultsUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != faultsDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; faultsPlain[cur].call != faultsNoCall; cur = faultsPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -349,12 +349,8 @@ func (w *Faults) run(ctx context.Context, sess *flowcrt.Session, s FaultsState, 
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -486,14 +482,9 @@ func (w *Faults) branchStart(ctx context.Context, s *FaultsState, step faultsSte
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != faultsStepJoin {
-		if done != nil {
-			select {
-			case <-done:
-				return ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -615,14 +606,9 @@ func (w *Faults) iterateJoin(ctx context.Context, s *FaultsState, item string, r
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != faultsStepDone {
-		if done != nil {
-			select {
-			case <-done:
-				return ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

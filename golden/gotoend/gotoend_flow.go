@@ -265,12 +265,12 @@ func (w *GotoEnd) run(ctx context.Context, sess *flowcrt.Session, s GotoEndState
 		into = new(GotoEndUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != gotoEndDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; gotoEndPlain[cur].call != gotoEndNoCall; cur = gotoEndPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -295,12 +295,8 @@ func (w *GotoEnd) run(ctx context.Context, sess *flowcrt.Session, s GotoEndState
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

@@ -124,14 +124,9 @@ func (w *Chunks) run(ctx context.Context, s *flowcrt.JSONState, step, until chun
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != until {
-		if done != nil {
-			select {
-			case <-done:
-				return ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return err
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {

@@ -326,12 +326,12 @@ func (w *Chunks) run(ctx context.Context, sess *flowcrt.Session, s ChunksState, 
 		into = new(ChunksUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != chunksDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; chunksPlain[cur].call != chunksNoCall; cur = chunksPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -356,12 +356,8 @@ func (w *Chunks) run(ctx context.Context, sess *flowcrt.Session, s ChunksState, 
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -476,14 +472,9 @@ func (w *Chunks) iterateSplit(ctx context.Context, s *ChunksState, item string, 
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != chunksStepMerge {
-		if done != nil {
-			select {
-			case <-done:
-				return ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

@@ -306,14 +306,9 @@ func (w *Pointer) run(ctx context.Context, sess *flowcrt.Session, s PointerState
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != pointerDone {
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -416,14 +411,9 @@ func (w *Pointer) iterateFetch(ctx context.Context, s *PointerState, item User, 
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != pointerStepPick {
-		if done != nil {
-			select {
-			case <-done:
-				return ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -543,14 +533,9 @@ func (w *Pointer) iteratePick(ctx context.Context, s *PointerState, item string,
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != pointerStepLead {
-		if done != nil {
-			select {
-			case <-done:
-				return ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -669,14 +654,9 @@ func (w *Pointer) iterateLead(ctx context.Context, s *PointerState, item User, r
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != pointerStepAuditAll {
-		if done != nil {
-			select {
-			case <-done:
-				return ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -780,14 +760,9 @@ func (w *Pointer) iterateAuditAll(ctx context.Context, s *PointerState, item Poi
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != pointerDone {
-		if done != nil {
-			select {
-			case <-done:
-				return ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

@@ -373,12 +373,12 @@ func (w *MapReduce) run(ctx context.Context, sess *flowcrt.Session, s MapReduceS
 		into = new(MapReduceUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != mapReduceDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; mapReducePlain[cur].call != mapReduceNoCall; cur = mapReducePlain[cur].next {
 				step = cur
 				if done != nil {
@@ -403,12 +403,8 @@ func (w *MapReduce) run(ctx context.Context, sess *flowcrt.Session, s MapReduceS
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -523,14 +519,9 @@ func (w *MapReduce) iterateLoad(ctx context.Context, s *MapReduceState, item Tic
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != mapReduceStepReport {
-		if done != nil {
-			select {
-			case <-done:
-				return ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

@@ -310,12 +310,12 @@ func (w *Membership) run(ctx context.Context, sess *flowcrt.Session, s Membershi
 		into = new(MembershipUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != membershipDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; membershipPlain[cur].call != membershipNoCall; cur = membershipPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -340,12 +340,8 @@ func (w *Membership) run(ctx context.Context, sess *flowcrt.Session, s Membershi
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

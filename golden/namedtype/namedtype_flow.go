@@ -281,12 +281,12 @@ func (w *Tickets) run(ctx context.Context, sess *flowcrt.Session, s TicketsState
 		into = new(TicketsUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != ticketsDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; ticketsPlain[cur].call != ticketsNoCall; cur = ticketsPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -311,12 +311,8 @@ func (w *Tickets) run(ctx context.Context, sess *flowcrt.Session, s TicketsState
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

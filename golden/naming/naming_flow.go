@@ -240,12 +240,12 @@ func (w *Naming) run(ctx context.Context, sess *flowcrt.Session, s NamingState, 
 		into = new(NamingUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != namingDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; namingPlain[cur].call != namingNoCall; cur = namingPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -272,12 +272,8 @@ func (w *Naming) run(ctx context.Context, sess *flowcrt.Session, s NamingState, 
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

@@ -277,12 +277,12 @@ func (w *NoneCheck) run(ctx context.Context, sess *flowcrt.Session, s NoneCheckS
 		into = new(NoneCheckUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != noneCheckDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; noneCheckPlain[cur].call != noneCheckNoCall; cur = noneCheckPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -307,12 +307,8 @@ func (w *NoneCheck) run(ctx context.Context, sess *flowcrt.Session, s NoneCheckS
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

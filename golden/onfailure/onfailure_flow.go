@@ -256,12 +256,12 @@ func (w *OnFailure) run(ctx context.Context, sess *flowcrt.Session, s OnFailureS
 		into = new(OnFailureUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != onFailureDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; onFailurePlain[cur].call != onFailureNoCall; cur = onFailurePlain[cur].next {
 				step = cur
 				if done != nil {
@@ -286,12 +286,8 @@ func (w *OnFailure) run(ctx context.Context, sess *flowcrt.Session, s OnFailureS
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

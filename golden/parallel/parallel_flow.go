@@ -363,12 +363,12 @@ func (w *Parallel) run(ctx context.Context, sess *flowcrt.Session, s ParallelSta
 		into = new(ParallelUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != parallelDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; parallelPlain[cur].call != parallelNoCall; cur = parallelPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -393,12 +393,8 @@ func (w *Parallel) run(ctx context.Context, sess *flowcrt.Session, s ParallelSta
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -507,14 +503,9 @@ func (w *Parallel) branchSplit(ctx context.Context, s *ParallelState, step paral
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != parallelStepMerge {
-		if done != nil {
-			select {
-			case <-done:
-				return ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

@@ -351,12 +351,12 @@ func (w *Reducers) run(ctx context.Context, sess *flowcrt.Session, s ReducersSta
 		into = new(ReducersUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != reducersDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; reducersPlain[cur].call != reducersNoCall; cur = reducersPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -383,12 +383,8 @@ func (w *Reducers) run(ctx context.Context, sess *flowcrt.Session, s ReducersSta
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

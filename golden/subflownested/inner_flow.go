@@ -231,12 +231,12 @@ func (w *Inner) run(ctx context.Context, sess *flowcrt.Session, s InnerState, st
 		into = new(InnerUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != innerDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; innerPlain[cur].call != innerNoCall; cur = innerPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -261,12 +261,8 @@ func (w *Inner) run(ctx context.Context, sess *flowcrt.Session, s InnerState, st
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

@@ -236,12 +236,12 @@ func (w *Middle) run(ctx context.Context, sess *flowcrt.Session, s MiddleState, 
 		into = new(MiddleUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != middleDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; middlePlain[cur].call != middleNoCall; cur = middlePlain[cur].next {
 				step = cur
 				if done != nil {
@@ -266,12 +266,8 @@ func (w *Middle) run(ctx context.Context, sess *flowcrt.Session, s MiddleState, 
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

@@ -252,12 +252,12 @@ func (w *Outer) run(ctx context.Context, sess *flowcrt.Session, s OuterState, st
 		into = new(OuterUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != outerDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; outerPlain[cur].call != outerNoCall; cur = outerPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -286,12 +286,8 @@ func (w *Outer) run(ctx context.Context, sess *flowcrt.Session, s OuterState, st
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

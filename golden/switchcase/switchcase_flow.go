@@ -291,12 +291,12 @@ func (w *SwitchCase) run(ctx context.Context, sess *flowcrt.Session, s SwitchCas
 		into = new(SwitchCaseUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != switchCaseDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; switchCasePlain[cur].call != switchCaseNoCall; cur = switchCasePlain[cur].next {
 				step = cur
 				if done != nil {
@@ -321,12 +321,8 @@ func (w *SwitchCase) run(ctx context.Context, sess *flowcrt.Session, s SwitchCas
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

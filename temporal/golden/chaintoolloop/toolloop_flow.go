@@ -104,14 +104,9 @@ func (w *Toolloop) run(ctx context.Context, s *flowcrt.ChainState, step toolloop
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != toolloopDone {
-		if done != nil {
-			select {
-			case <-done:
-				return ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return err
 		}
 		sctx := ctx
 		if w.cfg.Observer != nil {

@@ -197,14 +197,9 @@ func (w *Retried) run(ctx context.Context, sess *flowcrt.Session, s RetriedState
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != retriedDone {
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

@@ -360,12 +360,12 @@ func (w *Review) run(ctx context.Context, sess *flowcrt.Session, s ReviewState, 
 		into = new(ReviewUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != reviewDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; reviewPlain[cur].call != reviewNoCall; cur = reviewPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -392,12 +392,8 @@ func (w *Review) run(ctx context.Context, sess *flowcrt.Session, s ReviewState, 
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -516,14 +512,9 @@ func (w *Review) iterateLoad(ctx context.Context, s *ReviewState, item string, r
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != reviewStepApprove {
-		if done != nil {
-			select {
-			case <-done:
-				return ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {

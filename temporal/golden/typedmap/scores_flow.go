@@ -321,12 +321,12 @@ func (w *Scores) run(ctx context.Context, sess *flowcrt.Session, s ScoresState, 
 		into = new(ScoresUpdate)
 	}
 	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != scoresDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
+			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; scoresPlain[cur].call != scoresNoCall; cur = scoresPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -351,12 +351,8 @@ func (w *Scores) run(ctx context.Context, sess *flowcrt.Session, s ScoresState, 
 				break
 			}
 		}
-		if done != nil {
-			select {
-			case <-done:
-				return s, ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return s, err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
@@ -471,14 +467,9 @@ func (w *Scores) iterateLoad(ctx context.Context, s *ScoresState, item string, r
 			end(err)
 		}
 	}()
-	done := ctx.Done() // nil if ctx cannot be canceled: then the check between states is a nil test
 	for step != scoresStepReport {
-		if done != nil {
-			select {
-			case <-done:
-				return ctx.Err()
-			default:
-			}
+		if err = ctx.Err(); err != nil {
+			return err
 		}
 		sctx := ctx
 		if w.cfg.StateContext {
