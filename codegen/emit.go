@@ -99,6 +99,9 @@ type sessionSpec struct {
 	doc     []string   // sessions' doc
 	invoke  func(f *jen.File)
 	resume  string     // Resume's doc
+	decide  string     // Decide's doc; "": an approval state's
+	out     string     // the field of the state that Resume and Decide return; "": the state
+	outType jen.Code   // its type
 	runAtOn []jen.Code // runAt's body once step is found
 }
 

@@ -57,6 +57,7 @@ func (g *jsonGen) shell() *shell {
 	handlers := callHandlers(g.w.States, func(*ir.Handler) bool { return false }, "state", jsonHandlerSignature,
 		"(ctx context.Context, call "+RuntimeAlias+".JSONCall) (string, error)", "RespondJSON")
 	start := g.w.State(g.w.Start.ID)
+	states, resumable := topFirst(g.w)
 	return &shell{
 		w: g.w, n: n, genVersion: jsonGenVersion, noun: "the workflow", describe: true,
 		handlersDoc: []string{
@@ -68,7 +69,8 @@ func (g *jsonGen) shell() *shell {
 		},
 		handlers:     handlers,
 		moreHandlers: g.codemieHandlers, // json_codemie.go: the services the configuration needs
-		states:       g.w.States, resumable: len(g.w.States),
+		states:       states, resumable: resumable,
+		sessions:     g.sessionSpec(), // json_session.go
 		stepDoc: n.Step + " names the state a run is in; the zero value means the run is over.",
 		runs: []entry{{
 			name: "Run",
@@ -95,7 +97,7 @@ func (g *jsonGen) shell() *shell {
 			},
 			params:  []jen.Code{jen.Id("s").Op("*").Add(rt("JSONState"))},
 			results: []jen.Code{jen.Error()},
-			body:    []jen.Code{jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Id("s"), jen.Id(n.stepConst(start)), jen.Id(n.endConst())))},
+			body:    []jen.Code{jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Nil(), jen.Id("s"), jen.Id(n.stepConst(start)), jen.Id(n.endConst())))},
 		}},
 		mock: mockSpec{
 			caller: "state",
@@ -119,19 +121,23 @@ const answersInOrder = "AnswersInOrder"
 
 // steps emits the CodeMie configuration, the task table, the run loop that
 // the run and every branch and item share, each state's step and fan-out,
-// and the sessions and services the configuration asks for.
+// and the services the configuration asks for.
 func (g *jsonGen) steps(f *jen.File, t target) {
 	g.codemieDecls(f) // json_codemie.go
 	g.tasks(f)
 	t.loop(f, g.n, &loop{
 		method: "run",
 		doc: "run runs the states from step on s until the run reaches until: the end of the run, or for a " +
-			"branch or item of a fan-out, the state after it.",
-		params: []jen.Code{jen.Id("s").Op("*").Add(rt("JSONState"))},
+			"branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every state.",
+		params: []jen.Code{jen.Id("sess").Op("*").Add(rt("Session")), jen.Id("s").Op("*").Add(rt("JSONState"))},
 		states: g.w.States,
 		call: func(s *ir.State) *jen.Statement {
 			return jen.Id("w").Dot(stepMethod(s)).Call(jen.Id("sctx"), jen.Id("s"))
 		},
+		save: jen.If(jen.Id("sess").Op("!=").Nil()).Block(
+			jen.Comment("The state's outcome: the state to run next, or the interrupt the run waits at."),
+			jen.Err().Op("=").Id("sess").Dot("Save").Call(jen.Id("ctx"), jen.Id(g.n.idsVar()).Index(jen.Id("next")), jen.Op("*").Id("s"), jen.Err()),
+		),
 	})
 	for _, s := range g.w.States {
 		g.step(f, s)
@@ -139,7 +145,7 @@ func (g *jsonGen) steps(f *jen.File, t target) {
 			g.region(f, r)
 		}
 	}
-	g.codemieMock(f) // json_codemie.go: sessions, and the mock's answers for the services
+	g.codemieMock(f) // json_codemie.go: the mock's answers for the services
 }
 
 // tasks declares what each state renders and how it calls its handler.

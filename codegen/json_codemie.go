@@ -236,7 +236,6 @@ func (g *jsonGen) needsMCPMethod() bool {
 // a summarizer, from mocks of "summarize" (the summary text), which keeps
 // the history when none is mocked.
 func (g *jsonGen) codemieMock(f *jen.File) {
-	g.sessions(f) // json_session.go
 	if slices.ContainsFunc(g.w.States, func(s *ir.State) bool { return s.CodeMie != nil && s.CodeMie.InterruptBefore }) {
 		f.Line()
 		f.Comment("Approve answers interrupt_before from the mock of \"<state>.interrupt_before\": continue or cancel.")

@@ -155,7 +155,7 @@ func (g *jsonGen) items(b *jen.Group, r *ir.Region, lookup *jen.Statement) {
 // one at a time, in order.
 func (g *jsonGen) fanOut(r *ir.Region, list string, limit int, entry jen.Code) *jen.Statement {
 	work := jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("i").Int()).Error().Block(
-		jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Op("&").Id(list).Index(jen.Id("i")), entry, g.target(regionExit(r)))),
+		jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Nil(), jen.Op("&").Id(list).Index(jen.Id("i")), entry, g.target(regionExit(r)))),
 	)
 	return rt("FanOut").Call(jen.Id("ctx"), jen.Lit(r.From), jen.Len(jen.Id(list)),
 		rt("FanOutLimit").Call(jen.Id("w").Dot("h"), jen.Lit(limit)), work)

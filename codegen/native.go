@@ -495,13 +495,21 @@ func (t nativeLoop) mock(f *jen.File, sh *shell) {
 func (nativeLoop) sessions(f *jen.File, sh *shell) {
 	n, ss := sh.n, sh.sessions
 	ss.invoke(f)
+	out := sessionOut{typ: ss.value}
+	if ss.out != "" {
+		out = sessionOut{typ: ss.outType, field: ss.out}
+	}
 	f.Line()
 	doc(f, ss.resume)
-	sessionMethod(f, n.Workflow, ss.value, "Resume", "Resume", nil, nil)
+	sessionMethod(f, n.Workflow, out, "Resume", "Resume", nil, nil)
 	f.Line()
-	doc(f, "Decide answers the approval that session sessionID waits for with decision, one of the "+
-		"state's options, and continues the run.")
-	sessionMethod(f, n.Workflow, ss.value, "Decide", "Decide", []jen.Code{jen.Id("decision").String()}, []jen.Code{jen.Id("decision")})
+	decide := ss.decide
+	if decide == "" {
+		decide = "Decide answers the approval that session sessionID waits for with decision, one of the " +
+			"state's options, and continues the run."
+	}
+	doc(f, decide)
+	sessionMethod(f, n.Workflow, out, "Decide", "Decide", []jen.Code{jen.Id("decision").String()}, []jen.Code{jen.Id("decision")})
 	f.Line()
 	for _, c := range ss.doc {
 		f.Comment(c)
@@ -529,13 +537,26 @@ func (nativeLoop) sessions(f *jen.File, sh *shell) {
 	})
 }
 
+// sessionOut is what a session method returns: the session's state, or
+// one field of it.
+type sessionOut struct {
+	typ   jen.Code
+	field string
+}
+
 // sessionMethod emits the method name, which hands its arguments to
 // method of flowcrt.Sessions.
-func sessionMethod(f *jen.File, workflow string, result jen.Code, name, method string, params, args []jen.Code) {
+func sessionMethod(f *jen.File, workflow string, out sessionOut, name, method string, params, args []jen.Code) {
+	call := jen.Id("w").Dot("sessions").Call().Dot(method).Call(
+		append([]jen.Code{jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Id("sessionID")}, args...)...)
+	body := []jen.Code{jen.Return(call)}
+	if out.field != "" {
+		body = []jen.Code{
+			jen.List(jen.Id("s"), jen.Err()).Op(":=").Add(call),
+			jen.Return(jen.Id("s").Dot(out.field), jen.Err()),
+		}
+	}
 	f.Func().Params(jen.Id("w").Op("*").Id(workflow)).Id(name).
 		Params(append([]jen.Code{ctxParam(), jen.Id("sessionID").String()}, params...)...).
-		Params(result, jen.Error()).Block(
-		jen.Return(jen.Id("w").Dot("sessions").Call().Dot(method).Call(
-			append([]jen.Code{jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Id("sessionID")}, args...)...)),
-	)
+		Params(out.typ, jen.Error()).Block(body...)
 }

@@ -15,7 +15,7 @@ func quote(s string) string { return strconv.Quote(s) }
 // the fan-out it opens.
 func (g *typedGen) steps(f *jen.File, t target) {
 	n := g.n
-	states, resumable := g.stepOrder()
+	states, resumable := topFirst(g.w)
 	var prelude []jen.Code
 	var fold jen.Code
 	plain := g.plainStates(states[:resumable])

@@ -131,7 +131,7 @@ func (g *typedGen) types(f *jen.File) {
 
 func (g *typedGen) shell() *shell {
 	n := g.n
-	states, resumable := g.stepOrder()
+	states, resumable := topFirst(g.w)
 	start := quote(g.w.Start.ID)
 	run := []string{
 		"Run executes the workflow from state " + start + " and returns the final state.",
@@ -171,12 +171,12 @@ func (g *typedGen) shell() *shell {
 	}
 }
 
-// stepOrder puts the states a checkpoint may name, those outside fan-outs,
-// before the others.
-func (g *typedGen) stepOrder() ([]*ir.State, int) {
+// topFirst puts the states a checkpoint may name, those outside fan-outs,
+// before the others, and says how many they are.
+func topFirst(w *ir.Workflow) ([]*ir.State, int) {
 	var top, inner []*ir.State
-	for _, s := range g.w.States {
-		if g.w.RegionOf(s.ID) == nil {
+	for _, s := range w.States {
+		if w.RegionOf(s.ID) == nil {
 			top = append(top, s)
 		} else {
 			inner = append(inner, s)

@@ -5,6 +5,7 @@ package codemiereview
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -56,19 +57,19 @@ type reviewStep int
 const (
 	reviewDone reviewStep = iota
 	reviewStepFetch
+	reviewStepReport
 	reviewStepTriage
 	reviewStepFix
 	reviewStepLog
-	reviewStepReport
 )
 
 // reviewStateIDs maps each step to its state's id.
 var reviewStateIDs = [...]string{
 	reviewStepFetch:  "fetch",
+	reviewStepReport: "report",
 	reviewStepTriage: "triage",
 	reviewStepFix:    "fix",
 	reviewStepLog:    "log",
-	reviewStepReport: "report",
 }
 
 // Run executes the workflow from state "fetch" on input, any value that encodes as JSON:
@@ -88,7 +89,60 @@ func (w *Review) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *Review) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, reviewStepFetch, reviewDone)
+	return w.run(ctx, nil, s, reviewStepFetch, reviewDone)
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "fetch" on input.
+// An existing one goes on from its last checkpoint with input merged into its context store (nil:
+// unchanged); one whose last run finished starts again at "fetch". It returns the context store.
+func (w *Review) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Review) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Review) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Review) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "review",
+		Schema:   "json",
+		Start:    "fetch",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess on s from the state a checkpoint names.
+func (w *Review) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	i := slices.Index(reviewStateIDs[1:3], state)
+	if i < 0 {
+		return s, sess.UnknownState(state)
+	}
+	step := reviewStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, reviewDone)
+	return s, err
 }
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
@@ -178,8 +232,9 @@ var (
 )
 
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *Review) run(ctx context.Context, s *flowcrt.JSONState, step, until reviewStep) (err error) {
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *Review) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until reviewStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -225,6 +280,10 @@ func (w *Review) run(ctx context.Context, s *flowcrt.JSONState, step, until revi
 			leave(err)
 			leave = nil
 		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, reviewStateIDs[next], *s, err)
+		}
 		if err != nil {
 			return err
 		}
@@ -255,7 +314,7 @@ func (w *Review) mapFetch(ctx context.Context, s *flowcrt.JSONState, out flowcrt
 	items := out.Items()
 	iterations := s.Iterations(items)
 	err := flowcrt.FanOut(ctx, "fetch", len(iterations), flowcrt.FanOutLimit(w.h, 4), func(ctx context.Context, i int) error {
-		return w.run(ctx, &iterations[i], reviewStepTriage, reviewStepReport)
+		return w.run(ctx, nil, &iterations[i], reviewStepTriage, reviewStepReport)
 	})
 	if err != nil {
 		return reviewDone, err
@@ -312,88 +371,6 @@ func (w *Review) stepReport(ctx context.Context, s *flowcrt.JSONState) (reviewSt
 		}
 	}
 	return reviewDone, nil
-}
-
-// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
-// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "fetch" on input.
-// An existing one goes on from its last checkpoint with input merged into its context store (nil:
-// unchanged); one whose last run finished starts again at "fetch". It returns the context store.
-func (w *Review) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
-	var in *any
-	if input != nil {
-		in = &input
-	}
-	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
-	return s.Context, err
-}
-
-// Resume continues session sessionID from its last checkpoint, without running again the states
-// that completed; a session whose last run finished returns its context store.
-func (w *Review) Resume(ctx context.Context, sessionID string) (any, error) {
-	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
-	return s.Context, err
-}
-
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Review) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
-// sessions describes the workflow to the runtime's session functions: its state is the run's
-// JSONState, with no schema to check.
-func (w *Review) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
-		Workflow: "review",
-		Schema:   "json",
-		Start:    "fetch",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
-		Run:      w.runAt,
-	}
-}
-
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
-func (w *Review) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step reviewStep
-	switch state {
-	case "fetch":
-		step = reviewStepFetch
-	case "report":
-		step = reviewStepReport
-	default:
-		return s, sess.UnknownState(state)
-	}
-	for step != reviewDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
-		}
-		var next reviewStep
-		var err error
-		switch step {
-		case reviewStepFetch:
-			next, err = w.stepFetch(ctx, &s)
-		case reviewStepReport:
-			next, err = w.stepReport(ctx, &s)
-		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case reviewStepFetch:
-				return "fetch"
-			case reviewStepReport:
-				return "report"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
-		}
-		step = next
-	}
-	return s, nil
 }
 
 // Approve answers interrupt_before from the mock of "<state>.interrupt_before": continue or cancel.

@@ -5,6 +5,7 @@ package codemiecontext
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -81,7 +82,60 @@ func (w *Context) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *Context) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, contextStepFetch, contextDone)
+	return w.run(ctx, nil, s, contextStepFetch, contextDone)
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "fetch" on input.
+// An existing one goes on from its last checkpoint with input merged into its context store (nil:
+// unchanged); one whose last run finished starts again at "fetch". It returns the context store.
+func (w *Context) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Context) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Context) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Context) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "context",
+		Schema:   "json",
+		Start:    "fetch",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess on s from the state a checkpoint names.
+func (w *Context) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	i := slices.Index(contextStateIDs[1:5], state)
+	if i < 0 {
+		return s, sess.UnknownState(state)
+	}
+	step := contextStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, contextDone)
+	return s, err
 }
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
@@ -162,8 +216,9 @@ var (
 )
 
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *Context) run(ctx context.Context, s *flowcrt.JSONState, step, until contextStep) (err error) {
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *Context) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until contextStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -206,6 +261,10 @@ func (w *Context) run(ctx context.Context, s *flowcrt.JSONState, step, until con
 		if leave != nil {
 			leave(err)
 			leave = nil
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, contextStateIDs[next], *s, err)
 		}
 		if err != nil {
 			return err
@@ -257,100 +316,6 @@ func (w *Context) stepPhaseTwo(ctx context.Context, s *flowcrt.JSONState) (conte
 		}
 	}
 	return contextDone, nil
-}
-
-// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
-// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "fetch" on input.
-// An existing one goes on from its last checkpoint with input merged into its context store (nil:
-// unchanged); one whose last run finished starts again at "fetch". It returns the context store.
-func (w *Context) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
-	var in *any
-	if input != nil {
-		in = &input
-	}
-	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
-	return s.Context, err
-}
-
-// Resume continues session sessionID from its last checkpoint, without running again the states
-// that completed; a session whose last run finished returns its context store.
-func (w *Context) Resume(ctx context.Context, sessionID string) (any, error) {
-	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
-	return s.Context, err
-}
-
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Context) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
-// sessions describes the workflow to the runtime's session functions: its state is the run's
-// JSONState, with no schema to check.
-func (w *Context) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
-		Workflow: "context",
-		Schema:   "json",
-		Start:    "fetch",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
-		Run:      w.runAt,
-	}
-}
-
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
-func (w *Context) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step contextStep
-	switch state {
-	case "fetch":
-		step = contextStepFetch
-	case "list":
-		step = contextStepList
-	case "note":
-		step = contextStepNote
-	case "phase-two":
-		step = contextStepPhaseTwo
-	default:
-		return s, sess.UnknownState(state)
-	}
-	for step != contextDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
-		}
-		var next contextStep
-		var err error
-		switch step {
-		case contextStepFetch:
-			next, err = w.stepFetch(ctx, &s)
-		case contextStepList:
-			next, err = w.stepList(ctx, &s)
-		case contextStepNote:
-			next, err = w.stepNote(ctx, &s)
-		case contextStepPhaseTwo:
-			next, err = w.stepPhaseTwo(ctx, &s)
-		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case contextStepFetch:
-				return "fetch"
-			case contextStepList:
-				return "list"
-			case contextStepNote:
-				return "note"
-			case contextStepPhaseTwo:
-				return "phase-two"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
-		}
-		step = next
-	}
-	return s, nil
 }
 
 // SearchDatasource answers from the mock of "datasource:<id>".

@@ -5,6 +5,7 @@ package codemiefinish
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -49,17 +50,17 @@ type suiteStep int
 const (
 	suiteDone suiteStep = iota
 	suiteStepListEndpoints
+	suiteStepCommit
 	suiteStepPlanTests
 	suiteStepWriteTest
-	suiteStepCommit
 )
 
 // suiteStateIDs maps each step to its state's id.
 var suiteStateIDs = [...]string{
 	suiteStepListEndpoints: "list-endpoints",
+	suiteStepCommit:        "commit",
 	suiteStepPlanTests:     "plan-tests",
 	suiteStepWriteTest:     "write-test",
-	suiteStepCommit:        "commit",
 }
 
 // Run executes the workflow from state "list-endpoints" on input, any value that encodes as JSON:
@@ -79,7 +80,61 @@ func (w *Suite) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *Suite) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, suiteStepListEndpoints, suiteDone)
+	return w.run(ctx, nil, s, suiteStepListEndpoints, suiteDone)
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "list-endpoints"
+// on input. An existing one goes on from its last checkpoint with input merged into its context
+// store (nil: unchanged); one whose last run finished starts again at "list-endpoints". It returns
+// the context store.
+func (w *Suite) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Suite) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Suite) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Suite) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "suite",
+		Schema:   "json",
+		Start:    "list-endpoints",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess on s from the state a checkpoint names.
+func (w *Suite) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	i := slices.Index(suiteStateIDs[1:3], state)
+	if i < 0 {
+		return s, sess.UnknownState(state)
+	}
+	step := suiteStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, suiteDone)
+	return s, err
 }
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
@@ -134,8 +189,9 @@ var (
 )
 
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *Suite) run(ctx context.Context, s *flowcrt.JSONState, step, until suiteStep) (err error) {
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *Suite) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until suiteStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -179,6 +235,10 @@ func (w *Suite) run(ctx context.Context, s *flowcrt.JSONState, step, until suite
 			leave(err)
 			leave = nil
 		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, suiteStateIDs[next], *s, err)
+		}
 		if err != nil {
 			return err
 		}
@@ -214,7 +274,7 @@ func (w *Suite) mapListEndpoints(ctx context.Context, s *flowcrt.JSONState, out 
 	}
 	iterations := s.Iterations(items)
 	err = flowcrt.FanOut(ctx, "list-endpoints", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
-		return w.run(ctx, &iterations[i], suiteStepPlanTests, suiteStepCommit)
+		return w.run(ctx, nil, &iterations[i], suiteStepPlanTests, suiteStepCommit)
 	})
 	if err != nil {
 		return suiteDone, err
@@ -250,7 +310,7 @@ func (w *Suite) mapPlanTests(ctx context.Context, s *flowcrt.JSONState, out flow
 	}
 	iterations := s.Iterations(items)
 	err = flowcrt.FanOut(ctx, "plan-tests", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
-		return w.run(ctx, &iterations[i], suiteStepWriteTest, suiteStepCommit)
+		return w.run(ctx, nil, &iterations[i], suiteStepWriteTest, suiteStepCommit)
 	})
 	if err != nil {
 		return suiteDone, err
@@ -279,89 +339,6 @@ func (w *Suite) stepCommit(ctx context.Context, s *flowcrt.JSONState) (suiteStep
 		}
 	}
 	return suiteDone, nil
-}
-
-// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
-// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "list-endpoints"
-// on input. An existing one goes on from its last checkpoint with input merged into its context
-// store (nil: unchanged); one whose last run finished starts again at "list-endpoints". It returns
-// the context store.
-func (w *Suite) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
-	var in *any
-	if input != nil {
-		in = &input
-	}
-	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
-	return s.Context, err
-}
-
-// Resume continues session sessionID from its last checkpoint, without running again the states
-// that completed; a session whose last run finished returns its context store.
-func (w *Suite) Resume(ctx context.Context, sessionID string) (any, error) {
-	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
-	return s.Context, err
-}
-
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Suite) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
-// sessions describes the workflow to the runtime's session functions: its state is the run's
-// JSONState, with no schema to check.
-func (w *Suite) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
-		Workflow: "suite",
-		Schema:   "json",
-		Start:    "list-endpoints",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
-		Run:      w.runAt,
-	}
-}
-
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
-func (w *Suite) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step suiteStep
-	switch state {
-	case "list-endpoints":
-		step = suiteStepListEndpoints
-	case "commit":
-		step = suiteStepCommit
-	default:
-		return s, sess.UnknownState(state)
-	}
-	for step != suiteDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
-		}
-		var next suiteStep
-		var err error
-		switch step {
-		case suiteStepListEndpoints:
-			next, err = w.stepListEndpoints(ctx, &s)
-		case suiteStepCommit:
-			next, err = w.stepCommit(ctx, &s)
-		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case suiteStepListEndpoints:
-				return "list-endpoints"
-			case suiteStepCommit:
-				return "commit"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
-		}
-		step = next
-	}
-	return s, nil
 }
 
 // SuiteMock implements SuiteHandlers with canned responses, for tests and dry runs.

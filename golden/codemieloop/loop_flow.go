@@ -5,6 +5,7 @@ package codemieloop
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -74,120 +75,7 @@ func (w *Loop) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *Loop) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, loopStepDraft, loopDone)
-}
-
-// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
-// recursion_limit: 4
-var (
-	loopSettings = &flowcrt.JSONSettings{
-		RecursionLimit: 4,
-	}
-	loopReviewerAssistant = flowcrt.DecodeConfig[flowcrt.JSONAssistant](`{"id":"reviewer","model":"gpt-4.1","system_prompt":"Review drafts"}`)
-)
-
-// The states' task templates, tool_args and retry policies.
-var (
-	loopDraftTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "draft",
-			Retry: []flowcrt.Retrier{{
-				Errors:      []string{"ALL"},
-				MaxAttempts: 2,
-				BackoffRate: 2.0,
-				MaxDelay:    128 * time.Second,
-			}},
-		},
-		Task:      []flowcrt.Piece{{Text: "Draft "}, {Text: "{{topic}}", Ref: "topic"}},
-		Settings:  loopSettings,
-		Assistant: loopReviewerAssistant,
-	}
-	loopPublishTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "publish",
-		},
-		Task:            []flowcrt.Piece{{Text: "Publish "}, {Text: "{{topic}}", Ref: "topic"}},
-		Settings:        loopSettings,
-		Assistant:       loopReviewerAssistant,
-		InterruptBefore: true,
-	}
-)
-
-// run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *Loop) run(ctx context.Context, s *flowcrt.JSONState, step, until loopStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
-	// state under way.
-	var end, leave func(error)
-	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Loop")
-	}
-	// A panic fails the run with an error naming its state; one deferred recover per run keeps
-	// transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := loopStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
-		}
-		if leave != nil {
-			leave(err)
-		}
-		if end != nil {
-			end(err)
-		}
-	}()
-	for step != until {
-		if err = ctx.Err(); err != nil {
-			return err
-		}
-		sctx := ctx
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, loopStateIDs[step])
-		}
-		var next loopStep
-		switch step {
-		case loopStepDraft:
-			next, err = w.stepDraft(sctx, s)
-		case loopStepPublish:
-			next, err = w.stepPublish(sctx, s)
-		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if err != nil {
-			return err
-		}
-		step = next
-	}
-	return nil
-}
-
-// stepDraft runs state "draft" and returns the state to run next.
-func (w *Loop) stepDraft(ctx context.Context, s *flowcrt.JSONState) (loopStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &loopDraftTask, w.h.Reviewer, w.h)
-	if err != nil {
-		return loopDone, &flowcrt.StateError{
-			State: "draft",
-			Err:   err,
-		}
-	}
-	v := out.Vars()
-	if v.Holds(v.Eq(v.Var("approved"), true)) {
-		return loopStepPublish, nil
-	}
-	return loopStepDraft, nil
-}
-
-// stepPublish runs state "publish" and returns the state to run next.
-func (w *Loop) stepPublish(ctx context.Context, s *flowcrt.JSONState) (loopStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &loopPublishTask, w.h.Reviewer, w.h); err != nil {
-		return loopDone, &flowcrt.StateError{
-			State: "publish",
-			Err:   err,
-		}
-	}
-	return loopDone, nil
+	return w.run(ctx, nil, s, loopStepDraft, loopDone)
 }
 
 // Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
@@ -231,45 +119,134 @@ func (w *Loop) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
 	}
 }
 
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Loop) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step loopStep
-	switch state {
-	case "draft":
-		step = loopStepDraft
-	case "publish":
-		step = loopStepPublish
-	default:
+	i := slices.Index(loopStateIDs[1:3], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
-	for step != loopDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
+	step := loopStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, loopDone)
+	return s, err
+}
+
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+// recursion_limit: 4
+var (
+	loopSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 4,
+	}
+	loopReviewerAssistant = flowcrt.DecodeConfig[flowcrt.JSONAssistant](`{"id":"reviewer","model":"gpt-4.1","system_prompt":"Review drafts"}`)
+)
+
+// The states' task templates, tool_args and retry policies.
+var (
+	loopDraftTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "draft",
+			Retry: []flowcrt.Retrier{{
+				Errors:      []string{"ALL"},
+				MaxAttempts: 2,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
+		},
+		Task:      []flowcrt.Piece{{Text: "Draft "}, {Text: "{{topic}}", Ref: "topic"}},
+		Settings:  loopSettings,
+		Assistant: loopReviewerAssistant,
+	}
+	loopPublishTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "publish",
+		},
+		Task:            []flowcrt.Piece{{Text: "Publish "}, {Text: "{{topic}}", Ref: "topic"}},
+		Settings:        loopSettings,
+		Assistant:       loopReviewerAssistant,
+		InterruptBefore: true,
+	}
+)
+
+// run runs the states from step on s until the run reaches until: the end of the run, or for a
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *Loop) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until loopStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Loop")
+	}
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := loopStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
+	}()
+	for step != until {
+		if err = ctx.Err(); err != nil {
+			return err
+		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, loopStateIDs[step])
 		}
 		var next loopStep
-		var err error
 		switch step {
 		case loopStepDraft:
-			next, err = w.stepDraft(ctx, &s)
+			next, err = w.stepDraft(sctx, s)
 		case loopStepPublish:
-			next, err = w.stepPublish(ctx, &s)
+			next, err = w.stepPublish(sctx, s)
 		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case loopStepDraft:
-				return "draft"
-			case loopStepPublish:
-				return "publish"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
+		if leave != nil {
+			leave(err)
+			leave = nil
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, loopStateIDs[next], *s, err)
+		}
+		if err != nil {
+			return err
 		}
 		step = next
 	}
-	return s, nil
+	return nil
+}
+
+// stepDraft runs state "draft" and returns the state to run next.
+func (w *Loop) stepDraft(ctx context.Context, s *flowcrt.JSONState) (loopStep, error) {
+	out, err := s.Do(ctx, &w.cfg, &loopDraftTask, w.h.Reviewer, w.h)
+	if err != nil {
+		return loopDone, &flowcrt.StateError{
+			State: "draft",
+			Err:   err,
+		}
+	}
+	v := out.Vars()
+	if v.Holds(v.Eq(v.Var("approved"), true)) {
+		return loopStepPublish, nil
+	}
+	return loopStepDraft, nil
+}
+
+// stepPublish runs state "publish" and returns the state to run next.
+func (w *Loop) stepPublish(ctx context.Context, s *flowcrt.JSONState) (loopStep, error) {
+	if _, err := s.Do(ctx, &w.cfg, &loopPublishTask, w.h.Reviewer, w.h); err != nil {
+		return loopDone, &flowcrt.StateError{
+			State: "publish",
+			Err:   err,
+		}
+	}
+	return loopDone, nil
 }
 
 // Approve answers interrupt_before from the mock of "<state>.interrupt_before": continue or cancel.

@@ -5,6 +5,7 @@ package codemienodes
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -75,113 +76,7 @@ func (w *Nodes) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *Nodes) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, nodesStepLabels, nodesDone)
-}
-
-// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
-var (
-	nodesSettings = &flowcrt.JSONSettings{
-		RecursionLimit: 50,
-	}
-	nodesReaderTool  = flowcrt.DecodeConfig[flowcrt.JSONTool](`{"id":"reader","mcp_server":{"config":{"args":["-y","@modelcontextprotocol/server-filesystem","/repo"],"command":"npx"},"name":"filesystem"},"tool":"read_file","tool_args":{"path":"/repo/{{file}}"}}`)
-	nodesExtractNode = flowcrt.DecodeConfig[flowcrt.JSONCustomNode](`{"config":{"input_key":"event","mappings":[{"item_field":"name","output_field":"labels","source_path":"pull_request.labels","type":"array_map"}]},"custom_node_id":"transform_node","id":"extract"}`)
-)
-
-// The states' task templates, tool_args and retry policies.
-var (
-	nodesLabelsTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "labels",
-		},
-		Task:     []flowcrt.Piece{{Text: "Extract the labels"}},
-		Settings: nodesSettings,
-		Next: flowcrt.JSONNext{
-			OutputKey: "extracted",
-		},
-		CustomNode: nodesExtractNode,
-	}
-	nodesReadTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "read",
-		},
-		ToolArgs: []flowcrt.JSONArg{
-			{Name: "path", Value: []flowcrt.Piece{{Text: "/repo/"}, {Text: "{{file}}", Ref: "file"}}},
-		},
-		Settings: nodesSettings,
-		Tool:     nodesReaderTool,
-	}
-)
-
-// run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *Nodes) run(ctx context.Context, s *flowcrt.JSONState, step, until nodesStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
-	// state under way.
-	var end, leave func(error)
-	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Nodes")
-	}
-	// A panic fails the run with an error naming its state; one deferred recover per run keeps
-	// transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := nodesStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
-		}
-		if leave != nil {
-			leave(err)
-		}
-		if end != nil {
-			end(err)
-		}
-	}()
-	for step != until {
-		if err = ctx.Err(); err != nil {
-			return err
-		}
-		sctx := ctx
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, nodesStateIDs[step])
-		}
-		var next nodesStep
-		switch step {
-		case nodesStepLabels:
-			next, err = w.stepLabels(sctx, s)
-		case nodesStepRead:
-			next, err = w.stepRead(sctx, s)
-		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if err != nil {
-			return err
-		}
-		step = next
-	}
-	return nil
-}
-
-// stepLabels runs state "labels" and returns the state to run next.
-func (w *Nodes) stepLabels(ctx context.Context, s *flowcrt.JSONState) (nodesStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &nodesLabelsTask, w.h.Extract, w.h); err != nil {
-		return nodesDone, &flowcrt.StateError{
-			State: "labels",
-			Err:   err,
-		}
-	}
-	return nodesStepRead, nil
-}
-
-// stepRead runs state "read" and returns the state to run next.
-func (w *Nodes) stepRead(ctx context.Context, s *flowcrt.JSONState) (nodesStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &nodesReadTask, w.h.CallMCPTool, w.h); err != nil {
-		return nodesDone, &flowcrt.StateError{
-			State: "read",
-			Err:   err,
-		}
-	}
-	return nodesDone, nil
+	return w.run(ctx, nil, s, nodesStepLabels, nodesDone)
 }
 
 // Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
@@ -225,45 +120,127 @@ func (w *Nodes) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
 	}
 }
 
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Nodes) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step nodesStep
-	switch state {
-	case "labels":
-		step = nodesStepLabels
-	case "read":
-		step = nodesStepRead
-	default:
+	i := slices.Index(nodesStateIDs[1:3], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
-	for step != nodesDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
+	step := nodesStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, nodesDone)
+	return s, err
+}
+
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	nodesSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+	nodesReaderTool  = flowcrt.DecodeConfig[flowcrt.JSONTool](`{"id":"reader","mcp_server":{"config":{"args":["-y","@modelcontextprotocol/server-filesystem","/repo"],"command":"npx"},"name":"filesystem"},"tool":"read_file","tool_args":{"path":"/repo/{{file}}"}}`)
+	nodesExtractNode = flowcrt.DecodeConfig[flowcrt.JSONCustomNode](`{"config":{"input_key":"event","mappings":[{"item_field":"name","output_field":"labels","source_path":"pull_request.labels","type":"array_map"}]},"custom_node_id":"transform_node","id":"extract"}`)
+)
+
+// The states' task templates, tool_args and retry policies.
+var (
+	nodesLabelsTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "labels",
+		},
+		Task:     []flowcrt.Piece{{Text: "Extract the labels"}},
+		Settings: nodesSettings,
+		Next: flowcrt.JSONNext{
+			OutputKey: "extracted",
+		},
+		CustomNode: nodesExtractNode,
+	}
+	nodesReadTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "read",
+		},
+		ToolArgs: []flowcrt.JSONArg{
+			{Name: "path", Value: []flowcrt.Piece{{Text: "/repo/"}, {Text: "{{file}}", Ref: "file"}}},
+		},
+		Settings: nodesSettings,
+		Tool:     nodesReaderTool,
+	}
+)
+
+// run runs the states from step on s until the run reaches until: the end of the run, or for a
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *Nodes) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until nodesStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Nodes")
+	}
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := nodesStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
+	}()
+	for step != until {
+		if err = ctx.Err(); err != nil {
+			return err
+		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, nodesStateIDs[step])
 		}
 		var next nodesStep
-		var err error
 		switch step {
 		case nodesStepLabels:
-			next, err = w.stepLabels(ctx, &s)
+			next, err = w.stepLabels(sctx, s)
 		case nodesStepRead:
-			next, err = w.stepRead(ctx, &s)
+			next, err = w.stepRead(sctx, s)
 		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case nodesStepLabels:
-				return "labels"
-			case nodesStepRead:
-				return "read"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
+		if leave != nil {
+			leave(err)
+			leave = nil
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, nodesStateIDs[next], *s, err)
+		}
+		if err != nil {
+			return err
 		}
 		step = next
 	}
-	return s, nil
+	return nil
+}
+
+// stepLabels runs state "labels" and returns the state to run next.
+func (w *Nodes) stepLabels(ctx context.Context, s *flowcrt.JSONState) (nodesStep, error) {
+	if _, err := s.Do(ctx, &w.cfg, &nodesLabelsTask, w.h.Extract, w.h); err != nil {
+		return nodesDone, &flowcrt.StateError{
+			State: "labels",
+			Err:   err,
+		}
+	}
+	return nodesStepRead, nil
+}
+
+// stepRead runs state "read" and returns the state to run next.
+func (w *Nodes) stepRead(ctx context.Context, s *flowcrt.JSONState) (nodesStep, error) {
+	if _, err := s.Do(ctx, &w.cfg, &nodesReadTask, w.h.CallMCPTool, w.h); err != nil {
+		return nodesDone, &flowcrt.StateError{
+			State: "read",
+			Err:   err,
+		}
+	}
+	return nodesDone, nil
 }
 
 // NodesMock implements NodesHandlers with canned responses, for tests and dry runs.

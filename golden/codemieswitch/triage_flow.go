@@ -5,6 +5,7 @@ package codemieswitch
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -55,19 +56,19 @@ type triageStep int
 const (
 	triageDone triageStep = iota
 	triageStepSplit
+	triageStepReport
 	triageStepClassify
 	triageStepFix
 	triageStepNote
-	triageStepReport
 )
 
 // triageStateIDs maps each step to its state's id.
 var triageStateIDs = [...]string{
 	triageStepSplit:    "split",
+	triageStepReport:   "report",
 	triageStepClassify: "classify",
 	triageStepFix:      "fix",
 	triageStepNote:     "note",
-	triageStepReport:   "report",
 }
 
 // Run executes the workflow from state "split" on input, any value that encodes as JSON:
@@ -87,7 +88,60 @@ func (w *Triage) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *Triage) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, triageStepSplit, triageDone)
+	return w.run(ctx, nil, s, triageStepSplit, triageDone)
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "split" on input.
+// An existing one goes on from its last checkpoint with input merged into its context store (nil:
+// unchanged); one whose last run finished starts again at "split". It returns the context store.
+func (w *Triage) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Triage) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Triage) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Triage) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "triage",
+		Schema:   "json",
+		Start:    "split",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess on s from the state a checkpoint names.
+func (w *Triage) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	i := slices.Index(triageStateIDs[1:3], state)
+	if i < 0 {
+		return s, sess.UnknownState(state)
+	}
+	step := triageStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, triageDone)
+	return s, err
 }
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
@@ -142,8 +196,9 @@ var (
 )
 
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *Triage) run(ctx context.Context, s *flowcrt.JSONState, step, until triageStep) (err error) {
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *Triage) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until triageStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -189,6 +244,10 @@ func (w *Triage) run(ctx context.Context, s *flowcrt.JSONState, step, until tria
 			leave(err)
 			leave = nil
 		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, triageStateIDs[next], *s, err)
+		}
 		if err != nil {
 			return err
 		}
@@ -224,7 +283,7 @@ func (w *Triage) mapSplit(ctx context.Context, s *flowcrt.JSONState, out flowcrt
 	}
 	iterations := s.Iterations(items)
 	err = flowcrt.FanOut(ctx, "split", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
-		return w.run(ctx, &iterations[i], triageStepClassify, triageStepReport)
+		return w.run(ctx, nil, &iterations[i], triageStepClassify, triageStepReport)
 	})
 	if err != nil {
 		return triageDone, err
@@ -281,88 +340,6 @@ func (w *Triage) stepReport(ctx context.Context, s *flowcrt.JSONState) (triageSt
 		}
 	}
 	return triageDone, nil
-}
-
-// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
-// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "split" on input.
-// An existing one goes on from its last checkpoint with input merged into its context store (nil:
-// unchanged); one whose last run finished starts again at "split". It returns the context store.
-func (w *Triage) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
-	var in *any
-	if input != nil {
-		in = &input
-	}
-	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
-	return s.Context, err
-}
-
-// Resume continues session sessionID from its last checkpoint, without running again the states
-// that completed; a session whose last run finished returns its context store.
-func (w *Triage) Resume(ctx context.Context, sessionID string) (any, error) {
-	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
-	return s.Context, err
-}
-
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Triage) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
-// sessions describes the workflow to the runtime's session functions: its state is the run's
-// JSONState, with no schema to check.
-func (w *Triage) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
-		Workflow: "triage",
-		Schema:   "json",
-		Start:    "split",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
-		Run:      w.runAt,
-	}
-}
-
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
-func (w *Triage) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step triageStep
-	switch state {
-	case "split":
-		step = triageStepSplit
-	case "report":
-		step = triageStepReport
-	default:
-		return s, sess.UnknownState(state)
-	}
-	for step != triageDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
-		}
-		var next triageStep
-		var err error
-		switch step {
-		case triageStepSplit:
-			next, err = w.stepSplit(ctx, &s)
-		case triageStepReport:
-			next, err = w.stepReport(ctx, &s)
-		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case triageStepSplit:
-				return "split"
-			case triageStepReport:
-				return "report"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
-		}
-		step = next
-	}
-	return s, nil
 }
 
 // Summarize answers from the mocks of "summarize": the summary replaces the history.

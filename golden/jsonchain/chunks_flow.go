@@ -5,6 +5,7 @@ package jsonchain
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -73,130 +74,7 @@ func (w *Chunks) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *Chunks) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, chunksStepProduceChunks, chunksDone)
-}
-
-// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
-var (
-	chunksSettings = &flowcrt.JSONSettings{
-		RecursionLimit: 50,
-	}
-)
-
-// The states' task templates, tool_args and retry policies.
-var (
-	chunksProduceChunksTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "produce-chunks",
-		},
-		Task:     []flowcrt.Piece{{Text: "Produce the chunks"}},
-		Settings: chunksSettings,
-	}
-	chunksUseChunkTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "use-chunk",
-		},
-		Task:     []flowcrt.Piece{{Text: "Use "}, {Text: "{{data}}", Ref: "data"}, {Text: ": "}, {Text: "{{info}}", Ref: "info"}},
-		Settings: chunksSettings,
-	}
-)
-
-// run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *Chunks) run(ctx context.Context, s *flowcrt.JSONState, step, until chunksStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
-	// state under way.
-	var end, leave func(error)
-	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Chunks")
-	}
-	// A panic fails the run with an error naming its state; one deferred recover per run keeps
-	// transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := chunksStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
-		}
-		if leave != nil {
-			leave(err)
-		}
-		if end != nil {
-			end(err)
-		}
-	}()
-	for step != until {
-		if err = ctx.Err(); err != nil {
-			return err
-		}
-		sctx := ctx
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, chunksStateIDs[step])
-		}
-		var next chunksStep
-		switch step {
-		case chunksStepProduceChunks:
-			next, err = w.stepProduceChunks(sctx, s)
-		case chunksStepUseChunk:
-			next, err = w.stepUseChunk(sctx, s)
-		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if err != nil {
-			return err
-		}
-		step = next
-	}
-	return nil
-}
-
-// stepProduceChunks runs state "produce-chunks" and returns the state to run next.
-func (w *Chunks) stepProduceChunks(ctx context.Context, s *flowcrt.JSONState) (chunksStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &chunksProduceChunksTask, w.h.Producer, w.h)
-	if err != nil {
-		return chunksDone, &flowcrt.StateError{
-			State: "produce-chunks",
-			Err:   err,
-		}
-	}
-	return w.mapProduceChunks(ctx, s, out)
-}
-
-// mapProduceChunks runs the chain "use-chunk" for each item of iter_key "chunks" in the output of
-// "produce-chunks", each on its own copy of the context store and history, where {{task}} is the
-// item and an object item's keys are context variables. Once all are done it merges them into s in
-// item order (the keys each one set, the last one winning, then the messages each one added), and
-// the run goes on at the end of the run. The first failure cancels the other items and fails the
-// run.
-func (w *Chunks) mapProduceChunks(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (chunksStep, error) {
-	items, err := out.ItemsKey("chunks")
-	if err != nil {
-		return chunksDone, &flowcrt.StateError{
-			State: "produce-chunks",
-			Err:   err,
-		}
-	}
-	iterations := s.Iterations(items)
-	err = flowcrt.FanOut(ctx, "produce-chunks", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
-		return w.run(ctx, &iterations[i], chunksStepUseChunk, chunksDone)
-	})
-	if err != nil {
-		return chunksDone, err
-	}
-	s.Join(iterations)
-	return chunksDone, nil
-}
-
-// stepUseChunk runs state "use-chunk" and returns the state to run next.
-func (w *Chunks) stepUseChunk(ctx context.Context, s *flowcrt.JSONState) (chunksStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &chunksUseChunkTask, w.h.Consumer, w.h); err != nil {
-		return chunksDone, &flowcrt.StateError{
-			State: "use-chunk",
-			Err:   err,
-		}
-	}
-	return chunksDone, nil
+	return w.run(ctx, nil, s, chunksStepProduceChunks, chunksDone)
 }
 
 // Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
@@ -241,39 +119,144 @@ func (w *Chunks) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
 	}
 }
 
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Chunks) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step chunksStep
-	switch state {
-	case "produce-chunks":
-		step = chunksStepProduceChunks
-	default:
+	i := slices.Index(chunksStateIDs[1:2], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
-	for step != chunksDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
+	step := chunksStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, chunksDone)
+	return s, err
+}
+
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	chunksSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
+// The states' task templates, tool_args and retry policies.
+var (
+	chunksProduceChunksTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "produce-chunks",
+		},
+		Task:     []flowcrt.Piece{{Text: "Produce the chunks"}},
+		Settings: chunksSettings,
+	}
+	chunksUseChunkTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "use-chunk",
+		},
+		Task:     []flowcrt.Piece{{Text: "Use "}, {Text: "{{data}}", Ref: "data"}, {Text: ": "}, {Text: "{{info}}", Ref: "info"}},
+		Settings: chunksSettings,
+	}
+)
+
+// run runs the states from step on s until the run reaches until: the end of the run, or for a
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *Chunks) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until chunksStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Chunks")
+	}
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := chunksStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
+	}()
+	for step != until {
+		if err = ctx.Err(); err != nil {
+			return err
+		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, chunksStateIDs[step])
 		}
 		var next chunksStep
-		var err error
 		switch step {
 		case chunksStepProduceChunks:
-			next, err = w.stepProduceChunks(ctx, &s)
+			next, err = w.stepProduceChunks(sctx, s)
+		case chunksStepUseChunk:
+			next, err = w.stepUseChunk(sctx, s)
 		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case chunksStepProduceChunks:
-				return "produce-chunks"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
+		if leave != nil {
+			leave(err)
+			leave = nil
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, chunksStateIDs[next], *s, err)
+		}
+		if err != nil {
+			return err
 		}
 		step = next
 	}
-	return s, nil
+	return nil
+}
+
+// stepProduceChunks runs state "produce-chunks" and returns the state to run next.
+func (w *Chunks) stepProduceChunks(ctx context.Context, s *flowcrt.JSONState) (chunksStep, error) {
+	out, err := s.Do(ctx, &w.cfg, &chunksProduceChunksTask, w.h.Producer, w.h)
+	if err != nil {
+		return chunksDone, &flowcrt.StateError{
+			State: "produce-chunks",
+			Err:   err,
+		}
+	}
+	return w.mapProduceChunks(ctx, s, out)
+}
+
+// mapProduceChunks runs the chain "use-chunk" for each item of iter_key "chunks" in the output of
+// "produce-chunks", each on its own copy of the context store and history, where {{task}} is the
+// item and an object item's keys are context variables. Once all are done it merges them into s in
+// item order (the keys each one set, the last one winning, then the messages each one added), and
+// the run goes on at the end of the run. The first failure cancels the other items and fails the
+// run.
+func (w *Chunks) mapProduceChunks(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (chunksStep, error) {
+	items, err := out.ItemsKey("chunks")
+	if err != nil {
+		return chunksDone, &flowcrt.StateError{
+			State: "produce-chunks",
+			Err:   err,
+		}
+	}
+	iterations := s.Iterations(items)
+	err = flowcrt.FanOut(ctx, "produce-chunks", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+		return w.run(ctx, nil, &iterations[i], chunksStepUseChunk, chunksDone)
+	})
+	if err != nil {
+		return chunksDone, err
+	}
+	s.Join(iterations)
+	return chunksDone, nil
+}
+
+// stepUseChunk runs state "use-chunk" and returns the state to run next.
+func (w *Chunks) stepUseChunk(ctx context.Context, s *flowcrt.JSONState) (chunksStep, error) {
+	if _, err := s.Do(ctx, &w.cfg, &chunksUseChunkTask, w.h.Consumer, w.h); err != nil {
+		return chunksDone, &flowcrt.StateError{
+			State: "use-chunk",
+			Err:   err,
+		}
+	}
+	return chunksDone, nil
 }
 
 // ChunksMock implements ChunksHandlers with canned responses, for tests and dry runs.

@@ -5,6 +5,7 @@ package jsonchain
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -49,15 +50,15 @@ type isolationStep int
 const (
 	isolationDone isolationStep = iota
 	isolationStepSplitWork
-	isolationStepProcessChunk
 	isolationStepMergeResults
+	isolationStepProcessChunk
 )
 
 // isolationStateIDs maps each step to its state's id.
 var isolationStateIDs = [...]string{
 	isolationStepSplitWork:    "split-work",
-	isolationStepProcessChunk: "process-chunk",
 	isolationStepMergeResults: "merge-results",
+	isolationStepProcessChunk: "process-chunk",
 }
 
 // Run executes the workflow from state "split-work" on input, any value that encodes as JSON:
@@ -77,149 +78,7 @@ func (w *Isolation) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *Isolation) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, isolationStepSplitWork, isolationDone)
-}
-
-// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
-var (
-	isolationSettings = &flowcrt.JSONSettings{
-		RecursionLimit: 50,
-	}
-)
-
-// The states' task templates, tool_args and retry policies.
-var (
-	isolationSplitWorkTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "split-work",
-		},
-		Task:     []flowcrt.Piece{{Text: "Split work into chunks"}},
-		Settings: isolationSettings,
-	}
-	isolationProcessChunkTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "process-chunk",
-		},
-		Task:     []flowcrt.Piece{{Text: "Process chunk "}, {Text: "{{id}}", Ref: "id"}, {Text: " and generate result"}},
-		Settings: isolationSettings,
-	}
-	isolationMergeResultsTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "merge-results",
-		},
-		Task:     []flowcrt.Piece{{Text: "Merge all results"}},
-		Settings: isolationSettings,
-	}
-)
-
-// run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *Isolation) run(ctx context.Context, s *flowcrt.JSONState, step, until isolationStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
-	// state under way.
-	var end, leave func(error)
-	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Isolation")
-	}
-	// A panic fails the run with an error naming its state; one deferred recover per run keeps
-	// transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := isolationStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
-		}
-		if leave != nil {
-			leave(err)
-		}
-		if end != nil {
-			end(err)
-		}
-	}()
-	for step != until {
-		if err = ctx.Err(); err != nil {
-			return err
-		}
-		sctx := ctx
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, isolationStateIDs[step])
-		}
-		var next isolationStep
-		switch step {
-		case isolationStepSplitWork:
-			next, err = w.stepSplitWork(sctx, s)
-		case isolationStepProcessChunk:
-			next, err = w.stepProcessChunk(sctx, s)
-		case isolationStepMergeResults:
-			next, err = w.stepMergeResults(sctx, s)
-		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if err != nil {
-			return err
-		}
-		step = next
-	}
-	return nil
-}
-
-// stepSplitWork runs state "split-work" and returns the state to run next.
-func (w *Isolation) stepSplitWork(ctx context.Context, s *flowcrt.JSONState) (isolationStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &isolationSplitWorkTask, w.h.Splitter, w.h)
-	if err != nil {
-		return isolationDone, &flowcrt.StateError{
-			State: "split-work",
-			Err:   err,
-		}
-	}
-	return w.mapSplitWork(ctx, s, out)
-}
-
-// mapSplitWork runs the chain "process-chunk" for each item of iter_key "chunks" in the output of
-// "split-work", each on its own copy of the context store and history, where {{task}} is the item
-// and an object item's keys are context variables. Once all are done it merges them into s in item
-// order (the keys each one set, the last one winning, then the messages each one added), and the
-// run goes on at "merge-results". The first failure cancels the other items and fails the run.
-func (w *Isolation) mapSplitWork(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (isolationStep, error) {
-	items, err := out.ItemsKey("chunks")
-	if err != nil {
-		return isolationDone, &flowcrt.StateError{
-			State: "split-work",
-			Err:   err,
-		}
-	}
-	iterations := s.Iterations(items)
-	err = flowcrt.FanOut(ctx, "split-work", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
-		return w.run(ctx, &iterations[i], isolationStepProcessChunk, isolationStepMergeResults)
-	})
-	if err != nil {
-		return isolationDone, err
-	}
-	s.Join(iterations)
-	return isolationStepMergeResults, nil
-}
-
-// stepProcessChunk runs state "process-chunk" and returns the state to run next.
-func (w *Isolation) stepProcessChunk(ctx context.Context, s *flowcrt.JSONState) (isolationStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &isolationProcessChunkTask, w.h.Processor, w.h); err != nil {
-		return isolationDone, &flowcrt.StateError{
-			State: "process-chunk",
-			Err:   err,
-		}
-	}
-	return isolationStepMergeResults, nil
-}
-
-// stepMergeResults runs state "merge-results" and returns the state to run next.
-func (w *Isolation) stepMergeResults(ctx context.Context, s *flowcrt.JSONState) (isolationStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &isolationMergeResultsTask, w.h.Merger, w.h); err != nil {
-		return isolationDone, &flowcrt.StateError{
-			State: "merge-results",
-			Err:   err,
-		}
-	}
-	return isolationDone, nil
+	return w.run(ctx, nil, s, isolationStepSplitWork, isolationDone)
 }
 
 // Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
@@ -264,45 +123,163 @@ func (w *Isolation) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
 	}
 }
 
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Isolation) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step isolationStep
-	switch state {
-	case "split-work":
-		step = isolationStepSplitWork
-	case "merge-results":
-		step = isolationStepMergeResults
-	default:
+	i := slices.Index(isolationStateIDs[1:3], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
-	for step != isolationDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
+	step := isolationStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, isolationDone)
+	return s, err
+}
+
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	isolationSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
+// The states' task templates, tool_args and retry policies.
+var (
+	isolationSplitWorkTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "split-work",
+		},
+		Task:     []flowcrt.Piece{{Text: "Split work into chunks"}},
+		Settings: isolationSettings,
+	}
+	isolationProcessChunkTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "process-chunk",
+		},
+		Task:     []flowcrt.Piece{{Text: "Process chunk "}, {Text: "{{id}}", Ref: "id"}, {Text: " and generate result"}},
+		Settings: isolationSettings,
+	}
+	isolationMergeResultsTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "merge-results",
+		},
+		Task:     []flowcrt.Piece{{Text: "Merge all results"}},
+		Settings: isolationSettings,
+	}
+)
+
+// run runs the states from step on s until the run reaches until: the end of the run, or for a
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *Isolation) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until isolationStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Isolation")
+	}
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := isolationStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
+	}()
+	for step != until {
+		if err = ctx.Err(); err != nil {
+			return err
+		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, isolationStateIDs[step])
 		}
 		var next isolationStep
-		var err error
 		switch step {
 		case isolationStepSplitWork:
-			next, err = w.stepSplitWork(ctx, &s)
+			next, err = w.stepSplitWork(sctx, s)
+		case isolationStepProcessChunk:
+			next, err = w.stepProcessChunk(sctx, s)
 		case isolationStepMergeResults:
-			next, err = w.stepMergeResults(ctx, &s)
+			next, err = w.stepMergeResults(sctx, s)
 		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case isolationStepSplitWork:
-				return "split-work"
-			case isolationStepMergeResults:
-				return "merge-results"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
+		if leave != nil {
+			leave(err)
+			leave = nil
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, isolationStateIDs[next], *s, err)
+		}
+		if err != nil {
+			return err
 		}
 		step = next
 	}
-	return s, nil
+	return nil
+}
+
+// stepSplitWork runs state "split-work" and returns the state to run next.
+func (w *Isolation) stepSplitWork(ctx context.Context, s *flowcrt.JSONState) (isolationStep, error) {
+	out, err := s.Do(ctx, &w.cfg, &isolationSplitWorkTask, w.h.Splitter, w.h)
+	if err != nil {
+		return isolationDone, &flowcrt.StateError{
+			State: "split-work",
+			Err:   err,
+		}
+	}
+	return w.mapSplitWork(ctx, s, out)
+}
+
+// mapSplitWork runs the chain "process-chunk" for each item of iter_key "chunks" in the output of
+// "split-work", each on its own copy of the context store and history, where {{task}} is the item
+// and an object item's keys are context variables. Once all are done it merges them into s in item
+// order (the keys each one set, the last one winning, then the messages each one added), and the
+// run goes on at "merge-results". The first failure cancels the other items and fails the run.
+func (w *Isolation) mapSplitWork(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (isolationStep, error) {
+	items, err := out.ItemsKey("chunks")
+	if err != nil {
+		return isolationDone, &flowcrt.StateError{
+			State: "split-work",
+			Err:   err,
+		}
+	}
+	iterations := s.Iterations(items)
+	err = flowcrt.FanOut(ctx, "split-work", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+		return w.run(ctx, nil, &iterations[i], isolationStepProcessChunk, isolationStepMergeResults)
+	})
+	if err != nil {
+		return isolationDone, err
+	}
+	s.Join(iterations)
+	return isolationStepMergeResults, nil
+}
+
+// stepProcessChunk runs state "process-chunk" and returns the state to run next.
+func (w *Isolation) stepProcessChunk(ctx context.Context, s *flowcrt.JSONState) (isolationStep, error) {
+	if _, err := s.Do(ctx, &w.cfg, &isolationProcessChunkTask, w.h.Processor, w.h); err != nil {
+		return isolationDone, &flowcrt.StateError{
+			State: "process-chunk",
+			Err:   err,
+		}
+	}
+	return isolationStepMergeResults, nil
+}
+
+// stepMergeResults runs state "merge-results" and returns the state to run next.
+func (w *Isolation) stepMergeResults(ctx context.Context, s *flowcrt.JSONState) (isolationStep, error) {
+	if _, err := s.Do(ctx, &w.cfg, &isolationMergeResultsTask, w.h.Merger, w.h); err != nil {
+		return isolationDone, &flowcrt.StateError{
+			State: "merge-results",
+			Err:   err,
+		}
+	}
+	return isolationDone, nil
 }
 
 // IsolationMock implements IsolationHandlers with canned responses, for tests and dry runs.

@@ -5,6 +5,7 @@ package jsonchain
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -51,17 +52,17 @@ type multistageStep int
 const (
 	multistageDone multistageStep = iota
 	multistageStepSplitWork
+	multistageStepMergeResults
 	multistageStepProcessChunk
 	multistageStepValidateChunk
-	multistageStepMergeResults
 )
 
 // multistageStateIDs maps each step to its state's id.
 var multistageStateIDs = [...]string{
 	multistageStepSplitWork:     "split-work",
+	multistageStepMergeResults:  "merge-results",
 	multistageStepProcessChunk:  "process-chunk",
 	multistageStepValidateChunk: "validate-chunk",
-	multistageStepMergeResults:  "merge-results",
 }
 
 // Run executes the workflow from state "split-work" on input, any value that encodes as JSON:
@@ -81,170 +82,7 @@ func (w *Multistage) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *Multistage) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, multistageStepSplitWork, multistageDone)
-}
-
-// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
-var (
-	multistageSettings = &flowcrt.JSONSettings{
-		RecursionLimit: 50,
-	}
-)
-
-// The states' task templates, tool_args and retry policies.
-var (
-	multistageSplitWorkTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "split-work",
-		},
-		Task:     []flowcrt.Piece{{Text: "Split work into chunks"}},
-		Settings: multistageSettings,
-	}
-	multistageProcessChunkTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "process-chunk",
-		},
-		Task:     []flowcrt.Piece{{Text: "Process chunk with data: "}, {Text: "{{data}}", Ref: "data"}, {Text: "\nUsing metadata: "}, {Text: "{{metadata}}", Ref: "metadata"}, {Text: "\n"}},
-		Settings: multistageSettings,
-	}
-	multistageValidateChunkTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "validate-chunk",
-		},
-		Task:     []flowcrt.Piece{{Text: "Validate the processed chunk "}, {Text: "{{data}}", Ref: "data"}, {Text: "\nCheck metadata consistency: "}, {Text: "{{metadata}}", Ref: "metadata"}, {Text: "\n"}},
-		Settings: multistageSettings,
-	}
-	multistageMergeResultsTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "merge-results",
-		},
-		Task:     []flowcrt.Piece{{Text: "Combine all validated results"}},
-		Settings: multistageSettings,
-	}
-)
-
-// run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *Multistage) run(ctx context.Context, s *flowcrt.JSONState, step, until multistageStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
-	// state under way.
-	var end, leave func(error)
-	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Multistage")
-	}
-	// A panic fails the run with an error naming its state; one deferred recover per run keeps
-	// transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := multistageStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
-		}
-		if leave != nil {
-			leave(err)
-		}
-		if end != nil {
-			end(err)
-		}
-	}()
-	for step != until {
-		if err = ctx.Err(); err != nil {
-			return err
-		}
-		sctx := ctx
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, multistageStateIDs[step])
-		}
-		var next multistageStep
-		switch step {
-		case multistageStepSplitWork:
-			next, err = w.stepSplitWork(sctx, s)
-		case multistageStepProcessChunk:
-			next, err = w.stepProcessChunk(sctx, s)
-		case multistageStepValidateChunk:
-			next, err = w.stepValidateChunk(sctx, s)
-		case multistageStepMergeResults:
-			next, err = w.stepMergeResults(sctx, s)
-		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if err != nil {
-			return err
-		}
-		step = next
-	}
-	return nil
-}
-
-// stepSplitWork runs state "split-work" and returns the state to run next.
-func (w *Multistage) stepSplitWork(ctx context.Context, s *flowcrt.JSONState) (multistageStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &multistageSplitWorkTask, w.h.Splitter, w.h)
-	if err != nil {
-		return multistageDone, &flowcrt.StateError{
-			State: "split-work",
-			Err:   err,
-		}
-	}
-	return w.mapSplitWork(ctx, s, out)
-}
-
-// mapSplitWork runs the chain "process-chunk", "validate-chunk" for each item of iter_key "chunks"
-// in the output of "split-work", each on its own copy of the context store and history, where
-// {{task}} is the item and an object item's keys are context variables. Once all are done it
-// merges them into s in item order (the keys each one set, the last one winning, then the messages
-// each one added), and the run goes on at "merge-results". The first failure cancels the other
-// items and fails the run.
-func (w *Multistage) mapSplitWork(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (multistageStep, error) {
-	items, err := out.ItemsKey("chunks")
-	if err != nil {
-		return multistageDone, &flowcrt.StateError{
-			State: "split-work",
-			Err:   err,
-		}
-	}
-	iterations := s.Iterations(items)
-	err = flowcrt.FanOut(ctx, "split-work", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
-		return w.run(ctx, &iterations[i], multistageStepProcessChunk, multistageStepMergeResults)
-	})
-	if err != nil {
-		return multistageDone, err
-	}
-	s.Join(iterations)
-	return multistageStepMergeResults, nil
-}
-
-// stepProcessChunk runs state "process-chunk" and returns the state to run next.
-func (w *Multistage) stepProcessChunk(ctx context.Context, s *flowcrt.JSONState) (multistageStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &multistageProcessChunkTask, w.h.Processor, w.h); err != nil {
-		return multistageDone, &flowcrt.StateError{
-			State: "process-chunk",
-			Err:   err,
-		}
-	}
-	return multistageStepValidateChunk, nil
-}
-
-// stepValidateChunk runs state "validate-chunk" and returns the state to run next.
-func (w *Multistage) stepValidateChunk(ctx context.Context, s *flowcrt.JSONState) (multistageStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &multistageValidateChunkTask, w.h.Validator, w.h); err != nil {
-		return multistageDone, &flowcrt.StateError{
-			State: "validate-chunk",
-			Err:   err,
-		}
-	}
-	return multistageStepMergeResults, nil
-}
-
-// stepMergeResults runs state "merge-results" and returns the state to run next.
-func (w *Multistage) stepMergeResults(ctx context.Context, s *flowcrt.JSONState) (multistageStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &multistageMergeResultsTask, w.h.Merger, w.h); err != nil {
-		return multistageDone, &flowcrt.StateError{
-			State: "merge-results",
-			Err:   err,
-		}
-	}
-	return multistageDone, nil
+	return w.run(ctx, nil, s, multistageStepSplitWork, multistageDone)
 }
 
 // Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
@@ -289,45 +127,184 @@ func (w *Multistage) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
 	}
 }
 
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Multistage) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step multistageStep
-	switch state {
-	case "split-work":
-		step = multistageStepSplitWork
-	case "merge-results":
-		step = multistageStepMergeResults
-	default:
+	i := slices.Index(multistageStateIDs[1:3], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
-	for step != multistageDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
+	step := multistageStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, multistageDone)
+	return s, err
+}
+
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	multistageSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
+// The states' task templates, tool_args and retry policies.
+var (
+	multistageSplitWorkTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "split-work",
+		},
+		Task:     []flowcrt.Piece{{Text: "Split work into chunks"}},
+		Settings: multistageSettings,
+	}
+	multistageProcessChunkTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "process-chunk",
+		},
+		Task:     []flowcrt.Piece{{Text: "Process chunk with data: "}, {Text: "{{data}}", Ref: "data"}, {Text: "\nUsing metadata: "}, {Text: "{{metadata}}", Ref: "metadata"}, {Text: "\n"}},
+		Settings: multistageSettings,
+	}
+	multistageValidateChunkTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "validate-chunk",
+		},
+		Task:     []flowcrt.Piece{{Text: "Validate the processed chunk "}, {Text: "{{data}}", Ref: "data"}, {Text: "\nCheck metadata consistency: "}, {Text: "{{metadata}}", Ref: "metadata"}, {Text: "\n"}},
+		Settings: multistageSettings,
+	}
+	multistageMergeResultsTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "merge-results",
+		},
+		Task:     []flowcrt.Piece{{Text: "Combine all validated results"}},
+		Settings: multistageSettings,
+	}
+)
+
+// run runs the states from step on s until the run reaches until: the end of the run, or for a
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *Multistage) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until multistageStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Multistage")
+	}
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := multistageStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
+	}()
+	for step != until {
+		if err = ctx.Err(); err != nil {
+			return err
+		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, multistageStateIDs[step])
 		}
 		var next multistageStep
-		var err error
 		switch step {
 		case multistageStepSplitWork:
-			next, err = w.stepSplitWork(ctx, &s)
+			next, err = w.stepSplitWork(sctx, s)
+		case multistageStepProcessChunk:
+			next, err = w.stepProcessChunk(sctx, s)
+		case multistageStepValidateChunk:
+			next, err = w.stepValidateChunk(sctx, s)
 		case multistageStepMergeResults:
-			next, err = w.stepMergeResults(ctx, &s)
+			next, err = w.stepMergeResults(sctx, s)
 		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case multistageStepSplitWork:
-				return "split-work"
-			case multistageStepMergeResults:
-				return "merge-results"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
+		if leave != nil {
+			leave(err)
+			leave = nil
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, multistageStateIDs[next], *s, err)
+		}
+		if err != nil {
+			return err
 		}
 		step = next
 	}
-	return s, nil
+	return nil
+}
+
+// stepSplitWork runs state "split-work" and returns the state to run next.
+func (w *Multistage) stepSplitWork(ctx context.Context, s *flowcrt.JSONState) (multistageStep, error) {
+	out, err := s.Do(ctx, &w.cfg, &multistageSplitWorkTask, w.h.Splitter, w.h)
+	if err != nil {
+		return multistageDone, &flowcrt.StateError{
+			State: "split-work",
+			Err:   err,
+		}
+	}
+	return w.mapSplitWork(ctx, s, out)
+}
+
+// mapSplitWork runs the chain "process-chunk", "validate-chunk" for each item of iter_key "chunks"
+// in the output of "split-work", each on its own copy of the context store and history, where
+// {{task}} is the item and an object item's keys are context variables. Once all are done it
+// merges them into s in item order (the keys each one set, the last one winning, then the messages
+// each one added), and the run goes on at "merge-results". The first failure cancels the other
+// items and fails the run.
+func (w *Multistage) mapSplitWork(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (multistageStep, error) {
+	items, err := out.ItemsKey("chunks")
+	if err != nil {
+		return multistageDone, &flowcrt.StateError{
+			State: "split-work",
+			Err:   err,
+		}
+	}
+	iterations := s.Iterations(items)
+	err = flowcrt.FanOut(ctx, "split-work", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+		return w.run(ctx, nil, &iterations[i], multistageStepProcessChunk, multistageStepMergeResults)
+	})
+	if err != nil {
+		return multistageDone, err
+	}
+	s.Join(iterations)
+	return multistageStepMergeResults, nil
+}
+
+// stepProcessChunk runs state "process-chunk" and returns the state to run next.
+func (w *Multistage) stepProcessChunk(ctx context.Context, s *flowcrt.JSONState) (multistageStep, error) {
+	if _, err := s.Do(ctx, &w.cfg, &multistageProcessChunkTask, w.h.Processor, w.h); err != nil {
+		return multistageDone, &flowcrt.StateError{
+			State: "process-chunk",
+			Err:   err,
+		}
+	}
+	return multistageStepValidateChunk, nil
+}
+
+// stepValidateChunk runs state "validate-chunk" and returns the state to run next.
+func (w *Multistage) stepValidateChunk(ctx context.Context, s *flowcrt.JSONState) (multistageStep, error) {
+	if _, err := s.Do(ctx, &w.cfg, &multistageValidateChunkTask, w.h.Validator, w.h); err != nil {
+		return multistageDone, &flowcrt.StateError{
+			State: "validate-chunk",
+			Err:   err,
+		}
+	}
+	return multistageStepMergeResults, nil
+}
+
+// stepMergeResults runs state "merge-results" and returns the state to run next.
+func (w *Multistage) stepMergeResults(ctx context.Context, s *flowcrt.JSONState) (multistageStep, error) {
+	if _, err := s.Do(ctx, &w.cfg, &multistageMergeResultsTask, w.h.Merger, w.h); err != nil {
+		return multistageDone, &flowcrt.StateError{
+			State: "merge-results",
+			Err:   err,
+		}
+	}
+	return multistageDone, nil
 }
 
 // MultistageMock implements MultistageHandlers with canned responses, for tests and dry runs.

@@ -5,6 +5,7 @@ package jsonchain
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -77,170 +78,7 @@ func (w *Stages) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *Stages) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, stagesStepState1, stagesDone)
-}
-
-// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
-var (
-	stagesSettings = &flowcrt.JSONSettings{
-		RecursionLimit: 50,
-	}
-)
-
-// The states' task templates, tool_args and retry policies.
-var (
-	stagesState1Task = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "state-1",
-		},
-		Task:     []flowcrt.Piece{{Text: "List the items"}},
-		Settings: stagesSettings,
-	}
-	stagesState2Task = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "state-2",
-		},
-		Task:     []flowcrt.Piece{{Text: "Stage 2 of "}, {Text: "{{task}}", Ref: "task"}},
-		Settings: stagesSettings,
-	}
-	stagesState3Task = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "state-3",
-		},
-		Task:     []flowcrt.Piece{{Text: "Stage 3 of "}, {Text: "{{task}}", Ref: "task"}, {Text: " after "}, {Text: "{{stage}}", Ref: "stage"}},
-		Settings: stagesSettings,
-	}
-	stagesState4Task = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "state-4",
-		},
-		Task:     []flowcrt.Piece{{Text: "Stage 4 of "}, {Text: "{{task}}", Ref: "task"}, {Text: " after "}, {Text: "{{stage}}", Ref: "stage"}},
-		Settings: stagesSettings,
-	}
-)
-
-// run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *Stages) run(ctx context.Context, s *flowcrt.JSONState, step, until stagesStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
-	// state under way.
-	var end, leave func(error)
-	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Stages")
-	}
-	// A panic fails the run with an error naming its state; one deferred recover per run keeps
-	// transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := stagesStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
-		}
-		if leave != nil {
-			leave(err)
-		}
-		if end != nil {
-			end(err)
-		}
-	}()
-	for step != until {
-		if err = ctx.Err(); err != nil {
-			return err
-		}
-		sctx := ctx
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, stagesStateIDs[step])
-		}
-		var next stagesStep
-		switch step {
-		case stagesStepState1:
-			next, err = w.stepState1(sctx, s)
-		case stagesStepState2:
-			next, err = w.stepState2(sctx, s)
-		case stagesStepState3:
-			next, err = w.stepState3(sctx, s)
-		case stagesStepState4:
-			next, err = w.stepState4(sctx, s)
-		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if err != nil {
-			return err
-		}
-		step = next
-	}
-	return nil
-}
-
-// stepState1 runs state "state-1" and returns the state to run next.
-func (w *Stages) stepState1(ctx context.Context, s *flowcrt.JSONState) (stagesStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &stagesState1Task, w.h.Lister, w.h)
-	if err != nil {
-		return stagesDone, &flowcrt.StateError{
-			State: "state-1",
-			Err:   err,
-		}
-	}
-	return w.mapState1(ctx, s, out)
-}
-
-// mapState1 runs the chain "state-2", "state-3", "state-4" for each item of iter_key "items" in
-// the output of "state-1", each on its own copy of the context store and history, where {{task}}
-// is the item and an object item's keys are context variables. Once all are done it merges them
-// into s in item order (the keys each one set, the last one winning, then the messages each one
-// added), and the run goes on at the end of the run. The first failure cancels the other items and
-// fails the run.
-func (w *Stages) mapState1(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (stagesStep, error) {
-	items, err := out.ItemsKey("items")
-	if err != nil {
-		return stagesDone, &flowcrt.StateError{
-			State: "state-1",
-			Err:   err,
-		}
-	}
-	iterations := s.Iterations(items)
-	err = flowcrt.FanOut(ctx, "state-1", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
-		return w.run(ctx, &iterations[i], stagesStepState2, stagesDone)
-	})
-	if err != nil {
-		return stagesDone, err
-	}
-	s.Join(iterations)
-	return stagesDone, nil
-}
-
-// stepState2 runs state "state-2" and returns the state to run next.
-func (w *Stages) stepState2(ctx context.Context, s *flowcrt.JSONState) (stagesStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &stagesState2Task, w.h.Stage, w.h); err != nil {
-		return stagesDone, &flowcrt.StateError{
-			State: "state-2",
-			Err:   err,
-		}
-	}
-	return stagesStepState3, nil
-}
-
-// stepState3 runs state "state-3" and returns the state to run next.
-func (w *Stages) stepState3(ctx context.Context, s *flowcrt.JSONState) (stagesStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &stagesState3Task, w.h.Stage, w.h); err != nil {
-		return stagesDone, &flowcrt.StateError{
-			State: "state-3",
-			Err:   err,
-		}
-	}
-	return stagesStepState4, nil
-}
-
-// stepState4 runs state "state-4" and returns the state to run next.
-func (w *Stages) stepState4(ctx context.Context, s *flowcrt.JSONState) (stagesStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &stagesState4Task, w.h.Stage, w.h); err != nil {
-		return stagesDone, &flowcrt.StateError{
-			State: "state-4",
-			Err:   err,
-		}
-	}
-	return stagesDone, nil
+	return w.run(ctx, nil, s, stagesStepState1, stagesDone)
 }
 
 // Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
@@ -285,39 +123,184 @@ func (w *Stages) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
 	}
 }
 
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Stages) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step stagesStep
-	switch state {
-	case "state-1":
-		step = stagesStepState1
-	default:
+	i := slices.Index(stagesStateIDs[1:2], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
-	for step != stagesDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
+	step := stagesStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, stagesDone)
+	return s, err
+}
+
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	stagesSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
+// The states' task templates, tool_args and retry policies.
+var (
+	stagesState1Task = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "state-1",
+		},
+		Task:     []flowcrt.Piece{{Text: "List the items"}},
+		Settings: stagesSettings,
+	}
+	stagesState2Task = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "state-2",
+		},
+		Task:     []flowcrt.Piece{{Text: "Stage 2 of "}, {Text: "{{task}}", Ref: "task"}},
+		Settings: stagesSettings,
+	}
+	stagesState3Task = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "state-3",
+		},
+		Task:     []flowcrt.Piece{{Text: "Stage 3 of "}, {Text: "{{task}}", Ref: "task"}, {Text: " after "}, {Text: "{{stage}}", Ref: "stage"}},
+		Settings: stagesSettings,
+	}
+	stagesState4Task = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "state-4",
+		},
+		Task:     []flowcrt.Piece{{Text: "Stage 4 of "}, {Text: "{{task}}", Ref: "task"}, {Text: " after "}, {Text: "{{stage}}", Ref: "stage"}},
+		Settings: stagesSettings,
+	}
+)
+
+// run runs the states from step on s until the run reaches until: the end of the run, or for a
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *Stages) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until stagesStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Stages")
+	}
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := stagesStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
+	}()
+	for step != until {
+		if err = ctx.Err(); err != nil {
+			return err
+		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, stagesStateIDs[step])
 		}
 		var next stagesStep
-		var err error
 		switch step {
 		case stagesStepState1:
-			next, err = w.stepState1(ctx, &s)
+			next, err = w.stepState1(sctx, s)
+		case stagesStepState2:
+			next, err = w.stepState2(sctx, s)
+		case stagesStepState3:
+			next, err = w.stepState3(sctx, s)
+		case stagesStepState4:
+			next, err = w.stepState4(sctx, s)
 		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case stagesStepState1:
-				return "state-1"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
+		if leave != nil {
+			leave(err)
+			leave = nil
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, stagesStateIDs[next], *s, err)
+		}
+		if err != nil {
+			return err
 		}
 		step = next
 	}
-	return s, nil
+	return nil
+}
+
+// stepState1 runs state "state-1" and returns the state to run next.
+func (w *Stages) stepState1(ctx context.Context, s *flowcrt.JSONState) (stagesStep, error) {
+	out, err := s.Do(ctx, &w.cfg, &stagesState1Task, w.h.Lister, w.h)
+	if err != nil {
+		return stagesDone, &flowcrt.StateError{
+			State: "state-1",
+			Err:   err,
+		}
+	}
+	return w.mapState1(ctx, s, out)
+}
+
+// mapState1 runs the chain "state-2", "state-3", "state-4" for each item of iter_key "items" in
+// the output of "state-1", each on its own copy of the context store and history, where {{task}}
+// is the item and an object item's keys are context variables. Once all are done it merges them
+// into s in item order (the keys each one set, the last one winning, then the messages each one
+// added), and the run goes on at the end of the run. The first failure cancels the other items and
+// fails the run.
+func (w *Stages) mapState1(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (stagesStep, error) {
+	items, err := out.ItemsKey("items")
+	if err != nil {
+		return stagesDone, &flowcrt.StateError{
+			State: "state-1",
+			Err:   err,
+		}
+	}
+	iterations := s.Iterations(items)
+	err = flowcrt.FanOut(ctx, "state-1", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+		return w.run(ctx, nil, &iterations[i], stagesStepState2, stagesDone)
+	})
+	if err != nil {
+		return stagesDone, err
+	}
+	s.Join(iterations)
+	return stagesDone, nil
+}
+
+// stepState2 runs state "state-2" and returns the state to run next.
+func (w *Stages) stepState2(ctx context.Context, s *flowcrt.JSONState) (stagesStep, error) {
+	if _, err := s.Do(ctx, &w.cfg, &stagesState2Task, w.h.Stage, w.h); err != nil {
+		return stagesDone, &flowcrt.StateError{
+			State: "state-2",
+			Err:   err,
+		}
+	}
+	return stagesStepState3, nil
+}
+
+// stepState3 runs state "state-3" and returns the state to run next.
+func (w *Stages) stepState3(ctx context.Context, s *flowcrt.JSONState) (stagesStep, error) {
+	if _, err := s.Do(ctx, &w.cfg, &stagesState3Task, w.h.Stage, w.h); err != nil {
+		return stagesDone, &flowcrt.StateError{
+			State: "state-3",
+			Err:   err,
+		}
+	}
+	return stagesStepState4, nil
+}
+
+// stepState4 runs state "state-4" and returns the state to run next.
+func (w *Stages) stepState4(ctx context.Context, s *flowcrt.JSONState) (stagesStep, error) {
+	if _, err := s.Do(ctx, &w.cfg, &stagesState4Task, w.h.Stage, w.h); err != nil {
+		return stagesDone, &flowcrt.StateError{
+			State: "state-4",
+			Err:   err,
+		}
+	}
+	return stagesDone, nil
 }
 
 // StagesMock implements StagesHandlers with canned responses, for tests and dry runs.

@@ -5,6 +5,7 @@ package jsoncondition
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -77,7 +78,61 @@ func (w *Message) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *Message) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, messageStepReadLog, messageDone)
+	return w.run(ctx, nil, s, messageStepReadLog, messageDone)
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "read-log" on
+// input. An existing one goes on from its last checkpoint with input merged into its context store
+// (nil: unchanged); one whose last run finished starts again at "read-log". It returns the context
+// store.
+func (w *Message) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Message) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Message) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Message) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "message",
+		Schema:   "json",
+		Start:    "read-log",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess on s from the state a checkpoint names.
+func (w *Message) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	i := slices.Index(messageStateIDs[1:4], state)
+	if i < 0 {
+		return s, sess.UnknownState(state)
+	}
+	step := messageStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, messageDone)
+	return s, err
 }
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
@@ -113,8 +168,9 @@ var (
 )
 
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *Message) run(ctx context.Context, s *flowcrt.JSONState, step, until messageStep) (err error) {
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *Message) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until messageStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -155,6 +211,10 @@ func (w *Message) run(ctx context.Context, s *flowcrt.JSONState, step, until mes
 		if leave != nil {
 			leave(err)
 			leave = nil
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, messageStateIDs[next], *s, err)
 		}
 		if err != nil {
 			return err
@@ -200,95 +260,6 @@ func (w *Message) stepSuccessState(ctx context.Context, s *flowcrt.JSONState) (m
 		}
 	}
 	return messageDone, nil
-}
-
-// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
-// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "read-log" on
-// input. An existing one goes on from its last checkpoint with input merged into its context store
-// (nil: unchanged); one whose last run finished starts again at "read-log". It returns the context
-// store.
-func (w *Message) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
-	var in *any
-	if input != nil {
-		in = &input
-	}
-	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
-	return s.Context, err
-}
-
-// Resume continues session sessionID from its last checkpoint, without running again the states
-// that completed; a session whose last run finished returns its context store.
-func (w *Message) Resume(ctx context.Context, sessionID string) (any, error) {
-	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
-	return s.Context, err
-}
-
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Message) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
-// sessions describes the workflow to the runtime's session functions: its state is the run's
-// JSONState, with no schema to check.
-func (w *Message) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
-		Workflow: "message",
-		Schema:   "json",
-		Start:    "read-log",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
-		Run:      w.runAt,
-	}
-}
-
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
-func (w *Message) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step messageStep
-	switch state {
-	case "read-log":
-		step = messageStepReadLog
-	case "error-handler":
-		step = messageStepErrorHandler
-	case "success-state":
-		step = messageStepSuccessState
-	default:
-		return s, sess.UnknownState(state)
-	}
-	for step != messageDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
-		}
-		var next messageStep
-		var err error
-		switch step {
-		case messageStepReadLog:
-			next, err = w.stepReadLog(ctx, &s)
-		case messageStepErrorHandler:
-			next, err = w.stepErrorHandler(ctx, &s)
-		case messageStepSuccessState:
-			next, err = w.stepSuccessState(ctx, &s)
-		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case messageStepReadLog:
-				return "read-log"
-			case messageStepErrorHandler:
-				return "error-handler"
-			case messageStepSuccessState:
-				return "success-state"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
-		}
-		step = next
-	}
-	return s, nil
 }
 
 // MessageMock implements MessageHandlers with canned responses, for tests and dry runs.

@@ -5,6 +5,7 @@ package jsoncondition
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -77,7 +78,60 @@ func (w *Truthy) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *Truthy) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, truthyStepReview, truthyDone)
+	return w.run(ctx, nil, s, truthyStepReview, truthyDone)
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "review" on input.
+// An existing one goes on from its last checkpoint with input merged into its context store (nil:
+// unchanged); one whose last run finished starts again at "review". It returns the context store.
+func (w *Truthy) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Truthy) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Truthy) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Truthy) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "truthy",
+		Schema:   "json",
+		Start:    "review",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess on s from the state a checkpoint names.
+func (w *Truthy) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	i := slices.Index(truthyStateIDs[1:4], state)
+	if i < 0 {
+		return s, sess.UnknownState(state)
+	}
+	step := truthyStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, truthyDone)
+	return s, err
 }
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
@@ -113,8 +167,9 @@ var (
 )
 
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *Truthy) run(ctx context.Context, s *flowcrt.JSONState, step, until truthyStep) (err error) {
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *Truthy) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until truthyStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -155,6 +210,10 @@ func (w *Truthy) run(ctx context.Context, s *flowcrt.JSONState, step, until trut
 		if leave != nil {
 			leave(err)
 			leave = nil
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, truthyStateIDs[next], *s, err)
 		}
 		if err != nil {
 			return err
@@ -200,94 +259,6 @@ func (w *Truthy) stepHold(ctx context.Context, s *flowcrt.JSONState) (truthyStep
 		}
 	}
 	return truthyDone, nil
-}
-
-// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
-// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "review" on input.
-// An existing one goes on from its last checkpoint with input merged into its context store (nil:
-// unchanged); one whose last run finished starts again at "review". It returns the context store.
-func (w *Truthy) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
-	var in *any
-	if input != nil {
-		in = &input
-	}
-	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
-	return s.Context, err
-}
-
-// Resume continues session sessionID from its last checkpoint, without running again the states
-// that completed; a session whose last run finished returns its context store.
-func (w *Truthy) Resume(ctx context.Context, sessionID string) (any, error) {
-	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
-	return s.Context, err
-}
-
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Truthy) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
-// sessions describes the workflow to the runtime's session functions: its state is the run's
-// JSONState, with no schema to check.
-func (w *Truthy) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
-		Workflow: "truthy",
-		Schema:   "json",
-		Start:    "review",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
-		Run:      w.runAt,
-	}
-}
-
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
-func (w *Truthy) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step truthyStep
-	switch state {
-	case "review":
-		step = truthyStepReview
-	case "merge":
-		step = truthyStepMerge
-	case "hold":
-		step = truthyStepHold
-	default:
-		return s, sess.UnknownState(state)
-	}
-	for step != truthyDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
-		}
-		var next truthyStep
-		var err error
-		switch step {
-		case truthyStepReview:
-			next, err = w.stepReview(ctx, &s)
-		case truthyStepMerge:
-			next, err = w.stepMerge(ctx, &s)
-		case truthyStepHold:
-			next, err = w.stepHold(ctx, &s)
-		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case truthyStepReview:
-				return "review"
-			case truthyStepMerge:
-				return "merge"
-			case truthyStepHold:
-				return "hold"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
-		}
-		step = next
-	}
-	return s, nil
 }
 
 // TruthyMock implements TruthyHandlers with canned responses, for tests and dry runs.

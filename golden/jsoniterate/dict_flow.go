@@ -5,6 +5,7 @@ package jsoniterate
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -49,15 +50,15 @@ type dictStep int
 const (
 	dictDone dictStep = iota
 	dictStepAnalyzeCode
-	dictStepFixError
 	dictStepVerify
+	dictStepFixError
 )
 
 // dictStateIDs maps each step to its state's id.
 var dictStateIDs = [...]string{
 	dictStepAnalyzeCode: "analyze-code",
-	dictStepFixError:    "fix-error",
 	dictStepVerify:      "verify",
+	dictStepFixError:    "fix-error",
 }
 
 // Run executes the workflow from state "analyze-code" on input, any value that encodes as JSON:
@@ -77,149 +78,7 @@ func (w *Dict) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *Dict) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, dictStepAnalyzeCode, dictDone)
-}
-
-// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
-var (
-	dictSettings = &flowcrt.JSONSettings{
-		RecursionLimit: 50,
-	}
-)
-
-// The states' task templates, tool_args and retry policies.
-var (
-	dictAnalyzeCodeTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "analyze-code",
-		},
-		Task:     []flowcrt.Piece{{Text: "Analyze code and find issues"}},
-		Settings: dictSettings,
-	}
-	dictFixErrorTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "fix-error",
-		},
-		Task:     []flowcrt.Piece{{Text: "Fix error "}, {Text: "{{task}}", Ref: "task"}},
-		Settings: dictSettings,
-	}
-	dictVerifyTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "verify",
-		},
-		Task:     []flowcrt.Piece{{Text: "Verify the fixes of "}, {Text: "{{count}}", Ref: "count"}, {Text: " issues"}},
-		Settings: dictSettings,
-	}
-)
-
-// run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *Dict) run(ctx context.Context, s *flowcrt.JSONState, step, until dictStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
-	// state under way.
-	var end, leave func(error)
-	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Dict")
-	}
-	// A panic fails the run with an error naming its state; one deferred recover per run keeps
-	// transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := dictStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
-		}
-		if leave != nil {
-			leave(err)
-		}
-		if end != nil {
-			end(err)
-		}
-	}()
-	for step != until {
-		if err = ctx.Err(); err != nil {
-			return err
-		}
-		sctx := ctx
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, dictStateIDs[step])
-		}
-		var next dictStep
-		switch step {
-		case dictStepAnalyzeCode:
-			next, err = w.stepAnalyzeCode(sctx, s)
-		case dictStepFixError:
-			next, err = w.stepFixError(sctx, s)
-		case dictStepVerify:
-			next, err = w.stepVerify(sctx, s)
-		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if err != nil {
-			return err
-		}
-		step = next
-	}
-	return nil
-}
-
-// stepAnalyzeCode runs state "analyze-code" and returns the state to run next.
-func (w *Dict) stepAnalyzeCode(ctx context.Context, s *flowcrt.JSONState) (dictStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &dictAnalyzeCodeTask, w.h.Analyzer, w.h)
-	if err != nil {
-		return dictDone, &flowcrt.StateError{
-			State: "analyze-code",
-			Err:   err,
-		}
-	}
-	return w.mapAnalyzeCode(ctx, s, out)
-}
-
-// mapAnalyzeCode runs the chain "fix-error" for each item of iter_key "errors" in the output of
-// "analyze-code", each on its own copy of the context store and history, where {{task}} is the
-// item and an object item's keys are context variables. Once all are done it merges them into s in
-// item order (the keys each one set, the last one winning, then the messages each one added), and
-// the run goes on at "verify". The first failure cancels the other items and fails the run.
-func (w *Dict) mapAnalyzeCode(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (dictStep, error) {
-	items, err := out.ItemsKey("errors")
-	if err != nil {
-		return dictDone, &flowcrt.StateError{
-			State: "analyze-code",
-			Err:   err,
-		}
-	}
-	iterations := s.Iterations(items)
-	err = flowcrt.FanOut(ctx, "analyze-code", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
-		return w.run(ctx, &iterations[i], dictStepFixError, dictStepVerify)
-	})
-	if err != nil {
-		return dictDone, err
-	}
-	s.Join(iterations)
-	return dictStepVerify, nil
-}
-
-// stepFixError runs state "fix-error" and returns the state to run next.
-func (w *Dict) stepFixError(ctx context.Context, s *flowcrt.JSONState) (dictStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &dictFixErrorTask, w.h.Fixer, w.h); err != nil {
-		return dictDone, &flowcrt.StateError{
-			State: "fix-error",
-			Err:   err,
-		}
-	}
-	return dictStepVerify, nil
-}
-
-// stepVerify runs state "verify" and returns the state to run next.
-func (w *Dict) stepVerify(ctx context.Context, s *flowcrt.JSONState) (dictStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &dictVerifyTask, w.h.Verifier, w.h); err != nil {
-		return dictDone, &flowcrt.StateError{
-			State: "verify",
-			Err:   err,
-		}
-	}
-	return dictDone, nil
+	return w.run(ctx, nil, s, dictStepAnalyzeCode, dictDone)
 }
 
 // Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
@@ -264,45 +123,163 @@ func (w *Dict) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
 	}
 }
 
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Dict) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step dictStep
-	switch state {
-	case "analyze-code":
-		step = dictStepAnalyzeCode
-	case "verify":
-		step = dictStepVerify
-	default:
+	i := slices.Index(dictStateIDs[1:3], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
-	for step != dictDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
+	step := dictStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, dictDone)
+	return s, err
+}
+
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	dictSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
+// The states' task templates, tool_args and retry policies.
+var (
+	dictAnalyzeCodeTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "analyze-code",
+		},
+		Task:     []flowcrt.Piece{{Text: "Analyze code and find issues"}},
+		Settings: dictSettings,
+	}
+	dictFixErrorTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "fix-error",
+		},
+		Task:     []flowcrt.Piece{{Text: "Fix error "}, {Text: "{{task}}", Ref: "task"}},
+		Settings: dictSettings,
+	}
+	dictVerifyTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "verify",
+		},
+		Task:     []flowcrt.Piece{{Text: "Verify the fixes of "}, {Text: "{{count}}", Ref: "count"}, {Text: " issues"}},
+		Settings: dictSettings,
+	}
+)
+
+// run runs the states from step on s until the run reaches until: the end of the run, or for a
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *Dict) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until dictStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Dict")
+	}
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := dictStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
+	}()
+	for step != until {
+		if err = ctx.Err(); err != nil {
+			return err
+		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, dictStateIDs[step])
 		}
 		var next dictStep
-		var err error
 		switch step {
 		case dictStepAnalyzeCode:
-			next, err = w.stepAnalyzeCode(ctx, &s)
+			next, err = w.stepAnalyzeCode(sctx, s)
+		case dictStepFixError:
+			next, err = w.stepFixError(sctx, s)
 		case dictStepVerify:
-			next, err = w.stepVerify(ctx, &s)
+			next, err = w.stepVerify(sctx, s)
 		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case dictStepAnalyzeCode:
-				return "analyze-code"
-			case dictStepVerify:
-				return "verify"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
+		if leave != nil {
+			leave(err)
+			leave = nil
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, dictStateIDs[next], *s, err)
+		}
+		if err != nil {
+			return err
 		}
 		step = next
 	}
-	return s, nil
+	return nil
+}
+
+// stepAnalyzeCode runs state "analyze-code" and returns the state to run next.
+func (w *Dict) stepAnalyzeCode(ctx context.Context, s *flowcrt.JSONState) (dictStep, error) {
+	out, err := s.Do(ctx, &w.cfg, &dictAnalyzeCodeTask, w.h.Analyzer, w.h)
+	if err != nil {
+		return dictDone, &flowcrt.StateError{
+			State: "analyze-code",
+			Err:   err,
+		}
+	}
+	return w.mapAnalyzeCode(ctx, s, out)
+}
+
+// mapAnalyzeCode runs the chain "fix-error" for each item of iter_key "errors" in the output of
+// "analyze-code", each on its own copy of the context store and history, where {{task}} is the
+// item and an object item's keys are context variables. Once all are done it merges them into s in
+// item order (the keys each one set, the last one winning, then the messages each one added), and
+// the run goes on at "verify". The first failure cancels the other items and fails the run.
+func (w *Dict) mapAnalyzeCode(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (dictStep, error) {
+	items, err := out.ItemsKey("errors")
+	if err != nil {
+		return dictDone, &flowcrt.StateError{
+			State: "analyze-code",
+			Err:   err,
+		}
+	}
+	iterations := s.Iterations(items)
+	err = flowcrt.FanOut(ctx, "analyze-code", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+		return w.run(ctx, nil, &iterations[i], dictStepFixError, dictStepVerify)
+	})
+	if err != nil {
+		return dictDone, err
+	}
+	s.Join(iterations)
+	return dictStepVerify, nil
+}
+
+// stepFixError runs state "fix-error" and returns the state to run next.
+func (w *Dict) stepFixError(ctx context.Context, s *flowcrt.JSONState) (dictStep, error) {
+	if _, err := s.Do(ctx, &w.cfg, &dictFixErrorTask, w.h.Fixer, w.h); err != nil {
+		return dictDone, &flowcrt.StateError{
+			State: "fix-error",
+			Err:   err,
+		}
+	}
+	return dictStepVerify, nil
+}
+
+// stepVerify runs state "verify" and returns the state to run next.
+func (w *Dict) stepVerify(ctx context.Context, s *flowcrt.JSONState) (dictStep, error) {
+	if _, err := s.Do(ctx, &w.cfg, &dictVerifyTask, w.h.Verifier, w.h); err != nil {
+		return dictDone, &flowcrt.StateError{
+			State: "verify",
+			Err:   err,
+		}
+	}
+	return dictDone, nil
 }
 
 // DictMock implements DictHandlers with canned responses, for tests and dry runs.

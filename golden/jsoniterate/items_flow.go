@@ -5,6 +5,7 @@ package jsoniterate
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -73,130 +74,7 @@ func (w *Items) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *Items) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, itemsStepFindFiles, itemsDone)
-}
-
-// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
-var (
-	itemsSettings = &flowcrt.JSONSettings{
-		RecursionLimit: 50,
-	}
-)
-
-// The states' task templates, tool_args and retry policies.
-var (
-	itemsFindFilesTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "find-files",
-		},
-		Task:     []flowcrt.Piece{{Text: "Find the files to process"}},
-		Settings: itemsSettings,
-	}
-	itemsProcessingStateTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "processing-state",
-		},
-		Task:     []flowcrt.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}, {Text: " ("}, {Text: "{{count}}", Ref: "count"}, {Text: " files in all)"}},
-		Settings: itemsSettings,
-	}
-)
-
-// run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *Items) run(ctx context.Context, s *flowcrt.JSONState, step, until itemsStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
-	// state under way.
-	var end, leave func(error)
-	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Items")
-	}
-	// A panic fails the run with an error naming its state; one deferred recover per run keeps
-	// transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := itemsStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
-		}
-		if leave != nil {
-			leave(err)
-		}
-		if end != nil {
-			end(err)
-		}
-	}()
-	for step != until {
-		if err = ctx.Err(); err != nil {
-			return err
-		}
-		sctx := ctx
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, itemsStateIDs[step])
-		}
-		var next itemsStep
-		switch step {
-		case itemsStepFindFiles:
-			next, err = w.stepFindFiles(sctx, s)
-		case itemsStepProcessingState:
-			next, err = w.stepProcessingState(sctx, s)
-		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if err != nil {
-			return err
-		}
-		step = next
-	}
-	return nil
-}
-
-// stepFindFiles runs state "find-files" and returns the state to run next.
-func (w *Items) stepFindFiles(ctx context.Context, s *flowcrt.JSONState) (itemsStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &itemsFindFilesTask, w.h.Finder, w.h)
-	if err != nil {
-		return itemsDone, &flowcrt.StateError{
-			State: "find-files",
-			Err:   err,
-		}
-	}
-	return w.mapFindFiles(ctx, s, out)
-}
-
-// mapFindFiles runs the chain "processing-state" for each item of iter_key "items" in the output
-// of "find-files", each on its own copy of the context store and history, where {{task}} is the
-// item and an object item's keys are context variables. Once all are done it merges them into s in
-// item order (the keys each one set, the last one winning, then the messages each one added), and
-// the run goes on at the end of the run. The first failure cancels the other items and fails the
-// run.
-func (w *Items) mapFindFiles(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (itemsStep, error) {
-	items, err := out.ItemsKey("items")
-	if err != nil {
-		return itemsDone, &flowcrt.StateError{
-			State: "find-files",
-			Err:   err,
-		}
-	}
-	iterations := s.Iterations(items)
-	err = flowcrt.FanOut(ctx, "find-files", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
-		return w.run(ctx, &iterations[i], itemsStepProcessingState, itemsDone)
-	})
-	if err != nil {
-		return itemsDone, err
-	}
-	s.Join(iterations)
-	return itemsDone, nil
-}
-
-// stepProcessingState runs state "processing-state" and returns the state to run next.
-func (w *Items) stepProcessingState(ctx context.Context, s *flowcrt.JSONState) (itemsStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &itemsProcessingStateTask, w.h.Processor, w.h); err != nil {
-		return itemsDone, &flowcrt.StateError{
-			State: "processing-state",
-			Err:   err,
-		}
-	}
-	return itemsDone, nil
+	return w.run(ctx, nil, s, itemsStepFindFiles, itemsDone)
 }
 
 // Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
@@ -241,39 +119,144 @@ func (w *Items) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
 	}
 }
 
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Items) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step itemsStep
-	switch state {
-	case "find-files":
-		step = itemsStepFindFiles
-	default:
+	i := slices.Index(itemsStateIDs[1:2], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
-	for step != itemsDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
+	step := itemsStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, itemsDone)
+	return s, err
+}
+
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	itemsSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
+// The states' task templates, tool_args and retry policies.
+var (
+	itemsFindFilesTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "find-files",
+		},
+		Task:     []flowcrt.Piece{{Text: "Find the files to process"}},
+		Settings: itemsSettings,
+	}
+	itemsProcessingStateTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "processing-state",
+		},
+		Task:     []flowcrt.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}, {Text: " ("}, {Text: "{{count}}", Ref: "count"}, {Text: " files in all)"}},
+		Settings: itemsSettings,
+	}
+)
+
+// run runs the states from step on s until the run reaches until: the end of the run, or for a
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *Items) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until itemsStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Items")
+	}
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := itemsStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
+	}()
+	for step != until {
+		if err = ctx.Err(); err != nil {
+			return err
+		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, itemsStateIDs[step])
 		}
 		var next itemsStep
-		var err error
 		switch step {
 		case itemsStepFindFiles:
-			next, err = w.stepFindFiles(ctx, &s)
+			next, err = w.stepFindFiles(sctx, s)
+		case itemsStepProcessingState:
+			next, err = w.stepProcessingState(sctx, s)
 		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case itemsStepFindFiles:
-				return "find-files"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
+		if leave != nil {
+			leave(err)
+			leave = nil
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, itemsStateIDs[next], *s, err)
+		}
+		if err != nil {
+			return err
 		}
 		step = next
 	}
-	return s, nil
+	return nil
+}
+
+// stepFindFiles runs state "find-files" and returns the state to run next.
+func (w *Items) stepFindFiles(ctx context.Context, s *flowcrt.JSONState) (itemsStep, error) {
+	out, err := s.Do(ctx, &w.cfg, &itemsFindFilesTask, w.h.Finder, w.h)
+	if err != nil {
+		return itemsDone, &flowcrt.StateError{
+			State: "find-files",
+			Err:   err,
+		}
+	}
+	return w.mapFindFiles(ctx, s, out)
+}
+
+// mapFindFiles runs the chain "processing-state" for each item of iter_key "items" in the output
+// of "find-files", each on its own copy of the context store and history, where {{task}} is the
+// item and an object item's keys are context variables. Once all are done it merges them into s in
+// item order (the keys each one set, the last one winning, then the messages each one added), and
+// the run goes on at the end of the run. The first failure cancels the other items and fails the
+// run.
+func (w *Items) mapFindFiles(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (itemsStep, error) {
+	items, err := out.ItemsKey("items")
+	if err != nil {
+		return itemsDone, &flowcrt.StateError{
+			State: "find-files",
+			Err:   err,
+		}
+	}
+	iterations := s.Iterations(items)
+	err = flowcrt.FanOut(ctx, "find-files", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+		return w.run(ctx, nil, &iterations[i], itemsStepProcessingState, itemsDone)
+	})
+	if err != nil {
+		return itemsDone, err
+	}
+	s.Join(iterations)
+	return itemsDone, nil
+}
+
+// stepProcessingState runs state "processing-state" and returns the state to run next.
+func (w *Items) stepProcessingState(ctx context.Context, s *flowcrt.JSONState) (itemsStep, error) {
+	if _, err := s.Do(ctx, &w.cfg, &itemsProcessingStateTask, w.h.Processor, w.h); err != nil {
+		return itemsDone, &flowcrt.StateError{
+			State: "processing-state",
+			Err:   err,
+		}
+	}
+	return itemsDone, nil
 }
 
 // ItemsMock implements ItemsHandlers with canned responses, for tests and dry runs.

@@ -5,6 +5,7 @@ package jsoniterate
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -49,15 +50,15 @@ type listStep int
 const (
 	listDone listStep = iota
 	listStepListFiles
-	listStepProcessFile
 	listStepGenerateSummary
+	listStepProcessFile
 )
 
 // listStateIDs maps each step to its state's id.
 var listStateIDs = [...]string{
 	listStepListFiles:       "list-files",
-	listStepProcessFile:     "process-file",
 	listStepGenerateSummary: "generate-summary",
+	listStepProcessFile:     "process-file",
 }
 
 // Run executes the workflow from state "list-files" on input, any value that encodes as JSON:
@@ -77,143 +78,7 @@ func (w *List) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *List) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, listStepListFiles, listDone)
-}
-
-// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
-var (
-	listSettings = &flowcrt.JSONSettings{
-		RecursionLimit: 50,
-	}
-)
-
-// The states' task templates, tool_args and retry policies.
-var (
-	listListFilesTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "list-files",
-		},
-		Task:     []flowcrt.Piece{{Text: "List all files in the directory"}},
-		Settings: listSettings,
-	}
-	listProcessFileTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "process-file",
-		},
-		Task:     []flowcrt.Piece{{Text: "Process file "}, {Text: "{{task}}", Ref: "task"}},
-		Settings: listSettings,
-	}
-	listGenerateSummaryTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "generate-summary",
-		},
-		Task:     []flowcrt.Piece{{Text: "Summarize the processed files; the last one was "}, {Text: "{{processed}}", Ref: "processed"}},
-		Settings: listSettings,
-	}
-)
-
-// run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *List) run(ctx context.Context, s *flowcrt.JSONState, step, until listStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
-	// state under way.
-	var end, leave func(error)
-	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "List")
-	}
-	// A panic fails the run with an error naming its state; one deferred recover per run keeps
-	// transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := listStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
-		}
-		if leave != nil {
-			leave(err)
-		}
-		if end != nil {
-			end(err)
-		}
-	}()
-	for step != until {
-		if err = ctx.Err(); err != nil {
-			return err
-		}
-		sctx := ctx
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, listStateIDs[step])
-		}
-		var next listStep
-		switch step {
-		case listStepListFiles:
-			next, err = w.stepListFiles(sctx, s)
-		case listStepProcessFile:
-			next, err = w.stepProcessFile(sctx, s)
-		case listStepGenerateSummary:
-			next, err = w.stepGenerateSummary(sctx, s)
-		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if err != nil {
-			return err
-		}
-		step = next
-	}
-	return nil
-}
-
-// stepListFiles runs state "list-files" and returns the state to run next.
-func (w *List) stepListFiles(ctx context.Context, s *flowcrt.JSONState) (listStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &listListFilesTask, w.h.FileLister, w.h)
-	if err != nil {
-		return listDone, &flowcrt.StateError{
-			State: "list-files",
-			Err:   err,
-		}
-	}
-	return w.mapListFiles(ctx, s, out)
-}
-
-// mapListFiles runs the chain "process-file" for each item of iter_key "." in the output of
-// "list-files", each on its own copy of the context store and history, where {{task}} is the item
-// and an object item's keys are context variables. Once all are done it merges them into s in item
-// order (the keys each one set, the last one winning, then the messages each one added), and the
-// run goes on at "generate-summary". The first failure cancels the other items and fails the run.
-func (w *List) mapListFiles(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (listStep, error) {
-	items := out.Items()
-	iterations := s.Iterations(items)
-	err := flowcrt.FanOut(ctx, "list-files", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
-		return w.run(ctx, &iterations[i], listStepProcessFile, listStepGenerateSummary)
-	})
-	if err != nil {
-		return listDone, err
-	}
-	s.Join(iterations)
-	return listStepGenerateSummary, nil
-}
-
-// stepProcessFile runs state "process-file" and returns the state to run next.
-func (w *List) stepProcessFile(ctx context.Context, s *flowcrt.JSONState) (listStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &listProcessFileTask, w.h.Processor, w.h); err != nil {
-		return listDone, &flowcrt.StateError{
-			State: "process-file",
-			Err:   err,
-		}
-	}
-	return listStepGenerateSummary, nil
-}
-
-// stepGenerateSummary runs state "generate-summary" and returns the state to run next.
-func (w *List) stepGenerateSummary(ctx context.Context, s *flowcrt.JSONState) (listStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &listGenerateSummaryTask, w.h.Summarizer, w.h); err != nil {
-		return listDone, &flowcrt.StateError{
-			State: "generate-summary",
-			Err:   err,
-		}
-	}
-	return listDone, nil
+	return w.run(ctx, nil, s, listStepListFiles, listDone)
 }
 
 // Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
@@ -258,45 +123,157 @@ func (w *List) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
 	}
 }
 
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *List) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step listStep
-	switch state {
-	case "list-files":
-		step = listStepListFiles
-	case "generate-summary":
-		step = listStepGenerateSummary
-	default:
+	i := slices.Index(listStateIDs[1:3], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
-	for step != listDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
+	step := listStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, listDone)
+	return s, err
+}
+
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	listSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
+// The states' task templates, tool_args and retry policies.
+var (
+	listListFilesTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "list-files",
+		},
+		Task:     []flowcrt.Piece{{Text: "List all files in the directory"}},
+		Settings: listSettings,
+	}
+	listProcessFileTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "process-file",
+		},
+		Task:     []flowcrt.Piece{{Text: "Process file "}, {Text: "{{task}}", Ref: "task"}},
+		Settings: listSettings,
+	}
+	listGenerateSummaryTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "generate-summary",
+		},
+		Task:     []flowcrt.Piece{{Text: "Summarize the processed files; the last one was "}, {Text: "{{processed}}", Ref: "processed"}},
+		Settings: listSettings,
+	}
+)
+
+// run runs the states from step on s until the run reaches until: the end of the run, or for a
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *List) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until listStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "List")
+	}
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := listStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
+	}()
+	for step != until {
+		if err = ctx.Err(); err != nil {
+			return err
+		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, listStateIDs[step])
 		}
 		var next listStep
-		var err error
 		switch step {
 		case listStepListFiles:
-			next, err = w.stepListFiles(ctx, &s)
+			next, err = w.stepListFiles(sctx, s)
+		case listStepProcessFile:
+			next, err = w.stepProcessFile(sctx, s)
 		case listStepGenerateSummary:
-			next, err = w.stepGenerateSummary(ctx, &s)
+			next, err = w.stepGenerateSummary(sctx, s)
 		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case listStepListFiles:
-				return "list-files"
-			case listStepGenerateSummary:
-				return "generate-summary"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
+		if leave != nil {
+			leave(err)
+			leave = nil
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, listStateIDs[next], *s, err)
+		}
+		if err != nil {
+			return err
 		}
 		step = next
 	}
-	return s, nil
+	return nil
+}
+
+// stepListFiles runs state "list-files" and returns the state to run next.
+func (w *List) stepListFiles(ctx context.Context, s *flowcrt.JSONState) (listStep, error) {
+	out, err := s.Do(ctx, &w.cfg, &listListFilesTask, w.h.FileLister, w.h)
+	if err != nil {
+		return listDone, &flowcrt.StateError{
+			State: "list-files",
+			Err:   err,
+		}
+	}
+	return w.mapListFiles(ctx, s, out)
+}
+
+// mapListFiles runs the chain "process-file" for each item of iter_key "." in the output of
+// "list-files", each on its own copy of the context store and history, where {{task}} is the item
+// and an object item's keys are context variables. Once all are done it merges them into s in item
+// order (the keys each one set, the last one winning, then the messages each one added), and the
+// run goes on at "generate-summary". The first failure cancels the other items and fails the run.
+func (w *List) mapListFiles(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (listStep, error) {
+	items := out.Items()
+	iterations := s.Iterations(items)
+	err := flowcrt.FanOut(ctx, "list-files", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+		return w.run(ctx, nil, &iterations[i], listStepProcessFile, listStepGenerateSummary)
+	})
+	if err != nil {
+		return listDone, err
+	}
+	s.Join(iterations)
+	return listStepGenerateSummary, nil
+}
+
+// stepProcessFile runs state "process-file" and returns the state to run next.
+func (w *List) stepProcessFile(ctx context.Context, s *flowcrt.JSONState) (listStep, error) {
+	if _, err := s.Do(ctx, &w.cfg, &listProcessFileTask, w.h.Processor, w.h); err != nil {
+		return listDone, &flowcrt.StateError{
+			State: "process-file",
+			Err:   err,
+		}
+	}
+	return listStepGenerateSummary, nil
+}
+
+// stepGenerateSummary runs state "generate-summary" and returns the state to run next.
+func (w *List) stepGenerateSummary(ctx context.Context, s *flowcrt.JSONState) (listStep, error) {
+	if _, err := s.Do(ctx, &w.cfg, &listGenerateSummaryTask, w.h.Summarizer, w.h); err != nil {
+		return listDone, &flowcrt.StateError{
+			State: "generate-summary",
+			Err:   err,
+		}
+	}
+	return listDone, nil
 }
 
 // ListMock implements ListHandlers with canned responses, for tests and dry runs.

@@ -5,6 +5,7 @@ package jsoniterate
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -49,15 +50,15 @@ type nestedStep int
 const (
 	nestedDone nestedStep = iota
 	nestedStepFetchResults
-	nestedStepProcessEnvironment
 	nestedStepAggregate
+	nestedStepProcessEnvironment
 )
 
 // nestedStateIDs maps each step to its state's id.
 var nestedStateIDs = [...]string{
 	nestedStepFetchResults:       "fetch-results",
-	nestedStepProcessEnvironment: "process-environment",
 	nestedStepAggregate:          "aggregate",
+	nestedStepProcessEnvironment: "process-environment",
 }
 
 // Run executes the workflow from state "fetch-results" on input, any value that encodes as JSON:
@@ -77,150 +78,7 @@ func (w *Nested) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *Nested) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, nestedStepFetchResults, nestedDone)
-}
-
-// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
-var (
-	nestedSettings = &flowcrt.JSONSettings{
-		RecursionLimit: 50,
-	}
-)
-
-// The states' task templates, tool_args and retry policies.
-var (
-	nestedFetchResultsTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "fetch-results",
-		},
-		Task:     []flowcrt.Piece{{Text: "Get test results from all environments"}},
-		Settings: nestedSettings,
-	}
-	nestedProcessEnvironmentTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "process-environment",
-		},
-		Task:     []flowcrt.Piece{{Text: "Process tests for environment "}, {Text: "{{task}}", Ref: "task"}},
-		Settings: nestedSettings,
-	}
-	nestedAggregateTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "aggregate",
-		},
-		Task:     []flowcrt.Piece{{Text: "Aggregate the results; the last environment was "}, {Text: "{{env}}", Ref: "env"}},
-		Settings: nestedSettings,
-	}
-)
-
-// run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *Nested) run(ctx context.Context, s *flowcrt.JSONState, step, until nestedStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
-	// state under way.
-	var end, leave func(error)
-	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Nested")
-	}
-	// A panic fails the run with an error naming its state; one deferred recover per run keeps
-	// transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := nestedStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
-		}
-		if leave != nil {
-			leave(err)
-		}
-		if end != nil {
-			end(err)
-		}
-	}()
-	for step != until {
-		if err = ctx.Err(); err != nil {
-			return err
-		}
-		sctx := ctx
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, nestedStateIDs[step])
-		}
-		var next nestedStep
-		switch step {
-		case nestedStepFetchResults:
-			next, err = w.stepFetchResults(sctx, s)
-		case nestedStepProcessEnvironment:
-			next, err = w.stepProcessEnvironment(sctx, s)
-		case nestedStepAggregate:
-			next, err = w.stepAggregate(sctx, s)
-		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if err != nil {
-			return err
-		}
-		step = next
-	}
-	return nil
-}
-
-// stepFetchResults runs state "fetch-results" and returns the state to run next.
-func (w *Nested) stepFetchResults(ctx context.Context, s *flowcrt.JSONState) (nestedStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &nestedFetchResultsTask, w.h.Fetcher, w.h)
-	if err != nil {
-		return nestedDone, &flowcrt.StateError{
-			State: "fetch-results",
-			Err:   err,
-		}
-	}
-	return w.mapFetchResults(ctx, s, out)
-}
-
-// mapFetchResults runs the chain "process-environment" for each item of iter_key
-// "/response/results" in the output of "fetch-results", each on its own copy of the context store
-// and history, where {{task}} is the item and an object item's keys are context variables. Once
-// all are done it merges them into s in item order (the keys each one set, the last one winning,
-// then the messages each one added), and the run goes on at "aggregate". The first failure cancels
-// the other items and fails the run.
-func (w *Nested) mapFetchResults(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (nestedStep, error) {
-	items, err := out.ItemsAt("/response/results", "response", "results")
-	if err != nil {
-		return nestedDone, &flowcrt.StateError{
-			State: "fetch-results",
-			Err:   err,
-		}
-	}
-	iterations := s.Iterations(items)
-	err = flowcrt.FanOut(ctx, "fetch-results", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
-		return w.run(ctx, &iterations[i], nestedStepProcessEnvironment, nestedStepAggregate)
-	})
-	if err != nil {
-		return nestedDone, err
-	}
-	s.Join(iterations)
-	return nestedStepAggregate, nil
-}
-
-// stepProcessEnvironment runs state "process-environment" and returns the state to run next.
-func (w *Nested) stepProcessEnvironment(ctx context.Context, s *flowcrt.JSONState) (nestedStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &nestedProcessEnvironmentTask, w.h.EnvProcessor, w.h); err != nil {
-		return nestedDone, &flowcrt.StateError{
-			State: "process-environment",
-			Err:   err,
-		}
-	}
-	return nestedStepAggregate, nil
-}
-
-// stepAggregate runs state "aggregate" and returns the state to run next.
-func (w *Nested) stepAggregate(ctx context.Context, s *flowcrt.JSONState) (nestedStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &nestedAggregateTask, w.h.Aggregator, w.h); err != nil {
-		return nestedDone, &flowcrt.StateError{
-			State: "aggregate",
-			Err:   err,
-		}
-	}
-	return nestedDone, nil
+	return w.run(ctx, nil, s, nestedStepFetchResults, nestedDone)
 }
 
 // Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
@@ -265,45 +123,164 @@ func (w *Nested) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
 	}
 }
 
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Nested) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step nestedStep
-	switch state {
-	case "fetch-results":
-		step = nestedStepFetchResults
-	case "aggregate":
-		step = nestedStepAggregate
-	default:
+	i := slices.Index(nestedStateIDs[1:3], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
-	for step != nestedDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
+	step := nestedStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, nestedDone)
+	return s, err
+}
+
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	nestedSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
+// The states' task templates, tool_args and retry policies.
+var (
+	nestedFetchResultsTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "fetch-results",
+		},
+		Task:     []flowcrt.Piece{{Text: "Get test results from all environments"}},
+		Settings: nestedSettings,
+	}
+	nestedProcessEnvironmentTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "process-environment",
+		},
+		Task:     []flowcrt.Piece{{Text: "Process tests for environment "}, {Text: "{{task}}", Ref: "task"}},
+		Settings: nestedSettings,
+	}
+	nestedAggregateTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "aggregate",
+		},
+		Task:     []flowcrt.Piece{{Text: "Aggregate the results; the last environment was "}, {Text: "{{env}}", Ref: "env"}},
+		Settings: nestedSettings,
+	}
+)
+
+// run runs the states from step on s until the run reaches until: the end of the run, or for a
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *Nested) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until nestedStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Nested")
+	}
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := nestedStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
+	}()
+	for step != until {
+		if err = ctx.Err(); err != nil {
+			return err
+		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, nestedStateIDs[step])
 		}
 		var next nestedStep
-		var err error
 		switch step {
 		case nestedStepFetchResults:
-			next, err = w.stepFetchResults(ctx, &s)
+			next, err = w.stepFetchResults(sctx, s)
+		case nestedStepProcessEnvironment:
+			next, err = w.stepProcessEnvironment(sctx, s)
 		case nestedStepAggregate:
-			next, err = w.stepAggregate(ctx, &s)
+			next, err = w.stepAggregate(sctx, s)
 		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case nestedStepFetchResults:
-				return "fetch-results"
-			case nestedStepAggregate:
-				return "aggregate"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
+		if leave != nil {
+			leave(err)
+			leave = nil
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, nestedStateIDs[next], *s, err)
+		}
+		if err != nil {
+			return err
 		}
 		step = next
 	}
-	return s, nil
+	return nil
+}
+
+// stepFetchResults runs state "fetch-results" and returns the state to run next.
+func (w *Nested) stepFetchResults(ctx context.Context, s *flowcrt.JSONState) (nestedStep, error) {
+	out, err := s.Do(ctx, &w.cfg, &nestedFetchResultsTask, w.h.Fetcher, w.h)
+	if err != nil {
+		return nestedDone, &flowcrt.StateError{
+			State: "fetch-results",
+			Err:   err,
+		}
+	}
+	return w.mapFetchResults(ctx, s, out)
+}
+
+// mapFetchResults runs the chain "process-environment" for each item of iter_key
+// "/response/results" in the output of "fetch-results", each on its own copy of the context store
+// and history, where {{task}} is the item and an object item's keys are context variables. Once
+// all are done it merges them into s in item order (the keys each one set, the last one winning,
+// then the messages each one added), and the run goes on at "aggregate". The first failure cancels
+// the other items and fails the run.
+func (w *Nested) mapFetchResults(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (nestedStep, error) {
+	items, err := out.ItemsAt("/response/results", "response", "results")
+	if err != nil {
+		return nestedDone, &flowcrt.StateError{
+			State: "fetch-results",
+			Err:   err,
+		}
+	}
+	iterations := s.Iterations(items)
+	err = flowcrt.FanOut(ctx, "fetch-results", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+		return w.run(ctx, nil, &iterations[i], nestedStepProcessEnvironment, nestedStepAggregate)
+	})
+	if err != nil {
+		return nestedDone, err
+	}
+	s.Join(iterations)
+	return nestedStepAggregate, nil
+}
+
+// stepProcessEnvironment runs state "process-environment" and returns the state to run next.
+func (w *Nested) stepProcessEnvironment(ctx context.Context, s *flowcrt.JSONState) (nestedStep, error) {
+	if _, err := s.Do(ctx, &w.cfg, &nestedProcessEnvironmentTask, w.h.EnvProcessor, w.h); err != nil {
+		return nestedDone, &flowcrt.StateError{
+			State: "process-environment",
+			Err:   err,
+		}
+	}
+	return nestedStepAggregate, nil
+}
+
+// stepAggregate runs state "aggregate" and returns the state to run next.
+func (w *Nested) stepAggregate(ctx context.Context, s *flowcrt.JSONState) (nestedStep, error) {
+	if _, err := s.Do(ctx, &w.cfg, &nestedAggregateTask, w.h.Aggregator, w.h); err != nil {
+		return nestedDone, &flowcrt.StateError{
+			State: "aggregate",
+			Err:   err,
+		}
+	}
+	return nestedDone, nil
 }
 
 // NestedMock implements NestedHandlers with canned responses, for tests and dry runs.

@@ -5,6 +5,7 @@ package jsoniterate
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -73,122 +74,7 @@ func (w *Objects) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *Objects) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, objectsStepGetTasks, objectsDone)
-}
-
-// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
-var (
-	objectsSettings = &flowcrt.JSONSettings{
-		RecursionLimit: 50,
-	}
-)
-
-// The states' task templates, tool_args and retry policies.
-var (
-	objectsGetTasksTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "get-tasks",
-		},
-		Settings: objectsSettings,
-	}
-	objectsExecuteTaskTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "execute-task",
-		},
-		Task:     []flowcrt.Piece{{Text: "Execute task ID "}, {Text: "{{id}}", Ref: "id"}, {Text: ": "}, {Text: "{{title}}", Ref: "title"}, {Text: "\nPriority level: "}, {Text: "{{priority}}", Ref: "priority"}, {Text: "\n\nPlease process this task according to its priority.\n"}},
-		Settings: objectsSettings,
-	}
-)
-
-// run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *Objects) run(ctx context.Context, s *flowcrt.JSONState, step, until objectsStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
-	// state under way.
-	var end, leave func(error)
-	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Objects")
-	}
-	// A panic fails the run with an error naming its state; one deferred recover per run keeps
-	// transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := objectsStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
-		}
-		if leave != nil {
-			leave(err)
-		}
-		if end != nil {
-			end(err)
-		}
-	}()
-	for step != until {
-		if err = ctx.Err(); err != nil {
-			return err
-		}
-		sctx := ctx
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, objectsStateIDs[step])
-		}
-		var next objectsStep
-		switch step {
-		case objectsStepGetTasks:
-			next, err = w.stepGetTasks(sctx, s)
-		case objectsStepExecuteTask:
-			next, err = w.stepExecuteTask(sctx, s)
-		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if err != nil {
-			return err
-		}
-		step = next
-	}
-	return nil
-}
-
-// stepGetTasks runs state "get-tasks" and returns the state to run next.
-func (w *Objects) stepGetTasks(ctx context.Context, s *flowcrt.JSONState) (objectsStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &objectsGetTasksTask, w.h.TaskFetcher, w.h)
-	if err != nil {
-		return objectsDone, &flowcrt.StateError{
-			State: "get-tasks",
-			Err:   err,
-		}
-	}
-	return w.mapGetTasks(ctx, s, out)
-}
-
-// mapGetTasks runs the chain "execute-task" for each item of iter_key "." in the output of
-// "get-tasks", each on its own copy of the context store and history, where {{task}} is the item
-// and an object item's keys are context variables. Once all are done it merges them into s in item
-// order (the keys each one set, the last one winning, then the messages each one added), and the
-// run goes on at the end of the run. The first failure cancels the other items and fails the run.
-func (w *Objects) mapGetTasks(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (objectsStep, error) {
-	items := out.Items()
-	iterations := s.Iterations(items)
-	err := flowcrt.FanOut(ctx, "get-tasks", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
-		return w.run(ctx, &iterations[i], objectsStepExecuteTask, objectsDone)
-	})
-	if err != nil {
-		return objectsDone, err
-	}
-	s.Join(iterations)
-	return objectsDone, nil
-}
-
-// stepExecuteTask runs state "execute-task" and returns the state to run next.
-func (w *Objects) stepExecuteTask(ctx context.Context, s *flowcrt.JSONState) (objectsStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &objectsExecuteTaskTask, w.h.Executor, w.h); err != nil {
-		return objectsDone, &flowcrt.StateError{
-			State: "execute-task",
-			Err:   err,
-		}
-	}
-	return objectsDone, nil
+	return w.run(ctx, nil, s, objectsStepGetTasks, objectsDone)
 }
 
 // Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
@@ -233,39 +119,136 @@ func (w *Objects) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
 	}
 }
 
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Objects) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step objectsStep
-	switch state {
-	case "get-tasks":
-		step = objectsStepGetTasks
-	default:
+	i := slices.Index(objectsStateIDs[1:2], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
-	for step != objectsDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
+	step := objectsStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, objectsDone)
+	return s, err
+}
+
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	objectsSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
+// The states' task templates, tool_args and retry policies.
+var (
+	objectsGetTasksTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "get-tasks",
+		},
+		Settings: objectsSettings,
+	}
+	objectsExecuteTaskTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "execute-task",
+		},
+		Task:     []flowcrt.Piece{{Text: "Execute task ID "}, {Text: "{{id}}", Ref: "id"}, {Text: ": "}, {Text: "{{title}}", Ref: "title"}, {Text: "\nPriority level: "}, {Text: "{{priority}}", Ref: "priority"}, {Text: "\n\nPlease process this task according to its priority.\n"}},
+		Settings: objectsSettings,
+	}
+)
+
+// run runs the states from step on s until the run reaches until: the end of the run, or for a
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *Objects) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until objectsStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Objects")
+	}
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := objectsStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
+	}()
+	for step != until {
+		if err = ctx.Err(); err != nil {
+			return err
+		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, objectsStateIDs[step])
 		}
 		var next objectsStep
-		var err error
 		switch step {
 		case objectsStepGetTasks:
-			next, err = w.stepGetTasks(ctx, &s)
+			next, err = w.stepGetTasks(sctx, s)
+		case objectsStepExecuteTask:
+			next, err = w.stepExecuteTask(sctx, s)
 		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case objectsStepGetTasks:
-				return "get-tasks"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
+		if leave != nil {
+			leave(err)
+			leave = nil
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, objectsStateIDs[next], *s, err)
+		}
+		if err != nil {
+			return err
 		}
 		step = next
 	}
-	return s, nil
+	return nil
+}
+
+// stepGetTasks runs state "get-tasks" and returns the state to run next.
+func (w *Objects) stepGetTasks(ctx context.Context, s *flowcrt.JSONState) (objectsStep, error) {
+	out, err := s.Do(ctx, &w.cfg, &objectsGetTasksTask, w.h.TaskFetcher, w.h)
+	if err != nil {
+		return objectsDone, &flowcrt.StateError{
+			State: "get-tasks",
+			Err:   err,
+		}
+	}
+	return w.mapGetTasks(ctx, s, out)
+}
+
+// mapGetTasks runs the chain "execute-task" for each item of iter_key "." in the output of
+// "get-tasks", each on its own copy of the context store and history, where {{task}} is the item
+// and an object item's keys are context variables. Once all are done it merges them into s in item
+// order (the keys each one set, the last one winning, then the messages each one added), and the
+// run goes on at the end of the run. The first failure cancels the other items and fails the run.
+func (w *Objects) mapGetTasks(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (objectsStep, error) {
+	items := out.Items()
+	iterations := s.Iterations(items)
+	err := flowcrt.FanOut(ctx, "get-tasks", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+		return w.run(ctx, nil, &iterations[i], objectsStepExecuteTask, objectsDone)
+	})
+	if err != nil {
+		return objectsDone, err
+	}
+	s.Join(iterations)
+	return objectsDone, nil
+}
+
+// stepExecuteTask runs state "execute-task" and returns the state to run next.
+func (w *Objects) stepExecuteTask(ctx context.Context, s *flowcrt.JSONState) (objectsStep, error) {
+	if _, err := s.Do(ctx, &w.cfg, &objectsExecuteTaskTask, w.h.Executor, w.h); err != nil {
+		return objectsDone, &flowcrt.StateError{
+			State: "execute-task",
+			Err:   err,
+		}
+	}
+	return objectsDone, nil
 }
 
 // ObjectsMock implements ObjectsHandlers with canned responses, for tests and dry runs.

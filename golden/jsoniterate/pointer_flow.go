@@ -5,6 +5,7 @@ package jsoniterate
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -73,132 +74,7 @@ func (w *Pointer) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *Pointer) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, pointerStepFetchAPIData, pointerDone)
-}
-
-// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
-var (
-	pointerSettings = &flowcrt.JSONSettings{
-		RecursionLimit: 50,
-	}
-)
-
-// The states' task templates, tool_args and retry policies.
-var (
-	pointerFetchAPIDataTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "fetch-api-data",
-		},
-		ToolArgs: []flowcrt.JSONArg{
-			{Name: "endpoint", Value: []flowcrt.Piece{{Text: "/api/users"}}},
-		},
-		Settings: pointerSettings,
-	}
-	pointerProcessUserTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "process-user",
-		},
-		Task:     []flowcrt.Piece{{Text: "Process user data "}, {Text: "{{task}}", Ref: "task"}},
-		Settings: pointerSettings,
-	}
-)
-
-// run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *Pointer) run(ctx context.Context, s *flowcrt.JSONState, step, until pointerStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
-	// state under way.
-	var end, leave func(error)
-	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Pointer")
-	}
-	// A panic fails the run with an error naming its state; one deferred recover per run keeps
-	// transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := pointerStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
-		}
-		if leave != nil {
-			leave(err)
-		}
-		if end != nil {
-			end(err)
-		}
-	}()
-	for step != until {
-		if err = ctx.Err(); err != nil {
-			return err
-		}
-		sctx := ctx
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, pointerStateIDs[step])
-		}
-		var next pointerStep
-		switch step {
-		case pointerStepFetchAPIData:
-			next, err = w.stepFetchAPIData(sctx, s)
-		case pointerStepProcessUser:
-			next, err = w.stepProcessUser(sctx, s)
-		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if err != nil {
-			return err
-		}
-		step = next
-	}
-	return nil
-}
-
-// stepFetchAPIData runs state "fetch-api-data" and returns the state to run next.
-func (w *Pointer) stepFetchAPIData(ctx context.Context, s *flowcrt.JSONState) (pointerStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &pointerFetchAPIDataTask, w.h.APICall, w.h)
-	if err != nil {
-		return pointerDone, &flowcrt.StateError{
-			State: "fetch-api-data",
-			Err:   err,
-		}
-	}
-	return w.mapFetchAPIData(ctx, s, out)
-}
-
-// mapFetchAPIData runs the chain "process-user" for each item of iter_key "/data/users" in the
-// output of "fetch-api-data", each on its own copy of the context store and history, where
-// {{task}} is the item and an object item's keys are context variables. Once all are done it
-// merges them into s in item order (the keys each one set, the last one winning, then the messages
-// each one added), and the run goes on at the end of the run. The first failure cancels the other
-// items and fails the run.
-func (w *Pointer) mapFetchAPIData(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (pointerStep, error) {
-	items, err := out.ItemsAt("/data/users", "data", "users")
-	if err != nil {
-		return pointerDone, &flowcrt.StateError{
-			State: "fetch-api-data",
-			Err:   err,
-		}
-	}
-	iterations := s.Iterations(items)
-	err = flowcrt.FanOut(ctx, "fetch-api-data", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
-		return w.run(ctx, &iterations[i], pointerStepProcessUser, pointerDone)
-	})
-	if err != nil {
-		return pointerDone, err
-	}
-	s.Join(iterations)
-	return pointerDone, nil
-}
-
-// stepProcessUser runs state "process-user" and returns the state to run next.
-func (w *Pointer) stepProcessUser(ctx context.Context, s *flowcrt.JSONState) (pointerStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &pointerProcessUserTask, w.h.UserProcessor, w.h); err != nil {
-		return pointerDone, &flowcrt.StateError{
-			State: "process-user",
-			Err:   err,
-		}
-	}
-	return pointerDone, nil
+	return w.run(ctx, nil, s, pointerStepFetchAPIData, pointerDone)
 }
 
 // Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
@@ -243,39 +119,146 @@ func (w *Pointer) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
 	}
 }
 
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Pointer) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step pointerStep
-	switch state {
-	case "fetch-api-data":
-		step = pointerStepFetchAPIData
-	default:
+	i := slices.Index(pointerStateIDs[1:2], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
-	for step != pointerDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
+	step := pointerStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, pointerDone)
+	return s, err
+}
+
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	pointerSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
+// The states' task templates, tool_args and retry policies.
+var (
+	pointerFetchAPIDataTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "fetch-api-data",
+		},
+		ToolArgs: []flowcrt.JSONArg{
+			{Name: "endpoint", Value: []flowcrt.Piece{{Text: "/api/users"}}},
+		},
+		Settings: pointerSettings,
+	}
+	pointerProcessUserTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "process-user",
+		},
+		Task:     []flowcrt.Piece{{Text: "Process user data "}, {Text: "{{task}}", Ref: "task"}},
+		Settings: pointerSettings,
+	}
+)
+
+// run runs the states from step on s until the run reaches until: the end of the run, or for a
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *Pointer) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until pointerStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Pointer")
+	}
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := pointerStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
+	}()
+	for step != until {
+		if err = ctx.Err(); err != nil {
+			return err
+		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, pointerStateIDs[step])
 		}
 		var next pointerStep
-		var err error
 		switch step {
 		case pointerStepFetchAPIData:
-			next, err = w.stepFetchAPIData(ctx, &s)
+			next, err = w.stepFetchAPIData(sctx, s)
+		case pointerStepProcessUser:
+			next, err = w.stepProcessUser(sctx, s)
 		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case pointerStepFetchAPIData:
-				return "fetch-api-data"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
+		if leave != nil {
+			leave(err)
+			leave = nil
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, pointerStateIDs[next], *s, err)
+		}
+		if err != nil {
+			return err
 		}
 		step = next
 	}
-	return s, nil
+	return nil
+}
+
+// stepFetchAPIData runs state "fetch-api-data" and returns the state to run next.
+func (w *Pointer) stepFetchAPIData(ctx context.Context, s *flowcrt.JSONState) (pointerStep, error) {
+	out, err := s.Do(ctx, &w.cfg, &pointerFetchAPIDataTask, w.h.APICall, w.h)
+	if err != nil {
+		return pointerDone, &flowcrt.StateError{
+			State: "fetch-api-data",
+			Err:   err,
+		}
+	}
+	return w.mapFetchAPIData(ctx, s, out)
+}
+
+// mapFetchAPIData runs the chain "process-user" for each item of iter_key "/data/users" in the
+// output of "fetch-api-data", each on its own copy of the context store and history, where
+// {{task}} is the item and an object item's keys are context variables. Once all are done it
+// merges them into s in item order (the keys each one set, the last one winning, then the messages
+// each one added), and the run goes on at the end of the run. The first failure cancels the other
+// items and fails the run.
+func (w *Pointer) mapFetchAPIData(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (pointerStep, error) {
+	items, err := out.ItemsAt("/data/users", "data", "users")
+	if err != nil {
+		return pointerDone, &flowcrt.StateError{
+			State: "fetch-api-data",
+			Err:   err,
+		}
+	}
+	iterations := s.Iterations(items)
+	err = flowcrt.FanOut(ctx, "fetch-api-data", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+		return w.run(ctx, nil, &iterations[i], pointerStepProcessUser, pointerDone)
+	})
+	if err != nil {
+		return pointerDone, err
+	}
+	s.Join(iterations)
+	return pointerDone, nil
+}
+
+// stepProcessUser runs state "process-user" and returns the state to run next.
+func (w *Pointer) stepProcessUser(ctx context.Context, s *flowcrt.JSONState) (pointerStep, error) {
+	if _, err := s.Do(ctx, &w.cfg, &pointerProcessUserTask, w.h.UserProcessor, w.h); err != nil {
+		return pointerDone, &flowcrt.StateError{
+			State: "process-user",
+			Err:   err,
+		}
+	}
+	return pointerDone, nil
 }
 
 // PointerMock implements PointerHandlers with canned responses, for tests and dry runs.

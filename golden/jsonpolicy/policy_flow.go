@@ -5,6 +5,7 @@ package jsonpolicy
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -89,7 +90,60 @@ func (w *Pages) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *Pages) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, pagesStepFetch, pagesDone)
+	return w.run(ctx, nil, s, pagesStepFetch, pagesDone)
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "fetch" on input.
+// An existing one goes on from its last checkpoint with input merged into its context store (nil:
+// unchanged); one whose last run finished starts again at "fetch". It returns the context store.
+func (w *Pages) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Pages) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Pages) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Pages) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "Pages",
+		Schema:   "json",
+		Start:    "fetch",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess on s from the state a checkpoint names.
+func (w *Pages) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	i := slices.Index(pagesStateIDs[1:7], state)
+	if i < 0 {
+		return s, sess.UnknownState(state)
+	}
+	step := pagesStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, pagesDone)
+	return s, err
 }
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
@@ -156,8 +210,9 @@ var (
 )
 
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *Pages) run(ctx context.Context, s *flowcrt.JSONState, step, until pagesStep) (err error) {
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *Pages) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until pagesStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -204,6 +259,10 @@ func (w *Pages) run(ctx context.Context, s *flowcrt.JSONState, step, until pages
 		if leave != nil {
 			leave(err)
 			leave = nil
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, pagesStateIDs[next], *s, err)
 		}
 		if err != nil {
 			return err
@@ -290,112 +349,6 @@ func (w *Pages) stepBroken(ctx context.Context, s *flowcrt.JSONState) (pagesStep
 		}
 	}
 	return pagesDone, nil
-}
-
-// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
-// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "fetch" on input.
-// An existing one goes on from its last checkpoint with input merged into its context store (nil:
-// unchanged); one whose last run finished starts again at "fetch". It returns the context store.
-func (w *Pages) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
-	var in *any
-	if input != nil {
-		in = &input
-	}
-	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
-	return s.Context, err
-}
-
-// Resume continues session sessionID from its last checkpoint, without running again the states
-// that completed; a session whose last run finished returns its context store.
-func (w *Pages) Resume(ctx context.Context, sessionID string) (any, error) {
-	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
-	return s.Context, err
-}
-
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Pages) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
-// sessions describes the workflow to the runtime's session functions: its state is the run's
-// JSONState, with no schema to check.
-func (w *Pages) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
-		Workflow: "Pages",
-		Schema:   "json",
-		Start:    "fetch",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
-		Run:      w.runAt,
-	}
-}
-
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
-func (w *Pages) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step pagesStep
-	switch state {
-	case "fetch":
-		step = pagesStepFetch
-	case "route":
-		step = pagesStepRoute
-	case "summarize":
-		step = pagesStepSummarize
-	case "translate":
-		step = pagesStepTranslate
-	case "missing":
-		step = pagesStepMissing
-	case "broken":
-		step = pagesStepBroken
-	default:
-		return s, sess.UnknownState(state)
-	}
-	for step != pagesDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
-		}
-		var next pagesStep
-		var err error
-		switch step {
-		case pagesStepFetch:
-			next, err = w.stepFetch(ctx, &s)
-		case pagesStepRoute:
-			next, err = w.stepRoute(ctx, &s)
-		case pagesStepSummarize:
-			next, err = w.stepSummarize(ctx, &s)
-		case pagesStepTranslate:
-			next, err = w.stepTranslate(ctx, &s)
-		case pagesStepMissing:
-			next, err = w.stepMissing(ctx, &s)
-		case pagesStepBroken:
-			next, err = w.stepBroken(ctx, &s)
-		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case pagesStepFetch:
-				return "fetch"
-			case pagesStepRoute:
-				return "route"
-			case pagesStepSummarize:
-				return "summarize"
-			case pagesStepTranslate:
-				return "translate"
-			case pagesStepMissing:
-				return "missing"
-			case pagesStepBroken:
-				return "broken"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
-		}
-		step = next
-	}
-	return s, nil
 }
 
 // PagesMock implements PagesHandlers with canned responses, for tests and dry runs.

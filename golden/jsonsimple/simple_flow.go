@@ -5,6 +5,7 @@ package jsonsimple
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -75,104 +76,7 @@ func (w *Simple) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *Simple) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, simpleStepFirstState, simpleDone)
-}
-
-// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
-var (
-	simpleSettings = &flowcrt.JSONSettings{
-		RecursionLimit: 50,
-	}
-)
-
-// The states' task templates, tool_args and retry policies.
-var (
-	simpleFirstStateTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "first-state",
-		},
-		Task:     []flowcrt.Piece{{Text: "Write a greeting for "}, {Text: "{{name}}", Ref: "name"}},
-		Settings: simpleSettings,
-	}
-	simpleNextStateIDTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "next-state-id",
-		},
-		Task:     []flowcrt.Piece{{Text: "Review the greeting \""}, {Text: "{{greeting}}", Ref: "greeting"}, {Text: "\" for "}, {Text: "{{name}}", Ref: "name"}},
-		Settings: simpleSettings,
-	}
-)
-
-// run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *Simple) run(ctx context.Context, s *flowcrt.JSONState, step, until simpleStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
-	// state under way.
-	var end, leave func(error)
-	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Simple")
-	}
-	// A panic fails the run with an error naming its state; one deferred recover per run keeps
-	// transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := simpleStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
-		}
-		if leave != nil {
-			leave(err)
-		}
-		if end != nil {
-			end(err)
-		}
-	}()
-	for step != until {
-		if err = ctx.Err(); err != nil {
-			return err
-		}
-		sctx := ctx
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, simpleStateIDs[step])
-		}
-		var next simpleStep
-		switch step {
-		case simpleStepFirstState:
-			next, err = w.stepFirstState(sctx, s)
-		case simpleStepNextStateID:
-			next, err = w.stepNextStateID(sctx, s)
-		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if err != nil {
-			return err
-		}
-		step = next
-	}
-	return nil
-}
-
-// stepFirstState runs state "first-state" and returns the state to run next.
-func (w *Simple) stepFirstState(ctx context.Context, s *flowcrt.JSONState) (simpleStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &simpleFirstStateTask, w.h.Writer, w.h); err != nil {
-		return simpleDone, &flowcrt.StateError{
-			State: "first-state",
-			Err:   err,
-		}
-	}
-	return simpleStepNextStateID, nil
-}
-
-// stepNextStateID runs state "next-state-id" and returns the state to run next.
-func (w *Simple) stepNextStateID(ctx context.Context, s *flowcrt.JSONState) (simpleStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &simpleNextStateIDTask, w.h.Reviewer, w.h); err != nil {
-		return simpleDone, &flowcrt.StateError{
-			State: "next-state-id",
-			Err:   err,
-		}
-	}
-	return simpleDone, nil
+	return w.run(ctx, nil, s, simpleStepFirstState, simpleDone)
 }
 
 // Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
@@ -217,45 +121,118 @@ func (w *Simple) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
 	}
 }
 
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Simple) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step simpleStep
-	switch state {
-	case "first-state":
-		step = simpleStepFirstState
-	case "next-state-id":
-		step = simpleStepNextStateID
-	default:
+	i := slices.Index(simpleStateIDs[1:3], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
-	for step != simpleDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
+	step := simpleStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, simpleDone)
+	return s, err
+}
+
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	simpleSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
+// The states' task templates, tool_args and retry policies.
+var (
+	simpleFirstStateTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "first-state",
+		},
+		Task:     []flowcrt.Piece{{Text: "Write a greeting for "}, {Text: "{{name}}", Ref: "name"}},
+		Settings: simpleSettings,
+	}
+	simpleNextStateIDTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "next-state-id",
+		},
+		Task:     []flowcrt.Piece{{Text: "Review the greeting \""}, {Text: "{{greeting}}", Ref: "greeting"}, {Text: "\" for "}, {Text: "{{name}}", Ref: "name"}},
+		Settings: simpleSettings,
+	}
+)
+
+// run runs the states from step on s until the run reaches until: the end of the run, or for a
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *Simple) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until simpleStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Simple")
+	}
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := simpleStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
+	}()
+	for step != until {
+		if err = ctx.Err(); err != nil {
+			return err
+		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, simpleStateIDs[step])
 		}
 		var next simpleStep
-		var err error
 		switch step {
 		case simpleStepFirstState:
-			next, err = w.stepFirstState(ctx, &s)
+			next, err = w.stepFirstState(sctx, s)
 		case simpleStepNextStateID:
-			next, err = w.stepNextStateID(ctx, &s)
+			next, err = w.stepNextStateID(sctx, s)
 		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case simpleStepFirstState:
-				return "first-state"
-			case simpleStepNextStateID:
-				return "next-state-id"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
+		if leave != nil {
+			leave(err)
+			leave = nil
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, simpleStateIDs[next], *s, err)
+		}
+		if err != nil {
+			return err
 		}
 		step = next
 	}
-	return s, nil
+	return nil
+}
+
+// stepFirstState runs state "first-state" and returns the state to run next.
+func (w *Simple) stepFirstState(ctx context.Context, s *flowcrt.JSONState) (simpleStep, error) {
+	if _, err := s.Do(ctx, &w.cfg, &simpleFirstStateTask, w.h.Writer, w.h); err != nil {
+		return simpleDone, &flowcrt.StateError{
+			State: "first-state",
+			Err:   err,
+		}
+	}
+	return simpleStepNextStateID, nil
+}
+
+// stepNextStateID runs state "next-state-id" and returns the state to run next.
+func (w *Simple) stepNextStateID(ctx context.Context, s *flowcrt.JSONState) (simpleStep, error) {
+	if _, err := s.Do(ctx, &w.cfg, &simpleNextStateIDTask, w.h.Reviewer, w.h); err != nil {
+		return simpleDone, &flowcrt.StateError{
+			State: "next-state-id",
+			Err:   err,
+		}
+	}
+	return simpleDone, nil
 }
 
 // SimpleMock implements SimpleHandlers with canned responses, for tests and dry runs.

@@ -5,6 +5,7 @@ package jsonswitch
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -85,7 +86,61 @@ func (w *Basic) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *Basic) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, basicStepCheckResult, basicDone)
+	return w.run(ctx, nil, s, basicStepCheckResult, basicDone)
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "check-result" on
+// input. An existing one goes on from its last checkpoint with input merged into its context store
+// (nil: unchanged); one whose last run finished starts again at "check-result". It returns the
+// context store.
+func (w *Basic) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Basic) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Basic) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Basic) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "basic",
+		Schema:   "json",
+		Start:    "check-result",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess on s from the state a checkpoint names.
+func (w *Basic) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	i := slices.Index(basicStateIDs[1:6], state)
+	if i < 0 {
+		return s, sess.UnknownState(state)
+	}
+	step := basicStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, basicDone)
+	return s, err
 }
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
@@ -135,8 +190,9 @@ var (
 )
 
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *Basic) run(ctx context.Context, s *flowcrt.JSONState, step, until basicStep) (err error) {
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *Basic) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until basicStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -181,6 +237,10 @@ func (w *Basic) run(ctx context.Context, s *flowcrt.JSONState, step, until basic
 		if leave != nil {
 			leave(err)
 			leave = nil
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, basicStateIDs[next], *s, err)
 		}
 		if err != nil {
 			return err
@@ -253,107 +313,6 @@ func (w *Basic) stepUnknownHandler(ctx context.Context, s *flowcrt.JSONState) (b
 		}
 	}
 	return basicDone, nil
-}
-
-// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
-// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "check-result" on
-// input. An existing one goes on from its last checkpoint with input merged into its context store
-// (nil: unchanged); one whose last run finished starts again at "check-result". It returns the
-// context store.
-func (w *Basic) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
-	var in *any
-	if input != nil {
-		in = &input
-	}
-	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
-	return s.Context, err
-}
-
-// Resume continues session sessionID from its last checkpoint, without running again the states
-// that completed; a session whose last run finished returns its context store.
-func (w *Basic) Resume(ctx context.Context, sessionID string) (any, error) {
-	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
-	return s.Context, err
-}
-
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Basic) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
-// sessions describes the workflow to the runtime's session functions: its state is the run's
-// JSONState, with no schema to check.
-func (w *Basic) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
-		Workflow: "basic",
-		Schema:   "json",
-		Start:    "check-result",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
-		Run:      w.runAt,
-	}
-}
-
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
-func (w *Basic) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step basicStep
-	switch state {
-	case "check-result":
-		step = basicStepCheckResult
-	case "success-handler":
-		step = basicStepSuccessHandler
-	case "warning-handler":
-		step = basicStepWarningHandler
-	case "error-handler":
-		step = basicStepErrorHandler
-	case "unknown-handler":
-		step = basicStepUnknownHandler
-	default:
-		return s, sess.UnknownState(state)
-	}
-	for step != basicDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
-		}
-		var next basicStep
-		var err error
-		switch step {
-		case basicStepCheckResult:
-			next, err = w.stepCheckResult(ctx, &s)
-		case basicStepSuccessHandler:
-			next, err = w.stepSuccessHandler(ctx, &s)
-		case basicStepWarningHandler:
-			next, err = w.stepWarningHandler(ctx, &s)
-		case basicStepErrorHandler:
-			next, err = w.stepErrorHandler(ctx, &s)
-		case basicStepUnknownHandler:
-			next, err = w.stepUnknownHandler(ctx, &s)
-		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case basicStepCheckResult:
-				return "check-result"
-			case basicStepSuccessHandler:
-				return "success-handler"
-			case basicStepWarningHandler:
-				return "warning-handler"
-			case basicStepErrorHandler:
-				return "error-handler"
-			case basicStepUnknownHandler:
-				return "unknown-handler"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
-		}
-		step = next
-	}
-	return s, nil
 }
 
 // BasicMock implements BasicHandlers with canned responses, for tests and dry runs.

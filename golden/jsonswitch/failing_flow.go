@@ -5,6 +5,7 @@ package jsonswitch
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -81,7 +82,60 @@ func (w *Failing) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *Failing) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, failingStepTriage, failingDone)
+	return w.run(ctx, nil, s, failingStepTriage, failingDone)
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "triage" on input.
+// An existing one goes on from its last checkpoint with input merged into its context store (nil:
+// unchanged); one whose last run finished starts again at "triage". It returns the context store.
+func (w *Failing) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Failing) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Failing) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Failing) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "failing",
+		Schema:   "json",
+		Start:    "triage",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess on s from the state a checkpoint names.
+func (w *Failing) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	i := slices.Index(failingStateIDs[1:5], state)
+	if i < 0 {
+		return s, sess.UnknownState(state)
+	}
+	step := failingStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, failingDone)
+	return s, err
 }
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
@@ -124,8 +178,9 @@ var (
 )
 
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *Failing) run(ctx context.Context, s *flowcrt.JSONState, step, until failingStep) (err error) {
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *Failing) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until failingStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -168,6 +223,10 @@ func (w *Failing) run(ctx context.Context, s *flowcrt.JSONState, step, until fai
 		if leave != nil {
 			leave(err)
 			leave = nil
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, failingStateIDs[next], *s, err)
 		}
 		if err != nil {
 			return err
@@ -227,100 +286,6 @@ func (w *Failing) stepBacklog(ctx context.Context, s *flowcrt.JSONState) (failin
 		}
 	}
 	return failingDone, nil
-}
-
-// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
-// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "triage" on input.
-// An existing one goes on from its last checkpoint with input merged into its context store (nil:
-// unchanged); one whose last run finished starts again at "triage". It returns the context store.
-func (w *Failing) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
-	var in *any
-	if input != nil {
-		in = &input
-	}
-	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
-	return s.Context, err
-}
-
-// Resume continues session sessionID from its last checkpoint, without running again the states
-// that completed; a session whose last run finished returns its context store.
-func (w *Failing) Resume(ctx context.Context, sessionID string) (any, error) {
-	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
-	return s.Context, err
-}
-
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Failing) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
-// sessions describes the workflow to the runtime's session functions: its state is the run's
-// JSONState, with no schema to check.
-func (w *Failing) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
-		Workflow: "failing",
-		Schema:   "json",
-		Start:    "triage",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
-		Run:      w.runAt,
-	}
-}
-
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
-func (w *Failing) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step failingStep
-	switch state {
-	case "triage":
-		step = failingStepTriage
-	case "urgent":
-		step = failingStepUrgent
-	case "bug-fix":
-		step = failingStepBugFix
-	case "backlog":
-		step = failingStepBacklog
-	default:
-		return s, sess.UnknownState(state)
-	}
-	for step != failingDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
-		}
-		var next failingStep
-		var err error
-		switch step {
-		case failingStepTriage:
-			next, err = w.stepTriage(ctx, &s)
-		case failingStepUrgent:
-			next, err = w.stepUrgent(ctx, &s)
-		case failingStepBugFix:
-			next, err = w.stepBugFix(ctx, &s)
-		case failingStepBacklog:
-			next, err = w.stepBacklog(ctx, &s)
-		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case failingStepTriage:
-				return "triage"
-			case failingStepUrgent:
-				return "urgent"
-			case failingStepBugFix:
-				return "bug-fix"
-			case failingStepBacklog:
-				return "backlog"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
-		}
-		step = next
-	}
-	return s, nil
 }
 
 // FailingMock implements FailingHandlers with canned responses, for tests and dry runs.

@@ -5,6 +5,7 @@ package jsonswitch
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -85,7 +86,61 @@ func (w *Routing) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *Routing) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, routingStepClassify, routingDone)
+	return w.run(ctx, nil, s, routingStepClassify, routingDone)
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "classify" on
+// input. An existing one goes on from its last checkpoint with input merged into its context store
+// (nil: unchanged); one whose last run finished starts again at "classify". It returns the context
+// store.
+func (w *Routing) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Routing) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Routing) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Routing) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "routing",
+		Schema:   "json",
+		Start:    "classify",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess on s from the state a checkpoint names.
+func (w *Routing) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	i := slices.Index(routingStateIDs[1:6], state)
+	if i < 0 {
+		return s, sess.UnknownState(state)
+	}
+	step := routingStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, routingDone)
+	return s, err
 }
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
@@ -135,8 +190,9 @@ var (
 )
 
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *Routing) run(ctx context.Context, s *flowcrt.JSONState, step, until routingStep) (err error) {
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *Routing) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until routingStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -181,6 +237,10 @@ func (w *Routing) run(ctx context.Context, s *flowcrt.JSONState, step, until rou
 		if leave != nil {
 			leave(err)
 			leave = nil
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, routingStateIDs[next], *s, err)
 		}
 		if err != nil {
 			return err
@@ -253,107 +313,6 @@ func (w *Routing) stepUnsupportedTypeHandler(ctx context.Context, s *flowcrt.JSO
 		}
 	}
 	return routingDone, nil
-}
-
-// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
-// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "classify" on
-// input. An existing one goes on from its last checkpoint with input merged into its context store
-// (nil: unchanged); one whose last run finished starts again at "classify". It returns the context
-// store.
-func (w *Routing) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
-	var in *any
-	if input != nil {
-		in = &input
-	}
-	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
-	return s.Context, err
-}
-
-// Resume continues session sessionID from its last checkpoint, without running again the states
-// that completed; a session whose last run finished returns its context store.
-func (w *Routing) Resume(ctx context.Context, sessionID string) (any, error) {
-	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
-	return s.Context, err
-}
-
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Routing) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
-// sessions describes the workflow to the runtime's session functions: its state is the run's
-// JSONState, with no schema to check.
-func (w *Routing) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
-		Workflow: "routing",
-		Schema:   "json",
-		Start:    "classify",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
-		Run:      w.runAt,
-	}
-}
-
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
-func (w *Routing) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step routingStep
-	switch state {
-	case "classify":
-		step = routingStepClassify
-	case "email-processor":
-		step = routingStepEmailProcessor
-	case "sms-processor":
-		step = routingStepSmsProcessor
-	case "push-processor":
-		step = routingStepPushProcessor
-	case "unsupported-type-handler":
-		step = routingStepUnsupportedTypeHandler
-	default:
-		return s, sess.UnknownState(state)
-	}
-	for step != routingDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
-		}
-		var next routingStep
-		var err error
-		switch step {
-		case routingStepClassify:
-			next, err = w.stepClassify(ctx, &s)
-		case routingStepEmailProcessor:
-			next, err = w.stepEmailProcessor(ctx, &s)
-		case routingStepSmsProcessor:
-			next, err = w.stepSmsProcessor(ctx, &s)
-		case routingStepPushProcessor:
-			next, err = w.stepPushProcessor(ctx, &s)
-		case routingStepUnsupportedTypeHandler:
-			next, err = w.stepUnsupportedTypeHandler(ctx, &s)
-		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case routingStepClassify:
-				return "classify"
-			case routingStepEmailProcessor:
-				return "email-processor"
-			case routingStepSmsProcessor:
-				return "sms-processor"
-			case routingStepPushProcessor:
-				return "push-processor"
-			case routingStepUnsupportedTypeHandler:
-				return "unsupported-type-handler"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
-		}
-		step = next
-	}
-	return s, nil
 }
 
 // RoutingMock implements RoutingHandlers with canned responses, for tests and dry runs.

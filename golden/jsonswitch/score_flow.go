@@ -5,6 +5,7 @@ package jsonswitch
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -85,7 +86,60 @@ func (w *Score) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *Score) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, scoreStepGrade, scoreDone)
+	return w.run(ctx, nil, s, scoreStepGrade, scoreDone)
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "grade" on input.
+// An existing one goes on from its last checkpoint with input merged into its context store (nil:
+// unchanged); one whose last run finished starts again at "grade". It returns the context store.
+func (w *Score) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Score) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Score) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Score) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "score",
+		Schema:   "json",
+		Start:    "grade",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess on s from the state a checkpoint names.
+func (w *Score) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	i := slices.Index(scoreStateIDs[1:6], state)
+	if i < 0 {
+		return s, sess.UnknownState(state)
+	}
+	step := scoreStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, scoreDone)
+	return s, err
 }
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
@@ -135,8 +189,9 @@ var (
 )
 
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *Score) run(ctx context.Context, s *flowcrt.JSONState, step, until scoreStep) (err error) {
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *Score) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until scoreStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -181,6 +236,10 @@ func (w *Score) run(ctx context.Context, s *flowcrt.JSONState, step, until score
 		if leave != nil {
 			leave(err)
 			leave = nil
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, scoreStateIDs[next], *s, err)
 		}
 		if err != nil {
 			return err
@@ -253,106 +312,6 @@ func (w *Score) stepPoorHandler(ctx context.Context, s *flowcrt.JSONState) (scor
 		}
 	}
 	return scoreDone, nil
-}
-
-// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
-// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "grade" on input.
-// An existing one goes on from its last checkpoint with input merged into its context store (nil:
-// unchanged); one whose last run finished starts again at "grade". It returns the context store.
-func (w *Score) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
-	var in *any
-	if input != nil {
-		in = &input
-	}
-	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
-	return s.Context, err
-}
-
-// Resume continues session sessionID from its last checkpoint, without running again the states
-// that completed; a session whose last run finished returns its context store.
-func (w *Score) Resume(ctx context.Context, sessionID string) (any, error) {
-	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
-	return s.Context, err
-}
-
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Score) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
-// sessions describes the workflow to the runtime's session functions: its state is the run's
-// JSONState, with no schema to check.
-func (w *Score) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
-		Workflow: "score",
-		Schema:   "json",
-		Start:    "grade",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
-		Run:      w.runAt,
-	}
-}
-
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
-func (w *Score) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step scoreStep
-	switch state {
-	case "grade":
-		step = scoreStepGrade
-	case "excellent-handler":
-		step = scoreStepExcellentHandler
-	case "good-handler":
-		step = scoreStepGoodHandler
-	case "average-handler":
-		step = scoreStepAverageHandler
-	case "poor-handler":
-		step = scoreStepPoorHandler
-	default:
-		return s, sess.UnknownState(state)
-	}
-	for step != scoreDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
-		}
-		var next scoreStep
-		var err error
-		switch step {
-		case scoreStepGrade:
-			next, err = w.stepGrade(ctx, &s)
-		case scoreStepExcellentHandler:
-			next, err = w.stepExcellentHandler(ctx, &s)
-		case scoreStepGoodHandler:
-			next, err = w.stepGoodHandler(ctx, &s)
-		case scoreStepAverageHandler:
-			next, err = w.stepAverageHandler(ctx, &s)
-		case scoreStepPoorHandler:
-			next, err = w.stepPoorHandler(ctx, &s)
-		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case scoreStepGrade:
-				return "grade"
-			case scoreStepExcellentHandler:
-				return "excellent-handler"
-			case scoreStepGoodHandler:
-				return "good-handler"
-			case scoreStepAverageHandler:
-				return "average-handler"
-			case scoreStepPoorHandler:
-				return "poor-handler"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
-		}
-		step = next
-	}
-	return s, nil
 }
 
 // ScoreMock implements ScoreHandlers with canned responses, for tests and dry runs.

@@ -5,6 +5,7 @@ package jsonswitch
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -85,7 +86,61 @@ func (w *Status) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *Status) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, statusStepPollJob, statusDone)
+	return w.run(ctx, nil, s, statusStepPollJob, statusDone)
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "poll-job" on
+// input. An existing one goes on from its last checkpoint with input merged into its context store
+// (nil: unchanged); one whose last run finished starts again at "poll-job". It returns the context
+// store.
+func (w *Status) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Status) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Status) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Status) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "status",
+		Schema:   "json",
+		Start:    "poll-job",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess on s from the state a checkpoint names.
+func (w *Status) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	i := slices.Index(statusStateIDs[1:6], state)
+	if i < 0 {
+		return s, sess.UnknownState(state)
+	}
+	step := statusStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, statusDone)
+	return s, err
 }
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
@@ -135,8 +190,9 @@ var (
 )
 
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *Status) run(ctx context.Context, s *flowcrt.JSONState, step, until statusStep) (err error) {
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *Status) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until statusStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -181,6 +237,10 @@ func (w *Status) run(ctx context.Context, s *flowcrt.JSONState, step, until stat
 		if leave != nil {
 			leave(err)
 			leave = nil
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, statusStateIDs[next], *s, err)
 		}
 		if err != nil {
 			return err
@@ -253,107 +313,6 @@ func (w *Status) stepErrorState(ctx context.Context, s *flowcrt.JSONState) (stat
 		}
 	}
 	return statusDone, nil
-}
-
-// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
-// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "poll-job" on
-// input. An existing one goes on from its last checkpoint with input merged into its context store
-// (nil: unchanged); one whose last run finished starts again at "poll-job". It returns the context
-// store.
-func (w *Status) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
-	var in *any
-	if input != nil {
-		in = &input
-	}
-	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
-	return s.Context, err
-}
-
-// Resume continues session sessionID from its last checkpoint, without running again the states
-// that completed; a session whose last run finished returns its context store.
-func (w *Status) Resume(ctx context.Context, sessionID string) (any, error) {
-	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
-	return s.Context, err
-}
-
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Status) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
-// sessions describes the workflow to the runtime's session functions: its state is the run's
-// JSONState, with no schema to check.
-func (w *Status) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
-		Workflow: "status",
-		Schema:   "json",
-		Start:    "poll-job",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
-		Run:      w.runAt,
-	}
-}
-
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
-func (w *Status) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step statusStep
-	switch state {
-	case "poll-job":
-		step = statusStepPollJob
-	case "success-state":
-		step = statusStepSuccessState
-	case "wait-state":
-		step = statusStepWaitState
-	case "retry-state":
-		step = statusStepRetryState
-	case "error-state":
-		step = statusStepErrorState
-	default:
-		return s, sess.UnknownState(state)
-	}
-	for step != statusDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
-		}
-		var next statusStep
-		var err error
-		switch step {
-		case statusStepPollJob:
-			next, err = w.stepPollJob(ctx, &s)
-		case statusStepSuccessState:
-			next, err = w.stepSuccessState(ctx, &s)
-		case statusStepWaitState:
-			next, err = w.stepWaitState(ctx, &s)
-		case statusStepRetryState:
-			next, err = w.stepRetryState(ctx, &s)
-		case statusStepErrorState:
-			next, err = w.stepErrorState(ctx, &s)
-		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case statusStepPollJob:
-				return "poll-job"
-			case statusStepSuccessState:
-				return "success-state"
-			case statusStepWaitState:
-				return "wait-state"
-			case statusStepRetryState:
-				return "retry-state"
-			case statusStepErrorState:
-				return "error-state"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
-		}
-		step = next
-	}
-	return s, nil
 }
 
 // StatusMock implements StatusHandlers with canned responses, for tests and dry runs.

@@ -6,6 +6,7 @@ package subflowjson
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -55,16 +56,16 @@ const (
 	reportDone reportStep = iota
 	reportStepIntake
 	reportStepSplit
-	reportStepProcess
 	reportStepSummary
+	reportStepProcess
 )
 
 // reportStateIDs maps each step to its state's id.
 var reportStateIDs = [...]string{
 	reportStepIntake:  "intake",
 	reportStepSplit:   "split",
-	reportStepProcess: "process",
 	reportStepSummary: "summary",
+	reportStepProcess: "process",
 }
 
 // Run executes the workflow from state "intake" on input, any value that encodes as JSON:
@@ -84,7 +85,60 @@ func (w *Report) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *Report) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, reportStepIntake, reportDone)
+	return w.run(ctx, nil, s, reportStepIntake, reportDone)
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "intake" on input.
+// An existing one goes on from its last checkpoint with input merged into its context store (nil:
+// unchanged); one whose last run finished starts again at "intake". It returns the context store.
+func (w *Report) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Report) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Report) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Report) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "report",
+		Schema:   "json",
+		Start:    "intake",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess on s from the state a checkpoint names.
+func (w *Report) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	i := slices.Index(reportStateIDs[1:4], state)
+	if i < 0 {
+		return s, sess.UnknownState(state)
+	}
+	step := reportStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, reportDone)
+	return s, err
 }
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
@@ -127,8 +181,9 @@ var (
 )
 
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *Report) run(ctx context.Context, s *flowcrt.JSONState, step, until reportStep) (err error) {
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *Report) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until reportStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -171,6 +226,10 @@ func (w *Report) run(ctx context.Context, s *flowcrt.JSONState, step, until repo
 		if leave != nil {
 			leave(err)
 			leave = nil
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, reportStateIDs[next], *s, err)
 		}
 		if err != nil {
 			return err
@@ -218,7 +277,7 @@ func (w *Report) mapSplit(ctx context.Context, s *flowcrt.JSONState, out flowcrt
 	}
 	iterations := s.Iterations(items)
 	err = flowcrt.FanOut(ctx, "split", len(iterations), flowcrt.FanOutLimit(w.h, 1), func(ctx context.Context, i int) error {
-		return w.run(ctx, &iterations[i], reportStepProcess, reportStepSummary)
+		return w.run(ctx, nil, &iterations[i], reportStepProcess, reportStepSummary)
 	})
 	if err != nil {
 		return reportDone, err
@@ -247,94 +306,6 @@ func (w *Report) stepSummary(ctx context.Context, s *flowcrt.JSONState) (reportS
 		}
 	}
 	return reportDone, nil
-}
-
-// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
-// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "intake" on input.
-// An existing one goes on from its last checkpoint with input merged into its context store (nil:
-// unchanged); one whose last run finished starts again at "intake". It returns the context store.
-func (w *Report) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
-	var in *any
-	if input != nil {
-		in = &input
-	}
-	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
-	return s.Context, err
-}
-
-// Resume continues session sessionID from its last checkpoint, without running again the states
-// that completed; a session whose last run finished returns its context store.
-func (w *Report) Resume(ctx context.Context, sessionID string) (any, error) {
-	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
-	return s.Context, err
-}
-
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Report) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
-// sessions describes the workflow to the runtime's session functions: its state is the run's
-// JSONState, with no schema to check.
-func (w *Report) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
-		Workflow: "report",
-		Schema:   "json",
-		Start:    "intake",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
-		Run:      w.runAt,
-	}
-}
-
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
-func (w *Report) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step reportStep
-	switch state {
-	case "intake":
-		step = reportStepIntake
-	case "split":
-		step = reportStepSplit
-	case "summary":
-		step = reportStepSummary
-	default:
-		return s, sess.UnknownState(state)
-	}
-	for step != reportDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
-		}
-		var next reportStep
-		var err error
-		switch step {
-		case reportStepIntake:
-			next, err = w.stepIntake(ctx, &s)
-		case reportStepSplit:
-			next, err = w.stepSplit(ctx, &s)
-		case reportStepSummary:
-			next, err = w.stepSummary(ctx, &s)
-		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case reportStepIntake:
-				return "intake"
-			case reportStepSplit:
-				return "split"
-			case reportStepSummary:
-				return "summary"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
-		}
-		step = next
-	}
-	return s, nil
 }
 
 // ReportMock implements ReportHandlers with canned responses, for tests and dry runs.

@@ -5,6 +5,7 @@ package subflowjson
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -75,130 +76,7 @@ func (w *Work) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *Work) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, workStepSplit, workDone)
-}
-
-// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
-var (
-	workSettings = &flowcrt.JSONSettings{
-		RecursionLimit: 50,
-	}
-)
-
-// The states' task templates, tool_args and retry policies.
-var (
-	workSplitTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "split",
-		},
-		Task:     []flowcrt.Piece{{Text: "Split "}, {Text: "{{topic}}", Ref: "topic"}},
-		Settings: workSettings,
-	}
-	workProcessTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
-			State: "process",
-		},
-		Task:     []flowcrt.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}},
-		Settings: workSettings,
-	}
-)
-
-// run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *Work) run(ctx context.Context, s *flowcrt.JSONState, step, until workStep) (err error) {
-	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
-	// state under way.
-	var end, leave func(error)
-	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Work")
-	}
-	// A panic fails the run with an error naming its state; one deferred recover per run keeps
-	// transitions free of defers.
-	defer func() {
-		if r := recover(); r != nil {
-			id := workStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
-		}
-		if leave != nil {
-			leave(err)
-		}
-		if end != nil {
-			end(err)
-		}
-	}()
-	for step != until {
-		if err = ctx.Err(); err != nil {
-			return err
-		}
-		sctx := ctx
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, workStateIDs[step])
-		}
-		var next workStep
-		switch step {
-		case workStepSplit:
-			next, err = w.stepSplit(sctx, s)
-		case workStepProcess:
-			next, err = w.stepProcess(sctx, s)
-		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if err != nil {
-			return err
-		}
-		step = next
-	}
-	return nil
-}
-
-// stepSplit runs state "split" and returns the state to run next.
-func (w *Work) stepSplit(ctx context.Context, s *flowcrt.JSONState) (workStep, error) {
-	out, err := s.Do(ctx, &w.cfg, &workSplitTask, w.h.Splitter, w.h)
-	if err != nil {
-		return workDone, &flowcrt.StateError{
-			State: "split",
-			Err:   err,
-		}
-	}
-	return w.mapSplit(ctx, s, out)
-}
-
-// mapSplit runs the chain "process" for each item of iter_key "chunks" in the output of "split",
-// one after another, each on its own copy of the context store and history, where {{task}} is the
-// item and an object item's keys are context variables. Once all are done it merges them into s in
-// item order (the keys each one set, the last one winning, then the messages each one added), and
-// the run goes on at the end of the run. The first failure cancels the other items and fails the
-// run.
-func (w *Work) mapSplit(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (workStep, error) {
-	items, err := out.ItemsKey("chunks")
-	if err != nil {
-		return workDone, &flowcrt.StateError{
-			State: "split",
-			Err:   err,
-		}
-	}
-	iterations := s.Iterations(items)
-	err = flowcrt.FanOut(ctx, "split", len(iterations), flowcrt.FanOutLimit(w.h, 1), func(ctx context.Context, i int) error {
-		return w.run(ctx, &iterations[i], workStepProcess, workDone)
-	})
-	if err != nil {
-		return workDone, err
-	}
-	s.Join(iterations)
-	return workDone, nil
-}
-
-// stepProcess runs state "process" and returns the state to run next.
-func (w *Work) stepProcess(ctx context.Context, s *flowcrt.JSONState) (workStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &workProcessTask, w.h.Processor, w.h); err != nil {
-		return workDone, &flowcrt.StateError{
-			State: "process",
-			Err:   err,
-		}
-	}
-	return workDone, nil
+	return w.run(ctx, nil, s, workStepSplit, workDone)
 }
 
 // Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
@@ -242,39 +120,144 @@ func (w *Work) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
 	}
 }
 
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
+// runAt runs session sess on s from the state a checkpoint names.
 func (w *Work) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step workStep
-	switch state {
-	case "split":
-		step = workStepSplit
-	default:
+	i := slices.Index(workStateIDs[1:2], state)
+	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
-	for step != workDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
+	step := workStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, workDone)
+	return s, err
+}
+
+// The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
+var (
+	workSettings = &flowcrt.JSONSettings{
+		RecursionLimit: 50,
+	}
+)
+
+// The states' task templates, tool_args and retry policies.
+var (
+	workSplitTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "split",
+		},
+		Task:     []flowcrt.Piece{{Text: "Split "}, {Text: "{{topic}}", Ref: "topic"}},
+		Settings: workSettings,
+	}
+	workProcessTask = flowcrt.JSONTask{
+		Policy: flowcrt.Policy{
+			State: "process",
+		},
+		Task:     []flowcrt.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}},
+		Settings: workSettings,
+	}
+)
+
+// run runs the states from step on s until the run reaches until: the end of the run, or for a
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *Work) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until workStep) (err error) {
+	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
+	// state under way.
+	var end, leave func(error)
+	if w.cfg.Observer != nil {
+		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Work")
+	}
+	// A panic fails the run with an error naming its state; one deferred recover per run keeps
+	// transitions free of defers.
+	defer func() {
+		if r := recover(); r != nil {
+			id := workStateIDs[step]
+			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+		}
+		if leave != nil {
+			leave(err)
+		}
+		if end != nil {
+			end(err)
+		}
+	}()
+	for step != until {
+		if err = ctx.Err(); err != nil {
+			return err
+		}
+		sctx := ctx
+		if w.cfg.Observer != nil {
+			sctx, leave = w.cfg.Observer.State(sctx, workStateIDs[step])
 		}
 		var next workStep
-		var err error
 		switch step {
 		case workStepSplit:
-			next, err = w.stepSplit(ctx, &s)
+			next, err = w.stepSplit(sctx, s)
+		case workStepProcess:
+			next, err = w.stepProcess(sctx, s)
 		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case workStepSplit:
-				return "split"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
+		if leave != nil {
+			leave(err)
+			leave = nil
+		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, workStateIDs[next], *s, err)
+		}
+		if err != nil {
+			return err
 		}
 		step = next
 	}
-	return s, nil
+	return nil
+}
+
+// stepSplit runs state "split" and returns the state to run next.
+func (w *Work) stepSplit(ctx context.Context, s *flowcrt.JSONState) (workStep, error) {
+	out, err := s.Do(ctx, &w.cfg, &workSplitTask, w.h.Splitter, w.h)
+	if err != nil {
+		return workDone, &flowcrt.StateError{
+			State: "split",
+			Err:   err,
+		}
+	}
+	return w.mapSplit(ctx, s, out)
+}
+
+// mapSplit runs the chain "process" for each item of iter_key "chunks" in the output of "split",
+// one after another, each on its own copy of the context store and history, where {{task}} is the
+// item and an object item's keys are context variables. Once all are done it merges them into s in
+// item order (the keys each one set, the last one winning, then the messages each one added), and
+// the run goes on at the end of the run. The first failure cancels the other items and fails the
+// run.
+func (w *Work) mapSplit(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (workStep, error) {
+	items, err := out.ItemsKey("chunks")
+	if err != nil {
+		return workDone, &flowcrt.StateError{
+			State: "split",
+			Err:   err,
+		}
+	}
+	iterations := s.Iterations(items)
+	err = flowcrt.FanOut(ctx, "split", len(iterations), flowcrt.FanOutLimit(w.h, 1), func(ctx context.Context, i int) error {
+		return w.run(ctx, nil, &iterations[i], workStepProcess, workDone)
+	})
+	if err != nil {
+		return workDone, err
+	}
+	s.Join(iterations)
+	return workDone, nil
+}
+
+// stepProcess runs state "process" and returns the state to run next.
+func (w *Work) stepProcess(ctx context.Context, s *flowcrt.JSONState) (workStep, error) {
+	if _, err := s.Do(ctx, &w.cfg, &workProcessTask, w.h.Processor, w.h); err != nil {
+		return workDone, &flowcrt.StateError{
+			State: "process",
+			Err:   err,
+		}
+	}
+	return workDone, nil
 }
 
 // WorkMock implements WorkHandlers with canned responses, for tests and dry runs.

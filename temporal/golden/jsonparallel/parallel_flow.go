@@ -5,6 +5,7 @@ package jsonparallel
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -55,19 +56,19 @@ type parallelStep int
 const (
 	parallelDone parallelStep = iota
 	parallelStepState1
+	parallelStepState5
 	parallelStepState2
 	parallelStepState3
 	parallelStepState4
-	parallelStepState5
 )
 
 // parallelStateIDs maps each step to its state's id.
 var parallelStateIDs = [...]string{
 	parallelStepState1: "state-1",
+	parallelStepState5: "state-5",
 	parallelStepState2: "state-2",
 	parallelStepState3: "state-3",
 	parallelStepState4: "state-4",
-	parallelStepState5: "state-5",
 }
 
 // Run executes the workflow from state "state-1" on input, any value that encodes as JSON:
@@ -87,7 +88,61 @@ func (w *Parallel) Run(ctx context.Context, input any) (any, error) {
 // store, the message history and the task input. Use it to start from a history or to read the
 // history after the run.
 func (w *Parallel) RunState(ctx context.Context, s *flowcrt.JSONState) error {
-	return w.run(ctx, s, parallelStepState1, parallelDone)
+	return w.run(ctx, nil, s, parallelStepState1, parallelDone)
+}
+
+// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
+// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "state-1" on
+// input. An existing one goes on from its last checkpoint with input merged into its context store
+// (nil: unchanged); one whose last run finished starts again at "state-1". It returns the context
+// store.
+func (w *Parallel) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
+	var in *any
+	if input != nil {
+		in = &input
+	}
+	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+	return s.Context, err
+}
+
+// Resume continues session sessionID from its last checkpoint, without running again the states
+// that completed; a session whose last run finished returns its context store.
+func (w *Parallel) Resume(ctx context.Context, sessionID string) (any, error) {
+	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
+	return s.Context, err
+}
+
+// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
+// "cancel", and goes on.
+func (w *Parallel) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
+	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
+	return s.Context, err
+}
+
+// sessions describes the workflow to the runtime's session functions: its state is the run's
+// JSONState, with no schema to check.
+func (w *Parallel) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
+	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+		Workflow: "parallel",
+		Schema:   "json",
+		Start:    "state-1",
+		Fresh:    flowcrt.FreshJSONState,
+		Decode:   flowcrt.DecodeJSONState,
+		Merge:    flowcrt.MergeJSONInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess on s from the state a checkpoint names.
+func (w *Parallel) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+	i := slices.Index(parallelStateIDs[1:3], state)
+	if i < 0 {
+		return s, sess.UnknownState(state)
+	}
+	step := parallelStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, sess, &s, step, parallelDone)
+	return s, err
 }
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
@@ -137,8 +192,9 @@ var (
 )
 
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
-// branch or item of a fan-out, the state after it.
-func (w *Parallel) run(ctx context.Context, s *flowcrt.JSONState, step, until parallelStep) (err error) {
+// branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
+// state.
+func (w *Parallel) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until parallelStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -184,6 +240,10 @@ func (w *Parallel) run(ctx context.Context, s *flowcrt.JSONState, step, until pa
 			leave(err)
 			leave = nil
 		}
+		if sess != nil {
+			// The state's outcome: the state to run next, or the interrupt the run waits at.
+			err = sess.Save(ctx, parallelStateIDs[next], *s, err)
+		}
 		if err != nil {
 			return err
 		}
@@ -211,7 +271,7 @@ func (w *Parallel) parallelState1(ctx context.Context, s *flowcrt.JSONState) (pa
 	entries := [3]parallelStep{parallelStepState2, parallelStepState3, parallelStepState4}
 	branches := s.Branches(len(entries))
 	err := flowcrt.FanOut(ctx, "state-1", len(branches), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
-		return w.run(ctx, &branches[i], entries[i], parallelStepState5)
+		return w.run(ctx, nil, &branches[i], entries[i], parallelStepState5)
 	})
 	if err != nil {
 		return parallelDone, err
@@ -262,89 +322,6 @@ func (w *Parallel) stepState5(ctx context.Context, s *flowcrt.JSONState) (parall
 		}
 	}
 	return parallelDone, nil
-}
-
-// Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state
-// through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "state-1" on
-// input. An existing one goes on from its last checkpoint with input merged into its context store
-// (nil: unchanged); one whose last run finished starts again at "state-1". It returns the context
-// store.
-func (w *Parallel) Invoke(ctx context.Context, sessionID string, input any) (any, error) {
-	var in *any
-	if input != nil {
-		in = &input
-	}
-	s, err := w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
-	return s.Context, err
-}
-
-// Resume continues session sessionID from its last checkpoint, without running again the states
-// that completed; a session whose last run finished returns its context store.
-func (w *Parallel) Resume(ctx context.Context, sessionID string) (any, error) {
-	s, err := w.sessions().Resume(ctx, &w.cfg, sessionID)
-	return s.Context, err
-}
-
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Parallel) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
-// sessions describes the workflow to the runtime's session functions: its state is the run's
-// JSONState, with no schema to check.
-func (w *Parallel) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
-		Workflow: "parallel",
-		Schema:   "json",
-		Start:    "state-1",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
-		Run:      w.runAt,
-	}
-}
-
-// runAt runs session sess from the top-level state a checkpoint names, saving a checkpoint after
-// each state; a fan-out is one step.
-func (w *Parallel) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
-	s.Attach(sess)
-	var step parallelStep
-	switch state {
-	case "state-1":
-		step = parallelStepState1
-	case "state-5":
-		step = parallelStepState5
-	default:
-		return s, sess.UnknownState(state)
-	}
-	for step != parallelDone {
-		if err := ctx.Err(); err != nil {
-			return s, err
-		}
-		var next parallelStep
-		var err error
-		switch step {
-		case parallelStepState1:
-			next, err = w.stepState1(ctx, &s)
-		case parallelStepState5:
-			next, err = w.stepState5(ctx, &s)
-		}
-		if err = sess.Save(ctx, func() string {
-			switch next {
-			case parallelStepState1:
-				return "state-1"
-			case parallelStepState5:
-				return "state-5"
-			}
-			return ""
-		}(), s, err); err != nil {
-			return s, err
-		}
-		step = next
-	}
-	return s, nil
 }
 
 // ParallelMock implements ParallelHandlers with canned responses, for tests and dry runs.
