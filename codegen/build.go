@@ -3,14 +3,8 @@ package codegen
 import (
 	"cmp"
 	"encoding/json"
-	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"go/types"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -52,11 +46,11 @@ type Need struct {
 
 // BuildMain emits the main package of the program `flowc build` writes:
 // main.go, and handlers.go, which binds each handler method of the
-// workflow (wf, generated into package wfImport) to a built-in or to the
+// workflow (generated into package wfImport) to a built-in or to the
 // user's handlers. Without files it lists the missing handlers.
-func BuildMain(w *ir.Workflow, wf File, wfImport string, user *UserHandlers) ([]File, []Missing, error) {
+func BuildMain(w *ir.Workflow, wfImport string, user *UserHandlers) ([]File, []Missing, error) {
 	n := newNames(w)
-	methods, err := handlerMethods(wf.Content, n.Handlers)
+	methods, err := interfaceMethods(shellOf(w))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -94,54 +88,22 @@ func buildMainFile(w *ir.Workflow, n names, wfImport string) (File, error) {
 	return File{Name: "main.go", Content: content}, err
 }
 
-// handlerMethods lists the methods of the generated handlers interface
-// name, in order, from the generated source.
-func handlerMethods(src []byte, name string) ([]string, error) {
-	file, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+// interfaceMethods lists the methods of the handlers interface of sh, in
+// the order the interface declares them: those moreHandlers adds, then
+// each handler with a doc line (the others are answered by an optional
+// interface of the runtime).
+func interfaceMethods(sh *shell) ([]string, error) {
+	sigs, err := parseSignatures(sh.w.Package, sh)
 	if err != nil {
 		return nil, err
 	}
-	var out []string
-	for _, d := range file.Decls {
-		g, ok := d.(*ast.GenDecl)
-		if !ok || g.Tok != token.TYPE {
-			continue
-		}
-		for _, spec := range g.Specs {
-			ts := spec.(*ast.TypeSpec)
-			it, ok := ts.Type.(*ast.InterfaceType)
-			if !ok || ts.Name.Name != name {
-				continue
-			}
-			for _, m := range it.Methods.List {
-				name, err := fieldMethod(m)
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, name)
-			}
-			return out, nil
+	out := slices.Clone(sigs.more)
+	for _, h := range sh.handlers {
+		if h.doc != "" {
+			out = append(out, h.name)
 		}
 	}
-	return nil, fmt.Errorf("the generated code has no interface %s", name)
-}
-
-// fieldMethod is the method an interface member declares or, for an
-// interface of the runtime it embeds, brings.
-func fieldMethod(m *ast.Field) (string, error) {
-	if len(m.Names) > 0 {
-		return m.Names[0].Name, nil
-	}
-	sel, ok := m.Type.(*ast.SelectorExpr)
-	sig, known := "", false
-	if ok {
-		sig, known = embeddedMethods[RuntimeAlias+"."+sel.Sel.Name]
-	}
-	if !known {
-		return "", fmt.Errorf("flowc cannot bind handlers interface member %s in a program (a bug in flowc, please report it)", types.ExprString(m.Type))
-	}
-	name, _, _ := strings.Cut(sig, "(")
-	return name, nil
+	return out, nil
 }
 
 // bindHandlers writes the handlers type: the user's handlers embedded, and

@@ -39,9 +39,7 @@ func buildMain(t *testing.T, name, src string, user *codegen.UserHandlers) ([]co
 	t.Helper()
 	w, ds := compiler.Compile(name, []byte(src), compiler.Options{NoPackage: true})
 	require.False(t, ds.HasErrors(), "%v", ds)
-	files, err := codegen.Generate(w, codegen.Options{})
-	require.NoError(t, err)
-	mains, missing, err := codegen.BuildMain(w, files[0], "flowcbuild/wf", user)
+	mains, missing, err := codegen.BuildMain(w, "flowcbuild/wf", user)
 	require.NoError(t, err)
 	return mains, missing
 }

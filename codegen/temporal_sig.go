@@ -88,7 +88,7 @@ var embeddedMethods = map[string]string{
 func embeddedMethod(name string) (*ast.Field, error) {
 	text, ok := embeddedMethods[name]
 	if !ok {
-		return nil, fmt.Errorf("flowc cannot run handlers interface member %s on Temporal (a bug in flowc, please report it)", name)
+		return nil, fmt.Errorf("flowc does not know the methods of handlers interface member %s (a bug in flowc, please report it)", name)
 	}
 	file, err := parser.ParseFile(token.NewFileSet(), "", "package p\ntype i interface{ "+text+" }", 0)
 	if err != nil {

@@ -87,7 +87,7 @@ func writeBuildModule(dir, def string, c compiled, user *userPackage, stderr io.
 			wfImport = user.wfImport
 		}
 	}
-	mains, missing, err := codegen.BuildMain(c.wf, c.file, wfImport, uh)
+	mains, missing, err := codegen.BuildMain(c.wf, wfImport, uh)
 	if err != nil {
 		fmt.Fprintf(stderr, "flowc build: %v\n", err)
 		return exitUsage
