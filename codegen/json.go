@@ -70,8 +70,8 @@ func (g *jsonGen) shell() *shell {
 		handlers:     handlers,
 		moreHandlers: g.codemieHandlers, // json_codemie.go: the services the configuration needs
 		states:       states, resumable: resumable,
-		sessions:     g.sessionSpec(), // json_session.go
-		stepDoc: n.Step + " names the state a run is in; the zero value means the run is over.",
+		sessions: g.sessionSpec(), // json_session.go
+		stepDoc:  n.Step + " names the state a run is in; the zero value means the run is over.",
 		runs: []entry{{
 			name: "Run",
 			doc: []string{
