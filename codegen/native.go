@@ -311,9 +311,9 @@ func canceled(l *loop) jen.Code {
 }
 
 // inPlace runs plain states one after another through the in-place form
-// of their handlers, while fast: without an observer, a state context or a
-// session between states, a transition costs half as much here
-// (docs/benchmarks.md).
+// of their handlers, while fast: with no observer, state context or
+// session between states, this loop has only the cancellation test, the
+// call and the fold (docs/benchmarks.md).
 func (t nativeLoop) inPlace(body *jen.Group, n names, l *loop) {
 	p := l.plain
 	row := jen.Id(n.plainVar()).Index(jen.Id("cur"))

@@ -62,12 +62,12 @@ func (g *typedGen) steps(f *jen.File, t target) {
 	}
 }
 
-// inline: a plain state, one outside fan-outs whose handler returns only
-// an update, with no policy, that goes on to one state or ends the run,
-// needs no step method: its case in the loop calls the handler, and the
-// loop folds the outcome into the state after the switch, in one place for
-// all of them. That keeps a plain state to a few lines of code, and the
-// loop small enough that a transition stays cheap.
+// inline: a plain state that needs no step method. The run loop takes it
+// from its table of plain states, calls the handler and folds the outcome
+// into the state, in one place for all of them. That keeps a plain state to
+// a few lines of code, and a transition cheap. When some handlers have an
+// in-place form, a plain state whose handler has none is not inline: the
+// tighter loop of in-place handlers could not call it.
 func (g *typedGen) inline(s *ir.State) bool {
 	return g.plain(s) && (len(g.into) == 0 || g.has[s.Handler.Name])
 }
@@ -81,8 +81,8 @@ func (g *typedGen) plain(s *ir.State) bool {
 	return s.Next.Kind == ir.TransGoto || s.Next.Kind == ir.TransEnd
 }
 
-// plainStates is how the run loop runs the inline states: from a table
-// of their handlers and next steps, with one call site per handler.
+// plainStates tells the run loop how to run the inline states: from a
+// table of their handlers and next steps, one call site per handler.
 func (g *typedGen) plainStates(states []*ir.State) *plainSpec {
 	var handlers []string
 	seen := map[string]bool{}
@@ -106,6 +106,7 @@ func (g *typedGen) plainStates(states []*ir.State) *plainSpec {
 	return p
 }
 
+// plainHandler is the handler of an inline state, "" for the others.
 func (g *typedGen) plainHandler(s *ir.State) string {
 	if !g.inline(s) {
 		return ""
@@ -113,6 +114,7 @@ func (g *typedGen) plainHandler(s *ir.State) string {
 	return s.Handler.Name
 }
 
+// plainNext is the step after an inline state.
 func (g *typedGen) plainNext(s *ir.State) string {
 	if s.Next.Kind == ir.TransGoto && !s.Next.To.IsEnd() {
 		return g.n.stepConst(g.w.State(s.Next.To.ID))
