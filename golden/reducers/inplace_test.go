@@ -17,8 +17,8 @@ import (
 type inPlace struct {
 	handlers
 	returned, written int
-	fail              error // what NodeInto returns
-	panics            bool  // NodeInto panics
+	fail              error  // what NodeInto returns
+	panicIn           string // the state whose in-place handler panics
 }
 
 func (h *inPlace) Node(ctx context.Context, s ReducersState) (ReducersUpdate, error) {
@@ -33,7 +33,7 @@ func (h *inPlace) Tally(ctx context.Context, s ReducersState) (ReducersUpdate, e
 
 func (h *inPlace) NodeInto(ctx context.Context, s ReducersState, u *ReducersUpdate) error {
 	h.written++
-	if h.panics {
+	if h.panicIn == "node" {
 		panic("node broke")
 	}
 	u.SetMessages([]string{"b"})
@@ -48,6 +48,9 @@ func (h *inPlace) NodeInto(ctx context.Context, s ReducersState, u *ReducersUpda
 
 func (h *inPlace) TallyInto(ctx context.Context, s ReducersState, u *ReducersUpdate) error {
 	h.written++
+	if h.panicIn == "tally" {
+		panic("tally broke")
+	}
 	if !reflect.DeepEqual(*u, ReducersUpdate{}) {
 		return errors.New("the update did not arrive empty")
 	}
@@ -103,11 +106,17 @@ func TestInPlaceFailureNamesState(t *testing.T) {
 	assert.Equal(t, "node", se.State)
 	assert.ErrorIs(t, err, boom)
 
-	out, err := NewReducers(&inPlace{panics: true}).Run(context.Background(), reducersInput())
+	out, err := NewReducers(&inPlace{panicIn: "node"}).Run(context.Background(), reducersInput())
 	require.ErrorAs(t, err, &se)
 	assert.Equal(t, "node", se.State)
 	assert.ErrorContains(t, err, "node broke")
 	assert.Equal(t, 10, out.Total, "the state as it was when node began")
+
+	out, err = NewReducers(&inPlace{panicIn: "tally"}).Run(context.Background(), reducersInput())
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, "tally", se.State)
+	assert.ErrorContains(t, err, "tally broke")
+	assert.Equal(t, 15, out.Total, "the state as it was when tally began")
 }
 
 func TestInPlaceCanceled(t *testing.T) {
