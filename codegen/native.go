@@ -77,8 +77,9 @@ func (t nativeLoop) intoInterface(f *jen.File, sh *shell) {
 	f.Line()
 	f.Comment(n.Into + " is optional. When your handlers also implement it and a run has no observer,")
 	f.Comment("state context or session, plain states call its methods instead of the handlers: each writes the")
-	f.Comment("update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).")
-	f.Comment("Both forms of a handler must give the same update.")
+	f.Comment("update into u, which arrives empty, instead of returning it: Go copies a returned update of")
+	f.Comment("more than four words through memory, and that copy is most of what a transition costs. Both")
+	f.Comment("forms of a handler must give the same update.")
 	sig := "(ctx context.Context, s " + n.State + ", u *" + n.Update + ") error"
 	f.Type().Id(n.Into).InterfaceFunc(func(it *jen.Group) {
 		var text strings.Builder
@@ -394,7 +395,7 @@ func (t nativeLoop) plainTable(f *jen.File, n names, l *loop) {
 	f.Line()
 	f.Comment(n.plainVar() + " gives each plain state its handler and the step after it. The loop runs those states")
 	f.Comment("from here, not from a case each: a jump through a switch over every state would cost more than")
-	f.Comment("the rest of a transition (docs/benchmarks.md).")
+	f.Comment("the rest of a transition.")
 	f.Var().Id(n.plainVar()).Op("=").Index(jen.Len(jen.Id(n.idsVar()))).Struct(
 		jen.Id("call").Id(n.callType()),
 		jen.Id("next").Id(n.Step),

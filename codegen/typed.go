@@ -338,7 +338,7 @@ func (g *typedGen) unmarshalUpdate(f *jen.File) {
 func (g *typedGen) apply(f *jen.File) {
 	f.Line()
 	f.Comment("apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy")
-	f.Comment("of an update just written costs more than the fold (docs/benchmarks.md).")
+	f.Comment("of an update just written costs more than the fold.")
 	f.Func().Params(jen.Id("s").Op("*").Id(g.n.State)).Id("apply").Params(jen.Id("u").Op("*").Id(g.n.Update)).BlockFunc(func(b *jen.Group) {
 		n := len(g.w.Fields)
 		if n == 0 {

@@ -73,7 +73,7 @@ func (u *FanoutUpdate) UnmarshalJSON(data []byte) error {
 var fanoutFields = []string{"items", "total"}
 
 // apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
-// of an update just written costs more than the fold (docs/benchmarks.md).
+// of an update just written costs more than the fold.
 func (s *FanoutState) apply(u *FanoutUpdate) {
 	set := u.set
 	if set&(1<<0) != 0 {

@@ -108,7 +108,7 @@ func (u *ConditionUpdate) UnmarshalJSON(data []byte) error {
 var conditionFields = []string{"message", "status", "count", "trail"}
 
 // apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
-// of an update just written costs more than the fold (docs/benchmarks.md).
+// of an update just written costs more than the fold.
 func (s *ConditionState) apply(u *ConditionUpdate) {
 	set := u.set
 	if set&(1<<0) != 0 {
@@ -133,8 +133,9 @@ type ConditionHandlers interface {
 
 // ConditionHandlersInto is optional. When your handlers also implement it and a run has no observer,
 // state context or session, plain states call its methods instead of the handlers: each writes the
-// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
-// Both forms of a handler must give the same update.
+// update into u, which arrives empty, instead of returning it: Go copies a returned update of
+// more than four words through memory, and that copy is most of what a transition costs. Both
+// forms of a handler must give the same update.
 type ConditionHandlersInto interface {
 	// VisitInto is Visit, writing the update into u.
 	VisitInto(ctx context.Context, s ConditionState, u *ConditionUpdate) error
@@ -258,7 +259,7 @@ const (
 
 // conditionPlain gives each plain state its handler and the step after it. The loop runs those states
 // from here, not from a case each: a jump through a switch over every state would cost more than
-// the rest of a transition (docs/benchmarks.md).
+// the rest of a transition.
 var conditionPlain = [len(conditionStateIDs)]struct {
 	call conditionCall
 	next conditionStep

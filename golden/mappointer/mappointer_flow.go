@@ -91,7 +91,7 @@ func (u *PointerUpdate) UnmarshalJSON(data []byte) error {
 var pointerFields = []string{"data", "groups", "results"}
 
 // apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
-// of an update just written costs more than the fold (docs/benchmarks.md).
+// of an update just written costs more than the fold.
 func (s *PointerState) apply(u *PointerUpdate) {
 	set := u.set
 	if set&(1<<0) != 0 {

@@ -75,7 +75,7 @@ func (u *BestUpdate) UnmarshalJSON(data []byte) error {
 var bestFields = []string{"best", "scores"}
 
 // apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
-// of an update just written costs more than the fold (docs/benchmarks.md).
+// of an update just written costs more than the fold.
 func (s *BestState) apply(u *BestUpdate) {
 	set := u.set
 	if set&(1<<0) != 0 {

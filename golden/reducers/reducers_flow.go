@@ -155,7 +155,7 @@ func (u *ReducersUpdate) UnmarshalJSON(data []byte) error {
 var reducersFields = []string{"messages", "status", "counter", "labels", "total", "cost", "history"}
 
 // apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
-// of an update just written costs more than the fold (docs/benchmarks.md).
+// of an update just written costs more than the fold.
 func (s *ReducersState) apply(u *ReducersUpdate) {
 	set := u.set
 	if set&(1<<0) != 0 {
@@ -191,8 +191,9 @@ type ReducersHandlers interface {
 
 // ReducersHandlersInto is optional. When your handlers also implement it and a run has no observer,
 // state context or session, plain states call its methods instead of the handlers: each writes the
-// update into u, which arrives empty, instead of returning it, as that costs less (docs/benchmarks.md).
-// Both forms of a handler must give the same update.
+// update into u, which arrives empty, instead of returning it: Go copies a returned update of
+// more than four words through memory, and that copy is most of what a transition costs. Both
+// forms of a handler must give the same update.
 type ReducersHandlersInto interface {
 	// NodeInto is Node, writing the update into u.
 	NodeInto(ctx context.Context, s ReducersState, u *ReducersUpdate) error
@@ -313,7 +314,7 @@ const (
 
 // reducersPlain gives each plain state its handler and the step after it. The loop runs those states
 // from here, not from a case each: a jump through a switch over every state would cost more than
-// the rest of a transition (docs/benchmarks.md).
+// the rest of a transition.
 var reducersPlain = [len(reducersStateIDs)]struct {
 	call reducersCall
 	next reducersStep

@@ -60,7 +60,7 @@ func (u *RetryUpdate) UnmarshalJSON(data []byte) error {
 var retryFields = []string{"result"}
 
 // apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
-// of an update just written costs more than the fold (docs/benchmarks.md).
+// of an update just written costs more than the fold.
 func (s *RetryState) apply(u *RetryUpdate) {
 	set := u.set
 	if set&(1<<0) != 0 {

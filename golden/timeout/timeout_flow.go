@@ -60,7 +60,7 @@ func (u *TimeoutUpdate) UnmarshalJSON(data []byte) error {
 var timeoutFields = []string{"trail"}
 
 // apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
-// of an update just written costs more than the fold (docs/benchmarks.md).
+// of an update just written costs more than the fold.
 func (s *TimeoutState) apply(u *TimeoutUpdate) {
 	set := u.set
 	if set&(1<<0) != 0 {

@@ -76,7 +76,7 @@ func (u *MockedUpdate) UnmarshalJSON(data []byte) error {
 var mockedFields = []string{"items", "count"}
 
 // apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
-// of an update just written costs more than the fold (docs/benchmarks.md).
+// of an update just written costs more than the fold.
 func (s *MockedState) apply(u *MockedUpdate) {
 	set := u.set
 	if set&(1<<0) != 0 {

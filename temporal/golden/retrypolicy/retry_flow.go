@@ -60,7 +60,7 @@ func (u *RetriedUpdate) UnmarshalJSON(data []byte) error {
 var retriedFields = []string{"log"}
 
 // apply folds the set fields of u into s through their reducers. It takes u by pointer: a copy
-// of an update just written costs more than the fold (docs/benchmarks.md).
+// of an update just written costs more than the fold.
 func (s *RetriedState) apply(u *RetriedUpdate) {
 	set := u.set
 	if set&(1<<0) != 0 {
