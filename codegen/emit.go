@@ -149,7 +149,7 @@ type plainSpec struct {
 	// inPlace calls the in-place form of a handler, in a tighter loop of
 	// the plain states that runs while the loop's prelude sets fast (no
 	// observer, state context or session); inPlaceFold then applies the
-	// update. nil: no handler has one.
+	// update.
 	inPlace     func(handler string) []string
 	inPlaceFold []jen.Code
 }

@@ -240,7 +240,7 @@ func recoverPanic(b *jen.Group, n names, l *loop) {
 
 // transition is the body of the loop: one step and what follows it.
 func (t nativeLoop) transition(body *jen.Group, n names, l *loop) {
-	if l.plain != nil && l.plain.inPlace != nil {
+	if l.plain != nil {
 		t.inPlace(body, n, l)
 	}
 	body.If(jen.Err().Op("=").Id("ctx").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(failWith(l, jen.Err())...))

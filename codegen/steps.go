@@ -18,7 +18,7 @@ func (g *typedGen) steps(f *jen.File, t target) {
 	states, resumable := topFirst(g.w)
 	var prelude []jen.Code
 	var fold jen.Code
-	plain := g.plainStates(states[:resumable])
+	plain := g.plainStates()
 	if plain != nil {
 		prelude, fold = g.plainBuffers(), g.fold()
 	}
@@ -65,11 +65,11 @@ func (g *typedGen) steps(f *jen.File, t target) {
 // inline: a plain state that needs no step method. The run loop takes it
 // from its table of plain states, calls the handler and folds the outcome
 // into the state, in one place for all of them. That keeps a plain state to
-// a few lines of code, and a transition cheap. When some handlers have an
-// in-place form, a plain state whose handler has none is not inline: the
-// tighter loop of in-place handlers could not call it.
+// a few lines of code, and a transition cheap. A plain state whose handler
+// has no in-place form (see intoHandlers) is not inline: the tighter loop
+// of in-place handlers could not call it.
 func (g *typedGen) inline(s *ir.State) bool {
-	return g.plain(s) && (len(g.into) == 0 || g.has[s.Handler.Name])
+	return g.plain(s) && g.has[s.Handler.Name]
 }
 
 // plain: a state outside fan-outs whose handler returns only an update,
@@ -83,27 +83,17 @@ func (g *typedGen) plain(s *ir.State) bool {
 
 // plainStates tells the run loop how to run the inline states: from a
 // table of their handlers and next steps, one call site per handler.
-func (g *typedGen) plainStates(states []*ir.State) *plainSpec {
-	var handlers []string
-	seen := map[string]bool{}
-	for _, s := range states {
-		if g.inline(s) && !seen[s.Handler.Name] {
-			seen[s.Handler.Name] = true
-			handlers = append(handlers, s.Handler.Name)
-		}
-	}
-	if len(handlers) == 0 {
+func (g *typedGen) plainStates() *plainSpec {
+	if len(g.into) == 0 {
 		return nil
 	}
-	p := &plainSpec{handlers: handlers, handler: g.plainHandler, next: g.plainNext, call: g.plainCall}
-	if len(g.into) > 0 {
-		p.inPlace = g.inPlaceCall
-		p.inPlaceFold = []jen.Code{
+	return &plainSpec{
+		handlers: g.into, handler: g.plainHandler, next: g.plainNext, call: g.plainCall, inPlace: g.inPlaceCall,
+		inPlaceFold: []jen.Code{
 			jen.Id("s").Dot("apply").Call(jen.Id("into")),
 			jen.Op("*").Id("into").Op("=").Id(g.n.Update).Values(),
-		}
+		},
 	}
-	return p
 }
 
 // plainHandler is the handler of an inline state, "" for the others.
@@ -138,17 +128,14 @@ func (g *typedGen) inPlaceCall(handler string) []string {
 // escapes to them. Those run plain states in a loop of their own when
 // nothing happens between states (see nativeLoop.inPlace).
 func (g *typedGen) plainBuffers() []jen.Code {
-	out := []jen.Code{jen.Var().Id("u").Id(g.n.Update).Comment("the update of a plain state")}
-	if len(g.into) == 0 {
-		return out
-	}
-	return append(out,
-		jen.Comment("Handlers that implement "+g.n.Into+" write a plain state's update here."),
+	return []jen.Code{
+		jen.Var().Id("u").Id(g.n.Update).Comment("the update of a plain state"),
+		jen.Comment("Handlers that implement " + g.n.Into + " write a plain state's update here."),
 		jen.Var().Id("into").Op("*").Id(g.n.Update),
 		jen.If(jen.Id("w").Dot("into").Op("!=").Nil()).Block(jen.Id("into").Op("=").New(jen.Id(g.n.Update))),
 		jen.Id("fast").Op(":=").Id("into").Op("!=").Nil().Op("&&").Op("!").Id("w").Dot("cfg").Dot("StateContext").
 			Op("&&").Id("w").Dot("cfg").Dot("Observer").Op("==").Nil().Op("&&").Id("sess").Op("==").Nil(),
-	)
+	}
 }
 
 // fold is what the loop does after a plain state: tag its error with the
