@@ -100,8 +100,7 @@ type sessionSpec struct {
 	invoke  func(f *jen.File)
 	resume  string     // Resume's doc
 	decide  string     // Decide's doc; "": an approval state's
-	out     string     // the field of the state that Resume and Decide return; "": the state
-	outType jen.Code   // its type
+	out     sessionOut // what Resume and Decide return; zero: the state
 	runAtOn []jen.Code // runAt's body once step is found
 }
 

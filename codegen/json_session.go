@@ -30,7 +30,7 @@ func (g *jsonGen) sessionSpec() *sessionSpec {
 			"that completed; a session whose last run finished returns its context store.",
 		decide: "Decide answers the interrupt_before that session sessionID waits at with decision, \"continue\" " +
 			"or \"cancel\", and goes on.",
-		out: "Context", outType: jen.Any(),
+		out: sessionOut{typ: jen.Any(), field: "Context"},
 		runAtOn: []jen.Code{
 			jen.Id("s").Dot("Attach").Call(jen.Id("sess")),
 			jen.Err().Op(":=").Id("w").Dot("run").Call(jen.Id("ctx"), jen.Id("sess"), jen.Op("&").Id("s"), jen.Id("step"), jen.Id(g.n.endConst())),

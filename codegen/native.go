@@ -496,9 +496,9 @@ func (t nativeLoop) mock(f *jen.File, sh *shell) {
 func (nativeLoop) sessions(f *jen.File, sh *shell) {
 	n, ss := sh.n, sh.sessions
 	ss.invoke(f)
-	out := sessionOut{typ: ss.value}
-	if ss.out != "" {
-		out = sessionOut{typ: ss.outType, field: ss.out}
+	out := ss.out
+	if out.field == "" {
+		out = sessionOut{typ: ss.value}
 	}
 	f.Line()
 	doc(f, ss.resume)
