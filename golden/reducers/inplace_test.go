@@ -59,18 +59,6 @@ func (h *inPlace) TallyInto(ctx context.Context, s ReducersState, u *ReducersUpd
 	return nil
 }
 
-func reducersInput() ReducersState {
-	return ReducersState{
-		Messages: []string{"a"},
-		Status:   "running",
-		Counter:  1,
-		Labels:   map[string]int{"a": 1, "b": 1},
-		Total:    10,
-		Cost:     0.5,
-		History:  flowcrt.Messages{{Role: "user", Content: "hi"}},
-	}
-}
-
 // Handlers with the in-place form give the run the same state as those
 // that return their updates, and a run without observer, state context
 // or session calls only that form.

@@ -32,9 +32,11 @@ func (h *handlers) Tally(ctx context.Context, s ReducersState) (ReducersUpdate, 
 	return ReducersUpdate{}.WithTotal(1), nil
 }
 
-func TestReducers(t *testing.T) {
-	in := ReducersState{
-		Messages: make([]string, 1, 4), // spare capacity: appending must not write into it
+// reducersInput is the state the reducer tests start from. Its messages
+// have spare capacity: appending must not write into it.
+func reducersInput() ReducersState {
+	return ReducersState{
+		Messages: append(make([]string, 0, 4), "a"),
 		Status:   "running",
 		Counter:  1,
 		Labels:   map[string]int{"a": 1, "b": 1},
@@ -42,7 +44,10 @@ func TestReducers(t *testing.T) {
 		Cost:     0.5,
 		History:  flowcrt.Messages{{Role: "user", Content: "hi"}},
 	}
-	in.Messages[0] = "a"
+}
+
+func TestReducers(t *testing.T) {
+	in := reducersInput()
 	h := &handlers{}
 	out, err := NewReducers(h).Run(context.Background(), in)
 	require.NoError(t, err)
