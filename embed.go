@@ -12,10 +12,10 @@ import (
 	"strings"
 )
 
-//go:embed runtime/*.go
+//go:embed runtime/*.go runtime/impl/*.go
 var sources embed.FS
 
-// RuntimeSource is the runtime package's source files, under "runtime/"
+// RuntimeSource is the source files of the runtime packages, under "runtime/"
 // (tests included; the writer skips them).
 func RuntimeSource() fs.FS { return sources }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/flowc-dev/flowc/builtin"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // Env is what the built-in handlers use, made once per run of the program.
@@ -65,7 +66,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, run RunFunc,
 		out, err = run(ctx, in, env, watch)
 	}
 	done()
-	return flowcrt.Report(prog, stdout, stderr, out, err, sf.ID != "")
+	return flowcimpl.Report(prog, stdout, stderr, out, err, sf.ID != "")
 }
 
 // setup checks the flags and reads the input: {} by default, nil for a

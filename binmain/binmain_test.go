@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // echo runs a workflow whose output is its input, parsed.
@@ -73,7 +74,7 @@ func TestMainSession(t *testing.T) {
 	var got []string
 	session := func(ctx context.Context, id string, input []byte, decision string, env *Env, opts ...flowcrt.Option) (any, error) {
 		got = append(got, id+"|"+string(input)+"|"+decision)
-		if flowcrt.NewConfig(opts...).Checkpointer == nil {
+		if flowcimpl.NewConfig(opts...).Checkpointer == nil {
 			return nil, errors.New("no checkpointer")
 		}
 		return map[string]any{"ok": true}, nil

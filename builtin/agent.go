@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // Agent runs an Agent State Language agent task whose Model names a
@@ -28,7 +29,7 @@ func (c *LLM) Agent(ctx context.Context, in any, agent flowcrt.Agent) (any, erro
 	content := r.Choices[0].Message.Content
 	out := agentResult(content)
 	if reasoningRequired(agent) && !hasReasoning(out) {
-		return nil, flowcrt.NewError(flowcrt.AgentInvalidOutput, "the agent's Reasoning is required, but the reply has no {\"result\", \"reasoning\"} object: "+snippet([]byte(content)))
+		return nil, flowcrt.NewError(flowcimpl.AgentInvalidOutput, "the agent's Reasoning is required, but the reply has no {\"result\", \"reasoning\"} object: "+snippet([]byte(content)))
 	}
 	return withTokens(out, agent, r.Usage.TotalTokens), nil
 }
@@ -178,13 +179,13 @@ func agentResult(reply string) any {
 // model's context is Agent.ContextOverflow, and every other failure of the
 // endpoint Agent.ModelError. The cause keeps the client's name.
 var agentErrorNames = map[string]string{
-	ErrRateLimited: flowcrt.StatesRateLimitExceeded,
-	ErrTimeout:     flowcrt.StatesTimeout,
-	ErrServer:      flowcrt.AgentModelError,
-	ErrRequest:     flowcrt.AgentModelError,
-	ErrUnreachable: flowcrt.AgentModelError,
-	ErrBadReply:    flowcrt.AgentModelError,
-	ErrNoModel:     flowcrt.AgentModelError,
+	ErrRateLimited: flowcimpl.StatesRateLimitExceeded,
+	ErrTimeout:     flowcimpl.StatesTimeout,
+	ErrServer:      flowcimpl.AgentModelError,
+	ErrRequest:     flowcimpl.AgentModelError,
+	ErrUnreachable: flowcimpl.AgentModelError,
+	ErrBadReply:    flowcimpl.AgentModelError,
+	ErrNoModel:     flowcimpl.AgentModelError,
 }
 
 // contextOverflow is how OpenAI-compatible endpoints say a request is
@@ -201,7 +202,7 @@ func agentError(err error) error {
 		return err
 	}
 	if e.Name == ErrRequest && contextOverflow.MatchString(e.Cause) {
-		name = flowcrt.AgentContextOverflow
+		name = flowcimpl.AgentContextOverflow
 	}
 	return flowcrt.NewError(name, e.Error())
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/flowc-dev/flowc/builtin/httpspec"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // Error names of HTTP Tasks, as Step Functions reports them.
@@ -147,5 +148,5 @@ func plainJSON(v any) (any, error) {
 // invalidf is the error of parameters Step Functions would reject: like
 // other States.Runtime errors, no retrier or catcher matches it.
 func invalidf(format string, args ...any) error {
-	return &flowcrt.Error{Name: flowcrt.StatesRuntime, Cause: "HTTP Task: " + fmt.Sprintf(format, args...)}
+	return &flowcrt.Error{Name: flowcimpl.StatesRuntime, Cause: "HTTP Task: " + fmt.Sprintf(format, args...)}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/flowc-dev/flowc/builtin/httpspec"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // seen is what the loopback server received.
@@ -88,7 +89,7 @@ func TestHTTPInvokeTextResponse(t *testing.T) {
 
 func TestHTTPInvokeOrderedInput(t *testing.T) {
 	srv, got := server(t, http.StatusOK, "", "")
-	in := flowcrt.Obj("ApiEndpoint", srv.URL, "Method", "PUT", "RequestBody", flowcrt.Obj("z", 1.0, "a", 2.0))
+	in := flowcimpl.Obj("ApiEndpoint", srv.URL, "Method", "PUT", "RequestBody", flowcimpl.Obj("z", 1.0, "a", 2.0))
 	_, err := HTTPInvoke(t.Context(), srv.Client(), in)
 	require.NoError(t, err, "the input of an ordered handler is an Object")
 	r := <-got
@@ -223,7 +224,7 @@ func TestHTTPInvokeInvalidParameters(t *testing.T) {
 		_, err := HTTPInvoke(t.Context(), nil, c.in)
 		var named *flowcrt.Error
 		require.ErrorAs(t, err, &named, c.want)
-		assert.Equal(t, flowcrt.StatesRuntime, named.Name, c.want)
+		assert.Equal(t, flowcimpl.StatesRuntime, named.Name, c.want)
 		assert.Contains(t, named.Cause, c.want)
 	}
 }
@@ -231,7 +232,7 @@ func TestHTTPInvokeInvalidParameters(t *testing.T) {
 func TestHTTPInvokeURLEncodedNeedsObject(t *testing.T) {
 	_, err := HTTPInvoke(t.Context(), nil, map[string]any{"ApiEndpoint": "http://127.0.0.1:1/", "Method": "POST",
 		"RequestBody": "a=b", "Transform": map[string]any{"RequestBodyEncoding": "URL_ENCODED"}})
-	assert.Equal(t, flowcrt.StatesRuntime, flowcrt.ErrorName(err))
+	assert.Equal(t, flowcimpl.StatesRuntime, flowcrt.ErrorName(err))
 	assert.ErrorContains(t, err, "a URL_ENCODED RequestBody must be an object, got a string")
 }
 

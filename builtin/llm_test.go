@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // fake is an OpenAI-compatible endpoint that answers with reply and keeps
@@ -127,7 +128,7 @@ func TestAssistant(t *testing.T) {
 	out, err := c.Assistant(context.Background(), flowcrt.JSONCall{
 		State: "s", Task: "Do it", SystemPrompt: "Be brief.",
 		History:   flowcrt.Messages{{Role: "user", Content: "earlier"}, {Role: "assistant", Content: "done"}},
-		Assistant: &flowcrt.JSONAssistant{ID: "a", Model: "gpt-x", Temperature: &temp, Tools: []flowcrt.JSONAssistantTool{{Name: "search"}}},
+		Assistant: &flowcimpl.JSONAssistant{ID: "a", Model: "gpt-x", Temperature: &temp, Tools: []flowcimpl.JSONAssistantTool{{Name: "search"}}},
 	}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, `{"ok": true}`, out)
@@ -139,7 +140,7 @@ func TestAssistant(t *testing.T) {
 		"tools": [{"type": "function", "function": {"name": "search", "parameters": {"type": "object"}}}]}`, string(req))
 
 	// A state without a task sends its input.
-	_, err = c.Assistant(context.Background(), flowcrt.JSONCall{Input: map[string]any{"k": 1}, Assistant: &flowcrt.JSONAssistant{Model: "m"}}, nil)
+	_, err = c.Assistant(context.Background(), flowcrt.JSONCall{Input: map[string]any{"k": 1}, Assistant: &flowcimpl.JSONAssistant{Model: "m"}}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{"role": "user", "content": `{"k":1}`}, f.requests[1]["messages"].([]any)[0])
 }
@@ -155,7 +156,7 @@ func TestChatCompletionKeepsToolCalls(t *testing.T) {
 	hist, _ := flowcrt.ChatHistory(input)
 	r, err := c.ChatCompletion(context.Background(), flowcrt.LLMCall{
 		ChainCall: flowcrt.ChainCall{Input: input}, System: "sys", Messages: hist,
-		Config: flowcrt.ExecuteConfig{Model: "qwen", Tools: []string{"nws", "*", "!x", "hidden"}, HideTools: []string{"hidden"}, MaxTokens: 99},
+		Config: flowcimpl.ExecuteConfig{Model: "qwen", Tools: []string{"nws", "*", "!x", "hidden"}, HideTools: []string{"hidden"}, MaxTokens: 99},
 	})
 	require.NoError(t, err)
 	sent, _ := json.Marshal(f.requests[0])
@@ -174,7 +175,7 @@ func TestChatCompletionKeepsToolCalls(t *testing.T) {
 func TestFallbackModels(t *testing.T) {
 	f := &fake{status: 500}
 	c := client(t, f)
-	_, err := c.PromptToString(context.Background(), flowcrt.LLMCall{Config: flowcrt.ExecuteConfig{Model: "a", Models: []string{"b", "c"}}})
+	_, err := c.PromptToString(context.Background(), flowcrt.LLMCall{Config: flowcimpl.ExecuteConfig{Model: "a", Models: []string{"b", "c"}}})
 	assert.Equal(t, ErrServer, err.(*flowcrt.Error).Name)
 	var models []any
 	for _, r := range f.requests {
@@ -186,18 +187,18 @@ func TestFallbackModels(t *testing.T) {
 func TestAnswersThatMustParse(t *testing.T) {
 	f := &fake{reply: answer(" 42\n")}
 	c := client(t, f)
-	n, err := c.PromptToInt(context.Background(), flowcrt.LLMCall{Config: flowcrt.ExecuteConfig{Model: "m"}})
+	n, err := c.PromptToInt(context.Background(), flowcrt.LLMCall{Config: flowcimpl.ExecuteConfig{Model: "m"}})
 	require.NoError(t, err)
 	assert.Equal(t, 42, n)
 	f.reply = answer("True.")
-	ok, err := c.ConditionKey(context.Background(), flowcrt.ConditionCall{LLMCall: flowcrt.LLMCall{Config: flowcrt.ExecuteConfig{Model: "m"}}, Conditions: []string{"is urgent"}})
+	ok, err := c.ConditionKey(context.Background(), flowcimpl.ConditionCall{LLMCall: flowcrt.LLMCall{Config: flowcimpl.ExecuteConfig{Model: "m"}}, Conditions: []string{"is urgent"}})
 	require.NoError(t, err)
 	assert.True(t, ok)
 	assert.Contains(t, f.requests[1]["messages"].([]any)[0].(map[string]any)["content"], "is urgent")
 	f.reply = answer("maybe")
-	_, err = c.ConditionKey(context.Background(), flowcrt.ConditionCall{LLMCall: flowcrt.LLMCall{Config: flowcrt.ExecuteConfig{Model: "m"}}})
+	_, err = c.ConditionKey(context.Background(), flowcimpl.ConditionCall{LLMCall: flowcrt.LLMCall{Config: flowcimpl.ExecuteConfig{Model: "m"}}})
 	assert.Equal(t, ErrBadReply, err.(*flowcrt.Error).Name)
-	_, err = c.PromptToInt(context.Background(), flowcrt.LLMCall{Config: flowcrt.ExecuteConfig{Model: "m"}})
+	_, err = c.PromptToInt(context.Background(), flowcrt.LLMCall{Config: flowcimpl.ExecuteConfig{Model: "m"}})
 	assert.Equal(t, ErrBadReply, err.(*flowcrt.Error).Name)
 }
 
@@ -236,7 +237,7 @@ func TestAssistantSearchesDatasources(t *testing.T) {
 	defer srv.Close()
 	c := &LLM{BaseURL: srv.URL, Client: srv.Client()}
 	k := &kb{}
-	call := flowcrt.JSONCall{Task: "Why does the pod crash?", Assistant: &flowcrt.JSONAssistant{Model: "m", DatasourceIDs: []string{"runbooks"}}}
+	call := flowcrt.JSONCall{Task: "Why does the pod crash?", Assistant: &flowcimpl.JSONAssistant{Model: "m", DatasourceIDs: []string{"runbooks"}}}
 	out, err := c.Assistant(context.Background(), call, k)
 	require.NoError(t, err)
 	assert.Equal(t, "Restart the pod.", out)

@@ -57,13 +57,15 @@ func (b *bulk) fill(src []byte) ([]byte, error) {
 }
 
 // isPlaceholder reports whether line is placeholder i in one of the forms the
-// target writes: a constant, a list element, an embedded interface, a case
-// or a variable.
+// target writes: a constant, a list element, an embedded interface, a case,
+// a variable or a function.
 func isPlaceholder(line []byte, i int) bool {
 	t := string(bytes.TrimSpace(line))
 	t = strings.TrimPrefix(t, "case ")
 	t = strings.TrimPrefix(t, "var ")
 	t = strings.TrimSuffix(t, " int")
+	t = strings.TrimPrefix(t, "func ")
+	t = strings.TrimSuffix(t, "() {}")
 	t = strings.TrimRight(t, ":,")
 	return t == bulkMark+strconv.Itoa(i)
 }

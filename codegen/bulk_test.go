@@ -42,13 +42,15 @@ func plainStates(n int) *ir.Workflow {
 func TestBulkTextIsGofmtd(t *testing.T) {
 	for _, n := range []int{1, 3, 60} {
 		w := plainStates(n)
-		on, err := generate(w, Options{FileName: "big_flow.go"}, &bulk{})
+		on, err := generate(w, Options{FileName: "big_flow.go"}, false)
 		require.NoError(t, err)
-		off, err := generate(w, Options{FileName: "big_flow.go"}, &bulk{off: true})
+		off, err := generate(w, Options{FileName: "big_flow.go"}, true)
 		require.NoError(t, err)
-		formatted, err := format.Source(on)
-		require.NoError(t, err)
-		assert.Equal(t, string(formatted), string(on), "%d states: bulk text is not gofmt'd", n)
-		assert.Equal(t, string(off), string(on), "%d states: bulk text differs from jennifer's", n)
+		for i, f := range on {
+			formatted, err := format.Source(f.Content)
+			require.NoError(t, err)
+			assert.Equal(t, string(formatted), string(f.Content), "%d states, %s: bulk text is not gofmt'd", n, f.Name)
+			assert.Equal(t, string(off[i].Content), string(f.Content), "%d states, %s: bulk text differs from jennifer's", n, f.Name)
+		}
 	}
 }

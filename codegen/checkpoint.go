@@ -3,6 +3,7 @@ package codegen
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -27,10 +28,20 @@ func takesSession(s *ir.State) bool {
 }
 
 func (g *typedGen) hasApprovals() bool {
-	for _, s := range g.w.States {
-		if s.Kind == ir.StateApproval {
-			return true
-		}
+	return slices.ContainsFunc(g.w.States, func(s *ir.State) bool { return s.Kind == ir.StateApproval })
+}
+
+// stopsForDecision reports whether a run of w can stop for a decision: at an
+// approval state, a States Language Approval, or a CodeMie state that
+// interrupts before it runs. Only such a workflow has Decide.
+func stopsForDecision(w *ir.Workflow) bool {
+	switch w.Mode {
+	case ir.ModeTyped:
+		return (&typedGen{w: w}).hasApprovals()
+	case ir.ModeASL:
+		return slices.ContainsFunc(allStates(w.States), func(s *ir.State) bool { return s.ASL.Type == ir.ASLApproval })
+	case ir.ModeJSON:
+		return interruptsBefore(w)
 	}
 	return false
 }
@@ -74,7 +85,7 @@ func typeSpelling(t *ir.Type) string {
 func (g *typedGen) sessionSpec() *sessionSpec {
 	n := g.n
 	return &sessionSpec{
-		value: jen.Id(n.State), arg: "s", zero: jen.Id("s"),
+		value: jen.Id(n.State), arg: "s", zero: jen.Id("s"), decides: g.hasApprovals(),
 		types:  []jen.Code{jen.Id(n.State), jen.Id(n.Update)},
 		schema: jen.Id(g.schemaConst()),
 		fields: []jen.Code{jen.Id("Merge").Op(":").Func().Params(jen.Id("s").Op("*").Id(n.State), jen.Id("u").Id(n.Update)).Block(
@@ -210,8 +221,9 @@ func (g *typedGen) marshalUpdate(f *jen.File) {
 func (g *aslGen) sessionSpec() *sessionSpec {
 	return &sessionSpec{
 		value: jen.Any(), arg: "input", zero: jen.Nil(),
-		types:  []jen.Code{jen.Any(), jen.Any()},
-		schema: jen.Lit("json"),
+		decides: stopsForDecision(g.w),
+		types:   []jen.Code{jen.Any(), jen.Any()},
+		schema:  jen.Lit("json"),
 		fields: []jen.Code{
 			jen.Id("Fresh").Op(":").Add(rt("EmptyASLInput")),
 			jen.Id("Decode").Op(":").Add(rt("DecodeASLInput")),
@@ -268,9 +280,11 @@ func (p programFuncs) session() jen.Code {
 		jen.Id("opts").Op("...").Add(rt("Option")),
 	).Params(jen.Any(), jen.Error()).BlockFunc(func(b *jen.Group) {
 		b.Id("w").Op(":=").Add(p.build)
-		b.If(jen.Id("decision").Op("!=").Lit("")).Block(
-			jen.Return(jen.Id("w").Dot("Decide").Call(jen.Id("ctx"), jen.Id("id"), jen.Id("decision"))),
-		)
+		decide := []jen.Code{jen.Id("w").Dot("Decide").Call(jen.Id("ctx"), jen.Id("id"), jen.Id("decision"))}
+		if !stopsForDecision(w) {
+			decide = []jen.Code{jen.Nil(), rt("NoDecisions").Call(jen.Id("id"), jen.Lit(w.ID))}
+		}
+		b.If(jen.Id("decision").Op("!=").Lit("")).Block(jen.Return(decide...))
 		if w.Mode != ir.ModeTyped { // ASL and JSON mode take any JSON value
 			decode := map[ir.Mode]string{ir.ModeASL: "DecodeASLInput", ir.ModeJSON: "DecodeChainInput"}[w.Mode]
 			b.Var().Id("in").Any()

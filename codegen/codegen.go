@@ -15,11 +15,14 @@ import (
 	"github.com/flowc-dev/flowc/ir"
 )
 
-// RuntimePath is the import path of the runtime package, imported by every
-// generated file under RuntimeAlias (its name shadows the standard library's).
+// RuntimePath is the import path of the runtime package users import,
+// under RuntimeAlias (its name shadows the standard library's); ImplPath is
+// the machinery only generated code calls, under ImplAlias.
 const (
 	RuntimePath  = "github.com/flowc-dev/flowc/runtime"
 	RuntimeAlias = "flowcrt"
+	ImplPath     = "github.com/flowc-dev/flowc/runtime/impl"
+	ImplAlias    = "flowcimpl"
 )
 
 // Options shape the output.
@@ -37,27 +40,49 @@ type File struct {
 	Content []byte
 }
 
-// Generate emits the Go file of a checked workflow.
+// Generate emits the Go files of a checked workflow: the workflow itself,
+// and beside it the mock handlers that tests and `flowc run` use, in a file
+// a production build can leave out.
 func Generate(w *ir.Workflow, opts Options) ([]File, error) {
 	if err := checkExprs(w); err != nil {
 		return nil, err
 	}
-	content, err := generate(w, opts, &bulk{})
-	if err == nil && !importsContext(content) {
+	files, err := generate(w, opts, false)
+	if err == nil && !(importsContext(files[0].Content) && importsContext(files[1].Content)) {
 		// An import took the name context, which bulk text assumes:
 		// write everything through jennifer instead.
-		content, err = generate(w, opts, &bulk{off: true})
+		files, err = generate(w, opts, true)
 	}
+	return files, err
+}
+
+// MockFileName is the name of the mock file beside the workflow's file
+// flowFile ("triage_flow.go" -> "triage_mock_flow.go").
+func MockFileName(flowFile string) string {
+	base := strings.TrimSuffix(flowFile, ".go")
+	if stem, ok := strings.CutSuffix(base, "_flow"); ok {
+		return stem + "_mock_flow.go"
+	}
+	return base + "_mock.go"
+}
+
+func generate(w *ir.Workflow, opts Options, noBulk bool) ([]File, error) {
+	f, mf := newFile(w.Package, opts.Source), newFile(w.Package, opts.Source)
+	childFlows(f, w)
+	t := nativeLoop{b: &bulk{off: noBulk}, mockFile: mf, mb: &bulk{off: noBulk}}
+	emitFor(f, w, t)
+	content, err := renderFilled(f, t.b)
 	if err != nil {
 		return nil, err
 	}
-	return []File{{Name: opts.FileName, Content: content}}, nil
+	mock, err := renderFilled(mf, t.mb)
+	if err != nil {
+		return nil, err
+	}
+	return []File{{Name: opts.FileName, Content: content}, {Name: MockFileName(opts.FileName), Content: mock}}, nil
 }
 
-func generate(w *ir.Workflow, opts Options, b *bulk) ([]byte, error) {
-	f := newFile(w.Package, opts.Source)
-	childFlows(f, w)
-	emitFor(f, w, nativeLoop{b: b})
+func renderFilled(f *jen.File, b *bulk) ([]byte, error) {
 	content, err := render(f)
 	if err != nil {
 		return nil, err
@@ -89,6 +114,7 @@ func newFile(pkg, source string) *jen.File {
 		f.HeaderComment("source: " + oneLine(source))
 	}
 	f.ImportAlias(RuntimePath, RuntimeAlias)
+	f.ImportAlias(ImplPath, ImplAlias)
 	return f
 }
 
@@ -183,7 +209,15 @@ func comment(text string) *jen.Statement {
 	return jen.Comment("// " + oneLine(text))
 }
 
-func rt(name string) *jen.Statement { return jen.Qual(RuntimePath, name) }
+// rt names a runtime identifier through the package that exports it.
+func rt(name string) *jen.Statement { return jen.Qual(runtimePackage(name), name) }
+
+func runtimePackage(name string) string {
+	if userAPI[name] {
+		return RuntimePath
+	}
+	return ImplPath
+}
 
 // checkExprs checks the conditions of w with the printer of its mode:
 // JSON mode's are over dynamic values.

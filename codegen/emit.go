@@ -99,6 +99,7 @@ type sessionSpec struct {
 	doc     []string   // sessions' doc
 	invoke  func(f *jen.File)
 	resume  string     // Resume's doc
+	decides bool       // a run can stop for a decision, which Decide answers
 	decide  string     // Decide's doc; "": an approval state's
 	out     sessionOut // what Resume and Decide return; zero: the state
 	runAtOn []jen.Code // runAt's body once step is found

@@ -100,7 +100,8 @@ func (g *jsonGen) shell() *shell {
 			body:    []jen.Code{jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Nil(), jen.Id("s"), jen.Id(n.stepConst(start)), jen.Id(n.endConst())))},
 		}},
 		mock: mockSpec{
-			caller: "state",
+			caller:  "state",
+			helpers: g.codemieMock, // json_codemie.go: the mock's answers for the services
 			doc: []string{
 				"A mocked Return is the output text: a JSON string is the text itself, any other value its JSON",
 				"encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its",
@@ -115,7 +116,7 @@ func (g *jsonGen) shell() *shell {
 	}
 }
 
-// answersInOrder is the method of flowcrt.InOrderHandlers, which no
+// answersInOrder is the method of the runtime's inOrderHandlers interface, which no
 // handler may be named (the checker rejects it).
 const answersInOrder = "AnswersInOrder"
 
@@ -145,7 +146,6 @@ func (g *jsonGen) steps(f *jen.File, t target) {
 			g.region(f, r)
 		}
 	}
-	g.codemieMock(f) // json_codemie.go: the mock's answers for the services
 }
 
 // tasks declares what each state renders and how it calls its handler.

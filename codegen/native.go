@@ -11,6 +11,9 @@ import (
 // a for loop over a step enum whose cases call the step methods.
 type nativeLoop struct {
 	b *bulk // the lines it writes itself
+	// The mock handlers go to a file of their own, with its own bulk lines.
+	mockFile *jen.File
+	mb       *bulk
 }
 
 func (t nativeLoop) header(f *jen.File, sh *shell) {
@@ -420,8 +423,9 @@ func failed(l *loop) []jen.Code {
 	return []jen.Code{jen.Err()}
 }
 
-func (t nativeLoop) mock(f *jen.File, sh *shell) {
-	n, m := sh.n, sh.mock
+// mock writes the mock handlers into the mock file; f is the workflow's.
+func (t nativeLoop) mock(_ *jen.File, sh *shell) {
+	f, n, m := t.mockFile, sh.n, sh.mock
 	f.Line()
 	f.Comment(n.Mock + " implements " + n.Handlers + " with canned responses, for tests and dry runs.")
 	for _, c := range m.doc {
@@ -456,14 +460,20 @@ func (t nativeLoop) mock(f *jen.File, sh *shell) {
 	if len(simple) > 0 {
 		f.Line()
 		f.Comment("The methods below answer from the mock of the " + m.caller + " that calls them.")
+		// The first goes through jennifer, so that the file imports what
+		// the signatures of the rest name.
+		first := simple[0]
+		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(first.signature(jen.Id(first.name))).Block(first.mock...)
 		var text strings.Builder
-		for _, h := range simple {
+		for _, h := range simple[1:] {
 			text.WriteString("func (m " + n.Mock + ") " + h.name + h.sigText + " {\n\t" + h.mockText + "\n}\n")
 		}
-		if ph := t.b.placeholder(text.String()); ph != "" {
-			f.Var().Id(ph).Int()
+		if ph := t.mb.placeholder(text.String()); ph != "" {
+			// A function, so that the formatter keeps it beside the first
+			// method as it keeps methods together.
+			f.Func().Id(ph).Params().Block()
 		} else {
-			for _, h := range simple {
+			for _, h := range simple[1:] {
 				f.Func().Params(jen.Id("m").Id(n.Mock)).Add(h.signature(jen.Id(h.name))).Block(h.mock...)
 			}
 		}
@@ -503,14 +513,16 @@ func (nativeLoop) sessions(f *jen.File, sh *shell) {
 	f.Line()
 	doc(f, ss.resume)
 	sessionMethod(f, n.Workflow, out, "Resume", "Resume", nil, nil)
-	f.Line()
-	decide := ss.decide
-	if decide == "" {
-		decide = "Decide answers the approval that session sessionID waits for with decision, one of the " +
-			"state's options, and continues the run."
+	if ss.decides {
+		f.Line()
+		decide := ss.decide
+		if decide == "" {
+			decide = "Decide answers the approval that session sessionID waits for with decision, one of the " +
+				"state's options, and continues the run."
+		}
+		doc(f, decide)
+		sessionMethod(f, n.Workflow, out, "Decide", "Decide", []jen.Code{jen.Id("decision").String()}, []jen.Code{jen.Id("decision")})
 	}
-	doc(f, decide)
-	sessionMethod(f, n.Workflow, out, "Decide", "Decide", []jen.Code{jen.Id("decision").String()}, []jen.Code{jen.Id("decision")})
 	f.Line()
 	for _, c := range ss.doc {
 		f.Comment(c)

@@ -37,6 +37,7 @@ func mainFile(header, wfImport string) *jen.File {
 	f := jen.NewFile("main")
 	f.HeaderComment(header)
 	f.ImportAlias(RuntimePath, RuntimeAlias)
+	f.ImportAlias(ImplPath, ImplAlias)
 	f.ImportAlias(wfImport, "wf")
 	return f
 }

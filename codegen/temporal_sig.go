@@ -133,6 +133,7 @@ func temporalImports(file *ast.File, decodes, marshals, mapIO bool) []goImport {
 	paths := map[string]string{
 		"context":                     "",
 		RuntimePath:                   RuntimeAlias,
+		ImplPath:                      ImplAlias,
 		TemporalPath:                  "",
 		"go.temporal.io/sdk/worker":   "",
 		"go.temporal.io/sdk/workflow": "",

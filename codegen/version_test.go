@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // typeCheckGuard type-checks a file holding only the version guard of
@@ -47,9 +47,9 @@ func exportData(path string) (io.ReadCloser, error) {
 // Code the runtime supports compiles; code it does not fails with an error
 // that names the versions of both, not only "constant -1 overflows".
 func TestVersionGuardNamesBothVersions(t *testing.T) {
-	require.NoError(t, typeCheckGuard(t, flowcrt.GenVersion))
-	supported := fmt.Sprintf("RuntimeSupportsGeneratedCode%dTo%d", flowcrt.MinGenVersion, flowcrt.GenVersion)
-	for _, v := range []int{flowcrt.GenVersion + 1, flowcrt.MinGenVersion - 1} {
+	require.NoError(t, typeCheckGuard(t, flowcimpl.GenVersion))
+	supported := fmt.Sprintf("RuntimeSupportsGeneratedCode%dTo%d", flowcimpl.MinGenVersion, flowcimpl.GenVersion)
+	for _, v := range []int{flowcimpl.GenVersion + 1, flowcimpl.MinGenVersion - 1} {
 		err := typeCheckGuard(t, v)
 		require.Error(t, err, v)
 		assert.Contains(t, err.Error(), supported, v)

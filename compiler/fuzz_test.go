@@ -118,31 +118,34 @@ func compileAndCheck(t *testing.T, path string, src []byte) {
 		return
 	}
 	got := generate(t, w)
-	if bad := gocheck.Comments(got); len(bad) > 0 {
-		t.Fatalf("generated comments a definition could abuse: %v\n%s", bad, got)
+	for _, src := range got {
+		if bad := gocheck.Comments(src); len(bad) > 0 {
+			t.Fatalf("generated comments a definition could abuse: %v\n%s", bad, src)
+		}
 	}
-	if err := gocheck.Check("fuzz_flow.go", got); err != nil {
+	if err := gocheck.Check(got...); err != nil {
 		t.Fatal(err)
 	}
 	// Graphs print names from the definition too; they must not panic.
 	codegen.Mermaid(w)
 	codegen.Dot(w)
 	again, _ := compiler.Compile(path, src, compiler.Options{NoPackage: true})
-	if again == nil || !bytes.Equal(got, generate(t, again)) {
+	if again == nil || !bytes.Equal(bytes.Join(got, nil), bytes.Join(generate(t, again), nil)) {
 		t.Fatalf("output is not deterministic")
 	}
 }
 
-func generate(t *testing.T, w *ir.Workflow) []byte {
+// generate returns the contents of the workflow's file and its mock file.
+func generate(t *testing.T, w *ir.Workflow) [][]byte {
 	t.Helper()
 	files, err := codegen.Generate(w, codegen.Options{FileName: "fuzz_flow.go", Source: "fuzz.def"})
 	if err != nil {
 		t.Fatalf("accepted but not generated: %v", err)
 	}
-	if len(files) != 1 {
-		t.Fatalf("%d files generated, want 1", len(files))
+	if len(files) != 2 {
+		t.Fatalf("%d files generated, want 2", len(files))
 	}
-	return files[0].Content
+	return [][]byte{files[0].Content, files[1].Content}
 }
 
 // checkDiagnostics: every diagnostic names the file, a line of it and a

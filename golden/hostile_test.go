@@ -82,14 +82,16 @@ func compileHostile(t *testing.T, dir, mod string) (c hostileCase, ok bool) {
 	require.NotNil(t, w, "%s: diagnostics:\n%s", c.name, ds.Lines())
 	files, err := codegen.Generate(w, codegen.Options{FileName: compiler.OutputName(def), Source: filepath.Base(def)})
 	require.NoError(t, err, c.name)
-	gen := files[0]
+	gen, mock := files[0], files[1]
 	assert.Empty(t, gocheck.Comments(gen.Content), "%s: block comments or directives in the output", c.name)
+	assert.Empty(t, gocheck.Comments(mock.Content), "%s: block comments or directives in the mocks", c.name)
 	wfImport := "hostile/" + c.name + "/wf"
 	runner, err := codegen.Runner(w, wfImport)
 	require.NoError(t, err, c.name)
 	writeFiles(t, map[string][]byte{
-		filepath.Join(mod, c.name, "wf", gen.Name): gen.Content,
-		filepath.Join(mod, c.name, runner.Name):    runner.Content,
+		filepath.Join(mod, c.name, "wf", gen.Name):  gen.Content,
+		filepath.Join(mod, c.name, "wf", mock.Name): mock.Content,
+		filepath.Join(mod, c.name, runner.Name):     runner.Content,
 	})
 	c.args = []string{"-machine", w.ID}
 	for _, f := range []struct{ file, flag string }{{"input.json", "-input"}, {"mocks.json", "-mock-config"}} {

@@ -1,12 +1,12 @@
-// Package runtime is the support library of the Go code that flowc
-// generates; it is meant for generated code, which imports it as flowcrt.
+// Package runtime is what programs that run flowc-generated workflows use,
+// imported as flowcrt: the options of a run (WithClock, WithCheckpointer,
+// WithObserver, ...), the errors a run returns and handlers raise, sessions
+// and checkpointers, approvals, the values handlers receive in each dialect,
+// and test helpers (FakeClock, MockConfig).
 //
-// Its API follows the needs of the code generator and changes together with
-// it (see ThisRuntime). Programs reach it through the generated
-// constructors, whose options (WithClock, WithRand, ...) and test helpers
-// (FakeClock, MockConfig) come from here; other code should not depend on
-// it directly.
-//
-// The package imports only the standard library, because flowc embeds its
-// source into a temporary module that is built offline.
+// The machinery that generated code calls lives in package
+// github.com/flowc-dev/flowc/runtime/impl, as protobuf-go keeps protoimpl
+// apart from proto: it changes with the code generator, so code of yours
+// should not call it. Every name here is the same type or value as the one
+// generated code uses, so the two always agree.
 package runtime

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ChoiceloopHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -25,14 +26,14 @@ type ChoiceloopHandlers interface{}
 // Choiceloop runs the state machine. It is safe for concurrent use: every Run has its own state.
 type Choiceloop struct {
 	h   ChoiceloopHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewChoiceloop returns the state machine over your handlers.
 func NewChoiceloop(h ChoiceloopHandlers, opts ...flowcrt.Option) *Choiceloop {
 	return &Choiceloop{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -80,34 +81,28 @@ func (w *Choiceloop) Resume(ctx context.Context, sessionID string) (any, error) 
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Choiceloop) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Choiceloop) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Choiceloop) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "choiceloop",
 		Schema:   "json",
 		Start:    "Init",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Choiceloop) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Choiceloop) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(choiceloopStateIDs[1:5], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := choiceloopStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "choiceloop", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "choiceloop", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -116,24 +111,24 @@ func (w *Choiceloop) runAt(ctx context.Context, sess *flowcrt.Session, input any
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Choiceloop) run(ctx context.Context, x *flowcrt.ASLExec, in any, step choiceloopStep) (out any, err error) {
+func (w *Choiceloop) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step choiceloopStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Choiceloop")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Choiceloop")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := choiceloopStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -167,47 +162,47 @@ func (w *Choiceloop) run(ctx context.Context, x *flowcrt.ASLExec, in any, step c
 		}
 		err = x.Save(ctx, choiceloopStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(choiceloopStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(choiceloopStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var choiceloopInitState = flowcrt.ASLState{
+var choiceloopInitState = flowcimpl.ASLState{
 	Name: "Init",
-	Parameters: flowcrt.TValue(flowcrt.Obj(
+	Parameters: flowcimpl.TValue(flowcimpl.Obj(
 		"i", 0.0,
 		"acc", []any{},
 	)),
 }
 
 // stepInit runs Pass state "Init".
-func (w *Choiceloop) stepInit(ctx context.Context, x *flowcrt.ASLExec, in any) (choiceloopStep, any, error) {
+func (w *Choiceloop) stepInit(ctx context.Context, x *flowcimpl.ASLExec, in any) (choiceloopStep, any, error) {
 	cx := x.Enter(ctx, "Init")
-	out, err := x.Do(ctx, &choiceloopInitState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &choiceloopInitState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return choiceloopDone, nil, err
 	}
 	return choiceloopStepCheck, out, nil
 }
 
-var choiceloopCheckState = flowcrt.ASLState{
+var choiceloopCheckState = flowcimpl.ASLState{
 	Name: "Check",
 }
 
 // stepCheck runs Choice state "Check".
-func (w *Choiceloop) stepCheck(ctx context.Context, x *flowcrt.ASLExec, in any) (choiceloopStep, any, error) {
+func (w *Choiceloop) stepCheck(ctx context.Context, x *flowcimpl.ASLExec, in any) (choiceloopStep, any, error) {
 	cx := x.Enter(ctx, "Check")
 	in, err := choiceloopCheckState.Input(in, cx)
 	if err != nil {
 		return choiceloopDone, nil, err
 	}
-	c := flowcrt.NewChoice(in, cx)
+	c := flowcimpl.NewChoice(in, cx)
 	next := choiceloopStepStep
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcrt.NumericGreaterThanEquals, choiceloopPath1, 3.0):
+	case c.Cmp(flowcimpl.NumericGreaterThanEquals, choiceloopPath1, 3.0):
 		next = choiceloopStepDone
 		rule = 0
 	}
@@ -218,31 +213,31 @@ func (w *Choiceloop) stepCheck(ctx context.Context, x *flowcrt.ASLExec, in any) 
 	return next, out, err
 }
 
-var choiceloopStepState = flowcrt.ASLState{
+var choiceloopStepState = flowcimpl.ASLState{
 	Name: "Step",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("i", flowcrt.TCall(&flowcrt.Intrinsic{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("i", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.MathAdd",
-			Fn:   flowcrt.StatesMathAdd,
-			Args: []flowcrt.IntrinsicArg{
-				{Path: &flowcrt.JSONPath{
+			Fn:   flowcimpl.StatesMathAdd,
+			Args: []flowcimpl.IntrinsicArg{
+				{Path: &flowcimpl.JSONPath{
 					Src:  "$.i",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("i")},
+					Segs: []flowcimpl.PathSeg{flowcimpl.Field("i")},
 				}},
 				{Value: 1.0},
 			},
 		})),
-		flowcrt.TField("acc", flowcrt.TCall(&flowcrt.Intrinsic{
+		flowcimpl.TField("acc", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.Array",
-			Fn:   flowcrt.StatesArray,
-			Args: []flowcrt.IntrinsicArg{
-				{Path: &flowcrt.JSONPath{
+			Fn:   flowcimpl.StatesArray,
+			Args: []flowcimpl.IntrinsicArg{
+				{Path: &flowcimpl.JSONPath{
 					Src:  "$.acc",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("acc")},
+					Segs: []flowcimpl.PathSeg{flowcimpl.Field("acc")},
 				}},
-				{Path: &flowcrt.JSONPath{
+				{Path: &flowcimpl.JSONPath{
 					Src:  "$.i",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("i")},
+					Segs: []flowcimpl.PathSeg{flowcimpl.Field("i")},
 				}},
 			},
 		})),
@@ -250,23 +245,23 @@ var choiceloopStepState = flowcrt.ASLState{
 }
 
 // stepStep runs Pass state "Step".
-func (w *Choiceloop) stepStep(ctx context.Context, x *flowcrt.ASLExec, in any) (choiceloopStep, any, error) {
+func (w *Choiceloop) stepStep(ctx context.Context, x *flowcimpl.ASLExec, in any) (choiceloopStep, any, error) {
 	cx := x.Enter(ctx, "Step")
-	out, err := x.Do(ctx, &choiceloopStepState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &choiceloopStepState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return choiceloopDone, nil, err
 	}
 	return choiceloopStepCheck, out, nil
 }
 
-var choiceloopDoneState = flowcrt.ASLState{
+var choiceloopDoneState = flowcimpl.ASLState{
 	Name: "Done",
 }
 
 // stepDone runs Succeed state "Done".
-func (w *Choiceloop) stepDone(ctx context.Context, x *flowcrt.ASLExec, in any) (choiceloopStep, any, error) {
+func (w *Choiceloop) stepDone(ctx context.Context, x *flowcimpl.ASLExec, in any) (choiceloopStep, any, error) {
 	cx := x.Enter(ctx, "Done")
-	out, err := x.Do(ctx, &choiceloopDoneState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &choiceloopDoneState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return choiceloopDone, nil, err
 	}
@@ -275,29 +270,8 @@ func (w *Choiceloop) stepDone(ctx context.Context, x *flowcrt.ASLExec, in any) (
 
 // The compiled paths the choice rules read.
 var (
-	choiceloopPath1 = &flowcrt.JSONPath{
+	choiceloopPath1 = &flowcimpl.JSONPath{
 		Src:  "$.i",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("i")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("i")},
 	}
 )
-
-// ChoiceloopMock implements ChoiceloopHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type ChoiceloopMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (ChoiceloopMock) OrderedValues() {}
-
-// NewChoiceloopMockHandlers returns handlers that answer from mocks.
-func NewChoiceloopMockHandlers(mocks *flowcrt.Mocks) ChoiceloopMock {
-	return ChoiceloopMock{mocks: mocks}
-}
-
-// NewChoiceloopMock returns a Choiceloop whose handlers answer from mocks.
-func NewChoiceloopMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Choiceloop {
-	return NewChoiceloop(NewChoiceloopMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
-}

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // IntrinsicsHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -25,14 +26,14 @@ type IntrinsicsHandlers interface{}
 // Intrinsics runs the state machine. It is safe for concurrent use: every Run has its own state.
 type Intrinsics struct {
 	h   IntrinsicsHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewIntrinsics returns the state machine over your handlers.
 func NewIntrinsics(h IntrinsicsHandlers, opts ...flowcrt.Option) *Intrinsics {
 	return &Intrinsics{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -74,34 +75,28 @@ func (w *Intrinsics) Resume(ctx context.Context, sessionID string) (any, error) 
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Intrinsics) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Intrinsics) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Intrinsics) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "intrinsics",
 		Schema:   "json",
 		Start:    "F",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Intrinsics) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Intrinsics) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(intrinsicsStateIDs[1:2], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := intrinsicsStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "intrinsics", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "intrinsics", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -110,24 +105,24 @@ func (w *Intrinsics) runAt(ctx context.Context, sess *flowcrt.Session, input any
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Intrinsics) run(ctx context.Context, x *flowcrt.ASLExec, in any, step intrinsicsStep) (out any, err error) {
+func (w *Intrinsics) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step intrinsicsStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Intrinsics")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Intrinsics")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := intrinsicsStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -155,40 +150,40 @@ func (w *Intrinsics) run(ctx context.Context, x *flowcrt.ASLExec, in any, step i
 		}
 		err = x.Save(ctx, intrinsicsStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(intrinsicsStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(intrinsicsStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var intrinsicsFState = flowcrt.ASLState{
+var intrinsicsFState = flowcimpl.ASLState{
 	Name: "F",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("arn", flowcrt.TCall(&flowcrt.Intrinsic{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("arn", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.Format",
-			Fn:   flowcrt.FormatPieces("", ".", ""),
-			Args: []flowcrt.IntrinsicArg{
+			Fn:   flowcimpl.FormatPieces("", ".", ""),
+			Args: []flowcimpl.IntrinsicArg{
 				{Value: "{}.{}"},
-				{Call: &flowcrt.Intrinsic{
+				{Call: &flowcimpl.Intrinsic{
 					Name: "States.ArrayGetItem",
-					Fn:   flowcrt.StatesArrayGetItem,
-					Args: []flowcrt.IntrinsicArg{
-						{Call: &flowcrt.Intrinsic{
+					Fn:   flowcimpl.StatesArrayGetItem,
+					Args: []flowcimpl.IntrinsicArg{
+						{Call: &flowcimpl.Intrinsic{
 							Name: "States.StringSplit",
-							Fn:   flowcrt.StatesStringSplit,
-							Args: []flowcrt.IntrinsicArg{
-								{Call: &flowcrt.Intrinsic{
+							Fn:   flowcimpl.StatesStringSplit,
+							Args: []flowcimpl.IntrinsicArg{
+								{Call: &flowcimpl.Intrinsic{
 									Name: "States.ArrayGetItem",
-									Fn:   flowcrt.StatesArrayGetItem,
-									Args: []flowcrt.IntrinsicArg{
-										{Call: &flowcrt.Intrinsic{
+									Fn:   flowcimpl.StatesArrayGetItem,
+									Args: []flowcimpl.IntrinsicArg{
+										{Call: &flowcimpl.Intrinsic{
 											Name: "States.StringSplit",
-											Fn:   flowcrt.StatesStringSplit,
-											Args: []flowcrt.IntrinsicArg{
-												{Path: &flowcrt.JSONPath{
+											Fn:   flowcimpl.StatesStringSplit,
+											Args: []flowcimpl.IntrinsicArg{
+												{Path: &flowcimpl.JSONPath{
 													Src:  "$.arn",
-													Segs: []flowcrt.PathSeg{flowcrt.Field("arn")},
+													Segs: []flowcimpl.PathSeg{flowcimpl.Field("arn")},
 												}},
 												{Value: "/"},
 											},
@@ -202,17 +197,17 @@ var intrinsicsFState = flowcrt.ASLState{
 						{Value: 0.0},
 					},
 				}},
-				{Call: &flowcrt.Intrinsic{
+				{Call: &flowcimpl.Intrinsic{
 					Name: "States.ArrayLength",
-					Fn:   flowcrt.StatesArrayLength,
-					Args: []flowcrt.IntrinsicArg{
-						{Call: &flowcrt.Intrinsic{
+					Fn:   flowcimpl.StatesArrayLength,
+					Args: []flowcimpl.IntrinsicArg{
+						{Call: &flowcimpl.Intrinsic{
 							Name: "States.StringSplit",
-							Fn:   flowcrt.StatesStringSplit,
-							Args: []flowcrt.IntrinsicArg{
-								{Path: &flowcrt.JSONPath{
+							Fn:   flowcimpl.StatesStringSplit,
+							Args: []flowcimpl.IntrinsicArg{
+								{Path: &flowcimpl.JSONPath{
 									Src:  "$.arn",
-									Segs: []flowcrt.PathSeg{flowcrt.Field("arn")},
+									Segs: []flowcimpl.PathSeg{flowcimpl.Field("arn")},
 								}},
 								{Value: "/"},
 							},
@@ -225,32 +220,11 @@ var intrinsicsFState = flowcrt.ASLState{
 }
 
 // stepF runs Pass state "F".
-func (w *Intrinsics) stepF(ctx context.Context, x *flowcrt.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepF(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "F")
-	out, err := x.Do(ctx, &intrinsicsFState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &intrinsicsFState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsDone, out, nil
-}
-
-// IntrinsicsMock implements IntrinsicsHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type IntrinsicsMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (IntrinsicsMock) OrderedValues() {}
-
-// NewIntrinsicsMockHandlers returns handlers that answer from mocks.
-func NewIntrinsicsMockHandlers(mocks *flowcrt.Mocks) IntrinsicsMock {
-	return IntrinsicsMock{mocks: mocks}
-}
-
-// NewIntrinsicsMock returns a Intrinsics whose handlers answer from mocks.
-func NewIntrinsicsMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Intrinsics {
-	return NewIntrinsics(NewIntrinsicsMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

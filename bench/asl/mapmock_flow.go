@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // MapmockHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -28,14 +29,14 @@ type MapmockHandlers interface {
 // Mapmock runs the state machine. It is safe for concurrent use: every Run has its own state.
 type Mapmock struct {
 	h   MapmockHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewMapmock returns the state machine over your handlers.
 func NewMapmock(h MapmockHandlers, opts ...flowcrt.Option) *Mapmock {
 	return &Mapmock{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -79,34 +80,28 @@ func (w *Mapmock) Resume(ctx context.Context, sessionID string) (any, error) {
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Mapmock) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Mapmock) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Mapmock) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "mapmock",
 		Schema:   "json",
 		Start:    "M",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Mapmock) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Mapmock) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(mapmockStateIDs[1:2], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := mapmockStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "mapmock", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "mapmock", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -115,24 +110,24 @@ func (w *Mapmock) runAt(ctx context.Context, sess *flowcrt.Session, input any, s
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Mapmock) run(ctx context.Context, x *flowcrt.ASLExec, in any, step mapmockStep) (out any, err error) {
+func (w *Mapmock) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step mapmockStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Mapmock")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Mapmock")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := mapmockStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -160,19 +155,19 @@ func (w *Mapmock) run(ctx context.Context, x *flowcrt.ASLExec, in any, step mapm
 		}
 		err = x.Save(ctx, mapmockStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(mapmockStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(mapmockStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var mapmockMState = flowcrt.ASLState{
+var mapmockMState = flowcimpl.ASLState{
 	Name: "M",
 }
 
 // stepM runs Map state "M".
-func (w *Mapmock) stepM(ctx context.Context, x *flowcrt.ASLExec, in any) (mapmockStep, any, error) {
+func (w *Mapmock) stepM(ctx context.Context, x *flowcimpl.ASLExec, in any) (mapmockStep, any, error) {
 	cx := x.Enter(ctx, "M")
 	out, err := x.Do(ctx, &mapmockMState, cx, in, x.Map("M", &mapmockMItems, w.runMItems))
 	if err != nil {
@@ -181,29 +176,29 @@ func (w *Mapmock) stepM(ctx context.Context, x *flowcrt.ASLExec, in any) (mapmoc
 	return mapmockDone, out, nil
 }
 
-var mapmockMItems = flowcrt.MapSpec{
-	ItemsPath: &flowcrt.JSONPath{
+var mapmockMItems = flowcimpl.MapSpec{
+	ItemsPath: &flowcimpl.JSONPath{
 		Src:  "$.xs",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("xs")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("xs")},
 	},
 	MaxConcurrency: 1,
 }
 
 // runMItems runs the iterator of Map state "M" from state "Call" and returns its output.
-func (w *Mapmock) runMItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
+func (w *Mapmock) runMItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
 	step := mapmockStepCall
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Mapmock")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Mapmock")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := mapmockStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -230,50 +225,24 @@ func (w *Mapmock) runMItems(ctx context.Context, x *flowcrt.ASLExec, in any) (ou
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(mapmockStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(mapmockStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var mapmockCallState = flowcrt.ASLState{
+var mapmockCallState = flowcimpl.ASLState{
 	Name: "Call",
 	Task: true,
 }
 
 // stepCall runs Task state "Call".
-func (w *Mapmock) stepCall(ctx context.Context, x *flowcrt.ASLExec, in any) (mapmockStep, any, error) {
+func (w *Mapmock) stepCall(ctx context.Context, x *flowcimpl.ASLExec, in any) (mapmockStep, any, error) {
 	cx := x.Enter(ctx, "Call")
 	out, err := x.Do(ctx, &mapmockCallState, cx, in, x.Task(&mapmockCallState, w.h.Call))
 	if err != nil {
 		return mapmockDone, nil, err
 	}
 	return mapmockDone, out, nil
-}
-
-// MapmockMock implements MapmockHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type MapmockMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (MapmockMock) OrderedValues() {}
-
-// NewMapmockMockHandlers returns handlers that answer from mocks.
-func NewMapmockMockHandlers(mocks *flowcrt.Mocks) MapmockMock {
-	return MapmockMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m MapmockMock) Call(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// NewMapmockMock returns a Mapmock whose handlers answer from mocks.
-func NewMapmockMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Mapmock {
-	return NewMapmock(NewMapmockMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ParallelHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -28,14 +29,14 @@ type ParallelHandlers interface {
 // Parallel runs the state machine. It is safe for concurrent use: every Run has its own state.
 type Parallel struct {
 	h   ParallelHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewParallel returns the state machine over your handlers.
 func NewParallel(h ParallelHandlers, opts ...flowcrt.Option) *Parallel {
 	return &Parallel{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -89,34 +90,28 @@ func (w *Parallel) Resume(ctx context.Context, sessionID string) (any, error) {
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Parallel) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Parallel) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Parallel) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "parallel",
 		Schema:   "json",
 		Start:    "Par",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Parallel) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Parallel) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(parallelStateIDs[1:2], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := parallelStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "parallel", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "parallel", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -125,24 +120,24 @@ func (w *Parallel) runAt(ctx context.Context, sess *flowcrt.Session, input any, 
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Parallel) run(ctx context.Context, x *flowcrt.ASLExec, in any, step parallelStep) (out any, err error) {
+func (w *Parallel) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step parallelStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Parallel")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Parallel")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := parallelStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -170,19 +165,19 @@ func (w *Parallel) run(ctx context.Context, x *flowcrt.ASLExec, in any, step par
 		}
 		err = x.Save(ctx, parallelStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(parallelStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(parallelStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var parallelParState = flowcrt.ASLState{
+var parallelParState = flowcimpl.ASLState{
 	Name: "Par",
 }
 
 // stepPar runs Parallel state "Par".
-func (w *Parallel) stepPar(ctx context.Context, x *flowcrt.ASLExec, in any) (parallelStep, any, error) {
+func (w *Parallel) stepPar(ctx context.Context, x *flowcimpl.ASLExec, in any) (parallelStep, any, error) {
 	cx := x.Enter(ctx, "Par")
 	out, err := x.Do(ctx, &parallelParState, cx, in, x.Parallel("Par", w.runParBranch1, w.runParBranch2))
 	if err != nil {
@@ -192,20 +187,20 @@ func (w *Parallel) stepPar(ctx context.Context, x *flowcrt.ASLExec, in any) (par
 }
 
 // runParBranch1 runs branch 1 of Parallel state "Par" from state "S1" and returns its output.
-func (w *Parallel) runParBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
+func (w *Parallel) runParBranch1(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
 	step := parallelStepS1
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Parallel")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Parallel")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := parallelStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -238,49 +233,49 @@ func (w *Parallel) runParBranch1(ctx context.Context, x *flowcrt.ASLExec, in any
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(parallelStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(parallelStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var parallelS1State = flowcrt.ASLState{
+var parallelS1State = flowcimpl.ASLState{
 	Name: "S1",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("n", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("n", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.n",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("n")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("n")},
 		})),
 	),
 }
 
 // stepS1 runs Pass state "S1".
-func (w *Parallel) stepS1(ctx context.Context, x *flowcrt.ASLExec, in any) (parallelStep, any, error) {
+func (w *Parallel) stepS1(ctx context.Context, x *flowcimpl.ASLExec, in any) (parallelStep, any, error) {
 	cx := x.Enter(ctx, "S1")
-	out, err := x.Do(ctx, &parallelS1State, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &parallelS1State, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return parallelDone, nil, err
 	}
 	return parallelStepS2, out, nil
 }
 
-var parallelS2State = flowcrt.ASLState{
+var parallelS2State = flowcimpl.ASLState{
 	Name: "S2",
 }
 
 // stepS2 runs Choice state "S2".
-func (w *Parallel) stepS2(ctx context.Context, x *flowcrt.ASLExec, in any) (parallelStep, any, error) {
+func (w *Parallel) stepS2(ctx context.Context, x *flowcimpl.ASLExec, in any) (parallelStep, any, error) {
 	cx := x.Enter(ctx, "S2")
 	in, err := parallelS2State.Input(in, cx)
 	if err != nil {
 		return parallelDone, nil, err
 	}
-	c := flowcrt.NewChoice(in, cx)
+	c := flowcimpl.NewChoice(in, cx)
 	next := parallelStepNeg
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcrt.NumericGreaterThan, parallelPath1, 0.0):
+	case c.Cmp(flowcimpl.NumericGreaterThan, parallelPath1, 0.0):
 		next = parallelStepPos
 		rule = 0
 	}
@@ -291,53 +286,53 @@ func (w *Parallel) stepS2(ctx context.Context, x *flowcrt.ASLExec, in any) (para
 	return next, out, err
 }
 
-var parallelPosState = flowcrt.ASLState{
+var parallelPosState = flowcimpl.ASLState{
 	Name: "Pos",
 }
 
 // stepPos runs Pass state "Pos".
-func (w *Parallel) stepPos(ctx context.Context, x *flowcrt.ASLExec, in any) (parallelStep, any, error) {
+func (w *Parallel) stepPos(ctx context.Context, x *flowcimpl.ASLExec, in any) (parallelStep, any, error) {
 	cx := x.Enter(ctx, "Pos")
-	out, err := x.Do(ctx, &parallelPosState, cx, in, flowcrt.PassResult(parallelPosResult))
+	out, err := x.Do(ctx, &parallelPosState, cx, in, flowcimpl.PassResult(parallelPosResult))
 	if err != nil {
 		return parallelDone, nil, err
 	}
 	return parallelDone, out, nil
 }
 
-var parallelPosResult = flowcrt.TValue("positive")
+var parallelPosResult = flowcimpl.TValue("positive")
 
-var parallelNegState = flowcrt.ASLState{
+var parallelNegState = flowcimpl.ASLState{
 	Name: "Neg",
 }
 
 // stepNeg runs Pass state "Neg".
-func (w *Parallel) stepNeg(ctx context.Context, x *flowcrt.ASLExec, in any) (parallelStep, any, error) {
+func (w *Parallel) stepNeg(ctx context.Context, x *flowcimpl.ASLExec, in any) (parallelStep, any, error) {
 	cx := x.Enter(ctx, "Neg")
-	out, err := x.Do(ctx, &parallelNegState, cx, in, flowcrt.PassResult(parallelNegResult))
+	out, err := x.Do(ctx, &parallelNegState, cx, in, flowcimpl.PassResult(parallelNegResult))
 	if err != nil {
 		return parallelDone, nil, err
 	}
 	return parallelDone, out, nil
 }
 
-var parallelNegResult = flowcrt.TValue("negative")
+var parallelNegResult = flowcimpl.TValue("negative")
 
 // runParBranch2 runs branch 2 of Parallel state "Par" from state "T1" and returns its output.
-func (w *Parallel) runParBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
+func (w *Parallel) runParBranch2(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
 	step := parallelStepT1
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Parallel")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Parallel")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := parallelStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -366,24 +361,24 @@ func (w *Parallel) runParBranch2(ctx context.Context, x *flowcrt.ASLExec, in any
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(parallelStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(parallelStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var parallelT1State = flowcrt.ASLState{
+var parallelT1State = flowcimpl.ASLState{
 	Name: "T1",
 	Task: true,
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.t",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("t")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("t")},
 	}},
 }
 
 // stepT1 runs Task state "T1".
-func (w *Parallel) stepT1(ctx context.Context, x *flowcrt.ASLExec, in any) (parallelStep, any, error) {
+func (w *Parallel) stepT1(ctx context.Context, x *flowcimpl.ASLExec, in any) (parallelStep, any, error) {
 	cx := x.Enter(ctx, "T1")
 	out, err := x.Do(ctx, &parallelT1State, cx, in, x.Task(&parallelT1State, w.h.T1))
 	if err != nil {
@@ -392,18 +387,18 @@ func (w *Parallel) stepT1(ctx context.Context, x *flowcrt.ASLExec, in any) (para
 	return parallelStepT2, out, nil
 }
 
-var parallelT2State = flowcrt.ASLState{
+var parallelT2State = flowcimpl.ASLState{
 	Name: "T2",
-	OutputPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	OutputPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.t",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("t")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("t")},
 	}},
 }
 
 // stepT2 runs Pass state "T2".
-func (w *Parallel) stepT2(ctx context.Context, x *flowcrt.ASLExec, in any) (parallelStep, any, error) {
+func (w *Parallel) stepT2(ctx context.Context, x *flowcimpl.ASLExec, in any) (parallelStep, any, error) {
 	cx := x.Enter(ctx, "T2")
-	out, err := x.Do(ctx, &parallelT2State, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &parallelT2State, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return parallelDone, nil, err
 	}
@@ -412,34 +407,8 @@ func (w *Parallel) stepT2(ctx context.Context, x *flowcrt.ASLExec, in any) (para
 
 // The compiled paths the choice rules read.
 var (
-	parallelPath1 = &flowcrt.JSONPath{
+	parallelPath1 = &flowcimpl.JSONPath{
 		Src:  "$.n",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("n")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("n")},
 	}
 )
-
-// ParallelMock implements ParallelHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type ParallelMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (ParallelMock) OrderedValues() {}
-
-// NewParallelMockHandlers returns handlers that answer from mocks.
-func NewParallelMockHandlers(mocks *flowcrt.Mocks) ParallelMock {
-	return ParallelMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m ParallelMock) T1(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// NewParallelMock returns a Parallel whose handlers answer from mocks.
-func NewParallelMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Parallel {
-	return NewParallel(NewParallelMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
-}

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // TaskorderHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -28,14 +29,14 @@ type TaskorderHandlers interface {
 // Taskorder runs the state machine. It is safe for concurrent use: every Run has its own state.
 type Taskorder struct {
 	h   TaskorderHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewTaskorder returns the state machine over your handlers.
 func NewTaskorder(h TaskorderHandlers, opts ...flowcrt.Option) *Taskorder {
 	return &Taskorder{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -77,34 +78,28 @@ func (w *Taskorder) Resume(ctx context.Context, sessionID string) (any, error) {
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Taskorder) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Taskorder) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Taskorder) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "taskorder",
 		Schema:   "json",
 		Start:    "T",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Taskorder) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Taskorder) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(taskorderStateIDs[1:2], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := taskorderStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "taskorder", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "taskorder", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -113,24 +108,24 @@ func (w *Taskorder) runAt(ctx context.Context, sess *flowcrt.Session, input any,
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Taskorder) run(ctx context.Context, x *flowcrt.ASLExec, in any, step taskorderStep) (out any, err error) {
+func (w *Taskorder) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step taskorderStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Taskorder")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Taskorder")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := taskorderStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -158,76 +153,50 @@ func (w *Taskorder) run(ctx context.Context, x *flowcrt.ASLExec, in any, step ta
 		}
 		err = x.Save(ctx, taskorderStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(taskorderStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(taskorderStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var taskorderTState = flowcrt.ASLState{
+var taskorderTState = flowcimpl.ASLState{
 	Name: "T",
 	Task: true,
-	InputPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	InputPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.request",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("request")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("request")},
 	}},
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("query", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("query", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.q",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("q")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("q")},
 		})),
-		flowcrt.TField("limit", flowcrt.TValue(5.0)),
+		flowcimpl.TField("limit", flowcimpl.TValue(5.0)),
 	),
-	ResultSelector: flowcrt.TObject(
-		flowcrt.TField("score", flowcrt.TPath(&flowcrt.JSONPath{
+	ResultSelector: flowcimpl.TObject(
+		flowcimpl.TField("score", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.Payload.score",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("Payload"), flowcrt.Field("score")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("Payload"), flowcimpl.Field("score")},
 		})),
-		flowcrt.TField("source", flowcrt.TValue("model")),
+		flowcimpl.TField("source", flowcimpl.TValue("model")),
 	),
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.out.analysis",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("out"), flowcrt.Field("analysis")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("out"), flowcimpl.Field("analysis")},
 	}},
-	OutputPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	OutputPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.out",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("out")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("out")},
 	}},
 }
 
 // stepT runs Task state "T".
-func (w *Taskorder) stepT(ctx context.Context, x *flowcrt.ASLExec, in any) (taskorderStep, any, error) {
+func (w *Taskorder) stepT(ctx context.Context, x *flowcimpl.ASLExec, in any) (taskorderStep, any, error) {
 	cx := x.Enter(ctx, "T")
 	out, err := x.Do(ctx, &taskorderTState, cx, in, x.Task(&taskorderTState, w.h.Worker))
 	if err != nil {
 		return taskorderDone, nil, err
 	}
 	return taskorderDone, out, nil
-}
-
-// TaskorderMock implements TaskorderHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type TaskorderMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (TaskorderMock) OrderedValues() {}
-
-// NewTaskorderMockHandlers returns handlers that answer from mocks.
-func NewTaskorderMockHandlers(mocks *flowcrt.Mocks) TaskorderMock {
-	return TaskorderMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m TaskorderMock) Worker(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// NewTaskorderMock returns a Taskorder whose handlers answer from mocks.
-func NewTaskorderMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Taskorder {
-	return NewTaskorder(NewTaskorderMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // DistributedHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -30,14 +31,14 @@ type DistributedHandlers interface {
 // A distributed Map over the lines of a JSONL file, its results written as they come
 type Distributed struct {
 	h   DistributedHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewDistributed returns the state machine over your handlers.
 func NewDistributed(h DistributedHandlers, opts ...flowcrt.Option) *Distributed {
 	return &Distributed{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -81,34 +82,28 @@ func (w *Distributed) Resume(ctx context.Context, sessionID string) (any, error)
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Distributed) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Distributed) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Distributed) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "distributed",
 		Schema:   "json",
 		Start:    "ScoreAll",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Distributed) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Distributed) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(distributedStateIDs[1:2], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := distributedStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "distributed", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "distributed", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -117,24 +112,24 @@ func (w *Distributed) runAt(ctx context.Context, sess *flowcrt.Session, input an
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Distributed) run(ctx context.Context, x *flowcrt.ASLExec, in any, step distributedStep) (out any, err error) {
+func (w *Distributed) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step distributedStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Distributed")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Distributed")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := distributedStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -162,19 +157,19 @@ func (w *Distributed) run(ctx context.Context, x *flowcrt.ASLExec, in any, step 
 		}
 		err = x.Save(ctx, distributedStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(distributedStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(distributedStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var distributedScoreAllState = flowcrt.ASLState{
+var distributedScoreAllState = flowcimpl.ASLState{
 	Name: "ScoreAll",
 }
 
 // stepScoreAll runs Map state "ScoreAll".
-func (w *Distributed) stepScoreAll(ctx context.Context, x *flowcrt.ASLExec, in any) (distributedStep, any, error) {
+func (w *Distributed) stepScoreAll(ctx context.Context, x *flowcimpl.ASLExec, in any) (distributedStep, any, error) {
 	cx := x.Enter(ctx, "ScoreAll")
 	out, err := x.Do(ctx, &distributedScoreAllState, cx, in, x.DistributedMap("ScoreAll", &distributedScoreAllItems, &distributedScoreAllDistributed, w.runScoreAllItems))
 	if err != nil {
@@ -183,25 +178,25 @@ func (w *Distributed) stepScoreAll(ctx context.Context, x *flowcrt.ASLExec, in a
 	return distributedDone, out, nil
 }
 
-var distributedScoreAllItems = flowcrt.MapSpec{
+var distributedScoreAllItems = flowcimpl.MapSpec{
 	MaxConcurrency: 16,
 }
 
-var distributedScoreAllDistributed = flowcrt.DistributedSpec{
-	Reader: &flowcrt.ItemReaderSpec{
+var distributedScoreAllDistributed = flowcimpl.DistributedSpec{
+	Reader: &flowcimpl.ItemReaderSpec{
 		Resource: "arn:aws:states:::s3:getObject",
-		Parameters: flowcrt.TObject(
-			flowcrt.TField("Bucket", flowcrt.TPath(&flowcrt.JSONPath{
+		Parameters: flowcimpl.TObject(
+			flowcimpl.TField("Bucket", flowcimpl.TPath(&flowcimpl.JSONPath{
 				Src:  "$.dir",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("dir")},
+				Segs: []flowcimpl.PathSeg{flowcimpl.Field("dir")},
 			})),
-			flowcrt.TField("Key", flowcrt.TValue("items.jsonl")),
+			flowcimpl.TField("Key", flowcimpl.TValue("items.jsonl")),
 		),
 		Format: "JSONL",
 	},
-	Writer: &flowcrt.ResultWriterSpec{
+	Writer: &flowcimpl.ResultWriterSpec{
 		Resource: "arn:aws:states:::s3:putObject",
-		Parameters: flowcrt.TValue(flowcrt.Obj(
+		Parameters: flowcimpl.TValue(flowcimpl.Obj(
 			"Bucket", "results",
 		)),
 	},
@@ -209,20 +204,20 @@ var distributedScoreAllDistributed = flowcrt.DistributedSpec{
 
 // runScoreAllItems runs the iterator of Map state "ScoreAll" from state "Score" and returns its
 // output.
-func (w *Distributed) runScoreAllItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
+func (w *Distributed) runScoreAllItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
 	step := distributedStepScore
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Distributed")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Distributed")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := distributedStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -249,50 +244,24 @@ func (w *Distributed) runScoreAllItems(ctx context.Context, x *flowcrt.ASLExec, 
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(distributedStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(distributedStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var distributedScoreState = flowcrt.ASLState{
+var distributedScoreState = flowcimpl.ASLState{
 	Name: "Score",
 	Task: true,
 }
 
 // stepScore runs Task state "Score".
-func (w *Distributed) stepScore(ctx context.Context, x *flowcrt.ASLExec, in any) (distributedStep, any, error) {
+func (w *Distributed) stepScore(ctx context.Context, x *flowcimpl.ASLExec, in any) (distributedStep, any, error) {
 	cx := x.Enter(ctx, "Score")
 	out, err := x.Do(ctx, &distributedScoreState, cx, in, x.Task(&distributedScoreState, w.h.Score))
 	if err != nil {
 		return distributedDone, nil, err
 	}
 	return distributedDone, out, nil
-}
-
-// DistributedMock implements DistributedHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type DistributedMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (DistributedMock) OrderedValues() {}
-
-// NewDistributedMockHandlers returns handlers that answer from mocks.
-func NewDistributedMockHandlers(mocks *flowcrt.Mocks) DistributedMock {
-	return DistributedMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m DistributedMock) Score(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// NewDistributedMock returns a Distributed whose handlers answer from mocks.
-func NewDistributedMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Distributed {
-	return NewDistributed(NewDistributedMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

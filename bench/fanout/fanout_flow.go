@@ -9,13 +9,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // FanoutState is the state of a Fanout run.
 type FanoutState struct {
@@ -57,7 +58,7 @@ func (u *FanoutUpdate) SetTotal(v int) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *FanoutUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "items":
 			u.set |= (1 << 0)
@@ -66,7 +67,7 @@ func (u *FanoutUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Total)
 		}
-		return flowcrt.UnknownField(fanoutFields)
+		return flowcimpl.UnknownField(fanoutFields)
 	})
 }
 
@@ -108,7 +109,7 @@ func (s *FanoutState) clone() FanoutState {
 // join applies the updates a fan-out recorded to s through the reducers: branch by branch (item by
 // item), each one's in the order its states returned them. It gives what applying them one by one
 // gives, but an append or merge copies the field's old value once per join, not once per update.
-func (s *FanoutState) join(recs *flowcrt.Records[FanoutUpdate]) {
+func (s *FanoutState) join(recs *flowcimpl.Records[FanoutUpdate]) {
 	for _, list := range recs.Lists() {
 		for i := range list {
 			u := &list[i]
@@ -133,14 +134,14 @@ type FanoutHandlers interface {
 // Fanout runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Fanout struct {
 	h   FanoutHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewFanout returns the workflow over your handlers.
 func NewFanout(h FanoutHandlers, opts ...flowcrt.Option) *Fanout {
 	return &Fanout{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -200,15 +201,9 @@ func (w *Fanout) Resume(ctx context.Context, sessionID string) (FanoutState, err
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Fanout) Decide(ctx context.Context, sessionID string, decision string) (FanoutState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Fanout) sessions() *flowcrt.Sessions[FanoutState, FanoutUpdate] {
-	return &flowcrt.Sessions[FanoutState, FanoutUpdate]{
+func (w *Fanout) sessions() *flowcimpl.Sessions[FanoutState, FanoutUpdate] {
+	return &flowcimpl.Sessions[FanoutState, FanoutUpdate]{
 		Workflow: "Fanout",
 		Schema:   fanoutSchema,
 		Start:    "split",
@@ -220,7 +215,7 @@ func (w *Fanout) sessions() *flowcrt.Sessions[FanoutState, FanoutUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Fanout) runAt(ctx context.Context, sess *flowcrt.Session, s FanoutState, state string) (FanoutState, error) {
+func (w *Fanout) runAt(ctx context.Context, sess *flowcimpl.Session, s FanoutState, state string) (FanoutState, error) {
 	i := slices.Index(fanoutStateIDs[1:2], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -230,19 +225,19 @@ func (w *Fanout) runAt(ctx context.Context, sess *flowcrt.Session, s FanoutState
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Fanout) run(ctx context.Context, sess *flowcrt.Session, s FanoutState, step fanoutStep) (out FanoutState, err error) {
+func (w *Fanout) run(ctx context.Context, sess *flowcimpl.Session, s FanoutState, step fanoutStep) (out FanoutState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Fanout")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Fanout")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := fanoutStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -284,7 +279,7 @@ func (w *Fanout) run(ctx context.Context, sess *flowcrt.Session, s FanoutState, 
 }
 
 // stepSplit runs state "split" and returns the state to run next.
-func (w *Fanout) stepSplit(ctx context.Context, s *FanoutState, sess *flowcrt.Session) (fanoutStep, error) {
+func (w *Fanout) stepSplit(ctx context.Context, s *FanoutState, sess *flowcimpl.Session) (fanoutStep, error) {
 	if sess.InFanOut("split") {
 		// Resumed inside its fan-out: the handler has run, its update is in s.
 		return w.mapSplit(ctx, s, sess)
@@ -303,16 +298,16 @@ func (w *Fanout) stepSplit(ctx context.Context, s *FanoutState, sess *flowcrt.Se
 // a session each item saves a checkpoint when it finishes, and a resumed run does not run it
 // again. The items share the list itself, which handlers must not modify: a copy for each item
 // would cost n² copies.
-func (w *Fanout) mapSplit(ctx context.Context, s *FanoutState, sess *flowcrt.Session) (fanoutStep, error) {
+func (w *Fanout) mapSplit(ctx context.Context, s *FanoutState, sess *flowcimpl.Session) (fanoutStep, error) {
 	items := slices.Clip(s.Items)
 	base := *s
 	base.Items = nil
-	recs := flowcrt.NewRecords[FanoutUpdate](len(items), 1)
-	progress, err := flowcrt.StartFanOut(ctx, sess, "split", s, recs)
+	recs := flowcimpl.NewRecords[FanoutUpdate](len(items), 1)
+	progress, err := flowcimpl.StartFanOut(ctx, sess, "split", s, recs)
 	if err != nil {
 		return fanoutDone, err
 	}
-	err = flowcrt.FanOut(ctx, "split", len(items), 8, func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "split", len(items), 8, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
 		}
@@ -339,14 +334,14 @@ func (w *Fanout) iterateSplit(ctx context.Context, s *FanoutState, item int, rec
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Fanout")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Fanout")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := fanoutStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -393,41 +388,4 @@ func (w *Fanout) stepWork(ctx context.Context, s *FanoutState, item int, rec *[]
 	s.apply(&u)
 	*rec = append(*rec, u)
 	return fanoutDone, nil
-}
-
-// FanoutMock implements FanoutHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-// Inside a fan-out the k-th invocation of a state counts the calls of every branch and item: which
-// item makes the k-th call depends on scheduling, except with max_concurrency 1, where items call
-// in list order.
-type FanoutMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewFanoutMockHandlers returns handlers that answer from mocks.
-func NewFanoutMockHandlers(mocks *flowcrt.Mocks) FanoutMock {
-	return FanoutMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m FanoutMock) respond(ctx context.Context, label *string, key string) (FanoutUpdate, error) {
-	var u FanoutUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m FanoutMock) Split(ctx context.Context, s FanoutState) (FanoutUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// Work answers from the mock of the state that calls it.
-func (m FanoutMock) Work(ctx context.Context, s FanoutState, item int) (FanoutUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// NewFanoutMock returns a Fanout whose handlers answer from mocks.
-func NewFanoutMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Fanout {
-	return NewFanout(NewFanoutMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

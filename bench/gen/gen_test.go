@@ -64,7 +64,7 @@ func wide(n int) []byte {
 func TestWideUpdates(t *testing.T) {
 	for _, n := range []int{8, 9, 63, 64, 65, 130} {
 		out := generate(t, check(t, wide(n)))
-		if err := gocheck.Check("wide_flow.go", out); err != nil {
+		if err := gocheck.Check(out); err != nil {
 			t.Fatalf("%d fields: %v", n, err)
 		}
 	}

@@ -9,13 +9,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // AnchorState is the state of a Anchor run.
 type AnchorState struct {
@@ -83,7 +84,7 @@ func (u *AnchorUpdate) SetTags(v []string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *AnchorUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "n":
 			u.set |= (1 << 0)
@@ -98,7 +99,7 @@ func (u *AnchorUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 3)
 			return json.Unmarshal(value, &u.v.Tags)
 		}
-		return flowcrt.UnknownField(anchorFields)
+		return flowcimpl.UnknownField(anchorFields)
 	})
 }
 
@@ -142,7 +143,7 @@ type AnchorHandlersInto interface {
 type Anchor struct {
 	h    AnchorHandlers
 	into AnchorHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewAnchor returns the workflow over your handlers.
@@ -151,7 +152,7 @@ func NewAnchor(h AnchorHandlers, opts ...flowcrt.Option) *Anchor {
 	return &Anchor{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -411,15 +412,9 @@ func (w *Anchor) Resume(ctx context.Context, sessionID string) (AnchorState, err
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Anchor) Decide(ctx context.Context, sessionID string, decision string) (AnchorState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Anchor) sessions() *flowcrt.Sessions[AnchorState, AnchorUpdate] {
-	return &flowcrt.Sessions[AnchorState, AnchorUpdate]{
+func (w *Anchor) sessions() *flowcimpl.Sessions[AnchorState, AnchorUpdate] {
+	return &flowcimpl.Sessions[AnchorState, AnchorUpdate]{
 		Workflow: "Anchor",
 		Schema:   anchorSchema,
 		Start:    "s000",
@@ -431,7 +426,7 @@ func (w *Anchor) sessions() *flowcrt.Sessions[AnchorState, AnchorUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Anchor) runAt(ctx context.Context, sess *flowcrt.Session, s AnchorState, state string) (AnchorState, error) {
+func (w *Anchor) runAt(ctx context.Context, sess *flowcimpl.Session, s AnchorState, state string) (AnchorState, error) {
 	i := slices.Index(anchorStateIDs[1:103], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -559,19 +554,19 @@ var anchorPlain = [len(anchorStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Anchor) run(ctx context.Context, sess *flowcrt.Session, s AnchorState, step anchorStep) (out AnchorState, err error) {
+func (w *Anchor) run(ctx context.Context, sess *flowcimpl.Session, s AnchorState, step anchorStep) (out AnchorState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Anchor")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Anchor")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := anchorStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -677,33 +672,4 @@ func (s *AnchorState) nextS101() anchorStep {
 		return anchorStepS000
 	}
 	return anchorDone
-}
-
-// AnchorMock implements AnchorHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type AnchorMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewAnchorMockHandlers returns handlers that answer from mocks.
-func NewAnchorMockHandlers(mocks *flowcrt.Mocks) AnchorMock {
-	return AnchorMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m AnchorMock) respond(ctx context.Context, label *string, key string) (AnchorUpdate, error) {
-	var u AnchorUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m AnchorMock) Count(ctx context.Context, s AnchorState) (AnchorUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// NewAnchorMock returns a Anchor whose handlers answer from mocks.
-func NewAnchorMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Anchor {
-	return NewAnchor(NewAnchorMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

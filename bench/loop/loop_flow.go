@@ -9,13 +9,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // LoopState is the state of a Loop run.
 type LoopState struct {
@@ -57,7 +58,7 @@ func (u *LoopUpdate) SetLimit(v int) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *LoopUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "n":
 			u.set |= (1 << 0)
@@ -66,7 +67,7 @@ func (u *LoopUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Limit)
 		}
-		return flowcrt.UnknownField(loopFields)
+		return flowcimpl.UnknownField(loopFields)
 	})
 }
 
@@ -106,7 +107,7 @@ type LoopHandlersInto interface {
 type Loop struct {
 	h    LoopHandlers
 	into LoopHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewLoop returns the workflow over your handlers.
@@ -115,7 +116,7 @@ func NewLoop(h LoopHandlers, opts ...flowcrt.Option) *Loop {
 	return &Loop{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -175,15 +176,9 @@ func (w *Loop) Resume(ctx context.Context, sessionID string) (LoopState, error) 
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Loop) Decide(ctx context.Context, sessionID string, decision string) (LoopState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Loop) sessions() *flowcrt.Sessions[LoopState, LoopUpdate] {
-	return &flowcrt.Sessions[LoopState, LoopUpdate]{
+func (w *Loop) sessions() *flowcimpl.Sessions[LoopState, LoopUpdate] {
+	return &flowcimpl.Sessions[LoopState, LoopUpdate]{
 		Workflow: "Loop",
 		Schema:   loopSchema,
 		Start:    "tick",
@@ -195,7 +190,7 @@ func (w *Loop) sessions() *flowcrt.Sessions[LoopState, LoopUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Loop) runAt(ctx context.Context, sess *flowcrt.Session, s LoopState, state string) (LoopState, error) {
+func (w *Loop) runAt(ctx context.Context, sess *flowcimpl.Session, s LoopState, state string) (LoopState, error) {
 	i := slices.Index(loopStateIDs[1:3], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -223,19 +218,19 @@ var loopPlain = [len(loopStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Loop) run(ctx context.Context, sess *flowcrt.Session, s LoopState, step loopStep) (out LoopState, err error) {
+func (w *Loop) run(ctx context.Context, sess *flowcimpl.Session, s LoopState, step loopStep) (out LoopState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Loop")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Loop")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := loopStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -341,36 +336,4 @@ func (s *LoopState) nextTick() loopStep {
 		return loopStepTock
 	}
 	return loopDone
-}
-
-// LoopMock implements LoopHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type LoopMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewLoopMockHandlers returns handlers that answer from mocks.
-func NewLoopMockHandlers(mocks *flowcrt.Mocks) LoopMock {
-	return LoopMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m LoopMock) respond(ctx context.Context, label *string, key string) (LoopUpdate, error) {
-	var u LoopUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m LoopMock) Tick(ctx context.Context, s LoopState) (LoopUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m LoopMock) Tock(ctx context.Context, s LoopState) (LoopUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// NewLoopMock returns a Loop whose handlers answer from mocks.
-func NewLoopMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Loop {
-	return NewLoop(NewLoopMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

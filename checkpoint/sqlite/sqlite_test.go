@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 func open(t *testing.T, path string) *Store {
@@ -28,7 +29,7 @@ func open(t *testing.T, path string) *Store {
 func sample(session string, step int) *flowcrt.Checkpoint {
 	return &flowcrt.Checkpoint{
 		Session: session, Workflow: "W", Schema: "sha256:00", Step: step, Status: flowcrt.StatusInterrupted,
-		Position: flowcrt.Position{State: "review", FanOut: &flowcrt.FanOutProgress{Done: map[int]json.RawMessage{1: json.RawMessage(`[{"n":1}]`)}}},
+		Position: flowcimpl.Position{State: "review", FanOut: &flowcimpl.FanOutProgress{Done: map[int]json.RawMessage{1: json.RawMessage(`[{"n":1}]`)}}},
 		State:    json.RawMessage(`{"n":2}`),
 		Pending:  &flowcrt.Pending{State: "review", Prompt: "OK?", Options: []string{"yes", "no"}},
 		Time:     time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC),

@@ -56,6 +56,22 @@ type compiled struct {
 	out  string // where the generated file goes
 	wf   *ir.Workflow
 	file codegen.File
+	mock codegen.File // the mock handlers, beside file; none for a Temporal file
+}
+
+// output is a file gen writes.
+type output struct {
+	path    string
+	content []byte
+}
+
+// outputs are the files gen writes for c.
+func (c compiled) outputs() []output {
+	outs := []output{{c.out, c.file.Content}}
+	if c.mock.Name != "" {
+		outs = append(outs, output{filepath.Join(filepath.Dir(c.out), c.mock.Name), c.mock.Content})
+	}
+	return outs
 }
 
 // compileFile compiles one definition and generates its file in memory,
@@ -81,7 +97,7 @@ func compileFile(def, outDir string, stderr io.Writer) (c compiled, ok bool) {
 		fmt.Fprintf(stderr, "%v\n", err)
 		return c, false
 	}
-	c.file = files[0]
+	c.file, c.mock = files[0], files[1]
 	return c, true
 }
 

@@ -40,9 +40,11 @@ func cmdGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return checkFresh(results, stdout)
 	}
 	for _, c := range results {
-		if err := writeIfChanged(c.out, c.file.Content); err != nil {
-			fmt.Fprintf(stderr, "flowc gen: %v\n", err)
-			return exitUsage
+		for _, o := range c.outputs() {
+			if err := writeIfChanged(o.path, o.content); err != nil {
+				fmt.Fprintf(stderr, "flowc gen: %v\n", err)
+				return exitUsage
+			}
 		}
 	}
 	return exitOK
@@ -73,14 +75,16 @@ func compileAll(defs []string, outDir string, stderr io.Writer) ([]compiled, boo
 func checkFresh(results []compiled, stdout io.Writer) int {
 	code := exitOK
 	for _, c := range results {
-		old, err := os.ReadFile(c.out)
-		switch {
-		case err != nil:
-			fmt.Fprintf(stdout, "%s: missing (generate it from %s)\n", c.out, c.def)
-			code = exitFailed
-		case !bytes.Equal(old, c.file.Content):
-			fmt.Fprintf(stdout, "%s: stale (%s changed since it was generated)\n", c.out, changed(c))
-			code = exitFailed
+		for _, o := range c.outputs() {
+			old, err := os.ReadFile(o.path)
+			switch {
+			case err != nil:
+				fmt.Fprintf(stdout, "%s: missing (generate it from %s)\n", o.path, c.def)
+				code = exitFailed
+			case !bytes.Equal(old, o.content):
+				fmt.Fprintf(stdout, "%s: stale (%s changed since it was generated)\n", o.path, changed(c))
+				code = exitFailed
+			}
 		}
 	}
 	return code

@@ -113,6 +113,8 @@ func buildRunner(def, dir string, stderr io.Writer) (bin, machine string, code i
 func writeRunModule(dir, def string, c compiled) error {
 	files, err := workflowFiles(dir, def, c)
 	if err == nil {
+		// The runner answers from the mocks.
+		files[filepath.Join(dir, "wf", c.mock.Name)] = renamePackage(c.mock.Content)
 		err = addSource(files, filepath.Join(dir, "flowc"), flowc.RuntimeSource())
 	}
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/flowc-dev/flowc/binmain"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // sessionFlags are the flags of `flowc run` that run a session on a
@@ -56,7 +57,7 @@ func runServing(cmd *exec.Cmd, store flowcrt.Checkpointer, stderr io.Writer) err
 		return err
 	}
 	served := make(chan error, 1)
-	go func() { served <- flowcrt.ServeCheckpoints(context.Background(), requests, answers, store) }()
+	go func() { served <- flowcimpl.ServeCheckpoints(context.Background(), requests, answers, store) }()
 	err = cmd.Wait()
 	if serr := <-served; serr != nil {
 		fmt.Fprintf(stderr, "flowc run: serving checkpoints: %v\n", serr)

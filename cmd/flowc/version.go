@@ -5,7 +5,7 @@ import (
 	"io"
 	"runtime/debug"
 
-	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // cmdVersion prints the version of the module flowc was built from, with
@@ -17,7 +17,7 @@ func cmdVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	bi, ok := debug.ReadBuildInfo()
-	fmt.Fprintf(stdout, "flowc %s (generated code version %d to %d)\n", moduleVersion(bi, ok), flowcrt.MinGenVersion, flowcrt.GenVersion)
+	fmt.Fprintf(stdout, "flowc %s (generated code version %d to %d)\n", moduleVersion(bi, ok), flowcimpl.MinGenVersion, flowcimpl.GenVersion)
 	return exitOK
 }
 

@@ -8,13 +8,13 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // A test binary is built from the checkout: its main module has no release
 // version, which flowc spells as the go command does.
 func TestVersionCommand(t *testing.T) {
-	want := fmt.Sprintf("flowc (devel) (generated code version %d to %d)\n", flowcrt.MinGenVersion, flowcrt.GenVersion)
+	want := fmt.Sprintf("flowc (devel) (generated code version %d to %d)\n", flowcimpl.MinGenVersion, flowcimpl.GenVersion)
 	for _, args := range [][]string{{"version"}, {"--version"}} {
 		var stdout, stderr bytes.Buffer
 		code := run(args, nil, &stdout, &stderr)

@@ -7,13 +7,14 @@ import (
 	"context"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ChatHandlers is the work of the chain's tasks, implemented by you. A handler gets the
 // task's id, input, rendered prompt and a copy of the chain variables, and returns the task's
@@ -31,14 +32,14 @@ type ChatHandlers interface {
 // Chat with a model that may call tools, until it stops.
 type Chat struct {
 	h   ChatHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewChat returns the task chain over your handlers.
 func NewChat(h ChatHandlers, opts ...flowcrt.Option) *Chat {
 	return &Chat{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -61,7 +62,7 @@ var chatStateIDs = [...]string{
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
 func (w *Chat) Run(ctx context.Context, input any) (flowcrt.ChainState, error) {
-	s, err := flowcrt.NewChainState(input)
+	s, err := flowcimpl.NewChainState(input)
 	if err != nil {
 		return s, err
 	}
@@ -72,13 +73,13 @@ func (w *Chat) Run(ctx context.Context, input any) (flowcrt.ChainState, error) {
 // The tasks as the chain defines them: templates (a variable that is missing fails the task),
 // settings and call policy.
 var (
-	chatChatPolicy = flowcrt.ChainTask{
+	chatChatPolicy = flowcimpl.ChainTask{
 		ID:   "chat",
-		Kind: flowcrt.KindChatCompletion,
+		Kind: flowcimpl.KindChatCompletion,
 	}
-	chatRunToolsPolicy = flowcrt.ChainTask{
+	chatRunToolsPolicy = flowcimpl.ChainTask{
 		ID:   "run_tools",
-		Kind: flowcrt.KindExecuteToolCalls,
+		Kind: flowcimpl.KindExecuteToolCalls,
 	}
 )
 
@@ -88,14 +89,14 @@ func (w *Chat) run(ctx context.Context, s *flowcrt.ChainState, step chatStep) (e
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Chat")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Chat")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := chatStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -133,19 +134,19 @@ func (w *Chat) run(ctx context.Context, s *flowcrt.ChainState, step chatStep) (e
 
 // stepChat runs task "chat" and returns the task to run next.
 func (w *Chat) stepChat(ctx context.Context, s *flowcrt.ChainState) (chatStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, &chatChatPolicy, flowcrt.ChatHandler(w.h.ChatCompletion))
+	eval, err := s.RunTask(ctx, &w.cfg, &chatChatPolicy, flowcimpl.ChatHandler(w.h.ChatCompletion))
 	if err != nil {
 		return chatDone, err
 	}
 	switch {
 	case eval == "tool-call":
-		if err = s.Compose("chat", "history", flowcrt.ComposeAuto); err != nil {
+		if err = s.Compose("chat", "history", flowcimpl.ComposeAuto); err != nil {
 			return chatDone, err
 		}
 		s.Traverse("chat", "run_tools")
 		return chatStepRunTools, nil
 	case eval == "stop":
-		if err = s.Compose("chat", "history", flowcrt.ComposeAuto); err != nil {
+		if err = s.Compose("chat", "history", flowcimpl.ComposeAuto); err != nil {
 			return chatDone, err
 		}
 		return chatDone, nil
@@ -156,13 +157,13 @@ func (w *Chat) stepChat(ctx context.Context, s *flowcrt.ChainState) (chatStep, e
 
 // stepRunTools runs task "run_tools" and returns the task to run next.
 func (w *Chat) stepRunTools(ctx context.Context, s *flowcrt.ChainState) (chatStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, &chatRunToolsPolicy, flowcrt.ToolCallsHandler(w.h.ExecuteToolCalls))
+	eval, err := s.RunTask(ctx, &w.cfg, &chatRunToolsPolicy, flowcimpl.ToolCallsHandler(w.h.ExecuteToolCalls))
 	if err != nil {
 		return chatDone, err
 	}
 	switch {
 	case eval == "ok":
-		if err = s.Compose("run_tools", "history", flowcrt.ComposeAuto); err != nil {
+		if err = s.Compose("run_tools", "history", flowcimpl.ComposeAuto); err != nil {
 			return chatDone, err
 		}
 		s.Traverse("run_tools", "chat")
@@ -170,32 +171,4 @@ func (w *Chat) stepRunTools(ctx context.Context, s *flowcrt.ChainState) (chatSte
 	default:
 		return chatDone, nil
 	}
-}
-
-// ChatMock implements ChatHandlers with canned responses, for tests and dry runs.
-// A mocked Return is {"Output": <json>, "Eval": "<string>"}; without "Eval" the eval string is the
-// control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
-// A task with no mock returns its input unchanged.
-type ChatMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewChatMockHandlers returns handlers that answer from mocks.
-func NewChatMockHandlers(mocks *flowcrt.Mocks) ChatMock {
-	return ChatMock{mocks: mocks}
-}
-
-// ChatCompletion answers from the mock of the task that calls it.
-func (m ChatMock) ChatCompletion(ctx context.Context, call flowcrt.LLMCall) (flowcrt.ChainResult, error) {
-	return m.mocks.RespondChain(call.ChainCall)
-}
-
-// ExecuteToolCalls answers from the mock of the task that calls it.
-func (m ChatMock) ExecuteToolCalls(ctx context.Context, call flowcrt.ToolCallsCall) (flowcrt.ChainResult, error) {
-	return m.mocks.RespondChain(call.ChainCall)
-}
-
-// NewChatMock returns a Chat whose handlers answer from mocks.
-func NewChatMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Chat {
-	return NewChat(NewChatMockHandlers(mocks), opts...)
 }

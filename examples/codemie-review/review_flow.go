@@ -9,13 +9,14 @@ import (
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ReviewHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -40,14 +41,14 @@ type ReviewHandlers interface {
 // Review runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Review struct {
 	h   ReviewHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewReview returns the workflow over your handlers.
 func NewReview(h ReviewHandlers, opts ...flowcrt.Option) *Review {
 	return &Review{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -121,20 +122,20 @@ func (w *Review) Decide(ctx context.Context, sessionID string, decision string) 
 
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Review) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Review) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "review",
 		Schema:   "json",
 		Start:    "fetch",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Review) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Review) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(reviewStateIDs[1:3], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -151,38 +152,38 @@ func (w *Review) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSO
 // recursion_limit: 30
 // max_concurrency: 4
 var (
-	reviewSettings = &flowcrt.JSONSettings{
+	reviewSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 30,
 		Summarize:      true,
 		MessagesLimit:  20,
 		TokensLimit:    50000,
 	}
-	reviewFixerAssistant   = flowcrt.DecodeConfig[flowcrt.JSONAssistant](`{"id":"fixer","mcp_servers":[{"config":{"args":["-y","@modelcontextprotocol/server-filesystem","/repo"],"command":"npx"},"name":"filesystem"}],"model":"gpt-4.1","system_prompt":"You propose fixes."}`)
-	reviewTriagerAssistant = flowcrt.DecodeConfig[flowcrt.JSONAssistant](`{"datasource_ids":["runbooks"],"id":"triager","model":"gpt-4.1-mini","system_prompt":"You triage tickets of {{team.name}}.","temperature":0.2}`)
-	reviewTrackerTool      = flowcrt.DecodeConfig[flowcrt.JSONTool](`{"id":"tracker","tool":"search_issues","tool_args":{"limit":20,"project":"{{team.project}}"},"tool_result_json_pointer":"/data/issues"}`)
+	reviewFixerAssistant   = flowcimpl.DecodeConfig[flowcimpl.JSONAssistant](`{"id":"fixer","mcp_servers":[{"config":{"args":["-y","@modelcontextprotocol/server-filesystem","/repo"],"command":"npx"},"name":"filesystem"}],"model":"gpt-4.1","system_prompt":"You propose fixes."}`)
+	reviewTriagerAssistant = flowcimpl.DecodeConfig[flowcimpl.JSONAssistant](`{"datasource_ids":["runbooks"],"id":"triager","model":"gpt-4.1-mini","system_prompt":"You triage tickets of {{team.name}}.","temperature":0.2}`)
+	reviewTrackerTool      = flowcimpl.DecodeConfig[flowcimpl.JSONTool](`{"id":"tracker","tool":"search_issues","tool_args":{"limit":20,"project":"{{team.project}}"},"tool_result_json_pointer":"/data/issues"}`)
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	reviewFetchTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	reviewFetchTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "fetch",
 		},
-		ToolArgs: []flowcrt.JSONArg{
-			{Name: "project", Value: []flowcrt.Piece{{Text: "{{team.project}}", Ref: "team.project"}}},
-			{Name: "limit", Value: []flowcrt.Piece{{Text: "20"}}},
+		ToolArgs: []flowcimpl.JSONArg{
+			{Name: "project", Value: []flowcimpl.Piece{{Text: "{{team.project}}", Ref: "team.project"}}},
+			{Name: "limit", Value: []flowcimpl.Piece{{Text: "20"}}},
 		},
 		Settings: reviewSettings,
-		Next: flowcrt.JSONNext{
+		Next: flowcimpl.JSONNext{
 			NoHistory: true,
 			OutputKey: "issues",
 		},
 		Tool: reviewTrackerTool,
 	}
-	reviewTriageTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	reviewTriageTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "triage",
-			Retry: []flowcrt.Retrier{{
+			Retry: []flowcimpl.Retrier{{
 				Errors:      []string{"ALL"},
 				MaxAttempts: 3,
 				Interval:    1 * time.Second,
@@ -190,42 +191,42 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:         []flowcrt.Piece{{Text: "Triage "}, {Text: "{{key}}", Ref: "key"}, {Text: ": "}, {Text: "{{title}}", Ref: "title"}},
+		Task:         []flowcimpl.Piece{{Text: "Triage "}, {Text: "{{key}}", Ref: "key"}, {Text: ": "}, {Text: "{{title}}", Ref: "title"}},
 		Settings:     reviewSettings,
 		Assistant:    reviewTriagerAssistant,
-		SystemPrompt: []flowcrt.Piece{{Text: "You triage tickets of "}, {Text: "{{team.name}}", Ref: "team.name"}, {Text: "."}},
+		SystemPrompt: []flowcimpl.Piece{{Text: "You triage tickets of "}, {Text: "{{team.name}}", Ref: "team.name"}, {Text: "."}},
 		Resolve:      true,
-		OutputSchema: &flowcrt.JSONSchema{
+		OutputSchema: &flowcimpl.JSONSchema{
 			Text:   "{\"type\": \"object\", \"properties\": {\"severity\": {\"enum\": [\"low\", \"high\"]}}, \"required\": [\"severity\"]}",
-			Schema: *flowcrt.DecodeConfig[map[string]any](`{"properties":{"severity":{"enum":["low","high"]}},"required":["severity"],"type":"object"}`),
+			Schema: *flowcimpl.DecodeConfig[map[string]any](`{"properties":{"severity":{"enum":["low","high"]}},"required":["severity"],"type":"object"}`),
 		},
 	}
-	reviewFixTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	reviewFixTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "fix",
 		},
-		Task:            []flowcrt.Piece{{Text: "Fix "}, {Text: "{{key}}", Ref: "key"}},
+		Task:            []flowcimpl.Piece{{Text: "Fix "}, {Text: "{{key}}", Ref: "key"}},
 		Settings:        reviewSettings,
 		Assistant:       reviewFixerAssistant,
 		InterruptBefore: true,
 	}
-	reviewLogTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	reviewLogTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "log",
 		},
-		Task:      []flowcrt.Piece{{Text: "Log "}, {Text: "{{key}}", Ref: "key"}, {Text: " as low"}},
+		Task:      []flowcimpl.Piece{{Text: "Log "}, {Text: "{{key}}", Ref: "key"}, {Text: " as low"}},
 		Settings:  reviewSettings,
 		Assistant: reviewTriagerAssistant,
 	}
-	reviewReportTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	reviewReportTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "report",
 		},
-		Task:     []flowcrt.Piece{{Text: "Report on "}, {Text: "{{issues}}", Ref: "issues"}},
+		Task:     []flowcimpl.Piece{{Text: "Report on "}, {Text: "{{issues}}", Ref: "issues"}},
 		Settings: reviewSettings,
-		Next: flowcrt.JSONNext{
+		Next: flowcimpl.JSONNext{
 			ClearMessages: true,
-			ClearStore:    flowcrt.ClearKeepCurrent,
+			ClearStore:    flowcimpl.ClearKeepCurrent,
 		},
 		Assistant: reviewTriagerAssistant,
 	}
@@ -234,19 +235,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Review) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until reviewStep) (err error) {
+func (w *Review) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until reviewStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Review")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Review")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := reviewStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -310,10 +311,10 @@ func (w *Review) stepFetch(ctx context.Context, s *flowcrt.JSONState) (reviewSte
 // merges them into s in item order (the keys each one set, the last one winning, then the messages
 // each one added), and the run goes on at "report". The first failure cancels the other items and
 // fails the run.
-func (w *Review) mapFetch(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (reviewStep, error) {
+func (w *Review) mapFetch(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (reviewStep, error) {
 	items := out.Items()
 	iterations := s.Iterations(items)
-	err := flowcrt.FanOut(ctx, "fetch", len(iterations), flowcrt.FanOutLimit(w.h, 4), func(ctx context.Context, i int) error {
+	err := flowcimpl.FanOut(ctx, "fetch", len(iterations), flowcimpl.FanOutLimit(w.h, 4), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], reviewStepTriage, reviewStepReport)
 	})
 	if err != nil {
@@ -371,57 +372,4 @@ func (w *Review) stepReport(ctx context.Context, s *flowcrt.JSONState) (reviewSt
 		}
 	}
 	return reviewDone, nil
-}
-
-// Approve answers interrupt_before from the mock of "<state>.interrupt_before": continue or cancel.
-func (m ReviewMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (string, error) {
-	return m.mocks.RespondInterrupt(ctx, req)
-}
-
-// SearchDatasource answers from the mock of "datasource:<id>".
-func (m ReviewMock) SearchDatasource(ctx context.Context, datasourceID, query string) (string, error) {
-	return m.mocks.RespondDatasource(datasourceID, query)
-}
-
-// CallMCPTool answers from the mock of the state that calls it.
-func (m ReviewMock) CallMCPTool(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// Summarize answers from the mocks of "summarize": the summary replaces the history.
-func (m ReviewMock) Summarize(ctx context.Context, history flowcrt.Messages) (flowcrt.Messages, error) {
-	return m.mocks.RespondSummary(history)
-}
-
-// ReviewMock implements ReviewHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type ReviewMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (ReviewMock) AnswersInOrder() {}
-
-// NewReviewMockHandlers returns handlers that answer from mocks.
-func NewReviewMockHandlers(mocks *flowcrt.Mocks) ReviewMock {
-	return ReviewMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m ReviewMock) Tracker(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m ReviewMock) Triager(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m ReviewMock) Fixer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewReviewMock returns a Review whose handlers answer from mocks.
-func NewReviewMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Review {
-	return NewReview(NewReviewMockHandlers(mocks), opts...)
 }

@@ -10,13 +10,14 @@ import (
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ResearchState is the state of a Research run.
 //
@@ -99,7 +100,7 @@ func (u *ResearchUpdate) SetAnswer(v string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *ResearchUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "question":
 			u.set |= (1 << 0)
@@ -117,7 +118,7 @@ func (u *ResearchUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 4)
 			return json.Unmarshal(value, &u.v.Answer)
 		}
-		return flowcrt.UnknownField(researchFields)
+		return flowcimpl.UnknownField(researchFields)
 	})
 }
 
@@ -134,7 +135,7 @@ func (s *ResearchState) apply(u *ResearchUpdate) {
 		s.Query = u.v.Query
 	}
 	if set&(1<<2) != 0 {
-		s.Context = flowcrt.AppendSlice(s.Context, u.v.Context)
+		s.Context = flowcimpl.AppendSlice(s.Context, u.v.Context)
 	}
 	if set&(1<<3) != 0 {
 		s.Searches += u.v.Searches
@@ -168,7 +169,7 @@ type ResearchHandlersInto interface {
 type Research struct {
 	h    ResearchHandlers
 	into ResearchHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewResearch returns the workflow over your handlers.
@@ -177,7 +178,7 @@ func NewResearch(h ResearchHandlers, opts ...flowcrt.Option) *Research {
 	return &Research{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -239,15 +240,9 @@ func (w *Research) Resume(ctx context.Context, sessionID string) (ResearchState,
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Research) Decide(ctx context.Context, sessionID string, decision string) (ResearchState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Research) sessions() *flowcrt.Sessions[ResearchState, ResearchUpdate] {
-	return &flowcrt.Sessions[ResearchState, ResearchUpdate]{
+func (w *Research) sessions() *flowcimpl.Sessions[ResearchState, ResearchUpdate] {
+	return &flowcimpl.Sessions[ResearchState, ResearchUpdate]{
 		Workflow: "Research",
 		Schema:   researchSchema,
 		Start:    "decide",
@@ -259,7 +254,7 @@ func (w *Research) sessions() *flowcrt.Sessions[ResearchState, ResearchUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Research) runAt(ctx context.Context, sess *flowcrt.Session, s ResearchState, state string) (ResearchState, error) {
+func (w *Research) runAt(ctx context.Context, sess *flowcimpl.Session, s ResearchState, state string) (ResearchState, error) {
 	i := slices.Index(researchStateIDs[1:4], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -287,19 +282,19 @@ var researchPlain = [len(researchStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Research) run(ctx context.Context, sess *flowcrt.Session, s ResearchState, step researchStep) (out ResearchState, err error) {
+func (w *Research) run(ctx context.Context, sess *flowcimpl.Session, s ResearchState, step researchStep) (out ResearchState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Research")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Research")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := researchStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -412,9 +407,9 @@ func (s *ResearchState) nextDecide(action string) researchStep {
 	return researchDone
 }
 
-var researchSearchPolicy = flowcrt.Policy{
+var researchSearchPolicy = flowcimpl.Policy{
 	State: "search",
-	Retry: []flowcrt.Retrier{{
+	Retry: []flowcimpl.Retrier{{
 		Errors:      []string{"TaskFailed"},
 		MaxAttempts: 2,
 		Interval:    500 * time.Millisecond,
@@ -425,7 +420,7 @@ var researchSearchPolicy = flowcrt.Policy{
 // stepSearch runs state "search" and returns the state to run next.
 func (w *Research) stepSearch(ctx context.Context, s *ResearchState) (researchStep, error) {
 	var u ResearchUpdate
-	err := flowcrt.Call(ctx, &w.cfg, &researchSearchPolicy, func(ctx context.Context) error {
+	err := flowcimpl.Call(ctx, &w.cfg, &researchSearchPolicy, func(ctx context.Context) error {
 		var err error
 		u, err = w.h.Search(ctx, *s)
 		return err
@@ -435,43 +430,4 @@ func (w *Research) stepSearch(ctx context.Context, s *ResearchState) (researchSt
 	}
 	s.apply(&u)
 	return researchStepDecide, nil
-}
-
-// ResearchMock implements ResearchHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type ResearchMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewResearchMockHandlers returns handlers that answer from mocks.
-func NewResearchMockHandlers(mocks *flowcrt.Mocks) ResearchMock {
-	return ResearchMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m ResearchMock) respond(ctx context.Context, label *string, key string) (ResearchUpdate, error) {
-	var u ResearchUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m ResearchMock) Search(ctx context.Context, s ResearchState) (ResearchUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m ResearchMock) Answer(ctx context.Context, s ResearchState) (ResearchUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// Decide answers from the mock of the state that calls it.
-func (m ResearchMock) Decide(ctx context.Context, s ResearchState) (ResearchUpdate, string, error) {
-	var label string
-	u, err := m.respond(ctx, &label, "Action")
-	return u, label, err
-}
-
-// NewResearchMock returns a Research whose handlers answer from mocks.
-func NewResearchMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Research {
-	return NewResearch(NewResearchMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -11,13 +11,14 @@ import (
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // TriageState is the state of a Triage run.
 //
@@ -100,7 +101,7 @@ func (u *TriageUpdate) SetAttempts(v int) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *TriageUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "ticket":
 			u.set |= (1 << 0)
@@ -118,7 +119,7 @@ func (u *TriageUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 4)
 			return json.Unmarshal(value, &u.v.Attempts)
 		}
-		return flowcrt.UnknownField(triageFields)
+		return flowcimpl.UnknownField(triageFields)
 	})
 }
 
@@ -135,10 +136,10 @@ func (s *TriageState) apply(u *TriageUpdate) {
 		s.Status = u.v.Status
 	}
 	if set&(1<<2) != 0 {
-		s.Labels = flowcrt.MergeMap(s.Labels, u.v.Labels)
+		s.Labels = flowcimpl.MergeMap(s.Labels, u.v.Labels)
 	}
 	if set&(1<<3) != 0 {
-		s.Messages = flowcrt.AppendSlice(s.Messages, u.v.Messages)
+		s.Messages = flowcimpl.AppendSlice(s.Messages, u.v.Messages)
 	}
 	if set&(1<<4) != 0 {
 		s.Attempts += u.v.Attempts
@@ -175,7 +176,7 @@ type TriageHandlersInto interface {
 type Triage struct {
 	h    TriageHandlers
 	into TriageHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewTriage returns the workflow over your handlers.
@@ -184,7 +185,7 @@ func NewTriage(h TriageHandlers, opts ...flowcrt.Option) *Triage {
 	return &Triage{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -248,15 +249,9 @@ func (w *Triage) Resume(ctx context.Context, sessionID string) (TriageState, err
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Triage) Decide(ctx context.Context, sessionID string, decision string) (TriageState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Triage) sessions() *flowcrt.Sessions[TriageState, TriageUpdate] {
-	return &flowcrt.Sessions[TriageState, TriageUpdate]{
+func (w *Triage) sessions() *flowcimpl.Sessions[TriageState, TriageUpdate] {
+	return &flowcimpl.Sessions[TriageState, TriageUpdate]{
 		Workflow: "Triage",
 		Schema:   triageSchema,
 		Start:    "classify",
@@ -268,7 +263,7 @@ func (w *Triage) sessions() *flowcrt.Sessions[TriageState, TriageUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Triage) runAt(ctx context.Context, sess *flowcrt.Session, s TriageState, state string) (TriageState, error) {
+func (w *Triage) runAt(ctx context.Context, sess *flowcimpl.Session, s TriageState, state string) (TriageState, error) {
 	i := slices.Index(triageStateIDs[1:5], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -300,19 +295,19 @@ var triagePlain = [len(triageStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Triage) run(ctx context.Context, sess *flowcrt.Session, s TriageState, step triageStep) (out TriageState, err error) {
+func (w *Triage) run(ctx context.Context, sess *flowcimpl.Session, s TriageState, step triageStep) (out TriageState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Triage")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Triage")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := triageStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -410,10 +405,10 @@ func (w *Triage) run(ctx context.Context, sess *flowcrt.Session, s TriageState, 
 	return s, nil
 }
 
-var triageClassifyPolicy = flowcrt.Policy{
+var triageClassifyPolicy = flowcimpl.Policy{
 	State:   "classify",
 	Timeout: 30 * time.Second,
-	Retry: []flowcrt.Retrier{{
+	Retry: []flowcimpl.Retrier{{
 		Errors:      []string{"Timeout", "RateLimited"},
 		MaxAttempts: 3,
 		Interval:    1 * time.Second,
@@ -425,7 +420,7 @@ var triageClassifyPolicy = flowcrt.Policy{
 // stepClassify runs state "classify" and returns the state to run next.
 func (w *Triage) stepClassify(ctx context.Context, s *TriageState) (triageStep, error) {
 	var u TriageUpdate
-	err := flowcrt.Call(ctx, &w.cfg, &triageClassifyPolicy, func(ctx context.Context) error {
+	err := flowcimpl.Call(ctx, &w.cfg, &triageClassifyPolicy, func(ctx context.Context) error {
 		var err error
 		u, err = w.h.Classify(ctx, *s)
 		return err
@@ -440,7 +435,7 @@ func (w *Triage) stepClassify(ctx context.Context, s *TriageState) (triageStep, 
 // nextClassify picks the state after "classify".
 func (s *TriageState) nextClassify() triageStep {
 	switch {
-	case flowcrt.HasKey(s.Labels, "urgent"):
+	case flowcimpl.HasKey(s.Labels, "urgent"):
 		return triageStepEscalate
 	case s.Status == "bug" && s.Ticket.Priority >= 3:
 		return triageStepFix
@@ -448,42 +443,4 @@ func (s *TriageState) nextClassify() triageStep {
 		return triageStepAnswer
 	}
 	return triageStepEscalate
-}
-
-// TriageMock implements TriageHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type TriageMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewTriageMockHandlers returns handlers that answer from mocks.
-func NewTriageMockHandlers(mocks *flowcrt.Mocks) TriageMock {
-	return TriageMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m TriageMock) respond(ctx context.Context, label *string, key string) (TriageUpdate, error) {
-	var u TriageUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m TriageMock) Classify(ctx context.Context, s TriageState) (TriageUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m TriageMock) Fix(ctx context.Context, s TriageState) (TriageUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m TriageMock) Answer(ctx context.Context, s TriageState) (TriageUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m TriageMock) Escalate(ctx context.Context, s TriageState) (TriageUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// NewTriageMock returns a Triage whose handlers answer from mocks.
-func NewTriageMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Triage {
-	return NewTriage(NewTriageMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

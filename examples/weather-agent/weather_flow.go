@@ -7,13 +7,14 @@ import (
 	"context"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // WeatherAgentHandlers is the work of the chain's tasks, implemented by you. A handler gets the
 // task's id, input, rendered prompt and a copy of the chain variables, and returns the task's
@@ -31,14 +32,14 @@ type WeatherAgentHandlers interface {
 // A self-paced tool agent: the model sees its tool budget in its system instruction, and a wrap-up task answers once the budget is spent.
 type WeatherAgent struct {
 	h   WeatherAgentHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewWeatherAgent returns the task chain over your handlers.
 func NewWeatherAgent(h WeatherAgentHandlers, opts ...flowcrt.Option) *WeatherAgent {
 	return &WeatherAgent{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -63,7 +64,7 @@ var weatherAgentStateIDs = [...]string{
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
 func (w *WeatherAgent) Run(ctx context.Context, input any) (flowcrt.ChainState, error) {
-	s, err := flowcrt.NewChainState(input)
+	s, err := flowcimpl.NewChainState(input)
 	if err != nil {
 		return s, err
 	}
@@ -74,41 +75,41 @@ func (w *WeatherAgent) Run(ctx context.Context, input any) (flowcrt.ChainState, 
 // The tasks as the chain defines them: templates (a variable that is missing fails the task),
 // settings and call policy.
 var (
-	weatherAgentChatPolicy = flowcrt.ChainTask{
+	weatherAgentChatPolicy = flowcimpl.ChainTask{
 		Chain: "weather-agent",
-		Exec: &flowcrt.ExecuteConfig{
+		Exec: &flowcimpl.ExecuteConfig{
 			Model:      "{{var:model|qwen2.5:7b}}",
 			Provider:   "ollama",
 			TokenLimit: 8192,
 			Tools:      []string{"nws"},
 		},
 		ID:     "chat",
-		Kind:   flowcrt.KindChatCompletion,
-		Print:  flowcrt.MustChainTemplate("chat", "chat round {{flowcMacro \"edge_count\" \"chat->run_tools\"}}"),
+		Kind:   flowcimpl.KindChatCompletion,
+		Print:  flowcimpl.MustChainTemplate("chat", "chat round {{flowcMacro \"edge_count\" \"chat->run_tools\"}}"),
 		System: "You answer weather questions with the nws tools. Today is {{date}}. Tool rounds used: {{edge_count:chat->run_tools}} of 3.",
 	}
-	weatherAgentRunToolsPolicy = flowcrt.ChainTask{
+	weatherAgentRunToolsPolicy = flowcimpl.ChainTask{
 		Chain: "weather-agent",
-		Exec: &flowcrt.ExecuteConfig{
+		Exec: &flowcimpl.ExecuteConfig{
 			TokenLimit:    8192,
 			Tools:         []string{"nws"},
 			ToolsPolicies: map[string]map[string]string{"nws": map[string]string{"_units": "metric"}},
 		},
 		ID:       "run_tools",
 		InputVar: "chat",
-		Kind:     flowcrt.KindExecuteToolCalls,
+		Kind:     flowcimpl.KindExecuteToolCalls,
 	}
 	// wrap_up: No tools: answer from what the history holds.
-	weatherAgentWrapUpPolicy = flowcrt.ChainTask{
+	weatherAgentWrapUpPolicy = flowcimpl.ChainTask{
 		Chain: "weather-agent",
-		Exec: &flowcrt.ExecuteConfig{
+		Exec: &flowcimpl.ExecuteConfig{
 			Model:      "{{var:model|qwen2.5:7b}}",
 			Provider:   "ollama",
 			TokenLimit: 8192,
 			Tools:      []string{},
 		},
 		ID:     "wrap_up",
-		Kind:   flowcrt.KindChatCompletion,
+		Kind:   flowcimpl.KindChatCompletion,
 		System: "The tool budget is spent. Answer from the conversation so far.",
 	}
 )
@@ -119,14 +120,14 @@ func (w *WeatherAgent) run(ctx context.Context, s *flowcrt.ChainState, step weat
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "WeatherAgent")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "WeatherAgent")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := weatherAgentStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -166,7 +167,7 @@ func (w *WeatherAgent) run(ctx context.Context, s *flowcrt.ChainState, step weat
 
 // stepChat runs task "chat" and returns the task to run next.
 func (w *WeatherAgent) stepChat(ctx context.Context, s *flowcrt.ChainState) (weatherAgentStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, &weatherAgentChatPolicy, flowcrt.ChatHandler(w.h.ChatCompletion))
+	eval, err := s.RunTask(ctx, &w.cfg, &weatherAgentChatPolicy, flowcimpl.ChatHandler(w.h.ChatCompletion))
 	if err != nil {
 		return weatherAgentDone, err
 	}
@@ -184,7 +185,7 @@ func (w *WeatherAgent) stepChat(ctx context.Context, s *flowcrt.ChainState) (wea
 
 // stepRunTools runs task "run_tools" and returns the task to run next.
 func (w *WeatherAgent) stepRunTools(ctx context.Context, s *flowcrt.ChainState) (weatherAgentStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &weatherAgentRunToolsPolicy, flowcrt.ToolCallsHandler(w.h.ExecuteToolCalls))
+	_, err := s.RunTask(ctx, &w.cfg, &weatherAgentRunToolsPolicy, flowcimpl.ToolCallsHandler(w.h.ExecuteToolCalls))
 	if err != nil {
 		return weatherAgentDone, err
 	}
@@ -194,38 +195,10 @@ func (w *WeatherAgent) stepRunTools(ctx context.Context, s *flowcrt.ChainState) 
 
 // stepWrapUp runs task "wrap_up" and returns the task to run next.
 func (w *WeatherAgent) stepWrapUp(ctx context.Context, s *flowcrt.ChainState) (weatherAgentStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &weatherAgentWrapUpPolicy, flowcrt.ChatHandler(w.h.ChatCompletion))
+	_, err := s.RunTask(ctx, &w.cfg, &weatherAgentWrapUpPolicy, flowcimpl.ChatHandler(w.h.ChatCompletion))
 	if err != nil {
 		return weatherAgentDone, err
 	}
 	// No branches: the chain ends with this task's output.
 	return weatherAgentDone, nil
-}
-
-// WeatherAgentMock implements WeatherAgentHandlers with canned responses, for tests and dry runs.
-// A mocked Return is {"Output": <json>, "Eval": "<string>"}; without "Eval" the eval string is the
-// control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
-// A task with no mock returns its input unchanged.
-type WeatherAgentMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewWeatherAgentMockHandlers returns handlers that answer from mocks.
-func NewWeatherAgentMockHandlers(mocks *flowcrt.Mocks) WeatherAgentMock {
-	return WeatherAgentMock{mocks: mocks}
-}
-
-// ChatCompletion answers from the mock of the task that calls it.
-func (m WeatherAgentMock) ChatCompletion(ctx context.Context, call flowcrt.LLMCall) (flowcrt.ChainResult, error) {
-	return m.mocks.RespondChain(call.ChainCall)
-}
-
-// ExecuteToolCalls answers from the mock of the task that calls it.
-func (m WeatherAgentMock) ExecuteToolCalls(ctx context.Context, call flowcrt.ToolCallsCall) (flowcrt.ChainResult, error) {
-	return m.mocks.RespondChain(call.ChainCall)
-}
-
-// NewWeatherAgentMock returns a WeatherAgent whose handlers answer from mocks.
-func NewWeatherAgentMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *WeatherAgent {
-	return NewWeatherAgent(NewWeatherAgentMockHandlers(mocks), opts...)
 }

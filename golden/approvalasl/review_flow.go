@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ReviewHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -34,14 +35,14 @@ type ReviewHandlers interface {
 // An Approval that waits for a person between two tasks, after a Checkpoint
 type Review struct {
 	h   ReviewHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewReview returns the state machine over your handlers.
 func NewReview(h ReviewHandlers, opts ...flowcrt.Option) *Review {
 	return &Review{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -99,26 +100,26 @@ func (w *Review) Decide(ctx context.Context, sessionID string, decision string) 
 
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Review) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Review) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "review",
 		Schema:   "json",
 		Start:    "Draft",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Review) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Review) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(reviewStateIDs[1:6], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := reviewStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "review", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "review", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -127,24 +128,24 @@ func (w *Review) runAt(ctx context.Context, sess *flowcrt.Session, input any, st
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Review) run(ctx context.Context, x *flowcrt.ASLExec, in any, step reviewStep) (out any, err error) {
+func (w *Review) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step reviewStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Review")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Review")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := reviewStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -180,24 +181,24 @@ func (w *Review) run(ctx context.Context, x *flowcrt.ASLExec, in any, step revie
 		}
 		err = x.Save(ctx, reviewStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(reviewStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(reviewStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var reviewDraftState = flowcrt.ASLState{
+var reviewDraftState = flowcimpl.ASLState{
 	Name: "Draft",
 	Task: true,
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.draft",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("draft")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("draft")},
 	}},
 }
 
 // stepDraft runs Task state "Draft".
-func (w *Review) stepDraft(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepDraft(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Draft")
 	out, err := x.Do(ctx, &reviewDraftState, cx, in, x.Task(&reviewDraftState, w.h.Draft))
 	if err != nil {
@@ -206,32 +207,32 @@ func (w *Review) stepDraft(ctx context.Context, x *flowcrt.ASLExec, in any) (rev
 	return reviewStepSave, out, nil
 }
 
-var reviewSaveState = flowcrt.ASLState{
+var reviewSaveState = flowcimpl.ASLState{
 	Name: "Save",
 }
 
 // stepSave runs Checkpoint state "Save".
-func (w *Review) stepSave(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepSave(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
 	// A Checkpoint passes its input through; with a session, the run saves a checkpoint after it, as
 	// after every top-level state. Inside a Parallel or Map it saves nothing.
 	cx := x.Enter(ctx, "Save")
-	out, err := x.Do(ctx, &reviewSaveState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &reviewSaveState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return reviewDone, nil, err
 	}
 	return reviewStepReview, out, nil
 }
 
-var reviewReviewState = flowcrt.ASLState{
+var reviewReviewState = flowcimpl.ASLState{
 	Name: "Review",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.review",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("review")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("review")},
 	}},
 }
 
 // stepReview runs Approval state "Review".
-func (w *Review) stepReview(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepReview(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Review")
 	out, err := x.Do(ctx, &reviewReviewState, cx, in, x.Approval(flowcrt.ApprovalRequest{
 		State:   "Review",
@@ -243,15 +244,15 @@ func (w *Review) stepReview(ctx context.Context, x *flowcrt.ASLExec, in any) (re
 			return reviewDone, in, err // the run waits here: save its input
 		}
 		// An approval that times out takes the Default.
-		if flowcrt.IsTimeout(err) {
+		if flowcimpl.IsTimeout(err) {
 			return reviewStepRejected, in, nil
 		}
 		return reviewDone, nil, err
 	}
-	c := flowcrt.NewChoice(out, nil)
+	c := flowcimpl.NewChoice(out, nil)
 	next := reviewStepRejected
 	switch {
-	case c.Cmp(flowcrt.StringEquals, reviewPath1, "approve"):
+	case c.Cmp(flowcimpl.StringEquals, reviewPath1, "approve"):
 		next = reviewStepPublish
 	}
 	if err := c.Err(); err != nil {
@@ -260,17 +261,17 @@ func (w *Review) stepReview(ctx context.Context, x *flowcrt.ASLExec, in any) (re
 	return next, out, nil
 }
 
-var reviewPublishState = flowcrt.ASLState{
+var reviewPublishState = flowcimpl.ASLState{
 	Name: "Publish",
 	Task: true,
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.published",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("published")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("published")},
 	}},
 }
 
 // stepPublish runs Task state "Publish".
-func (w *Review) stepPublish(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepPublish(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Publish")
 	out, err := x.Do(ctx, &reviewPublishState, cx, in, x.Task(&reviewPublishState, w.h.Publish))
 	if err != nil {
@@ -280,48 +281,14 @@ func (w *Review) stepPublish(ctx context.Context, x *flowcrt.ASLExec, in any) (r
 }
 
 // stepRejected runs Fail state "Rejected".
-func (w *Review) stepRejected(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
-	return reviewDone, nil, flowcrt.Fail(in, x.Enter(ctx, "Rejected"), flowcrt.TValue("Rejected"), flowcrt.TValue("the reviewer rejected the draft"))
+func (w *Review) stepRejected(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
+	return reviewDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "Rejected"), flowcimpl.TValue("Rejected"), flowcimpl.TValue("the reviewer rejected the draft"))
 }
 
 // The compiled paths the choice rules read.
 var (
-	reviewPath1 = &flowcrt.JSONPath{
+	reviewPath1 = &flowcimpl.JSONPath{
 		Src:  "$.review.approval",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("review"), flowcrt.Field("approval")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("review"), flowcimpl.Field("approval")},
 	}
 )
-
-// ReviewMock implements ReviewHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type ReviewMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (ReviewMock) OrderedValues() {}
-
-// NewReviewMockHandlers returns handlers that answer from mocks.
-func NewReviewMockHandlers(mocks *flowcrt.Mocks) ReviewMock {
-	return ReviewMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m ReviewMock) Draft(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-func (m ReviewMock) Publish(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// Approve answers from the mock of the state that calls it.
-func (m ReviewMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (string, error) {
-	return m.mocks.RespondApproval(ctx, req)
-}
-
-// NewReviewMock returns a Review whose handlers answer from mocks.
-func NewReviewMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Review {
-	return NewReview(NewReviewMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
-}

@@ -9,13 +9,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ArithState is the state of a Arith run.
 //
@@ -98,7 +99,7 @@ func (u *ArithUpdate) SetTrail(v []string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *ArithUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "count":
 			u.set |= (1 << 0)
@@ -116,7 +117,7 @@ func (u *ArithUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 4)
 			return json.Unmarshal(value, &u.v.Trail)
 		}
-		return flowcrt.UnknownField(arithFields)
+		return flowcimpl.UnknownField(arithFields)
 	})
 }
 
@@ -139,7 +140,7 @@ func (s *ArithState) apply(u *ArithUpdate) {
 		s.Flag = u.v.Flag
 	}
 	if set&(1<<4) != 0 {
-		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
+		s.Trail = flowcimpl.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
 
@@ -163,7 +164,7 @@ type ArithHandlersInto interface {
 type Arith struct {
 	h    ArithHandlers
 	into ArithHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewArith returns the workflow over your handlers.
@@ -172,7 +173,7 @@ func NewArith(h ArithHandlers, opts ...flowcrt.Option) *Arith {
 	return &Arith{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -244,15 +245,9 @@ func (w *Arith) Resume(ctx context.Context, sessionID string) (ArithState, error
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Arith) Decide(ctx context.Context, sessionID string, decision string) (ArithState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Arith) sessions() *flowcrt.Sessions[ArithState, ArithUpdate] {
-	return &flowcrt.Sessions[ArithState, ArithUpdate]{
+func (w *Arith) sessions() *flowcimpl.Sessions[ArithState, ArithUpdate] {
+	return &flowcimpl.Sessions[ArithState, ArithUpdate]{
 		Workflow: "Arith",
 		Schema:   arithSchema,
 		Start:    "check",
@@ -264,7 +259,7 @@ func (w *Arith) sessions() *flowcrt.Sessions[ArithState, ArithUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Arith) runAt(ctx context.Context, sess *flowcrt.Session, s ArithState, state string) (ArithState, error) {
+func (w *Arith) runAt(ctx context.Context, sess *flowcimpl.Session, s ArithState, state string) (ArithState, error) {
 	i := slices.Index(arithStateIDs[1:9], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -297,19 +292,19 @@ var arithPlain = [len(arithStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Arith) run(ctx context.Context, sess *flowcrt.Session, s ArithState, step arithStep) (out ArithState, err error) {
+func (w *Arith) run(ctx context.Context, sess *flowcimpl.Session, s ArithState, step arithStep) (out ArithState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Arith")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Arith")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := arithStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -413,8 +408,8 @@ func (w *Arith) stepCheck(ctx context.Context, s *ArithState) (arithStep, error)
 
 // nextCheck picks the state after "check".
 func (s *ArithState) nextCheck() arithStep {
-	if flowcrt.Cond(func() bool {
-		return flowcrt.Mod(s.Count, s.Divisor) == 1
+	if flowcimpl.Cond(func() bool {
+		return flowcimpl.Mod(s.Count, s.Divisor) == 1
 	}) {
 		return arithStepOdd
 	}
@@ -434,12 +429,12 @@ func (w *Arith) stepRatio(ctx context.Context, s *ArithState) (arithStep, error)
 // nextRatio picks the state after "ratio".
 func (s *ArithState) nextRatio() arithStep {
 	switch {
-	case flowcrt.Cond(func() bool {
-		return flowcrt.Div(float64(s.Count), float64(s.Divisor)) > 2.5
+	case flowcimpl.Cond(func() bool {
+		return flowcimpl.Div(float64(s.Count), float64(s.Divisor)) > 2.5
 	}):
 		return arithStepBig
-	case flowcrt.Cond(func() bool {
-		return flowcrt.Div(float64(s.Count), 4) == 0.5
+	case flowcimpl.Cond(func() bool {
+		return flowcimpl.Div(float64(s.Count), 4) == 0.5
 	}):
 		return arithStepHalf
 	case s.Score*2+float64(s.Count) >= 10:
@@ -448,33 +443,4 @@ func (s *ArithState) nextRatio() arithStep {
 		return arithStepNegative
 	}
 	return arithStepOther
-}
-
-// ArithMock implements ArithHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type ArithMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewArithMockHandlers returns handlers that answer from mocks.
-func NewArithMockHandlers(mocks *flowcrt.Mocks) ArithMock {
-	return ArithMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m ArithMock) respond(ctx context.Context, label *string, key string) (ArithUpdate, error) {
-	var u ArithUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m ArithMock) Visit(ctx context.Context, s ArithState) (ArithUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// NewArithMock returns a Arith whose handlers answer from mocks.
-func NewArithMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Arith {
-	return NewArith(NewArithMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -9,13 +9,14 @@ import (
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // AgentHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -35,14 +36,14 @@ type AgentHandlers interface {
 // Agent-native states: an agent task, a debate, an approval and a checkpoint
 type Agent struct {
 	h   AgentHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewAgent returns the state machine over your handlers.
 func NewAgent(h AgentHandlers, opts ...flowcrt.Option) *Agent {
 	return &Agent{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -102,26 +103,26 @@ func (w *Agent) Decide(ctx context.Context, sessionID string, decision string) (
 
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Agent) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Agent) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "agent",
 		Schema:   "json",
 		Start:    "Draft",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Agent) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Agent) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(agentStateIDs[1:7], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := agentStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "agent", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "agent", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -130,24 +131,24 @@ func (w *Agent) runAt(ctx context.Context, sess *flowcrt.Session, input any, sta
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Agent) run(ctx context.Context, x *flowcrt.ASLExec, in any, step agentStep) (out any, err error) {
+func (w *Agent) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step agentStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Agent")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Agent")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := agentStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -185,30 +186,30 @@ func (w *Agent) run(ctx context.Context, x *flowcrt.ASLExec, in any, step agentS
 		}
 		err = x.Save(ctx, agentStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(agentStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(agentStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var agentDraftState = flowcrt.ASLState{
+var agentDraftState = flowcimpl.ASLState{
 	Name: "Draft",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("topic", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("topic", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.topic",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("topic")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("topic")},
 		})),
 	),
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.draft",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("draft")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("draft")},
 	}},
 }
 
 // stepDraft runs Task state "Draft".
-func (w *Agent) stepDraft(ctx context.Context, x *flowcrt.ASLExec, in any) (agentStep, any, error) {
+func (w *Agent) stepDraft(ctx context.Context, x *flowcimpl.ASLExec, in any) (agentStep, any, error) {
 	cx := x.Enter(ctx, "Draft")
 	out, err := x.Do(ctx, &agentDraftState, cx, in, x.Recalling(&agentDraftMemory, x.AgentTask(&agentDraftState, w.h.Writer, &agentDraftAgent)))
 	if err != nil {
@@ -217,8 +218,8 @@ func (w *Agent) stepDraft(ctx context.Context, x *flowcrt.ASLExec, in any) (agen
 	return agentStepDiscuss, out, nil
 }
 
-var agentDraftMemory = flowcrt.Memory{
-	Reads: []flowcrt.MemoryRead{
+var agentDraftMemory = flowcimpl.Memory{
+	Reads: []flowcimpl.MemoryRead{
 		{
 			Keys: []string{"style"},
 		},
@@ -237,21 +238,21 @@ var agentDraftAgent = flowcrt.Agent{
 	Budget: map[string]any{
 		"MaxTokens": 2000.0,
 	},
-	Limit: &flowcrt.Budget{
+	Limit: &flowcimpl.Budget{
 		MaxTokens: 2000.0,
 	},
 }
 
-var agentDiscussState = flowcrt.ASLState{
+var agentDiscussState = flowcimpl.ASLState{
 	Name: "Discuss",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.debate",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("debate")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("debate")},
 	}},
 }
 
 // stepDiscuss runs Debate state "Discuss".
-func (w *Agent) stepDiscuss(ctx context.Context, x *flowcrt.ASLExec, in any) (agentStep, any, error) {
+func (w *Agent) stepDiscuss(ctx context.Context, x *flowcimpl.ASLExec, in any) (agentStep, any, error) {
 	cx := x.Enter(ctx, "Discuss")
 	out, err := x.Do(ctx, &agentDiscussState, cx, in, x.Debate("Discuss", &agentDiscussDebate, w.h.Critic, w.h.Writer))
 	if err != nil {
@@ -260,41 +261,41 @@ func (w *Agent) stepDiscuss(ctx context.Context, x *flowcrt.ASLExec, in any) (ag
 	return agentStepSave, out, nil
 }
 
-var agentDiscussDebate = flowcrt.DebateSpec{
-	TopicPath: &flowcrt.JSONPath{
+var agentDiscussDebate = flowcimpl.DebateSpec{
+	TopicPath: &flowcimpl.JSONPath{
 		Src:  "$.topic",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("topic")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("topic")},
 	},
 	Rounds: 2,
 	Agents: []string{"Critic", "Writer"},
 }
 
-var agentSaveState = flowcrt.ASLState{
+var agentSaveState = flowcimpl.ASLState{
 	Name: "Save",
 }
 
 // stepSave runs Checkpoint state "Save".
-func (w *Agent) stepSave(ctx context.Context, x *flowcrt.ASLExec, in any) (agentStep, any, error) {
+func (w *Agent) stepSave(ctx context.Context, x *flowcimpl.ASLExec, in any) (agentStep, any, error) {
 	// A Checkpoint passes its input through; with a session, the run saves a checkpoint after it, as
 	// after every top-level state. Inside a Parallel or Map it saves nothing.
 	cx := x.Enter(ctx, "Save")
-	out, err := x.Do(ctx, &agentSaveState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &agentSaveState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return agentDone, nil, err
 	}
 	return agentStepReview, out, nil
 }
 
-var agentReviewState = flowcrt.ASLState{
+var agentReviewState = flowcimpl.ASLState{
 	Name: "Review",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.approval",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("approval")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("approval")},
 	}},
 }
 
 // stepReview runs Approval state "Review".
-func (w *Agent) stepReview(ctx context.Context, x *flowcrt.ASLExec, in any) (agentStep, any, error) {
+func (w *Agent) stepReview(ctx context.Context, x *flowcimpl.ASLExec, in any) (agentStep, any, error) {
 	cx := x.Enter(ctx, "Review")
 	out, err := x.Do(ctx, &agentReviewState, cx, in, x.Approval(flowcrt.ApprovalRequest{
 		State:   "Review",
@@ -307,15 +308,15 @@ func (w *Agent) stepReview(ctx context.Context, x *flowcrt.ASLExec, in any) (age
 			return agentDone, in, err // the run waits here: save its input
 		}
 		// An approval that times out takes the Default.
-		if flowcrt.IsTimeout(err) {
+		if flowcimpl.IsTimeout(err) {
 			return agentStepRejected, in, nil
 		}
 		return agentDone, nil, err
 	}
-	c := flowcrt.NewChoice(out, nil)
+	c := flowcimpl.NewChoice(out, nil)
 	next := agentStepRejected
 	switch {
-	case c.Cmp(flowcrt.StringEquals, agentPath1, "approve"):
+	case c.Cmp(flowcimpl.StringEquals, agentPath1, "approve"):
 		next = agentStepPublish
 	}
 	if err := c.Err(); err != nil {
@@ -324,14 +325,14 @@ func (w *Agent) stepReview(ctx context.Context, x *flowcrt.ASLExec, in any) (age
 	return next, out, nil
 }
 
-var agentPublishState = flowcrt.ASLState{
+var agentPublishState = flowcimpl.ASLState{
 	Name: "Publish",
 }
 
 // stepPublish runs Succeed state "Publish".
-func (w *Agent) stepPublish(ctx context.Context, x *flowcrt.ASLExec, in any) (agentStep, any, error) {
+func (w *Agent) stepPublish(ctx context.Context, x *flowcimpl.ASLExec, in any) (agentStep, any, error) {
 	cx := x.Enter(ctx, "Publish")
-	out, err := x.Do(ctx, &agentPublishState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &agentPublishState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return agentDone, nil, err
 	}
@@ -339,50 +340,14 @@ func (w *Agent) stepPublish(ctx context.Context, x *flowcrt.ASLExec, in any) (ag
 }
 
 // stepRejected runs Fail state "Rejected".
-func (w *Agent) stepRejected(ctx context.Context, x *flowcrt.ASLExec, in any) (agentStep, any, error) {
-	return agentDone, nil, flowcrt.Fail(in, x.Enter(ctx, "Rejected"), flowcrt.TValue("Rejected"), flowcrt.TValue("the reviewer rejected the draft"))
+func (w *Agent) stepRejected(ctx context.Context, x *flowcimpl.ASLExec, in any) (agentStep, any, error) {
+	return agentDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "Rejected"), flowcimpl.TValue("Rejected"), flowcimpl.TValue("the reviewer rejected the draft"))
 }
 
 // The compiled paths the choice rules read.
 var (
-	agentPath1 = &flowcrt.JSONPath{
+	agentPath1 = &flowcimpl.JSONPath{
 		Src:  "$.approval.approval",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("approval"), flowcrt.Field("approval")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("approval"), flowcimpl.Field("approval")},
 	}
 )
-
-// AgentMock implements AgentHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type AgentMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (AgentMock) OrderedValues() {}
-
-// NewAgentMockHandlers returns handlers that answer from mocks.
-func NewAgentMockHandlers(mocks *flowcrt.Mocks) AgentMock {
-	return AgentMock{mocks: mocks}
-}
-
-// Writer answers from the mock of the state that calls it.
-func (m AgentMock) Writer(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// Critic answers from the mock of the state that calls it.
-func (m AgentMock) Critic(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// Approve answers from the mock of the state that calls it.
-func (m AgentMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (string, error) {
-	return m.mocks.RespondApproval(ctx, req)
-}
-
-// NewAgentMock returns a Agent whose handlers answer from mocks.
-func NewAgentMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Agent {
-	return NewAgent(NewAgentMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
-}

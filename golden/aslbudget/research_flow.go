@@ -9,13 +9,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ResearchHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -33,14 +34,14 @@ type ResearchHandlers interface {
 // Agent State Language workflow fields: a budget, memory, an imported template and the agent intrinsics
 type Research struct {
 	h   ResearchHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewResearch returns the state machine over your handlers.
 func NewResearch(h ResearchHandlers, opts ...flowcrt.Option) *Research {
 	return &Research{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -92,34 +93,28 @@ func (w *Research) Resume(ctx context.Context, sessionID string) (any, error) {
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Research) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Research) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Research) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "research",
 		Schema:   "json",
 		Start:    "Research",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Research) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Research) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(researchStateIDs[1:6], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := researchStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "research", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "research", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -128,24 +123,24 @@ func (w *Research) runAt(ctx context.Context, sess *flowcrt.Session, input any, 
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Research) run(ctx context.Context, x *flowcrt.ASLExec, in any, step researchStep) (out any, err error) {
+func (w *Research) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step researchStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Research")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Research")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := researchStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -181,39 +176,39 @@ func (w *Research) run(ctx context.Context, x *flowcrt.ASLExec, in any, step res
 		}
 		err = x.Save(ctx, researchStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(researchStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(researchStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var researchResearchState = flowcrt.ASLState{
+var researchResearchState = flowcimpl.ASLState{
 	Name: "Research",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("query", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("query", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.query",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("query")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("query")},
 		})),
 	),
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.research",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("research")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("research")},
 	}},
-	Catch: []flowcrt.ASLCatcher{
+	Catch: []flowcimpl.ASLCatcher{
 		{
 			Errors: []string{"States.BudgetExceeded"},
-			ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+			ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 				Src:  "$.error",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("error")},
+				Segs: []flowcimpl.PathSeg{flowcimpl.Field("error")},
 			}},
 		},
 	},
 }
 
 // stepResearch runs Task state "Research".
-func (w *Research) stepResearch(ctx context.Context, x *flowcrt.ASLExec, in any) (researchStep, any, error) {
+func (w *Research) stepResearch(ctx context.Context, x *flowcimpl.ASLExec, in any) (researchStep, any, error) {
 	cx := x.Enter(ctx, "Research")
 	out, err := x.Do(ctx, &researchResearchState, cx, in, x.Recalling(&researchResearchMemory, x.AgentTask(&researchResearchState, w.h.Researcher, &researchResearchAgent)))
 	if err != nil {
@@ -230,23 +225,23 @@ func (w *Research) stepResearch(ctx context.Context, x *flowcrt.ASLExec, in any)
 	return researchStepCheckSpend, out, nil
 }
 
-var researchResearchMemory = flowcrt.Memory{
-	Reads: []flowcrt.MemoryRead{
+var researchResearchMemory = flowcimpl.Memory{
+	Reads: []flowcimpl.MemoryRead{
 		{
 			Keys: []string{"notes"},
-			InjectAt: &flowcrt.JSONPath{
+			InjectAt: &flowcimpl.JSONPath{
 				Src:  "$.recalled",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("recalled")},
+				Segs: []flowcimpl.PathSeg{flowcimpl.Field("recalled")},
 			},
-			Default: flowcrt.TValue(flowcrt.Obj(
+			Default: flowcimpl.TValue(flowcimpl.Obj(
 				"notes", "none yet",
 			)),
 		},
 	},
-	Writes: []flowcrt.MemoryWrite{
-		{Key: "notes", Value: flowcrt.TPath(&flowcrt.JSONPath{
+	Writes: []flowcimpl.MemoryWrite{
+		{Key: "notes", Value: flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.research.findings",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("research"), flowcrt.Field("findings")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("research"), flowcimpl.Field("findings")},
 		})},
 	},
 }
@@ -295,15 +290,15 @@ var researchResearchAgent = flowcrt.Agent{
 			}},
 		},
 	},
-	Limit: &flowcrt.Budget{
+	Limit: &flowcimpl.Budget{
 		MaxTokens: 600.0,
 	},
-	RunLimit: &flowcrt.Budget{
+	RunLimit: &flowcimpl.Budget{
 		MaxTokens: 1000.0,
 		MaxCost:   1.0,
 	},
-	Guards: &flowcrt.Guardrails{
-		Input: []flowcrt.GuardRule{
+	Guards: &flowcimpl.Guardrails{
+		Input: []flowcimpl.GuardRule{
 			{
 				Type:  "pattern",
 				Block: []string{"<script>"},
@@ -313,7 +308,7 @@ var researchResearchAgent = flowcrt.Agent{
 				Max:  200,
 			},
 		},
-		Output: []flowcrt.GuardRule{
+		Output: []flowcimpl.GuardRule{
 			{
 				Type:    "regex",
 				Pattern: regexp.MustCompile("key=\\w+"),
@@ -323,26 +318,26 @@ var researchResearchAgent = flowcrt.Agent{
 	},
 }
 
-var researchCheckSpendState = flowcrt.ASLState{
+var researchCheckSpendState = flowcimpl.ASLState{
 	Name: "CheckSpend",
 }
 
 // stepCheckSpend runs Choice state "CheckSpend".
-func (w *Research) stepCheckSpend(ctx context.Context, x *flowcrt.ASLExec, in any) (researchStep, any, error) {
+func (w *Research) stepCheckSpend(ctx context.Context, x *flowcimpl.ASLExec, in any) (researchStep, any, error) {
 	cx := x.Enter(ctx, "CheckSpend")
 	in, err := researchCheckSpendState.Input(in, cx)
 	if err != nil {
 		return researchDone, nil, err
 	}
-	c := flowcrt.NewChoice(in, cx)
+	c := flowcimpl.NewChoice(in, cx)
 	next := researchStepReport
 	rule := -1 // the Default
 	switch {
-	case func(c *flowcrt.Choice) bool {
-		return c.Cmp(flowcrt.NumericGreaterThan, researchPath1, 400.0)
-	}(c.With(&flowcrt.Intrinsic{
+	case func(c *flowcimpl.Choice) bool {
+		return c.Cmp(flowcimpl.NumericGreaterThan, researchPath1, 400.0)
+	}(c.With(&flowcimpl.Intrinsic{
 		Name: "States.CurrentTokens",
-		Run:  flowcrt.StatesCurrentTokens,
+		Run:  flowcimpl.StatesCurrentTokens,
 	})):
 		next = researchStepSummarize
 		rule = 0
@@ -354,16 +349,16 @@ func (w *Research) stepCheckSpend(ctx context.Context, x *flowcrt.ASLExec, in an
 	return next, out, err
 }
 
-var researchSummarizeState = flowcrt.ASLState{
+var researchSummarizeState = flowcimpl.ASLState{
 	Name: "Summarize",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.summary",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("summary")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("summary")},
 	}},
 }
 
 // stepSummarize runs Include state "Summarize".
-func (w *Research) stepSummarize(ctx context.Context, x *flowcrt.ASLExec, in any) (researchStep, any, error) {
+func (w *Research) stepSummarize(ctx context.Context, x *flowcimpl.ASLExec, in any) (researchStep, any, error) {
 	cx := x.Enter(ctx, "Summarize")
 	out, err := x.Do(ctx, &researchSummarizeState, cx, in, x.Include(w.runSummarizeTemplate))
 	if err != nil {
@@ -375,8 +370,8 @@ func (w *Research) stepSummarize(ctx context.Context, x *flowcrt.ASLExec, in any
 // runSummarizeTemplate runs template "summarize", compiled into Include state "Summarize" from its
 // start or, in a session resumed inside it, from the state its checkpoint names, and returns its
 // output.
-func (w *Research) runSummarizeTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
-	step, in, err := flowcrt.ResumeChild(ctx, x, researchStateIDs[:], []researchStep{researchStepSummarize2}, in)
+func (w *Research) runSummarizeTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
+	step, in, err := flowcimpl.ResumeChild(ctx, x, researchStateIDs[:], []researchStep{researchStepSummarize2}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -385,19 +380,19 @@ func (w *Research) runSummarizeTemplate(ctx context.Context, x *flowcrt.ASLExec,
 
 // runSummarizeTemplateFrom runs template "summarize", compiled into Include state "Summarize" from
 // step and returns its output; with a session it saves a checkpoint after every state.
-func (w *Research) runSummarizeTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step researchStep) (out any, err error) {
+func (w *Research) runSummarizeTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step researchStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Research")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Research")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := researchStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -425,27 +420,27 @@ func (w *Research) runSummarizeTemplateFrom(ctx context.Context, x *flowcrt.ASLE
 		}
 		err = x.SaveChild(ctx, researchStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(researchStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(researchStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var researchSummarize2State = flowcrt.ASLState{
+var researchSummarize2State = flowcimpl.ASLState{
 	Name: "Summarize/Summarize",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("text", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("text", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.research.findings",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("research"), flowcrt.Field("findings")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("research"), flowcimpl.Field("findings")},
 		})),
-		flowcrt.TField("style", flowcrt.TValue("short")),
+		flowcimpl.TField("style", flowcimpl.TValue("short")),
 	),
 }
 
 // stepSummarize2 runs Task state "Summarize/Summarize".
-func (w *Research) stepSummarize2(ctx context.Context, x *flowcrt.ASLExec, in any) (researchStep, any, error) {
+func (w *Research) stepSummarize2(ctx context.Context, x *flowcimpl.ASLExec, in any) (researchStep, any, error) {
 	cx := x.Enter(ctx, "Summarize/Summarize")
 	out, err := x.Do(ctx, &researchSummarize2State, cx, in, x.AgentTask(&researchSummarize2State, w.h.Summarizer, &researchSummarize2Agent))
 	if err != nil {
@@ -460,52 +455,52 @@ var researchSummarize2Agent = flowcrt.Agent{
 		"Denied":  []any{"shell"},
 		"Timeout": "30s",
 	},
-	RunLimit: &flowcrt.Budget{
+	RunLimit: &flowcimpl.Budget{
 		MaxTokens: 1000.0,
 		MaxCost:   1.0,
 	},
 }
 
-var researchReportState = flowcrt.ASLState{
+var researchReportState = flowcimpl.ASLState{
 	Name: "Report",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("answer", flowcrt.TCall(&flowcrt.Intrinsic{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("answer", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.Coalesce",
-			Fn:   flowcrt.StatesCoalesce,
-			Args: []flowcrt.IntrinsicArg{
-				{Path: &flowcrt.JSONPath{
+			Fn:   flowcimpl.StatesCoalesce,
+			Args: []flowcimpl.IntrinsicArg{
+				{Path: &flowcimpl.JSONPath{
 					Src:  "$.summary.text",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("summary"), flowcrt.Field("text")},
+					Segs: []flowcimpl.PathSeg{flowcimpl.Field("summary"), flowcimpl.Field("text")},
 				}},
-				{Path: &flowcrt.JSONPath{
+				{Path: &flowcimpl.JSONPath{
 					Src:  "$.research.findings",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("research"), flowcrt.Field("findings")},
+					Segs: []flowcimpl.PathSeg{flowcimpl.Field("research"), flowcimpl.Field("findings")},
 				}},
 			},
 		})),
-		flowcrt.TField("tokens", flowcrt.TCall(&flowcrt.Intrinsic{
+		flowcimpl.TField("tokens", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.CurrentTokens",
-			Run:  flowcrt.StatesCurrentTokens,
+			Run:  flowcimpl.StatesCurrentTokens,
 		})),
-		flowcrt.TField("left", flowcrt.TCall(&flowcrt.Intrinsic{
+		flowcimpl.TField("left", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.RemainingBudget",
-			Run: flowcrt.RemainingBudget(&flowcrt.Budget{
+			Run: flowcimpl.RemainingBudget(&flowcimpl.Budget{
 				MaxTokens: 1000.0,
 				MaxCost:   1.0,
 			}),
 		})),
-		flowcrt.TField("all", flowcrt.TCall(&flowcrt.Intrinsic{
+		flowcimpl.TField("all", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.ArrayConcat",
-			Fn:   flowcrt.StatesArrayConcat,
-			Args: []flowcrt.IntrinsicArg{
-				{Path: &flowcrt.JSONPath{
+			Fn:   flowcimpl.StatesArrayConcat,
+			Args: []flowcimpl.IntrinsicArg{
+				{Path: &flowcimpl.JSONPath{
 					Src:  "$.sources",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("sources")},
+					Segs: []flowcimpl.PathSeg{flowcimpl.Field("sources")},
 				}},
-				{Call: &flowcrt.Intrinsic{
+				{Call: &flowcimpl.Intrinsic{
 					Name: "States.Array",
-					Fn:   flowcrt.StatesArray,
-					Args: []flowcrt.IntrinsicArg{
+					Fn:   flowcimpl.StatesArray,
+					Args: []flowcimpl.IntrinsicArg{
 						{Value: "memory"},
 					},
 				}},
@@ -515,9 +510,9 @@ var researchReportState = flowcrt.ASLState{
 }
 
 // stepReport runs Pass state "Report".
-func (w *Research) stepReport(ctx context.Context, x *flowcrt.ASLExec, in any) (researchStep, any, error) {
+func (w *Research) stepReport(ctx context.Context, x *flowcimpl.ASLExec, in any) (researchStep, any, error) {
 	cx := x.Enter(ctx, "Report")
-	out, err := x.Do(ctx, &researchReportState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &researchReportState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return researchDone, nil, err
 	}
@@ -525,47 +520,16 @@ func (w *Research) stepReport(ctx context.Context, x *flowcrt.ASLExec, in any) (
 }
 
 // stepOverBudget runs Fail state "OverBudget".
-func (w *Research) stepOverBudget(ctx context.Context, x *flowcrt.ASLExec, in any) (researchStep, any, error) {
-	return researchDone, nil, flowcrt.Fail(in, x.Enter(ctx, "OverBudget"), flowcrt.TValue("OverBudget"), flowcrt.TPath(&flowcrt.JSONPath{
+func (w *Research) stepOverBudget(ctx context.Context, x *flowcimpl.ASLExec, in any) (researchStep, any, error) {
+	return researchDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "OverBudget"), flowcimpl.TValue("OverBudget"), flowcimpl.TPath(&flowcimpl.JSONPath{
 		Src:  "$.error.Cause",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("error"), flowcrt.Field("Cause")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("error"), flowcimpl.Field("Cause")},
 	}))
 }
 
 // The compiled paths the choice rules read.
 var (
-	researchPath1 = &flowcrt.JSONPath{
+	researchPath1 = &flowcimpl.JSONPath{
 		Src: "States.CurrentTokens()",
 	}
 )
-
-// ResearchMock implements ResearchHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type ResearchMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (ResearchMock) OrderedValues() {}
-
-// NewResearchMockHandlers returns handlers that answer from mocks.
-func NewResearchMockHandlers(mocks *flowcrt.Mocks) ResearchMock {
-	return ResearchMock{mocks: mocks}
-}
-
-// Researcher answers from the mock of the state that calls it.
-func (m ResearchMock) Researcher(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// Summarizer answers from the mock of the state that calls it.
-func (m ResearchMock) Summarizer(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// NewResearchMock returns a Research whose handlers answer from mocks.
-func NewResearchMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Research {
-	return NewResearch(NewResearchMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
-}

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // OrdersHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -32,14 +33,14 @@ type OrdersHandlers interface {
 // Distributed Map: items streamed from local files, batched, with tolerated failures and a result writer
 type Orders struct {
 	h   OrdersHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewOrders returns the state machine over your handlers.
 func NewOrders(h OrdersHandlers, opts ...flowcrt.Option) *Orders {
 	return &Orders{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -87,34 +88,28 @@ func (w *Orders) Resume(ctx context.Context, sessionID string) (any, error) {
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Orders) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Orders) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Orders) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "orders",
 		Schema:   "json",
 		Start:    "PriceOrders",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Orders) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Orders) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(ordersStateIDs[1:3], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := ordersStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "orders", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "orders", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -123,24 +118,24 @@ func (w *Orders) runAt(ctx context.Context, sess *flowcrt.Session, input any, st
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Orders) run(ctx context.Context, x *flowcrt.ASLExec, in any, step ordersStep) (out any, err error) {
+func (w *Orders) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step ordersStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Orders")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Orders")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := ordersStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -170,23 +165,23 @@ func (w *Orders) run(ctx context.Context, x *flowcrt.ASLExec, in any, step order
 		}
 		err = x.Save(ctx, ordersStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(ordersStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(ordersStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var ordersPriceOrdersState = flowcrt.ASLState{
+var ordersPriceOrdersState = flowcimpl.ASLState{
 	Name: "PriceOrders",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.priced",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("priced")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("priced")},
 	}},
 }
 
 // stepPriceOrders runs Map state "PriceOrders".
-func (w *Orders) stepPriceOrders(ctx context.Context, x *flowcrt.ASLExec, in any) (ordersStep, any, error) {
+func (w *Orders) stepPriceOrders(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
 	cx := x.Enter(ctx, "PriceOrders")
 	out, err := x.Do(ctx, &ordersPriceOrdersState, cx, in, x.DistributedMap("PriceOrders", &ordersPriceOrdersItems, &ordersPriceOrdersDistributed, w.runPriceOrdersItems))
 	if err != nil {
@@ -195,44 +190,44 @@ func (w *Orders) stepPriceOrders(ctx context.Context, x *flowcrt.ASLExec, in any
 	return ordersStepCheckLines, out, nil
 }
 
-var ordersPriceOrdersItems = flowcrt.MapSpec{
-	ItemSelector: flowcrt.TObject(
-		flowcrt.TField("order", flowcrt.TPath(&flowcrt.JSONPath{
+var ordersPriceOrdersItems = flowcimpl.MapSpec{
+	ItemSelector: flowcimpl.TObject(
+		flowcimpl.TField("order", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:     "$$.Map.Item.Value",
 			Context: true,
-			Segs:    []flowcrt.PathSeg{flowcrt.Field("Map"), flowcrt.Field("Item"), flowcrt.Field("Value")},
+			Segs:    []flowcimpl.PathSeg{flowcimpl.Field("Map"), flowcimpl.Field("Item"), flowcimpl.Field("Value")},
 		})),
-		flowcrt.TField("n", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("n", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:     "$$.Map.Item.Index",
 			Context: true,
-			Segs:    []flowcrt.PathSeg{flowcrt.Field("Map"), flowcrt.Field("Item"), flowcrt.Field("Index")},
+			Segs:    []flowcimpl.PathSeg{flowcimpl.Field("Map"), flowcimpl.Field("Item"), flowcimpl.Field("Index")},
 		})),
 	),
 	MaxConcurrency: 2,
 }
 
-var ordersPriceOrdersDistributed = flowcrt.DistributedSpec{
-	Reader: &flowcrt.ItemReaderSpec{
+var ordersPriceOrdersDistributed = flowcimpl.DistributedSpec{
+	Reader: &flowcimpl.ItemReaderSpec{
 		Resource: "arn:aws:states:::s3:getObject",
-		Parameters: flowcrt.TObject(
-			flowcrt.TField("Bucket", flowcrt.TValue("data")),
-			flowcrt.TField("Key", flowcrt.TPath(&flowcrt.JSONPath{
+		Parameters: flowcimpl.TObject(
+			flowcimpl.TField("Bucket", flowcimpl.TValue("data")),
+			flowcimpl.TField("Key", flowcimpl.TPath(&flowcimpl.JSONPath{
 				Src:  "$.orders",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("orders")},
+				Segs: []flowcimpl.PathSeg{flowcimpl.Field("orders")},
 			})),
 		),
 		Format: "CSV",
-		MaxItemsPath: &flowcrt.JSONPath{
+		MaxItemsPath: &flowcimpl.JSONPath{
 			Src:  "$.limit",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("limit")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("limit")},
 		},
 	},
 	Batched:    true,
 	BatchItems: 2,
-	BatchInput: flowcrt.TObject(
-		flowcrt.TField("currency", flowcrt.TPath(&flowcrt.JSONPath{
+	BatchInput: flowcimpl.TObject(
+		flowcimpl.TField("currency", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.currency",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("currency")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("currency")},
 		})),
 	),
 	TolerantCount: 1,
@@ -241,20 +236,20 @@ var ordersPriceOrdersDistributed = flowcrt.DistributedSpec{
 
 // runPriceOrdersItems runs the iterator of Map state "PriceOrders" from state "Price" and returns
 // its output.
-func (w *Orders) runPriceOrdersItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
+func (w *Orders) runPriceOrdersItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
 	step := ordersStepPrice
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Orders")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Orders")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := ordersStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -281,20 +276,20 @@ func (w *Orders) runPriceOrdersItems(ctx context.Context, x *flowcrt.ASLExec, in
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(ordersStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(ordersStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var ordersPriceState = flowcrt.ASLState{
+var ordersPriceState = flowcimpl.ASLState{
 	Name: "Price",
 	Task: true,
 }
 
 // stepPrice runs Task state "Price".
-func (w *Orders) stepPrice(ctx context.Context, x *flowcrt.ASLExec, in any) (ordersStep, any, error) {
+func (w *Orders) stepPrice(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
 	cx := x.Enter(ctx, "Price")
 	out, err := x.Do(ctx, &ordersPriceState, cx, in, x.Task(&ordersPriceState, w.h.Price))
 	if err != nil {
@@ -303,16 +298,16 @@ func (w *Orders) stepPrice(ctx context.Context, x *flowcrt.ASLExec, in any) (ord
 	return ordersDone, out, nil
 }
 
-var ordersCheckLinesState = flowcrt.ASLState{
+var ordersCheckLinesState = flowcimpl.ASLState{
 	Name: "CheckLines",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.checked",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("checked")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("checked")},
 	}},
 }
 
 // stepCheckLines runs Map state "CheckLines".
-func (w *Orders) stepCheckLines(ctx context.Context, x *flowcrt.ASLExec, in any) (ordersStep, any, error) {
+func (w *Orders) stepCheckLines(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
 	cx := x.Enter(ctx, "CheckLines")
 	out, err := x.Do(ctx, &ordersCheckLinesState, cx, in, x.DistributedMap("CheckLines", &ordersCheckLinesItems, &ordersCheckLinesDistributed, w.runCheckLinesItems))
 	if err != nil {
@@ -321,25 +316,25 @@ func (w *Orders) stepCheckLines(ctx context.Context, x *flowcrt.ASLExec, in any)
 	return ordersDone, out, nil
 }
 
-var ordersCheckLinesItems = flowcrt.MapSpec{}
+var ordersCheckLinesItems = flowcimpl.MapSpec{}
 
-var ordersCheckLinesDistributed = flowcrt.DistributedSpec{
-	Reader: &flowcrt.ItemReaderSpec{
+var ordersCheckLinesDistributed = flowcimpl.DistributedSpec{
+	Reader: &flowcimpl.ItemReaderSpec{
 		Resource: "arn:aws:states:::s3:getObject",
-		Parameters: flowcrt.TValue(flowcrt.Obj(
+		Parameters: flowcimpl.TValue(flowcimpl.Obj(
 			"Bucket", "data",
 			"Key", "lines.jsonl",
 		)),
 		Format: "JSONL",
 	},
-	Writer: &flowcrt.ResultWriterSpec{
+	Writer: &flowcimpl.ResultWriterSpec{
 		Resource: "arn:aws:states:::s3:putObject",
-		Parameters: flowcrt.TObject(
-			flowcrt.TField("Bucket", flowcrt.TPath(&flowcrt.JSONPath{
+		Parameters: flowcimpl.TObject(
+			flowcimpl.TField("Bucket", flowcimpl.TPath(&flowcimpl.JSONPath{
 				Src:  "$.out",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("out")},
+				Segs: []flowcimpl.PathSeg{flowcimpl.Field("out")},
 			})),
-			flowcrt.TField("Prefix", flowcrt.TValue("checked")),
+			flowcimpl.TField("Prefix", flowcimpl.TValue("checked")),
 		),
 	},
 	Label:           "lines",
@@ -349,20 +344,20 @@ var ordersCheckLinesDistributed = flowcrt.DistributedSpec{
 
 // runCheckLinesItems runs the iterator of Map state "CheckLines" from state "Check" and returns
 // its output.
-func (w *Orders) runCheckLinesItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
+func (w *Orders) runCheckLinesItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
 	step := ordersStepCheck
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Orders")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Orders")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := ordersStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -389,53 +384,24 @@ func (w *Orders) runCheckLinesItems(ctx context.Context, x *flowcrt.ASLExec, in 
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(ordersStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(ordersStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var ordersCheckState = flowcrt.ASLState{
+var ordersCheckState = flowcimpl.ASLState{
 	Name: "Check",
 	Task: true,
 }
 
 // stepCheck runs Task state "Check".
-func (w *Orders) stepCheck(ctx context.Context, x *flowcrt.ASLExec, in any) (ordersStep, any, error) {
+func (w *Orders) stepCheck(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
 	cx := x.Enter(ctx, "Check")
 	out, err := x.Do(ctx, &ordersCheckState, cx, in, x.Task(&ordersCheckState, w.h.Check))
 	if err != nil {
 		return ordersDone, nil, err
 	}
 	return ordersDone, out, nil
-}
-
-// OrdersMock implements OrdersHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type OrdersMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (OrdersMock) OrderedValues() {}
-
-// NewOrdersMockHandlers returns handlers that answer from mocks.
-func NewOrdersMockHandlers(mocks *flowcrt.Mocks) OrdersMock {
-	return OrdersMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m OrdersMock) Price(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-func (m OrdersMock) Check(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// NewOrdersMock returns a Orders whose handlers answer from mocks.
-func NewOrdersMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Orders {
-	return NewOrders(NewOrdersMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // FanoutHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -30,14 +31,14 @@ type FanoutHandlers interface {
 // Map and Parallel regions with intrinsic functions
 type Fanout struct {
 	h   FanoutHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewFanout returns the state machine over your handlers.
 func NewFanout(h FanoutHandlers, opts ...flowcrt.Option) *Fanout {
 	return &Fanout{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -91,34 +92,28 @@ func (w *Fanout) Resume(ctx context.Context, sessionID string) (any, error) {
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Fanout) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Fanout) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Fanout) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "fanout",
 		Schema:   "json",
 		Start:    "Prepare",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Fanout) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Fanout) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(fanoutStateIDs[1:4], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := fanoutStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "fanout", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "fanout", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -127,24 +122,24 @@ func (w *Fanout) runAt(ctx context.Context, sess *flowcrt.Session, input any, st
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Fanout) run(ctx context.Context, x *flowcrt.ASLExec, in any, step fanoutStep) (out any, err error) {
+func (w *Fanout) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step fanoutStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Fanout")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Fanout")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := fanoutStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -176,79 +171,79 @@ func (w *Fanout) run(ctx context.Context, x *flowcrt.ASLExec, in any, step fanou
 		}
 		err = x.Save(ctx, fanoutStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(fanoutStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(fanoutStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var fanoutPrepareState = flowcrt.ASLState{
+var fanoutPrepareState = flowcimpl.ASLState{
 	Name: "Prepare",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("items", flowcrt.TCall(&flowcrt.Intrinsic{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("items", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.ArrayRange",
-			Fn:   flowcrt.StatesArrayRange,
-			Args: []flowcrt.IntrinsicArg{
+			Fn:   flowcimpl.StatesArrayRange,
+			Args: []flowcimpl.IntrinsicArg{
 				{Value: 1.0},
 				{Value: 4.0},
 				{Value: 1.0},
 			},
 		})),
-		flowcrt.TField("label", flowcrt.TCall(&flowcrt.Intrinsic{
+		flowcimpl.TField("label", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.Format",
-			Fn:   flowcrt.FormatPieces("batch of ", ""),
-			Args: []flowcrt.IntrinsicArg{
+			Fn:   flowcimpl.FormatPieces("batch of ", ""),
+			Args: []flowcimpl.IntrinsicArg{
 				{Value: "batch of {}"},
-				{Call: &flowcrt.Intrinsic{
+				{Call: &flowcimpl.Intrinsic{
 					Name: "States.ArrayLength",
-					Fn:   flowcrt.StatesArrayLength,
-					Args: []flowcrt.IntrinsicArg{
-						{Path: &flowcrt.JSONPath{
+					Fn:   flowcimpl.StatesArrayLength,
+					Args: []flowcimpl.IntrinsicArg{
+						{Path: &flowcimpl.JSONPath{
 							Src:  "$.names",
-							Segs: []flowcrt.PathSeg{flowcrt.Field("names")},
+							Segs: []flowcimpl.PathSeg{flowcimpl.Field("names")},
 						}},
 					},
 				}},
 			},
 		})),
-		flowcrt.TField("names", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("names", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.names",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("names")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("names")},
 		})),
 	),
 }
 
 // stepPrepare runs Pass state "Prepare".
-func (w *Fanout) stepPrepare(ctx context.Context, x *flowcrt.ASLExec, in any) (fanoutStep, any, error) {
+func (w *Fanout) stepPrepare(ctx context.Context, x *flowcimpl.ASLExec, in any) (fanoutStep, any, error) {
 	cx := x.Enter(ctx, "Prepare")
-	out, err := x.Do(ctx, &fanoutPrepareState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &fanoutPrepareState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return fanoutDone, nil, err
 	}
 	return fanoutStepBoth, out, nil
 }
 
-var fanoutBothState = flowcrt.ASLState{
+var fanoutBothState = flowcimpl.ASLState{
 	Name: "Both",
-	ResultSelector: flowcrt.TObject(
-		flowcrt.TField("squares", flowcrt.TPath(&flowcrt.JSONPath{
+	ResultSelector: flowcimpl.TObject(
+		flowcimpl.TField("squares", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$[0]",
-			Segs: []flowcrt.PathSeg{flowcrt.Index(0)},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Index(0)},
 		})),
-		flowcrt.TField("greetings", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("greetings", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$[1]",
-			Segs: []flowcrt.PathSeg{flowcrt.Index(1)},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Index(1)},
 		})),
 	),
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.results",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("results")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("results")},
 	}},
 }
 
 // stepBoth runs Parallel state "Both".
-func (w *Fanout) stepBoth(ctx context.Context, x *flowcrt.ASLExec, in any) (fanoutStep, any, error) {
+func (w *Fanout) stepBoth(ctx context.Context, x *flowcimpl.ASLExec, in any) (fanoutStep, any, error) {
 	cx := x.Enter(ctx, "Both")
 	out, err := x.Do(ctx, &fanoutBothState, cx, in, x.Parallel("Both", w.runBothBranch1, w.runBothBranch2))
 	if err != nil {
@@ -259,20 +254,20 @@ func (w *Fanout) stepBoth(ctx context.Context, x *flowcrt.ASLExec, in any) (fano
 
 // runBothBranch1 runs branch 1 of Parallel state "Both" from state "Square" and returns its
 // output.
-func (w *Fanout) runBothBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
+func (w *Fanout) runBothBranch1(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
 	step := fanoutStepSquare
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Fanout")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Fanout")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := fanoutStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -299,19 +294,19 @@ func (w *Fanout) runBothBranch1(ctx context.Context, x *flowcrt.ASLExec, in any)
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(fanoutStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(fanoutStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var fanoutSquareState = flowcrt.ASLState{
+var fanoutSquareState = flowcimpl.ASLState{
 	Name: "Square",
 }
 
 // stepSquare runs Map state "Square".
-func (w *Fanout) stepSquare(ctx context.Context, x *flowcrt.ASLExec, in any) (fanoutStep, any, error) {
+func (w *Fanout) stepSquare(ctx context.Context, x *flowcimpl.ASLExec, in any) (fanoutStep, any, error) {
 	cx := x.Enter(ctx, "Square")
 	out, err := x.Do(ctx, &fanoutSquareState, cx, in, x.Map("Square", &fanoutSquareItems, w.runSquareItems))
 	if err != nil {
@@ -320,21 +315,21 @@ func (w *Fanout) stepSquare(ctx context.Context, x *flowcrt.ASLExec, in any) (fa
 	return fanoutDone, out, nil
 }
 
-var fanoutSquareItems = flowcrt.MapSpec{
-	ItemsPath: &flowcrt.JSONPath{
+var fanoutSquareItems = flowcimpl.MapSpec{
+	ItemsPath: &flowcimpl.JSONPath{
 		Src:  "$.items",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("items")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("items")},
 	},
-	ItemSelector: flowcrt.TObject(
-		flowcrt.TField("value", flowcrt.TPath(&flowcrt.JSONPath{
+	ItemSelector: flowcimpl.TObject(
+		flowcimpl.TField("value", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:     "$$.Map.Item.Value",
 			Context: true,
-			Segs:    []flowcrt.PathSeg{flowcrt.Field("Map"), flowcrt.Field("Item"), flowcrt.Field("Value")},
+			Segs:    []flowcimpl.PathSeg{flowcimpl.Field("Map"), flowcimpl.Field("Item"), flowcimpl.Field("Value")},
 		})),
-		flowcrt.TField("index", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("index", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:     "$$.Map.Item.Index",
 			Context: true,
-			Segs:    []flowcrt.PathSeg{flowcrt.Field("Map"), flowcrt.Field("Item"), flowcrt.Field("Index")},
+			Segs:    []flowcimpl.PathSeg{flowcimpl.Field("Map"), flowcimpl.Field("Item"), flowcimpl.Field("Index")},
 		})),
 	),
 	MaxConcurrency: 2,
@@ -342,20 +337,20 @@ var fanoutSquareItems = flowcrt.MapSpec{
 
 // runSquareItems runs the iterator of Map state "Square" from state "Compute" and returns its
 // output.
-func (w *Fanout) runSquareItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
+func (w *Fanout) runSquareItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
 	step := fanoutStepCompute
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Fanout")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Fanout")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := fanoutStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -382,20 +377,20 @@ func (w *Fanout) runSquareItems(ctx context.Context, x *flowcrt.ASLExec, in any)
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(fanoutStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(fanoutStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var fanoutComputeState = flowcrt.ASLState{
+var fanoutComputeState = flowcimpl.ASLState{
 	Name: "Compute",
 	Task: true,
 }
 
 // stepCompute runs Task state "Compute".
-func (w *Fanout) stepCompute(ctx context.Context, x *flowcrt.ASLExec, in any) (fanoutStep, any, error) {
+func (w *Fanout) stepCompute(ctx context.Context, x *flowcimpl.ASLExec, in any) (fanoutStep, any, error) {
 	cx := x.Enter(ctx, "Compute")
 	out, err := x.Do(ctx, &fanoutComputeState, cx, in, x.Task(&fanoutComputeState, w.h.Invoke))
 	if err != nil {
@@ -405,20 +400,20 @@ func (w *Fanout) stepCompute(ctx context.Context, x *flowcrt.ASLExec, in any) (f
 }
 
 // runBothBranch2 runs branch 2 of Parallel state "Both" from state "Greet" and returns its output.
-func (w *Fanout) runBothBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
+func (w *Fanout) runBothBranch2(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
 	step := fanoutStepGreet
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Fanout")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Fanout")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := fanoutStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -445,19 +440,19 @@ func (w *Fanout) runBothBranch2(ctx context.Context, x *flowcrt.ASLExec, in any)
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(fanoutStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(fanoutStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var fanoutGreetState = flowcrt.ASLState{
+var fanoutGreetState = flowcimpl.ASLState{
 	Name: "Greet",
 }
 
 // stepGreet runs Map state "Greet".
-func (w *Fanout) stepGreet(ctx context.Context, x *flowcrt.ASLExec, in any) (fanoutStep, any, error) {
+func (w *Fanout) stepGreet(ctx context.Context, x *flowcimpl.ASLExec, in any) (fanoutStep, any, error) {
 	cx := x.Enter(ctx, "Greet")
 	out, err := x.Do(ctx, &fanoutGreetState, cx, in, x.Map("Greet", &fanoutGreetItems, w.runGreetItems))
 	if err != nil {
@@ -466,28 +461,28 @@ func (w *Fanout) stepGreet(ctx context.Context, x *flowcrt.ASLExec, in any) (fan
 	return fanoutDone, out, nil
 }
 
-var fanoutGreetItems = flowcrt.MapSpec{
-	ItemsPath: &flowcrt.JSONPath{
+var fanoutGreetItems = flowcimpl.MapSpec{
+	ItemsPath: &flowcimpl.JSONPath{
 		Src:  "$.names",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("names")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("names")},
 	},
 }
 
 // runGreetItems runs the iterator of Map state "Greet" from state "Hello" and returns its output.
-func (w *Fanout) runGreetItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
+func (w *Fanout) runGreetItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
 	step := fanoutStepHello
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Fanout")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Fanout")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := fanoutStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -514,49 +509,49 @@ func (w *Fanout) runGreetItems(ctx context.Context, x *flowcrt.ASLExec, in any) 
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(fanoutStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(fanoutStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var fanoutHelloState = flowcrt.ASLState{
+var fanoutHelloState = flowcimpl.ASLState{
 	Name: "Hello",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("greeting", flowcrt.TCall(&flowcrt.Intrinsic{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("greeting", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.Format",
-			Fn:   flowcrt.FormatPieces("hello ", ""),
-			Args: []flowcrt.IntrinsicArg{
+			Fn:   flowcimpl.FormatPieces("hello ", ""),
+			Args: []flowcimpl.IntrinsicArg{
 				{Value: "hello {}"},
-				{Path: &flowcrt.JSONPath{
+				{Path: &flowcimpl.JSONPath{
 					Src: "$",
 				}},
 			},
 		})),
 	),
-	OutputPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	OutputPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.greeting",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("greeting")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("greeting")},
 	}},
 }
 
 // stepHello runs Pass state "Hello".
-func (w *Fanout) stepHello(ctx context.Context, x *flowcrt.ASLExec, in any) (fanoutStep, any, error) {
+func (w *Fanout) stepHello(ctx context.Context, x *flowcimpl.ASLExec, in any) (fanoutStep, any, error) {
 	cx := x.Enter(ctx, "Hello")
-	out, err := x.Do(ctx, &fanoutHelloState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &fanoutHelloState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return fanoutDone, nil, err
 	}
 	return fanoutDone, out, nil
 }
 
-var fanoutWaitState = flowcrt.ASLState{
+var fanoutWaitState = flowcimpl.ASLState{
 	Name: "Wait",
 }
 
 // stepWait runs Wait state "Wait".
-func (w *Fanout) stepWait(ctx context.Context, x *flowcrt.ASLExec, in any) (fanoutStep, any, error) {
+func (w *Fanout) stepWait(ctx context.Context, x *flowcimpl.ASLExec, in any) (fanoutStep, any, error) {
 	cx := x.Enter(ctx, "Wait")
 	out, err := x.Do(ctx, &fanoutWaitState, cx, in, x.Wait(&fanoutWaitWait))
 	if err != nil {
@@ -565,33 +560,7 @@ func (w *Fanout) stepWait(ctx context.Context, x *flowcrt.ASLExec, in any) (fano
 	return fanoutDone, out, nil
 }
 
-var fanoutWaitWait = flowcrt.Wait{
+var fanoutWaitWait = flowcimpl.Wait{
 	Seconds:    5.0,
 	HasSeconds: true,
-}
-
-// FanoutMock implements FanoutHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type FanoutMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (FanoutMock) OrderedValues() {}
-
-// NewFanoutMockHandlers returns handlers that answer from mocks.
-func NewFanoutMockHandlers(mocks *flowcrt.Mocks) FanoutMock {
-	return FanoutMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m FanoutMock) Invoke(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// NewFanoutMock returns a Fanout whose handlers answer from mocks.
-func NewFanoutMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Fanout {
-	return NewFanout(NewFanoutMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

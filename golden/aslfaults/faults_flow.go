@@ -9,13 +9,14 @@ import (
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // FaultsHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -37,14 +38,14 @@ type FaultsHandlers interface {
 // Handlers that panic, overrun their timeout, ignore cancellation or keep failing, in and out of Parallel and Map
 type Faults struct {
 	h   FaultsHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewFaults returns the state machine over your handlers.
 func NewFaults(h FaultsHandlers, opts ...flowcrt.Option) *Faults {
 	return &Faults{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -98,34 +99,28 @@ func (w *Faults) Resume(ctx context.Context, sessionID string) (any, error) {
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Faults) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Faults) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Faults) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "faults",
 		Schema:   "json",
 		Start:    "Start",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Faults) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Faults) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(faultsStateIDs[1:5], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := faultsStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "faults", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "faults", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -134,24 +129,24 @@ func (w *Faults) runAt(ctx context.Context, sess *flowcrt.Session, input any, st
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Faults) run(ctx context.Context, x *flowcrt.ASLExec, in any, step faultsStep) (out any, err error) {
+func (w *Faults) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step faultsStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Faults")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Faults")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := faultsStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -185,18 +180,18 @@ func (w *Faults) run(ctx context.Context, x *flowcrt.ASLExec, in any, step fault
 		}
 		err = x.Save(ctx, faultsStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(faultsStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(faultsStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var faultsStartState = flowcrt.ASLState{
+var faultsStartState = flowcimpl.ASLState{
 	Name:       "Start",
 	Task:       true,
-	ResultPath: &flowcrt.PathField{Null: true},
-	Retry: []flowcrt.Retrier{
+	ResultPath: &flowcimpl.PathField{Null: true},
+	Retry: []flowcimpl.Retrier{
 		{
 			Errors:      []string{"Flaky"},
 			MaxAttempts: 4,
@@ -204,12 +199,12 @@ var faultsStartState = flowcrt.ASLState{
 			BackoffRate: 2.0,
 		},
 	},
-	Catch: []flowcrt.ASLCatcher{
+	Catch: []flowcimpl.ASLCatcher{
 		{
 			Errors: []string{"States.Timeout"},
-			ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+			ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 				Src:  "$.error",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("error")},
+				Segs: []flowcimpl.PathSeg{flowcimpl.Field("error")},
 			}},
 		},
 	},
@@ -217,7 +212,7 @@ var faultsStartState = flowcrt.ASLState{
 }
 
 // stepStart runs Task state "Start".
-func (w *Faults) stepStart(ctx context.Context, x *flowcrt.ASLExec, in any) (faultsStep, any, error) {
+func (w *Faults) stepStart(ctx context.Context, x *flowcimpl.ASLExec, in any) (faultsStep, any, error) {
 	cx := x.Enter(ctx, "Start")
 	out, err := x.Do(ctx, &faultsStartState, cx, in, x.Task(&faultsStartState, w.h.Start))
 	if err != nil {
@@ -231,13 +226,13 @@ func (w *Faults) stepStart(ctx context.Context, x *flowcrt.ASLExec, in any) (fau
 	return faultsStepBoth, out, nil
 }
 
-var faultsBothState = flowcrt.ASLState{
+var faultsBothState = flowcimpl.ASLState{
 	Name:       "Both",
-	ResultPath: &flowcrt.PathField{Null: true},
+	ResultPath: &flowcimpl.PathField{Null: true},
 }
 
 // stepBoth runs Parallel state "Both".
-func (w *Faults) stepBoth(ctx context.Context, x *flowcrt.ASLExec, in any) (faultsStep, any, error) {
+func (w *Faults) stepBoth(ctx context.Context, x *flowcimpl.ASLExec, in any) (faultsStep, any, error) {
 	cx := x.Enter(ctx, "Both")
 	out, err := x.Do(ctx, &faultsBothState, cx, in, x.Parallel("Both", w.runBothBranch1, w.runBothBranch2))
 	if err != nil {
@@ -247,20 +242,20 @@ func (w *Faults) stepBoth(ctx context.Context, x *flowcrt.ASLExec, in any) (faul
 }
 
 // runBothBranch1 runs branch 1 of Parallel state "Both" from state "Left" and returns its output.
-func (w *Faults) runBothBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
+func (w *Faults) runBothBranch1(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
 	step := faultsStepLeft
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Faults")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Faults")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := faultsStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -287,20 +282,20 @@ func (w *Faults) runBothBranch1(ctx context.Context, x *flowcrt.ASLExec, in any)
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(faultsStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(faultsStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var faultsLeftState = flowcrt.ASLState{
+var faultsLeftState = flowcimpl.ASLState{
 	Name: "Left",
 	Task: true,
 }
 
 // stepLeft runs Task state "Left".
-func (w *Faults) stepLeft(ctx context.Context, x *flowcrt.ASLExec, in any) (faultsStep, any, error) {
+func (w *Faults) stepLeft(ctx context.Context, x *flowcimpl.ASLExec, in any) (faultsStep, any, error) {
 	cx := x.Enter(ctx, "Left")
 	out, err := x.Do(ctx, &faultsLeftState, cx, in, x.Task(&faultsLeftState, w.h.Left))
 	if err != nil {
@@ -310,20 +305,20 @@ func (w *Faults) stepLeft(ctx context.Context, x *flowcrt.ASLExec, in any) (faul
 }
 
 // runBothBranch2 runs branch 2 of Parallel state "Both" from state "Right" and returns its output.
-func (w *Faults) runBothBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
+func (w *Faults) runBothBranch2(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
 	step := faultsStepRight
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Faults")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Faults")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := faultsStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -350,20 +345,20 @@ func (w *Faults) runBothBranch2(ctx context.Context, x *flowcrt.ASLExec, in any)
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(faultsStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(faultsStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var faultsRightState = flowcrt.ASLState{
+var faultsRightState = flowcimpl.ASLState{
 	Name: "Right",
 	Task: true,
 }
 
 // stepRight runs Task state "Right".
-func (w *Faults) stepRight(ctx context.Context, x *flowcrt.ASLExec, in any) (faultsStep, any, error) {
+func (w *Faults) stepRight(ctx context.Context, x *flowcimpl.ASLExec, in any) (faultsStep, any, error) {
 	cx := x.Enter(ctx, "Right")
 	out, err := x.Do(ctx, &faultsRightState, cx, in, x.Task(&faultsRightState, w.h.Right))
 	if err != nil {
@@ -372,12 +367,12 @@ func (w *Faults) stepRight(ctx context.Context, x *flowcrt.ASLExec, in any) (fau
 	return faultsDone, out, nil
 }
 
-var faultsEachState = flowcrt.ASLState{
+var faultsEachState = flowcimpl.ASLState{
 	Name: "Each",
 }
 
 // stepEach runs Map state "Each".
-func (w *Faults) stepEach(ctx context.Context, x *flowcrt.ASLExec, in any) (faultsStep, any, error) {
+func (w *Faults) stepEach(ctx context.Context, x *flowcimpl.ASLExec, in any) (faultsStep, any, error) {
 	cx := x.Enter(ctx, "Each")
 	out, err := x.Do(ctx, &faultsEachState, cx, in, x.Map("Each", &faultsEachItems, w.runEachItems))
 	if err != nil {
@@ -386,29 +381,29 @@ func (w *Faults) stepEach(ctx context.Context, x *flowcrt.ASLExec, in any) (faul
 	return faultsDone, out, nil
 }
 
-var faultsEachItems = flowcrt.MapSpec{
-	ItemsPath: &flowcrt.JSONPath{
+var faultsEachItems = flowcimpl.MapSpec{
+	ItemsPath: &flowcimpl.JSONPath{
 		Src:  "$.items",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("items")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("items")},
 	},
 	MaxConcurrency: 2,
 }
 
 // runEachItems runs the iterator of Map state "Each" from state "Item" and returns its output.
-func (w *Faults) runEachItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
+func (w *Faults) runEachItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
 	step := faultsStepItem
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Faults")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Faults")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := faultsStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -435,20 +430,20 @@ func (w *Faults) runEachItems(ctx context.Context, x *flowcrt.ASLExec, in any) (
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(faultsStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(faultsStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var faultsItemState = flowcrt.ASLState{
+var faultsItemState = flowcimpl.ASLState{
 	Name: "Item",
 	Task: true,
 }
 
 // stepItem runs Task state "Item".
-func (w *Faults) stepItem(ctx context.Context, x *flowcrt.ASLExec, in any) (faultsStep, any, error) {
+func (w *Faults) stepItem(ctx context.Context, x *flowcimpl.ASLExec, in any) (faultsStep, any, error) {
 	cx := x.Enter(ctx, "Item")
 	out, err := x.Do(ctx, &faultsItemState, cx, in, x.Task(&faultsItemState, w.h.Each))
 	if err != nil {
@@ -457,53 +452,18 @@ func (w *Faults) stepItem(ctx context.Context, x *flowcrt.ASLExec, in any) (faul
 	return faultsDone, out, nil
 }
 
-var faultsTimedOutState = flowcrt.ASLState{
+var faultsTimedOutState = flowcimpl.ASLState{
 	Name: "TimedOut",
 }
 
 // stepTimedOut runs Pass state "TimedOut".
-func (w *Faults) stepTimedOut(ctx context.Context, x *flowcrt.ASLExec, in any) (faultsStep, any, error) {
+func (w *Faults) stepTimedOut(ctx context.Context, x *flowcimpl.ASLExec, in any) (faultsStep, any, error) {
 	cx := x.Enter(ctx, "TimedOut")
-	out, err := x.Do(ctx, &faultsTimedOutState, cx, in, flowcrt.PassResult(faultsTimedOutResult))
+	out, err := x.Do(ctx, &faultsTimedOutState, cx, in, flowcimpl.PassResult(faultsTimedOutResult))
 	if err != nil {
 		return faultsDone, nil, err
 	}
 	return faultsDone, out, nil
 }
 
-var faultsTimedOutResult = flowcrt.TValue("timed out")
-
-// FaultsMock implements FaultsHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type FaultsMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (FaultsMock) OrderedValues() {}
-
-// NewFaultsMockHandlers returns handlers that answer from mocks.
-func NewFaultsMockHandlers(mocks *flowcrt.Mocks) FaultsMock {
-	return FaultsMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m FaultsMock) Start(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-func (m FaultsMock) Left(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-func (m FaultsMock) Right(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-func (m FaultsMock) Each(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// NewFaultsMock returns a Faults whose handlers answer from mocks.
-func NewFaultsMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Faults {
-	return NewFaults(NewFaultsMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
-}
+var faultsTimedOutResult = flowcimpl.TValue("timed out")

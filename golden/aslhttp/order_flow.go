@@ -9,13 +9,14 @@ import (
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // OrderHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -31,14 +32,14 @@ type OrderHandlers interface {
 // HTTP tasks: a GET with query parameters, retried while the API is unavailable, a missing item caught, and a URL-encoded POST in JSONata
 type Order struct {
 	h   OrderHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewOrder returns the state machine over your handlers.
 func NewOrder(h OrderHandlers, opts ...flowcrt.Option) *Order {
 	return &Order{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -84,34 +85,28 @@ func (w *Order) Resume(ctx context.Context, sessionID string) (any, error) {
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Order) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Order) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Order) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "order",
 		Schema:   "json",
 		Start:    "Quote",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Order) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Order) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(orderStateIDs[1:4], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := orderStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "order", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "order", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -120,24 +115,24 @@ func (w *Order) runAt(ctx context.Context, sess *flowcrt.Session, input any, sta
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Order) run(ctx context.Context, x *flowcrt.ASLExec, in any, step orderStep) (out any, err error) {
+func (w *Order) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step orderStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Order")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Order")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := orderStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -169,61 +164,61 @@ func (w *Order) run(ctx context.Context, x *flowcrt.ASLExec, in any, step orderS
 		}
 		err = x.Save(ctx, orderStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(orderStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(orderStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var orderQuoteState = flowcrt.ASLState{
+var orderQuoteState = flowcimpl.ASLState{
 	Name: "Quote",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("ApiEndpoint", flowcrt.TCall(&flowcrt.Intrinsic{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("ApiEndpoint", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.Format",
-			Fn:   flowcrt.FormatPieces("", "/quotes"),
-			Args: []flowcrt.IntrinsicArg{
+			Fn:   flowcimpl.FormatPieces("", "/quotes"),
+			Args: []flowcimpl.IntrinsicArg{
 				{Value: "{}/quotes"},
-				{Path: &flowcrt.JSONPath{
+				{Path: &flowcimpl.JSONPath{
 					Src:  "$.api",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("api")},
+					Segs: []flowcimpl.PathSeg{flowcimpl.Field("api")},
 				}},
 			},
 		})),
-		flowcrt.TField("Method", flowcrt.TValue("GET")),
-		flowcrt.TField("Authentication", flowcrt.TValue(flowcrt.Obj(
+		flowcimpl.TField("Method", flowcimpl.TValue("GET")),
+		flowcimpl.TField("Authentication", flowcimpl.TValue(flowcimpl.Obj(
 			"ConnectionArn", "arn:aws:events:us-east-1:123456789012:connection/shop/0b7c2f",
 		))),
-		flowcrt.TField("Headers", flowcrt.TValue(flowcrt.Obj(
+		flowcimpl.TField("Headers", flowcimpl.TValue(flowcimpl.Obj(
 			"Accept", "application/json",
 		))),
-		flowcrt.TField("QueryParameters", flowcrt.TObject(
-			flowcrt.TField("sku", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("QueryParameters", flowcimpl.TObject(
+			flowcimpl.TField("sku", flowcimpl.TPath(&flowcimpl.JSONPath{
 				Src:  "$.sku",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("sku")},
+				Segs: []flowcimpl.PathSeg{flowcimpl.Field("sku")},
 			})),
-			flowcrt.TField("qty", flowcrt.TPath(&flowcrt.JSONPath{
+			flowcimpl.TField("qty", flowcimpl.TPath(&flowcimpl.JSONPath{
 				Src:  "$.qty",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("qty")},
+				Segs: []flowcimpl.PathSeg{flowcimpl.Field("qty")},
 			})),
 		)),
 	),
-	ResultSelector: flowcrt.TObject(
-		flowcrt.TField("price", flowcrt.TPath(&flowcrt.JSONPath{
+	ResultSelector: flowcimpl.TObject(
+		flowcimpl.TField("price", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.ResponseBody.price",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("ResponseBody"), flowcrt.Field("price")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("ResponseBody"), flowcimpl.Field("price")},
 		})),
-		flowcrt.TField("status", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("status", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.StatusCode",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("StatusCode")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("StatusCode")},
 		})),
 	),
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.quote",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("quote")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("quote")},
 	}},
-	Retry: []flowcrt.Retrier{
+	Retry: []flowcimpl.Retrier{
 		{
 			Errors:      []string{"States.Http.StatusCode.503"},
 			MaxAttempts: 3,
@@ -231,19 +226,19 @@ var orderQuoteState = flowcrt.ASLState{
 			BackoffRate: 2.0,
 		},
 	},
-	Catch: []flowcrt.ASLCatcher{
+	Catch: []flowcimpl.ASLCatcher{
 		{
 			Errors: []string{"States.Http.StatusCode.404"},
-			ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+			ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 				Src:  "$.error",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("error")},
+				Segs: []flowcimpl.PathSeg{flowcimpl.Field("error")},
 			}},
 		},
 	},
 }
 
 // stepQuote runs Task state "Quote".
-func (w *Order) stepQuote(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepQuote(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Quote")
 	out, err := x.Do(ctx, &orderQuoteState, cx, in, x.Task(&orderQuoteState, w.h.Invoke))
 	if err != nil {
@@ -257,45 +252,45 @@ func (w *Order) stepQuote(ctx context.Context, x *flowcrt.ASLExec, in any) (orde
 	return orderStepOrder, out, nil
 }
 
-var orderOrderState = flowcrt.ASLState{
+var orderOrderState = flowcimpl.ASLState{
 	Name:    "Order",
 	Task:    true,
 	JSONata: true,
-	JSONataArguments: flowcrt.TObject(
-		flowcrt.TField("ApiEndpoint", flowcrt.TJSONata(&flowcrt.JSONata{
+	JSONataArguments: flowcimpl.TObject(
+		flowcimpl.TField("ApiEndpoint", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src: "$states.input.api & '/orders'",
 		})),
-		flowcrt.TField("Method", flowcrt.TValue("POST")),
-		flowcrt.TField("RequestBody", flowcrt.TObject(
-			flowcrt.TField("sku", flowcrt.TJSONata(&flowcrt.JSONata{
+		flowcimpl.TField("Method", flowcimpl.TValue("POST")),
+		flowcimpl.TField("RequestBody", flowcimpl.TObject(
+			flowcimpl.TField("sku", flowcimpl.TJSONata(&flowcimpl.JSONata{
 				Src:    "$states.input.sku",
 				Simple: true,
 				Root:   "input",
 				Fields: []string{"sku"},
 			})),
-			flowcrt.TField("price", flowcrt.TJSONata(&flowcrt.JSONata{
+			flowcimpl.TField("price", flowcimpl.TJSONata(&flowcimpl.JSONata{
 				Src:    "$states.input.quote.price",
 				Simple: true,
 				Root:   "input",
 				Fields: []string{"quote", "price"},
 			})),
-			flowcrt.TField("tags", flowcrt.TValue([]any{"new", "web"})),
+			flowcimpl.TField("tags", flowcimpl.TValue([]any{"new", "web"})),
 		)),
-		flowcrt.TField("Transform", flowcrt.TValue(flowcrt.Obj(
+		flowcimpl.TField("Transform", flowcimpl.TValue(flowcimpl.Obj(
 			"RequestBodyEncoding", "URL_ENCODED",
-			"RequestEncodingOptions", flowcrt.Obj(
+			"RequestEncodingOptions", flowcimpl.Obj(
 				"ArrayFormat", "BRACKETS",
 			),
 		))),
 	),
-	JSONataOutput: flowcrt.TObject(
-		flowcrt.TField("receipt", flowcrt.TJSONata(&flowcrt.JSONata{
+	JSONataOutput: flowcimpl.TObject(
+		flowcimpl.TField("receipt", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src:    "$states.result.ResponseBody",
 			Simple: true,
 			Root:   "result",
 			Fields: []string{"ResponseBody"},
 		})),
-		flowcrt.TField("status", flowcrt.TJSONata(&flowcrt.JSONata{
+		flowcimpl.TField("status", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src:    "$states.result.StatusText",
 			Simple: true,
 			Root:   "result",
@@ -305,7 +300,7 @@ var orderOrderState = flowcrt.ASLState{
 }
 
 // stepOrder runs Task state "Order".
-func (w *Order) stepOrder(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepOrder(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Order")
 	out, err := x.Do(ctx, &orderOrderState, cx, in, x.Task(&orderOrderState, w.h.Invoke))
 	if err != nil {
@@ -314,56 +309,30 @@ func (w *Order) stepOrder(ctx context.Context, x *flowcrt.ASLExec, in any) (orde
 	return orderDone, out, nil
 }
 
-var orderUnknownState = flowcrt.ASLState{
+var orderUnknownState = flowcimpl.ASLState{
 	Name: "Unknown",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("unknown", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("unknown", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.sku",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("sku")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("sku")},
 		})),
-		flowcrt.TField("error", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("error", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.error.Error",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("error"), flowcrt.Field("Error")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("error"), flowcimpl.Field("Error")},
 		})),
-		flowcrt.TField("cause", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("cause", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.error.Cause",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("error"), flowcrt.Field("Cause")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("error"), flowcimpl.Field("Cause")},
 		})),
 	),
 }
 
 // stepUnknown runs Pass state "Unknown".
-func (w *Order) stepUnknown(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepUnknown(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Unknown")
-	out, err := x.Do(ctx, &orderUnknownState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &orderUnknownState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return orderDone, nil, err
 	}
 	return orderDone, out, nil
-}
-
-// OrderMock implements OrderHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type OrderMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (OrderMock) OrderedValues() {}
-
-// NewOrderMockHandlers returns handlers that answer from mocks.
-func NewOrderMockHandlers(mocks *flowcrt.Mocks) OrderMock {
-	return OrderMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m OrderMock) Invoke(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// NewOrderMock returns a Order whose handlers answer from mocks.
-func NewOrderMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Order {
-	return NewOrder(NewOrderMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // OrdersHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -32,14 +33,14 @@ type OrdersHandlers interface {
 // A JSONata state machine: Arguments, Output, Assign, Condition, Items and $states.
 type Orders struct {
 	h   OrdersHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewOrders returns the state machine over your handlers.
 func NewOrders(h OrdersHandlers, opts ...flowcrt.Option) *Orders {
 	return &Orders{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -91,34 +92,28 @@ func (w *Orders) Resume(ctx context.Context, sessionID string) (any, error) {
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Orders) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Orders) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Orders) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "orders",
 		Schema:   "json",
 		Start:    "Total",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Orders) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Orders) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(ordersStateIDs[1:6], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := ordersStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "orders", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "orders", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -127,24 +122,24 @@ func (w *Orders) runAt(ctx context.Context, sess *flowcrt.Session, input any, st
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Orders) run(ctx context.Context, x *flowcrt.ASLExec, in any, step ordersStep) (out any, err error) {
+func (w *Orders) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step ordersStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Orders")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Orders")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := ordersStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -180,28 +175,28 @@ func (w *Orders) run(ctx context.Context, x *flowcrt.ASLExec, in any, step order
 		}
 		err = x.Save(ctx, ordersStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(ordersStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(ordersStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var ordersTotalState = flowcrt.ASLState{
+var ordersTotalState = flowcimpl.ASLState{
 	Name:    "Total",
 	JSONata: true,
-	Assign: flowcrt.TObject(
-		flowcrt.TField("total", flowcrt.TJSONata(&flowcrt.JSONata{
+	Assign: flowcimpl.TObject(
+		flowcimpl.TField("total", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src: "$sum($states.input.lines.(price * qty))",
 		})),
-		flowcrt.TField("customer", flowcrt.TJSONata(&flowcrt.JSONata{
+		flowcimpl.TField("customer", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src:    "$states.input.customer",
 			Simple: true,
 			Root:   "input",
 			Fields: []string{"customer"},
 		})),
 	),
-	JSONataOutput: flowcrt.TJSONata(&flowcrt.JSONata{
+	JSONataOutput: flowcimpl.TJSONata(&flowcimpl.JSONata{
 		Src:    "$states.input.lines",
 		Simple: true,
 		Root:   "input",
@@ -210,34 +205,34 @@ var ordersTotalState = flowcrt.ASLState{
 }
 
 // stepTotal runs Pass state "Total".
-func (w *Orders) stepTotal(ctx context.Context, x *flowcrt.ASLExec, in any) (ordersStep, any, error) {
+func (w *Orders) stepTotal(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
 	cx := x.Enter(ctx, "Total")
-	out, err := x.Do(ctx, &ordersTotalState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &ordersTotalState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return ordersDone, nil, err
 	}
 	return ordersStepPrice, out, nil
 }
 
-var ordersPriceState = flowcrt.ASLState{
+var ordersPriceState = flowcimpl.ASLState{
 	Name:    "Price",
 	JSONata: true,
-	Assign: flowcrt.TObject(
-		flowcrt.TField("quotes", flowcrt.TJSONata(&flowcrt.JSONata{
+	Assign: flowcimpl.TObject(
+		flowcimpl.TField("quotes", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src:    "$states.result",
 			Simple: true,
 			Root:   "result",
 		})),
 	),
-	JSONataOutput: flowcrt.TObject(
-		flowcrt.TField("count", flowcrt.TJSONata(&flowcrt.JSONata{
+	JSONataOutput: flowcimpl.TObject(
+		flowcimpl.TField("count", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src: "$count($states.result)",
 		})),
 	),
 }
 
 // stepPrice runs Map state "Price".
-func (w *Orders) stepPrice(ctx context.Context, x *flowcrt.ASLExec, in any) (ordersStep, any, error) {
+func (w *Orders) stepPrice(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
 	cx := x.Enter(ctx, "Price")
 	out, err := x.Do(ctx, &ordersPriceState, cx, in, x.Map("Price", &ordersPriceItems, w.runPriceItems))
 	if err != nil {
@@ -246,41 +241,41 @@ func (w *Orders) stepPrice(ctx context.Context, x *flowcrt.ASLExec, in any) (ord
 	return ordersStepSize, out, nil
 }
 
-var ordersPriceItems = flowcrt.MapSpec{
-	ItemSelector: flowcrt.TObject(
-		flowcrt.TField("sku", flowcrt.TJSONata(&flowcrt.JSONata{
+var ordersPriceItems = flowcimpl.MapSpec{
+	ItemSelector: flowcimpl.TObject(
+		flowcimpl.TField("sku", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src:    "$states.context.Map.Item.Value.sku",
 			Simple: true,
 			Root:   "context",
 			Fields: []string{"Map", "Item", "Value", "sku"},
 		})),
-		flowcrt.TField("position", flowcrt.TJSONata(&flowcrt.JSONata{
+		flowcimpl.TField("position", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src: "$states.context.Map.Item.Index + 1",
 		})),
 	),
-	Items: flowcrt.TJSONata(&flowcrt.JSONata{
+	Items: flowcimpl.TJSONata(&flowcimpl.JSONata{
 		Src:    "$states.input",
 		Simple: true,
 		Root:   "input",
 	}),
-	MaxConcurrencyExpr: flowcrt.TValue(1.0),
+	MaxConcurrencyExpr: flowcimpl.TValue(1.0),
 }
 
 // runPriceItems runs the iterator of Map state "Price" from state "Quote" and returns its output.
-func (w *Orders) runPriceItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
+func (w *Orders) runPriceItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
 	step := ordersStepQuote
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Orders")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Orders")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := ordersStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -307,44 +302,44 @@ func (w *Orders) runPriceItems(ctx context.Context, x *flowcrt.ASLExec, in any) 
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(ordersStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(ordersStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var ordersQuoteState = flowcrt.ASLState{
+var ordersQuoteState = flowcimpl.ASLState{
 	Name:    "Quote",
 	Task:    true,
 	JSONata: true,
-	JSONataArguments: flowcrt.TObject(
-		flowcrt.TField("sku", flowcrt.TJSONata(&flowcrt.JSONata{
+	JSONataArguments: flowcimpl.TObject(
+		flowcimpl.TField("sku", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src:    "$states.input.sku",
 			Simple: true,
 			Root:   "input",
 			Fields: []string{"sku"},
 		})),
-		flowcrt.TField("who", flowcrt.TJSONata(&flowcrt.JSONata{
+		flowcimpl.TField("who", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src:    "$customer",
 			Simple: true,
 			Root:   "$customer",
 		})),
 	),
-	JSONataOutput: flowcrt.TObject(
-		flowcrt.TField("sku", flowcrt.TJSONata(&flowcrt.JSONata{
+	JSONataOutput: flowcimpl.TObject(
+		flowcimpl.TField("sku", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src:    "$states.input.sku",
 			Simple: true,
 			Root:   "input",
 			Fields: []string{"sku"},
 		})),
-		flowcrt.TField("quote", flowcrt.TJSONata(&flowcrt.JSONata{
+		flowcimpl.TField("quote", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src:    "$states.result.price",
 			Simple: true,
 			Root:   "result",
 			Fields: []string{"price"},
 		})),
-		flowcrt.TField("position", flowcrt.TJSONata(&flowcrt.JSONata{
+		flowcimpl.TField("position", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src:    "$states.input.position",
 			Simple: true,
 			Root:   "input",
@@ -354,7 +349,7 @@ var ordersQuoteState = flowcrt.ASLState{
 }
 
 // stepQuote runs Task state "Quote".
-func (w *Orders) stepQuote(ctx context.Context, x *flowcrt.ASLExec, in any) (ordersStep, any, error) {
+func (w *Orders) stepQuote(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
 	cx := x.Enter(ctx, "Quote")
 	out, err := x.Do(ctx, &ordersQuoteState, cx, in, x.Task(&ordersQuoteState, w.h.Quote))
 	if err != nil {
@@ -363,30 +358,30 @@ func (w *Orders) stepQuote(ctx context.Context, x *flowcrt.ASLExec, in any) (ord
 	return ordersDone, out, nil
 }
 
-var ordersSizeState = flowcrt.ASLState{
+var ordersSizeState = flowcimpl.ASLState{
 	Name:    "Size",
 	JSONata: true,
-	Assign: flowcrt.TValue(flowcrt.Obj(
+	Assign: flowcimpl.TValue(flowcimpl.Obj(
 		"size", "small",
 	)),
-	JSONataOutput: flowcrt.TObject(
-		flowcrt.TField("size", flowcrt.TValue("small")),
-		flowcrt.TField("count", flowcrt.TJSONata(&flowcrt.JSONata{
+	JSONataOutput: flowcimpl.TObject(
+		flowcimpl.TField("size", flowcimpl.TValue("small")),
+		flowcimpl.TField("count", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src:    "$states.input.count",
 			Simple: true,
 			Root:   "input",
 			Fields: []string{"count"},
 		})),
 	),
-	RuleAssign: []*flowcrt.Template{
-		flowcrt.TValue(flowcrt.Obj(
+	RuleAssign: []*flowcimpl.Template{
+		flowcimpl.TValue(flowcimpl.Obj(
 			"size", "large",
 		)),
 	},
-	RuleOutput: []*flowcrt.Template{
-		flowcrt.TObject(
-			flowcrt.TField("size", flowcrt.TValue("large")),
-			flowcrt.TField("count", flowcrt.TJSONata(&flowcrt.JSONata{
+	RuleOutput: []*flowcimpl.Template{
+		flowcimpl.TObject(
+			flowcimpl.TField("size", flowcimpl.TValue("large")),
+			flowcimpl.TField("count", flowcimpl.TJSONata(&flowcimpl.JSONata{
 				Src:    "$states.input.count",
 				Simple: true,
 				Root:   "input",
@@ -397,13 +392,13 @@ var ordersSizeState = flowcrt.ASLState{
 }
 
 // stepSize runs Choice state "Size".
-func (w *Orders) stepSize(ctx context.Context, x *flowcrt.ASLExec, in any) (ordersStep, any, error) {
+func (w *Orders) stepSize(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
 	cx := x.Enter(ctx, "Size")
 	in, err := ordersSizeState.Input(in, cx)
 	if err != nil {
 		return ordersDone, nil, err
 	}
-	c := flowcrt.NewChoice(in, cx)
+	c := flowcimpl.NewChoice(in, cx)
 	next := ordersStepCharge
 	rule := -1 // the Default
 	switch {
@@ -418,28 +413,28 @@ func (w *Orders) stepSize(ctx context.Context, x *flowcrt.ASLExec, in any) (orde
 	return next, out, err
 }
 
-var ordersChargeState = flowcrt.ASLState{
+var ordersChargeState = flowcimpl.ASLState{
 	Name: "Charge",
 	Task: true,
-	Catch: []flowcrt.ASLCatcher{
+	Catch: []flowcimpl.ASLCatcher{
 		{
 			Errors: []string{"Declined"},
-			Assign: flowcrt.TObject(
-				flowcrt.TField("reason", flowcrt.TJSONata(&flowcrt.JSONata{
+			Assign: flowcimpl.TObject(
+				flowcimpl.TField("reason", flowcimpl.TJSONata(&flowcimpl.JSONata{
 					Src:    "$states.errorOutput.Cause",
 					Simple: true,
 					Root:   "errorOutput",
 					Fields: []string{"Cause"},
 				})),
 			),
-			Output: flowcrt.TObject(
-				flowcrt.TField("declined", flowcrt.TJSONata(&flowcrt.JSONata{
+			Output: flowcimpl.TObject(
+				flowcimpl.TField("declined", flowcimpl.TJSONata(&flowcimpl.JSONata{
 					Src:    "$states.errorOutput.Error",
 					Simple: true,
 					Root:   "errorOutput",
 					Fields: []string{"Error"},
 				})),
-				flowcrt.TField("input", flowcrt.TJSONata(&flowcrt.JSONata{
+				flowcimpl.TField("input", flowcimpl.TJSONata(&flowcimpl.JSONata{
 					Src:    "$states.input",
 					Simple: true,
 					Root:   "input",
@@ -448,45 +443,45 @@ var ordersChargeState = flowcrt.ASLState{
 		},
 	},
 	JSONata: true,
-	JSONataArguments: flowcrt.TObject(
-		flowcrt.TField("amount", flowcrt.TJSONata(&flowcrt.JSONata{
+	JSONataArguments: flowcimpl.TObject(
+		flowcimpl.TField("amount", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src:    "$total",
 			Simple: true,
 			Root:   "$total",
 		})),
-		flowcrt.TField("customer", flowcrt.TJSONata(&flowcrt.JSONata{
+		flowcimpl.TField("customer", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src:    "$customer",
 			Simple: true,
 			Root:   "$customer",
 		})),
 	),
-	JSONataOutput: flowcrt.TObject(
-		flowcrt.TField("receipt", flowcrt.TJSONata(&flowcrt.JSONata{
+	JSONataOutput: flowcimpl.TObject(
+		flowcimpl.TField("receipt", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src:    "$states.result.id",
 			Simple: true,
 			Root:   "result",
 			Fields: []string{"id"},
 		})),
-		flowcrt.TField("size", flowcrt.TJSONata(&flowcrt.JSONata{
+		flowcimpl.TField("size", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src:    "$size",
 			Simple: true,
 			Root:   "$size",
 		})),
-		flowcrt.TField("quotes", flowcrt.TJSONata(&flowcrt.JSONata{
+		flowcimpl.TField("quotes", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src:    "$quotes.quote",
 			Simple: true,
 			Root:   "$quotes",
 			Fields: []string{"quote"},
 		})),
-		flowcrt.TField("summary", flowcrt.TJSONata(&flowcrt.JSONata{
+		flowcimpl.TField("summary", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src: "$customer & ' paid ' & $string($total)",
 		})),
 	),
-	TimeoutExpr: flowcrt.TValue(30.0),
+	TimeoutExpr: flowcimpl.TValue(30.0),
 }
 
 // stepCharge runs Task state "Charge".
-func (w *Orders) stepCharge(ctx context.Context, x *flowcrt.ASLExec, in any) (ordersStep, any, error) {
+func (w *Orders) stepCharge(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
 	cx := x.Enter(ctx, "Charge")
 	out, err := x.Do(ctx, &ordersChargeState, cx, in, x.Task(&ordersChargeState, w.h.Charge))
 	if err != nil {
@@ -501,46 +496,17 @@ func (w *Orders) stepCharge(ctx context.Context, x *flowcrt.ASLExec, in any) (or
 }
 
 // stepRefuse runs Fail state "Refuse".
-func (w *Orders) stepRefuse(ctx context.Context, x *flowcrt.ASLExec, in any) (ordersStep, any, error) {
-	return ordersDone, nil, flowcrt.Fail(in, x.Enter(ctx, "Refuse"), flowcrt.TJSONata(&flowcrt.JSONata{
+func (w *Orders) stepRefuse(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
+	return ordersDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "Refuse"), flowcimpl.TJSONata(&flowcimpl.JSONata{
 		Src: "'Order.' & $states.input.declined",
-	}), flowcrt.TJSONata(&flowcrt.JSONata{
+	}), flowcimpl.TJSONata(&flowcimpl.JSONata{
 		Src: "$reason & ' (' & $size & ')'",
 	}))
 }
 
 // The compiled paths the choice rules read.
 var (
-	ordersCondition1 = flowcrt.TJSONata(&flowcrt.JSONata{
+	ordersCondition1 = flowcimpl.TJSONata(&flowcimpl.JSONata{
 		Src: "$total >= 100",
 	})
 )
-
-// OrdersMock implements OrdersHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type OrdersMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (OrdersMock) OrderedValues() {}
-
-// NewOrdersMockHandlers returns handlers that answer from mocks.
-func NewOrdersMockHandlers(mocks *flowcrt.Mocks) OrdersMock {
-	return OrdersMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m OrdersMock) Quote(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-func (m OrdersMock) Charge(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// NewOrdersMock returns a Orders whose handlers answer from mocks.
-func NewOrdersMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Orders {
-	return NewOrders(NewOrdersMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
-}

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // DraftingHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -32,14 +33,14 @@ type DraftingHandlers interface {
 // Agent tasks that choose their model, fall back to another, and tune sampling
 type Drafting struct {
 	h   DraftingHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewDrafting returns the state machine over your handlers.
 func NewDrafting(h DraftingHandlers, opts ...flowcrt.Option) *Drafting {
 	return &Drafting{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -85,34 +86,28 @@ func (w *Drafting) Resume(ctx context.Context, sessionID string) (any, error) {
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Drafting) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Drafting) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Drafting) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "drafting",
 		Schema:   "json",
 		Start:    "Draft",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Drafting) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Drafting) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(draftingStateIDs[1:4], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := draftingStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "drafting", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "drafting", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -121,24 +116,24 @@ func (w *Drafting) runAt(ctx context.Context, sess *flowcrt.Session, input any, 
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Drafting) run(ctx context.Context, x *flowcrt.ASLExec, in any, step draftingStep) (out any, err error) {
+func (w *Drafting) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step draftingStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Drafting")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Drafting")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := draftingStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -170,24 +165,24 @@ func (w *Drafting) run(ctx context.Context, x *flowcrt.ASLExec, in any, step dra
 		}
 		err = x.Save(ctx, draftingStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(draftingStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(draftingStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var draftingDraftState = flowcrt.ASLState{
+var draftingDraftState = flowcimpl.ASLState{
 	Name: "Draft",
 	Task: true,
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.draft",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("draft")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("draft")},
 	}},
 }
 
 // stepDraft runs Task state "Draft".
-func (w *Drafting) stepDraft(ctx context.Context, x *flowcrt.ASLExec, in any) (draftingStep, any, error) {
+func (w *Drafting) stepDraft(ctx context.Context, x *flowcimpl.ASLExec, in any) (draftingStep, any, error) {
 	cx := x.Enter(ctx, "Draft")
 	out, err := x.Do(ctx, &draftingDraftState, cx, in, x.AgentTask(&draftingDraftState, w.h.Writer, &draftingDraftAgent))
 	if err != nil {
@@ -198,10 +193,10 @@ func (w *Drafting) stepDraft(ctx context.Context, x *flowcrt.ASLExec, in any) (d
 
 var draftingDraftAgent = flowcrt.Agent{
 	Name: "Writer",
-	RunLimit: &flowcrt.Budget{
+	RunLimit: &flowcimpl.Budget{
 		MaxTokens:   1000.0,
 		UseFallback: true,
-		Switches: []flowcrt.ModelSwitch{
+		Switches: []flowcimpl.ModelSwitch{
 			{
 				At:     0.5,
 				Tokens: true,
@@ -215,29 +210,29 @@ var draftingDraftAgent = flowcrt.Agent{
 		},
 	},
 	Model: "big",
-	Fallback: &flowcrt.ModelFallback{
+	Fallback: &flowcimpl.ModelFallback{
 		Model: "small",
 		On:    []string{"RateLimitExceeded"},
 	},
-	Generation: &flowcrt.Generation{
-		Temperature:   flowcrt.Float(0.3),
-		TopP:          flowcrt.Float(0.9),
+	Generation: &flowcimpl.Generation{
+		Temperature:   flowcimpl.Float(0.3),
+		TopP:          flowcimpl.Float(0.9),
 		MaxTokens:     400,
 		StopSequences: []string{"END"},
 	},
 }
 
-var draftingPolishState = flowcrt.ASLState{
+var draftingPolishState = flowcimpl.ASLState{
 	Name: "Polish",
 	Task: true,
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.polished",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("polished")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("polished")},
 	}},
 }
 
 // stepPolish runs Task state "Polish".
-func (w *Drafting) stepPolish(ctx context.Context, x *flowcrt.ASLExec, in any) (draftingStep, any, error) {
+func (w *Drafting) stepPolish(ctx context.Context, x *flowcimpl.ASLExec, in any) (draftingStep, any, error) {
 	cx := x.Enter(ctx, "Polish")
 	out, err := x.Do(ctx, &draftingPolishState, cx, in, x.AgentTask(&draftingPolishState, w.h.Editor, &draftingPolishAgent))
 	if err != nil {
@@ -251,13 +246,13 @@ var draftingPolishAgent = flowcrt.Agent{
 	Budget: map[string]any{
 		"MaxTokens": 2000.0,
 	},
-	Limit: &flowcrt.Budget{
+	Limit: &flowcimpl.Budget{
 		MaxTokens: 2000.0,
 	},
-	RunLimit: &flowcrt.Budget{
+	RunLimit: &flowcimpl.Budget{
 		MaxTokens:   1000.0,
 		UseFallback: true,
-		Switches: []flowcrt.ModelSwitch{
+		Switches: []flowcimpl.ModelSwitch{
 			{
 				At:     0.5,
 				Tokens: true,
@@ -271,29 +266,29 @@ var draftingPolishAgent = flowcrt.Agent{
 		},
 	},
 	Model: "big",
-	Fallback: &flowcrt.ModelFallback{
+	Fallback: &flowcimpl.ModelFallback{
 		Model: "small",
 		On:    []string{"States.BudgetExceeded"},
 	},
 }
 
-var draftingTitleState = flowcrt.ASLState{
+var draftingTitleState = flowcimpl.ASLState{
 	Name: "Title",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("title", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("title", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.draft",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("draft")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("draft")},
 		})),
 	),
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.title",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("title")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("title")},
 	}},
 }
 
 // stepTitle runs Task state "Title".
-func (w *Drafting) stepTitle(ctx context.Context, x *flowcrt.ASLExec, in any) (draftingStep, any, error) {
+func (w *Drafting) stepTitle(ctx context.Context, x *flowcimpl.ASLExec, in any) (draftingStep, any, error) {
 	cx := x.Enter(ctx, "Title")
 	out, err := x.Do(ctx, &draftingTitleState, cx, in, x.AgentTask(&draftingTitleState, w.h.Writer, &draftingTitleAgent))
 	if err != nil {
@@ -304,10 +299,10 @@ func (w *Drafting) stepTitle(ctx context.Context, x *flowcrt.ASLExec, in any) (d
 
 var draftingTitleAgent = flowcrt.Agent{
 	Name: "Writer",
-	RunLimit: &flowcrt.Budget{
+	RunLimit: &flowcimpl.Budget{
 		MaxTokens:   1000.0,
 		UseFallback: true,
-		Switches: []flowcrt.ModelSwitch{
+		Switches: []flowcimpl.ModelSwitch{
 			{
 				At:     0.5,
 				Tokens: true,
@@ -321,35 +316,4 @@ var draftingTitleAgent = flowcrt.Agent{
 		},
 	},
 	Model: "tiny",
-}
-
-// DraftingMock implements DraftingHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type DraftingMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (DraftingMock) OrderedValues() {}
-
-// NewDraftingMockHandlers returns handlers that answer from mocks.
-func NewDraftingMockHandlers(mocks *flowcrt.Mocks) DraftingMock {
-	return DraftingMock{mocks: mocks}
-}
-
-// Writer answers from the mock of the state that calls it.
-func (m DraftingMock) Writer(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// Editor answers from the mock of the state that calls it.
-func (m DraftingMock) Editor(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// NewDraftingMock returns a Drafting whose handlers answer from mocks.
-func NewDraftingMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Drafting {
-	return NewDrafting(NewDraftingMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

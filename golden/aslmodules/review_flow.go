@@ -9,13 +9,14 @@ import (
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ReviewHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -43,14 +44,14 @@ type ReviewHandlers interface {
 // Reviews a change: a module entered at either export, a guarded check with an Override, a decorated lint workflow and a notification given run-time parameters
 type Review struct {
 	h   ReviewHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewReview returns the state machine over your handlers.
 func NewReview(h ReviewHandlers, opts ...flowcrt.Option) *Review {
 	return &Review{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -130,34 +131,28 @@ func (w *Review) Resume(ctx context.Context, sessionID string) (any, error) {
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Review) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Review) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Review) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "review",
 		Schema:   "json",
 		Start:    "Review",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Review) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Review) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(reviewStateIDs[1:6], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := reviewStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "review", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "review", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -166,24 +161,24 @@ func (w *Review) runAt(ctx context.Context, sess *flowcrt.Session, input any, st
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Review) run(ctx context.Context, x *flowcrt.ASLExec, in any, step reviewStep) (out any, err error) {
+func (w *Review) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step reviewStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Review")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Review")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := reviewStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -219,19 +214,19 @@ func (w *Review) run(ctx context.Context, x *flowcrt.ASLExec, in any, step revie
 		}
 		err = x.Save(ctx, reviewStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(reviewStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(reviewStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var reviewReviewState = flowcrt.ASLState{
+var reviewReviewState = flowcimpl.ASLState{
 	Name: "Review",
 }
 
 // stepReview runs Include state "Review".
-func (w *Review) stepReview(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepReview(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Review")
 	out, err := x.Do(ctx, &reviewReviewState, cx, in, x.Include(w.runReviewTemplate))
 	if err != nil {
@@ -243,8 +238,8 @@ func (w *Review) stepReview(ctx context.Context, x *flowcrt.ASLExec, in any) (re
 // runReviewTemplate runs template "codeReview", compiled into Include state "Review" from its
 // start or, in a session resumed inside it, from the state its checkpoint names, and returns its
 // output.
-func (w *Review) runReviewTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
-	step, in, err := flowcrt.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepReviewCode, reviewStepSummarizeReview}, in)
+func (w *Review) runReviewTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
+	step, in, err := flowcimpl.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepReviewCode, reviewStepSummarizeReview}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -253,19 +248,19 @@ func (w *Review) runReviewTemplate(ctx context.Context, x *flowcrt.ASLExec, in a
 
 // runReviewTemplateFrom runs template "codeReview", compiled into Include state "Review" from step
 // and returns its output; with a session it saves a checkpoint after every state.
-func (w *Review) runReviewTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step reviewStep) (out any, err error) {
+func (w *Review) runReviewTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step reviewStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Review")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Review")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := reviewStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -295,30 +290,30 @@ func (w *Review) runReviewTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, 
 		}
 		err = x.SaveChild(ctx, reviewStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(reviewStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(reviewStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var reviewReviewCodeState = flowcrt.ASLState{
+var reviewReviewCodeState = flowcimpl.ASLState{
 	Name: "Review/ReviewCode",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("code", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("code", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.code",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("code")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("code")},
 		})),
 	),
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.review",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("review")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("review")},
 	}},
 }
 
 // stepReviewCode runs Task state "Review/ReviewCode".
-func (w *Review) stepReviewCode(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepReviewCode(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Review/ReviewCode")
 	out, err := x.Do(ctx, &reviewReviewCodeState, cx, in, x.AgentTask(&reviewReviewCodeState, w.h.CodeReviewer, &reviewReviewCodeAgent))
 	if err != nil {
@@ -331,23 +326,23 @@ var reviewReviewCodeAgent = flowcrt.Agent{
 	Name: "CodeReviewer",
 }
 
-var reviewSummarizeReviewState = flowcrt.ASLState{
+var reviewSummarizeReviewState = flowcimpl.ASLState{
 	Name: "Review/SummarizeReview",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("review", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("review", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.review",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("review")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("review")},
 		})),
 	),
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.summary",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("summary")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("summary")},
 	}},
 }
 
 // stepSummarizeReview runs Task state "Review/SummarizeReview".
-func (w *Review) stepSummarizeReview(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepSummarizeReview(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Review/SummarizeReview")
 	out, err := x.Do(ctx, &reviewSummarizeReviewState, cx, in, x.AgentTask(&reviewSummarizeReviewState, w.h.Summarizer, &reviewSummarizeReviewAgent))
 	if err != nil {
@@ -360,16 +355,16 @@ var reviewSummarizeReviewAgent = flowcrt.Agent{
 	Name: "Summarizer",
 }
 
-var reviewResummarizeState = flowcrt.ASLState{
+var reviewResummarizeState = flowcimpl.ASLState{
 	Name: "Resummarize",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.second",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("second")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("second")},
 	}},
 }
 
 // stepResummarize runs Include state "Resummarize".
-func (w *Review) stepResummarize(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepResummarize(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Resummarize")
 	out, err := x.Do(ctx, &reviewResummarizeState, cx, in, x.Include(w.runResummarizeTemplate))
 	if err != nil {
@@ -381,8 +376,8 @@ func (w *Review) stepResummarize(ctx context.Context, x *flowcrt.ASLExec, in any
 // runResummarizeTemplate runs template "codeReview", compiled into Include state "Resummarize"
 // from its start or, in a session resumed inside it, from the state its checkpoint names, and
 // returns its output.
-func (w *Review) runResummarizeTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
-	step, in, err := flowcrt.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepSummarizeReview2, reviewStepArchive}, in)
+func (w *Review) runResummarizeTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
+	step, in, err := flowcimpl.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepSummarizeReview2, reviewStepArchive}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -391,19 +386,19 @@ func (w *Review) runResummarizeTemplate(ctx context.Context, x *flowcrt.ASLExec,
 
 // runResummarizeTemplateFrom runs template "codeReview", compiled into Include state "Resummarize"
 // from step and returns its output; with a session it saves a checkpoint after every state.
-func (w *Review) runResummarizeTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step reviewStep) (out any, err error) {
+func (w *Review) runResummarizeTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step reviewStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Review")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Review")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := reviewStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -433,30 +428,30 @@ func (w *Review) runResummarizeTemplateFrom(ctx context.Context, x *flowcrt.ASLE
 		}
 		err = x.SaveChild(ctx, reviewStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(reviewStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(reviewStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var reviewSummarizeReview2State = flowcrt.ASLState{
+var reviewSummarizeReview2State = flowcimpl.ASLState{
 	Name: "Resummarize/SummarizeReview",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("review", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("review", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.review",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("review")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("review")},
 		})),
 	),
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.summary",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("summary")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("summary")},
 	}},
 }
 
 // stepSummarizeReview2 runs Task state "Resummarize/SummarizeReview".
-func (w *Review) stepSummarizeReview2(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepSummarizeReview2(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Resummarize/SummarizeReview")
 	out, err := x.Do(ctx, &reviewSummarizeReview2State, cx, in, x.AgentTask(&reviewSummarizeReview2State, w.h.Summarizer, &reviewSummarizeReview2Agent))
 	if err != nil {
@@ -469,23 +464,23 @@ var reviewSummarizeReview2Agent = flowcrt.Agent{
 	Name: "Summarizer",
 }
 
-var reviewArchiveState = flowcrt.ASLState{
+var reviewArchiveState = flowcimpl.ASLState{
 	Name: "Resummarize/Archive",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("summary", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("summary", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.summary",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("summary")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("summary")},
 		})),
 	),
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.archived",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("archived")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("archived")},
 	}},
 }
 
 // stepArchive runs Task state "Resummarize/Archive".
-func (w *Review) stepArchive(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepArchive(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Resummarize/Archive")
 	out, err := x.Do(ctx, &reviewArchiveState, cx, in, x.AgentTask(&reviewArchiveState, w.h.Archiver, &reviewArchiveAgent))
 	if err != nil {
@@ -498,16 +493,16 @@ var reviewArchiveAgent = flowcrt.Agent{
 	Name: "Archiver",
 }
 
-var reviewCheckState = flowcrt.ASLState{
+var reviewCheckState = flowcimpl.ASLState{
 	Name: "Check",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.checks",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("checks")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("checks")},
 	}},
 }
 
 // stepCheck runs Include state "Check".
-func (w *Review) stepCheck(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepCheck(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Check")
 	out, err := x.Do(ctx, &reviewCheckState, cx, in, x.Include(w.runCheckTemplate))
 	if err != nil {
@@ -518,8 +513,8 @@ func (w *Review) stepCheck(ctx context.Context, x *flowcrt.ASLExec, in any) (rev
 
 // runCheckTemplate runs template "guarded", compiled into Include state "Check" from its start or,
 // in a session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Review) runCheckTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
-	step, in, err := flowcrt.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepRunChecks, reviewStepJudge, reviewStepAccepted, reviewStepRejected}, in)
+func (w *Review) runCheckTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
+	step, in, err := flowcimpl.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepRunChecks, reviewStepJudge, reviewStepAccepted, reviewStepRejected}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -528,19 +523,19 @@ func (w *Review) runCheckTemplate(ctx context.Context, x *flowcrt.ASLExec, in an
 
 // runCheckTemplateFrom runs template "guarded", compiled into Include state "Check" from step and
 // returns its output; with a session it saves a checkpoint after every state.
-func (w *Review) runCheckTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step reviewStep) (out any, err error) {
+func (w *Review) runCheckTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step reviewStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Review")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Review")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := reviewStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -574,23 +569,23 @@ func (w *Review) runCheckTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, i
 		}
 		err = x.SaveChild(ctx, reviewStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(reviewStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(reviewStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var reviewRunChecksState = flowcrt.ASLState{
+var reviewRunChecksState = flowcimpl.ASLState{
 	Name: "Check/RunChecks",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("code", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("code", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.code",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("code")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("code")},
 		})),
 	),
-	Retry: []flowcrt.Retrier{
+	Retry: []flowcimpl.Retrier{
 		{
 			Errors:      []string{"Checks.Flaky"},
 			MaxAttempts: 3,
@@ -601,7 +596,7 @@ var reviewRunChecksState = flowcrt.ASLState{
 }
 
 // stepRunChecks runs Task state "Check/RunChecks".
-func (w *Review) stepRunChecks(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepRunChecks(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Check/RunChecks")
 	out, err := x.Do(ctx, &reviewRunChecksState, cx, in, x.AgentTask(&reviewRunChecksState, w.h.Checker, &reviewRunChecksAgent))
 	if err != nil {
@@ -614,22 +609,22 @@ var reviewRunChecksAgent = flowcrt.Agent{
 	Name: "Checker",
 }
 
-var reviewJudgeState = flowcrt.ASLState{
+var reviewJudgeState = flowcimpl.ASLState{
 	Name: "Check/Judge",
 }
 
 // stepJudge runs Choice state "Check/Judge".
-func (w *Review) stepJudge(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepJudge(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Check/Judge")
 	in, err := reviewJudgeState.Input(in, cx)
 	if err != nil {
 		return reviewDone, nil, err
 	}
-	c := flowcrt.NewChoice(in, cx)
+	c := flowcimpl.NewChoice(in, cx)
 	next := reviewStepAccepted
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcrt.NumericGreaterThan, reviewPath1, 2.0):
+	case c.Cmp(flowcimpl.NumericGreaterThan, reviewPath1, 2.0):
 		next = reviewStepRejected
 		rule = 0
 	}
@@ -640,14 +635,14 @@ func (w *Review) stepJudge(ctx context.Context, x *flowcrt.ASLExec, in any) (rev
 	return next, out, err
 }
 
-var reviewAcceptedState = flowcrt.ASLState{
+var reviewAcceptedState = flowcimpl.ASLState{
 	Name: "Check/Accepted",
 }
 
 // stepAccepted runs Pass state "Check/Accepted".
-func (w *Review) stepAccepted(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepAccepted(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Check/Accepted")
-	out, err := x.Do(ctx, &reviewAcceptedState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &reviewAcceptedState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return reviewDone, nil, err
 	}
@@ -655,20 +650,20 @@ func (w *Review) stepAccepted(ctx context.Context, x *flowcrt.ASLExec, in any) (
 }
 
 // stepRejected runs Fail state "Check/Rejected".
-func (w *Review) stepRejected(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
-	return reviewDone, nil, flowcrt.Fail(in, x.Enter(ctx, "Check/Rejected"), flowcrt.TValue("Checks.Rejected"), flowcrt.TValue("too many findings"))
+func (w *Review) stepRejected(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
+	return reviewDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "Check/Rejected"), flowcimpl.TValue("Checks.Rejected"), flowcimpl.TValue("too many findings"))
 }
 
-var reviewLintState = flowcrt.ASLState{
+var reviewLintState = flowcimpl.ASLState{
 	Name: "Lint",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.lint",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("lint")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("lint")},
 	}},
 }
 
 // stepLint runs Include state "Lint".
-func (w *Review) stepLint(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepLint(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Lint")
 	out, err := x.Do(ctx, &reviewLintState, cx, in, x.Include(w.runLintTemplate))
 	if err != nil {
@@ -679,8 +674,8 @@ func (w *Review) stepLint(ctx context.Context, x *flowcrt.ASLExec, in any) (revi
 
 // runLintTemplate runs template "withRetry", compiled into Include state "Lint" from its start or,
 // in a session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Review) runLintTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
-	step, in, err := flowcrt.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepRun}, in)
+func (w *Review) runLintTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
+	step, in, err := flowcimpl.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepRun}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -689,19 +684,19 @@ func (w *Review) runLintTemplate(ctx context.Context, x *flowcrt.ASLExec, in any
 
 // runLintTemplateFrom runs template "withRetry", compiled into Include state "Lint" from step and
 // returns its output; with a session it saves a checkpoint after every state.
-func (w *Review) runLintTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step reviewStep) (out any, err error) {
+func (w *Review) runLintTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step reviewStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Review")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Review")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := reviewStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -729,16 +724,16 @@ func (w *Review) runLintTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in
 		}
 		err = x.SaveChild(ctx, reviewStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(reviewStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(reviewStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var reviewRunState = flowcrt.ASLState{
+var reviewRunState = flowcimpl.ASLState{
 	Name: "Lint/Run",
-	Retry: []flowcrt.Retrier{
+	Retry: []flowcimpl.Retrier{
 		{
 			Errors:      []string{"States.ALL"},
 			MaxAttempts: 3,
@@ -748,7 +743,7 @@ var reviewRunState = flowcrt.ASLState{
 }
 
 // stepRun runs Workflow state "Lint/Run".
-func (w *Review) stepRun(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepRun(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Lint/Run")
 	out, err := x.Do(ctx, &reviewRunState, cx, in, x.Include(w.runRunTemplate))
 	if err != nil {
@@ -759,8 +754,8 @@ func (w *Review) stepRun(ctx context.Context, x *flowcrt.ASLExec, in any) (revie
 
 // runRunTemplate runs template "lint", compiled into Include state "Lint/Run" from its start or,
 // in a session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Review) runRunTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
-	step, in, err := flowcrt.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepLint2}, in)
+func (w *Review) runRunTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
+	step, in, err := flowcimpl.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepLint2}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -769,19 +764,19 @@ func (w *Review) runRunTemplate(ctx context.Context, x *flowcrt.ASLExec, in any)
 
 // runRunTemplateFrom runs template "lint", compiled into Include state "Lint/Run" from step and
 // returns its output; with a session it saves a checkpoint after every state.
-func (w *Review) runRunTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step reviewStep) (out any, err error) {
+func (w *Review) runRunTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step reviewStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Review")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Review")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := reviewStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -809,26 +804,26 @@ func (w *Review) runRunTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in 
 		}
 		err = x.SaveChild(ctx, reviewStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(reviewStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(reviewStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var reviewLint2State = flowcrt.ASLState{
+var reviewLint2State = flowcimpl.ASLState{
 	Name: "Lint/Run/Lint",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("code", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("code", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.code",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("code")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("code")},
 		})),
 	),
 }
 
 // stepLint2 runs Task state "Lint/Run/Lint".
-func (w *Review) stepLint2(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepLint2(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Lint/Run/Lint")
 	out, err := x.Do(ctx, &reviewLint2State, cx, in, x.AgentTask(&reviewLint2State, w.h.Linter, &reviewLint2Agent))
 	if err != nil {
@@ -841,16 +836,16 @@ var reviewLint2Agent = flowcrt.Agent{
 	Name: "Linter",
 }
 
-var reviewNotifyState = flowcrt.ASLState{
+var reviewNotifyState = flowcimpl.ASLState{
 	Name: "Notify",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.notified",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("notified")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("notified")},
 	}},
 }
 
 // stepNotify runs Include state "Notify".
-func (w *Review) stepNotify(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepNotify(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Notify")
 	out, err := x.Do(ctx, &reviewNotifyState, cx, in, x.IncludeWith(reviewNotifyParams, reviewNotifyParamChecks, w.runNotifyTemplate))
 	if err != nil {
@@ -859,22 +854,22 @@ func (w *Review) stepNotify(ctx context.Context, x *flowcrt.ASLExec, in any) (re
 	return reviewDone, out, nil
 }
 
-var reviewNotifyParams = flowcrt.TObject(
-	flowcrt.TField("recipients", flowcrt.TPath(&flowcrt.JSONPath{
+var reviewNotifyParams = flowcimpl.TObject(
+	flowcimpl.TField("recipients", flowcimpl.TPath(&flowcimpl.JSONPath{
 		Src:  "$.config.reviewers",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("config"), flowcrt.Field("reviewers")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("config"), flowcimpl.Field("reviewers")},
 	})),
-	flowcrt.TField("repo", flowcrt.TPath(&flowcrt.JSONPath{
+	flowcimpl.TField("repo", flowcimpl.TPath(&flowcimpl.JSONPath{
 		Src:  "$.repo",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("repo")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("repo")},
 	})),
-	flowcrt.TField("blocking", flowcrt.TPath(&flowcrt.JSONPath{
+	flowcimpl.TField("blocking", flowcimpl.TPath(&flowcimpl.JSONPath{
 		Src:  "$.config.blocking",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("config"), flowcrt.Field("blocking")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("config"), flowcimpl.Field("blocking")},
 	})),
 )
 
-var reviewNotifyParamChecks = []flowcrt.ParamCheck{
+var reviewNotifyParamChecks = []flowcimpl.ParamCheck{
 	{
 		Name: "recipients",
 		Type: "array",
@@ -892,8 +887,8 @@ var reviewNotifyParamChecks = []flowcrt.ParamCheck{
 
 // runNotifyTemplate runs template "notify", compiled into Include state "Notify" from its start
 // or, in a session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Review) runNotifyTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
-	step, in, err := flowcrt.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepRoute, reviewStepBroken, reviewStepPage, reviewStepSend, reviewStepTally}, in)
+func (w *Review) runNotifyTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
+	step, in, err := flowcimpl.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepRoute, reviewStepBroken, reviewStepPage, reviewStepSend, reviewStepTally}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -902,19 +897,19 @@ func (w *Review) runNotifyTemplate(ctx context.Context, x *flowcrt.ASLExec, in a
 
 // runNotifyTemplateFrom runs template "notify", compiled into Include state "Notify" from step and
 // returns its output; with a session it saves a checkpoint after every state.
-func (w *Review) runNotifyTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step reviewStep) (out any, err error) {
+func (w *Review) runNotifyTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step reviewStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Review")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Review")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := reviewStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -950,32 +945,32 @@ func (w *Review) runNotifyTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, 
 		}
 		err = x.SaveChild(ctx, reviewStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(reviewStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(reviewStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var reviewRouteState = flowcrt.ASLState{
+var reviewRouteState = flowcimpl.ASLState{
 	Name: "Notify/Route",
 }
 
 // stepRoute runs Choice state "Notify/Route".
-func (w *Review) stepRoute(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepRoute(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Notify/Route")
 	in, err := reviewRouteState.Input(in, cx)
 	if err != nil {
 		return reviewDone, nil, err
 	}
-	c := flowcrt.NewChoice(in, cx)
+	c := flowcimpl.NewChoice(in, cx)
 	next := reviewStepSend
 	rule := -1 // the Default
 	switch {
-	case c.CmpPath(flowcrt.StringEquals, reviewPath2, reviewPath3):
+	case c.CmpPath(flowcimpl.StringEquals, reviewPath2, reviewPath3):
 		next = reviewStepPage
 		rule = 0
-	case c.Err() == nil && c.Cmp(flowcrt.StringEquals, reviewPath4, "broken"):
+	case c.Err() == nil && c.Cmp(flowcimpl.StringEquals, reviewPath4, "broken"):
 		next = reviewStepBroken
 		rule = 1
 	}
@@ -987,13 +982,13 @@ func (w *Review) stepRoute(ctx context.Context, x *flowcrt.ASLExec, in any) (rev
 }
 
 // stepBroken runs Fail state "Notify/Broken".
-func (w *Review) stepBroken(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
-	return reviewDone, nil, flowcrt.Fail(in, x.Enter(ctx, "Notify/Broken"), flowcrt.TValue("Review.Broken"), flowcrt.TCall(&flowcrt.Intrinsic{
+func (w *Review) stepBroken(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
+	return reviewDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "Notify/Broken"), flowcimpl.TValue("Review.Broken"), flowcimpl.TCall(&flowcimpl.Intrinsic{
 		Name: "States.Format",
-		Fn:   flowcrt.FormatPieces("the review of ", " broke"),
-		Args: []flowcrt.IntrinsicArg{
+		Fn:   flowcimpl.FormatPieces("the review of ", " broke"),
+		Args: []flowcimpl.IntrinsicArg{
 			{Value: "the review of {} broke"},
-			{Path: &flowcrt.JSONPath{
+			{Path: &flowcimpl.JSONPath{
 				Src: "$repo",
 				Var: "repo",
 			}},
@@ -1001,20 +996,20 @@ func (w *Review) stepBroken(ctx context.Context, x *flowcrt.ASLExec, in any) (re
 	}))
 }
 
-var reviewPageState = flowcrt.ASLState{
+var reviewPageState = flowcimpl.ASLState{
 	Name: "Notify/Page",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("to", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("to", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$recipients",
 			Var: "recipients",
 		})),
-		flowcrt.TField("text", flowcrt.TCall(&flowcrt.Intrinsic{
+		flowcimpl.TField("text", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.Format",
-			Fn:   flowcrt.FormatPieces("", " is blocked"),
-			Args: []flowcrt.IntrinsicArg{
+			Fn:   flowcimpl.FormatPieces("", " is blocked"),
+			Args: []flowcimpl.IntrinsicArg{
 				{Value: "{} is blocked"},
-				{Path: &flowcrt.JSONPath{
+				{Path: &flowcimpl.JSONPath{
 					Src: "$repo",
 					Var: "repo",
 				}},
@@ -1024,7 +1019,7 @@ var reviewPageState = flowcrt.ASLState{
 }
 
 // stepPage runs Task state "Notify/Page".
-func (w *Review) stepPage(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepPage(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Notify/Page")
 	out, err := x.Do(ctx, &reviewPageState, cx, in, x.AgentTask(&reviewPageState, w.h.Pager, &reviewPageAgent))
 	if err != nil {
@@ -1037,36 +1032,36 @@ var reviewPageAgent = flowcrt.Agent{
 	Name: "Pager",
 }
 
-var reviewSendState = flowcrt.ASLState{
+var reviewSendState = flowcimpl.ASLState{
 	Name: "Notify/Send",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("channel", flowcrt.TValue("email")),
-		flowcrt.TField("to", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("channel", flowcimpl.TValue("email")),
+		flowcimpl.TField("to", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$recipients",
 			Var: "recipients",
 		})),
-		flowcrt.TField("subject", flowcrt.TCall(&flowcrt.Intrinsic{
+		flowcimpl.TField("subject", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.Format",
-			Fn:   flowcrt.FormatPieces("Review of ", " (EMAIL)"),
-			Args: []flowcrt.IntrinsicArg{
+			Fn:   flowcimpl.FormatPieces("Review of ", " (EMAIL)"),
+			Args: []flowcimpl.IntrinsicArg{
 				{Value: "Review of {} (EMAIL)"},
-				{Path: &flowcrt.JSONPath{
+				{Path: &flowcimpl.JSONPath{
 					Src: "$repo",
 					Var: "repo",
 				}},
 			},
 		})),
-		flowcrt.TField("cc", flowcrt.TCall(&flowcrt.Intrinsic{
+		flowcimpl.TField("cc", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.Array",
-			Fn:   flowcrt.StatesArray,
-			Args: []flowcrt.IntrinsicArg{
-				{Call: &flowcrt.Intrinsic{
+			Fn:   flowcimpl.StatesArray,
+			Args: []flowcimpl.IntrinsicArg{
+				{Call: &flowcimpl.Intrinsic{
 					Name: "States.Format",
-					Fn:   flowcrt.FormatPieces("", "-owners"),
-					Args: []flowcrt.IntrinsicArg{
+					Fn:   flowcimpl.FormatPieces("", "-owners"),
+					Args: []flowcimpl.IntrinsicArg{
 						{Value: "{}-owners"},
-						{Path: &flowcrt.JSONPath{
+						{Path: &flowcimpl.JSONPath{
 							Src: "$repo",
 							Var: "repo",
 						}},
@@ -1079,7 +1074,7 @@ var reviewSendState = flowcrt.ASLState{
 }
 
 // stepSend runs Task state "Notify/Send".
-func (w *Review) stepSend(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepSend(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Notify/Send")
 	out, err := x.Do(ctx, &reviewSendState, cx, in, x.AgentTask(&reviewSendState, w.h.Sender, &reviewSendAgent))
 	if err != nil {
@@ -1092,24 +1087,24 @@ var reviewSendAgent = flowcrt.Agent{
 	Name: "Sender",
 }
 
-var reviewTallyState = flowcrt.ASLState{
+var reviewTallyState = flowcimpl.ASLState{
 	Name:    "Notify/Tally",
 	JSONata: true,
-	JSONataOutput: flowcrt.TObject(
-		flowcrt.TField("sent", flowcrt.TJSONata(&flowcrt.JSONata{
+	JSONataOutput: flowcimpl.TObject(
+		flowcimpl.TField("sent", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src: "$count($recipients)",
 		})),
-		flowcrt.TField("note", flowcrt.TJSONata(&flowcrt.JSONata{
+		flowcimpl.TField("note", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src: "\"sent about \" & $repo",
 		})),
-		flowcrt.TField("by", flowcrt.TValue("email")),
+		flowcimpl.TField("by", flowcimpl.TValue("email")),
 	),
 }
 
 // stepTally runs Pass state "Notify/Tally".
-func (w *Review) stepTally(ctx context.Context, x *flowcrt.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepTally(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Notify/Tally")
-	out, err := x.Do(ctx, &reviewTallyState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &reviewTallyState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return reviewDone, nil, err
 	}
@@ -1118,76 +1113,20 @@ func (w *Review) stepTally(ctx context.Context, x *flowcrt.ASLExec, in any) (rev
 
 // The compiled paths the choice rules read.
 var (
-	reviewPath1 = &flowcrt.JSONPath{
+	reviewPath1 = &flowcimpl.JSONPath{
 		Src:  "$.findings",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("findings")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("findings")},
 	}
-	reviewPath2 = &flowcrt.JSONPath{
+	reviewPath2 = &flowcimpl.JSONPath{
 		Src:  "$.summary.verdict",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("summary"), flowcrt.Field("verdict")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("summary"), flowcimpl.Field("verdict")},
 	}
-	reviewPath3 = &flowcrt.JSONPath{
+	reviewPath3 = &flowcimpl.JSONPath{
 		Src: "$blocking",
 		Var: "blocking",
 	}
-	reviewPath4 = &flowcrt.JSONPath{
+	reviewPath4 = &flowcimpl.JSONPath{
 		Src:  "$.summary.verdict",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("summary"), flowcrt.Field("verdict")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("summary"), flowcimpl.Field("verdict")},
 	}
 )
-
-// ReviewMock implements ReviewHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type ReviewMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (ReviewMock) OrderedValues() {}
-
-// NewReviewMockHandlers returns handlers that answer from mocks.
-func NewReviewMockHandlers(mocks *flowcrt.Mocks) ReviewMock {
-	return ReviewMock{mocks: mocks}
-}
-
-// CodeReviewer answers from the mock of the state that calls it.
-func (m ReviewMock) CodeReviewer(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// Summarizer answers from the mock of the state that calls it.
-func (m ReviewMock) Summarizer(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// Archiver answers from the mock of the state that calls it.
-func (m ReviewMock) Archiver(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// Checker answers from the mock of the state that calls it.
-func (m ReviewMock) Checker(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// Linter answers from the mock of the state that calls it.
-func (m ReviewMock) Linter(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// Pager answers from the mock of the state that calls it.
-func (m ReviewMock) Pager(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// Sender answers from the mock of the state that calls it.
-func (m ReviewMock) Sender(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// NewReviewMock returns a Review whose handlers answer from mocks.
-func NewReviewMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Review {
-	return NewReview(NewReviewMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
-}

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // OrderHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -30,14 +31,14 @@ type OrderHandlers interface {
 // An order that starts nested Step Functions executions of the pricing state machine beside it
 type Order struct {
 	h   OrderHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewOrder returns the state machine over your handlers.
 func NewOrder(h OrderHandlers, opts ...flowcrt.Option) *Order {
 	return &Order{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -105,34 +106,28 @@ func (w *Order) Resume(ctx context.Context, sessionID string) (any, error) {
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Order) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Order) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Order) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "order",
 		Schema:   "json",
 		Start:    "Quote",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Order) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Order) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(orderStateIDs[1:6], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := orderStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "order", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "order", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -141,24 +136,24 @@ func (w *Order) runAt(ctx context.Context, sess *flowcrt.Session, input any, sta
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Order) run(ctx context.Context, x *flowcrt.ASLExec, in any, step orderStep) (out any, err error) {
+func (w *Order) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step orderStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Order")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Order")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := orderStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -194,57 +189,57 @@ func (w *Order) run(ctx context.Context, x *flowcrt.ASLExec, in any, step orderS
 		}
 		err = x.Save(ctx, orderStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(orderStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(orderStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var orderQuoteState = flowcrt.ASLState{
+var orderQuoteState = flowcimpl.ASLState{
 	Name: "Quote",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("StateMachineArn", flowcrt.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:pricing")),
-		flowcrt.TField("Name", flowcrt.TValue("quote-1")),
-		flowcrt.TField("Input", flowcrt.TObject(
-			flowcrt.TField("items", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("StateMachineArn", flowcimpl.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:pricing")),
+		flowcimpl.TField("Name", flowcimpl.TValue("quote-1")),
+		flowcimpl.TField("Input", flowcimpl.TObject(
+			flowcimpl.TField("items", flowcimpl.TPath(&flowcimpl.JSONPath{
 				Src:  "$.items",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("items")},
+				Segs: []flowcimpl.PathSeg{flowcimpl.Field("items")},
 			})),
 		)),
 	),
-	ResultSelector: flowcrt.TObject(
-		flowcrt.TField("count", flowcrt.TPath(&flowcrt.JSONPath{
+	ResultSelector: flowcimpl.TObject(
+		flowcimpl.TField("count", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.Output.count",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("Output"), flowcrt.Field("count")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("Output"), flowcimpl.Field("count")},
 		})),
-		flowcrt.TField("status", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("status", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.Status",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("Status")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("Status")},
 		})),
-		flowcrt.TField("arn", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("arn", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.ExecutionArn",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("ExecutionArn")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("ExecutionArn")},
 		})),
 	),
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.quote",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("quote")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("quote")},
 	}},
-	Catch: []flowcrt.ASLCatcher{
+	Catch: []flowcimpl.ASLCatcher{
 		{
 			Errors: []string{"States.TaskFailed"},
-			ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+			ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 				Src:  "$.failure",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("failure")},
+				Segs: []flowcimpl.PathSeg{flowcimpl.Field("failure")},
 			}},
 		},
 	},
 }
 
 // stepQuote runs Task state "Quote".
-func (w *Order) stepQuote(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepQuote(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Quote")
 	out, err := x.Do(ctx, &orderQuoteState, cx, in, x.StartExecution("arn:aws:states:us-east-1:123456789012:stateMachine:pricing", "sync:2", w.runQuoteTemplate))
 	if err != nil {
@@ -260,8 +255,8 @@ func (w *Order) stepQuote(ctx context.Context, x *flowcrt.ASLExec, in any) (orde
 
 // runQuoteTemplate runs state machine "pricing", started by Task state "Quote" from its start or,
 // in a session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Order) runQuoteTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
-	step, in, err := flowcrt.ResumeChild(ctx, x, orderStateIDs[:], []orderStep{orderStepHasItems, orderStepCount, orderStepEmpty}, in)
+func (w *Order) runQuoteTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
+	step, in, err := flowcimpl.ResumeChild(ctx, x, orderStateIDs[:], []orderStep{orderStepHasItems, orderStepCount, orderStepEmpty}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -270,19 +265,19 @@ func (w *Order) runQuoteTemplate(ctx context.Context, x *flowcrt.ASLExec, in any
 
 // runQuoteTemplateFrom runs state machine "pricing", started by Task state "Quote" from step and
 // returns its output; with a session it saves a checkpoint after every state.
-func (w *Order) runQuoteTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step orderStep) (out any, err error) {
+func (w *Order) runQuoteTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step orderStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Order")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Order")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := orderStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -314,29 +309,29 @@ func (w *Order) runQuoteTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in
 		}
 		err = x.SaveChild(ctx, orderStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(orderStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(orderStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var orderHasItemsState = flowcrt.ASLState{
+var orderHasItemsState = flowcimpl.ASLState{
 	Name: "Quote/HasItems",
 }
 
 // stepHasItems runs Choice state "Quote/HasItems".
-func (w *Order) stepHasItems(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepHasItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Quote/HasItems")
 	in, err := orderHasItemsState.Input(in, cx)
 	if err != nil {
 		return orderDone, nil, err
 	}
-	c := flowcrt.NewChoice(in, cx)
+	c := flowcimpl.NewChoice(in, cx)
 	next := orderStepEmpty
 	rule := -1 // the Default
 	switch {
-	case c.Is(flowcrt.IsPresent, orderPath1, true):
+	case c.Is(flowcimpl.IsPresent, orderPath1, true):
 		next = orderStepCount
 		rule = 0
 	}
@@ -347,16 +342,16 @@ func (w *Order) stepHasItems(ctx context.Context, x *flowcrt.ASLExec, in any) (o
 	return next, out, err
 }
 
-var orderCountState = flowcrt.ASLState{
+var orderCountState = flowcimpl.ASLState{
 	Name: "Quote/Count",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("count", flowcrt.TCall(&flowcrt.Intrinsic{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("count", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.ArrayLength",
-			Fn:   flowcrt.StatesArrayLength,
-			Args: []flowcrt.IntrinsicArg{
-				{Path: &flowcrt.JSONPath{
+			Fn:   flowcimpl.StatesArrayLength,
+			Args: []flowcimpl.IntrinsicArg{
+				{Path: &flowcimpl.JSONPath{
 					Src:  "$.items",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("items")},
+					Segs: []flowcimpl.PathSeg{flowcimpl.Field("items")},
 				}},
 			},
 		})),
@@ -364,9 +359,9 @@ var orderCountState = flowcrt.ASLState{
 }
 
 // stepCount runs Pass state "Quote/Count".
-func (w *Order) stepCount(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepCount(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Quote/Count")
-	out, err := x.Do(ctx, &orderCountState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &orderCountState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return orderDone, nil, err
 	}
@@ -374,43 +369,43 @@ func (w *Order) stepCount(ctx context.Context, x *flowcrt.ASLExec, in any) (orde
 }
 
 // stepEmpty runs Fail state "Quote/Empty".
-func (w *Order) stepEmpty(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
-	return orderDone, nil, flowcrt.Fail(in, x.Enter(ctx, "Quote/Empty"), flowcrt.TValue("Pricing.Empty"), flowcrt.TValue("the order has no items"))
+func (w *Order) stepEmpty(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+	return orderDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "Quote/Empty"), flowcimpl.TValue("Pricing.Empty"), flowcimpl.TValue("the order has no items"))
 }
 
-var orderAuditState = flowcrt.ASLState{
+var orderAuditState = flowcimpl.ASLState{
 	Name: "Audit",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("StateMachineArn", flowcrt.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:pricing")),
-		flowcrt.TField("Input", flowcrt.TCall(&flowcrt.Intrinsic{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("StateMachineArn", flowcimpl.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:pricing")),
+		flowcimpl.TField("Input", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.JsonToString",
-			Fn:   flowcrt.StatesJsonToString,
-			Args: []flowcrt.IntrinsicArg{
-				{Path: &flowcrt.JSONPath{
+			Fn:   flowcimpl.StatesJsonToString,
+			Args: []flowcimpl.IntrinsicArg{
+				{Path: &flowcimpl.JSONPath{
 					Src: "$",
 				}},
 			},
 		})),
 	),
-	ResultSelector: flowcrt.TObject(
-		flowcrt.TField("output", flowcrt.TPath(&flowcrt.JSONPath{
+	ResultSelector: flowcimpl.TObject(
+		flowcimpl.TField("output", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.Output",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("Output")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("Output")},
 		})),
-		flowcrt.TField("input", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("input", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.Input",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("Input")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("Input")},
 		})),
 	),
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.audit",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("audit")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("audit")},
 	}},
 }
 
 // stepAudit runs Task state "Audit".
-func (w *Order) stepAudit(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepAudit(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Audit")
 	out, err := x.Do(ctx, &orderAuditState, cx, in, x.StartExecution("arn:aws:states:us-east-1:123456789012:stateMachine:pricing", "sync", w.runAuditTemplate))
 	if err != nil {
@@ -421,8 +416,8 @@ func (w *Order) stepAudit(ctx context.Context, x *flowcrt.ASLExec, in any) (orde
 
 // runAuditTemplate runs state machine "pricing", started by Task state "Audit" from its start or,
 // in a session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Order) runAuditTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
-	step, in, err := flowcrt.ResumeChild(ctx, x, orderStateIDs[:], []orderStep{orderStepHasItems2, orderStepCount2, orderStepEmpty2}, in)
+func (w *Order) runAuditTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
+	step, in, err := flowcimpl.ResumeChild(ctx, x, orderStateIDs[:], []orderStep{orderStepHasItems2, orderStepCount2, orderStepEmpty2}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -431,19 +426,19 @@ func (w *Order) runAuditTemplate(ctx context.Context, x *flowcrt.ASLExec, in any
 
 // runAuditTemplateFrom runs state machine "pricing", started by Task state "Audit" from step and
 // returns its output; with a session it saves a checkpoint after every state.
-func (w *Order) runAuditTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step orderStep) (out any, err error) {
+func (w *Order) runAuditTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step orderStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Order")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Order")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := orderStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -475,29 +470,29 @@ func (w *Order) runAuditTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in
 		}
 		err = x.SaveChild(ctx, orderStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(orderStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(orderStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var orderHasItems2State = flowcrt.ASLState{
+var orderHasItems2State = flowcimpl.ASLState{
 	Name: "Audit/HasItems",
 }
 
 // stepHasItems2 runs Choice state "Audit/HasItems".
-func (w *Order) stepHasItems2(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepHasItems2(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Audit/HasItems")
 	in, err := orderHasItems2State.Input(in, cx)
 	if err != nil {
 		return orderDone, nil, err
 	}
-	c := flowcrt.NewChoice(in, cx)
+	c := flowcimpl.NewChoice(in, cx)
 	next := orderStepEmpty2
 	rule := -1 // the Default
 	switch {
-	case c.Is(flowcrt.IsPresent, orderPath2, true):
+	case c.Is(flowcimpl.IsPresent, orderPath2, true):
 		next = orderStepCount2
 		rule = 0
 	}
@@ -508,16 +503,16 @@ func (w *Order) stepHasItems2(ctx context.Context, x *flowcrt.ASLExec, in any) (
 	return next, out, err
 }
 
-var orderCount2State = flowcrt.ASLState{
+var orderCount2State = flowcimpl.ASLState{
 	Name: "Audit/Count",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("count", flowcrt.TCall(&flowcrt.Intrinsic{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("count", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.ArrayLength",
-			Fn:   flowcrt.StatesArrayLength,
-			Args: []flowcrt.IntrinsicArg{
-				{Path: &flowcrt.JSONPath{
+			Fn:   flowcimpl.StatesArrayLength,
+			Args: []flowcimpl.IntrinsicArg{
+				{Path: &flowcimpl.JSONPath{
 					Src:  "$.items",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("items")},
+					Segs: []flowcimpl.PathSeg{flowcimpl.Field("items")},
 				}},
 			},
 		})),
@@ -525,9 +520,9 @@ var orderCount2State = flowcrt.ASLState{
 }
 
 // stepCount2 runs Pass state "Audit/Count".
-func (w *Order) stepCount2(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepCount2(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Audit/Count")
-	out, err := x.Do(ctx, &orderCount2State, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &orderCount2State, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return orderDone, nil, err
 	}
@@ -535,30 +530,30 @@ func (w *Order) stepCount2(ctx context.Context, x *flowcrt.ASLExec, in any) (ord
 }
 
 // stepEmpty2 runs Fail state "Audit/Empty".
-func (w *Order) stepEmpty2(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
-	return orderDone, nil, flowcrt.Fail(in, x.Enter(ctx, "Audit/Empty"), flowcrt.TValue("Pricing.Empty"), flowcrt.TValue("the order has no items"))
+func (w *Order) stepEmpty2(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+	return orderDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "Audit/Empty"), flowcimpl.TValue("Pricing.Empty"), flowcimpl.TValue("the order has no items"))
 }
 
-var orderNotifyState = flowcrt.ASLState{
+var orderNotifyState = flowcimpl.ASLState{
 	Name: "Notify",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("StateMachineArn", flowcrt.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:notifier")),
-		flowcrt.TField("Input", flowcrt.TObject(
-			flowcrt.TField("count", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("StateMachineArn", flowcimpl.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:notifier")),
+		flowcimpl.TField("Input", flowcimpl.TObject(
+			flowcimpl.TField("count", flowcimpl.TPath(&flowcimpl.JSONPath{
 				Src:  "$.quote.count",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("quote"), flowcrt.Field("count")},
+				Segs: []flowcimpl.PathSeg{flowcimpl.Field("quote"), flowcimpl.Field("count")},
 			})),
 		)),
 	),
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.notified",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("notified")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("notified")},
 	}},
 }
 
 // stepNotify runs Task state "Notify".
-func (w *Order) stepNotify(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepNotify(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Notify")
 	out, err := x.Do(ctx, &orderNotifyState, cx, in, x.Task(&orderNotifyState, w.h.Notifier))
 	if err != nil {
@@ -567,26 +562,26 @@ func (w *Order) stepNotify(ctx context.Context, x *flowcrt.ASLExec, in any) (ord
 	return orderStepRecord, out, nil
 }
 
-var orderRecordState = flowcrt.ASLState{
+var orderRecordState = flowcimpl.ASLState{
 	Name: "Record",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("StateMachineArn", flowcrt.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:pricing")),
-		flowcrt.TField("Input", flowcrt.TObject(
-			flowcrt.TField("items", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("StateMachineArn", flowcimpl.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:pricing")),
+		flowcimpl.TField("Input", flowcimpl.TObject(
+			flowcimpl.TField("items", flowcimpl.TPath(&flowcimpl.JSONPath{
 				Src:  "$.items",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("items")},
+				Segs: []flowcimpl.PathSeg{flowcimpl.Field("items")},
 			})),
 		)),
 	),
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.recorded",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("recorded")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("recorded")},
 	}},
 }
 
 // stepRecord runs Task state "Record".
-func (w *Order) stepRecord(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepRecord(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Record")
 	out, err := x.Do(ctx, &orderRecordState, cx, in, x.StartExecution("arn:aws:states:us-east-1:123456789012:stateMachine:pricing", "", w.runRecordTemplate))
 	if err != nil {
@@ -597,8 +592,8 @@ func (w *Order) stepRecord(ctx context.Context, x *flowcrt.ASLExec, in any) (ord
 
 // runRecordTemplate runs state machine "pricing", started by Task state "Record" from its start
 // or, in a session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Order) runRecordTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
-	step, in, err := flowcrt.ResumeChild(ctx, x, orderStateIDs[:], []orderStep{orderStepHasItems3, orderStepCount3, orderStepEmpty3}, in)
+func (w *Order) runRecordTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
+	step, in, err := flowcimpl.ResumeChild(ctx, x, orderStateIDs[:], []orderStep{orderStepHasItems3, orderStepCount3, orderStepEmpty3}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -607,19 +602,19 @@ func (w *Order) runRecordTemplate(ctx context.Context, x *flowcrt.ASLExec, in an
 
 // runRecordTemplateFrom runs state machine "pricing", started by Task state "Record" from step and
 // returns its output; with a session it saves a checkpoint after every state.
-func (w *Order) runRecordTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step orderStep) (out any, err error) {
+func (w *Order) runRecordTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step orderStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Order")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Order")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := orderStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -651,29 +646,29 @@ func (w *Order) runRecordTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, i
 		}
 		err = x.SaveChild(ctx, orderStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(orderStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(orderStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var orderHasItems3State = flowcrt.ASLState{
+var orderHasItems3State = flowcimpl.ASLState{
 	Name: "Record/HasItems",
 }
 
 // stepHasItems3 runs Choice state "Record/HasItems".
-func (w *Order) stepHasItems3(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepHasItems3(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Record/HasItems")
 	in, err := orderHasItems3State.Input(in, cx)
 	if err != nil {
 		return orderDone, nil, err
 	}
-	c := flowcrt.NewChoice(in, cx)
+	c := flowcimpl.NewChoice(in, cx)
 	next := orderStepEmpty3
 	rule := -1 // the Default
 	switch {
-	case c.Is(flowcrt.IsPresent, orderPath3, true):
+	case c.Is(flowcimpl.IsPresent, orderPath3, true):
 		next = orderStepCount3
 		rule = 0
 	}
@@ -684,16 +679,16 @@ func (w *Order) stepHasItems3(ctx context.Context, x *flowcrt.ASLExec, in any) (
 	return next, out, err
 }
 
-var orderCount3State = flowcrt.ASLState{
+var orderCount3State = flowcimpl.ASLState{
 	Name: "Record/Count",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("count", flowcrt.TCall(&flowcrt.Intrinsic{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("count", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.ArrayLength",
-			Fn:   flowcrt.StatesArrayLength,
-			Args: []flowcrt.IntrinsicArg{
-				{Path: &flowcrt.JSONPath{
+			Fn:   flowcimpl.StatesArrayLength,
+			Args: []flowcimpl.IntrinsicArg{
+				{Path: &flowcimpl.JSONPath{
 					Src:  "$.items",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("items")},
+					Segs: []flowcimpl.PathSeg{flowcimpl.Field("items")},
 				}},
 			},
 		})),
@@ -701,9 +696,9 @@ var orderCount3State = flowcrt.ASLState{
 }
 
 // stepCount3 runs Pass state "Record/Count".
-func (w *Order) stepCount3(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepCount3(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Record/Count")
-	out, err := x.Do(ctx, &orderCount3State, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &orderCount3State, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return orderDone, nil, err
 	}
@@ -711,18 +706,18 @@ func (w *Order) stepCount3(ctx context.Context, x *flowcrt.ASLExec, in any) (ord
 }
 
 // stepEmpty3 runs Fail state "Record/Empty".
-func (w *Order) stepEmpty3(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
-	return orderDone, nil, flowcrt.Fail(in, x.Enter(ctx, "Record/Empty"), flowcrt.TValue("Pricing.Empty"), flowcrt.TValue("the order has no items"))
+func (w *Order) stepEmpty3(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+	return orderDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "Record/Empty"), flowcimpl.TValue("Pricing.Empty"), flowcimpl.TValue("the order has no items"))
 }
 
-var orderNoQuoteState = flowcrt.ASLState{
+var orderNoQuoteState = flowcimpl.ASLState{
 	Name: "NoQuote",
 }
 
 // stepNoQuote runs Pass state "NoQuote".
-func (w *Order) stepNoQuote(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepNoQuote(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "NoQuote")
-	out, err := x.Do(ctx, &orderNoQuoteState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &orderNoQuoteState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return orderDone, nil, err
 	}
@@ -731,42 +726,16 @@ func (w *Order) stepNoQuote(ctx context.Context, x *flowcrt.ASLExec, in any) (or
 
 // The compiled paths the choice rules read.
 var (
-	orderPath1 = &flowcrt.JSONPath{
+	orderPath1 = &flowcimpl.JSONPath{
 		Src:  "$.items[0]",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("items"), flowcrt.Index(0)},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("items"), flowcimpl.Index(0)},
 	}
-	orderPath2 = &flowcrt.JSONPath{
+	orderPath2 = &flowcimpl.JSONPath{
 		Src:  "$.items[0]",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("items"), flowcrt.Index(0)},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("items"), flowcimpl.Index(0)},
 	}
-	orderPath3 = &flowcrt.JSONPath{
+	orderPath3 = &flowcimpl.JSONPath{
 		Src:  "$.items[0]",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("items"), flowcrt.Index(0)},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("items"), flowcimpl.Index(0)},
 	}
 )
-
-// OrderMock implements OrderHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type OrderMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (OrderMock) OrderedValues() {}
-
-// NewOrderMockHandlers returns handlers that answer from mocks.
-func NewOrderMockHandlers(mocks *flowcrt.Mocks) OrderMock {
-	return OrderMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m OrderMock) Notifier(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// NewOrderMock returns a Order whose handlers answer from mocks.
-func NewOrderMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Order {
-	return NewOrder(NewOrderMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
-}

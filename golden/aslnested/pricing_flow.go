@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // PricingHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -27,14 +28,14 @@ type PricingHandlers interface{}
 // Counts the items of an order; an order without items fails
 type Pricing struct {
 	h   PricingHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewPricing returns the state machine over your handlers.
 func NewPricing(h PricingHandlers, opts ...flowcrt.Option) *Pricing {
 	return &Pricing{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -80,34 +81,28 @@ func (w *Pricing) Resume(ctx context.Context, sessionID string) (any, error) {
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Pricing) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Pricing) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Pricing) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "pricing",
 		Schema:   "json",
 		Start:    "HasItems",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Pricing) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Pricing) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(pricingStateIDs[1:4], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := pricingStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "pricing", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "pricing", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -116,24 +111,24 @@ func (w *Pricing) runAt(ctx context.Context, sess *flowcrt.Session, input any, s
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Pricing) run(ctx context.Context, x *flowcrt.ASLExec, in any, step pricingStep) (out any, err error) {
+func (w *Pricing) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step pricingStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Pricing")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Pricing")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := pricingStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -165,29 +160,29 @@ func (w *Pricing) run(ctx context.Context, x *flowcrt.ASLExec, in any, step pric
 		}
 		err = x.Save(ctx, pricingStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(pricingStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(pricingStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var pricingHasItemsState = flowcrt.ASLState{
+var pricingHasItemsState = flowcimpl.ASLState{
 	Name: "HasItems",
 }
 
 // stepHasItems runs Choice state "HasItems".
-func (w *Pricing) stepHasItems(ctx context.Context, x *flowcrt.ASLExec, in any) (pricingStep, any, error) {
+func (w *Pricing) stepHasItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (pricingStep, any, error) {
 	cx := x.Enter(ctx, "HasItems")
 	in, err := pricingHasItemsState.Input(in, cx)
 	if err != nil {
 		return pricingDone, nil, err
 	}
-	c := flowcrt.NewChoice(in, cx)
+	c := flowcimpl.NewChoice(in, cx)
 	next := pricingStepEmpty
 	rule := -1 // the Default
 	switch {
-	case c.Is(flowcrt.IsPresent, pricingPath1, true):
+	case c.Is(flowcimpl.IsPresent, pricingPath1, true):
 		next = pricingStepCount
 		rule = 0
 	}
@@ -198,16 +193,16 @@ func (w *Pricing) stepHasItems(ctx context.Context, x *flowcrt.ASLExec, in any) 
 	return next, out, err
 }
 
-var pricingCountState = flowcrt.ASLState{
+var pricingCountState = flowcimpl.ASLState{
 	Name: "Count",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("count", flowcrt.TCall(&flowcrt.Intrinsic{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("count", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.ArrayLength",
-			Fn:   flowcrt.StatesArrayLength,
-			Args: []flowcrt.IntrinsicArg{
-				{Path: &flowcrt.JSONPath{
+			Fn:   flowcimpl.StatesArrayLength,
+			Args: []flowcimpl.IntrinsicArg{
+				{Path: &flowcimpl.JSONPath{
 					Src:  "$.items",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("items")},
+					Segs: []flowcimpl.PathSeg{flowcimpl.Field("items")},
 				}},
 			},
 		})),
@@ -215,9 +210,9 @@ var pricingCountState = flowcrt.ASLState{
 }
 
 // stepCount runs Pass state "Count".
-func (w *Pricing) stepCount(ctx context.Context, x *flowcrt.ASLExec, in any) (pricingStep, any, error) {
+func (w *Pricing) stepCount(ctx context.Context, x *flowcimpl.ASLExec, in any) (pricingStep, any, error) {
 	cx := x.Enter(ctx, "Count")
-	out, err := x.Do(ctx, &pricingCountState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &pricingCountState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return pricingDone, nil, err
 	}
@@ -225,35 +220,14 @@ func (w *Pricing) stepCount(ctx context.Context, x *flowcrt.ASLExec, in any) (pr
 }
 
 // stepEmpty runs Fail state "Empty".
-func (w *Pricing) stepEmpty(ctx context.Context, x *flowcrt.ASLExec, in any) (pricingStep, any, error) {
-	return pricingDone, nil, flowcrt.Fail(in, x.Enter(ctx, "Empty"), flowcrt.TValue("Pricing.Empty"), flowcrt.TValue("the order has no items"))
+func (w *Pricing) stepEmpty(ctx context.Context, x *flowcimpl.ASLExec, in any) (pricingStep, any, error) {
+	return pricingDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "Empty"), flowcimpl.TValue("Pricing.Empty"), flowcimpl.TValue("the order has no items"))
 }
 
 // The compiled paths the choice rules read.
 var (
-	pricingPath1 = &flowcrt.JSONPath{
+	pricingPath1 = &flowcimpl.JSONPath{
 		Src:  "$.items[0]",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("items"), flowcrt.Index(0)},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("items"), flowcimpl.Index(0)},
 	}
 )
-
-// PricingMock implements PricingHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type PricingMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (PricingMock) OrderedValues() {}
-
-// NewPricingMockHandlers returns handlers that answer from mocks.
-func NewPricingMockHandlers(mocks *flowcrt.Mocks) PricingMock {
-	return PricingMock{mocks: mocks}
-}
-
-// NewPricingMock returns a Pricing whose handlers answer from mocks.
-func NewPricingMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Pricing {
-	return NewPricing(NewPricingMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
-}

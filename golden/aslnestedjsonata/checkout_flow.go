@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // CheckoutHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -30,14 +31,14 @@ type CheckoutHandlers interface {
 // Checkout under JSONata: a nested execution bound by a literal ARN in Arguments, and one whose ARN is an expression, left to a handler.
 type Checkout struct {
 	h   CheckoutHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewCheckout returns the state machine over your handlers.
 func NewCheckout(h CheckoutHandlers, opts ...flowcrt.Option) *Checkout {
 	return &Checkout{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -83,34 +84,28 @@ func (w *Checkout) Resume(ctx context.Context, sessionID string) (any, error) {
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Checkout) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Checkout) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Checkout) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "checkout",
 		Schema:   "json",
 		Start:    "Total",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Checkout) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Checkout) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(checkoutStateIDs[1:3], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := checkoutStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "checkout", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "checkout", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -119,24 +114,24 @@ func (w *Checkout) runAt(ctx context.Context, sess *flowcrt.Session, input any, 
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Checkout) run(ctx context.Context, x *flowcrt.ASLExec, in any, step checkoutStep) (out any, err error) {
+func (w *Checkout) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step checkoutStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Checkout")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Checkout")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := checkoutStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -166,35 +161,35 @@ func (w *Checkout) run(ctx context.Context, x *flowcrt.ASLExec, in any, step che
 		}
 		err = x.Save(ctx, checkoutStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(checkoutStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(checkoutStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var checkoutTotalState = flowcrt.ASLState{
+var checkoutTotalState = flowcimpl.ASLState{
 	Name:    "Total",
 	Task:    true,
 	JSONata: true,
-	Assign: flowcrt.TObject(
-		flowcrt.TField("total", flowcrt.TJSONata(&flowcrt.JSONata{
+	Assign: flowcimpl.TObject(
+		flowcimpl.TField("total", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src:    "$states.result.Output.total",
 			Simple: true,
 			Root:   "result",
 			Fields: []string{"Output", "total"},
 		})),
-		flowcrt.TField("notifier", flowcrt.TJSONata(&flowcrt.JSONata{
+		flowcimpl.TField("notifier", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src:    "$states.input.notifier",
 			Simple: true,
 			Root:   "input",
 			Fields: []string{"notifier"},
 		})),
 	),
-	JSONataArguments: flowcrt.TObject(
-		flowcrt.TField("StateMachineArn", flowcrt.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:sum")),
-		flowcrt.TField("Input", flowcrt.TObject(
-			flowcrt.TField("prices", flowcrt.TJSONata(&flowcrt.JSONata{
+	JSONataArguments: flowcimpl.TObject(
+		flowcimpl.TField("StateMachineArn", flowcimpl.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:sum")),
+		flowcimpl.TField("Input", flowcimpl.TObject(
+			flowcimpl.TField("prices", flowcimpl.TJSONata(&flowcimpl.JSONata{
 				Src:    "$states.input.cart.price",
 				Simple: true,
 				Root:   "input",
@@ -205,7 +200,7 @@ var checkoutTotalState = flowcrt.ASLState{
 }
 
 // stepTotal runs Task state "Total".
-func (w *Checkout) stepTotal(ctx context.Context, x *flowcrt.ASLExec, in any) (checkoutStep, any, error) {
+func (w *Checkout) stepTotal(ctx context.Context, x *flowcimpl.ASLExec, in any) (checkoutStep, any, error) {
 	cx := x.Enter(ctx, "Total")
 	out, err := x.Do(ctx, &checkoutTotalState, cx, in, x.StartExecution("arn:aws:states:us-east-1:123456789012:stateMachine:sum", "sync:2", w.runTotalTemplate))
 	if err != nil {
@@ -216,8 +211,8 @@ func (w *Checkout) stepTotal(ctx context.Context, x *flowcrt.ASLExec, in any) (c
 
 // runTotalTemplate runs state machine "sum", started by Task state "Total" from its start or, in a
 // session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Checkout) runTotalTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
-	step, in, err := flowcrt.ResumeChild(ctx, x, checkoutStateIDs[:], []checkoutStep{checkoutStepAdd}, in)
+func (w *Checkout) runTotalTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
+	step, in, err := flowcimpl.ResumeChild(ctx, x, checkoutStateIDs[:], []checkoutStep{checkoutStepAdd}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -226,19 +221,19 @@ func (w *Checkout) runTotalTemplate(ctx context.Context, x *flowcrt.ASLExec, in 
 
 // runTotalTemplateFrom runs state machine "sum", started by Task state "Total" from step and
 // returns its output; with a session it saves a checkpoint after every state.
-func (w *Checkout) runTotalTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step checkoutStep) (out any, err error) {
+func (w *Checkout) runTotalTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step checkoutStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Checkout")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Checkout")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := checkoutStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -266,58 +261,58 @@ func (w *Checkout) runTotalTemplateFrom(ctx context.Context, x *flowcrt.ASLExec,
 		}
 		err = x.SaveChild(ctx, checkoutStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(checkoutStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(checkoutStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var checkoutAddState = flowcrt.ASLState{
+var checkoutAddState = flowcimpl.ASLState{
 	Name:    "Total/Add",
 	JSONata: true,
-	JSONataOutput: flowcrt.TObject(
-		flowcrt.TField("total", flowcrt.TJSONata(&flowcrt.JSONata{
+	JSONataOutput: flowcimpl.TObject(
+		flowcimpl.TField("total", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src: "$sum($states.input.prices)",
 		})),
 	),
 }
 
 // stepAdd runs Pass state "Total/Add".
-func (w *Checkout) stepAdd(ctx context.Context, x *flowcrt.ASLExec, in any) (checkoutStep, any, error) {
+func (w *Checkout) stepAdd(ctx context.Context, x *flowcimpl.ASLExec, in any) (checkoutStep, any, error) {
 	cx := x.Enter(ctx, "Total/Add")
-	out, err := x.Do(ctx, &checkoutAddState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &checkoutAddState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return checkoutDone, nil, err
 	}
 	return checkoutDone, out, nil
 }
 
-var checkoutNotifyState = flowcrt.ASLState{
+var checkoutNotifyState = flowcimpl.ASLState{
 	Name:    "Notify",
 	Task:    true,
 	JSONata: true,
-	JSONataArguments: flowcrt.TObject(
-		flowcrt.TField("StateMachineArn", flowcrt.TJSONata(&flowcrt.JSONata{
+	JSONataArguments: flowcimpl.TObject(
+		flowcimpl.TField("StateMachineArn", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src:    "$notifier",
 			Simple: true,
 			Root:   "$notifier",
 		})),
-		flowcrt.TField("Input", flowcrt.TObject(
-			flowcrt.TField("total", flowcrt.TJSONata(&flowcrt.JSONata{
+		flowcimpl.TField("Input", flowcimpl.TObject(
+			flowcimpl.TField("total", flowcimpl.TJSONata(&flowcimpl.JSONata{
 				Src:    "$total",
 				Simple: true,
 				Root:   "$total",
 			})),
 		)),
 	),
-	JSONataOutput: flowcrt.TObject(
-		flowcrt.TField("total", flowcrt.TJSONata(&flowcrt.JSONata{
+	JSONataOutput: flowcimpl.TObject(
+		flowcimpl.TField("total", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src:    "$total",
 			Simple: true,
 			Root:   "$total",
 		})),
-		flowcrt.TField("notified", flowcrt.TJSONata(&flowcrt.JSONata{
+		flowcimpl.TField("notified", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src:    "$states.result.ExecutionArn",
 			Simple: true,
 			Root:   "result",
@@ -327,37 +322,11 @@ var checkoutNotifyState = flowcrt.ASLState{
 }
 
 // stepNotify runs Task state "Notify".
-func (w *Checkout) stepNotify(ctx context.Context, x *flowcrt.ASLExec, in any) (checkoutStep, any, error) {
+func (w *Checkout) stepNotify(ctx context.Context, x *flowcimpl.ASLExec, in any) (checkoutStep, any, error) {
 	cx := x.Enter(ctx, "Notify")
 	out, err := x.Do(ctx, &checkoutNotifyState, cx, in, x.Task(&checkoutNotifyState, w.h.StartExecution))
 	if err != nil {
 		return checkoutDone, nil, err
 	}
 	return checkoutDone, out, nil
-}
-
-// CheckoutMock implements CheckoutHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type CheckoutMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (CheckoutMock) OrderedValues() {}
-
-// NewCheckoutMockHandlers returns handlers that answer from mocks.
-func NewCheckoutMockHandlers(mocks *flowcrt.Mocks) CheckoutMock {
-	return CheckoutMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m CheckoutMock) StartExecution(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// NewCheckoutMock returns a Checkout whose handlers answer from mocks.
-func NewCheckoutMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Checkout {
-	return NewCheckout(NewCheckoutMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

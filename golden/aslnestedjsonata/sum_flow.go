@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // SumHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -25,14 +26,14 @@ type SumHandlers interface{}
 // Sum runs the state machine. It is safe for concurrent use: every Run has its own state.
 type Sum struct {
 	h   SumHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewSum returns the state machine over your handlers.
 func NewSum(h SumHandlers, opts ...flowcrt.Option) *Sum {
 	return &Sum{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -74,34 +75,28 @@ func (w *Sum) Resume(ctx context.Context, sessionID string) (any, error) {
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Sum) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Sum) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Sum) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "sum",
 		Schema:   "json",
 		Start:    "Add",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Sum) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Sum) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(sumStateIDs[1:2], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := sumStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "sum", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "sum", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -110,24 +105,24 @@ func (w *Sum) runAt(ctx context.Context, sess *flowcrt.Session, input any, state
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Sum) run(ctx context.Context, x *flowcrt.ASLExec, in any, step sumStep) (out any, err error) {
+func (w *Sum) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step sumStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Sum")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Sum")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := sumStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -155,50 +150,29 @@ func (w *Sum) run(ctx context.Context, x *flowcrt.ASLExec, in any, step sumStep)
 		}
 		err = x.Save(ctx, sumStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(sumStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(sumStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var sumAddState = flowcrt.ASLState{
+var sumAddState = flowcimpl.ASLState{
 	Name:    "Add",
 	JSONata: true,
-	JSONataOutput: flowcrt.TObject(
-		flowcrt.TField("total", flowcrt.TJSONata(&flowcrt.JSONata{
+	JSONataOutput: flowcimpl.TObject(
+		flowcimpl.TField("total", flowcimpl.TJSONata(&flowcimpl.JSONata{
 			Src: "$sum($states.input.prices)",
 		})),
 	),
 }
 
 // stepAdd runs Pass state "Add".
-func (w *Sum) stepAdd(ctx context.Context, x *flowcrt.ASLExec, in any) (sumStep, any, error) {
+func (w *Sum) stepAdd(ctx context.Context, x *flowcimpl.ASLExec, in any) (sumStep, any, error) {
 	cx := x.Enter(ctx, "Add")
-	out, err := x.Do(ctx, &sumAddState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &sumAddState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return sumDone, nil, err
 	}
 	return sumDone, out, nil
-}
-
-// SumMock implements SumHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type SumMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (SumMock) OrderedValues() {}
-
-// NewSumMockHandlers returns handlers that answer from mocks.
-func NewSumMockHandlers(mocks *flowcrt.Mocks) SumMock {
-	return SumMock{mocks: mocks}
-}
-
-// NewSumMock returns a Sum whose handlers answer from mocks.
-func NewSumMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Sum {
-	return NewSum(NewSumMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

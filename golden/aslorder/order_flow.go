@@ -9,13 +9,14 @@ import (
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // OrderHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -31,14 +32,14 @@ type OrderHandlers interface {
 // Input and output processing in AWS order, retries and catchers
 type Order struct {
 	h   OrderHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewOrder returns the state machine over your handlers.
 func NewOrder(h OrderHandlers, opts ...flowcrt.Option) *Order {
 	return &Order{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -88,34 +89,28 @@ func (w *Order) Resume(ctx context.Context, sessionID string) (any, error) {
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Order) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Order) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Order) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "order",
 		Schema:   "json",
 		Start:    "Enrich",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Order) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Order) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(orderStateIDs[1:6], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := orderStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "order", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "order", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -124,24 +119,24 @@ func (w *Order) runAt(ctx context.Context, sess *flowcrt.Session, input any, sta
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Order) run(ctx context.Context, x *flowcrt.ASLExec, in any, step orderStep) (out any, err error) {
+func (w *Order) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step orderStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Order")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Order")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := orderStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -177,57 +172,57 @@ func (w *Order) run(ctx context.Context, x *flowcrt.ASLExec, in any, step orderS
 		}
 		err = x.Save(ctx, orderStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(orderStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(orderStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var orderEnrichState = flowcrt.ASLState{
+var orderEnrichState = flowcimpl.ASLState{
 	Name: "Enrich",
 	Task: true,
-	InputPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	InputPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.order",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("order")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("order")},
 	}},
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("id", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("id", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.id",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("id")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("id")},
 		})),
-		flowcrt.TField("lines", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("lines", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.lines",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("lines")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("lines")},
 		})),
-		flowcrt.TField("source", flowcrt.TValue("flowc")),
+		flowcimpl.TField("source", flowcimpl.TValue("flowc")),
 	),
-	ResultSelector: flowcrt.TObject(
-		flowcrt.TField("total", flowcrt.TPath(&flowcrt.JSONPath{
+	ResultSelector: flowcimpl.TObject(
+		flowcimpl.TField("total", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.total",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("total")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("total")},
 		})),
-		flowcrt.TField("summary", flowcrt.TCall(&flowcrt.Intrinsic{
+		flowcimpl.TField("summary", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.Format",
-			Fn:   flowcrt.FormatPieces("order costs ", ""),
-			Args: []flowcrt.IntrinsicArg{
+			Fn:   flowcimpl.FormatPieces("order costs ", ""),
+			Args: []flowcimpl.IntrinsicArg{
 				{Value: "order costs {}"},
-				{Path: &flowcrt.JSONPath{
+				{Path: &flowcimpl.JSONPath{
 					Src:  "$.total",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("total")},
+					Segs: []flowcimpl.PathSeg{flowcimpl.Field("total")},
 				}},
 			},
 		})),
 	),
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.priced",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("priced")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("priced")},
 	}},
-	OutputPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	OutputPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.priced",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("priced")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("priced")},
 	}},
-	Retry: []flowcrt.Retrier{
+	Retry: []flowcimpl.Retrier{
 		{
 			Errors:      []string{"Throttled"},
 			MaxAttempts: 3,
@@ -235,19 +230,19 @@ var orderEnrichState = flowcrt.ASLState{
 			BackoffRate: 3.0,
 		},
 	},
-	Catch: []flowcrt.ASLCatcher{
+	Catch: []flowcimpl.ASLCatcher{
 		{
 			Errors: []string{"States.ALL"},
-			ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+			ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 				Src:  "$.error",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("error")},
+				Segs: []flowcimpl.PathSeg{flowcimpl.Field("error")},
 			}},
 		},
 	},
 }
 
 // stepEnrich runs Task state "Enrich".
-func (w *Order) stepEnrich(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepEnrich(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Enrich")
 	out, err := x.Do(ctx, &orderEnrichState, cx, in, x.Task(&orderEnrichState, w.h.Enrich))
 	if err != nil {
@@ -261,22 +256,22 @@ func (w *Order) stepEnrich(ctx context.Context, x *flowcrt.ASLExec, in any) (ord
 	return orderStepRoute, out, nil
 }
 
-var orderRouteState = flowcrt.ASLState{
+var orderRouteState = flowcimpl.ASLState{
 	Name: "Route",
 }
 
 // stepRoute runs Choice state "Route".
-func (w *Order) stepRoute(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepRoute(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Route")
 	in, err := orderRouteState.Input(in, cx)
 	if err != nil {
 		return orderDone, nil, err
 	}
-	c := flowcrt.NewChoice(in, cx)
+	c := flowcimpl.NewChoice(in, cx)
 	next := orderDone
 	rule := -1 // the Default
 	switch {
-	case (c.Is(flowcrt.IsNumeric, orderPath1, true) && c.Cmp(flowcrt.NumericGreaterThan, orderPath2, 100.0)):
+	case (c.Is(flowcimpl.IsNumeric, orderPath1, true) && c.Cmp(flowcimpl.NumericGreaterThan, orderPath2, 100.0)):
 		next = orderStepLarge
 		rule = 0
 	case c.Err() == nil && c.Matches(orderPath3, "order costs *"):
@@ -287,105 +282,79 @@ func (w *Order) stepRoute(ctx context.Context, x *flowcrt.ASLExec, in any) (orde
 		return orderDone, nil, err
 	}
 	if next == orderDone {
-		return orderDone, nil, flowcrt.NoChoiceMatched("Route")
+		return orderDone, nil, flowcimpl.NoChoiceMatched("Route")
 	}
 	out, err := orderRouteState.Chosen(cx, in, rule)
 	return next, out, err
 }
 
-var orderLargeState = flowcrt.ASLState{
+var orderLargeState = flowcimpl.ASLState{
 	Name: "Large",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.class",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("class")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("class")},
 	}},
 }
 
 // stepLarge runs Pass state "Large".
-func (w *Order) stepLarge(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepLarge(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Large")
-	out, err := x.Do(ctx, &orderLargeState, cx, in, flowcrt.PassResult(orderLargeResult))
+	out, err := x.Do(ctx, &orderLargeState, cx, in, flowcimpl.PassResult(orderLargeResult))
 	if err != nil {
 		return orderDone, nil, err
 	}
 	return orderDone, out, nil
 }
 
-var orderLargeResult = flowcrt.TValue(flowcrt.Obj(
+var orderLargeResult = flowcimpl.TValue(flowcimpl.Obj(
 	"size", "large",
 ))
 
-var orderSmallState = flowcrt.ASLState{
+var orderSmallState = flowcimpl.ASLState{
 	Name: "Small",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.class",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("class")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("class")},
 	}},
 }
 
 // stepSmall runs Pass state "Small".
-func (w *Order) stepSmall(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepSmall(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Small")
-	out, err := x.Do(ctx, &orderSmallState, cx, in, flowcrt.PassResult(orderSmallResult))
+	out, err := x.Do(ctx, &orderSmallState, cx, in, flowcimpl.PassResult(orderSmallResult))
 	if err != nil {
 		return orderDone, nil, err
 	}
 	return orderDone, out, nil
 }
 
-var orderSmallResult = flowcrt.TValue(flowcrt.Obj(
+var orderSmallResult = flowcimpl.TValue(flowcimpl.Obj(
 	"size", "small",
 ))
 
 // stepReport runs Fail state "Report".
-func (w *Order) stepReport(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
-	return orderDone, nil, flowcrt.Fail(in, x.Enter(ctx, "Report"), flowcrt.TPath(&flowcrt.JSONPath{
+func (w *Order) stepReport(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+	return orderDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "Report"), flowcimpl.TPath(&flowcimpl.JSONPath{
 		Src:  "$.error.Error",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("error"), flowcrt.Field("Error")},
-	}), flowcrt.TPath(&flowcrt.JSONPath{
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("error"), flowcimpl.Field("Error")},
+	}), flowcimpl.TPath(&flowcimpl.JSONPath{
 		Src:  "$.error.Cause",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("error"), flowcrt.Field("Cause")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("error"), flowcimpl.Field("Cause")},
 	}))
 }
 
 // The compiled paths the choice rules read.
 var (
-	orderPath1 = &flowcrt.JSONPath{
+	orderPath1 = &flowcimpl.JSONPath{
 		Src:  "$.total",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("total")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("total")},
 	}
-	orderPath2 = &flowcrt.JSONPath{
+	orderPath2 = &flowcimpl.JSONPath{
 		Src:  "$.total",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("total")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("total")},
 	}
-	orderPath3 = &flowcrt.JSONPath{
+	orderPath3 = &flowcimpl.JSONPath{
 		Src:  "$.summary",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("summary")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("summary")},
 	}
 )
-
-// OrderMock implements OrderHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type OrderMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (OrderMock) OrderedValues() {}
-
-// NewOrderMockHandlers returns handlers that answer from mocks.
-func NewOrderMockHandlers(mocks *flowcrt.Mocks) OrderMock {
-	return OrderMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m OrderMock) Enrich(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// NewOrderMock returns a Order whose handlers answer from mocks.
-func NewOrderMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Order {
-	return NewOrder(NewOrderMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
-}

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // QueryHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -27,14 +28,14 @@ type QueryHandlers interface{}
 // The query side of the States Language: JSONPath as AWS (Jayway) reads it, and workflow variables.
 type Query struct {
 	h   QueryHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewQuery returns the state machine over your handlers.
 func NewQuery(h QueryHandlers, opts ...flowcrt.Option) *Query {
 	return &Query{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -96,34 +97,28 @@ func (w *Query) Resume(ctx context.Context, sessionID string) (any, error) {
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Query) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Query) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Query) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "query",
 		Schema:   "json",
 		Start:    "Select",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Query) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Query) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(queryStateIDs[1:8], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := queryStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "query", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "query", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -132,24 +127,24 @@ func (w *Query) runAt(ctx context.Context, sess *flowcrt.Session, input any, sta
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Query) run(ctx context.Context, x *flowcrt.ASLExec, in any, step queryStep) (out any, err error) {
+func (w *Query) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step queryStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Query")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Query")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := queryStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -189,96 +184,96 @@ func (w *Query) run(ctx context.Context, x *flowcrt.ASLExec, in any, step queryS
 		}
 		err = x.Save(ctx, queryStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(queryStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(queryStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var querySelectState = flowcrt.ASLState{
+var querySelectState = flowcimpl.ASLState{
 	Name: "Select",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("first", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("first", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.items.[0].name",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("items"), flowcrt.Index(0), flowcrt.Field("name")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("items"), flowcimpl.Index(0), flowcimpl.Field("name")},
 		})),
-		flowcrt.TField("state", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("state", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.Snapshots.[0].State",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("Snapshots"), flowcrt.Index(0), flowcrt.Field("State")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("Snapshots"), flowcimpl.Index(0), flowcimpl.Field("State")},
 		})),
-		flowcrt.TField("positive", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("positive", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.items.[?(@.qty > 0)].name",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("items"), flowcrt.PathSeg{Kind: flowcrt.SegFilter, Filter: &flowcrt.PathFilter{Op: ">", Rel: []flowcrt.PathSeg{flowcrt.Field("qty")}, Value: 0.0}}, flowcrt.Field("name")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("items"), flowcimpl.PathSeg{Kind: flowcimpl.SegFilter, Filter: &flowcimpl.PathFilter{Op: ">", Rel: []flowcimpl.PathSeg{flowcimpl.Field("qty")}, Value: 0.0}}, flowcimpl.Field("name")},
 		})),
-		flowcrt.TField("objects", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("objects", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.files.[*].['bucket', 'key']",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("files"), flowcrt.Wildcard(), flowcrt.PathSeg{Kind: flowcrt.SegUnion, Names: []string{"bucket", "key"}}},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("files"), flowcimpl.Wildcard(), flowcimpl.PathSeg{Kind: flowcimpl.SegUnion, Names: []string{"bucket", "key"}}},
 		})),
-		flowcrt.TField("atLeastMin", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("atLeastMin", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$.items[?(@.qty >= $.min)].name",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("items"), flowcrt.PathSeg{Kind: flowcrt.SegFilter, Filter: &flowcrt.PathFilter{Op: ">=", Rel: []flowcrt.PathSeg{flowcrt.Field("qty")}, Other: &flowcrt.JSONPath{
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("items"), flowcimpl.PathSeg{Kind: flowcimpl.SegFilter, Filter: &flowcimpl.PathFilter{Op: ">=", Rel: []flowcimpl.PathSeg{flowcimpl.Field("qty")}, Other: &flowcimpl.JSONPath{
 				Src:  "$.min",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("min")},
-			}}}, flowcrt.Field("name")},
+				Segs: []flowcimpl.PathSeg{flowcimpl.Field("min")},
+			}}}, flowcimpl.Field("name")},
 		})),
-		flowcrt.TField("balanced", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("balanced", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$.items[?(@.qty == @.sold)].name",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("items"), flowcrt.PathSeg{Kind: flowcrt.SegFilter, Filter: &flowcrt.PathFilter{Op: "==", Rel: []flowcrt.PathSeg{flowcrt.Field("qty")}, Other: &flowcrt.JSONPath{
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("items"), flowcimpl.PathSeg{Kind: flowcimpl.SegFilter, Filter: &flowcimpl.PathFilter{Op: "==", Rel: []flowcimpl.PathSeg{flowcimpl.Field("qty")}, Other: &flowcimpl.JSONPath{
 				Src:     "@.sold",
-				Segs:    []flowcrt.PathSeg{flowcrt.Field("sold")},
+				Segs:    []flowcimpl.PathSeg{flowcimpl.Field("sold")},
 				Current: true,
-			}}}, flowcrt.Field("name")},
+			}}}, flowcimpl.Field("name")},
 		})),
-		flowcrt.TField("picked", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("picked", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.files[0]['bucket','key']",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("files"), flowcrt.Index(0), flowcrt.PathSeg{Kind: flowcrt.SegUnion, Names: []string{"bucket", "key"}}},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("files"), flowcimpl.Index(0), flowcimpl.PathSeg{Kind: flowcimpl.SegUnion, Names: []string{"bucket", "key"}}},
 		})),
-		flowcrt.TField("count", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("count", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.items.length()",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("items"), flowcrt.PathSeg{Kind: flowcrt.SegFunction, Name: "length"}},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("items"), flowcimpl.PathSeg{Kind: flowcimpl.SegFunction, Name: "length"}},
 		})),
-		flowcrt.TField("sold", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("sold", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.items[*].sold.sum()",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("items"), flowcrt.Wildcard(), flowcrt.Field("sold"), flowcrt.PathSeg{Kind: flowcrt.SegFunction, Name: "sum"}},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("items"), flowcimpl.Wildcard(), flowcimpl.Field("sold"), flowcimpl.PathSeg{Kind: flowcimpl.SegFunction, Name: "sum"}},
 		})),
-		flowcrt.TField("fields", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("fields", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.files[0].keys()",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("files"), flowcrt.Index(0), flowcrt.PathSeg{Kind: flowcrt.SegFunction, Name: "keys"}},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("files"), flowcimpl.Index(0), flowcimpl.PathSeg{Kind: flowcimpl.SegFunction, Name: "keys"}},
 		})),
 	),
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.selected",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("selected")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("selected")},
 	}},
 }
 
 // stepSelect runs Pass state "Select".
-func (w *Query) stepSelect(ctx context.Context, x *flowcrt.ASLExec, in any) (queryStep, any, error) {
+func (w *Query) stepSelect(ctx context.Context, x *flowcimpl.ASLExec, in any) (queryStep, any, error) {
 	cx := x.Enter(ctx, "Select")
-	out, err := x.Do(ctx, &querySelectState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &querySelectState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return queryDone, nil, err
 	}
 	return queryStepInit, out, nil
 }
 
-var queryInitState = flowcrt.ASLState{
+var queryInitState = flowcimpl.ASLState{
 	Name: "Init",
-	Assign: flowcrt.TObject(
-		flowcrt.TField("greeting", flowcrt.TValue("hi")),
-		flowcrt.TField("count", flowcrt.TPath(&flowcrt.JSONPath{
+	Assign: flowcimpl.TObject(
+		flowcimpl.TField("greeting", flowcimpl.TValue("hi")),
+		flowcimpl.TField("count", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.min",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("min")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("min")},
 		})),
-		flowcrt.TField("who", flowcrt.TCall(&flowcrt.Intrinsic{
+		flowcimpl.TField("who", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.Format",
-			Fn:   flowcrt.FormatPieces("", "!"),
-			Args: []flowcrt.IntrinsicArg{
+			Fn:   flowcimpl.FormatPieces("", "!"),
+			Args: []flowcimpl.IntrinsicArg{
 				{Value: "{}!"},
-				{Path: &flowcrt.JSONPath{
+				{Path: &flowcimpl.JSONPath{
 					Src:  "$.selected.first",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("selected"), flowcrt.Field("first")},
+					Segs: []flowcimpl.PathSeg{flowcimpl.Field("selected"), flowcimpl.Field("first")},
 				}},
 			},
 		})),
@@ -286,55 +281,55 @@ var queryInitState = flowcrt.ASLState{
 }
 
 // stepInit runs Pass state "Init".
-func (w *Query) stepInit(ctx context.Context, x *flowcrt.ASLExec, in any) (queryStep, any, error) {
+func (w *Query) stepInit(ctx context.Context, x *flowcimpl.ASLExec, in any) (queryStep, any, error) {
 	cx := x.Enter(ctx, "Init")
-	out, err := x.Do(ctx, &queryInitState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &queryInitState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return queryDone, nil, err
 	}
 	return queryStepUse, out, nil
 }
 
-var queryUseState = flowcrt.ASLState{
+var queryUseState = flowcimpl.ASLState{
 	Name: "Use",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("greeting", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("greeting", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$greeting",
 			Var: "greeting",
 		})),
-		flowcrt.TField("next", flowcrt.TCall(&flowcrt.Intrinsic{
+		flowcimpl.TField("next", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.MathAdd",
-			Fn:   flowcrt.StatesMathAdd,
-			Args: []flowcrt.IntrinsicArg{
-				{Path: &flowcrt.JSONPath{
+			Fn:   flowcimpl.StatesMathAdd,
+			Args: []flowcimpl.IntrinsicArg{
+				{Path: &flowcimpl.JSONPath{
 					Src: "$count",
 					Var: "count",
 				}},
 				{Value: 1.0},
 			},
 		})),
-		flowcrt.TField("who", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("who", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$who",
 			Var: "who",
 		})),
 	),
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.used",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("used")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("used")},
 	}},
-	Assign: flowcrt.TObject(
-		flowcrt.TField("count", flowcrt.TCall(&flowcrt.Intrinsic{
+	Assign: flowcimpl.TObject(
+		flowcimpl.TField("count", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.MathAdd",
-			Fn:   flowcrt.StatesMathAdd,
-			Args: []flowcrt.IntrinsicArg{
-				{Path: &flowcrt.JSONPath{
+			Fn:   flowcimpl.StatesMathAdd,
+			Args: []flowcimpl.IntrinsicArg{
+				{Path: &flowcimpl.JSONPath{
 					Src: "$count",
 					Var: "count",
 				}},
 				{Value: 1.0},
 			},
 		})),
-		flowcrt.TField("previous", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("previous", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$count",
 			Var: "count",
 		})),
@@ -342,25 +337,25 @@ var queryUseState = flowcrt.ASLState{
 }
 
 // stepUse runs Pass state "Use".
-func (w *Query) stepUse(ctx context.Context, x *flowcrt.ASLExec, in any) (queryStep, any, error) {
+func (w *Query) stepUse(ctx context.Context, x *flowcimpl.ASLExec, in any) (queryStep, any, error) {
 	cx := x.Enter(ctx, "Use")
-	out, err := x.Do(ctx, &queryUseState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &queryUseState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return queryDone, nil, err
 	}
 	return queryStepFan, out, nil
 }
 
-var queryFanState = flowcrt.ASLState{
+var queryFanState = flowcimpl.ASLState{
 	Name: "Fan",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.fan",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("fan")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("fan")},
 	}},
 }
 
 // stepFan runs Parallel state "Fan".
-func (w *Query) stepFan(ctx context.Context, x *flowcrt.ASLExec, in any) (queryStep, any, error) {
+func (w *Query) stepFan(ctx context.Context, x *flowcimpl.ASLExec, in any) (queryStep, any, error) {
 	cx := x.Enter(ctx, "Fan")
 	out, err := x.Do(ctx, &queryFanState, cx, in, x.Parallel("Fan", w.runFanBranch1, w.runFanBranch2))
 	if err != nil {
@@ -370,20 +365,20 @@ func (w *Query) stepFan(ctx context.Context, x *flowcrt.ASLExec, in any) (queryS
 }
 
 // runFanBranch1 runs branch 1 of Parallel state "Fan" from state "Shadow" and returns its output.
-func (w *Query) runFanBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
+func (w *Query) runFanBranch1(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
 	step := queryStepShadow
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Query")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Query")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := queryStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -412,44 +407,44 @@ func (w *Query) runFanBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(queryStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(queryStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var queryShadowState = flowcrt.ASLState{
+var queryShadowState = flowcimpl.ASLState{
 	Name: "Shadow",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("before", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("before", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$count",
 			Var: "count",
 		})),
 	),
-	Assign: flowcrt.TValue(flowcrt.Obj(
+	Assign: flowcimpl.TValue(flowcimpl.Obj(
 		"local", 100.0,
 	)),
 }
 
 // stepShadow runs Pass state "Shadow".
-func (w *Query) stepShadow(ctx context.Context, x *flowcrt.ASLExec, in any) (queryStep, any, error) {
+func (w *Query) stepShadow(ctx context.Context, x *flowcimpl.ASLExec, in any) (queryStep, any, error) {
 	cx := x.Enter(ctx, "Shadow")
-	out, err := x.Do(ctx, &queryShadowState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &queryShadowState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return queryDone, nil, err
 	}
 	return queryStepInner, out, nil
 }
 
-var queryInnerState = flowcrt.ASLState{
+var queryInnerState = flowcimpl.ASLState{
 	Name: "Inner",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("local", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("local", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$local",
 			Var: "local",
 		})),
-		flowcrt.TField("count", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("count", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$count",
 			Var: "count",
 		})),
@@ -457,9 +452,9 @@ var queryInnerState = flowcrt.ASLState{
 }
 
 // stepInner runs Pass state "Inner".
-func (w *Query) stepInner(ctx context.Context, x *flowcrt.ASLExec, in any) (queryStep, any, error) {
+func (w *Query) stepInner(ctx context.Context, x *flowcimpl.ASLExec, in any) (queryStep, any, error) {
 	cx := x.Enter(ctx, "Inner")
-	out, err := x.Do(ctx, &queryInnerState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &queryInnerState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return queryDone, nil, err
 	}
@@ -467,20 +462,20 @@ func (w *Query) stepInner(ctx context.Context, x *flowcrt.ASLExec, in any) (quer
 }
 
 // runFanBranch2 runs branch 2 of Parallel state "Fan" from state "Read" and returns its output.
-func (w *Query) runFanBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
+func (w *Query) runFanBranch2(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
 	step := queryStepRead
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Query")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Query")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := queryStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -507,21 +502,21 @@ func (w *Query) runFanBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(queryStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(queryStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var queryReadState = flowcrt.ASLState{
+var queryReadState = flowcimpl.ASLState{
 	Name: "Read",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("count", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("count", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$count",
 			Var: "count",
 		})),
-		flowcrt.TField("previous", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("previous", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$previous",
 			Var: "previous",
 		})),
@@ -529,39 +524,39 @@ var queryReadState = flowcrt.ASLState{
 }
 
 // stepRead runs Pass state "Read".
-func (w *Query) stepRead(ctx context.Context, x *flowcrt.ASLExec, in any) (queryStep, any, error) {
+func (w *Query) stepRead(ctx context.Context, x *flowcimpl.ASLExec, in any) (queryStep, any, error) {
 	cx := x.Enter(ctx, "Read")
-	out, err := x.Do(ctx, &queryReadState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &queryReadState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return queryDone, nil, err
 	}
 	return queryDone, out, nil
 }
 
-var queryRouteState = flowcrt.ASLState{
+var queryRouteState = flowcimpl.ASLState{
 	Name: "Route",
-	Assign: flowcrt.TValue(flowcrt.Obj(
+	Assign: flowcimpl.TValue(flowcimpl.Obj(
 		"routed", true,
 	)),
-	RuleAssign: []*flowcrt.Template{
-		flowcrt.TValue(flowcrt.Obj(
+	RuleAssign: []*flowcimpl.Template{
+		flowcimpl.TValue(flowcimpl.Obj(
 			"rule", "five",
 		)),
 	},
 }
 
 // stepRoute runs Choice state "Route".
-func (w *Query) stepRoute(ctx context.Context, x *flowcrt.ASLExec, in any) (queryStep, any, error) {
+func (w *Query) stepRoute(ctx context.Context, x *flowcimpl.ASLExec, in any) (queryStep, any, error) {
 	cx := x.Enter(ctx, "Route")
 	in, err := queryRouteState.Input(in, cx)
 	if err != nil {
 		return queryDone, nil, err
 	}
-	c := flowcrt.NewChoice(in, cx)
+	c := flowcimpl.NewChoice(in, cx)
 	next := queryStepItems
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcrt.NumericEquals, queryPath1, 5.0):
+	case c.Cmp(flowcimpl.NumericEquals, queryPath1, 5.0):
 		next = queryStepItems
 		rule = 0
 	}
@@ -572,16 +567,16 @@ func (w *Query) stepRoute(ctx context.Context, x *flowcrt.ASLExec, in any) (quer
 	return next, out, err
 }
 
-var queryItemsState = flowcrt.ASLState{
+var queryItemsState = flowcimpl.ASLState{
 	Name: "Items",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.seen",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("seen")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("seen")},
 	}},
 }
 
 // stepItems runs Map state "Items".
-func (w *Query) stepItems(ctx context.Context, x *flowcrt.ASLExec, in any) (queryStep, any, error) {
+func (w *Query) stepItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (queryStep, any, error) {
 	cx := x.Enter(ctx, "Items")
 	out, err := x.Do(ctx, &queryItemsState, cx, in, x.Map("Items", &queryItemsItems, w.runItemsItems))
 	if err != nil {
@@ -590,18 +585,18 @@ func (w *Query) stepItems(ctx context.Context, x *flowcrt.ASLExec, in any) (quer
 	return queryStepReport, out, nil
 }
 
-var queryItemsItems = flowcrt.MapSpec{
-	ItemsPath: &flowcrt.JSONPath{
+var queryItemsItems = flowcimpl.MapSpec{
+	ItemsPath: &flowcimpl.JSONPath{
 		Src:  "$.items",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("items")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("items")},
 	},
-	ItemSelector: flowcrt.TObject(
-		flowcrt.TField("name", flowcrt.TPath(&flowcrt.JSONPath{
+	ItemSelector: flowcimpl.TObject(
+		flowcimpl.TField("name", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:     "$$.Map.Item.Value.name",
 			Context: true,
-			Segs:    []flowcrt.PathSeg{flowcrt.Field("Map"), flowcrt.Field("Item"), flowcrt.Field("Value"), flowcrt.Field("name")},
+			Segs:    []flowcimpl.PathSeg{flowcimpl.Field("Map"), flowcimpl.Field("Item"), flowcimpl.Field("Value"), flowcimpl.Field("name")},
 		})),
-		flowcrt.TField("greeting", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("greeting", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$greeting",
 			Var: "greeting",
 		})),
@@ -609,20 +604,20 @@ var queryItemsItems = flowcrt.MapSpec{
 }
 
 // runItemsItems runs the iterator of Map state "Items" from state "Mark" and returns its output.
-func (w *Query) runItemsItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
+func (w *Query) runItemsItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
 	step := queryStepMark
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Query")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Query")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := queryStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -649,74 +644,74 @@ func (w *Query) runItemsItems(ctx context.Context, x *flowcrt.ASLExec, in any) (
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(queryStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(queryStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var queryMarkState = flowcrt.ASLState{
+var queryMarkState = flowcimpl.ASLState{
 	Name: "Mark",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("text", flowcrt.TCall(&flowcrt.Intrinsic{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("text", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.Format",
-			Fn:   flowcrt.FormatPieces("", " ", ""),
-			Args: []flowcrt.IntrinsicArg{
+			Fn:   flowcimpl.FormatPieces("", " ", ""),
+			Args: []flowcimpl.IntrinsicArg{
 				{Value: "{} {}"},
-				{Path: &flowcrt.JSONPath{
+				{Path: &flowcimpl.JSONPath{
 					Src:  "$.greeting",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("greeting")},
+					Segs: []flowcimpl.PathSeg{flowcimpl.Field("greeting")},
 				}},
-				{Path: &flowcrt.JSONPath{
+				{Path: &flowcimpl.JSONPath{
 					Src:  "$.name",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("name")},
+					Segs: []flowcimpl.PathSeg{flowcimpl.Field("name")},
 				}},
 			},
 		})),
 	),
-	Assign: flowcrt.TObject(
-		flowcrt.TField("mark", flowcrt.TPath(&flowcrt.JSONPath{
+	Assign: flowcimpl.TObject(
+		flowcimpl.TField("mark", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.text",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("text")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("text")},
 		})),
 	),
 }
 
 // stepMark runs Pass state "Mark".
-func (w *Query) stepMark(ctx context.Context, x *flowcrt.ASLExec, in any) (queryStep, any, error) {
+func (w *Query) stepMark(ctx context.Context, x *flowcimpl.ASLExec, in any) (queryStep, any, error) {
 	cx := x.Enter(ctx, "Mark")
-	out, err := x.Do(ctx, &queryMarkState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &queryMarkState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return queryDone, nil, err
 	}
 	return queryDone, out, nil
 }
 
-var queryReportState = flowcrt.ASLState{
+var queryReportState = flowcimpl.ASLState{
 	Name: "Report",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("selected", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("selected", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.selected",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("selected")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("selected")},
 		})),
-		flowcrt.TField("used", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("used", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.used",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("used")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("used")},
 		})),
-		flowcrt.TField("fan", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("fan", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.fan",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("fan")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("fan")},
 		})),
-		flowcrt.TField("seen", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("seen", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.seen",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("seen")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("seen")},
 		})),
-		flowcrt.TField("count", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("count", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$count",
 			Var: "count",
 		})),
-		flowcrt.TField("rule", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("rule", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$rule",
 			Var: "rule",
 		})),
@@ -724,9 +719,9 @@ var queryReportState = flowcrt.ASLState{
 }
 
 // stepReport runs Pass state "Report".
-func (w *Query) stepReport(ctx context.Context, x *flowcrt.ASLExec, in any) (queryStep, any, error) {
+func (w *Query) stepReport(ctx context.Context, x *flowcimpl.ASLExec, in any) (queryStep, any, error) {
 	cx := x.Enter(ctx, "Report")
-	out, err := x.Do(ctx, &queryReportState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &queryReportState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return queryDone, nil, err
 	}
@@ -735,29 +730,8 @@ func (w *Query) stepReport(ctx context.Context, x *flowcrt.ASLExec, in any) (que
 
 // The compiled paths the choice rules read.
 var (
-	queryPath1 = &flowcrt.JSONPath{
+	queryPath1 = &flowcimpl.JSONPath{
 		Src: "$count",
 		Var: "count",
 	}
 )
-
-// QueryMock implements QueryHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type QueryMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (QueryMock) OrderedValues() {}
-
-// NewQueryMockHandlers returns handlers that answer from mocks.
-func NewQueryMockHandlers(mocks *flowcrt.Mocks) QueryMock {
-	return QueryMock{mocks: mocks}
-}
-
-// NewQueryMock returns a Query whose handlers answer from mocks.
-func NewQueryMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Query {
-	return NewQuery(NewQueryMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
-}

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // DispatchHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -32,14 +33,14 @@ type DispatchHandlers interface {
 // Starts the gate beside it and waits for it: a session waits inside the started execution
 type Dispatch struct {
 	h   DispatchHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewDispatch returns the state machine over your handlers.
 func NewDispatch(h DispatchHandlers, opts ...flowcrt.Option) *Dispatch {
 	return &Dispatch{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -93,26 +94,26 @@ func (w *Dispatch) Decide(ctx context.Context, sessionID string, decision string
 
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Dispatch) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Dispatch) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "dispatch",
 		Schema:   "json",
 		Start:    "Load",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Dispatch) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Dispatch) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(dispatchStateIDs[1:3], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := dispatchStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "dispatch", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "dispatch", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -121,24 +122,24 @@ func (w *Dispatch) runAt(ctx context.Context, sess *flowcrt.Session, input any, 
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Dispatch) run(ctx context.Context, x *flowcrt.ASLExec, in any, step dispatchStep) (out any, err error) {
+func (w *Dispatch) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step dispatchStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Dispatch")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Dispatch")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := dispatchStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -168,24 +169,24 @@ func (w *Dispatch) run(ctx context.Context, x *flowcrt.ASLExec, in any, step dis
 		}
 		err = x.Save(ctx, dispatchStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(dispatchStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(dispatchStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var dispatchLoadState = flowcrt.ASLState{
+var dispatchLoadState = flowcimpl.ASLState{
 	Name: "Load",
 	Task: true,
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.load",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("load")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("load")},
 	}},
 }
 
 // stepLoad runs Task state "Load".
-func (w *Dispatch) stepLoad(ctx context.Context, x *flowcrt.ASLExec, in any) (dispatchStep, any, error) {
+func (w *Dispatch) stepLoad(ctx context.Context, x *flowcimpl.ASLExec, in any) (dispatchStep, any, error) {
 	cx := x.Enter(ctx, "Load")
 	out, err := x.Do(ctx, &dispatchLoadState, cx, in, x.Task(&dispatchLoadState, w.h.Load))
 	if err != nil {
@@ -194,37 +195,37 @@ func (w *Dispatch) stepLoad(ctx context.Context, x *flowcrt.ASLExec, in any) (di
 	return dispatchStepGate, out, nil
 }
 
-var dispatchGateState = flowcrt.ASLState{
+var dispatchGateState = flowcimpl.ASLState{
 	Name: "Gate",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("StateMachineArn", flowcrt.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:gate")),
-		flowcrt.TField("Name", flowcrt.TValue("gate-1")),
-		flowcrt.TField("Input", flowcrt.TObject(
-			flowcrt.TField("truck", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("StateMachineArn", flowcimpl.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:gate")),
+		flowcimpl.TField("Name", flowcimpl.TValue("gate-1")),
+		flowcimpl.TField("Input", flowcimpl.TObject(
+			flowcimpl.TField("truck", flowcimpl.TPath(&flowcimpl.JSONPath{
 				Src:  "$.truck",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("truck")},
+				Segs: []flowcimpl.PathSeg{flowcimpl.Field("truck")},
 			})),
 		)),
 	),
-	ResultSelector: flowcrt.TObject(
-		flowcrt.TField("status", flowcrt.TPath(&flowcrt.JSONPath{
+	ResultSelector: flowcimpl.TObject(
+		flowcimpl.TField("status", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.Status",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("Status")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("Status")},
 		})),
-		flowcrt.TField("gate", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("gate", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.Output.gate.approval",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("Output"), flowcrt.Field("gate"), flowcrt.Field("approval")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("Output"), flowcimpl.Field("gate"), flowcimpl.Field("approval")},
 		})),
 	),
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.gate",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("gate")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("gate")},
 	}},
 }
 
 // stepGate runs Task state "Gate".
-func (w *Dispatch) stepGate(ctx context.Context, x *flowcrt.ASLExec, in any) (dispatchStep, any, error) {
+func (w *Dispatch) stepGate(ctx context.Context, x *flowcimpl.ASLExec, in any) (dispatchStep, any, error) {
 	cx := x.Enter(ctx, "Gate")
 	out, err := x.Do(ctx, &dispatchGateState, cx, in, x.StartExecution("arn:aws:states:us-east-1:123456789012:stateMachine:gate", "sync:2", w.runGateTemplate))
 	if err != nil {
@@ -235,8 +236,8 @@ func (w *Dispatch) stepGate(ctx context.Context, x *flowcrt.ASLExec, in any) (di
 
 // runGateTemplate runs state machine "gate", started by Task state "Gate" from its start or, in a
 // session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Dispatch) runGateTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
-	step, in, err := flowcrt.ResumeChild(ctx, x, dispatchStateIDs[:], []dispatchStep{dispatchStepOpen}, in)
+func (w *Dispatch) runGateTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
+	step, in, err := flowcimpl.ResumeChild(ctx, x, dispatchStateIDs[:], []dispatchStep{dispatchStepOpen}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -245,19 +246,19 @@ func (w *Dispatch) runGateTemplate(ctx context.Context, x *flowcrt.ASLExec, in a
 
 // runGateTemplateFrom runs state machine "gate", started by Task state "Gate" from step and
 // returns its output; with a session it saves a checkpoint after every state.
-func (w *Dispatch) runGateTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step dispatchStep) (out any, err error) {
+func (w *Dispatch) runGateTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step dispatchStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Dispatch")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Dispatch")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := dispatchStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -285,23 +286,23 @@ func (w *Dispatch) runGateTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, 
 		}
 		err = x.SaveChild(ctx, dispatchStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(dispatchStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(dispatchStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var dispatchOpenState = flowcrt.ASLState{
+var dispatchOpenState = flowcimpl.ASLState{
 	Name: "Gate/Open",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.gate",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("gate")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("gate")},
 	}},
 }
 
 // stepOpen runs Approval state "Gate/Open".
-func (w *Dispatch) stepOpen(ctx context.Context, x *flowcrt.ASLExec, in any) (dispatchStep, any, error) {
+func (w *Dispatch) stepOpen(ctx context.Context, x *flowcimpl.ASLExec, in any) (dispatchStep, any, error) {
 	cx := x.Enter(ctx, "Gate/Open")
 	out, err := x.Do(ctx, &dispatchOpenState, cx, in, x.Approval(flowcrt.ApprovalRequest{
 		State:   "Gate/Open",
@@ -315,35 +316,4 @@ func (w *Dispatch) stepOpen(ctx context.Context, x *flowcrt.ASLExec, in any) (di
 		return dispatchDone, nil, err
 	}
 	return dispatchDone, out, nil
-}
-
-// DispatchMock implements DispatchHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type DispatchMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (DispatchMock) OrderedValues() {}
-
-// NewDispatchMockHandlers returns handlers that answer from mocks.
-func NewDispatchMockHandlers(mocks *flowcrt.Mocks) DispatchMock {
-	return DispatchMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m DispatchMock) Load(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// Approve answers from the mock of the state that calls it.
-func (m DispatchMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (string, error) {
-	return m.mocks.RespondApproval(ctx, req)
-}
-
-// NewDispatchMock returns a Dispatch whose handlers answer from mocks.
-func NewDispatchMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Dispatch {
-	return NewDispatch(NewDispatchMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // GateHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -29,14 +30,14 @@ type GateHandlers interface{}
 // A gate that a person opens; the dispatcher starts it as a nested execution
 type Gate struct {
 	h   GateHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewGate returns the state machine over your handlers.
 func NewGate(h GateHandlers, opts ...flowcrt.Option) *Gate {
 	return &Gate{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -86,26 +87,26 @@ func (w *Gate) Decide(ctx context.Context, sessionID string, decision string) (a
 
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Gate) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Gate) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "gate",
 		Schema:   "json",
 		Start:    "Open",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Gate) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Gate) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(gateStateIDs[1:2], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := gateStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "gate", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "gate", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -114,24 +115,24 @@ func (w *Gate) runAt(ctx context.Context, sess *flowcrt.Session, input any, stat
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Gate) run(ctx context.Context, x *flowcrt.ASLExec, in any, step gateStep) (out any, err error) {
+func (w *Gate) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step gateStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Gate")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Gate")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := gateStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -159,23 +160,23 @@ func (w *Gate) run(ctx context.Context, x *flowcrt.ASLExec, in any, step gateSte
 		}
 		err = x.Save(ctx, gateStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(gateStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(gateStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var gateOpenState = flowcrt.ASLState{
+var gateOpenState = flowcimpl.ASLState{
 	Name: "Open",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.gate",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("gate")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("gate")},
 	}},
 }
 
 // stepOpen runs Approval state "Open".
-func (w *Gate) stepOpen(ctx context.Context, x *flowcrt.ASLExec, in any) (gateStep, any, error) {
+func (w *Gate) stepOpen(ctx context.Context, x *flowcimpl.ASLExec, in any) (gateStep, any, error) {
 	cx := x.Enter(ctx, "Open")
 	out, err := x.Do(ctx, &gateOpenState, cx, in, x.Approval(flowcrt.ApprovalRequest{
 		State:   "Open",
@@ -189,30 +190,4 @@ func (w *Gate) stepOpen(ctx context.Context, x *flowcrt.ASLExec, in any) (gateSt
 		return gateDone, nil, err
 	}
 	return gateDone, out, nil
-}
-
-// GateMock implements GateHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type GateMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (GateMock) OrderedValues() {}
-
-// NewGateMockHandlers returns handlers that answer from mocks.
-func NewGateMockHandlers(mocks *flowcrt.Mocks) GateMock {
-	return GateMock{mocks: mocks}
-}
-
-// Approve answers from the mock of the state that calls it.
-func (m GateMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (string, error) {
-	return m.mocks.RespondApproval(ctx, req)
-}
-
-// NewGateMock returns a Gate whose handlers answer from mocks.
-func NewGateMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Gate {
-	return NewGate(NewGateMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

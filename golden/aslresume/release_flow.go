@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ReleaseHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -36,14 +37,14 @@ type ReleaseHandlers interface {
 // Ships a build once a sign-off template approves it: a session waits inside the template, two Includes deep
 type Release struct {
 	h   ReleaseHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewRelease returns the state machine over your handlers.
 func NewRelease(h ReleaseHandlers, opts ...flowcrt.Option) *Release {
 	return &Release{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -111,26 +112,26 @@ func (w *Release) Decide(ctx context.Context, sessionID string, decision string)
 
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Release) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Release) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "release",
 		Schema:   "json",
 		Start:    "Build",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Release) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Release) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(releaseStateIDs[1:4], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := releaseStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "release", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "release", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -139,24 +140,24 @@ func (w *Release) runAt(ctx context.Context, sess *flowcrt.Session, input any, s
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Release) run(ctx context.Context, x *flowcrt.ASLExec, in any, step releaseStep) (out any, err error) {
+func (w *Release) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step releaseStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Release")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Release")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := releaseStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -188,24 +189,24 @@ func (w *Release) run(ctx context.Context, x *flowcrt.ASLExec, in any, step rele
 		}
 		err = x.Save(ctx, releaseStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(releaseStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(releaseStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var releaseBuildState = flowcrt.ASLState{
+var releaseBuildState = flowcimpl.ASLState{
 	Name: "Build",
 	Task: true,
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.build",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("build")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("build")},
 	}},
 }
 
 // stepBuild runs Task state "Build".
-func (w *Release) stepBuild(ctx context.Context, x *flowcrt.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepBuild(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Build")
 	out, err := x.Do(ctx, &releaseBuildState, cx, in, x.Task(&releaseBuildState, w.h.Build))
 	if err != nil {
@@ -214,16 +215,16 @@ func (w *Release) stepBuild(ctx context.Context, x *flowcrt.ASLExec, in any) (re
 	return releaseStepSignOff, out, nil
 }
 
-var releaseSignOffState = flowcrt.ASLState{
+var releaseSignOffState = flowcimpl.ASLState{
 	Name: "SignOff",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.signoff",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("signoff")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("signoff")},
 	}},
 }
 
 // stepSignOff runs Include state "SignOff".
-func (w *Release) stepSignOff(ctx context.Context, x *flowcrt.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepSignOff(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "SignOff")
 	out, err := x.Do(ctx, &releaseSignOffState, cx, in, x.IncludeWith(releaseSignOffParams, releaseSignOffParamChecks, w.runSignOffTemplate))
 	if err != nil {
@@ -232,14 +233,14 @@ func (w *Release) stepSignOff(ctx context.Context, x *flowcrt.ASLExec, in any) (
 	return releaseStepShip, out, nil
 }
 
-var releaseSignOffParams = flowcrt.TObject(
-	flowcrt.TField("team", flowcrt.TPath(&flowcrt.JSONPath{
+var releaseSignOffParams = flowcimpl.TObject(
+	flowcimpl.TField("team", flowcimpl.TPath(&flowcimpl.JSONPath{
 		Src:  "$.team",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("team")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("team")},
 	})),
 )
 
-var releaseSignOffParamChecks = []flowcrt.ParamCheck{
+var releaseSignOffParamChecks = []flowcimpl.ParamCheck{
 	{
 		Name: "team",
 		Type: "string",
@@ -248,8 +249,8 @@ var releaseSignOffParamChecks = []flowcrt.ParamCheck{
 
 // runSignOffTemplate runs template "signoff", compiled into Include state "SignOff" from its start
 // or, in a session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Release) runSignOffTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
-	step, in, err := flowcrt.ResumeChild(ctx, x, releaseStateIDs[:], []releaseStep{releaseStepScan, releaseStepAsk, releaseStepRecord}, in)
+func (w *Release) runSignOffTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
+	step, in, err := flowcimpl.ResumeChild(ctx, x, releaseStateIDs[:], []releaseStep{releaseStepScan, releaseStepAsk, releaseStepRecord}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -258,19 +259,19 @@ func (w *Release) runSignOffTemplate(ctx context.Context, x *flowcrt.ASLExec, in
 
 // runSignOffTemplateFrom runs template "signoff", compiled into Include state "SignOff" from step
 // and returns its output; with a session it saves a checkpoint after every state.
-func (w *Release) runSignOffTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step releaseStep) (out any, err error) {
+func (w *Release) runSignOffTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step releaseStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Release")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Release")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := releaseStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -302,27 +303,27 @@ func (w *Release) runSignOffTemplateFrom(ctx context.Context, x *flowcrt.ASLExec
 		}
 		err = x.SaveChild(ctx, releaseStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(releaseStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(releaseStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var releaseScanState = flowcrt.ASLState{
+var releaseScanState = flowcimpl.ASLState{
 	Name:       "SignOff/Scan",
 	Task:       true,
-	ResultPath: &flowcrt.PathField{Null: true},
-	Assign: flowcrt.TObject(
-		flowcrt.TField("findings", flowcrt.TPath(&flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Null: true},
+	Assign: flowcimpl.TObject(
+		flowcimpl.TField("findings", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.count",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("count")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("count")},
 		})),
 	),
 }
 
 // stepScan runs Task state "SignOff/Scan".
-func (w *Release) stepScan(ctx context.Context, x *flowcrt.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepScan(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "SignOff/Scan")
 	out, err := x.Do(ctx, &releaseScanState, cx, in, x.Task(&releaseScanState, w.h.Scan2))
 	if err != nil {
@@ -331,16 +332,16 @@ func (w *Release) stepScan(ctx context.Context, x *flowcrt.ASLExec, in any) (rel
 	return releaseStepAsk, out, nil
 }
 
-var releaseAskState = flowcrt.ASLState{
+var releaseAskState = flowcimpl.ASLState{
 	Name: "SignOff/Ask",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.answer",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("answer")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("answer")},
 	}},
 }
 
 // stepAsk runs Include state "SignOff/Ask".
-func (w *Release) stepAsk(ctx context.Context, x *flowcrt.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepAsk(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "SignOff/Ask")
 	out, err := x.Do(ctx, &releaseAskState, cx, in, x.Include(w.runAskTemplate))
 	if err != nil {
@@ -351,8 +352,8 @@ func (w *Release) stepAsk(ctx context.Context, x *flowcrt.ASLExec, in any) (rele
 
 // runAskTemplate runs template "ask", compiled into Include state "SignOff/Ask" from its start or,
 // in a session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Release) runAskTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
-	step, in, err := flowcrt.ResumeChild(ctx, x, releaseStateIDs[:], []releaseStep{releaseStepSave, releaseStepDecide, releaseStepApproved, releaseStepHeld}, in)
+func (w *Release) runAskTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
+	step, in, err := flowcimpl.ResumeChild(ctx, x, releaseStateIDs[:], []releaseStep{releaseStepSave, releaseStepDecide, releaseStepApproved, releaseStepHeld}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -361,19 +362,19 @@ func (w *Release) runAskTemplate(ctx context.Context, x *flowcrt.ASLExec, in any
 
 // runAskTemplateFrom runs template "ask", compiled into Include state "SignOff/Ask" from step and
 // returns its output; with a session it saves a checkpoint after every state.
-func (w *Release) runAskTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step releaseStep) (out any, err error) {
+func (w *Release) runAskTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step releaseStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Release")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Release")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := releaseStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -407,39 +408,39 @@ func (w *Release) runAskTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in
 		}
 		err = x.SaveChild(ctx, releaseStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(releaseStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(releaseStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var releaseSaveState = flowcrt.ASLState{
+var releaseSaveState = flowcimpl.ASLState{
 	Name: "SignOff/Ask/Save",
 }
 
 // stepSave runs Checkpoint state "SignOff/Ask/Save".
-func (w *Release) stepSave(ctx context.Context, x *flowcrt.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepSave(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
 	// A Checkpoint passes its input through; with a session, the run saves a checkpoint after it, as
 	// after every top-level state. Inside a Parallel or Map it saves nothing.
 	cx := x.Enter(ctx, "SignOff/Ask/Save")
-	out, err := x.Do(ctx, &releaseSaveState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &releaseSaveState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return releaseDone, nil, err
 	}
 	return releaseStepDecide, out, nil
 }
 
-var releaseDecideState = flowcrt.ASLState{
+var releaseDecideState = flowcimpl.ASLState{
 	Name: "SignOff/Ask/Decide",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.decision",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("decision")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("decision")},
 	}},
 }
 
 // stepDecide runs Approval state "SignOff/Ask/Decide".
-func (w *Release) stepDecide(ctx context.Context, x *flowcrt.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepDecide(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "SignOff/Ask/Decide")
 	out, err := x.Do(ctx, &releaseDecideState, cx, in, x.Approval(flowcrt.ApprovalRequest{
 		State:   "SignOff/Ask/Decide",
@@ -451,15 +452,15 @@ func (w *Release) stepDecide(ctx context.Context, x *flowcrt.ASLExec, in any) (r
 			return releaseDone, in, err // the run waits here: save its input
 		}
 		// An approval that times out takes the Default.
-		if flowcrt.IsTimeout(err) {
+		if flowcimpl.IsTimeout(err) {
 			return releaseStepHeld, in, nil
 		}
 		return releaseDone, nil, err
 	}
-	c := flowcrt.NewChoice(out, nil)
+	c := flowcimpl.NewChoice(out, nil)
 	next := releaseStepHeld
 	switch {
-	case c.Cmp(flowcrt.StringEquals, releasePath1, "ship"):
+	case c.Cmp(flowcimpl.StringEquals, releasePath1, "ship"):
 		next = releaseStepApproved
 	}
 	if err := c.Err(); err != nil {
@@ -468,14 +469,14 @@ func (w *Release) stepDecide(ctx context.Context, x *flowcrt.ASLExec, in any) (r
 	return next, out, nil
 }
 
-var releaseApprovedState = flowcrt.ASLState{
+var releaseApprovedState = flowcimpl.ASLState{
 	Name: "SignOff/Ask/Approved",
 }
 
 // stepApproved runs Pass state "SignOff/Ask/Approved".
-func (w *Release) stepApproved(ctx context.Context, x *flowcrt.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepApproved(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "SignOff/Ask/Approved")
-	out, err := x.Do(ctx, &releaseApprovedState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &releaseApprovedState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return releaseDone, nil, err
 	}
@@ -483,49 +484,49 @@ func (w *Release) stepApproved(ctx context.Context, x *flowcrt.ASLExec, in any) 
 }
 
 // stepHeld runs Fail state "SignOff/Ask/Held".
-func (w *Release) stepHeld(ctx context.Context, x *flowcrt.ASLExec, in any) (releaseStep, any, error) {
-	return releaseDone, nil, flowcrt.Fail(in, x.Enter(ctx, "SignOff/Ask/Held"), flowcrt.TValue("Release.Held"), flowcrt.TValue("the team held the build"))
+func (w *Release) stepHeld(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+	return releaseDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "SignOff/Ask/Held"), flowcimpl.TValue("Release.Held"), flowcimpl.TValue("the team held the build"))
 }
 
-var releaseRecordState = flowcrt.ASLState{
+var releaseRecordState = flowcimpl.ASLState{
 	Name: "SignOff/Record",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("team", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("team", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$team",
 			Var: "team",
 		})),
-		flowcrt.TField("findings", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("findings", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$findings",
 			Var: "findings",
 		})),
-		flowcrt.TField("decision", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("decision", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.answer.decision.approval",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("answer"), flowcrt.Field("decision"), flowcrt.Field("approval")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("answer"), flowcimpl.Field("decision"), flowcimpl.Field("approval")},
 		})),
 	),
 }
 
 // stepRecord runs Pass state "SignOff/Record".
-func (w *Release) stepRecord(ctx context.Context, x *flowcrt.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepRecord(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "SignOff/Record")
-	out, err := x.Do(ctx, &releaseRecordState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &releaseRecordState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return releaseDone, nil, err
 	}
 	return releaseDone, out, nil
 }
 
-var releaseShipState = flowcrt.ASLState{
+var releaseShipState = flowcimpl.ASLState{
 	Name: "Ship",
 	Task: true,
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.shipped",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("shipped")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("shipped")},
 	}},
 }
 
 // stepShip runs Task state "Ship".
-func (w *Release) stepShip(ctx context.Context, x *flowcrt.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepShip(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Ship")
 	out, err := x.Do(ctx, &releaseShipState, cx, in, x.Task(&releaseShipState, w.h.Ship))
 	if err != nil {
@@ -536,45 +537,8 @@ func (w *Release) stepShip(ctx context.Context, x *flowcrt.ASLExec, in any) (rel
 
 // The compiled paths the choice rules read.
 var (
-	releasePath1 = &flowcrt.JSONPath{
+	releasePath1 = &flowcimpl.JSONPath{
 		Src:  "$.decision.approval",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("decision"), flowcrt.Field("approval")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("decision"), flowcimpl.Field("approval")},
 	}
 )
-
-// ReleaseMock implements ReleaseHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type ReleaseMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (ReleaseMock) OrderedValues() {}
-
-// NewReleaseMockHandlers returns handlers that answer from mocks.
-func NewReleaseMockHandlers(mocks *flowcrt.Mocks) ReleaseMock {
-	return ReleaseMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m ReleaseMock) Build(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-func (m ReleaseMock) Scan2(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-func (m ReleaseMock) Ship(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// Approve answers from the mock of the state that calls it.
-func (m ReleaseMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (string, error) {
-	return m.mocks.RespondApproval(ctx, req)
-}
-
-// NewReleaseMock returns a Release whose handlers answer from mocks.
-func NewReleaseMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Release {
-	return NewRelease(NewReleaseMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
-}

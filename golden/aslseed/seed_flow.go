@@ -9,13 +9,14 @@ import (
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // SeedHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -41,14 +42,14 @@ type SeedHandlers interface {
 // Every example of the Agent State Language seed (agent-state-language-state-types.md), verbatim, joined into one machine by Pass states
 type Seed struct {
 	h   SeedHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewSeed returns the state machine over your handlers.
 func NewSeed(h SeedHandlers, opts ...flowcrt.Option) *Seed {
 	return &Seed{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -146,34 +147,28 @@ func (w *Seed) Resume(ctx context.Context, sessionID string) (any, error) {
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Seed) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Seed) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Seed) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "seed",
 		Schema:   "json",
 		Start:    "InitializeState",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Seed) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Seed) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(seedStateIDs[1:25], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := seedStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "seed", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "seed", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -182,24 +177,24 @@ func (w *Seed) runAt(ctx context.Context, sess *flowcrt.Session, input any, stat
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Seed) run(ctx context.Context, x *flowcrt.ASLExec, in any, step seedStep) (out any, err error) {
+func (w *Seed) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step seedStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Seed")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Seed")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := seedStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -273,83 +268,83 @@ func (w *Seed) run(ctx context.Context, x *flowcrt.ASLExec, in any, step seedSte
 		}
 		err = x.Save(ctx, seedStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(seedStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(seedStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var seedInitializeStateState = flowcrt.ASLState{
+var seedInitializeStateState = flowcimpl.ASLState{
 	Name: "InitializeState",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("requestId", flowcrt.TCall(&flowcrt.Intrinsic{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("requestId", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.UUID",
-			Fn:   flowcrt.StatesUUID,
+			Fn:   flowcimpl.StatesUUID,
 		})),
-		flowcrt.TField("timestamp", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("timestamp", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:     "$$.State.EnteredTime",
 			Context: true,
-			Segs:    []flowcrt.PathSeg{flowcrt.Field("State"), flowcrt.Field("EnteredTime")},
+			Segs:    []flowcimpl.PathSeg{flowcimpl.Field("State"), flowcimpl.Field("EnteredTime")},
 		})),
-		flowcrt.TField("input", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("input", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$",
 		})),
-		flowcrt.TField("config", flowcrt.TValue(flowcrt.Obj(
+		flowcimpl.TField("config", flowcimpl.TValue(flowcimpl.Obj(
 			"maxRetries", 3.0,
 			"timeout", 60.0,
 		))),
 	),
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.metadata",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("metadata")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("metadata")},
 	}},
 }
 
 // stepInitializeState runs Pass state "InitializeState".
 // Set up initial state
-func (w *Seed) stepInitializeState(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepInitializeState(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "InitializeState")
-	out, err := x.Do(ctx, &seedInitializeStateState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &seedInitializeStateState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepProcess, out, nil
 }
 
-var seedProcessState = flowcrt.ASLState{
+var seedProcessState = flowcimpl.ASLState{
 	Name: "Process",
 }
 
 // stepProcess runs Pass state "Process".
-func (w *Seed) stepProcess(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepProcess(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "Process")
-	out, err := x.Do(ctx, &seedProcessState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &seedProcessState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepAnalyzeCode, out, nil
 }
 
-var seedAnalyzeCodeState = flowcrt.ASLState{
+var seedAnalyzeCodeState = flowcimpl.ASLState{
 	Name: "AnalyzeCode",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("code", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("code", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.sourceCode",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("sourceCode")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("sourceCode")},
 		})),
-		flowcrt.TField("language", flowcrt.TValue("php")),
-		flowcrt.TField("options", flowcrt.TValue(flowcrt.Obj(
+		flowcimpl.TField("language", flowcimpl.TValue("php")),
+		flowcimpl.TField("options", flowcimpl.TValue(flowcimpl.Obj(
 			"checkSecurity", true,
 			"checkPerformance", true,
 		))),
 	),
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.analysis",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("analysis")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("analysis")},
 	}},
-	Retry: []flowcrt.Retrier{
+	Retry: []flowcimpl.Retrier{
 		{
 			Errors:      []string{"RateLimitExceeded"},
 			MaxAttempts: 4,
@@ -357,12 +352,12 @@ var seedAnalyzeCodeState = flowcrt.ASLState{
 			BackoffRate: 2.0,
 		},
 	},
-	Catch: []flowcrt.ASLCatcher{
+	Catch: []flowcimpl.ASLCatcher{
 		{
 			Errors: []string{"States.Timeout"},
-			ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+			ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 				Src:  "$.error",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("error")},
+				Segs: []flowcimpl.PathSeg{flowcimpl.Field("error")},
 			}},
 		},
 	},
@@ -371,7 +366,7 @@ var seedAnalyzeCodeState = flowcrt.ASLState{
 
 // stepAnalyzeCode runs Task state "AnalyzeCode".
 // Analyze source code for issues
-func (w *Seed) stepAnalyzeCode(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepAnalyzeCode(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "AnalyzeCode")
 	out, err := x.Do(ctx, &seedAnalyzeCodeState, cx, in, x.AgentTask(&seedAnalyzeCodeState, w.h.CodeAnalyzer, &seedAnalyzeCodeAgent))
 	if err != nil {
@@ -394,65 +389,65 @@ var seedAnalyzeCodeAgent = flowcrt.Agent{
 	Budget: map[string]any{
 		"MaxTokens": 5000.0,
 	},
-	Limit: &flowcrt.Budget{
+	Limit: &flowcimpl.Budget{
 		MaxTokens: 5000.0,
 	},
 }
 
-var seedHandleTimeoutState = flowcrt.ASLState{
+var seedHandleTimeoutState = flowcimpl.ASLState{
 	Name: "HandleTimeout",
 }
 
 // stepHandleTimeout runs Pass state "HandleTimeout".
-func (w *Seed) stepHandleTimeout(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepHandleTimeout(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "HandleTimeout")
-	out, err := x.Do(ctx, &seedHandleTimeoutState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &seedHandleTimeoutState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepWorkflowComplete, out, nil
 }
 
-var seedProcessResultsState = flowcrt.ASLState{
+var seedProcessResultsState = flowcimpl.ASLState{
 	Name: "ProcessResults",
 }
 
 // stepProcessResults runs Pass state "ProcessResults".
-func (w *Seed) stepProcessResults(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepProcessResults(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "ProcessResults")
-	out, err := x.Do(ctx, &seedProcessResultsState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &seedProcessResultsState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepRouteByIntent, out, nil
 }
 
-var seedRouteByIntentState = flowcrt.ASLState{
+var seedRouteByIntentState = flowcimpl.ASLState{
 	Name: "RouteByIntent",
 }
 
 // stepRouteByIntent runs Choice state "RouteByIntent".
 // Route based on classified intent
-func (w *Seed) stepRouteByIntent(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepRouteByIntent(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "RouteByIntent")
 	in, err := seedRouteByIntentState.Input(in, cx)
 	if err != nil {
 		return seedDone, nil, err
 	}
-	c := flowcrt.NewChoice(in, cx)
+	c := flowcimpl.NewChoice(in, cx)
 	next := seedStepGeneralInquiry
 	rule := -1 // the Default
 	switch {
-	case (c.Cmp(flowcrt.StringEquals, seedPath1, "purchase") && c.Cmp(flowcrt.NumericGreaterThan, seedPath2, 1000.0)):
+	case (c.Cmp(flowcimpl.StringEquals, seedPath1, "purchase") && c.Cmp(flowcimpl.NumericGreaterThan, seedPath2, 1000.0)):
 		next = seedStepHighValuePurchase
 		rule = 0
-	case c.Err() == nil && c.Cmp(flowcrt.StringEquals, seedPath3, "purchase"):
+	case c.Err() == nil && c.Cmp(flowcimpl.StringEquals, seedPath3, "purchase"):
 		next = seedStepStandardPurchase
 		rule = 1
-	case c.Err() == nil && c.Cmp(flowcrt.StringEquals, seedPath4, "support"):
+	case c.Err() == nil && c.Cmp(flowcimpl.StringEquals, seedPath4, "support"):
 		next = seedStepCustomerSupport
 		rule = 2
-	case c.Err() == nil && (c.Cmp(flowcrt.StringEquals, seedPath5, "refund") || c.Cmp(flowcrt.StringEquals, seedPath6, "cancel")):
+	case c.Err() == nil && (c.Cmp(flowcimpl.StringEquals, seedPath5, "refund") || c.Cmp(flowcimpl.StringEquals, seedPath6, "cancel")):
 		next = seedStepRefundFlow
 		rule = 3
 	}
@@ -463,39 +458,39 @@ func (w *Seed) stepRouteByIntent(ctx context.Context, x *flowcrt.ASLExec, in any
 	return next, out, err
 }
 
-var seedHighValuePurchaseState = flowcrt.ASLState{
+var seedHighValuePurchaseState = flowcimpl.ASLState{
 	Name: "HighValuePurchase",
 }
 
 // stepHighValuePurchase runs Pass state "HighValuePurchase".
-func (w *Seed) stepHighValuePurchase(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepHighValuePurchase(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "HighValuePurchase")
-	out, err := x.Do(ctx, &seedHighValuePurchaseState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &seedHighValuePurchaseState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepScoreCheck, out, nil
 }
 
-var seedScoreCheckState = flowcrt.ASLState{
+var seedScoreCheckState = flowcimpl.ASLState{
 	Name: "ScoreCheck",
 }
 
 // stepScoreCheck runs Choice state "ScoreCheck".
-func (w *Seed) stepScoreCheck(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepScoreCheck(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "ScoreCheck")
 	in, err := seedScoreCheckState.Input(in, cx)
 	if err != nil {
 		return seedDone, nil, err
 	}
-	c := flowcrt.NewChoice(in, cx)
+	c := flowcimpl.NewChoice(in, cx)
 	next := seedStepProcessAllTasks
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcrt.NumericGreaterThan, seedPath7, 80.0):
+	case c.Cmp(flowcimpl.NumericGreaterThan, seedPath7, 80.0):
 		next = seedStepHighScore
 		rule = 0
-	case c.Err() == nil && (c.Cmp(flowcrt.NumericGreaterThan, seedPath8, 80.0) && c.Cmp(flowcrt.BooleanEquals, seedPath9, true)):
+	case c.Err() == nil && (c.Cmp(flowcimpl.NumericGreaterThan, seedPath8, 80.0) && c.Cmp(flowcimpl.BooleanEquals, seedPath9, true)):
 		next = seedStepVerifiedHighScore
 		rule = 1
 	}
@@ -506,101 +501,101 @@ func (w *Seed) stepScoreCheck(ctx context.Context, x *flowcrt.ASLExec, in any) (
 	return next, out, err
 }
 
-var seedHighScoreState = flowcrt.ASLState{
+var seedHighScoreState = flowcimpl.ASLState{
 	Name: "HighScore",
 }
 
 // stepHighScore runs Pass state "HighScore".
-func (w *Seed) stepHighScore(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepHighScore(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "HighScore")
-	out, err := x.Do(ctx, &seedHighScoreState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &seedHighScoreState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepProcessAllTasks, out, nil
 }
 
-var seedVerifiedHighScoreState = flowcrt.ASLState{
+var seedVerifiedHighScoreState = flowcimpl.ASLState{
 	Name: "VerifiedHighScore",
 }
 
 // stepVerifiedHighScore runs Pass state "VerifiedHighScore".
-func (w *Seed) stepVerifiedHighScore(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepVerifiedHighScore(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "VerifiedHighScore")
-	out, err := x.Do(ctx, &seedVerifiedHighScoreState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &seedVerifiedHighScoreState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepProcessAllTasks, out, nil
 }
 
-var seedStandardPurchaseState = flowcrt.ASLState{
+var seedStandardPurchaseState = flowcimpl.ASLState{
 	Name: "StandardPurchase",
 }
 
 // stepStandardPurchase runs Pass state "StandardPurchase".
-func (w *Seed) stepStandardPurchase(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepStandardPurchase(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "StandardPurchase")
-	out, err := x.Do(ctx, &seedStandardPurchaseState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &seedStandardPurchaseState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepComprehensiveReview, out, nil
 }
 
-var seedCustomerSupportState = flowcrt.ASLState{
+var seedCustomerSupportState = flowcimpl.ASLState{
 	Name: "CustomerSupport",
 }
 
 // stepCustomerSupport runs Pass state "CustomerSupport".
-func (w *Seed) stepCustomerSupport(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepCustomerSupport(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "CustomerSupport")
-	out, err := x.Do(ctx, &seedCustomerSupportState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &seedCustomerSupportState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepWaitForRateLimit, out, nil
 }
 
-var seedRefundFlowState = flowcrt.ASLState{
+var seedRefundFlowState = flowcimpl.ASLState{
 	Name: "RefundFlow",
 }
 
 // stepRefundFlow runs Pass state "RefundFlow".
-func (w *Seed) stepRefundFlow(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepRefundFlow(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "RefundFlow")
-	out, err := x.Do(ctx, &seedRefundFlowState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &seedRefundFlowState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepSaveProgress, out, nil
 }
 
-var seedGeneralInquiryState = flowcrt.ASLState{
+var seedGeneralInquiryState = flowcimpl.ASLState{
 	Name: "GeneralInquiry",
 }
 
 // stepGeneralInquiry runs Pass state "GeneralInquiry".
-func (w *Seed) stepGeneralInquiry(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepGeneralInquiry(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "GeneralInquiry")
-	out, err := x.Do(ctx, &seedGeneralInquiryState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &seedGeneralInquiryState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepValidationFailed, out, nil
 }
 
-var seedProcessAllTasksState = flowcrt.ASLState{
+var seedProcessAllTasksState = flowcimpl.ASLState{
 	Name: "ProcessAllTasks",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.processedTasks",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("processedTasks")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("processedTasks")},
 	}},
 }
 
 // stepProcessAllTasks runs Map state "ProcessAllTasks".
 // Process each task in parallel
-func (w *Seed) stepProcessAllTasks(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepProcessAllTasks(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "ProcessAllTasks")
 	out, err := x.Do(ctx, &seedProcessAllTasksState, cx, in, x.Map("ProcessAllTasks", &seedProcessAllTasksItems, w.runProcessAllTasksItems))
 	if err != nil {
@@ -609,25 +604,25 @@ func (w *Seed) stepProcessAllTasks(ctx context.Context, x *flowcrt.ASLExec, in a
 	return seedStepSummarize, out, nil
 }
 
-var seedProcessAllTasksItems = flowcrt.MapSpec{
-	ItemsPath: &flowcrt.JSONPath{
+var seedProcessAllTasksItems = flowcimpl.MapSpec{
+	ItemsPath: &flowcimpl.JSONPath{
 		Src:  "$.tasks",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("tasks")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("tasks")},
 	},
-	ItemSelector: flowcrt.TObject(
-		flowcrt.TField("task", flowcrt.TPath(&flowcrt.JSONPath{
+	ItemSelector: flowcimpl.TObject(
+		flowcimpl.TField("task", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:     "$$.Map.Item.Value",
 			Context: true,
-			Segs:    []flowcrt.PathSeg{flowcrt.Field("Map"), flowcrt.Field("Item"), flowcrt.Field("Value")},
+			Segs:    []flowcimpl.PathSeg{flowcimpl.Field("Map"), flowcimpl.Field("Item"), flowcimpl.Field("Value")},
 		})),
-		flowcrt.TField("index", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("index", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:     "$$.Map.Item.Index",
 			Context: true,
-			Segs:    []flowcrt.PathSeg{flowcrt.Field("Map"), flowcrt.Field("Item"), flowcrt.Field("Index")},
+			Segs:    []flowcimpl.PathSeg{flowcimpl.Field("Map"), flowcimpl.Field("Item"), flowcimpl.Field("Index")},
 		})),
-		flowcrt.TField("globalConfig", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("globalConfig", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.config",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("config")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("config")},
 		})),
 	),
 	MaxConcurrency: 5,
@@ -635,20 +630,20 @@ var seedProcessAllTasksItems = flowcrt.MapSpec{
 
 // runProcessAllTasksItems runs the iterator of Map state "ProcessAllTasks" from state
 // "ValidateTask" and returns its output.
-func (w *Seed) runProcessAllTasksItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
+func (w *Seed) runProcessAllTasksItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
 	step := seedStepValidateTask
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Seed")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Seed")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := seedStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -677,26 +672,26 @@ func (w *Seed) runProcessAllTasksItems(ctx context.Context, x *flowcrt.ASLExec, 
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(seedStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(seedStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var seedValidateTaskState = flowcrt.ASLState{
+var seedValidateTaskState = flowcimpl.ASLState{
 	Name: "ValidateTask",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("task", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("task", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.task",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("task")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("task")},
 		})),
 	),
 }
 
 // stepValidateTask runs Task state "ValidateTask".
-func (w *Seed) stepValidateTask(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepValidateTask(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "ValidateTask")
 	out, err := x.Do(ctx, &seedValidateTaskState, cx, in, x.AgentTask(&seedValidateTaskState, w.h.Validator, &seedValidateTaskAgent))
 	if err != nil {
@@ -709,23 +704,23 @@ var seedValidateTaskAgent = flowcrt.Agent{
 	Name: "Validator",
 }
 
-var seedExecuteTaskState = flowcrt.ASLState{
+var seedExecuteTaskState = flowcimpl.ASLState{
 	Name: "ExecuteTask",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("task", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("task", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.task",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("task")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("task")},
 		})),
-		flowcrt.TField("config", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("config", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.globalConfig",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("globalConfig")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("globalConfig")},
 		})),
 	),
 }
 
 // stepExecuteTask runs Task state "ExecuteTask".
-func (w *Seed) stepExecuteTask(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepExecuteTask(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "ExecuteTask")
 	out, err := x.Do(ctx, &seedExecuteTaskState, cx, in, x.AgentTask(&seedExecuteTaskState, w.h.Executor, &seedExecuteTaskAgent))
 	if err != nil {
@@ -738,31 +733,31 @@ var seedExecuteTaskAgent = flowcrt.Agent{
 	Name: "Executor",
 }
 
-var seedSummarizeState = flowcrt.ASLState{
+var seedSummarizeState = flowcimpl.ASLState{
 	Name: "Summarize",
 }
 
 // stepSummarize runs Pass state "Summarize".
-func (w *Seed) stepSummarize(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepSummarize(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "Summarize")
-	out, err := x.Do(ctx, &seedSummarizeState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &seedSummarizeState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepWorkflowComplete, out, nil
 }
 
-var seedComprehensiveReviewState = flowcrt.ASLState{
+var seedComprehensiveReviewState = flowcimpl.ASLState{
 	Name: "ComprehensiveReview",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.reviews",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("reviews")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("reviews")},
 	}},
 }
 
 // stepComprehensiveReview runs Parallel state "ComprehensiveReview".
 // Run multiple review types simultaneously
-func (w *Seed) stepComprehensiveReview(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepComprehensiveReview(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "ComprehensiveReview")
 	out, err := x.Do(ctx, &seedComprehensiveReviewState, cx, in, x.Parallel("ComprehensiveReview", w.runComprehensiveReviewBranch1, w.runComprehensiveReviewBranch2, w.runComprehensiveReviewBranch3))
 	if err != nil {
@@ -773,20 +768,20 @@ func (w *Seed) stepComprehensiveReview(ctx context.Context, x *flowcrt.ASLExec, 
 
 // runComprehensiveReviewBranch1 runs branch 1 of Parallel state "ComprehensiveReview" from state
 // "SecurityReview" and returns its output.
-func (w *Seed) runComprehensiveReviewBranch1(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
+func (w *Seed) runComprehensiveReviewBranch1(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
 	step := seedStepSecurityReview
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Seed")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Seed")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := seedStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -813,20 +808,20 @@ func (w *Seed) runComprehensiveReviewBranch1(ctx context.Context, x *flowcrt.ASL
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(seedStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(seedStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var seedSecurityReviewState = flowcrt.ASLState{
+var seedSecurityReviewState = flowcimpl.ASLState{
 	Name: "SecurityReview",
 	Task: true,
 }
 
 // stepSecurityReview runs Task state "SecurityReview".
-func (w *Seed) stepSecurityReview(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepSecurityReview(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "SecurityReview")
 	out, err := x.Do(ctx, &seedSecurityReviewState, cx, in, x.AgentTask(&seedSecurityReviewState, w.h.SecurityAnalyzer, &seedSecurityReviewAgent))
 	if err != nil {
@@ -841,20 +836,20 @@ var seedSecurityReviewAgent = flowcrt.Agent{
 
 // runComprehensiveReviewBranch2 runs branch 2 of Parallel state "ComprehensiveReview" from state
 // "PerformanceReview" and returns its output.
-func (w *Seed) runComprehensiveReviewBranch2(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
+func (w *Seed) runComprehensiveReviewBranch2(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
 	step := seedStepPerformanceReview
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Seed")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Seed")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := seedStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -881,20 +876,20 @@ func (w *Seed) runComprehensiveReviewBranch2(ctx context.Context, x *flowcrt.ASL
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(seedStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(seedStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var seedPerformanceReviewState = flowcrt.ASLState{
+var seedPerformanceReviewState = flowcimpl.ASLState{
 	Name: "PerformanceReview",
 	Task: true,
 }
 
 // stepPerformanceReview runs Task state "PerformanceReview".
-func (w *Seed) stepPerformanceReview(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepPerformanceReview(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "PerformanceReview")
 	out, err := x.Do(ctx, &seedPerformanceReviewState, cx, in, x.AgentTask(&seedPerformanceReviewState, w.h.PerformanceAnalyzer, &seedPerformanceReviewAgent))
 	if err != nil {
@@ -909,20 +904,20 @@ var seedPerformanceReviewAgent = flowcrt.Agent{
 
 // runComprehensiveReviewBranch3 runs branch 3 of Parallel state "ComprehensiveReview" from state
 // "StyleReview" and returns its output.
-func (w *Seed) runComprehensiveReviewBranch3(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
+func (w *Seed) runComprehensiveReviewBranch3(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
 	step := seedStepStyleReview
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Seed")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Seed")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := seedStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -949,20 +944,20 @@ func (w *Seed) runComprehensiveReviewBranch3(ctx context.Context, x *flowcrt.ASL
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(seedStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(seedStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var seedStyleReviewState = flowcrt.ASLState{
+var seedStyleReviewState = flowcimpl.ASLState{
 	Name: "StyleReview",
 	Task: true,
 }
 
 // stepStyleReview runs Task state "StyleReview".
-func (w *Seed) stepStyleReview(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepStyleReview(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "StyleReview")
 	out, err := x.Do(ctx, &seedStyleReviewState, cx, in, x.AgentTask(&seedStyleReviewState, w.h.StyleChecker, &seedStyleReviewAgent))
 	if err != nil {
@@ -975,26 +970,26 @@ var seedStyleReviewAgent = flowcrt.Agent{
 	Name: "StyleChecker",
 }
 
-var seedCombineResultsState = flowcrt.ASLState{
+var seedCombineResultsState = flowcimpl.ASLState{
 	Name: "CombineResults",
 }
 
 // stepCombineResults runs Pass state "CombineResults".
-func (w *Seed) stepCombineResults(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepCombineResults(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "CombineResults")
-	out, err := x.Do(ctx, &seedCombineResultsState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &seedCombineResultsState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepWorkflowComplete, out, nil
 }
 
-var seedWaitForRateLimitState = flowcrt.ASLState{
+var seedWaitForRateLimitState = flowcimpl.ASLState{
 	Name: "WaitForRateLimit",
 }
 
 // stepWaitForRateLimit runs Wait state "WaitForRateLimit".
-func (w *Seed) stepWaitForRateLimit(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepWaitForRateLimit(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "WaitForRateLimit")
 	out, err := x.Do(ctx, &seedWaitForRateLimitState, cx, in, x.Wait(&seedWaitForRateLimitWait))
 	if err != nil {
@@ -1003,64 +998,64 @@ func (w *Seed) stepWaitForRateLimit(ctx context.Context, x *flowcrt.ASLExec, in 
 	return seedStepRetryRequest, out, nil
 }
 
-var seedWaitForRateLimitWait = flowcrt.Wait{
+var seedWaitForRateLimitWait = flowcimpl.Wait{
 	Seconds:    60.0,
 	HasSeconds: true,
 }
 
-var seedRetryRequestState = flowcrt.ASLState{
+var seedRetryRequestState = flowcimpl.ASLState{
 	Name: "RetryRequest",
 }
 
 // stepRetryRequest runs Pass state "RetryRequest".
-func (w *Seed) stepRetryRequest(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepRetryRequest(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "RetryRequest")
-	out, err := x.Do(ctx, &seedRetryRequestState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &seedRetryRequestState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepWorkflowComplete, out, nil
 }
 
-var seedSaveProgressState = flowcrt.ASLState{
+var seedSaveProgressState = flowcimpl.ASLState{
 	Name: "SaveProgress",
 }
 
 // stepSaveProgress runs Checkpoint state "SaveProgress".
-func (w *Seed) stepSaveProgress(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepSaveProgress(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	// A Checkpoint passes its input through; with a session, the run saves a checkpoint after it, as
 	// after every top-level state. Inside a Parallel or Map it saves nothing.
 	cx := x.Enter(ctx, "SaveProgress")
-	out, err := x.Do(ctx, &seedSaveProgressState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &seedSaveProgressState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepContinueProcessing, out, nil
 }
 
-var seedContinueProcessingState = flowcrt.ASLState{
+var seedContinueProcessingState = flowcimpl.ASLState{
 	Name: "ContinueProcessing",
 }
 
 // stepContinueProcessing runs Pass state "ContinueProcessing".
-func (w *Seed) stepContinueProcessing(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepContinueProcessing(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "ContinueProcessing")
-	out, err := x.Do(ctx, &seedContinueProcessingState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &seedContinueProcessingState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepWorkflowComplete, out, nil
 }
 
-var seedWorkflowCompleteState = flowcrt.ASLState{
+var seedWorkflowCompleteState = flowcimpl.ASLState{
 	Name: "WorkflowComplete",
 }
 
 // stepWorkflowComplete runs Succeed state "WorkflowComplete".
 // Workflow completed successfully
-func (w *Seed) stepWorkflowComplete(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepWorkflowComplete(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "WorkflowComplete")
-	out, err := x.Do(ctx, &seedWorkflowCompleteState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &seedWorkflowCompleteState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -1068,97 +1063,46 @@ func (w *Seed) stepWorkflowComplete(ctx context.Context, x *flowcrt.ASLExec, in 
 }
 
 // stepValidationFailed runs Fail state "ValidationFailed".
-func (w *Seed) stepValidationFailed(ctx context.Context, x *flowcrt.ASLExec, in any) (seedStep, any, error) {
-	return seedDone, nil, flowcrt.Fail(in, x.Enter(ctx, "ValidationFailed"), flowcrt.TValue("ValidationError"), flowcrt.TValue("Input data failed validation checks"))
+func (w *Seed) stepValidationFailed(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+	return seedDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "ValidationFailed"), flowcimpl.TValue("ValidationError"), flowcimpl.TValue("Input data failed validation checks"))
 }
 
 // The compiled paths the choice rules read.
 var (
-	seedPath1 = &flowcrt.JSONPath{
+	seedPath1 = &flowcimpl.JSONPath{
 		Src:  "$.intent",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("intent")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("intent")},
 	}
-	seedPath2 = &flowcrt.JSONPath{
+	seedPath2 = &flowcimpl.JSONPath{
 		Src:  "$.amount",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("amount")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("amount")},
 	}
-	seedPath3 = &flowcrt.JSONPath{
+	seedPath3 = &flowcimpl.JSONPath{
 		Src:  "$.intent",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("intent")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("intent")},
 	}
-	seedPath4 = &flowcrt.JSONPath{
+	seedPath4 = &flowcimpl.JSONPath{
 		Src:  "$.intent",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("intent")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("intent")},
 	}
-	seedPath5 = &flowcrt.JSONPath{
+	seedPath5 = &flowcimpl.JSONPath{
 		Src:  "$.intent",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("intent")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("intent")},
 	}
-	seedPath6 = &flowcrt.JSONPath{
+	seedPath6 = &flowcimpl.JSONPath{
 		Src:  "$.intent",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("intent")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("intent")},
 	}
-	seedPath7 = &flowcrt.JSONPath{
+	seedPath7 = &flowcimpl.JSONPath{
 		Src:  "$.score",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("score")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("score")},
 	}
-	seedPath8 = &flowcrt.JSONPath{
+	seedPath8 = &flowcimpl.JSONPath{
 		Src:  "$.score",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("score")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("score")},
 	}
-	seedPath9 = &flowcrt.JSONPath{
+	seedPath9 = &flowcimpl.JSONPath{
 		Src:  "$.verified",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("verified")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("verified")},
 	}
 )
-
-// SeedMock implements SeedHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type SeedMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (SeedMock) OrderedValues() {}
-
-// NewSeedMockHandlers returns handlers that answer from mocks.
-func NewSeedMockHandlers(mocks *flowcrt.Mocks) SeedMock {
-	return SeedMock{mocks: mocks}
-}
-
-// CodeAnalyzer answers from the mock of the state that calls it.
-func (m SeedMock) CodeAnalyzer(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// Validator answers from the mock of the state that calls it.
-func (m SeedMock) Validator(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// Executor answers from the mock of the state that calls it.
-func (m SeedMock) Executor(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// SecurityAnalyzer answers from the mock of the state that calls it.
-func (m SeedMock) SecurityAnalyzer(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// PerformanceAnalyzer answers from the mock of the state that calls it.
-func (m SeedMock) PerformanceAnalyzer(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// StyleChecker answers from the mock of the state that calls it.
-func (m SeedMock) StyleChecker(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// NewSeedMock returns a Seed whose handlers answer from mocks.
-func NewSeedMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Seed {
-	return NewSeed(NewSeedMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
-}

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // AppHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -36,14 +37,14 @@ type AppHandlers interface {
 // Composes the two skills: literal parameters fold the alert's routing when flowc compiles, `.$` ones route when it runs
 type App struct {
 	h   AppHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewApp returns the state machine over your handlers.
 func NewApp(h AppHandlers, opts ...flowcrt.Option) *App {
 	return &App{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -129,34 +130,28 @@ func (w *App) Resume(ctx context.Context, sessionID string) (any, error) {
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *App) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *App) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *App) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "app",
 		Schema:   "json",
 		Start:    "Validate",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *App) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *App) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(appStateIDs[1:6], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := appStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "app", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "app", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -165,24 +160,24 @@ func (w *App) runAt(ctx context.Context, sess *flowcrt.Session, input any, state
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *App) run(ctx context.Context, x *flowcrt.ASLExec, in any, step appStep) (out any, err error) {
+func (w *App) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step appStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "App")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "App")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := appStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -218,23 +213,23 @@ func (w *App) run(ctx context.Context, x *flowcrt.ASLExec, in any, step appStep)
 		}
 		err = x.Save(ctx, appStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(appStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(appStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var appValidateState = flowcrt.ASLState{
+var appValidateState = flowcimpl.ASLState{
 	Name: "Validate",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.validation",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("validation")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("validation")},
 	}},
 }
 
 // stepValidate runs Include state "Validate".
-func (w *App) stepValidate(ctx context.Context, x *flowcrt.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepValidate(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "Validate")
 	out, err := x.Do(ctx, &appValidateState, cx, in, x.Include(w.runValidateTemplate))
 	if err != nil {
@@ -245,8 +240,8 @@ func (w *App) stepValidate(ctx context.Context, x *flowcrt.ASLExec, in any) (app
 
 // runValidateTemplate runs template "check", compiled into Include state "Validate" from its start
 // or, in a session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *App) runValidateTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
-	step, in, err := flowcrt.ResumeChild(ctx, x, appStateIDs[:], []appStep{appStepCheck, appStepAccepted, appStepRejected}, in)
+func (w *App) runValidateTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
+	step, in, err := flowcimpl.ResumeChild(ctx, x, appStateIDs[:], []appStep{appStepCheck, appStepAccepted, appStepRejected}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -255,19 +250,19 @@ func (w *App) runValidateTemplate(ctx context.Context, x *flowcrt.ASLExec, in an
 
 // runValidateTemplateFrom runs template "check", compiled into Include state "Validate" from step
 // and returns its output; with a session it saves a checkpoint after every state.
-func (w *App) runValidateTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step appStep) (out any, err error) {
+func (w *App) runValidateTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step appStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "App")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "App")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := appStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -299,40 +294,40 @@ func (w *App) runValidateTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, i
 		}
 		err = x.SaveChild(ctx, appStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(appStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(appStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var appCheckState = flowcrt.ASLState{
+var appCheckState = flowcimpl.ASLState{
 	Name: "Validate/Check",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("doc", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("doc", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.doc",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("doc")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("doc")},
 		})),
-		flowcrt.TField("rules", flowcrt.TValue("strict")),
+		flowcimpl.TField("rules", flowcimpl.TValue("strict")),
 	),
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.checked",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("checked")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("checked")},
 	}},
-	Catch: []flowcrt.ASLCatcher{
+	Catch: []flowcimpl.ASLCatcher{
 		{
 			Errors: []string{"Check.Rejected"},
-			ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+			ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 				Src:  "$.problem",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("problem")},
+				Segs: []flowcimpl.PathSeg{flowcimpl.Field("problem")},
 			}},
 		},
 	},
 }
 
 // stepCheck runs Task state "Validate/Check".
-func (w *App) stepCheck(ctx context.Context, x *flowcrt.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepCheck(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "Validate/Check")
 	out, err := x.Do(ctx, &appCheckState, cx, in, x.AgentTask(&appCheckState, w.h.Checker, &appCheckAgent))
 	if err != nil {
@@ -350,64 +345,64 @@ var appCheckAgent = flowcrt.Agent{
 	Name: "Checker",
 }
 
-var appAcceptedState = flowcrt.ASLState{
+var appAcceptedState = flowcimpl.ASLState{
 	Name: "Validate/Accepted",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("valid", flowcrt.TValue(true)),
-		flowcrt.TField("score", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("valid", flowcimpl.TValue(true)),
+		flowcimpl.TField("score", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.checked.score",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("checked"), flowcrt.Field("score")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("checked"), flowcimpl.Field("score")},
 		})),
 	),
 }
 
 // stepAccepted runs Pass state "Validate/Accepted".
-func (w *App) stepAccepted(ctx context.Context, x *flowcrt.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepAccepted(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "Validate/Accepted")
-	out, err := x.Do(ctx, &appAcceptedState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &appAcceptedState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return appDone, nil, err
 	}
 	return appDone, out, nil
 }
 
-var appRejectedState = flowcrt.ASLState{
+var appRejectedState = flowcimpl.ASLState{
 	Name: "Validate/Rejected",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("valid", flowcrt.TValue(false)),
-		flowcrt.TField("reason", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("valid", flowcimpl.TValue(false)),
+		flowcimpl.TField("reason", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.problem.Cause",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("problem"), flowcrt.Field("Cause")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("problem"), flowcimpl.Field("Cause")},
 		})),
 	),
 }
 
 // stepRejected runs Pass state "Validate/Rejected".
-func (w *App) stepRejected(ctx context.Context, x *flowcrt.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepRejected(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "Validate/Rejected")
-	out, err := x.Do(ctx, &appRejectedState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &appRejectedState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return appDone, nil, err
 	}
 	return appDone, out, nil
 }
 
-var appIsValidState = flowcrt.ASLState{
+var appIsValidState = flowcimpl.ASLState{
 	Name: "IsValid",
 }
 
 // stepIsValid runs Choice state "IsValid".
-func (w *App) stepIsValid(ctx context.Context, x *flowcrt.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepIsValid(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "IsValid")
 	in, err := appIsValidState.Input(in, cx)
 	if err != nil {
 		return appDone, nil, err
 	}
-	c := flowcrt.NewChoice(in, cx)
+	c := flowcimpl.NewChoice(in, cx)
 	next := appStepTellAuthor
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcrt.BooleanEquals, appPath1, true):
+	case c.Cmp(flowcimpl.BooleanEquals, appPath1, true):
 		next = appStepTellTeam
 		rule = 0
 	}
@@ -418,16 +413,16 @@ func (w *App) stepIsValid(ctx context.Context, x *flowcrt.ASLExec, in any) (appS
 	return next, out, err
 }
 
-var appTellAuthorState = flowcrt.ASLState{
+var appTellAuthorState = flowcimpl.ASLState{
 	Name: "TellAuthor",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.alert",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("alert")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("alert")},
 	}},
 }
 
 // stepTellAuthor runs Include state "TellAuthor".
-func (w *App) stepTellAuthor(ctx context.Context, x *flowcrt.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepTellAuthor(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellAuthor")
 	out, err := x.Do(ctx, &appTellAuthorState, cx, in, x.IncludeWith(appTellAuthorParams, appTellAuthorParamChecks, w.runTellAuthorTemplate))
 	if err != nil {
@@ -436,14 +431,14 @@ func (w *App) stepTellAuthor(ctx context.Context, x *flowcrt.ASLExec, in any) (a
 	return appDone, out, nil
 }
 
-var appTellAuthorParams = flowcrt.TObject(
-	flowcrt.TField("to", flowcrt.TPath(&flowcrt.JSONPath{
+var appTellAuthorParams = flowcimpl.TObject(
+	flowcimpl.TField("to", flowcimpl.TPath(&flowcimpl.JSONPath{
 		Src:  "$.author",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("author")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("author")},
 	})),
 )
 
-var appTellAuthorParamChecks = []flowcrt.ParamCheck{
+var appTellAuthorParamChecks = []flowcimpl.ParamCheck{
 	{
 		Name: "to",
 		Type: "string",
@@ -453,8 +448,8 @@ var appTellAuthorParamChecks = []flowcrt.ParamCheck{
 // runTellAuthorTemplate runs template "alert", compiled into Include state "TellAuthor" from its
 // start or, in a session resumed inside it, from the state its checkpoint names, and returns its
 // output.
-func (w *App) runTellAuthorTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
-	step, in, err := flowcrt.ResumeChild(ctx, x, appStateIDs[:], []appStep{appStepRoute, appStepMail, appStepChat, appStepPage, appStepDelivered}, in)
+func (w *App) runTellAuthorTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
+	step, in, err := flowcimpl.ResumeChild(ctx, x, appStateIDs[:], []appStep{appStepRoute, appStepMail, appStepChat, appStepPage, appStepDelivered}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -463,19 +458,19 @@ func (w *App) runTellAuthorTemplate(ctx context.Context, x *flowcrt.ASLExec, in 
 
 // runTellAuthorTemplateFrom runs template "alert", compiled into Include state "TellAuthor" from
 // step and returns its output; with a session it saves a checkpoint after every state.
-func (w *App) runTellAuthorTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step appStep) (out any, err error) {
+func (w *App) runTellAuthorTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step appStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "App")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "App")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := appStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -511,25 +506,25 @@ func (w *App) runTellAuthorTemplateFrom(ctx context.Context, x *flowcrt.ASLExec,
 		}
 		err = x.SaveChild(ctx, appStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(appStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(appStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var appRouteState = flowcrt.ASLState{
+var appRouteState = flowcimpl.ASLState{
 	Name: "TellAuthor/Route",
 }
 
 // stepRoute runs Choice state "TellAuthor/Route".
-func (w *App) stepRoute(ctx context.Context, x *flowcrt.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepRoute(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellAuthor/Route")
 	in, err := appRouteState.Input(in, cx)
 	if err != nil {
 		return appDone, nil, err
 	}
-	c := flowcrt.NewChoice(in, cx)
+	c := flowcimpl.NewChoice(in, cx)
 	next := appStepPage
 	rule := -1 // the Default
 	switch {
@@ -544,23 +539,23 @@ func (w *App) stepRoute(ctx context.Context, x *flowcrt.ASLExec, in any) (appSte
 	return next, out, err
 }
 
-var appMailState = flowcrt.ASLState{
+var appMailState = flowcimpl.ASLState{
 	Name: "TellAuthor/Mail",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("to", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("to", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$to",
 			Var: "to",
 		})),
-		flowcrt.TField("text", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("text", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.text",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("text")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("text")},
 		})),
 	),
 }
 
 // stepMail runs Task state "TellAuthor/Mail".
-func (w *App) stepMail(ctx context.Context, x *flowcrt.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepMail(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellAuthor/Mail")
 	out, err := x.Do(ctx, &appMailState, cx, in, x.AgentTask(&appMailState, w.h.Mailer, &appMailAgent))
 	if err != nil {
@@ -573,23 +568,23 @@ var appMailAgent = flowcrt.Agent{
 	Name: "Mailer",
 }
 
-var appChatState = flowcrt.ASLState{
+var appChatState = flowcimpl.ASLState{
 	Name: "TellAuthor/Chat",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("room", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("room", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$to",
 			Var: "to",
 		})),
-		flowcrt.TField("text", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("text", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.text",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("text")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("text")},
 		})),
 	),
 }
 
 // stepChat runs Task state "TellAuthor/Chat".
-func (w *App) stepChat(ctx context.Context, x *flowcrt.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepChat(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellAuthor/Chat")
 	out, err := x.Do(ctx, &appChatState, cx, in, x.AgentTask(&appChatState, w.h.Chatter, &appChatAgent))
 	if err != nil {
@@ -602,20 +597,20 @@ var appChatAgent = flowcrt.Agent{
 	Name: "Chatter",
 }
 
-var appPageState = flowcrt.ASLState{
+var appPageState = flowcimpl.ASLState{
 	Name: "TellAuthor/Page",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("who", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("who", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$to",
 			Var: "to",
 		})),
-		flowcrt.TField("channel", flowcrt.TValue("mail")),
+		flowcimpl.TField("channel", flowcimpl.TValue("mail")),
 	),
 }
 
 // stepPage runs Task state "TellAuthor/Page".
-func (w *App) stepPage(ctx context.Context, x *flowcrt.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepPage(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellAuthor/Page")
 	out, err := x.Do(ctx, &appPageState, cx, in, x.AgentTask(&appPageState, w.h.Pager, &appPageAgent))
 	if err != nil {
@@ -628,37 +623,37 @@ var appPageAgent = flowcrt.Agent{
 	Name: "Pager",
 }
 
-var appDeliveredState = flowcrt.ASLState{
+var appDeliveredState = flowcimpl.ASLState{
 	Name: "TellAuthor/Delivered",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("delivered", flowcrt.TValue(true)),
-		flowcrt.TField("via", flowcrt.TValue("mail")),
-		flowcrt.TField("receipt", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("delivered", flowcimpl.TValue(true)),
+		flowcimpl.TField("via", flowcimpl.TValue("mail")),
+		flowcimpl.TField("receipt", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$",
 		})),
 	),
 }
 
 // stepDelivered runs Pass state "TellAuthor/Delivered".
-func (w *App) stepDelivered(ctx context.Context, x *flowcrt.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepDelivered(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellAuthor/Delivered")
-	out, err := x.Do(ctx, &appDeliveredState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &appDeliveredState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return appDone, nil, err
 	}
 	return appDone, out, nil
 }
 
-var appTellTeamState = flowcrt.ASLState{
+var appTellTeamState = flowcimpl.ASLState{
 	Name: "TellTeam",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.team",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("team")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("team")},
 	}},
 }
 
 // stepTellTeam runs Include state "TellTeam".
-func (w *App) stepTellTeam(ctx context.Context, x *flowcrt.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepTellTeam(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellTeam")
 	out, err := x.Do(ctx, &appTellTeamState, cx, in, x.Include(w.runTellTeamTemplate))
 	if err != nil {
@@ -669,8 +664,8 @@ func (w *App) stepTellTeam(ctx context.Context, x *flowcrt.ASLExec, in any) (app
 
 // runTellTeamTemplate runs template "alert", compiled into Include state "TellTeam" from its start
 // or, in a session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *App) runTellTeamTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
-	step, in, err := flowcrt.ResumeChild(ctx, x, appStateIDs[:], []appStep{appStepRoute2, appStepMail2, appStepChat2, appStepPage2, appStepDelivered2}, in)
+func (w *App) runTellTeamTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
+	step, in, err := flowcimpl.ResumeChild(ctx, x, appStateIDs[:], []appStep{appStepRoute2, appStepMail2, appStepChat2, appStepPage2, appStepDelivered2}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -679,19 +674,19 @@ func (w *App) runTellTeamTemplate(ctx context.Context, x *flowcrt.ASLExec, in an
 
 // runTellTeamTemplateFrom runs template "alert", compiled into Include state "TellTeam" from step
 // and returns its output; with a session it saves a checkpoint after every state.
-func (w *App) runTellTeamTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step appStep) (out any, err error) {
+func (w *App) runTellTeamTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step appStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "App")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "App")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := appStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -727,25 +722,25 @@ func (w *App) runTellTeamTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, i
 		}
 		err = x.SaveChild(ctx, appStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(appStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(appStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var appRoute2State = flowcrt.ASLState{
+var appRoute2State = flowcimpl.ASLState{
 	Name: "TellTeam/Route",
 }
 
 // stepRoute2 runs Choice state "TellTeam/Route".
-func (w *App) stepRoute2(ctx context.Context, x *flowcrt.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepRoute2(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellTeam/Route")
 	in, err := appRoute2State.Input(in, cx)
 	if err != nil {
 		return appDone, nil, err
 	}
-	c := flowcrt.NewChoice(in, cx)
+	c := flowcimpl.NewChoice(in, cx)
 	next := appStepPage2
 	rule := -1 // the Default
 	switch {
@@ -760,20 +755,20 @@ func (w *App) stepRoute2(ctx context.Context, x *flowcrt.ASLExec, in any) (appSt
 	return next, out, err
 }
 
-var appMail2State = flowcrt.ASLState{
+var appMail2State = flowcimpl.ASLState{
 	Name: "TellTeam/Mail",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("to", flowcrt.TValue("#docs")),
-		flowcrt.TField("text", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("to", flowcimpl.TValue("#docs")),
+		flowcimpl.TField("text", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.text",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("text")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("text")},
 		})),
 	),
 }
 
 // stepMail2 runs Task state "TellTeam/Mail".
-func (w *App) stepMail2(ctx context.Context, x *flowcrt.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepMail2(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellTeam/Mail")
 	out, err := x.Do(ctx, &appMail2State, cx, in, x.AgentTask(&appMail2State, w.h.Mailer, &appMail2Agent))
 	if err != nil {
@@ -786,20 +781,20 @@ var appMail2Agent = flowcrt.Agent{
 	Name: "Mailer",
 }
 
-var appChat2State = flowcrt.ASLState{
+var appChat2State = flowcimpl.ASLState{
 	Name: "TellTeam/Chat",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("room", flowcrt.TValue("#docs")),
-		flowcrt.TField("text", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("room", flowcimpl.TValue("#docs")),
+		flowcimpl.TField("text", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.text",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("text")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("text")},
 		})),
 	),
 }
 
 // stepChat2 runs Task state "TellTeam/Chat".
-func (w *App) stepChat2(ctx context.Context, x *flowcrt.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepChat2(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellTeam/Chat")
 	out, err := x.Do(ctx, &appChat2State, cx, in, x.AgentTask(&appChat2State, w.h.Chatter, &appChat2Agent))
 	if err != nil {
@@ -812,17 +807,17 @@ var appChat2Agent = flowcrt.Agent{
 	Name: "Chatter",
 }
 
-var appPage2State = flowcrt.ASLState{
+var appPage2State = flowcimpl.ASLState{
 	Name: "TellTeam/Page",
 	Task: true,
-	Parameters: flowcrt.TValue(flowcrt.Obj(
+	Parameters: flowcimpl.TValue(flowcimpl.Obj(
 		"who", "#docs",
 		"channel", "chat",
 	)),
 }
 
 // stepPage2 runs Task state "TellTeam/Page".
-func (w *App) stepPage2(ctx context.Context, x *flowcrt.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepPage2(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellTeam/Page")
 	out, err := x.Do(ctx, &appPage2State, cx, in, x.AgentTask(&appPage2State, w.h.Pager, &appPage2Agent))
 	if err != nil {
@@ -835,37 +830,37 @@ var appPage2Agent = flowcrt.Agent{
 	Name: "Pager",
 }
 
-var appDelivered2State = flowcrt.ASLState{
+var appDelivered2State = flowcimpl.ASLState{
 	Name: "TellTeam/Delivered",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("delivered", flowcrt.TValue(true)),
-		flowcrt.TField("via", flowcrt.TValue("chat")),
-		flowcrt.TField("receipt", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("delivered", flowcimpl.TValue(true)),
+		flowcimpl.TField("via", flowcimpl.TValue("chat")),
+		flowcimpl.TField("receipt", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$",
 		})),
 	),
 }
 
 // stepDelivered2 runs Pass state "TellTeam/Delivered".
-func (w *App) stepDelivered2(ctx context.Context, x *flowcrt.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepDelivered2(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellTeam/Delivered")
-	out, err := x.Do(ctx, &appDelivered2State, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &appDelivered2State, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return appDone, nil, err
 	}
 	return appDone, out, nil
 }
 
-var appTellOwnerState = flowcrt.ASLState{
+var appTellOwnerState = flowcimpl.ASLState{
 	Name: "TellOwner",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.owner",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("owner")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("owner")},
 	}},
 }
 
 // stepTellOwner runs Include state "TellOwner".
-func (w *App) stepTellOwner(ctx context.Context, x *flowcrt.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepTellOwner(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellOwner")
 	out, err := x.Do(ctx, &appTellOwnerState, cx, in, x.IncludeWith(appTellOwnerParams, appTellOwnerParamChecks, w.runTellOwnerTemplate))
 	if err != nil {
@@ -874,22 +869,22 @@ func (w *App) stepTellOwner(ctx context.Context, x *flowcrt.ASLExec, in any) (ap
 	return appDone, out, nil
 }
 
-var appTellOwnerParams = flowcrt.TObject(
-	flowcrt.TField("channel", flowcrt.TPath(&flowcrt.JSONPath{
+var appTellOwnerParams = flowcimpl.TObject(
+	flowcimpl.TField("channel", flowcimpl.TPath(&flowcimpl.JSONPath{
 		Src:  "$.prefers",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("prefers")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("prefers")},
 	})),
-	flowcrt.TField("urgent", flowcrt.TPath(&flowcrt.JSONPath{
+	flowcimpl.TField("urgent", flowcimpl.TPath(&flowcimpl.JSONPath{
 		Src:  "$.urgent",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("urgent")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("urgent")},
 	})),
-	flowcrt.TField("to", flowcrt.TPath(&flowcrt.JSONPath{
+	flowcimpl.TField("to", flowcimpl.TPath(&flowcimpl.JSONPath{
 		Src:  "$.author",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("author")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("author")},
 	})),
 )
 
-var appTellOwnerParamChecks = []flowcrt.ParamCheck{
+var appTellOwnerParamChecks = []flowcimpl.ParamCheck{
 	{
 		Name: "channel",
 		Type: "string",
@@ -908,8 +903,8 @@ var appTellOwnerParamChecks = []flowcrt.ParamCheck{
 // runTellOwnerTemplate runs template "alert", compiled into Include state "TellOwner" from its
 // start or, in a session resumed inside it, from the state its checkpoint names, and returns its
 // output.
-func (w *App) runTellOwnerTemplate(ctx context.Context, x *flowcrt.ASLExec, in any) (any, error) {
-	step, in, err := flowcrt.ResumeChild(ctx, x, appStateIDs[:], []appStep{appStepRoute3, appStepMail3, appStepChat3, appStepPage3, appStepDelivered3}, in)
+func (w *App) runTellOwnerTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
+	step, in, err := flowcimpl.ResumeChild(ctx, x, appStateIDs[:], []appStep{appStepRoute3, appStepMail3, appStepChat3, appStepPage3, appStepDelivered3}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -918,19 +913,19 @@ func (w *App) runTellOwnerTemplate(ctx context.Context, x *flowcrt.ASLExec, in a
 
 // runTellOwnerTemplateFrom runs template "alert", compiled into Include state "TellOwner" from
 // step and returns its output; with a session it saves a checkpoint after every state.
-func (w *App) runTellOwnerTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, in any, step appStep) (out any, err error) {
+func (w *App) runTellOwnerTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step appStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "App")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "App")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := appStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -966,35 +961,35 @@ func (w *App) runTellOwnerTemplateFrom(ctx context.Context, x *flowcrt.ASLExec, 
 		}
 		err = x.SaveChild(ctx, appStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(appStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(appStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var appRoute3State = flowcrt.ASLState{
+var appRoute3State = flowcimpl.ASLState{
 	Name: "TellOwner/Route",
 }
 
 // stepRoute3 runs Choice state "TellOwner/Route".
-func (w *App) stepRoute3(ctx context.Context, x *flowcrt.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepRoute3(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellOwner/Route")
 	in, err := appRoute3State.Input(in, cx)
 	if err != nil {
 		return appDone, nil, err
 	}
-	c := flowcrt.NewChoice(in, cx)
+	c := flowcimpl.NewChoice(in, cx)
 	next := appStepPage3
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcrt.BooleanEquals, appPath2, true):
+	case c.Cmp(flowcimpl.BooleanEquals, appPath2, true):
 		next = appStepPage3
 		rule = 0
-	case c.Err() == nil && c.Cmp(flowcrt.StringEquals, appPath3, "mail"):
+	case c.Err() == nil && c.Cmp(flowcimpl.StringEquals, appPath3, "mail"):
 		next = appStepMail3
 		rule = 1
-	case c.Err() == nil && (c.Matches(appPath4, "c*t") && !c.Cmp(flowcrt.StringEquals, appPath5, "mail")):
+	case c.Err() == nil && (c.Matches(appPath4, "c*t") && !c.Cmp(flowcimpl.StringEquals, appPath5, "mail")):
 		next = appStepChat3
 		rule = 2
 	}
@@ -1005,23 +1000,23 @@ func (w *App) stepRoute3(ctx context.Context, x *flowcrt.ASLExec, in any) (appSt
 	return next, out, err
 }
 
-var appMail3State = flowcrt.ASLState{
+var appMail3State = flowcimpl.ASLState{
 	Name: "TellOwner/Mail",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("to", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("to", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$to",
 			Var: "to",
 		})),
-		flowcrt.TField("text", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("text", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.text",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("text")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("text")},
 		})),
 	),
 }
 
 // stepMail3 runs Task state "TellOwner/Mail".
-func (w *App) stepMail3(ctx context.Context, x *flowcrt.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepMail3(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellOwner/Mail")
 	out, err := x.Do(ctx, &appMail3State, cx, in, x.AgentTask(&appMail3State, w.h.Mailer, &appMail3Agent))
 	if err != nil {
@@ -1034,23 +1029,23 @@ var appMail3Agent = flowcrt.Agent{
 	Name: "Mailer",
 }
 
-var appChat3State = flowcrt.ASLState{
+var appChat3State = flowcimpl.ASLState{
 	Name: "TellOwner/Chat",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("room", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("room", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$to",
 			Var: "to",
 		})),
-		flowcrt.TField("text", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("text", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.text",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("text")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("text")},
 		})),
 	),
 }
 
 // stepChat3 runs Task state "TellOwner/Chat".
-func (w *App) stepChat3(ctx context.Context, x *flowcrt.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepChat3(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellOwner/Chat")
 	out, err := x.Do(ctx, &appChat3State, cx, in, x.AgentTask(&appChat3State, w.h.Chatter, &appChat3Agent))
 	if err != nil {
@@ -1063,15 +1058,15 @@ var appChat3Agent = flowcrt.Agent{
 	Name: "Chatter",
 }
 
-var appPage3State = flowcrt.ASLState{
+var appPage3State = flowcimpl.ASLState{
 	Name: "TellOwner/Page",
 	Task: true,
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("who", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("who", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$to",
 			Var: "to",
 		})),
-		flowcrt.TField("channel", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("channel", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$channel",
 			Var: "channel",
 		})),
@@ -1079,7 +1074,7 @@ var appPage3State = flowcrt.ASLState{
 }
 
 // stepPage3 runs Task state "TellOwner/Page".
-func (w *App) stepPage3(ctx context.Context, x *flowcrt.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepPage3(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellOwner/Page")
 	out, err := x.Do(ctx, &appPage3State, cx, in, x.AgentTask(&appPage3State, w.h.Pager, &appPage3Agent))
 	if err != nil {
@@ -1092,24 +1087,24 @@ var appPage3Agent = flowcrt.Agent{
 	Name: "Pager",
 }
 
-var appDelivered3State = flowcrt.ASLState{
+var appDelivered3State = flowcimpl.ASLState{
 	Name: "TellOwner/Delivered",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("delivered", flowcrt.TValue(true)),
-		flowcrt.TField("via", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("delivered", flowcimpl.TValue(true)),
+		flowcimpl.TField("via", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$channel",
 			Var: "channel",
 		})),
-		flowcrt.TField("receipt", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("receipt", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$",
 		})),
 	),
 }
 
 // stepDelivered3 runs Pass state "TellOwner/Delivered".
-func (w *App) stepDelivered3(ctx context.Context, x *flowcrt.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepDelivered3(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellOwner/Delivered")
-	out, err := x.Do(ctx, &appDelivered3State, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &appDelivered3State, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return appDone, nil, err
 	}
@@ -1118,65 +1113,24 @@ func (w *App) stepDelivered3(ctx context.Context, x *flowcrt.ASLExec, in any) (a
 
 // The compiled paths the choice rules read.
 var (
-	appPath1 = &flowcrt.JSONPath{
+	appPath1 = &flowcimpl.JSONPath{
 		Src:  "$.validation.valid",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("validation"), flowcrt.Field("valid")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("validation"), flowcimpl.Field("valid")},
 	}
-	appPath2 = &flowcrt.JSONPath{
+	appPath2 = &flowcimpl.JSONPath{
 		Src: "$urgent",
 		Var: "urgent",
 	}
-	appPath3 = &flowcrt.JSONPath{
+	appPath3 = &flowcimpl.JSONPath{
 		Src: "$channel",
 		Var: "channel",
 	}
-	appPath4 = &flowcrt.JSONPath{
+	appPath4 = &flowcimpl.JSONPath{
 		Src: "$channel",
 		Var: "channel",
 	}
-	appPath5 = &flowcrt.JSONPath{
+	appPath5 = &flowcimpl.JSONPath{
 		Src: "$channel",
 		Var: "channel",
 	}
 )
-
-// AppMock implements AppHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type AppMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (AppMock) OrderedValues() {}
-
-// NewAppMockHandlers returns handlers that answer from mocks.
-func NewAppMockHandlers(mocks *flowcrt.Mocks) AppMock {
-	return AppMock{mocks: mocks}
-}
-
-// Checker answers from the mock of the state that calls it.
-func (m AppMock) Checker(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// Mailer answers from the mock of the state that calls it.
-func (m AppMock) Mailer(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// Chatter answers from the mock of the state that calls it.
-func (m AppMock) Chatter(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// Pager answers from the mock of the state that calls it.
-func (m AppMock) Pager(ctx context.Context, in any, agent flowcrt.Agent) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// NewAppMock returns a App whose handlers answer from mocks.
-func NewAppMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *App {
-	return NewApp(NewAppMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
-}

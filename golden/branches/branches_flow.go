@@ -10,13 +10,14 @@ import (
 	"strings"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // BranchesState is the state of a Branches run.
 //
@@ -47,13 +48,13 @@ func (u *BranchesUpdate) SetTrail(v []string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *BranchesUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "trail":
 			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Trail)
 		}
-		return flowcrt.UnknownField(branchesFields)
+		return flowcimpl.UnknownField(branchesFields)
 	})
 }
 
@@ -64,7 +65,7 @@ var branchesFields = []string{"trail"}
 func (s *BranchesState) apply(u *BranchesUpdate) {
 	set := u.set
 	if set&(1<<0) != 0 {
-		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
+		s.Trail = flowcimpl.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
 
@@ -90,7 +91,7 @@ type BranchesHandlersInto interface {
 type Branches struct {
 	h    BranchesHandlers
 	into BranchesHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewBranches returns the workflow over your handlers.
@@ -99,7 +100,7 @@ func NewBranches(h BranchesHandlers, opts ...flowcrt.Option) *Branches {
 	return &Branches{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -173,15 +174,9 @@ func (w *Branches) Resume(ctx context.Context, sessionID string) (BranchesState,
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Branches) Decide(ctx context.Context, sessionID string, decision string) (BranchesState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Branches) sessions() *flowcrt.Sessions[BranchesState, BranchesUpdate] {
-	return &flowcrt.Sessions[BranchesState, BranchesUpdate]{
+func (w *Branches) sessions() *flowcimpl.Sessions[BranchesState, BranchesUpdate] {
+	return &flowcimpl.Sessions[BranchesState, BranchesUpdate]{
 		Workflow: "Branches",
 		Schema:   branchesSchema,
 		Start:    "check",
@@ -193,7 +188,7 @@ func (w *Branches) sessions() *flowcrt.Sessions[BranchesState, BranchesUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Branches) runAt(ctx context.Context, sess *flowcrt.Session, s BranchesState, state string) (BranchesState, error) {
+func (w *Branches) runAt(ctx context.Context, sess *flowcimpl.Session, s BranchesState, state string) (BranchesState, error) {
 	i := slices.Index(branchesStateIDs[1:10], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -227,19 +222,19 @@ var branchesPlain = [len(branchesStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Branches) run(ctx context.Context, sess *flowcrt.Session, s BranchesState, step branchesStep) (out BranchesState, err error) {
+func (w *Branches) run(ctx context.Context, sess *flowcimpl.Session, s BranchesState, step branchesStep) (out BranchesState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Branches")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Branches")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := branchesStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -344,11 +339,11 @@ func (w *Branches) stepCheck(ctx context.Context, s *BranchesState) (branchesSte
 // nextCheck picks the state after "check".
 func (s *BranchesState) nextCheck(eval string) branchesStep {
 	switch {
-	case flowcrt.NumberGreater(eval, 499.0):
+	case flowcimpl.NumberGreater(eval, 499.0):
 		return branchesStepServerError
-	case flowcrt.NumberLess(eval, 0.0):
+	case flowcimpl.NumberLess(eval, 0.0):
 		return branchesStepNegative
-	case flowcrt.NumberInRange(eval, 200.0, 299.0):
+	case flowcimpl.NumberInRange(eval, 200.0, 299.0):
 		return branchesStepSuccess
 	case eval == "tool-call":
 		return branchesStepTools
@@ -380,40 +375,4 @@ func (s *BranchesState) nextTools(eval string) branchesStep {
 	default:
 		return branchesStepDone
 	}
-}
-
-// BranchesMock implements BranchesHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type BranchesMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewBranchesMockHandlers returns handlers that answer from mocks.
-func NewBranchesMockHandlers(mocks *flowcrt.Mocks) BranchesMock {
-	return BranchesMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m BranchesMock) respond(ctx context.Context, label *string, key string) (BranchesUpdate, error) {
-	var u BranchesUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m BranchesMock) Visit(ctx context.Context, s BranchesState) (BranchesUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// Eval answers from the mock of the state that calls it.
-func (m BranchesMock) Eval(ctx context.Context, s BranchesState) (BranchesUpdate, string, error) {
-	var label string
-	u, err := m.respond(ctx, &label, "Eval")
-	return u, label, err
-}
-
-// NewBranchesMock returns a Branches whose handlers answer from mocks.
-func NewBranchesMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Branches {
-	return NewBranches(NewBranchesMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

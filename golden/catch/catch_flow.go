@@ -9,13 +9,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // CatchState is the state of a Catch run.
 //
@@ -46,13 +47,13 @@ func (u *CatchUpdate) SetTrail(v []string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *CatchUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "trail":
 			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Trail)
 		}
-		return flowcrt.UnknownField(catchFields)
+		return flowcimpl.UnknownField(catchFields)
 	})
 }
 
@@ -63,7 +64,7 @@ var catchFields = []string{"trail"}
 func (s *CatchState) apply(u *CatchUpdate) {
 	set := u.set
 	if set&(1<<0) != 0 {
-		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
+		s.Trail = flowcimpl.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
 
@@ -97,7 +98,7 @@ type CatchHandlersInto interface {
 type Catch struct {
 	h    CatchHandlers
 	into CatchHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewCatch returns the workflow over your handlers.
@@ -106,7 +107,7 @@ func NewCatch(h CatchHandlers, opts ...flowcrt.Option) *Catch {
 	return &Catch{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -170,15 +171,9 @@ func (w *Catch) Resume(ctx context.Context, sessionID string) (CatchState, error
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Catch) Decide(ctx context.Context, sessionID string, decision string) (CatchState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Catch) sessions() *flowcrt.Sessions[CatchState, CatchUpdate] {
-	return &flowcrt.Sessions[CatchState, CatchUpdate]{
+func (w *Catch) sessions() *flowcimpl.Sessions[CatchState, CatchUpdate] {
+	return &flowcimpl.Sessions[CatchState, CatchUpdate]{
 		Workflow: "Catch",
 		Schema:   catchSchema,
 		Start:    "process",
@@ -190,7 +185,7 @@ func (w *Catch) sessions() *flowcrt.Sessions[CatchState, CatchUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Catch) runAt(ctx context.Context, sess *flowcrt.Session, s CatchState, state string) (CatchState, error) {
+func (w *Catch) runAt(ctx context.Context, sess *flowcimpl.Session, s CatchState, state string) (CatchState, error) {
 	i := slices.Index(catchStateIDs[1:5], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -222,19 +217,19 @@ var catchPlain = [len(catchStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Catch) run(ctx context.Context, sess *flowcrt.Session, s CatchState, step catchStep) (out CatchState, err error) {
+func (w *Catch) run(ctx context.Context, sess *flowcimpl.Session, s CatchState, step catchStep) (out CatchState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Catch")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Catch")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := catchStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -332,14 +327,14 @@ func (w *Catch) run(ctx context.Context, sess *flowcrt.Session, s CatchState, st
 	return s, nil
 }
 
-var catchProcessPolicy = flowcrt.Policy{
+var catchProcessPolicy = flowcimpl.Policy{
 	State: "process",
 }
 
 // stepProcess runs state "process" and returns the state to run next.
 func (w *Catch) stepProcess(ctx context.Context, s *CatchState) (catchStep, error) {
 	var u CatchUpdate
-	err := flowcrt.Call(ctx, &w.cfg, &catchProcessPolicy, func(ctx context.Context) error {
+	err := flowcimpl.Call(ctx, &w.cfg, &catchProcessPolicy, func(ctx context.Context) error {
 		var err error
 		u, err = w.h.Process(ctx, *s)
 		return err
@@ -352,42 +347,4 @@ func (w *Catch) stepProcess(ctx context.Context, s *CatchState) (catchStep, erro
 	}
 	s.apply(&u)
 	return catchStepPublish, nil
-}
-
-// CatchMock implements CatchHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type CatchMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewCatchMockHandlers returns handlers that answer from mocks.
-func NewCatchMockHandlers(mocks *flowcrt.Mocks) CatchMock {
-	return CatchMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m CatchMock) respond(ctx context.Context, label *string, key string) (CatchUpdate, error) {
-	var u CatchUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m CatchMock) Process(ctx context.Context, s CatchState) (CatchUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m CatchMock) Fixer(ctx context.Context, s CatchState) (CatchUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m CatchMock) Fallback(ctx context.Context, s CatchState) (CatchUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m CatchMock) Publish(ctx context.Context, s CatchState) (CatchUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// NewCatchMock returns a Catch whose handlers answer from mocks.
-func NewCatchMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Catch {
-	return NewCatch(NewCatchMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

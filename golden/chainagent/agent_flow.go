@@ -7,13 +7,14 @@ import (
 	"context"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // SupportAgentHandlers is the work of the chain's tasks, implemented by you. A handler gets the
 // task's id, input, rendered prompt and a copy of the chain variables, and returns the task's
@@ -33,14 +34,14 @@ type SupportAgentHandlers interface {
 // Triage a question, answer it with tools within a budget of two tool rounds, then summarize.
 type SupportAgent struct {
 	h   SupportAgentHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewSupportAgent returns the task chain over your handlers.
 func NewSupportAgent(h SupportAgentHandlers, opts ...flowcrt.Option) *SupportAgent {
 	return &SupportAgent{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -69,7 +70,7 @@ var supportAgentStateIDs = [...]string{
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
 func (w *SupportAgent) Run(ctx context.Context, input any) (flowcrt.ChainState, error) {
-	s, err := flowcrt.NewChainState(input)
+	s, err := flowcimpl.NewChainState(input)
 	if err != nil {
 		return s, err
 	}
@@ -81,21 +82,21 @@ func (w *SupportAgent) Run(ctx context.Context, input any) (flowcrt.ChainState, 
 // settings and call policy.
 var (
 	// triage: The model picks a label; the question passes through unchanged.
-	supportAgentTriagePolicy = flowcrt.ChainTask{
+	supportAgentTriagePolicy = flowcimpl.ChainTask{
 		Chain: "support-agent",
-		Exec: &flowcrt.ExecuteConfig{
+		Exec: &flowcimpl.ExecuteConfig{
 			Model:      "{{var:model|small}}",
 			Provider:   "ollama",
 			TokenLimit: 8192,
 		},
 		ID:     "triage",
-		Kind:   flowcrt.KindRoute,
+		Kind:   flowcimpl.KindRoute,
 		Labels: []string{"research", "smalltalk"},
 		System: "Decide whether the question needs tools.",
 	}
-	supportAgentChatPolicy = flowcrt.ChainTask{
+	supportAgentChatPolicy = flowcimpl.ChainTask{
 		Chain: "support-agent",
-		Exec: &flowcrt.ExecuteConfig{
+		Exec: &flowcimpl.ExecuteConfig{
 			MaxTokensText: "{{var:max_tokens|256}}",
 			Model:         "{{var:model|small}}",
 			Provider:      "ollama",
@@ -103,23 +104,23 @@ var (
 			Tools:         []string{"*"},
 		},
 		ID:     "chat",
-		Kind:   flowcrt.KindChatCompletion,
-		Print:  flowcrt.MustChainTemplate("chat", "round {{flowcMacro \"edge_count\" \"chat->run_tools\"}}"),
+		Kind:   flowcimpl.KindChatCompletion,
+		Print:  flowcimpl.MustChainTemplate("chat", "round {{flowcMacro \"edge_count\" \"chat->run_tools\"}}"),
 		System: "Tool rounds so far: {{edge_count:chat->run_tools}} of 2.",
 	}
-	supportAgentRunToolsPolicy = flowcrt.ChainTask{
+	supportAgentRunToolsPolicy = flowcimpl.ChainTask{
 		Chain:    "support-agent",
 		ID:       "run_tools",
 		InputVar: "chat",
-		Kind:     flowcrt.KindExecuteToolCalls,
+		Kind:     flowcimpl.KindExecuteToolCalls,
 	}
 	// summary: A leaf: the chain ends with its output.
-	supportAgentSummaryPolicy = flowcrt.ChainTask{
+	supportAgentSummaryPolicy = flowcimpl.ChainTask{
 		Chain:  "support-agent",
 		ID:     "summary",
-		Prompt: flowcrt.MustChainTemplate("summary", "Q: {{.input}} / A: {{(last .chat).content}} / rounds: {{flowcMacro \"edge_count\" \"chat->run_tools\"}}"),
+		Prompt: flowcimpl.MustChainTemplate("summary", "Q: {{.input}} / A: {{(last .chat).content}} / rounds: {{flowcMacro \"edge_count\" \"chat->run_tools\"}}"),
 	}
-	supportAgentGreetPolicy = flowcrt.ChainTask{
+	supportAgentGreetPolicy = flowcimpl.ChainTask{
 		Chain: "support-agent",
 		ID:    "greet",
 	}
@@ -131,14 +132,14 @@ func (w *SupportAgent) run(ctx context.Context, s *flowcrt.ChainState, step supp
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "SupportAgent")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "SupportAgent")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := supportAgentStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -182,7 +183,7 @@ func (w *SupportAgent) run(ctx context.Context, s *flowcrt.ChainState, step supp
 
 // stepTriage runs task "triage" and returns the task to run next.
 func (w *SupportAgent) stepTriage(ctx context.Context, s *flowcrt.ChainState) (supportAgentStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, &supportAgentTriagePolicy, flowcrt.RouteHandler(w.h.Route))
+	eval, err := s.RunTask(ctx, &w.cfg, &supportAgentTriagePolicy, flowcimpl.RouteHandler(w.h.Route))
 	if err != nil {
 		return supportAgentDone, err
 	}
@@ -201,7 +202,7 @@ func (w *SupportAgent) stepTriage(ctx context.Context, s *flowcrt.ChainState) (s
 
 // stepChat runs task "chat" and returns the task to run next.
 func (w *SupportAgent) stepChat(ctx context.Context, s *flowcrt.ChainState) (supportAgentStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, &supportAgentChatPolicy, flowcrt.ChatHandler(w.h.ChatCompletion))
+	eval, err := s.RunTask(ctx, &w.cfg, &supportAgentChatPolicy, flowcimpl.ChatHandler(w.h.ChatCompletion))
 	if err != nil {
 		return supportAgentDone, err
 	}
@@ -220,7 +221,7 @@ func (w *SupportAgent) stepChat(ctx context.Context, s *flowcrt.ChainState) (sup
 
 // stepRunTools runs task "run_tools" and returns the task to run next.
 func (w *SupportAgent) stepRunTools(ctx context.Context, s *flowcrt.ChainState) (supportAgentStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &supportAgentRunToolsPolicy, flowcrt.ToolCallsHandler(w.h.ExecuteToolCalls))
+	_, err := s.RunTask(ctx, &w.cfg, &supportAgentRunToolsPolicy, flowcimpl.ToolCallsHandler(w.h.ExecuteToolCalls))
 	if err != nil {
 		return supportAgentDone, err
 	}
@@ -230,7 +231,7 @@ func (w *SupportAgent) stepRunTools(ctx context.Context, s *flowcrt.ChainState) 
 
 // stepSummary runs task "summary" and returns the task to run next.
 func (w *SupportAgent) stepSummary(ctx context.Context, s *flowcrt.ChainState) (supportAgentStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &supportAgentSummaryPolicy, flowcrt.BuiltinPromptToString)
+	_, err := s.RunTask(ctx, &w.cfg, &supportAgentSummaryPolicy, flowcimpl.BuiltinPromptToString)
 	if err != nil {
 		return supportAgentDone, err
 	}
@@ -240,42 +241,9 @@ func (w *SupportAgent) stepSummary(ctx context.Context, s *flowcrt.ChainState) (
 
 // stepGreet runs task "greet" and returns the task to run next.
 func (w *SupportAgent) stepGreet(ctx context.Context, s *flowcrt.ChainState) (supportAgentStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &supportAgentGreetPolicy, flowcrt.BuiltinNoop)
+	_, err := s.RunTask(ctx, &w.cfg, &supportAgentGreetPolicy, flowcimpl.BuiltinNoop)
 	if err != nil {
 		return supportAgentDone, err
 	}
 	return supportAgentDone, nil
-}
-
-// SupportAgentMock implements SupportAgentHandlers with canned responses, for tests and dry runs.
-// A mocked Return is {"Output": <json>, "Eval": "<string>"}; without "Eval" the eval string is the
-// control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
-// A task with no mock returns its input unchanged.
-type SupportAgentMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewSupportAgentMockHandlers returns handlers that answer from mocks.
-func NewSupportAgentMockHandlers(mocks *flowcrt.Mocks) SupportAgentMock {
-	return SupportAgentMock{mocks: mocks}
-}
-
-// Route answers from the mock of the task that calls it.
-func (m SupportAgentMock) Route(ctx context.Context, call flowcrt.RouteCall) (string, error) {
-	return m.mocks.RespondText(call.ChainCall)
-}
-
-// ChatCompletion answers from the mock of the task that calls it.
-func (m SupportAgentMock) ChatCompletion(ctx context.Context, call flowcrt.LLMCall) (flowcrt.ChainResult, error) {
-	return m.mocks.RespondChain(call.ChainCall)
-}
-
-// ExecuteToolCalls answers from the mock of the task that calls it.
-func (m SupportAgentMock) ExecuteToolCalls(ctx context.Context, call flowcrt.ToolCallsCall) (flowcrt.ChainResult, error) {
-	return m.mocks.RespondChain(call.ChainCall)
-}
-
-// NewSupportAgentMock returns a SupportAgent whose handlers answer from mocks.
-func NewSupportAgentMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *SupportAgent {
-	return NewSupportAgent(NewSupportAgentMockHandlers(mocks), opts...)
 }

@@ -7,13 +7,14 @@ import (
 	"context"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // BuiltinsHandlers is the work of the chain's tasks, implemented by you. A handler gets the
 // task's id, input, rendered prompt and a copy of the chain variables, and returns the task's
@@ -26,14 +27,14 @@ type BuiltinsHandlers interface{}
 // Greet a name, and measure the greeting.
 type Builtins struct {
 	h   BuiltinsHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewBuiltins returns the task chain over your handlers.
 func NewBuiltins(h BuiltinsHandlers, opts ...flowcrt.Option) *Builtins {
 	return &Builtins{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -60,7 +61,7 @@ var builtinsStateIDs = [...]string{
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
 func (w *Builtins) Run(ctx context.Context, input any) (flowcrt.ChainState, error) {
-	s, err := flowcrt.NewChainState(input)
+	s, err := flowcimpl.NewChainState(input)
 	if err != nil {
 		return s, err
 	}
@@ -71,18 +72,18 @@ func (w *Builtins) Run(ctx context.Context, input any) (flowcrt.ChainState, erro
 // The tasks as the chain defines them: templates (a variable that is missing fails the task),
 // settings and call policy.
 var (
-	builtinsEchoPolicy  = flowcrt.ChainTask{ID: "echo"}
-	builtinsGreetPolicy = flowcrt.ChainTask{
+	builtinsEchoPolicy  = flowcimpl.ChainTask{ID: "echo"}
+	builtinsGreetPolicy = flowcimpl.ChainTask{
 		ID:     "greet",
-		Prompt: flowcrt.MustChainTemplate("greet", "Hello {{.name}}"),
+		Prompt: flowcimpl.MustChainTemplate("greet", "Hello {{.name}}"),
 	}
-	builtinsMeasurePolicy = flowcrt.ChainTask{
+	builtinsMeasurePolicy = flowcimpl.ChainTask{
 		ID:     "measure",
-		Prompt: flowcrt.MustChainTemplate("measure", "{{len .greeting}}"),
+		Prompt: flowcimpl.MustChainTemplate("measure", "{{len .greeting}}"),
 	}
-	builtinsRefusePolicy = flowcrt.ChainTask{
+	builtinsRefusePolicy = flowcimpl.ChainTask{
 		ID:     "refuse",
-		Prompt: flowcrt.MustChainTemplate("refuse", "nobody to greet"),
+		Prompt: flowcimpl.MustChainTemplate("refuse", "nobody to greet"),
 	}
 )
 
@@ -92,14 +93,14 @@ func (w *Builtins) run(ctx context.Context, s *flowcrt.ChainState, step builtins
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Builtins")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Builtins")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := builtinsStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -141,7 +142,7 @@ func (w *Builtins) run(ctx context.Context, s *flowcrt.ChainState, step builtins
 
 // stepEcho runs task "echo" and returns the task to run next.
 func (w *Builtins) stepEcho(ctx context.Context, s *flowcrt.ChainState) (builtinsStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, &builtinsEchoPolicy, flowcrt.BuiltinNoop)
+	eval, err := s.RunTask(ctx, &w.cfg, &builtinsEchoPolicy, flowcimpl.BuiltinNoop)
 	if err != nil {
 		return builtinsDone, err
 	}
@@ -150,7 +151,7 @@ func (w *Builtins) stepEcho(ctx context.Context, s *flowcrt.ChainState) (builtin
 		s.Traverse("echo", "refuse")
 		return builtinsStepRefuse, nil
 	default:
-		if err = s.Compose("echo", "name", flowcrt.ComposeAuto); err != nil {
+		if err = s.Compose("echo", "name", flowcimpl.ComposeAuto); err != nil {
 			return builtinsDone, err
 		}
 		s.Traverse("echo", "greet")
@@ -160,11 +161,11 @@ func (w *Builtins) stepEcho(ctx context.Context, s *flowcrt.ChainState) (builtin
 
 // stepGreet runs task "greet" and returns the task to run next.
 func (w *Builtins) stepGreet(ctx context.Context, s *flowcrt.ChainState) (builtinsStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &builtinsGreetPolicy, flowcrt.BuiltinPromptToString)
+	_, err := s.RunTask(ctx, &w.cfg, &builtinsGreetPolicy, flowcimpl.BuiltinPromptToString)
 	if err != nil {
 		return builtinsDone, err
 	}
-	if err = s.Compose("greet", "greeting", flowcrt.ComposeAuto); err != nil {
+	if err = s.Compose("greet", "greeting", flowcimpl.ComposeAuto); err != nil {
 		return builtinsDone, err
 	}
 	s.Traverse("greet", "measure")
@@ -173,18 +174,18 @@ func (w *Builtins) stepGreet(ctx context.Context, s *flowcrt.ChainState) (builti
 
 // stepMeasure runs task "measure" and returns the task to run next.
 func (w *Builtins) stepMeasure(ctx context.Context, s *flowcrt.ChainState) (builtinsStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, &builtinsMeasurePolicy, flowcrt.BuiltinPromptToInt)
+	eval, err := s.RunTask(ctx, &w.cfg, &builtinsMeasurePolicy, flowcimpl.BuiltinPromptToInt)
 	if err != nil {
 		return builtinsDone, err
 	}
 	switch {
-	case flowcrt.NumberGreater(eval, 10.0):
-		if err = s.Compose("measure", "long", flowcrt.ComposeAuto); err != nil {
+	case flowcimpl.NumberGreater(eval, 10.0):
+		if err = s.Compose("measure", "long", flowcimpl.ComposeAuto); err != nil {
 			return builtinsDone, err
 		}
 		return builtinsDone, nil
 	default:
-		if err = s.Compose("measure", "short", flowcrt.ComposeAuto); err != nil {
+		if err = s.Compose("measure", "short", flowcimpl.ComposeAuto); err != nil {
 			return builtinsDone, err
 		}
 		return builtinsDone, nil
@@ -193,28 +194,10 @@ func (w *Builtins) stepMeasure(ctx context.Context, s *flowcrt.ChainState) (buil
 
 // stepRefuse runs task "refuse" and returns the task to run next.
 func (w *Builtins) stepRefuse(ctx context.Context, s *flowcrt.ChainState) (builtinsStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &builtinsRefusePolicy, flowcrt.BuiltinRaiseError)
+	_, err := s.RunTask(ctx, &w.cfg, &builtinsRefusePolicy, flowcimpl.BuiltinRaiseError)
 	if err != nil {
 		return builtinsDone, err
 	}
 	// No branches: the chain ends with this task's output.
 	return builtinsDone, nil
-}
-
-// BuiltinsMock implements BuiltinsHandlers with canned responses, for tests and dry runs.
-// A mocked Return is {"Output": <json>, "Eval": "<string>"}; without "Eval" the eval string is the
-// control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
-// A task with no mock returns its input unchanged.
-type BuiltinsMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewBuiltinsMockHandlers returns handlers that answer from mocks.
-func NewBuiltinsMockHandlers(mocks *flowcrt.Mocks) BuiltinsMock {
-	return BuiltinsMock{mocks: mocks}
-}
-
-// NewBuiltinsMock returns a Builtins whose handlers answer from mocks.
-func NewBuiltinsMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Builtins {
-	return NewBuiltins(NewBuiltinsMockHandlers(mocks), opts...)
 }

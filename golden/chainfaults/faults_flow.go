@@ -7,13 +7,14 @@ import (
 	"context"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // FaultsHandlers is the work of the chain's tasks, implemented by you. A handler gets the
 // task's id, input, rendered prompt and a copy of the chain variables, and returns the task's
@@ -31,14 +32,14 @@ type FaultsHandlers interface {
 // Handlers that panic, fail or ignore cancellation; on_failure takes the failures it is given
 type Faults struct {
 	h   FaultsHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewFaults returns the task chain over your handlers.
 func NewFaults(h FaultsHandlers, opts ...flowcrt.Option) *Faults {
 	return &Faults{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -63,7 +64,7 @@ var faultsStateIDs = [...]string{
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
 func (w *Faults) Run(ctx context.Context, input any) (flowcrt.ChainState, error) {
-	s, err := flowcrt.NewChainState(input)
+	s, err := flowcimpl.NewChainState(input)
 	if err != nil {
 		return s, err
 	}
@@ -74,9 +75,9 @@ func (w *Faults) Run(ctx context.Context, input any) (flowcrt.ChainState, error)
 // The tasks as the chain defines them: templates (a variable that is missing fails the task),
 // settings and call policy.
 var (
-	faultsFirstPolicy   = flowcrt.ChainTask{ID: "first"}
-	faultsSecondPolicy  = flowcrt.ChainTask{ID: "second"}
-	faultsRecoverPolicy = flowcrt.ChainTask{ID: "recover"}
+	faultsFirstPolicy   = flowcimpl.ChainTask{ID: "first"}
+	faultsSecondPolicy  = flowcimpl.ChainTask{ID: "second"}
+	faultsRecoverPolicy = flowcimpl.ChainTask{ID: "recover"}
 )
 
 // run runs the chain on s from step until a task ends it.
@@ -85,14 +86,14 @@ func (w *Faults) run(ctx context.Context, s *flowcrt.ChainState, step faultsStep
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Faults")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Faults")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := faultsStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -154,38 +155,10 @@ func (w *Faults) stepSecond(ctx context.Context, s *flowcrt.ChainState) (faultsS
 
 // stepRecover runs task "recover" and returns the task to run next.
 func (w *Faults) stepRecover(ctx context.Context, s *flowcrt.ChainState) (faultsStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &faultsRecoverPolicy, flowcrt.BuiltinNoop)
+	_, err := s.RunTask(ctx, &w.cfg, &faultsRecoverPolicy, flowcimpl.BuiltinNoop)
 	if err != nil {
 		return faultsDone, err
 	}
 	// No branches: the chain ends with this task's output.
 	return faultsDone, nil
-}
-
-// FaultsMock implements FaultsHandlers with canned responses, for tests and dry runs.
-// A mocked Return is {"Output": <json>, "Eval": "<string>"}; without "Eval" the eval string is the
-// control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
-// A task with no mock returns its input unchanged.
-type FaultsMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewFaultsMockHandlers returns handlers that answer from mocks.
-func NewFaultsMockHandlers(mocks *flowcrt.Mocks) FaultsMock {
-	return FaultsMock{mocks: mocks}
-}
-
-// First answers from the mock of the task that calls it.
-func (m FaultsMock) First(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
-	return m.mocks.RespondChain(call)
-}
-
-// Second answers from the mock of the task that calls it.
-func (m FaultsMock) Second(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
-	return m.mocks.RespondChain(call)
-}
-
-// NewFaultsMock returns a Faults whose handlers answer from mocks.
-func NewFaultsMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Faults {
-	return NewFaults(NewFaultsMockHandlers(mocks), opts...)
 }

@@ -7,13 +7,14 @@ import (
 	"context"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // OnfailureHandlers is the work of the chain's tasks, implemented by you. A handler gets the
 // task's id, input, rendered prompt and a copy of the chain variables, and returns the task's
@@ -31,14 +32,14 @@ type OnfailureHandlers interface {
 // Fetch a page and parse it; a failed fetch falls back, a failed parse fails the chain.
 type Onfailure struct {
 	h   OnfailureHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewOnfailure returns the task chain over your handlers.
 func NewOnfailure(h OnfailureHandlers, opts ...flowcrt.Option) *Onfailure {
 	return &Onfailure{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -65,7 +66,7 @@ var onfailureStateIDs = [...]string{
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
 func (w *Onfailure) Run(ctx context.Context, input any) (flowcrt.ChainState, error) {
-	s, err := flowcrt.NewChainState(input)
+	s, err := flowcimpl.NewChainState(input)
 	if err != nil {
 		return s, err
 	}
@@ -76,13 +77,13 @@ func (w *Onfailure) Run(ctx context.Context, input any) (flowcrt.ChainState, err
 // The tasks as the chain defines them: templates (a variable that is missing fails the task),
 // settings and call policy.
 var (
-	onfailureFetchPolicy  = flowcrt.ChainTask{ID: "fetch"}
-	onfailureParsePolicy  = flowcrt.ChainTask{ID: "parse"}
-	onfailureRejectPolicy = flowcrt.ChainTask{
+	onfailureFetchPolicy  = flowcimpl.ChainTask{ID: "fetch"}
+	onfailureParsePolicy  = flowcimpl.ChainTask{ID: "parse"}
+	onfailureRejectPolicy = flowcimpl.ChainTask{
 		ID:     "reject",
-		Prompt: flowcrt.MustChainTemplate("reject", "fetch failed: {{.status}}"),
+		Prompt: flowcimpl.MustChainTemplate("reject", "fetch failed: {{.status}}"),
 	}
-	onfailureFallbackPolicy = flowcrt.ChainTask{ID: "fallback"}
+	onfailureFallbackPolicy = flowcimpl.ChainTask{ID: "fallback"}
 )
 
 // run runs the chain on s from step until a task ends it.
@@ -91,14 +92,14 @@ func (w *Onfailure) run(ctx context.Context, s *flowcrt.ChainState, step onfailu
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Onfailure")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Onfailure")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := onfailureStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -147,11 +148,11 @@ func (w *Onfailure) stepFetch(ctx context.Context, s *flowcrt.ChainState) (onfai
 		return onfailureStepFallback, nil
 	}
 	switch {
-	case flowcrt.NumberInRange(eval, 200.0, 299.0):
+	case flowcimpl.NumberInRange(eval, 200.0, 299.0):
 		s.Traverse("fetch", "parse")
 		return onfailureStepParse, nil
 	default:
-		if err = s.Compose("fetch", "status", flowcrt.ComposeOverride); err != nil {
+		if err = s.Compose("fetch", "status", flowcimpl.ComposeOverride); err != nil {
 			return onfailureDone, err
 		}
 		s.Traverse("fetch", "reject")
@@ -165,7 +166,7 @@ func (w *Onfailure) stepParse(ctx context.Context, s *flowcrt.ChainState) (onfai
 	if err != nil {
 		return onfailureDone, err
 	}
-	if err = s.Compose("parse", "page", flowcrt.ComposeOverride); err != nil {
+	if err = s.Compose("parse", "page", flowcimpl.ComposeOverride); err != nil {
 		return onfailureDone, err
 	}
 	return onfailureDone, nil
@@ -173,7 +174,7 @@ func (w *Onfailure) stepParse(ctx context.Context, s *flowcrt.ChainState) (onfai
 
 // stepReject runs task "reject" and returns the task to run next.
 func (w *Onfailure) stepReject(ctx context.Context, s *flowcrt.ChainState) (onfailureStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &onfailureRejectPolicy, flowcrt.BuiltinRaiseError)
+	_, err := s.RunTask(ctx, &w.cfg, &onfailureRejectPolicy, flowcimpl.BuiltinRaiseError)
 	if err != nil {
 		return onfailureDone, err
 	}
@@ -183,40 +184,12 @@ func (w *Onfailure) stepReject(ctx context.Context, s *flowcrt.ChainState) (onfa
 
 // stepFallback runs task "fallback" and returns the task to run next.
 func (w *Onfailure) stepFallback(ctx context.Context, s *flowcrt.ChainState) (onfailureStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &onfailureFallbackPolicy, flowcrt.BuiltinNoop)
+	_, err := s.RunTask(ctx, &w.cfg, &onfailureFallbackPolicy, flowcimpl.BuiltinNoop)
 	if err != nil {
 		return onfailureDone, err
 	}
-	if err = s.Compose("fallback", "failed_input", flowcrt.ComposeAuto); err != nil {
+	if err = s.Compose("fallback", "failed_input", flowcimpl.ComposeAuto); err != nil {
 		return onfailureDone, err
 	}
 	return onfailureDone, nil
-}
-
-// OnfailureMock implements OnfailureHandlers with canned responses, for tests and dry runs.
-// A mocked Return is {"Output": <json>, "Eval": "<string>"}; without "Eval" the eval string is the
-// control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
-// A task with no mock returns its input unchanged.
-type OnfailureMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewOnfailureMockHandlers returns handlers that answer from mocks.
-func NewOnfailureMockHandlers(mocks *flowcrt.Mocks) OnfailureMock {
-	return OnfailureMock{mocks: mocks}
-}
-
-// HTTPGet answers from the mock of the task that calls it.
-func (m OnfailureMock) HTTPGet(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
-	return m.mocks.RespondChain(call)
-}
-
-// ParseBody answers from the mock of the task that calls it.
-func (m OnfailureMock) ParseBody(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
-	return m.mocks.RespondChain(call)
-}
-
-// NewOnfailureMock returns a Onfailure whose handlers answer from mocks.
-func NewOnfailureMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Onfailure {
-	return NewOnfailure(NewOnfailureMockHandlers(mocks), opts...)
 }

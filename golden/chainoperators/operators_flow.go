@@ -8,13 +8,14 @@ import (
 	"strings"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // OperatorsHandlers is the work of the chain's tasks, implemented by you. A handler gets the
 // task's id, input, rendered prompt and a copy of the chain variables, and returns the task's
@@ -30,14 +31,14 @@ type OperatorsHandlers interface {
 // Route an eval string through every branch operator.
 type Operators struct {
 	h   OperatorsHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewOperators returns the task chain over your handlers.
 func NewOperators(h OperatorsHandlers, opts ...flowcrt.Option) *Operators {
 	return &Operators{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -58,7 +59,7 @@ var operatorsStateIDs = [...]string{
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
 func (w *Operators) Run(ctx context.Context, input any) (flowcrt.ChainState, error) {
-	s, err := flowcrt.NewChainState(input)
+	s, err := flowcimpl.NewChainState(input)
 	if err != nil {
 		return s, err
 	}
@@ -69,7 +70,7 @@ func (w *Operators) Run(ctx context.Context, input any) (flowcrt.ChainState, err
 // The tasks as the chain defines them: templates (a variable that is missing fails the task),
 // settings and call policy.
 var (
-	operatorsClassifyPolicy = flowcrt.ChainTask{ID: "classify"}
+	operatorsClassifyPolicy = flowcimpl.ChainTask{ID: "classify"}
 )
 
 // run runs the chain on s from step until a task ends it.
@@ -78,14 +79,14 @@ func (w *Operators) run(ctx context.Context, s *flowcrt.ChainState, step operato
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Operators")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Operators")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := operatorsStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -126,68 +127,45 @@ func (w *Operators) stepClassify(ctx context.Context, s *flowcrt.ChainState) (op
 		return operatorsDone, err
 	}
 	switch {
-	case flowcrt.NumberGreater(eval, 1000.0):
-		if err = s.Compose("classify", "greater", flowcrt.ComposeAuto); err != nil {
+	case flowcimpl.NumberGreater(eval, 1000.0):
+		if err = s.Compose("classify", "greater", flowcimpl.ComposeAuto); err != nil {
 			return operatorsDone, err
 		}
 		return operatorsDone, nil
-	case flowcrt.NumberLess(eval, -5.0):
-		if err = s.Compose("classify", "less", flowcrt.ComposeAuto); err != nil {
+	case flowcimpl.NumberLess(eval, -5.0):
+		if err = s.Compose("classify", "less", flowcimpl.ComposeAuto); err != nil {
 			return operatorsDone, err
 		}
 		return operatorsDone, nil
-	case flowcrt.NumberInRange(eval, 200.0, 299.0):
-		if err = s.Compose("classify", "in_range", flowcrt.ComposeAuto); err != nil {
+	case flowcimpl.NumberInRange(eval, 200.0, 299.0):
+		if err = s.Compose("classify", "in_range", flowcimpl.ComposeAuto); err != nil {
 			return operatorsDone, err
 		}
 		return operatorsDone, nil
 	case eval == "tool-call":
-		if err = s.Compose("classify", "equals", flowcrt.ComposeAuto); err != nil {
+		if err = s.Compose("classify", "equals", flowcimpl.ComposeAuto); err != nil {
 			return operatorsDone, err
 		}
 		return operatorsDone, nil
 	case strings.Contains(eval, "fail"):
-		if err = s.Compose("classify", "contains", flowcrt.ComposeAuto); err != nil {
+		if err = s.Compose("classify", "contains", flowcimpl.ComposeAuto); err != nil {
 			return operatorsDone, err
 		}
 		return operatorsDone, nil
 	case strings.HasPrefix(eval, "err"):
-		if err = s.Compose("classify", "starts_with", flowcrt.ComposeAuto); err != nil {
+		if err = s.Compose("classify", "starts_with", flowcimpl.ComposeAuto); err != nil {
 			return operatorsDone, err
 		}
 		return operatorsDone, nil
 	case strings.HasSuffix(eval, "_ok"):
-		if err = s.Compose("classify", "ends_with", flowcrt.ComposeAuto); err != nil {
+		if err = s.Compose("classify", "ends_with", flowcimpl.ComposeAuto); err != nil {
 			return operatorsDone, err
 		}
 		return operatorsDone, nil
 	default:
-		if err = s.Compose("classify", "default", flowcrt.ComposeAuto); err != nil {
+		if err = s.Compose("classify", "default", flowcimpl.ComposeAuto); err != nil {
 			return operatorsDone, err
 		}
 		return operatorsDone, nil
 	}
-}
-
-// OperatorsMock implements OperatorsHandlers with canned responses, for tests and dry runs.
-// A mocked Return is {"Output": <json>, "Eval": "<string>"}; without "Eval" the eval string is the
-// control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
-// A task with no mock returns its input unchanged.
-type OperatorsMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewOperatorsMockHandlers returns handlers that answer from mocks.
-func NewOperatorsMockHandlers(mocks *flowcrt.Mocks) OperatorsMock {
-	return OperatorsMock{mocks: mocks}
-}
-
-// Classify answers from the mock of the task that calls it.
-func (m OperatorsMock) Classify(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
-	return m.mocks.RespondChain(call)
-}
-
-// NewOperatorsMock returns a Operators whose handlers answer from mocks.
-func NewOperatorsMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Operators {
-	return NewOperators(NewOperatorsMockHandlers(mocks), opts...)
 }

@@ -7,13 +7,14 @@ import (
 	"context"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // StrategiesHandlers is the work of the chain's tasks, implemented by you. A handler gets the
 // task's id, input, rendered prompt and a copy of the chain variables, and returns the task's
@@ -29,14 +30,14 @@ type StrategiesHandlers interface {
 // Compose task outputs into variables with every strategy.
 type Strategies struct {
 	h   StrategiesHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewStrategies returns the task chain over your handlers.
 func NewStrategies(h StrategiesHandlers, opts ...flowcrt.Option) *Strategies {
 	return &Strategies{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -75,7 +76,7 @@ var strategiesStateIDs = [...]string{
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
 func (w *Strategies) Run(ctx context.Context, input any) (flowcrt.ChainState, error) {
-	s, err := flowcrt.NewChainState(input)
+	s, err := flowcimpl.NewChainState(input)
 	if err != nil {
 		return s, err
 	}
@@ -86,16 +87,16 @@ func (w *Strategies) Run(ctx context.Context, input any) (flowcrt.ChainState, er
 // The tasks as the chain defines them: templates (a variable that is missing fails the task),
 // settings and call policy.
 var (
-	strategiesProfileAPolicy = flowcrt.ChainTask{ID: "profile_a"}
-	strategiesProfileBPolicy = flowcrt.ChainTask{ID: "profile_b"}
-	strategiesHistoryAPolicy = flowcrt.ChainTask{ID: "history_a"}
-	strategiesHistoryBPolicy = flowcrt.ChainTask{ID: "history_b"}
-	strategiesSayAPolicy     = flowcrt.ChainTask{ID: "say_a"}
-	strategiesSayBPolicy     = flowcrt.ChainTask{ID: "say_b"}
-	strategiesAutoAPolicy    = flowcrt.ChainTask{ID: "auto_a"}
-	strategiesAutoBPolicy    = flowcrt.ChainTask{ID: "auto_b"}
-	strategiesAutoCPolicy    = flowcrt.ChainTask{ID: "auto_c"}
-	strategiesAutoDPolicy    = flowcrt.ChainTask{ID: "auto_d"}
+	strategiesProfileAPolicy = flowcimpl.ChainTask{ID: "profile_a"}
+	strategiesProfileBPolicy = flowcimpl.ChainTask{ID: "profile_b"}
+	strategiesHistoryAPolicy = flowcimpl.ChainTask{ID: "history_a"}
+	strategiesHistoryBPolicy = flowcimpl.ChainTask{ID: "history_b"}
+	strategiesSayAPolicy     = flowcimpl.ChainTask{ID: "say_a"}
+	strategiesSayBPolicy     = flowcimpl.ChainTask{ID: "say_b"}
+	strategiesAutoAPolicy    = flowcimpl.ChainTask{ID: "auto_a"}
+	strategiesAutoBPolicy    = flowcimpl.ChainTask{ID: "auto_b"}
+	strategiesAutoCPolicy    = flowcimpl.ChainTask{ID: "auto_c"}
+	strategiesAutoDPolicy    = flowcimpl.ChainTask{ID: "auto_d"}
 )
 
 // run runs the chain on s from step until a task ends it.
@@ -104,14 +105,14 @@ func (w *Strategies) run(ctx context.Context, s *flowcrt.ChainState, step strate
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Strategies")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Strategies")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := strategiesStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -169,7 +170,7 @@ func (w *Strategies) stepProfileA(ctx context.Context, s *flowcrt.ChainState) (s
 	if err != nil {
 		return strategiesDone, err
 	}
-	if err = s.Compose("profile_a", "profile", flowcrt.ComposeOverride); err != nil {
+	if err = s.Compose("profile_a", "profile", flowcimpl.ComposeOverride); err != nil {
 		return strategiesDone, err
 	}
 	s.Traverse("profile_a", "profile_b")
@@ -182,7 +183,7 @@ func (w *Strategies) stepProfileB(ctx context.Context, s *flowcrt.ChainState) (s
 	if err != nil {
 		return strategiesDone, err
 	}
-	if err = s.Compose("profile_b", "profile", flowcrt.ComposeOverride); err != nil {
+	if err = s.Compose("profile_b", "profile", flowcimpl.ComposeOverride); err != nil {
 		return strategiesDone, err
 	}
 	s.Traverse("profile_b", "history_a")
@@ -195,7 +196,7 @@ func (w *Strategies) stepHistoryA(ctx context.Context, s *flowcrt.ChainState) (s
 	if err != nil {
 		return strategiesDone, err
 	}
-	if err = s.Compose("history_a", "history", flowcrt.ComposeMergeChatHistories); err != nil {
+	if err = s.Compose("history_a", "history", flowcimpl.ComposeMergeChatHistories); err != nil {
 		return strategiesDone, err
 	}
 	s.Traverse("history_a", "history_b")
@@ -208,7 +209,7 @@ func (w *Strategies) stepHistoryB(ctx context.Context, s *flowcrt.ChainState) (s
 	if err != nil {
 		return strategiesDone, err
 	}
-	if err = s.Compose("history_b", "history", flowcrt.ComposeMergeChatHistories); err != nil {
+	if err = s.Compose("history_b", "history", flowcimpl.ComposeMergeChatHistories); err != nil {
 		return strategiesDone, err
 	}
 	s.Traverse("history_b", "say_a")
@@ -221,7 +222,7 @@ func (w *Strategies) stepSayA(ctx context.Context, s *flowcrt.ChainState) (strat
 	if err != nil {
 		return strategiesDone, err
 	}
-	if err = s.Compose("say_a", "transcript", flowcrt.ComposeAppendStringToChatHistory); err != nil {
+	if err = s.Compose("say_a", "transcript", flowcimpl.ComposeAppendStringToChatHistory); err != nil {
 		return strategiesDone, err
 	}
 	s.Traverse("say_a", "say_b")
@@ -234,7 +235,7 @@ func (w *Strategies) stepSayB(ctx context.Context, s *flowcrt.ChainState) (strat
 	if err != nil {
 		return strategiesDone, err
 	}
-	if err = s.Compose("say_b", "transcript", flowcrt.ComposeAppendStringToChatHistory); err != nil {
+	if err = s.Compose("say_b", "transcript", flowcimpl.ComposeAppendStringToChatHistory); err != nil {
 		return strategiesDone, err
 	}
 	s.Traverse("say_b", "auto_a")
@@ -247,7 +248,7 @@ func (w *Strategies) stepAutoA(ctx context.Context, s *flowcrt.ChainState) (stra
 	if err != nil {
 		return strategiesDone, err
 	}
-	if err = s.Compose("auto_a", "auto", flowcrt.ComposeAuto); err != nil {
+	if err = s.Compose("auto_a", "auto", flowcimpl.ComposeAuto); err != nil {
 		return strategiesDone, err
 	}
 	s.Traverse("auto_a", "auto_b")
@@ -260,7 +261,7 @@ func (w *Strategies) stepAutoB(ctx context.Context, s *flowcrt.ChainState) (stra
 	if err != nil {
 		return strategiesDone, err
 	}
-	if err = s.Compose("auto_b", "auto", flowcrt.ComposeAuto); err != nil {
+	if err = s.Compose("auto_b", "auto", flowcimpl.ComposeAuto); err != nil {
 		return strategiesDone, err
 	}
 	s.Traverse("auto_b", "auto_c")
@@ -273,7 +274,7 @@ func (w *Strategies) stepAutoC(ctx context.Context, s *flowcrt.ChainState) (stra
 	if err != nil {
 		return strategiesDone, err
 	}
-	if err = s.Compose("auto_c", "auto", flowcrt.ComposeAuto); err != nil {
+	if err = s.Compose("auto_c", "auto", flowcimpl.ComposeAuto); err != nil {
 		return strategiesDone, err
 	}
 	s.Traverse("auto_c", "auto_d")
@@ -286,31 +287,8 @@ func (w *Strategies) stepAutoD(ctx context.Context, s *flowcrt.ChainState) (stra
 	if err != nil {
 		return strategiesDone, err
 	}
-	if err = s.Compose("auto_d", "auto", flowcrt.ComposeAuto); err != nil {
+	if err = s.Compose("auto_d", "auto", flowcimpl.ComposeAuto); err != nil {
 		return strategiesDone, err
 	}
 	return strategiesDone, nil
-}
-
-// StrategiesMock implements StrategiesHandlers with canned responses, for tests and dry runs.
-// A mocked Return is {"Output": <json>, "Eval": "<string>"}; without "Eval" the eval string is the
-// control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
-// A task with no mock returns its input unchanged.
-type StrategiesMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewStrategiesMockHandlers returns handlers that answer from mocks.
-func NewStrategiesMockHandlers(mocks *flowcrt.Mocks) StrategiesMock {
-	return StrategiesMock{mocks: mocks}
-}
-
-// Produce answers from the mock of the task that calls it.
-func (m StrategiesMock) Produce(ctx context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
-	return m.mocks.RespondChain(call)
-}
-
-// NewStrategiesMock returns a Strategies whose handlers answer from mocks.
-func NewStrategiesMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Strategies {
-	return NewStrategies(NewStrategiesMockHandlers(mocks), opts...)
 }

@@ -7,13 +7,14 @@ import (
 	"context"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ToolloopHandlers is the work of the chain's tasks, implemented by you. A handler gets the
 // task's id, input, rendered prompt and a copy of the chain variables, and returns the task's
@@ -31,14 +32,14 @@ type ToolloopHandlers interface {
 // Chat with a model that may call tools, until it stops.
 type Toolloop struct {
 	h   ToolloopHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewToolloop returns the task chain over your handlers.
 func NewToolloop(h ToolloopHandlers, opts ...flowcrt.Option) *Toolloop {
 	return &Toolloop{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -61,7 +62,7 @@ var toolloopStateIDs = [...]string{
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
 func (w *Toolloop) Run(ctx context.Context, input any) (flowcrt.ChainState, error) {
-	s, err := flowcrt.NewChainState(input)
+	s, err := flowcimpl.NewChainState(input)
 	if err != nil {
 		return s, err
 	}
@@ -72,13 +73,13 @@ func (w *Toolloop) Run(ctx context.Context, input any) (flowcrt.ChainState, erro
 // The tasks as the chain defines them: templates (a variable that is missing fails the task),
 // settings and call policy.
 var (
-	toolloopChatPolicy = flowcrt.ChainTask{
+	toolloopChatPolicy = flowcimpl.ChainTask{
 		ID:   "chat",
-		Kind: flowcrt.KindChatCompletion,
+		Kind: flowcimpl.KindChatCompletion,
 	}
-	toolloopRunToolsPolicy = flowcrt.ChainTask{
+	toolloopRunToolsPolicy = flowcimpl.ChainTask{
 		ID:   "run_tools",
-		Kind: flowcrt.KindExecuteToolCalls,
+		Kind: flowcimpl.KindExecuteToolCalls,
 	}
 )
 
@@ -88,14 +89,14 @@ func (w *Toolloop) run(ctx context.Context, s *flowcrt.ChainState, step toolloop
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Toolloop")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Toolloop")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := toolloopStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -133,19 +134,19 @@ func (w *Toolloop) run(ctx context.Context, s *flowcrt.ChainState, step toolloop
 
 // stepChat runs task "chat" and returns the task to run next.
 func (w *Toolloop) stepChat(ctx context.Context, s *flowcrt.ChainState) (toolloopStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, &toolloopChatPolicy, flowcrt.ChatHandler(w.h.ChatCompletion))
+	eval, err := s.RunTask(ctx, &w.cfg, &toolloopChatPolicy, flowcimpl.ChatHandler(w.h.ChatCompletion))
 	if err != nil {
 		return toolloopDone, err
 	}
 	switch {
 	case eval == "tool-call":
-		if err = s.Compose("chat", "history", flowcrt.ComposeAuto); err != nil {
+		if err = s.Compose("chat", "history", flowcimpl.ComposeAuto); err != nil {
 			return toolloopDone, err
 		}
 		s.Traverse("chat", "run_tools")
 		return toolloopStepRunTools, nil
 	case eval == "stop":
-		if err = s.Compose("chat", "history", flowcrt.ComposeAuto); err != nil {
+		if err = s.Compose("chat", "history", flowcimpl.ComposeAuto); err != nil {
 			return toolloopDone, err
 		}
 		return toolloopDone, nil
@@ -156,13 +157,13 @@ func (w *Toolloop) stepChat(ctx context.Context, s *flowcrt.ChainState) (toolloo
 
 // stepRunTools runs task "run_tools" and returns the task to run next.
 func (w *Toolloop) stepRunTools(ctx context.Context, s *flowcrt.ChainState) (toolloopStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, &toolloopRunToolsPolicy, flowcrt.ToolCallsHandler(w.h.ExecuteToolCalls))
+	eval, err := s.RunTask(ctx, &w.cfg, &toolloopRunToolsPolicy, flowcimpl.ToolCallsHandler(w.h.ExecuteToolCalls))
 	if err != nil {
 		return toolloopDone, err
 	}
 	switch {
 	case eval == "ok":
-		if err = s.Compose("run_tools", "history", flowcrt.ComposeAuto); err != nil {
+		if err = s.Compose("run_tools", "history", flowcimpl.ComposeAuto); err != nil {
 			return toolloopDone, err
 		}
 		s.Traverse("run_tools", "chat")
@@ -170,32 +171,4 @@ func (w *Toolloop) stepRunTools(ctx context.Context, s *flowcrt.ChainState) (too
 	default:
 		return toolloopDone, nil
 	}
-}
-
-// ToolloopMock implements ToolloopHandlers with canned responses, for tests and dry runs.
-// A mocked Return is {"Output": <json>, "Eval": "<string>"}; without "Eval" the eval string is the
-// control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
-// A task with no mock returns its input unchanged.
-type ToolloopMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewToolloopMockHandlers returns handlers that answer from mocks.
-func NewToolloopMockHandlers(mocks *flowcrt.Mocks) ToolloopMock {
-	return ToolloopMock{mocks: mocks}
-}
-
-// ChatCompletion answers from the mock of the task that calls it.
-func (m ToolloopMock) ChatCompletion(ctx context.Context, call flowcrt.LLMCall) (flowcrt.ChainResult, error) {
-	return m.mocks.RespondChain(call.ChainCall)
-}
-
-// ExecuteToolCalls answers from the mock of the task that calls it.
-func (m ToolloopMock) ExecuteToolCalls(ctx context.Context, call flowcrt.ToolCallsCall) (flowcrt.ChainResult, error) {
-	return m.mocks.RespondChain(call.ChainCall)
-}
-
-// NewToolloopMock returns a Toolloop whose handlers answer from mocks.
-func NewToolloopMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Toolloop {
-	return NewToolloop(NewToolloopMockHandlers(mocks), opts...)
 }

@@ -8,13 +8,14 @@ import (
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // DeployCheckHandlers is the work of the chain's tasks, implemented by you. A handler gets the
 // task's id, input, rendered prompt and a copy of the chain variables, and returns the task's
@@ -32,14 +33,14 @@ type DeployCheckHandlers interface {
 // Check a deployment and report on it.
 type DeployCheck struct {
 	h   DeployCheckHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewDeployCheck returns the task chain over your handlers.
 func NewDeployCheck(h DeployCheckHandlers, opts ...flowcrt.Option) *DeployCheck {
 	return &DeployCheck{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -70,7 +71,7 @@ var deployCheckStateIDs = [...]string{
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
 func (w *DeployCheck) Run(ctx context.Context, input any) (flowcrt.ChainState, error) {
-	s, err := flowcrt.NewChainState(input)
+	s, err := flowcimpl.NewChainState(input)
 	if err != nil {
 		return s, err
 	}
@@ -81,47 +82,47 @@ func (w *DeployCheck) Run(ctx context.Context, input any) (flowcrt.ChainState, e
 // The tasks as the chain defines them: templates (a variable that is missing fails the task),
 // settings and call policy.
 var (
-	deployCheckProbePolicy = flowcrt.ChainTask{
+	deployCheckProbePolicy = flowcimpl.ChainTask{
 		Chain:   "deploy-check",
 		ID:      "probe",
-		Kind:    flowcrt.KindTools,
-		Output:  flowcrt.MustChainTemplate("probe", "{{.code}}"),
+		Kind:    flowcimpl.KindTools,
+		Output:  flowcimpl.MustChainTemplate("probe", "{{.code}}"),
 		Retries: 1,
 		Timeout: 5 * time.Second,
-		Tools: &flowcrt.ToolsBlock{
+		Tools: &flowcimpl.ToolsBlock{
 			Args:     map[string]string{"url": "https://status.example"},
 			Name:     "http",
 			ToolName: "get",
 		},
 	}
-	deployCheckScorePolicy = flowcrt.ChainTask{
+	deployCheckScorePolicy = flowcimpl.ChainTask{
 		Chain: "deploy-check",
-		Exec: &flowcrt.ExecuteConfig{
+		Exec: &flowcimpl.ExecuteConfig{
 			Model:       "judge",
 			Provider:    "openai",
-			Temperature: flowcrt.Float(0.0),
+			Temperature: flowcimpl.Float(0.0),
 		},
 		ID:       "score",
 		InputVar: "input",
-		Kind:     flowcrt.KindPromptToInt,
+		Kind:     flowcimpl.KindPromptToInt,
 		System:   "Rate the release notes from 0 to 10.",
 	}
-	deployCheckReportPolicy = flowcrt.ChainTask{
+	deployCheckReportPolicy = flowcimpl.ChainTask{
 		Chain:  "deploy-check",
 		ID:     "report",
-		Prompt: flowcrt.MustChainTemplate("report", "status {{.status}}, score {{.score}} for {{.input}}"),
+		Prompt: flowcimpl.MustChainTemplate("report", "status {{.status}}, score {{.score}} for {{.input}}"),
 	}
-	deployCheckRejectPolicy = flowcrt.ChainTask{
+	deployCheckRejectPolicy = flowcimpl.ChainTask{
 		Chain:  "deploy-check",
 		ID:     "reject",
-		Prompt: flowcrt.MustChainTemplate("reject", "score {{.score}} is too low"),
+		Prompt: flowcimpl.MustChainTemplate("reject", "score {{.score}} is too low"),
 	}
-	deployCheckOutagePolicy = flowcrt.ChainTask{
+	deployCheckOutagePolicy = flowcimpl.ChainTask{
 		Chain:  "deploy-check",
 		ID:     "outage",
-		Prompt: flowcrt.MustChainTemplate("outage", "outage: HTTP {{.probe}}"),
+		Prompt: flowcimpl.MustChainTemplate("outage", "outage: HTTP {{.probe}}"),
 	}
-	deployCheckExplainPolicy = flowcrt.ChainTask{
+	deployCheckExplainPolicy = flowcimpl.ChainTask{
 		Chain:         "deploy-check",
 		ID:            "explain",
 		InputMaxBytes: 12,
@@ -135,14 +136,14 @@ func (w *DeployCheck) run(ctx context.Context, s *flowcrt.ChainState, step deplo
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "DeployCheck")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "DeployCheck")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := deployCheckStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -188,20 +189,20 @@ func (w *DeployCheck) run(ctx context.Context, s *flowcrt.ChainState, step deplo
 
 // stepProbe runs task "probe" and returns the task to run next.
 func (w *DeployCheck) stepProbe(ctx context.Context, s *flowcrt.ChainState) (deployCheckStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, &deployCheckProbePolicy, flowcrt.ToolsHandler(w.h.Tools))
+	eval, err := s.RunTask(ctx, &w.cfg, &deployCheckProbePolicy, flowcimpl.ToolsHandler(w.h.Tools))
 	if err != nil {
 		// on_failure: the target's input is this task's input, which s still holds.
 		s.Traverse("probe", "explain")
 		return deployCheckStepExplain, nil
 	}
 	switch {
-	case flowcrt.NumberInRange(eval, 200.0, 299.0):
-		if err = s.Compose("probe", "status", flowcrt.ComposeAuto); err != nil {
+	case flowcimpl.NumberInRange(eval, 200.0, 299.0):
+		if err = s.Compose("probe", "status", flowcimpl.ComposeAuto); err != nil {
 			return deployCheckDone, err
 		}
 		s.Traverse("probe", "score")
 		return deployCheckStepScore, nil
-	case flowcrt.NumberGreater(eval, 499.0):
+	case flowcimpl.NumberGreater(eval, 499.0):
 		s.Traverse("probe", "outage")
 		return deployCheckStepOutage, nil
 	default:
@@ -211,12 +212,12 @@ func (w *DeployCheck) stepProbe(ctx context.Context, s *flowcrt.ChainState) (dep
 
 // stepScore runs task "score" and returns the task to run next.
 func (w *DeployCheck) stepScore(ctx context.Context, s *flowcrt.ChainState) (deployCheckStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, &deployCheckScorePolicy, flowcrt.PromptIntHandler(w.h.PromptToInt))
+	eval, err := s.RunTask(ctx, &w.cfg, &deployCheckScorePolicy, flowcimpl.PromptIntHandler(w.h.PromptToInt))
 	if err != nil {
 		return deployCheckDone, err
 	}
 	switch {
-	case flowcrt.NumberLess(eval, 5.0):
+	case flowcimpl.NumberLess(eval, 5.0):
 		s.Traverse("score", "reject")
 		return deployCheckStepReject, nil
 	default:
@@ -227,7 +228,7 @@ func (w *DeployCheck) stepScore(ctx context.Context, s *flowcrt.ChainState) (dep
 
 // stepReport runs task "report" and returns the task to run next.
 func (w *DeployCheck) stepReport(ctx context.Context, s *flowcrt.ChainState) (deployCheckStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &deployCheckReportPolicy, flowcrt.BuiltinPromptToString)
+	_, err := s.RunTask(ctx, &w.cfg, &deployCheckReportPolicy, flowcimpl.BuiltinPromptToString)
 	if err != nil {
 		return deployCheckDone, err
 	}
@@ -237,7 +238,7 @@ func (w *DeployCheck) stepReport(ctx context.Context, s *flowcrt.ChainState) (de
 
 // stepReject runs task "reject" and returns the task to run next.
 func (w *DeployCheck) stepReject(ctx context.Context, s *flowcrt.ChainState) (deployCheckStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &deployCheckRejectPolicy, flowcrt.BuiltinRaiseError)
+	_, err := s.RunTask(ctx, &w.cfg, &deployCheckRejectPolicy, flowcimpl.BuiltinRaiseError)
 	if err != nil {
 		return deployCheckDone, err
 	}
@@ -247,7 +248,7 @@ func (w *DeployCheck) stepReject(ctx context.Context, s *flowcrt.ChainState) (de
 
 // stepOutage runs task "outage" and returns the task to run next.
 func (w *DeployCheck) stepOutage(ctx context.Context, s *flowcrt.ChainState) (deployCheckStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &deployCheckOutagePolicy, flowcrt.BuiltinRaiseError)
+	_, err := s.RunTask(ctx, &w.cfg, &deployCheckOutagePolicy, flowcimpl.BuiltinRaiseError)
 	if err != nil {
 		return deployCheckDone, err
 	}
@@ -257,7 +258,7 @@ func (w *DeployCheck) stepOutage(ctx context.Context, s *flowcrt.ChainState) (de
 
 // stepExplain runs task "explain" and returns the task to run next.
 func (w *DeployCheck) stepExplain(ctx context.Context, s *flowcrt.ChainState) (deployCheckStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &deployCheckExplainPolicy, flowcrt.BuiltinNoop)
+	_, err := s.RunTask(ctx, &w.cfg, &deployCheckExplainPolicy, flowcimpl.BuiltinNoop)
 	if err != nil {
 		return deployCheckDone, err
 	}
@@ -267,32 +268,4 @@ func (w *DeployCheck) stepExplain(ctx context.Context, s *flowcrt.ChainState) (d
 	}
 	// No branch matched: the chain ends with this task's output.
 	return deployCheckDone, nil
-}
-
-// DeployCheckMock implements DeployCheckHandlers with canned responses, for tests and dry runs.
-// A mocked Return is {"Output": <json>, "Eval": "<string>"}; without "Eval" the eval string is the
-// control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
-// A task with no mock returns its input unchanged.
-type DeployCheckMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewDeployCheckMockHandlers returns handlers that answer from mocks.
-func NewDeployCheckMockHandlers(mocks *flowcrt.Mocks) DeployCheckMock {
-	return DeployCheckMock{mocks: mocks}
-}
-
-// Tools answers from the mock of the task that calls it.
-func (m DeployCheckMock) Tools(ctx context.Context, call flowcrt.ToolCall) (flowcrt.ChainResult, error) {
-	return m.mocks.RespondChain(call.ChainCall)
-}
-
-// PromptToInt answers from the mock of the task that calls it.
-func (m DeployCheckMock) PromptToInt(ctx context.Context, call flowcrt.LLMCall) (int, error) {
-	return m.mocks.RespondInt(call.ChainCall)
-}
-
-// NewDeployCheckMock returns a DeployCheck whose handlers answer from mocks.
-func NewDeployCheckMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *DeployCheck {
-	return NewDeployCheck(NewDeployCheckMockHandlers(mocks), opts...)
 }

@@ -9,13 +9,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ChatState is the state of a Chat run.
 //
@@ -72,7 +73,7 @@ func (u *ChatUpdate) SetCounter(v int) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *ChatUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "messages":
 			u.set |= (1 << 0)
@@ -84,7 +85,7 @@ func (u *ChatUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 2)
 			return json.Unmarshal(value, &u.v.Counter)
 		}
-		return flowcrt.UnknownField(chatFields)
+		return flowcimpl.UnknownField(chatFields)
 	})
 }
 
@@ -95,7 +96,7 @@ var chatFields = []string{"messages", "status", "counter"}
 func (s *ChatState) apply(u *ChatUpdate) {
 	set := u.set
 	if set&(1<<0) != 0 {
-		s.Messages = flowcrt.AppendSlice(s.Messages, u.v.Messages)
+		s.Messages = flowcimpl.AppendSlice(s.Messages, u.v.Messages)
 	}
 	if set&(1<<1) != 0 {
 		s.Status = u.v.Status
@@ -133,7 +134,7 @@ type ChatHandlersInto interface {
 type Chat struct {
 	h    ChatHandlers
 	into ChatHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewChat returns the workflow over your handlers.
@@ -142,7 +143,7 @@ func NewChat(h ChatHandlers, opts ...flowcrt.Option) *Chat {
 	return &Chat{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -204,15 +205,9 @@ func (w *Chat) Resume(ctx context.Context, sessionID string) (ChatState, error) 
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Chat) Decide(ctx context.Context, sessionID string, decision string) (ChatState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Chat) sessions() *flowcrt.Sessions[ChatState, ChatUpdate] {
-	return &flowcrt.Sessions[ChatState, ChatUpdate]{
+func (w *Chat) sessions() *flowcimpl.Sessions[ChatState, ChatUpdate] {
+	return &flowcimpl.Sessions[ChatState, ChatUpdate]{
 		Workflow: "Chat",
 		Schema:   chatSchema,
 		Start:    "receive",
@@ -224,7 +219,7 @@ func (w *Chat) sessions() *flowcrt.Sessions[ChatState, ChatUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Chat) runAt(ctx context.Context, sess *flowcrt.Session, s ChatState, state string) (ChatState, error) {
+func (w *Chat) runAt(ctx context.Context, sess *flowcimpl.Session, s ChatState, state string) (ChatState, error) {
 	i := slices.Index(chatStateIDs[1:4], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -256,19 +251,19 @@ var chatPlain = [len(chatStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Chat) run(ctx context.Context, sess *flowcrt.Session, s ChatState, step chatStep) (out ChatState, err error) {
+func (w *Chat) run(ctx context.Context, sess *flowcimpl.Session, s ChatState, step chatStep) (out ChatState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Chat")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Chat")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := chatStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -362,39 +357,4 @@ func (w *Chat) run(ctx context.Context, sess *flowcrt.Session, s ChatState, step
 		step = next
 	}
 	return s, nil
-}
-
-// ChatMock implements ChatHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type ChatMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewChatMockHandlers returns handlers that answer from mocks.
-func NewChatMockHandlers(mocks *flowcrt.Mocks) ChatMock {
-	return ChatMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m ChatMock) respond(ctx context.Context, label *string, key string) (ChatUpdate, error) {
-	var u ChatUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m ChatMock) Receive(ctx context.Context, s ChatState) (ChatUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m ChatMock) Count(ctx context.Context, s ChatState) (ChatUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m ChatMock) Reply(ctx context.Context, s ChatState) (ChatUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// NewChatMock returns a Chat whose handlers answer from mocks.
-func NewChatMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Chat {
-	return NewChat(NewChatMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

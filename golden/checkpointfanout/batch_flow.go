@@ -10,13 +10,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // BatchState is the state of a Batch run.
 type BatchState struct {
@@ -84,7 +85,7 @@ func (u *BatchUpdate) SetNotes(v map[string]string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *BatchUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "items":
 			u.set |= (1 << 0)
@@ -99,7 +100,7 @@ func (u *BatchUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 3)
 			return json.Unmarshal(value, &u.v.Notes)
 		}
-		return flowcrt.UnknownField(batchFields)
+		return flowcimpl.UnknownField(batchFields)
 	})
 }
 
@@ -113,13 +114,13 @@ func (s *BatchState) apply(u *BatchUpdate) {
 		s.Items = u.v.Items
 	}
 	if set&(1<<1) != 0 {
-		s.Done = flowcrt.AppendSlice(s.Done, u.v.Done)
+		s.Done = flowcimpl.AppendSlice(s.Done, u.v.Done)
 	}
 	if set&(1<<2) != 0 {
 		s.Total += u.v.Total
 	}
 	if set&(1<<3) != 0 {
-		s.Notes = flowcrt.MergeMap(s.Notes, u.v.Notes)
+		s.Notes = flowcimpl.MergeMap(s.Notes, u.v.Notes)
 	}
 }
 
@@ -155,7 +156,7 @@ func (s *BatchState) clone() BatchState {
 // join applies the updates a fan-out recorded to s through the reducers: branch by branch (item by
 // item), each one's in the order its states returned them. It gives what applying them one by one
 // gives, but an append or merge copies the field's old value once per join, not once per update.
-func (s *BatchState) join(recs *flowcrt.Records[BatchUpdate]) {
+func (s *BatchState) join(recs *flowcimpl.Records[BatchUpdate]) {
 	var own [2]bool // the field holds a copy of join's own
 	for _, list := range recs.Lists() {
 		for i := range list {
@@ -164,13 +165,13 @@ func (s *BatchState) join(recs *flowcrt.Records[BatchUpdate]) {
 				s.Items = u.v.Items
 			}
 			if u.set&(1<<1) != 0 {
-				s.Done = flowcrt.AppendOwned(s.Done, u.v.Done, &own[0])
+				s.Done = flowcimpl.AppendOwned(s.Done, u.v.Done, &own[0])
 			}
 			if u.set&(1<<2) != 0 {
 				s.Total += u.v.Total
 			}
 			if u.set&(1<<3) != 0 {
-				s.Notes = flowcrt.MergeOwned(s.Notes, u.v.Notes, &own[1])
+				s.Notes = flowcimpl.MergeOwned(s.Notes, u.v.Notes, &own[1])
 			}
 		}
 	}
@@ -206,7 +207,7 @@ type BatchHandlersInto interface {
 type Batch struct {
 	h    BatchHandlers
 	into BatchHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewBatch returns the workflow over your handlers.
@@ -215,7 +216,7 @@ func NewBatch(h BatchHandlers, opts ...flowcrt.Option) *Batch {
 	return &Batch{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -283,15 +284,9 @@ func (w *Batch) Resume(ctx context.Context, sessionID string) (BatchState, error
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Batch) Decide(ctx context.Context, sessionID string, decision string) (BatchState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Batch) sessions() *flowcrt.Sessions[BatchState, BatchUpdate] {
-	return &flowcrt.Sessions[BatchState, BatchUpdate]{
+func (w *Batch) sessions() *flowcimpl.Sessions[BatchState, BatchUpdate] {
+	return &flowcimpl.Sessions[BatchState, BatchUpdate]{
 		Workflow: "Batch",
 		Schema:   batchSchema,
 		Start:    "load",
@@ -303,7 +298,7 @@ func (w *Batch) sessions() *flowcrt.Sessions[BatchState, BatchUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Batch) runAt(ctx context.Context, sess *flowcrt.Session, s BatchState, state string) (BatchState, error) {
+func (w *Batch) runAt(ctx context.Context, sess *flowcimpl.Session, s BatchState, state string) (BatchState, error) {
 	i := slices.Index(batchStateIDs[1:4], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -331,19 +326,19 @@ var batchPlain = [len(batchStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Batch) run(ctx context.Context, sess *flowcrt.Session, s BatchState, step batchStep) (out BatchState, err error) {
+func (w *Batch) run(ctx context.Context, sess *flowcimpl.Session, s BatchState, step batchStep) (out BatchState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Batch")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Batch")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := batchStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -436,7 +431,7 @@ func (w *Batch) run(ctx context.Context, sess *flowcrt.Session, s BatchState, st
 }
 
 // stepLoad runs state "load" and returns the state to run next.
-func (w *Batch) stepLoad(ctx context.Context, s *BatchState, sess *flowcrt.Session) (batchStep, error) {
+func (w *Batch) stepLoad(ctx context.Context, s *BatchState, sess *flowcimpl.Session) (batchStep, error) {
 	if sess.InFanOut("load") {
 		// Resumed inside its fan-out: the handler has run, its update is in s.
 		return w.mapLoad(ctx, s, sess)
@@ -455,16 +450,16 @@ func (w *Batch) stepLoad(ctx context.Context, s *BatchState, sess *flowcrt.Sessi
 // item saves a checkpoint when it finishes, and a resumed run does not run it again. The items
 // share the list itself, which handlers must not modify: a copy for each item would cost n²
 // copies.
-func (w *Batch) mapLoad(ctx context.Context, s *BatchState, sess *flowcrt.Session) (batchStep, error) {
+func (w *Batch) mapLoad(ctx context.Context, s *BatchState, sess *flowcimpl.Session) (batchStep, error) {
 	items := slices.Clip(s.Items)
 	base := *s
 	base.Items = nil
-	recs := flowcrt.NewRecords[BatchUpdate](len(items), 1)
-	progress, err := flowcrt.StartFanOut(ctx, sess, "load", s, recs)
+	recs := flowcimpl.NewRecords[BatchUpdate](len(items), 1)
+	progress, err := flowcimpl.StartFanOut(ctx, sess, "load", s, recs)
 	if err != nil {
 		return batchDone, err
 	}
-	err = flowcrt.FanOut(ctx, "load", len(items), 1, func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "load", len(items), 1, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
 		}
@@ -491,14 +486,14 @@ func (w *Batch) iterateLoad(ctx context.Context, s *BatchState, item string, rec
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Batch")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Batch")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := batchStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -547,7 +542,7 @@ func (w *Batch) stepWork(ctx context.Context, s *BatchState, item string, rec *[
 }
 
 // stepSplit runs state "split" and returns the state to run next.
-func (w *Batch) stepSplit(ctx context.Context, s *BatchState, sess *flowcrt.Session) (batchStep, error) {
+func (w *Batch) stepSplit(ctx context.Context, s *BatchState, sess *flowcimpl.Session) (batchStep, error) {
 	if sess.InFanOut("split") {
 		// Resumed inside its fan-out: the handler has run, its update is in s.
 		return w.parallelSplit(ctx, s, sess)
@@ -564,14 +559,14 @@ func (w *Batch) stepSplit(ctx context.Context, s *BatchState, sess *flowcrt.Sess
 // done it applies their updates to s, branch by branch in that order, and the run goes on at
 // "report". The first failure cancels the other branches and fails the run. With a session each
 // branch saves a checkpoint when it finishes, and a resumed run does not run it again.
-func (w *Batch) parallelSplit(ctx context.Context, s *BatchState, sess *flowcrt.Session) (batchStep, error) {
+func (w *Batch) parallelSplit(ctx context.Context, s *BatchState, sess *flowcimpl.Session) (batchStep, error) {
 	entries := [2]batchStep{batchStepLeft, batchStepRight}
-	recs := flowcrt.NewRecords[BatchUpdate](2, 1)
-	progress, err := flowcrt.StartFanOut(ctx, sess, "split", s, recs)
+	recs := flowcimpl.NewRecords[BatchUpdate](2, 1)
+	progress, err := flowcimpl.StartFanOut(ctx, sess, "split", s, recs)
 	if err != nil {
 		return batchDone, err
 	}
-	err = flowcrt.FanOut(ctx, "split", 2, 0, func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "split", 2, 0, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
 		}
@@ -596,14 +591,14 @@ func (w *Batch) branchSplit(ctx context.Context, s *BatchState, step batchStep, 
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Batch")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Batch")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := batchStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -662,53 +657,4 @@ func (w *Batch) stepRight(ctx context.Context, s *BatchState, rec *[]BatchUpdate
 	}
 	*rec = append(*rec, u)
 	return batchStepReport, nil
-}
-
-// BatchMock implements BatchHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-// Inside a fan-out the k-th invocation of a state counts the calls of every branch and item: which
-// item makes the k-th call depends on scheduling, except with max_concurrency 1, where items call
-// in list order.
-type BatchMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewBatchMockHandlers returns handlers that answer from mocks.
-func NewBatchMockHandlers(mocks *flowcrt.Mocks) BatchMock {
-	return BatchMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m BatchMock) respond(ctx context.Context, label *string, key string) (BatchUpdate, error) {
-	var u BatchUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m BatchMock) Load(ctx context.Context, s BatchState) (BatchUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m BatchMock) Split(ctx context.Context, s BatchState) (BatchUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m BatchMock) Left(ctx context.Context, s BatchState) (BatchUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m BatchMock) Right(ctx context.Context, s BatchState) (BatchUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m BatchMock) Report(ctx context.Context, s BatchState) (BatchUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// Work answers from the mock of the state that calls it.
-func (m BatchMock) Work(ctx context.Context, s BatchState, item string) (BatchUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// NewBatchMock returns a Batch whose handlers answer from mocks.
-func NewBatchMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Batch {
-	return NewBatch(NewBatchMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

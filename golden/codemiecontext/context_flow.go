@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ContextHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -35,14 +36,14 @@ type ContextHandlers interface {
 // Context management as CodeMie documents it
 type Context struct {
 	h   ContextHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewContext returns the workflow over your handlers.
 func NewContext(h ContextHandlers, opts ...flowcrt.Option) *Context {
 	return &Context{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -105,29 +106,22 @@ func (w *Context) Resume(ctx context.Context, sessionID string) (any, error) {
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Context) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Context) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Context) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "context",
 		Schema:   "json",
 		Start:    "fetch",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Context) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Context) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(contextStateIDs[1:5], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -141,11 +135,11 @@ func (w *Context) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JS
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 // recursion_limit: 20
 var (
-	contextSettings = &flowcrt.JSONSettings{
+	contextSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 20,
 	}
-	contextFetcherAssistant = flowcrt.DecodeConfig[flowcrt.JSONAssistant](`{"datasource_ids":["user-db"],"id":"fetcher","model":"gpt-4.1-mini","system_prompt":"Fetch data for {{user.profile.name}}","temperature":0.2}`)
-	contextListerTool       = flowcrt.DecodeConfig[flowcrt.JSONTool](`{"id":"lister","tool":"list_files","tool_args":{"recursive":true,"root":"/data"},"tool_result_json_pointer":"/data/files"}`)
+	contextFetcherAssistant = flowcimpl.DecodeConfig[flowcimpl.JSONAssistant](`{"datasource_ids":["user-db"],"id":"fetcher","model":"gpt-4.1-mini","system_prompt":"Fetch data for {{user.profile.name}}","temperature":0.2}`)
+	contextListerTool       = flowcimpl.DecodeConfig[flowcimpl.JSONTool](`{"id":"lister","tool":"list_files","tool_args":{"recursive":true,"root":"/data"},"tool_result_json_pointer":"/data/files"}`)
 )
 
 // ContextPhaseTwoOutput is the output of state "phase-two" as its output_schema describes it; encode it as JSON to return it.
@@ -155,62 +149,62 @@ type ContextPhaseTwoOutput struct {
 
 // The states' task templates, tool_args and retry policies.
 var (
-	contextFetchTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	contextFetchTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "fetch",
 		},
-		Task:     []flowcrt.Piece{{Text: "Fetch "}, {Text: "{{user.profile.name}}", Ref: "user.profile.name"}, {Text: " ("}, {Text: "{{user.ids[1]}}", Ref: "user.ids[1]"}, {Text: ") "}, {Text: "{{missing.key}}", Ref: "missing.key"}},
+		Task:     []flowcimpl.Piece{{Text: "Fetch "}, {Text: "{{user.profile.name}}", Ref: "user.profile.name"}, {Text: " ("}, {Text: "{{user.ids[1]}}", Ref: "user.ids[1]"}, {Text: ") "}, {Text: "{{missing.key}}", Ref: "missing.key"}},
 		Settings: contextSettings,
-		Next: flowcrt.JSONNext{
+		Next: flowcimpl.JSONNext{
 			ResetKeys: []string{"temp"},
 		},
 		Assistant:    contextFetcherAssistant,
-		SystemPrompt: []flowcrt.Piece{{Text: "Fetch data for "}, {Text: "{{user.profile.name}}", Ref: "user.profile.name"}},
+		SystemPrompt: []flowcimpl.Piece{{Text: "Fetch data for "}, {Text: "{{user.profile.name}}", Ref: "user.profile.name"}},
 		Resolve:      true,
 	}
-	contextListTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	contextListTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "list",
 		},
-		ToolArgs: []flowcrt.JSONArg{
-			{Name: "root", Value: []flowcrt.Piece{{Text: "/data"}}},
-			{Name: "recursive", JSON: *flowcrt.DecodeConfig[any](`true`)},
-			{Name: "pattern", Value: []flowcrt.Piece{{Text: "*."}, {Text: "{{ext}}", Ref: "ext"}}},
+		ToolArgs: []flowcimpl.JSONArg{
+			{Name: "root", Value: []flowcimpl.Piece{{Text: "/data"}}},
+			{Name: "recursive", JSON: *flowcimpl.DecodeConfig[any](`true`)},
+			{Name: "pattern", Value: []flowcimpl.Piece{{Text: "*."}, {Text: "{{ext}}", Ref: "ext"}}},
 		},
 		Settings: contextSettings,
-		Next: flowcrt.JSONNext{
+		Next: flowcimpl.JSONNext{
 			NoStore:   true,
 			NoHistory: true,
 			OutputKey: "files",
 		},
 		Tool: contextListerTool,
 	}
-	contextNoteTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	contextNoteTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "note",
 		},
-		Task:     []flowcrt.Piece{{Text: "Note "}, {Text: "{{files}}", Ref: "files"}},
+		Task:     []flowcimpl.Piece{{Text: "Note "}, {Text: "{{files}}", Ref: "files"}},
 		Settings: contextSettings,
-		Next: flowcrt.JSONNext{
+		Next: flowcimpl.JSONNext{
 			ClearMessages: true,
-			ClearStore:    flowcrt.ClearKeepCurrent,
+			ClearStore:    flowcimpl.ClearKeepCurrent,
 		},
 		Assistant:    contextFetcherAssistant,
 		HumanMessage: true,
 	}
-	contextPhaseTwoTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	contextPhaseTwoTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "phase-two",
 		},
-		Task:     []flowcrt.Piece{{Text: "Summary "}, {Text: "{{summary}}", Ref: "summary"}, {Text: " for "}, {Text: "{{user}}", Ref: "user"}},
+		Task:     []flowcimpl.Piece{{Text: "Summary "}, {Text: "{{summary}}", Ref: "summary"}, {Text: " for "}, {Text: "{{user}}", Ref: "user"}},
 		Settings: contextSettings,
-		Next: flowcrt.JSONNext{
-			ClearStore: flowcrt.ClearAll,
+		Next: flowcimpl.JSONNext{
+			ClearStore: flowcimpl.ClearAll,
 		},
 		Assistant: contextFetcherAssistant,
-		OutputSchema: &flowcrt.JSONSchema{
+		OutputSchema: &flowcimpl.JSONSchema{
 			Text:   "{\"type\": \"object\", \"properties\": {\"done\": {\"type\": \"boolean\"}}, \"required\": [\"done\"]}\n",
-			Schema: *flowcrt.DecodeConfig[map[string]any](`{"properties":{"done":{"type":"boolean"}},"required":["done"],"type":"object"}`),
+			Schema: *flowcimpl.DecodeConfig[map[string]any](`{"properties":{"done":{"type":"boolean"}},"required":["done"],"type":"object"}`),
 		},
 	}
 )
@@ -218,19 +212,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Context) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until contextStep) (err error) {
+func (w *Context) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until contextStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Context")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Context")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := contextStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -316,39 +310,4 @@ func (w *Context) stepPhaseTwo(ctx context.Context, s *flowcrt.JSONState) (conte
 		}
 	}
 	return contextDone, nil
-}
-
-// SearchDatasource answers from the mock of "datasource:<id>".
-func (m ContextMock) SearchDatasource(ctx context.Context, datasourceID, query string) (string, error) {
-	return m.mocks.RespondDatasource(datasourceID, query)
-}
-
-// ContextMock implements ContextHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type ContextMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (ContextMock) AnswersInOrder() {}
-
-// NewContextMockHandlers returns handlers that answer from mocks.
-func NewContextMockHandlers(mocks *flowcrt.Mocks) ContextMock {
-	return ContextMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m ContextMock) Fetcher(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m ContextMock) Lister(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewContextMock returns a Context whose handlers answer from mocks.
-func NewContextMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Context {
-	return NewContext(NewContextMockHandlers(mocks), opts...)
 }

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // SuiteHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -33,14 +34,14 @@ type SuiteHandlers interface {
 // Endpoints, then the test cases of each endpoint
 type Suite struct {
 	h   SuiteHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewSuite returns the workflow over your handlers.
 func NewSuite(h SuiteHandlers, opts ...flowcrt.Option) *Suite {
 	return &Suite{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -104,29 +105,22 @@ func (w *Suite) Resume(ctx context.Context, sessionID string) (any, error) {
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Suite) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Suite) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Suite) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "suite",
 		Schema:   "json",
 		Start:    "list-endpoints",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Suite) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Suite) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(suiteStateIDs[1:3], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -139,7 +133,7 @@ func (w *Suite) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSON
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	suiteSettings = &flowcrt.JSONSettings{
+	suiteSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
 	}
 )
@@ -151,39 +145,39 @@ type SuiteListEndpointsOutput struct {
 
 // The states' task templates, tool_args and retry policies.
 var (
-	suiteListEndpointsTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	suiteListEndpointsTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "list-endpoints",
 		},
-		Task:     []flowcrt.Piece{{Text: "List the endpoints of "}, {Text: "{{service}}", Ref: "service"}},
+		Task:     []flowcimpl.Piece{{Text: "List the endpoints of "}, {Text: "{{service}}", Ref: "service"}},
 		Settings: suiteSettings,
-		OutputSchema: &flowcrt.JSONSchema{
+		OutputSchema: &flowcimpl.JSONSchema{
 			Text:   "{\"endpoints\": [\"/path\"]}",
-			Schema: *flowcrt.DecodeConfig[map[string]any](`{"properties":{"endpoints":{"items":{"type":"string"},"type":"array"}},"required":["endpoints"],"type":"object"}`),
+			Schema: *flowcimpl.DecodeConfig[map[string]any](`{"properties":{"endpoints":{"items":{"type":"string"},"type":"array"}},"required":["endpoints"],"type":"object"}`),
 		},
 	}
-	suitePlanTestsTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	suitePlanTestsTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "plan-tests",
 		},
-		Task:     []flowcrt.Piece{{Text: "Plan tests for "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcimpl.Piece{{Text: "Plan tests for "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: suiteSettings,
 	}
-	suiteWriteTestTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	suiteWriteTestTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "write-test",
 		},
-		Task:     []flowcrt.Piece{{Text: "Write "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcimpl.Piece{{Text: "Write "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: suiteSettings,
-		Next: flowcrt.JSONNext{
+		Next: flowcimpl.JSONNext{
 			NoHistory: true,
 		},
 	}
-	suiteCommitTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	suiteCommitTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "commit",
 		},
-		Task:     []flowcrt.Piece{{Text: "Commit "}, {Text: "{{written}}", Ref: "written"}},
+		Task:     []flowcimpl.Piece{{Text: "Commit "}, {Text: "{{written}}", Ref: "written"}},
 		Settings: suiteSettings,
 	}
 )
@@ -191,19 +185,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Suite) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until suiteStep) (err error) {
+func (w *Suite) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until suiteStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Suite")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Suite")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := suiteStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -264,7 +258,7 @@ func (w *Suite) stepListEndpoints(ctx context.Context, s *flowcrt.JSONState) (su
 // the item and an object item's keys are context variables. Once all are done it merges them into
 // s in item order (the keys each one set, the last one winning, then the messages each one added),
 // and the run goes on at "commit". The first failure cancels the other items and fails the run.
-func (w *Suite) mapListEndpoints(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (suiteStep, error) {
+func (w *Suite) mapListEndpoints(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (suiteStep, error) {
 	items, err := out.ItemsKey("endpoints")
 	if err != nil {
 		return suiteDone, &flowcrt.StateError{
@@ -273,7 +267,7 @@ func (w *Suite) mapListEndpoints(ctx context.Context, s *flowcrt.JSONState, out 
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcrt.FanOut(ctx, "list-endpoints", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "list-endpoints", len(iterations), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], suiteStepPlanTests, suiteStepCommit)
 	})
 	if err != nil {
@@ -300,7 +294,7 @@ func (w *Suite) stepPlanTests(ctx context.Context, s *flowcrt.JSONState) (suiteS
 // and an object item's keys are context variables. Once all are done it merges them into s in item
 // order (the keys each one set, the last one winning, then the messages each one added), and the
 // run goes on at "commit". The first failure cancels the other items and fails the run.
-func (w *Suite) mapPlanTests(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (suiteStep, error) {
+func (w *Suite) mapPlanTests(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (suiteStep, error) {
 	items, err := out.ItemsKey("test_cases")
 	if err != nil {
 		return suiteDone, &flowcrt.StateError{
@@ -309,7 +303,7 @@ func (w *Suite) mapPlanTests(ctx context.Context, s *flowcrt.JSONState, out flow
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcrt.FanOut(ctx, "plan-tests", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "plan-tests", len(iterations), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], suiteStepWriteTest, suiteStepCommit)
 	})
 	if err != nil {
@@ -339,34 +333,4 @@ func (w *Suite) stepCommit(ctx context.Context, s *flowcrt.JSONState) (suiteStep
 		}
 	}
 	return suiteDone, nil
-}
-
-// SuiteMock implements SuiteHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type SuiteMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (SuiteMock) AnswersInOrder() {}
-
-// NewSuiteMockHandlers returns handlers that answer from mocks.
-func NewSuiteMockHandlers(mocks *flowcrt.Mocks) SuiteMock {
-	return SuiteMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m SuiteMock) Planner(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m SuiteMock) Writer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewSuiteMock returns a Suite whose handlers answer from mocks.
-func NewSuiteMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Suite {
-	return NewSuite(NewSuiteMockHandlers(mocks), opts...)
 }

@@ -9,13 +9,14 @@ import (
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // LoopHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -32,14 +33,14 @@ type LoopHandlers interface {
 // A review loop bounded by recursion_limit
 type Loop struct {
 	h   LoopHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewLoop returns the workflow over your handlers.
 func NewLoop(h LoopHandlers, opts ...flowcrt.Option) *Loop {
 	return &Loop{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -107,20 +108,20 @@ func (w *Loop) Decide(ctx context.Context, sessionID string, decision string) (a
 
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Loop) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Loop) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "loop",
 		Schema:   "json",
 		Start:    "draft",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Loop) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Loop) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(loopStateIDs[1:3], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -134,33 +135,33 @@ func (w *Loop) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONS
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 // recursion_limit: 4
 var (
-	loopSettings = &flowcrt.JSONSettings{
+	loopSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 4,
 	}
-	loopReviewerAssistant = flowcrt.DecodeConfig[flowcrt.JSONAssistant](`{"id":"reviewer","model":"gpt-4.1","system_prompt":"Review drafts"}`)
+	loopReviewerAssistant = flowcimpl.DecodeConfig[flowcimpl.JSONAssistant](`{"id":"reviewer","model":"gpt-4.1","system_prompt":"Review drafts"}`)
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	loopDraftTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	loopDraftTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "draft",
-			Retry: []flowcrt.Retrier{{
+			Retry: []flowcimpl.Retrier{{
 				Errors:      []string{"ALL"},
 				MaxAttempts: 2,
 				BackoffRate: 2.0,
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:      []flowcrt.Piece{{Text: "Draft "}, {Text: "{{topic}}", Ref: "topic"}},
+		Task:      []flowcimpl.Piece{{Text: "Draft "}, {Text: "{{topic}}", Ref: "topic"}},
 		Settings:  loopSettings,
 		Assistant: loopReviewerAssistant,
 	}
-	loopPublishTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	loopPublishTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "publish",
 		},
-		Task:            []flowcrt.Piece{{Text: "Publish "}, {Text: "{{topic}}", Ref: "topic"}},
+		Task:            []flowcimpl.Piece{{Text: "Publish "}, {Text: "{{topic}}", Ref: "topic"}},
 		Settings:        loopSettings,
 		Assistant:       loopReviewerAssistant,
 		InterruptBefore: true,
@@ -170,19 +171,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Loop) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until loopStep) (err error) {
+func (w *Loop) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until loopStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Loop")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Loop")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := loopStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -247,36 +248,4 @@ func (w *Loop) stepPublish(ctx context.Context, s *flowcrt.JSONState) (loopStep,
 		}
 	}
 	return loopDone, nil
-}
-
-// Approve answers interrupt_before from the mock of "<state>.interrupt_before": continue or cancel.
-func (m LoopMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (string, error) {
-	return m.mocks.RespondInterrupt(ctx, req)
-}
-
-// LoopMock implements LoopHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type LoopMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (LoopMock) AnswersInOrder() {}
-
-// NewLoopMockHandlers returns handlers that answer from mocks.
-func NewLoopMockHandlers(mocks *flowcrt.Mocks) LoopMock {
-	return LoopMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m LoopMock) Reviewer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewLoopMock returns a Loop whose handlers answer from mocks.
-func NewLoopMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Loop {
-	return NewLoop(NewLoopMockHandlers(mocks), opts...)
 }

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // NodesHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -33,14 +34,14 @@ type NodesHandlers interface {
 // Labels extracted by a custom node, then a file read through MCP
 type Nodes struct {
 	h   NodesHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewNodes returns the workflow over your handlers.
 func NewNodes(h NodesHandlers, opts ...flowcrt.Option) *Nodes {
 	return &Nodes{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -99,29 +100,22 @@ func (w *Nodes) Resume(ctx context.Context, sessionID string) (any, error) {
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Nodes) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Nodes) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Nodes) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "nodes",
 		Schema:   "json",
 		Start:    "labels",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Nodes) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Nodes) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(nodesStateIDs[1:3], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -134,32 +128,32 @@ func (w *Nodes) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSON
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	nodesSettings = &flowcrt.JSONSettings{
+	nodesSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
 	}
-	nodesReaderTool  = flowcrt.DecodeConfig[flowcrt.JSONTool](`{"id":"reader","mcp_server":{"config":{"args":["-y","@modelcontextprotocol/server-filesystem","/repo"],"command":"npx"},"name":"filesystem"},"tool":"read_file","tool_args":{"path":"/repo/{{file}}"}}`)
-	nodesExtractNode = flowcrt.DecodeConfig[flowcrt.JSONCustomNode](`{"config":{"input_key":"event","mappings":[{"item_field":"name","output_field":"labels","source_path":"pull_request.labels","type":"array_map"}]},"custom_node_id":"transform_node","id":"extract"}`)
+	nodesReaderTool  = flowcimpl.DecodeConfig[flowcimpl.JSONTool](`{"id":"reader","mcp_server":{"config":{"args":["-y","@modelcontextprotocol/server-filesystem","/repo"],"command":"npx"},"name":"filesystem"},"tool":"read_file","tool_args":{"path":"/repo/{{file}}"}}`)
+	nodesExtractNode = flowcimpl.DecodeConfig[flowcimpl.JSONCustomNode](`{"config":{"input_key":"event","mappings":[{"item_field":"name","output_field":"labels","source_path":"pull_request.labels","type":"array_map"}]},"custom_node_id":"transform_node","id":"extract"}`)
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	nodesLabelsTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	nodesLabelsTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "labels",
 		},
-		Task:     []flowcrt.Piece{{Text: "Extract the labels"}},
+		Task:     []flowcimpl.Piece{{Text: "Extract the labels"}},
 		Settings: nodesSettings,
-		Next: flowcrt.JSONNext{
+		Next: flowcimpl.JSONNext{
 			OutputKey: "extracted",
 		},
 		CustomNode: nodesExtractNode,
 	}
-	nodesReadTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	nodesReadTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "read",
 		},
-		ToolArgs: []flowcrt.JSONArg{
-			{Name: "path", Value: []flowcrt.Piece{{Text: "/repo/"}, {Text: "{{file}}", Ref: "file"}}},
+		ToolArgs: []flowcimpl.JSONArg{
+			{Name: "path", Value: []flowcimpl.Piece{{Text: "/repo/"}, {Text: "{{file}}", Ref: "file"}}},
 		},
 		Settings: nodesSettings,
 		Tool:     nodesReaderTool,
@@ -169,19 +163,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Nodes) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until nodesStep) (err error) {
+func (w *Nodes) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until nodesStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Nodes")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Nodes")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := nodesStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -241,34 +235,4 @@ func (w *Nodes) stepRead(ctx context.Context, s *flowcrt.JSONState) (nodesStep, 
 		}
 	}
 	return nodesDone, nil
-}
-
-// NodesMock implements NodesHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type NodesMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (NodesMock) AnswersInOrder() {}
-
-// NewNodesMockHandlers returns handlers that answer from mocks.
-func NewNodesMockHandlers(mocks *flowcrt.Mocks) NodesMock {
-	return NodesMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m NodesMock) Extract(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m NodesMock) CallMCPTool(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewNodesMock returns a Nodes whose handlers answer from mocks.
-func NewNodesMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Nodes {
-	return NewNodes(NewNodesMockHandlers(mocks), opts...)
 }

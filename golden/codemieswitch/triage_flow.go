@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // TriageHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -39,14 +40,14 @@ type TriageHandlers interface {
 // Items routed by a switch inside an iteration
 type Triage struct {
 	h   TriageHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewTriage returns the workflow over your handlers.
 func NewTriage(h TriageHandlers, opts ...flowcrt.Option) *Triage {
 	return &Triage{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -111,29 +112,22 @@ func (w *Triage) Resume(ctx context.Context, sessionID string) (any, error) {
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Triage) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Triage) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Triage) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "triage",
 		Schema:   "json",
 		Start:    "split",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Triage) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Triage) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(triageStateIDs[1:3], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -147,7 +141,7 @@ func (w *Triage) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSO
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 // messages_limit_before_summarization: 4
 var (
-	triageSettings = &flowcrt.JSONSettings{
+	triageSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  4,
@@ -157,40 +151,40 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	triageSplitTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	triageSplitTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "split",
 		},
-		Task:     []flowcrt.Piece{{Text: "Split "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcimpl.Piece{{Text: "Split "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: triageSettings,
 	}
-	triageClassifyTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	triageClassifyTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "classify",
 		},
-		Task:     []flowcrt.Piece{{Text: "Classify "}, {Text: "{{name}}", Ref: "name"}},
+		Task:     []flowcimpl.Piece{{Text: "Classify "}, {Text: "{{name}}", Ref: "name"}},
 		Settings: triageSettings,
-		Meta:     flowcrt.JSONMeta{IterStateID: "iterator_1", NextStateID: "switch_1"},
+		Meta:     flowcimpl.JSONMeta{IterStateID: "iterator_1", NextStateID: "switch_1"},
 	}
-	triageFixTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	triageFixTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "fix",
 		},
-		Task:     []flowcrt.Piece{{Text: "Fix "}, {Text: "{{name}}", Ref: "name"}},
+		Task:     []flowcimpl.Piece{{Text: "Fix "}, {Text: "{{name}}", Ref: "name"}},
 		Settings: triageSettings,
 	}
-	triageNoteTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	triageNoteTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "note",
 		},
-		Task:     []flowcrt.Piece{{Text: "Note "}, {Text: "{{name}}", Ref: "name"}},
+		Task:     []flowcimpl.Piece{{Text: "Note "}, {Text: "{{name}}", Ref: "name"}},
 		Settings: triageSettings,
 	}
-	triageReportTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	triageReportTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "report",
 		},
-		Task:     []flowcrt.Piece{{Text: "Report on "}, {Text: "{{fixed}}", Ref: "fixed"}, {Text: " and "}, {Text: "{{noted}}", Ref: "noted"}},
+		Task:     []flowcimpl.Piece{{Text: "Report on "}, {Text: "{{fixed}}", Ref: "fixed"}, {Text: " and "}, {Text: "{{noted}}", Ref: "noted"}},
 		Settings: triageSettings,
 	}
 )
@@ -198,19 +192,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Triage) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until triageStep) (err error) {
+func (w *Triage) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until triageStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Triage")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Triage")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := triageStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -273,7 +267,7 @@ func (w *Triage) stepSplit(ctx context.Context, s *flowcrt.JSONState) (triageSte
 // item and an object item's keys are context variables. Once all are done it merges them into s in
 // item order (the keys each one set, the last one winning, then the messages each one added), and
 // the run goes on at "report". The first failure cancels the other items and fails the run.
-func (w *Triage) mapSplit(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (triageStep, error) {
+func (w *Triage) mapSplit(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (triageStep, error) {
 	items, err := out.ItemsKey("items")
 	if err != nil {
 		return triageDone, &flowcrt.StateError{
@@ -282,7 +276,7 @@ func (w *Triage) mapSplit(ctx context.Context, s *flowcrt.JSONState, out flowcrt
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcrt.FanOut(ctx, "split", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "split", len(iterations), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], triageStepClassify, triageStepReport)
 	})
 	if err != nil {
@@ -340,45 +334,4 @@ func (w *Triage) stepReport(ctx context.Context, s *flowcrt.JSONState) (triageSt
 		}
 	}
 	return triageDone, nil
-}
-
-// Summarize answers from the mocks of "summarize": the summary replaces the history.
-func (m TriageMock) Summarize(ctx context.Context, history flowcrt.Messages) (flowcrt.Messages, error) {
-	return m.mocks.RespondSummary(history)
-}
-
-// TriageMock implements TriageHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type TriageMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (TriageMock) AnswersInOrder() {}
-
-// NewTriageMockHandlers returns handlers that answer from mocks.
-func NewTriageMockHandlers(mocks *flowcrt.Mocks) TriageMock {
-	return TriageMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m TriageMock) Splitter(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m TriageMock) Classifier(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m TriageMock) Fixer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m TriageMock) Reporter(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewTriageMock returns a Triage whose handlers answer from mocks.
-func NewTriageMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Triage {
-	return NewTriage(NewTriageMockHandlers(mocks), opts...)
 }

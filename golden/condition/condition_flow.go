@@ -10,13 +10,14 @@ import (
 	"strings"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ConditionState is the state of a Condition run.
 //
@@ -86,7 +87,7 @@ func (u *ConditionUpdate) SetTrail(v []string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *ConditionUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "message":
 			u.set |= (1 << 0)
@@ -101,7 +102,7 @@ func (u *ConditionUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 3)
 			return json.Unmarshal(value, &u.v.Trail)
 		}
-		return flowcrt.UnknownField(conditionFields)
+		return flowcimpl.UnknownField(conditionFields)
 	})
 }
 
@@ -121,7 +122,7 @@ func (s *ConditionState) apply(u *ConditionUpdate) {
 		s.Count = u.v.Count
 	}
 	if set&(1<<3) != 0 {
-		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
+		s.Trail = flowcimpl.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
 
@@ -145,7 +146,7 @@ type ConditionHandlersInto interface {
 type Condition struct {
 	h    ConditionHandlers
 	into ConditionHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewCondition returns the workflow over your handlers.
@@ -154,7 +155,7 @@ func NewCondition(h ConditionHandlers, opts ...flowcrt.Option) *Condition {
 	return &Condition{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -220,15 +221,9 @@ func (w *Condition) Resume(ctx context.Context, sessionID string) (ConditionStat
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Condition) Decide(ctx context.Context, sessionID string, decision string) (ConditionState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Condition) sessions() *flowcrt.Sessions[ConditionState, ConditionUpdate] {
-	return &flowcrt.Sessions[ConditionState, ConditionUpdate]{
+func (w *Condition) sessions() *flowcimpl.Sessions[ConditionState, ConditionUpdate] {
+	return &flowcimpl.Sessions[ConditionState, ConditionUpdate]{
 		Workflow: "Condition",
 		Schema:   conditionSchema,
 		Start:    "inspect",
@@ -240,7 +235,7 @@ func (w *Condition) sessions() *flowcrt.Sessions[ConditionState, ConditionUpdate
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Condition) runAt(ctx context.Context, sess *flowcrt.Session, s ConditionState, state string) (ConditionState, error) {
+func (w *Condition) runAt(ctx context.Context, sess *flowcimpl.Session, s ConditionState, state string) (ConditionState, error) {
 	i := slices.Index(conditionStateIDs[1:6], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -270,19 +265,19 @@ var conditionPlain = [len(conditionStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Condition) run(ctx context.Context, sess *flowcrt.Session, s ConditionState, step conditionStep) (out ConditionState, err error) {
+func (w *Condition) run(ctx context.Context, sess *flowcimpl.Session, s ConditionState, step conditionStep) (out ConditionState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Condition")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Condition")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := conditionStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -408,33 +403,4 @@ func (s *ConditionState) nextTriage() conditionStep {
 		return conditionStepProcess
 	}
 	return conditionStepSkip
-}
-
-// ConditionMock implements ConditionHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type ConditionMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewConditionMockHandlers returns handlers that answer from mocks.
-func NewConditionMockHandlers(mocks *flowcrt.Mocks) ConditionMock {
-	return ConditionMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m ConditionMock) respond(ctx context.Context, label *string, key string) (ConditionUpdate, error) {
-	var u ConditionUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m ConditionMock) Visit(ctx context.Context, s ConditionState) (ConditionUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// NewConditionMock returns a Condition whose handlers answer from mocks.
-func NewConditionMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Condition {
-	return NewCondition(NewConditionMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

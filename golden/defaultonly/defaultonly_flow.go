@@ -9,13 +9,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // DefaultOnlyState is the state of a DefaultOnly run.
 //
@@ -46,13 +47,13 @@ func (u *DefaultOnlyUpdate) SetTrail(v []string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *DefaultOnlyUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "trail":
 			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Trail)
 		}
-		return flowcrt.UnknownField(defaultOnlyFields)
+		return flowcimpl.UnknownField(defaultOnlyFields)
 	})
 }
 
@@ -63,7 +64,7 @@ var defaultOnlyFields = []string{"trail"}
 func (s *DefaultOnlyState) apply(u *DefaultOnlyUpdate) {
 	set := u.set
 	if set&(1<<0) != 0 {
-		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
+		s.Trail = flowcimpl.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
 
@@ -91,7 +92,7 @@ type DefaultOnlyHandlersInto interface {
 type DefaultOnly struct {
 	h    DefaultOnlyHandlers
 	into DefaultOnlyHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewDefaultOnly returns the workflow over your handlers.
@@ -100,7 +101,7 @@ func NewDefaultOnly(h DefaultOnlyHandlers, opts ...flowcrt.Option) *DefaultOnly 
 	return &DefaultOnly{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -162,15 +163,9 @@ func (w *DefaultOnly) Resume(ctx context.Context, sessionID string) (DefaultOnly
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *DefaultOnly) Decide(ctx context.Context, sessionID string, decision string) (DefaultOnlyState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *DefaultOnly) sessions() *flowcrt.Sessions[DefaultOnlyState, DefaultOnlyUpdate] {
-	return &flowcrt.Sessions[DefaultOnlyState, DefaultOnlyUpdate]{
+func (w *DefaultOnly) sessions() *flowcimpl.Sessions[DefaultOnlyState, DefaultOnlyUpdate] {
+	return &flowcimpl.Sessions[DefaultOnlyState, DefaultOnlyUpdate]{
 		Workflow: "DefaultOnly",
 		Schema:   defaultOnlySchema,
 		Start:    "first",
@@ -182,7 +177,7 @@ func (w *DefaultOnly) sessions() *flowcrt.Sessions[DefaultOnlyState, DefaultOnly
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *DefaultOnly) runAt(ctx context.Context, sess *flowcrt.Session, s DefaultOnlyState, state string) (DefaultOnlyState, error) {
+func (w *DefaultOnly) runAt(ctx context.Context, sess *flowcimpl.Session, s DefaultOnlyState, state string) (DefaultOnlyState, error) {
 	i := slices.Index(defaultOnlyStateIDs[1:4], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -210,19 +205,19 @@ var defaultOnlyPlain = [len(defaultOnlyStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *DefaultOnly) run(ctx context.Context, sess *flowcrt.Session, s DefaultOnlyState, step defaultOnlyStep) (out DefaultOnlyState, err error) {
+func (w *DefaultOnly) run(ctx context.Context, sess *flowcimpl.Session, s DefaultOnlyState, step defaultOnlyStep) (out DefaultOnlyState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "DefaultOnly")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "DefaultOnly")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := defaultOnlyStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -342,47 +337,4 @@ func (w *DefaultOnly) stepSecond(ctx context.Context, s *DefaultOnlyState) (defa
 // nextSecond picks the state after "second".
 func (s *DefaultOnlyState) nextSecond() defaultOnlyStep {
 	return defaultOnlyStepThird
-}
-
-// DefaultOnlyMock implements DefaultOnlyHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type DefaultOnlyMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewDefaultOnlyMockHandlers returns handlers that answer from mocks.
-func NewDefaultOnlyMockHandlers(mocks *flowcrt.Mocks) DefaultOnlyMock {
-	return DefaultOnlyMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m DefaultOnlyMock) respond(ctx context.Context, label *string, key string) (DefaultOnlyUpdate, error) {
-	var u DefaultOnlyUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m DefaultOnlyMock) Third(ctx context.Context, s DefaultOnlyState) (DefaultOnlyUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// First answers from the mock of the state that calls it.
-func (m DefaultOnlyMock) First(ctx context.Context, s DefaultOnlyState) (DefaultOnlyUpdate, string, error) {
-	var label string
-	u, err := m.respond(ctx, &label, "Eval")
-	return u, label, err
-}
-
-// Second answers from the mock of the state that calls it.
-func (m DefaultOnlyMock) Second(ctx context.Context, s DefaultOnlyState) (DefaultOnlyUpdate, string, error) {
-	var label string
-	u, err := m.respond(ctx, &label, "Action")
-	return u, label, err
-}
-
-// NewDefaultOnlyMock returns a DefaultOnly whose handlers answer from mocks.
-func NewDefaultOnlyMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *DefaultOnly {
-	return NewDefaultOnly(NewDefaultOnlyMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

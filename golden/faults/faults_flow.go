@@ -10,13 +10,14 @@ import (
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // FaultsState is the state of a Faults run.
 //
@@ -60,7 +61,7 @@ func (u *FaultsUpdate) SetLog(v []string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *FaultsUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "items":
 			u.set |= (1 << 0)
@@ -69,7 +70,7 @@ func (u *FaultsUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Log)
 		}
-		return flowcrt.UnknownField(faultsFields)
+		return flowcimpl.UnknownField(faultsFields)
 	})
 }
 
@@ -83,7 +84,7 @@ func (s *FaultsState) apply(u *FaultsUpdate) {
 		s.Items = u.v.Items
 	}
 	if set&(1<<1) != 0 {
-		s.Log = flowcrt.AppendSlice(s.Log, u.v.Log)
+		s.Log = flowcimpl.AppendSlice(s.Log, u.v.Log)
 	}
 }
 
@@ -112,7 +113,7 @@ func (s *FaultsState) clone() FaultsState {
 // join applies the updates a fan-out recorded to s through the reducers: branch by branch (item by
 // item), each one's in the order its states returned them. It gives what applying them one by one
 // gives, but an append or merge copies the field's old value once per join, not once per update.
-func (s *FaultsState) join(recs *flowcrt.Records[FaultsUpdate]) {
+func (s *FaultsState) join(recs *flowcimpl.Records[FaultsUpdate]) {
 	var own [1]bool // the field holds a copy of join's own
 	for _, list := range recs.Lists() {
 		for i := range list {
@@ -121,7 +122,7 @@ func (s *FaultsState) join(recs *flowcrt.Records[FaultsUpdate]) {
 				s.Items = u.v.Items
 			}
 			if u.set&(1<<1) != 0 {
-				s.Log = flowcrt.AppendOwned(s.Log, u.v.Log, &own[0])
+				s.Log = flowcimpl.AppendOwned(s.Log, u.v.Log, &own[0])
 			}
 		}
 	}
@@ -161,7 +162,7 @@ type FaultsHandlersInto interface {
 type Faults struct {
 	h    FaultsHandlers
 	into FaultsHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewFaults returns the workflow over your handlers.
@@ -170,7 +171,7 @@ func NewFaults(h FaultsHandlers, opts ...flowcrt.Option) *Faults {
 	return &Faults{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -240,15 +241,9 @@ func (w *Faults) Resume(ctx context.Context, sessionID string) (FaultsState, err
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Faults) Decide(ctx context.Context, sessionID string, decision string) (FaultsState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Faults) sessions() *flowcrt.Sessions[FaultsState, FaultsUpdate] {
-	return &flowcrt.Sessions[FaultsState, FaultsUpdate]{
+func (w *Faults) sessions() *flowcimpl.Sessions[FaultsState, FaultsUpdate] {
+	return &flowcimpl.Sessions[FaultsState, FaultsUpdate]{
 		Workflow: "Faults",
 		Schema:   faultsSchema,
 		Start:    "start",
@@ -260,7 +255,7 @@ func (w *Faults) sessions() *flowcrt.Sessions[FaultsState, FaultsUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Faults) runAt(ctx context.Context, sess *flowcrt.Session, s FaultsState, state string) (FaultsState, error) {
+func (w *Faults) runAt(ctx context.Context, sess *flowcimpl.Session, s FaultsState, state string) (FaultsState, error) {
 	i := slices.Index(faultsStateIDs[1:5], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -290,19 +285,19 @@ var faultsPlain = [len(faultsStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Faults) run(ctx context.Context, sess *flowcrt.Session, s FaultsState, step faultsStep) (out FaultsState, err error) {
+func (w *Faults) run(ctx context.Context, sess *flowcimpl.Session, s FaultsState, step faultsStep) (out FaultsState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Faults")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Faults")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := faultsStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -398,10 +393,10 @@ func (w *Faults) run(ctx context.Context, sess *flowcrt.Session, s FaultsState, 
 	return s, nil
 }
 
-var faultsStartPolicy = flowcrt.Policy{
+var faultsStartPolicy = flowcimpl.Policy{
 	State:   "start",
 	Timeout: 30 * time.Millisecond,
-	Retry: []flowcrt.Retrier{{
+	Retry: []flowcimpl.Retrier{{
 		Errors:      []string{"Flaky"},
 		MaxAttempts: 3,
 		Interval:    1 * time.Millisecond,
@@ -410,13 +405,13 @@ var faultsStartPolicy = flowcrt.Policy{
 }
 
 // stepStart runs state "start" and returns the state to run next.
-func (w *Faults) stepStart(ctx context.Context, s *FaultsState, sess *flowcrt.Session) (faultsStep, error) {
+func (w *Faults) stepStart(ctx context.Context, s *FaultsState, sess *flowcimpl.Session) (faultsStep, error) {
 	if sess.InFanOut("start") {
 		// Resumed inside its fan-out: the handler has run, its update is in s.
 		return w.parallelStart(ctx, s, sess)
 	}
 	var u FaultsUpdate
-	err := flowcrt.Call(ctx, &w.cfg, &faultsStartPolicy, func(ctx context.Context) error {
+	err := flowcimpl.Call(ctx, &w.cfg, &faultsStartPolicy, func(ctx context.Context) error {
 		var err error
 		u, err = w.h.Start(ctx, *s)
 		return err
@@ -435,14 +430,14 @@ func (w *Faults) stepStart(ctx context.Context, s *FaultsState, sess *flowcrt.Se
 // done it applies their updates to s, branch by branch in that order, and the run goes on at
 // "join". The first failure cancels the other branches and fails the run. With a session each
 // branch saves a checkpoint when it finishes, and a resumed run does not run it again.
-func (w *Faults) parallelStart(ctx context.Context, s *FaultsState, sess *flowcrt.Session) (faultsStep, error) {
+func (w *Faults) parallelStart(ctx context.Context, s *FaultsState, sess *flowcimpl.Session) (faultsStep, error) {
 	entries := [2]faultsStep{faultsStepLeft, faultsStepRight}
-	recs := flowcrt.NewRecords[FaultsUpdate](2, 1)
-	progress, err := flowcrt.StartFanOut(ctx, sess, "start", s, recs)
+	recs := flowcimpl.NewRecords[FaultsUpdate](2, 1)
+	progress, err := flowcimpl.StartFanOut(ctx, sess, "start", s, recs)
 	if err != nil {
 		return faultsDone, err
 	}
-	err = flowcrt.FanOut(ctx, "start", 2, 0, func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "start", 2, 0, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
 		}
@@ -467,14 +462,14 @@ func (w *Faults) branchStart(ctx context.Context, s *FaultsState, step faultsSte
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Faults")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Faults")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := faultsStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -536,7 +531,7 @@ func (w *Faults) stepRight(ctx context.Context, s *FaultsState, rec *[]FaultsUpd
 }
 
 // stepJoin runs state "join" and returns the state to run next.
-func (w *Faults) stepJoin(ctx context.Context, s *FaultsState, sess *flowcrt.Session) (faultsStep, error) {
+func (w *Faults) stepJoin(ctx context.Context, s *FaultsState, sess *flowcimpl.Session) (faultsStep, error) {
 	if sess.InFanOut("join") {
 		// Resumed inside its fan-out: the handler has run, its update is in s.
 		return w.mapJoin(ctx, s, sess)
@@ -555,16 +550,16 @@ func (w *Faults) stepJoin(ctx context.Context, s *FaultsState, sess *flowcrt.Ses
 // each item saves a checkpoint when it finishes, and a resumed run does not run it again. The
 // items share the list itself, which handlers must not modify: a copy for each item would cost n²
 // copies.
-func (w *Faults) mapJoin(ctx context.Context, s *FaultsState, sess *flowcrt.Session) (faultsStep, error) {
+func (w *Faults) mapJoin(ctx context.Context, s *FaultsState, sess *flowcimpl.Session) (faultsStep, error) {
 	items := slices.Clip(s.Items)
 	base := *s
 	base.Items = nil
-	recs := flowcrt.NewRecords[FaultsUpdate](len(items), 1)
-	progress, err := flowcrt.StartFanOut(ctx, sess, "join", s, recs)
+	recs := flowcimpl.NewRecords[FaultsUpdate](len(items), 1)
+	progress, err := flowcimpl.StartFanOut(ctx, sess, "join", s, recs)
 	if err != nil {
 		return faultsDone, err
 	}
-	err = flowcrt.FanOut(ctx, "join", len(items), 2, func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "join", len(items), 2, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
 		}
@@ -591,14 +586,14 @@ func (w *Faults) iterateJoin(ctx context.Context, s *FaultsState, item string, r
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Faults")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Faults")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := faultsStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -644,56 +639,4 @@ func (w *Faults) stepEach(ctx context.Context, s *FaultsState, item string, rec 
 	}
 	*rec = append(*rec, u)
 	return faultsStepDone, nil
-}
-
-// FaultsMock implements FaultsHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-// Inside a fan-out the k-th invocation of a state counts the calls of every branch and item: which
-// item makes the k-th call depends on scheduling, except with max_concurrency 1, where items call
-// in list order.
-type FaultsMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewFaultsMockHandlers returns handlers that answer from mocks.
-func NewFaultsMockHandlers(mocks *flowcrt.Mocks) FaultsMock {
-	return FaultsMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m FaultsMock) respond(ctx context.Context, label *string, key string) (FaultsUpdate, error) {
-	var u FaultsUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m FaultsMock) Start(ctx context.Context, s FaultsState) (FaultsUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m FaultsMock) Left(ctx context.Context, s FaultsState) (FaultsUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m FaultsMock) Right(ctx context.Context, s FaultsState) (FaultsUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m FaultsMock) Join(ctx context.Context, s FaultsState) (FaultsUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m FaultsMock) Done(ctx context.Context, s FaultsState) (FaultsUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m FaultsMock) TimedOut(ctx context.Context, s FaultsState) (FaultsUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// Each answers from the mock of the state that calls it.
-func (m FaultsMock) Each(ctx context.Context, s FaultsState, item string) (FaultsUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// NewFaultsMock returns a Faults whose handlers answer from mocks.
-func NewFaultsMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Faults {
-	return NewFaults(NewFaultsMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

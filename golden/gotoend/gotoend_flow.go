@@ -9,13 +9,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // GotoEndState is the state of a GotoEnd run.
 //
@@ -59,7 +60,7 @@ func (u *GotoEndUpdate) SetMode(v string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *GotoEndUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "trail":
 			u.set |= (1 << 0)
@@ -68,7 +69,7 @@ func (u *GotoEndUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Mode)
 		}
-		return flowcrt.UnknownField(gotoEndFields)
+		return flowcimpl.UnknownField(gotoEndFields)
 	})
 }
 
@@ -79,7 +80,7 @@ var gotoEndFields = []string{"trail", "mode"}
 func (s *GotoEndState) apply(u *GotoEndUpdate) {
 	set := u.set
 	if set&(1<<0) != 0 {
-		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
+		s.Trail = flowcimpl.AppendSlice(s.Trail, u.v.Trail)
 	}
 	if set&(1<<1) != 0 {
 		s.Mode = u.v.Mode
@@ -106,7 +107,7 @@ type GotoEndHandlersInto interface {
 type GotoEnd struct {
 	h    GotoEndHandlers
 	into GotoEndHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewGotoEnd returns the workflow over your handlers.
@@ -115,7 +116,7 @@ func NewGotoEnd(h GotoEndHandlers, opts ...flowcrt.Option) *GotoEnd {
 	return &GotoEnd{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -185,15 +186,9 @@ func (w *GotoEnd) Resume(ctx context.Context, sessionID string) (GotoEndState, e
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *GotoEnd) Decide(ctx context.Context, sessionID string, decision string) (GotoEndState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *GotoEnd) sessions() *flowcrt.Sessions[GotoEndState, GotoEndUpdate] {
-	return &flowcrt.Sessions[GotoEndState, GotoEndUpdate]{
+func (w *GotoEnd) sessions() *flowcimpl.Sessions[GotoEndState, GotoEndUpdate] {
+	return &flowcimpl.Sessions[GotoEndState, GotoEndUpdate]{
 		Workflow: "GotoEnd",
 		Schema:   gotoEndSchema,
 		Start:    "route",
@@ -205,7 +200,7 @@ func (w *GotoEnd) sessions() *flowcrt.Sessions[GotoEndState, GotoEndUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *GotoEnd) runAt(ctx context.Context, sess *flowcrt.Session, s GotoEndState, state string) (GotoEndState, error) {
+func (w *GotoEnd) runAt(ctx context.Context, sess *flowcimpl.Session, s GotoEndState, state string) (GotoEndState, error) {
 	i := slices.Index(gotoEndStateIDs[1:8], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -238,19 +233,19 @@ var gotoEndPlain = [len(gotoEndStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *GotoEnd) run(ctx context.Context, sess *flowcrt.Session, s GotoEndState, step gotoEndStep) (out GotoEndState, err error) {
+func (w *GotoEnd) run(ctx context.Context, sess *flowcimpl.Session, s GotoEndState, step gotoEndStep) (out GotoEndState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "GotoEnd")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "GotoEnd")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := gotoEndStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -359,33 +354,4 @@ func (s *GotoEndState) nextRoute() gotoEndStep {
 		return gotoEndStepReview
 	}
 	return gotoEndStepLog
-}
-
-// GotoEndMock implements GotoEndHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type GotoEndMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewGotoEndMockHandlers returns handlers that answer from mocks.
-func NewGotoEndMockHandlers(mocks *flowcrt.Mocks) GotoEndMock {
-	return GotoEndMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m GotoEndMock) respond(ctx context.Context, label *string, key string) (GotoEndUpdate, error) {
-	var u GotoEndUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m GotoEndMock) Visit(ctx context.Context, s GotoEndState) (GotoEndUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// NewGotoEndMock returns a GotoEnd whose handlers answer from mocks.
-func NewGotoEndMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *GotoEnd {
-	return NewGotoEnd(NewGotoEndMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

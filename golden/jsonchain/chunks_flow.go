@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ChunksHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -31,14 +32,14 @@ type ChunksHandlers interface {
 // Chunks runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Chunks struct {
 	h   ChunksHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewChunks returns the workflow over your handlers.
 func NewChunks(h ChunksHandlers, opts ...flowcrt.Option) *Chunks {
 	return &Chunks{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -98,29 +99,22 @@ func (w *Chunks) Resume(ctx context.Context, sessionID string) (any, error) {
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Chunks) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Chunks) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Chunks) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "chunks",
 		Schema:   "json",
 		Start:    "produce-chunks",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Chunks) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Chunks) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(chunksStateIDs[1:2], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -133,25 +127,25 @@ func (w *Chunks) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSO
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	chunksSettings = &flowcrt.JSONSettings{
+	chunksSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
 	}
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	chunksProduceChunksTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	chunksProduceChunksTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "produce-chunks",
 		},
-		Task:     []flowcrt.Piece{{Text: "Produce the chunks"}},
+		Task:     []flowcimpl.Piece{{Text: "Produce the chunks"}},
 		Settings: chunksSettings,
 	}
-	chunksUseChunkTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	chunksUseChunkTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "use-chunk",
 		},
-		Task:     []flowcrt.Piece{{Text: "Use "}, {Text: "{{data}}", Ref: "data"}, {Text: ": "}, {Text: "{{info}}", Ref: "info"}},
+		Task:     []flowcimpl.Piece{{Text: "Use "}, {Text: "{{data}}", Ref: "data"}, {Text: ": "}, {Text: "{{info}}", Ref: "info"}},
 		Settings: chunksSettings,
 	}
 )
@@ -159,19 +153,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Chunks) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until chunksStep) (err error) {
+func (w *Chunks) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until chunksStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Chunks")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Chunks")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := chunksStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -229,7 +223,7 @@ func (w *Chunks) stepProduceChunks(ctx context.Context, s *flowcrt.JSONState) (c
 // item order (the keys each one set, the last one winning, then the messages each one added), and
 // the run goes on at the end of the run. The first failure cancels the other items and fails the
 // run.
-func (w *Chunks) mapProduceChunks(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (chunksStep, error) {
+func (w *Chunks) mapProduceChunks(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (chunksStep, error) {
 	items, err := out.ItemsKey("chunks")
 	if err != nil {
 		return chunksDone, &flowcrt.StateError{
@@ -238,7 +232,7 @@ func (w *Chunks) mapProduceChunks(ctx context.Context, s *flowcrt.JSONState, out
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcrt.FanOut(ctx, "produce-chunks", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "produce-chunks", len(iterations), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], chunksStepUseChunk, chunksDone)
 	})
 	if err != nil {
@@ -257,34 +251,4 @@ func (w *Chunks) stepUseChunk(ctx context.Context, s *flowcrt.JSONState) (chunks
 		}
 	}
 	return chunksDone, nil
-}
-
-// ChunksMock implements ChunksHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type ChunksMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (ChunksMock) AnswersInOrder() {}
-
-// NewChunksMockHandlers returns handlers that answer from mocks.
-func NewChunksMockHandlers(mocks *flowcrt.Mocks) ChunksMock {
-	return ChunksMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m ChunksMock) Producer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m ChunksMock) Consumer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewChunksMock returns a Chunks whose handlers answer from mocks.
-func NewChunksMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Chunks {
-	return NewChunks(NewChunksMockHandlers(mocks), opts...)
 }

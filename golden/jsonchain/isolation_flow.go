@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // IsolationHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -33,14 +34,14 @@ type IsolationHandlers interface {
 // Isolation runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Isolation struct {
 	h   IsolationHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewIsolation returns the workflow over your handlers.
 func NewIsolation(h IsolationHandlers, opts ...flowcrt.Option) *Isolation {
 	return &Isolation{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -102,29 +103,22 @@ func (w *Isolation) Resume(ctx context.Context, sessionID string) (any, error) {
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Isolation) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Isolation) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Isolation) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "isolation",
 		Schema:   "json",
 		Start:    "split-work",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Isolation) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Isolation) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(isolationStateIDs[1:3], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -137,32 +131,32 @@ func (w *Isolation) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	isolationSettings = &flowcrt.JSONSettings{
+	isolationSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
 	}
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	isolationSplitWorkTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	isolationSplitWorkTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "split-work",
 		},
-		Task:     []flowcrt.Piece{{Text: "Split work into chunks"}},
+		Task:     []flowcimpl.Piece{{Text: "Split work into chunks"}},
 		Settings: isolationSettings,
 	}
-	isolationProcessChunkTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	isolationProcessChunkTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "process-chunk",
 		},
-		Task:     []flowcrt.Piece{{Text: "Process chunk "}, {Text: "{{id}}", Ref: "id"}, {Text: " and generate result"}},
+		Task:     []flowcimpl.Piece{{Text: "Process chunk "}, {Text: "{{id}}", Ref: "id"}, {Text: " and generate result"}},
 		Settings: isolationSettings,
 	}
-	isolationMergeResultsTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	isolationMergeResultsTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "merge-results",
 		},
-		Task:     []flowcrt.Piece{{Text: "Merge all results"}},
+		Task:     []flowcimpl.Piece{{Text: "Merge all results"}},
 		Settings: isolationSettings,
 	}
 )
@@ -170,19 +164,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Isolation) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until isolationStep) (err error) {
+func (w *Isolation) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until isolationStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Isolation")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Isolation")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := isolationStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -241,7 +235,7 @@ func (w *Isolation) stepSplitWork(ctx context.Context, s *flowcrt.JSONState) (is
 // and an object item's keys are context variables. Once all are done it merges them into s in item
 // order (the keys each one set, the last one winning, then the messages each one added), and the
 // run goes on at "merge-results". The first failure cancels the other items and fails the run.
-func (w *Isolation) mapSplitWork(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (isolationStep, error) {
+func (w *Isolation) mapSplitWork(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (isolationStep, error) {
 	items, err := out.ItemsKey("chunks")
 	if err != nil {
 		return isolationDone, &flowcrt.StateError{
@@ -250,7 +244,7 @@ func (w *Isolation) mapSplitWork(ctx context.Context, s *flowcrt.JSONState, out 
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcrt.FanOut(ctx, "split-work", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "split-work", len(iterations), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], isolationStepProcessChunk, isolationStepMergeResults)
 	})
 	if err != nil {
@@ -280,37 +274,4 @@ func (w *Isolation) stepMergeResults(ctx context.Context, s *flowcrt.JSONState) 
 		}
 	}
 	return isolationDone, nil
-}
-
-// IsolationMock implements IsolationHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type IsolationMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (IsolationMock) AnswersInOrder() {}
-
-// NewIsolationMockHandlers returns handlers that answer from mocks.
-func NewIsolationMockHandlers(mocks *flowcrt.Mocks) IsolationMock {
-	return IsolationMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m IsolationMock) Splitter(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m IsolationMock) Processor(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m IsolationMock) Merger(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewIsolationMock returns a Isolation whose handlers answer from mocks.
-func NewIsolationMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Isolation {
-	return NewIsolation(NewIsolationMockHandlers(mocks), opts...)
 }

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // MultistageHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -35,14 +36,14 @@ type MultistageHandlers interface {
 // Multistage runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Multistage struct {
 	h   MultistageHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewMultistage returns the workflow over your handlers.
 func NewMultistage(h MultistageHandlers, opts ...flowcrt.Option) *Multistage {
 	return &Multistage{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -106,29 +107,22 @@ func (w *Multistage) Resume(ctx context.Context, sessionID string) (any, error) 
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Multistage) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Multistage) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Multistage) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "multistage",
 		Schema:   "json",
 		Start:    "split-work",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Multistage) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Multistage) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(multistageStateIDs[1:3], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -141,39 +135,39 @@ func (w *Multistage) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	multistageSettings = &flowcrt.JSONSettings{
+	multistageSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
 	}
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	multistageSplitWorkTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	multistageSplitWorkTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "split-work",
 		},
-		Task:     []flowcrt.Piece{{Text: "Split work into chunks"}},
+		Task:     []flowcimpl.Piece{{Text: "Split work into chunks"}},
 		Settings: multistageSettings,
 	}
-	multistageProcessChunkTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	multistageProcessChunkTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "process-chunk",
 		},
-		Task:     []flowcrt.Piece{{Text: "Process chunk with data: "}, {Text: "{{data}}", Ref: "data"}, {Text: "\nUsing metadata: "}, {Text: "{{metadata}}", Ref: "metadata"}, {Text: "\n"}},
+		Task:     []flowcimpl.Piece{{Text: "Process chunk with data: "}, {Text: "{{data}}", Ref: "data"}, {Text: "\nUsing metadata: "}, {Text: "{{metadata}}", Ref: "metadata"}, {Text: "\n"}},
 		Settings: multistageSettings,
 	}
-	multistageValidateChunkTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	multistageValidateChunkTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "validate-chunk",
 		},
-		Task:     []flowcrt.Piece{{Text: "Validate the processed chunk "}, {Text: "{{data}}", Ref: "data"}, {Text: "\nCheck metadata consistency: "}, {Text: "{{metadata}}", Ref: "metadata"}, {Text: "\n"}},
+		Task:     []flowcimpl.Piece{{Text: "Validate the processed chunk "}, {Text: "{{data}}", Ref: "data"}, {Text: "\nCheck metadata consistency: "}, {Text: "{{metadata}}", Ref: "metadata"}, {Text: "\n"}},
 		Settings: multistageSettings,
 	}
-	multistageMergeResultsTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	multistageMergeResultsTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "merge-results",
 		},
-		Task:     []flowcrt.Piece{{Text: "Combine all validated results"}},
+		Task:     []flowcimpl.Piece{{Text: "Combine all validated results"}},
 		Settings: multistageSettings,
 	}
 )
@@ -181,19 +175,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Multistage) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until multistageStep) (err error) {
+func (w *Multistage) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until multistageStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Multistage")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Multistage")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := multistageStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -255,7 +249,7 @@ func (w *Multistage) stepSplitWork(ctx context.Context, s *flowcrt.JSONState) (m
 // merges them into s in item order (the keys each one set, the last one winning, then the messages
 // each one added), and the run goes on at "merge-results". The first failure cancels the other
 // items and fails the run.
-func (w *Multistage) mapSplitWork(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (multistageStep, error) {
+func (w *Multistage) mapSplitWork(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (multistageStep, error) {
 	items, err := out.ItemsKey("chunks")
 	if err != nil {
 		return multistageDone, &flowcrt.StateError{
@@ -264,7 +258,7 @@ func (w *Multistage) mapSplitWork(ctx context.Context, s *flowcrt.JSONState, out
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcrt.FanOut(ctx, "split-work", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "split-work", len(iterations), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], multistageStepProcessChunk, multistageStepMergeResults)
 	})
 	if err != nil {
@@ -305,40 +299,4 @@ func (w *Multistage) stepMergeResults(ctx context.Context, s *flowcrt.JSONState)
 		}
 	}
 	return multistageDone, nil
-}
-
-// MultistageMock implements MultistageHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type MultistageMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (MultistageMock) AnswersInOrder() {}
-
-// NewMultistageMockHandlers returns handlers that answer from mocks.
-func NewMultistageMockHandlers(mocks *flowcrt.Mocks) MultistageMock {
-	return MultistageMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m MultistageMock) Splitter(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m MultistageMock) Processor(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m MultistageMock) Validator(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m MultistageMock) Merger(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewMultistageMock returns a Multistage whose handlers answer from mocks.
-func NewMultistageMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Multistage {
-	return NewMultistage(NewMultistageMockHandlers(mocks), opts...)
 }

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // StagesHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -31,14 +32,14 @@ type StagesHandlers interface {
 // Stages runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Stages struct {
 	h   StagesHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewStages returns the workflow over your handlers.
 func NewStages(h StagesHandlers, opts ...flowcrt.Option) *Stages {
 	return &Stages{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -102,29 +103,22 @@ func (w *Stages) Resume(ctx context.Context, sessionID string) (any, error) {
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Stages) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Stages) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Stages) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "stages",
 		Schema:   "json",
 		Start:    "state-1",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Stages) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Stages) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(stagesStateIDs[1:2], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -137,39 +131,39 @@ func (w *Stages) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSO
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	stagesSettings = &flowcrt.JSONSettings{
+	stagesSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
 	}
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	stagesState1Task = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	stagesState1Task = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "state-1",
 		},
-		Task:     []flowcrt.Piece{{Text: "List the items"}},
+		Task:     []flowcimpl.Piece{{Text: "List the items"}},
 		Settings: stagesSettings,
 	}
-	stagesState2Task = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	stagesState2Task = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "state-2",
 		},
-		Task:     []flowcrt.Piece{{Text: "Stage 2 of "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcimpl.Piece{{Text: "Stage 2 of "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: stagesSettings,
 	}
-	stagesState3Task = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	stagesState3Task = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "state-3",
 		},
-		Task:     []flowcrt.Piece{{Text: "Stage 3 of "}, {Text: "{{task}}", Ref: "task"}, {Text: " after "}, {Text: "{{stage}}", Ref: "stage"}},
+		Task:     []flowcimpl.Piece{{Text: "Stage 3 of "}, {Text: "{{task}}", Ref: "task"}, {Text: " after "}, {Text: "{{stage}}", Ref: "stage"}},
 		Settings: stagesSettings,
 	}
-	stagesState4Task = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	stagesState4Task = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "state-4",
 		},
-		Task:     []flowcrt.Piece{{Text: "Stage 4 of "}, {Text: "{{task}}", Ref: "task"}, {Text: " after "}, {Text: "{{stage}}", Ref: "stage"}},
+		Task:     []flowcimpl.Piece{{Text: "Stage 4 of "}, {Text: "{{task}}", Ref: "task"}, {Text: " after "}, {Text: "{{stage}}", Ref: "stage"}},
 		Settings: stagesSettings,
 	}
 )
@@ -177,19 +171,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Stages) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until stagesStep) (err error) {
+func (w *Stages) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until stagesStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Stages")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Stages")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := stagesStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -251,7 +245,7 @@ func (w *Stages) stepState1(ctx context.Context, s *flowcrt.JSONState) (stagesSt
 // into s in item order (the keys each one set, the last one winning, then the messages each one
 // added), and the run goes on at the end of the run. The first failure cancels the other items and
 // fails the run.
-func (w *Stages) mapState1(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (stagesStep, error) {
+func (w *Stages) mapState1(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (stagesStep, error) {
 	items, err := out.ItemsKey("items")
 	if err != nil {
 		return stagesDone, &flowcrt.StateError{
@@ -260,7 +254,7 @@ func (w *Stages) mapState1(ctx context.Context, s *flowcrt.JSONState, out flowcr
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcrt.FanOut(ctx, "state-1", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "state-1", len(iterations), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], stagesStepState2, stagesDone)
 	})
 	if err != nil {
@@ -301,34 +295,4 @@ func (w *Stages) stepState4(ctx context.Context, s *flowcrt.JSONState) (stagesSt
 		}
 	}
 	return stagesDone, nil
-}
-
-// StagesMock implements StagesHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type StagesMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (StagesMock) AnswersInOrder() {}
-
-// NewStagesMockHandlers returns handlers that answer from mocks.
-func NewStagesMockHandlers(mocks *flowcrt.Mocks) StagesMock {
-	return StagesMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m StagesMock) Lister(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m StagesMock) Stage(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewStagesMock returns a Stages whose handlers answer from mocks.
-func NewStagesMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Stages {
-	return NewStages(NewStagesMockHandlers(mocks), opts...)
 }

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // BasicHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -33,14 +34,14 @@ type BasicHandlers interface {
 // Basic runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Basic struct {
 	h   BasicHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewBasic returns the workflow over your handlers.
 func NewBasic(h BasicHandlers, opts ...flowcrt.Option) *Basic {
 	return &Basic{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -102,29 +103,22 @@ func (w *Basic) Resume(ctx context.Context, sessionID string) (any, error) {
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Basic) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Basic) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Basic) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "basic",
 		Schema:   "json",
 		Start:    "measure",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Basic) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Basic) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(basicStateIDs[1:4], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -137,32 +131,32 @@ func (w *Basic) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSON
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	basicSettings = &flowcrt.JSONSettings{
+	basicSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
 	}
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	basicMeasureTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	basicMeasureTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "measure",
 		},
-		Task:     []flowcrt.Piece{{Text: "Measure "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcimpl.Piece{{Text: "Measure "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: basicSettings,
 	}
-	basicStateIfTrueTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	basicStateIfTrueTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "state-if-true",
 		},
-		Task:     []flowcrt.Piece{{Text: "Went to state-if-true"}},
+		Task:     []flowcimpl.Piece{{Text: "Went to state-if-true"}},
 		Settings: basicSettings,
 	}
-	basicStateIfFalseTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	basicStateIfFalseTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "state-if-false",
 		},
-		Task:     []flowcrt.Piece{{Text: "Went to state-if-false"}},
+		Task:     []flowcimpl.Piece{{Text: "Went to state-if-false"}},
 		Settings: basicSettings,
 	}
 )
@@ -170,19 +164,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Basic) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until basicStep) (err error) {
+func (w *Basic) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until basicStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Basic")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Basic")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := basicStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -260,37 +254,4 @@ func (w *Basic) stepStateIfFalse(ctx context.Context, s *flowcrt.JSONState) (bas
 		}
 	}
 	return basicDone, nil
-}
-
-// BasicMock implements BasicHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type BasicMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (BasicMock) AnswersInOrder() {}
-
-// NewBasicMockHandlers returns handlers that answer from mocks.
-func NewBasicMockHandlers(mocks *flowcrt.Mocks) BasicMock {
-	return BasicMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m BasicMock) Measurer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m BasicMock) StateIfTrue(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m BasicMock) StateIfFalse(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewBasicMock returns a Basic whose handlers answer from mocks.
-func NewBasicMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Basic {
-	return NewBasic(NewBasicMockHandlers(mocks), opts...)
 }

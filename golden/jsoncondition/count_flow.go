@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // CountHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -33,14 +34,14 @@ type CountHandlers interface {
 // Count runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Count struct {
 	h   CountHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewCount returns the workflow over your handlers.
 func NewCount(h CountHandlers, opts ...flowcrt.Option) *Count {
 	return &Count{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -102,29 +103,22 @@ func (w *Count) Resume(ctx context.Context, sessionID string) (any, error) {
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Count) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Count) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Count) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "count",
 		Schema:   "json",
 		Start:    "count-items",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Count) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Count) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(countStateIDs[1:4], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -137,32 +131,32 @@ func (w *Count) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSON
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	countSettings = &flowcrt.JSONSettings{
+	countSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
 	}
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	countCountItemsTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	countCountItemsTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "count-items",
 		},
-		Task:     []flowcrt.Piece{{Text: "Count the items of "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcimpl.Piece{{Text: "Count the items of "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: countSettings,
 	}
-	countProcessLargeBatchTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	countProcessLargeBatchTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "process-large-batch",
 		},
-		Task:     []flowcrt.Piece{{Text: "Went to process-large-batch"}},
+		Task:     []flowcimpl.Piece{{Text: "Went to process-large-batch"}},
 		Settings: countSettings,
 	}
-	countProcessSmallBatchTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	countProcessSmallBatchTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "process-small-batch",
 		},
-		Task:     []flowcrt.Piece{{Text: "Went to process-small-batch"}},
+		Task:     []flowcimpl.Piece{{Text: "Went to process-small-batch"}},
 		Settings: countSettings,
 	}
 )
@@ -170,19 +164,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Count) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until countStep) (err error) {
+func (w *Count) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until countStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Count")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Count")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := countStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -260,37 +254,4 @@ func (w *Count) stepProcessSmallBatch(ctx context.Context, s *flowcrt.JSONState)
 		}
 	}
 	return countDone, nil
-}
-
-// CountMock implements CountHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type CountMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (CountMock) AnswersInOrder() {}
-
-// NewCountMockHandlers returns handlers that answer from mocks.
-func NewCountMockHandlers(mocks *flowcrt.Mocks) CountMock {
-	return CountMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m CountMock) Counter(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m CountMock) ProcessLargeBatch(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m CountMock) ProcessSmallBatch(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewCountMock returns a Count whose handlers answer from mocks.
-func NewCountMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Count {
-	return NewCount(NewCountMockHandlers(mocks), opts...)
 }

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // HaskeyHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -33,14 +34,14 @@ type HaskeyHandlers interface {
 // Haskey runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Haskey struct {
 	h   HaskeyHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewHaskey returns the workflow over your handlers.
 func NewHaskey(h HaskeyHandlers, opts ...flowcrt.Option) *Haskey {
 	return &Haskey{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -101,29 +102,22 @@ func (w *Haskey) Resume(ctx context.Context, sessionID string) (any, error) {
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Haskey) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Haskey) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Haskey) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "haskey",
 		Schema:   "json",
 		Start:    "fetch",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Haskey) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Haskey) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(haskeyStateIDs[1:4], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -136,32 +130,32 @@ func (w *Haskey) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSO
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	haskeySettings = &flowcrt.JSONSettings{
+	haskeySettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
 	}
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	haskeyFetchTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	haskeyFetchTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "fetch",
 		},
-		Task:     []flowcrt.Piece{{Text: "Fetch the result"}},
+		Task:     []flowcimpl.Piece{{Text: "Fetch the result"}},
 		Settings: haskeySettings,
 	}
-	haskeyHasResultTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	haskeyHasResultTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "has-result",
 		},
-		Task:     []flowcrt.Piece{{Text: "Went to has-result"}},
+		Task:     []flowcimpl.Piece{{Text: "Went to has-result"}},
 		Settings: haskeySettings,
 	}
-	haskeyNoResultTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	haskeyNoResultTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "no-result",
 		},
-		Task:     []flowcrt.Piece{{Text: "Went to no-result"}},
+		Task:     []flowcimpl.Piece{{Text: "Went to no-result"}},
 		Settings: haskeySettings,
 	}
 )
@@ -169,19 +163,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Haskey) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until haskeyStep) (err error) {
+func (w *Haskey) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until haskeyStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Haskey")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Haskey")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := haskeyStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -259,37 +253,4 @@ func (w *Haskey) stepNoResult(ctx context.Context, s *flowcrt.JSONState) (haskey
 		}
 	}
 	return haskeyDone, nil
-}
-
-// HaskeyMock implements HaskeyHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type HaskeyMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (HaskeyMock) AnswersInOrder() {}
-
-// NewHaskeyMockHandlers returns handlers that answer from mocks.
-func NewHaskeyMockHandlers(mocks *flowcrt.Mocks) HaskeyMock {
-	return HaskeyMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m HaskeyMock) Fetcher(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m HaskeyMock) HasResult(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m HaskeyMock) NoResult(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewHaskeyMock returns a Haskey whose handlers answer from mocks.
-func NewHaskeyMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Haskey {
-	return NewHaskey(NewHaskeyMockHandlers(mocks), opts...)
 }

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // StatusHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -33,14 +34,14 @@ type StatusHandlers interface {
 // Status runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Status struct {
 	h   StatusHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewStatus returns the workflow over your handlers.
 func NewStatus(h StatusHandlers, opts ...flowcrt.Option) *Status {
 	return &Status{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -102,29 +103,22 @@ func (w *Status) Resume(ctx context.Context, sessionID string) (any, error) {
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Status) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Status) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Status) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "status",
 		Schema:   "json",
 		Start:    "run-step",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Status) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Status) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(statusStateIDs[1:4], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -137,32 +131,32 @@ func (w *Status) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSO
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	statusSettings = &flowcrt.JSONSettings{
+	statusSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
 	}
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	statusRunStepTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	statusRunStepTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "run-step",
 		},
-		Task:     []flowcrt.Piece{{Text: "Run the step"}},
+		Task:     []flowcimpl.Piece{{Text: "Run the step"}},
 		Settings: statusSettings,
 	}
-	statusNextStepTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	statusNextStepTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "next-step",
 		},
-		Task:     []flowcrt.Piece{{Text: "Went to next-step"}},
+		Task:     []flowcimpl.Piece{{Text: "Went to next-step"}},
 		Settings: statusSettings,
 	}
-	statusErrorHandlerTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	statusErrorHandlerTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "error-handler",
 		},
-		Task:     []flowcrt.Piece{{Text: "Went to error-handler"}},
+		Task:     []flowcimpl.Piece{{Text: "Went to error-handler"}},
 		Settings: statusSettings,
 	}
 )
@@ -170,19 +164,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Status) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until statusStep) (err error) {
+func (w *Status) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until statusStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Status")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Status")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := statusStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -260,37 +254,4 @@ func (w *Status) stepErrorHandler(ctx context.Context, s *flowcrt.JSONState) (st
 		}
 	}
 	return statusDone, nil
-}
-
-// StatusMock implements StatusHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type StatusMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (StatusMock) AnswersInOrder() {}
-
-// NewStatusMockHandlers returns handlers that answer from mocks.
-func NewStatusMockHandlers(mocks *flowcrt.Mocks) StatusMock {
-	return StatusMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m StatusMock) Runner(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m StatusMock) NextStep(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m StatusMock) ErrorHandler(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewStatusMock returns a Status whose handlers answer from mocks.
-func NewStatusMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Status {
-	return NewStatus(NewStatusMockHandlers(mocks), opts...)
 }

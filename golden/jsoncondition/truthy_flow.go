@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // TruthyHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -33,14 +34,14 @@ type TruthyHandlers interface {
 // Truthy runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Truthy struct {
 	h   TruthyHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewTruthy returns the workflow over your handlers.
 func NewTruthy(h TruthyHandlers, opts ...flowcrt.Option) *Truthy {
 	return &Truthy{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -101,29 +102,22 @@ func (w *Truthy) Resume(ctx context.Context, sessionID string) (any, error) {
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Truthy) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Truthy) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Truthy) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "truthy",
 		Schema:   "json",
 		Start:    "review",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Truthy) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Truthy) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(truthyStateIDs[1:4], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -136,32 +130,32 @@ func (w *Truthy) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSO
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	truthySettings = &flowcrt.JSONSettings{
+	truthySettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
 	}
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	truthyReviewTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	truthyReviewTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "review",
 		},
-		Task:     []flowcrt.Piece{{Text: "Review the change"}},
+		Task:     []flowcimpl.Piece{{Text: "Review the change"}},
 		Settings: truthySettings,
 	}
-	truthyMergeTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	truthyMergeTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "merge",
 		},
-		Task:     []flowcrt.Piece{{Text: "Went to merge"}},
+		Task:     []flowcimpl.Piece{{Text: "Went to merge"}},
 		Settings: truthySettings,
 	}
-	truthyHoldTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	truthyHoldTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "hold",
 		},
-		Task:     []flowcrt.Piece{{Text: "Went to hold"}},
+		Task:     []flowcimpl.Piece{{Text: "Went to hold"}},
 		Settings: truthySettings,
 	}
 )
@@ -169,19 +163,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Truthy) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until truthyStep) (err error) {
+func (w *Truthy) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until truthyStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Truthy")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Truthy")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := truthyStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -259,37 +253,4 @@ func (w *Truthy) stepHold(ctx context.Context, s *flowcrt.JSONState) (truthyStep
 		}
 	}
 	return truthyDone, nil
-}
-
-// TruthyMock implements TruthyHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type TruthyMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (TruthyMock) AnswersInOrder() {}
-
-// NewTruthyMockHandlers returns handlers that answer from mocks.
-func NewTruthyMockHandlers(mocks *flowcrt.Mocks) TruthyMock {
-	return TruthyMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m TruthyMock) Reviewer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m TruthyMock) Merge(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m TruthyMock) Hold(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewTruthyMock returns a Truthy whose handlers answer from mocks.
-func NewTruthyMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Truthy {
-	return NewTruthy(NewTruthyMockHandlers(mocks), opts...)
 }

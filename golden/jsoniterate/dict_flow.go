@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // DictHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -33,14 +34,14 @@ type DictHandlers interface {
 // Dict runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Dict struct {
 	h   DictHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewDict returns the workflow over your handlers.
 func NewDict(h DictHandlers, opts ...flowcrt.Option) *Dict {
 	return &Dict{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -102,29 +103,22 @@ func (w *Dict) Resume(ctx context.Context, sessionID string) (any, error) {
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Dict) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Dict) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Dict) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "dict",
 		Schema:   "json",
 		Start:    "analyze-code",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Dict) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Dict) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(dictStateIDs[1:3], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -137,32 +131,32 @@ func (w *Dict) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONS
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	dictSettings = &flowcrt.JSONSettings{
+	dictSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
 	}
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	dictAnalyzeCodeTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	dictAnalyzeCodeTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "analyze-code",
 		},
-		Task:     []flowcrt.Piece{{Text: "Analyze code and find issues"}},
+		Task:     []flowcimpl.Piece{{Text: "Analyze code and find issues"}},
 		Settings: dictSettings,
 	}
-	dictFixErrorTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	dictFixErrorTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "fix-error",
 		},
-		Task:     []flowcrt.Piece{{Text: "Fix error "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcimpl.Piece{{Text: "Fix error "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: dictSettings,
 	}
-	dictVerifyTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	dictVerifyTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "verify",
 		},
-		Task:     []flowcrt.Piece{{Text: "Verify the fixes of "}, {Text: "{{count}}", Ref: "count"}, {Text: " issues"}},
+		Task:     []flowcimpl.Piece{{Text: "Verify the fixes of "}, {Text: "{{count}}", Ref: "count"}, {Text: " issues"}},
 		Settings: dictSettings,
 	}
 )
@@ -170,19 +164,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Dict) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until dictStep) (err error) {
+func (w *Dict) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until dictStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Dict")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Dict")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := dictStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -241,7 +235,7 @@ func (w *Dict) stepAnalyzeCode(ctx context.Context, s *flowcrt.JSONState) (dictS
 // item and an object item's keys are context variables. Once all are done it merges them into s in
 // item order (the keys each one set, the last one winning, then the messages each one added), and
 // the run goes on at "verify". The first failure cancels the other items and fails the run.
-func (w *Dict) mapAnalyzeCode(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (dictStep, error) {
+func (w *Dict) mapAnalyzeCode(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (dictStep, error) {
 	items, err := out.ItemsKey("errors")
 	if err != nil {
 		return dictDone, &flowcrt.StateError{
@@ -250,7 +244,7 @@ func (w *Dict) mapAnalyzeCode(ctx context.Context, s *flowcrt.JSONState, out flo
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcrt.FanOut(ctx, "analyze-code", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "analyze-code", len(iterations), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], dictStepFixError, dictStepVerify)
 	})
 	if err != nil {
@@ -280,37 +274,4 @@ func (w *Dict) stepVerify(ctx context.Context, s *flowcrt.JSONState) (dictStep, 
 		}
 	}
 	return dictDone, nil
-}
-
-// DictMock implements DictHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type DictMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (DictMock) AnswersInOrder() {}
-
-// NewDictMockHandlers returns handlers that answer from mocks.
-func NewDictMockHandlers(mocks *flowcrt.Mocks) DictMock {
-	return DictMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m DictMock) Analyzer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m DictMock) Fixer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m DictMock) Verifier(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewDictMock returns a Dict whose handlers answer from mocks.
-func NewDictMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Dict {
-	return NewDict(NewDictMockHandlers(mocks), opts...)
 }

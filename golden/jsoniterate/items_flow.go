@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ItemsHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -31,14 +32,14 @@ type ItemsHandlers interface {
 // Items runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Items struct {
 	h   ItemsHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewItems returns the workflow over your handlers.
 func NewItems(h ItemsHandlers, opts ...flowcrt.Option) *Items {
 	return &Items{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -98,29 +99,22 @@ func (w *Items) Resume(ctx context.Context, sessionID string) (any, error) {
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Items) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Items) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Items) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "items",
 		Schema:   "json",
 		Start:    "find-files",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Items) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Items) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(itemsStateIDs[1:2], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -133,25 +127,25 @@ func (w *Items) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSON
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	itemsSettings = &flowcrt.JSONSettings{
+	itemsSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
 	}
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	itemsFindFilesTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	itemsFindFilesTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "find-files",
 		},
-		Task:     []flowcrt.Piece{{Text: "Find the files to process"}},
+		Task:     []flowcimpl.Piece{{Text: "Find the files to process"}},
 		Settings: itemsSettings,
 	}
-	itemsProcessingStateTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	itemsProcessingStateTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "processing-state",
 		},
-		Task:     []flowcrt.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}, {Text: " ("}, {Text: "{{count}}", Ref: "count"}, {Text: " files in all)"}},
+		Task:     []flowcimpl.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}, {Text: " ("}, {Text: "{{count}}", Ref: "count"}, {Text: " files in all)"}},
 		Settings: itemsSettings,
 	}
 )
@@ -159,19 +153,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Items) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until itemsStep) (err error) {
+func (w *Items) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until itemsStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Items")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Items")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := itemsStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -229,7 +223,7 @@ func (w *Items) stepFindFiles(ctx context.Context, s *flowcrt.JSONState) (itemsS
 // item order (the keys each one set, the last one winning, then the messages each one added), and
 // the run goes on at the end of the run. The first failure cancels the other items and fails the
 // run.
-func (w *Items) mapFindFiles(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (itemsStep, error) {
+func (w *Items) mapFindFiles(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (itemsStep, error) {
 	items, err := out.ItemsKey("items")
 	if err != nil {
 		return itemsDone, &flowcrt.StateError{
@@ -238,7 +232,7 @@ func (w *Items) mapFindFiles(ctx context.Context, s *flowcrt.JSONState, out flow
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcrt.FanOut(ctx, "find-files", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "find-files", len(iterations), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], itemsStepProcessingState, itemsDone)
 	})
 	if err != nil {
@@ -257,34 +251,4 @@ func (w *Items) stepProcessingState(ctx context.Context, s *flowcrt.JSONState) (
 		}
 	}
 	return itemsDone, nil
-}
-
-// ItemsMock implements ItemsHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type ItemsMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (ItemsMock) AnswersInOrder() {}
-
-// NewItemsMockHandlers returns handlers that answer from mocks.
-func NewItemsMockHandlers(mocks *flowcrt.Mocks) ItemsMock {
-	return ItemsMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m ItemsMock) Finder(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m ItemsMock) Processor(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewItemsMock returns a Items whose handlers answer from mocks.
-func NewItemsMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Items {
-	return NewItems(NewItemsMockHandlers(mocks), opts...)
 }

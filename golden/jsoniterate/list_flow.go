@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ListHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -33,14 +34,14 @@ type ListHandlers interface {
 // List runs the workflow. It is safe for concurrent use: every Run has its own state.
 type List struct {
 	h   ListHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewList returns the workflow over your handlers.
 func NewList(h ListHandlers, opts ...flowcrt.Option) *List {
 	return &List{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -102,29 +103,22 @@ func (w *List) Resume(ctx context.Context, sessionID string) (any, error) {
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *List) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *List) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *List) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "list",
 		Schema:   "json",
 		Start:    "list-files",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *List) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *List) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(listStateIDs[1:3], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -137,32 +131,32 @@ func (w *List) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONS
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	listSettings = &flowcrt.JSONSettings{
+	listSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
 	}
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	listListFilesTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	listListFilesTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "list-files",
 		},
-		Task:     []flowcrt.Piece{{Text: "List all files in the directory"}},
+		Task:     []flowcimpl.Piece{{Text: "List all files in the directory"}},
 		Settings: listSettings,
 	}
-	listProcessFileTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	listProcessFileTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "process-file",
 		},
-		Task:     []flowcrt.Piece{{Text: "Process file "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcimpl.Piece{{Text: "Process file "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: listSettings,
 	}
-	listGenerateSummaryTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	listGenerateSummaryTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "generate-summary",
 		},
-		Task:     []flowcrt.Piece{{Text: "Summarize the processed files; the last one was "}, {Text: "{{processed}}", Ref: "processed"}},
+		Task:     []flowcimpl.Piece{{Text: "Summarize the processed files; the last one was "}, {Text: "{{processed}}", Ref: "processed"}},
 		Settings: listSettings,
 	}
 )
@@ -170,19 +164,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *List) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until listStep) (err error) {
+func (w *List) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until listStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "List")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "List")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := listStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -241,10 +235,10 @@ func (w *List) stepListFiles(ctx context.Context, s *flowcrt.JSONState) (listSte
 // and an object item's keys are context variables. Once all are done it merges them into s in item
 // order (the keys each one set, the last one winning, then the messages each one added), and the
 // run goes on at "generate-summary". The first failure cancels the other items and fails the run.
-func (w *List) mapListFiles(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (listStep, error) {
+func (w *List) mapListFiles(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (listStep, error) {
 	items := out.Items()
 	iterations := s.Iterations(items)
-	err := flowcrt.FanOut(ctx, "list-files", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err := flowcimpl.FanOut(ctx, "list-files", len(iterations), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], listStepProcessFile, listStepGenerateSummary)
 	})
 	if err != nil {
@@ -274,37 +268,4 @@ func (w *List) stepGenerateSummary(ctx context.Context, s *flowcrt.JSONState) (l
 		}
 	}
 	return listDone, nil
-}
-
-// ListMock implements ListHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type ListMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (ListMock) AnswersInOrder() {}
-
-// NewListMockHandlers returns handlers that answer from mocks.
-func NewListMockHandlers(mocks *flowcrt.Mocks) ListMock {
-	return ListMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m ListMock) FileLister(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m ListMock) Processor(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m ListMock) Summarizer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewListMock returns a List whose handlers answer from mocks.
-func NewListMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *List {
-	return NewList(NewListMockHandlers(mocks), opts...)
 }

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // NestedHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -33,14 +34,14 @@ type NestedHandlers interface {
 // Nested runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Nested struct {
 	h   NestedHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewNested returns the workflow over your handlers.
 func NewNested(h NestedHandlers, opts ...flowcrt.Option) *Nested {
 	return &Nested{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -102,29 +103,22 @@ func (w *Nested) Resume(ctx context.Context, sessionID string) (any, error) {
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Nested) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Nested) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Nested) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "nested",
 		Schema:   "json",
 		Start:    "fetch-results",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Nested) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Nested) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(nestedStateIDs[1:3], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -137,32 +131,32 @@ func (w *Nested) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSO
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	nestedSettings = &flowcrt.JSONSettings{
+	nestedSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
 	}
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	nestedFetchResultsTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	nestedFetchResultsTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "fetch-results",
 		},
-		Task:     []flowcrt.Piece{{Text: "Get test results from all environments"}},
+		Task:     []flowcimpl.Piece{{Text: "Get test results from all environments"}},
 		Settings: nestedSettings,
 	}
-	nestedProcessEnvironmentTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	nestedProcessEnvironmentTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "process-environment",
 		},
-		Task:     []flowcrt.Piece{{Text: "Process tests for environment "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcimpl.Piece{{Text: "Process tests for environment "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: nestedSettings,
 	}
-	nestedAggregateTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	nestedAggregateTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "aggregate",
 		},
-		Task:     []flowcrt.Piece{{Text: "Aggregate the results; the last environment was "}, {Text: "{{env}}", Ref: "env"}},
+		Task:     []flowcimpl.Piece{{Text: "Aggregate the results; the last environment was "}, {Text: "{{env}}", Ref: "env"}},
 		Settings: nestedSettings,
 	}
 )
@@ -170,19 +164,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Nested) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until nestedStep) (err error) {
+func (w *Nested) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until nestedStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Nested")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Nested")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := nestedStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -242,7 +236,7 @@ func (w *Nested) stepFetchResults(ctx context.Context, s *flowcrt.JSONState) (ne
 // all are done it merges them into s in item order (the keys each one set, the last one winning,
 // then the messages each one added), and the run goes on at "aggregate". The first failure cancels
 // the other items and fails the run.
-func (w *Nested) mapFetchResults(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (nestedStep, error) {
+func (w *Nested) mapFetchResults(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (nestedStep, error) {
 	items, err := out.ItemsAt("/response/results", "response", "results")
 	if err != nil {
 		return nestedDone, &flowcrt.StateError{
@@ -251,7 +245,7 @@ func (w *Nested) mapFetchResults(ctx context.Context, s *flowcrt.JSONState, out 
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcrt.FanOut(ctx, "fetch-results", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "fetch-results", len(iterations), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], nestedStepProcessEnvironment, nestedStepAggregate)
 	})
 	if err != nil {
@@ -281,37 +275,4 @@ func (w *Nested) stepAggregate(ctx context.Context, s *flowcrt.JSONState) (neste
 		}
 	}
 	return nestedDone, nil
-}
-
-// NestedMock implements NestedHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type NestedMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (NestedMock) AnswersInOrder() {}
-
-// NewNestedMockHandlers returns handlers that answer from mocks.
-func NewNestedMockHandlers(mocks *flowcrt.Mocks) NestedMock {
-	return NestedMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m NestedMock) Fetcher(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m NestedMock) EnvProcessor(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m NestedMock) Aggregator(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewNestedMock returns a Nested whose handlers answer from mocks.
-func NewNestedMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Nested {
-	return NewNested(NewNestedMockHandlers(mocks), opts...)
 }

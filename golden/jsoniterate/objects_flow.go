@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ObjectsHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -31,14 +32,14 @@ type ObjectsHandlers interface {
 // Objects runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Objects struct {
 	h   ObjectsHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewObjects returns the workflow over your handlers.
 func NewObjects(h ObjectsHandlers, opts ...flowcrt.Option) *Objects {
 	return &Objects{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -98,29 +99,22 @@ func (w *Objects) Resume(ctx context.Context, sessionID string) (any, error) {
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Objects) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Objects) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Objects) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "objects",
 		Schema:   "json",
 		Start:    "get-tasks",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Objects) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Objects) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(objectsStateIDs[1:2], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -133,24 +127,24 @@ func (w *Objects) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JS
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	objectsSettings = &flowcrt.JSONSettings{
+	objectsSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
 	}
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	objectsGetTasksTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	objectsGetTasksTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "get-tasks",
 		},
 		Settings: objectsSettings,
 	}
-	objectsExecuteTaskTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	objectsExecuteTaskTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "execute-task",
 		},
-		Task:     []flowcrt.Piece{{Text: "Execute task ID "}, {Text: "{{id}}", Ref: "id"}, {Text: ": "}, {Text: "{{title}}", Ref: "title"}, {Text: "\nPriority level: "}, {Text: "{{priority}}", Ref: "priority"}, {Text: "\n\nPlease process this task according to its priority.\n"}},
+		Task:     []flowcimpl.Piece{{Text: "Execute task ID "}, {Text: "{{id}}", Ref: "id"}, {Text: ": "}, {Text: "{{title}}", Ref: "title"}, {Text: "\nPriority level: "}, {Text: "{{priority}}", Ref: "priority"}, {Text: "\n\nPlease process this task according to its priority.\n"}},
 		Settings: objectsSettings,
 	}
 )
@@ -158,19 +152,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Objects) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until objectsStep) (err error) {
+func (w *Objects) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until objectsStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Objects")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Objects")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := objectsStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -227,10 +221,10 @@ func (w *Objects) stepGetTasks(ctx context.Context, s *flowcrt.JSONState) (objec
 // and an object item's keys are context variables. Once all are done it merges them into s in item
 // order (the keys each one set, the last one winning, then the messages each one added), and the
 // run goes on at the end of the run. The first failure cancels the other items and fails the run.
-func (w *Objects) mapGetTasks(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (objectsStep, error) {
+func (w *Objects) mapGetTasks(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (objectsStep, error) {
 	items := out.Items()
 	iterations := s.Iterations(items)
-	err := flowcrt.FanOut(ctx, "get-tasks", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err := flowcimpl.FanOut(ctx, "get-tasks", len(iterations), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], objectsStepExecuteTask, objectsDone)
 	})
 	if err != nil {
@@ -249,34 +243,4 @@ func (w *Objects) stepExecuteTask(ctx context.Context, s *flowcrt.JSONState) (ob
 		}
 	}
 	return objectsDone, nil
-}
-
-// ObjectsMock implements ObjectsHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type ObjectsMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (ObjectsMock) AnswersInOrder() {}
-
-// NewObjectsMockHandlers returns handlers that answer from mocks.
-func NewObjectsMockHandlers(mocks *flowcrt.Mocks) ObjectsMock {
-	return ObjectsMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m ObjectsMock) TaskFetcher(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m ObjectsMock) Executor(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewObjectsMock returns a Objects whose handlers answer from mocks.
-func NewObjectsMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Objects {
-	return NewObjects(NewObjectsMockHandlers(mocks), opts...)
 }

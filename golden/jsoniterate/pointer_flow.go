@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // PointerHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -31,14 +32,14 @@ type PointerHandlers interface {
 // Pointer runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Pointer struct {
 	h   PointerHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewPointer returns the workflow over your handlers.
 func NewPointer(h PointerHandlers, opts ...flowcrt.Option) *Pointer {
 	return &Pointer{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -98,29 +99,22 @@ func (w *Pointer) Resume(ctx context.Context, sessionID string) (any, error) {
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Pointer) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Pointer) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Pointer) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "pointer",
 		Schema:   "json",
 		Start:    "fetch-api-data",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Pointer) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Pointer) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(pointerStateIDs[1:2], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -133,27 +127,27 @@ func (w *Pointer) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JS
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	pointerSettings = &flowcrt.JSONSettings{
+	pointerSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
 	}
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	pointerFetchAPIDataTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	pointerFetchAPIDataTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "fetch-api-data",
 		},
-		ToolArgs: []flowcrt.JSONArg{
-			{Name: "endpoint", Value: []flowcrt.Piece{{Text: "/api/users"}}},
+		ToolArgs: []flowcimpl.JSONArg{
+			{Name: "endpoint", Value: []flowcimpl.Piece{{Text: "/api/users"}}},
 		},
 		Settings: pointerSettings,
 	}
-	pointerProcessUserTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	pointerProcessUserTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "process-user",
 		},
-		Task:     []flowcrt.Piece{{Text: "Process user data "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcimpl.Piece{{Text: "Process user data "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: pointerSettings,
 	}
 )
@@ -161,19 +155,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Pointer) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until pointerStep) (err error) {
+func (w *Pointer) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until pointerStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Pointer")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Pointer")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := pointerStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -231,7 +225,7 @@ func (w *Pointer) stepFetchAPIData(ctx context.Context, s *flowcrt.JSONState) (p
 // merges them into s in item order (the keys each one set, the last one winning, then the messages
 // each one added), and the run goes on at the end of the run. The first failure cancels the other
 // items and fails the run.
-func (w *Pointer) mapFetchAPIData(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (pointerStep, error) {
+func (w *Pointer) mapFetchAPIData(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (pointerStep, error) {
 	items, err := out.ItemsAt("/data/users", "data", "users")
 	if err != nil {
 		return pointerDone, &flowcrt.StateError{
@@ -240,7 +234,7 @@ func (w *Pointer) mapFetchAPIData(ctx context.Context, s *flowcrt.JSONState, out
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcrt.FanOut(ctx, "fetch-api-data", len(iterations), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "fetch-api-data", len(iterations), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], pointerStepProcessUser, pointerDone)
 	})
 	if err != nil {
@@ -259,34 +253,4 @@ func (w *Pointer) stepProcessUser(ctx context.Context, s *flowcrt.JSONState) (po
 		}
 	}
 	return pointerDone, nil
-}
-
-// PointerMock implements PointerHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type PointerMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (PointerMock) AnswersInOrder() {}
-
-// NewPointerMockHandlers returns handlers that answer from mocks.
-func NewPointerMockHandlers(mocks *flowcrt.Mocks) PointerMock {
-	return PointerMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m PointerMock) APICall(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m PointerMock) UserProcessor(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewPointerMock returns a Pointer whose handlers answer from mocks.
-func NewPointerMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Pointer {
-	return NewPointer(NewPointerMockHandlers(mocks), opts...)
 }

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ParallelHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -39,14 +40,14 @@ type ParallelHandlers interface {
 // Three reviews at once, joined by a summary (CodeMie seed 5.2)
 type Parallel struct {
 	h   ParallelHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewParallel returns the workflow over your handlers.
 func NewParallel(h ParallelHandlers, opts ...flowcrt.Option) *Parallel {
 	return &Parallel{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -112,29 +113,22 @@ func (w *Parallel) Resume(ctx context.Context, sessionID string) (any, error) {
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Parallel) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Parallel) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Parallel) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "parallel",
 		Schema:   "json",
 		Start:    "state-1",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Parallel) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Parallel) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(parallelStateIDs[1:3], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -147,46 +141,46 @@ func (w *Parallel) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.J
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	parallelSettings = &flowcrt.JSONSettings{
+	parallelSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
 	}
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	parallelState1Task = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	parallelState1Task = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "state-1",
 		},
-		Task:     []flowcrt.Piece{{Text: "Plan the review of "}, {Text: "{{repo}}", Ref: "repo"}},
+		Task:     []flowcimpl.Piece{{Text: "Plan the review of "}, {Text: "{{repo}}", Ref: "repo"}},
 		Settings: parallelSettings,
 	}
-	parallelState2Task = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	parallelState2Task = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "state-2",
 		},
-		Task:     []flowcrt.Piece{{Text: "Security review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
+		Task:     []flowcimpl.Piece{{Text: "Security review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
 		Settings: parallelSettings,
 	}
-	parallelState3Task = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	parallelState3Task = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "state-3",
 		},
-		Task:     []flowcrt.Piece{{Text: "Performance review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
+		Task:     []flowcimpl.Piece{{Text: "Performance review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
 		Settings: parallelSettings,
 	}
-	parallelState4Task = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	parallelState4Task = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "state-4",
 		},
-		Task:     []flowcrt.Piece{{Text: "Style review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
+		Task:     []flowcimpl.Piece{{Text: "Style review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
 		Settings: parallelSettings,
 	}
-	parallelState5Task = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	parallelState5Task = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "state-5",
 		},
-		Task:     []flowcrt.Piece{{Text: "Summarize "}, {Text: "{{security}}", Ref: "security"}, {Text: ", "}, {Text: "{{performance}}", Ref: "performance"}, {Text: " and "}, {Text: "{{style}}", Ref: "style"}, {Text: "; the last verdict was "}, {Text: "{{verdict}}", Ref: "verdict"}},
+		Task:     []flowcimpl.Piece{{Text: "Summarize "}, {Text: "{{security}}", Ref: "security"}, {Text: ", "}, {Text: "{{performance}}", Ref: "performance"}, {Text: " and "}, {Text: "{{style}}", Ref: "style"}, {Text: "; the last verdict was "}, {Text: "{{verdict}}", Ref: "verdict"}},
 		Settings: parallelSettings,
 	}
 )
@@ -194,19 +188,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Parallel) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until parallelStep) (err error) {
+func (w *Parallel) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until parallelStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Parallel")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Parallel")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := parallelStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -270,7 +264,7 @@ func (w *Parallel) stepState1(ctx context.Context, s *flowcrt.JSONState) (parall
 func (w *Parallel) parallelState1(ctx context.Context, s *flowcrt.JSONState) (parallelStep, error) {
 	entries := [3]parallelStep{parallelStepState2, parallelStepState3, parallelStepState4}
 	branches := s.Branches(len(entries))
-	err := flowcrt.FanOut(ctx, "state-1", len(branches), flowcrt.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err := flowcimpl.FanOut(ctx, "state-1", len(branches), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &branches[i], entries[i], parallelStepState5)
 	})
 	if err != nil {
@@ -322,43 +316,4 @@ func (w *Parallel) stepState5(ctx context.Context, s *flowcrt.JSONState) (parall
 		}
 	}
 	return parallelDone, nil
-}
-
-// ParallelMock implements ParallelHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type ParallelMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (ParallelMock) AnswersInOrder() {}
-
-// NewParallelMockHandlers returns handlers that answer from mocks.
-func NewParallelMockHandlers(mocks *flowcrt.Mocks) ParallelMock {
-	return ParallelMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m ParallelMock) Planner(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m ParallelMock) SecurityReviewer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m ParallelMock) PerformanceReviewer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m ParallelMock) StyleReviewer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m ParallelMock) Summarizer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewParallelMock returns a Parallel whose handlers answer from mocks.
-func NewParallelMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Parallel {
-	return NewParallel(NewParallelMockHandlers(mocks), opts...)
 }

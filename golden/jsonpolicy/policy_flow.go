@@ -10,13 +10,14 @@ import (
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // PagesHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -39,14 +40,14 @@ type PagesHandlers interface {
 // Fetch a page, then summarize or translate it
 type Pages struct {
 	h   PagesHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewPages returns the workflow over your handlers.
 func NewPages(h PagesHandlers, opts ...flowcrt.Option) *Pages {
 	return &Pages{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -113,29 +114,22 @@ func (w *Pages) Resume(ctx context.Context, sessionID string) (any, error) {
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Pages) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Pages) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Pages) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "Pages",
 		Schema:   "json",
 		Start:    "fetch",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Pages) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Pages) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(pagesStateIDs[1:7], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -148,63 +142,63 @@ func (w *Pages) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSON
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	pagesSettings = &flowcrt.JSONSettings{
+	pagesSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
 	}
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	pagesFetchTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	pagesFetchTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State:   "fetch",
 			Timeout: 30 * time.Second,
-			Retry: []flowcrt.Retrier{{
+			Retry: []flowcimpl.Retrier{{
 				Errors:      []string{"Unavailable"},
 				MaxAttempts: 3,
 				Interval:    1 * time.Second,
 				BackoffRate: 2.0,
 			}},
 		},
-		ToolArgs: []flowcrt.JSONArg{
-			{Name: "url", Value: []flowcrt.Piece{{Text: "https://example.com/"}, {Text: "{{page}}", Ref: "page"}}},
-			{Name: "accept", Value: []flowcrt.Piece{{Text: "application/json"}}},
+		ToolArgs: []flowcimpl.JSONArg{
+			{Name: "url", Value: []flowcimpl.Piece{{Text: "https://example.com/"}, {Text: "{{page}}", Ref: "page"}}},
+			{Name: "accept", Value: []flowcimpl.Piece{{Text: "application/json"}}},
 		},
 		Settings: pagesSettings,
 	}
-	pagesRouteTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	pagesRouteTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "route",
 		},
-		Task:     []flowcrt.Piece{{Text: "What should be done with \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\"?"}},
+		Task:     []flowcimpl.Piece{{Text: "What should be done with \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\"?"}},
 		Settings: pagesSettings,
 	}
-	pagesSummarizeTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	pagesSummarizeTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "summarize",
 		},
-		Task:     []flowcrt.Piece{{Text: "Summarize \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\""}},
+		Task:     []flowcimpl.Piece{{Text: "Summarize \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\""}},
 		Settings: pagesSettings,
 	}
-	pagesTranslateTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	pagesTranslateTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "translate",
 		},
-		Task:     []flowcrt.Piece{{Text: "Translate \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\""}},
+		Task:     []flowcimpl.Piece{{Text: "Translate \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\""}},
 		Settings: pagesSettings,
 	}
-	pagesMissingTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	pagesMissingTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "missing",
 		},
-		Task:     []flowcrt.Piece{{Text: "Page "}, {Text: "{{page}}", Ref: "page"}, {Text: " does not exist"}},
+		Task:     []flowcimpl.Piece{{Text: "Page "}, {Text: "{{page}}", Ref: "page"}, {Text: " does not exist"}},
 		Settings: pagesSettings,
 	}
-	pagesBrokenTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	pagesBrokenTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "broken",
 		},
-		Task:     []flowcrt.Piece{{Text: "Page "}, {Text: "{{page}}", Ref: "page"}, {Text: " could not be handled"}},
+		Task:     []flowcimpl.Piece{{Text: "Page "}, {Text: "{{page}}", Ref: "page"}, {Text: " could not be handled"}},
 		Settings: pagesSettings,
 	}
 )
@@ -212,19 +206,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Pages) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until pagesStep) (err error) {
+func (w *Pages) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until pagesStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Pages")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Pages")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := pagesStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -349,40 +343,4 @@ func (w *Pages) stepBroken(ctx context.Context, s *flowcrt.JSONState) (pagesStep
 		}
 	}
 	return pagesDone, nil
-}
-
-// PagesMock implements PagesHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type PagesMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (PagesMock) AnswersInOrder() {}
-
-// NewPagesMockHandlers returns handlers that answer from mocks.
-func NewPagesMockHandlers(mocks *flowcrt.Mocks) PagesMock {
-	return PagesMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m PagesMock) HTTPGet(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m PagesMock) Router(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m PagesMock) Writer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m PagesMock) Reporter(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewPagesMock returns a Pages whose handlers answer from mocks.
-func NewPagesMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Pages {
-	return NewPages(NewPagesMockHandlers(mocks), opts...)
 }

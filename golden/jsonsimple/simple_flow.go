@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // SimpleHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -33,14 +34,14 @@ type SimpleHandlers interface {
 // A direct transition from one state to the next (CodeMie seed 5.1)
 type Simple struct {
 	h   SimpleHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewSimple returns the workflow over your handlers.
 func NewSimple(h SimpleHandlers, opts ...flowcrt.Option) *Simple {
 	return &Simple{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -100,29 +101,22 @@ func (w *Simple) Resume(ctx context.Context, sessionID string) (any, error) {
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Simple) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Simple) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Simple) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "simple",
 		Schema:   "json",
 		Start:    "first-state",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Simple) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Simple) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(simpleStateIDs[1:3], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -135,25 +129,25 @@ func (w *Simple) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSO
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	simpleSettings = &flowcrt.JSONSettings{
+	simpleSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
 	}
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	simpleFirstStateTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	simpleFirstStateTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "first-state",
 		},
-		Task:     []flowcrt.Piece{{Text: "Write a greeting for "}, {Text: "{{name}}", Ref: "name"}},
+		Task:     []flowcimpl.Piece{{Text: "Write a greeting for "}, {Text: "{{name}}", Ref: "name"}},
 		Settings: simpleSettings,
 	}
-	simpleNextStateIDTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	simpleNextStateIDTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "next-state-id",
 		},
-		Task:     []flowcrt.Piece{{Text: "Review the greeting \""}, {Text: "{{greeting}}", Ref: "greeting"}, {Text: "\" for "}, {Text: "{{name}}", Ref: "name"}},
+		Task:     []flowcimpl.Piece{{Text: "Review the greeting \""}, {Text: "{{greeting}}", Ref: "greeting"}, {Text: "\" for "}, {Text: "{{name}}", Ref: "name"}},
 		Settings: simpleSettings,
 	}
 )
@@ -161,19 +155,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Simple) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until simpleStep) (err error) {
+func (w *Simple) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until simpleStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Simple")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Simple")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := simpleStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -233,34 +227,4 @@ func (w *Simple) stepNextStateID(ctx context.Context, s *flowcrt.JSONState) (sim
 		}
 	}
 	return simpleDone, nil
-}
-
-// SimpleMock implements SimpleHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type SimpleMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (SimpleMock) AnswersInOrder() {}
-
-// NewSimpleMockHandlers returns handlers that answer from mocks.
-func NewSimpleMockHandlers(mocks *flowcrt.Mocks) SimpleMock {
-	return SimpleMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m SimpleMock) Writer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m SimpleMock) Reviewer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewSimpleMock returns a Simple whose handlers answer from mocks.
-func NewSimpleMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Simple {
-	return NewSimple(NewSimpleMockHandlers(mocks), opts...)
 }

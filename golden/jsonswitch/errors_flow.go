@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ErrorsHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -37,14 +38,14 @@ type ErrorsHandlers interface {
 // Errors runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Errors struct {
 	h   ErrorsHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewErrors returns the workflow over your handlers.
 func NewErrors(h ErrorsHandlers, opts ...flowcrt.Option) *Errors {
 	return &Errors{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -110,29 +111,22 @@ func (w *Errors) Resume(ctx context.Context, sessionID string) (any, error) {
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Errors) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Errors) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Errors) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "errors",
 		Schema:   "json",
 		Start:    "run-tests",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Errors) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Errors) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(errorsStateIDs[1:6], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -145,46 +139,46 @@ func (w *Errors) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSO
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	errorsSettings = &flowcrt.JSONSettings{
+	errorsSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
 	}
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	errorsRunTestsTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	errorsRunTestsTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "run-tests",
 		},
-		Task:     []flowcrt.Piece{{Text: "Run the tests"}},
+		Task:     []flowcimpl.Piece{{Text: "Run the tests"}},
 		Settings: errorsSettings,
 	}
-	errorsSuccessStateTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	errorsSuccessStateTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "success-state",
 		},
-		Task:     []flowcrt.Piece{{Text: "Went to success-state"}},
+		Task:     []flowcimpl.Piece{{Text: "Went to success-state"}},
 		Settings: errorsSettings,
 	}
-	errorsPartialSuccessStateTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	errorsPartialSuccessStateTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "partial-success-state",
 		},
-		Task:     []flowcrt.Piece{{Text: "Went to partial-success-state"}},
+		Task:     []flowcimpl.Piece{{Text: "Went to partial-success-state"}},
 		Settings: errorsSettings,
 	}
-	errorsFailureStateTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	errorsFailureStateTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "failure-state",
 		},
-		Task:     []flowcrt.Piece{{Text: "Went to failure-state"}},
+		Task:     []flowcimpl.Piece{{Text: "Went to failure-state"}},
 		Settings: errorsSettings,
 	}
-	errorsUnknownStateTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	errorsUnknownStateTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "unknown-state",
 		},
-		Task:     []flowcrt.Piece{{Text: "Went to unknown-state"}},
+		Task:     []flowcimpl.Piece{{Text: "Went to unknown-state"}},
 		Settings: errorsSettings,
 	}
 )
@@ -192,19 +186,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Errors) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until errorsStep) (err error) {
+func (w *Errors) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until errorsStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Errors")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Errors")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := errorsStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -313,43 +307,4 @@ func (w *Errors) stepUnknownState(ctx context.Context, s *flowcrt.JSONState) (er
 		}
 	}
 	return errorsDone, nil
-}
-
-// ErrorsMock implements ErrorsHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type ErrorsMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (ErrorsMock) AnswersInOrder() {}
-
-// NewErrorsMockHandlers returns handlers that answer from mocks.
-func NewErrorsMockHandlers(mocks *flowcrt.Mocks) ErrorsMock {
-	return ErrorsMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m ErrorsMock) Tester(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m ErrorsMock) SuccessState(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m ErrorsMock) PartialSuccessState(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m ErrorsMock) FailureState(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m ErrorsMock) UnknownState(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewErrorsMock returns a Errors whose handlers answer from mocks.
-func NewErrorsMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Errors {
-	return NewErrors(NewErrorsMockHandlers(mocks), opts...)
 }

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // FailingHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -35,14 +36,14 @@ type FailingHandlers interface {
 // Failing runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Failing struct {
 	h   FailingHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewFailing returns the workflow over your handlers.
 func NewFailing(h FailingHandlers, opts ...flowcrt.Option) *Failing {
 	return &Failing{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -105,29 +106,22 @@ func (w *Failing) Resume(ctx context.Context, sessionID string) (any, error) {
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Failing) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Failing) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Failing) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "failing",
 		Schema:   "json",
 		Start:    "triage",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Failing) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Failing) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(failingStateIDs[1:5], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -140,39 +134,39 @@ func (w *Failing) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JS
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	failingSettings = &flowcrt.JSONSettings{
+	failingSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
 	}
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	failingTriageTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	failingTriageTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "triage",
 		},
-		Task:     []flowcrt.Piece{{Text: "Triage the issue"}},
+		Task:     []flowcimpl.Piece{{Text: "Triage the issue"}},
 		Settings: failingSettings,
 	}
-	failingUrgentTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	failingUrgentTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "urgent",
 		},
-		Task:     []flowcrt.Piece{{Text: "Went to urgent"}},
+		Task:     []flowcimpl.Piece{{Text: "Went to urgent"}},
 		Settings: failingSettings,
 	}
-	failingBugFixTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	failingBugFixTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "bug-fix",
 		},
-		Task:     []flowcrt.Piece{{Text: "Went to bug-fix"}},
+		Task:     []flowcimpl.Piece{{Text: "Went to bug-fix"}},
 		Settings: failingSettings,
 	}
-	failingBacklogTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	failingBacklogTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "backlog",
 		},
-		Task:     []flowcrt.Piece{{Text: "Went to backlog"}},
+		Task:     []flowcimpl.Piece{{Text: "Went to backlog"}},
 		Settings: failingSettings,
 	}
 )
@@ -180,19 +174,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Failing) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until failingStep) (err error) {
+func (w *Failing) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until failingStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Failing")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Failing")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := failingStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -286,40 +280,4 @@ func (w *Failing) stepBacklog(ctx context.Context, s *flowcrt.JSONState) (failin
 		}
 	}
 	return failingDone, nil
-}
-
-// FailingMock implements FailingHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type FailingMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (FailingMock) AnswersInOrder() {}
-
-// NewFailingMockHandlers returns handlers that answer from mocks.
-func NewFailingMockHandlers(mocks *flowcrt.Mocks) FailingMock {
-	return FailingMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m FailingMock) Triager(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m FailingMock) Urgent(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m FailingMock) BugFix(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m FailingMock) Backlog(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewFailingMock returns a Failing whose handlers answer from mocks.
-func NewFailingMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Failing {
-	return NewFailing(NewFailingMockHandlers(mocks), opts...)
 }

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // RoutingHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -37,14 +38,14 @@ type RoutingHandlers interface {
 // Routing runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Routing struct {
 	h   RoutingHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewRouting returns the workflow over your handlers.
 func NewRouting(h RoutingHandlers, opts ...flowcrt.Option) *Routing {
 	return &Routing{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -110,29 +111,22 @@ func (w *Routing) Resume(ctx context.Context, sessionID string) (any, error) {
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Routing) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Routing) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Routing) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "routing",
 		Schema:   "json",
 		Start:    "classify",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Routing) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Routing) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(routingStateIDs[1:6], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -145,46 +139,46 @@ func (w *Routing) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JS
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	routingSettings = &flowcrt.JSONSettings{
+	routingSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
 	}
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	routingClassifyTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	routingClassifyTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "classify",
 		},
-		Task:     []flowcrt.Piece{{Text: "Classify the notification"}},
+		Task:     []flowcimpl.Piece{{Text: "Classify the notification"}},
 		Settings: routingSettings,
 	}
-	routingEmailProcessorTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	routingEmailProcessorTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "email-processor",
 		},
-		Task:     []flowcrt.Piece{{Text: "Went to email-processor"}},
+		Task:     []flowcimpl.Piece{{Text: "Went to email-processor"}},
 		Settings: routingSettings,
 	}
-	routingSmsProcessorTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	routingSmsProcessorTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "sms-processor",
 		},
-		Task:     []flowcrt.Piece{{Text: "Went to sms-processor"}},
+		Task:     []flowcimpl.Piece{{Text: "Went to sms-processor"}},
 		Settings: routingSettings,
 	}
-	routingPushProcessorTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	routingPushProcessorTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "push-processor",
 		},
-		Task:     []flowcrt.Piece{{Text: "Went to push-processor"}},
+		Task:     []flowcimpl.Piece{{Text: "Went to push-processor"}},
 		Settings: routingSettings,
 	}
-	routingUnsupportedTypeHandlerTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	routingUnsupportedTypeHandlerTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "unsupported-type-handler",
 		},
-		Task:     []flowcrt.Piece{{Text: "Went to unsupported-type-handler"}},
+		Task:     []flowcimpl.Piece{{Text: "Went to unsupported-type-handler"}},
 		Settings: routingSettings,
 	}
 )
@@ -192,19 +186,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Routing) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until routingStep) (err error) {
+func (w *Routing) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until routingStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Routing")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Routing")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := routingStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -313,43 +307,4 @@ func (w *Routing) stepUnsupportedTypeHandler(ctx context.Context, s *flowcrt.JSO
 		}
 	}
 	return routingDone, nil
-}
-
-// RoutingMock implements RoutingHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type RoutingMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (RoutingMock) AnswersInOrder() {}
-
-// NewRoutingMockHandlers returns handlers that answer from mocks.
-func NewRoutingMockHandlers(mocks *flowcrt.Mocks) RoutingMock {
-	return RoutingMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m RoutingMock) Classifier(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m RoutingMock) EmailProcessor(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m RoutingMock) SmsProcessor(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m RoutingMock) PushProcessor(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m RoutingMock) UnsupportedTypeHandler(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewRoutingMock returns a Routing whose handlers answer from mocks.
-func NewRoutingMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Routing {
-	return NewRouting(NewRoutingMockHandlers(mocks), opts...)
 }

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ScoreHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -37,14 +38,14 @@ type ScoreHandlers interface {
 // Score runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Score struct {
 	h   ScoreHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewScore returns the workflow over your handlers.
 func NewScore(h ScoreHandlers, opts ...flowcrt.Option) *Score {
 	return &Score{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -109,29 +110,22 @@ func (w *Score) Resume(ctx context.Context, sessionID string) (any, error) {
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Score) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Score) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Score) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "score",
 		Schema:   "json",
 		Start:    "grade",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Score) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Score) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(scoreStateIDs[1:6], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -144,46 +138,46 @@ func (w *Score) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSON
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	scoreSettings = &flowcrt.JSONSettings{
+	scoreSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
 	}
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	scoreGradeTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	scoreGradeTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "grade",
 		},
-		Task:     []flowcrt.Piece{{Text: "Grade the essay"}},
+		Task:     []flowcimpl.Piece{{Text: "Grade the essay"}},
 		Settings: scoreSettings,
 	}
-	scoreExcellentHandlerTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	scoreExcellentHandlerTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "excellent-handler",
 		},
-		Task:     []flowcrt.Piece{{Text: "Went to excellent-handler"}},
+		Task:     []flowcimpl.Piece{{Text: "Went to excellent-handler"}},
 		Settings: scoreSettings,
 	}
-	scoreGoodHandlerTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	scoreGoodHandlerTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "good-handler",
 		},
-		Task:     []flowcrt.Piece{{Text: "Went to good-handler"}},
+		Task:     []flowcimpl.Piece{{Text: "Went to good-handler"}},
 		Settings: scoreSettings,
 	}
-	scoreAverageHandlerTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	scoreAverageHandlerTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "average-handler",
 		},
-		Task:     []flowcrt.Piece{{Text: "Went to average-handler"}},
+		Task:     []flowcimpl.Piece{{Text: "Went to average-handler"}},
 		Settings: scoreSettings,
 	}
-	scorePoorHandlerTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	scorePoorHandlerTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "poor-handler",
 		},
-		Task:     []flowcrt.Piece{{Text: "Went to poor-handler"}},
+		Task:     []flowcimpl.Piece{{Text: "Went to poor-handler"}},
 		Settings: scoreSettings,
 	}
 )
@@ -191,19 +185,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Score) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until scoreStep) (err error) {
+func (w *Score) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until scoreStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Score")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Score")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := scoreStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -312,43 +306,4 @@ func (w *Score) stepPoorHandler(ctx context.Context, s *flowcrt.JSONState) (scor
 		}
 	}
 	return scoreDone, nil
-}
-
-// ScoreMock implements ScoreHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type ScoreMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (ScoreMock) AnswersInOrder() {}
-
-// NewScoreMockHandlers returns handlers that answer from mocks.
-func NewScoreMockHandlers(mocks *flowcrt.Mocks) ScoreMock {
-	return ScoreMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m ScoreMock) Grader(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m ScoreMock) ExcellentHandler(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m ScoreMock) GoodHandler(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m ScoreMock) AverageHandler(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m ScoreMock) PoorHandler(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewScoreMock returns a Score whose handlers answer from mocks.
-func NewScoreMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Score {
-	return NewScore(NewScoreMockHandlers(mocks), opts...)
 }

@@ -10,13 +10,14 @@ import (
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ChunksState is the state of a Chunks run.
 //
@@ -73,7 +74,7 @@ func (u *ChunksUpdate) SetValid(v int) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *ChunksUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "chunks":
 			u.set |= (1 << 0)
@@ -85,7 +86,7 @@ func (u *ChunksUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 2)
 			return json.Unmarshal(value, &u.v.Valid)
 		}
-		return flowcrt.UnknownField(chunksFields)
+		return flowcimpl.UnknownField(chunksFields)
 	})
 }
 
@@ -99,7 +100,7 @@ func (s *ChunksState) apply(u *ChunksUpdate) {
 		s.Chunks = u.v.Chunks
 	}
 	if set&(1<<1) != 0 {
-		s.Processed = flowcrt.AppendSlice(s.Processed, u.v.Processed)
+		s.Processed = flowcimpl.AppendSlice(s.Processed, u.v.Processed)
 	}
 	if set&(1<<2) != 0 {
 		s.Valid += u.v.Valid
@@ -134,7 +135,7 @@ func (s *ChunksState) clone() ChunksState {
 // join applies the updates a fan-out recorded to s through the reducers: branch by branch (item by
 // item), each one's in the order its states returned them. It gives what applying them one by one
 // gives, but an append or merge copies the field's old value once per join, not once per update.
-func (s *ChunksState) join(recs *flowcrt.Records[ChunksUpdate]) {
+func (s *ChunksState) join(recs *flowcimpl.Records[ChunksUpdate]) {
 	var own [1]bool // the field holds a copy of join's own
 	for _, list := range recs.Lists() {
 		for i := range list {
@@ -143,7 +144,7 @@ func (s *ChunksState) join(recs *flowcrt.Records[ChunksUpdate]) {
 				s.Chunks = u.v.Chunks
 			}
 			if u.set&(1<<1) != 0 {
-				s.Processed = flowcrt.AppendOwned(s.Processed, u.v.Processed, &own[0])
+				s.Processed = flowcimpl.AppendOwned(s.Processed, u.v.Processed, &own[0])
 			}
 			if u.set&(1<<2) != 0 {
 				s.Valid += u.v.Valid
@@ -178,7 +179,7 @@ type ChunksHandlersInto interface {
 type Chunks struct {
 	h    ChunksHandlers
 	into ChunksHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewChunks returns the workflow over your handlers.
@@ -187,7 +188,7 @@ func NewChunks(h ChunksHandlers, opts ...flowcrt.Option) *Chunks {
 	return &Chunks{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -251,15 +252,9 @@ func (w *Chunks) Resume(ctx context.Context, sessionID string) (ChunksState, err
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Chunks) Decide(ctx context.Context, sessionID string, decision string) (ChunksState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Chunks) sessions() *flowcrt.Sessions[ChunksState, ChunksUpdate] {
-	return &flowcrt.Sessions[ChunksState, ChunksUpdate]{
+func (w *Chunks) sessions() *flowcimpl.Sessions[ChunksState, ChunksUpdate] {
+	return &flowcimpl.Sessions[ChunksState, ChunksUpdate]{
 		Workflow: "Chunks",
 		Schema:   chunksSchema,
 		Start:    "split",
@@ -271,7 +266,7 @@ func (w *Chunks) sessions() *flowcrt.Sessions[ChunksState, ChunksUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Chunks) runAt(ctx context.Context, sess *flowcrt.Session, s ChunksState, state string) (ChunksState, error) {
+func (w *Chunks) runAt(ctx context.Context, sess *flowcimpl.Session, s ChunksState, state string) (ChunksState, error) {
 	i := slices.Index(chunksStateIDs[1:3], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -299,19 +294,19 @@ var chunksPlain = [len(chunksStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Chunks) run(ctx context.Context, sess *flowcrt.Session, s ChunksState, step chunksStep) (out ChunksState, err error) {
+func (w *Chunks) run(ctx context.Context, sess *flowcimpl.Session, s ChunksState, step chunksStep) (out ChunksState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Chunks")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Chunks")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := chunksStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -402,7 +397,7 @@ func (w *Chunks) run(ctx context.Context, sess *flowcrt.Session, s ChunksState, 
 }
 
 // stepSplit runs state "split" and returns the state to run next.
-func (w *Chunks) stepSplit(ctx context.Context, s *ChunksState, sess *flowcrt.Session) (chunksStep, error) {
+func (w *Chunks) stepSplit(ctx context.Context, s *ChunksState, sess *flowcimpl.Session) (chunksStep, error) {
 	if sess.InFanOut("split") {
 		// Resumed inside its fan-out: the handler has run, its update is in s.
 		return w.mapSplit(ctx, s, sess)
@@ -421,16 +416,16 @@ func (w *Chunks) stepSplit(ctx context.Context, s *ChunksState, sess *flowcrt.Se
 // run. With a session each item saves a checkpoint when it finishes, and a resumed run does not
 // run it again. The items share the list itself, which handlers must not modify: a copy for each
 // item would cost n² copies.
-func (w *Chunks) mapSplit(ctx context.Context, s *ChunksState, sess *flowcrt.Session) (chunksStep, error) {
+func (w *Chunks) mapSplit(ctx context.Context, s *ChunksState, sess *flowcimpl.Session) (chunksStep, error) {
 	items := slices.Clip(s.Chunks)
 	base := *s
 	base.Chunks = nil
-	recs := flowcrt.NewRecords[ChunksUpdate](len(items), 2)
-	progress, err := flowcrt.StartFanOut(ctx, sess, "split", s, recs)
+	recs := flowcimpl.NewRecords[ChunksUpdate](len(items), 2)
+	progress, err := flowcimpl.StartFanOut(ctx, sess, "split", s, recs)
 	if err != nil {
 		return chunksDone, err
 	}
-	err = flowcrt.FanOut(ctx, "split", len(items), 1, func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "split", len(items), 1, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
 		}
@@ -457,14 +452,14 @@ func (w *Chunks) iterateSplit(ctx context.Context, s *ChunksState, item string, 
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Chunks")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Chunks")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := chunksStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -503,9 +498,9 @@ func (w *Chunks) iterateSplit(ctx context.Context, s *ChunksState, item string, 
 	return nil
 }
 
-var chunksProcessPolicy = flowcrt.Policy{
+var chunksProcessPolicy = flowcimpl.Policy{
 	State: "process",
-	Retry: []flowcrt.Retrier{{
+	Retry: []flowcimpl.Retrier{{
 		Errors:      []string{"Flaky"},
 		MaxAttempts: 2,
 		Interval:    1 * time.Second,
@@ -517,7 +512,7 @@ var chunksProcessPolicy = flowcrt.Policy{
 // at "split", on the copy of the state of one item, and records its update in rec for the join.
 func (w *Chunks) stepProcess(ctx context.Context, s *ChunksState, item string, rec *[]ChunksUpdate) (chunksStep, error) {
 	var u ChunksUpdate
-	err := flowcrt.Call(ctx, &w.cfg, &chunksProcessPolicy, func(ctx context.Context) error {
+	err := flowcimpl.Call(ctx, &w.cfg, &chunksProcessPolicy, func(ctx context.Context) error {
 		var err error
 		u, err = w.h.Process(ctx, *s, item)
 		return err
@@ -542,49 +537,4 @@ func (w *Chunks) stepValidate(ctx context.Context, s *ChunksState, item string, 
 	}
 	*rec = append(*rec, u)
 	return chunksStepMerge, nil
-}
-
-// ChunksMock implements ChunksHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-// Inside a fan-out the k-th invocation of a state counts the calls of every branch and item: which
-// item makes the k-th call depends on scheduling, except with max_concurrency 1, where items call
-// in list order.
-type ChunksMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewChunksMockHandlers returns handlers that answer from mocks.
-func NewChunksMockHandlers(mocks *flowcrt.Mocks) ChunksMock {
-	return ChunksMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m ChunksMock) respond(ctx context.Context, label *string, key string) (ChunksUpdate, error) {
-	var u ChunksUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m ChunksMock) Split(ctx context.Context, s ChunksState) (ChunksUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m ChunksMock) Merge(ctx context.Context, s ChunksState) (ChunksUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// Process answers from the mock of the state that calls it.
-func (m ChunksMock) Process(ctx context.Context, s ChunksState, item string) (ChunksUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// Validate answers from the mock of the state that calls it.
-func (m ChunksMock) Validate(ctx context.Context, s ChunksState, item string) (ChunksUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// NewChunksMock returns a Chunks whose handlers answer from mocks.
-func NewChunksMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Chunks {
-	return NewChunks(NewChunksMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

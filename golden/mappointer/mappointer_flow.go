@@ -9,13 +9,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // PointerState is the state of a Pointer run.
 //
@@ -72,7 +73,7 @@ func (u *PointerUpdate) SetResults(v []string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *PointerUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "data":
 			u.set |= (1 << 0)
@@ -84,7 +85,7 @@ func (u *PointerUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 2)
 			return json.Unmarshal(value, &u.v.Results)
 		}
-		return flowcrt.UnknownField(pointerFields)
+		return flowcimpl.UnknownField(pointerFields)
 	})
 }
 
@@ -101,7 +102,7 @@ func (s *PointerState) apply(u *PointerUpdate) {
 		s.Groups = u.v.Groups
 	}
 	if set&(1<<2) != 0 {
-		s.Results = flowcrt.AppendSlice(s.Results, u.v.Results)
+		s.Results = flowcimpl.AppendSlice(s.Results, u.v.Results)
 	}
 }
 
@@ -125,7 +126,7 @@ func (u PointerUpdate) MarshalJSON() ([]byte, error) {
 // interfaces are shared, as Go assignment shares them.
 func (s *PointerState) clone() PointerState {
 	c := *s
-	c.Groups = flowcrt.CloneMapFunc(s.Groups, func(v []string) []string {
+	c.Groups = flowcimpl.CloneMapFunc(s.Groups, func(v []string) []string {
 		return slices.Clone(v)
 	})
 	c.Results = slices.Clone(s.Results)
@@ -135,7 +136,7 @@ func (s *PointerState) clone() PointerState {
 // join applies the updates a fan-out recorded to s through the reducers: branch by branch (item by
 // item), each one's in the order its states returned them. It gives what applying them one by one
 // gives, but an append or merge copies the field's old value once per join, not once per update.
-func (s *PointerState) join(recs *flowcrt.Records[PointerUpdate]) {
+func (s *PointerState) join(recs *flowcimpl.Records[PointerUpdate]) {
 	var own [1]bool // the field holds a copy of join's own
 	for _, list := range recs.Lists() {
 		for i := range list {
@@ -147,7 +148,7 @@ func (s *PointerState) join(recs *flowcrt.Records[PointerUpdate]) {
 				s.Groups = u.v.Groups
 			}
 			if u.set&(1<<2) != 0 {
-				s.Results = flowcrt.AppendOwned(s.Results, u.v.Results, &own[0])
+				s.Results = flowcimpl.AppendOwned(s.Results, u.v.Results, &own[0])
 			}
 		}
 	}
@@ -176,14 +177,14 @@ type PointerHandlers interface {
 // Pointer runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Pointer struct {
 	h   PointerHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewPointer returns the workflow over your handlers.
 func NewPointer(h PointerHandlers, opts ...flowcrt.Option) *Pointer {
 	return &Pointer{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -255,15 +256,9 @@ func (w *Pointer) Resume(ctx context.Context, sessionID string) (PointerState, e
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Pointer) Decide(ctx context.Context, sessionID string, decision string) (PointerState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Pointer) sessions() *flowcrt.Sessions[PointerState, PointerUpdate] {
-	return &flowcrt.Sessions[PointerState, PointerUpdate]{
+func (w *Pointer) sessions() *flowcimpl.Sessions[PointerState, PointerUpdate] {
+	return &flowcimpl.Sessions[PointerState, PointerUpdate]{
 		Workflow: "Pointer",
 		Schema:   pointerSchema,
 		Start:    "fetch",
@@ -275,7 +270,7 @@ func (w *Pointer) sessions() *flowcrt.Sessions[PointerState, PointerUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Pointer) runAt(ctx context.Context, sess *flowcrt.Session, s PointerState, state string) (PointerState, error) {
+func (w *Pointer) runAt(ctx context.Context, sess *flowcimpl.Session, s PointerState, state string) (PointerState, error) {
 	i := slices.Index(pointerStateIDs[1:5], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -285,19 +280,19 @@ func (w *Pointer) runAt(ctx context.Context, sess *flowcrt.Session, s PointerSta
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Pointer) run(ctx context.Context, sess *flowcrt.Session, s PointerState, step pointerStep) (out PointerState, err error) {
+func (w *Pointer) run(ctx context.Context, sess *flowcimpl.Session, s PointerState, step pointerStep) (out PointerState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Pointer")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Pointer")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := pointerStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -345,7 +340,7 @@ func (w *Pointer) run(ctx context.Context, sess *flowcrt.Session, s PointerState
 }
 
 // stepFetch runs state "fetch" and returns the state to run next.
-func (w *Pointer) stepFetch(ctx context.Context, s *PointerState, sess *flowcrt.Session) (pointerStep, error) {
+func (w *Pointer) stepFetch(ctx context.Context, s *PointerState, sess *flowcimpl.Session) (pointerStep, error) {
 	if sess.InFanOut("fetch") {
 		// Resumed inside its fan-out: the handler has run, its update is in s.
 		return w.mapFetch(ctx, s, sess)
@@ -362,14 +357,14 @@ func (w *Pointer) stepFetch(ctx context.Context, s *PointerState, sess *flowcrt.
 // each on its own copy of s. Once all are done it applies their updates to s in item order, and
 // the run goes on at "pick". The first failure cancels the other items and fails the run. With a
 // session each item saves a checkpoint when it finishes, and a resumed run does not run it again.
-func (w *Pointer) mapFetch(ctx context.Context, s *PointerState, sess *flowcrt.Session) (pointerStep, error) {
+func (w *Pointer) mapFetch(ctx context.Context, s *PointerState, sess *flowcimpl.Session) (pointerStep, error) {
 	items := s.Data.Users
-	recs := flowcrt.NewRecords[PointerUpdate](len(items), 1)
-	progress, err := flowcrt.StartFanOut(ctx, sess, "fetch", s, recs)
+	recs := flowcimpl.NewRecords[PointerUpdate](len(items), 1)
+	progress, err := flowcimpl.StartFanOut(ctx, sess, "fetch", s, recs)
 	if err != nil {
 		return pointerDone, err
 	}
-	err = flowcrt.FanOut(ctx, "fetch", len(items), 4, func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "fetch", len(items), 4, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
 		}
@@ -395,14 +390,14 @@ func (w *Pointer) iterateFetch(ctx context.Context, s *PointerState, item User, 
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Pointer")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Pointer")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := pointerStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -451,7 +446,7 @@ func (w *Pointer) stepGreet(ctx context.Context, s *PointerState, item User, rec
 }
 
 // stepPick runs state "pick" and returns the state to run next.
-func (w *Pointer) stepPick(ctx context.Context, s *PointerState, sess *flowcrt.Session) (pointerStep, error) {
+func (w *Pointer) stepPick(ctx context.Context, s *PointerState, sess *flowcimpl.Session) (pointerStep, error) {
 	if sess.InFanOut("pick") {
 		// Resumed inside its fan-out: the handler has run, its update is in s.
 		return w.mapPick(ctx, s, sess)
@@ -469,7 +464,7 @@ func (w *Pointer) stepPick(ctx context.Context, s *PointerState, sess *flowcrt.S
 func (s *PointerState) itemsPick() ([]string, error) {
 	v1, ok := s.Groups["admins"]
 	if !ok {
-		return nil, flowcrt.ItemsError("/groups/admins", "/groups/admins")
+		return nil, flowcimpl.ItemsError("/groups/admins", "/groups/admins")
 	}
 	return v1, nil
 }
@@ -478,7 +473,7 @@ func (s *PointerState) itemsPick() ([]string, error) {
 // s. Once all are done it applies their updates to s in item order, and the run goes on at "lead".
 // The first failure cancels the other items and fails the run. With a session each item saves a
 // checkpoint when it finishes, and a resumed run does not run it again.
-func (w *Pointer) mapPick(ctx context.Context, s *PointerState, sess *flowcrt.Session) (pointerStep, error) {
+func (w *Pointer) mapPick(ctx context.Context, s *PointerState, sess *flowcimpl.Session) (pointerStep, error) {
 	items, err := s.itemsPick()
 	if err != nil {
 		return pointerDone, &flowcrt.StateError{
@@ -486,12 +481,12 @@ func (w *Pointer) mapPick(ctx context.Context, s *PointerState, sess *flowcrt.Se
 			Err:   err,
 		}
 	}
-	recs := flowcrt.NewRecords[PointerUpdate](len(items), 1)
-	progress, err := flowcrt.StartFanOut(ctx, sess, "pick", s, recs)
+	recs := flowcimpl.NewRecords[PointerUpdate](len(items), 1)
+	progress, err := flowcimpl.StartFanOut(ctx, sess, "pick", s, recs)
 	if err != nil {
 		return pointerDone, err
 	}
-	err = flowcrt.FanOut(ctx, "pick", len(items), 0, func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "pick", len(items), 0, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
 		}
@@ -517,14 +512,14 @@ func (w *Pointer) iteratePick(ctx context.Context, s *PointerState, item string,
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Pointer")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Pointer")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := pointerStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -573,7 +568,7 @@ func (w *Pointer) stepTag(ctx context.Context, s *PointerState, item string, rec
 }
 
 // stepLead runs state "lead" and returns the state to run next.
-func (w *Pointer) stepLead(ctx context.Context, s *PointerState, sess *flowcrt.Session) (pointerStep, error) {
+func (w *Pointer) stepLead(ctx context.Context, s *PointerState, sess *flowcimpl.Session) (pointerStep, error) {
 	if sess.InFanOut("lead") {
 		// Resumed inside its fan-out: the handler has run, its update is in s.
 		return w.mapLead(ctx, s, sess)
@@ -590,7 +585,7 @@ func (w *Pointer) stepLead(ctx context.Context, s *PointerState, sess *flowcrt.S
 // if it leads to no value.
 func (s *PointerState) itemsLead() ([]User, error) {
 	if len(s.Data.Teams) <= 0 {
-		return nil, flowcrt.ItemsError("/data/teams/0/lead", "/data/teams/0")
+		return nil, flowcimpl.ItemsError("/data/teams/0/lead", "/data/teams/0")
 	}
 	return []User{s.Data.Teams[0].Lead}, nil
 }
@@ -599,7 +594,7 @@ func (s *PointerState) itemsLead() ([]User, error) {
 // copy of s. Once all are done it applies their updates to s in item order, and the run goes on at
 // "audit_all". The first failure cancels the other items and fails the run. With a session each
 // item saves a checkpoint when it finishes, and a resumed run does not run it again.
-func (w *Pointer) mapLead(ctx context.Context, s *PointerState, sess *flowcrt.Session) (pointerStep, error) {
+func (w *Pointer) mapLead(ctx context.Context, s *PointerState, sess *flowcimpl.Session) (pointerStep, error) {
 	items, err := s.itemsLead()
 	if err != nil {
 		return pointerDone, &flowcrt.StateError{
@@ -607,12 +602,12 @@ func (w *Pointer) mapLead(ctx context.Context, s *PointerState, sess *flowcrt.Se
 			Err:   err,
 		}
 	}
-	recs := flowcrt.NewRecords[PointerUpdate](len(items), 1)
-	progress, err := flowcrt.StartFanOut(ctx, sess, "lead", s, recs)
+	recs := flowcimpl.NewRecords[PointerUpdate](len(items), 1)
+	progress, err := flowcimpl.StartFanOut(ctx, sess, "lead", s, recs)
 	if err != nil {
 		return pointerDone, err
 	}
-	err = flowcrt.FanOut(ctx, "lead", len(items), 0, func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "lead", len(items), 0, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
 		}
@@ -638,14 +633,14 @@ func (w *Pointer) iterateLead(ctx context.Context, s *PointerState, item User, r
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Pointer")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Pointer")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := pointerStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -694,7 +689,7 @@ func (w *Pointer) stepNotify(ctx context.Context, s *PointerState, item User, re
 }
 
 // stepAuditAll runs state "audit_all" and returns the state to run next.
-func (w *Pointer) stepAuditAll(ctx context.Context, s *PointerState, sess *flowcrt.Session) (pointerStep, error) {
+func (w *Pointer) stepAuditAll(ctx context.Context, s *PointerState, sess *flowcimpl.Session) (pointerStep, error) {
 	if sess.InFanOut("audit_all") {
 		// Resumed inside its fan-out: the handler has run, its update is in s.
 		return w.mapAuditAll(ctx, s, sess)
@@ -711,14 +706,14 @@ func (w *Pointer) stepAuditAll(ctx context.Context, s *PointerState, sess *flowc
 // Once all are done it applies their updates to s in item order, and the run goes on at the end of
 // the run. The first failure cancels the other items and fails the run. With a session each item
 // saves a checkpoint when it finishes, and a resumed run does not run it again.
-func (w *Pointer) mapAuditAll(ctx context.Context, s *PointerState, sess *flowcrt.Session) (pointerStep, error) {
+func (w *Pointer) mapAuditAll(ctx context.Context, s *PointerState, sess *flowcimpl.Session) (pointerStep, error) {
 	items := []PointerState{*s}
-	recs := flowcrt.NewRecords[PointerUpdate](len(items), 1)
-	progress, err := flowcrt.StartFanOut(ctx, sess, "audit_all", s, recs)
+	recs := flowcimpl.NewRecords[PointerUpdate](len(items), 1)
+	progress, err := flowcimpl.StartFanOut(ctx, sess, "audit_all", s, recs)
 	if err != nil {
 		return pointerDone, err
 	}
-	err = flowcrt.FanOut(ctx, "audit_all", len(items), 0, func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "audit_all", len(items), 0, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
 		}
@@ -744,14 +739,14 @@ func (w *Pointer) iterateAuditAll(ctx context.Context, s *PointerState, item Poi
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Pointer")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Pointer")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := pointerStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -798,65 +793,4 @@ func (w *Pointer) stepAudit(ctx context.Context, s *PointerState, item PointerSt
 	s.apply(&u)
 	*rec = append(*rec, u)
 	return pointerDone, nil
-}
-
-// PointerMock implements PointerHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-// Inside a fan-out the k-th invocation of a state counts the calls of every branch and item: which
-// item makes the k-th call depends on scheduling, except with max_concurrency 1, where items call
-// in list order.
-type PointerMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewPointerMockHandlers returns handlers that answer from mocks.
-func NewPointerMockHandlers(mocks *flowcrt.Mocks) PointerMock {
-	return PointerMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m PointerMock) respond(ctx context.Context, label *string, key string) (PointerUpdate, error) {
-	var u PointerUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m PointerMock) Fetch(ctx context.Context, s PointerState) (PointerUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m PointerMock) Pick(ctx context.Context, s PointerState) (PointerUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m PointerMock) Lead(ctx context.Context, s PointerState) (PointerUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m PointerMock) AuditAll(ctx context.Context, s PointerState) (PointerUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// Greet answers from the mock of the state that calls it.
-func (m PointerMock) Greet(ctx context.Context, s PointerState, item User) (PointerUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// Tag answers from the mock of the state that calls it.
-func (m PointerMock) Tag(ctx context.Context, s PointerState, item string) (PointerUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// Notify answers from the mock of the state that calls it.
-func (m PointerMock) Notify(ctx context.Context, s PointerState, item User) (PointerUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// Audit answers from the mock of the state that calls it.
-func (m PointerMock) Audit(ctx context.Context, s PointerState, item PointerState) (PointerUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// NewPointerMock returns a Pointer whose handlers answer from mocks.
-func NewPointerMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Pointer {
-	return NewPointer(NewPointerMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -10,13 +10,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // MapReduceState is the state of a MapReduce run.
 //
@@ -99,7 +100,7 @@ func (u *MapReduceUpdate) SetLast(v string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *MapReduceUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "tickets":
 			u.set |= (1 << 0)
@@ -117,7 +118,7 @@ func (u *MapReduceUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 4)
 			return json.Unmarshal(value, &u.v.Last)
 		}
-		return flowcrt.UnknownField(mapReduceFields)
+		return flowcimpl.UnknownField(mapReduceFields)
 	})
 }
 
@@ -131,10 +132,10 @@ func (s *MapReduceState) apply(u *MapReduceUpdate) {
 		s.Tickets = u.v.Tickets
 	}
 	if set&(1<<1) != 0 {
-		s.Scores = flowcrt.AppendSlice(s.Scores, u.v.Scores)
+		s.Scores = flowcimpl.AppendSlice(s.Scores, u.v.Scores)
 	}
 	if set&(1<<2) != 0 {
-		s.Notes = flowcrt.MergeMap(s.Notes, u.v.Notes)
+		s.Notes = flowcimpl.MergeMap(s.Notes, u.v.Notes)
 	}
 	if set&(1<<3) != 0 {
 		s.Total += u.v.Total
@@ -179,7 +180,7 @@ func (s *MapReduceState) clone() MapReduceState {
 // join applies the updates a fan-out recorded to s through the reducers: branch by branch (item by
 // item), each one's in the order its states returned them. It gives what applying them one by one
 // gives, but an append or merge copies the field's old value once per join, not once per update.
-func (s *MapReduceState) join(recs *flowcrt.Records[MapReduceUpdate]) {
+func (s *MapReduceState) join(recs *flowcimpl.Records[MapReduceUpdate]) {
 	var own [2]bool // the field holds a copy of join's own
 	for _, list := range recs.Lists() {
 		for i := range list {
@@ -188,10 +189,10 @@ func (s *MapReduceState) join(recs *flowcrt.Records[MapReduceUpdate]) {
 				s.Tickets = u.v.Tickets
 			}
 			if u.set&(1<<1) != 0 {
-				s.Scores = flowcrt.AppendOwned(s.Scores, u.v.Scores, &own[0])
+				s.Scores = flowcimpl.AppendOwned(s.Scores, u.v.Scores, &own[0])
 			}
 			if u.set&(1<<2) != 0 {
-				s.Notes = flowcrt.MergeOwned(s.Notes, u.v.Notes, &own[1])
+				s.Notes = flowcimpl.MergeOwned(s.Notes, u.v.Notes, &own[1])
 			}
 			if u.set&(1<<3) != 0 {
 				s.Total += u.v.Total
@@ -227,7 +228,7 @@ type MapReduceHandlersInto interface {
 type MapReduce struct {
 	h    MapReduceHandlers
 	into MapReduceHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewMapReduce returns the workflow over your handlers.
@@ -236,7 +237,7 @@ func NewMapReduce(h MapReduceHandlers, opts ...flowcrt.Option) *MapReduce {
 	return &MapReduce{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -298,15 +299,9 @@ func (w *MapReduce) Resume(ctx context.Context, sessionID string) (MapReduceStat
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *MapReduce) Decide(ctx context.Context, sessionID string, decision string) (MapReduceState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *MapReduce) sessions() *flowcrt.Sessions[MapReduceState, MapReduceUpdate] {
-	return &flowcrt.Sessions[MapReduceState, MapReduceUpdate]{
+func (w *MapReduce) sessions() *flowcimpl.Sessions[MapReduceState, MapReduceUpdate] {
+	return &flowcimpl.Sessions[MapReduceState, MapReduceUpdate]{
 		Workflow: "MapReduce",
 		Schema:   mapReduceSchema,
 		Start:    "load",
@@ -318,7 +313,7 @@ func (w *MapReduce) sessions() *flowcrt.Sessions[MapReduceState, MapReduceUpdate
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *MapReduce) runAt(ctx context.Context, sess *flowcrt.Session, s MapReduceState, state string) (MapReduceState, error) {
+func (w *MapReduce) runAt(ctx context.Context, sess *flowcimpl.Session, s MapReduceState, state string) (MapReduceState, error) {
 	i := slices.Index(mapReduceStateIDs[1:3], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -346,19 +341,19 @@ var mapReducePlain = [len(mapReduceStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *MapReduce) run(ctx context.Context, sess *flowcrt.Session, s MapReduceState, step mapReduceStep) (out MapReduceState, err error) {
+func (w *MapReduce) run(ctx context.Context, sess *flowcimpl.Session, s MapReduceState, step mapReduceStep) (out MapReduceState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "MapReduce")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "MapReduce")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := mapReduceStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -449,7 +444,7 @@ func (w *MapReduce) run(ctx context.Context, sess *flowcrt.Session, s MapReduceS
 }
 
 // stepLoad runs state "load" and returns the state to run next.
-func (w *MapReduce) stepLoad(ctx context.Context, s *MapReduceState, sess *flowcrt.Session) (mapReduceStep, error) {
+func (w *MapReduce) stepLoad(ctx context.Context, s *MapReduceState, sess *flowcimpl.Session) (mapReduceStep, error) {
 	if sess.InFanOut("load") {
 		// Resumed inside its fan-out: the handler has run, its update is in s.
 		return w.mapLoad(ctx, s, sess)
@@ -468,16 +463,16 @@ func (w *MapReduce) stepLoad(ctx context.Context, s *MapReduceState, sess *flowc
 // each item saves a checkpoint when it finishes, and a resumed run does not run it again. The
 // items share the list itself, which handlers must not modify: a copy for each item would cost n²
 // copies.
-func (w *MapReduce) mapLoad(ctx context.Context, s *MapReduceState, sess *flowcrt.Session) (mapReduceStep, error) {
+func (w *MapReduce) mapLoad(ctx context.Context, s *MapReduceState, sess *flowcimpl.Session) (mapReduceStep, error) {
 	items := slices.Clip(s.Tickets)
 	base := *s
 	base.Tickets = nil
-	recs := flowcrt.NewRecords[MapReduceUpdate](len(items), 1)
-	progress, err := flowcrt.StartFanOut(ctx, sess, "load", s, recs)
+	recs := flowcimpl.NewRecords[MapReduceUpdate](len(items), 1)
+	progress, err := flowcimpl.StartFanOut(ctx, sess, "load", s, recs)
 	if err != nil {
 		return mapReduceDone, err
 	}
-	err = flowcrt.FanOut(ctx, "load", len(items), 2, func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "load", len(items), 2, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
 		}
@@ -504,14 +499,14 @@ func (w *MapReduce) iterateLoad(ctx context.Context, s *MapReduceState, item Tic
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "MapReduce")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "MapReduce")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := mapReduceStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -557,44 +552,4 @@ func (w *MapReduce) stepScore(ctx context.Context, s *MapReduceState, item Ticke
 	}
 	*rec = append(*rec, u)
 	return mapReduceStepReport, nil
-}
-
-// MapReduceMock implements MapReduceHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-// Inside a fan-out the k-th invocation of a state counts the calls of every branch and item: which
-// item makes the k-th call depends on scheduling, except with max_concurrency 1, where items call
-// in list order.
-type MapReduceMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewMapReduceMockHandlers returns handlers that answer from mocks.
-func NewMapReduceMockHandlers(mocks *flowcrt.Mocks) MapReduceMock {
-	return MapReduceMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m MapReduceMock) respond(ctx context.Context, label *string, key string) (MapReduceUpdate, error) {
-	var u MapReduceUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m MapReduceMock) Load(ctx context.Context, s MapReduceState) (MapReduceUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m MapReduceMock) Report(ctx context.Context, s MapReduceState) (MapReduceUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// Score answers from the mock of the state that calls it.
-func (m MapReduceMock) Score(ctx context.Context, s MapReduceState, item Ticket) (MapReduceUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// NewMapReduceMock returns a MapReduce whose handlers answer from mocks.
-func NewMapReduceMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *MapReduce {
-	return NewMapReduce(NewMapReduceMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -11,13 +11,14 @@ import (
 	"unicode/utf8"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // MembershipState is the state of a Membership run.
 //
@@ -87,7 +88,7 @@ func (u *MembershipUpdate) SetRoute(v string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *MembershipUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "labels":
 			u.set |= (1 << 0)
@@ -102,7 +103,7 @@ func (u *MembershipUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 3)
 			return json.Unmarshal(value, &u.v.Route)
 		}
-		return flowcrt.UnknownField(membershipFields)
+		return flowcimpl.UnknownField(membershipFields)
 	})
 }
 
@@ -148,7 +149,7 @@ type MembershipHandlersInto interface {
 type Membership struct {
 	h    MembershipHandlers
 	into MembershipHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewMembership returns the workflow over your handlers.
@@ -157,7 +158,7 @@ func NewMembership(h MembershipHandlers, opts ...flowcrt.Option) *Membership {
 	return &Membership{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -229,15 +230,9 @@ func (w *Membership) Resume(ctx context.Context, sessionID string) (MembershipSt
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Membership) Decide(ctx context.Context, sessionID string, decision string) (MembershipState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Membership) sessions() *flowcrt.Sessions[MembershipState, MembershipUpdate] {
-	return &flowcrt.Sessions[MembershipState, MembershipUpdate]{
+func (w *Membership) sessions() *flowcimpl.Sessions[MembershipState, MembershipUpdate] {
+	return &flowcimpl.Sessions[MembershipState, MembershipUpdate]{
 		Workflow: "Membership",
 		Schema:   membershipSchema,
 		Start:    "classify",
@@ -249,7 +244,7 @@ func (w *Membership) sessions() *flowcrt.Sessions[MembershipState, MembershipUpd
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Membership) runAt(ctx context.Context, sess *flowcrt.Session, s MembershipState, state string) (MembershipState, error) {
+func (w *Membership) runAt(ctx context.Context, sess *flowcimpl.Session, s MembershipState, state string) (MembershipState, error) {
 	i := slices.Index(membershipStateIDs[1:9], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -283,19 +278,19 @@ var membershipPlain = [len(membershipStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Membership) run(ctx context.Context, sess *flowcrt.Session, s MembershipState, step membershipStep) (out MembershipState, err error) {
+func (w *Membership) run(ctx context.Context, sess *flowcimpl.Session, s MembershipState, step membershipStep) (out MembershipState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Membership")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Membership")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := membershipStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -398,7 +393,7 @@ func (w *Membership) stepClassify(ctx context.Context, s *MembershipState) (memb
 // nextClassify picks the state after "classify".
 func (s *MembershipState) nextClassify() membershipStep {
 	switch {
-	case flowcrt.HasKey(s.Labels, "urgent"):
+	case flowcimpl.HasKey(s.Labels, "urgent"):
 		return membershipStepUrgent
 	case slices.Contains(s.Tags, "vip") && len(s.Tags) > 2:
 		return membershipStepBusyVip
@@ -406,42 +401,10 @@ func (s *MembershipState) nextClassify() membershipStep {
 		return membershipStepVip
 	case slices.Contains(s.Tags, "spam") || strings.Contains(strings.ToLower(s.Title), "spam"):
 		return membershipStepSpam
-	case len(s.Labels) > 0 && !flowcrt.HasKey(s.Labels, "team"):
+	case len(s.Labels) > 0 && !flowcimpl.HasKey(s.Labels, "team"):
 		return membershipStepUnowned
 	case utf8.RuneCountInString(s.Title) > 20 || len(s.Labels) >= 3:
 		return membershipStepLong
 	}
 	return membershipStepNormal
-}
-
-// MembershipMock implements MembershipHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type MembershipMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewMembershipMockHandlers returns handlers that answer from mocks.
-func NewMembershipMockHandlers(mocks *flowcrt.Mocks) MembershipMock {
-	return MembershipMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m MembershipMock) respond(ctx context.Context, label *string, key string) (MembershipUpdate, error) {
-	var u MembershipUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m MembershipMock) Classify(ctx context.Context, s MembershipState) (MembershipUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m MembershipMock) Route(ctx context.Context, s MembershipState) (MembershipUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// NewMembershipMock returns a Membership whose handlers answer from mocks.
-func NewMembershipMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Membership {
-	return NewMembership(NewMembershipMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

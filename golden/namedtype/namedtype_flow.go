@@ -10,13 +10,14 @@ import (
 	"strings"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // TicketsState is the state of a Tickets run.
 //
@@ -73,7 +74,7 @@ func (u *TicketsUpdate) SetRoute(v string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *TicketsUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "ticket":
 			u.set |= (1 << 0)
@@ -85,7 +86,7 @@ func (u *TicketsUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 2)
 			return json.Unmarshal(value, &u.v.Route)
 		}
-		return flowcrt.UnknownField(ticketsFields)
+		return flowcimpl.UnknownField(ticketsFields)
 	})
 }
 
@@ -99,7 +100,7 @@ func (s *TicketsState) apply(u *TicketsUpdate) {
 		s.Ticket = u.v.Ticket
 	}
 	if set&(1<<1) != 0 {
-		s.History = flowcrt.AppendSlice(s.History, u.v.History)
+		s.History = flowcimpl.AppendSlice(s.History, u.v.History)
 	}
 	if set&(1<<2) != 0 {
 		s.Route = u.v.Route
@@ -128,7 +129,7 @@ type TicketsHandlersInto interface {
 type Tickets struct {
 	h    TicketsHandlers
 	into TicketsHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewTickets returns the workflow over your handlers.
@@ -137,7 +138,7 @@ func NewTickets(h TicketsHandlers, opts ...flowcrt.Option) *Tickets {
 	return &Tickets{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -203,15 +204,9 @@ func (w *Tickets) Resume(ctx context.Context, sessionID string) (TicketsState, e
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Tickets) Decide(ctx context.Context, sessionID string, decision string) (TicketsState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Tickets) sessions() *flowcrt.Sessions[TicketsState, TicketsUpdate] {
-	return &flowcrt.Sessions[TicketsState, TicketsUpdate]{
+func (w *Tickets) sessions() *flowcimpl.Sessions[TicketsState, TicketsUpdate] {
+	return &flowcimpl.Sessions[TicketsState, TicketsUpdate]{
 		Workflow: "Tickets",
 		Schema:   ticketsSchema,
 		Start:    "load",
@@ -223,7 +218,7 @@ func (w *Tickets) sessions() *flowcrt.Sessions[TicketsState, TicketsUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Tickets) runAt(ctx context.Context, sess *flowcrt.Session, s TicketsState, state string) (TicketsState, error) {
+func (w *Tickets) runAt(ctx context.Context, sess *flowcimpl.Session, s TicketsState, state string) (TicketsState, error) {
 	i := slices.Index(ticketsStateIDs[1:6], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -254,19 +249,19 @@ var ticketsPlain = [len(ticketsStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Tickets) run(ctx context.Context, sess *flowcrt.Session, s TicketsState, step ticketsStep) (out TicketsState, err error) {
+func (w *Tickets) run(ctx context.Context, sess *flowcimpl.Session, s TicketsState, step ticketsStep) (out TicketsState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Tickets")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Tickets")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := ticketsStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -377,36 +372,4 @@ func (s *TicketsState) nextLoad() ticketsStep {
 		return ticketsStepAssign
 	}
 	return ticketsStepQueue
-}
-
-// TicketsMock implements TicketsHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type TicketsMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewTicketsMockHandlers returns handlers that answer from mocks.
-func NewTicketsMockHandlers(mocks *flowcrt.Mocks) TicketsMock {
-	return TicketsMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m TicketsMock) respond(ctx context.Context, label *string, key string) (TicketsUpdate, error) {
-	var u TicketsUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m TicketsMock) Load(ctx context.Context, s TicketsState) (TicketsUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m TicketsMock) Route(ctx context.Context, s TicketsState) (TicketsUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// NewTicketsMock returns a Tickets whose handlers answer from mocks.
-func NewTicketsMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Tickets {
-	return NewTickets(NewTicketsMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

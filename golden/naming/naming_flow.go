@@ -9,13 +9,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // NamingState is the state of a Naming run.
 //
@@ -46,13 +47,13 @@ func (u *NamingUpdate) SetTrail(v []string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *NamingUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "trail":
 			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Trail)
 		}
-		return flowcrt.UnknownField(namingFields)
+		return flowcimpl.UnknownField(namingFields)
 	})
 }
 
@@ -63,7 +64,7 @@ var namingFields = []string{"trail"}
 func (s *NamingState) apply(u *NamingUpdate) {
 	set := u.set
 	if set&(1<<0) != 0 {
-		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
+		s.Trail = flowcimpl.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
 
@@ -91,7 +92,7 @@ type NamingHandlersInto interface {
 type Naming struct {
 	h    NamingHandlers
 	into NamingHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewNaming returns the workflow over your handlers.
@@ -100,7 +101,7 @@ func NewNaming(h NamingHandlers, opts ...flowcrt.Option) *Naming {
 	return &Naming{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -162,15 +163,9 @@ func (w *Naming) Resume(ctx context.Context, sessionID string) (NamingState, err
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Naming) Decide(ctx context.Context, sessionID string, decision string) (NamingState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Naming) sessions() *flowcrt.Sessions[NamingState, NamingUpdate] {
-	return &flowcrt.Sessions[NamingState, NamingUpdate]{
+func (w *Naming) sessions() *flowcimpl.Sessions[NamingState, NamingUpdate] {
+	return &flowcimpl.Sessions[NamingState, NamingUpdate]{
 		Workflow: "naming",
 		Schema:   namingSchema,
 		Start:    "fetch-data",
@@ -182,7 +177,7 @@ func (w *Naming) sessions() *flowcrt.Sessions[NamingState, NamingUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Naming) runAt(ctx context.Context, sess *flowcrt.Session, s NamingState, state string) (NamingState, error) {
+func (w *Naming) runAt(ctx context.Context, sess *flowcimpl.Session, s NamingState, state string) (NamingState, error) {
 	i := slices.Index(namingStateIDs[1:4], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -213,19 +208,19 @@ var namingPlain = [len(namingStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Naming) run(ctx context.Context, sess *flowcrt.Session, s NamingState, step namingStep) (out NamingState, err error) {
+func (w *Naming) run(ctx context.Context, sess *flowcimpl.Session, s NamingState, step namingStep) (out NamingState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Naming")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Naming")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := namingStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -315,36 +310,4 @@ func (w *Naming) run(ctx context.Context, sess *flowcrt.Session, s NamingState, 
 		step = next
 	}
 	return s, nil
-}
-
-// NamingMock implements NamingHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type NamingMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewNamingMockHandlers returns handlers that answer from mocks.
-func NewNamingMockHandlers(mocks *flowcrt.Mocks) NamingMock {
-	return NamingMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m NamingMock) respond(ctx context.Context, label *string, key string) (NamingUpdate, error) {
-	var u NamingUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m NamingMock) SummaryBot(ctx context.Context, s NamingState) (NamingUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m NamingMock) WebSearch(ctx context.Context, s NamingState) (NamingUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// NewNamingMock returns a Naming whose handlers answer from mocks.
-func NewNamingMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Naming {
-	return NewNaming(NewNamingMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -9,13 +9,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // NoneCheckState is the state of a NoneCheck run.
 //
@@ -72,7 +73,7 @@ func (u *NoneCheckUpdate) SetRoute(v string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *NoneCheckUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "labels":
 			u.set |= (1 << 0)
@@ -84,7 +85,7 @@ func (u *NoneCheckUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 2)
 			return json.Unmarshal(value, &u.v.Route)
 		}
-		return flowcrt.UnknownField(noneCheckFields)
+		return flowcimpl.UnknownField(noneCheckFields)
 	})
 }
 
@@ -127,7 +128,7 @@ type NoneCheckHandlersInto interface {
 type NoneCheck struct {
 	h    NoneCheckHandlers
 	into NoneCheckHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewNoneCheck returns the workflow over your handlers.
@@ -136,7 +137,7 @@ func NewNoneCheck(h NoneCheckHandlers, opts ...flowcrt.Option) *NoneCheck {
 	return &NoneCheck{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -200,15 +201,9 @@ func (w *NoneCheck) Resume(ctx context.Context, sessionID string) (NoneCheckStat
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *NoneCheck) Decide(ctx context.Context, sessionID string, decision string) (NoneCheckState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *NoneCheck) sessions() *flowcrt.Sessions[NoneCheckState, NoneCheckUpdate] {
-	return &flowcrt.Sessions[NoneCheckState, NoneCheckUpdate]{
+func (w *NoneCheck) sessions() *flowcimpl.Sessions[NoneCheckState, NoneCheckUpdate] {
+	return &flowcimpl.Sessions[NoneCheckState, NoneCheckUpdate]{
 		Workflow: "NoneCheck",
 		Schema:   noneCheckSchema,
 		Start:    "check",
@@ -220,7 +215,7 @@ func (w *NoneCheck) sessions() *flowcrt.Sessions[NoneCheckState, NoneCheckUpdate
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *NoneCheck) runAt(ctx context.Context, sess *flowcrt.Session, s NoneCheckState, state string) (NoneCheckState, error) {
+func (w *NoneCheck) runAt(ctx context.Context, sess *flowcimpl.Session, s NoneCheckState, state string) (NoneCheckState, error) {
 	i := slices.Index(noneCheckStateIDs[1:5], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -250,19 +245,19 @@ var noneCheckPlain = [len(noneCheckStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *NoneCheck) run(ctx context.Context, sess *flowcrt.Session, s NoneCheckState, step noneCheckStep) (out NoneCheckState, err error) {
+func (w *NoneCheck) run(ctx context.Context, sess *flowcimpl.Session, s NoneCheckState, step noneCheckStep) (out NoneCheckState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "NoneCheck")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "NoneCheck")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := noneCheckStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -371,36 +366,4 @@ func (s *NoneCheckState) nextCheck() noneCheckStep {
 		return noneCheckStepTagged
 	}
 	return noneCheckStepLabelled
-}
-
-// NoneCheckMock implements NoneCheckHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type NoneCheckMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewNoneCheckMockHandlers returns handlers that answer from mocks.
-func NewNoneCheckMockHandlers(mocks *flowcrt.Mocks) NoneCheckMock {
-	return NoneCheckMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m NoneCheckMock) respond(ctx context.Context, label *string, key string) (NoneCheckUpdate, error) {
-	var u NoneCheckUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m NoneCheckMock) Check(ctx context.Context, s NoneCheckState) (NoneCheckUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m NoneCheckMock) Route(ctx context.Context, s NoneCheckState) (NoneCheckUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// NewNoneCheckMock returns a NoneCheck whose handlers answer from mocks.
-func NewNoneCheckMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *NoneCheck {
-	return NewNoneCheck(NewNoneCheckMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

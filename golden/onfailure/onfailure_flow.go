@@ -9,13 +9,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // OnFailureState is the state of a OnFailure run.
 //
@@ -59,7 +60,7 @@ func (u *OnFailureUpdate) SetTrail(v []string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *OnFailureUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "data":
 			u.set |= (1 << 0)
@@ -68,7 +69,7 @@ func (u *OnFailureUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Trail)
 		}
-		return flowcrt.UnknownField(onFailureFields)
+		return flowcimpl.UnknownField(onFailureFields)
 	})
 }
 
@@ -82,7 +83,7 @@ func (s *OnFailureState) apply(u *OnFailureUpdate) {
 		s.Data = u.v.Data
 	}
 	if set&(1<<1) != 0 {
-		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
+		s.Trail = flowcimpl.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
 
@@ -110,7 +111,7 @@ type OnFailureHandlersInto interface {
 type OnFailure struct {
 	h    OnFailureHandlers
 	into OnFailureHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewOnFailure returns the workflow over your handlers.
@@ -119,7 +120,7 @@ func NewOnFailure(h OnFailureHandlers, opts ...flowcrt.Option) *OnFailure {
 	return &OnFailure{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -181,15 +182,9 @@ func (w *OnFailure) Resume(ctx context.Context, sessionID string) (OnFailureStat
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *OnFailure) Decide(ctx context.Context, sessionID string, decision string) (OnFailureState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *OnFailure) sessions() *flowcrt.Sessions[OnFailureState, OnFailureUpdate] {
-	return &flowcrt.Sessions[OnFailureState, OnFailureUpdate]{
+func (w *OnFailure) sessions() *flowcimpl.Sessions[OnFailureState, OnFailureUpdate] {
+	return &flowcimpl.Sessions[OnFailureState, OnFailureUpdate]{
 		Workflow: "OnFailure",
 		Schema:   onFailureSchema,
 		Start:    "fetch",
@@ -201,7 +196,7 @@ func (w *OnFailure) sessions() *flowcrt.Sessions[OnFailureState, OnFailureUpdate
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *OnFailure) runAt(ctx context.Context, sess *flowcrt.Session, s OnFailureState, state string) (OnFailureState, error) {
+func (w *OnFailure) runAt(ctx context.Context, sess *flowcimpl.Session, s OnFailureState, state string) (OnFailureState, error) {
 	i := slices.Index(onFailureStateIDs[1:4], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -229,19 +224,19 @@ var onFailurePlain = [len(onFailureStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *OnFailure) run(ctx context.Context, sess *flowcrt.Session, s OnFailureState, step onFailureStep) (out OnFailureState, err error) {
+func (w *OnFailure) run(ctx context.Context, sess *flowcimpl.Session, s OnFailureState, step onFailureStep) (out OnFailureState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "OnFailure")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "OnFailure")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := onFailureStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -333,7 +328,7 @@ func (w *OnFailure) run(ctx context.Context, sess *flowcrt.Session, s OnFailureS
 	return s, nil
 }
 
-var onFailureFetchPolicy = flowcrt.Policy{
+var onFailureFetchPolicy = flowcimpl.Policy{
 	State: "fetch",
 }
 
@@ -341,7 +336,7 @@ var onFailureFetchPolicy = flowcrt.Policy{
 func (w *OnFailure) stepFetch(ctx context.Context, s *OnFailureState) (onFailureStep, error) {
 	var u OnFailureUpdate
 	var eval string
-	err := flowcrt.Call(ctx, &w.cfg, &onFailureFetchPolicy, func(ctx context.Context) error {
+	err := flowcimpl.Call(ctx, &w.cfg, &onFailureFetchPolicy, func(ctx context.Context) error {
 		var err error
 		u, eval, err = w.h.Fetch(ctx, *s)
 		return err
@@ -381,47 +376,4 @@ func (s *OnFailureState) nextStore(eval string) onFailureStep {
 	default:
 		return onFailureDone
 	}
-}
-
-// OnFailureMock implements OnFailureHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type OnFailureMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewOnFailureMockHandlers returns handlers that answer from mocks.
-func NewOnFailureMockHandlers(mocks *flowcrt.Mocks) OnFailureMock {
-	return OnFailureMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m OnFailureMock) respond(ctx context.Context, label *string, key string) (OnFailureUpdate, error) {
-	var u OnFailureUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m OnFailureMock) Fallback(ctx context.Context, s OnFailureState) (OnFailureUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// Fetch answers from the mock of the state that calls it.
-func (m OnFailureMock) Fetch(ctx context.Context, s OnFailureState) (OnFailureUpdate, string, error) {
-	var label string
-	u, err := m.respond(ctx, &label, "Eval")
-	return u, label, err
-}
-
-// Store answers from the mock of the state that calls it.
-func (m OnFailureMock) Store(ctx context.Context, s OnFailureState) (OnFailureUpdate, string, error) {
-	var label string
-	u, err := m.respond(ctx, &label, "Eval")
-	return u, label, err
-}
-
-// NewOnFailureMock returns a OnFailure whose handlers answer from mocks.
-func NewOnFailureMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *OnFailure {
-	return NewOnFailure(NewOnFailureMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -10,13 +10,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ParallelState is the state of a Parallel run.
 //
@@ -86,7 +87,7 @@ func (u *ParallelUpdate) SetSeen(v map[string]string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *ParallelUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "log":
 			u.set |= (1 << 0)
@@ -101,7 +102,7 @@ func (u *ParallelUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 3)
 			return json.Unmarshal(value, &u.v.Seen)
 		}
-		return flowcrt.UnknownField(parallelFields)
+		return flowcimpl.UnknownField(parallelFields)
 	})
 }
 
@@ -112,7 +113,7 @@ var parallelFields = []string{"log", "total", "status", "seen"}
 func (s *ParallelState) apply(u *ParallelUpdate) {
 	set := u.set
 	if set&(1<<0) != 0 {
-		s.Log = flowcrt.AppendSlice(s.Log, u.v.Log)
+		s.Log = flowcimpl.AppendSlice(s.Log, u.v.Log)
 	}
 	if set&(1<<1) != 0 {
 		s.Total += u.v.Total
@@ -121,7 +122,7 @@ func (s *ParallelState) apply(u *ParallelUpdate) {
 		s.Status = u.v.Status
 	}
 	if set&(1<<3) != 0 {
-		s.Seen = flowcrt.MergeMap(s.Seen, u.v.Seen)
+		s.Seen = flowcimpl.MergeMap(s.Seen, u.v.Seen)
 	}
 }
 
@@ -156,13 +157,13 @@ func (s *ParallelState) clone() ParallelState {
 // join applies the updates a fan-out recorded to s through the reducers: branch by branch (item by
 // item), each one's in the order its states returned them. It gives what applying them one by one
 // gives, but an append or merge copies the field's old value once per join, not once per update.
-func (s *ParallelState) join(recs *flowcrt.Records[ParallelUpdate]) {
+func (s *ParallelState) join(recs *flowcimpl.Records[ParallelUpdate]) {
 	var own [2]bool // the field holds a copy of join's own
 	for _, list := range recs.Lists() {
 		for i := range list {
 			u := &list[i]
 			if u.set&(1<<0) != 0 {
-				s.Log = flowcrt.AppendOwned(s.Log, u.v.Log, &own[0])
+				s.Log = flowcimpl.AppendOwned(s.Log, u.v.Log, &own[0])
 			}
 			if u.set&(1<<1) != 0 {
 				s.Total += u.v.Total
@@ -171,7 +172,7 @@ func (s *ParallelState) join(recs *flowcrt.Records[ParallelUpdate]) {
 				s.Status = u.v.Status
 			}
 			if u.set&(1<<3) != 0 {
-				s.Seen = flowcrt.MergeOwned(s.Seen, u.v.Seen, &own[1])
+				s.Seen = flowcimpl.MergeOwned(s.Seen, u.v.Seen, &own[1])
 			}
 		}
 	}
@@ -209,7 +210,7 @@ type ParallelHandlersInto interface {
 type Parallel struct {
 	h    ParallelHandlers
 	into ParallelHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewParallel returns the workflow over your handlers.
@@ -218,7 +219,7 @@ func NewParallel(h ParallelHandlers, opts ...flowcrt.Option) *Parallel {
 	return &Parallel{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -288,15 +289,9 @@ func (w *Parallel) Resume(ctx context.Context, sessionID string) (ParallelState,
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Parallel) Decide(ctx context.Context, sessionID string, decision string) (ParallelState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Parallel) sessions() *flowcrt.Sessions[ParallelState, ParallelUpdate] {
-	return &flowcrt.Sessions[ParallelState, ParallelUpdate]{
+func (w *Parallel) sessions() *flowcimpl.Sessions[ParallelState, ParallelUpdate] {
+	return &flowcimpl.Sessions[ParallelState, ParallelUpdate]{
 		Workflow: "Parallel",
 		Schema:   parallelSchema,
 		Start:    "split",
@@ -308,7 +303,7 @@ func (w *Parallel) sessions() *flowcrt.Sessions[ParallelState, ParallelUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Parallel) runAt(ctx context.Context, sess *flowcrt.Session, s ParallelState, state string) (ParallelState, error) {
+func (w *Parallel) runAt(ctx context.Context, sess *flowcimpl.Session, s ParallelState, state string) (ParallelState, error) {
 	i := slices.Index(parallelStateIDs[1:3], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -336,19 +331,19 @@ var parallelPlain = [len(parallelStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Parallel) run(ctx context.Context, sess *flowcrt.Session, s ParallelState, step parallelStep) (out ParallelState, err error) {
+func (w *Parallel) run(ctx context.Context, sess *flowcimpl.Session, s ParallelState, step parallelStep) (out ParallelState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Parallel")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Parallel")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := parallelStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -439,7 +434,7 @@ func (w *Parallel) run(ctx context.Context, sess *flowcrt.Session, s ParallelSta
 }
 
 // stepSplit runs state "split" and returns the state to run next.
-func (w *Parallel) stepSplit(ctx context.Context, s *ParallelState, sess *flowcrt.Session) (parallelStep, error) {
+func (w *Parallel) stepSplit(ctx context.Context, s *ParallelState, sess *flowcimpl.Session) (parallelStep, error) {
 	if sess.InFanOut("split") {
 		// Resumed inside its fan-out: the handler has run, its update is in s.
 		return w.parallelSplit(ctx, s, sess)
@@ -456,14 +451,14 @@ func (w *Parallel) stepSplit(ctx context.Context, s *ParallelState, sess *flowcr
 // done it applies their updates to s, branch by branch in that order, and the run goes on at
 // "merge". The first failure cancels the other branches and fails the run. With a session each
 // branch saves a checkpoint when it finishes, and a resumed run does not run it again.
-func (w *Parallel) parallelSplit(ctx context.Context, s *ParallelState, sess *flowcrt.Session) (parallelStep, error) {
+func (w *Parallel) parallelSplit(ctx context.Context, s *ParallelState, sess *flowcimpl.Session) (parallelStep, error) {
 	entries := [3]parallelStep{parallelStepA, parallelStepB, parallelStepC}
-	recs := flowcrt.NewRecords[ParallelUpdate](3, 3)
-	progress, err := flowcrt.StartFanOut(ctx, sess, "split", s, recs)
+	recs := flowcimpl.NewRecords[ParallelUpdate](3, 3)
+	progress, err := flowcimpl.StartFanOut(ctx, sess, "split", s, recs)
 	if err != nil {
 		return parallelDone, err
 	}
-	err = flowcrt.FanOut(ctx, "split", 3, 0, func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "split", 3, 0, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
 		}
@@ -488,14 +483,14 @@ func (w *Parallel) branchSplit(ctx context.Context, s *ParallelState, step paral
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Parallel")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Parallel")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := parallelStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -603,54 +598,4 @@ func (w *Parallel) stepC(ctx context.Context, s *ParallelState, rec *[]ParallelU
 	}
 	*rec = append(*rec, u)
 	return parallelStepMerge, nil
-}
-
-// ParallelMock implements ParallelHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-// Inside a fan-out the k-th invocation of a state counts the calls of every branch and item: which
-// item makes the k-th call depends on scheduling, except with max_concurrency 1, where items call
-// in list order.
-type ParallelMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewParallelMockHandlers returns handlers that answer from mocks.
-func NewParallelMockHandlers(mocks *flowcrt.Mocks) ParallelMock {
-	return ParallelMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m ParallelMock) respond(ctx context.Context, label *string, key string) (ParallelUpdate, error) {
-	var u ParallelUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m ParallelMock) Split(ctx context.Context, s ParallelState) (ParallelUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m ParallelMock) A(ctx context.Context, s ParallelState) (ParallelUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m ParallelMock) B(ctx context.Context, s ParallelState) (ParallelUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m ParallelMock) BCheck(ctx context.Context, s ParallelState) (ParallelUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m ParallelMock) BBig(ctx context.Context, s ParallelState) (ParallelUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m ParallelMock) C(ctx context.Context, s ParallelState) (ParallelUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m ParallelMock) Merge(ctx context.Context, s ParallelState) (ParallelUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// NewParallelMock returns a Parallel whose handlers answer from mocks.
-func NewParallelMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Parallel {
-	return NewParallel(NewParallelMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

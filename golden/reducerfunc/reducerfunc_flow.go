@@ -9,13 +9,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // BestState is the state of a Best run.
 //
@@ -59,7 +60,7 @@ func (u *BestUpdate) SetScores(v []int) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *BestUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "best":
 			u.set |= (1 << 0)
@@ -68,7 +69,7 @@ func (u *BestUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Scores)
 		}
-		return flowcrt.UnknownField(bestFields)
+		return flowcimpl.UnknownField(bestFields)
 	})
 }
 
@@ -82,7 +83,7 @@ func (s *BestState) apply(u *BestUpdate) {
 		s.Best = MaxInt(s.Best, u.v.Best)
 	}
 	if set&(1<<1) != 0 {
-		s.Scores = flowcrt.AppendSlice(s.Scores, u.v.Scores)
+		s.Scores = flowcimpl.AppendSlice(s.Scores, u.v.Scores)
 	}
 }
 
@@ -95,14 +96,14 @@ type BestHandlers interface {
 // Best runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Best struct {
 	h   BestHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewBest returns the workflow over your handlers.
 func NewBest(h BestHandlers, opts ...flowcrt.Option) *Best {
 	return &Best{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -160,15 +161,9 @@ func (w *Best) Resume(ctx context.Context, sessionID string) (BestState, error) 
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Best) Decide(ctx context.Context, sessionID string, decision string) (BestState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Best) sessions() *flowcrt.Sessions[BestState, BestUpdate] {
-	return &flowcrt.Sessions[BestState, BestUpdate]{
+func (w *Best) sessions() *flowcimpl.Sessions[BestState, BestUpdate] {
+	return &flowcimpl.Sessions[BestState, BestUpdate]{
 		Workflow: "Best",
 		Schema:   bestSchema,
 		Start:    "measure",
@@ -180,7 +175,7 @@ func (w *Best) sessions() *flowcrt.Sessions[BestState, BestUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Best) runAt(ctx context.Context, sess *flowcrt.Session, s BestState, state string) (BestState, error) {
+func (w *Best) runAt(ctx context.Context, sess *flowcimpl.Session, s BestState, state string) (BestState, error) {
 	i := slices.Index(bestStateIDs[1:2], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -190,19 +185,19 @@ func (w *Best) runAt(ctx context.Context, sess *flowcrt.Session, s BestState, st
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Best) run(ctx context.Context, sess *flowcrt.Session, s BestState, step bestStep) (out BestState, err error) {
+func (w *Best) run(ctx context.Context, sess *flowcimpl.Session, s BestState, step bestStep) (out BestState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Best")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Best")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := bestStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -260,35 +255,4 @@ func (s *BestState) nextMeasure(action string) bestStep {
 		return bestStepMeasure
 	}
 	return bestDone
-}
-
-// BestMock implements BestHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type BestMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewBestMockHandlers returns handlers that answer from mocks.
-func NewBestMockHandlers(mocks *flowcrt.Mocks) BestMock {
-	return BestMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m BestMock) respond(ctx context.Context, label *string, key string) (BestUpdate, error) {
-	var u BestUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// Measure answers from the mock of the state that calls it.
-func (m BestMock) Measure(ctx context.Context, s BestState) (BestUpdate, string, error) {
-	var label string
-	u, err := m.respond(ctx, &label, "Action")
-	return u, label, err
-}
-
-// NewBestMock returns a Best whose handlers answer from mocks.
-func NewBestMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Best {
-	return NewBest(NewBestMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -9,13 +9,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ReducersState is the state of a Reducers run.
 //
@@ -124,7 +125,7 @@ func (u *ReducersUpdate) SetHistory(v flowcrt.Messages) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *ReducersUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "messages":
 			u.set |= (1 << 0)
@@ -148,7 +149,7 @@ func (u *ReducersUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 6)
 			return json.Unmarshal(value, &u.v.History)
 		}
-		return flowcrt.UnknownField(reducersFields)
+		return flowcimpl.UnknownField(reducersFields)
 	})
 }
 
@@ -159,7 +160,7 @@ var reducersFields = []string{"messages", "status", "counter", "labels", "total"
 func (s *ReducersState) apply(u *ReducersUpdate) {
 	set := u.set
 	if set&(1<<0) != 0 {
-		s.Messages = flowcrt.AppendSlice(s.Messages, u.v.Messages)
+		s.Messages = flowcimpl.AppendSlice(s.Messages, u.v.Messages)
 	}
 	if set&(1<<1) != 0 {
 		s.Status = u.v.Status
@@ -168,7 +169,7 @@ func (s *ReducersState) apply(u *ReducersUpdate) {
 		s.Counter = u.v.Counter
 	}
 	if set&(1<<3) != 0 {
-		s.Labels = flowcrt.MergeMap(s.Labels, u.v.Labels)
+		s.Labels = flowcimpl.MergeMap(s.Labels, u.v.Labels)
 	}
 	if set&(1<<4) != 0 {
 		s.Total += u.v.Total
@@ -177,7 +178,7 @@ func (s *ReducersState) apply(u *ReducersUpdate) {
 		s.Cost += u.v.Cost
 	}
 	if set&(1<<6) != 0 {
-		s.History = flowcrt.AppendSlice(s.History, u.v.History)
+		s.History = flowcimpl.AppendSlice(s.History, u.v.History)
 	}
 }
 
@@ -205,7 +206,7 @@ type ReducersHandlersInto interface {
 type Reducers struct {
 	h    ReducersHandlers
 	into ReducersHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewReducers returns the workflow over your handlers.
@@ -214,7 +215,7 @@ func NewReducers(h ReducersHandlers, opts ...flowcrt.Option) *Reducers {
 	return &Reducers{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -274,15 +275,9 @@ func (w *Reducers) Resume(ctx context.Context, sessionID string) (ReducersState,
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Reducers) Decide(ctx context.Context, sessionID string, decision string) (ReducersState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Reducers) sessions() *flowcrt.Sessions[ReducersState, ReducersUpdate] {
-	return &flowcrt.Sessions[ReducersState, ReducersUpdate]{
+func (w *Reducers) sessions() *flowcimpl.Sessions[ReducersState, ReducersUpdate] {
+	return &flowcimpl.Sessions[ReducersState, ReducersUpdate]{
 		Workflow: "Reducers",
 		Schema:   reducersSchema,
 		Start:    "node",
@@ -294,7 +289,7 @@ func (w *Reducers) sessions() *flowcrt.Sessions[ReducersState, ReducersUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Reducers) runAt(ctx context.Context, sess *flowcrt.Session, s ReducersState, state string) (ReducersState, error) {
+func (w *Reducers) runAt(ctx context.Context, sess *flowcimpl.Session, s ReducersState, state string) (ReducersState, error) {
 	i := slices.Index(reducersStateIDs[1:3], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -324,19 +319,19 @@ var reducersPlain = [len(reducersStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Reducers) run(ctx context.Context, sess *flowcrt.Session, s ReducersState, step reducersStep) (out ReducersState, err error) {
+func (w *Reducers) run(ctx context.Context, sess *flowcimpl.Session, s ReducersState, step reducersStep) (out ReducersState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Reducers")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Reducers")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := reducersStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -426,36 +421,4 @@ func (w *Reducers) run(ctx context.Context, sess *flowcrt.Session, s ReducersSta
 		step = next
 	}
 	return s, nil
-}
-
-// ReducersMock implements ReducersHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type ReducersMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewReducersMockHandlers returns handlers that answer from mocks.
-func NewReducersMockHandlers(mocks *flowcrt.Mocks) ReducersMock {
-	return ReducersMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m ReducersMock) respond(ctx context.Context, label *string, key string) (ReducersUpdate, error) {
-	var u ReducersUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m ReducersMock) Node(ctx context.Context, s ReducersState) (ReducersUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m ReducersMock) Tally(ctx context.Context, s ReducersState) (ReducersUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// NewReducersMock returns a Reducers whose handlers answer from mocks.
-func NewReducersMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Reducers {
-	return NewReducers(NewReducersMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -10,13 +10,14 @@ import (
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // RetryState is the state of a Retry run.
 //
@@ -47,13 +48,13 @@ func (u *RetryUpdate) SetResult(v string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *RetryUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "result":
 			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Result)
 		}
-		return flowcrt.UnknownField(retryFields)
+		return flowcimpl.UnknownField(retryFields)
 	})
 }
 
@@ -77,14 +78,14 @@ type RetryHandlers interface {
 // Retry runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Retry struct {
 	h   RetryHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewRetry returns the workflow over your handlers.
 func NewRetry(h RetryHandlers, opts ...flowcrt.Option) *Retry {
 	return &Retry{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -142,15 +143,9 @@ func (w *Retry) Resume(ctx context.Context, sessionID string) (RetryState, error
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Retry) Decide(ctx context.Context, sessionID string, decision string) (RetryState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Retry) sessions() *flowcrt.Sessions[RetryState, RetryUpdate] {
-	return &flowcrt.Sessions[RetryState, RetryUpdate]{
+func (w *Retry) sessions() *flowcimpl.Sessions[RetryState, RetryUpdate] {
+	return &flowcimpl.Sessions[RetryState, RetryUpdate]{
 		Workflow: "Retry",
 		Schema:   retrySchema,
 		Start:    "call",
@@ -162,7 +157,7 @@ func (w *Retry) sessions() *flowcrt.Sessions[RetryState, RetryUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Retry) runAt(ctx context.Context, sess *flowcrt.Session, s RetryState, state string) (RetryState, error) {
+func (w *Retry) runAt(ctx context.Context, sess *flowcimpl.Session, s RetryState, state string) (RetryState, error) {
 	i := slices.Index(retryStateIDs[1:2], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -172,19 +167,19 @@ func (w *Retry) runAt(ctx context.Context, sess *flowcrt.Session, s RetryState, 
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Retry) run(ctx context.Context, sess *flowcrt.Session, s RetryState, step retryStep) (out RetryState, err error) {
+func (w *Retry) run(ctx context.Context, sess *flowcimpl.Session, s RetryState, step retryStep) (out RetryState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Retry")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Retry")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := retryStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -225,9 +220,9 @@ func (w *Retry) run(ctx context.Context, sess *flowcrt.Session, s RetryState, st
 	return s, nil
 }
 
-var retryCallPolicy = flowcrt.Policy{
+var retryCallPolicy = flowcimpl.Policy{
 	State: "call",
-	Retry: []flowcrt.Retrier{{
+	Retry: []flowcimpl.Retrier{{
 		Errors:      []string{"RateLimited"},
 		MaxAttempts: 3,
 		Interval:    1 * time.Second,
@@ -245,7 +240,7 @@ var retryCallPolicy = flowcrt.Policy{
 // stepCall runs state "call" and returns the state to run next.
 func (w *Retry) stepCall(ctx context.Context, s *RetryState) (retryStep, error) {
 	var u RetryUpdate
-	err := flowcrt.Call(ctx, &w.cfg, &retryCallPolicy, func(ctx context.Context) error {
+	err := flowcimpl.Call(ctx, &w.cfg, &retryCallPolicy, func(ctx context.Context) error {
 		var err error
 		u, err = w.h.Call(ctx, *s)
 		return err
@@ -255,33 +250,4 @@ func (w *Retry) stepCall(ctx context.Context, s *RetryState) (retryStep, error) 
 	}
 	s.apply(&u)
 	return retryDone, nil
-}
-
-// RetryMock implements RetryHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type RetryMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewRetryMockHandlers returns handlers that answer from mocks.
-func NewRetryMockHandlers(mocks *flowcrt.Mocks) RetryMock {
-	return RetryMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m RetryMock) respond(ctx context.Context, label *string, key string) (RetryUpdate, error) {
-	var u RetryUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m RetryMock) Call(ctx context.Context, s RetryState) (RetryUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// NewRetryMock returns a Retry whose handlers answer from mocks.
-func NewRetryMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Retry {
-	return NewRetry(NewRetryMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

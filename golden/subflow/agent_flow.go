@@ -9,13 +9,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // AgentState is the state of a Agent run.
 //
@@ -85,7 +86,7 @@ func (u *AgentUpdate) SetTrail(v []string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *AgentUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "question":
 			u.set |= (1 << 0)
@@ -100,7 +101,7 @@ func (u *AgentUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 3)
 			return json.Unmarshal(value, &u.v.Trail)
 		}
-		return flowcrt.UnknownField(agentFields)
+		return flowcimpl.UnknownField(agentFields)
 	})
 }
 
@@ -114,13 +115,13 @@ func (s *AgentState) apply(u *AgentUpdate) {
 		s.Question = u.v.Question
 	}
 	if set&(1<<1) != 0 {
-		s.Context = flowcrt.AppendSlice(s.Context, u.v.Context)
+		s.Context = flowcimpl.AppendSlice(s.Context, u.v.Context)
 	}
 	if set&(1<<2) != 0 {
 		s.Answer = u.v.Answer
 	}
 	if set&(1<<3) != 0 {
-		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
+		s.Trail = flowcimpl.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
 
@@ -148,7 +149,7 @@ type AgentHandlersInto interface {
 type Agent struct {
 	h    AgentHandlers
 	into AgentHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewAgent returns the workflow over your handlers.
@@ -157,7 +158,7 @@ func NewAgent(h AgentHandlers, opts ...flowcrt.Option) *Agent {
 	return &Agent{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -219,15 +220,9 @@ func (w *Agent) Resume(ctx context.Context, sessionID string) (AgentState, error
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Agent) Decide(ctx context.Context, sessionID string, decision string) (AgentState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Agent) sessions() *flowcrt.Sessions[AgentState, AgentUpdate] {
-	return &flowcrt.Sessions[AgentState, AgentUpdate]{
+func (w *Agent) sessions() *flowcimpl.Sessions[AgentState, AgentUpdate] {
+	return &flowcimpl.Sessions[AgentState, AgentUpdate]{
 		Workflow: "Agent",
 		Schema:   agentSchema,
 		Start:    "decide",
@@ -239,7 +234,7 @@ func (w *Agent) sessions() *flowcrt.Sessions[AgentState, AgentUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Agent) runAt(ctx context.Context, sess *flowcrt.Session, s AgentState, state string) (AgentState, error) {
+func (w *Agent) runAt(ctx context.Context, sess *flowcimpl.Session, s AgentState, state string) (AgentState, error) {
 	i := slices.Index(agentStateIDs[1:4], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -267,19 +262,19 @@ var agentPlain = [len(agentStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Agent) run(ctx context.Context, sess *flowcrt.Session, s AgentState, step agentStep) (out AgentState, err error) {
+func (w *Agent) run(ctx context.Context, sess *flowcimpl.Session, s AgentState, step agentStep) (out AgentState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Agent")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Agent")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := agentStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -409,47 +404,4 @@ func (s *AgentState) nextAnswer(action string) agentStep {
 		return agentDone
 	}
 	return agentDone
-}
-
-// AgentMock implements AgentHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type AgentMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewAgentMockHandlers returns handlers that answer from mocks.
-func NewAgentMockHandlers(mocks *flowcrt.Mocks) AgentMock {
-	return AgentMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m AgentMock) respond(ctx context.Context, label *string, key string) (AgentUpdate, error) {
-	var u AgentUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m AgentMock) Search(ctx context.Context, s AgentState) (AgentUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// Decide answers from the mock of the state that calls it.
-func (m AgentMock) Decide(ctx context.Context, s AgentState) (AgentUpdate, string, error) {
-	var label string
-	u, err := m.respond(ctx, &label, "Action")
-	return u, label, err
-}
-
-// Answer answers from the mock of the state that calls it.
-func (m AgentMock) Answer(ctx context.Context, s AgentState) (AgentUpdate, string, error) {
-	var label string
-	u, err := m.respond(ctx, &label, "Action")
-	return u, label, err
-}
-
-// NewAgentMock returns a Agent whose handlers answer from mocks.
-func NewAgentMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Agent {
-	return NewAgent(NewAgentMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

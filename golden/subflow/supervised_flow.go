@@ -10,13 +10,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // SupervisedState is the state of a Supervised run.
 //
@@ -99,7 +100,7 @@ func (u *SupervisedUpdate) SetReviews(v int) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *SupervisedUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "question":
 			u.set |= (1 << 0)
@@ -117,7 +118,7 @@ func (u *SupervisedUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 4)
 			return json.Unmarshal(value, &u.v.Reviews)
 		}
-		return flowcrt.UnknownField(supervisedFields)
+		return flowcimpl.UnknownField(supervisedFields)
 	})
 }
 
@@ -131,13 +132,13 @@ func (s *SupervisedState) apply(u *SupervisedUpdate) {
 		s.Question = u.v.Question
 	}
 	if set&(1<<1) != 0 {
-		s.Context = flowcrt.AppendSlice(s.Context, u.v.Context)
+		s.Context = flowcimpl.AppendSlice(s.Context, u.v.Context)
 	}
 	if set&(1<<2) != 0 {
 		s.Answer = u.v.Answer
 	}
 	if set&(1<<3) != 0 {
-		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
+		s.Trail = flowcimpl.AppendSlice(s.Trail, u.v.Trail)
 	}
 	if set&(1<<4) != 0 {
 		s.Reviews += u.v.Reviews
@@ -174,7 +175,7 @@ type SupervisedHandlersInto interface {
 type Supervised struct {
 	h    SupervisedHandlers
 	into SupervisedHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewSupervised returns the workflow over your handlers.
@@ -183,7 +184,7 @@ func NewSupervised(h SupervisedHandlers, opts ...flowcrt.Option) *Supervised {
 	return &Supervised{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -249,15 +250,9 @@ func (w *Supervised) Resume(ctx context.Context, sessionID string) (SupervisedSt
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Supervised) Decide(ctx context.Context, sessionID string, decision string) (SupervisedState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Supervised) sessions() *flowcrt.Sessions[SupervisedState, SupervisedUpdate] {
-	return &flowcrt.Sessions[SupervisedState, SupervisedUpdate]{
+func (w *Supervised) sessions() *flowcimpl.Sessions[SupervisedState, SupervisedUpdate] {
+	return &flowcimpl.Sessions[SupervisedState, SupervisedUpdate]{
 		Workflow: "Supervised",
 		Schema:   supervisedSchema,
 		Start:    "decide",
@@ -269,7 +264,7 @@ func (w *Supervised) sessions() *flowcrt.Sessions[SupervisedState, SupervisedUpd
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Supervised) runAt(ctx context.Context, sess *flowcrt.Session, s SupervisedState, state string) (SupervisedState, error) {
+func (w *Supervised) runAt(ctx context.Context, sess *flowcimpl.Session, s SupervisedState, state string) (SupervisedState, error) {
 	i := slices.Index(supervisedStateIDs[1:6], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -299,19 +294,19 @@ var supervisedPlain = [len(supervisedStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Supervised) run(ctx context.Context, sess *flowcrt.Session, s SupervisedState, step supervisedStep) (out SupervisedState, err error) {
+func (w *Supervised) run(ctx context.Context, sess *flowcimpl.Session, s SupervisedState, step supervisedStep) (out SupervisedState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Supervised")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Supervised")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := supervisedStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -470,57 +465,4 @@ func (s *SupervisedState) nextSupervise(action string) supervisedStep {
 		return supervisedStepDecide
 	}
 	return supervisedDone
-}
-
-// SupervisedMock implements SupervisedHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type SupervisedMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewSupervisedMockHandlers returns handlers that answer from mocks.
-func NewSupervisedMockHandlers(mocks *flowcrt.Mocks) SupervisedMock {
-	return SupervisedMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m SupervisedMock) respond(ctx context.Context, label *string, key string) (SupervisedUpdate, error) {
-	var u SupervisedUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m SupervisedMock) Search(ctx context.Context, s SupervisedState) (SupervisedUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m SupervisedMock) Human(ctx context.Context, s SupervisedState) (SupervisedUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// Decide answers from the mock of the state that calls it.
-func (m SupervisedMock) Decide(ctx context.Context, s SupervisedState) (SupervisedUpdate, string, error) {
-	var label string
-	u, err := m.respond(ctx, &label, "Action")
-	return u, label, err
-}
-
-// Answer answers from the mock of the state that calls it.
-func (m SupervisedMock) Answer(ctx context.Context, s SupervisedState) (SupervisedUpdate, string, error) {
-	var label string
-	u, err := m.respond(ctx, &label, "Action")
-	return u, label, err
-}
-
-// Supervise answers from the mock of the state that calls it.
-func (m SupervisedMock) Supervise(ctx context.Context, s SupervisedState) (SupervisedUpdate, string, error) {
-	var label string
-	u, err := m.respond(ctx, &label, "Action")
-	return u, label, err
-}
-
-// NewSupervisedMock returns a Supervised whose handlers answer from mocks.
-func NewSupervisedMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Supervised {
-	return NewSupervised(NewSupervisedMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -9,13 +9,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ReportHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -38,14 +39,14 @@ type ReportHandlers interface {
 // Take a topic, let the work flow split and process it, then summarize
 type Report struct {
 	h   ReportHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewReport returns the workflow over your handlers.
 func NewReport(h ReportHandlers, opts ...flowcrt.Option) *Report {
 	return &Report{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -108,29 +109,22 @@ func (w *Report) Resume(ctx context.Context, sessionID string) (any, error) {
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Report) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Report) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Report) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "report",
 		Schema:   "json",
 		Start:    "intake",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Report) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Report) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(reportStateIDs[1:4], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -143,39 +137,39 @@ func (w *Report) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSO
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	reportSettings = &flowcrt.JSONSettings{
+	reportSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
 	}
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	reportIntakeTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	reportIntakeTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "intake",
 		},
-		Task:     []flowcrt.Piece{{Text: "Take "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcimpl.Piece{{Text: "Take "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: reportSettings,
 	}
-	reportSplitTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	reportSplitTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "split",
 		},
-		Task:     []flowcrt.Piece{{Text: "Split "}, {Text: "{{topic}}", Ref: "topic"}},
+		Task:     []flowcimpl.Piece{{Text: "Split "}, {Text: "{{topic}}", Ref: "topic"}},
 		Settings: reportSettings,
 	}
-	reportProcessTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	reportProcessTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "process",
 		},
-		Task:     []flowcrt.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcimpl.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: reportSettings,
 	}
-	reportSummaryTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	reportSummaryTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "summary",
 		},
-		Task:     []flowcrt.Piece{{Text: "Summarize "}, {Text: "{{topic}}", Ref: "topic"}, {Text: " from "}, {Text: "{{last}}", Ref: "last"}},
+		Task:     []flowcimpl.Piece{{Text: "Summarize "}, {Text: "{{topic}}", Ref: "topic"}, {Text: " from "}, {Text: "{{last}}", Ref: "last"}},
 		Settings: reportSettings,
 	}
 )
@@ -183,19 +177,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Report) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until reportStep) (err error) {
+func (w *Report) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until reportStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Report")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Report")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := reportStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -267,7 +261,7 @@ func (w *Report) stepSplit(ctx context.Context, s *flowcrt.JSONState) (reportSte
 // item and an object item's keys are context variables. Once all are done it merges them into s in
 // item order (the keys each one set, the last one winning, then the messages each one added), and
 // the run goes on at "summary". The first failure cancels the other items and fails the run.
-func (w *Report) mapSplit(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (reportStep, error) {
+func (w *Report) mapSplit(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (reportStep, error) {
 	items, err := out.ItemsKey("chunks")
 	if err != nil {
 		return reportDone, &flowcrt.StateError{
@@ -276,7 +270,7 @@ func (w *Report) mapSplit(ctx context.Context, s *flowcrt.JSONState, out flowcrt
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcrt.FanOut(ctx, "split", len(iterations), flowcrt.FanOutLimit(w.h, 1), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "split", len(iterations), flowcimpl.FanOutLimit(w.h, 1), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], reportStepProcess, reportStepSummary)
 	})
 	if err != nil {
@@ -306,40 +300,4 @@ func (w *Report) stepSummary(ctx context.Context, s *flowcrt.JSONState) (reportS
 		}
 	}
 	return reportDone, nil
-}
-
-// ReportMock implements ReportHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type ReportMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (ReportMock) AnswersInOrder() {}
-
-// NewReportMockHandlers returns handlers that answer from mocks.
-func NewReportMockHandlers(mocks *flowcrt.Mocks) ReportMock {
-	return ReportMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m ReportMock) Intake(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m ReportMock) Splitter(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m ReportMock) Processor(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m ReportMock) Summarizer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewReportMock returns a Report whose handlers answer from mocks.
-func NewReportMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Report {
-	return NewReport(NewReportMockHandlers(mocks), opts...)
 }

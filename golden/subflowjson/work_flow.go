@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // WorkHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and
@@ -33,14 +34,14 @@ type WorkHandlers interface {
 // Split a topic into chunks and process each
 type Work struct {
 	h   WorkHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewWork returns the workflow over your handlers.
 func NewWork(h WorkHandlers, opts ...flowcrt.Option) *Work {
 	return &Work{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -99,29 +100,22 @@ func (w *Work) Resume(ctx context.Context, sessionID string) (any, error) {
 	return s.Context, err
 }
 
-// Decide answers the interrupt_before that session sessionID waits at with decision, "continue" or
-// "cancel", and goes on.
-func (w *Work) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	s, err := w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-	return s.Context, err
-}
-
 // sessions describes the workflow to the runtime's session functions: its state is the run's
 // JSONState, with no schema to check.
-func (w *Work) sessions() *flowcrt.Sessions[flowcrt.JSONState, any] {
-	return &flowcrt.Sessions[flowcrt.JSONState, any]{
+func (w *Work) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
+	return &flowcimpl.Sessions[flowcrt.JSONState, any]{
 		Workflow: "work",
 		Schema:   "json",
 		Start:    "split",
-		Fresh:    flowcrt.FreshJSONState,
-		Decode:   flowcrt.DecodeJSONState,
-		Merge:    flowcrt.MergeJSONInput,
+		Fresh:    flowcimpl.FreshJSONState,
+		Decode:   flowcimpl.DecodeJSONState,
+		Merge:    flowcimpl.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Work) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
+func (w *Work) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSONState, state string) (flowcrt.JSONState, error) {
 	i := slices.Index(workStateIDs[1:2], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -134,25 +128,25 @@ func (w *Work) runAt(ctx context.Context, sess *flowcrt.Session, s flowcrt.JSONS
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	workSettings = &flowcrt.JSONSettings{
+	workSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
 	}
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	workSplitTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	workSplitTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "split",
 		},
-		Task:     []flowcrt.Piece{{Text: "Split "}, {Text: "{{topic}}", Ref: "topic"}},
+		Task:     []flowcimpl.Piece{{Text: "Split "}, {Text: "{{topic}}", Ref: "topic"}},
 		Settings: workSettings,
 	}
-	workProcessTask = flowcrt.JSONTask{
-		Policy: flowcrt.Policy{
+	workProcessTask = flowcimpl.JSONTask{
+		Policy: flowcimpl.Policy{
 			State: "process",
 		},
-		Task:     []flowcrt.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcimpl.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: workSettings,
 	}
 )
@@ -160,19 +154,19 @@ var (
 // run runs the states from step on s until the run reaches until: the end of the run, or for a
 // branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every
 // state.
-func (w *Work) run(ctx context.Context, sess *flowcrt.Session, s *flowcrt.JSONState, step, until workStep) (err error) {
+func (w *Work) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSONState, step, until workStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Work")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Work")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := workStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -230,7 +224,7 @@ func (w *Work) stepSplit(ctx context.Context, s *flowcrt.JSONState) (workStep, e
 // item order (the keys each one set, the last one winning, then the messages each one added), and
 // the run goes on at the end of the run. The first failure cancels the other items and fails the
 // run.
-func (w *Work) mapSplit(ctx context.Context, s *flowcrt.JSONState, out flowcrt.JSONOutput) (workStep, error) {
+func (w *Work) mapSplit(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (workStep, error) {
 	items, err := out.ItemsKey("chunks")
 	if err != nil {
 		return workDone, &flowcrt.StateError{
@@ -239,7 +233,7 @@ func (w *Work) mapSplit(ctx context.Context, s *flowcrt.JSONState, out flowcrt.J
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcrt.FanOut(ctx, "split", len(iterations), flowcrt.FanOutLimit(w.h, 1), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "split", len(iterations), flowcimpl.FanOutLimit(w.h, 1), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], workStepProcess, workDone)
 	})
 	if err != nil {
@@ -258,34 +252,4 @@ func (w *Work) stepProcess(ctx context.Context, s *flowcrt.JSONState) (workStep,
 		}
 	}
 	return workDone, nil
-}
-
-// WorkMock implements WorkHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the output text: a JSON string is the text itself, any other value its JSON
-// encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
-// rendered task.
-type WorkMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
-// mocked answer of a state goes to a known branch or item.
-func (WorkMock) AnswersInOrder() {}
-
-// NewWorkMockHandlers returns handlers that answer from mocks.
-func NewWorkMockHandlers(mocks *flowcrt.Mocks) WorkMock {
-	return WorkMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m WorkMock) Splitter(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-func (m WorkMock) Processor(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
-
-// NewWorkMock returns a Work whose handlers answer from mocks.
-func NewWorkMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Work {
-	return NewWork(NewWorkMockHandlers(mocks), opts...)
 }

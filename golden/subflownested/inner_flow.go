@@ -9,13 +9,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // InnerState is the state of a Inner run.
 type InnerState struct {
@@ -44,13 +45,13 @@ func (u *InnerUpdate) SetTrail(v []string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *InnerUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "trail":
 			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Trail)
 		}
-		return flowcrt.UnknownField(innerFields)
+		return flowcimpl.UnknownField(innerFields)
 	})
 }
 
@@ -87,7 +88,7 @@ type InnerHandlersInto interface {
 type Inner struct {
 	h    InnerHandlers
 	into InnerHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewInner returns the workflow over your handlers.
@@ -96,7 +97,7 @@ func NewInner(h InnerHandlers, opts ...flowcrt.Option) *Inner {
 	return &Inner{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -156,15 +157,9 @@ func (w *Inner) Resume(ctx context.Context, sessionID string) (InnerState, error
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Inner) Decide(ctx context.Context, sessionID string, decision string) (InnerState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Inner) sessions() *flowcrt.Sessions[InnerState, InnerUpdate] {
-	return &flowcrt.Sessions[InnerState, InnerUpdate]{
+func (w *Inner) sessions() *flowcimpl.Sessions[InnerState, InnerUpdate] {
+	return &flowcimpl.Sessions[InnerState, InnerUpdate]{
 		Workflow: "Inner",
 		Schema:   innerSchema,
 		Start:    "write",
@@ -176,7 +171,7 @@ func (w *Inner) sessions() *flowcrt.Sessions[InnerState, InnerUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Inner) runAt(ctx context.Context, sess *flowcrt.Session, s InnerState, state string) (InnerState, error) {
+func (w *Inner) runAt(ctx context.Context, sess *flowcimpl.Session, s InnerState, state string) (InnerState, error) {
 	i := slices.Index(innerStateIDs[1:3], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -204,19 +199,19 @@ var innerPlain = [len(innerStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Inner) run(ctx context.Context, sess *flowcrt.Session, s InnerState, step innerStep) (out InnerState, err error) {
+func (w *Inner) run(ctx context.Context, sess *flowcimpl.Session, s InnerState, step innerStep) (out InnerState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Inner")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Inner")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := innerStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -323,40 +318,4 @@ func (s *InnerState) nextWrite(action string) innerStep {
 		return innerStepPolish
 	}
 	return innerDone
-}
-
-// InnerMock implements InnerHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type InnerMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewInnerMockHandlers returns handlers that answer from mocks.
-func NewInnerMockHandlers(mocks *flowcrt.Mocks) InnerMock {
-	return InnerMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m InnerMock) respond(ctx context.Context, label *string, key string) (InnerUpdate, error) {
-	var u InnerUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m InnerMock) Polish(ctx context.Context, s InnerState) (InnerUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// Write answers from the mock of the state that calls it.
-func (m InnerMock) Write(ctx context.Context, s InnerState) (InnerUpdate, string, error) {
-	var label string
-	u, err := m.respond(ctx, &label, "Action")
-	return u, label, err
-}
-
-// NewInnerMock returns a Inner whose handlers answer from mocks.
-func NewInnerMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Inner {
-	return NewInner(NewInnerMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -10,13 +10,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // MiddleState is the state of a Middle run.
 type MiddleState struct {
@@ -45,13 +46,13 @@ func (u *MiddleUpdate) SetTrail(v []string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *MiddleUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "trail":
 			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Trail)
 		}
-		return flowcrt.UnknownField(middleFields)
+		return flowcimpl.UnknownField(middleFields)
 	})
 }
 
@@ -62,7 +63,7 @@ var middleFields = []string{"trail"}
 func (s *MiddleState) apply(u *MiddleUpdate) {
 	set := u.set
 	if set&(1<<0) != 0 {
-		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
+		s.Trail = flowcimpl.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
 
@@ -90,7 +91,7 @@ type MiddleHandlersInto interface {
 type Middle struct {
 	h    MiddleHandlers
 	into MiddleHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewMiddle returns the workflow over your handlers.
@@ -99,7 +100,7 @@ func NewMiddle(h MiddleHandlers, opts ...flowcrt.Option) *Middle {
 	return &Middle{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -161,15 +162,9 @@ func (w *Middle) Resume(ctx context.Context, sessionID string) (MiddleState, err
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Middle) Decide(ctx context.Context, sessionID string, decision string) (MiddleState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Middle) sessions() *flowcrt.Sessions[MiddleState, MiddleUpdate] {
-	return &flowcrt.Sessions[MiddleState, MiddleUpdate]{
+func (w *Middle) sessions() *flowcimpl.Sessions[MiddleState, MiddleUpdate] {
+	return &flowcimpl.Sessions[MiddleState, MiddleUpdate]{
 		Workflow: "Middle",
 		Schema:   middleSchema,
 		Start:    "write",
@@ -181,7 +176,7 @@ func (w *Middle) sessions() *flowcrt.Sessions[MiddleState, MiddleUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Middle) runAt(ctx context.Context, sess *flowcrt.Session, s MiddleState, state string) (MiddleState, error) {
+func (w *Middle) runAt(ctx context.Context, sess *flowcimpl.Session, s MiddleState, state string) (MiddleState, error) {
 	i := slices.Index(middleStateIDs[1:4], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -209,19 +204,19 @@ var middlePlain = [len(middleStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Middle) run(ctx context.Context, sess *flowcrt.Session, s MiddleState, step middleStep) (out MiddleState, err error) {
+func (w *Middle) run(ctx context.Context, sess *flowcimpl.Session, s MiddleState, step middleStep) (out MiddleState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Middle")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Middle")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := middleStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -349,47 +344,4 @@ func (s *MiddleState) nextCheck(action string) middleStep {
 		return middleStepWrite
 	}
 	return middleDone
-}
-
-// MiddleMock implements MiddleHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type MiddleMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewMiddleMockHandlers returns handlers that answer from mocks.
-func NewMiddleMockHandlers(mocks *flowcrt.Mocks) MiddleMock {
-	return MiddleMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m MiddleMock) respond(ctx context.Context, label *string, key string) (MiddleUpdate, error) {
-	var u MiddleUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m MiddleMock) Polish(ctx context.Context, s MiddleState) (MiddleUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// Write answers from the mock of the state that calls it.
-func (m MiddleMock) Write(ctx context.Context, s MiddleState) (MiddleUpdate, string, error) {
-	var label string
-	u, err := m.respond(ctx, &label, "Action")
-	return u, label, err
-}
-
-// Check answers from the mock of the state that calls it.
-func (m MiddleMock) Check(ctx context.Context, s MiddleState) (MiddleUpdate, string, error) {
-	var label string
-	u, err := m.respond(ctx, &label, "Action")
-	return u, label, err
-}
-
-// NewMiddleMock returns a Middle whose handlers answer from mocks.
-func NewMiddleMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Middle {
-	return NewMiddle(NewMiddleMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -10,13 +10,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // OuterState is the state of a Outer run.
 type OuterState struct {
@@ -45,13 +46,13 @@ func (u *OuterUpdate) SetTrail(v []string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *OuterUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "trail":
 			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Trail)
 		}
-		return flowcrt.UnknownField(outerFields)
+		return flowcimpl.UnknownField(outerFields)
 	})
 }
 
@@ -62,7 +63,7 @@ var outerFields = []string{"trail"}
 func (s *OuterState) apply(u *OuterUpdate) {
 	set := u.set
 	if set&(1<<0) != 0 {
-		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
+		s.Trail = flowcimpl.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
 
@@ -98,7 +99,7 @@ type OuterHandlersInto interface {
 type Outer struct {
 	h    OuterHandlers
 	into OuterHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewOuter returns the workflow over your handlers.
@@ -107,7 +108,7 @@ func NewOuter(h OuterHandlers, opts ...flowcrt.Option) *Outer {
 	return &Outer{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -173,15 +174,9 @@ func (w *Outer) Resume(ctx context.Context, sessionID string) (OuterState, error
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Outer) Decide(ctx context.Context, sessionID string, decision string) (OuterState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Outer) sessions() *flowcrt.Sessions[OuterState, OuterUpdate] {
-	return &flowcrt.Sessions[OuterState, OuterUpdate]{
+func (w *Outer) sessions() *flowcimpl.Sessions[OuterState, OuterUpdate] {
+	return &flowcimpl.Sessions[OuterState, OuterUpdate]{
 		Workflow: "Outer",
 		Schema:   outerSchema,
 		Start:    "write",
@@ -193,7 +188,7 @@ func (w *Outer) sessions() *flowcrt.Sessions[OuterState, OuterUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Outer) runAt(ctx context.Context, sess *flowcrt.Session, s OuterState, state string) (OuterState, error) {
+func (w *Outer) runAt(ctx context.Context, sess *flowcimpl.Session, s OuterState, state string) (OuterState, error) {
 	i := slices.Index(outerStateIDs[1:6], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -225,19 +220,19 @@ var outerPlain = [len(outerStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Outer) run(ctx context.Context, sess *flowcrt.Session, s OuterState, step outerStep) (out OuterState, err error) {
+func (w *Outer) run(ctx context.Context, sess *flowcimpl.Session, s OuterState, step outerStep) (out OuterState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Outer")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Outer")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := outerStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -375,53 +370,4 @@ func (s *OuterState) nextCheck(action string) outerStep {
 		return outerStepPublish
 	}
 	return outerStepArchive
-}
-
-// OuterMock implements OuterHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type OuterMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewOuterMockHandlers returns handlers that answer from mocks.
-func NewOuterMockHandlers(mocks *flowcrt.Mocks) OuterMock {
-	return OuterMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m OuterMock) respond(ctx context.Context, label *string, key string) (OuterUpdate, error) {
-	var u OuterUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m OuterMock) Polish(ctx context.Context, s OuterState) (OuterUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m OuterMock) Archive(ctx context.Context, s OuterState) (OuterUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m OuterMock) Publish(ctx context.Context, s OuterState) (OuterUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// Write answers from the mock of the state that calls it.
-func (m OuterMock) Write(ctx context.Context, s OuterState) (OuterUpdate, string, error) {
-	var label string
-	u, err := m.respond(ctx, &label, "Action")
-	return u, label, err
-}
-
-// Check answers from the mock of the state that calls it.
-func (m OuterMock) Check(ctx context.Context, s OuterState) (OuterUpdate, string, error) {
-	var label string
-	u, err := m.respond(ctx, &label, "Action")
-	return u, label, err
-}
-
-// NewOuterMock returns a Outer whose handlers answer from mocks.
-func NewOuterMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Outer {
-	return NewOuter(NewOuterMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -9,13 +9,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // SwitchCaseState is the state of a SwitchCase run.
 //
@@ -72,7 +73,7 @@ func (u *SwitchCaseUpdate) SetTrail(v []string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *SwitchCaseUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "status":
 			u.set |= (1 << 0)
@@ -84,7 +85,7 @@ func (u *SwitchCaseUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 2)
 			return json.Unmarshal(value, &u.v.Trail)
 		}
-		return flowcrt.UnknownField(switchCaseFields)
+		return flowcimpl.UnknownField(switchCaseFields)
 	})
 }
 
@@ -101,7 +102,7 @@ func (s *SwitchCaseState) apply(u *SwitchCaseUpdate) {
 		s.Score = u.v.Score
 	}
 	if set&(1<<2) != 0 {
-		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
+		s.Trail = flowcimpl.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
 
@@ -127,7 +128,7 @@ type SwitchCaseHandlersInto interface {
 type SwitchCase struct {
 	h    SwitchCaseHandlers
 	into SwitchCaseHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewSwitchCase returns the workflow over your handlers.
@@ -136,7 +137,7 @@ func NewSwitchCase(h SwitchCaseHandlers, opts ...flowcrt.Option) *SwitchCase {
 	return &SwitchCase{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -210,15 +211,9 @@ func (w *SwitchCase) Resume(ctx context.Context, sessionID string) (SwitchCaseSt
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *SwitchCase) Decide(ctx context.Context, sessionID string, decision string) (SwitchCaseState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *SwitchCase) sessions() *flowcrt.Sessions[SwitchCaseState, SwitchCaseUpdate] {
-	return &flowcrt.Sessions[SwitchCaseState, SwitchCaseUpdate]{
+func (w *SwitchCase) sessions() *flowcimpl.Sessions[SwitchCaseState, SwitchCaseUpdate] {
+	return &flowcimpl.Sessions[SwitchCaseState, SwitchCaseUpdate]{
 		Workflow: "SwitchCase",
 		Schema:   switchCaseSchema,
 		Start:    "evaluate",
@@ -230,7 +225,7 @@ func (w *SwitchCase) sessions() *flowcrt.Sessions[SwitchCaseState, SwitchCaseUpd
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *SwitchCase) runAt(ctx context.Context, sess *flowcrt.Session, s SwitchCaseState, state string) (SwitchCaseState, error) {
+func (w *SwitchCase) runAt(ctx context.Context, sess *flowcimpl.Session, s SwitchCaseState, state string) (SwitchCaseState, error) {
 	i := slices.Index(switchCaseStateIDs[1:10], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -264,19 +259,19 @@ var switchCasePlain = [len(switchCaseStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *SwitchCase) run(ctx context.Context, sess *flowcrt.Session, s SwitchCaseState, step switchCaseStep) (out SwitchCaseState, err error) {
+func (w *SwitchCase) run(ctx context.Context, sess *flowcimpl.Session, s SwitchCaseState, step switchCaseStep) (out SwitchCaseState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "SwitchCase")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "SwitchCase")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := switchCaseStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -412,36 +407,4 @@ func (s *SwitchCaseState) nextGrade() switchCaseStep {
 		return switchCaseStepAverage
 	}
 	return switchCaseStepPoor
-}
-
-// SwitchCaseMock implements SwitchCaseHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type SwitchCaseMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewSwitchCaseMockHandlers returns handlers that answer from mocks.
-func NewSwitchCaseMockHandlers(mocks *flowcrt.Mocks) SwitchCaseMock {
-	return SwitchCaseMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m SwitchCaseMock) respond(ctx context.Context, label *string, key string) (SwitchCaseUpdate, error) {
-	var u SwitchCaseUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m SwitchCaseMock) Evaluate(ctx context.Context, s SwitchCaseState) (SwitchCaseUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m SwitchCaseMock) Visit(ctx context.Context, s SwitchCaseState) (SwitchCaseUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// NewSwitchCaseMock returns a SwitchCase whose handlers answer from mocks.
-func NewSwitchCaseMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *SwitchCase {
-	return NewSwitchCase(NewSwitchCaseMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

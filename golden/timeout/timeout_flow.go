@@ -10,13 +10,14 @@ import (
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // TimeoutState is the state of a Timeout run.
 //
@@ -47,13 +48,13 @@ func (u *TimeoutUpdate) SetTrail(v []string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *TimeoutUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "trail":
 			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Trail)
 		}
-		return flowcrt.UnknownField(timeoutFields)
+		return flowcimpl.UnknownField(timeoutFields)
 	})
 }
 
@@ -64,7 +65,7 @@ var timeoutFields = []string{"trail"}
 func (s *TimeoutState) apply(u *TimeoutUpdate) {
 	set := u.set
 	if set&(1<<0) != 0 {
-		s.Trail = flowcrt.AppendSlice(s.Trail, u.v.Trail)
+		s.Trail = flowcimpl.AppendSlice(s.Trail, u.v.Trail)
 	}
 }
 
@@ -79,14 +80,14 @@ type TimeoutHandlers interface {
 // Timeout runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Timeout struct {
 	h   TimeoutHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewTimeout returns the workflow over your handlers.
 func NewTimeout(h TimeoutHandlers, opts ...flowcrt.Option) *Timeout {
 	return &Timeout{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -146,15 +147,9 @@ func (w *Timeout) Resume(ctx context.Context, sessionID string) (TimeoutState, e
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Timeout) Decide(ctx context.Context, sessionID string, decision string) (TimeoutState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Timeout) sessions() *flowcrt.Sessions[TimeoutState, TimeoutUpdate] {
-	return &flowcrt.Sessions[TimeoutState, TimeoutUpdate]{
+func (w *Timeout) sessions() *flowcimpl.Sessions[TimeoutState, TimeoutUpdate] {
+	return &flowcimpl.Sessions[TimeoutState, TimeoutUpdate]{
 		Workflow: "Timeout",
 		Schema:   timeoutSchema,
 		Start:    "fetch",
@@ -166,7 +161,7 @@ func (w *Timeout) sessions() *flowcrt.Sessions[TimeoutState, TimeoutUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Timeout) runAt(ctx context.Context, sess *flowcrt.Session, s TimeoutState, state string) (TimeoutState, error) {
+func (w *Timeout) runAt(ctx context.Context, sess *flowcimpl.Session, s TimeoutState, state string) (TimeoutState, error) {
 	i := slices.Index(timeoutStateIDs[1:3], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -176,19 +171,19 @@ func (w *Timeout) runAt(ctx context.Context, sess *flowcrt.Session, s TimeoutSta
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Timeout) run(ctx context.Context, sess *flowcrt.Session, s TimeoutState, step timeoutStep) (out TimeoutState, err error) {
+func (w *Timeout) run(ctx context.Context, sess *flowcimpl.Session, s TimeoutState, step timeoutStep) (out TimeoutState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Timeout")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Timeout")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := timeoutStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -231,10 +226,10 @@ func (w *Timeout) run(ctx context.Context, sess *flowcrt.Session, s TimeoutState
 	return s, nil
 }
 
-var timeoutFetchPolicy = flowcrt.Policy{
+var timeoutFetchPolicy = flowcimpl.Policy{
 	State:   "fetch",
 	Timeout: 50 * time.Millisecond,
-	Retry: []flowcrt.Retrier{{
+	Retry: []flowcimpl.Retrier{{
 		Errors:      []string{"Timeout"},
 		MaxAttempts: 2,
 		Interval:    1 * time.Second,
@@ -245,7 +240,7 @@ var timeoutFetchPolicy = flowcrt.Policy{
 // stepFetch runs state "fetch" and returns the state to run next.
 func (w *Timeout) stepFetch(ctx context.Context, s *TimeoutState) (timeoutStep, error) {
 	var u TimeoutUpdate
-	err := flowcrt.Call(ctx, &w.cfg, &timeoutFetchPolicy, func(ctx context.Context) error {
+	err := flowcimpl.Call(ctx, &w.cfg, &timeoutFetchPolicy, func(ctx context.Context) error {
 		var err error
 		u, err = w.h.Fetch(ctx, *s)
 		return err
@@ -257,7 +252,7 @@ func (w *Timeout) stepFetch(ctx context.Context, s *TimeoutState) (timeoutStep, 
 	return timeoutStepStore, nil
 }
 
-var timeoutStorePolicy = flowcrt.Policy{
+var timeoutStorePolicy = flowcimpl.Policy{
 	State:   "store",
 	Timeout: 50 * time.Millisecond,
 }
@@ -265,7 +260,7 @@ var timeoutStorePolicy = flowcrt.Policy{
 // stepStore runs state "store" and returns the state to run next.
 func (w *Timeout) stepStore(ctx context.Context, s *TimeoutState) (timeoutStep, error) {
 	var u TimeoutUpdate
-	err := flowcrt.Call(ctx, &w.cfg, &timeoutStorePolicy, func(ctx context.Context) error {
+	err := flowcimpl.Call(ctx, &w.cfg, &timeoutStorePolicy, func(ctx context.Context) error {
 		var err error
 		u, err = w.h.Store(ctx, *s)
 		return err
@@ -275,36 +270,4 @@ func (w *Timeout) stepStore(ctx context.Context, s *TimeoutState) (timeoutStep, 
 	}
 	s.apply(&u)
 	return timeoutDone, nil
-}
-
-// TimeoutMock implements TimeoutHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type TimeoutMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewTimeoutMockHandlers returns handlers that answer from mocks.
-func NewTimeoutMockHandlers(mocks *flowcrt.Mocks) TimeoutMock {
-	return TimeoutMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m TimeoutMock) respond(ctx context.Context, label *string, key string) (TimeoutUpdate, error) {
-	var u TimeoutUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m TimeoutMock) Fetch(ctx context.Context, s TimeoutState) (TimeoutUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m TimeoutMock) Store(ctx context.Context, s TimeoutState) (TimeoutUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// NewTimeoutMock returns a Timeout whose handlers answer from mocks.
-func NewTimeoutMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Timeout {
-	return NewTimeout(NewTimeoutMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

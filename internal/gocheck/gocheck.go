@@ -16,14 +16,19 @@ import (
 	"sync"
 
 	"golang.org/x/tools/go/packages"
-
-	"github.com/flowc-dev/flowc/codegen"
 )
 
-// preload is what generated code imports today; anything else is loaded on
-// first use, so a generator that starts importing more still checks.
+// The runtime packages generated code imports. gocheck sits below codegen
+// and so names them itself; a generator that imports another is still
+// checked, since anything not preloaded is loaded on first use.
+const (
+	runtimePath = "github.com/flowc-dev/flowc/runtime"
+	implPath    = "github.com/flowc-dev/flowc/runtime/impl"
+)
+
+// preload is what generated code imports today.
 var preload = []string{
-	codegen.RuntimePath, "context", "encoding/json", "os", "slices", "strings",
+	runtimePath, implPath, "context", "encoding/json", "os", "slices", "strings",
 	"text/template", "time", "unicode/utf8",
 }
 
@@ -80,29 +85,33 @@ func (im *importer) load(paths ...string) error {
 func Preload() error {
 	shared.mu.Lock()
 	defer shared.mu.Unlock()
-	if shared.pkgs[codegen.RuntimePath] != nil {
+	if shared.pkgs[implPath] != nil {
 		return nil
 	}
 	return shared.load(preload...)
 }
 
-// Check parses src as the file name and type-checks it as a package of its
-// own. The error quotes the source with line numbers, as a generator bug
-// report needs.
-func Check(name string, src []byte) error {
+// Check parses the files of one generated package and type-checks them as
+// a package of their own. The error quotes the source with line numbers,
+// as a generator bug report needs.
+func Check(srcs ...[]byte) error {
 	// Everything generated code imports today is loaded in one pass, so
 	// that the runtime and the file agree on what time.Duration is.
 	if err := Preload(); err != nil {
 		return err
 	}
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
-	if err != nil {
-		return fmt.Errorf("generated Go does not parse: %v\n%s", err, numbered(src))
+	files := make([]*ast.File, len(srcs))
+	for i, src := range srcs {
+		f, err := parser.ParseFile(fset, fmt.Sprintf("file%d.go", i), src, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return fmt.Errorf("generated Go does not parse: %v\n%s", err, numbered(src))
+		}
+		files[i] = f
 	}
 	conf := types.Config{Importer: shared}
-	if _, err := conf.Check(f.Name.Name, fset, []*ast.File{f}, nil); err != nil {
-		return fmt.Errorf("generated Go does not type-check: %v\n%s", err, numbered(src))
+	if _, err := conf.Check(files[0].Name.Name, fset, files, nil); err != nil {
+		return fmt.Errorf("generated Go does not type-check: %v\n%s", err, numbered(bytes.Join(srcs, []byte("\n// next file\n"))))
 	}
 	return nil
 }

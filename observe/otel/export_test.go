@@ -20,6 +20,7 @@ import (
 	"github.com/flowc-dev/flowc/observe/internal/testflows"
 	flowcotel "github.com/flowc-dev/flowc/observe/otel"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // receiver is an OTLP/HTTP trace receiver on loopback: it decodes the
@@ -130,7 +131,7 @@ func TestNoEndpointNoTracing(t *testing.T) {
 			opt, done, err := flowcotel.ForBinary(context.Background(), os.Stderr, true)
 			require.NoError(t, err)
 			done()
-			cfg := flowcrt.NewConfig(opt)
+			cfg := flowcimpl.NewConfig(opt)
 			assert.Nil(t, cfg.Observer, "quiet and no tracing: no observer at all")
 		})
 	}

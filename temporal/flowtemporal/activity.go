@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // ActivityStartToClose bounds an activity whose state has no timeout of
@@ -66,7 +67,7 @@ func ActivityContext(ctx context.Context) context.Context {
 // directly.
 func Finish(ctx context.Context, err *error) {
 	if r := recover(); r != nil {
-		*err = flowcrt.PanicError(flowcrt.StateFromContext(ctx), r)
+		*err = flowcimpl.PanicError(flowcrt.StateFromContext(ctx), r)
 	}
 	*err = encode(*err)
 }

@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // A task chain has no sessions: its run continues as new between two
@@ -69,7 +70,7 @@ func (at ChainPoint) state(s *flowcrt.ChainState) error {
 	}
 	in, err := flowcrt.DecodeChainInput(at.Start)
 	if err == nil {
-		*s, err = flowcrt.NewChainState(in)
+		*s, err = flowcimpl.NewChainState(in)
 	}
 	return err
 }

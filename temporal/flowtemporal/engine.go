@@ -10,9 +10,10 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
-// engine implements flowcrt.Engine with workflow coroutines and activity
+// engine implements flowcimpl.Engine with workflow coroutines and activity
 // timeouts.
 type engine struct{}
 
@@ -56,7 +57,7 @@ func (engine) FanOut(ctx context.Context, state string, n, limit int, work func(
 }
 
 func protect(ctx context.Context, state string, i int, work func(context.Context, int) error) (err error) {
-	defer flowcrt.Recover(state, &err)
+	defer flowcimpl.Recover(state, &err)
 	return work(ctx, i)
 }
 
@@ -77,7 +78,7 @@ func (engine) Attempt(ctx context.Context, d time.Duration, call func(ctx contex
 // Retry gives the activity of the attempt the RetryPolicy of p's rule,
 // when the run allows it and the rule maps exactly; Temporal then makes
 // the attempts and waits between them.
-func (engine) Retry(ctx context.Context, p *flowcrt.Policy, attempt func(ctx context.Context) error) (bool, error) {
+func (engine) Retry(ctx context.Context, p *flowcimpl.Policy, attempt func(ctx context.Context) error) (bool, error) {
 	r, ok := p.EngineRetrier()
 	if !ok || !runOf(ctx).policies {
 		return false, nil
@@ -86,7 +87,7 @@ func (engine) Retry(ctx context.Context, p *flowcrt.Policy, attempt func(ctx con
 }
 
 // retryPolicy is the RetryPolicy that makes the attempts and waits of r.
-func retryPolicy(r flowcrt.Retrier) *temporal.RetryPolicy {
+func retryPolicy(r flowcimpl.Retrier) *temporal.RetryPolicy {
 	backoff := r.BackoffRate
 	if backoff == 0 {
 		backoff = 1

@@ -7,7 +7,7 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 
-	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // A rule's RetryPolicy waits as the rule does: the same first interval,
@@ -15,14 +15,14 @@ import (
 // none (Temporal's own default would cap it at 100 intervals).
 func TestRetryPolicyOfRule(t *testing.T) {
 	for _, c := range []struct {
-		rule flowcrt.Retrier
+		rule flowcimpl.Retrier
 		want temporal.RetryPolicy
 	}{
-		{flowcrt.Retrier{Errors: []string{"ALL"}, MaxAttempts: 4, Interval: time.Second, BackoffRate: 2, MaxDelay: 3 * time.Second},
+		{flowcimpl.Retrier{Errors: []string{"ALL"}, MaxAttempts: 4, Interval: time.Second, BackoffRate: 2, MaxDelay: 3 * time.Second},
 			temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 3 * time.Second, MaximumAttempts: 4}},
-		{flowcrt.Retrier{Errors: []string{"ALL"}, MaxAttempts: 6, Interval: time.Second, BackoffRate: 3},
+		{flowcimpl.Retrier{Errors: []string{"ALL"}, MaxAttempts: 6, Interval: time.Second, BackoffRate: 3},
 			temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 3, MaximumInterval: 81 * time.Second, MaximumAttempts: 6}},
-		{flowcrt.Retrier{Errors: []string{"ALL"}, MaxAttempts: 2, Interval: 5 * time.Second},
+		{flowcimpl.Retrier{Errors: []string{"ALL"}, MaxAttempts: 2, Interval: 5 * time.Second},
 			temporal.RetryPolicy{InitialInterval: 5 * time.Second, BackoffCoefficient: 1, MaximumInterval: 5 * time.Second, MaximumAttempts: 2}},
 	} {
 		if got := retryPolicy(c.rule); !reflect.DeepEqual(*got, c.want) {

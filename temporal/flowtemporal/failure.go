@@ -7,6 +7,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // failureType is the type of the application errors that carry a failure.
@@ -21,7 +22,7 @@ type failure struct {
 	Name    string `json:"name,omitempty"`
 	Cause   string `json:"cause,omitempty"`
 	Timeout bool   `json:"timeout,omitempty"` // wraps flowcrt.ErrStateTimeout
-	// MockState is set for a *flowcrt.MockError; Message is then its
+	// MockState is set for a *flowcimpl.MockError; Message is then its
 	// inner error's.
 	MockState  string `json:"mock_state,omitempty"`
 	NoDecision bool   `json:"no_decision,omitempty"`
@@ -37,7 +38,7 @@ func encode(err error) error {
 	if e, ok := errors.AsType[*flowcrt.Error](err); ok {
 		f.Named, f.Name, f.Cause = true, e.Name, e.Cause
 	}
-	if m, ok := errors.AsType[*flowcrt.MockError](err); ok {
+	if m, ok := errors.AsType[*flowcimpl.MockError](err); ok {
 		f.MockState, f.Message = m.State, m.Err.Error()
 	}
 	// A broken mock is the test's fault: no retry may hide it.
@@ -73,7 +74,7 @@ func decode(err error) error {
 func (f failure) err() error {
 	switch {
 	case f.MockState != "":
-		return &flowcrt.MockError{State: f.MockState, Err: errors.New(f.Message)}
+		return &flowcimpl.MockError{State: f.MockState, Err: errors.New(f.Message)}
 	case f.NoDecision:
 		return flowcrt.ErrNoDecision
 	}

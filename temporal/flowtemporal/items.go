@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // A distributed Map's reader runs as activities, one page of items each,
@@ -28,10 +29,10 @@ type ItemPage struct {
 
 var errPageFull = errors.New("page full")
 
-// ReadItems is the workflow side of flowcrt.ItemReader: it runs the
+// ReadItems is the workflow side of flowcimpl.ItemReader: it runs the
 // reader's activity page by page, handing the items to yield in order,
 // and stops at yield's first error, which it returns.
-func ReadItems(ctx context.Context, activity string, req flowcrt.ItemReadRequest, yield func(item any) error) error {
+func ReadItems(ctx context.Context, activity string, req flowcimpl.ItemReadRequest, yield func(item any) error) error {
 	for from := 0; ; {
 		var page ItemPage
 		if err := Execute(ctx, activity, &page, req, from); err != nil {
@@ -54,13 +55,13 @@ func ReadItems(ctx context.Context, activity string, req flowcrt.ItemReadRequest
 }
 
 // ReadItemsActivity is the activity of ReadItems: the page of items from
-// index from on, read by h when it implements flowcrt.ItemReader and by
+// index from on, read by h when it implements flowcimpl.ItemReader and by
 // the built-in reader of local files otherwise.
-func ReadItemsActivity(ctx context.Context, h any, req flowcrt.ItemReadRequest, from int) (page ItemPage, err error) {
+func ReadItemsActivity(ctx context.Context, h any, req flowcimpl.ItemReadRequest, from int) (page ItemPage, err error) {
 	ctx = ActivityContext(ctx)
 	defer Finish(ctx, &err)
-	read := flowcrt.ReadLocalItems
-	if r, ok := h.(flowcrt.ItemReader); ok {
+	read := flowcimpl.ReadLocalItems
+	if r, ok := h.(flowcimpl.ItemReader); ok {
 		read = r.ReadItems
 	}
 	n, size := 0, 0
@@ -69,7 +70,7 @@ func ReadItemsActivity(ctx context.Context, h any, req flowcrt.ItemReadRequest, 
 			n++
 			return nil
 		}
-		raw, err := flowcrt.ItemJSON(n, item)
+		raw, err := flowcimpl.ItemJSON(n, item)
 		if err != nil {
 			return err
 		}
@@ -89,10 +90,10 @@ func ReadItemsActivity(ctx context.Context, h any, req flowcrt.ItemReadRequest, 
 
 // HandlerValue is v, decoded from an activity's JSON input, as the native
 // engine hands it to h: its objects plain maps unless h takes them
-// ordered (flowcrt.OrderedHandlers).
+// ordered (flowcimpl.OrderedHandlers).
 func HandlerValue(h any, v any) any {
-	if _, ok := h.(flowcrt.OrderedHandlers); ok {
+	if _, ok := h.(flowcimpl.OrderedHandlers); ok {
 		return v
 	}
-	return flowcrt.Plain(v)
+	return flowcimpl.Plain(v)
 }

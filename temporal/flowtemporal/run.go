@@ -7,6 +7,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // Names a client uses to talk to a running workflow.
@@ -49,7 +50,7 @@ func InOrder(wctx workflow.Context) workflow.Context {
 
 // WithRetryPolicies marks the runs started with wctx as runs whose steps
 // make one activity call per attempt and nothing else that can fail (typed
-// mode's): a retry rule that flowcrt.Policy.EngineRetrier maps exactly is
+// mode's): a retry rule that flowcimpl.Policy.EngineRetrier maps exactly is
 // then the activity's RetryPolicy, and Temporal makes the attempts.
 func WithRetryPolicies(wctx workflow.Context) workflow.Context {
 	return workflow.WithValue(wctx, policiesKey{}, true)
@@ -78,7 +79,7 @@ func Run(wctx workflow.Context, run func(ctx context.Context, opts ...flowcrt.Op
 		return err
 	}
 	random := rand.New(rand.NewPCG(seed, seed))
-	ctx := context.WithValue(flowcrt.WithEngine(context.Background(), engine{}), runKey{}, r)
+	ctx := context.WithValue(flowcimpl.WithEngine(context.Background(), engine{}), runKey{}, r)
 	err := run(on(ctx, wctx), flowcrt.WithClock(clock{wctx}), flowcrt.WithRand(random.Float64), flowcrt.WithStateContext())
 	return encode(err)
 }

@@ -9,6 +9,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // ResumeSuffix ends the name of the workflow a long run continues as: it
@@ -32,7 +33,7 @@ func Start(wctx workflow.Context, name, schema, start string, in any) (flowcrt.C
 	}
 	return flowcrt.Checkpoint{
 		Session: workflow.GetInfo(wctx).WorkflowExecution.ID, Workflow: name, Schema: schema,
-		Status: flowcrt.StatusRunning, Position: flowcrt.Position{State: start}, State: data, Time: workflow.Now(wctx),
+		Status: flowcrt.StatusRunning, Position: flowcimpl.Position{State: start}, State: data, Time: workflow.Now(wctx),
 	}, nil
 }
 

@@ -10,13 +10,14 @@ import (
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // PublishState is the state of a Publish run.
 type PublishState struct {
@@ -71,7 +72,7 @@ func (u *PublishUpdate) SetLog(v []string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *PublishUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "draft":
 			u.set |= (1 << 0)
@@ -83,7 +84,7 @@ func (u *PublishUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 2)
 			return json.Unmarshal(value, &u.v.Log)
 		}
-		return flowcrt.UnknownField(publishFields)
+		return flowcimpl.UnknownField(publishFields)
 	})
 }
 
@@ -100,7 +101,7 @@ func (s *PublishState) apply(u *PublishUpdate) {
 		s.Revisions += u.v.Revisions
 	}
 	if set&(1<<2) != 0 {
-		s.Log = flowcrt.AppendSlice(s.Log, u.v.Log)
+		s.Log = flowcimpl.AppendSlice(s.Log, u.v.Log)
 	}
 }
 
@@ -134,7 +135,7 @@ type PublishHandlersInto interface {
 type Publish struct {
 	h    PublishHandlers
 	into PublishHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewPublish returns the workflow over your handlers.
@@ -143,7 +144,7 @@ func NewPublish(h PublishHandlers, opts ...flowcrt.Option) *Publish {
 	return &Publish{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -216,8 +217,8 @@ func (w *Publish) Decide(ctx context.Context, sessionID string, decision string)
 }
 
 // sessions describes the workflow to the runtime's session functions.
-func (w *Publish) sessions() *flowcrt.Sessions[PublishState, PublishUpdate] {
-	return &flowcrt.Sessions[PublishState, PublishUpdate]{
+func (w *Publish) sessions() *flowcimpl.Sessions[PublishState, PublishUpdate] {
+	return &flowcimpl.Sessions[PublishState, PublishUpdate]{
 		Workflow: "Publish",
 		Schema:   publishSchema,
 		Start:    "write",
@@ -229,7 +230,7 @@ func (w *Publish) sessions() *flowcrt.Sessions[PublishState, PublishUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Publish) runAt(ctx context.Context, sess *flowcrt.Session, s PublishState, state string) (PublishState, error) {
+func (w *Publish) runAt(ctx context.Context, sess *flowcimpl.Session, s PublishState, state string) (PublishState, error) {
 	i := slices.Index(publishStateIDs[1:5], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -261,19 +262,19 @@ var publishPlain = [len(publishStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Publish) run(ctx context.Context, sess *flowcrt.Session, s PublishState, step publishStep) (out PublishState, err error) {
+func (w *Publish) run(ctx context.Context, sess *flowcimpl.Session, s PublishState, step publishStep) (out PublishState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Publish")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Publish")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := publishStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -380,8 +381,8 @@ var publishReviewApproval = flowcrt.ApprovalRequest{
 
 // stepReview asks for a decision at approval state "review" and returns the state to run next.
 // Without one the run waits: the error is an *flowcrt.Interrupted.
-func (w *Publish) stepReview(ctx context.Context, s *PublishState, sess *flowcrt.Session) (publishStep, error) {
-	decision, err := flowcrt.Approve(ctx, sess, w.h, &publishReviewApproval, *s)
+func (w *Publish) stepReview(ctx context.Context, s *PublishState, sess *flowcimpl.Session) (publishStep, error) {
+	decision, err := flowcimpl.Approve(ctx, sess, w.h, &publishReviewApproval, *s)
 	if flowcrt.IsInterrupted(err) {
 		return publishDone, err // the run waits here for a decision
 	}
@@ -403,45 +404,4 @@ func (s *PublishState) nextReview(decision string) publishStep {
 		return publishStepWrite
 	}
 	return publishStepDiscard
-}
-
-// PublishMock implements PublishHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type PublishMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewPublishMockHandlers returns handlers that answer from mocks.
-func NewPublishMockHandlers(mocks *flowcrt.Mocks) PublishMock {
-	return PublishMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m PublishMock) respond(ctx context.Context, label *string, key string) (PublishUpdate, error) {
-	var u PublishUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m PublishMock) Write(ctx context.Context, s PublishState) (PublishUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m PublishMock) Publish(ctx context.Context, s PublishState) (PublishUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m PublishMock) Discard(ctx context.Context, s PublishState) (PublishUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// Approve answers an approval state from its mock: a Return is the decision, a JSON string or
-// {"decision": "..."}. A state without a mock leaves the decision to a person: the run waits.
-func (m PublishMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (string, error) {
-	return m.mocks.RespondApproval(ctx, req)
-}
-
-// NewPublishMock returns a Publish whose handlers answer from mocks.
-func NewPublishMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Publish {
-	return NewPublish(NewPublishMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

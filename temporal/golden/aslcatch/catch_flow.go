@@ -9,13 +9,14 @@ import (
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // CatchHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -31,14 +32,14 @@ type CatchHandlers interface {
 // Catch runs the state machine. It is safe for concurrent use: every Run has its own state.
 type Catch struct {
 	h   CatchHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewCatch returns the state machine over your handlers.
 func NewCatch(h CatchHandlers, opts ...flowcrt.Option) *Catch {
 	return &Catch{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -82,34 +83,28 @@ func (w *Catch) Resume(ctx context.Context, sessionID string) (any, error) {
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Catch) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Catch) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Catch) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "catch",
 		Schema:   "json",
 		Start:    "T",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Catch) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Catch) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(catchStateIDs[1:3], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := catchStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "catch", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "catch", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -118,24 +113,24 @@ func (w *Catch) runAt(ctx context.Context, sess *flowcrt.Session, input any, sta
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Catch) run(ctx context.Context, x *flowcrt.ASLExec, in any, step catchStep) (out any, err error) {
+func (w *Catch) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step catchStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Catch")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Catch")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := catchStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -165,17 +160,17 @@ func (w *Catch) run(ctx context.Context, x *flowcrt.ASLExec, in any, step catchS
 		}
 		err = x.Save(ctx, catchStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(catchStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(catchStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var catchTState = flowcrt.ASLState{
+var catchTState = flowcimpl.ASLState{
 	Name: "T",
 	Task: true,
-	Retry: []flowcrt.Retrier{
+	Retry: []flowcimpl.Retrier{
 		{
 			Errors:      []string{"Flaky"},
 			MaxAttempts: 2,
@@ -183,19 +178,19 @@ var catchTState = flowcrt.ASLState{
 			BackoffRate: 2.0,
 		},
 	},
-	Catch: []flowcrt.ASLCatcher{
+	Catch: []flowcimpl.ASLCatcher{
 		{
 			Errors: []string{"Flaky"},
-			ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+			ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 				Src:  "$.error",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("error")},
+				Segs: []flowcimpl.PathSeg{flowcimpl.Field("error")},
 			}},
 		},
 	},
 }
 
 // stepT runs Task state "T".
-func (w *Catch) stepT(ctx context.Context, x *flowcrt.ASLExec, in any) (catchStep, any, error) {
+func (w *Catch) stepT(ctx context.Context, x *flowcimpl.ASLExec, in any) (catchStep, any, error) {
 	cx := x.Enter(ctx, "T")
 	out, err := x.Do(ctx, &catchTState, cx, in, x.Task(&catchTState, w.h.Worker))
 	if err != nil {
@@ -209,50 +204,21 @@ func (w *Catch) stepT(ctx context.Context, x *flowcrt.ASLExec, in any) (catchSte
 	return catchDone, out, nil
 }
 
-var catchRecoverState = flowcrt.ASLState{
+var catchRecoverState = flowcimpl.ASLState{
 	Name: "Recover",
 	Task: true,
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.recovered",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("recovered")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("recovered")},
 	}},
 }
 
 // stepRecover runs Task state "Recover".
-func (w *Catch) stepRecover(ctx context.Context, x *flowcrt.ASLExec, in any) (catchStep, any, error) {
+func (w *Catch) stepRecover(ctx context.Context, x *flowcimpl.ASLExec, in any) (catchStep, any, error) {
 	cx := x.Enter(ctx, "Recover")
 	out, err := x.Do(ctx, &catchRecoverState, cx, in, x.Task(&catchRecoverState, w.h.Recover))
 	if err != nil {
 		return catchDone, nil, err
 	}
 	return catchDone, out, nil
-}
-
-// CatchMock implements CatchHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type CatchMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (CatchMock) OrderedValues() {}
-
-// NewCatchMockHandlers returns handlers that answer from mocks.
-func NewCatchMockHandlers(mocks *flowcrt.Mocks) CatchMock {
-	return CatchMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m CatchMock) Worker(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-func (m CatchMock) Recover(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// NewCatchMock returns a Catch whose handlers answer from mocks.
-func NewCatchMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Catch {
-	return NewCatch(NewCatchMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // PricesHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -30,14 +31,14 @@ type PricesHandlers interface {
 // A distributed Map over the input's items, two per batch, one batch at a time, tolerating one failed child
 type Prices struct {
 	h   PricesHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewPrices returns the state machine over your handlers.
 func NewPrices(h PricesHandlers, opts ...flowcrt.Option) *Prices {
 	return &Prices{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -81,34 +82,28 @@ func (w *Prices) Resume(ctx context.Context, sessionID string) (any, error) {
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Prices) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Prices) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Prices) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "prices",
 		Schema:   "json",
 		Start:    "Price",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Prices) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Prices) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(pricesStateIDs[1:2], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := pricesStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "prices", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "prices", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -117,24 +112,24 @@ func (w *Prices) runAt(ctx context.Context, sess *flowcrt.Session, input any, st
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Prices) run(ctx context.Context, x *flowcrt.ASLExec, in any, step pricesStep) (out any, err error) {
+func (w *Prices) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step pricesStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Prices")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Prices")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := pricesStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -162,23 +157,23 @@ func (w *Prices) run(ctx context.Context, x *flowcrt.ASLExec, in any, step price
 		}
 		err = x.Save(ctx, pricesStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(pricesStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(pricesStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var pricesPriceState = flowcrt.ASLState{
+var pricesPriceState = flowcimpl.ASLState{
 	Name: "Price",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.quotes",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("quotes")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("quotes")},
 	}},
 }
 
 // stepPrice runs Map state "Price".
-func (w *Prices) stepPrice(ctx context.Context, x *flowcrt.ASLExec, in any) (pricesStep, any, error) {
+func (w *Prices) stepPrice(ctx context.Context, x *flowcimpl.ASLExec, in any) (pricesStep, any, error) {
 	cx := x.Enter(ctx, "Price")
 	out, err := x.Do(ctx, &pricesPriceState, cx, in, x.DistributedMap("Price", &pricesPriceItems, &pricesPriceDistributed, w.runPriceItems))
 	if err != nil {
@@ -187,15 +182,15 @@ func (w *Prices) stepPrice(ctx context.Context, x *flowcrt.ASLExec, in any) (pri
 	return pricesDone, out, nil
 }
 
-var pricesPriceItems = flowcrt.MapSpec{
-	ItemsPath: &flowcrt.JSONPath{
+var pricesPriceItems = flowcimpl.MapSpec{
+	ItemsPath: &flowcimpl.JSONPath{
 		Src:  "$.orders",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("orders")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("orders")},
 	},
 	MaxConcurrency: 1,
 }
 
-var pricesPriceDistributed = flowcrt.DistributedSpec{
+var pricesPriceDistributed = flowcimpl.DistributedSpec{
 	Batched:       true,
 	BatchItems:    2,
 	TolerantCount: 1,
@@ -203,20 +198,20 @@ var pricesPriceDistributed = flowcrt.DistributedSpec{
 }
 
 // runPriceItems runs the iterator of Map state "Price" from state "Quote" and returns its output.
-func (w *Prices) runPriceItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
+func (w *Prices) runPriceItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
 	step := pricesStepQuote
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Prices")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Prices")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := pricesStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -243,50 +238,24 @@ func (w *Prices) runPriceItems(ctx context.Context, x *flowcrt.ASLExec, in any) 
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(pricesStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(pricesStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var pricesQuoteState = flowcrt.ASLState{
+var pricesQuoteState = flowcimpl.ASLState{
 	Name: "Quote",
 	Task: true,
 }
 
 // stepQuote runs Task state "Quote".
-func (w *Prices) stepQuote(ctx context.Context, x *flowcrt.ASLExec, in any) (pricesStep, any, error) {
+func (w *Prices) stepQuote(ctx context.Context, x *flowcimpl.ASLExec, in any) (pricesStep, any, error) {
 	cx := x.Enter(ctx, "Quote")
 	out, err := x.Do(ctx, &pricesQuoteState, cx, in, x.Task(&pricesQuoteState, w.h.Quote))
 	if err != nil {
 		return pricesDone, nil, err
 	}
 	return pricesDone, out, nil
-}
-
-// PricesMock implements PricesHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type PricesMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (PricesMock) OrderedValues() {}
-
-// NewPricesMockHandlers returns handlers that answer from mocks.
-func NewPricesMockHandlers(mocks *flowcrt.Mocks) PricesMock {
-	return PricesMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m PricesMock) Quote(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// NewPricesMock returns a Prices whose handlers answer from mocks.
-func NewPricesMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Prices {
-	return NewPrices(NewPricesMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

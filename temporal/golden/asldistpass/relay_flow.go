@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // RelayHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -27,14 +28,14 @@ type RelayHandlers interface{}
 // A distributed Map that calls no handler of its own but reads its items with an ItemReader and hands its results to a ResultWriter
 type Relay struct {
 	h   RelayHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewRelay returns the state machine over your handlers.
 func NewRelay(h RelayHandlers, opts ...flowcrt.Option) *Relay {
 	return &Relay{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -78,34 +79,28 @@ func (w *Relay) Resume(ctx context.Context, sessionID string) (any, error) {
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Relay) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Relay) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Relay) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "relay",
 		Schema:   "json",
 		Start:    "Relay",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Relay) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Relay) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(relayStateIDs[1:2], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := relayStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "relay", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "relay", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -114,24 +109,24 @@ func (w *Relay) runAt(ctx context.Context, sess *flowcrt.Session, input any, sta
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Relay) run(ctx context.Context, x *flowcrt.ASLExec, in any, step relayStep) (out any, err error) {
+func (w *Relay) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step relayStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Relay")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Relay")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := relayStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -159,19 +154,19 @@ func (w *Relay) run(ctx context.Context, x *flowcrt.ASLExec, in any, step relayS
 		}
 		err = x.Save(ctx, relayStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(relayStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(relayStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var relayRelayState = flowcrt.ASLState{
+var relayRelayState = flowcimpl.ASLState{
 	Name: "Relay",
 }
 
 // stepRelay runs Map state "Relay".
-func (w *Relay) stepRelay(ctx context.Context, x *flowcrt.ASLExec, in any) (relayStep, any, error) {
+func (w *Relay) stepRelay(ctx context.Context, x *flowcimpl.ASLExec, in any) (relayStep, any, error) {
 	cx := x.Enter(ctx, "Relay")
 	out, err := x.Do(ctx, &relayRelayState, cx, in, x.DistributedMap("Relay", &relayRelayItems, &relayRelayDistributed, w.runRelayItems))
 	if err != nil {
@@ -180,40 +175,40 @@ func (w *Relay) stepRelay(ctx context.Context, x *flowcrt.ASLExec, in any) (rela
 	return relayDone, out, nil
 }
 
-var relayRelayItems = flowcrt.MapSpec{}
+var relayRelayItems = flowcimpl.MapSpec{}
 
-var relayRelayDistributed = flowcrt.DistributedSpec{
-	Reader: &flowcrt.ItemReaderSpec{
+var relayRelayDistributed = flowcimpl.DistributedSpec{
+	Reader: &flowcimpl.ItemReaderSpec{
 		Resource: "arn:aws:states:::s3:getObject",
-		Parameters: flowcrt.TValue(flowcrt.Obj(
+		Parameters: flowcimpl.TValue(flowcimpl.Obj(
 			"Bucket", "in",
 			"Key", "items.json",
 		)),
 		Format: "JSON",
 	},
-	Writer: &flowcrt.ResultWriterSpec{
+	Writer: &flowcimpl.ResultWriterSpec{
 		Resource: "arn:aws:states:::s3:putObject",
-		Parameters: flowcrt.TValue(flowcrt.Obj(
+		Parameters: flowcimpl.TValue(flowcimpl.Obj(
 			"Bucket", "out",
 		)),
 	},
 }
 
 // runRelayItems runs the iterator of Map state "Relay" from state "Tag" and returns its output.
-func (w *Relay) runRelayItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
+func (w *Relay) runRelayItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
 	step := relayStepTag
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Relay")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Relay")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := relayStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -240,50 +235,29 @@ func (w *Relay) runRelayItems(ctx context.Context, x *flowcrt.ASLExec, in any) (
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(relayStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(relayStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var relayTagState = flowcrt.ASLState{
+var relayTagState = flowcimpl.ASLState{
 	Name: "Tag",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("item", flowcrt.TPath(&flowcrt.JSONPath{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("item", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$",
 		})),
-		flowcrt.TField("relayed", flowcrt.TValue(true)),
+		flowcimpl.TField("relayed", flowcimpl.TValue(true)),
 	),
 }
 
 // stepTag runs Pass state "Tag".
-func (w *Relay) stepTag(ctx context.Context, x *flowcrt.ASLExec, in any) (relayStep, any, error) {
+func (w *Relay) stepTag(ctx context.Context, x *flowcimpl.ASLExec, in any) (relayStep, any, error) {
 	cx := x.Enter(ctx, "Tag")
-	out, err := x.Do(ctx, &relayTagState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &relayTagState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return relayDone, nil, err
 	}
 	return relayDone, out, nil
-}
-
-// RelayMock implements RelayHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type RelayMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (RelayMock) OrderedValues() {}
-
-// NewRelayMockHandlers returns handlers that answer from mocks.
-func NewRelayMockHandlers(mocks *flowcrt.Mocks) RelayMock {
-	return RelayMock{mocks: mocks}
-}
-
-// NewRelayMock returns a Relay whose handlers answer from mocks.
-func NewRelayMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Relay {
-	return NewRelay(NewRelayMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // CountHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -30,14 +31,14 @@ type CountHandlers interface {
 // A loop of five Tasks: a long run continues as new between top-level states.
 type Count struct {
 	h   CountHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewCount returns the state machine over your handlers.
 func NewCount(h CountHandlers, opts ...flowcrt.Option) *Count {
 	return &Count{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -87,34 +88,28 @@ func (w *Count) Resume(ctx context.Context, sessionID string) (any, error) {
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Count) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Count) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Count) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "count",
 		Schema:   "json",
 		Start:    "Init",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Count) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Count) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(countStateIDs[1:6], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := countStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "count", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "count", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -123,24 +118,24 @@ func (w *Count) runAt(ctx context.Context, sess *flowcrt.Session, input any, sta
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Count) run(ctx context.Context, x *flowcrt.ASLExec, in any, step countStep) (out any, err error) {
+func (w *Count) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step countStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Count")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Count")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := countStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -176,44 +171,44 @@ func (w *Count) run(ctx context.Context, x *flowcrt.ASLExec, in any, step countS
 		}
 		err = x.Save(ctx, countStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(countStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(countStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var countInitState = flowcrt.ASLState{
+var countInitState = flowcimpl.ASLState{
 	Name: "Init",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.n",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("n")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("n")},
 	}},
 }
 
 // stepInit runs Pass state "Init".
-func (w *Count) stepInit(ctx context.Context, x *flowcrt.ASLExec, in any) (countStep, any, error) {
+func (w *Count) stepInit(ctx context.Context, x *flowcimpl.ASLExec, in any) (countStep, any, error) {
 	cx := x.Enter(ctx, "Init")
-	out, err := x.Do(ctx, &countInitState, cx, in, flowcrt.PassResult(countInitResult))
+	out, err := x.Do(ctx, &countInitState, cx, in, flowcimpl.PassResult(countInitResult))
 	if err != nil {
 		return countDone, nil, err
 	}
 	return countStepWork, out, nil
 }
 
-var countInitResult = flowcrt.TValue(0.0)
+var countInitResult = flowcimpl.TValue(0.0)
 
-var countWorkState = flowcrt.ASLState{
+var countWorkState = flowcimpl.ASLState{
 	Name: "Work",
 	Task: true,
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.last",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("last")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("last")},
 	}},
 }
 
 // stepWork runs Task state "Work".
-func (w *Count) stepWork(ctx context.Context, x *flowcrt.ASLExec, in any) (countStep, any, error) {
+func (w *Count) stepWork(ctx context.Context, x *flowcimpl.ASLExec, in any) (countStep, any, error) {
 	cx := x.Enter(ctx, "Work")
 	out, err := x.Do(ctx, &countWorkState, cx, in, x.Task(&countWorkState, w.h.Work))
 	if err != nil {
@@ -222,57 +217,57 @@ func (w *Count) stepWork(ctx context.Context, x *flowcrt.ASLExec, in any) (count
 	return countStepCount, out, nil
 }
 
-var countCountState = flowcrt.ASLState{
+var countCountState = flowcimpl.ASLState{
 	Name: "Count",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("n", flowcrt.TCall(&flowcrt.Intrinsic{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("n", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.MathAdd",
-			Fn:   flowcrt.StatesMathAdd,
-			Args: []flowcrt.IntrinsicArg{
-				{Path: &flowcrt.JSONPath{
+			Fn:   flowcimpl.StatesMathAdd,
+			Args: []flowcimpl.IntrinsicArg{
+				{Path: &flowcimpl.JSONPath{
 					Src:  "$.n",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("n")},
+					Segs: []flowcimpl.PathSeg{flowcimpl.Field("n")},
 				}},
 				{Value: 1.0},
 			},
 		})),
-		flowcrt.TField("last", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("last", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.last",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("last")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("last")},
 		})),
-		flowcrt.TField("topic", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("topic", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:  "$.topic",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("topic")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("topic")},
 		})),
 	),
 }
 
 // stepCount runs Pass state "Count".
-func (w *Count) stepCount(ctx context.Context, x *flowcrt.ASLExec, in any) (countStep, any, error) {
+func (w *Count) stepCount(ctx context.Context, x *flowcimpl.ASLExec, in any) (countStep, any, error) {
 	cx := x.Enter(ctx, "Count")
-	out, err := x.Do(ctx, &countCountState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &countCountState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return countDone, nil, err
 	}
 	return countStepMore, out, nil
 }
 
-var countMoreState = flowcrt.ASLState{
+var countMoreState = flowcimpl.ASLState{
 	Name: "More",
 }
 
 // stepMore runs Choice state "More".
-func (w *Count) stepMore(ctx context.Context, x *flowcrt.ASLExec, in any) (countStep, any, error) {
+func (w *Count) stepMore(ctx context.Context, x *flowcimpl.ASLExec, in any) (countStep, any, error) {
 	cx := x.Enter(ctx, "More")
 	in, err := countMoreState.Input(in, cx)
 	if err != nil {
 		return countDone, nil, err
 	}
-	c := flowcrt.NewChoice(in, cx)
+	c := flowcimpl.NewChoice(in, cx)
 	next := countStepDone
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcrt.NumericLessThan, countPath1, 5.0):
+	case c.Cmp(flowcimpl.NumericLessThan, countPath1, 5.0):
 		next = countStepWork
 		rule = 0
 	}
@@ -283,14 +278,14 @@ func (w *Count) stepMore(ctx context.Context, x *flowcrt.ASLExec, in any) (count
 	return next, out, err
 }
 
-var countDoneState = flowcrt.ASLState{
+var countDoneState = flowcimpl.ASLState{
 	Name: "Done",
 }
 
 // stepDone runs Succeed state "Done".
-func (w *Count) stepDone(ctx context.Context, x *flowcrt.ASLExec, in any) (countStep, any, error) {
+func (w *Count) stepDone(ctx context.Context, x *flowcimpl.ASLExec, in any) (countStep, any, error) {
 	cx := x.Enter(ctx, "Done")
-	out, err := x.Do(ctx, &countDoneState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &countDoneState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return countDone, nil, err
 	}
@@ -299,34 +294,8 @@ func (w *Count) stepDone(ctx context.Context, x *flowcrt.ASLExec, in any) (count
 
 // The compiled paths the choice rules read.
 var (
-	countPath1 = &flowcrt.JSONPath{
+	countPath1 = &flowcimpl.JSONPath{
 		Src:  "$.n",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("n")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("n")},
 	}
 )
-
-// CountMock implements CountHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type CountMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (CountMock) OrderedValues() {}
-
-// NewCountMockHandlers returns handlers that answer from mocks.
-func NewCountMockHandlers(mocks *flowcrt.Mocks) CountMock {
-	return CountMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m CountMock) Work(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// NewCountMock returns a Count whose handlers answer from mocks.
-func NewCountMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Count {
-	return NewCount(NewCountMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
-}

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // RandomHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -32,14 +33,14 @@ type RandomHandlers interface {
 // Every value that changes from run to run: replayed, a run must compute the same ones again.
 type Random struct {
 	h   RandomHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewRandom returns the state machine over your handlers.
 func NewRandom(h RandomHandlers, opts ...flowcrt.Option) *Random {
 	return &Random{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -89,34 +90,28 @@ func (w *Random) Resume(ctx context.Context, sessionID string) (any, error) {
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Random) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Random) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Random) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "random",
 		Schema:   "json",
 		Start:    "Draw",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Random) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Random) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(randomStateIDs[1:6], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := randomStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "random", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "random", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -125,24 +120,24 @@ func (w *Random) runAt(ctx context.Context, sess *flowcrt.Session, input any, st
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Random) run(ctx context.Context, x *flowcrt.ASLExec, in any, step randomStep) (out any, err error) {
+func (w *Random) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step randomStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Random")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Random")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := randomStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -178,62 +173,62 @@ func (w *Random) run(ctx context.Context, x *flowcrt.ASLExec, in any, step rando
 		}
 		err = x.Save(ctx, randomStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(randomStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(randomStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var randomDrawState = flowcrt.ASLState{
+var randomDrawState = flowcimpl.ASLState{
 	Name: "Draw",
-	Parameters: flowcrt.TObject(
-		flowcrt.TField("uuid", flowcrt.TCall(&flowcrt.Intrinsic{
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("uuid", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.UUID",
-			Fn:   flowcrt.StatesUUID,
+			Fn:   flowcimpl.StatesUUID,
 		})),
-		flowcrt.TField("roll", flowcrt.TCall(&flowcrt.Intrinsic{
+		flowcimpl.TField("roll", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.MathRandom",
-			Fn:   flowcrt.StatesMathRandom,
-			Args: []flowcrt.IntrinsicArg{
+			Fn:   flowcimpl.StatesMathRandom,
+			Args: []flowcimpl.IntrinsicArg{
 				{Value: 1.0},
 				{Value: 1e+06},
 			},
 		})),
-		flowcrt.TField("entered", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("entered", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:     "$$.State.EnteredTime",
 			Context: true,
-			Segs:    []flowcrt.PathSeg{flowcrt.Field("State"), flowcrt.Field("EnteredTime")},
+			Segs:    []flowcimpl.PathSeg{flowcimpl.Field("State"), flowcimpl.Field("EnteredTime")},
 		})),
-		flowcrt.TField("started", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("started", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:     "$$.Execution.StartTime",
 			Context: true,
-			Segs:    []flowcrt.PathSeg{flowcrt.Field("Execution"), flowcrt.Field("StartTime")},
+			Segs:    []flowcimpl.PathSeg{flowcimpl.Field("Execution"), flowcimpl.Field("StartTime")},
 		})),
 	),
 }
 
 // stepDraw runs Pass state "Draw".
-func (w *Random) stepDraw(ctx context.Context, x *flowcrt.ASLExec, in any) (randomStep, any, error) {
+func (w *Random) stepDraw(ctx context.Context, x *flowcimpl.ASLExec, in any) (randomStep, any, error) {
 	cx := x.Enter(ctx, "Draw")
-	out, err := x.Do(ctx, &randomDrawState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &randomDrawState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return randomDone, nil, err
 	}
 	return randomStepAsk, out, nil
 }
 
-var randomAskState = flowcrt.ASLState{
+var randomAskState = flowcimpl.ASLState{
 	Name: "Ask",
 	Task: true,
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.asked",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("asked")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("asked")},
 	}},
 }
 
 // stepAsk runs Task state "Ask".
-func (w *Random) stepAsk(ctx context.Context, x *flowcrt.ASLExec, in any) (randomStep, any, error) {
+func (w *Random) stepAsk(ctx context.Context, x *flowcimpl.ASLExec, in any) (randomStep, any, error) {
 	cx := x.Enter(ctx, "Ask")
 	out, err := x.Do(ctx, &randomAskState, cx, in, x.Task(&randomAskState, w.h.Ask))
 	if err != nil {
@@ -242,12 +237,12 @@ func (w *Random) stepAsk(ctx context.Context, x *flowcrt.ASLExec, in any) (rando
 	return randomStepPause, out, nil
 }
 
-var randomPauseState = flowcrt.ASLState{
+var randomPauseState = flowcimpl.ASLState{
 	Name: "Pause",
 }
 
 // stepPause runs Wait state "Pause".
-func (w *Random) stepPause(ctx context.Context, x *flowcrt.ASLExec, in any) (randomStep, any, error) {
+func (w *Random) stepPause(ctx context.Context, x *flowcimpl.ASLExec, in any) (randomStep, any, error) {
 	cx := x.Enter(ctx, "Pause")
 	out, err := x.Do(ctx, &randomPauseState, cx, in, x.Wait(&randomPauseWait))
 	if err != nil {
@@ -256,73 +251,44 @@ func (w *Random) stepPause(ctx context.Context, x *flowcrt.ASLExec, in any) (ran
 	return randomStepMore, out, nil
 }
 
-var randomPauseWait = flowcrt.Wait{
+var randomPauseWait = flowcimpl.Wait{
 	Seconds:    2.0,
 	HasSeconds: true,
 }
 
-var randomMoreState = flowcrt.ASLState{
+var randomMoreState = flowcimpl.ASLState{
 	Name:    "More",
 	JSONata: true,
-	JSONataOutput: flowcrt.TJSONata(&flowcrt.JSONata{
+	JSONataOutput: flowcimpl.TJSONata(&flowcimpl.JSONata{
 		Src: "$merge([$states.input, {'juuid': $uuid(), 'jrandom': $random(), 'now': $now(), 'millis': $millis()}])",
 	}),
 }
 
 // stepMore runs Pass state "More".
-func (w *Random) stepMore(ctx context.Context, x *flowcrt.ASLExec, in any) (randomStep, any, error) {
+func (w *Random) stepMore(ctx context.Context, x *flowcimpl.ASLExec, in any) (randomStep, any, error) {
 	cx := x.Enter(ctx, "More")
-	out, err := x.Do(ctx, &randomMoreState, cx, in, flowcrt.Identity)
+	out, err := x.Do(ctx, &randomMoreState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return randomDone, nil, err
 	}
 	return randomStepTell, out, nil
 }
 
-var randomTellState = flowcrt.ASLState{
+var randomTellState = flowcimpl.ASLState{
 	Name: "Tell",
 	Task: true,
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.told",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("told")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("told")},
 	}},
 }
 
 // stepTell runs Task state "Tell".
-func (w *Random) stepTell(ctx context.Context, x *flowcrt.ASLExec, in any) (randomStep, any, error) {
+func (w *Random) stepTell(ctx context.Context, x *flowcimpl.ASLExec, in any) (randomStep, any, error) {
 	cx := x.Enter(ctx, "Tell")
 	out, err := x.Do(ctx, &randomTellState, cx, in, x.Task(&randomTellState, w.h.Tell))
 	if err != nil {
 		return randomDone, nil, err
 	}
 	return randomDone, out, nil
-}
-
-// RandomMock implements RandomHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type RandomMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (RandomMock) OrderedValues() {}
-
-// NewRandomMockHandlers returns handlers that answer from mocks.
-func NewRandomMockHandlers(mocks *flowcrt.Mocks) RandomMock {
-	return RandomMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m RandomMock) Ask(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-func (m RandomMock) Tell(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// NewRandomMock returns a Random whose handlers answer from mocks.
-func NewRandomMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Random {
-	return NewRandom(NewRandomMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ReadingsHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -30,14 +31,14 @@ type ReadingsHandlers interface {
 // A distributed Map whose items come from an ItemReader (JSON lines in a local file, or the handlers' reader), at most $.most children at a time
 type Readings struct {
 	h   ReadingsHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewReadings returns the state machine over your handlers.
 func NewReadings(h ReadingsHandlers, opts ...flowcrt.Option) *Readings {
 	return &Readings{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -81,34 +82,28 @@ func (w *Readings) Resume(ctx context.Context, sessionID string) (any, error) {
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Readings) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Readings) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Readings) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "readings",
 		Schema:   "json",
 		Start:    "Scale",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Readings) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Readings) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(readingsStateIDs[1:2], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := readingsStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "readings", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "readings", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -117,24 +112,24 @@ func (w *Readings) runAt(ctx context.Context, sess *flowcrt.Session, input any, 
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Readings) run(ctx context.Context, x *flowcrt.ASLExec, in any, step readingsStep) (out any, err error) {
+func (w *Readings) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step readingsStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Readings")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Readings")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := readingsStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -162,23 +157,23 @@ func (w *Readings) run(ctx context.Context, x *flowcrt.ASLExec, in any, step rea
 		}
 		err = x.Save(ctx, readingsStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(readingsStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(readingsStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var readingsScaleState = flowcrt.ASLState{
+var readingsScaleState = flowcimpl.ASLState{
 	Name: "Scale",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.converted",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("converted")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("converted")},
 	}},
 }
 
 // stepScale runs Map state "Scale".
-func (w *Readings) stepScale(ctx context.Context, x *flowcrt.ASLExec, in any) (readingsStep, any, error) {
+func (w *Readings) stepScale(ctx context.Context, x *flowcimpl.ASLExec, in any) (readingsStep, any, error) {
 	cx := x.Enter(ctx, "Scale")
 	out, err := x.Do(ctx, &readingsScaleState, cx, in, x.DistributedMap("Scale", &readingsScaleItems, &readingsScaleDistributed, w.runScaleItems))
 	if err != nil {
@@ -187,39 +182,39 @@ func (w *Readings) stepScale(ctx context.Context, x *flowcrt.ASLExec, in any) (r
 	return readingsDone, out, nil
 }
 
-var readingsScaleItems = flowcrt.MapSpec{
-	ItemSelector: flowcrt.TObject(
-		flowcrt.TField("reading", flowcrt.TPath(&flowcrt.JSONPath{
+var readingsScaleItems = flowcimpl.MapSpec{
+	ItemSelector: flowcimpl.TObject(
+		flowcimpl.TField("reading", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:     "$$.Map.Item.Value",
 			Context: true,
-			Segs:    []flowcrt.PathSeg{flowcrt.Field("Map"), flowcrt.Field("Item"), flowcrt.Field("Value")},
+			Segs:    []flowcimpl.PathSeg{flowcimpl.Field("Map"), flowcimpl.Field("Item"), flowcimpl.Field("Value")},
 		})),
-		flowcrt.TField("n", flowcrt.TPath(&flowcrt.JSONPath{
+		flowcimpl.TField("n", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:     "$$.Map.Item.Index",
 			Context: true,
-			Segs:    []flowcrt.PathSeg{flowcrt.Field("Map"), flowcrt.Field("Item"), flowcrt.Field("Index")},
+			Segs:    []flowcimpl.PathSeg{flowcimpl.Field("Map"), flowcimpl.Field("Item"), flowcimpl.Field("Index")},
 		})),
 	),
-	MaxConcurrencyPath: &flowcrt.JSONPath{
+	MaxConcurrencyPath: &flowcimpl.JSONPath{
 		Src:  "$.most",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("most")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("most")},
 	},
 }
 
-var readingsScaleDistributed = flowcrt.DistributedSpec{
-	Reader: &flowcrt.ItemReaderSpec{
+var readingsScaleDistributed = flowcimpl.DistributedSpec{
+	Reader: &flowcimpl.ItemReaderSpec{
 		Resource: "arn:aws:states:::s3:getObject",
-		Parameters: flowcrt.TObject(
-			flowcrt.TField("Bucket", flowcrt.TPath(&flowcrt.JSONPath{
+		Parameters: flowcimpl.TObject(
+			flowcimpl.TField("Bucket", flowcimpl.TPath(&flowcimpl.JSONPath{
 				Src:  "$.bucket",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("bucket")},
+				Segs: []flowcimpl.PathSeg{flowcimpl.Field("bucket")},
 			})),
-			flowcrt.TField("Key", flowcrt.TValue("readings.jsonl")),
+			flowcimpl.TField("Key", flowcimpl.TValue("readings.jsonl")),
 		),
 		Format: "JSONL",
-		MaxItemsPath: &flowcrt.JSONPath{
+		MaxItemsPath: &flowcimpl.JSONPath{
 			Src:  "$.limit",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("limit")},
+			Segs: []flowcimpl.PathSeg{flowcimpl.Field("limit")},
 		},
 	},
 	TolerantCount: 1,
@@ -228,20 +223,20 @@ var readingsScaleDistributed = flowcrt.DistributedSpec{
 
 // runScaleItems runs the iterator of Map state "Scale" from state "Convert" and returns its
 // output.
-func (w *Readings) runScaleItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
+func (w *Readings) runScaleItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
 	step := readingsStepConvert
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Readings")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Readings")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := readingsStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -268,50 +263,24 @@ func (w *Readings) runScaleItems(ctx context.Context, x *flowcrt.ASLExec, in any
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(readingsStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(readingsStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var readingsConvertState = flowcrt.ASLState{
+var readingsConvertState = flowcimpl.ASLState{
 	Name: "Convert",
 	Task: true,
 }
 
 // stepConvert runs Task state "Convert".
-func (w *Readings) stepConvert(ctx context.Context, x *flowcrt.ASLExec, in any) (readingsStep, any, error) {
+func (w *Readings) stepConvert(ctx context.Context, x *flowcimpl.ASLExec, in any) (readingsStep, any, error) {
 	cx := x.Enter(ctx, "Convert")
 	out, err := x.Do(ctx, &readingsConvertState, cx, in, x.Task(&readingsConvertState, w.h.Convert))
 	if err != nil {
 		return readingsDone, nil, err
 	}
 	return readingsDone, out, nil
-}
-
-// ReadingsMock implements ReadingsHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type ReadingsMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (ReadingsMock) OrderedValues() {}
-
-// NewReadingsMockHandlers returns handlers that answer from mocks.
-func NewReadingsMockHandlers(mocks *flowcrt.Mocks) ReadingsMock {
-	return ReadingsMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m ReadingsMock) Convert(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// NewReadingsMock returns a Readings whose handlers answer from mocks.
-func NewReadingsMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Readings {
-	return NewReadings(NewReadingsMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

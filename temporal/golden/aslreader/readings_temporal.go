@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/worker"
@@ -89,7 +90,7 @@ func (readingsActivityCalls) Convert(ctx context.Context, in any) (r0 any, err e
 }
 
 // ReadItems reads the items of a distributed Map in pages, each an activity.
-func (readingsActivityCalls) ReadItems(ctx context.Context, req flowcrt.ItemReadRequest, yield func(any) error) error {
+func (readingsActivityCalls) ReadItems(ctx context.Context, req flowcimpl.ItemReadRequest, yield func(any) error) error {
 	return flowtemporal.ReadItems(ctx, ReadingsWorkflowName+".ReadItems", req, yield)
 }
 
@@ -109,6 +110,6 @@ func (a readingsActivities) Convert(ctx context.Context, inJSON json.RawMessage)
 }
 
 // ReadItems reads a page of a distributed Map's items with your ItemReader, or the built-in one.
-func (a readingsActivities) ReadItems(ctx context.Context, req flowcrt.ItemReadRequest, from int) (flowtemporal.ItemPage, error) {
+func (a readingsActivities) ReadItems(ctx context.Context, req flowcimpl.ItemReadRequest, from int) (flowtemporal.ItemPage, error) {
 	return flowtemporal.ReadItemsActivity(ctx, a.h, req, from)
 }

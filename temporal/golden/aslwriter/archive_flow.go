@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ArchiveHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)
@@ -30,14 +31,14 @@ type ArchiveHandlers interface {
 // A distributed Map whose results go to a ResultWriter (the handlers', or the built-in one writing local files), tolerating one failed child
 type Archive struct {
 	h   ArchiveHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewArchive returns the state machine over your handlers.
 func NewArchive(h ArchiveHandlers, opts ...flowcrt.Option) *Archive {
 	return &Archive{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -81,34 +82,28 @@ func (w *Archive) Resume(ctx context.Context, sessionID string) (any, error) {
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Archive) Decide(ctx context.Context, sessionID string, decision string) (any, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the state machine to the runtime's session functions. Its state is JSON,
 // with no schema to check.
-func (w *Archive) sessions() *flowcrt.Sessions[any, any] {
-	return &flowcrt.Sessions[any, any]{
+func (w *Archive) sessions() *flowcimpl.Sessions[any, any] {
+	return &flowcimpl.Sessions[any, any]{
 		Workflow: "archive",
 		Schema:   "json",
 		Start:    "Archive",
-		Fresh:    flowcrt.EmptyASLInput,
+		Fresh:    flowcimpl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcrt.MergeASLInput,
+		Merge:    flowcimpl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
 
 // runAt runs session sess on input from the state a checkpoint names.
-func (w *Archive) runAt(ctx context.Context, sess *flowcrt.Session, input any, state string) (any, error) {
+func (w *Archive) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
 	i := slices.Index(archiveStateIDs[1:2], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
 	step := archiveStep(i + 1)
-	x, in, err := flowcrt.NewASLExec(&w.cfg, "archive", w.h, input)
+	x, in, err := flowcimpl.NewASLExec(&w.cfg, "archive", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -117,24 +112,24 @@ func (w *Archive) runAt(ctx context.Context, sess *flowcrt.Session, input any, s
 	if err != nil {
 		return nil, err
 	}
-	return flowcrt.Plain(out), nil
+	return flowcimpl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Archive) run(ctx context.Context, x *flowcrt.ASLExec, in any, step archiveStep) (out any, err error) {
+func (w *Archive) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step archiveStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Archive")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Archive")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := archiveStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -162,23 +157,23 @@ func (w *Archive) run(ctx context.Context, x *flowcrt.ASLExec, in any, step arch
 		}
 		err = x.Save(ctx, archiveStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcrt.StateFailed(archiveStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(archiveStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var archiveArchiveState = flowcrt.ASLState{
+var archiveArchiveState = flowcimpl.ASLState{
 	Name: "Archive",
-	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
 		Src:  "$.archived",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("archived")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("archived")},
 	}},
 }
 
 // stepArchive runs Map state "Archive".
-func (w *Archive) stepArchive(ctx context.Context, x *flowcrt.ASLExec, in any) (archiveStep, any, error) {
+func (w *Archive) stepArchive(ctx context.Context, x *flowcimpl.ASLExec, in any) (archiveStep, any, error) {
 	cx := x.Enter(ctx, "Archive")
 	out, err := x.Do(ctx, &archiveArchiveState, cx, in, x.DistributedMap("Archive", &archiveArchiveItems, &archiveArchiveDistributed, w.runArchiveItems))
 	if err != nil {
@@ -187,23 +182,23 @@ func (w *Archive) stepArchive(ctx context.Context, x *flowcrt.ASLExec, in any) (
 	return archiveDone, out, nil
 }
 
-var archiveArchiveItems = flowcrt.MapSpec{
-	ItemsPath: &flowcrt.JSONPath{
+var archiveArchiveItems = flowcimpl.MapSpec{
+	ItemsPath: &flowcimpl.JSONPath{
 		Src:  "$.docs",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("docs")},
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("docs")},
 	},
 	MaxConcurrency: 2,
 }
 
-var archiveArchiveDistributed = flowcrt.DistributedSpec{
-	Writer: &flowcrt.ResultWriterSpec{
+var archiveArchiveDistributed = flowcimpl.DistributedSpec{
+	Writer: &flowcimpl.ResultWriterSpec{
 		Resource: "arn:aws:states:::s3:putObject",
-		Parameters: flowcrt.TObject(
-			flowcrt.TField("Bucket", flowcrt.TPath(&flowcrt.JSONPath{
+		Parameters: flowcimpl.TObject(
+			flowcimpl.TField("Bucket", flowcimpl.TPath(&flowcimpl.JSONPath{
 				Src:  "$.out",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("out")},
+				Segs: []flowcimpl.PathSeg{flowcimpl.Field("out")},
 			})),
-			flowcrt.TField("Prefix", flowcrt.TValue("archived")),
+			flowcimpl.TField("Prefix", flowcimpl.TValue("archived")),
 		),
 	},
 	TolerantCount: 1,
@@ -212,20 +207,20 @@ var archiveArchiveDistributed = flowcrt.DistributedSpec{
 
 // runArchiveItems runs the iterator of Map state "Archive" from state "Store" and returns its
 // output.
-func (w *Archive) runArchiveItems(ctx context.Context, x *flowcrt.ASLExec, in any) (out any, err error) {
+func (w *Archive) runArchiveItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
 	step := archiveStepStore
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Archive")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Archive")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := archiveStateIDs[step]
-			out, err = nil, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = nil, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -252,50 +247,24 @@ func (w *Archive) runArchiveItems(ctx context.Context, x *flowcrt.ASLExec, in an
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcrt.StateFailed(archiveStateIDs[step], err)
+			return nil, flowcimpl.StateFailed(archiveStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var archiveStoreState = flowcrt.ASLState{
+var archiveStoreState = flowcimpl.ASLState{
 	Name: "Store",
 	Task: true,
 }
 
 // stepStore runs Task state "Store".
-func (w *Archive) stepStore(ctx context.Context, x *flowcrt.ASLExec, in any) (archiveStep, any, error) {
+func (w *Archive) stepStore(ctx context.Context, x *flowcimpl.ASLExec, in any) (archiveStep, any, error) {
 	cx := x.Enter(ctx, "Store")
 	out, err := x.Do(ctx, &archiveStoreState, cx, in, x.Task(&archiveStoreState, w.h.Store))
 	if err != nil {
 		return archiveDone, nil, err
 	}
 	return archiveDone, out, nil
-}
-
-// ArchiveMock implements ArchiveHandlers with canned responses, for tests and dry runs.
-// A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
-// its Error and Cause. A state with no mock returns its effective input. An Approval's Return
-// is the decision.
-type ArchiveMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
-func (ArchiveMock) OrderedValues() {}
-
-// NewArchiveMockHandlers returns handlers that answer from mocks.
-func NewArchiveMockHandlers(mocks *flowcrt.Mocks) ArchiveMock {
-	return ArchiveMock{mocks: mocks}
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m ArchiveMock) Store(ctx context.Context, in any) (any, error) {
-	return m.mocks.RespondASL(ctx, in)
-}
-
-// NewArchiveMock returns a Archive whose handlers answer from mocks.
-func NewArchiveMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Archive {
-	return NewArchive(NewArchiveMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/worker"
@@ -83,13 +84,13 @@ type toolloopActivities struct{ h ToolloopHandlers }
 func (a toolloopActivities) ChatCompletion(ctx context.Context, call flowcrt.LLMCall) (r0 flowcrt.ChainResult, err error) {
 	ctx = flowtemporal.ActivityContext(ctx)
 	defer flowtemporal.Finish(ctx, &err)
-	call.ChainCall = flowcrt.ChainCallOfKind(call.ChainCall, flowcrt.KindChatCompletion)
+	call.ChainCall = flowcimpl.ChainCallOfKind(call.ChainCall, flowcimpl.KindChatCompletion)
 	return a.h.ChatCompletion(ctx, call)
 }
 
 func (a toolloopActivities) ExecuteToolCalls(ctx context.Context, call flowcrt.ToolCallsCall) (r0 flowcrt.ChainResult, err error) {
 	ctx = flowtemporal.ActivityContext(ctx)
 	defer flowtemporal.Finish(ctx, &err)
-	call.ChainCall = flowcrt.ChainCallOfKind(call.ChainCall, flowcrt.KindExecuteToolCalls)
+	call.ChainCall = flowcimpl.ChainCallOfKind(call.ChainCall, flowcimpl.KindExecuteToolCalls)
 	return a.h.ExecuteToolCalls(ctx, call)
 }

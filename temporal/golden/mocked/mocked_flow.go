@@ -10,13 +10,14 @@ import (
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // MockedState is the state of a Mocked run.
 //
@@ -60,7 +61,7 @@ func (u *MockedUpdate) SetCount(v int) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *MockedUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "items":
 			u.set |= (1 << 0)
@@ -69,7 +70,7 @@ func (u *MockedUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 1)
 			return json.Unmarshal(value, &u.v.Count)
 		}
-		return flowcrt.UnknownField(mockedFields)
+		return flowcimpl.UnknownField(mockedFields)
 	})
 }
 
@@ -80,7 +81,7 @@ var mockedFields = []string{"items", "count"}
 func (s *MockedState) apply(u *MockedUpdate) {
 	set := u.set
 	if set&(1<<0) != 0 {
-		s.Items = flowcrt.AppendSlice(s.Items, u.v.Items)
+		s.Items = flowcimpl.AppendSlice(s.Items, u.v.Items)
 	}
 	if set&(1<<1) != 0 {
 		s.Count += u.v.Count
@@ -100,14 +101,14 @@ type MockedHandlers interface {
 // Mocked runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Mocked struct {
 	h   MockedHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewMocked returns the workflow over your handlers.
 func NewMocked(h MockedHandlers, opts ...flowcrt.Option) *Mocked {
 	return &Mocked{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -169,15 +170,9 @@ func (w *Mocked) Resume(ctx context.Context, sessionID string) (MockedState, err
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Mocked) Decide(ctx context.Context, sessionID string, decision string) (MockedState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Mocked) sessions() *flowcrt.Sessions[MockedState, MockedUpdate] {
-	return &flowcrt.Sessions[MockedState, MockedUpdate]{
+func (w *Mocked) sessions() *flowcimpl.Sessions[MockedState, MockedUpdate] {
+	return &flowcimpl.Sessions[MockedState, MockedUpdate]{
 		Workflow: "Mocked",
 		Schema:   mockedSchema,
 		Start:    "fetch",
@@ -189,7 +184,7 @@ func (w *Mocked) sessions() *flowcrt.Sessions[MockedState, MockedUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Mocked) runAt(ctx context.Context, sess *flowcrt.Session, s MockedState, state string) (MockedState, error) {
+func (w *Mocked) runAt(ctx context.Context, sess *flowcimpl.Session, s MockedState, state string) (MockedState, error) {
 	i := slices.Index(mockedStateIDs[1:4], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -199,19 +194,19 @@ func (w *Mocked) runAt(ctx context.Context, sess *flowcrt.Session, s MockedState
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Mocked) run(ctx context.Context, sess *flowcrt.Session, s MockedState, step mockedStep) (out MockedState, err error) {
+func (w *Mocked) run(ctx context.Context, sess *flowcimpl.Session, s MockedState, step mockedStep) (out MockedState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Mocked")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Mocked")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := mockedStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -256,9 +251,9 @@ func (w *Mocked) run(ctx context.Context, sess *flowcrt.Session, s MockedState, 
 	return s, nil
 }
 
-var mockedFetchPolicy = flowcrt.Policy{
+var mockedFetchPolicy = flowcimpl.Policy{
 	State: "fetch",
-	Retry: []flowcrt.Retrier{{
+	Retry: []flowcimpl.Retrier{{
 		Errors:      []string{"Flaky"},
 		MaxAttempts: 5,
 		Interval:    1 * time.Second,
@@ -269,7 +264,7 @@ var mockedFetchPolicy = flowcrt.Policy{
 // stepFetch runs state "fetch" and returns the state to run next.
 func (w *Mocked) stepFetch(ctx context.Context, s *MockedState) (mockedStep, error) {
 	var u MockedUpdate
-	err := flowcrt.Call(ctx, &w.cfg, &mockedFetchPolicy, func(ctx context.Context) error {
+	err := flowcimpl.Call(ctx, &w.cfg, &mockedFetchPolicy, func(ctx context.Context) error {
 		var err error
 		u, err = w.h.Fetch(ctx, *s)
 		return err
@@ -319,47 +314,4 @@ func (s *MockedState) nextReport(eval string) mockedStep {
 		return mockedStepFetch
 	}
 	return mockedDone
-}
-
-// MockedMock implements MockedHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type MockedMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewMockedMockHandlers returns handlers that answer from mocks.
-func NewMockedMockHandlers(mocks *flowcrt.Mocks) MockedMock {
-	return MockedMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m MockedMock) respond(ctx context.Context, label *string, key string) (MockedUpdate, error) {
-	var u MockedUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m MockedMock) Fetch(ctx context.Context, s MockedState) (MockedUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// Decide answers from the mock of the state that calls it.
-func (m MockedMock) Decide(ctx context.Context, s MockedState) (MockedUpdate, string, error) {
-	var label string
-	u, err := m.respond(ctx, &label, "Action")
-	return u, label, err
-}
-
-// Report answers from the mock of the state that calls it.
-func (m MockedMock) Report(ctx context.Context, s MockedState) (MockedUpdate, string, error) {
-	var label string
-	u, err := m.respond(ctx, &label, "Eval")
-	return u, label, err
-}
-
-// NewMockedMock returns a Mocked whose handlers answer from mocks.
-func NewMockedMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Mocked {
-	return NewMocked(NewMockedMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

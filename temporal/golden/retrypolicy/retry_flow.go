@@ -10,13 +10,14 @@ import (
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // RetriedState is the state of a Retried run.
 //
@@ -47,13 +48,13 @@ func (u *RetriedUpdate) SetLog(v []string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *RetriedUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "log":
 			u.set |= (1 << 0)
 			return json.Unmarshal(value, &u.v.Log)
 		}
-		return flowcrt.UnknownField(retriedFields)
+		return flowcimpl.UnknownField(retriedFields)
 	})
 }
 
@@ -64,7 +65,7 @@ var retriedFields = []string{"log"}
 func (s *RetriedState) apply(u *RetriedUpdate) {
 	set := u.set
 	if set&(1<<0) != 0 {
-		s.Log = flowcrt.AppendSlice(s.Log, u.v.Log)
+		s.Log = flowcimpl.AppendSlice(s.Log, u.v.Log)
 	}
 }
 
@@ -79,14 +80,14 @@ type RetriedHandlers interface {
 // Retried runs the workflow. It is safe for concurrent use: every Run has its own state.
 type Retried struct {
 	h   RetriedHandlers
-	cfg flowcrt.Config
+	cfg flowcimpl.Config
 }
 
 // NewRetried returns the workflow over your handlers.
 func NewRetried(h RetriedHandlers, opts ...flowcrt.Option) *Retried {
 	return &Retried{
 		h:   h,
-		cfg: flowcrt.NewConfig(opts...),
+		cfg: flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -146,15 +147,9 @@ func (w *Retried) Resume(ctx context.Context, sessionID string) (RetriedState, e
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Retried) Decide(ctx context.Context, sessionID string, decision string) (RetriedState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Retried) sessions() *flowcrt.Sessions[RetriedState, RetriedUpdate] {
-	return &flowcrt.Sessions[RetriedState, RetriedUpdate]{
+func (w *Retried) sessions() *flowcimpl.Sessions[RetriedState, RetriedUpdate] {
+	return &flowcimpl.Sessions[RetriedState, RetriedUpdate]{
 		Workflow: "Retried",
 		Schema:   retriedSchema,
 		Start:    "fetch",
@@ -166,7 +161,7 @@ func (w *Retried) sessions() *flowcrt.Sessions[RetriedState, RetriedUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Retried) runAt(ctx context.Context, sess *flowcrt.Session, s RetriedState, state string) (RetriedState, error) {
+func (w *Retried) runAt(ctx context.Context, sess *flowcimpl.Session, s RetriedState, state string) (RetriedState, error) {
 	i := slices.Index(retriedStateIDs[1:3], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -176,19 +171,19 @@ func (w *Retried) runAt(ctx context.Context, sess *flowcrt.Session, s RetriedSta
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Retried) run(ctx context.Context, sess *flowcrt.Session, s RetriedState, step retriedStep) (out RetriedState, err error) {
+func (w *Retried) run(ctx context.Context, sess *flowcimpl.Session, s RetriedState, step retriedStep) (out RetriedState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Retried")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Retried")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := retriedStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -231,9 +226,9 @@ func (w *Retried) run(ctx context.Context, sess *flowcrt.Session, s RetriedState
 	return s, nil
 }
 
-var retriedFetchPolicy = flowcrt.Policy{
+var retriedFetchPolicy = flowcimpl.Policy{
 	State: "fetch",
-	Retry: []flowcrt.Retrier{{
+	Retry: []flowcimpl.Retrier{{
 		Errors:      []string{"ALL"},
 		MaxAttempts: 4,
 		Interval:    1 * time.Second,
@@ -245,7 +240,7 @@ var retriedFetchPolicy = flowcrt.Policy{
 // stepFetch runs state "fetch" and returns the state to run next.
 func (w *Retried) stepFetch(ctx context.Context, s *RetriedState) (retriedStep, error) {
 	var u RetriedUpdate
-	err := flowcrt.Call(ctx, &w.cfg, &retriedFetchPolicy, func(ctx context.Context) error {
+	err := flowcimpl.Call(ctx, &w.cfg, &retriedFetchPolicy, func(ctx context.Context) error {
 		var err error
 		u, err = w.h.Fetch(ctx, *s)
 		return err
@@ -257,9 +252,9 @@ func (w *Retried) stepFetch(ctx context.Context, s *RetriedState) (retriedStep, 
 	return retriedStepStore, nil
 }
 
-var retriedStorePolicy = flowcrt.Policy{
+var retriedStorePolicy = flowcimpl.Policy{
 	State: "store",
-	Retry: []flowcrt.Retrier{{
+	Retry: []flowcimpl.Retrier{{
 		Errors:      []string{"Busy"},
 		MaxAttempts: 3,
 		Interval:    1 * time.Second,
@@ -270,7 +265,7 @@ var retriedStorePolicy = flowcrt.Policy{
 // stepStore runs state "store" and returns the state to run next.
 func (w *Retried) stepStore(ctx context.Context, s *RetriedState) (retriedStep, error) {
 	var u RetriedUpdate
-	err := flowcrt.Call(ctx, &w.cfg, &retriedStorePolicy, func(ctx context.Context) error {
+	err := flowcimpl.Call(ctx, &w.cfg, &retriedStorePolicy, func(ctx context.Context) error {
 		var err error
 		u, err = w.h.Store(ctx, *s)
 		return err
@@ -280,36 +275,4 @@ func (w *Retried) stepStore(ctx context.Context, s *RetriedState) (retriedStep, 
 	}
 	s.apply(&u)
 	return retriedDone, nil
-}
-
-// RetriedMock implements RetriedHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-type RetriedMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewRetriedMockHandlers returns handlers that answer from mocks.
-func NewRetriedMockHandlers(mocks *flowcrt.Mocks) RetriedMock {
-	return RetriedMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m RetriedMock) respond(ctx context.Context, label *string, key string) (RetriedUpdate, error) {
-	var u RetriedUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m RetriedMock) Fetch(ctx context.Context, s RetriedState) (RetriedUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m RetriedMock) Store(ctx context.Context, s RetriedState) (RetriedUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// NewRetriedMock returns a Retried whose handlers answer from mocks.
-func NewRetriedMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Retried {
-	return NewRetried(NewRetriedMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -9,13 +9,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ReviewState is the state of a Review run.
 //
@@ -85,7 +86,7 @@ func (u *ReviewUpdate) SetStatus(v string) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *ReviewUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "pages":
 			u.set |= (1 << 0)
@@ -100,7 +101,7 @@ func (u *ReviewUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 3)
 			return json.Unmarshal(value, &u.v.Status)
 		}
-		return flowcrt.UnknownField(reviewFields)
+		return flowcimpl.UnknownField(reviewFields)
 	})
 }
 
@@ -114,7 +115,7 @@ func (s *ReviewState) apply(u *ReviewUpdate) {
 		s.Pages = u.v.Pages
 	}
 	if set&(1<<1) != 0 {
-		s.Checked = flowcrt.AppendSlice(s.Checked, u.v.Checked)
+		s.Checked = flowcimpl.AppendSlice(s.Checked, u.v.Checked)
 	}
 	if set&(1<<2) != 0 {
 		s.Words += u.v.Words
@@ -155,7 +156,7 @@ func (s *ReviewState) clone() ReviewState {
 // join applies the updates a fan-out recorded to s through the reducers: branch by branch (item by
 // item), each one's in the order its states returned them. It gives what applying them one by one
 // gives, but an append or merge copies the field's old value once per join, not once per update.
-func (s *ReviewState) join(recs *flowcrt.Records[ReviewUpdate]) {
+func (s *ReviewState) join(recs *flowcimpl.Records[ReviewUpdate]) {
 	var own [1]bool // the field holds a copy of join's own
 	for _, list := range recs.Lists() {
 		for i := range list {
@@ -164,7 +165,7 @@ func (s *ReviewState) join(recs *flowcrt.Records[ReviewUpdate]) {
 				s.Pages = u.v.Pages
 			}
 			if u.set&(1<<1) != 0 {
-				s.Checked = flowcrt.AppendOwned(s.Checked, u.v.Checked, &own[0])
+				s.Checked = flowcimpl.AppendOwned(s.Checked, u.v.Checked, &own[0])
 			}
 			if u.set&(1<<2) != 0 {
 				s.Words += u.v.Words
@@ -206,7 +207,7 @@ type ReviewHandlersInto interface {
 type Review struct {
 	h    ReviewHandlers
 	into ReviewHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewReview returns the workflow over your handlers.
@@ -215,7 +216,7 @@ func NewReview(h ReviewHandlers, opts ...flowcrt.Option) *Review {
 	return &Review{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -290,8 +291,8 @@ func (w *Review) Decide(ctx context.Context, sessionID string, decision string) 
 }
 
 // sessions describes the workflow to the runtime's session functions.
-func (w *Review) sessions() *flowcrt.Sessions[ReviewState, ReviewUpdate] {
-	return &flowcrt.Sessions[ReviewState, ReviewUpdate]{
+func (w *Review) sessions() *flowcimpl.Sessions[ReviewState, ReviewUpdate] {
+	return &flowcimpl.Sessions[ReviewState, ReviewUpdate]{
 		Workflow: "Review",
 		Schema:   reviewSchema,
 		Start:    "load",
@@ -303,7 +304,7 @@ func (w *Review) sessions() *flowcrt.Sessions[ReviewState, ReviewUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Review) runAt(ctx context.Context, sess *flowcrt.Session, s ReviewState, state string) (ReviewState, error) {
+func (w *Review) runAt(ctx context.Context, sess *flowcimpl.Session, s ReviewState, state string) (ReviewState, error) {
 	i := slices.Index(reviewStateIDs[1:5], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -333,19 +334,19 @@ var reviewPlain = [len(reviewStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Review) run(ctx context.Context, sess *flowcrt.Session, s ReviewState, step reviewStep) (out ReviewState, err error) {
+func (w *Review) run(ctx context.Context, sess *flowcimpl.Session, s ReviewState, step reviewStep) (out ReviewState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Review")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Review")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := reviewStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -442,7 +443,7 @@ func (w *Review) run(ctx context.Context, sess *flowcrt.Session, s ReviewState, 
 }
 
 // stepLoad runs state "load" and returns the state to run next.
-func (w *Review) stepLoad(ctx context.Context, s *ReviewState, sess *flowcrt.Session) (reviewStep, error) {
+func (w *Review) stepLoad(ctx context.Context, s *ReviewState, sess *flowcimpl.Session) (reviewStep, error) {
 	if sess.InFanOut("load") {
 		// Resumed inside its fan-out: the handler has run, its update is in s.
 		return w.mapLoad(ctx, s, sess)
@@ -461,16 +462,16 @@ func (w *Review) stepLoad(ctx context.Context, s *ReviewState, sess *flowcrt.Ses
 // session each item saves a checkpoint when it finishes, and a resumed run does not run it again.
 // The items share the list itself, which handlers must not modify: a copy for each item would cost
 // n² copies.
-func (w *Review) mapLoad(ctx context.Context, s *ReviewState, sess *flowcrt.Session) (reviewStep, error) {
+func (w *Review) mapLoad(ctx context.Context, s *ReviewState, sess *flowcimpl.Session) (reviewStep, error) {
 	items := slices.Clip(s.Pages)
 	base := *s
 	base.Pages = nil
-	recs := flowcrt.NewRecords[ReviewUpdate](len(items), 1)
-	progress, err := flowcrt.StartFanOut(ctx, sess, "load", s, recs)
+	recs := flowcimpl.NewRecords[ReviewUpdate](len(items), 1)
+	progress, err := flowcimpl.StartFanOut(ctx, sess, "load", s, recs)
 	if err != nil {
 		return reviewDone, err
 	}
-	err = flowcrt.FanOut(ctx, "load", len(items), 2, func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "load", len(items), 2, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
 		}
@@ -497,14 +498,14 @@ func (w *Review) iterateLoad(ctx context.Context, s *ReviewState, item string, r
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Review")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Review")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := reviewStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -560,8 +561,8 @@ var reviewApproveApproval = flowcrt.ApprovalRequest{
 
 // stepApprove asks for a decision at approval state "approve" and returns the state to run next.
 // Without one the run waits: the error is an *flowcrt.Interrupted.
-func (w *Review) stepApprove(ctx context.Context, s *ReviewState, sess *flowcrt.Session) (reviewStep, error) {
-	decision, err := flowcrt.Approve(ctx, sess, w.h, &reviewApproveApproval, *s)
+func (w *Review) stepApprove(ctx context.Context, s *ReviewState, sess *flowcimpl.Session) (reviewStep, error) {
+	decision, err := flowcimpl.Approve(ctx, sess, w.h, &reviewApproveApproval, *s)
 	if flowcrt.IsInterrupted(err) {
 		return reviewDone, err // the run waits here for a decision
 	}
@@ -578,53 +579,4 @@ func (s *ReviewState) nextApprove(decision string) reviewStep {
 		return reviewStepPublish
 	}
 	return reviewStepDrop
-}
-
-// ReviewMock implements ReviewHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-// Inside a fan-out the k-th invocation of a state counts the calls of every branch and item: which
-// item makes the k-th call depends on scheduling, except with max_concurrency 1, where items call
-// in list order.
-type ReviewMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewReviewMockHandlers returns handlers that answer from mocks.
-func NewReviewMockHandlers(mocks *flowcrt.Mocks) ReviewMock {
-	return ReviewMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m ReviewMock) respond(ctx context.Context, label *string, key string) (ReviewUpdate, error) {
-	var u ReviewUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m ReviewMock) Load(ctx context.Context, s ReviewState) (ReviewUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m ReviewMock) Publish(ctx context.Context, s ReviewState) (ReviewUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m ReviewMock) Drop(ctx context.Context, s ReviewState) (ReviewUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// Check answers from the mock of the state that calls it.
-func (m ReviewMock) Check(ctx context.Context, s ReviewState, item string) (ReviewUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// Approve answers an approval state from its mock: a Return is the decision, a JSON string or
-// {"decision": "..."}. A state without a mock leaves the decision to a person: the run waits.
-func (m ReviewMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (string, error) {
-	return m.mocks.RespondApproval(ctx, req)
-}
-
-// NewReviewMock returns a Review whose handlers answer from mocks.
-func NewReviewMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Review {
-	return NewReview(NewReviewMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

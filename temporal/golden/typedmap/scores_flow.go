@@ -9,13 +9,14 @@ import (
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
 	GeneratedCodeVersion9()
-} = flowcrt.ThisRuntime
+} = flowcimpl.ThisRuntime
 
 // ScoresState is the state of a Scores run.
 //
@@ -72,7 +73,7 @@ func (u *ScoresUpdate) SetTotal(v int) {
 
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *ScoresUpdate) UnmarshalJSON(data []byte) error {
-	return flowcrt.DecodeFields(data, func(key string, value json.RawMessage) error {
+	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
 		switch key {
 		case "pages":
 			u.set |= (1 << 0)
@@ -84,7 +85,7 @@ func (u *ScoresUpdate) UnmarshalJSON(data []byte) error {
 			u.set |= (1 << 2)
 			return json.Unmarshal(value, &u.v.Total)
 		}
-		return flowcrt.UnknownField(scoresFields)
+		return flowcimpl.UnknownField(scoresFields)
 	})
 }
 
@@ -98,7 +99,7 @@ func (s *ScoresState) apply(u *ScoresUpdate) {
 		s.Pages = u.v.Pages
 	}
 	if set&(1<<1) != 0 {
-		s.Scores = flowcrt.AppendSlice(s.Scores, u.v.Scores)
+		s.Scores = flowcimpl.AppendSlice(s.Scores, u.v.Scores)
 	}
 	if set&(1<<2) != 0 {
 		s.Total += u.v.Total
@@ -133,7 +134,7 @@ func (s *ScoresState) clone() ScoresState {
 // join applies the updates a fan-out recorded to s through the reducers: branch by branch (item by
 // item), each one's in the order its states returned them. It gives what applying them one by one
 // gives, but an append or merge copies the field's old value once per join, not once per update.
-func (s *ScoresState) join(recs *flowcrt.Records[ScoresUpdate]) {
+func (s *ScoresState) join(recs *flowcimpl.Records[ScoresUpdate]) {
 	var own [1]bool // the field holds a copy of join's own
 	for _, list := range recs.Lists() {
 		for i := range list {
@@ -142,7 +143,7 @@ func (s *ScoresState) join(recs *flowcrt.Records[ScoresUpdate]) {
 				s.Pages = u.v.Pages
 			}
 			if u.set&(1<<1) != 0 {
-				s.Scores = flowcrt.AppendOwned(s.Scores, u.v.Scores, &own[0])
+				s.Scores = flowcimpl.AppendOwned(s.Scores, u.v.Scores, &own[0])
 			}
 			if u.set&(1<<2) != 0 {
 				s.Total += u.v.Total
@@ -175,7 +176,7 @@ type ScoresHandlersInto interface {
 type Scores struct {
 	h    ScoresHandlers
 	into ScoresHandlersInto // h, when it implements it
-	cfg  flowcrt.Config
+	cfg  flowcimpl.Config
 }
 
 // NewScores returns the workflow over your handlers.
@@ -184,7 +185,7 @@ func NewScores(h ScoresHandlers, opts ...flowcrt.Option) *Scores {
 	return &Scores{
 		h:    h,
 		into: into,
-		cfg:  flowcrt.NewConfig(opts...),
+		cfg:  flowcimpl.NewConfig(opts...),
 	}
 }
 
@@ -246,15 +247,9 @@ func (w *Scores) Resume(ctx context.Context, sessionID string) (ScoresState, err
 	return w.sessions().Resume(ctx, &w.cfg, sessionID)
 }
 
-// Decide answers the approval that session sessionID waits for with decision, one of the state's
-// options, and continues the run.
-func (w *Scores) Decide(ctx context.Context, sessionID string, decision string) (ScoresState, error) {
-	return w.sessions().Decide(ctx, &w.cfg, sessionID, decision)
-}
-
 // sessions describes the workflow to the runtime's session functions.
-func (w *Scores) sessions() *flowcrt.Sessions[ScoresState, ScoresUpdate] {
-	return &flowcrt.Sessions[ScoresState, ScoresUpdate]{
+func (w *Scores) sessions() *flowcimpl.Sessions[ScoresState, ScoresUpdate] {
+	return &flowcimpl.Sessions[ScoresState, ScoresUpdate]{
 		Workflow: "Scores",
 		Schema:   scoresSchema,
 		Start:    "load",
@@ -266,7 +261,7 @@ func (w *Scores) sessions() *flowcrt.Sessions[ScoresState, ScoresUpdate] {
 }
 
 // runAt runs session sess on s from the state a checkpoint names.
-func (w *Scores) runAt(ctx context.Context, sess *flowcrt.Session, s ScoresState, state string) (ScoresState, error) {
+func (w *Scores) runAt(ctx context.Context, sess *flowcimpl.Session, s ScoresState, state string) (ScoresState, error) {
 	i := slices.Index(scoresStateIDs[1:3], state)
 	if i < 0 {
 		return s, sess.UnknownState(state)
@@ -294,19 +289,19 @@ var scoresPlain = [len(scoresStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Scores) run(ctx context.Context, sess *flowcrt.Session, s ScoresState, step scoresStep) (out ScoresState, err error) {
+func (w *Scores) run(ctx context.Context, sess *flowcimpl.Session, s ScoresState, step scoresStep) (out ScoresState, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Scores")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Scores")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := scoresStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -397,7 +392,7 @@ func (w *Scores) run(ctx context.Context, sess *flowcrt.Session, s ScoresState, 
 }
 
 // stepLoad runs state "load" and returns the state to run next.
-func (w *Scores) stepLoad(ctx context.Context, s *ScoresState, sess *flowcrt.Session) (scoresStep, error) {
+func (w *Scores) stepLoad(ctx context.Context, s *ScoresState, sess *flowcimpl.Session) (scoresStep, error) {
 	if sess.InFanOut("load") {
 		// Resumed inside its fan-out: the handler has run, its update is in s.
 		return w.mapLoad(ctx, s, sess)
@@ -416,16 +411,16 @@ func (w *Scores) stepLoad(ctx context.Context, s *ScoresState, sess *flowcrt.Ses
 // each item saves a checkpoint when it finishes, and a resumed run does not run it again. The
 // items share the list itself, which handlers must not modify: a copy for each item would cost n²
 // copies.
-func (w *Scores) mapLoad(ctx context.Context, s *ScoresState, sess *flowcrt.Session) (scoresStep, error) {
+func (w *Scores) mapLoad(ctx context.Context, s *ScoresState, sess *flowcimpl.Session) (scoresStep, error) {
 	items := slices.Clip(s.Pages)
 	base := *s
 	base.Pages = nil
-	recs := flowcrt.NewRecords[ScoresUpdate](len(items), 1)
-	progress, err := flowcrt.StartFanOut(ctx, sess, "load", s, recs)
+	recs := flowcimpl.NewRecords[ScoresUpdate](len(items), 1)
+	progress, err := flowcimpl.StartFanOut(ctx, sess, "load", s, recs)
 	if err != nil {
 		return scoresDone, err
 	}
-	err = flowcrt.FanOut(ctx, "load", len(items), 3, func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "load", len(items), 3, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
 		}
@@ -452,14 +447,14 @@ func (w *Scores) iterateLoad(ctx context.Context, s *ScoresState, item string, r
 	// state under way.
 	var end, leave func(error)
 	if w.cfg.Observer != nil {
-		ctx, end = flowcrt.ObserveRun(ctx, &w.cfg, "Scores")
+		ctx, end = flowcimpl.ObserveRun(ctx, &w.cfg, "Scores")
 	}
 	// A panic fails the run with an error naming its state; one deferred recover per run keeps
 	// transitions free of defers.
 	defer func() {
 		if r := recover(); r != nil {
 			id := scoresStateIDs[step]
-			err = &flowcrt.StateError{State: id, Err: flowcrt.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -505,44 +500,4 @@ func (w *Scores) stepScore(ctx context.Context, s *ScoresState, item string, rec
 	}
 	*rec = append(*rec, u)
 	return scoresStepReport, nil
-}
-
-// ScoresMock implements ScoresHandlers with canned responses, for tests and dry runs.
-// A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
-// action or eval string. A state with no mock returns an empty update.
-// Inside a fan-out the k-th invocation of a state counts the calls of every branch and item: which
-// item makes the k-th call depends on scheduling, except with max_concurrency 1, where items call
-// in list order.
-type ScoresMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
-}
-
-// NewScoresMockHandlers returns handlers that answer from mocks.
-func NewScoresMockHandlers(mocks *flowcrt.Mocks) ScoresMock {
-	return ScoresMock{mocks: mocks}
-}
-
-// respond answers from the mock of the state in ctx; label receives the string under key.
-func (m ScoresMock) respond(ctx context.Context, label *string, key string) (ScoresUpdate, error) {
-	var u ScoresUpdate
-	err := m.mocks.Respond(ctx, &u, label, key)
-	return u, err
-}
-
-// The methods below answer from the mock of the state that calls them.
-func (m ScoresMock) Load(ctx context.Context, s ScoresState) (ScoresUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-func (m ScoresMock) Report(ctx context.Context, s ScoresState) (ScoresUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// Score answers from the mock of the state that calls it.
-func (m ScoresMock) Score(ctx context.Context, s ScoresState, item string) (ScoresUpdate, error) {
-	return m.respond(ctx, nil, "")
-}
-
-// NewScoresMock returns a Scores whose handlers answer from mocks.
-func NewScoresMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Scores {
-	return NewScores(NewScoresMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

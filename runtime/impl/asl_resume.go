@@ -1,0 +1,189 @@
+package impl
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// childFrame is a compiled-in child being run: the state that runs it
+// (an Include, or a Task that starts an execution), that state's raw
+// input, and the variable scopes around the child and inside it (the same
+// one unless the child has a scope of its own).
+type childFrame struct {
+	parent       *childFrame
+	state        string
+	raw          any
+	outer, inner *varScope
+}
+
+type childKey struct{}
+
+// enterChild returns ctx, whose scope is the one the child runs in, with
+// the frame of the child that the state of cx runs; outer is the scope of
+// the state itself. Without a state (nil cx) the child saves nothing.
+func enterChild(ctx context.Context, x *ASLExec, cx *aslContext, outer *varScope) context.Context {
+	if cx == nil {
+		return ctx
+	}
+	parent, _ := ctx.Value(childKey{}).(*childFrame)
+	return context.WithValue(ctx, childKey{}, &childFrame{parent: parent, state: cx.state, raw: cx.input, outer: outer, inner: x.scope(ctx)})
+}
+
+// frames lists the children ctx runs in, outermost first. Generated code
+// saves and resumes only in children whose chain of states starts at the
+// top level, without a Parallel branch or a Map iteration between.
+func frames(ctx context.Context) []*childFrame {
+	var out []*childFrame
+	for f, _ := ctx.Value(childKey{}).(*childFrame); f != nil; f = f.parent {
+		out = append([]*childFrame{f}, out...)
+	}
+	return out
+}
+
+// SaveChild records the outcome of a state of a compiled-in child, as Save
+// does for a top-level state: the checkpoint names the top-level state that
+// runs the child, with its raw input, and the position in every child down
+// to this one (next, on out). A child that ends saves nothing: the state
+// that ran it saves once it is done. Inside a Parallel branch or a Map
+// iteration nothing is saved.
+func (x *ASLExec) SaveChild(ctx context.Context, next string, out any, err error) error {
+	if x.sess == nil {
+		return err
+	}
+	frames := frames(ctx)
+	var wait *Interrupted
+	interrupted := errors.As(err, &wait)
+	switch {
+	case len(frames) == 0:
+		return err
+	case interrupted && wait.Session != "": // saved already, by the child it waits in
+		return err
+	case !interrupted && (err != nil || next == ""):
+		return err
+	case x.restoreErr != nil:
+		return x.restoreErr
+	}
+	if interrupted {
+		next = wait.State
+	}
+	inside, serr := childPositions(frames, next, out)
+	if serr != nil {
+		return fmt.Errorf("saving the checkpoint of session %q: %w", x.sess.id, serr)
+	}
+	if serr := x.saveVars(); serr != nil {
+		return serr
+	}
+	pos := Position{State: frames[0].state, Vars: x.sess.vars, Inside: inside}
+	if !interrupted {
+		return x.sess.save(ctx, pos, frames[0].raw, nil)
+	}
+	wait.Session = x.sess.id // the top level does not save it again
+	if serr := x.sess.save(ctx, pos, frames[0].raw, &Pending{State: wait.State, Prompt: wait.Prompt, Options: wait.Options}); serr != nil {
+		return serr
+	}
+	return err
+}
+
+// childPositions is the position in each child of frames: the state that
+// runs the next child with its raw input, and in the innermost next on
+// out.
+func childPositions(frames []*childFrame, next string, out any) ([]childPosition, error) {
+	inside := make([]childPosition, len(frames))
+	for i, f := range frames {
+		state, in := next, out
+		if i+1 < len(frames) {
+			state, in = frames[i+1].state, frames[i+1].raw
+		}
+		data, err := json.Marshal(in)
+		if err != nil {
+			return nil, err
+		}
+		inside[i] = childPosition{State: state, Input: data}
+		if f.inner != f.outer && len(f.inner.vals) > 0 {
+			if inside[i].Vars, err = json.Marshal(f.inner.vals); err != nil { // keys sorted
+				return nil, err
+			}
+		}
+	}
+	return inside, nil
+}
+
+// ResumeChild returns where a compiled-in child starts: at steps[0] on in
+// or, in a run resumed inside this child, at the state of its checkpoint
+// on the input saved there, with the variables of the child's own scope
+// restored. steps are the child's states, ids the ids of all steps.
+func ResumeChild[T ~int](ctx context.Context, x *ASLExec, ids []string, steps []T, in any) (T, any, error) {
+	pos := x.resumeIn(ctx)
+	if pos == nil {
+		return steps[0], in, nil
+	}
+	for _, step := range steps {
+		if ids[step] == pos.State {
+			v, err := x.restoreChild(ctx, pos)
+			return step, v, err
+		}
+	}
+	return steps[0], nil, x.sess.UnknownState(pos.State)
+}
+
+// childResume is what a run resumed inside compiled-in children has to
+// restore: the checkpoint's top-level state, its positions in the
+// children, and how many of them the run has entered again.
+type childResume struct {
+	at     string
+	inside []childPosition
+	taken  int
+}
+
+// resumeIn returns the saved position of the child ctx runs in when the
+// run resumes inside it. The children of the checkpoint are entered again
+// one inside the other before any other: entering another one means the
+// run has left them, and nothing is restored after that.
+func (x *ASLExec) resumeIn(ctx context.Context) *childPosition {
+	r := x.resume
+	if r == nil {
+		return nil
+	}
+	if !r.next(frames(ctx)) {
+		x.resume = nil
+		return nil
+	}
+	pos := &r.inside[r.taken]
+	if r.taken++; r.taken == len(r.inside) {
+		x.resume = nil
+	}
+	return pos
+}
+
+// next reports whether frames are those of the next child to enter again.
+func (r *childResume) next(frames []*childFrame) bool {
+	if len(frames) != r.taken+1 || frames[0].state != r.at {
+		return false
+	}
+	for i, f := range frames[1:] {
+		if f.state != r.inside[i].State {
+			return false
+		}
+	}
+	return true
+}
+
+// restoreChild decodes a child's saved input and puts its saved variables
+// into the scope it runs in.
+func (x *ASLExec) restoreChild(ctx context.Context, pos *childPosition) (any, error) {
+	in, err := DecodeASLInput(pos.Input)
+	if err != nil {
+		return nil, sessionErr(x.sess.id, fmt.Errorf("its checkpoint holds an input of state %q that does not decode: %v", pos.State, err))
+	}
+	if len(pos.Vars) == 0 {
+		return in, nil
+	}
+	o, err := decodeVars(pos.Vars)
+	if err != nil {
+		return nil, sessionErr(x.sess.id, fmt.Errorf("its checkpoint holds variables of state %q that do not decode: %v", pos.State, err))
+	}
+	x.scope(ctx).assign(o)
+	return in, nil
+}

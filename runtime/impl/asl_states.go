@@ -1,0 +1,281 @@
+package impl
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+)
+
+// Machine runs a nested state machine (a Parallel branch or a Map
+// iterator) on its input and returns its output.
+type Machine func(ctx context.Context, x *ASLExec, in any) (any, error)
+
+// Wait is how long a Wait state waits; exactly one field is set.
+type Wait struct {
+	Seconds       float64
+	HasSeconds    bool
+	Timestamp     string
+	SecondsPath   *JSONPath
+	TimestampPath *JSONPath
+	// JSONata: Seconds or Timestamp given as expressions.
+	SecondsExpr, TimestampExpr *Template
+}
+
+// Wait is the body of a Wait state: it sleeps through the configured
+// clock, so that tests and `--skip-waits` take no time, and passes its
+// input on.
+func (x *ASLExec) Wait(w *Wait) Body {
+	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
+		d, err := x.waitFor(w, in, cx)
+		if err != nil {
+			return nil, err
+		}
+		branchStarted(ctx)
+		if err := x.cfg.clock().Sleep(ctx, d); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
+}
+
+func (x *ASLExec) waitFor(w *Wait, in any, cx *aslContext) (time.Duration, error) {
+	switch {
+	case w.HasSeconds:
+		return time.Duration(w.Seconds * float64(time.Second)), nil
+	case w.SecondsExpr != nil:
+		n, err := exprInt(w.SecondsExpr, "Seconds", 0, in, cx)
+		return time.Duration(n) * time.Second, err
+	case w.SecondsPath != nil:
+		v, err := w.SecondsPath.Get(in, cx)
+		if err != nil {
+			return 0, err
+		}
+		if !isInteger(v) || v.(float64) < 0 {
+			return 0, runtimeErrorf("SecondsPath %q must point to a whole number of seconds, got %s", w.SecondsPath.Src, jsonText(v))
+		}
+		return time.Duration(v.(float64)) * time.Second, nil
+	}
+	ts := w.Timestamp
+	if w.TimestampPath != nil || w.TimestampExpr != nil {
+		v, err := w.timestampValue(in, cx)
+		if err != nil {
+			return 0, err
+		}
+		s, ok := v.(string)
+		if _, valid := timestamp(v); !ok || !valid {
+			return 0, runtimeErrorf("the Timestamp of a Wait state must be an RFC 3339 timestamp, got %s", jsonText(v))
+		}
+		ts = s
+	}
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return 0, runtimeErrorf("invalid timestamp %q", ts)
+	}
+	return max(t.Sub(x.cfg.clock().Now()), 0), nil
+}
+
+// Parallel is the body of a Parallel state: every branch runs on the
+// effective input at once; the result lists their outputs in branch order.
+// A failing branch cancels the others and fails the state (runBranches).
+func (x *ASLExec) Parallel(state string, branches ...Machine) Body {
+	return func(ctx context.Context, _ *aslContext, in any) (any, error) {
+		return x.runBranches(ctx, state, branches, in)
+	}
+}
+
+// MapSpec is the iteration of a Map state.
+type MapSpec struct {
+	ItemsPath          *JSONPath // nil: the effective input itself
+	ItemSelector       *Template // or the legacy Parameters
+	MaxConcurrency     int       // 0: no bound
+	MaxConcurrencyPath *JSONPath
+	// JSONata: the items and MaxConcurrency as expressions.
+	Items, MaxConcurrencyExpr *Template
+}
+
+// Map is the body of a Map state: the iterator runs once per item, at most
+// MaxConcurrency at a time, each on the item or on what ItemSelector makes
+// of it (with $$.Map.Item.Index and Value); the result lists the outputs in
+// item order. The first item to fail cancels the rest and fails the state.
+func (x *ASLExec) Map(state string, spec *MapSpec, iterator Machine) Body {
+	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
+		items, limit, err := spec.setup(in, cx)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]any, len(items))
+		err = FanOut(ctx, state, len(items), limit, func(ctx context.Context, i int) error {
+			item, err := spec.itemInput(in, cx, i, items[i])
+			if err == nil {
+				out[i], err = iterator(x.innerScope(ctx), x, item)
+			}
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
+}
+
+func (spec *MapSpec) setup(in any, cx *aslContext) ([]any, int, error) {
+	items, err := spec.items(in, cx)
+	if err != nil {
+		return nil, 0, err
+	}
+	list, ok := items.([]any)
+	if !ok {
+		return nil, 0, runtimeErrorf("the items of a Map state must be an array, got %s", typeName(items))
+	}
+	limit, err := spec.limit(in, cx)
+	return list, limit, err
+}
+
+// limit is MaxConcurrency, its JSONata expression, or the number at
+// MaxConcurrencyPath (a numeric string counts, as on Step Functions).
+func (spec *MapSpec) limit(in any, cx *aslContext) (int, error) {
+	if spec.MaxConcurrencyExpr != nil {
+		return exprInt(spec.MaxConcurrencyExpr, "MaxConcurrency", 0, in, cx)
+	}
+	if spec.MaxConcurrencyPath == nil {
+		return spec.MaxConcurrency, nil
+	}
+	v, err := spec.MaxConcurrencyPath.Get(in, cx)
+	if err != nil {
+		return 0, err
+	}
+	v = numericString(v)
+	if !isInteger(v) || v.(float64) < 0 {
+		return 0, runtimeErrorf("MaxConcurrencyPath %q must point to a whole number, got %s", spec.MaxConcurrencyPath.Src, jsonText(v))
+	}
+	return int(v.(float64)), nil
+}
+
+func (spec *MapSpec) itemInput(in any, cx *aslContext, i int, item any) (any, error) {
+	if spec.ItemSelector == nil {
+		return item, nil
+	}
+	icx := *cx
+	icx.item = Obj("Index", float64(i), "Value", item)
+	return spec.ItemSelector.Eval(in, &icx)
+}
+
+// ApprovalRequest is what an approval handler is asked.
+type ApprovalRequest struct {
+	State   string   // the Approval state
+	Prompt  string   // the question for the approver
+	Options []string // the answers allowed; empty means any
+	Input   any      // the state's effective input
+	// Timeout is how long the approval may take (0: no limit); the
+	// handler's context ends then.
+	Timeout time.Duration
+	// Details is a structured or computed prompt (`Prompt` object or
+	// `Prompt.$`), evaluated on the input; Prompt is then its Title.
+	Details        any
+	PromptTemplate *Template
+}
+
+// Approval is the body of an Approval state. Its result is
+// {"approval": "<option>"} (the spec's result): the decision a resumed session was given, or
+// the answer of the handlers when they implement Approver. A decision
+// outside Options is a States.Runtime error, and an approver that runs past
+// Timeout fails with States.Timeout. Without a decision a top-level state
+// interrupts the run (see Approve); inside a Parallel or Map, whose
+// progress no checkpoint holds, that is a States.Runtime error.
+func (x *ASLExec) Approval(req ApprovalRequest, topLevel bool) Body {
+	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
+		req := req // its own Details
+		if err := req.details(in, cx, x.ordered); err != nil {
+			return nil, err
+		}
+		input := in
+		if !x.ordered {
+			input = Plain(in)
+		}
+		if x.cfg.StateContext {
+			ctx = WithState(ctx, req.State)
+		}
+		branchStarted(ctx)
+		decision, err := Approve(ctx, x.sess, x.handlers, &req, input)
+		switch {
+		case IsInterrupted(err) && !topLevel:
+			return nil, runtimeErrorf("Approval state %q got no decision: inside a Parallel or Map an approval cannot wait, so the handlers must answer it", req.State)
+		case IsInterrupted(err):
+			return nil, err
+		case err != nil:
+			return nil, aslError(err)
+		}
+		return Obj("approval", decision), nil
+	}
+}
+
+// IsTimeout reports whether err is a States.Timeout.
+func IsTimeout(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Name == StatesTimeout
+}
+
+// Agent is an agent of an agent task or a debate, with the agent fields of
+// its Task state as JSON values (nil when not set).
+type Agent struct {
+	Name       string
+	Memory     any
+	Context    any
+	Tools      any
+	Budget     any
+	Guardrails any
+	Reasoning  any
+	Limit      *Budget     // the task's Budget; nil: none
+	RunLimit   *Budget     // the workflow's Budget; nil: none
+	Guards     *Guardrails // the Guardrails rules flowc applies; nil: none
+	// Model is the model to ask: the task's Model.Preferred, or its
+	// Model.Fallback on the call FallbackOn switches to it; "" none.
+	Model      string
+	Fallback   *ModelFallback // nil: none, or this call is the fallback
+	Generation *Generation    // the task's sampling settings; nil: none
+}
+
+// AgentHandler is the shape of an agent's handler.
+type AgentHandler func(ctx context.Context, in any, agent Agent) (any, error)
+
+// AgentTask adapts an agent's handler to a Task body's handler.
+func AgentTask(h AgentHandler, agent Agent) Handler {
+	return func(ctx context.Context, in any) (any, error) { return h(ctx, in, agent) }
+}
+
+// DebateSpec is the setup of a Debate state.
+type DebateSpec struct {
+	Topic     any
+	TopicPath *JSONPath
+	Rounds    int
+	Agents    []string
+}
+
+// Debate is the body of a Debate state: for each round, each agent in
+// turn gets {"topic", "round", "transcript"} (round counts from 1, the
+// transcript holds the turns so far) and answers with its message. The
+// result is {"topic", "transcript": [{"agent", "round", "message"}]}.
+func (x *ASLExec) Debate(state string, spec *DebateSpec, agents ...AgentHandler) Body {
+	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
+		topic := spec.Topic
+		if spec.TopicPath != nil {
+			var err error
+			if topic, err = spec.TopicPath.Get(in, cx); err != nil {
+				return nil, err
+			}
+		}
+		transcript := []any{}
+		for round := 1; round <= spec.Rounds; round++ {
+			for i, h := range agents {
+				turn := Obj("topic", topic, "round", float64(round), "transcript", slices.Clone(transcript))
+				msg, err := x.call(ctx, state, AgentTask(h, Agent{Name: spec.Agents[i]}), turn)
+				if err != nil {
+					return nil, err
+				}
+				transcript = append(transcript, Obj("agent", spec.Agents[i], "round", float64(round), "message", msg))
+			}
+		}
+		return Obj("topic", topic, "transcript", transcript), nil
+	}
+}

@@ -1,0 +1,369 @@
+package impl
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Task chains (SPEC §5) run over plain JSON values: nil, bool, string,
+// json.Number, []any and map[string]any. Everything a handler returns is
+// brought into that form, so compose strategies and eval strings see the
+// same values whether they came from Go code, a mock or an input file, and
+// numbers keep their exact text.
+
+// ChainCall is what a task-chain handler receives. The handler owns it:
+// Input and Vars are copies, so changing them cannot change the chain.
+type ChainCall struct {
+	// Task is the id of the running task.
+	Task string
+	// Input is the task's input: the chain's input for the first task, the
+	// previous task's output otherwise.
+	Input any
+	// Prompt is the task's prompt_template rendered against the chain
+	// variables, or "" when the task has none.
+	Prompt string
+	// Vars are the chain variables, as the branches' compose set them.
+	Vars map[string]any
+	// Debug is the chain's `debug`: the handler may log what it does.
+	Debug bool
+
+	task   *ChainTask
+	system string        // system_instruction, expanded
+	exec   ExecuteConfig // execute_config, expanded
+}
+
+// History returns the chain variable name as a chat history. It returns
+// false when the variable is missing or is not a chat history.
+func (c ChainCall) History(name string) (Messages, bool) {
+	return ChatHistory(c.Vars[name])
+}
+
+// ChainResult is what a task-chain handler returns.
+type ChainResult struct {
+	// Output becomes the next task's input and is what compose stores. It
+	// may be any value that encodes as JSON, such as a string, a map or
+	// Messages.
+	Output any
+	// Eval is the string the task's branches test.
+	Eval string
+}
+
+// ChainHandler is the shape of every task handler, built-in or not.
+type ChainHandler func(ctx context.Context, call ChainCall) (ChainResult, error)
+
+// ChainState is where a chain run stands: the output of the last task that
+// succeeded (at the start, the chain's input) and the chain variables. As
+// JSON it is {"output": ..., "vars": {...}}, the output `flowc run` prints.
+type ChainState struct {
+	Output any            `json:"output"`
+	Vars   map[string]any `json:"vars"`
+
+	// Input is the chain's input, which templates read as {{.input}}.
+	Input any `json:"-"`
+	// Results holds each task's last output under its id, and after a
+	// failure its error text under "<id>_error" and "last_error".
+	Results map[string]any `json:"-"`
+	// Edges counts the traversals of each edge "from->to" in this run.
+	Edges map[string]int `json:"-"`
+}
+
+// NewChainState starts a run on input, which may be any value that encodes
+// as JSON. The variables start empty.
+func NewChainState(input any) (ChainState, error) {
+	in, err := JSONValue(input)
+	if err != nil {
+		return ChainState{Vars: map[string]any{}}, fmt.Errorf("chain input: %w", err)
+	}
+	return ChainState{Output: in, Input: in, Vars: map[string]any{}}, nil
+}
+
+// Compose stores s.Output into the variable name through strategy, for the
+// branch of task that was taken. The error is a *StateError naming task.
+func (s *ChainState) Compose(task, name string, strategy ComposeStrategy) error {
+	v, err := strategy(s.Vars[name], s.Output)
+	if err != nil {
+		return &StateError{State: task, Err: fmt.Errorf("compose into %q: %w", name, err)}
+	}
+	s.Vars[name] = v
+	return nil
+}
+
+// ComposeStrategy combines a variable's current value (nil when it is
+// missing) with a task's output into the variable's new value. Strategies
+// never modify their arguments: values may be shared with other variables.
+type ComposeStrategy func(current, output any) (any, error)
+
+// ComposeOverride replaces the variable by the output, except that two
+// objects are merged, the output's keys winning.
+func ComposeOverride(current, output any) (any, error) {
+	cur, ok1 := current.(map[string]any)
+	out, ok2 := output.(map[string]any)
+	if ok1 && ok2 {
+		return MergeMap(cur, out), nil
+	}
+	return output, nil
+}
+
+// ComposeMergeChatHistories puts the output's messages before the
+// variable's. A missing variable counts as an empty history.
+func ComposeMergeChatHistories(current, output any) (any, error) {
+	if !isChatHistory(output) {
+		return nil, errors.New("merge_chat_histories: the task's output is not a chat history")
+	}
+	if current == nil {
+		return output, nil
+	}
+	if !isChatHistory(current) {
+		return nil, errors.New("merge_chat_histories: the variable is not a chat history")
+	}
+	return AppendSlice(output.([]any), current.([]any)), nil
+}
+
+// ComposeAppendStringToChatHistory appends the output as an assistant
+// message. A missing variable starts as an empty history; an output that is
+// not a string is appended as its JSON text.
+func ComposeAppendStringToChatHistory(current, output any) (any, error) {
+	if current != nil && !isChatHistory(current) {
+		return nil, errors.New("append_string_to_chat_history: the variable is not a chat history")
+	}
+	text, err := valueText(output)
+	if err != nil {
+		return nil, fmt.Errorf("append_string_to_chat_history: %w", err)
+	}
+	cur, _ := current.([]any)
+	return AppendSlice(cur, []any{map[string]any{"role": "assistant", "content": text}}), nil
+}
+
+// ComposeAuto is the strategy of a compose without one: chat histories are
+// merged, anything else overrides.
+func ComposeAuto(current, output any) (any, error) {
+	if isChatHistory(current) && isChatHistory(output) {
+		return ComposeMergeChatHistories(current, output)
+	}
+	return ComposeOverride(current, output)
+}
+
+// isChatHistory reports whether v is a list of objects that each have a
+// string "role" and a string "content"; other members are allowed and kept.
+func isChatHistory(v any) bool {
+	list, ok := v.([]any)
+	if !ok {
+		return false
+	}
+	for _, item := range list {
+		m, ok := item.(map[string]any)
+		if !ok {
+			return false
+		}
+		_, role := m["role"].(string)
+		_, content := m["content"].(string)
+		if !role || !content {
+			return false
+		}
+	}
+	return true
+}
+
+// ChatHistory converts a chain value to Messages, for handlers that read a
+// chat history variable. It returns false when v is not a chat history.
+func ChatHistory(v any) (Messages, bool) {
+	if !isChatHistory(v) {
+		return nil, false
+	}
+	list := v.([]any)
+	out := make(Messages, len(list))
+	for i, item := range list {
+		m := item.(map[string]any)
+		out[i] = Message{Role: m["role"].(string), Content: m["content"].(string)}
+	}
+	return out, true
+}
+
+// ErrRaised is the name of the error of a raise_error task.
+const ErrRaised = "RaiseError"
+
+// BuiltinNoop is the noop handler: the output is the input, and the eval
+// string mirrors it.
+func BuiltinNoop(_ context.Context, call ChainCall) (ChainResult, error) {
+	return mirror(call.Input)
+}
+
+// BuiltinRaiseError is the raise_error handler: the task fails, with the
+// rendered prompt as the cause when there is one, else a string input.
+func BuiltinRaiseError(_ context.Context, call ChainCall) (ChainResult, error) {
+	cause := call.Prompt
+	if text, ok := call.Input.(string); ok && cause == "" {
+		cause = text
+	}
+	if cause == "" {
+		cause = fmt.Sprintf("task %q raised an error", call.Task)
+	}
+	return ChainResult{}, &Error{Name: ErrRaised, Cause: cause}
+}
+
+// BuiltinPromptToString is the prompt_to_string handler: the output and
+// the eval string are the rendered prompt.
+func BuiltinPromptToString(_ context.Context, call ChainCall) (ChainResult, error) {
+	return ChainResult{Output: call.Prompt, Eval: call.Prompt}, nil
+}
+
+// BuiltinPromptToInt is the prompt_to_int handler: the output is the
+// rendered prompt read as an integer (surrounding space allowed), a JSON
+// number; the eval string is its decimal form.
+func BuiltinPromptToInt(_ context.Context, call ChainCall) (ChainResult, error) {
+	n, err := strconv.ParseInt(strings.TrimSpace(call.Prompt), 10, 64)
+	if err != nil {
+		return ChainResult{}, fmt.Errorf("prompt_to_int: the prompt %q is not an integer", call.Prompt)
+	}
+	text := strconv.FormatInt(n, 10)
+	return ChainResult{Output: json.Number(text), Eval: text}, nil
+}
+
+// RespondChain plays the mock of call.Task for a task-chain handler. A
+// mocked Return is {"Output": <json>, "Eval": "<string>"}. Without "Eval",
+// a documented handler that has control tokens (chat_completion,
+// execute_tool_calls, tools) gets its token as if its method had left Eval
+// empty; any other handler gets the output's text (a string itself,
+// anything else its JSON). A Throw is returned as an *Error. A task with no
+// mock returns its input unchanged, as noop does, and says so on m.Log.
+func (m *Mocks) RespondChain(call ChainCall) (ChainResult, error) {
+	var out any
+	var eval *string
+	e, ok := m.Next(call.Task)
+	switch {
+	case !ok:
+		m.note("flowc: task %q has no mock; it returns its input unchanged\n", call.Task)
+		out = call.Input
+	case e.Throw != nil:
+		return ChainResult{}, e.Err()
+	default:
+		var err error
+		if out, eval, err = decodeChainReturn(e.Return); err != nil {
+			return ChainResult{}, fmt.Errorf("flowc: the mock for task %q %w", call.Task, err)
+		}
+	}
+	switch {
+	case eval != nil:
+		return ChainResult{Output: out, Eval: *eval}, nil
+	case call.task != nil && controlToken(call.task.Kind, nil) != "":
+		return ChainResult{Output: out}, nil
+	}
+	return mirror(out)
+}
+
+func decodeChainReturn(ret json.RawMessage) (any, *string, error) {
+	var fields struct {
+		Output json.RawMessage
+		Eval   *string
+	}
+	dec := json.NewDecoder(bytes.NewReader(ret))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&fields); err != nil || bytes.Equal(bytes.TrimSpace(ret), []byte("null")) {
+		return nil, nil, fmt.Errorf(`must return {"Output": <json>, "Eval": "<string>"}, got %s`, ret)
+	}
+	if fields.Output == nil {
+		return nil, fields.Eval, nil
+	}
+	out, err := decodeValue(fields.Output)
+	return out, fields.Eval, err
+}
+
+// mirror returns v as the output, with its text as the eval string.
+func mirror(v any) (ChainResult, error) {
+	text, err := valueText(v)
+	return ChainResult{Output: v, Eval: text}, err
+}
+
+// valueText is a string itself and any other value its JSON encoding.
+func valueText(v any) (string, error) {
+	if s, ok := v.(string); ok {
+		return s, nil
+	}
+	b, err := encode(v)
+	return string(b), err
+}
+
+// DecodeChainInput reads a chain's input, any JSON value.
+func DecodeChainInput(data []byte) (any, error) {
+	v, err := decodeValue(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errInput, err)
+	}
+	return v, nil
+}
+
+// JSONValue returns v as a plain JSON value (nil, bool, string,
+// json.Number, []any, map[string]any) that shares nothing with v. Values of
+// other types go through their JSON encoding.
+func JSONValue(v any) (any, error) {
+	switch v := v.(type) {
+	case nil, bool, string:
+		return v, nil
+	case []any:
+		out := make([]any, len(v))
+		for i, item := range v {
+			var err error
+			if out[i], err = JSONValue(item); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, item := range v {
+			var err error
+			if out[k], err = JSONValue(item); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return decodeValue(data)
+}
+
+// decodeValue decodes one JSON value, numbers as json.Number.
+func decodeValue(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("unexpected data after the JSON value")
+	}
+	return v, nil
+}
+
+// cloneValue deep-copies a plain JSON value.
+func cloneValue(v any) any {
+	switch v := v.(type) {
+	case []any:
+		out := make([]any, len(v))
+		for i, item := range v {
+			out[i] = cloneValue(item)
+		}
+		return out
+	case map[string]any:
+		return cloneVars(v)
+	}
+	return v
+}
+
+func cloneVars(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = cloneValue(v)
+	}
+	return out
+}

@@ -1,0 +1,290 @@
+package impl_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"text/template"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
+)
+
+// value decodes JSON the way chain values are held: numbers as json.Number.
+func value(t *testing.T, text string) any {
+	t.Helper()
+	v, err := impl.DecodeChainInput([]byte(text))
+	require.NoError(t, err)
+	return v
+}
+
+func jsonText(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(b)
+}
+
+func TestComposeStrategies(t *testing.T) {
+	const (
+		hist1 = `[{"role":"user","content":"hi"}]`
+		hist2 = `[{"role":"assistant","content":"hello","name":"bot"}]`
+	)
+	tests := []struct {
+		name              string
+		strategy          impl.ComposeStrategy
+		current, output   string // "" for a missing variable
+		want, errContains string
+	}{
+		{"override merges maps", impl.ComposeOverride, `{"a":1,"b":2}`, `{"b":3,"c":4}`, `{"a":1,"b":3,"c":4}`, ""},
+		{"override replaces a non-map", impl.ComposeOverride, `{"a":1}`, `"text"`, `"text"`, ""},
+		{"override replaces with a list", impl.ComposeOverride, hist1, hist2, hist2, ""},
+		{"override of a missing variable", impl.ComposeOverride, "", `5`, `5`, ""},
+		{"merge puts the output first", impl.ComposeMergeChatHistories, hist1, hist2,
+			`[{"content":"hello","name":"bot","role":"assistant"},{"content":"hi","role":"user"}]`, ""},
+		{"merge into a missing variable", impl.ComposeMergeChatHistories, "", hist1, hist1, ""},
+		{"merge of a non-history output", impl.ComposeMergeChatHistories, hist1, `"text"`, "", "output is not a chat history"},
+		{"merge into a non-history variable", impl.ComposeMergeChatHistories, `{"a":1}`, hist1, "", "variable is not a chat history"},
+		{"append to a missing variable", impl.ComposeAppendStringToChatHistory, "", `"sure"`, `[{"content":"sure","role":"assistant"}]`, ""},
+		{"append to a history", impl.ComposeAppendStringToChatHistory, hist1, `"sure"`,
+			`[{"content":"hi","role":"user"},{"content":"sure","role":"assistant"}]`, ""},
+		{"append a non-string as JSON", impl.ComposeAppendStringToChatHistory, "", `{"n":1}`, `[{"content":"{\"n\":1}","role":"assistant"}]`, ""},
+		{"append to a non-history", impl.ComposeAppendStringToChatHistory, `"text"`, `"sure"`, "", "variable is not a chat history"},
+		{"auto merges two histories", impl.ComposeAuto, hist1, hist2,
+			`[{"content":"hello","name":"bot","role":"assistant"},{"content":"hi","role":"user"}]`, ""},
+		{"auto merges maps", impl.ComposeAuto, `{"a":1}`, `{"b":2}`, `{"a":1,"b":2}`, ""},
+		{"auto overrides a history with a string", impl.ComposeAuto, hist1, `"text"`, `"text"`, ""},
+		{"auto overrides a missing variable", impl.ComposeAuto, "", hist1, hist1, ""},
+		{"empty list is a history", impl.ComposeAuto, `[]`, hist1, hist1, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var current any
+			if tt.current != "" {
+				current = value(t, tt.current)
+			}
+			output := value(t, tt.output)
+			outputBefore := jsonText(t, output)
+			got, err := tt.strategy(current, output)
+			if tt.errContains != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tt.errContains)
+				return
+			}
+			require.NoError(t, err)
+			assert.JSONEq(t, tt.want, jsonText(t, got))
+			assert.Equal(t, outputBefore, jsonText(t, output), "the output must not change")
+			if tt.current != "" {
+				assert.JSONEq(t, tt.current, jsonText(t, current), "the variable must not change")
+			}
+		})
+	}
+}
+
+func TestChatHistory(t *testing.T) {
+	got, ok := impl.ChatHistory(value(t, `[{"role":"user","content":"hi","extra":1}]`))
+	require.True(t, ok)
+	assert.Equal(t, impl.Messages{{Role: "user", Content: "hi"}}, got)
+	for _, notHistory := range []string{`"hi"`, `[{"role":"user"}]`, `[{"role":"user","content":null}]`, `[1]`, `{"role":"user","content":"hi"}`} {
+		_, ok := impl.ChatHistory(value(t, notHistory))
+		assert.False(t, ok, notHistory)
+	}
+}
+
+func TestNewChainState(t *testing.T) {
+	s, err := impl.NewChainState(struct {
+		N int `json:"n"`
+	}{7})
+	require.NoError(t, err)
+	assert.Equal(t, `{"output":{"n":7},"vars":{}}`, jsonText(t, s), "vars is always an object")
+
+	_, err = impl.NewChainState(make(chan int))
+	assert.Error(t, err)
+}
+
+func TestRunTask(t *testing.T) {
+	s, err := impl.NewChainState(value(t, `{"items":[1,2]}`))
+	require.NoError(t, err)
+	s.Vars["name"] = "Ada"
+	prompt := template.Must(template.New("greet").Option("missingkey=error").Parse("Hello {{.name}}"))
+	var got impl.ChainCall
+	eval, err := s.RunTask(context.Background(), &impl.Config{}, &impl.ChainTask{ID: "greet", Prompt: prompt}, func(_ context.Context, call impl.ChainCall) (impl.ChainResult, error) {
+		got = call
+		// The call is the handler's own: changing it changes nothing.
+		call.Input.(map[string]any)["items"].([]any)[0] = "changed"
+		call.Vars["name"] = "Bob"
+		return impl.ChainResult{Output: impl.Messages{{Role: "assistant", Content: "hi"}}, Eval: "done"}, nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "done", eval)
+	assert.Equal(t, "greet", got.Task)
+	assert.Equal(t, "Hello Ada", got.Prompt)
+	assert.Equal(t, `{"output":[{"content":"hi","role":"assistant"}],"vars":{"name":"Ada"}}`, jsonText(t, s))
+	_, isHistory := impl.ChatHistory(s.Output)
+	assert.True(t, isHistory, "outputs are plain JSON values, so Messages count as a chat history")
+}
+
+func TestRunTaskFailure(t *testing.T) {
+	fail := func(_ context.Context, _ impl.ChainCall) (impl.ChainResult, error) {
+		return impl.ChainResult{Output: "ignored"}, impl.NewError("Boom", "it broke")
+	}
+	crash := func(_ context.Context, _ impl.ChainCall) (impl.ChainResult, error) {
+		panic("crash")
+	}
+	missing := template.Must(template.New("t").Option("missingkey=error").Parse("{{.nope}}"))
+	for name, run := range map[string]func(s *impl.ChainState) error{
+		"error": func(s *impl.ChainState) error {
+			_, err := s.RunTask(context.Background(), &impl.Config{}, &impl.ChainTask{ID: "t"}, fail)
+			return err
+		},
+		"panic": func(s *impl.ChainState) error {
+			_, err := s.RunTask(context.Background(), &impl.Config{}, &impl.ChainTask{ID: "t"}, crash)
+			return err
+		},
+		"missing variable": func(s *impl.ChainState) error {
+			_, err := s.RunTask(context.Background(), &impl.Config{}, &impl.ChainTask{ID: "t", Prompt: missing}, impl.BuiltinNoop)
+			return err
+		},
+	} {
+		s, err := impl.NewChainState("input")
+		require.NoError(t, err)
+		err = run(&s)
+		var se *impl.StateError
+		require.ErrorAs(t, err, &se, name)
+		assert.Equal(t, "t", se.State, name)
+		assert.Equal(t, "input", s.Output, "%s: a failed task leaves its input for on_failure", name)
+	}
+}
+
+func TestRunTaskStateContext(t *testing.T) {
+	s, err := impl.NewChainState(nil)
+	require.NoError(t, err)
+	var id string
+	_, err = s.RunTask(context.Background(), &impl.Config{StateContext: true}, &impl.ChainTask{ID: "tagged"}, func(ctx context.Context, _ impl.ChainCall) (impl.ChainResult, error) {
+		id = impl.StateFromContext(ctx)
+		return impl.ChainResult{}, nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "tagged", id)
+}
+
+func TestCompose(t *testing.T) {
+	s, err := impl.NewChainState("first")
+	require.NoError(t, err)
+	require.NoError(t, s.Compose("t", "log", impl.ComposeAppendStringToChatHistory))
+	s.Output = "second"
+	require.NoError(t, s.Compose("t", "log", impl.ComposeAppendStringToChatHistory))
+	assert.JSONEq(t, `[{"role":"assistant","content":"first"},{"role":"assistant","content":"second"}]`, jsonText(t, s.Vars["log"]))
+
+	err = s.Compose("t", "log", impl.ComposeMergeChatHistories)
+	var se *impl.StateError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, "t", se.State)
+	assert.Contains(t, err.Error(), `compose into "log"`)
+}
+
+func TestBuiltins(t *testing.T) {
+	ctx := context.Background()
+	call := func(input any, prompt string) impl.ChainCall {
+		return impl.ChainCall{Task: "b", Input: input, Prompt: prompt}
+	}
+
+	r, err := impl.BuiltinNoop(ctx, call("as is", ""))
+	require.NoError(t, err)
+	assert.Equal(t, impl.ChainResult{Output: "as is", Eval: "as is"}, r, "a string mirrors itself")
+	r, err = impl.BuiltinNoop(ctx, call(value(t, `{"b":[1,"<x>"],"a":true}`), ""))
+	require.NoError(t, err)
+	assert.Equal(t, `{"a":true,"b":[1,"<x>"]}`, r.Eval, "any other value mirrors its JSON encoding")
+
+	r, err = impl.BuiltinPromptToString(ctx, call(nil, "rendered"))
+	require.NoError(t, err)
+	assert.Equal(t, impl.ChainResult{Output: "rendered", Eval: "rendered"}, r)
+
+	r, err = impl.BuiltinPromptToInt(ctx, call(nil, " 042\n"))
+	require.NoError(t, err)
+	assert.Equal(t, impl.ChainResult{Output: json.Number("42"), Eval: "42"}, r)
+	for _, bad := range []string{"4.2", "forty", "", "99999999999999999999"} {
+		_, err = impl.BuiltinPromptToInt(ctx, call(nil, bad))
+		assert.Error(t, err, bad)
+	}
+
+	_, err = impl.BuiltinRaiseError(ctx, call(nil, "quota exceeded"))
+	assert.Equal(t, impl.ErrRaised, impl.ErrorName(err))
+	assert.EqualError(t, err, "RaiseError: quota exceeded")
+	_, err = impl.BuiltinRaiseError(ctx, call(nil, ""))
+	assert.EqualError(t, err, `RaiseError: task "b" raised an error`)
+}
+
+const chainMocks = `{
+  "StateMachines": {"c": {"TestCases": {"t": {"both": "Both", "output": "Output", "text": "Text", "throw": "Throw", "bad": "Bad"}}}},
+  "MockedResponses": {
+    "Both": {"0": {"Return": {"Output": {"n": 1.50}, "Eval": "go"}}},
+    "Output": {"0": {"Return": {"Output": {"n": 1}}}},
+    "Text": {"0": {"Return": {"Output": "plain"}}},
+    "Throw": {"0": {"Throw": {"Error": "Nope", "Cause": "no"}}},
+    "Bad": {"0": {"Return": {"Result": 1}}}
+  }
+}`
+
+func TestRespondChain(t *testing.T) {
+	m := mustCase(t, chainMocks, "c", "t")
+	var log bytes.Buffer
+	m.Log = &log
+	respond := func(task string) (impl.ChainResult, error) {
+		return m.RespondChain(impl.ChainCall{Task: task, Input: "in"})
+	}
+
+	r, err := respond("both")
+	require.NoError(t, err)
+	assert.Equal(t, impl.ChainResult{Output: map[string]any{"n": json.Number("1.50")}, Eval: "go"}, r)
+	r, err = respond("output")
+	require.NoError(t, err)
+	assert.Equal(t, `{"n":1}`, r.Eval, "without Eval, the output's JSON")
+	r, err = respond("text")
+	require.NoError(t, err)
+	assert.Equal(t, impl.ChainResult{Output: "plain", Eval: "plain"}, r, "without Eval, a string output itself")
+
+	_, err = respond("throw")
+	assert.Equal(t, "Nope", impl.ErrorName(err))
+	_, err = respond("bad")
+	assert.ErrorContains(t, err, `the mock for task "bad" must return {"Output": <json>, "Eval": "<string>"}`)
+
+	r, err = respond("unmocked")
+	require.NoError(t, err)
+	assert.Equal(t, impl.ChainResult{Output: "in", Eval: "in"}, r)
+	assert.Equal(t, "flowc: task \"unmocked\" has no mock; it returns its input unchanged\n", log.String())
+}
+
+func TestDecodeChainInput(t *testing.T) {
+	v, err := impl.DecodeChainInput([]byte(` [1, "a", null] `))
+	require.NoError(t, err)
+	assert.Equal(t, []any{json.Number("1"), "a", nil}, v)
+	for _, bad := range []string{``, `{`, `1 2`} {
+		_, err := impl.DecodeChainInput([]byte(bad))
+		assert.Error(t, err, bad)
+	}
+}
+
+func TestJSONValueErrors(t *testing.T) {
+	_, err := impl.JSONValue(map[string]any{"f": func() {}})
+	assert.Error(t, err)
+	_, err = impl.JSONValue([]any{json.Number("not a number")})
+	assert.Error(t, err)
+}
+
+// An on_failure target must get the failed task's input as it was, even
+// when the handler changed its copy before failing.
+func TestRunTaskInputIsACopy(t *testing.T) {
+	s, err := impl.NewChainState(value(t, `{"items":[1,2]}`))
+	require.NoError(t, err)
+	_, err = s.RunTask(context.Background(), &impl.Config{}, &impl.ChainTask{ID: "t"}, func(_ context.Context, call impl.ChainCall) (impl.ChainResult, error) {
+		call.Input.(map[string]any)["items"].([]any)[0] = "changed"
+		return impl.ChainResult{}, errors.New("failed")
+	})
+	require.Error(t, err)
+	assert.Equal(t, `{"items":[1,2]}`, jsonText(t, s.Output))
+}

@@ -1,0 +1,154 @@
+package impl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Approver is implemented by handlers that answer approval states, in
+// every dialect. Handlers without it leave every decision to a person: the
+// run saves its checkpoint and stops with an *Interrupted error, and the
+// workflow's Decide continues it with the chosen option.
+type Approver interface {
+	// Approve returns the option chosen for req, or ErrNoDecision to leave
+	// the decision to a person.
+	Approve(ctx context.Context, req ApprovalRequest) (string, error)
+}
+
+// ErrNoDecision is what an Approver returns when it cannot decide now, for
+// instance after posting the question somewhere: the run is interrupted
+// as if there were no approver.
+var ErrNoDecision = errors.New("no decision yet")
+
+// Interrupted is the error a run stops with when an approval state waits
+// for a person. It is not a failure: with a session, the checkpoint holds
+// the run waiting at State, and the workflow's Decide continues it. Test
+// for it with errors.As.
+type Interrupted struct {
+	Session string // "" for a run without a session, which cannot be continued
+	State   string // the approval state
+	Prompt  string
+	Options []string
+}
+
+func (e *Interrupted) Error() string {
+	msg := fmt.Sprintf("state %q waits for a decision: %s", e.State, e.Prompt)
+	if len(e.Options) > 0 {
+		msg += " (options: " + quoteAll(e.Options) + ")"
+	}
+	return msg
+}
+
+// IsInterrupted reports whether err is, or wraps, an *Interrupted.
+func IsInterrupted(err error) bool {
+	var wait *Interrupted
+	return errors.As(err, &wait)
+}
+
+// Approve returns the decision of an approval state: the one Decide gave a
+// resumed session, else the answer of the handlers when they implement
+// Approver, given input and at most req.Timeout (past it the error is a
+// timeout). A decision outside req.Options is a States.Runtime error. With
+// neither, or when the approver returns ErrNoDecision, it returns an
+// *Interrupted error.
+func Approve(ctx context.Context, sess *Session, handlers any, req *ApprovalRequest, input any) (string, error) {
+	if d, ok := sess.takeDecision(req.State); ok {
+		return d, nil // Decide checked it against the options
+	}
+	a, ok := handlers.(Approver)
+	if !ok {
+		return "", req.interrupted()
+	}
+	if req.Timeout > 0 && engineOf(ctx) == nil { // an engine times the wait itself
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
+		defer cancel()
+	}
+	r := *req
+	r.Input = input
+	d, err := a.Approve(ctx, r)
+	switch {
+	case errors.Is(err, ErrNoDecision):
+		return "", req.interrupted()
+	case err != nil && req.Timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return "", fmt.Errorf("%w: no decision within %s", ErrStateTimeout, req.Timeout)
+	case err != nil:
+		return "", err
+	}
+	p := Pending{State: req.State, Options: req.Options}
+	if err := p.check(d); err != nil {
+		return "", runtimeErrorf("%v", err)
+	}
+	return d, nil
+}
+
+func (req *ApprovalRequest) interrupted() error {
+	return &Interrupted{State: req.State, Prompt: req.Prompt, Options: req.Options}
+}
+
+// check reports a decision that is not one of the options; without
+// options any decision goes.
+func (p *Pending) check(decision string) error {
+	if len(p.Options) == 0 || slices.Contains(p.Options, decision) {
+		return nil
+	}
+	return fmt.Errorf("approval decision %q is not one of the options %s of state %q", decision, quoteAll(p.Options), p.State)
+}
+
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, ", ")
+}
+
+// interruptedLine is the result line of an interrupted run, without a
+// newline: {"status":"INTERRUPTED","prompt":"...","options":[...]}.
+func interruptedLine(wait *Interrupted) []byte {
+	options := wait.Options
+	if options == nil {
+		options = []string{}
+	}
+	// Strings always encode.
+	line, _ := encode(struct {
+		Status  string   `json:"status"`
+		Prompt  string   `json:"prompt"`
+		Options []string `json:"options"`
+	}{"INTERRUPTED", wait.Prompt, options})
+	return line
+}
+
+// EmptyASLInput is the input of a new States Language session given none:
+// {}, as for a run.
+func EmptyASLInput() any { return newObject(0) }
+
+// MergeASLInput folds the input given to Invoke into the saved input of a
+// States Language session, which has no reducers: the members of an object
+// are set on the saved object, replacing those of the same name (a shallow
+// merge, as States.JsonMerge does); any other value replaces the saved one.
+func MergeASLInput(saved *any, in any) {
+	v, err := normalize(in)
+	if err != nil {
+		*saved = in // not JSON: the run reports it
+		return
+	}
+	old, ok1 := (*saved).(*Object)
+	upd, ok2 := v.(*Object)
+	if !ok1 || !ok2 {
+		*saved = v
+		return
+	}
+	out := newObject(old.Len() + upd.Len())
+	for _, m := range old.members {
+		out.set(m.key, m.value)
+	}
+	for _, m := range upd.members {
+		out.set(m.key, m.value)
+	}
+	*saved = out
+}

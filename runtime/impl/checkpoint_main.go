@@ -1,0 +1,47 @@
+package impl
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"os"
+)
+
+// sessionFlags are the session flags of the programs `flowc run` builds.
+type sessionFlags struct {
+	id       string // -session: run this session
+	decision string // -decision: answer the approval the session waits for
+	// pipe (-checkpoint-pipe): checkpoints go through the checkpoint
+	// protocol on file descriptors 3 (requests) and 4 (responses), served
+	// by `flowc run`; without it they live as long as the run.
+	pipe bool
+}
+
+func (f *sessionFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.id, "session", "", "run as this session: continue it, or start it")
+	fs.StringVar(&f.decision, "decision", "", "answer the approval the session waits for")
+	fs.BoolVar(&f.pipe, "checkpoint-pipe", false, "save checkpoints through file descriptors 3 and 4")
+}
+
+func (f *sessionFlags) check(session sessionFunc, hasInput bool) error {
+	switch {
+	case f.id == "" && (f.decision != "" || f.pipe):
+		return errors.New("-decision and -checkpoint-pipe need -session")
+	case f.id != "" && session == nil:
+		return errors.New("this kind of workflow has no sessions")
+	case f.decision != "" && hasInput:
+		return errors.New("-decision answers the approval the session waits for; give new input in a run of its own")
+	}
+	return nil
+}
+
+func (f *sessionFlags) run(ctx context.Context, session sessionFunc, input []byte, mocks *Mocks, opts []Option) (any, error) {
+	var cp Checkpointer = NewMemoryCheckpointer()
+	if f.pipe {
+		requests, responses := os.NewFile(3, "checkpoint-requests"), os.NewFile(4, "checkpoint-responses")
+		defer requests.Close()
+		defer responses.Close()
+		cp = newPipeCheckpointer(responses, requests)
+	}
+	return session(ctx, f.id, input, f.decision, mocks, append(opts, WithCheckpointer(cp))...)
+}

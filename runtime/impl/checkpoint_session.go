@@ -1,0 +1,351 @@
+package impl
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+)
+
+// SessionError is the error of a session that cannot run as asked: its
+// checkpoint belongs to another workflow or state schema, it has no
+// checkpoint to resume, or it waits for no such decision. Nothing ran.
+type SessionError struct {
+	Session string
+	Err     error
+}
+
+func (e *SessionError) Error() string { return fmt.Sprintf("session %q: %v", e.Session, e.Err) }
+
+func (e *SessionError) Unwrap() error { return e.Err }
+
+func sessionErr(id string, err error) error { return &SessionError{Session: id, Err: err} }
+
+// Sessions runs the sessions of one generated workflow whose state has type
+// S and whose input to a running session has type U (an update in typed
+// mode): its Invoke, Resume and Decide do what the workflow's methods of
+// those names promise. Generated code fills it in.
+type Sessions[S, U any] struct {
+	Workflow string // the workflow's name, saved with every checkpoint
+	Schema   string // the hash of the state's shape, saved with every checkpoint
+	Start    string // the start state
+	// Fresh returns the state of a new session given no input; nil means
+	// the zero state.
+	Fresh func() S
+	// Decode reads a saved state; nil decodes it as JSON, refusing
+	// unknown fields so that a state of another shape is not half read.
+	Decode func(data []byte) (S, error)
+	// Merge folds an input into a state, as Invoke does.
+	Merge func(s *S, in U)
+	// Run runs the workflow from a state named by its id, saving through
+	// sess; an unknown id is an error.
+	Run func(ctx context.Context, sess *Session, s S, state string) (S, error)
+}
+
+// Invoke runs session id. A new session starts at the start state with in
+// merged into a fresh state. An existing session goes on from its last
+// checkpoint, with in merged into its state (nil: unchanged); one whose
+// last run finished starts again at the start state with the merged state,
+// and one waiting at an approval state asks for the decision again.
+func (c *Sessions[S, U]) Invoke(ctx context.Context, cfg *Config, id string, in *U) (S, error) {
+	var s S
+	sess, cp, err := c.open(ctx, cfg, id)
+	switch {
+	case err != nil:
+		return s, err
+	case cp == nil && c.Fresh != nil:
+		s = c.Fresh()
+	case cp != nil:
+		if s, err = c.decode(cp); err != nil {
+			return s, err
+		}
+	}
+	if in != nil {
+		c.Merge(&s, *in)
+	}
+	at := c.Start
+	if cp != nil && cp.Status != StatusFinished {
+		at = cp.Position.State
+	}
+	return c.Run(ctx, sess, s, at)
+}
+
+// Resume continues session id from its last checkpoint: the states that
+// completed before it are not run again. A session whose last run finished
+// returns its final state; one that waits at an approval state asks for the
+// decision again.
+func (c *Sessions[S, U]) Resume(ctx context.Context, cfg *Config, id string) (S, error) {
+	var s S
+	sess, cp, err := c.open(ctx, cfg, id)
+	if err != nil {
+		return s, err
+	}
+	if cp == nil {
+		return s, sessionErr(id, fmt.Errorf("%w to resume; start the session with Invoke", ErrNoCheckpoint))
+	}
+	if s, err = c.decode(cp); err != nil || cp.Status == StatusFinished {
+		return s, err
+	}
+	return c.Run(ctx, sess, s, cp.Position.State)
+}
+
+// Decide answers the approval that session id waits for with decision,
+// which must be one of its options, and continues the run.
+func (c *Sessions[S, U]) Decide(ctx context.Context, cfg *Config, id, decision string) (S, error) {
+	var s S
+	sess, cp, err := c.open(ctx, cfg, id)
+	if err != nil {
+		return s, err
+	}
+	if cp == nil || cp.Status != StatusInterrupted || cp.Pending == nil {
+		return s, sessionErr(id, errors.New("no approval waits for a decision"))
+	}
+	if err := cp.Pending.check(decision); err != nil {
+		return s, sessionErr(id, err)
+	}
+	sess.decision, sess.decisionAt = decision, cp.Pending.State
+	if s, err = c.decode(cp); err != nil {
+		return s, err
+	}
+	return c.Run(ctx, sess, s, cp.Position.State)
+}
+
+// open starts a session and loads its last checkpoint, nil for a new
+// session, refusing one that another workflow or state schema wrote.
+func (c *Sessions[S, U]) open(ctx context.Context, cfg *Config, id string) (*Session, *Checkpoint, error) {
+	if cfg.Checkpointer == nil {
+		return nil, nil, sessionErr(id, errors.New("sessions need a checkpointer; configure one with flowcrt.WithCheckpointer"))
+	}
+	if id == "" {
+		return nil, nil, sessionErr(id, errors.New("the session id is empty"))
+	}
+	sess := &Session{cfg: cfg, id: id, workflow: c.Workflow, schema: c.Schema}
+	cp, err := cfg.Checkpointer.Load(ctx, id)
+	switch {
+	case errors.Is(err, ErrNoCheckpoint):
+		return sess, nil, nil
+	case err != nil:
+		return nil, nil, err
+	case cp.Workflow != c.Workflow:
+		return nil, nil, sessionErr(id, fmt.Errorf("its checkpoint is a run of workflow %q, not %q", cp.Workflow, c.Workflow))
+	case cp.Schema != c.Schema:
+		return nil, nil, sessionErr(id, fmt.Errorf("its checkpoint was saved with state schema %s, but this workflow's state schema is %s: "+
+			"the state has changed shape since; finish the session with the code that started it, or delete it", cp.Schema, c.Schema))
+	}
+	sess.step, sess.vars = cp.Step, cp.Position.Vars
+	if cp.Status == StatusRunning && cp.Position.FanOut != nil {
+		sess.fanOut, sess.fanOutAt = cp.Position.FanOut, cp.Position.State
+	}
+	if cp.Status != StatusFinished {
+		sess.inside, sess.insideAt = cp.Position.Inside, cp.Position.State
+	}
+	return sess, cp, nil
+}
+
+func (c *Sessions[S, U]) decode(cp *Checkpoint) (S, error) {
+	var s S
+	var err error
+	if c.Decode != nil {
+		s, err = c.Decode(cp.State)
+	} else {
+		dec := json.NewDecoder(bytes.NewReader(cp.State))
+		dec.DisallowUnknownFields()
+		err = dec.Decode(&s)
+	}
+	if err != nil {
+		return s, sessionErr(cp.Session, fmt.Errorf("its checkpoint holds a state that does not decode: %w", err))
+	}
+	return s, nil
+}
+
+// Session is one run of a workflow under a session id. Generated code saves
+// a checkpoint through it after every state; it also carries what a
+// resumed run needs: the decision Decide was given and the progress of an
+// unfinished fan-out. A nil *Session saves nothing, which is how Run runs.
+type Session struct {
+	cfg      *Config
+	id       string
+	workflow string
+	schema   string
+
+	decision, decisionAt string          // the answer for the approval state decisionAt, used once
+	fanOut               *FanOutProgress // the unfinished fan-out at state fanOutAt, restored once
+	fanOutAt             string
+	vars                 json.RawMessage // a States Language run's variables: restored, then to save
+	inside               []childPosition // where a States Language run resumes inside the children of state insideAt
+	insideAt             string
+
+	mu   sync.Mutex // the branches of a fan-out save from their own goroutines
+	step int        // checkpoints saved so far
+}
+
+// UnknownState is the error of a checkpoint whose position names no state
+// the workflow can resume at. Only a session's runs start elsewhere than
+// at the start state, but it answers for a nil *Session too.
+func (s *Session) UnknownState(state string) error {
+	if s == nil {
+		return fmt.Errorf("no state %q to run", state)
+	}
+	return sessionErr(s.id, fmt.Errorf("its checkpoint is at state %q, which workflow %q cannot resume at", state, s.workflow))
+}
+
+// Save records the outcome of a state. Without an error, the run goes on at
+// next (the id of the state to run next, "" once the run has finished) with
+// the state: that is the checkpoint. An *Interrupted error saves the run
+// waiting at the approval state, and is returned. Other errors are returned
+// as they are and save nothing, so that resuming retries the state that
+// failed.
+func (s *Session) Save(ctx context.Context, next string, state any, err error) error {
+	var wait *Interrupted
+	switch {
+	case s == nil:
+		return err
+	case errors.As(err, &wait) && wait.Session != "":
+		return err // saved already, by the compiled-in child it waits in
+	case errors.As(err, &wait):
+		wait.Session = s.id
+		pending := &Pending{State: wait.State, Prompt: wait.Prompt, Options: wait.Options}
+		if serr := s.save(ctx, Position{State: wait.State, Vars: s.vars}, state, pending); serr != nil {
+			return serr
+		}
+		return err
+	case err != nil:
+		return err
+	}
+	return s.save(ctx, Position{State: next, Vars: s.vars}, state, nil)
+}
+
+func (s *Session) save(ctx context.Context, pos Position, state any, pending *Pending) error {
+	data, err := json.Marshal(state)
+	if err != nil {
+		return fmt.Errorf("saving the checkpoint of session %q: %w", s.id, err)
+	}
+	return s.put(ctx, pos, data, pending)
+}
+
+// put writes one checkpoint; the step counter makes the order of a
+// session's checkpoints visible.
+func (s *Session) put(ctx context.Context, pos Position, state json.RawMessage, pending *Pending) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	status := StatusRunning
+	switch {
+	case pending != nil:
+		status = StatusInterrupted
+	case pos.State == "":
+		status = StatusFinished
+	}
+	s.step++
+	return s.cfg.Checkpointer.Save(ctx, &Checkpoint{
+		Session:  s.id,
+		Workflow: s.workflow,
+		Schema:   s.schema,
+		Step:     s.step,
+		Status:   status,
+		Position: pos,
+		State:    state,
+		Pending:  pending,
+		Time:     s.cfg.clock().Now().UTC(),
+	})
+}
+
+// takeDecision returns, once, the decision Decide gave for state.
+func (s *Session) takeDecision(state string) (string, bool) {
+	if s == nil {
+		return "", false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.decisionAt != state {
+		return "", false
+	}
+	d := s.decision
+	s.decision, s.decisionAt = "", ""
+	return d, true
+}
+
+// InFanOut reports whether the run resumes inside the fan-out that state
+// opens: the state's handler has run, and its update is in the saved state,
+// so generated code goes straight to the fan-out.
+func (s *Session) InFanOut(state string) bool {
+	return s != nil && s.fanOut != nil && s.fanOutAt == state
+}
+
+// fanOutRun is the progress of a running fan-out, saved with a checkpoint
+// each time a branch or item finishes. A nil *fanOutRun has nothing done
+// and saves nothing, which is how a run without a session fans out.
+type fanOutRun struct {
+	sess     *Session
+	state    string
+	start    json.RawMessage // the state the branches started from
+	restored []bool          // finished before the run was resumed; read-only
+	mu       sync.Mutex
+	done     map[int]json.RawMessage
+}
+
+// StartFanOut begins the fan-out that state opens: s is the state its
+// branches or items start from, recs are their records. It saves a
+// checkpoint, so that resuming does not run the state's handler again;
+// when the run resumes inside this fan-out, it restores into recs what the
+// finished branches recorded. With a nil sess it does nothing.
+func StartFanOut[S, U any](ctx context.Context, sess *Session, state string, s *S, recs *Records[U]) (*fanOutRun, error) {
+	if sess == nil {
+		return nil, nil
+	}
+	start, err := json.Marshal(s)
+	if err != nil {
+		return nil, fmt.Errorf("saving the checkpoint of session %q: %w", sess.id, err)
+	}
+	n := len(recs.Lists())
+	f := &fanOutRun{sess: sess, state: state, start: start, restored: make([]bool, n), done: map[int]json.RawMessage{}}
+	if sess.InFanOut(state) {
+		for _, i := range slices.Sorted(maps.Keys(sess.fanOut.Done)) {
+			raw := sess.fanOut.Done[i]
+			if i < 0 || i >= n {
+				return nil, sessionErr(sess.id, fmt.Errorf("its checkpoint holds branch %d of the fan-out at %q, which has %d", i, state, n))
+			}
+			if err := json.Unmarshal(raw, recs.Of(i)); err != nil {
+				return nil, sessionErr(sess.id, fmt.Errorf("its checkpoint holds updates of the fan-out at %q that do not decode: %w", state, err))
+			}
+			f.restored[i], f.done[i] = true, raw
+		}
+		sess.fanOut, sess.fanOutAt = nil, ""
+	}
+	return f, f.save(ctx)
+}
+
+// Done reports whether branch or item i finished before the run was
+// resumed; its updates are in its record already.
+func (f *fanOutRun) Done(i int) bool { return f != nil && f.restored[i] }
+
+// Finish saves the updates branch or item i recorded, rec (a *[]Update),
+// with a checkpoint.
+func (f *fanOutRun) Finish(ctx context.Context, i int, rec any) error {
+	if f == nil {
+		return nil
+	}
+	raw, err := json.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("saving the checkpoint of session %q: %w", f.sess.id, err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.done[i] = raw
+	return f.save(ctx)
+}
+
+// save writes the fan-out's checkpoint; callers other than StartFanOut
+// hold f.mu.
+func (f *fanOutRun) save(ctx context.Context) error {
+	return f.sess.put(ctx, Position{State: f.state, FanOut: &FanOutProgress{Done: f.done}}, f.start, nil)
+}
+
+// NoDecisions is the error of a decision sent to session id of a workflow
+// that never stops for one, and so has no Decide.
+func NoDecisions(id, workflow string) error {
+	return sessionErr(id, fmt.Errorf("workflow %q has no approval or interrupt: nothing waits for a decision", workflow))
+}

@@ -1,0 +1,119 @@
+package impl
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestParseOutput(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want any
+	}{
+		{`{"a": 1}`, map[string]any{"a": json.Number("1")}},
+		{`{'a': 'x', "b": [1, 2.5, -3], 'c': (True, False, None)}`, map[string]any{"a": "x", "b": []any{json.Number("1"), json.Number("2.5"), json.Number("-3")}, "c": []any{true, false, nil}}},
+		{`['it\'s', "q\"uote", '\u00e9']`, []any{"it's", `q"uote`, "é"}},
+		{`{1: 'one'}`, map[string]any{"1": "one"}},
+		{`[.5, 1_000]`, []any{json.Number("0.5"), json.Number("1000")}},
+		{"Sure:\n```json\n{\"k\": \"v\"}\n```\nDone.", map[string]any{"k": "v"}},
+		{"~~~json\n{'k': 'v'}\n~~~", map[string]any{"k": "v"}},
+		{"```json\nnot json\n```\n~~~json\n[1]\n~~~", []any{json.Number("1")}},
+	} {
+		got, ok := ParseOutput(c.text)
+		assert.True(t, ok, c.text)
+		assert.Equal(t, c.want, got, c.text)
+	}
+	// Nesting deeper than encoding/json allows is text, not a crash.
+	_, ok := ParseOutput(strings.Repeat("[", 200000))
+	assert.False(t, ok)
+	// Text that none of the forms parse stays text.
+	for _, text := range []string{"plain words", "True story", "1 apple", `{'a': }`, "```\n{\"a\": 1}\n```", "{unquoted: 1}"} {
+		_, ok := ParseOutput(text)
+		assert.False(t, ok, text)
+	}
+}
+
+func TestStoreFlags(t *testing.T) {
+	out := func(text string) JSONOutput { return parseOutput(text) }
+	s := JSONState{Context: map[string]any{"old": 1, "temp": 2}}
+	s.store(&JSONNext{ResetKeys: []string{"temp", "absent"}}, out(`[{"a": 1}, "x", {"a": 2, "b": 3}]`))
+	assert.Equal(t, map[string]any{"old": 1, "a": json.Number("2"), "b": json.Number("3")}, s.Context)
+
+	s.store(&JSONNext{NoStore: true, OutputKey: "raw"}, out(`["x", "y"]`))
+	assert.Equal(t, []any{"x", "y"}, s.Context["raw"])
+	assert.NotContains(t, s.Context, "x")
+
+	s.store(&JSONNext{Append: true}, out(`{"a": 9}`))
+	assert.Equal(t, []any{json.Number("2"), json.Number("9")}, s.Context["a"])
+
+	s.store(&JSONNext{ClearStore: ClearKeepCurrent}, out(`{"new": true}`))
+	assert.Equal(t, map[string]any{"new": true}, s.Context)
+
+	s.store(&JSONNext{ClearStore: ClearAll, OutputKey: "k"}, out(`{"more": 1}`))
+	assert.Empty(t, s.Context)
+
+	s.store(&JSONNext{OverrideTask: true}, out("plain"))
+	assert.Equal(t, "plain", s.Input)
+}
+
+func TestTemplatePaths(t *testing.T) {
+	s := JSONState{Context: map[string]any{
+		"user":  map[string]any{"profile": map[string]any{"name": "Ada"}},
+		"files": []any{map[string]any{"name": "a.txt"}},
+		"base":  "hello", "middle": "{{base}} world", "final": "{{middle}}!", "loop": "{{loop}}",
+	}, Input: "item"}
+	render := func(text string, deep bool) string { return s.renderDeep(parseTemplate(text), deep, nil) }
+	assert.Equal(t, "Ada a.txt item", render("{{user.profile.name}} {{ files[0].name }} {{task}}", false))
+	assert.Equal(t, "{{user.missing}} {{files[3].name}} {{x | upper}}", render("{{user.missing}} {{files[3].name}} {{x | upper}}", false))
+	assert.Equal(t, "{{middle}}!", render("{{final}}", false))
+	assert.Equal(t, "hello world!", render("{{final}}", true))
+	assert.Equal(t, "{{loop}}", render("{{loop}}", true))
+}
+
+func TestOutputSchemaCheck(t *testing.T) {
+	var schema map[string]any
+	assert.NoError(t, json.Unmarshal([]byte(`{"type": "object", "required": ["name"], "properties": {
+		"name": {"type": "string", "minLength": 1}, "age": {"type": "integer", "minimum": 0},
+		"tags": {"type": "array", "items": {"enum": ["a", "b"]}}}, "additionalProperties": false}`), &schema))
+	sc := &JSONSchema{Schema: schema}
+	ok, _ := ParseOutput(`{"name": "Ada", "age": 3, "tags": ["a"]}`)
+	assert.NoError(t, sc.Check(ok))
+	for text, why := range map[string]string{
+		`{"age": 3}`:                   `lacks the required key "name"`,
+		`{"name": ""}`:                 "/name has 0 characters, fewer than 1",
+		`{"name": "x", "age": -1}`:     "/age must be >= 0",
+		`{"name": "x", "age": 1.5}`:    "/age is a number, not integer",
+		`{"name": "x", "tags": ["c"]}`: `/tags/0 must be one of "a", "b"`,
+		`{"name": "x", "extra": 1}`:    `has the key "extra"`,
+		`"text"`:                       "the output is a string, not object",
+	} {
+		v, _ := ParseOutput(text)
+		if v == nil {
+			v = text
+		}
+		err := sc.Check(v)
+		assert.ErrorContains(t, err, why, text)
+		assert.Equal(t, ErrOutputSchema, ErrorName(err))
+	}
+	assert.NoError(t, (*JSONSchema)(nil).Check("anything"))
+}
+
+// include_in_iterator_context: items start with only the listed keys;
+// a branch's removals and cleared history reach the join.
+func TestIterationsAndJoin(t *testing.T) {
+	s := JSONState{Context: map[string]any{"keep": 1, "big": 2, "gone": 3}, History: Messages{{Role: "user", Content: "old"}}}
+	items := s.Iterations([]any{"a", "b"}, "keep")
+	assert.Equal(t, map[string]any{"keep": 1}, items[0].Context)
+	assert.Equal(t, map[string]any{"keep": 1, "big": 2, "gone": 3}, s.Iterations([]any{"a"})[0].Context, "no keys given: all")
+	assert.Empty(t, s.Iterations([]any{"a"}, []string{}...)[0].Context, "an empty list: none")
+
+	branches := s.Branches(2)
+	branches[0].store(&JSONNext{ResetKeys: []string{"gone"}}, parseOutput(`{"x": 1}`))
+	branches[1].record(&JSONNext{ClearMessages: true}, false, "t", "new")
+	s.Join(branches)
+	assert.Equal(t, map[string]any{"keep": 1, "big": 2, "x": json.Number("1")}, s.Context)
+	assert.Equal(t, []string{"t", "new"}, []string{s.History[0].Content, s.History[1].Content})
+}

@@ -1,0 +1,59 @@
+package impl
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// ResultLine returns the line that `flowc run` prints for a finished run,
+// without a newline:
+//
+//	{"status":"SUCCEEDED","output":<output as JSON>}
+//	{"status":"FAILED","error":"<ErrorName(err)>","cause":"<cause>"}
+//	{"status":"INTERRUPTED","prompt":"<prompt>","options":[<options>]}
+//
+// The last is for an *Interrupted err: an approval waits for a decision.
+// The cause is the Cause of the *Error in err's chain, if there is one, and
+// err.Error() otherwise. An output that cannot be encoded fails the run.
+func ResultLine(output any, err error) []byte {
+	if wait, ok := errors.AsType[*Interrupted](err); ok {
+		return interruptedLine(wait)
+	}
+	if err != nil {
+		return failedLine(err)
+	}
+	out, err := encode(output)
+	if err != nil {
+		return failedLine(fmt.Errorf("flowc: encoding the output: %w", err))
+	}
+	line := append([]byte(`{"status":"SUCCEEDED","output":`), out...)
+	return append(line, '}')
+}
+
+func failedLine(err error) []byte {
+	cause := err.Error()
+	if e, ok := errors.AsType[*Error](err); ok {
+		cause = e.Cause
+	}
+	// The fields are in the documented order; strings always encode.
+	line, _ := encode(struct {
+		Status string `json:"status"`
+		Error  string `json:"error"`
+		Cause  string `json:"cause"`
+	}{"FAILED", ErrorName(err), cause})
+	return line
+}
+
+// encode is json.Marshal without HTML escaping, since the line is read by
+// people and programs, never embedded in HTML.
+func encode(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}

@@ -1,0 +1,141 @@
+package impl
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+)
+
+// runFunc runs one workflow on a JSON input with mocked handlers.
+type runFunc func(ctx context.Context, input []byte, mocks *Mocks, opts ...Option) (output any, err error)
+
+// errInput marks an input that does not fit the workflow; it is a usage
+// error (exit 2), not a failed run.
+var errInput = errors.New("invalid input")
+
+// RunMain is the main function of the programs `flowc run` builds for
+// workflows without sessions; see RunSessionMain.
+func RunMain(args []string, stdout, stderr io.Writer, run runFunc) int {
+	return RunSessionMain(args, stdout, stderr, run, nil)
+}
+
+// sessionFunc runs session id of one workflow with mocked handlers: input
+// nil continues the session unchanged, otherwise it is merged into the
+// session's state; a decision answers the approval the session waits for.
+type sessionFunc func(ctx context.Context, id string, input []byte, decision string, mocks *Mocks, opts ...Option) (output any, err error)
+
+// RunSessionMain is the main function of the programs `flowc run` builds:
+// it reads the flags -input, -mock-config, -test-case, -machine,
+// -skip-waits (retry intervals and waits take no time), and -session,
+// -decision and -checkpoint-pipe (see sessionFlags), runs the workflow and
+// prints the one-line result. It returns the exit code: 0 succeeded or
+// interrupted (an approval waits: not a failure), 1 failed, 2 bad input,
+// mock config or session. session is nil for workflows without sessions.
+func RunSessionMain(args []string, stdout, stderr io.Writer, run runFunc, session sessionFunc) int {
+	fs := flag.NewFlagSet("flowc-run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	input := fs.String("input", "", "JSON input file (default: {}, or no input for a session)")
+	mockConfig := fs.String("mock-config", "", "mock config file")
+	testCase := fs.String("test-case", "", "test case of the mock config")
+	machine := fs.String("machine", "", "state machine name in the mock config")
+	skipWaits := fs.Bool("skip-waits", false, "make retry intervals and waits take no time")
+	var sf sessionFlags
+	sf.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	in, mocks, err := runSetup(*input, *mockConfig, *machine, *testCase)
+	if err == nil {
+		err = sf.check(session, *input != "")
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "flowc run: %v\n", err)
+		return 2
+	}
+	mocks.Log = stderr
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var opts []Option
+	if *skipWaits {
+		opts = append(opts, WithClock(NewFakeClock(SystemClock.Now())))
+	}
+	var out any
+	if sf.id != "" {
+		if *input == "" {
+			in = nil // a session given no input goes on unchanged, not with {}
+		}
+		out, err = sf.run(ctx, session, in, mocks, opts)
+	} else {
+		out, err = run(ctx, in, mocks, opts...)
+	}
+	return Report("flowc run", stdout, stderr, out, err, sf.id != "")
+}
+
+// Report prints the result line of a run, or the problem that kept it
+// from running, and returns the exit code: 0 succeeded or interrupted, 1
+// failed, 2 bad input, mocks or session. prog prefixes the messages on
+// stderr; the programs `flowc build` writes share it with `flowc run`.
+func Report(prog string, stdout, stderr io.Writer, out any, err error, session bool) int {
+	var bad *MockError
+	var badSession *SessionError
+	if errors.Is(err, errInput) || errors.As(err, &bad) || errors.As(err, &badSession) {
+		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+		return 2
+	}
+	fmt.Fprintf(stdout, "%s\n", ResultLine(out, err))
+	switch {
+	case IsInterrupted(err) && !session:
+		fmt.Fprintf(stderr, "%s: the run waits for a decision; without a session it cannot be continued\n", prog)
+	case IsInterrupted(err):
+	case err != nil:
+		return 1
+	}
+	return 0
+}
+
+func runSetup(input, mockConfig, machine, testCase string) ([]byte, *Mocks, error) {
+	in := []byte("{}")
+	if input != "" {
+		data, err := os.ReadFile(input)
+		if err != nil {
+			return nil, nil, err
+		}
+		in = data
+	}
+	if mockConfig == "" {
+		if testCase != "" {
+			return nil, nil, errors.New("--test-case needs --mock-config")
+		}
+		return in, &Mocks{}, nil
+	}
+	data, err := os.ReadFile(mockConfig)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, err := ParseMockConfig(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", mockConfig, err)
+	}
+	mocks, err := cfg.Case(machine, testCase)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", mockConfig, err)
+	}
+	return in, mocks, nil
+}
+
+// DecodeInput reads a run's input into v, rejecting unknown fields so that
+// a typo in an input file is not silently ignored.
+func DecodeInput(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%w: %v", errInput, err)
+	}
+	return nil
+}
