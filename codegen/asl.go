@@ -43,12 +43,12 @@ const (
 	approvalHandler
 )
 
-func asl(f *jen.File, w *ir.Workflow, t target) {
+func newASLGen(w *ir.Workflow) *aslGen {
 	g := &aslGen{w: w, n: newNames(w), pathVars: map[*ir.Path]string{}, byID: map[string]*ir.State{}, session: map[*ir.State]bool{}}
 	sessionStates(w.States, g.session)
 	g.reserve()
 	g.collectHandlers()
-	emit(f, g, t)
+	return g
 }
 
 // reserve takes the fixed package-level names and the step constants, so
@@ -75,7 +75,7 @@ func (g *aslGen) shell() *shell {
 	}
 	var handlers []handler
 	for _, h := range g.handlers {
-		m := handler{name: h.h.Name, doc: h.doc(), signature: h.signature,
+		m := handler{name: h.h.Name, doc: h.doc(), sig: h.sig(),
 			mock: []jen.Code{jen.Return(jen.Id("m").Dot("mocks").Dot("RespondASL").Call(jen.Id("ctx"), jen.Id("in")))}}
 		if h.kind == resourceHandler {
 			m.sigText, m.mockText = "(ctx context.Context, in any) (any, error)", "return m.mocks.RespondASL(ctx, in)"
@@ -101,9 +101,8 @@ func (g *aslGen) shell() *shell {
 			name: "Run",
 			doc: []string{"Run executes the state machine on input, any value that encodes as JSON, and returns its",
 				"output. A failure is returned as an error whose *flowcrt.Error holds the name and cause."},
-			params:  []jen.Code{jen.Id("input").Any()},
-			results: []jen.Code{jen.Any(), jen.Error()},
-			body:    []jen.Code{jen.Return(jen.Id("w").Dot("runAt").Call(jen.Id("ctx"), jen.Nil(), jen.Id("input"), jen.Lit(g.w.Start.ID)))},
+			sig:  sig{params: []sigParam{{"input", basicType("any")}}, results: []*ir.Type{basicType("any")}},
+			body: []jen.Code{jen.Return(jen.Id("w").Dot("runAt").Call(jen.Id("ctx"), jen.Nil(), jen.Id("input"), jen.Lit(g.w.Start.ID)))},
 		}},
 		sessions: g.sessionSpec(),
 		mock: mockSpec{
@@ -184,16 +183,16 @@ func (g *aslGen) collectHandlers() {
 	}
 }
 
-// signature renders a handler's parameters and results.
-func (h *aslHandler) signature(s *jen.Statement) *jen.Statement {
-	ctx := jen.Id("ctx").Qual("context", "Context")
+// sig is a handler's parameters and results.
+func (h *aslHandler) sig() sig {
+	anyType := basicType("any")
 	switch h.kind {
 	case agentHandler:
-		return s.Params(ctx, jen.Id("in").Any(), jen.Id("agent").Add(rt("Agent"))).Params(jen.Any(), jen.Error())
+		return sig{params: []sigParam{{"in", anyType}, {"agent", rtType("Agent")}}, results: []*ir.Type{anyType}}
 	case approvalHandler:
-		return s.Params(ctx, jen.Id("req").Add(rt("ApprovalRequest"))).Params(jen.String(), jen.Error())
+		return sig{params: []sigParam{{"req", rtType("ApprovalRequest")}}, results: []*ir.Type{basicType("string")}}
 	}
-	return s.Params(ctx, jen.Id("in").Any()).Params(jen.Any(), jen.Error())
+	return sig{params: []sigParam{{"in", anyType}}, results: []*ir.Type{anyType}}
 }
 
 func (h *aslHandler) doc() string {

@@ -50,10 +50,7 @@ type Need struct {
 // user's handlers. Without files it lists the missing handlers.
 func BuildMain(w *ir.Workflow, wfImport string, user *UserHandlers) ([]File, []Missing, error) {
 	n := newNames(w)
-	methods, err := interfaceMethods(shellOf(w))
-	if err != nil {
-		return nil, nil, err
-	}
+	methods := interfaceMethods(shellOf(w))
 	f := mainFile(buildHeader, wfImport)
 	missing := bindHandlers(f, w, methods, user)
 	if len(missing) > 0 {
@@ -92,18 +89,17 @@ func buildMainFile(w *ir.Workflow, n names, wfImport string) (File, error) {
 // the order the interface declares them: those moreHandlers adds, then
 // each handler with a doc line (the others are answered by an optional
 // interface of the runtime).
-func interfaceMethods(sh *shell) ([]string, error) {
-	sigs, err := parseSignatures(sh.w.Package, sh)
-	if err != nil {
-		return nil, err
+func interfaceMethods(sh *shell) []string {
+	var out []string
+	for _, sv := range sh.more {
+		out = append(out, sv.name)
 	}
-	out := slices.Clone(sigs.more)
 	for _, h := range sh.handlers {
 		if h.doc != "" {
 			out = append(out, h.name)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // bindHandlers writes the handlers type: the user's handlers embedded, and

@@ -19,9 +19,7 @@ type chainGen struct {
 	n names
 }
 
-func chain(f *jen.File, w *ir.Workflow, t target) {
-	emit(f, &chainGen{w: w, n: newNames(w)}, t)
-}
+func newChainGen(w *ir.Workflow) *chainGen { return &chainGen{w: w, n: newNames(w)} }
 
 func (g *chainGen) types(*jen.File) {}
 
@@ -48,8 +46,7 @@ func (g *chainGen) shell() *shell {
 				"It returns the last task's output and the chain variables; on failure, the state as it was",
 				"when the failing task began, and the error.",
 			},
-			params:  []jen.Code{jen.Id("input").Any()},
-			results: []jen.Code{rt("ChainState"), jen.Error()},
+			sig: sig{params: []sigParam{{"input", basicType("any")}}, results: []*ir.Type{rtType("ChainState")}},
 			body: []jen.Code{
 				jen.List(jen.Id("s"), jen.Err()).Op(":=").Add(rt("NewChainState")).Call(jen.Id("input")),
 				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("s"), jen.Err())),

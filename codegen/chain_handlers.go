@@ -11,13 +11,13 @@ import (
 // and the Mocks method that answers for it.
 type chainKind struct {
 	call    string // flowcrt type of the call parameter
-	result  jen.Code
+	result  *ir.Type
 	adapter string // "" for a ChainHandler itself
 	respond string
 }
 
 func chainKinds(k ir.ChainHandlerKind) chainKind {
-	result := rt("ChainResult")
+	result := rtType("ChainResult")
 	switch k {
 	case ir.ChainChatCompletion:
 		return chainKind{"LLMCall", result, "ChatHandler", "RespondChain"}
@@ -26,13 +26,13 @@ func chainKinds(k ir.ChainHandlerKind) chainKind {
 	case ir.ChainTools, ir.ChainHook:
 		return chainKind{"ToolCall", result, "ToolsHandler", "RespondChain"}
 	case ir.ChainRoute:
-		return chainKind{"RouteCall", jen.String(), "RouteHandler", "RespondText"}
+		return chainKind{"RouteCall", basicType("string"), "RouteHandler", "RespondText"}
 	case ir.ChainConditionKey:
-		return chainKind{"ConditionCall", jen.Bool(), "ConditionHandler", "RespondBool"}
+		return chainKind{"ConditionCall", basicType("bool"), "ConditionHandler", "RespondBool"}
 	case ir.ChainPromptToString:
-		return chainKind{"LLMCall", jen.String(), "PromptStringHandler", "RespondText"}
+		return chainKind{"LLMCall", basicType("string"), "PromptStringHandler", "RespondText"}
 	case ir.ChainPromptToInt:
-		return chainKind{"LLMCall", jen.Int(), "PromptIntHandler", "RespondInt"}
+		return chainKind{"LLMCall", basicType("int"), "PromptIntHandler", "RespondInt"}
 	}
 	return chainKind{"ChainCall", result, "", "RespondChain"}
 }
@@ -42,16 +42,14 @@ func chainKinds(k ir.ChainHandlerKind) chainKind {
 // method and no mock.
 func (g *chainGen) handlers() []handler {
 	builtin := func(h *ir.Handler) bool { return h.Builtin != ir.BuiltinNone }
-	hs := callHandlers(g.w.States, builtin, "task", nil, "", "")
+	hs := callHandlers(g.w.States, builtin, "task", sig{}, "", "")
 	for i := range hs {
 		k := chainKinds(ir.ChainKindOf(hs[i].name))
 		call := jen.Id("call")
 		if k.call != "ChainCall" {
 			call = call.Dot("ChainCall")
 		}
-		hs[i].signature = func(s *jen.Statement) *jen.Statement {
-			return s.Params(ctxParam(), jen.Id("call").Add(rt(k.call))).Params(k.result, jen.Error())
-		}
+		hs[i].sig = callSig(k.call, k.result)
 		hs[i].mock = []jen.Code{jen.Return(jen.Id("m").Dot("mocks").Dot(k.respond).Call(call))}
 		hs[i].sigText, hs[i].mockText = "", ""
 	}

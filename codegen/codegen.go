@@ -91,17 +91,19 @@ func renderFilled(f *jen.File, b *bulk) ([]byte, error) {
 }
 
 // emitFor writes w through its dialect and target t.
-func emitFor(f *jen.File, w *ir.Workflow, t target) {
+func emitFor(f *jen.File, w *ir.Workflow, t target) { emit(f, dialectOf(w), t) }
+
+// dialectOf is the part of the generator that knows w's language.
+func dialectOf(w *ir.Workflow) dialect {
 	switch w.Mode {
 	case ir.ModeChain:
-		chain(f, w, t)
+		return newChainGen(w)
 	case ir.ModeASL:
-		asl(f, w, t)
+		return newASLGen(w)
 	case ir.ModeJSON:
-		jsonMode(f, w, t)
-	default:
-		typed(f, w, t)
+		return newJSONGen(w)
 	}
+	return newTypedGen(w)
 }
 
 // newFile starts a file with the fixed header and the runtime alias. The

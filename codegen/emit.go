@@ -51,9 +51,9 @@ type shell struct {
 	describe    bool      // the workflow type's doc holds the description
 	handlersDoc []string  // the handlers interface's doc
 	handlers    []handler // in order of first use
-	// moreHandlers adds to the handlers interface what a handler entry
-	// cannot say (an embedded interface, a service); nil: nothing.
-	moreHandlers func(*jen.Group)
+	// more are the services the handlers interface declares before the
+	// handlers: runtime interfaces it embeds, or methods no state calls.
+	more []service
 	// into names the handlers of the optional interface n.Into, whose
 	// methods write a plain state's update in place; nil: it has none.
 	into      []string
@@ -65,13 +65,23 @@ type shell struct {
 	mock      mockSpec
 }
 
+// service is a member of the handlers interface beyond the handlers: a
+// runtime interface it embeds (embed, whose method is name and sig), or a
+// method of its own.
+type service struct {
+	embed string
+	name  string
+	doc   string
+	sig   sig
+}
+
 // handler is one method of the handlers interface and of the mock.
 type handler struct {
-	name      string
-	doc       string // "" leaves it out of the interface: flowcrt.Approver answers it
-	signature func(*jen.Statement) *jen.Statement
-	mock      []jen.Code // the mock's body
-	mockDoc   []string   // nil: it answers from the mock of its state
+	name    string
+	doc     string // "" leaves it out of the interface: flowcrt.Approver answers it
+	sig     sig
+	mock    []jen.Code // the mock's body
+	mockDoc []string   // nil: it answers from the mock of its state
 	// The same as plain text, gofmt'd, where they are simple enough: the
 	// signature after the name (assuming context is imported as such),
 	// and the mock's one statement.
@@ -80,11 +90,48 @@ type handler struct {
 
 // entry is an exported method that starts a run.
 type entry struct {
-	name    string
-	doc     []string
-	params  []jen.Code // after ctx
-	results []jen.Code
-	body    []jen.Code
+	name string
+	doc  []string
+	sig  sig
+	body []jen.Code
+}
+
+// sig is a method's parameters after ctx and its results before error, as
+// data: the native target writes it through jennifer and the Temporal
+// target prints it, so the two always agree.
+type sig struct {
+	params  []sigParam
+	results []*ir.Type
+}
+
+type sigParam struct {
+	name string
+	typ  *ir.Type
+}
+
+// code renders the signature after the method's name.
+func (s sig) code(name *jen.Statement) *jen.Statement {
+	params := []jen.Code{ctxParam()}
+	for _, p := range s.params {
+		params = append(params, jen.Id(p.name).Add(goType(p.typ)))
+	}
+	var results []jen.Code
+	for _, r := range s.results {
+		results = append(results, goType(r))
+	}
+	return name.Params(params...).Params(append(results, jen.Error())...)
+}
+
+// Types of signatures.
+func basicType(name string) *ir.Type { return &ir.Type{Kind: ir.TypeBasic, Name: name} }
+func ownType(name string) *ir.Type   { return &ir.Type{Kind: ir.TypeNamed, Name: name} }
+func rtType(name string) *ir.Type {
+	return &ir.Type{Kind: ir.TypeNamed, Pkg: runtimePackage(name), Name: name}
+}
+
+// callSig is (ctx, call T) (result, error).
+func callSig(call string, result *ir.Type) sig {
+	return sig{params: []sigParam{{"call", rtType(call)}}, results: []*ir.Type{result}}
 }
 
 // sessionSpec is how a dialect's sessions differ: the state they keep and
@@ -204,12 +251,12 @@ func usersOf(states []*ir.State) map[string][]string {
 // (ctx, call), sig spelled as text in sigText, and whose mocks answer with
 // the Mocks method respond; skip leaves out the handlers without a method.
 func callHandlers(states []*ir.State, skip func(*ir.Handler) bool, noun string,
-	sig func(*jen.Statement) *jen.Statement, sigText, respond string) []handler {
+	sg sig, sigText, respond string) []handler {
 	users := usersOf(states)
 	var out []handler
 	for _, h := range firstHandlers(states, skip) {
 		out = append(out, handler{
-			name: h.Name, doc: h.Name + " runs " + usersList(noun, users[h.Name]) + ".", signature: sig,
+			name: h.Name, doc: h.Name + " runs " + usersList(noun, users[h.Name]) + ".", sig: sg,
 			mock:    []jen.Code{jen.Return(jen.Id("m").Dot("mocks").Dot(respond).Call(jen.Id("call")))},
 			sigText: sigText, mockText: "return m.mocks." + respond + "(call)",
 		})

@@ -26,10 +26,10 @@ type jsonGen struct {
 	cm       *codemieVars      // CodeMie configuration (json_codemie.go)
 }
 
-func jsonMode(f *jen.File, w *ir.Workflow, t target) {
+func newJSONGen(w *ir.Workflow) *jsonGen {
 	g := &jsonGen{w: w, n: newNames(w), taskVars: map[string]string{}}
 	g.reserve()
-	emit(f, g, t)
+	return g
 }
 
 // reserve takes the fixed package-level names and the step constants, so
@@ -45,16 +45,14 @@ func (g *jsonGen) reserve() {
 	}
 }
 
-// jsonHandlerSignature is the parameters and results of every handler.
-func jsonHandlerSignature(s *jen.Statement) *jen.Statement {
-	return s.Params(ctxParam(), jen.Id("call").Add(rt("JSONCall"))).Params(jen.String(), jen.Error())
-}
+// jsonHandlerSig is the parameters and results of every handler.
+func jsonHandlerSig() sig { return callSig("JSONCall", basicType("string")) }
 
 func (g *jsonGen) types(*jen.File) {}
 
 func (g *jsonGen) shell() *shell {
 	n := g.n
-	handlers := callHandlers(g.w.States, func(*ir.Handler) bool { return false }, "state", jsonHandlerSignature,
+	handlers := callHandlers(g.w.States, func(*ir.Handler) bool { return false }, "state", jsonHandlerSig(),
 		"(ctx context.Context, call "+RuntimeAlias+".JSONCall) (string, error)", "RespondJSON")
 	start := g.w.State(g.w.Start.ID)
 	states, resumable := topFirst(g.w)
@@ -67,9 +65,9 @@ func (g *jsonGen) shell() *shell {
 			"keys are merged into the context store, and the state's transition tests the parsed value. An",
 			"error fails the state; an *flowcrt.Error names it for retry and catch rules.",
 		},
-		handlers:     handlers,
-		moreHandlers: g.codemieHandlers, // json_codemie.go: the services the configuration needs
-		states:       states, resumable: resumable,
+		handlers: handlers,
+		more:     g.codemieServices(), // json_codemie.go: the services the configuration needs
+		states:   states, resumable: resumable,
 		sessions: g.sessionSpec(), // json_session.go
 		stepDoc:  n.Step + " names the state a run is in; the zero value means the run is over.",
 		runs: []entry{{
@@ -80,8 +78,7 @@ func (g *jsonGen) shell() *shell {
 				"renders outside iterations. It returns the final context store; on failure, the store as the",
 				"states that completed left it (a fan-out that failed merges nothing), and the error.",
 			},
-			params:  []jen.Code{jen.Id("input").Any()},
-			results: []jen.Code{jen.Any(), jen.Error()},
+			sig: sig{params: []sigParam{{"input", basicType("any")}}, results: []*ir.Type{basicType("any")}},
 			body: []jen.Code{
 				jen.List(jen.Id("s"), jen.Err()).Op(":=").Add(rt("NewJSONState")).Call(jen.Id("input")),
 				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
@@ -95,9 +92,8 @@ func (g *jsonGen) shell() *shell {
 				"store, the message history and the task input. Use it to start from a history or to read the",
 				"history after the run.",
 			},
-			params:  []jen.Code{jen.Id("s").Op("*").Add(rt("JSONState"))},
-			results: []jen.Code{jen.Error()},
-			body:    []jen.Code{jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Nil(), jen.Id("s"), jen.Id(n.stepConst(start)), jen.Id(n.endConst())))},
+			sig:  sig{params: []sigParam{{"s", &ir.Type{Kind: ir.TypePointer, Elem: rtType("JSONState")}}}},
+			body: []jen.Code{jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Nil(), jen.Id("s"), jen.Id(n.stepConst(start)), jen.Id(n.endConst())))},
 		}},
 		mock: mockSpec{
 			caller:  "state",

@@ -183,20 +183,32 @@ func iteratorKeys(w *ir.Workflow, r *ir.Region) []jen.Code {
 // codemieHandlers adds to the handlers interface the services the
 // workflow's configuration needs: a summarizer, and the MCP caller when
 // only assistants configure MCP servers (tool states name it otherwise).
-func (g *jsonGen) codemieHandlers(it *jen.Group) {
+func (g *jsonGen) codemieServices() []service {
+	var out []service
 	cm := g.w.CodeMie
 	if cm != nil && cm.Summarize {
-		it.Comment("Summarize shortens the history once it crosses the summarization limits.")
-		it.Add(rt("Summarizer"))
+		out = append(out, summarizer)
 	}
 	if g.needsDatasources() {
-		it.Add(comment(ir.DatasourceHandler + " searches a datasource the assistants or custom nodes name (call.Assistant.DatasourceIDs); their handlers call it."))
-		it.Add(jen.Id(ir.DatasourceHandler).Params(jen.Id("ctx").Qual("context", "Context"), jen.List(jen.Id("datasourceID"), jen.Id("query")).String()).Params(jen.String(), jen.Error()))
+		str := basicType("string")
+		out = append(out, service{
+			name: ir.DatasourceHandler, sig: sig{params: []sigParam{{"datasourceID", str}, {"query", str}}, results: []*ir.Type{str}},
+			doc: ir.DatasourceHandler + " searches a datasource the assistants or custom nodes name (call.Assistant.DatasourceIDs); their handlers call it.",
+		})
 	}
 	if g.needsMCPMethod() {
-		it.Add(comment(ir.MCPHandler + " calls a tool of an MCP server (call.Tool.MCPServer, or one of call.MCPServers and call.Assistant.MCPServers) for the assistants that use them."))
-		it.Add(jsonHandlerSignature(jen.Id(ir.MCPHandler)))
+		out = append(out, service{
+			name: ir.MCPHandler, sig: jsonHandlerSig(),
+			doc: ir.MCPHandler + " calls a tool of an MCP server (call.Tool.MCPServer, or one of call.MCPServers and call.Assistant.MCPServers) for the assistants that use them.",
+		})
 	}
+	return out
+}
+
+// summarizer is the runtime's Summarizer, embedded in the handlers.
+var summarizer = service{
+	embed: "Summarizer", name: "Summarize", doc: "Summarize shortens the history once it crosses the summarization limits.",
+	sig: sig{params: []sigParam{{"history", rtType("Messages")}}, results: []*ir.Type{rtType("Messages")}},
 }
 
 // needsDatasources reports whether an assistant or custom node names
@@ -255,7 +267,7 @@ func (g *jsonGen) codemieMock(f *jen.File) {
 	if g.needsMCPMethod() {
 		f.Line()
 		f.Comment(ir.MCPHandler + " answers from the mock of the state that calls it.")
-		f.Func().Params(jen.Id("m").Id(g.n.Mock)).Add(jsonHandlerSignature(jen.Id(ir.MCPHandler))).Block(
+		f.Func().Params(jen.Id("m").Id(g.n.Mock)).Add(jsonHandlerSig().code(jen.Id(ir.MCPHandler))).Block(
 			jen.Return(jen.Id("m").Dot("mocks").Dot("RespondJSON").Call(jen.Id("call"))),
 		)
 	}

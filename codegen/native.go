@@ -30,8 +30,13 @@ func (t nativeLoop) header(f *jen.File, sh *shell) {
 			}
 			text.Reset()
 		}
-		if sh.moreHandlers != nil {
-			sh.moreHandlers(it)
+		for _, sv := range sh.more {
+			it.Add(comment(sv.doc))
+			if sv.embed != "" {
+				it.Add(rt(sv.embed))
+			} else {
+				it.Add(sv.sig.code(jen.Id(sv.name)))
+			}
 		}
 		for _, h := range sh.handlers {
 			switch {
@@ -41,7 +46,7 @@ func (t nativeLoop) header(f *jen.File, sh *shell) {
 			default:
 				flush()
 				it.Add(comment(h.doc))
-				it.Add(h.signature(jen.Id(h.name)))
+				it.Add(h.sig.code(jen.Id(h.name)))
 			}
 		}
 		flush()
@@ -155,8 +160,7 @@ func (t nativeLoop) entry(f *jen.File, sh *shell) {
 		for _, c := range e.doc {
 			f.Comment(c)
 		}
-		f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id(e.name).
-			Params(append([]jen.Code{ctxParam()}, e.params...)...).Params(e.results...).Block(e.body...)
+		f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Add(e.sig.code(jen.Id(e.name))).Block(e.body...)
 	}
 	if sh.sessions != nil {
 		t.sessions(f, sh)
@@ -463,7 +467,7 @@ func (t nativeLoop) mock(_ *jen.File, sh *shell) {
 		// The first goes through jennifer, so that the file imports what
 		// the signatures of the rest name.
 		first := simple[0]
-		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(first.signature(jen.Id(first.name))).Block(first.mock...)
+		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(first.sig.code(jen.Id(first.name))).Block(first.mock...)
 		var text strings.Builder
 		for _, h := range simple[1:] {
 			text.WriteString("func (m " + n.Mock + ") " + h.name + h.sigText + " {\n\t" + h.mockText + "\n}\n")
@@ -474,7 +478,7 @@ func (t nativeLoop) mock(_ *jen.File, sh *shell) {
 			f.Func().Id(ph).Params().Block()
 		} else {
 			for _, h := range simple[1:] {
-				f.Func().Params(jen.Id("m").Id(n.Mock)).Add(h.signature(jen.Id(h.name))).Block(h.mock...)
+				f.Func().Params(jen.Id("m").Id(n.Mock)).Add(h.sig.code(jen.Id(h.name))).Block(h.mock...)
 			}
 		}
 	}
@@ -486,7 +490,7 @@ func (t nativeLoop) mock(_ *jen.File, sh *shell) {
 		for _, c := range h.mockDoc {
 			f.Comment(c)
 		}
-		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(h.signature(jen.Id(h.name))).Block(h.mock...)
+		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(h.sig.code(jen.Id(h.name))).Block(h.mock...)
 	}
 	opts := jen.Id("opts").Op("...")
 	if m.stateContext {

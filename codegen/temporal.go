@@ -9,8 +9,6 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/dave/jennifer/jen"
-
 	"github.com/flowc-dev/flowc/ir"
 )
 
@@ -38,10 +36,7 @@ func GenerateTemporal(w *ir.Workflow, opts Options) (File, error) {
 		return File{}, err
 	}
 	sh := shellOf(w)
-	sigs, err := parseSignatures(w.Package, sh)
-	if err != nil {
-		return File{}, err
-	}
+	sigs := signaturesOf(sh)
 	tw := temporalWorkflow{
 		Source: oneLine(opts.Source), Package: w.Package, Name: sh.n.Workflow, Handlers: sh.n.Handlers,
 		Lower: lowerFirst(sh.n.Workflow), Run: sigs.run, Decoder: inputDecoders[w.Mode],
@@ -74,9 +69,6 @@ func GenerateTemporal(w *ir.Workflow, opts Options) (File, error) {
 	if w.Mode == ir.ModeTyped {
 		tw.Schema, tw.Start = fmt.Sprintf("%#v", sh.sessions.schema), strconv.Quote(w.Start.ID)
 	}
-	if tw.Marshaler, err = updateMarshaler(w); err != nil {
-		return File{}, err
-	}
 	var buf bytes.Buffer
 	if err := temporalTemplate.Execute(&buf, &tw); err != nil {
 		return File{}, err
@@ -103,21 +95,9 @@ func interruptsBefore(w *ir.Workflow) bool {
 	return slices.ContainsFunc(w.States, func(s *ir.State) bool { return s.CodeMie != nil && s.CodeMie.InterruptBefore })
 }
 
-// shellCapture is a target that keeps the shell and writes nothing: the
-// Temporal file needs the dialect's description of the workflow, not its
-// native code.
-type shellCapture struct{ sh *shell }
-
-func (c *shellCapture) header(_ *jen.File, sh *shell) { c.sh = sh }
-func (c *shellCapture) entry(*jen.File, *shell)       {}
-func (c *shellCapture) loop(*jen.File, names, *loop)  {}
-func (c *shellCapture) mock(*jen.File, *shell)        {}
-
-func shellOf(w *ir.Workflow) *shell {
-	c := &shellCapture{}
-	emitFor(newFile(w.Package, ""), w, c)
-	return c.sh
-}
+// shellOf is the dialect's description of w, which the Temporal file and
+// the programs read without writing the native code.
+func shellOf(w *ir.Workflow) *shell { return dialectOf(w).shell() }
 
 func lowerFirst(s string) string {
 	if s == "" {
@@ -138,7 +118,6 @@ type temporalWorkflow struct {
 	At                              string // where a run that continues as new goes on: the resume workflow's input
 	IDs, Step                       string // a task chain's table of task ids and its step type
 	Schema, Start                   string // typed mode: the schema constant and the start state's id, quoted
-	Marshaler                       string // the update's MarshalJSON, when the native file lacks it
 	Reads, Writes                   bool   // a distributed Map has an ItemReader, a ResultWriter
 }
 
@@ -388,7 +367,7 @@ func (a {{.Activities}}) Results(ctx context.Context, c flowtemporal.ResultsCall
 	return flowtemporal.ResultsActivity(ctx, a.h, c)
 }
 {{end}}
-{{- .Marshaler}}`))
+`))
 
 // method is a handler method's signature, as Go text.
 type method struct {

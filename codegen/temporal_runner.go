@@ -15,10 +15,7 @@ import (
 // prints the same result line.
 func TemporalRunner(w *ir.Workflow, wfImport string) (File, error) {
 	sh := shellOf(w)
-	sigs, err := parseSignatures(w.Package, sh)
-	if err != nil {
-		return File{}, err
-	}
+	sigs := signaturesOf(sh)
 	data := struct {
 		WF, Name, Mock, In, Out, Decoder string
 	}{wfImport, sh.n.Workflow, sh.n.Mock, sigs.run.Params[0].Type, sigs.run.Results[0], inputDecoders[w.Mode]}

@@ -1,17 +1,11 @@
 package codegen
 
 import (
-	"bytes"
-	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/printer"
-	"go/token"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/dave/jennifer/jen"
+	"unicode"
 
 	"github.com/flowc-dev/flowc/ir"
 )
@@ -26,110 +20,102 @@ type goImport struct {
 // the imports their types need.
 type signatures struct {
 	methods map[string]method
-	more    []string // the methods moreHandlers adds, in order
+	more    []string // the services of the handlers interface, in order
 	run     method
 	imports []goImport
 }
 
-// parseSignatures writes the handler methods and Run of sh into an
-// interface through jennifer, the way the native file spells them, and
-// reads them back: the Temporal file repeats them with other bodies.
-func parseSignatures(pkg string, sh *shell) (signatures, error) {
-	run := sh.runs[0]
-	f := newFile(pkg, "")
-	f.Type().Id("signatures").InterfaceFunc(func(g *jen.Group) {
-		if sh.moreHandlers != nil {
-			sh.moreHandlers(g)
-		}
-		for _, h := range sh.handlers {
-			g.Add(h.signature(jen.Id(h.name)))
-		}
-		g.Id(runSignature).Params(append([]jen.Code{ctxParam()}, run.params...)...).Params(run.results...)
-	})
-	var buf bytes.Buffer
-	if err := f.Render(&buf); err != nil {
-		return signatures{}, err
+// signaturesOf prints the handler methods and Run of sh, whose types the
+// shell holds as data, the way the Temporal file spells them.
+func signaturesOf(sh *shell) signatures {
+	im := importNames{}
+	sigs := signatures{methods: map[string]method{}}
+	for _, sv := range sh.more {
+		sigs.more = append(sigs.more, sv.name)
+		sigs.methods[sv.name] = textMethod(sv.name, sv.sig, im)
 	}
-	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, "", buf.Bytes(), 0)
-	if err != nil {
-		return signatures{}, err
+	for _, h := range sh.handlers {
+		sigs.methods[h.name] = textMethod(h.name, h.sig, im)
 	}
+	sigs.run = textMethod("Run", sh.runs[0].sig, im)
 	reads, writes := distributedIO(sh.w)
-	sigs := signatures{methods: map[string]method{}, imports: temporalImports(file, inputDecoders[sh.w.Mode] != "", sh.w.Mode == ir.ModeTyped && len(sh.w.Regions) == 0, reads || writes)}
-	for _, fld := range signaturesOf(file).Methods.List {
-		if len(fld.Names) == 0 { // an embedded interface of the runtime
-			if fld, err = embeddedMethod(nodeText(fset, fld.Type)); err != nil {
-				return signatures{}, err
-			}
-		}
-		m := readMethod(fset, fld)
-		switch {
-		case m.Name == runSignature:
-			sigs.run = m
-		case !slices.ContainsFunc(sh.handlers, func(h handler) bool { return h.name == m.Name }):
-			sigs.more = append(sigs.more, m.Name)
-			fallthrough
-		default:
-			sigs.methods[m.Name] = m
-		}
-	}
-	return sigs, nil
+	handlers := len(sh.more)+len(sh.handlers) > 0
+	sigs.imports = temporalImports(im, inputDecoders[sh.w.Mode] != "", handlers || reads || writes)
+	return sigs
 }
 
-// embeddedMethods are the methods of the runtime's interfaces that a
-// handlers interface may embed, by the name it embeds them with.
-var embeddedMethods = map[string]string{
-	RuntimeAlias + ".Summarizer": "Summarize(ctx context.Context, history " + RuntimeAlias + ".Messages) (" + RuntimeAlias + ".Messages, error)",
-}
-
-// embeddedMethod returns the method of an embedded interface, as a field
-// of an interface.
-func embeddedMethod(name string) (*ast.Field, error) {
-	text, ok := embeddedMethods[name]
-	if !ok {
-		return nil, fmt.Errorf("flowc does not know the methods of handlers interface member %s (a bug in flowc, please report it)", name)
+func textMethod(name string, s sig, im importNames) method {
+	m := method{Name: name}
+	for _, p := range s.params {
+		m.Params = append(m.Params, param{Name: p.name, Type: im.typeText(p.typ)})
 	}
-	file, err := parser.ParseFile(token.NewFileSet(), "", "package p\ntype i interface{ "+text+" }", 0)
-	if err != nil {
-		return nil, err
-	}
-	return file.Decls[0].(*ast.GenDecl).Specs[0].(*ast.TypeSpec).Type.(*ast.InterfaceType).Methods.List[0], nil
-}
-
-// runSignature names the entry point among the handler methods: a name
-// no handler can take (a handler may be called Run).
-const runSignature = "flowcǂrun"
-
-func readMethod(fset *token.FileSet, fld *ast.Field) method {
-	ft := fld.Type.(*ast.FuncType)
-	m := method{Name: fld.Names[0].Name}
-	for _, p := range ft.Params.List[1:] { // after ctx
-		t := nodeText(fset, p.Type)
-		for _, n := range p.Names {
-			m.Params = append(m.Params, param{Name: n.Name, Type: t})
-		}
-		if len(p.Names) == 0 {
-			m.Params = append(m.Params, param{Name: "p" + strconv.Itoa(len(m.Params)), Type: t})
-		}
-	}
-	if ft.Results != nil {
-		for _, r := range ft.Results.List[:len(ft.Results.List)-1] { // before error
-			m.Results = append(m.Results, nodeText(fset, r.Type))
-		}
+	for _, r := range s.results {
+		m.Results = append(m.Results, im.typeText(r))
 	}
 	return m
 }
 
-func nodeText(fset *token.FileSet, n ast.Node) string {
-	var b strings.Builder
-	_ = printer.Fprint(&b, fset, n) // a parsed node always prints
-	return b.String()
+// importNames are the packages the signatures name, by path, with the name
+// each is imported as.
+type importNames map[string]string
+
+// typeText prints t, noting the packages it names.
+func (im importNames) typeText(t *ir.Type) string {
+	switch t.Kind {
+	case ir.TypeSlice:
+		return "[]" + im.typeText(t.Elem)
+	case ir.TypeMap:
+		return "map[" + im.typeText(t.Key) + "]" + im.typeText(t.Elem)
+	case ir.TypePointer:
+		return "*" + im.typeText(t.Elem)
+	case ir.TypeMessages:
+		return im.typeText(rtType("Messages"))
+	}
+	if t.Pkg == "" {
+		return t.Name
+	}
+	return im.name(t.Pkg) + "." + t.Name
+}
+
+// name is the name path is imported as: the runtime's aliases, else the
+// last element of the path as an identifier, made unique.
+func (im importNames) name(path string) string {
+	if n, ok := im[path]; ok {
+		return n
+	}
+	n := map[string]string{RuntimePath: RuntimeAlias, ImplPath: ImplAlias}[path]
+	if n == "" {
+		n = packageName(path)
+		for i := 2; slices.Contains(slices.Collect(maps.Values(im)), n); i++ {
+			n = packageName(path) + strconv.Itoa(i)
+		}
+	}
+	im[path] = n
+	return n
+}
+
+// packageName guesses a package's name from its import path, as jennifer
+// does for the native file: the last element, less what an identifier
+// cannot hold.
+func packageName(path string) string {
+	last := path[strings.LastIndexByte(path, '/')+1:]
+	name := strings.Map(func(r rune) rune {
+		if r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return unicode.ToLower(r)
+		}
+		return -1
+	}, last)
+	if name == "" || unicode.IsDigit(rune(name[0])) {
+		name = "pkg" + name
+	}
+	return name
 }
 
 // temporalImports are the imports of the signatures and those of the
-// Temporal file's own code, grouped as goimports would.
-func temporalImports(file *ast.File, decodes, marshals, mapIO bool) []goImport {
+// Temporal file's own code, grouped as goimports would; activities: the
+// file declares activities (handler methods, a distributed Map's reader or
+// writer).
+func temporalImports(im importNames, decodes, activities bool) []goImport {
 	paths := map[string]string{
 		"context":                     "",
 		RuntimePath:                   RuntimeAlias,
@@ -138,20 +124,13 @@ func temporalImports(file *ast.File, decodes, marshals, mapIO bool) []goImport {
 		"go.temporal.io/sdk/worker":   "",
 		"go.temporal.io/sdk/workflow": "",
 	}
-	if hasMethods(file) || mapIO { // a distributed Map's reader and writer are activities
+	if activities {
 		paths["go.temporal.io/sdk/activity"] = ""
 	}
-	if decodes || marshals {
+	if decodes {
 		paths["encoding/json"] = ""
 	}
-	for _, spec := range file.Imports {
-		p, _ := strconv.Unquote(spec.Path.Value)
-		if spec.Name != nil {
-			paths[p] = spec.Name.Name
-		} else if _, ok := paths[p]; !ok {
-			paths[p] = ""
-		}
-	}
+	maps.Copy(paths, im)
 	var imps []goImport
 	for p, name := range paths {
 		if name == p[strings.LastIndexByte(p, '/')+1:] {
@@ -166,30 +145,4 @@ func temporalImports(file *ast.File, decodes, marshals, mapIO bool) []goImport {
 		}
 	}
 	return imps
-}
-
-// updateMarshaler is typed mode's MarshalJSON of the update, for an update
-// that crosses Temporal as an activity's result; the native file has it
-// already when the workflow has fan-outs, whose checkpoints save updates.
-func updateMarshaler(w *ir.Workflow) (string, error) {
-	if w.Mode != ir.ModeTyped || len(w.Regions) > 0 {
-		return "", nil
-	}
-	f := newFile(w.Package, "")
-	(&typedGen{w: w, n: newNames(w)}).marshalUpdate(f)
-	var buf bytes.Buffer
-	if err := f.Render(&buf); err != nil {
-		return "", err
-	}
-	src := buf.String()
-	return src[strings.Index(src, "\n// MarshalJSON"):], nil
-}
-
-// hasMethods: the interface of the signatures has a handler besides Run.
-func hasMethods(file *ast.File) bool {
-	return len(signaturesOf(file).Methods.List) > 1
-}
-
-func signaturesOf(file *ast.File) *ast.InterfaceType {
-	return file.Decls[len(file.Decls)-1].(*ast.GenDecl).Specs[0].(*ast.TypeSpec).Type.(*ast.InterfaceType)
 }

@@ -86,10 +86,10 @@ type typedGen struct {
 	has  map[string]bool // the same, as a set
 }
 
-func typed(f *jen.File, w *ir.Workflow, t target) {
+func newTypedGen(w *ir.Workflow) *typedGen {
 	g := &typedGen{w: w, n: newNames(w)}
 	g.into, g.has = g.intoHandlers()
-	emit(f, g, t)
+	return g
 }
 
 // intoHandlers are the handlers of plain states, in order of first use:
@@ -123,7 +123,6 @@ func (g *typedGen) types(f *jen.File) {
 	g.stateType(f)
 	g.updateType(f)
 	if len(g.w.Regions) > 0 {
-		g.marshalUpdate(f)
 		g.clone(f)
 		g.join(f)
 	}
@@ -162,9 +161,8 @@ func (g *typedGen) shell() *shell {
 		stepDoc: n.Step + " names the state a run is in; the zero value means the run is over.",
 		runs: []entry{{
 			name: "Run", doc: run,
-			params:  []jen.Code{jen.Id("in").Id(n.State)},
-			results: []jen.Code{jen.Id(n.State), jen.Error()},
-			body:    []jen.Code{jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Nil(), jen.Id("in"), jen.Id(n.stepConst(g.w.State(g.w.Start.ID)))))},
+			sig:  sig{params: []sigParam{{"in", ownType(n.State)}}, results: []*ir.Type{ownType(n.State)}},
+			body: []jen.Code{jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Nil(), jen.Id("in"), jen.Id(n.stepConst(g.w.State(g.w.Start.ID)))))},
 		}},
 		sessions: g.sessionSpec(),
 		mock:     mockSpec{caller: "state", doc: mockDoc, helpers: g.mockHelpers, stateContext: true},
@@ -194,10 +192,7 @@ func (g *typedGen) handlerMethods() []handler {
 		if h.Item != nil {
 			text += ", once for each item of iter_key " + quote(g.w.RegionOf(ids[0]).Items)
 		}
-		sig := func(s *jen.Statement) *jen.Statement {
-			return s.Params(g.handlerParams(h)...).Params(g.handlerResults(h)...)
-		}
-		m := handler{name: h.Name, doc: text + ".", signature: sig, mock: g.mockBody(h)}
+		m := handler{name: h.Name, doc: text + ".", sig: g.handlerSig(h), mock: g.mockBody(h)}
 		if h.Item == nil && h.Kind == ir.HandlerUpdate {
 			m.sigText = "(ctx context.Context, s " + g.n.State + ") (" + g.n.Update + ", error)"
 			m.mockText = `return m.respond(ctx, nil, "")`
@@ -207,9 +202,7 @@ func (g *typedGen) handlerMethods() []handler {
 	if g.hasApprovals() {
 		out = append(out, handler{
 			name: "Approve",
-			signature: func(s *jen.Statement) *jen.Statement {
-				return s.Params(ctxParam(), jen.Id("req").Add(rt("ApprovalRequest"))).Params(jen.String(), jen.Error())
-			},
+			sig:  sig{params: []sigParam{{"req", rtType("ApprovalRequest")}}, results: []*ir.Type{basicType("string")}},
 			mock: []jen.Code{jen.Return(jen.Id("m").Dot("mocks").Dot("RespondApproval").Call(jen.Id("ctx"), jen.Id("req")))},
 			mockDoc: []string{
 				"Approve answers an approval state from its mock: a Return is the decision, a JSON string or",
@@ -240,12 +233,7 @@ func goType(t *ir.Type) *jen.Statement {
 
 // itemType renders the type of a map region's items: a schema type, or the
 // state itself for `iter_key: .`.
-func (g *typedGen) itemType(t *ir.Type) *jen.Statement {
-	if t.Kind == ir.TypeState {
-		return jen.Id(g.n.State)
-	}
-	return goType(t)
-}
+func (g *typedGen) itemType(t *ir.Type) *jen.Statement { return goType(g.itemIRType(t)) }
 
 func (g *typedGen) stateType(f *jen.File) {
 	f.Comment(g.n.State + " is the state of a " + g.n.Workflow + " run.")
@@ -284,6 +272,9 @@ func (g *typedGen) updateType(f *jen.File) {
 			markSet("u", i, len(g.w.Fields)),
 		)
 	}
+	// An update crosses checkpoints and Temporal activities as the JSON
+	// object of its set fields.
+	g.marshalUpdate(f)
 	g.unmarshalUpdate(f)
 	g.apply(f)
 }
@@ -374,22 +365,24 @@ func reduce(fd *ir.Field) jen.Code {
 	return cur.Op("=").Add(upd)
 }
 
-// handlerParams: inside an iteration chain the item follows the state.
-func (g *typedGen) handlerParams(h *ir.Handler) []jen.Code {
-	params := []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Id(g.n.State)}
+// handlerSig is (ctx, s State[, item T]) (Update[, label string], error):
+// inside an iteration chain the item follows the state.
+func (g *typedGen) handlerSig(h *ir.Handler) sig {
+	s := sig{params: []sigParam{{"s", ownType(g.n.State)}}, results: []*ir.Type{ownType(g.n.Update)}}
 	if h.Item != nil {
-		params = append(params, jen.Id("item").Add(g.itemType(h.Item)))
+		s.params = append(s.params, sigParam{"item", g.itemIRType(h.Item)})
 	}
-	return params
+	if h.Kind == ir.HandlerAction || h.Kind == ir.HandlerEval {
+		s.results = append(s.results, basicType("string"))
+	}
+	return s
 }
 
-func (g *typedGen) handlerResults(h *ir.Handler) []jen.Code {
-	out := []jen.Code{jen.Id(g.n.Update)}
-	switch h.Kind {
-	case ir.HandlerAction:
-		out = append(out, jen.String())
-	case ir.HandlerEval:
-		out = append(out, jen.String())
+// itemIRType is the type of a map region's items, with the state itself
+// for `iter_key: .` named as the state type.
+func (g *typedGen) itemIRType(t *ir.Type) *ir.Type {
+	if t.Kind == ir.TypeState {
+		return ownType(g.n.State)
 	}
-	return append(out, jen.Error())
+	return t
 }

@@ -56,6 +56,18 @@ func (u *FanoutUpdate) SetTotal(v int) {
 	u.set |= (1 << 1)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u FanoutUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["items"] = u.v.Items
+	}
+	if u.set&(1<<1) != 0 {
+		fields["total"] = u.v.Total
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *FanoutUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
@@ -83,18 +95,6 @@ func (s *FanoutState) apply(u *FanoutUpdate) {
 	if set&(1<<1) != 0 {
 		s.Total += u.v.Total
 	}
-}
-
-// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
-func (u FanoutUpdate) MarshalJSON() ([]byte, error) {
-	fields := map[string]any{}
-	if u.set&(1<<0) != 0 {
-		fields["items"] = u.v.Items
-	}
-	if u.set&(1<<1) != 0 {
-		fields["total"] = u.v.Total
-	}
-	return json.Marshal(fields)
 }
 
 // clone returns the copy of s that a branch or item of a fan-out runs on. Slices and maps are

@@ -82,6 +82,24 @@ func (u *AnchorUpdate) SetTags(v []string) {
 	u.set |= (1 << 3)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u AnchorUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["n"] = u.v.N
+	}
+	if u.set&(1<<1) != 0 {
+		fields["score"] = u.v.Score
+	}
+	if u.set&(1<<2) != 0 {
+		fields["note"] = u.v.Note
+	}
+	if u.set&(1<<3) != 0 {
+		fields["tags"] = u.v.Tags
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *AnchorUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {

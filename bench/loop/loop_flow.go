@@ -56,6 +56,18 @@ func (u *LoopUpdate) SetLimit(v int) {
 	u.set |= (1 << 1)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u LoopUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["n"] = u.v.N
+	}
+	if u.set&(1<<1) != 0 {
+		fields["limit"] = u.v.Limit
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *LoopUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {

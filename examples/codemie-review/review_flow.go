@@ -27,7 +27,7 @@ type ReviewHandlers interface {
 	// Summarize shortens the history once it crosses the summarization limits.
 	flowcrt.Summarizer
 	// SearchDatasource searches a datasource the assistants or custom nodes name (call.Assistant.DatasourceIDs); their handlers call it.
-	SearchDatasource(ctx context.Context, datasourceID, query string) (string, error)
+	SearchDatasource(ctx context.Context, datasourceID string, query string) (string, error)
 	// CallMCPTool calls a tool of an MCP server (call.Tool.MCPServer, or one of call.MCPServers and call.Assistant.MCPServers) for the assistants that use them.
 	CallMCPTool(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// Tracker runs state "fetch".

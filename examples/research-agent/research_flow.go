@@ -98,6 +98,27 @@ func (u *ResearchUpdate) SetAnswer(v string) {
 	u.set |= (1 << 4)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u ResearchUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["question"] = u.v.Question
+	}
+	if u.set&(1<<1) != 0 {
+		fields["query"] = u.v.Query
+	}
+	if u.set&(1<<2) != 0 {
+		fields["context"] = u.v.Context
+	}
+	if u.set&(1<<3) != 0 {
+		fields["searches"] = u.v.Searches
+	}
+	if u.set&(1<<4) != 0 {
+		fields["answer"] = u.v.Answer
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *ResearchUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {

@@ -99,6 +99,27 @@ func (u *TriageUpdate) SetAttempts(v int) {
 	u.set |= (1 << 4)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u TriageUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["ticket"] = u.v.Ticket
+	}
+	if u.set&(1<<1) != 0 {
+		fields["status"] = u.v.Status
+	}
+	if u.set&(1<<2) != 0 {
+		fields["labels"] = u.v.Labels
+	}
+	if u.set&(1<<3) != 0 {
+		fields["messages"] = u.v.Messages
+	}
+	if u.set&(1<<4) != 0 {
+		fields["attempts"] = u.v.Attempts
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *TriageUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {

@@ -70,6 +70,21 @@ func (u *PublishUpdate) SetLog(v []string) {
 	u.set |= (1 << 2)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u PublishUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["draft"] = u.v.Draft
+	}
+	if u.set&(1<<1) != 0 {
+		fields["revisions"] = u.v.Revisions
+	}
+	if u.set&(1<<2) != 0 {
+		fields["log"] = u.v.Log
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *PublishUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {

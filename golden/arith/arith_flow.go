@@ -97,6 +97,27 @@ func (u *ArithUpdate) SetTrail(v []string) {
 	u.set |= (1 << 4)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u ArithUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["count"] = u.v.Count
+	}
+	if u.set&(1<<1) != 0 {
+		fields["divisor"] = u.v.Divisor
+	}
+	if u.set&(1<<2) != 0 {
+		fields["score"] = u.v.Score
+	}
+	if u.set&(1<<3) != 0 {
+		fields["flag"] = u.v.Flag
+	}
+	if u.set&(1<<4) != 0 {
+		fields["trail"] = u.v.Trail
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *ArithUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {

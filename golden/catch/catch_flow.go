@@ -45,6 +45,15 @@ func (u *CatchUpdate) SetTrail(v []string) {
 	u.set |= (1 << 0)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u CatchUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["trail"] = u.v.Trail
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *CatchUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {

@@ -71,6 +71,21 @@ func (u *ChatUpdate) SetCounter(v int) {
 	u.set |= (1 << 2)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u ChatUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["messages"] = u.v.Messages
+	}
+	if u.set&(1<<1) != 0 {
+		fields["status"] = u.v.Status
+	}
+	if u.set&(1<<2) != 0 {
+		fields["counter"] = u.v.Counter
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *ChatUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {

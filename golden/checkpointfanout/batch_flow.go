@@ -83,6 +83,24 @@ func (u *BatchUpdate) SetNotes(v map[string]string) {
 	u.set |= (1 << 3)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u BatchUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["items"] = u.v.Items
+	}
+	if u.set&(1<<1) != 0 {
+		fields["done"] = u.v.Done
+	}
+	if u.set&(1<<2) != 0 {
+		fields["total"] = u.v.Total
+	}
+	if u.set&(1<<3) != 0 {
+		fields["notes"] = u.v.Notes
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *BatchUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
@@ -122,24 +140,6 @@ func (s *BatchState) apply(u *BatchUpdate) {
 	if set&(1<<3) != 0 {
 		s.Notes = flowcimpl.MergeMap(s.Notes, u.v.Notes)
 	}
-}
-
-// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
-func (u BatchUpdate) MarshalJSON() ([]byte, error) {
-	fields := map[string]any{}
-	if u.set&(1<<0) != 0 {
-		fields["items"] = u.v.Items
-	}
-	if u.set&(1<<1) != 0 {
-		fields["done"] = u.v.Done
-	}
-	if u.set&(1<<2) != 0 {
-		fields["total"] = u.v.Total
-	}
-	if u.set&(1<<3) != 0 {
-		fields["notes"] = u.v.Notes
-	}
-	return json.Marshal(fields)
 }
 
 // clone returns the copy of s that a branch or item of a fan-out runs on. Slices and maps are

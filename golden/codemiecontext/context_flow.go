@@ -24,7 +24,7 @@ var _ interface {
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type ContextHandlers interface {
 	// SearchDatasource searches a datasource the assistants or custom nodes name (call.Assistant.DatasourceIDs); their handlers call it.
-	SearchDatasource(ctx context.Context, datasourceID, query string) (string, error)
+	SearchDatasource(ctx context.Context, datasourceID string, query string) (string, error)
 	// Fetcher runs states "fetch", "note", "phase-two".
 	Fetcher(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// Lister runs state "list".

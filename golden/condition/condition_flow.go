@@ -85,6 +85,24 @@ func (u *ConditionUpdate) SetTrail(v []string) {
 	u.set |= (1 << 3)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u ConditionUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["message"] = u.v.Message
+	}
+	if u.set&(1<<1) != 0 {
+		fields["status"] = u.v.Status
+	}
+	if u.set&(1<<2) != 0 {
+		fields["count"] = u.v.Count
+	}
+	if u.set&(1<<3) != 0 {
+		fields["trail"] = u.v.Trail
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *ConditionUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {

@@ -59,6 +59,18 @@ func (u *FaultsUpdate) SetLog(v []string) {
 	u.set |= (1 << 1)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u FaultsUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["items"] = u.v.Items
+	}
+	if u.set&(1<<1) != 0 {
+		fields["log"] = u.v.Log
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *FaultsUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
@@ -86,18 +98,6 @@ func (s *FaultsState) apply(u *FaultsUpdate) {
 	if set&(1<<1) != 0 {
 		s.Log = flowcimpl.AppendSlice(s.Log, u.v.Log)
 	}
-}
-
-// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
-func (u FaultsUpdate) MarshalJSON() ([]byte, error) {
-	fields := map[string]any{}
-	if u.set&(1<<0) != 0 {
-		fields["items"] = u.v.Items
-	}
-	if u.set&(1<<1) != 0 {
-		fields["log"] = u.v.Log
-	}
-	return json.Marshal(fields)
 }
 
 // clone returns the copy of s that a branch or item of a fan-out runs on. Slices and maps are

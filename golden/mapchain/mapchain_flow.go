@@ -72,6 +72,21 @@ func (u *ChunksUpdate) SetValid(v int) {
 	u.set |= (1 << 2)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u ChunksUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["chunks"] = u.v.Chunks
+	}
+	if u.set&(1<<1) != 0 {
+		fields["processed"] = u.v.Processed
+	}
+	if u.set&(1<<2) != 0 {
+		fields["valid"] = u.v.Valid
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *ChunksUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
@@ -105,21 +120,6 @@ func (s *ChunksState) apply(u *ChunksUpdate) {
 	if set&(1<<2) != 0 {
 		s.Valid += u.v.Valid
 	}
-}
-
-// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
-func (u ChunksUpdate) MarshalJSON() ([]byte, error) {
-	fields := map[string]any{}
-	if u.set&(1<<0) != 0 {
-		fields["chunks"] = u.v.Chunks
-	}
-	if u.set&(1<<1) != 0 {
-		fields["processed"] = u.v.Processed
-	}
-	if u.set&(1<<2) != 0 {
-		fields["valid"] = u.v.Valid
-	}
-	return json.Marshal(fields)
 }
 
 // clone returns the copy of s that a branch or item of a fan-out runs on. Slices and maps are

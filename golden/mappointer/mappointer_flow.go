@@ -71,6 +71,21 @@ func (u *PointerUpdate) SetResults(v []string) {
 	u.set |= (1 << 2)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u PointerUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["data"] = u.v.Data
+	}
+	if u.set&(1<<1) != 0 {
+		fields["groups"] = u.v.Groups
+	}
+	if u.set&(1<<2) != 0 {
+		fields["results"] = u.v.Results
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *PointerUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
@@ -104,21 +119,6 @@ func (s *PointerState) apply(u *PointerUpdate) {
 	if set&(1<<2) != 0 {
 		s.Results = flowcimpl.AppendSlice(s.Results, u.v.Results)
 	}
-}
-
-// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
-func (u PointerUpdate) MarshalJSON() ([]byte, error) {
-	fields := map[string]any{}
-	if u.set&(1<<0) != 0 {
-		fields["data"] = u.v.Data
-	}
-	if u.set&(1<<1) != 0 {
-		fields["groups"] = u.v.Groups
-	}
-	if u.set&(1<<2) != 0 {
-		fields["results"] = u.v.Results
-	}
-	return json.Marshal(fields)
 }
 
 // clone returns the copy of s that a branch or item of a fan-out runs on. Slices and maps are

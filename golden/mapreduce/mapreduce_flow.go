@@ -98,6 +98,27 @@ func (u *MapReduceUpdate) SetLast(v string) {
 	u.set |= (1 << 4)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u MapReduceUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["tickets"] = u.v.Tickets
+	}
+	if u.set&(1<<1) != 0 {
+		fields["scores"] = u.v.Scores
+	}
+	if u.set&(1<<2) != 0 {
+		fields["notes"] = u.v.Notes
+	}
+	if u.set&(1<<3) != 0 {
+		fields["total"] = u.v.Total
+	}
+	if u.set&(1<<4) != 0 {
+		fields["last"] = u.v.Last
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *MapReduceUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
@@ -143,27 +164,6 @@ func (s *MapReduceState) apply(u *MapReduceUpdate) {
 	if set&(1<<4) != 0 {
 		s.Last = u.v.Last
 	}
-}
-
-// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
-func (u MapReduceUpdate) MarshalJSON() ([]byte, error) {
-	fields := map[string]any{}
-	if u.set&(1<<0) != 0 {
-		fields["tickets"] = u.v.Tickets
-	}
-	if u.set&(1<<1) != 0 {
-		fields["scores"] = u.v.Scores
-	}
-	if u.set&(1<<2) != 0 {
-		fields["notes"] = u.v.Notes
-	}
-	if u.set&(1<<3) != 0 {
-		fields["total"] = u.v.Total
-	}
-	if u.set&(1<<4) != 0 {
-		fields["last"] = u.v.Last
-	}
-	return json.Marshal(fields)
 }
 
 // clone returns the copy of s that a branch or item of a fan-out runs on. Slices and maps are

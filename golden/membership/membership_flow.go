@@ -86,6 +86,24 @@ func (u *MembershipUpdate) SetRoute(v string) {
 	u.set |= (1 << 3)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u MembershipUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["labels"] = u.v.Labels
+	}
+	if u.set&(1<<1) != 0 {
+		fields["tags"] = u.v.Tags
+	}
+	if u.set&(1<<2) != 0 {
+		fields["title"] = u.v.Title
+	}
+	if u.set&(1<<3) != 0 {
+		fields["route"] = u.v.Route
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *MembershipUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {

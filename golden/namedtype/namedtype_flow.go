@@ -72,6 +72,21 @@ func (u *TicketsUpdate) SetRoute(v string) {
 	u.set |= (1 << 2)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u TicketsUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["ticket"] = u.v.Ticket
+	}
+	if u.set&(1<<1) != 0 {
+		fields["history"] = u.v.History
+	}
+	if u.set&(1<<2) != 0 {
+		fields["route"] = u.v.Route
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *TicketsUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {

@@ -85,6 +85,24 @@ func (u *ParallelUpdate) SetSeen(v map[string]string) {
 	u.set |= (1 << 3)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u ParallelUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["log"] = u.v.Log
+	}
+	if u.set&(1<<1) != 0 {
+		fields["total"] = u.v.Total
+	}
+	if u.set&(1<<2) != 0 {
+		fields["status"] = u.v.Status
+	}
+	if u.set&(1<<3) != 0 {
+		fields["seen"] = u.v.Seen
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *ParallelUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
@@ -124,24 +142,6 @@ func (s *ParallelState) apply(u *ParallelUpdate) {
 	if set&(1<<3) != 0 {
 		s.Seen = flowcimpl.MergeMap(s.Seen, u.v.Seen)
 	}
-}
-
-// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
-func (u ParallelUpdate) MarshalJSON() ([]byte, error) {
-	fields := map[string]any{}
-	if u.set&(1<<0) != 0 {
-		fields["log"] = u.v.Log
-	}
-	if u.set&(1<<1) != 0 {
-		fields["total"] = u.v.Total
-	}
-	if u.set&(1<<2) != 0 {
-		fields["status"] = u.v.Status
-	}
-	if u.set&(1<<3) != 0 {
-		fields["seen"] = u.v.Seen
-	}
-	return json.Marshal(fields)
 }
 
 // clone returns the copy of s that a branch or item of a fan-out runs on. Slices and maps are

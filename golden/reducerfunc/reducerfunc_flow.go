@@ -58,6 +58,18 @@ func (u *BestUpdate) SetScores(v []int) {
 	u.set |= (1 << 1)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u BestUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["best"] = u.v.Best
+	}
+	if u.set&(1<<1) != 0 {
+		fields["scores"] = u.v.Scores
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *BestUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {

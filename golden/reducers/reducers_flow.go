@@ -123,6 +123,33 @@ func (u *ReducersUpdate) SetHistory(v flowcrt.Messages) {
 	u.set |= (1 << 6)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u ReducersUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["messages"] = u.v.Messages
+	}
+	if u.set&(1<<1) != 0 {
+		fields["status"] = u.v.Status
+	}
+	if u.set&(1<<2) != 0 {
+		fields["counter"] = u.v.Counter
+	}
+	if u.set&(1<<3) != 0 {
+		fields["labels"] = u.v.Labels
+	}
+	if u.set&(1<<4) != 0 {
+		fields["total"] = u.v.Total
+	}
+	if u.set&(1<<5) != 0 {
+		fields["cost"] = u.v.Cost
+	}
+	if u.set&(1<<6) != 0 {
+		fields["history"] = u.v.History
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *ReducersUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {

@@ -84,6 +84,24 @@ func (u *AgentUpdate) SetTrail(v []string) {
 	u.set |= (1 << 3)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u AgentUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["question"] = u.v.Question
+	}
+	if u.set&(1<<1) != 0 {
+		fields["context"] = u.v.Context
+	}
+	if u.set&(1<<2) != 0 {
+		fields["answer"] = u.v.Answer
+	}
+	if u.set&(1<<3) != 0 {
+		fields["trail"] = u.v.Trail
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *AgentUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {

@@ -98,6 +98,27 @@ func (u *SupervisedUpdate) SetReviews(v int) {
 	u.set |= (1 << 4)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u SupervisedUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["question"] = u.v.Question
+	}
+	if u.set&(1<<1) != 0 {
+		fields["context"] = u.v.Context
+	}
+	if u.set&(1<<2) != 0 {
+		fields["answer"] = u.v.Answer
+	}
+	if u.set&(1<<3) != 0 {
+		fields["trail"] = u.v.Trail
+	}
+	if u.set&(1<<4) != 0 {
+		fields["reviews"] = u.v.Reviews
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *SupervisedUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {

@@ -43,6 +43,15 @@ func (u *InnerUpdate) SetTrail(v []string) {
 	u.set |= (1 << 0)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u InnerUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["trail"] = u.v.Trail
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *InnerUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {

@@ -71,6 +71,21 @@ func (u *SwitchCaseUpdate) SetTrail(v []string) {
 	u.set |= (1 << 2)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u SwitchCaseUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["status"] = u.v.Status
+	}
+	if u.set&(1<<1) != 0 {
+		fields["score"] = u.v.Score
+	}
+	if u.set&(1<<2) != 0 {
+		fields["trail"] = u.v.Trail
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *SwitchCaseUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {

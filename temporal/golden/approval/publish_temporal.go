@@ -5,7 +5,6 @@ package approval
 
 import (
 	"context"
-	"encoding/json"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
@@ -116,19 +115,4 @@ func (a publishActivities) Discard(ctx context.Context, s PublishState) (r0 Publ
 
 func (a publishActivities) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (string, error) {
 	return flowtemporal.ApproveActivity(ctx, a.h, req)
-}
-
-// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
-func (u PublishUpdate) MarshalJSON() ([]byte, error) {
-	fields := map[string]any{}
-	if u.set&(1<<0) != 0 {
-		fields["draft"] = u.v.Draft
-	}
-	if u.set&(1<<1) != 0 {
-		fields["revisions"] = u.v.Revisions
-	}
-	if u.set&(1<<2) != 0 {
-		fields["log"] = u.v.Log
-	}
-	return json.Marshal(fields)
 }

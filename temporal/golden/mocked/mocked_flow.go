@@ -59,6 +59,18 @@ func (u *MockedUpdate) SetCount(v int) {
 	u.set |= (1 << 1)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u MockedUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["items"] = u.v.Items
+	}
+	if u.set&(1<<1) != 0 {
+		fields["count"] = u.v.Count
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *MockedUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {

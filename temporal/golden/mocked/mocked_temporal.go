@@ -5,7 +5,6 @@ package mocked
 
 import (
 	"context"
-	"encoding/json"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
@@ -124,16 +123,4 @@ func (a mockedActivities) Report(ctx context.Context, s MockedState) (r mockedAc
 	defer flowtemporal.Finish(ctx, &err)
 	r.R0, r.R1, err = a.h.Report(ctx, s)
 	return r, err
-}
-
-// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
-func (u MockedUpdate) MarshalJSON() ([]byte, error) {
-	fields := map[string]any{}
-	if u.set&(1<<0) != 0 {
-		fields["items"] = u.v.Items
-	}
-	if u.set&(1<<1) != 0 {
-		fields["count"] = u.v.Count
-	}
-	return json.Marshal(fields)
 }

@@ -46,6 +46,15 @@ func (u *RetriedUpdate) SetLog(v []string) {
 	u.set |= (1 << 0)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u RetriedUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["log"] = u.v.Log
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *RetriedUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {

@@ -5,7 +5,6 @@ package retrypolicy
 
 import (
 	"context"
-	"encoding/json"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
@@ -97,13 +96,4 @@ func (a retriedActivities) Store(ctx context.Context, s RetriedState) (r0 Retrie
 	ctx = flowtemporal.ActivityContext(ctx)
 	defer flowtemporal.Finish(ctx, &err)
 	return a.h.Store(ctx, s)
-}
-
-// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
-func (u RetriedUpdate) MarshalJSON() ([]byte, error) {
-	fields := map[string]any{}
-	if u.set&(1<<0) != 0 {
-		fields["log"] = u.v.Log
-	}
-	return json.Marshal(fields)
 }

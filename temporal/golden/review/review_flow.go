@@ -84,6 +84,24 @@ func (u *ReviewUpdate) SetStatus(v string) {
 	u.set |= (1 << 3)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u ReviewUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["pages"] = u.v.Pages
+	}
+	if u.set&(1<<1) != 0 {
+		fields["checked"] = u.v.Checked
+	}
+	if u.set&(1<<2) != 0 {
+		fields["words"] = u.v.Words
+	}
+	if u.set&(1<<3) != 0 {
+		fields["status"] = u.v.Status
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *ReviewUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
@@ -123,24 +141,6 @@ func (s *ReviewState) apply(u *ReviewUpdate) {
 	if set&(1<<3) != 0 {
 		s.Status = u.v.Status
 	}
-}
-
-// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
-func (u ReviewUpdate) MarshalJSON() ([]byte, error) {
-	fields := map[string]any{}
-	if u.set&(1<<0) != 0 {
-		fields["pages"] = u.v.Pages
-	}
-	if u.set&(1<<1) != 0 {
-		fields["checked"] = u.v.Checked
-	}
-	if u.set&(1<<2) != 0 {
-		fields["words"] = u.v.Words
-	}
-	if u.set&(1<<3) != 0 {
-		fields["status"] = u.v.Status
-	}
-	return json.Marshal(fields)
 }
 
 // clone returns the copy of s that a branch or item of a fan-out runs on. Slices and maps are

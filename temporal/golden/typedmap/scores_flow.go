@@ -71,6 +71,21 @@ func (u *ScoresUpdate) SetTotal(v int) {
 	u.set |= (1 << 2)
 }
 
+// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
+func (u ScoresUpdate) MarshalJSON() ([]byte, error) {
+	fields := map[string]any{}
+	if u.set&(1<<0) != 0 {
+		fields["pages"] = u.v.Pages
+	}
+	if u.set&(1<<1) != 0 {
+		fields["scores"] = u.v.Scores
+	}
+	if u.set&(1<<2) != 0 {
+		fields["total"] = u.v.Total
+	}
+	return json.Marshal(fields)
+}
+
 // UnmarshalJSON reads an update from a JSON object keyed by state field names.
 func (u *ScoresUpdate) UnmarshalJSON(data []byte) error {
 	return flowcimpl.DecodeFields(data, func(key string, value json.RawMessage) error {
@@ -104,21 +119,6 @@ func (s *ScoresState) apply(u *ScoresUpdate) {
 	if set&(1<<2) != 0 {
 		s.Total += u.v.Total
 	}
-}
-
-// MarshalJSON writes the set fields of u as a JSON object keyed by state field names.
-func (u ScoresUpdate) MarshalJSON() ([]byte, error) {
-	fields := map[string]any{}
-	if u.set&(1<<0) != 0 {
-		fields["pages"] = u.v.Pages
-	}
-	if u.set&(1<<1) != 0 {
-		fields["scores"] = u.v.Scores
-	}
-	if u.set&(1<<2) != 0 {
-		fields["total"] = u.v.Total
-	}
-	return json.Marshal(fields)
 }
 
 // clone returns the copy of s that a branch or item of a fan-out runs on. Slices and maps are
