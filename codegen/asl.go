@@ -57,7 +57,7 @@ func (g *aslGen) reserve() {
 	n := g.n
 	g.ids.Reserve(n.Workflow, "New"+n.Workflow, n.Handlers, n.Mock, "New"+n.Mock, "New"+n.Mock+"Handlers",
 		n.Step, n.endConst(), n.idsVar())
-	for _, s := range allStates(g.w.States) {
+	for _, s := range ir.AllStates(g.w.States) {
 		g.byID[s.ID] = s
 		g.ids.Reserve(n.stepConst(s))
 	}
@@ -133,20 +133,7 @@ func nested(states []*ir.State) []*ir.State {
 	var out []*ir.State
 	for _, s := range states {
 		for _, m := range s.ASL.Branches {
-			out = append(out, allStates(m.States)...)
-		}
-	}
-	return out
-}
-
-// allStates lists every state, nested ones right after the state that
-// holds them, in source order.
-func allStates(states []*ir.State) []*ir.State {
-	var out []*ir.State
-	for _, s := range states {
-		out = append(out, s)
-		for _, m := range s.ASL.Branches {
-			out = append(out, allStates(m.States)...)
+			out = append(out, ir.AllStates(m.States)...)
 		}
 	}
 	return out
@@ -164,7 +151,7 @@ func (g *aslGen) collectHandlers() {
 		}
 		ah.users = append(ah.users, state)
 	}
-	for _, s := range allStates(g.w.States) {
+	for _, s := range ir.AllStates(g.w.States) {
 		a := s.ASL
 		switch {
 		case a.Type == ir.ASLTask && a.Agent != nil:

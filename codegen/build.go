@@ -248,7 +248,7 @@ func allUsers(users []*ir.State, ok func(*ir.State) bool) bool {
 func handlerUsers(w *ir.Workflow) map[string][]*ir.State {
 	states := w.States
 	if w.Mode == ir.ModeASL {
-		states = allStates(states)
+		states = ir.AllStates(states)
 	}
 	out := map[string][]*ir.State{}
 	for _, s := range states {

@@ -105,7 +105,7 @@ func (g *chainGen) branches(b *jen.Group, s *ir.State) {
 			}
 		})
 	}
-	if hasDefaultBranch(t) {
+	if t.HasDefaultBranch() {
 		return
 	}
 	if len(t.Branches) > 0 {

@@ -39,7 +39,7 @@ func stopsForDecision(w *ir.Workflow) bool {
 	case ir.ModeTyped:
 		return (&typedGen{w: w}).hasApprovals()
 	case ir.ModeASL:
-		return slices.ContainsFunc(allStates(w.States), func(s *ir.State) bool { return s.ASL.Type == ir.ASLApproval })
+		return slices.ContainsFunc(ir.AllStates(w.States), func(s *ir.State) bool { return s.ASL.Type == ir.ASLApproval })
 	case ir.ModeJSON:
 		return interruptsBefore(w)
 	}

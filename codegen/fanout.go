@@ -6,6 +6,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/flowc-dev/flowc/codegen/internal/gentext"
 	"github.com/flowc-dev/flowc/ir"
 )
 
@@ -147,8 +148,8 @@ func sharesSource(r *ir.Region) bool {
 }
 
 func (g *typedGen) mapFunc(f *jen.File, r *ir.Region) {
-	text := g.regionMethod(r) + " runs the chain " + quoteList(refIDs(r.Body)) + " for each item of iter_key " +
-		quote(r.Items) + concurrencyWords(r.MaxConcurrency) + ", each on its own copy of s. Once all are done it " +
+	text := g.regionMethod(r) + " runs the chain " + quoteList(ir.RefIDs(r.Body)) + " for each item of iter_key " +
+		quote(r.Items) + gentext.ConcurrencyWords(r.MaxConcurrency) + ", each on its own copy of s. Once all are done it " +
 		"applies their updates to s in item order, and the run goes on at " + exitWords(r.After) +
 		". The first failure cancels the other items and fails the run. With a session each item saves a " +
 		"checkpoint when it finishes, and a resumed run does not run it again."
@@ -305,17 +306,9 @@ func (g *typedGen) runner(f *jen.File, r *ir.Region, t target) {
 
 // regionIDs lists a region's states: branch by branch, or the chain.
 func regionIDs(r *ir.Region) []string {
-	out := refIDs(r.Body)
+	out := ir.RefIDs(r.Body)
 	for _, b := range r.Branches {
-		out = append(out, refIDs(b)...)
-	}
-	return out
-}
-
-func refIDs(refs []ir.Ref) []string {
-	out := make([]string, len(refs))
-	for i, r := range refs {
-		out[i] = r.ID
+		out = append(out, ir.RefIDs(b)...)
 	}
 	return out
 }
@@ -352,16 +345,6 @@ func doc(f *jen.File, text string) {
 	if line != "" {
 		f.Add(comment(line))
 	}
-}
-
-func concurrencyWords(limit int) string {
-	switch limit {
-	case 0:
-		return ""
-	case 1:
-		return ", one after another"
-	}
-	return ", at most " + strconv.Itoa(limit) + " at a time"
 }
 
 // clone emits the copy each branch or item runs on. Slices and maps, also

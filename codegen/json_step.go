@@ -3,6 +3,7 @@ package codegen
 import (
 	"github.com/dave/jennifer/jen"
 
+	"github.com/flowc-dev/flowc/codegen/internal/gentext"
 	"github.com/flowc-dev/flowc/ir"
 )
 
@@ -109,8 +110,8 @@ func (g *jsonGen) region(f *jen.File, r *ir.Region) {
 
 func (g *jsonGen) mapFunc(f *jen.File, r *ir.Region) {
 	f.Line()
-	doc(f, g.regionMethod(r)+" runs the chain "+quoteList(refIDs(r.Body))+" for each item of iter_key "+quote(r.Items)+
-		" in the output of "+quote(r.From)+concurrencyWords(r.MaxConcurrency)+", each on its own copy of the "+
+	doc(f, g.regionMethod(r)+" runs the chain "+quoteList(ir.RefIDs(r.Body))+" for each item of iter_key "+quote(r.Items)+
+		" in the output of "+quote(r.From)+gentext.ConcurrencyWords(r.MaxConcurrency)+", each on its own copy of the "+
 		"context store and history, where {{task}} is the item and an object item's keys are context "+
 		"variables. Once all are done it merges them into s in item order (the keys each one set, the last "+
 		"one winning, then the messages each one added), and the run goes on at "+exitWords(r.After)+

@@ -284,18 +284,9 @@ func branchSwitch(b *jen.Group, t *ir.Transition, goTo func(ir.Ref) *jen.Stateme
 			sw.Case(branchMatch(br)).Block(goTo(br.To))
 		}
 	})
-	if !hasDefaultBranch(t) {
+	if !t.HasDefaultBranch() {
 		b.Add(end)
 	}
-}
-
-func hasDefaultBranch(t *ir.Transition) bool {
-	for _, br := range t.Branches {
-		if br.Operator == ir.OpDefault {
-			return true
-		}
-	}
-	return false
 }
 
 func branchMatch(br *ir.Branch) jen.Code {

@@ -10,7 +10,7 @@ func distributedIO(w *ir.Workflow) (reads, writes bool) {
 	if w.Mode != ir.ModeASL {
 		return false, false
 	}
-	for _, s := range allStates(w.States) {
+	for _, s := range ir.AllStates(w.States) {
 		if d := s.ASL.Distributed; d != nil {
 			reads = reads || d.Reader != nil
 			writes = writes || d.Writer != nil

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/flowc-dev/flowc/codegen"
+	"github.com/flowc-dev/flowc/codegen/graph"
 	"github.com/flowc-dev/flowc/compiler"
 	"github.com/flowc-dev/flowc/compiler/diag"
 	"github.com/flowc-dev/flowc/internal/gocheck"
@@ -127,8 +128,8 @@ func compileAndCheck(t *testing.T, path string, src []byte) {
 		t.Fatal(err)
 	}
 	// Graphs print names from the definition too; they must not panic.
-	codegen.Mermaid(w)
-	codegen.Dot(w)
+	graph.Mermaid(w)
+	graph.Dot(w)
 	again, _ := compiler.Compile(path, src, compiler.Options{NoPackage: true})
 	if again == nil || !bytes.Equal(bytes.Join(got, nil), bytes.Join(generate(t, again), nil)) {
 		t.Fatalf("output is not deterministic")

@@ -315,3 +315,17 @@ type Debate struct {
 	Communication any
 	Consensus     any
 }
+
+// AllStates lists states and every state nested in their branches and
+// iterations, nested ones right after the state that holds them, in source
+// order.
+func AllStates(states []*State) []*State {
+	var out []*State
+	for _, s := range states {
+		out = append(out, s)
+		for _, m := range s.ASL.Branches {
+			out = append(out, AllStates(m.States)...)
+		}
+	}
+	return out
+}

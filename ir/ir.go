@@ -486,3 +486,23 @@ type Access struct {
 	Index   int    // AccessIndex
 	Pointer string // the JSON pointer up to this step, for run-time errors
 }
+
+// HasDefaultBranch reports whether a branches transition has a default
+// branch, taken when no other matches.
+func (t *Transition) HasDefaultBranch() bool {
+	for _, br := range t.Branches {
+		if br.Operator == OpDefault {
+			return true
+		}
+	}
+	return false
+}
+
+// RefIDs lists the ids refs name, in order.
+func RefIDs(refs []Ref) []string {
+	out := make([]string, len(refs))
+	for i, r := range refs {
+		out[i] = r.ID
+	}
+	return out
+}

@@ -5,7 +5,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/flowc-dev/flowc/codegen"
+	"github.com/flowc-dev/flowc/codegen/graph"
 	"github.com/flowc-dev/flowc/compiler"
 )
 
@@ -36,9 +36,9 @@ func cmdGraph(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	if *format == "dot" {
-		fmt.Fprint(stdout, codegen.Dot(w))
+		fmt.Fprint(stdout, graph.Dot(w))
 	} else {
-		fmt.Fprint(stdout, codegen.Mermaid(w))
+		fmt.Fprint(stdout, graph.Mermaid(w))
 	}
 	return exitOK
 }

@@ -1,27 +1,28 @@
-package codegen
+package graph
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/flowc-dev/flowc/codegen/internal/gentext"
 	"github.com/flowc-dev/flowc/ir"
 )
 
-// Edge is one labelled transition of the state graph; To is ir.EndID for
+// edge is one labelled transition of the state graph; To is ir.EndID for
 // the end of the run.
-type Edge struct {
+type edge struct {
 	From, To, Label string
 }
 
-// Edges lists every transition of w in source order, each labelled with the
+// edges lists every transition of w in source order, each labelled with the
 // condition, action, operator or error that takes it.
-func Edges(w *ir.Workflow) []Edge {
+func edges(w *ir.Workflow) []edge {
 	if w.Mode == ir.ModeASL {
 		return aslEdges(w)
 	}
-	var out []Edge
+	var out []edge
 	for _, s := range w.States {
-		add := func(to ir.Ref, label string) { out = append(out, Edge{From: s.ID, To: to.ID, Label: label}) }
+		add := func(to ir.Ref, label string) { out = append(out, edge{From: s.ID, To: to.ID, Label: label}) }
 		for _, c := range s.Catch {
 			add(c.Next, "catch "+strings.Join(c.Errors, ", "))
 		}
@@ -41,7 +42,7 @@ func transitionEdges(t *ir.Transition, add func(ir.Ref, string)) {
 			add(e, "parallel")
 		}
 	case ir.TransMap:
-		add(t.To, "each item of "+t.Iter.Key+concurrencyWords(t.Iter.MaxConcurrency))
+		add(t.To, "each item of "+t.Iter.Key+gentext.ConcurrencyWords(t.Iter.MaxConcurrency))
 	case ir.TransCondition:
 		add(t.Then, t.Cond.Source)
 		add(t.Otherwise, "otherwise")
@@ -71,7 +72,7 @@ func transitionEdges(t *ir.Transition, add func(ir.Ref, string)) {
 
 // implicitEnd: an action or eval that nothing matches ends the run.
 func implicitEnd(t *ir.Transition) bool {
-	return (t.Kind == ir.TransActions && t.Default == nil) || (t.Kind == ir.TransBranches && !hasDefaultBranch(t))
+	return (t.Kind == ir.TransActions && t.Default == nil) || (t.Kind == ir.TransBranches && !t.HasDefaultBranch())
 }
 
 func branchLabel(b *ir.Branch) string {
@@ -94,7 +95,7 @@ func Mermaid(w *ir.Workflow) string {
 	}
 	b.WriteString("  finish((end))\n")
 	fmt.Fprintf(&b, "  start --> %s\n", ids[w.Start.ID])
-	for _, e := range Edges(w) {
+	for _, e := range edges(w) {
 		fmt.Fprintf(&b, "  %s -->|\"%s\"| %s\n", ids[e.From], mermaidText(e.Label), ids[e.To])
 	}
 	return b.String()
@@ -112,7 +113,7 @@ func Dot(w *ir.Workflow) string {
 		regionNodes(&b, w, ids, true)
 	}
 	fmt.Fprintf(&b, "  start -> %s;\n", ids[w.Start.ID])
-	for _, e := range Edges(w) {
+	for _, e := range edges(w) {
 		fmt.Fprintf(&b, "  %s -> %s [label=%s];\n", ids[e.From], ids[e.To], dotQuote(e.Label))
 	}
 	b.WriteString("}\n")

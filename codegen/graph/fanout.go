@@ -1,10 +1,11 @@
-package codegen
+package graph
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/flowc-dev/flowc/codegen/internal/gentext"
 	"github.com/flowc-dev/flowc/ir"
 )
 
@@ -65,12 +66,12 @@ func regionGraph(b *strings.Builder, s *ir.State, ids map[string]string, dot boo
 		return
 	}
 	if r.Kind == ir.RegionMap {
-		subgraph(b, ids[s.ID]+"_each", s.ID+": each item of "+r.Items+concurrencyWords(r.MaxConcurrency), refIDs(r.Body), ids, dot, depth)
+		subgraph(b, ids[s.ID]+"_each", s.ID+": each item of "+r.Items+gentext.ConcurrencyWords(r.MaxConcurrency), ir.RefIDs(r.Body), ids, dot, depth)
 		return
 	}
 	openGraph(b, ids[s.ID]+"_parallel", s.ID+": parallel", dot, depth)
 	for i, br := range r.Branches {
-		subgraph(b, fmt.Sprintf("%s_%d", ids[s.ID], i+1), "branch "+br[0].ID, refIDs(br), ids, dot, depth+1)
+		subgraph(b, fmt.Sprintf("%s_%d", ids[s.ID], i+1), "branch "+br[0].ID, ir.RefIDs(br), ids, dot, depth+1)
 	}
 	closeGraph(b, dot, depth)
 }

@@ -1,7 +1,8 @@
-package codegen
+package graph
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/flowc-dev/flowc/ir"
@@ -13,14 +14,14 @@ import (
 // of a branch or iterator is where its subgraph ends, so only top-level
 // states have an edge to the end of the run, and Fail states wherever they
 // are.
-func aslEdges(w *ir.Workflow) []Edge {
-	var out []Edge
+func aslEdges(w *ir.Workflow) []edge {
+	var out []edge
 	top := map[*ir.State]bool{}
 	for _, s := range w.States {
 		top[s] = true
 	}
-	for _, s := range allStates(w.States) {
-		add := func(to ir.Ref, label string) { out = append(out, Edge{From: s.ID, To: to.ID, Label: label}) }
+	for _, s := range ir.AllStates(w.States) {
+		add := func(to ir.Ref, label string) { out = append(out, edge{From: s.ID, To: to.ID, Label: label}) }
 		a := s.ASL
 		for i, m := range a.Branches {
 			add(m.Start, branchWhat(s, i))
@@ -96,7 +97,7 @@ func branchWhat(s *ir.State, i int) string {
 	case s.ASL.Type == ir.ASLMap:
 		return "each item"
 	}
-	return "branch " + itoa(i+1)
+	return "branch " + strconv.Itoa(i+1)
 }
 
 // aslNodes writes the states as nodes, the machines of Parallel and Map
@@ -131,7 +132,7 @@ func aslNodes(b *strings.Builder, states []*ir.State, ids map[string]string, dot
 // aslNodeIDs names every state s0, s1... in the order allStates gives.
 func aslNodeIDs(w *ir.Workflow) map[string]string {
 	ids := map[string]string{ir.EndID: "finish"}
-	for i, s := range allStates(w.States) {
+	for i, s := range ir.AllStates(w.States) {
 		ids[s.ID] = fmt.Sprintf("s%d", i)
 	}
 	return ids
