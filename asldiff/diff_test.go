@@ -25,7 +25,7 @@ import (
 
 const casesDir = "cases"
 
-// resultLine is flowc's one-line result (SPEC §9).
+// resultLine is the one line `flowc run` prints for a run (docs/cli.md).
 type resultLine struct {
 	Status string `json:"status"`
 	// Output stays raw so that absent and null can be told apart.

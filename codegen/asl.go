@@ -11,7 +11,7 @@ import (
 // the runtime's ASLExec and friends, and its sessions.
 const aslGenVersion = checkpointGenVersion
 
-// aslGen emits the Go of a States Language state machine (SPEC §4, §7):
+// aslGen emits the Go of a States Language state machine (docs/asl.md):
 // a handlers interface with one method per Resource, agent and approval,
 // one run loop per (sub-)machine switching over a step enum, one step
 // method per state, and a mock. Paths, templates, choice rules and

@@ -10,7 +10,7 @@ import (
 // runtime's chain support (see flowcrt.ThisRuntime).
 const chainGenVersion = 9 // 8: typed calls of the documented handlers, ChainTask; 9: step loops report to an observer
 
-// chainGen emits the Go of a task chain (SPEC §5): a handlers interface with
+// chainGen emits the Go of a task chain (docs/chains.md): a handlers interface with
 // one method per user handler, one step method per task whose transition is
 // a switch over the eval string, and a mock. It shares the typed mode's
 // naming (names) and branch matching (branchMatch).

@@ -83,9 +83,10 @@ func (g *chainGen) target(r ir.Ref) *jen.Statement {
 }
 
 // branches: the first match top to bottom wins. When none matches, the
-// chain ends successfully with this task's output: the seed lets `goto:
-// end` finish a chain and a missing on_failure end one with the error, and
-// a chain that runs out of branches is finished rather than failed.
+// chain ends successfully with this task's output: contenox's transitions
+// documentation lets `goto: end` finish a chain and a missing on_failure
+// end one with the error, and a chain that runs out of branches is
+// finished rather than failed.
 func (g *chainGen) branches(b *jen.Group, s *ir.State) {
 	t := s.Next
 	switch {
@@ -133,9 +134,9 @@ func (g *chainGen) taken(s *ir.State, br *ir.Branch) []jen.Code {
 
 // chainMatch is the test of a branch that is not `default`. An
 // edge_traversed_at_least branch reads the run's edge counts. The branches
-// of a noop task see both its input's text (the seed) and the token
-// "noop" (contenox); the token is known here, so a branch it matches is
-// always taken.
+// of a noop task see both its input's text (contenox's earlier
+// transitions documentation) and the token "noop" (contenox); the token is
+// known here, so a branch it matches is always taken.
 func chainMatch(s *ir.State, br *ir.Branch) jen.Code {
 	if e := br.Edge; br.Operator == ir.OpEdgeTraversedAtLeast && e != nil {
 		return jen.Id("s").Dot("Traversed").Call(jen.Lit(e.From + "->" + e.To)).Op(">=").Lit(e.Count)

@@ -11,7 +11,7 @@ import (
 // runtime's JSONState and friends.
 const jsonGenVersion = 9 // 7: CodeMie configuration and sessions (json_codemie.go, json_session.go); 8: the shared emitter; 9: step loops report to an observer
 
-// jsonGen emits the Go of a JSON-mode workflow (SPEC §3, §7): a handlers
+// jsonGen emits the Go of a JSON-mode workflow (docs/codemie.md): a handlers
 // interface with one method per assistant, tool or handler name, each
 // taking a flowcrt.JSONCall and returning the output text; one package
 // variable per state holding its templates and policy; one step method per

@@ -77,7 +77,7 @@ func (n names) callConst(h string) string { return n.prefix + "Call" + h }
 // stepMethod is the unexported method that runs one state.
 func stepMethod(s *ir.State) string { return "step" + s.GoName }
 
-// typedGen emits the typed-mode API of SPEC §7: the state and update
+// typedGen emits the typed-mode API of docs/generated-api.md: the state and update
 // types, a step method per state and the fan-outs.
 type typedGen struct {
 	w    *ir.Workflow

@@ -150,7 +150,7 @@ func testCases(t *testing.T, m string) map[string][]string {
 
 // inputBeside is the input of a directory's runs: input.json, or the one
 // JSON file that is neither the mocks nor a definition (an example's
-// input, as README runs it), or none.
+// input, as README.md and docs/ run it), or none.
 func inputBeside(dir string, entries []os.DirEntry) string {
 	var inputs []string
 	for _, e := range entries {

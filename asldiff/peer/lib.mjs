@@ -1,6 +1,6 @@
 // Shared by run.mjs and bench.mjs: loads one asldiff case and runs it through
 // aws-local-stepfunctions with the case's input and mocks, producing the
-// result line in flowc's format (SPEC §9).
+// result line in the format `flowc run` prints (docs/cli.md).
 
 import './polyfill.mjs'; // must stay the first import: it runs before the peer loads
 import fs from 'node:fs';

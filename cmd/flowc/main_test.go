@@ -584,7 +584,7 @@ func head(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// TestRunExamples runs the committed examples as README shows, one per
+// TestRunExamples runs the committed examples as README.md and docs/ show, one per
 // dialect, and checks the whole result line.
 func TestRunExamples(t *testing.T) {
 	if testing.Short() {

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// chatDef is the state of typed-state-reducers.md: messages with a
-// reducer, status and counter without.
+// chatDef is the state of llmfy's continuation example (its State
+// documentation): messages with a reducer, status and counter without.
 const chatDef = `workflow: Chat
 state:
   messages: {type: "[]string", reducer: append}
@@ -78,7 +78,7 @@ func runOK(t *testing.T, args ...string) string {
 	return stdout
 }
 
-// The seed's three invocations through `flowc run`: the second input's
+// That example's three invocations through `flowc run`: the second input's
 // messages are appended, its status replaces the old one, and the counter
 // it does not give is carried over; without input the finished session
 // runs again on its state.

@@ -15,7 +15,8 @@ import (
 // agent reads an agent task's Agent and its agent-specific fields. Each
 // field is an object handed to the handler as a JSON value; Tools lists
 // tool names and Budget holds non-negative numbers, which is all the
-// States Language seed says of them.
+// "State Types" chapter of the Agent State Language specification says of
+// them.
 func (l *lowerer) agent(m yamlx.Map, n *yaml.Node) *ir.Agent {
 	a := &ir.Agent{Pos: l.ContentPos(n)}
 	a.Name, _ = l.String(n, "Agent")

@@ -12,8 +12,8 @@ import (
 )
 
 // modelFields are the fields of an agent task that choose and tune its
-// model (3-agent-primitives.md, "Model Selection" and "Temperature and
-// Sampling").
+// model (the Agent State Language specification, "Agent Primitives":
+// "Model Selection" and "Temperature and Sampling").
 var modelFields = []string{"Model", "Generation"}
 
 func init() {
@@ -101,9 +101,10 @@ func (l *lowerer) generation(n *yaml.Node) *ir.Generation {
 var fallbackWhen = regexp.MustCompile(`^(Budget|Tokens)At([0-9]+)Percent$`)
 
 // modelSwitches reads the workflow Budget's Fallback, `{When, UseModel}` or
-// `{Cascade: [...]}` of them, in order (7-cost-budget.md, "Model
-// Fallbacks"). A step without UseModel (an `Action`) switches nothing. A
-// task's Budget has no Fallback in the spec; it is left unread.
+// `{Cascade: [...]}` of them, in order (the Agent State Language
+// specification, "Cost and Budget": "Model Fallbacks"). A step without
+// UseModel (an `Action`) switches nothing. A task's Budget has no Fallback
+// in the specification; it is left unread.
 func (l *lowerer) modelSwitches(e yamlx.Entry, workflow bool) []ir.ModelSwitch {
 	if !workflow {
 		return nil

@@ -1,11 +1,11 @@
 // Package chain is the front-end for task chains (JSON or YAML): contenox
 // chain definitions, whose top-level `tasks:` list holds tasks that name a
 // handler, its settings (system_instruction, execute_config, tools, ...),
-// templates and a transition of branches, and the seed's older form with
-// compose. It lowers a chain into the IR and reports, at their positions,
-// the problems only a chain can have: operators, `when` values, edges,
-// compose strategies, branch order, handlers, templates and macros. Task
-// ids, targets and Go names are the shared checker's job.
+// templates and a transition of branches, and the older form of contenox's
+// documentation with compose. It lowers a chain into the IR and reports, at
+// their positions, the problems only a chain can have: operators, `when`
+// values, edges, compose strategies, branch order, handlers, templates and
+// macros. Task ids, targets and Go names are the shared checker's job.
 package chain
 
 import (
@@ -153,7 +153,7 @@ func (l *lowerer) handler(n, task *yaml.Node) *ir.Handler {
 
 // promptHandler settles prompt_to_string and prompt_to_int: with an
 // execute_config they ask its model (contenox), else they render their own
-// prompt_template (the seed), which they then need.
+// prompt_template (contenox's earlier documentation), which they then need.
 func (l *lowerer) promptHandler(s *ir.State) {
 	h := s.Handler
 	kind, ok := promptKinds[h.Builtin]

@@ -18,7 +18,8 @@ import (
 //
 // A field name must name a list field: the usual mistake is to name the
 // wrong field, and iterating once over it would hide that. A JSON pointer
-// may land on anything; a non-list there is the only item, as the SPEC says.
+// may land on anything; a non-list there is the only item, as CodeMie wraps
+// a non-list iter_key value in a one-item list.
 // `.` is the whole state, which is never a list: the chain runs once, with
 // a copy of the state as its item.
 func (c *checker) checkItems(r *ir.Region, declared map[string]*ir.Field, env *expression.Env, pkg *types.Package) {

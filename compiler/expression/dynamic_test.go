@@ -20,7 +20,7 @@ func runDynamic(t *testing.T, cases []lowering) {
 }
 
 func TestDynamicSeeds(t *testing.T) {
-	// The examples of codemie-state-transitions.md 5.3 and 5.4.
+	// The examples of CodeMie's State Transitions documentation, 5.3 and 5.4.
 	runDynamic(t, []lowering{
 		{"variable > 100", `(> $variable 100)`},
 		{"count > 10", `(> $count 10)`},

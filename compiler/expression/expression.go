@@ -1,7 +1,7 @@
 // Package expression checks the conditions of workflow definitions and lowers
 // them to ir.Expr, which the code generator prints as native Go.
 //
-// Conditions are written in the Python-like syntax of the CodeMie seed
+// Conditions are written in the Python-like syntax of CodeMie workflows
 // (`count > 10 and status == 'active'`, `'k' in labels`, `x.lower()`). They
 // are parsed with expr-lang's parser, but checked here against Go types: the
 // generated program evaluates them as Go, with no interpreter at run time.

@@ -15,7 +15,7 @@ import (
 var at = ir.Pos{File: "f.yaml", Line: 3, Col: 20}
 
 func TestCheckSeeds(t *testing.T) {
-	// The examples of codemie-state-transitions.md 5.3 and 5.4.
+	// The examples of CodeMie's State Transitions documentation, 5.3 and 5.4.
 	runLowering(t, []lowering{
 		{"count > 10", `(> .Count 10)`},
 		{"status == 'success'", `(== .Status "success")`},

@@ -18,10 +18,10 @@ import (
 // state that no branch can pass another common state to get to. When the
 // branches meet nowhere but at the end of the run, they join there.
 //
-// An iteration chain is a straight line, as the CodeMie seed has it: each
-// state but the last goes on with `state_id` and the same iter_key, and the
-// last goes to the state after the chain with a plain `state_id` (or ends
-// the run). Catch rules inside it may go to a state of the chain or to the
+// An iteration chain is a straight line, as CodeMie's documentation has it:
+// each state but the last goes on with `state_id` and the same iter_key, and
+// the last goes to the state after the chain with a plain `state_id` (or
+// ends the run). Catch rules inside it may go to a state of the chain or to the
 // state after it.
 //
 // A fan-out inside a fan-out is rejected: its updates would have to be

@@ -32,7 +32,7 @@ func (r recorder) Fixer(ctx context.Context, c flowcrt.JSONCall) (string, error)
 	return r.ReviewMock.Fixer(ctx, c)
 }
 
-// The README's workflow: the tool's arguments and the assistant's system
+// The workflow of docs/codemie.md: the tool's arguments and the assistant's system
 // prompt rendered, each issue triaged and routed by the switch inside the
 // iteration, the fix confirmed before it runs.
 func TestReview(t *testing.T) {

@@ -48,7 +48,8 @@ func encoded(t *testing.T, v any) string {
 }
 
 // The loop runs chat, the tools, chat again, and stops; each history is
-// merged in front of the one before (the seed's merge_chat_histories).
+// merged in front of the one before (merge_chat_histories of contenox's
+// earlier documentation).
 func TestLoopUntilStop(t *testing.T) {
 	s, err := runMocked(t, "loop")
 	require.NoError(t, err)

@@ -33,7 +33,7 @@ func TestHealthy(t *testing.T) {
 }
 
 // prompt_to_int with an execute_config asks the model; its answer feeds
-// the seed's `<` operator.
+// the `<` operator of contenox's earlier documentation.
 func TestLowScore(t *testing.T) {
 	_, err := runMocked(t, "low-score")
 	require.Error(t, err)

@@ -68,10 +68,10 @@ func openStore(t *testing.T, path string) *sqlite.Store {
 	return store
 }
 
-// The seed's three invocations: the second one's messages are appended,
-// its status replaces the old one, and the counter is carried over; with
-// no input the finished session starts again on its state. On the SQLite
-// store and in memory alike.
+// The three invocations of llmfy's continuation example: the second one's
+// messages are appended, its status replaces the old one, and the counter
+// is carried over; with no input the finished session starts again on its
+// state. On the SQLite store and in memory alike.
 func TestContinuation(t *testing.T) {
 	stores := map[string]flowcrt.Checkpointer{
 		"memory": flowcrt.NewMemoryCheckpointer(),

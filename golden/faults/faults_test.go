@@ -13,7 +13,7 @@ import (
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
-// Handlers at fault, and what a run makes of them (SPEC §8, README): a
+// Handlers at fault, and what a run makes of them (docs/generated-api.md): a
 // panic fails the run with a TaskFailed error naming the state; a handler
 // that overruns its timeout fails with Timeout, even when it ignores its
 // context and returns late; retries stop after max_attempts and the last

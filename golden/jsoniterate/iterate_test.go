@@ -179,7 +179,8 @@ func TestArrayOfObjectsWithContextPopulation(t *testing.T) {
 	assert.Equal(t, `{"id":2,"priority":"low","title":"Task B"}`, encoded(t, s.Context))
 }
 
-// The first example of 5.5 over the result formats of the seed: a
+// The first example of 5.5 over the result formats of CodeMie's State
+// Transitions documentation: a
 // dictionary with a list, an array of objects (a list is used whole,
 // whatever the key; {{task}} is the item even when it has a `task` key),
 // a value that is neither (the only item), and an empty list (no

@@ -13,7 +13,7 @@ import (
 
 type handlers struct{ seen ReducersState }
 
-// Node returns the update of the reducer table in typed-state-reducers.md,
+// Node returns the update of the reducer table in llmfy's State documentation,
 // plus one for each other reducer.
 func (h *handlers) Node(ctx context.Context, s ReducersState) (ReducersUpdate, error) {
 	return ReducersUpdate{}.

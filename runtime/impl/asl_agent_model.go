@@ -5,7 +5,8 @@ import (
 	"strings"
 )
 
-// The Agent State Language's error names for a failing agent (8-error-handling.md).
+// The Agent State Language's error names for a failing agent (its specification's
+// "Error Handling" chapter).
 const (
 	AgentModelError         = "Agent.ModelError"         // the model's endpoint failed or answered nothing usable
 	AgentContextOverflow    = "Agent.ContextOverflow"    // the request is larger than the model's context

@@ -11,7 +11,7 @@ import (
 	"strings"
 )
 
-// Task chains (SPEC §5) run over plain JSON values: nil, bool, string,
+// Task chains (contenox's semantics) run over plain JSON values: nil, bool, string,
 // json.Number, []any and map[string]any. Everything a handler returns is
 // brought into that form, so compose strategies and eval strings see the
 // same values whether they came from Go code, a mock or an input file, and

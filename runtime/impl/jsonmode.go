@@ -7,7 +7,7 @@ import (
 	"slices"
 )
 
-// JSON mode (SPEC §3, the CodeMie semantics) runs workflows that have no
+// JSON mode (the CodeMie semantics) runs workflows that have no
 // state schema over a context store of plain JSON values (nil, bool,
 // string, json.Number, []any, map[string]any) and a message history. A
 // task state renders its task and tool_args from the store, calls its
