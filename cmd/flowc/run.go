@@ -64,7 +64,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if store == nil {
 			return code
 		}
-		defer store.stop() // it has said on stderr what went wrong, if anything did
+		defer store.stop() // after the runner; it passes on whatever the store said
 		checkpoints = store.childFiles
 	}
 	bin, machine, code := buildRunner(paths[0], dir, stderr)
