@@ -31,8 +31,7 @@ func cmdBuild(args []string, _ io.Reader, _, stderr io.Writer) int {
 	if err != nil {
 		return exitUsage
 	}
-	if len(paths) != 1 {
-		fmt.Fprintln(stderr, "flowc build: give exactly one definition file")
+	if !oneDefinition("build", paths, stderr) {
 		return exitUsage
 	}
 	def := paths[0]

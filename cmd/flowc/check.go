@@ -19,7 +19,7 @@ func cmdCheck(args []string, _ io.Reader, _, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "flowc check: no definitions given")
 		return exitUsage
 	}
-	defs, err := definitions(paths)
+	defs, err := definitions(paths, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "flowc check: %v\n", err)
 		return exitUsage

@@ -3,52 +3,14 @@ package main
 import (
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 
 	"github.com/flowc-dev/flowc/codegen"
 	"github.com/flowc-dev/flowc/compiler"
 	"github.com/flowc-dev/flowc/compiler/diag"
 	"github.com/flowc-dev/flowc/ir"
 )
-
-// definitions expands files and directories into definition files, sorted.
-// Directories are walked like the go tool does: testdata and dot or
-// underscore directories are skipped.
-func definitions(paths []string) ([]string, error) {
-	var out []string
-	for _, p := range paths {
-		info, err := os.Stat(p)
-		if err != nil {
-			return nil, err
-		}
-		if !info.IsDir() {
-			out = append(out, p)
-			continue
-		}
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			name := d.Name()
-			if d.IsDir() && path != p && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
-				return filepath.SkipDir
-			}
-			if !d.IsDir() && compiler.IsDefinition(name) {
-				out = append(out, path)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	sort.Strings(out)
-	return out, nil
-}
 
 // compiled is one definition with its generated file.
 type compiled struct {

@@ -24,7 +24,7 @@ func cmdGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "flowc gen: no definitions given")
 		return exitUsage
 	}
-	defs, err := definitions(paths)
+	defs, err := definitions(paths, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "flowc gen: %v\n", err)
 		return exitUsage

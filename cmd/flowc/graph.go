@@ -17,8 +17,7 @@ func cmdGraph(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return exitUsage
 	}
-	if len(paths) != 1 {
-		fmt.Fprintln(stderr, "flowc graph: give exactly one definition file")
+	if !oneDefinition("graph", paths, stderr) {
 		return exitUsage
 	}
 	if *format != "mermaid" && *format != "dot" {

@@ -26,8 +26,9 @@ const (
 	exitFailed  = 1 // definitions with errors, stale files, a failed run
 	exitUsage   = 2 // bad flags, unreadable files, a workflow that does not build
 	usageFormat = `usage:
-  flowc gen [-o DIR] [--check] PATH...   generate <name>_flow.go for definitions (files or directories)
-  flowc check PATH...                    parse and type-check only
+  flowc gen [-o DIR] [--check] PATH...   generate <name>_flow.go for definitions: files, directories
+                                         (walked) or patterns such as ./... as the go command reads them
+  flowc check PATH...                    parse and type-check only (PATH as for gen)
   flowc graph [--format mermaid|dot] FILE
   flowc run FILE [--input JSON_FILE|-] [--mock-config FILE --test-case NAME] [--skip-waits]
             [--checkpoint-db PATH --session ID [--decision OPTION]]

@@ -16,7 +16,6 @@ import (
 	"github.com/flowc-dev/flowc"
 	"github.com/flowc-dev/flowc/codegen"
 	"github.com/flowc-dev/flowc/ir"
-	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
 // The temporary module `flowc run` builds: the workflow package, a main
@@ -43,8 +42,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return exitUsage
 	}
-	if len(paths) != 1 {
-		fmt.Fprintln(stderr, "flowc run: give exactly one definition file")
+	if !oneDefinition("run", paths, stderr) {
 		return exitUsage
 	}
 	if err := sf.Check(*input); err != nil {
@@ -54,22 +52,21 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if eng.temporal() {
 		return runTemporal(eng, paths[0], *input, *mockConfig, *testCase, sf, stdin, stdout, stderr)
 	}
-	store, err := sf.Open()
-	if err != nil {
-		fmt.Fprintf(stderr, "flowc run: %v\n", err)
-		return exitUsage
-	}
-	var checkpoints flowcrt.Checkpointer // nil, unless a session runs: not a nil *sqlite.Store
-	if store != nil {
-		defer store.Close()
-		checkpoints = store
-	}
 	dir, err := os.MkdirTemp("", "flowc-run-")
 	if err != nil {
 		fmt.Fprintf(stderr, "flowc run: %v\n", err)
 		return exitUsage
 	}
 	defer os.RemoveAll(dir)
+	var checkpoints []*os.File // the runner's ends of the checkpoint protocol, in a session
+	if sf.DB != "" {
+		store, code := startSessionStore(dir, sf.DB, stderr)
+		if store == nil {
+			return code
+		}
+		defer store.stop() // after the runner; it passes on whatever the store said
+		checkpoints = store.childFiles
+	}
 	bin, machine, code := buildRunner(paths[0], dir, stderr)
 	if bin == "" {
 		return code
@@ -237,16 +234,18 @@ func runnerArgs(dir, input, mockConfig, testCase string, stdin io.Reader) ([]str
 	return args, nil
 }
 
-// execRunner runs the program; with a store, it serves the program's
-// checkpoints from it.
-func execRunner(bin string, args []string, stdout, stderr io.Writer, store flowcrt.Checkpointer) int {
+// execRunner runs the program; in a session, checkpoints are its file
+// descriptors 3 and 4, which it shares with the store alone once started.
+func execRunner(bin string, args []string, stdout, stderr io.Writer, checkpoints []*os.File) int {
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	var err error
-	if store != nil {
-		err = runServing(cmd, store, stderr)
-	} else {
-		err = cmd.Run()
+	cmd.ExtraFiles = checkpoints
+	err := cmd.Start()
+	for _, f := range checkpoints {
+		f.Close()
+	}
+	if err == nil {
+		err = cmd.Wait()
 	}
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {

@@ -1,23 +1,49 @@
 package main
 
 import (
-	"context"
+	"bytes"
+	_ "embed"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 
-	"github.com/flowc-dev/flowc/binmain"
-	flowcrt "github.com/flowc-dev/flowc/runtime"
-	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	"github.com/flowc-dev/flowc"
 )
 
 // sessionFlags are the flags of `flowc run` that run a session on a
-// checkpoint file, shared with the programs `flowc build` writes. The
-// program `flowc run` builds does not link the SQLite driver (it is built
-// offline, from the runtime alone), so flowc opens the file and serves it
-// to the program over the checkpoint protocol.
-type sessionFlags struct{ binmain.SessionFlags }
+// checkpoint file; the programs `flowc build` writes take the same ones
+// (binmain.SessionFlags, which TestSessionFlagsMatchBinmain holds these
+// to). flowc does not import binmain for them: binmain links the SQLite
+// driver, which only a session run needs.
+type sessionFlags struct {
+	DB       string
+	ID       string
+	Decision string
+}
+
+func (f *sessionFlags) Register(fs *flag.FlagSet) {
+	fs.StringVar(&f.DB, "checkpoint-db", "", "run as a session, with its checkpoints in this SQLite `file`")
+	fs.StringVar(&f.ID, "session", "", "the session `id` (with --checkpoint-db)")
+	fs.StringVar(&f.Decision, "decision", "", "answer the approval the session waits for with this `option`")
+}
+
+// Check reports a combination of the flags and --input that makes no sense.
+func (f *sessionFlags) Check(input string) error {
+	switch {
+	case (f.DB == "") != (f.ID == ""):
+		return errors.New("--checkpoint-db and --session go together")
+	case f.Decision != "" && f.ID == "":
+		return errors.New("--decision answers the approval a session waits for: it needs --checkpoint-db and --session")
+	case f.Decision != "" && input != "":
+		return errors.New("--decision continues the session as it is; give new --input in a run of its own")
+	}
+	return nil
+}
 
 // args are the runner's flags for the session.
 func (f *sessionFlags) args() []string {
@@ -31,36 +57,117 @@ func (f *sessionFlags) args() []string {
 	return args
 }
 
-// runServing runs cmd with the checkpoint protocol on its file descriptors
-// 3 (its requests) and 4 (the answers), answered from store until cmd
-// exits. It returns cmd's error.
-func runServing(cmd *exec.Cmd, store flowcrt.Checkpointer, stderr io.Writer) error {
+// The program that serves a session's checkpoint file to the runner; see
+// its package comment.
+//
+//go:embed sessionstore/main.go
+var sessionStoreMain []byte
+
+// sessionStore is the running program that serves the checkpoint file:
+// the runner gets childFiles as its file descriptors 3 (its requests) and
+// 4 (the answers).
+type sessionStore struct {
+	cmd        *exec.Cmd
+	childFiles []*os.File
+	// The store's messages wait in errOut until it exits: writing to
+	// stderr beside the runner's copy of its own could lose the runner's
+	// (a bytes.Buffer reading one pipe truncates what another wrote).
+	errOut bytes.Buffer
+	stderr io.Writer
+}
+
+// startSessionStore builds the store program in dir and starts it on the
+// file. It returns once the file is open, or with the exit code when it
+// cannot be: the store has said why on stderr.
+func startSessionStore(dir, db string, stderr io.Writer) (*sessionStore, int) {
+	bin, err := buildSessionStore(filepath.Join(dir, "sessionstore"))
+	if err != nil {
+		fmt.Fprintf(stderr, "flowc run: building the checkpoint store failed: %v\n", err)
+		return nil, exitUsage
+	}
 	requests, childRequests, err := os.Pipe()
 	if err != nil {
-		return err
+		fmt.Fprintf(stderr, "flowc run: %v\n", err)
+		return nil, exitUsage
 	}
 	childAnswers, answers, err := os.Pipe()
 	if err != nil {
 		requests.Close()
 		childRequests.Close()
-		return err
+		fmt.Fprintf(stderr, "flowc run: %v\n", err)
+		return nil, exitUsage
 	}
+	// The store holds its own copies of its ends, so closing ours lets
+	// each side see the other's end.
 	defer requests.Close()
 	defer answers.Close()
-	cmd.ExtraFiles = []*os.File{childRequests, childAnswers}
-	err = cmd.Start()
-	// The child has its own copies: closing these lets the server see the
-	// end of the requests when the child exits.
-	childRequests.Close()
-	childAnswers.Close()
-	if err != nil {
+	cmd := exec.Command(bin, db)
+	s := &sessionStore{cmd: cmd, childFiles: []*os.File{childRequests, childAnswers}, stderr: stderr}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = requests, answers, &s.errOut
+	if err := cmd.Start(); err != nil {
+		s.closeChildFiles()
+		fmt.Fprintf(stderr, "flowc run: %v\n", err)
+		return nil, exitUsage
+	}
+	answers.Close() // before the read below, which must see the end if the store exits
+	if err := awaitReady(childAnswers); err != nil {
+		if !s.stop() {
+			fmt.Fprintf(stderr, "flowc run: the checkpoint store stopped before it was ready: %v\n", err)
+		}
+		return nil, exitUsage
+	}
+	return s, exitOK
+}
+
+// awaitReady reads the store's ready line and nothing after it: the rest
+// of the stream is the runner's.
+func awaitReady(answers io.Reader) error {
+	line := make([]byte, len("ready\n"))
+	if _, err := io.ReadFull(answers, line); err != nil {
 		return err
 	}
-	served := make(chan error, 1)
-	go func() { served <- flowcimpl.ServeCheckpoints(context.Background(), requests, answers, store) }()
-	err = cmd.Wait()
-	if serr := <-served; serr != nil {
-		fmt.Fprintf(stderr, "flowc run: serving checkpoints: %v\n", serr)
+	if string(line) != "ready\n" {
+		return fmt.Errorf("checkpoint store: unexpected %q", line)
 	}
-	return err
+	return nil
+}
+
+func (s *sessionStore) closeChildFiles() {
+	for _, f := range s.childFiles {
+		f.Close()
+	}
+}
+
+// stop closes the runner's ends, which ends the store's requests, waits
+// for the store and passes its messages on; it reports whether there
+// were any.
+func (s *sessionStore) stop() (said bool) {
+	s.closeChildFiles()
+	s.cmd.Wait() // a store that failed has said why
+	s.stderr.Write(s.errOut.Bytes())
+	return s.errOut.Len() > 0
+}
+
+// buildSessionStore writes the store program's module beside bin and
+// builds it, as `flowc build` builds its programs: with flowc's source and
+// the module versions flowc pins, from the module cache or GOPROXY.
+func buildSessionStore(bin string) (string, error) {
+	dir := bin + "-src"
+	files := map[string][]byte{
+		filepath.Join(dir, "main.go"):         sessionStoreMain,
+		filepath.Join(dir, "go.mod"):          []byte(flowc.BuildGoMod("flowcsessionstore", "./flowc")),
+		filepath.Join(dir, "go.sum"):          flowc.GoSum(),
+		filepath.Join(dir, "flowc", "go.mod"): []byte(flowc.GoMod()),
+	}
+	err := addSource(files, filepath.Join(dir, "flowc"), flowc.RuntimeSource())
+	if err == nil {
+		err = addSource(files, filepath.Join(dir, "flowc"), flowc.BuildSource())
+	}
+	if err == nil {
+		err = writeFiles(files)
+	}
+	if err == nil {
+		err = goBuild(dir, bin, "GOWORK=off", "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=readonly"))
+	}
+	return bin, err
 }

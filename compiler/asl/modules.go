@@ -1,6 +1,8 @@
 package asl
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -21,17 +23,21 @@ import (
 type importScope struct {
 	file   string
 	byName map[string]*yaml.Node
-	outer  *importScope
+	// handlers are the imports named in HandlerImports: their Include
+	// states call the handler method, file or no file.
+	handlers map[string]bool
+	outer    *importScope
 }
 
-// readImports reads a workflow's Imports, and its `_lock`, whose members
-// pin imports by name and are checked to name one.
-func (l *lowerer) readImports(n, lock *yaml.Node) {
+// readImports reads a workflow's Imports, its HandlerImports (names of
+// imports to call as handlers), and its `_lock`, whose members pin imports
+// by name; the members of both are checked to name an import.
+func (l *lowerer) readImports(n, handlers, lock *yaml.Node) {
 	if n != nil && n.Kind != yaml.MappingNode {
 		l.Diags.Errorf(l.Pos(n), "Imports must be an object of file paths by name")
 		n = nil
 	}
-	scope := &importScope{file: l.File, byName: map[string]*yaml.Node{}, outer: l.imports}
+	scope := &importScope{file: l.File, byName: map[string]*yaml.Node{}, handlers: map[string]bool{}, outer: l.imports}
 	if n != nil {
 		for _, e := range l.Pairs(n) {
 			if _, ok := l.String(e.Value, "an import"); ok {
@@ -40,6 +46,7 @@ func (l *lowerer) readImports(n, lock *yaml.Node) {
 		}
 		l.imports = scope
 	}
+	l.readHandlerImports(handlers, scope)
 	if lock == nil {
 		return
 	}
@@ -55,17 +62,64 @@ func (l *lowerer) readImports(n, lock *yaml.Node) {
 	}
 }
 
+// readHandlerImports reads HandlerImports, a list of names of Imports.
+func (l *lowerer) readHandlerImports(n *yaml.Node, scope *importScope) {
+	if n == nil {
+		return
+	}
+	for _, item := range l.Seq(n, "HandlerImports") {
+		name, ok := l.String(item, "a handler import")
+		if !ok {
+			continue
+		}
+		if _, known := scope.byName[name]; !known {
+			l.Diags.Errorf(l.ContentPos(item), "HandlerImports names %q, which is not one of the Imports%s", name, didYouMean(name, yamlx.SortedKeys(scope.byName)))
+			continue
+		}
+		scope.handlers[name] = true
+	}
+}
+
 // lookupImport finds an import by name in this workflow's Imports, then
 // in those of the workflows including it (a template that takes a
 // workflow's name as a parameter names one its includer imports). base is
 // the file the import's path is relative to.
 func (l *lowerer) lookupImport(name string) (src *yaml.Node, base string, ok bool) {
-	for s := l.imports; s != nil; s = s.outer {
-		if src, ok := s.byName[name]; ok {
-			return src, s.file, true
-		}
+	if s := l.importScopeOf(name); s != nil {
+		return s.byName[name], s.file, true
 	}
 	return nil, "", false
+}
+
+// importScopeOf is the innermost scope that imports name, or nil.
+func (l *lowerer) importScopeOf(name string) *importScope {
+	for s := l.imports; s != nil; s = s.outer {
+		if _, ok := s.byName[name]; ok {
+			return s
+		}
+	}
+	return nil
+}
+
+// subWorkflow compiles the imported file src (relative to base, the file
+// that imports it) into s. A URL, and an import named in HandlerImports,
+// make s call the import's handler instead; a file that is not there is
+// an error at the import, which says how to ask for the handler.
+func (l *lowerer) subWorkflow(s *ir.State, src *yaml.Node, base string, at ir.Pos, inc *inclusion) {
+	name, rel := s.ASL.Include.Template, src.Value
+	if scope := l.importScopeOf(name); strings.Contains(rel, "://") || (scope != nil && scope.handlers[name]) {
+		s.Handler = l.handler("include\x00"+name, name, s.Pos)
+		return
+	}
+	file := rel
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(filepath.Dir(base), rel)
+	}
+	if _, err := os.Stat(file); err != nil {
+		l.Diags.Errorf(l.ContentPos(src), "import %q: %v; to call a handler method for it instead, add %q to the workflow's `HandlerImports`", rel, err, name)
+		return
+	}
+	l.compileIn(s, file, at, "import", inc)
 }
 
 // inclusion is how an Include state takes its template. Its nodes belong

@@ -116,3 +116,36 @@ func TestOutcomeLabelEndsModule(t *testing.T) {
 	}
 	assert.Equal(t, map[string]ir.TransitionKind{"A": ir.TransGoto, "B": ir.TransEnd, "C": ir.TransGoto, "D": ir.TransEnd}, next)
 }
+
+// An import whose file is not there is an error at the import, naming the
+// field that asks for a handler instead; HandlerImports makes the
+// Include states of an import call the handler named after it, whether
+// its file is there or not, and may name only Imports.
+func TestMissingImport(t *testing.T) {
+	dir := t.TempDir()
+	parent := filepath.Join(dir, "main.asl.json")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "here.json"), []byte(
+		`{"StartAt": "Go", "States": {"Go": {"Type": "Pass", "End": true}}}`), 0o644))
+	use := func(imports, handlers string) []byte {
+		return []byte(`{"Imports": ` + imports + `,` + handlers + `
+ "StartAt": "Use", "States": {"Use": {"Type": "Include", "Template": "lib", "End": true}}}`)
+	}
+
+	w, ds := compiler.Compile(parent, use(`{"lib": "./gone.asl.json"}`, ""), compiler.Options{NoPackage: true})
+	assert.Nil(t, w)
+	assert.Contains(t, ds.Lines(), filepath.ToSlash(parent)+`:1:22: import "./gone.asl.json": stat `)
+	assert.Contains(t, ds.Lines(), "no such file or directory; to call a handler method for it instead, add \"lib\" to the workflow's `HandlerImports`")
+
+	for _, file := range []string{"./gone.asl.json", "./here.json"} {
+		w, ds = compiler.Compile(parent, use(`{"lib": "`+file+`"}`, ` "HandlerImports": ["lib"],`), compiler.Options{NoPackage: true})
+		require.NotNil(t, w, ds.Lines())
+		assert.Empty(t, ds, file)
+		require.NotNil(t, w.States[0].Handler, file)
+		assert.Equal(t, "Lib", w.States[0].Handler.Name, file)
+		assert.Empty(t, w.States[0].ASL.Branches, "%s is not compiled in", file)
+	}
+
+	w, ds = compiler.Compile(parent, use(`{"lib": "./here.json"}`, ` "HandlerImports": ["lbi"],`), compiler.Options{NoPackage: true})
+	assert.Nil(t, w)
+	assert.Contains(t, ds.Lines(), "main.asl.json:1:57: HandlerImports names \"lbi\", which is not one of the Imports (did you mean `lib`?)")
+}

@@ -23,7 +23,7 @@ var (
 	}
 	// compositionTypes are the machine's composition fields.
 	compositionTypes = map[string]any{
-		"Module": schemagen.Boolean, "Exports": schemagen.StringList, "Imports": schemagen.StringMap, "_lock": schemagen.StringMap,
+		"Module": schemagen.Boolean, "Exports": schemagen.StringList, "Imports": schemagen.StringMap, "HandlerImports": schemagen.StringList, "_lock": schemagen.StringMap,
 	}
 	// operandTypes are the schemas of choice rule operands, by kind.
 	operandTypes = map[operandKind]any{

@@ -19,7 +19,7 @@ import (
 // examples give states beyond the ones flowc acts on: they are checked
 // (objects where the spec has objects) and documented as not acted on.
 var (
-	agentTopKeys  = []string{"Budget", "Memory", "Progress", "Parameters", "Imports", "DefaultTools", "Checkpointing", "Module", "Exports", "_lock"}
+	agentTopKeys  = []string{"Budget", "Memory", "Progress", "Parameters", "Imports", "HandlerImports", "DefaultTools", "Checkpointing", "Module", "Exports", "_lock"}
 	agentTaskKeys = []string{"Cache", "Feedback", "Streaming", "Progress", "Events", "Audit", "Idempotency"}
 )
 
@@ -56,7 +56,7 @@ func (l *lowerer) workflowLevel(m yamlx.Map) {
 	if n := m.Get("DefaultTools"); n != nil {
 		l.defaultTools, _ = l.agentObject(n, "DefaultTools").(map[string]any)
 	}
-	l.readImports(m.Get("Imports"), m.Get("_lock"))
+	l.readImports(m.Get("Imports"), m.Get("HandlerImports"), m.Get("_lock"))
 }
 
 // budgetLimits reads a Budget: MaxTokens a whole number, MaxCost a number
@@ -109,8 +109,8 @@ func (l *lowerer) amount(n *yaml.Node, check bool) float64 {
 // include lowers an Include state. An import whose file is at hand is
 // compiled into the state as a nested machine, its {{parameters}} set from
 // the state's Parameters, entered at its EntryPoint, left after its
-// ExitPoint, with its Override applied (modules.go); any other (a URL, a
-// registry, a missing file) is the handler named after the import, given
+// ExitPoint, with its Override applied (modules.go); a URL, or an import
+// named in HandlerImports, is the handler named after the import, given
 // the Parameters as its input.
 func (l *lowerer) include(m yamlx.Map, s *ir.State) {
 	s.Kind = ir.StateTask
@@ -178,26 +178,6 @@ func (l *lowerer) workflowTimeout(n *yaml.Node) time.Duration {
 		return time.Duration(secs) * time.Second
 	}
 	return l.duration(n, "Timeout")
-}
-
-// subWorkflow compiles the imported file src (relative to base, the file
-// that imports it) into s, or makes s call the import's handler when the
-// file is not at hand.
-func (l *lowerer) subWorkflow(s *ir.State, src *yaml.Node, base string, at ir.Pos, inc *inclusion) {
-	rel := src.Value
-	file := rel
-	if !filepath.IsAbs(file) {
-		file = filepath.Join(filepath.Dir(base), rel)
-	}
-	_, err := os.Stat(file)
-	if strings.Contains(rel, "://") || err != nil {
-		if err != nil && !strings.Contains(rel, "://") {
-			l.Diags.Warnf(l.ContentPos(src), "import %q: %v; Include states of it call the handler method instead", rel, err)
-		}
-		s.Handler = l.handler("include\x00"+s.ASL.Include.Template, s.ASL.Include.Template, s.Pos)
-		return
-	}
-	l.compileIn(s, file, at, "import", inc)
 }
 
 // compileIn compiles the definition in file into s, unless that closes a

@@ -1,0 +1,51 @@
+// Command sessionstore serves a flowc checkpoint file over the checkpoint
+// protocol: requests on standard input, answers on standard output. It is
+// not for users: `flowc run --checkpoint-db` builds it from the source
+// flowc carries, so that the SQLite driver links only into the runs that
+// use it and not into flowc itself.
+//
+//	sessionstore FILE
+//
+// Once the file is open it writes the line "ready" before any answer; a
+// file that cannot be opened is reported on standard error, exit code 2.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/flowc-dev/flowc/checkpoint/sqlite"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+)
+
+// ready is the line that says the file is open; flowc reads it before it
+// builds the workflow, so that a bad file fails first.
+const ready = "ready\n"
+
+func main() {
+	os.Exit(serve(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func serve(args []string, requests io.Reader, answers, stderr io.Writer) int {
+	if len(args) != 1 {
+		fmt.Fprintln(stderr, "usage: sessionstore FILE")
+		return 2
+	}
+	store, err := sqlite.Open(args[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "flowc run: %v\n", err)
+		return 2
+	}
+	defer store.Close()
+	if _, err := io.WriteString(answers, ready); err != nil {
+		fmt.Fprintf(stderr, "flowc run: %v\n", err)
+		return 1
+	}
+	if err := flowcimpl.ServeCheckpoints(context.Background(), requests, answers, store); err != nil {
+		fmt.Fprintf(stderr, "flowc run: serving checkpoints: %v\n", err)
+		return 1
+	}
+	return 0
+}
