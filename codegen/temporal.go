@@ -68,6 +68,7 @@ func GenerateTemporal(w *ir.Workflow, opts Options) (File, error) {
 	}
 	if w.Mode == ir.ModeTyped {
 		tw.Schema, tw.Start = fmt.Sprintf("%#v", sh.sessions.schema), strconv.Quote(w.Start.ID)
+		tw.Workflow = strconv.Quote(w.ID) // what the native sessions name their checkpoints by
 	}
 	var buf bytes.Buffer
 	if err := temporalTemplate.Execute(&buf, &tw); err != nil {
@@ -108,6 +109,7 @@ func lowerFirst(s string) string {
 
 type temporalWorkflow struct {
 	Source, Package, Name, Handlers string
+	Workflow                        string // the workflow's id, quoted: its checkpoints carry it
 	Lower                           string
 	Imports                         []goImport
 	Run                             method
@@ -177,7 +179,7 @@ func {{.Name}}Workflow(ctx workflow.Context, in {{.In}}) ({{.Run.Result}}, error
 // {{.Fn}} runs {{.Name}} on Temporal over h, the activity calls.
 {{- if .Schema}}
 func {{.Fn}}(ctx workflow.Context, in {{.In}}, h {{.Handlers}}) ({{.Run.Result}}, error) {
-	cp, err := flowtemporal.Start(ctx, {{.Name}}WorkflowName, {{.Schema}}, {{.Start}}, in)
+	cp, err := flowtemporal.Start(ctx, {{.Workflow}}, {{.Schema}}, {{.Start}}, in)
 	if err != nil {
 		return in, err
 	}
