@@ -145,12 +145,16 @@ func parseWidth(s string) (int, int, bool) {
 	return min, max, true
 }
 
+// maxWidth bounds width modifiers: no component needs more, and a huge
+// one would only allocate padding.
+const maxWidth = 64
+
 func widthBound(s string) (int, bool) {
 	if s == "*" {
 		return 0, true
 	}
 	n, err := strconv.Atoi(s)
-	return n, err == nil && n >= 0
+	return min(n, maxWidth), err == nil && n >= 0
 }
 
 func countDigits(s string) int {
@@ -356,6 +360,9 @@ func formatTimezone(m *marker, offset int) string {
 	if m.modifier == "t" && offset == 0 {
 		return "Z"
 	}
+	if m.presentation == "Z" {
+		return militaryZone(offset)
+	}
 	prefix := ""
 	if m.component == 'z' {
 		prefix = "GMT"
@@ -394,4 +401,21 @@ func padLeft(s string, width int) string {
 func utcMillis(year, month, day, hour, minute, second, millis int) int64 {
 	t := time.Date(year, time.Month(month), day, hour, minute, second, millis*int(time.Millisecond), time.UTC)
 	return t.UnixMilli()
+}
+
+// militaryZone is the [ZZ] presentation: a letter per whole-hour offset
+// (Z for UTC, A..M east skipping J, N..Y west); other offsets fall back to
+// the hours-and-minutes form.
+func militaryZone(offset int) string {
+	const east, west = "ABCDEFGHIKLM", "NOPQRSTUVWXY"
+	hours := offset / 60
+	switch {
+	case offset%60 != 0 || hours < -12 || hours > 12:
+		return formatTimezone(&marker{component: 'Z', presentation: "01:01"}, offset)
+	case hours == 0:
+		return "Z"
+	case hours > 0:
+		return east[hours-1 : hours]
+	}
+	return west[-hours-1 : -hours]
 }

@@ -168,6 +168,9 @@ func (f integerFormat) format(v float64) string {
 		sign, v = "-", -v
 	}
 	v = math.Floor(v)
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		return sign + strconv.FormatFloat(v, 'f', 0, 64) // no numbering sequence reaches these
+	}
 	var s string
 	switch f.style {
 	case alphaLower, alphaUpper:
