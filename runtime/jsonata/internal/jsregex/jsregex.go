@@ -7,12 +7,16 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf16"
 )
 
 // Compile translates a JavaScript pattern with its flags into a Go regexp.
 // Flags i, m and s map onto RE2's; g, u and d change nothing about a
 // single match and are accepted; y (sticky) cannot be expressed. Syntax RE2
 // lacks (backreferences, lookaround) is an error naming its position.
+// Remaining differences: with m, ^ and $ see only \n as a line end, and i
+// folds case by Unicode rules.
 func Compile(pattern, flags string) (*regexp.Regexp, error) {
 	prefix, dotAll, err := translateFlags(flags)
 	if err != nil {
@@ -179,6 +183,8 @@ func (t *translator) escape(inClass bool) error {
 		t.out.WriteRune(c)
 	case c == '0' && !t.nextIsDigit():
 		t.out.WriteString(`\x00`)
+	case c == '0':
+		return t.errorf("legacy octal escapes are not supported")
 	case c >= '1' && c <= '9' || c == 'k':
 		return t.errorf("backreferences are not supported")
 	case c == 'x':
@@ -228,7 +234,27 @@ func (t *translator) unicodeEscape() error {
 		t.pos = end + 1
 		return nil
 	}
+	if r, ok := t.surrogatePair(); ok {
+		fmt.Fprintf(&t.out, `\x{%x}`, r)
+		return nil
+	}
 	return t.hexEscape(4)
+}
+
+// surrogatePair reads \uD8xx\uDCxx, which JavaScript matches as the one
+// character the UTF-16 pair encodes; Go strings hold that character.
+func (t *translator) surrogatePair() (rune, bool) {
+	if t.pos+10 > len(t.src) || string(t.src[t.pos+4:t.pos+6]) != `\u` {
+		return 0, false
+	}
+	hi, err1 := strconv.ParseUint(string(t.src[t.pos:t.pos+4]), 16, 32)
+	lo, err2 := strconv.ParseUint(string(t.src[t.pos+6:t.pos+10]), 16, 32)
+	r := utf16.DecodeRune(rune(hi), rune(lo))
+	if err1 != nil || err2 != nil || r == unicode.ReplacementChar {
+		return 0, false
+	}
+	t.pos += 10
+	return r, true
 }
 
 // controlEscape turns \cX into the control character X mod 32; without a

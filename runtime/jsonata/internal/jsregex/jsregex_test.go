@@ -35,6 +35,8 @@ func TestCompileMatches(t *testing.T) {
 		{`\q`, "", "q", "q"},
 		{`(?<year>\d{4})`, "", "in 2024", "2024"},
 		{`a{2}`, "g", "aaa", "aa"},
+		{`\uD83D\uDE00`, "", "x\U0001F600", "\U0001F600"},
+		{`a$`, "", "a\n", "<none>"},
 	} {
 		re, err := Compile(c.pattern, c.flags)
 		if err != nil {
@@ -74,6 +76,8 @@ func TestCompileRejects(t *testing.T) {
 		{`a`, "y", "flag"},
 		{`a)`, "", "unexpected )"},
 		{`[\S]`, "", `\S`},
+		{`\01`, "", "octal"},
+		{`\u{110000}`, "u", "malformed"},
 	} {
 		_, err := Compile(c.pattern, c.flags)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

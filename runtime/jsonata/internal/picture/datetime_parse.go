@@ -61,8 +61,18 @@ func parseISO(s string) (int64, bool, error) {
 	if zone := m[8]; zone != "" && zone != "Z" {
 		offset, _ = scanOffsetDigits(zone)
 	}
-	ms := utcMillis(num(1, 0), num(2, 1), num(3, 1), num(4, 0), num(5, 0), num(6, 0), millis)
+	year, month, day := num(1, 0), num(2, 1), num(3, 1)
+	hour, minute, second := num(4, 0), num(5, 0), num(6, 0)
+	if month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 24 ||
+		minute > 59 || second > 59 || hour == 24 && (minute > 0 || second > 0 || millis > 0) {
+		return 0, false, errorf("D3110", "the timestamp %q is not a valid date and time", s)
+	}
+	ms := utcMillis(year, month, day, hour, minute, second, millis)
 	return ms - int64(offset)*60000, true, nil
+}
+
+func daysIn(year, month int) int {
+	return time.Date(year, time.Month(month)+1, 0, 0, 0, 0, 0, time.UTC).Day()
 }
 
 // datePlan says which calendar fields come from the string, which from the

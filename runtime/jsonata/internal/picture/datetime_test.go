@@ -29,6 +29,9 @@ func TestFormatDateTime(t *testing.T) {
 		{"[Z01:01]", "", "+00:00"},
 		{"", "", "2002-12-31T20:58:45.762Z"},
 		{"[Y0001,64]", "", "0000000000000000000000000000000000000000000000000000000000002002"},
+		// function-fromMillis.json formatDateTime.json: $fromMillis($, (), tz).
+		{"", "-0500", "2002-12-31T15:58:45.762-05:00"},
+		{"", "0000", "2002-12-31T20:58:45.762Z"},
 	} {
 		got, err := FormatDateTime(ms, c.pic, c.tz)
 		if err != nil || got != c.want {
@@ -49,6 +52,11 @@ func TestFormatDateTimeErrors(t *testing.T) {
 		_, err := FormatDateTime(0, c.pic, c.tz)
 		if pe, ok := err.(*Error); !ok || pe.Code != c.code {
 			t.Errorf("FormatDateTime(%q) error = %v, want %s", c.pic, err, c.code)
+		}
+	}
+	for _, s := range []string{"2018-02-30", "2018-13-01", "2018-01-01T25:00:00Z", "2018-01-01T10:60Z", "2018-1-1"} {
+		if _, _, err := ParseDateTime(s, ""); err == nil || err.(*Error).Code != "D3110" {
+			t.Errorf("ParseDateTime(%q) error = %v, want D3110", s, err)
 		}
 	}
 	if _, err := FormatDateTime(0, "", "5 hours"); err == nil {

@@ -65,11 +65,15 @@ func ParseInteger(s, pic string) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
+	sign := 1.0
+	if rest, negative := strings.CutPrefix(s, "-"); negative {
+		sign, s = -1, rest
+	}
 	v, rest, ok := f.scan(s)
 	if !ok || rest != "" {
 		return 0, ErrNoMatch
 	}
-	return v, nil
+	return sign * v, nil
 }
 
 func analyseInteger(pic string) (integerFormat, error) {

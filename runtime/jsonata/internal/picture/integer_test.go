@@ -49,6 +49,8 @@ func TestParseInteger(t *testing.T) {
 		{"1;234", "#;##0;", 1234},
 		{"g", "a", 7},
 		{"LVII", "I", 57},
+		{"-0012", "0000", -12},
+		{"-twelve", "w", -12},
 	} {
 		got, err := ParseInteger(c.s, c.pic)
 		if err != nil || got != c.want {

@@ -98,15 +98,36 @@ func (p *argParser) value() (any, bool) {
 		p.pos += len("undefined")
 		return undefinedArg{}, true
 	}
+	f, ok := p.number()
+	p.space()
+	if !ok || !strings.HasPrefix(p.src[p.pos:], "*") {
+		return f, ok
+	}
+	p.pos++
+	p.space()
+	g, ok := p.number()
+	return f * g, ok
+}
+
+// number reads a numeric literal, possibly parenthesised as in 2*(-3).
+func (p *argParser) number() (float64, bool) {
+	rest := p.src[p.pos:]
+	parens := strings.HasPrefix(rest, "(")
+	if parens {
+		rest = rest[1:]
+	}
 	end := 0
 	for end < len(rest) && strings.ContainsRune("0123456789.eE+-", rune(rest[end])) {
 		end++
 	}
 	f, err := strconv.ParseFloat(rest[:end], 64)
-	if err != nil {
-		return nil, false
+	if err != nil || parens && !strings.HasPrefix(rest[end:], ")") {
+		return 0, false
 	}
 	p.pos += end
+	if parens {
+		p.pos += 2
+	}
 	return f, true
 }
 
