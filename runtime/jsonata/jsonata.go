@@ -1,0 +1,108 @@
+// Package jsonata evaluates JSONata 2.x expressions (https://docs.jsonata.org)
+// with the functions AWS Step Functions adds ($partition, $range, $hash,
+// $random with a seed, $uuid, $parse). An expression is compiled once and may
+// be evaluated by many goroutines at once.
+package jsonata
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"time"
+)
+
+// Expr is a compiled expression. It is immutable and safe for concurrent use.
+type Expr struct {
+	src  string
+	root *node
+}
+
+// Env is what one evaluation may see besides its input: variable bindings
+// (without the $), the clock, the random source and the limits.
+type Env struct {
+	Vars map[string]any
+	// Now is the time $now() and $millis() report, read once per evaluation.
+	Now func() time.Time
+	// Rand returns numbers in [0, 1) for $random(), $shuffle() and $uuid().
+	Rand func() float64
+	// MaxDepth bounds nested evaluation (recursion); 0 means DefaultMaxDepth.
+	MaxDepth int
+	// Timeout bounds one evaluation's run time; 0 means no limit beyond ctx.
+	Timeout time.Duration
+}
+
+// DefaultMaxDepth is the nesting bound when Env.MaxDepth is 0: deep enough for
+// any real expression, small enough to stop runaway recursion early.
+const DefaultMaxDepth = 10000
+
+// Compile parses and resolves an expression.
+func Compile(src string) (*Expr, error) {
+	n, err := parse(src)
+	if err != nil {
+		return nil, err
+	}
+	r := &resolver{}
+	n, err = r.resolve(n)
+	if err != nil {
+		return nil, err
+	}
+	return &Expr{src: src, root: n}, nil
+}
+
+// String returns the source text.
+func (x *Expr) String() string { return x.src }
+
+// Eval evaluates the expression against input. defined is false when the
+// result is JSONata's undefined (no value, as opposed to null).
+func (x *Expr) Eval(ctx context.Context, input any, env *Env) (value any, defined bool, err error) {
+	return x.eval(ctx, normalize(input), env)
+}
+
+// evalUndefined evaluates with no input at all, as the suite's cases without data do.
+func (x *Expr) evalUndefined(ctx context.Context, env *Env) (any, bool, error) {
+	return x.eval(ctx, undefined, env)
+}
+
+func (x *Expr) eval(ctx context.Context, input any, env *Env) (value any, defined bool, err error) {
+	if env == nil {
+		env = &Env{}
+	}
+	e := &evaluator{ctx: ctx, maxDepth: env.MaxDepth, expr: x, rand: env.Rand}
+	if e.maxDepth <= 0 {
+		e.maxDepth = DefaultMaxDepth
+	}
+	if env.Timeout > 0 {
+		e.deadline = time.Now().Add(env.Timeout)
+	}
+	if env.Now != nil {
+		e.now = env.Now()
+	} else {
+		e.now = time.Now()
+	}
+	if e.rand == nil {
+		e.rand = rand.Float64
+	}
+	e.root = newFrame(nil)
+	for k, v := range env.Vars {
+		e.root.bind(k, v)
+	}
+	e.root.bind("$", input)
+	if arr, ok := input.([]any); ok {
+		input = &seq{v: []any{arr}, outer: true}
+	}
+	v, err := e.eval(x.root, input, e.root)
+	if err != nil {
+		var je *Error
+		if errors.As(err, &je) {
+			return nil, false, je
+		}
+		return nil, false, err
+	}
+	if _, ok := v.(tuples); ok {
+		return nil, false, nil
+	}
+	if isUndef(v) {
+		return nil, false, nil
+	}
+	return toOutput(v), true, nil
+}

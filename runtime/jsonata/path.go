@@ -1,0 +1,416 @@
+package jsonata
+
+// tuples is a tuple stream: each item binds "@" (the context) and the focus,
+// index and parent variables of the steps so far.
+type tuples []map[string]any
+
+func tupleFrame(parent *frame, t map[string]any) *frame {
+	f := &frame{parent: parent, names: make([]string, 0, len(t)), vals: make([]any, 0, len(t))}
+	for k, v := range t {
+		f.names = append(f.names, k)
+		f.vals = append(f.vals, v)
+	}
+	return f
+}
+
+func (e *evaluator) path(n *node, input any, f *frame) (any, error) {
+	var in []any
+	if n.steps[0].kind == kVariable {
+		in = []any{input}
+	} else if arr, ok := arrayOf(input); ok {
+		in = arr
+	} else {
+		in = []any{input}
+	}
+	var (
+		res      any = undefined
+		ts       tuples
+		isTuple  bool
+		rawCons  bool
+		lastStep = len(n.steps) - 1
+	)
+	for i, st := range n.steps {
+		if st.tuple {
+			isTuple = true
+		}
+		var err error
+		switch {
+		case i == 0 && st.consArray:
+			var inVal any = &seq{v: in}
+			if s, ok := input.(*seq); ok {
+				inVal = s
+			}
+			res, err = e.eval(st, inVal, f)
+			rawCons = true
+		case isTuple:
+			ts, err = e.tupleStep(st, in, ts, f)
+		default:
+			res, rawCons, err = e.step(st, in, f, i == lastStep)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !isTuple {
+			items, ok := arrayOf(res)
+			if !ok {
+				if isUndef(res) {
+					break
+				}
+				items = []any{res}
+			}
+			if len(items) == 0 {
+				break
+			}
+			if st.focus == "" {
+				in = items
+			}
+		}
+	}
+	if isTuple {
+		if n.tuple {
+			res = ts
+		} else {
+			out := newSeq(len(ts))
+			for _, t := range ts {
+				out.v = append(out.v, t["@"])
+			}
+			res = out
+		}
+	}
+	if n.keepSingletonArray {
+		switch x := res.(type) {
+		case []any:
+			if rawCons {
+				res = &seq{v: []any{x}, keep: true}
+			}
+		case *seq:
+			x.keep = true
+		}
+	}
+	if n.group != nil {
+		var g any = res
+		if isTuple {
+			g = ts
+		}
+		return e.groupBy(n.group, g, f)
+	}
+	return res, nil
+}
+
+// step evaluates one path step against every item of the input sequence;
+// rawCons reports that the result is an array constructor's own array.
+func (e *evaluator) step(st *node, in []any, f *frame, last bool) (any, bool, error) {
+	if st.kind == kSort {
+		r, err := e.sortItems(st, in, nil, f)
+		if err != nil {
+			return nil, false, err
+		}
+		return e.stages(st, r, f)
+	}
+	results := make([]any, 0, len(in))
+	for _, item := range in {
+		r, err := e.eval(st, normalize(item), f)
+		if err != nil {
+			return nil, false, err
+		}
+		for _, sg := range st.stages {
+			if sg.filter == nil {
+				continue
+			}
+			if r, err = e.filter(sg.filter, r, f); err != nil {
+				return nil, false, err
+			}
+		}
+		if !isUndef(r) {
+			results = append(results, r)
+		}
+	}
+	if last && len(results) == 1 {
+		if arr, ok := results[0].([]any); ok {
+			return arr, st.consArray, nil
+		}
+	}
+	out := newSeq(len(results))
+	for _, r := range results {
+		switch x := r.(type) {
+		case *seq:
+			out.v = append(out.v, x.v...)
+		case []any:
+			if st.consArray {
+				out.v = append(out.v, x)
+			} else {
+				out.v = append(out.v, x...)
+			}
+		default:
+			out.v = append(out.v, r)
+		}
+	}
+	return out, false, nil
+}
+
+func (e *evaluator) stages(st *node, r any, f *frame) (any, bool, error) {
+	var err error
+	for _, sg := range st.stages {
+		if sg.filter != nil {
+			if r, err = e.filter(sg.filter, r, f); err != nil {
+				return nil, false, err
+			}
+		}
+	}
+	return r, false, nil
+}
+
+func (e *evaluator) tupleStep(st *node, in []any, ts tuples, f *frame) (tuples, error) {
+	if st.kind == kSort {
+		var res tuples
+		if ts != nil {
+			r, err := e.sortItems(st, nil, ts, f)
+			if err != nil {
+				return nil, err
+			}
+			res = r.(tuples)
+		} else {
+			r, err := e.sortItems(st, in, nil, f)
+			if err != nil {
+				return nil, err
+			}
+			items, _ := arrayOf(r)
+			res = make(tuples, len(items))
+			for i, it := range items {
+				t := map[string]any{"@": it}
+				if st.index != "" {
+					t[st.index] = float64(i)
+				}
+				res[i] = t
+			}
+		}
+		return e.tupleStages(st, res, f)
+	}
+	if ts == nil {
+		ts = make(tuples, len(in))
+		for i, it := range in {
+			ts[i] = map[string]any{"@": it}
+		}
+	}
+	out := make(tuples, 0, len(ts))
+	for _, t := range ts {
+		r, err := e.eval(st, t["@"], tupleFrame(f, t))
+		if err != nil {
+			return nil, err
+		}
+		if isUndef(r) {
+			continue
+		}
+		if sub, ok := r.(tuples); ok {
+			for _, s := range sub {
+				nt := copyTuple(t)
+				for k, v := range s {
+					nt[k] = v
+				}
+				out = append(out, nt)
+			}
+			continue
+		}
+		items, ok := arrayOf(r)
+		if !ok {
+			items = []any{r}
+		}
+		for i, it := range items {
+			nt := copyTuple(t)
+			if st.focus != "" {
+				nt[st.focus] = it
+				nt["@"] = t["@"]
+			} else {
+				nt["@"] = it
+			}
+			if st.index != "" {
+				nt[st.index] = float64(i)
+			}
+			if st.ancestor != nil {
+				nt[st.ancestor.label] = t["@"]
+			}
+			out = append(out, nt)
+		}
+	}
+	return e.tupleStages(st, out, f)
+}
+
+func copyTuple(t map[string]any) map[string]any {
+	c := make(map[string]any, len(t)+2)
+	for k, v := range t {
+		c[k] = v
+	}
+	return c
+}
+
+func (e *evaluator) tupleStages(st *node, ts tuples, f *frame) (tuples, error) {
+	for _, sg := range st.stages {
+		if sg.filter != nil {
+			r, err := e.filterTuples(sg.filter, ts, f)
+			if err != nil {
+				return nil, err
+			}
+			ts = r
+		} else {
+			for i, t := range ts {
+				t[sg.index] = float64(i)
+			}
+		}
+	}
+	return ts, nil
+}
+
+func (e *evaluator) filterTuples(pred *node, ts tuples, f *frame) (tuples, error) {
+	res := make(tuples, 0, len(ts))
+	if pred.kind == kNumber && pred.predicate == nil {
+		idx := int(pred.num)
+		if pred.num < 0 {
+			idx = int(pred.num) + len(ts)
+			if float64(int(pred.num)) != pred.num {
+				idx--
+			}
+		}
+		if idx >= 0 && idx < len(ts) {
+			res = append(res, ts[idx])
+		}
+		return res, nil
+	}
+	for i, t := range ts {
+		r, err := e.eval(pred, t["@"], tupleFrame(f, t))
+		if err != nil {
+			return nil, err
+		}
+		if predicateSelects(r, i, len(ts)) {
+			res = append(res, t)
+		}
+	}
+	return res, nil
+}
+
+// appendValues is JSONata's fn.append used by grouping: values join into one array.
+func appendValues(a, b any) any {
+	if isUndef(a) {
+		return b
+	}
+	if isUndef(b) {
+		return a
+	}
+	aa, ok := arrayOf(a)
+	if !ok {
+		aa = []any{a}
+	}
+	out := make([]any, 0, len(aa)+1)
+	out = append(out, aa...)
+	if bb, ok := arrayOf(b); ok {
+		return append(out, bb...)
+	}
+	return append(out, b)
+}
+
+type groupEntry struct {
+	data any
+	pair int
+}
+
+func (e *evaluator) groupBy(g *groupBy, input any, f *frame) (any, error) {
+	ts, reduce := input.(tuples)
+	var items []any
+	if !reduce {
+		if arr, ok := arrayOf(input); ok {
+			items = arr
+		} else {
+			items = []any{input}
+		}
+		if len(items) == 0 {
+			items = []any{undefined}
+		}
+	}
+	n := len(items)
+	if reduce {
+		n = len(ts)
+		if n == 0 {
+			reduce = false
+			items = []any{undefined}
+			n = 1
+		}
+	}
+	var keys []string
+	groups := map[string]*groupEntry{}
+	for i := 0; i < n; i++ {
+		var item any
+		env := f
+		ctx := any(nil)
+		if reduce {
+			item = ts[i]
+			env = tupleFrame(f, ts[i])
+			ctx = ts[i]["@"]
+		} else {
+			item = normalize(items[i])
+			ctx = item
+		}
+		for pi, pair := range g.pairs {
+			k, err := e.eval(pair[0], ctx, env)
+			if err != nil {
+				return nil, err
+			}
+			if isUndef(k) {
+				continue
+			}
+			ks, ok := k.(string)
+			if !ok {
+				return nil, &Error{Code: "T1003", Position: g.pos, Value: k}
+			}
+			if ge, ok := groups[ks]; ok {
+				if ge.pair != pi {
+					return nil, &Error{Code: "D1009", Position: g.pos, Value: ks}
+				}
+				if reduce {
+					ge.data = append(ge.data.(tuples), ts[i])
+				} else {
+					ge.data = appendValues(ge.data, item)
+				}
+				continue
+			}
+			if reduce {
+				groups[ks] = &groupEntry{data: tuples{ts[i]}, pair: pi}
+			} else {
+				groups[ks] = &groupEntry{data: item, pair: pi}
+			}
+			keys = append(keys, ks)
+		}
+	}
+	out := newObject(len(keys))
+	for _, k := range keys {
+		ge := groups[k]
+		ctx := ge.data
+		env := f
+		if reduce {
+			t := reduceTuples(ge.data.(tuples))
+			ctx = t["@"]
+			delete(t, "@")
+			env = tupleFrame(f, t)
+		}
+		v, err := e.eval(g.pairs[ge.pair][1], ctx, env)
+		if err != nil {
+			return nil, err
+		}
+		if !isUndef(v) {
+			out.set(k, toOutput(v))
+		}
+	}
+	return out, nil
+}
+
+func reduceTuples(ts tuples) map[string]any {
+	r := copyTuple(ts[0])
+	for _, t := range ts[1:] {
+		for k, v := range t {
+			prev, ok := r[k]
+			if !ok {
+				prev = undefined
+			}
+			r[k] = appendValues(prev, v)
+		}
+	}
+	return r
+}

@@ -1,0 +1,211 @@
+package jsonata
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"sort"
+)
+
+// Object is a JSON object that keeps its keys in insertion order; every object
+// an expression builds is one.
+type Object struct {
+	keys []string
+	vals map[string]any
+}
+
+func newObject(n int) *Object {
+	return &Object{keys: make([]string, 0, n), vals: make(map[string]any, n)}
+}
+
+// Keys returns the keys in order.
+func (o *Object) Keys() []string { return o.keys }
+
+// Get returns the value of key k.
+func (o *Object) Get(k string) (any, bool) {
+	v, ok := o.vals[k]
+	return v, ok
+}
+
+// Len is the number of keys.
+func (o *Object) Len() int { return len(o.keys) }
+
+func (o *Object) set(k string, v any) {
+	if _, ok := o.vals[k]; !ok {
+		o.keys = append(o.keys, k)
+	}
+	o.vals[k] = v
+}
+
+func (o *Object) del(k string) {
+	if _, ok := o.vals[k]; !ok {
+		return
+	}
+	delete(o.vals, k)
+	for i, key := range o.keys {
+		if key == k {
+			o.keys = append(o.keys[:i:i], o.keys[i+1:]...)
+			break
+		}
+	}
+}
+
+// MarshalJSON writes the object with its keys in order.
+func (o *Object) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range o.keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		b.Write(kb)
+		b.WriteByte(':')
+		vb, err := json.Marshal(exportJSON(o.vals[k]))
+		if err != nil {
+			return nil, err
+		}
+		b.Write(vb)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// exportJSON maps the values encoding/json cannot write (functions, NaN) to
+// what JSON.stringify writes for them.
+func exportJSON(v any) any {
+	switch x := v.(type) {
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil
+		}
+	case callable:
+		return ""
+	case *seq:
+		return x.v
+	}
+	return v
+}
+
+// ordered is how the evaluator reads an object it did not build (flowc's
+// runtime *Object, or this package's).
+type ordered interface {
+	Keys() []string
+	Get(string) (any, bool)
+}
+
+// seq is a JSONata sequence: the result of a path or a function, flattened
+// into its parent sequence and unwrapped when it holds one value unless keep
+// is set (the [] operator).
+type seq struct {
+	v     []any
+	keep  bool
+	outer bool // the whole input array, wrapped so a path sees it as one item
+}
+
+func newSeq(n int) *seq { return &seq{v: make([]any, 0, n)} }
+
+// arrayOf returns the items of an array or sequence.
+func arrayOf(v any) ([]any, bool) {
+	switch x := v.(type) {
+	case []any:
+		return x, true
+	case *seq:
+		return x.v, true
+	}
+	return nil, false
+}
+
+// isObject reports whether v is a JSON object.
+func isObject(v any) bool {
+	switch v.(type) {
+	case map[string]any, ordered:
+		return true
+	}
+	return false
+}
+
+// objectKeys lists an object's keys; a Go map's in sorted order so that a
+// result never depends on map iteration.
+func objectKeys(v any) []string {
+	switch x := v.(type) {
+	case ordered:
+		return x.Keys()
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		return keys
+	}
+	return nil
+}
+
+func objectGet(v any, k string) (any, bool) {
+	switch x := v.(type) {
+	case ordered:
+		r, ok := x.Get(k)
+		return normalize(r), ok
+	case map[string]any:
+		r, ok := x[k]
+		return normalize(r), ok
+	}
+	return nil, false
+}
+
+// normalize turns the number types a Go caller may pass into float64.
+func normalize(v any) any {
+	switch x := v.(type) {
+	case int:
+		return float64(x)
+	case int64:
+		return float64(x)
+	case int32:
+		return float64(x)
+	case uint:
+		return float64(x)
+	case uint64:
+		return float64(x)
+	case uint32:
+		return float64(x)
+	case float32:
+		return float64(x)
+	case json.Number:
+		f, err := x.Float64()
+		if err != nil {
+			return x.String()
+		}
+		return f
+	}
+	return v
+}
+
+func asNumber(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case int, int64, int32, uint, uint64, uint32, float32, json.Number:
+		f, ok := normalize(x).(float64)
+		return f, ok
+	}
+	return 0, false
+}
+
+func isInteger(f float64) bool { return f == math.Trunc(f) && !math.IsInf(f, 0) }
+
+// undef marks "no value" where a Go nil would mean JSON null.
+type undefinedT struct{}
+
+var undefined any = undefinedT{}
+
+func isUndef(v any) bool { _, ok := v.(undefinedT); return ok }
+
+// toOutput turns sequences into arrays for values that leave the evaluator or
+// are stored in a structure.
+func toOutput(v any) any {
+	if s, ok := v.(*seq); ok {
+		return s.v
+	}
+	return v
+}
