@@ -2,6 +2,7 @@ package picture
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -409,24 +410,13 @@ func (p numberPicture) body(v float64, f DecimalFormat, zero rune) string {
 			b.WriteString(f.MinusSign)
 			exp = -exp
 		}
-		e := itoa(exp)
+		e := strconv.Itoa(exp)
 		if pad := p.minExp - len(e); pad > 0 {
 			e = strings.Repeat("0", pad) + e
 		}
 		b.WriteString(mapDigits(e, zero))
 	}
 	return b.String()
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
 }
 
 // groupDigits inserts sep into ASCII digits at the given positions counted
