@@ -120,7 +120,7 @@ var bindingPower = map[string]int{
 }
 
 func (p *parser) lbp() int {
-	if p.tok.kind != tokOp {
+	if p.tok.kind != tokOp || p.tok.op == ":" || p.tok.op == ";" {
 		return 0
 	}
 	return bindingPower[p.tok.op]
