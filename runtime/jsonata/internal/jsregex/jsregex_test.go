@@ -85,3 +85,23 @@ func TestCompileRejects(t *testing.T) {
 		}
 	}
 }
+
+// Any pattern gives a regexp or an error, never a panic.
+func TestCompileNoPanics(t *testing.T) {
+	fragments := []string{`\`, `u`, `{`, `}`, `x`, `c`, `D83D`, `\uDE00`, `[`, `]`, `^`, `(`, `)`, `?`,
+		`<`, `>`, `=`, `!`, `.`, `0`, `1`, `k`, `s`, `S`, `b`, `a`, `*`, `+`, `-`}
+	for i := 0; i < 20000; i++ {
+		var p strings.Builder
+		for n := i % 9; n >= 0; n-- {
+			p.WriteString(fragments[(i*31+n*17+n*n*7)%len(fragments)])
+		}
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Fatalf("panic on /%s/: %v", p.String(), r)
+				}
+			}()
+			_, _ = Compile(p.String(), "ims")
+		}()
+	}
+}
