@@ -120,7 +120,7 @@ var bindingPower = map[string]int{
 }
 
 func (p *parser) lbp() int {
-	if p.tok.kind != tokOp || p.tok.op == ":" || p.tok.op == ";" {
+	if p.tok.kind != tokOp || p.tok.op == ":" || p.tok.op == ";" || p.tok.op == "|" {
 		return 0
 	}
 	return bindingPower[p.tok.op]
@@ -137,7 +137,7 @@ func (p *parser) advance(op string, prefix bool) *Error {
 		}
 	}
 	p.prev = p.tok
-	t, err := p.lex.next(prefix)
+	t, err := p.lex.next(operandExpected(p.tok))
 	if err != nil {
 		return err
 	}
@@ -145,8 +145,21 @@ func (p *parser) advance(op string, prefix bool) *Error {
 	return nil
 }
 
+// operandExpected reports whether the token after prev starts an operand,
+// where '/' opens a regular expression instead of dividing.
+func operandExpected(prev token) bool {
+	switch prev.kind {
+	case tokOp:
+		return prev.op != ")" && prev.op != "]" && prev.op != "}"
+	case tokEnd:
+		return true
+	}
+	return false
+}
+
 func parse(src string) (*node, *Error) {
 	p := &parser{lex: lexer{src: src}}
+	p.tok = token{kind: tokOp, op: "("}
 	if err := p.advance("", true); err != nil {
 		return nil, err
 	}
