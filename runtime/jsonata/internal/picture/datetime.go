@@ -377,10 +377,10 @@ func formatTimezone(m *marker, offset int) string {
 	hourWidth := digits
 	switch {
 	case sep != "":
-		hourWidth = len(strings.TrimRightFunc(strings.SplitN(m.presentation, sep, 2)[0], func(r rune) bool { return !unicode.IsDigit(r) }))
+		before, _, _ := strings.Cut(m.presentation, sep)
+		hourWidth = countDigits(before)
 	case digits > 2:
 		hourWidth = digits - 2
-		sep = ""
 	}
 	s := prefix + sign + padLeft(strconv.Itoa(hours), hourWidth)
 	switch {
