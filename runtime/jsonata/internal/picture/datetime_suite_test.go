@@ -2,7 +2,7 @@ package picture
 
 import (
 	"regexp"
-	"strings"
+	"strconv"
 	"testing"
 )
 
@@ -102,10 +102,8 @@ func pipeToFormat(call, picArg string) (outcome, bool) {
 	if !ok || ms.code != "" || ms.undefined {
 		return ms, ok
 	}
-	return dateCall("$fromMillis(" + strings.TrimSuffix(strings.TrimSuffix(outcomeNumber(ms), ".0"), " ") + picArg + ")")
+	return dateCall("$fromMillis(" + strconv.FormatFloat(ms.value.(float64), 'f', -1, 64) + picArg + ")")
 }
-
-func outcomeNumber(o outcome) string { return o.String() }
 
 // function-fromMillis.json of the JSONata suite.
 func TestSuiteFromMillis(t *testing.T) {
