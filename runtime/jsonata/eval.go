@@ -445,6 +445,12 @@ func arithmetic(n *node, l, r any) (any, error) {
 	if !isUndef(r) && !rok {
 		return nil, &Error{Code: "T2002", Position: n.pos, Token: n.op, Value: r}
 	}
+	if lok && math.IsInf(lf, 0) {
+		return nil, &Error{Code: "D1001", Position: n.pos, Token: n.op, Value: lf}
+	}
+	if rok && math.IsInf(rf, 0) {
+		return nil, &Error{Code: "D1001", Position: n.pos, Token: n.op, Value: rf}
+	}
 	if !lok || !rok {
 		return undefined, nil
 	}
@@ -460,9 +466,6 @@ func arithmetic(n *node, l, r any) (any, error) {
 		v = lf / rf
 	case "%":
 		v = math.Mod(lf, rf)
-	}
-	if math.IsInf(v, 0) || math.IsNaN(v) {
-		return nil, &Error{Code: "D1001", Position: n.pos, Token: n.op, Value: v}
 	}
 	return v, nil
 }

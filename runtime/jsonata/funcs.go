@@ -427,7 +427,7 @@ func defineArrayFuncs() {
 	def("distinct", "<x:x>", 1, func(e *evaluator, a []any, _ any) (any, error) {
 		v := arg(a, 0)
 		vs, ok := arrayOf(v)
-		if !ok {
+		if !ok || len(vs) <= 1 {
 			return v, nil
 		}
 		out := newSeq(len(vs))

@@ -158,7 +158,7 @@ func limitArg(a []any, i int, code string) (int, error) {
 
 func fnContains(e *evaluator, a []any, _ any) (any, error) {
 	s, ok := str(a, 0)
-	if !ok {
+	if !ok || isUndef(arg(a, 1)) {
 		return undefined, nil
 	}
 	if t, ok := a[1].(string); ok {
@@ -173,7 +173,7 @@ func fnContains(e *evaluator, a []any, _ any) (any, error) {
 
 func fnSplit(e *evaluator, a []any, _ any) (any, error) {
 	s, ok := str(a, 0)
-	if !ok {
+	if !ok || isUndef(arg(a, 1)) {
 		return undefined, nil
 	}
 	limit, err := limitArg(a, 2, "D3020")
@@ -214,7 +214,7 @@ func fnSplit(e *evaluator, a []any, _ any) (any, error) {
 
 func fnMatch(e *evaluator, a []any, _ any) (any, error) {
 	s, ok := str(a, 0)
-	if !ok {
+	if !ok || isUndef(arg(a, 1)) {
 		return undefined, nil
 	}
 	limit, err := limitArg(a, 2, "D3040")
@@ -234,7 +234,7 @@ func fnMatch(e *evaluator, a []any, _ any) (any, error) {
 
 func fnReplace(e *evaluator, a []any, _ any) (any, error) {
 	s, ok := str(a, 0)
-	if !ok {
+	if !ok || isUndef(arg(a, 1)) {
 		return undefined, nil
 	}
 	if p, ok := a[1].(string); ok && p == "" {

@@ -46,6 +46,14 @@ func Compile(src string) (*Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n.kind == kParent {
+		return nil, newError("S0217", n.pos, "%")
+	}
+	for _, s := range n.parentSeek {
+		if s.level > 0 {
+			return nil, newError("S0217", n.pos, "%")
+		}
+	}
 	return &Expr{src: src, root: n}, nil
 }
 

@@ -141,6 +141,9 @@ func (p *parser) advance(op string, prefix bool) *Error {
 	if err != nil {
 		return err
 	}
+	if t.kind == tokOp && (t.op == "!" || t.op == "~") {
+		return newError("S0204", t.pos, t.op)
+	}
 	p.tok = t
 	return nil
 }

@@ -11,6 +11,19 @@ type resolver struct {
 }
 
 func (r *resolver) resolve(n *node) (*node, *Error) {
+	res, err := r.resolveNode(n)
+	if err == nil && n.keepArray && res != n {
+		if res.kind == kPath {
+			res.keepSingletonArray = true
+			res.steps[len(res.steps)-1].keepArray = true
+		} else {
+			res.keepArray = true
+		}
+	}
+	return res, err
+}
+
+func (r *resolver) resolveNode(n *node) (*node, *Error) {
 	var err *Error
 	switch n.kind {
 	case kDot:

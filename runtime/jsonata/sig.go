@@ -161,13 +161,14 @@ func (sig *signature) validate(args []any, context any, name string, pos int) ([
 		n := counts[pi]
 		if n == 0 {
 			if p.context {
+				if s, ok := context.(*seq); ok && s.outer {
+					context = s.v[0]
+				}
 				sym := typeSymbol(context)
 				if !p.accepts(sym) {
 					return nil, &Error{Code: "T0411", Position: pos, Token: name, Index: ai + 1, Value: context}
 				}
 				out = append(out, p.coerce(context))
-			} else if !p.many {
-				out = append(out, undefined)
 			}
 			continue
 		}
@@ -181,10 +182,6 @@ func (sig *signature) validate(args []any, context any, name string, pos int) ([
 			out = append(out, p.coerce(a))
 			ai++
 		}
-	}
-	// trailing undefined placeholders for optional parameters are not arguments
-	for len(out) > 0 && isUndef(out[len(out)-1]) && len(out) > len(args) {
-		out = out[:len(out)-1]
 	}
 	return out, nil
 }

@@ -16,6 +16,9 @@ func formatNumber(f float64) string {
 	if f == 0 {
 		return "0"
 	}
+	if isInteger(f) {
+		return jsnum.Format(f)
+	}
 	r, err := strconv.ParseFloat(jsnum.ToPrecision(f, 15), 64)
 	if err != nil {
 		return jsnum.Format(f)
@@ -37,6 +40,9 @@ func stringify(v any, pretty bool) (string, error) {
 			return "", valueError("D3001", -1, f)
 		}
 		return formatNumber(f), nil
+	}
+	if hasInfinity(v) {
+		return "", valueError("D1001", -1, math.Inf(1))
 	}
 	var b strings.Builder
 	writeJSON(&b, v, pretty, 0)
@@ -179,3 +185,24 @@ func utf16Len(s string) int {
 }
 
 func runeCount(s string) int { return utf8.RuneCountInString(s) }
+
+func hasInfinity(v any) bool {
+	if f, ok := asNumber(v); ok {
+		return math.IsInf(f, 0) || math.IsNaN(f)
+	}
+	if arr, ok := arrayOf(v); ok {
+		for _, it := range arr {
+			if hasInfinity(it) {
+				return true
+			}
+		}
+	} else if isObject(v) {
+		for _, k := range objectKeys(v) {
+			c, _ := objectGet(v, k)
+			if hasInfinity(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
