@@ -21,7 +21,13 @@ const suiteDir = "../../../shared/conformance/jsonata/cases"
 
 // knownFailures are the suite cases whose expected behaviour only JavaScript
 // has; every other case must pass.
-var knownFailures = map[string]string{}
+var knownFailures = map[string]string{
+	"function-encodeUrl/case002":          "a lone UTF-16 surrogate: Go strings cannot hold one, JSON decoding turns it into U+FFFD",
+	"function-encodeUrlComponent/case002": "a lone UTF-16 surrogate: Go strings cannot hold one, JSON decoding turns it into U+FFFD",
+	"parent-operator/parent#24":           "expects the key order of the original library dataset; the converted datasets.json has its keys sorted",
+	"parent-operator/parent#25":           "expects the key order of the original library dataset; the converted datasets.json has its keys sorted",
+	"parent-operator/parent#26":           "expects the key order of the original library dataset; the converted datasets.json has its keys sorted",
+}
 
 type suiteCase struct {
 	Expr            string          `json:"expr"`

@@ -243,6 +243,11 @@ func wildcard(input any) any {
 	if s, ok := input.(*seq); ok && s.outer && len(s.v) > 0 {
 		input = s.v[0]
 	}
+	if arr, ok := arrayOf(input); ok {
+		// an array is an object whose keys are its indexes
+		res.v = flattenInto(res.v, arr)
+		return res
+	}
 	if !isObject(input) {
 		return res
 	}
