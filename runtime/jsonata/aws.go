@@ -40,6 +40,9 @@ func defineAWSFuncs() {
 		if step == 0 {
 			return nil, newError("D3152", -1, "range")
 		}
+		if n := math.Floor((end-start)/step) + 1; n > 1e7 {
+			return nil, valueError("D2014", -1, n)
+		}
 		out := []any{}
 		for x := start; (step > 0 && x <= end) || (step < 0 && x >= end); x += step {
 			if len(out) >= 1e7 {

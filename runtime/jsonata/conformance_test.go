@@ -38,7 +38,8 @@ type suiteCase struct {
 	UndefinedResult bool            `json:"undefinedResult"`
 	Code            string          `json:"code"`
 	Error           *struct {
-		Code string `json:"code"`
+		Code    string `json:"code"`
+		Message string `json:"message"`
 	} `json:"error"`
 	Unordered bool   `json:"unordered"`
 	Timelimit int    `json:"timelimit"`
@@ -158,6 +159,9 @@ func runCase(c *suiteCase, datasets map[string]any) error {
 		}
 		if !errors.As(err, &je) || je.Code != wantCode {
 			return fmt.Errorf("want error %s, got %v", wantCode, err)
+		}
+		if c.Error != nil && c.Error.Message != "" && je.Message() != c.Error.Message {
+			return fmt.Errorf("want message %q, got %q", c.Error.Message, je.Message())
 		}
 		return nil
 	}
