@@ -50,9 +50,23 @@ type evaluator struct {
 	steps    int
 	deadline time.Time
 	now      time.Time
+	nowFn    func() time.Time
 	rand     func() float64
 	root     *frame
+	rootF    frame
 	expr     *Expr
+}
+
+// clock is the evaluation's one time: $now() and $millis() agree throughout.
+func (e *evaluator) clock() time.Time {
+	if e.now.IsZero() {
+		if e.nowFn != nil {
+			e.now = e.nowFn()
+		} else {
+			e.now = time.Now()
+		}
+	}
+	return e.now
 }
 
 func (e *evaluator) checkBudget() error {

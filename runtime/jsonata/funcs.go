@@ -812,13 +812,13 @@ func defineMiscFuncs() {
 	})
 	def("eval", "<sx?:x>", 2, fnEval)
 	def("now", "<s?s?:s>", 2, func(e *evaluator, a []any, _ any) (any, error) {
-		ms := e.now.UnixMilli()
+		ms := e.clock().UnixMilli()
 		pic, _ := str(a, 0)
 		tz, _ := str(a, 1)
 		return formatDateTime(ms, pic, tz)
 	})
 	def("millis", "<:n>", 0, func(e *evaluator, a []any, _ any) (any, error) {
-		return float64(e.now.UnixMilli()), nil
+		return float64(e.clock().UnixMilli()), nil
 	})
 	def("fromMillis", "<n-s?s?:s>", 3, func(e *evaluator, a []any, _ any) (any, error) {
 		ms, ok := num(a, 0)

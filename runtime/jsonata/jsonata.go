@@ -31,6 +31,8 @@ type Env struct {
 	Timeout time.Duration
 }
 
+var noEnv Env
+
 // DefaultMaxDepth is the nesting bound when Env.MaxDepth is 0: deep enough for
 // any real expression, small enough to stop runaway recursion early.
 const DefaultMaxDepth = 10000
@@ -73,7 +75,7 @@ func (x *Expr) evalUndefined(ctx context.Context, env *Env) (any, bool, error) {
 
 func (x *Expr) eval(ctx context.Context, input any, env *Env) (value any, defined bool, err error) {
 	if env == nil {
-		env = &Env{}
+		env = &noEnv
 	}
 	e := &evaluator{ctx: ctx, maxDepth: env.MaxDepth, expr: x, rand: env.Rand}
 	if e.maxDepth <= 0 {
@@ -82,15 +84,13 @@ func (x *Expr) eval(ctx context.Context, input any, env *Env) (value any, define
 	if env.Timeout > 0 {
 		e.deadline = time.Now().Add(env.Timeout)
 	}
-	if env.Now != nil {
-		e.now = env.Now()
-	} else {
-		e.now = time.Now()
-	}
+	e.nowFn = env.Now
 	if e.rand == nil {
 		e.rand = rand.Float64
 	}
-	e.root = newFrame(nil)
+	e.root = &e.rootF
+	e.root.names = make([]string, 0, len(env.Vars)+1)
+	e.root.vals = make([]any, 0, len(env.Vars)+1)
 	for k, v := range env.Vars {
 		e.root.bind(k, v)
 	}

@@ -14,13 +14,13 @@ func tupleFrame(parent *frame, t map[string]any) *frame {
 }
 
 func (e *evaluator) path(n *node, input any, f *frame) (any, error) {
+	var one [1]any // the input sequence of a single item, without allocating
 	var in []any
-	if n.steps[0].kind == kVariable {
-		in = []any{input}
-	} else if arr, ok := arrayOf(input); ok {
+	if arr, ok := arrayOf(input); ok && n.steps[0].kind != kVariable {
 		in = arr
 	} else {
-		in = []any{input}
+		one[0] = input
+		in = one[:]
 	}
 	var (
 		res      any = undefined
@@ -56,7 +56,8 @@ func (e *evaluator) path(n *node, input any, f *frame) (any, error) {
 				if isUndef(res) {
 					break
 				}
-				items = []any{res}
+				one[0] = res
+				items = one[:]
 			}
 			if len(items) == 0 {
 				break
@@ -85,6 +86,11 @@ func (e *evaluator) path(n *node, input any, f *frame) (any, error) {
 			}
 		case *seq:
 			x.keep = true
+		case undefinedT:
+		default:
+			if !isTuple {
+				res = &seq{v: []any{x}, keep: true}
+			}
 		}
 	}
 	if n.group != nil {
@@ -106,6 +112,9 @@ func (e *evaluator) step(st *node, in []any, f *frame, last bool) (any, bool, er
 			return nil, false, err
 		}
 		return e.stages(st, r, f)
+	}
+	if len(in) == 1 {
+		return e.stepOne(st, in[0], f, last)
 	}
 	results := make([]any, 0, len(in))
 	for _, item := range in {
@@ -413,4 +422,31 @@ func reduceTuples(ts tuples) map[string]any {
 		}
 	}
 	return r
+}
+
+// stepOne is step for the common single-item input, without the gathering.
+func (e *evaluator) stepOne(st *node, item any, f *frame, last bool) (any, bool, error) {
+	r, err := e.eval(st, normalize(item), f)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, sg := range st.stages {
+		if sg.filter == nil {
+			continue
+		}
+		if r, err = e.filter(sg.filter, r, f); err != nil {
+			return nil, false, err
+		}
+	}
+	// a value that is not an array stands for the sequence of itself
+	if x, ok := r.([]any); ok {
+		if last {
+			return x, st.consArray, nil
+		}
+		if st.consArray {
+			return &seq{v: []any{x}}, false, nil
+		}
+		return &seq{v: x}, false, nil
+	}
+	return r, false, nil
 }

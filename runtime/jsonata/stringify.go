@@ -16,14 +16,24 @@ func formatNumber(f float64) string {
 	if f == 0 {
 		return "0"
 	}
-	if isInteger(f) {
-		return jsnum.Format(f)
+	if isInteger(f) || significantDigits(f) <= 15 {
+		// rounding to 15 digits would not change the value
+		return jsFormat(f)
 	}
 	r, err := strconv.ParseFloat(jsnum.ToPrecision(f, 15), 64)
 	if err != nil {
 		return jsnum.Format(f)
 	}
-	return jsnum.Format(r)
+	return jsFormat(r)
+}
+
+// jsFormat is jsnum.Format with a fast path: in the range where JavaScript
+// writes plain decimals, its digits are Go's shortest round-trip digits.
+func jsFormat(f float64) string {
+	if a := math.Abs(f); a >= 1e-6 && a < 1e21 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return jsnum.Format(f)
 }
 
 // stringify is $string without the undefined case: strings as they are,
@@ -205,4 +215,21 @@ func hasInfinity(v any) bool {
 		}
 	}
 	return false
+}
+
+// significantDigits counts the digits of the shortest representation of f
+// that reads back as f.
+func significantDigits(f float64) int {
+	var buf [32]byte
+	b := strconv.AppendFloat(buf[:0], f, 'e', -1, 64)
+	n := 0
+	for _, c := range b {
+		if c == 'e' {
+			break
+		}
+		if c >= '0' && c <= '9' {
+			n++
+		}
+	}
+	return n
 }
