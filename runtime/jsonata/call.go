@@ -348,7 +348,7 @@ func compareSortKeys(a, b any, pos int) (int, error) {
 		return 0, valueError("T2008", pos, bad)
 	}
 	if isString(a) != isString(b) {
-		return 0, &Error{Code: "T2007", Position: pos, Value: a, Value2: b}
+		return 0, &Error{Code: "T2007", Position: pos, value: a, value2: b}
 	}
 	if as, ok := a.(string); ok {
 		return compareStrings(as, b.(string)), nil

@@ -160,8 +160,8 @@ func runCase(c *suiteCase, datasets map[string]any) error {
 		if !errors.As(err, &je) || je.Code != wantCode {
 			return fmt.Errorf("want error %s, got %v", wantCode, err)
 		}
-		if c.Error != nil && c.Error.Message != "" && je.Message() != c.Error.Message {
-			return fmt.Errorf("want message %q, got %q", c.Error.Message, je.Message())
+		if c.Error != nil && c.Error.Message != "" && messageOf(je) != c.Error.Message {
+			return fmt.Errorf("want message %q, got %q", c.Error.Message, messageOf(je))
 		}
 		return nil
 	}
@@ -295,4 +295,13 @@ func sameJSON(got, want any, unordered bool) bool {
 		return true
 	}
 	return reflect.DeepEqual(got, want)
+}
+
+// messageOf is the error's text without code and position.
+func messageOf(e *Error) string {
+	s := e.Error()
+	if i := strings.Index(s, ": "); i >= 0 {
+		return s[i+2:]
+	}
+	return s
 }

@@ -13,9 +13,9 @@ type Error struct {
 	Code     string
 	Position int
 	Token    string
-	Value    any
-	Value2   any
-	Index    int
+	value    any
+	value2   any
+	index    int
 	message  string
 }
 
@@ -28,23 +28,14 @@ func (e *Error) Error() string {
 			msg = "JSONata error"
 		}
 		msg = strings.ReplaceAll(msg, "{{token}}", e.Token)
-		msg = strings.ReplaceAll(msg, "{{value}}", describe(e.Value))
-		msg = strings.ReplaceAll(msg, "{{value2}}", describe(e.Value2))
-		msg = strings.ReplaceAll(msg, "{{index}}", fmt.Sprint(e.Index))
+		msg = strings.ReplaceAll(msg, "{{value}}", describe(e.value))
+		msg = strings.ReplaceAll(msg, "{{value2}}", describe(e.value2))
+		msg = strings.ReplaceAll(msg, "{{index}}", fmt.Sprint(e.index))
 	}
 	if e.Position >= 0 {
 		return fmt.Sprintf("%s at position %d: %s", e.Code, e.Position, msg)
 	}
 	return e.Code + ": " + msg
-}
-
-// Message is the error's text without code and position.
-func (e *Error) Message() string {
-	s := e.Error()
-	if i := strings.Index(s, ": "); i >= 0 {
-		return s[i+2:]
-	}
-	return s
 }
 
 func describe(v any) string {
@@ -66,7 +57,7 @@ func newError(code string, pos int, token string) *Error {
 }
 
 func valueError(code string, pos int, v any) *Error {
-	return &Error{Code: code, Position: pos, Value: v}
+	return &Error{Code: code, Position: pos, value: v}
 }
 
 // messages are JSONata's error texts by code (jsonata-js errorCodes, facts only).

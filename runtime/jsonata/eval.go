@@ -458,17 +458,17 @@ func concatString(v any) (string, error) {
 func arithmetic(n *node, l, r any) (any, error) {
 	lf, lok := asNumber(l)
 	if !isUndef(l) && !lok {
-		return nil, &Error{Code: "T2001", Position: n.pos, Token: n.op, Value: l}
+		return nil, &Error{Code: "T2001", Position: n.pos, Token: n.op, value: l}
 	}
 	rf, rok := asNumber(r)
 	if !isUndef(r) && !rok {
-		return nil, &Error{Code: "T2002", Position: n.pos, Token: n.op, Value: r}
+		return nil, &Error{Code: "T2002", Position: n.pos, Token: n.op, value: r}
 	}
 	if lok && math.IsInf(lf, 0) {
-		return nil, &Error{Code: "D1001", Position: n.pos, Token: n.op, Value: lf}
+		return nil, &Error{Code: "D1001", Position: n.pos, Token: n.op, value: lf}
 	}
 	if rok && math.IsInf(rf, 0) {
-		return nil, &Error{Code: "D1001", Position: n.pos, Token: n.op, Value: rf}
+		return nil, &Error{Code: "D1001", Position: n.pos, Token: n.op, value: rf}
 	}
 	if !lok || !rok {
 		return undefined, nil
@@ -497,13 +497,13 @@ func compare(n *node, l, r any) (any, error) {
 		if lc {
 			bad = r
 		}
-		return nil, &Error{Code: "T2010", Position: n.pos, Token: n.op, Value: bad}
+		return nil, &Error{Code: "T2010", Position: n.pos, Token: n.op, value: bad}
 	}
 	if isUndef(l) || isUndef(r) {
 		return undefined, nil
 	}
 	if isString(l) != isString(r) {
-		return nil, &Error{Code: "T2009", Position: n.pos, Token: n.op, Value: l, Value2: r}
+		return nil, &Error{Code: "T2009", Position: n.pos, Token: n.op, value: l, value2: r}
 	}
 	var c int
 	if ls, ok := l.(string); ok {
@@ -556,18 +556,18 @@ func isNumber(v any) bool { _, ok := asNumber(v); return ok }
 func rangeOp(n *node, l, r any) (any, error) {
 	lf, lok := asNumber(l)
 	if !isUndef(l) && (!lok || !isInteger(lf)) {
-		return nil, &Error{Code: "T2003", Position: n.pos, Token: "..", Value: l}
+		return nil, &Error{Code: "T2003", Position: n.pos, Token: "..", value: l}
 	}
 	rf, rok := asNumber(r)
 	if !isUndef(r) && (!rok || !isInteger(rf)) {
-		return nil, &Error{Code: "T2004", Position: n.pos, Token: "..", Value: r}
+		return nil, &Error{Code: "T2004", Position: n.pos, Token: "..", value: r}
 	}
 	if !lok || !rok || lf > rf {
 		return undefined, nil
 	}
 	size := rf - lf + 1
 	if size > 1e7 {
-		return nil, &Error{Code: "D2014", Position: n.pos, Token: "..", Value: size}
+		return nil, &Error{Code: "D2014", Position: n.pos, Token: "..", value: size}
 	}
 	out := &seq{v: make([]any, int(size))}
 	for i := range out.v {

@@ -144,7 +144,7 @@ func defineNumericFuncs() {
 		y, _ := num(a, 1)
 		r := math.Pow(x, y)
 		if math.IsInf(r, 0) || math.IsNaN(r) {
-			return nil, &Error{Code: "D3061", Position: -1, Value: x, Value2: y}
+			return nil, &Error{Code: "D3061", Position: -1, value: x, value2: y}
 		}
 		return r, nil
 	})
@@ -392,7 +392,7 @@ func urlFn(name string, f func(string) (string, bool)) func(e *evaluator, a []an
 		}
 		r, ok := f(s)
 		if !ok {
-			return nil, &Error{Code: "D3140", Position: -1, Token: name, Value: s}
+			return nil, &Error{Code: "D3140", Position: -1, Token: name, value: s}
 		}
 		return r, nil
 	}
@@ -839,7 +839,7 @@ func fnEval(e *evaluator, a []any, input any) (any, error) {
 	}
 	x, err := Compile(src)
 	if err != nil {
-		return nil, &Error{Code: "D3120", Position: -1, Token: "eval", Value: src, message: "Syntax error in expression passed to function eval: " + err.Error()}
+		return nil, &Error{Code: "D3120", Position: -1, Token: "eval", value: src, message: "Syntax error in expression passed to function eval: " + err.Error()}
 	}
 	ctx := input
 	if len(a) > 1 && !isUndef(a[1]) {

@@ -234,7 +234,7 @@ func (e *evaluator) transform(t *transformer, args []any) (any, error) {
 		return undefined, nil
 	}
 	if s := typeSymbol(obj); s != 'o' && s != 'a' {
-		return nil, &Error{Code: "T0410", Position: t.node.pos, Index: 1, Token: "transform"}
+		return nil, &Error{Code: "T0410", Position: t.node.pos, index: 1, Token: "transform"}
 	}
 	cloneFn, _ := t.frame.lookup("clone")
 	if _, ok := cloneFn.(callable); !ok {

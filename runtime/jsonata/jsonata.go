@@ -25,7 +25,8 @@ type Env struct {
 	Now func() time.Time
 	// Rand returns numbers in [0, 1) for $random(), $shuffle() and $uuid().
 	Rand func() float64
-	// MaxDepth bounds nested evaluation (recursion); 0 means DefaultMaxDepth.
+	// MaxDepth bounds nested evaluation (recursion); 0 means 10000, deep enough for
+	// any real expression and small enough to stop runaway recursion early.
 	MaxDepth int
 	// Timeout bounds one evaluation's run time; 0 means no limit beyond ctx.
 	Timeout time.Duration
@@ -33,9 +34,7 @@ type Env struct {
 
 var noEnv Env
 
-// DefaultMaxDepth is the nesting bound when Env.MaxDepth is 0: deep enough for
-// any real expression, small enough to stop runaway recursion early.
-const DefaultMaxDepth = 10000
+const defaultMaxDepth = 10000
 
 // Compile parses and resolves an expression.
 func Compile(src string) (*Expr, error) {
@@ -59,9 +58,6 @@ func Compile(src string) (*Expr, error) {
 	return &Expr{src: src, root: n}, nil
 }
 
-// String returns the source text.
-func (x *Expr) String() string { return x.src }
-
 // Eval evaluates the expression against input. defined is false when the
 // result is JSONata's undefined (no value, as opposed to null).
 func (x *Expr) Eval(ctx context.Context, input any, env *Env) (value any, defined bool, err error) {
@@ -79,7 +75,7 @@ func (x *Expr) eval(ctx context.Context, input any, env *Env) (value any, define
 	}
 	e := &evaluator{ctx: ctx, maxDepth: env.MaxDepth, expr: x, rand: env.Rand}
 	if e.maxDepth <= 0 {
-		e.maxDepth = DefaultMaxDepth
+		e.maxDepth = defaultMaxDepth
 	}
 	if env.Timeout > 0 {
 		e.deadline = time.Now().Add(env.Timeout)
@@ -109,8 +105,44 @@ func (x *Expr) eval(ctx context.Context, input any, env *Env) (value any, define
 	if _, ok := v.(tuples); ok {
 		return nil, false, nil
 	}
-	if isUndef(v) {
+	if _, fn := v.(callable); fn || isUndef(v) {
 		return nil, false, nil
 	}
-	return toOutput(v), true, nil
+	return dropFunctions(toOutput(v)), true, nil
+}
+
+// dropFunctions makes a result JSON the way JSON.stringify does: a function
+// in an object is left out, in an array it is null. It writes only where
+// something changes, so that input data shared between evaluations is never
+// written to.
+func dropFunctions(v any) any {
+	switch x := v.(type) {
+	case []any:
+		for i, it := range x {
+			if nv, changed := exported(it); changed {
+				x[i] = nv
+			}
+		}
+	case *Object:
+		for _, k := range append([]string(nil), x.keys...) {
+			if _, fn := x.vals[k].(callable); fn {
+				x.del(k)
+			} else if nv, changed := exported(x.vals[k]); changed {
+				x.vals[k] = nv
+			}
+		}
+	}
+	return v
+}
+
+func exported(v any) (any, bool) {
+	switch x := v.(type) {
+	case callable:
+		return nil, true
+	case *seq:
+		return dropFunctions(x.v), true
+	case []any, *Object:
+		dropFunctions(x)
+	}
+	return v, false
 }

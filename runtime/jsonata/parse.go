@@ -107,9 +107,8 @@ type slot struct {
 }
 
 type parser struct {
-	lex  lexer
-	tok  token
-	prev token
+	lex lexer
+	tok token
 }
 
 var bindingPower = map[string]int{
@@ -130,13 +129,12 @@ func (p *parser) lbp() int {
 func (p *parser) advance(op string, prefix bool) *Error {
 	if op != "" {
 		if p.tok.kind == tokEnd {
-			return &Error{Code: "S0203", Position: p.tok.pos, Value: op}
+			return &Error{Code: "S0203", Position: p.tok.pos, value: op}
 		}
 		if p.tok.kind != tokOp || p.tok.op != op {
-			return &Error{Code: "S0202", Position: p.tok.pos, Token: p.tok.op, Value: op}
+			return &Error{Code: "S0202", Position: p.tok.pos, Token: p.tok.op, value: op}
 		}
 	}
-	p.prev = p.tok
 	t, err := p.lex.next(operandExpected(p.tok))
 	if err != nil {
 		return err
@@ -522,7 +520,7 @@ func (p *parser) lambda(t token, args []*node) (*node, *Error) {
 	n := &node{kind: kLambda, pos: t.pos}
 	for _, a := range args {
 		if a.kind != kVariable {
-			return nil, &Error{Code: "S0208", Position: a.pos, Value: a.op}
+			return nil, &Error{Code: "S0208", Position: a.pos, value: a.op}
 		}
 		n.params = append(n.params, a.op)
 	}
@@ -543,7 +541,7 @@ func (p *parser) lambda(t token, args []*node) (*node, *Error) {
 			}
 		}
 		if i >= len(p.lex.src) {
-			return nil, &Error{Code: "S0203", Position: len(p.lex.src), Value: ">"}
+			return nil, &Error{Code: "S0203", Position: len(p.lex.src), value: ">"}
 		}
 		sig, err := parseSignature(p.lex.src[start:i+1], start)
 		if err != nil {

@@ -367,11 +367,11 @@ func (e *evaluator) groupBy(g *groupBy, input any, f *frame) (any, error) {
 			}
 			ks, ok := k.(string)
 			if !ok {
-				return nil, &Error{Code: "T1003", Position: g.pos, Value: k}
+				return nil, &Error{Code: "T1003", Position: g.pos, value: k}
 			}
 			if ge, ok := groups[ks]; ok {
 				if ge.pair != pi {
-					return nil, &Error{Code: "D1009", Position: g.pos, Value: ks}
+					return nil, &Error{Code: "D1009", Position: g.pos, value: ks}
 				}
 				if reduce {
 					ge.data = append(ge.data.(tuples), ts[i])

@@ -269,7 +269,7 @@ func (r *resolver) dot(n *node) (*node, *Error) {
 	for _, st := range res.steps {
 		switch st.kind {
 		case kNumber, kValue:
-			return nil, &Error{Code: "S0213", Position: st.pos, Value: literalOf(st)}
+			return nil, &Error{Code: "S0213", Position: st.pos, value: literalOf(st)}
 		case kString:
 			st.kind = kName
 		}

@@ -153,7 +153,7 @@ func (sig *signature) validate(args []any, context any, name string, pos int) ([
 	}
 	counts := make([]int, len(sig.params))
 	if !sig.match(syms, 0, 0, counts) {
-		return nil, &Error{Code: "T0410", Position: pos, Token: name, Index: sig.firstMismatch(syms) + 1, Value: nil}
+		return nil, &Error{Code: "T0410", Position: pos, Token: name, index: sig.firstMismatch(syms) + 1, value: nil}
 	}
 	out := make([]any, 0, len(sig.params))
 	ai := 0
@@ -166,7 +166,7 @@ func (sig *signature) validate(args []any, context any, name string, pos int) ([
 				}
 				sym := typeSymbol(context)
 				if !p.accepts(sym) {
-					return nil, &Error{Code: "T0411", Position: pos, Token: name, Index: ai + 1, Value: context}
+					return nil, &Error{Code: "T0411", Position: pos, Token: name, index: ai + 1, value: context}
 				}
 				out = append(out, p.coerce(context))
 			}
@@ -205,7 +205,7 @@ func checkTypedArray(v any, sub, name string, idx, pos int) error {
 	}
 	for _, it := range items {
 		if strings.IndexByte(sub, typeSymbol(it)) < 0 {
-			return &Error{Code: "T0412", Position: pos, Token: name, Index: idx, Value: v, Value2: typeName(sub)}
+			return &Error{Code: "T0412", Position: pos, Token: name, index: idx, value: v, value2: typeName(sub)}
 		}
 	}
 	return nil
