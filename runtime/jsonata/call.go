@@ -70,6 +70,7 @@ func (e *evaluator) call(n *node, input any, f *frame, applyTo []any) (any, erro
 		}
 		args = append(args, v)
 	}
+	e.callFrame = f
 	return e.apply(proc, args, input, n)
 }
 
@@ -107,6 +108,7 @@ func (e *evaluator) apply(fn any, args []any, input any, at *node) (any, error) 
 			}
 			targs = append(targs, v)
 		}
+		e.callFrame = th.frame
 		r, err = e.applyInner(proc, targs, th.input, th.call)
 	}
 	return r, err

@@ -85,6 +85,7 @@ var messages = map[string]string{
 	"S0216": "A context variable binding must precede the 'order-by' clause on a step",
 	"S0217": "The object representing the 'parent' cannot be derived from this expression",
 	"S0301": "Empty regular expressions are not allowed",
+	"S0303": "Invalid regular expression: {{token}}",
 	"S0302": "No terminating / in regular expression",
 	"S0402": "Choice groups containing parameterized types are not supported",
 	"S0401": "Type parameters can only be applied to functions and arrays",

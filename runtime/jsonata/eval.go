@@ -54,7 +54,9 @@ type evaluator struct {
 	rand     func() float64
 	root     *frame
 	rootF    frame
-	expr     *Expr
+	// callFrame is the scope of the call being made, which $eval evaluates in
+	callFrame *frame
+	expr      *Expr
 }
 
 // clock is the evaluation's one time: $now() and $millis() agree throughout.

@@ -848,7 +848,11 @@ func fnEval(e *evaluator, a []any, input any) (any, error) {
 	if arr, ok := ctx.([]any); ok {
 		ctx = &seq{v: []any{arr}, outer: true}
 	}
-	v, err := e.eval(x.root, ctx, e.root)
+	scope := e.callFrame
+	if scope == nil {
+		scope = e.root
+	}
+	v, err := e.eval(x.root, ctx, scope)
 	if err != nil {
 		if _, ok := err.(*Error); ok {
 			return nil, &Error{Code: "D3121", Position: -1, Token: "eval", message: "Dynamic error evaluating the expression passed to function eval: " + err.Error()}

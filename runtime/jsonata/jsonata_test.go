@@ -266,3 +266,12 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+// $eval sees the variables in scope where it is called (JSONata docs,
+// "Functions: $eval").
+func TestEvalScope(t *testing.T) {
+	got := asJSON(t, eval(t, `($x := 5; $f := function($y){ $eval("$x + $y") }; $f(2))`, nil, nil))
+	if got != "7" {
+		t.Fatalf("got %s", got)
+	}
+}
