@@ -202,11 +202,6 @@ func (e *evaluator) evalNode(n *node, input any, f *frame) (any, error) {
 		return e.applyOp(n, input, f)
 	case kTransform:
 		return &transformer{node: n, frame: f}, nil
-	case kSort:
-		items, _ := arrayOf(input)
-		return e.sortItems(n, items, nil, f)
-	case kPlaceholder:
-		return nil, newError("S0211", n.pos, "?")
 	}
 	return nil, newError("S0201", n.pos, n.op)
 }

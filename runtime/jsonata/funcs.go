@@ -301,6 +301,9 @@ func defineStringFuncs() {
 		if !ok || c == "" {
 			c = " "
 		}
+		if math.Abs(w) > maxStringLength {
+			return nil, valueError("D1001", -1, w)
+		}
 		padLen := int(math.Abs(w)) - runeCount(s)
 		if padLen <= 0 {
 			return s, nil
@@ -334,6 +337,10 @@ func defineStringFuncs() {
 	def("decodeUrlComponent", "<s-:s>", 1, urlFn("decodeUrlComponent", decodeURIComponent))
 	def("decodeUrl", "<s-:s>", 1, urlFn("decodeUrl", decodeURI))
 }
+
+// maxStringLength is JavaScript's string length limit (2^29 - 24 in V8);
+// beyond it a padded string cannot exist.
+const maxStringLength = 1<<29 - 24
 
 func sliceRunes(rs []rune, start, end float64) []rune {
 	n := float64(len(rs))

@@ -260,8 +260,9 @@ func (e *evaluator) transform(t *transformer, args []any) (any, error) {
 			}
 			if isObj {
 				for _, k := range objectKeys(upd) {
+					// a copy, so that an update holding the match itself cannot make a cycle
 					v, _ := objectGet(upd, k)
-					target.set(k, v)
+					target.set(k, deepClone(v))
 				}
 			}
 		}

@@ -275,3 +275,27 @@ func TestEvalScope(t *testing.T) {
 		t.Fatalf("got %s", got)
 	}
 }
+
+// Bad input is an error, never a panic or a runaway allocation.
+func TestBadInputIsAnError(t *testing.T) {
+	for src, code := range map[string]string{
+		`function($a)<?>{$a}`: "S0401",
+		`$pad("x", 1e15)`:     "D1001",
+		`?`:                   "S0211",
+		`"unterminated`:       "S0101",
+		`/*`:                  "S0106",
+		`{"a": 1} ~> |$|{"self": $}| ~> $string()`: "",
+	} {
+		x, err := Compile(src)
+		if err == nil {
+			_, _, err = x.Eval(context.Background(), nil, nil)
+		}
+		if code == "" {
+			if err != nil {
+				t.Errorf("%s: %v", src, err)
+			}
+			continue
+		}
+		wantCode(t, err, code)
+	}
+}

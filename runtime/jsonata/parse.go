@@ -227,8 +227,6 @@ func (p *parser) nud(t token) (*node, *Error) {
 		return &node{kind: kDescendant, op: "**", pos: t.pos}, nil
 	case "%":
 		return &node{kind: kParent, op: "%", pos: t.pos}, nil
-	case "?":
-		return &node{kind: kPlaceholder, op: "?", pos: t.pos}, nil
 	case "(":
 		return p.block(t)
 	case "[":

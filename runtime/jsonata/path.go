@@ -1,5 +1,7 @@
 package jsonata
 
+import "math"
+
 // tuples is a tuple stream: each item binds "@" (the context) and the focus,
 // index and parent variables of the steps so far.
 type tuples []map[string]any
@@ -272,12 +274,9 @@ func (e *evaluator) tupleStages(st *node, ts tuples, f *frame) (tuples, error) {
 func (e *evaluator) filterTuples(pred *node, ts tuples, f *frame) (tuples, error) {
 	res := make(tuples, 0, len(ts))
 	if pred.kind == kNumber && pred.predicate == nil {
-		idx := int(pred.num)
-		if pred.num < 0 {
-			idx = int(pred.num) + len(ts)
-			if float64(int(pred.num)) != pred.num {
-				idx--
-			}
+		idx := int(math.Floor(pred.num))
+		if idx < 0 {
+			idx += len(ts)
 		}
 		if idx >= 0 && idx < len(ts) {
 			res = append(res, ts[idx])

@@ -89,12 +89,19 @@ func parseSignature(src string, pos int) (*signature, *Error) {
 				last.sub = body[i+1 : end]
 			}
 			i = end
-		case '?':
-			sig.params[len(sig.params)-1].opt = true
-		case '+':
-			sig.params[len(sig.params)-1].many = true
-		case '-':
-			sig.params[len(sig.params)-1].context = true
+		case '?', '+', '-':
+			if len(sig.params) == 0 {
+				return nil, newError("S0401", pos+i, string(c))
+			}
+			last := &sig.params[len(sig.params)-1]
+			switch c {
+			case '?':
+				last.opt = true
+			case '+':
+				last.many = true
+			default:
+				last.context = true
+			}
 		default:
 			return nil, newError("S0401", pos+i, string(c))
 		}
