@@ -125,10 +125,11 @@ func dropFunctions(v any) any {
 		}
 	case *Object:
 		for _, k := range append([]string(nil), x.keys...) {
-			if _, fn := x.vals[k].(callable); fn {
+			i := x.find(k)
+			if _, fn := x.vals[i].(callable); fn {
 				x.del(k)
-			} else if nv, changed := exported(x.vals[k]); changed {
-				x.vals[k] = nv
+			} else if nv, changed := exported(x.vals[i]); changed {
+				x.vals[i] = nv
 			}
 		}
 	}

@@ -8,14 +8,18 @@ import (
 )
 
 // Object is a JSON object that keeps its keys in insertion order; every object
-// an expression builds is one.
+// an expression builds is one. Small objects are searched linearly, larger
+// ones through an index built on demand.
 type Object struct {
-	keys []string
-	vals map[string]any
+	keys  []string
+	vals  []any
+	index map[string]int
 }
 
+const objectIndexFrom = 12
+
 func newObject(n int) *Object {
-	return &Object{keys: make([]string, 0, n), vals: make(map[string]any, n)}
+	return &Object{keys: make([]string, 0, n), vals: make([]any, 0, n)}
 }
 
 // Keys returns the keys in order.
@@ -23,29 +27,62 @@ func (o *Object) Keys() []string { return o.keys }
 
 // Get returns the value of key k.
 func (o *Object) Get(k string) (any, bool) {
-	v, ok := o.vals[k]
-	return v, ok
+	if i := o.find(k); i >= 0 {
+		return o.vals[i], true
+	}
+	return nil, false
 }
 
 // Len is the number of keys.
 func (o *Object) Len() int { return len(o.keys) }
 
-func (o *Object) set(k string, v any) {
-	if _, ok := o.vals[k]; !ok {
-		o.keys = append(o.keys, k)
+func (o *Object) find(k string) int {
+	if o.index != nil {
+		if i, ok := o.index[k]; ok {
+			return i
+		}
+		return -1
 	}
-	o.vals[k] = v
+	for i, key := range o.keys {
+		if key == k {
+			return i
+		}
+	}
+	return -1
+}
+
+func (o *Object) set(k string, v any) {
+	if i := o.find(k); i >= 0 {
+		o.vals[i] = v
+		return
+	}
+	o.keys = append(o.keys, k)
+	o.vals = append(o.vals, v)
+	switch {
+	case o.index != nil:
+		o.index[k] = len(o.keys) - 1
+	case len(o.keys) >= objectIndexFrom:
+		o.index = make(map[string]int, len(o.keys)*2)
+		for i, key := range o.keys {
+			o.index[key] = i
+		}
+	}
 }
 
 func (o *Object) del(k string) {
-	if _, ok := o.vals[k]; !ok {
+	i := o.find(k)
+	if i < 0 {
 		return
 	}
-	delete(o.vals, k)
-	for i, key := range o.keys {
-		if key == k {
-			o.keys = append(o.keys[:i:i], o.keys[i+1:]...)
-			break
+	o.keys = append(o.keys[:i:i], o.keys[i+1:]...)
+	o.vals = append(o.vals[:i:i], o.vals[i+1:]...)
+	if o.index != nil {
+		o.index = nil
+		if len(o.keys) >= objectIndexFrom {
+			o.index = make(map[string]int, len(o.keys)*2)
+			for j, key := range o.keys {
+				o.index[key] = j
+			}
 		}
 	}
 }
@@ -61,7 +98,7 @@ func (o *Object) MarshalJSON() ([]byte, error) {
 		kb, _ := json.Marshal(k)
 		b.Write(kb)
 		b.WriteByte(':')
-		vb, err := json.Marshal(exportJSON(o.vals[k]))
+		vb, err := json.Marshal(exportJSON(o.vals[i]))
 		if err != nil {
 			return nil, err
 		}
