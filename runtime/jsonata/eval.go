@@ -56,7 +56,6 @@ type evaluator struct {
 	rootF    frame
 	// callFrame is the scope of the call being made, which $eval evaluates in
 	callFrame *frame
-	expr      *Expr
 }
 
 // clock is the evaluation's one time: $now() and $millis() agree throughout.

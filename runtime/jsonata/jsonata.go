@@ -13,7 +13,6 @@ import (
 
 // Expr is a compiled expression. It is immutable and safe for concurrent use.
 type Expr struct {
-	src  string
 	root *node
 }
 
@@ -55,7 +54,7 @@ func Compile(src string) (*Expr, error) {
 			return nil, newError("S0217", n.pos, "%")
 		}
 	}
-	return &Expr{src: src, root: n}, nil
+	return &Expr{root: n}, nil
 }
 
 // Eval evaluates the expression against input. defined is false when the
@@ -73,7 +72,7 @@ func (x *Expr) eval(ctx context.Context, input any, env *Env) (value any, define
 	if env == nil {
 		env = &noEnv
 	}
-	e := &evaluator{ctx: ctx, maxDepth: env.MaxDepth, expr: x, rand: env.Rand}
+	e := &evaluator{ctx: ctx, maxDepth: env.MaxDepth, rand: env.Rand}
 	if e.maxDepth <= 0 {
 		e.maxDepth = defaultMaxDepth
 	}
