@@ -40,29 +40,23 @@ func defineAWSFuncs() {
 		if step == 0 {
 			return nil, newError("D3152", -1, "range")
 		}
-		if n := math.Floor((end-start)/step) + 1; n > 1e7 {
-			return nil, valueError("D2014", -1, n)
+		if n := math.Floor((end-start)/step) + 1; n > maxRangeItems {
+			return nil, valueError("D3154", -1, n)
 		}
 		out := []any{}
 		for x := start; (step > 0 && x <= end) || (step < 0 && x >= end); x += step {
-			if len(out) >= 1e7 {
-				return nil, valueError("D2014", -1, math.Abs((end-start)/step)+1)
-			}
 			out = append(out, x)
 		}
 		return out, nil
 	})
-	def("hash", "<s-s?:s>", 2, func(e *evaluator, a []any, _ any) (any, error) {
+	def("hash", "<s-s:s>", 2, func(e *evaluator, a []any, _ any) (any, error) {
 		s, ok := str(a, 0)
 		if !ok {
 			return undefined, nil
 		}
-		alg, ok := str(a, 1)
-		if !ok {
-			alg = "SHA-256"
-		}
+		alg, _ := str(a, 1)
 		var h hash.Hash
-		switch strings.ToUpper(alg) {
+		switch alg {
 		case "MD5":
 			h = md5.New()
 		case "SHA-1":
@@ -100,6 +94,10 @@ func defineAWSFuncs() {
 		return v, nil
 	})
 }
+
+// maxRangeItems is the longest array $range builds, the limit Step Functions
+// sets for States.ArrayRange, which $range replaces.
+const maxRangeItems = 1000
 
 // seededRandom is $random(seed): the same seed always gives the same number.
 func seededRandom(seed float64) float64 {

@@ -143,4 +143,5 @@ var messages = map[string]string{
 	"D3151": "The size argument of the partition function must be a positive integer. It was given {{value}}",
 	"D3152": "The step argument of the range function must not be zero",
 	"D3153": "The argument of the parse function is not valid JSON: {{value}}",
+	"D3154": "The range function would build more than 1000 items: {{value}}",
 }

@@ -180,12 +180,13 @@ func TestAWSFunctions(t *testing.T) {
 		t.Errorf("$uuid() = %q, not a version 4 UUID", uuid)
 	}
 	for src, code := range map[string]string{
-		`$partition([1,2], 0)`: "D3151",
-		`$range(1, 5, 0)`:      "D3152",
-		`$hash("a", "SHA-3")`:  "D3150",
-		`$parse("{not json")`:  "D3153",
-		`$partition("a", "b")`: "T0410",
-		`$range(0, 1e8)`:       "D2014",
+		`$partition([1,2], 0)`:  "D3151",
+		`$range(1, 5, 0)`:       "D3152",
+		`$hash("a", "SHA-3")`:   "D3150",
+		`$parse("{not json")`:   "D3153",
+		`$partition("a", "b")`:  "T0410",
+		`$range(0, 1000)`:       "D3154",
+		`$hash("a", "sha-256")`: "D3150",
 	} {
 		x, err := Compile(src)
 		if err != nil {
