@@ -87,7 +87,7 @@ func (x *Expr) eval(ctx context.Context, input any, env *Env) (value any, define
 	e.root.names = make([]string, 0, len(env.Vars)+1)
 	e.root.vals = make([]any, 0, len(env.Vars)+1)
 	for k, v := range env.Vars {
-		e.root.bind(k, v)
+		e.root.bind(k, normalize(v))
 	}
 	e.root.bind("$", input)
 	if arr, ok := input.([]any); ok {

@@ -300,3 +300,30 @@ func TestBadInputIsAnError(t *testing.T) {
 		wantCode(t, err, code)
 	}
 }
+
+// A result fed back as the input of concurrent evaluations is only read:
+// transforms work on copies and results are never written in place.
+func TestSharedResultAsInput(t *testing.T) {
+	shared := eval(t, `{"items": [1, 2, 3].{"n": $, "f": function(){1}}, "meta": {"k": "v"}}`, nil, nil)
+	x, err := Compile(`{"t": $ ~> |items|{"seen": true}|, "items": items, "m": $merge([meta, {"x": 1}])}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for g := 0; g < 16; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 50; i++ {
+				if _, _, err := x.Eval(context.Background(), shared, nil); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if got := asJSON(t, shared); got != `{"items":[{"n":1},{"n":2},{"n":3}],"meta":{"k":"v"}}` {
+		t.Fatalf("shared input changed: %s", got)
+	}
+}
