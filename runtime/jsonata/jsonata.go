@@ -59,6 +59,15 @@ func Compile(src string) (*Expr, error) {
 
 // Eval evaluates the expression against input. defined is false when the
 // result is JSONata's undefined (no value, as opposed to null).
+//
+// Input and Env.Vars values are JSON: nil, bool, float64 (or any Go number,
+// json.Number), string, []any, map[string]any (read in sorted key order) and
+// any ordered object with Keys() []string and Get(string) (any, bool). A
+// result is JSON of the same kinds: what the expression builds is []any and
+// *Object; values taken from the input come back as they were given; a
+// function is left out of objects and is null in arrays, as JSON.stringify
+// does, and a function result is undefined. Errors are *Error, or ctx's error
+// when ctx ends first.
 func (x *Expr) Eval(ctx context.Context, input any, env *Env) (value any, defined bool, err error) {
 	return x.eval(ctx, normalize(input), env)
 }
