@@ -281,7 +281,7 @@ func (e *evaluator) sortItems(st *node, items []any, ts tuples, f *frame) (any, 
 	for i := 0; i < n; i++ {
 		ctx, env := any(nil), f
 		if isTuple {
-			ctx, env = ts[i]["@"], tupleFrame(f, ts[i])
+			ctx, env = ts[i].at, tupleFrame(f, ts[i])
 		} else {
 			ctx = normalize(items[i])
 		}

@@ -10,14 +10,20 @@ import (
 
 // frame is one scope of variable bindings; small, so a slice beats a map.
 type frame struct {
-	names  []string
-	vals   []any
-	parent *frame
+	names    []string
+	vals     []any
+	parent   *frame
+	borrowed bool // names and vals belong to a tuple: copy before changing
 }
 
 func newFrame(parent *frame) *frame { return &frame{parent: parent} }
 
 func (f *frame) bind(name string, v any) {
+	if f.borrowed {
+		f.names = append([]string(nil), f.names...)
+		f.vals = append([]any(nil), f.vals...)
+		f.borrowed = false
+	}
 	for i, n := range f.names {
 		if n == name {
 			f.vals[i] = v

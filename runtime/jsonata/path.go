@@ -2,17 +2,48 @@ package jsonata
 
 import "math"
 
-// tuples is a tuple stream: each item binds "@" (the context) and the focus,
-// index and parent variables of the steps so far.
-type tuples []map[string]any
+// tuple is one item of a tuple stream: the context and the focus, index and
+// parent variables the steps so far bound.
+type tuple struct {
+	at    any
+	names []string
+	vals  []any
+}
 
-func tupleFrame(parent *frame, t map[string]any) *frame {
-	f := &frame{parent: parent, names: make([]string, 0, len(t)), vals: make([]any, 0, len(t))}
-	for k, v := range t {
-		f.names = append(f.names, k)
-		f.vals = append(f.vals, v)
+type tuples []*tuple
+
+func (t *tuple) get(name string) (any, bool) {
+	for i, n := range t.names {
+		if n == name {
+			return t.vals[i], true
+		}
 	}
-	return f
+	return undefined, false
+}
+
+func (t *tuple) set(name string, v any) {
+	for i, n := range t.names {
+		if n == name {
+			t.vals[i] = v
+			return
+		}
+	}
+	t.names = append(t.names, name)
+	t.vals = append(t.vals, v)
+}
+
+func (t *tuple) clone() *tuple {
+	c := &tuple{at: t.at, names: make([]string, len(t.names), len(t.names)+2), vals: make([]any, len(t.vals), len(t.vals)+2)}
+	copy(c.names, t.names)
+	copy(c.vals, t.vals)
+	return c
+}
+
+// tupleFrame is a scope holding t's variables; it borrows t's slices and
+// copies them only if the scope binds something itself.
+func tupleFrame(parent *frame, t *tuple) *frame {
+	n := len(t.names)
+	return &frame{parent: parent, names: t.names[:n:n], vals: t.vals[:n:n], borrowed: true}
 }
 
 func (e *evaluator) path(n *node, input any, f *frame) (any, error) {
@@ -75,7 +106,7 @@ func (e *evaluator) path(n *node, input any, f *frame) (any, error) {
 		} else {
 			out := newSeq(len(ts))
 			for _, t := range ts {
-				out.v = append(out.v, t["@"])
+				out.v = append(out.v, t.at)
 			}
 			res = out
 		}
@@ -188,9 +219,9 @@ func (e *evaluator) tupleStep(st *node, in []any, ts tuples, f *frame) (tuples, 
 			items, _ := arrayOf(r)
 			res = make(tuples, len(items))
 			for i, it := range items {
-				t := map[string]any{"@": it}
+				t := &tuple{at: it}
 				if st.index != "" {
-					t[st.index] = float64(i)
+					t.set(st.index, float64(i))
 				}
 				res[i] = t
 			}
@@ -200,12 +231,12 @@ func (e *evaluator) tupleStep(st *node, in []any, ts tuples, f *frame) (tuples, 
 	if ts == nil {
 		ts = make(tuples, len(in))
 		for i, it := range in {
-			ts[i] = map[string]any{"@": it}
+			ts[i] = &tuple{at: it}
 		}
 	}
 	out := make(tuples, 0, len(ts))
 	for _, t := range ts {
-		r, err := e.eval(st, t["@"], tupleFrame(f, t))
+		r, err := e.eval(st, t.at, tupleFrame(f, t))
 		if err != nil {
 			return nil, err
 		}
@@ -214,9 +245,10 @@ func (e *evaluator) tupleStep(st *node, in []any, ts tuples, f *frame) (tuples, 
 		}
 		if sub, ok := r.(tuples); ok {
 			for _, s := range sub {
-				nt := copyTuple(t)
-				for k, v := range s {
-					nt[k] = v
+				nt := t.clone()
+				nt.at = s.at
+				for i, k := range s.names {
+					nt.set(k, s.vals[i])
 				}
 				out = append(out, nt)
 			}
@@ -227,31 +259,22 @@ func (e *evaluator) tupleStep(st *node, in []any, ts tuples, f *frame) (tuples, 
 			items = []any{r}
 		}
 		for i, it := range items {
-			nt := copyTuple(t)
+			nt := t.clone()
 			if st.focus != "" {
-				nt[st.focus] = it
-				nt["@"] = t["@"]
+				nt.set(st.focus, it)
 			} else {
-				nt["@"] = it
+				nt.at = it
 			}
 			if st.index != "" {
-				nt[st.index] = float64(i)
+				nt.set(st.index, float64(i))
 			}
 			if st.ancestor != nil {
-				nt[st.ancestor.label] = t["@"]
+				nt.set(st.ancestor.label, t.at)
 			}
 			out = append(out, nt)
 		}
 	}
 	return e.tupleStages(st, out, f)
-}
-
-func copyTuple(t map[string]any) map[string]any {
-	c := make(map[string]any, len(t)+2)
-	for k, v := range t {
-		c[k] = v
-	}
-	return c
 }
 
 func (e *evaluator) tupleStages(st *node, ts tuples, f *frame) (tuples, error) {
@@ -264,7 +287,7 @@ func (e *evaluator) tupleStages(st *node, ts tuples, f *frame) (tuples, error) {
 			ts = r
 		} else {
 			for i, t := range ts {
-				t[sg.index] = float64(i)
+				t.set(sg.index, float64(i))
 			}
 		}
 	}
@@ -284,7 +307,7 @@ func (e *evaluator) filterTuples(pred *node, ts tuples, f *frame) (tuples, error
 		return res, nil
 	}
 	for i, t := range ts {
-		r, err := e.eval(pred, t["@"], tupleFrame(f, t))
+		r, err := e.eval(pred, t.at, tupleFrame(f, t))
 		if err != nil {
 			return nil, err
 		}
@@ -351,7 +374,7 @@ func (e *evaluator) groupBy(g *groupBy, input any, f *frame) (any, error) {
 		if reduce {
 			item = ts[i]
 			env = tupleFrame(f, ts[i])
-			ctx = ts[i]["@"]
+			ctx = ts[i].at
 		} else {
 			item = normalize(items[i])
 			ctx = item
@@ -394,8 +417,7 @@ func (e *evaluator) groupBy(g *groupBy, input any, f *frame) (any, error) {
 		env := f
 		if reduce {
 			t := reduceTuples(ge.data.(tuples))
-			ctx = t["@"]
-			delete(t, "@")
+			ctx = t.at
 			env = tupleFrame(f, t)
 		}
 		v, err := e.eval(g.pairs[ge.pair][1], ctx, env)
@@ -409,15 +431,14 @@ func (e *evaluator) groupBy(g *groupBy, input any, f *frame) (any, error) {
 	return out, nil
 }
 
-func reduceTuples(ts tuples) map[string]any {
-	r := copyTuple(ts[0])
+// reduceTuples merges a group's tuples: each variable collects its values.
+func reduceTuples(ts tuples) *tuple {
+	r := ts[0].clone()
 	for _, t := range ts[1:] {
-		for k, v := range t {
-			prev, ok := r[k]
-			if !ok {
-				prev = undefined
-			}
-			r[k] = appendValues(prev, v)
+		r.at = appendValues(r.at, t.at)
+		for i, k := range t.names {
+			prev, _ := r.get(k)
+			r.set(k, appendValues(prev, t.vals[i]))
 		}
 	}
 	return r
