@@ -60,6 +60,9 @@ type evaluator struct {
 	rand     func() float64
 	root     *frame
 	rootF    frame
+	// room for the root scope's few bindings ($ and the state's variables)
+	rootNames [6]string
+	rootVals  [6]any
 	// callFrame is the scope of the call being made, which $eval evaluates in
 	callFrame *frame
 }

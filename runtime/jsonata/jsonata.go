@@ -93,8 +93,12 @@ func (x *Expr) eval(ctx context.Context, input any, env *Env) (value any, define
 		e.rand = rand.Float64
 	}
 	e.root = &e.rootF
-	e.root.names = make([]string, 0, len(env.Vars)+1)
-	e.root.vals = make([]any, 0, len(env.Vars)+1)
+	if len(env.Vars) < len(e.rootNames) {
+		e.root.names, e.root.vals = e.rootNames[:0], e.rootVals[:0]
+	} else {
+		e.root.names = make([]string, 0, len(env.Vars)+1)
+		e.root.vals = make([]any, 0, len(env.Vars)+1)
+	}
 	for k, v := range env.Vars {
 		e.root.bind(k, normalize(v))
 	}

@@ -69,9 +69,9 @@ func (e *evaluator) path(n *node, input any, f *frame) (any, error) {
 		var err error
 		switch {
 		case i == 0 && st.consArray:
-			var inVal any = &seq{v: in}
-			if s, ok := input.(*seq); ok {
-				inVal = s
+			inVal := input // an array is the input sequence as it is
+			if _, ok := arrayOf(input); !ok {
+				inVal = &seq{v: []any{input}}
 			}
 			res, err = e.eval(st, inVal, f)
 			rawCons = true
