@@ -154,11 +154,16 @@ func (p param) accepts(sym byte) bool {
 // signature regular expression does, then fills context arguments, wraps
 // single values given for arrays and checks typed arrays.
 func (sig *signature) validate(args []any, context any, name string, pos int) ([]any, error) {
-	syms := make([]byte, len(args))
-	for i, a := range args {
-		syms[i] = typeSymbol(a)
+	var symBuf [8]byte
+	var countBuf [8]int
+	syms := symBuf[:0]
+	for _, a := range args {
+		syms = append(syms, typeSymbol(a))
 	}
-	counts := make([]int, len(sig.params))
+	counts := countBuf[:0]
+	for range sig.params {
+		counts = append(counts, 0)
+	}
 	if !sig.match(syms, 0, 0, counts) {
 		return nil, &Error{Code: "T0410", Position: pos, Token: name, index: sig.firstMismatch(syms) + 1, value: nil}
 	}
