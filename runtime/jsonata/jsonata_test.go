@@ -44,8 +44,9 @@ func asJSON(t *testing.T, v any) string {
 	return string(b)
 }
 
-// Key order is the input's, or insertion order for built objects; a Go map
-// is read in sorted key order so that results never depend on map iteration.
+// Key order is the input's, or insertion order for built objects, with
+// array-index keys first as in JavaScript; a Go map is read in sorted key
+// order so that results never depend on map iteration.
 func TestKeyOrder(t *testing.T) {
 	ordered := &keyed{keys: []string{"zeta", "alpha", "mid"}, vals: map[string]any{"zeta": 1, "alpha": 2, "mid": 3}}
 	cases := []struct {
@@ -57,6 +58,9 @@ func TestKeyOrder(t *testing.T) {
 		{"$keys($)", map[string]any{"zeta": 1, "alpha": 2, "mid": 3}, `["alpha","mid","zeta"]`},
 		{"$.*", ordered, `[1,2,3]`},
 		{`{"b": 1, "a": 2, "c": 3}`, nil, `{"b":1,"a":2,"c":3}`},
+		// JavaScript enumerates array-index keys first, in numeric order
+		{`{"b": 1, "10": 2, "2": 3, "02": 4}`, nil, `{"2":3,"10":2,"b":1,"02":4}`},
+		{`$keys({"b": 1, "10": 2, "2": 3})`, nil, `["2","10","b"]`},
 		{`$merge([{"y": 1}, {"x": 2}, {"y": 3}])`, nil, `{"y":3,"x":2}`},
 		{`$sift($, function($v){$v > 1})`, ordered, `{"alpha":2,"mid":3}`},
 		{`$parse('{"q": 1, "b": [2, {"z": 0, "a": 1}]}')`, nil, `{"q":1,"b":[2,{"z":0,"a":1}]}`},

@@ -22,8 +22,9 @@ func newObject(n int) *Object {
 	return &Object{keys: make([]string, 0, n), vals: make([]any, 0, n)}
 }
 
-// Keys returns the keys in order.
-func (o *Object) Keys() []string { return o.keys }
+// Keys returns the keys in the order JavaScript enumerates them: array-index
+// keys ("0", "1", ...) first in numeric order, then the rest as inserted.
+func (o *Object) Keys() []string { return jsKeyOrder(o.keys) }
 
 // Get returns the value of key k.
 func (o *Object) Get(k string) (any, bool) {
@@ -91,14 +92,14 @@ func (o *Object) del(k string) {
 func (o *Object) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('{')
-	for i, k := range o.keys {
+	for i, k := range o.Keys() {
 		if i > 0 {
 			b.WriteByte(',')
 		}
 		kb, _ := json.Marshal(k)
 		b.Write(kb)
 		b.WriteByte(':')
-		vb, err := json.Marshal(exportJSON(o.vals[i]))
+		vb, err := json.Marshal(exportJSON(o.vals[o.find(k)]))
 		if err != nil {
 			return nil, err
 		}
@@ -166,17 +167,64 @@ func isObject(v any) bool {
 // result never depends on map iteration.
 func objectKeys(v any) []string {
 	switch x := v.(type) {
-	case ordered:
+	case *Object:
 		return x.Keys()
+	case ordered:
+		return jsKeyOrder(x.Keys())
 	case map[string]any:
 		keys := make([]string, 0, len(x))
 		for k := range x {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		return keys
+		return jsKeyOrder(keys)
 	}
 	return nil
+}
+
+// jsKeyOrder moves array-index keys to the front in numeric order, the order
+// in which JavaScript, and so JSONata, enumerates an object's keys.
+func jsKeyOrder(keys []string) []string {
+	n := 0
+	for _, k := range keys {
+		if isArrayIndex(k) {
+			n++
+		}
+	}
+	if n == 0 {
+		return keys
+	}
+	out := make([]string, 0, len(keys))
+	for _, k := range keys {
+		if isArrayIndex(k) {
+			out = append(out, k)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if len(out[i]) != len(out[j]) {
+			return len(out[i]) < len(out[j])
+		}
+		return out[i] < out[j]
+	})
+	for _, k := range keys {
+		if !isArrayIndex(k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// isArrayIndex reports whether k is a canonical integer below 2^32-1.
+func isArrayIndex(k string) bool {
+	if k == "" || len(k) > 10 || (k[0] == '0' && len(k) > 1) {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		if k[i] < '0' || k[i] > '9' {
+			return false
+		}
+	}
+	return len(k) < 10 || k < "4294967295"
 }
 
 func objectGet(v any, k string) (any, bool) {
