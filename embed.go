@@ -12,7 +12,7 @@ import (
 	"strings"
 )
 
-//go:embed runtime/*.go runtime/impl/*.go
+//go:embed runtime
 var sources embed.FS
 
 // RuntimeSource is the source files of the runtime packages, under "runtime/"
@@ -38,7 +38,7 @@ const Module = "github.com/flowc-dev/flowc"
 
 // runtimeDeps are the modules the runtime imports besides the standard
 // library.
-var runtimeDeps = []string{"github.com/blues/jsonata-go"}
+var runtimeDeps []string
 
 // RuntimeGoMod is a go.mod for a copy of the runtime as module path: it
 // requires the runtime's dependencies at the versions flowc's own go.mod

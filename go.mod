@@ -3,7 +3,6 @@ module github.com/flowc-dev/flowc
 go 1.26.0
 
 require (
-	github.com/blues/jsonata-go v1.5.4
 	github.com/dave/jennifer v1.7.1
 	github.com/expr-lang/expr v1.17.8
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2

@@ -4,11 +4,11 @@ go 1.26.0
 
 require (
 	github.com/flowc-dev/flowc v0.0.0
+	github.com/stretchr/testify v1.12.1
 	go.temporal.io/sdk v1.50.0
 )
 
 require (
-	github.com/blues/jsonata-go v1.5.4 // indirect
 	github.com/dave/jennifer v1.7.1 // indirect
 	github.com/expr-lang/expr v1.17.8 // indirect
 	github.com/facebookgo/clock v0.0.0-20150410010913-600d898af40a // indirect
@@ -21,7 +21,6 @@ require (
 	github.com/nexus-rpc/sdk-go v0.7.0 // indirect
 	github.com/robfig/cron v1.2.0 // indirect
 	github.com/stretchr/objx v0.5.3 // indirect
-	github.com/stretchr/testify v1.12.1 // indirect
 	go.temporal.io/api v1.63.5 // indirect
 	go.temporal.io/sdk/contrib/tools/workflowcheck v0.6.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect

@@ -43,7 +43,7 @@ func Detect(root *yaml.Node) bool {
 // Lower turns the root node of a state machine into a workflow named after
 // stem, in Go package pkg.
 func Lower(r *yamlx.Reader, root *yaml.Node, stem, pkg string) *ir.Workflow {
-	l := &lowerer{Reader: r, names: map[string]*ir.State{}, handlers: map[string]*ir.Handler{}}
+	l := &lowerer{Reader: r, names: map[string]*ir.State{}, handlers: map[string]*ir.Handler{}, assigned: map[string]bool{}}
 	// The generated mock marks itself with this method (flowcrt.OrderedHandlers).
 	l.methods.Reserve("OrderedValues")
 	l.methods.Reserve(check.VetMethods...) // go vet wants their standard signatures
@@ -72,6 +72,7 @@ func Lower(r *yamlx.Reader, root *yaml.Node, stem, pkg string) *ir.Workflow {
 		l.Int(n, "TimeoutSeconds", 1, 99999999)
 	}
 	w.Start, w.States = top.Start, top.States
+	l.checkExprs(true)
 	return w
 }
 
@@ -92,6 +93,9 @@ type lowerer struct {
 	executions   []string       // the files compiling others in, outermost first
 
 	constVariables map[*yaml.Node]bool // choice Variables a template parameter made constants (skills.go)
+
+	exprs    []checkedExpr   // the JSONata expressions of the file being lowered (query.go)
+	assigned map[string]bool // every variable an Assign of the definition sets
 }
 
 // machine lowers StartAt and States of a (sub-)machine and checks the

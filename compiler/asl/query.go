@@ -2,11 +2,12 @@ package asl
 
 import (
 	"errors"
-	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"unicode"
 
-	"github.com/blues/jsonata-go/jparse"
+	"github.com/flowc-dev/flowc/runtime/jsonata"
 	"gopkg.in/yaml.v3"
 
 	"github.com/flowc-dev/flowc/compiler/yamlx"
@@ -116,6 +117,7 @@ func (l *lowerer) assign(n *yaml.Node, jsonata bool) *ir.Template {
 		} else {
 			f = l.templateField(e.Key, e.Value)
 		}
+		l.assigned[f.Key] = true
 		if msg := badVariableName(f.Key); msg != "" {
 			l.Diags.Errorf(l.Pos(e.Key), "invalid variable name %q: %s", f.Key, msg)
 		}
@@ -197,76 +199,72 @@ func (l *lowerer) expression(n *yaml.Node) *ir.Template {
 		l.Diags.Errorf(at, "empty JSONata expression")
 		return t
 	}
-	root, err := parseJSONata(src)
+	x, err := jsonata.Compile(src)
 	if err != nil {
-		var pe *jparse.Error
-		off := 0
-		if errors.As(err, &pe) {
-			off = min(max(pe.Position, 0), len(src))
-		}
-		l.Diags.Errorf(j.Pos.Shift(off), "invalid JSONata expression: %s", err.Error())
+		l.Diags.Errorf(j.Pos.Shift(jsonataOffset(err, src)), "invalid JSONata expression: %s", err.Error())
 		return t
 	}
-	switch v := root.(type) {
-	case *jparse.StringNode:
-		return &ir.Template{Pos: t.Pos, Kind: ir.TmplValue, Value: v.Value}
-	case *jparse.NumberNode:
-		return &ir.Template{Pos: t.Pos, Kind: ir.TmplValue, Value: v.Value}
-	case *jparse.BooleanNode:
-		return &ir.Template{Pos: t.Pos, Kind: ir.TmplValue, Value: v.Value}
-	case *jparse.NullNode:
-		return &ir.Template{Pos: t.Pos, Kind: ir.TmplValue}
+	if v, ok := x.Literal(); ok {
+		return &ir.Template{Pos: t.Pos, Kind: ir.TmplValue, Value: v}
 	}
-	j.Simple, j.Root, j.Fields = simplePath(root)
+	l.exprs = append(l.exprs, checkedExpr{x: x, pos: j.Pos, src: src})
+	j.Simple, j.Root, j.Fields = simplePath(x)
 	return t
 }
 
-// parseJSONata parses an expression; the parser reports some problems by
-// panicking with a message, which becomes an error here.
-func parseJSONata(src string) (root jparse.Node, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			root, err = nil, fmt.Errorf("%v", r)
-		}
-	}()
-	return jparse.Parse(src)
+// jsonataOffset is where in src an error of the JSONata compiler points:
+// the start of the token it names.
+func jsonataOffset(err error, src string) int {
+	var je *jsonata.Error
+	if !errors.As(err, &je) {
+		return 0
+	}
+	return min(max(je.Position-len(je.Token), 0), len(src))
 }
 
 var statesRoots = map[string]bool{"input": true, "result": true, "errorOutput": true, "context": true}
 
 // simplePath recognises `$states.<root>.a.b` and `$var.a.b`.
-func simplePath(n jparse.Node) (bool, string, []string) {
-	var steps []jparse.Node
-	switch v := n.(type) {
-	case *jparse.VariableNode:
-		steps = []jparse.Node{v}
-	case *jparse.PathNode:
-		if v.KeepArrays {
-			return false, "", nil
-		}
-		steps = v.Steps
-	default:
+func simplePath(x *jsonata.Expr) (bool, string, []string) {
+	variable, names, ok := x.FieldPath()
+	if !ok {
 		return false, "", nil
 	}
-	head, ok := steps[0].(*jparse.VariableNode)
-	if !ok || head.Name == "" {
-		return false, "", nil
-	}
-	var names []string
-	for _, st := range steps[1:] {
-		name, ok := st.(*jparse.NameNode)
-		if !ok {
-			return false, "", nil
-		}
-		names = append(names, name.Value)
-	}
-	if head.Name != "states" {
-		return true, "$" + head.Name, names
+	if variable != "states" {
+		return true, "$" + variable, names
 	}
 	if len(names) == 0 || !statesRoots[names[0]] {
 		return false, "", nil
 	}
 	return true, names[0], names[1:]
+}
+
+// checkedExpr is a JSONata expression that compiled, checked once the
+// whole machine is lowered and every variable it may read is known.
+type checkedExpr struct {
+	x   *jsonata.Expr
+	pos ir.Pos
+	src string
+}
+
+// checkExprs reports what every JSONata expression of the machine would
+// fail on at run time: an unknown function, a wrong number of arguments, a
+// field of $states that does not exist, and, when vars is set, a variable
+// that no Assign of the definition sets.
+func (l *lowerer) checkExprs(vars bool) {
+	scope := jsonata.Scope{
+		Vars:   append(slices.Sorted(maps.Keys(l.assigned)), "states"),
+		Fields: map[string][]string{"states": slices.Sorted(maps.Keys(statesRoots))},
+	}
+	for _, e := range l.exprs {
+		for _, err := range e.x.Check(scope) {
+			if err.Code == "V0001" && !vars { // an unbound variable
+				continue
+			}
+			l.Diags.Errorf(e.pos.Shift(jsonataOffset(err, e.src)), "%s", err.Error())
+		}
+	}
+	l.exprs = nil
 }
 
 // catcherQuery reads a catcher's Assign and, in a JSONata state, its

@@ -218,12 +218,12 @@ func (l *lowerer) lowerImport(r *yamlx.Reader, root *yaml.Node, inc *inclusion, 
 	}
 	// The template's own workflow-level fields hold for its states only.
 	saved, savedNames, savedImports, savedJSONata := l.Reader, l.names, l.imports, l.jsonata
-	savedBudget, savedTools := l.runBudget, l.defaultTools
-	l.Reader, l.names = r, map[string]*ir.State{}
+	savedBudget, savedTools, savedExprs := l.runBudget, l.defaultTools, l.exprs
+	l.Reader, l.names, l.exprs = r, map[string]*ir.State{}, nil
 	l.depth++
 	defer func() {
 		l.Reader, l.names, l.imports, l.jsonata = saved, savedNames, savedImports, savedJSONata
-		l.runBudget, l.defaultTools = savedBudget, savedTools
+		l.runBudget, l.defaultTools, l.exprs = savedBudget, savedTools, savedExprs
 		l.depth--
 	}()
 	if inc.params == nil {
@@ -246,6 +246,8 @@ func (l *lowerer) lowerImport(r *yamlx.Reader, root *yaml.Node, inc *inclusion, 
 	prefixRegions(l.w.Regions[regions:], s.ID+"/")
 	s.ASL.Branches = []*ir.Machine{sub}
 	l.region(s, ir.RegionParallel)
+	// The variables the importing file assigns are not all known yet.
+	l.checkExprs(false)
 	return r.Diags
 }
 

@@ -75,12 +75,13 @@ func (x *ASLExec) Save(ctx context.Context, next string, out any, err error) err
 // Enter returns the context object of a state being entered in ctx, which
 // says the variable scope the state runs in.
 func (x *ASLExec) Enter(ctx context.Context, state string) *aslContext {
-	return &aslContext{exec: x, state: state, entered: x.cfg.clock().Now().UTC(), vars: x.scope(ctx)}
+	return &aslContext{ctx: ctx, exec: x, state: state, entered: x.cfg.clock().Now().UTC(), vars: x.scope(ctx)}
 }
 
 // aslContext is the context object ($$) as one state sees it, with what
 // its expressions read besides: the variables and, for JSONata, $states.
 type aslContext struct {
+	ctx     context.Context // the state's, which a JSONata evaluation honours
 	exec    *ASLExec
 	state   string
 	entered time.Time

@@ -1,14 +1,13 @@
 package impl
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
-	mrand "math/rand/v2"
-
-	jsonata "github.com/blues/jsonata-go"
+	"github.com/flowc-dev/flowc/runtime/jsonata"
 )
 
 // StatesQueryEvaluationError is the error of a JSONata expression that
@@ -20,7 +19,8 @@ const StatesQueryEvaluationError = "States.QueryEvaluationError"
 // itself: Root is "input", "result", "errorOutput" or "context" of
 // $states, or "$name" for a variable, then Fields. Anything else (and a
 // simple path that meets an array, over which JSONata maps) goes to the
-// JSONata evaluator, which parses the expression once, on first use.
+// JSONata evaluator (package jsonata), which compiles the expression once,
+// on first use.
 type JSONata struct {
 	Src    string
 	Simple bool
@@ -30,8 +30,6 @@ type JSONata struct {
 	once sync.Once
 	expr *jsonata.Expr
 	err  error
-	aws  bool // calls a function of awsFunctions
-	run  bool // calls a function of runFunctions (asl_jsonata_run.go)
 }
 
 // Eval evaluates the expression with $states and the variables of cx;
@@ -93,67 +91,54 @@ func (c *aslContext) statesRoot(root string) (any, bool) {
 	return nil, false
 }
 
-// states builds the $states variable.
-func (c *aslContext) states() map[string]any {
-	s := map[string]any{"input": jsonataValue(c.input), "context": jsonataValue(c.value())}
+// states builds the $states variable, an object in the order Step
+// Functions documents its fields.
+func (c *aslContext) states() *Object {
+	s := Obj("input", c.input, "context", c.value())
 	if c.hasResult {
-		s["result"] = jsonataValue(c.result)
+		s = s.With("result", c.result)
 	}
 	if c.errOut != nil {
-		s["errorOutput"] = jsonataValue(c.errOut)
+		s = s.With("errorOutput", c.errOut)
 	}
 	return s
 }
 
 func (j *JSONata) compiled() (*jsonata.Expr, error) {
-	j.once.Do(func() {
-		j.expr, j.err = jsonata.Compile(j.Src)
-		for name := range awsFunctions {
-			j.aws = j.aws || strings.Contains(j.Src, "$"+name)
-		}
-		j.run = callsRunFunctions(j.Src)
-	})
+	j.once.Do(func() { j.expr, j.err = jsonata.Compile(j.Src) })
 	return j.expr, j.err
 }
 
-// evaluate runs the JSONata evaluator. The compiled expression is shared
-// by concurrent states, so each evaluation binds its variables on a copy
-// of it (the shared one has none bound).
+// evaluate runs flowc's JSONata evaluator: a compiled expression is
+// immutable, so concurrent states (Map iterations) evaluate it at once,
+// each with its own variables. Time and randomness come from the run's
+// clock and source, so that an engine that replays a run (Temporal) gets
+// the same values again.
 func (j *JSONata) evaluate(cx *aslContext) (any, error) {
-	base, err := j.compiled()
+	expr, err := j.compiled()
 	if err != nil {
 		return nil, j.failed(err)
 	}
-	e := *base
 	vars := map[string]any{}
 	for k, v := range cx.vars.all() {
-		vars[k] = jsonataValue(v)
+		vars[k] = v
 	}
 	vars["states"] = cx.states()
-	if err := e.RegisterVars(vars); err != nil {
-		return nil, j.failed(err)
+	var cfg *Config
+	if cx.exec != nil {
+		cfg = cx.exec.cfg
 	}
-	// On the copy only: the shared expression keeps no registry of its
-	// own, so that copies never share one.
-	if err := e.RegisterExts(orderedObjectFunctions); err != nil { // asl_jsonata_order.go
-		return nil, j.failed(err)
+	ctx := cx.ctx
+	if ctx == nil {
+		ctx = context.Background()
 	}
-	if j.aws {
-		if err := e.RegisterExts(awsFunctions); err != nil {
-			return nil, j.failed(err)
-		}
-	}
-	if j.run && cx.exec != nil { // after awsFunctions, whose $random and $uuid these replace
-		if err := e.RegisterExts(cx.runFunctions()); err != nil {
-			return nil, j.failed(err)
-		}
-	}
-	v, err := evalLocked(&e, jsonataValue(cx.input))
+	env := &jsonata.Env{Vars: vars, Now: cfg.clock().Now, Rand: cfg.random, Timeout: jsonataTimeout}
+	v, defined, err := expr.Eval(ctx, cx.input, env)
 	switch {
-	case errors.Is(err, jsonata.ErrUndefined):
-		return nil, j.undefined()
 	case err != nil:
 		return nil, j.failed(err)
+	case !defined:
+		return nil, j.undefined()
 	}
 	out, err := normalize(v)
 	if err != nil {
@@ -162,46 +147,10 @@ func (j *JSONata) evaluate(cx *aslContext) (any, error) {
 	return out, nil
 }
 
-// jsonNull is how the evaluator spells JSON null; a nil interface is
-// "undefined" to it.
-var jsonNull *any
-
-// jsonataValue converts a JSON value into the evaluator's form: plain maps
-// and slices, with null as jsonNull.
-func jsonataValue(v any) any { return plainAs(v, jsonNull) }
-
-// evalMu serialises evaluations: the evaluator's built-in functions are
-// shared values it changes on every call (their name and context), so two
-// evaluations at once, even of different expressions, would race.
-var evalMu sync.Mutex
-
-// evalLocked evaluates e on input; a panic in the evaluator is an error.
-func evalLocked(e *jsonata.Expr, input any) (v any, err error) {
-	evalMu.Lock()
-	defer evalMu.Unlock()
-	defer func() {
-		if r := recover(); r != nil {
-			v, err = nil, fmt.Errorf("%v", r)
-		}
-	}()
-	return e.Eval(input)
-}
+// jsonataTimeout bounds one evaluation, so that a runaway expression fails
+// its state with States.QueryEvaluationError instead of holding the run.
+const jsonataTimeout = 10 * time.Second
 
 func (j *JSONata) failed(err error) error {
 	return &Error{Name: StatesQueryEvaluationError, Cause: fmt.Sprintf("the JSONata expression %q failed: %v", j.Src, err)}
 }
-
-// awsFunctions are the functions Step Functions adds to JSONata; they
-// share the intrinsic functions' code.
-var awsFunctions = map[string]jsonata.Extension{
-	"partition": {Func: func(a []any, size float64) (any, error) { return evaluatorResult(StatesArrayPartition([]any{a, size})) }},
-	"range": {Func: func(start, end, step float64) (any, error) {
-		return evaluatorResult(StatesArrayRange([]any{start, end, step}))
-	}},
-	"hash":   {Func: func(s, algorithm string) (any, error) { return StatesHash([]any{s, algorithm}) }},
-	"random": {Func: func() float64 { return mrand.Float64() }},
-	"uuid":   {Func: func() (any, error) { return StatesUUID(nil) }},
-	"parse":  {Func: func(s string) (any, error) { return evaluatorResult(StatesStringToJson([]any{s})) }},
-}
-
-func evaluatorResult(v any, err error) (any, error) { return jsonataValue(v), err }

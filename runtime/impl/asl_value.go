@@ -86,12 +86,31 @@ func normalize(v any) (any, error) {
 			out.set(m.key, n)
 		}
 		return out, nil
+	case orderedObject: // a JSONata result's object, in its order
+		out := newObject(v.Len())
+		for _, k := range v.Keys() {
+			m, _ := v.Get(k)
+			n, err := normalize(m)
+			if err != nil {
+				return nil, err
+			}
+			out.set(k, n)
+		}
+		return out, nil
 	}
 	data, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
 	return decodeJSON(data)
+}
+
+// orderedObject is an object of another package that keeps its members'
+// order, as the JSONata evaluator's results do.
+type orderedObject interface {
+	Len() int
+	Keys() []string
+	Get(key string) (any, bool)
 }
 
 // equalJSON compares two JSON values; member order does not matter.

@@ -159,3 +159,48 @@ func exported(v any) (any, bool) {
 	}
 	return v, false
 }
+
+// Literal reports the value of an expression that is one literal: a
+// string, a number, true, false or null (nil).
+func (x *Expr) Literal() (value any, ok bool) {
+	switch n := x.root; n.kind {
+	case kString:
+		return n.op, true
+	case kNumber:
+		return n.num, true
+	case kValue:
+		switch n.value.(type) {
+		case nil, bool, string, float64:
+			return n.value, true
+		}
+	}
+	return nil, false
+}
+
+// FieldPath reports an expression that is a variable followed by field
+// names only, as `$states.input.a.b` or `$v`: the variable's name (without
+// the $) and the fields.
+func (x *Expr) FieldPath() (variable string, fields []string, ok bool) {
+	n := x.root
+	steps := []*node{n}
+	if n.kind == kPath {
+		if n.keepSingletonArray {
+			return "", nil, false
+		}
+		steps = n.steps
+	}
+	if len(steps) == 0 || steps[0].kind != kVariable || steps[0].op == "" || hasStages(steps[0]) {
+		return "", nil, false
+	}
+	for _, st := range steps[1:] {
+		if st.kind != kName || hasStages(st) {
+			return "", nil, false
+		}
+		fields = append(fields, st.op)
+	}
+	return steps[0].op, fields, true
+}
+
+func hasStages(n *node) bool {
+	return len(n.stages) > 0 || len(n.predicate) > 0 || n.group != nil || n.focus != "" || n.index != "" || n.keepArray
+}

@@ -10,6 +10,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // keyed is an ordered object from outside the package, like flowc's
@@ -329,5 +332,34 @@ func TestSharedResultAsInput(t *testing.T) {
 	wg.Wait()
 	if got := asJSON(t, shared); got != `{"items":[{"n":1},{"n":2},{"n":3}],"meta":{"k":"v"}}` {
 		t.Fatalf("shared input changed: %s", got)
+	}
+}
+
+// A literal and a plain field path are recognised, so that a caller can
+// skip the evaluator for them (flowc's generated code follows such paths
+// itself); anything else is neither.
+func TestLiteralAndFieldPath(t *testing.T) {
+	for src, want := range map[string]any{`"s"`: "s", `12.5`: 12.5, `true`: true, `null`: nil} {
+		x, err := Compile(src)
+		require.NoError(t, err)
+		v, ok := x.Literal()
+		assert.True(t, ok, src)
+		assert.Equal(t, want, v, src)
+	}
+	paths := map[string][]string{`$states.input.a.b`: {"states", "input", "a", "b"}, `$v`: {"v"}, `$v.x`: {"v", "x"}}
+	for src, want := range paths {
+		x, err := Compile(src)
+		require.NoError(t, err)
+		variable, fields, ok := x.FieldPath()
+		assert.True(t, ok, src)
+		assert.Equal(t, want, append([]string{variable}, fields...), src)
+	}
+	for _, src := range []string{`$states.input[0]`, `$states.input.a[]`, `$states.input.a.(b)`, `$x.y ~> $f()`, `a.b`} {
+		x, err := Compile(src)
+		require.NoError(t, err)
+		_, _, ok := x.FieldPath()
+		assert.False(t, ok, src)
+		_, ok = x.Literal()
+		assert.False(t, ok, src)
 	}
 }
