@@ -103,11 +103,12 @@ func writeCase(files map[string][]byte, dir, importPath string, c testCase) (str
 	if err != nil {
 		return "", err
 	}
-	workflow, err := renamed(gen[0].Content, "wf", "")
-	if err == nil {
-		files[filepath.Join(dir, "wf", gen[0].Name)] = workflow
-		files[filepath.Join(dir, "main.go")], err = renamed(runner.Content, filepath.Base(dir), "Main")
+	for _, g := range gen { // the workflow and its mock handlers
+		if files[filepath.Join(dir, "wf", g.Name)], err = renamed(g.Content, "wf", ""); err != nil {
+			return "", err
+		}
 	}
+	files[filepath.Join(dir, "main.go")], err = renamed(runner.Content, filepath.Base(dir), "Main")
 	return w.ID, err
 }
 

@@ -202,7 +202,7 @@ func TestGen(t *testing.T) {
 		require.Equal(t, exitOK, code, stderr)
 		assert.Empty(t, stdout)
 		assert.Empty(t, stderr)
-		assert.Equal(t, []string{"triage.flow.yaml", "triage_flow.go"}, listFiles(t, dir))
+		assert.Equal(t, []string{"triage.flow.yaml", "triage_flow.go", "triage_mock_flow.go"}, listFiles(t, dir))
 
 		out := filepath.Join(dir, "triage_flow.go")
 		first := readFile(t, out)
@@ -231,7 +231,7 @@ func TestGen(t *testing.T) {
 		outDir := filepath.Join(root, "gen")
 		code, _, stderr := cli(t, "", "gen", "-o", outDir, def)
 		require.Equal(t, exitOK, code, stderr)
-		assert.Equal(t, []string{"defs/triage.flow.yaml", "gen/triage_flow.go"}, listFiles(t, root))
+		assert.Equal(t, []string{"defs/triage.flow.yaml", "gen/triage_flow.go", "gen/triage_mock_flow.go"}, listFiles(t, root))
 		content := readFile(t, filepath.Join(outDir, "triage_flow.go"))
 		assert.True(t, strings.HasPrefix(content, generatedHeader+"// source: ../defs/triage.flow.yaml\n"),
 			"header:\n%s", head(content, 3))
@@ -256,9 +256,11 @@ func TestGen(t *testing.T) {
 			"notes.yaml",
 			"support/support-desk.flow.yaml",
 			"support/support_desk_flow.go",
+			"support/support_desk_mock_flow.go",
 			"testdata/broken.flow.yaml",
 			"triage.flow.yaml",
 			"triage_flow.go",
+			"triage_mock_flow.go",
 		}, listFiles(t, dir))
 	})
 }
@@ -289,7 +291,7 @@ func TestGenCheck(t *testing.T) {
 	assert.Contains(t, stdout, out)
 	assert.Contains(t, stdout, "stale")
 	assert.Equal(t, generated, readFile(t, out), "--check writes nothing")
-	assert.Equal(t, []string{"triage.flow.yaml", "triage_flow.go"}, listFiles(t, dir))
+	assert.Equal(t, []string{"triage.flow.yaml", "triage_flow.go", "triage_mock_flow.go"}, listFiles(t, dir))
 
 	// --check after the paths, and -o together with it.
 	other := filepath.Join(dir, "other")
