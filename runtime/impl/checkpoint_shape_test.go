@@ -128,7 +128,9 @@ func sessionsOf[S any](schema string) *Sessions[S, S] {
 	return &Sessions[S, S]{
 		Workflow: "W", Schema: schema, Start: "a",
 		Merge: func(s *S, in S) { *s = in },
-		Run:   func(ctx context.Context, sess *Session, s S, _ string) (S, error) { return s, sess.Save(ctx, "b", s, nil) },
+		Run: func(ctx context.Context, sess *Session, s S, _ string) (S, error) {
+			return s, sess.Save(ctx, "b", s, nil)
+		},
 	}
 }
 
