@@ -37,8 +37,8 @@ type ShapeType struct {
 	Is     string            `json:"is,omitempty"`
 }
 
-// customShape is the Is of a type that decodes itself.
-const customShape = "custom"
+// ShapeCustom is the Is of a type that decodes itself.
+const ShapeCustom = "custom"
 
 // Type spellings are Go's ("[]Review", "map[string]*Node", "int"), with
 // named types of the state's own package unqualified, those of others
@@ -91,7 +91,7 @@ func (b *shapeBuilder) named(t reflect.Type) string {
 	b.shape.Types[name] = ShapeType{} // placeholder: recursive types end here
 	switch p := reflect.PointerTo(t); {
 	case p.Implements(jsonUnmarshaler) || p.Implements(textUnmarshaler):
-		b.shape.Types[name] = ShapeType{Is: customShape}
+		b.shape.Types[name] = ShapeType{Is: ShapeCustom}
 	case t.Kind() == reflect.Struct:
 		b.shape.Types[name] = ShapeType{Fields: b.fields(t)}
 	default:

@@ -16,7 +16,14 @@ type ShapeChange struct {
 	// Breaking: a saved state cannot be read as the new shape. A field
 	// added is not breaking; the others are.
 	Breaking bool
+	// In is the field the change is in, or is: the old and the new named
+	// struct types that hold it, and its key; zero at the root. Tools
+	// that know where the types are declared point at it.
+	In ShapeField
 }
+
+// ShapeField is a field of a named struct type in two shapes.
+type ShapeField struct{ Old, New, Key string }
 
 func (c ShapeChange) String() string { return c.Path + ": " + c.Message }
 
@@ -33,6 +40,7 @@ func DiffShapes(old, new Shape) []ShapeChange {
 type shapeDiff struct {
 	old, new map[string]ShapeType
 	seen     map[[2]string]bool // pairs of named types compared already: recursive types end
+	at       ShapeField         // the field being compared
 	changes  []ShapeChange
 }
 
@@ -49,9 +57,9 @@ func (d *shapeDiff) compare(path, a, b string) {
 	switch {
 	case namedA && namedB:
 		d.compareNamed(path, a, b, ta, tb)
-	case namedA && ta.Is != "" && ta.Is != customShape:
+	case namedA && ta.Is != "" && ta.Is != ShapeCustom:
 		d.compare(path, ta.Is, b) // a named type became its underlying type
-	case namedB && tb.Is != "" && tb.Is != customShape:
+	case namedB && tb.Is != "" && tb.Is != ShapeCustom:
 		d.compare(path, a, tb.Is)
 	case namedA || namedB:
 		d.retyped(path, a, b)
@@ -68,7 +76,7 @@ func (d *shapeDiff) compareNamed(path, a, b string, ta, tb ShapeType) {
 	}
 	d.seen[[2]string{a, b}] = true
 	switch {
-	case ta.Is == customShape || tb.Is == customShape:
+	case ta.Is == ShapeCustom || tb.Is == ShapeCustom:
 		if a != b || ta.Is != tb.Is {
 			d.retyped(path, a, b)
 		}
@@ -77,14 +85,16 @@ func (d *shapeDiff) compareNamed(path, a, b string, ta, tb ShapeType) {
 	case ta.Is != "" || tb.Is != "":
 		d.retyped(path, a, b) // a struct and something else
 	default:
-		d.compareFields(path, ta.Fields, tb.Fields)
+		d.compareFields(path, [2]string{a, b}, ta.Fields, tb.Fields)
 	}
 }
 
 // compareFields compares two structs field by field. A field removed
 // while one of the same type was added is likely renamed: the message
 // says so.
-func (d *shapeDiff) compareFields(path string, a, b map[string]string) {
+func (d *shapeDiff) compareFields(path string, types [2]string, a, b map[string]string) {
+	outer := d.at
+	defer func() { d.at = outer }()
 	keys := slices.Sorted(maps.Keys(a))
 	for key := range b {
 		if _, ok := a[key]; !ok {
@@ -96,6 +106,7 @@ func (d *shapeDiff) compareFields(path string, a, b map[string]string) {
 		at, inA := a[key]
 		bt, inB := b[key]
 		sub := path + "." + key
+		d.at = ShapeField{Old: types[0], New: types[1], Key: key}
 		switch {
 		case !inA:
 			d.add(ShapeChange{Path: sub, Message: "added (" + bt + "): carried over as its zero value"})
@@ -174,4 +185,7 @@ func (d *shapeDiff) retyped(path, a, b string) {
 	d.add(ShapeChange{Path: path, Message: "was " + a + ", now " + b, Breaking: true})
 }
 
-func (d *shapeDiff) add(c ShapeChange) { d.changes = append(d.changes, c) }
+func (d *shapeDiff) add(c ShapeChange) {
+	c.In = d.at
+	d.changes = append(d.changes, c)
+}

@@ -75,7 +75,7 @@ func TestShapeOfCoversNamedTypesRecursively(t *testing.T) {
 		"reviewV1":  {Fields: map[string]string{"score": "int", "Level": "level", "owner": "string"}},
 		"level":     {Is: "string"},
 		"shapeNode": {Fields: map[string]string{"name": "string", "children": "[]*shapeNode"}},
-		"time.Time": {Is: customShape},
+		"time.Time": {Is: ShapeCustom},
 	}, s.Types)
 	assert.Equal(t, shapeOf(reflect.TypeFor[stateV1]()), shapeOf(reflect.TypeFor[stateV1]()))
 }
@@ -83,15 +83,17 @@ func TestShapeOfCoversNamedTypesRecursively(t *testing.T) {
 func TestDiffShapes(t *testing.T) {
 	v1 := decodeShape(t, reflect.TypeFor[stateV1]())
 	assert.Empty(t, DiffShapes(v1, v1))
-	assert.Equal(t, []ShapeChange{
-		{Path: "state.history[].reviewer", Message: "added (string): carried over as its zero value"},
-	}, DiffShapes(v1, decodeShape(t, reflect.TypeFor[stateAdded]())), "a type reached twice is reported once")
-	assert.Equal(t, []ShapeChange{
-		{Path: "state.history[].score", Message: "was int, now string", Breaking: true},
-	}, DiffShapes(v1, decodeShape(t, reflect.TypeFor[stateRetyped]())))
-	assert.Equal(t, []ShapeChange{
-		{Path: "state.history[].reviewer", Message: "removed (was string)", Breaking: true},
-	}, DiffShapes(decodeShape(t, reflect.TypeFor[stateAdded]()), v1))
+	assert.Equal(t, []ShapeChange{{
+		Path: "state.history[].reviewer", Message: "added (string): carried over as its zero value",
+		In: ShapeField{Old: "reviewV1", New: "reviewAdded", Key: "reviewer"},
+	}}, DiffShapes(v1, decodeShape(t, reflect.TypeFor[stateAdded]())), "a type reached twice is reported once")
+	assert.Equal(t, []ShapeChange{{
+		Path: "state.history[].score", Message: "was int, now string", Breaking: true,
+		In: ShapeField{Old: "reviewV1", New: "reviewRetyped", Key: "score"},
+	}}, DiffShapes(v1, decodeShape(t, reflect.TypeFor[stateRetyped]())))
+	removed := DiffShapes(decodeShape(t, reflect.TypeFor[stateAdded]()), v1)
+	assert.Equal(t, []string{"state.history[].reviewer: removed (was string)"}, changeStrings(removed))
+	assert.True(t, removed[0].Breaking)
 }
 
 func TestDiffShapesRenamesAndContainers(t *testing.T) {
