@@ -58,7 +58,7 @@ func TestBreakingAgainstRevision(t *testing.T) {
 	}
 	dir := t.TempDir()
 	writeDefinitions(t, dir, map[string]string{
-		"go.mod": "module example.com/ticket\n",
+		"go.mod":           "module example.com/ticket\n",
 		"ticket.flow.yaml": "workflow: Tickets\nstate:\n  ticket: {type: Ticket}\n  count: int\nstates:\n  - id: load\n    next: {state_id: route}\n  - id: route\n    end: true\n",
 		"types.go":         "package ticket\n\ntype Ticket struct {\n\tOwner\n\tTitle string `json:\"title\"`\n}\n\ntype Owner struct {\n\tName string `json:\"owner\"`\n}\n",
 	})
@@ -91,6 +91,9 @@ func TestBreakingJSONStates(t *testing.T) {
 	writeDefinitions(t, dir, map[string]string{ // the id of a machine is its file's stem
 		"old/m.asl.json": `{"StartAt": "A", "States": {"A": {"Type": "Pass", "Next": "B"}, "B": {"Type": "Pass", "End": true}}}`,
 		"new/m.asl.json": `{"StartAt": "A", "States": {"A": {"Type": "Pass", "End": true}}}`,
+		"old/c.chain.yaml": "tasks:\n  - id: a\n    handler: a\n    transition: {branches: [{operator: default, goto: b}]}\n" +
+			"  - id: b\n    handler: b\n    transition: {branches: [{operator: default, goto: end}]}\n",
+		"new/c.chain.yaml": "tasks:\n  - id: a\n    handler: a\n    transition: {branches: [{operator: default, goto: end}]}\n",
 		"old.flow.yaml": "workflow: w\nstates:\n  - id: first\n    assistant_id: a\n    task: t\n    next: {state_id: second}\n" +
 			"  - id: second\n    assistant_id: a\n    task: t\n    next: {state_id: end}\n",
 		"new.flow.yaml": "workflow: w\nstates:\n  - id: first\n    assistant_id: a\n    task: t\n    next: {state_id: third}\n" +
@@ -99,6 +102,10 @@ func TestBreakingJSONStates(t *testing.T) {
 	code, out, _ := breaking(t, filepath.Join(dir, "new", "m.asl.json"), "--against", filepath.Join(dir, "old", "m.asl.json"))
 	assert.Equal(t, exitFailed, code)
 	assert.Equal(t, filepath.Join(dir, "old", "m.asl.json")+`:1:65: state "B" removed: a checkpoint that names it cannot go on`+"\n", out)
+
+	code, out, _ = breaking(t, filepath.Join(dir, "new", "c.chain.yaml"), "--against", filepath.Join(dir, "old", "c.chain.yaml"))
+	assert.Equal(t, exitFailed, code)
+	assert.Equal(t, filepath.Join(dir, "old", "c.chain.yaml")+`:5:9: state "b" removed: a checkpoint that names it cannot go on`+"\n", out)
 
 	code, out, _ = breaking(t, filepath.Join(dir, "new.flow.yaml"), "--against", filepath.Join(dir, "old.flow.yaml"))
 	assert.Equal(t, exitFailed, code)
