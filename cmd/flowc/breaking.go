@@ -108,12 +108,12 @@ func (g gitSource) read(path string) ([]byte, error) {
 func (g gitSource) display(path string) string { return g.rev + ":" + filepath.ToSlash(path) }
 
 func (g gitSource) goFiles(dir string) ([]string, error) {
-	out, err := g.git(dir, "ls-tree", "--name-only", g.rev)
+	out, err := g.git(dir, "ls-tree", "-z", "--name-only", g.rev)
 	if err != nil {
 		return nil, err
 	}
 	var files []string
-	for _, name := range strings.Fields(string(out)) {
+	for _, name := range strings.Split(string(out), "\x00") {
 		if strings.HasSuffix(name, ".go") {
 			files = append(files, filepath.Join(dir, name))
 		}
@@ -253,10 +253,14 @@ func stateChanges(was, now *ir.Workflow) []change {
 	return out
 }
 
+// resumable returns the ids of the states a checkpoint of w may name, as
+// the generator counts them: every state of a States Language machine or
+// a chain (their nested states are not in w.States), the states outside
+// fan-outs of the others.
 func resumable(w *ir.Workflow) map[string]bool {
 	ids := map[string]bool{}
 	for _, s := range w.States {
-		if w.RegionOf(s.ID) == nil {
+		if w.Mode == ir.ModeASL || w.Mode == ir.ModeChain || w.RegionOf(s.ID) == nil {
 			ids[s.ID] = true
 		}
 	}
