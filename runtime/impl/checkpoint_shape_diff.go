@@ -32,15 +32,15 @@ func (c ShapeChange) String() string { return c.Path + ": " + c.Message }
 // they hold, not by name: renaming a type changes nothing its JSON holds.
 // A pointer decodes the same JSON as what it points to.
 func DiffShapes(old, new Shape) []ShapeChange {
-	d := &shapeDiff{old: old.Types, new: new.Types, seen: map[[2]string]bool{}}
+	d := &shapeDiff{old: old.Types, new: new.Types, seen: map[[2]string]string{}}
 	d.compare("state", old.Root, new.Root)
 	return d.changes
 }
 
 type shapeDiff struct {
 	old, new map[string]ShapeType
-	seen     map[[2]string]bool // pairs of named types compared already: recursive types end
-	at       ShapeField         // the field being compared
+	seen     map[[2]string]string // pairs with a named type compared already, each once: where
+	at       ShapeField           // the field being compared
 	changes  []ShapeChange
 }
 
@@ -54,6 +54,15 @@ func (d *shapeDiff) compare(path, a, b string) {
 	a, b = strings.TrimLeft(a, "*"), strings.TrimLeft(b, "*")
 	ta, namedA := d.old[a]
 	tb, namedB := d.new[b]
+	if namedA || namedB {
+		if at, seen := d.seen[[2]string{a, b}]; seen {
+			if at == path { // named types whose underlying types loop: only a corrupt saved shape has them
+				d.retyped(path, a, b)
+			}
+			return // compared at the first path that reached the pair; this also ends recursive types
+		}
+		d.seen[[2]string{a, b}] = path
+	}
 	switch {
 	case namedA && namedB:
 		d.compareNamed(path, a, b, ta, tb)
@@ -68,13 +77,8 @@ func (d *shapeDiff) compare(path, a, b string) {
 	}
 }
 
-// compareNamed compares two named types, each pair once: a type reached
-// by several paths has its changes named at the first.
+// compareNamed compares two named types.
 func (d *shapeDiff) compareNamed(path, a, b string, ta, tb ShapeType) {
-	if d.seen[[2]string{a, b}] {
-		return
-	}
-	d.seen[[2]string{a, b}] = true
 	switch {
 	case ta.Is == ShapeCustom || tb.Is == ShapeCustom:
 		if a != b || ta.Is != tb.Is {

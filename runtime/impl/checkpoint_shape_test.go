@@ -117,6 +117,12 @@ func TestDiffShapesRenamesAndContainers(t *testing.T) {
 	)), "a pointer reads the JSON of what it points to")
 }
 
+// A saved shape is data a checkpoint holds: one that names itself ends.
+func TestDiffShapesSelfReference(t *testing.T) {
+	was := Shape{Root: "A", Types: map[string]ShapeType{"A": {Is: "A"}}}
+	assert.Equal(t, []string{"state: was A, now int"}, changeStrings(DiffShapes(was, Shape{Root: "int"})))
+}
+
 func changeStrings(cs []ShapeChange) []string {
 	var out []string
 	for _, c := range cs {
