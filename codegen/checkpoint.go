@@ -48,11 +48,14 @@ func stopsForDecision(w *ir.Workflow) bool {
 
 func (g *typedGen) schemaConst() string { return g.n.prefix + "Schema" }
 
-// schemaHash identifies the shape of the state: field names and types, in
-// order. Reducers are left out, as they do not change what a saved state
-// decodes to. The contents of named types are not seen; decoding a saved
-// state refuses unknown fields, so a renamed field inside one still fails
-// loudly.
+// schemaHash identifies the top-level fields of the state: names and
+// types, in order. Reducers are left out, as they do not change what a
+// saved state decodes to. The whole type graph, named types of the user's
+// package at any depth, is not known here (the checker loads it and lets
+// it go), and it may change without the workflow being generated again:
+// the runtime reads it from the compiled state type instead and saves it
+// beside this hash (flowcimpl.Sessions, checkpoint_shape.go). The hash
+// alone still decides for checkpoints saved before shapes were.
 func schemaHash(w *ir.Workflow) string {
 	var b strings.Builder
 	b.WriteString("flowc state schema 1\n")

@@ -245,6 +245,15 @@ type RouteCall = impl.RouteCall
 // checkpoint to resume, or it waits for no such decision. Nothing ran.
 type SessionError = impl.SessionError
 
+// ShapeChange is one difference between the shape a checkpoint was saved
+// with and the current one. Path names the value from the state down:
+// "state.review.score"; "[]" stands for the elements of a slice or array,
+// "{}" for the values of a map.
+type ShapeChange = impl.ShapeChange
+
+// ShapeField is a field of a named struct type in two shapes.
+type ShapeField = impl.ShapeField
+
 // StateError is the final error of a state, after its retries.
 type StateError = impl.StateError
 
@@ -311,6 +320,14 @@ func WithObserver(o Observer) Option { return impl.WithObserver(o) }
 // WithRand sets the source of randomness for retry jitter; f must return a
 // number in [0, 1).
 func WithRand(f func() float64) Option { return impl.WithRand(f) }
+
+// WithSchemaNotes returns a context under which a session resumed from a
+// checkpoint saved with an older shape of the state calls fn with each
+// change it carried over: a field added since, which starts as its zero
+// value. Without it, the notes go to the default slog logger as warnings.
+func WithSchemaNotes(ctx context.Context, fn func(session string, change ShapeChange)) context.Context {
+	return impl.WithSchemaNotes(ctx, fn)
+}
 
 // WithState returns a copy of ctx that carries the id of the running state.
 func WithState(ctx context.Context, id string) context.Context { return impl.WithState(ctx, id) }

@@ -7,6 +7,7 @@
 //	          [--checkpoint-db PATH --session ID [--decision OPTION]]
 //	flowc build FILE [-o BIN] [--handlers GOPKG]
 //	flowc schema [native|chain|asl]
+//	flowc breaking NEW [--against OLD_FILE | --against-rev GITREV]
 //	flowc version
 package main
 
@@ -35,6 +36,8 @@ const (
   flowc build FILE [-o BIN] [--handlers GOPKG]
                                          write a standalone program that runs the workflow
   flowc schema [native|chain|asl]        print the JSON Schema of a dialect; no argument lists them
+  flowc breaking NEW [--against OLD_FILE | --against-rev GITREV]
+                                         name the changes that strand sessions in flight (default: against HEAD)
   flowc version                          print flowc's version (also --version)
 `
 )
@@ -47,7 +50,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	cmds := map[string]func([]string, io.Reader, io.Writer, io.Writer) int{
 		"gen": cmdGen, "check": cmdCheck, "graph": cmdGraph, "run": cmdRun, "build": cmdBuild,
-		"schema": cmdSchema, "version": cmdVersion, "--version": cmdVersion,
+		"schema": cmdSchema, "version": cmdVersion, "--version": cmdVersion, "breaking": cmdBreaking,
 	}
 	cmd, ok := cmds[args[0]]
 	switch {

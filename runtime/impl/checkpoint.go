@@ -47,8 +47,12 @@ const (
 type Checkpoint struct {
 	Session  string `json:"session"`
 	Workflow string `json:"workflow"` // the workflow's name, so that a session is never resumed by another workflow
-	// Schema identifies the shape of the state (a hash the generator
-	// computes); a checkpoint written with another shape is refused.
+	// Schema identifies the shape of the state: "json" for a JSON state;
+	// for a typed one, the hash of its top-level fields the generator
+	// computes, a space and the state's whole Shape as JSON (a checkpoint
+	// of flowc before shapes has the hash alone). A checkpoint whose
+	// state cannot be read as the current shape is refused; see
+	// checkpoint_shape.go.
 	Schema   string          `json:"schema"`
 	Step     int             `json:"step"` // how many checkpoints the session has saved, this one included
 	Status   Status          `json:"status"`

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
+	"io"
 	"os"
 )
 
@@ -43,5 +45,12 @@ func (f *sessionFlags) run(ctx context.Context, session sessionFunc, input []byt
 		defer responses.Close()
 		cp = newPipeCheckpointer(responses, requests)
 	}
+	ctx = WithSchemaNotes(ctx, func(session string, change ShapeChange) {
+		log := io.Writer(os.Stderr)
+		if mocks != nil && mocks.Log != nil {
+			log = mocks.Log // the run's stderr
+		}
+		fmt.Fprintf(log, "flowc run: session %q: %s\n", session, change)
+	})
 	return session(ctx, f.id, input, f.decision, mocks, append(opts, WithCheckpointer(cp))...)
 }

@@ -31,8 +31,10 @@ func sessionErr(id string, err error) error { return &SessionError{Session: id, 
 // those names promise. Generated code fills it in.
 type Sessions[S, U any] struct {
 	Workflow string // the workflow's name, saved with every checkpoint
-	Schema   string // the hash of the state's shape, saved with every checkpoint
-	Start    string // the start state
+	// Schema is the hash of the state's top-level fields ("json" for a
+	// JSON state); a typed checkpoint saves it with the state's shape.
+	Schema string
+	Start  string // the start state
 	// Fresh returns the state of a new session given no input; nil means
 	// the zero state.
 	Fresh func() S
@@ -123,7 +125,7 @@ func (c *Sessions[S, U]) open(ctx context.Context, cfg *Config, id string) (*Ses
 	if id == "" {
 		return nil, nil, sessionErr(id, errors.New("the session id is empty"))
 	}
-	sess := &Session{cfg: cfg, id: id, workflow: c.Workflow, schema: c.Schema}
+	sess := &Session{cfg: cfg, id: id, workflow: c.Workflow, schema: c.schema()}
 	cp, err := cfg.Checkpointer.Load(ctx, id)
 	switch {
 	case errors.Is(err, ErrNoCheckpoint):
@@ -132,9 +134,9 @@ func (c *Sessions[S, U]) open(ctx context.Context, cfg *Config, id string) (*Ses
 		return nil, nil, err
 	case cp.Workflow != c.Workflow:
 		return nil, nil, sessionErr(id, fmt.Errorf("its checkpoint is a run of workflow %q, not %q", cp.Workflow, c.Workflow))
-	case cp.Schema != c.Schema:
-		return nil, nil, sessionErr(id, fmt.Errorf("its checkpoint was saved with state schema %s, but this workflow's state schema is %s: "+
-			"the state has changed shape since; finish the session with the code that started it, or delete it", cp.Schema, c.Schema))
+	}
+	if err := c.checkSchema(ctx, id, cp.Schema, sess.schema); err != nil {
+		return nil, nil, err
 	}
 	sess.step, sess.vars = cp.Step, cp.Position.Vars
 	if cp.Status == StatusRunning && cp.Position.FanOut != nil {
