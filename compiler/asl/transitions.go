@@ -17,6 +17,33 @@ import (
 // nothing points to, and not the states that one leads to
 // (aws-cloudformation/cfn-lint#4074).
 
+// checkTransitions applies both rules to a machine whose references all
+// name its states; a broken one the checker reports, and the state it was
+// meant to name, terminal or not, is not held against the machine. A
+// module's exports are entered from outside it.
+func (l *lowerer) checkTransitions(mc *ir.Machine, states *yaml.Node, module bool) {
+	defined := map[string]bool{}
+	for _, s := range mc.States {
+		defined[s.ID] = true
+	}
+	named := map[string]bool{}
+	for _, r := range machineRefs(mc) {
+		if !defined[r.ID] {
+			return
+		}
+		named[r.ID] = true
+	}
+	l.checkTerminal(mc, states)
+	if module {
+		return
+	}
+	for _, s := range mc.States {
+		if !named[s.ID] {
+			l.Diags.Errorf(s.Pos, "state %q is never entered: no StartAt, Next, Default, choice rule or catcher names it", s.ID)
+		}
+	}
+}
+
 // checkTerminal reports a machine without a terminal state: a Succeed or
 // Fail state, or one with `"End": true` (or, in the Agent State Language,
 // an outcome label), so that no run of it can finish.
@@ -31,28 +58,6 @@ func (l *lowerer) checkTerminal(mc *ir.Machine, states *yaml.Node) {
 	}
 	l.Diags.Errorf(l.Pos(states), "no terminal state: every state of this machine goes on to another, so it can never finish; "+
 		"end one with `\"End\": true` or go to a Succeed or Fail state")
-}
-
-// checkEntered reports the states no transition names: not StartAt, nor a
-// Next, Default, choice rule or catcher. When a reference is broken the
-// checker reports it, and the state it was meant to name is left alone.
-func (l *lowerer) checkEntered(mc *ir.Machine) {
-	named := map[string]bool{}
-	defined := map[string]bool{}
-	for _, s := range mc.States {
-		defined[s.ID] = true
-	}
-	for _, r := range machineRefs(mc) {
-		if !defined[r.ID] {
-			return
-		}
-		named[r.ID] = true
-	}
-	for _, s := range mc.States {
-		if !named[s.ID] {
-			l.Diags.Errorf(s.Pos, "state %q is never entered: no StartAt, Next, Default, choice rule or catcher names it", s.ID)
-		}
-	}
 }
 
 // machineRefs lists the machine's StartAt and every transition of its
