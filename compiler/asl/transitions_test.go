@@ -98,7 +98,7 @@ func TestStateNamedEnd(t *testing.T) {
 // Parameters name its template's parameters, so they stay an object.
 func TestParametersAnyValue(t *testing.T) {
 	for def, kind := range map[string]ir.TemplateKind{
-		`{"StartAt": "A", "States": {"A": {"Type": "Pass", "Parameters": "$.x", "End": true}}}`:                   ir.TmplValue,
+		`{"StartAt": "A", "States": {"A": {"Type": "Pass", "Parameters": "$.x", "End": true}}}`:                    ir.TmplValue,
 		`{"StartAt": "A", "States": {"A": {"Type": "Task", "Resource": "arn:x", "Parameters": [1], "End": true}}}`: ir.TmplArray,
 		`{"StartAt": "A", "States": {"A": {"Type": "Map", "Parameters": "p", "End": true,
 "ItemProcessor": {"StartAt": "B", "States": {"B": {"Type": "Succeed"}}}}}}`: ir.TmplValue,
