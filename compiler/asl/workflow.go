@@ -218,7 +218,7 @@ func (l *lowerer) compileIn(s *ir.State, file string, at ir.Pos, what string, in
 		return
 	}
 	r := &yamlx.Reader{File: filepath.ToSlash(file)}
-	root := r.Parse(data)
+	root := Parse(r, data)
 	if root != nil && !Detect(root) {
 		r.Diags.Errorf(r.Pos(root), "the %s needs `StartAt` and `States` (or `\"Module\": true` and `States`)", what)
 		root = nil
