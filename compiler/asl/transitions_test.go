@@ -1,6 +1,8 @@
 package asl_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -110,4 +112,18 @@ func TestParametersAnyValue(t *testing.T) {
 	def := `{"Imports": {"t": "t.asl.json"}, "StartAt": "A", "States": {"A": {"Type": "Include", "Template": "t", "Parameters": "x", "End": true}}}`
 	_, ds := compiler.Compile("m.asl.json", []byte(def), compiler.Options{NoPackage: true})
 	assert.True(t, strings.Contains(ds.Lines(), "Parameters must be an object"), ds.Lines())
+}
+
+// A template's state named `end` is renamed with the others when it is
+// compiled in, and so are the transitions to it.
+func TestIncludedStateNamedEnd(t *testing.T) {
+	dir := t.TempDir()
+	tmpl := `{"StartAt": "T", "States": {"T": {"Type": "Pass", "Next": "end"}, "end": {"Type": "Succeed"}}}`
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "t.asl.json"), []byte(tmpl), 0o644))
+	main := `{"Imports": {"t": "t.asl.json"}, "StartAt": "A", "States": {"A": {"Type": "Include", "Template": "t", "End": true}}}`
+	w, ds := compiler.Compile(filepath.Join(dir, "m.asl.json"), []byte(main), compiler.Options{NoPackage: true})
+	require.NotNil(t, w, ds.Lines())
+	inner := w.States[0].ASL.Branches[0]
+	assert.Equal(t, "A/end", inner.States[0].Next.To.ID)
+	assert.Equal(t, "A/end", inner.States[1].ID)
 }

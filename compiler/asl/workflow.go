@@ -304,7 +304,7 @@ func (l *lowerer) includeValues(n *yaml.Node, p *ir.Template) (*given, *ir.Templ
 // workflow's states (and from another Include of the same template).
 func prefixIDs(m *ir.Machine, prefix string) {
 	rename := func(r *ir.Ref) {
-		if r != nil && r.ID != "" && r.ID != ir.EndID {
+		if r != nil && r.ID != "" {
 			r.ID = prefix + r.ID
 		}
 	}
