@@ -51,6 +51,9 @@ func TestStatelintConformance(t *testing.T) {
 		if assert.Equal(t, *c.Valid, w != nil, "%s (statelint %v, expects %q): flowc says\n%s", c.Definition, c.Sources, c.Messages, ds.Lines()) {
 			agree++
 		}
+		for _, d := range ds.Errors() {
+			assert.True(t, d.Pos.Line > 0 && d.Pos.Col > 0, "%s: an error without a position: %s", c.Definition, d)
+		}
 	}
 	t.Logf("flowc judges %d of %d statelint definitions as statelint does", agree, judged)
 	assert.Equal(t, 77, judged, "expectations.json has 77 definitions statelint judges")
