@@ -128,34 +128,9 @@ func (l *lowerer) machine(m yamlx.Map, at ir.Pos) *ir.Machine {
 	if mc.Start.ID != "" || m.Has("StartAt") {
 		sub := &ir.Workflow{Pos: at, Mode: ir.ModeASL, Start: mc.Start, States: mc.States}
 		l.Diags.Add(check.Check(sub, check.Options{})...)
-		l.checkEndRefs(mc)
+		l.checkTransitions(mc, n, isModule(m))
 	}
 	return mc
-}
-
-// checkEndRefs reports references to a state called "end": the shared
-// checker takes that name for the end of the run, which ASL spells
-// `"End": true`, and it reserves the name, so no such state can exist.
-func (l *lowerer) checkEndRefs(mc *ir.Machine) {
-	refs := []ir.Ref{mc.Start}
-	for _, s := range mc.States {
-		for _, c := range s.Catch {
-			refs = append(refs, c.Next)
-		}
-		t := s.Next
-		refs = append(refs, t.To)
-		for _, c := range t.Cases {
-			refs = append(refs, c.To)
-		}
-		if t.Default != nil {
-			refs = append(refs, *t.Default)
-		}
-	}
-	for _, r := range refs {
-		if r.ID == ir.EndID {
-			l.Diags.Errorf(r.Pos, "unknown state %q: flowc reserves the name; use `\"End\": true` to finish", r.ID)
-		}
-	}
 }
 
 // subMachine lowers a Parallel branch or a Map iterator.
@@ -229,7 +204,7 @@ func (l *lowerer) common(m yamlx.Map, s *ir.State) {
 	a.OutputPath = l.pathField(m.Get("OutputPath"), "OutputPath", false)
 	a.ResultPath = l.pathField(m.Get("ResultPath"), "ResultPath", true)
 	if n := m.Get("Parameters"); n != nil {
-		a.Parameters = l.objectTemplate(n, "Parameters")
+		a.Parameters = l.parameters(n, a.Type)
 	}
 	if n := m.Get("ResultSelector"); n != nil {
 		a.ResultSelector = l.objectTemplate(n, "ResultSelector")

@@ -106,7 +106,20 @@ func (l *lowerer) task(m yamlx.Map, s *ir.State) {
 	if n := m.Get("HeartbeatSecondsPath"); n != nil {
 		l.path(n, "HeartbeatSecondsPath", true, true)
 	}
+	l.onlyOne(m, s, "TimeoutSeconds", "TimeoutSecondsPath")
+	l.onlyOne(m, s, "HeartbeatSeconds", "HeartbeatSecondsPath")
+	if n := m.Get("Credentials"); n != nil && n.Kind != yaml.MappingNode {
+		l.Diags.Errorf(l.Pos(n), "Credentials must be an object (such as {\"RoleArn\": \"arn:aws:iam::...\"})")
+	}
 	l.transition(m, s)
+}
+
+// onlyOne reports a state that sets a field both statically and by path
+// (TimeoutSeconds and TimeoutSecondsPath), at the second.
+func (l *lowerer) onlyOne(m yamlx.Map, s *ir.State, static, path string) {
+	if m.Has(static) && m.Has(path) {
+		l.Diags.Errorf(l.Pos(m.Entries[path].Key), "%s state %q has both `%s` and `%s`; keep one", s.ASL.Type, s.ID, static, path)
+	}
 }
 
 func (l *lowerer) pass(m yamlx.Map, s *ir.State) {
@@ -166,16 +179,12 @@ func (l *lowerer) fail(m yamlx.Map, s *ir.State) {
 	l.failDollar(m)
 	if n := m.Get("ErrorPath"); n != nil {
 		a.ErrorPath, a.ErrorCall = l.pathOrCall(n, "ErrorPath")
-		if m.Has("Error") {
-			l.Diags.Errorf(l.Pos(m.Entries["ErrorPath"].Key), "Fail state %q has both `Error` and `ErrorPath`; keep one", s.ID)
-		}
 	}
 	if n := m.Get("CausePath"); n != nil {
 		a.CausePath, a.CauseCall = l.pathOrCall(n, "CausePath")
-		if m.Has("Cause") {
-			l.Diags.Errorf(l.Pos(m.Entries["CausePath"].Key), "Fail state %q has both `Cause` and `CausePath`; keep one", s.ID)
-		}
 	}
+	l.onlyOne(m, s, "Error", "ErrorPath")
+	l.onlyOne(m, s, "Cause", "CausePath")
 	terminal(s)
 }
 
@@ -232,10 +241,8 @@ func (l *lowerer) mapState(m yamlx.Map, s *ir.State) {
 	}
 	if n := m.Get("MaxConcurrencyPath"); n != nil {
 		a.MaxConcurrencyPath = l.path(n, "MaxConcurrencyPath", true, true)
-		if m.Has("MaxConcurrency") {
-			l.Diags.Errorf(l.Pos(m.Entries["MaxConcurrencyPath"].Key), "Map state %q has both `MaxConcurrency` and `MaxConcurrencyPath`; keep one", s.ID)
-		}
 	}
+	l.onlyOne(m, s, "MaxConcurrency", "MaxConcurrencyPath")
 	l.distributed(m, s)
 	l.region(s, ir.RegionMap)
 	l.transition(m, s)

@@ -81,8 +81,20 @@ func (l *lowerer) jsonValue(n *yaml.Node) any {
 	return nil
 }
 
-// objectTemplate compiles Parameters, ItemSelector or ResultSelector, which
-// AWS requires to be objects.
+// parameters compiles a state's Parameters. The States Language gives the
+// field no type: statelint (data/StateMachine.j2119: "MAY have a field
+// named Parameters") accepts a string or an array there, which is then the
+// effective input as it is. An Include's Parameters set its template's
+// parameters, by name, so they stay an object.
+func (l *lowerer) parameters(n *yaml.Node, typ ir.ASLType) *ir.Template {
+	if typ == ir.ASLInclude {
+		return l.objectTemplate(n, "Parameters")
+	}
+	return l.template(n)
+}
+
+// objectTemplate compiles ItemSelector, ResultSelector and the other
+// templates AWS requires to be objects.
 func (l *lowerer) objectTemplate(n *yaml.Node, what string) *ir.Template {
 	if n.Kind != yaml.MappingNode {
 		l.Diags.Errorf(l.Pos(n), "%s must be an object", what)

@@ -198,7 +198,7 @@ func (l *lowerer) compileIn(s *ir.State, file string, at ir.Pos, what string, in
 		return
 	}
 	r := &yamlx.Reader{File: filepath.ToSlash(file)}
-	root := r.Parse(data)
+	root := Parse(r, data)
 	if root != nil && !Detect(root) {
 		r.Diags.Errorf(r.Pos(root), "the %s needs `StartAt` and `States` (or `\"Module\": true` and `States`)", what)
 		root = nil
@@ -286,7 +286,7 @@ func (l *lowerer) includeValues(n *yaml.Node, p *ir.Template) (*given, *ir.Templ
 // workflow's states (and from another Include of the same template).
 func prefixIDs(m *ir.Machine, prefix string) {
 	rename := func(r *ir.Ref) {
-		if r != nil && r.ID != "" && r.ID != ir.EndID {
+		if r != nil && r.ID != "" {
 			r.ID = prefix + r.ID
 		}
 	}

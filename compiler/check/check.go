@@ -64,7 +64,7 @@ func (c *checker) checkStates() {
 		case s.ID == "":
 			c.diags.Errorf(s.Pos, "a %s needs a non-empty `id`", c.noun())
 			continue
-		case s.ID == ir.EndID:
+		case c.isEnd(ir.Ref{ID: s.ID}):
 			c.diags.Errorf(s.Pos, "`end` is reserved for finishing the run; choose another %s id", c.noun())
 			continue
 		case c.states[s.ID] != nil:
@@ -86,7 +86,7 @@ func (c *checker) checkStates() {
 
 // checkRefs resolves every reference to a state.
 func (c *checker) checkRefs() {
-	if c.w.Start.ID == ir.EndID {
+	if c.isEnd(c.w.Start) {
 		c.diags.Errorf(c.w.Start.Pos, "the start %s cannot be `end`", c.noun())
 	} else {
 		c.ref(c.w.Start)
@@ -97,7 +97,7 @@ func (c *checker) checkRefs() {
 }
 
 func (c *checker) ref(r ir.Ref) {
-	if r.ID == ir.EndID || c.states[r.ID] != nil {
+	if c.isEnd(r) || c.states[r.ID] != nil {
 		return
 	}
 	c.brokenRefs = true
@@ -106,6 +106,13 @@ func (c *checker) ref(r ir.Ref) {
 		return
 	}
 	c.diags.Errorf(r.Pos, "unknown %s %q%s", c.noun(), r.ID, diag.DidYouMean(r.ID, c.stateIDs()))
+}
+
+// isEnd reports whether r names the end of the run. Every dialect but the
+// States Language reserves `end` for it; ASL says `"End": true`, so there
+// `end` is a state name like any other (statelint accepts one).
+func (c *checker) isEnd(r ir.Ref) bool {
+	return r.IsEnd() && c.w.Mode != ir.ModeASL
 }
 
 func (c *checker) stateIDs() []string {

@@ -21,6 +21,9 @@ func (c *checker) checkGraph() {
 			continue
 		}
 		if !reached[s.ID] {
+			if c.w.Mode == ir.ModeASL && len(pred[s.ID]) == 0 {
+				continue // the ASL front-end rejects a state nothing names, or it is a module's export
+			}
 			c.diags.Warnf(s.Pos, "%[1]s %[2]q is unreachable from the start %[1]s %[3]q", c.noun(), s.ID, c.w.Start.ID)
 		} else if !finishing[s.ID] {
 			c.diags.Warnf(s.Pos, "no run that enters %s %q can finish: every path loops forever", c.noun(), s.ID)
@@ -38,7 +41,7 @@ func (c *checker) edges() (map[string][]string, map[string]bool) {
 			continue
 		}
 		forEachRef(s, func(r ir.Ref) {
-			if r.IsEnd() {
+			if c.isEnd(r) {
 				ends[s.ID] = true
 			} else if c.states[r.ID] != nil {
 				succ[s.ID] = append(succ[s.ID], r.ID)
