@@ -40,8 +40,8 @@ type Options struct {
 // nil when there are errors.
 func Compile(path string, src []byte, opts Options) (*ir.Workflow, diag.List) {
 	r := &yamlx.Reader{File: path}
-	root := r.Parse(src)
-	if root == nil || (asl.Detect(root) && strings.HasSuffix(path, ".json") && !asl.StrictJSON(r, src)) {
+	root := asl.Parse(r, src)
+	if root == nil {
 		return nil, r.Diags
 	}
 	w := lower(r, root, path, outputDir(path, opts))

@@ -41,9 +41,9 @@ func aslEdges(w *ir.Workflow) []edge {
 			}
 		default:
 			if a.Type == ir.ASLFail {
-				add(ir.Ref{ID: ir.EndID}, "fail")
+				add(ir.Ref{ID: aslEnd}, "fail")
 			} else if top[s] {
-				add(ir.Ref{ID: ir.EndID}, "end")
+				add(ir.Ref{ID: aslEnd}, "end")
 			}
 		}
 	}
@@ -129,9 +129,13 @@ func aslNodes(b *strings.Builder, states []*ir.State, ids map[string]string, dot
 	}
 }
 
+// aslEnd stands for the end of the run among a state machine's states: a
+// key no state has, since a States Language machine may name a state "end".
+const aslEnd = ""
+
 // aslNodeIDs names every state s0, s1... in the order allStates gives.
 func aslNodeIDs(w *ir.Workflow) map[string]string {
-	ids := map[string]string{ir.EndID: "finish"}
+	ids := map[string]string{aslEnd: "finish"}
 	for i, s := range ir.AllStates(w.States) {
 		ids[s.ID] = fmt.Sprintf("s%d", i)
 	}

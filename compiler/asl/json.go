@@ -33,7 +33,7 @@ func Parse(r *yamlx.Reader, src []byte) *yaml.Node {
 	}
 	if !json.Valid(src) {
 		root := r.Parse(src)
-		if root != nil && Detect(root) && !StrictJSON(r, src) {
+		if root != nil && Detect(root) && !strictJSON(r, src) {
 			return nil
 		}
 		return root
@@ -44,11 +44,11 @@ func Parse(r *yamlx.Reader, src []byte) *yaml.Node {
 	return root
 }
 
-// StrictJSON reports whether src, a .asl.json file, is valid JSON. yaml.v3
+// strictJSON reports whether src, a .asl.json file, is valid JSON. yaml.v3
 // reads JSON as the YAML it also is and so accepts what JSON does not,
 // such as trailing commas, which AWS would reject; the error is placed at
 // the offending character.
-func StrictJSON(r *yamlx.Reader, src []byte) bool {
+func strictJSON(r *yamlx.Reader, src []byte) bool {
 	dec := json.NewDecoder(bytes.NewReader(src))
 	var v any
 	err := dec.Decode(&v)
