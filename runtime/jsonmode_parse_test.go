@@ -63,14 +63,29 @@ func TestTemplatePaths(t *testing.T) {
 	s := JSONState{Context: map[string]any{
 		"user":  map[string]any{"profile": map[string]any{"name": "Ada"}},
 		"files": []any{map[string]any{"name": "a.txt"}},
-		"base":  "hello", "middle": "{{base}} world", "final": "{{middle}}!", "loop": "{{loop}}",
+		"base":  "hello", "middle": "{{base}} world", "final": "{{middle}}!",
 	}, Input: "item"}
-	render := func(text string, deep bool) string { return s.renderDeep(ParseTemplate(text), deep, nil) }
-	assert.Equal(t, "Ada a.txt item", render("{{user.profile.name}} {{ files[0].name }} {{task}}", false))
-	assert.Equal(t, "{{user.missing}} {{files[3].name}} {{x | upper}}", render("{{user.missing}} {{files[3].name}} {{x | upper}}", false))
-	assert.Equal(t, "{{middle}}!", render("{{final}}", false))
-	assert.Equal(t, "hello world!", render("{{final}}", true))
-	assert.Equal(t, "{{loop}}", render("{{loop}}", true))
+	render := func(text string) string { return s.render(ParseTemplate(text)) }
+	assert.Equal(t, "Ada a.txt item", render("{{user.profile.name}} {{ files[0].name }} {{task}}"))
+	assert.Equal(t, "{{user.missing}} {{files[3].name}} {{x | upper}}", render("{{user.missing}} {{files[3].name}} {{x | upper}}"))
+	assert.Equal(t, "{{middle}}!", render("{{final}}"))
+}
+
+// A task or system prompt renders only with resolve_dynamic_values_in_prompt,
+// as Jinja2 over the context store, whose own templates resolve first
+// (agent_node.py get_task, dynamic_value_utils.py process_string); in an
+// iteration chain {{task}} is the item either way.
+func TestRenderPrompt(t *testing.T) {
+	s := JSONState{Context: map[string]any{
+		"base": "hello", "middle": "{{base}} world", "final": "{{middle}}!", "n": json.Number("2"), "flag": true,
+	}, Input: "item"}
+	prompt := func(text string, resolve bool) string { return s.renderPrompt(ParseTemplate(text), resolve) }
+	assert.Equal(t, "{{final}} {{task}}", prompt("{{final}} {{task}}", false))
+	assert.Equal(t, "hello world! 2 True ", prompt("{{final}} {{n}} {{flag}} {{task}}", true))
+	assert.Equal(t, "yes", prompt("{% if n > 1 %}yes{% endif %}", true))
+	s.iterating = true
+	assert.Equal(t, "{{final}} item", prompt("{{final}} {{task}}", false))
+	assert.Equal(t, "hello world! item", prompt("{{final}} {{task}}", true))
 }
 
 func TestOutputSchemaCheck(t *testing.T) {
