@@ -74,7 +74,7 @@ func TestTemplatePaths(t *testing.T) {
 // A task or system prompt renders only with resolve_dynamic_values_in_prompt,
 // as Jinja2 over the context store, whose own templates resolve first
 // (agent_node.py get_task, dynamic_value_utils.py process_string); in an
-// iteration chain {{task}} is the item either way.
+// iteration chain references render either way, {{task}} the item.
 func TestRenderPrompt(t *testing.T) {
 	s := JSONState{Context: map[string]any{
 		"base": "hello", "middle": "{{base}} world", "final": "{{middle}}!", "n": json.Number("2"), "flag": true,
@@ -84,7 +84,7 @@ func TestRenderPrompt(t *testing.T) {
 	assert.Equal(t, "hello world! 2 True ", prompt("{{final}} {{n}} {{flag}} {{task}}", true))
 	assert.Equal(t, "yes", prompt("{% if n > 1 %}yes{% endif %}", true))
 	s.iterating = true
-	assert.Equal(t, "{{final}} item", prompt("{{final}} {{task}}", false))
+	assert.Equal(t, "{{middle}}! item", prompt("{{final}} {{task}}", false))
 	assert.Equal(t, "hello world! item", prompt("{{final}} {{task}}", true))
 }
 

@@ -81,23 +81,15 @@ func (s *JSONState) render(pieces []Piece) string {
 // does (agent_node.py, get_task): only when the state sets
 // resolve_dynamic_values_in_prompt, then as a Jinja2 template over the
 // context store (runtime/jinja), where in an iteration chain `task` is the
-// item. Without it the text goes as written, but for {{task}} in an
-// iteration chain, which CodeMie's documentation gives the item.
+// item. Without it the text goes as written, but in an iteration chain,
+// whose references CodeMie's documentation renders: {{task}}, the item,
+// and the keys of the store, an object item's among them.
 func (s *JSONState) renderPrompt(pieces []Piece, resolve bool) string {
 	switch {
 	case resolve:
 		return jinja.Resolve(templateText(pieces), s.templateStore())
 	case s.iterating:
-		var b strings.Builder
-		for _, p := range pieces {
-			if p.Ref == "task" {
-				text, _ := valueText(s.Input)
-				b.WriteString(text)
-			} else {
-				b.WriteString(p.Text)
-			}
-		}
-		return b.String()
+		return s.render(pieces)
 	}
 	return templateText(pieces)
 }

@@ -30,7 +30,13 @@ func (l *lowerer) state(n *yaml.Node) *ir.State {
 	s.Handler = l.handler(m, s)
 	if t := m.Get("task"); t != nil {
 		s.Task, _ = l.String(t, "task")
+		// A task is rendered only by Jinja2, with resolve_dynamic_values_in_prompt.
+		l.jinja = true
 		s.TaskParts = l.template(t, s.Task, "task")
+		l.jinja = false
+		if r := m.Get("resolve_dynamic_values_in_prompt"); l.json && r != nil && r.Value == "true" {
+			l.checkJinja(t, s.Task)
+		}
 	}
 	if t := m.Get("tool_args"); t != nil {
 		s.ToolArgs = l.toolArgs(t)

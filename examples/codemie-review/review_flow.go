@@ -207,15 +207,19 @@ var (
 		Task:            []flowcrt.Piece{{Text: "Fix "}, {Text: "{{key}}", Ref: "key"}},
 		Settings:        reviewSettings,
 		Assistant:       reviewFixerAssistant,
+		SystemPrompt:    []flowcrt.Piece{{Text: "You propose fixes."}},
+		Resolve:         true,
 		InterruptBefore: true,
 	}
 	reviewLogTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
 			State: "log",
 		},
-		Task:      []flowcrt.Piece{{Text: "Log "}, {Text: "{{key}}", Ref: "key"}, {Text: " as low"}},
-		Settings:  reviewSettings,
-		Assistant: reviewTriagerAssistant,
+		Task:         []flowcrt.Piece{{Text: "Log "}, {Text: "{{key}}", Ref: "key"}, {Text: " as low"}},
+		Settings:     reviewSettings,
+		Assistant:    reviewTriagerAssistant,
+		SystemPrompt: []flowcrt.Piece{{Text: "You triage tickets of "}, {Text: "{{team.name}}", Ref: "team.name"}, {Text: "."}},
+		Resolve:      true,
 	}
 	reviewReportTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
@@ -227,7 +231,9 @@ var (
 			ClearMessages: true,
 			ClearStore:    flowcrt.ClearKeepCurrent,
 		},
-		Assistant: reviewTriagerAssistant,
+		Assistant:    reviewTriagerAssistant,
+		SystemPrompt: []flowcrt.Piece{{Text: "You triage tickets of "}, {Text: "{{team.name}}", Ref: "team.name"}, {Text: "."}},
+		Resolve:      true,
 	}
 )
 
@@ -334,7 +340,7 @@ func (w *Review) stepTriage(ctx context.Context, s *flowcrt.JSONState) (reviewSt
 	}
 	v := out.Vars()
 	switch {
-	case v.Holds(v.Eq(v.Var("severity"), "high")):
+	case v.Holds("severity == 'high'"):
 		return reviewStepFix, nil
 	}
 	return reviewStepLog, nil

@@ -196,6 +196,8 @@ var (
 			ClearStore:    flowcrt.ClearKeepCurrent,
 		},
 		Assistant:    contextFetcherAssistant,
+		SystemPrompt: []flowcrt.Piece{{Text: "Fetch data for "}, {Text: "{{user.profile.name}}", Ref: "user.profile.name"}},
+		Resolve:      true,
 		HumanMessage: true,
 	}
 	contextPhaseTwoTask = flowcrt.JSONTask{
@@ -207,7 +209,9 @@ var (
 		Next: flowcrt.JSONNext{
 			ClearStore: flowcrt.ClearAll,
 		},
-		Assistant: contextFetcherAssistant,
+		Assistant:    contextFetcherAssistant,
+		SystemPrompt: []flowcrt.Piece{{Text: "Fetch data for "}, {Text: "{{user.profile.name}}", Ref: "user.profile.name"}},
+		Resolve:      true,
 		OutputSchema: &flowcrt.JSONSchema{
 			Text:   "{\"type\": \"object\", \"properties\": {\"done\": {\"type\": \"boolean\"}}, \"required\": [\"done\"]}\n",
 			Schema: *flowcrt.DecodeConfig[map[string]any](`{"properties":{"done":{"type":"boolean"}},"required":["done"],"type":"object"}`),

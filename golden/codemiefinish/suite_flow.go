@@ -157,6 +157,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "List the endpoints of "}, {Text: "{{service}}", Ref: "service"}},
 		Settings: suiteSettings,
+		Resolve:  true,
 		OutputSchema: &flowcrt.JSONSchema{
 			Text:   "{\"endpoints\": [\"/path\"]}",
 			Schema: *flowcrt.DecodeConfig[map[string]any](`{"properties":{"endpoints":{"items":{"type":"string"},"type":"array"}},"required":["endpoints"],"type":"object"}`),
@@ -168,6 +169,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "Plan tests for "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: suiteSettings,
+		Resolve:  true,
 	}
 	suiteWriteTestTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
@@ -178,6 +180,7 @@ var (
 		Next: flowcrt.JSONNext{
 			NoHistory: true,
 		},
+		Resolve: true,
 	}
 	suiteCommitTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
@@ -185,6 +188,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "Commit "}, {Text: "{{written}}", Ref: "written"}},
 		Settings: suiteSettings,
+		Resolve:  true,
 	}
 )
 

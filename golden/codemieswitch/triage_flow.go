@@ -163,6 +163,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "Split "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: triageSettings,
+		Resolve:  true,
 	}
 	triageClassifyTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
@@ -170,6 +171,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "Classify "}, {Text: "{{name}}", Ref: "name"}},
 		Settings: triageSettings,
+		Resolve:  true,
 		Meta:     flowcrt.JSONMeta{IterStateID: "iterator_1", NextStateID: "switch_1"},
 	}
 	triageFixTask = flowcrt.JSONTask{
@@ -178,6 +180,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "Fix "}, {Text: "{{name}}", Ref: "name"}},
 		Settings: triageSettings,
+		Resolve:  true,
 	}
 	triageNoteTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
@@ -185,6 +188,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "Note "}, {Text: "{{name}}", Ref: "name"}},
 		Settings: triageSettings,
+		Resolve:  true,
 	}
 	triageReportTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
@@ -192,6 +196,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "Report on "}, {Text: "{{fixed}}", Ref: "fixed"}, {Text: " and "}, {Text: "{{noted}}", Ref: "noted"}},
 		Settings: triageSettings,
+		Resolve:  true,
 	}
 )
 
@@ -303,7 +308,7 @@ func (w *Triage) stepClassify(ctx context.Context, s *flowcrt.JSONState) (triage
 	}
 	v := out.Vars()
 	switch {
-	case v.Holds(v.Eq(v.Var("kind"), "bug")):
+	case v.Holds("kind == 'bug'"):
 		return triageStepFix, nil
 	}
 	return triageStepNote, nil

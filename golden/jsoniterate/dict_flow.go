@@ -164,6 +164,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "Verify the fixes of "}, {Text: "{{count}}", Ref: "count"}, {Text: " issues"}},
 		Settings: dictSettings,
+		Resolve:  true,
 	}
 )
 

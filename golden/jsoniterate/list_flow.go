@@ -164,6 +164,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "Summarize the processed files; the last one was "}, {Text: "{{processed}}", Ref: "processed"}},
 		Settings: listSettings,
+		Resolve:  true,
 	}
 )
 

@@ -164,6 +164,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "Aggregate the results; the last environment was "}, {Text: "{{env}}", Ref: "env"}},
 		Settings: nestedSettings,
+		Resolve:  true,
 	}
 )
 

@@ -160,6 +160,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "Plan the review of "}, {Text: "{{repo}}", Ref: "repo"}},
 		Settings: parallelSettings,
+		Resolve:  true,
 	}
 	parallelState2Task = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
@@ -167,6 +168,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "Security review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
 		Settings: parallelSettings,
+		Resolve:  true,
 	}
 	parallelState3Task = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
@@ -174,6 +176,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "Performance review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
 		Settings: parallelSettings,
+		Resolve:  true,
 	}
 	parallelState4Task = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
@@ -181,6 +184,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "Style review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
 		Settings: parallelSettings,
+		Resolve:  true,
 	}
 	parallelState5Task = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
@@ -188,6 +192,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "Summarize "}, {Text: "{{security}}", Ref: "security"}, {Text: ", "}, {Text: "{{performance}}", Ref: "performance"}, {Text: " and "}, {Text: "{{style}}", Ref: "style"}, {Text: "; the last verdict was "}, {Text: "{{verdict}}", Ref: "verdict"}},
 		Settings: parallelSettings,
+		Resolve:  true,
 	}
 )
 

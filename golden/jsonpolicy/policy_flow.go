@@ -178,6 +178,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "What should be done with \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\"?"}},
 		Settings: pagesSettings,
+		Resolve:  true,
 	}
 	pagesSummarizeTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
@@ -185,6 +186,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "Summarize \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\""}},
 		Settings: pagesSettings,
+		Resolve:  true,
 	}
 	pagesTranslateTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
@@ -192,6 +194,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "Translate \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\""}},
 		Settings: pagesSettings,
+		Resolve:  true,
 	}
 	pagesMissingTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
@@ -199,6 +202,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "Page "}, {Text: "{{page}}", Ref: "page"}, {Text: " does not exist"}},
 		Settings: pagesSettings,
+		Resolve:  true,
 	}
 	pagesBrokenTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
@@ -206,6 +210,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "Page "}, {Text: "{{page}}", Ref: "page"}, {Text: " could not be handled"}},
 		Settings: pagesSettings,
+		Resolve:  true,
 	}
 )
 

@@ -148,6 +148,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "Write a greeting for "}, {Text: "{{name}}", Ref: "name"}},
 		Settings: simpleSettings,
+		Resolve:  true,
 	}
 	simpleNextStateIDTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
@@ -155,6 +156,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "Review the greeting \""}, {Text: "{{greeting}}", Ref: "greeting"}, {Text: "\" for "}, {Text: "{{name}}", Ref: "name"}},
 		Settings: simpleSettings,
+		Resolve:  true,
 	}
 )
 

@@ -163,6 +163,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "Split "}, {Text: "{{topic}}", Ref: "topic"}},
 		Settings: reportSettings,
+		Resolve:  true,
 	}
 	reportProcessTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
@@ -170,6 +171,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: reportSettings,
+		Resolve:  true,
 	}
 	reportSummaryTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
@@ -177,6 +179,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "Summarize "}, {Text: "{{topic}}", Ref: "topic"}, {Text: " from "}, {Text: "{{last}}", Ref: "last"}},
 		Settings: reportSettings,
+		Resolve:  true,
 	}
 )
 

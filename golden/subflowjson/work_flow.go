@@ -147,6 +147,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "Split "}, {Text: "{{topic}}", Ref: "topic"}},
 		Settings: workSettings,
+		Resolve:  true,
 	}
 	workProcessTask = flowcrt.JSONTask{
 		Policy: flowcrt.Policy{
@@ -154,6 +155,7 @@ var (
 		},
 		Task:     []flowcrt.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: workSettings,
+		Resolve:  true,
 	}
 )
 

@@ -146,3 +146,13 @@ func unwrap(v any) any {
 	}
 	return v
 }
+
+// Check parses a template, for a generator to tell, before any run, that
+// it fails as jinja2 would fail: CodeMie then sends it as written.
+func Check(source string) error {
+	_, err := exec.NewTemplate(templateName, config.New(), onlyLoader(source), environment)
+	if inner := errors.Unwrap(err); inner != nil {
+		return inner // without gonja's preamble, which quotes the whole template
+	}
+	return err
+}
