@@ -64,8 +64,9 @@ func TestTemplatesAndConfiguration(t *testing.T) {
 }
 
 // A Python list of dicts merges into the store, after which the reset key
-// is gone; the tool's output is cut to its pointer and kept only under
-// output_key; a fenced JSON block parses.
+// is gone; the tool's output is cut to its pointer and kept, as text, only
+// under output_key (base_node.py, _add_output_key); a fenced JSON block
+// parses.
 func TestContextFlags(t *testing.T) {
 	calls, _, err := run(t, "phases")
 	require.NoError(t, err)
@@ -73,8 +74,8 @@ func TestContextFlags(t *testing.T) {
 	assert.JSONEq(t, `{"user": {"profile": {"name": "Ada"}, "ids": [7, 8]}, "ext": "md", "name": "Ada", "role": "admin", "count": 2}`, jsonText(t, list.Context))
 
 	note := calls.Of("note")[0]
-	assert.Equal(t, `Note ['a.md', 'b.md']`, note.Task, "Jinja2 prints a list as Python does")
-	assert.Equal(t, []any{"a.md", "b.md"}, note.Context["files"])
+	assert.Equal(t, `Note ["a.md","b.md"]`, note.Task)
+	assert.Equal(t, `["a.md","b.md"]`, note.Context["files"])
 	// include_in_llm_history: false kept the tool's messages out.
 	assert.Equal(t, []string{"Fetch {{user.profile.name}} ({{user.ids[1]}}) {{missing.key}}", "[{'name': 'Ada', 'temp': 1}, {'role': 'admin', 'count': 2}]"}, jsontest.Contents(note.History))
 
