@@ -52,8 +52,21 @@ func ParseCondition(src string) (*Expr, error) {
 }
 
 type parser struct {
-	toks []token
-	pos  int
+	toks  []token
+	pos   int
+	depth int // of nested expressions, bounded as CPython bounds its parser
+}
+
+// maxDepth bounds nesting: a bracket costs three levels (expression,
+// not, unary sign), and CPython stops at 200 nested brackets.
+const maxDepth = 3 * 200
+
+// nest counts one level of nesting at the next token, failing past maxDepth.
+func (p *parser) nest() error {
+	if p.depth++; p.depth > maxDepth {
+		return errAt(p.peek().off, "too many nested parentheses")
+	}
+	return nil
 }
 
 func (p *parser) peek() token { return p.toks[p.pos] }
@@ -145,6 +158,10 @@ func (p *parser) starOr(parse func() (node, error)) (node, error) {
 
 // expression: lambda, or a conditional expression.
 func (p *parser) expression() (node, error) {
+	defer func() { p.depth-- }()
+	if err := p.nest(); err != nil {
+		return nil, err
+	}
 	if p.is("lambda") {
 		return p.lambda()
 	}
@@ -223,6 +240,10 @@ func (p *parser) boolOp(op string, operand func() (node, error)) (node, error) {
 }
 
 func (p *parser) inversion() (node, error) {
+	defer func() { p.depth-- }()
+	if err := p.nest(); err != nil {
+		return nil, err
+	}
 	if t := p.peek(); t.kind == tName && t.text == "not" {
 		p.next()
 		x, err := p.inversion()
@@ -317,6 +338,10 @@ func oneOf(list []string, s string) bool {
 }
 
 func (p *parser) factor() (node, error) {
+	defer func() { p.depth-- }()
+	if err := p.nest(); err != nil {
+		return nil, err
+	}
 	if t := p.peek(); t.kind == tOp && (t.text == "-" || t.text == "+" || t.text == "~") {
 		p.next()
 		x, err := p.factor()

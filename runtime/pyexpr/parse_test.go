@@ -2,6 +2,7 @@ package pyexpr
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -44,5 +45,18 @@ func TestYAMLBooleans(t *testing.T) {
 	v, err := e.Eval(map[string]any{"done": true})
 	if err != nil || v != true {
 		t.Fatalf("= %v, %v; want True", v, err)
+	}
+}
+
+// Nesting is bounded, as CPython's parser bounds it, so that no
+// expression exhausts the stack.
+func TestNestingBounded(t *testing.T) {
+	for _, src := range []string{strings.Repeat("(", 100000) + "1", strings.Repeat("-", 100000) + "1", strings.Repeat("not ", 100000) + "x"} {
+		if _, err := Parse(src); err == nil {
+			t.Errorf("Parse(%.10q...) = nil error", src)
+		}
+	}
+	if _, err := Parse(strings.Repeat("(", 190) + "1" + strings.Repeat(")", 190)); err != nil {
+		t.Error(err)
 	}
 }
