@@ -36,9 +36,22 @@ var goSum []byte
 // Module is flowc's module path.
 const Module = "github.com/flowc-dev/flowc"
 
-// runtimeDeps are the modules the runtime imports besides the standard
-// library.
-var runtimeDeps []string
+// runtimeDeps are the modules the runtime packages import, directly or not,
+// besides the standard library and flowc (TestRuntimeDeps keeps the list
+// true). Building flowc downloads them all, since flowc checks templates
+// with the same packages.
+var runtimeDeps = []string{
+	"github.com/dustin/go-humanize",
+	"github.com/json-iterator/go",
+	"github.com/modern-go/concurrent",
+	"github.com/modern-go/reflect2",
+	"github.com/nikolalohinski/gonja/v2",
+	"github.com/pkg/errors",
+	"github.com/sirupsen/logrus",
+	"golang.org/x/exp",
+	"golang.org/x/sys",
+	"golang.org/x/text",
+}
 
 // RuntimeGoMod is a go.mod for a copy of the runtime as module path: it
 // requires the runtime's dependencies at the versions flowc's own go.mod

@@ -221,12 +221,11 @@ func runtimePackage(name string) string {
 	return ImplPath
 }
 
-// checkExprs checks the conditions of w with the printer of its mode:
-// JSON mode's are over dynamic values.
+// checkExprs checks the typed conditions of w with the printer; JSON
+// mode's are Python source the runtime evaluates.
 func checkExprs(w *ir.Workflow) error {
-	checkExpr := checkExpr
 	if w.Mode == ir.ModeJSON {
-		checkExpr = checkDynamicExpr
+		return nil
 	}
 	for _, s := range w.States {
 		t := s.Next

@@ -301,7 +301,9 @@ func (l *lowerer) configDetails(item *yaml.Node, c *ir.Config, obj map[string]an
 		m.Entries[e.Key.Value] = e
 	}
 	if n := m.Get("system_prompt"); n != nil && what == "assistants" {
+		l.jinja = true
 		c.SystemPrompt = l.template(n, n.Value, "system_prompt")
+		l.jinja = false
 	}
 	if n := m.Get("tool_args"); n != nil && what == "tools" {
 		c.ToolArgs = l.toolArgs(n)

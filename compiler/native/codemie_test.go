@@ -119,3 +119,25 @@ func TestFlagsOnlyNextAndStateMCPServers(t *testing.T) {
 	assert.True(t, s.CodeMie.NoStore)
 	assert.Equal(t, `[{"config":{"command":"npx"},"name":"fs"}]`, s.CodeMie.MCPServers)
 }
+
+// CodeMie's state and `next` models are pydantic models, which drop the
+// keys they do not know (workflow_models.py, WorkflowState and
+// WorkflowNextState): in JSON mode such a key is a warning. A workflow
+// with a `state:` schema keeps them errors.
+func TestUnknownKeysIgnoredInJSONMode(t *testing.T) {
+	assert.Equal(t, "t.flow.yaml:3:5: warning: unknown key `output_format` in a state is ignored, as CodeMie ignores it\n"+
+		"t.flow.yaml:4:27: warning: unknown key `stat_id` in next is ignored, as CodeMie ignores it (did you mean `state_id`?)\n",
+		lowerDiags(t, "states:\n  - id: a\n    output_format: x\n    next: {state_id: end, stat_id: b}\n"))
+	assert.Contains(t, lowerDiags(t, "state: {n: int}\nstates:\n  - id: a\n    output_format: x\n"),
+		"t.flow.yaml:4:5: unknown key `output_format` in a state")
+}
+
+// A task whose state resolves dynamic values is a Jinja2 template; one
+// that fails to parse is sent as written (dynamic_value_utils.py,
+// _resolve_dynamic_values), which a warning says. Jinja syntax in a task
+// draws no warning: Jinja2 renders it.
+func TestTaskTemplatesAreJinja(t *testing.T) {
+	assert.Contains(t, lowerDiags(t, "states:\n  - id: a\n    resolve_dynamic_values_in_prompt: true\n    task: 'Do {% if x %}'\n"),
+		"t.flow.yaml:4:12: warning: task is no Jinja2 template")
+	assert.Empty(t, lowerDiags(t, "states:\n  - id: a\n    resolve_dynamic_values_in_prompt: true\n    task: '{{ x | upper }} {% for i in l %}{{i}}{% endfor %}'\n"))
+}

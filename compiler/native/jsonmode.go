@@ -7,12 +7,16 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/runtime/jinja"
 )
 
-// JSON-mode templates. In a workflow without a `state:` schema, `task` and
-// the values of `tool_args` are rendered from the context store when their
-// state runs: {{name}} is the value of a key, {{task}} the task input (in
-// an iteration chain, the item). They are parsed here, where the position
+// JSON-mode templates. In a workflow without a `state:` schema, the values
+// of `tool_args` are rendered from the context store when their state
+// runs: {{name}} is the value of a key, {{task}} the task input (in an
+// iteration chain, the item). A task and a system prompt are Jinja2
+// templates, rendered only when their state sets
+// resolve_dynamic_values_in_prompt (runtime/jinja), but for {{task}} in an
+// iteration chain. They are parsed here, where the position
 // of every character is known, so that a malformed reference is reported
 // when the code is generated. Text outside {{ }} is literal; a run of more
 // than two braces keeps the extra ones as text ({{{x}}} is "{", x, "}").
@@ -58,6 +62,14 @@ func (l *lowerer) template(n *yaml.Node, text, what string) []ir.TemplatePart {
 	return parts
 }
 
+// checkJinja warns when a task that its state has rendered is no Jinja2
+// template: CodeMie sends it as written (dynamic_value_utils.py).
+func (l *lowerer) checkJinja(n *yaml.Node, text string) {
+	if err := jinja.Check(text); err != nil {
+		l.Diags.Warnf(l.ContentPos(n), "task is no Jinja2 template (%v): CodeMie sends it as written", err)
+	}
+}
+
 // reference returns the path of the reference that opens at runes[open]
 // and closes at runes[end]. Jinja beyond a path (filters, expressions)
 // is not rendered: a warning says it stays as written.
@@ -66,6 +78,8 @@ func (l *lowerer) reference(runes []rune, open, end int, at func(int) ir.Pos, wh
 	switch {
 	case name == "":
 		l.Diags.Errorf(at(open), "empty reference `{{}}` in %s: a reference is written {{name}}", what)
+	case bad >= 0 && l.jinja:
+		return "" // Jinja2 renders it
 	case bad >= 0:
 		l.Diags.Warnf(at(open+2+bad), "template syntax `%s` in %s is not rendered and stays as written: flowc renders references {{name}}, {{a.b}} and {{a[0]}}, where name is a key of the context store or `task`",
 			string(runes[open:end+2]), what)

@@ -76,6 +76,7 @@ type lowerer struct {
 	*yamlx.Reader
 	defaults Defaults
 	json     bool   // the workflow has no `state:` schema: templates are parsed
+	jinja    bool   // the template being parsed is rendered by Jinja2, not by paths
 	linked   []link // JSON mode: the states' assistant, tool and custom node references
 
 	flows map[*ir.State]flowUse // the states that run a child workflow (subflow.go)

@@ -8,13 +8,14 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/flowc-dev/flowc/compiler/branchop"
+	"github.com/flowc-dev/flowc/compiler/diag"
 	"github.com/flowc-dev/flowc/compiler/yamlx"
 	"github.com/flowc-dev/flowc/internal/naming"
 	"github.com/flowc-dev/flowc/ir"
 )
 
 func (l *lowerer) state(n *yaml.Node) *ir.State {
-	m, ok := l.Mapping(n, "a state", append(slices.Clip(stateKeys), codemieStateKeys...)...)
+	m, ok := l.mapping(n, "a state", append(slices.Clip(stateKeys), codemieStateKeys...)...)
 	if !ok {
 		return nil
 	}
@@ -30,7 +31,13 @@ func (l *lowerer) state(n *yaml.Node) *ir.State {
 	s.Handler = l.handler(m, s)
 	if t := m.Get("task"); t != nil {
 		s.Task, _ = l.String(t, "task")
+		// A task is rendered only by Jinja2, with resolve_dynamic_values_in_prompt.
+		l.jinja = true
 		s.TaskParts = l.template(t, s.Task, "task")
+		l.jinja = false
+		if r := m.Get("resolve_dynamic_values_in_prompt"); l.json && r != nil && r.Value == "true" {
+			l.checkJinja(t, s.Task)
+		}
 	}
 	if t := m.Get("tool_args"); t != nil {
 		s.ToolArgs = l.toolArgs(t)
@@ -167,7 +174,7 @@ func (l *lowerer) next(m yamlx.Map, s *ir.State) *ir.Transition {
 	if nextNode == nil {
 		return &ir.Transition{Pos: s.Pos, Kind: ir.TransEnd}
 	}
-	nm, ok := l.Mapping(nextNode, "next", append(slices.Clip(nextKeys), codemieNextKeys...)...)
+	nm, ok := l.mapping(nextNode, "next", append(slices.Clip(nextKeys), codemieNextKeys...)...)
 	if !ok {
 		return &ir.Transition{Pos: l.Pos(nextNode), Kind: ir.TransEnd}
 	}
@@ -384,4 +391,24 @@ func (l *lowerer) expr(n, parent *yaml.Node, what string) *ir.Expr {
 		return nil
 	}
 	return &ir.Expr{Pos: l.ContentPos(n), Source: s, Where: l.Locate(n)}
+}
+
+// mapping reads a state or its `next` with the given keys. In JSON mode a
+// key CodeMie does not know is ignored with a warning, as CodeMie's models
+// ignore it (workflow_models.py, WorkflowState and WorkflowNextState are
+// pydantic models, which drop unknown fields); elsewhere it is an error.
+func (l *lowerer) mapping(n *yaml.Node, what string, known ...string) (yamlx.Map, bool) {
+	if l.json && n != nil && n.Kind == yaml.MappingNode {
+		kept := *n
+		kept.Content = nil
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.Kind == yaml.ScalarNode && !slices.Contains(known, k.Value) {
+				l.Diags.Warnf(l.Pos(k), "unknown key `%s` in %s is ignored, as CodeMie ignores it%s", k.Value, what, diag.DidYouMean(k.Value, known))
+				continue
+			}
+			kept.Content = append(kept.Content, n.Content[i], n.Content[i+1])
+		}
+		n = &kept
+	}
+	return l.Mapping(n, what, known...)
 }

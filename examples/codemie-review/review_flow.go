@@ -208,15 +208,19 @@ var (
 		Task:            []flowcimpl.Piece{{Text: "Fix "}, {Text: "{{key}}", Ref: "key"}},
 		Settings:        reviewSettings,
 		Assistant:       reviewFixerAssistant,
+		SystemPrompt:    []flowcimpl.Piece{{Text: "You propose fixes."}},
+		Resolve:         true,
 		InterruptBefore: true,
 	}
 	reviewLogTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "log",
 		},
-		Task:      []flowcimpl.Piece{{Text: "Log "}, {Text: "{{key}}", Ref: "key"}, {Text: " as low"}},
-		Settings:  reviewSettings,
-		Assistant: reviewTriagerAssistant,
+		Task:         []flowcimpl.Piece{{Text: "Log "}, {Text: "{{key}}", Ref: "key"}, {Text: " as low"}},
+		Settings:     reviewSettings,
+		Assistant:    reviewTriagerAssistant,
+		SystemPrompt: []flowcimpl.Piece{{Text: "You triage tickets of "}, {Text: "{{team.name}}", Ref: "team.name"}, {Text: "."}},
+		Resolve:      true,
 	}
 	reviewReportTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
@@ -228,7 +232,9 @@ var (
 			ClearMessages: true,
 			ClearStore:    flowcimpl.ClearKeepCurrent,
 		},
-		Assistant: reviewTriagerAssistant,
+		Assistant:    reviewTriagerAssistant,
+		SystemPrompt: []flowcimpl.Piece{{Text: "You triage tickets of "}, {Text: "{{team.name}}", Ref: "team.name"}, {Text: "."}},
+		Resolve:      true,
 	}
 )
 
@@ -335,7 +341,7 @@ func (w *Review) stepTriage(ctx context.Context, s *flowcrt.JSONState) (reviewSt
 	}
 	v := out.Vars()
 	switch {
-	case v.Holds(v.Eq(v.Var("severity"), "high")):
+	case v.Holds("severity == 'high'"):
 		return reviewStepFix, nil
 	}
 	return reviewStepLog, nil

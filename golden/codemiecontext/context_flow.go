@@ -190,6 +190,8 @@ var (
 			ClearStore:    flowcimpl.ClearKeepCurrent,
 		},
 		Assistant:    contextFetcherAssistant,
+		SystemPrompt: []flowcimpl.Piece{{Text: "Fetch data for "}, {Text: "{{user.profile.name}}", Ref: "user.profile.name"}},
+		Resolve:      true,
 		HumanMessage: true,
 	}
 	contextPhaseTwoTask = flowcimpl.JSONTask{
@@ -201,7 +203,9 @@ var (
 		Next: flowcimpl.JSONNext{
 			ClearStore: flowcimpl.ClearAll,
 		},
-		Assistant: contextFetcherAssistant,
+		Assistant:    contextFetcherAssistant,
+		SystemPrompt: []flowcimpl.Piece{{Text: "Fetch data for "}, {Text: "{{user.profile.name}}", Ref: "user.profile.name"}},
+		Resolve:      true,
 		OutputSchema: &flowcimpl.JSONSchema{
 			Text:   "{\"type\": \"object\", \"properties\": {\"done\": {\"type\": \"boolean\"}}, \"required\": [\"done\"]}\n",
 			Schema: *flowcimpl.DecodeConfig[map[string]any](`{"properties":{"done":{"type":"boolean"}},"required":["done"],"type":"object"}`),

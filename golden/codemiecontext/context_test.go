@@ -41,14 +41,16 @@ func run(t *testing.T, testCase string) (*jsontest.Calls, flowcrt.JSONState, err
 	return calls, s, NewContext(h).RunState(context.Background(), &s)
 }
 
-// Nested references render; one that leads nowhere stays as written. The
-// assistant's configuration reaches the handler, its system prompt
-// rendered since the state resolves dynamic values.
+// The task is a Jinja2 template, and an undefined variable's attribute
+// (missing.key) fails it, so CodeMie sends it as written
+// (dynamic_value_utils.py, _resolve_dynamic_values). The assistant's
+// configuration reaches the handler, its system prompt rendered since the
+// state resolves dynamic values.
 func TestTemplatesAndConfiguration(t *testing.T) {
 	calls, _, err := run(t, "phases")
 	require.NoError(t, err)
 	fetch := calls.Of("fetch")[0]
-	assert.Equal(t, "Fetch Ada (8) {{missing.key}}", fetch.Task)
+	assert.Equal(t, "Fetch {{user.profile.name}} ({{user.ids[1]}}) {{missing.key}}", fetch.Task)
 	assert.Equal(t, "Fetch data for Ada", fetch.SystemPrompt)
 	require.NotNil(t, fetch.Assistant)
 	assert.Equal(t, "gpt-4.1-mini", fetch.Assistant.Model)
@@ -62,8 +64,9 @@ func TestTemplatesAndConfiguration(t *testing.T) {
 }
 
 // A Python list of dicts merges into the store, after which the reset key
-// is gone; the tool's output is cut to its pointer and kept only under
-// output_key; a fenced JSON block parses.
+// is gone; the tool's output is cut to its pointer and kept, as text, only
+// under output_key (base_node.py, _add_output_key); a fenced JSON block
+// parses.
 func TestContextFlags(t *testing.T) {
 	calls, _, err := run(t, "phases")
 	require.NoError(t, err)
@@ -72,15 +75,15 @@ func TestContextFlags(t *testing.T) {
 
 	note := calls.Of("note")[0]
 	assert.Equal(t, `Note ["a.md","b.md"]`, note.Task)
-	assert.Equal(t, []any{"a.md", "b.md"}, note.Context["files"])
+	assert.Equal(t, `["a.md","b.md"]`, note.Context["files"])
 	// include_in_llm_history: false kept the tool's messages out.
-	assert.Equal(t, []string{"Fetch Ada (8) {{missing.key}}", "[{'name': 'Ada', 'temp': 1}, {'role': 'admin', 'count': 2}]"}, jsontest.Contents(note.History))
+	assert.Equal(t, []string{"Fetch {{user.profile.name}} ({{user.ids[1]}}) {{missing.key}}", "[{'name': 'Ada', 'temp': 1}, {'role': 'admin', 'count': 2}]"}, jsontest.Contents(note.History))
 
 	// keep_current left the note's own keys; clear_prior_messages left its
 	// own messages, the output as a human message.
 	two := calls.Of("phase-two")[0]
 	assert.Equal(t, map[string]any{"summary": "two files"}, two.Context)
-	assert.Equal(t, "Summary two files for {{user}}", two.Task)
+	assert.Equal(t, "Summary two files for ", two.Task, "an undefined variable renders empty in Jinja2")
 	require.Len(t, two.History, 2)
 	assert.Equal(t, "user", two.History[1].Role)
 }

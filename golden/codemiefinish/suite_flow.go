@@ -151,6 +151,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "List the endpoints of "}, {Text: "{{service}}", Ref: "service"}},
 		Settings: suiteSettings,
+		Resolve:  true,
 		OutputSchema: &flowcimpl.JSONSchema{
 			Text:   "{\"endpoints\": [\"/path\"]}",
 			Schema: *flowcimpl.DecodeConfig[map[string]any](`{"properties":{"endpoints":{"items":{"type":"string"},"type":"array"}},"required":["endpoints"],"type":"object"}`),
@@ -162,6 +163,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "Plan tests for "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: suiteSettings,
+		Resolve:  true,
 	}
 	suiteWriteTestTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
@@ -172,6 +174,7 @@ var (
 		Next: flowcimpl.JSONNext{
 			NoHistory: true,
 		},
+		Resolve: true,
 	}
 	suiteCommitTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
@@ -179,6 +182,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "Commit "}, {Text: "{{written}}", Ref: "written"}},
 		Settings: suiteSettings,
+		Resolve:  true,
 	}
 )
 

@@ -43,7 +43,8 @@ func TestCustomNodeAndMCPTool(t *testing.T) {
 	assert.Equal(t, "npx", read.Tool.MCPServer.Config.Command)
 	assert.Equal(t, map[string]string{"path": "/repo/main.go"}, read.ToolArgs)
 
-	// output_key kept the node's whole output beside its keys.
+	// output_key kept the node's whole output, as text, beside its keys
+	// (base_node.py, _add_output_key).
 	assert.Equal(t, []any{"bug"}, out.(map[string]any)["labels"])
-	assert.Equal(t, "main.go", out.(map[string]any)["extracted"].(map[string]any)["file"])
+	assert.JSONEq(t, `{"file": "main.go", "labels": ["bug"]}`, out.(map[string]any)["extracted"].(string))
 }

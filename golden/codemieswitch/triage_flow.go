@@ -157,6 +157,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "Split "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: triageSettings,
+		Resolve:  true,
 	}
 	triageClassifyTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
@@ -164,6 +165,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "Classify "}, {Text: "{{name}}", Ref: "name"}},
 		Settings: triageSettings,
+		Resolve:  true,
 		Meta:     flowcimpl.JSONMeta{IterStateID: "iterator_1", NextStateID: "switch_1"},
 	}
 	triageFixTask = flowcimpl.JSONTask{
@@ -172,6 +174,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "Fix "}, {Text: "{{name}}", Ref: "name"}},
 		Settings: triageSettings,
+		Resolve:  true,
 	}
 	triageNoteTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
@@ -179,6 +182,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "Note "}, {Text: "{{name}}", Ref: "name"}},
 		Settings: triageSettings,
+		Resolve:  true,
 	}
 	triageReportTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
@@ -186,6 +190,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "Report on "}, {Text: "{{fixed}}", Ref: "fixed"}, {Text: " and "}, {Text: "{{noted}}", Ref: "noted"}},
 		Settings: triageSettings,
+		Resolve:  true,
 	}
 )
 
@@ -297,7 +302,7 @@ func (w *Triage) stepClassify(ctx context.Context, s *flowcrt.JSONState) (triage
 	}
 	v := out.Vars()
 	switch {
-	case v.Holds(v.Eq(v.Var("kind"), "bug")):
+	case v.Holds("kind == 'bug'"):
 		return triageStepFix, nil
 	}
 	return triageStepNote, nil

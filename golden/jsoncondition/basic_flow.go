@@ -228,7 +228,7 @@ func (w *Basic) stepMeasure(ctx context.Context, s *flowcrt.JSONState) (basicSte
 		}
 	}
 	v := out.Vars()
-	if v.Holds(v.Gt(v.Var("variable"), 100)) {
+	if v.Holds("variable > 100") {
 		return basicStepStateIfTrue, nil
 	}
 	return basicStepStateIfFalse, nil

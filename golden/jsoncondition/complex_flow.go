@@ -228,7 +228,7 @@ func (w *Complex) stepCheckActivity(ctx context.Context, s *flowcrt.JSONState) (
 		}
 	}
 	v := out.Vars()
-	if v.Holds(v.Gt(v.Var("count"), 10) && v.Eq(v.Var("status"), "active")) {
+	if v.Holds("count > 10 and status == 'active'") {
 		return complexStepProcessState, nil
 	}
 	return complexStepSkipState, nil

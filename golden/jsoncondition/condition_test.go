@@ -28,7 +28,8 @@ func TestConditions(t *testing.T) {
 	}{
 		{"basic", func(m *flowcrt.Mocks) workflow { return NewBasicMock(m) }, map[string]string{
 			"large": "state-if-true", "equal": "state-if-false", "not-an-object": "state-if-false",
-			"string": "state-if-false", "missing": "state-if-false",
+			// CodeMie reads "150" as 150 (utils.py, convert_value).
+			"string": "state-if-true", "missing": "state-if-false",
 		}},
 		{"count", func(m *flowcrt.Mocks) workflow { return NewCountMock(m) }, map[string]string{
 			"large": "process-large-batch", "small": "process-small-batch", "float": "process-large-batch",

@@ -228,7 +228,7 @@ func (w *Count) stepCountItems(ctx context.Context, s *flowcrt.JSONState) (count
 		}
 	}
 	v := out.Vars()
-	if v.Holds(v.Gt(v.Var("count"), 10)) {
+	if v.Holds("count > 10") {
 		return countStepProcessLargeBatch, nil
 	}
 	return countStepProcessSmallBatch, nil

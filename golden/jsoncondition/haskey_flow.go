@@ -227,7 +227,7 @@ func (w *Haskey) stepFetch(ctx context.Context, s *flowcrt.JSONState) (haskeySte
 		}
 	}
 	v := out.Vars()
-	if v.Holds(v.In("result", v.Keys())) {
+	if v.Holds("'result' in keys") {
 		return haskeyStepHasResult, nil
 	}
 	return haskeyStepNoResult, nil

@@ -228,7 +228,7 @@ func (w *Message) stepReadLog(ctx context.Context, s *flowcrt.JSONState) (messag
 		}
 	}
 	v := out.Vars()
-	if v.Holds(v.In("error", v.Lower(v.Var("message")))) {
+	if v.Holds("'error' in message.lower()") {
 		return messageStepErrorHandler, nil
 	}
 	return messageStepSuccessState, nil

@@ -228,7 +228,7 @@ func (w *Status) stepRunStep(ctx context.Context, s *flowcrt.JSONState) (statusS
 		}
 	}
 	v := out.Vars()
-	if v.Holds(v.Eq(v.Var("status"), "success")) {
+	if v.Holds("status == 'success'") {
 		return statusStepNextStep, nil
 	}
 	return statusStepErrorHandler, nil

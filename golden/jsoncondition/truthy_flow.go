@@ -227,7 +227,7 @@ func (w *Truthy) stepReview(ctx context.Context, s *flowcrt.JSONState) (truthySt
 		}
 	}
 	v := out.Vars()
-	if v.Holds(v.Truthy(v.Var("approved")) && !v.Truthy(v.Var("blocked"))) {
+	if v.Holds("approved and not blocked") {
 		return truthyStepMerge, nil
 	}
 	return truthyStepHold, nil

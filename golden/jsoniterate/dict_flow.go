@@ -158,6 +158,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "Verify the fixes of "}, {Text: "{{count}}", Ref: "count"}, {Text: " issues"}},
 		Settings: dictSettings,
+		Resolve:  true,
 	}
 )
 

@@ -158,6 +158,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "Summarize the processed files; the last one was "}, {Text: "{{processed}}", Ref: "processed"}},
 		Settings: listSettings,
+		Resolve:  true,
 	}
 )
 

@@ -158,6 +158,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "Aggregate the results; the last environment was "}, {Text: "{{env}}", Ref: "env"}},
 		Settings: nestedSettings,
+		Resolve:  true,
 	}
 )
 

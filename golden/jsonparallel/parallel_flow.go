@@ -154,6 +154,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "Plan the review of "}, {Text: "{{repo}}", Ref: "repo"}},
 		Settings: parallelSettings,
+		Resolve:  true,
 	}
 	parallelState2Task = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
@@ -161,6 +162,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "Security review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
 		Settings: parallelSettings,
+		Resolve:  true,
 	}
 	parallelState3Task = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
@@ -168,6 +170,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "Performance review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
 		Settings: parallelSettings,
+		Resolve:  true,
 	}
 	parallelState4Task = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
@@ -175,6 +178,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "Style review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
 		Settings: parallelSettings,
+		Resolve:  true,
 	}
 	parallelState5Task = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
@@ -182,6 +186,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "Summarize "}, {Text: "{{security}}", Ref: "security"}, {Text: ", "}, {Text: "{{performance}}", Ref: "performance"}, {Text: " and "}, {Text: "{{style}}", Ref: "style"}, {Text: "; the last verdict was "}, {Text: "{{verdict}}", Ref: "verdict"}},
 		Settings: parallelSettings,
+		Resolve:  true,
 	}
 )
 

@@ -172,6 +172,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "What should be done with \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\"?"}},
 		Settings: pagesSettings,
+		Resolve:  true,
 	}
 	pagesSummarizeTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
@@ -179,6 +180,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "Summarize \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\""}},
 		Settings: pagesSettings,
+		Resolve:  true,
 	}
 	pagesTranslateTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
@@ -186,6 +188,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "Translate \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\""}},
 		Settings: pagesSettings,
+		Resolve:  true,
 	}
 	pagesMissingTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
@@ -193,6 +196,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "Page "}, {Text: "{{page}}", Ref: "page"}, {Text: " does not exist"}},
 		Settings: pagesSettings,
+		Resolve:  true,
 	}
 	pagesBrokenTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
@@ -200,6 +204,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "Page "}, {Text: "{{page}}", Ref: "page"}, {Text: " could not be handled"}},
 		Settings: pagesSettings,
+		Resolve:  true,
 	}
 )
 

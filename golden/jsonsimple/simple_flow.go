@@ -142,6 +142,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "Write a greeting for "}, {Text: "{{name}}", Ref: "name"}},
 		Settings: simpleSettings,
+		Resolve:  true,
 	}
 	simpleNextStateIDTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
@@ -149,6 +150,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "Review the greeting \""}, {Text: "{{greeting}}", Ref: "greeting"}, {Text: "\" for "}, {Text: "{{name}}", Ref: "name"}},
 		Settings: simpleSettings,
+		Resolve:  true,
 	}
 )
 

@@ -255,11 +255,11 @@ func (w *Basic) stepCheckResult(ctx context.Context, s *flowcrt.JSONState) (basi
 	}
 	v := out.Vars()
 	switch {
-	case v.Holds(v.Eq(v.Var("status"), "success")):
+	case v.Holds("status == 'success'"):
 		return basicStepSuccessHandler, nil
-	case v.Holds(v.Eq(v.Var("status"), "warning")):
+	case v.Holds("status == 'warning'"):
 		return basicStepWarningHandler, nil
-	case v.Holds(v.Eq(v.Var("status"), "error")):
+	case v.Holds("status == 'error'"):
 		return basicStepErrorHandler, nil
 	}
 	return basicStepUnknownHandler, nil

@@ -255,11 +255,11 @@ func (w *Errors) stepRunTests(ctx context.Context, s *flowcrt.JSONState) (errors
 	}
 	v := out.Vars()
 	switch {
-	case v.Holds(v.Eq(v.Var("error_count"), 0) && v.Eq(v.Var("status"), "complete")):
+	case v.Holds("error_count == 0 and status == 'complete'"):
 		return errorsStepSuccessState, nil
-	case v.Holds(v.Gt(v.Var("error_count"), 0) && v.Lt(v.Var("error_count"), 5)):
+	case v.Holds("error_count > 0 and error_count < 5"):
 		return errorsStepPartialSuccessState, nil
-	case v.Holds(v.Ge(v.Var("error_count"), 5)):
+	case v.Holds("error_count >= 5"):
 		return errorsStepFailureState, nil
 	}
 	return errorsStepUnknownState, nil

@@ -241,9 +241,9 @@ func (w *Failing) stepTriage(ctx context.Context, s *flowcrt.JSONState) (failing
 	}
 	v := out.Vars()
 	switch {
-	case v.Holds(v.Gt(v.Var("priority"), 3)):
+	case v.Holds("priority > 3"):
 		return failingStepUrgent, nil
-	case v.Holds(v.In("bug", v.Var("labels"))):
+	case v.Holds("'bug' in labels"):
 		return failingStepBugFix, nil
 	}
 	return failingStepBacklog, nil

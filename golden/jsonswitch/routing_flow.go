@@ -255,11 +255,11 @@ func (w *Routing) stepClassify(ctx context.Context, s *flowcrt.JSONState) (routi
 	}
 	v := out.Vars()
 	switch {
-	case v.Holds(v.In("email", v.Lower(v.Var("type")))):
+	case v.Holds("'email' in type.lower()"):
 		return routingStepEmailProcessor, nil
-	case v.Holds(v.In("sms", v.Lower(v.Var("type")))):
+	case v.Holds("'sms' in type.lower()"):
 		return routingStepSmsProcessor, nil
-	case v.Holds(v.In("push", v.Lower(v.Var("type")))):
+	case v.Holds("'push' in type.lower()"):
 		return routingStepPushProcessor, nil
 	}
 	return routingStepUnsupportedTypeHandler, nil

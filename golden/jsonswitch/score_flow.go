@@ -254,11 +254,11 @@ func (w *Score) stepGrade(ctx context.Context, s *flowcrt.JSONState) (scoreStep,
 	}
 	v := out.Vars()
 	switch {
-	case v.Holds(v.Ge(v.Var("score"), 90)):
+	case v.Holds("score >= 90"):
 		return scoreStepExcellentHandler, nil
-	case v.Holds(v.Ge(v.Var("score"), 70)):
+	case v.Holds("score >= 70"):
 		return scoreStepGoodHandler, nil
-	case v.Holds(v.Ge(v.Var("score"), 50)):
+	case v.Holds("score >= 50"):
 		return scoreStepAverageHandler, nil
 	}
 	return scoreStepPoorHandler, nil

@@ -255,11 +255,11 @@ func (w *Status) stepPollJob(ctx context.Context, s *flowcrt.JSONState) (statusS
 	}
 	v := out.Vars()
 	switch {
-	case v.Holds(v.Eq(v.Var("status"), "completed")):
+	case v.Holds("status == 'completed'"):
 		return statusStepSuccessState, nil
-	case v.Holds(v.Eq(v.Var("status"), "pending")):
+	case v.Holds("status == 'pending'"):
 		return statusStepWaitState, nil
-	case v.Holds(v.Eq(v.Var("status"), "failed")):
+	case v.Holds("status == 'failed'"):
 		return statusStepRetryState, nil
 	}
 	return statusStepErrorState, nil

@@ -157,6 +157,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "Split "}, {Text: "{{topic}}", Ref: "topic"}},
 		Settings: reportSettings,
+		Resolve:  true,
 	}
 	reportProcessTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
@@ -164,6 +165,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: reportSettings,
+		Resolve:  true,
 	}
 	reportSummaryTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
@@ -171,6 +173,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "Summarize "}, {Text: "{{topic}}", Ref: "topic"}, {Text: " from "}, {Text: "{{last}}", Ref: "last"}},
 		Settings: reportSettings,
+		Resolve:  true,
 	}
 )
 

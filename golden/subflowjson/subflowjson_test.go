@@ -43,7 +43,9 @@ func TestChildSharesStoreAndHistory(t *testing.T) {
 	assert.Equal(t, "Summarize go from tools", h.seen["summary"])
 	assert.Equal(t, "tools", s.Context["last"])
 	assert.Equal(t, []string{
-		"Take a topic", `{"topic": "go"}`,
+		// CodeMie renders a task only with resolve_dynamic_values_in_prompt
+		// (agent_node.py, get_task), and {{task}} only in an iteration.
+		"Take {{task}}", `{"topic": "go"}`,
 		"Split go", `{"chunks": ["syntax", "tools"]}`,
 		"Process syntax", `{"last":"syntax"}`,
 		"Process tools", `{"last":"tools"}`,

@@ -141,6 +141,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "Split "}, {Text: "{{topic}}", Ref: "topic"}},
 		Settings: workSettings,
+		Resolve:  true,
 	}
 	workProcessTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
@@ -148,6 +149,7 @@ var (
 		},
 		Task:     []flowcimpl.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: workSettings,
+		Resolve:  true,
 	}
 )
 

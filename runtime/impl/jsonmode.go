@@ -39,6 +39,8 @@ type JSONState struct {
 	// session, when the run is a session's, answers interrupt_before with
 	// the decision a resumed session was given.
 	session *Session
+	// iterating is set in an iteration chain, where Input is the item.
+	iterating bool
 }
 
 // branchLog is what a branch or item did that its fan-out merges.
@@ -166,8 +168,8 @@ type JSONTask struct {
 	MCPServers []MCPServer
 	// SystemPrompt is the assistant's system prompt, parsed.
 	SystemPrompt []Piece
-	// Resolve (resolve_dynamic_values_in_prompt) renders the system prompt
-	// and resolves references inside referenced values, in the task too.
+	// Resolve (resolve_dynamic_values_in_prompt) renders the task and the
+	// system prompt as Jinja2 templates (see renderPrompt).
 	Resolve bool
 	// HumanMessage (result_as_human_message) records the output in the
 	// history as a "user" message.
@@ -221,7 +223,7 @@ func (s *JSONState) Do(ctx context.Context, cfg *Config, t *JSONTask, h JSONHand
 	if err := s.summarize(ctx, t.Settings, hs); err != nil {
 		return JSONOutput{}, err
 	}
-	task := s.renderDeep(t.Task, t.Resolve, nil)
+	task := s.renderPrompt(t.Task, t.Resolve)
 	call := s.newCall(t, task)
 	var out JSONOutput
 	err := Call(ctx, cfg, &t.Policy, func(ctx context.Context) error {
@@ -277,7 +279,7 @@ func (s *JSONState) newCall(t *JSONTask, task string) JSONCall {
 	if t.Assistant != nil {
 		c.SystemPrompt = t.Assistant.SystemPrompt
 		if t.Resolve {
-			c.SystemPrompt = s.renderDeep(t.SystemPrompt, true, nil)
+			c.SystemPrompt = s.renderPrompt(t.SystemPrompt, true)
 		}
 	}
 	return c

@@ -26,8 +26,7 @@ type JSONNext struct {
 	// ResetKeys (reset_keys_in_context_store) are removed from the store
 	// after the output is merged.
 	ResetKeys []string
-	// OutputKey (output_key) stores the whole parsed output, or its text
-	// when it does not parse, under this key.
+	// OutputKey (output_key) stores the output's text under this key.
 	OutputKey string
 	// Append (append_to_context) accumulates each written value in a list
 	// instead of replacing it.
@@ -55,21 +54,23 @@ func (s *JSONState) store(n *JSONNext, out JSONOutput) {
 		s.clear()
 		return
 	}
-	var fresh map[string]any
+	// store_in_context: false skips keep_current and the reset keys with
+	// the output's keys (base_node.py, _prepare_resolved_context_store).
 	if !n.NoStore {
-		fresh = outputKeys(out.Value)
-	}
-	if n.ClearStore == ClearKeepCurrent {
-		s.clear()
-	}
-	for _, k := range slices.Sorted(maps.Keys(fresh)) {
-		s.write(n, k, fresh[k])
-	}
-	for _, k := range n.ResetKeys {
-		s.remove(k)
+		fresh := outputKeys(out.Value)
+		if n.ClearStore == ClearKeepCurrent {
+			s.clear()
+		}
+		for _, k := range slices.Sorted(maps.Keys(fresh)) {
+			s.write(n, k, fresh[k])
+		}
+		for _, k := range n.ResetKeys {
+			s.remove(k)
+		}
 	}
 	if n.OutputKey != "" {
-		s.write(n, n.OutputKey, out.Value)
+		// The output as text, parsed or not (base_node.py, _add_output_key).
+		s.write(n, n.OutputKey, out.Text)
 	}
 	if n.OverrideTask {
 		s.Input = out.Value

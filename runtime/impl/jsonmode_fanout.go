@@ -94,6 +94,7 @@ func (s *JSONState) Iterations(items []any, keys ...string) []JSONState {
 	out := make([]JSONState, len(items))
 	for i, item := range items {
 		out[i] = s.fork(item)
+		out[i].iterating = true
 		if keys != nil {
 			maps.DeleteFunc(out[i].Context, func(k string, _ any) bool { return !slices.Contains(keys, k) })
 		}
@@ -124,6 +125,8 @@ func (s *JSONState) fork(input any) JSONState {
 		Input:   input,
 		Steps:   s.Steps,
 		branch:  &branchLog{wrote: map[string]any{}, from: len(s.History)},
+		// A branch inside an iteration chain is still in it.
+		iterating: s.iterating,
 	}
 }
 

@@ -10,14 +10,17 @@ import (
 	"unicode/utf8"
 )
 
-// Output parsing as CodeMie documents it: the whole text as JSON, else as
-// a Python literal (dicts, lists, tuples, strings, numbers, True, False,
-// None), else the first JSON block fenced with ```json or ~~~json, parsed
-// the same two ways; text that none of these parse stays a string.
+// Output parsing as CodeMie does it (utils.py, extract_json_content): the
+// whole text as JSON, else as a Python literal (dicts, lists, tuples,
+// strings, numbers, True, False, None), else the first JSON block fenced
+// with ```json or ~~~json, else the first {...} in the text (up to the
+// first `}`), each parsed the same two ways; text that none of these parse
+// stays a string.
 
-var fences = []*regexp.Regexp{
+var jsonPatterns = []*regexp.Regexp{
 	regexp.MustCompile("(?s)```json(.*?)\\s*```"),
 	regexp.MustCompile("(?s)~~~json(.*?)\\s*~~~"),
+	regexp.MustCompile("(?s)(\\{.*?})"),
 }
 
 // ParseOutput parses a handler's output text into a JSON value, numbers
@@ -26,7 +29,7 @@ func ParseOutput(text string) (any, bool) {
 	if v, ok := parseValue(text); ok {
 		return v, true
 	}
-	for _, re := range fences {
+	for _, re := range jsonPatterns {
 		if m := re.FindStringSubmatch(text); m != nil {
 			if v, ok := parseValue(strings.TrimSpace(m[1])); ok {
 				return v, true

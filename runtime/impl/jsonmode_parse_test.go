@@ -21,6 +21,9 @@ func TestParseOutput(t *testing.T) {
 		{"Sure:\n```json\n{\"k\": \"v\"}\n```\nDone.", map[string]any{"k": "v"}},
 		{"~~~json\n{'k': 'v'}\n~~~", map[string]any{"k": "v"}},
 		{"```json\nnot json\n```\n~~~json\n[1]\n~~~", []any{json.Number("1")}},
+		// The last fallback, the first {...} in prose (utils.py, extract_json_content).
+		{"The verdict is {\"ok\": true} as asked.", map[string]any{"ok": true}},
+		{"```\n{'a': 1}\n```", map[string]any{"a": json.Number("1")}},
 	} {
 		got, ok := ParseOutput(c.text)
 		assert.True(t, ok, c.text)
@@ -30,7 +33,7 @@ func TestParseOutput(t *testing.T) {
 	_, ok := ParseOutput(strings.Repeat("[", 200000))
 	assert.False(t, ok)
 	// Text that none of the forms parse stays text.
-	for _, text := range []string{"plain words", "True story", "1 apple", `{'a': }`, "```\n{\"a\": 1}\n```", "{unquoted: 1}"} {
+	for _, text := range []string{"plain words", "True story", "1 apple", `{'a': }`, "{unquoted: 1}", `see {"a": {"b": 1}} here`} {
 		_, ok := ParseOutput(text)
 		assert.False(t, ok, text)
 	}
@@ -42,9 +45,14 @@ func TestStoreFlags(t *testing.T) {
 	s.store(&JSONNext{ResetKeys: []string{"temp", "absent"}}, out(`[{"a": 1}, "x", {"a": 2, "b": 3}]`))
 	assert.Equal(t, map[string]any{"old": 1, "a": json.Number("2"), "b": json.Number("3")}, s.Context)
 
-	s.store(&JSONNext{NoStore: true, OutputKey: "raw"}, out(`["x", "y"]`))
-	assert.Equal(t, []any{"x", "y"}, s.Context["raw"])
+	// output_key keeps the text (base_node.py, _add_output_key);
+	// store_in_context: false skips reset keys and keep_current
+	// (base_node.py, _prepare_resolved_context_store).
+	s.store(&JSONNext{NoStore: true, OutputKey: "raw", ResetKeys: []string{"old"}, ClearStore: ClearKeepCurrent}, out(`["x", "y"]`))
+	assert.Equal(t, `["x", "y"]`, s.Context["raw"])
 	assert.NotContains(t, s.Context, "x")
+	assert.Contains(t, s.Context, "old")
+	delete(s.Context, "raw")
 
 	s.store(&JSONNext{Append: true}, out(`{"a": 9}`))
 	assert.Equal(t, []any{json.Number("2"), json.Number("9")}, s.Context["a"])
@@ -63,14 +71,29 @@ func TestTemplatePaths(t *testing.T) {
 	s := JSONState{Context: map[string]any{
 		"user":  map[string]any{"profile": map[string]any{"name": "Ada"}},
 		"files": []any{map[string]any{"name": "a.txt"}},
-		"base":  "hello", "middle": "{{base}} world", "final": "{{middle}}!", "loop": "{{loop}}",
+		"base":  "hello", "middle": "{{base}} world", "final": "{{middle}}!",
 	}, Input: "item"}
-	render := func(text string, deep bool) string { return s.renderDeep(parseTemplate(text), deep, nil) }
-	assert.Equal(t, "Ada a.txt item", render("{{user.profile.name}} {{ files[0].name }} {{task}}", false))
-	assert.Equal(t, "{{user.missing}} {{files[3].name}} {{x | upper}}", render("{{user.missing}} {{files[3].name}} {{x | upper}}", false))
-	assert.Equal(t, "{{middle}}!", render("{{final}}", false))
-	assert.Equal(t, "hello world!", render("{{final}}", true))
-	assert.Equal(t, "{{loop}}", render("{{loop}}", true))
+	render := func(text string) string { return s.render(parseTemplate(text)) }
+	assert.Equal(t, "Ada a.txt item", render("{{user.profile.name}} {{ files[0].name }} {{task}}"))
+	assert.Equal(t, "{{user.missing}} {{files[3].name}} {{x | upper}}", render("{{user.missing}} {{files[3].name}} {{x | upper}}"))
+	assert.Equal(t, "{{middle}}!", render("{{final}}"))
+}
+
+// A task or system prompt renders only with resolve_dynamic_values_in_prompt,
+// as Jinja2 over the context store, whose own templates resolve first
+// (agent_node.py get_task, dynamic_value_utils.py process_string); in an
+// iteration chain references render either way, {{task}} the item.
+func TestRenderPrompt(t *testing.T) {
+	s := JSONState{Context: map[string]any{
+		"base": "hello", "middle": "{{base}} world", "final": "{{middle}}!", "n": json.Number("2"), "flag": true,
+	}, Input: "item"}
+	prompt := func(text string, resolve bool) string { return s.renderPrompt(parseTemplate(text), resolve) }
+	assert.Equal(t, "{{final}} {{task}}", prompt("{{final}} {{task}}", false))
+	assert.Equal(t, "hello world! 2 True ", prompt("{{final}} {{n}} {{flag}} {{task}}", true))
+	assert.Equal(t, "yes", prompt("{% if n > 1 %}yes{% endif %}", true))
+	s.iterating = true
+	assert.Equal(t, "{{middle}}! item", prompt("{{final}} {{task}}", false))
+	assert.Equal(t, "hello world! item", prompt("{{final}} {{task}}", true))
 }
 
 func TestOutputSchemaCheck(t *testing.T) {

@@ -1,9 +1,12 @@
 package impl
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/flowc-dev/flowc/runtime/jinja"
 )
 
 // Template references. A reference is a path into the context store: a
@@ -58,18 +61,8 @@ func splitPath(ref string) ([]string, bool) {
 	return out, len(out) > 0
 }
 
-// maxResolveDepth bounds how many levels of references inside referenced
-// values are resolved, as CodeMie bounds it.
-const maxResolveDepth = 10
-
-// render renders a parsed template. With deep, a string value that holds
-// references is rendered in turn, up to maxResolveDepth levels; a value
-// that refers back to itself is left as it is.
+// render renders a parsed template's references.
 func (s *JSONState) render(pieces []Piece) string {
-	return s.renderDeep(pieces, false, nil)
-}
-
-func (s *JSONState) renderDeep(pieces []Piece, deep bool, visiting []string) string {
 	var b strings.Builder
 	for _, p := range pieces {
 		v, ok := s.lookup(p.Ref)
@@ -79,12 +72,49 @@ func (s *JSONState) renderDeep(pieces []Piece, deep bool, visiting []string) str
 		}
 		// Plain JSON values always encode.
 		text, _ := valueText(v)
-		if str, isStr := v.(string); isStr && deep && len(visiting) < maxResolveDepth && !slices.Contains(visiting, p.Ref) {
-			text = s.renderDeep(parseTemplate(str), true, append(visiting, p.Ref))
-		}
 		b.WriteString(text)
 	}
 	return b.String()
+}
+
+// renderPrompt renders a task or a system prompt as CodeMie's agent node
+// does (agent_node.py, get_task): only when the state sets
+// resolve_dynamic_values_in_prompt, then as a Jinja2 template over the
+// context store (runtime/jinja), where in an iteration chain `task` is the
+// item. Without it the text goes as written, but in an iteration chain,
+// whose references CodeMie's documentation renders: {{task}}, the item,
+// and the keys of the store, an object item's among them.
+func (s *JSONState) renderPrompt(pieces []Piece, resolve bool) string {
+	switch {
+	case resolve:
+		return jinja.Resolve(templateText(pieces), s.templateStore())
+	case s.iterating:
+		return s.render(pieces)
+	}
+	return templateText(pieces)
+}
+
+// templateText is a parsed template's text as written.
+func templateText(pieces []Piece) string {
+	var b strings.Builder
+	for _, p := range pieces {
+		b.WriteString(p.Text)
+	}
+	return b.String()
+}
+
+// templateStore is what a Jinja template reads: the context store, keys in
+// order, and in an iteration chain `task`, the item.
+func (s *JSONState) templateStore() jinja.Store {
+	values := s.Context
+	if s.iterating {
+		values = maps.Clone(s.Context)
+		if values == nil {
+			values = map[string]any{}
+		}
+		values["task"] = s.Input
+	}
+	return jinja.Store{Keys: slices.Sorted(maps.Keys(values)), Values: values}
 }
 
 // renderText renders the references in text, which the compiler did not

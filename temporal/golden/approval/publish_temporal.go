@@ -27,7 +27,7 @@ func PublishWorkflow(ctx workflow.Context, in PublishState) (PublishState, error
 
 // publishWorkflow runs Publish on Temporal over h, the activity calls.
 func publishWorkflow(ctx workflow.Context, in PublishState, h PublishHandlers) (PublishState, error) {
-	cp, err := flowtemporal.Start(ctx, PublishWorkflowName, publishSchema, "write", in)
+	cp, err := flowtemporal.Start(ctx, "Publish", publishSchema, "write", in)
 	if err != nil {
 		return in, err
 	}

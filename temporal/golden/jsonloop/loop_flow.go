@@ -225,7 +225,7 @@ func (w *Loop) stepDraft(ctx context.Context, s *flowcrt.JSONState) (loopStep, e
 		}
 	}
 	v := out.Vars()
-	if v.Holds(v.Eq(v.Var("approved"), true)) {
+	if v.Holds("approved == True") {
 		return loopStepPublish, nil
 	}
 	return loopStepDraft, nil

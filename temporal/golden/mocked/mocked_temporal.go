@@ -27,7 +27,7 @@ func MockedWorkflow(ctx workflow.Context, in MockedState) (MockedState, error) {
 
 // mockedWorkflow runs Mocked on Temporal over h, the activity calls.
 func mockedWorkflow(ctx workflow.Context, in MockedState, h MockedHandlers) (MockedState, error) {
-	cp, err := flowtemporal.Start(ctx, MockedWorkflowName, mockedSchema, "fetch", in)
+	cp, err := flowtemporal.Start(ctx, "Mocked", mockedSchema, "fetch", in)
 	if err != nil {
 		return in, err
 	}

@@ -27,7 +27,7 @@ func RetriedWorkflow(ctx workflow.Context, in RetriedState) (RetriedState, error
 
 // retriedWorkflow runs Retried on Temporal over h, the activity calls.
 func retriedWorkflow(ctx workflow.Context, in RetriedState, h RetriedHandlers) (RetriedState, error) {
-	cp, err := flowtemporal.Start(ctx, RetriedWorkflowName, retriedSchema, "fetch", in)
+	cp, err := flowtemporal.Start(ctx, "Retried", retriedSchema, "fetch", in)
 	if err != nil {
 		return in, err
 	}

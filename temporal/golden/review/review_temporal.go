@@ -27,7 +27,7 @@ func ReviewWorkflow(ctx workflow.Context, in ReviewState) (ReviewState, error) {
 
 // reviewWorkflow runs Review on Temporal over h, the activity calls.
 func reviewWorkflow(ctx workflow.Context, in ReviewState, h ReviewHandlers) (ReviewState, error) {
-	cp, err := flowtemporal.Start(ctx, ReviewWorkflowName, reviewSchema, "load", in)
+	cp, err := flowtemporal.Start(ctx, "Review", reviewSchema, "load", in)
 	if err != nil {
 		return in, err
 	}

@@ -27,7 +27,7 @@ func ScoresWorkflow(ctx workflow.Context, in ScoresState) (ScoresState, error) {
 
 // scoresWorkflow runs Scores on Temporal over h, the activity calls.
 func scoresWorkflow(ctx workflow.Context, in ScoresState, h ScoresHandlers) (ScoresState, error) {
-	cp, err := flowtemporal.Start(ctx, ScoresWorkflowName, scoresSchema, "load", in)
+	cp, err := flowtemporal.Start(ctx, "Scores", scoresSchema, "load", in)
 	if err != nil {
 		return in, err
 	}

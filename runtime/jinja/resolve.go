@@ -1,0 +1,100 @@
+package jinja
+
+import (
+	"regexp"
+	"slices"
+
+	"github.com/flowc-dev/flowc/runtime/pyexpr"
+)
+
+// Store is a context store: its keys in order, and their values.
+type Store struct {
+	Keys   []string
+	Values map[string]any
+}
+
+// Resolve renders source with the store as the engine's process_string
+// does (dynamic_value_utils.py): with an empty store the source stays as
+// written; else each string value of the store is first rendered itself,
+// the values it names before it (recursive resolution, on by default), and
+// source is rendered with the result. A template that fails to render
+// stays as written, as the engine keeps it.
+func Resolve(source string, store Store) string {
+	if len(store.Keys) == 0 {
+		return source
+	}
+	resolved := resolveStore(store)
+	// _resolve_dynamic_values("string_value", ...): the engine passes the
+	// source under that name, and a store value of that name wins.
+	if v, ok := resolved["string_value"]; ok && v != nil {
+		if s, ok := v.(string); ok {
+			return s
+		}
+		return pyexpr.Str(v)
+	}
+	out, err := Render(source, resolved)
+	if err != nil {
+		return source
+	}
+	return out
+}
+
+// dependencyPattern finds the names a value's template starts an output
+// with (dynamic_value_utils.py, _extract_template_dependencies).
+var dependencyPattern = regexp.MustCompile(`\{\{\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*[^}]*\}\}`)
+
+// resolveStore renders the string values of the store in dependency order
+// (dynamic_value_utils.py, _resolve_dynamic_values_recursively): each with
+// the values resolved before it, keeping a value that fails to render.
+func resolveStore(store Store) map[string]any {
+	resolved := make(map[string]any, len(store.Keys))
+	for _, k := range resolutionOrder(store) {
+		v := store.Values[k]
+		if s, ok := v.(string); ok {
+			if out, err := Render(s, resolved); err == nil {
+				v = out
+			}
+		}
+		resolved[k] = v
+	}
+	return resolved
+}
+
+// resolutionOrder is Kahn's order of the store's keys by dependency, or the
+// store's own order when the dependencies have a cycle
+// (dynamic_value_utils.py, _topological_sort and _prepare_resolution_order).
+func resolutionOrder(store Store) []string {
+	deps := make(map[string][]string, len(store.Keys))
+	inDegree := make(map[string]int, len(store.Keys))
+	for _, k := range store.Keys {
+		s, _ := store.Values[k].(string)
+		for _, m := range dependencyPattern.FindAllStringSubmatch(s, -1) {
+			if _, ok := store.Values[m[1]]; ok && !slices.Contains(deps[k], m[1]) {
+				deps[k] = append(deps[k], m[1])
+			}
+		}
+		inDegree[k] = len(deps[k])
+	}
+	var queue, order []string
+	for _, k := range store.Keys {
+		if inDegree[k] == 0 {
+			queue = append(queue, k)
+		}
+	}
+	for len(queue) > 0 {
+		current := queue[0]
+		queue = queue[1:]
+		order = append(order, current)
+		for _, k := range store.Keys {
+			if slices.Contains(deps[k], current) {
+				if inDegree[k]--; inDegree[k] == 0 {
+					queue = append(queue, k)
+				}
+			}
+		}
+	}
+	if len(order) != len(store.Keys) {
+		return store.Keys
+	}
+	return order
+}
