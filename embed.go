@@ -36,9 +36,18 @@ var goSum []byte
 // Module is flowc's module path.
 const Module = "github.com/flowc-dev/flowc"
 
-// runtimeDeps are the modules the runtime imports besides the standard
-// library.
-var runtimeDeps = []string{"github.com/blues/jsonata-go"}
+// runtimeDeps are the modules the runtime's packages come from besides the
+// standard library: what it imports and, since a go.mod of Go 1.17 or later
+// lists every module that provides a package of the build, what they import
+// (`go list -deps -f '{{with .Module}}{{.Path}}{{end}}' ./runtime/impl`).
+var runtimeDeps = []string{
+	"github.com/blues/jsonata-go",
+	// Sprig, the template functions of task chains, and its dependencies.
+	"github.com/Masterminds/sprig/v3", "dario.cat/mergo", "github.com/Masterminds/goutils",
+	"github.com/Masterminds/semver/v3", "github.com/google/uuid", "github.com/huandu/xstrings",
+	"github.com/mitchellh/copystructure", "github.com/mitchellh/reflectwalk",
+	"github.com/shopspring/decimal", "github.com/spf13/cast", "golang.org/x/crypto",
+}
 
 // RuntimeGoMod is a go.mod for a copy of the runtime as module path: it
 // requires the runtime's dependencies at the versions flowc's own go.mod

@@ -123,11 +123,13 @@ func WithChainPrinter(ctx context.Context, f func(ChainPrint)) context.Context {
 
 // RunTask runs task t with handler h and returns its eval string. On
 // success the output becomes s.Output and is kept under the task's id for
-// later templates, and the task's print is emitted. On failure s.Output is
-// left alone, so that an on_failure target receives the failed task's
-// input, and the error (a *StateError) is kept as "<id>_error" and
-// "last_error". The handler runs under the task's timeout, and again, up to
-// retry_on_failure times, while it fails.
+// later templates, and the task's print is emitted. On failure the task's
+// input (its rendered prompt, when it has one) becomes s.Output and is kept
+// under the task's id, so that an on_failure target receives it, and the
+// error (a *StateError) is kept as "<id>_error" and "last_error", as
+// contenox's ExecEnv (runtime/taskengine/taskenv.go) does. The handler runs
+// under the task's timeout, and again, up to retry_on_failure times, while
+// it fails.
 func (s *ChainState) RunTask(ctx context.Context, cfg *Config, t *ChainTask, h ChainHandler) (string, error) {
 	if cfg.StateContext {
 		ctx = WithState(ctx, t.ID)
@@ -141,8 +143,12 @@ func (s *ChainState) RunTask(ctx context.Context, cfg *Config, t *ChainTask, h C
 			p.Retry = []Retrier{{Errors: []string{errALL}, MaxAttempts: t.Retries + 1}}
 		}
 		err = Call(ctx, cfg, p, func(ctx context.Context) error {
+			// Each attempt gets its own input: a failed attempt may
+			// have changed its copy, and on_failure gets the original.
+			c := call
+			c.Input, c.Vars = cloneValue(call.Input), cloneVars(call.Vars)
 			var err error
-			r, err = h(ctx, call)
+			r, err = h(ctx, c)
 			return err
 		})
 	}
@@ -151,6 +157,8 @@ func (s *ChainState) RunTask(ctx context.Context, cfg *Config, t *ChainTask, h C
 	}
 	if err != nil {
 		err = &StateError{State: t.ID, Err: err}
+		s.Output = call.Input
+		s.results()[t.ID] = call.Input
 		s.results()[t.ID+"_error"] = err.Error()
 		s.results()["last_error"] = err.Error()
 		return "", err
@@ -188,7 +196,7 @@ func (s *ChainState) data() map[string]any {
 // call prepares the handler's call: the input (input_var, capped by
 // input_max_bytes), the rendered prompt, and the expanded settings.
 func (s *ChainState) call(t *ChainTask, env *macroEnv) (ChainCall, error) {
-	call := ChainCall{Task: t.ID, Vars: cloneVars(s.Vars), Debug: t.Debug, task: t}
+	call := ChainCall{Task: t.ID, Vars: s.Vars, Debug: t.Debug, task: t}
 	data := s.data()
 	env.data = data
 	in := s.Output
@@ -199,13 +207,16 @@ func (s *ChainState) call(t *ChainTask, env *macroEnv) (ChainCall, error) {
 		}
 		in = v
 	}
-	call.Input = capInput(cloneValue(in), t.InputMaxBytes)
+	call.Input = capInput(in, t.InputMaxBytes)
 	if t.Prompt != nil {
+		// The rendered prompt replaces the input of every handler, noop
+		// included (contenox's ExecEnv).
 		text, err := env.render(t.Prompt, data)
 		if err != nil {
 			return call, fmt.Errorf("rendering the prompt: %w", err)
 		}
 		call.Prompt = capString(text, t.InputMaxBytes)
+		call.Input = call.Prompt
 	}
 	var err error
 	if call.system, err = env.expand(t.System); err != nil {

@@ -44,8 +44,14 @@ func TestTaskOutputsInTemplates(t *testing.T) {
 		return impl.ChainResult{Output: c.Prompt}, nil
 	})
 	require.NoError(t, err)
-	assert.Equal(t, "one", got.Input, "input_var picks the task's input")
 	assert.Equal(t, "question/one/two/two", got.Prompt)
+	assert.Equal(t, got.Prompt, got.Input, "the rendered prompt replaces the input (contenox taskenv.go ExecEnv)")
+	_, err = s.RunTask(context.Background(), cfg, &impl.ChainTask{ID: "fourth", InputVar: "first"}, func(_ context.Context, c impl.ChainCall) (impl.ChainResult, error) {
+		got = c
+		return impl.ChainResult{}, nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "one", got.Input, "input_var picks the task's input")
 
 	_, err = s.RunTask(context.Background(), cfg, &impl.ChainTask{ID: "bad", InputVar: "later"}, returns("x", ""))
 	require.ErrorContains(t, err, `input_var "later"`)
