@@ -1,8 +1,6 @@
 package codegen
 
 import (
-	"strings"
-
 	"github.com/dave/jennifer/jen"
 
 	"github.com/flowc-dev/flowc/ir"
@@ -18,7 +16,7 @@ func (g *chainGen) step(f *jen.File, s *ir.State) {
 		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Add(rt("ChainState"))).
 		Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
 		eval := jen.Id("eval")
-		if !chainTestsEval(s) {
+		if !chainTestsEval(s) && (len(s.Next.Branches) == 0 || s.Next.HasDefaultBranch()) {
 			eval = jen.Id("_")
 		}
 		b.List(eval, jen.Err()).Op(":=").Id("s").Dot("RunTask").Call(
@@ -51,9 +49,8 @@ func testsEval(t *ir.Transition) bool {
 // string (see chainMatch for those that do not).
 func chainTestsEval(s *ir.State) bool {
 	for _, br := range s.Next.Branches {
-		switch {
-		case br.Operator == ir.OpDefault, br.Operator == ir.OpEdgeTraversedAtLeast:
-		case s.Handler.Builtin == ir.BuiltinNoop && matchesText(br, ir.EvalNoop):
+		switch br.Operator {
+		case ir.OpDefault, ir.OpEdgeTraversedAtLeast:
 		default:
 			return true
 		}
@@ -82,10 +79,10 @@ func (g *chainGen) target(r ir.Ref) *jen.Statement {
 	return jen.Id(g.n.stepConst(g.w.State(r.ID)))
 }
 
-// branches: the first match top to bottom wins. When none matches, the
-// chain ends successfully with this task's output: the seed lets `goto:
-// end` finish a chain and a missing on_failure end one with the error, and
-// a chain that runs out of branches is finished rather than failed.
+// branches: the first match top to bottom wins, a default only after all
+// the others. A task without branches ends the chain with its output; a
+// task whose branches all miss fails it, as contenox's evaluateTransitions
+// (runtime/taskengine/taskenv.go) does.
 func (g *chainGen) branches(b *jen.Group, s *ir.State) {
 	t := s.Next
 	switch {
@@ -101,19 +98,18 @@ func (g *chainGen) branches(b *jen.Group, s *ir.State) {
 					sw.Default().Block(body...)
 					continue
 				}
-				sw.Case(chainMatch(s, br)).Block(body...)
+				sw.Case(chainMatch(br)).Block(body...)
 			}
 		})
 	}
-	if t.HasDefaultBranch() {
-		return
-	}
-	if len(t.Branches) > 0 {
-		b.Comment("No branch matched: the chain ends with this task's output.")
-	} else {
+	switch {
+	case t.HasDefaultBranch():
+	case len(t.Branches) > 0:
+		b.Return(jen.Id(g.n.endConst()), rt("NoBranchMatched").Call(jen.Lit(s.ID), jen.Id("eval")))
+	default:
 		b.Comment("No branches: the chain ends with this task's output.")
+		b.Return(jen.Id(g.n.endConst()), jen.Nil())
 	}
-	b.Return(jen.Id(g.n.endConst()), jen.Nil())
 }
 
 // taken is the body of a branch: compose, then go to its target.
@@ -132,33 +128,23 @@ func (g *chainGen) taken(s *ir.State, br *ir.Branch) []jen.Code {
 }
 
 // chainMatch is the test of a branch that is not `default`. An
-// edge_traversed_at_least branch reads the run's edge counts. The branches
-// of a noop task see both its input's text (the seed) and the token
-// "noop" (contenox); the token is known here, so a branch it matches is
-// always taken.
-func chainMatch(s *ir.State, br *ir.Branch) jen.Code {
-	if e := br.Edge; br.Operator == ir.OpEdgeTraversedAtLeast && e != nil {
-		return jen.Id("s").Dot("Traversed").Call(jen.Lit(e.From + "->" + e.To)).Op(">=").Lit(e.Count)
-	}
-	if s.Handler.Builtin == ir.BuiltinNoop && matchesText(br, ir.EvalNoop) {
-		return jen.True()
+// edge_traversed_at_least branch reads the run's edge counts; the numeric
+// operators read the first number of the eval string (flowcrt.ChainNumber).
+func chainMatch(br *ir.Branch) jen.Code {
+	eval := jen.Id("eval")
+	switch br.Operator {
+	case ir.OpEdgeTraversedAtLeast:
+		if e := br.Edge; e != nil {
+			return jen.Id("s").Dot("Traversed").Call(jen.Lit(e.From + "->" + e.To)).Op(">=").Lit(e.Count)
+		}
+	case ir.OpGreater:
+		return rt("EvalGreater").Call(eval, jen.Lit(br.Num))
+	case ir.OpLess:
+		return rt("EvalLess").Call(eval, jen.Lit(br.Num))
+	case ir.OpInRange:
+		return rt("EvalInRange").Call(eval, jen.Lit(br.Min), jen.Lit(br.Max))
 	}
 	return branchMatch(br)
-}
-
-// matchesText applies a string operator to a known eval string.
-func matchesText(br *ir.Branch, eval string) bool {
-	switch br.Operator {
-	case ir.OpEquals:
-		return eval == br.When
-	case ir.OpContains:
-		return strings.Contains(eval, br.When)
-	case ir.OpStartsWith:
-		return strings.HasPrefix(eval, br.When)
-	case ir.OpEndsWith:
-		return strings.HasSuffix(eval, br.When)
-	}
-	return false
 }
 
 func strategyFunc(strategy string) string {

@@ -179,7 +179,7 @@ func (w *Builtins) stepMeasure(ctx context.Context, s *flowcrt.ChainState) (buil
 		return builtinsDone, err
 	}
 	switch {
-	case flowcimpl.NumberGreater(eval, 10.0):
+	case flowcimpl.EvalGreater(eval, 10.0):
 		if err = s.Compose("measure", "long", flowcimpl.ComposeAuto); err != nil {
 			return builtinsDone, err
 		}

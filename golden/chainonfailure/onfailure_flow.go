@@ -148,7 +148,7 @@ func (w *Onfailure) stepFetch(ctx context.Context, s *flowcrt.ChainState) (onfai
 		return onfailureStepFallback, nil
 	}
 	switch {
-	case flowcimpl.NumberInRange(eval, 200.0, 299.0):
+	case flowcimpl.EvalInRange(eval, 200.0, 299.0):
 		s.Traverse("fetch", "parse")
 		return onfailureStepParse, nil
 	default:

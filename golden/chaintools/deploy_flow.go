@@ -196,13 +196,13 @@ func (w *DeployCheck) stepProbe(ctx context.Context, s *flowcrt.ChainState) (dep
 		return deployCheckStepExplain, nil
 	}
 	switch {
-	case flowcimpl.NumberInRange(eval, 200.0, 299.0):
+	case flowcimpl.EvalInRange(eval, 200.0, 299.0):
 		if err = s.Compose("probe", "status", flowcimpl.ComposeAuto); err != nil {
 			return deployCheckDone, err
 		}
 		s.Traverse("probe", "score")
 		return deployCheckStepScore, nil
-	case flowcimpl.NumberGreater(eval, 499.0):
+	case flowcimpl.EvalGreater(eval, 499.0):
 		s.Traverse("probe", "outage")
 		return deployCheckStepOutage, nil
 	default:
@@ -217,7 +217,7 @@ func (w *DeployCheck) stepScore(ctx context.Context, s *flowcrt.ChainState) (dep
 		return deployCheckDone, err
 	}
 	switch {
-	case flowcimpl.NumberLess(eval, 5.0):
+	case flowcimpl.EvalLess(eval, 5.0):
 		s.Traverse("score", "reject")
 		return deployCheckStepReject, nil
 	default:
@@ -262,10 +262,5 @@ func (w *DeployCheck) stepExplain(ctx context.Context, s *flowcrt.ChainState) (d
 	if err != nil {
 		return deployCheckDone, err
 	}
-	switch {
-	case true:
-		return deployCheckDone, nil
-	}
-	// No branch matched: the chain ends with this task's output.
 	return deployCheckDone, nil
 }
