@@ -24,10 +24,11 @@ func (g *chainGen) step(f *jen.File, s *ir.State) {
 		)
 		b.If(jen.Err().Op("!=").Nil()).BlockFunc(func(eb *jen.Group) {
 			if of := s.Next.OnFailure; of != nil {
-				eb.Comment("on_failure: the target's input is this task's input, which s still holds.")
-				eb.Id("s").Dot("Traverse").Call(jen.Lit(s.ID), jen.Lit(of.ID))
-				eb.Return(g.target(*of), jen.Nil())
-				return
+				eb.Comment("on_failure takes a failure of the handler; its target's input is this task's input.")
+				eb.If(rt("ChainTaskFailed").Call(jen.Err())).Block(
+					jen.Id("s").Dot("Traverse").Call(jen.Lit(s.ID), jen.Lit(of.ID)),
+					jen.Return(g.target(*of), jen.Nil()),
+				)
 			}
 			eb.Return(jen.Id(g.n.endConst()), jen.Err())
 		})

@@ -81,8 +81,9 @@ var (
 		Prompt: flowcimpl.MustChainTemplate("frame", "{{ .input | trim | upper }} ({{ .input | trim | len }} chars), praised: {{ .praise }}"),
 	}
 	engineGradePolicy = flowcimpl.ChainTask{
-		Chain: "engine",
-		ID:    "grade",
+		Chain:  "engine",
+		ID:     "grade",
+		Prompt: flowcimpl.MustChainTemplate("grade", "{{ if hasPrefix \"BOOM\" .frame }}{{ fail \"no essay\" }}{{ end }}{{ .frame }}"),
 	}
 	enginePraisePolicy = flowcimpl.ChainTask{
 		Chain:  "engine",
@@ -163,9 +164,12 @@ func (w *Engine) stepFrame(ctx context.Context, s *flowcrt.ChainState) (engineSt
 func (w *Engine) stepGrade(ctx context.Context, s *flowcrt.ChainState) (engineStep, error) {
 	eval, err := s.RunTask(ctx, &w.cfg, &engineGradePolicy, w.h.Grade)
 	if err != nil {
-		// on_failure: the target's input is this task's input, which s still holds.
-		s.Traverse("grade", "recover")
-		return engineStepRecover, nil
+		// on_failure takes a failure of the handler; its target's input is this task's input.
+		if flowcimpl.ChainTaskFailed(err) {
+			s.Traverse("grade", "recover")
+			return engineStepRecover, nil
+		}
+		return engineDone, err
 	}
 	switch {
 	case flowcimpl.EvalGreater(eval, 7.0):

@@ -16,6 +16,11 @@ import (
 // MockedResponses entry.
 func run(t *testing.T, response string) (flowcrt.ChainState, error) {
 	t.Helper()
+	return runOn(t, "  an essay ", response)
+}
+
+func runOn(t *testing.T, input, response string) (flowcrt.ChainState, error) {
+	t.Helper()
 	cfg, err := flowcrt.ParseMockConfig([]byte(fmt.Sprintf(`{
 	  "StateMachines": {"engine": {"TestCases": {"t": {"grade": "Grade"}}}},
 	  "MockedResponses": {"Grade": {"0": %s}}
@@ -23,7 +28,7 @@ func run(t *testing.T, response string) (flowcrt.ChainState, error) {
 	require.NoError(t, err)
 	m, err := cfg.Case("engine", "t")
 	require.NoError(t, err)
-	return NewEngineMock(m).Run(context.Background(), "  an essay ")
+	return NewEngineMock(m).Run(context.Background(), input)
 }
 
 func grades(eval string) string {
@@ -75,4 +80,16 @@ func TestFailedTaskHoldsItsInput(t *testing.T) {
 	b, err := json.Marshal(s)
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"output": "`+frame+` / true", "vars": {}}`, string(b))
+}
+
+// contenox taskenv.go, ExecEnv: a prompt_template that fails to render
+// returns from the chain ("template error") before the task runs, so
+// on_failure does not take it.
+func TestPromptErrorFailsTheChain(t *testing.T) {
+	s, err := runOn(t, "boom", grades("Score: 9/10"))
+	require.ErrorContains(t, err, "no essay")
+	var se *flowcrt.StateError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, "grade", se.State)
+	assert.NotContains(t, s.Results, "recover", "recover never ran")
 }

@@ -143,9 +143,12 @@ func (w *Onfailure) run(ctx context.Context, s *flowcrt.ChainState, step onfailu
 func (w *Onfailure) stepFetch(ctx context.Context, s *flowcrt.ChainState) (onfailureStep, error) {
 	eval, err := s.RunTask(ctx, &w.cfg, &onfailureFetchPolicy, w.h.HTTPGet)
 	if err != nil {
-		// on_failure: the target's input is this task's input, which s still holds.
-		s.Traverse("fetch", "fallback")
-		return onfailureStepFallback, nil
+		// on_failure takes a failure of the handler; its target's input is this task's input.
+		if flowcimpl.ChainTaskFailed(err) {
+			s.Traverse("fetch", "fallback")
+			return onfailureStepFallback, nil
+		}
+		return onfailureDone, err
 	}
 	switch {
 	case flowcimpl.EvalInRange(eval, 200.0, 299.0):

@@ -191,9 +191,12 @@ func (w *DeployCheck) run(ctx context.Context, s *flowcrt.ChainState, step deplo
 func (w *DeployCheck) stepProbe(ctx context.Context, s *flowcrt.ChainState) (deployCheckStep, error) {
 	eval, err := s.RunTask(ctx, &w.cfg, &deployCheckProbePolicy, flowcimpl.ToolsHandler(w.h.Tools))
 	if err != nil {
-		// on_failure: the target's input is this task's input, which s still holds.
-		s.Traverse("probe", "explain")
-		return deployCheckStepExplain, nil
+		// on_failure takes a failure of the handler; its target's input is this task's input.
+		if flowcimpl.ChainTaskFailed(err) {
+			s.Traverse("probe", "explain")
+			return deployCheckStepExplain, nil
+		}
+		return deployCheckDone, err
 	}
 	switch {
 	case flowcimpl.EvalInRange(eval, 200.0, 299.0):

@@ -122,3 +122,22 @@ func TestNoopPassesItsPrompt(t *testing.T) {
 	assert.Equal(t, "refusing true", s.Output)
 	assert.Equal(t, "refusing true", s.Results["msg"])
 }
+
+// contenox taskenv.go, ExecEnv: a missing input_var or a template error
+// returns from the chain; only the handler's error (TaskExec) takes
+// on_failure.
+func TestChainTaskFailed(t *testing.T) {
+	s, err := impl.NewChainState("in")
+	require.NoError(t, err)
+	cfg := &impl.Config{}
+	_, err = s.RunTask(context.Background(), cfg, &impl.ChainTask{ID: "a", InputVar: "nowhere"}, impl.BuiltinNoop)
+	require.ErrorContains(t, err, `input_var "nowhere"`)
+	assert.False(t, impl.ChainTaskFailed(err), "input_var")
+	_, err = s.RunTask(context.Background(), cfg, &impl.ChainTask{ID: "b", Prompt: tmpl(t, `{{ fail "no" }}`)}, impl.BuiltinNoop)
+	assert.False(t, impl.ChainTaskFailed(err), "prompt_template")
+	_, err = s.RunTask(context.Background(), cfg, &impl.ChainTask{ID: "c", Print: tmpl(t, `{{ fail "no" }}`)}, impl.BuiltinNoop)
+	assert.False(t, impl.ChainTaskFailed(err), "print")
+	_, err = s.RunTask(context.Background(), cfg, &impl.ChainTask{ID: "d"}, impl.BuiltinRaiseError)
+	assert.True(t, impl.ChainTaskFailed(err), "the handler")
+	assert.False(t, impl.ChainTaskFailed(nil))
+}

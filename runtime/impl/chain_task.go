@@ -2,6 +2,7 @@ package impl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -123,35 +124,23 @@ func WithChainPrinter(ctx context.Context, f func(ChainPrint)) context.Context {
 
 // RunTask runs task t with handler h and returns its eval string. On
 // success the output becomes s.Output and is kept under the task's id for
-// later templates, and the task's print is emitted. On failure the task's
-// input (its rendered prompt, when it has one) becomes s.Output and is kept
-// under the task's id, so that an on_failure target receives it, and the
-// error (a *StateError) is kept as "<id>_error" and "last_error", as
-// contenox's ExecEnv (runtime/taskengine/taskenv.go) does. The handler runs
-// under the task's timeout, and again, up to retry_on_failure times, while
-// it fails.
+// later templates, and the task's print is emitted. When the handler fails
+// (ChainTaskFailed), the task's input (its rendered prompt, when it has
+// one) becomes s.Output and is kept under the task's id, so that an
+// on_failure target receives it, and the error (a *StateError) is kept as
+// "<id>_error" and "last_error", as contenox's ExecEnv
+// (runtime/taskengine/taskenv.go) does. The handler runs under the task's
+// timeout, and again, up to retry_on_failure times, while it fails.
 func (s *ChainState) RunTask(ctx context.Context, cfg *Config, t *ChainTask, h ChainHandler) (string, error) {
 	if cfg.StateContext {
 		ctx = WithState(ctx, t.ID)
 	}
 	env := &macroEnv{chainID: t.Chain, edges: s.Edges, vars: chainVars(ctx), now: cfg.clock().Now()}
 	call, err := s.call(t, env)
-	var r ChainResult
-	if err == nil {
-		p := &Policy{State: t.ID, Timeout: t.Timeout}
-		if t.Retries > 0 {
-			p.Retry = []Retrier{{Errors: []string{errALL}, MaxAttempts: t.Retries + 1}}
-		}
-		err = Call(ctx, cfg, p, func(ctx context.Context) error {
-			// Each attempt gets its own input: a failed attempt may
-			// have changed its copy, and on_failure gets the original.
-			c := call
-			c.Input, c.Vars = cloneValue(call.Input), cloneVars(call.Vars)
-			var err error
-			r, err = h(ctx, c)
-			return err
-		})
+	if err != nil {
+		return "", &StateError{State: t.ID, Err: &chainSetupError{err}}
 	}
+	r, err := s.attempt(ctx, cfg, t, h, call)
 	if err == nil {
 		r, err = s.finish(t, env, call, r)
 	}
@@ -166,9 +155,44 @@ func (s *ChainState) RunTask(ctx context.Context, cfg *Config, t *ChainTask, h C
 	s.Output = r.Output
 	s.results()[t.ID] = r.Output
 	if err := s.print(ctx, t, env); err != nil {
-		return "", &StateError{State: t.ID, Err: err}
+		return "", &StateError{State: t.ID, Err: &chainSetupError{err}}
 	}
 	return r.Eval, nil
+}
+
+// attempt calls the handler under the task's timeout and retries.
+func (s *ChainState) attempt(ctx context.Context, cfg *Config, t *ChainTask, h ChainHandler, call ChainCall) (ChainResult, error) {
+	p := &Policy{State: t.ID, Timeout: t.Timeout}
+	if t.Retries > 0 {
+		p.Retry = []Retrier{{Errors: []string{errALL}, MaxAttempts: t.Retries + 1}}
+	}
+	var r ChainResult
+	err := Call(ctx, cfg, p, func(ctx context.Context) error {
+		// Each attempt gets its own input: a failed attempt may have
+		// changed its copy, and on_failure gets the original.
+		c := call
+		c.Input, c.Vars = cloneValue(call.Input), cloneVars(call.Vars)
+		var err error
+		r, err = h(ctx, c)
+		return err
+	})
+	return r, err
+}
+
+// chainSetupError is a failure around a task's handler rather than of it:
+// its input_var, prompt, settings or print. contenox's ExecEnv fails the
+// chain on those without taking on_failure.
+type chainSetupError struct{ err error }
+
+func (e *chainSetupError) Error() string { return e.err.Error() }
+func (e *chainSetupError) Unwrap() error { return e.err }
+
+// ChainTaskFailed reports whether err, from RunTask, is a failure of the
+// task's handler (or of its output), which on_failure takes; any other
+// error fails the chain.
+func ChainTaskFailed(err error) bool {
+	var setup *chainSetupError
+	return err != nil && !errors.As(err, &setup)
 }
 
 func (s *ChainState) results() map[string]any {
