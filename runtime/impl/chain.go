@@ -7,8 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
-	"strings"
 )
 
 // Task chains (SPEC §5) run over plain JSON values: nil, bool, string,
@@ -214,15 +214,29 @@ func BuiltinPromptToString(_ context.Context, call ChainCall) (ChainResult, erro
 }
 
 // BuiltinPromptToInt is the prompt_to_int handler: the output is the
-// rendered prompt read as an integer (surrounding space allowed), a JSON
-// number; the eval string is its decimal form.
+// rendered prompt read as a whole number (parseChainInt), a JSON number;
+// the eval string is its decimal form.
 func BuiltinPromptToInt(_ context.Context, call ChainCall) (ChainResult, error) {
-	n, err := strconv.ParseInt(strings.TrimSpace(call.Prompt), 10, 64)
+	n, err := parseChainInt(call.Prompt)
 	if err != nil {
-		return ChainResult{}, fmt.Errorf("prompt_to_int: the prompt %q is not an integer", call.Prompt)
+		return ChainResult{}, fmt.Errorf("prompt_to_int: %w", err)
 	}
-	text := strconv.FormatInt(n, 10)
+	text := strconv.Itoa(n)
 	return ChainResult{Output: json.Number(text), Eval: text}, nil
+}
+
+// parseChainInt reads an answer as contenox's prompt_to_int does (number
+// in runtime/taskengine/taskexec.go at 0c28a698): its number, or its first
+// number ("Score: 7"), which must be whole.
+func parseChainInt(answer string) (int, error) {
+	v, ok := ChainNumber(answer)
+	switch {
+	case !ok:
+		return 0, fmt.Errorf("no number in %q", answer)
+	case v != math.Trunc(v) || math.Abs(v) > 1<<53:
+		return 0, fmt.Errorf("%q is not a whole number", answer)
+	}
+	return int(v), nil
 }
 
 // RespondChain plays the mock of call.Task for a task-chain handler. A

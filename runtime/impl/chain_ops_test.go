@@ -141,3 +141,21 @@ func TestChainTaskFailed(t *testing.T) {
 	assert.True(t, impl.ChainTaskFailed(err), "the handler")
 	assert.False(t, impl.ChainTaskFailed(nil))
 }
+
+// contenox taskexec.go at 0c28a698, number: prompt_to_int reads the answer
+// with parseNumber and requires a whole number.
+func TestPromptToIntReadsANumber(t *testing.T) {
+	toInt := func(prompt string) (string, error) {
+		r, err := impl.BuiltinPromptToInt(context.Background(), impl.ChainCall{Prompt: prompt})
+		return r.Eval, err
+	}
+	for text, want := range map[string]string{"42": "42", " 7 ": "7", "Score: 8/10": "8", "-3": "-3", "10.0": "10", "about 12 words": "12"} {
+		got, err := toInt(text)
+		require.NoError(t, err, text)
+		assert.Equal(t, want, got, text)
+	}
+	for _, text := range []string{"", "none", "7.5", "1e20"} {
+		_, err := toInt(text)
+		assert.Error(t, err, text)
+	}
+}

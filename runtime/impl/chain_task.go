@@ -123,8 +123,8 @@ func WithChainPrinter(ctx context.Context, f func(ChainPrint)) context.Context {
 }
 
 // RunTask runs task t with handler h and returns its eval string. On
-// success the output becomes s.Output and is kept under the task's id for
-// later templates, and the task's print is emitted. When the handler fails
+// success the task's print is emitted, and then the output becomes
+// s.Output and is kept under the task's id for later templates. When the handler fails
 // (ChainTaskFailed), the task's input (its rendered prompt, when it has
 // one) becomes s.Output and is kept under the task's id, so that an
 // on_failure target receives it, and the error (a *StateError) is kept as
@@ -152,11 +152,13 @@ func (s *ChainState) RunTask(ctx context.Context, cfg *Config, t *ChainTask, h C
 		s.results()["last_error"] = err.Error()
 		return "", err
 	}
-	s.Output = r.Output
-	s.results()[t.ID] = r.Output
+	// print renders before the output is stored, so it reads the values
+	// the task started with, as contenox's ExecEnv renders it.
 	if err := s.print(ctx, t, env); err != nil {
 		return "", &StateError{State: t.ID, Err: &chainSetupError{err}}
 	}
+	s.Output = r.Output
+	s.results()[t.ID] = r.Output
 	return r.Eval, nil
 }
 
@@ -332,8 +334,8 @@ func hasToolCalls(v any) bool {
 	return false
 }
 
-// print renders the task's print against the values after the task and
-// sends it to the printer of ctx, if any. It never changes the output.
+// print renders the task's print against the values before the task's
+// output is stored and sends it to the printer of ctx, if any.
 func (s *ChainState) print(ctx context.Context, t *ChainTask, env *macroEnv) error {
 	if t.Print == nil {
 		return nil
