@@ -3,8 +3,8 @@ package impl_test
 import (
 	"context"
 	"crypto/sha256"
-	"fmt"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"text/template"
