@@ -2,14 +2,13 @@ package impl
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"text/template"
 	"time"
+	"unicode/utf8"
 )
 
 // ChainTask is what the generated code knows about one task of a chain:
@@ -365,10 +364,8 @@ func (s *ChainState) Traverse(from, to string) {
 // this run.
 func (s *ChainState) Traversed(edge string) int { return s.Edges[edge] }
 
-// capInput caps a string or a chat history at max bytes of text, as
-// contenox's capTaskInputForExecution (runtime/taskengine/input_cap.go)
-// does: a string keeps its start, a history its newest messages, and what
-// is cut says so (capString). Other values are kept.
+// capInput caps a string or a chat history at max bytes of text: a string
+// keeps its start, a history its newest messages. Other values are kept.
 func capInput(v any, max int) any {
 	if max <= 0 {
 		return v
@@ -380,13 +377,6 @@ func capInput(v any, max int) any {
 		return v
 	}
 	list := v.([]any)
-	total := 0
-	for _, item := range list {
-		total += len(item.(map[string]any)["content"].(string))
-	}
-	if total <= max {
-		return v
-	}
 	var kept []any
 	left := max
 	for i := len(list) - 1; i >= 0 && left > 0; i-- {
@@ -404,15 +394,16 @@ func capInput(v any, max int) any {
 	return kept
 }
 
-// capString keeps the first max bytes of s (a character they split
-// becomes "?") and marks the cut with the original's size and SHA-256, as
-// contenox's capStringForPersistence (state_sanitize.go) does.
+// capString cuts s to at most max bytes without splitting a character.
 func capString(s string, max int) string {
 	if max <= 0 || len(s) <= max {
 		return s
 	}
-	sum := sha256.Sum256([]byte(s))
-	return fmt.Sprintf("%s... [truncated original_bytes=%d sha256=%s]", strings.ToValidUTF8(s[:max], "?"), len(s), hex.EncodeToString(sum[:]))
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut]
 }
 
 // Float returns a pointer to v, for the optional numbers of generated
