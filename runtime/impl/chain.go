@@ -194,17 +194,35 @@ func BuiltinNoop(_ context.Context, call ChainCall) (ChainResult, error) {
 	return mirror(call.Input)
 }
 
-// BuiltinRaiseError is the raise_error handler: the task fails, with the
-// rendered prompt as the cause when there is one, else a string input.
+// BuiltinRaiseError is the raise_error handler: the task fails with its
+// input as the cause (the rendered prompt, when the task has one), as
+// contenox's TaskExec (runtime/taskengine/taskexec.go at 0c28a698) reads
+// it: a string itself, a chat history its last message, a number its
+// text.
 func BuiltinRaiseError(_ context.Context, call ChainCall) (ChainResult, error) {
 	cause := call.Prompt
-	if text, ok := call.Input.(string); ok && cause == "" {
-		cause = text
+	if cause == "" {
+		cause = promptText(call.Input)
 	}
 	if cause == "" {
 		cause = fmt.Sprintf("task %q raised an error", call.Task)
 	}
 	return ChainResult{}, &Error{Name: ErrRaised, Cause: cause}
+}
+
+// promptText reads an input as a prompt: a string itself, a number its
+// text, a chat history its last message; anything else is "".
+func promptText(in any) string {
+	switch in := in.(type) {
+	case string:
+		return in
+	case json.Number:
+		return in.String()
+	}
+	if h, ok := ChatHistory(in); ok && len(h) > 0 {
+		return h[len(h)-1].Content
+	}
+	return ""
 }
 
 // BuiltinPromptToString is the prompt_to_string handler: the output and

@@ -2,6 +2,7 @@ package impl_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -158,4 +159,26 @@ func TestPromptToIntReadsANumber(t *testing.T) {
 		_, err := toInt(text)
 		assert.Error(t, err, text)
 	}
+}
+
+func raised(t *testing.T, in any) string {
+	t.Helper()
+	_, err := impl.BuiltinRaiseError(context.Background(), impl.ChainCall{Task: "t", Input: in})
+	var e *impl.Error
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, impl.ErrRaised, e.Name)
+	return e.Cause
+}
+
+// contenox taskexec.go at 0c28a698, TaskExec HandleRaiseError: the error
+// is the input read as a prompt (getPrompt).
+func TestRaiseErrorCause(t *testing.T) {
+	for name, in := range map[string]any{
+		"string":       "disk full",
+		"chat history": []any{map[string]any{"role": "user", "content": "hi"}, map[string]any{"role": "assistant", "content": "disk full"}},
+	} {
+		assert.Equal(t, "disk full", raised(t, in), name)
+	}
+	assert.Equal(t, "42", raised(t, json.Number("42")))
+	assert.Equal(t, `task "t" raised an error`, raised(t, map[string]any{}))
 }
