@@ -99,7 +99,7 @@ func (g *chainGen) branches(b *jen.Group, s *ir.State) {
 					sw.Default().Block(body...)
 					continue
 				}
-				sw.Case(chainMatch(br)).Block(body...)
+				sw.Case(chainMatch(s, br)).Block(body...)
 			}
 		})
 	}
@@ -130,9 +130,14 @@ func (g *chainGen) taken(s *ir.State, br *ir.Branch) []jen.Code {
 
 // chainMatch is the test of a branch that is not `default`. An
 // edge_traversed_at_least branch reads the run's edge counts; the numeric
-// operators read the first number of the eval string (flowcrt.ChainNumber).
-func chainMatch(br *ir.Branch) jen.Code {
+// operators read the first number of the eval string (flowcrt.ChainNumber);
+// an equals branch of a chat_completion on the tool-call token takes both
+// of its spellings.
+func chainMatch(s *ir.State, br *ir.Branch) jen.Code {
 	eval := jen.Id("eval")
+	if other, ok := toolCallSpellings[br.When]; ok && br.Operator == ir.OpEquals && s.Chain.Kind == ir.ChainChatCompletion {
+		return eval.Clone().Op("==").Lit(br.When).Op("||").Add(eval.Clone()).Op("==").Lit(other)
+	}
 	switch br.Operator {
 	case ir.OpEdgeTraversedAtLeast:
 		if e := br.Edge; e != nil {
@@ -147,6 +152,11 @@ func chainMatch(br *ir.Branch) jen.Code {
 	}
 	return branchMatch(br)
 }
+
+// toolCallSpellings: contenox's chat_completion said "tool-call" (the seed
+// page; taskexec.go at 0c28a698) and says "tool_call" (taskexec.go today,
+// flowc's control token), and real chains branch on both.
+var toolCallSpellings = map[string]string{"tool-call": "tool_call", "tool_call": "tool-call"}
 
 func strategyFunc(strategy string) string {
 	switch strategy {

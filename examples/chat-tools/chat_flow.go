@@ -139,7 +139,7 @@ func (w *Chat) stepChat(ctx context.Context, s *flowcrt.ChainState) (chatStep, e
 		return chatDone, err
 	}
 	switch {
-	case eval == "tool-call":
+	case eval == "tool-call" || eval == "tool_call":
 		if err = s.Compose("chat", "history", flowcimpl.ComposeAuto); err != nil {
 			return chatDone, err
 		}

@@ -175,7 +175,7 @@ func (w *WeatherAgent) stepChat(ctx context.Context, s *flowcrt.ChainState) (wea
 	case s.Traversed("chat->run_tools") >= 3:
 		s.Traverse("chat", "wrap_up")
 		return weatherAgentStepWrapUp, nil
-	case eval == "tool_call":
+	case eval == "tool_call" || eval == "tool-call":
 		s.Traverse("chat", "run_tools")
 		return weatherAgentStepRunTools, nil
 	default:

@@ -210,7 +210,7 @@ func (w *SupportAgent) stepChat(ctx context.Context, s *flowcrt.ChainState) (sup
 	case s.Traversed("chat->run_tools") >= 2:
 		s.Traverse("chat", "summary")
 		return supportAgentStepSummary, nil
-	case eval == "tool_call":
+	case eval == "tool_call" || eval == "tool-call":
 		s.Traverse("chat", "run_tools")
 		return supportAgentStepRunTools, nil
 	default:

@@ -139,7 +139,7 @@ func (w *Toolloop) stepChat(ctx context.Context, s *flowcrt.ChainState) (toolloo
 		return toolloopDone, err
 	}
 	switch {
-	case eval == "tool-call":
+	case eval == "tool-call" || eval == "tool_call":
 		if err = s.Compose("chat", "history", flowcimpl.ComposeAuto); err != nil {
 			return toolloopDone, err
 		}
