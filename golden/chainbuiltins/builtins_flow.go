@@ -69,7 +69,7 @@ func (w *Builtins) Run(ctx context.Context, input any) (flowcrt.ChainState, erro
 	return s, err
 }
 
-// The tasks as the chain defines them: templates (a variable that is missing fails the task),
+// The tasks as the chain defines them: templates (a variable that is missing renders <no value>),
 // settings and call policy.
 var (
 	builtinsEchoPolicy  = flowcimpl.ChainTask{ID: "echo"}

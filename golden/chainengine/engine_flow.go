@@ -72,7 +72,7 @@ func (w *Engine) Run(ctx context.Context, input any) (flowcrt.ChainState, error)
 	return s, err
 }
 
-// The tasks as the chain defines them: templates (a variable that is missing fails the task),
+// The tasks as the chain defines them: templates (a variable that is missing renders <no value>),
 // settings and call policy.
 var (
 	engineFramePolicy = flowcimpl.ChainTask{

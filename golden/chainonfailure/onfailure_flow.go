@@ -74,7 +74,7 @@ func (w *Onfailure) Run(ctx context.Context, input any) (flowcrt.ChainState, err
 	return s, err
 }
 
-// The tasks as the chain defines them: templates (a variable that is missing fails the task),
+// The tasks as the chain defines them: templates (a variable that is missing renders <no value>),
 // settings and call policy.
 var (
 	onfailureFetchPolicy  = flowcimpl.ChainTask{ID: "fetch"}

@@ -79,7 +79,7 @@ func (w *DeployCheck) Run(ctx context.Context, input any) (flowcrt.ChainState, e
 	return s, err
 }
 
-// The tasks as the chain defines them: templates (a variable that is missing fails the task),
+// The tasks as the chain defines them: templates (a variable that is missing renders <no value>),
 // settings and call policy.
 var (
 	deployCheckProbePolicy = flowcimpl.ChainTask{
