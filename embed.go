@@ -39,15 +39,26 @@ const Module = "github.com/flowc-dev/flowc"
 // runtimeDeps are the modules the runtime packages import, directly or not,
 // besides the standard library and flowc (TestRuntimeDeps keeps the list
 // true). Building flowc downloads them all, since flowc checks templates
-// with the same packages.
+// with the same packages (TestCLIBuildsWhatTheRuntimeNeeds).
 var runtimeDeps = []string{
+	"dario.cat/mergo",
+	"github.com/Masterminds/goutils",
+	"github.com/Masterminds/semver/v3",
+	"github.com/Masterminds/sprig/v3",
 	"github.com/dustin/go-humanize",
+	"github.com/google/uuid",
+	"github.com/huandu/xstrings",
 	"github.com/json-iterator/go",
+	"github.com/mitchellh/copystructure",
+	"github.com/mitchellh/reflectwalk",
 	"github.com/modern-go/concurrent",
 	"github.com/modern-go/reflect2",
 	"github.com/nikolalohinski/gonja/v2",
 	"github.com/pkg/errors",
+	"github.com/shopspring/decimal",
 	"github.com/sirupsen/logrus",
+	"github.com/spf13/cast",
+	"golang.org/x/crypto",
 	"golang.org/x/exp",
 	"golang.org/x/sys",
 	"golang.org/x/text",

@@ -26,3 +26,19 @@ func TestRuntimeDeps(t *testing.T) {
 		t.Errorf("runtimeDeps = %q, the runtime packages build with %q", runtimeDeps, mods)
 	}
 }
+
+// TestCLIBuildsWhatTheRuntimeNeeds: building flowc downloads every module
+// the runtime packages need, so that `flowc run` builds a workflow offline
+// on a machine that has only built flowc.
+func TestCLIBuildsWhatTheRuntimeNeeds(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{with .Module}}{{.Path}}{{end}}", "./cmd/flowc").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	linked := strings.Fields(string(out))
+	for _, m := range runtimeDeps {
+		if !slices.Contains(linked, m) {
+			t.Errorf("flowc does not build with %s, which the runtime needs", m)
+		}
+	}
+}

@@ -1,8 +1,6 @@
 package codegen
 
 import (
-	"strings"
-
 	"github.com/dave/jennifer/jen"
 
 	"github.com/flowc-dev/flowc/ir"
@@ -18,7 +16,7 @@ func (g *chainGen) step(f *jen.File, s *ir.State) {
 		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Add(rt("ChainState"))).
 		Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
 		eval := jen.Id("eval")
-		if !chainTestsEval(s) {
+		if !chainTestsEval(s) && (len(s.Next.Branches) == 0 || s.Next.HasDefaultBranch()) {
 			eval = jen.Id("_")
 		}
 		b.List(eval, jen.Err()).Op(":=").Id("s").Dot("RunTask").Call(
@@ -26,10 +24,11 @@ func (g *chainGen) step(f *jen.File, s *ir.State) {
 		)
 		b.If(jen.Err().Op("!=").Nil()).BlockFunc(func(eb *jen.Group) {
 			if of := s.Next.OnFailure; of != nil {
-				eb.Comment("on_failure: the target's input is this task's input, which s still holds.")
-				eb.Id("s").Dot("Traverse").Call(jen.Lit(s.ID), jen.Lit(of.ID))
-				eb.Return(g.target(*of), jen.Nil())
-				return
+				eb.Comment("on_failure takes a failure of the handler; its target's input is this task's input.")
+				eb.If(rt("ChainTaskFailed").Call(jen.Err())).Block(
+					jen.Id("s").Dot("Traverse").Call(jen.Lit(s.ID), jen.Lit(of.ID)),
+					jen.Return(g.target(*of), jen.Nil()),
+				)
 			}
 			eb.Return(jen.Id(g.n.endConst()), jen.Err())
 		})
@@ -51,9 +50,8 @@ func testsEval(t *ir.Transition) bool {
 // string (see chainMatch for those that do not).
 func chainTestsEval(s *ir.State) bool {
 	for _, br := range s.Next.Branches {
-		switch {
-		case br.Operator == ir.OpDefault, br.Operator == ir.OpEdgeTraversedAtLeast:
-		case s.Handler.Builtin == ir.BuiltinNoop && matchesText(br, ir.EvalNoop):
+		switch br.Operator {
+		case ir.OpDefault, ir.OpEdgeTraversedAtLeast:
 		default:
 			return true
 		}
@@ -82,11 +80,10 @@ func (g *chainGen) target(r ir.Ref) *jen.Statement {
 	return jen.Id(g.n.stepConst(g.w.State(r.ID)))
 }
 
-// branches: the first match top to bottom wins. When none matches, the
-// chain ends successfully with this task's output: contenox's transitions
-// documentation lets `goto: end` finish a chain and a missing on_failure
-// end one with the error, and a chain that runs out of branches is
-// finished rather than failed.
+// branches: the first match top to bottom wins, a default only after all
+// the others. A task without branches ends the chain with its output; a
+// task whose branches all miss fails it, as contenox's evaluateTransitions
+// (runtime/taskengine/taskenv.go) does.
 func (g *chainGen) branches(b *jen.Group, s *ir.State) {
 	t := s.Next
 	switch {
@@ -106,15 +103,14 @@ func (g *chainGen) branches(b *jen.Group, s *ir.State) {
 			}
 		})
 	}
-	if t.HasDefaultBranch() {
-		return
-	}
-	if len(t.Branches) > 0 {
-		b.Comment("No branch matched: the chain ends with this task's output.")
-	} else {
+	switch {
+	case t.HasDefaultBranch():
+	case len(t.Branches) > 0:
+		b.Return(jen.Id(g.n.endConst()), rt("NoBranchMatched").Call(jen.Lit(s.ID), jen.Id("eval")))
+	default:
 		b.Comment("No branches: the chain ends with this task's output.")
+		b.Return(jen.Id(g.n.endConst()), jen.Nil())
 	}
-	b.Return(jen.Id(g.n.endConst()), jen.Nil())
 }
 
 // taken is the body of a branch: compose, then go to its target.
@@ -133,34 +129,34 @@ func (g *chainGen) taken(s *ir.State, br *ir.Branch) []jen.Code {
 }
 
 // chainMatch is the test of a branch that is not `default`. An
-// edge_traversed_at_least branch reads the run's edge counts. The branches
-// of a noop task see both its input's text (contenox's earlier
-// transitions documentation) and the token "noop" (contenox); the token is
-// known here, so a branch it matches is always taken.
+// edge_traversed_at_least branch reads the run's edge counts; the numeric
+// operators read the first number of the eval string (flowcrt.ChainNumber);
+// an equals branch of a chat_completion on the tool-call token takes both
+// of its spellings.
 func chainMatch(s *ir.State, br *ir.Branch) jen.Code {
-	if e := br.Edge; br.Operator == ir.OpEdgeTraversedAtLeast && e != nil {
-		return jen.Id("s").Dot("Traversed").Call(jen.Lit(e.From + "->" + e.To)).Op(">=").Lit(e.Count)
+	eval := jen.Id("eval")
+	if other, ok := toolCallSpellings[br.When]; ok && br.Operator == ir.OpEquals && s.Chain.Kind == ir.ChainChatCompletion {
+		return eval.Clone().Op("==").Lit(br.When).Op("||").Add(eval.Clone()).Op("==").Lit(other)
 	}
-	if s.Handler.Builtin == ir.BuiltinNoop && matchesText(br, ir.EvalNoop) {
-		return jen.True()
+	switch br.Operator {
+	case ir.OpEdgeTraversedAtLeast:
+		if e := br.Edge; e != nil {
+			return jen.Id("s").Dot("Traversed").Call(jen.Lit(e.From + "->" + e.To)).Op(">=").Lit(e.Count)
+		}
+	case ir.OpGreater:
+		return rt("EvalGreater").Call(eval, jen.Lit(br.Num))
+	case ir.OpLess:
+		return rt("EvalLess").Call(eval, jen.Lit(br.Num))
+	case ir.OpInRange:
+		return rt("EvalInRange").Call(eval, jen.Lit(br.Min), jen.Lit(br.Max))
 	}
 	return branchMatch(br)
 }
 
-// matchesText applies a string operator to a known eval string.
-func matchesText(br *ir.Branch, eval string) bool {
-	switch br.Operator {
-	case ir.OpEquals:
-		return eval == br.When
-	case ir.OpContains:
-		return strings.Contains(eval, br.When)
-	case ir.OpStartsWith:
-		return strings.HasPrefix(eval, br.When)
-	case ir.OpEndsWith:
-		return strings.HasSuffix(eval, br.When)
-	}
-	return false
-}
+// toolCallSpellings: contenox's chat_completion said "tool-call" (the seed
+// page; taskexec.go at 0c28a698) and says "tool_call" (taskexec.go today,
+// flowc's control token), and real chains branch on both.
+var toolCallSpellings = map[string]string{"tool-call": "tool_call", "tool_call": "tool-call"}
 
 func strategyFunc(strategy string) string {
 	switch strategy {

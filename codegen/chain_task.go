@@ -24,7 +24,7 @@ func (g *chainGen) tasks(f *jen.File) {
 		defs = append(defs, jen.Id(g.taskVar(s)).Op("=").Add(rt("ChainTask")).Values(g.taskFields(s)))
 	}
 	f.Line()
-	f.Comment("The tasks as the chain defines them: templates (a variable that is missing fails the task),")
+	f.Comment("The tasks as the chain defines them: templates (a variable that is missing renders <no value>),")
 	f.Comment("settings and call policy.")
 	f.Var().Defs(defs...)
 }

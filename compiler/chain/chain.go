@@ -10,9 +10,11 @@ package chain
 
 import (
 	"go/token"
+	"slices"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/flowc-dev/flowc/compiler/diag"
 	"github.com/flowc-dev/flowc/compiler/yamlx"
 	"github.com/flowc-dev/flowc/internal/naming"
 	"github.com/flowc-dev/flowc/ir"
@@ -61,7 +63,7 @@ func (l *lowerer) workflow(root *yaml.Node, stem, pkg string) *ir.Workflow {
 	if w.Name == "" {
 		w.Name = "Chain"
 	}
-	m, ok := l.Mapping(root, "the chain", topKeys...)
+	m, ok := l.mapping(root, "the chain", topKeys...)
 	if !ok {
 		return w
 	}
@@ -98,7 +100,7 @@ func (l *lowerer) tasks(n *yaml.Node) []*ir.State {
 }
 
 func (l *lowerer) task(n *yaml.Node) *ir.State {
-	m, ok := l.Mapping(n, "a task", taskKeys...)
+	m, ok := l.mapping(n, "a task", taskKeys...)
 	if !ok {
 		return nil
 	}
@@ -179,4 +181,24 @@ func (l *lowerer) packageName(n *yaml.Node) string {
 		l.Diags.Errorf(l.Pos(n), "package %q is not a Go package name", s)
 	}
 	return s
+}
+
+// mapping reads a mapping of known keys. A key the engine does not know is
+// a positioned warning and is skipped: contenox decodes chains with
+// encoding/json, which ignores unknown members, so every file it runs
+// stays accepted.
+func (l *lowerer) mapping(n *yaml.Node, what string, known ...string) (yamlx.Map, bool) {
+	m := yamlx.Map{Node: n, Entries: map[string]yamlx.Entry{}}
+	if n == nil || n.Kind != yaml.MappingNode {
+		l.Diags.Errorf(l.Pos(n), "%s must be a mapping", what)
+		return m, false
+	}
+	for _, e := range l.Pairs(n) {
+		if !slices.Contains(known, e.Key.Value) {
+			l.Diags.Warnf(l.Pos(e.Key), "unknown key `%s` in %s is ignored%s", e.Key.Value, what, diag.DidYouMean(e.Key.Value, known))
+			continue
+		}
+		m.Entries[e.Key.Value] = e
+	}
+	return m, true
 }

@@ -166,13 +166,13 @@ func TestContenoxChain(t *testing.T) {
 	assert.Empty(t, wrap.Next.Branches, "a task without branches is a leaf")
 }
 
-// Unknown keys stay errors at their position, inside execute_config too.
+// Unknown keys are warnings at their position, inside execute_config too.
 func TestContenoxUnknownKeys(t *testing.T) {
 	_, diags := compile(t, `{"id": "x", "tasks": [{"id": "a", "handler": "chat_completion",
   "execute_config": {"modle": "m", "retry_policy": {"max_attempt": 1}},
   "transition": {"branches": [{"operator": "edge_traversed_at_least", "edge": "a->nowhere", "when": "two", "goto": "end"}]}}]}`)
-	assert.Contains(t, diags, "2:22: unknown key `modle` in execute_config (did you mean `model`?)")
-	assert.Contains(t, diags, "2:53: unknown key `max_attempt` in retry_policy (did you mean `max_attempts`?)")
+	assert.Contains(t, diags, "2:22: warning: unknown key `modle` in execute_config is ignored (did you mean `model`?)")
+	assert.Contains(t, diags, "2:53: warning: unknown key `max_attempt` in retry_policy is ignored (did you mean `max_attempts`?)")
 	assert.Contains(t, diags, "must be a whole number of traversals")
 	assert.Contains(t, diags, `edge "a->nowhere" names task "nowhere", which is not in the chain`)
 }

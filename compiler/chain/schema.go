@@ -10,8 +10,9 @@ import (
 // Schema returns the JSON Schema (draft 2020-12) of task chains, made from
 // the key tables the front-end reads with. It checks keys and value types;
 // handlers, templates, operators' `when` values and targets stay the
-// compiler's, so the schema accepts every chain flowc does, and some it
-// rejects.
+// compiler's. It rejects unknown keys, which the compiler only warns about
+// (contenox ignores them), so that an editor flags a misspelt key; any
+// other chain flowc accepts, the schema accepts.
 func Schema() ([]byte, error) {
 	b := &schemagen.Builder{}
 	s, policies := schemagen.String, schemagen.MapOf(schemagen.ScalarMap)

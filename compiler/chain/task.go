@@ -139,7 +139,7 @@ func routeLabels(t *ir.Transition) []string {
 
 func (l *lowerer) execConfig(n *yaml.Node) *ir.ExecuteConfig {
 	e := &ir.ExecuteConfig{}
-	m, ok := l.Mapping(n, "execute_config", execKeys...)
+	m, ok := l.mapping(n, "execute_config", execKeys...)
 	if !ok {
 		return e
 	}
@@ -245,7 +245,7 @@ func (l *lowerer) stringMap(n *yaml.Node, what string) map[string]string {
 
 func (l *lowerer) retryPolicy(n *yaml.Node) *ir.LLMRetry {
 	r := &ir.LLMRetry{}
-	m, ok := l.Mapping(n, "retry_policy", retryKeys...)
+	m, ok := l.mapping(n, "retry_policy", retryKeys...)
 	if !ok {
 		return r
 	}
@@ -273,7 +273,7 @@ func (l *lowerer) retryPolicy(n *yaml.Node) *ir.LLMRetry {
 
 func (l *lowerer) compactPolicy(n *yaml.Node) *ir.CompactPolicy {
 	c := &ir.CompactPolicy{}
-	m, ok := l.Mapping(n, "compact_policy", compactKeys...)
+	m, ok := l.mapping(n, "compact_policy", compactKeys...)
 	if !ok {
 		return c
 	}
@@ -292,7 +292,7 @@ func (l *lowerer) compactPolicy(n *yaml.Node) *ir.CompactPolicy {
 
 func (l *lowerer) toolsCall(n *yaml.Node, what string) *ir.ToolsCall {
 	t := &ir.ToolsCall{}
-	m, ok := l.Mapping(n, "`"+what+"`", toolsKeys...)
+	m, ok := l.mapping(n, "`"+what+"`", toolsKeys...)
 	if !ok {
 		return t
 	}

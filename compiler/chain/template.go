@@ -104,9 +104,9 @@ func splitTemplateError(s, name string) (line int, msg string) {
 	return line, msg
 }
 
-// checkVars warns about templates that read a variable nothing sets: the
-// generated code renders with missingkey=error, so rendering such a
-// template always fails. Templates read the chain's input, each task's
+// checkVars warns about templates that read a variable nothing sets: such
+// a template always renders "<no value>" there, as contenox renders a
+// missing key. Templates read the chain's input, each task's
 // output under its id, the variables branches compose, and after a failure
 // the error.
 func (l *lowerer) checkVars(w *ir.Workflow) {
@@ -129,7 +129,7 @@ func (l *lowerer) checkVars(w *ir.Workflow) {
 	}
 	for _, r := range l.reads {
 		if !known[r.name] {
-			l.Diags.Warnf(r.pos, "%s reads %q, which is neither the input, a task's id nor a composed variable%s; rendering it fails",
+			l.Diags.Warnf(r.pos, "%s reads %q, which is neither the input, a task's id nor a composed variable%s; it renders as <no value>",
 				r.what, r.name, diag.DidYouMean(r.name, names))
 		}
 	}

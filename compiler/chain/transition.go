@@ -1,15 +1,16 @@
 package chain
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/flowc-dev/flowc/compiler/branchop"
 	"github.com/flowc-dev/flowc/compiler/diag"
 	"github.com/flowc-dev/flowc/ir"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 var (
@@ -30,7 +31,7 @@ func (l *lowerer) transition(n *yaml.Node, s *ir.State) *ir.Transition {
 		return t
 	}
 	t.Pos = l.Pos(n)
-	m, ok := l.Mapping(n, "transition", transitionKeys...)
+	m, ok := l.mapping(n, "transition", transitionKeys...)
 	if !ok {
 		return t
 	}
@@ -39,6 +40,10 @@ func (l *lowerer) transition(n *yaml.Node, s *ir.State) *ir.Transition {
 		switch ref := l.ref(of, "on_failure"); {
 		case isPlaceholder(ref.ID):
 			l.Diags.Warnf(ref.Pos, "on_failure %q is a placeholder for a task filled in before the chain runs; here a failure ends the chain", ref.ID)
+		case ref.ID == ir.EndID:
+			// contenox's validateChain rejects it; older engines failed
+			// the chain when they could not find the task "end".
+			l.Diags.Warnf(ref.Pos, "on_failure must name a task, and `end` is none: a failure here fails the chain")
 		case ref.ID != "":
 			t.OnFailure = &ref
 		}
@@ -49,6 +54,7 @@ func (l *lowerer) transition(n *yaml.Node, s *ir.State) *ir.Transition {
 				t.Branches = append(t.Branches, b)
 			}
 		}
+		l.checkNoopToken(s, t.Branches)
 		if s.Handler.Builtin == ir.BuiltinRaiseError && len(t.Branches) > 0 {
 			l.Diags.Warnf(l.Pos(bs), "the branches of a `raise_error` task are never evaluated: the task always fails")
 		}
@@ -57,13 +63,27 @@ func (l *lowerer) transition(n *yaml.Node, s *ir.State) *ir.Transition {
 	return t
 }
 
+// checkNoopToken warns about a noop branch that waits for the token
+// "noop": today's contenox engine returns it, but the seed documentation,
+// which flowc follows, says a noop's eval string mirrors its input.
+func (l *lowerer) checkNoopToken(s *ir.State, bs []*ir.Branch) {
+	if s.Handler.Builtin != ir.BuiltinNoop {
+		return
+	}
+	for _, b := range bs {
+		if b.Operator == ir.OpEquals && b.When == "noop" {
+			l.Diags.Warnf(b.Pos, "a noop task's eval string is its input, not the token `noop`; this branch matches only the input \"noop\"")
+		}
+	}
+}
+
 // isAbsent: JSON writers often spell an absent optional member as null.
 func isAbsent(n *yaml.Node) bool {
 	return n == nil || (n.Kind == yaml.ScalarNode && n.Tag == "!!null")
 }
 
 func (l *lowerer) branch(n *yaml.Node) *ir.Branch {
-	m, ok := l.Mapping(n, "a branch", branchKeys...)
+	m, ok := l.mapping(n, "a branch", branchKeys...)
 	if !ok {
 		return nil
 	}
@@ -113,8 +133,10 @@ func (l *lowerer) when(b *ir.Branch, n *yaml.Node) {
 		return
 	}
 	b.When = text
-	if msg := branchop.Numbers(b); msg != "" {
+	if msg := numbers(b); msg != "" {
 		l.Diags.Errorf(l.ContentPos(n), "%s", msg)
+	} else if _, err := strconv.ParseFloat(strings.TrimSpace(text), 64); err != nil && (b.Operator == ir.OpGreater || b.Operator == ir.OpLess) {
+		l.Diags.Warnf(l.ContentPos(n), "`when` %q is not a number; it is read as the first number in it, %v", text, b.Num)
 	}
 	if b.Operator == ir.OpEdgeTraversedAtLeast {
 		count, err := strconv.Atoi(strings.TrimSpace(text))
@@ -123,6 +145,24 @@ func (l *lowerer) when(b *ir.Branch, n *yaml.Node) {
 		}
 		b.Edge = &ir.Edge{Pos: b.Pos, Count: count}
 	}
+}
+
+// numbers reads `when` for a numeric operator into b.Num, or b.Min and
+// b.Max, as the engine reads it (flowcimpl.ChainNumber, ChainRange). It
+// returns what is wrong with `when`, or "".
+func numbers(b *ir.Branch) string {
+	var ok bool
+	switch b.Operator {
+	case ir.OpGreater, ir.OpLess:
+		if b.Num, ok = flowcimpl.ChainNumber(b.When); !ok {
+			return fmt.Sprintf("`when` of a `%s` branch must hold a number, got %q", b.Operator, b.When)
+		}
+	case ir.OpInRange:
+		if b.Min, b.Max, ok = flowcimpl.ChainRange(b.When); !ok {
+			return fmt.Sprintf("`when` of an `in_range` branch must be `min-max` or `min,max` with min <= max, got %q", b.When)
+		}
+	}
+	return ""
 }
 
 // edge reads the `edge` of an edge_traversed_at_least branch, "from->to";
@@ -195,7 +235,7 @@ func (l *lowerer) checkOrder(bs []*ir.Branch) {
 
 func (l *lowerer) compose(n *yaml.Node) *ir.Compose {
 	c := &ir.Compose{Pos: l.Pos(n)}
-	m, ok := l.Mapping(n, "compose", composeKeys...)
+	m, ok := l.mapping(n, "compose", composeKeys...)
 	if !ok {
 		return c
 	}

@@ -70,7 +70,7 @@ func (w *Chat) Run(ctx context.Context, input any) (flowcrt.ChainState, error) {
 	return s, err
 }
 
-// The tasks as the chain defines them: templates (a variable that is missing fails the task),
+// The tasks as the chain defines them: templates (a variable that is missing renders <no value>),
 // settings and call policy.
 var (
 	chatChatPolicy = flowcimpl.ChainTask{
@@ -139,7 +139,7 @@ func (w *Chat) stepChat(ctx context.Context, s *flowcrt.ChainState) (chatStep, e
 		return chatDone, err
 	}
 	switch {
-	case eval == "tool-call":
+	case eval == "tool-call" || eval == "tool_call":
 		if err = s.Compose("chat", "history", flowcimpl.ComposeAuto); err != nil {
 			return chatDone, err
 		}

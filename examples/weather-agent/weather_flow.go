@@ -72,7 +72,7 @@ func (w *WeatherAgent) Run(ctx context.Context, input any) (flowcrt.ChainState, 
 	return s, err
 }
 
-// The tasks as the chain defines them: templates (a variable that is missing fails the task),
+// The tasks as the chain defines them: templates (a variable that is missing renders <no value>),
 // settings and call policy.
 var (
 	weatherAgentChatPolicy = flowcimpl.ChainTask{
@@ -175,7 +175,7 @@ func (w *WeatherAgent) stepChat(ctx context.Context, s *flowcrt.ChainState) (wea
 	case s.Traversed("chat->run_tools") >= 3:
 		s.Traverse("chat", "wrap_up")
 		return weatherAgentStepWrapUp, nil
-	case eval == "tool_call":
+	case eval == "tool_call" || eval == "tool-call":
 		s.Traverse("chat", "run_tools")
 		return weatherAgentStepRunTools, nil
 	default:

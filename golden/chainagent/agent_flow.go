@@ -78,7 +78,7 @@ func (w *SupportAgent) Run(ctx context.Context, input any) (flowcrt.ChainState, 
 	return s, err
 }
 
-// The tasks as the chain defines them: templates (a variable that is missing fails the task),
+// The tasks as the chain defines them: templates (a variable that is missing renders <no value>),
 // settings and call policy.
 var (
 	// triage: The model picks a label; the question passes through unchanged.
@@ -210,7 +210,7 @@ func (w *SupportAgent) stepChat(ctx context.Context, s *flowcrt.ChainState) (sup
 	case s.Traversed("chat->run_tools") >= 2:
 		s.Traverse("chat", "summary")
 		return supportAgentStepSummary, nil
-	case eval == "tool_call":
+	case eval == "tool_call" || eval == "tool-call":
 		s.Traverse("chat", "run_tools")
 		return supportAgentStepRunTools, nil
 	default:

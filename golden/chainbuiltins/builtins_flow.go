@@ -69,7 +69,7 @@ func (w *Builtins) Run(ctx context.Context, input any) (flowcrt.ChainState, erro
 	return s, err
 }
 
-// The tasks as the chain defines them: templates (a variable that is missing fails the task),
+// The tasks as the chain defines them: templates (a variable that is missing renders <no value>),
 // settings and call policy.
 var (
 	builtinsEchoPolicy  = flowcimpl.ChainTask{ID: "echo"}
@@ -179,7 +179,7 @@ func (w *Builtins) stepMeasure(ctx context.Context, s *flowcrt.ChainState) (buil
 		return builtinsDone, err
 	}
 	switch {
-	case flowcimpl.NumberGreater(eval, 10.0):
+	case flowcimpl.EvalGreater(eval, 10.0):
 		if err = s.Compose("measure", "long", flowcimpl.ComposeAuto); err != nil {
 			return builtinsDone, err
 		}

@@ -72,7 +72,7 @@ func (w *Faults) Run(ctx context.Context, input any) (flowcrt.ChainState, error)
 	return s, err
 }
 
-// The tasks as the chain defines them: templates (a variable that is missing fails the task),
+// The tasks as the chain defines them: templates (a variable that is missing renders <no value>),
 // settings and call policy.
 var (
 	faultsFirstPolicy   = flowcimpl.ChainTask{ID: "first"}
@@ -135,9 +135,12 @@ func (w *Faults) run(ctx context.Context, s *flowcrt.ChainState, step faultsStep
 func (w *Faults) stepFirst(ctx context.Context, s *flowcrt.ChainState) (faultsStep, error) {
 	_, err := s.RunTask(ctx, &w.cfg, &faultsFirstPolicy, w.h.First)
 	if err != nil {
-		// on_failure: the target's input is this task's input, which s still holds.
-		s.Traverse("first", "recover")
-		return faultsStepRecover, nil
+		// on_failure takes a failure of the handler; its target's input is this task's input.
+		if flowcimpl.ChainTaskFailed(err) {
+			s.Traverse("first", "recover")
+			return faultsStepRecover, nil
+		}
+		return faultsDone, err
 	}
 	s.Traverse("first", "second")
 	return faultsStepSecond, nil

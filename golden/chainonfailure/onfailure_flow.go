@@ -74,7 +74,7 @@ func (w *Onfailure) Run(ctx context.Context, input any) (flowcrt.ChainState, err
 	return s, err
 }
 
-// The tasks as the chain defines them: templates (a variable that is missing fails the task),
+// The tasks as the chain defines them: templates (a variable that is missing renders <no value>),
 // settings and call policy.
 var (
 	onfailureFetchPolicy  = flowcimpl.ChainTask{ID: "fetch"}
@@ -143,12 +143,15 @@ func (w *Onfailure) run(ctx context.Context, s *flowcrt.ChainState, step onfailu
 func (w *Onfailure) stepFetch(ctx context.Context, s *flowcrt.ChainState) (onfailureStep, error) {
 	eval, err := s.RunTask(ctx, &w.cfg, &onfailureFetchPolicy, w.h.HTTPGet)
 	if err != nil {
-		// on_failure: the target's input is this task's input, which s still holds.
-		s.Traverse("fetch", "fallback")
-		return onfailureStepFallback, nil
+		// on_failure takes a failure of the handler; its target's input is this task's input.
+		if flowcimpl.ChainTaskFailed(err) {
+			s.Traverse("fetch", "fallback")
+			return onfailureStepFallback, nil
+		}
+		return onfailureDone, err
 	}
 	switch {
-	case flowcimpl.NumberInRange(eval, 200.0, 299.0):
+	case flowcimpl.EvalInRange(eval, 200.0, 299.0):
 		s.Traverse("fetch", "parse")
 		return onfailureStepParse, nil
 	default:

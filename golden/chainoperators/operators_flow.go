@@ -67,7 +67,7 @@ func (w *Operators) Run(ctx context.Context, input any) (flowcrt.ChainState, err
 	return s, err
 }
 
-// The tasks as the chain defines them: templates (a variable that is missing fails the task),
+// The tasks as the chain defines them: templates (a variable that is missing renders <no value>),
 // settings and call policy.
 var (
 	operatorsClassifyPolicy = flowcimpl.ChainTask{ID: "classify"}
@@ -127,17 +127,17 @@ func (w *Operators) stepClassify(ctx context.Context, s *flowcrt.ChainState) (op
 		return operatorsDone, err
 	}
 	switch {
-	case flowcimpl.NumberGreater(eval, 1000.0):
+	case flowcimpl.EvalGreater(eval, 1000.0):
 		if err = s.Compose("classify", "greater", flowcimpl.ComposeAuto); err != nil {
 			return operatorsDone, err
 		}
 		return operatorsDone, nil
-	case flowcimpl.NumberLess(eval, -5.0):
+	case flowcimpl.EvalLess(eval, -5.0):
 		if err = s.Compose("classify", "less", flowcimpl.ComposeAuto); err != nil {
 			return operatorsDone, err
 		}
 		return operatorsDone, nil
-	case flowcimpl.NumberInRange(eval, 200.0, 299.0):
+	case flowcimpl.EvalInRange(eval, 200.0, 299.0):
 		if err = s.Compose("classify", "in_range", flowcimpl.ComposeAuto); err != nil {
 			return operatorsDone, err
 		}

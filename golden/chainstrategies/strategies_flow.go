@@ -84,7 +84,7 @@ func (w *Strategies) Run(ctx context.Context, input any) (flowcrt.ChainState, er
 	return s, err
 }
 
-// The tasks as the chain defines them: templates (a variable that is missing fails the task),
+// The tasks as the chain defines them: templates (a variable that is missing renders <no value>),
 // settings and call policy.
 var (
 	strategiesProfileAPolicy = flowcimpl.ChainTask{ID: "profile_a"}

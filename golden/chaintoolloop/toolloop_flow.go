@@ -70,7 +70,7 @@ func (w *Toolloop) Run(ctx context.Context, input any) (flowcrt.ChainState, erro
 	return s, err
 }
 
-// The tasks as the chain defines them: templates (a variable that is missing fails the task),
+// The tasks as the chain defines them: templates (a variable that is missing renders <no value>),
 // settings and call policy.
 var (
 	toolloopChatPolicy = flowcimpl.ChainTask{
@@ -139,7 +139,7 @@ func (w *Toolloop) stepChat(ctx context.Context, s *flowcrt.ChainState) (toolloo
 		return toolloopDone, err
 	}
 	switch {
-	case eval == "tool-call":
+	case eval == "tool-call" || eval == "tool_call":
 		if err = s.Compose("chat", "history", flowcimpl.ComposeAuto); err != nil {
 			return toolloopDone, err
 		}

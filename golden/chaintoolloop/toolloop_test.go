@@ -126,3 +126,28 @@ func TestCancelled(t *testing.T) {
 	_, err := NewToolloop(&agent{}).Run(ctx, nil)
 	assert.ErrorIs(t, err, context.Canceled)
 }
+
+// tokenAgent leaves Eval empty, so chat_completion's control token decides:
+// "tool_call" when its last message asks for tools (contenox taskexec.go
+// today), which the branch written "tool-call" (contenox's transitions documentation, taskexec.go
+// at 0c28a698) takes too.
+type tokenAgent struct{ agent }
+
+func (a *tokenAgent) ChatCompletion(ctx context.Context, call flowcrt.LLMCall) (flowcrt.ChainResult, error) {
+	r, err := a.agent.ChatCompletion(ctx, call)
+	if r.Eval == "tool-call" {
+		r.Output = []any{map[string]any{"role": "assistant", "content": "", "tool_calls": []any{map[string]any{"id": "1"}}}}
+	}
+	r.Eval = ""
+	return r, err
+}
+
+func TestToolCallTokenSpellings(t *testing.T) {
+	a := &tokenAgent{}
+	s, err := NewToolloop(a).Run(context.Background(), "Weather in Paris?")
+	require.NoError(t, err)
+	assert.Equal(t, 2, a.calls, "the tool_call token took the tool-call branch")
+	history, ok := flowcrt.ChatHistory(s.Vars["history"])
+	require.True(t, ok)
+	assert.Len(t, history, 2, "the tool call and the tool's answer; the final answer ends on the default branch")
+}

@@ -79,7 +79,7 @@ func (w *DeployCheck) Run(ctx context.Context, input any) (flowcrt.ChainState, e
 	return s, err
 }
 
-// The tasks as the chain defines them: templates (a variable that is missing fails the task),
+// The tasks as the chain defines them: templates (a variable that is missing renders <no value>),
 // settings and call policy.
 var (
 	deployCheckProbePolicy = flowcimpl.ChainTask{
@@ -191,18 +191,21 @@ func (w *DeployCheck) run(ctx context.Context, s *flowcrt.ChainState, step deplo
 func (w *DeployCheck) stepProbe(ctx context.Context, s *flowcrt.ChainState) (deployCheckStep, error) {
 	eval, err := s.RunTask(ctx, &w.cfg, &deployCheckProbePolicy, flowcimpl.ToolsHandler(w.h.Tools))
 	if err != nil {
-		// on_failure: the target's input is this task's input, which s still holds.
-		s.Traverse("probe", "explain")
-		return deployCheckStepExplain, nil
+		// on_failure takes a failure of the handler; its target's input is this task's input.
+		if flowcimpl.ChainTaskFailed(err) {
+			s.Traverse("probe", "explain")
+			return deployCheckStepExplain, nil
+		}
+		return deployCheckDone, err
 	}
 	switch {
-	case flowcimpl.NumberInRange(eval, 200.0, 299.0):
+	case flowcimpl.EvalInRange(eval, 200.0, 299.0):
 		if err = s.Compose("probe", "status", flowcimpl.ComposeAuto); err != nil {
 			return deployCheckDone, err
 		}
 		s.Traverse("probe", "score")
 		return deployCheckStepScore, nil
-	case flowcimpl.NumberGreater(eval, 499.0):
+	case flowcimpl.EvalGreater(eval, 499.0):
 		s.Traverse("probe", "outage")
 		return deployCheckStepOutage, nil
 	default:
@@ -217,7 +220,7 @@ func (w *DeployCheck) stepScore(ctx context.Context, s *flowcrt.ChainState) (dep
 		return deployCheckDone, err
 	}
 	switch {
-	case flowcimpl.NumberLess(eval, 5.0):
+	case flowcimpl.EvalLess(eval, 5.0):
 		s.Traverse("score", "reject")
 		return deployCheckStepReject, nil
 	default:
@@ -262,10 +265,5 @@ func (w *DeployCheck) stepExplain(ctx context.Context, s *flowcrt.ChainState) (d
 	if err != nil {
 		return deployCheckDone, err
 	}
-	switch {
-	case true:
-		return deployCheckDone, nil
-	}
-	// No branch matched: the chain ends with this task's output.
 	return deployCheckDone, nil
 }

@@ -47,8 +47,7 @@ func TestServerError(t *testing.T) {
 }
 
 // After the retries the failure goes to on_failure, whose task reads the
-// error through input_var, capped by input_max_bytes; a noop's branches see
-// the token "noop".
+// error through input_var, capped by input_max_bytes.
 func TestUnreachable(t *testing.T) {
 	s, err := runMocked(t, "unreachable")
 	require.NoError(t, err)

@@ -7,8 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
-	"strings"
 )
 
 // Task chains (contenox's semantics) run over plain JSON values: nil, bool, string,
@@ -194,17 +194,35 @@ func BuiltinNoop(_ context.Context, call ChainCall) (ChainResult, error) {
 	return mirror(call.Input)
 }
 
-// BuiltinRaiseError is the raise_error handler: the task fails, with the
-// rendered prompt as the cause when there is one, else a string input.
+// BuiltinRaiseError is the raise_error handler: the task fails with its
+// input as the cause (the rendered prompt, when the task has one), as
+// contenox's TaskExec (runtime/taskengine/taskexec.go at 0c28a698) reads
+// it: a string itself, a chat history its last message, a number its
+// text.
 func BuiltinRaiseError(_ context.Context, call ChainCall) (ChainResult, error) {
 	cause := call.Prompt
-	if text, ok := call.Input.(string); ok && cause == "" {
-		cause = text
+	if cause == "" {
+		cause = promptText(call.Input)
 	}
 	if cause == "" {
 		cause = fmt.Sprintf("task %q raised an error", call.Task)
 	}
 	return ChainResult{}, &Error{Name: ErrRaised, Cause: cause}
+}
+
+// promptText reads an input as a prompt: a string itself, a number its
+// text, a chat history its last message; anything else is "".
+func promptText(in any) string {
+	switch in := in.(type) {
+	case string:
+		return in
+	case json.Number:
+		return in.String()
+	}
+	if h, ok := ChatHistory(in); ok && len(h) > 0 {
+		return h[len(h)-1].Content
+	}
+	return ""
 }
 
 // BuiltinPromptToString is the prompt_to_string handler: the output and
@@ -214,15 +232,29 @@ func BuiltinPromptToString(_ context.Context, call ChainCall) (ChainResult, erro
 }
 
 // BuiltinPromptToInt is the prompt_to_int handler: the output is the
-// rendered prompt read as an integer (surrounding space allowed), a JSON
-// number; the eval string is its decimal form.
+// rendered prompt read as a whole number (parseChainInt), a JSON number;
+// the eval string is its decimal form.
 func BuiltinPromptToInt(_ context.Context, call ChainCall) (ChainResult, error) {
-	n, err := strconv.ParseInt(strings.TrimSpace(call.Prompt), 10, 64)
+	n, err := parseChainInt(call.Prompt)
 	if err != nil {
-		return ChainResult{}, fmt.Errorf("prompt_to_int: the prompt %q is not an integer", call.Prompt)
+		return ChainResult{}, fmt.Errorf("prompt_to_int: %w", err)
 	}
-	text := strconv.FormatInt(n, 10)
+	text := strconv.Itoa(n)
 	return ChainResult{Output: json.Number(text), Eval: text}, nil
+}
+
+// parseChainInt reads an answer as contenox's prompt_to_int does (number
+// in runtime/taskengine/taskexec.go at 0c28a698): its number, or its first
+// number ("Score: 7"), which must be whole.
+func parseChainInt(answer string) (int, error) {
+	v, ok := ChainNumber(answer)
+	switch {
+	case !ok:
+		return 0, fmt.Errorf("no number in %q", answer)
+	case v != math.Trunc(v) || math.Abs(v) > 1<<53:
+		return 0, fmt.Errorf("%q is not a whole number", answer)
+	}
+	return int(v), nil
 }
 
 // RespondChain plays the mock of call.Task for a task-chain handler. A

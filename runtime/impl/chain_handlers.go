@@ -226,9 +226,9 @@ func (m *Mocks) RespondInt(call ChainCall) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(text))
+	n, err := parseChainInt(text)
 	if err != nil {
-		return 0, fmt.Errorf("prompt_to_int: the answer %q is not an integer", text)
+		return 0, fmt.Errorf("prompt_to_int: the answer: %w", err)
 	}
 	return n, nil
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"text/template"
 	"time"
+
+	"github.com/Masterminds/sprig/v3"
 )
 
 // Task chains write macros such as {{var:model}}, {{edge_count:a->b}} and
@@ -197,11 +199,12 @@ func chainVars(ctx context.Context) map[string]string {
 }
 
 // ChainTemplate parses a task-chain template (prompt_template, print,
-// output_template) whose macros MacroTemplate has rewritten. Missing keys
-// are errors, so a template that reads a task that has not run fails its
-// task rather than putting "<no value>" into a prompt.
+// output_template) whose macros MacroTemplate has rewritten. Templates get
+// the whole Sprig library and render a missing key as "<no value>", as
+// contenox's renderTemplate (runtime/taskengine/taskenv.go) does: templates
+// may read a task that has not run yet.
 func ChainTemplate(name, text string) (*template.Template, error) {
-	return template.New(name).Option("missingkey=error").Funcs(templateFuncs(nil)).Parse(text)
+	return template.New(name).Funcs(sprigFuncs).Funcs(macroFuncs(nil)).Parse(text)
 }
 
 // MustChainTemplate is ChainTemplate for generated code, whose templates
@@ -210,6 +213,9 @@ func MustChainTemplate(name, text string) *template.Template {
 	return template.Must(ChainTemplate(name, text))
 }
 
+// sprigFuncs is built once: sprig makes a new map on every call.
+var sprigFuncs = sprig.TxtFuncMap()
+
 // render executes t against data with the macros bound to e.
 func (e *macroEnv) render(t *template.Template, data any) (string, error) {
 	t, err := t.Clone()
@@ -217,37 +223,21 @@ func (e *macroEnv) render(t *template.Template, data any) (string, error) {
 		return "", err
 	}
 	var b strings.Builder
-	if err := t.Funcs(templateFuncs(e)).Execute(&b, data); err != nil {
+	if err := t.Funcs(macroFuncs(e)).Execute(&b, data); err != nil {
 		return "", err
 	}
 	return b.String(), nil
 }
 
-// templateFuncs are the functions chain templates may call: the macros and
-// the Sprig helpers the contenox reference shows (toJson, trunc, last).
-func templateFuncs(e *macroEnv) template.FuncMap {
+// macroFuncs binds the function the macros became to e; without a run
+// (while parsing) a macro expands to nothing.
+func macroFuncs(e *macroEnv) template.FuncMap {
 	return template.FuncMap{
 		macroFunc: func(ns, payload string) (string, error) {
 			if e == nil {
 				return "", nil
 			}
 			return e.macro(ns, payload)
-		},
-		"toJson": func(v any) (string, error) {
-			b, err := encode(v)
-			return string(b), err
-		},
-		"trunc": func(n int, s string) string {
-			if r := []rune(s); n >= 0 && len(r) > n {
-				return string(r[:n])
-			}
-			return s
-		},
-		"last": func(list []any) any {
-			if len(list) == 0 {
-				return nil
-			}
-			return list[len(list)-1]
 		},
 	}
 }

@@ -2,6 +2,7 @@ package impl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -122,45 +123,78 @@ func WithChainPrinter(ctx context.Context, f func(ChainPrint)) context.Context {
 }
 
 // RunTask runs task t with handler h and returns its eval string. On
-// success the output becomes s.Output and is kept under the task's id for
-// later templates, and the task's print is emitted. On failure s.Output is
-// left alone, so that an on_failure target receives the failed task's
-// input, and the error (a *StateError) is kept as "<id>_error" and
-// "last_error". The handler runs under the task's timeout, and again, up to
-// retry_on_failure times, while it fails.
+// success the task's print is emitted, and then the output becomes
+// s.Output and is kept under the task's id for later templates. When the handler fails
+// (ChainTaskFailed), the task's input (its rendered prompt, when it has
+// one) becomes s.Output and is kept under the task's id, so that an
+// on_failure target receives it, and the error (a *StateError) is kept as
+// "<id>_error" and "last_error", as contenox's ExecEnv
+// (runtime/taskengine/taskenv.go) does. The handler runs under the task's
+// timeout, and again, up to retry_on_failure times, while it fails.
 func (s *ChainState) RunTask(ctx context.Context, cfg *Config, t *ChainTask, h ChainHandler) (string, error) {
 	if cfg.StateContext {
 		ctx = WithState(ctx, t.ID)
 	}
 	env := &macroEnv{chainID: t.Chain, edges: s.Edges, vars: chainVars(ctx), now: cfg.clock().Now()}
 	call, err := s.call(t, env)
-	var r ChainResult
-	if err == nil {
-		p := &Policy{State: t.ID, Timeout: t.Timeout}
-		if t.Retries > 0 {
-			p.Retry = []Retrier{{Errors: []string{errALL}, MaxAttempts: t.Retries + 1}}
-		}
-		err = Call(ctx, cfg, p, func(ctx context.Context) error {
-			var err error
-			r, err = h(ctx, call)
-			return err
-		})
+	if err != nil {
+		return "", &StateError{State: t.ID, Err: &chainSetupError{err}}
 	}
+	r, err := s.attempt(ctx, cfg, t, h, call)
 	if err == nil {
 		r, err = s.finish(t, env, call, r)
 	}
 	if err != nil {
 		err = &StateError{State: t.ID, Err: err}
+		s.Output = call.Input
+		s.results()[t.ID] = call.Input
 		s.results()[t.ID+"_error"] = err.Error()
 		s.results()["last_error"] = err.Error()
 		return "", err
 	}
+	// print renders before the output is stored, so it reads the values
+	// the task started with, as contenox's ExecEnv renders it.
+	if err := s.print(ctx, t, env); err != nil {
+		return "", &StateError{State: t.ID, Err: &chainSetupError{err}}
+	}
 	s.Output = r.Output
 	s.results()[t.ID] = r.Output
-	if err := s.print(ctx, t, env); err != nil {
-		return "", &StateError{State: t.ID, Err: err}
-	}
 	return r.Eval, nil
+}
+
+// attempt calls the handler under the task's timeout and retries.
+func (s *ChainState) attempt(ctx context.Context, cfg *Config, t *ChainTask, h ChainHandler, call ChainCall) (ChainResult, error) {
+	p := &Policy{State: t.ID, Timeout: t.Timeout}
+	if t.Retries > 0 {
+		p.Retry = []Retrier{{Errors: []string{errALL}, MaxAttempts: t.Retries + 1}}
+	}
+	var r ChainResult
+	err := Call(ctx, cfg, p, func(ctx context.Context) error {
+		// Each attempt gets its own input: a failed attempt may have
+		// changed its copy, and on_failure gets the original.
+		c := call
+		c.Input, c.Vars = cloneValue(call.Input), cloneVars(call.Vars)
+		var err error
+		r, err = h(ctx, c)
+		return err
+	})
+	return r, err
+}
+
+// chainSetupError is a failure around a task's handler rather than of it:
+// its input_var, prompt, settings or print. contenox's ExecEnv fails the
+// chain on those without taking on_failure.
+type chainSetupError struct{ err error }
+
+func (e *chainSetupError) Error() string { return e.err.Error() }
+func (e *chainSetupError) Unwrap() error { return e.err }
+
+// ChainTaskFailed reports whether err, from RunTask, is a failure of the
+// task's handler (or of its output), which on_failure takes; any other
+// error fails the chain.
+func ChainTaskFailed(err error) bool {
+	var setup *chainSetupError
+	return err != nil && !errors.As(err, &setup)
 }
 
 func (s *ChainState) results() map[string]any {
@@ -188,7 +222,7 @@ func (s *ChainState) data() map[string]any {
 // call prepares the handler's call: the input (input_var, capped by
 // input_max_bytes), the rendered prompt, and the expanded settings.
 func (s *ChainState) call(t *ChainTask, env *macroEnv) (ChainCall, error) {
-	call := ChainCall{Task: t.ID, Vars: cloneVars(s.Vars), Debug: t.Debug, task: t}
+	call := ChainCall{Task: t.ID, Vars: s.Vars, Debug: t.Debug, task: t}
 	data := s.data()
 	env.data = data
 	in := s.Output
@@ -199,13 +233,16 @@ func (s *ChainState) call(t *ChainTask, env *macroEnv) (ChainCall, error) {
 		}
 		in = v
 	}
-	call.Input = capInput(cloneValue(in), t.InputMaxBytes)
+	call.Input = capInput(in, t.InputMaxBytes)
 	if t.Prompt != nil {
+		// The rendered prompt replaces the input of every handler, noop
+		// included (contenox's ExecEnv).
 		text, err := env.render(t.Prompt, data)
 		if err != nil {
 			return call, fmt.Errorf("rendering the prompt: %w", err)
 		}
 		call.Prompt = capString(text, t.InputMaxBytes)
+		call.Input = call.Prompt
 	}
 	var err error
 	if call.system, err = env.expand(t.System); err != nil {
@@ -297,8 +334,8 @@ func hasToolCalls(v any) bool {
 	return false
 }
 
-// print renders the task's print against the values after the task and
-// sends it to the printer of ctx, if any. It never changes the output.
+// print renders the task's print against the values before the task's
+// output is stored and sends it to the printer of ctx, if any.
 func (s *ChainState) print(ctx context.Context, t *ChainTask, env *macroEnv) error {
 	if t.Print == nil {
 		return nil

@@ -44,8 +44,14 @@ func TestTaskOutputsInTemplates(t *testing.T) {
 		return impl.ChainResult{Output: c.Prompt}, nil
 	})
 	require.NoError(t, err)
-	assert.Equal(t, "one", got.Input, "input_var picks the task's input")
 	assert.Equal(t, "question/one/two/two", got.Prompt)
+	assert.Equal(t, got.Prompt, got.Input, "the rendered prompt replaces the input (contenox taskenv.go ExecEnv)")
+	_, err = s.RunTask(context.Background(), cfg, &impl.ChainTask{ID: "fourth", InputVar: "first"}, func(_ context.Context, c impl.ChainCall) (impl.ChainResult, error) {
+		got = c
+		return impl.ChainResult{}, nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "one", got.Input, "input_var picks the task's input")
 
 	_, err = s.RunTask(context.Background(), cfg, &impl.ChainTask{ID: "bad", InputVar: "later"}, returns("x", ""))
 	require.ErrorContains(t, err, `input_var "later"`)
@@ -176,7 +182,7 @@ func TestToolsOutputTemplateAndPrint(t *testing.T) {
 		ID: "fetch", Kind: impl.KindTools,
 		Tools:  &impl.ToolsBlock{Name: "http", ToolName: "get", Args: map[string]string{"url": "u"}},
 		Output: tmpl(t, "code={{.code}}"),
-		Print:  tmpl(t, "fetched: {{.fetch}}"),
+		Print:  tmpl(t, "fetched: {{.fetch}} after {{.previous_output}}"),
 	}
 	var call impl.ToolCall
 	eval, err := s.RunTask(ctx, &impl.Config{}, task, impl.ToolsHandler(func(_ context.Context, c impl.ToolCall) (impl.ChainResult, error) {
@@ -186,7 +192,10 @@ func TestToolsOutputTemplateAndPrint(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "code=200", eval)
 	assert.Equal(t, "code=200", s.Output)
-	assert.Equal(t, []impl.ChainPrint{{Task: "fetch", Text: "fetched: code=200"}}, prints)
+	// contenox taskenv.go ExecEnv renders print before it stores the
+	// task's output ("a task's Print that references its own id ... renders
+	// <no value>").
+	assert.Equal(t, []impl.ChainPrint{{Task: "fetch", Text: "fetched: <no value> after <no value>"}}, prints)
 	assert.Equal(t, "http", call.Name)
 	assert.Equal(t, "get", call.Tool)
 	assert.Equal(t, map[string]string{"url": "u"}, call.Args)
