@@ -1,0 +1,80 @@
+// Package jsonpath evaluates JSONPath the way Jayway JsonPath (Java), the
+// engine behind the JSONPath of AWS Step Functions, reads and evaluates
+// it: dot and bracket notation, quoted names, wildcards, deep scan,
+// unions, slices, filters with Jayway's operators and literals, and the
+// path functions. A path is parsed once and evaluated many times.
+//
+// Values are those of encoding/json with float64 numbers: nil, bool,
+// float64, string, []any, map[string]any (read in sorted key order) and any
+// ordered object with Keys() []string and Get(string) (any, bool).
+package jsonpath
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Path is a parsed JSONPath, safe for concurrent evaluation.
+type Path struct {
+	src      string
+	tokens   []token
+	fromItem bool // starts with @: inside a filter, reads the item tested
+	// stepsDefinite is whether the tokens name one value; definite is
+	// whether the whole path does, aggregate included.
+	stepsDefinite, definite bool
+	// aggregate is a function Jayway applies to the whole result of a
+	// path that starts with a deep scan ($..price.sum()).
+	aggregate string
+}
+
+// SyntaxError is a path that does not parse; Offset is the byte offset of
+// the problem in the path text.
+type SyntaxError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("invalid JSONPath at offset %d: %s", e.Offset, e.Msg)
+}
+
+// errNotFound is Jayway's PathNotFoundException: a definite path, or a
+// definite part of one, that names nothing.
+var errNotFound = errors.New("no value")
+
+// errTooMuchWork stops an evaluation that would visit more values than
+// workLimit.
+var errTooMuchWork = errors.New("the path visits too many values")
+
+// workLimit bounds the values one evaluation visits, filters included.
+const workLimit = 1 << 22
+
+// Parse compiles src.
+func Parse(src string) (*Path, error) {
+	p, err := parse(src, 0)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Definite reports whether the path names at most one value: it has only
+// single names, single indexes, a final list of names (Jayway merges them
+// into one object) and functions. A definite path evaluates to that value,
+// an indefinite one to the list of what it matched.
+func (p *Path) Definite() bool { return p.definite }
+
+// Eval evaluates the path against doc. A definite path that names nothing
+// is an error, as is a step Jayway refuses (a filter applied to a number
+// on a definite path, an aggregate of no numbers).
+func (p *Path) Eval(doc any) (any, error) {
+	work := 0
+	v, err := p.eval(doc, doc, false, &work)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.src, err)
+	}
+	return v, nil
+}
+
+// String returns the path as written.
+func (p *Path) String() string { return p.src }
