@@ -130,7 +130,7 @@ func answer(selector, document string) string {
 	}
 	v, err := p.Eval(doc)
 	switch {
-	case errors.Is(err, errNotFound):
+	case errors.Is(err, ErrNotFound):
 		return "NOT_FOUND"
 	case err != nil:
 		return "NOT_SUPPORTED"

@@ -28,7 +28,7 @@ func (p *Path) eval(start, root any, require bool, work *int) (any, error) {
 	var v any = e.results
 	if p.stepsDefinite {
 		if len(e.results) == 0 {
-			return nil, errNotFound
+			return nil, ErrNotFound
 		}
 		v = e.results[len(e.results)-1]
 	} else if e.results == nil {
@@ -41,7 +41,7 @@ func (p *Path) eval(start, root any, require bool, work *int) (any, error) {
 }
 
 func notFoundf(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", errNotFound, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w: %s", ErrNotFound, fmt.Sprintf(format, args...))
 }
 
 // run applies toks[i:] to m.
@@ -189,7 +189,7 @@ func (e *evaluator) wildcard(toks []token, i int, m any) error {
 	if arr, ok := m.([]any); ok {
 		for _, v := range arr {
 			err := e.run(toks, i+1, v)
-			if err != nil && (e.require || !errors.Is(err, errNotFound)) {
+			if err != nil && (e.require || !errors.Is(err, ErrNotFound)) {
 				return err
 			}
 		}

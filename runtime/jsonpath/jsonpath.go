@@ -38,9 +38,9 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("invalid JSONPath at offset %d: %s", e.Offset, e.Msg)
 }
 
-// errNotFound is Jayway's PathNotFoundException: a definite path, or a
-// definite part of one, that names nothing.
-var errNotFound = errors.New("no value")
+// ErrNotFound is Jayway's PathNotFoundException: a definite path, or a
+// definite part of one, names nothing. Eval's errors wrap it.
+var ErrNotFound = errors.New("no value")
 
 // errTooMuchWork stops an evaluation that would visit more values than
 // workLimit.
@@ -69,12 +69,34 @@ func (p *Path) Definite() bool { return p.definite }
 // on a definite path, an aggregate of no numbers).
 func (p *Path) Eval(doc any) (any, error) {
 	work := 0
-	v, err := p.eval(doc, doc, false, &work)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p.src, err)
-	}
-	return v, nil
+	return p.eval(doc, doc, false, &work)
 }
 
-// String returns the path as written.
-func (p *Path) String() string { return p.src }
+// Step is one step of a path that names a single node: a member or an
+// array item (negative from the end).
+type Step struct {
+	Name    string
+	Index   int
+	IsIndex bool
+}
+
+// Steps returns the steps of a path made only of single names and
+// indexes, which names one node (a reference path); the error has the
+// offset of the first other step.
+func (p *Path) Steps() ([]Step, error) {
+	var steps []Step
+	for _, t := range p.tokens {
+		switch {
+		case t.kind == tokProperty && len(t.names) == 1:
+			steps = append(steps, Step{Name: t.names[0]})
+		case t.kind == tokIndex && len(t.indexes) == 1:
+			steps = append(steps, Step{Index: t.indexes[0], IsIndex: true})
+		default:
+			return nil, &SyntaxError{Offset: t.at, Msg: "only single names and indexes can be used here"}
+		}
+	}
+	if p.fromItem || p.aggregate != "" {
+		return nil, &SyntaxError{Msg: "only single names and indexes can be used here"}
+	}
+	return steps, nil
+}

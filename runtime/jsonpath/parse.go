@@ -31,6 +31,7 @@ type token struct {
 	function   string
 	leaf       bool
 	upDefinite bool
+	at         int // offset in the path text, for messages
 }
 
 // sliceOp is Jayway's ArraySliceOperation: a start, an end or both; a
@@ -137,8 +138,17 @@ func (p *parser) path() *SyntaxError {
 
 func (p *parser) add(t token) { p.tokens = append(p.tokens, t) }
 
-// next reads one step at p.i.
+// next reads one step at p.i and notes where it starts.
 func (p *parser) next() *SyntaxError {
+	n, start := len(p.tokens), p.i
+	err := p.step()
+	for k := n; k < len(p.tokens); k++ {
+		p.tokens[k].at = max(p.base+start, 0)
+	}
+	return err
+}
+
+func (p *parser) step() *SyntaxError {
 	switch p.src[p.i] {
 	case '[':
 		return p.bracket()
