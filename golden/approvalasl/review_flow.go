@@ -287,8 +287,7 @@ func (w *Review) stepRejected(ctx context.Context, x *flowcrt.ASLExec, in any) (
 // The compiled paths the choice rules read.
 var (
 	reviewPath1 = &flowcrt.JSONPath{
-		Src:  "$.review.approval",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("review"), flowcrt.Field("approval")},
+		Src: "$.review.approval",
 	}
 )
 

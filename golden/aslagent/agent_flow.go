@@ -197,8 +197,7 @@ var agentDraftState = flowcrt.ASLState{
 	Task: true,
 	Parameters: flowcrt.TObject(
 		flowcrt.TField("topic", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.topic",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("topic")},
+			Src: "$.topic",
 		})),
 	),
 	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
@@ -262,8 +261,7 @@ func (w *Agent) stepDiscuss(ctx context.Context, x *flowcrt.ASLExec, in any) (ag
 
 var agentDiscussDebate = flowcrt.DebateSpec{
 	TopicPath: &flowcrt.JSONPath{
-		Src:  "$.topic",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("topic")},
+		Src: "$.topic",
 	},
 	Rounds: 2,
 	Agents: []string{"Critic", "Writer"},
@@ -346,8 +344,7 @@ func (w *Agent) stepRejected(ctx context.Context, x *flowcrt.ASLExec, in any) (a
 // The compiled paths the choice rules read.
 var (
 	agentPath1 = &flowcrt.JSONPath{
-		Src:  "$.approval.approval",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("approval"), flowcrt.Field("approval")},
+		Src: "$.approval.approval",
 	}
 )
 

@@ -193,8 +193,7 @@ var researchResearchState = flowcrt.ASLState{
 	Task: true,
 	Parameters: flowcrt.TObject(
 		flowcrt.TField("query", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.query",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("query")},
+			Src: "$.query",
 		})),
 	),
 	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
@@ -245,8 +244,7 @@ var researchResearchMemory = flowcrt.Memory{
 	},
 	Writes: []flowcrt.MemoryWrite{
 		{Key: "notes", Value: flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.research.findings",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("research"), flowcrt.Field("findings")},
+			Src: "$.research.findings",
 		})},
 	},
 }
@@ -437,8 +435,7 @@ var researchSummarize2State = flowcrt.ASLState{
 	Task: true,
 	Parameters: flowcrt.TObject(
 		flowcrt.TField("text", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.research.findings",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("research"), flowcrt.Field("findings")},
+			Src: "$.research.findings",
 		})),
 		flowcrt.TField("style", flowcrt.TValue("short")),
 	),
@@ -474,12 +471,10 @@ var researchReportState = flowcrt.ASLState{
 			Fn:   flowcrt.StatesCoalesce,
 			Args: []flowcrt.IntrinsicArg{
 				{Path: &flowcrt.JSONPath{
-					Src:  "$.summary.text",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("summary"), flowcrt.Field("text")},
+					Src: "$.summary.text",
 				}},
 				{Path: &flowcrt.JSONPath{
-					Src:  "$.research.findings",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("research"), flowcrt.Field("findings")},
+					Src: "$.research.findings",
 				}},
 			},
 		})),
@@ -499,8 +494,7 @@ var researchReportState = flowcrt.ASLState{
 			Fn:   flowcrt.StatesArrayConcat,
 			Args: []flowcrt.IntrinsicArg{
 				{Path: &flowcrt.JSONPath{
-					Src:  "$.sources",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("sources")},
+					Src: "$.sources",
 				}},
 				{Call: &flowcrt.Intrinsic{
 					Name: "States.Array",
@@ -527,8 +521,7 @@ func (w *Research) stepReport(ctx context.Context, x *flowcrt.ASLExec, in any) (
 // stepOverBudget runs Fail state "OverBudget".
 func (w *Research) stepOverBudget(ctx context.Context, x *flowcrt.ASLExec, in any) (researchStep, any, error) {
 	return researchDone, nil, flowcrt.Fail(in, x.Enter(ctx, "OverBudget"), flowcrt.TValue("OverBudget"), flowcrt.TPath(&flowcrt.JSONPath{
-		Src:  "$.error.Cause",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("error"), flowcrt.Field("Cause")},
+		Src: "$.error.Cause",
 	}))
 }
 

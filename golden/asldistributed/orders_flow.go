@@ -200,12 +200,10 @@ var ordersPriceOrdersItems = flowcrt.MapSpec{
 		flowcrt.TField("order", flowcrt.TPath(&flowcrt.JSONPath{
 			Src:     "$$.Map.Item.Value",
 			Context: true,
-			Segs:    []flowcrt.PathSeg{flowcrt.Field("Map"), flowcrt.Field("Item"), flowcrt.Field("Value")},
 		})),
 		flowcrt.TField("n", flowcrt.TPath(&flowcrt.JSONPath{
 			Src:     "$$.Map.Item.Index",
 			Context: true,
-			Segs:    []flowcrt.PathSeg{flowcrt.Field("Map"), flowcrt.Field("Item"), flowcrt.Field("Index")},
 		})),
 	),
 	MaxConcurrency: 2,
@@ -217,8 +215,7 @@ var ordersPriceOrdersDistributed = flowcrt.DistributedSpec{
 		Parameters: flowcrt.TObject(
 			flowcrt.TField("Bucket", flowcrt.TValue("data")),
 			flowcrt.TField("Key", flowcrt.TPath(&flowcrt.JSONPath{
-				Src:  "$.orders",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("orders")},
+				Src: "$.orders",
 			})),
 		),
 		Format: "CSV",
@@ -231,8 +228,7 @@ var ordersPriceOrdersDistributed = flowcrt.DistributedSpec{
 	BatchItems: 2,
 	BatchInput: flowcrt.TObject(
 		flowcrt.TField("currency", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.currency",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("currency")},
+			Src: "$.currency",
 		})),
 	),
 	TolerantCount: 1,
@@ -336,8 +332,7 @@ var ordersCheckLinesDistributed = flowcrt.DistributedSpec{
 		Resource: "arn:aws:states:::s3:putObject",
 		Parameters: flowcrt.TObject(
 			flowcrt.TField("Bucket", flowcrt.TPath(&flowcrt.JSONPath{
-				Src:  "$.out",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("out")},
+				Src: "$.out",
 			})),
 			flowcrt.TField("Prefix", flowcrt.TValue("checked")),
 		),

@@ -205,16 +205,14 @@ var fanoutPrepareState = flowcrt.ASLState{
 					Fn:   flowcrt.StatesArrayLength,
 					Args: []flowcrt.IntrinsicArg{
 						{Path: &flowcrt.JSONPath{
-							Src:  "$.names",
-							Segs: []flowcrt.PathSeg{flowcrt.Field("names")},
+							Src: "$.names",
 						}},
 					},
 				}},
 			},
 		})),
 		flowcrt.TField("names", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.names",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("names")},
+			Src: "$.names",
 		})),
 	),
 }
@@ -233,12 +231,10 @@ var fanoutBothState = flowcrt.ASLState{
 	Name: "Both",
 	ResultSelector: flowcrt.TObject(
 		flowcrt.TField("squares", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$[0]",
-			Segs: []flowcrt.PathSeg{flowcrt.Index(0)},
+			Src: "$[0]",
 		})),
 		flowcrt.TField("greetings", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$[1]",
-			Segs: []flowcrt.PathSeg{flowcrt.Index(1)},
+			Src: "$[1]",
 		})),
 	),
 	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
@@ -329,12 +325,10 @@ var fanoutSquareItems = flowcrt.MapSpec{
 		flowcrt.TField("value", flowcrt.TPath(&flowcrt.JSONPath{
 			Src:     "$$.Map.Item.Value",
 			Context: true,
-			Segs:    []flowcrt.PathSeg{flowcrt.Field("Map"), flowcrt.Field("Item"), flowcrt.Field("Value")},
 		})),
 		flowcrt.TField("index", flowcrt.TPath(&flowcrt.JSONPath{
 			Src:     "$$.Map.Item.Index",
 			Context: true,
-			Segs:    []flowcrt.PathSeg{flowcrt.Field("Map"), flowcrt.Field("Item"), flowcrt.Field("Index")},
 		})),
 	),
 	MaxConcurrency: 2,
@@ -536,8 +530,7 @@ var fanoutHelloState = flowcrt.ASLState{
 		})),
 	),
 	OutputPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
-		Src:  "$.greeting",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("greeting")},
+		Src: "$.greeting",
 	}},
 }
 

@@ -186,8 +186,7 @@ var orderQuoteState = flowcrt.ASLState{
 			Args: []flowcrt.IntrinsicArg{
 				{Value: "{}/quotes"},
 				{Path: &flowcrt.JSONPath{
-					Src:  "$.api",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("api")},
+					Src: "$.api",
 				}},
 			},
 		})),
@@ -200,23 +199,19 @@ var orderQuoteState = flowcrt.ASLState{
 		))),
 		flowcrt.TField("QueryParameters", flowcrt.TObject(
 			flowcrt.TField("sku", flowcrt.TPath(&flowcrt.JSONPath{
-				Src:  "$.sku",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("sku")},
+				Src: "$.sku",
 			})),
 			flowcrt.TField("qty", flowcrt.TPath(&flowcrt.JSONPath{
-				Src:  "$.qty",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("qty")},
+				Src: "$.qty",
 			})),
 		)),
 	),
 	ResultSelector: flowcrt.TObject(
 		flowcrt.TField("price", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.ResponseBody.price",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("ResponseBody"), flowcrt.Field("price")},
+			Src: "$.ResponseBody.price",
 		})),
 		flowcrt.TField("status", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.StatusCode",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("StatusCode")},
+			Src: "$.StatusCode",
 		})),
 	),
 	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
@@ -318,16 +313,13 @@ var orderUnknownState = flowcrt.ASLState{
 	Name: "Unknown",
 	Parameters: flowcrt.TObject(
 		flowcrt.TField("unknown", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.sku",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("sku")},
+			Src: "$.sku",
 		})),
 		flowcrt.TField("error", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.error.Error",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("error"), flowcrt.Field("Error")},
+			Src: "$.error.Error",
 		})),
 		flowcrt.TField("cause", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.error.Cause",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("error"), flowcrt.Field("Cause")},
+			Src: "$.error.Cause",
 		})),
 	),
 }

@@ -282,8 +282,7 @@ var draftingTitleState = flowcrt.ASLState{
 	Task: true,
 	Parameters: flowcrt.TObject(
 		flowcrt.TField("title", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.draft",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("draft")},
+			Src: "$.draft",
 		})),
 	),
 	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{

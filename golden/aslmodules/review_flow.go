@@ -307,8 +307,7 @@ var reviewReviewCodeState = flowcrt.ASLState{
 	Task: true,
 	Parameters: flowcrt.TObject(
 		flowcrt.TField("code", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.code",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("code")},
+			Src: "$.code",
 		})),
 	),
 	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
@@ -336,8 +335,7 @@ var reviewSummarizeReviewState = flowcrt.ASLState{
 	Task: true,
 	Parameters: flowcrt.TObject(
 		flowcrt.TField("review", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.review",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("review")},
+			Src: "$.review",
 		})),
 	),
 	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
@@ -445,8 +443,7 @@ var reviewSummarizeReview2State = flowcrt.ASLState{
 	Task: true,
 	Parameters: flowcrt.TObject(
 		flowcrt.TField("review", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.review",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("review")},
+			Src: "$.review",
 		})),
 	),
 	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
@@ -474,8 +471,7 @@ var reviewArchiveState = flowcrt.ASLState{
 	Task: true,
 	Parameters: flowcrt.TObject(
 		flowcrt.TField("summary", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.summary",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("summary")},
+			Src: "$.summary",
 		})),
 	),
 	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
@@ -586,8 +582,7 @@ var reviewRunChecksState = flowcrt.ASLState{
 	Task: true,
 	Parameters: flowcrt.TObject(
 		flowcrt.TField("code", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.code",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("code")},
+			Src: "$.code",
 		})),
 	),
 	Retry: []flowcrt.Retrier{
@@ -821,8 +816,7 @@ var reviewLint2State = flowcrt.ASLState{
 	Task: true,
 	Parameters: flowcrt.TObject(
 		flowcrt.TField("code", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.code",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("code")},
+			Src: "$.code",
 		})),
 	),
 }
@@ -861,16 +855,13 @@ func (w *Review) stepNotify(ctx context.Context, x *flowcrt.ASLExec, in any) (re
 
 var reviewNotifyParams = flowcrt.TObject(
 	flowcrt.TField("recipients", flowcrt.TPath(&flowcrt.JSONPath{
-		Src:  "$.config.reviewers",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("config"), flowcrt.Field("reviewers")},
+		Src: "$.config.reviewers",
 	})),
 	flowcrt.TField("repo", flowcrt.TPath(&flowcrt.JSONPath{
-		Src:  "$.repo",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("repo")},
+		Src: "$.repo",
 	})),
 	flowcrt.TField("blocking", flowcrt.TPath(&flowcrt.JSONPath{
-		Src:  "$.config.blocking",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("config"), flowcrt.Field("blocking")},
+		Src: "$.config.blocking",
 	})),
 )
 
@@ -1119,20 +1110,17 @@ func (w *Review) stepTally(ctx context.Context, x *flowcrt.ASLExec, in any) (rev
 // The compiled paths the choice rules read.
 var (
 	reviewPath1 = &flowcrt.JSONPath{
-		Src:  "$.findings",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("findings")},
+		Src: "$.findings",
 	}
 	reviewPath2 = &flowcrt.JSONPath{
-		Src:  "$.summary.verdict",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("summary"), flowcrt.Field("verdict")},
+		Src: "$.summary.verdict",
 	}
 	reviewPath3 = &flowcrt.JSONPath{
 		Src: "$blocking",
 		Var: "blocking",
 	}
 	reviewPath4 = &flowcrt.JSONPath{
-		Src:  "$.summary.verdict",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("summary"), flowcrt.Field("verdict")},
+		Src: "$.summary.verdict",
 	}
 )
 

@@ -209,23 +209,19 @@ var orderQuoteState = flowcrt.ASLState{
 		flowcrt.TField("Name", flowcrt.TValue("quote-1")),
 		flowcrt.TField("Input", flowcrt.TObject(
 			flowcrt.TField("items", flowcrt.TPath(&flowcrt.JSONPath{
-				Src:  "$.items",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("items")},
+				Src: "$.items",
 			})),
 		)),
 	),
 	ResultSelector: flowcrt.TObject(
 		flowcrt.TField("count", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.Output.count",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("Output"), flowcrt.Field("count")},
+			Src: "$.Output.count",
 		})),
 		flowcrt.TField("status", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.Status",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("Status")},
+			Src: "$.Status",
 		})),
 		flowcrt.TField("arn", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.ExecutionArn",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("ExecutionArn")},
+			Src: "$.ExecutionArn",
 		})),
 	),
 	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
@@ -355,8 +351,7 @@ var orderCountState = flowcrt.ASLState{
 			Fn:   flowcrt.StatesArrayLength,
 			Args: []flowcrt.IntrinsicArg{
 				{Path: &flowcrt.JSONPath{
-					Src:  "$.items",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("items")},
+					Src: "$.items",
 				}},
 			},
 		})),
@@ -395,12 +390,10 @@ var orderAuditState = flowcrt.ASLState{
 	),
 	ResultSelector: flowcrt.TObject(
 		flowcrt.TField("output", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.Output",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("Output")},
+			Src: "$.Output",
 		})),
 		flowcrt.TField("input", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.Input",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("Input")},
+			Src: "$.Input",
 		})),
 	),
 	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
@@ -516,8 +509,7 @@ var orderCount2State = flowcrt.ASLState{
 			Fn:   flowcrt.StatesArrayLength,
 			Args: []flowcrt.IntrinsicArg{
 				{Path: &flowcrt.JSONPath{
-					Src:  "$.items",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("items")},
+					Src: "$.items",
 				}},
 			},
 		})),
@@ -546,8 +538,7 @@ var orderNotifyState = flowcrt.ASLState{
 		flowcrt.TField("StateMachineArn", flowcrt.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:notifier")),
 		flowcrt.TField("Input", flowcrt.TObject(
 			flowcrt.TField("count", flowcrt.TPath(&flowcrt.JSONPath{
-				Src:  "$.quote.count",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("quote"), flowcrt.Field("count")},
+				Src: "$.quote.count",
 			})),
 		)),
 	),
@@ -574,8 +565,7 @@ var orderRecordState = flowcrt.ASLState{
 		flowcrt.TField("StateMachineArn", flowcrt.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:pricing")),
 		flowcrt.TField("Input", flowcrt.TObject(
 			flowcrt.TField("items", flowcrt.TPath(&flowcrt.JSONPath{
-				Src:  "$.items",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("items")},
+				Src: "$.items",
 			})),
 		)),
 	),
@@ -692,8 +682,7 @@ var orderCount3State = flowcrt.ASLState{
 			Fn:   flowcrt.StatesArrayLength,
 			Args: []flowcrt.IntrinsicArg{
 				{Path: &flowcrt.JSONPath{
-					Src:  "$.items",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("items")},
+					Src: "$.items",
 				}},
 			},
 		})),
@@ -732,16 +721,13 @@ func (w *Order) stepNoQuote(ctx context.Context, x *flowcrt.ASLExec, in any) (or
 // The compiled paths the choice rules read.
 var (
 	orderPath1 = &flowcrt.JSONPath{
-		Src:  "$.items[0]",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("items"), flowcrt.Index(0)},
+		Src: "$.items[0]",
 	}
 	orderPath2 = &flowcrt.JSONPath{
-		Src:  "$.items[0]",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("items"), flowcrt.Index(0)},
+		Src: "$.items[0]",
 	}
 	orderPath3 = &flowcrt.JSONPath{
-		Src:  "$.items[0]",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("items"), flowcrt.Index(0)},
+		Src: "$.items[0]",
 	}
 )
 

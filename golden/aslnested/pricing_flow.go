@@ -206,8 +206,7 @@ var pricingCountState = flowcrt.ASLState{
 			Fn:   flowcrt.StatesArrayLength,
 			Args: []flowcrt.IntrinsicArg{
 				{Path: &flowcrt.JSONPath{
-					Src:  "$.items",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("items")},
+					Src: "$.items",
 				}},
 			},
 		})),
@@ -232,8 +231,7 @@ func (w *Pricing) stepEmpty(ctx context.Context, x *flowcrt.ASLExec, in any) (pr
 // The compiled paths the choice rules read.
 var (
 	pricingPath1 = &flowcrt.JSONPath{
-		Src:  "$.items[0]",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("items"), flowcrt.Index(0)},
+		Src: "$.items[0]",
 	}
 )
 

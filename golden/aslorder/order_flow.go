@@ -188,24 +188,20 @@ var orderEnrichState = flowcrt.ASLState{
 	Name: "Enrich",
 	Task: true,
 	InputPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
-		Src:  "$.order",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("order")},
+		Src: "$.order",
 	}},
 	Parameters: flowcrt.TObject(
 		flowcrt.TField("id", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.id",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("id")},
+			Src: "$.id",
 		})),
 		flowcrt.TField("lines", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.lines",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("lines")},
+			Src: "$.lines",
 		})),
 		flowcrt.TField("source", flowcrt.TValue("flowc")),
 	),
 	ResultSelector: flowcrt.TObject(
 		flowcrt.TField("total", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.total",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("total")},
+			Src: "$.total",
 		})),
 		flowcrt.TField("summary", flowcrt.TCall(&flowcrt.Intrinsic{
 			Name: "States.Format",
@@ -213,8 +209,7 @@ var orderEnrichState = flowcrt.ASLState{
 			Args: []flowcrt.IntrinsicArg{
 				{Value: "order costs {}"},
 				{Path: &flowcrt.JSONPath{
-					Src:  "$.total",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("total")},
+					Src: "$.total",
 				}},
 			},
 		})),
@@ -224,8 +219,7 @@ var orderEnrichState = flowcrt.ASLState{
 		Segs: []flowcrt.PathSeg{flowcrt.Field("priced")},
 	}},
 	OutputPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
-		Src:  "$.priced",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("priced")},
+		Src: "$.priced",
 	}},
 	Retry: []flowcrt.Retrier{
 		{
@@ -340,27 +334,22 @@ var orderSmallResult = flowcrt.TValue(flowcrt.Obj(
 // stepReport runs Fail state "Report".
 func (w *Order) stepReport(ctx context.Context, x *flowcrt.ASLExec, in any) (orderStep, any, error) {
 	return orderDone, nil, flowcrt.Fail(in, x.Enter(ctx, "Report"), flowcrt.TPath(&flowcrt.JSONPath{
-		Src:  "$.error.Error",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("error"), flowcrt.Field("Error")},
+		Src: "$.error.Error",
 	}), flowcrt.TPath(&flowcrt.JSONPath{
-		Src:  "$.error.Cause",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("error"), flowcrt.Field("Cause")},
+		Src: "$.error.Cause",
 	}))
 }
 
 // The compiled paths the choice rules read.
 var (
 	orderPath1 = &flowcrt.JSONPath{
-		Src:  "$.total",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("total")},
+		Src: "$.total",
 	}
 	orderPath2 = &flowcrt.JSONPath{
-		Src:  "$.total",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("total")},
+		Src: "$.total",
 	}
 	orderPath3 = &flowcrt.JSONPath{
-		Src:  "$.summary",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("summary")},
+		Src: "$.summary",
 	}
 )
 

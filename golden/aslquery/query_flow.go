@@ -200,51 +200,34 @@ var querySelectState = flowcrt.ASLState{
 	Name: "Select",
 	Parameters: flowcrt.TObject(
 		flowcrt.TField("first", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.items.[0].name",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("items"), flowcrt.Index(0), flowcrt.Field("name")},
+			Src: "$.items.[0].name",
 		})),
 		flowcrt.TField("state", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.Snapshots.[0].State",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("Snapshots"), flowcrt.Index(0), flowcrt.Field("State")},
+			Src: "$.Snapshots.[0].State",
 		})),
 		flowcrt.TField("positive", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.items.[?(@.qty > 0)].name",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("items"), flowcrt.PathSeg{Kind: flowcrt.SegFilter, Filter: &flowcrt.PathFilter{Op: ">", Rel: []flowcrt.PathSeg{flowcrt.Field("qty")}, Value: 0.0}}, flowcrt.Field("name")},
+			Src: "$.items.[?(@.qty > 0)].name",
 		})),
 		flowcrt.TField("objects", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.files.[*].['bucket', 'key']",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("files"), flowcrt.Wildcard(), flowcrt.PathSeg{Kind: flowcrt.SegUnion, Names: []string{"bucket", "key"}}},
+			Src: "$.files.[*].['bucket', 'key']",
 		})),
 		flowcrt.TField("atLeastMin", flowcrt.TPath(&flowcrt.JSONPath{
 			Src: "$.items[?(@.qty >= $.min)].name",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("items"), flowcrt.PathSeg{Kind: flowcrt.SegFilter, Filter: &flowcrt.PathFilter{Op: ">=", Rel: []flowcrt.PathSeg{flowcrt.Field("qty")}, Other: &flowcrt.JSONPath{
-				Src:  "$.min",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("min")},
-			}}}, flowcrt.Field("name")},
 		})),
 		flowcrt.TField("balanced", flowcrt.TPath(&flowcrt.JSONPath{
 			Src: "$.items[?(@.qty == @.sold)].name",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("items"), flowcrt.PathSeg{Kind: flowcrt.SegFilter, Filter: &flowcrt.PathFilter{Op: "==", Rel: []flowcrt.PathSeg{flowcrt.Field("qty")}, Other: &flowcrt.JSONPath{
-				Src:     "@.sold",
-				Segs:    []flowcrt.PathSeg{flowcrt.Field("sold")},
-				Current: true,
-			}}}, flowcrt.Field("name")},
 		})),
 		flowcrt.TField("picked", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.files[0]['bucket','key']",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("files"), flowcrt.Index(0), flowcrt.PathSeg{Kind: flowcrt.SegUnion, Names: []string{"bucket", "key"}}},
+			Src: "$.files[0]['bucket','key']",
 		})),
 		flowcrt.TField("count", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.items.length()",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("items"), flowcrt.PathSeg{Kind: flowcrt.SegFunction, Name: "length"}},
+			Src: "$.items.length()",
 		})),
 		flowcrt.TField("sold", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.items[*].sold.sum()",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("items"), flowcrt.Wildcard(), flowcrt.Field("sold"), flowcrt.PathSeg{Kind: flowcrt.SegFunction, Name: "sum"}},
+			Src: "$..sold.sum()",
 		})),
 		flowcrt.TField("fields", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.files[0].keys()",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("files"), flowcrt.Index(0), flowcrt.PathSeg{Kind: flowcrt.SegFunction, Name: "keys"}},
+			Src: "$.files[0].keys()",
 		})),
 	),
 	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{
@@ -268,8 +251,7 @@ var queryInitState = flowcrt.ASLState{
 	Assign: flowcrt.TObject(
 		flowcrt.TField("greeting", flowcrt.TValue("hi")),
 		flowcrt.TField("count", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.min",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("min")},
+			Src: "$.min",
 		})),
 		flowcrt.TField("who", flowcrt.TCall(&flowcrt.Intrinsic{
 			Name: "States.Format",
@@ -277,8 +259,7 @@ var queryInitState = flowcrt.ASLState{
 			Args: []flowcrt.IntrinsicArg{
 				{Value: "{}!"},
 				{Path: &flowcrt.JSONPath{
-					Src:  "$.selected.first",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("selected"), flowcrt.Field("first")},
+					Src: "$.selected.first",
 				}},
 			},
 		})),
@@ -599,7 +580,6 @@ var queryItemsItems = flowcrt.MapSpec{
 		flowcrt.TField("name", flowcrt.TPath(&flowcrt.JSONPath{
 			Src:     "$$.Map.Item.Value.name",
 			Context: true,
-			Segs:    []flowcrt.PathSeg{flowcrt.Field("Map"), flowcrt.Field("Item"), flowcrt.Field("Value"), flowcrt.Field("name")},
 		})),
 		flowcrt.TField("greeting", flowcrt.TPath(&flowcrt.JSONPath{
 			Src: "$greeting",
@@ -665,20 +645,17 @@ var queryMarkState = flowcrt.ASLState{
 			Args: []flowcrt.IntrinsicArg{
 				{Value: "{} {}"},
 				{Path: &flowcrt.JSONPath{
-					Src:  "$.greeting",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("greeting")},
+					Src: "$.greeting",
 				}},
 				{Path: &flowcrt.JSONPath{
-					Src:  "$.name",
-					Segs: []flowcrt.PathSeg{flowcrt.Field("name")},
+					Src: "$.name",
 				}},
 			},
 		})),
 	),
 	Assign: flowcrt.TObject(
 		flowcrt.TField("mark", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.text",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("text")},
+			Src: "$.text",
 		})),
 	),
 }
@@ -697,20 +674,16 @@ var queryReportState = flowcrt.ASLState{
 	Name: "Report",
 	Parameters: flowcrt.TObject(
 		flowcrt.TField("selected", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.selected",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("selected")},
+			Src: "$.selected",
 		})),
 		flowcrt.TField("used", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.used",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("used")},
+			Src: "$.used",
 		})),
 		flowcrt.TField("fan", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.fan",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("fan")},
+			Src: "$.fan",
 		})),
 		flowcrt.TField("seen", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.seen",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("seen")},
+			Src: "$.seen",
 		})),
 		flowcrt.TField("count", flowcrt.TPath(&flowcrt.JSONPath{
 			Src: "$count",

@@ -202,19 +202,16 @@ var dispatchGateState = flowcrt.ASLState{
 		flowcrt.TField("Name", flowcrt.TValue("gate-1")),
 		flowcrt.TField("Input", flowcrt.TObject(
 			flowcrt.TField("truck", flowcrt.TPath(&flowcrt.JSONPath{
-				Src:  "$.truck",
-				Segs: []flowcrt.PathSeg{flowcrt.Field("truck")},
+				Src: "$.truck",
 			})),
 		)),
 	),
 	ResultSelector: flowcrt.TObject(
 		flowcrt.TField("status", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.Status",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("Status")},
+			Src: "$.Status",
 		})),
 		flowcrt.TField("gate", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.Output.gate.approval",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("Output"), flowcrt.Field("gate"), flowcrt.Field("approval")},
+			Src: "$.Output.gate.approval",
 		})),
 	),
 	ResultPath: &flowcrt.PathField{Path: &flowcrt.JSONPath{

@@ -234,8 +234,7 @@ func (w *Release) stepSignOff(ctx context.Context, x *flowcrt.ASLExec, in any) (
 
 var releaseSignOffParams = flowcrt.TObject(
 	flowcrt.TField("team", flowcrt.TPath(&flowcrt.JSONPath{
-		Src:  "$.team",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("team")},
+		Src: "$.team",
 	})),
 )
 
@@ -315,8 +314,7 @@ var releaseScanState = flowcrt.ASLState{
 	ResultPath: &flowcrt.PathField{Null: true},
 	Assign: flowcrt.TObject(
 		flowcrt.TField("findings", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.count",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("count")},
+			Src: "$.count",
 		})),
 	),
 }
@@ -499,8 +497,7 @@ var releaseRecordState = flowcrt.ASLState{
 			Var: "findings",
 		})),
 		flowcrt.TField("decision", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.answer.decision.approval",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("answer"), flowcrt.Field("decision"), flowcrt.Field("approval")},
+			Src: "$.answer.decision.approval",
 		})),
 	),
 }
@@ -537,8 +534,7 @@ func (w *Release) stepShip(ctx context.Context, x *flowcrt.ASLExec, in any) (rel
 // The compiled paths the choice rules read.
 var (
 	releasePath1 = &flowcrt.JSONPath{
-		Src:  "$.decision.approval",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("decision"), flowcrt.Field("approval")},
+		Src: "$.decision.approval",
 	}
 )
 

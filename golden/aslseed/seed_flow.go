@@ -290,7 +290,6 @@ var seedInitializeStateState = flowcrt.ASLState{
 		flowcrt.TField("timestamp", flowcrt.TPath(&flowcrt.JSONPath{
 			Src:     "$$.State.EnteredTime",
 			Context: true,
-			Segs:    []flowcrt.PathSeg{flowcrt.Field("State"), flowcrt.Field("EnteredTime")},
 		})),
 		flowcrt.TField("input", flowcrt.TPath(&flowcrt.JSONPath{
 			Src: "$",
@@ -336,8 +335,7 @@ var seedAnalyzeCodeState = flowcrt.ASLState{
 	Task: true,
 	Parameters: flowcrt.TObject(
 		flowcrt.TField("code", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.sourceCode",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("sourceCode")},
+			Src: "$.sourceCode",
 		})),
 		flowcrt.TField("language", flowcrt.TValue("php")),
 		flowcrt.TField("options", flowcrt.TValue(flowcrt.Obj(
@@ -618,16 +616,13 @@ var seedProcessAllTasksItems = flowcrt.MapSpec{
 		flowcrt.TField("task", flowcrt.TPath(&flowcrt.JSONPath{
 			Src:     "$$.Map.Item.Value",
 			Context: true,
-			Segs:    []flowcrt.PathSeg{flowcrt.Field("Map"), flowcrt.Field("Item"), flowcrt.Field("Value")},
 		})),
 		flowcrt.TField("index", flowcrt.TPath(&flowcrt.JSONPath{
 			Src:     "$$.Map.Item.Index",
 			Context: true,
-			Segs:    []flowcrt.PathSeg{flowcrt.Field("Map"), flowcrt.Field("Item"), flowcrt.Field("Index")},
 		})),
 		flowcrt.TField("globalConfig", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.config",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("config")},
+			Src: "$.config",
 		})),
 	),
 	MaxConcurrency: 5,
@@ -689,8 +684,7 @@ var seedValidateTaskState = flowcrt.ASLState{
 	Task: true,
 	Parameters: flowcrt.TObject(
 		flowcrt.TField("task", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.task",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("task")},
+			Src: "$.task",
 		})),
 	),
 }
@@ -714,12 +708,10 @@ var seedExecuteTaskState = flowcrt.ASLState{
 	Task: true,
 	Parameters: flowcrt.TObject(
 		flowcrt.TField("task", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.task",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("task")},
+			Src: "$.task",
 		})),
 		flowcrt.TField("config", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.globalConfig",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("globalConfig")},
+			Src: "$.globalConfig",
 		})),
 	),
 }
@@ -1075,40 +1067,31 @@ func (w *Seed) stepValidationFailed(ctx context.Context, x *flowcrt.ASLExec, in 
 // The compiled paths the choice rules read.
 var (
 	seedPath1 = &flowcrt.JSONPath{
-		Src:  "$.intent",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("intent")},
+		Src: "$.intent",
 	}
 	seedPath2 = &flowcrt.JSONPath{
-		Src:  "$.amount",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("amount")},
+		Src: "$.amount",
 	}
 	seedPath3 = &flowcrt.JSONPath{
-		Src:  "$.intent",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("intent")},
+		Src: "$.intent",
 	}
 	seedPath4 = &flowcrt.JSONPath{
-		Src:  "$.intent",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("intent")},
+		Src: "$.intent",
 	}
 	seedPath5 = &flowcrt.JSONPath{
-		Src:  "$.intent",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("intent")},
+		Src: "$.intent",
 	}
 	seedPath6 = &flowcrt.JSONPath{
-		Src:  "$.intent",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("intent")},
+		Src: "$.intent",
 	}
 	seedPath7 = &flowcrt.JSONPath{
-		Src:  "$.score",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("score")},
+		Src: "$.score",
 	}
 	seedPath8 = &flowcrt.JSONPath{
-		Src:  "$.score",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("score")},
+		Src: "$.score",
 	}
 	seedPath9 = &flowcrt.JSONPath{
-		Src:  "$.verified",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("verified")},
+		Src: "$.verified",
 	}
 )
 

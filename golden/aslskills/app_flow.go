@@ -311,8 +311,7 @@ var appCheckState = flowcrt.ASLState{
 	Task: true,
 	Parameters: flowcrt.TObject(
 		flowcrt.TField("doc", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.doc",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("doc")},
+			Src: "$.doc",
 		})),
 		flowcrt.TField("rules", flowcrt.TValue("strict")),
 	),
@@ -355,8 +354,7 @@ var appAcceptedState = flowcrt.ASLState{
 	Parameters: flowcrt.TObject(
 		flowcrt.TField("valid", flowcrt.TValue(true)),
 		flowcrt.TField("score", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.checked.score",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("checked"), flowcrt.Field("score")},
+			Src: "$.checked.score",
 		})),
 	),
 }
@@ -376,8 +374,7 @@ var appRejectedState = flowcrt.ASLState{
 	Parameters: flowcrt.TObject(
 		flowcrt.TField("valid", flowcrt.TValue(false)),
 		flowcrt.TField("reason", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.problem.Cause",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("problem"), flowcrt.Field("Cause")},
+			Src: "$.problem.Cause",
 		})),
 	),
 }
@@ -438,8 +435,7 @@ func (w *App) stepTellAuthor(ctx context.Context, x *flowcrt.ASLExec, in any) (a
 
 var appTellAuthorParams = flowcrt.TObject(
 	flowcrt.TField("to", flowcrt.TPath(&flowcrt.JSONPath{
-		Src:  "$.author",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("author")},
+		Src: "$.author",
 	})),
 )
 
@@ -553,8 +549,7 @@ var appMailState = flowcrt.ASLState{
 			Var: "to",
 		})),
 		flowcrt.TField("text", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.text",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("text")},
+			Src: "$.text",
 		})),
 	),
 }
@@ -582,8 +577,7 @@ var appChatState = flowcrt.ASLState{
 			Var: "to",
 		})),
 		flowcrt.TField("text", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.text",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("text")},
+			Src: "$.text",
 		})),
 	),
 }
@@ -766,8 +760,7 @@ var appMail2State = flowcrt.ASLState{
 	Parameters: flowcrt.TObject(
 		flowcrt.TField("to", flowcrt.TValue("#docs")),
 		flowcrt.TField("text", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.text",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("text")},
+			Src: "$.text",
 		})),
 	),
 }
@@ -792,8 +785,7 @@ var appChat2State = flowcrt.ASLState{
 	Parameters: flowcrt.TObject(
 		flowcrt.TField("room", flowcrt.TValue("#docs")),
 		flowcrt.TField("text", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.text",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("text")},
+			Src: "$.text",
 		})),
 	),
 }
@@ -876,16 +868,13 @@ func (w *App) stepTellOwner(ctx context.Context, x *flowcrt.ASLExec, in any) (ap
 
 var appTellOwnerParams = flowcrt.TObject(
 	flowcrt.TField("channel", flowcrt.TPath(&flowcrt.JSONPath{
-		Src:  "$.prefers",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("prefers")},
+		Src: "$.prefers",
 	})),
 	flowcrt.TField("urgent", flowcrt.TPath(&flowcrt.JSONPath{
-		Src:  "$.urgent",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("urgent")},
+		Src: "$.urgent",
 	})),
 	flowcrt.TField("to", flowcrt.TPath(&flowcrt.JSONPath{
-		Src:  "$.author",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("author")},
+		Src: "$.author",
 	})),
 )
 
@@ -1014,8 +1003,7 @@ var appMail3State = flowcrt.ASLState{
 			Var: "to",
 		})),
 		flowcrt.TField("text", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.text",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("text")},
+			Src: "$.text",
 		})),
 	),
 }
@@ -1043,8 +1031,7 @@ var appChat3State = flowcrt.ASLState{
 			Var: "to",
 		})),
 		flowcrt.TField("text", flowcrt.TPath(&flowcrt.JSONPath{
-			Src:  "$.text",
-			Segs: []flowcrt.PathSeg{flowcrt.Field("text")},
+			Src: "$.text",
 		})),
 	),
 }
@@ -1119,8 +1106,7 @@ func (w *App) stepDelivered3(ctx context.Context, x *flowcrt.ASLExec, in any) (a
 // The compiled paths the choice rules read.
 var (
 	appPath1 = &flowcrt.JSONPath{
-		Src:  "$.validation.valid",
-		Segs: []flowcrt.PathSeg{flowcrt.Field("validation"), flowcrt.Field("valid")},
+		Src: "$.validation.valid",
 	}
 	appPath2 = &flowcrt.JSONPath{
 		Src: "$urgent",

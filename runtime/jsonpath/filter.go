@@ -179,9 +179,14 @@ func (f *filterParser) relation() (expr, *SyntaxError) {
 	}
 	save := f.i
 	if op, ok := f.operator(); ok {
-		if right, err := f.value(true); err == nil {
-			return &relation{left: left, op: op, right: right}, nil
+		// Jayway falls back to an existence test here, but the operator
+		// left unread fails the filter anyway: say why the value did not
+		// read.
+		right, err := f.value(true)
+		if err != nil {
+			return nil, err
 		}
+		return &relation{left: left, op: op, right: right}, nil
 	}
 	f.i = save
 	if left.kind != opdPath {
@@ -307,6 +312,9 @@ func (f *filterParser) literal(right bool) (operand, *SyntaxError) {
 		return operand{kind: opdString, value: word}, nil
 	}
 	f.i = start
+	if c == ')' {
+		return operand{}, f.errf(start, "expected a value before `)`")
+	}
 	return operand{}, f.errf(start, "unexpected %q in filter", string(c))
 }
 

@@ -64,6 +64,8 @@ var pathFunctions = map[string]bool{
 	"stddev": true, "keys": true, "first": true, "last": true,
 }
 
+const functionList = "length(), min(), max(), avg(), sum(), stddev(), keys(), first() or last()"
+
 // parser reads one path. base is the offset of src in the text the user
 // wrote, for messages; depth counts the filters around it.
 type parser struct {
@@ -208,7 +210,7 @@ func (p *parser) function(name string, start, open int) *SyntaxError {
 		return p.errf(open+1, "path functions take no arguments here")
 	}
 	if !pathFunctions[name] {
-		return p.errf(start, "unknown path function %s()", name)
+		return p.errf(start, "unknown path function %s(); use %s", name, functionList)
 	}
 	p.i = open + 2
 	p.add(token{kind: tokFunction, function: name})
@@ -218,6 +220,9 @@ func (p *parser) function(name string, start, open int) *SyntaxError {
 // bracket reads [...]: quoted names, indexes or a slice, `*`, or a filter.
 func (p *parser) bracket() *SyntaxError {
 	open := p.i
+	if strings.IndexByte(p.src[open:], ']') < 0 {
+		return p.errf(open, "unclosed `[`")
+	}
 	c, at := p.significant(open + 1)
 	switch {
 	case c == '\'' || c == '"':
