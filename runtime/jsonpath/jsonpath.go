@@ -16,12 +16,10 @@ import (
 
 // Path is a parsed JSONPath, safe for concurrent evaluation.
 type Path struct {
-	src      string
 	tokens   []token
 	fromItem bool // starts with @: inside a filter, reads the item tested
-	// stepsDefinite is whether the tokens name one value; definite is
-	// whether the whole path does, aggregate included.
-	stepsDefinite, definite bool
+	// stepsDefinite is whether the tokens name one value.
+	stepsDefinite bool
 	// aggregate is a function Jayway applies to the whole result of a
 	// path that starts with a deep scan ($..price.sum()).
 	aggregate string
@@ -58,15 +56,12 @@ func Parse(src string) (*Path, error) {
 	return p, nil
 }
 
-// Definite reports whether the path names at most one value: it has only
-// single names, single indexes, a final list of names (Jayway merges them
-// into one object) and functions. A definite path evaluates to that value,
-// an indefinite one to the list of what it matched.
-func (p *Path) Definite() bool { return p.definite }
-
-// Eval evaluates the path against doc. A definite path that names nothing
-// is an error, as is a step Jayway refuses (a filter applied to a number
-// on a definite path, an aggregate of no numbers).
+// Eval evaluates the path against doc. A definite path (single names and
+// indexes, a final list of names, which Jayway merges into one object,
+// and functions) gives its value; an indefinite one the list of what it
+// matched. A definite path, or a definite start of one, that names nothing
+// is an error wrapping ErrNotFound, as is a step Jayway refuses (a filter
+// applied to a number after a definite start, an aggregate of no numbers).
 func (p *Path) Eval(doc any) (any, error) {
 	work := 0
 	return p.eval(doc, doc, false, &work)

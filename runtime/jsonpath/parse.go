@@ -99,14 +99,14 @@ func parse(src string, depth int) (*Path, *SyntaxError) {
 	if err := p.path(); err != nil {
 		return nil, err
 	}
-	return newPath(src, text[0] == '@', p.tokens), nil
+	return newPath(text[0] == '@', p.tokens), nil
 }
 
 // newPath settles what depends on the whole list of tokens: which is the
 // leaf, which are preceded by definite ones, and the function Jayway
 // applies to the whole result of $..path.function().
-func newPath(src string, fromItem bool, tokens []token) *Path {
-	path := &Path{src: src, fromItem: fromItem, tokens: tokens}
+func newPath(fromItem bool, tokens []token) *Path {
+	path := &Path{fromItem: fromItem, tokens: tokens}
 	if n := len(tokens); n > 1 && tokens[0].kind == tokScan && tokens[n-1].kind == tokFunction {
 		path.aggregate, path.tokens = tokens[n-1].function, tokens[:n-1]
 	}
@@ -118,7 +118,6 @@ func newPath(src string, fromItem bool, tokens []token) *Path {
 		up = up && t.definite()
 	}
 	path.stepsDefinite = up
-	path.definite = up || path.aggregate != ""
 	return path
 }
 
