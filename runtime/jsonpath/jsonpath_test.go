@@ -211,6 +211,7 @@ func TestSyntaxErrors(t *testing.T) {
 		{`$['a' 'b']`, 6, "separated by `,`"},
 		{`$[?(@.a in [1,)]`, 11, "invalid JSON literal"},
 		{``, 0, "empty path"},
+		{`$..length()`, 1, "`..` needs"},
 	}
 	for _, c := range cases {
 		_, err := Parse(c.path)

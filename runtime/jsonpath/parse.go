@@ -99,6 +99,11 @@ func parse(src string, depth int) (*Path, *SyntaxError) {
 	if err := p.path(); err != nil {
 		return nil, err
 	}
+	if len(p.tokens) == 2 && p.tokens[0].kind == tokScan && p.tokens[1].kind == tokFunction {
+		// Jayway would apply the function to what `..` alone finds,
+		// which it cannot evaluate.
+		return nil, p.errf(1, "`..` needs a name, `*` or brackets after it")
+	}
 	return newPath(text[0] == '@', p.tokens), nil
 }
 
@@ -181,9 +186,6 @@ func (p *parser) dot() *SyntaxError {
 // `(`, or a function call name().
 func (p *parser) property() *SyntaxError {
 	start := p.i
-	if c := p.src[p.i]; c == ' ' {
-		return p.errf(p.i, "use bracket notation ['my prop'] for a name with spaces")
-	}
 	end := start
 	for end < len(p.src) && !strings.ContainsRune(".[(", rune(p.src[end])) {
 		if p.src[end] == ' ' {
