@@ -55,6 +55,21 @@ func TestLookup(t *testing.T) {
 	}
 }
 
+// TestGet: a path that names nothing, or a step Jayway refuses, fails the
+// state with States.Runtime (docs/jsonpath.md, "Missing values").
+func TestGet(t *testing.T) {
+	in := mustJSON(t, `{"a": [1, 2], "s": "x"}`)
+	_, err := path("$.zz").Get(in, nil)
+	assert.Equal(t, StatesRuntime, ErrorName(err))
+	assert.Contains(t, err.Error(), `the path "$.zz" does not point to a value`)
+	_, err = path("$.s[?(@.x)]").Get(in, nil)
+	assert.Equal(t, StatesRuntime, ErrorName(err))
+	assert.Contains(t, err.Error(), "cannot be applied to a string")
+	v, err := path("$.a.sum()").Get(in, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 3.0, v)
+}
+
 func TestSetPath(t *testing.T) {
 	raw := mustJSON(t, `{"x": 1, "a": {"keep": true}}`)
 	out, err := setPath(raw, []PathSeg{Field("a"), Field("b"), Field("c")}, "deep", "$.a.b.c")
