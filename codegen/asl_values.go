@@ -13,12 +13,7 @@ import (
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
-var segKinds = map[ir.SegmentKind]string{
-	ir.SegWildcard: "SegWildcard", ir.SegSlice: "SegSlice", ir.SegUnion: "SegUnion",
-	ir.SegRecursive: "SegRecursive", ir.SegFilter: "SegFilter", ir.SegFunction: "SegFunction",
-}
-
-// path renders a compiled path as a *flowcrt.JSONPath literal.
+// path renders a compiled path as a *flowcimpl.JSONPath literal.
 func (g *aslGen) path(p *ir.Path) *jen.Statement { return pathLiteral(p) }
 
 func pathLiteral(p *ir.Path) *jen.Statement {
@@ -30,82 +25,21 @@ func pathLiteral(p *ir.Path) *jen.Statement {
 		if len(p.Segments) > 0 {
 			d.Id("Segs").Op(":").Add(segments(p.Segments))
 		}
-		if p.Current {
-			d.Id("Current").Op(":").True()
-		}
 		if p.Var != "" {
 			d.Id("Var").Op(":").Lit(p.Var)
 		}
 	})
 }
 
+// segments renders the steps of a reference path.
 func segments(segs []ir.Segment) *jen.Statement {
 	return jen.Index().Add(rt("PathSeg")).ValuesFunc(func(v *jen.Group) {
 		for _, s := range segs {
-			v.Add(segment(s))
-		}
-	})
-}
-
-func segment(s ir.Segment) jen.Code {
-	switch s.Kind {
-	case ir.SegField:
-		return rt("Field").Call(jen.Lit(s.Name))
-	case ir.SegIndex:
-		return rt("Index").Call(jen.Lit(s.Index))
-	case ir.SegWildcard:
-		return rt("Wildcard").Call()
-	}
-	return rt("PathSeg").ValuesFunc(func(d *jen.Group) {
-		d.Id("Kind").Op(":").Add(rt(segKinds[s.Kind]))
-		switch s.Kind {
-		case ir.SegSlice:
-			d.Id("Start").Op(":").Lit(s.Start)
-			d.Id("End").Op(":").Lit(s.End)
-			d.Id("Step").Op(":").Lit(s.Step)
-			d.Id("HasStart").Op(":").Lit(s.HasStart)
-			d.Id("HasEnd").Op(":").Lit(s.HasEnd)
-		case ir.SegUnion:
-			if len(s.Names) > 0 {
-				d.Id("Names").Op(":").Add(stringSlice(s.Names))
+			if s.Kind == ir.SegIndex {
+				v.Add(rt("Index").Call(jen.Lit(s.Index)))
+			} else {
+				v.Add(rt("Field").Call(jen.Lit(s.Name)))
 			}
-			if len(s.Indexes) > 0 {
-				d.Id("Indexes").Op(":").Index().Int().ValuesFunc(func(v *jen.Group) {
-					for _, i := range s.Indexes {
-						v.Lit(i)
-					}
-				})
-			}
-		case ir.SegFunction:
-			d.Id("Name").Op(":").Lit(s.Name)
-		case ir.SegRecursive:
-			if s.Name != "" {
-				d.Id("Name").Op(":").Lit(s.Name)
-			}
-		case ir.SegFilter:
-			d.Id("Filter").Op(":").Add(filter(s.Filter))
-		}
-	})
-}
-
-func filter(f *ir.Filter) jen.Code {
-	return jen.Op("&").Add(rt("PathFilter")).ValuesFunc(func(d *jen.Group) {
-		d.Id("Op").Op(":").Lit(string(f.Op))
-		if len(f.Rel) > 0 {
-			d.Id("Rel").Op(":").Add(segments(f.Rel))
-		}
-		if f.Value != nil {
-			d.Id("Value").Op(":").Add(value(f.Value))
-		}
-		if f.Other != nil {
-			d.Id("Other").Op(":").Add(pathLiteral(f.Other))
-		}
-		if len(f.Args) > 0 {
-			d.Id("Args").Op(":").Index().Op("*").Add(rt("PathFilter")).ValuesFunc(func(v *jen.Group) {
-				for _, a := range f.Args {
-					v.Add(filter(a))
-				}
-			})
 		}
 	})
 }

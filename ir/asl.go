@@ -109,83 +109,31 @@ type PathField struct {
 	Path *Path
 }
 
-// SegmentKind classifies one step of a Path.
+// SegmentKind classifies one step of a reference path.
 type SegmentKind int
 
 const (
-	SegField     SegmentKind = iota // .name or ['name']
-	SegIndex                        // [n]; negative counts from the end
-	SegWildcard                     // .* or [*]
-	SegSlice                        // [start:end:step]
-	SegUnion                        // [a,b] of names or of indexes
-	SegRecursive                    // ..name or ..*: Name "" means every descendant
-	SegFilter                       // [?(...)]
-	SegFunction                     // .length(), .sum() ...: Name, the last step
+	SegField SegmentKind = iota // .name or ['name']
+	SegIndex                    // [n]; negative counts from the end
 )
 
-// Path is a compiled JSONPath: $ (the input) or $$ (the context object)
-// followed by segments.
+// Path is a JSONPath: $ (the input) or $$ (the context object) or $name (a
+// variable), which the runtime evaluates as Jayway JsonPath does. Only a
+// reference path (ResultPath), which names one node to set, keeps its
+// steps in Segments.
 type Path struct {
 	Pos      Pos
 	Source   string
 	Context  bool // $$
 	Segments []Segment
-	Current  bool   // @: relative to the element a filter tests
 	Var      string // $name: the path reads the variable name
 }
 
-// Definite reports whether the path names at most one value; an indefinite
-// path (wildcards, slices, unions, descent, filters) yields a list. As in
-// Jayway, a final union of names is definite (it picks members of one
-// object), and so is a final function.
-func (p *Path) Definite() bool {
-	for i, s := range p.Segments {
-		last := i == len(p.Segments)-1
-		if s.Kind != SegField && s.Kind != SegIndex && !(last && (s.Kind == SegFunction || s.Kind == SegUnion && s.Names != nil)) {
-			return false
-		}
-	}
-	return true
-}
-
-// Segment is one step of a Path.
+// Segment is one step of a reference path.
 type Segment struct {
-	Kind    SegmentKind
-	Name    string   // SegField, SegRecursive
-	Index   int      // SegIndex
-	Names   []string // SegUnion of names
-	Indexes []int    // SegUnion of indexes
-	// SegSlice bounds; Has* say which were written.
-	Start, End, Step int
-	HasStart, HasEnd bool
-	Filter           *Filter // SegFilter
-}
-
-// FilterOp is the operator of a Filter node.
-type FilterOp string
-
-const (
-	FilterAnd    FilterOp = "&&"
-	FilterOr     FilterOp = "||"
-	FilterNot    FilterOp = "!"
-	FilterExists FilterOp = "exists" // @.a.b is present
-	FilterEq     FilterOp = "=="
-	FilterNe     FilterOp = "!="
-	FilterLt     FilterOp = "<"
-	FilterLe     FilterOp = "<="
-	FilterGt     FilterOp = ">"
-	FilterGe     FilterOp = ">="
-)
-
-// Filter is the condition of [?(...)]: a comparison of a path relative to
-// the current element (@) with a literal or another path, or a boolean
-// combination.
-type Filter struct {
-	Op    FilterOp
-	Rel   []Segment // the @ path of a comparison or existence test
-	Value any       // the literal: string, float64, bool or nil
-	Args  []*Filter // And, Or, Not
-	Other *Path     // instead of Value: a $ path, or an @ one (Current)
+	Kind  SegmentKind
+	Name  string // SegField
+	Index int    // SegIndex
 }
 
 // TemplateKind classifies a Template node.

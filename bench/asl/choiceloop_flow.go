@@ -221,8 +221,7 @@ var choiceloopStepState = flowcimpl.ASLState{
 			Fn:   flowcimpl.StatesMathAdd,
 			Args: []flowcimpl.IntrinsicArg{
 				{Path: &flowcimpl.JSONPath{
-					Src:  "$.i",
-					Segs: []flowcimpl.PathSeg{flowcimpl.Field("i")},
+					Src: "$.i",
 				}},
 				{Value: 1.0},
 			},
@@ -232,12 +231,10 @@ var choiceloopStepState = flowcimpl.ASLState{
 			Fn:   flowcimpl.StatesArray,
 			Args: []flowcimpl.IntrinsicArg{
 				{Path: &flowcimpl.JSONPath{
-					Src:  "$.acc",
-					Segs: []flowcimpl.PathSeg{flowcimpl.Field("acc")},
+					Src: "$.acc",
 				}},
 				{Path: &flowcimpl.JSONPath{
-					Src:  "$.i",
-					Segs: []flowcimpl.PathSeg{flowcimpl.Field("i")},
+					Src: "$.i",
 				}},
 			},
 		})),
@@ -271,7 +268,6 @@ func (w *Choiceloop) stepDone(ctx context.Context, x *flowcimpl.ASLExec, in any)
 // The compiled paths the choice rules read.
 var (
 	choiceloopPath1 = &flowcimpl.JSONPath{
-		Src:  "$.i",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("i")},
+		Src: "$.i",
 	}
 )

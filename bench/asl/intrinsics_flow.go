@@ -182,8 +182,7 @@ var intrinsicsFState = flowcimpl.ASLState{
 											Fn:   flowcimpl.StatesStringSplit,
 											Args: []flowcimpl.IntrinsicArg{
 												{Path: &flowcimpl.JSONPath{
-													Src:  "$.arn",
-													Segs: []flowcimpl.PathSeg{flowcimpl.Field("arn")},
+													Src: "$.arn",
 												}},
 												{Value: "/"},
 											},
@@ -206,8 +205,7 @@ var intrinsicsFState = flowcimpl.ASLState{
 							Fn:   flowcimpl.StatesStringSplit,
 							Args: []flowcimpl.IntrinsicArg{
 								{Path: &flowcimpl.JSONPath{
-									Src:  "$.arn",
-									Segs: []flowcimpl.PathSeg{flowcimpl.Field("arn")},
+									Src: "$.arn",
 								}},
 								{Value: "/"},
 							},

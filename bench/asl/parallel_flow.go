@@ -244,8 +244,7 @@ var parallelS1State = flowcimpl.ASLState{
 	Name: "S1",
 	Parameters: flowcimpl.TObject(
 		flowcimpl.TField("n", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.n",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("n")},
+			Src: "$.n",
 		})),
 	),
 }
@@ -390,8 +389,7 @@ func (w *Parallel) stepT1(ctx context.Context, x *flowcimpl.ASLExec, in any) (pa
 var parallelT2State = flowcimpl.ASLState{
 	Name: "T2",
 	OutputPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
-		Src:  "$.t",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("t")},
+		Src: "$.t",
 	}},
 }
 
@@ -408,7 +406,6 @@ func (w *Parallel) stepT2(ctx context.Context, x *flowcimpl.ASLExec, in any) (pa
 // The compiled paths the choice rules read.
 var (
 	parallelPath1 = &flowcimpl.JSONPath{
-		Src:  "$.n",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("n")},
+		Src: "$.n",
 	}
 )

@@ -164,20 +164,17 @@ var taskorderTState = flowcimpl.ASLState{
 	Name: "T",
 	Task: true,
 	InputPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
-		Src:  "$.request",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("request")},
+		Src: "$.request",
 	}},
 	Parameters: flowcimpl.TObject(
 		flowcimpl.TField("query", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.q",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("q")},
+			Src: "$.q",
 		})),
 		flowcimpl.TField("limit", flowcimpl.TValue(5.0)),
 	),
 	ResultSelector: flowcimpl.TObject(
 		flowcimpl.TField("score", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.Payload.score",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("Payload"), flowcimpl.Field("score")},
+			Src: "$.Payload.score",
 		})),
 		flowcimpl.TField("source", flowcimpl.TValue("model")),
 	),
@@ -186,8 +183,7 @@ var taskorderTState = flowcimpl.ASLState{
 		Segs: []flowcimpl.PathSeg{flowcimpl.Field("out"), flowcimpl.Field("analysis")},
 	}},
 	OutputPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
-		Src:  "$.out",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("out")},
+		Src: "$.out",
 	}},
 }
 

@@ -187,8 +187,7 @@ var distributedScoreAllDistributed = flowcimpl.DistributedSpec{
 		Resource: "arn:aws:states:::s3:getObject",
 		Parameters: flowcimpl.TObject(
 			flowcimpl.TField("Bucket", flowcimpl.TPath(&flowcimpl.JSONPath{
-				Src:  "$.dir",
-				Segs: []flowcimpl.PathSeg{flowcimpl.Field("dir")},
+				Src: "$.dir",
 			})),
 			flowcimpl.TField("Key", flowcimpl.TValue("items.jsonl")),
 		),

@@ -288,7 +288,6 @@ func (w *Review) stepRejected(ctx context.Context, x *flowcimpl.ASLExec, in any)
 // The compiled paths the choice rules read.
 var (
 	reviewPath1 = &flowcimpl.JSONPath{
-		Src:  "$.review.approval",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("review"), flowcimpl.Field("approval")},
+		Src: "$.review.approval",
 	}
 )

@@ -198,8 +198,7 @@ var agentDraftState = flowcimpl.ASLState{
 	Task: true,
 	Parameters: flowcimpl.TObject(
 		flowcimpl.TField("topic", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.topic",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("topic")},
+			Src: "$.topic",
 		})),
 	),
 	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
@@ -263,8 +262,7 @@ func (w *Agent) stepDiscuss(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 
 var agentDiscussDebate = flowcimpl.DebateSpec{
 	TopicPath: &flowcimpl.JSONPath{
-		Src:  "$.topic",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("topic")},
+		Src: "$.topic",
 	},
 	Rounds: 2,
 	Agents: []string{"Critic", "Writer"},
@@ -347,7 +345,6 @@ func (w *Agent) stepRejected(ctx context.Context, x *flowcimpl.ASLExec, in any) 
 // The compiled paths the choice rules read.
 var (
 	agentPath1 = &flowcimpl.JSONPath{
-		Src:  "$.approval.approval",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("approval"), flowcimpl.Field("approval")},
+		Src: "$.approval.approval",
 	}
 )

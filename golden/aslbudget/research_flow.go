@@ -188,8 +188,7 @@ var researchResearchState = flowcimpl.ASLState{
 	Task: true,
 	Parameters: flowcimpl.TObject(
 		flowcimpl.TField("query", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.query",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("query")},
+			Src: "$.query",
 		})),
 	),
 	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
@@ -240,8 +239,7 @@ var researchResearchMemory = flowcimpl.Memory{
 	},
 	Writes: []flowcimpl.MemoryWrite{
 		{Key: "notes", Value: flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.research.findings",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("research"), flowcimpl.Field("findings")},
+			Src: "$.research.findings",
 		})},
 	},
 }
@@ -432,8 +430,7 @@ var researchSummarize2State = flowcimpl.ASLState{
 	Task: true,
 	Parameters: flowcimpl.TObject(
 		flowcimpl.TField("text", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.research.findings",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("research"), flowcimpl.Field("findings")},
+			Src: "$.research.findings",
 		})),
 		flowcimpl.TField("style", flowcimpl.TValue("short")),
 	),
@@ -469,12 +466,10 @@ var researchReportState = flowcimpl.ASLState{
 			Fn:   flowcimpl.StatesCoalesce,
 			Args: []flowcimpl.IntrinsicArg{
 				{Path: &flowcimpl.JSONPath{
-					Src:  "$.summary.text",
-					Segs: []flowcimpl.PathSeg{flowcimpl.Field("summary"), flowcimpl.Field("text")},
+					Src: "$.summary.text",
 				}},
 				{Path: &flowcimpl.JSONPath{
-					Src:  "$.research.findings",
-					Segs: []flowcimpl.PathSeg{flowcimpl.Field("research"), flowcimpl.Field("findings")},
+					Src: "$.research.findings",
 				}},
 			},
 		})),
@@ -494,8 +489,7 @@ var researchReportState = flowcimpl.ASLState{
 			Fn:   flowcimpl.StatesArrayConcat,
 			Args: []flowcimpl.IntrinsicArg{
 				{Path: &flowcimpl.JSONPath{
-					Src:  "$.sources",
-					Segs: []flowcimpl.PathSeg{flowcimpl.Field("sources")},
+					Src: "$.sources",
 				}},
 				{Call: &flowcimpl.Intrinsic{
 					Name: "States.Array",
@@ -522,8 +516,7 @@ func (w *Research) stepReport(ctx context.Context, x *flowcimpl.ASLExec, in any)
 // stepOverBudget runs Fail state "OverBudget".
 func (w *Research) stepOverBudget(ctx context.Context, x *flowcimpl.ASLExec, in any) (researchStep, any, error) {
 	return researchDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "OverBudget"), flowcimpl.TValue("OverBudget"), flowcimpl.TPath(&flowcimpl.JSONPath{
-		Src:  "$.error.Cause",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("error"), flowcimpl.Field("Cause")},
+		Src: "$.error.Cause",
 	}))
 }
 

@@ -195,12 +195,10 @@ var ordersPriceOrdersItems = flowcimpl.MapSpec{
 		flowcimpl.TField("order", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:     "$$.Map.Item.Value",
 			Context: true,
-			Segs:    []flowcimpl.PathSeg{flowcimpl.Field("Map"), flowcimpl.Field("Item"), flowcimpl.Field("Value")},
 		})),
 		flowcimpl.TField("n", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:     "$$.Map.Item.Index",
 			Context: true,
-			Segs:    []flowcimpl.PathSeg{flowcimpl.Field("Map"), flowcimpl.Field("Item"), flowcimpl.Field("Index")},
 		})),
 	),
 	MaxConcurrency: 2,
@@ -212,8 +210,7 @@ var ordersPriceOrdersDistributed = flowcimpl.DistributedSpec{
 		Parameters: flowcimpl.TObject(
 			flowcimpl.TField("Bucket", flowcimpl.TValue("data")),
 			flowcimpl.TField("Key", flowcimpl.TPath(&flowcimpl.JSONPath{
-				Src:  "$.orders",
-				Segs: []flowcimpl.PathSeg{flowcimpl.Field("orders")},
+				Src: "$.orders",
 			})),
 		),
 		Format: "CSV",
@@ -226,8 +223,7 @@ var ordersPriceOrdersDistributed = flowcimpl.DistributedSpec{
 	BatchItems: 2,
 	BatchInput: flowcimpl.TObject(
 		flowcimpl.TField("currency", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.currency",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("currency")},
+			Src: "$.currency",
 		})),
 	),
 	TolerantCount: 1,
@@ -331,8 +327,7 @@ var ordersCheckLinesDistributed = flowcimpl.DistributedSpec{
 		Resource: "arn:aws:states:::s3:putObject",
 		Parameters: flowcimpl.TObject(
 			flowcimpl.TField("Bucket", flowcimpl.TPath(&flowcimpl.JSONPath{
-				Src:  "$.out",
-				Segs: []flowcimpl.PathSeg{flowcimpl.Field("out")},
+				Src: "$.out",
 			})),
 			flowcimpl.TField("Prefix", flowcimpl.TValue("checked")),
 		),

@@ -200,16 +200,14 @@ var fanoutPrepareState = flowcimpl.ASLState{
 					Fn:   flowcimpl.StatesArrayLength,
 					Args: []flowcimpl.IntrinsicArg{
 						{Path: &flowcimpl.JSONPath{
-							Src:  "$.names",
-							Segs: []flowcimpl.PathSeg{flowcimpl.Field("names")},
+							Src: "$.names",
 						}},
 					},
 				}},
 			},
 		})),
 		flowcimpl.TField("names", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.names",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("names")},
+			Src: "$.names",
 		})),
 	),
 }
@@ -228,12 +226,10 @@ var fanoutBothState = flowcimpl.ASLState{
 	Name: "Both",
 	ResultSelector: flowcimpl.TObject(
 		flowcimpl.TField("squares", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$[0]",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Index(0)},
+			Src: "$[0]",
 		})),
 		flowcimpl.TField("greetings", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$[1]",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Index(1)},
+			Src: "$[1]",
 		})),
 	),
 	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
@@ -324,12 +320,10 @@ var fanoutSquareItems = flowcimpl.MapSpec{
 		flowcimpl.TField("value", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:     "$$.Map.Item.Value",
 			Context: true,
-			Segs:    []flowcimpl.PathSeg{flowcimpl.Field("Map"), flowcimpl.Field("Item"), flowcimpl.Field("Value")},
 		})),
 		flowcimpl.TField("index", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:     "$$.Map.Item.Index",
 			Context: true,
-			Segs:    []flowcimpl.PathSeg{flowcimpl.Field("Map"), flowcimpl.Field("Item"), flowcimpl.Field("Index")},
 		})),
 	),
 	MaxConcurrency: 2,
@@ -531,8 +525,7 @@ var fanoutHelloState = flowcimpl.ASLState{
 		})),
 	),
 	OutputPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
-		Src:  "$.greeting",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("greeting")},
+		Src: "$.greeting",
 	}},
 }
 

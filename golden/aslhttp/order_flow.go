@@ -181,8 +181,7 @@ var orderQuoteState = flowcimpl.ASLState{
 			Args: []flowcimpl.IntrinsicArg{
 				{Value: "{}/quotes"},
 				{Path: &flowcimpl.JSONPath{
-					Src:  "$.api",
-					Segs: []flowcimpl.PathSeg{flowcimpl.Field("api")},
+					Src: "$.api",
 				}},
 			},
 		})),
@@ -195,23 +194,19 @@ var orderQuoteState = flowcimpl.ASLState{
 		))),
 		flowcimpl.TField("QueryParameters", flowcimpl.TObject(
 			flowcimpl.TField("sku", flowcimpl.TPath(&flowcimpl.JSONPath{
-				Src:  "$.sku",
-				Segs: []flowcimpl.PathSeg{flowcimpl.Field("sku")},
+				Src: "$.sku",
 			})),
 			flowcimpl.TField("qty", flowcimpl.TPath(&flowcimpl.JSONPath{
-				Src:  "$.qty",
-				Segs: []flowcimpl.PathSeg{flowcimpl.Field("qty")},
+				Src: "$.qty",
 			})),
 		)),
 	),
 	ResultSelector: flowcimpl.TObject(
 		flowcimpl.TField("price", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.ResponseBody.price",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("ResponseBody"), flowcimpl.Field("price")},
+			Src: "$.ResponseBody.price",
 		})),
 		flowcimpl.TField("status", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.StatusCode",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("StatusCode")},
+			Src: "$.StatusCode",
 		})),
 	),
 	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
@@ -313,16 +308,13 @@ var orderUnknownState = flowcimpl.ASLState{
 	Name: "Unknown",
 	Parameters: flowcimpl.TObject(
 		flowcimpl.TField("unknown", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.sku",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("sku")},
+			Src: "$.sku",
 		})),
 		flowcimpl.TField("error", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.error.Error",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("error"), flowcimpl.Field("Error")},
+			Src: "$.error.Error",
 		})),
 		flowcimpl.TField("cause", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.error.Cause",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("error"), flowcimpl.Field("Cause")},
+			Src: "$.error.Cause",
 		})),
 	),
 }

@@ -277,8 +277,7 @@ var draftingTitleState = flowcimpl.ASLState{
 	Task: true,
 	Parameters: flowcimpl.TObject(
 		flowcimpl.TField("title", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.draft",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("draft")},
+			Src: "$.draft",
 		})),
 	),
 	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{

@@ -302,8 +302,7 @@ var reviewReviewCodeState = flowcimpl.ASLState{
 	Task: true,
 	Parameters: flowcimpl.TObject(
 		flowcimpl.TField("code", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.code",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("code")},
+			Src: "$.code",
 		})),
 	),
 	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
@@ -331,8 +330,7 @@ var reviewSummarizeReviewState = flowcimpl.ASLState{
 	Task: true,
 	Parameters: flowcimpl.TObject(
 		flowcimpl.TField("review", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.review",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("review")},
+			Src: "$.review",
 		})),
 	),
 	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
@@ -440,8 +438,7 @@ var reviewSummarizeReview2State = flowcimpl.ASLState{
 	Task: true,
 	Parameters: flowcimpl.TObject(
 		flowcimpl.TField("review", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.review",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("review")},
+			Src: "$.review",
 		})),
 	),
 	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
@@ -469,8 +466,7 @@ var reviewArchiveState = flowcimpl.ASLState{
 	Task: true,
 	Parameters: flowcimpl.TObject(
 		flowcimpl.TField("summary", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.summary",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("summary")},
+			Src: "$.summary",
 		})),
 	),
 	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
@@ -581,8 +577,7 @@ var reviewRunChecksState = flowcimpl.ASLState{
 	Task: true,
 	Parameters: flowcimpl.TObject(
 		flowcimpl.TField("code", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.code",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("code")},
+			Src: "$.code",
 		})),
 	),
 	Retry: []flowcimpl.Retrier{
@@ -816,8 +811,7 @@ var reviewLint2State = flowcimpl.ASLState{
 	Task: true,
 	Parameters: flowcimpl.TObject(
 		flowcimpl.TField("code", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.code",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("code")},
+			Src: "$.code",
 		})),
 	),
 }
@@ -856,16 +850,13 @@ func (w *Review) stepNotify(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 
 var reviewNotifyParams = flowcimpl.TObject(
 	flowcimpl.TField("recipients", flowcimpl.TPath(&flowcimpl.JSONPath{
-		Src:  "$.config.reviewers",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("config"), flowcimpl.Field("reviewers")},
+		Src: "$.config.reviewers",
 	})),
 	flowcimpl.TField("repo", flowcimpl.TPath(&flowcimpl.JSONPath{
-		Src:  "$.repo",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("repo")},
+		Src: "$.repo",
 	})),
 	flowcimpl.TField("blocking", flowcimpl.TPath(&flowcimpl.JSONPath{
-		Src:  "$.config.blocking",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("config"), flowcimpl.Field("blocking")},
+		Src: "$.config.blocking",
 	})),
 )
 
@@ -1114,19 +1105,16 @@ func (w *Review) stepTally(ctx context.Context, x *flowcimpl.ASLExec, in any) (r
 // The compiled paths the choice rules read.
 var (
 	reviewPath1 = &flowcimpl.JSONPath{
-		Src:  "$.findings",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("findings")},
+		Src: "$.findings",
 	}
 	reviewPath2 = &flowcimpl.JSONPath{
-		Src:  "$.summary.verdict",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("summary"), flowcimpl.Field("verdict")},
+		Src: "$.summary.verdict",
 	}
 	reviewPath3 = &flowcimpl.JSONPath{
 		Src: "$blocking",
 		Var: "blocking",
 	}
 	reviewPath4 = &flowcimpl.JSONPath{
-		Src:  "$.summary.verdict",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("summary"), flowcimpl.Field("verdict")},
+		Src: "$.summary.verdict",
 	}
 )

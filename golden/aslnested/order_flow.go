@@ -204,23 +204,19 @@ var orderQuoteState = flowcimpl.ASLState{
 		flowcimpl.TField("Name", flowcimpl.TValue("quote-1")),
 		flowcimpl.TField("Input", flowcimpl.TObject(
 			flowcimpl.TField("items", flowcimpl.TPath(&flowcimpl.JSONPath{
-				Src:  "$.items",
-				Segs: []flowcimpl.PathSeg{flowcimpl.Field("items")},
+				Src: "$.items",
 			})),
 		)),
 	),
 	ResultSelector: flowcimpl.TObject(
 		flowcimpl.TField("count", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.Output.count",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("Output"), flowcimpl.Field("count")},
+			Src: "$.Output.count",
 		})),
 		flowcimpl.TField("status", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.Status",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("Status")},
+			Src: "$.Status",
 		})),
 		flowcimpl.TField("arn", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.ExecutionArn",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("ExecutionArn")},
+			Src: "$.ExecutionArn",
 		})),
 	),
 	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
@@ -350,8 +346,7 @@ var orderCountState = flowcimpl.ASLState{
 			Fn:   flowcimpl.StatesArrayLength,
 			Args: []flowcimpl.IntrinsicArg{
 				{Path: &flowcimpl.JSONPath{
-					Src:  "$.items",
-					Segs: []flowcimpl.PathSeg{flowcimpl.Field("items")},
+					Src: "$.items",
 				}},
 			},
 		})),
@@ -390,12 +385,10 @@ var orderAuditState = flowcimpl.ASLState{
 	),
 	ResultSelector: flowcimpl.TObject(
 		flowcimpl.TField("output", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.Output",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("Output")},
+			Src: "$.Output",
 		})),
 		flowcimpl.TField("input", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.Input",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("Input")},
+			Src: "$.Input",
 		})),
 	),
 	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
@@ -511,8 +504,7 @@ var orderCount2State = flowcimpl.ASLState{
 			Fn:   flowcimpl.StatesArrayLength,
 			Args: []flowcimpl.IntrinsicArg{
 				{Path: &flowcimpl.JSONPath{
-					Src:  "$.items",
-					Segs: []flowcimpl.PathSeg{flowcimpl.Field("items")},
+					Src: "$.items",
 				}},
 			},
 		})),
@@ -541,8 +533,7 @@ var orderNotifyState = flowcimpl.ASLState{
 		flowcimpl.TField("StateMachineArn", flowcimpl.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:notifier")),
 		flowcimpl.TField("Input", flowcimpl.TObject(
 			flowcimpl.TField("count", flowcimpl.TPath(&flowcimpl.JSONPath{
-				Src:  "$.quote.count",
-				Segs: []flowcimpl.PathSeg{flowcimpl.Field("quote"), flowcimpl.Field("count")},
+				Src: "$.quote.count",
 			})),
 		)),
 	),
@@ -569,8 +560,7 @@ var orderRecordState = flowcimpl.ASLState{
 		flowcimpl.TField("StateMachineArn", flowcimpl.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:pricing")),
 		flowcimpl.TField("Input", flowcimpl.TObject(
 			flowcimpl.TField("items", flowcimpl.TPath(&flowcimpl.JSONPath{
-				Src:  "$.items",
-				Segs: []flowcimpl.PathSeg{flowcimpl.Field("items")},
+				Src: "$.items",
 			})),
 		)),
 	),
@@ -687,8 +677,7 @@ var orderCount3State = flowcimpl.ASLState{
 			Fn:   flowcimpl.StatesArrayLength,
 			Args: []flowcimpl.IntrinsicArg{
 				{Path: &flowcimpl.JSONPath{
-					Src:  "$.items",
-					Segs: []flowcimpl.PathSeg{flowcimpl.Field("items")},
+					Src: "$.items",
 				}},
 			},
 		})),
@@ -727,15 +716,12 @@ func (w *Order) stepNoQuote(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 // The compiled paths the choice rules read.
 var (
 	orderPath1 = &flowcimpl.JSONPath{
-		Src:  "$.items[0]",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("items"), flowcimpl.Index(0)},
+		Src: "$.items[0]",
 	}
 	orderPath2 = &flowcimpl.JSONPath{
-		Src:  "$.items[0]",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("items"), flowcimpl.Index(0)},
+		Src: "$.items[0]",
 	}
 	orderPath3 = &flowcimpl.JSONPath{
-		Src:  "$.items[0]",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("items"), flowcimpl.Index(0)},
+		Src: "$.items[0]",
 	}
 )

@@ -201,8 +201,7 @@ var pricingCountState = flowcimpl.ASLState{
 			Fn:   flowcimpl.StatesArrayLength,
 			Args: []flowcimpl.IntrinsicArg{
 				{Path: &flowcimpl.JSONPath{
-					Src:  "$.items",
-					Segs: []flowcimpl.PathSeg{flowcimpl.Field("items")},
+					Src: "$.items",
 				}},
 			},
 		})),
@@ -227,7 +226,6 @@ func (w *Pricing) stepEmpty(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 // The compiled paths the choice rules read.
 var (
 	pricingPath1 = &flowcimpl.JSONPath{
-		Src:  "$.items[0]",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("items"), flowcimpl.Index(0)},
+		Src: "$.items[0]",
 	}
 )

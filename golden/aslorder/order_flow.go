@@ -183,24 +183,20 @@ var orderEnrichState = flowcimpl.ASLState{
 	Name: "Enrich",
 	Task: true,
 	InputPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
-		Src:  "$.order",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("order")},
+		Src: "$.order",
 	}},
 	Parameters: flowcimpl.TObject(
 		flowcimpl.TField("id", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.id",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("id")},
+			Src: "$.id",
 		})),
 		flowcimpl.TField("lines", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.lines",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("lines")},
+			Src: "$.lines",
 		})),
 		flowcimpl.TField("source", flowcimpl.TValue("flowc")),
 	),
 	ResultSelector: flowcimpl.TObject(
 		flowcimpl.TField("total", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.total",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("total")},
+			Src: "$.total",
 		})),
 		flowcimpl.TField("summary", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.Format",
@@ -208,8 +204,7 @@ var orderEnrichState = flowcimpl.ASLState{
 			Args: []flowcimpl.IntrinsicArg{
 				{Value: "order costs {}"},
 				{Path: &flowcimpl.JSONPath{
-					Src:  "$.total",
-					Segs: []flowcimpl.PathSeg{flowcimpl.Field("total")},
+					Src: "$.total",
 				}},
 			},
 		})),
@@ -219,8 +214,7 @@ var orderEnrichState = flowcimpl.ASLState{
 		Segs: []flowcimpl.PathSeg{flowcimpl.Field("priced")},
 	}},
 	OutputPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
-		Src:  "$.priced",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("priced")},
+		Src: "$.priced",
 	}},
 	Retry: []flowcimpl.Retrier{
 		{
@@ -335,26 +329,21 @@ var orderSmallResult = flowcimpl.TValue(flowcimpl.Obj(
 // stepReport runs Fail state "Report".
 func (w *Order) stepReport(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
 	return orderDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "Report"), flowcimpl.TPath(&flowcimpl.JSONPath{
-		Src:  "$.error.Error",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("error"), flowcimpl.Field("Error")},
+		Src: "$.error.Error",
 	}), flowcimpl.TPath(&flowcimpl.JSONPath{
-		Src:  "$.error.Cause",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("error"), flowcimpl.Field("Cause")},
+		Src: "$.error.Cause",
 	}))
 }
 
 // The compiled paths the choice rules read.
 var (
 	orderPath1 = &flowcimpl.JSONPath{
-		Src:  "$.total",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("total")},
+		Src: "$.total",
 	}
 	orderPath2 = &flowcimpl.JSONPath{
-		Src:  "$.total",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("total")},
+		Src: "$.total",
 	}
 	orderPath3 = &flowcimpl.JSONPath{
-		Src:  "$.summary",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("summary")},
+		Src: "$.summary",
 	}
 )

@@ -195,51 +195,34 @@ var querySelectState = flowcimpl.ASLState{
 	Name: "Select",
 	Parameters: flowcimpl.TObject(
 		flowcimpl.TField("first", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.items.[0].name",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("items"), flowcimpl.Index(0), flowcimpl.Field("name")},
+			Src: "$.items.[0].name",
 		})),
 		flowcimpl.TField("state", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.Snapshots.[0].State",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("Snapshots"), flowcimpl.Index(0), flowcimpl.Field("State")},
+			Src: "$.Snapshots.[0].State",
 		})),
 		flowcimpl.TField("positive", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.items.[?(@.qty > 0)].name",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("items"), flowcimpl.PathSeg{Kind: flowcimpl.SegFilter, Filter: &flowcimpl.PathFilter{Op: ">", Rel: []flowcimpl.PathSeg{flowcimpl.Field("qty")}, Value: 0.0}}, flowcimpl.Field("name")},
+			Src: "$.items.[?(@.qty > 0)].name",
 		})),
 		flowcimpl.TField("objects", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.files.[*].['bucket', 'key']",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("files"), flowcimpl.Wildcard(), flowcimpl.PathSeg{Kind: flowcimpl.SegUnion, Names: []string{"bucket", "key"}}},
+			Src: "$.files.[*].['bucket', 'key']",
 		})),
 		flowcimpl.TField("atLeastMin", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$.items[?(@.qty >= $.min)].name",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("items"), flowcimpl.PathSeg{Kind: flowcimpl.SegFilter, Filter: &flowcimpl.PathFilter{Op: ">=", Rel: []flowcimpl.PathSeg{flowcimpl.Field("qty")}, Other: &flowcimpl.JSONPath{
-				Src:  "$.min",
-				Segs: []flowcimpl.PathSeg{flowcimpl.Field("min")},
-			}}}, flowcimpl.Field("name")},
 		})),
 		flowcimpl.TField("balanced", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$.items[?(@.qty == @.sold)].name",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("items"), flowcimpl.PathSeg{Kind: flowcimpl.SegFilter, Filter: &flowcimpl.PathFilter{Op: "==", Rel: []flowcimpl.PathSeg{flowcimpl.Field("qty")}, Other: &flowcimpl.JSONPath{
-				Src:     "@.sold",
-				Segs:    []flowcimpl.PathSeg{flowcimpl.Field("sold")},
-				Current: true,
-			}}}, flowcimpl.Field("name")},
 		})),
 		flowcimpl.TField("picked", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.files[0]['bucket','key']",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("files"), flowcimpl.Index(0), flowcimpl.PathSeg{Kind: flowcimpl.SegUnion, Names: []string{"bucket", "key"}}},
+			Src: "$.files[0]['bucket','key']",
 		})),
 		flowcimpl.TField("count", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.items.length()",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("items"), flowcimpl.PathSeg{Kind: flowcimpl.SegFunction, Name: "length"}},
+			Src: "$.items.length()",
 		})),
 		flowcimpl.TField("sold", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.items[*].sold.sum()",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("items"), flowcimpl.Wildcard(), flowcimpl.Field("sold"), flowcimpl.PathSeg{Kind: flowcimpl.SegFunction, Name: "sum"}},
+			Src: "$..sold.sum()",
 		})),
 		flowcimpl.TField("fields", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.files[0].keys()",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("files"), flowcimpl.Index(0), flowcimpl.PathSeg{Kind: flowcimpl.SegFunction, Name: "keys"}},
+			Src: "$.files[0].keys()",
 		})),
 	),
 	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
@@ -263,8 +246,7 @@ var queryInitState = flowcimpl.ASLState{
 	Assign: flowcimpl.TObject(
 		flowcimpl.TField("greeting", flowcimpl.TValue("hi")),
 		flowcimpl.TField("count", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.min",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("min")},
+			Src: "$.min",
 		})),
 		flowcimpl.TField("who", flowcimpl.TCall(&flowcimpl.Intrinsic{
 			Name: "States.Format",
@@ -272,8 +254,7 @@ var queryInitState = flowcimpl.ASLState{
 			Args: []flowcimpl.IntrinsicArg{
 				{Value: "{}!"},
 				{Path: &flowcimpl.JSONPath{
-					Src:  "$.selected.first",
-					Segs: []flowcimpl.PathSeg{flowcimpl.Field("selected"), flowcimpl.Field("first")},
+					Src: "$.selected.first",
 				}},
 			},
 		})),
@@ -594,7 +575,6 @@ var queryItemsItems = flowcimpl.MapSpec{
 		flowcimpl.TField("name", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:     "$$.Map.Item.Value.name",
 			Context: true,
-			Segs:    []flowcimpl.PathSeg{flowcimpl.Field("Map"), flowcimpl.Field("Item"), flowcimpl.Field("Value"), flowcimpl.Field("name")},
 		})),
 		flowcimpl.TField("greeting", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$greeting",
@@ -660,20 +640,17 @@ var queryMarkState = flowcimpl.ASLState{
 			Args: []flowcimpl.IntrinsicArg{
 				{Value: "{} {}"},
 				{Path: &flowcimpl.JSONPath{
-					Src:  "$.greeting",
-					Segs: []flowcimpl.PathSeg{flowcimpl.Field("greeting")},
+					Src: "$.greeting",
 				}},
 				{Path: &flowcimpl.JSONPath{
-					Src:  "$.name",
-					Segs: []flowcimpl.PathSeg{flowcimpl.Field("name")},
+					Src: "$.name",
 				}},
 			},
 		})),
 	),
 	Assign: flowcimpl.TObject(
 		flowcimpl.TField("mark", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.text",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("text")},
+			Src: "$.text",
 		})),
 	),
 }
@@ -692,20 +669,16 @@ var queryReportState = flowcimpl.ASLState{
 	Name: "Report",
 	Parameters: flowcimpl.TObject(
 		flowcimpl.TField("selected", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.selected",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("selected")},
+			Src: "$.selected",
 		})),
 		flowcimpl.TField("used", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.used",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("used")},
+			Src: "$.used",
 		})),
 		flowcimpl.TField("fan", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.fan",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("fan")},
+			Src: "$.fan",
 		})),
 		flowcimpl.TField("seen", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.seen",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("seen")},
+			Src: "$.seen",
 		})),
 		flowcimpl.TField("count", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$count",

@@ -203,19 +203,16 @@ var dispatchGateState = flowcimpl.ASLState{
 		flowcimpl.TField("Name", flowcimpl.TValue("gate-1")),
 		flowcimpl.TField("Input", flowcimpl.TObject(
 			flowcimpl.TField("truck", flowcimpl.TPath(&flowcimpl.JSONPath{
-				Src:  "$.truck",
-				Segs: []flowcimpl.PathSeg{flowcimpl.Field("truck")},
+				Src: "$.truck",
 			})),
 		)),
 	),
 	ResultSelector: flowcimpl.TObject(
 		flowcimpl.TField("status", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.Status",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("Status")},
+			Src: "$.Status",
 		})),
 		flowcimpl.TField("gate", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.Output.gate.approval",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("Output"), flowcimpl.Field("gate"), flowcimpl.Field("approval")},
+			Src: "$.Output.gate.approval",
 		})),
 	),
 	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{

@@ -235,8 +235,7 @@ func (w *Release) stepSignOff(ctx context.Context, x *flowcimpl.ASLExec, in any)
 
 var releaseSignOffParams = flowcimpl.TObject(
 	flowcimpl.TField("team", flowcimpl.TPath(&flowcimpl.JSONPath{
-		Src:  "$.team",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("team")},
+		Src: "$.team",
 	})),
 )
 
@@ -316,8 +315,7 @@ var releaseScanState = flowcimpl.ASLState{
 	ResultPath: &flowcimpl.PathField{Null: true},
 	Assign: flowcimpl.TObject(
 		flowcimpl.TField("findings", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.count",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("count")},
+			Src: "$.count",
 		})),
 	),
 }
@@ -500,8 +498,7 @@ var releaseRecordState = flowcimpl.ASLState{
 			Var: "findings",
 		})),
 		flowcimpl.TField("decision", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.answer.decision.approval",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("answer"), flowcimpl.Field("decision"), flowcimpl.Field("approval")},
+			Src: "$.answer.decision.approval",
 		})),
 	),
 }
@@ -538,7 +535,6 @@ func (w *Release) stepShip(ctx context.Context, x *flowcimpl.ASLExec, in any) (r
 // The compiled paths the choice rules read.
 var (
 	releasePath1 = &flowcimpl.JSONPath{
-		Src:  "$.decision.approval",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("decision"), flowcimpl.Field("approval")},
+		Src: "$.decision.approval",
 	}
 )

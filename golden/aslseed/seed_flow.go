@@ -285,7 +285,6 @@ var seedInitializeStateState = flowcimpl.ASLState{
 		flowcimpl.TField("timestamp", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:     "$$.State.EnteredTime",
 			Context: true,
-			Segs:    []flowcimpl.PathSeg{flowcimpl.Field("State"), flowcimpl.Field("EnteredTime")},
 		})),
 		flowcimpl.TField("input", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src: "$",
@@ -331,8 +330,7 @@ var seedAnalyzeCodeState = flowcimpl.ASLState{
 	Task: true,
 	Parameters: flowcimpl.TObject(
 		flowcimpl.TField("code", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.sourceCode",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("sourceCode")},
+			Src: "$.sourceCode",
 		})),
 		flowcimpl.TField("language", flowcimpl.TValue("php")),
 		flowcimpl.TField("options", flowcimpl.TValue(flowcimpl.Obj(
@@ -613,16 +611,13 @@ var seedProcessAllTasksItems = flowcimpl.MapSpec{
 		flowcimpl.TField("task", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:     "$$.Map.Item.Value",
 			Context: true,
-			Segs:    []flowcimpl.PathSeg{flowcimpl.Field("Map"), flowcimpl.Field("Item"), flowcimpl.Field("Value")},
 		})),
 		flowcimpl.TField("index", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:     "$$.Map.Item.Index",
 			Context: true,
-			Segs:    []flowcimpl.PathSeg{flowcimpl.Field("Map"), flowcimpl.Field("Item"), flowcimpl.Field("Index")},
 		})),
 		flowcimpl.TField("globalConfig", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.config",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("config")},
+			Src: "$.config",
 		})),
 	),
 	MaxConcurrency: 5,
@@ -684,8 +679,7 @@ var seedValidateTaskState = flowcimpl.ASLState{
 	Task: true,
 	Parameters: flowcimpl.TObject(
 		flowcimpl.TField("task", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.task",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("task")},
+			Src: "$.task",
 		})),
 	),
 }
@@ -709,12 +703,10 @@ var seedExecuteTaskState = flowcimpl.ASLState{
 	Task: true,
 	Parameters: flowcimpl.TObject(
 		flowcimpl.TField("task", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.task",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("task")},
+			Src: "$.task",
 		})),
 		flowcimpl.TField("config", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.globalConfig",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("globalConfig")},
+			Src: "$.globalConfig",
 		})),
 	),
 }
@@ -1070,39 +1062,30 @@ func (w *Seed) stepValidationFailed(ctx context.Context, x *flowcimpl.ASLExec, i
 // The compiled paths the choice rules read.
 var (
 	seedPath1 = &flowcimpl.JSONPath{
-		Src:  "$.intent",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("intent")},
+		Src: "$.intent",
 	}
 	seedPath2 = &flowcimpl.JSONPath{
-		Src:  "$.amount",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("amount")},
+		Src: "$.amount",
 	}
 	seedPath3 = &flowcimpl.JSONPath{
-		Src:  "$.intent",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("intent")},
+		Src: "$.intent",
 	}
 	seedPath4 = &flowcimpl.JSONPath{
-		Src:  "$.intent",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("intent")},
+		Src: "$.intent",
 	}
 	seedPath5 = &flowcimpl.JSONPath{
-		Src:  "$.intent",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("intent")},
+		Src: "$.intent",
 	}
 	seedPath6 = &flowcimpl.JSONPath{
-		Src:  "$.intent",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("intent")},
+		Src: "$.intent",
 	}
 	seedPath7 = &flowcimpl.JSONPath{
-		Src:  "$.score",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("score")},
+		Src: "$.score",
 	}
 	seedPath8 = &flowcimpl.JSONPath{
-		Src:  "$.score",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("score")},
+		Src: "$.score",
 	}
 	seedPath9 = &flowcimpl.JSONPath{
-		Src:  "$.verified",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("verified")},
+		Src: "$.verified",
 	}
 )

@@ -306,8 +306,7 @@ var appCheckState = flowcimpl.ASLState{
 	Task: true,
 	Parameters: flowcimpl.TObject(
 		flowcimpl.TField("doc", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.doc",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("doc")},
+			Src: "$.doc",
 		})),
 		flowcimpl.TField("rules", flowcimpl.TValue("strict")),
 	),
@@ -350,8 +349,7 @@ var appAcceptedState = flowcimpl.ASLState{
 	Parameters: flowcimpl.TObject(
 		flowcimpl.TField("valid", flowcimpl.TValue(true)),
 		flowcimpl.TField("score", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.checked.score",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("checked"), flowcimpl.Field("score")},
+			Src: "$.checked.score",
 		})),
 	),
 }
@@ -371,8 +369,7 @@ var appRejectedState = flowcimpl.ASLState{
 	Parameters: flowcimpl.TObject(
 		flowcimpl.TField("valid", flowcimpl.TValue(false)),
 		flowcimpl.TField("reason", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.problem.Cause",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("problem"), flowcimpl.Field("Cause")},
+			Src: "$.problem.Cause",
 		})),
 	),
 }
@@ -433,8 +430,7 @@ func (w *App) stepTellAuthor(ctx context.Context, x *flowcimpl.ASLExec, in any) 
 
 var appTellAuthorParams = flowcimpl.TObject(
 	flowcimpl.TField("to", flowcimpl.TPath(&flowcimpl.JSONPath{
-		Src:  "$.author",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("author")},
+		Src: "$.author",
 	})),
 )
 
@@ -548,8 +544,7 @@ var appMailState = flowcimpl.ASLState{
 			Var: "to",
 		})),
 		flowcimpl.TField("text", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.text",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("text")},
+			Src: "$.text",
 		})),
 	),
 }
@@ -577,8 +572,7 @@ var appChatState = flowcimpl.ASLState{
 			Var: "to",
 		})),
 		flowcimpl.TField("text", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.text",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("text")},
+			Src: "$.text",
 		})),
 	),
 }
@@ -761,8 +755,7 @@ var appMail2State = flowcimpl.ASLState{
 	Parameters: flowcimpl.TObject(
 		flowcimpl.TField("to", flowcimpl.TValue("#docs")),
 		flowcimpl.TField("text", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.text",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("text")},
+			Src: "$.text",
 		})),
 	),
 }
@@ -787,8 +780,7 @@ var appChat2State = flowcimpl.ASLState{
 	Parameters: flowcimpl.TObject(
 		flowcimpl.TField("room", flowcimpl.TValue("#docs")),
 		flowcimpl.TField("text", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.text",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("text")},
+			Src: "$.text",
 		})),
 	),
 }
@@ -871,16 +863,13 @@ func (w *App) stepTellOwner(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 
 var appTellOwnerParams = flowcimpl.TObject(
 	flowcimpl.TField("channel", flowcimpl.TPath(&flowcimpl.JSONPath{
-		Src:  "$.prefers",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("prefers")},
+		Src: "$.prefers",
 	})),
 	flowcimpl.TField("urgent", flowcimpl.TPath(&flowcimpl.JSONPath{
-		Src:  "$.urgent",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("urgent")},
+		Src: "$.urgent",
 	})),
 	flowcimpl.TField("to", flowcimpl.TPath(&flowcimpl.JSONPath{
-		Src:  "$.author",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("author")},
+		Src: "$.author",
 	})),
 )
 
@@ -1009,8 +998,7 @@ var appMail3State = flowcimpl.ASLState{
 			Var: "to",
 		})),
 		flowcimpl.TField("text", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.text",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("text")},
+			Src: "$.text",
 		})),
 	),
 }
@@ -1038,8 +1026,7 @@ var appChat3State = flowcimpl.ASLState{
 			Var: "to",
 		})),
 		flowcimpl.TField("text", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.text",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("text")},
+			Src: "$.text",
 		})),
 	),
 }
@@ -1114,8 +1101,7 @@ func (w *App) stepDelivered3(ctx context.Context, x *flowcimpl.ASLExec, in any) 
 // The compiled paths the choice rules read.
 var (
 	appPath1 = &flowcimpl.JSONPath{
-		Src:  "$.validation.valid",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("validation"), flowcimpl.Field("valid")},
+		Src: "$.validation.valid",
 	}
 	appPath2 = &flowcimpl.JSONPath{
 		Src: "$urgent",

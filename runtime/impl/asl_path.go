@@ -1,75 +1,75 @@
 package impl
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+	"sync"
 
-// JSONPath is a States Language path compiled by flowc: generated code
-// builds it from literals, so no path text is parsed at run time. Src is
-// the text as written, for messages.
+	"github.com/flowc-dev/flowc/runtime/jsonpath"
+)
+
+// JSONPath is a States Language path: generated code builds it from
+// literals. Src is the text as written; it is parsed on first use by
+// runtime/jsonpath, which evaluates it as Jayway JsonPath, the engine of
+// Step Functions, does. Segs are the steps of a reference path
+// (ResultPath), which names one node to set.
 type JSONPath struct {
 	Src     string
 	Context bool // $$: the path reads the context object
 	Segs    []PathSeg
-	Current bool   // @: the path reads the element a filter tests
 	Var     string // $name: the path reads the variable name
+
+	once  sync.Once
+	query *jsonpath.Path
+	err   error
 }
 
 // SegKind classifies a PathSeg.
 type SegKind int
 
 const (
-	SegField     SegKind = iota // .name
-	SegIndex                    // [n], negative from the end
-	SegWildcard                 // .* or [*]
-	SegSlice                    // [start:end:step]
-	SegUnion                    // [a,b]
-	SegRecursive                // ..name, or ..* when Name is ""
-	SegFilter                   // [?(...)]
-	SegFunction                 // .length() and the like, the last step
+	SegField SegKind = iota // .name
+	SegIndex                // [n], negative from the end
 )
 
-// PathSeg is one step of a JSONPath.
+// PathSeg is one step of a reference path.
 type PathSeg struct {
-	Kind             SegKind
-	Name             string
-	Index            int
-	Names            []string
-	Indexes          []int
-	Start, End, Step int
-	HasStart, HasEnd bool
-	Filter           *PathFilter
+	Kind  SegKind
+	Name  string
+	Index int
 }
 
-// Field, Index and Wildcard are the common steps, for short generated code.
+// Field and Index are the steps, for short generated code.
 func Field(name string) PathSeg { return PathSeg{Kind: SegField, Name: name} }
 func Index(i int) PathSeg       { return PathSeg{Kind: SegIndex, Index: i} }
-func Wildcard() PathSeg         { return PathSeg{Kind: SegWildcard} }
 
-// PathFilter is the condition of a [?(...)] step.
-type PathFilter struct {
-	Op    string // "&&", "||", "!", "exists", "==", "!=", "<", "<=", ">", ">="
-	Rel   []PathSeg
-	Value any
-	Args  []*PathFilter
-	Other *JSONPath // instead of Value: a $ or @ path
-}
-
-// definite reports whether the path names at most one value. As in
-// Jayway, a final union of names is definite (it picks members of one
-// object), and so is a final function.
-func (p *JSONPath) definite() bool {
-	for i, s := range p.Segs {
-		last := i == len(p.Segs)-1
-		if s.Kind != SegField && s.Kind != SegIndex && !(last && (s.Kind == SegFunction || s.Kind == SegUnion && s.Names != nil)) {
-			return false
+// compiled parses the path once. The root ($$, $name) is read here, so
+// the query itself starts at $. A Src that is not a path (the intrinsic
+// call of an agent's `Variable.$`) reads the value itself.
+func (p *JSONPath) compiled() (*jsonpath.Path, error) {
+	p.once.Do(func() {
+		text := "$"
+		switch {
+		case p.Context:
+			text += p.Src[min(2, len(p.Src)):]
+		case p.Var != "":
+			text += p.Src[min(1+len(p.Var), len(p.Src)):]
+		case len(p.Src) > 0 && p.Src[0] == '$':
+			text = p.Src
 		}
-	}
-	return true
+		p.query, p.err = jsonpath.Parse(text)
+	})
+	return p.query, p.err
 }
 
-// Lookup evaluates p against the input in (or the context object) and
-// reports whether it found a value. An indefinite path yields the list of
+// eval evaluates p against the input in (or the context object, or a
+// variable). A definite path gives its value, an indefinite one the list of
 // what it matched, possibly empty.
-func (p *JSONPath) Lookup(in any, cx *aslContext) (any, bool) {
+func (p *JSONPath) eval(in any, cx *aslContext) (any, error) {
+	q, err := p.compiled()
+	if err != nil {
+		return nil, err
+	}
 	root := in
 	switch {
 	case p.Context:
@@ -77,269 +77,69 @@ func (p *JSONPath) Lookup(in any, cx *aslContext) (any, bool) {
 	case p.Var != "":
 		var ok bool
 		if root, ok = cx.lookupVar(p.Var); !ok {
-			return nil, false
+			return nil, fmt.Errorf("%w: the variable $%s is not defined", jsonpath.ErrNotFound, p.Var)
 		}
 	}
-	segs := p.Segs
-	if n := len(segs); n > 0 && segs[n-1].Kind == SegFunction {
-		v, ok := (&JSONPath{Segs: segs[:n-1]}).lookupFrom(root, cx)
-		if !ok {
-			return nil, false
-		}
-		return pathFunction(segs[n-1].Name, v)
+	v, err := q.Eval(root)
+	if err != nil {
+		return nil, err
 	}
-	return p.lookupFrom(root, cx)
+	return fromQuery(v), nil
 }
 
-// lookupFrom evaluates the path's steps from root.
-func (p *JSONPath) lookupFrom(root any, cx *aslContext) (any, bool) {
-	if p.definite() {
-		return walkDefinite(root, p.Segs)
-	}
-	var out []any
-	(&pathEval{root: root, cx: cx}).collect(root, p.Segs, &out)
-	if out == nil {
-		out = []any{}
-	}
-	return out, true
+// Lookup evaluates p and reports whether it found a value.
+func (p *JSONPath) Lookup(in any, cx *aslContext) (any, bool) {
+	v, err := p.eval(in, cx)
+	return v, err == nil
 }
 
-// Get is Lookup that fails with States.Runtime when nothing is there.
+// Get is Lookup that fails with States.Runtime when nothing is there, as
+// Step Functions does when Jayway finds nothing for a definite path or
+// refuses a step.
 func (p *JSONPath) Get(in any, cx *aslContext) (any, error) {
-	v, ok := p.Lookup(in, cx)
-	if !ok {
+	v, err := p.eval(in, cx)
+	switch {
+	case errors.Is(err, jsonpath.ErrNotFound):
 		return nil, runtimeErrorf("the path %q does not point to a value", p.Src)
+	case err != nil:
+		return nil, runtimeErrorf("the path %q does not point to a value: %v", p.Src, err)
 	}
 	return v, nil
 }
 
-func walkDefinite(v any, segs []PathSeg) (any, bool) {
-	for _, s := range segs {
-		var ok bool
-		if v, ok = step(v, s); !ok {
-			return nil, false
-		}
-	}
-	return v, true
+// keyed is an object runtime/jsonpath made: a final ['a','b'] picks
+// members into one.
+type keyed interface {
+	Keys() []string
+	Get(string) (any, bool)
 }
 
-// step follows a field or index step.
-func step(v any, s PathSeg) (any, bool) {
-	switch s.Kind {
-	case SegField:
-		switch v := v.(type) {
-		case *Object:
-			return v.Get(s.Name)
-		case []any:
-			// JavaScript's length, which aws-local-stepfunctions'
-			// JSONPath engine reads as a member.
-			if s.Name == "length" {
-				return float64(len(v)), true
-			}
-		}
-		return nil, false
-	case SegIndex:
-		a, ok := v.([]any)
-		i := s.Index
-		if i < 0 {
-			i += len(a)
-		}
-		if !ok || i < 0 || i >= len(a) {
-			return nil, false
-		}
-		return a[i], true
-	case SegUnion:
-		if o, ok := v.(*Object); ok {
-			return pick(o, s.Names), true
-		}
-	}
-	return nil, false
-}
-
-// pick is what a final ['a','b'] makes of an object in Jayway: one object
-// of the members named, in that order, leaving out those it lacks.
-func pick(o *Object, names []string) *Object {
-	out := newObject(len(names))
-	for _, name := range names {
-		if v, ok := o.Get(name); ok {
-			out.set(name, v)
-		}
-	}
-	return out
-}
-
-// pathEval evaluates an indefinite path: filters may read the document
-// root and the context object.
-type pathEval struct {
-	root any
-	cx   *aslContext
-}
-
-// collect appends every match of segs under v to out.
-func (e *pathEval) collect(v any, segs []PathSeg, out *[]any) {
-	if len(segs) == 0 {
-		*out = append(*out, v)
-		return
-	}
-	s, rest := segs[0], segs[1:]
-	switch s.Kind {
-	case SegField, SegIndex:
-		if item, ok := step(v, s); ok {
-			e.collect(item, rest, out)
-		}
-	case SegWildcard:
-		forChildren(v, func(item any) { e.collect(item, rest, out) })
-	case SegSlice:
-		if a, ok := v.([]any); ok {
-			for _, i := range sliceIndexes(len(a), s) {
-				e.collect(a[i], rest, out)
-			}
-		}
-	case SegUnion:
-		if o, ok := v.(*Object); ok && len(rest) == 0 && len(s.Names) > 0 {
-			*out = append(*out, pick(o, s.Names))
-			return
-		}
-		for _, name := range s.Names {
-			e.collect(v, append([]PathSeg{Field(name)}, rest...), out)
-		}
-		for _, i := range s.Indexes {
-			e.collect(v, append([]PathSeg{Index(i)}, rest...), out)
-		}
-	case SegRecursive:
-		e.descend(v, s.Name, rest, out)
-	case SegFilter:
-		// As in Jayway, a filter tests an array's items, or an object itself.
-		if o, ok := v.(*Object); ok {
-			if e.test(s.Filter, o) {
-				e.collect(o, rest, out)
-			}
-			return
-		}
-		forChildren(v, func(item any) {
-			if e.test(s.Filter, item) {
-				e.collect(item, rest, out)
-			}
-		})
-	}
-}
-
-// descend matches name (or every member when name is "") at every depth.
-func (e *pathEval) descend(v any, name string, rest []PathSeg, out *[]any) {
-	if name == "" {
-		forChildren(v, func(item any) {
-			e.collect(item, rest, out)
-			e.descend(item, name, rest, out)
-		})
-		return
-	}
-	if o, ok := v.(*Object); ok {
-		if item, ok := o.Get(name); ok {
-			e.collect(item, rest, out)
-		}
-	}
-	forChildren(v, func(item any) { e.descend(item, name, rest, out) })
-}
-
-// forChildren visits an array's items or an object's members in order.
-func forChildren(v any, f func(any)) {
+// fromQuery turns the objects a path made into Objects; values of the
+// input come back as they are.
+func fromQuery(v any) any {
 	switch v := v.(type) {
-	case []any:
-		for _, item := range v {
-			f(item)
-		}
 	case *Object:
-		for _, m := range v.members {
-			f(m.value)
+		return v
+	case keyed:
+		o := newObject(len(v.Keys()))
+		for _, k := range v.Keys() {
+			m, _ := v.Get(k)
+			o.set(k, m)
 		}
-	}
-}
-
-// sliceIndexes resolves [start:end:step] against a length, as Python does.
-func sliceIndexes(n int, s PathSeg) []int {
-	clamp := func(i int) int {
-		if i < 0 {
-			i += n
-		}
-		return min(max(i, 0), n)
-	}
-	start, end := 0, n
-	if s.HasStart {
-		start = clamp(s.Start)
-	}
-	if s.HasEnd {
-		end = clamp(s.End)
-	}
-	var out []int
-	for i := start; i < end; i += max(s.Step, 1) {
-		out = append(out, i)
-	}
-	return out
-}
-
-// test reports whether the element v passes the filter f.
-func (e *pathEval) test(f *PathFilter, v any) bool {
-	switch f.Op {
-	case "&&":
-		for _, a := range f.Args {
-			if !e.test(a, v) {
-				return false
+		return o
+	case []any:
+		for i, item := range v {
+			_, isObject := item.(*Object)
+			if _, made := item.(keyed); made && !isObject {
+				out := append([]any(nil), v[:i]...)
+				for _, item := range v[i:] {
+					out = append(out, fromQuery(item))
+				}
+				return out
 			}
 		}
-		return true
-	case "||":
-		for _, a := range f.Args {
-			if e.test(a, v) {
-				return true
-			}
-		}
-		return false
-	case "!":
-		return !e.test(f.Args[0], v)
 	}
-	got, ok := walkDefinite(v, f.Rel)
-	if f.Op == "exists" {
-		return ok
-	}
-	want, found := f.Value, true
-	if f.Other != nil {
-		want, found = e.operand(f.Other, v)
-	}
-	return ok && found && compareFilter(got, f.Op, want)
-}
-
-// operand reads the path a filter compares with: relative to the element
-// v, or to the document (or context object) the whole path reads.
-func (e *pathEval) operand(p *JSONPath, v any) (any, bool) {
-	if p.Current {
-		return walkDefinite(v, p.Segs)
-	}
-	if p.Context {
-		return p.Lookup(nil, e.cx)
-	}
-	return p.Lookup(e.root, e.cx)
-}
-
-func compareFilter(a any, op string, b any) bool {
-	switch op {
-	case "==":
-		return equalJSON(a, b)
-	case "!=":
-		return !equalJSON(a, b)
-	}
-	c, ok := order(a, b)
-	if !ok {
-		return false
-	}
-	switch op {
-	case "<":
-		return c < 0
-	case "<=":
-		return c <= 0
-	case ">":
-		return c > 0
-	}
-	return c >= 0
+	return v
 }
 
 // order compares two numbers or two strings.

@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // attemptJSONata runs a JSONata state once: Arguments (from the raw input)
@@ -153,77 +151,6 @@ func (spec *MapSpec) items(in any, cx *aslContext) (any, error) {
 		return spec.ItemsPath.Get(in, cx)
 	}
 	return in, nil
-}
-
-// pathFunction applies a Jayway path function to what the path before it
-// found; it finds nothing when the value does not suit the function.
-func pathFunction(name string, v any) (any, bool) {
-	switch name {
-	case "length":
-		switch v := v.(type) {
-		case []any:
-			return float64(len(v)), true
-		case *Object:
-			return float64(v.Len()), true
-		case string:
-			return float64(utf8.RuneCountInString(v)), true
-		}
-		return nil, false
-	case "keys":
-		if o, ok := v.(*Object); ok {
-			keys := make([]any, 0, o.Len())
-			for _, k := range o.Keys() {
-				keys = append(keys, k)
-			}
-			return keys, true
-		}
-		return nil, false
-	case "first", "last":
-		a, ok := v.([]any)
-		if !ok || len(a) == 0 {
-			return nil, false
-		}
-		if name == "first" {
-			return a[0], true
-		}
-		return a[len(a)-1], true
-	}
-	return numericFunction(name, v)
-}
-
-// numericFunction is min, max, avg, sum or stddev over the numbers of a
-// list.
-func numericFunction(name string, v any) (any, bool) {
-	a, _ := v.([]any)
-	var nums []float64
-	for _, item := range a {
-		if n, ok := item.(float64); ok {
-			nums = append(nums, n)
-		}
-	}
-	if len(nums) == 0 {
-		return nil, false
-	}
-	sum := 0.0
-	for _, n := range nums {
-		sum += n
-	}
-	mean := sum / float64(len(nums))
-	switch name {
-	case "min":
-		return slices.Min(nums), true
-	case "max":
-		return slices.Max(nums), true
-	case "sum":
-		return sum, true
-	case "avg":
-		return mean, true
-	}
-	variance := 0.0
-	for _, n := range nums {
-		variance += (n - mean) * (n - mean)
-	}
-	return math.Sqrt(variance / float64(len(nums))), true
 }
 
 // numericString reads a string holding a number ("1") as the number, as

@@ -27,17 +27,22 @@ func TestLookup(t *testing.T) {
 		want  string
 		found bool
 	}{
-		{"field and index", path("$.a.b[1]", Field("a"), Field("b"), Index(1)), `20`, true},
-		{"negative index", path("$.a.b[-1]", Field("a"), Field("b"), Index(-1)), `30`, true},
-		{"null is present", path("$.n", Field("n")), `null`, true},
-		{"missing", path("$.zz", Field("zz")), ``, false},
-		{"index past the end", path("$.a.b[3]", Field("a"), Field("b"), Index(3)), ``, false},
-		{"wildcard", path("$.a.b[*]", Field("a"), Field("b"), Wildcard()), `[10,20,30]`, true},
-		{"slice", path("$.a.b[1:]", Field("a"), Field("b"), PathSeg{Kind: SegSlice, Start: 1, HasStart: true, Step: 1}), `[20,30]`, true},
-		{"filter", path("$.items[?(@.p > 10)]", Field("items"), PathSeg{Kind: SegFilter, Filter: &PathFilter{Op: ">", Rel: []PathSeg{Field("p")}, Value: 10.0}}), `[{"p":15}]`, true},
-		{"filter exists", path("$.items[?(@.t)].t", Field("items"), PathSeg{Kind: SegFilter, Filter: &PathFilter{Op: "exists", Rel: []PathSeg{Field("t")}}}, Field("t")), `["x","y"]`, true},
-		{"descent", path("$..p", PathSeg{Kind: SegRecursive, Name: "p"}), `[5,15]`, true},
-		{"no match is an empty list", path("$.items[?(@.p > 99)]", Field("items"), PathSeg{Kind: SegFilter, Filter: &PathFilter{Op: ">", Rel: []PathSeg{Field("p")}, Value: 99.0}}), `[]`, true},
+		{"field and index", path("$.a.b[1]"), `20`, true},
+		{"negative index", path("$.a.b[-1]"), `30`, true},
+		{"null is present", path("$.n"), `null`, true},
+		{"missing", path("$.zz"), ``, false},
+		{"index past the end", path("$.a.b[3]"), ``, false},
+		{"wildcard", path("$.a.b[*]"), `[10,20,30]`, true},
+		{"slice", path("$.a.b[1:]"), `[20,30]`, true},
+		{"filter", path("$.items[?(@.p > 10)]"), `[{"p":15}]`, true},
+		{"filter without spaces", path("$.items[?(@.p==15)]"), `[{"p":15}]`, true},
+		{"filter with a bare word", path("$.items[?(@.t==y)]"), `[{"t":"y"}]`, true},
+		{"filter exists", path("$.items[?(@.t)].t"), `["x","y"]`, true},
+		{"descent", path("$..p"), `[5,15]`, true},
+		{"no match is an empty list", path("$.items[?(@.p > 99)]"), `[]`, true},
+		{"a final list of names picks an object", path("$.items[0]['t','p']"), `{"t":"x","p":5}`, true},
+		{"length is no member of an array", path("$.a.b.length"), ``, false},
+		{"length()", path("$.a.b.length()"), `3`, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -48,6 +53,21 @@ func TestLookup(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestGet: a path that names nothing, or a step Jayway refuses, fails the
+// state with States.Runtime (docs/jsonpath.md, "Missing values").
+func TestGet(t *testing.T) {
+	in := mustJSON(t, `{"a": [1, 2], "s": "x"}`)
+	_, err := path("$.zz").Get(in, nil)
+	assert.Equal(t, StatesRuntime, ErrorName(err))
+	assert.Contains(t, err.Error(), `the path "$.zz" does not point to a value`)
+	_, err = path("$.s[?(@.x)]").Get(in, nil)
+	assert.Equal(t, StatesRuntime, ErrorName(err))
+	assert.Contains(t, err.Error(), "cannot be applied to a string")
+	v, err := path("$.a.sum()").Get(in, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 3.0, v)
 }
 
 func TestSetPath(t *testing.T) {

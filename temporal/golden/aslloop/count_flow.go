@@ -225,19 +225,16 @@ var countCountState = flowcimpl.ASLState{
 			Fn:   flowcimpl.StatesMathAdd,
 			Args: []flowcimpl.IntrinsicArg{
 				{Path: &flowcimpl.JSONPath{
-					Src:  "$.n",
-					Segs: []flowcimpl.PathSeg{flowcimpl.Field("n")},
+					Src: "$.n",
 				}},
 				{Value: 1.0},
 			},
 		})),
 		flowcimpl.TField("last", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.last",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("last")},
+			Src: "$.last",
 		})),
 		flowcimpl.TField("topic", flowcimpl.TPath(&flowcimpl.JSONPath{
-			Src:  "$.topic",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("topic")},
+			Src: "$.topic",
 		})),
 	),
 }
@@ -295,7 +292,6 @@ func (w *Count) stepDone(ctx context.Context, x *flowcimpl.ASLExec, in any) (cou
 // The compiled paths the choice rules read.
 var (
 	countPath1 = &flowcimpl.JSONPath{
-		Src:  "$.n",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("n")},
+		Src: "$.n",
 	}
 )

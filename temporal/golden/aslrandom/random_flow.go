@@ -198,12 +198,10 @@ var randomDrawState = flowcimpl.ASLState{
 		flowcimpl.TField("entered", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:     "$$.State.EnteredTime",
 			Context: true,
-			Segs:    []flowcimpl.PathSeg{flowcimpl.Field("State"), flowcimpl.Field("EnteredTime")},
 		})),
 		flowcimpl.TField("started", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:     "$$.Execution.StartTime",
 			Context: true,
-			Segs:    []flowcimpl.PathSeg{flowcimpl.Field("Execution"), flowcimpl.Field("StartTime")},
 		})),
 	),
 }

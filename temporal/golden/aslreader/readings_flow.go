@@ -187,12 +187,10 @@ var readingsScaleItems = flowcimpl.MapSpec{
 		flowcimpl.TField("reading", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:     "$$.Map.Item.Value",
 			Context: true,
-			Segs:    []flowcimpl.PathSeg{flowcimpl.Field("Map"), flowcimpl.Field("Item"), flowcimpl.Field("Value")},
 		})),
 		flowcimpl.TField("n", flowcimpl.TPath(&flowcimpl.JSONPath{
 			Src:     "$$.Map.Item.Index",
 			Context: true,
-			Segs:    []flowcimpl.PathSeg{flowcimpl.Field("Map"), flowcimpl.Field("Item"), flowcimpl.Field("Index")},
 		})),
 	),
 	MaxConcurrencyPath: &flowcimpl.JSONPath{
@@ -206,8 +204,7 @@ var readingsScaleDistributed = flowcimpl.DistributedSpec{
 		Resource: "arn:aws:states:::s3:getObject",
 		Parameters: flowcimpl.TObject(
 			flowcimpl.TField("Bucket", flowcimpl.TPath(&flowcimpl.JSONPath{
-				Src:  "$.bucket",
-				Segs: []flowcimpl.PathSeg{flowcimpl.Field("bucket")},
+				Src: "$.bucket",
 			})),
 			flowcimpl.TField("Key", flowcimpl.TValue("readings.jsonl")),
 		),

@@ -195,8 +195,7 @@ var archiveArchiveDistributed = flowcimpl.DistributedSpec{
 		Resource: "arn:aws:states:::s3:putObject",
 		Parameters: flowcimpl.TObject(
 			flowcimpl.TField("Bucket", flowcimpl.TPath(&flowcimpl.JSONPath{
-				Src:  "$.out",
-				Segs: []flowcimpl.PathSeg{flowcimpl.Field("out")},
+				Src: "$.out",
 			})),
 			flowcimpl.TField("Prefix", flowcimpl.TValue("archived")),
 		),
