@@ -69,6 +69,7 @@ var userAPI = map[string]bool{
 	"StatusRunning":                         true,
 	"Summarizer":                            true,
 	"SystemClock":                           true,
+	"ThisRuntime":                           true,
 	"ToolCall":                              true,
 	"ToolCallsCall":                         true,
 	"WithChainPrinter":                      true,

@@ -281,6 +281,9 @@ type Summarizer = impl.Summarizer
 // SystemClock is the default Clock.
 var SystemClock = impl.SystemClock
 
+// ThisRuntime is what generated code checks its version against.
+var ThisRuntime = impl.ThisRuntime
+
 // ToolCall is the call of a tools (or hook) task: call Tool of provider
 // Name directly with Args.
 type ToolCall = impl.ToolCall

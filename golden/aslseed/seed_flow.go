@@ -15,8 +15,8 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion9()
-} = flowcimpl.ThisRuntime
+	GeneratedCodeVersion10()
+} = flowcrt.ThisRuntime
 
 // SeedHandlers is the work of the state machine, implemented by you: one method per
 // Resource and agent. A handler gets the state's effective input (objects as map[string]any)

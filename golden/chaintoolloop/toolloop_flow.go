@@ -13,8 +13,8 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion9()
-} = flowcimpl.ThisRuntime
+	GeneratedCodeVersion10()
+} = flowcrt.ThisRuntime
 
 // ToolloopHandlers is the work of the chain's tasks, implemented by you. A handler gets the
 // task's id, input, rendered prompt and a copy of the chain variables, and returns the task's

@@ -14,8 +14,8 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion9()
-} = flowcimpl.ThisRuntime
+	GeneratedCodeVersion10()
+} = flowcrt.ThisRuntime
 
 // WorkHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
 // gets the state's rendered task and tool_args, its task input and copies of the context store and

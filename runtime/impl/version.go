@@ -10,7 +10,7 @@ package impl
 // package does not support (too new, or too old) then fails to compile
 // with a message that names both sides, such as
 //
-//	flowcrt.RuntimeSupportsGeneratedCode8To9 does not implement
+//	flowcrt.RuntimeSupportsGeneratedCode10To10 does not implement
 //	interface{GeneratedCodeVersion9()} (missing method GeneratedCodeVersion9)
 //
 // The fix is to regenerate with the flowc of this runtime, or to update
@@ -20,18 +20,15 @@ package impl
 // names neither version.
 
 // ThisRuntime is what generated code checks its version against.
-var ThisRuntime RuntimeSupportsGeneratedCode8To9
+var ThisRuntime RuntimeSupportsGeneratedCode10To10
 
-// RuntimeSupportsGeneratedCode8To9 has a method for each version of
+// RuntimeSupportsGeneratedCode10To10 has a method for each version of
 // generated code this package supports; its name must change with
 // MinGenVersion and GenVersion (version_test.go checks that it does).
-type RuntimeSupportsGeneratedCode8To9 struct{}
+type RuntimeSupportsGeneratedCode10To10 struct{}
 
-// GeneratedCodeVersion8 marks support for code of generator version 8.
-func (RuntimeSupportsGeneratedCode8To9) GeneratedCodeVersion8() {}
-
-// GeneratedCodeVersion9 marks support for code of generator version 9.
-func (RuntimeSupportsGeneratedCode8To9) GeneratedCodeVersion9() {}
+// GeneratedCodeVersion10 marks support for code of generator version 10.
+func (RuntimeSupportsGeneratedCode10To10) GeneratedCodeVersion10() {}
 
 // EnforceVersion is the guard of code generated before ThisRuntime existed:
 //
@@ -45,10 +42,10 @@ const (
 	// GenVersion is the newest version of generated code that this package
 	// supports. It is raised whenever the generator starts to use something
 	// new from this package.
-	GenVersion = 9 // 2: task chains (ChainState and friends); 3: typed fan-out (Records, AppendOwned...); 4: States Language (ASLExec and friends); 5: JSON mode (JSONState and friends); 6: sessions and approvals (Session, Sessions, Approve...); 7: CodeMie configuration in JSON mode (JSONSettings, JSONNext, DecodeConfig, JSON sessions...); 8: the shared emitter, contenox chains (ChainTask, typed handler calls), ASL variables, JSONata and Agent State Language fields; 9: observers (Config.Observer, ObserveRun)
+	GenVersion = 10 // 2: task chains (ChainState and friends); 3: typed fan-out (Records, AppendOwned...); 4: States Language (ASLExec and friends); 5: JSON mode (JSONState and friends); 6: sessions and approvals (Session, Sessions, Approve...); 7: CodeMie configuration in JSON mode (JSONSettings, JSONNext, DecodeConfig, JSON sessions...); 8: the shared emitter, contenox chains (ChainTask, typed handler calls), ASL variables, JSONata and Agent State Language fields; 9: observers (Config.Observer, ObserveRun); 10: the machinery in runtime/impl, mocks in their own file, JSONPath and JSONata evaluated by runtime/jsonpath and runtime/jsonata, CodeMie conditions by runtime/pyexpr
 
 	// MinGenVersion is the oldest version of generated code that this
 	// package still supports. It is raised when this package drops something
 	// that older generated code uses.
-	MinGenVersion = 8 // 8: ASL steps enter with a context, chain handlers take typed calls
+	MinGenVersion = 10 // 10: generated code names the machinery through runtime/impl
 )

@@ -10,17 +10,14 @@ import (
 	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
-// The guards that generated code of the current version (9) and of version
-// 8 writes must compile; code of version 7 and older uses what this runtime
-// dropped.
-var (
-	_ interface{ GeneratedCodeVersion8() } = impl.ThisRuntime
-	_ interface{ GeneratedCodeVersion9() } = impl.ThisRuntime
-)
+// The guard that generated code of the current version (10) writes must
+// compile; code of version 9 and older names the machinery through package
+// runtime, which now re-exports only what programs use.
+var _ interface{ GeneratedCodeVersion10() } = impl.ThisRuntime
 
 const (
-	_ = impl.EnforceVersion(impl.GenVersion - 9)
-	_ = impl.EnforceVersion(8 - impl.MinGenVersion)
+	_ = impl.EnforceVersion(impl.GenVersion - 10)
+	_ = impl.EnforceVersion(10 - impl.MinGenVersion)
 )
 
 // ThisRuntime's type, whose name a skew error shows, tells the truth: it
