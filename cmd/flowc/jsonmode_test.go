@@ -80,7 +80,7 @@ func TestCheckJSONMode(t *testing.T) {
 	assert.Empty(t, stdout)
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")
 	require.Len(t, lines, 2, stderr)
-	assert.Equal(t, def+":7:30: unexpected token Operator(\">\")", lines[0])
+	assert.Equal(t, def+":7:30: condition \"count > > 1\" is no Python expression: invalid syntax at \">\"", lines[0])
 	assert.Equal(t, def+":9:20: unknown state \"don\" (did you mean `done`?)", lines[1])
 
 	def = writeFile(t, t.TempDir(), "template.flow.yaml", `states:
