@@ -27,8 +27,10 @@ func takesSession(s *ir.State) bool {
 	return s.Kind == ir.StateApproval || s.Next.Region != nil
 }
 
-func (g *typedGen) hasApprovals() bool {
-	return slices.ContainsFunc(g.w.States, func(s *ir.State) bool { return s.Kind == ir.StateApproval })
+func (g *typedGen) hasApprovals() bool { return hasApprovalStates(g.w) }
+
+func hasApprovalStates(w *ir.Workflow) bool {
+	return slices.ContainsFunc(w.States, func(s *ir.State) bool { return s.Kind == ir.StateApproval })
 }
 
 // stopsForDecision reports whether a run of w can stop for a decision: at an
@@ -37,7 +39,7 @@ func (g *typedGen) hasApprovals() bool {
 func stopsForDecision(w *ir.Workflow) bool {
 	switch w.Mode {
 	case ir.ModeTyped:
-		return (&typedGen{w: w}).hasApprovals()
+		return hasApprovalStates(w)
 	case ir.ModeASL:
 		return slices.ContainsFunc(ir.AllStates(w.States), func(s *ir.State) bool { return s.ASL.Type == ir.ASLApproval })
 	case ir.ModeJSON:
@@ -88,7 +90,7 @@ func typeSpelling(t *ir.Type) string {
 func (g *typedGen) sessionSpec() *sessionSpec {
 	n := g.n
 	return &sessionSpec{
-		value: jen.Id(n.State), arg: "s", zero: jen.Id("s"), decides: g.hasApprovals(),
+		value: jen.Id(n.State), arg: "s", zero: jen.Id("s"), decides: stopsForDecision(g.w),
 		types:  []jen.Code{jen.Id(n.State), jen.Id(n.Update)},
 		schema: jen.Id(g.schemaConst()),
 		fields: []jen.Code{jen.Id("Merge").Op(":").Func().Params(jen.Id("s").Op("*").Id(n.State), jen.Id("u").Id(n.Update)).Block(

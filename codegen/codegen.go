@@ -211,6 +211,9 @@ func comment(text string) *jen.Statement {
 	return jen.Comment("// " + oneLine(text))
 }
 
+// runtimeAliases are the names generated files import the runtime packages as.
+var runtimeAliases = map[string]string{RuntimePath: RuntimeAlias, ImplPath: ImplAlias}
+
 // rt names a runtime identifier through the package that exports it.
 func rt(name string) *jen.Statement { return jen.Qual(runtimePackage(name), name) }
 

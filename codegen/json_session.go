@@ -13,7 +13,7 @@ import (
 func (g *jsonGen) sessionSpec() *sessionSpec {
 	types := []jen.Code{rt("JSONState"), jen.Any()}
 	return &sessionSpec{
-		value: rt("JSONState"), arg: "s", zero: jen.Id("s"), decides: interruptsBefore(g.w),
+		value: rt("JSONState"), arg: "s", zero: jen.Id("s"), decides: stopsForDecision(g.w),
 		types:  types,
 		schema: jen.Lit("json"),
 		fields: []jen.Code{

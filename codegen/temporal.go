@@ -485,9 +485,6 @@ func importOrder(imps []goImport) []goImport {
 // rt does in jennifer code.
 var templateFuncs = template.FuncMap{
 	"rt": func(name string) string {
-		if userAPI[name] {
-			return RuntimeAlias + "." + name
-		}
-		return ImplAlias + "." + name
+		return runtimeAliases[runtimePackage(name)] + "." + name
 	},
 }

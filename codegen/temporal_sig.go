@@ -83,7 +83,7 @@ func (im importNames) name(path string) string {
 	if n, ok := im[path]; ok {
 		return n
 	}
-	n := map[string]string{RuntimePath: RuntimeAlias, ImplPath: ImplAlias}[path]
+	n := runtimeAliases[path]
 	if n == "" {
 		n = packageName(path)
 		for i := 2; slices.Contains(slices.Collect(maps.Values(im)), n); i++ {
