@@ -64,13 +64,19 @@ var runtimeDeps = []string{
 	"golang.org/x/text",
 }
 
-// RuntimeGoMod is a go.mod for a copy of the runtime as module path: it
-// requires the runtime's dependencies at the versions flowc's own go.mod
-// names, so that a build finds them in the module cache, offline (with
-// GOSUMDB=off, since no checksum database may be in reach).
+// RuntimeGoMod is a go.mod for a copy of the runtime as module path.
 func RuntimeGoMod(path string) string {
+	return fmt.Sprintf("module %s\n\ngo %s\n%s", path, GoVersion(), RuntimeRequires())
+}
+
+// RuntimeRequires requires the runtime's dependencies at the versions
+// flowc's own go.mod names, so that a build finds them in the module cache,
+// offline (with GOSUMDB=off, since no checksum database may be in reach).
+// A module that imports the runtime lists them too, at flowc's go version:
+// an older one makes the go command read the go.mod of their own
+// dependencies, which building flowc never downloaded.
+func RuntimeRequires() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "module %s\n\ngo 1.22\n", path)
 	for _, line := range strings.Split(goMod, "\n") {
 		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "require "))
 		if len(f) >= 2 && slices.Contains(runtimeDeps, f[0]) {

@@ -169,7 +169,7 @@ func buildTemporalRunner(def, dir, support string, stderr io.Writer) (bin, machi
 // temporalGoMod is the runner's go.mod: the native runner's, with the
 // support module and the SDK version it was tested with.
 func temporalGoMod(support string) string {
-	return runGoMod + "require " + temporalModulePath + " v0.0.0\n\nreplace " + temporalModulePath + " => " + support + "\n\nrequire go.temporal.io/sdk " + temporalSDKVersion + "\n"
+	return runGoMod() + "\nrequire " + temporalModulePath + " v0.0.0\n\nreplace " + temporalModulePath + " => " + support + "\n\nrequire go.temporal.io/sdk " + temporalSDKVersion + "\n"
 }
 
 const (
