@@ -23,7 +23,6 @@ import (
 const (
 	runModule   = "flowcrun"
 	runWfImport = runModule + "/wf"
-	runGoMod    = "module " + runModule + "\n\ngo 1.22\n\nrequire " + codegenModule + " v0.0.0\n\nreplace " + codegenModule + " => ./flowc\n"
 	// codegenModule is the module the runtime import path belongs to.
 	codegenModule = "github.com/flowc-dev/flowc"
 )
@@ -100,11 +99,17 @@ func buildRunner(def, dir string, stderr io.Writer) (bin, machine string, code i
 	bin = filepath.Join(dir, "workflow")
 	// The runtime's dependencies come from the module cache, unverified
 	// by a checksum database that may be out of reach.
-	if err := goBuild(dir, bin, "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off", "CGO_ENABLED=0"); err != nil {
+	if err := goBuild(dir, bin, "GOWORK=off", "GOFLAGS=-mod=readonly", "GOPROXY=off", "GOSUMDB=off", "CGO_ENABLED=0"); err != nil {
 		fmt.Fprintf(stderr, "flowc run: building the workflow failed: %v", err)
 		return "", "", exitUsage
 	}
 	return bin, c.wf.ID, exitOK
+}
+
+// runGoMod requires the runtime copy and, beside it, what the runtime
+// requires (see flowc.RuntimeRequires).
+func runGoMod() string {
+	return "module " + runModule + "\n\ngo " + flowc.GoVersion() + "\n\nrequire " + codegenModule + " v0.0.0\n\nreplace " + codegenModule + " => ./flowc\n" + flowc.RuntimeRequires()
 }
 
 func writeRunModule(dir, def string, c compiled) error {
@@ -117,7 +122,8 @@ func writeRunModule(dir, def string, c compiled) error {
 	if err != nil {
 		return err
 	}
-	files[filepath.Join(dir, "go.mod")] = []byte(runGoMod)
+	files[filepath.Join(dir, "go.mod")] = []byte(runGoMod())
+	files[filepath.Join(dir, "go.sum")] = flowc.GoSum()
 	files[filepath.Join(dir, "flowc", "go.mod")] = []byte(flowc.RuntimeGoMod(codegenModule))
 	main, err := codegen.Runner(c.wf, runWfImport)
 	if err != nil {
