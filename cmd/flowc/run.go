@@ -98,8 +98,10 @@ func buildRunner(def, dir string, stderr io.Writer) (bin, machine string, code i
 	}
 	bin = filepath.Join(dir, "workflow")
 	// The runtime's dependencies come from the module cache, unverified
-	// by a checksum database that may be out of reach.
-	if err := goBuild(dir, bin, "GOWORK=off", "GOFLAGS=-mod=readonly", "GOPROXY=off", "GOSUMDB=off", "CGO_ENABLED=0"); err != nil {
+	// by a checksum database that may be out of reach. The cgo setting is
+	// left as the go command chose it for flowc, whose compiled packages
+	// the build then reuses: a first run builds little beyond the workflow.
+	if err := goBuild(dir, bin, "GOWORK=off", "GOFLAGS=-mod=readonly", "GOPROXY=off", "GOSUMDB=off"); err != nil {
 		fmt.Fprintf(stderr, "flowc run: building the workflow failed: %v", err)
 		return "", "", exitUsage
 	}
