@@ -143,15 +143,7 @@ func (e *evaluator) invoke(fn any, args []any, input any, pos int, name string) 
 			}
 			args = v
 		}
-		env := newFrame(p.frame)
-		for i, name := range p.paramList() {
-			if i < len(args) {
-				env.bind(name, args[i])
-			} else {
-				env.bind(name, undefined)
-			}
-		}
-		return e.eval(p.node.body, p.input, env)
+		return e.eval(p.node.body, p.input, argFrame(p.frame, p.paramList(), args))
 	case *builtin:
 		if p.sig != nil {
 			v, err := p.sig.validate(args, input, p.name, pos)

@@ -14,9 +14,31 @@ type frame struct {
 	vals     []any
 	parent   *frame
 	borrowed bool // names and vals belong to a tuple: copy before changing
+	// slots hold a lambda's arguments in the frame's own allocation: a
+	// callback of $map runs once per item, and the collector, not the
+	// work, would otherwise bound a Map of many such states.
+	slots [2]any
 }
 
 func newFrame(parent *frame) *frame { return &frame{parent: parent} }
+
+// argFrame binds params to args (undefined where args run out). The names
+// are shared with the lambda, capped so that a later bind copies them.
+func argFrame(parent *frame, params []string, args []any) *frame {
+	f := &frame{parent: parent, names: params[:len(params):len(params)]}
+	if len(params) <= len(f.slots) {
+		f.vals = f.slots[:len(params)]
+	} else {
+		f.vals = make([]any, len(params))
+	}
+	for i := range params {
+		f.vals[i] = undefined
+		if i < len(args) {
+			f.vals[i] = args[i]
+		}
+	}
+	return f
+}
 
 func (f *frame) bind(name string, v any) {
 	if f.borrowed {
@@ -139,7 +161,7 @@ func (e *evaluator) evalNode(n *node, input any, f *frame) (any, error) {
 	case kString:
 		return n.op, nil
 	case kNumber:
-		return n.num, nil
+		return n.value, nil
 	case kValue:
 		return n.value, nil
 	case kWildcard:
@@ -491,7 +513,7 @@ func arithmetic(n *node, l, r any) (any, error) {
 	case "%":
 		v = math.Mod(lf, rf)
 	}
-	return v, nil
+	return box(v), nil
 }
 
 func compare(n *node, l, r any) (any, error) {
@@ -576,7 +598,7 @@ func rangeOp(n *node, l, r any) (any, error) {
 	}
 	out := &seq{v: make([]any, int(size))}
 	for i := range out.v {
-		out.v[i] = lf + float64(i)
+		out.v[i] = box(lf + float64(i))
 	}
 	return out, nil
 }

@@ -54,19 +54,36 @@ func items(v any) []any {
 	return []any{v}
 }
 
-// hofCall calls fn with as many of args as it declares parameters, the way
-// JSONata passes (value, index, array) to a callback.
-func (e *evaluator) hofCall(fn any, args ...any) (any, error) {
-	if c, ok := fn.(callable); ok {
-		n := c.arity()
-		if _, isB := fn.(*builtin); isB && n == 0 {
-			n = len(args)
-		}
-		if n < len(args) {
-			args = args[:n]
-		}
+// callback calls fn with as many of args as it declares parameters, the
+// way JSONata passes (value, index, array) or (value, key, object) to a
+// function argument.
+func (e *evaluator) callback(fn any, args ...any) (any, error) {
+	return e.apply(fn, args[:callbackArity(fn, len(args))], undefined, nil)
+}
+
+// hofCall is callback for (lead..., index, array), boxing the index and
+// copying the arguments only as far as fn reads them: it runs once per item.
+func (e *evaluator) hofCall(fn any, lead []any, index int, whole any) (any, error) {
+	args := make([]any, callbackArity(fn, len(lead)+2))
+	copy(args, lead)
+	if len(lead) < len(args) {
+		args[len(lead)] = box(float64(index))
+	}
+	if len(lead)+1 < len(args) {
+		args[len(lead)+1] = whole
 	}
 	return e.apply(fn, args, undefined, nil)
+}
+
+// callbackArity is how many of n arguments fn takes; a builtin with no
+// fixed arity takes them all.
+func callbackArity(fn any, n int) int {
+	if c, ok := fn.(callable); ok {
+		if _, isB := fn.(*builtin); !isB || c.arity() != 0 {
+			return min(n, c.arity())
+		}
+	}
+	return n
 }
 
 func defineNumericFuncs() {
@@ -499,7 +516,7 @@ func fnSort(e *evaluator, a []any, _ any) (any, error) {
 		}
 	} else {
 		less = func(x, y any) (bool, error) {
-			r, err := e.hofCall(fn, x, y)
+			r, err := e.callback(fn, x, y)
 			return truthy(r), err
 		}
 	}
@@ -589,7 +606,7 @@ func defineObjectFuncs() {
 		out := newObject(4)
 		for _, k := range objectKeys(o) {
 			v, _ := objectGet(o, k)
-			r, err := e.hofCall(arg(a, 1), v, k, o)
+			r, err := e.callback(arg(a, 1), v, k, o)
 			if err != nil {
 				return nil, err
 			}
@@ -610,7 +627,7 @@ func defineObjectFuncs() {
 		out := newSeq(4)
 		for _, k := range objectKeys(o) {
 			v, _ := objectGet(o, k)
-			r, err := e.hofCall(arg(a, 1), v, k, o)
+			r, err := e.callback(arg(a, 1), v, k, o)
 			if err != nil {
 				return nil, err
 			}
@@ -697,9 +714,10 @@ func defineHigherOrderFuncs() {
 			return undefined, nil
 		}
 		vs := items(a[0])
+		whole := any(vs) // boxed once, not per item
 		out := newSeq(len(vs))
 		for i, v := range vs {
-			r, err := e.hofCall(a[1], v, float64(i), vs)
+			r, err := e.hofCall(a[1], []any{v}, i, whole)
 			if err != nil {
 				return nil, err
 			}
@@ -714,9 +732,10 @@ func defineHigherOrderFuncs() {
 			return undefined, nil
 		}
 		vs := items(a[0])
+		whole := any(vs) // boxed once, not per item
 		out := newSeq(len(vs))
 		for i, v := range vs {
-			r, err := e.hofCall(a[1], v, float64(i), vs)
+			r, err := e.hofCall(a[1], []any{v}, i, whole)
 			if err != nil {
 				return nil, err
 			}
@@ -731,12 +750,13 @@ func defineHigherOrderFuncs() {
 			return undefined, nil
 		}
 		vs := items(a[0])
+		whole := any(vs)
 		var found any
 		n := 0
 		for i, v := range vs {
 			ok := true
 			if fn := arg(a, 1); !isUndef(fn) {
-				r, err := e.hofCall(fn, v, float64(i), vs)
+				r, err := e.hofCall(fn, []any{v}, i, whole)
 				if err != nil {
 					return nil, err
 				}
@@ -766,13 +786,14 @@ func defineHigherOrderFuncs() {
 			}
 		}
 		vs := items(a[0])
+		whole := any(vs)
 		acc := arg(a, 2)
 		start := 0
 		if isUndef(acc) && len(vs) > 0 {
 			acc, start = vs[0], 1
 		}
 		for i := start; i < len(vs); i++ {
-			r, err := e.hofCall(fn, acc, vs[i], float64(i), vs)
+			r, err := e.hofCall(fn, []any{acc, vs[i]}, i, whole)
 			if err != nil {
 				return nil, err
 			}

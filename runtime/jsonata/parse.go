@@ -202,7 +202,7 @@ func (p *parser) nud(t token) (*node, *Error) {
 	case tokString:
 		return &node{kind: kString, op: t.op, pos: t.pos}, nil
 	case tokNumber:
-		return &node{kind: kNumber, num: t.num, pos: t.pos}, nil
+		return &node{kind: kNumber, num: t.num, value: t.num, pos: t.pos}, nil
 	case tokValue:
 		return &node{kind: kValue, value: t.value, op: t.op, pos: t.pos}, nil
 	case tokName:

@@ -221,7 +221,7 @@ func (e *evaluator) tupleStep(st *node, in []any, ts tuples, f *frame) (tuples, 
 			for i, it := range items {
 				t := &tuple{at: it}
 				if st.index != "" {
-					t.set(st.index, float64(i))
+					t.set(st.index, box(float64(i)))
 				}
 				res[i] = t
 			}
@@ -266,7 +266,7 @@ func (e *evaluator) tupleStep(st *node, in []any, ts tuples, f *frame) (tuples, 
 				nt.at = it
 			}
 			if st.index != "" {
-				nt.set(st.index, float64(i))
+				nt.set(st.index, box(float64(i)))
 			}
 			if st.ancestor != nil {
 				nt.set(st.ancestor.label, t.at)
@@ -287,7 +287,7 @@ func (e *evaluator) tupleStages(st *node, ts tuples, f *frame) (tuples, error) {
 			ts = r
 		} else {
 			for i, t := range ts {
-				t.set(sg.index, float64(i))
+				t.set(sg.index, box(float64(i)))
 			}
 		}
 	}

@@ -148,6 +148,7 @@ func (r *resolver) resolveNode(n *node) (*node, *Error) {
 		}
 		if n.lhs.kind == kNumber && n.lhs.predicate == nil {
 			n.lhs.num = -n.lhs.num
+			n.lhs.value = n.lhs.num
 			return n.lhs, nil
 		}
 		r.pushAncestry(n, n.lhs)
