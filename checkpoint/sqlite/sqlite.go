@@ -12,7 +12,8 @@
 // Every save is one SQLite statement, so it is atomic, and it is written
 // through the write-ahead log with synchronous=FULL: a checkpoint that Save
 // returned survives the process being killed and the machine losing power.
-// Several processes may share a file; a busy database is waited for.
+// Several processes may share a file; a busy database is waited for. A
+// session runs in one process at a time (see ErrOvertaken).
 package sqlite
 
 import (
@@ -173,20 +174,45 @@ func (s *Store) Save(ctx context.Context, c *flowcrt.Checkpoint) error {
 		}
 		pending = string(data)
 	}
-	_, err = s.db.ExecContext(ctx, `
+	res, err := s.db.ExecContext(ctx, `
 		INSERT INTO flowc_checkpoints (session, workflow, schema, step, status, position, state, pending, saved_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (session) DO UPDATE SET
 			workflow = excluded.workflow, schema = excluded.schema, step = excluded.step,
 			status = excluded.status, position = excluded.position, state = excluded.state,
-			pending = excluded.pending, saved_at = excluded.saved_at`,
+			pending = excluded.pending, saved_at = excluded.saved_at
+		WHERE flowc_checkpoints.step = excluded.step - 1`,
 		c.Session, c.Workflow, c.Schema, c.Step, string(c.Status), string(position), string(c.State), pending,
 		c.Time.UTC().Format(time.RFC3339Nano))
 	if err != nil {
 		return fmt.Errorf("checkpoint store %s: saving session %q: %w", s.path, c.Session, err)
 	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return s.overtaken(ctx, c)
+	}
 	return nil
 }
+
+// overtaken is the error of a save that does not follow the stored
+// checkpoint: another process runs the session too, and saved first.
+func (s *Store) overtaken(ctx context.Context, c *flowcrt.Checkpoint) error {
+	var step int
+	var savedAt string
+	err := s.db.QueryRowContext(ctx, `SELECT step, saved_at FROM flowc_checkpoints WHERE session = ?`, c.Session).Scan(&step, &savedAt)
+	if err != nil {
+		return fmt.Errorf("checkpoint store %s: saving session %q: %w", s.path, c.Session, err)
+	}
+	return &flowcrt.SessionError{Session: c.Session, Err: fmt.Errorf(
+		"%w: this run saves step %d, but the store holds step %d (saved at %s); another process runs the session too, so this run stops and the other goes on",
+		ErrOvertaken, c.Step, step, savedAt)}
+}
+
+// ErrOvertaken is wrapped by the error of a Save that another process's
+// run of the same session got ahead of. A session runs in one process at a
+// time: each save must follow the stored one (step n after step n-1), so
+// of two processes that resume one session together, the first to save
+// goes on and the other stops with this error before it saves anything.
+var ErrOvertaken = errors.New("session overtaken by another run")
 
 // Load returns the session's last checkpoint.
 func (s *Store) Load(ctx context.Context, session string) (*flowcrt.Checkpoint, error) {

@@ -1,12 +1,18 @@
 package sqlite
 
 import (
+	"bufio"
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -120,4 +126,74 @@ func TestRefusedFiles(t *testing.T) {
 	empty := filepath.Join(dir, "empty.db")
 	require.NoError(t, os.WriteFile(empty, nil, 0o644))
 	open(t, empty)
+}
+
+// TestTwoProcessesOneSession: two processes resume one session from the
+// same checkpoint and save their next step at once; the first goes on and
+// the other gets ErrOvertaken, whichever of them wins.
+func TestTwoProcessesOneSession(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.db")
+	require.NoError(t, open(t, path).Save(ctx, sample("s1", 1)))
+	start := filepath.Join(dir, "start")
+	var outs [2][]byte
+	var wg sync.WaitGroup
+	loaded := make(chan struct{}, len(outs))
+	for i := range outs {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestSaveProcess$")
+		cmd.Env = append(os.Environ(), "FLOWC_SAVE_PROCESS="+path, "FLOWC_SAVE_START="+start)
+		stdout, err := cmd.StdoutPipe()
+		require.NoError(t, err)
+		require.NoError(t, cmd.Start())
+		wg.Go(func() {
+			r := bufio.NewReader(stdout)
+			r.ReadString('\n') // "loaded"
+			loaded <- struct{}{}
+			outs[i], _ = io.ReadAll(r)
+			cmd.Wait()
+		})
+	}
+	<-loaded
+	<-loaded
+	require.NoError(t, os.WriteFile(start, nil, 0o644))
+	wg.Wait()
+	results := []string{firstLine(outs[0]), firstLine(outs[1])}
+	slices.Sort(results)
+	assert.Equal(t, "overtaken", results[0], "one save is refused: %q", outs)
+	assert.Equal(t, "saved step 2", results[1], "the other goes on: %q", outs)
+	c, err := open(t, path).Load(ctx, "s1")
+	require.NoError(t, err)
+	assert.Equal(t, 2, c.Step)
+}
+
+// TestSaveProcess is one process of TestTwoProcessesOneSession: it loads
+// session s1, waits for the start file, then saves the step after.
+func TestSaveProcess(t *testing.T) {
+	path := os.Getenv("FLOWC_SAVE_PROCESS")
+	if path == "" {
+		t.Skip("run by TestTwoProcessesOneSession")
+	}
+	ctx := context.Background()
+	s := open(t, path)
+	c, err := s.Load(ctx, "s1")
+	require.NoError(t, err)
+	fmt.Println("loaded")
+	for _, err := os.Stat(os.Getenv("FLOWC_SAVE_START")); err != nil; _, err = os.Stat(os.Getenv("FLOWC_SAVE_START")) {
+		time.Sleep(time.Millisecond)
+	}
+	c.Step++
+	switch err := s.Save(ctx, c); {
+	case errors.Is(err, ErrOvertaken):
+		fmt.Println("overtaken")
+	case err != nil:
+		fmt.Println("error:", err)
+	default:
+		fmt.Println("saved step", c.Step)
+	}
+}
+
+func firstLine(b []byte) string {
+	line, _, _ := strings.Cut(string(b), "\n")
+	return line
 }
