@@ -1,0 +1,381 @@
+package soak
+
+import (
+	"bufio"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	flowcrt "github.com/flowc-dev/flowc/runtime"
+)
+
+// TestSoak runs sessions of every kind in the mix on worker processes that
+// share one SQLite checkpoint store, kills workers with SIGKILL at random
+// moments and starts new ones, and then checks that every session ended
+// with the result line an uninterrupted run gives, that the store is
+// sound, and that the only handler calls made twice were in flight at a
+// kill. -soak.long runs the long form.
+func TestSoak(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts worker processes")
+	}
+	cfg := soakConfig{sessions: 400, workers: 3, perWorker: 20, kills: 8, killEvery: 500 * time.Millisecond, limit: 3 * time.Minute}
+	if *long {
+		cfg = soakConfig{sessions: 2000, workers: 3, perWorker: 60, kills: 30, killEvery: time.Second, limit: 20 * time.Minute}
+	}
+	reqs := plan(cfg.sessions)
+	want := uninterrupted(t, reqs)
+
+	c := newCoordinator(t, cfg)
+	start := time.Now()
+	got := c.run(reqs)
+	elapsed := time.Since(start)
+	t.Logf("%d sessions in %v (%.0f sessions/s) over %d worker processes, %d killed with %d sessions in flight; %d bad requests answered",
+		len(reqs), elapsed.Round(time.Millisecond), float64(len(reqs))/elapsed.Seconds(), c.started, len(c.killed), c.inFlightAtKills, c.probes)
+
+	assert.GreaterOrEqual(t, len(c.killed), 5, "workers killed")
+	for _, r := range reqs {
+		assert.JSONEq(t, string(want[r.Session]), string(got[r.Session]), "session %s (%s)", r.Session, r.Kind)
+	}
+	assertIntegrity(t, c.db)
+	repeated := c.repeatedCalls(t)
+	t.Logf("%d handler calls made twice", repeated)
+	assert.LessOrEqual(t, repeated, maxCallsBetweenCheckpoints*c.inFlightAtKills, "calls repeated: at most the calls since the last checkpoint of each session in flight at a kill")
+}
+
+// maxCallsBetweenCheckpoints is the most handler calls a session of the
+// mix makes between two checkpoints: the States Language Map is one state,
+// three lines of two attempts each.
+const maxCallsBetweenCheckpoints = 6
+
+type soakConfig struct {
+	sessions, workers, perWorker, kills int
+	killEvery, limit                    time.Duration // killEvery: the mean time between kills
+}
+
+// plan is the mix: the kinds in turn, each session with its own input.
+func plan(n int) []request {
+	kinds := []string{"typed", "subflow", "asl", "jsonmode"}
+	reqs := make([]request, n)
+	for i := range reqs {
+		id := fmt.Sprintf("s%04d", i)
+		var in any
+		switch kind := kinds[i%len(kinds)]; kind {
+		case "typed":
+			in = map[string]any{"id": id, "items": []string{id + "a", id + "bb", id + "ccc", id + "d"}}
+		case "subflow":
+			in = map[string]any{"id": id}
+		case "asl":
+			in = map[string]any{"id": id, "n": i / len(kinds), "lines": []string{id + "-x", id + "-yy", id + "-zzz"}}
+		case "jsonmode":
+			in = map[string]any{"id": id}
+		}
+		data, _ := json.Marshal(in)
+		reqs[i] = request{Kind: kinds[i%len(kinds)], Session: id, Input: data}
+	}
+	return reqs
+}
+
+// uninterrupted is each session's output when nothing kills its run, from
+// the same workflows in this process with checkpoints kept in memory.
+func uninterrupted(t *testing.T, reqs []request) map[string]json.RawMessage {
+	cp := flowcrt.NewMemoryCheckpointer()
+	fl := flows(nil, cp)
+	out := make(map[string]json.RawMessage, len(reqs))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 64)
+	for _, r := range reqs {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			res := serve(context.Background(), fl, cp, r)
+			if res.Status == "INTERRUPTED" {
+				r.Decision = "continue"
+				res = serve(context.Background(), fl, cp, r)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if res.Status != "SUCCEEDED" {
+				t.Errorf("session %s without kills: %s %s", r.Session, res.Status, res.Error)
+			}
+			out[r.Session] = res.Output
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// coordinator hands requests to worker processes, kills them, and hands
+// what a killed worker had in flight to the others.
+type coordinator struct {
+	t      *testing.T
+	cfg    soakConfig
+	dir    string
+	db     string
+	events chan event
+
+	live            []*proc
+	started         int
+	seq             int
+	probes          int
+	doubled         map[string]bool // sessions given two decisions at once
+	killed          []*proc
+	inFlightAtKills int
+}
+
+type proc struct {
+	n        int
+	cmd      *exec.Cmd
+	stdin    *json.Encoder
+	log      string
+	inFlight map[int]request
+}
+
+// event is a result line of a worker, or its end (res nil).
+type event struct {
+	p   *proc
+	res *result
+}
+
+func newCoordinator(t *testing.T, cfg soakConfig) *coordinator {
+	dir := t.TempDir()
+	return &coordinator{t: t, cfg: cfg, dir: dir, db: filepath.Join(dir, "soak.db"), events: make(chan event, 256), doubled: map[string]bool{}}
+}
+
+func (c *coordinator) start() {
+	c.started++
+	p := &proc{n: c.started, log: filepath.Join(c.dir, fmt.Sprintf("worker-%d.log", c.started)), inFlight: map[int]request{}}
+	p.cmd = exec.Command(os.Args[0], "-test.run=^$")
+	p.cmd.Env = append(os.Environ(), workerDB+"="+c.db, workerLog+"="+p.log)
+	p.cmd.Stderr = os.Stderr
+	stdin, err := p.cmd.StdinPipe()
+	require.NoError(c.t, err)
+	stdout, err := p.cmd.StdoutPipe()
+	require.NoError(c.t, err)
+	require.NoError(c.t, p.cmd.Start())
+	p.stdin = json.NewEncoder(stdin)
+	go func() {
+		lines := bufio.NewScanner(stdout)
+		for lines.Scan() {
+			var r result
+			if json.Unmarshal(lines.Bytes(), &r) == nil {
+				c.events <- event{p: p, res: &r}
+			}
+		}
+		p.cmd.Wait()
+		c.events <- event{p: p}
+	}()
+	c.live = append(c.live, p)
+}
+
+// run serves every request to the end and returns each session's output.
+func (c *coordinator) run(reqs []request) map[string]json.RawMessage {
+	pending := append([]request(nil), reqs...)
+	for i := 0; i < len(reqs); i += 10 {
+		pending = append(pending, request{Kind: reqs[i].Kind, Session: "unknown-" + reqs[i].Session, Probe: "resume"})
+	}
+	done := make(map[string]json.RawMessage, len(reqs))
+	for range c.cfg.workers {
+		c.start()
+	}
+	kill := time.NewTimer(c.randomMoment())
+	defer kill.Stop()
+	limit := time.After(c.cfg.limit)
+	defer c.stop()
+	for len(done) < len(reqs) {
+		pending = c.dispatch(pending)
+		select {
+		case ev := <-c.events:
+			pending = c.handle(ev, pending, done)
+		case <-kill.C:
+			if len(c.killed) < c.cfg.kills {
+				c.killOne()
+			}
+			kill.Reset(c.randomMoment())
+		case <-limit:
+			c.t.Fatalf("%d of %d sessions done after %v", len(done), len(reqs), c.cfg.limit)
+		}
+	}
+	return done
+}
+
+// dispatch sends pending requests to live workers with room for them.
+func (c *coordinator) dispatch(pending []request) []request {
+	for _, p := range c.live {
+		for len(pending) > 0 && len(p.inFlight) < c.cfg.perWorker {
+			r := pending[0]
+			pending = pending[1:]
+			c.seq++
+			r.Seq = c.seq
+			p.inFlight[r.Seq] = r
+			if err := p.stdin.Encode(r); err != nil {
+				c.t.Logf("worker %d: %v", p.n, err)
+			}
+		}
+	}
+	return pending
+}
+
+func (c *coordinator) handle(ev event, pending []request, done map[string]json.RawMessage) []request {
+	p := ev.p
+	if ev.res == nil { // the worker ended: what it had in flight goes to the others
+		c.live = deleteProc(c.live, p)
+		for _, r := range sortedRequests(p.inFlight) {
+			pending = append(pending, r)
+		}
+		p.inFlight = nil
+		c.start()
+		return pending
+	}
+	r := p.inFlight[ev.res.Seq]
+	delete(p.inFlight, ev.res.Seq)
+	if r.Probe != "" {
+		return c.probed(r, *ev.res, pending, done)
+	}
+	switch ev.res.Status {
+	case "SUCCEEDED":
+		done[r.Session] = ev.res.Output
+	case "INTERRUPTED":
+		// First a decision that is not an option; once it is refused,
+		// two good ones at once.
+		r.Probe, r.Decision = "decide", "maybe"
+		pending = append(pending, r)
+	default:
+		c.t.Errorf("session %s (%s): %s %s", r.Session, r.Kind, ev.res.Status, ev.res.Error)
+		done[r.Session] = nil
+	}
+	return pending
+}
+
+// probed checks the answer to bad input: each is a clear error, and the
+// session goes on as if it had not come.
+func (c *coordinator) probed(r request, res result, pending []request, done map[string]json.RawMessage) []request {
+	c.probes++
+	switch {
+	case r.Probe == "resume":
+		assert.Contains(c.t, res.Error, "no checkpoint to resume", "resuming an unknown session")
+	case r.Decision == "maybe":
+		assert.Contains(c.t, res.Error, `approval decision "maybe" is not one of the options "continue", "cancel"`)
+		r.Decision = "continue"
+		pending = append(pending, r, r) // two decisions on one session at once
+		c.doubled[r.Session] = true
+	case res.Status == "SUCCEEDED":
+		done[r.Session] = res.Output
+	default: // the other of two decisions: refused, or the session was already past its approval
+		if !strings.Contains(res.Error, "overtaken") && !strings.Contains(res.Error, "no approval waits for a decision") {
+			c.t.Errorf("session %s: the second of two decisions: %s %s", r.Session, res.Status, res.Error)
+		}
+		if _, ok := done[r.Session]; !ok { // a kill may have taken the other one: go on without a probe
+			r.Probe = ""
+			pending = append(pending, r)
+		}
+	}
+	return pending
+}
+
+// randomMoment is the time to the next kill: on average killEvery.
+func (c *coordinator) randomMoment() time.Duration {
+	return time.Duration(rand.Int64N(int64(2 * c.cfg.killEvery)))
+}
+
+func (c *coordinator) killOne() {
+	p := c.live[rand.IntN(len(c.live))]
+	if p.cmd.Process.Signal(syscall.SIGKILL) == nil {
+		c.killed = append(c.killed, p)
+		c.inFlightAtKills += len(p.inFlight)
+	}
+}
+
+func (c *coordinator) stop() {
+	for _, p := range c.live {
+		p.cmd.Process.Kill()
+	}
+}
+
+func deleteProc(ps []*proc, p *proc) []*proc {
+	for i, q := range ps {
+		if q == p {
+			return append(ps[:i:i], ps[i+1:]...)
+		}
+	}
+	return ps
+}
+
+func sortedRequests(m map[int]request) []request {
+	out := make([]request, 0, len(m))
+	for _, r := range m {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
+	return out
+}
+
+// repeatedCalls counts the handler calls made more than once, and checks
+// that each was first made by a worker that was killed.
+func (c *coordinator) repeatedCalls(t *testing.T) int {
+	seen := map[string]int{}
+	inKilled := map[string]bool{}
+	for n := 1; n <= c.started; n++ {
+		data, err := os.ReadFile(filepath.Join(c.dir, fmt.Sprintf("worker-%d.log", n)))
+		if os.IsNotExist(err) {
+			continue
+		}
+		require.NoError(t, err)
+		killed := c.wasKilled(n)
+		for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+			if line == "" {
+				continue
+			}
+			seen[line]++
+			if killed {
+				inKilled[line] = true
+			}
+		}
+	}
+	repeated := 0
+	for call, n := range seen {
+		session, name, _ := strings.Cut(call, " ")
+		if name == "publish" && c.doubled[session] {
+			n-- // the state after the approval, run by both decisions
+		}
+		if n > 1 {
+			repeated += n - 1
+			assert.True(t, inKilled[call], "call %q was made %d times, but no killed worker made it", call, n)
+		}
+	}
+	return repeated
+}
+
+func (c *coordinator) wasKilled(n int) bool {
+	for _, p := range c.killed {
+		if p.n == n {
+			return true
+		}
+	}
+	return false
+}
+
+// assertIntegrity runs SQLite's own check of the store.
+func assertIntegrity(t *testing.T, path string) {
+	db, err := sql.Open("sqlite", path)
+	require.NoError(t, err)
+	defer db.Close()
+	var verdict string
+	require.NoError(t, db.QueryRow(`PRAGMA integrity_check`).Scan(&verdict))
+	assert.Equal(t, "ok", verdict)
+}

@@ -1,0 +1,201 @@
+package soak
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/flowc-dev/flowc/checkpoint/sqlite"
+	flowcrt "github.com/flowc-dev/flowc/runtime"
+)
+
+var long = flag.Bool("soak.long", false, "run the long form: 2,000 sessions and a kill every 2 seconds")
+
+// request is what the test sends a worker: run (or resume) a session, or
+// answer the approval it waits at.
+type request struct {
+	Seq  int    `json:"seq"` // the coordinator's number for it
+	Kind     string          `json:"kind"`
+	Session  string          `json:"session"`
+	Input    json.RawMessage `json:"input"`
+	Decision string          `json:"decision,omitempty"`
+	// Probe asks for the operation itself, without the checks serve makes
+	// first: "resume" or "decide" (bad input under load).
+	Probe string `json:"probe,omitempty"`
+}
+
+// result is a worker's answer: the result line of the session's run.
+type result struct {
+	Seq     int             `json:"seq"`
+	Session string          `json:"session"`
+	Status  string          `json:"status"` // SUCCEEDED, INTERRUPTED or FAILED
+	Output  json.RawMessage `json:"output,omitempty"`
+	Error   string          `json:"error,omitempty"`
+}
+
+// flow is one of the soak's workflows, behind the session API they share.
+type flow interface {
+	Invoke(ctx context.Context, session string, in json.RawMessage) (any, error)
+	Resume(ctx context.Context, session string) (any, error)
+	Decide(ctx context.Context, session, decision string) (any, error)
+}
+
+// flows builds every workflow of the mix over handlers that record their
+// calls in log, saving to cp.
+func flows(log *calls, cp flowcrt.Checkpointer) map[string]flow {
+	opt := flowcrt.WithCheckpointer(cp)
+	return map[string]flow{
+		"typed":    typedFlow[BatchState]{NewBatch(batch{log}, opt)},
+		"subflow":  typedFlow[SupervisedState]{NewSupervised(supervised{log}, opt)},
+		"asl":      anyFlow{NewOrder(order{log}, opt)},
+		"jsonmode": anyFlow{NewReview(review{log}, opt)},
+	}
+}
+
+type typedSessions[S any] interface {
+	Invoke(ctx context.Context, session string, in *S) (S, error)
+	Resume(ctx context.Context, session string) (S, error)
+}
+
+type typedFlow[S any] struct{ w typedSessions[S] }
+
+func (f typedFlow[S]) Invoke(ctx context.Context, id string, in json.RawMessage) (any, error) {
+	var s S
+	if err := json.Unmarshal(in, &s); err != nil {
+		return nil, err
+	}
+	return f.w.Invoke(ctx, id, &s)
+}
+func (f typedFlow[S]) Resume(ctx context.Context, id string) (any, error) { return f.w.Resume(ctx, id) }
+
+// Decide: the typed workflows of the mix never stop for a decision.
+func (f typedFlow[S]) Decide(context.Context, string, string) (any, error) {
+	return nil, errors.New("no decision expected")
+}
+
+type anySessions interface {
+	Invoke(ctx context.Context, session string, in any) (any, error)
+	Resume(ctx context.Context, session string) (any, error)
+}
+
+type anyFlow struct{ anySessions }
+
+func (f anyFlow) Decide(ctx context.Context, id, d string) (any, error) {
+	w, ok := f.anySessions.(interface {
+		Decide(ctx context.Context, session, decision string) (any, error)
+	})
+	if !ok {
+		return nil, errors.New("no decision expected")
+	}
+	return w.Decide(ctx, id, d)
+}
+
+func (f anyFlow) Invoke(ctx context.Context, id string, in json.RawMessage) (any, error) {
+	var v any
+	if err := json.Unmarshal(in, &v); err != nil {
+		return nil, err
+	}
+	return f.anySessions.Invoke(ctx, id, v)
+}
+
+// serve runs one request the way a worker does: a session with no
+// checkpoint starts, one with a checkpoint goes on from it.
+func serve(ctx context.Context, fl map[string]flow, cp flowcrt.Checkpointer, r request) result {
+	f := fl[r.Kind]
+	var out any
+	var err error
+	switch {
+	case r.Probe == "resume":
+		out, err = f.Resume(ctx, r.Session)
+	case r.Probe == "decide":
+		out, err = f.Decide(ctx, r.Session, r.Decision)
+	default:
+		out, err = serveSession(ctx, f, cp, r)
+	}
+	res := resultOf(r.Session, out, err)
+	res.Seq = r.Seq
+	return res
+}
+
+func serveSession(ctx context.Context, f flow, cp flowcrt.Checkpointer, r request) (out any, err error) {
+	switch c, lerr := cp.Load(ctx, r.Session); {
+	case r.Decision != "" && lerr == nil && c.Status == flowcrt.StatusInterrupted:
+		out, err = f.Decide(ctx, r.Session, r.Decision)
+	case errors.Is(lerr, flowcrt.ErrNoCheckpoint):
+		out, err = f.Invoke(ctx, r.Session, r.Input)
+	case lerr != nil:
+		err = lerr
+	default:
+		out, err = f.Resume(ctx, r.Session)
+	}
+	return out, err
+}
+
+func resultOf(session string, out any, err error) result {
+	var wait *flowcrt.Interrupted
+	switch {
+	case errors.As(err, &wait):
+		return result{Session: session, Status: "INTERRUPTED"}
+	case err != nil:
+		return result{Session: session, Status: "FAILED", Error: err.Error()}
+	}
+	data, err := json.Marshal(out)
+	if err != nil {
+		return result{Session: session, Status: "FAILED", Error: err.Error()}
+	}
+	return result{Session: session, Status: "SUCCEEDED", Output: data}
+}
+
+const (
+	workerDB  = "FLOWC_SOAK_DB"
+	workerLog = "FLOWC_SOAK_LOG"
+)
+
+// TestMain lets the test binary play a worker process: it serves the
+// requests on its standard input, many at once, on the SQLite file.
+func TestMain(m *testing.M) {
+	if db := os.Getenv(workerDB); db != "" {
+		os.Exit(worker(db, os.Getenv(workerLog)))
+	}
+	flag.Parse()
+	os.Exit(m.Run())
+}
+
+func worker(db, logPath string) int {
+	store, err := sqlite.Open(db)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 3
+	}
+	f, err := os.OpenFile(logPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 3
+	}
+	fl := flows(&calls{f: f}, store)
+	var out sync.Mutex
+	enc := json.NewEncoder(os.Stdout)
+	var wg sync.WaitGroup
+	in := bufio.NewScanner(os.Stdin)
+	for in.Scan() {
+		var r request
+		if err := json.Unmarshal(in.Bytes(), &r); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 3
+		}
+		wg.Go(func() {
+			res := serve(context.Background(), fl, store, r)
+			out.Lock()
+			defer out.Unlock()
+			enc.Encode(res)
+		})
+	}
+	wg.Wait()
+	return 0
+}
