@@ -56,6 +56,17 @@ CREATE TABLE IF NOT EXISTS flowc_checkpoints (
 	saved_at TEXT NOT NULL  -- RFC 3339
 );`
 
+// saveSQL replaces a session's checkpoint with the next one: an update
+// applies only to the step before it (see ErrOvertaken).
+const saveSQL = `
+		INSERT INTO flowc_checkpoints (session, workflow, schema, step, status, position, state, pending, saved_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (session) DO UPDATE SET
+			workflow = excluded.workflow, schema = excluded.schema, step = excluded.step,
+			status = excluded.status, position = excluded.position, state = excluded.state,
+			pending = excluded.pending, saved_at = excluded.saved_at
+		WHERE flowc_checkpoints.step = excluded.step - 1`
+
 // Store is a flowcrt.Checkpointer on a SQLite file. It is safe for
 // concurrent use.
 type Store struct {
@@ -68,13 +79,17 @@ var _ flowcrt.Checkpointer = (*Store)(nil)
 // Open opens the checkpoint store at path, creating the file when it does
 // not exist. A file that is not a SQLite database, is damaged, or is a
 // SQLite database that flowc did not create is an error that says so.
-func Open(path string) (*Store, error) {
+func Open(path string) (*Store, error) { return openSync(path, "FULL") }
+
+// openSync opens the store with the given synchronous setting; only
+// BenchmarkSave asks for another than FULL, to measure what it costs.
+func openSync(path, synchronous string) (*Store, error) {
 	if err := checkHeader(path); err != nil {
 		return nil, err
 	}
 	// busy_timeout waits for another writer; _txlock=immediate takes the
 	// write lock when a transaction begins, so two of them cannot deadlock.
-	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_txlock=immediate")
+	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous("+synchronous+")&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint store %s: %w", path, err)
 	}
@@ -162,28 +177,11 @@ func (s *Store) Close() error { return s.db.Close() }
 
 // Save stores c as the session's last checkpoint, in one statement.
 func (s *Store) Save(ctx context.Context, c *flowcrt.Checkpoint) error {
-	position, err := json.Marshal(c.Position)
+	args, err := saveArgs(c)
 	if err != nil {
 		return err
 	}
-	var pending any // NULL
-	if c.Pending != nil {
-		data, err := json.Marshal(c.Pending)
-		if err != nil {
-			return err
-		}
-		pending = string(data)
-	}
-	res, err := s.db.ExecContext(ctx, `
-		INSERT INTO flowc_checkpoints (session, workflow, schema, step, status, position, state, pending, saved_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (session) DO UPDATE SET
-			workflow = excluded.workflow, schema = excluded.schema, step = excluded.step,
-			status = excluded.status, position = excluded.position, state = excluded.state,
-			pending = excluded.pending, saved_at = excluded.saved_at
-		WHERE flowc_checkpoints.step = excluded.step - 1`,
-		c.Session, c.Workflow, c.Schema, c.Step, string(c.Status), string(position), string(c.State), pending,
-		c.Time.UTC().Format(time.RFC3339Nano))
+	res, err := s.db.ExecContext(ctx, saveSQL, args...)
 	if err != nil {
 		return fmt.Errorf("checkpoint store %s: saving session %q: %w", s.path, c.Session, err)
 	}
@@ -191,6 +189,24 @@ func (s *Store) Save(ctx context.Context, c *flowcrt.Checkpoint) error {
 		return s.overtaken(ctx, c)
 	}
 	return nil
+}
+
+// saveArgs are the arguments of saveSQL for c.
+func saveArgs(c *flowcrt.Checkpoint) ([]any, error) {
+	position, err := json.Marshal(c.Position)
+	if err != nil {
+		return nil, err
+	}
+	var pending any // NULL
+	if c.Pending != nil {
+		data, err := json.Marshal(c.Pending)
+		if err != nil {
+			return nil, err
+		}
+		pending = string(data)
+	}
+	return []any{c.Session, c.Workflow, c.Schema, c.Step, string(c.Status), string(position), string(c.State), pending,
+		c.Time.UTC().Format(time.RFC3339Nano)}, nil
 }
 
 // overtaken is the error of a save that does not follow the stored

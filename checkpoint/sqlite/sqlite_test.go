@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -196,4 +197,60 @@ func TestSaveProcess(t *testing.T) {
 func firstLine(b []byte) string {
 	line, _, _ := strings.Cut(string(b), "\n")
 	return line
+}
+
+// BenchmarkSave measures one checkpoint, as a session saves it after each
+// state, with the store's synchronous=FULL beside NORMAL (in WAL mode FULL
+// syncs the log on every commit, NORMAL only when the log is copied into
+// the database, so NORMAL may lose the last commits to a power cut, never
+// to a killed process), and beside batches of 16 saves in one transaction
+// (one sync for all). Writers run in parallel on the file, as the soak's
+// workers do; the figure is per checkpoint.
+func BenchmarkSave(b *testing.B) {
+	for _, sync := range []string{"FULL", "NORMAL"} {
+		for _, batch := range []int{1, 16} {
+			b.Run(fmt.Sprintf("synchronous=%s/batch=%d", sync, batch), func(b *testing.B) {
+				s, err := openSync(filepath.Join(b.TempDir(), "c.db"), sync)
+				require.NoError(b, err)
+				defer s.Close()
+				var writer atomic.Int64
+				b.SetParallelism(4)
+				b.RunParallel(func(pb *testing.PB) {
+					w := writer.Add(1)
+					for step := 1; ; step++ {
+						n := 0
+						for n < batch && pb.Next() {
+							n++
+						}
+						if n == 0 {
+							return
+						}
+						if err := saveBatch(s, w, step, n); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			})
+		}
+	}
+}
+
+// saveBatch saves step of n sessions of writer w in one transaction.
+func saveBatch(s *Store, w int64, step, n int) error {
+	tx, err := s.db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for i := range n {
+		args, err := saveArgs(sample(fmt.Sprintf("w%d-s%d", w, i), step))
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(saveSQL, args...); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
 }
