@@ -143,7 +143,10 @@ func (e *evaluator) invoke(fn any, args []any, input any, pos int, name string) 
 			}
 			args = v
 		}
-		return e.eval(p.node.body, p.input, argFrame(p.frame, p.paramList(), args))
+		env := e.argFrame(p.frame, p.paramList(), args)
+		r, err := e.eval(p.node.body, p.input, env)
+		e.release(env)
+		return r, err
 	case *builtin:
 		if p.sig != nil {
 			v, err := p.sig.validate(args, input, p.name, pos)
@@ -193,6 +196,7 @@ func (e *evaluator) partial(n *node, input any, f *frame) (any, error) {
 				env.bind(name, undefined)
 			}
 		}
+		env.capture()
 		return &lambda{node: p.node, input: p.input, frame: env, params: unbound, bound: true}, nil
 	case callable:
 		holes := 0

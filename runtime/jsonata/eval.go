@@ -14,18 +14,40 @@ type frame struct {
 	vals     []any
 	parent   *frame
 	borrowed bool // names and vals belong to a tuple: copy before changing
-	// slots hold a lambda's arguments in the frame's own allocation: a
-	// callback of $map runs once per item, and the collector, not the
-	// work, would otherwise bound a Map of many such states.
+	// captured: something that outlives the evaluation in this scope holds
+	// it (a closure, a thunk, a partial application, $eval), so it is never
+	// reused for another call.
+	captured bool
+	// slots hold a lambda's arguments in the frame's own allocation.
 	slots [2]any
 }
 
 func newFrame(parent *frame) *frame { return &frame{parent: parent} }
 
-// argFrame binds params to args (undefined where args run out). The names
-// are shared with the lambda, capped so that a later bind copies them.
-func argFrame(parent *frame, params []string, args []any) *frame {
-	f := &frame{parent: parent, names: params[:len(params):len(params)]}
+// capture marks f and the scopes around it as held.
+func (f *frame) capture() {
+	for ; f != nil && !f.captured; f = f.parent {
+		f.captured = true
+	}
+}
+
+// maxSpareFrames bounds the frames an evaluation keeps for reuse.
+const maxSpareFrames = 8
+
+// argFrame binds params to args (undefined where args run out), in a frame
+// a finished call left behind when there is one: a callback of $map runs
+// once per item, and the collector, not the work, would otherwise bound a
+// Map of many such states. The names are shared with the lambda, capped so
+// that a later bind copies them.
+func (e *evaluator) argFrame(parent *frame, params []string, args []any) *frame {
+	var f *frame
+	if n := len(e.spare); n > 0 {
+		f, e.spare = e.spare[n-1], e.spare[:n-1]
+		*f = frame{}
+	} else {
+		f = &frame{}
+	}
+	f.parent, f.names = parent, params[:len(params):len(params)]
 	if len(params) <= len(f.slots) {
 		f.vals = f.slots[:len(params)]
 	} else {
@@ -38,6 +60,14 @@ func argFrame(parent *frame, params []string, args []any) *frame {
 		}
 	}
 	return f
+}
+
+// release keeps the frame of a finished call for the next one, unless
+// something still holds it.
+func (e *evaluator) release(f *frame) {
+	if !f.captured && len(e.spare) < maxSpareFrames {
+		e.spare = append(e.spare, f)
+	}
 }
 
 func (f *frame) bind(name string, v any) {
@@ -87,6 +117,8 @@ type evaluator struct {
 	rootVals  [6]any
 	// callFrame is the scope of the call being made, which $eval evaluates in
 	callFrame *frame
+	spare     []*frame // frames of finished calls, for the next (argFrame)
+	argBuf    [3]any   // the arguments of a callback, until its frame holds them
 }
 
 // clock is the evaluation's one time: $now() and $millis() agree throughout.
@@ -221,16 +253,19 @@ func (e *evaluator) evalNode(n *node, input any, f *frame) (any, error) {
 		return v, nil
 	case kFunction:
 		if n.thunk {
+			f.capture()
 			return &thunk{call: n, input: input, frame: f}, nil
 		}
 		return e.call(n, input, f, nil)
 	case kPartial:
 		return e.partial(n, input, f)
 	case kLambda:
+		f.capture()
 		return &lambda{node: n, input: input, frame: f}, nil
 	case kApply:
 		return e.applyOp(n, input, f)
 	case kTransform:
+		f.capture()
 		return &transformer{node: n, frame: f}, nil
 	}
 	return nil, newError("S0201", n.pos, n.op)

@@ -64,7 +64,13 @@ func (e *evaluator) callback(fn any, args ...any) (any, error) {
 // hofCall is callback for (lead..., index, array), boxing the index and
 // copying the arguments only as far as fn reads them: it runs once per item.
 func (e *evaluator) hofCall(fn any, lead []any, index int, whole any) (any, error) {
-	args := make([]any, callbackArity(fn, len(lead)+2))
+	n := callbackArity(fn, len(lead)+2)
+	var args []any
+	if _, ok := fn.(*lambda); ok && n <= len(e.argBuf) {
+		args = e.argBuf[:n] // a lambda copies its arguments into its frame before it runs
+	} else {
+		args = make([]any, n)
+	}
 	copy(args, lead)
 	if len(lead) < len(args) {
 		args[len(lead)] = box(float64(index))
@@ -880,6 +886,7 @@ func fnEval(e *evaluator, a []any, input any) (any, error) {
 	if scope == nil {
 		scope = e.root
 	}
+	scope.capture() // what the text evaluates may keep it
 	v, err := e.eval(x.root, ctx, scope)
 	if err != nil {
 		if _, ok := err.(*Error); ok {
