@@ -363,3 +363,22 @@ func TestLiteralAndFieldPath(t *testing.T) {
 		assert.False(t, ok, src)
 	}
 }
+
+// TestFrameReuse: a call's frame serves the next call only when nothing
+// holds it. Each case keeps a callback's scope alive past its call (a
+// closure, a partial application, a tail call, $eval) and would see a
+// later item's value if the frame were reused.
+func TestFrameReuse(t *testing.T) {
+	for src, want := range map[string]any{
+		`($fs := $map([1, 2, 3], function($v) { function() { $v } }); $fs.$())`:                                    []any{1.0, 2.0, 3.0},
+		`($add := function($a, $b) { $a + $b }; $fs := $map([1, 2, 3], function($v) { $add($v, ?) }); $fs.$(10))`:  []any{11.0, 12.0, 13.0},
+		`($id := function($x) { $x }; $map([1, 2, 3], function($v) { $id($v) }))`:                                  []any{1.0, 2.0, 3.0},
+		`$map([1, 2, 3], function($v) { $eval('$v * 2') })`:                                                        []any{2.0, 4.0, 6.0},
+		`$map([1, 2], function($v) { $map([10, 20], function($w) { $v + $w }) })`:                                  []any{[]any{11.0, 21.0}, []any{12.0, 22.0}},
+		`($count := function($n) { $n <= 0 ? 0 : 1 + $count($n - 1) }; $map([3, 5], function($v) { $count($v) }))`: []any{3.0, 5.0},
+		`$reduce([1, 2, 3, 4], function($acc, $v) { ($x := $acc + $v; $x) })`:                                      10.0,
+		`$filter([1, 2, 3, 4, 5, 6], function($v, $i, $all) { $count($all) = 6 and $i % 2 = 0 })`:                  []any{1.0, 3.0, 5.0},
+	} {
+		assert.Equal(t, want, plain(eval(t, src, nil, nil)), src)
+	}
+}
