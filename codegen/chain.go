@@ -38,7 +38,8 @@ func (g *chainGen) shell() *shell {
 		},
 		handlers: g.handlers(), // chain_handlers.go: the documented handlers' typed calls
 		states:   g.w.States, resumable: len(g.w.States),
-		stepDoc: n.Step + " names the task a run is at; the zero value means the chain is over.",
+		sessions: g.sessionSpec(), // chain_session.go
+		stepDoc:  n.Step + " names the task a run is at; the zero value means the chain is over.",
 		runs: []entry{{
 			name: "Run",
 			doc: []string{
@@ -67,13 +68,15 @@ func (g *chainGen) steps(f *jen.File, t target) {
 	g.tasks(f) // chain_task.go
 	t.loop(f, g.n, &loop{
 		method: "run",
-		doc:    "run runs the chain on s from step until a task ends it.",
+		doc: "run runs the chain on s from step until a task ends it. A session's run (s.Attach) saves a " +
+			"checkpoint after every task.",
 		params: []jen.Code{jen.Id("s").Op("*").Add(rt("ChainState"))},
 		until:  jen.Id(g.n.endConst()),
 		states: g.w.States,
 		call: func(s *ir.State) *jen.Statement {
 			return jen.Id("w").Dot(stepMethod(s)).Call(jen.Id("sctx"), jen.Id("s"))
 		},
+		save: jen.Err().Op("=").Id("s").Dot("Save").Call(jen.Id("ctx"), jen.Id(g.n.idsVar()).Index(jen.Id("next")), jen.Err()),
 	})
 	for _, s := range g.w.States {
 		g.step(f, s)

@@ -269,13 +269,11 @@ func (g *aslGen) invoke(f *jen.File) {
 }
 
 // session is the session function of the program: it runs a session of
-// the workflow, merging the fields the input has (typed) or its members
-// (ASL), or answers its approval. It is nil for workflows without sessions.
+// the workflow, merging the fields the input has (typed), its members
+// (ASL), or its keys (JSON mode), or taking it as a chain's input, or
+// answers its approval.
 func (p programFuncs) session() jen.Code {
 	w, n, wfImport := p.w, p.n, p.wfImport
-	if w.Mode == ir.ModeChain {
-		return nil
-	}
 	return jen.Func().Params(
 		jen.Id("ctx").Qual("context", "Context"),
 		jen.Id("id").String(),
@@ -290,8 +288,8 @@ func (p programFuncs) session() jen.Code {
 			decide = []jen.Code{jen.Nil(), rt("NoDecisions").Call(jen.Id("id"), jen.Lit(w.ID))}
 		}
 		b.If(jen.Id("decision").Op("!=").Lit("")).Block(jen.Return(decide...))
-		if w.Mode != ir.ModeTyped { // ASL and JSON mode take any JSON value
-			decode := map[ir.Mode]string{ir.ModeASL: "DecodeASLInput", ir.ModeJSON: "DecodeChainInput"}[w.Mode]
+		if w.Mode != ir.ModeTyped { // ASL, JSON mode and chains take any JSON value
+			decode := inputDecoders[w.Mode]
 			b.Var().Id("in").Any()
 			b.If(jen.Id("input").Op("!=").Nil()).Block(
 				jen.Var().Err().Error(),

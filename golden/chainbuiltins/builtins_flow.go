@@ -5,6 +5,7 @@ package chainbuiltins
 
 import (
 	"context"
+	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
@@ -69,6 +70,52 @@ func (w *Builtins) Run(ctx context.Context, input any) (flowcrt.ChainState, erro
 	return s, err
 }
 
+// Invoke runs the chain as session sessionID, saving a checkpoint after every task through the
+// checkpointer of flowcrt.WithCheckpointer. A new session starts at "echo" with input, any JSON
+// value, as its input. An existing one goes on from its last checkpoint with input as the chain's
+// input ({{.input}}; nil: unchanged), its next task's input unchanged; one whose last run finished
+// starts a new run at "echo" on the input, keeping the composed variables.
+func (w *Builtins) Invoke(ctx context.Context, sessionID string, input any) (flowcrt.ChainState, error) {
+	in, err := flowcimpl.ChainSessionInput(input)
+	if err != nil {
+		return flowcrt.ChainState{}, err
+	}
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+}
+
+// Resume continues session sessionID from its last checkpoint at the task it names, without
+// running again the tasks that completed; a session whose last run finished returns its final
+// state.
+func (w *Builtins) Resume(ctx context.Context, sessionID string) (flowcrt.ChainState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// sessions describes the chain to the runtime's session functions: its state is the run's
+// ChainState, with no schema to check.
+func (w *Builtins) sessions() *flowcimpl.Sessions[flowcrt.ChainState, any] {
+	return &flowcimpl.Sessions[flowcrt.ChainState, any]{
+		Workflow: "builtins",
+		Schema:   "json",
+		Start:    "echo",
+		Fresh:    flowcimpl.FreshChainState,
+		Decode:   flowcimpl.DecodeChainState,
+		Merge:    flowcimpl.MergeChainInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess on s from the state a checkpoint names.
+func (w *Builtins) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.ChainState, state string) (flowcrt.ChainState, error) {
+	i := slices.Index(builtinsStateIDs[1:5], state)
+	if i < 0 {
+		return s, sess.UnknownState(state)
+	}
+	step := builtinsStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, &s, step)
+	return s, err
+}
+
 // The tasks as the chain defines them: templates (a variable that is missing renders <no value>),
 // settings and call policy.
 var (
@@ -87,7 +134,8 @@ var (
 	}
 )
 
-// run runs the chain on s from step until a task ends it.
+// run runs the chain on s from step until a task ends it. A session's run (s.Attach) saves a
+// checkpoint after every task.
 func (w *Builtins) run(ctx context.Context, s *flowcrt.ChainState, step builtinsStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -132,6 +180,7 @@ func (w *Builtins) run(ctx context.Context, s *flowcrt.ChainState, step builtins
 			leave(err)
 			leave = nil
 		}
+		err = s.Save(ctx, builtinsStateIDs[next], err)
 		if err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ package chaintools
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -79,6 +80,52 @@ func (w *DeployCheck) Run(ctx context.Context, input any) (flowcrt.ChainState, e
 	return s, err
 }
 
+// Invoke runs the chain as session sessionID, saving a checkpoint after every task through the
+// checkpointer of flowcrt.WithCheckpointer. A new session starts at "probe" with input, any JSON
+// value, as its input. An existing one goes on from its last checkpoint with input as the chain's
+// input ({{.input}}; nil: unchanged), its next task's input unchanged; one whose last run finished
+// starts a new run at "probe" on the input, keeping the composed variables.
+func (w *DeployCheck) Invoke(ctx context.Context, sessionID string, input any) (flowcrt.ChainState, error) {
+	in, err := flowcimpl.ChainSessionInput(input)
+	if err != nil {
+		return flowcrt.ChainState{}, err
+	}
+	return w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+}
+
+// Resume continues session sessionID from its last checkpoint at the task it names, without
+// running again the tasks that completed; a session whose last run finished returns its final
+// state.
+func (w *DeployCheck) Resume(ctx context.Context, sessionID string) (flowcrt.ChainState, error) {
+	return w.sessions().Resume(ctx, &w.cfg, sessionID)
+}
+
+// sessions describes the chain to the runtime's session functions: its state is the run's
+// ChainState, with no schema to check.
+func (w *DeployCheck) sessions() *flowcimpl.Sessions[flowcrt.ChainState, any] {
+	return &flowcimpl.Sessions[flowcrt.ChainState, any]{
+		Workflow: "deploy-check",
+		Schema:   "json",
+		Start:    "probe",
+		Fresh:    flowcimpl.FreshChainState,
+		Decode:   flowcimpl.DecodeChainState,
+		Merge:    flowcimpl.MergeChainInput,
+		Run:      w.runAt,
+	}
+}
+
+// runAt runs session sess on s from the state a checkpoint names.
+func (w *DeployCheck) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.ChainState, state string) (flowcrt.ChainState, error) {
+	i := slices.Index(deployCheckStateIDs[1:7], state)
+	if i < 0 {
+		return s, sess.UnknownState(state)
+	}
+	step := deployCheckStep(i + 1)
+	s.Attach(sess)
+	err := w.run(ctx, &s, step)
+	return s, err
+}
+
 // The tasks as the chain defines them: templates (a variable that is missing renders <no value>),
 // settings and call policy.
 var (
@@ -130,7 +177,8 @@ var (
 	}
 )
 
-// run runs the chain on s from step until a task ends it.
+// run runs the chain on s from step until a task ends it. A session's run (s.Attach) saves a
+// checkpoint after every task.
 func (w *DeployCheck) run(ctx context.Context, s *flowcrt.ChainState, step deployCheckStep) (err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -179,6 +227,7 @@ func (w *DeployCheck) run(ctx context.Context, s *flowcrt.ChainState, step deplo
 			leave(err)
 			leave = nil
 		}
+		err = s.Save(ctx, deployCheckStateIDs[next], err)
 		if err != nil {
 			return err
 		}

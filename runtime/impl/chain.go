@@ -71,6 +71,9 @@ type ChainState struct {
 	Results map[string]any `json:"-"`
 	// Edges counts the traversals of each edge "from->to" in this run.
 	Edges map[string]int `json:"-"`
+
+	session *Session // a session's run saves a checkpoint after every task (chain_session.go)
+	over    bool     // decoded from a finished session's checkpoint: the next run starts anew
 }
 
 // NewChainState starts a run on input, which may be any value that encodes

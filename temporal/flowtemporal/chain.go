@@ -14,11 +14,14 @@ import (
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
-// A task chain has no sessions: its run continues as new between two
-// tasks, which the workflow finds out from the chain's edges. Every step
-// that leads to another task counts the edge it takes (ChainState.Traverse)
-// as the last thing it does, so the first look at the context's Err after
-// an edge was counted is the loop's, between two tasks.
+// A task chain runs here without the native engine's session (its run
+// saves no checkpoint: ChainState.Save has no session to save through),
+// since the workflow's history keeps every task it finished. Its run
+// continues as new between two tasks, which the workflow finds out from
+// the chain's edges. Every step that leads to another task counts the edge
+// it takes (ChainState.Traverse) as the last thing it does, so the first
+// look at the context's Err after an edge was counted is the loop's,
+// between two tasks.
 
 // ChainPoint is where a task chain's run goes on: the task, and the
 // chain's state before it; or, for a new run, the first task and the
