@@ -71,14 +71,10 @@ func buildMainFile(w *ir.Workflow, n names, wfImport string) (File, error) {
 		param: jen.Id("env").Op("*").Qual(binmainPath, "Env"),
 		build: jen.Qual(wfImport, "New"+n.Workflow).Call(jen.Id("newHandlers").Call(jen.Id("env")), jen.Id("opts").Op("...")),
 	}
-	session := prog.session()
-	if session == nil {
-		session = jen.Nil()
-	}
 	f.Func().Id("main").Params().Block(
 		jen.Qual("os", "Exit").Call(jen.Qual(binmainPath, "Main").Call(
 			jen.Qual("os", "Args"), jen.Qual("os", "Stdin"), jen.Qual("os", "Stdout"), jen.Qual("os", "Stderr"),
-			prog.run(), session,
+			prog.run(), prog.session(),
 		)),
 	)
 	content, err := render(f)

@@ -60,8 +60,8 @@ type shell struct {
 	states    []*ir.State // the step enum: the states a checkpoint may name first
 	resumable int         // how many of states a checkpoint may name
 	stepDoc   string
-	runs      []entry      // Run and its like, exported
-	sessions  *sessionSpec // nil: the dialect has no sessions
+	runs      []entry // Run and its like, exported
+	sessions  *sessionSpec
 	mock      mockSpec
 }
 

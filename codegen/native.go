@@ -162,9 +162,7 @@ func (t nativeLoop) entry(f *jen.File, sh *shell) {
 		}
 		f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Add(e.sig.code(jen.Id(e.name))).Block(e.body...)
 	}
-	if sh.sessions != nil {
-		t.sessions(f, sh)
-	}
+	t.sessions(f, sh)
 }
 
 func (t nativeLoop) loop(f *jen.File, n names, l *loop) {

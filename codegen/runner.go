@@ -16,15 +16,11 @@ func Runner(w *ir.Workflow, wfImport string) (File, error) {
 		param: jen.Id("mocks").Op("*").Add(rt("Mocks")),
 		build: jen.Qual(wfImport, "New"+n.Mock).Call(jen.Id("mocks"), jen.Id("opts").Op("...")),
 	}
-	main, session := "RunMain", prog.session()
-	if session != nil {
-		main = "RunSessionMain"
-	}
 	f.Func().Id("main").Params().Block(
-		jen.Qual("os", "Exit").Call(rt(main).Call(
+		jen.Qual("os", "Exit").Call(rt("RunSessionMain").Call(
 			jen.Qual("os", "Args").Index(jen.Lit(1).Op(":")),
 			jen.Qual("os", "Stdout"), jen.Qual("os", "Stderr"),
-			prog.run(), session,
+			prog.run(), prog.session(),
 		)),
 	)
 	content, err := render(f)

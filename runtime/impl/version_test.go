@@ -10,13 +10,16 @@ import (
 	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
-// The guard that generated code of the current version (10) writes must
-// compile; code of version 9 and older names the machinery through package
-// runtime, which now re-exports only what programs use.
-var _ interface{ GeneratedCodeVersion10() } = impl.ThisRuntime
+// The guards that generated code of the supported versions (10 and 11)
+// write must compile; code of version 9 and older names the machinery
+// through package runtime, which now re-exports only what programs use.
+var (
+	_ interface{ GeneratedCodeVersion10() } = impl.ThisRuntime
+	_ interface{ GeneratedCodeVersion11() } = impl.ThisRuntime
+)
 
 const (
-	_ = impl.EnforceVersion(impl.GenVersion - 10)
+	_ = impl.EnforceVersion(impl.GenVersion - 11)
 	_ = impl.EnforceVersion(10 - impl.MinGenVersion)
 )
 
