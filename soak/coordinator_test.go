@@ -69,7 +69,7 @@ type soakConfig struct {
 
 // plan is the mix: the kinds in turn, each session with its own input.
 func plan(n int) []request {
-	kinds := []string{"typed", "subflow", "asl", "jsonmode"}
+	kinds := []string{"typed", "subflow", "asl", "jsonmode", "chain"}
 	reqs := make([]request, n)
 	for i := range reqs {
 		id := fmt.Sprintf("s%04d", i)
@@ -83,6 +83,8 @@ func plan(n int) []request {
 			in = map[string]any{"id": id, "n": i / len(kinds), "lines": []string{id + "-x", id + "-yy", id + "-zzz"}}
 		case "jsonmode":
 			in = map[string]any{"id": id}
+		case "chain":
+			in = map[string]any{"id": id, "topic": "soak"}
 		}
 		data, _ := json.Marshal(in)
 		reqs[i] = request{Kind: kinds[i%len(kinds)], Session: id, Input: data}

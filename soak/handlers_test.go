@@ -150,3 +150,21 @@ func (h review) Editor(_ context.Context, call flowcrt.JSONCall) (string, error)
 	work()
 	return "published " + id, nil
 }
+
+type revise struct{ log *calls }
+
+func (h revise) Draft(_ context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
+	drafts, _ := call.History("drafts")
+	id, _, _ := strings.Cut(call.Prompt, " ")
+	h.log.record(id, fmt.Sprint("draft ", len(drafts)))
+	work()
+	return flowcrt.ChainResult{Output: fmt.Sprintf("%s draft %d: %s", id, len(drafts)+1, call.Prompt)}, nil
+}
+
+func (h revise) Critique(_ context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {
+	text := call.Input.(string)
+	id, _, _ := strings.Cut(text, " ")
+	h.log.record(id, "critique "+strings.Fields(text)[2])
+	work()
+	return flowcrt.ChainResult{Output: fmt.Sprintf("more than %d words", len(strings.Fields(text))), Eval: "revise"}, nil
+}

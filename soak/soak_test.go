@@ -55,6 +55,7 @@ func flows(log *calls, cp flowcrt.Checkpointer) map[string]flow {
 		"subflow":  typedFlow[SupervisedState]{NewSupervised(supervised{log}, opt)},
 		"asl":      anyFlow{NewOrder(order{log}, opt)},
 		"jsonmode": anyFlow{NewReview(review{log}, opt)},
+		"chain":    chainFlow{NewRevise(revise{log}, opt)},
 	}
 }
 
@@ -102,6 +103,21 @@ func (f anyFlow) Invoke(ctx context.Context, id string, in json.RawMessage) (any
 		return nil, err
 	}
 	return f.anySessions.Invoke(ctx, id, v)
+}
+
+// chainFlow: a chain's session API returns its typed state.
+type chainFlow struct{ w *Revise }
+
+func (f chainFlow) Invoke(ctx context.Context, id string, in json.RawMessage) (any, error) {
+	var v any
+	if err := json.Unmarshal(in, &v); err != nil {
+		return nil, err
+	}
+	return f.w.Invoke(ctx, id, v)
+}
+func (f chainFlow) Resume(ctx context.Context, id string) (any, error) { return f.w.Resume(ctx, id) }
+func (f chainFlow) Decide(context.Context, string, string) (any, error) {
+	return nil, errors.New("a chain has no decisions")
 }
 
 // serve runs one request the way a worker does: a session with no
