@@ -175,7 +175,7 @@ type Body func(ctx context.Context, cx *aslContext, in any) (any, error)
 func (x *ASLExec) Do(ctx context.Context, st *ASLState, cx *aslContext, raw any, body Body) (any, error) {
 	retries := make([]int, len(st.Retry))
 	if len(st.Retry) > 0 {
-		n, err := resumeRetries(ctx, x.cfg, x.sess, cx.state, retries)
+		n, err := resumeRetries(ctx, x.cfg, x.sess, cx.state, retries, x.here(ctx, cx.state))
 		if err != nil {
 			return nil, err
 		}

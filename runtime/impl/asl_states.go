@@ -34,11 +34,10 @@ func (x *ASLExec) Wait(w *Wait) Body {
 		}
 		branchStarted(ctx)
 		t := x.sess.takeTimer(cx.state, false)
-		restored := t != nil
-		if !restored {
+		if t == nil {
 			t = &durableTimer{State: cx.state, Until: x.cfg.clock().Now().Add(d).UTC()}
 		}
-		if err := sleepUntil(ctx, x.cfg, x.sess, t, restored, x.here(ctx, cx.state)); err != nil {
+		if err := sleepUntil(ctx, x.cfg, x.sess, t, x.here(ctx, cx.state)); err != nil {
 			return nil, err
 		}
 		return in, nil

@@ -53,7 +53,7 @@ func Call(ctx context.Context, cfg *Config, p *Policy, fn func(ctx context.Conte
 	sess, resumed := sessionOf(ctx), 0
 	if sess != nil && len(p.Retry) > 0 {
 		var err error
-		if resumed, err = resumeRetries(ctx, cfg, sess, p.State, retries); err != nil {
+		if resumed, err = resumeRetries(ctx, cfg, sess, p.State, retries, topLevel(p.State)); err != nil {
 			return err
 		}
 	}

@@ -84,14 +84,12 @@ func (s *Session) holdTimer(ctx context.Context, t *durableTimer, here func(Posi
 	return s.putLocked(ctx, pos, state, nil)
 }
 
-// sleepUntil sleeps through the clock of cfg until t's deadline, which
-// a checkpoint of sess holds first unless the run resumed from it
-// (restored).
-func sleepUntil(ctx context.Context, cfg *Config, sess *Session, t *durableTimer, restored bool, here func(Position) bool) error {
-	if !restored {
-		if err := sess.holdTimer(ctx, t, here); err != nil {
-			return err
-		}
+// sleepUntil sleeps through the clock of cfg until t's deadline, which a
+// checkpoint of sess holds first. A resumed run writes it again: its state
+// may hold new input since.
+func sleepUntil(ctx context.Context, cfg *Config, sess *Session, t *durableTimer, here func(Position) bool) error {
+	if err := sess.holdTimer(ctx, t, here); err != nil {
+		return err
 	}
 	clock := cfg.clock()
 	return clock.Sleep(ctx, max(t.Until.Sub(clock.Now()), 0))

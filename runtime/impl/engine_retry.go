@@ -34,7 +34,7 @@ func (r *Retrier) LongestDelay() time.Duration {
 // during the delay before a retry of state: the retries its rules had
 // made go into retries, and what is left of the delay is slept. It
 // returns how many retries were made, 0 when the run did not stop there.
-func resumeRetries(ctx context.Context, cfg *Config, sess *Session, state string, retries []int) (int, error) {
+func resumeRetries(ctx context.Context, cfg *Config, sess *Session, state string, retries []int, here func(Position) bool) (int, error) {
 	t := sess.takeTimer(state, true)
 	if t == nil || len(t.Retries) != len(retries) {
 		return 0, nil
@@ -44,7 +44,7 @@ func resumeRetries(ctx context.Context, cfg *Config, sess *Session, state string
 	for _, r := range retries {
 		n += r
 	}
-	return n, sleepUntil(ctx, cfg, sess, t, true, nil)
+	return n, sleepUntil(ctx, cfg, sess, t, here)
 }
 
 // retryDelay sleeps delay d before a retry of state, whose rules have
@@ -55,5 +55,5 @@ func retryDelay(ctx context.Context, cfg *Config, sess *Session, state string, d
 		return cfg.clock().Sleep(ctx, d)
 	}
 	t := &durableTimer{State: state, Until: cfg.clock().Now().Add(d).UTC(), Retries: slices.Clone(retries)}
-	return sleepUntil(ctx, cfg, sess, t, false, here)
+	return sleepUntil(ctx, cfg, sess, t, here)
 }
