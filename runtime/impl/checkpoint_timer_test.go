@@ -118,6 +118,7 @@ func TestWaitPastItsDeadline(t *testing.T) {
 	cp, err := store.Load(ctx, "s1")
 	require.NoError(t, err)
 	assert.Equal(t, `{"more":true}`, string(cp.State))
+	require.NotNil(t, cp.Position.Timer)
 	assert.Equal(t, t0.Add(time.Hour), cp.Position.Timer.Until)
 
 	fake := NewFakeClock(t0.Add(2 * time.Hour))
