@@ -3,6 +3,7 @@ package temporal_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"sync"
 	"testing"
@@ -10,9 +11,12 @@ import (
 
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
 
+	flowcrt "github.com/flowc-dev/flowc/runtime"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
 	"github.com/flowc-dev/flowc/temporal/golden/aslwait"
 )
@@ -150,5 +154,45 @@ func TestRunSkipsWaitUntil2099(t *testing.T) {
 	}
 	if string(onTemporal) != want || temporalCode != 0 {
 		t.Errorf("temporal (exit %d): %s", temporalCode, onTemporal)
+	}
+}
+
+// A run that must continue as new at every checkpoint does not stop at the
+// one that keeps its Wait's deadline, which is saved inside the Wait: it
+// sleeps on one timer and continues as new after the Wait, and Ship runs
+// once (flowtemporal.RunSession).
+func TestContinueAsNewAfterWait(t *testing.T) {
+	defer func(n int) { flowtemporal.StepsPerRun = n }(flowtemporal.StepsPerRun)
+	flowtemporal.StepsPerRun = 1
+	var suite testsuite.WorkflowTestSuite
+	env := suite.NewTestWorkflowEnvironment()
+	env.SetWorkflowRunTimeout(0)
+	h := &shipper{}
+	aslwait.RegisterHold(env, h)
+	var timers int
+	env.SetOnTimerScheduledListener(func(string, time.Duration) { timers++ })
+	env.ExecuteWorkflow(aslwait.HoldWorkflowName, json.RawMessage(`{"order": 7, "until": "`+until2099+`"}`))
+	var cont *workflow.ContinueAsNewError
+	if err := env.GetWorkflowError(); !errors.As(err, &cont) {
+		t.Fatalf("the run must continue as new after the Wait: %v", err)
+	}
+	var at flowcrt.Checkpoint
+	if err := converter.GetDefaultDataConverter().FromPayloads(cont.Input, &at); err != nil {
+		t.Fatal(err)
+	}
+	if at.Position.State != "Ship" || at.Position.Timer != nil || timers != 1 {
+		t.Errorf("continued at %+v after %d timers: want at Ship, after one timer", at.Position, timers)
+	}
+
+	next := suite.NewTestWorkflowEnvironment()
+	deadline, _ := time.Parse(time.RFC3339, until2099)
+	next.SetStartTime(deadline) // the new run starts when the timer fired
+	aslwait.RegisterHold(next, h)
+	next.ExecuteWorkflow(aslwait.HoldWorkflowName+flowtemporal.ResumeSuffix, at)
+	if err := next.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.entered(t); got != "2099-01-01T00:00:00.000Z" {
+		t.Errorf("Ship entered at %s", got)
 	}
 }
