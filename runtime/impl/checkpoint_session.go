@@ -162,7 +162,7 @@ func (c *Sessions[S, U]) open(ctx context.Context, cfg *Config, id string) (*Ses
 	if cp.Status != StatusFinished {
 		sess.inside, sess.insideAt = cp.Position.Inside, cp.Position.State
 	}
-	if cp.Status == StatusRunning {
+	if cp.Status != StatusFinished {
 		sess.timer = cp.Position.Timer
 	}
 	return sess, cp, nil
@@ -201,6 +201,7 @@ type Session struct {
 	inside               []childPosition // where a States Language run resumes inside the children of state insideAt
 	insideAt             string
 	timer                *durableTimer // the sleep the checkpoint was saved in, taken once
+	dueAt                *durableTimer // when the decision of the approval the run stops at is due
 
 	mu      sync.Mutex      // the branches of a fan-out save from their own goroutines
 	step    int             // checkpoints saved so far
@@ -235,7 +236,7 @@ func (s *Session) Save(ctx context.Context, next string, state any, err error) e
 	case errors.As(err, &wait):
 		wait.Session = s.id
 		pending := &Pending{State: wait.State, Prompt: wait.Prompt, Options: wait.Options}
-		if serr := s.save(ctx, Position{State: wait.State, Vars: s.vars}, state, pending); serr != nil {
+		if serr := s.save(ctx, Position{State: wait.State, Vars: s.vars, Timer: s.takeDue(wait.State)}, state, pending); serr != nil {
 			return serr
 		}
 		return err

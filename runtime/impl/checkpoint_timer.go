@@ -9,9 +9,10 @@ import (
 )
 
 // durableTimer is a sleep under way in the state a checkpoint names: a
-// Wait state's, or the delay before a retry of the state's handler. Its
-// deadline is absolute, so that a run resumed after a crash sleeps only
-// what is left of it, and not at all once it has passed.
+// Wait state's, or the delay before a retry of the state's handler; or
+// the time an approval state's decision is due. Its deadline is absolute,
+// so that a run resumed after a crash sleeps only what is left of it, and
+// not at all once it has passed.
 type durableTimer struct {
 	State string    `json:"state"`
 	Until time.Time `json:"until"`
@@ -42,8 +43,16 @@ func sessionOf(ctx context.Context) *Session {
 	return s
 }
 
-// takeTimer returns, once, the sleep the checkpoint the run resumed from
-// was saved in, when it is state's Wait (retry false) or retry delay.
+// clock is the clock of the run; a nil *Session's is the system's.
+func (s *Session) clock() Clock {
+	if s == nil {
+		return SystemClock
+	}
+	return s.cfg.clock()
+}
+
+// takeTimer returns, once, the timer of the checkpoint the run resumed
+// from, when it is state's Wait or approval (retry false) or retry delay.
 func (s *Session) takeTimer(state string, retry bool) *durableTimer {
 	if s == nil {
 		return nil
@@ -55,6 +64,30 @@ func (s *Session) takeTimer(state string, retry bool) *durableTimer {
 		return nil
 	}
 	s.timer = nil
+	return t
+}
+
+// due records when the decision of the approval the run is about to stop
+// at is due, for the checkpoint Save writes.
+func (s *Session) due(t *durableTimer) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dueAt = t
+}
+
+// takeDue returns, once, when the decision at approval state is due; nil
+// when it has no timeout.
+func (s *Session) takeDue(state string) *durableTimer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.dueAt
+	s.dueAt = nil
+	if t == nil || t.State != state {
+		return nil
+	}
 	return t
 }
 

@@ -228,3 +228,73 @@ func TestWaitInBranchSavesNothing(t *testing.T) {
 	_, err = store.Load(ctx, "s1")
 	require.ErrorIs(t, err, ErrNoCheckpoint)
 }
+
+// deadlineApprover records the deadline of the context it is asked with,
+// and leaves the decision to a person.
+type deadlineApprover struct{ left time.Duration }
+
+func (a *deadlineApprover) Approve(ctx context.Context, _ ApprovalRequest) (string, error) {
+	d, _ := ctx.Deadline()
+	a.left = time.Until(d)
+	return "", ErrNoDecision
+}
+
+// An approval's timeout runs from when the state was first reached, across
+// the runs of its session: asked again, the approver gets the time left,
+// the checkpoint keeps the first deadline, and a decision after it is a
+// timeout, as on Temporal, where the run waits for the decision on a
+// timer of the timeout (flowtemporal.Approve).
+func TestApprovalTimeoutKeepsItsDeadline(t *testing.T) {
+	type state struct{ Decision string }
+	ctx := context.Background()
+	store := NewMemoryCheckpointer()
+	req := ApprovalRequest{State: "review", Prompt: "Ship it?", Options: []string{"yes", "no"}, Timeout: time.Hour}
+	var clock Clock
+	var handlers any
+	s := &Sessions[state, state]{Workflow: "typed", Schema: "h", Start: "review", Merge: func(s *state, in state) { *s = in },
+		Run: func(ctx context.Context, sess *Session, s state, _ string) (state, error) {
+			d, err := Approve(ctx, sess, handlers, &req, s)
+			s.Decision = d
+			return s, sess.Save(ctx, "", s, err)
+		}}
+	cfg := NewConfig(WithCheckpointer(store), WithClock(clockOf(&clock)))
+	run := func(at time.Duration, f func() (state, error)) (state, error) {
+		clock = NewFakeClock(t0.Add(at))
+		return f()
+	}
+
+	_, err := run(0, func() (state, error) { return s.Invoke(ctx, &cfg, "late", nil) })
+	require.True(t, IsInterrupted(err), "%v", err)
+	cp, err := store.Load(ctx, "late")
+	require.NoError(t, err)
+	require.NotNil(t, cp.Position.Timer)
+	assert.Equal(t, t0.Add(time.Hour), cp.Position.Timer.Until)
+
+	approver := &deadlineApprover{}
+	handlers = approver
+	_, err = run(20*time.Minute, func() (state, error) { return s.Resume(ctx, &cfg, "late") })
+	require.True(t, IsInterrupted(err), "%v", err)
+	assert.InDelta(t, (40 * time.Minute).Seconds(), approver.left.Seconds(), 5, "the approver is given the 40 min left")
+	cp, err = store.Load(ctx, "late")
+	require.NoError(t, err)
+	assert.Equal(t, t0.Add(time.Hour), cp.Position.Timer.Until, "asking again keeps the first deadline")
+
+	handlers = nil
+	_, err = run(2*time.Hour, func() (state, error) { return s.Decide(ctx, &cfg, "late", "yes") })
+	assert.ErrorIs(t, err, ErrStateTimeout)
+
+	_, err = run(0, func() (state, error) { return s.Invoke(ctx, &cfg, "in-time", nil) })
+	require.True(t, IsInterrupted(err))
+	out, err := run(59*time.Minute, func() (state, error) { return s.Decide(ctx, &cfg, "in-time", "yes") })
+	require.NoError(t, err)
+	assert.Equal(t, "yes", out.Decision)
+}
+
+// clockOf is a Clock that reads whichever clock *c holds at the moment.
+func clockOf(c *Clock) Clock { return indirectClock{c} }
+
+type indirectClock struct{ c *Clock }
+
+func (i indirectClock) Now() time.Time { return (*i.c).Now() }
+
+func (i indirectClock) Sleep(ctx context.Context, d time.Duration) error { return (*i.c).Sleep(ctx, d) }
