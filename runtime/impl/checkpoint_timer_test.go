@@ -298,3 +298,54 @@ type indirectClock struct{ c *Clock }
 func (i indirectClock) Now() time.Time { return (*i.c).Now() }
 
 func (i indirectClock) Sleep(ctx context.Context, d time.Duration) error { return (*i.c).Sleep(ctx, d) }
+
+// A Wait inside a compiled-in child (an Include) keeps its deadline in the
+// checkpoint that names the child's state, and the run resumed inside the
+// child waits the time left.
+func TestWaitInsideChildResumesWithTimeLeft(t *testing.T) {
+	ctx := context.Background()
+	store := NewMemoryCheckpointer()
+	var clock Clock = &dyingClock{now: t0, dieAt: t0.Add(5 * time.Second)}
+	ids, steps := []string{"A", "W"}, []int{0, 1}
+	child := func(ctx context.Context, x *ASLExec, in any) (any, error) {
+		step, in, err := ResumeChild(ctx, x, ids, steps, in)
+		if err != nil {
+			return nil, err
+		}
+		if step == 0 {
+			if err := x.SaveChild(ctx, "W", in, nil); err != nil {
+				return nil, err
+			}
+		}
+		return x.Do(ctx, &ASLState{Name: "W"}, x.Enter(ctx, "W"), in, x.Wait(&Wait{Seconds: 8, HasSeconds: true}))
+	}
+	s := &Sessions[any, any]{Workflow: "w", Schema: "json", Start: "Inc", Fresh: EmptyASLInput, Decode: DecodeASLInput, Merge: MergeASLInput,
+		Run: func(ctx context.Context, sess *Session, in any, _ string) (any, error) {
+			cfg := NewConfig(WithClock(clock))
+			x, in, err := NewASLExec(&cfg, "w", nil, in)
+			if err != nil {
+				return nil, err
+			}
+			x.SetSession(sess)
+			cx := x.Enter(ctx, "Inc")
+			cx.input = in
+			out, err := child(enterChild(ctx, x, cx, x.scope(ctx)), x, in)
+			return out, x.Save(ctx, "", out, err)
+		}}
+	cfg := NewConfig(WithCheckpointer(store))
+	_, err := s.Invoke(ctx, &cfg, "s1", nil)
+	require.ErrorIs(t, err, errKilled)
+	cp, err := store.Load(ctx, "s1")
+	require.NoError(t, err)
+	assert.Equal(t, "Inc", cp.Position.State)
+	require.Len(t, cp.Position.Inside, 1)
+	assert.Equal(t, "W", cp.Position.Inside[0].State)
+	require.NotNil(t, cp.Position.Timer)
+	assert.Equal(t, t0.Add(8*time.Second), cp.Position.Timer.Until)
+
+	fake := NewFakeClock(t0.Add(5 * time.Second))
+	clock = fake
+	_, err = s.Resume(ctx, &cfg, "s1")
+	require.NoError(t, err)
+	assert.Equal(t, []time.Duration{3 * time.Second}, fake.Sleeps())
+}
