@@ -198,8 +198,9 @@ type ApprovalRequest struct {
 	Prompt  string   // the question for the approver
 	Options []string // the answers allowed; empty means any
 	Input   any      // the state's effective input
-	// Timeout is how long the approval may take (0: no limit); the
-	// handler's context ends then.
+	// Timeout is how long the approval may take from when the state is
+	// first reached (0: no limit): the handler's context ends then, and a
+	// session's decision after it is a timeout (see Approve).
 	Timeout time.Duration
 	// Details is a structured or computed prompt (`Prompt` object or
 	// `Prompt.$`), evaluated on the input; Prompt is then its Title.

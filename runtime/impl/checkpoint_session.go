@@ -236,7 +236,7 @@ func (s *Session) Save(ctx context.Context, next string, state any, err error) e
 	case errors.As(err, &wait):
 		wait.Session = s.id
 		pending := &Pending{State: wait.State, Prompt: wait.Prompt, Options: wait.Options}
-		if serr := s.save(ctx, Position{State: wait.State, Vars: s.vars, Timer: s.takeDue(wait.State)}, state, pending); serr != nil {
+		if serr := s.save(ctx, Position{State: wait.State, Vars: s.vars}, state, pending); serr != nil {
 			return serr
 		}
 		return err
@@ -265,6 +265,9 @@ func (s *Session) put(ctx context.Context, pos Position, state json.RawMessage, 
 // putLocked is put for a caller that holds s.mu.
 func (s *Session) putLocked(ctx context.Context, pos Position, state json.RawMessage, pending *Pending) error {
 	s.at, s.atState, s.atValue, s.timer = pos, state, nil, nil // a new position: any timer restored is over
+	if pending != nil && pos.Timer == nil {
+		pos.Timer = s.takeDue(pending.State)
+	}
 	status := StatusRunning
 	switch {
 	case pending != nil:

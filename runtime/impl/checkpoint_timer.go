@@ -79,10 +79,8 @@ func (s *Session) due(t *durableTimer) {
 }
 
 // takeDue returns, once, when the decision at approval state is due; nil
-// when it has no timeout.
+// when it has no timeout. The caller holds s.mu.
 func (s *Session) takeDue(state string) *durableTimer {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	t := s.dueAt
 	s.dueAt = nil
 	if t == nil || t.State != state {

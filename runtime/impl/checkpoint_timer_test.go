@@ -349,3 +349,43 @@ func TestWaitInsideChildResumesWithTimeLeft(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []time.Duration{3 * time.Second}, fake.Sleeps())
 }
+
+// An Approval inside a compiled-in child keeps its deadline too: a
+// decision after it is a States.Timeout.
+func TestApprovalInsideChildKeepsItsDeadline(t *testing.T) {
+	ctx := context.Background()
+	store := NewMemoryCheckpointer()
+	var clock Clock = NewFakeClock(t0)
+	req := ApprovalRequest{State: "Ask", Prompt: "Go?", Timeout: time.Minute}
+	cfg := NewConfig(WithCheckpointer(store), WithClock(clockOf(&clock))) // one Config, as generated code has
+	s := &Sessions[any, any]{Workflow: "w", Schema: "json", Start: "Inc", Fresh: EmptyASLInput, Decode: DecodeASLInput, Merge: MergeASLInput,
+		Run: func(ctx context.Context, sess *Session, in any, _ string) (any, error) {
+			x, in, err := NewASLExec(&cfg, "w", nil, in)
+			if err != nil {
+				return nil, err
+			}
+			x.SetSession(sess)
+			cx := x.Enter(ctx, "Inc")
+			cx.input = in
+			cctx := enterChild(ctx, x, cx, x.scope(ctx))
+			if _, in, err = ResumeChild(cctx, x, []string{"Ask"}, []int{0}, in); err != nil {
+				return nil, err
+			}
+			out, err := x.Do(cctx, &ASLState{Name: "Ask"}, x.Enter(cctx, "Ask"), in, x.Approval(req, true))
+			if err = x.SaveChild(cctx, "", out, err); err != nil {
+				return nil, err
+			}
+			return out, x.Save(ctx, "", out, nil)
+		}}
+	_, err := s.Invoke(ctx, &cfg, "s1", nil)
+	require.True(t, IsInterrupted(err), "%v", err)
+	cp, err := store.Load(ctx, "s1")
+	require.NoError(t, err)
+	require.NotNil(t, cp.Position.Timer)
+	assert.Equal(t, "Ask", cp.Position.Inside[0].State)
+	assert.Equal(t, t0.Add(time.Minute), cp.Position.Timer.Until)
+
+	clock = NewFakeClock(t0.Add(time.Hour))
+	_, err = s.Decide(ctx, &cfg, "s1", "yes")
+	assert.True(t, IsTimeout(err), "%v", err)
+}
