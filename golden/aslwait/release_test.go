@@ -66,7 +66,7 @@ const (
 )
 
 // TestMain lets the test binary play the process that is killed: with
-// FLOWC_WAIT_DB set, it runs session "crash", which sleeps 4 s in the Wait
+// FLOWC_WAIT_DB set, it runs session "crash", which sleeps 5 s in the Wait
 // state CoolOff, on the real clock.
 func TestMain(m *testing.M) {
 	if db := os.Getenv(crashDB); db != "" {
@@ -76,16 +76,16 @@ func TestMain(m *testing.M) {
 			os.Exit(3)
 		}
 		w := NewRelease(&team{log: os.Getenv(crashLog)}, flowcrt.WithCheckpointer(store))
-		_, err = w.Invoke(context.Background(), "crash", map[string]any{"cool": 4})
+		_, err = w.Invoke(context.Background(), "crash", map[string]any{"cool": 5})
 		fmt.Fprintln(os.Stderr, "the run was meant to be killed in its Wait, but ended:", err)
 		os.Exit(4)
 	}
 	os.Exit(m.Run())
 }
 
-// A process killed with SIGKILL 2 s into the 4 s Wait is resumed from the
-// SQLite file by another, which waits the 2 s left: the run ships at the
-// deadline its checkpoint holds, not 4 s after the resumption, and Build,
+// A process killed with SIGKILL 2.5 s into the 5 s Wait is resumed from the
+// SQLite file by another, which waits the 2.5 s left: the run ships at the
+// deadline its checkpoint holds, not 5 s after the resumption, and Build,
 // which completed before the kill, is not run again. A Wait ends at its
 // deadline whatever happens to the process meanwhile, as a Step Functions
 // Wait state does (States Language specification, "Wait State"; issue 22).
@@ -102,7 +102,7 @@ func TestWaitResumesAfterSIGKILL(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { store.Close() })
 	until := waitForTimer(t, store, "crash")
-	time.Sleep(time.Until(until.Add(-2 * time.Second)))
+	time.Sleep(time.Until(until.Add(-2500 * time.Millisecond)))
 	require.NoError(t, child.Process.Signal(syscall.SIGKILL))
 	err = child.Wait()
 	var exit *exec.ExitError
@@ -112,9 +112,10 @@ func TestWaitResumesAfterSIGKILL(t *testing.T) {
 	out, err := NewRelease(&team{log: log}, flowcrt.WithCheckpointer(store)).Resume(ctx, "crash")
 	end := time.Now()
 	require.NoError(t, err)
-	assert.Equal(t, map[string]any{"cool": 4.0, "build": "b-1", "shipped": true}, out)
+	assert.Equal(t, map[string]any{"cool": 5.0, "build": "b-1", "shipped": true}, out)
 	assert.False(t, end.Before(until), "the Wait lasts until its deadline")
-	assert.True(t, end.Before(until.Add(time.Second)), "the resumed run waited only what was left: it ended %s after the deadline", end.Sub(until))
+	// Waiting the whole 5 s again would end 2.5 s after the deadline.
+	assert.True(t, end.Before(until.Add(1500*time.Millisecond)), "the resumed run waited only what was left: it ended %s after the deadline", end.Sub(until))
 	data, err := os.ReadFile(log)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"build", "ship"}, strings.Fields(string(data)))
