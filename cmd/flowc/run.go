@@ -49,7 +49,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if eng.temporal() {
-		return runTemporal(eng, paths[0], *input, *mockConfig, *testCase, sf, stdin, stdout, stderr)
+		return runTemporal(eng, paths[0], *input, *mockConfig, *testCase, *skipWaits, sf, stdin, stdout, stderr)
 	}
 	dir, err := os.MkdirTemp("", "flowc-run-")
 	if err != nil {

@@ -64,8 +64,10 @@ func (f engineFlags) temporal() bool { return f.engine != targetNative || f.addr
 
 // runTemporal is `flowc run --engine temporal`: the definition's native
 // and Temporal files, built with the runtime and the Temporal support
-// module, run over the same mocks and print the same result line.
-func runTemporal(f engineFlags, def, input, mockConfig, testCase string, sf sessionFlags, stdin io.Reader, stdout, stderr io.Writer) int {
+// module, run over the same mocks and print the same result line. With
+// skipWaits a run on a server starts no timers (see flowtemporal.RunWorkflow);
+// in the test environment timers take no time anyway.
+func runTemporal(f engineFlags, def, input, mockConfig, testCase string, skipWaits bool, sf sessionFlags, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch {
 	case f.engine != targetTemporal:
 		fmt.Fprintf(stderr, "flowc run: unknown engine %q (want %s or %s)\n", f.engine, targetNative, targetTemporal)
@@ -97,6 +99,9 @@ func runTemporal(f engineFlags, def, input, mockConfig, testCase string, sf sess
 	cmd := exec.Command(bin, append(args, "-machine", machine)...)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.Env = append(os.Environ(), "FLOWC_TEMPORAL_ADDRESS="+f.address)
+	if skipWaits {
+		cmd.Env = append(cmd.Env, "FLOWC_SKIP_WAITS=1")
+	}
 	var exit *exec.ExitError
 	if err := cmd.Run(); errors.As(err, &exit) {
 		return exit.ExitCode()

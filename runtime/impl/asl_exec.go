@@ -174,6 +174,13 @@ type Body func(ctx context.Context, cx *aslContext, in any) (any, error)
 // its own retries; the error of the last attempt is returned.
 func (x *ASLExec) Do(ctx context.Context, st *ASLState, cx *aslContext, raw any, body Body) (any, error) {
 	retries := make([]int, len(st.Retry))
+	if len(st.Retry) > 0 {
+		n, err := resumeRetries(ctx, x.cfg, x.sess, cx.state, retries, x.here(ctx, cx.state))
+		if err != nil {
+			return nil, err
+		}
+		cx.retries += n
+	}
 	for {
 		out, err := x.attempt(ctx, st, cx, raw, body)
 		if err == nil || ctx.Err() != nil {
@@ -189,7 +196,7 @@ func (x *ASLExec) Do(ctx context.Context, st *ASLState, cx *aslContext, raw any,
 		if st.Retry[i].Jitter {
 			delay = time.Duration(x.cfg.random() * float64(delay))
 		}
-		if err := x.cfg.clock().Sleep(ctx, delay); err != nil {
+		if err := retryDelay(ctx, x.cfg, x.sess, cx.state, delay, retries, x.here(ctx, cx.state)); err != nil {
 			return nil, err
 		}
 	}

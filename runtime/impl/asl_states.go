@@ -24,7 +24,8 @@ type Wait struct {
 
 // Wait is the body of a Wait state: it sleeps through the configured
 // clock, so that tests and `--skip-waits` take no time, and passes its
-// input on.
+// input on. In a session its deadline goes into the checkpoint before it
+// sleeps: a run resumed after a crash sleeps only what is left.
 func (x *ASLExec) Wait(w *Wait) Body {
 	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
 		d, err := x.waitFor(w, in, cx)
@@ -32,10 +33,40 @@ func (x *ASLExec) Wait(w *Wait) Body {
 			return nil, err
 		}
 		branchStarted(ctx)
-		if err := x.cfg.clock().Sleep(ctx, d); err != nil {
+		t := x.sess.takeTimer(cx.state, false)
+		if t == nil {
+			t = &durableTimer{State: cx.state, Until: x.cfg.clock().Now().Add(d).UTC()}
+		}
+		if err := sleepUntil(ctx, x.cfg, x.sess, t, x.here(ctx, cx.state)); err != nil {
 			return nil, err
 		}
 		return in, nil
+	}
+}
+
+// here says whether a checkpoint at a position names state of the run
+// ctx is in: a top-level state, or one of the compiled-in children ctx
+// runs in (see SaveChild). A state of a Parallel branch or a Map
+// iteration is named by none.
+func (x *ASLExec) here(ctx context.Context, state string) func(Position) bool {
+	fr := frames(ctx)
+	if len(fr) == 0 {
+		return topLevel(state)
+	}
+	return func(pos Position) bool {
+		if pos.FanOut != nil || pos.State != fr[0].state || len(pos.Inside) != len(fr) {
+			return false
+		}
+		for i, p := range pos.Inside {
+			want := state
+			if i+1 < len(fr) {
+				want = fr[i+1].state
+			}
+			if p.State != want {
+				return false
+			}
+		}
+		return true
 	}
 }
 
@@ -167,8 +198,9 @@ type ApprovalRequest struct {
 	Prompt  string   // the question for the approver
 	Options []string // the answers allowed; empty means any
 	Input   any      // the state's effective input
-	// Timeout is how long the approval may take (0: no limit); the
-	// handler's context ends then.
+	// Timeout is how long the approval may take from when the state is
+	// first reached (0: no limit): the handler's context ends then, and a
+	// session's decision after it is a timeout (see Approve).
 	Timeout time.Duration
 	// Details is a structured or computed prompt (`Prompt` object or
 	// `Prompt.$`), evaluated on the input; Prompt is then its Title.

@@ -50,7 +50,14 @@ func Call(ctx context.Context, cfg *Config, p *Policy, fn func(ctx context.Conte
 	// Retries made under each rule. Without rules this does not allocate,
 	// so a state with no policy costs no more than a deferred recover.
 	retries := make([]int, len(p.Retry))
-	for n := 1; ; n++ {
+	sess, resumed := sessionOf(ctx), 0
+	if sess != nil && len(p.Retry) > 0 {
+		var err error
+		if resumed, err = resumeRetries(ctx, cfg, sess, p.State, retries, topLevel(p.State)); err != nil {
+			return err
+		}
+	}
+	for n := 1 + resumed; ; n++ {
 		err := p.observed(ctx, cfg, n, fn)
 		if err == nil {
 			return nil
@@ -68,7 +75,7 @@ func Call(ctx context.Context, cfg *Config, p *Policy, fn func(ctx context.Conte
 		if p.Retry[i].Jitter {
 			delay = time.Duration(cfg.random() * float64(delay))
 		}
-		if err := cfg.clock().Sleep(ctx, delay); err != nil {
+		if err := retryDelay(ctx, cfg, sess, p.State, delay, retries, topLevel(p.State)); err != nil {
 			return err
 		}
 	}

@@ -79,6 +79,10 @@ type Position struct {
 	// runs, whose raw input is the state saved: the position in each
 	// child, outermost first.
 	Inside []childPosition `json:"inside,omitempty"`
+	// Timer is set when the run stopped while State slept (a Wait state,
+	// or the delay before a retry): its deadline, which a resumed run
+	// keeps.
+	Timer *durableTimer `json:"timer,omitempty"`
 }
 
 // childPosition is where a run goes on in a compiled-in child: the child's
@@ -116,6 +120,7 @@ func (c *Checkpoint) clone() *Checkpoint {
 	for i, p := range out.Position.Inside {
 		out.Position.Inside[i] = childPosition{State: p.State, Input: slices.Clone(p.Input), Vars: slices.Clone(p.Vars)}
 	}
+	out.Position.Timer = c.Position.Timer.clone()
 	if c.Pending != nil {
 		p := *c.Pending
 		p.Options = slices.Clone(p.Options)

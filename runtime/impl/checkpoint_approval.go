@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Approver is implemented by handlers that answer approval states, in
@@ -51,21 +52,32 @@ func IsInterrupted(err error) bool {
 
 // Approve returns the decision of an approval state: the one Decide gave a
 // resumed session, else the answer of the handlers when they implement
-// Approver, given input and at most req.Timeout (past it the error is a
-// timeout). A decision outside req.Options is a States.Runtime error. With
-// neither, or when the approver returns ErrNoDecision, it returns an
-// *Interrupted error.
+// Approver, given input. A decision outside req.Options is a
+// States.Runtime error. With neither, or when the approver returns
+// ErrNoDecision, it returns an *Interrupted error. With a req.Timeout, the
+// decision is due that long after the state was first reached: a session's
+// checkpoint keeps the deadline, so that asking again (Resume, Invoke)
+// leaves the approver only the time left, and a decision given after it
+// (Decide) or no decision by then is a timeout.
 func Approve(ctx context.Context, sess *Session, handlers any, req *ApprovalRequest, input any) (string, error) {
+	until := approvalDeadline(ctx, sess, req)
 	if d, ok := sess.takeDecision(req.State); ok {
+		if !until.IsZero() && !sess.clock().Now().Before(until) {
+			return "", req.timedOut()
+		}
 		return d, nil // Decide checked it against the options
 	}
 	a, ok := handlers.(Approver)
 	if !ok {
-		return "", req.interrupted()
+		return "", req.interrupted(sess, until)
 	}
-	if req.Timeout > 0 && engineOf(ctx) == nil { // an engine times the wait itself
+	if !until.IsZero() {
+		left := until.Sub(sess.clock().Now())
+		if left <= 0 {
+			return "", req.timedOut()
+		}
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
+		ctx, cancel = context.WithTimeout(ctx, left)
 		defer cancel()
 	}
 	r := *req
@@ -73,9 +85,9 @@ func Approve(ctx context.Context, sess *Session, handlers any, req *ApprovalRequ
 	d, err := a.Approve(ctx, r)
 	switch {
 	case errors.Is(err, ErrNoDecision):
-		return "", req.interrupted()
+		return "", req.interrupted(sess, until)
 	case err != nil && req.Timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return "", fmt.Errorf("%w: no decision within %s", ErrStateTimeout, req.Timeout)
+		return "", req.timedOut()
 	case err != nil:
 		return "", err
 	}
@@ -86,7 +98,29 @@ func Approve(ctx context.Context, sess *Session, handlers any, req *ApprovalRequ
 	return d, nil
 }
 
-func (req *ApprovalRequest) interrupted() error {
+// approvalDeadline is when req's decision is due: the deadline the
+// checkpoint of a resumed session holds, else req.Timeout from now; zero
+// without a timeout, or on an engine, which times the wait itself.
+func approvalDeadline(ctx context.Context, sess *Session, req *ApprovalRequest) time.Time {
+	if req.Timeout <= 0 || engineOf(ctx) != nil {
+		return time.Time{}
+	}
+	if t := sess.takeTimer(req.State, false); t != nil {
+		return t.Until
+	}
+	return sess.clock().Now().Add(req.Timeout).UTC()
+}
+
+func (req *ApprovalRequest) timedOut() error {
+	return fmt.Errorf("%w: no decision within %s", ErrStateTimeout, req.Timeout)
+}
+
+// interrupted is the error of req waiting for a person; the checkpoint
+// that Session.Save writes for it keeps until, when set.
+func (req *ApprovalRequest) interrupted(sess *Session, until time.Time) error {
+	if !until.IsZero() {
+		sess.due(&durableTimer{State: req.State, Until: until})
+	}
 	return &Interrupted{State: req.State, Prompt: req.Prompt, Options: req.Options}
 }
 

@@ -69,11 +69,13 @@ func (c *Sessions[S, U]) Invoke(ctx context.Context, cfg *Config, id string, in 
 	if in != nil {
 		c.Merge(&s, *in)
 	}
-	at := c.Start
-	if cp != nil && cp.Status != StatusFinished {
-		at = cp.Position.State
+	if cp == nil || cp.Status == StatusFinished {
+		return c.run(ctx, sess, s, c.Start, nil)
 	}
-	return c.Run(ctx, sess, s, at)
+	if in != nil {
+		return c.run(ctx, sess, s, cp.Position.State, nil)
+	}
+	return c.run(ctx, sess, s, cp.Position.State, cp)
 }
 
 // Resume continues session id from its last checkpoint: the states that
@@ -92,7 +94,7 @@ func (c *Sessions[S, U]) Resume(ctx context.Context, cfg *Config, id string) (S,
 	if s, err = c.decode(cp); err != nil || cp.Status == StatusFinished {
 		return s, err
 	}
-	return c.Run(ctx, sess, s, cp.Position.State)
+	return c.run(ctx, sess, s, cp.Position.State, cp)
 }
 
 // Decide answers the approval that session id waits for with decision,
@@ -113,7 +115,22 @@ func (c *Sessions[S, U]) Decide(ctx context.Context, cfg *Config, id, decision s
 	if s, err = c.decode(cp); err != nil {
 		return s, err
 	}
-	return c.Run(ctx, sess, s, cp.Position.State)
+	return c.run(ctx, sess, s, cp.Position.State, cp)
+}
+
+// run runs the workflow on s from state. Until its first save the run is
+// where from, the checkpoint it goes on from unchanged, says; without one,
+// at state on s.
+func (c *Sessions[S, U]) run(ctx context.Context, sess *Session, s S, state string, from *Checkpoint) (S, error) {
+	if from != nil {
+		sess.at, sess.atState = from.Position, from.State
+	} else {
+		sess.at, sess.atValue = Position{State: state, Vars: sess.vars}, s
+		if state == sess.insideAt {
+			sess.at.Inside = sess.inside
+		}
+	}
+	return c.Run(withSession(ctx, sess), sess, s, state)
 }
 
 // open starts a session and loads its last checkpoint, nil for a new
@@ -144,6 +161,9 @@ func (c *Sessions[S, U]) open(ctx context.Context, cfg *Config, id string) (*Ses
 	}
 	if cp.Status != StatusFinished {
 		sess.inside, sess.insideAt = cp.Position.Inside, cp.Position.State
+	}
+	if cp.Status != StatusFinished {
+		sess.timer = cp.Position.Timer
 	}
 	return sess, cp, nil
 }
@@ -180,9 +200,14 @@ type Session struct {
 	vars                 json.RawMessage // a States Language run's variables: restored, then to save
 	inside               []childPosition // where a States Language run resumes inside the children of state insideAt
 	insideAt             string
+	timer                *durableTimer // the sleep the checkpoint was saved in, taken once
+	dueAt                *durableTimer // when the decision of the approval the run stops at is due
 
-	mu   sync.Mutex // the branches of a fan-out save from their own goroutines
-	step int        // checkpoints saved so far
+	mu      sync.Mutex      // the branches of a fan-out save from their own goroutines
+	step    int             // checkpoints saved so far
+	at      Position        // where the run is: the last checkpoint's position, or where the run started
+	atState json.RawMessage // and the state saved with it
+	atValue any             // or, before the run's first save, the state it started on
 }
 
 // UnknownState is the error of a checkpoint whose position names no state
@@ -234,6 +259,15 @@ func (s *Session) save(ctx context.Context, pos Position, state any, pending *Pe
 func (s *Session) put(ctx context.Context, pos Position, state json.RawMessage, pending *Pending) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.putLocked(ctx, pos, state, pending)
+}
+
+// putLocked is put for a caller that holds s.mu.
+func (s *Session) putLocked(ctx context.Context, pos Position, state json.RawMessage, pending *Pending) error {
+	s.at, s.atState, s.atValue, s.timer = pos, state, nil, nil // a new position: any timer restored is over
+	if pending != nil && pos.Timer == nil {
+		pos.Timer = s.takeDue(pending.State)
+	}
 	status := StatusRunning
 	switch {
 	case pending != nil:

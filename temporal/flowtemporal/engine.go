@@ -99,13 +99,25 @@ func retryPolicy(r flowcimpl.Retrier) *temporal.RetryPolicy {
 	return &temporal.RetryPolicy{InitialInterval: r.Interval, BackoffCoefficient: backoff, MaximumInterval: maxDelay, MaximumAttempts: int32(r.MaxAttempts)}
 }
 
-// clock reads the workflow's time and sleeps on durable timers.
-type clock struct{ wctx workflow.Context }
+// clock reads the workflow's time and sleeps on durable timers: a Wait
+// state or a retry interval survives a lost worker, and a run that waits
+// for days holds no worker meanwhile. A run started with SkipWaits
+// (`flowc run --skip-waits`) starts no timer: its clock moves ahead by
+// each sleep instead, as the native engine's fake clock does, so that a
+// Wait until any timestamp passes at once and the time read after it is
+// the time it waited for.
+type clock struct {
+	wctx  workflow.Context
+	skip  bool
+	ahead time.Duration // slept so far without a timer
+}
 
-func (c clock) Now() time.Time { return workflow.Now(c.wctx) }
+func (c *clock) Now() time.Time { return workflow.Now(c.wctx).Add(c.ahead) }
 
-func (c clock) Sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
+// Sleep needs no lock: a workflow's coroutines run one at a time.
+func (c *clock) Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 || c.skip {
+		c.ahead += max(d, 0)
 		return ctx.Err()
 	}
 	if err := workflow.Sleep(workflowContext(ctx), d); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/workflow"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -23,6 +24,20 @@ const (
 type Decision struct {
 	State    string `json:"state,omitempty"`
 	Decision string `json:"decision"`
+}
+
+// memoSkipWaits is the memo of a run started with SkipWaits.
+const memoSkipWaits = "flowc-skip-waits"
+
+// skipWaitsMemo is the StartWorkflowOptions memo of a run whose waits and
+// retry intervals take no time (`flowc run --skip-waits`): the run reads it
+// from its start event, so a replay skips the same waits.
+var skipWaitsMemo = map[string]any{memoSkipWaits: true}
+
+func skipsWaits(wctx workflow.Context) bool {
+	p, ok := workflow.GetInfo(wctx).Memo.GetFields()[memoSkipWaits]
+	var skip bool
+	return ok && converter.GetDefaultDataConverter().FromPayload(p, &skip) == nil && skip
 }
 
 // runState is what one workflow run keeps beside the state of its steps.
@@ -80,7 +95,8 @@ func Run(wctx workflow.Context, run func(ctx context.Context, opts ...flowcrt.Op
 	}
 	random := rand.New(rand.NewPCG(seed, seed))
 	ctx := context.WithValue(flowcimpl.WithEngine(context.Background(), engine{}), runKey{}, r)
-	err := run(on(ctx, wctx), flowcrt.WithClock(clock{wctx}), flowcrt.WithRand(random.Float64), flowcrt.WithStateContext())
+	c := &clock{wctx: wctx, skip: skipsWaits(wctx)}
+	err := run(on(ctx, wctx), flowcrt.WithClock(c), flowcrt.WithRand(random.Float64), flowcrt.WithStateContext())
 	return encode(err)
 }
 

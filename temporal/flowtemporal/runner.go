@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"time"
 
 	"go.temporal.io/sdk/activity"
@@ -25,8 +26,11 @@ type Register func(r worker.Registry)
 
 // RunWorkflow runs the workflow registered as name on input in and
 // decodes its result into out. With address "" it runs in Temporal's test
-// environment, where timers fire at once; otherwise it runs on the server
-// at address, with a worker of its own on a task queue of its own.
+// environment, where timers fire at once, however far ahead; otherwise it
+// runs on the server at address, with a worker of its own on a task queue
+// of its own, and waits and retry intervals are timers of the server,
+// unless $FLOWC_SKIP_WAITS (which `flowc run --engine temporal
+// --skip-waits` sets) says that they take no time.
 // Errors come back as the workflow's steps returned them (name, cause);
 // an approval left to a person in the test environment ends the run with
 // an *flowcrt.Interrupted, as a native run without a session does.
@@ -34,8 +38,16 @@ func RunWorkflow(ctx context.Context, address string, register Register, name st
 	if address == "" {
 		return runTest(register, name, in, out)
 	}
-	return runServer(ctx, address, register, name, in, out, stderr)
+	opts := client.StartWorkflowOptions{}
+	if os.Getenv(envSkipWaits) != "" {
+		opts.Memo = skipWaitsMemo
+	}
+	return runServer(ctx, address, register, name, opts, in, out, stderr)
 }
+
+// envSkipWaits is the environment variable that makes the runs of
+// RunWorkflow on a server skip their waits.
+const envSkipWaits = "FLOWC_SKIP_WAITS"
 
 func quietLogger() log.Logger { return log.NewStructuredLogger(slog.New(slog.DiscardHandler)) }
 
@@ -43,6 +55,10 @@ func runTest(register Register, name string, in, out any) error {
 	var suite testsuite.WorkflowTestSuite
 	suite.SetLogger(quietLogger())
 	env := suite.NewTestWorkflowEnvironment()
+	// The mock clock jumps to each timer; no run timeout (the test
+	// environment's is ten years) cuts a Wait until a far timestamp short,
+	// as none does on a server by default.
+	env.SetWorkflowRunTimeout(0)
 	register(env)
 	var waits *flowcrt.Interrupted
 	// An approval left to a person: the workflow would wait for a signal
@@ -78,7 +94,7 @@ func pendingOf(env *testsuite.TestWorkflowEnvironment) *flowcrt.Interrupted {
 	return &flowcrt.Interrupted{State: p.State, Prompt: p.Prompt, Options: p.Options}
 }
 
-func runServer(ctx context.Context, address string, register Register, name string, in, out any, stderr io.Writer) error {
+func runServer(ctx context.Context, address string, register Register, name string, opts client.StartWorkflowOptions, in, out any, stderr io.Writer) error {
 	c, err := client.Dial(client.Options{HostPort: address, Logger: quietLogger()})
 	if err != nil {
 		return fmt.Errorf("connecting to Temporal at %s: %w", address, err)
@@ -91,7 +107,8 @@ func runServer(ctx context.Context, address string, register Register, name stri
 		return err
 	}
 	defer w.Stop()
-	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: id}, name, in)
+	opts.ID, opts.TaskQueue = id, id
+	run, err := c.ExecuteWorkflow(ctx, opts, name, in)
 	if err != nil {
 		return err
 	}

@@ -59,7 +59,7 @@ func RunSession(wctx workflow.Context, name string, cp *flowcrt.Checkpoint, run 
 }
 
 // continuing keeps the checkpoints of one run and ends it between two
-// states, outside fan-outs, once it has run long enough.
+// states, outside fan-outs and sleeps, once it has run long enough.
 type continuing struct {
 	wctx  workflow.Context
 	last  *flowcrt.Checkpoint // nil: none yet
@@ -72,7 +72,10 @@ func (c *continuing) Save(_ context.Context, cp *flowcrt.Checkpoint) error {
 	c.last = &saved
 	c.saves++
 	long := c.saves >= StepsPerRun || workflow.GetInfo(c.wctx).GetContinueAsNewSuggested()
-	if long && cp.Status == flowcrt.StatusRunning && cp.Position.FanOut == nil {
+	// A checkpoint that keeps the deadline of a sleep is saved inside a
+	// state (a Wait, a retry's delay), whose error rules would see the
+	// stop; the run continues as new at a later one.
+	if long && cp.Status == flowcrt.StatusRunning && cp.Position.FanOut == nil && cp.Position.Timer == nil {
 		c.next = &saved
 		return errContinue
 	}
