@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowc-dev/flowc/examples/order/shop"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -44,7 +45,7 @@ func order(lines string) string {
 // The Map prices each line (2 × 30 and 1 × 20, 10 % off for gold), the
 // JSONata Pass sums them, and under 100 the Choice goes straight to Charge.
 func TestOrderIsConfirmed(t *testing.T) {
-	out, clock, err := run(t, demoShop, inputFile(t))
+	out, clock, err := run(t, shop.Handlers(), inputFile(t))
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"orderId": "A-1001", "status": "confirmed", "total": 72, "receipt": "rcpt-A-1001"}`, out)
 	assert.Empty(t, clock.Sleeps(), "a small order does not wait")
@@ -52,7 +53,7 @@ func TestOrderIsConfirmed(t *testing.T) {
 
 // An order of 100 or more waits the Wait state's 5 seconds before the charge.
 func TestLargeOrderWaitsForTheFraudScreen(t *testing.T) {
-	out, clock, err := run(t, demoShop, order(`[{"sku": "go-book", "qty": 5}]`))
+	out, clock, err := run(t, shop.Handlers(), order(`[{"sku": "go-book", "qty": 5}]`))
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"orderId": "A-1001", "status": "confirmed", "total": 135, "receipt": "rcpt-A-1001"}`, out)
 	assert.Equal(t, []time.Duration{5 * time.Second}, clock.Sleeps())
@@ -61,7 +62,7 @@ func TestLargeOrderWaitsForTheFraudScreen(t *testing.T) {
 // CheckStock's catcher puts {Error, Cause} at $.error, and Backordered
 // reports the cause.
 func TestOutOfStockIsBackordered(t *testing.T) {
-	out, _, err := run(t, demoShop, order(`[{"sku": "go-book", "qty": 1}, {"sku": "gopher-mug", "qty": 4}]`))
+	out, _, err := run(t, shop.Handlers(), order(`[{"sku": "go-book", "qty": 1}, {"sku": "gopher-mug", "qty": 4}]`))
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"orderId": "A-1001", "status": "backordered", "reason": "gopher-mug: 4 wanted, 3 in stock"}`, out)
 }
@@ -69,8 +70,8 @@ func TestOutOfStockIsBackordered(t *testing.T) {
 // Charge's catcher goes to the Fail state, which fails the run with its
 // Error and the declined charge's cause.
 func TestDeclinedPaymentFailsTheRun(t *testing.T) {
-	tight := demoShop
-	tight.credit = map[string]float64{"c-42": 50}
+	tight := shop.Handlers()
+	tight.Credit = map[string]float64{"c-42": 50}
 	_, _, err := run(t, tight, inputFile(t))
 	var named *flowcrt.Error
 	require.True(t, errors.As(err, &named), "err = %v", err)
@@ -81,8 +82,8 @@ func TestDeclinedPaymentFailsTheRun(t *testing.T) {
 // An error no catcher matches fails the Map item, the Map and the run under
 // its own name.
 func TestUnknownSkuFailsTheRun(t *testing.T) {
-	pricesOnly := demoShop
-	pricesOnly.stock = map[string]float64{"go-book": 1, "tea": 1}
+	pricesOnly := shop.Handlers()
+	pricesOnly.Stock = map[string]float64{"go-book": 1, "tea": 1}
 	_, _, err := run(t, pricesOnly, order(`[{"sku": "go-book", "qty": 1}, {"sku": "tea", "qty": 1}]`))
 	assert.Equal(t, "Pricing.UnknownSku", flowcrt.ErrorName(err), "err = %v", err)
 }
