@@ -111,7 +111,7 @@ func TestMockCases(t *testing.T) {
 		{name: "declined", err: "PaymentDeclined", cause: "customer c-42: 72 is over the limit of 50"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, err := cfg.Case("Order", tc.name)
+			m, err := cfg.Case("order", tc.name)
 			require.NoError(t, err)
 			clock := flowcrt.NewFakeClock(time.Unix(0, 0))
 			out, err := NewOrderMock(m, flowcrt.WithClock(clock)).Run(context.Background(), input)
