@@ -15,20 +15,22 @@ import (
 
 // Shop implements the generated OrderHandlers. Handlers get JSON values:
 // objects as map[string]any, numbers as float64.
+// The stock and the credit limits are exported so that a test can set them.
 type Shop struct {
-	Prices    map[string]float64 // sku → unit price
-	Stock     map[string]float64 // sku → units in stock
-	Discounts map[string]float64 // customer tier → percent off
-	Credit    map[string]float64 // customer id → the most one charge may be
+	Stock  map[string]float64 // sku → units in stock
+	Credit map[string]float64 // customer id → the most one charge may be
+
+	prices    map[string]float64 // sku → unit price
+	discounts map[string]float64 // customer tier → percent off
 }
 
 // Handlers returns the demo shop. flowc build --handlers finds it by this
 // name and signature.
 func Handlers() *Shop {
 	return &Shop{
-		Prices:    map[string]float64{"go-book": 30, "gopher-mug": 20},
+		prices:    map[string]float64{"go-book": 30, "gopher-mug": 20},
 		Stock:     map[string]float64{"go-book": 10, "gopher-mug": 3},
-		Discounts: map[string]float64{"gold": 10},
+		discounts: map[string]float64{"gold": 10},
 		Credit:    map[string]float64{"c-42": 500},
 	}
 }
@@ -64,12 +66,12 @@ func (s *Shop) PriceLine(_ context.Context, in any) (any, error) {
 	if err := decode(in, &l); err != nil {
 		return nil, err
 	}
-	price, ok := s.Prices[l.SKU]
+	price, ok := s.prices[l.SKU]
 	if !ok {
 		return nil, flowcrt.NewError("Pricing.UnknownSku", l.SKU+" is not in the catalog")
 	}
 	// Whole percents of whole prices keep the amounts exact in float64.
-	amount := price * l.Qty * (100 - s.Discounts[l.Tier]) / 100
+	amount := price * l.Qty * (100 - s.discounts[l.Tier]) / 100
 	return map[string]any{"sku": l.SKU, "qty": l.Qty, "amount": amount}, nil
 }
 
