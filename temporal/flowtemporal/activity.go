@@ -16,9 +16,18 @@ import (
 )
 
 // ActivityStartToClose bounds an activity whose state has no timeout of
-// its own: past it Temporal considers the worker lost and runs the
-// activity again, on any worker.
+// its own: past it Temporal runs the activity again, on any worker.
 const ActivityStartToClose = 10 * time.Minute
+
+// HeartbeatTimeout is how long the server waits for a running activity's
+// heartbeat before it takes the worker for lost and runs the activity
+// again elsewhere; without heartbeats a killed worker's activities would
+// wait out ActivityStartToClose. Every activity beats every
+// heartbeatEvery while its handler runs.
+const (
+	HeartbeatTimeout = 10 * time.Second
+	heartbeatEvery   = 2 * time.Second
+)
 
 // Execute runs activity with args inside a workflow and stores its result
 // in result (nil for none). The handler's error comes back with its
@@ -30,7 +39,7 @@ func Execute(ctx context.Context, name string, result any, args ...any) error {
 	wctx := workflowContext(ctx)
 	// A handler's failure is retried only under a rule that maps exactly
 	// (engine.Retry); a lost worker, whose attempt ran out of time, is.
-	opts := workflow.ActivityOptions{StartToCloseTimeout: ActivityStartToClose,
+	opts := workflow.ActivityOptions{StartToCloseTimeout: ActivityStartToClose, HeartbeatTimeout: HeartbeatTimeout,
 		RetryPolicy: &temporal.RetryPolicy{NonRetryableErrorTypes: []string{failureType}}}
 	if d := timeoutOf(ctx); d > 0 {
 		opts.StartToCloseTimeout = d
@@ -53,19 +62,40 @@ func Execute(ctx context.Context, name string, result any, args ...any) error {
 }
 
 // ActivityContext returns the context a handler runs with inside an
-// activity: it names the state that calls it, as in the native engine.
+// activity: it names the state that calls it, as in the native engine,
+// and the activity heartbeats until Finish.
 func ActivityContext(ctx context.Context) context.Context {
 	id := activity.GetInfo(ctx).ActivityID
 	if i := strings.LastIndexByte(id, '#'); i > 0 {
-		return flowcrt.WithState(ctx, id[:i])
+		ctx = flowcrt.WithState(ctx, id[:i])
 	}
-	return ctx
+	ctx, stop := context.WithCancel(ctx)
+	go heartbeat(ctx)
+	return context.WithValue(ctx, stopHeartbeat{}, stop)
 }
 
-// Finish ends an activity: a panic of its handler becomes a task failure
-// naming the state, and the error is encoded for the workflow. Defer it
-// directly.
+type stopHeartbeat struct{}
+
+func heartbeat(ctx context.Context) {
+	tick := time.NewTicker(heartbeatEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			activity.RecordHeartbeat(ctx)
+		}
+	}
+}
+
+// Finish ends an activity: its heartbeat stops, a panic of its handler
+// becomes a task failure naming the state, and the error is encoded for
+// the workflow. Defer it directly.
 func Finish(ctx context.Context, err *error) {
+	if stop, ok := ctx.Value(stopHeartbeat{}).(context.CancelFunc); ok {
+		stop()
+	}
 	if r := recover(); r != nil {
 		*err = flowcimpl.PanicError(flowcrt.StateFromContext(ctx), r)
 	}
