@@ -48,7 +48,7 @@ var (
 	}}
 	states = dialect{"fuzz.asl.yaml", "fuzz.asl.json", []string{
 		"../golden/*/*.asl.*", "../golden/testdata/errors/*/input.asl.*",
-		"../golden/testdata/hostile/*/*.asl.*", "../bench/*/*.asl.*", "../asldiff/cases/*/definition.asl.*",
+		"../golden/testdata/hostile/*/*.asl.*", "../bench/*/*.asl.*", "../examples/*/*.asl.*", "../asldiff/cases/*/definition.asl.*",
 	}}
 	chains = dialect{"fuzz.chain.yaml", "fuzz.chain.json", []string{
 		"../golden/*/*.chain.*", "../golden/testdata/errors/*/input.chain.*",

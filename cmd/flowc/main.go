@@ -27,12 +27,15 @@ const (
 	exitFailed  = 1 // definitions with errors, stale files, a failed run
 	exitUsage   = 2 // bad flags, unreadable files, a workflow that does not build
 	usageFormat = `usage:
-  flowc gen [-o DIR] [--check] PATH...   generate <name>_flow.go for definitions: files, directories
-                                         (walked) or patterns such as ./... as the go command reads them
+  flowc gen [-o DIR] [--check] [--target native|temporal] PATH...
+                                         generate <name>_flow.go for definitions: files, directories
+                                         (walked) or patterns such as ./... as the go command reads them;
+                                         --target temporal also writes <name>_temporal.go
   flowc check PATH...                    parse and type-check only (PATH as for gen)
   flowc graph [--format mermaid|dot] FILE
   flowc run FILE [--input JSON_FILE|-] [--mock-config FILE --test-case NAME] [--skip-waits]
             [--checkpoint-db PATH --session ID [--decision OPTION]]
+            [--engine native|temporal [--temporal-address HOST:PORT]]
   flowc build FILE [-o BIN] [--handlers GOPKG]
                                          write a standalone program that runs the workflow
   flowc schema [native|chain|asl]        print the JSON Schema of a dialect; no argument lists them

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/flowc-dev/flowc/compiler/asl"
 	"github.com/flowc-dev/flowc/compiler/chain"
@@ -33,6 +34,10 @@ func cmdSchema(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	case 1:
+		if !strings.HasPrefix(args[0], "-") {
+			break
+		}
+		fallthrough // -h, --help
 	default:
 		fmt.Fprintf(stderr, "usage: flowc schema [DIALECT]\n")
 		return exitUsage

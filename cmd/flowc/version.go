@@ -13,7 +13,7 @@ import (
 // a generated file and the runtime can be told from the two versions.
 func cmdVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
-		fmt.Fprintf(stderr, "flowc version takes no arguments\n")
+		fmt.Fprintf(stderr, "usage: flowc version (it takes no arguments)\n")
 		return exitUsage
 	}
 	bi, ok := debug.ReadBuildInfo()

@@ -34,3 +34,14 @@ func TestModuleVersion(t *testing.T) {
 	assert.Equal(t, "(devel)", moduleVersion(&debug.BuildInfo{}, true), "no main module recorded")
 	assert.Equal(t, "(devel)", moduleVersion(nil, false), "built without module support")
 }
+
+// -h after a command that takes no flags prints its usage, as the other
+// commands' flag sets do, rather than reading -h as an argument.
+func TestHelpFlagOfFlaglessCommands(t *testing.T) {
+	for _, args := range [][]string{{"schema", "-h"}, {"schema", "--help"}, {"version", "-h"}} {
+		code, stdout, stderr := cli(t, "", args...)
+		assert.Equal(t, exitUsage, code, args)
+		assert.Empty(t, stdout, args)
+		assert.Contains(t, stderr, "usage: flowc "+args[0], args)
+	}
+}
