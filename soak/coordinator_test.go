@@ -52,6 +52,7 @@ func TestSoak(t *testing.T) {
 		assert.JSONEq(t, string(want[r.Session]), string(got[r.Session]), "session %s (%s)", r.Session, r.Kind)
 	}
 	assertIntegrity(t, c.db)
+	assertNoProbeSessions(t, c.db)
 	repeated := c.repeatedCalls(t)
 	t.Logf("%d handler calls made twice", repeated)
 	assert.LessOrEqual(t, repeated, maxCallsBetweenCheckpoints*c.inFlightAtKills, "calls repeated: at most the calls since the last checkpoint of each session in flight at a kill")
@@ -189,7 +190,8 @@ func (c *coordinator) start() {
 func (c *coordinator) run(reqs []request) map[string]json.RawMessage {
 	pending := append([]request(nil), reqs...)
 	for i := 0; i < len(reqs); i += 10 {
-		pending = append(pending, request{Kind: reqs[i].Kind, Session: "unknown-" + reqs[i].Session, Probe: "resume"})
+		pending = append(pending, request{Kind: reqs[i].Kind, Session: "unknown-" + reqs[i].Session, Probe: "resume"},
+			request{Kind: "typed", Session: "undecodable-" + reqs[i].Session, Probe: "invoke", Input: json.RawMessage(`{"items": 5}`)})
 	}
 	done := make(map[string]json.RawMessage, len(reqs))
 	for range c.cfg.workers {
@@ -271,6 +273,8 @@ func (c *coordinator) probed(r request, res result, pending []request, done map[
 	switch {
 	case r.Probe == "resume":
 		assert.Contains(c.t, res.Error, "no checkpoint to resume", "resuming an unknown session")
+	case r.Probe == "invoke":
+		assert.Contains(c.t, res.Error, "cannot unmarshal number into Go struct field BatchState.items", "input that does not decode")
 	case r.Decision == "maybe":
 		assert.Contains(c.t, res.Error, `approval decision "maybe" is not one of the options "continue", "cancel"`)
 		r.Decision = "continue"
@@ -370,6 +374,16 @@ func (c *coordinator) wasKilled(n int) bool {
 		}
 	}
 	return false
+}
+
+// assertNoProbeSessions: bad requests left no session behind.
+func assertNoProbeSessions(t *testing.T, path string) {
+	db, err := sql.Open("sqlite", path)
+	require.NoError(t, err)
+	defer db.Close()
+	var n int
+	require.NoError(t, db.QueryRow(`SELECT count(*) FROM flowc_checkpoints WHERE session LIKE 'unknown-%' OR session LIKE 'undecodable-%'`).Scan(&n))
+	assert.Zero(t, n, "sessions saved by bad requests")
 }
 
 // assertIntegrity runs SQLite's own check of the store.

@@ -26,7 +26,7 @@ type request struct {
 	Input    json.RawMessage `json:"input"`
 	Decision string          `json:"decision,omitempty"`
 	// Probe asks for the operation itself, without the checks serve makes
-	// first: "resume" or "decide" (bad input under load).
+	// first: "resume", "decide" or "invoke" (bad input under load).
 	Probe string `json:"probe,omitempty"`
 }
 
@@ -131,6 +131,8 @@ func serve(ctx context.Context, fl map[string]flow, cp flowcrt.Checkpointer, r r
 		out, err = f.Resume(ctx, r.Session)
 	case r.Probe == "decide":
 		out, err = f.Decide(ctx, r.Session, r.Decision)
+	case r.Probe == "invoke":
+		out, err = f.Invoke(ctx, r.Session, r.Input)
 	default:
 		out, err = serveSession(ctx, f, cp, r)
 	}
