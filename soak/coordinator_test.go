@@ -53,6 +53,8 @@ func TestSoak(t *testing.T) {
 	}
 	assertIntegrity(t, c.db)
 	assertNoProbeSessions(t, c.db)
+	saved := checkpointsSaved(t, c.db)
+	t.Logf("%d checkpoints saved (%.0f/s)", saved, float64(saved)/elapsed.Seconds())
 	repeated := c.repeatedCalls(t)
 	t.Logf("%d handler calls made twice", repeated)
 	assert.LessOrEqual(t, repeated, maxCallsBetweenCheckpoints*c.inFlightAtKills, "calls repeated: at most the calls since the last checkpoint of each session in flight at a kill")
@@ -374,6 +376,17 @@ func (c *coordinator) wasKilled(n int) bool {
 		}
 	}
 	return false
+}
+
+// checkpointsSaved counts the saves of every session: each save is the
+// step after the one before it.
+func checkpointsSaved(t *testing.T, path string) int {
+	db, err := sql.Open("sqlite", path)
+	require.NoError(t, err)
+	defer db.Close()
+	var n int
+	require.NoError(t, db.QueryRow(`SELECT coalesce(sum(step), 0) FROM flowc_checkpoints`).Scan(&n))
+	return n
 }
 
 // assertNoProbeSessions: bad requests left no session behind.
