@@ -32,3 +32,30 @@ states:
 `)
 	assert.Nil(t, w.States[0].TaskParts)
 }
+
+// iter_key beside a condition, as CodeMie's platform templates write it:
+// workflow.py, _process_transition adds the condition's edge and no
+// iteration, and find_map_nodes makes `then` a map node, whose agent node
+// (agent_node.py, get_task) appends "Current task: " and the missing item.
+func TestConditionIterKey(t *testing.T) {
+	src := `states:
+  - id: a
+    assistant_id: dev
+    next:
+      iter_key: files
+      condition: {expression: "ok == True", then: b, otherwise: c}
+  - id: b
+    assistant_id: dev
+  - id: c
+    assistant_id: dev
+    task: Finish
+`
+	assert.Equal(t, `t.flow.yaml:5:17: warning: `+"`iter_key` beside `condition` starts no iteration, as in CodeMie: the condition chooses the next state, and \"b\", its `then`, runs once with \"Current task: \" ending its task\n",
+		lowerDiags(t, src))
+	w := lowerText(t, src)
+	assert.Empty(t, w.Regions, "no iteration")
+	assert.Equal(t, ir.TransCondition, w.States[0].Next.Kind)
+	assert.Equal(t, "-\nCurrent task: ", w.States[1].Task, "an empty task is the agent node's -")
+	assert.Equal(t, []ir.TemplatePart{{Text: "-"}, {Text: "\nCurrent task: "}}, w.States[1].TaskParts)
+	assert.Equal(t, "Finish", w.States[2].Task, "otherwise is no map node")
+}

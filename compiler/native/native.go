@@ -75,9 +75,10 @@ func Lower(r *yamlx.Reader, root *yaml.Node, d Defaults) *ir.Workflow {
 type lowerer struct {
 	*yamlx.Reader
 	defaults Defaults
-	json     bool   // the workflow has no `state:` schema: templates are parsed
-	jinja    bool   // the template being parsed is rendered by Jinja2, not by paths
-	linked   []link // JSON mode: the states' assistant, tool and custom node references
+	json     bool     // the workflow has no `state:` schema: templates are parsed
+	jinja    bool     // the template being parsed is rendered by Jinja2, not by paths
+	linked   []link   // JSON mode: the states' assistant, tool and custom node references
+	itemless []string // JSON mode: states CodeMie reads an item for outside an iteration (conditionIter)
 
 	flows map[*ir.State]flowUse // the states that run a child workflow (subflow.go)
 	child bool                  // lowering a child: its parent finds the fan-outs of both
@@ -129,6 +130,7 @@ func (l *lowerer) workflow(root *yaml.Node) *ir.Workflow {
 	}
 	l.applyDefaults(m, w)
 	l.links(w)
+	l.currentTaskSuffix(w)
 	w.Start = l.start(m, w)
 	l.splice(w)
 	if !l.child {
