@@ -33,6 +33,9 @@ func Detect(root *yaml.Node) bool {
 	if root == nil || root.Kind != yaml.MappingNode {
 		return false
 	}
+	if autonomousMode(root) { // a CodeMie supervisor and its team (autonomous.go)
+		return true
+	}
 	if inner := executionConfig(root); inner != nil { // a CodeMie workflow file (codemie.go)
 		root = inner
 	}
@@ -87,7 +90,11 @@ type lowerer struct {
 }
 
 func (l *lowerer) workflow(root *yaml.Node) *ir.Workflow {
+	file := root
 	root, about := l.unwrap(root) // a CodeMie workflow file (codemie.go)
+	if autonomousMode(file) {
+		root = l.autonomous(file, root)
+	}
 	stem := l.defaults.Stem
 	w := &ir.Workflow{Pos: l.Pos(root), ID: stem, Name: naming.Exported(stem), Package: l.defaults.Package, Mode: ir.ModeJSON}
 	if w.Name == "" {
