@@ -62,11 +62,56 @@ states:
 	assert.Equal(t, []string{"x"}, c.IteratorKeys)
 	assert.Equal(t, 3, w.Regions[0].MaxConcurrency)
 	assert.Equal(t, 50, w.CodeMie.RecursionLimit)
-	r := w.States[0].Retry[0]
+	r := w.States[0].Retry[1]
 	assert.Equal(t, 4, r.MaxAttempts)
 	assert.Equal(t, "1.5s", r.Interval.String())
 	assert.Equal(t, "10s", r.MaxDelay.String())
-	assert.Equal(t, 2, w.States[1].Retry[0].MaxAttempts, "the state's own policy wins")
+	b := w.States[1].Retry[1]
+	assert.Equal(t, 2, b.MaxAttempts, "the state's own policy wins")
+	assert.Equal(t, "1.5s", b.Interval.String(), "key by key")
+}
+
+// Every state retries as CodeMie's workflow_config.py
+// (get_effective_retry_policy) has it: the defaults of
+// core/workflow_models/constants.py (10 attempts, 0.5 s, x2, 128 s cap)
+// under the workflow's and the state's keys, after a rule that never
+// retries what WorkflowRetryPolicy.custom_retry_on and LangGraph's
+// default_retry_on refuse. A state with flowc's own retry rules keeps them alone.
+func TestCodeMieRetryDefaults(t *testing.T) {
+	w := lowerText(t, `states:
+  - id: a
+    next: {state_id: b}
+  - id: b
+    retry: [{errors: [Flaky], max_attempts: 2}]
+`)
+	a := w.States[0].Retry
+	require.Len(t, a, 2)
+	assert.Equal(t, 1, a[0].MaxAttempts)
+	assert.Contains(t, a[0].Errors, "ValueError")
+	assert.Contains(t, a[0].Errors, "HTTP.404")
+	assert.Equal(t, []string{"ALL"}, a[1].Errors)
+	assert.Equal(t, 10, a[1].MaxAttempts)
+	assert.Equal(t, "500ms", a[1].Interval.String())
+	assert.Equal(t, 2.0, a[1].BackoffRate)
+	assert.Equal(t, "2m8s", a[1].MaxDelay.String())
+	b := w.States[1].Retry
+	require.Len(t, b, 1)
+	assert.Equal(t, []string{"Flaky"}, b[0].Errors)
+}
+
+// max_concurrency as workflow_config.py (get_max_concurrency) reads it:
+// 2 when unset, capped at 5 (config.py); the schema's bounds are errors.
+func TestCodeMieConcurrency(t *testing.T) {
+	w := lowerText(t, `states:
+  - id: a
+    next: {state_id: b, iter_key: items}
+  - id: b
+`)
+	assert.Equal(t, 2, w.Regions[0].MaxConcurrency)
+	assert.Equal(t, "t.flow.yaml:1:18: warning: max_concurrency 8 is more than CodeMie runs at once: it caps it at 5, and so does flowc\n",
+		lowerDiags(t, "max_concurrency: 8\nstates: [{id: a}]\n"))
+	assert.Contains(t, lowerDiags(t, "max_concurrency: 101\nstates: [{id: a}]\n"), "max_concurrency")
+	assert.Contains(t, lowerDiags(t, "recursion_limit: 5001\nstates: [{id: a}]\n"), "recursion_limit")
 }
 
 // A tool with an MCP server runs through the MCP handler, with its default

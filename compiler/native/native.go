@@ -82,6 +82,8 @@ type lowerer struct {
 	jinja    bool     // the template being parsed is rendered by Jinja2, not by paths
 	linked   []link   // JSON mode: the states' assistant, tool and custom node references
 	itemless []string // JSON mode: states CodeMie reads an item for outside an iteration (conditionIter)
+	// statePolicy holds, in JSON mode, the retry_policy of each state that writes one.
+	statePolicy map[*ir.State]map[string]any
 
 	flows map[*ir.State]flowUse // the states that run a child workflow (subflow.go)
 	child bool                  // lowering a child: its parent finds the fan-outs of both
