@@ -436,8 +436,11 @@ const (
 // (workflow_models.py, WorkflowRetryPolicy), an HTTP status it refuses
 // (HTTP.401, HTTP.403, HTTP.404; other 4xx are refused by default_retry_on
 // too, which the built-in LLM handler names LLM.RequestRejected), and the
-// built-in LLM handler's missing model, a configuration error.
+// built-in LLM handler's missing model, a configuration error. An output
+// that does not match its schema is one too: pydantic's ValidationError
+// and LangChain's OutputParserException are ValueErrors.
 var notRetried = []string{
+	"OutputSchemaMismatch",
 	"ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError",
 	"RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError",
 	"InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404",
@@ -728,20 +731,27 @@ func (l *lowerer) reservedHandlers(w *ir.Workflow) {
 	}
 }
 
-// mergeToolArgs gives each tool state its tool's default tool_args, which
-// its own override.
+// mergeToolArgs gives each tool state without tool_args its tool's: a
+// state's own replace the tool's whole, as CodeMie's tool node takes one
+// or the other (tool_node.py, _execute_tool_with_args). A key of the
+// tool's that the state's leave out is reported, for a reader may expect
+// it to be kept.
 func (l *lowerer) mergeToolArgs(w *ir.Workflow) {
 	for _, s := range w.States {
 		if s.CodeMie == nil || s.CodeMie.Tool == "" {
 			continue
 		}
-		var merged []ir.TemplateArg
-		for _, a := range w.CodeMie.Tools[s.CodeMie.Tool].ToolArgs {
+		defaults := w.CodeMie.Tools[s.CodeMie.Tool].ToolArgs
+		if len(s.ToolArgs) == 0 {
+			s.ToolArgs = slices.Clone(defaults)
+			continue
+		}
+		for _, a := range defaults {
 			if !slices.ContainsFunc(s.ToolArgs, func(b ir.TemplateArg) bool { return b.Name == a.Name }) {
-				merged = append(merged, a)
+				l.Diags.Warnf(s.ToolArgs[0].Pos, "the tool_args of state %q replace those of tool %q, as in CodeMie, which does not merge them: its `%s` is not passed",
+					s.ID, s.CodeMie.Tool, a.Name)
 			}
 		}
-		s.ToolArgs = append(merged, s.ToolArgs...)
 	}
 }
 

@@ -114,8 +114,10 @@ func TestCodeMieConcurrency(t *testing.T) {
 	assert.Contains(t, lowerDiags(t, "recursion_limit: 5001\nstates: [{id: a}]\n"), "recursion_limit")
 }
 
-// A tool with an MCP server runs through the MCP handler, with its default
-// tool_args before the state's.
+// A tool with an MCP server runs through the MCP handler; a state's
+// tool_args replace the tool's (tool_node.py, _execute_tool_with_args:
+// `workflow_state.tool_args or tool_config.tool_args`), with a warning for
+// the tool's keys it leaves out.
 func TestToolStates(t *testing.T) {
 	w := lowerText(t, `tools:
   - id: reader
@@ -129,9 +131,21 @@ states:
 `)
 	s := w.States[0]
 	assert.Equal(t, ir.MCPHandler, s.Handler.Name)
-	require.Len(t, s.ToolArgs, 2)
-	assert.Equal(t, "mode", s.ToolArgs[0].Name)
-	assert.Equal(t, "/b", s.ToolArgs[1].Value)
+	require.Len(t, s.ToolArgs, 1)
+	assert.Equal(t, "/b", s.ToolArgs[0].Value)
+	assert.Equal(t, "t.flow.yaml:9:17: warning: the tool_args of state \"a\" replace those of tool \"reader\", as in CodeMie, which does not merge them: its `mode` is not passed\n",
+		lowerDiags(t, `tools:
+  - id: reader
+    tool: read_file
+    tool_args: {path: /a, mode: r}
+    mcp_server: {name: fs, config: {command: npx}}
+states:
+  - id: a
+    tool_id: reader
+    tool_args: {path: /b}
+  - id: b
+    tool_id: reader
+`))
 }
 
 // CodeMie keys belong to JSON mode.

@@ -59,3 +59,28 @@ func TestConditionIterKey(t *testing.T) {
 	assert.Equal(t, []ir.TemplatePart{{Text: "-"}, {Text: "\nCurrent task: "}}, w.States[1].TaskParts)
 	assert.Equal(t, "Finish", w.States[2].Task, "otherwise is no map node")
 }
+
+// Templates Jinja2 cannot parse are sent as written by CodeMie
+// (dynamic_value_utils.py keeps a template that fails to render), so they
+// are warnings where CodeMie renders them (tool_args; a task with
+// resolve_dynamic_values_in_prompt), and nothing where it does not.
+func TestMalformedTemplatesAreWarnings(t *testing.T) {
+	assert.Equal(t, "t.flow.yaml:5:13: warning: tool argument `url` is no Jinja2 template (expected either a number, string, keyword or identifier. (Line: 1 Col: 24, near \".\")): CodeMie sends it as written\n"+
+		"t.flow.yaml:6:15: warning: tool argument `query` is no Jinja2 template (expected either a number, string, keyword or identifier. (Line: 1 Col: 3, near \"}}\")): CodeMie sends it as written\n"+
+		"t.flow.yaml:10:1: warning: task is no Jinja2 template ('}}' expected here (Line: 1 Col: 43, near \"\")): CodeMie sends it as written\n",
+		lowerDiags(t, `states:
+  - id: fetch
+    tool_id: http-get
+    tool_args:
+      url: "https://example.com/{{ .page }}"
+      query: '{{}}'
+  - id: summarize
+    resolve_dynamic_values_in_prompt: true
+    task: |
+      Summarize {{title | upper}} for {{audience
+  - id: note
+    task: Note {{audience
+`))
+	w := lowerText(t, "states:\n  - id: note\n    task: Note {{audience\n")
+	assert.Equal(t, []ir.TemplatePart{{Text: "Note {{audience"}}, w.States[0].TaskParts)
+}

@@ -143,7 +143,7 @@ var (
 		Policy: flowcimpl.Policy{
 			State: "analyze-code",
 			Retry: []flowcimpl.Retrier{{
-				Errors:      []string{"ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
 				MaxAttempts: 1,
 				BackoffRate: 0.0,
 			}, {
@@ -161,7 +161,7 @@ var (
 		Policy: flowcimpl.Policy{
 			State: "fix-error",
 			Retry: []flowcimpl.Retrier{{
-				Errors:      []string{"ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
 				MaxAttempts: 1,
 				BackoffRate: 0.0,
 			}, {
@@ -172,14 +172,15 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Fix error "}, {Text: "{{task}}", Ref: "task"}},
-		Settings: dictSettings,
+		Task:        []flowcimpl.Piece{{Text: "Fix error "}, {Text: "{{task}}", Ref: "task"}},
+		Settings:    dictSettings,
+		CurrentTask: true,
 	}
 	dictVerifyTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "verify",
 			Retry: []flowcimpl.Retrier{{
-				Errors:      []string{"ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
 				MaxAttempts: 1,
 				BackoffRate: 0.0,
 			}, {

@@ -139,7 +139,7 @@ var (
 		Policy: flowcimpl.Policy{
 			State: "get-tasks",
 			Retry: []flowcimpl.Retrier{{
-				Errors:      []string{"ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
 				MaxAttempts: 1,
 				BackoffRate: 0.0,
 			}, {
@@ -156,7 +156,7 @@ var (
 		Policy: flowcimpl.Policy{
 			State: "execute-task",
 			Retry: []flowcimpl.Retrier{{
-				Errors:      []string{"ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
 				MaxAttempts: 1,
 				BackoffRate: 0.0,
 			}, {
@@ -167,8 +167,9 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Execute task ID "}, {Text: "{{id}}", Ref: "id"}, {Text: ": "}, {Text: "{{title}}", Ref: "title"}, {Text: "\nPriority level: "}, {Text: "{{priority}}", Ref: "priority"}, {Text: "\n\nPlease process this task according to its priority.\n"}},
-		Settings: objectsSettings,
+		Task:        []flowcimpl.Piece{{Text: "Execute task ID "}, {Text: "{{id}}", Ref: "id"}, {Text: ": "}, {Text: "{{title}}", Ref: "title"}, {Text: "\nPriority level: "}, {Text: "{{priority}}", Ref: "priority"}, {Text: "\n\nPlease process this task according to its priority.\n"}},
+		Settings:    objectsSettings,
+		CurrentTask: true,
 	}
 )
 

@@ -149,7 +149,7 @@ var (
 		Policy: flowcimpl.Policy{
 			State: "intake",
 			Retry: []flowcimpl.Retrier{{
-				Errors:      []string{"ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
 				MaxAttempts: 1,
 				BackoffRate: 0.0,
 			}, {
@@ -167,7 +167,7 @@ var (
 		Policy: flowcimpl.Policy{
 			State: "split",
 			Retry: []flowcimpl.Retrier{{
-				Errors:      []string{"ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
 				MaxAttempts: 1,
 				BackoffRate: 0.0,
 			}, {
@@ -186,7 +186,7 @@ var (
 		Policy: flowcimpl.Policy{
 			State: "process",
 			Retry: []flowcimpl.Retrier{{
-				Errors:      []string{"ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
 				MaxAttempts: 1,
 				BackoffRate: 0.0,
 			}, {
@@ -197,15 +197,16 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}},
-		Settings: reportSettings,
-		Resolve:  true,
+		Task:        []flowcimpl.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}},
+		Settings:    reportSettings,
+		Resolve:     true,
+		CurrentTask: true,
 	}
 	reportSummaryTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "summary",
 			Retry: []flowcimpl.Retrier{{
-				Errors:      []string{"ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
 				MaxAttempts: 1,
 				BackoffRate: 0.0,
 			}, {
