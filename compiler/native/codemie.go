@@ -281,8 +281,8 @@ func (l *lowerer) configs(n *yaml.Node, what string, fields []field) map[string]
 			l.Diags.Errorf(c.Pos, "%s id %q repeated", strings.TrimSuffix(what, "s"), id)
 			continue
 		}
-		if what == "custom_nodes" && obj["custom_node_id"] == nil {
-			obj["custom_node_id"] = id // as CodeMie defaults it
+		if what == "custom_nodes" {
+			l.customNodeType(c, obj)
 		}
 		servers, _ := obj["mcp_servers"].([]any)
 		c.MCP = obj["mcp_server"] != nil || len(servers) > 0
@@ -291,6 +291,27 @@ func (l *lowerer) configs(n *yaml.Node, what string, fields []field) map[string]
 		out[id] = c
 	}
 	return out
+}
+
+// engineNodes are the modules of CodeMie's workflows/nodes package that
+// init_custom_node (workflow.py) can load as a custom node: a custom node's
+// custom_node_id must name one.
+var engineNodes = []string{
+	"agent_node", "bedrock_flow_node", "generate_documents_tree", "result_finalizer_node", "state_processor_node",
+	"summarize_conversation_node", "supervisor_node", "tool_node", "transform_node",
+}
+
+// customNodeType defaults a custom node's custom_node_id to its id, as
+// CodeMie does, and warns when it names no node CodeMie has: CodeMie
+// cannot load it, where flowc hands it to the handler like any other.
+func (l *lowerer) customNodeType(c *ir.Config, obj map[string]any) {
+	if obj["custom_node_id"] == nil {
+		obj["custom_node_id"] = c.ID
+	}
+	if node, _ := obj["custom_node_id"].(string); !slices.Contains(engineNodes, node) {
+		l.Diags.Warnf(c.Pos, "custom node %q runs %q, which is none of CodeMie's nodes (%s): CodeMie cannot load it (workflow.py, init_custom_node); flowc hands it to its handler",
+			c.ID, node, strings.Join(engineNodes, ", "))
+	}
 }
 
 // configDetails parses what the runtime renders: an assistant's system

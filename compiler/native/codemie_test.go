@@ -200,3 +200,20 @@ func TestTaskTemplatesAreJinja(t *testing.T) {
 		"t.flow.yaml:4:12: warning: task is no Jinja2 template")
 	assert.Empty(t, lowerDiags(t, "states:\n  - id: a\n    resolve_dynamic_values_in_prompt: true\n    task: '{{ x | upper }} {% for i in l %}{{i}}{% endfor %}'\n"))
 }
+
+// A custom node must name one of CodeMie's nodes, which workflow.py
+// (init_custom_node) loads from its workflows/nodes package; flowc warns
+// about any other and hands it to its handler, as every custom node.
+func TestUnknownCustomNode(t *testing.T) {
+	src := `custom_nodes:
+  - {id: tree, custom_node_id: generate_documents_tree}
+  - {id: formatter}
+states:
+  - {id: a, custom_node_id: tree, next: {state_id: b}}
+  - {id: b, custom_node_id: formatter}
+`
+	assert.Equal(t, `t.flow.yaml:3:5: warning: custom node "formatter" runs "formatter", which is none of CodeMie's nodes (agent_node, bedrock_flow_node, generate_documents_tree, result_finalizer_node, state_processor_node, summarize_conversation_node, supervisor_node, tool_node, transform_node): CodeMie cannot load it (workflow.py, init_custom_node); flowc hands it to its handler
+`, lowerDiags(t, src))
+	w := lowerText(t, src)
+	assert.Equal(t, "Formatter", w.States[1].Handler.Name)
+}
