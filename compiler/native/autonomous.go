@@ -166,7 +166,7 @@ func (l *lowerer) supervisorState(at *yaml.Node, members []string) *yaml.Node {
 	cases := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: at.Line, Column: at.Column}
 	for _, m := range members {
 		cases.Content = append(cases.Content, mapping(at,
-			"condition", scalar(at, "next == "+strconv.Quote(m)), "state_id", scalar(at, m)))
+			"condition", scalar(at, "next == "+pyString(m)), "state_id", scalar(at, m)))
 	}
 	return mapping(at,
 		"id", scalar(at, supervisorID), "handler", scalar(at, supervisorID),
@@ -174,6 +174,15 @@ func (l *lowerer) supervisorState(at *yaml.Node, members []string) *yaml.Node {
 		"next", mapping(at,
 			"switch", mapping(at, "cases", cases, "default", scalar(at, "end")),
 			"store_in_context", boolean(at, false)))
+}
+
+// pyString is s as a Python string literal, quoted as Python's repr()
+// quotes it when it can.
+func pyString(s string) string {
+	if !strings.ContainsAny(s, `'\`) && strconv.CanBackquote(s) {
+		return "'" + s + "'"
+	}
+	return strconv.Quote(s)
 }
 
 // The nodes of the YAML written for an Autonomous workflow, placed at the

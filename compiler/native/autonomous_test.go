@@ -27,7 +27,7 @@ execution_config:
 	sup := w.States[0]
 	assert.Equal(t, "Supervisor", sup.Handler.Name)
 	assert.Equal(t, ir.TransSwitch, sup.Next.Kind)
-	assert.Equal(t, `next == "CodeWriter"`, sup.Next.Cases[0].Cond.Source)
+	assert.Equal(t, `next == 'CodeWriter'`, sup.Next.Cases[0].Cond.Source)
 	assert.True(t, sup.Next.Default.IsEnd(), "FINISH ends the run")
 	assert.True(t, sup.CodeMie.NoStore)
 	assert.Contains(t, sup.CodeMie.OutputSchema, `"enum":["FINISH","CodeWriter","b"]`)

@@ -283,9 +283,9 @@ func (w *Team) stepSupervisor(ctx context.Context, s *flowcrt.JSONState) (teamSt
 	}
 	v := out.Vars()
 	switch {
-	case v.Holds("next == \"ReleaseWriter\""):
+	case v.Holds("next == 'ReleaseWriter'"):
 		return teamStepReleaseWriter, nil
-	case v.Holds("next == \"reviewer\""):
+	case v.Holds("next == 'reviewer'"):
 		return teamStepReviewer, nil
 	}
 	return teamDone, nil
