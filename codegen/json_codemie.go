@@ -98,7 +98,7 @@ func (g *jsonGen) codemieTaskFields(vals *jen.Group, s *ir.State) {
 	for _, b := range []struct {
 		field string
 		on    bool
-	}{{"Resolve", c.Resolve}, {"HumanMessage", c.HumanMessage}, {"InterruptBefore", c.InterruptBefore}} {
+	}{{"Resolve", c.Resolve}, {"HumanMessage", c.HumanMessage}, {"InterruptBefore", c.InterruptBefore}, {"CurrentTask", g.readsItem(s)}} {
 		if b.on {
 			vals.Id(b.field).Op(":").True()
 		}
@@ -117,6 +117,20 @@ func (g *jsonGen) codemieTaskFields(vals *jen.Group, s *ir.State) {
 		vals.Id("Meta").Op(":").Add(rt("JSONMeta")).Values(jen.Id("IterStateID").Op(":").Lit(c.MetaIterStateID),
 			jen.Id("NextStateID").Op(":").Lit(c.MetaNextStateID))
 	}
+}
+
+// readsItem reports whether s is an agent node that CodeMie makes a map
+// node, the state_id of a `next` with an iter_key (workflow.py,
+// find_map_nodes), whose task ends with the item (agent_node.py,
+// get_task). Tool and custom-node states do not; a tool state is known by
+// its entry under `tools`, which CodeMie requires.
+func (g *jsonGen) readsItem(s *ir.State) bool {
+	if c := s.CodeMie; c != nil && (c.Tool != "" || c.CustomNode != "") {
+		return false
+	}
+	return slices.ContainsFunc(g.w.States, func(from *ir.State) bool {
+		return from.Next != nil && from.Next.Iter != nil && from.Next.To.ID == s.ID
+	})
 }
 
 // nextValues are the fields of a state's flowcrt.JSONNext; nil for the

@@ -94,7 +94,7 @@ func (g *jsonGen) region(f *jen.File, r *ir.Region) {
 		ids = append(ids, br[0].ID)
 	}
 	f.Line()
-	doc(f, g.regionMethod(r)+" runs the branches "+quoteList(ids)+" at once, each on its own copy of the context "+
+	doc(f, g.regionMethod(r)+" runs the branches "+quoteList(ids)+gentext.ConcurrencyWords(r.MaxConcurrency)+", each on its own copy of the context "+
 		"store and history. Once all are done it merges them into s in that order (the keys each one set, "+
 		"the last one winning, then the messages each one added), and the run goes on at "+exitWords(r.Join)+
 		". The first failure cancels the other branches and fails the run.")
@@ -103,7 +103,7 @@ func (g *jsonGen) region(f *jen.File, r *ir.Region) {
 		Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
 		b.Id("entries").Op(":=").Index(jen.Lit(len(entries))).Id(g.n.Step).Values(entries...)
 		b.Id("branches").Op(":=").Id("s").Dot("Branches").Call(jen.Len(jen.Id("entries")))
-		b.Err().Op(":=").Add(g.fanOut(r, "branches", 0, jen.Id("entries").Index(jen.Id("i"))))
+		b.Err().Op(":=").Add(g.fanOut(r, "branches", r.MaxConcurrency, jen.Id("entries").Index(jen.Id("i"))))
 		g.join(b, "branches", r.Join)
 	})
 }

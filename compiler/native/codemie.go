@@ -281,8 +281,8 @@ func (l *lowerer) configs(n *yaml.Node, what string, fields []field) map[string]
 			l.Diags.Errorf(c.Pos, "%s id %q repeated", strings.TrimSuffix(what, "s"), id)
 			continue
 		}
-		if what == "custom_nodes" && obj["custom_node_id"] == nil {
-			obj["custom_node_id"] = id // as CodeMie defaults it
+		if what == "custom_nodes" {
+			l.customNodeType(c, obj)
 		}
 		servers, _ := obj["mcp_servers"].([]any)
 		c.MCP = obj["mcp_server"] != nil || len(servers) > 0
@@ -291,6 +291,27 @@ func (l *lowerer) configs(n *yaml.Node, what string, fields []field) map[string]
 		out[id] = c
 	}
 	return out
+}
+
+// engineNodes are the modules of CodeMie's workflows/nodes package that
+// init_custom_node (workflow.py) can load as a custom node: a custom node's
+// custom_node_id must name one.
+var engineNodes = []string{
+	"agent_node", "bedrock_flow_node", "generate_documents_tree", "result_finalizer_node", "state_processor_node",
+	"summarize_conversation_node", "supervisor_node", "tool_node", "transform_node",
+}
+
+// customNodeType defaults a custom node's custom_node_id to its id, as
+// CodeMie does, and warns when it names no node CodeMie has: CodeMie
+// cannot load it, where flowc hands it to the handler like any other.
+func (l *lowerer) customNodeType(c *ir.Config, obj map[string]any) {
+	if obj["custom_node_id"] == nil {
+		obj["custom_node_id"] = c.ID
+	}
+	if node, _ := obj["custom_node_id"].(string); !slices.Contains(engineNodes, node) {
+		l.Diags.Warnf(c.Pos, "custom node %q runs %q, which is none of CodeMie's nodes (%s): CodeMie cannot load it (workflow.py, init_custom_node); flowc hands it to its handler",
+			c.ID, node, strings.Join(engineNodes, ", "))
+	}
 }
 
 // configDetails parses what the runtime renders: an assistant's system
@@ -324,7 +345,7 @@ func (l *lowerer) settings(m yamlx.Map, cm *ir.CodeMie) {
 		switch k {
 		case "messages_limit_before_summarization", "tokens_limit_before_summarization", "recursion_limit",
 			"max_concurrency", "max_iteration_key_output_limit", "limit_tool_output_tokens":
-			v = l.Int(n, k, 1, math.MaxInt32)
+			v = l.Int(n, k, 1, settingMax[k])
 		case "enable_summarization_node", "verbose", "shared":
 			v = l.Bool(n, k)
 		case "retry_policy":
@@ -335,6 +356,14 @@ func (l *lowerer) settings(m yamlx.Map, cm *ir.CodeMie) {
 		cm.Settings = append(cm.Settings, ir.Setting{Key: k, Value: compact(v)})
 		l.setting(cm, k, v)
 	}
+}
+
+// settingMax are the upper bounds of execution_config_schema.yaml, which
+// CodeMie validates a workflow against; the lower bound is 1 for all.
+var settingMax = map[string]int{
+	"messages_limit_before_summarization": 10000, "tokens_limit_before_summarization": math.MaxInt32,
+	"recursion_limit": 5000, "max_concurrency": 100, "max_iteration_key_output_limit": 10000,
+	"limit_tool_output_tokens": math.MaxInt32,
 }
 
 func (l *lowerer) setting(cm *ir.CodeMie, k string, v any) {
@@ -354,7 +383,8 @@ func (l *lowerer) setting(cm *ir.CodeMie, k string, v any) {
 }
 
 // applyDefaults fills what the reference leaves to defaults once every
-// setting is read: the summarization limits, the workflow's retry policy.
+// setting is read: the summarization limits, the concurrency bound, and
+// the retry policy of every state.
 func (l *lowerer) applyDefaults(m yamlx.Map, w *ir.Workflow) {
 	cm := w.CodeMie
 	if cm == nil {
@@ -370,15 +400,37 @@ func (l *lowerer) applyDefaults(m yamlx.Map, w *ir.Workflow) {
 	if cm.RecursionLimit == 0 {
 		cm.RecursionLimit = 50 // CodeMie's default
 	}
-	rp := m.Get("retry_policy")
+	cm.MaxConcurrency = l.maxConcurrencyOf(m, cm.MaxConcurrency)
+	workflowPolicy := l.policyFields(m.Get("retry_policy"))
 	for _, s := range w.States {
-		if rp != nil && len(s.Retry) == 0 {
-			s.Retry = append(s.Retry, l.retryPolicy(rp))
+		if s.Kind == ir.StateTask && s.Handler != nil && !handlesFailures(s) {
+			s.Retry = l.codemieRetry(s, workflowPolicy)
 		}
 		if s.Next.Iter != nil && s.Next.Iter.MaxConcurrency == 0 {
 			s.Next.Iter.MaxConcurrency = cm.MaxConcurrency
 		}
 	}
+}
+
+// CodeMie runs at most this many nodes at once unless max_concurrency says
+// otherwise, and never more than the cap (config.py,
+// WORKFLOW_DEFAULT_CONCURRENCY and WORKFLOW_MAX_CONCURRENCY).
+const (
+	defaultConcurrency = 2
+	concurrencyCap     = 5
+)
+
+// maxConcurrencyOf is the bound CodeMie's workflow_config.py
+// (get_max_concurrency) derives from max_concurrency, n (0 when unset).
+func (l *lowerer) maxConcurrencyOf(m yamlx.Map, n int) int {
+	switch {
+	case n == 0:
+		return defaultConcurrency
+	case n > concurrencyCap:
+		l.Diags.Warnf(l.Pos(m.Get("max_concurrency")), "max_concurrency %d is more than CodeMie runs at once: it caps it at %d, and so does flowc", n, concurrencyCap)
+		return concurrencyCap
+	}
+	return n
 }
 
 func cmp0(v, def int) int {
@@ -388,15 +440,68 @@ func cmp0(v, def int) int {
 	return v
 }
 
-// retryPolicy maps a CodeMie retry_policy onto a retry rule for every
-// error: max_attempts attempts, the first retry after initial_interval
-// seconds, each later one backoff_factor times longer, capped at
-// max_interval seconds. Unset values take LangGraph's defaults.
-func (l *lowerer) retryPolicy(n *yaml.Node) *ir.Retrier {
-	obj := l.object(n, retryFields, "retry_policy")
-	r := &ir.Retrier{Pos: l.Pos(n), Errors: []string{"ALL"}, MaxAttempts: 3, Interval: seconds(0.5), BackoffRate: 2, MaxDelay: seconds(128)}
-	if v, ok := obj["max_attempts"].(int); ok && v > 0 {
-		r.MaxAttempts = v
+// CodeMie retries every node (workflow_config.py,
+// get_effective_retry_policy): the defaults of
+// core/workflow_models/constants.py, overridden key by key by the
+// workflow's retry_policy, then by the state's.
+const (
+	retryAttempts = 10
+	retryInterval = 0.5 // seconds
+	retryBackoff  = 2.0
+	retryMaxDelay = 128.0 // seconds
+)
+
+// notRetried are the failures CodeMie's retry_on refuses, by the names a
+// handler gives them with flowcrt.NewError: the Python exceptions that
+// LangGraph's default_retry_on refuses, those of CodeMie's custom_retry_on
+// (workflow_models.py, WorkflowRetryPolicy), an HTTP status it refuses
+// (HTTP.401, HTTP.403, HTTP.404; other 4xx are refused by default_retry_on
+// too, which the built-in LLM handler names LLM.RequestRejected), and the
+// built-in LLM handler's missing model, a configuration error. An output
+// that does not match its schema is one too: pydantic's ValidationError
+// and LangChain's OutputParserException are ValueErrors.
+var notRetried = []string{
+	"OutputSchemaMismatch",
+	"ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError",
+	"RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError",
+	"InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404",
+	"LLM.RequestRejected", "LLM.NoModel",
+}
+
+// handlesFailures reports whether a state handles its failures with
+// flowc's own rules (`retry`, `catch`, `on_failure`), which CodeMie does
+// not have: they alone then apply.
+func handlesFailures(s *ir.State) bool {
+	return len(s.Retry) > 0 || len(s.Catch) > 0 || s.Next.OnFailure != nil
+}
+
+// codemieRetry is the retry of a state as CodeMie runs it: a rule that
+// stops at the failures it does not retry, then its effective policy for
+// every other error.
+func (l *lowerer) codemieRetry(s *ir.State, workflow map[string]any) []*ir.Retrier {
+	pos := s.Pos
+	r := &ir.Retrier{Pos: pos, Errors: []string{"ALL"}, MaxAttempts: retryAttempts, Interval: seconds(retryInterval),
+		BackoffRate: retryBackoff, MaxDelay: seconds(retryMaxDelay)}
+	for _, policy := range []map[string]any{workflow, l.statePolicy[s]} {
+		applyPolicy(r, policy)
+	}
+	stop := &ir.Retrier{Pos: pos, Errors: slices.Clone(notRetried), MaxAttempts: 1}
+	return []*ir.Retrier{stop, r}
+}
+
+// policyFields reads a retry_policy; nil when there is none.
+func (l *lowerer) policyFields(n *yaml.Node) map[string]any {
+	if n == nil {
+		return nil
+	}
+	return l.object(n, retryFields, "retry_policy")
+}
+
+// applyPolicy sets the fields a retry_policy writes; the bounds are those
+// of execution_config_schema.yaml, which CodeMie validates against.
+func applyPolicy(r *ir.Retrier, obj map[string]any) {
+	if v, ok := obj["max_attempts"].(int); ok && v >= 1 {
+		r.MaxAttempts = min(v, 100)
 	}
 	for _, k := range []string{"initial_interval", "initial_interval_seconds"} {
 		if v, ok := obj[k].(float64); ok && v >= 0 {
@@ -411,7 +516,6 @@ func (l *lowerer) retryPolicy(n *yaml.Node) *ir.Retrier {
 			r.MaxDelay = seconds(v)
 		}
 	}
-	return r
 }
 
 // codemieState reads a state's CodeMie keys; outside JSON mode they are
@@ -439,7 +543,10 @@ func (l *lowerer) codemieState(m yamlx.Map, s *ir.State) {
 		l.Diags.Errorf(l.Pos(m.Entries["wait_for_user_confirmation"].Key), "`wait_for_user_confirmation` is the older name of `interrupt_before`; give one of them")
 	}
 	if n := m.Get("retry_policy"); n != nil {
-		s.Retry = append(s.Retry, l.retryPolicy(n))
+		if l.statePolicy == nil {
+			l.statePolicy = map[*ir.State]map[string]any{}
+		}
+		l.statePolicy[s] = l.policyFields(n)
 	}
 	if n := m.Get("output_schema"); n != nil {
 		l.outputSchema(n, c)
@@ -645,20 +752,27 @@ func (l *lowerer) reservedHandlers(w *ir.Workflow) {
 	}
 }
 
-// mergeToolArgs gives each tool state its tool's default tool_args, which
-// its own override.
+// mergeToolArgs gives each tool state without tool_args its tool's: a
+// state's own replace the tool's whole, as CodeMie's tool node takes one
+// or the other (tool_node.py, _execute_tool_with_args). A key of the
+// tool's that the state's leave out is reported, for a reader may expect
+// it to be kept.
 func (l *lowerer) mergeToolArgs(w *ir.Workflow) {
 	for _, s := range w.States {
 		if s.CodeMie == nil || s.CodeMie.Tool == "" {
 			continue
 		}
-		var merged []ir.TemplateArg
-		for _, a := range w.CodeMie.Tools[s.CodeMie.Tool].ToolArgs {
+		defaults := w.CodeMie.Tools[s.CodeMie.Tool].ToolArgs
+		if len(s.ToolArgs) == 0 {
+			s.ToolArgs = slices.Clone(defaults)
+			continue
+		}
+		for _, a := range defaults {
 			if !slices.ContainsFunc(s.ToolArgs, func(b ir.TemplateArg) bool { return b.Name == a.Name }) {
-				merged = append(merged, a)
+				l.Diags.Warnf(s.ToolArgs[0].Pos, "the tool_args of state %q replace those of tool %q, as in CodeMie, which does not merge them: its `%s` is not passed",
+					s.ID, s.CodeMie.Tool, a.Name)
 			}
 		}
-		s.ToolArgs = append(merged, s.ToolArgs...)
 	}
 }
 

@@ -62,15 +62,62 @@ states:
 	assert.Equal(t, []string{"x"}, c.IteratorKeys)
 	assert.Equal(t, 3, w.Regions[0].MaxConcurrency)
 	assert.Equal(t, 50, w.CodeMie.RecursionLimit)
-	r := w.States[0].Retry[0]
+	r := w.States[0].Retry[1]
 	assert.Equal(t, 4, r.MaxAttempts)
 	assert.Equal(t, "1.5s", r.Interval.String())
 	assert.Equal(t, "10s", r.MaxDelay.String())
-	assert.Equal(t, 2, w.States[1].Retry[0].MaxAttempts, "the state's own policy wins")
+	b := w.States[1].Retry[1]
+	assert.Equal(t, 2, b.MaxAttempts, "the state's own policy wins")
+	assert.Equal(t, "1.5s", b.Interval.String(), "key by key")
 }
 
-// A tool with an MCP server runs through the MCP handler, with its default
-// tool_args before the state's.
+// Every state retries as CodeMie's workflow_config.py
+// (get_effective_retry_policy) has it: the defaults of
+// core/workflow_models/constants.py (10 attempts, 0.5 s, x2, 128 s cap)
+// under the workflow's and the state's keys, after a rule that never
+// retries what WorkflowRetryPolicy.custom_retry_on and LangGraph's
+// default_retry_on refuse. A state with flowc's own retry rules keeps them alone.
+func TestCodeMieRetryDefaults(t *testing.T) {
+	w := lowerText(t, `states:
+  - id: a
+    next: {state_id: b}
+  - id: b
+    retry: [{errors: [Flaky], max_attempts: 2}]
+`)
+	a := w.States[0].Retry
+	require.Len(t, a, 2)
+	assert.Equal(t, 1, a[0].MaxAttempts)
+	assert.Contains(t, a[0].Errors, "ValueError")
+	assert.Contains(t, a[0].Errors, "HTTP.404")
+	assert.Equal(t, []string{"ALL"}, a[1].Errors)
+	assert.Equal(t, 10, a[1].MaxAttempts)
+	assert.Equal(t, "500ms", a[1].Interval.String())
+	assert.Equal(t, 2.0, a[1].BackoffRate)
+	assert.Equal(t, "2m8s", a[1].MaxDelay.String())
+	b := w.States[1].Retry
+	require.Len(t, b, 1)
+	assert.Equal(t, []string{"Flaky"}, b[0].Errors)
+}
+
+// max_concurrency as workflow_config.py (get_max_concurrency) reads it:
+// 2 when unset, capped at 5 (config.py); the schema's bounds are errors.
+func TestCodeMieConcurrency(t *testing.T) {
+	w := lowerText(t, `states:
+  - id: a
+    next: {state_id: b, iter_key: items}
+  - id: b
+`)
+	assert.Equal(t, 2, w.Regions[0].MaxConcurrency)
+	assert.Equal(t, "t.flow.yaml:1:18: warning: max_concurrency 8 is more than CodeMie runs at once: it caps it at 5, and so does flowc\n",
+		lowerDiags(t, "max_concurrency: 8\nstates: [{id: a}]\n"))
+	assert.Contains(t, lowerDiags(t, "max_concurrency: 101\nstates: [{id: a}]\n"), "max_concurrency")
+	assert.Contains(t, lowerDiags(t, "recursion_limit: 5001\nstates: [{id: a}]\n"), "recursion_limit")
+}
+
+// A tool with an MCP server runs through the MCP handler; a state's
+// tool_args replace the tool's (tool_node.py, _execute_tool_with_args:
+// `workflow_state.tool_args or tool_config.tool_args`), with a warning for
+// the tool's keys it leaves out.
 func TestToolStates(t *testing.T) {
 	w := lowerText(t, `tools:
   - id: reader
@@ -84,9 +131,21 @@ states:
 `)
 	s := w.States[0]
 	assert.Equal(t, ir.MCPHandler, s.Handler.Name)
-	require.Len(t, s.ToolArgs, 2)
-	assert.Equal(t, "mode", s.ToolArgs[0].Name)
-	assert.Equal(t, "/b", s.ToolArgs[1].Value)
+	require.Len(t, s.ToolArgs, 1)
+	assert.Equal(t, "/b", s.ToolArgs[0].Value)
+	assert.Equal(t, "t.flow.yaml:9:17: warning: the tool_args of state \"a\" replace those of tool \"reader\", as in CodeMie, which does not merge them: its `mode` is not passed\n",
+		lowerDiags(t, `tools:
+  - id: reader
+    tool: read_file
+    tool_args: {path: /a, mode: r}
+    mcp_server: {name: fs, config: {command: npx}}
+states:
+  - id: a
+    tool_id: reader
+    tool_args: {path: /b}
+  - id: b
+    tool_id: reader
+`))
 }
 
 // CodeMie keys belong to JSON mode.
@@ -140,4 +199,21 @@ func TestTaskTemplatesAreJinja(t *testing.T) {
 	assert.Contains(t, lowerDiags(t, "states:\n  - id: a\n    resolve_dynamic_values_in_prompt: true\n    task: 'Do {% if x %}'\n"),
 		"t.flow.yaml:4:12: warning: task is no Jinja2 template")
 	assert.Empty(t, lowerDiags(t, "states:\n  - id: a\n    resolve_dynamic_values_in_prompt: true\n    task: '{{ x | upper }} {% for i in l %}{{i}}{% endfor %}'\n"))
+}
+
+// A custom node must name one of CodeMie's nodes, which workflow.py
+// (init_custom_node) loads from its workflows/nodes package; flowc warns
+// about any other and hands it to its handler, as every custom node.
+func TestUnknownCustomNode(t *testing.T) {
+	src := `custom_nodes:
+  - {id: tree, custom_node_id: generate_documents_tree}
+  - {id: formatter}
+states:
+  - {id: a, custom_node_id: tree, next: {state_id: b}}
+  - {id: b, custom_node_id: formatter}
+`
+	assert.Equal(t, `t.flow.yaml:3:5: warning: custom node "formatter" runs "formatter", which is none of CodeMie's nodes (agent_node, bedrock_flow_node, generate_documents_tree, result_finalizer_node, state_processor_node, summarize_conversation_node, supervisor_node, tool_node, transform_node): CodeMie cannot load it (workflow.py, init_custom_node); flowc hands it to its handler
+`, lowerDiags(t, src))
+	w := lowerText(t, src)
+	assert.Equal(t, "Formatter", w.States[1].Handler.Name)
 }

@@ -50,6 +50,10 @@ func (l *lowerer) iter(t *ir.Transition, m yamlx.Map, form string) {
 		}
 		return
 	}
+	if form == "condition" && l.json {
+		l.conditionIter(t, keyNode)
+		return
+	}
 	if form != "state_id" {
 		l.Diags.Errorf(l.Pos(keyNode), "`iter_key` cannot be combined with `%s`: an iteration runs one `state_id` for each item", form)
 		return

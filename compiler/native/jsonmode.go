@@ -10,16 +10,16 @@ import (
 	"github.com/flowc-dev/flowc/runtime/jinja"
 )
 
-// JSON-mode templates. In a workflow without a `state:` schema, the values
-// of `tool_args` are rendered from the context store when their state
-// runs: {{name}} is the value of a key, {{task}} the task input (in an
-// iteration chain, the item). A task and a system prompt are Jinja2
-// templates, rendered only when their state sets
-// resolve_dynamic_values_in_prompt (runtime/jinja), but for {{task}} in an
-// iteration chain. They are parsed here, where the position
-// of every character is known, so that a malformed reference is reported
-// when the code is generated. Text outside {{ }} is literal; a run of more
-// than two braces keeps the extra ones as text ({{{x}}} is "{", x, "}").
+// JSON-mode templates. In a workflow without a `state:` schema, a task, a
+// system prompt and the values of `tool_args` are Jinja2 templates that
+// CodeMie renders from the context store (runtime/jinja): tool_args
+// always, a task and a system prompt only when their state sets
+// resolve_dynamic_values_in_prompt, but for the references {{task}} and
+// {{name}} in an iteration chain, which CodeMie documents. Their parts are
+// parsed here: text and references {{path}}. A template Jinja2 cannot
+// parse is no error: CodeMie sends it as written, and checkJinja warns
+// where CodeMie would render it. A run of more than two braces keeps the
+// extra ones as text ({{{x}}} is "{", x, "}").
 
 // template parses text, the value of the scalar n, into parts; what names
 // it in messages. Outside JSON mode templates are not rendered, so it
@@ -47,8 +47,7 @@ func (l *lowerer) template(n *yaml.Node, text, what string) []ir.TemplatePart {
 		}
 		end := closing(runes, i+2)
 		if end < 0 {
-			l.Diags.Errorf(at(i), "unclosed `{{` in %s: a reference is written {{name}}", what)
-			return nil
+			break // literal text, as Jinja2's failure leaves it in CodeMie (checkJinja warns where it renders)
 		}
 		if lit < i {
 			parts = append(parts, ir.TemplatePart{Text: string(runes[lit:i])})
@@ -62,11 +61,12 @@ func (l *lowerer) template(n *yaml.Node, text, what string) []ir.TemplatePart {
 	return parts
 }
 
-// checkJinja warns when a task that its state has rendered is no Jinja2
-// template: CodeMie sends it as written (dynamic_value_utils.py).
-func (l *lowerer) checkJinja(n *yaml.Node, text string) {
+// checkJinja warns when a template CodeMie renders (a task its state has
+// rendered, a tool argument) is no Jinja2 template: CodeMie sends it as
+// written (dynamic_value_utils.py).
+func (l *lowerer) checkJinja(n *yaml.Node, text, what string) {
 	if err := jinja.Check(text); err != nil {
-		l.Diags.Warnf(l.ContentPos(n), "task is no Jinja2 template (%v): CodeMie sends it as written", err)
+		l.Diags.Warnf(l.ContentPos(n), "%s is no Jinja2 template (%v): CodeMie sends it as written", what, err)
 	}
 }
 
@@ -77,7 +77,7 @@ func (l *lowerer) reference(runes []rune, open, end int, at func(int) ir.Pos, wh
 	name, bad := refName(runes[open+2 : end])
 	switch {
 	case name == "":
-		l.Diags.Errorf(at(open), "empty reference `{{}}` in %s: a reference is written {{name}}", what)
+		return "" // literal: Jinja2 fails on it, and CodeMie sends the text as written
 	case bad >= 0 && l.jinja:
 		return "" // Jinja2 renders it
 	case bad >= 0:

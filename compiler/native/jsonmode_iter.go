@@ -1,6 +1,8 @@
 package native
 
 import (
+	"slices"
+
 	"gopkg.in/yaml.v3"
 
 	"github.com/flowc-dev/flowc/ir"
@@ -150,4 +152,64 @@ func (l *lowerer) finishedChain(g *graph, last *ir.State, r *ir.Region) *ir.Regi
 	}
 	r.After = inner.After
 	return r
+}
+
+// iter_key beside a condition. CodeMie adds an edge for the condition and
+// none for the iteration (workflow.py, _process_transition: only a
+// `state_id` transition calls continue_iteration), so no item is sent
+// anywhere; but find_map_nodes still makes the condition's `then` a state
+// that reads the current item, which is missing outside an iteration: the
+// agent node (agent_node.py, get_task) ends its task with "Current task: "
+// and nothing after it.
+func (l *lowerer) conditionIter(t *ir.Transition, keyNode *yaml.Node) {
+	l.Diags.Warnf(l.Pos(keyNode), "`iter_key` beside `condition` starts no iteration, as in CodeMie: the condition chooses the next state, and %q, its `then`, runs once with \"Current task: \" ending its task",
+		t.Then.ID)
+	l.itemless = append(l.itemless, t.Then.ID)
+}
+
+// currentTaskSuffix ends the task of each assistant state that CodeMie
+// reads an item for outside any iteration with "Current task: " (see
+// conditionIter); an empty task is "-" there, as the agent node sends it.
+// A state that some iteration also runs gets its item at run time instead.
+func (l *lowerer) currentTaskSuffix(w *ir.Workflow) {
+	for _, id := range l.itemless {
+		i := slices.IndexFunc(w.States, func(s *ir.State) bool { return s.ID == id })
+		if i < 0 || !l.runsAssistant(w.States[i]) || iterationTargets(w)[id] {
+			continue
+		}
+		s := w.States[i]
+		if s.Task == "" {
+			s.Task, s.TaskParts = "-", []ir.TemplatePart{{Text: "-"}}
+		}
+		s.Task += currentTaskLine
+		s.TaskParts = append(s.TaskParts, ir.TemplatePart{Text: currentTaskLine})
+	}
+}
+
+// currentTaskLine is what CodeMie's agent node appends to the task of a
+// state that reads an item, before the item.
+const currentTaskLine = "\nCurrent task: "
+
+// runsAssistant reports whether s names an assistant_id.
+func (l *lowerer) runsAssistant(s *ir.State) bool {
+	return slices.ContainsFunc(l.linked, func(ln link) bool { return ln.state == s && ln.key == "assistant_id" })
+}
+
+// iterationTargets are the states an iteration sends items to: CodeMie's
+// map nodes (workflow.py, find_map_nodes), and the cases of a switch that
+// carry an iter_key.
+func iterationTargets(w *ir.Workflow) map[string]bool {
+	out := map[string]bool{}
+	for _, s := range w.States {
+		if s.Next == nil {
+			continue
+		}
+		if s.Next.Iter != nil {
+			out[s.Next.To.ID] = true
+		}
+		for _, c := range caseIters(s) {
+			out[c.To.ID] = true
+		}
+	}
+	return out
 }

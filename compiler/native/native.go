@@ -33,6 +33,9 @@ func Detect(root *yaml.Node) bool {
 	if root == nil || root.Kind != yaml.MappingNode {
 		return false
 	}
+	if autonomousMode(root) { // a CodeMie supervisor and its team (autonomous.go)
+		return true
+	}
 	if inner := executionConfig(root); inner != nil { // a CodeMie workflow file (codemie.go)
 		root = inner
 	}
@@ -75,9 +78,12 @@ func Lower(r *yamlx.Reader, root *yaml.Node, d Defaults) *ir.Workflow {
 type lowerer struct {
 	*yamlx.Reader
 	defaults Defaults
-	json     bool   // the workflow has no `state:` schema: templates are parsed
-	jinja    bool   // the template being parsed is rendered by Jinja2, not by paths
-	linked   []link // JSON mode: the states' assistant, tool and custom node references
+	json     bool     // the workflow has no `state:` schema: templates are parsed
+	jinja    bool     // the template being parsed is rendered by Jinja2, not by paths
+	linked   []link   // JSON mode: the states' assistant, tool and custom node references
+	itemless []string // JSON mode: states CodeMie reads an item for outside an iteration (conditionIter)
+	// statePolicy holds, in JSON mode, the retry_policy of each state that writes one.
+	statePolicy map[*ir.State]map[string]any
 
 	flows map[*ir.State]flowUse // the states that run a child workflow (subflow.go)
 	child bool                  // lowering a child: its parent finds the fan-outs of both
@@ -86,7 +92,11 @@ type lowerer struct {
 }
 
 func (l *lowerer) workflow(root *yaml.Node) *ir.Workflow {
+	file := root
 	root, about := l.unwrap(root) // a CodeMie workflow file (codemie.go)
+	if autonomousMode(file) {
+		root = l.autonomous(file, root)
+	}
 	stem := l.defaults.Stem
 	w := &ir.Workflow{Pos: l.Pos(root), ID: stem, Name: naming.Exported(stem), Package: l.defaults.Package, Mode: ir.ModeJSON}
 	if w.Name == "" {
@@ -129,6 +139,7 @@ func (l *lowerer) workflow(root *yaml.Node) *ir.Workflow {
 	}
 	l.applyDefaults(m, w)
 	l.links(w)
+	l.currentTaskSuffix(w)
 	w.Start = l.start(m, w)
 	l.splice(w)
 	if !l.child {

@@ -158,6 +158,10 @@ func (l *lowerer) regions(w *ir.Workflow) {
 		if r.Kind == ir.RegionMap {
 			s.Next.Kind = ir.TransMap
 		}
+		if r.Kind == ir.RegionParallel && w.CodeMie != nil {
+			// CodeMie's max_concurrency bounds every node LangGraph runs at once (workflow.py, _build_graph_config).
+			r.MaxConcurrency = w.CodeMie.MaxConcurrency
+		}
 		s.Next.Region = r
 		w.Regions = append(w.Regions, r)
 	}

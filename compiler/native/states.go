@@ -36,7 +36,7 @@ func (l *lowerer) state(n *yaml.Node) *ir.State {
 		s.TaskParts = l.template(t, s.Task, "task")
 		l.jinja = false
 		if r := m.Get("resolve_dynamic_values_in_prompt"); l.json && r != nil && r.Value == "true" {
-			l.checkJinja(t, s.Task)
+			l.checkJinja(t, s.Task, "task")
 		}
 	}
 	if t := m.Get("tool_args"); t != nil {
@@ -87,7 +87,14 @@ func (l *lowerer) toolArgs(n *yaml.Node) []ir.TemplateArg {
 			continue
 		}
 		v, _ := l.String(e.Value, what)
-		out = append(out, ir.TemplateArg{Pos: l.Pos(e.Key), Name: e.Key.Value, Value: v, Parts: l.template(e.Value, v, what)})
+		// CodeMie renders a tool argument with Jinja2 (dynamic_value_utils.py, process_values).
+		l.jinja = l.json
+		parts := l.template(e.Value, v, what)
+		l.jinja = false
+		if l.json {
+			l.checkJinja(e.Value, v, what)
+		}
+		out = append(out, ir.TemplateArg{Pos: l.Pos(e.Key), Name: e.Key.Value, Value: v, Parts: parts})
 	}
 	return out
 }

@@ -168,6 +168,17 @@ var (
 	reviewFetchTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "fetch",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		ToolArgs: []flowcimpl.JSONArg{
 			{Name: "project", Value: []flowcimpl.Piece{{Text: "{{team.project}}", Ref: "team.project"}}},
@@ -184,6 +195,10 @@ var (
 		Policy: flowcimpl.Policy{
 			State: "triage",
 			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
 				Errors:      []string{"ALL"},
 				MaxAttempts: 3,
 				Interval:    1 * time.Second,
@@ -196,6 +211,7 @@ var (
 		Assistant:    reviewTriagerAssistant,
 		SystemPrompt: []flowcimpl.Piece{{Text: "You triage tickets of "}, {Text: "{{team.name}}", Ref: "team.name"}, {Text: "."}},
 		Resolve:      true,
+		CurrentTask:  true,
 		OutputSchema: &flowcimpl.JSONSchema{
 			Text:   "{\"type\": \"object\", \"properties\": {\"severity\": {\"enum\": [\"low\", \"high\"]}}, \"required\": [\"severity\"]}",
 			Schema: *flowcimpl.DecodeConfig[map[string]any](`{"properties":{"severity":{"enum":["low","high"]}},"required":["severity"],"type":"object"}`),
@@ -204,6 +220,17 @@ var (
 	reviewFixTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "fix",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:            []flowcimpl.Piece{{Text: "Fix "}, {Text: "{{key}}", Ref: "key"}},
 		Settings:        reviewSettings,
@@ -211,20 +238,44 @@ var (
 		SystemPrompt:    []flowcimpl.Piece{{Text: "You propose fixes."}},
 		Resolve:         true,
 		InterruptBefore: true,
+		CurrentTask:     true,
 	}
 	reviewLogTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "log",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:         []flowcimpl.Piece{{Text: "Log "}, {Text: "{{key}}", Ref: "key"}, {Text: " as low"}},
 		Settings:     reviewSettings,
 		Assistant:    reviewTriagerAssistant,
 		SystemPrompt: []flowcimpl.Piece{{Text: "You triage tickets of "}, {Text: "{{team.name}}", Ref: "team.name"}, {Text: "."}},
 		Resolve:      true,
+		CurrentTask:  true,
 	}
 	reviewReportTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "report",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Report on "}, {Text: "{{issues}}", Ref: "issues"}},
 		Settings: reviewSettings,

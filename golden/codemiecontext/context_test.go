@@ -57,7 +57,7 @@ func TestTemplatesAndConfiguration(t *testing.T) {
 	assert.Equal(t, 0.2, *fetch.Assistant.Temperature)
 	assert.Equal(t, []string{"user-db"}, fetch.Assistant.DatasourceIDs)
 
-	// The tool's default arguments, overridden by the state's, structured.
+	// The state's arguments, in place of the tool's, structured.
 	list := calls.Of("list")[0]
 	assert.Equal(t, map[string]any{"root": "/data", "recursive": true, "pattern": "*.md"}, list.Args)
 	assert.Equal(t, "list_files", list.Tool.Tool)

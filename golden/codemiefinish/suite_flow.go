@@ -6,6 +6,7 @@ package codemiefinish
 import (
 	"context"
 	"slices"
+	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
@@ -148,6 +149,17 @@ var (
 	suiteListEndpointsTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "list-endpoints",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "List the endpoints of "}, {Text: "{{service}}", Ref: "service"}},
 		Settings: suiteSettings,
@@ -160,25 +172,60 @@ var (
 	suitePlanTestsTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "plan-tests",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Plan tests for "}, {Text: "{{task}}", Ref: "task"}},
-		Settings: suiteSettings,
-		Resolve:  true,
+		Task:        []flowcimpl.Piece{{Text: "Plan tests for "}, {Text: "{{task}}", Ref: "task"}},
+		Settings:    suiteSettings,
+		Resolve:     true,
+		CurrentTask: true,
 	}
 	suiteWriteTestTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "write-test",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Write "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: suiteSettings,
 		Next: flowcimpl.JSONNext{
 			NoHistory: true,
 		},
-		Resolve: true,
+		Resolve:     true,
+		CurrentTask: true,
 	}
 	suiteCommitTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "commit",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Commit "}, {Text: "{{written}}", Ref: "written"}},
 		Settings: suiteSettings,
@@ -258,10 +305,11 @@ func (w *Suite) stepListEndpoints(ctx context.Context, s *flowcrt.JSONState) (su
 }
 
 // mapListEndpoints runs the chain "plan-tests" for each item of iter_key "endpoints" in the output
-// of "list-endpoints", each on its own copy of the context store and history, where {{task}} is
-// the item and an object item's keys are context variables. Once all are done it merges them into
-// s in item order (the keys each one set, the last one winning, then the messages each one added),
-// and the run goes on at "commit". The first failure cancels the other items and fails the run.
+// of "list-endpoints", at most 2 at a time, each on its own copy of the context store and history,
+// where {{task}} is the item and an object item's keys are context variables. Once all are done it
+// merges them into s in item order (the keys each one set, the last one winning, then the messages
+// each one added), and the run goes on at "commit". The first failure cancels the other items and
+// fails the run.
 func (w *Suite) mapListEndpoints(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (suiteStep, error) {
 	items, err := out.ItemsKey("endpoints")
 	if err != nil {
@@ -271,7 +319,7 @@ func (w *Suite) mapListEndpoints(ctx context.Context, s *flowcrt.JSONState, out 
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "list-endpoints", len(iterations), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "list-endpoints", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], suiteStepPlanTests, suiteStepCommit)
 	})
 	if err != nil {
@@ -294,10 +342,11 @@ func (w *Suite) stepPlanTests(ctx context.Context, s *flowcrt.JSONState) (suiteS
 }
 
 // mapPlanTests runs the chain "write-test" for each item of iter_key "test_cases" in the output of
-// "plan-tests", each on its own copy of the context store and history, where {{task}} is the item
-// and an object item's keys are context variables. Once all are done it merges them into s in item
-// order (the keys each one set, the last one winning, then the messages each one added), and the
-// run goes on at "commit". The first failure cancels the other items and fails the run.
+// "plan-tests", at most 2 at a time, each on its own copy of the context store and history, where
+// {{task}} is the item and an object item's keys are context variables. Once all are done it
+// merges them into s in item order (the keys each one set, the last one winning, then the messages
+// each one added), and the run goes on at "commit". The first failure cancels the other items and
+// fails the run.
 func (w *Suite) mapPlanTests(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (suiteStep, error) {
 	items, err := out.ItemsKey("test_cases")
 	if err != nil {
@@ -307,7 +356,7 @@ func (w *Suite) mapPlanTests(ctx context.Context, s *flowcrt.JSONState, out flow
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "plan-tests", len(iterations), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "plan-tests", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], suiteStepWriteTest, suiteStepCommit)
 	})
 	if err != nil {

@@ -29,7 +29,8 @@ func TestFinishIteration(t *testing.T) {
 	h := recorded{NewSuiteMockHandlers(jsontest.Mocks(t, "suite", "two-by-two")), calls}
 	out, err := NewSuite(h).Run(context.Background(), map[string]any{"service": "shop"})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"Write a1", "Write a2", "Write b1"}, calls.Tasks("write-test"))
+	// Each item's task ends with it (agent_node.py, get_task).
+	assert.Equal(t, []string{"Write a1\nCurrent task: a1", "Write a2\nCurrent task: a2", "Write b1\nCurrent task: b1"}, calls.Tasks("write-test"))
 	assert.Equal(t, []string{"Commit b1"}, calls.Tasks("commit"))
 	assert.Equal(t, "b1", out.(map[string]any)["written"])
 }

@@ -6,6 +6,7 @@ package codemieswitch
 import (
 	"context"
 	"slices"
+	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
@@ -154,6 +155,17 @@ var (
 	triageSplitTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "split",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Split "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: triageSettings,
@@ -162,15 +174,38 @@ var (
 	triageClassifyTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "classify",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Classify "}, {Text: "{{name}}", Ref: "name"}},
-		Settings: triageSettings,
-		Resolve:  true,
-		Meta:     flowcimpl.JSONMeta{IterStateID: "iterator_1", NextStateID: "switch_1"},
+		Task:        []flowcimpl.Piece{{Text: "Classify "}, {Text: "{{name}}", Ref: "name"}},
+		Settings:    triageSettings,
+		Resolve:     true,
+		CurrentTask: true,
+		Meta:        flowcimpl.JSONMeta{IterStateID: "iterator_1", NextStateID: "switch_1"},
 	}
 	triageFixTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "fix",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Fix "}, {Text: "{{name}}", Ref: "name"}},
 		Settings: triageSettings,
@@ -179,6 +214,17 @@ var (
 	triageNoteTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "note",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Note "}, {Text: "{{name}}", Ref: "name"}},
 		Settings: triageSettings,
@@ -187,6 +233,17 @@ var (
 	triageReportTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "report",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Report on "}, {Text: "{{fixed}}", Ref: "fixed"}, {Text: " and "}, {Text: "{{noted}}", Ref: "noted"}},
 		Settings: triageSettings,
@@ -268,10 +325,11 @@ func (w *Triage) stepSplit(ctx context.Context, s *flowcrt.JSONState) (triageSte
 }
 
 // mapSplit runs the chain "classify", "fix", "note" for each item of iter_key "items" in the
-// output of "split", each on its own copy of the context store and history, where {{task}} is the
-// item and an object item's keys are context variables. Once all are done it merges them into s in
-// item order (the keys each one set, the last one winning, then the messages each one added), and
-// the run goes on at "report". The first failure cancels the other items and fails the run.
+// output of "split", at most 2 at a time, each on its own copy of the context store and history,
+// where {{task}} is the item and an object item's keys are context variables. Once all are done it
+// merges them into s in item order (the keys each one set, the last one winning, then the messages
+// each one added), and the run goes on at "report". The first failure cancels the other items and
+// fails the run.
 func (w *Triage) mapSplit(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (triageStep, error) {
 	items, err := out.ItemsKey("items")
 	if err != nil {
@@ -281,7 +339,7 @@ func (w *Triage) mapSplit(ctx context.Context, s *flowcrt.JSONState, out flowcim
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "split", len(iterations), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "split", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], triageStepClassify, triageStepReport)
 	})
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -52,13 +53,14 @@ func TestMultiStageIteration(t *testing.T) {
 	h := multistageRecorded{NewMultistageMockHandlers(jsontest.Mocks(t, "multistage", "chunks")), calls}
 	require.NoError(t, NewMultistage(h).RunState(context.Background(), &s))
 	assert.Equal(t, []string{"process-chunk", "validate-chunk", "process-chunk", "validate-chunk", "merge-results"}, calls.States())
+	// Each state of the chain ends its task with the item (agent_node.py, get_task).
 	assert.Equal(t, []string{
-		"Process chunk with data: chunk1\nUsing metadata: info1\n",
-		"Process chunk with data: chunk2\nUsing metadata: info2\n",
+		"Process chunk with data: chunk1\nUsing metadata: info1\n\nCurrent task: {'data': 'chunk1', 'metadata': 'info1'}",
+		"Process chunk with data: chunk2\nUsing metadata: info2\n\nCurrent task: {'data': 'chunk2', 'metadata': 'info2'}",
 	}, calls.Tasks("process-chunk"))
 	assert.Equal(t, []string{
-		"Validate the processed chunk chunk1\nCheck metadata consistency: info1\n",
-		"Validate the processed chunk chunk2\nCheck metadata consistency: info2\n",
+		"Validate the processed chunk chunk1\nCheck metadata consistency: info1\n\nCurrent task: {'data': 'chunk1', 'metadata': 'info1'}",
+		"Validate the processed chunk chunk2\nCheck metadata consistency: info2\n\nCurrent task: {'data': 'chunk2', 'metadata': 'info2'}",
 	}, calls.Tasks("validate-chunk"))
 
 	validate := calls.Of("validate-chunk")
@@ -79,10 +81,10 @@ func TestMultiStageIteration(t *testing.T) {
 	assert.Equal(t, want, merge[0].Context)
 	assert.Equal(t, []string{
 		"Split work into chunks", `{"chunks":[{"data":"chunk1","metadata":"info1"},{"data":"chunk2","metadata":"info2"}]}`,
-		"Process chunk with data: chunk1\nUsing metadata: info1\n", `{"processed":"chunk1 done"}`,
-		"Validate the processed chunk chunk1\nCheck metadata consistency: info1\n", `{"valid_chunk1":true}`,
-		"Process chunk with data: chunk2\nUsing metadata: info2\n", `{"processed":"chunk2 done"}`,
-		"Validate the processed chunk chunk2\nCheck metadata consistency: info2\n", `{"valid_chunk2":true}`,
+		"Process chunk with data: chunk1\nUsing metadata: info1\n\nCurrent task: {'data': 'chunk1', 'metadata': 'info1'}", `{"processed":"chunk1 done"}`,
+		"Validate the processed chunk chunk1\nCheck metadata consistency: info1\n\nCurrent task: {'data': 'chunk1', 'metadata': 'info1'}", `{"valid_chunk1":true}`,
+		"Process chunk with data: chunk2\nUsing metadata: info2\n\nCurrent task: {'data': 'chunk2', 'metadata': 'info2'}", `{"processed":"chunk2 done"}`,
+		"Validate the processed chunk chunk2\nCheck metadata consistency: info2\n\nCurrent task: {'data': 'chunk2', 'metadata': 'info2'}", `{"valid_chunk2":true}`,
 	}, jsontest.Contents(merge[0].History))
 }
 
@@ -93,8 +95,10 @@ func TestEveryStateOfTheChainCarriesIterKey(t *testing.T) {
 	require.NoError(t, NewStagesMock(jsontest.Mocks(t, "stages", "items")).RunState(context.Background(), &s))
 	assert.Equal(t, []string{
 		"List the items", `{"items":["a","b"]}`,
-		"Stage 2 of a", `{"stage":"2a"}`, "Stage 3 of a after 2a", `{"stage":"3a"}`, "Stage 4 of a after 3a", `{"stage":"4a"}`,
-		"Stage 2 of b", `{"stage":"2b"}`, "Stage 3 of b after 2b", `{"stage":"3b"}`, "Stage 4 of b after 3b", `{"stage":"4b"}`,
+		"Stage 2 of a\nCurrent task: a", `{"stage":"2a"}`, "Stage 3 of a after 2a\nCurrent task: a", `{"stage":"3a"}`,
+		"Stage 4 of a after 3a\nCurrent task: a", `{"stage":"4a"}`,
+		"Stage 2 of b\nCurrent task: b", `{"stage":"2b"}`, "Stage 3 of b after 2b\nCurrent task: b", `{"stage":"3b"}`,
+		"Stage 4 of b after 3b\nCurrent task: b", `{"stage":"4b"}`,
 	}, jsontest.Contents(s.History))
 	assert.Equal(t, map[string]any{"items": []any{"a", "b"}, "stage": "4b"}, s.Context)
 }
@@ -115,7 +119,8 @@ func TestDictItemsPopulateTheContext(t *testing.T) {
 	calls, s := &jsontest.Calls{}, newState(t, nil)
 	h := chunksRecorded{NewChunksMockHandlers(jsontest.Mocks(t, "chunks", "chunks")), calls}
 	require.NoError(t, NewChunks(h).RunState(context.Background(), &s))
-	assert.Equal(t, []string{"Use chunk1: important info", "Use chunk2: very important info"}, calls.Tasks("use-chunk"))
+	assert.Equal(t, []string{"Use chunk1: important info\nCurrent task: {'data': 'chunk1', 'info': 'important info'}",
+		"Use chunk2: very important info\nCurrent task: {'data': 'chunk2', 'info': 'very important info'}"}, calls.Tasks("use-chunk"))
 	uses := calls.Of("use-chunk")
 	assert.Equal(t, map[string]any{"data": "chunk1", "info": "important info"}, uses[0].Input)
 	assert.Equal(t, "chunk1", uses[0].Context["data"])
@@ -145,7 +150,7 @@ func TestContextIsolationAndMerging(t *testing.T) {
 	calls, s := &jsontest.Calls{}, newState(t, map[string]any{"user": "Alice", "mode": "production"})
 	h := isolationRecorded{NewIsolationMockHandlers(jsontest.Mocks(t, "isolation", "results")), calls}
 	require.NoError(t, NewIsolation(h).RunState(context.Background(), &s))
-	assert.Equal(t, []string{"Process chunk 1 and generate result", "Process chunk 2 and generate result"}, calls.Tasks("process-chunk"))
+	assert.Equal(t, []string{"Process chunk 1 and generate result\nCurrent task: {'id': 1}", "Process chunk 2 and generate result\nCurrent task: {'id': 2}"}, calls.Tasks("process-chunk"))
 	for i, c := range calls.Of("process-chunk") {
 		assert.Equal(t, map[string]any{
 			"user": "Alice", "mode": "production", "id": json.Number(fmt.Sprint(i + 1)),
@@ -159,9 +164,12 @@ func TestContextIsolationAndMerging(t *testing.T) {
 	assert.Equal(t, "Alice", merge[0].Context["user"])
 }
 
-// The first failure fails the run with that item's error.
+// The first failure fails the run with that item's error, once CodeMie's
+// default retry (10 attempts) is spent.
 func TestFailingIteration(t *testing.T) {
-	out, err := NewIsolationMock(jsontest.Mocks(t, "isolation", "failing-item")).Run(context.Background(), nil)
+	clock := flowcrt.NewFakeClock(time.Unix(0, 0))
+	out, err := NewIsolationMock(jsontest.Mocks(t, "isolation", "failing-item"), flowcrt.WithClock(clock)).Run(context.Background(), nil)
+	assert.Len(t, clock.Sleeps(), 9)
 	assert.Equal(t, `{"status":"FAILED","error":"ChunkFailed","cause":"chunk 2 is corrupt"}`, string(flowcrt.ResultLine(out, err)))
 }
 
@@ -194,8 +202,8 @@ func TestMergeDoesNotDependOnTheSchedule(t *testing.T) {
 	assert.Equal(t, "processed-2", s.Context["result"])
 	assert.Equal(t, []string{
 		"Split work into chunks", `{"chunks": [{"id": 1}, {"id": 2}]}`,
-		"Process chunk 1 and generate result", `{"result": "processed-1"}`,
-		"Process chunk 2 and generate result", `{"result": "processed-2"}`,
+		"Process chunk 1 and generate result\nCurrent task: {'id': 1}", `{"result": "processed-1"}`,
+		"Process chunk 2 and generate result\nCurrent task: {'id': 2}", `{"result": "processed-2"}`,
 		"Merge all results", "merged",
 	}, jsontest.Contents(s.History))
 }

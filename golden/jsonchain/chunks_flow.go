@@ -6,6 +6,7 @@ package jsonchain
 import (
 	"context"
 	"slices"
+	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
@@ -137,6 +138,17 @@ var (
 	chunksProduceChunksTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "produce-chunks",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Produce the chunks"}},
 		Settings: chunksSettings,
@@ -144,9 +156,21 @@ var (
 	chunksUseChunkTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "use-chunk",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Use "}, {Text: "{{data}}", Ref: "data"}, {Text: ": "}, {Text: "{{info}}", Ref: "info"}},
-		Settings: chunksSettings,
+		Task:        []flowcimpl.Piece{{Text: "Use "}, {Text: "{{data}}", Ref: "data"}, {Text: ": "}, {Text: "{{info}}", Ref: "info"}},
+		Settings:    chunksSettings,
+		CurrentTask: true,
 	}
 )
 
@@ -218,11 +242,11 @@ func (w *Chunks) stepProduceChunks(ctx context.Context, s *flowcrt.JSONState) (c
 }
 
 // mapProduceChunks runs the chain "use-chunk" for each item of iter_key "chunks" in the output of
-// "produce-chunks", each on its own copy of the context store and history, where {{task}} is the
-// item and an object item's keys are context variables. Once all are done it merges them into s in
-// item order (the keys each one set, the last one winning, then the messages each one added), and
-// the run goes on at the end of the run. The first failure cancels the other items and fails the
-// run.
+// "produce-chunks", at most 2 at a time, each on its own copy of the context store and history,
+// where {{task}} is the item and an object item's keys are context variables. Once all are done it
+// merges them into s in item order (the keys each one set, the last one winning, then the messages
+// each one added), and the run goes on at the end of the run. The first failure cancels the other
+// items and fails the run.
 func (w *Chunks) mapProduceChunks(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (chunksStep, error) {
 	items, err := out.ItemsKey("chunks")
 	if err != nil {
@@ -232,7 +256,7 @@ func (w *Chunks) mapProduceChunks(ctx context.Context, s *flowcrt.JSONState, out
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "produce-chunks", len(iterations), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "produce-chunks", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], chunksStepUseChunk, chunksDone)
 	})
 	if err != nil {

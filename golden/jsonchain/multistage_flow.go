@@ -6,6 +6,7 @@ package jsonchain
 import (
 	"context"
 	"slices"
+	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
@@ -145,6 +146,17 @@ var (
 	multistageSplitWorkTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "split-work",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Split work into chunks"}},
 		Settings: multistageSettings,
@@ -152,20 +164,55 @@ var (
 	multistageProcessChunkTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "process-chunk",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Process chunk with data: "}, {Text: "{{data}}", Ref: "data"}, {Text: "\nUsing metadata: "}, {Text: "{{metadata}}", Ref: "metadata"}, {Text: "\n"}},
-		Settings: multistageSettings,
+		Task:        []flowcimpl.Piece{{Text: "Process chunk with data: "}, {Text: "{{data}}", Ref: "data"}, {Text: "\nUsing metadata: "}, {Text: "{{metadata}}", Ref: "metadata"}, {Text: "\n"}},
+		Settings:    multistageSettings,
+		CurrentTask: true,
 	}
 	multistageValidateChunkTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "validate-chunk",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Validate the processed chunk "}, {Text: "{{data}}", Ref: "data"}, {Text: "\nCheck metadata consistency: "}, {Text: "{{metadata}}", Ref: "metadata"}, {Text: "\n"}},
-		Settings: multistageSettings,
+		Task:        []flowcimpl.Piece{{Text: "Validate the processed chunk "}, {Text: "{{data}}", Ref: "data"}, {Text: "\nCheck metadata consistency: "}, {Text: "{{metadata}}", Ref: "metadata"}, {Text: "\n"}},
+		Settings:    multistageSettings,
+		CurrentTask: true,
 	}
 	multistageMergeResultsTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "merge-results",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Combine all validated results"}},
 		Settings: multistageSettings,
@@ -244,11 +291,11 @@ func (w *Multistage) stepSplitWork(ctx context.Context, s *flowcrt.JSONState) (m
 }
 
 // mapSplitWork runs the chain "process-chunk", "validate-chunk" for each item of iter_key "chunks"
-// in the output of "split-work", each on its own copy of the context store and history, where
-// {{task}} is the item and an object item's keys are context variables. Once all are done it
-// merges them into s in item order (the keys each one set, the last one winning, then the messages
-// each one added), and the run goes on at "merge-results". The first failure cancels the other
-// items and fails the run.
+// in the output of "split-work", at most 2 at a time, each on its own copy of the context store
+// and history, where {{task}} is the item and an object item's keys are context variables. Once
+// all are done it merges them into s in item order (the keys each one set, the last one winning,
+// then the messages each one added), and the run goes on at "merge-results". The first failure
+// cancels the other items and fails the run.
 func (w *Multistage) mapSplitWork(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (multistageStep, error) {
 	items, err := out.ItemsKey("chunks")
 	if err != nil {
@@ -258,7 +305,7 @@ func (w *Multistage) mapSplitWork(ctx context.Context, s *flowcrt.JSONState, out
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "split-work", len(iterations), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "split-work", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], multistageStepProcessChunk, multistageStepMergeResults)
 	})
 	if err != nil {

@@ -6,6 +6,7 @@ package jsonchain
 import (
 	"context"
 	"slices"
+	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
@@ -141,6 +142,17 @@ var (
 	stagesState1Task = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "state-1",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "List the items"}},
 		Settings: stagesSettings,
@@ -148,23 +160,59 @@ var (
 	stagesState2Task = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "state-2",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Stage 2 of "}, {Text: "{{task}}", Ref: "task"}},
-		Settings: stagesSettings,
+		Task:        []flowcimpl.Piece{{Text: "Stage 2 of "}, {Text: "{{task}}", Ref: "task"}},
+		Settings:    stagesSettings,
+		CurrentTask: true,
 	}
 	stagesState3Task = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "state-3",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Stage 3 of "}, {Text: "{{task}}", Ref: "task"}, {Text: " after "}, {Text: "{{stage}}", Ref: "stage"}},
-		Settings: stagesSettings,
+		Task:        []flowcimpl.Piece{{Text: "Stage 3 of "}, {Text: "{{task}}", Ref: "task"}, {Text: " after "}, {Text: "{{stage}}", Ref: "stage"}},
+		Settings:    stagesSettings,
+		CurrentTask: true,
 	}
 	stagesState4Task = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "state-4",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Stage 4 of "}, {Text: "{{task}}", Ref: "task"}, {Text: " after "}, {Text: "{{stage}}", Ref: "stage"}},
-		Settings: stagesSettings,
+		Task:        []flowcimpl.Piece{{Text: "Stage 4 of "}, {Text: "{{task}}", Ref: "task"}, {Text: " after "}, {Text: "{{stage}}", Ref: "stage"}},
+		Settings:    stagesSettings,
+		CurrentTask: true,
 	}
 )
 
@@ -240,11 +288,11 @@ func (w *Stages) stepState1(ctx context.Context, s *flowcrt.JSONState) (stagesSt
 }
 
 // mapState1 runs the chain "state-2", "state-3", "state-4" for each item of iter_key "items" in
-// the output of "state-1", each on its own copy of the context store and history, where {{task}}
-// is the item and an object item's keys are context variables. Once all are done it merges them
-// into s in item order (the keys each one set, the last one winning, then the messages each one
-// added), and the run goes on at the end of the run. The first failure cancels the other items and
-// fails the run.
+// the output of "state-1", at most 2 at a time, each on its own copy of the context store and
+// history, where {{task}} is the item and an object item's keys are context variables. Once all
+// are done it merges them into s in item order (the keys each one set, the last one winning, then
+// the messages each one added), and the run goes on at the end of the run. The first failure
+// cancels the other items and fails the run.
 func (w *Stages) mapState1(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (stagesStep, error) {
 	items, err := out.ItemsKey("items")
 	if err != nil {
@@ -254,7 +302,7 @@ func (w *Stages) mapState1(ctx context.Context, s *flowcrt.JSONState, out flowci
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "state-1", len(iterations), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "state-1", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], stagesStepState2, stagesDone)
 	})
 	if err != nil {

@@ -6,6 +6,7 @@ package jsoncondition
 import (
 	"context"
 	"slices"
+	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
@@ -141,6 +142,17 @@ var (
 	countCountItemsTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "count-items",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Count the items of "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: countSettings,
@@ -148,6 +160,17 @@ var (
 	countProcessLargeBatchTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "process-large-batch",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Went to process-large-batch"}},
 		Settings: countSettings,
@@ -155,6 +178,17 @@ var (
 	countProcessSmallBatchTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "process-small-batch",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Went to process-small-batch"}},
 		Settings: countSettings,

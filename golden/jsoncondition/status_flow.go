@@ -6,6 +6,7 @@ package jsoncondition
 import (
 	"context"
 	"slices"
+	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
@@ -141,6 +142,17 @@ var (
 	statusRunStepTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "run-step",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Run the step"}},
 		Settings: statusSettings,
@@ -148,6 +160,17 @@ var (
 	statusNextStepTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "next-step",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Went to next-step"}},
 		Settings: statusSettings,
@@ -155,6 +178,17 @@ var (
 	statusErrorHandlerTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "error-handler",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Went to error-handler"}},
 		Settings: statusSettings,

@@ -6,6 +6,7 @@ package jsoniterate
 import (
 	"context"
 	"slices"
+	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
@@ -141,6 +142,17 @@ var (
 	dictAnalyzeCodeTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "analyze-code",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Analyze code and find issues"}},
 		Settings: dictSettings,
@@ -148,13 +160,36 @@ var (
 	dictFixErrorTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "fix-error",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Fix error "}, {Text: "{{task}}", Ref: "task"}},
-		Settings: dictSettings,
+		Task:        []flowcimpl.Piece{{Text: "Fix error "}, {Text: "{{task}}", Ref: "task"}},
+		Settings:    dictSettings,
+		CurrentTask: true,
 	}
 	dictVerifyTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "verify",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Verify the fixes of "}, {Text: "{{count}}", Ref: "count"}, {Text: " issues"}},
 		Settings: dictSettings,
@@ -232,10 +267,11 @@ func (w *Dict) stepAnalyzeCode(ctx context.Context, s *flowcrt.JSONState) (dictS
 }
 
 // mapAnalyzeCode runs the chain "fix-error" for each item of iter_key "errors" in the output of
-// "analyze-code", each on its own copy of the context store and history, where {{task}} is the
-// item and an object item's keys are context variables. Once all are done it merges them into s in
-// item order (the keys each one set, the last one winning, then the messages each one added), and
-// the run goes on at "verify". The first failure cancels the other items and fails the run.
+// "analyze-code", at most 2 at a time, each on its own copy of the context store and history,
+// where {{task}} is the item and an object item's keys are context variables. Once all are done it
+// merges them into s in item order (the keys each one set, the last one winning, then the messages
+// each one added), and the run goes on at "verify". The first failure cancels the other items and
+// fails the run.
 func (w *Dict) mapAnalyzeCode(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (dictStep, error) {
 	items, err := out.ItemsKey("errors")
 	if err != nil {
@@ -245,7 +281,7 @@ func (w *Dict) mapAnalyzeCode(ctx context.Context, s *flowcrt.JSONState, out flo
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "analyze-code", len(iterations), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "analyze-code", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], dictStepFixError, dictStepVerify)
 	})
 	if err != nil {

@@ -6,6 +6,7 @@ package jsoniterate
 import (
 	"context"
 	"slices"
+	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
@@ -137,6 +138,17 @@ var (
 	itemsFindFilesTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "find-files",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Find the files to process"}},
 		Settings: itemsSettings,
@@ -144,9 +156,21 @@ var (
 	itemsProcessingStateTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "processing-state",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}, {Text: " ("}, {Text: "{{count}}", Ref: "count"}, {Text: " files in all)"}},
-		Settings: itemsSettings,
+		Task:        []flowcimpl.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}, {Text: " ("}, {Text: "{{count}}", Ref: "count"}, {Text: " files in all)"}},
+		Settings:    itemsSettings,
+		CurrentTask: true,
 	}
 )
 
@@ -218,11 +242,11 @@ func (w *Items) stepFindFiles(ctx context.Context, s *flowcrt.JSONState) (itemsS
 }
 
 // mapFindFiles runs the chain "processing-state" for each item of iter_key "items" in the output
-// of "find-files", each on its own copy of the context store and history, where {{task}} is the
-// item and an object item's keys are context variables. Once all are done it merges them into s in
-// item order (the keys each one set, the last one winning, then the messages each one added), and
-// the run goes on at the end of the run. The first failure cancels the other items and fails the
-// run.
+// of "find-files", at most 2 at a time, each on its own copy of the context store and history,
+// where {{task}} is the item and an object item's keys are context variables. Once all are done it
+// merges them into s in item order (the keys each one set, the last one winning, then the messages
+// each one added), and the run goes on at the end of the run. The first failure cancels the other
+// items and fails the run.
 func (w *Items) mapFindFiles(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (itemsStep, error) {
 	items, err := out.ItemsKey("items")
 	if err != nil {
@@ -232,7 +256,7 @@ func (w *Items) mapFindFiles(ctx context.Context, s *flowcrt.JSONState, out flow
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "find-files", len(iterations), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "find-files", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], itemsStepProcessingState, itemsDone)
 	})
 	if err != nil {

@@ -46,7 +46,9 @@ func TestSimpleListIteration(t *testing.T) {
 	calls, s := &jsontest.Calls{}, newState(t)
 	h := listRecorded{NewListMockHandlers(jsontest.Mocks(t, "list", "files")), calls}
 	require.NoError(t, NewList(h).RunState(context.Background(), &s))
-	assert.Equal(t, []string{"Process file file1.txt", "Process file file2.txt", "Process file file3.txt"}, calls.Tasks("process-file"))
+	// The task ends with the item (agent_node.py, get_task: a map node's "Current task").
+	assert.Equal(t, []string{"Process file file1.txt\nCurrent task: file1.txt", "Process file file2.txt\nCurrent task: file2.txt",
+		"Process file file3.txt\nCurrent task: file3.txt"}, calls.Tasks("process-file"))
 	for i, c := range calls.Of("process-file") {
 		assert.Equal(t, []string{"file1.txt", "file2.txt", "file3.txt"}[i], c.Input)
 	}
@@ -54,9 +56,9 @@ func TestSimpleListIteration(t *testing.T) {
 	assert.Equal(t, map[string]any{"processed": "file3.txt"}, s.Context)
 	assert.Equal(t, []string{
 		"List all files in the directory", `["file1.txt","file2.txt","file3.txt"]`,
-		"Process file file1.txt", `{"processed":"file1.txt"}`,
-		"Process file file2.txt", `{"processed":"file2.txt"}`,
-		"Process file file3.txt", `{"processed":"file3.txt"}`,
+		"Process file file1.txt\nCurrent task: file1.txt", `{"processed":"file1.txt"}`,
+		"Process file file2.txt\nCurrent task: file2.txt", `{"processed":"file2.txt"}`,
+		"Process file file3.txt\nCurrent task: file3.txt", `{"processed":"file3.txt"}`,
 		"Summarize the processed files; the last one was file3.txt",
 		"Summarize the processed files; the last one was file3.txt",
 	}, jsontest.Contents(s.History))
@@ -78,7 +80,7 @@ func TestDictionaryWithList(t *testing.T) {
 	calls, s := &jsontest.Calls{}, newState(t)
 	h := dictRecorded{NewDictMockHandlers(jsontest.Mocks(t, "dict", "errors")), calls}
 	require.NoError(t, NewDict(h).RunState(context.Background(), &s))
-	assert.Equal(t, []string{"Fix error err1", "Fix error err2"}, calls.Tasks("fix-error"))
+	assert.Equal(t, []string{"Fix error err1\nCurrent task: err1", "Fix error err2\nCurrent task: err2"}, calls.Tasks("fix-error"))
 	for _, c := range calls.Of("fix-error") {
 		assert.Equal(t, json.Number("3"), c.Context["count"])
 	}
@@ -118,7 +120,9 @@ func TestNestedStructureWithJSONPointer(t *testing.T) {
 	assert.Equal(t, map[string]string{"endpoint": "/api/users"}, fetch[0].ToolArgs)
 	assert.Empty(t, fetch[0].Task)
 
-	assert.Equal(t, []string{`Process user data {"id":1,"name":"Alice"}`, `Process user data {"id":2,"name":"Bob"}`}, calls.Tasks("process-user"))
+	// The item prints as Python prints it (agent_node.py, get_task).
+	assert.Equal(t, []string{"Process user data {\"id\":1,\"name\":\"Alice\"}\nCurrent task: {'id': 1, 'name': 'Alice'}",
+		"Process user data {\"id\":2,\"name\":\"Bob\"}\nCurrent task: {'id': 2, 'name': 'Bob'}"}, calls.Tasks("process-user"))
 	users := calls.Of("process-user")
 	assert.Equal(t, "Alice", users[0].Context["name"])
 	assert.Equal(t, json.Number("1"), users[0].Context["id"])
@@ -152,8 +156,8 @@ func TestComplexNestedStructure(t *testing.T) {
 	h := nestedRecorded{NewNestedMockHandlers(jsontest.Mocks(t, "nested", "results")), calls}
 	require.NoError(t, NewNested(h).RunState(context.Background(), &s))
 	assert.Equal(t, []string{
-		`Process tests for environment {"env":"dev","tests":["test1","test2"]}`,
-		`Process tests for environment {"env":"prod","tests":["test3"]}`,
+		"Process tests for environment {\"env\":\"dev\",\"tests\":[\"test1\",\"test2\"]}\nCurrent task: {'env': 'dev', 'tests': ['test1', 'test2']}",
+		"Process tests for environment {\"env\":\"prod\",\"tests\":[\"test3\"]}\nCurrent task: {'env': 'prod', 'tests': ['test3']}",
 	}, calls.Tasks("process-environment"))
 	envs := calls.Of("process-environment")
 	assert.Equal(t, "dev", envs[0].Context["env"])
@@ -171,10 +175,11 @@ func TestArrayOfObjectsWithContextPopulation(t *testing.T) {
 	require.NoError(t, NewObjectsMock(jsontest.Mocks(t, "objects", "tasks")).RunState(context.Background(), &s))
 	assert.Equal(t, []string{
 		`[{"id":1,"title":"Task A","priority":"high"},{"id":2,"title":"Task B","priority":"low"}]`,
-		"Execute task ID 1: Task A\nPriority level: high\n\nPlease process this task according to its priority.\n",
-		"Execute task ID 1: Task A\nPriority level: high\n\nPlease process this task according to its priority.\n",
-		"Execute task ID 2: Task B\nPriority level: low\n\nPlease process this task according to its priority.\n",
-		"Execute task ID 2: Task B\nPriority level: low\n\nPlease process this task according to its priority.\n",
+		// flowc's objects keep no key order: the item prints its keys sorted.
+		"Execute task ID 1: Task A\nPriority level: high\n\nPlease process this task according to its priority.\n\nCurrent task: {'id': 1, 'priority': 'high', 'title': 'Task A'}",
+		"Execute task ID 1: Task A\nPriority level: high\n\nPlease process this task according to its priority.\n\nCurrent task: {'id': 1, 'priority': 'high', 'title': 'Task A'}",
+		"Execute task ID 2: Task B\nPriority level: low\n\nPlease process this task according to its priority.\n\nCurrent task: {'id': 2, 'priority': 'low', 'title': 'Task B'}",
+		"Execute task ID 2: Task B\nPriority level: low\n\nPlease process this task according to its priority.\n\nCurrent task: {'id': 2, 'priority': 'low', 'title': 'Task B'}",
 	}, jsontest.Contents(s.History), "a state without a task adds only its output")
 	assert.Equal(t, `{"id":2,"priority":"low","title":"Task B"}`, encoded(t, s.Context))
 }
@@ -187,12 +192,12 @@ func TestArrayOfObjectsWithContextPopulation(t *testing.T) {
 // iteration at all).
 func TestIterKeyOverResultFormats(t *testing.T) {
 	for testCase, want := range map[string][]string{
-		"dictionary": {"Process file1.txt (2 files in all)", "Process file2.txt (2 files in all)"},
+		"dictionary": {"Process file1.txt (2 files in all)\nCurrent task: file1.txt", "Process file2.txt (2 files in all)\nCurrent task: file2.txt"},
 		"array-of-objects": {
-			`Process {"id":1,"task":"Process A"} ({{count}} files in all)`,
-			`Process {"id":2,"task":"Process B"} ({{count}} files in all)`,
+			"Process {\"id\":1,\"task\":\"Process A\"} ({{count}} files in all)\nCurrent task: {'id': 1, 'task': 'Process A'}",
+			"Process {\"id\":2,\"task\":\"Process B\"} ({{count}} files in all)\nCurrent task: {'id': 2, 'task': 'Process B'}",
 		},
-		"neither": {"Process just-one.txt ({{count}} files in all)"},
+		"neither": {"Process just-one.txt ({{count}} files in all)\nCurrent task: just-one.txt"},
 		"empty":   nil,
 	} {
 		t.Run(testCase, func(t *testing.T) {

@@ -6,6 +6,7 @@ package jsoniterate
 import (
 	"context"
 	"slices"
+	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
@@ -141,6 +142,17 @@ var (
 	listListFilesTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "list-files",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "List all files in the directory"}},
 		Settings: listSettings,
@@ -148,13 +160,36 @@ var (
 	listProcessFileTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "process-file",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Process file "}, {Text: "{{task}}", Ref: "task"}},
-		Settings: listSettings,
+		Task:        []flowcimpl.Piece{{Text: "Process file "}, {Text: "{{task}}", Ref: "task"}},
+		Settings:    listSettings,
+		CurrentTask: true,
 	}
 	listGenerateSummaryTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "generate-summary",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Summarize the processed files; the last one was "}, {Text: "{{processed}}", Ref: "processed"}},
 		Settings: listSettings,
@@ -232,14 +267,15 @@ func (w *List) stepListFiles(ctx context.Context, s *flowcrt.JSONState) (listSte
 }
 
 // mapListFiles runs the chain "process-file" for each item of iter_key "." in the output of
-// "list-files", each on its own copy of the context store and history, where {{task}} is the item
-// and an object item's keys are context variables. Once all are done it merges them into s in item
-// order (the keys each one set, the last one winning, then the messages each one added), and the
-// run goes on at "generate-summary". The first failure cancels the other items and fails the run.
+// "list-files", at most 2 at a time, each on its own copy of the context store and history, where
+// {{task}} is the item and an object item's keys are context variables. Once all are done it
+// merges them into s in item order (the keys each one set, the last one winning, then the messages
+// each one added), and the run goes on at "generate-summary". The first failure cancels the other
+// items and fails the run.
 func (w *List) mapListFiles(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (listStep, error) {
 	items := out.Items()
 	iterations := s.Iterations(items)
-	err := flowcimpl.FanOut(ctx, "list-files", len(iterations), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err := flowcimpl.FanOut(ctx, "list-files", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], listStepProcessFile, listStepGenerateSummary)
 	})
 	if err != nil {

@@ -6,6 +6,7 @@ package jsoniterate
 import (
 	"context"
 	"slices"
+	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
@@ -141,6 +142,17 @@ var (
 	nestedFetchResultsTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "fetch-results",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Get test results from all environments"}},
 		Settings: nestedSettings,
@@ -148,13 +160,36 @@ var (
 	nestedProcessEnvironmentTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "process-environment",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Process tests for environment "}, {Text: "{{task}}", Ref: "task"}},
-		Settings: nestedSettings,
+		Task:        []flowcimpl.Piece{{Text: "Process tests for environment "}, {Text: "{{task}}", Ref: "task"}},
+		Settings:    nestedSettings,
+		CurrentTask: true,
 	}
 	nestedAggregateTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "aggregate",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Aggregate the results; the last environment was "}, {Text: "{{env}}", Ref: "env"}},
 		Settings: nestedSettings,
@@ -232,11 +267,11 @@ func (w *Nested) stepFetchResults(ctx context.Context, s *flowcrt.JSONState) (ne
 }
 
 // mapFetchResults runs the chain "process-environment" for each item of iter_key
-// "/response/results" in the output of "fetch-results", each on its own copy of the context store
-// and history, where {{task}} is the item and an object item's keys are context variables. Once
-// all are done it merges them into s in item order (the keys each one set, the last one winning,
-// then the messages each one added), and the run goes on at "aggregate". The first failure cancels
-// the other items and fails the run.
+// "/response/results" in the output of "fetch-results", at most 2 at a time, each on its own copy
+// of the context store and history, where {{task}} is the item and an object item's keys are
+// context variables. Once all are done it merges them into s in item order (the keys each one set,
+// the last one winning, then the messages each one added), and the run goes on at "aggregate". The
+// first failure cancels the other items and fails the run.
 func (w *Nested) mapFetchResults(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (nestedStep, error) {
 	items, err := out.ItemsAt("/response/results", "response", "results")
 	if err != nil {
@@ -246,7 +281,7 @@ func (w *Nested) mapFetchResults(ctx context.Context, s *flowcrt.JSONState, out 
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "fetch-results", len(iterations), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "fetch-results", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], nestedStepProcessEnvironment, nestedStepAggregate)
 	})
 	if err != nil {

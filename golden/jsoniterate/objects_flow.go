@@ -6,6 +6,7 @@ package jsoniterate
 import (
 	"context"
 	"slices"
+	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
@@ -137,15 +138,38 @@ var (
 	objectsGetTasksTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "get-tasks",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Settings: objectsSettings,
 	}
 	objectsExecuteTaskTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "execute-task",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Execute task ID "}, {Text: "{{id}}", Ref: "id"}, {Text: ": "}, {Text: "{{title}}", Ref: "title"}, {Text: "\nPriority level: "}, {Text: "{{priority}}", Ref: "priority"}, {Text: "\n\nPlease process this task according to its priority.\n"}},
-		Settings: objectsSettings,
+		Task:        []flowcimpl.Piece{{Text: "Execute task ID "}, {Text: "{{id}}", Ref: "id"}, {Text: ": "}, {Text: "{{title}}", Ref: "title"}, {Text: "\nPriority level: "}, {Text: "{{priority}}", Ref: "priority"}, {Text: "\n\nPlease process this task according to its priority.\n"}},
+		Settings:    objectsSettings,
+		CurrentTask: true,
 	}
 )
 
@@ -217,14 +241,15 @@ func (w *Objects) stepGetTasks(ctx context.Context, s *flowcrt.JSONState) (objec
 }
 
 // mapGetTasks runs the chain "execute-task" for each item of iter_key "." in the output of
-// "get-tasks", each on its own copy of the context store and history, where {{task}} is the item
-// and an object item's keys are context variables. Once all are done it merges them into s in item
-// order (the keys each one set, the last one winning, then the messages each one added), and the
-// run goes on at the end of the run. The first failure cancels the other items and fails the run.
+// "get-tasks", at most 2 at a time, each on its own copy of the context store and history, where
+// {{task}} is the item and an object item's keys are context variables. Once all are done it
+// merges them into s in item order (the keys each one set, the last one winning, then the messages
+// each one added), and the run goes on at the end of the run. The first failure cancels the other
+// items and fails the run.
 func (w *Objects) mapGetTasks(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (objectsStep, error) {
 	items := out.Items()
 	iterations := s.Iterations(items)
-	err := flowcimpl.FanOut(ctx, "get-tasks", len(iterations), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err := flowcimpl.FanOut(ctx, "get-tasks", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], objectsStepExecuteTask, objectsDone)
 	})
 	if err != nil {

@@ -6,6 +6,7 @@ package jsoniterate
 import (
 	"context"
 	"slices"
+	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
@@ -137,6 +138,17 @@ var (
 	pointerFetchAPIDataTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "fetch-api-data",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		ToolArgs: []flowcimpl.JSONArg{
 			{Name: "endpoint", Value: []flowcimpl.Piece{{Text: "/api/users"}}},
@@ -146,9 +158,21 @@ var (
 	pointerProcessUserTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "process-user",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Process user data "}, {Text: "{{task}}", Ref: "task"}},
-		Settings: pointerSettings,
+		Task:        []flowcimpl.Piece{{Text: "Process user data "}, {Text: "{{task}}", Ref: "task"}},
+		Settings:    pointerSettings,
+		CurrentTask: true,
 	}
 )
 
@@ -220,11 +244,11 @@ func (w *Pointer) stepFetchAPIData(ctx context.Context, s *flowcrt.JSONState) (p
 }
 
 // mapFetchAPIData runs the chain "process-user" for each item of iter_key "/data/users" in the
-// output of "fetch-api-data", each on its own copy of the context store and history, where
-// {{task}} is the item and an object item's keys are context variables. Once all are done it
-// merges them into s in item order (the keys each one set, the last one winning, then the messages
-// each one added), and the run goes on at the end of the run. The first failure cancels the other
-// items and fails the run.
+// output of "fetch-api-data", at most 2 at a time, each on its own copy of the context store and
+// history, where {{task}} is the item and an object item's keys are context variables. Once all
+// are done it merges them into s in item order (the keys each one set, the last one winning, then
+// the messages each one added), and the run goes on at the end of the run. The first failure
+// cancels the other items and fails the run.
 func (w *Pointer) mapFetchAPIData(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (pointerStep, error) {
 	items, err := out.ItemsAt("/data/users", "data", "users")
 	if err != nil {
@@ -234,7 +258,7 @@ func (w *Pointer) mapFetchAPIData(ctx context.Context, s *flowcrt.JSONState, out
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "fetch-api-data", len(iterations), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "fetch-api-data", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], pointerStepProcessUser, pointerDone)
 	})
 	if err != nil {

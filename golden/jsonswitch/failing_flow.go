@@ -6,6 +6,7 @@ package jsonswitch
 import (
 	"context"
 	"slices"
+	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
@@ -144,6 +145,17 @@ var (
 	failingTriageTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "triage",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Triage the issue"}},
 		Settings: failingSettings,
@@ -151,6 +163,17 @@ var (
 	failingUrgentTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "urgent",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Went to urgent"}},
 		Settings: failingSettings,
@@ -158,6 +181,17 @@ var (
 	failingBugFixTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "bug-fix",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Went to bug-fix"}},
 		Settings: failingSettings,
@@ -165,6 +199,17 @@ var (
 	failingBacklogTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "backlog",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Went to backlog"}},
 		Settings: failingSettings,

@@ -7,6 +7,7 @@ package subflowjson
 import (
 	"context"
 	"slices"
+	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
@@ -147,6 +148,17 @@ var (
 	reportIntakeTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "intake",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Take "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: reportSettings,
@@ -154,6 +166,17 @@ var (
 	reportSplitTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "split",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Split "}, {Text: "{{topic}}", Ref: "topic"}},
 		Settings: reportSettings,
@@ -162,14 +185,37 @@ var (
 	reportProcessTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "process",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}},
-		Settings: reportSettings,
-		Resolve:  true,
+		Task:        []flowcimpl.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}},
+		Settings:    reportSettings,
+		Resolve:     true,
+		CurrentTask: true,
 	}
 	reportSummaryTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "summary",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Summarize "}, {Text: "{{topic}}", Ref: "topic"}, {Text: " from "}, {Text: "{{last}}", Ref: "last"}},
 		Settings: reportSettings,

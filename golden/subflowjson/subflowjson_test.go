@@ -47,8 +47,8 @@ func TestChildSharesStoreAndHistory(t *testing.T) {
 		// (agent_node.py, get_task), and {{task}} only in an iteration.
 		"Take {{task}}", `{"topic": "go"}`,
 		"Split go", `{"chunks": ["syntax", "tools"]}`,
-		"Process syntax", `{"last":"syntax"}`,
-		"Process tools", `{"last":"tools"}`,
+		"Process syntax\nCurrent task: syntax", `{"last":"syntax"}`,
+		"Process tools\nCurrent task: tools", `{"last":"tools"}`,
 		"Summarize go from tools", "done",
 	}, jsontest.Contents(s.History))
 }

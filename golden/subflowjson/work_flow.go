@@ -6,6 +6,7 @@ package subflowjson
 import (
 	"context"
 	"slices"
+	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
@@ -138,6 +139,17 @@ var (
 	workSplitTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "split",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Split "}, {Text: "{{topic}}", Ref: "topic"}},
 		Settings: workSettings,
@@ -146,10 +158,22 @@ var (
 	workProcessTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "process",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}},
-		Settings: workSettings,
-		Resolve:  true,
+		Task:        []flowcimpl.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}},
+		Settings:    workSettings,
+		Resolve:     true,
+		CurrentTask: true,
 	}
 )
 

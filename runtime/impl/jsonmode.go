@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/flowc-dev/flowc/runtime/jinja"
 )
 
 // JSON mode (the CodeMie semantics) runs workflows that have no
@@ -179,6 +181,9 @@ type JSONTask struct {
 	// InterruptBefore (interrupt_before) asks to continue before the state
 	// runs (see confirm).
 	InterruptBefore bool
+	// CurrentTask is set on an agent state that an iteration sends items
+	// to: its task ends with "Current task: " and the item (see taskText).
+	CurrentTask bool
 	// Meta holds the visual editor's ids of the state's `next`.
 	Meta JSONMeta
 }
@@ -223,7 +228,7 @@ func (s *JSONState) Do(ctx context.Context, cfg *Config, t *JSONTask, h JSONHand
 	if err := s.summarize(ctx, t.Settings, hs); err != nil {
 		return JSONOutput{}, err
 	}
-	task := s.renderPrompt(t.Task, t.Resolve)
+	task := s.taskText(t)
 	call := s.newCall(t, task)
 	var out JSONOutput
 	err := Call(ctx, cfg, &t.Policy, func(ctx context.Context) error {
@@ -246,14 +251,18 @@ func (s *JSONState) Do(ctx context.Context, cfg *Config, t *JSONTask, h JSONHand
 // references rendered and be cut down to its result pointer; the output
 // must then match the state's schema.
 func (s *JSONState) output(t *JSONTask, text string) (JSONOutput, error) {
-	if tool := t.Tool; tool != nil && tool.ResolveResponse {
-		text = s.renderText(text)
-	}
 	out := parseOutput(text)
 	if tool := t.Tool; tool != nil && tool.ResultPointer != "" {
 		var err error
 		if out, err = pointAt(out, tool.ResultPointer); err != nil {
 			return JSONOutput{}, err
+		}
+	}
+	// tool_node.py, post_process_output: the part the pointer keeps, when it
+	// is text, is then rendered as process_string renders a prompt.
+	if tool := t.Tool; tool != nil && tool.ResolveResponse {
+		if text, ok := out.Value.(string); ok {
+			out = parseOutput(jinja.Resolve(text, s.templateStore()))
 		}
 	}
 	if err := t.OutputSchema.Check(out.Value); err != nil {
@@ -275,7 +284,7 @@ func (s *JSONState) newCall(t *JSONTask, task string) JSONCall {
 		MCPServers:   t.MCPServers,
 		OutputSchema: t.OutputSchema,
 	}
-	c.ToolArgs, c.Args = s.renderArgs(t.ToolArgs)
+	c.ToolArgs, c.Args = s.renderArgs(t.ToolArgs, t.Tool)
 	if t.Assistant != nil {
 		c.SystemPrompt = t.Assistant.SystemPrompt
 		if t.Resolve {
@@ -306,20 +315,30 @@ func parseOutput(text string) JSONOutput {
 	return JSONOutput{Text: text, Value: text}
 }
 
-func (s *JSONState) renderArgs(args []JSONArg) (map[string]string, map[string]any) {
+// renderArgs renders a tool state's arguments as CodeMie's tool node does
+// (tool_node.py, _get_tool_args): through process_values (runtime/jinja,
+// ResolveValues) over the context store, or the object at the tool's
+// input_key, with an iteration's object item's keys and `task`, the item;
+// arguments that come out None are left out, as the tool node drops them.
+func (s *JSONState) renderArgs(args []JSONArg, tool *JSONTool) (map[string]string, map[string]any) {
 	if len(args) == 0 {
 		return nil, nil
 	}
-	text := make(map[string]string, len(args))
-	values := make(map[string]any, len(args))
+	source := make(map[string]any, len(args))
 	for _, a := range args {
-		if a.JSON != nil {
-			values[a.Name] = s.renderValue(a.JSON)
-			text[a.Name], _ = valueText(values[a.Name])
+		source[a.Name] = a.JSON
+		if a.JSON == nil {
+			source[a.Name] = templateText(a.Value)
+		}
+	}
+	values := jinja.ResolveValues(source, s.argStore(tool))
+	text := make(map[string]string, len(values))
+	for k, v := range values {
+		if v == nil {
+			delete(values, k)
 			continue
 		}
-		text[a.Name] = s.render(a.Value)
-		values[a.Name] = text[a.Name]
+		text[k], _ = valueText(v) // plain JSON values always encode
 	}
 	return text, values
 }

@@ -140,3 +140,38 @@ func TestIterationsAndJoin(t *testing.T) {
 	assert.Equal(t, map[string]any{"keep": 1, "big": 2, "x": json.Number("1")}, s.Context)
 	assert.Equal(t, []string{"t", "new"}, []string{s.History[0].Content, s.History[1].Content})
 }
+
+// parseTemplate splits text into literal pieces and references, as the
+// compiler parses a template (compiler/native, template). What is
+// between {{ and }} is a reference when it is a path, spaces around it
+// allowed; anything else (a Jinja filter or expression) stays as written.
+func parseTemplate(text string) []Piece {
+	var out []Piece
+	for {
+		open := strings.Index(text, "{{")
+		if open < 0 {
+			break
+		}
+		for open+2 < len(text) && text[open+2] == '{' {
+			open++
+		}
+		end := strings.Index(text[open+2:], "}}")
+		if end < 0 {
+			break
+		}
+		end += open + 2
+		if open > 0 {
+			out = append(out, Piece{Text: text[:open]})
+		}
+		ref := strings.TrimSpace(text[open+2 : end])
+		if _, ok := splitPath(ref); !ok || strings.ContainsAny(ref, " \t|()'\"+") {
+			ref = ""
+		}
+		out = append(out, Piece{Text: text[open : end+2], Ref: ref})
+		text = text[end+2:]
+	}
+	if text != "" {
+		out = append(out, Piece{Text: text})
+	}
+	return out
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/flowc-dev/flowc/runtime/jinja"
+	"github.com/flowc-dev/flowc/runtime/pyexpr"
 )
 
 // Template references. A reference is a path into the context store: a
@@ -94,6 +95,30 @@ func (s *JSONState) renderPrompt(pieces []Piece, resolve bool) string {
 	return templateText(pieces)
 }
 
+// taskText is the task a state's handler gets, as CodeMie's agent node
+// builds it (agent_node.py, get_task): a state an iteration sends items to
+// has "Current task: " and the item, as Python prints it, appended to its
+// task ("-" when it has none) before the task is rendered; outside an
+// iteration that state reads no item and the line ends empty.
+func (s *JSONState) taskText(t *JSONTask) string {
+	if !t.CurrentTask {
+		return s.renderPrompt(t.Task, t.Resolve)
+	}
+	var item any = ""
+	if s.iterating {
+		item = s.Input
+	}
+	line := "\nCurrent task: " + pyexpr.Str(item)
+	task := t.Task
+	if templateText(task) == "" {
+		task = []Piece{{Text: "-"}}
+	}
+	if t.Resolve {
+		return jinja.Resolve(templateText(task)+line, s.templateStore())
+	}
+	return s.renderPrompt(task, false) + line
+}
+
 // templateText is a parsed template's text as written.
 func templateText(pieces []Piece) string {
 	var b strings.Builder
@@ -104,76 +129,38 @@ func templateText(pieces []Piece) string {
 }
 
 // templateStore is what a Jinja template reads: the context store, keys in
-// order, and in an iteration chain `task`, the item.
+// order, and in an iteration chain an object item's keys and `task`, the
+// item (agent_node.py, get_task, and tool_node.py, _get_tool_args, add the
+// item's keys; the seed page names the item {{task}}).
 func (s *JSONState) templateStore() jinja.Store {
-	values := s.Context
+	return s.storeOf(s.Context)
+}
+
+// storeOf is values as a template store, with the iteration's item as in
+// templateStore.
+func (s *JSONState) storeOf(values map[string]any) jinja.Store {
 	if s.iterating {
-		values = maps.Clone(s.Context)
+		values = maps.Clone(values)
 		if values == nil {
 			values = map[string]any{}
+		}
+		if obj, ok := s.Input.(map[string]any); ok {
+			maps.Copy(values, obj)
 		}
 		values["task"] = s.Input
 	}
 	return jinja.Store{Keys: slices.Sorted(maps.Keys(values)), Values: values}
 }
 
-// renderText renders the references in text, which the compiler did not
-// parse: a value inside a structured tool argument, a tool's response.
-func (s *JSONState) renderText(text string) string {
-	return s.render(parseTemplate(text))
-}
-
-// parseTemplate splits text into literal pieces and references. What is
-// between {{ and }} is a reference when it is a path, spaces around it
-// allowed; anything else (a Jinja filter or expression) stays as written.
-func parseTemplate(text string) []Piece {
-	var out []Piece
-	for {
-		open := strings.Index(text, "{{")
-		if open < 0 {
-			break
-		}
-		for open+2 < len(text) && text[open+2] == '{' {
-			open++
-		}
-		end := strings.Index(text[open+2:], "}}")
-		if end < 0 {
-			break
-		}
-		end += open + 2
-		if open > 0 {
-			out = append(out, Piece{Text: text[:open]})
-		}
-		ref := strings.TrimSpace(text[open+2 : end])
-		if _, ok := splitPath(ref); !ok || strings.ContainsAny(ref, " \t|()'\"+") {
-			ref = ""
-		}
-		out = append(out, Piece{Text: text[open : end+2], Ref: ref})
-		text = text[end+2:]
+// argStore is what a tool's arguments render from: the template store,
+// or with the tool's input_key the object at that path of the context
+// store (nothing when it holds no object) with the iteration's item
+// (tool_node.py, _get_tool_args).
+func (s *JSONState) argStore(tool *JSONTool) jinja.Store {
+	if tool == nil || tool.InputKey == "" {
+		return s.templateStore()
 	}
-	if text != "" {
-		out = append(out, Piece{Text: text})
-	}
-	return out
-}
-
-// renderValue renders the strings inside a structured value.
-func (s *JSONState) renderValue(v any) any {
-	switch v := v.(type) {
-	case string:
-		return s.renderText(v)
-	case []any:
-		out := make([]any, len(v))
-		for i, item := range v {
-			out[i] = s.renderValue(item)
-		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, item := range v {
-			out[k] = s.renderValue(item)
-		}
-		return out
-	}
-	return v
+	ns, _ := s.lookup(tool.InputKey)
+	values, _ := ns.(map[string]any)
+	return s.storeOf(values)
 }

@@ -1,6 +1,7 @@
 package jinja
 
 import (
+	"reflect"
 	"testing"
 )
 
@@ -68,5 +69,27 @@ func TestResolveOrder(t *testing.T) {
 	}
 	if got := Resolve("x", Store{Keys: []string{"string_value"}, Values: map[string]any{"string_value": "y"}}); got != "y" {
 		t.Errorf("string_value: got %q", got)
+	}
+}
+
+// Tool arguments as dynamic_value_utils.py's process_values resolves
+// them (_resolve_dynamic_values): an argument named like a store key takes
+// the key's value; strings render; other values stay, unrendered; an
+// empty store renders nothing.
+func TestResolveValues(t *testing.T) {
+	store := Store{Keys: []string{"id", "limit", "name"}, Values: map[string]any{"id": int64(7), "limit": nil, "name": "Ann"}}
+	got := ResolveValues(map[string]any{
+		"id": "{{name}}", "limit": "{{name}}", "q": "user {{name}} {{missing}}", "n": int64(3),
+		"list": []any{"{{name}}"}, "bad": "{{ name", "empty": "",
+	}, store)
+	want := map[string]any{
+		"id": int64(7), "limit": "Ann", "q": "user Ann ", "n": int64(3),
+		"list": []any{"{{name}}"}, "bad": "{{ name", "empty": "",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ResolveValues = %#v, want %#v", got, want)
+	}
+	if got := ResolveValues(map[string]any{"q": "{{name}}"}, Store{}); got["q"] != "{{name}}" {
+		t.Errorf("an empty store renders nothing, got %q", got["q"])
 	}
 }

@@ -23,20 +23,49 @@ func Resolve(source string, store Store) string {
 	if len(store.Keys) == 0 {
 		return source
 	}
-	resolved := resolveStore(store)
-	// _resolve_dynamic_values("string_value", ...): the engine passes the
-	// source under that name, and a store value of that name wins.
-	if v, ok := resolved["string_value"]; ok && v != nil {
-		if s, ok := v.(string); ok {
-			return s
-		}
-		return pyexpr.Str(v)
+	// process_string passes the source to process_values under the name
+	// "string_value", so a store value of that name wins.
+	out := resolveValue("string_value", source, resolveStore(store))
+	if s, ok := out.(string); ok {
+		return s
 	}
-	out, err := Render(source, resolved)
-	if err != nil {
-		return source
+	return pyexpr.Str(out)
+}
+
+// ResolveValues renders the values of a tool's arguments as the engine's
+// process_values does (dynamic_value_utils.py): with an empty store they
+// stay as written; else, the store resolved as for Resolve, an argument
+// named like a key of the store whose value is not None takes that value,
+// whatever its type (_resolve_dynamic_values); any other string is
+// rendered as a template, kept as written when that fails; other values
+// stay as they are, strings inside them unrendered.
+func ResolveValues(args map[string]any, store Store) map[string]any {
+	out := make(map[string]any, len(args))
+	if len(store.Keys) == 0 {
+		for k, v := range args {
+			out[k] = v
+		}
+		return out
+	}
+	resolved := resolveStore(store)
+	for k, v := range args {
+		out[k] = resolveValue(k, v, resolved)
 	}
 	return out
+}
+
+func resolveValue(key string, v any, resolved map[string]any) any {
+	if named, ok := resolved[key]; ok && named != nil {
+		return named
+	}
+	s, ok := v.(string)
+	if !ok {
+		return v
+	}
+	if out, err := Render(s, resolved); err == nil {
+		return out
+	}
+	return s
 }
 
 // dependencyPattern finds the names a value's template starts an output
