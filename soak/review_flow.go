@@ -6,6 +6,7 @@ package soak
 import (
 	"context"
 	"slices"
+	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
@@ -14,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion10()
+	GeneratedCodeVersion11()
 } = flowcrt.ThisRuntime
 
 // ReviewHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -147,6 +148,17 @@ var (
 	reviewPlanTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "plan",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:      []flowcimpl.Piece{{Text: "Plan the sections of the document."}},
 		Settings:  reviewSettings,
@@ -155,14 +167,37 @@ var (
 	reviewWriteTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "write",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
-		Task:      []flowcimpl.Piece{{Text: "Write the section."}},
-		Settings:  reviewSettings,
-		Assistant: reviewWriterAssistant,
+		Task:        []flowcimpl.Piece{{Text: "Write the section."}},
+		Settings:    reviewSettings,
+		Assistant:   reviewWriterAssistant,
+		CurrentTask: true,
 	}
 	reviewPublishTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "publish",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:            []flowcimpl.Piece{{Text: "Publish the document."}},
 		Settings:        reviewSettings,
@@ -240,11 +275,11 @@ func (w *Review) stepPlan(ctx context.Context, s *flowcrt.JSONState) (reviewStep
 	return w.mapPlan(ctx, s, out)
 }
 
-// mapPlan runs the chain "write" for each item of iter_key "sections" in the output of "plan",
-// each on its own copy of the context store and history, where {{task}} is the item and an object
-// item's keys are context variables. Once all are done it merges them into s in item order (the
-// keys each one set, the last one winning, then the messages each one added), and the run goes on
-// at "publish". The first failure cancels the other items and fails the run.
+// mapPlan runs the chain "write" for each item of iter_key "sections" in the output of "plan", at
+// most 2 at a time, each on its own copy of the context store and history, where {{task}} is the
+// item and an object item's keys are context variables. Once all are done it merges them into s in
+// item order (the keys each one set, the last one winning, then the messages each one added), and
+// the run goes on at "publish". The first failure cancels the other items and fails the run.
 func (w *Review) mapPlan(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (reviewStep, error) {
 	items, err := out.ItemsKey("sections")
 	if err != nil {
@@ -254,7 +289,7 @@ func (w *Review) mapPlan(ctx context.Context, s *flowcrt.JSONState, out flowcimp
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "plan", len(iterations), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "plan", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], reviewStepWrite, reviewStepPublish)
 	})
 	if err != nil {

@@ -62,7 +62,10 @@ func workflowSchema(b *schemagen.Builder) map[string]any {
 	for _, k := range []string{"type", "name", "mode", "slug", "icon_url", "project", "supervisor_prompt", "start_hint"} {
 		types[k] = s
 	}
-	return b.Object("the workflow", append(slices.Clip(topKeys), codemieTopKeys...), types, "states")
+	// No key is required: a CodeMie supervisor (mode: Autonomous, which
+	// may sit outside execution_config) has assistants and no states;
+	// flowc check says what a definition lacks.
+	return b.Object("the workflow", append(slices.Clip(topKeys), codemieTopKeys...), types)
 }
 
 func stateSchema(b *schemagen.Builder) map[string]any {

@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion10()
+	GeneratedCodeVersion11()
 } = flowcrt.ThisRuntime
 
 // ReviewHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -238,7 +238,6 @@ var (
 		SystemPrompt:    []flowcimpl.Piece{{Text: "You propose fixes."}},
 		Resolve:         true,
 		InterruptBefore: true,
-		CurrentTask:     true,
 	}
 	reviewLogTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
@@ -260,7 +259,6 @@ var (
 		Assistant:    reviewTriagerAssistant,
 		SystemPrompt: []flowcimpl.Piece{{Text: "You triage tickets of "}, {Text: "{{team.name}}", Ref: "team.name"}, {Text: "."}},
 		Resolve:      true,
-		CurrentTask:  true,
 	}
 	reviewReportTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{

@@ -6,6 +6,7 @@ package jsonparallel
 import (
 	"context"
 	"slices"
+	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
@@ -14,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion10()
+	GeneratedCodeVersion11()
 } = flowcrt.ThisRuntime
 
 // ParallelHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -151,6 +152,17 @@ var (
 	parallelState1Task = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "state-1",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Plan the review of "}, {Text: "{{repo}}", Ref: "repo"}},
 		Settings: parallelSettings,
@@ -158,6 +170,17 @@ var (
 	parallelState2Task = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "state-2",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Security review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
 		Settings: parallelSettings,
@@ -165,6 +188,17 @@ var (
 	parallelState3Task = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "state-3",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Performance review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
 		Settings: parallelSettings,
@@ -172,6 +206,17 @@ var (
 	parallelState4Task = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "state-4",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Style review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
 		Settings: parallelSettings,
@@ -179,6 +224,17 @@ var (
 	parallelState5Task = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "state-5",
+			Retry: []flowcimpl.Retrier{{
+				Errors:      []string{"OutputSchemaMismatch", "ValueError", "TypeError", "ArithmeticError", "ImportError", "LookupError", "NameError", "SyntaxError", "RuntimeError", "ReferenceError", "StopIteration", "StopAsyncIteration", "OSError", "InvalidCredentialsError", "TruncatedOutputError", "HTTP.401", "HTTP.403", "HTTP.404", "LLM.RequestRejected", "LLM.NoModel"},
+				MaxAttempts: 1,
+				BackoffRate: 0.0,
+			}, {
+				Errors:      []string{"ALL"},
+				MaxAttempts: 10,
+				Interval:    500 * time.Millisecond,
+				BackoffRate: 2.0,
+				MaxDelay:    128 * time.Second,
+			}},
 		},
 		Task:     []flowcimpl.Piece{{Text: "Summarize "}, {Text: "{{security}}", Ref: "security"}, {Text: ", "}, {Text: "{{performance}}", Ref: "performance"}, {Text: " and "}, {Text: "{{style}}", Ref: "style"}, {Text: "; the last verdict was "}, {Text: "{{verdict}}", Ref: "verdict"}},
 		Settings: parallelSettings,
@@ -257,14 +313,14 @@ func (w *Parallel) stepState1(ctx context.Context, s *flowcrt.JSONState) (parall
 	return w.parallelState1(ctx, s)
 }
 
-// parallelState1 runs the branches "state-2", "state-3", "state-4" at once, each on its own copy
-// of the context store and history. Once all are done it merges them into s in that order (the
-// keys each one set, the last one winning, then the messages each one added), and the run goes on
-// at "state-5". The first failure cancels the other branches and fails the run.
+// parallelState1 runs the branches "state-2", "state-3", "state-4", at most 2 at a time, each on
+// its own copy of the context store and history. Once all are done it merges them into s in that
+// order (the keys each one set, the last one winning, then the messages each one added), and the
+// run goes on at "state-5". The first failure cancels the other branches and fails the run.
 func (w *Parallel) parallelState1(ctx context.Context, s *flowcrt.JSONState) (parallelStep, error) {
 	entries := [3]parallelStep{parallelStepState2, parallelStepState3, parallelStepState4}
 	branches := s.Branches(len(entries))
-	err := flowcimpl.FanOut(ctx, "state-1", len(branches), flowcimpl.FanOutLimit(w.h, 0), func(ctx context.Context, i int) error {
+	err := flowcimpl.FanOut(ctx, "state-1", len(branches), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &branches[i], entries[i], parallelStepState5)
 	})
 	if err != nil {
