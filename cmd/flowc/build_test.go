@@ -423,9 +423,12 @@ func TestBuildHandlersPackage(t *testing.T) {
 	fix := byTask["Fix A-1"]
 	assert.Equal(t, "gpt-4.1", fix.Model)
 	assert.Equal(t, "You propose fixes.", fix.system())
-	triage := byTask["Triage A-2: typo"]
+	// triage is a map node of the iteration: CodeMie's agent node ends its
+	// task with the item (agent_node.py, get_task).
+	triage := byTask["Triage A-2: typo\nCurrent task: {'key': 'A-2', 'title': 'typo'}"]
 	assert.Equal(t, "gpt-4.1-mini", triage.Model)
 	assert.Equal(t, "You triage tickets of Storage.", triage.system())
+	require.NotNil(t, triage.Temperature)
 	assert.Equal(t, 0.2, *triage.Temperature)
 	assert.Contains(t, byTask, "Log A-2 as low")
 }
