@@ -6,11 +6,12 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -316,21 +317,11 @@ func (c *coordinator) stop() {
 }
 
 func deleteProc(ps []*proc, p *proc) []*proc {
-	for i, q := range ps {
-		if q == p {
-			return append(ps[:i:i], ps[i+1:]...)
-		}
-	}
-	return ps
+	return slices.DeleteFunc(ps, func(q *proc) bool { return q == p })
 }
 
 func sortedRequests(m map[int]request) []request {
-	out := make([]request, 0, len(m))
-	for _, r := range m {
-		out = append(out, r)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
-	return out
+	return slices.SortedFunc(maps.Values(m), func(a, b request) int { return a.Seq - b.Seq })
 }
 
 // repeatedCalls counts the handler calls made more than once, and checks
@@ -370,41 +361,38 @@ func (c *coordinator) repeatedCalls(t *testing.T) int {
 }
 
 func (c *coordinator) wasKilled(n int) bool {
-	for _, p := range c.killed {
-		if p.n == n {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(c.killed, func(p *proc) bool { return p.n == n })
 }
 
 // checkpointsSaved counts the saves of every session: each save is the
 // step after the one before it.
 func checkpointsSaved(t *testing.T, path string) int {
-	db, err := sql.Open("sqlite", path)
-	require.NoError(t, err)
-	defer db.Close()
-	var n int
-	require.NoError(t, db.QueryRow(`SELECT coalesce(sum(step), 0) FROM flowc_checkpoints`).Scan(&n))
-	return n
+	return storeInt(t, path, `SELECT coalesce(sum(step), 0) FROM flowc_checkpoints`)
 }
 
 // assertNoProbeSessions: bad requests left no session behind.
 func assertNoProbeSessions(t *testing.T, path string) {
-	db, err := sql.Open("sqlite", path)
-	require.NoError(t, err)
-	defer db.Close()
-	var n int
-	require.NoError(t, db.QueryRow(`SELECT count(*) FROM flowc_checkpoints WHERE session LIKE 'unknown-%' OR session LIKE 'undecodable-%'`).Scan(&n))
+	n := storeInt(t, path, `SELECT count(*) FROM flowc_checkpoints WHERE session LIKE 'unknown-%' OR session LIKE 'undecodable-%'`)
 	assert.Zero(t, n, "sessions saved by bad requests")
 }
 
 // assertIntegrity runs SQLite's own check of the store.
 func assertIntegrity(t *testing.T, path string) {
+	var verdict string
+	storeQuery(t, path, `PRAGMA integrity_check`, &verdict)
+	assert.Equal(t, "ok", verdict)
+}
+
+func storeInt(t *testing.T, path, query string) int {
+	var n int
+	storeQuery(t, path, query, &n)
+	return n
+}
+
+// storeQuery reads the one value query gives from the SQLite file.
+func storeQuery(t *testing.T, path, query string, dest any) {
 	db, err := sql.Open("sqlite", path)
 	require.NoError(t, err)
 	defer db.Close()
-	var verdict string
-	require.NoError(t, db.QueryRow(`PRAGMA integrity_check`).Scan(&verdict))
-	assert.Equal(t, "ok", verdict)
+	require.NoError(t, db.QueryRow(query).Scan(dest))
 }

@@ -20,7 +20,7 @@ var long = flag.Bool("soak.long", false, "run the long form: 2,000 sessions and 
 // request is what the test sends a worker: run (or resume) a session, or
 // answer the approval it waits at.
 type request struct {
-	Seq  int    `json:"seq"` // the coordinator's number for it
+	Seq      int             `json:"seq"` // the coordinator's number for it
 	Kind     string          `json:"kind"`
 	Session  string          `json:"session"`
 	Input    json.RawMessage `json:"input"`

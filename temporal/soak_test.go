@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -181,7 +182,7 @@ func (nativeHandlers) Drop(context.Context, review.ReviewState) (review.ReviewUp
 
 func jsonEqual(a, b json.RawMessage) bool {
 	var x, y any
-	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && fmt.Sprint(x) == fmt.Sprint(y)
+	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && reflect.DeepEqual(x, y)
 }
 
 // countActivities checks that each workflow ran each of its activities and

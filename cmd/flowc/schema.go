@@ -27,18 +27,13 @@ var schemaDialects = []schemaDialect{
 
 // cmdSchema prints the JSON Schema of a dialect, or lists the dialects.
 func cmdSchema(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	switch len(args) {
-	case 0:
+	switch {
+	case len(args) == 0:
 		for _, d := range schemaDialects {
 			fmt.Fprintf(stdout, "%-7s %-28s %s\n", d.name, d.files, d.about)
 		}
 		return exitOK
-	case 1:
-		if !strings.HasPrefix(args[0], "-") {
-			break
-		}
-		fallthrough // -h, --help
-	default:
+	case len(args) > 1 || strings.HasPrefix(args[0], "-"): // -h, --help
 		fmt.Fprintf(stderr, "usage: flowc schema [DIALECT]\n")
 		return exitUsage
 	}

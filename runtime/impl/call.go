@@ -49,9 +49,15 @@ func Call(ctx context.Context, cfg *Config, p *Policy, fn func(ctx context.Conte
 	}
 	// Retries made under each rule. Without rules this does not allocate,
 	// so a state with no policy costs no more than a deferred recover.
+	// Only a retried state looks for its session: the lookup walks the
+	// context on every call.
 	retries := make([]int, len(p.Retry))
-	sess, resumed := sessionOf(ctx), 0
-	if sess != nil && len(p.Retry) > 0 {
+	var sess *Session
+	resumed := 0
+	if len(p.Retry) > 0 {
+		sess = sessionOf(ctx)
+	}
+	if sess != nil {
 		var err error
 		if resumed, err = resumeRetries(ctx, cfg, sess, p.State, retries, topLevel(p.State)); err != nil {
 			return err
