@@ -231,6 +231,8 @@ func (g *aslGen) machine(f *jen.File, t target, method, what string, m *ir.Machi
 		l.save = g.save()
 	case g.session[m.States[0]]:
 		g.childMachine(f, method, what, l, m)
+	case g.stopsInBranch(m):
+		g.branchMachine(f, method, what, l, m)
 	default:
 		l.first = stateIn(m.States, m.Start.ID)
 		l.doc = method + " runs " + what + " from state " + quote(l.first.ID) + " and returns its output."

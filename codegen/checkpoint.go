@@ -266,6 +266,23 @@ func (g *aslGen) invoke(f *jen.File) {
 		jen.If(jen.Id("input").Op("!=").Nil()).Block(jen.Id("in").Op("=").Op("&").Id("input")),
 		jen.Return(jen.Id("w").Dot("sessions").Call().Dot("Invoke").Call(jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Id("sessionID"), jen.Id("in"))),
 	)
+	if slices.ContainsFunc(ir.AllStates(g.w.States), func(s *ir.State) bool {
+		return slices.ContainsFunc(s.ASL.Branches, g.stopsInBranch)
+	}) {
+		decideAt(f, g.n.Workflow, sessionOut{typ: jen.Any()})
+	}
+}
+
+// decideAt emits DecideAt, for a workflow whose runs can stop inside
+// fan-outs, where several stops may wait at once.
+func decideAt(f *jen.File, workflow string, out sessionOut) {
+	f.Line()
+	doc(f, "DecideAt answers one of the stops that session sessionID waits at, the one key names (the Key of "+
+		"a flowcrt.Pending in the *flowcrt.Interrupted error's Stops, e.g. \"Map/3/Approve\"), with decision, "+
+		"one of its options, and continues the run: branches that finished are not run again, the answered one "+
+		"goes on from its stop, the others that wait stop again. Decide answers the only stop that waits.")
+	sessionMethod(f, workflow, out, "DecideAt", "DecideAt",
+		[]jen.Code{jen.Id("key").String(), jen.Id("decision").String()}, []jen.Code{jen.Id("key"), jen.Id("decision")})
 }
 
 // session is the session function of the program: it runs a session of

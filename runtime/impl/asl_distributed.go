@@ -82,7 +82,12 @@ func (x *ASLExec) DistributedMap(state string, spec *MapSpec, d *DistributedSpec
 		if err != nil {
 			return nil, err
 		}
-		return r.run(ctx)
+		r.stops = openStops(ctx, x.sess, state)
+		out, err := r.run(ctx)
+		if err == nil {
+			err = x.stopped(ctx, r.stops, cx)
+		}
+		return out, err
 	}
 }
 
@@ -98,6 +103,7 @@ type mapRun struct {
 	limit  int
 	batch  batcher
 	writer *writerCall
+	stops  *fanOutStops // a session's: children that stop for a decision
 
 	mu       sync.Mutex
 	total    int
@@ -222,15 +228,24 @@ func (r *mapRun) childRun(ctx context.Context, stop context.CancelFunc, index in
 
 // runChild runs one child; ok is false when the Map stopped it, which
 // then does not count.
+// A child that stops for a decision does not count either: it is recorded
+// as waiting, and one that finished before the run resumed is not run again.
 func (r *mapRun) runChild(ctx context.Context, index int, input any) (res ChildResult, ok bool) {
 	var out any
+	stopped := false
 	err := protect(ctx, r.x.cfg.Observer, r.state, index, -1, func(ctx context.Context, _ int) error {
+		if raw, done := r.stops.finished(index); done {
+			return r.x.restoreOutput(raw, &out)
+		}
 		var err error
-		out, err = r.child(ctx, r.x, input)
-		return err
+		out, err = r.child(r.stops.branch(ctx, index), r.x, input)
+		if IsInterrupted(err) {
+			stopped = true
+		}
+		return r.stops.settle(index, out, err)
 	})
-	if err != nil && ctx.Err() != nil {
-		return res, false // stopped by the Map, not failed by itself
+	if err != nil && ctx.Err() != nil || err == nil && stopped {
+		return res, false // stopped by the Map, or waiting: not failed by itself
 	}
 	res = ChildResult{Index: index, Input: input, Output: out}
 	if err != nil {

@@ -14,7 +14,11 @@ import (
 // mock is asked as often on each attempt, so a retried Parallel sees each
 // branch's next answer) and cancels real work as early as before. The error
 // is that of the first branch, in branch order, that failed on its own.
-func (x *ASLExec) runBranches(ctx context.Context, state string, branches []Machine, in any) ([]any, error) {
+//
+// In a session's run (stops not nil), a branch that stops for a decision
+// is no failure: the others go on, and the stop is recorded; a branch that
+// finished before the run resumed is not run again.
+func (x *ASLExec) runBranches(ctx context.Context, state string, branches []Machine, in any, stops *fanOutStops) ([]any, error) {
 	if e := engineOf(ctx); e != nil {
 		return x.engineBranches(ctx, e, state, branches, in)
 	}
@@ -34,8 +38,11 @@ func (x *ASLExec) runBranches(ctx context.Context, state string, branches []Mach
 		done.Go(func() {
 			defer sig.fire()
 			errs[i] = protect(bctx, x.cfg.Observer, state, i, n, func(ctx context.Context, i int) (err error) {
-				out[i], err = branches[i](ctx, x, in)
-				return err
+				if raw, ok := stops.finished(i); ok {
+					return x.restoreOutput(raw, &out[i])
+				}
+				out[i], err = branches[i](stops.branch(ctx, i), x, in)
+				return stops.settle(i, out[i], err)
 			})
 			if errs[i] != nil {
 				once.Do(func() { close(failed) })

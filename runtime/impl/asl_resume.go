@@ -187,3 +187,60 @@ func (x *ASLExec) restoreChild(ctx context.Context, pos *childPosition) (any, er
 	x.scope(ctx).assign(o)
 	return in, nil
 }
+
+// ResumeBranch returns where a Parallel branch or a Map iteration starts:
+// at steps[0] on in or, in a session's run resumed inside this branch, at
+// the state it stopped at, on the input saved there, with the variables of
+// the branch's scope restored. ids are the ids of all steps.
+func ResumeBranch[T ~int](ctx context.Context, x *ASLExec, ids []string, steps []T, in any) (T, any, error) {
+	stop := takeResume(ctx)
+	if stop == nil {
+		return steps[0], in, nil
+	}
+	for _, step := range steps {
+		if ids[step] == stop.State {
+			v, err := x.restoreChild(ctx, &childPosition{State: stop.State, Input: stop.Input, Vars: stop.Vars})
+			return step, v, err
+		}
+	}
+	return steps[0], nil, x.sess.UnknownState(stop.State)
+}
+
+// restoreOutput decodes into out what a branch or item that finished
+// before the run resumed returned.
+func (x *ASLExec) restoreOutput(raw json.RawMessage, out *any) error {
+	v, err := DecodeASLInput(raw)
+	if err != nil {
+		return sessionErr(x.sess.id, fmt.Errorf("its checkpoint holds a branch's output that does not decode: %v", err))
+	}
+	*out = v
+	return nil
+}
+
+// stopped is the *Interrupted of the fan-out state cx runs when branches
+// of it stopped; nil when none did.
+func (x *ASLExec) stopped(ctx context.Context, stops *fanOutStops, cx *aslContext) error {
+	if stops == nil || len(stops.stopped) == 0 {
+		return nil
+	}
+	vars, err := x.branchVars(ctx)
+	if err != nil {
+		return err
+	}
+	return stops.interrupted(cx.state, cx.input, vars)
+}
+
+// branchVars are the variables of the scope of the branch ctx runs in, as
+// a stop there saves them; nil outside branches, whose variables the
+// checkpoint holds anyway.
+func (x *ASLExec) branchVars(ctx context.Context) (json.RawMessage, error) {
+	s := x.scope(ctx)
+	if branchOf(ctx) == nil || s == x.vars || len(s.vals) == 0 {
+		return nil, nil
+	}
+	data, err := json.Marshal(s.vals) // keys sorted
+	if err != nil {
+		return nil, fmt.Errorf("saving the variables of a branch: %w", err)
+	}
+	return data, nil
+}

@@ -110,8 +110,13 @@ func (x *ASLExec) waitFor(w *Wait, in any, cx *aslContext) (time.Duration, error
 // effective input at once; the result lists their outputs in branch order.
 // A failing branch cancels the others and fails the state (runBranches).
 func (x *ASLExec) Parallel(state string, branches ...Machine) Body {
-	return func(ctx context.Context, _ *aslContext, in any) (any, error) {
-		return x.runBranches(ctx, state, branches, in)
+	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
+		stops := openStops(ctx, x.sess, state)
+		out, err := x.runBranches(ctx, state, branches, in, stops)
+		if err == nil {
+			err = x.stopped(ctx, stops, cx)
+		}
+		return out, err
 	}
 }
 
@@ -136,13 +141,20 @@ func (x *ASLExec) Map(state string, spec *MapSpec, iterator Machine) Body {
 			return nil, err
 		}
 		out := make([]any, len(items))
+		stops := openStops(ctx, x.sess, state)
 		err = FanOut(ctx, state, len(items), limit, func(ctx context.Context, i int) error {
+			if raw, ok := stops.finished(i); ok {
+				return x.restoreOutput(raw, &out[i])
+			}
 			item, err := spec.itemInput(in, cx, i, items[i])
 			if err == nil {
-				out[i], err = iterator(x.innerScope(ctx), x, item)
+				out[i], err = iterator(x.innerScope(stops.branch(ctx, i)), x, item)
 			}
-			return err
+			return stops.settle(i, out[i], err)
 		})
+		if err == nil {
+			err = x.stopped(ctx, stops, cx)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -213,8 +225,10 @@ type ApprovalRequest struct {
 // the answer of the handlers when they implement Approver. A decision
 // outside Options is a States.Runtime error, and an approver that runs past
 // Timeout fails with States.Timeout. Without a decision a top-level state
-// interrupts the run (see Approve); inside a Parallel or Map, whose
-// progress no checkpoint holds, that is a States.Runtime error.
+// interrupts the run (see Approve); so does one inside a Parallel or Map of
+// a session's run, whose checkpoint holds the fan-out's progress
+// (checkpoint_stops.go). Without a session, inside a Parallel or Map, that
+// is a States.Runtime error.
 func (x *ASLExec) Approval(req ApprovalRequest, topLevel bool) Body {
 	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
 		req := req // its own Details
@@ -231,6 +245,12 @@ func (x *ASLExec) Approval(req ApprovalRequest, topLevel bool) Body {
 		branchStarted(ctx)
 		decision, err := Approve(ctx, x.sess, x.handlers, &req, input)
 		switch {
+		case IsInterrupted(err) && !topLevel && branchOf(ctx) != nil:
+			vars, verr := x.branchVars(ctx)
+			if verr != nil {
+				return nil, verr
+			}
+			return nil, stopInBranch(ctx, err, req.State, cx.input, vars)
 		case IsInterrupted(err) && !topLevel:
 			return nil, runtimeErrorf("Approval state %q got no decision: inside a Parallel or Map an approval cannot wait, so the handlers must answer it", req.State)
 		case IsInterrupted(err):

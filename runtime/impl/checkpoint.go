@@ -57,9 +57,11 @@ type Checkpoint struct {
 	Step     int             `json:"step"` // how many checkpoints the session has saved, this one included
 	Status   Status          `json:"status"`
 	Position Position        `json:"position"`
-	State    json.RawMessage `json:"state"`             // the state as JSON
-	Pending  *Pending        `json:"pending,omitempty"` // StatusInterrupted: the approval that waits
-	Time     time.Time       `json:"time"`              // when it was saved, by the workflow's clock
+	State    json.RawMessage `json:"state"` // the state as JSON
+	// StatusInterrupted: the approval that waits; when the run stopped
+	// inside fan-outs, the first of the stops Position.FanOut holds.
+	Pending *Pending  `json:"pending,omitempty"`
+	Time    time.Time `json:"time"` // when it was saved, by the workflow's clock
 }
 
 // Position is where a run goes on.
@@ -101,10 +103,16 @@ type FanOutProgress struct {
 	// branch or item recorded, as a JSON list. They are applied at the
 	// join as if the branch had just run.
 	Done map[int]json.RawMessage `json:"done"`
+	// Stopped holds, by branch or item index, where each branch or item
+	// that stopped for a decision waits.
+	Stopped map[int]*BranchStop `json:"stopped,omitempty"`
 }
 
 // Pending is the approval an interrupted run waits for.
 type Pending struct {
+	// Key names the stop inside fan-outs: "<fan-out state>/<index>/<state>",
+	// as deep as they nest; "" for a stop outside any, which its State names.
+	Key     string   `json:"key,omitempty"`
 	State   string   `json:"state"`
 	Prompt  string   `json:"prompt"`
 	Options []string `json:"options,omitempty"`
@@ -126,13 +134,7 @@ func (c *Checkpoint) clone() *Checkpoint {
 		p.Options = slices.Clone(p.Options)
 		out.Pending = &p
 	}
-	if f := c.Position.FanOut; f != nil {
-		done := make(map[int]json.RawMessage, len(f.Done))
-		for i, raw := range f.Done {
-			done[i] = slices.Clone(raw)
-		}
-		out.Position.FanOut = &FanOutProgress{Done: done}
-	}
+	out.Position.FanOut = c.Position.FanOut.clone()
 	return &out
 }
 

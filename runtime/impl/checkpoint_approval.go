@@ -31,13 +31,27 @@ var ErrNoDecision = errors.New("no decision yet")
 // for it with errors.As.
 type Interrupted struct {
 	Session string // "" for a run without a session, which cannot be continued
-	State   string // the approval state
+	State   string // the approval state (the first, when several wait)
 	Prompt  string
 	Options []string
+	// Key names the stop when it is inside a fan-out (see Pending.Key).
+	Key string
+	// Stops lists every stop that waits when the run stopped inside a
+	// fan-out, where several may wait at once, each answered on its own
+	// (DecideAt); nil for a stop outside any.
+	Stops []Pending
+
+	at *BranchStop // where the branch or fan-out waits, for the fan-out around it
 }
 
 func (e *Interrupted) Error() string {
+	if len(e.Stops) > 1 {
+		return fmt.Sprintf("%d stops wait for a decision: %s", len(e.Stops), stopsText(e.Stops))
+	}
 	msg := fmt.Sprintf("state %q waits for a decision: %s", e.State, e.Prompt)
+	if e.Key != "" && e.Key != e.State {
+		msg = fmt.Sprintf("state %q (%s) waits for a decision: %s", e.State, e.Key, e.Prompt)
+	}
 	if len(e.Options) > 0 {
 		msg += " (options: " + quoteAll(e.Options) + ")"
 	}
@@ -61,7 +75,7 @@ func IsInterrupted(err error) bool {
 // (Decide) or no decision by then is a timeout.
 func Approve(ctx context.Context, sess *Session, handlers any, req *ApprovalRequest, input any) (string, error) {
 	until := approvalDeadline(ctx, sess, req)
-	if d, ok := sess.takeDecision(req.State); ok {
+	if d, ok := sess.takeDecision(stopKey(ctx, req.State)); ok {
 		if !until.IsZero() && !sess.clock().Now().Before(until) {
 			return "", req.timedOut()
 		}
@@ -142,19 +156,35 @@ func quoteAll(ss []string) string {
 }
 
 // interruptedLine is the result line of an interrupted run, without a
-// newline: {"status":"INTERRUPTED","prompt":"...","options":[...]}.
+// newline: {"status":"INTERRUPTED","prompt":"...","options":[...]}; a run
+// stopped inside fan-outs adds "stops", every stop with its key, state,
+// prompt and options.
 func interruptedLine(wait *Interrupted) []byte {
-	options := wait.Options
-	if options == nil {
-		options = []string{}
+	type stop struct {
+		Key     string   `json:"key"`
+		State   string   `json:"state"`
+		Prompt  string   `json:"prompt"`
+		Options []string `json:"options"`
+	}
+	var stops []stop
+	for _, p := range wait.Stops {
+		stops = append(stops, stop{p.key(), p.State, p.Prompt, nonNil(p.Options)})
 	}
 	// Strings always encode.
 	line, _ := encode(struct {
 		Status  string   `json:"status"`
 		Prompt  string   `json:"prompt"`
 		Options []string `json:"options"`
-	}{"INTERRUPTED", wait.Prompt, options})
+		Stops   []stop   `json:"stops,omitempty"`
+	}{"INTERRUPTED", wait.Prompt, nonNil(wait.Options), stops})
 	return line
+}
+
+func nonNil(ss []string) []string {
+	if ss == nil {
+		return []string{}
+	}
+	return ss
 }
 
 // EmptyASLInput is the input of a new States Language session given none:

@@ -98,20 +98,33 @@ func (c *Sessions[S, U]) Resume(ctx context.Context, cfg *Config, id string) (S,
 }
 
 // Decide answers the approval that session id waits for with decision,
-// which must be one of its options, and continues the run.
+// which must be one of its options, and continues the run. When several
+// stops wait (inside fan-outs), it answers the one the context names
+// (withDecisionKey), and refuses to guess otherwise.
 func (c *Sessions[S, U]) Decide(ctx context.Context, cfg *Config, id, decision string) (S, error) {
+	return c.DecideAt(ctx, cfg, id, decisionKey(ctx), decision)
+}
+
+// DecideAt answers the stop of session id that key names (a Pending's Key;
+// "": the only one that waits) with decision, one of its options, and
+// continues the run: the other stops that wait stay waiting.
+func (c *Sessions[S, U]) DecideAt(ctx context.Context, cfg *Config, id, key, decision string) (S, error) {
 	var s S
 	sess, cp, err := c.open(ctx, cfg, id)
 	if err != nil {
 		return s, err
 	}
-	if cp == nil || cp.Status != StatusInterrupted || cp.Pending == nil {
+	if cp == nil || cp.Status != StatusInterrupted {
 		return s, sessionErr(id, errors.New("no approval waits for a decision"))
 	}
-	if err := cp.Pending.check(decision); err != nil {
+	p, err := cp.pick(key)
+	if err != nil {
 		return s, sessionErr(id, err)
 	}
-	sess.decision, sess.decisionAt = decision, cp.Pending.State
+	if err := p.check(decision); err != nil {
+		return s, sessionErr(id, err)
+	}
+	sess.decision, sess.decisionAt = decision, p.key()
 	if s, err = c.decode(cp); err != nil {
 		return s, err
 	}
@@ -156,7 +169,7 @@ func (c *Sessions[S, U]) open(ctx context.Context, cfg *Config, id string) (*Ses
 		return nil, nil, err
 	}
 	sess.step, sess.vars = cp.Step, cp.Position.Vars
-	if cp.Status == StatusRunning && cp.Position.FanOut != nil {
+	if cp.Status != StatusFinished && cp.Position.FanOut != nil {
 		sess.fanOut, sess.fanOutAt = cp.Position.FanOut, cp.Position.State
 	}
 	if cp.Status != StatusFinished {
@@ -194,7 +207,7 @@ type Session struct {
 	workflow string
 	schema   string
 
-	decision, decisionAt string          // the answer for the approval state decisionAt, used once
+	decision, decisionAt string          // the answer for the stop whose key is decisionAt, used once
 	fanOut               *FanOutProgress // the unfinished fan-out at state fanOutAt, restored once
 	fanOutAt             string
 	vars                 json.RawMessage // a States Language run's variables: restored, then to save
@@ -233,6 +246,14 @@ func (s *Session) Save(ctx context.Context, next string, state any, err error) e
 		return err
 	case errors.As(err, &wait) && wait.Session != "":
 		return err // saved already, by the compiled-in child it waits in
+	case errors.As(err, &wait) && wait.at != nil:
+		// Inside a fan-out: the fan-out state waits, on its raw input.
+		wait.Session = s.id
+		pos := Position{State: wait.at.State, Vars: s.vars, FanOut: wait.at.FanOut}
+		if serr := s.put(ctx, pos, wait.at.Input, wait.Stops); serr != nil {
+			return serr
+		}
+		return err
 	case errors.As(err, &wait):
 		wait.Session = s.id
 		pending := &Pending{State: wait.State, Prompt: wait.Prompt, Options: wait.Options}
@@ -251,19 +272,27 @@ func (s *Session) save(ctx context.Context, pos Position, state any, pending *Pe
 	if err != nil {
 		return fmt.Errorf("saving the checkpoint of session %q: %w", s.id, err)
 	}
-	return s.put(ctx, pos, data, pending)
+	var stops []Pending
+	if pending != nil {
+		stops = []Pending{*pending}
+	}
+	return s.put(ctx, pos, data, stops)
 }
 
-// put writes one checkpoint; the step counter makes the order of a
-// session's checkpoints visible.
-func (s *Session) put(ctx context.Context, pos Position, state json.RawMessage, pending *Pending) error {
+// put writes one checkpoint, waiting at stops when there are any; the
+// step counter makes the order of a session's checkpoints visible.
+func (s *Session) put(ctx context.Context, pos Position, state json.RawMessage, stops []Pending) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.putLocked(ctx, pos, state, pending)
+	return s.putLocked(ctx, pos, state, stops)
 }
 
 // putLocked is put for a caller that holds s.mu.
-func (s *Session) putLocked(ctx context.Context, pos Position, state json.RawMessage, pending *Pending) error {
+func (s *Session) putLocked(ctx context.Context, pos Position, state json.RawMessage, stops []Pending) error {
+	var pending *Pending
+	if len(stops) > 0 {
+		pending = &stops[0] // the others are in pos.FanOut
+	}
 	s.at, s.atState, s.atValue, s.timer = pos, state, nil, nil // a new position: any timer restored is over
 	if pending != nil && pos.Timer == nil {
 		pos.Timer = s.takeDue(pending.State)

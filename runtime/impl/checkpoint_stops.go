@@ -1,0 +1,314 @@
+package impl
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Stops inside fan-outs. A branch or item of a fan-out (a Parallel branch,
+// a Map item, a CodeMie iteration) that reaches an approval with nothing to
+// answer it stops there, and the others go on: those that finish record
+// their result, others may stop too. Once all have finished or stopped, the
+// fan-out stops with one *Interrupted that lists every stop, and the
+// checkpoint holds the fan-out's progress: what each finished branch
+// recorded and, for each stopped one, where it waits (BranchStop). Each
+// stop has a key naming its path, "<fan-out state>/<index>/<state>", nested
+// as deep as the fan-outs are (e.g. "Outer/1/Inner/0/Approve"). Answering
+// one resumes the fan-out: finished branches are not run again, the
+// answered one goes on from its stop, the others that wait stop again.
+
+// BranchStop is where one branch or item of a fan-out waits: at State, on
+// Input (the state's raw input), with the variables of its own scope. Either
+// State waits itself (Pending), or a fan-out State opens holds the stops
+// (FanOut), one level down.
+type BranchStop struct {
+	State   string          `json:"state"`
+	Input   json.RawMessage `json:"input"`
+	Vars    json.RawMessage `json:"vars,omitempty"`
+	Pending *Pending        `json:"pending,omitempty"`
+	FanOut  *FanOutProgress `json:"fan_out,omitempty"`
+}
+
+func (b *BranchStop) clone() *BranchStop {
+	if b == nil {
+		return nil
+	}
+	out := &BranchStop{State: b.State, Input: slices.Clone(b.Input), Vars: slices.Clone(b.Vars), FanOut: b.FanOut.clone()}
+	if b.Pending != nil {
+		p := *b.Pending
+		p.Options = slices.Clone(p.Options)
+		out.Pending = &p
+	}
+	return out
+}
+
+func (f *FanOutProgress) clone() *FanOutProgress {
+	if f == nil {
+		return nil
+	}
+	out := &FanOutProgress{Done: make(map[int]json.RawMessage, len(f.Done))}
+	for i, raw := range f.Done {
+		out.Done[i] = slices.Clone(raw)
+	}
+	if f.Stopped != nil {
+		out.Stopped = make(map[int]*BranchStop, len(f.Stopped))
+		for i, b := range f.Stopped {
+			out.Stopped[i] = b.clone()
+		}
+	}
+	return out
+}
+
+// key names the stop a decision answers: its Key, or for a stop outside
+// any fan-out, its state.
+func (p *Pending) key() string {
+	if p.Key != "" {
+		return p.Key
+	}
+	return p.State
+}
+
+// branchScope is the branch or item of a fan-out that a context runs in,
+// in a session's run.
+type branchScope struct {
+	prefix string      // the key of its states without their name: "Map/3/"
+	resume *BranchStop // where the branch goes on, until its run loop takes it
+	at     *BranchStop // taken by the run loop: the state it resumes at, whose fan-out may take it
+}
+
+type branchScopeKey struct{}
+
+func branchOf(ctx context.Context) *branchScope {
+	sc, _ := ctx.Value(branchScopeKey{}).(*branchScope)
+	return sc
+}
+
+// stopKey is the key of a stop at state in the branch ctx runs in.
+func stopKey(ctx context.Context, state string) string {
+	if sc := branchOf(ctx); sc != nil {
+		return sc.prefix + state
+	}
+	return state
+}
+
+// takeResume returns, once, where the branch ctx runs in goes on; nil
+// when it starts at its start.
+func takeResume(ctx context.Context) *BranchStop {
+	sc := branchOf(ctx)
+	if sc == nil || sc.resume == nil {
+		return nil
+	}
+	stop := sc.resume
+	sc.resume, sc.at = nil, stop
+	return stop
+}
+
+// fanOutStops is the progress of one fan-out in a session's run: its key,
+// what the checkpoint it resumes from says of it, and what its branches
+// did in this run. A nil *fanOutStops (a run without a session) records
+// nothing, and its branches cannot stop.
+type fanOutStops struct {
+	key      string
+	restored *FanOutProgress
+	mu       sync.Mutex
+	done     map[int]json.RawMessage
+	stopped  map[int]*BranchStop
+	pending  map[int][]Pending
+}
+
+// openStops begins the fan-out state opens in the run of ctx, restoring
+// its progress when the run resumes inside it: from the branch ctx runs
+// in, or, at the top level, from the session.
+func openStops(ctx context.Context, sess *Session, state string) *fanOutStops {
+	if sess == nil || engineOf(ctx) != nil {
+		return nil
+	}
+	f := &fanOutStops{key: stopKey(ctx, state), done: map[int]json.RawMessage{}, stopped: map[int]*BranchStop{}, pending: map[int][]Pending{}}
+	if sc := branchOf(ctx); sc != nil {
+		if at := sc.at; at != nil && at.State == state && at.FanOut != nil {
+			f.restored, sc.at = at.FanOut, nil
+		}
+		return f
+	}
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	if sess.fanOut != nil && sess.fanOutAt == state {
+		f.restored, sess.fanOut, sess.fanOutAt = sess.fanOut, nil, ""
+	}
+	return f
+}
+
+// finished returns what branch i recorded when it finished before the run
+// was resumed.
+func (f *fanOutStops) finished(i int) (json.RawMessage, bool) {
+	if f == nil || f.restored == nil {
+		return nil, false
+	}
+	raw, ok := f.restored.Done[i]
+	if ok {
+		f.mu.Lock()
+		f.done[i] = raw
+		f.mu.Unlock()
+	}
+	return raw, ok
+}
+
+// branch returns the context branch i runs in: its stops are keyed under
+// the fan-out's, and it resumes where the checkpoint says it stopped.
+func (f *fanOutStops) branch(ctx context.Context, i int) context.Context {
+	if f == nil {
+		return ctx
+	}
+	sc := &branchScope{prefix: f.key + "/" + strconv.Itoa(i) + "/"}
+	if f.restored != nil {
+		sc.resume = f.restored.Stopped[i]
+	}
+	return context.WithValue(ctx, branchScopeKey{}, sc)
+}
+
+// settle records how branch i ended: its result rec when it finished, or
+// where it waits when it stopped, which is then no failure of the fan-out.
+// Other errors are returned.
+func (f *fanOutStops) settle(i int, rec any, err error) error {
+	if f == nil {
+		return err
+	}
+	var wait *Interrupted
+	if errors.As(err, &wait) && wait.at != nil {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		f.stopped[i], f.pending[i] = wait.at, wait.Stops
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	raw, err := json.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("saving the result of branch %d of %q: %w", i, f.key, err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.done[i] = raw
+	return nil
+}
+
+// interrupted returns, when branches stopped, the *Interrupted of the
+// fan-out state: every stop, in branch order, and where the fan-out waits,
+// on input (the state's raw input) with vars (its scope's variables, nil
+// at the top level, whose variables the checkpoint holds anyway).
+func (f *fanOutStops) interrupted(state string, input any, vars json.RawMessage) error {
+	if f == nil || len(f.stopped) == 0 {
+		return nil
+	}
+	in, err := json.Marshal(input)
+	if err != nil {
+		return fmt.Errorf("saving the input of %q: %w", f.key, err)
+	}
+	var stops []Pending
+	for _, i := range slices.Sorted(maps.Keys(f.pending)) {
+		stops = append(stops, f.pending[i]...)
+	}
+	wait := &Interrupted{State: stops[0].State, Key: stops[0].Key, Prompt: stops[0].Prompt, Options: stops[0].Options, Stops: stops}
+	wait.at = &BranchStop{State: state, Input: in, Vars: vars, FanOut: &FanOutProgress{Done: f.done, Stopped: f.stopped}}
+	return wait
+}
+
+// stopInBranch turns err, the *Interrupted of an approval at state on raw
+// input in the branch ctx runs in, into a stop its fan-out records; vars
+// are the variables of the branch's scope. Other errors, and errors of a
+// run outside a session's fan-out, are returned as they are.
+func stopInBranch(ctx context.Context, err error, state string, raw any, vars json.RawMessage) error {
+	var wait *Interrupted
+	if branchOf(ctx) == nil || !errors.As(err, &wait) {
+		return err
+	}
+	in, merr := json.Marshal(raw)
+	if merr != nil {
+		return fmt.Errorf("saving the input of %q: %w", state, merr)
+	}
+	p := Pending{Key: stopKey(ctx, state), State: state, Prompt: wait.Prompt, Options: wait.Options}
+	return &Interrupted{State: state, Key: p.Key, Prompt: p.Prompt, Options: p.Options, Stops: []Pending{p},
+		at: &BranchStop{State: state, Input: in, Vars: vars, Pending: &p}}
+}
+
+// waiting lists the stops of an interrupted checkpoint: those its
+// fan-out progress holds, in branch order, else its Pending.
+func (c *Checkpoint) waiting() []Pending {
+	if stops := c.Position.FanOut.stops(); len(stops) > 0 {
+		return stops
+	}
+	if c.Pending != nil {
+		return []Pending{*c.Pending}
+	}
+	return nil
+}
+
+// stops lists the stops of f and of the fan-outs inside it.
+func (f *FanOutProgress) stops() []Pending {
+	if f == nil {
+		return nil
+	}
+	var out []Pending
+	for _, i := range slices.Sorted(maps.Keys(f.Stopped)) {
+		b := f.Stopped[i]
+		if b.Pending != nil {
+			out = append(out, *b.Pending)
+		}
+		out = append(out, b.FanOut.stops()...)
+	}
+	return out
+}
+
+// pick returns the stop of c that key names; "" names the only one.
+func (c *Checkpoint) pick(key string) (*Pending, error) {
+	stops := c.waiting()
+	keys := make([]string, len(stops))
+	for i := range stops {
+		keys[i] = stops[i].key()
+		if key != "" && keys[i] == key {
+			return &stops[i], nil
+		}
+	}
+	switch {
+	case len(stops) == 0:
+		return nil, errors.New("no approval waits for a decision")
+	case key != "":
+		return nil, fmt.Errorf("no stop %q waits for a decision; the stops that wait are %s", key, quoteAll(keys))
+	case len(stops) > 1:
+		return nil, fmt.Errorf("%d stops wait for a decision, %s: say which one the decision answers (DecideAt, or flowc run --at)", len(stops), quoteAll(keys))
+	}
+	return &stops[0], nil
+}
+
+type decisionKeyKey struct{}
+
+// withDecisionKey makes Decide answer the stop key names, as DecideAt
+// does; the programs `flowc run` builds get it from -at.
+func withDecisionKey(ctx context.Context, key string) context.Context {
+	if key == "" {
+		return ctx
+	}
+	return context.WithValue(ctx, decisionKeyKey{}, key)
+}
+
+func decisionKey(ctx context.Context) string {
+	k, _ := ctx.Value(decisionKeyKey{}).(string)
+	return k
+}
+
+// stopsText lists the keys of stops for an error message.
+func stopsText(stops []Pending) string {
+	keys := make([]string, len(stops))
+	for i := range stops {
+		keys[i] = stops[i].key()
+	}
+	return strings.Join(keys, ", ")
+}
