@@ -110,5 +110,5 @@ func runSession(ctx context.Context, sf SessionFlags, session SessionFunc, in []
 		return nil, &flowcrt.SessionError{Session: sf.ID, Err: err}
 	}
 	defer store.Close()
-	return session(ctx, sf.ID, in, sf.Decision, env, watch, flowcrt.WithCheckpointer(store))
+	return session(flowcrt.WithDecisionKey(ctx, sf.At), sf.ID, in, sf.Decision, env, watch, flowcrt.WithCheckpointer(store))
 }

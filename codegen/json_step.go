@@ -20,6 +20,7 @@ func (g *jsonGen) step(f *jen.File, s *ir.State) {
 		if g.w.CodeMie != nil {
 			args = append(args, jen.Id("w").Dot("h")) // may answer interruptions and summarize
 		}
+		g.resumeRegion(b, s)
 		do := jen.Id("s").Dot("Do").Call(args...)
 		if usesOutput(s.Next) {
 			b.List(jen.Id("out"), jen.Err()).Op(":=").Add(do)
@@ -155,6 +156,9 @@ func (g *jsonGen) items(b *jen.Group, r *ir.Region, lookup *jen.Statement) {
 // until the region's exit. Handlers that answer in call order (mocks) get
 // one at a time, in order.
 func (g *jsonGen) fanOut(r *ir.Region, list string, limit int, entry jen.Code) *jen.Statement {
+	if g.stoppable(r) {
+		return g.fanOutStops(r, list, limit, entry)
+	}
 	work := jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("i").Int()).Error().Block(
 		jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Nil(), jen.Op("&").Id(list).Index(jen.Id("i")), entry, g.target(regionExit(r)))),
 	)

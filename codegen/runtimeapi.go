@@ -76,6 +76,7 @@ var userAPI = map[string]bool{
 	"WithChainVars":                         true,
 	"WithCheckpointer":                      true,
 	"WithClock":                             true,
+	"WithDecisionKey":                       true,
 	"WithMemory":                            true,
 	"WithObserver":                          true,
 	"WithRand":                              true,

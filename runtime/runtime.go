@@ -311,6 +311,13 @@ func WithCheckpointer(cp Checkpointer) Option { return impl.WithCheckpointer(cp)
 // WithClock makes the workflow read the time and sleep through c.
 func WithClock(c Clock) Option { return impl.WithClock(c) }
 
+// WithDecisionKey returns a context under which a workflow's Decide
+// answers the stop that key names (a Pending's Key), as DecideAt does:
+// for callers that hold only Decide. "" leaves ctx as it is.
+func WithDecisionKey(ctx context.Context, key string) context.Context {
+	return impl.WithDecisionKey(ctx, key)
+}
+
 // WithMemory makes the workflow keep its memory in s; without it each run
 // has a memory of its own.
 func WithMemory(s MemoryStore) Option { return impl.WithMemory(s) }

@@ -4,7 +4,7 @@
 //	flowc check PATH...
 //	flowc graph [--format mermaid|dot] FILE
 //	flowc run FILE [--input JSON_FILE|-] [--mock-config FILE --test-case NAME] [--skip-waits]
-//	          [--checkpoint-db PATH --session ID [--decision OPTION]]
+//	          [--checkpoint-db PATH --session ID [--decision OPTION [--at KEY]]]
 //	flowc build FILE [-o BIN] [--handlers GOPKG]
 //	flowc schema [native|chain|asl]
 //	flowc breaking NEW [--against OLD_FILE | --against-rev GITREV]
@@ -34,7 +34,7 @@ const (
   flowc check PATH...                    parse and type-check only (PATH as for gen)
   flowc graph [--format mermaid|dot] FILE
   flowc run FILE [--input JSON_FILE|-] [--mock-config FILE --test-case NAME] [--skip-waits]
-            [--checkpoint-db PATH --session ID [--decision OPTION]]
+            [--checkpoint-db PATH --session ID [--decision OPTION [--at KEY]]]
             [--engine native|temporal [--temporal-address HOST:PORT]]
   flowc build FILE [-o BIN] [--handlers GOPKG]
                                          write a standalone program that runs the workflow

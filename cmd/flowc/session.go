@@ -24,12 +24,14 @@ type sessionFlags struct {
 	DB       string
 	ID       string
 	Decision string
+	At       string
 }
 
 func (f *sessionFlags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.DB, "checkpoint-db", "", "run as a session, with its checkpoints in this SQLite `file`")
 	fs.StringVar(&f.ID, "session", "", "the session `id` (with --checkpoint-db)")
 	fs.StringVar(&f.Decision, "decision", "", "answer the approval the session waits for with this `option`")
+	fs.StringVar(&f.At, "at", "", "with --decision: answer the stop this `key` names (e.g. Map/3/Approve), when several wait")
 }
 
 // Check reports a combination of the flags and --input that makes no sense.
@@ -39,6 +41,8 @@ func (f *sessionFlags) Check(input string) error {
 		return errors.New("--checkpoint-db and --session go together")
 	case f.Decision != "" && f.ID == "":
 		return errors.New("--decision answers the approval a session waits for: it needs --checkpoint-db and --session")
+	case f.At != "" && f.Decision == "":
+		return errors.New("--at names the stop a --decision answers")
 	case f.Decision != "" && input != "":
 		return errors.New("--decision continues the session as it is; give new --input in a run of its own")
 	}
@@ -53,6 +57,9 @@ func (f *sessionFlags) args() []string {
 	args := []string{"-session", f.ID, "-checkpoint-pipe"}
 	if f.Decision != "" {
 		args = append(args, "-decision", f.Decision)
+	}
+	if f.At != "" {
+		args = append(args, "-at", f.At)
 	}
 	return args
 }

@@ -106,6 +106,16 @@ func (w *Review) Invoke(ctx context.Context, sessionID string, input any) (any, 
 	return s.Context, err
 }
 
+// DecideAt answers one of the stops that session sessionID waits at, the one key names (the Key of
+// a flowcrt.Pending in the *flowcrt.Interrupted error's Stops, e.g. "Map/3/Approve"), with
+// decision, one of its options, and continues the run: branches that finished are not run again,
+// the answered one goes on from its stop, the others that wait stop again. Decide answers the only
+// stop that waits.
+func (w *Review) DecideAt(ctx context.Context, sessionID string, key string, decision string) (any, error) {
+	s, err := w.sessions().DecideAt(ctx, &w.cfg, sessionID, key, decision)
+	return s.Context, err
+}
+
 // Resume continues session sessionID from its last checkpoint, without running again the states
 // that completed; a session whose last run finished returns its context store.
 func (w *Review) Resume(ctx context.Context, sessionID string) (any, error) {
@@ -350,6 +360,10 @@ func (w *Review) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JS
 
 // stepFetch runs state "fetch" and returns the state to run next.
 func (w *Review) stepFetch(ctx context.Context, s *flowcrt.JSONState) (reviewStep, error) {
+	// A session resumed inside the fan-out goes straight to it: "fetch" has run.
+	if out, ok := s.ResumeFanOut(ctx, "fetch"); ok {
+		return w.mapFetch(ctx, s, out)
+	}
 	out, err := s.Do(ctx, &w.cfg, &reviewFetchTask, w.h.Tracker, w.h)
 	if err != nil {
 		return reviewDone, &flowcrt.StateError{
@@ -369,8 +383,10 @@ func (w *Review) stepFetch(ctx context.Context, s *flowcrt.JSONState) (reviewSte
 func (w *Review) mapFetch(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (reviewStep, error) {
 	items := out.Items()
 	iterations := s.Iterations(items)
-	err := flowcimpl.FanOut(ctx, "fetch", len(iterations), flowcimpl.FanOutLimit(w.h, 4), func(ctx context.Context, i int) error {
-		return w.run(ctx, nil, &iterations[i], reviewStepTriage, reviewStepReport)
+	err := flowcimpl.FanOutStops(ctx, s, "fetch", out, iterations, flowcimpl.FanOutLimit(w.h, 4), reviewStateIDs[:], func(i int) reviewStep {
+		return reviewStepTriage
+	}, func(ctx context.Context, i int, step reviewStep) error {
+		return w.run(ctx, nil, &iterations[i], step, reviewStepReport)
 	})
 	if err != nil {
 		return reviewDone, err

@@ -106,6 +106,10 @@ type FanOutProgress struct {
 	// Stopped holds, by branch or item index, where each branch or item
 	// that stopped for a decision waits.
 	Stopped map[int]*BranchStop `json:"stopped,omitempty"`
+	// Output is, in JSON mode, the output of the state that opened the
+	// fan-out, which a resumed run takes its items from again instead of
+	// running the state again.
+	Output *JSONOutput `json:"output,omitempty"`
 }
 
 // Pending is the approval an interrupted run waits for.

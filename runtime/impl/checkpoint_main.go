@@ -13,6 +13,7 @@ import (
 type sessionFlags struct {
 	id       string // -session: run this session
 	decision string // -decision: answer the approval the session waits for
+	at       string // -at: the key of the stop the decision answers, when several wait
 	// pipe (-checkpoint-pipe): checkpoints go through the checkpoint
 	// protocol on file descriptors 3 (requests) and 4 (responses), served
 	// by `flowc run`; without it they live as long as the run.
@@ -22,6 +23,7 @@ type sessionFlags struct {
 func (f *sessionFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.id, "session", "", "run as this session: continue it, or start it")
 	fs.StringVar(&f.decision, "decision", "", "answer the approval the session waits for")
+	fs.StringVar(&f.at, "at", "", "the key of the stop the decision answers, when several wait")
 	fs.BoolVar(&f.pipe, "checkpoint-pipe", false, "save checkpoints through file descriptors 3 and 4")
 }
 
@@ -29,6 +31,8 @@ func (f *sessionFlags) check(session sessionFunc, hasInput bool) error {
 	switch {
 	case f.id == "" && (f.decision != "" || f.pipe):
 		return errors.New("-decision and -checkpoint-pipe need -session")
+	case f.at != "" && f.decision == "":
+		return errors.New("-at names the stop a -decision answers")
 	case f.id != "" && session == nil:
 		return errors.New("this kind of workflow has no sessions")
 	case f.decision != "" && hasInput:
@@ -52,5 +56,5 @@ func (f *sessionFlags) run(ctx context.Context, session sessionFunc, input []byt
 		}
 		fmt.Fprintf(log, "flowc run: session %q: %s\n", session, change)
 	})
-	return session(ctx, f.id, input, f.decision, mocks, append(opts, WithCheckpointer(cp))...)
+	return session(WithDecisionKey(ctx, f.at), f.id, input, f.decision, mocks, append(opts, WithCheckpointer(cp))...)
 }

@@ -100,7 +100,7 @@ func (c *Sessions[S, U]) Resume(ctx context.Context, cfg *Config, id string) (S,
 // Decide answers the approval that session id waits for with decision,
 // which must be one of its options, and continues the run. When several
 // stops wait (inside fan-outs), it answers the one the context names
-// (withDecisionKey), and refuses to guess otherwise.
+// (WithDecisionKey), and refuses to guess otherwise.
 func (c *Sessions[S, U]) Decide(ctx context.Context, cfg *Config, id, decision string) (S, error) {
 	return c.DecideAt(ctx, cfg, id, decisionKey(ctx), decision)
 }

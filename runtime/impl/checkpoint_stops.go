@@ -53,7 +53,7 @@ func (f *FanOutProgress) clone() *FanOutProgress {
 	if f == nil {
 		return nil
 	}
-	out := &FanOutProgress{Done: make(map[int]json.RawMessage, len(f.Done))}
+	out := &FanOutProgress{Done: make(map[int]json.RawMessage, len(f.Done)), Output: f.Output}
 	for i, raw := range f.Done {
 		out.Done[i] = slices.Clone(raw)
 	}
@@ -290,9 +290,11 @@ func (c *Checkpoint) pick(key string) (*Pending, error) {
 
 type decisionKeyKey struct{}
 
-// withDecisionKey makes Decide answer the stop key names, as DecideAt
-// does; the programs `flowc run` builds get it from -at.
-func withDecisionKey(ctx context.Context, key string) context.Context {
+// WithDecisionKey returns a context under which a workflow's Decide
+// answers the stop that key names (a Pending's Key), as DecideAt does:
+// for callers that hold only Decide, such as the programs `flowc run` and
+// `flowc build` make, whose --at gives the key. "" leaves ctx as it is.
+func WithDecisionKey(ctx context.Context, key string) context.Context {
 	if key == "" {
 		return ctx
 	}
