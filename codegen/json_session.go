@@ -81,12 +81,12 @@ func (g *jsonGen) resumeRegion(b *jen.Group, s *ir.State) {
 	if (t.Kind != ir.TransMap && t.Kind != ir.TransParallel) || !g.stoppable(t.Region) {
 		return
 	}
-	args := []jen.Code{jen.Id("ctx"), jen.Id("s")}
+	args, out := []jen.Code{jen.Id("ctx"), jen.Id("s")}, "_"
 	if t.Kind == ir.TransMap {
-		args = append(args, jen.Id("out"))
+		args, out = append(args, jen.Id("out")), "out"
 	}
 	b.Comment("A session resumed inside the fan-out goes straight to it: " + quote(s.ID) + " has run.")
-	b.If(jen.List(jen.Id("out"), jen.Id("ok")).Op(":=").Id("s").Dot("ResumeFanOut").Call(jen.Id("ctx"), jen.Lit(s.ID)), jen.Id("ok")).Block(
+	b.If(jen.List(jen.Id(out), jen.Id("ok")).Op(":=").Id("s").Dot("ResumeFanOut").Call(jen.Id("ctx"), jen.Lit(s.ID)), jen.Id("ok")).Block(
 		jen.Return(jen.Id("w").Dot(g.regionMethod(t.Region)).Call(args...)),
 	)
 }
