@@ -65,12 +65,19 @@ func (x *ASLExec) SaveChild(ctx context.Context, next string, out any, err error
 	case x.restoreErr != nil:
 		return x.restoreErr
 	}
-	if interrupted {
-		next = wait.State
+	var stops []Pending
+	switch {
+	case interrupted && wait.at != nil: // inside a fan-out of the child: the fan-out state waits
+		next, out, stops = wait.at.State, wait.at.Input, wait.Stops
+	case interrupted:
+		next, stops = wait.State, []Pending{{State: wait.State, Prompt: wait.Prompt, Options: wait.Options}}
 	}
 	inside, serr := childPositions(frames, next, out)
 	if serr != nil {
 		return fmt.Errorf("saving the checkpoint of session %q: %w", x.sess.id, serr)
+	}
+	if interrupted && wait.at != nil {
+		inside[len(inside)-1].FanOut = wait.at.FanOut
 	}
 	if serr := x.saveVars(); serr != nil {
 		return serr
@@ -79,8 +86,12 @@ func (x *ASLExec) SaveChild(ctx context.Context, next string, out any, err error
 	if !interrupted {
 		return x.sess.save(ctx, pos, frames[0].raw, nil)
 	}
+	data, serr := json.Marshal(frames[0].raw)
+	if serr != nil {
+		return fmt.Errorf("saving the checkpoint of session %q: %w", x.sess.id, serr)
+	}
 	wait.Session = x.sess.id // the top level does not save it again
-	if serr := x.sess.save(ctx, pos, frames[0].raw, &Pending{State: wait.State, Prompt: wait.Prompt, Options: wait.Options}); serr != nil {
+	if serr := x.sess.put(ctx, pos, data, stops); serr != nil {
 		return serr
 	}
 	return err
@@ -121,6 +132,11 @@ func ResumeChild[T ~int](ctx context.Context, x *ASLExec, ids []string, steps []
 	}
 	for _, step := range steps {
 		if ids[step] == pos.State {
+			if pos.FanOut != nil { // the run stopped inside the fan-out of this state
+				x.sess.mu.Lock()
+				x.sess.fanOut, x.sess.fanOutAt = pos.FanOut, pos.State
+				x.sess.mu.Unlock()
+			}
 			v, err := x.restoreChild(ctx, pos)
 			return step, v, err
 		}
@@ -243,4 +259,13 @@ func (x *ASLExec) branchVars(ctx context.Context) (json.RawMessage, error) {
 		return nil, fmt.Errorf("saving the variables of a branch: %w", err)
 	}
 	return data, nil
+}
+
+// inBranch reports whether ctx runs a state of a Parallel branch or Map
+// iteration of a session's run itself, where it can stop: not inside a
+// compiled-in child the branch runs, whose states no branch's checkpoint
+// names.
+func inBranch(ctx context.Context) bool {
+	sc := branchOf(ctx)
+	return sc != nil && sc.depth == len(frames(ctx))
 }

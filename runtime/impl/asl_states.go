@@ -245,7 +245,7 @@ func (x *ASLExec) Approval(req ApprovalRequest, topLevel bool) Body {
 		branchStarted(ctx)
 		decision, err := Approve(ctx, x.sess, x.handlers, &req, input)
 		switch {
-		case IsInterrupted(err) && !topLevel && branchOf(ctx) != nil:
+		case IsInterrupted(err) && !topLevel && inBranch(ctx):
 			vars, verr := x.branchVars(ctx)
 			if verr != nil {
 				return nil, verr

@@ -95,6 +95,9 @@ type childPosition struct {
 	State string          `json:"state"`
 	Input json.RawMessage `json:"input"`
 	Vars  json.RawMessage `json:"vars,omitempty"`
+	// FanOut is set in the innermost child when the run stopped inside the
+	// fan-out State opens (checkpoint_stops.go).
+	FanOut *FanOutProgress `json:"fan_out,omitempty"`
 }
 
 // FanOutProgress is what a fan-out has done so far.
@@ -130,7 +133,7 @@ func (c *Checkpoint) clone() *Checkpoint {
 	out.Position.Vars = slices.Clone(c.Position.Vars)
 	out.Position.Inside = slices.Clone(c.Position.Inside)
 	for i, p := range out.Position.Inside {
-		out.Position.Inside[i] = childPosition{State: p.State, Input: slices.Clone(p.Input), Vars: slices.Clone(p.Vars)}
+		out.Position.Inside[i] = childPosition{State: p.State, Input: slices.Clone(p.Input), Vars: slices.Clone(p.Vars), FanOut: p.FanOut.clone()}
 	}
 	out.Position.Timer = c.Position.Timer.clone()
 	if c.Pending != nil {

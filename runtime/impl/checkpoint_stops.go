@@ -81,6 +81,7 @@ type branchScope struct {
 	prefix string      // the key of its states without their name: "Map/3/"
 	resume *BranchStop // where the branch goes on, until its run loop takes it
 	at     *BranchStop // taken by the run loop: the state it resumes at, whose fan-out may take it
+	depth  int         // the compiled-in children around the branch (asl_resume.go)
 }
 
 type branchScopeKey struct{}
@@ -166,7 +167,7 @@ func (f *fanOutStops) branch(ctx context.Context, i int) context.Context {
 	if f == nil {
 		return ctx
 	}
-	sc := &branchScope{prefix: f.key + "/" + strconv.Itoa(i) + "/"}
+	sc := &branchScope{prefix: f.key + "/" + strconv.Itoa(i) + "/", depth: len(frames(ctx))}
 	if f.restored != nil {
 		sc.resume = f.restored.Stopped[i]
 	}
@@ -242,7 +243,11 @@ func stopInBranch(ctx context.Context, err error, state string, raw any, vars js
 // waiting lists the stops of an interrupted checkpoint: those its
 // fan-out progress holds, in branch order, else its Pending.
 func (c *Checkpoint) waiting() []Pending {
-	if stops := c.Position.FanOut.stops(); len(stops) > 0 {
+	f := c.Position.FanOut
+	if n := len(c.Position.Inside); f == nil && n > 0 {
+		f = c.Position.Inside[n-1].FanOut // inside a compiled-in child
+	}
+	if stops := f.stops(); len(stops) > 0 {
 		return stops
 	}
 	if c.Pending != nil {
