@@ -1,0 +1,136 @@
+package impl
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// nestedStops is a checkpoint stopped inside an outer fan-out: branch 0
+// finished, branch 1 waits inside an inner fan-out at two items, branch 2
+// waits itself.
+func nestedStops() *Checkpoint {
+	p := func(key, state string) *Pending {
+		return &Pending{Key: key, State: state, Prompt: "ok?", Options: []string{"yes", "no"}}
+	}
+	inner := &FanOutProgress{Done: map[int]json.RawMessage{1: json.RawMessage(`"done"`)}, Stopped: map[int]*BranchStop{
+		2: {State: "A", Input: json.RawMessage(`{}`), Pending: p("O/1/I/2/A", "A")},
+		0: {State: "A", Input: json.RawMessage(`{}`), Pending: p("O/1/I/0/A", "A")},
+	}}
+	outer := &FanOutProgress{Done: map[int]json.RawMessage{0: json.RawMessage(`1`)}, Stopped: map[int]*BranchStop{
+		2: {State: "B", Input: json.RawMessage(`{"x":1}`), Vars: json.RawMessage(`{"v":2}`), Pending: p("O/2/B", "B")},
+		1: {State: "I", Input: json.RawMessage(`{}`), FanOut: inner},
+	}}
+	return &Checkpoint{Session: "s", Status: StatusInterrupted, Position: Position{State: "O", FanOut: outer},
+		State: json.RawMessage(`{}`), Pending: p("O/1/I/0/A", "A")}
+}
+
+// The stops of a checkpoint are listed in branch order, depth first, and a
+// decision names one by its key; the only one may go unnamed.
+func TestPickStop(t *testing.T) {
+	cp := nestedStops()
+	var keys []string
+	for _, s := range cp.waiting() {
+		keys = append(keys, s.Key)
+	}
+	assert.Equal(t, []string{"O/1/I/0/A", "O/1/I/2/A", "O/2/B"}, keys)
+
+	p, err := cp.pick("O/2/B")
+	require.NoError(t, err)
+	assert.Equal(t, "B", p.State)
+	_, err = cp.pick("")
+	assert.EqualError(t, err, `3 stops wait for a decision, "O/1/I/0/A", "O/1/I/2/A", "O/2/B": say which one the decision answers (DecideAt, or flowc run --at)`)
+	_, err = cp.pick("O/1/A")
+	assert.ErrorContains(t, err, `no stop "O/1/A" waits for a decision`)
+
+	top := &Checkpoint{Status: StatusInterrupted, Pending: &Pending{State: "review"}}
+	p, err = top.pick("")
+	require.NoError(t, err)
+	assert.Equal(t, "review", p.key(), "a stop outside fan-outs is named by its state")
+	p, err = top.pick("review")
+	require.NoError(t, err)
+	assert.Equal(t, "review", p.State)
+}
+
+// A store never shares a fan-out's stops with the workflow that saved them.
+func TestCloneStops(t *testing.T) {
+	cp := nestedStops()
+	c := cp.clone()
+	assert.Equal(t, cp, c)
+	c.Position.FanOut.Stopped[1].FanOut.Stopped[0].Pending.Options[0] = "changed"
+	c.Position.FanOut.Stopped[2].Input[0] = '['
+	assert.Equal(t, nestedStops(), cp)
+}
+
+// The result line lists every stop; a run stopped outside fan-outs prints
+// the line it always did.
+func TestInterruptedLineStops(t *testing.T) {
+	wait := &Interrupted{State: "A", Prompt: "ok?", Options: []string{"yes"}, Key: "M/0/A",
+		Stops: []Pending{{Key: "M/0/A", State: "A", Prompt: "ok?", Options: []string{"yes"}}, {Key: "M/1/A", State: "A", Prompt: "ok?"}}}
+	assert.Equal(t, `{"status":"INTERRUPTED","prompt":"ok?","options":["yes"],"stops":[`+
+		`{"key":"M/0/A","state":"A","prompt":"ok?","options":["yes"]},{"key":"M/1/A","state":"A","prompt":"ok?","options":[]}]}`,
+		string(interruptedLine(wait)))
+	assert.Equal(t, `2 stops wait for a decision: M/0/A, M/1/A`, wait.Error())
+	assert.Equal(t, `{"status":"INTERRUPTED","prompt":"ok?","options":[]}`, string(interruptedLine(&Interrupted{State: "R", Prompt: "ok?"})))
+}
+
+// A branch that stops is recorded, not failed; other errors pass through;
+// without a session nothing is recorded and a stop is an error like any.
+func TestSettleBranches(t *testing.T) {
+	sess := &Session{cfg: &Config{}, id: "s"}
+	f := openStops(context.Background(), sess, "M")
+	require.NotNil(t, f)
+	ctx := f.branch(context.Background(), 3)
+	assert.Equal(t, "M/3/A", stopKey(ctx, "A"))
+
+	stop := stopInBranch(ctx, &Interrupted{State: "A", Prompt: "ok?"}, "A", map[string]any{"n": 1.0}, nil)
+	require.NoError(t, f.settle(3, nil, StateFailed("A", stop)))
+	require.NoError(t, f.settle(1, []any{"out"}, nil))
+	boom := errors.New("boom")
+	assert.Equal(t, boom, f.settle(2, nil, boom))
+
+	err := f.interrupted("M", map[string]any{"in": true}, nil)
+	var wait *Interrupted
+	require.ErrorAs(t, err, &wait)
+	assert.Equal(t, []Pending{{Key: "M/3/A", State: "A", Prompt: "ok?"}}, wait.Stops)
+	assert.JSONEq(t, `{"in":true}`, string(wait.at.Input))
+	assert.JSONEq(t, `["out"]`, string(wait.at.FanOut.Done[1]))
+	assert.JSONEq(t, `{"n":1}`, string(wait.at.FanOut.Stopped[3].Input))
+
+	var none *fanOutStops
+	assert.Equal(t, boom, none.settle(0, nil, boom))
+	assert.Equal(t, context.Background(), none.branch(context.Background(), 0))
+	assert.Nil(t, openStops(context.Background(), nil, "M"))
+	plain := &Interrupted{State: "A"}
+	assert.Equal(t, error(plain), stopInBranch(context.Background(), plain, "A", nil, nil), "outside a session's fan-out a stop stays as it was")
+}
+
+// A CodeMie branch's copy survives its checkpoint with what Join takes
+// from it: the keys it set, those it removed, where its messages start.
+func TestBranchStateRoundTrip(t *testing.T) {
+	s := FreshJSONState()
+	s.set("a", 1.0)
+	b := s.Iterations([]any{map[string]any{"k": "v"}})[0]
+	b.set("x", "y")
+	b.remove("a")
+	b.History = append(b.History, Message{Role: "assistant", Content: "hi"})
+	raw, err := encodeBranch(&b)
+	require.NoError(t, err)
+	var back JSONState
+	require.NoError(t, decodeBranch(raw, &back))
+	assert.Equal(t, b.branch, back.branch)
+	assert.Equal(t, b.iterating, back.iterating)
+	assert.Equal(t, b.History, back.History)
+
+	joined, again := FreshJSONState(), FreshJSONState()
+	joined.set("a", 1.0)
+	again.set("a", 1.0)
+	joined.Join([]JSONState{b})
+	again.Join([]JSONState{back})
+	assert.Equal(t, joined.Context, again.Context)
+	assert.Equal(t, joined.History, again.History)
+}
