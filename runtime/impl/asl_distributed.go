@@ -82,7 +82,9 @@ func (x *ASLExec) DistributedMap(state string, spec *MapSpec, d *DistributedSpec
 		if err != nil {
 			return nil, err
 		}
-		r.stops = openStops(ctx, x.sess, state)
+		if r.stops, err = x.openFanOut(ctx, state, cx); err != nil {
+			return nil, err
+		}
 		out, err := r.run(ctx)
 		if err == nil {
 			err = x.stopped(ctx, r.stops, cx)
@@ -242,7 +244,7 @@ func (r *mapRun) runChild(ctx context.Context, index int, input any) (res ChildR
 		if IsInterrupted(err) {
 			stopped = true
 		}
-		return r.stops.settle(index, out, err)
+		return r.stops.settle(ctx, index, out, err)
 	})
 	if err != nil && ctx.Err() != nil || err == nil && stopped {
 		return res, false // stopped by the Map, or waiting: not failed by itself

@@ -42,7 +42,7 @@ func (x *ASLExec) runBranches(ctx context.Context, state string, branches []Mach
 					return x.restoreOutput(raw, &out[i])
 				}
 				out[i], err = branches[i](stops.branch(ctx, i), x, in)
-				return stops.settle(i, out[i], err)
+				return stops.settle(ctx, i, out[i], err)
 			})
 			if errs[i] != nil {
 				once.Do(func() { close(failed) })

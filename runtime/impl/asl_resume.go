@@ -222,6 +222,14 @@ func ResumeBranch[T ~int](ctx context.Context, x *ASLExec, ids []string, steps [
 	return steps[0], nil, x.sess.UnknownState(stop.State)
 }
 
+// openFanOut begins the fan-out of the Map or Parallel state cx runs in a
+// session's run (nil without one); at the top level it saves its progress
+// as branches finish.
+func (x *ASLExec) openFanOut(ctx context.Context, state string, cx *aslContext) (*fanOutStops, error) {
+	stops := openStops(ctx, x.sess, state)
+	return stops, stops.durable(ctx, x.sess, state, cx.input, nil)
+}
+
 // restoreOutput decodes into out what a branch or item that finished
 // before the run resumed returned.
 func (x *ASLExec) restoreOutput(raw json.RawMessage, out *any) error {

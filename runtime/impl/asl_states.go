@@ -111,7 +111,10 @@ func (x *ASLExec) waitFor(w *Wait, in any, cx *aslContext) (time.Duration, error
 // A failing branch cancels the others and fails the state (runBranches).
 func (x *ASLExec) Parallel(state string, branches ...Machine) Body {
 	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
-		stops := openStops(ctx, x.sess, state)
+		stops, err := x.openFanOut(ctx, state, cx)
+		if err != nil {
+			return nil, err
+		}
 		out, err := x.runBranches(ctx, state, branches, in, stops)
 		if err == nil {
 			err = x.stopped(ctx, stops, cx)
@@ -141,7 +144,10 @@ func (x *ASLExec) Map(state string, spec *MapSpec, iterator Machine) Body {
 			return nil, err
 		}
 		out := make([]any, len(items))
-		stops := openStops(ctx, x.sess, state)
+		stops, err := x.openFanOut(ctx, state, cx)
+		if err != nil {
+			return nil, err
+		}
 		err = FanOut(ctx, state, len(items), limit, func(ctx context.Context, i int) error {
 			if raw, ok := stops.finished(i); ok {
 				return x.restoreOutput(raw, &out[i])
@@ -150,7 +156,7 @@ func (x *ASLExec) Map(state string, spec *MapSpec, iterator Machine) Body {
 			if err == nil {
 				out[i], err = iterator(x.innerScope(stops.branch(ctx, i)), x, item)
 			}
-			return stops.settle(i, out[i], err)
+			return stops.settle(ctx, i, out[i], err)
 		})
 		if err == nil {
 			err = x.stopped(ctx, stops, cx)

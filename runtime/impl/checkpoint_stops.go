@@ -122,6 +122,7 @@ type fanOutStops struct {
 	done     map[int]json.RawMessage
 	stopped  map[int]*BranchStop
 	pending  map[int][]Pending
+	save     func(ctx context.Context) error // saves the progress; nil: not at the top level
 }
 
 // openStops begins the fan-out state opens in the run of ctx, restoring
@@ -144,6 +145,27 @@ func openStops(ctx context.Context, sess *Session, state string) *fanOutStops {
 		f.restored, sess.fanOut, sess.fanOutAt = sess.fanOut, nil, ""
 	}
 	return f
+}
+
+// durable makes a fan-out at the top level of a session's run save its
+// progress each time a branch finishes or stops, so that a run that
+// crashes or fails inside it runs again only the branches that had not
+// finished: the checkpoint names state, on input (its JSON), and in JSON
+// mode keeps out, the output of the state. A fan-out inside a branch or a
+// compiled-in child is saved by the fan-out or state around it.
+func (f *fanOutStops) durable(ctx context.Context, sess *Session, state string, input any, out *JSONOutput) error {
+	if f == nil || branchOf(ctx) != nil || len(frames(ctx)) > 0 {
+		return nil
+	}
+	data, err := json.Marshal(input)
+	if err != nil {
+		return fmt.Errorf("saving the input of %q: %w", state, err)
+	}
+	f.save = func(ctx context.Context) error {
+		progress := (&FanOutProgress{Done: f.done, Stopped: f.stopped, Output: out}).clone()
+		return sess.put(ctx, Position{State: state, Vars: sess.vars, FanOut: progress}, data, nil)
+	}
+	return nil
 }
 
 // finished returns what branch i recorded when it finished before the run
@@ -177,7 +199,7 @@ func (f *fanOutStops) branch(ctx context.Context, i int) context.Context {
 // settle records how branch i ended: its result rec when it finished, or
 // where it waits when it stopped, which is then no failure of the fan-out.
 // Other errors are returned.
-func (f *fanOutStops) settle(i int, rec any, err error) error {
+func (f *fanOutStops) settle(ctx context.Context, i int, rec any, err error) error {
 	if f == nil {
 		return err
 	}
@@ -186,7 +208,7 @@ func (f *fanOutStops) settle(i int, rec any, err error) error {
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		f.stopped[i], f.pending[i] = wait.at, wait.Stops
-		return nil
+		return f.saved(ctx)
 	}
 	if err != nil {
 		return err
@@ -198,7 +220,15 @@ func (f *fanOutStops) settle(i int, rec any, err error) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.done[i] = raw
-	return nil
+	return f.saved(ctx)
+}
+
+// saved saves the progress of a durable fan-out; f.mu is held.
+func (f *fanOutStops) saved(ctx context.Context) error {
+	if f.save == nil {
+		return nil
+	}
+	return f.save(ctx)
 }
 
 // interrupted returns, when branches stopped, the *Interrupted of the

@@ -88,10 +88,10 @@ func TestSettleBranches(t *testing.T) {
 	assert.Equal(t, "M/3/A", stopKey(ctx, "A"))
 
 	stop := stopInBranch(ctx, &Interrupted{State: "A", Prompt: "ok?"}, "A", map[string]any{"n": 1.0}, nil)
-	require.NoError(t, f.settle(3, nil, StateFailed("A", stop)))
-	require.NoError(t, f.settle(1, []any{"out"}, nil))
+	require.NoError(t, f.settle(ctx, 3, nil, StateFailed("A", stop)))
+	require.NoError(t, f.settle(ctx, 1, []any{"out"}, nil))
 	boom := errors.New("boom")
-	assert.Equal(t, boom, f.settle(2, nil, boom))
+	assert.Equal(t, boom, f.settle(ctx, 2, nil, boom))
 
 	err := f.interrupted("M", map[string]any{"in": true}, nil)
 	var wait *Interrupted
@@ -102,7 +102,7 @@ func TestSettleBranches(t *testing.T) {
 	assert.JSONEq(t, `{"n":1}`, string(wait.at.FanOut.Stopped[3].Input))
 
 	var none *fanOutStops
-	assert.Equal(t, boom, none.settle(0, nil, boom))
+	assert.Equal(t, boom, none.settle(ctx, 0, nil, boom))
 	assert.Equal(t, context.Background(), none.branch(context.Background(), 0))
 	assert.Nil(t, openStops(context.Background(), nil, "M"))
 	plain := &Interrupted{State: "A"}
@@ -133,4 +133,45 @@ func TestBranchStateRoundTrip(t *testing.T) {
 	again.Join([]JSONState{back})
 	assert.Equal(t, joined.Context, again.Context)
 	assert.Equal(t, joined.History, again.History)
+}
+
+// A Map at the top level of a session's run saves its progress as items
+// finish: resumed after a failure inside it, only the items that had not
+// finished run again, and the Map's output is whole.
+func TestMapProgressSurvivesFailure(t *testing.T) {
+	ctx := context.Background()
+	store := NewMemoryCheckpointer()
+	cfg := &Config{Checkpointer: store}
+	runs := map[float64]int{}
+	fail := true
+	iterator := func(_ context.Context, _ *ASLExec, in any) (any, error) {
+		n := in.(float64)
+		runs[n]++
+		if n == 3 && fail {
+			return nil, &Error{Name: "Flaky", Cause: "once"}
+		}
+		return n * 10, nil
+	}
+	mapOnce := func(sess *Session) (any, error) {
+		x, in, err := NewASLExec(cfg, "m", nil, []any{1.0, 2.0, 3.0, 4.0})
+		require.NoError(t, err)
+		x.SetSession(sess)
+		cx := x.Enter(ctx, "M")
+		cx.input = in
+		return x.Map("M", &MapSpec{MaxConcurrency: 1}, iterator)(ctx, cx, in)
+	}
+
+	_, err := mapOnce(&Session{cfg: cfg, id: "s", workflow: "m"})
+	assert.Equal(t, "Flaky", ErrorName(err))
+	cp, err := store.Load(ctx, "s")
+	require.NoError(t, err)
+	assert.Equal(t, StatusRunning, cp.Status)
+	assert.Equal(t, "M", cp.Position.State)
+	assert.Len(t, cp.Position.FanOut.Done, 2)
+
+	fail = false
+	out, err := mapOnce(&Session{cfg: cfg, id: "s", workflow: "m", step: cp.Step, fanOut: cp.Position.FanOut, fanOutAt: "M"})
+	require.NoError(t, err)
+	assert.Equal(t, []any{10.0, 20.0, 30.0, 40.0}, Plain(out))
+	assert.Equal(t, map[float64]int{1: 1, 2: 1, 3: 2, 4: 1}, runs)
 }

@@ -145,7 +145,14 @@ func FanOutStops[T ~int](ctx context.Context, s *JSONState, state string, out JS
 	if stops == nil {
 		return FanOut(ctx, state, len(branches), limit, func(ctx context.Context, i int) error { return run(ctx, i, entry(i)) })
 	}
-	err := FanOut(ctx, state, len(branches), limit, func(ctx context.Context, i int) error {
+	input, err := encodeBranch(s)
+	if err != nil {
+		return fmt.Errorf("saving the state of %q: %w", state, err)
+	}
+	if err := stops.durable(ctx, s.session, state, json.RawMessage(input), &out); err != nil {
+		return err
+	}
+	err = FanOut(ctx, state, len(branches), limit, func(ctx context.Context, i int) error {
 		b := &branches[i]
 		if raw, ok := stops.finished(i); ok {
 			if err := decodeBranch(raw, b); err != nil {
@@ -164,11 +171,7 @@ func FanOutStops[T ~int](ctx context.Context, s *JSONState, state string, out JS
 	if err != nil || len(stops.stopped) == 0 {
 		return err
 	}
-	input, err := encodeBranch(s)
-	if err != nil {
-		return fmt.Errorf("saving the state of %q: %w", state, err)
-	}
-	wait := stops.interrupted(state, input, nil)
+	wait := stops.interrupted(state, json.RawMessage(input), nil)
 	if w, ok := wait.(*Interrupted); ok {
 		w.at.FanOut.Output = &out
 	}
@@ -210,11 +213,11 @@ func (f *fanOutStops) settleJSON(ctx context.Context, i int, b *JSONState, err e
 			at: &BranchStop{State: p.State, Input: input, Pending: &p}}
 	}
 	if err != nil {
-		return f.settle(i, nil, err)
+		return f.settle(ctx, i, nil, err)
 	}
 	raw, merr := encodeBranch(b)
 	if merr != nil {
 		return fmt.Errorf("saving the state of branch %d of %q: %w", i, f.key, merr)
 	}
-	return f.settle(i, raw, nil)
+	return f.settle(ctx, i, raw, nil)
 }
