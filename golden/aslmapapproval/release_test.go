@@ -164,4 +164,3 @@ func TestWithoutSession(t *testing.T) {
 	assert.Equal(t, "States.Runtime", flowcrt.ErrorName(err))
 	assert.ErrorContains(t, err, "inside a Parallel or Map an approval cannot wait")
 }
-
