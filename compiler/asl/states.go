@@ -101,7 +101,7 @@ func (l *lowerer) task(m yamlx.Map, s *ir.State) {
 		a.TimeoutPath = l.path(n, "TimeoutSecondsPath", true, true)
 	}
 	if n := m.Get("HeartbeatSeconds"); n != nil && l.expressionField(s, n) == nil {
-		l.Int(n, "HeartbeatSeconds", 1, 99999999)
+		a.Heartbeat = time.Duration(l.Int(n, "HeartbeatSeconds", 1, 99999999)) * time.Second
 	}
 	if n := m.Get("HeartbeatSecondsPath"); n != nil {
 		l.path(n, "HeartbeatSecondsPath", true, true)

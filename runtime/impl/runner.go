@@ -92,7 +92,7 @@ func Report(prog string, stdout, stderr io.Writer, out any, err error, session b
 	switch {
 	case IsInterrupted(err) && !session:
 		fmt.Fprintf(stderr, "%s: the run waits for a decision; without a session it cannot be continued\n", prog)
-	case IsInterrupted(err):
+	case IsInterrupted(err), IsWaitingForTaskToken(err):
 	case err != nil:
 		return 1
 	}
