@@ -110,5 +110,8 @@ func runSession(ctx context.Context, sf SessionFlags, session SessionFunc, in []
 		return nil, &flowcrt.SessionError{Session: sf.ID, Err: err}
 	}
 	defer store.Close()
+	if err := sf.Task.Record(ctx, store, sf.ID); err != nil {
+		return nil, err
+	}
 	return session(ctx, sf.ID, in, sf.Decision, env, watch, flowcrt.WithCheckpointer(store))
 }

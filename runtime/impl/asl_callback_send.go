@@ -173,30 +173,36 @@ func (c *Sessions[S, U]) outstanding(ctx context.Context, cfg *Config, claims *t
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	w, err := checkOutstanding(cp, *claims, token, cfg.clock())
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return sess, cp, w, nil
+}
+
+// checkOutstanding returns the wait for token that cp, the last
+// checkpoint of the token's session (nil: none), holds, refusing a token
+// it does not hold, one answered already and one whose deadline has
+// passed by clock.
+func checkOutstanding(cp *Checkpoint, claims tokenClaims, token string, clock Clock) (*callbackWait, error) {
 	if cp == nil {
-		return nil, nil, nil, tokenRefused(*claims, fmt.Errorf("%w: the session has no checkpoint", ErrTaskTokenUnknown))
+		return nil, tokenRefused(claims, fmt.Errorf("%w: the session has no checkpoint", ErrTaskTokenUnknown))
 	}
 	w := cp.Position.Callback
 	switch {
 	case w == nil || !sameToken(w.Token, token):
-		return nil, nil, nil, tokenRefused(*claims, fmt.Errorf("%w, or its state has ended: the session waits for no such token", ErrTaskTokenUsed))
+		return nil, tokenRefused(claims, fmt.Errorf("%w, or its state has ended: the session waits for no such token", ErrTaskTokenUsed))
 	case w.Answer != nil:
-		return nil, nil, nil, tokenRefused(*claims, fmt.Errorf("%w: an answer was accepted for it; Resume completes the state", ErrTaskTokenUsed))
+		return nil, tokenRefused(claims, fmt.Errorf("%w: an answer was accepted for it; resuming the session completes the state", ErrTaskTokenUsed))
 	}
-	if err := w.expired(cfg.clock().Now()); err != nil {
-		return nil, nil, nil, tokenRefused(*claims, fmt.Errorf("%w: %v; resuming the session fails the state with it", ErrTaskTokenTimedOut, err))
+	if err := w.expired(clock.Now()); err != nil {
+		return nil, tokenRefused(claims, fmt.Errorf("%w: %v; resuming the session fails the state with it", ErrTaskTokenTimedOut, err))
 	}
-	return sess, cp, w, nil
+	return w, nil
 }
 
 // tokenRefused is the error of a token that cannot be answered: a
 // *SessionError naming the session and state it belongs to. Nothing ran.
 func tokenRefused(claims tokenClaims, err error) error {
 	return sessionErr(claims.Session, fmt.Errorf("task token of state %q: %w", claims.State, err))
-}
-
-// NoTaskTokens is the error of a task token sent to a workflow that has
-// no callback Task state, and so has no SendTaskSuccess.
-func NoTaskTokens(workflow string) error {
-	return fmt.Errorf("%w: %w: workflow %q has no .waitForTaskToken task", errInput, ErrTaskTokenUnknown, workflow)
 }

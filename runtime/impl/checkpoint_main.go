@@ -17,12 +17,14 @@ type sessionFlags struct {
 	// protocol on file descriptors 3 (requests) and 4 (responses), served
 	// by `flowc run`; without it they live as long as the run.
 	pipe bool
+	task TaskTokenFlags // -task-success and friends: answer a task token the session waits for
 }
 
 func (f *sessionFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.id, "session", "", "run as this session: continue it, or start it")
 	fs.StringVar(&f.decision, "decision", "", "answer the approval the session waits for")
 	fs.BoolVar(&f.pipe, "checkpoint-pipe", false, "save checkpoints through file descriptors 3 and 4")
+	f.task.Register(fs)
 }
 
 func (f *sessionFlags) check(session sessionFunc, hasInput bool) error {
@@ -34,7 +36,7 @@ func (f *sessionFlags) check(session sessionFunc, hasInput bool) error {
 	case f.decision != "" && hasInput:
 		return errors.New("-decision answers the approval the session waits for; give new input in a run of its own")
 	}
-	return nil
+	return f.task.Check(f.id != "", hasInput, f.decision != "")
 }
 
 func (f *sessionFlags) run(ctx context.Context, session sessionFunc, input []byte, mocks *Mocks, opts []Option) (any, error) {
@@ -52,5 +54,8 @@ func (f *sessionFlags) run(ctx context.Context, session sessionFunc, input []byt
 		}
 		fmt.Fprintf(log, "flowc run: session %q: %s\n", session, change)
 	})
+	if err := f.task.Record(ctx, cp, f.id, opts...); err != nil {
+		return nil, err
+	}
 	return session(ctx, f.id, input, f.decision, mocks, append(opts, WithCheckpointer(cp))...)
 }
