@@ -131,6 +131,10 @@ func (c *aslContext) taskToken() string {
 		c.token = c.exec.name + "/" + c.state
 	case c.exec.callback != nil && c.exec.callback.State == c.state:
 		c.token = c.exec.callback.Token
+	case engineOf(c.ctx) != nil:
+		if e, ok := engineOf(c.ctx).(TaskTokenEngine); ok {
+			c.token = e.NewTaskToken(c.ctx, c.state)
+		}
 	default:
 		c.token = newTaskToken(c.exec.sess.sessionID(), c.state)
 	}
@@ -155,8 +159,8 @@ func (s *Session) sessionID() string {
 func (x *ASLExec) Callback(st *ASLState, h Handler, heartbeat time.Duration, durable bool) Body {
 	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
 		defer func() { cx.token = "" }() // a retry gets a token of its own
-		if engineOf(ctx) != nil {
-			return nil, runtimeErrorf("state %q waits for a task token (.waitForTaskToken), which the durable engine does not support yet", cx.state)
+		if e := engineOf(ctx); e != nil {
+			return x.callbackOn(ctx, e, st, cx, h, in, heartbeat)
 		}
 		if w := x.takeCallback(cx.state); w != nil {
 			return x.resumeCallback(cx, w, durable)
