@@ -54,6 +54,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, run RunFunc,
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	ctx = flowcimpl.StopAtTaskTokens(ctx) // nothing in this process could answer a token
 	watch, done, err := observe(ctx, stderr, *quiet)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", prog, err)

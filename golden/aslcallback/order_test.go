@@ -13,6 +13,7 @@ import (
 
 	"github.com/flowc-dev/flowc/checkpoint/sqlite"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // The callback pattern as the Step Functions developer guide describes it
@@ -216,4 +217,32 @@ func TestInProcess(t *testing.T) {
 	assert.Equal(t, map[string]any{"approvedBy": "cy"}, out.(map[string]any)["approval"])
 	_, err = w.SendTaskSuccess(ctx, h.tokens[0], json.RawMessage(`{}`))
 	assert.ErrorIs(t, err, flowcrt.ErrTaskTokenUsed)
+}
+
+// As in Step Functions Local, a mocked callback task never reaches the
+// service that would send its token back: its mocked response is its
+// result. Without a mock for it the run waits for the token; in a process
+// where nothing could send it (flowc run, a built program) it stops.
+func TestMockedCallback(t *testing.T) {
+	cfg, err := flowcrt.ParseMockConfig([]byte(`{
+		"StateMachines": {"order": {"TestCases": {
+			"approved": {"AskApproval": "Approved"},
+			"unmocked": {}
+		}}},
+		"MockedResponses": {"Approved": {"0": {"Return": {"approver": "mock"}}}}
+	}`))
+	require.NoError(t, err)
+	m, err := cfg.Case("order", "approved")
+	require.NoError(t, err)
+	out, err := NewOrderMock(m).Run(context.Background(), order)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"approvedBy": "mock"}, out.(map[string]any)["approval"])
+
+	m, err = cfg.Case("order", "unmocked")
+	require.NoError(t, err)
+	_, err = NewOrderMock(m).Run(flowcimpl.StopAtTaskTokens(context.Background()), order)
+	var wait *flowcrt.TaskTokenWait
+	require.ErrorAs(t, err, &wait)
+	assert.Equal(t, "AskApproval", wait.State)
+	assert.Empty(t, wait.Session, "no session: it cannot be continued")
 }

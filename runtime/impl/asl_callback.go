@@ -175,11 +175,17 @@ func (x *ASLExec) Callback(st *ASLState, h Handler, heartbeat time.Duration, dur
 			live = liveWaits.add(w.Token)
 			defer liveWaits.remove(w.Token)
 		}
-		if _, err := x.call(ctx, st.Name, h, in); err != nil {
+		mock := &mockedCallback{}
+		out, err := x.call(context.WithValue(ctx, mockedCallbackKey{}, mock), st.Name, h, in)
+		switch {
+		case err != nil:
 			return nil, err
-		}
-		if durable {
+		case mock.answered:
+			return out, nil
+		case durable:
 			return nil, &TaskTokenWait{State: cx.state, Token: w.Token, wait: w}
+		case ctx.Value(stopAtTokensKey{}) != nil:
+			return nil, &TaskTokenWait{State: cx.state, Token: w.Token}
 		}
 		return x.waitInProcess(ctx, w, live)
 	}
@@ -254,7 +260,9 @@ func (x *ASLExec) waitInProcess(ctx context.Context, w *callbackWait, live *live
 		select {
 		case a = <-live.answer:
 		case <-live.beat:
-			w.Beat = clock.Now().UTC().Add(w.Heartbeat)
+			if w.Heartbeat > 0 { // without HeartbeatSeconds a heartbeat changes nothing
+				w.Beat = clock.Now().UTC().Add(w.Heartbeat)
+			}
 		case <-timer:
 		case <-ctx.Done():
 		}
@@ -281,4 +289,30 @@ func waitingLine(wait *TaskTokenWait) []byte {
 		Token  string `json:"task_token"`
 	}{"WAITING", wait.State, wait.Token})
 	return line
+}
+
+// mockedCallback is how a mock tells a callback state that it answered
+// for the token: as in Step Functions Local, a mocked callback task never
+// reaches the service that would send the token back, and its mocked
+// response is the task's result.
+type mockedCallback struct{ answered bool }
+
+type mockedCallbackKey struct{}
+
+// answerCallback marks the callback state whose handler ctx calls, if
+// any, answered by its mock.
+func answerCallback(ctx context.Context) {
+	if m, ok := ctx.Value(mockedCallbackKey{}).(*mockedCallback); ok {
+		m.answered = true
+	}
+}
+
+type stopAtTokensKey struct{}
+
+// StopAtTaskTokens returns ctx, in which a callback state that would wait
+// for its token in the process stops the run with a *TaskTokenWait
+// instead: in the programs of flowc run and flowc build nothing in the
+// process could send it.
+func StopAtTaskTokens(ctx context.Context) context.Context {
+	return context.WithValue(ctx, stopAtTokensKey{}, true)
 }

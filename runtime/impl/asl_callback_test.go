@@ -171,3 +171,28 @@ func TestCheckpointCloneCallback(t *testing.T) {
 	out.Position.Callback.Answer.Error = "F"
 	assert.Equal(t, "E", c.Position.Callback.Answer.Error)
 }
+
+// A heartbeat for a wait without HeartbeatSeconds changes nothing; the
+// success sent after it completes the state (in the process, no session).
+func TestInProcessHeartbeatWithoutHeartbeatSeconds(t *testing.T) {
+	cfg := NewConfig()
+	x, _, err := NewASLExec(&cfg, "m", nil, nil)
+	require.NoError(t, err)
+	tokens := make(chan string, 1)
+	body := x.Callback(&ASLState{Name: "Ask"}, func(ctx context.Context, in any) (any, error) {
+		tokens <- in.(map[string]any)["token"].(string)
+		return nil, nil
+	}, 0, false)
+	s := &Sessions[any, any]{}
+	go func() {
+		token := <-tokens
+		assert.NoError(t, s.SendTaskHeartbeat(context.Background(), &cfg, token))
+		_, err := s.SendTaskSuccess(context.Background(), &cfg, token, json.RawMessage(`"done"`))
+		assert.NoError(t, err)
+	}()
+	ctx := context.Background()
+	cx := x.EnterCallback(ctx, "Ask")
+	out, err := body(ctx, cx, map[string]any{"token": cx.taskToken()})
+	require.NoError(t, err)
+	assert.Equal(t, "done", out)
+}
