@@ -99,7 +99,7 @@ type TaskTokenWait struct {
 	Session string
 	State   string
 	Token   string
-	wait    *callbackWait
+	wait    *callbackWait // what the checkpoint saves; nil for a run that cannot be continued
 }
 
 func (e *TaskTokenWait) Error() string {
