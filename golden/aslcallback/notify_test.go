@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // asker hands each recipient's token on, keyed by recipient.
@@ -65,4 +66,22 @@ func TestInProcessHeartbeatTimeout(t *testing.T) {
 	assert.Equal(t, flowcrt.StatesHeartbeatTimeout, flowcrt.ErrorName(err))
 	_, err = w.SendTaskSuccess(ctx, a.tokens["ana"], json.RawMessage(`{}`))
 	assert.ErrorIs(t, err, flowcrt.ErrTaskTokenTimedOut)
+}
+
+// Where nothing in the process could send the token (flowc run), a wait
+// inside a Map stops the run; its token cannot be answered later, and the
+// session's checkpoint does not name the state inside the Map.
+func TestMapStopsWhereNothingAnswers(t *testing.T) {
+	ctx := flowcimpl.StopAtTaskTokens(context.Background())
+	a := &asker{tokens: map[string]string{}, sent: make(chan struct{}, 1)}
+	store := flowcrt.NewMemoryCheckpointer()
+	_, err := NewNotify(a, flowcrt.WithCheckpointer(store)).Invoke(ctx, "n-2", map[string]any{"recipients": []any{"ana"}})
+	var wait *flowcrt.TaskTokenWait
+	require.ErrorAs(t, err, &wait)
+	assert.Equal(t, "Ask", wait.State)
+	cp, err := store.Load(ctx, "n-2")
+	if err == nil {
+		assert.NotEqual(t, "Ask", cp.Position.State)
+		assert.Nil(t, cp.Position.Callback)
+	}
 }
