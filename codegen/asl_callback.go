@@ -108,3 +108,16 @@ func callbackNote(origin string) string {
 	return " Its input carries the task token where the state's Parameters or Arguments put it; its result " +
 		"is dropped, and the state waits for SendTaskSuccess or SendTaskFailure with the token."
 }
+
+// heartbeatSpec renders the HeartbeatSecondsPath or HeartbeatSeconds
+// expression of a callback state; a static HeartbeatSeconds is an argument
+// of its body.
+func (g *aslGen) heartbeatSpec(d *jen.Group, s *ir.State) {
+	if !isCallback(s) {
+		return
+	}
+	if s.ASL.HeartbeatPath != nil {
+		d.Id("HeartbeatPath").Op(":").Add(g.path(s.ASL.HeartbeatPath))
+	}
+	g.optTemplate(d, "HeartbeatExpr", s.ASL.HeartbeatExpr)
+}

@@ -96,6 +96,7 @@ func (g *aslGen) spec(s *ir.State) jen.Code {
 		if a.TimeoutPath != nil {
 			d.Id("TimeoutPath").Op(":").Add(g.path(a.TimeoutPath))
 		}
+		g.heartbeatSpec(d, s)
 		g.querySpec(d, a)
 	})
 }

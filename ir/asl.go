@@ -57,6 +57,9 @@ type ASLState struct {
 
 	TimeoutPath *Path         // Task: TimeoutSecondsPath
 	Heartbeat   time.Duration // Task: HeartbeatSeconds, which bounds a .waitForTaskToken wait between heartbeats
+	// Task: HeartbeatSecondsPath, or a JSONata HeartbeatSeconds expression.
+	HeartbeatPath *Path
+	HeartbeatExpr *Template
 
 	Rules []*ChoiceRule // Choice, Approval: top-level rules, one per Case
 

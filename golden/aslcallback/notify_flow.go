@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
-	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
@@ -243,8 +242,11 @@ func (w *Notify) runConfirmItems(ctx context.Context, x *flowcimpl.ASLExec, in a
 }
 
 var notifyAskState = flowcimpl.ASLState{
-	Name:    "Ask",
-	Task:    true,
+	Name: "Ask",
+	Task: true,
+	HeartbeatExpr: flowcimpl.TJSONata(&flowcimpl.JSONata{
+		Src: "2 + 3",
+	}),
 	JSONata: true,
 	JSONataArguments: flowcimpl.TObject(
 		flowcimpl.TField("FunctionName", flowcimpl.TValue("ask")),
@@ -273,7 +275,7 @@ var notifyAskState = flowcimpl.ASLState{
 // stepAsk runs Task state "Ask".
 func (w *Notify) stepAsk(ctx context.Context, x *flowcimpl.ASLExec, in any) (notifyStep, any, error) {
 	cx := x.EnterCallback(ctx, "Ask")
-	out, err := x.Do(ctx, &notifyAskState, cx, in, x.Callback(&notifyAskState, w.h.InvokeWaitForTaskToken, 5*time.Second, false))
+	out, err := x.Do(ctx, &notifyAskState, cx, in, x.Callback(&notifyAskState, w.h.InvokeWaitForTaskToken, 0, false))
 	if err != nil {
 		return notifyDone, nil, err
 	}

@@ -64,6 +64,7 @@ func TestInProcessHeartbeatTimeout(t *testing.T) {
 	w := NewNotify(a, flowcrt.WithClock(flowcrt.NewFakeClock(time.Now())))
 	_, err := w.Run(ctx, map[string]any{"recipients": []any{"ana"}})
 	assert.Equal(t, flowcrt.StatesHeartbeatTimeout, flowcrt.ErrorName(err))
+	assert.ErrorContains(t, err, "within 5s", "the JSONata HeartbeatSeconds applies")
 	_, err = w.SendTaskSuccess(ctx, a.tokens["ana"], json.RawMessage(`{}`))
 	assert.ErrorIs(t, err, flowcrt.ErrTaskTokenTimedOut)
 }

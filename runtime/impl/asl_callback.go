@@ -194,6 +194,9 @@ func (x *ASLExec) Callback(st *ASLState, h Handler, heartbeat time.Duration, dur
 // startCallback issues the state's token and sets its deadlines.
 func (x *ASLExec) startCallback(st *ASLState, cx *aslContext, in any, heartbeat time.Duration) (*callbackWait, error) {
 	timeout, err := st.timeout(in, cx)
+	if err == nil {
+		heartbeat, err = st.heartbeat(in, cx, heartbeat)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -315,4 +318,24 @@ type stopAtTokensKey struct{}
 // process could send it.
 func StopAtTaskTokens(ctx context.Context) context.Context {
 	return context.WithValue(ctx, stopAtTokensKey{}, true)
+}
+
+// heartbeat is the state's HeartbeatSeconds: from its path or expression
+// on the effective input, else static.
+func (st *ASLState) heartbeat(in any, cx *aslContext, static time.Duration) (time.Duration, error) {
+	switch {
+	case st.HeartbeatExpr != nil:
+		n, err := exprInt(st.HeartbeatExpr, "HeartbeatSeconds", 1, in, cx)
+		return time.Duration(n) * time.Second, err
+	case st.HeartbeatPath != nil:
+		v, err := st.HeartbeatPath.Get(in, cx)
+		if err != nil {
+			return 0, err
+		}
+		if !isInteger(v) || v.(float64) < 1 {
+			return 0, runtimeErrorf("HeartbeatSecondsPath %q must point to a whole number of at least 1, got %s", st.HeartbeatPath.Src, jsonText(v))
+		}
+		return time.Duration(v.(float64)) * time.Second, nil
+	}
+	return static, nil
 }

@@ -39,6 +39,9 @@ func (x *ASLExec) callbackOn(ctx context.Context, e Engine, st *ASLState, cx *as
 		return nil, runtimeErrorf("state %q waits for a task token (.waitForTaskToken), which this engine does not support", cx.state)
 	}
 	timeout, err := st.timeout(in, cx)
+	if err == nil {
+		heartbeat, err = st.heartbeat(in, cx, heartbeat)
+	}
 	if err != nil {
 		return nil, err
 	}

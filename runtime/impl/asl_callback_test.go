@@ -196,3 +196,24 @@ func TestInProcessHeartbeatWithoutHeartbeatSeconds(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "done", out)
 }
+
+// HeartbeatSecondsPath reads the heartbeat from the effective input; a
+// value that is not a whole number of at least 1 is States.Runtime.
+func TestHeartbeatSecondsPath(t *testing.T) {
+	cfg := NewConfig(WithClock(NewFakeClock(time.Now())))
+	x, _, err := NewASLExec(&cfg, "m", nil, nil)
+	require.NoError(t, err)
+	st := &ASLState{Name: "Ask", HeartbeatPath: &JSONPath{Src: "$.beat", Segs: []PathSeg{Field("beat")}}}
+	body := x.Callback(st, func(context.Context, any) (any, error) { return nil, nil }, 0, false)
+	ctx := context.Background()
+	in, err := DecodeASLInput([]byte(`{"beat": 7}`))
+	require.NoError(t, err)
+	_, err = body(ctx, x.EnterCallback(ctx, "Ask"), in)
+	assert.Equal(t, StatesHeartbeatTimeout, ErrorName(err))
+	assert.ErrorContains(t, err, "within 7s")
+
+	in, err = DecodeASLInput([]byte(`{"beat": 0.5}`))
+	require.NoError(t, err)
+	_, err = body(ctx, x.EnterCallback(ctx, "Ask"), in)
+	assert.Equal(t, StatesRuntime, ErrorName(err))
+}

@@ -154,6 +154,10 @@ type ASLState struct {
 	Catch          []ASLCatcher
 	Timeout        time.Duration
 	TimeoutPath    *JSONPath
+	// A callback Task's HeartbeatSecondsPath or JSONata HeartbeatSeconds
+	// (asl_callback.go).
+	HeartbeatPath *JSONPath
+	HeartbeatExpr *Template
 
 	// Variables and JSONata: a JSONata state has Arguments and Output
 	// instead of the path fields. RuleAssign and RuleOutput belong to the
