@@ -54,6 +54,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, run RunFunc,
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	ctx = flowcimpl.StopAtTaskTokens(ctx) // nothing in this process could answer a token
 	watch, done, err := observe(ctx, stderr, *quiet)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
@@ -110,5 +111,8 @@ func runSession(ctx context.Context, sf SessionFlags, session SessionFunc, in []
 		return nil, &flowcrt.SessionError{Session: sf.ID, Err: err}
 	}
 	defer store.Close()
+	if err := sf.Task.Record(ctx, store, sf.ID); err != nil {
+		return nil, err
+	}
 	return session(flowcrt.WithDecisionKey(ctx, sf.At), sf.ID, in, sf.Decision, env, watch, flowcrt.WithCheckpointer(store))
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 
 	"github.com/flowc-dev/flowc/checkpoint/sqlite"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // SessionFlags are the flags that run a workflow as a session with its
@@ -15,6 +16,7 @@ type SessionFlags struct {
 	ID       string
 	Decision string
 	At       string
+	Task     flowcimpl.TaskTokenFlags // --task-success and friends: answer a task token the session waits for
 }
 
 // Register adds the flags to fs.
@@ -23,6 +25,7 @@ func (f *SessionFlags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.ID, "session", "", "the session `id` (with --checkpoint-db)")
 	fs.StringVar(&f.Decision, "decision", "", "answer the approval the session waits for with this `option`")
 	fs.StringVar(&f.At, "at", "", "with --decision: answer the stop this `key` names (e.g. Map/3/Approve), when several wait")
+	f.Task.Register(fs)
 }
 
 // Check reports a combination of the flags and --input that makes no sense.
@@ -37,7 +40,7 @@ func (f *SessionFlags) Check(input string) error {
 	case f.Decision != "" && input != "":
 		return errors.New("--decision continues the session as it is; give new --input in a run of its own")
 	}
-	return nil
+	return f.Task.Check(f.ID != "", input != "", f.Decision != "")
 }
 
 // Open opens the checkpoint file; nil without a session.

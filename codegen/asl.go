@@ -121,6 +121,7 @@ func (g *aslGen) shell() *shell {
 // hold, then the compiled paths the choice rules read.
 func (g *aslGen) steps(f *jen.File, t target) {
 	g.machine(f, t, "run", "the state machine", &ir.Machine{Start: g.w.Start, States: g.w.States})
+	g.callbackAPI(f)
 	if len(g.vars) > 0 {
 		f.Line()
 		f.Comment("The compiled paths the choice rules read.")
@@ -202,7 +203,7 @@ func (h *aslHandler) doc() string {
 	case agentHandler:
 		return h.h.Name + " is " + h.origin + ", called by " + list + "."
 	}
-	return h.h.Name + " runs " + h.origin + " for the Task states " + list + "."
+	return h.h.Name + " runs " + h.origin + " for the Task states " + list + "." + callbackNote(h.origin)
 }
 
 // machine emits the run loop of a (sub-)machine named method, then the

@@ -96,6 +96,7 @@ func (g *aslGen) spec(s *ir.State) jen.Code {
 		if a.TimeoutPath != nil {
 			d.Id("TimeoutPath").Op(":").Add(g.path(a.TimeoutPath))
 		}
+		g.heartbeatSpec(d, s)
 		g.querySpec(d, a)
 	})
 }
@@ -138,7 +139,7 @@ func (g *aslGen) stepBody(f *jen.File, b *jen.Group, s *ir.State, spec string) {
 		b.Comment("after every top-level state. Inside a Parallel or Map it saves nothing.")
 	}
 	mem := g.memoryVar(f, s)
-	b.Id("cx").Op(":=").Id("x").Dot("Enter").Call(jen.Id("ctx"), jen.Lit(s.ID))
+	b.Id("cx").Op(":=").Add(g.enter(s))
 	b.List(jen.Id("out"), jen.Err()).Op(":=").Id("x").Dot("Do").Call(
 		jen.Id("ctx"), jen.Op("&").Id(spec), jen.Id("cx"), jen.Id("in"), g.withMemory(s, mem, g.body(f, s, spec)))
 	b.If(jen.Err().Op("!=").Nil()).BlockFunc(func(eb *jen.Group) {
@@ -162,6 +163,9 @@ func (g *aslGen) body(f *jen.File, s *ir.State, spec string) jen.Code {
 		}
 		if a.Include != nil {
 			return g.startExecutionBody(s)
+		}
+		if isCallback(s) {
+			return g.callbackBody(s, spec)
 		}
 		return jen.Id("x").Dot("Task").Call(jen.Op("&").Id(spec), jen.Id("w").Dot("h").Dot(s.Handler.Name))
 	case ir.ASLInclude, ir.ASLWorkflow:
@@ -201,6 +205,7 @@ func (g *aslGen) body(f *jen.File, s *ir.State, spec string) jen.Code {
 // onError emits what a failed state does: its catchers, then failure.
 func (g *aslGen) onError(b *jen.Group, s *ir.State, spec string) {
 	a := s.ASL
+	g.callbackStop(b, s)
 	if a.Type == ir.ASLApproval && g.topLevel(s) {
 		b.If(rt("IsInterrupted").Call(jen.Err())).Block(
 			jen.Return(jen.Id(g.n.endConst()), jen.Id("in"), jen.Err()).Comment("the run waits here: save its input"),

@@ -55,7 +55,11 @@ type ASLState struct {
 	Resource string // Task: the Resource, or "" for an agent task
 	Agent    *Agent // Task: the agent of an agent task
 
-	TimeoutPath *Path // Task: TimeoutSecondsPath
+	TimeoutPath *Path         // Task: TimeoutSecondsPath
+	Heartbeat   time.Duration // Task: HeartbeatSeconds, which bounds a .waitForTaskToken wait between heartbeats
+	// Task: HeartbeatSecondsPath, or a JSONata HeartbeatSeconds expression.
+	HeartbeatPath *Path
+	HeartbeatExpr *Template
 
 	Rules []*ChoiceRule // Choice, Approval: top-level rules, one per Case
 

@@ -91,6 +91,17 @@ const ErrRecursionLimit = impl.ErrRecursionLimit
 // time; ErrorName reports such errors as "Timeout".
 var ErrStateTimeout = impl.ErrStateTimeout
 
+// The refusals of a task token sent back with a workflow's
+// SendTaskSuccess, SendTaskFailure or SendTaskHeartbeat: not a token
+// flowc issued, one no run waits for, one answered already (or whose
+// state has ended), one past its TimeoutSeconds or HeartbeatSeconds.
+var (
+	ErrTaskTokenInvalid  = impl.ErrTaskTokenInvalid
+	ErrTaskTokenUnknown  = impl.ErrTaskTokenUnknown
+	ErrTaskTokenUsed     = impl.ErrTaskTokenUsed
+	ErrTaskTokenTimedOut = impl.ErrTaskTokenTimedOut
+)
+
 // Error is an error with a name that retry and catch rules can match, such
 // as the Error and Cause of a States Language Fail state.
 type Error = impl.Error
@@ -113,6 +124,9 @@ type Interrupted = impl.Interrupted
 
 // IsInterrupted reports whether err is, or wraps, an *Interrupted.
 func IsInterrupted(err error) bool { return impl.IsInterrupted(err) }
+
+// IsWaitingForTaskToken reports whether err is, or wraps, a *TaskTokenWait.
+func IsWaitingForTaskToken(err error) bool { return impl.IsWaitingForTaskToken(err) }
 
 // JSONCall is what a JSON-mode handler receives. The handler owns it:
 // JSONCall is what a JSON-mode handler receives. The handler owns it:
@@ -221,8 +235,11 @@ type Pending = impl.Pending
 //	{"status":"SUCCEEDED","output":<output as JSON>}
 //	{"status":"FAILED","error":"<ErrorName(err)>","cause":"<cause>"}
 //	{"status":"INTERRUPTED","prompt":"<prompt>","options":[<options>]}
+//	{"status":"WAITING","state":"<state>","task_token":"<token>"}
 //
-// The last is for an *Interrupted err: an approval waits for a decision.
+// INTERRUPTED is for an *Interrupted err: an approval waits for a
+// decision; WAITING for a *TaskTokenWait: a Task state waits for a
+// success or failure sent for its task token.
 // The cause is the Cause of the *Error in err's chain, if there is one, and
 // err.Error() otherwise. An output that cannot be encoded fails the run.
 func ResultLine(output any, err error) []byte { return impl.ResultLine(output, err) }
@@ -260,6 +277,10 @@ type StateError = impl.StateError
 // StateFromContext returns the state id set by WithState, or "".
 func StateFromContext(ctx context.Context) string { return impl.StateFromContext(ctx) }
 
+// StatesHeartbeatTimeout is the error of a callback wait that no heartbeat
+// renewed within HeartbeatSeconds; States.Timeout rules match it too.
+const StatesHeartbeatTimeout = impl.StatesHeartbeatTimeout
+
 const StatesExceedToleratedFailureThreshold = impl.StatesExceedToleratedFailureThreshold
 
 const StatesItemReaderFailed = impl.StatesItemReaderFailed
@@ -273,6 +294,8 @@ const StatusInterrupted = impl.StatusInterrupted
 
 const StatusRunning = impl.StatusRunning
 
+const StatusWaiting = impl.StatusWaiting
+
 // Summarizer is implemented by the handlers of a workflow that has
 // summarization settings: Summarize replaces a history that crossed the
 // limits by a shorter one.
@@ -280,6 +303,12 @@ type Summarizer = impl.Summarizer
 
 // SystemClock is the default Clock.
 var SystemClock = impl.SystemClock
+
+// TaskTokenWait is the error a run stops with when a Task state waits for
+// a task token (.waitForTaskToken). It is not a failure: with a session,
+// the checkpoint holds the run waiting, and the workflow's SendTaskSuccess
+// or SendTaskFailure continues it.
+type TaskTokenWait = impl.TaskTokenWait
 
 // ThisRuntime is what generated code checks its version against.
 var ThisRuntime = impl.ThisRuntime

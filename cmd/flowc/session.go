@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/flowc-dev/flowc"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // sessionFlags are the flags of `flowc run` that run a session on a
@@ -25,6 +26,7 @@ type sessionFlags struct {
 	ID       string
 	Decision string
 	At       string
+	Task     flowcimpl.TaskTokenFlags // --task-success and friends: answer a task token the session waits for
 }
 
 func (f *sessionFlags) Register(fs *flag.FlagSet) {
@@ -32,6 +34,7 @@ func (f *sessionFlags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.ID, "session", "", "the session `id` (with --checkpoint-db)")
 	fs.StringVar(&f.Decision, "decision", "", "answer the approval the session waits for with this `option`")
 	fs.StringVar(&f.At, "at", "", "with --decision: answer the stop this `key` names (e.g. Map/3/Approve), when several wait")
+	f.Task.Register(fs)
 }
 
 // Check reports a combination of the flags and --input that makes no sense.
@@ -46,7 +49,7 @@ func (f *sessionFlags) Check(input string) error {
 	case f.Decision != "" && input != "":
 		return errors.New("--decision continues the session as it is; give new --input in a run of its own")
 	}
-	return nil
+	return f.Task.Check(f.ID != "", input != "", f.Decision != "")
 }
 
 // args are the runner's flags for the session.
@@ -61,7 +64,7 @@ func (f *sessionFlags) args() []string {
 	if f.At != "" {
 		args = append(args, "-at", f.At)
 	}
-	return args
+	return append(args, f.Task.Args()...)
 }
 
 // The program that serves a session's checkpoint file to the runner; see

@@ -100,11 +100,13 @@ func (l *lowerer) task(m yamlx.Map, s *ir.State) {
 	if n := m.Get("TimeoutSecondsPath"); n != nil {
 		a.TimeoutPath = l.path(n, "TimeoutSecondsPath", true, true)
 	}
-	if n := m.Get("HeartbeatSeconds"); n != nil && l.expressionField(s, n) == nil {
-		l.Int(n, "HeartbeatSeconds", 1, 99999999)
+	if n := m.Get("HeartbeatSeconds"); n != nil {
+		if a.HeartbeatExpr = l.expressionField(s, n); a.HeartbeatExpr == nil {
+			a.Heartbeat = time.Duration(l.Int(n, "HeartbeatSeconds", 1, 99999999)) * time.Second
+		}
 	}
 	if n := m.Get("HeartbeatSecondsPath"); n != nil {
-		l.path(n, "HeartbeatSecondsPath", true, true)
+		a.HeartbeatPath = l.path(n, "HeartbeatSecondsPath", true, true)
 	}
 	l.onlyOne(m, s, "TimeoutSeconds", "TimeoutSecondsPath")
 	l.onlyOne(m, s, "HeartbeatSeconds", "HeartbeatSecondsPath")

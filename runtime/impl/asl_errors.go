@@ -50,9 +50,9 @@ func matchASL(err error, names []string, task bool) bool {
 	}
 	for _, n := range names {
 		switch {
-		case n == named.Name, n == StatesALL:
+		case n == named.Name, n == StatesALL, n == StatesTimeout && named.Name == StatesHeartbeatTimeout:
 			return true
-		case n == StatesTaskFailed && task && named.Name != StatesTimeout:
+		case n == StatesTaskFailed && task && named.Name != StatesTimeout && named.Name != StatesHeartbeatTimeout:
 			return true
 		}
 	}

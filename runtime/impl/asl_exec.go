@@ -22,8 +22,9 @@ type ASLExec struct {
 	vars     *varScope // the top-level variables
 	spend    usage     // agent budgets and memory (asl_agent.go)
 
-	restoreErr error        // the checkpoint's variables did not decode
-	resume     *childResume // the checkpoint is inside compiled-in children (asl_resume.go)
+	restoreErr error         // the checkpoint's variables did not decode
+	resume     *childResume  // the checkpoint is inside compiled-in children (asl_resume.go)
+	callback   *callbackWait // the task token the checkpoint waits for, taken once (asl_callback.go)
 }
 
 // OrderedHandlers is implemented by handlers that take and return JSON
@@ -57,6 +58,9 @@ func (x *ASLExec) SetSession(sess *Session) {
 	if sess != nil && len(sess.inside) > 0 {
 		x.resume = &childResume{at: sess.insideAt, inside: sess.inside}
 	}
+	if sess != nil {
+		x.callback = sess.at.Callback // set when the run goes on from a checkpoint that waits for a token
+	}
 }
 
 // Save records the outcome of a top-level state, as Session.Save does:
@@ -68,6 +72,9 @@ func (x *ASLExec) Save(ctx context.Context, next string, out any, err error) err
 	}
 	if serr := x.saveVars(); serr != nil {
 		return serr
+	}
+	if wait, ok := errors.AsType[*TaskTokenWait](err); ok && x.sess != nil && wait.wait != nil {
+		return x.saveCallback(ctx, wait, out)
 	}
 	return x.sess.Save(ctx, next, out, err)
 }
@@ -93,6 +100,9 @@ type aslContext struct {
 	result    any // $states.result, when hasResult
 	hasResult bool
 	errOut    *Object // $states.errorOutput, in a catcher
+
+	callback bool   // a .waitForTaskToken Task: $$.Task.Token is a real token (asl_callback.go)
+	token    string // its token, once read
 }
 
 const timeLayout = "2006-01-02T15:04:05.000Z"
@@ -115,7 +125,7 @@ func (c *aslContext) value() any {
 		),
 		"State", Obj("EnteredTime", c.entered.Format(timeLayout), "Name", c.state, "RetryCount", float64(c.retries)),
 		"StateMachine", Obj("Id", arn, "Name", x.machine),
-		"Task", Obj("Token", x.name+"/"+c.state),
+		"Task", Obj("Token", c.taskToken()),
 	)
 	if c.item != nil {
 		o.set("Map", Obj("Item", c.item))
@@ -144,6 +154,10 @@ type ASLState struct {
 	Catch          []ASLCatcher
 	Timeout        time.Duration
 	TimeoutPath    *JSONPath
+	// A callback Task's HeartbeatSecondsPath or JSONata HeartbeatSeconds
+	// (asl_callback.go).
+	HeartbeatPath *JSONPath
+	HeartbeatExpr *Template
 
 	// Variables and JSONata: a JSONata state has Arguments and Output
 	// instead of the path fields. RuleAssign and RuleOutput belong to the

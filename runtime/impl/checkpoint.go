@@ -41,6 +41,7 @@ const (
 	StatusRunning     Status = "running"     // the run saved this checkpoint on its way; Resume continues it
 	StatusFinished    Status = "finished"    // the run reached its end
 	StatusInterrupted Status = "interrupted" // the run waits at an approval state for a decision
+	StatusWaiting     Status = "waiting"     // the run waits for a task token: Position.Callback (asl_callback.go)
 )
 
 // Checkpoint is a session's run as saved after a state.
@@ -85,6 +86,8 @@ type Position struct {
 	// or the delay before a retry): its deadline, which a resumed run
 	// keeps.
 	Timer *durableTimer `json:"timer,omitempty"`
+	// Callback is set when the run waits at State for a task token.
+	Callback *callbackWait `json:"callback,omitempty"`
 }
 
 // childPosition is where a run goes on in a compiled-in child: the child's
@@ -136,6 +139,7 @@ func (c *Checkpoint) clone() *Checkpoint {
 		out.Position.Inside[i] = childPosition{State: p.State, Input: slices.Clone(p.Input), Vars: slices.Clone(p.Vars), FanOut: p.FanOut.clone()}
 	}
 	out.Position.Timer = c.Position.Timer.clone()
+	out.Position.Callback = c.Position.Callback.clone()
 	if c.Pending != nil {
 		p := *c.Pending
 		p.Options = slices.Clone(p.Options)

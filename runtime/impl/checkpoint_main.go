@@ -18,6 +18,7 @@ type sessionFlags struct {
 	// protocol on file descriptors 3 (requests) and 4 (responses), served
 	// by `flowc run`; without it they live as long as the run.
 	pipe bool
+	task TaskTokenFlags // -task-success and friends: answer a task token the session waits for
 }
 
 func (f *sessionFlags) register(fs *flag.FlagSet) {
@@ -25,6 +26,7 @@ func (f *sessionFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.decision, "decision", "", "answer the approval the session waits for")
 	fs.StringVar(&f.at, "at", "", "the key of the stop the decision answers, when several wait")
 	fs.BoolVar(&f.pipe, "checkpoint-pipe", false, "save checkpoints through file descriptors 3 and 4")
+	f.task.Register(fs)
 }
 
 func (f *sessionFlags) check(session sessionFunc, hasInput bool) error {
@@ -38,7 +40,7 @@ func (f *sessionFlags) check(session sessionFunc, hasInput bool) error {
 	case f.decision != "" && hasInput:
 		return errors.New("-decision answers the approval the session waits for; give new input in a run of its own")
 	}
-	return nil
+	return f.task.Check(f.id != "", hasInput, f.decision != "")
 }
 
 func (f *sessionFlags) run(ctx context.Context, session sessionFunc, input []byte, mocks *Mocks, opts []Option) (any, error) {
@@ -56,5 +58,8 @@ func (f *sessionFlags) run(ctx context.Context, session sessionFunc, input []byt
 		}
 		fmt.Fprintf(log, "flowc run: session %q: %s\n", session, change)
 	})
+	if err := f.task.Record(ctx, cp, f.id, opts...); err != nil {
+		return nil, err
+	}
 	return session(WithDecisionKey(ctx, f.at), f.id, input, f.decision, mocks, append(opts, WithCheckpointer(cp))...)
 }

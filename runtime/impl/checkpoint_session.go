@@ -301,6 +301,8 @@ func (s *Session) putLocked(ctx context.Context, pos Position, state json.RawMes
 	switch {
 	case pending != nil:
 		status = StatusInterrupted
+	case pos.Callback != nil:
+		status = StatusWaiting
 	case pos.State == "":
 		status = StatusFinished
 	}

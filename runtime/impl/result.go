@@ -13,13 +13,19 @@ import (
 //	{"status":"SUCCEEDED","output":<output as JSON>}
 //	{"status":"FAILED","error":"<ErrorName(err)>","cause":"<cause>"}
 //	{"status":"INTERRUPTED","prompt":"<prompt>","options":[<options>]}
+//	{"status":"WAITING","state":"<state>","task_token":"<token>"}
 //
-// The last is for an *Interrupted err: an approval waits for a decision.
+// INTERRUPTED is for an *Interrupted err: an approval waits for a
+// decision; WAITING for a *TaskTokenWait: a Task state waits for a
+// success or failure sent for its task token.
 // The cause is the Cause of the *Error in err's chain, if there is one, and
 // err.Error() otherwise. An output that cannot be encoded fails the run.
 func ResultLine(output any, err error) []byte {
 	if wait, ok := errors.AsType[*Interrupted](err); ok {
 		return interruptedLine(wait)
+	}
+	if wait, ok := errors.AsType[*TaskTokenWait](err); ok {
+		return waitingLine(wait)
 	}
 	if err != nil {
 		return failedLine(err)

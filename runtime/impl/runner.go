@@ -61,6 +61,7 @@ func RunSessionMain(args []string, stdout, stderr io.Writer, run runFunc, sessio
 	mocks.Log = stderr
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	ctx = StopAtTaskTokens(ctx) // nothing in this process could answer a token
 	var opts []Option
 	if *skipWaits {
 		opts = append(opts, WithClock(NewFakeClock(SystemClock.Now())))
@@ -92,7 +93,9 @@ func Report(prog string, stdout, stderr io.Writer, out any, err error, session b
 	switch {
 	case IsInterrupted(err) && !session:
 		fmt.Fprintf(stderr, "%s: the run waits for a decision; without a session it cannot be continued\n", prog)
-	case IsInterrupted(err):
+	case IsWaitingForTaskToken(err) && !session:
+		fmt.Fprintf(stderr, "%s: the run waits for a task token; without a session it cannot be continued\n", prog)
+	case IsInterrupted(err), IsWaitingForTaskToken(err):
 	case err != nil:
 		return 1
 	}

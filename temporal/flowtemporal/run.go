@@ -42,11 +42,13 @@ func skipsWaits(wctx workflow.Context) bool {
 
 // runState is what one workflow run keeps beside the state of its steps.
 type runState struct {
-	policies   bool               // retry rules may become RetryPolicies (WithRetryPolicies)
-	inOrder    bool               // fan-outs run one item at a time (InOrder)
-	activities int                // activities started, for their ids
-	pending    []*flowcrt.Pending // approvals waiting, in the order they began
-	decisions  []Decision         // signalled, not yet taken
+	policies   bool                // retry rules may become RetryPolicies (WithRetryPolicies)
+	inOrder    bool                // fan-outs run one item at a time (InOrder)
+	activities int                 // activities started, for their ids
+	pending    []*flowcrt.Pending  // approvals waiting, in the order they began
+	decisions  []Decision          // signalled, not yet taken
+	tokens     []*PendingTaskToken // task tokens waited for (callback.go)
+	answers    []TaskTokenAnswer   // signalled for them, not yet taken
 }
 
 type runKey struct{}
@@ -88,7 +90,11 @@ func Run(wctx workflow.Context, run func(ctx context.Context, opts ...flowcrt.Op
 	if err := workflow.SetQueryHandler(wctx, QueryPending, r.query); err != nil {
 		return err
 	}
+	if err := workflow.SetQueryHandler(wctx, QueryTaskTokens, r.queryTokens); err != nil {
+		return err
+	}
 	workflow.Go(wctx, r.receive)
+	workflow.Go(wctx, r.receiveTokens)
 	var seed uint64
 	if err := workflow.SideEffect(wctx, func(workflow.Context) any { return rand.Uint64() }).Get(&seed); err != nil {
 		return err

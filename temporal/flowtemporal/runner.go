@@ -33,7 +33,8 @@ type Register func(r worker.Registry)
 // --skip-waits` sets) says that they take no time.
 // Errors come back as the workflow's steps returned them (name, cause);
 // an approval left to a person in the test environment ends the run with
-// an *flowcrt.Interrupted, as a native run without a session does.
+// an *flowcrt.Interrupted, and a task token handed out with a
+// *flowcrt.TaskTokenWait, as a native run without a session does.
 func RunWorkflow(ctx context.Context, address string, register Register, name string, in, out any, stderr io.Writer) error {
 	if address == "" {
 		return runTest(register, name, in, out)
@@ -60,15 +61,24 @@ func runTest(register Register, name string, in, out any) error {
 	// as none does on a server by default.
 	env.SetWorkflowRunTimeout(0)
 	register(env)
-	var waits *flowcrt.Interrupted
-	// An approval left to a person: the workflow would wait for a signal
-	// no one sends. Once it waits, report what it waits for and stop it.
+	var waits error
+	// An approval left to a person, or a task token handed out: the
+	// workflow would wait for a signal no one sends. Once it waits, report
+	// what it waits for and stop it.
 	env.SetOnActivityCompletedListener(func(_ *activity.Info, _ converter.EncodedValue, err error) {
-		if !errors.Is(decode(err), flowcrt.ErrNoDecision) {
+		noDecision := errors.Is(decode(err), flowcrt.ErrNoDecision)
+		if err != nil && !noDecision {
 			return
 		}
 		env.RegisterDelayedCallback(func() {
-			if waits = pendingOf(env); waits != nil {
+			if noDecision {
+				if wait := pendingOf(env); wait != nil {
+					waits = wait
+				}
+			} else if wait := tokenWaitOf(env); wait != nil {
+				waits = wait
+			}
+			if waits != nil {
 				env.CancelWorkflow()
 			}
 		}, time.Nanosecond)
@@ -94,6 +104,17 @@ func pendingOf(env *testsuite.TestWorkflowEnvironment) *flowcrt.Interrupted {
 	return &flowcrt.Interrupted{State: p.State, Prompt: p.Prompt, Options: p.Options}
 }
 
+// tokenWaitOf returns the first task token the workflow waits for, as
+// the *flowcrt.TaskTokenWait a native run stops with, or nil.
+func tokenWaitOf(env *testsuite.TestWorkflowEnvironment) error {
+	v, err := env.QueryWorkflow(QueryTaskTokens)
+	var pending []PendingTaskToken
+	if err != nil || v.Get(&pending) != nil || len(pending) == 0 {
+		return nil
+	}
+	return &flowcrt.TaskTokenWait{State: pending[0].State, Token: pending[0].Token}
+}
+
 func runServer(ctx context.Context, address string, register Register, name string, opts client.StartWorkflowOptions, in, out any, stderr io.Writer) error {
 	c, err := client.Dial(client.Options{HostPort: address, Logger: quietLogger()})
 	if err != nil {
@@ -112,7 +133,7 @@ func runServer(ctx context.Context, address string, register Register, name stri
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "flowc run: workflow %s started on %s; signal %q to answer its approvals\n", id, address, SignalDecision)
+	fmt.Fprintf(stderr, "flowc run: workflow %s started on %s; signal %q to answer its approvals, %q its task tokens\n", id, address, SignalDecision, SignalTaskToken)
 	if err := run.Get(ctx, out); err != nil {
 		return decode(err)
 	}
