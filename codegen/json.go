@@ -52,8 +52,10 @@ func (g *jsonGen) types(*jen.File) {}
 
 func (g *jsonGen) shell() *shell {
 	n := g.n
-	handlers := callHandlers(g.w.States, func(*ir.Handler) bool { return false }, "state", jsonHandlerSig(),
+	builtin := g.builtinHandlers() // json_codemie.go: custom nodes the runtime runs itself
+	handlers := callHandlers(g.w.States, func(h *ir.Handler) bool { return builtin[h.Name] }, "state", jsonHandlerSig(),
 		"(ctx context.Context, call "+RuntimeAlias+".JSONCall) (string, error)", "RespondJSON")
+	g.describeModelHandlers(handlers) // json_codemie.go
 	start := g.w.State(g.w.Start.ID)
 	states, resumable := topFirst(g.w)
 	return &shell{
