@@ -28,9 +28,15 @@ const errTransformation = "TransformationError"
 // transformNode is TransformNode.execute and post_process_output over the
 // call's context store and history and the run's user input.
 func transformNode(call JSONCall, userInput any) (string, error) {
-	config := call.CustomNode.Config
+	// The configuration as JSON values, numbers as json.Number, as the
+	// store holds them.
+	v, _ := JSONValue(call.CustomNode.Config) // decoded from JSON: it converts
+	config, _ := v.(map[string]any)
 	onError := configString(config, "on_error", "fail")
 	out, err := transform(call, userInput, config, onError)
+	if e := (notJSON{}); errors.As(err, &e) {
+		return "", e.err
+	}
 	if err != nil {
 		switch onError {
 		case "fail":
@@ -366,7 +372,7 @@ func applyMappings(source map[string]any, mappings []any, partial bool) (*ordere
 		out.copyTo(context)
 		field, v, err := applyMapping(context, m)
 		if err != nil {
-			if partial {
+			if e := (notJSON{}); partial && !errors.As(err, &e) {
 				continue
 			}
 			return nil, err
@@ -466,11 +472,20 @@ func safeEval(src string, vars map[string]any) (any, error) {
 // repr, read back as a literal; a value with none (a set, a function) is a
 // TypeError, as json.dumps raises.
 func fromPython(v any) (any, error) {
-	if v, ok := parsePython(pyexpr.Repr(v)); ok {
-		return v, nil
+	repr := pyexpr.Repr(v)
+	parsed, ok := parsePython(repr)
+	if _, isObject := parsed.(map[string]any); ok && (isObject || !strings.HasPrefix(repr, "{")) {
+		return parsed, nil
 	}
-	return nil, &Error{Name: "TypeError", Cause: "Object of type " + pyType(v) + " is not JSON serializable"}
+	// A set prints as {...} but reads back as no object.
+	return nil, notJSON{err: &Error{Name: "TypeError", Cause: "Object of type " + pyType(v) + " is not JSON serializable"}}
 }
+
+// notJSON is a value json.dumps fails on, in post_process_output: it fails
+// the state whatever on_error says.
+type notJSON struct{ err *Error }
+
+func (e notJSON) Error() string { return e.err.Error() }
 
 // mapArray is _map_array: the list at the path, each item kept when the
 // filter holds of it (with `item` beside the data; a failing filter drops
