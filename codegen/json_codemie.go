@@ -129,8 +129,8 @@ func (g *jsonGen) describeModelHandlers(handlers []handler) {
 			}
 		}
 		if len(ids) > 0 {
-			handlers[i].doc = h.name + " is the model that the state_processor_node of " + usersList("state", ids) +
-				" asks about each state it reads: call.History is the one message \"TASK: <task>. OUTPUT: <output>\" of that state, call.Task the node's task. The answer's JSON is one of the items its output_template renders."
+			handlers[i].doc = h.name + " is the model the state_processor_node of " + usersList("state", ids) +
+				" asks about each state it reads, whose \"TASK: <task>. OUTPUT: <output>\" is call.History."
 		}
 	}
 }
