@@ -63,11 +63,32 @@ func (s *JSONState) recordState(t *JSONTask, task, output string, err error) {
 	if t.Settings == nil || !t.Settings.KeepStates {
 		return
 	}
-	rec := ExecutedState{State: t.State, Task: task, Output: output, Status: StatusSucceeded}
+	rec := ExecutedState{State: t.State, Task: engineTask(t, task), Output: output, Status: StatusSucceeded}
 	if err != nil {
 		rec.Output, rec.Status = err.Error(), StatusFailed
 	}
 	s.Executed = append(s.Executed, rec)
+}
+
+// engineTask is the task CodeMie records for a state (each node's
+// get_task): a tool node's "Call <tool>", a transform node's task or its
+// default, a documents tree's fixed text, else the task the state got.
+func engineTask(t *JSONTask, task string) string {
+	switch {
+	case t.Tool != nil:
+		return "Call " + t.Tool.Tool
+	case t.CustomNode == nil:
+		return task
+	}
+	switch t.CustomNode.CustomNodeID {
+	case "transform_node":
+		if task == "" {
+			return "Transform data using configured mappings"
+		}
+	case "generate_documents_tree":
+		return "List documents from datasource"
+	}
+	return task
 }
 
 // ordered is a Python dict built in order: an output whose JSON text keeps

@@ -112,6 +112,15 @@ func TestExecutedStatesJoin(t *testing.T) {
 	s.Join(items)
 	assert.Equal(t, []ExecutedState{{State: "item", Output: "x", Status: StatusSucceeded}, {State: "item", Output: "y", Status: StatusSucceeded}}, s.Executed)
 
+	// Each node's get_task: a tool's call, a transform's default task.
+	tool := &JSONTask{Policy: Policy{State: "fetch"}, Tool: &JSONTool{ID: "f", Tool: "search_issues"}, Task: []Piece{{Text: "ignored"}}, Settings: settings}
+	_, err = s.Do(context.Background(), &Config{}, tool, answerWith("[]"))
+	require.NoError(t, err)
+	shape := &JSONTask{Policy: Policy{State: "shape"}, CustomNode: &JSONCustomNode{CustomNodeID: "transform_node"}, Settings: settings}
+	_, err = s.Do(context.Background(), &Config{}, shape, nil)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Call search_issues", "Transform data using configured mappings"}, []string{s.Executed[2].Task, s.Executed[3].Task})
+
 	plain, err := NewJSONState(nil)
 	require.NoError(t, err)
 	_, err = plain.Do(context.Background(), &Config{}, &JSONTask{Policy: Policy{State: "a"}}, answerWith("ok"))
