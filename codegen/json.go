@@ -24,6 +24,7 @@ type jsonGen struct {
 	ids      naming.Namer
 	taskVars map[string]string // by state id
 	cm       *codemieVars      // CodeMie configuration (json_codemie.go)
+	nodes    map[string]string // each custom-node state's custom_node_id, by state id (json_codemie.go)
 }
 
 func newJSONGen(w *ir.Workflow) *jsonGen {

@@ -87,18 +87,22 @@ const stateProcessor = "state_processor_node"
 // nodeType is the custom_node_id of a state's custom node; "" for other
 // states.
 func (g *jsonGen) nodeType(s *ir.State) string {
-	if s.CodeMie == nil || s.CodeMie.CustomNode == "" || g.w.CodeMie == nil {
-		return ""
+	if g.nodes == nil {
+		g.nodes = map[string]string{}
+		for _, st := range g.w.States {
+			if st.CodeMie == nil || g.w.CodeMie == nil {
+				continue
+			}
+			if c := g.w.CodeMie.CustomNodes[st.CodeMie.CustomNode]; c != nil {
+				var node struct {
+					Type string `json:"custom_node_id"`
+				}
+				_ = json.Unmarshal([]byte(c.JSON), &node) // the compiler wrote it
+				g.nodes[st.ID] = node.Type
+			}
+		}
 	}
-	c := g.w.CodeMie.CustomNodes[s.CodeMie.CustomNode]
-	if c == nil {
-		return ""
-	}
-	var node struct {
-		Type string `json:"custom_node_id"`
-	}
-	_ = json.Unmarshal([]byte(c.JSON), &node) // the compiler wrote it
-	return node.Type
+	return g.nodes[s.ID]
 }
 
 // builtinHandlers are the handler names only states that the runtime runs
@@ -121,14 +125,14 @@ func (g *jsonGen) builtinHandlers() map[string]bool {
 // describeModelHandlers says what the handler of a state_processor_node
 // answers: the model's reading of each state the node reads.
 func (g *jsonGen) describeModelHandlers(handlers []handler) {
-	for i, h := range handlers {
-		var ids []string
-		for _, s := range g.w.States {
-			if s.Handler != nil && s.Handler.Name == h.name && g.nodeType(s) == stateProcessor {
-				ids = append(ids, s.ID)
-			}
+	processors := map[string][]string{} // state ids by handler name
+	for _, s := range g.w.States {
+		if s.Handler != nil && g.nodeType(s) == stateProcessor {
+			processors[s.Handler.Name] = append(processors[s.Handler.Name], s.ID)
 		}
-		if len(ids) > 0 {
+	}
+	for i, h := range handlers {
+		if ids := processors[h.name]; len(ids) > 0 {
 			handlers[i].doc = h.name + " is the model the state_processor_node of " + usersList("state", ids) +
 				" asks about each state it reads, whose \"TASK: <task>. OUTPUT: <output>\" is call.History."
 		}

@@ -74,9 +74,9 @@ func transform(call JSONCall, userInput any, config map[string]any, onError stri
 	if err != nil {
 		return nil, err
 	}
-	mappings, _ := config["mappings"].([]any)
-	if v, ok := config["mappings"]; ok && v != nil && mappings == nil {
-		return nil, fmt.Errorf("'mappings' must be a list, not %s", pyType(v))
+	mappings, isList := config["mappings"].([]any)
+	if v, set := config["mappings"]; set && !isList {
+		return nil, fmt.Errorf("'%s' object is not iterable", pyType(v))
 	}
 	out, err := applyMappings(source, mappings, onError == "partial")
 	if err != nil {
