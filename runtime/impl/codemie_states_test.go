@@ -147,3 +147,34 @@ func TestItemRecordedOnceInItsChain(t *testing.T) {
 func answerWith(text string) JSONHandler {
 	return func(context.Context, JSONCall) (string, error) { return text, nil }
 }
+
+type summarizing struct{ calls *int }
+
+func (h summarizing) Summarize(_ context.Context, history Messages) (Messages, error) {
+	*h.calls++
+	return Messages{{Role: "assistant", Content: fmt.Sprint(len(history), " messages")}}, nil
+}
+
+// agent_node.py, before_execution: only an assistant's state summarizes
+// a history past the limits; tools and custom nodes do not.
+func TestOnlyAssistantStatesSummarize(t *testing.T) {
+	settings := &JSONSettings{Summarize: true, MessagesLimit: 1}
+	s, err := NewJSONState(nil)
+	require.NoError(t, err)
+	s.History = Messages{{Role: "user", Content: "a"}, {Role: "assistant", Content: "b"}}
+	calls := 0
+	h := summarizing{&calls}
+	for _, task := range []*JSONTask{
+		{Policy: Policy{State: "tool"}, Tool: &JSONTool{Tool: "t"}, Settings: settings},
+		{Policy: Policy{State: "node"}, CustomNode: &JSONCustomNode{CustomNodeID: "generate_documents_tree"}, Settings: settings},
+	} {
+		_, err := s.Do(context.Background(), &Config{}, task, answerWith("out"), h)
+		require.NoError(t, err)
+	}
+	assert.Zero(t, calls)
+	assert.Len(t, s.History, 4)
+	_, err = s.Do(context.Background(), &Config{}, &JSONTask{Policy: Policy{State: "agent"}, Settings: settings}, answerWith("done"), h)
+	require.NoError(t, err)
+	assert.Equal(t, 1, calls)
+	assert.Equal(t, Messages{{Role: "assistant", Content: "4 messages"}, {Role: "assistant", Content: "done"}}, s.History)
+}

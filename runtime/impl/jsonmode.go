@@ -238,8 +238,12 @@ func (s *JSONState) Do(ctx context.Context, cfg *Config, t *JSONTask, h JSONHand
 	if err := s.step(t.Settings, t.State); err != nil {
 		return JSONOutput{}, err
 	}
-	if err := s.summarize(ctx, t.Settings, hs); err != nil {
-		return JSONOutput{}, err
+	// Only an assistant's state summarizes first (agent_node.py,
+	// before_execution): tools and custom nodes read the history as it is.
+	if t.Tool == nil && t.CustomNode == nil {
+		if err := s.summarize(ctx, t.Settings, hs); err != nil {
+			return JSONOutput{}, err
+		}
 	}
 	task := s.taskText(t)
 	call := s.newCall(t, task)
