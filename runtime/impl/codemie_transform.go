@@ -156,51 +156,39 @@ func fromMessages(history Messages, userInput any) map[string]any {
 var arrayIndex = regexp.MustCompile(`^([^\[]+)\[(-?\d+)(?::(-?\d+))?(?::(-?\d+))?\](?:\.(.+))?$`)
 
 // indexPath is a parsed parse_array_index: the path before the brackets,
-// the index or slice, and the path after them.
+// the index (start) or slice (start, end and maybe step), and the path
+// after them.
 type indexPath struct {
-	base      string
-	index     []*int // start, then end and step of a slice
-	slice     bool
-	remaining string
+	base, remaining string
+	start           int
+	end, step       *int // nil end: a single index
 }
 
 func parseIndexPath(key string) (indexPath, bool) {
-	m := arrayIndex.FindStringSubmatchIndex(key)
+	m := arrayIndex.FindStringSubmatch(key)
 	if m == nil {
 		return indexPath{base: key}, false
 	}
-	group := func(i int) (string, bool) {
-		if m[2*i] < 0 {
-			return "", false
+	p := indexPath{base: m[1], remaining: m[5], start: pyIndex(m[2])}
+	if m[3] != "" {
+		end := pyIndex(m[3])
+		p.end = &end
+		if m[4] != "" {
+			step := pyIndex(m[4])
+			p.step = &step
 		}
-		return key[m[2*i]:m[2*i+1]], true
-	}
-	p := indexPath{}
-	p.base, _ = group(1)
-	p.remaining, _ = group(5)
-	for i := 2; i <= 4; i++ {
-		s, ok := group(i)
-		if !ok {
-			if i == 3 {
-				break // no end: a single index, so no step either
-			}
-			p.index = append(p.index, nil)
-			continue
-		}
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			n = clampIndex(s)
-		}
-		p.index = append(p.index, &n)
-		p.slice = i >= 3
 	}
 	return p, true
 }
 
-// clampIndex stands for an index too long for an int: out of range either
-// way.
-func clampIndex(s string) int {
-	if strings.HasPrefix(s, "-") {
+// pyIndex reads an index the pattern matched; one too long for an int is
+// out of range either way.
+func pyIndex(s string) int {
+	n, err := strconv.Atoi(s)
+	switch {
+	case err == nil:
+		return n
+	case strings.HasPrefix(s, "-"):
 		return -1 << 40
 	}
 	return 1 << 40
@@ -209,8 +197,8 @@ func clampIndex(s string) int {
 // at applies the index or slice to a list, as Python's value[i] or
 // value[i:j:k]; false when the index is out of range.
 func (p indexPath) at(list []any) (any, bool, error) {
-	if !p.slice {
-		i := *p.index[0]
+	if p.end == nil {
+		i := p.start
 		if i < 0 {
 			i += len(list)
 		}
@@ -220,13 +208,13 @@ func (p indexPath) at(list []any) (any, bool, error) {
 		return list[i], true, nil
 	}
 	step := 1
-	if len(p.index) > 2 && p.index[2] != nil {
-		step = *p.index[2]
+	if p.step != nil {
+		step = *p.step
 	}
 	if step == 0 {
 		return nil, false, errors.New("ValueError: slice step cannot be zero")
 	}
-	start, stop := sliceBounds(*p.index[0], len(list), step), sliceBounds(*p.index[1], len(list), step)
+	start, stop := sliceBounds(p.start, len(list), step), sliceBounds(*p.end, len(list), step)
 	out := []any{}
 	for i := start; (step > 0 && i < stop) || (step < 0 && i > stop); i += step {
 		out = append(out, list[i])
