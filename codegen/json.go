@@ -24,6 +24,7 @@ type jsonGen struct {
 	ids      naming.Namer
 	taskVars map[string]string // by state id
 	cm       *codemieVars      // CodeMie configuration (json_codemie.go)
+	nodes    map[string]string // each custom-node state's custom_node_id, by state id (json_codemie.go)
 }
 
 func newJSONGen(w *ir.Workflow) *jsonGen {
@@ -52,8 +53,10 @@ func (g *jsonGen) types(*jen.File) {}
 
 func (g *jsonGen) shell() *shell {
 	n := g.n
-	handlers := callHandlers(g.w.States, func(*ir.Handler) bool { return false }, "state", jsonHandlerSig(),
+	builtin := g.builtinHandlers() // json_codemie.go: custom nodes the runtime runs itself
+	handlers := callHandlers(g.w.States, func(h *ir.Handler) bool { return builtin[h.Name] }, "state", jsonHandlerSig(),
 		"(ctx context.Context, call "+RuntimeAlias+".JSONCall) (string, error)", "RespondJSON")
+	g.describeModelHandlers(handlers) // json_codemie.go
 	start := g.w.State(g.w.Start.ID)
 	states, resumable := topFirst(g.w)
 	return &shell{

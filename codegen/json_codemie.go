@@ -1,6 +1,7 @@
 package codegen
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -35,7 +36,7 @@ func (g *jsonGen) codemieDecls(f *jen.File) {
 		f.Add(comment(st.Key + ": " + st.Value))
 	}
 	f.Var().DefsFunc(func(d *jen.Group) {
-		d.Id(g.cm.settings).Op("=").Op("&").Add(rt("JSONSettings")).Add(settingsValues(cm))
+		d.Id(g.cm.settings).Op("=").Op("&").Add(rt("JSONSettings")).Add(g.settingsValues())
 		for _, list := range []struct {
 			name, suffix, typ string
 			configs           map[string]*ir.Config
@@ -59,7 +60,8 @@ func sortedIDs(m map[string]*ir.Config) []string {
 	return ids
 }
 
-func settingsValues(cm *ir.CodeMie) *jen.Statement {
+func (g *jsonGen) settingsValues() *jen.Statement {
+	cm := g.w.CodeMie
 	return jen.CustomFunc(multiline, func(vals *jen.Group) {
 		if cm.RecursionLimit > 0 {
 			vals.Id("RecursionLimit").Op(":").Lit(cm.RecursionLimit)
@@ -69,7 +71,72 @@ func settingsValues(cm *ir.CodeMie) *jen.Statement {
 			vals.Id("MessagesLimit").Op(":").Lit(cm.MessagesLimit)
 			vals.Id("TokensLimit").Op(":").Lit(cm.TokensLimit)
 		}
+		if slices.ContainsFunc(g.w.States, func(s *ir.State) bool { return g.nodeType(s) == stateProcessor }) {
+			vals.Id("KeepStates").Op(":").True()
+		}
 	})
+}
+
+// CodeMie's custom nodes (custom_node_id) that the runtime runs
+// (runtime/impl, codemie_nodes.go): handlerless ones need no handler; a
+// state processor's handler stands for the model it asks about each state.
+var handlerless = map[string]bool{"transform_node": true}
+
+const stateProcessor = "state_processor_node"
+
+// nodeType is the custom_node_id of a state's custom node; "" for other
+// states.
+func (g *jsonGen) nodeType(s *ir.State) string {
+	if g.nodes == nil {
+		g.nodes = map[string]string{}
+		for _, st := range g.w.States {
+			if st.CodeMie == nil || g.w.CodeMie == nil {
+				continue
+			}
+			if c := g.w.CodeMie.CustomNodes[st.CodeMie.CustomNode]; c != nil {
+				var node struct {
+					Type string `json:"custom_node_id"`
+				}
+				_ = json.Unmarshal([]byte(c.JSON), &node) // the compiler wrote it
+				g.nodes[st.ID] = node.Type
+			}
+		}
+	}
+	return g.nodes[s.ID]
+}
+
+// builtinHandlers are the handler names only states that the runtime runs
+// itself call: the handlers interface has no method for them.
+func (g *jsonGen) builtinHandlers() map[string]bool {
+	out := map[string]bool{}
+	for _, s := range g.w.States {
+		if s.Handler != nil && handlerless[g.nodeType(s)] {
+			out[s.Handler.Name] = true
+		}
+	}
+	for _, s := range g.w.States {
+		if s.Handler != nil && !handlerless[g.nodeType(s)] {
+			delete(out, s.Handler.Name)
+		}
+	}
+	return out
+}
+
+// describeModelHandlers says what the handler of a state_processor_node
+// answers: the model's reading of each state the node reads.
+func (g *jsonGen) describeModelHandlers(handlers []handler) {
+	processors := map[string][]string{} // state ids by handler name
+	for _, s := range g.w.States {
+		if s.Handler != nil && g.nodeType(s) == stateProcessor {
+			processors[s.Handler.Name] = append(processors[s.Handler.Name], s.ID)
+		}
+	}
+	for i, h := range handlers {
+		if ids := processors[h.name]; len(ids) > 0 {
+			handlers[i].doc = h.name + " is the model the state_processor_node of " + usersList("state", ids) +
+				" asks about each state it reads, whose \"TASK: <task>. OUTPUT: <output>\" is call.History."
+		}
+	}
 }
 
 // codemieTaskFields writes a state's CodeMie fields of its JSONTask.

@@ -12,11 +12,17 @@ import (
 // parsed output.
 func (g *jsonGen) step(f *jen.File, s *ir.State) {
 	f.Line()
-	f.Comment(stepMethod(s) + " runs state " + quote(s.ID) + " and returns the state to run next.")
+	runs := " runs state " + quote(s.ID)
+	var h jen.Code = jen.Id("w").Dot("h").Dot(s.Handler.Name)
+	if node := g.nodeType(s); handlerless[node] {
+		runs += ", CodeMie's " + node + ", which the runtime runs itself,"
+		h = jen.Nil()
+	}
+	f.Comment(stepMethod(s) + runs + " and returns the state to run next.")
 	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(stepMethod(s)).
 		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Add(rt("JSONState"))).
 		Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
-		args := []jen.Code{jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Op("&").Id(g.taskVars[s.ID]), jen.Id("w").Dot("h").Dot(s.Handler.Name)}
+		args := []jen.Code{jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Op("&").Id(g.taskVars[s.ID]), h}
 		if g.w.CodeMie != nil {
 			args = append(args, jen.Id("w").Dot("h")) // may answer interruptions and summarize
 		}

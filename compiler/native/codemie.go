@@ -724,6 +724,9 @@ func (l *lowerer) links(w *ir.Workflow) {
 			if ln.key == "tool_id" && list[ln.ref.ID].MCP {
 				ln.state.Handler.Name = ir.MCPHandler // the MCP service runs the tool
 			}
+			if ln.key == "custom_node_id" {
+				l.processorReadsItself(ln, list[ln.ref.ID])
+			}
 		case list != nil || ln.key == "custom_node_id":
 			l.Diags.Errorf(ln.ref.Pos, "%s %q is not defined under `%s`%s", ln.key, ln.ref.ID, names[ln.key],
 				diag.DidYouMean(ln.ref.ID, yamlx.SortedKeys(list)))
@@ -731,6 +734,30 @@ func (l *lowerer) links(w *ir.Workflow) {
 	}
 	l.mergeToolArgs(w)
 	l.reservedHandlers(w)
+}
+
+// processorReadsItself warns of a state_processor_node that always fails:
+// the states it reads include itself, in progress, when its own state id
+// starts with its state_id (an empty one names all) and its status filter
+// lists IN_PROGRESS, as the default does; CodeMie's _fetch_states
+// (state_processor_node.py) then raises "No Completed States".
+func (l *lowerer) processorReadsItself(ln link, c *ir.Config) {
+	var node struct {
+		Type   string `json:"custom_node_id"`
+		Config struct {
+			StateID string           `json:"state_id"`
+			Filter  *json.RawMessage `json:"states_status_filter"`
+		} `json:"config"`
+	}
+	if json.Unmarshal([]byte(c.JSON), &node) != nil || node.Type != "state_processor_node" || !strings.HasPrefix(ln.state.ID, node.Config.StateID) {
+		return
+	}
+	var filter []string
+	if node.Config.Filter != nil && json.Unmarshal(*node.Config.Filter, &filter) == nil && len(filter) > 0 && !slices.Contains(filter, "IN_PROGRESS") {
+		return
+	}
+	l.Diags.Warnf(ln.ref.Pos, "state %q reads the states whose id starts with %q, itself among them, in progress: it fails with \"No Completed States\", as CodeMie's state_processor_node does (_fetch_states); set the custom node's state_id to the states it should read",
+		ln.state.ID, node.Config.StateID)
 }
 
 // reservedHandlers rejects handler names that the services the workflow

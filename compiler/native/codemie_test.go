@@ -203,7 +203,8 @@ func TestTaskTemplatesAreJinja(t *testing.T) {
 
 // A custom node must name one of CodeMie's nodes, which workflow.py
 // (init_custom_node) loads from its workflows/nodes package; flowc warns
-// about any other and hands it to its handler, as every custom node.
+// about any other and hands it to its handler, as every custom node that
+// the runtime does not run itself.
 func TestUnknownCustomNode(t *testing.T) {
 	src := `custom_nodes:
   - {id: tree, custom_node_id: generate_documents_tree}
@@ -216,4 +217,25 @@ states:
 `, lowerDiags(t, src))
 	w := lowerText(t, src)
 	assert.Equal(t, "Formatter", w.States[1].Handler.Name)
+}
+
+// A state_processor_node whose state_id names its own state reads itself
+// in progress, which CodeMie's _fetch_states (state_processor_node.py)
+// refuses whatever it waits: a warning, unless the status filter leaves
+// IN_PROGRESS out.
+func TestStateProcessorReadingItself(t *testing.T) {
+	src := `custom_nodes:
+  - {id: all, custom_node_id: state_processor_node, config: {output_template: x}}
+  - {id: own, custom_node_id: state_processor_node, config: {state_id: sum, states_status_filter: [SUCCEEDED, IN_PROGRESS]}}
+  - {id: done, custom_node_id: state_processor_node, config: {states_status_filter: [SUCCEEDED]}}
+  - {id: named, custom_node_id: state_processor_node, config: {state_id: review}}
+states:
+  - {id: a, custom_node_id: all, next: {state_id: summary}}
+  - {id: summary, custom_node_id: own, next: {state_id: c}}
+  - {id: c, custom_node_id: done, next: {state_id: d}}
+  - {id: d, custom_node_id: named}
+`
+	assert.Equal(t, `t.flow.yaml:7:29: warning: state "a" reads the states whose id starts with "", itself among them, in progress: it fails with "No Completed States", as CodeMie's state_processor_node does (_fetch_states); set the custom node's state_id to the states it should read
+t.flow.yaml:8:35: warning: state "summary" reads the states whose id starts with "sum", itself among them, in progress: it fails with "No Completed States", as CodeMie's state_processor_node does (_fetch_states); set the custom node's state_id to the states it should read
+`, lowerDiags(t, src))
 }

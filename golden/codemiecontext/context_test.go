@@ -76,16 +76,18 @@ func TestContextFlags(t *testing.T) {
 	note := calls.Of("note")[0]
 	assert.Equal(t, `Note ["a.md","b.md"]`, note.Task)
 	assert.Equal(t, `["a.md","b.md"]`, note.Context["files"])
-	// include_in_llm_history: false kept the tool's messages out.
-	assert.Equal(t, []string{"Fetch {{user.profile.name}} ({{user.ids[1]}}) {{missing.key}}", "[{'name': 'Ada', 'temp': 1}, {'role': 'admin', 'count': 2}]"}, jsontest.Contents(note.History))
+	// include_in_llm_history: false kept the tool's messages out; the
+	// history holds outputs, not tasks (base_node.py,
+	// _prepare_message_history_update).
+	assert.Equal(t, []string{"[{'name': 'Ada', 'temp': 1}, {'role': 'admin', 'count': 2}]"}, jsontest.Contents(note.History))
 
 	// keep_current left the note's own keys; clear_prior_messages left its
-	// own messages, the output as a human message.
+	// own message, the output as a human message.
 	two := calls.Of("phase-two")[0]
 	assert.Equal(t, map[string]any{"summary": "two files"}, two.Context)
 	assert.Equal(t, "Summary two files for ", two.Task, "an undefined variable renders empty in Jinja2")
-	require.Len(t, two.History, 2)
-	assert.Equal(t, "user", two.History[1].Role)
+	require.Len(t, two.History, 1)
+	assert.Equal(t, "user", two.History[0].Role)
 }
 
 // clear_context_store: true empties the store, the last output included.

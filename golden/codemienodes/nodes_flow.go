@@ -24,8 +24,6 @@ var _ interface {
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type NodesHandlers interface {
-	// Extract runs state "labels".
-	Extract(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// CallMCPTool runs state "read".
 	CallMCPTool(ctx context.Context, call flowcrt.JSONCall) (string, error)
 }
@@ -133,7 +131,7 @@ var (
 		RecursionLimit: 50,
 	}
 	nodesReaderTool  = flowcimpl.DecodeConfig[flowcimpl.JSONTool](`{"id":"reader","mcp_server":{"config":{"args":["-y","@modelcontextprotocol/server-filesystem","/repo"],"command":"npx"},"name":"filesystem"},"tool":"read_file","tool_args":{"path":"/repo/{{file}}"}}`)
-	nodesExtractNode = flowcimpl.DecodeConfig[flowcimpl.JSONCustomNode](`{"config":{"input_key":"event","mappings":[{"item_field":"name","output_field":"labels","source_path":"pull_request.labels","type":"array_map"}]},"custom_node_id":"transform_node","id":"extract"}`)
+	nodesExtractNode = flowcimpl.DecodeConfig[flowcimpl.JSONCustomNode](`{"config":{"input_key":"event","mappings":[{"item_field":"name","output_field":"labels","source_path":"pull_request.labels","type":"array_map"},{"output_field":"file","source_path":"pull_request.file"}]},"custom_node_id":"transform_node","id":"extract"}`)
 )
 
 // The states' task templates, tool_args and retry policies.
@@ -238,9 +236,9 @@ func (w *Nodes) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSO
 	return nil
 }
 
-// stepLabels runs state "labels" and returns the state to run next.
+// stepLabels runs state "labels", CodeMie's transform_node, which the runtime runs itself, and returns the state to run next.
 func (w *Nodes) stepLabels(ctx context.Context, s *flowcrt.JSONState) (nodesStep, error) {
-	if _, err := s.Do(ctx, &w.cfg, &nodesLabelsTask, w.h.Extract, w.h); err != nil {
+	if _, err := s.Do(ctx, &w.cfg, &nodesLabelsTask, nil, w.h); err != nil {
 		return nodesDone, &flowcrt.StateError{
 			State: "labels",
 			Err:   err,

@@ -27,9 +27,6 @@ func NewNodesMockHandlers(mocks *flowcrt.Mocks) NodesMock {
 }
 
 // The methods below answer from the mock of the state that calls them.
-func (m NodesMock) Extract(ctx context.Context, call flowcrt.JSONCall) (string, error) {
-	return m.mocks.RespondJSON(call)
-}
 func (m NodesMock) CallMCPTool(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)
 }

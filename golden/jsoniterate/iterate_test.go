@@ -55,11 +55,12 @@ func TestSimpleListIteration(t *testing.T) {
 	// A list output adds no key; `processed` is the last item's.
 	assert.Equal(t, map[string]any{"processed": "file3.txt"}, s.Context)
 	assert.Equal(t, []string{
-		"List all files in the directory", `["file1.txt","file2.txt","file3.txt"]`,
-		"Process file file1.txt\nCurrent task: file1.txt", `{"processed":"file1.txt"}`,
-		"Process file file2.txt\nCurrent task: file2.txt", `{"processed":"file2.txt"}`,
-		"Process file file3.txt\nCurrent task: file3.txt", `{"processed":"file3.txt"}`,
-		"Summarize the processed files; the last one was file3.txt",
+		// Outputs, and each item as repr() prints it (base_node.py,
+		// _prepare_iter_task_messages); the unmocked summary answers its task.
+		`["file1.txt","file2.txt","file3.txt"]`,
+		"'file1.txt'", `{"processed":"file1.txt"}`,
+		"'file2.txt'", `{"processed":"file2.txt"}`,
+		"'file3.txt'", `{"processed":"file3.txt"}`,
 		"Summarize the processed files; the last one was file3.txt",
 	}, jsontest.Contents(s.History))
 }
@@ -176,11 +177,11 @@ func TestArrayOfObjectsWithContextPopulation(t *testing.T) {
 	assert.Equal(t, []string{
 		`[{"id":1,"title":"Task A","priority":"high"},{"id":2,"title":"Task B","priority":"low"}]`,
 		// flowc's objects keep no key order: the item prints its keys sorted.
+		"{'id': 1, 'priority': 'high', 'title': 'Task A'}",
 		"Execute task ID 1: Task A\nPriority level: high\n\nPlease process this task according to its priority.\n\nCurrent task: {'id': 1, 'priority': 'high', 'title': 'Task A'}",
-		"Execute task ID 1: Task A\nPriority level: high\n\nPlease process this task according to its priority.\n\nCurrent task: {'id': 1, 'priority': 'high', 'title': 'Task A'}",
+		"{'id': 2, 'priority': 'low', 'title': 'Task B'}",
 		"Execute task ID 2: Task B\nPriority level: low\n\nPlease process this task according to its priority.\n\nCurrent task: {'id': 2, 'priority': 'low', 'title': 'Task B'}",
-		"Execute task ID 2: Task B\nPriority level: low\n\nPlease process this task according to its priority.\n\nCurrent task: {'id': 2, 'priority': 'low', 'title': 'Task B'}",
-	}, jsontest.Contents(s.History), "a state without a task adds only its output")
+	}, jsontest.Contents(s.History), "each item, then the output, which is the unmocked state's task")
 	assert.Equal(t, `{"id":2,"priority":"low","title":"Task B"}`, encoded(t, s.Context))
 }
 
@@ -204,7 +205,7 @@ func TestIterKeyOverResultFormats(t *testing.T) {
 			s := newState(t)
 			require.NoError(t, NewItemsMock(jsontest.Mocks(t, "items", testCase)).RunState(context.Background(), &s))
 			var got []string
-			for i := 3; i < len(s.History); i += 2 {
+			for i := 2; i < len(s.History); i += 2 { // after the first output, each item then its answer
 				got = append(got, s.History[i].Content) // the answers of processing-state: its rendered tasks
 			}
 			assert.Equal(t, want, got)

@@ -45,16 +45,16 @@ func TestDirectTransition(t *testing.T) {
 	assert.Equal(t, []string{"Write a greeting for Ada"}, calls.Tasks("first-state"))
 	assert.Equal(t, []string{`Review the greeting "Hello Ada" for Ada`}, calls.Tasks("next-state-id"))
 	assert.Equal(t, map[string]any{"name": "Ada", "greeting": "Hello Ada"}, s.Context)
-	assert.Equal(t, []string{"Write a greeting for Ada", `{"greeting":"Hello Ada"}`,
-		`Review the greeting "Hello Ada" for Ada`, "Looks good."}, jsontest.Contents(s.History))
-	assert.Equal(t, "user", s.History[0].Role)
-	assert.Equal(t, "assistant", s.History[1].Role)
+	// The history holds the outputs, not the tasks (base_node.py,
+	// _prepare_message_history_update).
+	assert.Equal(t, []string{`{"greeting":"Hello Ada"}`, "Looks good."}, jsontest.Contents(s.History))
+	assert.Equal(t, "assistant", s.History[0].Role)
 }
 
 // A state without a mock answers with its rendered task.
 func TestUnmockedStateAnswersItsTask(t *testing.T) {
 	_, s := run(t, "unmocked-review")
-	assert.Equal(t, `Review the greeting "Hello Ada" for Ada`, s.History[3].Content)
+	assert.Equal(t, `Review the greeting "Hello Ada" for Ada`, s.History[1].Content)
 }
 
 // Run takes any JSON value and returns the final context store.

@@ -43,12 +43,12 @@ func TestChildSharesStoreAndHistory(t *testing.T) {
 	assert.Equal(t, "Summarize go from tools", h.seen["summary"])
 	assert.Equal(t, "tools", s.Context["last"])
 	assert.Equal(t, []string{
-		// CodeMie renders a task only with resolve_dynamic_values_in_prompt
-		// (agent_node.py, get_task), and {{task}} only in an iteration.
-		"Take {{task}}", `{"topic": "go"}`,
-		"Split go", `{"chunks": ["syntax", "tools"]}`,
-		"Process syntax\nCurrent task: syntax", `{"last":"syntax"}`,
-		"Process tools\nCurrent task: tools", `{"last":"tools"}`,
-		"Summarize go from tools", "done",
+		// The child's messages join the parent's history: outputs, and
+		// each item, as repr() prints it, before its chain's first output
+		// (base_node.py, _prepare_iter_task_messages).
+		`{"topic": "go"}`, `{"chunks": ["syntax", "tools"]}`,
+		"'syntax'", `{"last":"syntax"}`,
+		"'tools'", `{"last":"tools"}`,
+		"done",
 	}, jsontest.Contents(s.History))
 }

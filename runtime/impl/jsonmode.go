@@ -25,13 +25,20 @@ import (
 type JSONState struct {
 	// Context is the context store.
 	Context map[string]any
-	// History is the message history. Each task state adds its rendered
-	// task as a "user" message (when the task is not empty) and then its
-	// handler's output as an "assistant" message.
+	// History is the message history. Each task state adds its output as
+	// an "assistant" message, the first state of an iteration's item the
+	// item before it, as CodeMie's base_node.py does (the task is not
+	// recorded).
 	History Messages
 	// Input is the task input, which {{task}} renders and handlers get as
 	// JSONCall.Input: the run's input, or in an iteration chain the item.
 	Input any
+	// UserInput is the run's input as given, CodeMie's user_input, which
+	// its transform_node may read.
+	UserInput any `json:",omitempty"`
+	// Executed are the states run so far, kept only when a workflow's
+	// state_processor_node reads them (JSONSettings.KeepStates).
+	Executed []ExecutedState `json:",omitempty"`
 
 	// Steps counts the states run so far, for the recursion limit.
 	Steps int
@@ -43,12 +50,16 @@ type JSONState struct {
 	session *Session
 	// iterating is set in an iteration chain, where Input is the item.
 	iterating bool
+	// itemPending is set until the first state of an item's chain ran:
+	// that state records the item in the history.
+	itemPending bool
 }
 
 // branchLog is what a branch or item did that its fan-out merges.
 type branchLog struct {
 	wrote   map[string]any // the keys it set in the context store, last value, or deleted{}
 	from    int            // where its own messages start in History
+	ran     int            // where its own states start in Executed
 	cleared bool           // it cleared the history it started with
 }
 
@@ -60,6 +71,7 @@ func NewJSONState(input any) (JSONState, error) {
 	if err != nil {
 		return JSONState{Context: map[string]any{}}, fmt.Errorf("%w: %v", errInput, err)
 	}
+	raw := in
 	// Text input is parsed as an output is: JSON in it gives the store.
 	if text, isText := in.(string); isText {
 		if v, ok := ParseOutput(text); ok {
@@ -71,7 +83,7 @@ func NewJSONState(input any) (JSONState, error) {
 		store = map[string]any{}
 	}
 	// The store changes during the run; the task input must not.
-	return JSONState{Context: maps.Clone(store), Input: in}, nil
+	return JSONState{Context: maps.Clone(store), Input: in, UserInput: raw}, nil
 }
 
 // set stores a value in the context store, noting it for the join when s
@@ -208,9 +220,10 @@ type JSONOutput struct {
 // before it runs, checks the recursion limit, summarizes a long history,
 // renders the task and tool_args, calls h under t's timeout and retry
 // rules, and on success records the output as t.Next says. On failure s is
-// unchanged but for its step count, and the error of the last attempt is
-// returned. handlers, when not nil, may answer interruptions (Approver)
-// and summarize the history (Summarizer).
+// unchanged but for its step count (and its Executed states), and the
+// error of the last attempt is returned. h is nil for a custom node that
+// the runtime runs itself (codemie_nodes.go). handlers, when not nil, may
+// answer interruptions (Approver) and summarize the history (Summarizer).
 func (s *JSONState) Do(ctx context.Context, cfg *Config, t *JSONTask, h JSONHandler, handlers ...any) (JSONOutput, error) {
 	if cfg.StateContext {
 		ctx = WithState(ctx, t.State)
@@ -225,11 +238,19 @@ func (s *JSONState) Do(ctx context.Context, cfg *Config, t *JSONTask, h JSONHand
 	if err := s.step(t.Settings, t.State); err != nil {
 		return JSONOutput{}, err
 	}
-	if err := s.summarize(ctx, t.Settings, hs); err != nil {
-		return JSONOutput{}, err
+	// Only an assistant's state summarizes first (agent_node.py,
+	// before_execution): tools and custom nodes read the history as it is.
+	if t.Tool == nil && t.CustomNode == nil {
+		if err := s.summarize(ctx, t.Settings, hs); err != nil {
+			return JSONOutput{}, err
+		}
 	}
 	task := s.taskText(t)
 	call := s.newCall(t, task)
+	h = s.builtinHandler(t, h)
+	if h == nil {
+		return JSONOutput{}, &Error{Name: errTaskFailed, Cause: fmt.Sprintf("state %q has no handler", t.State)}
+	}
 	var out JSONOutput
 	err := Call(ctx, cfg, &t.Policy, func(ctx context.Context) error {
 		// Each attempt gets fresh copies: an earlier one may have changed its own.
@@ -239,10 +260,13 @@ func (s *JSONState) Do(ctx context.Context, cfg *Config, t *JSONTask, h JSONHand
 		}
 		return err
 	})
+	s.recordState(t, task, out.Text, err)
+	firstOfItem := s.itemPending
+	s.itemPending = false
 	if err != nil {
 		return JSONOutput{}, err
 	}
-	s.record(&t.Next, t.HumanMessage, task, out.Text)
+	s.record(&t.Next, t.HumanMessage, firstOfItem, out.Text)
 	s.store(&t.Next, out)
 	return out, nil
 }

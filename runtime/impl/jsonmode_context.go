@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/flowc-dev/flowc/runtime/pyexpr"
 )
 
 // Context management: what a state's output does to the context store and
@@ -135,8 +137,12 @@ func (s *JSONState) remove(k string) {
 // deleted marks, in a branch's log, a key the branch removed.
 type deleted struct{}
 
-// record adds a state's messages to the history.
-func (s *JSONState) record(n *JSONNext, human bool, task, text string) {
+// record adds a state's messages to the history, as CodeMie's base_node.py
+// does (_prepare_message_history_update): its output, and for the first
+// state of an iteration's item the item before it, as Python's repr()
+// prints it, unless it is empty. Both are the model's messages, or the
+// user's with result_as_human_message; the task is not recorded.
+func (s *JSONState) record(n *JSONNext, human, item bool, text string) {
 	if n.ClearMessages {
 		s.History = Messages{}
 		if s.branch != nil {
@@ -147,12 +153,12 @@ func (s *JSONState) record(n *JSONNext, human bool, task, text string) {
 	if n.NoHistory {
 		return
 	}
-	if task != "" {
-		s.History = append(s.History, Message{Role: "user", Content: task})
-	}
 	role := "assistant"
 	if human {
 		role = "user"
+	}
+	if item && pyexpr.Truthy(s.Input) {
+		s.History = append(s.History, Message{Role: role, Content: pyexpr.Repr(s.Input)})
 	}
 	s.History = append(s.History, Message{Role: role, Content: text})
 }
@@ -169,6 +175,9 @@ type JSONSettings struct {
 	Summarize     bool
 	MessagesLimit int
 	TokensLimit   int
+	// KeepStates keeps the states a run executed (JSONState.Executed), for
+	// a state_processor_node to read.
+	KeepStates bool
 }
 
 // ErrRecursionLimit names the error of a run that reached its

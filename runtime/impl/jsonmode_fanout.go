@@ -94,7 +94,7 @@ func (s *JSONState) Iterations(items []any, keys ...string) []JSONState {
 	out := make([]JSONState, len(items))
 	for i, item := range items {
 		out[i] = s.fork(item)
-		out[i].iterating = true
+		out[i].iterating, out[i].itemPending = true, true
 		if keys != nil {
 			maps.DeleteFunc(out[i].Context, func(k string, _ any) bool { return !slices.Contains(keys, k) })
 		}
@@ -121,10 +121,12 @@ func (s *JSONState) fork(input any) JSONState {
 	return JSONState{
 		Context: maps.Clone(s.Context),
 		// Clipped, so that a branch's messages go to an array of its own.
-		History: slices.Clip(s.History),
-		Input:   input,
-		Steps:   s.Steps,
-		branch:  &branchLog{wrote: map[string]any{}, from: len(s.History)},
+		History:   slices.Clip(s.History),
+		Input:     input,
+		UserInput: s.UserInput,
+		Executed:  slices.Clip(s.Executed),
+		Steps:     s.Steps,
+		branch:    &branchLog{wrote: map[string]any{}, from: len(s.History), ran: len(s.Executed)},
 		// A branch inside an iteration chain is still in it.
 		iterating: s.iterating,
 	}
@@ -149,6 +151,7 @@ func (s *JSONState) Join(branches []JSONState) {
 			s.History = Messages{}
 		}
 		s.History = append(s.History, b.History[b.branch.from:]...)
+		s.Executed = append(s.Executed, b.Executed[b.branch.ran:]...)
 		s.Steps = max(s.Steps, b.Steps)
 	}
 }

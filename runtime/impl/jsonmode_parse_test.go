@@ -135,10 +135,10 @@ func TestIterationsAndJoin(t *testing.T) {
 
 	branches := s.Branches(2)
 	branches[0].store(&JSONNext{ResetKeys: []string{"gone"}}, parseOutput(`{"x": 1}`))
-	branches[1].record(&JSONNext{ClearMessages: true}, false, "t", "new")
+	branches[1].record(&JSONNext{ClearMessages: true}, false, false, "new")
 	s.Join(branches)
 	assert.Equal(t, map[string]any{"keep": 1, "big": 2, "x": json.Number("1")}, s.Context)
-	assert.Equal(t, []string{"t", "new"}, []string{s.History[0].Content, s.History[1].Content})
+	assert.Equal(t, Messages{{Role: "assistant", Content: "new"}}, s.History)
 }
 
 // parseTemplate splits text into literal pieces and references, as the

@@ -44,7 +44,7 @@ func MergeJSONInput(s *JSONState, input any) {
 	for k, v := range fresh.Context {
 		s.set(k, v)
 	}
-	s.Input = fresh.Input
+	s.Input, s.UserInput = fresh.Input, fresh.UserInput
 }
 
 // Attach makes s ask for decisions through sess, which holds the one

@@ -49,7 +49,8 @@ func TestNewJSONState(t *testing.T) {
 }
 
 // Do renders the task, calls the handler, merges an object output into the
-// store and adds the task and the output to the history.
+// store and adds the output, not the task, to the history (base_node.py,
+// _prepare_message_history_update).
 func TestDoRendersCallsAndRecords(t *testing.T) {
 	s := jsonState(t, "the input")
 	s.Context["id"] = json.Number("7")
@@ -73,7 +74,7 @@ func TestDoRendersCallsAndRecords(t *testing.T) {
 	assert.Equal(t, map[string]string{"endpoint": "/api/7"}, got.ToolArgs)
 	assert.Equal(t, "the input", got.Input)
 	assert.Equal(t, `{"id":8,"meta":{"a":"b"},"result":"done"}`, encodeJSON(t, s.Context))
-	assert.Equal(t, impl.Messages{{Role: "user", Content: got.Task}, {Role: "assistant", Content: `{"result": "done", "id": 8}`}}, s.History)
+	assert.Equal(t, impl.Messages{{Role: "assistant", Content: `{"result": "done", "id": 8}`}}, s.History)
 	assert.Equal(t, `{"result": "done", "id": 8}`, out.Text)
 	assert.True(t, out.Vars().Holds("id == 8"))
 }
@@ -149,7 +150,9 @@ func TestItems(t *testing.T) {
 
 // Each iteration starts from a copy, with its item as the task input and
 // an object item's keys in its store. Join merges, in item order, what
-// each one set (the last one winning) and the messages each one added.
+// each one set (the last one winning) and the messages each one added: the
+// item, as Python's repr() prints it, then the output (base_node.py,
+// _prepare_iter_task_messages).
 func TestIterationsAndJoin(t *testing.T) {
 	s := jsonState(t, map[string]any{"user": "Alice", "result": "none", "kept": "parent"})
 	s.History = impl.Messages{{Role: "user", Content: "start"}}
@@ -177,9 +180,9 @@ func TestIterationsAndJoin(t *testing.T) {
 		contents = append(contents, m.Content)
 	}
 	assert.Equal(t, []string{"start",
-		`item {"id":1}`, `{"result": "processed-1", "only1": true}`,
-		"item plain", `{"kept": "parent"}`,
-		`item {"id":3}`, `{"result": "processed-3", "only3": true}`}, contents)
+		`{'id': 1}`, `{"result": "processed-1", "only1": true}`,
+		"'plain'", `{"kept": "parent"}`,
+		`{'id': 3}`, `{"result": "processed-3", "only3": true}`}, contents)
 }
 
 // A branch's history is its own: appending to it never writes into the
@@ -220,7 +223,7 @@ func TestJoinIsInItemOrderWhateverTheSchedule(t *testing.T) {
 	s.Join(its)
 	assert.Equal(t, "39", s.Context["last"])
 	assert.Equal(t, json.Number("39"), s.Context["n"])
-	assert.Equal(t, "0", s.History[0].Content)
+	assert.Equal(t, "{'n': 0}", s.History[0].Content)
 	assert.Len(t, s.History, 80)
 }
 
