@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"database/sql"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -110,8 +111,8 @@ func uninterrupted(t *testing.T, reqs []request) map[string]json.RawMessage {
 		wg.Go(func() {
 			defer func() { <-sem }()
 			res := serve(context.Background(), fl, cp, r)
-			if res.Status == "INTERRUPTED" {
-				r.Decision = "continue"
+			for res.Status == "INTERRUPTED" || res.Status == "WAITING" {
+				r.Decision, r.Token = "continue", res.Token
 				res = serve(context.Background(), fl, cp, r)
 			}
 			mu.Lock()
@@ -139,7 +140,8 @@ type coordinator struct {
 	started         int
 	seq             int
 	probes          int
-	doubled         map[string]bool // sessions given two decisions at once
+	doubled         map[string]bool   // sessions given two decisions (or two task-token successes) at once
+	tokens          map[string]string // the task token each session waits for
 	killed          []*proc
 	inFlightAtKills int
 }
@@ -160,7 +162,7 @@ type event struct {
 
 func newCoordinator(t *testing.T, cfg soakConfig) *coordinator {
 	dir := t.TempDir()
-	return &coordinator{t: t, cfg: cfg, dir: dir, db: filepath.Join(dir, "soak.db"), events: make(chan event, 256), doubled: map[string]bool{}}
+	return &coordinator{t: t, cfg: cfg, dir: dir, db: filepath.Join(dir, "soak.db"), events: make(chan event, 256), doubled: map[string]bool{}, tokens: map[string]string{}}
 }
 
 func (c *coordinator) start() {
@@ -262,6 +264,12 @@ func (c *coordinator) handle(ev event, pending []request, done map[string]json.R
 		// two good ones at once.
 		r.Probe, r.Decision = "decide", "maybe"
 		pending = append(pending, r)
+	case "WAITING":
+		// First a success for a token nobody issued; once it is refused,
+		// two for the real one at once.
+		c.tokens[r.Session] = ev.res.Token
+		r.Probe, r.Token = "token", forged(ev.res.Token)
+		pending = append(pending, r)
 	default:
 		c.t.Errorf("session %s (%s): %s %s", r.Session, r.Kind, ev.res.Status, ev.res.Error)
 		done[r.Session] = nil
@@ -278,6 +286,11 @@ func (c *coordinator) probed(r request, res result, pending []request, done map[
 		assert.Contains(c.t, res.Error, "no checkpoint to resume", "resuming an unknown session")
 	case r.Probe == "invoke":
 		assert.Contains(c.t, res.Error, "cannot unmarshal number into Go struct field BatchState.items", "input that does not decode")
+	case r.Probe == "token" && r.Token != c.tokens[r.Session]:
+		assert.Contains(c.t, res.Error, "task token does not exist", "a success sent for a token the session never issued")
+		r.Token = c.tokens[r.Session]
+		pending = append(pending, r, r)
+		c.doubled[r.Session] = true
 	case r.Decision == "maybe":
 		assert.Contains(c.t, res.Error, `approval decision "maybe" is not one of the options "continue", "cancel"`)
 		r.Decision = "continue"
@@ -285,16 +298,46 @@ func (c *coordinator) probed(r request, res result, pending []request, done map[
 		c.doubled[r.Session] = true
 	case res.Status == "SUCCEEDED":
 		done[r.Session] = res.Output
-	default: // the other of two decisions: refused, or the session was already past its approval
-		if !strings.Contains(res.Error, "overtaken") && !strings.Contains(res.Error, "no approval waits for a decision") {
-			c.t.Errorf("session %s: the second of two decisions: %s %s", r.Session, res.Status, res.Error)
+	default: // the other of two answers: refused, or the session was already past its wait
+		if !strings.Contains(res.Error, "overtaken") && !strings.Contains(res.Error, "no approval waits for a decision") && !strings.Contains(res.Error, "task token was used already") {
+			c.t.Errorf("session %s: the second of two answers: %s %s", r.Session, res.Status, res.Error)
 		}
-		if _, ok := done[r.Session]; !ok { // a kill may have taken the other one: go on without a probe
-			r.Probe = ""
+		// The other answer goes on with the session, unless a kill took
+		// it: then the session goes on without a probe.
+		if _, ok := done[r.Session]; !ok && !c.serving(r.Session, pending) {
+			r.Probe, r.Token = "", ""
 			pending = append(pending, r)
 		}
 	}
 	return pending
+}
+
+// serving reports whether a request of session waits in pending or a live
+// worker serves one.
+func (c *coordinator) serving(session string, pending []request) bool {
+	if slices.ContainsFunc(pending, func(r request) bool { return r.Session == session }) {
+		return true
+	}
+	for _, p := range c.live {
+		for _, r := range p.inFlight {
+			if r.Session == session {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// forged is token made out to a session that does not exist: a token
+// nobody issued.
+func forged(token string) string {
+	body, _ := strings.CutPrefix(token, "flowc1.")
+	data, _ := base64.RawURLEncoding.DecodeString(body)
+	var claims map[string]any
+	json.Unmarshal(data, &claims)
+	claims["s"] = fmt.Sprint("unknown-", claims["s"])
+	data, _ = json.Marshal(claims)
+	return "flowc1." + base64.RawURLEncoding.EncodeToString(data)
 }
 
 // randomMoment is the time to the next kill: on average killEvery.
@@ -349,8 +392,8 @@ func (c *coordinator) repeatedCalls(t *testing.T) int {
 	repeated := 0
 	for call, n := range seen {
 		session, name, _ := strings.Cut(call, " ")
-		if name == "publish" && c.doubled[session] {
-			n-- // the state after the approval, run by both decisions
+		if (name == "publish" || name == "charge") && c.doubled[session] {
+			n-- // the state after the approval or the callback, run by both answers
 		}
 		if n > 1 {
 			repeated += n - 1

@@ -119,6 +119,15 @@ func (h order) Fraud(_ context.Context, in any) (any, error) {
 	return map[string]any{"risk": "low"}, nil
 }
 
+// SendMessageWaitForTaskToken stands for the queue that a person or a
+// service answers later; the test sends the success for the token.
+func (h order) SendMessageWaitForTaskToken(_ context.Context, in any) (any, error) {
+	body := field(in, "MessageBody")
+	h.log.record(field(body, "id").(string), "confirm")
+	work()
+	return nil, nil
+}
+
 func (h order) Charge(_ context.Context, in any) (any, error) {
 	id := field(in, "id").(string)
 	h.log.record(id, "charge")

@@ -5,6 +5,7 @@ package soak
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"time"
 
@@ -29,13 +30,15 @@ type OrderHandlers interface {
 	Stock(ctx context.Context, in any) (any, error)
 	// Fraud runs Resource "arn:aws:lambda:us-east-1:123456789012:function:Fraud" for the Task states "Fraud".
 	Fraud(ctx context.Context, in any) (any, error)
+	// SendMessageWaitForTaskToken runs Resource "arn:aws:states:::sqs:sendMessage.waitForTaskToken" for the Task states "Confirm". Its input carries the task token where the state's Parameters or Arguments put it; its result is dropped, and the state waits for SendTaskSuccess or SendTaskFailure with the token.
+	SendMessageWaitForTaskToken(ctx context.Context, in any) (any, error)
 	// Charge runs Resource "arn:aws:lambda:us-east-1:123456789012:function:Charge" for the Task states "Charge".
 	Charge(ctx context.Context, in any) (any, error)
 }
 
 // Order runs the state machine. It is safe for concurrent use: every Run has its own state.
 //
-// Soak: a Map with a retried task, a Parallel, a caught failure and a Wait.
+// Soak: a Map with a retried task, a Parallel, a Wait, a task-token callback and a caught failure.
 type Order struct {
 	h   OrderHandlers
 	cfg flowcimpl.Config
@@ -57,6 +60,7 @@ const (
 	orderStepPrice
 	orderStepChecks
 	orderStepHold
+	orderStepConfirm
 	orderStepCharge
 	orderStepRefund
 	orderStepPriceLine
@@ -69,6 +73,7 @@ var orderStateIDs = [...]string{
 	orderStepPrice:     "Price",
 	orderStepChecks:    "Checks",
 	orderStepHold:      "Hold",
+	orderStepConfirm:   "Confirm",
 	orderStepCharge:    "Charge",
 	orderStepRefund:    "Refund",
 	orderStepPriceLine: "PriceLine",
@@ -117,7 +122,7 @@ func (w *Order) sessions() *flowcimpl.Sessions[any, any] {
 
 // runAt runs session sess on input from the state a checkpoint names.
 func (w *Order) runAt(ctx context.Context, sess *flowcimpl.Session, input any, state string) (any, error) {
-	i := slices.Index(orderStateIDs[1:6], state)
+	i := slices.Index(orderStateIDs[1:7], state)
 	if i < 0 {
 		return nil, sess.UnknownState(state)
 	}
@@ -173,6 +178,8 @@ func (w *Order) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step orde
 			next, in, err = w.stepChecks(sctx, x, in)
 		case orderStepHold:
 			next, in, err = w.stepHold(sctx, x, in)
+		case orderStepConfirm:
+			next, in, err = w.stepConfirm(sctx, x, in)
 		case orderStepCharge:
 			next, in, err = w.stepCharge(sctx, x, in)
 		case orderStepRefund:
@@ -467,12 +474,47 @@ func (w *Order) stepHold(ctx context.Context, x *flowcimpl.ASLExec, in any) (ord
 	if err != nil {
 		return orderDone, nil, err
 	}
-	return orderStepCharge, out, nil
+	return orderStepConfirm, out, nil
 }
 
 var orderHoldWait = flowcimpl.Wait{
 	Seconds:    1.0,
 	HasSeconds: true,
+}
+
+var orderConfirmState = flowcimpl.ASLState{
+	Name: "Confirm",
+	Task: true,
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("QueueUrl", flowcimpl.TValue("https://sqs.us-east-1.amazonaws.com/123456789012/confirm")),
+		flowcimpl.TField("MessageBody", flowcimpl.TObject(
+			flowcimpl.TField("id", flowcimpl.TPath(&flowcimpl.JSONPath{
+				Src: "$.id",
+			})),
+			flowcimpl.TField("token", flowcimpl.TPath(&flowcimpl.JSONPath{
+				Src:     "$$.Task.Token",
+				Context: true,
+			})),
+		)),
+	),
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+		Src:  "$.confirmed",
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("confirmed")},
+	}},
+	Timeout: 1 * time.Hour,
+}
+
+// stepConfirm runs Task state "Confirm".
+func (w *Order) stepConfirm(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+	cx := x.EnterCallback(ctx, "Confirm")
+	out, err := x.Do(ctx, &orderConfirmState, cx, in, x.Callback(&orderConfirmState, w.h.SendMessageWaitForTaskToken, 10*time.Minute, true))
+	if err != nil {
+		if flowcrt.IsWaitingForTaskToken(err) {
+			return orderDone, in, err // the run waits here for the task token: save its input
+		}
+		return orderDone, nil, err
+	}
+	return orderStepCharge, out, nil
 }
 
 var orderChargeState = flowcimpl.ASLState{
@@ -527,3 +569,25 @@ func (w *Order) stepRefund(ctx context.Context, x *flowcimpl.ASLExec, in any) (o
 }
 
 var orderRefundResult = flowcimpl.TValue("refunded")
+
+// SendTaskSuccess completes the Task state that waits for token (its $$.Task.Token) with output, a
+// JSON value, as its result, as Step Functions' SendTaskSuccess does. A session waiting at the
+// state goes on from its checkpoint, and its output (or where it stops next) is returned; a run
+// waiting in this process goes on in its own goroutine, and nil is returned. A token that is
+// unknown, used already or timed out is refused with an error wrapping flowcrt.ErrTaskToken*, and
+// nothing runs.
+func (w *Order) SendTaskSuccess(ctx context.Context, token string, output json.RawMessage) (any, error) {
+	return w.sessions().SendTaskSuccess(ctx, &w.cfg, token, output)
+}
+
+// SendTaskFailure fails the Task state that waits for token with the error name and cause, which
+// its Retry and Catch rules see; otherwise as SendTaskSuccess.
+func (w *Order) SendTaskFailure(ctx context.Context, token string, name, cause string) (any, error) {
+	return w.sessions().SendTaskFailure(ctx, &w.cfg, token, name, cause)
+}
+
+// SendTaskHeartbeat renews the HeartbeatSeconds of the Task state that waits for token; nothing
+// runs.
+func (w *Order) SendTaskHeartbeat(ctx context.Context, token string) error {
+	return w.sessions().SendTaskHeartbeat(ctx, &w.cfg, token)
+}

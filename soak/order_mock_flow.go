@@ -35,6 +35,9 @@ func (m OrderMock) Stock(ctx context.Context, in any) (any, error) {
 func (m OrderMock) Fraud(ctx context.Context, in any) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }
+func (m OrderMock) SendMessageWaitForTaskToken(ctx context.Context, in any) (any, error) {
+	return m.mocks.RespondASL(ctx, in)
+}
 func (m OrderMock) Charge(ctx context.Context, in any) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }

@@ -17,16 +17,18 @@ import (
 
 var long = flag.Bool("soak.long", false, "run the long form: 2,000 sessions and a kill every 2 seconds")
 
-// request is what the test sends a worker: run (or resume) a session, or
-// answer the approval it waits at.
+// request is what the test sends a worker: run (or resume) a session,
+// answer the approval it waits at, or send the success of the task token
+// it waits for.
 type request struct {
 	Seq      int             `json:"seq"` // the coordinator's number for it
 	Kind     string          `json:"kind"`
 	Session  string          `json:"session"`
 	Input    json.RawMessage `json:"input"`
 	Decision string          `json:"decision,omitempty"`
+	Token    string          `json:"token,omitempty"`
 	// Probe asks for the operation itself, without the checks serve makes
-	// first: "resume", "decide" or "invoke" (bad input under load).
+	// first: "resume", "decide", "invoke" or "token" (bad input under load).
 	Probe string `json:"probe,omitempty"`
 }
 
@@ -34,9 +36,15 @@ type request struct {
 type result struct {
 	Seq     int             `json:"seq"`
 	Session string          `json:"session"`
-	Status  string          `json:"status"` // SUCCEEDED, INTERRUPTED or FAILED
+	Status  string          `json:"status"` // SUCCEEDED, INTERRUPTED, WAITING or FAILED
+	Token   string          `json:"token,omitempty"`
 	Output  json.RawMessage `json:"output,omitempty"`
 	Error   string          `json:"error,omitempty"`
+}
+
+// confirmation is what the test sends for a session's task token.
+func confirmation(session string) json.RawMessage {
+	return json.RawMessage(fmt.Sprintf(`{"confirmed_for": %q}`, session))
 }
 
 // flow is one of the soak's workflows, behind the session API they share.
@@ -44,6 +52,14 @@ type flow interface {
 	Invoke(ctx context.Context, session string, in json.RawMessage) (any, error)
 	Resume(ctx context.Context, session string) (any, error)
 	Decide(ctx context.Context, session, decision string) (any, error)
+	SendTaskSuccess(ctx context.Context, token string, output json.RawMessage) (any, error)
+}
+
+// noTokens is the SendTaskSuccess of workflows that never wait for one.
+type noTokens struct{}
+
+func (noTokens) SendTaskSuccess(context.Context, string, json.RawMessage) (any, error) {
+	return nil, errors.New("no task token expected")
 }
 
 // flows builds every workflow of the mix over handlers that record their
@@ -51,11 +67,11 @@ type flow interface {
 func flows(log *calls, cp flowcrt.Checkpointer) map[string]flow {
 	opt := flowcrt.WithCheckpointer(cp)
 	return map[string]flow{
-		"typed":    typedFlow[BatchState]{NewBatch(batch{log}, opt)},
-		"subflow":  typedFlow[SupervisedState]{NewSupervised(supervised{log}, opt)},
+		"typed":    typedFlow[BatchState]{w: NewBatch(batch{log}, opt)},
+		"subflow":  typedFlow[SupervisedState]{w: NewSupervised(supervised{log}, opt)},
 		"asl":      anyFlow{NewOrder(order{log}, opt)},
 		"jsonmode": anyFlow{NewReview(review{log}, opt)},
-		"chain":    chainFlow{NewRevise(revise{log}, opt)},
+		"chain":    chainFlow{w: NewRevise(revise{log}, opt)},
 	}
 }
 
@@ -64,7 +80,10 @@ type typedSessions[S any] interface {
 	Resume(ctx context.Context, session string) (S, error)
 }
 
-type typedFlow[S any] struct{ w typedSessions[S] }
+type typedFlow[S any] struct {
+	w typedSessions[S]
+	noTokens
+}
 
 func (f typedFlow[S]) Invoke(ctx context.Context, id string, in json.RawMessage) (any, error) {
 	var s S
@@ -97,6 +116,16 @@ func (f anyFlow) Decide(ctx context.Context, id, d string) (any, error) {
 	return w.Decide(ctx, id, d)
 }
 
+func (f anyFlow) SendTaskSuccess(ctx context.Context, token string, out json.RawMessage) (any, error) {
+	w, ok := f.anySessions.(interface {
+		SendTaskSuccess(ctx context.Context, token string, output json.RawMessage) (any, error)
+	})
+	if !ok {
+		return nil, errors.New("no task token expected")
+	}
+	return w.SendTaskSuccess(ctx, token, out)
+}
+
 func (f anyFlow) Invoke(ctx context.Context, id string, in json.RawMessage) (any, error) {
 	var v any
 	if err := json.Unmarshal(in, &v); err != nil {
@@ -106,7 +135,10 @@ func (f anyFlow) Invoke(ctx context.Context, id string, in json.RawMessage) (any
 }
 
 // chainFlow: a chain's session API returns its typed state.
-type chainFlow struct{ w *Revise }
+type chainFlow struct {
+	w *Revise
+	noTokens
+}
 
 func (f chainFlow) Invoke(ctx context.Context, id string, in json.RawMessage) (any, error) {
 	var v any
@@ -133,6 +165,8 @@ func serve(ctx context.Context, fl map[string]flow, cp flowcrt.Checkpointer, r r
 		out, err = f.Decide(ctx, r.Session, r.Decision)
 	case r.Probe == "invoke":
 		out, err = f.Invoke(ctx, r.Session, r.Input)
+	case r.Token != "":
+		out, err = f.SendTaskSuccess(ctx, r.Token, confirmation(r.Session))
 	default:
 		out, err = serveSession(ctx, f, cp, r)
 	}
@@ -157,9 +191,12 @@ func serveSession(ctx context.Context, f flow, cp flowcrt.Checkpointer, r reques
 
 func resultOf(session string, out any, err error) result {
 	var wait *flowcrt.Interrupted
+	var token *flowcrt.TaskTokenWait
 	switch {
 	case errors.As(err, &wait):
 		return result{Session: session, Status: "INTERRUPTED"}
+	case errors.As(err, &token):
+		return result{Session: session, Status: "WAITING", Token: token.Token}
 	case err != nil:
 		return result{Session: session, Status: "FAILED", Error: err.Error()}
 	}
