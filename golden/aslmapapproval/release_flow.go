@@ -6,6 +6,7 @@ package aslmapapproval
 import (
 	"context"
 	"slices"
+	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
@@ -377,6 +378,7 @@ func (w *Release) stepApprove(ctx context.Context, x *flowcimpl.ASLExec, in any)
 		State:   "Approve",
 		Prompt:  "Ship the risky item?",
 		Options: []string{"yes", "no"},
+		Timeout: 1 * time.Hour,
 	}, false))
 	if err != nil {
 		return releaseDone, nil, err

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -163,4 +164,29 @@ func TestWithoutSession(t *testing.T) {
 	_, err := NewRelease(newTeam()).Run(context.Background(), map[string]any{})
 	assert.Equal(t, "States.Runtime", flowcrt.ErrorName(err))
 	assert.ErrorContains(t, err, "inside a Parallel or Map an approval cannot wait")
+}
+
+// An Approval's Timeout inside a Map runs from when each item first
+// reached it, in the checkpoint of each stop: resuming does not restart
+// it, and a decision after it fails the item with States.Timeout. Source:
+// the Approval state's Timeout in the Agent State Language spec.
+func TestTimeoutInsideMapKeepsItsDeadline(t *testing.T) {
+	ctx := context.Background()
+	clock := flowcrt.NewFakeClock(time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC))
+	store := flowcrt.NewMemoryCheckpointer()
+	process := func() *Release {
+		return NewRelease(newTeam(), flowcrt.WithCheckpointer(store), flowcrt.WithClock(clock))
+	}
+	_, err := process().Invoke(ctx, "t", map[string]any{})
+	assert.Equal(t, []string{"Review/0/Approve", "Review/2/Approve"}, keys(t, err))
+
+	clock.Sleep(ctx, 50*time.Minute)
+	_, err = process().Resume(ctx, "t")
+	assert.Equal(t, []string{"Review/0/Approve", "Review/2/Approve"}, keys(t, err), "asked again, with 10 minutes left")
+	_, err = process().DecideAt(ctx, "t", "Review/2/Approve", "yes")
+	assert.Equal(t, []string{"Review/0/Approve"}, keys(t, err), "in time")
+
+	clock.Sleep(ctx, 20*time.Minute)
+	_, err = process().Decide(ctx, "t", "yes")
+	assert.Equal(t, "States.Timeout", flowcrt.ErrorName(err), "70 minutes after item 0 first waited")
 }

@@ -41,7 +41,8 @@ type Interrupted struct {
 	// (DecideAt); nil for a stop outside any.
 	Stops []Pending
 
-	at *BranchStop // where the branch or fan-out waits, for the fan-out around it
+	at  *BranchStop   // where the branch or fan-out waits, for the fan-out around it
+	due *durableTimer // inside a branch: when the decision is due
 }
 
 func (e *Interrupted) Error() string {
@@ -83,7 +84,7 @@ func Approve(ctx context.Context, sess *Session, handlers any, req *ApprovalRequ
 	}
 	a, ok := handlers.(Approver)
 	if !ok {
-		return "", req.interrupted(sess, until)
+		return "", req.interrupted(ctx, sess, until)
 	}
 	if !until.IsZero() {
 		left := until.Sub(sess.clock().Now())
@@ -99,7 +100,7 @@ func Approve(ctx context.Context, sess *Session, handlers any, req *ApprovalRequ
 	d, err := a.Approve(ctx, r)
 	switch {
 	case errors.Is(err, ErrNoDecision):
-		return "", req.interrupted(sess, until)
+		return "", req.interrupted(ctx, sess, until)
 	case err != nil && req.Timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return "", req.timedOut()
 	case err != nil:
@@ -119,6 +120,9 @@ func approvalDeadline(ctx context.Context, sess *Session, req *ApprovalRequest) 
 	if req.Timeout <= 0 || engineOf(ctx) != nil {
 		return time.Time{}
 	}
+	if t := branchDeadline(ctx, req.State); t != nil {
+		return t.Until
+	}
 	if t := sess.takeTimer(req.State, false); t != nil {
 		return t.Until
 	}
@@ -131,11 +135,16 @@ func (req *ApprovalRequest) timedOut() error {
 
 // interrupted is the error of req waiting for a person; the checkpoint
 // that Session.Save writes for it keeps until, when set.
-func (req *ApprovalRequest) interrupted(sess *Session, until time.Time) error {
-	if !until.IsZero() {
+func (req *ApprovalRequest) interrupted(ctx context.Context, sess *Session, until time.Time) error {
+	wait := &Interrupted{State: req.State, Prompt: req.Prompt, Options: req.Options}
+	switch {
+	case until.IsZero():
+	case branchOf(ctx) != nil:
+		wait.due = &durableTimer{State: req.State, Until: until} // the branch's stop keeps it
+	default:
 		sess.due(&durableTimer{State: req.State, Until: until})
 	}
-	return &Interrupted{State: req.State, Prompt: req.Prompt, Options: req.Options}
+	return wait
 }
 
 // check reports a decision that is not one of the options; without

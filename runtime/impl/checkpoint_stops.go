@@ -34,13 +34,16 @@ type BranchStop struct {
 	Vars    json.RawMessage `json:"vars,omitempty"`
 	Pending *Pending        `json:"pending,omitempty"`
 	FanOut  *FanOutProgress `json:"fan_out,omitempty"`
+	// Timer is when Pending's decision is due, for an approval with a
+	// timeout: the deadline runs from when the branch first reached it.
+	Timer *durableTimer `json:"timer,omitempty"`
 }
 
 func (b *BranchStop) clone() *BranchStop {
 	if b == nil {
 		return nil
 	}
-	out := &BranchStop{State: b.State, Input: slices.Clone(b.Input), Vars: slices.Clone(b.Vars), FanOut: b.FanOut.clone()}
+	out := &BranchStop{State: b.State, Input: slices.Clone(b.Input), Vars: slices.Clone(b.Vars), FanOut: b.FanOut.clone(), Timer: b.Timer.clone()}
 	if b.Pending != nil {
 		p := *b.Pending
 		p.Options = slices.Clone(p.Options)
@@ -267,7 +270,19 @@ func stopInBranch(ctx context.Context, err error, state string, raw any, vars js
 	}
 	p := Pending{Key: stopKey(ctx, state), State: state, Prompt: wait.Prompt, Options: wait.Options}
 	return &Interrupted{State: state, Key: p.Key, Prompt: p.Prompt, Options: p.Options, Stops: []Pending{p},
-		at: &BranchStop{State: state, Input: in, Vars: vars, Pending: &p}}
+		at: &BranchStop{State: state, Input: in, Vars: vars, Pending: &p, Timer: wait.due}}
+}
+
+// branchDeadline is the deadline the stop a branch resumes at keeps for
+// the approval at state; nil outside branches, or without one.
+func branchDeadline(ctx context.Context, state string) *durableTimer {
+	sc := branchOf(ctx)
+	if sc == nil || sc.at == nil || sc.at.State != state || sc.at.Timer == nil {
+		return nil
+	}
+	t := sc.at.Timer
+	sc.at.Timer = nil // once: a later visit of the state is a new wait
+	return t
 }
 
 // waiting lists the stops of an interrupted checkpoint: those its
