@@ -16,6 +16,7 @@ import (
 var (
 	_ interface{ GeneratedCodeVersion10() } = impl.ThisRuntime
 	_ interface{ GeneratedCodeVersion11() } = impl.ThisRuntime
+	_ interface{ GeneratedCodeVersion12() } = impl.ThisRuntime
 )
 
 const (
