@@ -160,6 +160,13 @@ func (h review) Editor(_ context.Context, call flowcrt.JSONCall) (string, error)
 	return "published " + id, nil
 }
 
+// Summarize fails the run: a document's history (its plan, three
+// sections with their items, and the publication) stays far under
+// CodeMie's 25 messages, so nothing should summarize it.
+func (review) Summarize(_ context.Context, history flowcrt.Messages) (flowcrt.Messages, error) {
+	return nil, fmt.Errorf("the history of %d messages crossed the summarization limits", len(history))
+}
+
 type revise struct{ log *calls }
 
 func (h revise) Draft(_ context.Context, call flowcrt.ChainCall) (flowcrt.ChainResult, error) {

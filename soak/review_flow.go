@@ -24,6 +24,8 @@ var _ interface {
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type ReviewHandlers interface {
+	// Summarize shortens the history once it crosses the summarization limits.
+	flowcrt.Summarizer
 	// Writer runs states "plan", "write".
 	Writer(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// Editor runs state "publish".
@@ -138,6 +140,9 @@ func (w *Review) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.J
 var (
 	reviewSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
+		Summarize:      true,
+		MessagesLimit:  25,
+		TokensLimit:    50000,
 	}
 	reviewEditorAssistant = flowcimpl.DecodeConfig[flowcimpl.JSONAssistant](`{"id":"editor","model":"gpt-4o","system_prompt":"Publish the sections."}`)
 	reviewWriterAssistant = flowcimpl.DecodeConfig[flowcimpl.JSONAssistant](`{"id":"writer","model":"gpt-4o","system_prompt":"Write one section."}`)

@@ -3,6 +3,7 @@ package temporal_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -72,4 +73,10 @@ func (w *writer) Writer(_ context.Context, call flowcrt.JSONCall) (string, error
 		return `{"approved": true}`, nil
 	}
 	return `{"approved": false}`, nil
+}
+
+// Summarize fails the run: three drafts keep the history far under
+// CodeMie's 25 messages, so nothing should summarize it.
+func (w *writer) Summarize(_ context.Context, history flowcrt.Messages) (flowcrt.Messages, error) {
+	return nil, fmt.Errorf("the history of %d messages crossed the summarization limits", len(history))
 }

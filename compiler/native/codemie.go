@@ -374,11 +374,9 @@ func (l *lowerer) setting(cm *ir.CodeMie, k string, v any) {
 	case "max_concurrency":
 		cm.MaxConcurrency = n
 	case "messages_limit_before_summarization":
-		cm.MessagesLimit, cm.Summarize = n, true
+		cm.MessagesLimit = n
 	case "tokens_limit_before_summarization":
-		cm.TokensLimit, cm.Summarize = n, true
-	case "enable_summarization_node":
-		cm.Summarize = v == true
+		cm.TokensLimit = n
 	}
 }
 
@@ -390,12 +388,14 @@ func (l *lowerer) applyDefaults(m yamlx.Map, w *ir.Workflow) {
 	if cm == nil {
 		return
 	}
+	// CodeMie builds every assistant node with summarize_history=True
+	// (workflow.py, init_agent_node), and no setting turns it off:
+	// enable_summarization_node only adds the result finalizer node. The
+	// limits default as should_summarize_memory's (utils.py).
+	cm.Summarize = slices.ContainsFunc(w.States, l.runsAssistant)
 	if cm.Summarize {
 		cm.MessagesLimit = cmp0(cm.MessagesLimit, 25)
 		cm.TokensLimit = cmp0(cm.TokensLimit, 50000)
-	}
-	if n := m.Get("enable_summarization_node"); n != nil && n.Value == "false" {
-		cm.Summarize = false
 	}
 	if cm.RecursionLimit == 0 {
 		cm.RecursionLimit = 50 // CodeMie's default

@@ -114,6 +114,31 @@ func TestCodeMieConcurrency(t *testing.T) {
 	assert.Contains(t, lowerDiags(t, "recursion_limit: 5001\nstates: [{id: a}]\n"), "recursion_limit")
 }
 
+// Every assistant node summarizes its history (workflow.py,
+// init_agent_node: summarize_history=True; agent_node.py,
+// before_execution), with should_summarize_memory's default limits (25
+// messages, 50,000 tokens) unless the file sets others.
+// enable_summarization_node is about the result finalizer node and turns
+// nothing off; a workflow of tools only has no assistant to summarize for.
+func TestCodeMieSummarization(t *testing.T) {
+	for _, tt := range []struct {
+		src              string
+		summarize        bool
+		messages, tokens int
+	}{
+		{"states: [{id: a, assistant_id: x}]\n", true, 25, 50000},
+		{"enable_summarization_node: false\nstates: [{id: a, assistant_id: x}]\n", true, 25, 50000},
+		{"messages_limit_before_summarization: 4\nstates: [{id: a, assistant_id: x}]\n", true, 4, 50000},
+		{"messages_limit_before_summarization: 4\nstates: [{id: a, tool_id: x}]\n", false, 0, 0},
+	} {
+		cm := lowerText(t, tt.src).CodeMie
+		assert.Equal(t, tt.summarize, cm.Summarize, tt.src)
+		if tt.summarize {
+			assert.Equal(t, []int{tt.messages, tt.tokens}, []int{cm.MessagesLimit, cm.TokensLimit}, tt.src)
+		}
+	}
+}
+
 // A tool with an MCP server runs through the MCP handler; a state's
 // tool_args replace the tool's (tool_node.py, _execute_tool_with_args:
 // `workflow_state.tool_args or tool_config.tool_args`), with a warning for

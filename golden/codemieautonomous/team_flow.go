@@ -24,6 +24,8 @@ var _ interface {
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type TeamHandlers interface {
+	// Summarize shortens the history once it crosses the summarization limits.
+	flowcrt.Summarizer
 	// Supervisor runs state "Supervisor".
 	Supervisor(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// Writer runs state "ReleaseWriter".
@@ -136,6 +138,9 @@ func (w *Team) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSO
 var (
 	teamSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
+		Summarize:      true,
+		MessagesLimit:  25,
+		TokensLimit:    50000,
 	}
 	teamReviewerAssistant = flowcimpl.DecodeConfig[flowcimpl.JSONAssistant](`{"id":"reviewer","model":"gpt-4.1-mini","system_prompt":"You review release notes."}`)
 	teamWriterAssistant   = flowcimpl.DecodeConfig[flowcimpl.JSONAssistant](`{"id":"writer","model":"gpt-4.1","name":"Release Writer","system_prompt":"You write release notes."}`)

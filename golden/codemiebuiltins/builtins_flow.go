@@ -24,6 +24,8 @@ var _ interface {
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type BuiltinsHandlers interface {
+	// Summarize shortens the history once it crosses the summarization limits.
+	flowcrt.Summarizer
 	// Reviewer runs state "review".
 	Reviewer(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// Digest is the model the state_processor_node of state "digest" asks about each state it reads, whose "TASK: <task>. OUTPUT: <output>" is call.History.
@@ -131,6 +133,9 @@ func (w *Builtins) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt
 var (
 	builtinsSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
+		Summarize:      true,
+		MessagesLimit:  25,
+		TokensLimit:    50000,
 		KeepStates:     true,
 	}
 	builtinsReviewerAssistant = flowcimpl.DecodeConfig[flowcimpl.JSONAssistant](`{"id":"reviewer","model":"gpt-4.1-mini","system_prompt":"You review one file of a pull request."}`)

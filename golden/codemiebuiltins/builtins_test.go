@@ -53,14 +53,16 @@ func run(t *testing.T) (*jsontest.Calls, flowcrt.JSONState) {
 }
 
 // The handlers interface has no method for transform_node, which the
-// runtime runs; the state processor's handler is its model.
+// runtime runs; the state processor's handler is its model, and
+// Summarize is the summarizer every workflow with an assistant has
+// (agent_node.py, before_execution).
 func TestNoHandlerForTransformNode(t *testing.T) {
 	typ := reflect.TypeFor[BuiltinsHandlers]()
 	var methods []string
 	for i := range typ.NumMethod() {
 		methods = append(methods, typ.Method(i).Name)
 	}
-	assert.Equal(t, []string{"Digest", "Reviewer"}, methods)
+	assert.Equal(t, []string{"Digest", "Reviewer", "Summarize"}, methods)
 }
 
 // transform_node (transform_node.py, TransformNode.execute) shapes the

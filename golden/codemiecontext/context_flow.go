@@ -24,6 +24,8 @@ var _ interface {
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type ContextHandlers interface {
+	// Summarize shortens the history once it crosses the summarization limits.
+	flowcrt.Summarizer
 	// SearchDatasource searches a datasource the assistants or custom nodes name (call.Assistant.DatasourceIDs); their handlers call it.
 	SearchDatasource(ctx context.Context, datasourceID string, query string) (string, error)
 	// Fetcher runs states "fetch", "note", "phase-two".
@@ -138,6 +140,9 @@ func (w *Context) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.
 var (
 	contextSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 20,
+		Summarize:      true,
+		MessagesLimit:  25,
+		TokensLimit:    50000,
 	}
 	contextFetcherAssistant = flowcimpl.DecodeConfig[flowcimpl.JSONAssistant](`{"datasource_ids":["user-db"],"id":"fetcher","model":"gpt-4.1-mini","system_prompt":"Fetch data for {{user.profile.name}}","temperature":0.2}`)
 	contextListerTool       = flowcimpl.DecodeConfig[flowcimpl.JSONTool](`{"id":"lister","tool":"list_files","tool_args":{"recursive":true,"root":"/data"},"tool_result_json_pointer":"/data/files"}`)

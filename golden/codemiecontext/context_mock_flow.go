@@ -31,6 +31,11 @@ func (m ContextMock) SearchDatasource(ctx context.Context, datasourceID, query s
 	return m.mocks.RespondDatasource(datasourceID, query)
 }
 
+// Summarize answers from the mocks of "summarize": the summary replaces the history.
+func (m ContextMock) Summarize(ctx context.Context, history flowcrt.Messages) (flowcrt.Messages, error) {
+	return m.mocks.RespondSummary(history)
+}
+
 // The methods below answer from the mock of the state that calls them.
 func (m ContextMock) Fetcher(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)

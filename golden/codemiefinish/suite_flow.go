@@ -24,6 +24,8 @@ var _ interface {
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type SuiteHandlers interface {
+	// Summarize shortens the history once it crosses the summarization limits.
+	flowcrt.Summarizer
 	// Planner runs states "list-endpoints", "plan-tests".
 	Planner(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// Writer runs states "write-test", "commit".
@@ -136,6 +138,9 @@ func (w *Suite) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JS
 var (
 	suiteSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
+		Summarize:      true,
+		MessagesLimit:  25,
+		TokensLimit:    50000,
 	}
 )
 

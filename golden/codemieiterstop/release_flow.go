@@ -24,6 +24,8 @@ var _ interface {
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type ReleaseHandlers interface {
+	// Summarize shortens the history once it crosses the summarization limits.
+	flowcrt.Summarizer
 	// Planner runs states "plan", "signoff", "summary".
 	Planner(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// Deployer runs states "assess", "deploy", "note".
@@ -163,6 +165,9 @@ func (w *Release) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.
 var (
 	releaseSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
+		Summarize:      true,
+		MessagesLimit:  25,
+		TokensLimit:    50000,
 	}
 	releaseAuditorAssistant  = flowcimpl.DecodeConfig[flowcimpl.JSONAssistant](`{"id":"auditor","model":"gpt-4.1-mini"}`)
 	releaseDeployerAssistant = flowcimpl.DecodeConfig[flowcimpl.JSONAssistant](`{"id":"deployer","model":"gpt-4.1-mini"}`)

@@ -24,6 +24,8 @@ var _ interface {
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type LoopHandlers interface {
+	// Summarize shortens the history once it crosses the summarization limits.
+	flowcrt.Summarizer
 	// Reviewer runs states "draft", "publish".
 	Reviewer(ctx context.Context, call flowcrt.JSONCall) (string, error)
 }
@@ -137,6 +139,9 @@ func (w *Loop) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSO
 var (
 	loopSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 4,
+		Summarize:      true,
+		MessagesLimit:  25,
+		TokensLimit:    50000,
 	}
 	loopReviewerAssistant = flowcimpl.DecodeConfig[flowcimpl.JSONAssistant](`{"id":"reviewer","model":"gpt-4.1","system_prompt":"Review drafts"}`)
 )

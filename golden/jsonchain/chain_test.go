@@ -193,6 +193,10 @@ func (h racing) Processor(_ context.Context, c flowcrt.JSONCall) (string, error)
 
 func (racing) Merger(context.Context, flowcrt.JSONCall) (string, error) { return "merged", nil }
 
+func (racing) Summarize(_ context.Context, h flowcrt.Messages) (flowcrt.Messages, error) {
+	return jsontest.Unsummarized(h)
+}
+
 // Whichever item finishes last, the last item's value wins and its
 // messages come last.
 func TestMergeDoesNotDependOnTheSchedule(t *testing.T) {

@@ -24,6 +24,8 @@ var _ interface {
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type MultistageHandlers interface {
+	// Summarize shortens the history once it crosses the summarization limits.
+	flowcrt.Summarizer
 	// Splitter runs state "split-work".
 	Splitter(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// Processor runs state "process-chunk".
@@ -138,6 +140,9 @@ func (w *Multistage) runAt(ctx context.Context, sess *flowcimpl.Session, s flowc
 var (
 	multistageSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
+		Summarize:      true,
+		MessagesLimit:  25,
+		TokensLimit:    50000,
 	}
 )
 

@@ -24,6 +24,8 @@ var _ interface {
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type StagesHandlers interface {
+	// Summarize shortens the history once it crosses the summarization limits.
+	flowcrt.Summarizer
 	// Lister runs state "state-1".
 	Lister(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// Stage runs states "state-2", "state-3", "state-4".
@@ -134,6 +136,9 @@ func (w *Stages) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.J
 var (
 	stagesSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
+		Summarize:      true,
+		MessagesLimit:  25,
+		TokensLimit:    50000,
 	}
 )
 

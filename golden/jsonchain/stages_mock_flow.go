@@ -26,6 +26,11 @@ func NewStagesMockHandlers(mocks *flowcrt.Mocks) StagesMock {
 	return StagesMock{mocks: mocks}
 }
 
+// Summarize answers from the mocks of "summarize": the summary replaces the history.
+func (m StagesMock) Summarize(ctx context.Context, history flowcrt.Messages) (flowcrt.Messages, error) {
+	return m.mocks.RespondSummary(history)
+}
+
 // The methods below answer from the mock of the state that calls them.
 func (m StagesMock) Lister(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)

@@ -24,6 +24,8 @@ var _ interface {
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type ComplexHandlers interface {
+	// Summarize shortens the history once it crosses the summarization limits.
+	flowcrt.Summarizer
 	// Checker runs state "check-activity".
 	Checker(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// ProcessState runs state "process-state".
@@ -134,6 +136,9 @@ func (w *Complex) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.
 var (
 	complexSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
+		Summarize:      true,
+		MessagesLimit:  25,
+		TokensLimit:    50000,
 	}
 )
 

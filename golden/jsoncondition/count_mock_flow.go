@@ -26,6 +26,11 @@ func NewCountMockHandlers(mocks *flowcrt.Mocks) CountMock {
 	return CountMock{mocks: mocks}
 }
 
+// Summarize answers from the mocks of "summarize": the summary replaces the history.
+func (m CountMock) Summarize(ctx context.Context, history flowcrt.Messages) (flowcrt.Messages, error) {
+	return m.mocks.RespondSummary(history)
+}
+
 // The methods below answer from the mock of the state that calls them.
 func (m CountMock) Counter(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)

@@ -24,6 +24,8 @@ var _ interface {
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type HaskeyHandlers interface {
+	// Summarize shortens the history once it crosses the summarization limits.
+	flowcrt.Summarizer
 	// Fetcher runs state "fetch".
 	Fetcher(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// HasResult runs state "has-result".
@@ -133,6 +135,9 @@ func (w *Haskey) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.J
 var (
 	haskeySettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
+		Summarize:      true,
+		MessagesLimit:  25,
+		TokensLimit:    50000,
 	}
 )
 

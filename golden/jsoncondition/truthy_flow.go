@@ -24,6 +24,8 @@ var _ interface {
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type TruthyHandlers interface {
+	// Summarize shortens the history once it crosses the summarization limits.
+	flowcrt.Summarizer
 	// Reviewer runs state "review".
 	Reviewer(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// Merge runs state "merge".
@@ -133,6 +135,9 @@ func (w *Truthy) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.J
 var (
 	truthySettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
+		Summarize:      true,
+		MessagesLimit:  25,
+		TokensLimit:    50000,
 	}
 )
 

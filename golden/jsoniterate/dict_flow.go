@@ -24,6 +24,8 @@ var _ interface {
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type DictHandlers interface {
+	// Summarize shortens the history once it crosses the summarization limits.
+	flowcrt.Summarizer
 	// Analyzer runs state "analyze-code".
 	Analyzer(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// Fixer runs state "fix-error".
@@ -134,6 +136,9 @@ func (w *Dict) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSO
 var (
 	dictSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
+		Summarize:      true,
+		MessagesLimit:  25,
+		TokensLimit:    50000,
 	}
 )
 

@@ -24,6 +24,8 @@ var _ interface {
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type ItemsHandlers interface {
+	// Summarize shortens the history once it crosses the summarization limits.
+	flowcrt.Summarizer
 	// Finder runs state "find-files".
 	Finder(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// Processor runs state "processing-state".
@@ -130,6 +132,9 @@ func (w *Items) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JS
 var (
 	itemsSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
+		Summarize:      true,
+		MessagesLimit:  25,
+		TokensLimit:    50000,
 	}
 )
 

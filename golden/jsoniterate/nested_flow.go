@@ -24,6 +24,8 @@ var _ interface {
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type NestedHandlers interface {
+	// Summarize shortens the history once it crosses the summarization limits.
+	flowcrt.Summarizer
 	// Fetcher runs state "fetch-results".
 	Fetcher(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// EnvProcessor runs state "process-environment".
@@ -134,6 +136,9 @@ func (w *Nested) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.J
 var (
 	nestedSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
+		Summarize:      true,
+		MessagesLimit:  25,
+		TokensLimit:    50000,
 	}
 )
 

@@ -26,6 +26,11 @@ func NewNestedMockHandlers(mocks *flowcrt.Mocks) NestedMock {
 	return NestedMock{mocks: mocks}
 }
 
+// Summarize answers from the mocks of "summarize": the summary replaces the history.
+func (m NestedMock) Summarize(ctx context.Context, history flowcrt.Messages) (flowcrt.Messages, error) {
+	return m.mocks.RespondSummary(history)
+}
+
 // The methods below answer from the mock of the state that calls them.
 func (m NestedMock) Fetcher(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)

@@ -24,6 +24,8 @@ var _ interface {
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type ObjectsHandlers interface {
+	// Summarize shortens the history once it crosses the summarization limits.
+	flowcrt.Summarizer
 	// TaskFetcher runs state "get-tasks".
 	TaskFetcher(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// Executor runs state "execute-task".
@@ -130,6 +132,9 @@ func (w *Objects) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.
 var (
 	objectsSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
+		Summarize:      true,
+		MessagesLimit:  25,
+		TokensLimit:    50000,
 	}
 )
 

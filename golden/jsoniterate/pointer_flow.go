@@ -24,6 +24,8 @@ var _ interface {
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type PointerHandlers interface {
+	// Summarize shortens the history once it crosses the summarization limits.
+	flowcrt.Summarizer
 	// APICall runs state "fetch-api-data".
 	APICall(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// UserProcessor runs state "process-user".
@@ -130,6 +132,9 @@ func (w *Pointer) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.
 var (
 	pointerSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
+		Summarize:      true,
+		MessagesLimit:  25,
+		TokensLimit:    50000,
 	}
 )
 

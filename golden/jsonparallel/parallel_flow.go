@@ -24,6 +24,8 @@ var _ interface {
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type ParallelHandlers interface {
+	// Summarize shortens the history once it crosses the summarization limits.
+	flowcrt.Summarizer
 	// Planner runs state "state-1".
 	Planner(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// SecurityReviewer runs state "state-2".
@@ -144,6 +146,9 @@ func (w *Parallel) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt
 var (
 	parallelSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
+		Summarize:      true,
+		MessagesLimit:  25,
+		TokensLimit:    50000,
 	}
 )
 

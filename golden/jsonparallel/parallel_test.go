@@ -107,6 +107,10 @@ func (racing) StyleReviewer(context.Context, flowcrt.JSONCall) (string, error) {
 
 func (racing) Summarizer(context.Context, flowcrt.JSONCall) (string, error) { return "done", nil }
 
+func (racing) Summarize(_ context.Context, h flowcrt.Messages) (flowcrt.Messages, error) {
+	return jsontest.Unsummarized(h)
+}
+
 // Whichever branch finishes last, the join is in declaration order.
 func TestJoinDoesNotDependOnTheSchedule(t *testing.T) {
 	s := state(t)

@@ -25,6 +25,8 @@ var _ interface {
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type PagesHandlers interface {
+	// Summarize shortens the history once it crosses the summarization limits.
+	flowcrt.Summarizer
 	// HTTPGet runs state "fetch".
 	HTTPGet(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// Router runs state "route".
@@ -144,6 +146,9 @@ func (w *Pages) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JS
 var (
 	pagesSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
+		Summarize:      true,
+		MessagesLimit:  25,
+		TokensLimit:    50000,
 	}
 )
 

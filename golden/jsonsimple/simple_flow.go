@@ -24,6 +24,8 @@ var _ interface {
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type SimpleHandlers interface {
+	// Summarize shortens the history once it crosses the summarization limits.
+	flowcrt.Summarizer
 	// Writer runs state "first-state".
 	Writer(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// Reviewer runs state "next-state-id".
@@ -132,6 +134,9 @@ func (w *Simple) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.J
 var (
 	simpleSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
+		Summarize:      true,
+		MessagesLimit:  25,
+		TokensLimit:    50000,
 	}
 )
 

@@ -2,6 +2,8 @@ package jsonsimple
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -62,4 +64,50 @@ func TestRun(t *testing.T) {
 	out, err := NewSimpleMock(jsontest.Mocks(t, "simple", "greet")).Run(context.Background(), map[string]any{"name": "Ada"})
 	require.NoError(t, err)
 	assert.Equal(t, `{"status":"SUCCEEDED","output":{"greeting":"Hello Ada","name":"Ada"}}`, string(flowcrt.ResultLine(out, nil)))
+}
+
+// The workflow writes no summarization setting, yet its history is
+// summarized, as CodeMie's is: every assistant node is built with
+// summarize_history=True (workflow.py, init_agent_node), and
+// agent_node.py's before_execution sends the run to the summarizing node
+// once should_summarize_memory (utils.py) finds more than 25 messages,
+// its default MESSAGES_LIMIT. The summary replaces the history the next
+// assistant reads.
+func TestHistoryPast25MessagesIsSummarized(t *testing.T) {
+	summary := "Earlier greetings, summarized."
+	for _, tt := range []struct {
+		earlier              int
+		writerSaw, reviewSaw []string // the histories the two states get
+		final                []string
+	}{
+		// 24 then 25 messages: neither state crosses the limit.
+		{24, nil, nil, nil},
+		// 25 messages are within the limit; the writer's output makes 26,
+		// which the reviewer's state summarizes first.
+		{25, nil, []string{summary}, []string{summary, "Looks good."}},
+		// 26 messages: summarized before the first state.
+		{26, []string{summary}, []string{summary, `{"greeting":"Hello Ada"}`}, []string{summary, `{"greeting":"Hello Ada"}`, "Looks good."}},
+	} {
+		earlier := make(flowcrt.Messages, tt.earlier)
+		for i := range earlier {
+			earlier[i] = flowcrt.Message{Role: "user", Content: fmt.Sprint("greeting ", i)}
+		}
+		calls := &jsontest.Calls{}
+		s, err := flowcrt.NewJSONState(map[string]any{"name": "Ada"})
+		require.NoError(t, err)
+		s.History = slices.Clone(earlier)
+		h := recorded{NewSimpleMockHandlers(jsontest.Mocks(t, "simple", "long-history")), calls}
+		require.NoError(t, NewSimple(h).RunState(context.Background(), &s))
+
+		kept := jsontest.Contents(earlier)
+		orKept := func(want []string, more ...string) []string {
+			if want == nil {
+				return append(slices.Clone(kept), more...)
+			}
+			return want
+		}
+		assert.Equal(t, orKept(tt.writerSaw), jsontest.Contents(calls.Of("first-state")[0].History), "%d earlier messages", tt.earlier)
+		assert.Equal(t, orKept(tt.reviewSaw, `{"greeting":"Hello Ada"}`), jsontest.Contents(calls.Of("next-state-id")[0].History), "%d earlier messages", tt.earlier)
+		assert.Equal(t, orKept(tt.final, `{"greeting":"Hello Ada"}`, "Looks good."), jsontest.Contents(s.History), "%d earlier messages", tt.earlier)
+	}
 }

@@ -24,6 +24,8 @@ var _ interface {
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type ErrorsHandlers interface {
+	// Summarize shortens the history once it crosses the summarization limits.
+	flowcrt.Summarizer
 	// Tester runs state "run-tests".
 	Tester(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// SuccessState runs state "success-state".
@@ -142,6 +144,9 @@ func (w *Errors) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.J
 var (
 	errorsSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
+		Summarize:      true,
+		MessagesLimit:  25,
+		TokensLimit:    50000,
 	}
 )
 

@@ -24,6 +24,8 @@ var _ interface {
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type FailingHandlers interface {
+	// Summarize shortens the history once it crosses the summarization limits.
+	flowcrt.Summarizer
 	// Triager runs state "triage".
 	Triager(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// Urgent runs state "urgent".
@@ -137,6 +139,9 @@ func (w *Failing) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.
 var (
 	failingSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
+		Summarize:      true,
+		MessagesLimit:  25,
+		TokensLimit:    50000,
 	}
 )
 

@@ -24,6 +24,8 @@ var _ interface {
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type ScoreHandlers interface {
+	// Summarize shortens the history once it crosses the summarization limits.
+	flowcrt.Summarizer
 	// Grader runs state "grade".
 	Grader(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// ExcellentHandler runs state "excellent-handler".
@@ -141,6 +143,9 @@ func (w *Score) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JS
 var (
 	scoreSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
+		Summarize:      true,
+		MessagesLimit:  25,
+		TokensLimit:    50000,
 	}
 )
 

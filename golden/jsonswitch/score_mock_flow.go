@@ -26,6 +26,11 @@ func NewScoreMockHandlers(mocks *flowcrt.Mocks) ScoreMock {
 	return ScoreMock{mocks: mocks}
 }
 
+// Summarize answers from the mocks of "summarize": the summary replaces the history.
+func (m ScoreMock) Summarize(ctx context.Context, history flowcrt.Messages) (flowcrt.Messages, error) {
+	return m.mocks.RespondSummary(history)
+}
+
 // The methods below answer from the mock of the state that calls them.
 func (m ScoreMock) Grader(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)

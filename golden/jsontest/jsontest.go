@@ -5,6 +5,7 @@
 package jsontest
 
 import (
+	"fmt"
 	"os"
 	"sync"
 	"testing"
@@ -80,4 +81,12 @@ func Contents(h flowcrt.Messages) []string {
 		out[i] = m.Content
 	}
 	return out
+}
+
+// Unsummarized is the Summarize of hand-written handlers whose runs keep
+// the history under CodeMie's summarization limits (25 messages, 50,000
+// tokens unless the workflow sets others): a call fails the run, for the
+// test did not expect the history to grow that long.
+func Unsummarized(history flowcrt.Messages) (flowcrt.Messages, error) {
+	return nil, fmt.Errorf("the history of %d messages crossed the summarization limits, which this test does not expect", len(history))
 }

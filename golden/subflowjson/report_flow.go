@@ -25,6 +25,8 @@ var _ interface {
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type ReportHandlers interface {
+	// Summarize shortens the history once it crosses the summarization limits.
+	flowcrt.Summarizer
 	// Intake runs state "intake".
 	Intake(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// Splitter runs state "split".
@@ -140,6 +142,9 @@ func (w *Report) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.J
 var (
 	reportSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
+		Summarize:      true,
+		MessagesLimit:  25,
+		TokensLimit:    50000,
 	}
 )
 

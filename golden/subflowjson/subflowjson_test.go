@@ -33,6 +33,10 @@ func (h team) Summarizer(_ context.Context, c flowcrt.JSONCall) (string, error) 
 	return "done", nil
 }
 
+func (team) Summarize(_ context.Context, h flowcrt.Messages) (flowcrt.Messages, error) {
+	return jsontest.Unsummarized(h)
+}
+
 // The child reads what the parent stored, and the parent reads what the
 // child stored; every state's messages land in the one history, in order.
 func TestChildSharesStoreAndHistory(t *testing.T) {

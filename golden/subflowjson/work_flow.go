@@ -24,6 +24,8 @@ var _ interface {
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type WorkHandlers interface {
+	// Summarize shortens the history once it crosses the summarization limits.
+	flowcrt.Summarizer
 	// Splitter runs state "split".
 	Splitter(ctx context.Context, call flowcrt.JSONCall) (string, error)
 	// Processor runs state "process".
@@ -131,6 +133,9 @@ func (w *Work) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSO
 var (
 	workSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
+		Summarize:      true,
+		MessagesLimit:  25,
+		TokensLimit:    50000,
 	}
 )
 

@@ -169,9 +169,10 @@ type JSONSettings struct {
 	// the branches of a fan-out count from the state that opened it, and
 	// the join goes on from the longest. 0 means no bound.
 	RecursionLimit int
-	// Summarize (enable_summarization_node) has the history summarized,
-	// before a state runs, once it holds more than MessagesLimit messages
-	// or about TokensLimit tokens.
+	// Summarize has the history summarized, before an assistant's state
+	// runs, once it holds more than MessagesLimit messages or about
+	// TokensLimit tokens; CodeMie does so in every workflow with an
+	// assistant (agent_node.py, before_execution).
 	Summarize     bool
 	MessagesLimit int
 	TokensLimit   int
@@ -193,9 +194,9 @@ func (s *JSONState) step(set *JSONSettings, state string) error {
 	return &Error{Name: ErrRecursionLimit, Cause: fmt.Sprintf("recursion limit of %d steps reached before state %q", set.RecursionLimit, state)}
 }
 
-// Summarizer is implemented by the handlers of a workflow that has
-// summarization settings: Summarize replaces a history that crossed the
-// limits by a shorter one.
+// Summarizer is implemented by the handlers of a workflow with an
+// assistant state: Summarize replaces a history that crossed the limits
+// by a shorter one.
 type Summarizer interface {
 	Summarize(ctx context.Context, history Messages) (Messages, error)
 }

@@ -24,6 +24,8 @@ var _ interface {
 // keys are merged into the context store, and the state's transition tests the parsed value. An
 // error fails the state; an *flowcrt.Error names it for retry and catch rules.
 type LoopHandlers interface {
+	// Summarize shortens the history once it crosses the summarization limits.
+	flowcrt.Summarizer
 	// Writer runs states "draft", "publish".
 	Writer(ctx context.Context, call flowcrt.JSONCall) (string, error)
 }
@@ -136,6 +138,9 @@ func (w *Loop) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSO
 var (
 	loopSettings = &flowcimpl.JSONSettings{
 		RecursionLimit: 50,
+		Summarize:      true,
+		MessagesLimit:  25,
+		TokensLimit:    50000,
 	}
 	loopWriterAssistant = flowcimpl.DecodeConfig[flowcimpl.JSONAssistant](`{"id":"writer","model":"gpt-4.1","system_prompt":"Write and revise drafts"}`)
 )

@@ -31,6 +31,11 @@ func (m LoopMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (str
 	return m.mocks.RespondInterrupt(ctx, req)
 }
 
+// Summarize answers from the mocks of "summarize": the summary replaces the history.
+func (m LoopMock) Summarize(ctx context.Context, history flowcrt.Messages) (flowcrt.Messages, error) {
+	return m.mocks.RespondSummary(history)
+}
+
 // The methods below answer from the mock of the state that calls them.
 func (m LoopMock) Writer(ctx context.Context, call flowcrt.JSONCall) (string, error) {
 	return m.mocks.RespondJSON(call)

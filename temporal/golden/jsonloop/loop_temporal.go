@@ -80,6 +80,11 @@ func (loopMockCalls) AnswersInOrder() {}
 // loopActivityCalls are the handlers inside the workflow: each call runs an activity.
 type loopActivityCalls struct{}
 
+func (loopActivityCalls) Summarize(ctx context.Context, history flowcrt.Messages) (r0 flowcrt.Messages, err error) {
+	err = flowtemporal.Execute(ctx, LoopWorkflowName+".Summarize", &r0, history)
+	return r0, err
+}
+
 func (loopActivityCalls) Writer(ctx context.Context, call flowcrt.JSONCall) (r0 string, err error) {
 	err = flowtemporal.Execute(ctx, LoopWorkflowName+".Writer", &r0, call)
 	return r0, err
@@ -92,6 +97,12 @@ func (loopActivityCalls) Approve(ctx context.Context, req flowcrt.ApprovalReques
 // loopActivities are the activities of LoopWorkflow: your handlers, told their state and
 // with a panic turned into a task failure, as in the native engine.
 type loopActivities struct{ h LoopHandlers }
+
+func (a loopActivities) Summarize(ctx context.Context, history flowcrt.Messages) (r0 flowcrt.Messages, err error) {
+	ctx = flowtemporal.ActivityContext(ctx)
+	defer flowtemporal.Finish(ctx, &err)
+	return a.h.Summarize(ctx, history)
+}
 
 func (a loopActivities) Writer(ctx context.Context, call flowcrt.JSONCall) (r0 string, err error) {
 	ctx = flowtemporal.ActivityContext(ctx)

@@ -80,6 +80,11 @@ func (parallelMockCalls) AnswersInOrder() {}
 // parallelActivityCalls are the handlers inside the workflow: each call runs an activity.
 type parallelActivityCalls struct{}
 
+func (parallelActivityCalls) Summarize(ctx context.Context, history flowcrt.Messages) (r0 flowcrt.Messages, err error) {
+	err = flowtemporal.Execute(ctx, ParallelWorkflowName+".Summarize", &r0, history)
+	return r0, err
+}
+
 func (parallelActivityCalls) Planner(ctx context.Context, call flowcrt.JSONCall) (r0 string, err error) {
 	err = flowtemporal.Execute(ctx, ParallelWorkflowName+".Planner", &r0, call)
 	return r0, err
@@ -108,6 +113,12 @@ func (parallelActivityCalls) Summarizer(ctx context.Context, call flowcrt.JSONCa
 // parallelActivities are the activities of ParallelWorkflow: your handlers, told their state and
 // with a panic turned into a task failure, as in the native engine.
 type parallelActivities struct{ h ParallelHandlers }
+
+func (a parallelActivities) Summarize(ctx context.Context, history flowcrt.Messages) (r0 flowcrt.Messages, err error) {
+	ctx = flowtemporal.ActivityContext(ctx)
+	defer flowtemporal.Finish(ctx, &err)
+	return a.h.Summarize(ctx, history)
+}
 
 func (a parallelActivities) Planner(ctx context.Context, call flowcrt.JSONCall) (r0 string, err error) {
 	ctx = flowtemporal.ActivityContext(ctx)
