@@ -114,5 +114,5 @@ func runSession(ctx context.Context, sf SessionFlags, session SessionFunc, in []
 	if err := sf.Task.Record(ctx, store, sf.ID); err != nil {
 		return nil, err
 	}
-	return session(flowcrt.WithDecisionKey(ctx, sf.At), sf.ID, in, sf.Decision, env, watch, flowcrt.WithCheckpointer(store))
+	return session(flowcimpl.WithDecisionKey(ctx, sf.At), sf.ID, in, sf.Decision, env, watch, flowcrt.WithCheckpointer(store))
 }

@@ -19,7 +19,7 @@ func echo(ctx context.Context, input []byte, env *Env, opts ...flowcrt.Option) (
 	if env == nil || env.LLM == nil {
 		return nil, errors.New("no environment")
 	}
-	return flowcrt.DecodeChainInput(input)
+	return flowcimpl.DecodeChainInput(input)
 }
 
 func run(t *testing.T, stdin string, run RunFunc, session SessionFunc, args ...string) (string, string, int) {

@@ -12,7 +12,8 @@ type CodeMie struct {
 	CustomNodes map[string]*Config
 
 	RecursionLimit int // 0: none
-	// Summarize is set when the workflow writes a summarization setting:
+	// Summarize is set when the workflow has an assistant state (CodeMie
+	// summarizes before every assistant, agent_node.py before_execution):
 	// its handlers then summarize the history (flowcrt.Summarizer) once it
 	// holds more than MessagesLimit messages or about TokensLimit tokens.
 	Summarize     bool

@@ -59,9 +59,6 @@ type Clock = impl.Clock
 // DecodeASLInput decodes the input of a `flowc run`: any JSON value.
 func DecodeASLInput(data []byte) (any, error) { return impl.DecodeASLInput(data) }
 
-// DecodeChainInput reads a chain's input, any JSON value.
-func DecodeChainInput(data []byte) (any, error) { return impl.DecodeChainInput(data) }
-
 // ErrCancelled names the error of a run a person cancelled at an
 // interrupt_before state.
 const ErrCancelled = impl.ErrCancelled
@@ -125,10 +122,6 @@ type Interrupted = impl.Interrupted
 // IsInterrupted reports whether err is, or wraps, an *Interrupted.
 func IsInterrupted(err error) bool { return impl.IsInterrupted(err) }
 
-// IsWaitingForTaskToken reports whether err is, or wraps, a *TaskTokenWait.
-func IsWaitingForTaskToken(err error) bool { return impl.IsWaitingForTaskToken(err) }
-
-// JSONCall is what a JSON-mode handler receives. The handler owns it:
 // JSONCall is what a JSON-mode handler receives. The handler owns it:
 // Input, Context, ToolArgs, Args and History are copies. Assistant, Tool,
 // CustomNode and OutputSchema are the workflow's own configuration, shared
@@ -285,8 +278,6 @@ const StatesExceedToleratedFailureThreshold = impl.StatesExceedToleratedFailureT
 
 const StatesItemReaderFailed = impl.StatesItemReaderFailed
 
-// Status says how a session's last run stands.
-type Status = impl.Status
 
 const StatusFinished = impl.StatusFinished
 
@@ -296,13 +287,10 @@ const StatusRunning = impl.StatusRunning
 
 const StatusWaiting = impl.StatusWaiting
 
-// Summarizer is implemented by the handlers of a workflow that has
-// summarization settings: Summarize replaces a history that crossed the
-// limits by a shorter one.
+// Summarizer is implemented by the handlers of a CodeMie workflow with an
+// assistant state: Summarize replaces a history that crossed the limits by
+// a shorter one.
 type Summarizer = impl.Summarizer
-
-// SystemClock is the default Clock.
-var SystemClock = impl.SystemClock
 
 // TaskTokenWait is the error a run stops with when a Task state waits for
 // a task token (.waitForTaskToken). It is not a failure: with a session,
@@ -339,13 +327,6 @@ func WithCheckpointer(cp Checkpointer) Option { return impl.WithCheckpointer(cp)
 
 // WithClock makes the workflow read the time and sleep through c.
 func WithClock(c Clock) Option { return impl.WithClock(c) }
-
-// WithDecisionKey returns a context under which a workflow's Decide
-// answers the stop that key names (a Pending's Key), as DecideAt does:
-// for callers that hold only Decide. "" leaves ctx as it is.
-func WithDecisionKey(ctx context.Context, key string) context.Context {
-	return impl.WithDecisionKey(ctx, key)
-}
 
 // WithMemory makes the workflow keep its memory in s; without it each run
 // has a memory of its own.

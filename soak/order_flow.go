@@ -509,7 +509,7 @@ func (w *Order) stepConfirm(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 	cx := x.EnterCallback(ctx, "Confirm")
 	out, err := x.Do(ctx, &orderConfirmState, cx, in, x.Callback(&orderConfirmState, w.h.SendMessageWaitForTaskToken, 10*time.Minute, true))
 	if err != nil {
-		if flowcrt.IsWaitingForTaskToken(err) {
+		if flowcimpl.IsWaitingForTaskToken(err) {
 			return orderDone, in, err // the run waits here for the task token: save its input
 		}
 		return orderDone, nil, err

@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
 // jsonataMapInput is the items of jsonatamap.asl.json: 1 to 200.
@@ -36,7 +34,7 @@ func TestJSONataMap(t *testing.T) {
 // concurrency 40. Evaluations share no lock, so `-cpu 1,2` shows how they
 // scale with cores (docs/benchmarks.md has the figures).
 func BenchmarkJSONataMap(b *testing.B) {
-	w := NewJsonatamap(nil, flowcrt.WithClock(flowcrt.SystemClock))
+	w := NewJsonatamap(nil)
 	in := jsonataMapInput()
 	b.ReportAllocs()
 	for b.Loop() {

@@ -32,6 +32,7 @@ import (
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // format names the layout of the tables below; a file of another format is
@@ -245,7 +246,7 @@ func (s *Store) Load(ctx context.Context, session string) (*flowcrt.Checkpoint, 
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint store %s: loading session %q: %w", s.path, session, err)
 	}
-	c.Status, c.State = flowcrt.Status(status), json.RawMessage(state)
+	c.Status, c.State = flowcimpl.Status(status), json.RawMessage(state)
 	if err := s.decode(c, position, pending, savedAt); err != nil {
 		return nil, fmt.Errorf("checkpoint store %s: the checkpoint of session %q is damaged: %w", s.path, session, err)
 	}

@@ -51,7 +51,7 @@ func TestTriageEscalatesWhenClassifyFails(t *testing.T) {
 	require.NoError(t, err)
 	mocks, err := cfg.Case("Triage", "down")
 	require.NoError(t, err)
-	clock := flowcrt.NewFakeClock(flowcrt.SystemClock.Now())
+	clock := flowcrt.NewFakeClock(time.Now())
 	final, err := NewTriageMock(mocks, flowcrt.WithClock(clock)).Run(context.Background(), TriageState{})
 	require.NoError(t, err)
 	assert.Equal(t, "", final.Status, "escalate is unmocked and returns an empty update")

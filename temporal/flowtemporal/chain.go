@@ -71,7 +71,7 @@ func (at ChainPoint) state(s *flowcrt.ChainState) error {
 		}
 		return nil
 	}
-	in, err := flowcrt.DecodeChainInput(at.Start)
+	in, err := flowcimpl.DecodeChainInput(at.Start)
 	if err == nil {
 		*s, err = flowcimpl.NewChainState(in)
 	}

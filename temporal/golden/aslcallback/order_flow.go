@@ -248,7 +248,7 @@ func (w *Order) stepAskApproval(ctx context.Context, x *flowcimpl.ASLExec, in an
 	cx := x.EnterCallback(ctx, "AskApproval")
 	out, err := x.Do(ctx, &orderAskApprovalState, cx, in, x.Callback(&orderAskApprovalState, w.h.SendMessageWaitForTaskToken, 10*time.Minute, true))
 	if err != nil {
-		if flowcrt.IsWaitingForTaskToken(err) {
+		if flowcimpl.IsWaitingForTaskToken(err) {
 			return orderDone, in, err // the run waits here for the task token: save its input
 		}
 		i, out, err := orderAskApprovalState.Caught(cx, in, err)

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/worker"
@@ -29,7 +30,7 @@ func LoopWorkflow(ctx workflow.Context, in json.RawMessage) (any, error) {
 // loopWorkflow runs Loop on Temporal over h, the activity calls.
 func loopWorkflow(ctx workflow.Context, in json.RawMessage, h LoopHandlers) (out any, err error) {
 	err = flowtemporal.RunSession(ctx, LoopWorkflowName, nil, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
-		input, err := flowcrt.DecodeChainInput(in)
+		input, err := flowcimpl.DecodeChainInput(in)
 		if err != nil {
 			return err
 		}

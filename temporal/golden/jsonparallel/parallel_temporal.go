@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/worker"
@@ -29,7 +30,7 @@ func ParallelWorkflow(ctx workflow.Context, in json.RawMessage) (any, error) {
 // parallelWorkflow runs Parallel on Temporal over h, the activity calls.
 func parallelWorkflow(ctx workflow.Context, in json.RawMessage, h ParallelHandlers) (out any, err error) {
 	err = flowtemporal.RunSession(ctx, ParallelWorkflowName, nil, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
-		input, err := flowcrt.DecodeChainInput(in)
+		input, err := flowcimpl.DecodeChainInput(in)
 		if err != nil {
 			return err
 		}
