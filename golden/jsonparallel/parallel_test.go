@@ -3,6 +3,7 @@ package jsonparallel
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -76,7 +77,10 @@ func TestBranchesJoinInDeclarationOrder(t *testing.T) {
 
 // A failing branch fails the run with its error.
 func TestFailingBranch(t *testing.T) {
-	out, err := NewParallelMock(jsontest.Mocks(t, "parallel", "failing-branch")).Run(context.Background(), map[string]any{"repo": "flowc"})
+	// The failure is retried with CodeMie's default policy first (ten
+	// attempts, two minutes of back-off): a fake clock skips the waits.
+	clock := flowcrt.NewFakeClock(time.Now())
+	out, err := NewParallelMock(jsontest.Mocks(t, "parallel", "failing-branch"), flowcrt.WithClock(clock)).Run(context.Background(), map[string]any{"repo": "flowc"})
 	require.Error(t, err)
 	assert.Equal(t, `{"status":"FAILED","error":"ReviewFailed","cause":"the profiler crashed"}`, string(flowcrt.ResultLine(out, err)))
 }
