@@ -2,6 +2,7 @@ package flowtemporal
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strconv"
 	"strings"
@@ -54,6 +55,9 @@ func Execute(ctx context.Context, name string, result any, args ...any) error {
 		opts.ActivityID = state + "#" + strconv.Itoa(runOf(ctx).nextActivity())
 	}
 	err := workflow.ExecuteActivity(workflow.WithActivityOptions(wctx, opts), name, args...).Get(wctx, result)
+	if raw, ok := result.(*json.RawMessage); ok && err == nil && len(*raw) == 0 {
+		*raw = json.RawMessage("null") // a handler's nil result comes back as no payload at all
+	}
 	var timeout *temporal.TimeoutError
 	if errors.As(err, &timeout) && timeoutOf(ctx) > 0 {
 		return errActivityTimeout
