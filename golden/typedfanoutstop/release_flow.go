@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
+	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
@@ -703,6 +704,7 @@ var releaseLegalApproval = flowcrt.ApprovalRequest{
 	State:   "legal",
 	Prompt:  "Legal sign-off?",
 	Options: []string{"approve", "reject"},
+	Timeout: 1 * time.Hour,
 }
 
 // stepLegal asks for a decision at approval state "legal" and returns the state to run next.
@@ -713,6 +715,9 @@ func (w *Release) stepLegal(ctx context.Context, s *ReleaseState, rec *[]Release
 		return releaseDone, err // the run waits here for a decision
 	}
 	if err != nil {
+		if flowcrt.MatchError(err, []string{"Timeout"}) {
+			return releaseStepRefused, nil
+		}
 		return releaseDone, &flowcrt.StateError{State: "legal", Err: err}
 	}
 	return s.nextLegal(decision), nil

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -188,4 +189,29 @@ func TestWithoutSessionInterrupts(t *testing.T) {
 	assert.Equal(t, "review", wait.State)
 	assert.False(t, errors.Is(err, context.Canceled))
 	assert.True(t, strings.Contains(err.Error(), "Publish this draft?"))
+}
+
+// Legal's timeout runs from when its branch first stopped there, however
+// often the session is resumed: a decision after the hour is a timeout,
+// which its catch rule routes to refused.
+func TestBranchTimeoutKeepsItsDeadline(t *testing.T) {
+	ctx := context.Background()
+	clock := flowcrt.NewFakeClock(time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC))
+	store := flowcrt.NewMemoryCheckpointer()
+	h := &team{}
+	w := func() *Release { return NewRelease(h, flowcrt.WithCheckpointer(store), flowcrt.WithClock(clock)) }
+	_, err := w().Invoke(ctx, "r1", &ReleaseState{Items: []string{"x"}})
+	assert.Equal(t, []string{"load/0/review"}, keys(t, err))
+	_, err = w().Decide(ctx, "r1", "yes")
+	assert.Equal(t, []string{"sign/0/legal"}, keys(t, err))
+
+	require.NoError(t, clock.Sleep(ctx, 40*time.Minute))
+	_, err = w().Resume(ctx, "r1")
+	assert.Equal(t, []string{"sign/0/legal"}, keys(t, err))
+	require.NoError(t, clock.Sleep(ctx, 40*time.Minute))
+	out, err := w().Decide(ctx, "r1", "approve")
+	require.NoError(t, err)
+	assert.Equal(t, "refused", out.Signed["legal"])
+	assert.Equal(t, 1, h.calls["security"])
+	assert.Zero(t, h.calls["cleared"])
 }
