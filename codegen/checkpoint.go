@@ -128,6 +128,9 @@ func (g *typedGen) invoke(f *jen.File) {
 	doc(f, "InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session "+
 		"keeps the values of the others (`flowc run --session` merges its input so).")
 	sessionMethod(f, n.Workflow, sessionOut{typ: jen.Id(n.State)}, "InvokeUpdate", "Invoke", []jen.Code{jen.Id("u").Id(n.Update)}, []jen.Code{jen.Op("&").Id("u")})
+	if slices.ContainsFunc(g.w.Regions, g.stopsInRegion) {
+		decideAt(f, n.Workflow, sessionOut{typ: jen.Id(n.State)})
+	}
 	g.asUpdate(f)
 }
 

@@ -1,6 +1,7 @@
 package codegen
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -95,11 +96,15 @@ func (g *typedGen) parallelFunc(f *jen.File, r *ir.Region) {
 		b.Id("entries").Op(":=").Index(jen.Lit(n)).Id(g.n.Step).Values(entries...)
 		b.Id("recs").Op(":=").Add(rt("NewRecords")).Types(jen.Id(g.n.Update)).Call(jen.Lit(n), jen.Lit(longest))
 		g.startFanOut(b, r)
-		b.Err().Op("=").Add(rt("FanOut")).Call(jen.Id("ctx"), jen.Lit(r.From), jen.Lit(n), jen.Lit(0),
-			g.work(
-				jen.Id("branch").Op(":=").Id("s").Dot("clone").Call(),
-				jen.Id("w").Dot(g.runnerMethod(r)).Call(jen.Id("ctx"), jen.Op("&").Id("branch"), jen.Id("entries").Index(jen.Id("i")), recOf()),
-			))
+		prepare := jen.Id("branch").Op(":=").Id("s").Dot("clone").Call()
+		var work *jen.Statement
+		if g.stopsInRegion(r) {
+			work = g.stoppingWork(r, prepare, "branch", jen.Id("entries").Index(jen.Id("i")), nil)
+		} else {
+			work = g.work(prepare,
+				jen.Id("w").Dot(g.runnerMethod(r)).Call(jen.Id("ctx"), jen.Op("&").Id("branch"), jen.Id("entries").Index(jen.Id("i")), recOf()))
+		}
+		b.Err().Op("=").Add(rt("FanOut")).Call(jen.Id("ctx"), jen.Lit(r.From), jen.Lit(n), jen.Lit(0), work)
 		g.joinAndGo(b, r)
 	})
 }
@@ -111,7 +116,11 @@ func (g *typedGen) regionFuncParams() []jen.Code {
 // startFanOut saves the fan-out's start with the session, or restores what
 // its finished branches recorded when the run resumes inside it.
 func (g *typedGen) startFanOut(b *jen.Group, r *ir.Region) {
-	b.List(jen.Id("progress"), jen.Err()).Op(":=").Add(rt("StartFanOut")).Call(jen.Id("ctx"), jen.Id("sess"), jen.Lit(r.From), jen.Id("s"), jen.Id("recs"))
+	start := "StartFanOut"
+	if g.stopsInRegion(r) {
+		start = "StartFanOutStops"
+	}
+	b.List(jen.Id("progress"), jen.Err()).Op(":=").Add(rt(start)).Call(jen.Id("ctx"), jen.Id("sess"), jen.Lit(r.From), jen.Id("s"), jen.Id("recs"))
 	b.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id(g.n.endConst()), jen.Err()))
 }
 
@@ -129,12 +138,52 @@ func (g *typedGen) work(prepare jen.Code, run *jen.Statement) *jen.Statement {
 	)
 }
 
+// stopsInRegion reports whether a branch or item of r can stop at an
+// approval state, and so stop only itself while the others go on.
+func (g *typedGen) stopsInRegion(r *ir.Region) bool {
+	return slices.ContainsFunc(regionIDs(r), func(id string) bool { return g.w.State(id).Kind == ir.StateApproval })
+}
+
+// stoppingWork is the work of branch or item i of a region whose states
+// can stop for a decision: copy is its copy of the state, made by
+// prepare; it starts at entry, or where it stopped when the run resumes
+// inside it, and how it ends is settled with the session: a stop is no
+// failure of the fan-out. item is the item an iteration takes.
+func (g *typedGen) stoppingWork(r *ir.Region, prepare jen.Code, copy string, entry, item jen.Code) *jen.Statement {
+	var steps []jen.Code
+	for _, id := range regionIDs(r) {
+		steps = append(steps, jen.Id(g.n.stepConst(g.w.State(id))))
+	}
+	args := []jen.Code{jen.Id("ctx"), jen.Op("&").Id(copy)}
+	if item != nil {
+		args = append(args, item)
+	}
+	args = append(args, jen.Id("step"), recOf(), jen.Id("sess"))
+	return jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("i").Int()).Error().Block(
+		jen.If(jen.Id("progress").Dot("Done").Call(jen.Id("i"))).Block(
+			jen.Return(jen.Nil()).Comment("finished before the run was resumed: its updates are in recs"),
+		),
+		prepare,
+		jen.List(jen.Id("ctx"), jen.Id("step"), jen.Err()).Op(":=").Add(rt("BranchAt")).Call(
+			jen.Id("ctx"), jen.Id("progress"), jen.Id("i"), recOf(), jen.Id(copy).Dot("apply"),
+			jen.Id(g.n.idsVar()).Index(jen.Empty().Op(":")), jen.Index().Id(g.n.Step).Values(steps...), entry),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Return(jen.Id("progress").Dot("Settle").Call(jen.Id("ctx"), jen.Id("i"), recOf(),
+			jen.Id("w").Dot(g.runnerMethod(r)).Call(args...))),
+	)
+}
+
 // recOf is the record of branch or item i.
 func recOf() *jen.Statement { return jen.Id("recs").Dot("Of").Call(jen.Id("i")) }
 
 // joinAndGo ends a region function: fail with the first error, or apply the
 // records and go on.
 func (g *typedGen) joinAndGo(b *jen.Group, r *ir.Region) {
+	if g.stopsInRegion(r) {
+		b.If(jen.Err().Op("==").Nil()).Block(
+			jen.Err().Op("=").Id("progress").Dot("Stopped").Call().Comment("the branches that wait, if any"),
+		)
+	}
 	b.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id(g.n.endConst()), jen.Err()))
 	b.Id("s").Dot("join").Call(jen.Id("recs"))
 	b.Return(g.target(regionExit(r)), jen.Nil())
@@ -171,8 +220,13 @@ func (g *typedGen) mapFunc(f *jen.File, r *ir.Region) {
 		b.Id("recs").Op(":=").Add(rt("NewRecords")).Types(jen.Id(g.n.Update)).
 			Call(jen.Len(jen.Id("items")), jen.Lit(len(r.Body)))
 		g.startFanOut(b, r)
+		work := g.iteration(r, copied)
+		if g.stopsInRegion(r) {
+			work = g.stoppingWork(r, g.itemCopy(r, copied), "it", jen.Id(g.n.stepConst(g.w.State(r.Body[0].ID))),
+				jen.Id("items").Index(jen.Id("i")))
+		}
 		b.Err().Op("=").Add(rt("FanOut")).Call(jen.Id("ctx"), jen.Lit(r.From), jen.Len(jen.Id("items")),
-			jen.Lit(r.MaxConcurrency), g.iteration(r, copied))
+			jen.Lit(r.MaxConcurrency), work)
 		g.joinAndGo(b, r)
 	})
 }
@@ -180,12 +234,17 @@ func (g *typedGen) mapFunc(f *jen.File, r *ir.Region) {
 // iteration is the work of item i: a copy of the state (with the shared
 // list put back) run through the chain.
 func (g *typedGen) iteration(r *ir.Region, copied string) *jen.Statement {
+	return g.work(g.itemCopy(r, copied), jen.Id("w").Dot(g.runnerMethod(r)).Call(
+		jen.Id("ctx"), jen.Op("&").Id("it"), jen.Id("items").Index(jen.Id("i")), recOf()))
+}
+
+// itemCopy declares `it`, the copy of the state item i runs on.
+func (g *typedGen) itemCopy(r *ir.Region, copied string) *jen.Statement {
 	prepare := jen.Id("it").Op(":=").Id(copied).Dot("clone").Call()
 	if sharesSource(r) {
 		prepare.Line().Id("it").Dot(r.Source[0].Name).Op("=").Id("items")
 	}
-	return g.work(prepare, jen.Id("w").Dot(g.runnerMethod(r)).Call(
-		jen.Id("ctx"), jen.Op("&").Id("it"), jen.Id("items").Index(jen.Id("i")), recOf()))
+	return prepare
 }
 
 // items declares `items`, the list a map region runs over.
@@ -295,12 +354,31 @@ func (g *typedGen) runner(f *jen.File, r *ir.Region, t target) {
 		text = l.method + " runs one item through the chain of the fan-out at " + quote(r.From)
 	}
 	args = append(args, jen.Id("rec"))
+	stops := g.stopsInRegion(r)
+	if stops {
+		// A resumed branch or item starts where it stopped, and its approval
+		// states read their decision through the session.
+		if l.first != nil {
+			text += ", from step"
+		}
+		l.first = nil
+		l.after = append(l.after, jen.Id("sess").Op("*").Add(rt("Session")))
+	}
 	l.doc = text + ", on its own copy of the state s, until it reaches " + exitWords(exit) +
 		". rec receives the updates of its states. A panicking handler fails it with an error naming its state."
+	if stops {
+		l.doc += " An approval state without a decision stops it with an *flowcrt.Interrupted error; a resumed " +
+			"run starts it again at the step it stopped at."
+	}
 	for _, id := range regionIDs(r) {
 		l.states = append(l.states, g.w.State(id))
 	}
-	l.call = func(s *ir.State) *jen.Statement { return jen.Id("w").Dot(stepMethod(s)).Call(args...) }
+	l.call = func(s *ir.State) *jen.Statement {
+		if takesSession(s) {
+			return jen.Id("w").Dot(stepMethod(s)).Call(append(slices.Clip(args), jen.Id("sess"))...)
+		}
+		return jen.Id("w").Dot(stepMethod(s)).Call(args...)
+	}
 	t.loop(f, g.n, l)
 }
 

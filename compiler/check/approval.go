@@ -25,7 +25,7 @@ func stateEnv(s *ir.State, env *expression.Env) *expression.Env {
 }
 
 // checkApprovals rejects approval states where the generated code cannot
-// wait for a decision, and comparisons of `decision` with a string that is
+// wait for a decision (JSON mode), and comparisons of `decision` with a string that is
 // not one of the state's options, which could never be true.
 func (c *checker) checkApprovals() {
 	approvals := false
@@ -34,11 +34,10 @@ func (c *checker) checkApprovals() {
 			continue
 		}
 		approvals = true
-		switch r := c.w.RegionOf(s.ID); {
-		case c.w.Mode == ir.ModeJSON:
+		// Inside a fan-out an approval stops only its branch or item
+		// (runtime/impl: StartFanOutStops); JSON mode has no approval states.
+		if c.w.Mode == ir.ModeJSON {
 			c.diags.Errorf(s.Pos, "approval state %q needs a typed workflow: declare a `state:` schema", s.ID)
-		case r != nil:
-			c.diags.Errorf(s.Pos, "approval state %q is inside the fan-out at %q: a run can wait for a decision only outside fan-outs", s.ID, r.From)
 		}
 		for _, e := range nextExprs(s.Next) {
 			c.checkOptions(e, s)

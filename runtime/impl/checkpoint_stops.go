@@ -364,3 +364,128 @@ func stopsText(stops []Pending) string {
 	}
 	return strings.Join(keys, ", ")
 }
+
+// typedFanOut is the progress of a typed fan-out whose branches or items
+// can stop at an approval state, in a session's run. A nil *typedFanOut
+// (a run without a session) has nothing done, saves nothing, and its
+// branches' stops fail the fan-out as any error does.
+type typedFanOut struct {
+	sess     *Session
+	stops    *fanOutStops
+	start    json.RawMessage // the state the branches started from
+	restored []bool          // finished before the run was resumed; read-only
+}
+
+// StartFanOutStops begins the fan-out that state opens on s, as
+// StartFanOut does, for a fan-out whose branches or items can stop at an
+// approval state: it saves a checkpoint, and when the run resumes inside
+// this fan-out it restores into recs what the finished branches recorded.
+// With a nil sess it does nothing.
+func StartFanOutStops[S, U any](ctx context.Context, sess *Session, state string, s *S, recs *Records[U]) (*typedFanOut, error) {
+	stops := openStops(ctx, sess, state)
+	if stops == nil {
+		return nil, nil
+	}
+	start, err := json.Marshal(s)
+	if err != nil {
+		return nil, fmt.Errorf("saving the checkpoint of session %q: %w", sess.id, err)
+	}
+	n := len(recs.Lists())
+	f := &typedFanOut{sess: sess, stops: stops, start: start, restored: make([]bool, n)}
+	if err := f.restore(state, n, func(i int, raw json.RawMessage) error { return json.Unmarshal(raw, recs.Of(i)) }); err != nil {
+		return nil, err
+	}
+	if err := stops.durable(ctx, sess, state, start, nil); err != nil {
+		return nil, err
+	}
+	stops.mu.Lock()
+	defer stops.mu.Unlock()
+	return f, stops.saved(ctx)
+}
+
+// restore takes from the checkpoint the branches that finished, decoding
+// each one's record with decode, and checks that every branch it names
+// is one of the n the fan-out has now.
+func (f *typedFanOut) restore(state string, n int, decode func(i int, raw json.RawMessage) error) error {
+	r := f.stops.restored
+	if r == nil {
+		return nil
+	}
+	for _, i := range slices.Sorted(maps.Keys(r.Stopped)) {
+		if i < 0 || i >= n {
+			return sessionErr(f.sess.id, fmt.Errorf("its checkpoint holds a stop in branch %d of the fan-out at %q, which has %d", i, state, n))
+		}
+	}
+	for _, i := range slices.Sorted(maps.Keys(r.Done)) {
+		raw := r.Done[i]
+		if i < 0 || i >= n {
+			return sessionErr(f.sess.id, fmt.Errorf("its checkpoint holds branch %d of the fan-out at %q, which has %d", i, state, n))
+		}
+		if err := decode(i, raw); err != nil {
+			return sessionErr(f.sess.id, fmt.Errorf("its checkpoint holds updates of the fan-out at %q that do not decode: %w", state, err))
+		}
+		f.restored[i], f.stops.done[i] = true, raw
+	}
+	return nil
+}
+
+// Done reports whether branch or item i finished before the run was
+// resumed; its updates are in its record already.
+func (f *typedFanOut) Done(i int) bool { return f != nil && f.restored[i] }
+
+// BranchAt returns the context branch or item i runs in, whose approval
+// states are keyed under the fan-out's, and the step it starts at: entry,
+// or, in a run resumed inside it, the state of steps (those of the
+// fan-out, named by ids) it stopped at. Then rec holds the updates the
+// branch recorded before it stopped, which apply replays on its copy of
+// the state.
+func BranchAt[T ~int, U any](ctx context.Context, f *typedFanOut, i int, rec *[]U, apply func(*U), ids []string, steps []T, entry T) (context.Context, T, error) {
+	if f == nil {
+		return ctx, entry, nil
+	}
+	ctx = f.stops.branch(ctx, i)
+	stop := takeResume(ctx)
+	if stop == nil {
+		return ctx, entry, nil
+	}
+	at := slices.IndexFunc(steps, func(step T) bool { return ids[step] == stop.State })
+	if at < 0 || stop.Pending == nil {
+		return ctx, entry, f.sess.UnknownState(stop.State)
+	}
+	if err := json.Unmarshal(stop.Input, rec); err != nil {
+		return ctx, entry, sessionErr(f.sess.id, fmt.Errorf("its checkpoint holds updates of branch %d of the fan-out at %q that do not decode: %w", i, f.stops.key, err))
+	}
+	for j := range *rec {
+		apply(&(*rec)[j])
+	}
+	return ctx, steps[at], nil
+}
+
+// Settle records how branch or item i, run in ctx (from BranchAt), ended
+// with err: when it finished, rec, what it recorded (a *[]Update); when it
+// stopped at an approval state, where it waits, with rec as it was there,
+// which is no failure of the fan-out. Other errors are returned.
+func (f *typedFanOut) Settle(ctx context.Context, i int, rec any, err error) error {
+	if f == nil {
+		return err
+	}
+	var wait *Interrupted
+	if errors.As(err, &wait) && wait.at == nil {
+		raw, merr := json.Marshal(rec)
+		if merr != nil {
+			return fmt.Errorf("saving the updates of branch %d of %q: %w", i, f.stops.key, merr)
+		}
+		err = stopInBranch(ctx, err, wait.State, json.RawMessage(raw), nil)
+	}
+	return f.stops.settle(ctx, i, rec, err)
+}
+
+// Stopped returns, once every branch has finished or stopped, the
+// *Interrupted that lists the stops, or nil when none stopped. The run
+// loop's Session.Save saves the fan-out waiting with it.
+func (f *typedFanOut) Stopped() error {
+	if f == nil {
+		return nil
+	}
+	return f.stops.interrupted(f.stops.key, f.start, nil)
+}

@@ -175,3 +175,57 @@ func TestMapProgressSurvivesFailure(t *testing.T) {
 	assert.Equal(t, []any{10.0, 20.0, 30.0, 40.0}, Plain(out))
 	assert.Equal(t, map[float64]int{1: 1, 2: 1, 3: 2, 4: 1}, runs)
 }
+
+// A typed fan-out resumed from a checkpoint restores the records of its
+// finished branches, and its stopped branch starts at its approval state
+// with the updates it recorded replayed; a checkpoint that names a branch
+// the fan-out no longer has, or a state outside it, is refused.
+func TestTypedFanOutResume(t *testing.T) {
+	ctx := context.Background()
+	ids := []string{"", "F", "A", "B"}
+	progress := func() *FanOutProgress {
+		return &FanOutProgress{Done: map[int]json.RawMessage{0: json.RawMessage(`[1,2]`)}, Stopped: map[int]*BranchStop{
+			1: {State: "B", Input: json.RawMessage(`[5]`), Pending: &Pending{Key: "F/1/B", State: "B"}},
+		}}
+	}
+	sess := &Session{cfg: &Config{Checkpointer: NewMemoryCheckpointer()}, id: "s", workflow: "w", fanOut: progress(), fanOutAt: "F"}
+	recs := NewRecords[int](2, 2)
+	f, err := StartFanOutStops(ctx, sess, "F", &struct{}{}, recs)
+	require.NoError(t, err)
+	assert.True(t, f.Done(0))
+	assert.False(t, f.Done(1))
+	assert.Equal(t, []int{1, 2}, *recs.Of(0))
+	sum := 0
+	bctx, step, err := BranchAt(ctx, f, 1, recs.Of(1), func(u *int) { sum += *u }, ids, []int{2, 3}, 2)
+	require.NoError(t, err)
+	assert.Equal(t, 3, step)
+	assert.Equal(t, 5, sum)
+	assert.Equal(t, "F/1/B", stopKey(bctx, "B"))
+
+	require.NoError(t, f.Settle(bctx, 1, recs.Of(1), &Interrupted{State: "B", Prompt: "ok?"}))
+	var wait *Interrupted
+	require.ErrorAs(t, f.Stopped(), &wait)
+	assert.Equal(t, []Pending{{Key: "F/1/B", State: "B", Prompt: "ok?"}}, wait.Stops)
+	assert.JSONEq(t, `[5]`, string(wait.at.FanOut.Stopped[1].Input))
+	assert.JSONEq(t, `[1,2]`, string(wait.at.FanOut.Done[0]))
+
+	sess.fanOut, sess.fanOutAt = progress(), "F"
+	_, err = StartFanOutStops(ctx, sess, "F", &struct{}{}, NewRecords[int](1, 1))
+	assert.ErrorContains(t, err, `a stop in branch 1 of the fan-out at "F", which has 1`)
+
+	sess.fanOut, sess.fanOutAt = progress(), "F"
+	f, err = StartFanOutStops(ctx, sess, "F", &struct{}{}, NewRecords[int](2, 1))
+	require.NoError(t, err)
+	_, _, err = BranchAt(ctx, f, 1, new([]int), func(*int) {}, ids, []int{1, 2}, 1)
+	var serr *SessionError
+	require.ErrorAs(t, err, &serr)
+
+	var none *typedFanOut
+	assert.False(t, none.Done(0))
+	boom := errors.New("boom")
+	assert.Equal(t, boom, none.Settle(ctx, 0, nil, boom))
+	assert.NoError(t, none.Stopped())
+	_, step, err = BranchAt(ctx, none, 0, new([]int), func(*int) {}, ids, []int{2}, 2)
+	require.NoError(t, err)
+	assert.Equal(t, 2, step)
+}
