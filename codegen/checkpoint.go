@@ -17,10 +17,6 @@ import (
 // flowcrt.Sessions, which loads the last checkpoint and calls runAt to go
 // on from the state it names.
 
-// checkpointGenVersion is the generator version of code with sessions,
-// which needs the runtime's Session and friends.
-const checkpointGenVersion = 10 // 10: the machinery in runtime/impl; 9: step loops report to an observer
-
 // takesSession: the steps that wait for a decision or open a fan-out need
 // the session, to read the decision or save the fan-out's progress.
 func takesSession(s *ir.State) bool {

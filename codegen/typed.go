@@ -117,7 +117,7 @@ func (g *typedGen) intoHandlers() ([]string, map[string]bool) {
 
 // typedGenVersion is the generator version of typed code, which needs the
 // runtime's sessions.
-const typedGenVersion = checkpointGenVersion
+const typedGenVersion = 12 // 12: approvals inside fan-outs (StartFanOutStops, BranchAt); 10: the machinery in runtime/impl
 
 func (g *typedGen) types(f *jen.File) {
 	g.stateType(f)
