@@ -274,18 +274,19 @@ func StateFromContext(ctx context.Context) string { return impl.StateFromContext
 // renewed within HeartbeatSeconds; States.Timeout rules match it too.
 const StatesHeartbeatTimeout = impl.StatesHeartbeatTimeout
 
-const StatesExceedToleratedFailureThreshold = impl.StatesExceedToleratedFailureThreshold
+// The errors of a distributed Map, as Step Functions names them.
+const (
+	StatesExceedToleratedFailureThreshold = impl.StatesExceedToleratedFailureThreshold
+	StatesItemReaderFailed                = impl.StatesItemReaderFailed
+)
 
-const StatesItemReaderFailed = impl.StatesItemReaderFailed
-
-
-const StatusFinished = impl.StatusFinished
-
-const StatusInterrupted = impl.StatusInterrupted
-
-const StatusRunning = impl.StatusRunning
-
-const StatusWaiting = impl.StatusWaiting
+// How a session's last run stands: Checkpoint.Status.
+const (
+	StatusFinished    = impl.StatusFinished
+	StatusInterrupted = impl.StatusInterrupted
+	StatusRunning     = impl.StatusRunning
+	StatusWaiting     = impl.StatusWaiting
+)
 
 // Summarizer is implemented by the handlers of a CodeMie workflow with an
 // assistant state: Summarize replaces a history that crossed the limits by
