@@ -22,7 +22,7 @@ func TestChainProgramsRunSessions(t *testing.T) {
 	require.Empty(t, missing)
 	main := string(mains[0].Content)
 	assert.Contains(t, main, `return nil, flowcimpl.NoDecisions(id, "desk")`)
-	assert.Contains(t, main, "in, err = flowcrt.DecodeChainInput(input)")
+	assert.Contains(t, main, "in, err = flowcimpl.DecodeChainInput(input)")
 	assert.Contains(t, main, "return w.Invoke(ctx, id, in)")
 
 	w, ds := compiler.Compile("desk.chain.yaml", []byte(buildChain), compiler.Options{NoPackage: true})
