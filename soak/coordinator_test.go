@@ -112,7 +112,10 @@ func uninterrupted(t *testing.T, reqs []request) map[string]json.RawMessage {
 			defer func() { <-sem }()
 			res := serve(context.Background(), fl, cp, r)
 			for res.Status == "INTERRUPTED" || res.Status == "WAITING" {
-				r.Decision, r.Token = "continue", res.Token
+				r.Decision, r.Token, r.At = "continue", res.Token, ""
+				if len(res.Stops) > 0 {
+					r.At = res.Stops[0]
+				}
 				res = serve(context.Background(), fl, cp, r)
 			}
 			mu.Lock()
@@ -260,10 +263,7 @@ func (c *coordinator) handle(ev event, pending []request, done map[string]json.R
 	case "SUCCEEDED":
 		done[r.Session] = ev.res.Output
 	case "INTERRUPTED":
-		// First a decision that is not an option; once it is refused,
-		// two good ones at once.
-		r.Probe, r.Decision = "decide", "maybe"
-		pending = append(pending, r)
+		pending = append(pending, decisionProbe(r, *ev.res))
 	case "WAITING":
 		// First a success for a token nobody issued; once it is refused,
 		// two for the real one at once.
@@ -294,22 +294,39 @@ func (c *coordinator) probed(r request, res result, pending []request, done map[
 	case r.Decision == "maybe":
 		assert.Contains(c.t, res.Error, `approval decision "maybe" is not one of the options "continue", "cancel"`)
 		r.Decision = "continue"
+		if r.At != "" { // a stop inside the iteration: one decision
+			pending = append(pending, r)
+			break
+		}
 		pending = append(pending, r, r) // two decisions on one session at once
 		c.doubled[r.Session] = true
 	case res.Status == "SUCCEEDED":
 		done[r.Session] = res.Output
+	case res.Status == "INTERRUPTED": // the next stop
+		pending = append(pending, decisionProbe(r, res))
 	default: // the other of two answers: refused, or the session was already past its wait
-		if !strings.Contains(res.Error, "overtaken") && !strings.Contains(res.Error, "no approval waits for a decision") && !strings.Contains(res.Error, "task token was used already") {
+		if !strings.Contains(res.Error, "overtaken") && !strings.Contains(res.Error, "no approval waits for a decision") &&
+			!strings.Contains(res.Error, "waits for a decision; the stops that wait are") && !strings.Contains(res.Error, "task token was used already") {
 			c.t.Errorf("session %s: the second of two answers: %s %s", r.Session, res.Status, res.Error)
 		}
 		// The other answer goes on with the session, unless a kill took
 		// it: then the session goes on without a probe.
 		if _, ok := done[r.Session]; !ok && !c.serving(r.Session, pending) {
-			r.Probe, r.Token = "", ""
+			r.Probe, r.Token, r.At = "", "", ""
 			pending = append(pending, r)
 		}
 	}
 	return pending
+}
+
+// decisionProbe is the first answer to a session that stopped for a
+// decision: one that is not an option, at the first stop that waits.
+func decisionProbe(r request, res result) request {
+	r.Probe, r.Decision, r.At = "decide", "maybe", ""
+	if len(res.Stops) > 0 {
+		r.At = res.Stops[0]
+	}
+	return r
 }
 
 // serving reports whether a request of session waits in pending or a live

@@ -96,6 +96,16 @@ func (w *Review) Invoke(ctx context.Context, sessionID string, input any) (any, 
 	return s.Context, err
 }
 
+// DecideAt answers one of the stops that session sessionID waits at, the one key names (the Key of
+// a flowcrt.Pending in the *flowcrt.Interrupted error's Stops, e.g. "Map/3/Approve"), with
+// decision, one of its options, and continues the run: branches that finished are not run again,
+// the answered one goes on from its stop, the others that wait stop again. Decide answers the only
+// stop that waits.
+func (w *Review) DecideAt(ctx context.Context, sessionID string, key string, decision string) (any, error) {
+	s, err := w.sessions().DecideAt(ctx, &w.cfg, sessionID, key, decision)
+	return s.Context, err
+}
+
 // Resume continues session sessionID from its last checkpoint, without running again the states
 // that completed; a session whose last run finished returns its context store.
 func (w *Review) Resume(ctx context.Context, sessionID string) (any, error) {
@@ -184,10 +194,11 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:        []flowcimpl.Piece{{Text: "Write the section."}},
-		Settings:    reviewSettings,
-		Assistant:   reviewWriterAssistant,
-		CurrentTask: true,
+		Task:            []flowcimpl.Piece{{Text: "Write the section."}},
+		Settings:        reviewSettings,
+		Assistant:       reviewWriterAssistant,
+		InterruptBefore: true,
+		CurrentTask:     true,
 	}
 	reviewPublishTask = flowcimpl.JSONTask{
 		Policy: flowcimpl.Policy{
@@ -270,6 +281,10 @@ func (w *Review) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JS
 
 // stepPlan runs state "plan" and returns the state to run next.
 func (w *Review) stepPlan(ctx context.Context, s *flowcrt.JSONState) (reviewStep, error) {
+	// A session resumed inside the fan-out goes straight to it: "plan" has run.
+	if out, ok := s.ResumeFanOut(ctx, "plan"); ok {
+		return w.mapPlan(ctx, s, out)
+	}
 	out, err := s.Do(ctx, &w.cfg, &reviewPlanTask, w.h.Writer, w.h)
 	if err != nil {
 		return reviewDone, &flowcrt.StateError{
@@ -294,8 +309,10 @@ func (w *Review) mapPlan(ctx context.Context, s *flowcrt.JSONState, out flowcimp
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "plan", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
-		return w.run(ctx, nil, &iterations[i], reviewStepWrite, reviewStepPublish)
+	err = flowcimpl.FanOutStops(ctx, s, "plan", out, iterations, flowcimpl.FanOutLimit(w.h, 2), reviewStateIDs[:], func(i int) reviewStep {
+		return reviewStepWrite
+	}, func(ctx context.Context, i int, step reviewStep) error {
+		return w.run(ctx, nil, &iterations[i], step, reviewStepPublish)
 	})
 	if err != nil {
 		return reviewDone, err

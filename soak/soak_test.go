@@ -26,6 +26,7 @@ type request struct {
 	Session  string          `json:"session"`
 	Input    json.RawMessage `json:"input"`
 	Decision string          `json:"decision,omitempty"`
+	At       string          `json:"at,omitempty"` // the stop the decision answers, inside an iteration
 	Token    string          `json:"token,omitempty"`
 	// Probe asks for the operation itself, without the checks serve makes
 	// first: "resume", "decide", "invoke" or "token" (bad input under load).
@@ -38,6 +39,7 @@ type result struct {
 	Session string          `json:"session"`
 	Status  string          `json:"status"` // SUCCEEDED, INTERRUPTED, WAITING or FAILED
 	Token   string          `json:"token,omitempty"`
+	Stops   []string        `json:"stops,omitempty"` // the keys of the stops inside an iteration
 	Output  json.RawMessage `json:"output,omitempty"`
 	Error   string          `json:"error,omitempty"`
 }
@@ -52,11 +54,17 @@ type flow interface {
 	Invoke(ctx context.Context, session string, in json.RawMessage) (any, error)
 	Resume(ctx context.Context, session string) (any, error)
 	Decide(ctx context.Context, session, decision string) (any, error)
+	DecideAt(ctx context.Context, session, key, decision string) (any, error)
 	SendTaskSuccess(ctx context.Context, token string, output json.RawMessage) (any, error)
 }
 
-// noTokens is the SendTaskSuccess of workflows that never wait for one.
+// noTokens is the SendTaskSuccess and DecideAt of workflows that never
+// wait for a token or inside a fan-out.
 type noTokens struct{}
+
+func (noTokens) DecideAt(context.Context, string, string, string) (any, error) {
+	return nil, errors.New("no stop inside a fan-out expected")
+}
 
 func (noTokens) SendTaskSuccess(context.Context, string, json.RawMessage) (any, error) {
 	return nil, errors.New("no task token expected")
@@ -116,6 +124,16 @@ func (f anyFlow) Decide(ctx context.Context, id, d string) (any, error) {
 	return w.Decide(ctx, id, d)
 }
 
+func (f anyFlow) DecideAt(ctx context.Context, id, key, d string) (any, error) {
+	w, ok := f.anySessions.(interface {
+		DecideAt(ctx context.Context, session, key, decision string) (any, error)
+	})
+	if !ok {
+		return nil, errors.New("no stop inside a fan-out expected")
+	}
+	return w.DecideAt(ctx, id, key, d)
+}
+
 func (f anyFlow) SendTaskSuccess(ctx context.Context, token string, out json.RawMessage) (any, error) {
 	w, ok := f.anySessions.(interface {
 		SendTaskSuccess(ctx context.Context, token string, output json.RawMessage) (any, error)
@@ -162,7 +180,7 @@ func serve(ctx context.Context, fl map[string]flow, cp flowcrt.Checkpointer, r r
 	case r.Probe == "resume":
 		out, err = f.Resume(ctx, r.Session)
 	case r.Probe == "decide":
-		out, err = f.Decide(ctx, r.Session, r.Decision)
+		out, err = decide(ctx, f, r)
 	case r.Probe == "invoke":
 		out, err = f.Invoke(ctx, r.Session, r.Input)
 	case r.Token != "":
@@ -178,7 +196,7 @@ func serve(ctx context.Context, fl map[string]flow, cp flowcrt.Checkpointer, r r
 func serveSession(ctx context.Context, f flow, cp flowcrt.Checkpointer, r request) (out any, err error) {
 	switch c, lerr := cp.Load(ctx, r.Session); {
 	case r.Decision != "" && lerr == nil && c.Status == flowcrt.StatusInterrupted:
-		out, err = f.Decide(ctx, r.Session, r.Decision)
+		out, err = decide(ctx, f, r)
 	case errors.Is(lerr, flowcrt.ErrNoCheckpoint):
 		out, err = f.Invoke(ctx, r.Session, r.Input)
 	case lerr != nil:
@@ -189,12 +207,24 @@ func serveSession(ctx context.Context, f flow, cp flowcrt.Checkpointer, r reques
 	return out, err
 }
 
+// decide answers the stop r.At names, or the one stop that waits.
+func decide(ctx context.Context, f flow, r request) (any, error) {
+	if r.At != "" {
+		return f.DecideAt(ctx, r.Session, r.At, r.Decision)
+	}
+	return f.Decide(ctx, r.Session, r.Decision)
+}
+
 func resultOf(session string, out any, err error) result {
 	var wait *flowcrt.Interrupted
 	var token *flowcrt.TaskTokenWait
 	switch {
 	case errors.As(err, &wait):
-		return result{Session: session, Status: "INTERRUPTED"}
+		res := result{Session: session, Status: "INTERRUPTED"}
+		for _, stop := range wait.Stops {
+			res.Stops = append(res.Stops, stop.Key)
+		}
+		return res
 	case errors.As(err, &token):
 		return result{Session: session, Status: "WAITING", Token: token.Token}
 	case err != nil:
