@@ -88,9 +88,11 @@ func openSync(path, synchronous string) (*Store, error) {
 	if err := checkHeader(path); err != nil {
 		return nil, err
 	}
-	// busy_timeout waits for another writer; _txlock=immediate takes the
+	// busy_timeout waits for another writer: a minute, as on a loaded
+	// machine many processes' saves queue behind each other's syncs, and a
+	// save that gave up would fail its run. _txlock=immediate takes the
 	// write lock when a transaction begins, so two of them cannot deadlock.
-	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous("+synchronous+")&_txlock=immediate")
+	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(60000)&_pragma=journal_mode(WAL)&_pragma=synchronous("+synchronous+")&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint store %s: %w", path, err)
 	}

@@ -82,7 +82,8 @@ func TestTransformNodeShapesTheInput(t *testing.T) {
 	assert.Equal(t, []string{"Review the file\nCurrent task: auth/login.go", "Review the file\nCurrent task: auth/retry.go"}, calls.Tasks("review"))
 	// Its message is its output as json.dumps writes it, keys in mapping order.
 	assert.Equal(t, `{"title": "fix login", "files": ["auth/login.go", "auth/retry.go"], "size": "2", "urgent": true, `+
-		`"headline": "FIX LOGIN (2 files)", "number": 42}`, s.History[0].Content)
+		`"headline": "FIX LOGIN (2 files)", "number": 42}`, s.History[1].Content, "after the user input (workflow.py on_workflow_start)")
+	assert.Equal(t, "user", s.History[0].Role)
 }
 
 // state_processor_node (state_processor_node.py, StateProcessorNode.execute)

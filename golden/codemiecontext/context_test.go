@@ -77,9 +77,10 @@ func TestContextFlags(t *testing.T) {
 	assert.Equal(t, `Note ["a.md","b.md"]`, note.Task)
 	assert.Equal(t, `["a.md","b.md"]`, note.Context["files"])
 	// include_in_llm_history: false kept the tool's messages out; the
-	// history holds outputs, not tasks (base_node.py,
-	// _prepare_message_history_update).
-	assert.Equal(t, []string{"[{'name': 'Ada', 'temp': 1}, {'role': 'admin', 'count': 2}]"}, jsontest.Contents(note.History))
+	// history holds the user input (workflow.py on_workflow_start), then
+	// outputs, not tasks (base_node.py, _prepare_message_history_update).
+	assert.Equal(t, []string{`{"ext":"md","temp":"x","user":{"ids":[7,8],"profile":{"name":"Ada"}}}`,
+		"[{'name': 'Ada', 'temp': 1}, {'role': 'admin', 'count': 2}]"}, jsontest.Contents(note.History))
 
 	// keep_current left the note's own keys; clear_prior_messages left its
 	// own message, the output as a human message.

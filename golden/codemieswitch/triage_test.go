@@ -54,10 +54,11 @@ func TestSummarization(t *testing.T) {
 	report := calls.Of("report")[0]
 	assert.Equal(t, flowcrt.Messages{{Role: "assistant", Content: "Two items triaged."}}, report.History)
 
-	// With no summary mocked, the history stays whole: the outputs, each
-	// item's before the first output of its chain, as repr() prints it
-	// (base_node.py, _prepare_iter_task_messages).
+	// With no summary mocked, the history stays whole: the user input
+	// (workflow.py on_workflow_start), then the outputs, each item's before
+	// the first output of its chain, as repr() prints it (base_node.py,
+	// _prepare_iter_task_messages).
 	calls, _ = run(t, "no-summary")
-	assert.Equal(t, []string{`{"items":[{"name":"a"},{"name":"b"}]}`, "{'name': 'a'}", `{"kind":"bug"}`, `{"fixed":"a"}`,
+	assert.Equal(t, []string{"backlog", `{"items":[{"name":"a"},{"name":"b"}]}`, "{'name': 'a'}", `{"kind":"bug"}`, `{"fixed":"a"}`,
 		"{'name': 'b'}", "{'kind': 'doc', 'ok': True}", "Noted.\n~~~json\n{\"noted\": \"b\"}\n~~~"}, jsontest.Contents(calls.Of("report")[0].History))
 }

@@ -66,7 +66,9 @@ func TestBranchesJoinInDeclarationOrder(t *testing.T) {
 		"style": "tidy", "verdict": "from state-4",
 	}, s.Context)
 	assert.Equal(t, []string{
-		// Outputs only, not tasks (base_node.py, _prepare_message_history_update).
+		// The user input (workflow.py on_workflow_start), then outputs
+		// only, not tasks (base_node.py, _prepare_message_history_update).
+		`{"repo":"flowc"}`,
 		`{"plan":"check everything"}`,
 		`{"security":"no secrets","verdict":"from state-2"}`,
 		`{"performance":"fast","verdict":"from state-3"}`,
@@ -120,5 +122,5 @@ func TestJoinDoesNotDependOnTheSchedule(t *testing.T) {
 	s := state(t)
 	require.NoError(t, NewParallel(racing{make(chan struct{})}).RunState(context.Background(), &s))
 	assert.Equal(t, "from state-4", s.Context["verdict"])
-	assert.Equal(t, `{"verdict": "from state-2"}`, s.History[1].Content, "the first branch's messages come first")
+	assert.Equal(t, `{"verdict": "from state-2"}`, s.History[2].Content, "the first branch's messages come first, after the input and the plan")
 }

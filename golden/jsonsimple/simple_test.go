@@ -47,16 +47,17 @@ func TestDirectTransition(t *testing.T) {
 	assert.Equal(t, []string{"Write a greeting for Ada"}, calls.Tasks("first-state"))
 	assert.Equal(t, []string{`Review the greeting "Hello Ada" for Ada`}, calls.Tasks("next-state-id"))
 	assert.Equal(t, map[string]any{"name": "Ada", "greeting": "Hello Ada"}, s.Context)
-	// The history holds the outputs, not the tasks (base_node.py,
+	// The history holds the user input (workflow.py on_workflow_start),
+	// then the outputs, not the tasks (base_node.py,
 	// _prepare_message_history_update).
-	assert.Equal(t, []string{`{"greeting":"Hello Ada"}`, "Looks good."}, jsontest.Contents(s.History))
-	assert.Equal(t, "assistant", s.History[0].Role)
+	assert.Equal(t, []string{`{"name":"Ada"}`, `{"greeting":"Hello Ada"}`, "Looks good."}, jsontest.Contents(s.History))
+	assert.Equal(t, []string{"user", "assistant", "assistant"}, []string{s.History[0].Role, s.History[1].Role, s.History[2].Role})
 }
 
 // A state without a mock answers with its rendered task.
 func TestUnmockedStateAnswersItsTask(t *testing.T) {
 	_, s := run(t, "unmocked-review")
-	assert.Equal(t, `Review the greeting "Hello Ada" for Ada`, s.History[1].Content)
+	assert.Equal(t, `Review the greeting "Hello Ada" for Ada`, s.History[2].Content)
 }
 
 // Run takes any JSON value and returns the final context store.

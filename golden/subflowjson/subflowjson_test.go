@@ -47,9 +47,11 @@ func TestChildSharesStoreAndHistory(t *testing.T) {
 	assert.Equal(t, "Summarize go from tools", h.seen["summary"])
 	assert.Equal(t, "tools", s.Context["last"])
 	assert.Equal(t, []string{
-		// The child's messages join the parent's history: outputs, and
-		// each item, as repr() prints it, before its chain's first output
-		// (base_node.py, _prepare_iter_task_messages).
+		// The user input (workflow.py on_workflow_start); the child's
+		// messages join the parent's history: outputs, and each item, as
+		// repr() prints it, before its chain's first output (base_node.py,
+		// _prepare_iter_task_messages).
+		"a topic",
 		`{"topic": "go"}`, `{"chunks": ["syntax", "tools"]}`,
 		"'syntax'", `{"last":"syntax"}`,
 		"'tools'", `{"last":"tools"}`,

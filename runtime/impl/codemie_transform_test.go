@@ -207,7 +207,8 @@ func TestTransformNodeStateHasNoHandler(t *testing.T) {
 	assert.Equal(t, `{"first": ["x", "y"], "n": 2}`, out.Text)
 	assert.Equal(t, json.Number("2"), s.Context["n"])
 	assert.Equal(t, out.Text, s.Context["shaped"])
-	assert.Equal(t, Messages{{Role: "assistant", Content: out.Text}}, s.History)
+	assert.Equal(t, Messages{{Role: "user", Content: `{"ticket": {"id": 3, "tags": ["x", "y"]}}`}, {Role: "assistant", Content: out.Text}}, s.History,
+		"the history starts with the user input (workflow.py on_workflow_start)")
 
 	// A custom node flowc does not run needs its handler.
 	other := &JSONTask{Policy: Policy{State: "o"}, CustomNode: &JSONCustomNode{ID: "o", CustomNodeID: "generate_documents_tree"}}

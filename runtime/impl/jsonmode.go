@@ -2,6 +2,7 @@ package impl
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -83,7 +84,28 @@ func NewJSONState(input any) (JSONState, error) {
 		store = map[string]any{}
 	}
 	// The store changes during the run; the task input must not.
-	return JSONState{Context: maps.Clone(store), Input: in, UserInput: raw}, nil
+	return JSONState{Context: maps.Clone(store), Input: in, UserInput: raw, History: userMessage(raw)}, nil
+}
+
+// userMessage is how a CodeMie run's history starts: its user input as the
+// user's message (workflow.py on_workflow_start), none when there is no
+// input. Input that is not text is the JSON a user would have typed.
+func userMessage(input any) Messages {
+	text, isText := input.(string)
+	if !isText {
+		if m, isObject := input.(map[string]any); input == nil || isObject && len(m) == 0 {
+			return nil
+		}
+		data, err := json.Marshal(input)
+		if err != nil {
+			return nil
+		}
+		text = string(data)
+	}
+	if text == "" {
+		return nil
+	}
+	return Messages{{Role: "user", Content: text}}
 }
 
 // set stores a value in the context store, noting it for the join when s

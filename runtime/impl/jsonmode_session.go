@@ -45,6 +45,9 @@ func MergeJSONInput(s *JSONState, input any) {
 		s.set(k, v)
 	}
 	s.Input, s.UserInput = fresh.Input, fresh.UserInput
+	// A resumed run's input is a new user message (workflow.py
+	// _inject_resume_input).
+	s.History = append(s.History, fresh.History...)
 }
 
 // Attach makes s ask for decisions through sess, which holds the one

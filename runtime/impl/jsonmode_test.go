@@ -74,7 +74,8 @@ func TestDoRendersCallsAndRecords(t *testing.T) {
 	assert.Equal(t, map[string]string{"endpoint": "/api/7"}, got.ToolArgs)
 	assert.Equal(t, "the input", got.Input)
 	assert.Equal(t, `{"id":8,"meta":{"a":"b"},"result":"done"}`, encodeJSON(t, s.Context))
-	assert.Equal(t, impl.Messages{{Role: "assistant", Content: `{"result": "done", "id": 8}`}}, s.History)
+	assert.Equal(t, impl.Messages{{Role: "user", Content: "the input"}, {Role: "assistant", Content: `{"result": "done", "id": 8}`}}, s.History,
+		"the user input, then the output (workflow.py on_workflow_start, base_node.py)")
 	assert.Equal(t, `{"result": "done", "id": 8}`, out.Text)
 	assert.True(t, out.Vars().Holds("id == 8"))
 }
@@ -89,8 +90,8 @@ func TestDoKeepsOtherOutputsOutOfTheStore(t *testing.T) {
 		assert.Equal(t, text, out.Text)
 	}
 	assert.Equal(t, map[string]any{"k": "v"}, s.Context)
-	assert.Len(t, s.History, 4)
-	assert.Equal(t, "assistant", s.History[0].Role)
+	assert.Len(t, s.History, 5, "the user input and the four outputs")
+	assert.Equal(t, "assistant", s.History[1].Role)
 }
 
 // A failing state leaves the run's state alone; retries get fresh copies.
@@ -109,7 +110,7 @@ func TestDoRetriesOnFreshCopies(t *testing.T) {
 	assert.Equal(t, "Flaky", impl.ErrorName(err))
 	assert.Equal(t, 2, calls)
 	assert.Equal(t, map[string]any{"k": "v"}, s.Context)
-	assert.Empty(t, s.History)
+	assert.Len(t, s.History, 1, "only the user input: a failed attempt records nothing")
 
 	_, err = s.Do(context.Background(), &impl.Config{}, task, func(context.Context, impl.JSONCall) (string, error) {
 		panic("boom")
