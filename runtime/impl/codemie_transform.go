@@ -141,14 +141,14 @@ func jsonObject(text string) map[string]any {
 
 // fromMessages is _extract_from_messages: the last message's text content
 // as a JSON object. Every message CodeMie's states add holds a list of text
-// parts, which it skips; so it reads only the first message, the user
-// input, before any state added one. flowc's history starts empty, and
-// stands for that message then.
+// parts, which it skips; so it reads only the message of the user input
+// (workflow.py on_workflow_start), while that is the last.
 func fromMessages(history Messages, userInput any) map[string]any {
-	if len(history) == 0 {
-		return jsonObject(userInputText(userInput))
+	input := userMessage(userInput)
+	if len(history) == 0 || len(input) == 0 || history[len(history)-1] != input[0] {
+		return map[string]any{}
 	}
-	return map[string]any{}
+	return jsonObject(input[0].Content)
 }
 
 // arrayIndex is parse_array_index's pattern: base[i], base[i:j] or

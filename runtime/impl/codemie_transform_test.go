@@ -80,8 +80,8 @@ func TestTransformSources(t *testing.T) {
 		{"user_input", map[string]any{"ticket": "given as an object"}, nil, map[string]any{"ticket": "given as an object"}},
 		// The engine's first message is the user input; every later one a
 		// state added holds text parts, which the node does not read.
-		{"messages", `{"ticket": 7}`, nil, map[string]any{"ticket": json.Number("7")}},
-		{"messages", `{"ticket": 7}`, Messages{{Role: "assistant", Content: `{"a": 1}`}}, map[string]any{}},
+		{"messages", `{"ticket": 7}`, Messages{{Role: "user", Content: `{"ticket": 7}`}}, map[string]any{"ticket": json.Number("7")}},
+		{"messages", `{"ticket": 7}`, Messages{{Role: "user", Content: `{"ticket": 7}`}, {Role: "assistant", Content: `{"a": 1}`}}, map[string]any{}},
 		{"state_schema", `{"ticket": 7}`, nil, map[string]any{"user_input": `{"ticket": 7}`}},
 		{"combined", nil, nil, map[string]any{}},
 		{"elsewhere", nil, nil, map[string]any{}},
