@@ -15,8 +15,10 @@ import (
 // failure is sent for the token; HeartbeatSeconds and TimeoutSeconds
 // bound the wait. A top-level state of a session stops the run there, its
 // checkpoint holding the outstanding token (Position.Callback), and the
-// workflow's SendTaskSuccess or SendTaskFailure continues it; anywhere
-// else the run waits in the process for the token.
+// workflow's SendTaskSuccess or SendTaskFailure continues it; one inside a
+// Parallel branch or a Map item of a session stops only its branch
+// (asl_callback_branch.go); anywhere else the run waits in the process for
+// the token.
 
 // StatesHeartbeatTimeout is the error of a callback wait that no heartbeat
 // renewed within HeartbeatSeconds. Retriers and catchers of States.Timeout
@@ -157,7 +159,8 @@ func (s *Session) sessionID() string {
 // waits for the token. heartbeat is HeartbeatSeconds (0: none); the
 // state's TimeoutSeconds bounds the whole wait. When durable (a top-level
 // state) and the run has a session, the run stops with a *TaskTokenWait
-// that ASLExec.Save saves; otherwise it waits in the process, for the
+// that ASLExec.Save saves; inside a branch or item of a session's fan-out
+// it stops that branch; otherwise it waits in the process, for the
 // workflow's SendTaskSuccess or SendTaskFailure from another goroutine.
 func (x *ASLExec) Callback(st *ASLState, h Handler, heartbeat time.Duration, durable bool) Body {
 	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
