@@ -32,8 +32,9 @@ func hasCallbacks(w *ir.Workflow) bool {
 
 // durableCallback reports whether a run of a session stops at callback
 // state s, its checkpoint holding the token: at a top-level state. Inside
-// a Parallel branch, a Map iteration or a compiled-in child the run waits
-// for the token in its process.
+// a Parallel branch or a Map iteration the state stops its branch instead
+// (runtime/impl/asl_callback_branch.go); inside a compiled-in child the run
+// waits for the token in its process.
 func (g *aslGen) durableCallback(s *ir.State) bool {
 	return slices.Contains(g.w.States, s)
 }

@@ -49,8 +49,8 @@ func (g *aslGen) childMachine(f *jen.File, method, what string, l *loop, m *ir.M
 }
 
 // stopsInBranch reports whether m is a Parallel branch or a Map iterator
-// in which a session's run can stop for a decision: it holds an Approval,
-// at any depth. Its run loop then starts where the checkpoint says the
+// in which a session's run can stop for a decision or a task token: it
+// holds an Approval or a callback Task (asl_callback.go), at any depth. Its run loop then starts where the checkpoint says the
 // branch stopped (branchMachine).
 func (g *aslGen) stopsInBranch(m *ir.Machine) bool {
 	for _, s := range ir.AllStates(g.w.States) {
@@ -58,7 +58,7 @@ func (g *aslGen) stopsInBranch(m *ir.Machine) bool {
 			continue
 		}
 		for _, in := range ir.AllStates(m.States) {
-			if in.ASL.Type == ir.ASLApproval && in.ASL.Include == nil {
+			if in.ASL.Type == ir.ASLApproval && in.ASL.Include == nil || isCallback(in) {
 				return true
 			}
 		}

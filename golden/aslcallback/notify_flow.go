@@ -29,7 +29,7 @@ type NotifyHandlers interface {
 
 // Notify runs the state machine. It is safe for concurrent use: every Run has its own state.
 //
-// JSONata: each recipient of a Map confirms through a task token, which the run waits for in its process
+// JSONata: each recipient of a Map confirms through a task token, which a run without a session waits for in its process, and a session's run as a stop of the item: a declined one is caught
 type Notify struct {
 	h   NotifyHandlers
 	cfg flowcimpl.Config
@@ -50,12 +50,14 @@ const (
 	notifyDone notifyStep = iota
 	notifyStepConfirm
 	notifyStepAsk
+	notifyStepDeclined
 )
 
 // notifyStateIDs maps each step to its state's id.
 var notifyStateIDs = [...]string{
-	notifyStepConfirm: "Confirm",
-	notifyStepAsk:     "Ask",
+	notifyStepConfirm:  "Confirm",
+	notifyStepAsk:      "Ask",
+	notifyStepDeclined: "Declined",
 }
 
 // Run executes the state machine on input, any value that encodes as JSON, and returns its
@@ -75,6 +77,15 @@ func (w *Notify) Invoke(ctx context.Context, sessionID string, input any) (any, 
 		in = &input
 	}
 	return w.sessions().Invoke(ctx, &w.cfg, sessionID, in)
+}
+
+// DecideAt answers one of the stops that session sessionID waits at, the one key names (the Key of
+// a flowcrt.Pending in the *flowcrt.Interrupted error's Stops, e.g. "Map/3/Approve"), with
+// decision, one of its options, and continues the run: branches that finished are not run again,
+// the answered one goes on from its stop, the others that wait stop again. Decide answers the only
+// stop that waits.
+func (w *Notify) DecideAt(ctx context.Context, sessionID string, key string, decision string) (any, error) {
+	return w.sessions().DecideAt(ctx, &w.cfg, sessionID, key, decision)
 }
 
 // Resume continues session sessionID from its last checkpoint, without running again the top-level
@@ -192,10 +203,18 @@ var notifyConfirmItems = flowcimpl.MapSpec{
 	}),
 }
 
-// runConfirmItems runs the iterator of Map state "Confirm" from state "Ask" and returns its
-// output.
-func (w *Notify) runConfirmItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
-	step := notifyStepAsk
+// runConfirmItems runs the iterator of Map state "Confirm" from its start or, in a session resumed
+// inside it, from the state it stopped at, and returns its output.
+func (w *Notify) runConfirmItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
+	step, in, err := flowcimpl.ResumeBranch(ctx, x, notifyStateIDs[:], []notifyStep{notifyStepAsk, notifyStepDeclined}, in)
+	if err != nil {
+		return nil, err
+	}
+	return w.runConfirmItemsFrom(ctx, x, in, step)
+}
+
+// runConfirmItemsFrom runs the iterator of Map state "Confirm" from step and returns its output.
+func (w *Notify) runConfirmItemsFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step notifyStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -228,6 +247,8 @@ func (w *Notify) runConfirmItems(ctx context.Context, x *flowcimpl.ASLExec, in a
 		switch step {
 		case notifyStepAsk:
 			next, in, err = w.stepAsk(sctx, x, in)
+		case notifyStepDeclined:
+			next, in, err = w.stepDeclined(sctx, x, in)
 		}
 		if leave != nil {
 			leave(err)
@@ -244,6 +265,14 @@ func (w *Notify) runConfirmItems(ctx context.Context, x *flowcimpl.ASLExec, in a
 var notifyAskState = flowcimpl.ASLState{
 	Name: "Ask",
 	Task: true,
+	Catch: []flowcimpl.ASLCatcher{
+		{
+			Errors: []string{"Declined"},
+			Output: flowcimpl.TJSONata(&flowcimpl.JSONata{
+				Src: "'declined: ' & $states.errorOutput.Cause",
+			}),
+		},
+	},
 	HeartbeatExpr: flowcimpl.TJSONata(&flowcimpl.JSONata{
 		Src: "2 + 3",
 	}),
@@ -276,6 +305,26 @@ var notifyAskState = flowcimpl.ASLState{
 func (w *Notify) stepAsk(ctx context.Context, x *flowcimpl.ASLExec, in any) (notifyStep, any, error) {
 	cx := x.EnterCallback(ctx, "Ask")
 	out, err := x.Do(ctx, &notifyAskState, cx, in, x.Callback(&notifyAskState, w.h.InvokeWaitForTaskToken, 0, false))
+	if err != nil {
+		i, out, err := notifyAskState.Caught(cx, in, err)
+		switch i {
+		case 0:
+			return notifyStepDeclined, out, nil
+		}
+		return notifyDone, nil, err
+	}
+	return notifyDone, out, nil
+}
+
+var notifyDeclinedState = flowcimpl.ASLState{
+	Name:    "Declined",
+	JSONata: true,
+}
+
+// stepDeclined runs Pass state "Declined".
+func (w *Notify) stepDeclined(ctx context.Context, x *flowcimpl.ASLExec, in any) (notifyStep, any, error) {
+	cx := x.Enter(ctx, "Declined")
+	out, err := x.Do(ctx, &notifyDeclinedState, cx, in, flowcimpl.Identity)
 	if err != nil {
 		return notifyDone, nil, err
 	}

@@ -18,6 +18,7 @@ import (
 type asker struct {
 	mu     sync.Mutex
 	tokens map[string]string
+	calls  map[string]int
 	sent   chan struct{}
 }
 
@@ -25,19 +26,29 @@ func (a *asker) InvokeWaitForTaskToken(_ context.Context, in any) (any, error) {
 	p := in.(map[string]any)["Payload"].(map[string]any)
 	a.mu.Lock()
 	a.tokens[p["to"].(string)] = p["token"].(string)
+	a.calls[p["to"].(string)]++
 	a.mu.Unlock()
 	a.sent <- struct{}{}
 	return nil, nil
 }
 
-// Inside a Map each iteration waits in the process for its own token, read
-// through JSONata's $states.context.Task.Token, even in a session; each
-// answer completes its own iteration.
+// Without a session each iteration of a Map waits in the process for its
+// own token, read through JSONata's $states.context.Task.Token; each
+// answer completes its own iteration, and a failure is caught by the
+// iteration's Catch.
 func TestMapWaitsInProcess(t *testing.T) {
+	out := runInProcess(t)
+	assert.Equal(t, map[string]any{"answers": []any{"yes from ana", "declined: busy", "yes from cy"}}, out)
+}
+
+// runInProcess runs the Map over ana, bo and cy without a session,
+// answering each from another goroutine: bo with the failure Declined.
+func runInProcess(t *testing.T) any {
+	t.Helper()
 	ctx := context.Background()
 	recipients := []any{"ana", "bo", "cy"}
-	a := &asker{tokens: map[string]string{}, sent: make(chan struct{}, len(recipients))}
-	w := NewNotify(a, flowcrt.WithCheckpointer(flowcrt.NewMemoryCheckpointer()))
+	a := newAsker()
+	w := NewNotify(a)
 	go func() {
 		for range recipients {
 			<-a.sent
@@ -46,13 +57,83 @@ func TestMapWaitsInProcess(t *testing.T) {
 		defer a.mu.Unlock()
 		assert.Len(t, a.tokens, 3, "three distinct tokens")
 		for to, token := range a.tokens {
-			_, err := w.SendTaskSuccess(ctx, token, json.RawMessage(`{"answer": "yes from `+to+`"}`))
+			_, err := answer(ctx, w, to, token)
 			assert.NoError(t, err)
 		}
 	}()
-	out, err := w.Invoke(ctx, "n-1", map[string]any{"recipients": recipients})
+	out, err := w.Run(ctx, map[string]any{"recipients": recipients})
 	require.NoError(t, err)
-	assert.Equal(t, map[string]any{"answers": []any{"yes from ana", "yes from bo", "yes from cy"}}, out)
+	return out
+}
+
+func newAsker() *asker {
+	return &asker{tokens: map[string]string{}, calls: map[string]int{}, sent: make(chan struct{}, 16)}
+}
+
+// answer sends to's answer: bo declines, the others say yes. It returns
+// what the run then does.
+func answer(ctx context.Context, w *Notify, to, token string) (any, error) {
+	if to == "bo" {
+		return w.SendTaskFailure(ctx, token, "Declined", "busy")
+	}
+	return w.SendTaskSuccess(ctx, token, json.RawMessage(`{"answer": "yes from `+to+`"}`))
+}
+
+// In a session each iteration stops at its callback state, durably, as a
+// stop of its item (docs/sessions.md, "Task tokens inside fan-outs"): the
+// run stops once all three wait, listing their tokens. Each answer, sent
+// from a new workflow value over the same SQLite store, completes only its
+// item; the others wait again, and none asks twice. The output is the
+// uninterrupted run's.
+func TestMapStopsPerItem(t *testing.T) {
+	ctx := context.Background()
+	store := openStore(t)
+	a := newAsker()
+	_, err := NewNotify(a, flowcrt.WithCheckpointer(store)).Invoke(ctx, "n-3", map[string]any{"recipients": []any{"ana", "bo", "cy"}})
+	var wait *flowcrt.TaskTokenWait
+	require.ErrorAs(t, err, &wait)
+	assert.Equal(t, "n-3", wait.Session)
+	assert.Equal(t, "Confirm/0/Ask", wait.State)
+	assert.Equal(t, []string{a.tokens["ana"], a.tokens["bo"], a.tokens["cy"]}, wait.Tokens)
+	assert.Equal(t, wait.Tokens[0], wait.Token)
+
+	var out any
+	for n, to := range []string{"cy", "bo", "ana"} {
+		w := NewNotify(a, flowcrt.WithCheckpointer(store))
+		require.NoError(t, w.SendTaskHeartbeat(ctx, a.tokens[to]))
+		res, err := answer(ctx, w, to, a.tokens[to])
+		if n < 2 {
+			require.ErrorAs(t, err, &wait, "answering %s", to)
+			assert.Len(t, wait.Tokens, 2-n, "the others still wait")
+			assert.NotContains(t, wait.Tokens, a.tokens[to])
+			continue
+		}
+		require.NoError(t, err)
+		out = res
+	}
+	assert.Equal(t, map[string]int{"ana": 1, "bo": 1, "cy": 1}, a.calls, "each item asked once")
+	assert.Equal(t, runInProcess(t), out)
+
+	_, err = NewNotify(a, flowcrt.WithCheckpointer(store)).SendTaskSuccess(ctx, a.tokens["cy"], json.RawMessage(`{}`))
+	assert.ErrorIs(t, err, flowcrt.ErrTaskTokenUsed)
+}
+
+// An item's HeartbeatSeconds keeps across the run's stop: a token answered
+// after it has passed is refused, and resuming fails that item with
+// States.HeartbeatTimeout.
+func TestMapItemDeadlineKeeps(t *testing.T) {
+	ctx := context.Background()
+	clock := flowcrt.NewFakeClock(time.Now())
+	store := openStore(t)
+	a := newAsker()
+	w := NewNotify(a, flowcrt.WithCheckpointer(store), flowcrt.WithClock(clock))
+	_, err := w.Invoke(ctx, "n-4", map[string]any{"recipients": []any{"ana", "bo"}})
+	require.ErrorAs(t, err, new(*flowcrt.TaskTokenWait))
+	require.NoError(t, clock.Sleep(ctx, 6*time.Second))
+	_, err = w.SendTaskSuccess(ctx, a.tokens["ana"], json.RawMessage(`{"answer": "late"}`))
+	assert.ErrorIs(t, err, flowcrt.ErrTaskTokenTimedOut)
+	_, err = w.Resume(ctx, "n-4")
+	assert.Equal(t, flowcrt.StatesHeartbeatTimeout, flowcrt.ErrorName(err))
 }
 
 // With no heartbeat within HeartbeatSeconds (a fake clock, whose sleeps
@@ -60,7 +141,7 @@ func TestMapWaitsInProcess(t *testing.T) {
 // refused as timed out.
 func TestInProcessHeartbeatTimeout(t *testing.T) {
 	ctx := context.Background()
-	a := &asker{tokens: map[string]string{}, sent: make(chan struct{}, 1)}
+	a := newAsker()
 	w := NewNotify(a, flowcrt.WithClock(flowcrt.NewFakeClock(time.Now())))
 	_, err := w.Run(ctx, map[string]any{"recipients": []any{"ana"}})
 	assert.Equal(t, flowcrt.StatesHeartbeatTimeout, flowcrt.ErrorName(err))
@@ -69,20 +150,14 @@ func TestInProcessHeartbeatTimeout(t *testing.T) {
 	assert.ErrorIs(t, err, flowcrt.ErrTaskTokenTimedOut)
 }
 
-// Where nothing in the process could send the token (flowc run), a wait
-// inside a Map stops the run; its token cannot be answered later, and the
-// session's checkpoint does not name the state inside the Map.
+// Where nothing in the process could send the token (flowc run) and no
+// session could keep it, a wait inside a Map stops the run, which cannot
+// be continued.
 func TestMapStopsWhereNothingAnswers(t *testing.T) {
 	ctx := flowcimpl.StopAtTaskTokens(context.Background())
-	a := &asker{tokens: map[string]string{}, sent: make(chan struct{}, 1)}
-	store := flowcrt.NewMemoryCheckpointer()
-	_, err := NewNotify(a, flowcrt.WithCheckpointer(store)).Invoke(ctx, "n-2", map[string]any{"recipients": []any{"ana"}})
+	_, err := NewNotify(newAsker()).Run(ctx, map[string]any{"recipients": []any{"ana"}})
 	var wait *flowcrt.TaskTokenWait
 	require.ErrorAs(t, err, &wait)
 	assert.Equal(t, "Ask", wait.State)
-	cp, err := store.Load(ctx, "n-2")
-	if err == nil {
-		assert.NotEqual(t, "Ask", cp.Position.State)
-		assert.Nil(t, cp.Position.Callback)
-	}
+	assert.Empty(t, wait.Session)
 }

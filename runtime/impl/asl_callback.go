@@ -15,8 +15,10 @@ import (
 // failure is sent for the token; HeartbeatSeconds and TimeoutSeconds
 // bound the wait. A top-level state of a session stops the run there, its
 // checkpoint holding the outstanding token (Position.Callback), and the
-// workflow's SendTaskSuccess or SendTaskFailure continues it; anywhere
-// else the run waits in the process for the token.
+// workflow's SendTaskSuccess or SendTaskFailure continues it; one inside a
+// Parallel branch or a Map item of a session stops only its branch
+// (asl_callback_branch.go); anywhere else the run waits in the process for
+// the token.
 
 // StatesHeartbeatTimeout is the error of a callback wait that no heartbeat
 // renewed within HeartbeatSeconds. Retriers and catchers of States.Timeout
@@ -97,9 +99,12 @@ func (a *callbackAnswer) result() (any, error) {
 // SendTaskFailure continues it. Test for it with errors.As.
 type TaskTokenWait struct {
 	Session string
-	State   string
+	State   string // inside a fan-out, the key of its stop: "Map/3/Wait"
 	Token   string
-	wait    *callbackWait // what the checkpoint saves; nil for a run that cannot be continued
+	// Tokens lists every token outstanding, in branch order, when callback
+	// states inside a fan-out wait (Token is the first); nil otherwise.
+	Tokens []string
+	wait   *callbackWait // what the checkpoint saves; nil for a run that cannot be continued
 }
 
 func (e *TaskTokenWait) Error() string {
@@ -154,7 +159,8 @@ func (s *Session) sessionID() string {
 // waits for the token. heartbeat is HeartbeatSeconds (0: none); the
 // state's TimeoutSeconds bounds the whole wait. When durable (a top-level
 // state) and the run has a session, the run stops with a *TaskTokenWait
-// that ASLExec.Save saves; otherwise it waits in the process, for the
+// that ASLExec.Save saves; inside a branch or item of a session's fan-out
+// it stops that branch; otherwise it waits in the process, for the
 // workflow's SendTaskSuccess or SendTaskFailure from another goroutine.
 func (x *ASLExec) Callback(st *ASLState, h Handler, heartbeat time.Duration, durable bool) Body {
 	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
@@ -165,13 +171,17 @@ func (x *ASLExec) Callback(st *ASLState, h Handler, heartbeat time.Duration, dur
 		if w := x.takeCallback(cx.state); w != nil {
 			return x.resumeCallback(cx, w, durable)
 		}
+		if w := branchCallback(ctx, cx.state); w != nil {
+			return x.resumeBranchCallback(ctx, cx, w)
+		}
 		w, err := x.startCallback(st, cx, in, heartbeat)
 		if err != nil {
 			return nil, err
 		}
 		durable = durable && x.sess != nil
+		branchStop := !durable && x.sess != nil && inBranch(ctx) // a stop of its branch (asl_callback_branch.go)
 		var live *liveWait
-		if !durable {
+		if !durable && !branchStop {
 			live = liveWaits.add(w.Token)
 			defer liveWaits.remove(w.Token)
 		}
@@ -184,6 +194,8 @@ func (x *ASLExec) Callback(st *ASLState, h Handler, heartbeat time.Duration, dur
 			return out, nil
 		case durable:
 			return nil, &TaskTokenWait{State: cx.state, Token: w.Token, wait: w}
+		case branchStop:
+			return nil, x.stopCallbackInBranch(ctx, cx, w)
 		case ctx.Value(stopAtTokensKey{}) != nil:
 			return nil, &TaskTokenWait{State: cx.state, Token: w.Token}
 		}
@@ -287,10 +299,11 @@ func (x *ASLExec) waitInProcess(ctx context.Context, w *callbackWait, live *live
 func waitingLine(wait *TaskTokenWait) []byte {
 	// Strings always encode.
 	line, _ := encode(struct {
-		Status string `json:"status"`
-		State  string `json:"state"`
-		Token  string `json:"task_token"`
-	}{"WAITING", wait.State, wait.Token})
+		Status string   `json:"status"`
+		State  string   `json:"state"`
+		Token  string   `json:"task_token"`
+		Tokens []string `json:"task_tokens,omitempty"`
+	}{"WAITING", wait.State, wait.Token, wait.Tokens})
 	return line
 }
 

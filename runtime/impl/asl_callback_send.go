@@ -188,9 +188,9 @@ func checkOutstanding(cp *Checkpoint, claims tokenClaims, token string, clock Cl
 	if cp == nil {
 		return nil, tokenRefused(claims, fmt.Errorf("%w: the session has no checkpoint", ErrTaskTokenUnknown))
 	}
-	w := cp.Position.Callback
+	w := cp.Position.waitFor(token)
 	switch {
-	case w == nil || !sameToken(w.Token, token):
+	case w == nil:
 		return nil, tokenRefused(claims, fmt.Errorf("%w, or its state has ended: the session waits for no such token", ErrTaskTokenUsed))
 	case w.Answer != nil:
 		return nil, tokenRefused(claims, fmt.Errorf("%w: an answer was accepted for it; resuming the session completes the state", ErrTaskTokenUsed))

@@ -217,3 +217,30 @@ func TestHeartbeatSecondsPath(t *testing.T) {
 	_, err = body(ctx, x.EnterCallback(ctx, "Ask"), in)
 	assert.Equal(t, StatesRuntime, ErrorName(err))
 }
+
+// The tokens of a checkpoint that stopped inside fan-outs are found in
+// their branches' stops, nested ones keyed by their path, in branch order
+// (asl_callback_branch.go); a token no stop holds is refused as used.
+func TestTokensInFanOutStops(t *testing.T) {
+	inner := &FanOutProgress{Stopped: map[int]*BranchStop{1: {State: "Ask", Callback: &callbackWait{State: "Ask", Token: "t-inner"}}}}
+	pos := Position{State: "Outer", FanOut: &FanOutProgress{
+		Done: map[int]json.RawMessage{0: json.RawMessage(`1`)},
+		Stopped: map[int]*BranchStop{
+			2: {State: "Wait", Callback: &callbackWait{State: "Wait", Token: "t-2"}},
+			1: {State: "Inner", FanOut: inner},
+		},
+	}}
+	keys, waits := pos.FanOut.tokens("Outer/")
+	assert.Equal(t, []string{"Outer/1/Inner/1/Ask", "Outer/2/Wait"}, keys)
+	require.Len(t, waits, 2)
+	assert.Equal(t, "t-inner", waits[0].Token)
+	assert.Same(t, inner.Stopped[1].Callback, pos.waitFor("t-inner"), "the wait itself, which the answer is saved in")
+	assert.Nil(t, pos.waitFor("t-3"))
+
+	claims := tokenClaims{Session: "s", State: "Wait"}
+	_, err := checkOutstanding(&Checkpoint{Position: pos}, claims, "t-3", NewFakeClock(time.Now()))
+	assert.ErrorIs(t, err, ErrTaskTokenUsed)
+	w, err := checkOutstanding(&Checkpoint{Position: pos}, claims, "t-2", NewFakeClock(time.Now()))
+	require.NoError(t, err)
+	assert.Equal(t, "Wait", w.State)
+}

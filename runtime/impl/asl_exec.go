@@ -76,7 +76,7 @@ func (x *ASLExec) Save(ctx context.Context, next string, out any, err error) err
 	if wait, ok := errors.AsType[*TaskTokenWait](err); ok && x.sess != nil && wait.wait != nil {
 		return x.saveCallback(ctx, wait, out)
 	}
-	return x.sess.Save(ctx, next, out, err)
+	return tokensWait(x.sess.Save(ctx, next, out, err))
 }
 
 // Enter returns the context object of a state being entered in ctx, which

@@ -37,13 +37,16 @@ type BranchStop struct {
 	// Timer is when Pending's decision is due, for an approval with a
 	// timeout: the deadline runs from when the branch first reached it.
 	Timer *durableTimer `json:"timer,omitempty"`
+	// Callback is the task token State waits for, a callback Task state
+	// (asl_callback_branch.go), instead of a decision.
+	Callback *callbackWait `json:"callback,omitempty"`
 }
 
 func (b *BranchStop) clone() *BranchStop {
 	if b == nil {
 		return nil
 	}
-	out := &BranchStop{State: b.State, Input: slices.Clone(b.Input), Vars: slices.Clone(b.Vars), FanOut: b.FanOut.clone(), Timer: b.Timer.clone()}
+	out := &BranchStop{State: b.State, Input: slices.Clone(b.Input), Vars: slices.Clone(b.Vars), FanOut: b.FanOut.clone(), Timer: b.Timer.clone(), Callback: b.Callback.clone()}
 	if b.Pending != nil {
 		p := *b.Pending
 		p.Options = slices.Clone(p.Options)
@@ -250,7 +253,10 @@ func (f *fanOutStops) interrupted(state string, input any, vars json.RawMessage)
 	for _, i := range slices.Sorted(maps.Keys(f.pending)) {
 		stops = append(stops, f.pending[i]...)
 	}
-	wait := &Interrupted{State: stops[0].State, Key: stops[0].Key, Prompt: stops[0].Prompt, Options: stops[0].Options, Stops: stops}
+	wait := &Interrupted{State: state, Key: f.key} // only task tokens wait: ASLExec.Save makes it a *TaskTokenWait
+	if len(stops) > 0 {
+		wait = &Interrupted{State: stops[0].State, Key: stops[0].Key, Prompt: stops[0].Prompt, Options: stops[0].Options, Stops: stops}
+	}
 	wait.at = &BranchStop{State: state, Input: in, Vars: vars, FanOut: &FanOutProgress{Done: f.done, Stopped: f.stopped}}
 	return wait
 }
