@@ -32,12 +32,12 @@ func timedOut(req flowcrt.ApprovalRequest) error {
 }
 
 func (r *runState) wait(ctx context.Context, req flowcrt.ApprovalRequest) (string, error) {
-	p := &flowcrt.Pending{State: req.State, Prompt: req.Prompt, Options: req.Options}
+	p := &flowcrt.Pending{Key: stopKey(ctx, req.State), State: req.State, Prompt: req.Prompt, Options: req.Options}
 	r.pending = append(r.pending, p)
 	defer func() { r.pending = slices.DeleteFunc(r.pending, func(q *flowcrt.Pending) bool { return q == p }) }()
 	i := -1
 	arrived := func() bool {
-		i = slices.IndexFunc(r.decisions, func(d Decision) bool { return d.State == req.State })
+		i = slices.IndexFunc(r.decisions, func(d Decision) bool { return d.Key == keyOf(p) })
 		return i >= 0
 	}
 	wctx := workflowContext(ctx)

@@ -42,7 +42,7 @@ func (engine) FanOut(ctx context.Context, state string, n, limit int, work func(
 			for first == nil && c.Err() == nil && next < n {
 				i := next
 				next++
-				if err := protect(bctx, state, i, work); err != nil {
+				if err := protect(inBranch(bctx, state, i), state, i, work); err != nil {
 					first = err
 					cancel()
 				}

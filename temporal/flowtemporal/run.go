@@ -19,9 +19,12 @@ const (
 	QueryPending = "pending"
 )
 
-// Decision is the payload of SignalDecision. State may be left empty
-// when the run waits for one approval only.
+// Decision is the payload of SignalDecision and UpdateDecide. Key names
+// the stop it answers (see Pending.Key); State may name it instead when
+// one approval of that state waits, and both may be left empty when the
+// run waits for one approval only.
 type Decision struct {
+	Key      string `json:"key,omitempty"`
 	State    string `json:"state,omitempty"`
 	Decision string `json:"decision"`
 }
@@ -93,6 +96,9 @@ func Run(wctx workflow.Context, run func(ctx context.Context, opts ...flowcrt.Op
 	if err := workflow.SetQueryHandler(wctx, QueryTaskTokens, r.queryTokens); err != nil {
 		return err
 	}
+	if err := r.decideHandlers(wctx); err != nil {
+		return err
+	}
 	workflow.Go(wctx, r.receive)
 	workflow.Go(wctx, r.receiveTokens)
 	var seed uint64
@@ -122,23 +128,10 @@ func (r *runState) receive(wctx workflow.Context) {
 	for {
 		var d Decision
 		ch.Receive(wctx, &d)
-		if p := r.match(d); p != nil {
-			d.State = p.State
-			r.decisions = append(r.decisions, d)
-			continue
-		}
-		workflow.GetLogger(wctx).Warn("flowc: decision matches no pending approval, dropped", "state", d.State, "decision", d.Decision)
-	}
-}
-
-// match returns the pending approval d answers, or nil.
-func (r *runState) match(d Decision) *flowcrt.Pending {
-	for _, p := range r.pending {
-		if (d.State == p.State || d.State == "" && len(r.pending) == 1) && validOption(p, d.Decision) {
-			return p
+		if err := r.take(d); err != nil {
+			workflow.GetLogger(wctx).Warn("flowc: decision dropped", "key", d.Key, "state", d.State, "decision", d.Decision, "error", err)
 		}
 	}
-	return nil
 }
 
 func validOption(p *flowcrt.Pending, d string) bool {

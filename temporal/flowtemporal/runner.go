@@ -93,7 +93,9 @@ func runTest(register Register, name string, in, out any) error {
 	return env.GetWorkflowResult(out)
 }
 
-// pendingOf returns the first approval the workflow waits for, or nil.
+// pendingOf returns the approvals the workflow waits for, as the
+// *flowcrt.Interrupted a native run stops with: the first, and when
+// several wait inside fan-outs, all of them in Stops; nil when none waits.
 func pendingOf(env *testsuite.TestWorkflowEnvironment) *flowcrt.Interrupted {
 	v, err := env.QueryWorkflow(QueryPending)
 	var pending []flowcrt.Pending
@@ -101,7 +103,11 @@ func pendingOf(env *testsuite.TestWorkflowEnvironment) *flowcrt.Interrupted {
 		return nil
 	}
 	p := pending[0]
-	return &flowcrt.Interrupted{State: p.State, Prompt: p.Prompt, Options: p.Options}
+	wait := &flowcrt.Interrupted{State: p.State, Prompt: p.Prompt, Options: p.Options, Key: p.Key}
+	if len(pending) > 1 {
+		wait.Stops = pending
+	}
+	return wait
 }
 
 // tokenWaitOf returns the first task token the workflow waits for, as
