@@ -2,8 +2,11 @@ package temporal_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -11,6 +14,7 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/worker"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
@@ -178,5 +182,39 @@ func TestStopsInsideFanOuts(t *testing.T) {
 	everyCallOnce := map[string]int{"prepare": 1, "check 1": 1, "check 2": 1, "check 3": 1, "ship 1": 1, "ship 3": 1, "notify": 1, "finish": 1}
 	if got := team.snapshot(); fmt.Sprint(got) != fmt.Sprint(everyCallOnce) {
 		t.Errorf("calls %v, want each once: %v", got, everyCallOnce)
+	}
+}
+
+// TestRunWorkflowListsStops: RunWorkflow, what `flowc run --engine
+// temporal` runs, over mocks whose fan-outs run in order, lets the next
+// item start while one waits for a decision, and stops with every stop
+// that waits, as a native session's run does (docs/sessions.md "Stops
+// inside fan-outs"; golden/aslmapapproval's TestStopsInsideMapAndParallel).
+func TestRunWorkflowListsStops(t *testing.T) {
+	src, err := os.ReadFile("testdata/release_mocks.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := flowcrt.ParseMockConfig(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mocks, err := cfg.Case("Release", "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	register := func(r worker.Registry) { aslmapapproval.RegisterReleaseMock(r, mocks) }
+	var out any
+	err = flowtemporal.RunWorkflow(context.Background(), "", register, aslmapapproval.ReleaseWorkflowName, []byte(`{}`), &out, io.Discard)
+	var wait *flowcrt.Interrupted
+	if !errors.As(err, &wait) {
+		t.Fatalf("error %v: want *flowcrt.Interrupted", err)
+	}
+	var keys []string
+	for _, p := range wait.Stops {
+		keys = append(keys, p.Key)
+	}
+	if want := []string{"Review/0/Approve", "Review/2/Approve"}; !slices.Equal(keys, want) || wait.Key != want[0] || wait.State != "Approve" {
+		t.Errorf("stopped at %q (key %q, state %q), want stops %q", keys, wait.Key, wait.State, want)
 	}
 }

@@ -41,18 +41,19 @@ func (r *runState) wait(ctx context.Context, req flowcrt.ApprovalRequest) (strin
 		return i >= 0
 	}
 	wctx := workflowContext(ctx)
-	if req.Timeout <= 0 {
-		if err := workflow.Await(wctx, arrived); err != nil {
-			return "", context.Canceled
+	ok, err := true, error(nil)
+	r.idle(func() {
+		if req.Timeout <= 0 {
+			err = workflow.Await(wctx, arrived)
+		} else {
+			ok, err = workflow.AwaitWithTimeout(wctx, req.Timeout, arrived)
 		}
-	} else {
-		ok, err := workflow.AwaitWithTimeout(wctx, req.Timeout, arrived)
-		if err != nil {
-			return "", context.Canceled
-		}
-		if !ok {
-			return "", timedOut(req)
-		}
+	})
+	if err != nil {
+		return "", context.Canceled
+	}
+	if !ok {
+		return "", timedOut(req)
 	}
 	d := r.decisions[i]
 	r.decisions = slices.Delete(r.decisions, i, i+1)

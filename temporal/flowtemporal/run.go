@@ -48,6 +48,8 @@ type runState struct {
 	policies   bool                // retry rules may become RetryPolicies (WithRetryPolicies)
 	inOrder    bool                // fan-outs run one item at a time (InOrder)
 	activities int                 // activities started, for their ids
+	busy       int                 // coroutines running steps, not parked in a wait (fanOutInOrder)
+	sleeping   int                 // of them, those on a durable timer
 	pending    []*flowcrt.Pending  // approvals waiting, in the order they began
 	decisions  []Decision          // signalled, not yet taken
 	tokens     []*PendingTaskToken // task tokens waited for (callback.go)
@@ -76,6 +78,14 @@ func WithRetryPolicies(wctx workflow.Context) workflow.Context {
 	return workflow.WithValue(wctx, policiesKey{}, true)
 }
 
+// idle runs wait, a wait of the calling coroutine for others or for a
+// person, with the coroutine not counted busy.
+func (r *runState) idle(wait func()) {
+	r.busy--
+	defer func() { r.busy++ }()
+	wait()
+}
+
 func runOf(ctx context.Context) *runState { return ctx.Value(runKey{}).(*runState) }
 
 func (r *runState) nextActivity() int {
@@ -89,11 +99,14 @@ func (r *runState) nextActivity() int {
 // and tag handler calls with their state. The error is encoded so that
 // the caller gets back its name and cause.
 func Run(wctx workflow.Context, run func(ctx context.Context, opts ...flowcrt.Option) error) error {
-	r := &runState{policies: wctx.Value(policiesKey{}) != nil, inOrder: wctx.Value(inOrderKey{}) != nil}
+	r := &runState{policies: wctx.Value(policiesKey{}) != nil, inOrder: wctx.Value(inOrderKey{}) != nil, busy: 1}
 	if err := workflow.SetQueryHandler(wctx, QueryPending, r.query); err != nil {
 		return err
 	}
 	if err := workflow.SetQueryHandler(wctx, QueryTaskTokens, r.queryTokens); err != nil {
+		return err
+	}
+	if err := workflow.SetQueryHandler(wctx, querySettled, r.settled); err != nil {
 		return err
 	}
 	if err := r.decideHandlers(wctx); err != nil {

@@ -102,6 +102,10 @@ func pendingOf(env *testsuite.TestWorkflowEnvironment) *flowcrt.Interrupted {
 	if err != nil || v.Get(&pending) != nil || len(pending) == 0 {
 		return nil
 	}
+	var settled bool
+	if v, err := env.QueryWorkflow(querySettled); err != nil || v.Get(&settled) != nil || !settled {
+		return nil // a branch still runs: the end of its next activity looks again
+	}
 	p := pending[0]
 	wait := &flowcrt.Interrupted{State: p.State, Prompt: p.Prompt, Options: p.Options, Key: p.Key}
 	if len(pending) > 1 {

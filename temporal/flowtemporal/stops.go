@@ -109,3 +109,11 @@ func (r *runState) decideHandlers(wctx workflow.Context) error {
 			return err
 		}})
 }
+
+// querySettled says whether nothing in the run can move but a decision, a
+// task token's answer or a timer: no coroutine runs steps or waits for an
+// activity. RunWorkflow's test runs stop only then, so that every branch
+// that is going to wait does.
+const querySettled = "flowc-settled"
+
+func (r *runState) settled() (bool, error) { return r.busy == r.sleeping, nil }
