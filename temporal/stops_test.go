@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/worker"
 
@@ -217,4 +218,67 @@ func TestRunWorkflowListsStops(t *testing.T) {
 	if want := []string{"Review/0/Approve", "Review/2/Approve"}; !slices.Equal(keys, want) || wait.Key != want[0] || wait.State != "Approve" {
 		t.Errorf("stopped at %q (key %q, state %q), want stops %q", keys, wait.Key, wait.State, want)
 	}
+}
+
+// On a server, a client answers the stops one at a time with
+// flowtemporal.DecideAt; Decide, which names no stop, is refused while two
+// wait, with their keys.
+func TestDecideAtOnServer(t *testing.T) {
+	address := devServer(t)
+	ctx := context.Background()
+	c, err := client.Dial(client.Options{HostPort: address})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	team := &releaseTeam{calls: map[string]int{}}
+	w := worker.New(c, "release", worker.Options{})
+	aslmapapproval.RegisterRelease(w, team)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "release-1", TaskQueue: "release"}, aslmapapproval.ReleaseWorkflowName, []byte(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	awaitStops(t, c, "release-1", "Review/0/Approve", "Review/2/Approve")
+	if err := flowtemporal.Decide(ctx, c, "release-1", "yes"); err == nil || !strings.Contains(err.Error(), `"Review/0/Approve", "Review/2/Approve"`) {
+		t.Errorf("Decide with two stops waiting: %v, want a refusal naming both", err)
+	}
+	for _, d := range []struct{ key, decision string }{
+		{"Review/2/Approve", "yes"}, {"Review/0/Approve", "yes"},
+		{"Release/0/Sign/1/Countersign", "signed"}, {"Release/0/Sign/0/Countersign", "signed"},
+	} {
+		awaitStops(t, c, "release-1", d.key)
+		if err := flowtemporal.DecideAt(ctx, c, "release-1", d.key, d.decision); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out any
+	if err := run.Get(ctx, &out); err != nil {
+		t.Fatal(err)
+	}
+	everyCallOnce := map[string]int{"prepare": 1, "check 1": 1, "check 2": 1, "check 3": 1, "ship 1": 1, "ship 3": 1, "notify": 1, "finish": 1}
+	if got := team.snapshot(); fmt.Sprint(got) != fmt.Sprint(everyCallOnce) {
+		t.Errorf("calls %v, want each once: %v", got, everyCallOnce)
+	}
+}
+
+// awaitStops waits until the run lists every stop of keys as waiting.
+func awaitStops(t *testing.T, c client.Client, id string, keys ...string) {
+	t.Helper()
+	var pending []flowcrt.Pending
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		v, err := c.QueryWorkflow(context.Background(), id, "", flowtemporal.QueryPending)
+		if err != nil || v.Get(&pending) != nil {
+			continue
+		}
+		if !slices.ContainsFunc(keys, func(k string) bool {
+			return !slices.ContainsFunc(pending, func(p flowcrt.Pending) bool { return p.Key == k })
+		}) {
+			return
+		}
+	}
+	t.Fatalf("waiting %+v, want %q", pending, keys)
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/workflow"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -117,3 +118,27 @@ func (r *runState) decideHandlers(wctx workflow.Context) error {
 const querySettled = "flowc-settled"
 
 func (r *runState) settled() (bool, error) { return r.busy == r.sleeping, nil }
+
+// Decide answers the approval workflow id waits for, when exactly one
+// waits; with several waiting it is refused with their keys (DecideAt).
+func Decide(ctx context.Context, c client.Client, id, decision string) error {
+	return DecideAt(ctx, c, id, "", decision)
+}
+
+// DecideAt answers the stop key names in workflow id (a key of the query
+// QueryPending, e.g. "Review/2/Approve") with decision, through the update
+// UpdateDecide: it returns once the workflow has taken it, or with the
+// reason it refused it.
+func DecideAt(ctx context.Context, c client.Client, id, key, decision string) error {
+	h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: id, UpdateName: UpdateDecide, WaitForStage: client.WorkflowUpdateStageCompleted,
+		Args: []any{Decision{Key: key, Decision: decision}},
+	})
+	if err == nil {
+		err = h.Get(ctx, nil)
+	}
+	if err != nil {
+		return fmt.Errorf("workflow %q: %w", id, err)
+	}
+	return nil
+}
