@@ -61,11 +61,11 @@ func (r *runState) resolve(d Decision) (*flowcrt.Pending, error) {
 	}
 	switch {
 	case len(found) == 0 && d.Key != "":
-		return nil, fmt.Errorf("no stop %q waits for a decision; waiting: %s", d.Key, r.keys())
+		return nil, fmt.Errorf("no stop %q waits for a decision; waiting: %s", d.Key, keysOf(r.pending))
 	case len(found) == 0:
-		return nil, fmt.Errorf("no approval %q waits for a decision; waiting: %s", d.State, r.keys())
+		return nil, fmt.Errorf("no approval %q waits for a decision; waiting: %s", d.State, keysOf(r.pending))
 	case len(found) > 1:
-		return nil, fmt.Errorf("%d stops wait for a decision, %s: name one by its key", len(found), r.keys())
+		return nil, fmt.Errorf("%d stops wait for a decision, %s: name one by its key", len(found), keysOf(found))
 	}
 	if p := found[0]; !validOption(p, d.Decision) {
 		return nil, fmt.Errorf("approval decision %q is not one of the options %s", d.Decision, quoted(p.Options))
@@ -73,9 +73,9 @@ func (r *runState) resolve(d Decision) (*flowcrt.Pending, error) {
 	return found[0], nil
 }
 
-func (r *runState) keys() string {
-	keys := make([]string, len(r.pending))
-	for i, p := range r.pending {
+func keysOf(pending []*flowcrt.Pending) string {
+	keys := make([]string, len(pending))
+	for i, p := range pending {
 		keys[i] = keyOf(p)
 	}
 	slices.Sort(keys)
