@@ -70,9 +70,15 @@ func runTest(register Register, name string, in, out any) error {
 		if err != nil && !noDecision {
 			return
 		}
-		env.RegisterDelayedCallback(func() {
+		var look func(tries int)
+		look = func(tries int) {
 			if noDecision {
-				if wait := pendingOf(env); wait != nil {
+				wait, unsettled := pendingOf(env, tries >= settleTries)
+				if unsettled {
+					env.RegisterDelayedCallback(func() { look(tries + 1) }, time.Nanosecond)
+					return
+				}
+				if wait != nil {
 					waits = wait
 				}
 			} else if wait := tokenWaitOf(env); wait != nil {
@@ -81,7 +87,8 @@ func runTest(register Register, name string, in, out any) error {
 			if waits != nil {
 				env.CancelWorkflow()
 			}
-		}, time.Nanosecond)
+		}
+		env.RegisterDelayedCallback(func() { look(0) }, time.Nanosecond)
 	})
 	env.ExecuteWorkflow(name, in)
 	if waits != nil {
@@ -93,25 +100,33 @@ func runTest(register Register, name string, in, out any) error {
 	return env.GetWorkflowResult(out)
 }
 
+// settleTries bounds how often, a nanosecond of the test clock apart, a
+// run with an approval waiting is asked again whether its other branches
+// have settled: one blocked on something else (a typed join, a task
+// token) never does, and the run then stops with the approvals that wait.
+const settleTries = 100
+
 // pendingOf returns the approvals the workflow waits for, as the
 // *flowcrt.Interrupted a native run stops with: the first, and when
 // several wait inside fan-outs, all of them in Stops; nil when none waits.
-func pendingOf(env *testsuite.TestWorkflowEnvironment) *flowcrt.Interrupted {
+// Unless force, unsettled says that some wait while other branches still
+// run, which may come to wait too.
+func pendingOf(env *testsuite.TestWorkflowEnvironment, force bool) (wait *flowcrt.Interrupted, unsettled bool) {
 	v, err := env.QueryWorkflow(QueryPending)
 	var pending []flowcrt.Pending
 	if err != nil || v.Get(&pending) != nil || len(pending) == 0 {
-		return nil
+		return nil, false
 	}
 	var settled bool
-	if v, err := env.QueryWorkflow(querySettled); err != nil || v.Get(&settled) != nil || !settled {
-		return nil // a branch still runs: the end of its next activity looks again
+	if v, err := env.QueryWorkflow(querySettled); !force && (err != nil || v.Get(&settled) != nil || !settled) {
+		return nil, true
 	}
 	p := pending[0]
-	wait := &flowcrt.Interrupted{State: p.State, Prompt: p.Prompt, Options: p.Options, Key: p.Key}
+	wait = &flowcrt.Interrupted{State: p.State, Prompt: p.Prompt, Options: p.Options, Key: p.Key}
 	if len(pending) > 1 {
 		wait.Stops = pending
 	}
-	return wait
+	return wait, false
 }
 
 // tokenWaitOf returns the first task token the workflow waits for, as
