@@ -109,13 +109,13 @@ const settleTries = 100
 // pendingOf returns the approvals the workflow waits for, as the
 // *flowcrt.Interrupted a native run stops with: the first, and when
 // several wait inside fan-outs, all of them in Stops; nil when none waits.
-// Unless force, unsettled says that some wait while other branches still
-// run, which may come to wait too.
+// Unless force, unsettled says to look again: none waits yet, or some
+// wait while other branches still run, which may come to wait too.
 func pendingOf(env *testsuite.TestWorkflowEnvironment, force bool) (wait *flowcrt.Interrupted, unsettled bool) {
 	v, err := env.QueryWorkflow(QueryPending)
 	var pending []flowcrt.Pending
 	if err != nil || v.Get(&pending) != nil || len(pending) == 0 {
-		return nil, false
+		return nil, !force // the workflow may not have taken the activity's end yet
 	}
 	var settled bool
 	if v, err := env.QueryWorkflow(querySettled); !force && (err != nil || v.Get(&settled) != nil || !settled) {
