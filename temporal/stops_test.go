@@ -211,12 +211,8 @@ func TestRunWorkflowListsStops(t *testing.T) {
 	if !errors.As(err, &wait) {
 		t.Fatalf("error %v: want *flowcrt.Interrupted", err)
 	}
-	var keys []string
-	for _, p := range wait.Stops {
-		keys = append(keys, p.Key)
-	}
-	if want := []string{"Review/0/Approve", "Review/2/Approve"}; !slices.Equal(keys, want) || wait.Key != want[0] || wait.State != "Approve" {
-		t.Errorf("stopped at %q (key %q, state %q), want stops %q", keys, wait.Key, wait.State, want)
+	if wait.Key != "Review/0/Approve" || wait.State != "Approve" || wait.Stops != nil {
+		t.Errorf("stopped at key %q, state %q, stops %v: want the first stop, as a native run without a session reports it", wait.Key, wait.State, wait.Stops)
 	}
 }
 

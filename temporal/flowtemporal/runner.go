@@ -107,8 +107,8 @@ func runTest(register Register, name string, in, out any) error {
 const settleTries = 100
 
 // pendingOf returns the approvals the workflow waits for, as the
-// *flowcrt.Interrupted a native run stops with: the first, and when
-// several wait inside fan-outs, all of them in Stops; nil when none waits.
+// *flowcrt.Interrupted a native run without a session stops with: the
+// first, by its key; nil when none waits.
 // Unless force, unsettled says to look again: none waits yet, or some
 // wait while other branches still run, which may come to wait too.
 func pendingOf(env *testsuite.TestWorkflowEnvironment, force bool) (wait *flowcrt.Interrupted, unsettled bool) {
@@ -123,9 +123,6 @@ func pendingOf(env *testsuite.TestWorkflowEnvironment, force bool) (wait *flowcr
 	}
 	p := pending[0]
 	wait = &flowcrt.Interrupted{State: p.State, Prompt: p.Prompt, Options: p.Options, Key: p.Key}
-	if len(pending) > 1 {
-		wait.Stops = pending
-	}
 	return wait, false
 }
 
