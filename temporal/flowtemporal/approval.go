@@ -32,27 +32,28 @@ func timedOut(req flowcrt.ApprovalRequest) error {
 }
 
 func (r *runState) wait(ctx context.Context, req flowcrt.ApprovalRequest) (string, error) {
-	p := &flowcrt.Pending{State: req.State, Prompt: req.Prompt, Options: req.Options}
+	p := &flowcrt.Pending{Key: stopKey(ctx, req.State), State: req.State, Prompt: req.Prompt, Options: req.Options}
 	r.pending = append(r.pending, p)
 	defer func() { r.pending = slices.DeleteFunc(r.pending, func(q *flowcrt.Pending) bool { return q == p }) }()
 	i := -1
 	arrived := func() bool {
-		i = slices.IndexFunc(r.decisions, func(d Decision) bool { return d.State == req.State })
+		i = slices.IndexFunc(r.decisions, func(d Decision) bool { return d.Key == keyOf(p) })
 		return i >= 0
 	}
 	wctx := workflowContext(ctx)
-	if req.Timeout <= 0 {
-		if err := workflow.Await(wctx, arrived); err != nil {
-			return "", context.Canceled
+	ok, err := true, error(nil)
+	r.idle(func() {
+		if req.Timeout <= 0 {
+			err = workflow.Await(wctx, arrived)
+		} else {
+			ok, err = workflow.AwaitWithTimeout(wctx, req.Timeout, arrived)
 		}
-	} else {
-		ok, err := workflow.AwaitWithTimeout(wctx, req.Timeout, arrived)
-		if err != nil {
-			return "", context.Canceled
-		}
-		if !ok {
-			return "", timedOut(req)
-		}
+	})
+	if err != nil {
+		return "", context.Canceled
+	}
+	if !ok {
+		return "", timedOut(req)
 	}
 	d := r.decisions[i]
 	r.decisions = slices.Delete(r.decisions, i, i+1)

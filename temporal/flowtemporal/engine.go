@@ -26,8 +26,9 @@ func (engine) FanOut(ctx context.Context, state string, n, limit int, work func(
 	if limit > 0 && limit < n {
 		workers = limit
 	}
-	if runOf(ctx).inOrder {
-		workers = min(workers, 1)
+	r := runOf(ctx)
+	if r.inOrder {
+		return fanOutInOrder(ctx, state, n, work)
 	}
 	wctx, cancel := workflow.WithCancel(workflowContext(ctx))
 	defer cancel()
@@ -36,20 +37,53 @@ func (engine) FanOut(ctx context.Context, state string, n, limit int, work func(
 	wg := workflow.NewWaitGroup(wctx)
 	for range workers {
 		wg.Add(1)
+		r.busy++
 		workflow.Go(wctx, func(c workflow.Context) {
-			defer wg.Done()
+			defer func() { r.busy--; wg.Done() }()
 			bctx := on(ctx, c)
 			for first == nil && c.Err() == nil && next < n {
 				i := next
 				next++
-				if err := protect(bctx, state, i, work); err != nil {
+				if err := protect(inBranch(bctx, state, i), state, i, work); err != nil {
 					first = err
 					cancel()
 				}
 			}
 		})
 	}
-	wg.Wait(wctx)
+	r.idle(func() { wg.Wait(wctx) })
+	if first != nil {
+		return first
+	}
+	return ctx.Err()
+}
+
+// fanOutInOrder runs the items of a run over mocks one at a time, in
+// order, as FanOut's caller would on one coroutine, except that an item
+// that waits for a person (an approval) lets the next one start, as a
+// native session's branch that stops does: each item runs on a coroutine
+// of its own, and the next starts once the item has finished or nothing
+// in the run can move but a decision (runState.busy).
+func fanOutInOrder(ctx context.Context, state string, n int, work func(ctx context.Context, i int) error) error {
+	r := runOf(ctx)
+	wctx, cancel := workflow.WithCancel(workflowContext(ctx))
+	defer cancel()
+	var first error
+	wg := workflow.NewWaitGroup(wctx)
+	for i := 0; i < n && first == nil && wctx.Err() == nil; i++ {
+		done := false
+		wg.Add(1)
+		r.busy++
+		workflow.Go(wctx, func(c workflow.Context) {
+			defer func() { r.busy--; done = true; wg.Done() }()
+			if err := protect(inBranch(on(ctx, c), state, i), state, i, work); err != nil && first == nil {
+				first = err
+				cancel()
+			}
+		})
+		r.idle(func() { _ = workflow.Await(wctx, func() bool { return done || r.busy == 0 }) })
+	}
+	r.idle(func() { wg.Wait(wctx) })
 	if first != nil {
 		return first
 	}
@@ -120,6 +154,9 @@ func (c *clock) Sleep(ctx context.Context, d time.Duration) error {
 		c.ahead += max(d, 0)
 		return ctx.Err()
 	}
+	r := runOf(ctx)
+	r.sleeping++
+	defer func() { r.sleeping-- }()
 	if err := workflow.Sleep(workflowContext(ctx), d); err != nil {
 		return context.Canceled
 	}

@@ -19,9 +19,12 @@ const (
 	QueryPending = "pending"
 )
 
-// Decision is the payload of SignalDecision. State may be left empty
-// when the run waits for one approval only.
+// Decision is the payload of SignalDecision and UpdateDecide. Key names
+// the stop it answers (see Pending.Key); State may name it instead when
+// one approval of that state waits, and both may be left empty when the
+// run waits for one approval only.
 type Decision struct {
+	Key      string `json:"key,omitempty"`
 	State    string `json:"state,omitempty"`
 	Decision string `json:"decision"`
 }
@@ -45,6 +48,8 @@ type runState struct {
 	policies   bool                // retry rules may become RetryPolicies (WithRetryPolicies)
 	inOrder    bool                // fan-outs run one item at a time (InOrder)
 	activities int                 // activities started, for their ids
+	busy       int                 // coroutines running steps, not parked in a wait (fanOutInOrder)
+	sleeping   int                 // of them, those on a durable timer
 	pending    []*flowcrt.Pending  // approvals waiting, in the order they began
 	decisions  []Decision          // signalled, not yet taken
 	tokens     []*PendingTaskToken // task tokens waited for (callback.go)
@@ -73,6 +78,14 @@ func WithRetryPolicies(wctx workflow.Context) workflow.Context {
 	return workflow.WithValue(wctx, policiesKey{}, true)
 }
 
+// idle runs wait, a wait of the calling coroutine for others or for a
+// person, with the coroutine not counted busy.
+func (r *runState) idle(wait func()) {
+	r.busy--
+	defer func() { r.busy++ }()
+	wait()
+}
+
 func runOf(ctx context.Context) *runState { return ctx.Value(runKey{}).(*runState) }
 
 func (r *runState) nextActivity() int {
@@ -86,11 +99,17 @@ func (r *runState) nextActivity() int {
 // and tag handler calls with their state. The error is encoded so that
 // the caller gets back its name and cause.
 func Run(wctx workflow.Context, run func(ctx context.Context, opts ...flowcrt.Option) error) error {
-	r := &runState{policies: wctx.Value(policiesKey{}) != nil, inOrder: wctx.Value(inOrderKey{}) != nil}
+	r := &runState{policies: wctx.Value(policiesKey{}) != nil, inOrder: wctx.Value(inOrderKey{}) != nil, busy: 1}
 	if err := workflow.SetQueryHandler(wctx, QueryPending, r.query); err != nil {
 		return err
 	}
 	if err := workflow.SetQueryHandler(wctx, QueryTaskTokens, r.queryTokens); err != nil {
+		return err
+	}
+	if err := workflow.SetQueryHandler(wctx, querySettled, r.settled); err != nil {
+		return err
+	}
+	if err := r.decideHandlers(wctx); err != nil {
 		return err
 	}
 	workflow.Go(wctx, r.receive)
@@ -122,23 +141,10 @@ func (r *runState) receive(wctx workflow.Context) {
 	for {
 		var d Decision
 		ch.Receive(wctx, &d)
-		if p := r.match(d); p != nil {
-			d.State = p.State
-			r.decisions = append(r.decisions, d)
-			continue
-		}
-		workflow.GetLogger(wctx).Warn("flowc: decision matches no pending approval, dropped", "state", d.State, "decision", d.Decision)
-	}
-}
-
-// match returns the pending approval d answers, or nil.
-func (r *runState) match(d Decision) *flowcrt.Pending {
-	for _, p := range r.pending {
-		if (d.State == p.State || d.State == "" && len(r.pending) == 1) && validOption(p, d.Decision) {
-			return p
+		if err := r.take(d); err != nil {
+			workflow.GetLogger(wctx).Warn("flowc: decision dropped", "key", d.Key, "state", d.State, "decision", d.Decision, "error", err)
 		}
 	}
-	return nil
 }
 
 func validOption(p *flowcrt.Pending, d string) bool {

@@ -70,9 +70,15 @@ func runTest(register Register, name string, in, out any) error {
 		if err != nil && !noDecision {
 			return
 		}
-		env.RegisterDelayedCallback(func() {
+		var look func(tries int)
+		look = func(tries int) {
 			if noDecision {
-				if wait := pendingOf(env); wait != nil {
+				wait, unsettled := pendingOf(env, tries >= settleTries)
+				if unsettled {
+					env.RegisterDelayedCallback(func() { look(tries + 1) }, time.Nanosecond)
+					return
+				}
+				if wait != nil {
 					waits = wait
 				}
 			} else if wait := tokenWaitOf(env); wait != nil {
@@ -81,7 +87,8 @@ func runTest(register Register, name string, in, out any) error {
 			if waits != nil {
 				env.CancelWorkflow()
 			}
-		}, time.Nanosecond)
+		}
+		env.RegisterDelayedCallback(func() { look(0) }, time.Nanosecond)
 	})
 	env.ExecuteWorkflow(name, in)
 	if waits != nil {
@@ -93,15 +100,30 @@ func runTest(register Register, name string, in, out any) error {
 	return env.GetWorkflowResult(out)
 }
 
-// pendingOf returns the first approval the workflow waits for, or nil.
-func pendingOf(env *testsuite.TestWorkflowEnvironment) *flowcrt.Interrupted {
+// settleTries bounds how often, a nanosecond of the test clock apart, a
+// run with an approval waiting is asked again whether its other branches
+// have settled: one blocked on something else (a typed join, a task
+// token) never does, and the run then stops with the approvals that wait.
+const settleTries = 100
+
+// pendingOf returns the approvals the workflow waits for, as the
+// *flowcrt.Interrupted a native run without a session stops with: the
+// first, by its key; nil when none waits.
+// Unless force, unsettled says to look again: none waits yet, or some
+// wait while other branches still run, which may come to wait too.
+func pendingOf(env *testsuite.TestWorkflowEnvironment, force bool) (wait *flowcrt.Interrupted, unsettled bool) {
 	v, err := env.QueryWorkflow(QueryPending)
 	var pending []flowcrt.Pending
 	if err != nil || v.Get(&pending) != nil || len(pending) == 0 {
-		return nil
+		return nil, !force // the workflow may not have taken the activity's end yet
+	}
+	var settled bool
+	if v, err := env.QueryWorkflow(querySettled); !force && (err != nil || v.Get(&settled) != nil || !settled) {
+		return nil, true
 	}
 	p := pending[0]
-	return &flowcrt.Interrupted{State: p.State, Prompt: p.Prompt, Options: p.Options}
+	wait = &flowcrt.Interrupted{State: p.State, Prompt: p.Prompt, Options: p.Options, Key: p.Key}
+	return wait, false
 }
 
 // tokenWaitOf returns the first task token the workflow waits for, as
