@@ -2,7 +2,6 @@ package impl
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -91,17 +90,10 @@ func NewJSONState(input any) (JSONState, error) {
 // user's message (workflow.py on_workflow_start), none when there is no
 // input. Input that is not text is the JSON a user would have typed.
 func userMessage(input any) Messages {
-	text, isText := input.(string)
-	if !isText {
-		if m, isObject := input.(map[string]any); input == nil || isObject && len(m) == 0 {
-			return nil
-		}
-		data, err := json.Marshal(input)
-		if err != nil {
-			return nil
-		}
-		text = string(data)
+	if m, isObject := input.(map[string]any); isObject && len(m) == 0 {
+		return nil
 	}
+	text := userInputText(input)
 	if text == "" {
 		return nil
 	}
