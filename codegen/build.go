@@ -48,9 +48,10 @@ type Need struct {
 // main.go, and handlers.go, which binds each handler method of the
 // workflow (generated into package wfImport) to a built-in or to the
 // user's handlers. Without files it lists the missing handlers.
-func BuildMain(w *ir.Workflow, wfImport string, user *UserHandlers) ([]File, []Missing, error) {
+func BuildMain(c *ir.Checked, wfImport string, user *UserHandlers) ([]File, []Missing, error) {
+	w := c.Workflow
 	n := newNames(w)
-	methods := interfaceMethods(shellOf(w))
+	methods := interfaceMethods(shellOf(c))
 	f := mainFile(buildHeader, wfImport)
 	missing := bindHandlers(f, w, methods, user)
 	if len(missing) > 0 {

@@ -161,7 +161,7 @@ func (g *typedGen) approvalStep(f *jen.File, s *ir.State) {
 	doc(f, stepMethod(s)+" asks for a decision at approval state "+quote(s.ID)+" and returns the state to run next. "+
 		"Without one the run waits: the error is an *flowcrt.Interrupted.")
 	decision := "_"
-	if usesDecision(s.Next) {
+	if g.usesDecision(s.Next) {
 		decision = "decision"
 	}
 	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(stepMethod(s)).Params(g.stepParams(s)...).
@@ -177,7 +177,7 @@ func (g *typedGen) approvalStep(f *jen.File, s *ir.State) {
 }
 
 // usesDecision reports whether a transition's expressions read `decision`.
-func usesDecision(t *ir.Transition) bool {
+func (g *typedGen) usesDecision(t *ir.Transition) bool {
 	var reads func(e *ir.Expr) bool
 	reads = func(e *ir.Expr) bool {
 		if e == nil {
@@ -193,11 +193,11 @@ func usesDecision(t *ir.Transition) bool {
 		}
 		return false
 	}
-	if reads(t.Cond) {
+	if reads(g.c.Cond(t.Cond)) {
 		return true
 	}
 	for _, c := range t.Cases {
-		if reads(c.Cond) {
+		if reads(g.c.Cond(c.Cond)) {
 			return true
 		}
 	}

@@ -43,15 +43,15 @@ type File struct {
 // Generate emits the Go files of a checked workflow: the workflow itself,
 // and beside it the mock handlers that tests and `flowc run` use, in a file
 // a production build can leave out.
-func Generate(w *ir.Workflow, opts Options) ([]File, error) {
-	if err := checkExprs(w); err != nil {
+func Generate(c *ir.Checked, opts Options) ([]File, error) {
+	if err := checkExprs(c); err != nil {
 		return nil, err
 	}
-	files, err := generate(w, opts, false)
+	files, err := generate(c, opts, false)
 	if err == nil && !(importsContext(files[0].Content) && importsContext(files[1].Content)) {
 		// An import took the name context, which bulk text assumes:
 		// write everything through jennifer instead.
-		files, err = generate(w, opts, true)
+		files, err = generate(c, opts, true)
 	}
 	return files, err
 }
@@ -66,11 +66,11 @@ func MockFileName(flowFile string) string {
 	return base + "_mock.go"
 }
 
-func generate(w *ir.Workflow, opts Options, noBulk bool) ([]File, error) {
-	f, mf := newFile(w.Package, opts.Source), newFile(w.Package, opts.Source)
-	childFlows(f, w)
+func generate(c *ir.Checked, opts Options, noBulk bool) ([]File, error) {
+	f, mf := newFile(c.Package, opts.Source), newFile(c.Package, opts.Source)
+	childFlows(f, c.Workflow)
 	t := nativeLoop{b: &bulk{off: noBulk}, mockFile: mf, mb: &bulk{off: noBulk}}
-	emitFor(f, w, t)
+	emit(f, dialectOf(c), t)
 	content, err := renderFilled(f, t.b)
 	if err != nil {
 		return nil, err
@@ -90,20 +90,17 @@ func renderFilled(f *jen.File, b *bulk) ([]byte, error) {
 	return b.fill(content)
 }
 
-// emitFor writes w through its dialect and target t.
-func emitFor(f *jen.File, w *ir.Workflow, t target) { emit(f, dialectOf(w), t) }
-
-// dialectOf is the part of the generator that knows w's language.
-func dialectOf(w *ir.Workflow) dialect {
-	switch w.Mode {
+// dialectOf is the part of the generator that knows c's language.
+func dialectOf(c *ir.Checked) dialect {
+	switch c.Mode {
 	case ir.ModeChain:
-		return newChainGen(w)
+		return newChainGen(c.Workflow)
 	case ir.ModeASL:
-		return newASLGen(w)
+		return newASLGen(c.Workflow)
 	case ir.ModeJSON:
-		return newJSONGen(w)
+		return newJSONGen(c.Workflow)
 	}
-	return newTypedGen(w)
+	return newTypedGen(c)
 }
 
 // newFile starts a file with the fixed header and the runtime alias. The
@@ -224,19 +221,19 @@ func runtimePackage(name string) string {
 	return ImplPath
 }
 
-// checkExprs checks the typed conditions of w with the printer; JSON
+// checkExprs checks the typed conditions of c with the printer; JSON
 // mode's are Python source the runtime evaluates.
-func checkExprs(w *ir.Workflow) error {
-	if w.Mode == ir.ModeJSON {
+func checkExprs(c *ir.Checked) error {
+	if c.Mode == ir.ModeJSON {
 		return nil
 	}
-	for _, s := range w.States {
+	for _, s := range c.States {
 		t := s.Next
-		if err := checkExpr(t.Cond); err != nil {
+		if err := checkExpr(c.Cond(t.Cond)); err != nil {
 			return err
 		}
-		for _, c := range t.Cases {
-			if err := checkExpr(c.Cond); err != nil {
+		for _, cs := range t.Cases {
+			if err := checkExpr(c.Cond(cs.Cond)); err != nil {
 				return err
 			}
 		}

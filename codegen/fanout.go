@@ -50,7 +50,7 @@ func (g *typedGen) itemsMethod(r *ir.Region) string { return "items" + g.w.State
 func (g *typedGen) regionParams(r *ir.Region) []jen.Code {
 	var out []jen.Code
 	if r.Kind == ir.RegionMap {
-		out = append(out, jen.Id("item").Add(g.itemType(r.Item)))
+		out = append(out, jen.Id("item").Add(g.itemType(g.c.Items(r).Item)))
 	}
 	return append(out, jen.Id("rec").Op("*").Index().Id(g.n.Update))
 }
@@ -66,7 +66,7 @@ func regionExit(r *ir.Region) ir.Ref {
 // region emits the functions of one region, after its opening state's step.
 func (g *typedGen) region(f *jen.File, r *ir.Region, t target) {
 	if r.Kind == ir.RegionMap {
-		if fallible(r.Source) {
+		if fallible(g.c.Items(r).Source) {
 			g.itemsFunc(f, r)
 		}
 		g.mapFunc(f, r)
@@ -192,17 +192,18 @@ func (g *typedGen) joinAndGo(b *jen.Group, r *ir.Region) {
 // sharesSource: when the items are a list field as a whole, the iterations
 // share it instead of each copying it, which would make a fan-out over n
 // items cost n² copies.
-func sharesSource(r *ir.Region) bool {
-	return !r.Wrap && len(r.Source) == 1
+func sharesSource(it ir.Items) bool {
+	return !it.Wrap && len(it.Source) == 1
 }
 
 func (g *typedGen) mapFunc(f *jen.File, r *ir.Region) {
+	it := g.c.Items(r)
 	text := g.regionMethod(r) + " runs the chain " + quoteList(ir.RefIDs(r.Body)) + " for each item of iter_key " +
 		quote(r.Items) + gentext.ConcurrencyWords(r.MaxConcurrency) + ", each on its own copy of s. Once all are done it " +
 		"applies their updates to s in item order, and the run goes on at " + exitWords(r.After) +
 		". The first failure cancels the other items and fails the run. With a session each item saves a " +
 		"checkpoint when it finishes, and a resumed run does not run it again."
-	if sharesSource(r) {
+	if sharesSource(it) {
 		text += " The items share the list itself, which handlers must not modify: a copy for each item " +
 			"would cost n² copies."
 	}
@@ -212,10 +213,10 @@ func (g *typedGen) mapFunc(f *jen.File, r *ir.Region) {
 		Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
 		g.items(b, r)
 		copied := "s"
-		if sharesSource(r) {
+		if sharesSource(it) {
 			copied = "base"
 			b.Id("base").Op(":=").Op("*").Id("s")
-			b.Id("base").Dot(r.Source[0].Name).Op("=").Nil()
+			b.Id("base").Dot(it.Source[0].Name).Op("=").Nil()
 		}
 		b.Id("recs").Op(":=").Add(rt("NewRecords")).Types(jen.Id(g.n.Update)).
 			Call(jen.Len(jen.Id("items")), jen.Lit(len(r.Body)))
@@ -240,19 +241,21 @@ func (g *typedGen) iteration(r *ir.Region, copied string) *jen.Statement {
 
 // itemCopy declares `it`, the copy of the state item i runs on.
 func (g *typedGen) itemCopy(r *ir.Region, copied string) *jen.Statement {
+	it := g.c.Items(r)
 	prepare := jen.Id("it").Op(":=").Id(copied).Dot("clone").Call()
-	if sharesSource(r) {
-		prepare.Line().Id("it").Dot(r.Source[0].Name).Op("=").Id("items")
+	if sharesSource(it) {
+		prepare.Line().Id("it").Dot(it.Source[0].Name).Op("=").Id("items")
 	}
 	return prepare
 }
 
 // items declares `items`, the list a map region runs over.
 func (g *typedGen) items(b *jen.Group, r *ir.Region) {
+	it := g.c.Items(r)
 	switch {
 	case r.ItemsPath == nil:
 		b.Id("items").Op(":=").Index().Id(g.n.State).Values(jen.Op("*").Id("s"))
-	case fallible(r.Source):
+	case fallible(it.Source):
 		b.List(jen.Id("items"), jen.Err()).Op(":=").Id("s").Dot(g.itemsMethod(r)).Call()
 		b.If(jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Id(g.n.endConst()), jen.Op("&").Add(rt("StateError")).Custom(multiline,
@@ -260,12 +263,12 @@ func (g *typedGen) items(b *jen.Group, r *ir.Region) {
 				jen.Id("Err").Op(":").Err(),
 			)),
 		)
-	case sharesSource(r):
-		b.Id("items").Op(":=").Qual("slices", "Clip").Call(jen.Id("s").Dot(r.Source[0].Name))
-	case r.Wrap:
-		b.Id("items").Op(":=").Index().Add(g.itemType(r.Item)).Values(fieldPath(r.Source))
+	case sharesSource(it):
+		b.Id("items").Op(":=").Qual("slices", "Clip").Call(jen.Id("s").Dot(it.Source[0].Name))
+	case it.Wrap:
+		b.Id("items").Op(":=").Index().Add(g.itemType(it.Item)).Values(fieldPath(it.Source))
 	default:
-		b.Id("items").Op(":=").Add(fieldPath(r.Source))
+		b.Id("items").Op(":=").Add(fieldPath(it.Source))
 	}
 }
 
@@ -291,7 +294,8 @@ func fieldPath(src []ir.Access) *jen.Statement {
 // itemsFunc emits the method that follows a JSON pointer whose steps can
 // miss: a list index, a map key or a pointer.
 func (g *typedGen) itemsFunc(f *jen.File, r *ir.Region) {
-	list := func() *jen.Statement { return jen.Index().Add(g.itemType(r.Item)) }
+	it := g.c.Items(r)
+	list := func() *jen.Statement { return jen.Index().Add(g.itemType(it.Item)) }
 	f.Line()
 	doc(f, g.itemsMethod(r)+" returns the items of the fan-out at "+quote(r.From)+", iter_key "+quote(r.Items)+
 		", or an error if it leads to no value.")
@@ -302,7 +306,7 @@ func (g *typedGen) itemsFunc(f *jen.File, r *ir.Region) {
 		x := func() *jen.Statement { return jen.Id("s") }
 		deref := false // x is a pointer known not to be nil
 		vars := 0
-		for _, a := range r.Source {
+		for _, a := range it.Source {
 			missing := jen.Return(jen.Nil(), rt("ItemsError").Call(jen.Lit(r.Items), jen.Lit(a.Pointer)))
 			base := x
 			if deref && a.Kind != ir.AccessField { // selectors follow pointers by themselves
@@ -326,7 +330,7 @@ func (g *typedGen) itemsFunc(f *jen.File, r *ir.Region) {
 				x = func() *jen.Statement { return jen.Id(v) }
 			}
 		}
-		if r.Wrap {
+		if it.Wrap {
 			b.Return(list().Values(x()), jen.Nil())
 			return
 		}
@@ -348,7 +352,7 @@ func (g *typedGen) runner(f *jen.File, r *ir.Region, t target) {
 	args := []jen.Code{jen.Id("sctx"), jen.Id("s")}
 	text := l.method + " runs one branch of the fan-out at " + quote(r.From) + ", from step"
 	if r.Kind == ir.RegionMap {
-		l.params = append(l.params, jen.Id("item").Add(g.itemType(r.Item)))
+		l.params = append(l.params, jen.Id("item").Add(g.itemType(g.c.Items(r).Item)))
 		args = append(args, jen.Id("item"))
 		l.first = g.w.State(r.Body[0].ID)
 		text = l.method + " runs one item through the chain of the fan-out at " + quote(r.From)

@@ -100,7 +100,7 @@ func (g *typedGen) call(b *jen.Group, s *ir.State) {
 	label := resultLabel(s)
 	vars := resultVars(label)
 	args := []jen.Code{jen.Id("ctx"), jen.Op("*").Id("s")}
-	if s.Handler.Item != nil {
+	if g.c.HandlerItem(s) != nil {
 		args = append(args, jen.Id("item"))
 	}
 	invoke := jen.Id("w").Dot("h").Dot(s.Handler.Name).Call(args...)
@@ -200,10 +200,10 @@ type nextParam struct {
 func (g *typedGen) nextParams(s *ir.State) []nextParam {
 	var out []nextParam
 	if r := g.w.RegionOf(s.ID); r != nil && r.Kind == ir.RegionMap {
-		out = append(out, nextParam{"item", g.itemType(r.Item)})
+		out = append(out, nextParam{"item", g.itemType(g.c.Items(r).Item)})
 	}
 	if s.Kind == ir.StateApproval {
-		if usesDecision(s.Next) {
+		if g.usesDecision(s.Next) {
 			out = append(out, nextParam{"decision", jen.String()})
 		}
 		return out
@@ -229,12 +229,12 @@ func (g *typedGen) transitionFunc(f *jen.File, s *ir.State) {
 	f.Func().Params(jen.Id("s").Op("*").Id(g.n.State)).Id(nextMethod(s)).Params(params...).Id(g.n.Step).BlockFunc(func(b *jen.Group) {
 		switch t.Kind {
 		case ir.TransCondition:
-			b.If(condition(t.Cond)).Block(g.goTo(t.Then))
+			b.If(condition(g.c.Cond(t.Cond))).Block(g.goTo(t.Then))
 			b.Add(g.goTo(t.Otherwise))
 		case ir.TransSwitch:
 			b.Switch().BlockFunc(func(sw *jen.Group) {
 				for _, c := range t.Cases {
-					sw.Case(condition(c.Cond)).Block(g.goTo(c.To))
+					sw.Case(condition(g.c.Cond(c.Cond))).Block(g.goTo(c.To))
 				}
 			})
 			b.Add(g.goTo(*t.Default))

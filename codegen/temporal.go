@@ -31,11 +31,12 @@ func TemporalFileName(flowFile string) string {
 
 // GenerateTemporal emits the Temporal file of a checked workflow; opts
 // are those of its native file.
-func GenerateTemporal(w *ir.Workflow, opts Options) (File, error) {
-	if err := checkExprs(w); err != nil {
+func GenerateTemporal(c *ir.Checked, opts Options) (File, error) {
+	if err := checkExprs(c); err != nil {
 		return File{}, err
 	}
-	sh := shellOf(w)
+	w := c.Workflow
+	sh := shellOf(c)
 	sigs := signaturesOf(sh)
 	tw := temporalWorkflow{
 		Source: oneLine(opts.Source), Package: w.Package, Name: sh.n.Workflow, Handlers: sh.n.Handlers,
@@ -98,7 +99,7 @@ func interruptsBefore(w *ir.Workflow) bool {
 
 // shellOf is the dialect's description of w, which the Temporal file and
 // the programs read without writing the native code.
-func shellOf(w *ir.Workflow) *shell { return dialectOf(w).shell() }
+func shellOf(c *ir.Checked) *shell { return dialectOf(c).shell() }
 
 func lowerFirst(s string) string {
 	if s == "" {

@@ -13,8 +13,9 @@ import (
 // wfImport, over the same mocks as the native runner, in Temporal's test
 // environment or on the server named by $FLOWC_TEMPORAL_ADDRESS, and
 // prints the same result line.
-func TemporalRunner(w *ir.Workflow, wfImport string) (File, error) {
-	sh := shellOf(w)
+func TemporalRunner(c *ir.Checked, wfImport string) (File, error) {
+	w := c.Workflow
+	sh := shellOf(c)
 	sigs := signaturesOf(sh)
 	data := struct {
 		WF, Name, Mock, In, Out, Decoder string

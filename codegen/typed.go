@@ -81,13 +81,14 @@ func stepMethod(s *ir.State) string { return "step" + s.GoName }
 // types, a step method per state and the fan-outs.
 type typedGen struct {
 	w    *ir.Workflow
+	c    *ir.Checked // what the checker found: conditions' trees, iterations' items
 	n    names
 	into []string        // the handlers with an in-place form (see intoHandlers)
 	has  map[string]bool // the same, as a set
 }
 
-func newTypedGen(w *ir.Workflow) *typedGen {
-	g := &typedGen{w: w, n: newNames(w)}
+func newTypedGen(c *ir.Checked) *typedGen {
+	g := &typedGen{w: c.Workflow, c: c, n: newNames(c.Workflow)}
 	g.into, g.has = g.intoHandlers()
 	return g
 }
@@ -188,12 +189,13 @@ func (g *typedGen) handlerMethods() []handler {
 	var out []handler
 	for _, h := range firstHandlers(g.w.States, func(*ir.Handler) bool { return false }) {
 		ids := users[h.Name]
+		item := g.c.HandlerItem(g.w.State(ids[0]))
 		text := h.Name + " runs " + usersList("state", ids)
-		if h.Item != nil {
+		if item != nil {
 			text += ", once for each item of iter_key " + quote(g.w.RegionOf(ids[0]).Items)
 		}
-		m := handler{name: h.Name, doc: text + ".", sig: g.handlerSig(h), mock: g.mockBody(h)}
-		if h.Item == nil && h.Kind == ir.HandlerUpdate {
+		m := handler{name: h.Name, doc: text + ".", sig: g.handlerSig(h, item), mock: g.mockBody(h)}
+		if item == nil && h.Kind == ir.HandlerUpdate {
 			m.sigText = "(ctx context.Context, s " + g.n.State + ") (" + g.n.Update + ", error)"
 			m.mockText = `return m.respond(ctx, nil, "")`
 		}
@@ -367,10 +369,10 @@ func reduce(fd *ir.Field) jen.Code {
 
 // handlerSig is (ctx, s State[, item T]) (Update[, label string], error):
 // inside an iteration chain the item follows the state.
-func (g *typedGen) handlerSig(h *ir.Handler) sig {
+func (g *typedGen) handlerSig(h *ir.Handler, item *ir.Type) sig {
 	s := sig{params: []sigParam{{"s", ownType(g.n.State)}}, results: []*ir.Type{ownType(g.n.Update)}}
-	if h.Item != nil {
-		s.params = append(s.params, sigParam{"item", g.itemIRType(h.Item)})
+	if item != nil {
+		s.params = append(s.params, sigParam{"item", g.itemIRType(item)})
 	}
 	if h.Kind == ir.HandlerAction || h.Kind == ir.HandlerEval {
 		s.results = append(s.results, basicType("string"))

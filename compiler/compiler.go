@@ -38,7 +38,7 @@ type Options struct {
 // Compile reads the definition at path (src is its contents) and returns the
 // checked workflow with all diagnostics, warnings included. The workflow is
 // nil when there are errors.
-func Compile(path string, src []byte, opts Options) (*ir.Workflow, diag.List) {
+func Compile(path string, src []byte, opts Options) (*ir.Checked, diag.List) {
 	r := &yamlx.Reader{File: path}
 	root := asl.Parse(r, src)
 	if root == nil {
@@ -50,12 +50,13 @@ func Compile(path string, src []byte, opts Options) (*ir.Workflow, diag.List) {
 		return nil, r.Diags
 	}
 	w.Source = filepath.ToSlash(path)
-	ds := append(r.Diags, check.Check(w, check.Options{Dir: outputDir(path, opts), Generated: opts.Generated, NoPackage: opts.NoPackage})...)
+	checked, cds := check.Check(w, check.Options{Dir: outputDir(path, opts), Generated: opts.Generated, NoPackage: opts.NoPackage})
+	ds := append(r.Diags, cds...)
 	ds.Sort()
 	if ds.HasErrors() {
 		return nil, ds
 	}
-	return w, ds
+	return checked, ds
 }
 
 // outputDir is where the generated file goes: its package is the workflow's.

@@ -137,7 +137,7 @@ func compileAndCheck(t *testing.T, path string, src []byte) {
 }
 
 // generate returns the contents of the workflow's file and its mock file.
-func generate(t *testing.T, w *ir.Workflow) [][]byte {
+func generate(t *testing.T, w *ir.Checked) [][]byte {
 	t.Helper()
 	files, err := codegen.Generate(w, codegen.Options{FileName: "fuzz_flow.go", Source: "fuzz.def"})
 	if err != nil {

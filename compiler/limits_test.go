@@ -149,7 +149,7 @@ func skipLimits(t *testing.T) {
 	}
 }
 
-func mustCompile(t *testing.T, path string, src []byte) *ir.Workflow {
+func mustCompile(t *testing.T, path string, src []byte) *ir.Checked {
 	w, ds := compiler.Compile(path, src, compiler.Options{NoPackage: true})
 	require.NotNil(t, w, "%.2000s", ds.Lines())
 	return w

@@ -186,7 +186,6 @@ type Handler struct {
 	Pos  Pos
 	Name string // exported Go method name
 	Kind HandlerKind
-	Item *Type // inside an iteration chain: the item parameter's type
 	// Builtin is set for a task-chain handler that flowc implements itself;
 	// Name is then "", as no user method exists for it.
 	Builtin Builtin
@@ -408,7 +407,8 @@ const (
 // them have finished, in branch declaration order or item order.
 //
 // The structure is the same in every mode. Typed code generation also needs
-// Source, Item and Wrap, which the checker derives from the state schema.
+// where the items come from and their type, which the checker derives from
+// the state schema (Checked.Items).
 // JSON mode needs no types: it evaluates ItemsPath at run time against the
 // parsed output of the state that opens the region (Items "." is that whole
 // output, a field name is a key of it, a pointer is resolved by RFC 6901),
@@ -428,11 +428,6 @@ type Region struct {
 	Body           []Ref    // RegionMap: the iteration chain, entry first, in chain order
 	After          Ref      // RegionMap: the state after the chain; EndID when the run ends there
 	MaxConcurrency int      // RegionMap: 0 means no bound
-
-	// RegionMap in typed mode, set by the checker.
-	Source []Access // the steps from the state to the items, in order
-	Item   *Type    // the type of one item: the list's element type, or the source's own type when Wrap
-	Wrap   bool     // the source is not a list: it is the only item
 }
 
 // Contains reports whether the state id is inside the region: in one of its

@@ -54,7 +54,7 @@ type corpusDef struct {
 	name, path, dir string
 	input, mocks    string // files; input "" for {}
 	cases           []string
-	wf              *ir.Workflow
+	wf              *ir.Checked
 	files           []codegen.File
 }
 

@@ -28,7 +28,7 @@ func linear(n int) []byte {
 	return b.Bytes()
 }
 
-func check(tb testing.TB, src []byte) *ir.Workflow {
+func check(tb testing.TB, src []byte) *ir.Checked {
 	dir := tb.TempDir()
 	w, ds := compiler.Compile(filepath.Join(dir, "big.flow.yaml"), src, compiler.Options{})
 	if len(ds) > 0 || w == nil {
@@ -37,7 +37,7 @@ func check(tb testing.TB, src []byte) *ir.Workflow {
 	return w
 }
 
-func generate(tb testing.TB, w *ir.Workflow) []byte {
+func generate(tb testing.TB, w *ir.Checked) []byte {
 	files, err := codegen.Generate(w, codegen.Options{FileName: "big_flow.go"})
 	if err != nil {
 		tb.Fatal(err)

@@ -92,7 +92,7 @@ func writeBuildModule(dir, def string, c compiled, user *userPackage, stderr io.
 		return exitUsage
 	}
 	if len(missing) > 0 {
-		reportMissing(stderr, c.wf, missing, user != nil)
+		reportMissing(stderr, c.wf.Workflow, missing, user != nil)
 		return exitFailed
 	}
 	files, err := buildFiles(dir, def, c, wfImport == buildWfImport)

@@ -16,7 +16,7 @@ import (
 type compiled struct {
 	def  string
 	out  string // where the generated file goes
-	wf   *ir.Workflow
+	wf   *ir.Checked
 	file codegen.File
 	mock codegen.File // the mock handlers, beside file; none for a Temporal file
 }

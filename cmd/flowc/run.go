@@ -141,7 +141,7 @@ func writeRunModule(dir, def string, c compiled) error {
 func workflowFiles(dir, def string, c compiled) (map[string][]byte, error) {
 	wfDir := filepath.Join(dir, "wf")
 	files := map[string][]byte{filepath.Join(wfDir, c.file.Name): renamePackage(c.file.Content)}
-	if usesPackage(c.wf) {
+	if usesPackage(c.wf.Workflow) {
 		if err := addUserFiles(files, filepath.Dir(def), wfDir, c.file.Name); err != nil {
 			return nil, err
 		}

@@ -82,8 +82,9 @@ func branchLabel(b *ir.Branch) string {
 	return fmt.Sprintf("%s %s", b.Operator, b.When)
 }
 
-// Mermaid renders the graph as a mermaid flowchart.
-func Mermaid(w *ir.Workflow) string {
+// Mermaid renders the graph of a checked workflow as a mermaid flowchart.
+func Mermaid(c *ir.Checked) string {
+	w := c.Workflow
 	var b strings.Builder
 	b.WriteString("flowchart TD\n")
 	ids := nodeIDs(w)
@@ -101,8 +102,9 @@ func Mermaid(w *ir.Workflow) string {
 	return b.String()
 }
 
-// Dot renders the graph in Graphviz's dot language.
-func Dot(w *ir.Workflow) string {
+// Dot renders the graph of a checked workflow in Graphviz's dot language.
+func Dot(c *ir.Checked) string {
+	w := c.Workflow
 	var b strings.Builder
 	fmt.Fprintf(&b, "digraph %s {\n", dotQuote(w.Name))
 	b.WriteString("  node [shape=box];\n  start [shape=circle];\n  finish [label=\"end\", shape=doublecircle];\n")

@@ -127,7 +127,8 @@ func (l *lowerer) machine(m yamlx.Map, at ir.Pos) *ir.Machine {
 	}
 	if mc.Start.ID != "" || m.Has("StartAt") {
 		sub := &ir.Workflow{Pos: at, Mode: ir.ModeASL, Start: mc.Start, States: mc.States}
-		l.Diags.Add(check.Check(sub, check.Options{})...)
+		_, ds := check.Check(sub, check.Options{})
+		l.Diags.Add(ds...)
 		l.checkTransitions(mc, n, isModule(m))
 	}
 	return mc

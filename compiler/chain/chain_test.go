@@ -33,7 +33,7 @@ tasks:
     handler: raise_error
 `
 
-func compile(t *testing.T, src string) (*ir.Workflow, string) {
+func compile(t *testing.T, src string) (*ir.Checked, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "tool-loop.chain.yaml")
 	w, ds := compiler.Compile(path, []byte(src), compiler.Options{})

@@ -40,7 +40,7 @@ func (c *checker) checkApprovals() {
 			c.diags.Errorf(s.Pos, "approval state %q needs a typed workflow: declare a `state:` schema", s.ID)
 		}
 		for _, e := range nextExprs(s.Next) {
-			c.checkOptions(e, s)
+			c.checkOptions(c.out.Cond(e), s)
 		}
 	}
 	if approvals {
@@ -59,6 +59,7 @@ func (c *checker) reserveApprove() {
 	}
 }
 
+// nextExprs are the conditions of a transition, as the front-end parsed them.
 func nextExprs(t *ir.Transition) []*ir.Expr {
 	out := []*ir.Expr{t.Cond}
 	for _, cs := range t.Cases {

@@ -23,10 +23,12 @@ type Options struct {
 	NoPackage bool
 }
 
-// Check validates w in place: expressions are replaced by their checked,
-// lowered trees. It returns errors and warnings.
-func Check(w *ir.Workflow, opts Options) diag.List {
-	c := &checker{w: w, opts: opts, states: map[string]*ir.State{}}
+// Check validates w, leaving it as its front-end made it, and returns its
+// checked form, with the facts code generation needs that only the Go types
+// of the user's package tell (expressions as checked, lowered trees; what
+// iterations iterate over), and the errors and warnings.
+func Check(w *ir.Workflow, opts Options) (*ir.Checked, diag.List) {
+	c := &checker{w: w, out: ir.NewChecked(w), opts: opts, states: map[string]*ir.State{}}
 	c.checkStates()
 	c.checkRefs()
 	c.checkMethodNames()
@@ -45,11 +47,12 @@ func Check(w *ir.Workflow, opts Options) diag.List {
 		c.checkGraph()
 	}
 	c.diags.Sort()
-	return c.diags
+	return c.out, c.diags
 }
 
 type checker struct {
 	w          *ir.Workflow
+	out        *ir.Checked // what checking found
 	opts       Options
 	diags      diag.List
 	states     map[string]*ir.State
@@ -182,9 +185,9 @@ func (c *checker) checkHandlers() {
 		case prev.Kind != h.Kind:
 			c.diags.Errorf(h.Pos, "handler %s is used with two signatures: %s here, %s at %s",
 				h.Name, kindWords[h.Kind], kindWords[prev.Kind], prev.Pos)
-		case c.w.Mode == ir.ModeTyped && c.itemKnown(s) && c.itemKnown(prevState) && typeKey(h.Item) != typeKey(prev.Item):
+		case c.w.Mode == ir.ModeTyped && c.itemKnown(s) && c.itemKnown(prevState) && typeKey(c.out.HandlerItem(s)) != typeKey(c.out.HandlerItem(prevState)):
 			c.diags.Errorf(h.Pos, "handler %s is used with two signatures: %s here, %s at %s",
-				h.Name, itemWords(h), itemWords(prev), prev.Pos)
+				h.Name, itemWords(c.out.HandlerItem(s)), itemWords(c.out.HandlerItem(prevState)), prev.Pos)
 		}
 	}
 }
@@ -193,7 +196,7 @@ func (c *checker) checkHandlers() {
 // outside an iteration there is none; inside, its type must have resolved.
 func (c *checker) itemKnown(s *ir.State) bool {
 	r := c.w.RegionOf(s.ID)
-	return r == nil || r.Kind != ir.RegionMap || r.Item != nil
+	return r == nil || r.Kind != ir.RegionMap || c.out.Items(r).Item != nil
 }
 
 // typeKey identifies a type by its full spelling, import paths included,
@@ -205,14 +208,15 @@ func typeKey(t *ir.Type) string {
 	return fmt.Sprintf("%d %s %s [%s] (%s)", t.Kind, t.Pkg, t.Name, typeKey(t.Key), typeKey(t.Elem))
 }
 
-func itemWords(h *ir.Handler) string {
+// itemWords describes a typed handler's parameters by its item's type.
+func itemWords(item *ir.Type) string {
 	switch {
-	case h.Item == nil:
+	case item == nil:
 		return "(ctx, s) outside an iteration"
-	case h.Item.Kind == ir.TypeState:
+	case item.Kind == ir.TypeState:
 		return "(ctx, s, item) over the whole state (iter_key `.`)"
 	}
-	return "(ctx, s, item " + h.Item.String() + ") inside an iteration"
+	return "(ctx, s, item " + item.String() + ") inside an iteration"
 }
 
 var kindWords = map[ir.HandlerKind]string{

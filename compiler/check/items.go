@@ -12,9 +12,9 @@ import (
 )
 
 // checkItems resolves the items of a typed map region against the schema:
-// the Go steps from the state to them (r.Source), the type of one item
-// (r.Item), which becomes the item parameter of the chain's handlers, and
-// whether a non-list is wrapped as the only item (r.Wrap).
+// the Go steps from the state to them (Source), the type of one item
+// (Item), which becomes the item parameter of the chain's handlers, and
+// whether a non-list is wrapped as the only item (Wrap).
 //
 // A field name must name a list field: the usual mistake is to name the
 // wrong field, and iterating once over it would hide that. A JSON pointer
@@ -23,30 +23,26 @@ import (
 // `.` is the whole state, which is never a list: the chain runs once, with
 // a copy of the state as its item.
 func (c *checker) checkItems(r *ir.Region, declared map[string]*ir.Field, env *expression.Env, pkg *types.Package) {
+	it := &ir.Items{}
 	var t types.Type
 	switch {
 	case r.ItemsPath == nil:
-		r.Item, r.Wrap = &ir.Type{Kind: ir.TypeState}, true
+		it.Item, it.Wrap = &ir.Type{Kind: ir.TypeState}, true
 	case !strings.HasPrefix(r.Items, "/"):
-		t = c.itemsField(r, declared, env)
+		t = c.itemsField(r, it, declared, env)
 	default:
-		t = c.itemsPointer(r, declared, env)
+		t = c.itemsPointer(r, it, declared, env)
 	}
 	if t != nil {
-		c.setItem(r, t, pkg)
+		c.setItem(r, it, t, pkg)
 	}
-	if r.Item == nil {
-		return
-	}
-	for _, ref := range r.Body {
-		if s := c.states[ref.ID]; s != nil && s.Handler != nil {
-			s.Handler.Item = r.Item
-		}
+	if it.Item != nil {
+		c.out.SetItems(r, it)
 	}
 }
 
 // itemsField resolves an iter_key that names a field, which must be a list.
-func (c *checker) itemsField(r *ir.Region, declared map[string]*ir.Field, env *expression.Env) types.Type {
+func (c *checker) itemsField(r *ir.Region, it *ir.Items, declared map[string]*ir.Field, env *expression.Env) types.Type {
 	f, ok := c.field(r, r.Items, r.ItemsPos, declared, env)
 	if !ok {
 		return nil
@@ -56,7 +52,7 @@ func (c *checker) itemsField(r *ir.Region, declared map[string]*ir.Field, env *e
 			r.Items, f.Name, expression.TypeName(f.Type), r.Items)
 		return nil
 	}
-	r.Source = []ir.Access{{Kind: ir.AccessField, Name: f.GoName, Pointer: "/" + r.Items}}
+	it.Source = []ir.Access{{Kind: ir.AccessField, Name: f.GoName, Pointer: "/" + r.Items}}
 	return f.Type
 }
 
@@ -83,7 +79,7 @@ func (c *checker) field(r *ir.Region, name string, at ir.Pos, declared map[strin
 // itemsPointer compiles a JSON pointer into Go steps: a state field, then
 // struct fields (matched as conditions match them), string map keys and
 // list indexes, following pointers on the way.
-func (c *checker) itemsPointer(r *ir.Region, declared map[string]*ir.Field, env *expression.Env) types.Type {
+func (c *checker) itemsPointer(r *ir.Region, it *ir.Items, declared map[string]*ir.Field, env *expression.Env) types.Type {
 	raw := strings.Split(r.Items[1:], "/")
 	at := func(i int) ir.Pos { // where token i starts
 		prefix := "/" + strings.Join(raw[:i], "/")
@@ -96,12 +92,12 @@ func (c *checker) itemsPointer(r *ir.Region, declared map[string]*ir.Field, env 
 	if !ok {
 		return nil
 	}
-	r.Source = []ir.Access{{Kind: ir.AccessField, Name: f.GoName, Pointer: "/" + raw[0]}}
+	it.Source = []ir.Access{{Kind: ir.AccessField, Name: f.GoName, Pointer: "/" + raw[0]}}
 	t := f.Type
 	for i, tok := range r.ItemsPath[1:] {
 		ptr := "/" + strings.Join(raw[:i+2], "/")
 		var why string
-		t, why = c.step(r, t, tok, ptr)
+		t, why = c.step(it, t, tok, ptr)
 		if why != "" {
 			c.diags.Errorf(at(i+1), "iter_key `%s`: %s", r.Items, why)
 			return nil
@@ -111,10 +107,10 @@ func (c *checker) itemsPointer(r *ir.Region, declared map[string]*ir.Field, env 
 }
 
 // step resolves one reference token against a value of type t, appending
-// the Go steps to r.Source. It returns the type reached, or why it cannot.
-func (c *checker) step(r *ir.Region, t types.Type, tok, ptr string) (types.Type, string) {
+// the Go steps to it.Source. It returns the type reached, or why it cannot.
+func (c *checker) step(it *ir.Items, t types.Type, tok, ptr string) (types.Type, string) {
 	if p, ok := t.Underlying().(*types.Pointer); ok {
-		r.Source = append(r.Source, ir.Access{Kind: ir.AccessDeref, Pointer: parent(ptr)})
+		it.Source = append(it.Source, ir.Access{Kind: ir.AccessDeref, Pointer: parent(ptr)})
 		t = p.Elem()
 	}
 	switch u := t.Underlying().(type) {
@@ -123,20 +119,20 @@ func (c *checker) step(r *ir.Region, t types.Type, tok, ptr string) (types.Type,
 		if f == nil {
 			return nil, expression.TypeName(t) + " has no field `" + tok + "`" + expression.FieldSuggestion(u, tok)
 		}
-		r.Source = append(r.Source, ir.Access{Kind: ir.AccessField, Name: f.Name(), Pointer: ptr})
+		it.Source = append(it.Source, ir.Access{Kind: ir.AccessField, Name: f.Name(), Pointer: ptr})
 		return f.Type(), ""
 	case *types.Map:
 		if b, ok := u.Key().Underlying().(*types.Basic); !ok || b.Info()&types.IsString == 0 {
 			return nil, "cannot look up `" + tok + "` in " + expression.TypeName(t) + ": a JSON pointer reads only maps with string keys"
 		}
-		r.Source = append(r.Source, ir.Access{Kind: ir.AccessKey, Key: tok, Pointer: ptr})
+		it.Source = append(it.Source, ir.Access{Kind: ir.AccessKey, Key: tok, Pointer: ptr})
 		return u.Elem(), ""
 	case *types.Slice, *types.Array:
 		i, ok := index(tok)
 		if !ok {
 			return nil, "`" + tok + "` is not an index of " + expression.TypeName(t) + "; a list is indexed by a number such as 0"
 		}
-		r.Source = append(r.Source, ir.Access{Kind: ir.AccessIndex, Index: i, Pointer: ptr})
+		it.Source = append(it.Source, ir.Access{Kind: ir.AccessIndex, Index: i, Pointer: ptr})
 		return elem(t), ""
 	}
 	return nil, parent(ptr) + " is " + expression.TypeName(t) + ", which has nothing named `" + tok + "`"
@@ -167,18 +163,18 @@ func elem(t types.Type) types.Type {
 
 // setItem records the type of one item, reported where the items are
 // named when generated Go could not spell it.
-func (c *checker) setItem(r *ir.Region, t types.Type, pkg *types.Package) {
+func (c *checker) setItem(r *ir.Region, it *ir.Items, t types.Type, pkg *types.Package) {
 	item := elem(t)
-	r.Wrap = item == nil
-	if r.Wrap {
+	it.Wrap = item == nil
+	if it.Wrap {
 		item = t
 	}
-	it, why := irType(item, pkg)
+	typ, why := irType(item, pkg)
 	if why != "" {
 		c.diags.Errorf(r.ItemsPos, "iter_key `%s`: the items are of type %s, which %s", r.Items, types.TypeString(item, types.RelativeTo(pkg)), why)
 		return
 	}
-	r.Item = it
+	it.Item = typ
 }
 
 // irType turns the go/types type of an item into the IR's, which codegen

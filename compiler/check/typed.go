@@ -76,24 +76,24 @@ func (c *checker) checkStateExprs(s *ir.State, env *expression.Env) {
 	t := s.Next
 	switch t.Kind {
 	case ir.TransCondition:
-		t.Cond = c.expr(t.Cond, env)
+		c.expr(t.Cond, env)
 	case ir.TransSwitch:
 		for _, cs := range t.Cases {
-			cs.Cond = c.expr(cs.Cond, env)
+			c.expr(cs.Cond, env)
 		}
 	}
 }
 
-func (c *checker) expr(e *ir.Expr, env *expression.Env) *ir.Expr {
+// expr checks a condition and records its checked, lowered tree.
+func (c *checker) expr(e *ir.Expr, env *expression.Env) {
 	if e == nil {
-		return nil
+		return
 	}
 	checked, ds := expression.Check(expression.Source{Text: e.Source, Pos: e.Pos, Where: e.Where}, env)
 	c.diags.Add(ds...)
-	if checked == nil {
-		return e
+	if checked != nil {
+		c.out.SetCond(e, checked)
 	}
-	return checked
 }
 
 // checkBranches keeps `default` last and alone, so no branch is dead.
