@@ -55,8 +55,9 @@ func (l *lowerer) approval(m yamlx.Map, s *ir.State) {
 		l.Diags.Errorf(s.Pos, "approval state %q needs `options`, the answers a person may choose", s.ID)
 	}
 	t := s.Next
-	fanOut := t.Iter != nil || t.Kind == ir.TransParallel || t.Kind == ir.TransMap // an iter_key is on a state_id
-	if fanOut || t.Kind == ir.TransActions || t.Kind == ir.TransBranches {
+	// An iter_key may continue the iteration the state is in; one that
+	// opens an iteration is reported once regions are known (regions).
+	if t.Kind == ir.TransParallel || t.Kind == ir.TransActions || t.Kind == ir.TransBranches {
 		l.Diags.Errorf(s.Next.Pos, "approval state %q goes on with `state_id`, or routes on `decision` with `condition` or `switch`; "+
 			"it has no handler result for `actions` or `branches`, and cannot open a fan-out", s.ID)
 	}

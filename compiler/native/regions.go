@@ -155,6 +155,10 @@ func (l *lowerer) regions(w *ir.Workflow) {
 		if r == nil {
 			continue
 		}
+		if s.Kind == ir.StateApproval {
+			l.Diags.Errorf(s.Next.Pos, "approval state %q cannot open a fan-out; let the state after it open the iteration", s.ID)
+			continue
+		}
 		if r.Kind == ir.RegionMap {
 			s.Next.Kind = ir.TransMap
 		}
