@@ -35,10 +35,19 @@ func GenerateTemporal(w *ir.Workflow, opts Options) (File, error) {
 	if err := checkExprs(w); err != nil {
 		return File{}, err
 	}
-	sh := shellOf(w)
+	src, err := temporalGenerate(w, shellOf(w), opts.Source)
+	if err != nil {
+		return File{}, err
+	}
+	return File{Name: TemporalFileName(opts.FileName), Content: src}, nil
+}
+
+// temporalGenerate writes the Temporal file of w, whose dialect describes it
+// in sh; source is the definition's path, for the header.
+func temporalGenerate(w *ir.Workflow, sh *shell, source string) ([]byte, error) {
 	sigs := signaturesOf(sh)
 	tw := temporalWorkflow{
-		Source: oneLine(opts.Source), Package: w.Package, Name: sh.n.Workflow, Handlers: sh.n.Handlers,
+		Source: oneLine(source), Package: w.Package, Name: sh.n.Workflow, Handlers: sh.n.Handlers,
 		Lower: lowerFirst(sh.n.Workflow), Run: sigs.run, Decoder: inputDecoders[w.Mode],
 	}
 	for _, name := range sigs.more {
@@ -72,13 +81,13 @@ func GenerateTemporal(w *ir.Workflow, opts Options) (File, error) {
 	}
 	var buf bytes.Buffer
 	if err := temporalTemplate.Execute(&buf, &tw); err != nil {
-		return File{}, err
+		return nil, err
 	}
 	src, err := format.Source(dropUnusedImport(buf.Bytes(), ImplAlias, ImplPath))
 	if err != nil {
-		return File{}, fmt.Errorf("flowc generated invalid Go (a bug in flowc, please report it): %v", err)
+		return nil, fmt.Errorf("flowc generated invalid Go (a bug in flowc, please report it): %v", err)
 	}
-	return File{Name: TemporalFileName(opts.FileName), Content: src}, nil
+	return src, nil
 }
 
 // dropUnusedImport removes the import of path under alias when the file
