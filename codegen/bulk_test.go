@@ -6,9 +6,10 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/flowc-dev/flowc/ir"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/flowc-dev/flowc/ir"
 )
 
 // plainStates builds a typed workflow of n plain states with ids of every

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+
 	"github.com/flowc-dev/flowc/codegen/internal/dialect"
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/codegen/internal/native"
@@ -44,9 +45,9 @@ func Generate(w *ir.Workflow, opts Options) ([]File, error) {
 	return files, err
 }
 
-// MockFileName is the name of the mock file beside the workflow's file
+// mockFileName is the name of the mock file beside the workflow's file
 // flowFile ("triage_flow.go" -> "triage_mock_flow.go").
-func MockFileName(flowFile string) string {
+func mockFileName(flowFile string) string {
 	base := strings.TrimSuffix(flowFile, ".go")
 	if stem, ok := strings.CutSuffix(base, "_flow"); ok {
 		return stem + "_mock_flow.go"
@@ -67,7 +68,7 @@ func generate(w *ir.Workflow, opts Options, noBulk bool) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []File{{Name: opts.FileName, Content: content}, {Name: MockFileName(opts.FileName), Content: mock}}, nil
+	return []File{{Name: opts.FileName, Content: content}, {Name: mockFileName(opts.FileName), Content: mock}}, nil
 }
 
 func renderFilled(f *jen.File, b *emit.Bulk) ([]byte, error) {
@@ -127,9 +128,9 @@ func checkExprs(w *ir.Workflow) error {
 	return nil
 }
 
-// TemporalFileName is the name of the Temporal file of the workflow whose
+// temporalFileName is the name of the Temporal file of the workflow whose
 // file is flowFile ("triage_flow.go" -> "triage_temporal.go").
-func TemporalFileName(flowFile string) string {
+func temporalFileName(flowFile string) string {
 	return strings.TrimSuffix(strings.TrimSuffix(flowFile, ".go"), "_flow") + "_temporal.go"
 }
 
@@ -143,5 +144,5 @@ func GenerateTemporal(w *ir.Workflow, opts Options) (File, error) {
 	if err != nil {
 		return File{}, err
 	}
-	return File{Name: TemporalFileName(opts.FileName), Content: src}, nil
+	return File{Name: temporalFileName(opts.FileName), Content: src}, nil
 }

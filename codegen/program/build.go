@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/dave/jennifer/jen"
+
 	"github.com/flowc-dev/flowc/codegen"
 	"github.com/flowc-dev/flowc/codegen/internal/dialect"
 	"github.com/flowc-dev/flowc/codegen/internal/emit"

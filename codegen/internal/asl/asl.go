@@ -2,6 +2,7 @@ package asl
 
 import (
 	"github.com/dave/jennifer/jen"
+
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/internal/naming"
 	"github.com/flowc-dev/flowc/ir"
@@ -43,7 +44,7 @@ const (
 	approvalHandler
 )
 
-func New(w *ir.Workflow) *aslGen {
+func New(w *ir.Workflow) emit.Dialect {
 	g := &aslGen{w: w, n: emit.NewNames(w), pathVars: map[*ir.Path]string{}, byID: map[string]*ir.State{}, session: map[*ir.State]bool{}}
 	sessionStates(w.States, g.session)
 	g.reserve()
@@ -117,7 +118,7 @@ func (g *aslGen) Shell() *emit.Shell {
 	}
 }
 
-// steps emits the top-level machine, its states and the machines they
+// Steps emits the top-level machine, its states and the machines they
 // hold, then the compiled paths the choice rules read.
 func (g *aslGen) Steps(f *jen.File, t emit.Target) {
 	g.machine(f, t, "run", "the state machine", &ir.Machine{Start: g.w.Start, States: g.w.States})

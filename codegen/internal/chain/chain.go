@@ -2,6 +2,7 @@ package chain
 
 import (
 	"github.com/dave/jennifer/jen"
+
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
 )
@@ -19,11 +20,11 @@ type chainGen struct {
 	n emit.Names
 }
 
-func New(w *ir.Workflow) *chainGen { return &chainGen{w: w, n: emit.NewNames(w)} }
+func New(w *ir.Workflow) emit.Dialect { return &chainGen{w: w, n: emit.NewNames(w)} }
 
 func (g *chainGen) Types(*jen.File) {}
 
-// shell: built-in handlers always run for real, so they have no method
+// Shell: built-in handlers always run for real, so they have no method
 // and no mock.
 func (g *chainGen) Shell() *emit.Shell {
 	n := g.n
@@ -63,7 +64,7 @@ func (g *chainGen) Shell() *emit.Shell {
 	}
 }
 
-// steps emits the tasks, the run loop and each task's step.
+// Steps emits the tasks, the run loop and each task's step.
 func (g *chainGen) Steps(f *jen.File, t emit.Target) {
 	g.tasks(f) // chain_task.go
 	t.Loop(f, g.n, &emit.Loop{

@@ -2,6 +2,7 @@ package chain
 
 import (
 	"github.com/dave/jennifer/jen"
+
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 )
 

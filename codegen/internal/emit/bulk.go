@@ -21,7 +21,7 @@ type Bulk struct {
 // bulkMark starts every placeholder; no name from a definition can spell it.
 const bulkMark = "flowcǂbulk"
 
-// placeholder keeps text and returns the identifier standing for it. It
+// Placeholder keeps text and returns the identifier standing for it. It
 // returns "" when bulk text is off, or text is empty.
 func (b *Bulk) Placeholder(text string) string {
 	if b == nil || b.Off || text == "" {
@@ -31,7 +31,7 @@ func (b *Bulk) Placeholder(text string) string {
 	return bulkMark + strconv.Itoa(len(b.parts)-1)
 }
 
-// fill replaces the line of each placeholder, in order, by its text.
+// Fill replaces the line of each placeholder, in order, by its text.
 func (b *Bulk) Fill(src []byte) ([]byte, error) {
 	if b == nil || len(b.parts) == 0 {
 		return src, nil
@@ -70,13 +70,13 @@ func isPlaceholder(line []byte, i int) bool {
 	return t == bulkMark+strconv.Itoa(i)
 }
 
-// importsContext reports whether a rendered file imports the standard
+// ImportsContext reports whether a rendered file imports the standard
 // context package under its own name, which bulk text assumes.
 func ImportsContext(src []byte) bool {
 	return bytes.Contains(src, []byte("\n\t\"context\"\n"))
 }
 
-// aligned lays out "key: value" lines as gofmt does in a composite literal:
+// Aligned lays out "key: value" lines as gofmt does in a composite literal:
 // values in one column. ok is false where gofmt's layout is not that simple:
 // a key longer than 40 characters may break the column, and one outside
 // ASCII may be measured otherwise.

@@ -1,11 +1,13 @@
 package emit
 
 import (
-	"go/parser"
+	"go/scanner"
 	"go/token"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/flowc-dev/flowc/internal/gocheck"
 )
 
 // Text from a definition becomes one plain // comment line that Go
@@ -23,11 +25,29 @@ func TestCommentsHoldAnyText(t *testing.T) {
 	} {
 		got := Comment(text).GoString()
 		assert.Equal(t, want, got, "%q", text)
+		assert.Equal(t, []string{got}, commentTokens(t, got), "%q: one line comment, nothing else", text)
 		src := "package p\n\n" + got + "\nvar x int\n"
-		f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.ParseComments)
-		if assert.NoError(t, err, "%q", text) {
-			assert.Len(t, f.Comments, 1)
-			assert.Len(t, f.Comments[0].List, 1, "one line")
+		assert.Empty(t, gocheck.Comments([]byte(src)), "%q: no directive or block comment", text)
+	}
+}
+
+// commentTokens scans src as Go and returns its tokens' text, failing on a
+// token that is not a comment.
+func commentTokens(t *testing.T, src string) []string {
+	var s scanner.Scanner
+	fset := token.NewFileSet()
+	s.Init(fset.AddFile("", -1, len(src)), []byte(src), func(_ token.Position, msg string) { t.Error(msg) }, scanner.ScanComments)
+	var comments []string
+	for {
+		_, tok, lit := s.Scan()
+		switch tok {
+		case token.EOF:
+			return comments
+		case token.COMMENT:
+			comments = append(comments, lit)
+		default:
+			t.Errorf("%q scans to %s %q, not only a comment", src, tok, lit)
+			return comments
 		}
 	}
 }

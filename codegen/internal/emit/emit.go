@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/dave/jennifer/jen"
+
 	"github.com/flowc-dev/flowc/ir"
 )
 
@@ -14,34 +15,34 @@ import (
 // declarations and step bodies; a target decides how the shell becomes Go.
 // docs/targets.md says how a target plugs in.
 
-// dialect is one workflow language's part of the generated code.
+// Dialect is one workflow language's part of the generated code.
 type Dialect interface {
-	// shell describes the workflow to the target.
+	// Shell describes the workflow to the target.
 	Shell() *Shell
-	// types writes the dialect's own types and package values, before the
+	// Types writes the dialect's own types and package values, before the
 	// handlers interface (typed mode's state and update).
 	Types(f *jen.File)
-	// steps writes the step bodies, pure transitions and fan-outs, and asks
+	// Steps writes the step bodies, pure transitions and fan-outs, and asks
 	// the target for the loops they run in.
 	Steps(f *jen.File, t Target)
 }
 
-// target turns a shell into the engine that runs it. nativeLoop runs the
+// Target turns a shell into the engine that runs it. nativeLoop runs the
 // steps in a plain Go loop; a Temporal target would write a workflow
 // function that runs the same steps, their handler calls as activities.
 type Target interface {
-	// header writes the handlers interface, the workflow type and its
+	// Header writes the handlers interface, the workflow type and its
 	// constructor, and the step enum with its ids.
 	Header(f *jen.File, sh *Shell)
-	// entry writes the exported ways to start a run, and sessions.
+	// Entry writes the exported ways to start a run, and sessions.
 	Entry(f *jen.File, sh *Shell)
-	// loop writes one step loop; dialects call it from steps.
+	// Loop writes one step loop; dialects call it from steps.
 	Loop(f *jen.File, n Names, l *Loop)
-	// mock writes handlers that answer from a mock config.
+	// Mock writes handlers that answer from a mock config.
 	Mock(f *jen.File, sh *Shell)
 }
 
-// shell is what a dialect tells the target about its workflow.
+// Shell is what a dialect tells the target about its workflow.
 type Shell struct {
 	W           *ir.Workflow
 	N           Names
@@ -50,10 +51,10 @@ type Shell struct {
 	Describe    bool      // the workflow type's doc holds the description
 	HandlersDoc []string  // the handlers interface's doc
 	Handlers    []Handler // in order of first use
-	// more are the services the handlers interface declares before the
+	// More are the services the handlers interface declares before the
 	// handlers: runtime interfaces it embeds, or methods no state calls.
 	More []Service
-	// into names the handlers of the optional interface n.Into, whose
+	// Into names the handlers of the optional interface n.Into, whose
 	// methods write a plain state's update in place; nil: it has none.
 	Into      []string
 	States    []*ir.State // the step enum: the states a checkpoint may name first
@@ -64,7 +65,7 @@ type Shell struct {
 	Mock      MockSpec
 }
 
-// service is a member of the handlers interface beyond the handlers: a
+// Service is a member of the handlers interface beyond the handlers: a
 // runtime interface it embeds (embed, whose method is name and sig), or a
 // method of its own.
 type Service struct {
@@ -74,7 +75,7 @@ type Service struct {
 	Sig   Sig
 }
 
-// handler is one method of the handlers interface and of the mock.
+// Handler is one method of the handlers interface and of the mock.
 type Handler struct {
 	Name    string
 	Doc     string // "" leaves it out of the interface: flowcrt.Approver answers it
@@ -87,7 +88,7 @@ type Handler struct {
 	SigText, MockText string
 }
 
-// entry is an exported method that starts a run.
+// Entry is an exported method that starts a run.
 type Entry struct {
 	Name string
 	Doc  []string
@@ -95,7 +96,7 @@ type Entry struct {
 	Body []jen.Code
 }
 
-// sig is a method's parameters after ctx and its results before error, as
+// Sig is a method's parameters after ctx and its results before error, as
 // data: the native target writes it through jennifer and the Temporal
 // target prints it, so the two always agree.
 type Sig struct {
@@ -108,7 +109,7 @@ type SigParam struct {
 	Typ  *ir.Type
 }
 
-// code renders the signature after the method's name.
+// Code renders the signature after the method's name.
 func (s Sig) Code(name *jen.Statement) *jen.Statement {
 	params := []jen.Code{CtxParam()}
 	for _, p := range s.Params {
@@ -128,12 +129,12 @@ func RtType(name string) *ir.Type {
 	return &ir.Type{Kind: ir.TypeNamed, Pkg: RuntimePackage(name), Name: name}
 }
 
-// callSig is (ctx, call T) (result, error).
+// CallSig is (ctx, call T) (result, error).
 func CallSig(call string, result *ir.Type) Sig {
 	return Sig{Params: []SigParam{{"call", RtType(call)}}, Results: []*ir.Type{result}}
 }
 
-// sessionSpec is how a dialect's sessions differ: the state they keep and
+// SessionSpec is how a dialect's sessions differ: the state they keep and
 // how a run goes on from a checkpoint.
 type SessionSpec struct {
 	Value   jen.Code   // the type of the state a session keeps
@@ -160,7 +161,7 @@ type MockSpec struct {
 	StateContext bool              // NewMock adds flowcrt.WithStateContext
 }
 
-// loop is one step loop: it runs the steps of states from step until a
+// Loop is one step loop: it runs the steps of states from step until a
 // step (the end of the run, the exit of a fan-out, or a parameter), with
 // one deferred recover that turns a panic into an error naming the state.
 type Loop struct {
@@ -184,7 +185,7 @@ type Loop struct {
 	Wrap    func(err jen.Code) jen.Code      // names the state of a step's error
 }
 
-// plainSpec describes the plain states of a loop: each only calls its
+// PlainSpec describes the plain states of a loop: each only calls its
 // handler and goes on to a fixed step. The loop runs them from a table,
 // one call site per handler, and leaves the rest to its fold.
 type PlainSpec struct {
@@ -192,7 +193,7 @@ type PlainSpec struct {
 	Handler  func(s *ir.State) string      // the handler of a plain state; "" for the others
 	Next     func(s *ir.State) string      // the step after a plain state
 	Call     func(handler string) []string // the statements that call a handler, as gofmt'd text
-	// inPlace calls the in-place form of a handler, in a tighter loop of
+	// InPlace calls the in-place form of a handler, in a tighter loop of
 	// the plain states that runs while the loop's prelude sets fast (no
 	// observer, state context or session); inPlaceFold then applies the
 	// update.
@@ -200,7 +201,7 @@ type PlainSpec struct {
 	InPlaceFold []jen.Code
 }
 
-// emit writes a workflow through a target.
+// Emit writes a workflow through a target.
 func Emit(f *jen.File, d Dialect, t Target) {
 	sh := d.Shell()
 	versionGuard(f, sh.GenVersion)
@@ -220,7 +221,7 @@ func versionGuard(f *jen.File, version int) {
 	f.Var().Id("_").Interface(jen.Id(method).Params()).Op("=").Add(Rt("ThisRuntime"))
 }
 
-// firstHandlers lists each handler once, in order of first use; skip
+// FirstHandlers lists each handler once, in order of first use; skip
 // leaves out those without a method.
 func FirstHandlers(states []*ir.State, skip func(*ir.Handler) bool) []*ir.Handler {
 	var out []*ir.Handler
@@ -234,7 +235,7 @@ func FirstHandlers(states []*ir.State, skip func(*ir.Handler) bool) []*ir.Handle
 	return out
 }
 
-// usersOf maps each handler to the ids of the states that call it, in one
+// UsersOf maps each handler to the ids of the states that call it, in one
 // pass: a scan per handler made large workflows quadratic.
 func UsersOf(states []*ir.State) map[string][]string {
 	ids := map[string][]string{}
@@ -246,7 +247,7 @@ func UsersOf(states []*ir.State) map[string][]string {
 	return ids
 }
 
-// callHandlers lists the methods of a dialect whose handlers all take
+// CallHandlers lists the methods of a dialect whose handlers all take
 // (ctx, call), sig spelled as text in sigText, and whose mocks answer with
 // the Mocks method respond; skip leaves out the handlers without a method.
 func CallHandlers(states []*ir.State, skip func(*ir.Handler) bool, noun string,
@@ -263,7 +264,7 @@ func CallHandlers(states []*ir.State, skip func(*ir.Handler) bool, noun string,
 	return out
 }
 
-// usersList is "state \"a\"" or "tasks \"a\", \"b\"".
+// UsersList is "state \"a\"" or "tasks \"a\", \"b\"".
 func UsersList(noun string, ids []string) string {
 	if len(ids) > 1 {
 		noun += "s"

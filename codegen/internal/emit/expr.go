@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+
 	"github.com/flowc-dev/flowc/ir"
 )
 
@@ -22,7 +23,7 @@ var precedence = map[string]int{
 // zero fails the condition, and % takes the divisor's sign.
 var divisions = map[string]string{"/": "Div", "%": "Mod"}
 
-// condition prints a condition; one that divides is evaluated through
+// Condition prints a condition; one that divides is evaluated through
 // flowcrt.Cond, which makes a division by zero false instead of a crash.
 func Condition(e *ir.Expr) *jen.Statement {
 	if !divides(e) {
@@ -134,7 +135,7 @@ func call(e *ir.Expr) *jen.Statement {
 	return calls[e.Op](args)
 }
 
-// checkExpr rejects a tree the printer does not know, so that a checker and
+// CheckExpr rejects a tree the printer does not know, so that a checker and
 // generator out of step give an error rather than a crash or bad code.
 func CheckExpr(e *ir.Expr) error {
 	if e == nil {

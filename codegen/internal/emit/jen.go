@@ -21,7 +21,7 @@ const (
 	ImplAlias    = "flowcimpl"
 )
 
-// render formats the file. Output that does not parse is a generator bug:
+// Render formats the file. Output that does not parse is a generator bug:
 // it is reported, never written.
 func Render(f *jen.File) ([]byte, error) {
 	var buf bytes.Buffer
@@ -71,7 +71,7 @@ func isStd(line []byte) bool {
 	return !bytes.Contains(first, []byte("."))
 }
 
-// oneLine makes definition text safe inside a // comment: no line breaks,
+// OneLine makes definition text safe inside a // comment: no line breaks,
 // and characters Go source may not hold (NUL, a byte order mark) or that
 // would hide text (other control and format characters) escaped as in a
 // Go string; invalid UTF-8 becomes U+FFFD.
@@ -94,16 +94,16 @@ func OneLine(s string) string {
 
 func Unprintable(r rune) bool { return !unicode.IsPrint(r) }
 
-// comment writes a line comment. The "// " prefix is added here, so jennifer
+// Comment writes a line comment. The "// " prefix is added here, so jennifer
 // prints it verbatim and text from a definition can never start a directive.
 func Comment(text string) *jen.Statement {
 	return jen.Comment("// " + OneLine(text))
 }
 
-// runtimeAliases are the names generated files import the runtime packages as.
+// RuntimeAliases are the names generated files import the runtime packages as.
 var RuntimeAliases = map[string]string{RuntimePath: RuntimeAlias, ImplPath: ImplAlias}
 
-// rt names a runtime identifier through the package that exports it.
+// Rt names a runtime identifier through the package that exports it.
 func Rt(name string) *jen.Statement { return jen.Qual(RuntimePackage(name), name) }
 
 func RuntimePackage(name string) string {
@@ -113,11 +113,11 @@ func RuntimePackage(name string) string {
 	return ImplPath
 }
 
-// multiline renders a composite literal one element per line, in the order
+// Multiline renders a composite literal one element per line, in the order
 // given (jen.Dict would sort the keys).
 var Multiline = jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
 
-// doc writes a paragraph as line comments wrapped at 100 columns, the
+// Doc writes a paragraph as line comments wrapped at 100 columns, the
 // width of the rest of the generated code.
 func Doc(f *jen.File, text string) {
 	line := ""

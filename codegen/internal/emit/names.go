@@ -2,11 +2,12 @@ package emit
 
 import (
 	"github.com/dave/jennifer/jen"
+
 	"github.com/flowc-dev/flowc/internal/naming"
 	"github.com/flowc-dev/flowc/ir"
 )
 
-// names holds the identifiers of one workflow's generated code.
+// Names holds the identifiers of one workflow's generated code.
 type Names struct {
 	Workflow string // Triage
 	State    string // TriageState
@@ -19,7 +20,7 @@ type Names struct {
 	Vars     map[StateVar]string
 }
 
-// stateVar is a package-level variable of one state: its "Policy" (typed
+// StateVar is a package-level variable of one state: its "Policy" (typed
 // mode) or its "Prompt" (task chains).
 type StateVar struct {
 	S    *ir.State
@@ -61,7 +62,7 @@ func (n Names) stateVars(states []*ir.State) map[StateVar]string {
 	return out
 }
 
-// stepConst is the enum value of a state; the zero value means "finished".
+// StepConst is the enum value of a state; the zero value means "finished".
 func (n Names) StepConst(s *ir.State) string { return n.Step + s.GoName }
 
 func (n Names) EndConst() string { return n.Prefix + "Done" }
@@ -79,10 +80,10 @@ func (n Names) NoCall() string { return n.Prefix + "NoCall" }
 
 func (n Names) CallConst(h string) string { return n.Prefix + "Call" + h }
 
-// stepMethod is the unexported method that runs one state.
+// StepMethod is the unexported method that runs one state.
 func StepMethod(s *ir.State) string { return "step" + s.GoName }
 
-// topFirst puts the states a checkpoint may name, those outside fan-outs,
+// TopFirst puts the states a checkpoint may name, those outside fan-outs,
 // before the others, and says how many they are.
 func TopFirst(w *ir.Workflow) ([]*ir.State, int) {
 	var top, inner []*ir.State
@@ -96,7 +97,7 @@ func TopFirst(w *ir.Workflow) ([]*ir.State, int) {
 	return append(top, inner...), len(top)
 }
 
-// goType renders a field type.
+// GoType renders a field type.
 func GoType(t *ir.Type) *jen.Statement {
 	switch t.Kind {
 	case ir.TypeSlice:

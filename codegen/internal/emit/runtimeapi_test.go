@@ -1,30 +1,27 @@
 package emit
 
 import (
-	"go/ast"
-	"go/parser"
 	"go/token"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/tools/go/packages"
 )
 
 // TestUserAPIMatchesRuntime: generated code spells a name through flowcrt
-// exactly when package runtime exports it, or it would not compile.
+// exactly when package runtime exports it, or it would not compile. The
+// runtime's names come from its type-checked package scope.
 func TestUserAPIMatchesRuntime(t *testing.T) {
-	pkgs, err := parser.ParseDir(token.NewFileSet(), filepath.Join("..", "runtime"), nil, 0)
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedTypes}, RuntimePath)
 	require.NoError(t, err)
+	require.Len(t, pkgs, 1)
+	require.Empty(t, pkgs[0].Errors)
 	var exported []string
-	for _, pkg := range pkgs {
-		for _, f := range pkg.Files {
-			for name, obj := range f.Scope.Objects {
-				if ast.IsExported(name) && obj.Kind != ast.Bad {
-					exported = append(exported, name)
-				}
-			}
+	for _, name := range pkgs[0].Types.Scope().Names() {
+		if token.IsExported(name) {
+			exported = append(exported, name)
 		}
 	}
 	var listed []string

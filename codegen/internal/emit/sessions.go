@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/dave/jennifer/jen"
+
 	"github.com/flowc-dev/flowc/ir"
 )
 
@@ -11,7 +12,7 @@ func HasApprovalStates(w *ir.Workflow) bool {
 	return slices.ContainsFunc(w.States, func(s *ir.State) bool { return s.Kind == ir.StateApproval })
 }
 
-// stopsForDecision reports whether a run of w can stop for a decision: at an
+// StopsForDecision reports whether a run of w can stop for a decision: at an
 // approval state, a States Language Approval, or a CodeMie state that
 // interrupts before it runs. Only such a workflow has Decide.
 func StopsForDecision(w *ir.Workflow) bool {
@@ -26,7 +27,7 @@ func StopsForDecision(w *ir.Workflow) bool {
 	return false
 }
 
-// decideAt emits DecideAt, for a workflow whose runs can stop inside
+// DecideAt emits DecideAt, for a workflow whose runs can stop inside
 // fan-outs, where several stops may wait at once.
 func DecideAt(f *jen.File, workflow string, out SessionOut) {
 	f.Line()
@@ -38,14 +39,14 @@ func DecideAt(f *jen.File, workflow string, out SessionOut) {
 		[]jen.Code{jen.Id("key").String(), jen.Id("decision").String()}, []jen.Code{jen.Id("key"), jen.Id("decision")})
 }
 
-// sessionOut is what a session method returns: the session's state, or
+// SessionOut is what a session method returns: the session's state, or
 // one field of it.
 type SessionOut struct {
 	Typ   jen.Code
 	Field string
 }
 
-// sessionMethod emits the method name, which hands its arguments to
+// SessionMethod emits the method name, which hands its arguments to
 // method of flowcrt.Sessions.
 func SessionMethod(f *jen.File, workflow string, out SessionOut, name, method string, params, args []jen.Code) {
 	call := jen.Id("w").Dot("sessions").Call().Dot(method).Call(

@@ -4,10 +4,11 @@ import (
 	"slices"
 
 	"github.com/dave/jennifer/jen"
+
 	"github.com/flowc-dev/flowc/ir"
 )
 
-// testsEval reports whether any branch reads the eval string.
+// TestsEval reports whether any branch reads the eval string.
 func TestsEval(t *ir.Transition) bool {
 	for _, br := range t.Branches {
 		if br.Operator != ir.OpDefault {
@@ -17,7 +18,7 @@ func TestsEval(t *ir.Transition) bool {
 	return false
 }
 
-// regionExit is where a region's states go when they are done.
+// RegionExit is where a region's states go when they are done.
 func RegionExit(r *ir.Region) ir.Ref {
 	if r.Kind == ir.RegionMap {
 		return r.After
@@ -41,7 +42,7 @@ func OnlyDefault(bs []*ir.Branch) bool {
 	return true
 }
 
-// branchSwitch tests the eval string against each branch in turn; end is
+// BranchSwitch tests the eval string against each branch in turn; end is
 // what happens when none matches and none is the default.
 func BranchSwitch(b *jen.Group, t *ir.Transition, goTo func(ir.Ref) *jen.Statement, end jen.Code) {
 	b.Switch().BlockFunc(func(sw *jen.Group) {
@@ -77,7 +78,7 @@ func BranchMatch(br *ir.Branch) jen.Code {
 	return eval.Op("==").Lit(br.When)
 }
 
-// catchesAll: a catcher for ALL takes every error, so it needs no test.
+// CatchesAll: a catcher for ALL takes every error, so it needs no test.
 func CatchesAll(c *ir.Catcher) bool {
 	for _, e := range c.Errors {
 		if e == "ALL" || e == "States.ALL" {
@@ -87,7 +88,7 @@ func CatchesAll(c *ir.Catcher) bool {
 	return false
 }
 
-// interruptsBefore: a CodeMie state asks to go on before it runs.
+// InterruptsBefore: a CodeMie state asks to go on before it runs.
 func InterruptsBefore(w *ir.Workflow) bool {
 	return slices.ContainsFunc(w.States, func(s *ir.State) bool { return s.CodeMie != nil && s.CodeMie.InterruptBefore })
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dave/jennifer/jen"
+
 	"github.com/flowc-dev/flowc/ir"
 )
 
@@ -28,7 +29,7 @@ func QuoteList(ids []string) string {
 	return strings.Join(q, ", ")
 }
 
-// policyFields writes a state's id, timeout and retry rules.
+// PolicyFields writes a state's id, timeout and retry rules.
 func PolicyFields(vals *jen.Group, s *ir.State) {
 	vals.Id("State").Op(":").Lit(s.ID)
 	if s.Timeout > 0 {
@@ -43,7 +44,7 @@ func PolicyFields(vals *jen.Group, s *ir.State) {
 	}
 }
 
-// inputDecoders read the input of the dialects that take any JSON value;
+// InputDecoders read the input of the dialects that take any JSON value;
 // typed mode decodes into its state.
 var InputDecoders = map[ir.Mode]string{
 	ir.ModeChain: "DecodeChainInput",
@@ -53,7 +54,7 @@ var InputDecoders = map[ir.Mode]string{
 
 func Quote(s string) string { return strconv.Quote(s) }
 
-// retrier writes a rule with its fields in declaration order, for diffs.
+// Retrier writes a rule with its fields in declaration order, for diffs.
 func Retrier(r *ir.Retrier) jen.Code {
 	return jen.CustomFunc(Multiline, func(vals *jen.Group) {
 		vals.Id("Errors").Op(":").Add(StringSlice(r.Errors))
@@ -79,7 +80,7 @@ func StringSlice(ss []string) *jen.Statement {
 	})
 }
 
-// duration writes d in the largest whole unit: 30 * time.Second.
+// Duration writes d in the largest whole unit: 30 * time.Second.
 func Duration(d time.Duration) *jen.Statement {
 	units := []struct {
 		size time.Duration

@@ -2,6 +2,7 @@ package jsonmode
 
 import (
 	"github.com/dave/jennifer/jen"
+
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/internal/naming"
 	"github.com/flowc-dev/flowc/ir"
@@ -27,7 +28,7 @@ type jsonGen struct {
 	nodes    map[string]string // each custom-node state's custom_node_id, by state id (json_codemie.go)
 }
 
-func New(w *ir.Workflow) *jsonGen {
+func New(w *ir.Workflow) emit.Dialect {
 	g := &jsonGen{w: w, n: emit.NewNames(w), taskVars: map[string]string{}}
 	g.reserve()
 	return g
@@ -119,7 +120,7 @@ func (g *jsonGen) Shell() *emit.Shell {
 // handler may be named (the checker rejects it).
 const answersInOrder = "AnswersInOrder"
 
-// steps emits the CodeMie configuration, the task table, the run loop that
+// Steps emits the CodeMie configuration, the task table, the run loop that
 // the run and every branch and item share, each state's step and fan-out,
 // and the services the configuration asks for.
 func (g *jsonGen) Steps(f *jen.File, t emit.Target) {

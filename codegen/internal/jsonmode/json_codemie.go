@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
+
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/internal/naming"
 	"github.com/flowc-dev/flowc/ir"

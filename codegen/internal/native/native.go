@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 )
 
@@ -426,7 +427,7 @@ func failed(l *emit.Loop) []jen.Code {
 	return []jen.Code{jen.Err()}
 }
 
-// mock writes the mock handlers into the mock file; f is the workflow's.
+// Mock writes the mock handlers into the mock file; f is the workflow's.
 func (t Target) Mock(_ *jen.File, sh *emit.Shell) {
 	f, n, m := t.MockFile, sh.N, sh.Mock
 	f.Line()

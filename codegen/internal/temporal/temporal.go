@@ -20,9 +20,9 @@ import (
 // engine in their context (flowcrt.Engine) and run fan-outs, timers and
 // timeouts on it; the Go they are written in does not change.
 
-// TemporalPath is the import path of the Temporal support package, in a
+// flowtemporalPath is the import path of the Temporal support package, in a
 // module of its own so that the SDK stays out of other programs.
-const TemporalPath = "github.com/flowc-dev/flowc/temporal/flowtemporal"
+const flowtemporalPath = "github.com/flowc-dev/flowc/temporal/flowtemporal"
 
 // temporalGenerate writes the Temporal file of w, whose dialect describes it
 // in sh; source is the definition's path, for the header.
@@ -463,7 +463,7 @@ func importOrder(imps []goImport) []goImport {
 	return imps
 }
 
-// templateFuncs lets a template name a runtime identifier it is given, as
+// TemplateFuncs lets a template name a runtime identifier it is given, as
 // rt does in jennifer code.
 var TemplateFuncs = template.FuncMap{
 	"rt": func(name string) string {

@@ -17,20 +17,20 @@ type goImport struct {
 	Gap        bool
 }
 
-// signatures are the handler methods and Run of a shell, as Go text, and
+// Signatures are the handler methods and Run of a shell, as Go text, and
 // the imports their types need.
-type signatures struct {
+type Signatures struct {
 	methods map[string]method
 	more    []string // the services of the handlers interface, in order
 	Run     method
 	imports []goImport
 }
 
-// signaturesOf prints the handler methods and Run of sh, whose types the
+// SignaturesOf prints the handler methods and Run of sh, whose types the
 // shell holds as data, the way the Temporal file spells them.
-func SignaturesOf(sh *emit.Shell) signatures {
+func SignaturesOf(sh *emit.Shell) Signatures {
 	im := importNames{}
-	sigs := signatures{methods: map[string]method{}}
+	sigs := Signatures{methods: map[string]method{}}
 	for _, sv := range sh.More {
 		sigs.more = append(sigs.more, sv.Name)
 		sigs.methods[sv.Name] = textMethod(sv.Name, sv.Sig, im)
@@ -56,7 +56,7 @@ func textMethod(name string, s emit.Sig, im importNames) method {
 	return m
 }
 
-// importNames are the packages the signatures name, by path, with the name
+// importNames are the packages the Signatures name, by path, with the name
 // each is imported as.
 type importNames map[string]string
 
@@ -112,7 +112,7 @@ func packageName(path string) string {
 	return name
 }
 
-// temporalImports are the imports of the signatures and those of the
+// temporalImports are the imports of the Signatures and those of the
 // Temporal file's own code, grouped as goimports would; activities: the
 // file declares activities (handler methods, a distributed Map's reader or
 // writer).
@@ -121,7 +121,7 @@ func temporalImports(im importNames, decodes, activities bool) []goImport {
 		"context":                     "",
 		emit.RuntimePath:              emit.RuntimeAlias,
 		emit.ImplPath:                 emit.ImplAlias,
-		TemporalPath:                  "",
+		flowtemporalPath:              "",
 		"go.temporal.io/sdk/worker":   "",
 		"go.temporal.io/sdk/workflow": "",
 	}

@@ -2,11 +2,12 @@ package typed
 
 import (
 	"github.com/dave/jennifer/jen"
+
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
 )
 
-// steps emits the run loop, then each state's step, its transition and
+// Steps emits the run loop, then each state's step, its transition and
 // the fan-out it opens.
 func (g *typedGen) Steps(f *jen.File, t emit.Target) {
 	n := g.n

@@ -2,6 +2,7 @@ package typed
 
 import (
 	"github.com/dave/jennifer/jen"
+
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
 )
@@ -17,7 +18,7 @@ type typedGen struct {
 	has  map[string]bool // the same, as a set
 }
 
-func New(w *ir.Workflow) *typedGen {
+func New(w *ir.Workflow) emit.Dialect {
 	g := &typedGen{w: w, n: emit.NewNames(w)}
 	g.into, g.has = g.intoHandlers()
 	return g
