@@ -1,3 +1,6 @@
+// Package program writes the programs of `flowc run` and `flowc build`:
+// a main package over a generated workflow, its handlers bound to mocks,
+// built-in clients or the user's own, on the native engine or Temporal.
 package program
 
 import (

@@ -1,3 +1,6 @@
+// Package asl is the dialect of the States Language (Amazon States
+// Language and Agent State Language): state machines over JSON values, with
+// their paths, templates, intrinsics and JSONata.
 package asl
 
 import (
@@ -44,6 +47,7 @@ const (
 	approvalHandler
 )
 
+// New is the States Language dialect of w.
 func New(w *ir.Workflow) emit.Dialect {
 	g := &aslGen{w: w, n: emit.NewNames(w), pathVars: map[*ir.Path]string{}, byID: map[string]*ir.State{}, session: map[*ir.State]bool{}}
 	sessionStates(w.States, g.session)

@@ -1,3 +1,5 @@
+// Package chain is the dialect of contenox task chains: tasks whose
+// handlers the runtime provides by kind, over a chain state.
 package chain
 
 import (
@@ -20,6 +22,7 @@ type chainGen struct {
 	n emit.Names
 }
 
+// New is the task-chain dialect of w.
 func New(w *ir.Workflow) emit.Dialect { return &chainGen{w: w, n: emit.NewNames(w)} }
 
 func (g *chainGen) Types(*jen.File) {}

@@ -1,3 +1,6 @@
+// Package dialect chooses the part of the generator that knows a
+// workflow's language. The front door and the programs ask it for the
+// dialect, or only its shell, and never name a dialect themselves.
 package dialect
 
 import (
@@ -9,7 +12,7 @@ import (
 	"github.com/flowc-dev/flowc/ir"
 )
 
-// dialectOf is the part of the generator that knows w's language.
+// Of is the part of the generator that knows w's language.
 func Of(w *ir.Workflow) emit.Dialect {
 	switch w.Mode {
 	case ir.ModeChain:
@@ -22,6 +25,6 @@ func Of(w *ir.Workflow) emit.Dialect {
 	return typed.New(w)
 }
 
-// shellOf is the dialect's description of w, which the Temporal file and
+// Shell is the dialect's description of w, which the Temporal file and
 // the programs read without writing the native code.
 func Shell(w *ir.Workflow) *emit.Shell { return Of(w).Shell() }

@@ -95,4 +95,5 @@ func Aligned(indent string, keys, values []string) (text string, ok bool) {
 	return sb.String(), true
 }
 
+// Disabled reports whether b writes everything through jennifer.
 func (b *Bulk) Disabled() bool { return b == nil || b.Off }

@@ -1,3 +1,9 @@
+// Package emit is what every dialect and target of the generator shares:
+// the shell a dialect describes its workflow in, the Dialect and Target
+// interfaces, the step loop and session specs, the names of the generated
+// identifiers, and the jennifer helpers (runtime identifiers, comments, Go
+// types, bulk text) they are written with. It imports no other package of
+// the generator.
 package emit
 
 import (
@@ -27,7 +33,7 @@ type Dialect interface {
 	Steps(f *jen.File, t Target)
 }
 
-// Target turns a shell into the engine that runs it. nativeLoop runs the
+// Target turns a shell into the engine that runs it. native.Target runs the
 // steps in a plain Go loop; a Temporal target would write a workflow
 // function that runs the same steps, their handler calls as activities.
 type Target interface {
@@ -104,6 +110,7 @@ type Sig struct {
 	Results []*ir.Type
 }
 
+// SigParam is a named parameter of a Sig.
 type SigParam struct {
 	Name string
 	Typ  *ir.Type
@@ -152,6 +159,7 @@ type SessionSpec struct {
 	RunAtOn []jen.Code // runAt's body once step is found
 }
 
+// MockSpec is how a dialect's mock handlers differ.
 type MockSpec struct {
 	Doc          []string
 	Caller       string // what calls a handler: "state" or "task"
@@ -272,4 +280,5 @@ func UsersList(noun string, ids []string) string {
 	return noun + " " + QuoteList(ids)
 }
 
+// CtxParam is the ctx parameter every handler and step takes first.
 func CtxParam() *jen.Statement { return jen.Id("ctx").Qual("context", "Context") }

@@ -92,6 +92,7 @@ func OneLine(s string) string {
 	return b.String()
 }
 
+// Unprintable reports whether r must be escaped in a comment.
 func Unprintable(r rune) bool { return !unicode.IsPrint(r) }
 
 // Comment writes a line comment. The "// " prefix is added here, so jennifer
@@ -106,6 +107,8 @@ var RuntimeAliases = map[string]string{RuntimePath: RuntimeAlias, ImplPath: Impl
 // Rt names a runtime identifier through the package that exports it.
 func Rt(name string) *jen.Statement { return jen.Qual(RuntimePackage(name), name) }
 
+// RuntimePackage is the runtime package that exports name: the users' one
+// when they may spell it too, otherwise the machinery.
 func RuntimePackage(name string) string {
 	if userAPI[name] {
 		return RuntimePath

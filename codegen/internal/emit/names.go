@@ -27,6 +27,7 @@ type StateVar struct {
 	Kind string
 }
 
+// NewNames names the identifiers of w's generated code.
 func NewNames(w *ir.Workflow) Names {
 	n := Names{
 		Workflow: w.Name,

@@ -8,6 +8,8 @@ import (
 	"github.com/flowc-dev/flowc/ir"
 )
 
+// HasApprovalStates reports whether a top-level state of w is an approval
+// state.
 func HasApprovalStates(w *ir.Workflow) bool {
 	return slices.ContainsFunc(w.States, func(s *ir.State) bool { return s.Kind == ir.StateApproval })
 }

@@ -26,6 +26,7 @@ func RegionExit(r *ir.Region) ir.Ref {
 	return r.Join
 }
 
+// ExitWords names where a region exits to, for a comment or error.
 func ExitWords(r ir.Ref) string {
 	if r.IsEnd() {
 		return "the end of the run"
@@ -33,6 +34,7 @@ func ExitWords(r ir.Ref) string {
 	return Quote(r.ID)
 }
 
+// OnlyDefault reports whether the branches are only the default one.
 func OnlyDefault(bs []*ir.Branch) bool {
 	for _, b := range bs {
 		if b.Operator != ir.OpDefault {
@@ -59,6 +61,7 @@ func BranchSwitch(b *jen.Group, t *ir.Transition, goTo func(ir.Ref) *jen.Stateme
 	}
 }
 
+// BranchMatch is the test of eval, a task's output, that takes branch br.
 func BranchMatch(br *ir.Branch) jen.Code {
 	eval := jen.Id("eval")
 	switch br.Operator {

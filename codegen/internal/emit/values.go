@@ -10,6 +10,7 @@ import (
 	"github.com/flowc-dev/flowc/ir"
 )
 
+// KindNames are the runtime's names of the chain handler kinds.
 var KindNames = map[ir.ChainHandlerKind]string{
 	ir.ChainChatCompletion:   "KindChatCompletion",
 	ir.ChainExecuteToolCalls: "KindExecuteToolCalls",
@@ -21,6 +22,7 @@ var KindNames = map[ir.ChainHandlerKind]string{
 	ir.ChainPromptToInt:      "KindPromptToInt",
 }
 
+// QuoteList quotes each id, comma-separated.
 func QuoteList(ids []string) string {
 	q := make([]string, len(ids))
 	for i, id := range ids {
@@ -52,6 +54,7 @@ var InputDecoders = map[ir.Mode]string{
 	ir.ModeASL:   "DecodeASLInput",
 }
 
+// Quote is s as a Go string literal.
 func Quote(s string) string { return strconv.Quote(s) }
 
 // Retrier writes a rule with its fields in declaration order, for diffs.
@@ -72,6 +75,7 @@ func Retrier(r *ir.Retrier) jen.Code {
 	})
 }
 
+// StringSlice is a []string literal of ss.
 func StringSlice(ss []string) *jen.Statement {
 	return jen.Index().String().ValuesFunc(func(vals *jen.Group) {
 		for _, s := range ss {

@@ -1,3 +1,5 @@
+// Package jsonmode is the dialect of JSON mode, CodeMie's assistants and
+// tools whose values are JSON and whose conditions the runtime evaluates.
 package jsonmode
 
 import (
@@ -28,6 +30,7 @@ type jsonGen struct {
 	nodes    map[string]string // each custom-node state's custom_node_id, by state id (json_codemie.go)
 }
 
+// New is the JSON-mode dialect of w.
 func New(w *ir.Workflow) emit.Dialect {
 	g := &jsonGen{w: w, n: emit.NewNames(w), taskVars: map[string]string{}}
 	g.reserve()

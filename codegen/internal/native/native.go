@@ -1,3 +1,6 @@
+// Package native is the target that runs a workflow in the caller's
+// goroutine: it turns a dialect's shell and loops into plain Go, and writes
+// the mock handlers into a file of their own.
 package native
 
 import (
@@ -9,7 +12,7 @@ import (
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 )
 
-// nativeLoop is the target that runs a workflow in the caller's goroutine:
+// Target is the target that runs a workflow in the caller's goroutine:
 // a for loop over a step enum whose cases call the step methods.
 type Target struct {
 	B *emit.Bulk // the lines it writes itself

@@ -1,3 +1,5 @@
+// Package temporal is the Temporal target: from a dialect's shell it
+// writes the file that runs the native steps on Temporal.
 package temporal
 
 import (
@@ -24,7 +26,7 @@ import (
 // module of its own so that the SDK stays out of other programs.
 const flowtemporalPath = "github.com/flowc-dev/flowc/temporal/flowtemporal"
 
-// temporalGenerate writes the Temporal file of w, whose dialect describes it
+// Generate writes the Temporal file of w, whose dialect describes it
 // in sh; source is the definition's path, for the header.
 func Generate(w *ir.Workflow, sh *emit.Shell, source string) ([]byte, error) {
 	sigs := SignaturesOf(sh)

@@ -122,7 +122,7 @@ func (g *typedGen) inPlaceCall(handler string) []string {
 // result overwrites whole, and into, where the in-place handlers write,
 // one per run, allocated only for handlers that implement n.Into, since it
 // escapes to them. Those run plain states in a loop of their own when
-// nothing happens between states (see nativeLoop.inPlace).
+// nothing happens between states (see native.Target.inPlace).
 func (g *typedGen) plainBuffers() []jen.Code {
 	return []jen.Code{
 		jen.Var().Id("u").Id(g.n.Update).Comment("the update of a plain state"),

@@ -1,3 +1,7 @@
+// Package typed is the dialect of typed workflows (CodeMie YAML's typed
+// mode and PocketFlow): a state struct, an update each handler returns,
+// reducers that apply it, fan-outs that join their branches' updates, and
+// checkpoints of the state.
 package typed
 
 import (
@@ -18,6 +22,7 @@ type typedGen struct {
 	has  map[string]bool // the same, as a set
 }
 
+// New is the typed dialect of w.
 func New(w *ir.Workflow) emit.Dialect {
 	g := &typedGen{w: w, n: emit.NewNames(w)}
 	g.into, g.has = g.intoHandlers()
