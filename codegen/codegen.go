@@ -58,13 +58,13 @@ func mockFileName(flowFile string) string {
 func generate(w *ir.Workflow, opts Options, noBulk bool) ([]File, error) {
 	f, mf := newFile(w.Package, opts.Source), newFile(w.Package, opts.Source)
 	childFlows(f, w)
-	t := native.Target{B: &emit.Bulk{Off: noBulk}, MockFile: mf, Mb: &emit.Bulk{Off: noBulk}}
+	t := native.Target{Bulk: &emit.Bulk{Off: noBulk}, MockFile: mf, MockBulk: &emit.Bulk{Off: noBulk}}
 	emitFor(f, w, t)
-	content, err := renderFilled(f, t.B)
+	content, err := renderFilled(f, t.Bulk)
 	if err != nil {
 		return nil, err
 	}
-	mock, err := renderFilled(mf, t.Mb)
+	mock, err := renderFilled(mf, t.MockBulk)
 	if err != nil {
 		return nil, err
 	}

@@ -19,10 +19,10 @@ import (
 // prints the same result line.
 func TemporalRunner(w *ir.Workflow, wfImport string) (codegen.File, error) {
 	sh := dialect.Shell(w)
-	sigs := temporal.SignaturesOf(sh)
+	in, out := temporal.RunTypes(sh)
 	data := struct {
 		WF, Name, Mock, In, Out, Decoder string
-	}{wfImport, sh.N.Workflow, sh.N.Mock, sigs.Run.Params[0].Type, sigs.Run.Results[0], emit.InputDecoders[w.Mode]}
+	}{wfImport, sh.Names.Workflow, sh.Names.Mock, in, out, emit.InputDecoders[w.Mode]}
 	var buf bytes.Buffer
 	if err := runnerTemplate.Execute(&buf, data); err != nil {
 		return codegen.File{}, err

@@ -98,7 +98,7 @@ func (g *aslGen) Shell() *emit.Shell {
 	top := len(g.w.States)
 	states := append(g.w.States[:top:top], nested(g.w.States)...)
 	return &emit.Shell{
-		W: g.w, N: n, GenVersion: aslGenVersion, Noun: "the state machine", Describe: true,
+		Workflow: g.w, Names: n, GenVersion: aslGenVersion, Noun: "the state machine", Describe: true,
 		HandlersDoc: doc, Handlers: handlers,
 		States: states, Resumable: top,
 		StepDoc: n.Step + " names a state; the zero value means the (sub-)machine is done.",

@@ -33,7 +33,7 @@ func (g *chainGen) Shell() *emit.Shell {
 	n := g.n
 	start := g.w.State(g.w.Start.ID)
 	return &emit.Shell{
-		W: g.w, N: n, GenVersion: chainGenVersion, Noun: "the task chain", Describe: true,
+		Workflow: g.w, Names: n, GenVersion: chainGenVersion, Noun: "the task chain", Describe: true,
 		HandlersDoc: []string{
 			n.Handlers + " is the work of the chain's tasks, implemented by you. A handler gets the",
 			"task's id, input, rendered prompt and a copy of the chain variables, and returns the task's",

@@ -12,7 +12,7 @@ import (
 
 // taskVar is the package variable holding a task's flowcrt.ChainTask: its
 // templates, settings and call policy (timeout, retries).
-func (g *chainGen) taskVar(s *ir.State) string { return g.n.Vars[emit.StateVar{S: s, Kind: "Policy"}] }
+func (g *chainGen) taskVar(s *ir.State) string { return g.n.PolicyVar(s) }
 
 // tasks declares every task's flowcrt.ChainTask. The compiler has parsed
 // each template already, so MustChainTemplate cannot panic.

@@ -50,8 +50,8 @@ type Target interface {
 
 // Shell is what a dialect tells the target about its workflow.
 type Shell struct {
-	W           *ir.Workflow
-	N           Names
+	Workflow    *ir.Workflow
+	Names       Names
 	GenVersion  int       // the runtime support the code needs
 	Noun        string    // what the workflow runs: "the workflow", "the task chain"...
 	Describe    bool      // the workflow type's doc holds the description

@@ -17,14 +17,14 @@ type Names struct {
 	Mock     string // TriageMock
 	Step     string // triageStep
 	Prefix   string // triage: prefix of unexported package-level names
-	Vars     map[StateVar]string
+	vars     map[stateVar]string
 }
 
-// StateVar is a package-level variable of one state: its "Policy" (typed
+// stateVar is a package-level variable of one state: its "Policy" (typed
 // mode) or its "Prompt" (task chains).
-type StateVar struct {
-	S    *ir.State
-	Kind string
+type stateVar struct {
+	state *ir.State
+	kind  string
 }
 
 // NewNames names the identifiers of w's generated code.
@@ -39,14 +39,14 @@ func NewNames(w *ir.Workflow) Names {
 		Step:     naming.Unexported(w.Name) + "Step",
 		Prefix:   naming.Unexported(w.Name),
 	}
-	n.Vars = n.stateVars(w.States)
+	n.vars = n.stateVars(w.States)
 	return n
 }
 
 // stateVars names each state's variables prefix + GoName + kind, numbered
 // where that is a step constant: the policy of state "step_foo" and the
 // step of state "foo_policy" would both be triageStepFooPolicy.
-func (n Names) stateVars(states []*ir.State) map[StateVar]string {
+func (n Names) stateVars(states []*ir.State) map[stateVar]string {
 	var used naming.Namer
 	for _, s := range states {
 		used.Reserve(n.StepConst(s))
@@ -54,10 +54,10 @@ func (n Names) stateVars(states []*ir.State) map[StateVar]string {
 			used.Reserve(n.CallConst(s.Handler.Name))
 		}
 	}
-	out := make(map[StateVar]string, 2*len(states))
+	out := make(map[stateVar]string, 2*len(states))
 	for _, kind := range []string{"Policy", "Prompt"} {
 		for _, s := range states {
-			out[StateVar{s, kind}] = used.Fresh(n.Prefix + s.GoName + kind)
+			out[stateVar{s, kind}] = used.Fresh(n.Prefix + s.GoName + kind)
 		}
 	}
 	return out
@@ -68,7 +68,7 @@ func (n Names) StepConst(s *ir.State) string { return n.Step + s.GoName }
 
 func (n Names) EndConst() string { return n.Prefix + "Done" }
 
-func (n Names) PolicyVar(s *ir.State) string { return n.Vars[StateVar{s, "Policy"}] }
+func (n Names) PolicyVar(s *ir.State) string { return n.vars[stateVar{s, "Policy"}] }
 
 func (n Names) IdsVar() string { return n.Prefix + "StateIDs" }
 

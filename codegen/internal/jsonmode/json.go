@@ -64,7 +64,7 @@ func (g *jsonGen) Shell() *emit.Shell {
 	start := g.w.State(g.w.Start.ID)
 	states, resumable := emit.TopFirst(g.w)
 	return &emit.Shell{
-		W: g.w, N: n, GenVersion: jsonGenVersion, Noun: "the workflow", Describe: true,
+		Workflow: g.w, Names: n, GenVersion: jsonGenVersion, Noun: "the workflow", Describe: true,
 		HandlersDoc: []string{
 			n.Handlers + " is the work of the workflow's assistants and tools, implemented by you. A handler",
 			"gets the state's rendered task and tool_args, its task input and copies of the context store and",

@@ -15,14 +15,14 @@ import (
 // Target is the target that runs a workflow in the caller's goroutine:
 // a for loop over a step enum whose cases call the step methods.
 type Target struct {
-	B *emit.Bulk // the lines it writes itself
+	Bulk *emit.Bulk // the lines it writes itself
 	// The mock handlers go to a file of their own, with its own bulk lines.
 	MockFile *jen.File
-	Mb       *emit.Bulk
+	MockBulk *emit.Bulk
 }
 
 func (t Target) Header(f *jen.File, sh *emit.Shell) {
-	n := sh.N
+	n := sh.Names
 	f.Line()
 	for _, c := range sh.HandlersDoc {
 		f.Comment(c)
@@ -30,7 +30,7 @@ func (t Target) Header(f *jen.File, sh *emit.Shell) {
 	f.Type().Id(n.Handlers).InterfaceFunc(func(it *jen.Group) {
 		var text strings.Builder
 		flush := func() {
-			if ph := t.B.Placeholder(text.String()); ph != "" {
+			if ph := t.Bulk.Placeholder(text.String()); ph != "" {
 				it.Id(ph)
 			}
 			text.Reset()
@@ -46,7 +46,7 @@ func (t Target) Header(f *jen.File, sh *emit.Shell) {
 		for _, h := range sh.Handlers {
 			switch {
 			case h.Doc == "":
-			case h.SigText != "" && !t.B.Disabled():
+			case h.SigText != "" && !t.Bulk.Disabled():
 				text.WriteString("\t// " + emit.OneLine(h.Doc) + "\n\t" + h.Name + h.SigText + "\n")
 			default:
 				flush()
@@ -61,9 +61,9 @@ func (t Target) Header(f *jen.File, sh *emit.Shell) {
 	}
 	f.Line()
 	f.Comment(n.Workflow + " runs " + sh.Noun + ". It is safe for concurrent use: every Run has its own state.")
-	if sh.Describe && sh.W.Description != "" {
+	if sh.Describe && sh.Workflow.Description != "" {
 		f.Comment("")
-		f.Add(emit.Comment(sh.W.Description))
+		f.Add(emit.Comment(sh.Workflow.Description))
 	}
 	fields := []jen.Code{jen.Id("h").Id(n.Handlers)}
 	values := []jen.Code{jen.Id("h").Op(":").Id("h")}
@@ -86,7 +86,7 @@ func (t Target) Header(f *jen.File, sh *emit.Shell) {
 
 // intoInterface declares the in-place form of the plain states' handlers.
 func (t Target) intoInterface(f *jen.File, sh *emit.Shell) {
-	n := sh.N
+	n := sh.Names
 	f.Line()
 	f.Comment(n.Into + " is optional. When your handlers also implement it and a run has no observer,")
 	f.Comment("state context or session, plain states call its methods instead of the handlers: each writes the")
@@ -99,7 +99,7 @@ func (t Target) intoInterface(f *jen.File, sh *emit.Shell) {
 		for _, name := range sh.Into {
 			text.WriteString("\t// " + name + "Into is " + name + ", writing the update into u.\n\t" + name + "Into" + sig + "\n")
 		}
-		if ph := t.B.Placeholder(text.String()); ph != "" {
+		if ph := t.Bulk.Placeholder(text.String()); ph != "" {
 			it.Id(ph)
 			return
 		}
@@ -114,7 +114,7 @@ func (t Target) intoInterface(f *jen.File, sh *emit.Shell) {
 // state's id for errors and checkpoints. The constants have no comment:
 // the table says the same, and comments are the slowest thing to format.
 func (t Target) stepEnum(f *jen.File, sh *emit.Shell) {
-	n := sh.N
+	n := sh.Names
 	keys := make([]string, len(sh.States))
 	ids := make([]string, len(sh.States))
 	for i, s := range sh.States {
@@ -126,7 +126,7 @@ func (t Target) stepEnum(f *jen.File, sh *emit.Shell) {
 	f.Line()
 	f.Const().DefsFunc(func(d *jen.Group) {
 		d.Id(n.EndConst()).Id(n.Step).Op("=").Iota()
-		if ph := t.B.Placeholder(lines("\t", keys, "")); ph != "" {
+		if ph := t.Bulk.Placeholder(lines("\t", keys, "")); ph != "" {
 			d.Id(ph)
 			return
 		}
@@ -138,7 +138,7 @@ func (t Target) stepEnum(f *jen.File, sh *emit.Shell) {
 	f.Comment(n.IdsVar() + " maps each step to its state's id.")
 	f.Var().Id(n.IdsVar()).Op("=").Index(jen.Op("...")).String().CustomFunc(emit.Multiline, func(vals *jen.Group) {
 		if text, ok := emit.Aligned("\t", keys, ids); ok {
-			if ph := t.B.Placeholder(text); ph != "" {
+			if ph := t.Bulk.Placeholder(text); ph != "" {
 				vals.Id(ph)
 				return
 			}
@@ -159,7 +159,7 @@ func lines(indent string, items []string, end string) string {
 }
 
 func (t Target) Entry(f *jen.File, sh *emit.Shell) {
-	n := sh.N
+	n := sh.Names
 	for _, e := range sh.Runs {
 		f.Line()
 		for _, c := range e.Doc {
@@ -360,7 +360,7 @@ func (t Target) calls(sw *jen.Group, n emit.Names, handlers []string, call func(
 	for _, h := range handlers {
 		text.WriteString(indent + "case " + n.CallConst(h) + ":\n" + lines(indent+"\t", call(h), ""))
 	}
-	if ph := t.B.Placeholder(text.String()); ph != "" {
+	if ph := t.Bulk.Placeholder(text.String()); ph != "" {
 		sw.Case(jen.Id(ph)).Block()
 		return
 	}
@@ -387,7 +387,7 @@ func (t Target) plainTable(f *jen.File, n emit.Names, l *emit.Loop) {
 		for i, h := range p.Handlers {
 			consts[i] = n.CallConst(h)
 		}
-		if ph := t.B.Placeholder(lines("\t", consts, "")); ph != "" {
+		if ph := t.Bulk.Placeholder(lines("\t", consts, "")); ph != "" {
 			d.Id(ph)
 			return
 		}
@@ -411,7 +411,7 @@ func (t Target) plainTable(f *jen.File, n emit.Names, l *emit.Loop) {
 		jen.Id("next").Id(n.Step),
 	).CustomFunc(emit.Multiline, func(vals *jen.Group) {
 		if text, ok := emit.Aligned("\t", keys, rows); ok {
-			if ph := t.B.Placeholder(text); ph != "" {
+			if ph := t.Bulk.Placeholder(text); ph != "" {
 				vals.Id(ph)
 				return
 			}
@@ -432,7 +432,7 @@ func failed(l *emit.Loop) []jen.Code {
 
 // Mock writes the mock handlers into the mock file; f is the workflow's.
 func (t Target) Mock(_ *jen.File, sh *emit.Shell) {
-	f, n, m := t.MockFile, sh.N, sh.Mock
+	f, n, m := t.MockFile, sh.Names, sh.Mock
 	f.Line()
 	f.Comment(n.Mock + " implements " + n.Handlers + " with canned responses, for tests and dry runs.")
 	for _, c := range m.Doc {
@@ -475,7 +475,7 @@ func (t Target) Mock(_ *jen.File, sh *emit.Shell) {
 		for _, h := range simple[1:] {
 			text.WriteString("func (m " + n.Mock + ") " + h.Name + h.SigText + " {\n\t" + h.MockText + "\n}\n")
 		}
-		if ph := t.Mb.Placeholder(text.String()); ph != "" {
+		if ph := t.MockBulk.Placeholder(text.String()); ph != "" {
 			// A function, so that the formatter keeps it beside the first
 			// method as it keeps methods together.
 			f.Func().Id(ph).Params().Block()
@@ -511,7 +511,7 @@ func (t Target) Mock(_ *jen.File, sh *emit.Shell) {
 // flowcrt.Sessions, and runAt, which goes on from the state a checkpoint
 // names.
 func (Target) sessions(f *jen.File, sh *emit.Shell) {
-	n, ss := sh.N, sh.Sessions
+	n, ss := sh.Names, sh.Sessions
 	ss.Invoke(f)
 	out := ss.Out
 	if out.Field == "" {
@@ -535,9 +535,9 @@ func (Target) sessions(f *jen.File, sh *emit.Shell) {
 		f.Comment(c)
 	}
 	fields := append([]jen.Code{
-		jen.Id("Workflow").Op(":").Lit(sh.W.ID),
+		jen.Id("Workflow").Op(":").Lit(sh.Workflow.ID),
 		jen.Id("Schema").Op(":").Add(ss.Schema),
-		jen.Id("Start").Op(":").Lit(sh.W.Start.ID),
+		jen.Id("Start").Op(":").Lit(sh.Workflow.Start.ID),
 	}, ss.Fields...)
 	fields = append(fields, jen.Id("Run").Op(":").Id("w").Dot("runAt"))
 	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id("sessions").Params().Op("*").Add(emit.Rt("Sessions")).Types(ss.Types...).Block(

@@ -29,10 +29,10 @@ const flowtemporalPath = "github.com/flowc-dev/flowc/temporal/flowtemporal"
 // Generate writes the Temporal file of w, whose dialect describes it
 // in sh; source is the definition's path, for the header.
 func Generate(w *ir.Workflow, sh *emit.Shell, source string) ([]byte, error) {
-	sigs := SignaturesOf(sh)
+	sigs := signaturesOf(sh)
 	tw := temporalWorkflow{
-		Source: emit.OneLine(source), Package: w.Package, Name: sh.N.Workflow, Handlers: sh.N.Handlers,
-		Lower: lowerFirst(sh.N.Workflow), Run: sigs.Run, Decoder: emit.InputDecoders[w.Mode],
+		Source: emit.OneLine(source), Package: w.Package, Name: sh.Names.Workflow, Handlers: sh.Names.Handlers,
+		Lower: lowerFirst(sh.Names.Workflow), Run: sigs.run, Decoder: emit.InputDecoders[w.Mode],
 	}
 	for _, name := range sigs.more {
 		m := sigs.methods[name]
@@ -57,7 +57,7 @@ func Generate(w *ir.Workflow, sh *emit.Shell, source string) ([]byte, error) {
 	tw.Marker = sh.Mock.Marker
 	tw.Sessions, tw.At = w.Mode != ir.ModeChain, emit.RuntimeAlias+".Checkpoint" // the others have Resume, which continuing as new needs
 	if !tw.Sessions {
-		tw.At, tw.Start, tw.IDs, tw.Step = "flowtemporal.ChainPoint", strconv.Quote(w.Start.ID), sh.N.IdsVar(), sh.N.Step
+		tw.At, tw.Start, tw.IDs, tw.Step = "flowtemporal.ChainPoint", strconv.Quote(w.Start.ID), sh.Names.IdsVar(), sh.Names.Step
 	}
 	if w.Mode == ir.ModeTyped {
 		tw.Schema, tw.Start = fmt.Sprintf("%#v", sh.Sessions.Schema), strconv.Quote(w.Start.ID)

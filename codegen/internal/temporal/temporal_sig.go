@@ -17,20 +17,20 @@ type goImport struct {
 	Gap        bool
 }
 
-// Signatures are the handler methods and Run of a shell, as Go text, and
+// signatures are the handler methods and Run of a shell, as Go text, and
 // the imports their types need.
-type Signatures struct {
+type signatures struct {
 	methods map[string]method
 	more    []string // the services of the handlers interface, in order
-	Run     method
+	run     method
 	imports []goImport
 }
 
-// SignaturesOf prints the handler methods and Run of sh, whose types the
+// signaturesOf prints the handler methods and Run of sh, whose types the
 // shell holds as data, the way the Temporal file spells them.
-func SignaturesOf(sh *emit.Shell) Signatures {
+func signaturesOf(sh *emit.Shell) signatures {
 	im := importNames{}
-	sigs := Signatures{methods: map[string]method{}}
+	sigs := signatures{methods: map[string]method{}}
 	for _, sv := range sh.More {
 		sigs.more = append(sigs.more, sv.Name)
 		sigs.methods[sv.Name] = textMethod(sv.Name, sv.Sig, im)
@@ -38,10 +38,10 @@ func SignaturesOf(sh *emit.Shell) Signatures {
 	for _, h := range sh.Handlers {
 		sigs.methods[h.Name] = textMethod(h.Name, h.Sig, im)
 	}
-	sigs.Run = textMethod("Run", sh.Runs[0].Sig, im)
-	reads, writes := distributedIO(sh.W)
+	sigs.run = textMethod("Run", sh.Runs[0].Sig, im)
+	reads, writes := distributedIO(sh.Workflow)
 	handlers := len(sh.More)+len(sh.Handlers) > 0
-	sigs.imports = temporalImports(im, emit.InputDecoders[sh.W.Mode] != "", handlers || reads || writes)
+	sigs.imports = temporalImports(im, emit.InputDecoders[sh.Workflow.Mode] != "", handlers || reads || writes)
 	return sigs
 }
 
@@ -56,7 +56,7 @@ func textMethod(name string, s emit.Sig, im importNames) method {
 	return m
 }
 
-// importNames are the packages the Signatures name, by path, with the name
+// importNames are the packages the signatures name, by path, with the name
 // each is imported as.
 type importNames map[string]string
 
@@ -112,7 +112,7 @@ func packageName(path string) string {
 	return name
 }
 
-// temporalImports are the imports of the Signatures and those of the
+// temporalImports are the imports of the signatures and those of the
 // Temporal file's own code, grouped as goimports would; activities: the
 // file declares activities (handler methods, a distributed Map's reader or
 // writer).
@@ -146,4 +146,12 @@ func temporalImports(im importNames, decodes, activities bool) []goImport {
 		}
 	}
 	return imps
+}
+
+// RunTypes are the input and result types of sh's Run, as the Temporal
+// file spells them: the runner of `flowc run --engine temporal` passes and
+// prints the same values.
+func RunTypes(sh *emit.Shell) (in, out string) {
+	run := signaturesOf(sh).run
+	return run.Params[0].Type, run.Results[0]
 }

@@ -90,7 +90,7 @@ func (g *typedGen) Shell() *emit.Shell {
 			"in list order.")
 	}
 	return &emit.Shell{
-		W: g.w, N: n, GenVersion: typedGenVersion, Noun: "the workflow",
+		Workflow: g.w, Names: n, GenVersion: typedGenVersion, Noun: "the workflow",
 		HandlersDoc: handlersDoc,
 		Handlers:    g.handlerMethods(),
 		Into:        g.into,
