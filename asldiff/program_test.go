@@ -16,6 +16,7 @@ import (
 
 	"github.com/flowc-dev/flowc"
 	"github.com/flowc-dev/flowc/codegen"
+	"github.com/flowc-dev/flowc/codegen/program"
 	"github.com/flowc-dev/flowc/compiler"
 )
 
@@ -99,7 +100,7 @@ func writeCase(files map[string][]byte, dir, importPath string, c testCase) (str
 	if err != nil {
 		return "", err
 	}
-	runner, err := codegen.Runner(w, importPath+"/wf")
+	runner, err := program.Runner(w, importPath+"/wf")
 	if err != nil {
 		return "", err
 	}

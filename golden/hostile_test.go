@@ -15,6 +15,7 @@ import (
 
 	"github.com/flowc-dev/flowc"
 	"github.com/flowc-dev/flowc/codegen"
+	"github.com/flowc-dev/flowc/codegen/program"
 	"github.com/flowc-dev/flowc/compiler"
 	"github.com/flowc-dev/flowc/internal/gocheck"
 )
@@ -86,7 +87,7 @@ func compileHostile(t *testing.T, dir, mod string) (c hostileCase, ok bool) {
 	assert.Empty(t, gocheck.Comments(gen.Content), "%s: block comments or directives in the output", c.name)
 	assert.Empty(t, gocheck.Comments(mock.Content), "%s: block comments or directives in the mocks", c.name)
 	wfImport := "hostile/" + c.name + "/wf"
-	runner, err := codegen.Runner(w, wfImport)
+	runner, err := program.Runner(w, wfImport)
 	require.NoError(t, err, c.name)
 	writeFiles(t, map[string][]byte{
 		filepath.Join(mod, c.name, "wf", gen.Name):  gen.Content,

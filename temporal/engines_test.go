@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/flowc-dev/flowc/codegen"
+	"github.com/flowc-dev/flowc/codegen/program"
 	"github.com/flowc-dev/flowc/compiler"
 	"github.com/flowc-dev/flowc/ir"
 )
@@ -198,11 +199,11 @@ func buildRunners(t *testing.T, defs []corpusDef) string {
 		if err := addPackageFiles(files, d, wf); err != nil {
 			t.Fatal(err)
 		}
-		native, err := codegen.Runner(d.wf, "flowcdiff/"+wf)
+		native, err := program.Runner(d.wf, "flowcdiff/"+wf)
 		if err != nil {
 			t.Fatal(err)
 		}
-		onTemporal, err := codegen.TemporalRunner(d.wf, "flowcdiff/"+wf)
+		onTemporal, err := program.TemporalRunner(d.wf, "flowcdiff/"+wf)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/flowc-dev/flowc"
-	"github.com/flowc-dev/flowc/codegen"
+	"github.com/flowc-dev/flowc/codegen/program"
 	"github.com/flowc-dev/flowc/ir"
 )
 
@@ -78,7 +78,7 @@ func programName(def string) string {
 // writeBuildModule writes the program's module into dir, or lists the
 // handlers that nothing implements and returns exitFailed.
 func writeBuildModule(dir, def string, c compiled, user *userPackage, stderr io.Writer) int {
-	var uh *codegen.UserHandlers
+	var uh *program.UserHandlers
 	wfImport := buildWfImport
 	if user != nil {
 		uh = &user.handlers
@@ -86,7 +86,7 @@ func writeBuildModule(dir, def string, c compiled, user *userPackage, stderr io.
 			wfImport = user.wfImport
 		}
 	}
-	mains, missing, err := codegen.BuildMain(c.wf, wfImport, uh)
+	mains, missing, err := program.BuildMain(c.wf, wfImport, uh)
 	if err != nil {
 		fmt.Fprintf(stderr, "flowc build: %v\n", err)
 		return exitUsage
@@ -136,14 +136,14 @@ func buildFiles(dir, def string, c compiled, ownWorkflow bool) (map[string][]byt
 	return files, err
 }
 
-func reportMissing(stderr io.Writer, w *ir.Workflow, missing []codegen.Missing, haveUser bool) {
+func reportMissing(stderr io.Writer, w *ir.Workflow, missing []program.Missing, haveUser bool) {
 	where := "give them in a package with --handlers (see docs/build.md)"
 	if haveUser {
 		where = "the --handlers package's Handlers() value lacks them"
 	}
 	fmt.Fprintf(stderr, "flowc build: %s needs handlers that no built-in covers; %s:\n", w.Source, where)
 	type line struct {
-		need   codegen.Need
+		need   program.Need
 		method string
 	}
 	var lines []line

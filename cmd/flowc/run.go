@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/flowc-dev/flowc"
-	"github.com/flowc-dev/flowc/codegen"
+	"github.com/flowc-dev/flowc/codegen/program"
 	"github.com/flowc-dev/flowc/ir"
 )
 
@@ -127,7 +127,7 @@ func writeRunModule(dir, def string, c compiled) error {
 	files[filepath.Join(dir, "go.mod")] = []byte(runGoMod())
 	files[filepath.Join(dir, "go.sum")] = flowc.GoSum()
 	files[filepath.Join(dir, "flowc", "go.mod")] = []byte(flowc.RuntimeGoMod(codegenModule))
-	main, err := codegen.Runner(c.wf, runWfImport)
+	main, err := program.Runner(c.wf, runWfImport)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	goruntime "runtime"
 
 	"github.com/flowc-dev/flowc/codegen"
+	"github.com/flowc-dev/flowc/codegen/program"
 )
 
 // Targets of `flowc gen --target`.
@@ -139,7 +140,7 @@ func buildTemporalRunner(def, dir, support string, stderr io.Writer) (bin, machi
 	}
 	var main codegen.File
 	if err == nil {
-		main, err = codegen.TemporalRunner(c.wf, runWfImport)
+		main, err = program.TemporalRunner(c.wf, runWfImport)
 	}
 	var sum []byte
 	if err == nil {

@@ -1,0 +1,67 @@
+package chain
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/flowc-dev/flowc/codegen/internal/emit"
+	"github.com/flowc-dev/flowc/ir"
+)
+
+// chainKind is how a documented handler's method looks: its call type,
+// its results, the runtime adapter that makes it a flowcrt.ChainHandler,
+// and the Mocks method that answers for it.
+type chainKind struct {
+	call    string // flowcrt type of the call parameter
+	result  *ir.Type
+	adapter string // "" for a ChainHandler itself
+	respond string
+}
+
+func chainKinds(k ir.ChainHandlerKind) chainKind {
+	result := emit.RtType("ChainResult")
+	switch k {
+	case ir.ChainChatCompletion:
+		return chainKind{"LLMCall", result, "ChatHandler", "RespondChain"}
+	case ir.ChainExecuteToolCalls:
+		return chainKind{"ToolCallsCall", result, "ToolCallsHandler", "RespondChain"}
+	case ir.ChainTools, ir.ChainHook:
+		return chainKind{"ToolCall", result, "ToolsHandler", "RespondChain"}
+	case ir.ChainRoute:
+		return chainKind{"RouteCall", emit.BasicType("string"), "RouteHandler", "RespondText"}
+	case ir.ChainConditionKey:
+		return chainKind{"ConditionCall", emit.BasicType("bool"), "ConditionHandler", "RespondBool"}
+	case ir.ChainPromptToString:
+		return chainKind{"LLMCall", emit.BasicType("string"), "PromptStringHandler", "RespondText"}
+	case ir.ChainPromptToInt:
+		return chainKind{"LLMCall", emit.BasicType("int"), "PromptIntHandler", "RespondInt"}
+	}
+	return chainKind{"ChainCall", result, "", "RespondChain"}
+}
+
+// handlers lists the user handlers, each with the typed call of its
+// documented kind; built-in handlers always run for real, so they have no
+// method and no mock.
+func (g *chainGen) handlers() []emit.Handler {
+	builtin := func(h *ir.Handler) bool { return h.Builtin != ir.BuiltinNone }
+	hs := emit.CallHandlers(g.w.States, builtin, "task", emit.Sig{}, "", "")
+	for i := range hs {
+		k := chainKinds(ir.ChainKindOf(hs[i].Name))
+		call := jen.Id("call")
+		if k.call != "ChainCall" {
+			call = call.Dot("ChainCall")
+		}
+		hs[i].Sig = emit.CallSig(k.call, k.result)
+		hs[i].Mock = []jen.Code{jen.Return(jen.Id("m").Dot("mocks").Dot(k.respond).Call(call))}
+		hs[i].SigText, hs[i].MockText = "", ""
+	}
+	return hs
+}
+
+// userHandler is the ChainHandler that runs task s's user handler.
+func (g *chainGen) userHandler(s *ir.State) jen.Code {
+	method := jen.Id("w").Dot("h").Dot(s.Handler.Name)
+	if k := chainKinds(s.Chain.Kind); k.adapter != "" {
+		return emit.Rt(k.adapter).Call(method)
+	}
+	return method
+}

@@ -1,0 +1,55 @@
+package chain
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/flowc-dev/flowc/codegen/internal/emit"
+)
+
+// Sessions of task chains run on the emitter's sessions (see sessionSpec):
+// their state is the run's flowcrt.ChainState, which the run loop saves
+// after every task (ChainState.Save) once runAt has attached the session.
+// A chain never stops for a decision, so it has no Decide.
+
+func (g *chainGen) sessionSpec() *emit.SessionSpec {
+	state := emit.Rt("ChainState")
+	return &emit.SessionSpec{
+		Value: state, Arg: "s", Zero: jen.Id("s"),
+		Types:  []jen.Code{state, jen.Any()},
+		Schema: jen.Lit("json"),
+		Fields: []jen.Code{
+			jen.Id("Fresh").Op(":").Add(emit.Rt("FreshChainState")),
+			jen.Id("Decode").Op(":").Add(emit.Rt("DecodeChainState")),
+			jen.Id("Merge").Op(":").Add(emit.Rt("MergeChainInput")),
+		},
+		Doc: []string{
+			"sessions describes the chain to the runtime's session functions: its state is the run's",
+			"ChainState, with no schema to check.",
+		},
+		Invoke: g.invoke,
+		Resume: "Resume continues session sessionID from its last checkpoint at the task it names, without " +
+			"running again the tasks that completed; a session whose last run finished returns its final state.",
+		RunAtOn: []jen.Code{
+			jen.Id("s").Dot("Attach").Call(jen.Id("sess")),
+			jen.Err().Op(":=").Id("w").Dot("run").Call(jen.Id("ctx"), jen.Op("&").Id("s"), jen.Id("step")),
+			jen.Return(jen.Id("s"), jen.Err()),
+		},
+	}
+}
+
+// invoke emits Invoke, which takes the chain's input.
+func (g *chainGen) invoke(f *jen.File) {
+	start := emit.Quote(g.w.Start.ID)
+	f.Line()
+	emit.Doc(f, "Invoke runs the chain as session sessionID, saving a checkpoint after every task through the "+
+		"checkpointer of flowcrt.WithCheckpointer. A new session starts at "+start+" with input, any JSON value, "+
+		"as its input. An existing one goes on from its last checkpoint with input as the chain's input "+
+		"({{.input}}; nil: unchanged), its next task's input unchanged; one whose last run finished starts a new "+
+		"run at "+start+" on the input, keeping the composed variables.")
+	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id("Invoke").
+		Params(emit.CtxParam(), jen.Id("sessionID").String(), jen.Id("input").Any()).Params(emit.Rt("ChainState"), jen.Error()).Block(
+		jen.List(jen.Id("in"), jen.Err()).Op(":=").Add(emit.Rt("ChainSessionInput")).Call(jen.Id("input")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(emit.Rt("ChainState").Values(), jen.Err())),
+		jen.Return(jen.Id("w").Dot("sessions").Call().Dot("Invoke").Call(jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Id("sessionID"), jen.Id("in"))),
+	)
+}

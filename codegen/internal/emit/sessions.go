@@ -1,0 +1,66 @@
+package emit
+
+import (
+	"slices"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/flowc-dev/flowc/ir"
+)
+
+// HasApprovalStates reports whether a top-level state of w is an approval
+// state.
+func HasApprovalStates(w *ir.Workflow) bool {
+	return slices.ContainsFunc(w.States, func(s *ir.State) bool { return s.Kind == ir.StateApproval })
+}
+
+// StopsForDecision reports whether a run of w can stop for a decision: at an
+// approval state, a States Language Approval, or a CodeMie state that
+// interrupts before it runs. Only such a workflow has Decide.
+func StopsForDecision(w *ir.Workflow) bool {
+	switch w.Mode {
+	case ir.ModeTyped:
+		return HasApprovalStates(w)
+	case ir.ModeASL:
+		return slices.ContainsFunc(ir.AllStates(w.States), func(s *ir.State) bool { return s.ASL.Type == ir.ASLApproval })
+	case ir.ModeJSON:
+		return InterruptsBefore(w)
+	}
+	return false
+}
+
+// DecideAt emits DecideAt, for a workflow whose runs can stop inside
+// fan-outs, where several stops may wait at once.
+func DecideAt(f *jen.File, workflow string, out SessionOut) {
+	f.Line()
+	Doc(f, "DecideAt answers one of the stops that session sessionID waits at, the one key names (the Key of "+
+		"a flowcrt.Pending in the *flowcrt.Interrupted error's Stops, e.g. \"Map/3/Approve\"), with decision, "+
+		"one of its options, and continues the run: branches that finished are not run again, the answered one "+
+		"goes on from its stop, the others that wait stop again. Decide answers the only stop that waits.")
+	SessionMethod(f, workflow, out, "DecideAt", "DecideAt",
+		[]jen.Code{jen.Id("key").String(), jen.Id("decision").String()}, []jen.Code{jen.Id("key"), jen.Id("decision")})
+}
+
+// SessionOut is what a session method returns: the session's state, or
+// one field of it.
+type SessionOut struct {
+	Typ   jen.Code
+	Field string
+}
+
+// SessionMethod emits the method name, which hands its arguments to
+// method of flowcrt.Sessions.
+func SessionMethod(f *jen.File, workflow string, out SessionOut, name, method string, params, args []jen.Code) {
+	call := jen.Id("w").Dot("sessions").Call().Dot(method).Call(
+		append([]jen.Code{jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Id("sessionID")}, args...)...)
+	body := []jen.Code{jen.Return(call)}
+	if out.Field != "" {
+		body = []jen.Code{
+			jen.List(jen.Id("s"), jen.Err()).Op(":=").Add(call),
+			jen.Return(jen.Id("s").Dot(out.Field), jen.Err()),
+		}
+	}
+	f.Func().Params(jen.Id("w").Op("*").Id(workflow)).Id(name).
+		Params(append([]jen.Code{CtxParam(), jen.Id("sessionID").String()}, params...)...).
+		Params(out.Typ, jen.Error()).Block(body...)
+}

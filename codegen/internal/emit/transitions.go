@@ -1,0 +1,97 @@
+package emit
+
+import (
+	"slices"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/flowc-dev/flowc/ir"
+)
+
+// TestsEval reports whether any branch reads the eval string.
+func TestsEval(t *ir.Transition) bool {
+	for _, br := range t.Branches {
+		if br.Operator != ir.OpDefault {
+			return true
+		}
+	}
+	return false
+}
+
+// RegionExit is where a region's states go when they are done.
+func RegionExit(r *ir.Region) ir.Ref {
+	if r.Kind == ir.RegionMap {
+		return r.After
+	}
+	return r.Join
+}
+
+// ExitWords names where a region exits to, for a comment or error.
+func ExitWords(r ir.Ref) string {
+	if r.IsEnd() {
+		return "the end of the run"
+	}
+	return Quote(r.ID)
+}
+
+// OnlyDefault reports whether the branches are only the default one.
+func OnlyDefault(bs []*ir.Branch) bool {
+	for _, b := range bs {
+		if b.Operator != ir.OpDefault {
+			return false
+		}
+	}
+	return true
+}
+
+// BranchSwitch tests the eval string against each branch in turn; end is
+// what happens when none matches and none is the default.
+func BranchSwitch(b *jen.Group, t *ir.Transition, goTo func(ir.Ref) *jen.Statement, end jen.Code) {
+	b.Switch().BlockFunc(func(sw *jen.Group) {
+		for _, br := range t.Branches {
+			if br.Operator == ir.OpDefault {
+				sw.Default().Block(goTo(br.To))
+				continue
+			}
+			sw.Case(BranchMatch(br)).Block(goTo(br.To))
+		}
+	})
+	if !t.HasDefaultBranch() {
+		b.Add(end)
+	}
+}
+
+// BranchMatch is the test of eval, a task's output, that takes branch br.
+func BranchMatch(br *ir.Branch) jen.Code {
+	eval := jen.Id("eval")
+	switch br.Operator {
+	case ir.OpContains:
+		return jen.Qual("strings", "Contains").Call(eval, jen.Lit(br.When))
+	case ir.OpStartsWith:
+		return jen.Qual("strings", "HasPrefix").Call(eval, jen.Lit(br.When))
+	case ir.OpEndsWith:
+		return jen.Qual("strings", "HasSuffix").Call(eval, jen.Lit(br.When))
+	case ir.OpGreater:
+		return Rt("NumberGreater").Call(eval, jen.Lit(br.Num))
+	case ir.OpLess:
+		return Rt("NumberLess").Call(eval, jen.Lit(br.Num))
+	case ir.OpInRange:
+		return Rt("NumberInRange").Call(eval, jen.Lit(br.Min), jen.Lit(br.Max))
+	}
+	return eval.Op("==").Lit(br.When)
+}
+
+// CatchesAll: a catcher for ALL takes every error, so it needs no test.
+func CatchesAll(c *ir.Catcher) bool {
+	for _, e := range c.Errors {
+		if e == "ALL" || e == "States.ALL" {
+			return true
+		}
+	}
+	return false
+}
+
+// InterruptsBefore: a CodeMie state asks to go on before it runs.
+func InterruptsBefore(w *ir.Workflow) bool {
+	return slices.ContainsFunc(w.States, func(s *ir.State) bool { return s.CodeMie != nil && s.CodeMie.InterruptBefore })
+}

@@ -1,0 +1,110 @@
+package jsonmode
+
+import (
+	"slices"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/flowc-dev/flowc/codegen/internal/emit"
+	"github.com/flowc-dev/flowc/ir"
+)
+
+// Sessions of JSON-mode workflows run on the emitter's sessions (see
+// sessionSpec): their state is the run's flowcrt.JSONState, saved after
+// every top-level state, and their methods take and return the context
+// store. A run interrupted before a state resumes there once Decide
+// answers.
+
+func (g *jsonGen) sessionSpec() *emit.SessionSpec {
+	types := []jen.Code{emit.Rt("JSONState"), jen.Any()}
+	return &emit.SessionSpec{
+		Value: emit.Rt("JSONState"), Arg: "s", Zero: jen.Id("s"), Decides: emit.StopsForDecision(g.w),
+		Types:  types,
+		Schema: jen.Lit("json"),
+		Fields: []jen.Code{
+			jen.Id("Fresh").Op(":").Add(emit.Rt("FreshJSONState")),
+			jen.Id("Decode").Op(":").Add(emit.Rt("DecodeJSONState")),
+			jen.Id("Merge").Op(":").Add(emit.Rt("MergeJSONInput")),
+		},
+		Doc: []string{
+			"sessions describes the workflow to the runtime's session functions: its state is the run's",
+			"JSONState, with no schema to check.",
+		},
+		Invoke: g.invoke,
+		Resume: "Resume continues session sessionID from its last checkpoint, without running again the states " +
+			"that completed; a session whose last run finished returns its context store.",
+		Decide: "Decide answers the interrupt_before that session sessionID waits at with decision, \"continue\" " +
+			"or \"cancel\", and goes on.",
+		Out: emit.SessionOut{Typ: jen.Any(), Field: "Context"},
+		RunAtOn: []jen.Code{
+			jen.Id("s").Dot("Attach").Call(jen.Id("sess")),
+			jen.Err().Op(":=").Id("w").Dot("run").Call(jen.Id("ctx"), jen.Id("sess"), jen.Op("&").Id("s"), jen.Id("step"), jen.Id(g.n.EndConst())),
+			jen.Return(jen.Id("s"), jen.Err()),
+		},
+	}
+}
+
+// invoke emits Invoke, which takes and returns the context store.
+func (g *jsonGen) invoke(f *jen.File) {
+	start := emit.Quote(g.w.Start.ID)
+	f.Line()
+	emit.Doc(f, "Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state "+
+		"through the checkpointer of flowcrt.WithCheckpointer. A new session starts at "+start+" on input. An "+
+		"existing one goes on from its last checkpoint with input merged into its context store (nil: unchanged); "+
+		"one whose last run finished starts again at "+start+". It returns the context store.")
+	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id("Invoke").
+		Params(emit.CtxParam(), jen.Id("sessionID").String(), jen.Id("input").Any()).Params(jen.Any(), jen.Error()).Block(
+		jen.Var().Id("in").Op("*").Any(),
+		jen.If(jen.Id("input").Op("!=").Nil()).Block(jen.Id("in").Op("=").Op("&").Id("input")),
+		jen.List(jen.Id("s"), jen.Err()).Op(":=").Id("w").Dot("sessions").Call().Dot("Invoke").Call(jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Id("sessionID"), jen.Id("in")),
+		jen.Return(jen.Id("s").Dot("Context"), jen.Err()),
+	)
+	if slices.ContainsFunc(g.w.Regions, g.stoppable) {
+		emit.DecideAt(f, g.n.Workflow, emit.SessionOut{Typ: jen.Any(), Field: "Context"})
+	}
+}
+
+// stoppable reports whether a session's run can stop inside region r: a
+// state of it interrupts before it runs. Its fan-out then runs through
+// flowcrt's FanOutStops, and the state that opens it goes straight to it
+// when the run resumes inside it (resumeRegion).
+func (g *jsonGen) stoppable(r *ir.Region) bool {
+	return r != nil && slices.ContainsFunc(g.w.States, func(s *ir.State) bool {
+		return s.CodeMie != nil && s.CodeMie.InterruptBefore && r.Contains(s.ID)
+	})
+}
+
+// resumeRegion starts the step of s, when its transition opens a region a
+// session can stop in, with the way back into it: a run resumed inside the
+// fan-out takes the output s saved instead of running s again.
+func (g *jsonGen) resumeRegion(b *jen.Group, s *ir.State) {
+	t := s.Next
+	if (t.Kind != ir.TransMap && t.Kind != ir.TransParallel) || !g.stoppable(t.Region) {
+		return
+	}
+	args, out := []jen.Code{jen.Id("ctx"), jen.Id("s")}, "_"
+	if t.Kind == ir.TransMap {
+		args, out = append(args, jen.Id("out")), "out"
+	}
+	b.Comment("A session resumed inside the fan-out goes straight to it: " + emit.Quote(s.ID) + " has run.")
+	b.If(jen.List(jen.Id(out), jen.Id("ok")).Op(":=").Id("s").Dot("ResumeFanOut").Call(jen.Id("ctx"), jen.Lit(s.ID)), jen.Id("ok")).Block(
+		jen.Return(jen.Id("w").Dot(g.regionMethod(t.Region)).Call(args...)),
+	)
+}
+
+// fanOutStops is fanOut for a region a session can stop in: each of the
+// states in list runs from entry, or from where its checkpoint says it
+// stopped, until the region's exit.
+func (g *jsonGen) fanOutStops(r *ir.Region, list string, limit int, entry jen.Code) *jen.Statement {
+	out := jen.Id("out")
+	if r.Kind != ir.RegionMap {
+		out = emit.Rt("JSONOutput").Values()
+	}
+	step := jen.Id(g.n.Step)
+	return emit.Rt("FanOutStops").Call(jen.Id("ctx"), jen.Id("s"), jen.Lit(r.From), out, jen.Id(list),
+		emit.Rt("FanOutLimit").Call(jen.Id("w").Dot("h"), jen.Lit(limit)), jen.Id(g.n.IdsVar()).Index(jen.Empty(), jen.Empty()),
+		jen.Func().Params(jen.Id("i").Int()).Add(step).Block(jen.Return(entry)),
+		jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("i").Int(), jen.Id("step").Add(step)).Error().Block(
+			jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Nil(), jen.Op("&").Id(list).Index(jen.Id("i")), jen.Id("step"), g.target(emit.RegionExit(r)))),
+		))
+}

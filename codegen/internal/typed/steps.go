@@ -1,0 +1,155 @@
+package typed
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/flowc-dev/flowc/codegen/internal/emit"
+	"github.com/flowc-dev/flowc/ir"
+)
+
+// Steps emits the run loop, then each state's step, its transition and
+// the fan-out it opens.
+func (g *typedGen) Steps(f *jen.File, t emit.Target) {
+	n := g.n
+	states, resumable := emit.TopFirst(g.w)
+	var prelude []jen.Code
+	var fold jen.Code
+	plain := g.plainStates()
+	if plain != nil {
+		prelude, fold = g.plainBuffers(), g.fold()
+	}
+	t.Loop(f, g.n, &emit.Loop{
+		Method: "run",
+		Doc:    "run executes the workflow from step; with a session it saves a checkpoint after every state.",
+		Params: []jen.Code{jen.Id("sess").Op("*").Add(emit.Rt("Session")), jen.Id("s").Id(n.State)},
+		Until:  jen.Id(n.EndConst()),
+		Result: jen.Id(n.State), Zero: jen.Id("s"), Done: jen.Id("s"),
+		States: states[:resumable],
+		Plain:  plain, Prelude: prelude, Fold: fold,
+		Call: func(s *ir.State) *jen.Statement {
+			args := []jen.Code{jen.Id("sctx"), jen.Op("&").Id("s")}
+			if takesSession(s) {
+				args = append(args, jen.Id("sess"))
+			}
+			return jen.Id("w").Dot(emit.StepMethod(s)).Call(args...)
+		},
+		Ctx: true,
+		Save: jen.If(jen.Id("sess").Op("!=").Nil()).Block(
+			jen.Comment("The state's outcome: the state to run next, or the approval the run waits for."),
+			jen.Err().Op("=").Id("sess").Dot("Save").Call(jen.Id("ctx"), jen.Id(n.IdsVar()).Index(jen.Id("next")), jen.Id("s"), jen.Err()),
+		),
+	})
+	for _, s := range g.w.States {
+		if s.Kind == ir.StateApproval {
+			g.approvalStep(f, s)
+			g.transitionFunc(f, s)
+			continue
+		}
+		if hasPolicy(s) {
+			g.policy(f, s)
+		}
+		if !g.inline(s) {
+			g.step(f, s)
+		}
+		g.transitionFunc(f, s)
+		if r := s.Next.Region; r != nil {
+			g.region(f, r, t)
+		}
+	}
+}
+
+// inline: a plain state that needs no step method. The run loop takes it
+// from its table of plain states, calls the handler and folds the outcome
+// into the state, in one place for all of them. That keeps a plain state to
+// a few lines of code, and a transition cheap. A plain state whose handler
+// has no in-place form (see intoHandlers) is not inline: the tighter loop
+// of in-place handlers could not call it.
+func (g *typedGen) inline(s *ir.State) bool {
+	return g.plain(s) && g.has[s.Handler.Name]
+}
+
+// plain: a state outside fan-outs whose handler returns only an update,
+// with no policy, that goes on to one state or ends the run.
+func (g *typedGen) plain(s *ir.State) bool {
+	if s.Kind != ir.StateTask || s.Handler.Kind != ir.HandlerUpdate || hasPolicy(s) || g.w.RegionOf(s.ID) != nil {
+		return false
+	}
+	return s.Next.Kind == ir.TransGoto || s.Next.Kind == ir.TransEnd
+}
+
+// plainStates tells the run loop how to run the inline states: from a
+// table of their handlers and next steps, one call site per handler.
+func (g *typedGen) plainStates() *emit.PlainSpec {
+	if len(g.into) == 0 {
+		return nil
+	}
+	return &emit.PlainSpec{
+		Handlers: g.into, Handler: g.plainHandler, Next: g.plainNext, Call: g.plainCall, InPlace: g.inPlaceCall,
+		InPlaceFold: []jen.Code{
+			jen.Id("s").Dot("apply").Call(jen.Id("into")),
+			jen.Op("*").Id("into").Op("=").Id(g.n.Update).Values(),
+		},
+	}
+}
+
+// plainHandler is the handler of an inline state, "" for the others.
+func (g *typedGen) plainHandler(s *ir.State) string {
+	if !g.inline(s) {
+		return ""
+	}
+	return s.Handler.Name
+}
+
+// plainNext is the step after an inline state.
+func (g *typedGen) plainNext(s *ir.State) string {
+	if s.Next.Kind == ir.TransGoto && !s.Next.To.IsEnd() {
+		return g.n.StepConst(g.w.State(s.Next.To.ID))
+	}
+	return g.n.EndConst()
+}
+
+// plainCall calls a plain state's handler, which returns its update.
+func (g *typedGen) plainCall(handler string) []string {
+	return []string{"u, err = w.h." + handler + "(sctx, s)"}
+}
+
+// inPlaceCall calls the in-place form of a plain state's handler.
+func (g *typedGen) inPlaceCall(handler string) []string {
+	return []string{"e = w.into." + handler + "Into(ctx, s, into)"}
+}
+
+// plainBuffers are the updates of plain states: u, which a handler's
+// result overwrites whole, and into, where the in-place handlers write,
+// one per run, allocated only for handlers that implement n.Into, since it
+// escapes to them. Those run plain states in a loop of their own when
+// nothing happens between states (see native.Target.inPlace).
+func (g *typedGen) plainBuffers() []jen.Code {
+	return []jen.Code{
+		jen.Var().Id("u").Id(g.n.Update).Comment("the update of a plain state"),
+		jen.Comment("Handlers that implement " + g.n.Into + " write a plain state's update here."),
+		jen.Var().Id("into").Op("*").Id(g.n.Update),
+		jen.If(jen.Id("w").Dot("into").Op("!=").Nil()).Block(jen.Id("into").Op("=").New(jen.Id(g.n.Update))),
+		jen.Id("fast").Op(":=").Id("into").Op("!=").Nil().Op("&&").Op("!").Id("w").Dot("cfg").Dot("StateContext").
+			Op("&&").Id("w").Dot("cfg").Dot("Observer").Op("==").Nil().Op("&&").Id("sess").Op("==").Nil(),
+	}
+}
+
+// fold is what the loop does after a plain state: tag its error with the
+// state, or apply its update.
+func (g *typedGen) fold() jen.Code {
+	plain := jen.Id("call").Op("!=").Id(g.n.NoCall())
+	return jen.If(plain.Clone().Op("&&").Err().Op("!=").Nil()).Block(
+		jen.Err().Op("=").Op("&").Add(emit.Rt("StateError")).Values(jen.Id("State").Op(":").Id(g.n.IdsVar()).Index(jen.Id("step")), jen.Id("Err").Op(":").Err()),
+	).Else().If(plain).Block(jen.Id("s").Dot("apply").Call(jen.Op("&").Id("u")))
+}
+
+// hasPolicy: states that retry, time out or catch run through flowcrt.Call,
+// which also turns a panic into an error the catchers see.
+func hasPolicy(s *ir.State) bool {
+	return s.Timeout > 0 || len(s.Retry) > 0 || len(s.Catch) > 0 || s.Next.OnFailure != nil
+}
+
+func (g *typedGen) policy(f *jen.File, s *ir.State) {
+	f.Line()
+	f.Var().Id(g.n.PolicyVar(s)).Op("=").Add(emit.Rt("Policy")).CustomFunc(emit.Multiline, func(vals *jen.Group) { emit.PolicyFields(vals, s) })
+}
