@@ -17,12 +17,15 @@ import (
 
 // RuntimePath is the import path of the runtime package users import,
 // under RuntimeAlias (its name shadows the standard library's); ImplPath is
-// the machinery only generated code calls, under ImplAlias.
+// the machinery only generated code calls, under ImplAlias; HarnessPath
+// holds the mocks and the main of `flowc run`, under HarnessAlias.
 const (
 	RuntimePath  = "github.com/flowc-dev/flowc/runtime"
 	RuntimeAlias = "flowcrt"
 	ImplPath     = "github.com/flowc-dev/flowc/runtime/impl"
 	ImplAlias    = "flowcimpl"
+	HarnessPath  = "github.com/flowc-dev/flowc/flowrun"
+	HarnessAlias = "flowcrun"
 )
 
 // Options shape the output.
@@ -117,6 +120,7 @@ func newFile(pkg, source string) *jen.File {
 	}
 	f.ImportAlias(RuntimePath, RuntimeAlias)
 	f.ImportAlias(ImplPath, ImplAlias)
+	f.ImportAlias(HarnessPath, HarnessAlias)
 	return f
 }
 
@@ -212,14 +216,17 @@ func comment(text string) *jen.Statement {
 }
 
 // runtimeAliases are the names generated files import the runtime packages as.
-var runtimeAliases = map[string]string{RuntimePath: RuntimeAlias, ImplPath: ImplAlias}
+var runtimeAliases = map[string]string{RuntimePath: RuntimeAlias, ImplPath: ImplAlias, HarnessPath: HarnessAlias}
 
 // rt names a runtime identifier through the package that exports it.
 func rt(name string) *jen.Statement { return jen.Qual(runtimePackage(name), name) }
 
 func runtimePackage(name string) string {
-	if userAPI[name] {
+	switch {
+	case userAPI[name]:
 		return RuntimePath
+	case harnessAPI[name]:
+		return HarnessPath
 	}
 	return ImplPath
 }

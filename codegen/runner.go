@@ -34,6 +34,7 @@ func mainFile(header, wfImport string) *jen.File {
 	f.HeaderComment(header)
 	f.ImportAlias(RuntimePath, RuntimeAlias)
 	f.ImportAlias(ImplPath, ImplAlias)
+	f.ImportAlias(HarnessPath, HarnessAlias)
 	f.ImportAlias(wfImport, "wf")
 	return f
 }

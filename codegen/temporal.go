@@ -248,7 +248,7 @@ func Register{{.Name}}(r worker.Registry, h {{.Handlers}}) {
 // order New{{.Name}}Mock's run makes them.
 {{- if .Marker}} Its activity calls tell the steps what the mock tells them ({{.Marker}}).
 {{- end}}
-func Register{{.Name}}Mock(r worker.Registry, mocks *flowcrt.Mocks) {
+func Register{{.Name}}Mock(r worker.Registry, mocks *{{rt "Mocks"}}) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in {{.In}}) ({{.Run.Result}}, error) {
 		return {{.Fn}}(flowtemporal.InOrder(ctx), in, {{.MockCalls}})
 	}, workflow.RegisterOptions{Name: {{.Name}}WorkflowName})

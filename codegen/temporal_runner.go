@@ -23,7 +23,7 @@ func TemporalRunner(w *ir.Workflow, wfImport string) (File, error) {
 	if err := runnerTemplate.Execute(&buf, data); err != nil {
 		return File{}, err
 	}
-	src, err := format.Source(buf.Bytes())
+	src, err := format.Source(dropUnusedImport(buf.Bytes(), ImplAlias, ImplPath))
 	return File{Name: "main.go", Content: src}, err
 }
 
@@ -39,6 +39,7 @@ import (
 	wf {{printf "%q" .WF}}
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
 	"go.temporal.io/sdk/worker"
 )
@@ -46,7 +47,7 @@ import (
 var _ json.RawMessage
 
 func main() {
-	os.Exit(flowcimpl.RunMain(os.Args[1:], os.Stdout, os.Stderr, func(ctx context.Context, input []byte, mocks *flowcrt.Mocks, _ ...flowcrt.Option) (any, error) {
+	os.Exit({{rt "RunMain"}}(os.Args[1:], os.Stdout, os.Stderr, func(ctx context.Context, input []byte, mocks *{{rt "Mocks"}}, _ ...flowcrt.Option) (any, error) {
 {{- if .Decoder}}
 		in := json.RawMessage(input)
 		if _, err := {{rt .Decoder}}(input); err != nil {
@@ -54,7 +55,7 @@ func main() {
 		}
 {{- else}}
 		var in wf.{{.In}}
-		if err := flowcimpl.DecodeInput(input, &in); err != nil {
+		if err := {{rt "DecodeInput"}}(input, &in); err != nil {
 			return nil, err
 		}
 {{- end}}

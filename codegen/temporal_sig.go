@@ -120,6 +120,7 @@ func temporalImports(im importNames, decodes, activities bool) []goImport {
 		"context":                     "",
 		RuntimePath:                   RuntimeAlias,
 		ImplPath:                      ImplAlias,
+		HarnessPath:                   HarnessAlias,
 		TemporalPath:                  "",
 		"go.temporal.io/sdk/worker":   "",
 		"go.temporal.io/sdk/workflow": "",

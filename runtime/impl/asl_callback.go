@@ -315,12 +315,15 @@ type mockedCallback struct{ answered bool }
 
 type mockedCallbackKey struct{}
 
-// answerCallback marks the callback state whose handler ctx calls, if
-// any, answered by its mock.
-func answerCallback(ctx context.Context) {
-	if m, ok := ctx.Value(mockedCallbackKey{}).(*mockedCallback); ok {
-		m.answered = true
+// MockedCallback returns, when ctx is the context of a callback state's
+// handler call, the function a mock calls to answer for the token: the
+// mocked response is then the task's result.
+func MockedCallback(ctx context.Context) (answer func(), ok bool) {
+	m, ok := ctx.Value(mockedCallbackKey{}).(*mockedCallback)
+	if !ok {
+		return nil, false
 	}
+	return func() { m.answered = true }, true
 }
 
 type stopAtTokensKey struct{}

@@ -40,7 +40,7 @@ type OrderedHandlers interface {
 func NewASLExec(cfg *Config, machine string, h any, input any) (*ASLExec, any, error) {
 	in, err := normalize(input)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", errInput, err)
+		return nil, nil, fmt.Errorf("%w: %v", ErrInput, err)
 	}
 	_, ordered := h.(OrderedHandlers)
 	now := cfg.clock().Now().UTC()

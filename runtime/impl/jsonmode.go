@@ -69,7 +69,7 @@ type branchLog struct {
 func NewJSONState(input any) (JSONState, error) {
 	in, err := JSONValue(input)
 	if err != nil {
-		return JSONState{Context: map[string]any{}}, fmt.Errorf("%w: %v", errInput, err)
+		return JSONState{Context: map[string]any{}}, fmt.Errorf("%w: %v", ErrInput, err)
 	}
 	raw := in
 	// Text input is parsed as an output is: JSON in it gives the store.
