@@ -162,7 +162,7 @@ func (s *Session) sessionID() string {
 // that ASLExec.Save saves; inside a branch or item of a session's fan-out
 // it stops that branch; otherwise it waits in the process, for the
 // workflow's SendTaskSuccess or SendTaskFailure from another goroutine.
-func (x *ASLExec) Callback(st *ASLState, h Handler, heartbeat time.Duration, durable bool) Body {
+func (x *ASLExec) Callback(st *ASLState, h aslHandler, heartbeat time.Duration, durable bool) stateBody {
 	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
 		defer func() { cx.token = "" }() // a retry gets a token of its own
 		if e := engineOf(ctx); e != nil {

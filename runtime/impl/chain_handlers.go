@@ -92,9 +92,9 @@ func ToolCallsHandler(h func(context.Context, ToolCallsCall) (ChainResult, error
 		if err == nil && r.Eval == "" {
 			switch hist, _ := ChatHistory(c.Input); {
 			case len(hist) == 0 && isChatHistory(c.Input):
-				r.Eval = EvalNoop
+				r.Eval = evalNoop
 			case !hasToolCalls(c.Input):
-				r.Eval = EvalNoCallsFound
+				r.Eval = evalNoCallsFound
 			}
 		}
 		return r, err

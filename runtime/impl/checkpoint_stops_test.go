@@ -17,11 +17,11 @@ func nestedStops() *Checkpoint {
 	p := func(key, state string) *Pending {
 		return &Pending{Key: key, State: state, Prompt: "ok?", Options: []string{"yes", "no"}}
 	}
-	inner := &FanOutProgress{Done: map[int]json.RawMessage{1: json.RawMessage(`"done"`)}, Stopped: map[int]*BranchStop{
+	inner := &FanOutProgress{Done: map[int]json.RawMessage{1: json.RawMessage(`"done"`)}, Stopped: map[int]*branchStop{
 		2: {State: "A", Input: json.RawMessage(`{}`), Pending: p("O/1/I/2/A", "A")},
 		0: {State: "A", Input: json.RawMessage(`{}`), Pending: p("O/1/I/0/A", "A")},
 	}}
-	outer := &FanOutProgress{Done: map[int]json.RawMessage{0: json.RawMessage(`1`)}, Stopped: map[int]*BranchStop{
+	outer := &FanOutProgress{Done: map[int]json.RawMessage{0: json.RawMessage(`1`)}, Stopped: map[int]*branchStop{
 		2: {State: "B", Input: json.RawMessage(`{"x":1}`), Vars: json.RawMessage(`{"v":2}`), Pending: p("O/2/B", "B")},
 		1: {State: "I", Input: json.RawMessage(`{}`), FanOut: inner},
 	}}
@@ -184,7 +184,7 @@ func TestTypedFanOutResume(t *testing.T) {
 	ctx := context.Background()
 	ids := []string{"", "F", "A", "B"}
 	progress := func() *FanOutProgress {
-		return &FanOutProgress{Done: map[int]json.RawMessage{0: json.RawMessage(`[1,2]`)}, Stopped: map[int]*BranchStop{
+		return &FanOutProgress{Done: map[int]json.RawMessage{0: json.RawMessage(`[1,2]`)}, Stopped: map[int]*branchStop{
 			1: {State: "B", Input: json.RawMessage(`[5]`), Pending: &Pending{Key: "F/1/B", State: "B"}},
 		}}
 	}

@@ -14,6 +14,9 @@ import (
 // write must compile; code of version 9 and older names the machinery
 // through package runtime, which now re-exports only what programs use.
 var (
+	// The type a skew error names (docs/generated-api.md).
+	_ impl.RuntimeSupportsGeneratedCode10To12 = impl.ThisRuntime
+
 	_ interface{ GeneratedCodeVersion10() } = impl.ThisRuntime
 	_ interface{ GeneratedCodeVersion11() } = impl.ThisRuntime
 	_ interface{ GeneratedCodeVersion12() } = impl.ThisRuntime
