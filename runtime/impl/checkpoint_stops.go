@@ -55,6 +55,21 @@ func (b *branchStop) clone() *branchStop {
 	return out
 }
 
+// waitsForToken reports whether a branch or item of f, at any depth,
+// waits for a task token: a fan-out whose stops are all callbacks leaves
+// its run waiting, not running.
+func (f *FanOutProgress) waitsForToken() bool {
+	if f == nil {
+		return false
+	}
+	for _, b := range f.Stopped {
+		if b.Callback != nil || b.FanOut.waitsForToken() {
+			return true
+		}
+	}
+	return false
+}
+
 func (f *FanOutProgress) clone() *FanOutProgress {
 	if f == nil {
 		return nil
