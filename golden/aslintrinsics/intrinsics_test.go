@@ -80,22 +80,19 @@ func TestComparisons(t *testing.T) {
 	}{
 		{"equal", `{"s": "m", "n": 10, "when": "2016-03-14T01:59:00Z", "v": true}`, map[string]any{
 			"StringLessThan": false, "StringLessThanEquals": true, "StringGreaterThan": false, "StringGreaterThanEquals": true,
-			"NumericLessThanEquals": true,
-			"TimestampEquals":       true, "TimestampLessThan": false, "TimestampLessThanEquals": true,
+			"NumericLessThanEquals": true, "TimestampEquals": true, "TimestampLessThan": false, "TimestampLessThanEquals": true,
 			"TimestampGreaterThan": false, "TimestampGreaterThanEquals": true,
 			"IsNull": false, "IsBoolean": true, "IsString": false, "IsTimestamp": false,
 		}},
 		{"less", `{"s": "M", "n": 9.5, "when": "2016-03-14T01:58:59Z", "v": null}`, map[string]any{
 			"StringLessThan": true, "StringLessThanEquals": true, "StringGreaterThan": false, "StringGreaterThanEquals": false,
-			"NumericLessThanEquals": true,
-			"TimestampEquals":       false, "TimestampLessThan": true, "TimestampLessThanEquals": true,
+			"NumericLessThanEquals": true, "TimestampEquals": false, "TimestampLessThan": true, "TimestampLessThanEquals": true,
 			"TimestampGreaterThan": false, "TimestampGreaterThanEquals": false,
 			"IsNull": true, "IsBoolean": false, "IsString": false, "IsTimestamp": false,
 		}},
 		{"greater", `{"s": "n", "n": 11, "when": "2016-03-14T02:00:00Z", "v": "2016-03-14T01:59:00Z"}`, map[string]any{
 			"StringLessThan": false, "StringLessThanEquals": false, "StringGreaterThan": true, "StringGreaterThanEquals": true,
-			"NumericLessThanEquals": false,
-			"TimestampEquals":       false, "TimestampLessThan": false, "TimestampLessThanEquals": false,
+			"NumericLessThanEquals": false, "TimestampEquals": false, "TimestampLessThan": false, "TimestampLessThanEquals": false,
 			"TimestampGreaterThan": true, "TimestampGreaterThanEquals": true,
 			"IsNull": false, "IsBoolean": false, "IsString": true, "IsTimestamp": true,
 		}},
