@@ -12,11 +12,13 @@ import (
 	"strings"
 )
 
-//go:embed runtime
+//go:embed runtime flowrun
 var sources embed.FS
 
-// RuntimeSource is the source files of the runtime packages, under "runtime/"
-// (tests included; the writer skips them).
+// RuntimeSource is the source files of the packages every generated
+// program imports: the runtime packages, under "runtime/", and the mocks
+// and main of `flowc run`, under "flowrun/" (tests included; the writer
+// skips them).
 func RuntimeSource() fs.FS { return sources }
 
 //go:embed builtin/*.go builtin/httpspec/*.go binmain/*.go checkpoint/sqlite/*.go observe/*.go observe/otel/*.go
@@ -36,9 +38,9 @@ var goSum []byte
 // Module is flowc's module path.
 const Module = "github.com/flowc-dev/flowc"
 
-// runtimeDeps are the modules the runtime packages import, directly or not,
-// besides the standard library and flowc (TestRuntimeDeps keeps the list
-// true). Building flowc downloads them all, since flowc checks templates
+// runtimeDeps are the modules the runtime packages and flowrun import,
+// directly or not, besides the standard library and flowc (TestRuntimeDeps
+// keeps the list true). Building flowc downloads them all, since flowc checks templates
 // with the same packages (TestCLIBuildsWhatTheRuntimeNeeds).
 var runtimeDeps = []string{
 	"dario.cat/mergo",

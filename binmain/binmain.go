@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 
 	"github.com/flowc-dev/flowc/builtin"
+	"github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
@@ -67,7 +68,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, run RunFunc,
 		out, err = run(ctx, in, env, watch)
 	}
 	done()
-	return flowcimpl.Report(prog, stdout, stderr, out, err, sf.ID != "")
+	return flowrun.Report(prog, stdout, stderr, out, err, sf.ID != "")
 }
 
 // setup checks the flags and reads the input: {} by default, nil for a

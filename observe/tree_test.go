@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	"github.com/flowc-dev/flowc/golden/asldistributed"
 	"github.com/flowc-dev/flowc/golden/aslfanout"
 	"github.com/flowc-dev/flowc/golden/chainagent"
@@ -166,7 +167,7 @@ func TestTreeStatesLanguage(t *testing.T) {
 // the one run, and every task call is an attempt.
 func TestTreeJSONParallel(t *testing.T) {
 	tr := &tree{}
-	_, err := jsonparallel.NewParallelMock(&flowcrt.Mocks{}, flowcrt.WithObserver(tr)).Run(context.Background(), map[string]any{"repo": "r"})
+	_, err := jsonparallel.NewParallelMock(&flowcrun.Mocks{}, flowcrt.WithObserver(tr)).Run(context.Background(), map[string]any{"repo": "r"})
 	require.NoError(t, err)
 	lines := tr.lines()
 	for _, want := range []string{
@@ -184,7 +185,7 @@ func TestTreeJSONParallel(t *testing.T) {
 // A task chain's tasks are states, each calling its handler in attempts.
 func TestTreeChain(t *testing.T) {
 	tr := &tree{}
-	_, err := chainagent.NewSupportAgentMock(&flowcrt.Mocks{}, flowcrt.WithObserver(tr)).Run(context.Background(), "hello")
+	_, err := chainagent.NewSupportAgentMock(&flowcrun.Mocks{}, flowcrt.WithObserver(tr)).Run(context.Background(), "hello")
 	lines := tr.lines()
 	require.NotEmpty(t, lines)
 	assert.Equal(t, "run SupportAgent: "+outcome(err), lines[0])

@@ -2,7 +2,8 @@
 // imported as flowcrt: the options of a run (WithClock, WithCheckpointer,
 // WithObserver, ...), the errors a run returns and handlers raise, sessions
 // and checkpointers, approvals, the values handlers receive in each dialect,
-// and test helpers (FakeClock, MockConfig).
+// and test helpers (FakeClock). The mocks that stand in for handlers in
+// tests and in `flowc run` are in package github.com/flowc-dev/flowc/flowrun.
 //
 // The machinery that generated code calls lives in package
 // github.com/flowc-dev/flowc/runtime/impl, as protobuf-go keeps protoimpl

@@ -156,17 +156,6 @@ type Message = impl.Message
 // Messages is a chat history, oldest first. Its reducer is AppendSlice.
 type Messages = impl.Messages
 
-// MockConfig is a mock configuration in the format of the MockConfigFile of
-// AWS Step Functions Local:
-//
-//	{"StateMachines": {"<name>": {"TestCases": {"<case>": {"<state>": "<response>"}}}},
-//	 "MockedResponses": {"<response>": {"0": {"Return": ...}, "1-2": {"Throw": {"Error": "E", "Cause": "c"}}}}}
-type MockConfig = impl.MockConfig
-
-// Mocks answers the invocations of the mocked states of one test case. It is
-// safe for concurrent use.
-type Mocks = impl.Mocks
-
 // NewError returns an *Error with the given name and cause.
 func NewError(name string, cause string) error { return impl.NewError(name, cause) }
 
@@ -214,10 +203,6 @@ type Observer = impl.Observer
 
 // Option changes a Config.
 type Option = impl.Option
-
-// ParseMockConfig decodes and validates a mock configuration. Unknown fields
-// are rejected, so that a misspelt key is not silently ignored.
-func ParseMockConfig(data []byte) (*MockConfig, error) { return impl.ParseMockConfig(data) }
 
 // Pending is the approval an interrupted run waits for.
 type Pending = impl.Pending

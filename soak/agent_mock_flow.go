@@ -6,6 +6,7 @@ package soak
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type AgentMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewAgentMockHandlers returns handlers that answer from mocks.
-func NewAgentMockHandlers(mocks *flowcrt.Mocks) AgentMock {
+func NewAgentMockHandlers(mocks *flowcrun.Mocks) AgentMock {
 	return AgentMock{mocks: mocks}
 }
 
@@ -41,6 +42,6 @@ func (m AgentMock) Think(ctx context.Context, s AgentState) (AgentUpdate, string
 }
 
 // NewAgentMock returns a Agent whose handlers answer from mocks.
-func NewAgentMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Agent {
+func NewAgentMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Agent {
 	return NewAgent(NewAgentMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package soak
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -16,11 +17,11 @@ import (
 // item makes the k-th call depends on scheduling, except with max_concurrency 1, where items call
 // in list order.
 type BatchMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewBatchMockHandlers returns handlers that answer from mocks.
-func NewBatchMockHandlers(mocks *flowcrt.Mocks) BatchMock {
+func NewBatchMockHandlers(mocks *flowcrun.Mocks) BatchMock {
 	return BatchMock{mocks: mocks}
 }
 
@@ -54,6 +55,6 @@ func (m BatchMock) Work(ctx context.Context, s BatchState, item string) (BatchUp
 }
 
 // NewBatchMock returns a Batch whose handlers answer from mocks.
-func NewBatchMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Batch {
+func NewBatchMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Batch {
 	return NewBatch(NewBatchMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

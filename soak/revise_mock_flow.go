@@ -6,6 +6,7 @@ package soak
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,11 +15,11 @@ import (
 // control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
 // A task with no mock returns its input unchanged.
 type ReviseMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewReviseMockHandlers returns handlers that answer from mocks.
-func NewReviseMockHandlers(mocks *flowcrt.Mocks) ReviseMock {
+func NewReviseMockHandlers(mocks *flowcrun.Mocks) ReviseMock {
 	return ReviseMock{mocks: mocks}
 }
 
@@ -33,6 +34,6 @@ func (m ReviseMock) Critique(ctx context.Context, call flowcrt.ChainCall) (flowc
 }
 
 // NewReviseMock returns a Revise whose handlers answer from mocks.
-func NewReviseMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Revise {
+func NewReviseMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Revise {
 	return NewRevise(NewReviseMockHandlers(mocks), opts...)
 }

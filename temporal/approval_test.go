@@ -9,6 +9,7 @@ import (
 
 	"go.temporal.io/sdk/testsuite"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
 	"github.com/flowc-dev/flowc/temporal/golden/approval"
@@ -84,7 +85,7 @@ func (h *boundHandlers) Drop(context.Context, review.ReviewState) (review.Review
 // on a durable timer when no one answers, and its catch rule takes the
 // run to "discard".
 func TestApprovalTimeout(t *testing.T) {
-	cfg, err := flowcrt.ParseMockConfig([]byte(`{
+	cfg, err := flowcrun.ParseMockConfig([]byte(`{
 		"StateMachines": {"Publish": {"TestCases": {"t": {"discard": "Discarded"}}}},
 		"MockedResponses": {"Discarded": {"0": {"Return": {"log": ["discarded"]}}}}
 	}`))

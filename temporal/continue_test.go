@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
 	"github.com/flowc-dev/flowc/temporal/golden/aslloop"
@@ -34,27 +35,27 @@ func TestContinueAsNew(t *testing.T) {
 		dir, machine, test string
 		name               string // of the workflow
 		in, out            any
-		register           func(worker.Registry, *flowcrt.Mocks)
-		native             func(context.Context, *flowcrt.Mocks) (any, error)
+		register           func(worker.Registry, *flowcrun.Mocks)
+		native             func(context.Context, *flowcrun.Mocks) (any, error)
 	}{
 		{"mocked", "Mocked", "happy", mocked.MockedWorkflowName, mocked.MockedState{}, &mocked.MockedState{},
-			func(r worker.Registry, m *flowcrt.Mocks) { mocked.RegisterMockedMock(r, m) },
-			func(ctx context.Context, m *flowcrt.Mocks) (any, error) {
+			func(r worker.Registry, m *flowcrun.Mocks) { mocked.RegisterMockedMock(r, m) },
+			func(ctx context.Context, m *flowcrun.Mocks) (any, error) {
 				return mocked.NewMockedMock(m).Run(ctx, mocked.MockedState{})
 			}},
 		{"jsonloop", "loop", "approved", jsonloop.LoopWorkflowName, json.RawMessage(`{"topic":"tides"}`), new(any),
-			func(r worker.Registry, m *flowcrt.Mocks) { jsonloop.RegisterLoopMock(r, m) },
-			func(ctx context.Context, m *flowcrt.Mocks) (any, error) {
+			func(r worker.Registry, m *flowcrun.Mocks) { jsonloop.RegisterLoopMock(r, m) },
+			func(ctx context.Context, m *flowcrun.Mocks) (any, error) {
 				return jsonloop.NewLoopMock(m).Run(ctx, map[string]any{"topic": "tides"})
 			}},
 		{"aslloop", "count", "default", aslloop.CountWorkflowName, json.RawMessage(`{"topic":"tides"}`), new(any),
-			func(r worker.Registry, m *flowcrt.Mocks) { aslloop.RegisterCountMock(r, m) },
-			func(ctx context.Context, m *flowcrt.Mocks) (any, error) {
+			func(r worker.Registry, m *flowcrun.Mocks) { aslloop.RegisterCountMock(r, m) },
+			func(ctx context.Context, m *flowcrun.Mocks) (any, error) {
 				return aslloop.NewCountMock(m).Run(ctx, map[string]any{"topic": "tides"})
 			}},
 		{"chaintoolloop", "toolloop", "three-rounds", chaintoolloop.ToolloopWorkflowName, json.RawMessage(`{"question":"weather?"}`), &flowcrt.ChainState{},
-			func(r worker.Registry, m *flowcrt.Mocks) { chaintoolloop.RegisterToolloopMock(r, m) },
-			func(ctx context.Context, m *flowcrt.Mocks) (any, error) {
+			func(r worker.Registry, m *flowcrun.Mocks) { chaintoolloop.RegisterToolloopMock(r, m) },
+			func(ctx context.Context, m *flowcrun.Mocks) (any, error) {
 				return chaintoolloop.NewToolloopMock(m).Run(ctx, map[string]any{"question": "weather?"})
 			}},
 	} {
@@ -103,12 +104,12 @@ func continuing(t *testing.T, register func(worker.Registry), name string, in, o
 }
 
 // goldenMocks reads test case test of machine from golden/<dir>/mocks.json.
-func goldenMocks(t *testing.T, dir, machine, test string) *flowcrt.Mocks {
+func goldenMocks(t *testing.T, dir, machine, test string) *flowcrun.Mocks {
 	data, err := os.ReadFile(filepath.Join("golden", dir, "mocks.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := flowcrt.ParseMockConfig(data)
+	cfg, err := flowcrun.ParseMockConfig(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +130,7 @@ func TestMockOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := flowcrt.ParseMockConfig(data)
+	cfg, err := flowcrun.ParseMockConfig(data)
 	if err != nil {
 		t.Fatal(err)
 	}

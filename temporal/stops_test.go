@@ -17,6 +17,7 @@ import (
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/worker"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
 	"github.com/flowc-dev/flowc/temporal/golden/aslmapapproval"
@@ -196,7 +197,7 @@ func TestRunWorkflowListsStops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := flowcrt.ParseMockConfig(src)
+	cfg, err := flowcrun.ParseMockConfig(src)
 	if err != nil {
 		t.Fatal(err)
 	}

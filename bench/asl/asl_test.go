@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -21,7 +22,7 @@ type machine interface {
 }
 
 // newMachine builds a generated machine over mocks.
-type newMachine func(m *flowcrt.Mocks, opts ...flowcrt.Option) machine
+type newMachine func(m *flowcrun.Mocks, opts ...flowcrt.Option) machine
 
 // benchCase is one definition of bench.mjs's BENCH_CASES.
 type benchCase struct {
@@ -30,19 +31,19 @@ type benchCase struct {
 }
 
 var cases = []benchCase{
-	{"io-task-full-order", "taskorder.asl.json", func(m *flowcrt.Mocks, o ...flowcrt.Option) machine { return NewTaskorderMock(m, o...) }},
-	{"retry-then-catch", "retrycatch.asl.json", func(m *flowcrt.Mocks, o ...flowcrt.Option) machine { return NewRetrycatchMock(m, o...) }},
-	{"choice-loop-counter", "choiceloop.asl.json", func(m *flowcrt.Mocks, o ...flowcrt.Option) machine { return NewChoiceloopMock(m, o...) }},
-	{"parallel-branch-multi-state", "parallel.asl.json", func(m *flowcrt.Mocks, o ...flowcrt.Option) machine { return NewParallelMock(m, o...) }},
-	{"map-task-mock-sequence", "mapmock.asl.json", func(m *flowcrt.Mocks, o ...flowcrt.Option) machine { return NewMapmockMock(m, o...) }},
-	{"fn-nested", "intrinsics.asl.json", func(m *flowcrt.Mocks, o ...flowcrt.Option) machine { return NewIntrinsicsMock(m, o...) }},
+	{"io-task-full-order", "taskorder.asl.json", func(m *flowcrun.Mocks, o ...flowcrt.Option) machine { return NewTaskorderMock(m, o...) }},
+	{"retry-then-catch", "retrycatch.asl.json", func(m *flowcrun.Mocks, o ...flowcrt.Option) machine { return NewRetrycatchMock(m, o...) }},
+	{"choice-loop-counter", "choiceloop.asl.json", func(m *flowcrun.Mocks, o ...flowcrt.Option) machine { return NewChoiceloopMock(m, o...) }},
+	{"parallel-branch-multi-state", "parallel.asl.json", func(m *flowcrun.Mocks, o ...flowcrt.Option) machine { return NewParallelMock(m, o...) }},
+	{"map-task-mock-sequence", "mapmock.asl.json", func(m *flowcrun.Mocks, o ...flowcrt.Option) machine { return NewMapmockMock(m, o...) }},
+	{"fn-nested", "intrinsics.asl.json", func(m *flowcrun.Mocks, o ...flowcrt.Option) machine { return NewIntrinsicsMock(m, o...) }},
 }
 
 // fixture is a case's input, mocks and expected line, read from asldiff.
 type fixture struct {
 	dir      string
 	input    []byte
-	mocks    *flowcrt.MockConfig
+	mocks    *flowcrun.MockConfig
 	expected map[string]any
 }
 
@@ -56,7 +57,7 @@ func load(t testing.TB, c benchCase) fixture {
 	require.NoError(t, err)
 	raw, err := os.ReadFile(filepath.Join(f.dir, "mocks.json"))
 	require.NoError(t, err)
-	f.mocks, err = flowcrt.ParseMockConfig(raw)
+	f.mocks, err = flowcrun.ParseMockConfig(raw)
 	require.NoError(t, err)
 	raw, err = os.ReadFile(filepath.Join(f.dir, "expected.json"))
 	require.NoError(t, err)

@@ -3,25 +3,28 @@
 
 package asl
 
-import flowcrt "github.com/flowc-dev/flowc/runtime"
+import (
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
+	flowcrt "github.com/flowc-dev/flowc/runtime"
+)
 
 // ChoiceloopMock implements ChoiceloopHandlers with canned responses, for tests and dry runs.
 // A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type ChoiceloopMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (ChoiceloopMock) OrderedValues() {}
 
 // NewChoiceloopMockHandlers returns handlers that answer from mocks.
-func NewChoiceloopMockHandlers(mocks *flowcrt.Mocks) ChoiceloopMock {
+func NewChoiceloopMockHandlers(mocks *flowcrun.Mocks) ChoiceloopMock {
 	return ChoiceloopMock{mocks: mocks}
 }
 
 // NewChoiceloopMock returns a Choiceloop whose handlers answer from mocks.
-func NewChoiceloopMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Choiceloop {
+func NewChoiceloopMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Choiceloop {
 	return NewChoiceloop(NewChoiceloopMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -3,25 +3,28 @@
 
 package asl
 
-import flowcrt "github.com/flowc-dev/flowc/runtime"
+import (
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
+	flowcrt "github.com/flowc-dev/flowc/runtime"
+)
 
 // IntrinsicsMock implements IntrinsicsHandlers with canned responses, for tests and dry runs.
 // A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type IntrinsicsMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (IntrinsicsMock) OrderedValues() {}
 
 // NewIntrinsicsMockHandlers returns handlers that answer from mocks.
-func NewIntrinsicsMockHandlers(mocks *flowcrt.Mocks) IntrinsicsMock {
+func NewIntrinsicsMockHandlers(mocks *flowcrun.Mocks) IntrinsicsMock {
 	return IntrinsicsMock{mocks: mocks}
 }
 
 // NewIntrinsicsMock returns a Intrinsics whose handlers answer from mocks.
-func NewIntrinsicsMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Intrinsics {
+func NewIntrinsicsMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Intrinsics {
 	return NewIntrinsics(NewIntrinsicsMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -3,25 +3,28 @@
 
 package asl
 
-import flowcrt "github.com/flowc-dev/flowc/runtime"
+import (
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
+	flowcrt "github.com/flowc-dev/flowc/runtime"
+)
 
 // JsonatamapMock implements JsonatamapHandlers with canned responses, for tests and dry runs.
 // A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type JsonatamapMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (JsonatamapMock) OrderedValues() {}
 
 // NewJsonatamapMockHandlers returns handlers that answer from mocks.
-func NewJsonatamapMockHandlers(mocks *flowcrt.Mocks) JsonatamapMock {
+func NewJsonatamapMockHandlers(mocks *flowcrun.Mocks) JsonatamapMock {
 	return JsonatamapMock{mocks: mocks}
 }
 
 // NewJsonatamapMock returns a Jsonatamap whose handlers answer from mocks.
-func NewJsonatamapMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Jsonatamap {
+func NewJsonatamapMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Jsonatamap {
 	return NewJsonatamap(NewJsonatamapMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package asl
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type MapmockMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (MapmockMock) OrderedValues() {}
 
 // NewMapmockMockHandlers returns handlers that answer from mocks.
-func NewMapmockMockHandlers(mocks *flowcrt.Mocks) MapmockMock {
+func NewMapmockMockHandlers(mocks *flowcrun.Mocks) MapmockMock {
 	return MapmockMock{mocks: mocks}
 }
 
@@ -31,6 +32,6 @@ func (m MapmockMock) Call(ctx context.Context, in any) (any, error) {
 }
 
 // NewMapmockMock returns a Mapmock whose handlers answer from mocks.
-func NewMapmockMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Mapmock {
+func NewMapmockMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Mapmock {
 	return NewMapmock(NewMapmockMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package asl
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type ParallelMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (ParallelMock) OrderedValues() {}
 
 // NewParallelMockHandlers returns handlers that answer from mocks.
-func NewParallelMockHandlers(mocks *flowcrt.Mocks) ParallelMock {
+func NewParallelMockHandlers(mocks *flowcrun.Mocks) ParallelMock {
 	return ParallelMock{mocks: mocks}
 }
 
@@ -31,6 +32,6 @@ func (m ParallelMock) T1(ctx context.Context, in any) (any, error) {
 }
 
 // NewParallelMock returns a Parallel whose handlers answer from mocks.
-func NewParallelMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Parallel {
+func NewParallelMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Parallel {
 	return NewParallel(NewParallelMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

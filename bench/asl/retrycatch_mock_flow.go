@@ -6,6 +6,7 @@ package asl
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type RetrycatchMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (RetrycatchMock) OrderedValues() {}
 
 // NewRetrycatchMockHandlers returns handlers that answer from mocks.
-func NewRetrycatchMockHandlers(mocks *flowcrt.Mocks) RetrycatchMock {
+func NewRetrycatchMockHandlers(mocks *flowcrun.Mocks) RetrycatchMock {
 	return RetrycatchMock{mocks: mocks}
 }
 
@@ -34,6 +35,6 @@ func (m RetrycatchMock) Recover(ctx context.Context, in any) (any, error) {
 }
 
 // NewRetrycatchMock returns a Retrycatch whose handlers answer from mocks.
-func NewRetrycatchMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Retrycatch {
+func NewRetrycatchMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Retrycatch {
 	return NewRetrycatch(NewRetrycatchMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package asl
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type TaskorderMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (TaskorderMock) OrderedValues() {}
 
 // NewTaskorderMockHandlers returns handlers that answer from mocks.
-func NewTaskorderMockHandlers(mocks *flowcrt.Mocks) TaskorderMock {
+func NewTaskorderMockHandlers(mocks *flowcrun.Mocks) TaskorderMock {
 	return TaskorderMock{mocks: mocks}
 }
 
@@ -31,6 +32,6 @@ func (m TaskorderMock) Worker(ctx context.Context, in any) (any, error) {
 }
 
 // NewTaskorderMock returns a Taskorder whose handlers answer from mocks.
-func NewTaskorderMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Taskorder {
+func NewTaskorderMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Taskorder {
 	return NewTaskorder(NewTaskorderMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package distributed
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type DistributedMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (DistributedMock) OrderedValues() {}
 
 // NewDistributedMockHandlers returns handlers that answer from mocks.
-func NewDistributedMockHandlers(mocks *flowcrt.Mocks) DistributedMock {
+func NewDistributedMockHandlers(mocks *flowcrun.Mocks) DistributedMock {
 	return DistributedMock{mocks: mocks}
 }
 
@@ -31,6 +32,6 @@ func (m DistributedMock) Score(ctx context.Context, in any) (any, error) {
 }
 
 // NewDistributedMock returns a Distributed whose handlers answer from mocks.
-func NewDistributedMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Distributed {
+func NewDistributedMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Distributed {
 	return NewDistributed(NewDistributedMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

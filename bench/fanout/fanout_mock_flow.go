@@ -6,6 +6,7 @@ package fanout
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -16,11 +17,11 @@ import (
 // item makes the k-th call depends on scheduling, except with max_concurrency 1, where items call
 // in list order.
 type FanoutMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewFanoutMockHandlers returns handlers that answer from mocks.
-func NewFanoutMockHandlers(mocks *flowcrt.Mocks) FanoutMock {
+func NewFanoutMockHandlers(mocks *flowcrun.Mocks) FanoutMock {
 	return FanoutMock{mocks: mocks}
 }
 
@@ -42,6 +43,6 @@ func (m FanoutMock) Work(ctx context.Context, s FanoutState, item int) (FanoutUp
 }
 
 // NewFanoutMock returns a Fanout whose handlers answer from mocks.
-func NewFanoutMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Fanout {
+func NewFanoutMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Fanout {
 	return NewFanout(NewFanoutMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

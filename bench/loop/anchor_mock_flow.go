@@ -6,6 +6,7 @@ package loop
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type AnchorMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewAnchorMockHandlers returns handlers that answer from mocks.
-func NewAnchorMockHandlers(mocks *flowcrt.Mocks) AnchorMock {
+func NewAnchorMockHandlers(mocks *flowcrun.Mocks) AnchorMock {
 	return AnchorMock{mocks: mocks}
 }
 
@@ -34,6 +35,6 @@ func (m AnchorMock) Count(ctx context.Context, s AnchorState) (AnchorUpdate, err
 }
 
 // NewAnchorMock returns a Anchor whose handlers answer from mocks.
-func NewAnchorMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Anchor {
+func NewAnchorMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Anchor {
 	return NewAnchor(NewAnchorMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package loop
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type LoopMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewLoopMockHandlers returns handlers that answer from mocks.
-func NewLoopMockHandlers(mocks *flowcrt.Mocks) LoopMock {
+func NewLoopMockHandlers(mocks *flowcrun.Mocks) LoopMock {
 	return LoopMock{mocks: mocks}
 }
 
@@ -37,6 +38,6 @@ func (m LoopMock) Tock(ctx context.Context, s LoopState) (LoopUpdate, error) {
 }
 
 // NewLoopMock returns a Loop whose handlers answer from mocks.
-func NewLoopMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Loop {
+func NewLoopMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Loop {
 	return NewLoop(NewLoopMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -29,5 +29,5 @@ func TestChainProgramsRunSessions(t *testing.T) {
 	require.False(t, ds.HasErrors(), "%v", ds)
 	runner, err := program.Runner(w, "flowcrun/wf")
 	require.NoError(t, err)
-	assert.Contains(t, string(runner.Content), "flowcimpl.RunSessionMain(")
+	assert.Contains(t, string(runner.Content), "flowcrun.RunSessionMain(")
 }

@@ -80,6 +80,7 @@ func mainFile(header, wfImport string) *jen.File {
 	f.HeaderComment(header)
 	f.ImportAlias(emit.RuntimePath, emit.RuntimeAlias)
 	f.ImportAlias(emit.ImplPath, emit.ImplAlias)
+	f.ImportAlias(emit.HarnessPath, emit.HarnessAlias)
 	f.ImportAlias(wfImport, "wf")
 	return f
 }

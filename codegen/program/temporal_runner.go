@@ -28,7 +28,7 @@ func TemporalRunner(c *ir.Checked, wfImport string) (codegen.File, error) {
 	if err := runnerTemplate.Execute(&buf, data); err != nil {
 		return codegen.File{}, err
 	}
-	src, err := format.Source(buf.Bytes())
+	src, err := format.Source(emit.DropUnusedImport(buf.Bytes(), emit.ImplAlias, emit.ImplPath))
 	return codegen.File{Name: "main.go", Content: src}, err
 }
 
@@ -44,6 +44,7 @@ import (
 	wf {{printf "%q" .WF}}
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
 	"go.temporal.io/sdk/worker"
 )
@@ -51,7 +52,7 @@ import (
 var _ json.RawMessage
 
 func main() {
-	os.Exit(flowcimpl.RunMain(os.Args[1:], os.Stdout, os.Stderr, func(ctx context.Context, input []byte, mocks *flowcrt.Mocks, _ ...flowcrt.Option) (any, error) {
+	os.Exit({{rt "RunMain"}}(os.Args[1:], os.Stdout, os.Stderr, func(ctx context.Context, input []byte, mocks *{{rt "Mocks"}}, _ ...flowcrt.Option) (any, error) {
 {{- if .Decoder}}
 		in := json.RawMessage(input)
 		if _, err := {{rt .Decoder}}(input); err != nil {
@@ -59,7 +60,7 @@ func main() {
 		}
 {{- else}}
 		var in wf.{{.In}}
-		if err := flowcimpl.DecodeInput(input, &in); err != nil {
+		if err := {{rt "DecodeInput"}}(input, &in); err != nil {
 			return nil, err
 		}
 {{- end}}

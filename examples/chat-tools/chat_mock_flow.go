@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,11 +15,11 @@ import (
 // control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
 // A task with no mock returns its input unchanged.
 type ChatMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewChatMockHandlers returns handlers that answer from mocks.
-func NewChatMockHandlers(mocks *flowcrt.Mocks) ChatMock {
+func NewChatMockHandlers(mocks *flowcrun.Mocks) ChatMock {
 	return ChatMock{mocks: mocks}
 }
 
@@ -33,6 +34,6 @@ func (m ChatMock) ExecuteToolCalls(ctx context.Context, call flowcrt.ToolCallsCa
 }
 
 // NewChatMock returns a Chat whose handlers answer from mocks.
-func NewChatMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Chat {
+func NewChatMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Chat {
 	return NewChat(NewChatMockHandlers(mocks), opts...)
 }

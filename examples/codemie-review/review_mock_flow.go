@@ -6,6 +6,7 @@ package codemiereview
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type ReviewMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type ReviewMock struct {
 func (ReviewMock) AnswersInOrder() {}
 
 // NewReviewMockHandlers returns handlers that answer from mocks.
-func NewReviewMockHandlers(mocks *flowcrt.Mocks) ReviewMock {
+func NewReviewMockHandlers(mocks *flowcrun.Mocks) ReviewMock {
 	return ReviewMock{mocks: mocks}
 }
 
@@ -58,6 +59,6 @@ func (m ReviewMock) Fixer(ctx context.Context, call flowcrt.JSONCall) (string, e
 }
 
 // NewReviewMock returns a Review whose handlers answer from mocks.
-func NewReviewMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Review {
+func NewReviewMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Review {
 	return NewReview(NewReviewMockHandlers(mocks), opts...)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowc-dev/flowc/examples/order/shop"
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -93,7 +94,7 @@ func TestUnknownSkuFailsTheRun(t *testing.T) {
 func TestMockCases(t *testing.T) {
 	data, err := os.ReadFile("mocks.json")
 	require.NoError(t, err)
-	cfg, err := flowcrt.ParseMockConfig(data)
+	cfg, err := flowcrun.ParseMockConfig(data)
 	require.NoError(t, err)
 	var input any
 	require.NoError(t, json.Unmarshal([]byte(inputFile(t)), &input))

@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type ResearchMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewResearchMockHandlers returns handlers that answer from mocks.
-func NewResearchMockHandlers(mocks *flowcrt.Mocks) ResearchMock {
+func NewResearchMockHandlers(mocks *flowcrun.Mocks) ResearchMock {
 	return ResearchMock{mocks: mocks}
 }
 
@@ -44,6 +45,6 @@ func (m ResearchMock) Decide(ctx context.Context, s ResearchState) (ResearchUpda
 }
 
 // NewResearchMock returns a Research whose handlers answer from mocks.
-func NewResearchMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Research {
+func NewResearchMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Research {
 	return NewResearch(NewResearchMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

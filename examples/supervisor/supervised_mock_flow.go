@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type SupervisedMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewSupervisedMockHandlers returns handlers that answer from mocks.
-func NewSupervisedMockHandlers(mocks *flowcrt.Mocks) SupervisedMock {
+func NewSupervisedMockHandlers(mocks *flowcrun.Mocks) SupervisedMock {
 	return SupervisedMock{mocks: mocks}
 }
 
@@ -51,6 +52,6 @@ func (m SupervisedMock) Supervise(ctx context.Context, s SupervisedState) (Super
 }
 
 // NewSupervisedMock returns a Supervised whose handlers answer from mocks.
-func NewSupervisedMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Supervised {
+func NewSupervisedMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Supervised {
 	return NewSupervised(NewSupervisedMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type TriageMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewTriageMockHandlers returns handlers that answer from mocks.
-func NewTriageMockHandlers(mocks *flowcrt.Mocks) TriageMock {
+func NewTriageMockHandlers(mocks *flowcrun.Mocks) TriageMock {
 	return TriageMock{mocks: mocks}
 }
 
@@ -43,6 +44,6 @@ func (m TriageMock) Escalate(ctx context.Context, s TriageState) (TriageUpdate, 
 }
 
 // NewTriageMock returns a Triage whose handlers answer from mocks.
-func NewTriageMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Triage {
+func NewTriageMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Triage {
 	return NewTriage(NewTriageMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

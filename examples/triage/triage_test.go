@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -44,7 +45,7 @@ func TestTriageRoutes(t *testing.T) {
 
 // A classifier that keeps failing is retried, then caught and escalated.
 func TestTriageEscalatesWhenClassifyFails(t *testing.T) {
-	cfg, err := flowcrt.ParseMockConfig([]byte(`{
+	cfg, err := flowcrun.ParseMockConfig([]byte(`{
 		"StateMachines": {"Triage": {"TestCases": {"down": {"classify": "RateLimited"}}}},
 		"MockedResponses": {"RateLimited": {"0": {"Throw": {"Error": "RateLimited", "Cause": "slow down"}}}}
 	}`))

@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,11 +15,11 @@ import (
 // control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
 // A task with no mock returns its input unchanged.
 type WeatherAgentMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewWeatherAgentMockHandlers returns handlers that answer from mocks.
-func NewWeatherAgentMockHandlers(mocks *flowcrt.Mocks) WeatherAgentMock {
+func NewWeatherAgentMockHandlers(mocks *flowcrun.Mocks) WeatherAgentMock {
 	return WeatherAgentMock{mocks: mocks}
 }
 
@@ -33,6 +34,6 @@ func (m WeatherAgentMock) ExecuteToolCalls(ctx context.Context, call flowcrt.Too
 }
 
 // NewWeatherAgentMock returns a WeatherAgent whose handlers answer from mocks.
-func NewWeatherAgentMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *WeatherAgent {
+func NewWeatherAgentMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *WeatherAgent {
 	return NewWeatherAgent(NewWeatherAgentMockHandlers(mocks), opts...)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -25,7 +26,7 @@ func TestScriptedAgentLooksUpOnce(t *testing.T) {
 func TestMockedBudget(t *testing.T) {
 	data, err := os.ReadFile("mocks.json")
 	require.NoError(t, err)
-	cfg, err := flowcrt.ParseMockConfig(data)
+	cfg, err := flowcrun.ParseMockConfig(data)
 	require.NoError(t, err)
 	m, err := cfg.Case("weather-agent", "over-budget")
 	require.NoError(t, err)

@@ -6,6 +6,7 @@ package approval
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type PublishMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewPublishMockHandlers returns handlers that answer from mocks.
-func NewPublishMockHandlers(mocks *flowcrt.Mocks) PublishMock {
+func NewPublishMockHandlers(mocks *flowcrun.Mocks) PublishMock {
 	return PublishMock{mocks: mocks}
 }
 
@@ -46,6 +47,6 @@ func (m PublishMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (
 }
 
 // NewPublishMock returns a Publish whose handlers answer from mocks.
-func NewPublishMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Publish {
+func NewPublishMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Publish {
 	return NewPublish(NewPublishMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

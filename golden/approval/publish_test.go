@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -142,7 +143,7 @@ func TestApproverOutcomes(t *testing.T) {
 // The mock answers an approval from the mock config; without a mock for
 // it the run waits.
 func TestMockedApproval(t *testing.T) {
-	cfg, err := flowcrt.ParseMockConfig([]byte(`{
+	cfg, err := flowcrun.ParseMockConfig([]byte(`{
 		"StateMachines": {"Publish": {"TestCases": {"yes": {"review": "Yes", "publish": "Published"}, "none": {}}}},
 		"MockedResponses": {
 			"Yes": {"0": {"Return": {"decision": "approve"}}},

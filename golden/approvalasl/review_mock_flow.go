@@ -6,6 +6,7 @@ package approvalasl
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type ReviewMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (ReviewMock) OrderedValues() {}
 
 // NewReviewMockHandlers returns handlers that answer from mocks.
-func NewReviewMockHandlers(mocks *flowcrt.Mocks) ReviewMock {
+func NewReviewMockHandlers(mocks *flowcrun.Mocks) ReviewMock {
 	return ReviewMock{mocks: mocks}
 }
 
@@ -39,6 +40,6 @@ func (m ReviewMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (s
 }
 
 // NewReviewMock returns a Review whose handlers answer from mocks.
-func NewReviewMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Review {
+func NewReviewMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Review {
 	return NewReview(NewReviewMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

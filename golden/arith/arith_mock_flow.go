@@ -6,6 +6,7 @@ package arith
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type ArithMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewArithMockHandlers returns handlers that answer from mocks.
-func NewArithMockHandlers(mocks *flowcrt.Mocks) ArithMock {
+func NewArithMockHandlers(mocks *flowcrun.Mocks) ArithMock {
 	return ArithMock{mocks: mocks}
 }
 
@@ -34,6 +35,6 @@ func (m ArithMock) Visit(ctx context.Context, s ArithState) (ArithUpdate, error)
 }
 
 // NewArithMock returns a Arith whose handlers answer from mocks.
-func NewArithMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Arith {
+func NewArithMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Arith {
 	return NewArith(NewArithMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package aslagent
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type AgentMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (AgentMock) OrderedValues() {}
 
 // NewAgentMockHandlers returns handlers that answer from mocks.
-func NewAgentMockHandlers(mocks *flowcrt.Mocks) AgentMock {
+func NewAgentMockHandlers(mocks *flowcrun.Mocks) AgentMock {
 	return AgentMock{mocks: mocks}
 }
 
@@ -41,6 +42,6 @@ func (m AgentMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (st
 }
 
 // NewAgentMock returns a Agent whose handlers answer from mocks.
-func NewAgentMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Agent {
+func NewAgentMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Agent {
 	return NewAgent(NewAgentMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

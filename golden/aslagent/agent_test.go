@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -77,7 +78,7 @@ func TestUnknownDecision(t *testing.T) {
 
 // The mock answers the approval from the mock config.
 func TestMockedApproval(t *testing.T) {
-	cfg, err := flowcrt.ParseMockConfig([]byte(`{
+	cfg, err := flowcrun.ParseMockConfig([]byte(`{
 		"StateMachines": {"agent": {"TestCases": {"no": {"Review": "No", "Draft": "Draft", "Discuss": "Turns"}}}},
 		"MockedResponses": {
 			"No": {"0": {"Return": "reject"}},

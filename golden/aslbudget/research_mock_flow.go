@@ -6,6 +6,7 @@ package aslbudget
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type ResearchMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (ResearchMock) OrderedValues() {}
 
 // NewResearchMockHandlers returns handlers that answer from mocks.
-func NewResearchMockHandlers(mocks *flowcrt.Mocks) ResearchMock {
+func NewResearchMockHandlers(mocks *flowcrun.Mocks) ResearchMock {
 	return ResearchMock{mocks: mocks}
 }
 
@@ -36,6 +37,6 @@ func (m ResearchMock) Summarizer(ctx context.Context, in any, agent flowcrt.Agen
 }
 
 // NewResearchMock returns a Research whose handlers answer from mocks.
-func NewResearchMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Research {
+func NewResearchMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Research {
 	return NewResearch(NewResearchMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package aslcallback
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type NotifyMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (NotifyMock) OrderedValues() {}
 
 // NewNotifyMockHandlers returns handlers that answer from mocks.
-func NewNotifyMockHandlers(mocks *flowcrt.Mocks) NotifyMock {
+func NewNotifyMockHandlers(mocks *flowcrun.Mocks) NotifyMock {
 	return NotifyMock{mocks: mocks}
 }
 
@@ -31,6 +32,6 @@ func (m NotifyMock) InvokeWaitForTaskToken(ctx context.Context, in any) (any, er
 }
 
 // NewNotifyMock returns a Notify whose handlers answer from mocks.
-func NewNotifyMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Notify {
+func NewNotifyMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Notify {
 	return NewNotify(NewNotifyMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

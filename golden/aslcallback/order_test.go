@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowc-dev/flowc/checkpoint/sqlite"
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
@@ -224,7 +225,7 @@ func TestInProcess(t *testing.T) {
 // result. Without a mock for it the run waits for the token; in a process
 // where nothing could send it (flowc run, a built program) it stops.
 func TestMockedCallback(t *testing.T) {
-	cfg, err := flowcrt.ParseMockConfig([]byte(`{
+	cfg, err := flowcrun.ParseMockConfig([]byte(`{
 		"StateMachines": {"order": {"TestCases": {
 			"approved": {"AskApproval": "Approved"},
 			"unmocked": {}

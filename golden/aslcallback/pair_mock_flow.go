@@ -6,6 +6,7 @@ package aslcallback
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type PairMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (PairMock) OrderedValues() {}
 
 // NewPairMockHandlers returns handlers that answer from mocks.
-func NewPairMockHandlers(mocks *flowcrt.Mocks) PairMock {
+func NewPairMockHandlers(mocks *flowcrun.Mocks) PairMock {
 	return PairMock{mocks: mocks}
 }
 
@@ -31,6 +32,6 @@ func (m PairMock) SendMessageWaitForTaskToken(ctx context.Context, in any) (any,
 }
 
 // NewPairMock returns a Pair whose handlers answer from mocks.
-func NewPairMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Pair {
+func NewPairMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Pair {
 	return NewPair(NewPairMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

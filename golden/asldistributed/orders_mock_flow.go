@@ -6,6 +6,7 @@ package asldistributed
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type OrdersMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (OrdersMock) OrderedValues() {}
 
 // NewOrdersMockHandlers returns handlers that answer from mocks.
-func NewOrdersMockHandlers(mocks *flowcrt.Mocks) OrdersMock {
+func NewOrdersMockHandlers(mocks *flowcrun.Mocks) OrdersMock {
 	return OrdersMock{mocks: mocks}
 }
 
@@ -34,6 +35,6 @@ func (m OrdersMock) Check(ctx context.Context, in any) (any, error) {
 }
 
 // NewOrdersMock returns a Orders whose handlers answer from mocks.
-func NewOrdersMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Orders {
+func NewOrdersMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Orders {
 	return NewOrders(NewOrdersMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package aslfanout
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type FanoutMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (FanoutMock) OrderedValues() {}
 
 // NewFanoutMockHandlers returns handlers that answer from mocks.
-func NewFanoutMockHandlers(mocks *flowcrt.Mocks) FanoutMock {
+func NewFanoutMockHandlers(mocks *flowcrun.Mocks) FanoutMock {
 	return FanoutMock{mocks: mocks}
 }
 
@@ -31,6 +32,6 @@ func (m FanoutMock) Invoke(ctx context.Context, in any) (any, error) {
 }
 
 // NewFanoutMock returns a Fanout whose handlers answer from mocks.
-func NewFanoutMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Fanout {
+func NewFanoutMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Fanout {
 	return NewFanout(NewFanoutMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

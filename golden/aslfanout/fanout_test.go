@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -58,7 +59,7 @@ func TestRegions(t *testing.T) {
 
 // A failing item fails the Map, and so the branch and the Parallel state.
 func TestItemFailureFailsTheState(t *testing.T) {
-	cfg, err := flowcrt.ParseMockConfig([]byte(`{
+	cfg, err := flowcrun.ParseMockConfig([]byte(`{
 		"StateMachines": {"fanout": {"TestCases": {"fail": {"Compute": "Fail"}}}},
 		"MockedResponses": {"Fail": {"0": {"Return": {"ok": true}}, "1": {"Throw": {"Error": "Bad", "Cause": "item failed"}}}}
 	}`))

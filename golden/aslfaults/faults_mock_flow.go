@@ -6,6 +6,7 @@ package aslfaults
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type FaultsMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (FaultsMock) OrderedValues() {}
 
 // NewFaultsMockHandlers returns handlers that answer from mocks.
-func NewFaultsMockHandlers(mocks *flowcrt.Mocks) FaultsMock {
+func NewFaultsMockHandlers(mocks *flowcrun.Mocks) FaultsMock {
 	return FaultsMock{mocks: mocks}
 }
 
@@ -40,6 +41,6 @@ func (m FaultsMock) Each(ctx context.Context, in any) (any, error) {
 }
 
 // NewFaultsMock returns a Faults whose handlers answer from mocks.
-func NewFaultsMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Faults {
+func NewFaultsMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Faults {
 	return NewFaults(NewFaultsMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

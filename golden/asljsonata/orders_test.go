@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -25,7 +26,7 @@ const mocks = `{
 
 func run(t *testing.T, testCase, input string) (any, error) {
 	t.Helper()
-	cfg, err := flowcrt.ParseMockConfig([]byte(mocks))
+	cfg, err := flowcrun.ParseMockConfig([]byte(mocks))
 	require.NoError(t, err)
 	m, err := cfg.Case("orders", testCase)
 	require.NoError(t, err)

@@ -6,6 +6,7 @@ package aslmapapproval
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type BundleMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (BundleMock) OrderedValues() {}
 
 // NewBundleMockHandlers returns handlers that answer from mocks.
-func NewBundleMockHandlers(mocks *flowcrt.Mocks) BundleMock {
+func NewBundleMockHandlers(mocks *flowcrun.Mocks) BundleMock {
 	return BundleMock{mocks: mocks}
 }
 
@@ -36,6 +37,6 @@ func (m BundleMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (s
 }
 
 // NewBundleMock returns a Bundle whose handlers answer from mocks.
-func NewBundleMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Bundle {
+func NewBundleMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Bundle {
 	return NewBundle(NewBundleMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

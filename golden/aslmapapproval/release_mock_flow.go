@@ -6,6 +6,7 @@ package aslmapapproval
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type ReleaseMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (ReleaseMock) OrderedValues() {}
 
 // NewReleaseMockHandlers returns handlers that answer from mocks.
-func NewReleaseMockHandlers(mocks *flowcrt.Mocks) ReleaseMock {
+func NewReleaseMockHandlers(mocks *flowcrun.Mocks) ReleaseMock {
 	return ReleaseMock{mocks: mocks}
 }
 
@@ -48,6 +49,6 @@ func (m ReleaseMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (
 }
 
 // NewReleaseMock returns a Release whose handlers answer from mocks.
-func NewReleaseMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Release {
+func NewReleaseMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Release {
 	return NewRelease(NewReleaseMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package aslmodel
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type DraftingMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (DraftingMock) OrderedValues() {}
 
 // NewDraftingMockHandlers returns handlers that answer from mocks.
-func NewDraftingMockHandlers(mocks *flowcrt.Mocks) DraftingMock {
+func NewDraftingMockHandlers(mocks *flowcrun.Mocks) DraftingMock {
 	return DraftingMock{mocks: mocks}
 }
 
@@ -36,6 +37,6 @@ func (m DraftingMock) Editor(ctx context.Context, in any, agent flowcrt.Agent) (
 }
 
 // NewDraftingMock returns a Drafting whose handlers answer from mocks.
-func NewDraftingMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Drafting {
+func NewDraftingMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Drafting {
 	return NewDrafting(NewDraftingMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -3,25 +3,28 @@
 
 package aslnested
 
-import flowcrt "github.com/flowc-dev/flowc/runtime"
+import (
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
+	flowcrt "github.com/flowc-dev/flowc/runtime"
+)
 
 // PricingMock implements PricingHandlers with canned responses, for tests and dry runs.
 // A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type PricingMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (PricingMock) OrderedValues() {}
 
 // NewPricingMockHandlers returns handlers that answer from mocks.
-func NewPricingMockHandlers(mocks *flowcrt.Mocks) PricingMock {
+func NewPricingMockHandlers(mocks *flowcrun.Mocks) PricingMock {
 	return PricingMock{mocks: mocks}
 }
 
 // NewPricingMock returns a Pricing whose handlers answer from mocks.
-func NewPricingMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Pricing {
+func NewPricingMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Pricing {
 	return NewPricing(NewPricingMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package aslnestedjsonata
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type CheckoutMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (CheckoutMock) OrderedValues() {}
 
 // NewCheckoutMockHandlers returns handlers that answer from mocks.
-func NewCheckoutMockHandlers(mocks *flowcrt.Mocks) CheckoutMock {
+func NewCheckoutMockHandlers(mocks *flowcrun.Mocks) CheckoutMock {
 	return CheckoutMock{mocks: mocks}
 }
 
@@ -31,6 +32,6 @@ func (m CheckoutMock) StartExecution(ctx context.Context, in any) (any, error) {
 }
 
 // NewCheckoutMock returns a Checkout whose handlers answer from mocks.
-func NewCheckoutMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Checkout {
+func NewCheckoutMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Checkout {
 	return NewCheckout(NewCheckoutMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

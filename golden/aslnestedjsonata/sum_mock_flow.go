@@ -3,25 +3,28 @@
 
 package aslnestedjsonata
 
-import flowcrt "github.com/flowc-dev/flowc/runtime"
+import (
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
+	flowcrt "github.com/flowc-dev/flowc/runtime"
+)
 
 // SumMock implements SumHandlers with canned responses, for tests and dry runs.
 // A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type SumMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (SumMock) OrderedValues() {}
 
 // NewSumMockHandlers returns handlers that answer from mocks.
-func NewSumMockHandlers(mocks *flowcrt.Mocks) SumMock {
+func NewSumMockHandlers(mocks *flowcrun.Mocks) SumMock {
 	return SumMock{mocks: mocks}
 }
 
 // NewSumMock returns a Sum whose handlers answer from mocks.
-func NewSumMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Sum {
+func NewSumMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Sum {
 	return NewSum(NewSumMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

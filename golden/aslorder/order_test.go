@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -33,7 +34,7 @@ const mocks = `{
 
 func run(t *testing.T, testCase string, clock flowcrt.Clock) (any, error) {
 	t.Helper()
-	cfg, err := flowcrt.ParseMockConfig([]byte(mocks))
+	cfg, err := flowcrun.ParseMockConfig([]byte(mocks))
 	require.NoError(t, err)
 	m, err := cfg.Case("order", testCase)
 	require.NoError(t, err)

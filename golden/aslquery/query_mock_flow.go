@@ -3,25 +3,28 @@
 
 package aslquery
 
-import flowcrt "github.com/flowc-dev/flowc/runtime"
+import (
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
+	flowcrt "github.com/flowc-dev/flowc/runtime"
+)
 
 // QueryMock implements QueryHandlers with canned responses, for tests and dry runs.
 // A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type QueryMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (QueryMock) OrderedValues() {}
 
 // NewQueryMockHandlers returns handlers that answer from mocks.
-func NewQueryMockHandlers(mocks *flowcrt.Mocks) QueryMock {
+func NewQueryMockHandlers(mocks *flowcrun.Mocks) QueryMock {
 	return QueryMock{mocks: mocks}
 }
 
 // NewQueryMock returns a Query whose handlers answer from mocks.
-func NewQueryMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Query {
+func NewQueryMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Query {
 	return NewQuery(NewQueryMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package aslresume
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type DispatchMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (DispatchMock) OrderedValues() {}
 
 // NewDispatchMockHandlers returns handlers that answer from mocks.
-func NewDispatchMockHandlers(mocks *flowcrt.Mocks) DispatchMock {
+func NewDispatchMockHandlers(mocks *flowcrun.Mocks) DispatchMock {
 	return DispatchMock{mocks: mocks}
 }
 
@@ -36,6 +37,6 @@ func (m DispatchMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) 
 }
 
 // NewDispatchMock returns a Dispatch whose handlers answer from mocks.
-func NewDispatchMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Dispatch {
+func NewDispatchMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Dispatch {
 	return NewDispatch(NewDispatchMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package aslresume
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type GateMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (GateMock) OrderedValues() {}
 
 // NewGateMockHandlers returns handlers that answer from mocks.
-func NewGateMockHandlers(mocks *flowcrt.Mocks) GateMock {
+func NewGateMockHandlers(mocks *flowcrun.Mocks) GateMock {
 	return GateMock{mocks: mocks}
 }
 
@@ -31,6 +32,6 @@ func (m GateMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (str
 }
 
 // NewGateMock returns a Gate whose handlers answer from mocks.
-func NewGateMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Gate {
+func NewGateMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Gate {
 	return NewGate(NewGateMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

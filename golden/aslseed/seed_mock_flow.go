@@ -6,6 +6,7 @@ package aslseed
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type SeedMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (SeedMock) OrderedValues() {}
 
 // NewSeedMockHandlers returns handlers that answer from mocks.
-func NewSeedMockHandlers(mocks *flowcrt.Mocks) SeedMock {
+func NewSeedMockHandlers(mocks *flowcrun.Mocks) SeedMock {
 	return SeedMock{mocks: mocks}
 }
 
@@ -56,6 +57,6 @@ func (m SeedMock) StyleChecker(ctx context.Context, in any, agent flowcrt.Agent)
 }
 
 // NewSeedMock returns a Seed whose handlers answer from mocks.
-func NewSeedMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Seed {
+func NewSeedMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Seed {
 	return NewSeed(NewSeedMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

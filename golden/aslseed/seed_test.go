@@ -8,12 +8,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
 func run(t *testing.T, input map[string]any) any {
 	t.Helper()
-	cfg, err := flowcrt.ParseMockConfig([]byte(`{
+	cfg, err := flowcrun.ParseMockConfig([]byte(`{
 		"StateMachines": {"seed": {"TestCases": {"default": {"AnalyzeCode": "Analysis", "ValidateTask": "Valid"}}}},
 		"MockedResponses": {
 			"Analysis": {"0": {"Return": {"issues": 0}}},

@@ -6,6 +6,7 @@ package aslskills
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type AppMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (AppMock) OrderedValues() {}
 
 // NewAppMockHandlers returns handlers that answer from mocks.
-func NewAppMockHandlers(mocks *flowcrt.Mocks) AppMock {
+func NewAppMockHandlers(mocks *flowcrun.Mocks) AppMock {
 	return AppMock{mocks: mocks}
 }
 
@@ -46,6 +47,6 @@ func (m AppMock) Pager(ctx context.Context, in any, agent flowcrt.Agent) (any, e
 }
 
 // NewAppMock returns a App whose handlers answer from mocks.
-func NewAppMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *App {
+func NewAppMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *App {
 	return NewApp(NewAppMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package branches
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type BranchesMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewBranchesMockHandlers returns handlers that answer from mocks.
-func NewBranchesMockHandlers(mocks *flowcrt.Mocks) BranchesMock {
+func NewBranchesMockHandlers(mocks *flowcrun.Mocks) BranchesMock {
 	return BranchesMock{mocks: mocks}
 }
 
@@ -41,6 +42,6 @@ func (m BranchesMock) Eval(ctx context.Context, s BranchesState) (BranchesUpdate
 }
 
 // NewBranchesMock returns a Branches whose handlers answer from mocks.
-func NewBranchesMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Branches {
+func NewBranchesMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Branches {
 	return NewBranches(NewBranchesMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

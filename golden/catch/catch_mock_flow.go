@@ -6,6 +6,7 @@ package catch
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type CatchMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewCatchMockHandlers returns handlers that answer from mocks.
-func NewCatchMockHandlers(mocks *flowcrt.Mocks) CatchMock {
+func NewCatchMockHandlers(mocks *flowcrun.Mocks) CatchMock {
 	return CatchMock{mocks: mocks}
 }
 
@@ -43,6 +44,6 @@ func (m CatchMock) Publish(ctx context.Context, s CatchState) (CatchUpdate, erro
 }
 
 // NewCatchMock returns a Catch whose handlers answer from mocks.
-func NewCatchMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Catch {
+func NewCatchMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Catch {
 	return NewCatch(NewCatchMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

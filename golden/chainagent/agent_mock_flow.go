@@ -6,6 +6,7 @@ package chainagent
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,11 +15,11 @@ import (
 // control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
 // A task with no mock returns its input unchanged.
 type SupportAgentMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewSupportAgentMockHandlers returns handlers that answer from mocks.
-func NewSupportAgentMockHandlers(mocks *flowcrt.Mocks) SupportAgentMock {
+func NewSupportAgentMockHandlers(mocks *flowcrun.Mocks) SupportAgentMock {
 	return SupportAgentMock{mocks: mocks}
 }
 
@@ -38,6 +39,6 @@ func (m SupportAgentMock) ExecuteToolCalls(ctx context.Context, call flowcrt.Too
 }
 
 // NewSupportAgentMock returns a SupportAgent whose handlers answer from mocks.
-func NewSupportAgentMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *SupportAgent {
+func NewSupportAgentMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *SupportAgent {
 	return NewSupportAgent(NewSupportAgentMockHandlers(mocks), opts...)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -15,7 +16,7 @@ func runMocked(t *testing.T, ctx context.Context, testCase string) (flowcrt.Chai
 	t.Helper()
 	data, err := os.ReadFile("mocks.json")
 	require.NoError(t, err)
-	cfg, err := flowcrt.ParseMockConfig(data)
+	cfg, err := flowcrun.ParseMockConfig(data)
 	require.NoError(t, err)
 	m, err := cfg.Case("support-agent", testCase)
 	require.NoError(t, err)

@@ -3,22 +3,25 @@
 
 package chainbuiltins
 
-import flowcrt "github.com/flowc-dev/flowc/runtime"
+import (
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
+	flowcrt "github.com/flowc-dev/flowc/runtime"
+)
 
 // BuiltinsMock implements BuiltinsHandlers with canned responses, for tests and dry runs.
 // A mocked Return is {"Output": <json>, "Eval": "<string>"}; without "Eval" the eval string is the
 // control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
 // A task with no mock returns its input unchanged.
 type BuiltinsMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewBuiltinsMockHandlers returns handlers that answer from mocks.
-func NewBuiltinsMockHandlers(mocks *flowcrt.Mocks) BuiltinsMock {
+func NewBuiltinsMockHandlers(mocks *flowcrun.Mocks) BuiltinsMock {
 	return BuiltinsMock{mocks: mocks}
 }
 
 // NewBuiltinsMock returns a Builtins whose handlers answer from mocks.
-func NewBuiltinsMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Builtins {
+func NewBuiltinsMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Builtins {
 	return NewBuiltins(NewBuiltinsMockHandlers(mocks), opts...)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -15,7 +16,7 @@ import (
 // real, since they are never mocked.
 func run(t *testing.T, input any) (flowcrt.ChainState, error) {
 	t.Helper()
-	cfg, err := flowcrt.ParseMockConfig([]byte(`{
+	cfg, err := flowcrun.ParseMockConfig([]byte(`{
 	  "StateMachines": {"builtins": {"TestCases": {"t": {"echo": "Nope", "greet": "Nope", "measure": "Nope", "refuse": "Nope"}}}},
 	  "MockedResponses": {"Nope": {"0": {"Throw": {"Error": "Mocked"}}}}
 	}`))

@@ -6,6 +6,7 @@ package chainengine
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,11 +15,11 @@ import (
 // control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
 // A task with no mock returns its input unchanged.
 type EngineMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewEngineMockHandlers returns handlers that answer from mocks.
-func NewEngineMockHandlers(mocks *flowcrt.Mocks) EngineMock {
+func NewEngineMockHandlers(mocks *flowcrun.Mocks) EngineMock {
 	return EngineMock{mocks: mocks}
 }
 
@@ -28,6 +29,6 @@ func (m EngineMock) Grade(ctx context.Context, call flowcrt.ChainCall) (flowcrt.
 }
 
 // NewEngineMock returns a Engine whose handlers answer from mocks.
-func NewEngineMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Engine {
+func NewEngineMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Engine {
 	return NewEngine(NewEngineMockHandlers(mocks), opts...)
 }

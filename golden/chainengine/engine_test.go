@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -21,7 +22,7 @@ func run(t *testing.T, response string) (flowcrt.ChainState, error) {
 
 func runOn(t *testing.T, input, response string) (flowcrt.ChainState, error) {
 	t.Helper()
-	cfg, err := flowcrt.ParseMockConfig([]byte(fmt.Sprintf(`{
+	cfg, err := flowcrun.ParseMockConfig([]byte(fmt.Sprintf(`{
 	  "StateMachines": {"engine": {"TestCases": {"t": {"grade": "Grade"}}}},
 	  "MockedResponses": {"Grade": {"0": %s}}
 	}`, response)))

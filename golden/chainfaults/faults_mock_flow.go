@@ -6,6 +6,7 @@ package chainfaults
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,11 +15,11 @@ import (
 // control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
 // A task with no mock returns its input unchanged.
 type FaultsMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewFaultsMockHandlers returns handlers that answer from mocks.
-func NewFaultsMockHandlers(mocks *flowcrt.Mocks) FaultsMock {
+func NewFaultsMockHandlers(mocks *flowcrun.Mocks) FaultsMock {
 	return FaultsMock{mocks: mocks}
 }
 
@@ -33,6 +34,6 @@ func (m FaultsMock) Second(ctx context.Context, call flowcrt.ChainCall) (flowcrt
 }
 
 // NewFaultsMock returns a Faults whose handlers answer from mocks.
-func NewFaultsMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Faults {
+func NewFaultsMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Faults {
 	return NewFaults(NewFaultsMockHandlers(mocks), opts...)
 }

@@ -6,6 +6,7 @@ package chainonfailure
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,11 +15,11 @@ import (
 // control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
 // A task with no mock returns its input unchanged.
 type OnfailureMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewOnfailureMockHandlers returns handlers that answer from mocks.
-func NewOnfailureMockHandlers(mocks *flowcrt.Mocks) OnfailureMock {
+func NewOnfailureMockHandlers(mocks *flowcrun.Mocks) OnfailureMock {
 	return OnfailureMock{mocks: mocks}
 }
 
@@ -33,6 +34,6 @@ func (m OnfailureMock) ParseBody(ctx context.Context, call flowcrt.ChainCall) (f
 }
 
 // NewOnfailureMock returns a Onfailure whose handlers answer from mocks.
-func NewOnfailureMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Onfailure {
+func NewOnfailureMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Onfailure {
 	return NewOnfailure(NewOnfailureMockHandlers(mocks), opts...)
 }

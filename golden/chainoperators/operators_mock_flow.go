@@ -6,6 +6,7 @@ package chainoperators
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,11 +15,11 @@ import (
 // control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
 // A task with no mock returns its input unchanged.
 type OperatorsMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewOperatorsMockHandlers returns handlers that answer from mocks.
-func NewOperatorsMockHandlers(mocks *flowcrt.Mocks) OperatorsMock {
+func NewOperatorsMockHandlers(mocks *flowcrun.Mocks) OperatorsMock {
 	return OperatorsMock{mocks: mocks}
 }
 
@@ -28,6 +29,6 @@ func (m OperatorsMock) Classify(ctx context.Context, call flowcrt.ChainCall) (fl
 }
 
 // NewOperatorsMock returns a Operators whose handlers answer from mocks.
-func NewOperatorsMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Operators {
+func NewOperatorsMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Operators {
 	return NewOperators(NewOperatorsMockHandlers(mocks), opts...)
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 )
 
 // runEval runs the chain with classify mocked to return eval.
@@ -19,7 +19,7 @@ func runEval(t *testing.T, eval string) map[string]any {
 	  "StateMachines": {"operators": {"TestCases": {"t": {"classify": "Classify"}}}},
 	  "MockedResponses": {"Classify": {"0": {"Return": {"Output": "out", "Eval": %q}}}}
 	}`, eval)
-	cfg, err := flowcrt.ParseMockConfig([]byte(config))
+	cfg, err := flowcrun.ParseMockConfig([]byte(config))
 	require.NoError(t, err)
 	m, err := cfg.Case("operators", "t")
 	require.NoError(t, err)
@@ -59,7 +59,7 @@ func TestOperators(t *testing.T) {
 
 // A task with no mock returns its input, and its eval mirrors it.
 func TestUnmocked(t *testing.T) {
-	s, err := NewOperatorsMock(&flowcrt.Mocks{}).Run(context.Background(), map[string]any{"x": 1})
+	s, err := NewOperatorsMock(&flowcrun.Mocks{}).Run(context.Background(), map[string]any{"x": 1})
 	require.NoError(t, err)
 	b, err := json.Marshal(s)
 	require.NoError(t, err)

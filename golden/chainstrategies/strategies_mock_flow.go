@@ -6,6 +6,7 @@ package chainstrategies
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,11 +15,11 @@ import (
 // control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
 // A task with no mock returns its input unchanged.
 type StrategiesMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewStrategiesMockHandlers returns handlers that answer from mocks.
-func NewStrategiesMockHandlers(mocks *flowcrt.Mocks) StrategiesMock {
+func NewStrategiesMockHandlers(mocks *flowcrun.Mocks) StrategiesMock {
 	return StrategiesMock{mocks: mocks}
 }
 
@@ -28,6 +29,6 @@ func (m StrategiesMock) Produce(ctx context.Context, call flowcrt.ChainCall) (fl
 }
 
 // NewStrategiesMock returns a Strategies whose handlers answer from mocks.
-func NewStrategiesMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Strategies {
+func NewStrategiesMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Strategies {
 	return NewStrategies(NewStrategiesMockHandlers(mocks), opts...)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -49,7 +50,7 @@ func encoded(t *testing.T, v any) string {
 }
 
 func TestStrategies(t *testing.T) {
-	cfg, err := flowcrt.ParseMockConfig([]byte(mocks))
+	cfg, err := flowcrun.ParseMockConfig([]byte(mocks))
 	require.NoError(t, err)
 	m, err := cfg.Case("strategies", "all")
 	require.NoError(t, err)

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -32,7 +33,7 @@ const mocks = `{
 
 func runMocked(t *testing.T, testCase string) (flowcrt.ChainState, error) {
 	t.Helper()
-	cfg, err := flowcrt.ParseMockConfig([]byte(mocks))
+	cfg, err := flowcrun.ParseMockConfig([]byte(mocks))
 	require.NoError(t, err)
 	m, err := cfg.Case("toolloop", testCase)
 	require.NoError(t, err)

@@ -6,6 +6,7 @@ package chaintools
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,11 +15,11 @@ import (
 // control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
 // A task with no mock returns its input unchanged.
 type DeployCheckMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewDeployCheckMockHandlers returns handlers that answer from mocks.
-func NewDeployCheckMockHandlers(mocks *flowcrt.Mocks) DeployCheckMock {
+func NewDeployCheckMockHandlers(mocks *flowcrun.Mocks) DeployCheckMock {
 	return DeployCheckMock{mocks: mocks}
 }
 
@@ -33,6 +34,6 @@ func (m DeployCheckMock) PromptToInt(ctx context.Context, call flowcrt.LLMCall) 
 }
 
 // NewDeployCheckMock returns a DeployCheck whose handlers answer from mocks.
-func NewDeployCheckMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *DeployCheck {
+func NewDeployCheckMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *DeployCheck {
 	return NewDeployCheck(NewDeployCheckMockHandlers(mocks), opts...)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -16,7 +17,7 @@ func runMocked(t *testing.T, testCase string) (flowcrt.ChainState, error) {
 	t.Helper()
 	data, err := os.ReadFile("mocks.json")
 	require.NoError(t, err)
-	cfg, err := flowcrt.ParseMockConfig(data)
+	cfg, err := flowcrun.ParseMockConfig(data)
 	require.NoError(t, err)
 	m, err := cfg.Case("deploy-check", testCase)
 	require.NoError(t, err)

@@ -6,6 +6,7 @@ package checkpoint
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type ChatMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewChatMockHandlers returns handlers that answer from mocks.
-func NewChatMockHandlers(mocks *flowcrt.Mocks) ChatMock {
+func NewChatMockHandlers(mocks *flowcrun.Mocks) ChatMock {
 	return ChatMock{mocks: mocks}
 }
 
@@ -40,6 +41,6 @@ func (m ChatMock) Reply(ctx context.Context, s ChatState) (ChatUpdate, error) {
 }
 
 // NewChatMock returns a Chat whose handlers answer from mocks.
-func NewChatMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Chat {
+func NewChatMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Chat {
 	return NewChat(NewChatMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package codemieautonomous
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type TeamMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type TeamMock struct {
 func (TeamMock) AnswersInOrder() {}
 
 // NewTeamMockHandlers returns handlers that answer from mocks.
-func NewTeamMockHandlers(mocks *flowcrt.Mocks) TeamMock {
+func NewTeamMockHandlers(mocks *flowcrun.Mocks) TeamMock {
 	return TeamMock{mocks: mocks}
 }
 
@@ -43,6 +44,6 @@ func (m TeamMock) Reviewer(ctx context.Context, call flowcrt.JSONCall) (string, 
 }
 
 // NewTeamMock returns a Team whose handlers answer from mocks.
-func NewTeamMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Team {
+func NewTeamMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Team {
 	return NewTeam(NewTeamMockHandlers(mocks), opts...)
 }

@@ -6,6 +6,7 @@ package codemiebuiltins
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type BuiltinsMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type BuiltinsMock struct {
 func (BuiltinsMock) AnswersInOrder() {}
 
 // NewBuiltinsMockHandlers returns handlers that answer from mocks.
-func NewBuiltinsMockHandlers(mocks *flowcrt.Mocks) BuiltinsMock {
+func NewBuiltinsMockHandlers(mocks *flowcrun.Mocks) BuiltinsMock {
 	return BuiltinsMock{mocks: mocks}
 }
 
@@ -40,6 +41,6 @@ func (m BuiltinsMock) Digest(ctx context.Context, call flowcrt.JSONCall) (string
 }
 
 // NewBuiltinsMock returns a Builtins whose handlers answer from mocks.
-func NewBuiltinsMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Builtins {
+func NewBuiltinsMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Builtins {
 	return NewBuiltins(NewBuiltinsMockHandlers(mocks), opts...)
 }

@@ -6,6 +6,7 @@ package codemiecontext
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type ContextMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type ContextMock struct {
 func (ContextMock) AnswersInOrder() {}
 
 // NewContextMockHandlers returns handlers that answer from mocks.
-func NewContextMockHandlers(mocks *flowcrt.Mocks) ContextMock {
+func NewContextMockHandlers(mocks *flowcrun.Mocks) ContextMock {
 	return ContextMock{mocks: mocks}
 }
 
@@ -45,6 +46,6 @@ func (m ContextMock) Lister(ctx context.Context, call flowcrt.JSONCall) (string,
 }
 
 // NewContextMock returns a Context whose handlers answer from mocks.
-func NewContextMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Context {
+func NewContextMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Context {
 	return NewContext(NewContextMockHandlers(mocks), opts...)
 }

@@ -6,6 +6,7 @@ package codemiefinish
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type SuiteMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type SuiteMock struct {
 func (SuiteMock) AnswersInOrder() {}
 
 // NewSuiteMockHandlers returns handlers that answer from mocks.
-func NewSuiteMockHandlers(mocks *flowcrt.Mocks) SuiteMock {
+func NewSuiteMockHandlers(mocks *flowcrun.Mocks) SuiteMock {
 	return SuiteMock{mocks: mocks}
 }
 
@@ -40,6 +41,6 @@ func (m SuiteMock) Writer(ctx context.Context, call flowcrt.JSONCall) (string, e
 }
 
 // NewSuiteMock returns a Suite whose handlers answer from mocks.
-func NewSuiteMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Suite {
+func NewSuiteMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Suite {
 	return NewSuite(NewSuiteMockHandlers(mocks), opts...)
 }

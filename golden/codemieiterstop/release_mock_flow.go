@@ -6,6 +6,7 @@ package codemieiterstop
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type ReleaseMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type ReleaseMock struct {
 func (ReleaseMock) AnswersInOrder() {}
 
 // NewReleaseMockHandlers returns handlers that answer from mocks.
-func NewReleaseMockHandlers(mocks *flowcrt.Mocks) ReleaseMock {
+func NewReleaseMockHandlers(mocks *flowcrun.Mocks) ReleaseMock {
 	return ReleaseMock{mocks: mocks}
 }
 
@@ -48,6 +49,6 @@ func (m ReleaseMock) Auditor(ctx context.Context, call flowcrt.JSONCall) (string
 }
 
 // NewReleaseMock returns a Release whose handlers answer from mocks.
-func NewReleaseMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Release {
+func NewReleaseMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Release {
 	return NewRelease(NewReleaseMockHandlers(mocks), opts...)
 }

@@ -6,6 +6,7 @@ package codemienodes
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type NodesMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type NodesMock struct {
 func (NodesMock) AnswersInOrder() {}
 
 // NewNodesMockHandlers returns handlers that answer from mocks.
-func NewNodesMockHandlers(mocks *flowcrt.Mocks) NodesMock {
+func NewNodesMockHandlers(mocks *flowcrun.Mocks) NodesMock {
 	return NodesMock{mocks: mocks}
 }
 
@@ -32,6 +33,6 @@ func (m NodesMock) CallMCPTool(ctx context.Context, call flowcrt.JSONCall) (stri
 }
 
 // NewNodesMock returns a Nodes whose handlers answer from mocks.
-func NewNodesMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Nodes {
+func NewNodesMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Nodes {
 	return NewNodes(NewNodesMockHandlers(mocks), opts...)
 }

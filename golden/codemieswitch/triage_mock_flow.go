@@ -6,6 +6,7 @@ package codemieswitch
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type TriageMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type TriageMock struct {
 func (TriageMock) AnswersInOrder() {}
 
 // NewTriageMockHandlers returns handlers that answer from mocks.
-func NewTriageMockHandlers(mocks *flowcrt.Mocks) TriageMock {
+func NewTriageMockHandlers(mocks *flowcrun.Mocks) TriageMock {
 	return TriageMock{mocks: mocks}
 }
 
@@ -46,6 +47,6 @@ func (m TriageMock) Reporter(ctx context.Context, call flowcrt.JSONCall) (string
 }
 
 // NewTriageMock returns a Triage whose handlers answer from mocks.
-func NewTriageMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Triage {
+func NewTriageMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Triage {
 	return NewTriage(NewTriageMockHandlers(mocks), opts...)
 }

@@ -6,6 +6,7 @@ package condition
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type ConditionMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewConditionMockHandlers returns handlers that answer from mocks.
-func NewConditionMockHandlers(mocks *flowcrt.Mocks) ConditionMock {
+func NewConditionMockHandlers(mocks *flowcrun.Mocks) ConditionMock {
 	return ConditionMock{mocks: mocks}
 }
 
@@ -34,6 +35,6 @@ func (m ConditionMock) Visit(ctx context.Context, s ConditionState) (ConditionUp
 }
 
 // NewConditionMock returns a Condition whose handlers answer from mocks.
-func NewConditionMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Condition {
+func NewConditionMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Condition {
 	return NewCondition(NewConditionMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

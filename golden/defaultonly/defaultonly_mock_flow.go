@@ -6,6 +6,7 @@ package defaultonly
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type DefaultOnlyMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewDefaultOnlyMockHandlers returns handlers that answer from mocks.
-func NewDefaultOnlyMockHandlers(mocks *flowcrt.Mocks) DefaultOnlyMock {
+func NewDefaultOnlyMockHandlers(mocks *flowcrun.Mocks) DefaultOnlyMock {
 	return DefaultOnlyMock{mocks: mocks}
 }
 
@@ -48,6 +49,6 @@ func (m DefaultOnlyMock) Second(ctx context.Context, s DefaultOnlyState) (Defaul
 }
 
 // NewDefaultOnlyMock returns a DefaultOnly whose handlers answer from mocks.
-func NewDefaultOnlyMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *DefaultOnly {
+func NewDefaultOnlyMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *DefaultOnly {
 	return NewDefaultOnly(NewDefaultOnlyMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

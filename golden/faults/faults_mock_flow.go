@@ -6,6 +6,7 @@ package faults
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -16,11 +17,11 @@ import (
 // item makes the k-th call depends on scheduling, except with max_concurrency 1, where items call
 // in list order.
 type FaultsMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewFaultsMockHandlers returns handlers that answer from mocks.
-func NewFaultsMockHandlers(mocks *flowcrt.Mocks) FaultsMock {
+func NewFaultsMockHandlers(mocks *flowcrun.Mocks) FaultsMock {
 	return FaultsMock{mocks: mocks}
 }
 
@@ -57,6 +58,6 @@ func (m FaultsMock) Each(ctx context.Context, s FaultsState, item string) (Fault
 }
 
 // NewFaultsMock returns a Faults whose handlers answer from mocks.
-func NewFaultsMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Faults {
+func NewFaultsMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Faults {
 	return NewFaults(NewFaultsMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

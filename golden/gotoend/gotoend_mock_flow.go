@@ -6,6 +6,7 @@ package gotoend
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type GotoEndMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewGotoEndMockHandlers returns handlers that answer from mocks.
-func NewGotoEndMockHandlers(mocks *flowcrt.Mocks) GotoEndMock {
+func NewGotoEndMockHandlers(mocks *flowcrun.Mocks) GotoEndMock {
 	return GotoEndMock{mocks: mocks}
 }
 
@@ -34,6 +35,6 @@ func (m GotoEndMock) Visit(ctx context.Context, s GotoEndState) (GotoEndUpdate, 
 }
 
 // NewGotoEndMock returns a GotoEnd whose handlers answer from mocks.
-func NewGotoEndMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *GotoEnd {
+func NewGotoEndMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *GotoEnd {
 	return NewGotoEnd(NewGotoEndMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

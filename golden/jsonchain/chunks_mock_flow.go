@@ -6,6 +6,7 @@ package jsonchain
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type ChunksMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type ChunksMock struct {
 func (ChunksMock) AnswersInOrder() {}
 
 // NewChunksMockHandlers returns handlers that answer from mocks.
-func NewChunksMockHandlers(mocks *flowcrt.Mocks) ChunksMock {
+func NewChunksMockHandlers(mocks *flowcrun.Mocks) ChunksMock {
 	return ChunksMock{mocks: mocks}
 }
 
@@ -40,6 +41,6 @@ func (m ChunksMock) Consumer(ctx context.Context, call flowcrt.JSONCall) (string
 }
 
 // NewChunksMock returns a Chunks whose handlers answer from mocks.
-func NewChunksMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Chunks {
+func NewChunksMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Chunks {
 	return NewChunks(NewChunksMockHandlers(mocks), opts...)
 }

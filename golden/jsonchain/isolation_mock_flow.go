@@ -6,6 +6,7 @@ package jsonchain
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type IsolationMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type IsolationMock struct {
 func (IsolationMock) AnswersInOrder() {}
 
 // NewIsolationMockHandlers returns handlers that answer from mocks.
-func NewIsolationMockHandlers(mocks *flowcrt.Mocks) IsolationMock {
+func NewIsolationMockHandlers(mocks *flowcrun.Mocks) IsolationMock {
 	return IsolationMock{mocks: mocks}
 }
 
@@ -43,6 +44,6 @@ func (m IsolationMock) Merger(ctx context.Context, call flowcrt.JSONCall) (strin
 }
 
 // NewIsolationMock returns a Isolation whose handlers answer from mocks.
-func NewIsolationMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Isolation {
+func NewIsolationMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Isolation {
 	return NewIsolation(NewIsolationMockHandlers(mocks), opts...)
 }

@@ -6,6 +6,7 @@ package jsonchain
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type MultistageMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type MultistageMock struct {
 func (MultistageMock) AnswersInOrder() {}
 
 // NewMultistageMockHandlers returns handlers that answer from mocks.
-func NewMultistageMockHandlers(mocks *flowcrt.Mocks) MultistageMock {
+func NewMultistageMockHandlers(mocks *flowcrun.Mocks) MultistageMock {
 	return MultistageMock{mocks: mocks}
 }
 
@@ -46,6 +47,6 @@ func (m MultistageMock) Merger(ctx context.Context, call flowcrt.JSONCall) (stri
 }
 
 // NewMultistageMock returns a Multistage whose handlers answer from mocks.
-func NewMultistageMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Multistage {
+func NewMultistageMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Multistage {
 	return NewMultistage(NewMultistageMockHandlers(mocks), opts...)
 }

@@ -6,6 +6,7 @@ package jsonchain
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type StagesMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type StagesMock struct {
 func (StagesMock) AnswersInOrder() {}
 
 // NewStagesMockHandlers returns handlers that answer from mocks.
-func NewStagesMockHandlers(mocks *flowcrt.Mocks) StagesMock {
+func NewStagesMockHandlers(mocks *flowcrun.Mocks) StagesMock {
 	return StagesMock{mocks: mocks}
 }
 
@@ -40,6 +41,6 @@ func (m StagesMock) Stage(ctx context.Context, call flowcrt.JSONCall) (string, e
 }
 
 // NewStagesMock returns a Stages whose handlers answer from mocks.
-func NewStagesMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Stages {
+func NewStagesMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Stages {
 	return NewStages(NewStagesMockHandlers(mocks), opts...)
 }

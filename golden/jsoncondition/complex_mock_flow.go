@@ -6,6 +6,7 @@ package jsoncondition
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type ComplexMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type ComplexMock struct {
 func (ComplexMock) AnswersInOrder() {}
 
 // NewComplexMockHandlers returns handlers that answer from mocks.
-func NewComplexMockHandlers(mocks *flowcrt.Mocks) ComplexMock {
+func NewComplexMockHandlers(mocks *flowcrun.Mocks) ComplexMock {
 	return ComplexMock{mocks: mocks}
 }
 
@@ -43,6 +44,6 @@ func (m ComplexMock) SkipState(ctx context.Context, call flowcrt.JSONCall) (stri
 }
 
 // NewComplexMock returns a Complex whose handlers answer from mocks.
-func NewComplexMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Complex {
+func NewComplexMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Complex {
 	return NewComplex(NewComplexMockHandlers(mocks), opts...)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	"github.com/flowc-dev/flowc/golden/jsontest"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -23,30 +24,30 @@ type workflow interface {
 func TestConditions(t *testing.T) {
 	for _, tt := range []struct {
 		machine string
-		new     func(*flowcrt.Mocks) workflow
+		new     func(*flowcrun.Mocks) workflow
 		cases   map[string]string
 	}{
-		{"basic", func(m *flowcrt.Mocks) workflow { return NewBasicMock(m) }, map[string]string{
+		{"basic", func(m *flowcrun.Mocks) workflow { return NewBasicMock(m) }, map[string]string{
 			"large": "state-if-true", "equal": "state-if-false", "not-an-object": "state-if-false",
 			// CodeMie reads "150" as 150 (utils.py, convert_value).
 			"string": "state-if-true", "missing": "state-if-false",
 		}},
-		{"count", func(m *flowcrt.Mocks) workflow { return NewCountMock(m) }, map[string]string{
+		{"count", func(m *flowcrun.Mocks) workflow { return NewCountMock(m) }, map[string]string{
 			"large": "process-large-batch", "small": "process-small-batch", "float": "process-large-batch",
 		}},
-		{"status", func(m *flowcrt.Mocks) workflow { return NewStatusMock(m) }, map[string]string{
+		{"status", func(m *flowcrun.Mocks) workflow { return NewStatusMock(m) }, map[string]string{
 			"success": "next-step", "failure": "error-handler", "text": "error-handler",
 		}},
-		{"complex", func(m *flowcrt.Mocks) workflow { return NewComplexMock(m) }, map[string]string{
+		{"complex", func(m *flowcrun.Mocks) workflow { return NewComplexMock(m) }, map[string]string{
 			"active": "process-state", "idle": "skip-state", "no-count": "skip-state",
 		}},
-		{"haskey", func(m *flowcrt.Mocks) workflow { return NewHaskeyMock(m) }, map[string]string{
+		{"haskey", func(m *flowcrun.Mocks) workflow { return NewHaskeyMock(m) }, map[string]string{
 			"null-result": "has-result", "other": "no-result", "list": "no-result",
 		}},
-		{"message", func(m *flowcrt.Mocks) workflow { return NewMessageMock(m) }, map[string]string{
+		{"message", func(m *flowcrun.Mocks) workflow { return NewMessageMock(m) }, map[string]string{
 			"error": "error-handler", "fine": "success-state", "number": "success-state",
 		}},
-		{"truthy", func(m *flowcrt.Mocks) workflow { return NewTruthyMock(m) }, map[string]string{
+		{"truthy", func(m *flowcrun.Mocks) workflow { return NewTruthyMock(m) }, map[string]string{
 			"strings": "merge", "blocked": "hold", "not-boolean": "hold", "yes-and-false": "merge",
 		}},
 	} {

@@ -6,6 +6,7 @@ package jsoncondition
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type CountMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type CountMock struct {
 func (CountMock) AnswersInOrder() {}
 
 // NewCountMockHandlers returns handlers that answer from mocks.
-func NewCountMockHandlers(mocks *flowcrt.Mocks) CountMock {
+func NewCountMockHandlers(mocks *flowcrun.Mocks) CountMock {
 	return CountMock{mocks: mocks}
 }
 
@@ -43,6 +44,6 @@ func (m CountMock) ProcessSmallBatch(ctx context.Context, call flowcrt.JSONCall)
 }
 
 // NewCountMock returns a Count whose handlers answer from mocks.
-func NewCountMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Count {
+func NewCountMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Count {
 	return NewCount(NewCountMockHandlers(mocks), opts...)
 }

@@ -6,6 +6,7 @@ package jsoncondition
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type HaskeyMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type HaskeyMock struct {
 func (HaskeyMock) AnswersInOrder() {}
 
 // NewHaskeyMockHandlers returns handlers that answer from mocks.
-func NewHaskeyMockHandlers(mocks *flowcrt.Mocks) HaskeyMock {
+func NewHaskeyMockHandlers(mocks *flowcrun.Mocks) HaskeyMock {
 	return HaskeyMock{mocks: mocks}
 }
 
@@ -43,6 +44,6 @@ func (m HaskeyMock) NoResult(ctx context.Context, call flowcrt.JSONCall) (string
 }
 
 // NewHaskeyMock returns a Haskey whose handlers answer from mocks.
-func NewHaskeyMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Haskey {
+func NewHaskeyMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Haskey {
 	return NewHaskey(NewHaskeyMockHandlers(mocks), opts...)
 }

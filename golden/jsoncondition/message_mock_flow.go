@@ -6,6 +6,7 @@ package jsoncondition
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type MessageMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type MessageMock struct {
 func (MessageMock) AnswersInOrder() {}
 
 // NewMessageMockHandlers returns handlers that answer from mocks.
-func NewMessageMockHandlers(mocks *flowcrt.Mocks) MessageMock {
+func NewMessageMockHandlers(mocks *flowcrun.Mocks) MessageMock {
 	return MessageMock{mocks: mocks}
 }
 
@@ -43,6 +44,6 @@ func (m MessageMock) SuccessState(ctx context.Context, call flowcrt.JSONCall) (s
 }
 
 // NewMessageMock returns a Message whose handlers answer from mocks.
-func NewMessageMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Message {
+func NewMessageMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Message {
 	return NewMessage(NewMessageMockHandlers(mocks), opts...)
 }

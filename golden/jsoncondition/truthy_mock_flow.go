@@ -6,6 +6,7 @@ package jsoncondition
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type TruthyMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type TruthyMock struct {
 func (TruthyMock) AnswersInOrder() {}
 
 // NewTruthyMockHandlers returns handlers that answer from mocks.
-func NewTruthyMockHandlers(mocks *flowcrt.Mocks) TruthyMock {
+func NewTruthyMockHandlers(mocks *flowcrun.Mocks) TruthyMock {
 	return TruthyMock{mocks: mocks}
 }
 
@@ -43,6 +44,6 @@ func (m TruthyMock) Hold(ctx context.Context, call flowcrt.JSONCall) (string, er
 }
 
 // NewTruthyMock returns a Truthy whose handlers answer from mocks.
-func NewTruthyMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Truthy {
+func NewTruthyMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Truthy {
 	return NewTruthy(NewTruthyMockHandlers(mocks), opts...)
 }

@@ -6,6 +6,7 @@ package jsoniterate
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type DictMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type DictMock struct {
 func (DictMock) AnswersInOrder() {}
 
 // NewDictMockHandlers returns handlers that answer from mocks.
-func NewDictMockHandlers(mocks *flowcrt.Mocks) DictMock {
+func NewDictMockHandlers(mocks *flowcrun.Mocks) DictMock {
 	return DictMock{mocks: mocks}
 }
 
@@ -43,6 +44,6 @@ func (m DictMock) Verifier(ctx context.Context, call flowcrt.JSONCall) (string, 
 }
 
 // NewDictMock returns a Dict whose handlers answer from mocks.
-func NewDictMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Dict {
+func NewDictMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Dict {
 	return NewDict(NewDictMockHandlers(mocks), opts...)
 }

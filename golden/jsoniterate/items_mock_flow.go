@@ -6,6 +6,7 @@ package jsoniterate
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type ItemsMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type ItemsMock struct {
 func (ItemsMock) AnswersInOrder() {}
 
 // NewItemsMockHandlers returns handlers that answer from mocks.
-func NewItemsMockHandlers(mocks *flowcrt.Mocks) ItemsMock {
+func NewItemsMockHandlers(mocks *flowcrun.Mocks) ItemsMock {
 	return ItemsMock{mocks: mocks}
 }
 
@@ -40,6 +41,6 @@ func (m ItemsMock) Processor(ctx context.Context, call flowcrt.JSONCall) (string
 }
 
 // NewItemsMock returns a Items whose handlers answer from mocks.
-func NewItemsMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Items {
+func NewItemsMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Items {
 	return NewItems(NewItemsMockHandlers(mocks), opts...)
 }

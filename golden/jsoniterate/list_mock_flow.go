@@ -6,6 +6,7 @@ package jsoniterate
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type ListMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type ListMock struct {
 func (ListMock) AnswersInOrder() {}
 
 // NewListMockHandlers returns handlers that answer from mocks.
-func NewListMockHandlers(mocks *flowcrt.Mocks) ListMock {
+func NewListMockHandlers(mocks *flowcrun.Mocks) ListMock {
 	return ListMock{mocks: mocks}
 }
 
@@ -43,6 +44,6 @@ func (m ListMock) Summarizer(ctx context.Context, call flowcrt.JSONCall) (string
 }
 
 // NewListMock returns a List whose handlers answer from mocks.
-func NewListMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *List {
+func NewListMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *List {
 	return NewList(NewListMockHandlers(mocks), opts...)
 }

@@ -6,6 +6,7 @@ package jsoniterate
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type NestedMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type NestedMock struct {
 func (NestedMock) AnswersInOrder() {}
 
 // NewNestedMockHandlers returns handlers that answer from mocks.
-func NewNestedMockHandlers(mocks *flowcrt.Mocks) NestedMock {
+func NewNestedMockHandlers(mocks *flowcrun.Mocks) NestedMock {
 	return NestedMock{mocks: mocks}
 }
 
@@ -43,6 +44,6 @@ func (m NestedMock) Aggregator(ctx context.Context, call flowcrt.JSONCall) (stri
 }
 
 // NewNestedMock returns a Nested whose handlers answer from mocks.
-func NewNestedMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Nested {
+func NewNestedMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Nested {
 	return NewNested(NewNestedMockHandlers(mocks), opts...)
 }

@@ -6,6 +6,7 @@ package jsoniterate
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type ObjectsMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type ObjectsMock struct {
 func (ObjectsMock) AnswersInOrder() {}
 
 // NewObjectsMockHandlers returns handlers that answer from mocks.
-func NewObjectsMockHandlers(mocks *flowcrt.Mocks) ObjectsMock {
+func NewObjectsMockHandlers(mocks *flowcrun.Mocks) ObjectsMock {
 	return ObjectsMock{mocks: mocks}
 }
 
@@ -40,6 +41,6 @@ func (m ObjectsMock) Executor(ctx context.Context, call flowcrt.JSONCall) (strin
 }
 
 // NewObjectsMock returns a Objects whose handlers answer from mocks.
-func NewObjectsMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Objects {
+func NewObjectsMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Objects {
 	return NewObjects(NewObjectsMockHandlers(mocks), opts...)
 }

@@ -6,6 +6,7 @@ package jsoniterate
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type PointerMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type PointerMock struct {
 func (PointerMock) AnswersInOrder() {}
 
 // NewPointerMockHandlers returns handlers that answer from mocks.
-func NewPointerMockHandlers(mocks *flowcrt.Mocks) PointerMock {
+func NewPointerMockHandlers(mocks *flowcrun.Mocks) PointerMock {
 	return PointerMock{mocks: mocks}
 }
 
@@ -40,6 +41,6 @@ func (m PointerMock) UserProcessor(ctx context.Context, call flowcrt.JSONCall) (
 }
 
 // NewPointerMock returns a Pointer whose handlers answer from mocks.
-func NewPointerMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Pointer {
+func NewPointerMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Pointer {
 	return NewPointer(NewPointerMockHandlers(mocks), opts...)
 }

@@ -6,6 +6,7 @@ package jsonparallel
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type ParallelMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type ParallelMock struct {
 func (ParallelMock) AnswersInOrder() {}
 
 // NewParallelMockHandlers returns handlers that answer from mocks.
-func NewParallelMockHandlers(mocks *flowcrt.Mocks) ParallelMock {
+func NewParallelMockHandlers(mocks *flowcrun.Mocks) ParallelMock {
 	return ParallelMock{mocks: mocks}
 }
 
@@ -49,6 +50,6 @@ func (m ParallelMock) Summarizer(ctx context.Context, call flowcrt.JSONCall) (st
 }
 
 // NewParallelMock returns a Parallel whose handlers answer from mocks.
-func NewParallelMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Parallel {
+func NewParallelMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Parallel {
 	return NewParallel(NewParallelMockHandlers(mocks), opts...)
 }

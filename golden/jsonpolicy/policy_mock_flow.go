@@ -6,6 +6,7 @@ package jsonpolicy
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type PagesMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type PagesMock struct {
 func (PagesMock) AnswersInOrder() {}
 
 // NewPagesMockHandlers returns handlers that answer from mocks.
-func NewPagesMockHandlers(mocks *flowcrt.Mocks) PagesMock {
+func NewPagesMockHandlers(mocks *flowcrun.Mocks) PagesMock {
 	return PagesMock{mocks: mocks}
 }
 
@@ -46,6 +47,6 @@ func (m PagesMock) Reporter(ctx context.Context, call flowcrt.JSONCall) (string,
 }
 
 // NewPagesMock returns a Pages whose handlers answer from mocks.
-func NewPagesMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Pages {
+func NewPagesMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Pages {
 	return NewPages(NewPagesMockHandlers(mocks), opts...)
 }

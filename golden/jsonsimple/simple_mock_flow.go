@@ -6,6 +6,7 @@ package jsonsimple
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type SimpleMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type SimpleMock struct {
 func (SimpleMock) AnswersInOrder() {}
 
 // NewSimpleMockHandlers returns handlers that answer from mocks.
-func NewSimpleMockHandlers(mocks *flowcrt.Mocks) SimpleMock {
+func NewSimpleMockHandlers(mocks *flowcrun.Mocks) SimpleMock {
 	return SimpleMock{mocks: mocks}
 }
 
@@ -40,6 +41,6 @@ func (m SimpleMock) Reviewer(ctx context.Context, call flowcrt.JSONCall) (string
 }
 
 // NewSimpleMock returns a Simple whose handlers answer from mocks.
-func NewSimpleMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Simple {
+func NewSimpleMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Simple {
 	return NewSimple(NewSimpleMockHandlers(mocks), opts...)
 }

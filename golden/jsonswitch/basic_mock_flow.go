@@ -6,6 +6,7 @@ package jsonswitch
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type BasicMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type BasicMock struct {
 func (BasicMock) AnswersInOrder() {}
 
 // NewBasicMockHandlers returns handlers that answer from mocks.
-func NewBasicMockHandlers(mocks *flowcrt.Mocks) BasicMock {
+func NewBasicMockHandlers(mocks *flowcrun.Mocks) BasicMock {
 	return BasicMock{mocks: mocks}
 }
 
@@ -49,6 +50,6 @@ func (m BasicMock) UnknownHandler(ctx context.Context, call flowcrt.JSONCall) (s
 }
 
 // NewBasicMock returns a Basic whose handlers answer from mocks.
-func NewBasicMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Basic {
+func NewBasicMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Basic {
 	return NewBasic(NewBasicMockHandlers(mocks), opts...)
 }

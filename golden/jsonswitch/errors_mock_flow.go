@@ -6,6 +6,7 @@ package jsonswitch
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type ErrorsMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type ErrorsMock struct {
 func (ErrorsMock) AnswersInOrder() {}
 
 // NewErrorsMockHandlers returns handlers that answer from mocks.
-func NewErrorsMockHandlers(mocks *flowcrt.Mocks) ErrorsMock {
+func NewErrorsMockHandlers(mocks *flowcrun.Mocks) ErrorsMock {
 	return ErrorsMock{mocks: mocks}
 }
 
@@ -49,6 +50,6 @@ func (m ErrorsMock) UnknownState(ctx context.Context, call flowcrt.JSONCall) (st
 }
 
 // NewErrorsMock returns a Errors whose handlers answer from mocks.
-func NewErrorsMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Errors {
+func NewErrorsMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Errors {
 	return NewErrors(NewErrorsMockHandlers(mocks), opts...)
 }

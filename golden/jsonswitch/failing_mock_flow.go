@@ -6,6 +6,7 @@ package jsonswitch
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type FailingMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type FailingMock struct {
 func (FailingMock) AnswersInOrder() {}
 
 // NewFailingMockHandlers returns handlers that answer from mocks.
-func NewFailingMockHandlers(mocks *flowcrt.Mocks) FailingMock {
+func NewFailingMockHandlers(mocks *flowcrun.Mocks) FailingMock {
 	return FailingMock{mocks: mocks}
 }
 
@@ -46,6 +47,6 @@ func (m FailingMock) Backlog(ctx context.Context, call flowcrt.JSONCall) (string
 }
 
 // NewFailingMock returns a Failing whose handlers answer from mocks.
-func NewFailingMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Failing {
+func NewFailingMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Failing {
 	return NewFailing(NewFailingMockHandlers(mocks), opts...)
 }

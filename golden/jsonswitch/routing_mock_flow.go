@@ -6,6 +6,7 @@ package jsonswitch
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type RoutingMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type RoutingMock struct {
 func (RoutingMock) AnswersInOrder() {}
 
 // NewRoutingMockHandlers returns handlers that answer from mocks.
-func NewRoutingMockHandlers(mocks *flowcrt.Mocks) RoutingMock {
+func NewRoutingMockHandlers(mocks *flowcrun.Mocks) RoutingMock {
 	return RoutingMock{mocks: mocks}
 }
 
@@ -49,6 +50,6 @@ func (m RoutingMock) UnsupportedTypeHandler(ctx context.Context, call flowcrt.JS
 }
 
 // NewRoutingMock returns a Routing whose handlers answer from mocks.
-func NewRoutingMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Routing {
+func NewRoutingMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Routing {
 	return NewRouting(NewRoutingMockHandlers(mocks), opts...)
 }

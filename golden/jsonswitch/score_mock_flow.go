@@ -6,6 +6,7 @@ package jsonswitch
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type ScoreMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type ScoreMock struct {
 func (ScoreMock) AnswersInOrder() {}
 
 // NewScoreMockHandlers returns handlers that answer from mocks.
-func NewScoreMockHandlers(mocks *flowcrt.Mocks) ScoreMock {
+func NewScoreMockHandlers(mocks *flowcrun.Mocks) ScoreMock {
 	return ScoreMock{mocks: mocks}
 }
 
@@ -49,6 +50,6 @@ func (m ScoreMock) PoorHandler(ctx context.Context, call flowcrt.JSONCall) (stri
 }
 
 // NewScoreMock returns a Score whose handlers answer from mocks.
-func NewScoreMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Score {
+func NewScoreMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Score {
 	return NewScore(NewScoreMockHandlers(mocks), opts...)
 }

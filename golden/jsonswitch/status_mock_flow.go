@@ -6,6 +6,7 @@ package jsonswitch
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type StatusMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type StatusMock struct {
 func (StatusMock) AnswersInOrder() {}
 
 // NewStatusMockHandlers returns handlers that answer from mocks.
-func NewStatusMockHandlers(mocks *flowcrt.Mocks) StatusMock {
+func NewStatusMockHandlers(mocks *flowcrun.Mocks) StatusMock {
 	return StatusMock{mocks: mocks}
 }
 
@@ -49,6 +50,6 @@ func (m StatusMock) ErrorState(ctx context.Context, call flowcrt.JSONCall) (stri
 }
 
 // NewStatusMock returns a Status whose handlers answer from mocks.
-func NewStatusMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Status {
+func NewStatusMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Status {
 	return NewStatus(NewStatusMockHandlers(mocks), opts...)
 }

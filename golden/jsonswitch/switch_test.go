@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	"github.com/flowc-dev/flowc/golden/jsontest"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -22,29 +23,29 @@ type workflow interface {
 func TestSwitches(t *testing.T) {
 	for _, tt := range []struct {
 		machine string
-		new     func(*flowcrt.Mocks) workflow
+		new     func(*flowcrun.Mocks) workflow
 		cases   map[string]string
 	}{
-		{"basic", func(m *flowcrt.Mocks) workflow { return NewBasicMock(m) }, map[string]string{
+		{"basic", func(m *flowcrun.Mocks) workflow { return NewBasicMock(m) }, map[string]string{
 			"success": "success-handler", "warning": "warning-handler", "error": "error-handler",
 			"other": "unknown-handler", "missing": "unknown-handler",
 		}},
-		{"status", func(m *flowcrt.Mocks) workflow { return NewStatusMock(m) }, map[string]string{
+		{"status", func(m *flowcrun.Mocks) workflow { return NewStatusMock(m) }, map[string]string{
 			"completed": "success-state", "pending": "wait-state", "failed": "retry-state", "text": "error-state",
 		}},
-		{"score", func(m *flowcrt.Mocks) workflow { return NewScoreMock(m) }, map[string]string{
+		{"score", func(m *flowcrun.Mocks) workflow { return NewScoreMock(m) }, map[string]string{
 			"excellent": "excellent-handler", "boundary": "excellent-handler", "good": "good-handler",
 			"average": "average-handler", "poor": "poor-handler", "not-a-number": "poor-handler",
 		}},
-		{"errors", func(m *flowcrt.Mocks) workflow { return NewErrorsMock(m) }, map[string]string{
+		{"errors", func(m *flowcrun.Mocks) workflow { return NewErrorsMock(m) }, map[string]string{
 			"success": "success-state", "partial": "partial-success-state", "failure": "failure-state",
 			"unknown": "unknown-state",
 		}},
-		{"routing", func(m *flowcrt.Mocks) workflow { return NewRoutingMock(m) }, map[string]string{
+		{"routing", func(m *flowcrun.Mocks) workflow { return NewRoutingMock(m) }, map[string]string{
 			"email": "email-processor", "sms": "sms-processor", "push": "push-processor",
 			"fax": "unsupported-type-handler", "number": "unsupported-type-handler",
 		}},
-		{"failing", func(m *flowcrt.Mocks) workflow { return NewFailingMock(m) }, map[string]string{
+		{"failing", func(m *flowcrun.Mocks) workflow { return NewFailingMock(m) }, map[string]string{
 			"typed-priority": "bug-fix", "urgent": "urgent", "nothing": "backlog",
 		}},
 	} {

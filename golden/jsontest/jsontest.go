@@ -12,16 +12,17 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
 // Mocks returns the mocks of one test case of the mocks.json beside the
 // test.
-func Mocks(t testing.TB, machine, testCase string) *flowcrt.Mocks {
+func Mocks(t testing.TB, machine, testCase string) *flowcrun.Mocks {
 	t.Helper()
 	data, err := os.ReadFile("mocks.json")
 	require.NoError(t, err)
-	cfg, err := flowcrt.ParseMockConfig(data)
+	cfg, err := flowcrun.ParseMockConfig(data)
 	require.NoError(t, err)
 	m, err := cfg.Case(machine, testCase)
 	require.NoError(t, err)

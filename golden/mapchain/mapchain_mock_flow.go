@@ -6,6 +6,7 @@ package mapchain
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -16,11 +17,11 @@ import (
 // item makes the k-th call depends on scheduling, except with max_concurrency 1, where items call
 // in list order.
 type ChunksMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewChunksMockHandlers returns handlers that answer from mocks.
-func NewChunksMockHandlers(mocks *flowcrt.Mocks) ChunksMock {
+func NewChunksMockHandlers(mocks *flowcrun.Mocks) ChunksMock {
 	return ChunksMock{mocks: mocks}
 }
 
@@ -50,6 +51,6 @@ func (m ChunksMock) Validate(ctx context.Context, s ChunksState, item string) (C
 }
 
 // NewChunksMock returns a Chunks whose handlers answer from mocks.
-func NewChunksMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Chunks {
+func NewChunksMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Chunks {
 	return NewChunks(NewChunksMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package mappointer
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -16,11 +17,11 @@ import (
 // item makes the k-th call depends on scheduling, except with max_concurrency 1, where items call
 // in list order.
 type PointerMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewPointerMockHandlers returns handlers that answer from mocks.
-func NewPointerMockHandlers(mocks *flowcrt.Mocks) PointerMock {
+func NewPointerMockHandlers(mocks *flowcrun.Mocks) PointerMock {
 	return PointerMock{mocks: mocks}
 }
 
@@ -66,6 +67,6 @@ func (m PointerMock) Audit(ctx context.Context, s PointerState, item PointerStat
 }
 
 // NewPointerMock returns a Pointer whose handlers answer from mocks.
-func NewPointerMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Pointer {
+func NewPointerMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Pointer {
 	return NewPointer(NewPointerMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

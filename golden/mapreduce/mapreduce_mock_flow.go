@@ -6,6 +6,7 @@ package mapreduce
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -16,11 +17,11 @@ import (
 // item makes the k-th call depends on scheduling, except with max_concurrency 1, where items call
 // in list order.
 type MapReduceMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewMapReduceMockHandlers returns handlers that answer from mocks.
-func NewMapReduceMockHandlers(mocks *flowcrt.Mocks) MapReduceMock {
+func NewMapReduceMockHandlers(mocks *flowcrun.Mocks) MapReduceMock {
 	return MapReduceMock{mocks: mocks}
 }
 
@@ -45,6 +46,6 @@ func (m MapReduceMock) Score(ctx context.Context, s MapReduceState, item Ticket)
 }
 
 // NewMapReduceMock returns a MapReduce whose handlers answer from mocks.
-func NewMapReduceMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *MapReduce {
+func NewMapReduceMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *MapReduce {
 	return NewMapReduce(NewMapReduceMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package membership
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type MembershipMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewMembershipMockHandlers returns handlers that answer from mocks.
-func NewMembershipMockHandlers(mocks *flowcrt.Mocks) MembershipMock {
+func NewMembershipMockHandlers(mocks *flowcrun.Mocks) MembershipMock {
 	return MembershipMock{mocks: mocks}
 }
 
@@ -37,6 +38,6 @@ func (m MembershipMock) Route(ctx context.Context, s MembershipState) (Membershi
 }
 
 // NewMembershipMock returns a Membership whose handlers answer from mocks.
-func NewMembershipMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Membership {
+func NewMembershipMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Membership {
 	return NewMembership(NewMembershipMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package mocked
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type MockedMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewMockedMockHandlers returns handlers that answer from mocks.
-func NewMockedMockHandlers(mocks *flowcrt.Mocks) MockedMock {
+func NewMockedMockHandlers(mocks *flowcrun.Mocks) MockedMock {
 	return MockedMock{mocks: mocks}
 }
 
@@ -48,6 +49,6 @@ func (m MockedMock) Report(ctx context.Context, s MockedState) (MockedUpdate, st
 }
 
 // NewMockedMock returns a Mocked whose handlers answer from mocks.
-func NewMockedMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Mocked {
+func NewMockedMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Mocked {
 	return NewMocked(NewMockedMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

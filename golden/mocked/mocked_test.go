@@ -10,14 +10,15 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
-func mocks(t *testing.T, testCase string) *flowcrt.Mocks {
+func mocks(t *testing.T, testCase string) *flowcrun.Mocks {
 	t.Helper()
 	data, err := os.ReadFile("mocks.json")
 	require.NoError(t, err)
-	cfg, err := flowcrt.ParseMockConfig(data)
+	cfg, err := flowcrun.ParseMockConfig(data)
 	require.NoError(t, err)
 	m, err := cfg.Case("Mocked", testCase)
 	require.NoError(t, err)
@@ -65,7 +66,7 @@ func TestUnmocked(t *testing.T) {
 func TestMachineName(t *testing.T) {
 	data, err := os.ReadFile("mocks.json")
 	require.NoError(t, err)
-	cfg, err := flowcrt.ParseMockConfig(data)
+	cfg, err := flowcrun.ParseMockConfig(data)
 	require.NoError(t, err)
 	_, err = cfg.Case("SomethingElse", "happy")
 	require.NoError(t, err)

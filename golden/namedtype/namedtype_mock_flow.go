@@ -6,6 +6,7 @@ package namedtype
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type TicketsMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewTicketsMockHandlers returns handlers that answer from mocks.
-func NewTicketsMockHandlers(mocks *flowcrt.Mocks) TicketsMock {
+func NewTicketsMockHandlers(mocks *flowcrun.Mocks) TicketsMock {
 	return TicketsMock{mocks: mocks}
 }
 
@@ -37,6 +38,6 @@ func (m TicketsMock) Route(ctx context.Context, s TicketsState) (TicketsUpdate, 
 }
 
 // NewTicketsMock returns a Tickets whose handlers answer from mocks.
-func NewTicketsMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Tickets {
+func NewTicketsMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Tickets {
 	return NewTickets(NewTicketsMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package naming
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type NamingMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewNamingMockHandlers returns handlers that answer from mocks.
-func NewNamingMockHandlers(mocks *flowcrt.Mocks) NamingMock {
+func NewNamingMockHandlers(mocks *flowcrun.Mocks) NamingMock {
 	return NamingMock{mocks: mocks}
 }
 
@@ -37,6 +38,6 @@ func (m NamingMock) WebSearch(ctx context.Context, s NamingState) (NamingUpdate,
 }
 
 // NewNamingMock returns a Naming whose handlers answer from mocks.
-func NewNamingMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Naming {
+func NewNamingMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Naming {
 	return NewNaming(NewNamingMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

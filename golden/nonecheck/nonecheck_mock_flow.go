@@ -6,6 +6,7 @@ package nonecheck
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type NoneCheckMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewNoneCheckMockHandlers returns handlers that answer from mocks.
-func NewNoneCheckMockHandlers(mocks *flowcrt.Mocks) NoneCheckMock {
+func NewNoneCheckMockHandlers(mocks *flowcrun.Mocks) NoneCheckMock {
 	return NoneCheckMock{mocks: mocks}
 }
 
@@ -37,6 +38,6 @@ func (m NoneCheckMock) Route(ctx context.Context, s NoneCheckState) (NoneCheckUp
 }
 
 // NewNoneCheckMock returns a NoneCheck whose handlers answer from mocks.
-func NewNoneCheckMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *NoneCheck {
+func NewNoneCheckMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *NoneCheck {
 	return NewNoneCheck(NewNoneCheckMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

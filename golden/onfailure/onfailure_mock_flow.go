@@ -6,6 +6,7 @@ package onfailure
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type OnFailureMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewOnFailureMockHandlers returns handlers that answer from mocks.
-func NewOnFailureMockHandlers(mocks *flowcrt.Mocks) OnFailureMock {
+func NewOnFailureMockHandlers(mocks *flowcrun.Mocks) OnFailureMock {
 	return OnFailureMock{mocks: mocks}
 }
 
@@ -48,6 +49,6 @@ func (m OnFailureMock) Store(ctx context.Context, s OnFailureState) (OnFailureUp
 }
 
 // NewOnFailureMock returns a OnFailure whose handlers answer from mocks.
-func NewOnFailureMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *OnFailure {
+func NewOnFailureMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *OnFailure {
 	return NewOnFailure(NewOnFailureMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package parallel
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -16,11 +17,11 @@ import (
 // item makes the k-th call depends on scheduling, except with max_concurrency 1, where items call
 // in list order.
 type ParallelMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewParallelMockHandlers returns handlers that answer from mocks.
-func NewParallelMockHandlers(mocks *flowcrt.Mocks) ParallelMock {
+func NewParallelMockHandlers(mocks *flowcrun.Mocks) ParallelMock {
 	return ParallelMock{mocks: mocks}
 }
 
@@ -55,6 +56,6 @@ func (m ParallelMock) Merge(ctx context.Context, s ParallelState) (ParallelUpdat
 }
 
 // NewParallelMock returns a Parallel whose handlers answer from mocks.
-func NewParallelMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Parallel {
+func NewParallelMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Parallel {
 	return NewParallel(NewParallelMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

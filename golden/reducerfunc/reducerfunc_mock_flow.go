@@ -6,6 +6,7 @@ package reducerfunc
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type BestMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewBestMockHandlers returns handlers that answer from mocks.
-func NewBestMockHandlers(mocks *flowcrt.Mocks) BestMock {
+func NewBestMockHandlers(mocks *flowcrun.Mocks) BestMock {
 	return BestMock{mocks: mocks}
 }
 
@@ -36,6 +37,6 @@ func (m BestMock) Measure(ctx context.Context, s BestState) (BestUpdate, string,
 }
 
 // NewBestMock returns a Best whose handlers answer from mocks.
-func NewBestMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Best {
+func NewBestMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Best {
 	return NewBest(NewBestMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

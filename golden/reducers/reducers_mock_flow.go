@@ -6,6 +6,7 @@ package reducers
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type ReducersMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewReducersMockHandlers returns handlers that answer from mocks.
-func NewReducersMockHandlers(mocks *flowcrt.Mocks) ReducersMock {
+func NewReducersMockHandlers(mocks *flowcrun.Mocks) ReducersMock {
 	return ReducersMock{mocks: mocks}
 }
 
@@ -37,6 +38,6 @@ func (m ReducersMock) Tally(ctx context.Context, s ReducersState) (ReducersUpdat
 }
 
 // NewReducersMock returns a Reducers whose handlers answer from mocks.
-func NewReducersMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Reducers {
+func NewReducersMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Reducers {
 	return NewReducers(NewReducersMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

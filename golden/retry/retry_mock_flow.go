@@ -6,6 +6,7 @@ package retry
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type RetryMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewRetryMockHandlers returns handlers that answer from mocks.
-func NewRetryMockHandlers(mocks *flowcrt.Mocks) RetryMock {
+func NewRetryMockHandlers(mocks *flowcrun.Mocks) RetryMock {
 	return RetryMock{mocks: mocks}
 }
 
@@ -34,6 +35,6 @@ func (m RetryMock) Call(ctx context.Context, s RetryState) (RetryUpdate, error) 
 }
 
 // NewRetryMock returns a Retry whose handlers answer from mocks.
-func NewRetryMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Retry {
+func NewRetryMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Retry {
 	return NewRetry(NewRetryMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package schemachange
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type ReviewMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewReviewMockHandlers returns handlers that answer from mocks.
-func NewReviewMockHandlers(mocks *flowcrt.Mocks) ReviewMock {
+func NewReviewMockHandlers(mocks *flowcrun.Mocks) ReviewMock {
 	return ReviewMock{mocks: mocks}
 }
 
@@ -43,6 +44,6 @@ func (m ReviewMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (s
 }
 
 // NewReviewMock returns a Review whose handlers answer from mocks.
-func NewReviewMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Review {
+func NewReviewMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Review {
 	return NewReview(NewReviewMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -115,7 +116,7 @@ func TestResumeInsideChild(t *testing.T) {
 
 // A mock config names the child's states by their own ids.
 func TestMocksNameChildStates(t *testing.T) {
-	cfg, err := flowcrt.ParseMockConfig([]byte(`{
+	cfg, err := flowcrun.ParseMockConfig([]byte(`{
 	  "StateMachines": {"Supervised": {"TestCases": {"escalated": {"decide": "Escalate"}}}},
 	  "MockedResponses": {"Escalate": {"0": {"Return": {"Action": "escalate", "trail": ["mocked decide"]}}}}
 	}`))

@@ -6,6 +6,7 @@ package subflowjson
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type ReportMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type ReportMock struct {
 func (ReportMock) AnswersInOrder() {}
 
 // NewReportMockHandlers returns handlers that answer from mocks.
-func NewReportMockHandlers(mocks *flowcrt.Mocks) ReportMock {
+func NewReportMockHandlers(mocks *flowcrun.Mocks) ReportMock {
 	return ReportMock{mocks: mocks}
 }
 
@@ -46,6 +47,6 @@ func (m ReportMock) Summarizer(ctx context.Context, call flowcrt.JSONCall) (stri
 }
 
 // NewReportMock returns a Report whose handlers answer from mocks.
-func NewReportMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Report {
+func NewReportMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Report {
 	return NewReport(NewReportMockHandlers(mocks), opts...)
 }

@@ -6,6 +6,7 @@ package subflowjson
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type WorkMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type WorkMock struct {
 func (WorkMock) AnswersInOrder() {}
 
 // NewWorkMockHandlers returns handlers that answer from mocks.
-func NewWorkMockHandlers(mocks *flowcrt.Mocks) WorkMock {
+func NewWorkMockHandlers(mocks *flowcrun.Mocks) WorkMock {
 	return WorkMock{mocks: mocks}
 }
 
@@ -40,6 +41,6 @@ func (m WorkMock) Processor(ctx context.Context, call flowcrt.JSONCall) (string,
 }
 
 // NewWorkMock returns a Work whose handlers answer from mocks.
-func NewWorkMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Work {
+func NewWorkMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Work {
 	return NewWork(NewWorkMockHandlers(mocks), opts...)
 }

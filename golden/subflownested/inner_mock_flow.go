@@ -6,6 +6,7 @@ package subflownested
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type InnerMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewInnerMockHandlers returns handlers that answer from mocks.
-func NewInnerMockHandlers(mocks *flowcrt.Mocks) InnerMock {
+func NewInnerMockHandlers(mocks *flowcrun.Mocks) InnerMock {
 	return InnerMock{mocks: mocks}
 }
 
@@ -41,6 +42,6 @@ func (m InnerMock) Write(ctx context.Context, s InnerState) (InnerUpdate, string
 }
 
 // NewInnerMock returns a Inner whose handlers answer from mocks.
-func NewInnerMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Inner {
+func NewInnerMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Inner {
 	return NewInner(NewInnerMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

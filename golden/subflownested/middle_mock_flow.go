@@ -6,6 +6,7 @@ package subflownested
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type MiddleMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewMiddleMockHandlers returns handlers that answer from mocks.
-func NewMiddleMockHandlers(mocks *flowcrt.Mocks) MiddleMock {
+func NewMiddleMockHandlers(mocks *flowcrun.Mocks) MiddleMock {
 	return MiddleMock{mocks: mocks}
 }
 
@@ -48,6 +49,6 @@ func (m MiddleMock) Check(ctx context.Context, s MiddleState) (MiddleUpdate, str
 }
 
 // NewMiddleMock returns a Middle whose handlers answer from mocks.
-func NewMiddleMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Middle {
+func NewMiddleMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Middle {
 	return NewMiddle(NewMiddleMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package subflownested
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type OuterMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewOuterMockHandlers returns handlers that answer from mocks.
-func NewOuterMockHandlers(mocks *flowcrt.Mocks) OuterMock {
+func NewOuterMockHandlers(mocks *flowcrun.Mocks) OuterMock {
 	return OuterMock{mocks: mocks}
 }
 
@@ -54,6 +55,6 @@ func (m OuterMock) Check(ctx context.Context, s OuterState) (OuterUpdate, string
 }
 
 // NewOuterMock returns a Outer whose handlers answer from mocks.
-func NewOuterMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Outer {
+func NewOuterMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Outer {
 	return NewOuter(NewOuterMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package switchcase
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type SwitchCaseMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewSwitchCaseMockHandlers returns handlers that answer from mocks.
-func NewSwitchCaseMockHandlers(mocks *flowcrt.Mocks) SwitchCaseMock {
+func NewSwitchCaseMockHandlers(mocks *flowcrun.Mocks) SwitchCaseMock {
 	return SwitchCaseMock{mocks: mocks}
 }
 
@@ -37,6 +38,6 @@ func (m SwitchCaseMock) Visit(ctx context.Context, s SwitchCaseState) (SwitchCas
 }
 
 // NewSwitchCaseMock returns a SwitchCase whose handlers answer from mocks.
-func NewSwitchCaseMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *SwitchCase {
+func NewSwitchCaseMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *SwitchCase {
 	return NewSwitchCase(NewSwitchCaseMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package timeout
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type TimeoutMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewTimeoutMockHandlers returns handlers that answer from mocks.
-func NewTimeoutMockHandlers(mocks *flowcrt.Mocks) TimeoutMock {
+func NewTimeoutMockHandlers(mocks *flowcrun.Mocks) TimeoutMock {
 	return TimeoutMock{mocks: mocks}
 }
 
@@ -37,6 +38,6 @@ func (m TimeoutMock) Store(ctx context.Context, s TimeoutState) (TimeoutUpdate, 
 }
 
 // NewTimeoutMock returns a Timeout whose handlers answer from mocks.
-func NewTimeoutMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Timeout {
+func NewTimeoutMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Timeout {
 	return NewTimeout(NewTimeoutMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

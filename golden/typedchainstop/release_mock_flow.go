@@ -6,6 +6,7 @@ package typedchainstop
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -16,11 +17,11 @@ import (
 // item makes the k-th call depends on scheduling, except with max_concurrency 1, where items call
 // in list order.
 type ReleaseMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewReleaseMockHandlers returns handlers that answer from mocks.
-func NewReleaseMockHandlers(mocks *flowcrt.Mocks) ReleaseMock {
+func NewReleaseMockHandlers(mocks *flowcrun.Mocks) ReleaseMock {
 	return ReleaseMock{mocks: mocks}
 }
 
@@ -56,6 +57,6 @@ func (m ReleaseMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (
 }
 
 // NewReleaseMock returns a Release whose handlers answer from mocks.
-func NewReleaseMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Release {
+func NewReleaseMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Release {
 	return NewRelease(NewReleaseMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

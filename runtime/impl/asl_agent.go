@@ -9,9 +9,9 @@ import (
 
 // Agent State Language run-time: budgets, memory and composition.
 
-// StatesBudgetExceeded is the error of an agent task that runs over its
+// statesBudgetExceeded is the error of an agent task that runs over its
 // Budget or the workflow's.
-const StatesBudgetExceeded = "States.BudgetExceeded"
+const statesBudgetExceeded = "States.BudgetExceeded"
 
 // Budget is a token and cost limit; zero is no limit. Continue (the
 // workflow's OnExceed "Continue") lets the run go on past it, and so does
@@ -78,7 +78,7 @@ func (b *Budget) over(tokens, cost float64) string {
 // task's Model falls back on the error), the workflow's budget, then the
 // output guardrails. Once the run has spent enough of the workflow's
 // budget for one of its Switches, the agent asks that model.
-func (x *ASLExec) AgentTask(st *ASLState, h AgentHandler, agent *Agent) Body {
+func (x *ASLExec) AgentTask(st *ASLState, h agentHandler, agent *Agent) stateBody {
 	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
 		var err error
 		if g := agent.Guards; g != nil {
@@ -98,7 +98,7 @@ func (x *ASLExec) AgentTask(st *ASLState, h AgentHandler, agent *Agent) Body {
 		}
 		allTokens, allCost := x.spend.add(spent(out))
 		if why := agent.RunLimit.over(allTokens, allCost); why != "" && agent.RunLimit.stops() {
-			return nil, &Error{Name: StatesBudgetExceeded, Cause: "the workflow ran over its budget: " + why}
+			return nil, &Error{Name: statesBudgetExceeded, Cause: "the workflow ran over its budget: " + why}
 		}
 		if g := agent.Guards; g != nil {
 			return guard(st.Name, "output", g.Output, out)
@@ -108,13 +108,13 @@ func (x *ASLExec) AgentTask(st *ASLState, h AgentHandler, agent *Agent) Body {
 }
 
 // agentAttempt is one call of an agent and the check of its task's budget.
-func (x *ASLExec) agentAttempt(ctx context.Context, cx *aslContext, st *ASLState, h AgentHandler, agent Agent, in any) (any, error) {
+func (x *ASLExec) agentAttempt(ctx context.Context, cx *aslContext, st *ASLState, h agentHandler, agent Agent, in any) (any, error) {
 	out, err := x.Task(st, AgentTask(h, agent))(ctx, cx, in)
 	if err != nil {
 		return nil, err
 	}
 	if why := agent.Limit.over(spent(out)); why != "" {
-		return nil, &Error{Name: StatesBudgetExceeded, Cause: fmt.Sprintf("state %q ran over its budget: %s", st.Name, why)}
+		return nil, &Error{Name: statesBudgetExceeded, Cause: fmt.Sprintf("state %q ran over its budget: %s", st.Name, why)}
 	}
 	return out, nil
 }
@@ -122,7 +122,7 @@ func (x *ASLExec) agentAttempt(ctx context.Context, cx *aslContext, st *ASLState
 // Include is the body of an Include state whose template is compiled in:
 // the sub-workflow runs on the effective input and its output is the
 // state's result.
-func (x *ASLExec) Include(sub Machine) Body {
+func (x *ASLExec) Include(sub machineFunc) stateBody {
 	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
 		return sub(enterChild(ctx, x, cx, x.scope(ctx)), x, in)
 	}

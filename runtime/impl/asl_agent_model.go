@@ -38,7 +38,7 @@ func (f *ModelFallback) switches(ctx context.Context, err error) bool {
 	if f == nil || ctx.Err() != nil {
 		return false
 	}
-	names := []string{StatesALL}
+	names := []string{statesALL}
 	if len(f.On) > 0 {
 		names = nil
 		for _, n := range f.On {

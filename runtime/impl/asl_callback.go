@@ -162,7 +162,7 @@ func (s *Session) sessionID() string {
 // that ASLExec.Save saves; inside a branch or item of a session's fan-out
 // it stops that branch; otherwise it waits in the process, for the
 // workflow's SendTaskSuccess or SendTaskFailure from another goroutine.
-func (x *ASLExec) Callback(st *ASLState, h Handler, heartbeat time.Duration, durable bool) Body {
+func (x *ASLExec) Callback(st *ASLState, h aslHandler, heartbeat time.Duration, durable bool) stateBody {
 	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
 		defer func() { cx.token = "" }() // a retry gets a token of its own
 		if e := engineOf(ctx); e != nil {
@@ -315,12 +315,15 @@ type mockedCallback struct{ answered bool }
 
 type mockedCallbackKey struct{}
 
-// answerCallback marks the callback state whose handler ctx calls, if
-// any, answered by its mock.
-func answerCallback(ctx context.Context) {
-	if m, ok := ctx.Value(mockedCallbackKey{}).(*mockedCallback); ok {
-		m.answered = true
+// MockedCallback returns, when ctx is the context of a callback state's
+// handler call, the function a mock calls to answer for the token: the
+// mocked response is then the task's result.
+func MockedCallback(ctx context.Context) (answer func(), ok bool) {
+	m, ok := ctx.Value(mockedCallbackKey{}).(*mockedCallback)
+	if !ok {
+		return nil, false
 	}
+	return func() { m.answered = true }, true
 }
 
 type stopAtTokensKey struct{}

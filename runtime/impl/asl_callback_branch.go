@@ -12,7 +12,7 @@ import (
 
 // Callback waits inside fan-outs. In a session's run, a callback Task
 // state inside a Parallel branch or a Map item stops only its branch, as
-// an approval does (checkpoint_stops.go): the branch's BranchStop holds
+// an approval does (checkpoint_stops.go): the branch's branchStop holds
 // the outstanding token with its deadlines, the other branches run on,
 // and once all have finished or stopped the run stops with a
 // *TaskTokenWait that lists every token outstanding. An answer sent for
@@ -43,7 +43,7 @@ func (x *ASLExec) stopCallbackInBranch(ctx context.Context, cx *aslContext, w *c
 	if err != nil {
 		return fmt.Errorf("saving the input of %q: %w", cx.state, err)
 	}
-	return &Interrupted{State: cx.state, Key: stopKey(ctx, cx.state), at: &BranchStop{State: cx.state, Input: in, Vars: vars, Callback: w}}
+	return &Interrupted{State: cx.state, Key: stopKey(ctx, cx.state), at: &branchStop{State: cx.state, Input: in, Vars: vars, Callback: w}}
 }
 
 // resumeBranchCallback completes a wait a branch resumes at with the

@@ -92,7 +92,7 @@ func (f *TaskTokenFlags) Record(ctx context.Context, cp Checkpointer, session st
 	}
 	claims, err := parseTaskToken(token)
 	if err != nil {
-		return fmt.Errorf("%w: %w", errInput, err)
+		return fmt.Errorf("%w: %w", ErrInput, err)
 	}
 	if claims.Session != session {
 		return tokenRefused(claims, fmt.Errorf("%w: it belongs to session %q, not %q", ErrTaskTokenUnknown, claims.Session, session))

@@ -33,7 +33,7 @@ func TaskTokenOwner(token string) (session, state string, err error) {
 
 // callbackOn runs a callback Task state on engine e: the handler call is
 // the engine's, and so is the wait.
-func (x *ASLExec) callbackOn(ctx context.Context, e Engine, st *ASLState, cx *aslContext, h Handler, in any, heartbeat time.Duration) (any, error) {
+func (x *ASLExec) callbackOn(ctx context.Context, e Engine, st *ASLState, cx *aslContext, h aslHandler, in any, heartbeat time.Duration) (any, error) {
 	te, ok := e.(TaskTokenEngine)
 	if !ok {
 		return nil, runtimeErrorf("state %q waits for a task token (.waitForTaskToken), which this engine does not support", cx.state)

@@ -93,7 +93,7 @@ func (r *liveRegistry) send(token string, a *callbackAnswer) (found bool, err er
 func (c *Sessions[S, U]) SendTaskSuccess(ctx context.Context, cfg *Config, token string, output json.RawMessage) (S, error) {
 	if !json.Valid(output) {
 		var s S
-		return s, fmt.Errorf("%w: the output sent for a task token is not JSON: %s", errInput, abbreviate(string(output)))
+		return s, fmt.Errorf("%w: the output sent for a task token is not JSON: %s", ErrInput, abbreviate(string(output)))
 	}
 	return c.answerTask(ctx, cfg, token, &callbackAnswer{Output: output})
 }
@@ -151,7 +151,7 @@ func (c *Sessions[S, U]) answerTask(ctx context.Context, cfg *Config, token stri
 func (c *Sessions[S, U]) sendTo(token string, a *callbackAnswer) (*tokenClaims, error) {
 	claims, err := parseTaskToken(token)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errInput, err)
+		return nil, fmt.Errorf("%w: %w", ErrInput, err)
 	}
 	found, err := liveWaits.send(token, a)
 	switch {

@@ -75,8 +75,8 @@ func TestHeartbeatTimeoutMatching(t *testing.T) {
 	err := &Error{Name: StatesHeartbeatTimeout}
 	assert.True(t, matchASL(err, []string{StatesTimeout}, true))
 	assert.True(t, matchASL(err, []string{StatesHeartbeatTimeout}, true))
-	assert.True(t, matchASL(err, []string{StatesALL}, true))
-	assert.False(t, matchASL(err, []string{StatesTaskFailed}, true))
+	assert.True(t, matchASL(err, []string{statesALL}, true))
+	assert.False(t, matchASL(err, []string{statesTaskFailed}, true))
 }
 
 // The registry of in-process waits delivers one answer per token and
@@ -222,10 +222,10 @@ func TestHeartbeatSecondsPath(t *testing.T) {
 // their branches' stops, nested ones keyed by their path, in branch order
 // (asl_callback_branch.go); a token no stop holds is refused as used.
 func TestTokensInFanOutStops(t *testing.T) {
-	inner := &FanOutProgress{Stopped: map[int]*BranchStop{1: {State: "Ask", Callback: &callbackWait{State: "Ask", Token: "t-inner"}}}}
+	inner := &FanOutProgress{Stopped: map[int]*branchStop{1: {State: "Ask", Callback: &callbackWait{State: "Ask", Token: "t-inner"}}}}
 	pos := Position{State: "Outer", FanOut: &FanOutProgress{
 		Done: map[int]json.RawMessage{0: json.RawMessage(`1`)},
-		Stopped: map[int]*BranchStop{
+		Stopped: map[int]*branchStop{
 			2: {State: "Wait", Callback: &callbackWait{State: "Wait", Token: "t-2"}},
 			1: {State: "Inner", FanOut: inner},
 		},

@@ -5,11 +5,11 @@ import (
 	"time"
 )
 
-// CmpOp is a Choice comparison operator; the names are AWS's.
-type CmpOp int
+// cmpOp is a Choice comparison operator; the names are AWS's.
+type cmpOp int
 
 const (
-	StringEquals CmpOp = iota
+	StringEquals cmpOp = iota
 	StringLessThan
 	StringGreaterThan
 	StringLessThanEquals
@@ -27,11 +27,11 @@ const (
 	BooleanEquals
 )
 
-// TypeTest is a Choice type test (IsNull and friends).
-type TypeTest int
+// typeTest is a Choice type test (IsNull and friends).
+type typeTest int
 
 const (
-	IsNull TypeTest = iota
+	IsNull typeTest = iota
 	IsPresent
 	IsNumeric
 	IsString
@@ -72,14 +72,14 @@ func (c *Choice) value(p *JSONPath) (any, bool) {
 }
 
 // Cmp compares the value at p with a literal.
-func (c *Choice) Cmp(op CmpOp, p *JSONPath, lit any) bool {
+func (c *Choice) Cmp(op cmpOp, p *JSONPath, lit any) bool {
 	v, ok := c.value(p)
 	return ok && compare(op, v, lit)
 }
 
 // CmpPath compares the value at p with the value at q, which must have the
 // operator's type.
-func (c *Choice) CmpPath(op CmpOp, p, q *JSONPath) bool {
+func (c *Choice) CmpPath(op cmpOp, p, q *JSONPath) bool {
 	v, ok := c.value(p)
 	if !ok {
 		return false
@@ -99,7 +99,7 @@ func (c *Choice) CmpPath(op CmpOp, p, q *JSONPath) bool {
 
 // Is applies a type test; want false negates it. IsPresent is false, not
 // an error, on a missing value.
-func (c *Choice) Is(test TypeTest, p *JSONPath, want bool) bool {
+func (c *Choice) Is(test typeTest, p *JSONPath, want bool) bool {
 	if test == IsPresent {
 		_, found := p.Lookup(c.in, c.cx)
 		return found == want
@@ -135,7 +135,7 @@ func (c *Choice) Matches(p *JSONPath, pattern string) bool {
 	return isString && matchPattern(pattern, s)
 }
 
-func operandFits(op CmpOp, v any) bool {
+func operandFits(op cmpOp, v any) bool {
 	switch {
 	case op <= StringGreaterThanEquals:
 		_, ok := v.(string)
@@ -151,7 +151,7 @@ func operandFits(op CmpOp, v any) bool {
 	return ok
 }
 
-func compare(op CmpOp, v, w any) bool {
+func compare(op cmpOp, v, w any) bool {
 	if op == BooleanEquals {
 		b, ok := v.(bool)
 		return ok && b == w

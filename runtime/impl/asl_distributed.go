@@ -76,7 +76,7 @@ type ResultWriter interface {
 }
 
 // DistributedMap is the body of a distributed Map state.
-func (x *ASLExec) DistributedMap(state string, spec *MapSpec, d *DistributedSpec, child Machine) Body {
+func (x *ASLExec) DistributedMap(state string, spec *MapSpec, d *DistributedSpec, child machineFunc) stateBody {
 	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
 		r, err := x.newMapRun(state, spec, d, child, in, cx)
 		if err != nil {
@@ -99,7 +99,7 @@ type mapRun struct {
 	state  string
 	spec   *MapSpec
 	d      *DistributedSpec
-	child  Machine
+	child  machineFunc
 	in     any
 	cx     *aslContext
 	limit  int
@@ -116,7 +116,7 @@ type mapRun struct {
 	firstErr error   // the run's own failure (a writer's, a panic)
 }
 
-func (x *ASLExec) newMapRun(state string, spec *MapSpec, d *DistributedSpec, child Machine, in any, cx *aslContext) (*mapRun, error) {
+func (x *ASLExec) newMapRun(state string, spec *MapSpec, d *DistributedSpec, child machineFunc, in any, cx *aslContext) (*mapRun, error) {
 	r := &mapRun{x: x, state: state, spec: spec, d: d, child: child, in: in, cx: cx, percent: -1, count: -1}
 	var err error
 	if r.limit, err = spec.limit(in, cx); err != nil {
@@ -332,5 +332,5 @@ func errorParts(err error) (string, string) {
 	if errors.As(err, &e) {
 		return e.Name, e.Cause
 	}
-	return StatesTaskFailed, err.Error()
+	return statesTaskFailed, err.Error()
 }

@@ -8,12 +8,12 @@ import (
 
 // The error names of the States Language.
 const (
-	StatesALL                    = "States.ALL"
-	StatesTaskFailed             = "States.TaskFailed"
+	statesALL                    = "States.ALL"
+	statesTaskFailed             = "States.TaskFailed"
 	StatesTimeout                = "States.Timeout"
 	StatesRuntime                = "States.Runtime"
-	StatesResultPathMatchFailure = "States.ResultPathMatchFailure"
-	StatesNoChoiceMatched        = "States.NoChoiceMatched"
+	statesResultPathMatchFailure = "States.ResultPathMatchFailure"
+	statesNoChoiceMatched        = "States.NoChoiceMatched"
 )
 
 // runtimeErrorf is a States.Runtime error: the input does not fit the
@@ -36,7 +36,7 @@ func aslError(err error) error {
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, ErrStateTimeout):
 		return &Error{Name: StatesTimeout, Cause: err.Error()}
 	}
-	return &Error{Name: StatesTaskFailed, Cause: err.Error()}
+	return &Error{Name: statesTaskFailed, Cause: err.Error()}
 }
 
 // matchASL reports whether a retrier's or catcher's ErrorEquals matches
@@ -50,9 +50,9 @@ func matchASL(err error, names []string, task bool) bool {
 	}
 	for _, n := range names {
 		switch {
-		case n == named.Name, n == StatesALL, n == StatesTimeout && named.Name == StatesHeartbeatTimeout:
+		case n == named.Name, n == statesALL, n == StatesTimeout && named.Name == StatesHeartbeatTimeout:
 			return true
-		case n == StatesTaskFailed && task && named.Name != StatesTimeout && named.Name != StatesHeartbeatTimeout:
+		case n == statesTaskFailed && task && named.Name != StatesTimeout && named.Name != StatesHeartbeatTimeout:
 			return true
 		}
 	}

@@ -40,7 +40,7 @@ type OrderedHandlers interface {
 func NewASLExec(cfg *Config, machine string, h any, input any) (*ASLExec, any, error) {
 	in, err := normalize(input)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", errInput, err)
+		return nil, nil, fmt.Errorf("%w: %v", ErrInput, err)
 	}
 	_, ordered := h.(OrderedHandlers)
 	now := cfg.clock().Now().UTC()
@@ -179,14 +179,14 @@ type ASLCatcher struct {
 	Output     *Template // JSONata: what the catcher passes on
 }
 
-// Body is the work of a state, from its effective input to its result.
-type Body func(ctx context.Context, cx *aslContext, in any) (any, error)
+// stateBody is the work of a state, from its effective input to its result.
+type stateBody func(ctx context.Context, cx *aslContext, in any) (any, error)
 
 // Do runs a state in the AWS order: InputPath, Parameters, the body,
 // ResultSelector, ResultPath (into the raw input), OutputPath. A failure
 // is retried by the first retrier that matches it, each retrier counting
 // its own retries; the error of the last attempt is returned.
-func (x *ASLExec) Do(ctx context.Context, st *ASLState, cx *aslContext, raw any, body Body) (any, error) {
+func (x *ASLExec) Do(ctx context.Context, st *ASLState, cx *aslContext, raw any, body stateBody) (any, error) {
 	retries := make([]int, len(st.Retry))
 	if len(st.Retry) > 0 {
 		n, err := resumeRetries(ctx, x.cfg, x.sess, cx.state, retries, x.here(ctx, cx.state))
@@ -225,7 +225,7 @@ func (st *ASLState) retrier(err error) int {
 	return -1
 }
 
-func (x *ASLExec) attempt(ctx context.Context, st *ASLState, cx *aslContext, raw any, body Body) (any, error) {
+func (x *ASLExec) attempt(ctx context.Context, st *ASLState, cx *aslContext, raw any, body stateBody) (any, error) {
 	if st.JSONata {
 		return x.attemptJSONata(ctx, st, cx, raw, body)
 	}
@@ -319,19 +319,19 @@ func (st *ASLState) Caught(cx *aslContext, raw any, err error) (int, any, error)
 func Identity(_ context.Context, _ *aslContext, in any) (any, error) { return in, nil }
 
 // PassResult is the body of a Pass state with a Result.
-func PassResult(result *Template) Body {
+func PassResult(result *Template) stateBody {
 	return func(_ context.Context, cx *aslContext, in any) (any, error) {
 		return result.Eval(in, cx)
 	}
 }
 
-// Handler is the shape of a task handler.
-type Handler func(ctx context.Context, in any) (any, error)
+// aslHandler is the shape of a task handler.
+type aslHandler func(ctx context.Context, in any) (any, error)
 
 // Task is the body of a Task state: it calls h with the effective input,
 // under the state's timeout. Errors get their States Language names and a
 // panic becomes States.TaskFailed.
-func (x *ASLExec) Task(st *ASLState, h Handler) Body {
+func (x *ASLExec) Task(st *ASLState, h aslHandler) stateBody {
 	return func(ctx context.Context, cx *aslContext, in any) (out any, err error) {
 		if o := x.cfg.Observer; o != nil {
 			// Do retries the state: each call of the body is an attempt.
@@ -365,7 +365,7 @@ func (x *ASLExec) Task(st *ASLState, h Handler) Body {
 }
 
 // taskOn calls h on an engine, which times the call itself.
-func (x *ASLExec) taskOn(ctx context.Context, e Engine, st *ASLState, h Handler, in any, timeout time.Duration) (out any, err error) {
+func (x *ASLExec) taskOn(ctx context.Context, e Engine, st *ASLState, h aslHandler, in any, timeout time.Duration) (out any, err error) {
 	err = e.Attempt(ctx, timeout, func(ctx context.Context) error {
 		out, err = x.call(ctx, st.Name, h, in)
 		return err
@@ -396,7 +396,7 @@ func (st *ASLState) timeout(in any, cx *aslContext) (time.Duration, error) {
 
 // call runs a handler on a value in the form it expects and brings its
 // result back to JSON values.
-func (x *ASLExec) call(ctx context.Context, state string, h Handler, in any) (out any, err error) {
+func (x *ASLExec) call(ctx context.Context, state string, h aslHandler, in any) (out any, err error) {
 	if x.cfg.StateContext {
 		ctx = WithState(ctx, state)
 	}
@@ -406,7 +406,7 @@ func (x *ASLExec) call(ctx context.Context, state string, h Handler, in any) (ou
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = nil, &Error{Name: StatesTaskFailed, Cause: fmt.Sprintf("panic in state %q: %v", state, r)}
+			out, err = nil, &Error{Name: statesTaskFailed, Cause: fmt.Sprintf("panic in state %q: %v", state, r)}
 		}
 	}()
 	out, err = h(ctx, in)
@@ -414,7 +414,7 @@ func (x *ASLExec) call(ctx context.Context, state string, h Handler, in any) (ou
 		return nil, aslError(err)
 	}
 	if out, err = normalize(out); err != nil {
-		return nil, &Error{Name: StatesTaskFailed, Cause: fmt.Sprintf("state %q returned a value that is not JSON: %v", state, err)}
+		return nil, &Error{Name: statesTaskFailed, Cause: fmt.Sprintf("state %q returned a value that is not JSON: %v", state, err)}
 	}
 	return out, nil
 }
@@ -445,7 +445,7 @@ func Fail(raw any, cx *aslContext, name, cause *Template) error {
 // NoChoiceMatched is the error of a Choice state without Default whose
 // rules all failed.
 func NoChoiceMatched(state string) error {
-	return &Error{Name: StatesNoChoiceMatched, Cause: fmt.Sprintf("no choice rule of state %q matched and it has no Default", state)}
+	return &Error{Name: statesNoChoiceMatched, Cause: fmt.Sprintf("no choice rule of state %q matched and it has no Default", state)}
 }
 
 // StateFailed names the state an error came from, unless it already does.

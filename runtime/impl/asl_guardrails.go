@@ -7,9 +7,9 @@ import (
 	"unicode/utf8"
 )
 
-// StatesGuardrailViolation is the error of an agent task whose input or
+// statesGuardrailViolation is the error of an agent task whose input or
 // output a guardrail blocks.
-const StatesGuardrailViolation = "Agent.GuardrailViolation"
+const statesGuardrailViolation = "Agent.GuardrailViolation"
 
 // Guardrails are the rules of an agent task's Guardrails that need no
 // model: length, pattern and regex. The others (semantic, pii, custom)
@@ -64,7 +64,7 @@ func guard(state, side string, rules []GuardRule, v any) (any, error) {
 }
 
 func violation(state, side, why string) error {
-	return &Error{Name: StatesGuardrailViolation, Cause: fmt.Sprintf("state %q: the %s guardrails block it: %s", state, side, why)}
+	return &Error{Name: statesGuardrailViolation, Cause: fmt.Sprintf("state %q: the %s guardrails block it: %s", state, side, why)}
 }
 
 func guardText(v any) string {

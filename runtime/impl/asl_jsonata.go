@@ -10,9 +10,9 @@ import (
 	"github.com/flowc-dev/flowc/runtime/jsonata"
 )
 
-// StatesQueryEvaluationError is the error of a JSONata expression that
+// statesQueryEvaluationError is the error of a JSONata expression that
 // fails or gives nothing (undefined).
-const StatesQueryEvaluationError = "States.QueryEvaluationError"
+const statesQueryEvaluationError = "States.QueryEvaluationError"
 
 // JSONata is a JSONata expression of a state, checked by flowc when it
 // generated the code. A Simple one is a path that generated code follows
@@ -47,7 +47,7 @@ func (j *JSONata) Eval(cx *aslContext) (any, error) {
 }
 
 func (j *JSONata) undefined() error {
-	return &Error{Name: StatesQueryEvaluationError, Cause: fmt.Sprintf("the JSONata expression %q returned nothing (undefined)", j.Src)}
+	return &Error{Name: statesQueryEvaluationError, Cause: fmt.Sprintf("the JSONata expression %q returned nothing (undefined)", j.Src)}
 }
 
 // follow walks a simple path through objects. It gives up (done false)
@@ -152,5 +152,5 @@ func (j *JSONata) evaluate(cx *aslContext) (any, error) {
 const jsonataTimeout = 10 * time.Second
 
 func (j *JSONata) failed(err error) error {
-	return &Error{Name: StatesQueryEvaluationError, Cause: fmt.Sprintf("the JSONata expression %q failed: %v", j.Src, err)}
+	return &Error{Name: statesQueryEvaluationError, Cause: fmt.Sprintf("the JSONata expression %q failed: %v", j.Src, err)}
 }

@@ -50,7 +50,7 @@ func TestJSONataSimplePaths(t *testing.T) {
 	}
 	for _, src := range []string{"$states.input.zz", "$nope"} {
 		_, err := (&JSONata{Src: src}).Eval(cx)
-		assert.Equal(t, StatesQueryEvaluationError, ErrorName(err), src)
+		assert.Equal(t, statesQueryEvaluationError, ErrorName(err), src)
 	}
 }
 

@@ -60,7 +60,7 @@ type MemoryWrite struct {
 	Value *Template
 }
 
-var memoryAt = &JSONPath{Src: "$._memory", Segs: []PathSeg{{Kind: SegField, Name: "_memory"}}}
+var memoryAt = &JSONPath{Src: "$._memory", Segs: []PathSeg{{Kind: segField, Name: "_memory"}}}
 
 func (x *ASLExec) memory() MemoryStore {
 	if x.cfg.Memory != nil {
@@ -75,7 +75,7 @@ func (x *ASLExec) memory() MemoryStore {
 }
 
 // Recalling wraps a state's body with its memory reads.
-func (x *ASLExec) Recalling(m *Memory, body Body) Body {
+func (x *ASLExec) Recalling(m *Memory, body stateBody) stateBody {
 	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
 		for _, r := range m.Reads {
 			var err error
@@ -92,11 +92,11 @@ func (x *ASLExec) recall(ctx context.Context, cx *aslContext, r *MemoryRead, in 
 	for _, k := range r.Keys {
 		v, ok, err := x.memory().Recall(ctx, k)
 		if err != nil {
-			return nil, &Error{Name: StatesTaskFailed, Cause: "memory: " + err.Error()}
+			return nil, &Error{Name: statesTaskFailed, Cause: "memory: " + err.Error()}
 		}
 		if ok {
 			if v, err = normalize(v); err != nil {
-				return nil, &Error{Name: StatesTaskFailed, Cause: "memory: " + err.Error()}
+				return nil, &Error{Name: statesTaskFailed, Cause: "memory: " + err.Error()}
 			}
 			got.set(k, v)
 		}
@@ -124,7 +124,7 @@ func (x *ASLExec) Remember(ctx context.Context, m *Memory, cx *aslContext, out a
 			return err
 		}
 		if err := x.memory().Remember(ctx, w.Key, Plain(v)); err != nil {
-			return &Error{Name: StatesTaskFailed, Cause: "memory: " + err.Error()}
+			return &Error{Name: statesTaskFailed, Cause: "memory: " + err.Error()}
 		}
 	}
 	return nil

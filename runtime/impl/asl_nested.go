@@ -16,7 +16,7 @@ import (
 // fire-and-forget child still runs to completion before the state ends,
 // so that nothing outlives the run; its failure, as in Step Functions,
 // does not fail the parent.
-func (x *ASLExec) StartExecution(arn, wait string, sub Machine) Body {
+func (x *ASLExec) StartExecution(arn, wait string, sub machineFunc) stateBody {
 	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
 		input, name, err := executionRequest(in)
 		if err != nil {
@@ -43,7 +43,7 @@ func (x *ASLExec) StartExecution(arn, wait string, sub Machine) Body {
 			d.set("Status", "FAILED")
 			d.set("Error", named.Name)
 			d.set("Cause", named.Cause)
-			return nil, &Error{Name: StatesTaskFailed, Cause: jsonText(d)}
+			return nil, &Error{Name: statesTaskFailed, Cause: jsonText(d)}
 		}
 		d.set("Status", "SUCCEEDED")
 		d.set("Output", executionJSON(wait, out))
@@ -98,7 +98,7 @@ func executionJSON(wait string, v any) any {
 // variables of a scope of the template's own (inside the one the state
 // runs in), which the template reads as `$name`. A value the declarations
 // do not allow is States.Runtime.
-func (x *ASLExec) IncludeWith(params *Template, checks []ParamCheck, sub Machine) Body {
+func (x *ASLExec) IncludeWith(params *Template, checks []ParamCheck, sub machineFunc) stateBody {
 	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
 		v, err := params.Eval(in, cx)
 		if err != nil {

@@ -25,7 +25,7 @@ func TestStartExecutionFailingChild(t *testing.T) {
 	assert.Equal(t, "arn:aws:states:us-east-1:123456789012:execution:pricing:n1", arn)
 
 	_, err = x.StartExecution(pricingArn, "sync", failingChild)(context.Background(), nil, req)
-	assert.Equal(t, StatesTaskFailed, ErrorName(err))
+	assert.Equal(t, statesTaskFailed, ErrorName(err))
 	assert.Contains(t, err.Error(), `"Error":"Pricing.Empty"`)
 	assert.Contains(t, err.Error(), `"Input":"{\"items\":[]}"`, "under .sync the description's Input is JSON text")
 }

@@ -18,7 +18,7 @@ import (
 // In a session's run (stops not nil), a branch that stops for a decision
 // is no failure: the others go on, and the stop is recorded; a branch that
 // finished before the run resumed is not run again.
-func (x *ASLExec) runBranches(ctx context.Context, state string, branches []Machine, in any, stops *fanOutStops) ([]any, error) {
+func (x *ASLExec) runBranches(ctx context.Context, state string, branches []machineFunc, in any, stops *fanOutStops) ([]any, error) {
 	if e := engineOf(ctx); e != nil {
 		return x.engineBranches(ctx, e, state, branches, in)
 	}

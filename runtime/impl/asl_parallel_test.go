@@ -34,7 +34,7 @@ func TestParallelStartsEveryBranch(t *testing.T) {
 			return nil, ctx.Err()
 		}, in)
 	}
-	_, err = x.runBranches(context.Background(), "P", []Machine{slow, fails, blocks}, in, nil)
+	_, err = x.runBranches(context.Background(), "P", []machineFunc{slow, fails, blocks}, in, nil)
 	assert.Equal(t, "Boom", ErrorName(err))
 	assert.Equal(t, int32(1), called.Load(), "the slow branch was started")
 }

@@ -24,24 +24,24 @@ type JSONPath struct {
 	err   error
 }
 
-// SegKind classifies a PathSeg.
-type SegKind int
+// segKind classifies a PathSeg.
+type segKind int
 
 const (
-	SegField SegKind = iota // .name
-	SegIndex                // [n], negative from the end
+	segField segKind = iota // .name
+	segIndex                // [n], negative from the end
 )
 
 // PathSeg is one step of a reference path.
 type PathSeg struct {
-	Kind  SegKind
+	Kind  segKind
 	Name  string
 	Index int
 }
 
 // Field and Index are the steps, for short generated code.
-func Field(name string) PathSeg { return PathSeg{Kind: SegField, Name: name} }
-func Index(i int) PathSeg       { return PathSeg{Kind: SegIndex, Index: i} }
+func Field(name string) PathSeg { return PathSeg{Kind: segField, Name: name} }
+func Index(i int) PathSeg       { return PathSeg{Kind: segIndex, Index: i} }
 
 // compiled parses the path once. The root ($$, $name) is read here, so
 // the query itself starts at $. A Src that is not a path (the intrinsic
@@ -177,7 +177,7 @@ func setPath(raw any, segs []PathSeg, value any, src string) (any, error) {
 		return value, nil
 	}
 	if _, ok := raw.(*Object); !ok {
-		return nil, &Error{Name: StatesResultPathMatchFailure,
+		return nil, &Error{Name: statesResultPathMatchFailure,
 			Cause: fmt.Sprintf("unable to apply ResultPath %q to the state's input: %s is not an object", src, typeName(raw))}
 	}
 	return place(raw, segs, value), nil
@@ -189,7 +189,7 @@ func place(v any, segs []PathSeg, value any) any {
 		return value
 	}
 	s := segs[0]
-	if s.Kind == SegIndex {
+	if s.Kind == segIndex {
 		arr, _ := v.([]any)
 		i := s.Index
 		if i < 0 {

@@ -12,7 +12,7 @@ import (
 // give the effective input, the body its result, Output (default: the
 // result) the output. Assign and Output both read the variables as they
 // were when the state began; the new values take effect after it.
-func (x *ASLExec) attemptJSONata(ctx context.Context, st *ASLState, cx *aslContext, raw any, body Body) (any, error) {
+func (x *ASLExec) attemptJSONata(ctx context.Context, st *ASLState, cx *aslContext, raw any, body stateBody) (any, error) {
 	cx.input, cx.result, cx.hasResult, cx.errOut = raw, nil, false, nil
 	in := raw
 	if st.JSONataArguments != nil {
@@ -116,7 +116,7 @@ func (c *Choice) Condition(t *Template) bool {
 	}
 	b, ok := v.(bool)
 	if !ok {
-		c.err = &Error{Name: StatesQueryEvaluationError, Cause: fmt.Sprintf("a Condition must give a boolean, got %s", typeName(v))}
+		c.err = &Error{Name: statesQueryEvaluationError, Cause: fmt.Sprintf("a Condition must give a boolean, got %s", typeName(v))}
 	}
 	return b
 }
@@ -129,7 +129,7 @@ func exprInt(t *Template, what string, lo float64, in any, cx *aslContext) (int,
 		return 0, err
 	}
 	if !isInteger(v) || v.(float64) < lo {
-		return 0, &Error{Name: StatesQueryEvaluationError, Cause: fmt.Sprintf("%s must be a whole number of at least %g, got %s", what, lo, jsonText(v))}
+		return 0, &Error{Name: statesQueryEvaluationError, Cause: fmt.Sprintf("%s must be a whole number of at least %g, got %s", what, lo, jsonText(v))}
 	}
 	return int(v.(float64)), nil
 }

@@ -7,9 +7,9 @@ import (
 	"time"
 )
 
-// Machine runs a nested state machine (a Parallel branch or a Map
+// machineFunc runs a nested state machine (a Parallel branch or a Map
 // iterator) on its input and returns its output.
-type Machine func(ctx context.Context, x *ASLExec, in any) (any, error)
+type machineFunc func(ctx context.Context, x *ASLExec, in any) (any, error)
 
 // Wait is how long a Wait state waits; exactly one field is set.
 type Wait struct {
@@ -26,7 +26,7 @@ type Wait struct {
 // clock, so that tests and `--skip-waits` take no time, and passes its
 // input on. In a session its deadline goes into the checkpoint before it
 // sleeps: a run resumed after a crash sleeps only what is left.
-func (x *ASLExec) Wait(w *Wait) Body {
+func (x *ASLExec) Wait(w *Wait) stateBody {
 	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
 		d, err := x.waitFor(w, in, cx)
 		if err != nil {
@@ -109,7 +109,7 @@ func (x *ASLExec) waitFor(w *Wait, in any, cx *aslContext) (time.Duration, error
 // Parallel is the body of a Parallel state: every branch runs on the
 // effective input at once; the result lists their outputs in branch order.
 // A failing branch cancels the others and fails the state (runBranches).
-func (x *ASLExec) Parallel(state string, branches ...Machine) Body {
+func (x *ASLExec) Parallel(state string, branches ...machineFunc) stateBody {
 	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
 		stops, err := x.openFanOut(ctx, state, cx)
 		if err != nil {
@@ -137,7 +137,7 @@ type MapSpec struct {
 // MaxConcurrency at a time, each on the item or on what ItemSelector makes
 // of it (with $$.Map.Item.Index and Value); the result lists the outputs in
 // item order. The first item to fail cancels the rest and fails the state.
-func (x *ASLExec) Map(state string, spec *MapSpec, iterator Machine) Body {
+func (x *ASLExec) Map(state string, spec *MapSpec, iterator machineFunc) stateBody {
 	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
 		items, limit, err := spec.setup(in, cx)
 		if err != nil {
@@ -235,7 +235,7 @@ type ApprovalRequest struct {
 // a session's run, whose checkpoint holds the fan-out's progress
 // (checkpoint_stops.go). Without a session, inside a Parallel or Map, that
 // is a States.Runtime error.
-func (x *ASLExec) Approval(req ApprovalRequest, topLevel bool) Body {
+func (x *ASLExec) Approval(req ApprovalRequest, topLevel bool) stateBody {
 	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
 		req := req // its own Details
 		if err := req.details(in, cx, x.ordered); err != nil {
@@ -294,11 +294,11 @@ type Agent struct {
 	Generation *Generation    // the task's sampling settings; nil: none
 }
 
-// AgentHandler is the shape of an agent's handler.
-type AgentHandler func(ctx context.Context, in any, agent Agent) (any, error)
+// agentHandler is the shape of an agent's handler.
+type agentHandler func(ctx context.Context, in any, agent Agent) (any, error)
 
 // AgentTask adapts an agent's handler to a Task body's handler.
-func AgentTask(h AgentHandler, agent Agent) Handler {
+func AgentTask(h agentHandler, agent Agent) aslHandler {
 	return func(ctx context.Context, in any) (any, error) { return h(ctx, in, agent) }
 }
 
@@ -314,7 +314,7 @@ type DebateSpec struct {
 // turn gets {"topic", "round", "transcript"} (round counts from 1, the
 // transcript holds the turns so far) and answers with its message. The
 // result is {"topic", "transcript": [{"agent", "round", "message"}]}.
-func (x *ASLExec) Debate(state string, spec *DebateSpec, agents ...AgentHandler) Body {
+func (x *ASLExec) Debate(state string, spec *DebateSpec, agents ...agentHandler) stateBody {
 	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
 		topic := spec.Topic
 		if spec.TopicPath != nil {

@@ -6,7 +6,7 @@ package impl
 type Template struct {
 	Kind    templateKind
 	Value   any // TValue: a JSON value, shared and never changed
-	Fields  []TemplateField
+	Fields  []templateField
 	Items   []*Template
 	Path    *JSONPath
 	Call    *Intrinsic
@@ -17,32 +17,32 @@ type Template struct {
 type templateKind int
 
 const (
-	TmplValue templateKind = iota
-	TmplObject
-	TmplArray
-	TmplPath
-	TmplCall
-	TmplJSONata
+	tmplValue templateKind = iota
+	tmplObject
+	tmplArray
+	tmplPath
+	tmplCall
+	tmplJSONata
 )
 
-// TemplateField is one member of an object template.
-type TemplateField struct {
+// templateField is one member of an object template.
+type templateField struct {
 	Key   string
 	Value *Template
 }
 
 // TValue, TObject, TField, TArray, TPath and TCall build template nodes.
-func TValue(v any) *Template                    { return &Template{Kind: TmplValue, Value: v} }
-func TObject(fields ...TemplateField) *Template { return &Template{Kind: TmplObject, Fields: fields} }
-func TField(key string, v *Template) TemplateField {
-	return TemplateField{Key: key, Value: v}
+func TValue(v any) *Template                    { return &Template{Kind: tmplValue, Value: v} }
+func TObject(fields ...templateField) *Template { return &Template{Kind: tmplObject, Fields: fields} }
+func TField(key string, v *Template) templateField {
+	return templateField{Key: key, Value: v}
 }
-func TArray(items ...*Template) *Template { return &Template{Kind: TmplArray, Items: items} }
-func TPath(p *JSONPath) *Template         { return &Template{Kind: TmplPath, Path: p} }
-func TCall(c *Intrinsic) *Template        { return &Template{Kind: TmplCall, Call: c} }
+func TArray(items ...*Template) *Template { return &Template{Kind: tmplArray, Items: items} }
+func TPath(p *JSONPath) *Template         { return &Template{Kind: tmplPath, Path: p} }
+func TCall(c *Intrinsic) *Template        { return &Template{Kind: tmplCall, Call: c} }
 
 // TJSONata builds a template node of a "{% %}" expression.
-func TJSONata(j *JSONata) *Template { return &Template{Kind: TmplJSONata, JSONata: j} }
+func TJSONata(j *JSONata) *Template { return &Template{Kind: tmplJSONata, JSONata: j} }
 
 // Eval builds the template's value from in and the context object (and,
 // for JSONata, the $states and variables cx holds). A path that finds
@@ -50,7 +50,7 @@ func TJSONata(j *JSONata) *Template { return &Template{Kind: TmplJSONata, JSONat
 // expression that fails or gives nothing is States.QueryEvaluationError.
 func (t *Template) Eval(in any, cx *aslContext) (any, error) {
 	switch t.Kind {
-	case TmplObject:
+	case tmplObject:
 		out := newObject(len(t.Fields))
 		for _, f := range t.Fields {
 			v, err := f.Value.Eval(in, cx)
@@ -60,7 +60,7 @@ func (t *Template) Eval(in any, cx *aslContext) (any, error) {
 			out.set(f.Key, v)
 		}
 		return out, nil
-	case TmplArray:
+	case tmplArray:
 		out := make([]any, len(t.Items))
 		for i, item := range t.Items {
 			v, err := item.Eval(in, cx)
@@ -70,11 +70,11 @@ func (t *Template) Eval(in any, cx *aslContext) (any, error) {
 			out[i] = v
 		}
 		return out, nil
-	case TmplPath:
+	case tmplPath:
 		return t.Path.Get(in, cx)
-	case TmplCall:
+	case tmplCall:
 		return t.Call.Eval(in, cx)
-	case TmplJSONata:
+	case tmplJSONata:
 		return t.JSONata.Eval(cx)
 	}
 	return t.Value, nil

@@ -81,7 +81,7 @@ func TestSetPath(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, `{"x":{"y":[null,1]},"a":{"keep":true}}`, jsonText(out), "a scalar on the way becomes an object")
 	_, err = setPath(mustJSON(t, `[1]`), []PathSeg{Field("y")}, 1.0, "$.y")
-	assert.Equal(t, StatesResultPathMatchFailure, ErrorName(err))
+	assert.Equal(t, statesResultPathMatchFailure, ErrorName(err))
 }
 
 func TestObjectOrder(t *testing.T) {
@@ -169,9 +169,9 @@ func TestDoRetriesAndCatches(t *testing.T) {
 		Name: "T", Task: true,
 		Retry: []Retrier{
 			{Errors: []string{"A"}, MaxAttempts: 2, Interval: time.Second, BackoffRate: 2},
-			{Errors: []string{StatesTaskFailed}, MaxAttempts: 3, Interval: 3 * time.Second, BackoffRate: 2},
+			{Errors: []string{statesTaskFailed}, MaxAttempts: 3, Interval: 3 * time.Second, BackoffRate: 2},
 		},
-		Catch: []ASLCatcher{{Errors: []string{StatesALL}, ResultPath: &PathField{Path: path("$.err", Field("err"))}}},
+		Catch: []ASLCatcher{{Errors: []string{statesALL}, ResultPath: &PathField{Path: path("$.err", Field("err"))}}},
 	}
 	errs := []error{NewError("A", ""), errors.New("plain"), NewError("B", "b"), NewError("B", "last")}
 	calls := 0

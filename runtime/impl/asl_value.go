@@ -22,7 +22,7 @@ import (
 func DecodeASLInput(data []byte) (any, error) {
 	v, err := decodeJSON(data)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errInput, err)
+		return nil, fmt.Errorf("%w: %v", ErrInput, err)
 	}
 	return v, nil
 }

@@ -235,10 +235,10 @@ func BuiltinPromptToString(_ context.Context, call ChainCall) (ChainResult, erro
 }
 
 // BuiltinPromptToInt is the prompt_to_int handler: the output is the
-// rendered prompt read as a whole number (parseChainInt), a JSON number;
+// rendered prompt read as a whole number (ParseChainInt), a JSON number;
 // the eval string is its decimal form.
 func BuiltinPromptToInt(_ context.Context, call ChainCall) (ChainResult, error) {
-	n, err := parseChainInt(call.Prompt)
+	n, err := ParseChainInt(call.Prompt)
 	if err != nil {
 		return ChainResult{}, fmt.Errorf("prompt_to_int: %w", err)
 	}
@@ -246,10 +246,10 @@ func BuiltinPromptToInt(_ context.Context, call ChainCall) (ChainResult, error) 
 	return ChainResult{Output: json.Number(text), Eval: text}, nil
 }
 
-// parseChainInt reads an answer as contenox's prompt_to_int does (number
+// ParseChainInt reads an answer as contenox's prompt_to_int does (number
 // in runtime/taskengine/taskexec.go at 0c28a698): its number, or its first
 // number ("Score: 7"), which must be whole.
-func parseChainInt(answer string) (int, error) {
+func ParseChainInt(answer string) (int, error) {
 	v, ok := ChainNumber(answer)
 	switch {
 	case !ok:
@@ -260,53 +260,12 @@ func parseChainInt(answer string) (int, error) {
 	return int(v), nil
 }
 
-// RespondChain plays the mock of call.Task for a task-chain handler. A
-// mocked Return is {"Output": <json>, "Eval": "<string>"}. Without "Eval",
-// a documented handler that has control tokens (chat_completion,
-// execute_tool_calls, tools) gets its token as if its method had left Eval
-// empty; any other handler gets the output's text (a string itself,
-// anything else its JSON). A Throw is returned as an *Error. A task with no
-// mock returns its input unchanged, as noop does, and says so on m.Log.
-func (m *Mocks) RespondChain(call ChainCall) (ChainResult, error) {
-	var out any
-	var eval *string
-	e, ok := m.Next(call.Task)
-	switch {
-	case !ok:
-		m.note("flowc: task %q has no mock; it returns its input unchanged\n", call.Task)
-		out = call.Input
-	case e.Throw != nil:
-		return ChainResult{}, e.Err()
-	default:
-		var err error
-		if out, eval, err = decodeChainReturn(e.Return); err != nil {
-			return ChainResult{}, fmt.Errorf("flowc: the mock for task %q %w", call.Task, err)
-		}
-	}
-	switch {
-	case eval != nil:
-		return ChainResult{Output: out, Eval: *eval}, nil
-	case call.task != nil && controlToken(call.task.Kind, nil) != "":
-		return ChainResult{Output: out}, nil
-	}
-	return mirror(out)
-}
-
-func decodeChainReturn(ret json.RawMessage) (any, *string, error) {
-	var fields struct {
-		Output json.RawMessage
-		Eval   *string
-	}
-	dec := json.NewDecoder(bytes.NewReader(ret))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&fields); err != nil || bytes.Equal(bytes.TrimSpace(ret), []byte("null")) {
-		return nil, nil, fmt.Errorf(`must return {"Output": <json>, "Eval": "<string>"}, got %s`, ret)
-	}
-	if fields.Output == nil {
-		return nil, fields.Eval, nil
-	}
-	out, err := decodeValue(fields.Output)
-	return out, fields.Eval, err
+// EngineSetsEval reports whether the engine gives the task's result its
+// control token when the handler leaves Eval empty, as it does for the
+// documented handlers that have one (chat_completion, execute_tool_calls,
+// tools).
+func (c ChainCall) EngineSetsEval() bool {
+	return c.task != nil && controlToken(c.task.Kind, nil) != ""
 }
 
 // mirror returns v as the output, with its text as the eval string.
@@ -328,7 +287,7 @@ func valueText(v any) (string, error) {
 func DecodeChainInput(data []byte) (any, error) {
 	v, err := decodeValue(data)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errInput, err)
+		return nil, fmt.Errorf("%w: %v", ErrInput, err)
 	}
 	return v, nil
 }

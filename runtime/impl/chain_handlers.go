@@ -3,7 +3,6 @@ package impl
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 )
@@ -93,9 +92,9 @@ func ToolCallsHandler(h func(context.Context, ToolCallsCall) (ChainResult, error
 		if err == nil && r.Eval == "" {
 			switch hist, _ := ChatHistory(c.Input); {
 			case len(hist) == 0 && isChatHistory(c.Input):
-				r.Eval = EvalNoop
+				r.Eval = evalNoop
 			case !hasToolCalls(c.Input):
-				r.Eval = EvalNoCallsFound
+				r.Eval = evalNoCallsFound
 			}
 		}
 		return r, err
@@ -195,40 +194,4 @@ func cloneStrings(m map[string]string) map[string]string {
 		out[k] = v
 	}
 	return out
-}
-
-// RespondText plays the mock of a task whose handler answers with text (a
-// route): the mocked Eval, else the Output's text.
-func (m *Mocks) RespondText(call ChainCall) (string, error) {
-	r, err := m.RespondChain(call)
-	if err != nil || r.Eval != "" {
-		return r.Eval, err
-	}
-	return valueText(r.Output)
-}
-
-// RespondBool plays the mock of a condition_key task: true or false.
-func (m *Mocks) RespondBool(call ChainCall) (bool, error) {
-	text, err := m.RespondText(call)
-	if err != nil {
-		return false, err
-	}
-	ok, err := strconv.ParseBool(strings.TrimSpace(text))
-	if err != nil {
-		return false, fmt.Errorf("flowc: the mock for task %q must answer true or false, got %q", call.Task, text)
-	}
-	return ok, nil
-}
-
-// RespondInt plays the mock of a prompt_to_int task that asks a model.
-func (m *Mocks) RespondInt(call ChainCall) (int, error) {
-	text, err := m.RespondText(call)
-	if err != nil {
-		return 0, err
-	}
-	n, err := parseChainInt(text)
-	if err != nil {
-		return 0, fmt.Errorf("prompt_to_int: the answer: %w", err)
-	}
-	return n, nil
 }

@@ -32,22 +32,22 @@ var macroNamespaces = map[string]bool{
 	"host": true, "tools": true, "toolservice": true, "hookservice": true,
 }
 
-// Macro is one macro found in a text.
-type Macro struct {
+// macro is one macro found in a text.
+type macro struct {
 	Start, End int    // byte offsets of the macro, braces included
 	Namespace  string // "var"
 	Payload    string // "model|llama3", trimmed
 }
 
 // FindMacros lists the macros of text in order.
-func FindMacros(text string) []Macro {
-	var out []Macro
+func FindMacros(text string) []macro {
+	var out []macro
 	for _, loc := range macroRe.FindAllStringSubmatchIndex(text, -1) {
 		ns := text[loc[2]:loc[3]]
 		if !macroNamespaces[ns] {
 			continue
 		}
-		m := Macro{Start: loc[0], End: loc[1], Namespace: ns}
+		m := macro{Start: loc[0], End: loc[1], Namespace: ns}
 		if loc[4] >= 0 {
 			m.Payload = strings.TrimSpace(text[loc[4]:loc[5]])
 		}

@@ -39,7 +39,7 @@ type ChainTask struct {
 type HandlerKind int
 
 const (
-	KindUser             HandlerKind = iota // a handler of your own: its Eval as returned
+	kindUser             HandlerKind = iota // a handler of your own: its Eval as returned
 	KindChatCompletion                      // "tool_call" or "executed"
 	KindExecuteToolCalls                    // "tools_executed"
 	KindTools                               // "tools_executed", or the rendered output_template
@@ -51,11 +51,11 @@ const (
 
 // Control tokens: the eval strings the documented handlers produce.
 const (
-	EvalToolCall      = "tool_call"
-	EvalExecuted      = "executed"
-	EvalToolsExecuted = "tools_executed"
-	EvalNoCallsFound  = "no_calls_found"
-	EvalNoop          = "noop"
+	evalToolCall      = "tool_call"
+	evalExecuted      = "executed"
+	evalToolsExecuted = "tools_executed"
+	evalNoCallsFound  = "no_calls_found"
+	evalNoop          = "noop"
 )
 
 // ExecuteConfig is a task's execute_config: the model, provider, tools and
@@ -306,11 +306,11 @@ func controlToken(k HandlerKind, out any) string {
 	switch k {
 	case KindChatCompletion:
 		if hasToolCalls(out) {
-			return EvalToolCall
+			return evalToolCall
 		}
-		return EvalExecuted
+		return evalExecuted
 	case KindExecuteToolCalls, KindTools:
-		return EvalToolsExecuted
+		return evalToolsExecuted
 	}
 	return ""
 }

@@ -1,7 +1,6 @@
 package impl_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -217,46 +216,6 @@ func TestBuiltins(t *testing.T) {
 	assert.EqualError(t, err, "RaiseError: quota exceeded")
 	_, err = impl.BuiltinRaiseError(ctx, call(nil, ""))
 	assert.EqualError(t, err, `RaiseError: task "b" raised an error`)
-}
-
-const chainMocks = `{
-  "StateMachines": {"c": {"TestCases": {"t": {"both": "Both", "output": "Output", "text": "Text", "throw": "Throw", "bad": "Bad"}}}},
-  "MockedResponses": {
-    "Both": {"0": {"Return": {"Output": {"n": 1.50}, "Eval": "go"}}},
-    "Output": {"0": {"Return": {"Output": {"n": 1}}}},
-    "Text": {"0": {"Return": {"Output": "plain"}}},
-    "Throw": {"0": {"Throw": {"Error": "Nope", "Cause": "no"}}},
-    "Bad": {"0": {"Return": {"Result": 1}}}
-  }
-}`
-
-func TestRespondChain(t *testing.T) {
-	m := mustCase(t, chainMocks, "c", "t")
-	var log bytes.Buffer
-	m.Log = &log
-	respond := func(task string) (impl.ChainResult, error) {
-		return m.RespondChain(impl.ChainCall{Task: task, Input: "in"})
-	}
-
-	r, err := respond("both")
-	require.NoError(t, err)
-	assert.Equal(t, impl.ChainResult{Output: map[string]any{"n": json.Number("1.50")}, Eval: "go"}, r)
-	r, err = respond("output")
-	require.NoError(t, err)
-	assert.Equal(t, `{"n":1}`, r.Eval, "without Eval, the output's JSON")
-	r, err = respond("text")
-	require.NoError(t, err)
-	assert.Equal(t, impl.ChainResult{Output: "plain", Eval: "plain"}, r, "without Eval, a string output itself")
-
-	_, err = respond("throw")
-	assert.Equal(t, "Nope", impl.ErrorName(err))
-	_, err = respond("bad")
-	assert.ErrorContains(t, err, `the mock for task "bad" must return {"Output": <json>, "Eval": "<string>"}`)
-
-	r, err = respond("unmocked")
-	require.NoError(t, err)
-	assert.Equal(t, impl.ChainResult{Output: "in", Eval: "in"}, r)
-	assert.Equal(t, "flowc: task \"unmocked\" has no mock; it returns its input unchanged\n", log.String())
 }
 
 func TestDecodeChainInput(t *testing.T) {

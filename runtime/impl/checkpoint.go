@@ -111,7 +111,7 @@ type FanOutProgress struct {
 	Done map[int]json.RawMessage `json:"done"`
 	// Stopped holds, by branch or item index, where each branch or item
 	// that stopped for a decision waits.
-	Stopped map[int]*BranchStop `json:"stopped,omitempty"`
+	Stopped map[int]*branchStop `json:"stopped,omitempty"`
 	// Output is, in JSON mode, the output of the state that opened the
 	// fan-out, which a resumed run takes its items from again instead of
 	// running the state again.

@@ -41,7 +41,7 @@ type Interrupted struct {
 	// (DecideAt); nil for a stop outside any.
 	Stops []Pending
 
-	at  *BranchStop   // where the branch or fan-out waits, for the fan-out around it
+	at  *branchStop   // where the branch or fan-out waits, for the fan-out around it
 	due *durableTimer // inside a branch: when the decision is due
 }
 

@@ -301,7 +301,7 @@ func (s *Session) putLocked(ctx context.Context, pos Position, state json.RawMes
 	switch {
 	case pending != nil:
 		status = StatusInterrupted
-	case pos.Callback != nil:
+	case pos.Callback != nil, pos.FanOut.waitsForToken():
 		status = StatusWaiting
 	case pos.State == "":
 		status = StatusFinished

@@ -18,17 +18,17 @@ import (
 // their result, others may stop too. Once all have finished or stopped, the
 // fan-out stops with one *Interrupted that lists every stop, and the
 // checkpoint holds the fan-out's progress: what each finished branch
-// recorded and, for each stopped one, where it waits (BranchStop). Each
+// recorded and, for each stopped one, where it waits (branchStop). Each
 // stop has a key naming its path, "<fan-out state>/<index>/<state>", nested
 // as deep as the fan-outs are (e.g. "Outer/1/Inner/0/Approve"). Answering
 // one resumes the fan-out: finished branches are not run again, the
 // answered one goes on from its stop, the others that wait stop again.
 
-// BranchStop is where one branch or item of a fan-out waits: at State, on
+// branchStop is where one branch or item of a fan-out waits: at State, on
 // Input (the state's raw input), with the variables of its own scope. Either
 // State waits itself (Pending), or a fan-out State opens holds the stops
 // (FanOut), one level down.
-type BranchStop struct {
+type branchStop struct {
 	State   string          `json:"state"`
 	Input   json.RawMessage `json:"input"`
 	Vars    json.RawMessage `json:"vars,omitempty"`
@@ -42,17 +42,32 @@ type BranchStop struct {
 	Callback *callbackWait `json:"callback,omitempty"`
 }
 
-func (b *BranchStop) clone() *BranchStop {
+func (b *branchStop) clone() *branchStop {
 	if b == nil {
 		return nil
 	}
-	out := &BranchStop{State: b.State, Input: slices.Clone(b.Input), Vars: slices.Clone(b.Vars), FanOut: b.FanOut.clone(), Timer: b.Timer.clone(), Callback: b.Callback.clone()}
+	out := &branchStop{State: b.State, Input: slices.Clone(b.Input), Vars: slices.Clone(b.Vars), FanOut: b.FanOut.clone(), Timer: b.Timer.clone(), Callback: b.Callback.clone()}
 	if b.Pending != nil {
 		p := *b.Pending
 		p.Options = slices.Clone(p.Options)
 		out.Pending = &p
 	}
 	return out
+}
+
+// waitsForToken reports whether a branch or item of f, at any depth,
+// waits for a task token: a fan-out whose stops are all callbacks leaves
+// its run waiting, not running.
+func (f *FanOutProgress) waitsForToken() bool {
+	if f == nil {
+		return false
+	}
+	for _, b := range f.Stopped {
+		if b.Callback != nil || b.FanOut.waitsForToken() {
+			return true
+		}
+	}
+	return false
 }
 
 func (f *FanOutProgress) clone() *FanOutProgress {
@@ -64,7 +79,7 @@ func (f *FanOutProgress) clone() *FanOutProgress {
 		out.Done[i] = slices.Clone(raw)
 	}
 	if f.Stopped != nil {
-		out.Stopped = make(map[int]*BranchStop, len(f.Stopped))
+		out.Stopped = make(map[int]*branchStop, len(f.Stopped))
 		for i, b := range f.Stopped {
 			out.Stopped[i] = b.clone()
 		}
@@ -85,8 +100,8 @@ func (p *Pending) key() string {
 // in a session's run.
 type branchScope struct {
 	prefix string      // the key of its states without their name: "Map/3/"
-	resume *BranchStop // where the branch goes on, until its run loop takes it
-	at     *BranchStop // taken by the run loop: the state it resumes at, whose fan-out may take it
+	resume *branchStop // where the branch goes on, until its run loop takes it
+	at     *branchStop // taken by the run loop: the state it resumes at, whose fan-out may take it
 	depth  int         // the compiled-in children around the branch (asl_resume.go)
 }
 
@@ -107,7 +122,7 @@ func stopKey(ctx context.Context, state string) string {
 
 // takeResume returns, once, where the branch ctx runs in goes on; nil
 // when it starts at its start.
-func takeResume(ctx context.Context) *BranchStop {
+func takeResume(ctx context.Context) *branchStop {
 	sc := branchOf(ctx)
 	if sc == nil || sc.resume == nil {
 		return nil
@@ -126,7 +141,7 @@ type fanOutStops struct {
 	restored *FanOutProgress
 	mu       sync.Mutex
 	done     map[int]json.RawMessage
-	stopped  map[int]*BranchStop
+	stopped  map[int]*branchStop
 	pending  map[int][]Pending
 	save     func(ctx context.Context) error // saves the progress; nil: not at the top level
 }
@@ -138,7 +153,7 @@ func openStops(ctx context.Context, sess *Session, state string) *fanOutStops {
 	if sess == nil || engineOf(ctx) != nil {
 		return nil
 	}
-	f := &fanOutStops{key: stopKey(ctx, state), done: map[int]json.RawMessage{}, stopped: map[int]*BranchStop{}, pending: map[int][]Pending{}}
+	f := &fanOutStops{key: stopKey(ctx, state), done: map[int]json.RawMessage{}, stopped: map[int]*branchStop{}, pending: map[int][]Pending{}}
 	if sc := branchOf(ctx); sc != nil {
 		if at := sc.at; at != nil && at.State == state && at.FanOut != nil {
 			f.restored, sc.at = at.FanOut, nil
@@ -257,7 +272,7 @@ func (f *fanOutStops) interrupted(state string, input any, vars json.RawMessage)
 	if len(stops) > 0 {
 		wait = &Interrupted{State: stops[0].State, Key: stops[0].Key, Prompt: stops[0].Prompt, Options: stops[0].Options, Stops: stops}
 	}
-	wait.at = &BranchStop{State: state, Input: in, Vars: vars, FanOut: &FanOutProgress{Done: f.done, Stopped: f.stopped}}
+	wait.at = &branchStop{State: state, Input: in, Vars: vars, FanOut: &FanOutProgress{Done: f.done, Stopped: f.stopped}}
 	return wait
 }
 
@@ -276,7 +291,7 @@ func stopInBranch(ctx context.Context, err error, state string, raw any, vars js
 	}
 	p := Pending{Key: stopKey(ctx, state), State: state, Prompt: wait.Prompt, Options: wait.Options}
 	return &Interrupted{State: state, Key: p.Key, Prompt: p.Prompt, Options: p.Options, Stops: []Pending{p},
-		at: &BranchStop{State: state, Input: in, Vars: vars, Pending: &p, Timer: wait.due}}
+		at: &branchStop{State: state, Input: in, Vars: vars, Pending: &p, Timer: wait.due}}
 }
 
 // branchDeadline is the deadline the stop a branch resumes at keeps for

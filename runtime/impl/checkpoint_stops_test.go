@@ -17,11 +17,11 @@ func nestedStops() *Checkpoint {
 	p := func(key, state string) *Pending {
 		return &Pending{Key: key, State: state, Prompt: "ok?", Options: []string{"yes", "no"}}
 	}
-	inner := &FanOutProgress{Done: map[int]json.RawMessage{1: json.RawMessage(`"done"`)}, Stopped: map[int]*BranchStop{
+	inner := &FanOutProgress{Done: map[int]json.RawMessage{1: json.RawMessage(`"done"`)}, Stopped: map[int]*branchStop{
 		2: {State: "A", Input: json.RawMessage(`{}`), Pending: p("O/1/I/2/A", "A")},
 		0: {State: "A", Input: json.RawMessage(`{}`), Pending: p("O/1/I/0/A", "A")},
 	}}
-	outer := &FanOutProgress{Done: map[int]json.RawMessage{0: json.RawMessage(`1`)}, Stopped: map[int]*BranchStop{
+	outer := &FanOutProgress{Done: map[int]json.RawMessage{0: json.RawMessage(`1`)}, Stopped: map[int]*branchStop{
 		2: {State: "B", Input: json.RawMessage(`{"x":1}`), Vars: json.RawMessage(`{"v":2}`), Pending: p("O/2/B", "B")},
 		1: {State: "I", Input: json.RawMessage(`{}`), FanOut: inner},
 	}}
@@ -184,7 +184,7 @@ func TestTypedFanOutResume(t *testing.T) {
 	ctx := context.Background()
 	ids := []string{"", "F", "A", "B"}
 	progress := func() *FanOutProgress {
-		return &FanOutProgress{Done: map[int]json.RawMessage{0: json.RawMessage(`[1,2]`)}, Stopped: map[int]*BranchStop{
+		return &FanOutProgress{Done: map[int]json.RawMessage{0: json.RawMessage(`[1,2]`)}, Stopped: map[int]*branchStop{
 			1: {State: "B", Input: json.RawMessage(`[5]`), Pending: &Pending{Key: "F/1/B", State: "B"}},
 		}}
 	}
@@ -228,4 +228,40 @@ func TestTypedFanOutResume(t *testing.T) {
 	_, step, err = BranchAt(ctx, none, 0, new([]int), func(*int) {}, ids, []int{2}, 2)
 	require.NoError(t, err)
 	assert.Equal(t, 2, step)
+}
+
+// A fan-out whose only stops wait for task tokens is saved as waiting, at
+// any depth, as a callback state outside any fan-out is (issue 22); one
+// that also waits for a decision is interrupted, and one with no stop is
+// still running.
+func TestFanOutOfTokensIsSavedWaiting(t *testing.T) {
+	token := func(state string) *branchStop {
+		return &branchStop{State: state, Callback: &callbackWait{State: state, Token: "tok-" + state}}
+	}
+	tests := []struct {
+		name  string
+		fan   *FanOutProgress
+		stops []Pending
+		want  Status
+	}{
+		{"tokens", &FanOutProgress{Stopped: map[int]*branchStop{0: token("Left"), 1: token("Right")}}, nil, StatusWaiting},
+		{"a token in a nested fan-out", &FanOutProgress{Stopped: map[int]*branchStop{
+			1: {State: "Inner", FanOut: &FanOutProgress{Stopped: map[int]*branchStop{2: token("Ask")}}},
+		}}, nil, StatusWaiting},
+		{"a token and a decision", &FanOutProgress{Stopped: map[int]*branchStop{
+			0: token("Left"), 1: {State: "Review", Pending: &Pending{Key: "Both/1/Review", State: "Review"}},
+		}}, []Pending{{Key: "Both/1/Review", State: "Review"}}, StatusInterrupted},
+		{"progress only", &FanOutProgress{Done: map[int]json.RawMessage{0: json.RawMessage(`[]`)}}, nil, StatusRunning},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			store := NewMemoryCheckpointer()
+			s := &Session{cfg: &Config{Checkpointer: store}, id: "s", workflow: "m"}
+			require.NoError(t, s.put(ctx, Position{State: "Both", FanOut: tt.fan}, json.RawMessage(`{}`), tt.stops))
+			cp, err := store.Load(ctx, "s")
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, cp.Status)
+		})
+	}
 }

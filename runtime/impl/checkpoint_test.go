@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"testing"
 	"time"
 
@@ -55,23 +54,6 @@ func TestMemoryCheckpointer(t *testing.T) {
 	got, err := m.Load(context.Background(), "s1")
 	require.NoError(t, err)
 	assert.Equal(t, sampleCheckpoint(), got, "the store keeps copies")
-}
-
-// The checkpoint protocol gives the client the server's Checkpointer.
-func TestPipeCheckpointer(t *testing.T) {
-	reqR, reqW := io.Pipe()
-	respR, respW := io.Pipe()
-	served := make(chan error, 1)
-	go func() { served <- ServeCheckpoints(context.Background(), reqR, respW, NewMemoryCheckpointer()) }()
-	checkpointerContract(t, newPipeCheckpointer(respR, reqW))
-	require.NoError(t, reqW.Close())
-	assert.NoError(t, <-served)
-}
-
-func TestServeCheckpointsRejectsGarbage(t *testing.T) {
-	reqR, reqW := io.Pipe()
-	go func() { reqW.Write([]byte("not json\n")) }()
-	assert.ErrorContains(t, ServeCheckpoints(context.Background(), reqR, io.Discard, NewMemoryCheckpointer()), "checkpoint protocol")
 }
 
 type approver func(ctx context.Context, req ApprovalRequest) (string, error)

@@ -32,7 +32,7 @@ func (s *JSONState) builtinHandler(t *JSONTask, h JSONHandler) JSONHandler {
 		if h == nil {
 			return nil
 		}
-		states := append(slices.Clip(s.Executed), ExecutedState{State: t.State, Status: StatusInProgress})
+		states := append(slices.Clip(s.Executed), executedState{State: t.State, Status: statusInProgress})
 		return func(ctx context.Context, call JSONCall) (string, error) {
 			states[len(states)-1].Task = call.Task
 			return processStates(ctx, call, states, h)
@@ -41,21 +41,21 @@ func (s *JSONState) builtinHandler(t *JSONTask, h JSONHandler) JSONHandler {
 	return h
 }
 
-// ExecutedState is a state a run executed, as CodeMie's execution records
+// executedState is a state a run executed, as CodeMie's execution records
 // it (WorkflowExecutionState): its id, the task it got, its output text
 // (the error's, when it failed) and its status.
-type ExecutedState struct {
+type executedState struct {
 	State  string
 	Task   string
 	Output string
 	Status string
 }
 
-// The statuses of an ExecutedState (WorkflowExecutionStatusEnum).
+// The statuses of an executedState (WorkflowExecutionStatusEnum).
 const (
-	StatusInProgress = "IN_PROGRESS"
-	StatusSucceeded  = "SUCCEEDED"
-	StatusFailed     = "FAILED"
+	statusInProgress = "IN_PROGRESS"
+	statusSucceeded  = "SUCCEEDED"
+	statusFailed     = "FAILED"
 )
 
 // recordState notes a state that ran, when the workflow reads them.
@@ -63,9 +63,9 @@ func (s *JSONState) recordState(t *JSONTask, task, output string, err error) {
 	if t.Settings == nil || !t.Settings.KeepStates {
 		return
 	}
-	rec := ExecutedState{State: t.State, Task: engineTask(t, task), Output: output, Status: StatusSucceeded}
+	rec := executedState{State: t.State, Task: engineTask(t, task), Output: output, Status: statusSucceeded}
 	if err != nil {
-		rec.Output, rec.Status = err.Error(), StatusFailed
+		rec.Output, rec.Status = err.Error(), statusFailed
 	}
 	s.Executed = append(s.Executed, rec)
 }

@@ -19,7 +19,7 @@ import (
 // model, once per state.
 
 // defaultStatesFilter is the statuses read when the node sets no filter.
-var defaultStatesFilter = []any{"NOT_STARTED", StatusInProgress, StatusSucceeded}
+var defaultStatesFilter = []any{"NOT_STARTED", statusInProgress, statusSucceeded}
 
 // defaultItemsTemplate is the template when the node sets none
 // (jinja_template_renderer.py, DEFAULT_TEMPLATE): each item's keys and
@@ -31,7 +31,7 @@ const defaultItemsTemplate = "# Summary\n{% for item in items %}\n{%- for key, v
 // an output goes to h as the engine sends it to the model: the history is
 // the one message "TASK: <task>. OUTPUT: <output>", and the task is the
 // node's.
-func processStates(ctx context.Context, call JSONCall, states []ExecutedState, h JSONHandler) (string, error) {
+func processStates(ctx context.Context, call JSONCall, states []executedState, h JSONHandler) (string, error) {
 	config := call.CustomNode.Config
 	if id, _ := config["workflow_execution_id"].(string); id != "" {
 		return "", &Error{Name: "ValueError", Cause: "state_processor_node: flowc reads the states of its own run only, not of execution " + id}
@@ -51,7 +51,7 @@ func processStates(ctx context.Context, call JSONCall, states []ExecutedState, h
 		if err != nil {
 			return "", err
 		}
-		if v, ok := ParseOutput(answer); ok && pyexpr.Truthy(v) {
+		if v, ok := parseStructured(answer); ok && pyexpr.Truthy(v) {
 			items = append(items, v)
 		}
 	}
@@ -67,21 +67,21 @@ func processStates(ctx context.Context, call JSONCall, states []ExecutedState, h
 // lists all). None, or any not done, is the engine's ValueError, which it
 // retries five times over 15 seconds: in flowc no state finishes meanwhile,
 // so it fails at once.
-func fetchStates(states []ExecutedState, config map[string]any) ([]ExecutedState, error) {
+func fetchStates(states []executedState, config map[string]any) ([]executedState, error) {
 	prefix, _ := config["state_id"].(string)
 	filter, set := config["states_status_filter"]
 	if !set {
 		filter = defaultStatesFilter
 	}
 	statuses, _ := filter.([]any)
-	var out []ExecutedState
+	var out []executedState
 	for _, st := range states {
 		if strings.HasPrefix(st.State, prefix) && (len(statuses) == 0 || containsText(statuses, st.Status)) {
 			out = append(out, st)
 		}
 	}
 	for _, st := range out {
-		if st.Status == StatusInProgress {
+		if st.Status == statusInProgress {
 			return nil, &Error{Name: "ValueError", Cause: "No Completed States, retrying... (state " + st.State + " is in progress: give the node a state_id that names the states to read)"}
 		}
 	}

@@ -110,7 +110,7 @@ func TestExecutedStatesJoin(t *testing.T) {
 		require.NoError(t, err)
 	}
 	s.Join(items)
-	assert.Equal(t, []ExecutedState{{State: "item", Output: "x", Status: StatusSucceeded}, {State: "item", Output: "y", Status: StatusSucceeded}}, s.Executed)
+	assert.Equal(t, []executedState{{State: "item", Output: "x", Status: statusSucceeded}, {State: "item", Output: "y", Status: statusSucceeded}}, s.Executed)
 
 	// Each node's get_task: a tool's call, a transform's default task.
 	tool := &JSONTask{Policy: Policy{State: "fetch"}, Tool: &JSONTool{ID: "f", Tool: "search_issues"}, Task: []Piece{{Text: "ignored"}}, Settings: settings}

@@ -7,8 +7,8 @@ package impl
 // zeroDivision is the panic Div and Mod raise; Cond turns it into false.
 type zeroDivision struct{}
 
-// Integer is any integer type a condition may compute with.
-type Integer interface {
+// integer is any integer type a condition may compute with.
+type integer interface {
 	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr
 }
 
@@ -22,7 +22,7 @@ func Div[T ~float32 | ~float64](a, b T) T {
 
 // Mod is Python's a % b: the result has the sign of b. It fails the
 // condition when b is zero.
-func Mod[T Integer](a, b T) T {
+func Mod[T integer](a, b T) T {
 	if b == 0 {
 		panic(zeroDivision{})
 	}

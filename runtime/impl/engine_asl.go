@@ -12,7 +12,7 @@ import (
 // Parallel state asks every branch's handlers as often as natively. The
 // error is that of the first branch, in branch order, that failed on its
 // own.
-func (x *ASLExec) engineBranches(ctx context.Context, e Engine, state string, branches []Machine, in any) ([]any, error) {
+func (x *ASLExec) engineBranches(ctx context.Context, e Engine, state string, branches []machineFunc, in any) ([]any, error) {
 	n := len(branches)
 	out, errs := make([]any, n), make([]error, n)
 	failed := false

@@ -125,3 +125,21 @@ func Recover(state string, err *error) {
 func PanicError(state string, r any) error {
 	return &Error{Name: errTaskFailed, Cause: fmt.Sprintf("panic in state %q: %v", state, r)}
 }
+
+// ErrInput marks an input that does not fit the workflow; it is a usage
+// error (exit 2), not a failed run.
+var ErrInput = errors.New("invalid input")
+
+// MockError is a mocked response that does not fit its state, such as a
+// Return naming a field the state does not have. No retry or catch rule
+// matches it, so a typo in a mock config cannot pass for a handler failure.
+type MockError struct {
+	State string
+	Err   error
+}
+
+func (e *MockError) Error() string {
+	return fmt.Sprintf("the mock for state %q does not fit: %v", e.State, e.Err)
+}
+
+func (e *MockError) Unwrap() error { return e.Err }

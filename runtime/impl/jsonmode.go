@@ -38,7 +38,7 @@ type JSONState struct {
 	UserInput any `json:",omitempty"`
 	// Executed are the states run so far, kept only when a workflow's
 	// state_processor_node reads them (JSONSettings.KeepStates).
-	Executed []ExecutedState `json:",omitempty"`
+	Executed []executedState `json:",omitempty"`
 
 	// Steps counts the states run so far, for the recursion limit.
 	Steps int
@@ -69,12 +69,12 @@ type branchLog struct {
 func NewJSONState(input any) (JSONState, error) {
 	in, err := JSONValue(input)
 	if err != nil {
-		return JSONState{Context: map[string]any{}}, fmt.Errorf("%w: %v", errInput, err)
+		return JSONState{Context: map[string]any{}}, fmt.Errorf("%w: %v", ErrInput, err)
 	}
 	raw := in
 	// Text input is parsed as an output is: JSON in it gives the store.
 	if text, isText := in.(string); isText {
-		if v, ok := ParseOutput(text); ok {
+		if v, ok := parseStructured(text); ok {
 			in = v
 		}
 	}
@@ -223,7 +223,7 @@ type JSONMeta struct {
 }
 
 // JSONOutput is what a task state's handler returned: Text as returned,
-// and Value, Text parsed (see ParseOutput), or Text itself when it does
+// and Value, Text parsed (see parseStructured), or Text itself when it does
 // not parse.
 type JSONOutput struct {
 	Text  string
@@ -344,10 +344,10 @@ func (c JSONCall) clone() JSONCall {
 	return c
 }
 
-// parseOutput parses a handler's output (see ParseOutput); text that does
+// parseOutput parses a handler's output (see parseStructured); text that does
 // not parse is a string value.
 func parseOutput(text string) JSONOutput {
-	if v, ok := ParseOutput(text); ok {
+	if v, ok := parseStructured(text); ok {
 		return JSONOutput{Text: text, Value: v}
 	}
 	return JSONOutput{Text: text, Value: text}

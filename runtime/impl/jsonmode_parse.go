@@ -23,9 +23,9 @@ var jsonPatterns = []*regexp.Regexp{
 	regexp.MustCompile("(?s)(\\{.*?})"),
 }
 
-// ParseOutput parses a handler's output text into a JSON value, numbers
+// parseStructured parses a handler's output text into a JSON value, numbers
 // as json.Number; false when it is no structured value and stays text.
-func ParseOutput(text string) (any, bool) {
+func parseStructured(text string) (any, bool) {
 	if v, ok := parseValue(text); ok {
 		return v, true
 	}

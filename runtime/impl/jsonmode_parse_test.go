@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-func TestParseOutput(t *testing.T) {
+func TestParseStructured(t *testing.T) {
 	for _, c := range []struct {
 		text string
 		want any
@@ -25,16 +25,16 @@ func TestParseOutput(t *testing.T) {
 		{"The verdict is {\"ok\": true} as asked.", map[string]any{"ok": true}},
 		{"```\n{'a': 1}\n```", map[string]any{"a": json.Number("1")}},
 	} {
-		got, ok := ParseOutput(c.text)
+		got, ok := parseStructured(c.text)
 		assert.True(t, ok, c.text)
 		assert.Equal(t, c.want, got, c.text)
 	}
 	// Nesting deeper than encoding/json allows is text, not a crash.
-	_, ok := ParseOutput(strings.Repeat("[", 200000))
+	_, ok := parseStructured(strings.Repeat("[", 200000))
 	assert.False(t, ok)
 	// Text that none of the forms parse stays text.
 	for _, text := range []string{"plain words", "True story", "1 apple", `{'a': }`, "{unquoted: 1}", `see {"a": {"b": 1}} here`} {
-		_, ok := ParseOutput(text)
+		_, ok := parseStructured(text)
 		assert.False(t, ok, text)
 	}
 }
@@ -102,7 +102,7 @@ func TestOutputSchemaCheck(t *testing.T) {
 		"name": {"type": "string", "minLength": 1}, "age": {"type": "integer", "minimum": 0},
 		"tags": {"type": "array", "items": {"enum": ["a", "b"]}}}, "additionalProperties": false}`), &schema))
 	sc := &JSONSchema{Schema: schema}
-	ok, _ := ParseOutput(`{"name": "Ada", "age": 3, "tags": ["a"]}`)
+	ok, _ := parseStructured(`{"name": "Ada", "age": 3, "tags": ["a"]}`)
 	assert.NoError(t, sc.Check(ok))
 	for text, why := range map[string]string{
 		`{"age": 3}`:                   `lacks the required key "name"`,
@@ -113,7 +113,7 @@ func TestOutputSchemaCheck(t *testing.T) {
 		`{"name": "x", "extra": 1}`:    `has the key "extra"`,
 		`"text"`:                       "the output is a string, not object",
 	} {
-		v, _ := ParseOutput(text)
+		v, _ := parseStructured(text)
 		if v == nil {
 			v = text
 		}

@@ -213,7 +213,7 @@ func (f *fanOutStops) settleJSON(ctx context.Context, i int, b *JSONState, err e
 		}
 		p := Pending{Key: stopKey(ctx, wait.State), State: wait.State, Prompt: wait.Prompt, Options: wait.Options}
 		err = &Interrupted{State: p.State, Key: p.Key, Prompt: p.Prompt, Options: p.Options, Stops: []Pending{p},
-			at: &BranchStop{State: p.State, Input: input, Pending: &p, Timer: wait.due}}
+			at: &branchStop{State: p.State, Input: input, Pending: &p, Timer: wait.due}}
 	}
 	if err != nil {
 		return f.settle(ctx, i, nil, err)

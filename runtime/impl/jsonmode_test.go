@@ -1,7 +1,6 @@
 package impl_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -236,33 +235,6 @@ func TestFanOutLimit(t *testing.T) {
 	assert.Equal(t, 1, impl.FanOutLimit(inOrder{}, 0))
 	assert.Equal(t, 1, impl.FanOutLimit(inOrder{}, 8))
 	assert.Equal(t, 8, impl.FanOutLimit(struct{}{}, 8))
-}
-
-func TestRespondJSON(t *testing.T) {
-	cfg, err := impl.ParseMockConfig([]byte(`{
-	  "StateMachines": {"w": {"TestCases": {"t": {"a": "A", "b": "B"}}}},
-	  "MockedResponses": {
-	    "A": {"0": {"Return": "plain text"}, "1": {"Return": {"k": [1, 2.50]}}, "2": {"Return": null}, "3": {"Return": "{\"k\": 1}"}},
-	    "B": {"0": {"Throw": {"Error": "Broken", "Cause": "no"}}}
-	  }}`))
-	require.NoError(t, err)
-	m, err := cfg.Case("w", "t")
-	require.NoError(t, err)
-	var log bytes.Buffer
-	m.Log = &log
-	var got []string
-	for range 4 {
-		text, err := m.RespondJSON(impl.JSONCall{State: "a"})
-		require.NoError(t, err)
-		got = append(got, text)
-	}
-	assert.Equal(t, []string{"plain text", `{"k":[1,2.50]}`, "null", `{"k": 1}`}, got)
-	_, err = m.RespondJSON(impl.JSONCall{State: "b"})
-	assert.Equal(t, "Broken", impl.ErrorName(err))
-	text, err := m.RespondJSON(impl.JSONCall{State: "c", Task: "the task"})
-	require.NoError(t, err)
-	assert.Equal(t, "the task", text)
-	assert.Equal(t, "flowc: state \"c\" has no mock; it returns its rendered task\n", log.String())
 }
 
 // A cancelled run stops its fan-out; no goroutine is left behind (see

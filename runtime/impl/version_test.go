@@ -10,18 +10,19 @@ import (
 	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
-// The guards that generated code of the supported versions (10 and 11)
-// write must compile; code of version 9 and older names the machinery
-// through package runtime, which now re-exports only what programs use.
+// The guard that generated code of the supported version (13) writes must
+// compile; mock files of version 12 and older name the mocks through
+// package runtime, which no longer has them (they are in package flowrun).
 var (
-	_ interface{ GeneratedCodeVersion10() } = impl.ThisRuntime
-	_ interface{ GeneratedCodeVersion11() } = impl.ThisRuntime
-	_ interface{ GeneratedCodeVersion12() } = impl.ThisRuntime
+	// The type a skew error names (docs/generated-api.md).
+	_ impl.RuntimeSupportsGeneratedCode13To13 = impl.ThisRuntime
+
+	_ interface{ GeneratedCodeVersion13() } = impl.ThisRuntime
 )
 
 const (
-	_ = impl.EnforceVersion(impl.GenVersion - 11)
-	_ = impl.EnforceVersion(10 - impl.MinGenVersion)
+	_ = impl.EnforceVersion(impl.GenVersion - 13)
+	_ = impl.EnforceVersion(13 - impl.MinGenVersion)
 )
 
 // ThisRuntime's type, whose name a skew error shows, tells the truth: it

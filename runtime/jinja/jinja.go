@@ -22,9 +22,9 @@ import (
 	"github.com/flowc-dev/flowc/runtime/pyexpr"
 )
 
-// Render renders a template with vars as its variables, as jinja2's
+// render renders a template with vars as its variables, as jinja2's
 // Template(source).render(vars) does.
-func Render(source string, vars map[string]any) (out string, err error) {
+func render(source string, vars map[string]any) (out string, err error) {
 	defer func() {
 		// A template the library cannot handle is an error, not a crash.
 		if r := recover(); r != nil {

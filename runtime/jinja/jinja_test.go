@@ -31,7 +31,7 @@ var jinja2Vars = map[string]any{
 
 func TestRenderAsJinja2(t *testing.T) {
 	for _, c := range jinja2Cases {
-		got, err := Render(c.template, jinja2Vars)
+		got, err := render(c.template, jinja2Vars)
 		if err != nil || got != c.want {
 			t.Errorf("%q = %q (%v), want %q", c.template, got, err, c.want)
 		}
@@ -45,8 +45,8 @@ func TestRenderAsJinja2(t *testing.T) {
 func TestRenderErrors(t *testing.T) {
 	store := Store{Keys: []string{"name"}, Values: map[string]any{"name": "Bob"}}
 	for _, src := range []string{"{{ missing.x }}", "{% if x %}", "{% include '/etc/passwd' %}", "{{ name"} {
-		if _, err := Render(src, jinja2Vars); err == nil {
-			t.Errorf("Render(%q): no error", src)
+		if _, err := render(src, jinja2Vars); err == nil {
+			t.Errorf("render(%q): no error", src)
 		}
 		if got := Resolve(src, store); got != src {
 			t.Errorf("Resolve(%q) = %q, want it unchanged", src, got)

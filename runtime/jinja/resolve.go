@@ -62,7 +62,7 @@ func resolveValue(key string, v any, resolved map[string]any) any {
 	if !ok {
 		return v
 	}
-	if out, err := Render(s, resolved); err == nil {
+	if out, err := render(s, resolved); err == nil {
 		return out
 	}
 	return s
@@ -80,7 +80,7 @@ func resolveStore(store Store) map[string]any {
 	for _, k := range resolutionOrder(store) {
 		v := store.Values[k]
 		if s, ok := v.(string); ok {
-			if out, err := Render(s, resolved); err == nil {
+			if out, err := render(s, resolved); err == nil {
 				v = out
 			}
 		}

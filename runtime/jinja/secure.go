@@ -12,7 +12,7 @@ import (
 // otherwise the {{ }} blocks holding JSON are kept as text
 // (_auto_wrap_json_blocks), the variables whose names are not word
 // characters, or that start with an underscore, are left out
-// (sanitize_template_context), and the template is rendered as Render
+// (sanitize_template_context), and the template is rendered as render
 // does. A template that fails to parse or render is an error.
 func RenderSecure(source string, vars map[string]any) (string, error) {
 	if plainText(source) {
@@ -30,7 +30,7 @@ func RenderSecure(source string, vars map[string]any) (string, error) {
 			safe[k] = v
 		}
 	}
-	return Render(source, safe)
+	return render(source, safe)
 }
 
 var (

@@ -75,7 +75,7 @@ func conditionVars(output map[string]any) map[string]any {
 	vars := map[string]any{}
 	var keys dictKeys
 	for _, k := range sortedKeys(output) {
-		vars[k] = ConvertValue(output[k])
+		vars[k] = convertValue(output[k])
 		keys = append(keys, k)
 	}
 	vars["keys"] = keys

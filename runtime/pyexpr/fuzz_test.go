@@ -22,6 +22,6 @@ func FuzzParseEval(f *testing.F) {
 			_ = Repr(v)
 		}
 		_ = Condition(e, vars)
-		_, _ = LiteralEval(src)
+		_, _ = literalEval(src)
 	})
 }

@@ -2,11 +2,11 @@ package pyexpr
 
 import "strings"
 
-// ConvertValue is the engine's convert_value (utils.py), applied to each
+// convertValue is the engine's convert_value (utils.py), applied to each
 // variable of a condition: a string "true" or "false" in any case is a
 // boolean, a string that is a Python literal is that literal's value
 // ("12" is 12, "[1, 2]" a list), and anything else is left as it is.
-func ConvertValue(v any) any {
+func convertValue(v any) any {
 	s, ok := v.(string)
 	if !ok {
 		return v
@@ -17,17 +17,17 @@ func ConvertValue(v any) any {
 	case "false":
 		return false
 	}
-	if lit, ok := LiteralEval(s); ok {
+	if lit, ok := literalEval(s); ok {
 		return lit
 	}
 	return v
 }
 
-// LiteralEval is Python's ast.literal_eval of a string: the value of a
+// literalEval is Python's ast.literal_eval of a string: the value of a
 // literal (a string, a number, True, False, None, and tuples, lists,
 // dicts and sets of literals), else false. Leading spaces and tabs are
 // ignored, as literal_eval ignores them.
-func LiteralEval(s string) (any, bool) {
+func literalEval(s string) (any, bool) {
 	e, err := Parse(strings.TrimLeft(s, " \t"))
 	if err != nil {
 		return nil, false

@@ -131,7 +131,7 @@ var literalCases = []struct{ text, repr string }{
 
 func TestLiteralEval(t *testing.T) {
 	for _, c := range literalCases {
-		v, ok := LiteralEval(c.text)
+		v, ok := literalEval(c.text)
 		got := Repr(v)
 		if !ok {
 			got = "error"
@@ -146,7 +146,7 @@ func TestLiteralEval(t *testing.T) {
 // case are booleans, before literal_eval (which would reject "true").
 func TestConvertValue(t *testing.T) {
 	for in, want := range map[string]string{"TRUE": "True", "false": "False", "12": "12", "abc": "'abc'", "[1]": "[1]"} {
-		if got := Repr(ConvertValue(in)); got != want {
+		if got := Repr(convertValue(in)); got != want {
 			t.Errorf("convert_value(%q) = %s, want %s", in, got, want)
 		}
 	}

@@ -17,6 +17,14 @@ import (
 // timeouts.
 type engine struct{}
 
+// The engine and the workflow side of the results answer the runtime's
+// hooks for an engine; these fail to compile when the hooks change.
+var (
+	_ flowcimpl.Engine          = engine{}
+	_ flowcimpl.TaskTokenEngine = engine{}
+	_ flowcimpl.EngineResults   = Results{}
+)
+
 // FanOut runs work for every index on at most limit coroutines, handing
 // indexes out in order; the first failure cancels the others. Coroutines
 // run one at a time, in an order fixed by the history, so the shared

@@ -17,7 +17,7 @@ import (
 	"os"
 
 	"github.com/flowc-dev/flowc/checkpoint/sqlite"
-	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	"github.com/flowc-dev/flowc/flowrun"
 )
 
 // ready is the line that says the file is open; flowc reads it before it
@@ -43,7 +43,7 @@ func serve(args []string, requests io.Reader, answers, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "flowc run: %v\n", err)
 		return 1
 	}
-	if err := flowcimpl.ServeCheckpoints(context.Background(), requests, answers, store); err != nil {
+	if err := flowrun.ServeCheckpoints(context.Background(), requests, answers, store); err != nil {
 		fmt.Fprintf(stderr, "flowc run: serving checkpoints: %v\n", err)
 		return 1
 	}

@@ -11,7 +11,7 @@ import (
 
 // chainGenVersion is the generator version of chain code; it needs the
 // runtime's chain support (see flowcrt.ThisRuntime).
-const chainGenVersion = 11 // 11: sessions; 10: the machinery in runtime/impl; 8: typed calls of the documented handlers, ChainTask; 9: step loops report to an observer
+const chainGenVersion = 13 // 13: mocks through package flowrun; 11: sessions; 10: the machinery in runtime/impl; 8: typed calls of the documented handlers, ChainTask; 9: step loops report to an observer
 
 // chainGen emits the Go of a task chain (docs/chains.md): a handlers interface with
 // one method per user handler, one step method per task whose transition is

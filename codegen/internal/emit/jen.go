@@ -13,12 +13,15 @@ import (
 
 // RuntimePath is the import path of the runtime package users import,
 // under RuntimeAlias (its name shadows the standard library's); ImplPath is
-// the machinery only generated code calls, under ImplAlias.
+// the machinery only generated code calls, under ImplAlias; HarnessPath
+// holds the mocks and the main of `flowc run`, under HarnessAlias.
 const (
 	RuntimePath  = "github.com/flowc-dev/flowc/runtime"
 	RuntimeAlias = "flowcrt"
 	ImplPath     = "github.com/flowc-dev/flowc/runtime/impl"
 	ImplAlias    = "flowcimpl"
+	HarnessPath  = "github.com/flowc-dev/flowc/flowrun"
+	HarnessAlias = "flowcrun"
 )
 
 // Render formats the file. Output that does not parse is a generator bug:
@@ -102,16 +105,20 @@ func Comment(text string) *jen.Statement {
 }
 
 // RuntimeAliases are the names generated files import the runtime packages as.
-var RuntimeAliases = map[string]string{RuntimePath: RuntimeAlias, ImplPath: ImplAlias}
+var RuntimeAliases = map[string]string{RuntimePath: RuntimeAlias, ImplPath: ImplAlias, HarnessPath: HarnessAlias}
 
 // Rt names a runtime identifier through the package that exports it.
 func Rt(name string) *jen.Statement { return jen.Qual(RuntimePackage(name), name) }
 
 // RuntimePackage is the runtime package that exports name: the users' one
-// when they may spell it too, otherwise the machinery.
+// when they may spell it too, the harness for mocks and the main of
+// `flowc run`, otherwise the machinery.
 func RuntimePackage(name string) string {
-	if userAPI[name] {
+	switch {
+	case userAPI[name]:
 		return RuntimePath
+	case harnessAPI[name]:
+		return HarnessPath
 	}
 	return ImplPath
 }
@@ -137,4 +144,14 @@ func Doc(f *jen.File, text string) {
 	if line != "" {
 		f.Add(Comment(line))
 	}
+}
+
+// DropUnusedImport removes the import of path under alias when the file
+// names nothing of it: a target's text template imports the machinery of
+// the runtime before its body knows whether a workflow needs it.
+func DropUnusedImport(src []byte, alias, path string) []byte {
+	if bytes.Contains(src, []byte(alias+".")) {
+		return src
+	}
+	return bytes.Replace(src, []byte("\t"+alias+" "+strconv.Quote(path)+"\n"), nil, 1)
 }

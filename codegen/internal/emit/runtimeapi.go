@@ -43,8 +43,6 @@ var userAPI = map[string]bool{
 	"MemoryStore":                           true,
 	"Message":                               true,
 	"Messages":                              true,
-	"MockConfig":                            true,
-	"Mocks":                                 true,
 	"NewError":                              true,
 	"NewFakeClock":                          true,
 	"NewJSONState":                          true,
@@ -53,7 +51,6 @@ var userAPI = map[string]bool{
 	"Object":                                true,
 	"Observer":                              true,
 	"Option":                                true,
-	"ParseMockConfig":                       true,
 	"Pending":                               true,
 	"ResultLine":                            true,
 	"ResultWriteRequest":                    true,
@@ -86,4 +83,14 @@ var userAPI = map[string]bool{
 	"WithSchemaNotes":                       true,
 	"WithState":                             true,
 	"WithStateContext":                      true,
+}
+
+// harnessAPI names what generated code takes from package flowrun
+// (flowcrun): the mocks of New<Workflow>Mock and the main of the programs
+// `flowc run` builds.
+var harnessAPI = map[string]bool{
+	"DecodeInput":    true,
+	"Mocks":          true,
+	"RunMain":        true,
+	"RunSessionMain": true,
 }

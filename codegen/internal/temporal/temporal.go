@@ -67,21 +67,11 @@ func Generate(w *ir.Workflow, sh *emit.Shell, source string) ([]byte, error) {
 	if err := temporalTemplate.Execute(&buf, &tw); err != nil {
 		return nil, err
 	}
-	src, err := format.Source(dropUnusedImport(buf.Bytes(), emit.ImplAlias, emit.ImplPath))
+	src, err := format.Source(emit.DropUnusedImport(buf.Bytes(), emit.ImplAlias, emit.ImplPath))
 	if err != nil {
 		return nil, fmt.Errorf("flowc generated invalid Go (a bug in flowc, please report it): %v", err)
 	}
 	return src, nil
-}
-
-// dropUnusedImport removes the import of path under alias when the file
-// names nothing of it: the template imports the machinery of the runtime
-// before its body knows whether a workflow needs it.
-func dropUnusedImport(src []byte, alias, path string) []byte {
-	if bytes.Contains(src, []byte(alias+".")) {
-		return src
-	}
-	return bytes.Replace(src, []byte("\t"+alias+" "+strconv.Quote(path)+"\n"), nil, 1)
 }
 
 func lowerFirst(s string) string {
@@ -232,7 +222,7 @@ func Register{{.Name}}(r worker.Registry, h {{.Handlers}}) {
 // order New{{.Name}}Mock's run makes them.
 {{- if .Marker}} Its activity calls tell the steps what the mock tells them ({{.Marker}}).
 {{- end}}
-func Register{{.Name}}Mock(r worker.Registry, mocks *flowcrt.Mocks) {
+func Register{{.Name}}Mock(r worker.Registry, mocks *{{rt "Mocks"}}) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in {{.In}}) ({{.Run.Result}}, error) {
 		return {{.Fn}}(flowtemporal.InOrder(ctx), in, {{.MockCalls}})
 	}, workflow.RegisterOptions{Name: {{.Name}}WorkflowName})

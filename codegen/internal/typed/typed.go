@@ -55,7 +55,7 @@ func (g *typedGen) intoHandlers() ([]string, map[string]bool) {
 
 // typedGenVersion is the generator version of typed code, which needs the
 // runtime's sessions.
-const typedGenVersion = 12 // 12: approvals inside fan-outs (StartFanOutStops, BranchAt); 10: the machinery in runtime/impl
+const typedGenVersion = 13 // 13: mocks through package flowrun; 12: approvals inside fan-outs (StartFanOutStops, BranchAt); 10: the machinery in runtime/impl
 
 func (g *typedGen) Types(f *jen.File) {
 	g.stateType(f)

@@ -6,6 +6,7 @@ package approval
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
 	"go.temporal.io/sdk/activity"
@@ -59,7 +60,7 @@ func RegisterPublish(r worker.Registry, h PublishHandlers) {
 // RegisterPublishMock registers PublishWorkflow over mocks, for tests and `flowc run --engine temporal`:
 // its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
 // order NewPublishMock's run makes them.
-func RegisterPublishMock(r worker.Registry, mocks *flowcrt.Mocks) {
+func RegisterPublishMock(r worker.Registry, mocks *flowcrun.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in PublishState) (PublishState, error) {
 		return publishWorkflow(flowtemporal.InOrder(ctx), in, publishActivityCalls{})
 	}, workflow.RegisterOptions{Name: PublishWorkflowName})

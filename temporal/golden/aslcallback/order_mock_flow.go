@@ -6,6 +6,7 @@ package aslcallback
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type OrderMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (OrderMock) OrderedValues() {}
 
 // NewOrderMockHandlers returns handlers that answer from mocks.
-func NewOrderMockHandlers(mocks *flowcrt.Mocks) OrderMock {
+func NewOrderMockHandlers(mocks *flowcrun.Mocks) OrderMock {
 	return OrderMock{mocks: mocks}
 }
 
@@ -37,6 +38,6 @@ func (m OrderMock) Ship(ctx context.Context, in any) (any, error) {
 }
 
 // NewOrderMock returns a Order whose handlers answer from mocks.
-func NewOrderMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Order {
+func NewOrderMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Order {
 	return NewOrder(NewOrderMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
 	"go.temporal.io/sdk/activity"
@@ -62,7 +63,7 @@ func RegisterOrder(r worker.Registry, h OrderHandlers) {
 // RegisterOrderMock registers OrderWorkflow over mocks, for tests and `flowc run --engine temporal`:
 // its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
 // order NewOrderMock's run makes them. Its activity calls tell the steps what the mock tells them (OrderedValues).
-func RegisterOrderMock(r worker.Registry, mocks *flowcrt.Mocks) {
+func RegisterOrderMock(r worker.Registry, mocks *flowcrun.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in json.RawMessage) (any, error) {
 		return orderWorkflow(flowtemporal.InOrder(ctx), in, orderMockCalls{})
 	}, workflow.RegisterOptions{Name: OrderWorkflowName})

@@ -6,6 +6,7 @@ package aslcatch
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type CatchMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (CatchMock) OrderedValues() {}
 
 // NewCatchMockHandlers returns handlers that answer from mocks.
-func NewCatchMockHandlers(mocks *flowcrt.Mocks) CatchMock {
+func NewCatchMockHandlers(mocks *flowcrun.Mocks) CatchMock {
 	return CatchMock{mocks: mocks}
 }
 
@@ -34,6 +35,6 @@ func (m CatchMock) Recover(ctx context.Context, in any) (any, error) {
 }
 
 // NewCatchMock returns a Catch whose handlers answer from mocks.
-func NewCatchMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Catch {
+func NewCatchMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Catch {
 	return NewCatch(NewCatchMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

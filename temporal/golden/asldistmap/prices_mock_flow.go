@@ -6,6 +6,7 @@ package asldistmap
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type PricesMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (PricesMock) OrderedValues() {}
 
 // NewPricesMockHandlers returns handlers that answer from mocks.
-func NewPricesMockHandlers(mocks *flowcrt.Mocks) PricesMock {
+func NewPricesMockHandlers(mocks *flowcrun.Mocks) PricesMock {
 	return PricesMock{mocks: mocks}
 }
 
@@ -31,6 +32,6 @@ func (m PricesMock) Quote(ctx context.Context, in any) (any, error) {
 }
 
 // NewPricesMock returns a Prices whose handlers answer from mocks.
-func NewPricesMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Prices {
+func NewPricesMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Prices {
 	return NewPrices(NewPricesMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

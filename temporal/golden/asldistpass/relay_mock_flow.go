@@ -3,25 +3,28 @@
 
 package asldistpass
 
-import flowcrt "github.com/flowc-dev/flowc/runtime"
+import (
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
+	flowcrt "github.com/flowc-dev/flowc/runtime"
+)
 
 // RelayMock implements RelayHandlers with canned responses, for tests and dry runs.
 // A mocked Return is the state's raw result, any JSON value; a Throw fails the state with
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type RelayMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (RelayMock) OrderedValues() {}
 
 // NewRelayMockHandlers returns handlers that answer from mocks.
-func NewRelayMockHandlers(mocks *flowcrt.Mocks) RelayMock {
+func NewRelayMockHandlers(mocks *flowcrun.Mocks) RelayMock {
 	return RelayMock{mocks: mocks}
 }
 
 // NewRelayMock returns a Relay whose handlers answer from mocks.
-func NewRelayMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Relay {
+func NewRelayMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Relay {
 	return NewRelay(NewRelayMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

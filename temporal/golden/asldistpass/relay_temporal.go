@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
@@ -63,7 +64,7 @@ func RegisterRelay(r worker.Registry, h RelayHandlers) {
 // RegisterRelayMock registers RelayWorkflow over mocks, for tests and `flowc run --engine temporal`:
 // its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
 // order NewRelayMock's run makes them. Its activity calls tell the steps what the mock tells them (OrderedValues).
-func RegisterRelayMock(r worker.Registry, mocks *flowcrt.Mocks) {
+func RegisterRelayMock(r worker.Registry, mocks *flowcrun.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in json.RawMessage) (any, error) {
 		return relayWorkflow(flowtemporal.InOrder(ctx), in, relayMockCalls{})
 	}, workflow.RegisterOptions{Name: RelayWorkflowName})

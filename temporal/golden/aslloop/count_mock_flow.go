@@ -6,6 +6,7 @@ package aslloop
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type CountMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (CountMock) OrderedValues() {}
 
 // NewCountMockHandlers returns handlers that answer from mocks.
-func NewCountMockHandlers(mocks *flowcrt.Mocks) CountMock {
+func NewCountMockHandlers(mocks *flowcrun.Mocks) CountMock {
 	return CountMock{mocks: mocks}
 }
 
@@ -31,6 +32,6 @@ func (m CountMock) Work(ctx context.Context, in any) (any, error) {
 }
 
 // NewCountMock returns a Count whose handlers answer from mocks.
-func NewCountMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Count {
+func NewCountMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Count {
 	return NewCount(NewCountMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

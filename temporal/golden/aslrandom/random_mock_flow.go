@@ -6,6 +6,7 @@ package aslrandom
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type RandomMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (RandomMock) OrderedValues() {}
 
 // NewRandomMockHandlers returns handlers that answer from mocks.
-func NewRandomMockHandlers(mocks *flowcrt.Mocks) RandomMock {
+func NewRandomMockHandlers(mocks *flowcrun.Mocks) RandomMock {
 	return RandomMock{mocks: mocks}
 }
 
@@ -34,6 +35,6 @@ func (m RandomMock) Tell(ctx context.Context, in any) (any, error) {
 }
 
 // NewRandomMock returns a Random whose handlers answer from mocks.
-func NewRandomMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Random {
+func NewRandomMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Random {
 	return NewRandom(NewRandomMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package aslreader
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type ReadingsMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (ReadingsMock) OrderedValues() {}
 
 // NewReadingsMockHandlers returns handlers that answer from mocks.
-func NewReadingsMockHandlers(mocks *flowcrt.Mocks) ReadingsMock {
+func NewReadingsMockHandlers(mocks *flowcrun.Mocks) ReadingsMock {
 	return ReadingsMock{mocks: mocks}
 }
 
@@ -31,6 +32,6 @@ func (m ReadingsMock) Convert(ctx context.Context, in any) (any, error) {
 }
 
 // NewReadingsMock returns a Readings whose handlers answer from mocks.
-func NewReadingsMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Readings {
+func NewReadingsMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Readings {
 	return NewReadings(NewReadingsMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
@@ -63,7 +64,7 @@ func RegisterReadings(r worker.Registry, h ReadingsHandlers) {
 // RegisterReadingsMock registers ReadingsWorkflow over mocks, for tests and `flowc run --engine temporal`:
 // its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
 // order NewReadingsMock's run makes them. Its activity calls tell the steps what the mock tells them (OrderedValues).
-func RegisterReadingsMock(r worker.Registry, mocks *flowcrt.Mocks) {
+func RegisterReadingsMock(r worker.Registry, mocks *flowcrun.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in json.RawMessage) (any, error) {
 		return readingsWorkflow(flowtemporal.InOrder(ctx), in, readingsMockCalls{})
 	}, workflow.RegisterOptions{Name: ReadingsWorkflowName})

@@ -6,6 +6,7 @@ package aslwait
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type HoldMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (HoldMock) OrderedValues() {}
 
 // NewHoldMockHandlers returns handlers that answer from mocks.
-func NewHoldMockHandlers(mocks *flowcrt.Mocks) HoldMock {
+func NewHoldMockHandlers(mocks *flowcrun.Mocks) HoldMock {
 	return HoldMock{mocks: mocks}
 }
 
@@ -31,6 +32,6 @@ func (m HoldMock) Ship(ctx context.Context, in any) (any, error) {
 }
 
 // NewHoldMock returns a Hold whose handlers answer from mocks.
-func NewHoldMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Hold {
+func NewHoldMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Hold {
 	return NewHold(NewHoldMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package aslwriter
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,14 +15,14 @@ import (
 // its Error and Cause. A state with no mock returns its effective input. An Approval's Return
 // is the decision.
 type ArchiveMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order.
 func (ArchiveMock) OrderedValues() {}
 
 // NewArchiveMockHandlers returns handlers that answer from mocks.
-func NewArchiveMockHandlers(mocks *flowcrt.Mocks) ArchiveMock {
+func NewArchiveMockHandlers(mocks *flowcrun.Mocks) ArchiveMock {
 	return ArchiveMock{mocks: mocks}
 }
 
@@ -31,6 +32,6 @@ func (m ArchiveMock) Store(ctx context.Context, in any) (any, error) {
 }
 
 // NewArchiveMock returns a Archive whose handlers answer from mocks.
-func NewArchiveMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Archive {
+func NewArchiveMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Archive {
 	return NewArchive(NewArchiveMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

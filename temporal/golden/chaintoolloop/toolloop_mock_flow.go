@@ -6,6 +6,7 @@ package chaintoolloop
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,11 +15,11 @@ import (
 // control token of a chat_completion, execute_tool_calls or tools task, else the output's text.
 // A task with no mock returns its input unchanged.
 type ToolloopMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewToolloopMockHandlers returns handlers that answer from mocks.
-func NewToolloopMockHandlers(mocks *flowcrt.Mocks) ToolloopMock {
+func NewToolloopMockHandlers(mocks *flowcrun.Mocks) ToolloopMock {
 	return ToolloopMock{mocks: mocks}
 }
 
@@ -33,6 +34,6 @@ func (m ToolloopMock) ExecuteToolCalls(ctx context.Context, call flowcrt.ToolCal
 }
 
 // NewToolloopMock returns a Toolloop whose handlers answer from mocks.
-func NewToolloopMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Toolloop {
+func NewToolloopMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Toolloop {
 	return NewToolloop(NewToolloopMockHandlers(mocks), opts...)
 }

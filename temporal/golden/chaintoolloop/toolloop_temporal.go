@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
@@ -54,7 +55,7 @@ func RegisterToolloop(r worker.Registry, h ToolloopHandlers) {
 // RegisterToolloopMock registers ToolloopWorkflow over mocks, for tests and `flowc run --engine temporal`:
 // its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
 // order NewToolloopMock's run makes them.
-func RegisterToolloopMock(r worker.Registry, mocks *flowcrt.Mocks) {
+func RegisterToolloopMock(r worker.Registry, mocks *flowcrun.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in json.RawMessage) (flowcrt.ChainState, error) {
 		return toolloopWorkflow(flowtemporal.InOrder(ctx), in, toolloopActivityCalls{})
 	}, workflow.RegisterOptions{Name: ToolloopWorkflowName})

@@ -6,6 +6,7 @@ package initialism
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type HTTPMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewHTTPMockHandlers returns handlers that answer from mocks.
-func NewHTTPMockHandlers(mocks *flowcrt.Mocks) HTTPMock {
+func NewHTTPMockHandlers(mocks *flowcrun.Mocks) HTTPMock {
 	return HTTPMock{mocks: mocks}
 }
 
@@ -41,6 +42,6 @@ func (m HTTPMock) Check(ctx context.Context, s HTTPState) (HTTPUpdate, string, e
 }
 
 // NewHTTPMock returns a HTTP whose handlers answer from mocks.
-func NewHTTPMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *HTTP {
+func NewHTTPMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *HTTP {
 	return NewHTTP(NewHTTPMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

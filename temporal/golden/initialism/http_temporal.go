@@ -6,6 +6,7 @@ package initialism
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
 	"go.temporal.io/sdk/activity"
@@ -59,7 +60,7 @@ func RegisterHTTP(r worker.Registry, h HTTPHandlers) {
 // RegisterHTTPMock registers HTTPWorkflow over mocks, for tests and `flowc run --engine temporal`:
 // its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
 // order NewHTTPMock's run makes them.
-func RegisterHTTPMock(r worker.Registry, mocks *flowcrt.Mocks) {
+func RegisterHTTPMock(r worker.Registry, mocks *flowcrun.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in HTTPState) (HTTPState, error) {
 		return hTTPWorkflow(flowtemporal.InOrder(ctx), in, hTTPActivityCalls{})
 	}, workflow.RegisterOptions{Name: HTTPWorkflowName})

@@ -6,6 +6,7 @@ package jsonloop
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -14,7 +15,7 @@ import (
 // encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its
 // rendered task.
 type LoopMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th
@@ -22,7 +23,7 @@ type LoopMock struct {
 func (LoopMock) AnswersInOrder() {}
 
 // NewLoopMockHandlers returns handlers that answer from mocks.
-func NewLoopMockHandlers(mocks *flowcrt.Mocks) LoopMock {
+func NewLoopMockHandlers(mocks *flowcrun.Mocks) LoopMock {
 	return LoopMock{mocks: mocks}
 }
 
@@ -42,6 +43,6 @@ func (m LoopMock) Writer(ctx context.Context, call flowcrt.JSONCall) (string, er
 }
 
 // NewLoopMock returns a Loop whose handlers answer from mocks.
-func NewLoopMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Loop {
+func NewLoopMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Loop {
 	return NewLoop(NewLoopMockHandlers(mocks), opts...)
 }

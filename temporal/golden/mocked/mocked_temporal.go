@@ -6,6 +6,7 @@ package mocked
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
 	"go.temporal.io/sdk/activity"
@@ -59,7 +60,7 @@ func RegisterMocked(r worker.Registry, h MockedHandlers) {
 // RegisterMockedMock registers MockedWorkflow over mocks, for tests and `flowc run --engine temporal`:
 // its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
 // order NewMockedMock's run makes them.
-func RegisterMockedMock(r worker.Registry, mocks *flowcrt.Mocks) {
+func RegisterMockedMock(r worker.Registry, mocks *flowcrun.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in MockedState) (MockedState, error) {
 		return mockedWorkflow(flowtemporal.InOrder(ctx), in, mockedActivityCalls{})
 	}, workflow.RegisterOptions{Name: MockedWorkflowName})

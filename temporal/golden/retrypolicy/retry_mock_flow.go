@@ -6,6 +6,7 @@ package retrypolicy
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -13,11 +14,11 @@ import (
 // A mocked Return object is the update (keys are state fields); "Action" or "Eval" in it is the
 // action or eval string. A state with no mock returns an empty update.
 type RetriedMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewRetriedMockHandlers returns handlers that answer from mocks.
-func NewRetriedMockHandlers(mocks *flowcrt.Mocks) RetriedMock {
+func NewRetriedMockHandlers(mocks *flowcrun.Mocks) RetriedMock {
 	return RetriedMock{mocks: mocks}
 }
 
@@ -37,6 +38,6 @@ func (m RetriedMock) Store(ctx context.Context, s RetriedState) (RetriedUpdate, 
 }
 
 // NewRetriedMock returns a Retried whose handlers answer from mocks.
-func NewRetriedMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Retried {
+func NewRetriedMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Retried {
 	return NewRetried(NewRetriedMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

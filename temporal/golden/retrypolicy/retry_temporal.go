@@ -6,6 +6,7 @@ package retrypolicy
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
 	"go.temporal.io/sdk/activity"
@@ -59,7 +60,7 @@ func RegisterRetried(r worker.Registry, h RetriedHandlers) {
 // RegisterRetriedMock registers RetriedWorkflow over mocks, for tests and `flowc run --engine temporal`:
 // its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
 // order NewRetriedMock's run makes them.
-func RegisterRetriedMock(r worker.Registry, mocks *flowcrt.Mocks) {
+func RegisterRetriedMock(r worker.Registry, mocks *flowcrun.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in RetriedState) (RetriedState, error) {
 		return retriedWorkflow(flowtemporal.InOrder(ctx), in, retriedActivityCalls{})
 	}, workflow.RegisterOptions{Name: RetriedWorkflowName})

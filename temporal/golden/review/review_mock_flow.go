@@ -6,6 +6,7 @@ package review
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -16,11 +17,11 @@ import (
 // item makes the k-th call depends on scheduling, except with max_concurrency 1, where items call
 // in list order.
 type ReviewMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewReviewMockHandlers returns handlers that answer from mocks.
-func NewReviewMockHandlers(mocks *flowcrt.Mocks) ReviewMock {
+func NewReviewMockHandlers(mocks *flowcrun.Mocks) ReviewMock {
 	return ReviewMock{mocks: mocks}
 }
 
@@ -54,6 +55,6 @@ func (m ReviewMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (s
 }
 
 // NewReviewMock returns a Review whose handlers answer from mocks.
-func NewReviewMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Review {
+func NewReviewMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Review {
 	return NewReview(NewReviewMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

@@ -6,6 +6,7 @@ package review
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
 	"go.temporal.io/sdk/activity"
@@ -59,7 +60,7 @@ func RegisterReview(r worker.Registry, h ReviewHandlers) {
 // RegisterReviewMock registers ReviewWorkflow over mocks, for tests and `flowc run --engine temporal`:
 // its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
 // order NewReviewMock's run makes them.
-func RegisterReviewMock(r worker.Registry, mocks *flowcrt.Mocks) {
+func RegisterReviewMock(r worker.Registry, mocks *flowcrun.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in ReviewState) (ReviewState, error) {
 		return reviewWorkflow(flowtemporal.InOrder(ctx), in, reviewActivityCalls{})
 	}, workflow.RegisterOptions{Name: ReviewWorkflowName})

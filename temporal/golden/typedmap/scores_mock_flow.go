@@ -6,6 +6,7 @@ package typedmap
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -16,11 +17,11 @@ import (
 // item makes the k-th call depends on scheduling, except with max_concurrency 1, where items call
 // in list order.
 type ScoresMock struct {
-	mocks *flowcrt.Mocks // unexported: handler methods are exported names
+	mocks *flowcrun.Mocks // unexported: handler methods are exported names
 }
 
 // NewScoresMockHandlers returns handlers that answer from mocks.
-func NewScoresMockHandlers(mocks *flowcrt.Mocks) ScoresMock {
+func NewScoresMockHandlers(mocks *flowcrun.Mocks) ScoresMock {
 	return ScoresMock{mocks: mocks}
 }
 
@@ -45,6 +46,6 @@ func (m ScoresMock) Score(ctx context.Context, s ScoresState, item string) (Scor
 }
 
 // NewScoresMock returns a Scores whose handlers answer from mocks.
-func NewScoresMock(mocks *flowcrt.Mocks, opts ...flowcrt.Option) *Scores {
+func NewScoresMock(mocks *flowcrun.Mocks, opts ...flowcrt.Option) *Scores {
 	return NewScores(NewScoresMockHandlers(mocks), append(opts[:len(opts):len(opts)], flowcrt.WithStateContext())...)
 }

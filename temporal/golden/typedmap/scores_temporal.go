@@ -6,6 +6,7 @@ package typedmap
 import (
 	"context"
 
+	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
 	"go.temporal.io/sdk/activity"
@@ -59,7 +60,7 @@ func RegisterScores(r worker.Registry, h ScoresHandlers) {
 // RegisterScoresMock registers ScoresWorkflow over mocks, for tests and `flowc run --engine temporal`:
 // its fan-outs run their items one at a time, so that the mocks answer each state's calls in the
 // order NewScoresMock's run makes them.
-func RegisterScoresMock(r worker.Registry, mocks *flowcrt.Mocks) {
+func RegisterScoresMock(r worker.Registry, mocks *flowcrun.Mocks) {
 	r.RegisterWorkflowWithOptions(func(ctx workflow.Context, in ScoresState) (ScoresState, error) {
 		return scoresWorkflow(flowtemporal.InOrder(ctx), in, scoresActivityCalls{})
 	}, workflow.RegisterOptions{Name: ScoresWorkflowName})

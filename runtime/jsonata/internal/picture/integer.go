@@ -10,9 +10,9 @@ import (
 	"unicode/utf8"
 )
 
-// ErrNoMatch is returned by ParseInteger when the string does not match the
+// errNoMatch is returned by ParseInteger when the string does not match the
 // picture; JSONata's $parseInteger then has an undefined result.
-var ErrNoMatch = errors.New("the string does not match the picture")
+var errNoMatch = errors.New("the string does not match the picture")
 
 type integerStyle int
 
@@ -71,7 +71,7 @@ func ParseInteger(s, pic string) (float64, error) {
 	}
 	v, rest, ok := f.scan(s)
 	if !ok || rest != "" {
-		return 0, ErrNoMatch
+		return 0, errNoMatch
 	}
 	return sign * v, nil
 }

@@ -58,8 +58,8 @@ func TestParseInteger(t *testing.T) {
 		}
 	}
 	for _, s := range []string{"", "12x", "x12", "1,,2"} {
-		if _, err := ParseInteger(s, "#,##0"); !errors.Is(err, ErrNoMatch) {
-			t.Errorf("ParseInteger(%q, \"#,##0\") = %v, want ErrNoMatch", s, err)
+		if _, err := ParseInteger(s, "#,##0"); !errors.Is(err, errNoMatch) {
+			t.Errorf("ParseInteger(%q, \"#,##0\") = %v, want errNoMatch", s, err)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package impl
+package flowrun
 
 import (
 	"bytes"
@@ -10,14 +10,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // runFunc runs one workflow on a JSON input with mocked handlers.
-type runFunc func(ctx context.Context, input []byte, mocks *Mocks, opts ...Option) (output any, err error)
-
-// errInput marks an input that does not fit the workflow; it is a usage
-// error (exit 2), not a failed run.
-var errInput = errors.New("invalid input")
+type runFunc func(ctx context.Context, input []byte, mocks *Mocks, opts ...impl.Option) (output any, err error)
 
 // RunMain is the main function of the programs `flowc run` builds for
 // workflows without sessions; see RunSessionMain.
@@ -28,7 +26,7 @@ func RunMain(args []string, stdout, stderr io.Writer, run runFunc) int {
 // sessionFunc runs session id of one workflow with mocked handlers: input
 // nil continues the session unchanged, otherwise it is merged into the
 // session's state; a decision answers the approval the session waits for.
-type sessionFunc func(ctx context.Context, id string, input []byte, decision string, mocks *Mocks, opts ...Option) (output any, err error)
+type sessionFunc func(ctx context.Context, id string, input []byte, decision string, mocks *Mocks, opts ...impl.Option) (output any, err error)
 
 // RunSessionMain is the main function of the programs `flowc run` builds:
 // it reads the flags -input, -mock-config, -test-case, -machine,
@@ -61,10 +59,10 @@ func RunSessionMain(args []string, stdout, stderr io.Writer, run runFunc, sessio
 	mocks.Log = stderr
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	ctx = StopAtTaskTokens(ctx) // nothing in this process could answer a token
-	var opts []Option
+	ctx = impl.StopAtTaskTokens(ctx) // nothing in this process could answer a token
+	var opts []impl.Option
 	if *skipWaits {
-		opts = append(opts, WithClock(NewFakeClock(SystemClock.Now())))
+		opts = append(opts, impl.WithClock(impl.NewFakeClock(impl.SystemClock.Now())))
 	}
 	var out any
 	if sf.id != "" {
@@ -83,19 +81,19 @@ func RunSessionMain(args []string, stdout, stderr io.Writer, run runFunc, sessio
 // failed, 2 bad input, mocks or session. prog prefixes the messages on
 // stderr; the programs `flowc build` writes share it with `flowc run`.
 func Report(prog string, stdout, stderr io.Writer, out any, err error, session bool) int {
-	var bad *MockError
-	var badSession *SessionError
-	if errors.Is(err, errInput) || errors.As(err, &bad) || errors.As(err, &badSession) {
+	var bad *impl.MockError
+	var badSession *impl.SessionError
+	if errors.Is(err, impl.ErrInput) || errors.As(err, &bad) || errors.As(err, &badSession) {
 		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
 		return 2
 	}
-	fmt.Fprintf(stdout, "%s\n", ResultLine(out, err))
+	fmt.Fprintf(stdout, "%s\n", impl.ResultLine(out, err))
 	switch {
-	case IsInterrupted(err) && !session:
+	case impl.IsInterrupted(err) && !session:
 		fmt.Fprintf(stderr, "%s: the run waits for a decision; without a session it cannot be continued\n", prog)
-	case IsWaitingForTaskToken(err) && !session:
+	case impl.IsWaitingForTaskToken(err) && !session:
 		fmt.Fprintf(stderr, "%s: the run waits for a task token; without a session it cannot be continued\n", prog)
-	case IsInterrupted(err), IsWaitingForTaskToken(err):
+	case impl.IsInterrupted(err), impl.IsWaitingForTaskToken(err):
 	case err != nil:
 		return 1
 	}
@@ -138,7 +136,7 @@ func DecodeInput(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%w: %v", errInput, err)
+		return fmt.Errorf("%w: %v", impl.ErrInput, err)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package impl
+package flowrun
 
 import (
 	"bufio"
@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"sync"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // The checkpoint protocol lets a process use a Checkpointer that another
@@ -26,16 +28,16 @@ import (
 // finds no checkpoint.
 
 type pipeRequest struct {
-	Op         string      `json:"op"`
-	Session    string      `json:"session,omitempty"`
-	Checkpoint *Checkpoint `json:"checkpoint,omitempty"`
+	Op         string           `json:"op"`
+	Session    string           `json:"session,omitempty"`
+	Checkpoint *impl.Checkpoint `json:"checkpoint,omitempty"`
 }
 
 type pipeResponse struct {
-	Error      string      `json:"error,omitempty"`
-	Missing    bool        `json:"missing,omitempty"`
-	Checkpoint *Checkpoint `json:"checkpoint,omitempty"`
-	Sessions   []string    `json:"sessions,omitempty"`
+	Error      string           `json:"error,omitempty"`
+	Missing    bool             `json:"missing,omitempty"`
+	Checkpoint *impl.Checkpoint `json:"checkpoint,omitempty"`
+	Sessions   []string         `json:"sessions,omitempty"`
 }
 
 // pipeCheckpointer is the client side of the checkpoint protocol: a
@@ -54,13 +56,13 @@ func newPipeCheckpointer(r io.Reader, w io.Writer) *pipeCheckpointer {
 }
 
 // Save sends a save request.
-func (p *pipeCheckpointer) Save(_ context.Context, c *Checkpoint) error {
+func (p *pipeCheckpointer) Save(_ context.Context, c *impl.Checkpoint) error {
 	_, err := p.call(pipeRequest{Op: "save", Checkpoint: c})
 	return err
 }
 
 // Load sends a load request.
-func (p *pipeCheckpointer) Load(_ context.Context, session string) (*Checkpoint, error) {
+func (p *pipeCheckpointer) Load(_ context.Context, session string) (*impl.Checkpoint, error) {
 	resp, err := p.call(pipeRequest{Op: "load", Session: session})
 	if err == nil && resp.Checkpoint == nil {
 		err = errors.New("checkpoint server: a load answered no checkpoint")
@@ -100,7 +102,7 @@ func (p *pipeCheckpointer) call(req pipeRequest) (pipeResponse, error) {
 	}
 	switch {
 	case resp.Missing:
-		return resp, sessionErr(req.Session, ErrNoCheckpoint)
+		return resp, &impl.SessionError{Session: req.Session, Err: impl.ErrNoCheckpoint}
 	case resp.Error != "":
 		return resp, errors.New(resp.Error)
 	}
@@ -111,7 +113,7 @@ func (p *pipeCheckpointer) call(req pipeRequest) (pipeResponse, error) {
 // answers the requests read from r by writing to w, through cp, until r
 // ends. A request that is not understood ends it with an error, since the
 // two sides no longer agree on where a line starts.
-func ServeCheckpoints(ctx context.Context, r io.Reader, w io.Writer, cp Checkpointer) error {
+func ServeCheckpoints(ctx context.Context, r io.Reader, w io.Writer, cp impl.Checkpointer) error {
 	in := bufio.NewReader(r)
 	for {
 		line, err := in.ReadBytes('\n')
@@ -135,7 +137,7 @@ func ServeCheckpoints(ctx context.Context, r io.Reader, w io.Writer, cp Checkpoi
 	}
 }
 
-func serve(ctx context.Context, cp Checkpointer, req pipeRequest) pipeResponse {
+func serve(ctx context.Context, cp impl.Checkpointer, req pipeRequest) pipeResponse {
 	var resp pipeResponse
 	var err error
 	switch req.Op {
@@ -147,7 +149,7 @@ func serve(ctx context.Context, cp Checkpointer, req pipeRequest) pipeResponse {
 		err = cp.Save(ctx, req.Checkpoint)
 	case "load":
 		resp.Checkpoint, err = cp.Load(ctx, req.Session)
-		resp.Missing = errors.Is(err, ErrNoCheckpoint)
+		resp.Missing = errors.Is(err, impl.ErrNoCheckpoint)
 	case "list":
 		resp.Sessions, err = cp.List(ctx)
 	case "delete":

@@ -1,4 +1,4 @@
-package impl
+package flowrun
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // sessionFlags are the session flags of the programs `flowc run` builds.
@@ -18,7 +20,7 @@ type sessionFlags struct {
 	// protocol on file descriptors 3 (requests) and 4 (responses), served
 	// by `flowc run`; without it they live as long as the run.
 	pipe bool
-	task TaskTokenFlags // -task-success and friends: answer a task token the session waits for
+	task impl.TaskTokenFlags // -task-success and friends: answer a task token the session waits for
 }
 
 func (f *sessionFlags) register(fs *flag.FlagSet) {
@@ -43,15 +45,15 @@ func (f *sessionFlags) check(session sessionFunc, hasInput bool) error {
 	return f.task.Check(f.id != "", hasInput, f.decision != "")
 }
 
-func (f *sessionFlags) run(ctx context.Context, session sessionFunc, input []byte, mocks *Mocks, opts []Option) (any, error) {
-	var cp Checkpointer = NewMemoryCheckpointer()
+func (f *sessionFlags) run(ctx context.Context, session sessionFunc, input []byte, mocks *Mocks, opts []impl.Option) (any, error) {
+	var cp impl.Checkpointer = impl.NewMemoryCheckpointer()
 	if f.pipe {
 		requests, responses := os.NewFile(3, "checkpoint-requests"), os.NewFile(4, "checkpoint-responses")
 		defer requests.Close()
 		defer responses.Close()
 		cp = newPipeCheckpointer(responses, requests)
 	}
-	ctx = WithSchemaNotes(ctx, func(session string, change ShapeChange) {
+	ctx = impl.WithSchemaNotes(ctx, func(session string, change impl.ShapeChange) {
 		log := io.Writer(os.Stderr)
 		if mocks != nil && mocks.Log != nil {
 			log = mocks.Log // the run's stderr
@@ -61,5 +63,5 @@ func (f *sessionFlags) run(ctx context.Context, session sessionFunc, input []byt
 	if err := f.task.Record(ctx, cp, f.id, opts...); err != nil {
 		return nil, err
 	}
-	return session(WithDecisionKey(ctx, f.at), f.id, input, f.decision, mocks, append(opts, WithCheckpointer(cp))...)
+	return session(impl.WithDecisionKey(ctx, f.at), f.id, input, f.decision, mocks, append(opts, impl.WithCheckpointer(cp))...)
 }

@@ -1,8 +1,9 @@
-package impl_test
+package flowrun_test
 
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"sync"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowc-dev/flowc/flowrun"
 	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
@@ -33,9 +35,9 @@ const awsExample = `{
   }
 }`
 
-func mustCase(t *testing.T, config, machine, testCase string) *impl.Mocks {
+func mustCase(t *testing.T, config, machine, testCase string) *flowrun.Mocks {
 	t.Helper()
-	c, err := impl.ParseMockConfig([]byte(config))
+	c, err := flowrun.ParseMockConfig([]byte(config))
 	require.NoError(t, err)
 	m, err := c.Case(machine, testCase)
 	require.NoError(t, err)
@@ -43,7 +45,7 @@ func mustCase(t *testing.T, config, machine, testCase string) *impl.Mocks {
 }
 
 // describe renders an entry for comparison: its Return, or "throw NAME".
-func describe(e impl.MockEntry) string {
+func describe(e flowrun.MockEntry) string {
 	if err := e.Err(); err != nil {
 		return "throw " + impl.ErrorName(err)
 	}
@@ -110,8 +112,8 @@ func TestMocksNextConcurrent(t *testing.T) {
 }
 
 func TestMockEntryErr(t *testing.T) {
-	assert.NoError(t, impl.MockEntry{Return: []byte(`1`)}.Err())
-	err := impl.MockEntry{Throw: &impl.MockThrow{Error: "E", Cause: "c"}}.Err()
+	assert.NoError(t, flowrun.MockEntry{Return: []byte(`1`)}.Err())
+	err := flowrun.MockEntry{Throw: &flowrun.MockThrow{Error: "E", Cause: "c"}}.Err()
 	assert.Equal(t, &impl.Error{Name: "E", Cause: "c"}, err)
 }
 
@@ -148,7 +150,7 @@ func TestParseMockConfigErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := impl.ParseMockConfig([]byte(tt.config))
+			_, err := flowrun.ParseMockConfig([]byte(tt.config))
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.want)
 		})
@@ -160,7 +162,7 @@ func TestParseMockConfigReportsEveryProblem(t *testing.T) {
 	  "StateMachines": {"M": {"TestCases": {"T": {"s": "Nope"}}}},
 	  "MockedResponses": {"B": {"x": {"Return": 1}}, "A": {}}
 	}`
-	_, err := impl.ParseMockConfig([]byte(config))
+	_, err := flowrun.ParseMockConfig([]byte(config))
 	require.Error(t, err)
 	assert.Equal(t, `mock config: response "A": has no entries
 mock config: response "B": key "x": want "k" or "a-b", with 0-based invocation numbers
@@ -190,7 +192,7 @@ func TestMockConfigCase(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := impl.ParseMockConfig([]byte(tt.config))
+			c, err := flowrun.ParseMockConfig([]byte(tt.config))
 			require.NoError(t, err)
 			m, err := c.Case(tt.machine, tt.testCase)
 			if tt.wantErr != "" {
@@ -305,25 +307,25 @@ func TestMocksRespondWithoutMock(t *testing.T) {
 
 // A MockConfig built in Go rather than parsed gets the same checks.
 func TestMockConfigCaseUnparsed(t *testing.T) {
-	machines := map[string]impl.MockStateMachine{"M": {TestCases: map[string]map[string]string{"T": {"s": "R"}}}}
+	machines := map[string]flowrun.MockStateMachine{"M": {TestCases: map[string]map[string]string{"T": {"s": "R"}}}}
 	tests := []struct {
 		name      string
-		responses map[string]impl.MockResponse
+		responses map[string]flowrun.MockResponse
 		wantErr   string
 	}{
 		{"unknown response", nil, `mock config: state "s" uses unknown response "R"`},
-		{"invalid response", map[string]impl.MockResponse{"R": {"0": {}}},
+		{"invalid response", map[string]flowrun.MockResponse{"R": {"0": {}}},
 			`mock config: response "R" of state "s": key "0": needs exactly one of "Return" and "Throw"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := &impl.MockConfig{StateMachines: machines, MockedResponses: tt.responses}
+			c := &flowrun.MockConfig{StateMachines: machines, MockedResponses: tt.responses}
 			_, err := c.Case("M", "T")
 			assert.EqualError(t, err, tt.wantErr)
 		})
 	}
 	t.Run("invalid JSON return", func(t *testing.T) {
-		c := &impl.MockConfig{StateMachines: machines, MockedResponses: map[string]impl.MockResponse{
+		c := &flowrun.MockConfig{StateMachines: machines, MockedResponses: map[string]flowrun.MockResponse{
 			"R": {"0": {Return: []byte(`{bad`)}},
 		}}
 		m, err := c.Case("M", "T")
@@ -335,7 +337,74 @@ func TestMockConfigCaseUnparsed(t *testing.T) {
 }
 
 func TestMocksZeroValue(t *testing.T) {
-	var m impl.Mocks
+	var m flowrun.Mocks
 	_, ok := m.Next("s")
 	assert.False(t, ok)
+}
+
+const chainMocks = `{
+  "StateMachines": {"c": {"TestCases": {"t": {"both": "Both", "output": "Output", "text": "Text", "throw": "Throw", "bad": "Bad"}}}},
+  "MockedResponses": {
+    "Both": {"0": {"Return": {"Output": {"n": 1.50}, "Eval": "go"}}},
+    "Output": {"0": {"Return": {"Output": {"n": 1}}}},
+    "Text": {"0": {"Return": {"Output": "plain"}}},
+    "Throw": {"0": {"Throw": {"Error": "Nope", "Cause": "no"}}},
+    "Bad": {"0": {"Return": {"Result": 1}}}
+  }
+}`
+
+func TestRespondChain(t *testing.T) {
+	m := mustCase(t, chainMocks, "c", "t")
+	var log bytes.Buffer
+	m.Log = &log
+	respond := func(task string) (impl.ChainResult, error) {
+		return m.RespondChain(impl.ChainCall{Task: task, Input: "in"})
+	}
+
+	r, err := respond("both")
+	require.NoError(t, err)
+	assert.Equal(t, impl.ChainResult{Output: map[string]any{"n": json.Number("1.50")}, Eval: "go"}, r)
+	r, err = respond("output")
+	require.NoError(t, err)
+	assert.Equal(t, `{"n":1}`, r.Eval, "without Eval, the output's JSON")
+	r, err = respond("text")
+	require.NoError(t, err)
+	assert.Equal(t, impl.ChainResult{Output: "plain", Eval: "plain"}, r, "without Eval, a string output itself")
+
+	_, err = respond("throw")
+	assert.Equal(t, "Nope", impl.ErrorName(err))
+	_, err = respond("bad")
+	assert.ErrorContains(t, err, `the mock for task "bad" must return {"Output": <json>, "Eval": "<string>"}`)
+
+	r, err = respond("unmocked")
+	require.NoError(t, err)
+	assert.Equal(t, impl.ChainResult{Output: "in", Eval: "in"}, r)
+	assert.Equal(t, "flowc: task \"unmocked\" has no mock; it returns its input unchanged\n", log.String())
+}
+
+func TestRespondJSON(t *testing.T) {
+	cfg, err := flowrun.ParseMockConfig([]byte(`{
+	  "StateMachines": {"w": {"TestCases": {"t": {"a": "A", "b": "B"}}}},
+	  "MockedResponses": {
+	    "A": {"0": {"Return": "plain text"}, "1": {"Return": {"k": [1, 2.50]}}, "2": {"Return": null}, "3": {"Return": "{\"k\": 1}"}},
+	    "B": {"0": {"Throw": {"Error": "Broken", "Cause": "no"}}}
+	  }}`))
+	require.NoError(t, err)
+	m, err := cfg.Case("w", "t")
+	require.NoError(t, err)
+	var log bytes.Buffer
+	m.Log = &log
+	var got []string
+	for range 4 {
+		text, err := m.RespondJSON(impl.JSONCall{State: "a"})
+		require.NoError(t, err)
+		got = append(got, text)
+	}
+	assert.Equal(t, []string{"plain text", `{"k":[1,2.50]}`, "null", `{"k": 1}`}, got)
+	_, err = m.RespondJSON(impl.JSONCall{State: "b"})
+	assert.Equal(t, "Broken", impl.ErrorName(err))
+	text, err := m.RespondJSON(impl.JSONCall{State: "c", Task: "the task"})
+	require.NoError(t, err)
+	assert.Equal(t, "the task", text)
+	assert.Equal(t, "flowc: state \"c\" has no mock; it returns its rendered task\n", log.String())
 }

@@ -1,4 +1,4 @@
-package impl
+package flowrun
 
 import (
 	"bytes"
@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // MockConfig is a mock configuration in the format of the MockConfigFile of
@@ -54,7 +56,7 @@ func (e MockEntry) Err() error {
 	if e.Throw == nil {
 		return nil
 	}
-	return &Error{Name: e.Throw.Error, Cause: e.Throw.Cause}
+	return &impl.Error{Name: e.Throw.Error, Cause: e.Throw.Cause}
 }
 
 // ParseMockConfig decodes and validates a mock configuration. Unknown fields
@@ -259,14 +261,14 @@ func (m *Mocks) Next(state string) (MockEntry, bool) {
 	return spans[len(spans)-1].entry, true
 }
 
-// Respond plays the mock of the state named by StateFromContext(ctx) for a
-// typed handler. A thrown error is returned as an *Error. A returned JSON
+// Respond plays the mock of the state named by impl.StateFromContext(ctx) for a
+// typed handler. A thrown error is returned as an *impl.Error. A returned JSON
 // object is the update, decoded by into; null stands for an empty update.
 // When label is not nil, the object's labelKey member ("Action" or "Eval"),
 // a string, is removed and stored in *label. Without a mock for the state,
 // Respond notes that on m.Log and leaves into and label alone.
 func (m *Mocks) Respond(ctx context.Context, into json.Unmarshaler, label *string, labelKey string) error {
-	state := StateFromContext(ctx)
+	state := impl.StateFromContext(ctx)
 	e, ok := m.Next(state)
 	if !ok {
 		m.note("flowc: state %q has no mock; it returns its input unchanged\n", state)
@@ -280,24 +282,10 @@ func (m *Mocks) Respond(ctx context.Context, into json.Unmarshaler, label *strin
 		err = into.UnmarshalJSON(update)
 	}
 	if err != nil {
-		return &MockError{State: state, Err: err}
+		return &impl.MockError{State: state, Err: err}
 	}
 	return nil
 }
-
-// MockError is a mocked response that does not fit its state, such as a
-// Return naming a field the state does not have. No retry or catch rule
-// matches it, so a typo in a mock config cannot pass for a handler failure.
-type MockError struct {
-	State string
-	Err   error
-}
-
-func (e *MockError) Error() string {
-	return fmt.Sprintf("the mock for state %q does not fit: %v", e.State, e.Err)
-}
-
-func (e *MockError) Unwrap() error { return e.Err }
 
 // note writes to m.Log, serialised because Log need not be safe for
 // concurrent use.

@@ -1,47 +1,51 @@
-package impl
+package flowrun
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
-// RespondASL plays the mock of the state named by StateFromContext(ctx)
+// RespondASL plays the mock of the state named by impl.StateFromContext(ctx)
 // for a States Language handler. A Return is the raw result, any JSON
-// value; a Throw is an error with its Error as name and Cause as cause.
+// value; a Throw is an error with its impl.Error as name and Cause as cause.
 // Without a mock the state's effective input comes back, and m.Log says
 // so.
 func (m *Mocks) RespondASL(ctx context.Context, in any) (any, error) {
-	state := StateFromContext(ctx)
+	state := impl.StateFromContext(ctx)
 	e, ok := m.Next(state)
+	answer, callback := impl.MockedCallback(ctx)
 	switch {
-	case !ok && ctx.Value(mockedCallbackKey{}) != nil:
+	case !ok && callback:
 		m.note("flowc: callback state %q has no mock; the run waits for its task token\n", state)
 		return in, nil
 	case !ok:
 		m.note("flowc: state %q has no mock; it returns its input unchanged\n", state)
 		return in, nil
+	case callback:
+		answer() // a mocked callback state's response is its result
 	}
-	answerCallback(ctx) // a mocked callback state's response is its result
 	if e.Throw != nil {
 		return nil, e.Err()
 	}
-	v, err := decodeJSON(e.Return)
+	v, err := impl.DecodeASLInput(e.Return)
 	if err != nil {
-		return nil, &MockError{State: state, Err: err}
+		return nil, &impl.MockError{State: state, Err: err}
 	}
 	return v, nil
 }
 
 // RespondApproval plays the mock of an Approval state: a Return is the
 // decision, a JSON string or {"decision": "..."}. Without a mock the
-// decision is left to a person: it returns ErrNoDecision, which interrupts
+// decision is left to a person: it returns impl.ErrNoDecision, which interrupts
 // the run, and m.Log says so.
-func (m *Mocks) RespondApproval(ctx context.Context, req ApprovalRequest) (string, error) {
+func (m *Mocks) RespondApproval(ctx context.Context, req impl.ApprovalRequest) (string, error) {
 	e, ok := m.Next(req.State)
 	if !ok {
 		m.note("flowc: approval state %q has no mock; the run waits for a decision\n", req.State)
-		return "", ErrNoDecision
+		return "", impl.ErrNoDecision
 	}
 	if e.Throw != nil {
 		return "", e.Err()
@@ -54,7 +58,7 @@ func (m *Mocks) RespondApproval(ctx context.Context, req ApprovalRequest) (strin
 		Decision *string `json:"decision"`
 	}
 	if json.Unmarshal(e.Return, &obj) != nil || obj.Decision == nil {
-		return "", &MockError{State: req.State, Err: fmt.Errorf(`must return a decision: a JSON string or {"decision": "..."}, got %s`, e.Return)}
+		return "", &impl.MockError{State: req.State, Err: fmt.Errorf(`must return a decision: a JSON string or {"decision": "..."}, got %s`, e.Return)}
 	}
 	return *obj.Decision, nil
 }
