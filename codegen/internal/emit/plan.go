@@ -2,15 +2,15 @@ package emit
 
 import "github.com/flowc-dev/flowc/ir"
 
-// The shell is the plan every target reads: plain data, checked and
-// dialect-neutral, that a dialect derives from the checked workflow and
-// no target renders. It names the generated identifiers, gives every
-// handler and entry point its signature as typed data, and says which
-// states a run may start at, how sessions keep their state and what the
-// mock answers with. It holds no jennifer: the Go that only the native
-// target writes (mock bodies, entry bodies, session plumbing) is asked of
-// the dialect through its Dialect methods, so a target that prints its own
-// Go (the Temporal file) reads the plan alone.
+// The shell is the plan every target reads: what a dialect derives from
+// the checked workflow, as plain data. It names the generated identifiers,
+// gives every handler and entry point its signature as typed data, and
+// says which states a run may start at, what a session keeps and what the
+// mock answers with. It holds no jennifer: the Go behind it that only a
+// jennifer target writes (mock and entry bodies, session plumbing) is
+// asked of the dialect through Dialect's methods, so a target that prints
+// its own Go (the Temporal file) reads the shell alone. The steps are not
+// in it: a dialect writes them through jennifer (Dialect.Steps, Loop).
 
 // Shell is what a dialect tells the target about its workflow.
 type Shell struct {
