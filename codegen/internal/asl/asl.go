@@ -80,14 +80,12 @@ func (g *aslGen) Shell() *emit.Shell {
 	}
 	var handlers []emit.Handler
 	for _, h := range g.handlers {
-		m := emit.Handler{Name: h.h.Name, Doc: h.doc(), Sig: h.sig(),
-			Mock: []jen.Code{jen.Return(jen.Id("m").Dot("mocks").Dot("RespondASL").Call(jen.Id("ctx"), jen.Id("in")))}}
+		m := emit.Handler{Name: h.h.Name, Doc: h.doc(), Sig: h.sig()}
 		if h.kind == resourceHandler {
 			m.SigText, m.MockText = "(ctx context.Context, in any) (any, error)", "return m.mocks.RespondASL(ctx, in)"
 		}
 		if h.kind == approvalHandler {
 			m.Doc = ""
-			m.Mock = []jen.Code{jen.Return(jen.Id("m").Dot("mocks").Dot("RespondApproval").Call(jen.Id("ctx"), jen.Id("req")))}
 			if len(doc) == 4 {
 				doc = append(doc, "Handlers that also implement flowcrt.Approver answer the Approval states; without it an",
 					"Approval state stops the run with an *flowcrt.Interrupted error, and Decide continues it.")
@@ -106,8 +104,7 @@ func (g *aslGen) Shell() *emit.Shell {
 			Name: "Run",
 			Doc: []string{"Run executes the state machine on input, any value that encodes as JSON, and returns its",
 				"output. A failure is returned as an error whose *flowcrt.Error holds the name and cause."},
-			Sig:  emit.Sig{Params: []emit.SigParam{{Name: "input", Typ: emit.BasicType("any")}}, Results: []*ir.Type{emit.BasicType("any")}},
-			Body: []jen.Code{jen.Return(jen.Id("w").Dot("runAt").Call(jen.Id("ctx"), jen.Nil(), jen.Id("input"), jen.Lit(g.w.Start.ID)))},
+			Sig: emit.Sig{Params: []emit.SigParam{{Name: "input", Typ: emit.BasicType("any")}}, Results: []*ir.Type{emit.BasicType("any")}},
 		}},
 		Sessions: g.sessionSpec(),
 		Mock: emit.MockSpec{
@@ -121,6 +118,23 @@ func (g *aslGen) Shell() *emit.Shell {
 		},
 	}
 }
+
+// EntryBody: Run is runAt at the start, without a session.
+func (g *aslGen) EntryBody(emit.Entry) []jen.Code {
+	return []jen.Code{jen.Return(jen.Id("w").Dot("runAt").Call(jen.Id("ctx"), jen.Nil(), jen.Id("input"), jen.Lit(g.w.Start.ID)))}
+}
+
+// MockBody answers an Approval (the method without a doc) from the
+// approval mocks, any other handler from the mock of its state.
+func (g *aslGen) MockBody(h emit.Handler) []jen.Code {
+	if h.Doc == "" {
+		return emit.AnswerFromMocks("RespondApproval", jen.Id("ctx"), jen.Id("req"))
+	}
+	return emit.AnswerFromMocks("RespondASL", jen.Id("ctx"), jen.Id("in"))
+}
+
+// MockHelpers: the mock bodies share nothing.
+func (g *aslGen) MockHelpers(*jen.File) {}
 
 // Steps emits the top-level machine, its states and the machines they
 // hold, then the compiled paths the choice rules read.

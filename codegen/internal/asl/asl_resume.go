@@ -103,34 +103,41 @@ func machineSteps(n emit.Names, m *ir.Machine) []jen.Code {
 // top-level state, and merges an input's members into it.
 func (g *aslGen) sessionSpec() *emit.SessionSpec {
 	return &emit.SessionSpec{
-		Value: jen.Any(), Arg: "input", Zero: jen.Nil(),
+		Value: emit.BasicType("any"), Input: emit.BasicType("any"), Arg: "input", ZeroNil: true,
 		Decides: emit.StopsForDecision(g.w),
-		Types:   []jen.Code{jen.Any(), jen.Any()},
-		Schema:  jen.Lit("json"),
-		Fields: []jen.Code{
-			jen.Id("Fresh").Op(":").Add(emit.Rt("EmptyASLInput")),
-			jen.Id("Decode").Op(":").Add(emit.Rt("DecodeASLInput")),
-			jen.Id("Merge").Op(":").Add(emit.Rt("MergeASLInput")),
-		},
+		Schema:  "json",
 		Doc: []string{"sessions describes the state machine to the runtime's session functions. Its state is JSON,",
 			"with no schema to check."},
-		Invoke: g.invoke,
 		Resume: "Resume continues session sessionID from its last checkpoint, without running again the top-level " +
 			"states that completed; a session whose last run finished returns its output.",
-		RunAtOn: []jen.Code{
-			jen.List(jen.Id("x"), jen.Id("in"), jen.Err()).Op(":=").Add(emit.Rt("NewASLExec")).Call(
-				jen.Op("&").Id("w").Dot("cfg"), jen.Lit(g.w.ID), jen.Id("w").Dot("h"), jen.Id("input")),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			jen.Id("x").Dot("SetSession").Call(jen.Id("sess")),
-			jen.List(jen.Id("out"), jen.Err()).Op(":=").Id("w").Dot("run").Call(jen.Id("ctx"), jen.Id("x"), jen.Id("in"), jen.Id("step")),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			jen.Return(emit.Rt("Plain").Call(jen.Id("out")), jen.Nil()),
-		},
 	}
 }
 
-// invoke emits Invoke, which merges its input into the session's.
-func (g *aslGen) invoke(f *jen.File) {
+// SessionHooks: the runtime makes, decodes and merges the saved input.
+func (g *aslGen) SessionHooks() []jen.Code {
+	return []jen.Code{
+		jen.Id("Fresh").Op(":").Add(emit.Rt("EmptyASLInput")),
+		jen.Id("Decode").Op(":").Add(emit.Rt("DecodeASLInput")),
+		jen.Id("Merge").Op(":").Add(emit.Rt("MergeASLInput")),
+	}
+}
+
+// RunAt runs the machine from step on an execution that saves through the
+// session, and returns its output as plain JSON values.
+func (g *aslGen) RunAt() []jen.Code {
+	return []jen.Code{
+		jen.List(jen.Id("x"), jen.Id("in"), jen.Err()).Op(":=").Add(emit.Rt("NewASLExec")).Call(
+			jen.Op("&").Id("w").Dot("cfg"), jen.Lit(g.w.ID), jen.Id("w").Dot("h"), jen.Id("input")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Id("x").Dot("SetSession").Call(jen.Id("sess")),
+		jen.List(jen.Id("out"), jen.Err()).Op(":=").Id("w").Dot("run").Call(jen.Id("ctx"), jen.Id("x"), jen.Id("in"), jen.Id("step")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(emit.Rt("Plain").Call(jen.Id("out")), jen.Nil()),
+	}
+}
+
+// Invoke emits Invoke, which merges its input into the session's.
+func (g *aslGen) Invoke(f *jen.File) {
 	start := emit.Quote(g.w.Start.ID)
 	f.Line()
 	emit.Doc(f, "Invoke runs the state machine as session sessionID, saving a checkpoint after every top-level "+
@@ -147,6 +154,6 @@ func (g *aslGen) invoke(f *jen.File) {
 	if slices.ContainsFunc(ir.AllStates(g.w.States), func(s *ir.State) bool {
 		return slices.ContainsFunc(s.ASL.Branches, g.stopsInBranch)
 	}) {
-		emit.DecideAt(f, g.n.Workflow, emit.SessionOut{Typ: jen.Any()})
+		emit.DecideAt(f, g.n.Workflow, emit.SessionOut{Typ: emit.BasicType("any")})
 	}
 }

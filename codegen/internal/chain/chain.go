@@ -52,18 +52,22 @@ func (g *chainGen) Shell() *emit.Shell {
 				"when the failing task began, and the error.",
 			},
 			Sig: emit.Sig{Params: []emit.SigParam{{Name: "input", Typ: emit.BasicType("any")}}, Results: []*ir.Type{emit.RtType("ChainState")}},
-			Body: []jen.Code{
-				jen.List(jen.Id("s"), jen.Err()).Op(":=").Add(emit.Rt("NewChainState")).Call(jen.Id("input")),
-				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("s"), jen.Err())),
-				jen.Err().Op("=").Id("w").Dot("run").Call(jen.Id("ctx"), jen.Op("&").Id("s"), jen.Id(n.StepConst(start))),
-				jen.Return(jen.Id("s"), jen.Err()),
-			},
 		}},
 		Mock: emit.MockSpec{Caller: "task", Doc: []string{
 			"A mocked Return is {\"Output\": <json>, \"Eval\": \"<string>\"}; without \"Eval\" the eval string is the",
 			"control token of a chat_completion, execute_tool_calls or tools task, else the output's text.",
 			"A task with no mock returns its input unchanged.",
 		}},
+	}
+}
+
+// EntryBody: Run makes the chain's state and runs the loop on it.
+func (g *chainGen) EntryBody(emit.Entry) []jen.Code {
+	return []jen.Code{
+		jen.List(jen.Id("s"), jen.Err()).Op(":=").Add(emit.Rt("NewChainState")).Call(jen.Id("input")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("s"), jen.Err())),
+		jen.Err().Op("=").Id("w").Dot("run").Call(jen.Id("ctx"), jen.Op("&").Id("s"), jen.Id(g.n.StepConst(g.w.State(g.w.Start.ID)))),
+		jen.Return(jen.Id("s"), jen.Err()),
 	}
 }
 

@@ -46,16 +46,25 @@ func (g *chainGen) handlers() []emit.Handler {
 	hs := emit.CallHandlers(g.w.States, builtin, "task", emit.Sig{}, "", "")
 	for i := range hs {
 		k := chainKinds(ir.ChainKindOf(hs[i].Name))
-		call := jen.Id("call")
-		if k.call != "ChainCall" {
-			call = call.Dot("ChainCall")
-		}
 		hs[i].Sig = emit.CallSig(k.call, k.result)
-		hs[i].Mock = []jen.Code{jen.Return(jen.Id("m").Dot("mocks").Dot(k.respond).Call(call))}
 		hs[i].SigText, hs[i].MockText = "", ""
 	}
 	return hs
 }
+
+// MockBody answers a handler with the Mocks method of its kind, from the
+// chain call its typed call holds.
+func (g *chainGen) MockBody(h emit.Handler) []jen.Code {
+	k := chainKinds(ir.ChainKindOf(h.Name))
+	call := jen.Id("call")
+	if k.call != "ChainCall" {
+		call = call.Dot("ChainCall")
+	}
+	return emit.AnswerFromMocks(k.respond, call)
+}
+
+// MockHelpers: the mock bodies share nothing.
+func (g *chainGen) MockHelpers(*jen.File) {}
 
 // userHandler is the ChainHandler that runs task s's user handler.
 func (g *chainGen) userHandler(s *ir.State) jen.Code {

@@ -12,33 +12,38 @@ import (
 // A chain never stops for a decision, so it has no Decide.
 
 func (g *chainGen) sessionSpec() *emit.SessionSpec {
-	state := emit.Rt("ChainState")
 	return &emit.SessionSpec{
-		Value: state, Arg: "s", Zero: jen.Id("s"),
-		Types:  []jen.Code{state, jen.Any()},
-		Schema: jen.Lit("json"),
-		Fields: []jen.Code{
-			jen.Id("Fresh").Op(":").Add(emit.Rt("FreshChainState")),
-			jen.Id("Decode").Op(":").Add(emit.Rt("DecodeChainState")),
-			jen.Id("Merge").Op(":").Add(emit.Rt("MergeChainInput")),
-		},
+		Value: emit.RtType("ChainState"), Input: emit.BasicType("any"), Arg: "s",
+		Schema: "json",
 		Doc: []string{
 			"sessions describes the chain to the runtime's session functions: its state is the run's",
 			"ChainState, with no schema to check.",
 		},
-		Invoke: g.invoke,
 		Resume: "Resume continues session sessionID from its last checkpoint at the task it names, without " +
 			"running again the tasks that completed; a session whose last run finished returns its final state.",
-		RunAtOn: []jen.Code{
-			jen.Id("s").Dot("Attach").Call(jen.Id("sess")),
-			jen.Err().Op(":=").Id("w").Dot("run").Call(jen.Id("ctx"), jen.Op("&").Id("s"), jen.Id("step")),
-			jen.Return(jen.Id("s"), jen.Err()),
-		},
 	}
 }
 
-// invoke emits Invoke, which takes the chain's input.
-func (g *chainGen) invoke(f *jen.File) {
+// SessionHooks: the runtime makes, decodes and merges a ChainState.
+func (g *chainGen) SessionHooks() []jen.Code {
+	return []jen.Code{
+		jen.Id("Fresh").Op(":").Add(emit.Rt("FreshChainState")),
+		jen.Id("Decode").Op(":").Add(emit.Rt("DecodeChainState")),
+		jen.Id("Merge").Op(":").Add(emit.Rt("MergeChainInput")),
+	}
+}
+
+// RunAt attaches the session to the state, whose run saves through it.
+func (g *chainGen) RunAt() []jen.Code {
+	return []jen.Code{
+		jen.Id("s").Dot("Attach").Call(jen.Id("sess")),
+		jen.Err().Op(":=").Id("w").Dot("run").Call(jen.Id("ctx"), jen.Op("&").Id("s"), jen.Id("step")),
+		jen.Return(jen.Id("s"), jen.Err()),
+	}
+}
+
+// Invoke emits Invoke, which takes the chain's input.
+func (g *chainGen) Invoke(f *jen.File) {
 	start := emit.Quote(g.w.Start.ID)
 	f.Line()
 	emit.Doc(f, "Invoke runs the chain as session sessionID, saving a checkpoint after every task through the "+

@@ -1,9 +1,14 @@
 // Package emit is what every dialect and target of the generator shares:
 // the shell a dialect describes its workflow in, the Dialect and Target
-// interfaces, the step loop and session specs, the names of the generated
-// identifiers, and the jennifer helpers (runtime identifiers, comments, Go
-// types, bulk text) they are written with. It imports no other package of
-// the generator.
+// interfaces, the step loop spec, the names of the generated identifiers,
+// and the jennifer helpers (runtime identifiers, comments, Go types, bulk
+// text) they are written with. It imports no other package of the
+// generator.
+//
+// The shell (plan.go) is the plan every target reads: plain data, with no
+// jennifer in it, that names the identifiers, types every handler and
+// entry point, and describes the steps' states, sessions and mock. The Go
+// only a jennifer target writes stays behind Dialect's methods.
 package emit
 
 import (
@@ -31,6 +36,24 @@ type Dialect interface {
 	// Steps writes the step bodies, pure transitions and fan-outs, and asks
 	// the target for the loops they run in.
 	Steps(f *jen.File, t Target)
+
+	// The rest is the Go behind the shell's data that only a target
+	// writing the steps through jennifer needs.
+
+	// EntryBody is the body of the entry point e of Shell.Runs.
+	EntryBody(e Entry) []jen.Code
+	// MockBody is the body of the mock method of h.
+	MockBody(h Handler) []jen.Code
+	// MockHelpers writes the unexported methods the mock bodies share.
+	MockHelpers(f *jen.File)
+	// Invoke writes Invoke and what goes with it (InvokeUpdate, DecideAt).
+	Invoke(f *jen.File)
+	// SessionHooks are flowcrt.Sessions' fields after Start, before Run:
+	// how a state is made, decoded and merged with an input.
+	SessionHooks() []jen.Code
+	// RunAt is runAt's body once it has found step: it runs the loop from
+	// there with the session.
+	RunAt() []jen.Code
 }
 
 // Target turns a shell into the engine that runs it. native.Target runs the
@@ -41,132 +64,11 @@ type Target interface {
 	// constructor, and the step enum with its ids.
 	Header(f *jen.File, sh *Shell)
 	// Entry writes the exported ways to start a run, and sessions.
-	Entry(f *jen.File, sh *Shell)
+	Entry(f *jen.File, d Dialect, sh *Shell)
 	// Loop writes one step loop; dialects call it from steps.
 	Loop(f *jen.File, n Names, l *Loop)
 	// Mock writes handlers that answer from a mock config.
-	Mock(f *jen.File, sh *Shell)
-}
-
-// Shell is what a dialect tells the target about its workflow.
-type Shell struct {
-	Workflow    *ir.Workflow
-	Names       Names
-	GenVersion  int       // the runtime support the code needs
-	Noun        string    // what the workflow runs: "the workflow", "the task chain"...
-	Describe    bool      // the workflow type's doc holds the description
-	HandlersDoc []string  // the handlers interface's doc
-	Handlers    []Handler // in order of first use
-	// More are the services the handlers interface declares before the
-	// handlers: runtime interfaces it embeds, or methods no state calls.
-	More []Service
-	// Into names the handlers of the optional interface n.Into, whose
-	// methods write a plain state's update in place; nil: it has none.
-	Into      []string
-	States    []*ir.State // the step enum: the states a checkpoint may name first
-	Resumable int         // how many of states a checkpoint may name
-	StepDoc   string
-	Runs      []Entry // Run and its like, exported
-	Sessions  *SessionSpec
-	Mock      MockSpec
-}
-
-// Service is a member of the handlers interface beyond the handlers: a
-// runtime interface it embeds (embed, whose method is name and sig), or a
-// method of its own.
-type Service struct {
-	Embed string
-	Name  string
-	Doc   string
-	Sig   Sig
-}
-
-// Handler is one method of the handlers interface and of the mock.
-type Handler struct {
-	Name    string
-	Doc     string // "" leaves it out of the interface: flowcrt.Approver answers it
-	Sig     Sig
-	Mock    []jen.Code // the mock's body
-	MockDoc []string   // nil: it answers from the mock of its state
-	// The same as plain text, gofmt'd, where they are simple enough: the
-	// signature after the name (assuming context is imported as such),
-	// and the mock's one statement.
-	SigText, MockText string
-}
-
-// Entry is an exported method that starts a run.
-type Entry struct {
-	Name string
-	Doc  []string
-	Sig  Sig
-	Body []jen.Code
-}
-
-// Sig is a method's parameters after ctx and its results before error, as
-// data: the native target writes it through jennifer and the Temporal
-// target prints it, so the two always agree.
-type Sig struct {
-	Params  []SigParam
-	Results []*ir.Type
-}
-
-// SigParam is a named parameter of a Sig.
-type SigParam struct {
-	Name string
-	Typ  *ir.Type
-}
-
-// Code renders the signature after the method's name.
-func (s Sig) Code(name *jen.Statement) *jen.Statement {
-	params := []jen.Code{CtxParam()}
-	for _, p := range s.Params {
-		params = append(params, jen.Id(p.Name).Add(GoType(p.Typ)))
-	}
-	var results []jen.Code
-	for _, r := range s.Results {
-		results = append(results, GoType(r))
-	}
-	return name.Params(params...).Params(append(results, jen.Error())...)
-}
-
-// Types of signatures.
-func BasicType(name string) *ir.Type { return &ir.Type{Kind: ir.TypeBasic, Name: name} }
-func OwnType(name string) *ir.Type   { return &ir.Type{Kind: ir.TypeNamed, Name: name} }
-func RtType(name string) *ir.Type {
-	return &ir.Type{Kind: ir.TypeNamed, Pkg: RuntimePackage(name), Name: name}
-}
-
-// CallSig is (ctx, call T) (result, error).
-func CallSig(call string, result *ir.Type) Sig {
-	return Sig{Params: []SigParam{{"call", RtType(call)}}, Results: []*ir.Type{result}}
-}
-
-// SessionSpec is how a dialect's sessions differ: the state they keep and
-// how a run goes on from a checkpoint.
-type SessionSpec struct {
-	Value   jen.Code   // the type of the state a session keeps
-	Arg     string     // runAt's name for it
-	Zero    jen.Code   // what runAt returns for an unknown state
-	Types   []jen.Code // flowcrt.Sessions' type arguments
-	Schema  jen.Code   // flowcrt.Sessions' Schema
-	Fields  []jen.Code // flowcrt.Sessions' fields after Start, before Run
-	Doc     []string   // sessions' doc
-	Invoke  func(f *jen.File)
-	Resume  string     // Resume's doc
-	Decides bool       // a run can stop for a decision, which Decide answers
-	Decide  string     // Decide's doc; "": an approval state's
-	Out     SessionOut // what Resume and Decide return; zero: the state
-	RunAtOn []jen.Code // runAt's body once step is found
-}
-
-// MockSpec is how a dialect's mock handlers differ.
-type MockSpec struct {
-	Doc          []string
-	Caller       string // what calls a handler: "state" or "task"
-	Marker       string // a method the runtime looks for, with markerDoc
-	MarkerDoc    []string
-	Helpers      func(f *jen.File) // unexported methods the handler bodies share
-	StateContext bool              // NewMock adds flowcrt.WithStateContext
+	Mock(f *jen.File, d Dialect, sh *Shell)
 }
 
 // Loop is one step loop: it runs the steps of states from step until a
@@ -215,9 +117,9 @@ func Emit(f *jen.File, d Dialect, t Target) {
 	versionGuard(f, sh.GenVersion)
 	d.Types(f)
 	t.Header(f, sh)
-	t.Entry(f, sh)
+	t.Entry(f, d, sh)
 	d.Steps(f, t)
-	t.Mock(f, sh)
+	t.Mock(f, d, sh)
 }
 
 // versionGuard stops the file compiling against a runtime that does not
@@ -265,7 +167,6 @@ func CallHandlers(states []*ir.State, skip func(*ir.Handler) bool, noun string,
 	for _, h := range FirstHandlers(states, skip) {
 		out = append(out, Handler{
 			Name: h.Name, Doc: h.Name + " runs " + UsersList(noun, users[h.Name]) + ".", Sig: sg,
-			Mock:    []jen.Code{jen.Return(jen.Id("m").Dot("mocks").Dot(respond).Call(jen.Id("call")))},
 			SigText: sigText, MockText: "return m.mocks." + respond + "(call)",
 		})
 	}

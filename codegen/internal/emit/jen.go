@@ -155,3 +155,22 @@ func DropUnusedImport(src []byte, alias, path string) []byte {
 	}
 	return bytes.Replace(src, []byte("\t"+alias+" "+strconv.Quote(path)+"\n"), nil, 1)
 }
+
+// Code renders the signature after the method's name.
+func (s Sig) Code(name *jen.Statement) *jen.Statement {
+	params := []jen.Code{CtxParam()}
+	for _, p := range s.Params {
+		params = append(params, jen.Id(p.Name).Add(GoType(p.Typ)))
+	}
+	var results []jen.Code
+	for _, r := range s.Results {
+		results = append(results, GoType(r))
+	}
+	return name.Params(params...).Params(append(results, jen.Error())...)
+}
+
+// AnswerFromMocks is a mock method's body that returns what method of its
+// flowcrt.Mocks answers with args.
+func AnswerFromMocks(method string, args ...jen.Code) []jen.Code {
+	return []jen.Code{jen.Return(jen.Id("m").Dot("mocks").Dot(method).Call(args...))}
+}

@@ -41,13 +41,6 @@ func DecideAt(f *jen.File, workflow string, out SessionOut) {
 		[]jen.Code{jen.Id("key").String(), jen.Id("decision").String()}, []jen.Code{jen.Id("key"), jen.Id("decision")})
 }
 
-// SessionOut is what a session method returns: the session's state, or
-// one field of it.
-type SessionOut struct {
-	Typ   jen.Code
-	Field string
-}
-
 // SessionMethod emits the method name, which hands its arguments to
 // method of flowcrt.Sessions.
 func SessionMethod(f *jen.File, workflow string, out SessionOut, name, method string, params, args []jen.Code) {
@@ -62,5 +55,5 @@ func SessionMethod(f *jen.File, workflow string, out SessionOut, name, method st
 	}
 	f.Func().Params(jen.Id("w").Op("*").Id(workflow)).Id(name).
 		Params(append([]jen.Code{CtxParam(), jen.Id("sessionID").String()}, params...)...).
-		Params(out.Typ, jen.Error()).Block(body...)
+		Params(GoType(out.Typ), jen.Error()).Block(body...)
 }

@@ -86,12 +86,6 @@ func (g *jsonGen) Shell() *emit.Shell {
 				"states that completed left it (a fan-out that failed merges nothing), and the error.",
 			},
 			Sig: emit.Sig{Params: []emit.SigParam{{Name: "input", Typ: emit.BasicType("any")}}, Results: []*ir.Type{emit.BasicType("any")}},
-			Body: []jen.Code{
-				jen.List(jen.Id("s"), jen.Err()).Op(":=").Add(emit.Rt("NewJSONState")).Call(jen.Id("input")),
-				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-				jen.Err().Op("=").Id("w").Dot("RunState").Call(jen.Id("ctx"), jen.Op("&").Id("s")),
-				jen.Return(jen.Id("s").Dot("Context"), jen.Err()),
-			},
 		}, {
 			Name: "RunState",
 			Doc: []string{
@@ -99,12 +93,10 @@ func (g *jsonGen) Shell() *emit.Shell {
 				"store, the message history and the task input. Use it to start from a history or to read the",
 				"history after the run.",
 			},
-			Sig:  emit.Sig{Params: []emit.SigParam{{Name: "s", Typ: &ir.Type{Kind: ir.TypePointer, Elem: emit.RtType("JSONState")}}}},
-			Body: []jen.Code{jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Nil(), jen.Id("s"), jen.Id(n.StepConst(start)), jen.Id(n.EndConst())))},
+			Sig: emit.Sig{Params: []emit.SigParam{{Name: "s", Typ: &ir.Type{Kind: ir.TypePointer, Elem: emit.RtType("JSONState")}}}},
 		}},
 		Mock: emit.MockSpec{
-			Caller:  "state",
-			Helpers: g.codemieMock, // json_codemie.go: the mock's answers for the services
+			Caller: "state",
 			Doc: []string{
 				"A mocked Return is the output text: a JSON string is the text itself, any other value its JSON",
 				"encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its",
@@ -117,6 +109,25 @@ func (g *jsonGen) Shell() *emit.Shell {
 			},
 		},
 	}
+}
+
+// EntryBody: Run makes the state RunState runs the loop on.
+func (g *jsonGen) EntryBody(e emit.Entry) []jen.Code {
+	if e.Name == "RunState" {
+		start := g.w.State(g.w.Start.ID)
+		return []jen.Code{jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Nil(), jen.Id("s"), jen.Id(g.n.StepConst(start)), jen.Id(g.n.EndConst())))}
+	}
+	return []jen.Code{
+		jen.List(jen.Id("s"), jen.Err()).Op(":=").Add(emit.Rt("NewJSONState")).Call(jen.Id("input")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Err().Op("=").Id("w").Dot("RunState").Call(jen.Id("ctx"), jen.Op("&").Id("s")),
+		jen.Return(jen.Id("s").Dot("Context"), jen.Err()),
+	}
+}
+
+// MockBody answers every handler from the mock of its state.
+func (g *jsonGen) MockBody(emit.Handler) []jen.Code {
+	return emit.AnswerFromMocks("RespondJSON", jen.Id("call"))
 }
 
 // answersInOrder is the method of the runtime's inOrderHandlers interface, which no

@@ -325,11 +325,11 @@ func (g *jsonGen) needsMCPMethod() bool {
 	return slices.ContainsFunc(g.w.States, func(s *ir.State) bool { return s.CodeMie != nil && s.CodeMie.MCPServers != "" })
 }
 
-// codemieMock gives the mock what the workflow needs beyond its handlers:
+// MockHelpers gives the mock what the workflow needs beyond its handlers:
 // answers to interrupt_before, from "<state>.interrupt_before" mocks, and
 // a summarizer, from mocks of "summarize" (the summary text), which keeps
 // the history when none is mocked.
-func (g *jsonGen) codemieMock(f *jen.File) {
+func (g *jsonGen) MockHelpers(f *jen.File) {
 	if slices.ContainsFunc(g.w.States, func(s *ir.State) bool { return s.CodeMie != nil && s.CodeMie.InterruptBefore }) {
 		f.Line()
 		f.Comment("Approve answers interrupt_before from the mock of \"<state>.interrupt_before\": continue or cancel.")

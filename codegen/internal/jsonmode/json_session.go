@@ -16,36 +16,41 @@ import (
 // answers.
 
 func (g *jsonGen) sessionSpec() *emit.SessionSpec {
-	types := []jen.Code{emit.Rt("JSONState"), jen.Any()}
 	return &emit.SessionSpec{
-		Value: emit.Rt("JSONState"), Arg: "s", Zero: jen.Id("s"), Decides: emit.StopsForDecision(g.w),
-		Types:  types,
-		Schema: jen.Lit("json"),
-		Fields: []jen.Code{
-			jen.Id("Fresh").Op(":").Add(emit.Rt("FreshJSONState")),
-			jen.Id("Decode").Op(":").Add(emit.Rt("DecodeJSONState")),
-			jen.Id("Merge").Op(":").Add(emit.Rt("MergeJSONInput")),
-		},
+		Value: emit.RtType("JSONState"), Input: emit.BasicType("any"), Arg: "s", Decides: emit.StopsForDecision(g.w),
+		Schema: "json",
 		Doc: []string{
 			"sessions describes the workflow to the runtime's session functions: its state is the run's",
 			"JSONState, with no schema to check.",
 		},
-		Invoke: g.invoke,
 		Resume: "Resume continues session sessionID from its last checkpoint, without running again the states " +
 			"that completed; a session whose last run finished returns its context store.",
 		Decide: "Decide answers the interrupt_before that session sessionID waits at with decision, \"continue\" " +
 			"or \"cancel\", and goes on.",
-		Out: emit.SessionOut{Typ: jen.Any(), Field: "Context"},
-		RunAtOn: []jen.Code{
-			jen.Id("s").Dot("Attach").Call(jen.Id("sess")),
-			jen.Err().Op(":=").Id("w").Dot("run").Call(jen.Id("ctx"), jen.Id("sess"), jen.Op("&").Id("s"), jen.Id("step"), jen.Id(g.n.EndConst())),
-			jen.Return(jen.Id("s"), jen.Err()),
-		},
+		Out: emit.SessionOut{Typ: emit.BasicType("any"), Field: "Context"},
 	}
 }
 
-// invoke emits Invoke, which takes and returns the context store.
-func (g *jsonGen) invoke(f *jen.File) {
+// SessionHooks: the runtime makes, decodes and merges a JSONState.
+func (g *jsonGen) SessionHooks() []jen.Code {
+	return []jen.Code{
+		jen.Id("Fresh").Op(":").Add(emit.Rt("FreshJSONState")),
+		jen.Id("Decode").Op(":").Add(emit.Rt("DecodeJSONState")),
+		jen.Id("Merge").Op(":").Add(emit.Rt("MergeJSONInput")),
+	}
+}
+
+// RunAt attaches the session to the state, whose run saves through it.
+func (g *jsonGen) RunAt() []jen.Code {
+	return []jen.Code{
+		jen.Id("s").Dot("Attach").Call(jen.Id("sess")),
+		jen.Err().Op(":=").Id("w").Dot("run").Call(jen.Id("ctx"), jen.Id("sess"), jen.Op("&").Id("s"), jen.Id("step"), jen.Id(g.n.EndConst())),
+		jen.Return(jen.Id("s"), jen.Err()),
+	}
+}
+
+// Invoke emits Invoke, which takes and returns the context store.
+func (g *jsonGen) Invoke(f *jen.File) {
 	start := emit.Quote(g.w.Start.ID)
 	f.Line()
 	emit.Doc(f, "Invoke runs the workflow as session sessionID, saving a checkpoint after every top-level state "+
@@ -60,7 +65,7 @@ func (g *jsonGen) invoke(f *jen.File) {
 		jen.Return(jen.Id("s").Dot("Context"), jen.Err()),
 	)
 	if slices.ContainsFunc(g.w.Regions, g.stoppable) {
-		emit.DecideAt(f, g.n.Workflow, emit.SessionOut{Typ: jen.Any(), Field: "Context"})
+		emit.DecideAt(f, g.n.Workflow, emit.SessionOut{Typ: emit.BasicType("any"), Field: "Context"})
 	}
 }
 

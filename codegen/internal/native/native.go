@@ -158,16 +158,16 @@ func lines(indent string, items []string, end string) string {
 	return sb.String()
 }
 
-func (t Target) Entry(f *jen.File, sh *emit.Shell) {
+func (t Target) Entry(f *jen.File, d emit.Dialect, sh *emit.Shell) {
 	n := sh.Names
 	for _, e := range sh.Runs {
 		f.Line()
 		for _, c := range e.Doc {
 			f.Comment(c)
 		}
-		f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Add(e.Sig.Code(jen.Id(e.Name))).Block(e.Body...)
+		f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Add(e.Sig.Code(jen.Id(e.Name))).Block(d.EntryBody(e)...)
 	}
-	t.sessions(f, sh)
+	t.sessions(f, d, sh)
 }
 
 func (t Target) Loop(f *jen.File, n emit.Names, l *emit.Loop) {
@@ -431,7 +431,7 @@ func failed(l *emit.Loop) []jen.Code {
 }
 
 // Mock writes the mock handlers into the mock file; f is the workflow's.
-func (t Target) Mock(_ *jen.File, sh *emit.Shell) {
+func (t Target) Mock(_ *jen.File, d emit.Dialect, sh *emit.Shell) {
 	f, n, m := t.MockFile, sh.Names, sh.Mock
 	f.Line()
 	f.Comment(n.Mock + " implements " + n.Handlers + " with canned responses, for tests and dry runs.")
@@ -451,9 +451,7 @@ func (t Target) Mock(_ *jen.File, sh *emit.Shell) {
 	f.Func().Id("New" + n.Mock + "Handlers").Params(jen.Id("mocks").Op("*").Add(emit.Rt("Mocks"))).Id(n.Mock).Block(
 		jen.Return(jen.Id(n.Mock).Values(jen.Id("mocks").Op(":").Id("mocks"))),
 	)
-	if m.Helpers != nil {
-		m.Helpers(f)
-	}
+	d.MockHelpers(f)
 	// The simple handler methods come first, under one comment: a comment
 	// each would be most of the output, and the slowest part to format.
 	var simple, other []emit.Handler
@@ -470,7 +468,7 @@ func (t Target) Mock(_ *jen.File, sh *emit.Shell) {
 		// The first goes through jennifer, so that the file imports what
 		// the signatures of the rest name.
 		first := simple[0]
-		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(first.Sig.Code(jen.Id(first.Name))).Block(first.Mock...)
+		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(first.Sig.Code(jen.Id(first.Name))).Block(d.MockBody(first)...)
 		var text strings.Builder
 		for _, h := range simple[1:] {
 			text.WriteString("func (m " + n.Mock + ") " + h.Name + h.SigText + " {\n\t" + h.MockText + "\n}\n")
@@ -481,7 +479,7 @@ func (t Target) Mock(_ *jen.File, sh *emit.Shell) {
 			f.Func().Id(ph).Params().Block()
 		} else {
 			for _, h := range simple[1:] {
-				f.Func().Params(jen.Id("m").Id(n.Mock)).Add(h.Sig.Code(jen.Id(h.Name))).Block(h.Mock...)
+				f.Func().Params(jen.Id("m").Id(n.Mock)).Add(h.Sig.Code(jen.Id(h.Name))).Block(d.MockBody(h)...)
 			}
 		}
 	}
@@ -493,7 +491,7 @@ func (t Target) Mock(_ *jen.File, sh *emit.Shell) {
 		for _, c := range h.MockDoc {
 			f.Comment(c)
 		}
-		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(h.Sig.Code(jen.Id(h.Name))).Block(h.Mock...)
+		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(h.Sig.Code(jen.Id(h.Name))).Block(d.MockBody(h)...)
 	}
 	opts := jen.Id("opts").Op("...")
 	if m.StateContext {
@@ -510,9 +508,9 @@ func (t Target) Mock(_ *jen.File, sh *emit.Shell) {
 // sessions writes the methods that run a workflow as a session through
 // flowcrt.Sessions, and runAt, which goes on from the state a checkpoint
 // names.
-func (Target) sessions(f *jen.File, sh *emit.Shell) {
+func (Target) sessions(f *jen.File, d emit.Dialect, sh *emit.Shell) {
 	n, ss := sh.Names, sh.Sessions
-	ss.Invoke(f)
+	d.Invoke(f)
 	out := ss.Out
 	if out.Field == "" {
 		out = emit.SessionOut{Typ: ss.Value}
@@ -536,23 +534,37 @@ func (Target) sessions(f *jen.File, sh *emit.Shell) {
 	}
 	fields := append([]jen.Code{
 		jen.Id("Workflow").Op(":").Lit(sh.Workflow.ID),
-		jen.Id("Schema").Op(":").Add(ss.Schema),
+		jen.Id("Schema").Op(":").Add(schema(ss)),
 		jen.Id("Start").Op(":").Lit(sh.Workflow.Start.ID),
-	}, ss.Fields...)
+	}, d.SessionHooks()...)
 	fields = append(fields, jen.Id("Run").Op(":").Id("w").Dot("runAt"))
-	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id("sessions").Params().Op("*").Add(emit.Rt("Sessions")).Types(ss.Types...).Block(
-		jen.Return(jen.Op("&").Add(emit.Rt("Sessions")).Types(ss.Types...).Custom(emit.Multiline, fields...)),
+	types := []jen.Code{emit.GoType(ss.Value), emit.GoType(ss.Input)}
+	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id("sessions").Params().Op("*").Add(emit.Rt("Sessions")).Types(types...).Block(
+		jen.Return(jen.Op("&").Add(emit.Rt("Sessions")).Types(types...).Custom(emit.Multiline, fields...)),
 	)
 	f.Line()
 	f.Comment("runAt runs session sess on " + ss.Arg + " from the state a checkpoint names.")
 	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id("runAt").Params(
-		emit.CtxParam(), jen.Id("sess").Op("*").Add(emit.Rt("Session")), jen.Id(ss.Arg).Add(ss.Value), jen.Id("state").String(),
-	).Params(ss.Value, jen.Error()).BlockFunc(func(b *jen.Group) {
+		emit.CtxParam(), jen.Id("sess").Op("*").Add(emit.Rt("Session")), jen.Id(ss.Arg).Add(emit.GoType(ss.Value)), jen.Id("state").String(),
+	).Params(emit.GoType(ss.Value), jen.Error()).BlockFunc(func(b *jen.Group) {
 		b.Id("i").Op(":=").Qual("slices", "Index").Call(jen.Id(n.IdsVar()).Index(jen.Lit(1).Op(":").Lit(sh.Resumable+1)), jen.Id("state"))
-		b.If(jen.Id("i").Op("<").Lit(0)).Block(jen.Return(ss.Zero, jen.Id("sess").Dot("UnknownState").Call(jen.Id("state"))))
+		zero := jen.Id(ss.Arg)
+		if ss.ZeroNil {
+			zero = jen.Nil()
+		}
+		b.If(jen.Id("i").Op("<").Lit(0)).Block(jen.Return(zero, jen.Id("sess").Dot("UnknownState").Call(jen.Id("state"))))
 		b.Id("step").Op(":=").Id(n.Step).Call(jen.Id("i").Op("+").Lit(1))
-		for _, c := range ss.RunAtOn {
+		for _, c := range d.RunAt() {
 			b.Add(c)
 		}
 	})
+}
+
+// schema is the Schema of flowcrt.Sessions: the dialect's constant, or
+// the literal.
+func schema(ss *emit.SessionSpec) jen.Code {
+	if ss.SchemaConst != "" {
+		return jen.Id(ss.SchemaConst)
+	}
+	return jen.Lit(ss.Schema)
 }

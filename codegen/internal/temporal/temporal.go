@@ -60,7 +60,7 @@ func Generate(w *ir.Workflow, sh *emit.Shell, source string) ([]byte, error) {
 		tw.At, tw.Start, tw.IDs, tw.Step = "flowtemporal.ChainPoint", strconv.Quote(w.Start.ID), sh.Names.IdsVar(), sh.Names.Step
 	}
 	if w.Mode == ir.ModeTyped {
-		tw.Schema, tw.Start = fmt.Sprintf("%#v", sh.Sessions.Schema), strconv.Quote(w.Start.ID)
+		tw.Schema, tw.Start = sh.Sessions.SchemaConst, strconv.Quote(w.Start.ID)
 		tw.Workflow = strconv.Quote(w.ID) // what the native sessions name their checkpoints by
 	}
 	var buf bytes.Buffer

@@ -68,22 +68,28 @@ func typeSpelling(t *ir.Type) string {
 func (g *typedGen) sessionSpec() *emit.SessionSpec {
 	n := g.n
 	return &emit.SessionSpec{
-		Value: jen.Id(n.State), Arg: "s", Zero: jen.Id("s"), Decides: emit.StopsForDecision(g.w),
-		Types:  []jen.Code{jen.Id(n.State), jen.Id(n.Update)},
-		Schema: jen.Id(g.schemaConst()),
-		Fields: []jen.Code{jen.Id("Merge").Op(":").Func().Params(jen.Id("s").Op("*").Id(n.State), jen.Id("u").Id(n.Update)).Block(
-			jen.Id("s").Dot("apply").Call(jen.Op("&").Id("u")),
-		)},
-		Doc:    []string{"sessions describes the workflow to the runtime's session functions."},
-		Invoke: g.invoke,
+		Value: emit.OwnType(n.State), Input: emit.OwnType(n.Update), Arg: "s", Decides: emit.StopsForDecision(g.w),
+		Schema: schemaHash(g.w), SchemaConst: g.schemaConst(),
+		Doc: []string{"sessions describes the workflow to the runtime's session functions."},
 		Resume: "Resume continues session sessionID from its last checkpoint, without running again the states " +
 			"that completed; a session whose last run finished returns its final state.",
-		RunAtOn: []jen.Code{jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Id("sess"), jen.Id("s"), jen.Id("step")))},
 	}
 }
 
-// invoke emits the schema hash, Invoke and InvokeUpdate, and asUpdate.
-func (g *typedGen) invoke(f *jen.File) {
+// SessionHooks: an input is an update, merged through the reducers.
+func (g *typedGen) SessionHooks() []jen.Code {
+	return []jen.Code{jen.Id("Merge").Op(":").Func().Params(jen.Id("s").Op("*").Id(g.n.State), jen.Id("u").Id(g.n.Update)).Block(
+		jen.Id("s").Dot("apply").Call(jen.Op("&").Id("u")),
+	)}
+}
+
+// RunAt runs the loop on the session's state.
+func (g *typedGen) RunAt() []jen.Code {
+	return []jen.Code{jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Id("sess"), jen.Id("s"), jen.Id("step")))}
+}
+
+// Invoke emits the schema hash, Invoke and InvokeUpdate, and asUpdate.
+func (g *typedGen) Invoke(f *jen.File) {
 	n, start := g.n, emit.Quote(g.w.Start.ID)
 	state := jen.Id(n.State)
 	f.Line()
@@ -105,9 +111,9 @@ func (g *typedGen) invoke(f *jen.File) {
 	f.Line()
 	emit.Doc(f, "InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session "+
 		"keeps the values of the others (`flowc run --session` merges its input so).")
-	emit.SessionMethod(f, n.Workflow, emit.SessionOut{Typ: jen.Id(n.State)}, "InvokeUpdate", "Invoke", []jen.Code{jen.Id("u").Id(n.Update)}, []jen.Code{jen.Op("&").Id("u")})
+	emit.SessionMethod(f, n.Workflow, emit.SessionOut{Typ: emit.OwnType(n.State)}, "InvokeUpdate", "Invoke", []jen.Code{jen.Id("u").Id(n.Update)}, []jen.Code{jen.Op("&").Id("u")})
 	if slices.ContainsFunc(g.w.Regions, g.stopsInRegion) {
-		emit.DecideAt(f, n.Workflow, emit.SessionOut{Typ: jen.Id(n.State)})
+		emit.DecideAt(f, n.Workflow, emit.SessionOut{Typ: emit.OwnType(n.State)})
 	}
 	g.asUpdate(f)
 }

@@ -7,10 +7,10 @@ import (
 	"github.com/flowc-dev/flowc/ir"
 )
 
-// mockHelpers emits respond, which every mocked handler answers through:
+// MockHelpers emits respond, which every mocked handler answers through:
 // the mock config of the state is the update, and label receives its
 // "Action" or "Eval" string.
-func (g *typedGen) mockHelpers(f *jen.File) {
+func (g *typedGen) MockHelpers(f *jen.File) {
 	f.Line()
 	f.Comment("respond answers from the mock of the state in ctx; label receives the string under key.")
 	f.Func().Params(jen.Id("m").Id(g.n.Mock)).Id("respond").
@@ -22,10 +22,14 @@ func (g *typedGen) mockHelpers(f *jen.File) {
 	)
 }
 
-// mockBody answers a handler through respond.
-func (g *typedGen) mockBody(h *ir.Handler) []jen.Code {
+// MockBody answers a handler through respond, and Approve (the method
+// without a doc) through the approval mocks.
+func (g *typedGen) MockBody(m emit.Handler) []jen.Code {
+	if m.Doc == "" {
+		return emit.AnswerFromMocks("RespondApproval", jen.Id("ctx"), jen.Id("req"))
+	}
 	key := ""
-	switch h.Kind {
+	switch g.handlerKind(m.Name) {
 	case ir.HandlerAction:
 		key = "Action"
 	case ir.HandlerEval:
@@ -39,4 +43,18 @@ func (g *typedGen) mockBody(h *ir.Handler) []jen.Code {
 		jen.List(jen.Id("u"), jen.Err()).Op(":=").Id("m").Dot("respond").Call(jen.Id("ctx"), jen.Op("&").Id("label"), jen.Lit(key)),
 		jen.Return(jen.Id("u"), jen.Id("label"), jen.Err()),
 	}
+}
+
+// handlerKind is the kind of the handler name, from a table made on first
+// use: a scan per mock method made large workflows quadratic.
+func (g *typedGen) handlerKind(name string) ir.HandlerKind {
+	if g.kinds == nil {
+		g.kinds = map[string]ir.HandlerKind{}
+		for _, s := range g.w.States {
+			if s.Handler != nil {
+				g.kinds[s.Handler.Name] = s.Handler.Kind
+			}
+		}
+	}
+	return g.kinds[name]
 }

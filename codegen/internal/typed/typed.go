@@ -21,6 +21,8 @@ type typedGen struct {
 	n    emit.Names
 	into []string        // the handlers with an in-place form (see intoHandlers)
 	has  map[string]bool // the same, as a set
+	// kinds is each handler's kind, for the mock bodies (handlerKind).
+	kinds map[string]ir.HandlerKind
 }
 
 // New is the typed dialect of c.
@@ -99,12 +101,16 @@ func (g *typedGen) Shell() *emit.Shell {
 		StepDoc: n.Step + " names the state a run is in; the zero value means the run is over.",
 		Runs: []emit.Entry{{
 			Name: "Run", Doc: run,
-			Sig:  emit.Sig{Params: []emit.SigParam{{Name: "in", Typ: emit.OwnType(n.State)}}, Results: []*ir.Type{emit.OwnType(n.State)}},
-			Body: []jen.Code{jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Nil(), jen.Id("in"), jen.Id(n.StepConst(g.w.State(g.w.Start.ID)))))},
+			Sig: emit.Sig{Params: []emit.SigParam{{Name: "in", Typ: emit.OwnType(n.State)}}, Results: []*ir.Type{emit.OwnType(n.State)}},
 		}},
 		Sessions: g.sessionSpec(),
-		Mock:     emit.MockSpec{Caller: "state", Doc: mockDoc, Helpers: g.mockHelpers, StateContext: true},
+		Mock:     emit.MockSpec{Caller: "state", Doc: mockDoc, StateContext: true},
 	}
+}
+
+// EntryBody: Run runs the loop from the start without a session.
+func (g *typedGen) EntryBody(emit.Entry) []jen.Code {
+	return []jen.Code{jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Nil(), jen.Id("in"), jen.Id(g.n.StepConst(g.w.State(g.w.Start.ID)))))}
 }
 
 func (g *typedGen) handlerMethods() []emit.Handler {
@@ -117,7 +123,7 @@ func (g *typedGen) handlerMethods() []emit.Handler {
 		if item != nil {
 			text += ", once for each item of iter_key " + emit.Quote(g.w.RegionOf(ids[0]).Items)
 		}
-		m := emit.Handler{Name: h.Name, Doc: text + ".", Sig: g.handlerSig(h, item), Mock: g.mockBody(h)}
+		m := emit.Handler{Name: h.Name, Doc: text + ".", Sig: g.handlerSig(h, item)}
 		if item == nil && h.Kind == ir.HandlerUpdate {
 			m.SigText = "(ctx context.Context, s " + g.n.State + ") (" + g.n.Update + ", error)"
 			m.MockText = `return m.respond(ctx, nil, "")`
@@ -128,7 +134,6 @@ func (g *typedGen) handlerMethods() []emit.Handler {
 		out = append(out, emit.Handler{
 			Name: "Approve",
 			Sig:  emit.Sig{Params: []emit.SigParam{{Name: "req", Typ: emit.RtType("ApprovalRequest")}}, Results: []*ir.Type{emit.BasicType("string")}},
-			Mock: []jen.Code{jen.Return(jen.Id("m").Dot("mocks").Dot("RespondApproval").Call(jen.Id("ctx"), jen.Id("req")))},
 			MockDoc: []string{
 				"Approve answers an approval state from its mock: a Return is the decision, a JSON string or",
 				"{\"decision\": \"...\"}. A state without a mock leaves the decision to a person: the run waits.",

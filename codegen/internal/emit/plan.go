@@ -1,0 +1,129 @@
+package emit
+
+import "github.com/flowc-dev/flowc/ir"
+
+// The shell is the plan every target reads: what a dialect derives from
+// the checked workflow, as plain data. It names the generated identifiers,
+// gives every handler and entry point its signature as typed data, and
+// says which states a run may start at, what a session keeps and what the
+// mock answers with. It holds no jennifer: the Go behind it that only a
+// jennifer target writes (mock and entry bodies, session plumbing) is
+// asked of the dialect through Dialect's methods, so a target that prints
+// its own Go (the Temporal file) reads the shell alone. The steps are not
+// in it: a dialect writes them through jennifer (Dialect.Steps, Loop).
+
+// Shell is what a dialect tells the target about its workflow.
+type Shell struct {
+	Workflow    *ir.Workflow
+	Names       Names
+	GenVersion  int       // the runtime support the code needs
+	Noun        string    // what the workflow runs: "the workflow", "the task chain"...
+	Describe    bool      // the workflow type's doc holds the description
+	HandlersDoc []string  // the handlers interface's doc
+	Handlers    []Handler // in order of first use
+	// More are the services the handlers interface declares before the
+	// handlers: runtime interfaces it embeds, or methods no state calls.
+	More []Service
+	// Into names the handlers of the optional interface n.Into, whose
+	// methods write a plain state's update in place; nil: it has none.
+	Into      []string
+	States    []*ir.State // the step enum: the states a checkpoint may name first
+	Resumable int         // how many of states a checkpoint may name
+	StepDoc   string
+	Runs      []Entry // Run and its like, exported; Dialect.EntryBody writes their bodies
+	Sessions  *SessionSpec
+	Mock      MockSpec
+}
+
+// Service is a member of the handlers interface beyond the handlers: a
+// runtime interface it embeds (embed, whose method is name and sig), or a
+// method of its own.
+type Service struct {
+	Embed string
+	Name  string
+	Doc   string
+	Sig   Sig
+}
+
+// Handler is one method of the handlers interface and of the mock, whose
+// body Dialect.MockBody writes.
+type Handler struct {
+	Name    string
+	Doc     string // "" leaves it out of the interface: flowcrt.Approver answers it
+	Sig     Sig
+	MockDoc []string // nil: it answers from the mock of its state
+	// The same as plain text, gofmt'd, where they are simple enough: the
+	// signature after the name (assuming context is imported as such),
+	// and the mock's one statement.
+	SigText, MockText string
+}
+
+// Entry is an exported method that starts a run.
+type Entry struct {
+	Name string
+	Doc  []string
+	Sig  Sig
+}
+
+// Sig is a method's parameters after ctx and its results before error, as
+// data: the native target writes it through jennifer and the Temporal
+// target prints it, so the two always agree.
+type Sig struct {
+	Params  []SigParam
+	Results []*ir.Type
+}
+
+// SigParam is a named parameter of a Sig.
+type SigParam struct {
+	Name string
+	Typ  *ir.Type
+}
+
+// Types of signatures.
+func BasicType(name string) *ir.Type { return &ir.Type{Kind: ir.TypeBasic, Name: name} }
+func OwnType(name string) *ir.Type   { return &ir.Type{Kind: ir.TypeNamed, Name: name} }
+func RtType(name string) *ir.Type {
+	return &ir.Type{Kind: ir.TypeNamed, Pkg: RuntimePackage(name), Name: name}
+}
+
+// CallSig is (ctx, call T) (result, error).
+func CallSig(call string, result *ir.Type) Sig {
+	return Sig{Params: []SigParam{{"call", RtType(call)}}, Results: []*ir.Type{result}}
+}
+
+// SessionSpec is how a dialect's sessions differ: the state they keep and
+// how a run goes on from a checkpoint. Invoke, the runtime's session hooks
+// and what runAt does once it has found the step are the dialect's Go
+// (Dialect.Invoke, SessionHooks, RunAt).
+type SessionSpec struct {
+	Value *ir.Type // the state a session keeps
+	Input *ir.Type // what an input merged into it is: flowcrt.Sessions' second type argument
+	Arg   string   // runAt's name for the state
+	// ZeroNil: runAt returns nil for an unknown state, else the state it got.
+	ZeroNil bool
+	// Schema identifies the shape of the state a checkpoint keeps;
+	// SchemaConst, when set, names the constant the dialect declares it in.
+	Schema, SchemaConst string
+	Doc                 []string   // sessions' doc
+	Resume              string     // Resume's doc
+	Decides             bool       // a run can stop for a decision, which Decide answers
+	Decide              string     // Decide's doc; "": an approval state's
+	Out                 SessionOut // what Resume and Decide return; zero: the state
+}
+
+// SessionOut is what a session method returns: the session's state, or
+// one field of it.
+type SessionOut struct {
+	Typ   *ir.Type
+	Field string
+}
+
+// MockSpec is how a dialect's mock handlers differ. Methods the handler
+// bodies share are the dialect's Go (Dialect.MockHelpers).
+type MockSpec struct {
+	Doc          []string
+	Caller       string // what calls a handler: "state" or "task"
+	Marker       string // a method the runtime looks for, with markerDoc
+	MarkerDoc    []string
+	StateContext bool // NewMock adds flowcrt.WithStateContext
+}
