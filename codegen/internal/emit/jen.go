@@ -170,7 +170,7 @@ func (s Sig) Code(name *jen.Statement) *jen.Statement {
 }
 
 // AnswerFromMocks is a mock method's body that returns what method of its
-// flowcrt.Mocks answers with args.
+// flowcrun.Mocks answers with args.
 func AnswerFromMocks(method string, args ...jen.Code) []jen.Code {
 	return []jen.Code{jen.Return(jen.Id("m").Dot("mocks").Dot(method).Call(args...))}
 }
