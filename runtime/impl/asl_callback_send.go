@@ -189,9 +189,10 @@ func checkOutstanding(cp *Checkpoint, claims tokenClaims, token string, clock Cl
 		return nil, tokenRefused(claims, fmt.Errorf("%w: the session has no checkpoint", ErrTaskTokenUnknown))
 	}
 	w := cp.Position.waitFor(token)
+	if w == nil {
+		return nil, tokenRefused(claims, notHeld(cp, token))
+	}
 	switch {
-	case w == nil:
-		return nil, tokenRefused(claims, fmt.Errorf("%w, or its state has ended: the session waits for no such token", ErrTaskTokenUsed))
 	case w.Answer != nil:
 		return nil, tokenRefused(claims, fmt.Errorf("%w: an answer was accepted for it; resuming the session completes the state", ErrTaskTokenUsed))
 	}
@@ -199,6 +200,20 @@ func checkOutstanding(cp *Checkpoint, claims tokenClaims, token string, clock Cl
 		return nil, tokenRefused(claims, fmt.Errorf("%w: %v; resuming the session fails the state with it", ErrTaskTokenTimedOut, err))
 	}
 	return w, nil
+}
+
+// notHeld says why the session does not wait for token: an answer was
+// taken for it, its wait ended without one, or the session never issued
+// it.
+func notHeld(cp *Checkpoint, token string) error {
+	answered, known := spentAs(cp.Position.Spent, token)
+	switch {
+	case known && answered:
+		return fmt.Errorf("%w: an answer was taken for it, and its state has gone on", ErrTaskTokenUsed)
+	case known:
+		return fmt.Errorf("%w: its wait ended without an answer (its deadline passed, or its state was stopped)", ErrTaskTokenTimedOut)
+	}
+	return fmt.Errorf("%w: the session never issued it", ErrTaskTokenUnknown)
 }
 
 // tokenRefused is the error of a token that cannot be answered: a

@@ -220,7 +220,8 @@ func TestHeartbeatSecondsPath(t *testing.T) {
 
 // The tokens of a checkpoint that stopped inside fan-outs are found in
 // their branches' stops, nested ones keyed by their path, in branch order
-// (asl_callback_branch.go); a token no stop holds is refused as used.
+// (asl_callback_branch.go); a token no stop holds and the checkpoint does
+// not remember is refused as unknown.
 func TestTokensInFanOutStops(t *testing.T) {
 	inner := &FanOutProgress{Stopped: map[int]*branchStop{1: {State: "Ask", Callback: &callbackWait{State: "Ask", Token: "t-inner"}}}}
 	pos := Position{State: "Outer", FanOut: &FanOutProgress{
@@ -239,7 +240,7 @@ func TestTokensInFanOutStops(t *testing.T) {
 
 	claims := tokenClaims{Session: "s", State: "Wait"}
 	_, err := checkOutstanding(&Checkpoint{Position: pos}, claims, "t-3", NewFakeClock(time.Now()))
-	assert.ErrorIs(t, err, ErrTaskTokenUsed)
+	assert.ErrorIs(t, err, ErrTaskTokenUnknown)
 	w, err := checkOutstanding(&Checkpoint{Position: pos}, claims, "t-2", NewFakeClock(time.Now()))
 	require.NoError(t, err)
 	assert.Equal(t, "Wait", w.State)

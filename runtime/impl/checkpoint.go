@@ -88,6 +88,11 @@ type Position struct {
 	Timer *durableTimer `json:"timer,omitempty"`
 	// Callback is set when the run waits at State for a task token.
 	Callback *callbackWait `json:"callback,omitempty"`
+	// Spent remembers the task tokens whose waits have ended, newest last,
+	// so that a token sent again is refused as used, and one the session
+	// never issued as unknown (asl_callback_spent.go). It is no place to go
+	// on from: it travels in the position so that every store keeps it.
+	Spent []spentToken `json:"spent_tokens,omitempty"`
 }
 
 // childPosition is where a run goes on in a compiled-in child: the child's
@@ -140,6 +145,7 @@ func (c *Checkpoint) clone() *Checkpoint {
 	}
 	out.Position.Timer = c.Position.Timer.clone()
 	out.Position.Callback = c.Position.Callback.clone()
+	out.Position.Spent = slices.Clone(c.Position.Spent)
 	if c.Pending != nil {
 		p := *c.Pending
 		p.Options = slices.Clone(p.Options)

@@ -168,7 +168,8 @@ func (c *Sessions[S, U]) open(ctx context.Context, cfg *Config, id string) (*Ses
 	if err := c.checkSchema(ctx, id, cp.Schema, sess.schema); err != nil {
 		return nil, nil, err
 	}
-	sess.step, sess.vars = cp.Step, cp.Position.Vars
+	sess.step, sess.vars, sess.spent = cp.Step, cp.Position.Vars, cp.Position.Spent
+	sess.held = heldTokens(&cp.Position)
 	if cp.Status != StatusFinished && cp.Position.FanOut != nil {
 		sess.fanOut, sess.fanOutAt = cp.Position.FanOut, cp.Position.State
 	}
@@ -213,8 +214,10 @@ type Session struct {
 	vars                 json.RawMessage // a States Language run's variables: restored, then to save
 	inside               []childPosition // where a States Language run resumes inside the children of state insideAt
 	insideAt             string
-	timer                *durableTimer // the sleep the checkpoint was saved in, taken once
-	dueAt                *durableTimer // when the decision of the approval the run stops at is due
+	timer                *durableTimer            // the sleep the checkpoint was saved in, taken once
+	dueAt                *durableTimer            // when the decision of the approval the run stops at is due
+	spent                []spentToken             // the task tokens whose waits have ended
+	held                 map[string]*callbackWait // the waits the last checkpoint holds, by token hash
 
 	mu      sync.Mutex      // the branches of a fan-out save from their own goroutines
 	step    int             // checkpoints saved so far
@@ -307,6 +310,8 @@ func (s *Session) putLocked(ctx context.Context, pos Position, state json.RawMes
 		status = StatusFinished
 	}
 	s.step++
+	s.spent, s.held = spend(s.spent, s.held, &pos), heldTokens(&pos)
+	pos.Spent = slices.Clone(s.spent)
 	return s.cfg.Checkpointer.Save(ctx, &Checkpoint{
 		Session:  s.id,
 		Workflow: s.workflow,
