@@ -19,16 +19,19 @@ import (
 )
 
 // The runtime packages generated code imports. gocheck sits below codegen
-// and so names them itself; a generator that imports another is still
-// checked, since anything not preloaded is loaded on first use.
+// and so names them itself; a generator that imports another must add it
+// to preload (TestPreloadCoversGeneratedImports checks).
 const (
 	runtimePath = "github.com/flowc-dev/flowc/runtime"
 	implPath    = "github.com/flowc-dev/flowc/runtime/impl"
+	harnessPath = "github.com/flowc-dev/flowc/flowrun"
 )
 
-// preload is what generated code imports today.
+// preload is what generated code imports today. A package loaded later, in
+// a pass of its own, would bring its own copy of the packages it shares
+// with these: context.Context would not be context.Context.
 var preload = []string{
-	runtimePath, implPath, "context", "encoding/json", "os", "slices", "strings",
+	runtimePath, implPath, harnessPath, "context", "encoding/json", "os", "slices", "strings",
 	"text/template", "time", "unicode/utf8",
 }
 
