@@ -21,7 +21,8 @@ func ValueText(v any) (string, error) {
 	return string(b), err
 }
 
-// DecodeChainInput reads a chain's input, any JSON value.
+// DecodeChainInput reads the input of a task chain or of a JSON-mode
+// workflow: any JSON value.
 func DecodeChainInput(data []byte) (any, error) {
 	v, err := decodeValue(data)
 	if err != nil {
