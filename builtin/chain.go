@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
-	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcchain "github.com/flowc-dev/flowc/runtime/impl/chain"
 )
 
 // request is the chat request of a contenox task: execute_config's model,
@@ -116,7 +116,7 @@ func (c *LLM) Route(ctx context.Context, call flowcrt.RouteCall) (string, error)
 }
 
 // ConditionKey runs a condition_key task: the model answers true or false.
-func (c *LLM) ConditionKey(ctx context.Context, call flowcimpl.ConditionCall) (bool, error) {
+func (c *LLM) ConditionKey(ctx context.Context, call flowcchain.ConditionCall) (bool, error) {
 	if call.System != "" {
 		call.System += "\n\n"
 	}

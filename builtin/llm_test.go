@@ -16,6 +16,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcchain "github.com/flowc-dev/flowc/runtime/impl/chain"
 )
 
 // fake is an OpenAI-compatible endpoint that answers with reply and keeps
@@ -156,7 +157,7 @@ func TestChatCompletionKeepsToolCalls(t *testing.T) {
 	hist, _ := flowcrt.ChatHistory(input)
 	r, err := c.ChatCompletion(context.Background(), flowcrt.LLMCall{
 		ChainCall: flowcrt.ChainCall{Input: input}, System: "sys", Messages: hist,
-		Config: flowcimpl.ExecuteConfig{Model: "qwen", Tools: []string{"nws", "*", "!x", "hidden"}, HideTools: []string{"hidden"}, MaxTokens: 99},
+		Config: flowcchain.ExecuteConfig{Model: "qwen", Tools: []string{"nws", "*", "!x", "hidden"}, HideTools: []string{"hidden"}, MaxTokens: 99},
 	})
 	require.NoError(t, err)
 	sent, _ := json.Marshal(f.requests[0])
@@ -175,7 +176,7 @@ func TestChatCompletionKeepsToolCalls(t *testing.T) {
 func TestFallbackModels(t *testing.T) {
 	f := &fake{status: 500}
 	c := client(t, f)
-	_, err := c.PromptToString(context.Background(), flowcrt.LLMCall{Config: flowcimpl.ExecuteConfig{Model: "a", Models: []string{"b", "c"}}})
+	_, err := c.PromptToString(context.Background(), flowcrt.LLMCall{Config: flowcchain.ExecuteConfig{Model: "a", Models: []string{"b", "c"}}})
 	assert.Equal(t, ErrServer, err.(*flowcrt.Error).Name)
 	var models []any
 	for _, r := range f.requests {
@@ -187,18 +188,18 @@ func TestFallbackModels(t *testing.T) {
 func TestAnswersThatMustParse(t *testing.T) {
 	f := &fake{reply: answer(" 42\n")}
 	c := client(t, f)
-	n, err := c.PromptToInt(context.Background(), flowcrt.LLMCall{Config: flowcimpl.ExecuteConfig{Model: "m"}})
+	n, err := c.PromptToInt(context.Background(), flowcrt.LLMCall{Config: flowcchain.ExecuteConfig{Model: "m"}})
 	require.NoError(t, err)
 	assert.Equal(t, 42, n)
 	f.reply = answer("True.")
-	ok, err := c.ConditionKey(context.Background(), flowcimpl.ConditionCall{LLMCall: flowcrt.LLMCall{Config: flowcimpl.ExecuteConfig{Model: "m"}}, Conditions: []string{"is urgent"}})
+	ok, err := c.ConditionKey(context.Background(), flowcchain.ConditionCall{LLMCall: flowcrt.LLMCall{Config: flowcchain.ExecuteConfig{Model: "m"}}, Conditions: []string{"is urgent"}})
 	require.NoError(t, err)
 	assert.True(t, ok)
 	assert.Contains(t, f.requests[1]["messages"].([]any)[0].(map[string]any)["content"], "is urgent")
 	f.reply = answer("maybe")
-	_, err = c.ConditionKey(context.Background(), flowcimpl.ConditionCall{LLMCall: flowcrt.LLMCall{Config: flowcimpl.ExecuteConfig{Model: "m"}}})
+	_, err = c.ConditionKey(context.Background(), flowcchain.ConditionCall{LLMCall: flowcrt.LLMCall{Config: flowcchain.ExecuteConfig{Model: "m"}}})
 	assert.Equal(t, ErrBadReply, err.(*flowcrt.Error).Name)
-	_, err = c.PromptToInt(context.Background(), flowcrt.LLMCall{Config: flowcimpl.ExecuteConfig{Model: "m"}})
+	_, err = c.PromptToInt(context.Background(), flowcrt.LLMCall{Config: flowcchain.ExecuteConfig{Model: "m"}})
 	assert.Equal(t, ErrBadReply, err.(*flowcrt.Error).Name)
 }
 

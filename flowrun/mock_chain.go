@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/flowc-dev/flowc/runtime/impl"
+	"github.com/flowc-dev/flowc/runtime/impl/chain"
 )
 
 // RespondChain plays the mock of call.Task for a task-chain handler. A
@@ -17,7 +18,7 @@ import (
 // empty; any other handler gets the output's text (a string itself,
 // anything else its JSON). A Throw is returned as an *impl.Error. A task with no
 // mock returns its input unchanged, as noop does, and says so on m.Log.
-func (m *Mocks) RespondChain(call impl.ChainCall) (impl.ChainResult, error) {
+func (m *Mocks) RespondChain(call chain.ChainCall) (chain.ChainResult, error) {
 	var out any
 	var eval *string
 	e, ok := m.Next(call.Task)
@@ -26,21 +27,21 @@ func (m *Mocks) RespondChain(call impl.ChainCall) (impl.ChainResult, error) {
 		m.note("flowc: task %q has no mock; it returns its input unchanged\n", call.Task)
 		out = call.Input
 	case e.Throw != nil:
-		return impl.ChainResult{}, e.Err()
+		return chain.ChainResult{}, e.Err()
 	default:
 		var err error
 		if out, eval, err = decodeChainReturn(e.Return); err != nil {
-			return impl.ChainResult{}, fmt.Errorf("flowc: the mock for task %q %w", call.Task, err)
+			return chain.ChainResult{}, fmt.Errorf("flowc: the mock for task %q %w", call.Task, err)
 		}
 	}
 	switch {
 	case eval != nil:
-		return impl.ChainResult{Output: out, Eval: *eval}, nil
+		return chain.ChainResult{Output: out, Eval: *eval}, nil
 	case call.EngineSetsEval():
-		return impl.ChainResult{Output: out}, nil
+		return chain.ChainResult{Output: out}, nil
 	}
 	text, err := outputText(out)
-	return impl.ChainResult{Output: out, Eval: text}, err
+	return chain.ChainResult{Output: out, Eval: text}, err
 }
 
 func decodeChainReturn(ret json.RawMessage) (any, *string, error) {
@@ -62,7 +63,7 @@ func decodeChainReturn(ret json.RawMessage) (any, *string, error) {
 
 // RespondText plays the mock of a task whose handler answers with text (a
 // route): the mocked Eval, else the Output's text.
-func (m *Mocks) RespondText(call impl.ChainCall) (string, error) {
+func (m *Mocks) RespondText(call chain.ChainCall) (string, error) {
 	r, err := m.RespondChain(call)
 	if err != nil || r.Eval != "" {
 		return r.Eval, err
@@ -71,7 +72,7 @@ func (m *Mocks) RespondText(call impl.ChainCall) (string, error) {
 }
 
 // RespondBool plays the mock of a condition_key task: true or false.
-func (m *Mocks) RespondBool(call impl.ChainCall) (bool, error) {
+func (m *Mocks) RespondBool(call chain.ChainCall) (bool, error) {
 	text, err := m.RespondText(call)
 	if err != nil {
 		return false, err
@@ -84,12 +85,12 @@ func (m *Mocks) RespondBool(call impl.ChainCall) (bool, error) {
 }
 
 // RespondInt plays the mock of a prompt_to_int task that asks a model.
-func (m *Mocks) RespondInt(call impl.ChainCall) (int, error) {
+func (m *Mocks) RespondInt(call chain.ChainCall) (int, error) {
 	text, err := m.RespondText(call)
 	if err != nil {
 		return 0, err
 	}
-	n, err := impl.ParseChainInt(text)
+	n, err := chain.ParseChainInt(text)
 	if err != nil {
 		return 0, fmt.Errorf("prompt_to_int: the answer: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/flowc-dev/flowc/flowrun"
 	"github.com/flowc-dev/flowc/runtime/impl"
+	"github.com/flowc-dev/flowc/runtime/impl/chain"
 )
 
 const awsExample = `{
@@ -357,19 +358,19 @@ func TestRespondChain(t *testing.T) {
 	m := mustCase(t, chainMocks, "c", "t")
 	var log bytes.Buffer
 	m.Log = &log
-	respond := func(task string) (impl.ChainResult, error) {
-		return m.RespondChain(impl.ChainCall{Task: task, Input: "in"})
+	respond := func(task string) (chain.ChainResult, error) {
+		return m.RespondChain(chain.ChainCall{Task: task, Input: "in"})
 	}
 
 	r, err := respond("both")
 	require.NoError(t, err)
-	assert.Equal(t, impl.ChainResult{Output: map[string]any{"n": json.Number("1.50")}, Eval: "go"}, r)
+	assert.Equal(t, chain.ChainResult{Output: map[string]any{"n": json.Number("1.50")}, Eval: "go"}, r)
 	r, err = respond("output")
 	require.NoError(t, err)
 	assert.Equal(t, `{"n":1}`, r.Eval, "without Eval, the output's JSON")
 	r, err = respond("text")
 	require.NoError(t, err)
-	assert.Equal(t, impl.ChainResult{Output: "plain", Eval: "plain"}, r, "without Eval, a string output itself")
+	assert.Equal(t, chain.ChainResult{Output: "plain", Eval: "plain"}, r, "without Eval, a string output itself")
 
 	_, err = respond("throw")
 	assert.Equal(t, "Nope", impl.ErrorName(err))
@@ -378,7 +379,7 @@ func TestRespondChain(t *testing.T) {
 
 	r, err = respond("unmocked")
 	require.NoError(t, err)
-	assert.Equal(t, impl.ChainResult{Output: "in", Eval: "in"}, r)
+	assert.Equal(t, chain.ChainResult{Output: "in", Eval: "in"}, r)
 	assert.Equal(t, "flowc: task \"unmocked\" has no mock; it returns its input unchanged\n", log.String())
 }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/flowc-dev/flowc/runtime/impl"
+	"github.com/flowc-dev/flowc/runtime/impl/chain"
 )
 
 // Agent is an agent of an agent task or a debate, with the agent fields of
@@ -22,22 +23,22 @@ type Approver = impl.Approver
 
 // ChainCall is what a task-chain handler receives. The handler owns it:
 // Input and Vars are copies, so changing them cannot change the chain.
-type ChainCall = impl.ChainCall
+type ChainCall = chain.ChainCall
 
 // ChainPrint is a task's rendered `print`, emitted when the task succeeds.
-type ChainPrint = impl.ChainPrint
+type ChainPrint = chain.ChainPrint
 
 // ChainResult is what a task-chain handler returns.
-type ChainResult = impl.ChainResult
+type ChainResult = chain.ChainResult
 
 // ChainState is where a chain run stands: the output of the last task that
 // succeeded (at the start, the chain's input) and the chain variables. As
 // JSON it is {"output": ..., "vars": {...}}, the output `flowc run` prints.
-type ChainState = impl.ChainState
+type ChainState = chain.ChainState
 
 // ChatHistory converts a chain value to Messages, for handlers that read a
 // chat history variable. It returns false when v is not a chat history.
-func ChatHistory(v any) (Messages, bool) { return impl.ChatHistory(v) }
+func ChatHistory(v any) (Messages, bool) { return chain.ChatHistory(v) }
 
 // Checkpoint is a session's run as saved after a state.
 type Checkpoint = impl.Checkpoint
@@ -78,7 +79,7 @@ var ErrNoDecision = impl.ErrNoDecision
 const ErrOutputSchema = impl.ErrOutputSchema
 
 // ErrRaised is the name of the error of a raise_error task.
-const ErrRaised = impl.ErrRaised
+const ErrRaised = chain.ErrRaised
 
 // ErrRecursionLimit names the error of a run that reached its
 // recursion_limit.
@@ -133,7 +134,7 @@ type JSONState = impl.JSONState
 
 // LLMCall is the call of a chat_completion, prompt_to_string or
 // prompt_to_int task: what the model is asked, and with which settings.
-type LLMCall = impl.LLMCall
+type LLMCall = chain.LLMCall
 
 // MatchError reports whether any of names matches err: "ALL" matches every
 // error, "TaskFailed" every error but a timeout, "Timeout" a timeout, and any
@@ -233,7 +234,7 @@ type ResultWriteRequest = impl.ResultWriteRequest
 type ResultWriter = impl.ResultWriter
 
 // RouteCall is the call of a route task: the model picks one of Labels.
-type RouteCall = impl.RouteCall
+type RouteCall = chain.RouteCall
 
 // SessionError is the error of a session that cannot run as asked: its
 // checkpoint belongs to another workflow or state schema, it has no
@@ -289,22 +290,22 @@ var ThisRuntime = impl.ThisRuntime
 
 // ToolCall is the call of a tools (or hook) task: call Tool of provider
 // Name directly with Args.
-type ToolCall = impl.ToolCall
+type ToolCall = chain.ToolCall
 
 // ToolCallsCall is the call of an execute_tool_calls task: run the tool
 // calls that the last assistant message of Messages asks for.
-type ToolCallsCall = impl.ToolCallsCall
+type ToolCallsCall = chain.ToolCallsCall
 
 // WithChainPrinter makes chain runs under ctx send each task's `print`
 // to f, on the goroutine that runs the chain.
 func WithChainPrinter(ctx context.Context, f func(ChainPrint)) context.Context {
-	return impl.WithChainPrinter(ctx, f)
+	return chain.WithChainPrinter(ctx, f)
 }
 
 // WithChainVars gives a chain run the template variables that {{var:name}}
 // macros read, such as the model and provider to use.
 func WithChainVars(ctx context.Context, vars map[string]string) context.Context {
-	return impl.WithChainVars(ctx, vars)
+	return chain.WithChainVars(ctx, vars)
 }
 
 // WithCheckpointer makes Invoke, Resume and Decide save and load the

@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcchain "github.com/flowc-dev/flowc/runtime/impl/chain"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -63,7 +64,7 @@ var reviseStateIDs = [...]string{
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
 func (w *Revise) Run(ctx context.Context, input any) (flowcrt.ChainState, error) {
-	s, err := flowcimpl.NewChainState(input)
+	s, err := flowcchain.NewChainState(input)
 	if err != nil {
 		return s, err
 	}
@@ -77,7 +78,7 @@ func (w *Revise) Run(ctx context.Context, input any) (flowcrt.ChainState, error)
 // input ({{.input}}; nil: unchanged), its next task's input unchanged; one whose last run finished
 // starts a new run at "draft" on the input, keeping the composed variables.
 func (w *Revise) Invoke(ctx context.Context, sessionID string, input any) (flowcrt.ChainState, error) {
-	in, err := flowcimpl.ChainSessionInput(input)
+	in, err := flowcchain.ChainSessionInput(input)
 	if err != nil {
 		return flowcrt.ChainState{}, err
 	}
@@ -98,9 +99,9 @@ func (w *Revise) sessions() *flowcimpl.Sessions[flowcrt.ChainState, any] {
 		Workflow: "revise",
 		Schema:   "json",
 		Start:    "draft",
-		Fresh:    flowcimpl.FreshChainState,
-		Decode:   flowcimpl.DecodeChainState,
-		Merge:    flowcimpl.MergeChainInput,
+		Fresh:    flowcchain.FreshChainState,
+		Decode:   flowcchain.DecodeChainState,
+		Merge:    flowcchain.MergeChainInput,
 		Run:      w.runAt,
 	}
 }
@@ -120,19 +121,19 @@ func (w *Revise) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.C
 // The tasks as the chain defines them: templates (a variable that is missing renders <no value>),
 // settings and call policy.
 var (
-	reviseDraftPolicy = flowcimpl.ChainTask{
+	reviseDraftPolicy = flowcchain.ChainTask{
 		Chain:  "revise",
 		ID:     "draft",
-		Prompt: flowcimpl.MustChainTemplate("draft", "{{ .input.id }} on {{ .input.topic }} (notes: {{ .notes }})"),
+		Prompt: flowcchain.MustChainTemplate("draft", "{{ .input.id }} on {{ .input.topic }} (notes: {{ .notes }})"),
 	}
-	reviseCritiquePolicy = flowcimpl.ChainTask{
+	reviseCritiquePolicy = flowcchain.ChainTask{
 		Chain: "revise",
 		ID:    "critique",
 	}
-	revisePublishPolicy = flowcimpl.ChainTask{
+	revisePublishPolicy = flowcchain.ChainTask{
 		Chain:  "revise",
 		ID:     "publish",
-		Prompt: flowcimpl.MustChainTemplate("publish", "{{ .draft }} [{{ len .drafts }} drafts; last note: {{ .critique }}]"),
+		Prompt: flowcchain.MustChainTemplate("publish", "{{ .draft }} [{{ len .drafts }} drafts; last note: {{ .critique }}]"),
 	}
 )
 
@@ -195,7 +196,7 @@ func (w *Revise) stepDraft(ctx context.Context, s *flowcrt.ChainState) (reviseSt
 	if err != nil {
 		return reviseDone, err
 	}
-	if err = s.Compose("draft", "drafts", flowcimpl.ComposeAppendStringToChatHistory); err != nil {
+	if err = s.Compose("draft", "drafts", flowcchain.ComposeAppendStringToChatHistory); err != nil {
 		return reviseDone, err
 	}
 	s.Traverse("draft", "critique")
@@ -213,7 +214,7 @@ func (w *Revise) stepCritique(ctx context.Context, s *flowcrt.ChainState) (revis
 		s.Traverse("critique", "publish")
 		return reviseStepPublish, nil
 	case eval == "revise":
-		if err = s.Compose("critique", "notes", flowcimpl.ComposeAuto); err != nil {
+		if err = s.Compose("critique", "notes", flowcchain.ComposeAuto); err != nil {
 			return reviseDone, err
 		}
 		s.Traverse("critique", "draft")
@@ -226,7 +227,7 @@ func (w *Revise) stepCritique(ctx context.Context, s *flowcrt.ChainState) (revis
 
 // stepPublish runs task "publish" and returns the task to run next.
 func (w *Revise) stepPublish(ctx context.Context, s *flowcrt.ChainState) (reviseStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &revisePublishPolicy, flowcimpl.BuiltinNoop)
+	_, err := s.RunTask(ctx, &w.cfg, &revisePublishPolicy, flowcchain.BuiltinNoop)
 	if err != nil {
 		return reviseDone, err
 	}

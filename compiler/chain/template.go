@@ -11,7 +11,7 @@ import (
 
 	"github.com/flowc-dev/flowc/compiler/diag"
 	"github.com/flowc-dev/flowc/ir"
-	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcchain "github.com/flowc-dev/flowc/runtime/impl/chain"
 )
 
 // varRead is a variable that a template reads.
@@ -23,7 +23,7 @@ type varRead struct {
 
 // template reads a Go template field (prompt_template, print,
 // output_template) and returns its text with the macros rewritten as
-// function calls (flowcimpl.MacroTemplate), which is what the generated code
+// function calls (flowcchain.MacroTemplate), which is what the generated code
 // parses. When reads is set, the variables it reads are kept for
 // checkVars; an output_template reads a tool's result instead.
 func (l *lowerer) template(n *yaml.Node, what, task string, reads bool) string {
@@ -32,15 +32,15 @@ func (l *lowerer) template(n *yaml.Node, what, task string, reads bool) string {
 		return ""
 	}
 	l.checkMacros(n, text, what)
-	text = flowcimpl.MacroTemplate(text)
-	t, err := flowcimpl.ChainTemplate(what, text)
+	text = flowcchain.MacroTemplate(text)
+	t, err := flowcchain.ChainTemplate(what, text)
 	if err != nil {
 		l.templateError(n, what, err)
 		return text
 	}
 	// The generated code names the template after its task, and a
 	// {{define}} of that name would make it panic when its package loads.
-	if _, err := flowcimpl.ChainTemplate(task, text); err != nil {
+	if _, err := flowcchain.ChainTemplate(task, text); err != nil {
 		l.Diags.Errorf(l.ContentPos(n), "%s defines a template named %q, the id of its task; rename the template", what, task)
 		return text
 	}
@@ -54,7 +54,7 @@ func (l *lowerer) template(n *yaml.Node, what, task string, reads bool) string {
 
 // checkMacros reports macros that can never expand.
 func (l *lowerer) checkMacros(n *yaml.Node, text, what string) {
-	for _, m := range flowcimpl.FindMacros(text) {
+	for _, m := range flowcchain.FindMacros(text) {
 		switch name, _, _ := strings.Cut(m.Payload, "|"); {
 		case m.Namespace == "var" && strings.TrimSpace(name) == "":
 			l.Diags.Errorf(l.macroPos(n, text, m.Start), "%s: `{{var:}}` needs a variable name", what)

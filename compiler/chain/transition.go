@@ -10,7 +10,7 @@ import (
 
 	"github.com/flowc-dev/flowc/compiler/diag"
 	"github.com/flowc-dev/flowc/ir"
-	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcchain "github.com/flowc-dev/flowc/runtime/impl/chain"
 )
 
 var (
@@ -148,17 +148,17 @@ func (l *lowerer) when(b *ir.Branch, n *yaml.Node) {
 }
 
 // numbers reads `when` for a numeric operator into b.Num, or b.Min and
-// b.Max, as the engine reads it (flowcimpl.ChainNumber, ChainRange). It
+// b.Max, as the engine reads it (flowcchain.ChainNumber, ChainRange). It
 // returns what is wrong with `when`, or "".
 func numbers(b *ir.Branch) string {
 	var ok bool
 	switch b.Operator {
 	case ir.OpGreater, ir.OpLess:
-		if b.Num, ok = flowcimpl.ChainNumber(b.When); !ok {
+		if b.Num, ok = flowcchain.ChainNumber(b.When); !ok {
 			return fmt.Sprintf("`when` of a `%s` branch must hold a number, got %q", b.Operator, b.When)
 		}
 	case ir.OpInRange:
-		if b.Min, b.Max, ok = flowcimpl.ChainRange(b.When); !ok {
+		if b.Min, b.Max, ok = flowcchain.ChainRange(b.When); !ok {
 			return fmt.Sprintf("`when` of an `in_range` branch must be `min-max` or `min,max` with min <= max, got %q", b.When)
 		}
 	}

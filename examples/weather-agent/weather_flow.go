@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcchain "github.com/flowc-dev/flowc/runtime/impl/chain"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -65,7 +66,7 @@ var weatherAgentStateIDs = [...]string{
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
 func (w *WeatherAgent) Run(ctx context.Context, input any) (flowcrt.ChainState, error) {
-	s, err := flowcimpl.NewChainState(input)
+	s, err := flowcchain.NewChainState(input)
 	if err != nil {
 		return s, err
 	}
@@ -79,7 +80,7 @@ func (w *WeatherAgent) Run(ctx context.Context, input any) (flowcrt.ChainState, 
 // input ({{.input}}; nil: unchanged), its next task's input unchanged; one whose last run finished
 // starts a new run at "chat" on the input, keeping the composed variables.
 func (w *WeatherAgent) Invoke(ctx context.Context, sessionID string, input any) (flowcrt.ChainState, error) {
-	in, err := flowcimpl.ChainSessionInput(input)
+	in, err := flowcchain.ChainSessionInput(input)
 	if err != nil {
 		return flowcrt.ChainState{}, err
 	}
@@ -100,9 +101,9 @@ func (w *WeatherAgent) sessions() *flowcimpl.Sessions[flowcrt.ChainState, any] {
 		Workflow: "weather-agent",
 		Schema:   "json",
 		Start:    "chat",
-		Fresh:    flowcimpl.FreshChainState,
-		Decode:   flowcimpl.DecodeChainState,
-		Merge:    flowcimpl.MergeChainInput,
+		Fresh:    flowcchain.FreshChainState,
+		Decode:   flowcchain.DecodeChainState,
+		Merge:    flowcchain.MergeChainInput,
 		Run:      w.runAt,
 	}
 }
@@ -122,41 +123,41 @@ func (w *WeatherAgent) runAt(ctx context.Context, sess *flowcimpl.Session, s flo
 // The tasks as the chain defines them: templates (a variable that is missing renders <no value>),
 // settings and call policy.
 var (
-	weatherAgentChatPolicy = flowcimpl.ChainTask{
+	weatherAgentChatPolicy = flowcchain.ChainTask{
 		Chain: "weather-agent",
-		Exec: &flowcimpl.ExecuteConfig{
+		Exec: &flowcchain.ExecuteConfig{
 			Model:      "{{var:model|qwen2.5:7b}}",
 			Provider:   "ollama",
 			TokenLimit: 8192,
 			Tools:      []string{"nws"},
 		},
 		ID:     "chat",
-		Kind:   flowcimpl.KindChatCompletion,
-		Print:  flowcimpl.MustChainTemplate("chat", "chat round {{flowcMacro \"edge_count\" \"chat->run_tools\"}}"),
+		Kind:   flowcchain.KindChatCompletion,
+		Print:  flowcchain.MustChainTemplate("chat", "chat round {{flowcMacro \"edge_count\" \"chat->run_tools\"}}"),
 		System: "You answer weather questions with the nws tools. Today is {{date}}. Tool rounds used: {{edge_count:chat->run_tools}} of 3.",
 	}
-	weatherAgentRunToolsPolicy = flowcimpl.ChainTask{
+	weatherAgentRunToolsPolicy = flowcchain.ChainTask{
 		Chain: "weather-agent",
-		Exec: &flowcimpl.ExecuteConfig{
+		Exec: &flowcchain.ExecuteConfig{
 			TokenLimit:    8192,
 			Tools:         []string{"nws"},
 			ToolsPolicies: map[string]map[string]string{"nws": map[string]string{"_units": "metric"}},
 		},
 		ID:       "run_tools",
 		InputVar: "chat",
-		Kind:     flowcimpl.KindExecuteToolCalls,
+		Kind:     flowcchain.KindExecuteToolCalls,
 	}
 	// wrap_up: No tools: answer from what the history holds.
-	weatherAgentWrapUpPolicy = flowcimpl.ChainTask{
+	weatherAgentWrapUpPolicy = flowcchain.ChainTask{
 		Chain: "weather-agent",
-		Exec: &flowcimpl.ExecuteConfig{
+		Exec: &flowcchain.ExecuteConfig{
 			Model:      "{{var:model|qwen2.5:7b}}",
 			Provider:   "ollama",
 			TokenLimit: 8192,
 			Tools:      []string{},
 		},
 		ID:     "wrap_up",
-		Kind:   flowcimpl.KindChatCompletion,
+		Kind:   flowcchain.KindChatCompletion,
 		System: "The tool budget is spent. Answer from the conversation so far.",
 	}
 )
@@ -216,7 +217,7 @@ func (w *WeatherAgent) run(ctx context.Context, s *flowcrt.ChainState, step weat
 
 // stepChat runs task "chat" and returns the task to run next.
 func (w *WeatherAgent) stepChat(ctx context.Context, s *flowcrt.ChainState) (weatherAgentStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, &weatherAgentChatPolicy, flowcimpl.ChatHandler(w.h.ChatCompletion))
+	eval, err := s.RunTask(ctx, &w.cfg, &weatherAgentChatPolicy, flowcchain.ChatHandler(w.h.ChatCompletion))
 	if err != nil {
 		return weatherAgentDone, err
 	}
@@ -234,7 +235,7 @@ func (w *WeatherAgent) stepChat(ctx context.Context, s *flowcrt.ChainState) (wea
 
 // stepRunTools runs task "run_tools" and returns the task to run next.
 func (w *WeatherAgent) stepRunTools(ctx context.Context, s *flowcrt.ChainState) (weatherAgentStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &weatherAgentRunToolsPolicy, flowcimpl.ToolCallsHandler(w.h.ExecuteToolCalls))
+	_, err := s.RunTask(ctx, &w.cfg, &weatherAgentRunToolsPolicy, flowcchain.ToolCallsHandler(w.h.ExecuteToolCalls))
 	if err != nil {
 		return weatherAgentDone, err
 	}
@@ -244,7 +245,7 @@ func (w *WeatherAgent) stepRunTools(ctx context.Context, s *flowcrt.ChainState) 
 
 // stepWrapUp runs task "wrap_up" and returns the task to run next.
 func (w *WeatherAgent) stepWrapUp(ctx context.Context, s *flowcrt.ChainState) (weatherAgentStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &weatherAgentWrapUpPolicy, flowcimpl.ChatHandler(w.h.ChatCompletion))
+	_, err := s.RunTask(ctx, &w.cfg, &weatherAgentWrapUpPolicy, flowcchain.ChatHandler(w.h.ChatCompletion))
 	if err != nil {
 		return weatherAgentDone, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcchain "github.com/flowc-dev/flowc/runtime/impl/chain"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -71,7 +72,7 @@ var supportAgentStateIDs = [...]string{
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
 func (w *SupportAgent) Run(ctx context.Context, input any) (flowcrt.ChainState, error) {
-	s, err := flowcimpl.NewChainState(input)
+	s, err := flowcchain.NewChainState(input)
 	if err != nil {
 		return s, err
 	}
@@ -85,7 +86,7 @@ func (w *SupportAgent) Run(ctx context.Context, input any) (flowcrt.ChainState, 
 // input ({{.input}}; nil: unchanged), its next task's input unchanged; one whose last run finished
 // starts a new run at "triage" on the input, keeping the composed variables.
 func (w *SupportAgent) Invoke(ctx context.Context, sessionID string, input any) (flowcrt.ChainState, error) {
-	in, err := flowcimpl.ChainSessionInput(input)
+	in, err := flowcchain.ChainSessionInput(input)
 	if err != nil {
 		return flowcrt.ChainState{}, err
 	}
@@ -106,9 +107,9 @@ func (w *SupportAgent) sessions() *flowcimpl.Sessions[flowcrt.ChainState, any] {
 		Workflow: "support-agent",
 		Schema:   "json",
 		Start:    "triage",
-		Fresh:    flowcimpl.FreshChainState,
-		Decode:   flowcimpl.DecodeChainState,
-		Merge:    flowcimpl.MergeChainInput,
+		Fresh:    flowcchain.FreshChainState,
+		Decode:   flowcchain.DecodeChainState,
+		Merge:    flowcchain.MergeChainInput,
 		Run:      w.runAt,
 	}
 }
@@ -129,21 +130,21 @@ func (w *SupportAgent) runAt(ctx context.Context, sess *flowcimpl.Session, s flo
 // settings and call policy.
 var (
 	// triage: The model picks a label; the question passes through unchanged.
-	supportAgentTriagePolicy = flowcimpl.ChainTask{
+	supportAgentTriagePolicy = flowcchain.ChainTask{
 		Chain: "support-agent",
-		Exec: &flowcimpl.ExecuteConfig{
+		Exec: &flowcchain.ExecuteConfig{
 			Model:      "{{var:model|small}}",
 			Provider:   "ollama",
 			TokenLimit: 8192,
 		},
 		ID:     "triage",
-		Kind:   flowcimpl.KindRoute,
+		Kind:   flowcchain.KindRoute,
 		Labels: []string{"research", "smalltalk"},
 		System: "Decide whether the question needs tools.",
 	}
-	supportAgentChatPolicy = flowcimpl.ChainTask{
+	supportAgentChatPolicy = flowcchain.ChainTask{
 		Chain: "support-agent",
-		Exec: &flowcimpl.ExecuteConfig{
+		Exec: &flowcchain.ExecuteConfig{
 			MaxTokensText: "{{var:max_tokens|256}}",
 			Model:         "{{var:model|small}}",
 			Provider:      "ollama",
@@ -151,23 +152,23 @@ var (
 			Tools:         []string{"*"},
 		},
 		ID:     "chat",
-		Kind:   flowcimpl.KindChatCompletion,
-		Print:  flowcimpl.MustChainTemplate("chat", "round {{flowcMacro \"edge_count\" \"chat->run_tools\"}}"),
+		Kind:   flowcchain.KindChatCompletion,
+		Print:  flowcchain.MustChainTemplate("chat", "round {{flowcMacro \"edge_count\" \"chat->run_tools\"}}"),
 		System: "Tool rounds so far: {{edge_count:chat->run_tools}} of 2.",
 	}
-	supportAgentRunToolsPolicy = flowcimpl.ChainTask{
+	supportAgentRunToolsPolicy = flowcchain.ChainTask{
 		Chain:    "support-agent",
 		ID:       "run_tools",
 		InputVar: "chat",
-		Kind:     flowcimpl.KindExecuteToolCalls,
+		Kind:     flowcchain.KindExecuteToolCalls,
 	}
 	// summary: A leaf: the chain ends with its output.
-	supportAgentSummaryPolicy = flowcimpl.ChainTask{
+	supportAgentSummaryPolicy = flowcchain.ChainTask{
 		Chain:  "support-agent",
 		ID:     "summary",
-		Prompt: flowcimpl.MustChainTemplate("summary", "Q: {{.input}} / A: {{(last .chat).content}} / rounds: {{flowcMacro \"edge_count\" \"chat->run_tools\"}}"),
+		Prompt: flowcchain.MustChainTemplate("summary", "Q: {{.input}} / A: {{(last .chat).content}} / rounds: {{flowcMacro \"edge_count\" \"chat->run_tools\"}}"),
 	}
-	supportAgentGreetPolicy = flowcimpl.ChainTask{
+	supportAgentGreetPolicy = flowcchain.ChainTask{
 		Chain: "support-agent",
 		ID:    "greet",
 	}
@@ -232,7 +233,7 @@ func (w *SupportAgent) run(ctx context.Context, s *flowcrt.ChainState, step supp
 
 // stepTriage runs task "triage" and returns the task to run next.
 func (w *SupportAgent) stepTriage(ctx context.Context, s *flowcrt.ChainState) (supportAgentStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, &supportAgentTriagePolicy, flowcimpl.RouteHandler(w.h.Route))
+	eval, err := s.RunTask(ctx, &w.cfg, &supportAgentTriagePolicy, flowcchain.RouteHandler(w.h.Route))
 	if err != nil {
 		return supportAgentDone, err
 	}
@@ -251,7 +252,7 @@ func (w *SupportAgent) stepTriage(ctx context.Context, s *flowcrt.ChainState) (s
 
 // stepChat runs task "chat" and returns the task to run next.
 func (w *SupportAgent) stepChat(ctx context.Context, s *flowcrt.ChainState) (supportAgentStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, &supportAgentChatPolicy, flowcimpl.ChatHandler(w.h.ChatCompletion))
+	eval, err := s.RunTask(ctx, &w.cfg, &supportAgentChatPolicy, flowcchain.ChatHandler(w.h.ChatCompletion))
 	if err != nil {
 		return supportAgentDone, err
 	}
@@ -270,7 +271,7 @@ func (w *SupportAgent) stepChat(ctx context.Context, s *flowcrt.ChainState) (sup
 
 // stepRunTools runs task "run_tools" and returns the task to run next.
 func (w *SupportAgent) stepRunTools(ctx context.Context, s *flowcrt.ChainState) (supportAgentStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &supportAgentRunToolsPolicy, flowcimpl.ToolCallsHandler(w.h.ExecuteToolCalls))
+	_, err := s.RunTask(ctx, &w.cfg, &supportAgentRunToolsPolicy, flowcchain.ToolCallsHandler(w.h.ExecuteToolCalls))
 	if err != nil {
 		return supportAgentDone, err
 	}
@@ -280,7 +281,7 @@ func (w *SupportAgent) stepRunTools(ctx context.Context, s *flowcrt.ChainState) 
 
 // stepSummary runs task "summary" and returns the task to run next.
 func (w *SupportAgent) stepSummary(ctx context.Context, s *flowcrt.ChainState) (supportAgentStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &supportAgentSummaryPolicy, flowcimpl.BuiltinPromptToString)
+	_, err := s.RunTask(ctx, &w.cfg, &supportAgentSummaryPolicy, flowcchain.BuiltinPromptToString)
 	if err != nil {
 		return supportAgentDone, err
 	}
@@ -290,7 +291,7 @@ func (w *SupportAgent) stepSummary(ctx context.Context, s *flowcrt.ChainState) (
 
 // stepGreet runs task "greet" and returns the task to run next.
 func (w *SupportAgent) stepGreet(ctx context.Context, s *flowcrt.ChainState) (supportAgentStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &supportAgentGreetPolicy, flowcimpl.BuiltinNoop)
+	_, err := s.RunTask(ctx, &w.cfg, &supportAgentGreetPolicy, flowcchain.BuiltinNoop)
 	if err != nil {
 		return supportAgentDone, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcchain "github.com/flowc-dev/flowc/runtime/impl/chain"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -62,7 +63,7 @@ var builtinsStateIDs = [...]string{
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
 func (w *Builtins) Run(ctx context.Context, input any) (flowcrt.ChainState, error) {
-	s, err := flowcimpl.NewChainState(input)
+	s, err := flowcchain.NewChainState(input)
 	if err != nil {
 		return s, err
 	}
@@ -76,7 +77,7 @@ func (w *Builtins) Run(ctx context.Context, input any) (flowcrt.ChainState, erro
 // input ({{.input}}; nil: unchanged), its next task's input unchanged; one whose last run finished
 // starts a new run at "echo" on the input, keeping the composed variables.
 func (w *Builtins) Invoke(ctx context.Context, sessionID string, input any) (flowcrt.ChainState, error) {
-	in, err := flowcimpl.ChainSessionInput(input)
+	in, err := flowcchain.ChainSessionInput(input)
 	if err != nil {
 		return flowcrt.ChainState{}, err
 	}
@@ -97,9 +98,9 @@ func (w *Builtins) sessions() *flowcimpl.Sessions[flowcrt.ChainState, any] {
 		Workflow: "builtins",
 		Schema:   "json",
 		Start:    "echo",
-		Fresh:    flowcimpl.FreshChainState,
-		Decode:   flowcimpl.DecodeChainState,
-		Merge:    flowcimpl.MergeChainInput,
+		Fresh:    flowcchain.FreshChainState,
+		Decode:   flowcchain.DecodeChainState,
+		Merge:    flowcchain.MergeChainInput,
 		Run:      w.runAt,
 	}
 }
@@ -119,18 +120,18 @@ func (w *Builtins) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt
 // The tasks as the chain defines them: templates (a variable that is missing renders <no value>),
 // settings and call policy.
 var (
-	builtinsEchoPolicy  = flowcimpl.ChainTask{ID: "echo"}
-	builtinsGreetPolicy = flowcimpl.ChainTask{
+	builtinsEchoPolicy  = flowcchain.ChainTask{ID: "echo"}
+	builtinsGreetPolicy = flowcchain.ChainTask{
 		ID:     "greet",
-		Prompt: flowcimpl.MustChainTemplate("greet", "Hello {{.name}}"),
+		Prompt: flowcchain.MustChainTemplate("greet", "Hello {{.name}}"),
 	}
-	builtinsMeasurePolicy = flowcimpl.ChainTask{
+	builtinsMeasurePolicy = flowcchain.ChainTask{
 		ID:     "measure",
-		Prompt: flowcimpl.MustChainTemplate("measure", "{{len .greeting}}"),
+		Prompt: flowcchain.MustChainTemplate("measure", "{{len .greeting}}"),
 	}
-	builtinsRefusePolicy = flowcimpl.ChainTask{
+	builtinsRefusePolicy = flowcchain.ChainTask{
 		ID:     "refuse",
-		Prompt: flowcimpl.MustChainTemplate("refuse", "nobody to greet"),
+		Prompt: flowcchain.MustChainTemplate("refuse", "nobody to greet"),
 	}
 )
 
@@ -191,7 +192,7 @@ func (w *Builtins) run(ctx context.Context, s *flowcrt.ChainState, step builtins
 
 // stepEcho runs task "echo" and returns the task to run next.
 func (w *Builtins) stepEcho(ctx context.Context, s *flowcrt.ChainState) (builtinsStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, &builtinsEchoPolicy, flowcimpl.BuiltinNoop)
+	eval, err := s.RunTask(ctx, &w.cfg, &builtinsEchoPolicy, flowcchain.BuiltinNoop)
 	if err != nil {
 		return builtinsDone, err
 	}
@@ -200,7 +201,7 @@ func (w *Builtins) stepEcho(ctx context.Context, s *flowcrt.ChainState) (builtin
 		s.Traverse("echo", "refuse")
 		return builtinsStepRefuse, nil
 	default:
-		if err = s.Compose("echo", "name", flowcimpl.ComposeAuto); err != nil {
+		if err = s.Compose("echo", "name", flowcchain.ComposeAuto); err != nil {
 			return builtinsDone, err
 		}
 		s.Traverse("echo", "greet")
@@ -210,11 +211,11 @@ func (w *Builtins) stepEcho(ctx context.Context, s *flowcrt.ChainState) (builtin
 
 // stepGreet runs task "greet" and returns the task to run next.
 func (w *Builtins) stepGreet(ctx context.Context, s *flowcrt.ChainState) (builtinsStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &builtinsGreetPolicy, flowcimpl.BuiltinPromptToString)
+	_, err := s.RunTask(ctx, &w.cfg, &builtinsGreetPolicy, flowcchain.BuiltinPromptToString)
 	if err != nil {
 		return builtinsDone, err
 	}
-	if err = s.Compose("greet", "greeting", flowcimpl.ComposeAuto); err != nil {
+	if err = s.Compose("greet", "greeting", flowcchain.ComposeAuto); err != nil {
 		return builtinsDone, err
 	}
 	s.Traverse("greet", "measure")
@@ -223,18 +224,18 @@ func (w *Builtins) stepGreet(ctx context.Context, s *flowcrt.ChainState) (builti
 
 // stepMeasure runs task "measure" and returns the task to run next.
 func (w *Builtins) stepMeasure(ctx context.Context, s *flowcrt.ChainState) (builtinsStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, &builtinsMeasurePolicy, flowcimpl.BuiltinPromptToInt)
+	eval, err := s.RunTask(ctx, &w.cfg, &builtinsMeasurePolicy, flowcchain.BuiltinPromptToInt)
 	if err != nil {
 		return builtinsDone, err
 	}
 	switch {
-	case flowcimpl.EvalGreater(eval, 10.0):
-		if err = s.Compose("measure", "long", flowcimpl.ComposeAuto); err != nil {
+	case flowcchain.EvalGreater(eval, 10.0):
+		if err = s.Compose("measure", "long", flowcchain.ComposeAuto); err != nil {
 			return builtinsDone, err
 		}
 		return builtinsDone, nil
 	default:
-		if err = s.Compose("measure", "short", flowcimpl.ComposeAuto); err != nil {
+		if err = s.Compose("measure", "short", flowcchain.ComposeAuto); err != nil {
 			return builtinsDone, err
 		}
 		return builtinsDone, nil
@@ -243,7 +244,7 @@ func (w *Builtins) stepMeasure(ctx context.Context, s *flowcrt.ChainState) (buil
 
 // stepRefuse runs task "refuse" and returns the task to run next.
 func (w *Builtins) stepRefuse(ctx context.Context, s *flowcrt.ChainState) (builtinsStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &builtinsRefusePolicy, flowcimpl.BuiltinRaiseError)
+	_, err := s.RunTask(ctx, &w.cfg, &builtinsRefusePolicy, flowcchain.BuiltinRaiseError)
 	if err != nil {
 		return builtinsDone, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcchain "github.com/flowc-dev/flowc/runtime/impl/chain"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -65,7 +66,7 @@ var engineStateIDs = [...]string{
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
 func (w *Engine) Run(ctx context.Context, input any) (flowcrt.ChainState, error) {
-	s, err := flowcimpl.NewChainState(input)
+	s, err := flowcchain.NewChainState(input)
 	if err != nil {
 		return s, err
 	}
@@ -79,7 +80,7 @@ func (w *Engine) Run(ctx context.Context, input any) (flowcrt.ChainState, error)
 // input ({{.input}}; nil: unchanged), its next task's input unchanged; one whose last run finished
 // starts a new run at "frame" on the input, keeping the composed variables.
 func (w *Engine) Invoke(ctx context.Context, sessionID string, input any) (flowcrt.ChainState, error) {
-	in, err := flowcimpl.ChainSessionInput(input)
+	in, err := flowcchain.ChainSessionInput(input)
 	if err != nil {
 		return flowcrt.ChainState{}, err
 	}
@@ -100,9 +101,9 @@ func (w *Engine) sessions() *flowcimpl.Sessions[flowcrt.ChainState, any] {
 		Workflow: "engine",
 		Schema:   "json",
 		Start:    "frame",
-		Fresh:    flowcimpl.FreshChainState,
-		Decode:   flowcimpl.DecodeChainState,
-		Merge:    flowcimpl.MergeChainInput,
+		Fresh:    flowcchain.FreshChainState,
+		Decode:   flowcchain.DecodeChainState,
+		Merge:    flowcchain.MergeChainInput,
 		Run:      w.runAt,
 	}
 }
@@ -122,25 +123,25 @@ func (w *Engine) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.C
 // The tasks as the chain defines them: templates (a variable that is missing renders <no value>),
 // settings and call policy.
 var (
-	engineFramePolicy = flowcimpl.ChainTask{
+	engineFramePolicy = flowcchain.ChainTask{
 		Chain:  "engine",
 		ID:     "frame",
-		Prompt: flowcimpl.MustChainTemplate("frame", "{{ .input | trim | upper }} ({{ .input | trim | len }} chars), praised: {{ .praise }}"),
+		Prompt: flowcchain.MustChainTemplate("frame", "{{ .input | trim | upper }} ({{ .input | trim | len }} chars), praised: {{ .praise }}"),
 	}
-	engineGradePolicy = flowcimpl.ChainTask{
+	engineGradePolicy = flowcchain.ChainTask{
 		Chain:  "engine",
 		ID:     "grade",
-		Prompt: flowcimpl.MustChainTemplate("grade", "{{ if hasPrefix \"BOOM\" .frame }}{{ fail \"no essay\" }}{{ end }}{{ .frame }}"),
+		Prompt: flowcchain.MustChainTemplate("grade", "{{ if hasPrefix \"BOOM\" .frame }}{{ fail \"no essay\" }}{{ end }}{{ .frame }}"),
 	}
-	enginePraisePolicy = flowcimpl.ChainTask{
+	enginePraisePolicy = flowcchain.ChainTask{
 		Chain:  "engine",
 		ID:     "praise",
-		Prompt: flowcimpl.MustChainTemplate("praise", "{{ .grade | quote }} is {{ .grade | lower | replace \"score: \" \"\" }}"),
+		Prompt: flowcchain.MustChainTemplate("praise", "{{ .grade | quote }} is {{ .grade | lower | replace \"score: \" \"\" }}"),
 	}
-	engineRecoverPolicy = flowcimpl.ChainTask{
+	engineRecoverPolicy = flowcchain.ChainTask{
 		Chain:  "engine",
 		ID:     "recover",
-		Prompt: flowcimpl.MustChainTemplate("recover", "{{ .grade }} / {{ .grade_error | contains \"model down\" }}"),
+		Prompt: flowcchain.MustChainTemplate("recover", "{{ .grade }} / {{ .grade_error | contains \"model down\" }}"),
 	}
 )
 
@@ -201,7 +202,7 @@ func (w *Engine) run(ctx context.Context, s *flowcrt.ChainState, step engineStep
 
 // stepFrame runs task "frame" and returns the task to run next.
 func (w *Engine) stepFrame(ctx context.Context, s *flowcrt.ChainState) (engineStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &engineFramePolicy, flowcimpl.BuiltinNoop)
+	_, err := s.RunTask(ctx, &w.cfg, &engineFramePolicy, flowcchain.BuiltinNoop)
 	if err != nil {
 		return engineDone, err
 	}
@@ -214,28 +215,28 @@ func (w *Engine) stepGrade(ctx context.Context, s *flowcrt.ChainState) (engineSt
 	eval, err := s.RunTask(ctx, &w.cfg, &engineGradePolicy, w.h.Grade)
 	if err != nil {
 		// on_failure takes a failure of the handler; its target's input is this task's input.
-		if flowcimpl.ChainTaskFailed(err) {
+		if flowcchain.ChainTaskFailed(err) {
 			s.Traverse("grade", "recover")
 			return engineStepRecover, nil
 		}
 		return engineDone, err
 	}
 	switch {
-	case flowcimpl.EvalGreater(eval, 7.0):
+	case flowcchain.EvalGreater(eval, 7.0):
 		s.Traverse("grade", "praise")
 		return engineStepPraise, nil
-	case flowcimpl.EvalInRange(eval, 0.0, 7.0):
-		if err = s.Compose("grade", "low", flowcimpl.ComposeAuto); err != nil {
+	case flowcchain.EvalInRange(eval, 0.0, 7.0):
+		if err = s.Compose("grade", "low", flowcchain.ComposeAuto); err != nil {
 			return engineDone, err
 		}
 		return engineDone, nil
 	}
-	return engineDone, flowcimpl.NoBranchMatched("grade", eval)
+	return engineDone, flowcchain.NoBranchMatched("grade", eval)
 }
 
 // stepPraise runs task "praise" and returns the task to run next.
 func (w *Engine) stepPraise(ctx context.Context, s *flowcrt.ChainState) (engineStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &enginePraisePolicy, flowcimpl.BuiltinNoop)
+	_, err := s.RunTask(ctx, &w.cfg, &enginePraisePolicy, flowcchain.BuiltinNoop)
 	if err != nil {
 		return engineDone, err
 	}
@@ -245,7 +246,7 @@ func (w *Engine) stepPraise(ctx context.Context, s *flowcrt.ChainState) (engineS
 
 // stepRecover runs task "recover" and returns the task to run next.
 func (w *Engine) stepRecover(ctx context.Context, s *flowcrt.ChainState) (engineStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &engineRecoverPolicy, flowcimpl.BuiltinNoop)
+	_, err := s.RunTask(ctx, &w.cfg, &engineRecoverPolicy, flowcchain.BuiltinNoop)
 	if err != nil {
 		return engineDone, err
 	}

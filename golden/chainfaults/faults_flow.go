@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcchain "github.com/flowc-dev/flowc/runtime/impl/chain"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -65,7 +66,7 @@ var faultsStateIDs = [...]string{
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
 func (w *Faults) Run(ctx context.Context, input any) (flowcrt.ChainState, error) {
-	s, err := flowcimpl.NewChainState(input)
+	s, err := flowcchain.NewChainState(input)
 	if err != nil {
 		return s, err
 	}
@@ -79,7 +80,7 @@ func (w *Faults) Run(ctx context.Context, input any) (flowcrt.ChainState, error)
 // input ({{.input}}; nil: unchanged), its next task's input unchanged; one whose last run finished
 // starts a new run at "first" on the input, keeping the composed variables.
 func (w *Faults) Invoke(ctx context.Context, sessionID string, input any) (flowcrt.ChainState, error) {
-	in, err := flowcimpl.ChainSessionInput(input)
+	in, err := flowcchain.ChainSessionInput(input)
 	if err != nil {
 		return flowcrt.ChainState{}, err
 	}
@@ -100,9 +101,9 @@ func (w *Faults) sessions() *flowcimpl.Sessions[flowcrt.ChainState, any] {
 		Workflow: "faults",
 		Schema:   "json",
 		Start:    "first",
-		Fresh:    flowcimpl.FreshChainState,
-		Decode:   flowcimpl.DecodeChainState,
-		Merge:    flowcimpl.MergeChainInput,
+		Fresh:    flowcchain.FreshChainState,
+		Decode:   flowcchain.DecodeChainState,
+		Merge:    flowcchain.MergeChainInput,
 		Run:      w.runAt,
 	}
 }
@@ -122,9 +123,9 @@ func (w *Faults) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.C
 // The tasks as the chain defines them: templates (a variable that is missing renders <no value>),
 // settings and call policy.
 var (
-	faultsFirstPolicy   = flowcimpl.ChainTask{ID: "first"}
-	faultsSecondPolicy  = flowcimpl.ChainTask{ID: "second"}
-	faultsRecoverPolicy = flowcimpl.ChainTask{ID: "recover"}
+	faultsFirstPolicy   = flowcchain.ChainTask{ID: "first"}
+	faultsSecondPolicy  = flowcchain.ChainTask{ID: "second"}
+	faultsRecoverPolicy = flowcchain.ChainTask{ID: "recover"}
 )
 
 // run runs the chain on s from step until a task ends it. A session's run (s.Attach) saves a
@@ -185,7 +186,7 @@ func (w *Faults) stepFirst(ctx context.Context, s *flowcrt.ChainState) (faultsSt
 	_, err := s.RunTask(ctx, &w.cfg, &faultsFirstPolicy, w.h.First)
 	if err != nil {
 		// on_failure takes a failure of the handler; its target's input is this task's input.
-		if flowcimpl.ChainTaskFailed(err) {
+		if flowcchain.ChainTaskFailed(err) {
 			s.Traverse("first", "recover")
 			return faultsStepRecover, nil
 		}
@@ -207,7 +208,7 @@ func (w *Faults) stepSecond(ctx context.Context, s *flowcrt.ChainState) (faultsS
 
 // stepRecover runs task "recover" and returns the task to run next.
 func (w *Faults) stepRecover(ctx context.Context, s *flowcrt.ChainState) (faultsStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &faultsRecoverPolicy, flowcimpl.BuiltinNoop)
+	_, err := s.RunTask(ctx, &w.cfg, &faultsRecoverPolicy, flowcchain.BuiltinNoop)
 	if err != nil {
 		return faultsDone, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcchain "github.com/flowc-dev/flowc/runtime/impl/chain"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -67,7 +68,7 @@ var onfailureStateIDs = [...]string{
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
 func (w *Onfailure) Run(ctx context.Context, input any) (flowcrt.ChainState, error) {
-	s, err := flowcimpl.NewChainState(input)
+	s, err := flowcchain.NewChainState(input)
 	if err != nil {
 		return s, err
 	}
@@ -81,7 +82,7 @@ func (w *Onfailure) Run(ctx context.Context, input any) (flowcrt.ChainState, err
 // input ({{.input}}; nil: unchanged), its next task's input unchanged; one whose last run finished
 // starts a new run at "fetch" on the input, keeping the composed variables.
 func (w *Onfailure) Invoke(ctx context.Context, sessionID string, input any) (flowcrt.ChainState, error) {
-	in, err := flowcimpl.ChainSessionInput(input)
+	in, err := flowcchain.ChainSessionInput(input)
 	if err != nil {
 		return flowcrt.ChainState{}, err
 	}
@@ -102,9 +103,9 @@ func (w *Onfailure) sessions() *flowcimpl.Sessions[flowcrt.ChainState, any] {
 		Workflow: "onfailure",
 		Schema:   "json",
 		Start:    "fetch",
-		Fresh:    flowcimpl.FreshChainState,
-		Decode:   flowcimpl.DecodeChainState,
-		Merge:    flowcimpl.MergeChainInput,
+		Fresh:    flowcchain.FreshChainState,
+		Decode:   flowcchain.DecodeChainState,
+		Merge:    flowcchain.MergeChainInput,
 		Run:      w.runAt,
 	}
 }
@@ -124,13 +125,13 @@ func (w *Onfailure) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcr
 // The tasks as the chain defines them: templates (a variable that is missing renders <no value>),
 // settings and call policy.
 var (
-	onfailureFetchPolicy  = flowcimpl.ChainTask{ID: "fetch"}
-	onfailureParsePolicy  = flowcimpl.ChainTask{ID: "parse"}
-	onfailureRejectPolicy = flowcimpl.ChainTask{
+	onfailureFetchPolicy  = flowcchain.ChainTask{ID: "fetch"}
+	onfailureParsePolicy  = flowcchain.ChainTask{ID: "parse"}
+	onfailureRejectPolicy = flowcchain.ChainTask{
 		ID:     "reject",
-		Prompt: flowcimpl.MustChainTemplate("reject", "fetch failed: {{.status}}"),
+		Prompt: flowcchain.MustChainTemplate("reject", "fetch failed: {{.status}}"),
 	}
-	onfailureFallbackPolicy = flowcimpl.ChainTask{ID: "fallback"}
+	onfailureFallbackPolicy = flowcchain.ChainTask{ID: "fallback"}
 )
 
 // run runs the chain on s from step until a task ends it. A session's run (s.Attach) saves a
@@ -193,18 +194,18 @@ func (w *Onfailure) stepFetch(ctx context.Context, s *flowcrt.ChainState) (onfai
 	eval, err := s.RunTask(ctx, &w.cfg, &onfailureFetchPolicy, w.h.HTTPGet)
 	if err != nil {
 		// on_failure takes a failure of the handler; its target's input is this task's input.
-		if flowcimpl.ChainTaskFailed(err) {
+		if flowcchain.ChainTaskFailed(err) {
 			s.Traverse("fetch", "fallback")
 			return onfailureStepFallback, nil
 		}
 		return onfailureDone, err
 	}
 	switch {
-	case flowcimpl.EvalInRange(eval, 200.0, 299.0):
+	case flowcchain.EvalInRange(eval, 200.0, 299.0):
 		s.Traverse("fetch", "parse")
 		return onfailureStepParse, nil
 	default:
-		if err = s.Compose("fetch", "status", flowcimpl.ComposeOverride); err != nil {
+		if err = s.Compose("fetch", "status", flowcchain.ComposeOverride); err != nil {
 			return onfailureDone, err
 		}
 		s.Traverse("fetch", "reject")
@@ -218,7 +219,7 @@ func (w *Onfailure) stepParse(ctx context.Context, s *flowcrt.ChainState) (onfai
 	if err != nil {
 		return onfailureDone, err
 	}
-	if err = s.Compose("parse", "page", flowcimpl.ComposeOverride); err != nil {
+	if err = s.Compose("parse", "page", flowcchain.ComposeOverride); err != nil {
 		return onfailureDone, err
 	}
 	return onfailureDone, nil
@@ -226,7 +227,7 @@ func (w *Onfailure) stepParse(ctx context.Context, s *flowcrt.ChainState) (onfai
 
 // stepReject runs task "reject" and returns the task to run next.
 func (w *Onfailure) stepReject(ctx context.Context, s *flowcrt.ChainState) (onfailureStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &onfailureRejectPolicy, flowcimpl.BuiltinRaiseError)
+	_, err := s.RunTask(ctx, &w.cfg, &onfailureRejectPolicy, flowcchain.BuiltinRaiseError)
 	if err != nil {
 		return onfailureDone, err
 	}
@@ -236,11 +237,11 @@ func (w *Onfailure) stepReject(ctx context.Context, s *flowcrt.ChainState) (onfa
 
 // stepFallback runs task "fallback" and returns the task to run next.
 func (w *Onfailure) stepFallback(ctx context.Context, s *flowcrt.ChainState) (onfailureStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &onfailureFallbackPolicy, flowcimpl.BuiltinNoop)
+	_, err := s.RunTask(ctx, &w.cfg, &onfailureFallbackPolicy, flowcchain.BuiltinNoop)
 	if err != nil {
 		return onfailureDone, err
 	}
-	if err = s.Compose("fallback", "failed_input", flowcimpl.ComposeAuto); err != nil {
+	if err = s.Compose("fallback", "failed_input", flowcchain.ComposeAuto); err != nil {
 		return onfailureDone, err
 	}
 	return onfailureDone, nil

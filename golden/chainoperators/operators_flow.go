@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcchain "github.com/flowc-dev/flowc/runtime/impl/chain"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -60,7 +61,7 @@ var operatorsStateIDs = [...]string{
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
 func (w *Operators) Run(ctx context.Context, input any) (flowcrt.ChainState, error) {
-	s, err := flowcimpl.NewChainState(input)
+	s, err := flowcchain.NewChainState(input)
 	if err != nil {
 		return s, err
 	}
@@ -74,7 +75,7 @@ func (w *Operators) Run(ctx context.Context, input any) (flowcrt.ChainState, err
 // chain's input ({{.input}}; nil: unchanged), its next task's input unchanged; one whose last run
 // finished starts a new run at "classify" on the input, keeping the composed variables.
 func (w *Operators) Invoke(ctx context.Context, sessionID string, input any) (flowcrt.ChainState, error) {
-	in, err := flowcimpl.ChainSessionInput(input)
+	in, err := flowcchain.ChainSessionInput(input)
 	if err != nil {
 		return flowcrt.ChainState{}, err
 	}
@@ -95,9 +96,9 @@ func (w *Operators) sessions() *flowcimpl.Sessions[flowcrt.ChainState, any] {
 		Workflow: "operators",
 		Schema:   "json",
 		Start:    "classify",
-		Fresh:    flowcimpl.FreshChainState,
-		Decode:   flowcimpl.DecodeChainState,
-		Merge:    flowcimpl.MergeChainInput,
+		Fresh:    flowcchain.FreshChainState,
+		Decode:   flowcchain.DecodeChainState,
+		Merge:    flowcchain.MergeChainInput,
 		Run:      w.runAt,
 	}
 }
@@ -117,7 +118,7 @@ func (w *Operators) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcr
 // The tasks as the chain defines them: templates (a variable that is missing renders <no value>),
 // settings and call policy.
 var (
-	operatorsClassifyPolicy = flowcimpl.ChainTask{ID: "classify"}
+	operatorsClassifyPolicy = flowcchain.ChainTask{ID: "classify"}
 )
 
 // run runs the chain on s from step until a task ends it. A session's run (s.Attach) saves a
@@ -176,43 +177,43 @@ func (w *Operators) stepClassify(ctx context.Context, s *flowcrt.ChainState) (op
 		return operatorsDone, err
 	}
 	switch {
-	case flowcimpl.EvalGreater(eval, 1000.0):
-		if err = s.Compose("classify", "greater", flowcimpl.ComposeAuto); err != nil {
+	case flowcchain.EvalGreater(eval, 1000.0):
+		if err = s.Compose("classify", "greater", flowcchain.ComposeAuto); err != nil {
 			return operatorsDone, err
 		}
 		return operatorsDone, nil
-	case flowcimpl.EvalLess(eval, -5.0):
-		if err = s.Compose("classify", "less", flowcimpl.ComposeAuto); err != nil {
+	case flowcchain.EvalLess(eval, -5.0):
+		if err = s.Compose("classify", "less", flowcchain.ComposeAuto); err != nil {
 			return operatorsDone, err
 		}
 		return operatorsDone, nil
-	case flowcimpl.EvalInRange(eval, 200.0, 299.0):
-		if err = s.Compose("classify", "in_range", flowcimpl.ComposeAuto); err != nil {
+	case flowcchain.EvalInRange(eval, 200.0, 299.0):
+		if err = s.Compose("classify", "in_range", flowcchain.ComposeAuto); err != nil {
 			return operatorsDone, err
 		}
 		return operatorsDone, nil
 	case eval == "tool-call":
-		if err = s.Compose("classify", "equals", flowcimpl.ComposeAuto); err != nil {
+		if err = s.Compose("classify", "equals", flowcchain.ComposeAuto); err != nil {
 			return operatorsDone, err
 		}
 		return operatorsDone, nil
 	case strings.Contains(eval, "fail"):
-		if err = s.Compose("classify", "contains", flowcimpl.ComposeAuto); err != nil {
+		if err = s.Compose("classify", "contains", flowcchain.ComposeAuto); err != nil {
 			return operatorsDone, err
 		}
 		return operatorsDone, nil
 	case strings.HasPrefix(eval, "err"):
-		if err = s.Compose("classify", "starts_with", flowcimpl.ComposeAuto); err != nil {
+		if err = s.Compose("classify", "starts_with", flowcchain.ComposeAuto); err != nil {
 			return operatorsDone, err
 		}
 		return operatorsDone, nil
 	case strings.HasSuffix(eval, "_ok"):
-		if err = s.Compose("classify", "ends_with", flowcimpl.ComposeAuto); err != nil {
+		if err = s.Compose("classify", "ends_with", flowcchain.ComposeAuto); err != nil {
 			return operatorsDone, err
 		}
 		return operatorsDone, nil
 	default:
-		if err = s.Compose("classify", "default", flowcimpl.ComposeAuto); err != nil {
+		if err = s.Compose("classify", "default", flowcchain.ComposeAuto); err != nil {
 			return operatorsDone, err
 		}
 		return operatorsDone, nil

@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcchain "github.com/flowc-dev/flowc/runtime/impl/chain"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -77,7 +78,7 @@ var strategiesStateIDs = [...]string{
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
 func (w *Strategies) Run(ctx context.Context, input any) (flowcrt.ChainState, error) {
-	s, err := flowcimpl.NewChainState(input)
+	s, err := flowcchain.NewChainState(input)
 	if err != nil {
 		return s, err
 	}
@@ -91,7 +92,7 @@ func (w *Strategies) Run(ctx context.Context, input any) (flowcrt.ChainState, er
 // chain's input ({{.input}}; nil: unchanged), its next task's input unchanged; one whose last run
 // finished starts a new run at "profile_a" on the input, keeping the composed variables.
 func (w *Strategies) Invoke(ctx context.Context, sessionID string, input any) (flowcrt.ChainState, error) {
-	in, err := flowcimpl.ChainSessionInput(input)
+	in, err := flowcchain.ChainSessionInput(input)
 	if err != nil {
 		return flowcrt.ChainState{}, err
 	}
@@ -112,9 +113,9 @@ func (w *Strategies) sessions() *flowcimpl.Sessions[flowcrt.ChainState, any] {
 		Workflow: "strategies",
 		Schema:   "json",
 		Start:    "profile_a",
-		Fresh:    flowcimpl.FreshChainState,
-		Decode:   flowcimpl.DecodeChainState,
-		Merge:    flowcimpl.MergeChainInput,
+		Fresh:    flowcchain.FreshChainState,
+		Decode:   flowcchain.DecodeChainState,
+		Merge:    flowcchain.MergeChainInput,
 		Run:      w.runAt,
 	}
 }
@@ -134,16 +135,16 @@ func (w *Strategies) runAt(ctx context.Context, sess *flowcimpl.Session, s flowc
 // The tasks as the chain defines them: templates (a variable that is missing renders <no value>),
 // settings and call policy.
 var (
-	strategiesProfileAPolicy = flowcimpl.ChainTask{ID: "profile_a"}
-	strategiesProfileBPolicy = flowcimpl.ChainTask{ID: "profile_b"}
-	strategiesHistoryAPolicy = flowcimpl.ChainTask{ID: "history_a"}
-	strategiesHistoryBPolicy = flowcimpl.ChainTask{ID: "history_b"}
-	strategiesSayAPolicy     = flowcimpl.ChainTask{ID: "say_a"}
-	strategiesSayBPolicy     = flowcimpl.ChainTask{ID: "say_b"}
-	strategiesAutoAPolicy    = flowcimpl.ChainTask{ID: "auto_a"}
-	strategiesAutoBPolicy    = flowcimpl.ChainTask{ID: "auto_b"}
-	strategiesAutoCPolicy    = flowcimpl.ChainTask{ID: "auto_c"}
-	strategiesAutoDPolicy    = flowcimpl.ChainTask{ID: "auto_d"}
+	strategiesProfileAPolicy = flowcchain.ChainTask{ID: "profile_a"}
+	strategiesProfileBPolicy = flowcchain.ChainTask{ID: "profile_b"}
+	strategiesHistoryAPolicy = flowcchain.ChainTask{ID: "history_a"}
+	strategiesHistoryBPolicy = flowcchain.ChainTask{ID: "history_b"}
+	strategiesSayAPolicy     = flowcchain.ChainTask{ID: "say_a"}
+	strategiesSayBPolicy     = flowcchain.ChainTask{ID: "say_b"}
+	strategiesAutoAPolicy    = flowcchain.ChainTask{ID: "auto_a"}
+	strategiesAutoBPolicy    = flowcchain.ChainTask{ID: "auto_b"}
+	strategiesAutoCPolicy    = flowcchain.ChainTask{ID: "auto_c"}
+	strategiesAutoDPolicy    = flowcchain.ChainTask{ID: "auto_d"}
 )
 
 // run runs the chain on s from step until a task ends it. A session's run (s.Attach) saves a
@@ -219,7 +220,7 @@ func (w *Strategies) stepProfileA(ctx context.Context, s *flowcrt.ChainState) (s
 	if err != nil {
 		return strategiesDone, err
 	}
-	if err = s.Compose("profile_a", "profile", flowcimpl.ComposeOverride); err != nil {
+	if err = s.Compose("profile_a", "profile", flowcchain.ComposeOverride); err != nil {
 		return strategiesDone, err
 	}
 	s.Traverse("profile_a", "profile_b")
@@ -232,7 +233,7 @@ func (w *Strategies) stepProfileB(ctx context.Context, s *flowcrt.ChainState) (s
 	if err != nil {
 		return strategiesDone, err
 	}
-	if err = s.Compose("profile_b", "profile", flowcimpl.ComposeOverride); err != nil {
+	if err = s.Compose("profile_b", "profile", flowcchain.ComposeOverride); err != nil {
 		return strategiesDone, err
 	}
 	s.Traverse("profile_b", "history_a")
@@ -245,7 +246,7 @@ func (w *Strategies) stepHistoryA(ctx context.Context, s *flowcrt.ChainState) (s
 	if err != nil {
 		return strategiesDone, err
 	}
-	if err = s.Compose("history_a", "history", flowcimpl.ComposeMergeChatHistories); err != nil {
+	if err = s.Compose("history_a", "history", flowcchain.ComposeMergeChatHistories); err != nil {
 		return strategiesDone, err
 	}
 	s.Traverse("history_a", "history_b")
@@ -258,7 +259,7 @@ func (w *Strategies) stepHistoryB(ctx context.Context, s *flowcrt.ChainState) (s
 	if err != nil {
 		return strategiesDone, err
 	}
-	if err = s.Compose("history_b", "history", flowcimpl.ComposeMergeChatHistories); err != nil {
+	if err = s.Compose("history_b", "history", flowcchain.ComposeMergeChatHistories); err != nil {
 		return strategiesDone, err
 	}
 	s.Traverse("history_b", "say_a")
@@ -271,7 +272,7 @@ func (w *Strategies) stepSayA(ctx context.Context, s *flowcrt.ChainState) (strat
 	if err != nil {
 		return strategiesDone, err
 	}
-	if err = s.Compose("say_a", "transcript", flowcimpl.ComposeAppendStringToChatHistory); err != nil {
+	if err = s.Compose("say_a", "transcript", flowcchain.ComposeAppendStringToChatHistory); err != nil {
 		return strategiesDone, err
 	}
 	s.Traverse("say_a", "say_b")
@@ -284,7 +285,7 @@ func (w *Strategies) stepSayB(ctx context.Context, s *flowcrt.ChainState) (strat
 	if err != nil {
 		return strategiesDone, err
 	}
-	if err = s.Compose("say_b", "transcript", flowcimpl.ComposeAppendStringToChatHistory); err != nil {
+	if err = s.Compose("say_b", "transcript", flowcchain.ComposeAppendStringToChatHistory); err != nil {
 		return strategiesDone, err
 	}
 	s.Traverse("say_b", "auto_a")
@@ -297,7 +298,7 @@ func (w *Strategies) stepAutoA(ctx context.Context, s *flowcrt.ChainState) (stra
 	if err != nil {
 		return strategiesDone, err
 	}
-	if err = s.Compose("auto_a", "auto", flowcimpl.ComposeAuto); err != nil {
+	if err = s.Compose("auto_a", "auto", flowcchain.ComposeAuto); err != nil {
 		return strategiesDone, err
 	}
 	s.Traverse("auto_a", "auto_b")
@@ -310,7 +311,7 @@ func (w *Strategies) stepAutoB(ctx context.Context, s *flowcrt.ChainState) (stra
 	if err != nil {
 		return strategiesDone, err
 	}
-	if err = s.Compose("auto_b", "auto", flowcimpl.ComposeAuto); err != nil {
+	if err = s.Compose("auto_b", "auto", flowcchain.ComposeAuto); err != nil {
 		return strategiesDone, err
 	}
 	s.Traverse("auto_b", "auto_c")
@@ -323,7 +324,7 @@ func (w *Strategies) stepAutoC(ctx context.Context, s *flowcrt.ChainState) (stra
 	if err != nil {
 		return strategiesDone, err
 	}
-	if err = s.Compose("auto_c", "auto", flowcimpl.ComposeAuto); err != nil {
+	if err = s.Compose("auto_c", "auto", flowcchain.ComposeAuto); err != nil {
 		return strategiesDone, err
 	}
 	s.Traverse("auto_c", "auto_d")
@@ -336,7 +337,7 @@ func (w *Strategies) stepAutoD(ctx context.Context, s *flowcrt.ChainState) (stra
 	if err != nil {
 		return strategiesDone, err
 	}
-	if err = s.Compose("auto_d", "auto", flowcimpl.ComposeAuto); err != nil {
+	if err = s.Compose("auto_d", "auto", flowcchain.ComposeAuto); err != nil {
 		return strategiesDone, err
 	}
 	return strategiesDone, nil

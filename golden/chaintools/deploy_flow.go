@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcchain "github.com/flowc-dev/flowc/runtime/impl/chain"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -72,7 +73,7 @@ var deployCheckStateIDs = [...]string{
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
 func (w *DeployCheck) Run(ctx context.Context, input any) (flowcrt.ChainState, error) {
-	s, err := flowcimpl.NewChainState(input)
+	s, err := flowcchain.NewChainState(input)
 	if err != nil {
 		return s, err
 	}
@@ -86,7 +87,7 @@ func (w *DeployCheck) Run(ctx context.Context, input any) (flowcrt.ChainState, e
 // input ({{.input}}; nil: unchanged), its next task's input unchanged; one whose last run finished
 // starts a new run at "probe" on the input, keeping the composed variables.
 func (w *DeployCheck) Invoke(ctx context.Context, sessionID string, input any) (flowcrt.ChainState, error) {
-	in, err := flowcimpl.ChainSessionInput(input)
+	in, err := flowcchain.ChainSessionInput(input)
 	if err != nil {
 		return flowcrt.ChainState{}, err
 	}
@@ -107,9 +108,9 @@ func (w *DeployCheck) sessions() *flowcimpl.Sessions[flowcrt.ChainState, any] {
 		Workflow: "deploy-check",
 		Schema:   "json",
 		Start:    "probe",
-		Fresh:    flowcimpl.FreshChainState,
-		Decode:   flowcimpl.DecodeChainState,
-		Merge:    flowcimpl.MergeChainInput,
+		Fresh:    flowcchain.FreshChainState,
+		Decode:   flowcchain.DecodeChainState,
+		Merge:    flowcchain.MergeChainInput,
 		Run:      w.runAt,
 	}
 }
@@ -129,47 +130,47 @@ func (w *DeployCheck) runAt(ctx context.Context, sess *flowcimpl.Session, s flow
 // The tasks as the chain defines them: templates (a variable that is missing renders <no value>),
 // settings and call policy.
 var (
-	deployCheckProbePolicy = flowcimpl.ChainTask{
+	deployCheckProbePolicy = flowcchain.ChainTask{
 		Chain:   "deploy-check",
 		ID:      "probe",
-		Kind:    flowcimpl.KindTools,
-		Output:  flowcimpl.MustChainTemplate("probe", "{{.code}}"),
+		Kind:    flowcchain.KindTools,
+		Output:  flowcchain.MustChainTemplate("probe", "{{.code}}"),
 		Retries: 1,
 		Timeout: 5 * time.Second,
-		Tools: &flowcimpl.ToolsBlock{
+		Tools: &flowcchain.ToolsBlock{
 			Args:     map[string]string{"url": "https://status.example"},
 			Name:     "http",
 			ToolName: "get",
 		},
 	}
-	deployCheckScorePolicy = flowcimpl.ChainTask{
+	deployCheckScorePolicy = flowcchain.ChainTask{
 		Chain: "deploy-check",
-		Exec: &flowcimpl.ExecuteConfig{
+		Exec: &flowcchain.ExecuteConfig{
 			Model:       "judge",
 			Provider:    "openai",
 			Temperature: flowcimpl.Float(0.0),
 		},
 		ID:       "score",
 		InputVar: "input",
-		Kind:     flowcimpl.KindPromptToInt,
+		Kind:     flowcchain.KindPromptToInt,
 		System:   "Rate the release notes from 0 to 10.",
 	}
-	deployCheckReportPolicy = flowcimpl.ChainTask{
+	deployCheckReportPolicy = flowcchain.ChainTask{
 		Chain:  "deploy-check",
 		ID:     "report",
-		Prompt: flowcimpl.MustChainTemplate("report", "status {{.status}}, score {{.score}} for {{.input}}"),
+		Prompt: flowcchain.MustChainTemplate("report", "status {{.status}}, score {{.score}} for {{.input}}"),
 	}
-	deployCheckRejectPolicy = flowcimpl.ChainTask{
+	deployCheckRejectPolicy = flowcchain.ChainTask{
 		Chain:  "deploy-check",
 		ID:     "reject",
-		Prompt: flowcimpl.MustChainTemplate("reject", "score {{.score}} is too low"),
+		Prompt: flowcchain.MustChainTemplate("reject", "score {{.score}} is too low"),
 	}
-	deployCheckOutagePolicy = flowcimpl.ChainTask{
+	deployCheckOutagePolicy = flowcchain.ChainTask{
 		Chain:  "deploy-check",
 		ID:     "outage",
-		Prompt: flowcimpl.MustChainTemplate("outage", "outage: HTTP {{.probe}}"),
+		Prompt: flowcchain.MustChainTemplate("outage", "outage: HTTP {{.probe}}"),
 	}
-	deployCheckExplainPolicy = flowcimpl.ChainTask{
+	deployCheckExplainPolicy = flowcchain.ChainTask{
 		Chain:         "deploy-check",
 		ID:            "explain",
 		InputMaxBytes: 12,
@@ -238,23 +239,23 @@ func (w *DeployCheck) run(ctx context.Context, s *flowcrt.ChainState, step deplo
 
 // stepProbe runs task "probe" and returns the task to run next.
 func (w *DeployCheck) stepProbe(ctx context.Context, s *flowcrt.ChainState) (deployCheckStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, &deployCheckProbePolicy, flowcimpl.ToolsHandler(w.h.Tools))
+	eval, err := s.RunTask(ctx, &w.cfg, &deployCheckProbePolicy, flowcchain.ToolsHandler(w.h.Tools))
 	if err != nil {
 		// on_failure takes a failure of the handler; its target's input is this task's input.
-		if flowcimpl.ChainTaskFailed(err) {
+		if flowcchain.ChainTaskFailed(err) {
 			s.Traverse("probe", "explain")
 			return deployCheckStepExplain, nil
 		}
 		return deployCheckDone, err
 	}
 	switch {
-	case flowcimpl.EvalInRange(eval, 200.0, 299.0):
-		if err = s.Compose("probe", "status", flowcimpl.ComposeAuto); err != nil {
+	case flowcchain.EvalInRange(eval, 200.0, 299.0):
+		if err = s.Compose("probe", "status", flowcchain.ComposeAuto); err != nil {
 			return deployCheckDone, err
 		}
 		s.Traverse("probe", "score")
 		return deployCheckStepScore, nil
-	case flowcimpl.EvalGreater(eval, 499.0):
+	case flowcchain.EvalGreater(eval, 499.0):
 		s.Traverse("probe", "outage")
 		return deployCheckStepOutage, nil
 	default:
@@ -264,12 +265,12 @@ func (w *DeployCheck) stepProbe(ctx context.Context, s *flowcrt.ChainState) (dep
 
 // stepScore runs task "score" and returns the task to run next.
 func (w *DeployCheck) stepScore(ctx context.Context, s *flowcrt.ChainState) (deployCheckStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, &deployCheckScorePolicy, flowcimpl.PromptIntHandler(w.h.PromptToInt))
+	eval, err := s.RunTask(ctx, &w.cfg, &deployCheckScorePolicy, flowcchain.PromptIntHandler(w.h.PromptToInt))
 	if err != nil {
 		return deployCheckDone, err
 	}
 	switch {
-	case flowcimpl.EvalLess(eval, 5.0):
+	case flowcchain.EvalLess(eval, 5.0):
 		s.Traverse("score", "reject")
 		return deployCheckStepReject, nil
 	default:
@@ -280,7 +281,7 @@ func (w *DeployCheck) stepScore(ctx context.Context, s *flowcrt.ChainState) (dep
 
 // stepReport runs task "report" and returns the task to run next.
 func (w *DeployCheck) stepReport(ctx context.Context, s *flowcrt.ChainState) (deployCheckStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &deployCheckReportPolicy, flowcimpl.BuiltinPromptToString)
+	_, err := s.RunTask(ctx, &w.cfg, &deployCheckReportPolicy, flowcchain.BuiltinPromptToString)
 	if err != nil {
 		return deployCheckDone, err
 	}
@@ -290,7 +291,7 @@ func (w *DeployCheck) stepReport(ctx context.Context, s *flowcrt.ChainState) (de
 
 // stepReject runs task "reject" and returns the task to run next.
 func (w *DeployCheck) stepReject(ctx context.Context, s *flowcrt.ChainState) (deployCheckStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &deployCheckRejectPolicy, flowcimpl.BuiltinRaiseError)
+	_, err := s.RunTask(ctx, &w.cfg, &deployCheckRejectPolicy, flowcchain.BuiltinRaiseError)
 	if err != nil {
 		return deployCheckDone, err
 	}
@@ -300,7 +301,7 @@ func (w *DeployCheck) stepReject(ctx context.Context, s *flowcrt.ChainState) (de
 
 // stepOutage runs task "outage" and returns the task to run next.
 func (w *DeployCheck) stepOutage(ctx context.Context, s *flowcrt.ChainState) (deployCheckStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &deployCheckOutagePolicy, flowcimpl.BuiltinRaiseError)
+	_, err := s.RunTask(ctx, &w.cfg, &deployCheckOutagePolicy, flowcchain.BuiltinRaiseError)
 	if err != nil {
 		return deployCheckDone, err
 	}
@@ -310,7 +311,7 @@ func (w *DeployCheck) stepOutage(ctx context.Context, s *flowcrt.ChainState) (de
 
 // stepExplain runs task "explain" and returns the task to run next.
 func (w *DeployCheck) stepExplain(ctx context.Context, s *flowcrt.ChainState) (deployCheckStep, error) {
-	_, err := s.RunTask(ctx, &w.cfg, &deployCheckExplainPolicy, flowcimpl.BuiltinNoop)
+	_, err := s.RunTask(ctx, &w.cfg, &deployCheckExplainPolicy, flowcchain.BuiltinNoop)
 	if err != nil {
 		return deployCheckDone, err
 	}

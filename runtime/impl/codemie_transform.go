@@ -125,7 +125,7 @@ func userInputText(input any) string {
 	if input == nil {
 		return ""
 	}
-	text, _ := valueText(input)
+	text, _ := ValueText(input)
 	return text
 }
 

@@ -19,7 +19,7 @@ func (p *Policy) EngineRetrier() (Retrier, bool) {
 		return Retrier{}, false
 	}
 	r := p.Retry[0]
-	all := slices.ContainsFunc(r.Errors, func(n string) bool { return canonicalName(n) == errALL })
+	all := slices.ContainsFunc(r.Errors, func(n string) bool { return canonicalName(n) == ErrALL })
 	ok := all && !r.Jitter && r.MaxAttempts > 1 && r.Interval > 0 &&
 		(r.BackoffRate == 0 || r.BackoffRate >= 1) && (r.MaxDelay == 0 || r.MaxDelay >= r.Interval)
 	return r, ok

@@ -10,8 +10,8 @@ import (
 // States Language prefix ("States.ALL", "States.TaskFailed",
 // "States.Timeout").
 const (
-	// errALL matches every error.
-	errALL = "ALL"
+	// ErrALL matches every error; task chains retry on it.
+	ErrALL = "ALL"
 	// errTaskFailed names an error that has no name of its own, and matches
 	// every error except a timeout.
 	errTaskFailed = "TaskFailed"
@@ -70,7 +70,7 @@ func MatchError(err error, names []string) bool {
 	name := canonicalName(ErrorName(err))
 	for _, n := range names {
 		switch n = canonicalName(n); n {
-		case errALL:
+		case ErrALL:
 			return true
 		case errTaskFailed:
 			if name != errTimeout {
@@ -89,7 +89,7 @@ func MatchError(err error, names []string) bool {
 // flowc and States Language spellings mean the same.
 func canonicalName(name string) string {
 	rest, ok := strings.CutPrefix(name, "States.")
-	if ok && (rest == errALL || rest == errTaskFailed || rest == errTimeout) {
+	if ok && (rest == ErrALL || rest == errTaskFailed || rest == errTimeout) {
 		return rest
 	}
 	return name

@@ -336,10 +336,10 @@ func (s *JSONState) newCall(t *JSONTask, task string) JSONCall {
 func (c JSONCall) clone() JSONCall {
 	c.ToolArgs = maps.Clone(c.ToolArgs)
 	if c.Args != nil {
-		c.Args = cloneVars(c.Args)
+		c.Args = CloneVars(c.Args)
 	}
-	c.Input = cloneValue(c.Input)
-	c.Context = cloneVars(c.Context)
+	c.Input = CloneValue(c.Input)
+	c.Context = CloneVars(c.Context)
 	c.History = slices.Clone(c.History)
 	return c
 }
@@ -376,7 +376,7 @@ func (s *JSONState) renderArgs(args []JSONArg, tool *JSONTool) (map[string]strin
 			delete(values, k)
 			continue
 		}
-		text[k], _ = valueText(v) // plain JSON values always encode
+		text[k], _ = ValueText(v) // plain JSON values always encode
 	}
 	return text, values
 }

@@ -158,7 +158,7 @@ func (p *pyParser) dict() (any, error) {
 		}
 		key, ok := k.(string)
 		if !ok { // JSON objects have string keys: 1 becomes "1"
-			key, _ = valueText(k)
+			key, _ = ValueText(k)
 		}
 		out[key] = v
 		if !p.sep('}') {

@@ -282,7 +282,7 @@ func pointAt(out JSONOutput, pointer string) (JSONOutput, error) {
 			return JSONOutput{}, &Error{Name: errTaskFailed, Cause: fmt.Sprintf("tool_result_json_pointer %s finds nothing in the tool's output", pointer)}
 		}
 	}
-	t, _ := valueText(v)
+	t, _ := ValueText(v)
 	return JSONOutput{Text: t, Value: v}, nil
 }
 

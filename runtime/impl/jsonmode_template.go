@@ -72,7 +72,7 @@ func (s *JSONState) render(pieces []Piece) string {
 			continue
 		}
 		// Plain JSON values always encode.
-		text, _ := valueText(v)
+		text, _ := ValueText(v)
 		b.WriteString(text)
 	}
 	return b.String()

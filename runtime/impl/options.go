@@ -64,6 +64,10 @@ func (c *Config) clock() Clock {
 	return c.Clock
 }
 
+// Now is the time by c's clock, for machinery outside this package (task
+// chains' {{now}} macro).
+func (c *Config) Now() time.Time { return c.clock().Now() }
+
 func (c *Config) random() float64 {
 	if c == nil || c.Rand == nil {
 		return rand.Float64()

@@ -12,6 +12,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcchain "github.com/flowc-dev/flowc/runtime/impl/chain"
 )
 
 // A task chain runs here without the native engine's session (its run
@@ -73,7 +74,7 @@ func (at ChainPoint) state(s *flowcrt.ChainState) error {
 	}
 	in, err := flowcimpl.DecodeChainInput(at.Start)
 	if err == nil {
-		*s, err = flowcimpl.NewChainState(in)
+		*s, err = flowcchain.NewChainState(in)
 	}
 	return err
 }

@@ -11,7 +11,7 @@ import (
 
 // chainGenVersion is the generator version of chain code; it needs the
 // runtime's chain support (see flowcrt.ThisRuntime).
-const chainGenVersion = 13 // 13: mocks through package flowrun; 11: sessions; 10: the machinery in runtime/impl; 8: typed calls of the documented handlers, ChainTask; 9: step loops report to an observer
+const chainGenVersion = 13 // 13: mocks through package flowrun, the machinery in runtime/impl/chain; 11: sessions; 10: the machinery in runtime/impl; 8: typed calls of the documented handlers, ChainTask; 9: step loops report to an observer
 
 // chainGen emits the Go of a task chain (docs/chains.md): a handlers interface with
 // one method per user handler, one step method per task whose transition is
@@ -26,6 +26,11 @@ type chainGen struct {
 func New(w *ir.Workflow) emit.Dialect { return &chainGen{w: w, n: emit.NewNames(w)} }
 
 func (g *chainGen) Types(*jen.File) {}
+
+// ch names an identifier of the task chains' machinery (runtime/impl/chain,
+// imported as flowcchain); names a user's program spells too go through
+// flowcrt (emit.Rt).
+func ch(name string) *jen.Statement { return jen.Qual(emit.ChainPath, name) }
 
 // Shell: built-in handlers always run for real, so they have no method
 // and no mock.
@@ -64,7 +69,7 @@ func (g *chainGen) Shell() *emit.Shell {
 // EntryBody: Run makes the chain's state and runs the loop on it.
 func (g *chainGen) EntryBody(emit.Entry) []jen.Code {
 	return []jen.Code{
-		jen.List(jen.Id("s"), jen.Err()).Op(":=").Add(emit.Rt("NewChainState")).Call(jen.Id("input")),
+		jen.List(jen.Id("s"), jen.Err()).Op(":=").Add(ch("NewChainState")).Call(jen.Id("input")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("s"), jen.Err())),
 		jen.Err().Op("=").Id("w").Dot("run").Call(jen.Id("ctx"), jen.Op("&").Id("s"), jen.Id(g.n.StepConst(g.w.State(g.w.Start.ID)))),
 		jen.Return(jen.Id("s"), jen.Err()),
@@ -73,6 +78,7 @@ func (g *chainGen) EntryBody(emit.Entry) []jen.Code {
 
 // Steps emits the tasks, the run loop and each task's step.
 func (g *chainGen) Steps(f *jen.File, t emit.Target) {
+	f.ImportAlias(emit.ChainPath, emit.ChainAlias)
 	g.tasks(f) // chain_task.go
 	t.Loop(f, g.n, &emit.Loop{
 		Method: "run",

@@ -70,7 +70,7 @@ func (g *chainGen) MockHelpers(*jen.File) {}
 func (g *chainGen) userHandler(s *ir.State) jen.Code {
 	method := jen.Id("w").Dot("h").Dot(s.Handler.Name)
 	if k := chainKinds(s.Chain.Kind); k.adapter != "" {
-		return emit.Rt(k.adapter).Call(method)
+		return ch(k.adapter).Call(method)
 	}
 	return method
 }

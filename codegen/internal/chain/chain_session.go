@@ -27,9 +27,9 @@ func (g *chainGen) sessionSpec() *emit.SessionSpec {
 // SessionHooks: the runtime makes, decodes and merges a ChainState.
 func (g *chainGen) SessionHooks() []jen.Code {
 	return []jen.Code{
-		jen.Id("Fresh").Op(":").Add(emit.Rt("FreshChainState")),
-		jen.Id("Decode").Op(":").Add(emit.Rt("DecodeChainState")),
-		jen.Id("Merge").Op(":").Add(emit.Rt("MergeChainInput")),
+		jen.Id("Fresh").Op(":").Add(ch("FreshChainState")),
+		jen.Id("Decode").Op(":").Add(ch("DecodeChainState")),
+		jen.Id("Merge").Op(":").Add(ch("MergeChainInput")),
 	}
 }
 
@@ -53,7 +53,7 @@ func (g *chainGen) Invoke(f *jen.File) {
 		"run at "+start+" on the input, keeping the composed variables.")
 	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id("Invoke").
 		Params(emit.CtxParam(), jen.Id("sessionID").String(), jen.Id("input").Any()).Params(emit.Rt("ChainState"), jen.Error()).Block(
-		jen.List(jen.Id("in"), jen.Err()).Op(":=").Add(emit.Rt("ChainSessionInput")).Call(jen.Id("input")),
+		jen.List(jen.Id("in"), jen.Err()).Op(":=").Add(ch("ChainSessionInput")).Call(jen.Id("input")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(emit.Rt("ChainState").Values(), jen.Err())),
 		jen.Return(jen.Id("w").Dot("sessions").Call().Dot("Invoke").Call(jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Id("sessionID"), jen.Id("in"))),
 	)

@@ -26,7 +26,7 @@ func (g *chainGen) step(f *jen.File, s *ir.State) {
 		b.If(jen.Err().Op("!=").Nil()).BlockFunc(func(eb *jen.Group) {
 			if of := s.Next.OnFailure; of != nil {
 				eb.Comment("on_failure takes a failure of the handler; its target's input is this task's input.")
-				eb.If(emit.Rt("ChainTaskFailed").Call(jen.Err())).Block(
+				eb.If(ch("ChainTaskFailed").Call(jen.Err())).Block(
 					jen.Id("s").Dot("Traverse").Call(jen.Lit(s.ID), jen.Lit(of.ID)),
 					jen.Return(g.target(*of), jen.Nil()),
 				)
@@ -59,7 +59,7 @@ var builtinFuncs = map[ir.Builtin]string{
 
 func (g *chainGen) handler(s *ir.State) jen.Code {
 	if fn, ok := builtinFuncs[s.Handler.Builtin]; ok {
-		return emit.Rt(fn)
+		return ch(fn)
 	}
 	return g.userHandler(s) // chain_handlers.go
 }
@@ -97,7 +97,7 @@ func (g *chainGen) branches(b *jen.Group, s *ir.State) {
 	switch {
 	case t.HasDefaultBranch():
 	case len(t.Branches) > 0:
-		b.Return(jen.Id(g.n.EndConst()), emit.Rt("NoBranchMatched").Call(jen.Lit(s.ID), jen.Id("eval")))
+		b.Return(jen.Id(g.n.EndConst()), ch("NoBranchMatched").Call(jen.Lit(s.ID), jen.Id("eval")))
 	default:
 		b.Comment("No branches: the chain ends with this task's output.")
 		b.Return(jen.Id(g.n.EndConst()), jen.Nil())
@@ -109,7 +109,7 @@ func (g *chainGen) taken(s *ir.State, br *ir.Branch) []jen.Code {
 	var body []jen.Code
 	if c := br.Compose; c != nil {
 		body = append(body, jen.If(
-			jen.Err().Op("=").Id("s").Dot("Compose").Call(jen.Lit(s.ID), jen.Lit(c.WithVar), emit.Rt(strategyFunc(c.Strategy))),
+			jen.Err().Op("=").Id("s").Dot("Compose").Call(jen.Lit(s.ID), jen.Lit(c.WithVar), ch(strategyFunc(c.Strategy))),
 			jen.Err().Op("!=").Nil(),
 		).Block(jen.Return(jen.Id(g.n.EndConst()), jen.Err())))
 	}
@@ -135,11 +135,11 @@ func chainMatch(s *ir.State, br *ir.Branch) jen.Code {
 			return jen.Id("s").Dot("Traversed").Call(jen.Lit(e.From + "->" + e.To)).Op(">=").Lit(e.Count)
 		}
 	case ir.OpGreater:
-		return emit.Rt("EvalGreater").Call(eval, jen.Lit(br.Num))
+		return ch("EvalGreater").Call(eval, jen.Lit(br.Num))
 	case ir.OpLess:
-		return emit.Rt("EvalLess").Call(eval, jen.Lit(br.Num))
+		return ch("EvalLess").Call(eval, jen.Lit(br.Num))
 	case ir.OpInRange:
-		return emit.Rt("EvalInRange").Call(eval, jen.Lit(br.Min), jen.Lit(br.Max))
+		return ch("EvalInRange").Call(eval, jen.Lit(br.Min), jen.Lit(br.Max))
 	}
 	return emit.BranchMatch(br)
 }

@@ -22,7 +22,7 @@ func (g *chainGen) tasks(f *jen.File) {
 		if d := s.Chain.Description; d != "" {
 			defs = append(defs, emit.Comment(s.ID+": "+d))
 		}
-		defs = append(defs, jen.Id(g.taskVar(s)).Op("=").Add(emit.Rt("ChainTask")).Values(g.taskFields(s)))
+		defs = append(defs, jen.Id(g.taskVar(s)).Op("=").Add(ch("ChainTask")).Values(g.taskFields(s)))
 	}
 	f.Line()
 	f.Comment("The tasks as the chain defines them: templates (a variable that is missing renders <no value>),")
@@ -36,11 +36,11 @@ func (g *chainGen) taskFields(s *ir.State) jen.Dict {
 	setLit(d, "Chain", g.w.Chain.ID)
 	setLit(d, "Debug", g.w.Chain.Debug)
 	if k := emit.KindNames[c.Kind]; k != "" {
-		d[jen.Id("Kind")] = emit.Rt(k)
+		d[jen.Id("Kind")] = ch(k)
 	}
 	for field, text := range map[string]string{"Prompt": s.PromptTemplate, "Print": c.Print, "Output": c.OutputTemplate} {
 		if text != "" {
-			d[jen.Id(field)] = emit.Rt("MustChainTemplate").Call(jen.Lit(s.ID), jen.Lit(text))
+			d[jen.Id(field)] = ch("MustChainTemplate").Call(jen.Lit(s.ID), jen.Lit(text))
 		}
 	}
 	setLit(d, "System", c.SystemInstruction)
@@ -51,10 +51,10 @@ func (g *chainGen) taskFields(s *ir.State) jen.Dict {
 		d[jen.Id("Timeout")] = durationLit(s.Timeout)
 	}
 	if c.Exec != nil {
-		d[jen.Id("Exec")] = jen.Op("&").Add(emit.Rt("ExecuteConfig")).Values(g.execFields(c.Exec))
+		d[jen.Id("Exec")] = jen.Op("&").Add(ch("ExecuteConfig")).Values(g.execFields(c.Exec))
 	}
 	if t := c.Tools; t != nil {
-		d[jen.Id("Tools")] = jen.Op("&").Add(emit.Rt("ToolsBlock")).Values(toolsFields(t))
+		d[jen.Id("Tools")] = jen.Op("&").Add(ch("ToolsBlock")).Values(toolsFields(t))
 	}
 	if c.Kind == ir.ChainRoute {
 		d[jen.Id("Labels")] = stringsLit(c.Labels)
@@ -108,10 +108,10 @@ func (g *chainGen) execFields(e *ir.ExecuteConfig) jen.Dict {
 		d[jen.Id("ToolsPolicies")] = policiesLit(e.ToolsPolicies)
 	}
 	if r := e.Retry; r != nil {
-		d[jen.Id("Retry")] = jen.Op("&").Add(emit.Rt("LLMRetryPolicy")).Values(retryFields(r))
+		d[jen.Id("Retry")] = jen.Op("&").Add(ch("LLMRetryPolicy")).Values(retryFields(r))
 	}
 	if c := e.Compact; c != nil {
-		d[jen.Id("Compact")] = jen.Op("&").Add(emit.Rt("CompactPolicy")).Values(compactFields(c))
+		d[jen.Id("Compact")] = jen.Op("&").Add(ch("CompactPolicy")).Values(compactFields(c))
 	}
 	return d
 }

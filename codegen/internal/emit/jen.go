@@ -13,13 +13,16 @@ import (
 
 // RuntimePath is the import path of the runtime package users import,
 // under RuntimeAlias (its name shadows the standard library's); ImplPath is
-// the machinery only generated code calls, under ImplAlias; HarnessPath
-// holds the mocks and the main of `flowc run`, under HarnessAlias.
+// the machinery only generated code calls, under ImplAlias, and ChainPath
+// the task chains' part of it, under ChainAlias; HarnessPath holds the mocks
+// and the main of `flowc run`, under HarnessAlias.
 const (
 	RuntimePath  = "github.com/flowc-dev/flowc/runtime"
 	RuntimeAlias = "flowcrt"
 	ImplPath     = "github.com/flowc-dev/flowc/runtime/impl"
 	ImplAlias    = "flowcimpl"
+	ChainPath    = "github.com/flowc-dev/flowc/runtime/impl/chain"
+	ChainAlias   = "flowcchain"
 	HarnessPath  = "github.com/flowc-dev/flowc/flowrun"
 	HarnessAlias = "flowcrun"
 )
@@ -105,7 +108,7 @@ func Comment(text string) *jen.Statement {
 }
 
 // RuntimeAliases are the names generated files import the runtime packages as.
-var RuntimeAliases = map[string]string{RuntimePath: RuntimeAlias, ImplPath: ImplAlias, HarnessPath: HarnessAlias}
+var RuntimeAliases = map[string]string{RuntimePath: RuntimeAlias, ImplPath: ImplAlias, ChainPath: ChainAlias, HarnessPath: HarnessAlias}
 
 // Rt names a runtime identifier through the package that exports it.
 func Rt(name string) *jen.Statement { return jen.Qual(RuntimePackage(name), name) }

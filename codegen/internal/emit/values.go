@@ -10,7 +10,7 @@ import (
 	"github.com/flowc-dev/flowc/ir"
 )
 
-// KindNames are the runtime's names of the chain handler kinds.
+// KindNames are the names of the chain handler kinds in runtime/impl/chain.
 var KindNames = map[ir.ChainHandlerKind]string{
 	ir.ChainChatCompletion:   "KindChatCompletion",
 	ir.ChainExecuteToolCalls: "KindExecuteToolCalls",

@@ -67,7 +67,8 @@ func Generate(w *ir.Workflow, sh *emit.Shell, source string) ([]byte, error) {
 	if err := temporalTemplate.Execute(&buf, &tw); err != nil {
 		return nil, err
 	}
-	src, err := format.Source(emit.DropUnusedImport(buf.Bytes(), emit.ImplAlias, emit.ImplPath))
+	src := emit.DropUnusedImport(buf.Bytes(), emit.ImplAlias, emit.ImplPath)
+	src, err := format.Source(emit.DropUnusedImport(src, emit.ChainAlias, emit.ChainPath))
 	if err != nil {
 		return nil, fmt.Errorf("flowc generated invalid Go (a bug in flowc, please report it): %v", err)
 	}
@@ -316,7 +317,7 @@ func (a {{$.Activities}}) {{.Name}}({{.ActivityParamList}}) ({{.NamedResults}}) 
 	ctx = flowtemporal.ActivityContext(ctx)
 	defer flowtemporal.Finish(ctx, &err)
 {{- if .ChainKind}}
-	call.ChainCall = flowcimpl.ChainCallOfKind(call.ChainCall, {{rt .ChainKind}})
+	call.ChainCall = flowcchain.ChainCallOfKind(call.ChainCall, flowcchain.{{.ChainKind}})
 {{- end}}
 {{- range .Params}}{{if and (eq .Type "any") $.Decoder}}
 	{{.Name}}, err := {{rt $.Decoder}}({{.Name}}JSON)
@@ -352,8 +353,8 @@ type method struct {
 	Params   []param // after ctx
 	Results  []string
 	Approval bool
-	// ChainKind is the runtime's kind of a task-chain handler that
-	// returns a control token (KindChatCompletion, ...), or "".
+	// ChainKind is the kind in runtime/impl/chain of a task-chain handler
+	// that returns a control token (KindChatCompletion, ...), or "".
 	ChainKind string
 }
 

@@ -121,6 +121,7 @@ func temporalImports(im importNames, decodes, activities bool) []goImport {
 		"context":                     "",
 		emit.RuntimePath:              emit.RuntimeAlias,
 		emit.ImplPath:                 emit.ImplAlias,
+		emit.ChainPath:                emit.ChainAlias,
 		emit.HarnessPath:              emit.HarnessAlias,
 		flowtemporalPath:              "",
 		"go.temporal.io/sdk/worker":   "",

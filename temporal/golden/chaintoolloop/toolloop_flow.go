@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcchain "github.com/flowc-dev/flowc/runtime/impl/chain"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -63,7 +64,7 @@ var toolloopStateIDs = [...]string{
 // It returns the last task's output and the chain variables; on failure, the state as it was
 // when the failing task began, and the error.
 func (w *Toolloop) Run(ctx context.Context, input any) (flowcrt.ChainState, error) {
-	s, err := flowcimpl.NewChainState(input)
+	s, err := flowcchain.NewChainState(input)
 	if err != nil {
 		return s, err
 	}
@@ -77,7 +78,7 @@ func (w *Toolloop) Run(ctx context.Context, input any) (flowcrt.ChainState, erro
 // input ({{.input}}; nil: unchanged), its next task's input unchanged; one whose last run finished
 // starts a new run at "chat" on the input, keeping the composed variables.
 func (w *Toolloop) Invoke(ctx context.Context, sessionID string, input any) (flowcrt.ChainState, error) {
-	in, err := flowcimpl.ChainSessionInput(input)
+	in, err := flowcchain.ChainSessionInput(input)
 	if err != nil {
 		return flowcrt.ChainState{}, err
 	}
@@ -98,9 +99,9 @@ func (w *Toolloop) sessions() *flowcimpl.Sessions[flowcrt.ChainState, any] {
 		Workflow: "toolloop",
 		Schema:   "json",
 		Start:    "chat",
-		Fresh:    flowcimpl.FreshChainState,
-		Decode:   flowcimpl.DecodeChainState,
-		Merge:    flowcimpl.MergeChainInput,
+		Fresh:    flowcchain.FreshChainState,
+		Decode:   flowcchain.DecodeChainState,
+		Merge:    flowcchain.MergeChainInput,
 		Run:      w.runAt,
 	}
 }
@@ -120,13 +121,13 @@ func (w *Toolloop) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt
 // The tasks as the chain defines them: templates (a variable that is missing renders <no value>),
 // settings and call policy.
 var (
-	toolloopChatPolicy = flowcimpl.ChainTask{
+	toolloopChatPolicy = flowcchain.ChainTask{
 		ID:   "chat",
-		Kind: flowcimpl.KindChatCompletion,
+		Kind: flowcchain.KindChatCompletion,
 	}
-	toolloopRunToolsPolicy = flowcimpl.ChainTask{
+	toolloopRunToolsPolicy = flowcchain.ChainTask{
 		ID:   "run_tools",
-		Kind: flowcimpl.KindExecuteToolCalls,
+		Kind: flowcchain.KindExecuteToolCalls,
 	}
 )
 
@@ -183,19 +184,19 @@ func (w *Toolloop) run(ctx context.Context, s *flowcrt.ChainState, step toolloop
 
 // stepChat runs task "chat" and returns the task to run next.
 func (w *Toolloop) stepChat(ctx context.Context, s *flowcrt.ChainState) (toolloopStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, &toolloopChatPolicy, flowcimpl.ChatHandler(w.h.ChatCompletion))
+	eval, err := s.RunTask(ctx, &w.cfg, &toolloopChatPolicy, flowcchain.ChatHandler(w.h.ChatCompletion))
 	if err != nil {
 		return toolloopDone, err
 	}
 	switch {
 	case eval == "tool-call" || eval == "tool_call":
-		if err = s.Compose("chat", "history", flowcimpl.ComposeAuto); err != nil {
+		if err = s.Compose("chat", "history", flowcchain.ComposeAuto); err != nil {
 			return toolloopDone, err
 		}
 		s.Traverse("chat", "run_tools")
 		return toolloopStepRunTools, nil
 	case eval == "stop":
-		if err = s.Compose("chat", "history", flowcimpl.ComposeAuto); err != nil {
+		if err = s.Compose("chat", "history", flowcchain.ComposeAuto); err != nil {
 			return toolloopDone, err
 		}
 		return toolloopDone, nil
@@ -206,13 +207,13 @@ func (w *Toolloop) stepChat(ctx context.Context, s *flowcrt.ChainState) (toolloo
 
 // stepRunTools runs task "run_tools" and returns the task to run next.
 func (w *Toolloop) stepRunTools(ctx context.Context, s *flowcrt.ChainState) (toolloopStep, error) {
-	eval, err := s.RunTask(ctx, &w.cfg, &toolloopRunToolsPolicy, flowcimpl.ToolCallsHandler(w.h.ExecuteToolCalls))
+	eval, err := s.RunTask(ctx, &w.cfg, &toolloopRunToolsPolicy, flowcchain.ToolCallsHandler(w.h.ExecuteToolCalls))
 	if err != nil {
 		return toolloopDone, err
 	}
 	switch {
 	case eval == "ok":
-		if err = s.Compose("run_tools", "history", flowcimpl.ComposeAuto); err != nil {
+		if err = s.Compose("run_tools", "history", flowcchain.ComposeAuto); err != nil {
 			return toolloopDone, err
 		}
 		s.Traverse("run_tools", "chat")

@@ -9,7 +9,7 @@ import (
 
 	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
-	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcchain "github.com/flowc-dev/flowc/runtime/impl/chain"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/worker"
@@ -85,13 +85,13 @@ type toolloopActivities struct{ h ToolloopHandlers }
 func (a toolloopActivities) ChatCompletion(ctx context.Context, call flowcrt.LLMCall) (r0 flowcrt.ChainResult, err error) {
 	ctx = flowtemporal.ActivityContext(ctx)
 	defer flowtemporal.Finish(ctx, &err)
-	call.ChainCall = flowcimpl.ChainCallOfKind(call.ChainCall, flowcimpl.KindChatCompletion)
+	call.ChainCall = flowcchain.ChainCallOfKind(call.ChainCall, flowcchain.KindChatCompletion)
 	return a.h.ChatCompletion(ctx, call)
 }
 
 func (a toolloopActivities) ExecuteToolCalls(ctx context.Context, call flowcrt.ToolCallsCall) (r0 flowcrt.ChainResult, err error) {
 	ctx = flowtemporal.ActivityContext(ctx)
 	defer flowtemporal.Finish(ctx, &err)
-	call.ChainCall = flowcimpl.ChainCallOfKind(call.ChainCall, flowcimpl.KindExecuteToolCalls)
+	call.ChainCall = flowcchain.ChainCallOfKind(call.ChainCall, flowcchain.KindExecuteToolCalls)
 	return a.h.ExecuteToolCalls(ctx, call)
 }

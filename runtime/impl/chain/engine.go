@@ -1,4 +1,4 @@
-package impl
+package chain
 
 // ChainCallOfKind returns call as a handler on an engine should see it: a
 // call that crossed to an activity as JSON lost its task, whose kind the

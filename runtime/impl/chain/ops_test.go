@@ -1,4 +1,4 @@
-package impl_test
+package chain_test
 
 import (
 	"context"
@@ -10,18 +10,19 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowc-dev/flowc/runtime/impl"
+	"github.com/flowc-dev/flowc/runtime/impl/chain"
 )
 
 // render runs a one-task chain whose prompt is text and returns the prompt.
 func render(t *testing.T, input any, text string) string {
 	t.Helper()
-	s, err := impl.NewChainState(input)
+	s, err := chain.NewChainState(input)
 	require.NoError(t, err)
 	var got string
-	_, err = s.RunTask(context.Background(), &impl.Config{}, &impl.ChainTask{ID: "t", Prompt: tmpl(t, text)},
-		func(_ context.Context, c impl.ChainCall) (impl.ChainResult, error) {
+	_, err = s.RunTask(context.Background(), &impl.Config{}, &chain.ChainTask{ID: "t", Prompt: tmpl(t, text)},
+		func(_ context.Context, c chain.ChainCall) (chain.ChainResult, error) {
 			got = c.Prompt
-			return impl.ChainResult{}, nil
+			return chain.ChainResult{}, nil
 		})
 	require.NoError(t, err)
 	return got
@@ -52,20 +53,20 @@ func TestChainNumber(t *testing.T) {
 	for text, want := range map[string]float64{
 		"8": 8, " 7.5 ": 7.5, `"42"`: 42, "Score: 8/10": 8, "1 000": 1000, "-3 degrees": -3, "about .5": 0.5,
 	} {
-		got, ok := impl.ChainNumber(text)
+		got, ok := chain.ChainNumber(text)
 		assert.True(t, ok, text)
 		assert.Equal(t, want, got, text)
 	}
 	for _, text := range []string{"", "none", `""`} {
-		_, ok := impl.ChainNumber(text)
+		_, ok := chain.ChainNumber(text)
 		assert.False(t, ok, text)
 	}
-	assert.True(t, impl.EvalGreater("Score: 8/10", 7))
-	assert.False(t, impl.EvalGreater("Score: 8/10", 8))
-	assert.True(t, impl.EvalLess("rated 3 stars", 4))
-	assert.False(t, impl.EvalLess("no number", 4), "an eval without a number matches no numeric branch")
-	assert.True(t, impl.EvalInRange("status 201", 200, 299))
-	assert.False(t, impl.EvalInRange("status 404", 200, 299))
+	assert.True(t, chain.EvalGreater("Score: 8/10", 7))
+	assert.False(t, chain.EvalGreater("Score: 8/10", 8))
+	assert.True(t, chain.EvalLess("rated 3 stars", 4))
+	assert.False(t, chain.EvalLess("no number", 4), "an eval without a number matches no numeric branch")
+	assert.True(t, chain.EvalInRange("status 201", 200, 299))
+	assert.False(t, chain.EvalInRange("status 404", 200, 299))
 }
 
 // contenox taskenv.go at 0c28a698, compare OpInRange: "min-max", negative
@@ -75,12 +76,12 @@ func TestChainRange(t *testing.T) {
 		"200-299": {200, 299}, "-10--2": {-10, -2}, "-5-5": {-5, 5}, "1.5-2.5": {1.5, 2.5},
 		"200,299": {200, 299}, " -1 , 1 ": {-1, 1}, "3-3": {3, 3},
 	} {
-		lo, hi, ok := impl.ChainRange(text)
+		lo, hi, ok := chain.ChainRange(text)
 		assert.True(t, ok, text)
 		assert.Equal(t, want, [2]float64{lo, hi}, text)
 	}
 	for _, text := range []string{"5-1", "1", "a-b", "1-2-3", "1,", "9,1"} {
-		_, _, ok := impl.ChainRange(text)
+		_, _, ok := chain.ChainRange(text)
 		assert.False(t, ok, text)
 	}
 }
@@ -88,7 +89,7 @@ func TestChainRange(t *testing.T) {
 // contenox taskenv.go evaluateTransitions: "no matching transition found
 // for eval", which fails the chain.
 func TestNoBranchMatched(t *testing.T) {
-	err := impl.NoBranchMatched("judge", "maybe")
+	err := chain.NoBranchMatched("judge", "maybe")
 	var se *impl.StateError
 	require.ErrorAs(t, err, &se)
 	assert.Equal(t, "judge", se.State)
@@ -99,11 +100,11 @@ func TestNoBranchMatched(t *testing.T) {
 // and the next input are the input that failed, the rendered prompt when
 // the task has one.
 func TestFailedTaskKeepsItsInput(t *testing.T) {
-	s, err := impl.NewChainState("question")
+	s, err := chain.NewChainState("question")
 	require.NoError(t, err)
-	task := &impl.ChainTask{ID: "ask", Prompt: tmpl(t, "Q: {{.input}}")}
-	_, err = s.RunTask(context.Background(), &impl.Config{}, task, func(context.Context, impl.ChainCall) (impl.ChainResult, error) {
-		return impl.ChainResult{Output: "half an answer"}, errors.New("model down")
+	task := &chain.ChainTask{ID: "ask", Prompt: tmpl(t, "Q: {{.input}}")}
+	_, err = s.RunTask(context.Background(), &impl.Config{}, task, func(context.Context, chain.ChainCall) (chain.ChainResult, error) {
+		return chain.ChainResult{Output: "half an answer"}, errors.New("model down")
 	})
 	require.Error(t, err)
 	assert.Equal(t, "Q: question", s.Output)
@@ -115,9 +116,9 @@ func TestFailedTaskKeepsItsInput(t *testing.T) {
 // every handler; a noop then passes it on (chain-step-executor-gated's
 // plan_step_gate_fail_msg), its eval mirroring it (contenox's transitions documentation).
 func TestNoopPassesItsPrompt(t *testing.T) {
-	s, err := impl.NewChainState(map[string]any{"ignored": true})
+	s, err := chain.NewChainState(map[string]any{"ignored": true})
 	require.NoError(t, err)
-	eval, err := s.RunTask(context.Background(), &impl.Config{}, &impl.ChainTask{ID: "msg", Prompt: tmpl(t, "refusing {{ .input.ignored }}")}, impl.BuiltinNoop)
+	eval, err := s.RunTask(context.Background(), &impl.Config{}, &chain.ChainTask{ID: "msg", Prompt: tmpl(t, "refusing {{ .input.ignored }}")}, chain.BuiltinNoop)
 	require.NoError(t, err)
 	assert.Equal(t, "refusing true", eval)
 	assert.Equal(t, "refusing true", s.Output)
@@ -128,26 +129,26 @@ func TestNoopPassesItsPrompt(t *testing.T) {
 // returns from the chain; only the handler's error (TaskExec) takes
 // on_failure.
 func TestChainTaskFailed(t *testing.T) {
-	s, err := impl.NewChainState("in")
+	s, err := chain.NewChainState("in")
 	require.NoError(t, err)
 	cfg := &impl.Config{}
-	_, err = s.RunTask(context.Background(), cfg, &impl.ChainTask{ID: "a", InputVar: "nowhere"}, impl.BuiltinNoop)
+	_, err = s.RunTask(context.Background(), cfg, &chain.ChainTask{ID: "a", InputVar: "nowhere"}, chain.BuiltinNoop)
 	require.ErrorContains(t, err, `input_var "nowhere"`)
-	assert.False(t, impl.ChainTaskFailed(err), "input_var")
-	_, err = s.RunTask(context.Background(), cfg, &impl.ChainTask{ID: "b", Prompt: tmpl(t, `{{ fail "no" }}`)}, impl.BuiltinNoop)
-	assert.False(t, impl.ChainTaskFailed(err), "prompt_template")
-	_, err = s.RunTask(context.Background(), cfg, &impl.ChainTask{ID: "c", Print: tmpl(t, `{{ fail "no" }}`)}, impl.BuiltinNoop)
-	assert.False(t, impl.ChainTaskFailed(err), "print")
-	_, err = s.RunTask(context.Background(), cfg, &impl.ChainTask{ID: "d"}, impl.BuiltinRaiseError)
-	assert.True(t, impl.ChainTaskFailed(err), "the handler")
-	assert.False(t, impl.ChainTaskFailed(nil))
+	assert.False(t, chain.ChainTaskFailed(err), "input_var")
+	_, err = s.RunTask(context.Background(), cfg, &chain.ChainTask{ID: "b", Prompt: tmpl(t, `{{ fail "no" }}`)}, chain.BuiltinNoop)
+	assert.False(t, chain.ChainTaskFailed(err), "prompt_template")
+	_, err = s.RunTask(context.Background(), cfg, &chain.ChainTask{ID: "c", Print: tmpl(t, `{{ fail "no" }}`)}, chain.BuiltinNoop)
+	assert.False(t, chain.ChainTaskFailed(err), "print")
+	_, err = s.RunTask(context.Background(), cfg, &chain.ChainTask{ID: "d"}, chain.BuiltinRaiseError)
+	assert.True(t, chain.ChainTaskFailed(err), "the handler")
+	assert.False(t, chain.ChainTaskFailed(nil))
 }
 
 // contenox taskexec.go at 0c28a698, number: prompt_to_int reads the answer
 // with parseNumber and requires a whole number.
 func TestPromptToIntReadsANumber(t *testing.T) {
 	toInt := func(prompt string) (string, error) {
-		r, err := impl.BuiltinPromptToInt(context.Background(), impl.ChainCall{Prompt: prompt})
+		r, err := chain.BuiltinPromptToInt(context.Background(), chain.ChainCall{Prompt: prompt})
 		return r.Eval, err
 	}
 	for text, want := range map[string]string{"42": "42", " 7 ": "7", "Score: 8/10": "8", "-3": "-3", "10.0": "10", "about 12 words": "12"} {
@@ -163,10 +164,10 @@ func TestPromptToIntReadsANumber(t *testing.T) {
 
 func raised(t *testing.T, in any) string {
 	t.Helper()
-	_, err := impl.BuiltinRaiseError(context.Background(), impl.ChainCall{Task: "t", Input: in})
+	_, err := chain.BuiltinRaiseError(context.Background(), chain.ChainCall{Task: "t", Input: in})
 	var e *impl.Error
 	require.ErrorAs(t, err, &e)
-	assert.Equal(t, impl.ErrRaised, e.Name)
+	assert.Equal(t, chain.ErrRaised, e.Name)
 	return e.Cause
 }
 

@@ -1,14 +1,14 @@
-package impl
+package chain
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // Task chains (contenox's semantics) run over plain JSON values: nil, bool, string,
@@ -40,7 +40,7 @@ type ChainCall struct {
 
 // History returns the chain variable name as a chat history. It returns
 // false when the variable is missing or is not a chat history.
-func (c ChainCall) History(name string) (Messages, bool) {
+func (c ChainCall) History(name string) (impl.Messages, bool) {
 	return ChatHistory(c.Vars[name])
 }
 
@@ -72,14 +72,14 @@ type ChainState struct {
 	// Edges counts the traversals of each edge "from->to" in this run.
 	Edges map[string]int `json:"-"`
 
-	session *Session // a session's run saves a checkpoint after every task (chain_session.go)
-	over    bool     // decoded from a finished session's checkpoint: the next run starts anew
+	session *impl.Session // a session's run saves a checkpoint after every task (session.go)
+	over    bool          // decoded from a finished session's checkpoint: the next run starts anew
 }
 
 // NewChainState starts a run on input, which may be any value that encodes
 // as JSON. The variables start empty.
 func NewChainState(input any) (ChainState, error) {
-	in, err := JSONValue(input)
+	in, err := impl.JSONValue(input)
 	if err != nil {
 		return ChainState{Vars: map[string]any{}}, fmt.Errorf("chain input: %w", err)
 	}
@@ -91,7 +91,7 @@ func NewChainState(input any) (ChainState, error) {
 func (s *ChainState) Compose(task, name string, strategy ComposeStrategy) error {
 	v, err := strategy(s.Vars[name], s.Output)
 	if err != nil {
-		return &StateError{State: task, Err: fmt.Errorf("compose into %q: %w", name, err)}
+		return &impl.StateError{State: task, Err: fmt.Errorf("compose into %q: %w", name, err)}
 	}
 	s.Vars[name] = v
 	return nil
@@ -108,7 +108,7 @@ func ComposeOverride(current, output any) (any, error) {
 	cur, ok1 := current.(map[string]any)
 	out, ok2 := output.(map[string]any)
 	if ok1 && ok2 {
-		return MergeMap(cur, out), nil
+		return impl.MergeMap(cur, out), nil
 	}
 	return output, nil
 }
@@ -125,7 +125,7 @@ func ComposeMergeChatHistories(current, output any) (any, error) {
 	if !isChatHistory(current) {
 		return nil, errors.New("merge_chat_histories: the variable is not a chat history")
 	}
-	return AppendSlice(output.([]any), current.([]any)), nil
+	return impl.AppendSlice(output.([]any), current.([]any)), nil
 }
 
 // ComposeAppendStringToChatHistory appends the output as an assistant
@@ -135,12 +135,12 @@ func ComposeAppendStringToChatHistory(current, output any) (any, error) {
 	if current != nil && !isChatHistory(current) {
 		return nil, errors.New("append_string_to_chat_history: the variable is not a chat history")
 	}
-	text, err := valueText(output)
+	text, err := impl.ValueText(output)
 	if err != nil {
 		return nil, fmt.Errorf("append_string_to_chat_history: %w", err)
 	}
 	cur, _ := current.([]any)
-	return AppendSlice(cur, []any{map[string]any{"role": "assistant", "content": text}}), nil
+	return impl.AppendSlice(cur, []any{map[string]any{"role": "assistant", "content": text}}), nil
 }
 
 // ComposeAuto is the strategy of a compose without one: chat histories are
@@ -175,15 +175,15 @@ func isChatHistory(v any) bool {
 
 // ChatHistory converts a chain value to Messages, for handlers that read a
 // chat history variable. It returns false when v is not a chat history.
-func ChatHistory(v any) (Messages, bool) {
+func ChatHistory(v any) (impl.Messages, bool) {
 	if !isChatHistory(v) {
 		return nil, false
 	}
 	list := v.([]any)
-	out := make(Messages, len(list))
+	out := make(impl.Messages, len(list))
 	for i, item := range list {
 		m := item.(map[string]any)
-		out[i] = Message{Role: m["role"].(string), Content: m["content"].(string)}
+		out[i] = impl.Message{Role: m["role"].(string), Content: m["content"].(string)}
 	}
 	return out, true
 }
@@ -210,7 +210,7 @@ func BuiltinRaiseError(_ context.Context, call ChainCall) (ChainResult, error) {
 	if cause == "" {
 		cause = fmt.Sprintf("task %q raised an error", call.Task)
 	}
-	return ChainResult{}, &Error{Name: ErrRaised, Cause: cause}
+	return ChainResult{}, &impl.Error{Name: ErrRaised, Cause: cause}
 }
 
 // promptText reads an input as a prompt: a string itself, a number its
@@ -270,94 +270,6 @@ func (c ChainCall) EngineSetsEval() bool {
 
 // mirror returns v as the output, with its text as the eval string.
 func mirror(v any) (ChainResult, error) {
-	text, err := valueText(v)
+	text, err := impl.ValueText(v)
 	return ChainResult{Output: v, Eval: text}, err
-}
-
-// valueText is a string itself and any other value its JSON encoding.
-func valueText(v any) (string, error) {
-	if s, ok := v.(string); ok {
-		return s, nil
-	}
-	b, err := encode(v)
-	return string(b), err
-}
-
-// DecodeChainInput reads a chain's input, any JSON value.
-func DecodeChainInput(data []byte) (any, error) {
-	v, err := decodeValue(data)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInput, err)
-	}
-	return v, nil
-}
-
-// JSONValue returns v as a plain JSON value (nil, bool, string,
-// json.Number, []any, map[string]any) that shares nothing with v. Values of
-// other types go through their JSON encoding.
-func JSONValue(v any) (any, error) {
-	switch v := v.(type) {
-	case nil, bool, string:
-		return v, nil
-	case []any:
-		out := make([]any, len(v))
-		for i, item := range v {
-			var err error
-			if out[i], err = JSONValue(item); err != nil {
-				return nil, err
-			}
-		}
-		return out, nil
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, item := range v {
-			var err error
-			if out[k], err = JSONValue(item); err != nil {
-				return nil, err
-			}
-		}
-		return out, nil
-	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return decodeValue(data)
-}
-
-// decodeValue decodes one JSON value, numbers as json.Number.
-func decodeValue(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("unexpected data after the JSON value")
-	}
-	return v, nil
-}
-
-// cloneValue deep-copies a plain JSON value.
-func cloneValue(v any) any {
-	switch v := v.(type) {
-	case []any:
-		out := make([]any, len(v))
-		for i, item := range v {
-			out[i] = cloneValue(item)
-		}
-		return out
-	case map[string]any:
-		return cloneVars(v)
-	}
-	return v
-}
-
-func cloneVars(m map[string]any) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = cloneValue(v)
-	}
-	return out
 }

@@ -1,4 +1,4 @@
-package impl
+package chain
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // The numeric branch operators of task chains read numbers as contenox's
@@ -75,5 +77,5 @@ func EvalInRange(eval string, lo, hi float64) bool {
 // its eval string: the chain fails, as contenox's evaluateTransitions
 // (runtime/taskengine/taskenv.go) fails it.
 func NoBranchMatched(task, eval string) error {
-	return &StateError{State: task, Err: fmt.Errorf("no matching transition found for eval: %s", eval)}
+	return &impl.StateError{State: task, Err: fmt.Errorf("no matching transition found for eval: %s", eval)}
 }

@@ -1,4 +1,4 @@
-package impl
+package chain
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"text/template"
 	"time"
 	"unicode/utf8"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // ChainTask is what the generated code knows about one task of a chain:
@@ -131,21 +133,21 @@ func WithChainPrinter(ctx context.Context, f func(ChainPrint)) context.Context {
 // "<id>_error" and "last_error", as contenox's ExecEnv
 // (runtime/taskengine/taskenv.go) does. The handler runs under the task's
 // timeout, and again, up to retry_on_failure times, while it fails.
-func (s *ChainState) RunTask(ctx context.Context, cfg *Config, t *ChainTask, h ChainHandler) (string, error) {
+func (s *ChainState) RunTask(ctx context.Context, cfg *impl.Config, t *ChainTask, h ChainHandler) (string, error) {
 	if cfg.StateContext {
-		ctx = WithState(ctx, t.ID)
+		ctx = impl.WithState(ctx, t.ID)
 	}
-	env := &macroEnv{chainID: t.Chain, edges: s.Edges, vars: chainVars(ctx), now: cfg.clock().Now()}
+	env := &macroEnv{chainID: t.Chain, edges: s.Edges, vars: chainVars(ctx), now: cfg.Now()}
 	call, err := s.call(t, env)
 	if err != nil {
-		return "", &StateError{State: t.ID, Err: &chainSetupError{err}}
+		return "", &impl.StateError{State: t.ID, Err: &chainSetupError{err}}
 	}
 	r, err := s.attempt(ctx, cfg, t, h, call)
 	if err == nil {
 		r, err = s.finish(t, env, call, r)
 	}
 	if err != nil {
-		err = &StateError{State: t.ID, Err: err}
+		err = &impl.StateError{State: t.ID, Err: err}
 		s.Output = call.Input
 		s.results()[t.ID] = call.Input
 		s.results()[t.ID+"_error"] = err.Error()
@@ -155,7 +157,7 @@ func (s *ChainState) RunTask(ctx context.Context, cfg *Config, t *ChainTask, h C
 	// print renders before the output is stored, so it reads the values
 	// the task started with, as contenox's ExecEnv renders it.
 	if err := s.print(ctx, t, env); err != nil {
-		return "", &StateError{State: t.ID, Err: &chainSetupError{err}}
+		return "", &impl.StateError{State: t.ID, Err: &chainSetupError{err}}
 	}
 	s.Output = r.Output
 	s.results()[t.ID] = r.Output
@@ -163,17 +165,17 @@ func (s *ChainState) RunTask(ctx context.Context, cfg *Config, t *ChainTask, h C
 }
 
 // attempt calls the handler under the task's timeout and retries.
-func (s *ChainState) attempt(ctx context.Context, cfg *Config, t *ChainTask, h ChainHandler, call ChainCall) (ChainResult, error) {
-	p := &Policy{State: t.ID, Timeout: t.Timeout}
+func (s *ChainState) attempt(ctx context.Context, cfg *impl.Config, t *ChainTask, h ChainHandler, call ChainCall) (ChainResult, error) {
+	p := &impl.Policy{State: t.ID, Timeout: t.Timeout}
 	if t.Retries > 0 {
-		p.Retry = []Retrier{{Errors: []string{errALL}, MaxAttempts: t.Retries + 1}}
+		p.Retry = []impl.Retrier{{Errors: []string{impl.ErrALL}, MaxAttempts: t.Retries + 1}}
 	}
 	var r ChainResult
-	err := Call(ctx, cfg, p, func(ctx context.Context) error {
+	err := impl.Call(ctx, cfg, p, func(ctx context.Context) error {
 		// Each attempt gets its own input: a failed attempt may have
 		// changed its copy, and on_failure gets the original.
 		c := call
-		c.Input, c.Vars = cloneValue(call.Input), cloneVars(call.Vars)
+		c.Input, c.Vars = impl.CloneValue(call.Input), impl.CloneVars(call.Vars)
 		var err error
 		r, err = h(ctx, c)
 		return err
@@ -284,7 +286,7 @@ func (e *ExecuteConfig) expand(env *macroEnv) (ExecuteConfig, error) {
 // finish brings a handler's result into chain values and gives it the
 // control token of its handler when it left Eval empty.
 func (s *ChainState) finish(t *ChainTask, env *macroEnv, call ChainCall, r ChainResult) (ChainResult, error) {
-	out, err := JSONValue(r.Output)
+	out, err := impl.JSONValue(r.Output)
 	if err != nil {
 		return r, fmt.Errorf("output: %w", err)
 	}
@@ -383,7 +385,7 @@ func capInput(v any, max int) any {
 		m := list[i].(map[string]any)
 		content := m["content"].(string)
 		if len(content) > left {
-			m = MergeMap(m, map[string]any{"content": capString(content, left)})
+			m = impl.MergeMap(m, map[string]any{"content": capString(content, left)})
 		}
 		left -= len(content)
 		kept = append(kept, m)
@@ -405,7 +407,3 @@ func capString(s string, max int) string {
 	}
 	return s[:cut]
 }
-
-// Float returns a pointer to v, for the optional numbers of generated
-// settings such as ExecuteConfig.Temperature.
-func Float(v float64) *float64 { return &v }

@@ -1,10 +1,12 @@
-package impl
+package chain
 
 import (
 	"context"
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // The documented handlers each get the call they need. The generated
@@ -20,7 +22,7 @@ type LLMCall struct {
 	// Messages is the chat history the model continues: the rendered
 	// prompt as a user message when the task has a prompt_template, else
 	// the input (a string becomes one user message).
-	Messages Messages
+	Messages impl.Messages
 	// Config is the task's execute_config, its macros expanded.
 	Config ExecuteConfig
 }
@@ -42,7 +44,7 @@ type ConditionCall struct {
 // calls that the last assistant message of Messages asks for.
 type ToolCallsCall struct {
 	ChainCall
-	Messages Messages
+	Messages impl.Messages
 	Config   ExecuteConfig
 }
 
@@ -61,9 +63,9 @@ func llmCall(c ChainCall) LLMCall {
 }
 
 // history is the prompt, or else the input, as a chat history.
-func (c ChainCall) history() Messages {
+func (c ChainCall) history() impl.Messages {
 	if c.task != nil && c.task.Prompt != nil {
-		return Messages{{Role: "user", Content: c.Prompt}}
+		return impl.Messages{{Role: "user", Content: c.Prompt}}
 	}
 	v := c.Input
 	if m, ok := v.(map[string]any); ok && isChatHistory(m["messages"]) {
@@ -72,8 +74,8 @@ func (c ChainCall) history() Messages {
 	if h, ok := ChatHistory(v); ok {
 		return h
 	}
-	text, _ := valueText(v)
-	return Messages{{Role: "user", Content: text}}
+	text, _ := impl.ValueText(v)
+	return impl.Messages{{Role: "user", Content: text}}
 }
 
 // ChatHandler adapts a chat_completion method. An empty Eval becomes

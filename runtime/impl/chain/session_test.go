@@ -1,4 +1,4 @@
-package impl_test
+package chain_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowc-dev/flowc/runtime/impl"
+	"github.com/flowc-dev/flowc/runtime/impl/chain"
 )
 
 // chainOfTwo runs the chain "a" -> "b" as generated code does (codegen's
@@ -23,19 +24,19 @@ type chainOfTwo struct {
 	fail  map[string]bool
 }
 
-var twoTasks = []*impl.ChainTask{{ID: "a"}, {ID: "b"}}
+var twoTasks = []*chain.ChainTask{{ID: "a"}, {ID: "b"}}
 
-func (c *chainOfTwo) handler(_ context.Context, call impl.ChainCall) (impl.ChainResult, error) {
+func (c *chainOfTwo) handler(_ context.Context, call chain.ChainCall) (chain.ChainResult, error) {
 	c.calls = append(c.calls, call.Task)
 	if c.fail[call.Task] {
 		delete(c.fail, call.Task)
-		return impl.ChainResult{}, errors.New("down")
+		return chain.ChainResult{}, errors.New("down")
 	}
-	return impl.ChainResult{Output: map[string]any{call.Task: call.Input}}, nil
+	return chain.ChainResult{Output: map[string]any{call.Task: call.Input}}, nil
 }
 
-func (c *chainOfTwo) runAt(ctx context.Context, sess *impl.Session, s impl.ChainState, state string) (impl.ChainState, error) {
-	i := slices.IndexFunc(twoTasks, func(t *impl.ChainTask) bool { return t.ID == state })
+func (c *chainOfTwo) runAt(ctx context.Context, sess *impl.Session, s chain.ChainState, state string) (chain.ChainState, error) {
+	i := slices.IndexFunc(twoTasks, func(t *chain.ChainTask) bool { return t.ID == state })
 	if i < 0 {
 		return s, sess.UnknownState(state)
 	}
@@ -49,7 +50,7 @@ func (c *chainOfTwo) runAt(ctx context.Context, sess *impl.Session, s impl.Chain
 			s.Traverse(twoTasks[i].ID, next)
 		}
 		if err == nil && i == 0 {
-			err = s.Compose("a", "seen", impl.ComposeOverride)
+			err = s.Compose("a", "seen", chain.ComposeOverride)
 		}
 		if err = s.Save(ctx, next, err); err != nil {
 			return s, err
@@ -58,16 +59,16 @@ func (c *chainOfTwo) runAt(ctx context.Context, sess *impl.Session, s impl.Chain
 	return s, nil
 }
 
-func (c *chainOfTwo) sessions() *impl.Sessions[impl.ChainState, any] {
-	return &impl.Sessions[impl.ChainState, any]{
+func (c *chainOfTwo) sessions() *impl.Sessions[chain.ChainState, any] {
+	return &impl.Sessions[chain.ChainState, any]{
 		Workflow: "two", Schema: "json", Start: "a",
-		Fresh: impl.FreshChainState, Decode: impl.DecodeChainState, Merge: impl.MergeChainInput, Run: c.runAt,
+		Fresh: chain.FreshChainState, Decode: chain.DecodeChainState, Merge: chain.MergeChainInput, Run: c.runAt,
 	}
 }
 
 func chainInput(t *testing.T, text string) *any {
 	t.Helper()
-	in, err := impl.ChainSessionInput(value(t, text))
+	in, err := chain.ChainSessionInput(value(t, text))
 	require.NoError(t, err)
 	return in
 }
@@ -93,7 +94,7 @@ func TestChainSessionResumesAtTheFailedTask(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"a", "b", "b"}, c.calls, "a ran once; b, which failed, ran again")
 
-	start, err := impl.NewChainState(value(t, `{"n": 1.50}`))
+	start, err := chain.NewChainState(value(t, `{"n": 1.50}`))
 	require.NoError(t, err)
 	want, err := (&chainOfTwo{}).runAt(ctx, nil, start, "a")
 	require.NoError(t, err)
@@ -139,16 +140,16 @@ func TestChainSessionInput(t *testing.T) {
 }
 
 func TestDecodeChainState(t *testing.T) {
-	s, err := impl.DecodeChainState([]byte(`{"output": 7, "input": null, "vars": null}`))
+	s, err := chain.DecodeChainState([]byte(`{"output": 7, "input": null, "vars": null}`))
 	require.NoError(t, err)
 	assert.Equal(t, json.Number("7"), s.Output)
 	assert.NotNil(t, s.Vars)
-	_, err = impl.DecodeChainState([]byte(`{"output": 7, "vars": {}, "extra": 1}`))
+	_, err = chain.DecodeChainState([]byte(`{"output": 7, "vars": {}, "extra": 1}`))
 	assert.ErrorContains(t, err, "extra")
-	_, err = impl.ChainSessionInput(make(chan int))
+	_, err = chain.ChainSessionInput(make(chan int))
 	assert.ErrorContains(t, err, "chain input")
 
-	var none impl.ChainState
+	var none chain.ChainState
 	boom := errors.New("boom")
 	assert.Equal(t, boom, none.Save(context.Background(), "a", boom), "a run without a session saves nothing")
 	assert.NoError(t, none.Save(context.Background(), "a", nil))

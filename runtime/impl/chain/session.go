@@ -1,10 +1,12 @@
-package impl
+package chain
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // Sessions of task chains. Between two tasks a chain's run is its
@@ -56,7 +58,7 @@ func ChainSessionInput(input any) (*any, error) {
 	if input == nil {
 		return nil, nil
 	}
-	in, err := JSONValue(input)
+	in, err := impl.JSONValue(input)
 	if err != nil {
 		return nil, fmt.Errorf("chain input: %w", err)
 	}
@@ -75,7 +77,7 @@ func MergeChainInput(s *ChainState, in any) { s.Input = in }
 // as each run of contenox's ExecEnv starts: on the chain's input, with no
 // task outputs and no edges taken. The composed variables are kept: they
 // are the session's memory from one run to the next.
-func (s *ChainState) Attach(sess *Session) {
+func (s *ChainState) Attach(sess *impl.Session) {
 	s.session = sess
 	if s.over {
 		s.Output, s.Results, s.Edges, s.over = s.Input, nil, nil, false

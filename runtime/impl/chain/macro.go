@@ -1,4 +1,4 @@
-package impl
+package chain
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/Masterminds/sprig/v3"
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // Task chains write macros such as {{var:model}}, {{edge_count:a->b}} and
@@ -170,7 +171,7 @@ func (e *macroEnv) lookup(name string) string {
 	if !ok || v == nil {
 		return ""
 	}
-	text, _ := valueText(v)
+	text, _ := impl.ValueText(v)
 	return text
 }
 
