@@ -26,11 +26,15 @@ func tokenHash(token string) string {
 	return base64.RawURLEncoding.EncodeToString(sum[:])
 }
 
-// heldTokens are the waits a position holds, by token hash.
+// heldTokens are the waits a position holds, by token hash; nil for none,
+// as almost every checkpoint has, so that saving one allocates nothing.
 func heldTokens(pos *Position) map[string]*callbackWait {
 	_, waits := pos.FanOut.tokens("")
 	if pos.Callback != nil {
 		waits = append(waits, pos.Callback)
+	}
+	if len(waits) == 0 {
+		return nil
 	}
 	held := make(map[string]*callbackWait, len(waits))
 	for _, w := range waits {
@@ -39,13 +43,12 @@ func heldTokens(pos *Position) map[string]*callbackWait {
 	return held
 }
 
-// spend records as spent the tokens that were held before and that the
-// position next holds no more, keeping the newest spentTokens.
-func spend(spent []spentToken, before map[string]*callbackWait, next *Position) []spentToken {
+// spend records as spent the tokens that were held before and are held
+// no more, keeping the newest spentTokens.
+func spend(spent []spentToken, before, still map[string]*callbackWait) []spentToken {
 	if len(before) == 0 {
 		return spent
 	}
-	still := heldTokens(next)
 	for _, h := range slices.Sorted(maps.Keys(before)) {
 		if still[h] == nil {
 			spent = append(spent, spentToken{Hash: h, Answered: before[h].Answer != nil})

@@ -18,7 +18,7 @@ func TestSpentTokensAreRemembered(t *testing.T) {
 		0: {State: "Ask", Callback: answered},
 		1: {State: "Branch", Callback: lapsed},
 	}}}
-	spent := spend(nil, heldTokens(&before), &Position{State: "After"})
+	spent := spend(nil, heldTokens(&before), nil)
 	cp := &Checkpoint{Position: Position{State: "After", Spent: spent}}
 	clock := NewFakeClock(time.Now())
 
@@ -34,12 +34,12 @@ func TestSpentTokensAreRemembered(t *testing.T) {
 // A wait still held is not spent, and the memory keeps the newest tokens.
 func TestSpentTokensAreBounded(t *testing.T) {
 	held := &Position{State: "Ask", Callback: &callbackWait{State: "Ask", Token: "t-held"}}
-	assert.Empty(t, spend(nil, heldTokens(held), held))
+	assert.Empty(t, spend(nil, heldTokens(held), heldTokens(held)))
 
 	var spent []spentToken
 	for i := range spentTokens + 10 {
 		pos := &Position{State: "Ask", Callback: &callbackWait{State: "Ask", Token: "t-" + string(rune('a'+i%26)) + time.Duration(i).String()}}
-		spent = spend(spent, heldTokens(pos), &Position{})
+		spent = spend(spent, heldTokens(pos), nil)
 	}
 	assert.Len(t, spent, spentTokens)
 	_, known := spentAs(spent, "t-"+string(rune('a'+(spentTokens+9)%26))+time.Duration(spentTokens+9).String())

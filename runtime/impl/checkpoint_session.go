@@ -310,7 +310,8 @@ func (s *Session) putLocked(ctx context.Context, pos Position, state json.RawMes
 		status = StatusFinished
 	}
 	s.step++
-	s.spent, s.held = spend(s.spent, s.held, &pos), heldTokens(&pos)
+	held := heldTokens(&pos)
+	s.spent, s.held = spend(s.spent, s.held, held), held
 	pos.Spent = slices.Clone(s.spent)
 	return s.cfg.Checkpointer.Save(ctx, &Checkpoint{
 		Session:  s.id,
