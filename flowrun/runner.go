@@ -17,12 +17,6 @@ import (
 // runFunc runs one workflow on a JSON input with mocked handlers.
 type runFunc func(ctx context.Context, input []byte, mocks *Mocks, opts ...impl.Option) (output any, err error)
 
-// RunMain is the main function of the programs `flowc run` builds for
-// workflows without sessions; see RunSessionMain.
-func RunMain(args []string, stdout, stderr io.Writer, run runFunc) int {
-	return RunSessionMain(args, stdout, stderr, run, nil)
-}
-
 // sessionFunc runs session id of one workflow with mocked handlers: input
 // nil continues the session unchanged, otherwise it is merged into the
 // session's state; a decision answers the approval the session waits for.
@@ -36,6 +30,34 @@ type sessionFunc func(ctx context.Context, id string, input []byte, decision str
 // interrupted (an approval waits: not a failure), 1 failed, 2 bad input,
 // mock config or session. session is nil for workflows without sessions.
 func RunSessionMain(args []string, stdout, stderr io.Writer, run runFunc, session sessionFunc) int {
+	r, code := setUp(args, stderr, session != nil)
+	if r == nil {
+		return code
+	}
+	defer r.stop()
+	var out any
+	var err error
+	if r.session.id != "" {
+		out, err = r.session.run(r.ctx, session, r.input, r.mocks, r.opts)
+	} else {
+		out, err = run(r.ctx, r.input, r.mocks, r.opts...)
+	}
+	return Report("flowc run", stdout, stderr, out, err, r.session.id != "")
+}
+
+// aRun is a run as its flags ask for it.
+type aRun struct {
+	ctx     context.Context
+	stop    context.CancelFunc
+	input   []byte // nil: a session given no input, which goes on unchanged
+	mocks   *Mocks
+	opts    []impl.Option
+	session sessionFlags
+}
+
+// setUp reads the flags and the files they name; with r nil, code is the
+// exit code of a run that cannot start, whose reason is on stderr.
+func setUp(args []string, stderr io.Writer, hasSessions bool) (r *aRun, code int) {
 	fs := flag.NewFlagSet("flowc-run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	input := fs.String("input", "", "JSON input file (default: {}, or no input for a session)")
@@ -43,37 +65,30 @@ func RunSessionMain(args []string, stdout, stderr io.Writer, run runFunc, sessio
 	testCase := fs.String("test-case", "", "test case of the mock config")
 	machine := fs.String("machine", "", "state machine name in the mock config")
 	skipWaits := fs.Bool("skip-waits", false, "make retry intervals and waits take no time")
-	var sf sessionFlags
-	sf.register(fs)
+	r = &aRun{}
+	r.session.register(fs)
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return nil, 2
 	}
 	in, mocks, err := runSetup(*input, *mockConfig, *machine, *testCase)
 	if err == nil {
-		err = sf.check(session, *input != "")
+		err = r.session.check(hasSessions, *input != "")
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "flowc run: %v\n", err)
-		return 2
+		return nil, 2
+	}
+	if r.session.id != "" && *input == "" {
+		in = nil // a session given no input goes on unchanged, not with {}
 	}
 	mocks.Log = stderr
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	ctx = impl.StopAtTaskTokens(ctx) // nothing in this process could answer a token
-	var opts []impl.Option
+	r.input, r.mocks = in, mocks
+	r.ctx, r.stop = signal.NotifyContext(context.Background(), os.Interrupt)
+	r.ctx = impl.StopAtTaskTokens(r.ctx) // nothing in this process could answer a token
 	if *skipWaits {
-		opts = append(opts, impl.WithClock(impl.NewFakeClock(impl.SystemClock.Now())))
+		r.opts = append(r.opts, impl.WithClock(impl.NewFakeClock(impl.SystemClock.Now())))
 	}
-	var out any
-	if sf.id != "" {
-		if *input == "" {
-			in = nil // a session given no input goes on unchanged, not with {}
-		}
-		out, err = sf.run(ctx, session, in, mocks, opts)
-	} else {
-		out, err = run(ctx, in, mocks, opts...)
-	}
-	return Report("flowc run", stdout, stderr, out, err, sf.id != "")
+	return r, 0
 }
 
 // Report prints the result line of a run, or the problem that kept it

@@ -31,13 +31,13 @@ func (f *sessionFlags) register(fs *flag.FlagSet) {
 	f.task.Register(fs)
 }
 
-func (f *sessionFlags) check(session sessionFunc, hasInput bool) error {
+func (f *sessionFlags) check(hasSessions, hasInput bool) error {
 	switch {
 	case f.id == "" && (f.decision != "" || f.pipe):
 		return errors.New("-decision and -checkpoint-pipe need -session")
 	case f.at != "" && f.decision == "":
 		return errors.New("-at names the stop a -decision answers")
-	case f.id != "" && session == nil:
+	case f.id != "" && !hasSessions:
 		return errors.New("this kind of workflow has no sessions")
 	case f.decision != "" && hasInput:
 		return errors.New("-decision answers the approval the session waits for; give new input in a run of its own")

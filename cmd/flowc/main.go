@@ -5,6 +5,7 @@
 //	flowc graph [--format mermaid|dot] FILE
 //	flowc run FILE [--input JSON_FILE|-] [--mock-config FILE --test-case NAME] [--skip-waits]
 //	          [--checkpoint-db PATH --session ID [--decision OPTION [--at KEY]]]
+//	          [--engine native|temporal [--temporal-address HOST:PORT [--session ID ...]]]
 //	flowc build FILE [-o BIN] [--handlers GOPKG]
 //	flowc schema [native|chain|asl]
 //	flowc breaking NEW [--against OLD_FILE | --against-rev GITREV]
@@ -35,7 +36,9 @@ const (
   flowc graph [--format mermaid|dot] FILE
   flowc run FILE [--input JSON_FILE|-] [--mock-config FILE --test-case NAME] [--skip-waits]
             [--checkpoint-db PATH --session ID [--decision OPTION [--at KEY]]]
-            [--engine native|temporal [--temporal-address HOST:PORT]]
+            [--engine native|temporal [--temporal-address HOST:PORT [--session ID ...]]]
+                                         on Temporal a session is a workflow on the server:
+                                         no --checkpoint-db
   flowc build FILE [-o BIN] [--handlers GOPKG]
                                          write a standalone program that runs the workflow
   flowc schema [native|chain|asl]        print the JSON Schema of a dialect; no argument lists them

@@ -44,7 +44,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !oneDefinition("run", paths, stderr) {
 		return exitUsage
 	}
-	if err := sf.Check(*input); err != nil {
+	if err := sf.Check(*input, eng.temporal()); err != nil {
 		fmt.Fprintf(stderr, "flowc run: %v\n", err)
 		return exitUsage
 	}

@@ -37,11 +37,17 @@ func (f *sessionFlags) Register(fs *flag.FlagSet) {
 	f.Task.Register(fs)
 }
 
-// Check reports a combination of the flags and --input that makes no sense.
-func (f *sessionFlags) Check(input string) error {
+// Check reports a combination of the flags and --input that makes no
+// sense; onServer says that an engine's server keeps the sessions
+// (--engine temporal), so that a session needs no checkpoint file.
+func (f *sessionFlags) Check(input string, onServer bool) error {
 	switch {
-	case (f.DB == "") != (f.ID == ""):
+	case onServer && f.DB != "":
+		return errors.New("on Temporal the server keeps the session: give --session without --checkpoint-db")
+	case !onServer && (f.DB == "") != (f.ID == ""):
 		return errors.New("--checkpoint-db and --session go together")
+	case f.Decision != "" && f.ID == "" && onServer:
+		return errors.New("--decision answers the approval a session waits for: it needs --session")
 	case f.Decision != "" && f.ID == "":
 		return errors.New("--decision answers the approval a session waits for: it needs --checkpoint-db and --session")
 	case f.At != "" && f.Decision == "":
@@ -57,7 +63,10 @@ func (f *sessionFlags) args() []string {
 	if f.ID == "" {
 		return nil
 	}
-	args := []string{"-session", f.ID, "-checkpoint-pipe"}
+	args := []string{"-session", f.ID}
+	if f.DB != "" {
+		args = append(args, "-checkpoint-pipe")
+	}
 	if f.Decision != "" {
 		args = append(args, "-decision", f.Decision)
 	}

@@ -73,8 +73,8 @@ func runTemporal(f engineFlags, def, input, mockConfig, testCase string, skipWai
 	case f.engine != targetTemporal:
 		fmt.Fprintf(stderr, "flowc run: unknown engine %q (want %s or %s)\n", f.engine, targetNative, targetTemporal)
 		return exitUsage
-	case sf.DB != "":
-		fmt.Fprintln(stderr, "flowc run: sessions are the native engine's; on Temporal the workflow's history keeps the run")
+	case sf.ID != "" && f.address == "":
+		fmt.Fprintln(stderr, "flowc run: on Temporal a session lives on a server: give --temporal-address")
 		return exitUsage
 	}
 	support, err := temporalModule()
@@ -97,7 +97,8 @@ func runTemporal(f engineFlags, def, input, mockConfig, testCase string, skipWai
 		fmt.Fprintf(stderr, "flowc run: %v\n", err)
 		return exitUsage
 	}
-	cmd := exec.Command(bin, append(args, "-machine", machine)...)
+	args = append(args, "-machine", machine)
+	cmd := exec.Command(bin, append(args, sf.args()...)...)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.Env = append(os.Environ(), "FLOWC_TEMPORAL_ADDRESS="+f.address)
 	if skipWaits {

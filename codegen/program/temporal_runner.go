@@ -52,31 +52,57 @@ import (
 var _ json.RawMessage
 
 func main() {
-	os.Exit({{rt "RunMain"}}(os.Args[1:], os.Stdout, os.Stderr, func(ctx context.Context, input []byte, mocks *{{rt "Mocks"}}, _ ...flowcrt.Option) (any, error) {
-{{- if .Decoder}}
-		in := json.RawMessage(input)
-		if _, err := {{rt .Decoder}}(input); err != nil {
+	register := func(mocks *{{rt "Mocks"}}) flowtemporal.Register {
+		return func(r worker.Registry) { wf.Register{{.Name}}Mock(r, mocks) }
+	}
+	address := os.Getenv("FLOWC_TEMPORAL_ADDRESS")
+	os.Exit({{rt "RunServerMain"}}(os.Args[1:], os.Stdout, os.Stderr, func(ctx context.Context, input []byte, mocks *{{rt "Mocks"}}, _ ...flowcrt.Option) (any, error) {
+		in, err := decodeInput(input)
+		if err != nil {
 			return nil, err
 		}
-{{- else}}
-		var in wf.{{.In}}
-		if err := {{rt "DecodeInput"}}(input, &in); err != nil {
-			return nil, err
+		var out {{template "out" .}}
+		err = flowtemporal.RunWorkflow(ctx, address, register(mocks), wf.{{.Name}}WorkflowName, in, &out, os.Stderr)
+		return output(out, err)
+	}, func(ctx context.Context, req {{rt "SessionRequest"}}, input []byte, mocks *{{rt "Mocks"}}) (any, error) {
+		s := flowtemporal.Session{ID: req.ID, Decision: req.Decision, At: req.At, Task: req.Task}
+		if input != nil {
+			in, err := decodeInput(input)
+			if err != nil {
+				return nil, err
+			}
+			s.Input = in
 		}
-{{- end}}
-		register := func(r worker.Registry) { wf.Register{{.Name}}Mock(r, mocks) }
-{{- if eq .Out "any"}}
-		var out json.RawMessage
-		if err := flowtemporal.RunWorkflow(ctx, os.Getenv("FLOWC_TEMPORAL_ADDRESS"), register, wf.{{.Name}}WorkflowName, in, &out, os.Stderr); err != nil {
-			return nil, err
-		}
-		// Decoded as the native runner's output is, so that it prints the same.
-		return {{rt .Decoder}}(out)
-{{- else}}
-		var out {{if eq .Out "flowcrt.ChainState"}}{{.Out}}{{else}}wf.{{.Out}}{{end}}
-		err := flowtemporal.RunWorkflow(ctx, os.Getenv("FLOWC_TEMPORAL_ADDRESS"), register, wf.{{.Name}}WorkflowName, in, &out, os.Stderr)
-		return out, err
-{{- end}}
+		var out {{template "out" .}}
+		err := flowtemporal.RunSessionOnServer(ctx, address, register(mocks), wf.{{.Name}}WorkflowName, s, &out, os.Stderr)
+		return output(out, err)
 	}))
 }
+
+{{if .Decoder -}}
+func decodeInput(input []byte) (json.RawMessage, error) {
+	_, err := {{rt .Decoder}}(input)
+	return json.RawMessage(input), err
+}
+{{- else -}}
+func decodeInput(input []byte) (wf.{{.In}}, error) {
+	var in wf.{{.In}}
+	err := {{rt "DecodeInput"}}(input, &in)
+	return in, err
+}
+{{- end}}
+
+{{if eq .Out "any" -}}
+// output decodes the run's output as the native runner's is, so that it
+// prints the same.
+func output(out json.RawMessage, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	return {{rt .Decoder}}(out)
+}
+{{- else -}}
+func output(out {{template "out" .}}, err error) (any, error) { return out, err }
+{{- end}}
+{{define "out"}}{{if eq .Out "any"}}json.RawMessage{{else if eq .Out "flowcrt.ChainState"}}{{.Out}}{{else}}wf.{{.Out}}{{end}}{{end}}
 `))

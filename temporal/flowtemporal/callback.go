@@ -80,7 +80,11 @@ func (engine) AwaitTaskToken(ctx context.Context, state, token string, timeout, 
 				wait, beat = left, false
 			}
 		}
-		a, err := r.awaitAnswer(wctx, token, wait)
+		var a *TaskTokenAnswer
+		var err error
+		// Idle while it waits, as an approval is: the next item of an
+		// in-order fan-out starts, and a session's run counts as settled.
+		r.idle(func() { a, err = r.awaitAnswer(wctx, token, wait) })
 		switch {
 		case err != nil:
 			return nil, err

@@ -40,7 +40,7 @@ func RunWorkflow(ctx context.Context, address string, register Register, name st
 		return runTest(register, name, in, out)
 	}
 	opts := client.StartWorkflowOptions{}
-	if os.Getenv(envSkipWaits) != "" {
+	if skipWaitsRequested() {
 		opts.Memo = skipWaitsMemo
 	}
 	return runServer(ctx, address, register, name, opts, in, out, stderr)
@@ -49,6 +49,8 @@ func RunWorkflow(ctx context.Context, address string, register Register, name st
 // envSkipWaits is the environment variable that makes the runs of
 // RunWorkflow on a server skip their waits.
 const envSkipWaits = "FLOWC_SKIP_WAITS"
+
+func skipWaitsRequested() bool { return os.Getenv(envSkipWaits) != "" }
 
 func quietLogger() log.Logger { return log.NewStructuredLogger(slog.New(slog.DiscardHandler)) }
 

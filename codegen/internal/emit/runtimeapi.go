@@ -91,6 +91,7 @@ var userAPI = map[string]bool{
 var harnessAPI = map[string]bool{
 	"DecodeInput":    true,
 	"Mocks":          true,
-	"RunMain":        true,
+	"RunServerMain":  true,
 	"RunSessionMain": true,
+	"SessionRequest": true,
 }
