@@ -161,8 +161,10 @@ func childPositions(frames []*childFrame, next string, out any) ([]childPosition
 
 // ResumeChild returns where a compiled-in child starts: at steps[0] on in
 // or, in a run resumed inside this child, at the state of its checkpoint
-// on the input saved there, with the variables of the child's own scope
-// restored. steps are the child's states, ids the ids of all steps.
+// (or, for a child a Parallel branch or a Map iteration runs, of its
+// branch's stop: childStop) on the input saved there, with the variables
+// of the child's own scope restored. steps are the child's states, ids
+// the ids of all steps.
 func ResumeChild[T ~int](ctx context.Context, x *ASLExec, ids []string, steps []T, in any) (T, any, error) {
 	if stop, inside := childStop(ctx); inside {
 		return resumeAt(ctx, x, ids, steps, in, stop)
