@@ -13,12 +13,13 @@ import (
 // does not complete when the handler returns, whose result is dropped as
 // AWS drops the integration's response. It completes when a success or a
 // failure is sent for the token; HeartbeatSeconds and TimeoutSeconds
-// bound the wait. A top-level state of a session stops the run there, its
-// checkpoint holding the outstanding token (Position.Callback), and the
-// workflow's SendTaskSuccess or SendTaskFailure continues it; one inside a
-// Parallel branch or a Map item of a session stops only its branch
-// (asl_callback_branch.go); anywhere else the run waits in the process for
-// the token.
+// bound the wait. A top-level state of a session, or one of a compiled-in
+// child it runs, stops the run there, its checkpoint holding the
+// outstanding token (Position.Callback; SaveChild saves a child's), and
+// the workflow's SendTaskSuccess or SendTaskFailure continues it; one
+// inside a Parallel branch or a Map item of a session, compiled-in children
+// included, stops only its branch (asl_callback_branch.go); a run without
+// a session waits in the process for the token.
 
 // StatesHeartbeatTimeout is the error of a callback wait that no heartbeat
 // renewed within HeartbeatSeconds. Retriers and catchers of States.Timeout
@@ -158,10 +159,11 @@ func (s *Session) sessionID() string {
 // task token where Parameters or Arguments put it, drops its result and
 // waits for the token. heartbeat is HeartbeatSeconds (0: none); the
 // state's TimeoutSeconds bounds the whole wait. When durable (a top-level
-// state) and the run has a session, the run stops with a *TaskTokenWait
-// that ASLExec.Save saves; inside a branch or item of a session's fan-out
-// it stops that branch; otherwise it waits in the process, for the
-// workflow's SendTaskSuccess or SendTaskFailure from another goroutine.
+// state, or one of a compiled-in child it runs) and the run has a
+// session, the run stops with a *TaskTokenWait that ASLExec.Save or
+// SaveChild saves; inside a branch or item of a session's fan-out it stops
+// that branch; otherwise it waits in the process, for the workflow's
+// SendTaskSuccess or SendTaskFailure from another goroutine.
 func (x *ASLExec) Callback(st *ASLState, h aslHandler, heartbeat time.Duration, durable bool) stateBody {
 	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
 		defer func() { cx.token = "" }() // a retry gets a token of its own

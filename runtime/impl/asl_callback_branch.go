@@ -88,24 +88,36 @@ func (f *FanOutProgress) tokens(prefix string) (keys []string, waits []*callback
 		return nil, nil
 	}
 	for _, i := range slices.Sorted(maps.Keys(f.Stopped)) {
-		b := f.Stopped[i]
-		key := prefix + strconv.Itoa(i) + "/" + b.State
-		if b.Callback != nil {
-			keys, waits = append(keys, key), append(waits, b.Callback)
-		}
-		k, w := b.FanOut.tokens(key + "/")
+		k, w := f.Stopped[i].tokens(prefix + strconv.Itoa(i) + "/")
 		keys, waits = append(keys, k...), append(waits, w...)
 	}
 	return keys, waits
 }
 
-// waitFor returns the wait for token that pos holds: at its state, or in
-// a branch of its fan-out; nil when it holds none.
+// tokens lists the task tokens b waits for: at its state, in the fan-out
+// it opens, or, when its state runs a compiled-in child, in the child,
+// whose states' ids name them (a stop's key is the branch's prefix and the
+// id of the state that waits, as stopKey makes it).
+func (b *branchStop) tokens(prefix string) (keys []string, waits []*callbackWait) {
+	if b.Child != nil {
+		return b.Child.tokens(prefix)
+	}
+	key := prefix + b.State
+	if b.Callback != nil {
+		keys, waits = append(keys, key), append(waits, b.Callback)
+	}
+	k, w := b.FanOut.tokens(key + "/")
+	return append(keys, k...), append(waits, w...)
+}
+
+// waitFor returns the wait for token that pos holds: at its state (or in
+// the compiled-in child it runs), or in a branch of its fan-out; nil when
+// it holds none.
 func (pos *Position) waitFor(token string) *callbackWait {
 	if w := pos.Callback; w != nil && sameToken(w.Token, token) {
 		return w
 	}
-	_, waits := pos.FanOut.tokens("")
+	_, waits := pos.fanOut().tokens("")
 	for _, w := range waits {
 		if sameToken(w.Token, token) {
 			return w

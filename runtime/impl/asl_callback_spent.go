@@ -29,7 +29,7 @@ func tokenHash(token string) string {
 // heldTokens are the waits a position holds, by token hash; nil for none,
 // as almost every checkpoint has, so that saving one allocates nothing.
 func heldTokens(pos *Position) map[string]*callbackWait {
-	_, waits := pos.FanOut.tokens("")
+	_, waits := pos.fanOut().tokens("")
 	if pos.Callback != nil {
 		waits = append(waits, pos.Callback)
 	}

@@ -73,7 +73,7 @@ func (x *ASLExec) Save(ctx context.Context, next string, out any, err error) err
 	if serr := x.saveVars(); serr != nil {
 		return serr
 	}
-	if wait, ok := errors.AsType[*TaskTokenWait](err); ok && x.sess != nil && wait.wait != nil {
+	if wait, ok := errors.AsType[*TaskTokenWait](err); ok && x.sess != nil && wait.wait != nil && wait.Session == "" {
 		return x.saveCallback(ctx, wait, out)
 	}
 	return tokensWait(x.sess.Save(ctx, next, out, err))

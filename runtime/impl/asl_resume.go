@@ -31,9 +31,10 @@ func enterChild(ctx context.Context, x *ASLExec, cx *aslContext, outer *varScope
 	return context.WithValue(ctx, childKey{}, &childFrame{parent: parent, state: cx.state, raw: cx.input, outer: outer, inner: x.scope(ctx)})
 }
 
-// frames lists the children ctx runs in, outermost first. Generated code
-// saves and resumes only in children whose chain of states starts at the
-// top level, without a Parallel branch or a Map iteration between.
+// frames lists the children ctx runs in, outermost first: those whose
+// chain of states starts at the top level, then, inside a Parallel branch
+// or a Map iteration, those the branch runs (branchScope.depth tells them
+// apart).
 func frames(ctx context.Context) []*childFrame {
 	var out []*childFrame
 	for f, _ := ctx.Value(childKey{}).(*childFrame); f != nil; f = f.parent {
@@ -46,27 +47,36 @@ func frames(ctx context.Context) []*childFrame {
 // does for a top-level state: the checkpoint names the top-level state that
 // runs the child, with its raw input, and the position in every child down
 // to this one (next, on out). A child that ends saves nothing: the state
-// that ran it saves once it is done. Inside a Parallel branch or a Map
-// iteration nothing is saved.
+// that ran it saves once it is done. A child that waits for a task token
+// saves the token too. Inside a Parallel branch or a Map iteration nothing
+// is saved: a stop in the child becomes one of the branch (stopInChild),
+// which its fan-out records.
 func (x *ASLExec) SaveChild(ctx context.Context, next string, out any, err error) error {
 	if x.sess == nil {
 		return err
 	}
 	frames := frames(ctx)
+	if sc := branchOf(ctx); sc != nil && len(frames) > sc.depth {
+		return x.stopInChild(frames[len(frames)-1], err)
+	}
 	var wait *Interrupted
 	interrupted := errors.As(err, &wait)
+	token, waits := errors.AsType[*TaskTokenWait](err)
 	switch {
 	case len(frames) == 0:
 		return err
-	case interrupted && wait.Session != "": // saved already, by the child it waits in
+	case interrupted && wait.Session != "", waits && (token.Session != "" || token.wait == nil): // saved already, by the child it waits in
 		return err
-	case !interrupted && (err != nil || next == ""):
+	case !interrupted && !waits && (err != nil || next == ""):
 		return err
 	case x.restoreErr != nil:
 		return x.restoreErr
 	}
 	var stops []Pending
+	var callback *callbackWait
 	switch {
+	case waits:
+		next, callback = token.State, token.wait
 	case interrupted && wait.at != nil: // inside a fan-out of the child: the fan-out state waits
 		next, out, stops = wait.at.State, wait.at.Input, wait.Stops
 	case interrupted:
@@ -82,18 +92,46 @@ func (x *ASLExec) SaveChild(ctx context.Context, next string, out any, err error
 	if serr := x.saveVars(); serr != nil {
 		return serr
 	}
-	pos := Position{State: frames[0].state, Vars: x.sess.vars, Inside: inside}
-	if !interrupted {
+	pos := Position{State: frames[0].state, Vars: x.sess.vars, Inside: inside, Callback: callback}
+	if !interrupted && !waits {
 		return x.sess.save(ctx, pos, frames[0].raw, nil)
 	}
 	data, serr := json.Marshal(frames[0].raw)
 	if serr != nil {
 		return fmt.Errorf("saving the checkpoint of session %q: %w", x.sess.id, serr)
 	}
-	wait.Session = x.sess.id // the top level does not save it again
+	if waits { // the top level does not save it again
+		token.Session = x.sess.id
+	} else {
+		wait.Session = x.sess.id
+	}
 	if serr := x.sess.put(ctx, pos, data, stops); serr != nil {
 		return serr
 	}
+	return tokensWait(err) // a fan-out of the child whose stops all wait for tokens
+}
+
+// stopInChild makes err, when it is the stop of a compiled-in child run
+// inside a branch at the state of f, the stop of the state that runs the
+// child, which keeps the child's stop as its Child: the state f runs waits,
+// on its raw input, with the variables of the scope it runs in. Other
+// errors are returned as they are.
+func (x *ASLExec) stopInChild(f *childFrame, err error) error {
+	wait, ok := errors.AsType[*Interrupted](err)
+	if !ok || wait.at == nil {
+		return err
+	}
+	in, merr := json.Marshal(f.raw)
+	if merr != nil {
+		return fmt.Errorf("saving the input of %q: %w", f.state, merr)
+	}
+	stop := &branchStop{State: f.state, Input: in, Child: wait.at}
+	if f.outer != x.vars && len(f.outer.vals) > 0 {
+		if stop.Vars, merr = json.Marshal(f.outer.vals); merr != nil { // keys sorted
+			return fmt.Errorf("saving the variables of a branch: %w", merr)
+		}
+	}
+	wait.at = stop
 	return err
 }
 
@@ -123,9 +161,14 @@ func childPositions(frames []*childFrame, next string, out any) ([]childPosition
 
 // ResumeChild returns where a compiled-in child starts: at steps[0] on in
 // or, in a run resumed inside this child, at the state of its checkpoint
-// on the input saved there, with the variables of the child's own scope
-// restored. steps are the child's states, ids the ids of all steps.
+// (or, for a child a Parallel branch or a Map iteration runs, of its
+// branch's stop: childStop) on the input saved there, with the variables
+// of the child's own scope restored. steps are the child's states, ids
+// the ids of all steps.
 func ResumeChild[T ~int](ctx context.Context, x *ASLExec, ids []string, steps []T, in any) (T, any, error) {
+	if stop, inside := childStop(ctx); inside {
+		return resumeAt(ctx, x, ids, steps, in, stop)
+	}
 	pos := x.resumeIn(ctx)
 	if pos == nil {
 		return steps[0], in, nil
@@ -209,7 +252,31 @@ func (x *ASLExec) restoreChild(ctx context.Context, pos *childPosition) (any, er
 // the state it stopped at, on the input saved there, with the variables of
 // the branch's scope restored. ids are the ids of all steps.
 func ResumeBranch[T ~int](ctx context.Context, x *ASLExec, ids []string, steps []T, in any) (T, any, error) {
-	stop := takeResume(ctx)
+	return resumeAt(ctx, x, ids, steps, in, takeResume(ctx))
+}
+
+// childStop returns, once, where the compiled-in child ctx runs in goes on
+// when the child runs inside a Parallel branch or a Map iteration (inside
+// is then true): the Child of the stop its branch resumes at, when that
+// stop is at the state that runs this child, else nil. The child's stop
+// becomes the one its states resume at.
+func childStop(ctx context.Context) (stop *branchStop, inside bool) {
+	sc := branchOf(ctx)
+	fr := frames(ctx)
+	if sc == nil || len(fr) <= sc.depth {
+		return nil, false
+	}
+	if at := sc.at; at != nil && at.Child != nil && at.State == fr[len(fr)-1].state {
+		sc.at = at.Child
+		return at.Child, true
+	}
+	return nil, true
+}
+
+// resumeAt returns where the machine of steps starts: at steps[0] on in,
+// or at the state of stop, on the input saved there, with the variables
+// of its scope restored.
+func resumeAt[T ~int](ctx context.Context, x *ASLExec, ids []string, steps []T, in any, stop *branchStop) (T, any, error) {
 	if stop == nil {
 		return steps[0], in, nil
 	}
@@ -270,10 +337,8 @@ func (x *ASLExec) branchVars(ctx context.Context) (json.RawMessage, error) {
 }
 
 // inBranch reports whether ctx runs a state of a Parallel branch or Map
-// iteration of a session's run itself, where it can stop: not inside a
-// compiled-in child the branch runs, whose states no branch's checkpoint
-// names.
+// iteration of a session's run, where it can stop: in the branch itself
+// or in a compiled-in child it runs (stopInChild).
 func inBranch(ctx context.Context) bool {
-	sc := branchOf(ctx)
-	return sc != nil && sc.depth == len(frames(ctx))
+	return branchOf(ctx) != nil
 }

@@ -304,7 +304,7 @@ func (s *Session) putLocked(ctx context.Context, pos Position, state json.RawMes
 	switch {
 	case pending != nil:
 		status = StatusInterrupted
-	case pos.Callback != nil, pos.FanOut.waitsForToken():
+	case pos.Callback != nil, pos.fanOut().waitsForToken():
 		status = StatusWaiting
 	case pos.State == "":
 		status = StatusFinished

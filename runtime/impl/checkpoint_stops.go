@@ -40,13 +40,18 @@ type branchStop struct {
 	// Callback is the task token State waits for, a callback Task state
 	// (asl_callback_branch.go), instead of a decision.
 	Callback *callbackWait `json:"callback,omitempty"`
+	// Child is set when State runs a compiled-in child (an Include, or a
+	// started execution) that stopped: where in the child it waits, one
+	// level down (asl_resume.go).
+	Child *branchStop `json:"child,omitempty"`
 }
 
 func (b *branchStop) clone() *branchStop {
 	if b == nil {
 		return nil
 	}
-	out := &branchStop{State: b.State, Input: slices.Clone(b.Input), Vars: slices.Clone(b.Vars), FanOut: b.FanOut.clone(), Timer: b.Timer.clone(), Callback: b.Callback.clone()}
+	out := &branchStop{State: b.State, Input: slices.Clone(b.Input), Vars: slices.Clone(b.Vars), FanOut: b.FanOut.clone(),
+		Timer: b.Timer.clone(), Callback: b.Callback.clone(), Child: b.Child.clone()}
 	if b.Pending != nil {
 		p := *b.Pending
 		p.Options = slices.Clone(p.Options)
@@ -63,11 +68,15 @@ func (f *FanOutProgress) waitsForToken() bool {
 		return false
 	}
 	for _, b := range f.Stopped {
-		if b.Callback != nil || b.FanOut.waitsForToken() {
+		if b.waitsForToken() {
 			return true
 		}
 	}
 	return false
+}
+
+func (b *branchStop) waitsForToken() bool {
+	return b != nil && (b.Callback != nil || b.FanOut.waitsForToken() || b.Child.waitsForToken())
 }
 
 func (f *FanOutProgress) clone() *FanOutProgress {
@@ -101,8 +110,10 @@ func (p *Pending) key() string {
 type branchScope struct {
 	prefix string      // the key of its states without their name: "Map/3/"
 	resume *branchStop // where the branch goes on, until its run loop takes it
-	at     *branchStop // taken by the run loop: the state it resumes at, whose fan-out may take it
-	depth  int         // the compiled-in children around the branch (asl_resume.go)
+	// at is taken by the run loop: the state it resumes at, whose fan-out
+	// may take it, or whose compiled-in child then takes its Child.
+	at    *branchStop
+	depth int // the compiled-in children around the branch; more are inside it (asl_resume.go)
 }
 
 type branchScopeKey struct{}
@@ -309,11 +320,7 @@ func branchDeadline(ctx context.Context, state string) *durableTimer {
 // waiting lists the stops of an interrupted checkpoint: those its
 // fan-out progress holds, in branch order, else its Pending.
 func (c *Checkpoint) waiting() []Pending {
-	f := c.Position.FanOut
-	if n := len(c.Position.Inside); f == nil && n > 0 {
-		f = c.Position.Inside[n-1].FanOut // inside a compiled-in child
-	}
-	if stops := f.stops(); len(stops) > 0 {
+	if stops := c.Position.fanOut().stops(); len(stops) > 0 {
 		return stops
 	}
 	if c.Pending != nil {
@@ -329,13 +336,31 @@ func (f *FanOutProgress) stops() []Pending {
 	}
 	var out []Pending
 	for _, i := range slices.Sorted(maps.Keys(f.Stopped)) {
-		b := f.Stopped[i]
-		if b.Pending != nil {
-			out = append(out, *b.Pending)
-		}
-		out = append(out, b.FanOut.stops()...)
+		out = f.Stopped[i].stops(out)
 	}
 	return out
+}
+
+// stops appends to out the stop of b and those of the fan-out or
+// compiled-in child it waits in.
+func (b *branchStop) stops(out []Pending) []Pending {
+	if b == nil {
+		return out
+	}
+	if b.Pending != nil {
+		out = append(out, *b.Pending)
+	}
+	return b.Child.stops(append(out, b.FanOut.stops()...))
+}
+
+// fanOut is the progress of the fan-out pos stopped inside: the one its
+// state opens, or one in the compiled-in child its state runs; nil when
+// it stopped in none.
+func (pos *Position) fanOut() *FanOutProgress {
+	if n := len(pos.Inside); pos.FanOut == nil && n > 0 {
+		return pos.Inside[n-1].FanOut
+	}
+	return pos.FanOut
 }
 
 // pick returns the stop of c that key names; "" names the only one.

@@ -265,3 +265,74 @@ func TestFanOutOfTokensIsSavedWaiting(t *testing.T) {
 		})
 	}
 }
+
+// childStops is a fan-out whose branch 0 waits inside the compiled-in
+// child its state "Inc" runs, at an approval, and whose branch 1 waits
+// there for a task token.
+func childStops() *FanOutProgress {
+	return &FanOutProgress{Done: map[int]json.RawMessage{}, Stopped: map[int]*branchStop{
+		0: {State: "Inc", Input: json.RawMessage(`{}`), Child: &branchStop{State: "Inc/Ask", Input: json.RawMessage(`{"a":1}`),
+			Pending: &Pending{Key: "M/0/Inc/Ask", State: "Inc/Ask", Options: []string{"yes"}}}},
+		1: {State: "Inc", Input: json.RawMessage(`{}`), Child: &branchStop{State: "Inc/Call", Input: json.RawMessage(`{}`),
+			Callback: &callbackWait{State: "Inc/Call", Token: "t1"}}},
+	}}
+}
+
+// The stops and tokens inside a branch's compiled-in child are the
+// branch's: listed, keyed by the child's state ids under the branch's
+// prefix (as stopKey keys them when they stop), and cloned deeply.
+func TestStopsInsideChildren(t *testing.T) {
+	f := childStops()
+	assert.Equal(t, []Pending{*f.Stopped[0].Child.Pending}, f.stops())
+	keys, waits := f.tokens("M/")
+	assert.Equal(t, []string{"M/1/Inc/Call"}, keys)
+	assert.Equal(t, "t1", waits[0].Token)
+	assert.True(t, f.waitsForToken())
+
+	c := f.clone()
+	assert.Equal(t, f, c)
+	c.Stopped[0].Child.Pending.Options[0] = "changed"
+	c.Stopped[1].Child.Callback.Token = "t2"
+	assert.Equal(t, childStops(), f)
+
+	pos := Position{State: "Top", Inside: []childPosition{{State: "Top/M", FanOut: f}}}
+	assert.Same(t, f.Stopped[1].Child.Callback, pos.waitFor("t1"), "a fan-out inside a top-level child holds its tokens")
+}
+
+// A stop inside a compiled-in child run by a branch is saved by nothing
+// but its fan-out: SaveChild makes it the stop of the state that runs the
+// child, and a run resumed there enters the child at its stop.
+func TestStopInsideChildOfBranch(t *testing.T) {
+	x, _, err := NewASLExec(&Config{}, "m", nil, map[string]any{})
+	require.NoError(t, err)
+	x.sess = &Session{cfg: &Config{}, id: "s"}
+	f := openStops(context.Background(), x.sess, "M")
+	ctx := x.innerScope(f.branch(context.Background(), 0))
+	ctx = enterChild(ctx, x, &aslContext{state: "Inc", input: map[string]any{"raw": true}}, x.scope(ctx))
+	x.scope(ctx).assign(Obj("v", 1.0))
+
+	stop := stopInBranch(ctx, &Interrupted{State: "Inc/Ask"}, "Inc/Ask", map[string]any{"a": 1.0}, nil)
+	err = x.SaveChild(ctx, "", nil, stop)
+	wait, ok := errors.AsType[*Interrupted](err)
+	require.True(t, ok)
+	assert.Equal(t, "M/0/Inc/Ask", wait.Key)
+	assert.Equal(t, "Inc", wait.at.State)
+	assert.JSONEq(t, `{"raw":true}`, string(wait.at.Input))
+	assert.JSONEq(t, `{"v":1}`, string(wait.at.Vars), "the variables of the scope the Include runs in")
+	assert.Equal(t, "Inc/Ask", wait.at.Child.State)
+	assert.Zero(t, x.sess.step, "nothing saved")
+
+	assert.Nil(t, x.SaveChild(ctx, "Inc/Next", map[string]any{}, nil), "a state of the child that went well saves nothing")
+	assert.Zero(t, x.sess.step)
+
+	sc := &branchScope{prefix: "M/0/", resume: wait.at}
+	rctx := context.WithValue(context.Background(), branchScopeKey{}, sc)
+	require.Same(t, wait.at, takeResume(rctx))
+	rctx = enterChild(rctx, x, &aslContext{state: "Inc"}, x.scope(rctx))
+	child, inside := childStop(rctx)
+	assert.True(t, inside)
+	assert.Same(t, wait.at.Child, child)
+	assert.Same(t, child, sc.at, "the child's states resume at its stop")
+	_, inside = childStop(context.Background())
+	assert.False(t, inside, "outside branches the checkpoint says where a child resumes")
+}

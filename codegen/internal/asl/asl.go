@@ -249,7 +249,7 @@ func (g *aslGen) machine(f *jen.File, t emit.Target, method, what string, m *ir.
 		l.Doc = method + " runs " + what + " from step and returns its output; with a session it saves a " +
 			"checkpoint after every state."
 		l.Save = g.save()
-	case g.session[m.States[0]]:
+	case g.session[m.States[0]] || g.stopsInChild(m):
 		g.childMachine(f, method, what, l, m)
 	case g.stopsInBranch(m):
 		g.branchMachine(f, method, what, l, m)

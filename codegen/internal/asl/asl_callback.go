@@ -32,12 +32,12 @@ func hasCallbacks(w *ir.Workflow) bool {
 }
 
 // durableCallback reports whether a run of a session stops at callback
-// state s, its checkpoint holding the token: at a top-level state. Inside
-// a Parallel branch or a Map iteration the state stops its branch instead
-// (runtime/impl/asl_callback_branch.go); inside a compiled-in child the run
-// waits for the token in its process.
+// state s, its checkpoint holding the token: at a top-level state or one
+// of a compiled-in child it runs (SaveChild saves that). Inside a Parallel
+// branch or a Map iteration, compiled-in children included, the state
+// stops its branch instead (runtime/impl/asl_callback_branch.go).
 func (g *aslGen) durableCallback(s *ir.State) bool {
-	return slices.Contains(g.w.States, s)
+	return g.session[s]
 }
 
 // callbackBody renders the body of a callback Task state.

@@ -49,19 +49,36 @@ func (g *aslGen) childMachine(f *jen.File, method, what string, l *emit.Loop, m 
 	)
 }
 
+// stopsInChild reports whether m is a compiled-in child that runs inside
+// a Parallel branch or a Map iterator and in which a session's run can
+// stop (canStop): its run loop, as a top-level child's, starts where the
+// stop of its branch says (runtime/impl/asl_resume.go, ResumeChild).
+func (g *aslGen) stopsInChild(m *ir.Machine) bool {
+	for _, s := range ir.AllStates(g.w.States) {
+		if hasChild(s) && s.ASL.Branches[0] == m {
+			return canStop(m)
+		}
+	}
+	return false
+}
+
+// canStop reports whether m holds an Approval or a callback Task, at any
+// depth.
+func canStop(m *ir.Machine) bool {
+	return slices.ContainsFunc(ir.AllStates(m.States), func(s *ir.State) bool {
+		return s.ASL.Type == ir.ASLApproval && s.ASL.Include == nil || isCallback(s)
+	})
+}
+
 // stopsInBranch reports whether m is a Parallel branch or a Map iterator
 // in which a session's run can stop for a decision or a task token: it
-// holds an Approval or a callback Task (asl_callback.go), at any depth. Its run loop then starts where the checkpoint says the
-// branch stopped (branchMachine).
+// holds an Approval or a callback Task (asl_callback.go), at any depth. Its
+// run loop then starts where the checkpoint says the branch stopped
+// (branchMachine).
 func (g *aslGen) stopsInBranch(m *ir.Machine) bool {
 	for _, s := range ir.AllStates(g.w.States) {
-		if s.ASL.Include != nil || !slices.Contains(s.ASL.Branches, m) {
-			continue
-		}
-		for _, in := range ir.AllStates(m.States) {
-			if in.ASL.Type == ir.ASLApproval && in.ASL.Include == nil || isCallback(in) {
-				return true
-			}
+		if s.ASL.Include == nil && slices.Contains(s.ASL.Branches, m) {
+			return canStop(m)
 		}
 	}
 	return false
