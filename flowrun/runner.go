@@ -17,12 +17,6 @@ import (
 // runFunc runs one workflow on a JSON input with mocked handlers.
 type runFunc func(ctx context.Context, input []byte, mocks *Mocks, opts ...impl.Option) (output any, err error)
 
-// RunMain is the main function of the programs `flowc run` builds for
-// workflows without sessions; see RunSessionMain.
-func RunMain(args []string, stdout, stderr io.Writer, run runFunc) int {
-	return RunSessionMain(args, stdout, stderr, run, nil)
-}
-
 // sessionFunc runs session id of one workflow with mocked handlers: input
 // nil continues the session unchanged, otherwise it is merged into the
 // session's state; a decision answers the approval the session waits for.

@@ -52,7 +52,7 @@ import (
 var _ json.RawMessage
 
 func main() {
-	os.Exit({{rt "RunMain"}}(os.Args[1:], os.Stdout, os.Stderr, func(ctx context.Context, input []byte, mocks *{{rt "Mocks"}}, _ ...flowcrt.Option) (any, error) {
+	os.Exit({{rt "RunSessionMain"}}(os.Args[1:], os.Stdout, os.Stderr, func(ctx context.Context, input []byte, mocks *{{rt "Mocks"}}, _ ...flowcrt.Option) (any, error) {
 {{- if .Decoder}}
 		in := json.RawMessage(input)
 		if _, err := {{rt .Decoder}}(input); err != nil {
@@ -77,6 +77,6 @@ func main() {
 		err := flowtemporal.RunWorkflow(ctx, os.Getenv("FLOWC_TEMPORAL_ADDRESS"), register, wf.{{.Name}}WorkflowName, in, &out, os.Stderr)
 		return out, err
 {{- end}}
-	}))
+	}, nil)) // sessions are the native engine's: on Temporal the history keeps the run
 }
 `))
