@@ -90,6 +90,7 @@ func TestProgramsBehave(t *testing.T) {
 		t.Skip("builds programs")
 	}
 	model, asked := openAIServer(t, "It is 4.")
+	judge, _ := openAIServer(t, "True.")
 	runs := map[string][]programRun{
 		"run/arith": {
 			{name: "typed input", args: []string{"-input", "testdata/programs/arith.json"},
@@ -104,6 +105,11 @@ func TestProgramsBehave(t *testing.T) {
 				stdout: `{"status":"SUCCEEDED","output":{"output":"It is 4, I believe.","vars":{"answer":"Obviously 4, as anyone knows."}}}`},
 			{name: "unknown test case", args: []string{"-mock-config", "chainpolicies/mocks.json", "-test-case", "none"},
 				stderr: `"none"`, code: 2},
+		},
+		"build/chaincondition": {
+			{name: "built-in condition", args: []string{"-input", "testdata/programs/question.json", "-quiet"},
+				env:    []string{"OPENAI_BASE_URL=" + judge, "OPENAI_API_KEY=k"},
+				stdout: `{"status":"SUCCEEDED","output":{"output":"What is 2+2?","vars":{}}}`},
 		},
 		"build/chainpolicies": {
 			{name: "built-in model", args: []string{"-input", "testdata/programs/question.json", "-quiet"},
