@@ -92,6 +92,5 @@ var userAPI = map[string]bool{
 var harnessAPI = map[string]bool{
 	"DecodeInput":    true,
 	"Mocks":          true,
-	"RunMain":        true,
 	"RunSessionMain": true,
 }
