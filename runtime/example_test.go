@@ -80,6 +80,10 @@ func (s *scorer) WriteResult(_ context.Context, req flowcrt.ResultWriteRequest, 
 	return nil
 }
 
+// scorer takes the results itself: without WriteResult the engine would
+// write them with its built-in writer, so the handlers say what they are.
+var _ flowcrt.ResultWriter = (*scorer)(nil)
+
 // Handlers that implement ResultWriter get each child's result of a
 // distributed Map with a ResultWriter as the child ends, wherever the
 // results must go. The children run at once, so the results come in any
@@ -131,6 +135,12 @@ func (addedReview) Publish(context.Context, added.ReviewState) (added.ReviewUpda
 	return added.ReviewUpdate{}.WithDraft("published"), nil
 }
 
+// declaredIn says where a tool would point for a field that changed: the
+// named struct type that declares it in each version, and its JSON key.
+func declaredIn(f flowcrt.ShapeField) string {
+	return fmt.Sprintf("the field %q of type %s (type %s in the saved version)", f.Key, f.New, f.Old)
+}
+
 // A session saved by an older version of a workflow goes on in the new
 // one when the state only gained fields; each field it carries over as its
 // zero value is a ShapeChange, which WithSchemaNotes hands to a function
@@ -145,13 +155,13 @@ func ExampleWithSchemaNotes() {
 
 	ctx = flowcrt.WithSchemaNotes(ctx, func(session string, c flowcrt.ShapeChange) {
 		fmt.Printf("session %s: %s (breaking: %v)\n", session, c, c.Breaking)
-		fmt.Printf("the field %q of type %s\n", c.In.Key, c.In.New)
+		fmt.Println(declaredIn(c.In))
 	})
 	s, err := added.NewReview(addedReview{}, flowcrt.WithCheckpointer(store)).Decide(ctx, "s1", "yes")
 	fmt.Println("new version:", s.Draft, s.Review.Notes, err)
 	// Output:
 	// old version: true
 	// session s1: state.review.notes[].author: added (string): carried over as its zero value (breaking: false)
-	// the field "author" of type Note
+	// the field "author" of type Note (type Note in the saved version)
 	// new version: published [{clear }] <nil>
 }

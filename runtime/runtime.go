@@ -57,6 +57,10 @@ type ChildResult = impl.ChildResult
 // Clock is the time source of a workflow.
 type Clock = impl.Clock
 
+// ConditionCall is the call of a condition_key task: the model says
+// whether the input meets one of Conditions.
+type ConditionCall = chain.ConditionCall
+
 // DecodeASLInput decodes the input of a `flowc run`: any JSON value.
 func DecodeASLInput(data []byte) (any, error) { return impl.DecodeASLInput(data) }
 

@@ -24,7 +24,7 @@ type JSONNext struct {
 	// state's own messages.
 	ClearMessages bool
 	// ClearStore is clear_context_store.
-	ClearStore ClearStore
+	ClearStore clearStore
 	// ResetKeys (reset_keys_in_context_store) are removed from the store
 	// after the output is merged.
 	ResetKeys []string
@@ -41,11 +41,12 @@ type JSONNext struct {
 	IteratorKeys []string
 }
 
-// ClearStore says what clear_context_store does after a state.
-type ClearStore int
+// clearStore says what clear_context_store does after a state: ClearAll
+// or ClearKeepCurrent, which generated code sets.
+type clearStore int
 
 const (
-	clearNone        ClearStore = iota // false: merge the output into the store
+	clearNone        clearStore = iota // false: merge the output into the store
 	ClearAll                           // true: the store ends up empty, the output's keys included
 	ClearKeepCurrent                   // "keep_current": only the output's keys remain
 )

@@ -12,22 +12,22 @@ import (
 	"github.com/flowc-dev/flowc/runtime/pyexpr"
 )
 
-// Vars are what the conditions of a JSON-mode transition read: the output
+// outputVars are what the conditions of a JSON-mode transition read: the output
 // of the state that just ran. Generated code tests each condition with
 // Holds, which evaluates it as CodeMie does, in Python (see
 // pyexpr.Condition): the output's keys are its variables.
-type Vars struct {
+type outputVars struct {
 	output any
 }
 
 // Vars returns the variables of the output.
-func (o JSONOutput) Vars() Vars { return Vars{output: o.Value} }
+func (o JSONOutput) Vars() outputVars { return outputVars{output: o.Value} }
 
 // Holds reports whether condition, a Python expression the generator
 // checked, holds over the output. A condition whose evaluation fails does
 // not hold, as in CodeMie, where the run then takes `otherwise` or the
 // switch's default.
-func (v Vars) Holds(condition string) bool {
+func (v outputVars) Holds(condition string) bool {
 	e, ok := parsedCondition(condition)
 	return ok && pyexpr.Condition(e, v.output)
 }

@@ -18,6 +18,7 @@ var userAPI = map[string]bool{
 	"Checkpointer":                          true,
 	"ChildResult":                           true,
 	"Clock":                                 true,
+	"ConditionCall":                         true,
 	"DecodeASLInput":                        true,
 	"ErrCancelled":                          true,
 	"ErrNoCheckpoint":                       true,
