@@ -13,7 +13,7 @@ import (
 
 // aslGenVersion is the generator version of States Language code; it needs
 // the runtime's ASLExec and friends, and its sessions.
-const aslGenVersion = 13 // 13: mocks through package flowrun; 12: task tokens, stops inside Map and Parallel; 10: the machinery in runtime/impl
+const aslGenVersion = 14 // 14: stops and callbacks inside compiled-in children that branches run; 13: mocks through package flowrun; 12: task tokens, stops inside Map and Parallel; 10: the machinery in runtime/impl
 
 // aslGen emits the Go of a States Language state machine (docs/asl.md):
 // a handlers interface with one method per Resource, agent and approval,
