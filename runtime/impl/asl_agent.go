@@ -109,7 +109,7 @@ func (x *ASLExec) AgentTask(st *ASLState, h agentHandler, agent *Agent) stateBod
 
 // agentAttempt is one call of an agent and the check of its task's budget.
 func (x *ASLExec) agentAttempt(ctx context.Context, cx *aslContext, st *ASLState, h agentHandler, agent Agent, in any) (any, error) {
-	out, err := x.Task(st, AgentTask(h, agent))(ctx, cx, in)
+	out, err := x.Task(st, agentTask(h, agent))(ctx, cx, in)
 	if err != nil {
 		return nil, err
 	}

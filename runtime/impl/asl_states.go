@@ -297,8 +297,8 @@ type Agent struct {
 // agentHandler is the shape of an agent's handler.
 type agentHandler func(ctx context.Context, in any, agent Agent) (any, error)
 
-// AgentTask adapts an agent's handler to a Task body's handler.
-func AgentTask(h agentHandler, agent Agent) aslHandler {
+// agentTask adapts an agent's handler to a Task body's handler.
+func agentTask(h agentHandler, agent Agent) aslHandler {
 	return func(ctx context.Context, in any) (any, error) { return h(ctx, in, agent) }
 }
 
@@ -327,7 +327,7 @@ func (x *ASLExec) Debate(state string, spec *DebateSpec, agents ...agentHandler)
 		for round := 1; round <= spec.Rounds; round++ {
 			for i, h := range agents {
 				turn := Obj("topic", topic, "round", float64(round), "transcript", slices.Clone(transcript))
-				msg, err := x.call(ctx, state, AgentTask(h, Agent{Name: spec.Agents[i]}), turn)
+				msg, err := x.call(ctx, state, agentTask(h, Agent{Name: spec.Agents[i]}), turn)
 				if err != nil {
 					return nil, err
 				}
