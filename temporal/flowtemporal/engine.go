@@ -77,25 +77,61 @@ func fanOutInOrder(ctx context.Context, state string, n int, work func(ctx conte
 	wctx, cancel := workflow.WithCancel(workflowContext(ctx))
 	defer cancel()
 	var first error
-	wg := workflow.NewWaitGroup(wctx)
+	// Waiting goes on after a failure cancels the items: each winds down
+	// and is released before the fan-out returns.
+	w := itemWaiter{r: r, wctx: workflowContext(ctx)}
 	for i := 0; i < n && first == nil && wctx.Err() == nil; i++ {
 		done := false
-		wg.Add(1)
+		w.running++
 		r.busy++
 		workflow.Go(wctx, func(c workflow.Context) {
-			defer func() { r.busy--; done = true; wg.Done() }()
+			defer func() { done = true; w.ended() }()
 			if err := protect(inBranch(on(ctx, c), state, i), state, i, work); err != nil && first == nil {
 				first = err
 				cancel()
 			}
 		})
-		r.idle(func() { _ = workflow.Await(wctx, func() bool { return done || r.busy == 0 }) })
+		w.await(func() bool { return done || r.busy == 0 })
 	}
-	r.idle(func() { wg.Wait(wctx) })
+	w.await(func() bool { return w.running == 0 })
 	if first != nil {
 		return first
 	}
 	return ctx.Err()
+}
+
+// itemWaiter is the coroutine of an in-order fan-out waiting for its
+// items. An item that ends stays counted busy until this coroutine runs
+// again and releases it: were it uncounted at once, another fan-out, whose
+// coroutine the dispatcher may run first, would see nothing busy in the
+// instant before this one resumes, and start its next item out of order.
+type itemWaiter struct {
+	r        *runState
+	wctx     workflow.Context
+	running  int // items started that have not ended
+	finished int // items ended whose busy count is not released yet
+}
+
+func (w *itemWaiter) ended() {
+	w.running--
+	w.finished++
+}
+
+// await waits, idle, until cond holds or the run is cancelled,
+// releasing the items that end meanwhile.
+func (w *itemWaiter) await(cond func() bool) {
+	for {
+		met := false
+		w.r.idle(func() {
+			_ = workflow.Await(w.wctx, func() bool { return w.finished > 0 || cond() })
+			met = cond() || w.wctx.Err() != nil
+		})
+		w.r.busy -= w.finished
+		w.finished = 0
+		if met {
+			return
+		}
+	}
 }
 
 func protect(ctx context.Context, state string, i int, work func(context.Context, int) error) (err error) {
