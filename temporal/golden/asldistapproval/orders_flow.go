@@ -5,6 +5,7 @@ package asldistapproval
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -28,11 +29,13 @@ type OrdersHandlers interface {
 	Check(ctx context.Context, in any) (any, error)
 	// Ship runs Resource "arn:aws:lambda:ship" for the Task states "Ship".
 	Ship(ctx context.Context, in any) (any, error)
+	// InvokeWaitForTaskToken runs Resource "arn:aws:states:::lambda:invoke.waitForTaskToken" for the Task states "Courier". Its input carries the task token where the state's Parameters or Arguments put it; its result is dropped, and the state waits for SendTaskSuccess or SendTaskFailure with the token.
+	InvokeWaitForTaskToken(ctx context.Context, in any) (any, error)
 }
 
 // Orders runs the state machine. It is safe for concurrent use: every Run has its own state.
 //
-// Approvals inside a distributed Map whose items come from the handlers' ItemReader: each waiting item, in any window of items, is a stop keyed by its index in the whole list, answered on its own
+// Approvals and task tokens inside a distributed Map whose items come from the handlers' ItemReader: each waiting item, in any window of items, is a stop keyed by its index in the whole list, answered on its own
 type Orders struct {
 	h   OrdersHandlers
 	cfg flowcimpl.Config
@@ -56,6 +59,7 @@ const (
 	ordersStepRisky
 	ordersStepApprove
 	ordersStepShip
+	ordersStepCourier
 	ordersStepSafe
 )
 
@@ -66,6 +70,7 @@ var ordersStateIDs = [...]string{
 	ordersStepRisky:   "Risky",
 	ordersStepApprove: "Approve",
 	ordersStepShip:    "Ship",
+	ordersStepCourier: "Courier",
 	ordersStepSafe:    "Safe",
 }
 
@@ -239,7 +244,7 @@ var ordersReviewDistributed = flowcimpl.DistributedSpec{
 // runReviewItems runs the iterator of Map state "Review" from its start or, in a session resumed
 // inside it, from the state it stopped at, and returns its output.
 func (w *Orders) runReviewItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeBranch(ctx, x, ordersStateIDs[:], []ordersStep{ordersStepCheck, ordersStepRisky, ordersStepApprove, ordersStepShip, ordersStepSafe}, in)
+	step, in, err := flowcimpl.ResumeBranch(ctx, x, ordersStateIDs[:], []ordersStep{ordersStepCheck, ordersStepRisky, ordersStepApprove, ordersStepShip, ordersStepCourier, ordersStepSafe}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -286,6 +291,8 @@ func (w *Orders) runReviewItemsFrom(ctx context.Context, x *flowcimpl.ASLExec, i
 			next, in, err = w.stepApprove(sctx, x, in)
 		case ordersStepShip:
 			next, in, err = w.stepShip(sctx, x, in)
+		case ordersStepCourier:
+			next, in, err = w.stepCourier(sctx, x, in)
 		case ordersStepSafe:
 			next, in, err = w.stepSafe(sctx, x, in)
 		}
@@ -334,6 +341,9 @@ func (w *Orders) stepRisky(ctx context.Context, x *flowcimpl.ASLExec, in any) (o
 	case c.Cmp(flowcimpl.BooleanEquals, ordersPath1, true):
 		next = ordersStepApprove
 		rule = 0
+	case c.Err() == nil && c.Cmp(flowcimpl.BooleanEquals, ordersPath2, true):
+		next = ordersStepCourier
+		rule = 1
 	}
 	if err := c.Err(); err != nil {
 		return ordersDone, nil, err
@@ -379,6 +389,37 @@ func (w *Orders) stepShip(ctx context.Context, x *flowcimpl.ASLExec, in any) (or
 	return ordersDone, out, nil
 }
 
+var ordersCourierState = flowcimpl.ASLState{
+	Name: "Courier",
+	Task: true,
+	Parameters: flowcimpl.TObject(
+		flowcimpl.TField("FunctionName", flowcimpl.TValue("courier")),
+		flowcimpl.TField("Payload", flowcimpl.TObject(
+			flowcimpl.TField("n", flowcimpl.TPath(&flowcimpl.JSONPath{
+				Src: "$.n",
+			})),
+			flowcimpl.TField("token", flowcimpl.TPath(&flowcimpl.JSONPath{
+				Src:     "$$.Task.Token",
+				Context: true,
+			})),
+		)),
+	),
+	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+		Src:  "$.delivery",
+		Segs: []flowcimpl.PathSeg{flowcimpl.Field("delivery")},
+	}},
+}
+
+// stepCourier runs Task state "Courier".
+func (w *Orders) stepCourier(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
+	cx := x.EnterCallback(ctx, "Courier")
+	out, err := x.Do(ctx, &ordersCourierState, cx, in, x.Callback(&ordersCourierState, w.h.InvokeWaitForTaskToken, 0, false))
+	if err != nil {
+		return ordersDone, nil, err
+	}
+	return ordersDone, out, nil
+}
+
 var ordersSafeState = flowcimpl.ASLState{
 	Name: "Safe",
 	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
@@ -399,9 +440,34 @@ func (w *Orders) stepSafe(ctx context.Context, x *flowcimpl.ASLExec, in any) (or
 
 var ordersSafeResult = flowcimpl.TValue("safe")
 
+// SendTaskSuccess completes the Task state that waits for token (its $$.Task.Token) with output, a
+// JSON value, as its result, as Step Functions' SendTaskSuccess does. A session waiting at the
+// state goes on from its checkpoint, and its output (or where it stops next) is returned; a run
+// waiting in this process goes on in its own goroutine, and nil is returned. A token that is
+// unknown, used already or timed out is refused with an error wrapping flowcrt.ErrTaskToken*, and
+// nothing runs.
+func (w *Orders) SendTaskSuccess(ctx context.Context, token string, output json.RawMessage) (any, error) {
+	return w.sessions().SendTaskSuccess(ctx, &w.cfg, token, output)
+}
+
+// SendTaskFailure fails the Task state that waits for token with the error name and cause, which
+// its Retry and Catch rules see; otherwise as SendTaskSuccess.
+func (w *Orders) SendTaskFailure(ctx context.Context, token string, name, cause string) (any, error) {
+	return w.sessions().SendTaskFailure(ctx, &w.cfg, token, name, cause)
+}
+
+// SendTaskHeartbeat renews the HeartbeatSeconds of the Task state that waits for token; nothing
+// runs.
+func (w *Orders) SendTaskHeartbeat(ctx context.Context, token string) error {
+	return w.sessions().SendTaskHeartbeat(ctx, &w.cfg, token)
+}
+
 // The compiled paths the choice rules read.
 var (
 	ordersPath1 = &flowcimpl.JSONPath{
 		Src: "$.order.risky",
+	}
+	ordersPath2 = &flowcimpl.JSONPath{
+		Src: "$.order.courier",
 	}
 )

@@ -33,6 +33,9 @@ func (m OrdersMock) Check(ctx context.Context, in any) (any, error) {
 func (m OrdersMock) Ship(ctx context.Context, in any) (any, error) {
 	return m.mocks.RespondASL(ctx, in)
 }
+func (m OrdersMock) InvokeWaitForTaskToken(ctx context.Context, in any) (any, error) {
+	return m.mocks.RespondASL(ctx, in)
+}
 
 // Approve answers from the mock of the state that calls it.
 func (m OrdersMock) Approve(ctx context.Context, req flowcrt.ApprovalRequest) (string, error) {

@@ -102,6 +102,14 @@ func (ordersActivityCalls) Ship(ctx context.Context, in any) (r0 any, err error)
 	return flowcrt.DecodeASLInput(raw)
 }
 
+func (ordersActivityCalls) InvokeWaitForTaskToken(ctx context.Context, in any) (r0 any, err error) {
+	var raw json.RawMessage
+	if err = flowtemporal.Execute(ctx, OrdersWorkflowName+".InvokeWaitForTaskToken", &raw, in); err != nil {
+		return nil, err
+	}
+	return flowcrt.DecodeASLInput(raw)
+}
+
 // ReadItems reads the items of a distributed Map in pages, each an activity.
 func (ordersActivityCalls) ReadItems(ctx context.Context, req flowcimpl.ItemReadRequest, yield func(any) error) error {
 	return flowtemporal.ReadItems(ctx, OrdersWorkflowName+".ReadItems", req, yield)
@@ -135,6 +143,17 @@ func (a ordersActivities) Ship(ctx context.Context, inJSON json.RawMessage) (r0 
 	}
 	in = flowtemporal.HandlerValue(a.h, in)
 	return a.h.Ship(ctx, in)
+}
+
+func (a ordersActivities) InvokeWaitForTaskToken(ctx context.Context, inJSON json.RawMessage) (r0 any, err error) {
+	ctx = flowtemporal.ActivityContext(ctx)
+	defer flowtemporal.Finish(ctx, &err)
+	in, err := flowcrt.DecodeASLInput(inJSON)
+	if err != nil {
+		return r0, err
+	}
+	in = flowtemporal.HandlerValue(a.h, in)
+	return a.h.InvokeWaitForTaskToken(ctx, in)
 }
 
 // ReadItems reads a page of a distributed Map's items with your ItemReader, or the built-in one.
