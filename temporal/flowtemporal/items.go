@@ -115,19 +115,12 @@ func (engine) FanOutItems(ctx context.Context, state string, limit, held int,
 	work func(ctx context.Context, index int, input any) error,
 	ended func(index int) error) error {
 	s := &itemFanOut{r: runOf(ctx), ctx: ctx, state: state, limit: limit, held: held, work: work}
-	var cancel workflow.CancelFunc
-	s.wctx, cancel = workflow.WithCancel(workflowContext(ctx))
-	defer cancel()
-	s.fail = func(err error) {
-		if s.first == nil {
-			s.first = err
-			cancel()
-		}
-	}
+	s.wctx, s.cancel = workflow.WithCancel(workflowContext(ctx))
+	defer s.cancel()
 	s.r.busy++
 	workflow.Go(s.wctx, func(c workflow.Context) {
 		defer func() { s.r.busy--; s.readDone = true }()
-		if err := read(on(ctx, c), s.put(c)); err != nil {
+		if err := s.runReader(on(ctx, c), read); err != nil {
 			s.fail(err)
 		}
 	})
@@ -143,12 +136,12 @@ func (engine) FanOutItems(ctx context.Context, state string, limit, held int,
 type itemFanOut struct {
 	r     *runState
 	ctx   context.Context
-	wctx  workflow.Context // cancelled by the first failure
-	state string
-	limit int
-	held  int
-	work  func(ctx context.Context, index int, input any) error
-	fail  func(error)
+	wctx   workflow.Context    // cancelled by the first failure
+	cancel workflow.CancelFunc // cancels wctx
+	state  string
+	limit  int
+	held   int
+	work   func(ctx context.Context, index int, input any) error
 
 	queue    []heldItem // read, not yet taken by a child
 	readDone bool
@@ -160,6 +153,21 @@ type itemFanOut struct {
 type heldItem struct {
 	index int
 	input any
+}
+
+// fail keeps the first failure and cancels the reader and the children.
+func (s *itemFanOut) fail(err error) {
+	if s.first == nil {
+		s.first = err
+		s.cancel()
+	}
+}
+
+// runReader runs read, its panic an error naming the state, as on the
+// Map's own coroutine, where the run's recover would catch it.
+func (s *itemFanOut) runReader(ctx context.Context, read func(context.Context, func(int, any) error) error) (err error) {
+	defer flowcimpl.Recover(s.state, &err)
+	return read(ctx, s.put(workflowContext(ctx)))
 }
 
 // put is the reader's start: it holds the item for a child, waiting while
@@ -225,6 +233,8 @@ func (s *itemFanOut) mayStart() bool {
 	return s.limit <= 0 || s.running < s.limit
 }
 
+// over: the reader and every child have returned, and no child is left
+// to start or to hand over.
 func (s *itemFanOut) over() bool {
 	return s.readDone && s.running == 0 && len(s.ended) == 0 && (len(s.queue) == 0 || s.first != nil || s.wctx.Err() != nil)
 }

@@ -35,7 +35,7 @@ type OrdersHandlers interface {
 
 // Orders runs the state machine. It is safe for concurrent use: every Run has its own state.
 //
-// Approvals and task tokens inside a distributed Map whose items come from the handlers' ItemReader: each waiting item, in any window of items, is a stop keyed by its index in the whole list, answered on its own
+// Approvals and task tokens inside a distributed Map whose items come from the handlers' ItemReader: each waiting item, however far into the list, is a stop keyed by its index in the whole list, answered on its own
 type Orders struct {
 	h   OrdersHandlers
 	cfg flowcimpl.Config
