@@ -134,8 +134,8 @@ func (engine) FanOutItems(ctx context.Context, state string, limit, held int,
 // itemFanOut is one run of FanOutItems. Its coroutines run one at a time,
 // so its fields need no lock.
 type itemFanOut struct {
-	r     *runState
-	ctx   context.Context
+	r      *runState
+	ctx    context.Context
 	wctx   workflow.Context    // cancelled by the first failure
 	cancel workflow.CancelFunc // cancels wctx
 	state  string
