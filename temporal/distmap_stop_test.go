@@ -40,6 +40,7 @@ const (
 type orderDesk struct {
 	n              int // orders read
 	risky, courier []int
+	failing        int // the order whose check fails; 0: none
 	mu             sync.Mutex
 	calls          map[string]int
 	tokens         map[float64]string
@@ -69,6 +70,9 @@ func orderID(in any) any { return in.(map[string]any)["order"].(map[string]any)[
 
 func (d *orderDesk) Check(_ context.Context, in any) (any, error) {
 	d.count("check", orderID(in))
+	if d.failing > 0 && orderID(in) == float64(d.failing) {
+		return nil, &flowcrt.Error{Name: "Unknown", Cause: fmt.Sprint("order ", d.failing)}
+	}
 	return in, nil
 }
 
@@ -296,4 +300,31 @@ func pendingKeys(t *testing.T, env *testsuite.TestWorkflowEnvironment) []string 
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// An order that fails, with none tolerated, fails the Map while an
+// earlier one waits for its approval: on Temporal the waiting child is
+// cancelled, its approval no longer listed, and the workflow fails as the
+// native run does, with States.ExceedToleratedFailureThreshold, rather
+// than waiting for a decision. Source: Step Functions' distributed Map,
+// "Setting failure thresholds" (no threshold: any failed child fails the
+// Map run).
+func TestDistributedMapFailsWhileAChildWaits(t *testing.T) {
+	d := newOrderDesk(ordersRead, []int{stopsEarly}, nil)
+	d.failing = stopsLate
+	_, want := asldistapproval.NewOrders(shipsAtOnce{d}).Run(context.Background(), ordersInput)
+	require.Error(t, want)
+
+	env := (&testsuite.WorkflowTestSuite{}).NewTestWorkflowEnvironment()
+	td := newOrderDesk(ordersRead, []int{stopsEarly}, nil)
+	td.failing = stopsLate
+	asldistapproval.RegisterOrders(env, td)
+	env.ExecuteWorkflow(asldistapproval.OrdersWorkflowName, []byte(`{"bucket":"orders"}`))
+	require.True(t, env.IsWorkflowCompleted())
+	got := flowtemporal.StepsError(env.GetWorkflowError())
+	require.Error(t, got)
+	assert.Equal(t, flowcrt.StatesExceedToleratedFailureThreshold, flowcrt.ErrorName(got))
+	assert.Equal(t, flowcrt.ErrorName(want), flowcrt.ErrorName(got))
+	assert.Empty(t, pendingKeys(t, env), "the waiting order was cancelled")
+	assert.Zero(t, td.snapshot()["ship 3"])
 }
