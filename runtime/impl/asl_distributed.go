@@ -68,8 +68,8 @@ type ResultWriteRequest struct {
 
 // ResultWriter is implemented by handlers that take the results of the
 // distributed Maps with a ResultWriter. WriteResult is called once per
-// child as it ends (on an engine: in item order once the child's window of
-// items is done), never twice at once. Handlers that do not implement it
+// child as it ends (on an engine: on the workflow's coroutine of the Map),
+// never twice at once. Handlers that do not implement it
 // get the built-in writer of local files.
 type ResultWriter interface {
 	WriteResult(ctx context.Context, req ResultWriteRequest, r ChildResult) error
@@ -272,8 +272,8 @@ func (r *mapRun) mustStop() bool {
 }
 
 // record keeps or writes a child's result; r.mu is held (on an engine,
-// the window's children are done), which also keeps writer calls one at
-// a time.
+// the Map's coroutine records), which also keeps writer calls one at a
+// time.
 func (r *mapRun) record(ctx context.Context, res ChildResult) error {
 	if r.writer != nil {
 		return r.writer.write(ctx, res)

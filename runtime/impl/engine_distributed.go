@@ -3,84 +3,85 @@ package impl
 import (
 	"context"
 	"errors"
+	"fmt"
 )
 
-// engineWindow is how many items a distributed Map on an engine gathers,
-// at least, before it runs their children: the window bounds what the
-// workflow holds while the reader streams.
-const engineWindow = 1000
+// engineReadAhead is how many items a distributed Map on an engine holds,
+// at most, read but not yet taken by a child: it bounds what the workflow
+// holds while the reader streams.
+const engineReadAhead = 1000
 
 var errStopMap = errors.New("the Map stops")
 
-// windowItem is an item waiting in the window, as its child's input.
-type windowItem struct {
-	index int
-	input any
+// ItemsEngine is the Engine hook of a distributed Map: its children run
+// as the items stream in, so that a child that waits (for a person, a
+// task token) holds back no item after it, and a stop inside a child is
+// keyed by its item's index in the whole list.
+type ItemsEngine interface {
+	// FanOutItems runs read, which hands the items in order to start,
+	// and work for each item started, at most limit at once, taking
+	// them in order; start blocks while held items wait for a child.
+	// ended(index) runs on the caller, one at a time, for each item
+	// whose work returned, in the order they did. The first failure of
+	// read, work or ended cancels the others, and is returned once all
+	// have returned.
+	FanOutItems(ctx context.Context, state string, limit, held int,
+		read func(ctx context.Context, start func(index int, input any) error) error,
+		work func(ctx context.Context, index int, input any) error,
+		ended func(index int) error) error
 }
 
-// runOn is run on an engine: a window of items at a time, each window's
-// children run as the engine's fan-out, at most r.limit at once, the first
-// failure past the tolerated ones stopping the others. The results are
-// kept or written in item order when the window is done: a ResultWriter
-// call is an activity, during which another child may not write.
+// runOn is run on an engine: the children run as the engine's fan-out of
+// the items as they are read, at most r.limit at once, the first failure
+// past the tolerated ones stopping the others. The results are kept or
+// written on the Map's own coroutine as the children end: a ResultWriter
+// call is an activity, during which another child may not write, and
+// which a stopping Map must not cancel.
 func (r *mapRun) runOn(ctx context.Context, e Engine) (any, error) {
+	ie, ok := e.(ItemsEngine)
+	if !ok {
+		return nil, fmt.Errorf("Map state %q: the engine cannot run a distributed Map", r.state)
+	}
 	if err := r.writer.open(ctx); err != nil {
 		return nil, err
 	}
-	var window []windowItem
-	run := func() error {
-		err := r.runWindow(ctx, e, window)
-		window = window[:0]
+	read := func(ctx context.Context, start func(int, any) error) error {
+		err := r.items(ctx, r.batch.feed(start))
+		if ferr := r.batch.flush(start); err == nil {
+			err = ferr
+		}
 		return err
 	}
-	start := func(index int, input any) error {
-		window = append(window, windowItem{index, input})
-		if len(window) >= max(r.limit, engineWindow) {
-			return run()
-		}
-		return nil
-	}
-	readErr := r.items(ctx, r.batch.feed(start))
-	if err := r.batch.flush(start); readErr == nil {
-		readErr = err
-	}
-	if readErr == nil {
-		readErr = run()
-	}
-	if errors.Is(readErr, errStopMap) {
-		readErr = nil // the results say why
-	}
-	return r.finish(ctx, readErr)
-}
-
-// runWindow runs the children of window and records their results;
-// errStopMap says that the Map stops.
-func (r *mapRun) runWindow(ctx context.Context, e Engine, window []windowItem) error {
-	if len(window) == 0 {
-		return nil
-	}
-	// The engine runs one coroutine at a time, so the counts need no lock.
-	ended := make([]*ChildResult, len(window))
-	err := e.FanOut(ctx, r.state, len(window), r.limit, func(ctx context.Context, i int) error {
-		res, ok := r.runChild(ctx, window[i].index, window[i].input)
+	// The engine runs one coroutine at a time, so the counts and the
+	// results that ended need no lock.
+	ended := map[int]ChildResult{}
+	work := func(ctx context.Context, index int, input any) error {
+		res, ok := r.runChild(ctx, index, input)
 		if !ok {
 			return nil
 		}
-		ended[i] = &res
+		ended[index] = res
 		r.count1(res)
 		if r.mustStop() {
 			return errStopMap
 		}
 		return nil
-	})
-	for _, res := range ended {
-		if res == nil {
-			continue
+	}
+	record := func(index int) error {
+		res, ok := ended[index]
+		delete(ended, index)
+		if !ok || r.firstErr != nil { // stopped, or the writer failed already
+			return nil
 		}
-		if werr := r.record(ctx, *res); werr != nil {
+		if werr := r.record(ctx, res); werr != nil {
 			r.firstErr = werr
 			return errStopMap
 		}
+		return nil
 	}
-	return err
+	err := ie.FanOutItems(ctx, r.state, r.limit, engineReadAhead, read, work, record)
+	if errors.Is(err, errStopMap) {
+		err = nil // the results say why
+	}
+	return r.finish(ctx, err)
 }

@@ -22,6 +22,7 @@ type engine struct{}
 var (
 	_ flowcimpl.Engine          = engine{}
 	_ flowcimpl.TaskTokenEngine = engine{}
+	_ flowcimpl.ItemsEngine     = engine{}
 	_ flowcimpl.EngineResults   = Results{}
 )
 

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 
+	"go.temporal.io/sdk/workflow"
+
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
@@ -96,4 +98,161 @@ func HandlerValue(h any, v any) any {
 		return v
 	}
 	return flowcimpl.Plain(v)
+}
+
+// FanOutItems runs a distributed Map's children as its items are read
+// (flowcimpl.ItemsEngine): the reader on a coroutine of its own, holding
+// at most held items that no child has taken; each child on a coroutine
+// of its own, at most limit at once, started in item order by the
+// caller's coroutine, which also hands ended each child that returned.
+// A child that waits for a decision or a task token holds its place in
+// limit but not the items after it, and its stops are keyed by its item's
+// index in the whole list, as a native session keys them. Over mocks
+// (InOrder) the next child starts once the one before has ended or
+// nothing in the run can move but a decision, as in fanOutInOrder.
+func (engine) FanOutItems(ctx context.Context, state string, limit, held int,
+	read func(ctx context.Context, start func(index int, input any) error) error,
+	work func(ctx context.Context, index int, input any) error,
+	ended func(index int) error) error {
+	s := &itemFanOut{r: runOf(ctx), ctx: ctx, state: state, limit: limit, held: held, work: work}
+	s.wctx, s.cancel = workflow.WithCancel(workflowContext(ctx))
+	defer s.cancel()
+	s.r.busy++
+	workflow.Go(s.wctx, func(c workflow.Context) {
+		defer func() { s.r.busy--; s.readDone = true }()
+		if err := s.runReader(on(ctx, c), read); err != nil {
+			s.fail(err)
+		}
+	})
+	s.dispatch(ended)
+	if s.first != nil {
+		return s.first
+	}
+	return ctx.Err()
+}
+
+// itemFanOut is one run of FanOutItems. Its coroutines run one at a time,
+// so its fields need no lock.
+type itemFanOut struct {
+	r      *runState
+	ctx    context.Context
+	wctx   workflow.Context    // cancelled by the first failure
+	cancel workflow.CancelFunc // cancels wctx
+	state  string
+	limit  int
+	held   int
+	work   func(ctx context.Context, index int, input any) error
+
+	queue    []heldItem // read, not yet taken by a child
+	readDone bool
+	running  int   // children started, not yet returned
+	ended    []int // children returned, not yet handed to ended
+	first    error
+}
+
+type heldItem struct {
+	index int
+	input any
+}
+
+// fail keeps the first failure and cancels the reader and the children.
+func (s *itemFanOut) fail(err error) {
+	if s.first == nil {
+		s.first = err
+		s.cancel()
+	}
+}
+
+// runReader runs read, its panic an error naming the state, as on the
+// Map's own coroutine, where the run's recover would catch it.
+func (s *itemFanOut) runReader(ctx context.Context, read func(context.Context, func(int, any) error) error) (err error) {
+	defer flowcimpl.Recover(s.state, &err)
+	return read(ctx, s.put(workflowContext(ctx)))
+}
+
+// put is the reader's start: it holds the item for a child, waiting while
+// held items wait already.
+func (s *itemFanOut) put(c workflow.Context) func(int, any) error {
+	return func(index int, input any) error {
+		var err error
+		s.r.idle(func() { err = workflow.Await(c, func() bool { return len(s.queue) < s.held }) })
+		if err != nil {
+			return context.Canceled
+		}
+		s.queue = append(s.queue, heldItem{index, input})
+		return nil
+	}
+}
+
+// dispatch starts the children and hands over those that returned, until
+// the reader and every child have returned. It waits on a disconnected
+// context: once the fan-out is cancelled it still waits for its
+// coroutines, which end at their next step.
+func (s *itemFanOut) dispatch(ended func(int) error) {
+	wait, _ := workflow.NewDisconnectedContext(s.wctx)
+	for {
+		start := false
+		s.r.idle(func() {
+			_ = workflow.Await(wait, func() bool {
+				start = s.mayStart()
+				return start || len(s.ended) > 0 || s.over()
+			})
+		})
+		switch {
+		case len(s.ended) > 0:
+			s.handOver(ended)
+		case s.over():
+			return
+		case start:
+			s.startChild()
+		}
+	}
+}
+
+// handOver hands ended the children that returned, in the order they did.
+func (s *itemFanOut) handOver(ended func(int) error) {
+	for len(s.ended) > 0 {
+		i := s.ended[0]
+		s.ended = s.ended[1:]
+		if err := ended(i); err != nil {
+			s.fail(err)
+		}
+	}
+}
+
+// mayStart says whether the next child may start, seen from the caller's
+// idle wait: over mocks only once the one before has ended or the run
+// has settled.
+func (s *itemFanOut) mayStart() bool {
+	switch {
+	case len(s.queue) == 0 || s.first != nil || s.wctx.Err() != nil:
+		return false
+	case s.r.inOrder:
+		return s.running == 0 || s.r.busy == 0
+	}
+	return s.limit <= 0 || s.running < s.limit
+}
+
+// over: the reader and every child have returned, and no child is left
+// to start or to hand over.
+func (s *itemFanOut) over() bool {
+	return s.readDone && s.running == 0 && len(s.ended) == 0 && (len(s.queue) == 0 || s.first != nil || s.wctx.Err() != nil)
+}
+
+// startChild runs the child of the next held item on a coroutine of its
+// own, its stops keyed under the item's index.
+func (s *itemFanOut) startChild() {
+	item := s.queue[0]
+	s.queue = s.queue[1:]
+	s.running++
+	s.r.busy++
+	workflow.Go(s.wctx, func(c workflow.Context) {
+		defer func() { s.r.busy--; s.running--; s.ended = append(s.ended, item.index) }()
+		err := protect(inBranch(on(s.ctx, c), s.state, item.index), s.state, item.index, func(ctx context.Context, i int) error {
+			return s.work(ctx, i, item.input)
+		})
+		if err != nil {
+			s.fail(err)
+		}
+	})
 }
