@@ -214,18 +214,18 @@ func TestDistributedMapApprovalsPastFirstWindowOnTemporal(t *testing.T) {
 // RunWorkflow, what `flowc run --engine temporal` runs, stops once both
 // orders wait, with the first stop, as a native run without a session
 // reports it: the reader and the dispatch of the Map's children count as
-// settled while they wait. (300 orders: RunWorkflow's test environment
-// takes a delayed callback for each activity that ends, and more than
-// 1,000 of them due at one move of its clock fill its callback queue.)
+// settled while they wait. With every order read, more than 1,000
+// activities end at one move of the test clock: RunWorkflow must not
+// schedule a callback for each (the test environment's queue holds 1,000).
 func TestRunWorkflowStopsInsideDistributedMap(t *testing.T) {
-	d := newOrderDesk(300, []int{stopsEarly, 250}, nil)
+	d := newOrderDesk(ordersRead, []int{stopsEarly, stopsLate}, nil)
 	register := func(r worker.Registry) { asldistapproval.RegisterOrders(r, d) }
 	var out any
 	err := flowtemporal.RunWorkflow(context.Background(), "", register, asldistapproval.OrdersWorkflowName, []byte(`{"bucket":"orders"}`), &out, io.Discard)
 	var wait *flowcrt.Interrupted
 	require.ErrorAs(t, err, &wait)
 	assert.Equal(t, "Review/3/Approve", wait.Key)
-	assert.Equal(t, 1, d.snapshot()["check 299"], "every order was reached")
+	assert.Equal(t, 1, d.snapshot()[fmt.Sprintf("check %d", ordersRead-1)], "every order was reached")
 }
 
 // The callback pattern inside the same distributed Map: the couriers of

@@ -67,30 +67,42 @@ func runTest(register Register, name string, in, out any) error {
 	// An approval left to a person, or a task token handed out: the
 	// workflow would wait for a signal no one sends. Once it waits, report
 	// what it waits for and stop it.
-	env.SetOnActivityCompletedListener(func(_ *activity.Info, _ converter.EncodedValue, err error) {
-		noDecision := errors.Is(decode(err), flowcrt.ErrNoDecision)
-		if err != nil && !noDecision {
-			return
-		}
-		var look func(tries int)
-		look = func(tries int) {
-			if noDecision {
-				wait, unsettled := pendingOf(env, tries >= settleTries)
-				if unsettled {
-					env.RegisterDelayedCallback(func() { look(tries + 1) }, time.Nanosecond)
-					return
-				}
-				if wait != nil {
-					waits = wait
-				}
-			} else if wait := tokenWaitOf(env); wait != nil {
+	//
+	// One look is scheduled at a time, for every activity that ended since
+	// the last: the test environment's queue of callbacks holds 1,000, and a
+	// look per activity deadlocks it once more end at once (a large Map).
+	var looking, noDecision, ended bool
+	var look func(tries int)
+	look = func(tries int) {
+		if noDecision {
+			wait, unsettled := pendingOf(env, tries >= settleTries)
+			if unsettled {
+				env.RegisterDelayedCallback(func() { look(tries + 1) }, time.Nanosecond)
+				return
+			}
+			if wait != nil {
 				waits = wait
 			}
-			if waits != nil {
-				env.CancelWorkflow()
-			}
 		}
-		env.RegisterDelayedCallback(func() { look(0) }, time.Nanosecond)
+		if wait := tokenWaitOf(env); waits == nil && ended && wait != nil {
+			waits = wait
+		}
+		looking, noDecision, ended = false, false, false
+		if waits != nil {
+			env.CancelWorkflow()
+		}
+	}
+	env.SetOnActivityCompletedListener(func(_ *activity.Info, _ converter.EncodedValue, err error) {
+		waitsForDecision := errors.Is(decode(err), flowcrt.ErrNoDecision)
+		if err != nil && !waitsForDecision {
+			return
+		}
+		noDecision = noDecision || waitsForDecision
+		ended = ended || !waitsForDecision
+		if !looking {
+			looking = true
+			env.RegisterDelayedCallback(func() { look(0) }, time.Nanosecond)
+		}
 	})
 	env.ExecuteWorkflow(name, in)
 	if waits != nil {
