@@ -16,17 +16,17 @@ import (
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
-// ActivityStartToClose bounds an activity whose state has no timeout of
+// activityStartToClose bounds an activity whose state has no timeout of
 // its own: past it Temporal runs the activity again, on any worker.
-const ActivityStartToClose = 10 * time.Minute
+const activityStartToClose = 10 * time.Minute
 
-// HeartbeatTimeout is how long the server waits for a running activity's
+// heartbeatTimeout is how long the server waits for a running activity's
 // heartbeat before it takes the worker for lost and runs the activity
 // again elsewhere; without heartbeats a killed worker's activities would
-// wait out ActivityStartToClose. Every activity beats every
+// wait out activityStartToClose. Every activity beats every
 // heartbeatEvery while its handler runs.
 const (
-	HeartbeatTimeout = 10 * time.Second
+	heartbeatTimeout = 10 * time.Second
 	heartbeatEvery   = 2 * time.Second
 )
 
@@ -40,7 +40,7 @@ func Execute(ctx context.Context, name string, result any, args ...any) error {
 	wctx := workflowContext(ctx)
 	// A handler's failure is retried only under a rule that maps exactly
 	// (engine.Retry); a lost worker, whose attempt ran out of time, is.
-	opts := workflow.ActivityOptions{StartToCloseTimeout: ActivityStartToClose, HeartbeatTimeout: HeartbeatTimeout,
+	opts := workflow.ActivityOptions{StartToCloseTimeout: activityStartToClose, HeartbeatTimeout: heartbeatTimeout,
 		RetryPolicy: &temporal.RetryPolicy{NonRetryableErrorTypes: []string{failureType}}}
 	if d := timeoutOf(ctx); d > 0 {
 		opts.StartToCloseTimeout = d

@@ -44,7 +44,7 @@ type ChainPoint struct {
 // is the chain's table of task ids by step.
 func RunChain(wctx workflow.Context, name string, at ChainPoint, ids []string, s *flowcrt.ChainState, run func(ctx context.Context, step int, opts ...flowcrt.Option) error) error {
 	w := &chainWatch{wctx: wctx, ids: ids}
-	err := Run(wctx, func(ctx context.Context, opts ...flowcrt.Option) error {
+	err := runSteps(wctx, func(ctx context.Context, opts ...flowcrt.Option) error {
 		step := slices.Index(ids, at.Task)
 		if step <= 0 {
 			return fmt.Errorf("flowc: the chain has no task %q to go on with", at.Task)

@@ -20,7 +20,7 @@ import (
 // pages, which the byte bound keeps under the payload limit.
 const (
 	ItemPageItems = 1000    // items in one page, at most
-	ItemPageBytes = 1 << 20 // of their JSON, at most (a bigger item has a page of its own)
+	itemPageBytes = 1 << 20 // of their JSON, at most (a bigger item has a page of its own)
 )
 
 // ItemPage is one page of a reader's items.
@@ -76,7 +76,7 @@ func ReadItemsActivity(ctx context.Context, h any, req flowcimpl.ItemReadRequest
 		if err != nil {
 			return err
 		}
-		if len(page.Items) > 0 && (len(page.Items) >= ItemPageItems || size+len(raw) > ItemPageBytes) {
+		if len(page.Items) > 0 && (len(page.Items) >= ItemPageItems || size+len(raw) > itemPageBytes) {
 			page.More = true
 			return errPageFull
 		}

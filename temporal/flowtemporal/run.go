@@ -93,12 +93,12 @@ func (r *runState) nextActivity() int {
 	return r.activities
 }
 
-// Run is the body of a generated workflow function: it runs the native
+// runSteps is the body of a generated workflow function: it runs the native
 // steps through run on wctx, with the options that make them deterministic
 // (the workflow's clock, a random source seeded once through the history)
 // and tag handler calls with their state. The error is encoded so that
 // the caller gets back its name and cause.
-func Run(wctx workflow.Context, run func(ctx context.Context, opts ...flowcrt.Option) error) error {
+func runSteps(wctx workflow.Context, run func(ctx context.Context, opts ...flowcrt.Option) error) error {
 	r := &runState{policies: wctx.Value(policiesKey{}) != nil, inOrder: wctx.Value(inOrderKey{}) != nil, busy: 1}
 	if err := workflow.SetQueryHandler(wctx, QueryPending, r.query); err != nil {
 		return err

@@ -49,7 +49,7 @@ func RunSession(wctx workflow.Context, name string, cp *flowcrt.Checkpoint, run 
 		session = cp.Session
 	}
 	store := &continuing{wctx: wctx, last: cp}
-	err := Run(wctx, func(ctx context.Context, opts ...flowcrt.Option) error {
+	err := runSteps(wctx, func(ctx context.Context, opts ...flowcrt.Option) error {
 		return run(ctx, session, append(opts, flowcrt.WithCheckpointer(store))...)
 	})
 	if store.next != nil {
