@@ -56,8 +56,8 @@ type Need struct {
 // user's handlers. Without files it lists the missing handlers.
 func BuildMain(c *ir.Checked, wfImport string, user *UserHandlers) ([]codegen.File, []Missing, error) {
 	w := c.Workflow
-	n := emit.NewNames(w)
-	methods := interfaceMethods(dialect.Shell(c))
+	sh := dialect.Shell(c)
+	methods := interfaceMethods(sh)
 	f := mainFile(buildHeader, wfImport)
 	missing := bindHandlers(f, w, methods, user)
 	if len(missing) > 0 {
@@ -67,16 +67,16 @@ func BuildMain(c *ir.Checked, wfImport string, user *UserHandlers) ([]codegen.Fi
 	if err != nil {
 		return nil, nil, err
 	}
-	main, err := buildMainFile(w, n, wfImport)
+	main, err := buildMainFile(sh, wfImport)
 	return []codegen.File{main, {Name: "handlers.go", Content: handlers}}, nil, err
 }
 
-func buildMainFile(w *ir.Workflow, n emit.Names, wfImport string) (codegen.File, error) {
+func buildMainFile(sh *emit.Shell, wfImport string) (codegen.File, error) {
 	f := mainFile(buildHeader, wfImport)
 	prog := programFuncs{
-		w: w, n: n, wfImport: wfImport,
+		sh: sh, wfImport: wfImport,
 		param: jen.Id("env").Op("*").Qual(binmainPath, "Env"),
-		build: jen.Qual(wfImport, "New"+n.Workflow).Call(jen.Id("newHandlers").Call(jen.Id("env")), jen.Id("opts").Op("...")),
+		build: jen.Qual(wfImport, "New"+sh.Names.Workflow).Call(jen.Id("newHandlers").Call(jen.Id("env")), jen.Id("opts").Op("...")),
 	}
 	f.Func().Id("main").Params().Block(
 		jen.Qual("os", "Exit").Call(jen.Qual(binmainPath, "Main").Call(

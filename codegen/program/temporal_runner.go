@@ -18,12 +18,11 @@ import (
 // environment or on the server named by $FLOWC_TEMPORAL_ADDRESS, and
 // prints the same result line.
 func TemporalRunner(c *ir.Checked, wfImport string) (codegen.File, error) {
-	w := c.Workflow
 	sh := dialect.Shell(c)
 	in, out := temporal.RunTypes(sh)
 	data := struct {
 		WF, Name, Mock, In, Out, Decoder string
-	}{wfImport, sh.Names.Workflow, sh.Names.Mock, in, out, emit.InputDecoders[w.Mode]}
+	}{wfImport, sh.Names.Workflow, sh.Names.Mock, in, out, sh.InputDecoder}
 	var buf bytes.Buffer
 	if err := runnerTemplate.Execute(&buf, data); err != nil {
 		return codegen.File{}, err

@@ -95,7 +95,9 @@ func (g *aslGen) Shell() *emit.Shell {
 	}
 	top := len(g.w.States)
 	states := append(g.w.States[:top:top], nested(g.w.States)...)
+	reads, writes := distributedIO(g.w)
 	return &emit.Shell{
+		InputDecoder: "DecodeASLInput", ItemReads: reads, ResultWrites: writes,
 		Workflow: g.w, Names: n, GenVersion: aslGenVersion, Noun: "the state machine", Describe: true,
 		HandlersDoc: doc, Handlers: handlers,
 		States: states, Resumable: top,

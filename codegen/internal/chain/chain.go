@@ -38,6 +38,7 @@ func (g *chainGen) Shell() *emit.Shell {
 	n := g.n
 	start := g.w.State(g.w.Start.ID)
 	return &emit.Shell{
+		InputDecoder: "DecodeChainInput", StepLoop: true,
 		Workflow: g.w, Names: n, GenVersion: chainGenVersion, Noun: "the task chain", Describe: true,
 		HandlersDoc: []string{
 			n.Handlers + " is the work of the chain's tasks, implemented by you. A handler gets the",

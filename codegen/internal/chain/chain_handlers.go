@@ -45,9 +45,11 @@ func (g *chainGen) handlers() []emit.Handler {
 	builtin := func(h *ir.Handler) bool { return h.Builtin != ir.BuiltinNone }
 	hs := emit.CallHandlers(g.w.States, builtin, "task", emit.Sig{}, "", "")
 	for i := range hs {
-		k := chainKinds(ir.ChainKindOf(hs[i].Name))
+		kind := ir.ChainKindOf(hs[i].Name)
+		k := chainKinds(kind)
 		hs[i].Sig = emit.CallSig(k.call, k.result)
 		hs[i].SigText, hs[i].MockText = "", ""
+		hs[i].Kind = emit.KindNames[kind]
 	}
 	return hs
 }

@@ -33,6 +33,15 @@ type Shell struct {
 	Runs      []Entry // Run and its like, exported; Dialect.EntryBody writes their bodies
 	Sessions  *SessionSpec
 	Mock      MockSpec
+	// InputDecoder names the runtime function that checks the JSON input of
+	// a dialect whose input is any JSON value; "" when it is a Go type.
+	InputDecoder string
+	// StepLoop: a run is a loop over the steps of a task chain, which goes
+	// on from a step (flowcrt.ChainState), not from a session's checkpoint.
+	StepLoop bool
+	// ItemReads and ResultWrites: a distributed Map reads its items with a
+	// flowcrt.ItemReader, writes its results with a flowcrt.ResultWriter.
+	ItemReads, ResultWrites bool
 }
 
 // Service is a member of the handlers interface beyond the handlers: a
@@ -52,6 +61,9 @@ type Handler struct {
 	Doc     string // "" leaves it out of the interface: flowcrt.Approver answers it
 	Sig     Sig
 	MockDoc []string // nil: it answers from the mock of its state
+	// Kind names the runtime's constant of a task-chain handler's kind
+	// (KindChatCompletion...); "" for other handlers.
+	Kind string
 	// The same as plain text, gofmt'd, where they are simple enough: the
 	// signature after the name (assuming context is imported as such),
 	// and the mock's one statement.

@@ -46,14 +46,6 @@ func PolicyFields(vals *jen.Group, s *ir.State) {
 	}
 }
 
-// InputDecoders read the input of the dialects that take any JSON value;
-// typed mode decodes into its state.
-var InputDecoders = map[ir.Mode]string{
-	ir.ModeChain: "DecodeChainInput",
-	ir.ModeJSON:  "DecodeChainInput",
-	ir.ModeASL:   "DecodeASLInput",
-}
-
 // Quote is s as a Go string literal.
 func Quote(s string) string { return strconv.Quote(s) }
 

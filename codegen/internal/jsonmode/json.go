@@ -64,7 +64,8 @@ func (g *jsonGen) Shell() *emit.Shell {
 	start := g.w.State(g.w.Start.ID)
 	states, resumable := emit.TopFirst(g.w)
 	return &emit.Shell{
-		Workflow: g.w, Names: n, GenVersion: jsonGenVersion, Noun: "the workflow", Describe: true,
+		InputDecoder: "DecodeChainInput",
+		Workflow:     g.w, Names: n, GenVersion: jsonGenVersion, Noun: "the workflow", Describe: true,
 		HandlersDoc: []string{
 			n.Handlers + " is the work of the workflow's assistants and tools, implemented by you. A handler",
 			"gets the state's rendered task and tool_args, its task input and copies of the context store and",

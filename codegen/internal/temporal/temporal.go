@@ -32,7 +32,7 @@ func Generate(w *ir.Workflow, sh *emit.Shell, source string) ([]byte, error) {
 	sigs := signaturesOf(sh)
 	tw := temporalWorkflow{
 		Source: emit.OneLine(source), Package: w.Package, Name: sh.Names.Workflow, Handlers: sh.Names.Handlers,
-		Lower: lowerFirst(sh.Names.Workflow), Run: sigs.run, Decoder: emit.InputDecoders[w.Mode],
+		Lower: lowerFirst(sh.Names.Workflow), Run: sigs.run, Decoder: sh.InputDecoder,
 	}
 	for _, name := range sigs.more {
 		m := sigs.methods[name]
@@ -43,23 +43,23 @@ func Generate(w *ir.Workflow, sh *emit.Shell, source string) ([]byte, error) {
 		m := sigs.methods[h.Name]
 		m.Approval = h.Doc == ""
 		m.Decoder = tw.Decoder
-		if w.Mode == ir.ModeChain {
-			m.ChainKind = emit.KindNames[ir.ChainKindOf(h.Name)]
-		}
+		m.ChainKind = h.Kind
 		tw.Methods = append(tw.Methods, m)
 	}
-	if !slices.ContainsFunc(tw.Methods, func(m method) bool { return m.Approval }) && emit.InterruptsBefore(w) {
-		// interrupt_before asks an optional flowcrt.Approver, as approval states do.
+	if !slices.ContainsFunc(tw.Methods, func(m method) bool { return m.Approval }) && sh.Sessions != nil && sh.Sessions.Decides {
+		// A stop for a decision with no approval handler is CodeMie's
+		// interrupt_before, which asks an optional flowcrt.Approver as
+		// approval states do.
 		tw.Methods = append(tw.Methods, method{Name: "Approve", Approval: true})
 	}
 	tw.Imports = sigs.imports
-	tw.Reads, tw.Writes = distributedIO(w)
+	tw.Reads, tw.Writes = sh.ItemReads, sh.ResultWrites
 	tw.Marker = sh.Mock.Marker
-	tw.Sessions, tw.At = w.Mode != ir.ModeChain, emit.RuntimeAlias+".Checkpoint" // the others have Resume, which continuing as new needs
+	tw.Sessions, tw.At = !sh.StepLoop, emit.RuntimeAlias+".Checkpoint" // the others have Resume, which continuing as new needs
 	if !tw.Sessions {
 		tw.At, tw.Start, tw.IDs, tw.Step = "flowtemporal.ChainPoint", strconv.Quote(w.Start.ID), sh.Names.IdsVar(), sh.Names.Step
 	}
-	if w.Mode == ir.ModeTyped {
+	if sh.Sessions != nil && sh.Sessions.SchemaConst != "" { // typed: its checkpoints keep the state's shape
 		tw.Schema, tw.Start = sh.Sessions.SchemaConst, strconv.Quote(w.Start.ID)
 		tw.Workflow = strconv.Quote(w.ID) // what the native sessions name their checkpoints by
 	}

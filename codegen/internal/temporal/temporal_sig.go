@@ -39,9 +39,9 @@ func signaturesOf(sh *emit.Shell) signatures {
 		sigs.methods[h.Name] = textMethod(h.Name, h.Sig, im)
 	}
 	sigs.run = textMethod("Run", sh.Runs[0].Sig, im)
-	reads, writes := distributedIO(sh.Workflow)
+	reads, writes := sh.ItemReads, sh.ResultWrites
 	handlers := len(sh.More)+len(sh.Handlers) > 0
-	sigs.imports = temporalImports(im, emit.InputDecoders[sh.Workflow.Mode] != "", handlers || reads || writes)
+	sigs.imports = temporalImports(im, sh.InputDecoder != "", handlers || reads || writes)
 	return sigs
 }
 

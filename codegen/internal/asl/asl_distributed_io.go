@@ -1,17 +1,10 @@
-package temporal
+package asl
 
-import (
-	"github.com/flowc-dev/flowc/ir"
-)
+import "github.com/flowc-dev/flowc/ir"
 
 // distributedIO says whether a distributed Map of w reads its items with
-// an ItemReader, and whether one writes its results with a ResultWriter:
-// the Temporal workflow then reads or writes them through activities,
-// never in workflow code.
+// an ItemReader, and whether one writes its results with a ResultWriter.
 func distributedIO(w *ir.Workflow) (reads, writes bool) {
-	if w.Mode != ir.ModeASL {
-		return false, false
-	}
 	for _, s := range ir.AllStates(w.States) {
 		if d := s.ASL.Distributed; d != nil {
 			reads = reads || d.Reader != nil
