@@ -121,7 +121,7 @@ func machineSteps(n emit.Names, m *ir.Machine) []jen.Code {
 func (g *aslGen) sessionSpec() *emit.SessionSpec {
 	return &emit.SessionSpec{
 		Value: emit.BasicType("any"), Input: emit.BasicType("any"), Arg: "input", ZeroNil: true,
-		Decides: emit.StopsForDecision(g.w),
+		Decides: slices.ContainsFunc(ir.AllStates(g.w.States), func(s *ir.State) bool { return s.ASL.Type == ir.ASLApproval }),
 		Schema:  "json",
 		Doc: []string{"sessions describes the state machine to the runtime's session functions. Its state is JSON,",
 			"with no schema to check."},

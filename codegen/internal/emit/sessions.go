@@ -1,33 +1,8 @@
 package emit
 
 import (
-	"slices"
-
 	"github.com/dave/jennifer/jen"
-
-	"github.com/flowc-dev/flowc/ir"
 )
-
-// HasApprovalStates reports whether a top-level state of w is an approval
-// state.
-func HasApprovalStates(w *ir.Workflow) bool {
-	return slices.ContainsFunc(w.States, func(s *ir.State) bool { return s.Kind == ir.StateApproval })
-}
-
-// StopsForDecision reports whether a run of w can stop for a decision: at an
-// approval state, a States Language Approval, or a CodeMie state that
-// interrupts before it runs. Only such a workflow has Decide.
-func StopsForDecision(w *ir.Workflow) bool {
-	switch w.Mode {
-	case ir.ModeTyped:
-		return HasApprovalStates(w)
-	case ir.ModeASL:
-		return slices.ContainsFunc(ir.AllStates(w.States), func(s *ir.State) bool { return s.ASL.Type == ir.ASLApproval })
-	case ir.ModeJSON:
-		return InterruptsBefore(w)
-	}
-	return false
-}
 
 // DecideAt emits DecideAt, for a workflow whose runs can stop inside
 // fan-outs, where several stops may wait at once.

@@ -1,8 +1,6 @@
 package emit
 
 import (
-	"slices"
-
 	"github.com/dave/jennifer/jen"
 
 	"github.com/flowc-dev/flowc/ir"
@@ -89,9 +87,4 @@ func CatchesAll(c *ir.Catcher) bool {
 		}
 	}
 	return false
-}
-
-// InterruptsBefore: a CodeMie state asks to go on before it runs.
-func InterruptsBefore(w *ir.Workflow) bool {
-	return slices.ContainsFunc(w.States, func(s *ir.State) bool { return s.CodeMie != nil && s.CodeMie.InterruptBefore })
 }

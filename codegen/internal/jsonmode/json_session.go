@@ -17,7 +17,7 @@ import (
 
 func (g *jsonGen) sessionSpec() *emit.SessionSpec {
 	return &emit.SessionSpec{
-		Value: emit.RtType("JSONState"), Input: emit.BasicType("any"), Arg: "s", Decides: emit.StopsForDecision(g.w),
+		Value: emit.RtType("JSONState"), Input: emit.BasicType("any"), Arg: "s", Decides: interruptsBefore(g.w),
 		Schema: "json",
 		Doc: []string{
 			"sessions describes the workflow to the runtime's session functions: its state is the run's",
@@ -112,4 +112,10 @@ func (g *jsonGen) fanOutStops(r *ir.Region, list string, limit int, entry jen.Co
 		jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("i").Int(), jen.Id("step").Add(step)).Error().Block(
 			jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Nil(), jen.Op("&").Id(list).Index(jen.Id("i")), jen.Id("step"), g.target(emit.RegionExit(r)))),
 		))
+}
+
+// interruptsBefore reports whether a state asks to go on before it runs
+// (CodeMie's interrupt_before): only then can a run stop for a decision.
+func interruptsBefore(w *ir.Workflow) bool {
+	return slices.ContainsFunc(w.States, func(s *ir.State) bool { return s.CodeMie != nil && s.CodeMie.InterruptBefore })
 }

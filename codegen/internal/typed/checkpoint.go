@@ -24,7 +24,11 @@ func takesSession(s *ir.State) bool {
 	return s.Kind == ir.StateApproval || s.Next.Region != nil
 }
 
-func (g *typedGen) hasApprovals() bool { return emit.HasApprovalStates(g.w) }
+// hasApprovals reports whether a top-level state is an approval state:
+// only then can a run stop for a decision.
+func (g *typedGen) hasApprovals() bool {
+	return slices.ContainsFunc(g.w.States, func(s *ir.State) bool { return s.Kind == ir.StateApproval })
+}
 
 func (g *typedGen) schemaConst() string { return g.n.Prefix + "Schema" }
 
@@ -68,7 +72,7 @@ func typeSpelling(t *ir.Type) string {
 func (g *typedGen) sessionSpec() *emit.SessionSpec {
 	n := g.n
 	return &emit.SessionSpec{
-		Value: emit.OwnType(n.State), Input: emit.OwnType(n.Update), Arg: "s", Decides: emit.StopsForDecision(g.w),
+		Value: emit.OwnType(n.State), Input: emit.OwnType(n.Update), Arg: "s", Decides: g.hasApprovals(),
 		Schema: schemaHash(g.w), SchemaConst: g.schemaConst(),
 		Doc: []string{"sessions describes the workflow to the runtime's session functions."},
 		Resume: "Resume continues session sessionID from its last checkpoint, without running again the states " +
