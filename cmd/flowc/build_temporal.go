@@ -1,0 +1,51 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/flowc-dev/flowc/codegen"
+)
+
+// temporalBuildModule is the source of the Temporal module a program of
+// `flowc build --target temporal` links; target names the target.
+func temporalBuildModule(target string) (string, error) {
+	if target != targetTemporal {
+		return "", fmt.Errorf("unknown target %q (want %s or %s)", target, targetNative, targetTemporal)
+	}
+	dir, err := temporalModule()
+	if err != nil {
+		return "", fmt.Errorf("--target temporal needs flowc's Temporal module (the temporal directory of its source); set FLOWC_TEMPORAL_DIR to it")
+	}
+	return dir, nil
+}
+
+// addTemporal adds to the files of a built program what it needs to run
+// on Temporal: the workflow's Temporal file beside its native one, and
+// the Temporal module (source support) in its go.mod and go.sum. When the
+// program uses the definition's own package (ownWorkflow false), that
+// package must hold the Temporal file flowc gen --target temporal writes.
+func addTemporal(files map[string][]byte, dir, def string, c compiled, ownWorkflow bool, support string) error {
+	t, err := temporalFile(c)
+	if err != nil {
+		return err
+	}
+	if ownWorkflow { // RegisterXMock, for tests, runs over the mock file's handlers
+		for _, f := range []codegen.File{t.file, c.mock} {
+			files[filepath.Join(dir, "wf", f.Name)] = renamePackage(f.Content)
+		}
+	} else if onDisk, err := os.ReadFile(t.out); err != nil || !bytes.Equal(onDisk, t.file.Content) {
+		return fmt.Errorf("the handlers use the workflow's package, and %s is not what flowc gen --target temporal writes for %s now; run it", t.out, def)
+	}
+	sum, err := os.ReadFile(filepath.Join(support, "go.sum"))
+	if err != nil {
+		return err
+	}
+	goMod := filepath.Join(dir, "go.mod")
+	files[goMod] = fmt.Appendf(files[goMod], "\nrequire %s v0.0.0\n\nreplace %s => %s\n\nrequire go.temporal.io/sdk %s\n", temporalModulePath, temporalModulePath, support, temporalSDKVersion)
+	goSum := filepath.Join(dir, "go.sum")
+	files[goSum] = append(files[goSum], sum...)
+	return nil
+}
