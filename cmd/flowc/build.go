@@ -68,7 +68,7 @@ func cmdBuild(args []string, _ io.Reader, _, stderr io.Writer) int {
 	}
 	bin, err := filepath.Abs(*out)
 	if err == nil {
-		err = goBuild(dir, bin, buildEnv(dir, user)...)
+		err = goBuild(dir, bin, buildEnv(dir, goWork(user) != "" || support != "")...)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "flowc build: building the program failed: %v\n", err)
@@ -127,7 +127,7 @@ func writeBuildModule(dir, def string, c compiled, user *userPackage, support st
 		files[filepath.Join(dir, f.Name)] = f.Content
 	}
 	if support != "" {
-		err = addTemporal(files, dir, def, c, wfImport == buildWfImport, support)
+		err = addTemporal(files, dir, def, c, user, support)
 	}
 	if err == nil {
 		err = writeFiles(files)
@@ -193,11 +193,11 @@ func goWork(user *userPackage) string {
 
 // buildEnv builds a static program with the user's Go settings (GOPROXY
 // among them, for modules the module cache lacks), and the program's
-// go.work or none; -trimpath keeps the temporary directory's name out of
+// go.work (with workspace) or none; -trimpath keeps the temporary directory's name out of
 // the program.
-func buildEnv(dir string, user *userPackage) []string {
+func buildEnv(dir string, workspace bool) []string {
 	work := "off"
-	if goWork(user) != "" {
+	if workspace {
 		work = filepath.Join(dir, "go.work")
 	}
 	return []string{"GOWORK=" + work, "GOFLAGS=" + strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=readonly -trimpath"), "CGO_ENABLED=0"}

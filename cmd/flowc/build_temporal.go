@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/flowc-dev/flowc"
 	"github.com/flowc-dev/flowc/codegen"
 )
 
@@ -25,9 +26,10 @@ func temporalBuildModule(target string) (string, error) {
 // addTemporal adds to the files of a built program what it needs to run
 // on Temporal: the workflow's Temporal file beside its native one, and
 // the Temporal module (source support) in its go.mod and go.sum. When the
-// program uses the definition's own package (ownWorkflow false), that
+// handlers use the definition's own package, that
 // package must hold the Temporal file flowc gen --target temporal writes.
-func addTemporal(files map[string][]byte, dir, def string, c compiled, ownWorkflow bool, support string) error {
+func addTemporal(files map[string][]byte, dir, def string, c compiled, user *userPackage, support string) error {
+	ownWorkflow := user == nil || user.wfImport == ""
 	t, err := temporalFile(c)
 	if err != nil {
 		return err
@@ -47,5 +49,17 @@ func addTemporal(files map[string][]byte, dir, def string, c compiled, ownWorkfl
 	files[goMod] = fmt.Appendf(files[goMod], "\nrequire %s v0.0.0\n\nreplace %s => %s\n\nrequire go.temporal.io/sdk %s\n", temporalModulePath, temporalModulePath, support, temporalSDKVersion)
 	goSum := filepath.Join(dir, "go.sum")
 	files[goSum] = append(files[goSum], sum...)
+	files[filepath.Join(dir, "go.work")] = []byte(temporalGoWork(user))
 	return nil
+}
+
+// temporalGoWork is the go.work of a program on Temporal: goWork's, or the
+// program's module alone. In a workspace the go command builds with the
+// requirements of flowc and of the Temporal module as they are, where a
+// module of its own would want its go.mod tidied first.
+func temporalGoWork(user *userPackage) string {
+	if work := goWork(user); work != "" {
+		return work
+	}
+	return fmt.Sprintf("go %s\n\nuse .\n", flowc.GoVersion())
 }
