@@ -1,7 +1,7 @@
 // Package orderhandlers is the --handlers package TestBuildOnServer builds
 // ../../../golden/aslcallback/order.asl.json with: the order's Lambda
-// tasks, and its approval queue, which hands the task token on by
-// printing nothing (the session's WAITING line shows it).
+// tasks, and its approval queue, which sends nothing: the test reads the
+// task token from the session's WAITING line and answers it.
 package orderhandlers
 
 import (
@@ -24,12 +24,16 @@ func (Orders) Reserve(_ context.Context, in any) (any, error) {
 	return map[string]any{"id": "r-" + order}, nil
 }
 
-// SendMessageWaitForTaskToken would put the approval request on its
-// queue; the test answers the token itself.
+// SendMessageWaitForTaskToken would put the approval request, token and
+// all, on its queue.
 func (Orders) SendMessageWaitForTaskToken(context.Context, any) (any, error) { return nil, nil }
 
 // Ship ships the reserved order.
 func (Orders) Ship(_ context.Context, in any) (any, error) {
 	reservation, _ := in.(map[string]any)["reservation"].(map[string]any)
-	return map[string]any{"tracking": "t-" + reservation["id"].(string)}, nil
+	id, _ := reservation["id"].(string)
+	if id == "" {
+		return nil, errors.New("nothing reserved to ship")
+	}
+	return map[string]any{"tracking": "t-" + id}, nil
 }

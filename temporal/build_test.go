@@ -1,0 +1,127 @@
+package temporal_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestBuildOnServer builds ../golden/aslcallback/order.asl.json, whose
+// approval hands out a task token (Step Functions' "Wait for a Callback
+// with Task Token"), with `flowc build --target temporal` and the handlers
+// of testdata/orderhandlers, and works its sessions on a dev server (issue
+// 22 item 3: a token answered from a built program, on Temporal): each
+// run prints the line and exits with the code of the native program
+// `flowc build` writes of the same definition and handlers, whose sessions
+// live in a checkpoint file.
+func TestBuildOnServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds flowc and two programs, on a dev server")
+	}
+	address := devServer(t)
+	flowc := buildFlowc(t)
+	dir := t.TempDir()
+	temporalDir, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := func(name string, args ...string) string {
+		bin := filepath.Join(dir, name)
+		cmd := exec.Command(flowc, append([]string{"build", "../golden/aslcallback/order.asl.json", "--handlers", "./testdata/orderhandlers", "-o", bin}, args...)...)
+		cmd.Env = append(os.Environ(), "FLOWC_TEMPORAL_DIR="+temporalDir)
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("flowc build %v: %v\n%s", args, err, msg)
+		}
+		return bin
+	}
+	onServer, native := build("order", "--target", "temporal"), build("order-native")
+
+	if _, msg, code := runProgram(t, onServer); code != 2 || !strings.Contains(msg, "give its --temporal-address") {
+		t.Fatalf("without a server: exit %d, %s; want exit 2 asking for --temporal-address", code, msg)
+	}
+	input := filepath.Join(dir, "order.json")
+	if err := os.WriteFile(input, []byte(`{"order":"o-17"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "sessions.db")
+	// same runs both programs, the native one on the checkpoint file, and
+	// wants the same line and exit code; the tokens differ (crypto/rand), so
+	// each answers its own.
+	same := func(t *testing.T, session string, args func(native bool) []string) (line, nativeLine string, code int) {
+		t.Helper()
+		want, _, wantCode := runProgram(t, native, append(args(true), "--checkpoint-db", db, "--session", session)...)
+		got, msg, code := runProgram(t, onServer, append(args(false), "--temporal-address", address, "--session", session)...)
+		if tokenless(got) != tokenless(want) || code != wantCode {
+			t.Fatalf("%v:\nnative (exit %d): %s\ntemporal (exit %d): %s%s", args(false), wantCode, want, code, got, msg)
+		}
+		return got, want, code
+	}
+	// tokens holds the token each program's session waits for, by native.
+	tokens := map[bool]string{}
+	start := func(t *testing.T, session string) {
+		t.Helper()
+		line, nativeLine, code := same(t, session, func(bool) []string { return []string{"--input", input} })
+		for native, line := range map[bool]string{false: line, true: nativeLine} {
+			var waiting struct {
+				Status string `json:"status"`
+				Token  string `json:"task_token"`
+			}
+			if err := json.Unmarshal([]byte(line), &waiting); err != nil || waiting.Status != "WAITING" || waiting.Token == "" || code != 0 {
+				t.Fatalf("started: exit %d, %s: want WAITING with a task token", code, line)
+			}
+			tokens[native] = waiting.Token
+		}
+	}
+
+	t.Run("a task token answered in a later run, and refused once used", func(t *testing.T) {
+		start(t, "order")
+		answer := func(native bool) []string {
+			return []string{"--task-success", tokens[native], "--task-output", `{"approver":"ann"}`}
+		}
+		if line, _, code := same(t, "order", answer); code != 0 || !strings.Contains(line, `"approval":{"approvedBy":"ann"}`) || !strings.Contains(line, `"shipped":{"tracking":"t-r-o-17"}`) {
+			t.Fatalf("answered: exit %d, %s", code, line)
+		}
+		if _, _, code := same(t, "order", answer); code != 2 {
+			t.Fatalf("a used token: exit %d, want 2", code)
+		}
+		if _, msg, _ := runProgram(t, onServer, append(answer(false), "--temporal-address", address, "--session", "order")...); !strings.Contains(msg, "used already") {
+			t.Fatalf("a used token: %s; want it refused as used", msg)
+		}
+	})
+
+	t.Run("a task token failed, caught by the state's Catch", func(t *testing.T) {
+		start(t, "order-2")
+		fail := func(native bool) []string {
+			return []string{"--task-failure", tokens[native], "--task-error", "Rejected", "--task-cause", "out of stock"}
+		}
+		if line, _, code := same(t, "order-2", fail); code != 0 || !strings.Contains(line, `"status":"cancelled"`) {
+			t.Fatalf("failed: exit %d, %s; want the Catch's Cancel", code, line)
+		}
+	})
+}
+
+// runProgram runs a built program: its standard output, its standard
+// error and its exit code.
+func runProgram(t *testing.T, bin string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if exit, ok := err.(*exec.ExitError); ok {
+		return stdout.String(), stderr.String(), exit.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return stdout.String(), stderr.String(), 0
+}
+
+var taskToken = regexp.MustCompile(`"task_token":"[^"]*"`)
+
+// tokenless is a result line without the task token in it.
+func tokenless(line string) string { return taskToken.ReplaceAllString(line, `"task_token":"…"`) }
