@@ -14,14 +14,15 @@ import (
 // TestBuildOnServer builds ../golden/aslcallback/order.asl.json, whose
 // approval hands out a task token (Step Functions' "Wait for a Callback
 // with Task Token"), with `flowc build --target temporal` and the handlers
-// of testdata/orderhandlers, and works its sessions on a dev server (issue
-// 22 item 3: a token answered from a built program, on Temporal): each
-// run prints the line and exits with the code of the native program
-// `flowc build` writes of the same definition and handlers, whose sessions
-// live in a checkpoint file.
+// of testdata/orderhandlers, and an Approval state's definition with none,
+// and works their sessions on a dev server (issue 22 item 3: a token and a
+// decision answered from a built program, on Temporal): each run prints
+// the line and exits with the code of the native program `flowc build`
+// writes of the same definition and handlers, whose sessions live in a
+// checkpoint file.
 func TestBuildOnServer(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds flowc and two programs, on a dev server")
+		t.Skip("builds flowc and four programs, on a dev server")
 	}
 	address := devServer(t)
 	flowc := buildFlowc(t)
@@ -30,37 +31,29 @@ func TestBuildOnServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	build := func(name string, args ...string) string {
-		bin := filepath.Join(dir, name)
-		cmd := exec.Command(flowc, append([]string{"build", "../golden/aslcallback/order.asl.json", "--handlers", "./testdata/orderhandlers", "-o", bin}, args...)...)
-		cmd.Env = append(os.Environ(), "FLOWC_TEMPORAL_DIR="+temporalDir)
-		if msg, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("flowc build %v: %v\n%s", args, err, msg)
+	// programs builds def both ways, with the flowc build flags args.
+	programs := func(def, name string, args ...string) programPair {
+		p := programPair{native: filepath.Join(dir, name), onServer: filepath.Join(dir, name+"-temporal"), address: address, db: filepath.Join(dir, "sessions.db")}
+		for _, flags := range [][]string{{"-o", p.native}, {"-o", p.onServer, "--target", "temporal"}} {
+			flags = append(append([]string{"build", def}, flags...), args...)
+			cmd := exec.Command(flowc, flags...)
+			cmd.Env = append(os.Environ(), "FLOWC_TEMPORAL_DIR="+temporalDir)
+			if msg, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("flowc %v: %v\n%s", flags, err, msg)
+			}
 		}
-		return bin
+		return p
 	}
-	onServer, native := build("order", "--target", "temporal"), build("order-native")
+	order := programs("../golden/aslcallback/order.asl.json", "order", "--handlers", "./testdata/orderhandlers")
 
-	if _, msg, code := runProgram(t, onServer); code != 2 || !strings.Contains(msg, "give its --temporal-address") {
+	if _, msg, code := runProgram(t, order.onServer); code != 2 || !strings.Contains(msg, "give its --temporal-address") {
 		t.Fatalf("without a server: exit %d, %s; want exit 2 asking for --temporal-address", code, msg)
 	}
 	input := filepath.Join(dir, "order.json")
 	if err := os.WriteFile(input, []byte(`{"order":"o-17"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	db := filepath.Join(dir, "sessions.db")
-	// same runs both programs, the native one on the checkpoint file, and
-	// wants the same line and exit code; the tokens differ (crypto/rand), so
-	// each answers its own.
-	same := func(t *testing.T, session string, args func(native bool) []string) (line, nativeLine string, code int) {
-		t.Helper()
-		want, _, wantCode := runProgram(t, native, append(args(true), "--checkpoint-db", db, "--session", session)...)
-		got, msg, code := runProgram(t, onServer, append(args(false), "--temporal-address", address, "--session", session)...)
-		if tokenless(got) != tokenless(want) || code != wantCode {
-			t.Fatalf("%v:\nnative (exit %d): %s\ntemporal (exit %d): %s%s", args(false), wantCode, want, code, got, msg)
-		}
-		return got, want, code
-	}
+	same := order.same
 	// tokens holds the token each program's session waits for, by native.
 	tokens := map[bool]string{}
 	start := func(t *testing.T, session string) {
@@ -89,7 +82,7 @@ func TestBuildOnServer(t *testing.T) {
 		if _, _, code := same(t, "order", answer); code != 2 {
 			t.Fatalf("a used token: exit %d, want 2", code)
 		}
-		if _, msg, _ := runProgram(t, onServer, append(answer(false), "--temporal-address", address, "--session", "order")...); !strings.Contains(msg, "used already") {
+		if _, msg, _ := runProgram(t, order.onServer, append(answer(false), "--temporal-address", address, "--session", "order")...); !strings.Contains(msg, "used already") {
 			t.Fatalf("a used token: %s; want it refused as used", msg)
 		}
 	})
@@ -103,6 +96,47 @@ func TestBuildOnServer(t *testing.T) {
 			t.Fatalf("failed: exit %d, %s; want the Catch's Cancel", code, line)
 		}
 	})
+
+	t.Run("an approval decided in a later run, no handlers", func(t *testing.T) {
+		def := filepath.Join(dir, "ask.asl.json")
+		if err := os.WriteFile(def, []byte(askDefinition), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ask := programs(def, "ask")
+		if line, _, code := ask.same(t, "ask", func(bool) []string { return []string{"--input", input} }); code != 0 || !strings.Contains(line, `"status":"INTERRUPTED"`) {
+			t.Fatalf("started: exit %d, %s; want INTERRUPTED", code, line)
+		}
+		if _, _, code := ask.same(t, "ask", func(bool) []string { return []string{"--decision", "maybe"} }); code != 2 {
+			t.Fatalf("an option not offered: exit %d, want 2", code)
+		}
+		if line, _, code := ask.same(t, "ask", func(bool) []string { return []string{"--decision", "yes"} }); code != 0 || !strings.Contains(line, `"review":{"approval":"yes"},"status":"shipped"`) {
+			t.Fatalf("decided: exit %d, %s", code, line)
+		}
+	})
+}
+
+// askDefinition waits for a person's approval between two Pass states: a
+// definition whose program needs no handlers.
+const askDefinition = `{"StartAt": "Ask", "States": {
+  "Ask": {"Type": "Approval", "Prompt": "Ship it?", "Options": ["yes", "no"], "ResultPath": "$.review", "Next": "Done"},
+  "Done": {"Type": "Pass", "Result": "shipped", "ResultPath": "$.status", "End": true}}}`
+
+// programPair is a definition built both ways: natively, with its sessions
+// in the SQLite file db, and for Temporal, with its sessions on the server
+// at address.
+type programPair struct{ native, onServer, address, db string }
+
+// same runs both programs, and wants the same line and exit code; a task
+// token's answer gives each program its own token (args' native says
+// which), since the tokens differ (crypto/rand).
+func (p programPair) same(t *testing.T, session string, args func(native bool) []string) (line, nativeLine string, code int) {
+	t.Helper()
+	want, _, wantCode := runProgram(t, p.native, append(args(true), "--checkpoint-db", p.db, "--session", session)...)
+	got, msg, code := runProgram(t, p.onServer, append(args(false), "--temporal-address", p.address, "--session", session)...)
+	if tokenless(got) != tokenless(want) || code != wantCode {
+		t.Fatalf("%v:\nnative (exit %d): %s\ntemporal (exit %d): %s%s", args(false), wantCode, want, code, got, msg)
+	}
+	return got, want, code
 }
 
 // runProgram runs a built program: its standard output, its standard
