@@ -52,7 +52,11 @@ func cmdBuild(args []string, _ io.Reader, _, stderr io.Writer) int {
 	}
 	var user *userPackage
 	if *handlersPkg != "" {
-		if user, err = loadHandlers(*handlersPkg, def, c.file); err != nil {
+		user, err = loadHandlers(*handlersPkg, def, c.file)
+		if err == nil && support != "" {
+			err = checkTemporalFile(c, user)
+		}
+		if err != nil {
 			fmt.Fprintf(stderr, "flowc build: --handlers %s: %v\n", *handlersPkg, err)
 			return exitFailed
 		}
@@ -127,7 +131,7 @@ func writeBuildModule(dir, def string, c compiled, user *userPackage, support st
 		files[filepath.Join(dir, f.Name)] = f.Content
 	}
 	if support != "" {
-		err = addTemporal(files, dir, def, c, user, support)
+		err = addTemporal(files, dir, c, user, support)
 	}
 	if err == nil {
 		err = writeFiles(files)
@@ -193,8 +197,8 @@ func goWork(user *userPackage) string {
 
 // buildEnv builds a static program with the user's Go settings (GOPROXY
 // among them, for modules the module cache lacks), and the program's
-// go.work (with workspace) or none; -trimpath keeps the temporary directory's name out of
-// the program.
+// go.work (with workspace) or none; -trimpath keeps the temporary
+// directory's name out of the program.
 func buildEnv(dir string, workspace bool) []string {
 	work := "off"
 	if workspace {

@@ -23,23 +23,37 @@ func temporalBuildModule(target string) (string, error) {
 	return dir, nil
 }
 
-// addTemporal adds to the files of a built program what it needs to run
-// on Temporal: the workflow's Temporal file beside its native one, and
-// the Temporal module (source support) in its go.mod and go.sum. When the
-// handlers use the definition's own package, that
-// package must hold the Temporal file flowc gen --target temporal writes.
-func addTemporal(files map[string][]byte, dir, def string, c compiled, user *userPackage, support string) error {
-	ownWorkflow := user == nil || user.wfImport == ""
+// checkTemporalFile: when the handlers use the definition's own package,
+// the program links it, so it must hold the Temporal file flowc gen
+// --target temporal writes now (and the mock file that file names).
+func checkTemporalFile(c compiled, user *userPackage) error {
+	if user.wfImport == "" {
+		return nil
+	}
 	t, err := temporalFile(c)
 	if err != nil {
 		return err
 	}
-	if ownWorkflow { // RegisterXMock, for tests, runs over the mock file's handlers
+	if onDisk, err := os.ReadFile(t.out); err != nil || !bytes.Equal(onDisk, t.file.Content) {
+		return fmt.Errorf("the handlers use the workflow's package, and %s is not what flowc gen --target temporal writes for %s now; run it", t.out, c.def)
+	}
+	return nil
+}
+
+// addTemporal adds to the files of a built program what it needs to run
+// on Temporal: the workflow's Temporal file beside its native one (unless
+// the program links the definition's own package: checkTemporalFile), and
+// the Temporal module (source support) in its go.mod, go.sum and go.work.
+func addTemporal(files map[string][]byte, dir string, c compiled, user *userPackage, support string) error {
+	if user == nil || user.wfImport == "" {
+		t, err := temporalFile(c)
+		if err != nil {
+			return err
+		}
+		// Its RegisterXMock, for tests, runs over the mock file's handlers.
 		for _, f := range []codegen.File{t.file, c.mock} {
 			files[filepath.Join(dir, "wf", f.Name)] = renamePackage(f.Content)
 		}
-	} else if onDisk, err := os.ReadFile(t.out); err != nil || !bytes.Equal(onDisk, t.file.Content) {
-		return fmt.Errorf("the handlers use the workflow's package, and %s is not what flowc gen --target temporal writes for %s now; run it", t.out, def)
 	}
 	sum, err := os.ReadFile(filepath.Join(support, "go.sum"))
 	if err != nil {

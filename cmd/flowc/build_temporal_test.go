@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"io"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestBuildTarget: --target picks the engine a built program runs on. A
@@ -31,4 +34,21 @@ func TestBuildTarget(t *testing.T) {
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "--target temporal needs flowc's Temporal module (the temporal directory of its source); set FLOWC_TEMPORAL_DIR to it")
 	assert.NoFileExists(t, out)
+}
+
+// TestBuildTemporalOwnPackage: handlers that take a typed workflow's own
+// types make the program link the definition's package, which on Temporal
+// must hold the Temporal file flowc gen --target temporal writes too.
+func TestBuildTemporalOwnPackage(t *testing.T) {
+	mod := handlersModule(t, map[string]string{"counter": countHandlers})
+	def := filepath.Join(mod, "count", "count.flow.yaml")
+	require.NoError(t, writeFiles(map[string][]byte{def: []byte(countDef)}))
+	var stderr bytes.Buffer
+	require.Equal(t, exitOK, run([]string{"gen", filepath.Dir(def)}, nil, io.Discard, &stderr), stderr.String())
+
+	bin := filepath.Join(t.TempDir(), "count")
+	code := run([]string{"build", "-o", bin, def, "--handlers", filepath.Join(mod, "counter"), "--target", "temporal"}, nil, io.Discard, &stderr)
+	assert.Equal(t, exitFailed, code)
+	assert.Contains(t, stderr.String(), "count_temporal.go is not what flowc gen --target temporal writes for "+def+" now; run it")
+	assert.NoFileExists(t, bin)
 }
