@@ -9,7 +9,38 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/flowc-dev/flowc/codegen/program"
+	"github.com/flowc-dev/flowc/compiler"
 )
+
+// TestBuildProgram holds testdata/programs/aslcallback to the main package
+// `flowc build --target temporal` writes for golden/aslcallback with the
+// handlers of testdata/orderhandlers, committed so that its generated code
+// is reviewed as the workflows' is; here it imports the case's package,
+// where flowc build imports a copy. It lies in testdata because it links
+// flowc's built programs' packages (SQLite, OpenTelemetry), which this
+// module does not require; TestBuildOnServer builds and runs it.
+func TestBuildProgram(t *testing.T) {
+	def := definition(t, filepath.Join("golden", "aslcallback"))
+	src, err := os.ReadFile(def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, diags := compiler.Compile(def, src, compiler.Options{Generated: filepath.Join(filepath.Dir(def), compiler.OutputName(def))})
+	if c == nil {
+		t.Fatalf("%s does not compile: %v", def, diags)
+	}
+	user := &program.UserHandlers{Import: "example.com/orderhandlers", Type: "Orders",
+		Methods: map[string]bool{"Reserve": true, "SendMessageWaitForTaskToken": true, "Ship": true}}
+	files, missing, err := program.BuildTemporalMain(c, "github.com/flowc-dev/flowc/temporal/golden/aslcallback", user)
+	if err != nil || len(missing) > 0 {
+		t.Fatalf("%v, missing %v", err, missing)
+	}
+	for _, f := range files {
+		compare(t, filepath.Join("testdata", "programs", "aslcallback", f.Name), f.Content)
+	}
+}
 
 // TestBuildOnServer builds ../golden/aslcallback/order.asl.json, whose
 // approval hands out a task token (Step Functions' "Wait for a Callback
