@@ -27,12 +27,20 @@ func cmdBuild(args []string, _ io.Reader, _, stderr io.Writer) int {
 	flags := newFlagSet("build", stderr)
 	out := flags.String("o", "", "the program `file` to write (default: the definition's name, in the current directory)")
 	handlersPkg := flags.String("handlers", "", "the Go `package` (a directory or import path) whose Handlers() implements the handlers no built-in covers")
+	target := flags.String("target", targetNative, "the engine the program runs on: `native`, or temporal (a Temporal server; see docs/build.md)")
 	paths, err := parseInterleaved(flags, args)
 	if err != nil {
 		return exitUsage
 	}
 	if !oneDefinition("build", paths, stderr) {
 		return exitUsage
+	}
+	var support string // the Temporal module's source, for the Temporal target
+	if *target != targetNative {
+		if support, err = temporalBuildModule(*target); err != nil {
+			fmt.Fprintf(stderr, "flowc build: %v\n", err)
+			return exitUsage
+		}
 	}
 	def := paths[0]
 	if *out == "" {
@@ -44,7 +52,11 @@ func cmdBuild(args []string, _ io.Reader, _, stderr io.Writer) int {
 	}
 	var user *userPackage
 	if *handlersPkg != "" {
-		if user, err = loadHandlers(*handlersPkg, def, c.file); err != nil {
+		user, err = loadHandlers(*handlersPkg, def, c.file)
+		if err == nil && support != "" {
+			err = checkTemporalFile(c, user)
+		}
+		if err != nil {
 			fmt.Fprintf(stderr, "flowc build: --handlers %s: %v\n", *handlersPkg, err)
 			return exitFailed
 		}
@@ -55,12 +67,12 @@ func cmdBuild(args []string, _ io.Reader, _, stderr io.Writer) int {
 		return exitUsage
 	}
 	defer os.RemoveAll(dir)
-	if code := writeBuildModule(dir, def, c, user, stderr); code != exitOK {
+	if code := writeBuildModule(dir, def, c, user, support, stderr); code != exitOK {
 		return code
 	}
 	bin, err := filepath.Abs(*out)
 	if err == nil {
-		err = goBuild(dir, bin, buildEnv(dir, user)...)
+		err = goBuild(dir, bin, buildEnv(dir, goWork(user) != "" || support != "")...)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "flowc build: building the program failed: %v\n", err)
@@ -76,8 +88,9 @@ func programName(def string) string {
 }
 
 // writeBuildModule writes the program's module into dir, or lists the
-// handlers that nothing implements and returns exitFailed.
-func writeBuildModule(dir, def string, c compiled, user *userPackage, stderr io.Writer) int {
+// handlers that nothing implements and returns exitFailed. With the source
+// of the Temporal module (support) the program runs on Temporal.
+func writeBuildModule(dir, def string, c compiled, user *userPackage, support string, stderr io.Writer) int {
 	var uh *program.UserHandlers
 	wfImport := buildWfImport
 	if user != nil {
@@ -86,7 +99,11 @@ func writeBuildModule(dir, def string, c compiled, user *userPackage, stderr io.
 			wfImport = user.wfImport
 		}
 	}
-	mains, missing, err := program.BuildMain(c.wf, wfImport, uh)
+	mainsOf := program.BuildMain
+	if support != "" {
+		mainsOf = program.BuildTemporalMain
+	}
+	mains, missing, err := mainsOf(c.wf, wfImport, uh)
 	if err != nil {
 		fmt.Fprintf(stderr, "flowc build: %v\n", err)
 		return exitUsage
@@ -113,7 +130,13 @@ func writeBuildModule(dir, def string, c compiled, user *userPackage, stderr io.
 	for _, f := range mains {
 		files[filepath.Join(dir, f.Name)] = f.Content
 	}
-	if err := writeFiles(files); err != nil {
+	if support != "" {
+		err = addTemporal(files, dir, c, user, support)
+	}
+	if err == nil {
+		err = writeFiles(files)
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "flowc build: %v\n", err)
 		return exitUsage
 	}
@@ -174,11 +197,11 @@ func goWork(user *userPackage) string {
 
 // buildEnv builds a static program with the user's Go settings (GOPROXY
 // among them, for modules the module cache lacks), and the program's
-// go.work or none; -trimpath keeps the temporary directory's name out of
-// the program.
-func buildEnv(dir string, user *userPackage) []string {
+// go.work (with workspace) or none; -trimpath keeps the temporary
+// directory's name out of the program.
+func buildEnv(dir string, workspace bool) []string {
 	work := "off"
-	if goWork(user) != "" {
+	if workspace {
 		work = filepath.Join(dir, "go.work")
 	}
 	return []string{"GOWORK=" + work, "GOFLAGS=" + strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=readonly -trimpath"), "CGO_ENABLED=0"}

@@ -6,7 +6,7 @@
 //	flowc run FILE [--input JSON_FILE|-] [--mock-config FILE --test-case NAME] [--skip-waits]
 //	          [--checkpoint-db PATH --session ID [--decision OPTION [--at KEY]]]
 //	          [--engine native|temporal [--temporal-address HOST:PORT [--session ID ...]]]
-//	flowc build FILE [-o BIN] [--handlers GOPKG]
+//	flowc build FILE [-o BIN] [--handlers GOPKG] [--target native|temporal]
 //	flowc schema [native|chain|asl]
 //	flowc breaking NEW [--against OLD_FILE | --against-rev GITREV]
 //	flowc version
@@ -39,7 +39,7 @@ const (
             [--engine native|temporal [--temporal-address HOST:PORT [--session ID ...]]]
                                          on Temporal a session is a workflow on the server:
                                          no --checkpoint-db
-  flowc build FILE [-o BIN] [--handlers GOPKG]
+  flowc build FILE [-o BIN] [--handlers GOPKG] [--target native|temporal]
                                          write a standalone program that runs the workflow
   flowc schema [native|chain|asl]        print the JSON Schema of a dialect; no argument lists them
   flowc breaking NEW [--against OLD_FILE | --against-rev GITREV]

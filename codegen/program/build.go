@@ -55,11 +55,20 @@ type Need struct {
 // workflow (generated into package wfImport) to a built-in or to the
 // user's handlers. Without files it lists the missing handlers.
 func BuildMain(c *ir.Checked, wfImport string, user *UserHandlers) ([]codegen.File, []Missing, error) {
-	w := c.Workflow
 	sh := dialect.Shell(c)
-	methods := interfaceMethods(sh)
+	handlers, missing, err := handlersFile(c, sh, wfImport, user)
+	if handlers == nil {
+		return nil, missing, err
+	}
+	main, err := buildMainFile(sh, wfImport)
+	return []codegen.File{main, *handlers}, nil, err
+}
+
+// handlersFile is the handlers.go of a built program (see BuildMain); nil
+// with the missing handlers, or an error.
+func handlersFile(c *ir.Checked, sh *emit.Shell, wfImport string, user *UserHandlers) (*codegen.File, []Missing, error) {
 	f := mainFile(buildHeader, wfImport)
-	missing := bindHandlers(f, w, methods, user)
+	missing := bindHandlers(f, c.Workflow, interfaceMethods(sh), user)
 	if len(missing) > 0 {
 		return nil, missing, nil
 	}
@@ -67,8 +76,7 @@ func BuildMain(c *ir.Checked, wfImport string, user *UserHandlers) ([]codegen.Fi
 	if err != nil {
 		return nil, nil, err
 	}
-	main, err := buildMainFile(sh, wfImport)
-	return []codegen.File{main, {Name: "handlers.go", Content: handlers}}, nil, err
+	return &codegen.File{Name: "handlers.go", Content: handlers}, nil, nil
 }
 
 func buildMainFile(sh *emit.Shell, wfImport string) (codegen.File, error) {

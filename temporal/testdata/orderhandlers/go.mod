@@ -1,0 +1,3 @@
+module example.com/orderhandlers
+
+go 1.26.0
