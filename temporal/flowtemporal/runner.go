@@ -169,7 +169,7 @@ func runServer(ctx context.Context, address string, register Register, name stri
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "flowc run: workflow %s started on %s; signal %q to answer its approvals, %q its task tokens\n", id, address, SignalDecision, SignalTaskToken)
+	fmt.Fprintf(stderr, "flowc: workflow %s started on %s; signal %q to answer its approvals, %q its task tokens\n", id, address, SignalDecision, SignalTaskToken)
 	if err := run.Get(ctx, out); err != nil {
 		return decode(err)
 	}

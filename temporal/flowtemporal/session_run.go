@@ -64,7 +64,7 @@ func RunSessionOnServer(ctx context.Context, address string, register Register, 
 	if err := openSession(ctx, c, name, s); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "flowc run: session %s is workflow %s on %s\n", s.ID, s.ID, address)
+	fmt.Fprintf(stderr, "flowc: session %s is workflow %s on %s\n", s.ID, s.ID, address)
 	return watch(ctx, c, s.ID, out)
 }
 
