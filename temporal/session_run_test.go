@@ -56,6 +56,21 @@ func TestRunSessionsOnServer(t *testing.T) {
 		}
 	})
 
+	t.Run("new input given to a session that waits, merged as natively", func(t *testing.T) {
+		def := "../golden/approval/publish.flow.yaml"
+		input := filepath.Join(t.TempDir(), "draft.json")
+		if err := os.WriteFile(input, []byte(`{"draft":"v2"}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		same(t, "publish", "run", def)
+		if line := same(t, "publish", "run", def, "--input", input); !strings.Contains(line, "INTERRUPTED") {
+			t.Fatalf("given new input: %s, want the approval to ask again", line)
+		}
+		if line := same(t, "publish", "run", def, "--decision", "approve"); !strings.Contains(line, `"draft":"v2"`) {
+			t.Fatalf("final line %s: want the new input merged", line)
+		}
+	})
+
 	t.Run("a task token answered in a later run, and refused once used", func(t *testing.T) {
 		def := "../golden/aslcallback/order.asl.json"
 		input := filepath.Join(t.TempDir(), "order.json")

@@ -120,8 +120,8 @@ func buildSetup(fs *flag.FlagSet, f *buildFlags, p Program, stdin io.Reader) (an
 		if in, err = p.Input(data); err != nil {
 			return nil, nil, err
 		}
+		f.session.Input = data // as given: a typed session merges the fields it has
 	}
-	f.session.Input = in
 	register, err := p.Register()
 	return in, register, err
 }

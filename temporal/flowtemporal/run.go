@@ -2,6 +2,7 @@ package flowtemporal
 
 import (
 	"context"
+	"encoding/json"
 	"math/rand/v2"
 
 	"go.temporal.io/sdk/converter"
@@ -99,7 +100,47 @@ func (r *runState) nextActivity() int {
 // and tag handler calls with their state. The error is encoded so that
 // the caller gets back its name and cause.
 func runSteps(wctx workflow.Context, run func(ctx context.Context, opts ...flowcrt.Option) error) error {
+	return runStepsAgain(wctx, run, nil)
+}
+
+// runStepsAgain is runSteps for a session that takes new input while it
+// runs (UpdateInput; nil again: none): each input stops the steps in
+// flight, and again runs them anew on it.
+func runStepsAgain(wctx workflow.Context, run func(ctx context.Context, opts ...flowcrt.Option) error, again func(ctx context.Context, input json.RawMessage, opts ...flowcrt.Option) error) error {
 	r := &runState{policies: wctx.Value(policiesKey{}) != nil, inOrder: wctx.Value(inOrderKey{}) != nil, busy: 1}
+	if err := r.handlers(wctx); err != nil {
+		return err
+	}
+	var seed uint64
+	if err := workflow.SideEffect(wctx, func(workflow.Context) any { return rand.Uint64() }).Get(&seed); err != nil {
+		return err
+	}
+	random := rand.New(rand.NewPCG(seed, seed))
+	ctx := context.WithValue(flowcimpl.WithEngine(context.Background(), engine{}), runKey{}, r)
+	c := &clock{wctx: wctx, skip: skipsWaits(wctx)}
+	opts := []flowcrt.Option{flowcrt.WithClock(c), flowcrt.WithRand(random.Float64), flowcrt.WithStateContext()}
+	if again == nil {
+		return encode(run(on(ctx, wctx), opts...))
+	}
+	inputs := &newInputs{}
+	if err := inputs.handle(wctx); err != nil {
+		return err
+	}
+	for {
+		steps, stop := workflow.WithCancel(wctx)
+		inputs.stop = stop
+		err := run(on(ctx, steps), opts...)
+		in, ok := inputs.next()
+		if !ok {
+			return encode(err)
+		}
+		r.decisions, r.answers = nil, nil // given for stops that no longer wait
+		run = func(ctx context.Context, opts ...flowcrt.Option) error { return again(ctx, in, opts...) }
+	}
+}
+
+// handlers serves the queries, signals and updates of a run.
+func (r *runState) handlers(wctx workflow.Context) error {
 	if err := workflow.SetQueryHandler(wctx, QueryPending, r.query); err != nil {
 		return err
 	}
@@ -114,15 +155,7 @@ func runSteps(wctx workflow.Context, run func(ctx context.Context, opts ...flowc
 	}
 	workflow.Go(wctx, r.receive)
 	workflow.Go(wctx, r.receiveTokens)
-	var seed uint64
-	if err := workflow.SideEffect(wctx, func(workflow.Context) any { return rand.Uint64() }).Get(&seed); err != nil {
-		return err
-	}
-	random := rand.New(rand.NewPCG(seed, seed))
-	ctx := context.WithValue(flowcimpl.WithEngine(context.Background(), engine{}), runKey{}, r)
-	c := &clock{wctx: wctx, skip: skipsWaits(wctx)}
-	err := run(on(ctx, wctx), flowcrt.WithClock(c), flowcrt.WithRand(random.Float64), flowcrt.WithStateContext())
-	return encode(err)
+	return nil
 }
 
 func (r *runState) query() ([]flowcrt.Pending, error) {

@@ -29,11 +29,11 @@ import (
 // the next run, however long and however often the program is killed.
 
 // Session is what one run asks of a session: go on (nothing set), start
-// it on Input, or first answer the approval (Decision, At) or the task
-// token (Task) it waits for.
+// it on Input or give it Input while it runs, or first answer the
+// approval (Decision, At) or the task token (Task) it waits for.
 type Session struct {
 	ID       string
-	Input    any // nil: none given
+	Input    json.RawMessage // nil: none given
 	Decision string
 	At       string // the stop Decision answers, when several wait
 	Task     flowcimpl.TaskTokenFlags
@@ -79,7 +79,7 @@ func openSession(ctx context.Context, c client.Client, name string, s Session) e
 	running := status == enums.WORKFLOW_EXECUTION_STATUS_RUNNING
 	switch {
 	case running && s.Input != nil:
-		return sessionErr(s.ID, errors.New("it is still running on Temporal, which takes new input only once it has ended"))
+		return giveInput(ctx, c, s)
 	case running || s.Task != (flowcimpl.TaskTokenFlags{}):
 		return answer(ctx, c, s) // a token's refusal says why it is not waited for
 	case s.Decision != "":
@@ -89,7 +89,7 @@ func openSession(ctx context.Context, c client.Client, name string, s Session) e
 	}
 	in := s.Input
 	if in == nil {
-		in = map[string]any{}
+		in = json.RawMessage("{}")
 	}
 	opts := client.StartWorkflowOptions{ID: s.ID, TaskQueue: s.ID}
 	if skipWaitsRequested() {
@@ -97,6 +97,22 @@ func openSession(ctx context.Context, c client.Client, name string, s Session) e
 	}
 	_, err = c.ExecuteWorkflow(ctx, opts, name, in)
 	return err
+}
+
+// giveInput hands a running session new input through UpdateInput, and
+// returns once the run has taken it.
+func giveInput(ctx context.Context, c client.Client, s Session) error {
+	h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: s.ID, UpdateName: UpdateInput, WaitForStage: client.WorkflowUpdateStageCompleted,
+		Args: []any{s.Input},
+	})
+	if err == nil {
+		err = h.Get(ctx, nil)
+	}
+	if err != nil {
+		return sessionErr(s.ID, err)
+	}
+	return nil
 }
 
 // sessionStatus is the status of the session's latest execution, or

@@ -60,7 +60,7 @@ func Generate(w *ir.Workflow, sh *emit.Shell, source string) ([]byte, error) {
 		tw.At, tw.Start, tw.IDs, tw.Step = "flowtemporal.ChainPoint", strconv.Quote(w.Start.ID), sh.Names.IdsVar(), sh.Names.Step
 	}
 	if sh.Sessions != nil && sh.Sessions.SchemaConst != "" { // typed: its checkpoints keep the state's shape
-		tw.Schema, tw.Start = sh.Sessions.SchemaConst, strconv.Quote(w.Start.ID)
+		tw.Schema, tw.Start, tw.Update = sh.Sessions.SchemaConst, strconv.Quote(w.Start.ID), sh.Names.Update
 		tw.Workflow = strconv.Quote(w.ID) // what the native sessions name their checkpoints by
 	}
 	var buf bytes.Buffer
@@ -95,6 +95,7 @@ type temporalWorkflow struct {
 	At                              string // where a run that continues as new goes on: the resume workflow's input
 	IDs, Step                       string // a task chain's table of task ids and its step type
 	Schema, Start                   string // typed mode: the schema constant and the start state's id, quoted
+	Update                          string // typed mode: the update type new input decodes into
 	Reads, Writes                   bool   // a distributed Map has an ItemReader, a ResultWriter
 }
 
@@ -163,12 +164,9 @@ func {{.Fn}}(ctx workflow.Context, in {{.In}}, h {{.Handlers}}) ({{.Run.Result}}
 {{- else if .Sessions}}
 func {{.Fn}}(ctx workflow.Context, in {{.In}}, h {{.Handlers}}) (out {{.Run.Result}}, err error) {
 	err = flowtemporal.RunSession(ctx, {{.Name}}WorkflowName, nil, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
-		input, err := {{rt .Decoder}}(in)
-		if err != nil {
-			return err
-		}
-		out, err = New{{.Name}}(h, opts...).Invoke(ctx, session, input)
-		return err
+		return {{.Lower}}Invoke(ctx, h, &out, session, in, opts)
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return {{.Lower}}Invoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
 }
@@ -189,8 +187,29 @@ func {{.Lower}}Resume(ctx workflow.Context, cp flowcrt.Checkpoint, h {{.Handlers
 	err = flowtemporal.RunSession(ctx, {{.Name}}WorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = New{{.Name}}(h, opts...).Resume(ctx, session)
 		return err
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return {{.Lower}}Invoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
+}
+
+// {{.Lower}}Invoke runs session on new input, JSON, as (*{{.Name}}).Invoke{{if .Update}}Update{{end}} does, into out.
+func {{.Lower}}Invoke(ctx context.Context, h {{.Handlers}}, out *{{.Run.Result}}, session string, input json.RawMessage, opts []flowcrt.Option) error {
+{{- if .Update}}
+	var u {{.Update}}
+	if err := flowtemporal.DecodeInput(input, &u); err != nil {
+		return err
+	}
+	res, err := New{{.Name}}(h, opts...).InvokeUpdate(ctx, session, u)
+{{- else}}
+	in, err := {{rt .Decoder}}(input)
+	if err != nil {
+		return err
+	}
+	res, err := New{{.Name}}(h, opts...).Invoke(ctx, session, in)
+{{- end}}
+	*out = res
+	return err
 }
 {{- else}}
 

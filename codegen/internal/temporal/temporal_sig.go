@@ -41,7 +41,7 @@ func signaturesOf(sh *emit.Shell) signatures {
 	sigs.run = textMethod("Run", sh.Runs[0].Sig, im)
 	reads, writes := sh.ItemReads, sh.ResultWrites
 	handlers := len(sh.More)+len(sh.Handlers) > 0
-	sigs.imports = temporalImports(im, sh.InputDecoder != "", handlers || reads || writes)
+	sigs.imports = temporalImports(im, handlers || reads || writes)
 	return sigs
 }
 
@@ -116,9 +116,10 @@ func packageName(path string) string {
 // Temporal file's own code, grouped as goimports would; activities: the
 // file declares activities (handler methods, a distributed Map's reader or
 // writer).
-func temporalImports(im importNames, decodes, activities bool) []goImport {
+func temporalImports(im importNames, activities bool) []goImport {
 	paths := map[string]string{
 		"context":                     "",
+		"encoding/json":               "", // new input comes as JSON
 		emit.RuntimePath:              emit.RuntimeAlias,
 		emit.ImplPath:                 emit.ImplAlias,
 		emit.ChainPath:                emit.ChainAlias,
@@ -129,9 +130,6 @@ func temporalImports(im importNames, decodes, activities bool) []goImport {
 	}
 	if activities {
 		paths["go.temporal.io/sdk/activity"] = ""
-	}
-	if decodes {
-		paths["encoding/json"] = ""
 	}
 	maps.Copy(paths, im)
 	var imps []goImport

@@ -5,6 +5,7 @@ package approval
 
 import (
 	"context"
+	"encoding/json"
 
 	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -43,8 +44,21 @@ func publishResume(ctx workflow.Context, cp flowcrt.Checkpoint, h PublishHandler
 	err = flowtemporal.RunSession(ctx, PublishWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = NewPublish(h, opts...).Resume(ctx, session)
 		return err
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return publishInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
+}
+
+// publishInvoke runs session on new input, JSON, as (*Publish).InvokeUpdate does, into out.
+func publishInvoke(ctx context.Context, h PublishHandlers, out *PublishState, session string, input json.RawMessage, opts []flowcrt.Option) error {
+	var u PublishUpdate
+	if err := flowtemporal.DecodeInput(input, &u); err != nil {
+		return err
+	}
+	res, err := NewPublish(h, opts...).InvokeUpdate(ctx, session, u)
+	*out = res
+	return err
 }
 
 // RegisterPublish registers PublishWorkflow with r, and h as its activities, under stable

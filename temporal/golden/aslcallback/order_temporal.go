@@ -30,12 +30,9 @@ func OrderWorkflow(ctx workflow.Context, in json.RawMessage) (any, error) {
 // orderWorkflow runs Order on Temporal over h, the activity calls.
 func orderWorkflow(ctx workflow.Context, in json.RawMessage, h OrderHandlers) (out any, err error) {
 	err = flowtemporal.RunSession(ctx, OrderWorkflowName, nil, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
-		input, err := flowcrt.DecodeASLInput(in)
-		if err != nil {
-			return err
-		}
-		out, err = NewOrder(h, opts...).Invoke(ctx, session, input)
-		return err
+		return orderInvoke(ctx, h, &out, session, in, opts)
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return orderInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
 }
@@ -46,8 +43,21 @@ func orderResume(ctx workflow.Context, cp flowcrt.Checkpoint, h OrderHandlers) (
 	err = flowtemporal.RunSession(ctx, OrderWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = NewOrder(h, opts...).Resume(ctx, session)
 		return err
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return orderInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
+}
+
+// orderInvoke runs session on new input, JSON, as (*Order).Invoke does, into out.
+func orderInvoke(ctx context.Context, h OrderHandlers, out *any, session string, input json.RawMessage, opts []flowcrt.Option) error {
+	in, err := flowcrt.DecodeASLInput(input)
+	if err != nil {
+		return err
+	}
+	res, err := NewOrder(h, opts...).Invoke(ctx, session, in)
+	*out = res
+	return err
 }
 
 // RegisterOrder registers OrderWorkflow with r, and h as its activities, under stable

@@ -30,12 +30,9 @@ func CatchWorkflow(ctx workflow.Context, in json.RawMessage) (any, error) {
 // catchWorkflow runs Catch on Temporal over h, the activity calls.
 func catchWorkflow(ctx workflow.Context, in json.RawMessage, h CatchHandlers) (out any, err error) {
 	err = flowtemporal.RunSession(ctx, CatchWorkflowName, nil, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
-		input, err := flowcrt.DecodeASLInput(in)
-		if err != nil {
-			return err
-		}
-		out, err = NewCatch(h, opts...).Invoke(ctx, session, input)
-		return err
+		return catchInvoke(ctx, h, &out, session, in, opts)
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return catchInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
 }
@@ -46,8 +43,21 @@ func catchResume(ctx workflow.Context, cp flowcrt.Checkpoint, h CatchHandlers) (
 	err = flowtemporal.RunSession(ctx, CatchWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = NewCatch(h, opts...).Resume(ctx, session)
 		return err
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return catchInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
+}
+
+// catchInvoke runs session on new input, JSON, as (*Catch).Invoke does, into out.
+func catchInvoke(ctx context.Context, h CatchHandlers, out *any, session string, input json.RawMessage, opts []flowcrt.Option) error {
+	in, err := flowcrt.DecodeASLInput(input)
+	if err != nil {
+		return err
+	}
+	res, err := NewCatch(h, opts...).Invoke(ctx, session, in)
+	*out = res
+	return err
 }
 
 // RegisterCatch registers CatchWorkflow with r, and h as its activities, under stable

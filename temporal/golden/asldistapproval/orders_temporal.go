@@ -31,12 +31,9 @@ func OrdersWorkflow(ctx workflow.Context, in json.RawMessage) (any, error) {
 // ordersWorkflow runs Orders on Temporal over h, the activity calls.
 func ordersWorkflow(ctx workflow.Context, in json.RawMessage, h OrdersHandlers) (out any, err error) {
 	err = flowtemporal.RunSession(ctx, OrdersWorkflowName, nil, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
-		input, err := flowcrt.DecodeASLInput(in)
-		if err != nil {
-			return err
-		}
-		out, err = NewOrders(h, opts...).Invoke(ctx, session, input)
-		return err
+		return ordersInvoke(ctx, h, &out, session, in, opts)
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return ordersInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
 }
@@ -47,8 +44,21 @@ func ordersResume(ctx workflow.Context, cp flowcrt.Checkpoint, h OrdersHandlers)
 	err = flowtemporal.RunSession(ctx, OrdersWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = NewOrders(h, opts...).Resume(ctx, session)
 		return err
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return ordersInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
+}
+
+// ordersInvoke runs session on new input, JSON, as (*Orders).Invoke does, into out.
+func ordersInvoke(ctx context.Context, h OrdersHandlers, out *any, session string, input json.RawMessage, opts []flowcrt.Option) error {
+	in, err := flowcrt.DecodeASLInput(input)
+	if err != nil {
+		return err
+	}
+	res, err := NewOrders(h, opts...).Invoke(ctx, session, in)
+	*out = res
+	return err
 }
 
 // RegisterOrders registers OrdersWorkflow with r, and h as its activities, under stable

@@ -30,12 +30,9 @@ func PricesWorkflow(ctx workflow.Context, in json.RawMessage) (any, error) {
 // pricesWorkflow runs Prices on Temporal over h, the activity calls.
 func pricesWorkflow(ctx workflow.Context, in json.RawMessage, h PricesHandlers) (out any, err error) {
 	err = flowtemporal.RunSession(ctx, PricesWorkflowName, nil, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
-		input, err := flowcrt.DecodeASLInput(in)
-		if err != nil {
-			return err
-		}
-		out, err = NewPrices(h, opts...).Invoke(ctx, session, input)
-		return err
+		return pricesInvoke(ctx, h, &out, session, in, opts)
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return pricesInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
 }
@@ -46,8 +43,21 @@ func pricesResume(ctx workflow.Context, cp flowcrt.Checkpoint, h PricesHandlers)
 	err = flowtemporal.RunSession(ctx, PricesWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = NewPrices(h, opts...).Resume(ctx, session)
 		return err
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return pricesInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
+}
+
+// pricesInvoke runs session on new input, JSON, as (*Prices).Invoke does, into out.
+func pricesInvoke(ctx context.Context, h PricesHandlers, out *any, session string, input json.RawMessage, opts []flowcrt.Option) error {
+	in, err := flowcrt.DecodeASLInput(input)
+	if err != nil {
+		return err
+	}
+	res, err := NewPrices(h, opts...).Invoke(ctx, session, in)
+	*out = res
+	return err
 }
 
 // RegisterPrices registers PricesWorkflow with r, and h as its activities, under stable

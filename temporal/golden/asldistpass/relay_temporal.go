@@ -31,12 +31,9 @@ func RelayWorkflow(ctx workflow.Context, in json.RawMessage) (any, error) {
 // relayWorkflow runs Relay on Temporal over h, the activity calls.
 func relayWorkflow(ctx workflow.Context, in json.RawMessage, h RelayHandlers) (out any, err error) {
 	err = flowtemporal.RunSession(ctx, RelayWorkflowName, nil, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
-		input, err := flowcrt.DecodeASLInput(in)
-		if err != nil {
-			return err
-		}
-		out, err = NewRelay(h, opts...).Invoke(ctx, session, input)
-		return err
+		return relayInvoke(ctx, h, &out, session, in, opts)
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return relayInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
 }
@@ -47,8 +44,21 @@ func relayResume(ctx workflow.Context, cp flowcrt.Checkpoint, h RelayHandlers) (
 	err = flowtemporal.RunSession(ctx, RelayWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = NewRelay(h, opts...).Resume(ctx, session)
 		return err
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return relayInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
+}
+
+// relayInvoke runs session on new input, JSON, as (*Relay).Invoke does, into out.
+func relayInvoke(ctx context.Context, h RelayHandlers, out *any, session string, input json.RawMessage, opts []flowcrt.Option) error {
+	in, err := flowcrt.DecodeASLInput(input)
+	if err != nil {
+		return err
+	}
+	res, err := NewRelay(h, opts...).Invoke(ctx, session, in)
+	*out = res
+	return err
 }
 
 // RegisterRelay registers RelayWorkflow with r, and h as its activities, under stable

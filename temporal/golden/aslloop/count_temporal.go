@@ -30,12 +30,9 @@ func CountWorkflow(ctx workflow.Context, in json.RawMessage) (any, error) {
 // countWorkflow runs Count on Temporal over h, the activity calls.
 func countWorkflow(ctx workflow.Context, in json.RawMessage, h CountHandlers) (out any, err error) {
 	err = flowtemporal.RunSession(ctx, CountWorkflowName, nil, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
-		input, err := flowcrt.DecodeASLInput(in)
-		if err != nil {
-			return err
-		}
-		out, err = NewCount(h, opts...).Invoke(ctx, session, input)
-		return err
+		return countInvoke(ctx, h, &out, session, in, opts)
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return countInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
 }
@@ -46,8 +43,21 @@ func countResume(ctx workflow.Context, cp flowcrt.Checkpoint, h CountHandlers) (
 	err = flowtemporal.RunSession(ctx, CountWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = NewCount(h, opts...).Resume(ctx, session)
 		return err
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return countInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
+}
+
+// countInvoke runs session on new input, JSON, as (*Count).Invoke does, into out.
+func countInvoke(ctx context.Context, h CountHandlers, out *any, session string, input json.RawMessage, opts []flowcrt.Option) error {
+	in, err := flowcrt.DecodeASLInput(input)
+	if err != nil {
+		return err
+	}
+	res, err := NewCount(h, opts...).Invoke(ctx, session, in)
+	*out = res
+	return err
 }
 
 // RegisterCount registers CountWorkflow with r, and h as its activities, under stable

@@ -30,12 +30,9 @@ func ReleaseWorkflow(ctx workflow.Context, in json.RawMessage) (any, error) {
 // releaseWorkflow runs Release on Temporal over h, the activity calls.
 func releaseWorkflow(ctx workflow.Context, in json.RawMessage, h ReleaseHandlers) (out any, err error) {
 	err = flowtemporal.RunSession(ctx, ReleaseWorkflowName, nil, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
-		input, err := flowcrt.DecodeASLInput(in)
-		if err != nil {
-			return err
-		}
-		out, err = NewRelease(h, opts...).Invoke(ctx, session, input)
-		return err
+		return releaseInvoke(ctx, h, &out, session, in, opts)
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return releaseInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
 }
@@ -46,8 +43,21 @@ func releaseResume(ctx workflow.Context, cp flowcrt.Checkpoint, h ReleaseHandler
 	err = flowtemporal.RunSession(ctx, ReleaseWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = NewRelease(h, opts...).Resume(ctx, session)
 		return err
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return releaseInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
+}
+
+// releaseInvoke runs session on new input, JSON, as (*Release).Invoke does, into out.
+func releaseInvoke(ctx context.Context, h ReleaseHandlers, out *any, session string, input json.RawMessage, opts []flowcrt.Option) error {
+	in, err := flowcrt.DecodeASLInput(input)
+	if err != nil {
+		return err
+	}
+	res, err := NewRelease(h, opts...).Invoke(ctx, session, in)
+	*out = res
+	return err
 }
 
 // RegisterRelease registers ReleaseWorkflow with r, and h as its activities, under stable

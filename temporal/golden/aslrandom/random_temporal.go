@@ -30,12 +30,9 @@ func RandomWorkflow(ctx workflow.Context, in json.RawMessage) (any, error) {
 // randomWorkflow runs Random on Temporal over h, the activity calls.
 func randomWorkflow(ctx workflow.Context, in json.RawMessage, h RandomHandlers) (out any, err error) {
 	err = flowtemporal.RunSession(ctx, RandomWorkflowName, nil, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
-		input, err := flowcrt.DecodeASLInput(in)
-		if err != nil {
-			return err
-		}
-		out, err = NewRandom(h, opts...).Invoke(ctx, session, input)
-		return err
+		return randomInvoke(ctx, h, &out, session, in, opts)
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return randomInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
 }
@@ -46,8 +43,21 @@ func randomResume(ctx workflow.Context, cp flowcrt.Checkpoint, h RandomHandlers)
 	err = flowtemporal.RunSession(ctx, RandomWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = NewRandom(h, opts...).Resume(ctx, session)
 		return err
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return randomInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
+}
+
+// randomInvoke runs session on new input, JSON, as (*Random).Invoke does, into out.
+func randomInvoke(ctx context.Context, h RandomHandlers, out *any, session string, input json.RawMessage, opts []flowcrt.Option) error {
+	in, err := flowcrt.DecodeASLInput(input)
+	if err != nil {
+		return err
+	}
+	res, err := NewRandom(h, opts...).Invoke(ctx, session, in)
+	*out = res
+	return err
 }
 
 // RegisterRandom registers RandomWorkflow with r, and h as its activities, under stable

@@ -31,12 +31,9 @@ func ReadingsWorkflow(ctx workflow.Context, in json.RawMessage) (any, error) {
 // readingsWorkflow runs Readings on Temporal over h, the activity calls.
 func readingsWorkflow(ctx workflow.Context, in json.RawMessage, h ReadingsHandlers) (out any, err error) {
 	err = flowtemporal.RunSession(ctx, ReadingsWorkflowName, nil, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
-		input, err := flowcrt.DecodeASLInput(in)
-		if err != nil {
-			return err
-		}
-		out, err = NewReadings(h, opts...).Invoke(ctx, session, input)
-		return err
+		return readingsInvoke(ctx, h, &out, session, in, opts)
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return readingsInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
 }
@@ -47,8 +44,21 @@ func readingsResume(ctx workflow.Context, cp flowcrt.Checkpoint, h ReadingsHandl
 	err = flowtemporal.RunSession(ctx, ReadingsWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = NewReadings(h, opts...).Resume(ctx, session)
 		return err
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return readingsInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
+}
+
+// readingsInvoke runs session on new input, JSON, as (*Readings).Invoke does, into out.
+func readingsInvoke(ctx context.Context, h ReadingsHandlers, out *any, session string, input json.RawMessage, opts []flowcrt.Option) error {
+	in, err := flowcrt.DecodeASLInput(input)
+	if err != nil {
+		return err
+	}
+	res, err := NewReadings(h, opts...).Invoke(ctx, session, in)
+	*out = res
+	return err
 }
 
 // RegisterReadings registers ReadingsWorkflow with r, and h as its activities, under stable

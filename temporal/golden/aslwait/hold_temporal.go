@@ -30,12 +30,9 @@ func HoldWorkflow(ctx workflow.Context, in json.RawMessage) (any, error) {
 // holdWorkflow runs Hold on Temporal over h, the activity calls.
 func holdWorkflow(ctx workflow.Context, in json.RawMessage, h HoldHandlers) (out any, err error) {
 	err = flowtemporal.RunSession(ctx, HoldWorkflowName, nil, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
-		input, err := flowcrt.DecodeASLInput(in)
-		if err != nil {
-			return err
-		}
-		out, err = NewHold(h, opts...).Invoke(ctx, session, input)
-		return err
+		return holdInvoke(ctx, h, &out, session, in, opts)
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return holdInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
 }
@@ -46,8 +43,21 @@ func holdResume(ctx workflow.Context, cp flowcrt.Checkpoint, h HoldHandlers) (ou
 	err = flowtemporal.RunSession(ctx, HoldWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = NewHold(h, opts...).Resume(ctx, session)
 		return err
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return holdInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
+}
+
+// holdInvoke runs session on new input, JSON, as (*Hold).Invoke does, into out.
+func holdInvoke(ctx context.Context, h HoldHandlers, out *any, session string, input json.RawMessage, opts []flowcrt.Option) error {
+	in, err := flowcrt.DecodeASLInput(input)
+	if err != nil {
+		return err
+	}
+	res, err := NewHold(h, opts...).Invoke(ctx, session, in)
+	*out = res
+	return err
 }
 
 // RegisterHold registers HoldWorkflow with r, and h as its activities, under stable

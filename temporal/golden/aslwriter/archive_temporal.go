@@ -30,12 +30,9 @@ func ArchiveWorkflow(ctx workflow.Context, in json.RawMessage) (any, error) {
 // archiveWorkflow runs Archive on Temporal over h, the activity calls.
 func archiveWorkflow(ctx workflow.Context, in json.RawMessage, h ArchiveHandlers) (out any, err error) {
 	err = flowtemporal.RunSession(ctx, ArchiveWorkflowName, nil, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
-		input, err := flowcrt.DecodeASLInput(in)
-		if err != nil {
-			return err
-		}
-		out, err = NewArchive(h, opts...).Invoke(ctx, session, input)
-		return err
+		return archiveInvoke(ctx, h, &out, session, in, opts)
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return archiveInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
 }
@@ -46,8 +43,21 @@ func archiveResume(ctx workflow.Context, cp flowcrt.Checkpoint, h ArchiveHandler
 	err = flowtemporal.RunSession(ctx, ArchiveWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = NewArchive(h, opts...).Resume(ctx, session)
 		return err
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return archiveInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
+}
+
+// archiveInvoke runs session on new input, JSON, as (*Archive).Invoke does, into out.
+func archiveInvoke(ctx context.Context, h ArchiveHandlers, out *any, session string, input json.RawMessage, opts []flowcrt.Option) error {
+	in, err := flowcrt.DecodeASLInput(input)
+	if err != nil {
+		return err
+	}
+	res, err := NewArchive(h, opts...).Invoke(ctx, session, in)
+	*out = res
+	return err
 }
 
 // RegisterArchive registers ArchiveWorkflow with r, and h as its activities, under stable

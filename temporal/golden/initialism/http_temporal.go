@@ -5,6 +5,7 @@ package initialism
 
 import (
 	"context"
+	"encoding/json"
 
 	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -43,8 +44,21 @@ func hTTPResume(ctx workflow.Context, cp flowcrt.Checkpoint, h HTTPHandlers) (ou
 	err = flowtemporal.RunSession(ctx, HTTPWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = NewHTTP(h, opts...).Resume(ctx, session)
 		return err
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return hTTPInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
+}
+
+// hTTPInvoke runs session on new input, JSON, as (*HTTP).InvokeUpdate does, into out.
+func hTTPInvoke(ctx context.Context, h HTTPHandlers, out *HTTPState, session string, input json.RawMessage, opts []flowcrt.Option) error {
+	var u HTTPUpdate
+	if err := flowtemporal.DecodeInput(input, &u); err != nil {
+		return err
+	}
+	res, err := NewHTTP(h, opts...).InvokeUpdate(ctx, session, u)
+	*out = res
+	return err
 }
 
 // RegisterHTTP registers HTTPWorkflow with r, and h as its activities, under stable

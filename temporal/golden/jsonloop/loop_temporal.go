@@ -31,12 +31,9 @@ func LoopWorkflow(ctx workflow.Context, in json.RawMessage) (any, error) {
 // loopWorkflow runs Loop on Temporal over h, the activity calls.
 func loopWorkflow(ctx workflow.Context, in json.RawMessage, h LoopHandlers) (out any, err error) {
 	err = flowtemporal.RunSession(ctx, LoopWorkflowName, nil, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
-		input, err := flowcimpl.DecodeChainInput(in)
-		if err != nil {
-			return err
-		}
-		out, err = NewLoop(h, opts...).Invoke(ctx, session, input)
-		return err
+		return loopInvoke(ctx, h, &out, session, in, opts)
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return loopInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
 }
@@ -47,8 +44,21 @@ func loopResume(ctx workflow.Context, cp flowcrt.Checkpoint, h LoopHandlers) (ou
 	err = flowtemporal.RunSession(ctx, LoopWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = NewLoop(h, opts...).Resume(ctx, session)
 		return err
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return loopInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
+}
+
+// loopInvoke runs session on new input, JSON, as (*Loop).Invoke does, into out.
+func loopInvoke(ctx context.Context, h LoopHandlers, out *any, session string, input json.RawMessage, opts []flowcrt.Option) error {
+	in, err := flowcimpl.DecodeChainInput(input)
+	if err != nil {
+		return err
+	}
+	res, err := NewLoop(h, opts...).Invoke(ctx, session, in)
+	*out = res
+	return err
 }
 
 // RegisterLoop registers LoopWorkflow with r, and h as its activities, under stable

@@ -31,12 +31,9 @@ func ParallelWorkflow(ctx workflow.Context, in json.RawMessage) (any, error) {
 // parallelWorkflow runs Parallel on Temporal over h, the activity calls.
 func parallelWorkflow(ctx workflow.Context, in json.RawMessage, h ParallelHandlers) (out any, err error) {
 	err = flowtemporal.RunSession(ctx, ParallelWorkflowName, nil, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
-		input, err := flowcimpl.DecodeChainInput(in)
-		if err != nil {
-			return err
-		}
-		out, err = NewParallel(h, opts...).Invoke(ctx, session, input)
-		return err
+		return parallelInvoke(ctx, h, &out, session, in, opts)
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return parallelInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
 }
@@ -47,8 +44,21 @@ func parallelResume(ctx workflow.Context, cp flowcrt.Checkpoint, h ParallelHandl
 	err = flowtemporal.RunSession(ctx, ParallelWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = NewParallel(h, opts...).Resume(ctx, session)
 		return err
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return parallelInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
+}
+
+// parallelInvoke runs session on new input, JSON, as (*Parallel).Invoke does, into out.
+func parallelInvoke(ctx context.Context, h ParallelHandlers, out *any, session string, input json.RawMessage, opts []flowcrt.Option) error {
+	in, err := flowcimpl.DecodeChainInput(input)
+	if err != nil {
+		return err
+	}
+	res, err := NewParallel(h, opts...).Invoke(ctx, session, in)
+	*out = res
+	return err
 }
 
 // RegisterParallel registers ParallelWorkflow with r, and h as its activities, under stable

@@ -5,6 +5,7 @@ package mocked
 
 import (
 	"context"
+	"encoding/json"
 
 	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -43,8 +44,21 @@ func mockedResume(ctx workflow.Context, cp flowcrt.Checkpoint, h MockedHandlers)
 	err = flowtemporal.RunSession(ctx, MockedWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = NewMocked(h, opts...).Resume(ctx, session)
 		return err
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return mockedInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
+}
+
+// mockedInvoke runs session on new input, JSON, as (*Mocked).InvokeUpdate does, into out.
+func mockedInvoke(ctx context.Context, h MockedHandlers, out *MockedState, session string, input json.RawMessage, opts []flowcrt.Option) error {
+	var u MockedUpdate
+	if err := flowtemporal.DecodeInput(input, &u); err != nil {
+		return err
+	}
+	res, err := NewMocked(h, opts...).InvokeUpdate(ctx, session, u)
+	*out = res
+	return err
 }
 
 // RegisterMocked registers MockedWorkflow with r, and h as its activities, under stable

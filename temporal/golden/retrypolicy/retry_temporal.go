@@ -5,6 +5,7 @@ package retrypolicy
 
 import (
 	"context"
+	"encoding/json"
 
 	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -43,8 +44,21 @@ func retriedResume(ctx workflow.Context, cp flowcrt.Checkpoint, h RetriedHandler
 	err = flowtemporal.RunSession(ctx, RetriedWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = NewRetried(h, opts...).Resume(ctx, session)
 		return err
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return retriedInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
+}
+
+// retriedInvoke runs session on new input, JSON, as (*Retried).InvokeUpdate does, into out.
+func retriedInvoke(ctx context.Context, h RetriedHandlers, out *RetriedState, session string, input json.RawMessage, opts []flowcrt.Option) error {
+	var u RetriedUpdate
+	if err := flowtemporal.DecodeInput(input, &u); err != nil {
+		return err
+	}
+	res, err := NewRetried(h, opts...).InvokeUpdate(ctx, session, u)
+	*out = res
+	return err
 }
 
 // RegisterRetried registers RetriedWorkflow with r, and h as its activities, under stable

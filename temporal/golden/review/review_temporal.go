@@ -5,6 +5,7 @@ package review
 
 import (
 	"context"
+	"encoding/json"
 
 	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -43,8 +44,21 @@ func reviewResume(ctx workflow.Context, cp flowcrt.Checkpoint, h ReviewHandlers)
 	err = flowtemporal.RunSession(ctx, ReviewWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = NewReview(h, opts...).Resume(ctx, session)
 		return err
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return reviewInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
+}
+
+// reviewInvoke runs session on new input, JSON, as (*Review).InvokeUpdate does, into out.
+func reviewInvoke(ctx context.Context, h ReviewHandlers, out *ReviewState, session string, input json.RawMessage, opts []flowcrt.Option) error {
+	var u ReviewUpdate
+	if err := flowtemporal.DecodeInput(input, &u); err != nil {
+		return err
+	}
+	res, err := NewReview(h, opts...).InvokeUpdate(ctx, session, u)
+	*out = res
+	return err
 }
 
 // RegisterReview registers ReviewWorkflow with r, and h as its activities, under stable

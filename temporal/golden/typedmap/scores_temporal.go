@@ -5,6 +5,7 @@ package typedmap
 
 import (
 	"context"
+	"encoding/json"
 
 	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -43,8 +44,21 @@ func scoresResume(ctx workflow.Context, cp flowcrt.Checkpoint, h ScoresHandlers)
 	err = flowtemporal.RunSession(ctx, ScoresWorkflowName, &cp, func(ctx context.Context, session string, opts ...flowcrt.Option) error {
 		out, err = NewScores(h, opts...).Resume(ctx, session)
 		return err
+	}, func(ctx context.Context, session string, input json.RawMessage, opts ...flowcrt.Option) error {
+		return scoresInvoke(ctx, h, &out, session, input, opts)
 	})
 	return out, err
+}
+
+// scoresInvoke runs session on new input, JSON, as (*Scores).InvokeUpdate does, into out.
+func scoresInvoke(ctx context.Context, h ScoresHandlers, out *ScoresState, session string, input json.RawMessage, opts []flowcrt.Option) error {
+	var u ScoresUpdate
+	if err := flowtemporal.DecodeInput(input, &u); err != nil {
+		return err
+	}
+	res, err := NewScores(h, opts...).InvokeUpdate(ctx, session, u)
+	*out = res
+	return err
 }
 
 // RegisterScores registers ScoresWorkflow with r, and h as its activities, under stable

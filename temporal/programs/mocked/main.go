@@ -32,11 +32,10 @@ func main() {
 	}, func(ctx context.Context, req flowcrun.SessionRequest, input []byte, mocks *flowcrun.Mocks) (any, error) {
 		s := flowtemporal.Session{ID: req.ID, Decision: req.Decision, At: req.At, Task: req.Task}
 		if input != nil {
-			in, err := decodeInput(input)
-			if err != nil {
+			if _, err := decodeInput(input); err != nil {
 				return nil, err
 			}
-			s.Input = in
+			s.Input = input // as given: a typed session merges the fields it has
 		}
 		var out wf.MockedState
 		err := flowtemporal.RunSessionOnServer(ctx, address, register(mocks), wf.MockedWorkflowName, s, &out, os.Stderr)
