@@ -271,12 +271,15 @@ type Debate struct {
 // AllStates lists states and every state nested in their branches and
 // iterations, nested ones right after the state that holds them, in source
 // order.
-func AllStates(states []*State) []*State {
-	var out []*State
+func AllStates(states []*State) []*State { return appendAllStates(nil, states) }
+
+// appendAllStates appends to out rather than copying each branch's list
+// into its parent's, which costs the square of the depth.
+func appendAllStates(out, states []*State) []*State {
 	for _, s := range states {
 		out = append(out, s)
 		for _, m := range s.ASL.Branches {
-			out = append(out, AllStates(m.States)...)
+			out = appendAllStates(out, m.States)
 		}
 	}
 	return out
