@@ -119,7 +119,7 @@ func (engine) FanOutItems(ctx context.Context, state string, limit, held int,
 	defer s.cancel()
 	s.r.busy++
 	workflow.Go(s.wctx, func(c workflow.Context) {
-		defer func() { s.r.busy--; s.readDone = true }()
+		defer func() { s.readDone = true; s.finished++ }()
 		if err := s.runReader(on(ctx, c), read); err != nil {
 			s.fail(err)
 		}
@@ -147,6 +147,9 @@ type itemFanOut struct {
 	readDone bool
 	running  int   // children started, not yet returned
 	ended    []int // children returned, not yet handed to ended
+	// finished counts the coroutines (reader, children) that returned and
+	// whose busy count the caller has not released yet; see itemWaiter.
+	finished int
 	first    error
 }
 
@@ -195,9 +198,11 @@ func (s *itemFanOut) dispatch(ended func(int) error) {
 		s.r.idle(func() {
 			_ = workflow.Await(wait, func() bool {
 				start = s.mayStart()
-				return start || len(s.ended) > 0 || s.over()
+				return start || s.finished > 0 || len(s.ended) > 0 || s.over()
 			})
 		})
+		s.r.busy -= s.finished
+		s.finished = 0
 		switch {
 		case len(s.ended) > 0:
 			s.handOver(ended)
@@ -247,7 +252,7 @@ func (s *itemFanOut) startChild() {
 	s.running++
 	s.r.busy++
 	workflow.Go(s.wctx, func(c workflow.Context) {
-		defer func() { s.r.busy--; s.running--; s.ended = append(s.ended, item.index) }()
+		defer func() { s.running--; s.ended = append(s.ended, item.index); s.finished++ }()
 		err := protect(inBranch(on(s.ctx, c), s.state, item.index), s.state, item.index, func(ctx context.Context, i int) error {
 			return s.work(ctx, i, item.input)
 		})
