@@ -60,7 +60,7 @@ func addTemporal(files map[string][]byte, dir string, c compiled, user *userPack
 		return err
 	}
 	goMod := filepath.Join(dir, "go.mod")
-	files[goMod] = fmt.Appendf(files[goMod], "\nrequire %s v0.0.0\n\nreplace %s => %s\n\nrequire go.temporal.io/sdk %s\n", temporalModulePath, temporalModulePath, support, temporalSDKVersion)
+	files[goMod] = append(files[goMod], temporalRequires(support)...)
 	goSum := filepath.Join(dir, "go.sum")
 	files[goSum] = append(files[goSum], sum...)
 	files[filepath.Join(dir, "go.work")] = []byte(temporalGoWork(user))

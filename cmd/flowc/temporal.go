@@ -175,8 +175,12 @@ func buildTemporalRunner(def, dir, support string, stderr io.Writer) (bin, machi
 
 // temporalGoMod is the runner's go.mod: the native runner's, with the
 // support module and the SDK version it was tested with.
-func temporalGoMod(support string) string {
-	return runGoMod() + "\nrequire " + temporalModulePath + " v0.0.0\n\nreplace " + temporalModulePath + " => " + support + "\n\nrequire go.temporal.io/sdk " + temporalSDKVersion + "\n"
+func temporalGoMod(support string) string { return runGoMod() + temporalRequires(support) }
+
+// temporalRequires are the go.mod lines of a program on Temporal: the
+// support module, from its source, and the SDK version it was tested with.
+func temporalRequires(support string) string {
+	return "\nrequire " + temporalModulePath + " v0.0.0\n\nreplace " + temporalModulePath + " => " + support + "\n\nrequire go.temporal.io/sdk " + temporalSDKVersion + "\n"
 }
 
 const (

@@ -161,11 +161,8 @@ func answer(ctx context.Context, c client.Client, s Session) error {
 	if err != nil {
 		return sessionErr(s.ID, err)
 	}
-	if t.Heartbeat != "" {
-		return nil
-	}
-	if token != "" {
-		return awaitTaken(ctx, c, s.ID, token)
+	if answered := cmp.Or(t.Success, t.Failure); answered != "" {
+		return awaitTaken(ctx, c, s.ID, answered)
 	}
 	return nil
 }
@@ -174,11 +171,8 @@ func answer(ctx context.Context, c client.Client, s Session) error {
 // taken in a later workflow task than the one that answers the query.
 func awaitTaken(ctx context.Context, c client.Client, id, token string) error {
 	for {
-		v, err := c.QueryWorkflow(ctx, id, "", QueryTaskTokens)
 		var pending []PendingTaskToken
-		if err == nil {
-			err = v.Get(&pending)
-		}
+		err := query(ctx, c, id, QueryTaskTokens, &pending)
 		if err != nil || !slices.ContainsFunc(pending, func(p PendingTaskToken) bool { return p.Token == token }) {
 			return nil // taken, or the run has ended: watch says which
 		}
@@ -231,13 +225,13 @@ func watch(ctx context.Context, c client.Client, id string, out any) error {
 
 // endOf is the outcome of a session whose run ended with err.
 func endOf(ctx context.Context, err error) error {
-	if err != nil && ctx.Err() == nil {
-		return decode(err)
-	}
-	if err != nil {
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
 		return ctx.Err()
 	}
-	return nil
+	return decode(err)
 }
 
 // stopOf returns what the session stopped at, or nil while it may still
