@@ -61,6 +61,8 @@ func cmdBuild(args []string, _ io.Reader, _, stderr io.Writer) int {
 			return exitFailed
 		}
 	}
+	g := guardSignals() // a terminal's interrupt ends go build, and flowc cleans up
+	defer g.stop()
 	dir, err := os.MkdirTemp("", "flowc-build-")
 	if err != nil {
 		fmt.Fprintf(stderr, "flowc build: %v\n", err)

@@ -51,6 +51,8 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if eng.temporal() {
 		return runTemporal(eng, paths[0], *input, *mockConfig, *testCase, *skipWaits, sf, stdin, stdout, stderr)
 	}
+	g := guardSignals()
+	defer g.stop()
 	dir, err := os.MkdirTemp("", "flowc-run-")
 	if err != nil {
 		fmt.Fprintf(stderr, "flowc run: %v\n", err)
@@ -80,7 +82,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "flowc run: %v\n", err)
 		return exitUsage
 	}
-	return execRunner(bin, runArgs, stdout, stderr, checkpoints)
+	return execRunner(g, bin, runArgs, stdout, stderr, checkpoints)
 }
 
 // buildRunner compiles the definition into a program in dir. It returns the
@@ -244,17 +246,16 @@ func runnerArgs(dir, input, mockConfig, testCase string, stdin io.Reader) ([]str
 
 // execRunner runs the program; in a session, checkpoints are its file
 // descriptors 3 and 4, which it shares with the store alone once started.
-func execRunner(bin string, args []string, stdout, stderr io.Writer, checkpoints []*os.File) int {
+func execRunner(g *signalGuard, bin string, args []string, stdout, stderr io.Writer, checkpoints []*os.File) int {
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.ExtraFiles = checkpoints
-	err := cmd.Start()
-	for _, f := range checkpoints {
-		f.Close()
-	}
-	if err == nil {
-		err = cmd.Wait()
-	}
+	return exitCode(g.run(cmd), stderr)
+}
+
+// exitCode is flowc run's exit code after its program ended with err: the
+// program's own, or exitUsage when it could not run.
+func exitCode(err error, stderr io.Writer) int {
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
 		return exit.ExitCode()

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -82,6 +81,8 @@ func runTemporal(f engineFlags, def, input, mockConfig, testCase string, skipWai
 		fmt.Fprintf(stderr, "flowc run: %v\n", err)
 		return exitUsage
 	}
+	g := guardSignals()
+	defer g.stop()
 	dir, err := os.MkdirTemp("", "flowc-run-")
 	if err != nil {
 		fmt.Fprintf(stderr, "flowc run: %v\n", err)
@@ -104,14 +105,7 @@ func runTemporal(f engineFlags, def, input, mockConfig, testCase string, skipWai
 	if skipWaits {
 		cmd.Env = append(cmd.Env, "FLOWC_SKIP_WAITS=1")
 	}
-	var exit *exec.ExitError
-	if err := cmd.Run(); errors.As(err, &exit) {
-		return exit.ExitCode()
-	} else if err != nil {
-		fmt.Fprintf(stderr, "flowc run: %v\n", err)
-		return exitUsage
-	}
-	return exitOK
+	return exitCode(g.run(cmd), stderr)
 }
 
 // temporalModule finds the source of the Temporal support module:
