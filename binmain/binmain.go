@@ -27,17 +27,17 @@ type Env struct {
 	HTTP *http.Client // HTTP tasks
 }
 
-// RunFunc runs the workflow once on a JSON input.
-type RunFunc func(ctx context.Context, input []byte, env *Env, opts ...flowcrt.Option) (any, error)
+// runFunc runs the workflow once on a JSON input.
+type runFunc func(ctx context.Context, input []byte, env *Env, opts ...flowcrt.Option) (any, error)
 
-// SessionFunc runs session id: input nil continues it unchanged, a
+// sessionFunc runs session id: input nil continues it unchanged, a
 // decision answers the approval it waits for.
-type SessionFunc func(ctx context.Context, id string, input []byte, decision string, env *Env, opts ...flowcrt.Option) (any, error)
+type sessionFunc func(ctx context.Context, id string, input []byte, decision string, env *Env, opts ...flowcrt.Option) (any, error)
 
 // Main runs the program: args are os.Args. It returns the exit code, as
 // `flowc run` does: 0 succeeded or interrupted, 1 failed, 2 bad usage,
 // input or session. session is nil for workflows without sessions.
-func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, run RunFunc, session SessionFunc) int {
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, run runFunc, session sessionFunc) int {
 	prog := filepath.Base(args[0])
 	fs := flag.NewFlagSet(prog, flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -73,7 +73,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, run RunFunc,
 
 // setup checks the flags and reads the input: {} by default, nil for a
 // session given none.
-func setup(fs *flag.FlagSet, input string, sf SessionFlags, session SessionFunc, stdin io.Reader) ([]byte, *Env, error) {
+func setup(fs *flag.FlagSet, input string, sf SessionFlags, session sessionFunc, stdin io.Reader) ([]byte, *Env, error) {
 	switch {
 	case fs.NArg() > 0:
 		return nil, nil, fmt.Errorf("unexpected argument %q; the input comes with --input", fs.Arg(0))
@@ -106,7 +106,7 @@ func readInput(input string, stdin io.Reader) ([]byte, error) {
 }
 
 // runSession runs the session with its checkpoints in the SQLite file.
-func runSession(ctx context.Context, sf SessionFlags, session SessionFunc, in []byte, env *Env, watch flowcrt.Option) (any, error) {
+func runSession(ctx context.Context, sf SessionFlags, session sessionFunc, in []byte, env *Env, watch flowcrt.Option) (any, error) {
 	store, err := sf.Open()
 	if err != nil {
 		return nil, &flowcrt.SessionError{Session: sf.ID, Err: err}

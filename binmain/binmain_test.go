@@ -22,7 +22,7 @@ func echo(ctx context.Context, input []byte, env *Env, opts ...flowcrt.Option) (
 	return flowcimpl.DecodeChainInput(input)
 }
 
-func run(t *testing.T, stdin string, run RunFunc, session SessionFunc, args ...string) (string, string, int) {
+func run(t *testing.T, stdin string, run runFunc, session sessionFunc, args ...string) (string, string, int) {
 	t.Setenv("OPENAI_TIMEOUT", "")
 	var stdout, stderr bytes.Buffer
 	code := Main(append([]string{"/bin/prog"}, args...), strings.NewReader(stdin), &stdout, &stderr, run, session)

@@ -12,23 +12,23 @@ import (
 	"github.com/flowc-dev/flowc/ir"
 )
 
-// Severity says whether a diagnostic stops compilation.
-type Severity int
+// severity says whether a diagnostic stops compilation.
+type severity int
 
 const (
-	Error Severity = iota
-	Warning
+	sevError severity = iota
+	sevWarning
 )
 
 // Diagnostic is one message about a position of a definition.
 type Diagnostic struct {
-	Pos      ir.Pos
-	Severity Severity
-	Msg      string
+	Pos ir.Pos
+	sev severity
+	Msg string
 }
 
 func (d Diagnostic) String() string {
-	if d.Severity == Warning {
+	if d.sev == sevWarning {
 		return d.Pos.String() + ": warning: " + d.Msg
 	}
 	return d.Pos.String() + ": " + d.Msg
@@ -39,12 +39,12 @@ type List []Diagnostic
 
 // Errorf records an error at pos.
 func (l *List) Errorf(pos ir.Pos, format string, args ...any) {
-	*l = append(*l, Diagnostic{Pos: pos, Severity: Error, Msg: oneLine(fmt.Sprintf(format, args...))})
+	*l = append(*l, Diagnostic{Pos: pos, sev: sevError, Msg: oneLine(fmt.Sprintf(format, args...))})
 }
 
 // Warnf records a warning at pos.
 func (l *List) Warnf(pos ir.Pos, format string, args ...any) {
-	*l = append(*l, Diagnostic{Pos: pos, Severity: Warning, Msg: oneLine(fmt.Sprintf(format, args...))})
+	*l = append(*l, Diagnostic{Pos: pos, sev: sevWarning, Msg: oneLine(fmt.Sprintf(format, args...))})
 }
 
 // oneLine escapes line breaks and other control characters that names
@@ -102,7 +102,7 @@ func (l *List) Sort() {
 // HasErrors reports whether any diagnostic is an error (not a warning).
 func (l List) HasErrors() bool {
 	for _, d := range l {
-		if d.Severity == Error {
+		if d.sev == sevError {
 			return true
 		}
 	}
@@ -113,7 +113,7 @@ func (l List) HasErrors() bool {
 func (l List) Errors() List {
 	var out List
 	for _, d := range l {
-		if d.Severity == Error {
+		if d.sev == sevError {
 			out = append(out, d)
 		}
 	}

@@ -72,10 +72,3 @@ func Check(src Source, env *Env) (*ir.Expr, diag.List) {
 	root.x.Source = src.Text
 	return root.x, nil
 }
-
-// Syntax checks a condition whose names are only known at run time (JSON
-// mode): it parses it and rejects syntax conditions do not support and
-// unknown functions and methods.
-func Syntax(src Source) diag.List {
-	return parse(src).diags
-}

@@ -67,7 +67,7 @@ func (l *lowerer) iter(t *ir.Transition, m yamlx.Map, form string) {
 		return
 	}
 	it := &ir.Iter{Pos: l.ContentPos(keyNode), Key: key}
-	path, why := ParseIterKey(key)
+	path, why := parseIterKey(key)
 	if why != "" {
 		l.Diags.Errorf(it.Pos, "invalid iter_key %q: %s", key, why)
 		return
@@ -94,11 +94,11 @@ const (
 	minInt = -maxInt - 1
 )
 
-// ParseIterKey decodes an iter_key into the names it walks: "." is the
+// parseIterKey decodes an iter_key into the names it walks: "." is the
 // whole value (no names), a string starting with "/" is an RFC 6901 JSON
 // pointer (each reference token unescaped: ~1 is "/", ~0 is "~"), anything
 // else names one field. It returns a reason when the key is malformed.
-func ParseIterKey(key string) ([]string, string) {
+func parseIterKey(key string) ([]string, string) {
 	switch {
 	case strings.TrimSpace(key) == "":
 		return nil, "it must name a list: a field name, `.` or a JSON pointer such as /data/items"

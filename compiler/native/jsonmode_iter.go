@@ -29,7 +29,7 @@ func (l *lowerer) caseIter(n *yaml.Node) *ir.Iter {
 		return nil
 	}
 	it := &ir.Iter{Pos: l.ContentPos(n), Key: key}
-	path, why := ParseIterKey(key)
+	path, why := parseIterKey(key)
 	if why != "" {
 		l.Diags.Errorf(it.Pos, "invalid iter_key %q: %s", key, why)
 		return nil

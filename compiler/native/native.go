@@ -242,7 +242,7 @@ func (l *lowerer) typ(n *yaml.Node) *ir.Type {
 	if !ok {
 		return nil
 	}
-	t, err := ParseType(s)
+	t, err := parseType(s)
 	if err != "" {
 		l.Diags.Errorf(l.ContentPos(n), "invalid type %q: %s", s, err)
 		return nil

@@ -114,12 +114,12 @@ func TestParseIterKey(t *testing.T) {
 	for key, want := range map[string][]string{
 		"items": {"items"}, ".": nil, "/": {""}, "/a/b": {"a", "b"}, "/~01": {"~1"}, "/a~1b": {"a/b"},
 	} {
-		got, why := ParseIterKey(key)
+		got, why := parseIterKey(key)
 		assert.Empty(t, why, key)
 		assert.Equal(t, want, got, key)
 	}
 	for _, bad := range []string{"", " ", "/a~", "/a~2"} {
-		_, why := ParseIterKey(bad)
+		_, why := parseIterKey(bad)
 		assert.NotEmpty(t, why, bad)
 	}
 }

@@ -15,10 +15,10 @@ var basicTypes = map[string]bool{
 	"float32": true, "float64": true,
 }
 
-// ParseType reads a field type written as Go ("[]string", "map[string]int",
+// parseType reads a field type written as Go ("[]string", "map[string]int",
 // "*Ticket") into structure. `messages` names the runtime's chat history.
 // It returns a reason when the text is not a type flowc accepts.
-func ParseType(s string) (*ir.Type, string) {
+func parseType(s string) (*ir.Type, string) {
 	if s == "messages" {
 		return &ir.Type{Kind: ir.TypeMessages}, ""
 	}
