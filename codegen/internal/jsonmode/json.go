@@ -12,7 +12,7 @@ import (
 
 // jsonGenVersion is the generator version of JSON-mode code; it needs the
 // runtime's JSONState and friends.
-const jsonGenVersion = 13 // 13: mocks through package flowrun; 12: built-in custom nodes, stops inside iterations and fan-outs; 11: CodeMie's defaults, Current task, Autonomous supervisors (JSONTask.CurrentTask...); 10: the machinery in runtime/impl; 7: CodeMie configuration and sessions (json_codemie.go, json_session.go); 8: the shared emitter; 9: step loops report to an observer
+const jsonGenVersion = 13 // 13: mocks through package flowrun, the machinery in runtime/impl/jsonmode; 12: built-in custom nodes, stops inside iterations and fan-outs; 11: CodeMie's defaults, Current task, Autonomous supervisors (JSONTask.CurrentTask...); 10: the machinery in runtime/impl; 7: CodeMie configuration and sessions (json_codemie.go, json_session.go); 8: the shared emitter; 9: step loops report to an observer
 
 // jsonGen emits the Go of a JSON-mode workflow (docs/codemie.md): a handlers
 // interface with one method per assistant, tool or handler name, each

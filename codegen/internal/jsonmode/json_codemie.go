@@ -79,7 +79,7 @@ func (g *jsonGen) settingsValues() *jen.Statement {
 }
 
 // CodeMie's custom nodes (custom_node_id) that the runtime runs
-// (runtime/impl, codemie_nodes.go): handlerless ones need no handler; a
+// (runtime/impl/jsonmode, codemie_nodes.go): handlerless ones need no handler; a
 // state processor's handler stands for the model it asks about each state.
 var handlerless = map[string]bool{"transform_node": true}
 

@@ -55,12 +55,12 @@ func MergeJSONInput(s *JSONState, input any) {
 func (s *JSONState) Attach(sess *impl.Session) { s.session = sess }
 
 // A JSON-mode fan-out in a session's run: an item or branch whose state
-// interrupts before it runs stops there while the others go on
-// (checkpoint_stops.go); its copy of the store and history, with what its
-// fan-out will merge of it, is saved with the stop, and a finished one's
-// with its result. Resumed, the fan-out takes its items from the saved
-// output of the state that opened it, restores the finished ones, starts
-// the stopped ones at their state, and runs the rest.
+// interrupts before it runs stops there while the others go on (impl's
+// checkpoint_stops.go and FanOutSaved); its copy of the store and history,
+// with what its fan-out will merge of it, is saved with the stop, and a
+// finished one's with its result. Resumed, the fan-out takes its items
+// from the saved output of the state that opened it, restores the finished
+// ones, starts the stopped ones at their state, and runs the rest.
 
 // branchState is a branch's JSONState as a checkpoint holds it: with what
 // Join takes from it, which a JSONState alone does not encode.
