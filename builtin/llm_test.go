@@ -15,8 +15,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
-	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 	flowcchain "github.com/flowc-dev/flowc/runtime/impl/chain"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // fake is an OpenAI-compatible endpoint that answers with reply and keeps
@@ -129,7 +129,7 @@ func TestAssistant(t *testing.T) {
 	out, err := c.Assistant(context.Background(), flowcrt.JSONCall{
 		State: "s", Task: "Do it", SystemPrompt: "Be brief.",
 		History:   flowcrt.Messages{{Role: "user", Content: "earlier"}, {Role: "assistant", Content: "done"}},
-		Assistant: &flowcimpl.JSONAssistant{ID: "a", Model: "gpt-x", Temperature: &temp, Tools: []flowcimpl.JSONAssistantTool{{Name: "search"}}},
+		Assistant: &flowcjson.JSONAssistant{ID: "a", Model: "gpt-x", Temperature: &temp, Tools: []flowcjson.JSONAssistantTool{{Name: "search"}}},
 	}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, `{"ok": true}`, out)
@@ -141,7 +141,7 @@ func TestAssistant(t *testing.T) {
 		"tools": [{"type": "function", "function": {"name": "search", "parameters": {"type": "object"}}}]}`, string(req))
 
 	// A state without a task sends its input.
-	_, err = c.Assistant(context.Background(), flowcrt.JSONCall{Input: map[string]any{"k": 1}, Assistant: &flowcimpl.JSONAssistant{Model: "m"}}, nil)
+	_, err = c.Assistant(context.Background(), flowcrt.JSONCall{Input: map[string]any{"k": 1}, Assistant: &flowcjson.JSONAssistant{Model: "m"}}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{"role": "user", "content": `{"k":1}`}, f.requests[1]["messages"].([]any)[0])
 }
@@ -238,7 +238,7 @@ func TestAssistantSearchesDatasources(t *testing.T) {
 	defer srv.Close()
 	c := &LLM{BaseURL: srv.URL, Client: srv.Client()}
 	k := &kb{}
-	call := flowcrt.JSONCall{Task: "Why does the pod crash?", Assistant: &flowcimpl.JSONAssistant{Model: "m", DatasourceIDs: []string{"runbooks"}}}
+	call := flowcrt.JSONCall{Task: "Why does the pod crash?", Assistant: &flowcjson.JSONAssistant{Model: "m", DatasourceIDs: []string{"runbooks"}}}
 	out, err := c.Assistant(context.Background(), call, k)
 	require.NoError(t, err)
 	assert.Equal(t, "Restart the pod.", out)

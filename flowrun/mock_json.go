@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/flowc-dev/flowc/runtime/impl"
+	"github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // RespondJSON plays the mock of call.State for a JSON-mode handler. A
@@ -14,7 +15,7 @@ import (
 // any other value its JSON encoding, so that an object's keys reach the
 // context store. A Throw is returned as an *impl.Error. A state with no mock
 // returns its rendered task, and m.Log says so.
-func (m *Mocks) RespondJSON(call impl.JSONCall) (string, error) {
+func (m *Mocks) RespondJSON(call jsonmode.JSONCall) (string, error) {
 	e, ok := m.Next(call.State)
 	if !ok {
 		m.note("flowc: state %q has no mock; it returns its rendered task\n", call.State)
@@ -75,5 +76,5 @@ func (m *Mocks) RespondDatasource(id, query string) (string, error) {
 		m.note("flowc: %q has no mock; the search for %q finds nothing\n", state, query)
 		return "", nil
 	}
-	return m.RespondJSON(impl.JSONCall{State: state, Task: query})
+	return m.RespondJSON(jsonmode.JSONCall{State: state, Task: query})
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/flowc-dev/flowc/flowrun"
 	"github.com/flowc-dev/flowc/runtime/impl"
 	"github.com/flowc-dev/flowc/runtime/impl/chain"
+	"github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 const awsExample = `{
@@ -397,14 +398,14 @@ func TestRespondJSON(t *testing.T) {
 	m.Log = &log
 	var got []string
 	for range 4 {
-		text, err := m.RespondJSON(impl.JSONCall{State: "a"})
+		text, err := m.RespondJSON(jsonmode.JSONCall{State: "a"})
 		require.NoError(t, err)
 		got = append(got, text)
 	}
 	assert.Equal(t, []string{"plain text", `{"k":[1,2.50]}`, "null", `{"k": 1}`}, got)
-	_, err = m.RespondJSON(impl.JSONCall{State: "b"})
+	_, err = m.RespondJSON(jsonmode.JSONCall{State: "b"})
 	assert.Equal(t, "Broken", impl.ErrorName(err))
-	text, err := m.RespondJSON(impl.JSONCall{State: "c", Task: "the task"})
+	text, err := m.RespondJSON(jsonmode.JSONCall{State: "c", Task: "the task"})
 	require.NoError(t, err)
 	assert.Equal(t, "the task", text)
 	assert.Equal(t, "flowc: state \"c\" has no mock; it returns its rendered task\n", log.String())

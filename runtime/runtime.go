@@ -6,6 +6,7 @@ import (
 
 	"github.com/flowc-dev/flowc/runtime/impl"
 	"github.com/flowc-dev/flowc/runtime/impl/chain"
+	"github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // Agent is an agent of an agent task or a debate, with the agent fields of
@@ -66,7 +67,7 @@ func DecodeASLInput(data []byte) (any, error) { return impl.DecodeASLInput(data)
 
 // ErrCancelled names the error of a run a person cancelled at an
 // interrupt_before state.
-const ErrCancelled = impl.ErrCancelled
+const ErrCancelled = jsonmode.ErrCancelled
 
 // ErrNoCheckpoint is wrapped by Checkpointer.Load for a session that has no
 // checkpoint.
@@ -80,14 +81,14 @@ var ErrNoDecision = impl.ErrNoDecision
 // ErrOutputSchema names the error of an output that does not match its
 // state's output_schema. Retry rules may match it, as CodeMie asks the
 // model again.
-const ErrOutputSchema = impl.ErrOutputSchema
+const ErrOutputSchema = jsonmode.ErrOutputSchema
 
 // ErrRaised is the name of the error of a raise_error task.
 const ErrRaised = chain.ErrRaised
 
 // ErrRecursionLimit names the error of a run that reached its
 // recursion_limit.
-const ErrRecursionLimit = impl.ErrRecursionLimit
+const ErrRecursionLimit = jsonmode.ErrRecursionLimit
 
 // ErrStateTimeout is wrapped by the error of a state attempt that ran out of
 // time; ErrorName reports such errors as "Timeout".
@@ -131,10 +132,10 @@ func IsInterrupted(err error) bool { return impl.IsInterrupted(err) }
 // Input, Context, ToolArgs, Args and History are copies. Assistant, Tool,
 // CustomNode and OutputSchema are the workflow's own configuration, shared
 // by every call: read them, do not change them.
-type JSONCall = impl.JSONCall
+type JSONCall = jsonmode.JSONCall
 
 // JSONState is where a JSON-mode run stands.
-type JSONState = impl.JSONState
+type JSONState = jsonmode.JSONState
 
 // LLMCall is the call of a chat_completion, prompt_to_string or
 // prompt_to_int task: what the model is asked, and with which settings.
@@ -170,7 +171,7 @@ func NewFakeClock(start time.Time) *FakeClock { return impl.NewFakeClock(start) 
 // NewJSONState starts a run on input, any value that encodes as JSON. The
 // keys of an object are the initial context store; the input, whatever it
 // is, is the task input.
-func NewJSONState(input any) (JSONState, error) { return impl.NewJSONState(input) }
+func NewJSONState(input any) (JSONState, error) { return jsonmode.NewJSONState(input) }
 
 // NewMemory returns an in-process MemoryStore, safe for concurrent use.
 func NewMemory() MemoryStore { return impl.NewMemory() }
@@ -281,7 +282,7 @@ const (
 // Summarizer is implemented by the handlers of a CodeMie workflow with an
 // assistant state: Summarize replaces a history that crossed the limits by
 // a shorter one.
-type Summarizer = impl.Summarizer
+type Summarizer = jsonmode.Summarizer
 
 // TaskTokenWait is the error a run stops with when a Task state waits for
 // a task token (.waitForTaskToken). It is not a failure: with a session,

@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -127,9 +128,9 @@ func (w *Review) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "review",
 		Schema:   "json",
 		Start:    "plan",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -148,19 +149,19 @@ func (w *Review) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.J
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	reviewSettings = &flowcimpl.JSONSettings{
+	reviewSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
 		TokensLimit:    50000,
 	}
-	reviewEditorAssistant = flowcimpl.DecodeConfig[flowcimpl.JSONAssistant](`{"id":"editor","model":"gpt-4o","system_prompt":"Publish the sections."}`)
-	reviewWriterAssistant = flowcimpl.DecodeConfig[flowcimpl.JSONAssistant](`{"id":"writer","model":"gpt-4o","system_prompt":"Write one section."}`)
+	reviewEditorAssistant = flowcjson.DecodeConfig[flowcjson.JSONAssistant](`{"id":"editor","model":"gpt-4o","system_prompt":"Publish the sections."}`)
+	reviewWriterAssistant = flowcjson.DecodeConfig[flowcjson.JSONAssistant](`{"id":"writer","model":"gpt-4o","system_prompt":"Write one section."}`)
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	reviewPlanTask = flowcimpl.JSONTask{
+	reviewPlanTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "plan",
 			Retry: []flowcimpl.Retrier{{
@@ -175,11 +176,11 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:      []flowcimpl.Piece{{Text: "Plan the sections of the document."}},
+		Task:      []flowcjson.Piece{{Text: "Plan the sections of the document."}},
 		Settings:  reviewSettings,
 		Assistant: reviewWriterAssistant,
 	}
-	reviewWriteTask = flowcimpl.JSONTask{
+	reviewWriteTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "write",
 			Retry: []flowcimpl.Retrier{{
@@ -194,13 +195,13 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:            []flowcimpl.Piece{{Text: "Write the section."}},
+		Task:            []flowcjson.Piece{{Text: "Write the section."}},
 		Settings:        reviewSettings,
 		Assistant:       reviewWriterAssistant,
 		InterruptBefore: true,
 		CurrentTask:     true,
 	}
-	reviewPublishTask = flowcimpl.JSONTask{
+	reviewPublishTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "publish",
 			Retry: []flowcimpl.Retrier{{
@@ -215,7 +216,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:            []flowcimpl.Piece{{Text: "Publish the document."}},
+		Task:            []flowcjson.Piece{{Text: "Publish the document."}},
 		Settings:        reviewSettings,
 		Assistant:       reviewEditorAssistant,
 		InterruptBefore: true,
@@ -300,7 +301,7 @@ func (w *Review) stepPlan(ctx context.Context, s *flowcrt.JSONState) (reviewStep
 // item and an object item's keys are context variables. Once all are done it merges them into s in
 // item order (the keys each one set, the last one winning, then the messages each one added), and
 // the run goes on at "publish". The first failure cancels the other items and fails the run.
-func (w *Review) mapPlan(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (reviewStep, error) {
+func (w *Review) mapPlan(ctx context.Context, s *flowcrt.JSONState, out flowcjson.JSONOutput) (reviewStep, error) {
 	items, err := out.ItemsKey("sections")
 	if err != nil {
 		return reviewDone, &flowcrt.StateError{
@@ -309,7 +310,7 @@ func (w *Review) mapPlan(ctx context.Context, s *flowcrt.JSONState, out flowcimp
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOutStops(ctx, s, "plan", out, iterations, flowcimpl.FanOutLimit(w.h, 2), reviewStateIDs[:], func(i int) reviewStep {
+	err = flowcjson.FanOutStops(ctx, s, "plan", out, iterations, flowcjson.FanOutLimit(w.h, 2), reviewStateIDs[:], func(i int) reviewStep {
 		return reviewStepWrite
 	}, func(ctx context.Context, i int, step reviewStep) error {
 		return w.run(ctx, nil, &iterations[i], step, reviewStepPublish)

@@ -11,7 +11,7 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
-	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
 	"github.com/flowc-dev/flowc/temporal/golden/jsonloop"
 )
@@ -50,7 +50,7 @@ func TestInterruptBefore(t *testing.T) {
 			if got := string(flowcrt.ResultLine(out, flowtemporal.StepsError(err))); got != c.want {
 				t.Errorf("result %s, want %s", got, c.want)
 			}
-			want := []flowcrt.Pending{{State: "publish", Prompt: "continue with state publish?", Options: []string{flowcimpl.OptionContinue, flowcimpl.OptionCancel}}}
+			want := []flowcrt.Pending{{State: "publish", Prompt: "continue with state publish?", Options: []string{flowcjson.OptionContinue, flowcjson.OptionCancel}}}
 			if len(pending) != 1 || pending[0].State != want[0].State || pending[0].Prompt != want[0].Prompt || !slices.Equal(pending[0].Options, want[0].Options) {
 				t.Errorf("pending %+v, want %+v", pending, want)
 			}

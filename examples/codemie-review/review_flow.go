@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -137,9 +138,9 @@ func (w *Review) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "review",
 		Schema:   "json",
 		Start:    "fetch",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -162,20 +163,20 @@ func (w *Review) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.J
 // recursion_limit: 30
 // max_concurrency: 4
 var (
-	reviewSettings = &flowcimpl.JSONSettings{
+	reviewSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 30,
 		Summarize:      true,
 		MessagesLimit:  20,
 		TokensLimit:    50000,
 	}
-	reviewFixerAssistant   = flowcimpl.DecodeConfig[flowcimpl.JSONAssistant](`{"id":"fixer","mcp_servers":[{"config":{"args":["-y","@modelcontextprotocol/server-filesystem","/repo"],"command":"npx"},"name":"filesystem"}],"model":"gpt-4.1","system_prompt":"You propose fixes."}`)
-	reviewTriagerAssistant = flowcimpl.DecodeConfig[flowcimpl.JSONAssistant](`{"datasource_ids":["runbooks"],"id":"triager","model":"gpt-4.1-mini","system_prompt":"You triage tickets of {{team.name}}.","temperature":0.2}`)
-	reviewTrackerTool      = flowcimpl.DecodeConfig[flowcimpl.JSONTool](`{"id":"tracker","tool":"search_issues","tool_args":{"limit":20,"project":"{{team.project}}"},"tool_result_json_pointer":"/data/issues"}`)
+	reviewFixerAssistant   = flowcjson.DecodeConfig[flowcjson.JSONAssistant](`{"id":"fixer","mcp_servers":[{"config":{"args":["-y","@modelcontextprotocol/server-filesystem","/repo"],"command":"npx"},"name":"filesystem"}],"model":"gpt-4.1","system_prompt":"You propose fixes."}`)
+	reviewTriagerAssistant = flowcjson.DecodeConfig[flowcjson.JSONAssistant](`{"datasource_ids":["runbooks"],"id":"triager","model":"gpt-4.1-mini","system_prompt":"You triage tickets of {{team.name}}.","temperature":0.2}`)
+	reviewTrackerTool      = flowcjson.DecodeConfig[flowcjson.JSONTool](`{"id":"tracker","tool":"search_issues","tool_args":{"limit":20,"project":"{{team.project}}"},"tool_result_json_pointer":"/data/issues"}`)
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	reviewFetchTask = flowcimpl.JSONTask{
+	reviewFetchTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "fetch",
 			Retry: []flowcimpl.Retrier{{
@@ -190,18 +191,18 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		ToolArgs: []flowcimpl.JSONArg{
-			{Name: "project", Value: []flowcimpl.Piece{{Text: "{{team.project}}", Ref: "team.project"}}},
-			{Name: "limit", Value: []flowcimpl.Piece{{Text: "20"}}},
+		ToolArgs: []flowcjson.JSONArg{
+			{Name: "project", Value: []flowcjson.Piece{{Text: "{{team.project}}", Ref: "team.project"}}},
+			{Name: "limit", Value: []flowcjson.Piece{{Text: "20"}}},
 		},
 		Settings: reviewSettings,
-		Next: flowcimpl.JSONNext{
+		Next: flowcjson.JSONNext{
 			NoHistory: true,
 			OutputKey: "issues",
 		},
 		Tool: reviewTrackerTool,
 	}
-	reviewTriageTask = flowcimpl.JSONTask{
+	reviewTriageTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "triage",
 			Retry: []flowcimpl.Retrier{{
@@ -216,18 +217,18 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:         []flowcimpl.Piece{{Text: "Triage "}, {Text: "{{key}}", Ref: "key"}, {Text: ": "}, {Text: "{{title}}", Ref: "title"}},
+		Task:         []flowcjson.Piece{{Text: "Triage "}, {Text: "{{key}}", Ref: "key"}, {Text: ": "}, {Text: "{{title}}", Ref: "title"}},
 		Settings:     reviewSettings,
 		Assistant:    reviewTriagerAssistant,
-		SystemPrompt: []flowcimpl.Piece{{Text: "You triage tickets of "}, {Text: "{{team.name}}", Ref: "team.name"}, {Text: "."}},
+		SystemPrompt: []flowcjson.Piece{{Text: "You triage tickets of "}, {Text: "{{team.name}}", Ref: "team.name"}, {Text: "."}},
 		Resolve:      true,
 		CurrentTask:  true,
-		OutputSchema: &flowcimpl.JSONSchema{
+		OutputSchema: &flowcjson.JSONSchema{
 			Text:   "{\"type\": \"object\", \"properties\": {\"severity\": {\"enum\": [\"low\", \"high\"]}}, \"required\": [\"severity\"]}",
-			Schema: *flowcimpl.DecodeConfig[map[string]any](`{"properties":{"severity":{"enum":["low","high"]}},"required":["severity"],"type":"object"}`),
+			Schema: *flowcjson.DecodeConfig[map[string]any](`{"properties":{"severity":{"enum":["low","high"]}},"required":["severity"],"type":"object"}`),
 		},
 	}
-	reviewFixTask = flowcimpl.JSONTask{
+	reviewFixTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "fix",
 			Retry: []flowcimpl.Retrier{{
@@ -242,14 +243,14 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:            []flowcimpl.Piece{{Text: "Fix "}, {Text: "{{key}}", Ref: "key"}},
+		Task:            []flowcjson.Piece{{Text: "Fix "}, {Text: "{{key}}", Ref: "key"}},
 		Settings:        reviewSettings,
 		Assistant:       reviewFixerAssistant,
-		SystemPrompt:    []flowcimpl.Piece{{Text: "You propose fixes."}},
+		SystemPrompt:    []flowcjson.Piece{{Text: "You propose fixes."}},
 		Resolve:         true,
 		InterruptBefore: true,
 	}
-	reviewLogTask = flowcimpl.JSONTask{
+	reviewLogTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "log",
 			Retry: []flowcimpl.Retrier{{
@@ -264,13 +265,13 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:         []flowcimpl.Piece{{Text: "Log "}, {Text: "{{key}}", Ref: "key"}, {Text: " as low"}},
+		Task:         []flowcjson.Piece{{Text: "Log "}, {Text: "{{key}}", Ref: "key"}, {Text: " as low"}},
 		Settings:     reviewSettings,
 		Assistant:    reviewTriagerAssistant,
-		SystemPrompt: []flowcimpl.Piece{{Text: "You triage tickets of "}, {Text: "{{team.name}}", Ref: "team.name"}, {Text: "."}},
+		SystemPrompt: []flowcjson.Piece{{Text: "You triage tickets of "}, {Text: "{{team.name}}", Ref: "team.name"}, {Text: "."}},
 		Resolve:      true,
 	}
-	reviewReportTask = flowcimpl.JSONTask{
+	reviewReportTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "report",
 			Retry: []flowcimpl.Retrier{{
@@ -285,14 +286,14 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Report on "}, {Text: "{{issues}}", Ref: "issues"}},
+		Task:     []flowcjson.Piece{{Text: "Report on "}, {Text: "{{issues}}", Ref: "issues"}},
 		Settings: reviewSettings,
-		Next: flowcimpl.JSONNext{
+		Next: flowcjson.JSONNext{
 			ClearMessages: true,
-			ClearStore:    flowcimpl.ClearKeepCurrent,
+			ClearStore:    flowcjson.ClearKeepCurrent,
 		},
 		Assistant:    reviewTriagerAssistant,
-		SystemPrompt: []flowcimpl.Piece{{Text: "You triage tickets of "}, {Text: "{{team.name}}", Ref: "team.name"}, {Text: "."}},
+		SystemPrompt: []flowcjson.Piece{{Text: "You triage tickets of "}, {Text: "{{team.name}}", Ref: "team.name"}, {Text: "."}},
 		Resolve:      true,
 	}
 )
@@ -380,10 +381,10 @@ func (w *Review) stepFetch(ctx context.Context, s *flowcrt.JSONState) (reviewSte
 // merges them into s in item order (the keys each one set, the last one winning, then the messages
 // each one added), and the run goes on at "report". The first failure cancels the other items and
 // fails the run.
-func (w *Review) mapFetch(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (reviewStep, error) {
+func (w *Review) mapFetch(ctx context.Context, s *flowcrt.JSONState, out flowcjson.JSONOutput) (reviewStep, error) {
 	items := out.Items()
 	iterations := s.Iterations(items)
-	err := flowcimpl.FanOutStops(ctx, s, "fetch", out, iterations, flowcimpl.FanOutLimit(w.h, 4), reviewStateIDs[:], func(i int) reviewStep {
+	err := flowcjson.FanOutStops(ctx, s, "fetch", out, iterations, flowcjson.FanOutLimit(w.h, 4), reviewStateIDs[:], func(i int) reviewStep {
 		return reviewStepTriage
 	}, func(ctx context.Context, i int, step reviewStep) error {
 		return w.run(ctx, nil, &iterations[i], step, reviewStepReport)

@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -115,9 +116,9 @@ func (w *Team) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "team",
 		Schema:   "json",
 		Start:    "Supervisor",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -136,14 +137,14 @@ func (w *Team) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSO
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	teamSettings = &flowcimpl.JSONSettings{
+	teamSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
 		TokensLimit:    50000,
 	}
-	teamReviewerAssistant = flowcimpl.DecodeConfig[flowcimpl.JSONAssistant](`{"id":"reviewer","model":"gpt-4.1-mini","system_prompt":"You review release notes."}`)
-	teamWriterAssistant   = flowcimpl.DecodeConfig[flowcimpl.JSONAssistant](`{"id":"writer","model":"gpt-4.1","name":"Release Writer","system_prompt":"You write release notes."}`)
+	teamReviewerAssistant = flowcjson.DecodeConfig[flowcjson.JSONAssistant](`{"id":"reviewer","model":"gpt-4.1-mini","system_prompt":"You review release notes."}`)
+	teamWriterAssistant   = flowcjson.DecodeConfig[flowcjson.JSONAssistant](`{"id":"writer","model":"gpt-4.1","name":"Release Writer","system_prompt":"You write release notes."}`)
 )
 
 // TeamSupervisorOutput is the output of state "Supervisor" as its output_schema describes it; encode it as JSON to return it.
@@ -155,7 +156,7 @@ type TeamSupervisorOutput struct {
 
 // The states' task templates, tool_args and retry policies.
 var (
-	teamSupervisorTask = flowcimpl.JSONTask{
+	teamSupervisorTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "Supervisor",
 			Retry: []flowcimpl.Retrier{{
@@ -170,17 +171,17 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Decide about next step"}},
+		Task:     []flowcjson.Piece{{Text: "Decide about next step"}},
 		Settings: teamSettings,
-		Next: flowcimpl.JSONNext{
+		Next: flowcjson.JSONNext{
 			NoStore: true,
 		},
-		OutputSchema: &flowcimpl.JSONSchema{
+		OutputSchema: &flowcjson.JSONSchema{
 			Text:   "{\"properties\":{\"next\":{\"enum\":[\"FINISH\",\"ReleaseWriter\",\"reviewer\"],\"type\":\"string\"},\"reasoning\":{\"type\":\"string\"},\"task\":{\"type\":\"string\"}},\"required\":[\"next\",\"reasoning\"],\"type\":\"object\"}",
-			Schema: *flowcimpl.DecodeConfig[map[string]any](`{"properties":{"next":{"enum":["FINISH","ReleaseWriter","reviewer"],"type":"string"},"reasoning":{"type":"string"},"task":{"type":"string"}},"required":["next","reasoning"],"type":"object"}`),
+			Schema: *flowcjson.DecodeConfig[map[string]any](`{"properties":{"next":{"enum":["FINISH","ReleaseWriter","reviewer"],"type":"string"},"reasoning":{"type":"string"},"task":{"type":"string"}},"required":["next","reasoning"],"type":"object"}`),
 		},
 	}
-	teamReleaseWriterTask = flowcimpl.JSONTask{
+	teamReleaseWriterTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "ReleaseWriter",
 			Retry: []flowcimpl.Retrier{{
@@ -195,11 +196,11 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:      []flowcimpl.Piece{{Text: "-"}},
+		Task:      []flowcjson.Piece{{Text: "-"}},
 		Settings:  teamSettings,
 		Assistant: teamWriterAssistant,
 	}
-	teamReviewerTask = flowcimpl.JSONTask{
+	teamReviewerTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "reviewer",
 			Retry: []flowcimpl.Retrier{{
@@ -214,7 +215,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:      []flowcimpl.Piece{{Text: "-"}},
+		Task:      []flowcjson.Piece{{Text: "-"}},
 		Settings:  teamSettings,
 		Assistant: teamReviewerAssistant,
 	}

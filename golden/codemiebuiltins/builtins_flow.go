@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -110,9 +111,9 @@ func (w *Builtins) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "builtins",
 		Schema:   "json",
 		Start:    "shape",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -131,21 +132,21 @@ func (w *Builtins) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	builtinsSettings = &flowcimpl.JSONSettings{
+	builtinsSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
 		TokensLimit:    50000,
 		KeepStates:     true,
 	}
-	builtinsReviewerAssistant = flowcimpl.DecodeConfig[flowcimpl.JSONAssistant](`{"id":"reviewer","model":"gpt-4.1-mini","system_prompt":"You review one file of a pull request."}`)
-	builtinsDigestNode        = flowcimpl.DecodeConfig[flowcimpl.JSONCustomNode](`{"config":{"output_template":"{% for item in items %}- {{ item.path }}: {{ item.verdict }}\n{% endfor %}\n","state_id":"review"},"custom_node_id":"state_processor_node","id":"digest","model":"gpt-4.1-mini"}`)
-	builtinsShapeNode         = flowcimpl.DecodeConfig[flowcimpl.JSONCustomNode](`{"config":{"input_key":"pull_request","mappings":[{"output_field":"title","source_path":"title"},{"filter_condition":"item['lines'] \u003e 0","item_field":"path","output_field":"files","source_path":"changes","type":"array_map"},{"output_field":"size","script":"len(files)","type":"script"},{"condition":"size \u003e 1 and 'hotfix' in labels","else_value":false,"output_field":"urgent","then_value":true,"type":"condition"},{"output_field":"headline","template":"{{ title | upper }} ({{ size }} files)","type":"template"},{"output_field":"number","source_path":"number"}],"output_schema":{"properties":{"number":{"type":"integer"},"size":{"type":"string"}},"required":["title","files"]}},"custom_node_id":"transform_node","id":"shape"}`)
+	builtinsReviewerAssistant = flowcjson.DecodeConfig[flowcjson.JSONAssistant](`{"id":"reviewer","model":"gpt-4.1-mini","system_prompt":"You review one file of a pull request."}`)
+	builtinsDigestNode        = flowcjson.DecodeConfig[flowcjson.JSONCustomNode](`{"config":{"output_template":"{% for item in items %}- {{ item.path }}: {{ item.verdict }}\n{% endfor %}\n","state_id":"review"},"custom_node_id":"state_processor_node","id":"digest","model":"gpt-4.1-mini"}`)
+	builtinsShapeNode         = flowcjson.DecodeConfig[flowcjson.JSONCustomNode](`{"config":{"input_key":"pull_request","mappings":[{"output_field":"title","source_path":"title"},{"filter_condition":"item['lines'] \u003e 0","item_field":"path","output_field":"files","source_path":"changes","type":"array_map"},{"output_field":"size","script":"len(files)","type":"script"},{"condition":"size \u003e 1 and 'hotfix' in labels","else_value":false,"output_field":"urgent","then_value":true,"type":"condition"},{"output_field":"headline","template":"{{ title | upper }} ({{ size }} files)","type":"template"},{"output_field":"number","source_path":"number"}],"output_schema":{"properties":{"number":{"type":"integer"},"size":{"type":"string"}},"required":["title","files"]}},"custom_node_id":"transform_node","id":"shape"}`)
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	builtinsShapeTask = flowcimpl.JSONTask{
+	builtinsShapeTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "shape",
 			Retry: []flowcimpl.Retrier{{
@@ -163,7 +164,7 @@ var (
 		Settings:   builtinsSettings,
 		CustomNode: builtinsShapeNode,
 	}
-	builtinsReviewTask = flowcimpl.JSONTask{
+	builtinsReviewTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "review",
 			Retry: []flowcimpl.Retrier{{
@@ -178,12 +179,12 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:        []flowcimpl.Piece{{Text: "Review the file"}},
+		Task:        []flowcjson.Piece{{Text: "Review the file"}},
 		Settings:    builtinsSettings,
 		Assistant:   builtinsReviewerAssistant,
 		CurrentTask: true,
 	}
-	builtinsDigestTask = flowcimpl.JSONTask{
+	builtinsDigestTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "digest",
 			Retry: []flowcimpl.Retrier{{
@@ -198,9 +199,9 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Answer with the file's path and a verdict, as JSON"}},
+		Task:     []flowcjson.Piece{{Text: "Answer with the file's path and a verdict, as JSON"}},
 		Settings: builtinsSettings,
-		Next: flowcimpl.JSONNext{
+		Next: flowcjson.JSONNext{
 			OutputKey: "report",
 		},
 		CustomNode: builtinsDigestNode,
@@ -281,7 +282,7 @@ func (w *Builtins) stepShape(ctx context.Context, s *flowcrt.JSONState) (builtin
 // item and an object item's keys are context variables. Once all are done it merges them into s in
 // item order (the keys each one set, the last one winning, then the messages each one added), and
 // the run goes on at "digest". The first failure cancels the other items and fails the run.
-func (w *Builtins) mapShape(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (builtinsStep, error) {
+func (w *Builtins) mapShape(ctx context.Context, s *flowcrt.JSONState, out flowcjson.JSONOutput) (builtinsStep, error) {
 	items, err := out.ItemsKey("files")
 	if err != nil {
 		return builtinsDone, &flowcrt.StateError{
@@ -290,7 +291,7 @@ func (w *Builtins) mapShape(ctx context.Context, s *flowcrt.JSONState, out flowc
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "shape", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "shape", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], builtinsStepReview, builtinsStepDigest)
 	})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -116,9 +117,9 @@ func (w *Context) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "context",
 		Schema:   "json",
 		Start:    "fetch",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -138,14 +139,14 @@ func (w *Context) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 // recursion_limit: 20
 var (
-	contextSettings = &flowcimpl.JSONSettings{
+	contextSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 20,
 		Summarize:      true,
 		MessagesLimit:  25,
 		TokensLimit:    50000,
 	}
-	contextFetcherAssistant = flowcimpl.DecodeConfig[flowcimpl.JSONAssistant](`{"datasource_ids":["user-db"],"id":"fetcher","model":"gpt-4.1-mini","system_prompt":"Fetch data for {{user.profile.name}}","temperature":0.2}`)
-	contextListerTool       = flowcimpl.DecodeConfig[flowcimpl.JSONTool](`{"id":"lister","tool":"list_files","tool_args":{"recursive":true,"root":"/data"},"tool_result_json_pointer":"/data/files"}`)
+	contextFetcherAssistant = flowcjson.DecodeConfig[flowcjson.JSONAssistant](`{"datasource_ids":["user-db"],"id":"fetcher","model":"gpt-4.1-mini","system_prompt":"Fetch data for {{user.profile.name}}","temperature":0.2}`)
+	contextListerTool       = flowcjson.DecodeConfig[flowcjson.JSONTool](`{"id":"lister","tool":"list_files","tool_args":{"recursive":true,"root":"/data"},"tool_result_json_pointer":"/data/files"}`)
 )
 
 // ContextPhaseTwoOutput is the output of state "phase-two" as its output_schema describes it; encode it as JSON to return it.
@@ -155,7 +156,7 @@ type ContextPhaseTwoOutput struct {
 
 // The states' task templates, tool_args and retry policies.
 var (
-	contextFetchTask = flowcimpl.JSONTask{
+	contextFetchTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "fetch",
 			Retry: []flowcimpl.Retrier{{
@@ -170,16 +171,16 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Fetch "}, {Text: "{{user.profile.name}}", Ref: "user.profile.name"}, {Text: " ("}, {Text: "{{user.ids[1]}}", Ref: "user.ids[1]"}, {Text: ") "}, {Text: "{{missing.key}}", Ref: "missing.key"}},
+		Task:     []flowcjson.Piece{{Text: "Fetch "}, {Text: "{{user.profile.name}}", Ref: "user.profile.name"}, {Text: " ("}, {Text: "{{user.ids[1]}}", Ref: "user.ids[1]"}, {Text: ") "}, {Text: "{{missing.key}}", Ref: "missing.key"}},
 		Settings: contextSettings,
-		Next: flowcimpl.JSONNext{
+		Next: flowcjson.JSONNext{
 			ResetKeys: []string{"temp"},
 		},
 		Assistant:    contextFetcherAssistant,
-		SystemPrompt: []flowcimpl.Piece{{Text: "Fetch data for "}, {Text: "{{user.profile.name}}", Ref: "user.profile.name"}},
+		SystemPrompt: []flowcjson.Piece{{Text: "Fetch data for "}, {Text: "{{user.profile.name}}", Ref: "user.profile.name"}},
 		Resolve:      true,
 	}
-	contextListTask = flowcimpl.JSONTask{
+	contextListTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "list",
 			Retry: []flowcimpl.Retrier{{
@@ -194,20 +195,20 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		ToolArgs: []flowcimpl.JSONArg{
-			{Name: "root", Value: []flowcimpl.Piece{{Text: "/data"}}},
-			{Name: "recursive", JSON: *flowcimpl.DecodeConfig[any](`true`)},
-			{Name: "pattern", Value: []flowcimpl.Piece{{Text: "*."}, {Text: "{{ext}}", Ref: "ext"}}},
+		ToolArgs: []flowcjson.JSONArg{
+			{Name: "root", Value: []flowcjson.Piece{{Text: "/data"}}},
+			{Name: "recursive", JSON: *flowcjson.DecodeConfig[any](`true`)},
+			{Name: "pattern", Value: []flowcjson.Piece{{Text: "*."}, {Text: "{{ext}}", Ref: "ext"}}},
 		},
 		Settings: contextSettings,
-		Next: flowcimpl.JSONNext{
+		Next: flowcjson.JSONNext{
 			NoStore:   true,
 			NoHistory: true,
 			OutputKey: "files",
 		},
 		Tool: contextListerTool,
 	}
-	contextNoteTask = flowcimpl.JSONTask{
+	contextNoteTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "note",
 			Retry: []flowcimpl.Retrier{{
@@ -222,18 +223,18 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Note "}, {Text: "{{files}}", Ref: "files"}},
+		Task:     []flowcjson.Piece{{Text: "Note "}, {Text: "{{files}}", Ref: "files"}},
 		Settings: contextSettings,
-		Next: flowcimpl.JSONNext{
+		Next: flowcjson.JSONNext{
 			ClearMessages: true,
-			ClearStore:    flowcimpl.ClearKeepCurrent,
+			ClearStore:    flowcjson.ClearKeepCurrent,
 		},
 		Assistant:    contextFetcherAssistant,
-		SystemPrompt: []flowcimpl.Piece{{Text: "Fetch data for "}, {Text: "{{user.profile.name}}", Ref: "user.profile.name"}},
+		SystemPrompt: []flowcjson.Piece{{Text: "Fetch data for "}, {Text: "{{user.profile.name}}", Ref: "user.profile.name"}},
 		Resolve:      true,
 		HumanMessage: true,
 	}
-	contextPhaseTwoTask = flowcimpl.JSONTask{
+	contextPhaseTwoTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "phase-two",
 			Retry: []flowcimpl.Retrier{{
@@ -248,17 +249,17 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Summary "}, {Text: "{{summary}}", Ref: "summary"}, {Text: " for "}, {Text: "{{user}}", Ref: "user"}},
+		Task:     []flowcjson.Piece{{Text: "Summary "}, {Text: "{{summary}}", Ref: "summary"}, {Text: " for "}, {Text: "{{user}}", Ref: "user"}},
 		Settings: contextSettings,
-		Next: flowcimpl.JSONNext{
-			ClearStore: flowcimpl.ClearAll,
+		Next: flowcjson.JSONNext{
+			ClearStore: flowcjson.ClearAll,
 		},
 		Assistant:    contextFetcherAssistant,
-		SystemPrompt: []flowcimpl.Piece{{Text: "Fetch data for "}, {Text: "{{user.profile.name}}", Ref: "user.profile.name"}},
+		SystemPrompt: []flowcjson.Piece{{Text: "Fetch data for "}, {Text: "{{user.profile.name}}", Ref: "user.profile.name"}},
 		Resolve:      true,
-		OutputSchema: &flowcimpl.JSONSchema{
+		OutputSchema: &flowcjson.JSONSchema{
 			Text:   "{\"type\": \"object\", \"properties\": {\"done\": {\"type\": \"boolean\"}}, \"required\": [\"done\"]}\n",
-			Schema: *flowcimpl.DecodeConfig[map[string]any](`{"properties":{"done":{"type":"boolean"}},"required":["done"],"type":"object"}`),
+			Schema: *flowcjson.DecodeConfig[map[string]any](`{"properties":{"done":{"type":"boolean"}},"required":["done"],"type":"object"}`),
 		},
 	}
 )

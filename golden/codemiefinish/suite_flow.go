@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -115,9 +116,9 @@ func (w *Suite) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "suite",
 		Schema:   "json",
 		Start:    "list-endpoints",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -136,7 +137,7 @@ func (w *Suite) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JS
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	suiteSettings = &flowcimpl.JSONSettings{
+	suiteSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -151,7 +152,7 @@ type SuiteListEndpointsOutput struct {
 
 // The states' task templates, tool_args and retry policies.
 var (
-	suiteListEndpointsTask = flowcimpl.JSONTask{
+	suiteListEndpointsTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "list-endpoints",
 			Retry: []flowcimpl.Retrier{{
@@ -166,15 +167,15 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "List the endpoints of "}, {Text: "{{service}}", Ref: "service"}},
+		Task:     []flowcjson.Piece{{Text: "List the endpoints of "}, {Text: "{{service}}", Ref: "service"}},
 		Settings: suiteSettings,
 		Resolve:  true,
-		OutputSchema: &flowcimpl.JSONSchema{
+		OutputSchema: &flowcjson.JSONSchema{
 			Text:   "{\"endpoints\": [\"/path\"]}",
-			Schema: *flowcimpl.DecodeConfig[map[string]any](`{"properties":{"endpoints":{"items":{"type":"string"},"type":"array"}},"required":["endpoints"],"type":"object"}`),
+			Schema: *flowcjson.DecodeConfig[map[string]any](`{"properties":{"endpoints":{"items":{"type":"string"},"type":"array"}},"required":["endpoints"],"type":"object"}`),
 		},
 	}
-	suitePlanTestsTask = flowcimpl.JSONTask{
+	suitePlanTestsTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "plan-tests",
 			Retry: []flowcimpl.Retrier{{
@@ -189,12 +190,12 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:        []flowcimpl.Piece{{Text: "Plan tests for "}, {Text: "{{task}}", Ref: "task"}},
+		Task:        []flowcjson.Piece{{Text: "Plan tests for "}, {Text: "{{task}}", Ref: "task"}},
 		Settings:    suiteSettings,
 		Resolve:     true,
 		CurrentTask: true,
 	}
-	suiteWriteTestTask = flowcimpl.JSONTask{
+	suiteWriteTestTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "write-test",
 			Retry: []flowcimpl.Retrier{{
@@ -209,15 +210,15 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Write "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcjson.Piece{{Text: "Write "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: suiteSettings,
-		Next: flowcimpl.JSONNext{
+		Next: flowcjson.JSONNext{
 			NoHistory: true,
 		},
 		Resolve:     true,
 		CurrentTask: true,
 	}
-	suiteCommitTask = flowcimpl.JSONTask{
+	suiteCommitTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "commit",
 			Retry: []flowcimpl.Retrier{{
@@ -232,7 +233,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Commit "}, {Text: "{{written}}", Ref: "written"}},
+		Task:     []flowcjson.Piece{{Text: "Commit "}, {Text: "{{written}}", Ref: "written"}},
 		Settings: suiteSettings,
 		Resolve:  true,
 	}
@@ -315,7 +316,7 @@ func (w *Suite) stepListEndpoints(ctx context.Context, s *flowcrt.JSONState) (su
 // merges them into s in item order (the keys each one set, the last one winning, then the messages
 // each one added), and the run goes on at "commit". The first failure cancels the other items and
 // fails the run.
-func (w *Suite) mapListEndpoints(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (suiteStep, error) {
+func (w *Suite) mapListEndpoints(ctx context.Context, s *flowcrt.JSONState, out flowcjson.JSONOutput) (suiteStep, error) {
 	items, err := out.ItemsKey("endpoints")
 	if err != nil {
 		return suiteDone, &flowcrt.StateError{
@@ -324,7 +325,7 @@ func (w *Suite) mapListEndpoints(ctx context.Context, s *flowcrt.JSONState, out 
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "list-endpoints", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "list-endpoints", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], suiteStepPlanTests, suiteStepCommit)
 	})
 	if err != nil {
@@ -352,7 +353,7 @@ func (w *Suite) stepPlanTests(ctx context.Context, s *flowcrt.JSONState) (suiteS
 // merges them into s in item order (the keys each one set, the last one winning, then the messages
 // each one added), and the run goes on at "commit". The first failure cancels the other items and
 // fails the run.
-func (w *Suite) mapPlanTests(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (suiteStep, error) {
+func (w *Suite) mapPlanTests(ctx context.Context, s *flowcrt.JSONState, out flowcjson.JSONOutput) (suiteStep, error) {
 	items, err := out.ItemsKey("test_cases")
 	if err != nil {
 		return suiteDone, &flowcrt.StateError{
@@ -361,7 +362,7 @@ func (w *Suite) mapPlanTests(ctx context.Context, s *flowcrt.JSONState, out flow
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "plan-tests", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "plan-tests", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], suiteStepWriteTest, suiteStepCommit)
 	})
 	if err != nil {

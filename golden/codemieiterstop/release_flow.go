@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -141,9 +142,9 @@ func (w *Release) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "release",
 		Schema:   "json",
 		Start:    "plan",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -163,20 +164,20 @@ func (w *Release) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 // max_concurrency: 2
 var (
-	releaseSettings = &flowcimpl.JSONSettings{
+	releaseSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
 		TokensLimit:    50000,
 	}
-	releaseAuditorAssistant  = flowcimpl.DecodeConfig[flowcimpl.JSONAssistant](`{"id":"auditor","model":"gpt-4.1-mini"}`)
-	releaseDeployerAssistant = flowcimpl.DecodeConfig[flowcimpl.JSONAssistant](`{"id":"deployer","model":"gpt-4.1-mini"}`)
-	releasePlannerAssistant  = flowcimpl.DecodeConfig[flowcimpl.JSONAssistant](`{"id":"planner","model":"gpt-4.1-mini"}`)
+	releaseAuditorAssistant  = flowcjson.DecodeConfig[flowcjson.JSONAssistant](`{"id":"auditor","model":"gpt-4.1-mini"}`)
+	releaseDeployerAssistant = flowcjson.DecodeConfig[flowcjson.JSONAssistant](`{"id":"deployer","model":"gpt-4.1-mini"}`)
+	releasePlannerAssistant  = flowcjson.DecodeConfig[flowcjson.JSONAssistant](`{"id":"planner","model":"gpt-4.1-mini"}`)
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	releasePlanTask = flowcimpl.JSONTask{
+	releasePlanTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "plan",
 			Retry: []flowcimpl.Retrier{{
@@ -191,14 +192,14 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "List the changes"}},
+		Task:     []flowcjson.Piece{{Text: "List the changes"}},
 		Settings: releaseSettings,
-		Next: flowcimpl.JSONNext{
+		Next: flowcjson.JSONNext{
 			OutputKey: "plan",
 		},
 		Assistant: releasePlannerAssistant,
 	}
-	releaseAssessTask = flowcimpl.JSONTask{
+	releaseAssessTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "assess",
 			Retry: []flowcimpl.Retrier{{
@@ -213,13 +214,13 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:        []flowcimpl.Piece{{Text: "Assess "}, {Text: "{{name}}", Ref: "name"}},
+		Task:        []flowcjson.Piece{{Text: "Assess "}, {Text: "{{name}}", Ref: "name"}},
 		Settings:    releaseSettings,
 		Assistant:   releaseDeployerAssistant,
 		Resolve:     true,
 		CurrentTask: true,
 	}
-	releaseDeployTask = flowcimpl.JSONTask{
+	releaseDeployTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "deploy",
 			Retry: []flowcimpl.Retrier{{
@@ -234,13 +235,13 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:            []flowcimpl.Piece{{Text: "Deploy "}, {Text: "{{name}}", Ref: "name"}},
+		Task:            []flowcjson.Piece{{Text: "Deploy "}, {Text: "{{name}}", Ref: "name"}},
 		Settings:        releaseSettings,
 		Assistant:       releaseDeployerAssistant,
 		Resolve:         true,
 		InterruptBefore: true,
 	}
-	releaseNoteTask = flowcimpl.JSONTask{
+	releaseNoteTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "note",
 			Retry: []flowcimpl.Retrier{{
@@ -255,12 +256,12 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:      []flowcimpl.Piece{{Text: "Note "}, {Text: "{{name}}", Ref: "name"}, {Text: " as safe"}},
+		Task:      []flowcjson.Piece{{Text: "Note "}, {Text: "{{name}}", Ref: "name"}, {Text: " as safe"}},
 		Settings:  releaseSettings,
 		Assistant: releaseDeployerAssistant,
 		Resolve:   true,
 	}
-	releaseSignoffTask = flowcimpl.JSONTask{
+	releaseSignoffTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "signoff",
 			Retry: []flowcimpl.Retrier{{
@@ -275,11 +276,11 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:      []flowcimpl.Piece{{Text: "Collect the sign-offs"}},
+		Task:      []flowcjson.Piece{{Text: "Collect the sign-offs"}},
 		Settings:  releaseSettings,
 		Assistant: releasePlannerAssistant,
 	}
-	releaseSecurityTask = flowcimpl.JSONTask{
+	releaseSecurityTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "security",
 			Retry: []flowcimpl.Retrier{{
@@ -294,12 +295,12 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:            []flowcimpl.Piece{{Text: "Security sign-off"}},
+		Task:            []flowcjson.Piece{{Text: "Security sign-off"}},
 		Settings:        releaseSettings,
 		Assistant:       releaseAuditorAssistant,
 		InterruptBefore: true,
 	}
-	releaseLegalTask = flowcimpl.JSONTask{
+	releaseLegalTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "legal",
 			Retry: []flowcimpl.Retrier{{
@@ -314,11 +315,11 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:      []flowcimpl.Piece{{Text: "Legal sign-off"}},
+		Task:      []flowcjson.Piece{{Text: "Legal sign-off"}},
 		Settings:  releaseSettings,
 		Assistant: releaseAuditorAssistant,
 	}
-	releaseSummaryTask = flowcimpl.JSONTask{
+	releaseSummaryTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "summary",
 			Retry: []flowcimpl.Retrier{{
@@ -333,7 +334,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:      []flowcimpl.Piece{{Text: "Summarize the release"}},
+		Task:      []flowcjson.Piece{{Text: "Summarize the release"}},
 		Settings:  releaseSettings,
 		Assistant: releasePlannerAssistant,
 	}
@@ -428,7 +429,7 @@ func (w *Release) stepPlan(ctx context.Context, s *flowcrt.JSONState) (releaseSt
 // merges them into s in item order (the keys each one set, the last one winning, then the messages
 // each one added), and the run goes on at "signoff". The first failure cancels the other items and
 // fails the run.
-func (w *Release) mapPlan(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (releaseStep, error) {
+func (w *Release) mapPlan(ctx context.Context, s *flowcrt.JSONState, out flowcjson.JSONOutput) (releaseStep, error) {
 	items, err := out.ItemsKey("changes")
 	if err != nil {
 		return releaseDone, &flowcrt.StateError{
@@ -437,7 +438,7 @@ func (w *Release) mapPlan(ctx context.Context, s *flowcrt.JSONState, out flowcim
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOutStops(ctx, s, "plan", out, iterations, flowcimpl.FanOutLimit(w.h, 2), releaseStateIDs[:], func(i int) releaseStep {
+	err = flowcjson.FanOutStops(ctx, s, "plan", out, iterations, flowcjson.FanOutLimit(w.h, 2), releaseStateIDs[:], func(i int) releaseStep {
 		return releaseStepAssess
 	}, func(ctx context.Context, i int, step releaseStep) error {
 		return w.run(ctx, nil, &iterations[i], step, releaseStepSignoff)
@@ -510,7 +511,7 @@ func (w *Release) stepSignoff(ctx context.Context, s *flowcrt.JSONState) (releas
 func (w *Release) parallelSignoff(ctx context.Context, s *flowcrt.JSONState) (releaseStep, error) {
 	entries := [2]releaseStep{releaseStepSecurity, releaseStepLegal}
 	branches := s.Branches(len(entries))
-	err := flowcimpl.FanOutStops(ctx, s, "signoff", flowcimpl.JSONOutput{}, branches, flowcimpl.FanOutLimit(w.h, 2), releaseStateIDs[:], func(i int) releaseStep {
+	err := flowcjson.FanOutStops(ctx, s, "signoff", flowcjson.JSONOutput{}, branches, flowcjson.FanOutLimit(w.h, 2), releaseStateIDs[:], func(i int) releaseStep {
 		return entries[i]
 	}, func(ctx context.Context, i int, step releaseStep) error {
 		return w.run(ctx, nil, &branches[i], step, releaseStepSummary)

@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -109,9 +110,9 @@ func (w *Research) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "research",
 		Schema:   "json",
 		Start:    "research",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -132,18 +133,18 @@ func (w *Research) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt
 // name: "Research with MCP"
 // mode: "Sequential"
 var (
-	researchSettings = &flowcimpl.JSONSettings{
+	researchSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
 		TokensLimit:    50000,
 	}
-	researchResearcherAssistant = flowcimpl.DecodeConfig[flowcimpl.JSONAssistant](`{"id":"researcher","mcp_servers":[{"config":{"args":["-y","@modelcontextprotocol/server-filesystem","/repo"],"command":"npx","env":{"LOG_LEVEL":"warn"}},"description":"The files of the repository","name":"filesystem"}],"model":"gpt-4.1","system_prompt":"Answer from the files you can read."}`)
+	researchResearcherAssistant = flowcjson.DecodeConfig[flowcjson.JSONAssistant](`{"id":"researcher","mcp_servers":[{"config":{"args":["-y","@modelcontextprotocol/server-filesystem","/repo"],"command":"npx","env":{"LOG_LEVEL":"warn"}},"description":"The files of the repository","name":"filesystem"}],"model":"gpt-4.1","system_prompt":"Answer from the files you can read."}`)
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	researchResearchTask = flowcimpl.JSONTask{
+	researchResearchTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "research",
 			Retry: []flowcimpl.Retrier{{
@@ -158,12 +159,12 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:         []flowcimpl.Piece{{Text: "Find what the repository says about "}, {Text: "{{topic}}", Ref: "topic"}},
+		Task:         []flowcjson.Piece{{Text: "Find what the repository says about "}, {Text: "{{topic}}", Ref: "topic"}},
 		Settings:     researchSettings,
 		Assistant:    researchResearcherAssistant,
-		SystemPrompt: []flowcimpl.Piece{{Text: "Answer from the files you can read."}},
+		SystemPrompt: []flowcjson.Piece{{Text: "Answer from the files you can read."}},
 		Resolve:      true,
-		MCPServers:   *flowcimpl.DecodeConfig[[]flowcimpl.MCPServer](`[{"config":{"headers":{"Authorization":"Bearer $TOKEN"},"url":"https://mcp.example.com/fetch"},"name":"fetch","tools":["fetch_page"]},{"config":{"command":"mcp-server-memory"},"enabled":false,"name":"memory"}]`),
+		MCPServers:   *flowcjson.DecodeConfig[[]flowcjson.MCPServer](`[{"config":{"headers":{"Authorization":"Bearer $TOKEN"},"url":"https://mcp.example.com/fetch"},"name":"fetch","tools":["fetch_page"]},{"config":{"command":"mcp-server-memory"},"enabled":false,"name":"memory"}]`),
 	}
 )
 

@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -106,9 +107,9 @@ func (w *Nodes) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "nodes",
 		Schema:   "json",
 		Start:    "labels",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -127,16 +128,16 @@ func (w *Nodes) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JS
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	nodesSettings = &flowcimpl.JSONSettings{
+	nodesSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 	}
-	nodesReaderTool  = flowcimpl.DecodeConfig[flowcimpl.JSONTool](`{"id":"reader","mcp_server":{"config":{"args":["-y","@modelcontextprotocol/server-filesystem","/repo"],"command":"npx"},"name":"filesystem"},"tool":"read_file","tool_args":{"path":"/repo/{{file}}"}}`)
-	nodesExtractNode = flowcimpl.DecodeConfig[flowcimpl.JSONCustomNode](`{"config":{"input_key":"event","mappings":[{"item_field":"name","output_field":"labels","source_path":"pull_request.labels","type":"array_map"},{"output_field":"file","source_path":"pull_request.file"}]},"custom_node_id":"transform_node","id":"extract"}`)
+	nodesReaderTool  = flowcjson.DecodeConfig[flowcjson.JSONTool](`{"id":"reader","mcp_server":{"config":{"args":["-y","@modelcontextprotocol/server-filesystem","/repo"],"command":"npx"},"name":"filesystem"},"tool":"read_file","tool_args":{"path":"/repo/{{file}}"}}`)
+	nodesExtractNode = flowcjson.DecodeConfig[flowcjson.JSONCustomNode](`{"config":{"input_key":"event","mappings":[{"item_field":"name","output_field":"labels","source_path":"pull_request.labels","type":"array_map"},{"output_field":"file","source_path":"pull_request.file"}]},"custom_node_id":"transform_node","id":"extract"}`)
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	nodesLabelsTask = flowcimpl.JSONTask{
+	nodesLabelsTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "labels",
 			Retry: []flowcimpl.Retrier{{
@@ -151,14 +152,14 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Extract the labels"}},
+		Task:     []flowcjson.Piece{{Text: "Extract the labels"}},
 		Settings: nodesSettings,
-		Next: flowcimpl.JSONNext{
+		Next: flowcjson.JSONNext{
 			OutputKey: "extracted",
 		},
 		CustomNode: nodesExtractNode,
 	}
-	nodesReadTask = flowcimpl.JSONTask{
+	nodesReadTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "read",
 			Retry: []flowcimpl.Retrier{{
@@ -173,8 +174,8 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		ToolArgs: []flowcimpl.JSONArg{
-			{Name: "path", Value: []flowcimpl.Piece{{Text: "/repo/"}, {Text: "{{file}}", Ref: "file"}}},
+		ToolArgs: []flowcjson.JSONArg{
+			{Name: "path", Value: []flowcjson.Piece{{Text: "/repo/"}, {Text: "{{file}}", Ref: "file"}}},
 		},
 		Settings: nodesSettings,
 		Tool:     nodesReaderTool,

@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -120,9 +121,9 @@ func (w *Triage) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "triage",
 		Schema:   "json",
 		Start:    "split",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -142,7 +143,7 @@ func (w *Triage) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.J
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 // messages_limit_before_summarization: 4
 var (
-	triageSettings = &flowcimpl.JSONSettings{
+	triageSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  4,
@@ -152,7 +153,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	triageSplitTask = flowcimpl.JSONTask{
+	triageSplitTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "split",
 			Retry: []flowcimpl.Retrier{{
@@ -167,11 +168,11 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Split "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcjson.Piece{{Text: "Split "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: triageSettings,
 		Resolve:  true,
 	}
-	triageClassifyTask = flowcimpl.JSONTask{
+	triageClassifyTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "classify",
 			Retry: []flowcimpl.Retrier{{
@@ -186,13 +187,13 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:        []flowcimpl.Piece{{Text: "Classify "}, {Text: "{{name}}", Ref: "name"}},
+		Task:        []flowcjson.Piece{{Text: "Classify "}, {Text: "{{name}}", Ref: "name"}},
 		Settings:    triageSettings,
 		Resolve:     true,
 		CurrentTask: true,
-		Meta:        flowcimpl.JSONMeta{IterStateID: "iterator_1", NextStateID: "switch_1"},
+		Meta:        flowcjson.JSONMeta{IterStateID: "iterator_1", NextStateID: "switch_1"},
 	}
-	triageFixTask = flowcimpl.JSONTask{
+	triageFixTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "fix",
 			Retry: []flowcimpl.Retrier{{
@@ -207,11 +208,11 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Fix "}, {Text: "{{name}}", Ref: "name"}},
+		Task:     []flowcjson.Piece{{Text: "Fix "}, {Text: "{{name}}", Ref: "name"}},
 		Settings: triageSettings,
 		Resolve:  true,
 	}
-	triageNoteTask = flowcimpl.JSONTask{
+	triageNoteTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "note",
 			Retry: []flowcimpl.Retrier{{
@@ -226,11 +227,11 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Note "}, {Text: "{{name}}", Ref: "name"}},
+		Task:     []flowcjson.Piece{{Text: "Note "}, {Text: "{{name}}", Ref: "name"}},
 		Settings: triageSettings,
 		Resolve:  true,
 	}
-	triageReportTask = flowcimpl.JSONTask{
+	triageReportTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "report",
 			Retry: []flowcimpl.Retrier{{
@@ -245,7 +246,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Report on "}, {Text: "{{fixed}}", Ref: "fixed"}, {Text: " and "}, {Text: "{{noted}}", Ref: "noted"}},
+		Task:     []flowcjson.Piece{{Text: "Report on "}, {Text: "{{fixed}}", Ref: "fixed"}, {Text: " and "}, {Text: "{{noted}}", Ref: "noted"}},
 		Settings: triageSettings,
 		Resolve:  true,
 	}
@@ -330,7 +331,7 @@ func (w *Triage) stepSplit(ctx context.Context, s *flowcrt.JSONState) (triageSte
 // merges them into s in item order (the keys each one set, the last one winning, then the messages
 // each one added), and the run goes on at "report". The first failure cancels the other items and
 // fails the run.
-func (w *Triage) mapSplit(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (triageStep, error) {
+func (w *Triage) mapSplit(ctx context.Context, s *flowcrt.JSONState, out flowcjson.JSONOutput) (triageStep, error) {
 	items, err := out.ItemsKey("items")
 	if err != nil {
 		return triageDone, &flowcrt.StateError{
@@ -339,7 +340,7 @@ func (w *Triage) mapSplit(ctx context.Context, s *flowcrt.JSONState, out flowcim
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "split", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "split", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], triageStepClassify, triageStepReport)
 	})
 	if err != nil {

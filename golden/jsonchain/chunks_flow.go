@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -109,9 +110,9 @@ func (w *Chunks) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "chunks",
 		Schema:   "json",
 		Start:    "produce-chunks",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -130,7 +131,7 @@ func (w *Chunks) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.J
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	chunksSettings = &flowcimpl.JSONSettings{
+	chunksSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -140,7 +141,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	chunksProduceChunksTask = flowcimpl.JSONTask{
+	chunksProduceChunksTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "produce-chunks",
 			Retry: []flowcimpl.Retrier{{
@@ -155,10 +156,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Produce the chunks"}},
+		Task:     []flowcjson.Piece{{Text: "Produce the chunks"}},
 		Settings: chunksSettings,
 	}
-	chunksUseChunkTask = flowcimpl.JSONTask{
+	chunksUseChunkTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "use-chunk",
 			Retry: []flowcimpl.Retrier{{
@@ -173,7 +174,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:        []flowcimpl.Piece{{Text: "Use "}, {Text: "{{data}}", Ref: "data"}, {Text: ": "}, {Text: "{{info}}", Ref: "info"}},
+		Task:        []flowcjson.Piece{{Text: "Use "}, {Text: "{{data}}", Ref: "data"}, {Text: ": "}, {Text: "{{info}}", Ref: "info"}},
 		Settings:    chunksSettings,
 		CurrentTask: true,
 	}
@@ -252,7 +253,7 @@ func (w *Chunks) stepProduceChunks(ctx context.Context, s *flowcrt.JSONState) (c
 // merges them into s in item order (the keys each one set, the last one winning, then the messages
 // each one added), and the run goes on at the end of the run. The first failure cancels the other
 // items and fails the run.
-func (w *Chunks) mapProduceChunks(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (chunksStep, error) {
+func (w *Chunks) mapProduceChunks(ctx context.Context, s *flowcrt.JSONState, out flowcjson.JSONOutput) (chunksStep, error) {
 	items, err := out.ItemsKey("chunks")
 	if err != nil {
 		return chunksDone, &flowcrt.StateError{
@@ -261,7 +262,7 @@ func (w *Chunks) mapProduceChunks(ctx context.Context, s *flowcrt.JSONState, out
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "produce-chunks", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "produce-chunks", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], chunksStepUseChunk, chunksDone)
 	})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -113,9 +114,9 @@ func (w *Isolation) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "isolation",
 		Schema:   "json",
 		Start:    "split-work",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -134,7 +135,7 @@ func (w *Isolation) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcr
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	isolationSettings = &flowcimpl.JSONSettings{
+	isolationSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -144,7 +145,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	isolationSplitWorkTask = flowcimpl.JSONTask{
+	isolationSplitWorkTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "split-work",
 			Retry: []flowcimpl.Retrier{{
@@ -159,10 +160,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Split work into chunks"}},
+		Task:     []flowcjson.Piece{{Text: "Split work into chunks"}},
 		Settings: isolationSettings,
 	}
-	isolationProcessChunkTask = flowcimpl.JSONTask{
+	isolationProcessChunkTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "process-chunk",
 			Retry: []flowcimpl.Retrier{{
@@ -177,11 +178,11 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:        []flowcimpl.Piece{{Text: "Process chunk "}, {Text: "{{id}}", Ref: "id"}, {Text: " and generate result"}},
+		Task:        []flowcjson.Piece{{Text: "Process chunk "}, {Text: "{{id}}", Ref: "id"}, {Text: " and generate result"}},
 		Settings:    isolationSettings,
 		CurrentTask: true,
 	}
-	isolationMergeResultsTask = flowcimpl.JSONTask{
+	isolationMergeResultsTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "merge-results",
 			Retry: []flowcimpl.Retrier{{
@@ -196,7 +197,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Merge all results"}},
+		Task:     []flowcjson.Piece{{Text: "Merge all results"}},
 		Settings: isolationSettings,
 	}
 )
@@ -276,7 +277,7 @@ func (w *Isolation) stepSplitWork(ctx context.Context, s *flowcrt.JSONState) (is
 // merges them into s in item order (the keys each one set, the last one winning, then the messages
 // each one added), and the run goes on at "merge-results". The first failure cancels the other
 // items and fails the run.
-func (w *Isolation) mapSplitWork(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (isolationStep, error) {
+func (w *Isolation) mapSplitWork(ctx context.Context, s *flowcrt.JSONState, out flowcjson.JSONOutput) (isolationStep, error) {
 	items, err := out.ItemsKey("chunks")
 	if err != nil {
 		return isolationDone, &flowcrt.StateError{
@@ -285,7 +286,7 @@ func (w *Isolation) mapSplitWork(ctx context.Context, s *flowcrt.JSONState, out 
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "split-work", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "split-work", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], isolationStepProcessChunk, isolationStepMergeResults)
 	})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -117,9 +118,9 @@ func (w *Multistage) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "multistage",
 		Schema:   "json",
 		Start:    "split-work",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -138,7 +139,7 @@ func (w *Multistage) runAt(ctx context.Context, sess *flowcimpl.Session, s flowc
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	multistageSettings = &flowcimpl.JSONSettings{
+	multistageSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -148,7 +149,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	multistageSplitWorkTask = flowcimpl.JSONTask{
+	multistageSplitWorkTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "split-work",
 			Retry: []flowcimpl.Retrier{{
@@ -163,10 +164,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Split work into chunks"}},
+		Task:     []flowcjson.Piece{{Text: "Split work into chunks"}},
 		Settings: multistageSettings,
 	}
-	multistageProcessChunkTask = flowcimpl.JSONTask{
+	multistageProcessChunkTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "process-chunk",
 			Retry: []flowcimpl.Retrier{{
@@ -181,11 +182,11 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:        []flowcimpl.Piece{{Text: "Process chunk with data: "}, {Text: "{{data}}", Ref: "data"}, {Text: "\nUsing metadata: "}, {Text: "{{metadata}}", Ref: "metadata"}, {Text: "\n"}},
+		Task:        []flowcjson.Piece{{Text: "Process chunk with data: "}, {Text: "{{data}}", Ref: "data"}, {Text: "\nUsing metadata: "}, {Text: "{{metadata}}", Ref: "metadata"}, {Text: "\n"}},
 		Settings:    multistageSettings,
 		CurrentTask: true,
 	}
-	multistageValidateChunkTask = flowcimpl.JSONTask{
+	multistageValidateChunkTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "validate-chunk",
 			Retry: []flowcimpl.Retrier{{
@@ -200,11 +201,11 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:        []flowcimpl.Piece{{Text: "Validate the processed chunk "}, {Text: "{{data}}", Ref: "data"}, {Text: "\nCheck metadata consistency: "}, {Text: "{{metadata}}", Ref: "metadata"}, {Text: "\n"}},
+		Task:        []flowcjson.Piece{{Text: "Validate the processed chunk "}, {Text: "{{data}}", Ref: "data"}, {Text: "\nCheck metadata consistency: "}, {Text: "{{metadata}}", Ref: "metadata"}, {Text: "\n"}},
 		Settings:    multistageSettings,
 		CurrentTask: true,
 	}
-	multistageMergeResultsTask = flowcimpl.JSONTask{
+	multistageMergeResultsTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "merge-results",
 			Retry: []flowcimpl.Retrier{{
@@ -219,7 +220,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Combine all validated results"}},
+		Task:     []flowcjson.Piece{{Text: "Combine all validated results"}},
 		Settings: multistageSettings,
 	}
 )
@@ -301,7 +302,7 @@ func (w *Multistage) stepSplitWork(ctx context.Context, s *flowcrt.JSONState) (m
 // all are done it merges them into s in item order (the keys each one set, the last one winning,
 // then the messages each one added), and the run goes on at "merge-results". The first failure
 // cancels the other items and fails the run.
-func (w *Multistage) mapSplitWork(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (multistageStep, error) {
+func (w *Multistage) mapSplitWork(ctx context.Context, s *flowcrt.JSONState, out flowcjson.JSONOutput) (multistageStep, error) {
 	items, err := out.ItemsKey("chunks")
 	if err != nil {
 		return multistageDone, &flowcrt.StateError{
@@ -310,7 +311,7 @@ func (w *Multistage) mapSplitWork(ctx context.Context, s *flowcrt.JSONState, out
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "split-work", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "split-work", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], multistageStepProcessChunk, multistageStepMergeResults)
 	})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -113,9 +114,9 @@ func (w *Stages) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "stages",
 		Schema:   "json",
 		Start:    "state-1",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -134,7 +135,7 @@ func (w *Stages) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.J
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	stagesSettings = &flowcimpl.JSONSettings{
+	stagesSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -144,7 +145,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	stagesState1Task = flowcimpl.JSONTask{
+	stagesState1Task = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "state-1",
 			Retry: []flowcimpl.Retrier{{
@@ -159,10 +160,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "List the items"}},
+		Task:     []flowcjson.Piece{{Text: "List the items"}},
 		Settings: stagesSettings,
 	}
-	stagesState2Task = flowcimpl.JSONTask{
+	stagesState2Task = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "state-2",
 			Retry: []flowcimpl.Retrier{{
@@ -177,11 +178,11 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:        []flowcimpl.Piece{{Text: "Stage 2 of "}, {Text: "{{task}}", Ref: "task"}},
+		Task:        []flowcjson.Piece{{Text: "Stage 2 of "}, {Text: "{{task}}", Ref: "task"}},
 		Settings:    stagesSettings,
 		CurrentTask: true,
 	}
-	stagesState3Task = flowcimpl.JSONTask{
+	stagesState3Task = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "state-3",
 			Retry: []flowcimpl.Retrier{{
@@ -196,11 +197,11 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:        []flowcimpl.Piece{{Text: "Stage 3 of "}, {Text: "{{task}}", Ref: "task"}, {Text: " after "}, {Text: "{{stage}}", Ref: "stage"}},
+		Task:        []flowcjson.Piece{{Text: "Stage 3 of "}, {Text: "{{task}}", Ref: "task"}, {Text: " after "}, {Text: "{{stage}}", Ref: "stage"}},
 		Settings:    stagesSettings,
 		CurrentTask: true,
 	}
-	stagesState4Task = flowcimpl.JSONTask{
+	stagesState4Task = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "state-4",
 			Retry: []flowcimpl.Retrier{{
@@ -215,7 +216,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:        []flowcimpl.Piece{{Text: "Stage 4 of "}, {Text: "{{task}}", Ref: "task"}, {Text: " after "}, {Text: "{{stage}}", Ref: "stage"}},
+		Task:        []flowcjson.Piece{{Text: "Stage 4 of "}, {Text: "{{task}}", Ref: "task"}, {Text: " after "}, {Text: "{{stage}}", Ref: "stage"}},
 		Settings:    stagesSettings,
 		CurrentTask: true,
 	}
@@ -298,7 +299,7 @@ func (w *Stages) stepState1(ctx context.Context, s *flowcrt.JSONState) (stagesSt
 // are done it merges them into s in item order (the keys each one set, the last one winning, then
 // the messages each one added), and the run goes on at the end of the run. The first failure
 // cancels the other items and fails the run.
-func (w *Stages) mapState1(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (stagesStep, error) {
+func (w *Stages) mapState1(ctx context.Context, s *flowcrt.JSONState, out flowcjson.JSONOutput) (stagesStep, error) {
 	items, err := out.ItemsKey("items")
 	if err != nil {
 		return stagesDone, &flowcrt.StateError{
@@ -307,7 +308,7 @@ func (w *Stages) mapState1(ctx context.Context, s *flowcrt.JSONState, out flowci
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "state-1", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "state-1", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], stagesStepState2, stagesDone)
 	})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -113,9 +114,9 @@ func (w *Basic) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "basic",
 		Schema:   "json",
 		Start:    "measure",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -134,7 +135,7 @@ func (w *Basic) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JS
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	basicSettings = &flowcimpl.JSONSettings{
+	basicSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -144,7 +145,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	basicMeasureTask = flowcimpl.JSONTask{
+	basicMeasureTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "measure",
 			Retry: []flowcimpl.Retrier{{
@@ -159,10 +160,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Measure "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcjson.Piece{{Text: "Measure "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: basicSettings,
 	}
-	basicStateIfTrueTask = flowcimpl.JSONTask{
+	basicStateIfTrueTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "state-if-true",
 			Retry: []flowcimpl.Retrier{{
@@ -177,10 +178,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to state-if-true"}},
+		Task:     []flowcjson.Piece{{Text: "Went to state-if-true"}},
 		Settings: basicSettings,
 	}
-	basicStateIfFalseTask = flowcimpl.JSONTask{
+	basicStateIfFalseTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "state-if-false",
 			Retry: []flowcimpl.Retrier{{
@@ -195,7 +196,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to state-if-false"}},
+		Task:     []flowcjson.Piece{{Text: "Went to state-if-false"}},
 		Settings: basicSettings,
 	}
 )

@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -113,9 +114,9 @@ func (w *Complex) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "complex",
 		Schema:   "json",
 		Start:    "check-activity",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -134,7 +135,7 @@ func (w *Complex) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	complexSettings = &flowcimpl.JSONSettings{
+	complexSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -144,7 +145,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	complexCheckActivityTask = flowcimpl.JSONTask{
+	complexCheckActivityTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "check-activity",
 			Retry: []flowcimpl.Retrier{{
@@ -159,10 +160,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Check the activity"}},
+		Task:     []flowcjson.Piece{{Text: "Check the activity"}},
 		Settings: complexSettings,
 	}
-	complexProcessStateTask = flowcimpl.JSONTask{
+	complexProcessStateTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "process-state",
 			Retry: []flowcimpl.Retrier{{
@@ -177,10 +178,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to process-state"}},
+		Task:     []flowcjson.Piece{{Text: "Went to process-state"}},
 		Settings: complexSettings,
 	}
-	complexSkipStateTask = flowcimpl.JSONTask{
+	complexSkipStateTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "skip-state",
 			Retry: []flowcimpl.Retrier{{
@@ -195,7 +196,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to skip-state"}},
+		Task:     []flowcjson.Piece{{Text: "Went to skip-state"}},
 		Settings: complexSettings,
 	}
 )

@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -113,9 +114,9 @@ func (w *Count) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "count",
 		Schema:   "json",
 		Start:    "count-items",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -134,7 +135,7 @@ func (w *Count) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JS
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	countSettings = &flowcimpl.JSONSettings{
+	countSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -144,7 +145,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	countCountItemsTask = flowcimpl.JSONTask{
+	countCountItemsTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "count-items",
 			Retry: []flowcimpl.Retrier{{
@@ -159,10 +160,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Count the items of "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcjson.Piece{{Text: "Count the items of "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: countSettings,
 	}
-	countProcessLargeBatchTask = flowcimpl.JSONTask{
+	countProcessLargeBatchTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "process-large-batch",
 			Retry: []flowcimpl.Retrier{{
@@ -177,10 +178,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to process-large-batch"}},
+		Task:     []flowcjson.Piece{{Text: "Went to process-large-batch"}},
 		Settings: countSettings,
 	}
-	countProcessSmallBatchTask = flowcimpl.JSONTask{
+	countProcessSmallBatchTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "process-small-batch",
 			Retry: []flowcimpl.Retrier{{
@@ -195,7 +196,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to process-small-batch"}},
+		Task:     []flowcjson.Piece{{Text: "Went to process-small-batch"}},
 		Settings: countSettings,
 	}
 )

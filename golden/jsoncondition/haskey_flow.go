@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -112,9 +113,9 @@ func (w *Haskey) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "haskey",
 		Schema:   "json",
 		Start:    "fetch",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -133,7 +134,7 @@ func (w *Haskey) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.J
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	haskeySettings = &flowcimpl.JSONSettings{
+	haskeySettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -143,7 +144,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	haskeyFetchTask = flowcimpl.JSONTask{
+	haskeyFetchTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "fetch",
 			Retry: []flowcimpl.Retrier{{
@@ -158,10 +159,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Fetch the result"}},
+		Task:     []flowcjson.Piece{{Text: "Fetch the result"}},
 		Settings: haskeySettings,
 	}
-	haskeyHasResultTask = flowcimpl.JSONTask{
+	haskeyHasResultTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "has-result",
 			Retry: []flowcimpl.Retrier{{
@@ -176,10 +177,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to has-result"}},
+		Task:     []flowcjson.Piece{{Text: "Went to has-result"}},
 		Settings: haskeySettings,
 	}
-	haskeyNoResultTask = flowcimpl.JSONTask{
+	haskeyNoResultTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "no-result",
 			Retry: []flowcimpl.Retrier{{
@@ -194,7 +195,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to no-result"}},
+		Task:     []flowcjson.Piece{{Text: "Went to no-result"}},
 		Settings: haskeySettings,
 	}
 )

@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -113,9 +114,9 @@ func (w *Message) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "message",
 		Schema:   "json",
 		Start:    "read-log",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -134,7 +135,7 @@ func (w *Message) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	messageSettings = &flowcimpl.JSONSettings{
+	messageSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -144,7 +145,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	messageReadLogTask = flowcimpl.JSONTask{
+	messageReadLogTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "read-log",
 			Retry: []flowcimpl.Retrier{{
@@ -159,10 +160,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Read the log"}},
+		Task:     []flowcjson.Piece{{Text: "Read the log"}},
 		Settings: messageSettings,
 	}
-	messageErrorHandlerTask = flowcimpl.JSONTask{
+	messageErrorHandlerTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "error-handler",
 			Retry: []flowcimpl.Retrier{{
@@ -177,10 +178,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to error-handler"}},
+		Task:     []flowcjson.Piece{{Text: "Went to error-handler"}},
 		Settings: messageSettings,
 	}
-	messageSuccessStateTask = flowcimpl.JSONTask{
+	messageSuccessStateTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "success-state",
 			Retry: []flowcimpl.Retrier{{
@@ -195,7 +196,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to success-state"}},
+		Task:     []flowcjson.Piece{{Text: "Went to success-state"}},
 		Settings: messageSettings,
 	}
 )

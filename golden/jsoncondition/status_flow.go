@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -113,9 +114,9 @@ func (w *Status) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "status",
 		Schema:   "json",
 		Start:    "run-step",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -134,7 +135,7 @@ func (w *Status) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.J
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	statusSettings = &flowcimpl.JSONSettings{
+	statusSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -144,7 +145,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	statusRunStepTask = flowcimpl.JSONTask{
+	statusRunStepTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "run-step",
 			Retry: []flowcimpl.Retrier{{
@@ -159,10 +160,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Run the step"}},
+		Task:     []flowcjson.Piece{{Text: "Run the step"}},
 		Settings: statusSettings,
 	}
-	statusNextStepTask = flowcimpl.JSONTask{
+	statusNextStepTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "next-step",
 			Retry: []flowcimpl.Retrier{{
@@ -177,10 +178,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to next-step"}},
+		Task:     []flowcjson.Piece{{Text: "Went to next-step"}},
 		Settings: statusSettings,
 	}
-	statusErrorHandlerTask = flowcimpl.JSONTask{
+	statusErrorHandlerTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "error-handler",
 			Retry: []flowcimpl.Retrier{{
@@ -195,7 +196,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to error-handler"}},
+		Task:     []flowcjson.Piece{{Text: "Went to error-handler"}},
 		Settings: statusSettings,
 	}
 )

@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -112,9 +113,9 @@ func (w *Truthy) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "truthy",
 		Schema:   "json",
 		Start:    "review",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -133,7 +134,7 @@ func (w *Truthy) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.J
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	truthySettings = &flowcimpl.JSONSettings{
+	truthySettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -143,7 +144,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	truthyReviewTask = flowcimpl.JSONTask{
+	truthyReviewTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "review",
 			Retry: []flowcimpl.Retrier{{
@@ -158,10 +159,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Review the change"}},
+		Task:     []flowcjson.Piece{{Text: "Review the change"}},
 		Settings: truthySettings,
 	}
-	truthyMergeTask = flowcimpl.JSONTask{
+	truthyMergeTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "merge",
 			Retry: []flowcimpl.Retrier{{
@@ -176,10 +177,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to merge"}},
+		Task:     []flowcjson.Piece{{Text: "Went to merge"}},
 		Settings: truthySettings,
 	}
-	truthyHoldTask = flowcimpl.JSONTask{
+	truthyHoldTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "hold",
 			Retry: []flowcimpl.Retrier{{
@@ -194,7 +195,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to hold"}},
+		Task:     []flowcjson.Piece{{Text: "Went to hold"}},
 		Settings: truthySettings,
 	}
 )

@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -113,9 +114,9 @@ func (w *Dict) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "dict",
 		Schema:   "json",
 		Start:    "analyze-code",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -134,7 +135,7 @@ func (w *Dict) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSO
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	dictSettings = &flowcimpl.JSONSettings{
+	dictSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -144,7 +145,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	dictAnalyzeCodeTask = flowcimpl.JSONTask{
+	dictAnalyzeCodeTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "analyze-code",
 			Retry: []flowcimpl.Retrier{{
@@ -159,10 +160,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Analyze code and find issues"}},
+		Task:     []flowcjson.Piece{{Text: "Analyze code and find issues"}},
 		Settings: dictSettings,
 	}
-	dictFixErrorTask = flowcimpl.JSONTask{
+	dictFixErrorTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "fix-error",
 			Retry: []flowcimpl.Retrier{{
@@ -177,11 +178,11 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:        []flowcimpl.Piece{{Text: "Fix error "}, {Text: "{{task}}", Ref: "task"}},
+		Task:        []flowcjson.Piece{{Text: "Fix error "}, {Text: "{{task}}", Ref: "task"}},
 		Settings:    dictSettings,
 		CurrentTask: true,
 	}
-	dictVerifyTask = flowcimpl.JSONTask{
+	dictVerifyTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "verify",
 			Retry: []flowcimpl.Retrier{{
@@ -196,7 +197,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Verify the fixes of "}, {Text: "{{count}}", Ref: "count"}, {Text: " issues"}},
+		Task:     []flowcjson.Piece{{Text: "Verify the fixes of "}, {Text: "{{count}}", Ref: "count"}, {Text: " issues"}},
 		Settings: dictSettings,
 		Resolve:  true,
 	}
@@ -277,7 +278,7 @@ func (w *Dict) stepAnalyzeCode(ctx context.Context, s *flowcrt.JSONState) (dictS
 // merges them into s in item order (the keys each one set, the last one winning, then the messages
 // each one added), and the run goes on at "verify". The first failure cancels the other items and
 // fails the run.
-func (w *Dict) mapAnalyzeCode(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (dictStep, error) {
+func (w *Dict) mapAnalyzeCode(ctx context.Context, s *flowcrt.JSONState, out flowcjson.JSONOutput) (dictStep, error) {
 	items, err := out.ItemsKey("errors")
 	if err != nil {
 		return dictDone, &flowcrt.StateError{
@@ -286,7 +287,7 @@ func (w *Dict) mapAnalyzeCode(ctx context.Context, s *flowcrt.JSONState, out flo
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "analyze-code", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "analyze-code", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], dictStepFixError, dictStepVerify)
 	})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -109,9 +110,9 @@ func (w *Items) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "items",
 		Schema:   "json",
 		Start:    "find-files",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -130,7 +131,7 @@ func (w *Items) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JS
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	itemsSettings = &flowcimpl.JSONSettings{
+	itemsSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -140,7 +141,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	itemsFindFilesTask = flowcimpl.JSONTask{
+	itemsFindFilesTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "find-files",
 			Retry: []flowcimpl.Retrier{{
@@ -155,10 +156,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Find the files to process"}},
+		Task:     []flowcjson.Piece{{Text: "Find the files to process"}},
 		Settings: itemsSettings,
 	}
-	itemsProcessingStateTask = flowcimpl.JSONTask{
+	itemsProcessingStateTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "processing-state",
 			Retry: []flowcimpl.Retrier{{
@@ -173,7 +174,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:        []flowcimpl.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}, {Text: " ("}, {Text: "{{count}}", Ref: "count"}, {Text: " files in all)"}},
+		Task:        []flowcjson.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}, {Text: " ("}, {Text: "{{count}}", Ref: "count"}, {Text: " files in all)"}},
 		Settings:    itemsSettings,
 		CurrentTask: true,
 	}
@@ -252,7 +253,7 @@ func (w *Items) stepFindFiles(ctx context.Context, s *flowcrt.JSONState) (itemsS
 // merges them into s in item order (the keys each one set, the last one winning, then the messages
 // each one added), and the run goes on at the end of the run. The first failure cancels the other
 // items and fails the run.
-func (w *Items) mapFindFiles(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (itemsStep, error) {
+func (w *Items) mapFindFiles(ctx context.Context, s *flowcrt.JSONState, out flowcjson.JSONOutput) (itemsStep, error) {
 	items, err := out.ItemsKey("items")
 	if err != nil {
 		return itemsDone, &flowcrt.StateError{
@@ -261,7 +262,7 @@ func (w *Items) mapFindFiles(ctx context.Context, s *flowcrt.JSONState, out flow
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "find-files", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "find-files", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], itemsStepProcessingState, itemsDone)
 	})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -113,9 +114,9 @@ func (w *List) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "list",
 		Schema:   "json",
 		Start:    "list-files",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -134,7 +135,7 @@ func (w *List) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSO
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	listSettings = &flowcimpl.JSONSettings{
+	listSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -144,7 +145,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	listListFilesTask = flowcimpl.JSONTask{
+	listListFilesTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "list-files",
 			Retry: []flowcimpl.Retrier{{
@@ -159,10 +160,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "List all files in the directory"}},
+		Task:     []flowcjson.Piece{{Text: "List all files in the directory"}},
 		Settings: listSettings,
 	}
-	listProcessFileTask = flowcimpl.JSONTask{
+	listProcessFileTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "process-file",
 			Retry: []flowcimpl.Retrier{{
@@ -177,11 +178,11 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:        []flowcimpl.Piece{{Text: "Process file "}, {Text: "{{task}}", Ref: "task"}},
+		Task:        []flowcjson.Piece{{Text: "Process file "}, {Text: "{{task}}", Ref: "task"}},
 		Settings:    listSettings,
 		CurrentTask: true,
 	}
-	listGenerateSummaryTask = flowcimpl.JSONTask{
+	listGenerateSummaryTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "generate-summary",
 			Retry: []flowcimpl.Retrier{{
@@ -196,7 +197,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Summarize the processed files; the last one was "}, {Text: "{{processed}}", Ref: "processed"}},
+		Task:     []flowcjson.Piece{{Text: "Summarize the processed files; the last one was "}, {Text: "{{processed}}", Ref: "processed"}},
 		Settings: listSettings,
 		Resolve:  true,
 	}
@@ -277,10 +278,10 @@ func (w *List) stepListFiles(ctx context.Context, s *flowcrt.JSONState) (listSte
 // merges them into s in item order (the keys each one set, the last one winning, then the messages
 // each one added), and the run goes on at "generate-summary". The first failure cancels the other
 // items and fails the run.
-func (w *List) mapListFiles(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (listStep, error) {
+func (w *List) mapListFiles(ctx context.Context, s *flowcrt.JSONState, out flowcjson.JSONOutput) (listStep, error) {
 	items := out.Items()
 	iterations := s.Iterations(items)
-	err := flowcimpl.FanOut(ctx, "list-files", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
+	err := flowcimpl.FanOut(ctx, "list-files", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], listStepProcessFile, listStepGenerateSummary)
 	})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -113,9 +114,9 @@ func (w *Nested) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "nested",
 		Schema:   "json",
 		Start:    "fetch-results",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -134,7 +135,7 @@ func (w *Nested) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.J
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	nestedSettings = &flowcimpl.JSONSettings{
+	nestedSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -144,7 +145,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	nestedFetchResultsTask = flowcimpl.JSONTask{
+	nestedFetchResultsTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "fetch-results",
 			Retry: []flowcimpl.Retrier{{
@@ -159,10 +160,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Get test results from all environments"}},
+		Task:     []flowcjson.Piece{{Text: "Get test results from all environments"}},
 		Settings: nestedSettings,
 	}
-	nestedProcessEnvironmentTask = flowcimpl.JSONTask{
+	nestedProcessEnvironmentTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "process-environment",
 			Retry: []flowcimpl.Retrier{{
@@ -177,11 +178,11 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:        []flowcimpl.Piece{{Text: "Process tests for environment "}, {Text: "{{task}}", Ref: "task"}},
+		Task:        []flowcjson.Piece{{Text: "Process tests for environment "}, {Text: "{{task}}", Ref: "task"}},
 		Settings:    nestedSettings,
 		CurrentTask: true,
 	}
-	nestedAggregateTask = flowcimpl.JSONTask{
+	nestedAggregateTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "aggregate",
 			Retry: []flowcimpl.Retrier{{
@@ -196,7 +197,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Aggregate the results; the last environment was "}, {Text: "{{env}}", Ref: "env"}},
+		Task:     []flowcjson.Piece{{Text: "Aggregate the results; the last environment was "}, {Text: "{{env}}", Ref: "env"}},
 		Settings: nestedSettings,
 		Resolve:  true,
 	}
@@ -277,7 +278,7 @@ func (w *Nested) stepFetchResults(ctx context.Context, s *flowcrt.JSONState) (ne
 // context variables. Once all are done it merges them into s in item order (the keys each one set,
 // the last one winning, then the messages each one added), and the run goes on at "aggregate". The
 // first failure cancels the other items and fails the run.
-func (w *Nested) mapFetchResults(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (nestedStep, error) {
+func (w *Nested) mapFetchResults(ctx context.Context, s *flowcrt.JSONState, out flowcjson.JSONOutput) (nestedStep, error) {
 	items, err := out.ItemsAt("/response/results", "response", "results")
 	if err != nil {
 		return nestedDone, &flowcrt.StateError{
@@ -286,7 +287,7 @@ func (w *Nested) mapFetchResults(ctx context.Context, s *flowcrt.JSONState, out 
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "fetch-results", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "fetch-results", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], nestedStepProcessEnvironment, nestedStepAggregate)
 	})
 	if err != nil {

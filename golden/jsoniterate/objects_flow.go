@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -109,9 +110,9 @@ func (w *Objects) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "objects",
 		Schema:   "json",
 		Start:    "get-tasks",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -130,7 +131,7 @@ func (w *Objects) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	objectsSettings = &flowcimpl.JSONSettings{
+	objectsSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -140,7 +141,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	objectsGetTasksTask = flowcimpl.JSONTask{
+	objectsGetTasksTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "get-tasks",
 			Retry: []flowcimpl.Retrier{{
@@ -157,7 +158,7 @@ var (
 		},
 		Settings: objectsSettings,
 	}
-	objectsExecuteTaskTask = flowcimpl.JSONTask{
+	objectsExecuteTaskTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "execute-task",
 			Retry: []flowcimpl.Retrier{{
@@ -172,7 +173,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:        []flowcimpl.Piece{{Text: "Execute task ID "}, {Text: "{{id}}", Ref: "id"}, {Text: ": "}, {Text: "{{title}}", Ref: "title"}, {Text: "\nPriority level: "}, {Text: "{{priority}}", Ref: "priority"}, {Text: "\n\nPlease process this task according to its priority.\n"}},
+		Task:        []flowcjson.Piece{{Text: "Execute task ID "}, {Text: "{{id}}", Ref: "id"}, {Text: ": "}, {Text: "{{title}}", Ref: "title"}, {Text: "\nPriority level: "}, {Text: "{{priority}}", Ref: "priority"}, {Text: "\n\nPlease process this task according to its priority.\n"}},
 		Settings:    objectsSettings,
 		CurrentTask: true,
 	}
@@ -251,10 +252,10 @@ func (w *Objects) stepGetTasks(ctx context.Context, s *flowcrt.JSONState) (objec
 // merges them into s in item order (the keys each one set, the last one winning, then the messages
 // each one added), and the run goes on at the end of the run. The first failure cancels the other
 // items and fails the run.
-func (w *Objects) mapGetTasks(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (objectsStep, error) {
+func (w *Objects) mapGetTasks(ctx context.Context, s *flowcrt.JSONState, out flowcjson.JSONOutput) (objectsStep, error) {
 	items := out.Items()
 	iterations := s.Iterations(items)
-	err := flowcimpl.FanOut(ctx, "get-tasks", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
+	err := flowcimpl.FanOut(ctx, "get-tasks", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], objectsStepExecuteTask, objectsDone)
 	})
 	if err != nil {

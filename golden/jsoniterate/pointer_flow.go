@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -109,9 +110,9 @@ func (w *Pointer) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "pointer",
 		Schema:   "json",
 		Start:    "fetch-api-data",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -130,7 +131,7 @@ func (w *Pointer) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	pointerSettings = &flowcimpl.JSONSettings{
+	pointerSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -140,7 +141,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	pointerFetchAPIDataTask = flowcimpl.JSONTask{
+	pointerFetchAPIDataTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "fetch-api-data",
 			Retry: []flowcimpl.Retrier{{
@@ -155,12 +156,12 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		ToolArgs: []flowcimpl.JSONArg{
-			{Name: "endpoint", Value: []flowcimpl.Piece{{Text: "/api/users"}}},
+		ToolArgs: []flowcjson.JSONArg{
+			{Name: "endpoint", Value: []flowcjson.Piece{{Text: "/api/users"}}},
 		},
 		Settings: pointerSettings,
 	}
-	pointerProcessUserTask = flowcimpl.JSONTask{
+	pointerProcessUserTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "process-user",
 			Retry: []flowcimpl.Retrier{{
@@ -175,7 +176,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:        []flowcimpl.Piece{{Text: "Process user data "}, {Text: "{{task}}", Ref: "task"}},
+		Task:        []flowcjson.Piece{{Text: "Process user data "}, {Text: "{{task}}", Ref: "task"}},
 		Settings:    pointerSettings,
 		CurrentTask: true,
 	}
@@ -254,7 +255,7 @@ func (w *Pointer) stepFetchAPIData(ctx context.Context, s *flowcrt.JSONState) (p
 // are done it merges them into s in item order (the keys each one set, the last one winning, then
 // the messages each one added), and the run goes on at the end of the run. The first failure
 // cancels the other items and fails the run.
-func (w *Pointer) mapFetchAPIData(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (pointerStep, error) {
+func (w *Pointer) mapFetchAPIData(ctx context.Context, s *flowcrt.JSONState, out flowcjson.JSONOutput) (pointerStep, error) {
 	items, err := out.ItemsAt("/data/users", "data", "users")
 	if err != nil {
 		return pointerDone, &flowcrt.StateError{
@@ -263,7 +264,7 @@ func (w *Pointer) mapFetchAPIData(ctx context.Context, s *flowcrt.JSONState, out
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "fetch-api-data", len(iterations), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "fetch-api-data", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], pointerStepProcessUser, pointerDone)
 	})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -123,9 +124,9 @@ func (w *Parallel) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "parallel",
 		Schema:   "json",
 		Start:    "state-1",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -144,7 +145,7 @@ func (w *Parallel) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	parallelSettings = &flowcimpl.JSONSettings{
+	parallelSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -154,7 +155,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	parallelState1Task = flowcimpl.JSONTask{
+	parallelState1Task = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "state-1",
 			Retry: []flowcimpl.Retrier{{
@@ -169,11 +170,11 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Plan the review of "}, {Text: "{{repo}}", Ref: "repo"}},
+		Task:     []flowcjson.Piece{{Text: "Plan the review of "}, {Text: "{{repo}}", Ref: "repo"}},
 		Settings: parallelSettings,
 		Resolve:  true,
 	}
-	parallelState2Task = flowcimpl.JSONTask{
+	parallelState2Task = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "state-2",
 			Retry: []flowcimpl.Retrier{{
@@ -188,11 +189,11 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Security review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
+		Task:     []flowcjson.Piece{{Text: "Security review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
 		Settings: parallelSettings,
 		Resolve:  true,
 	}
-	parallelState3Task = flowcimpl.JSONTask{
+	parallelState3Task = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "state-3",
 			Retry: []flowcimpl.Retrier{{
@@ -207,11 +208,11 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Performance review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
+		Task:     []flowcjson.Piece{{Text: "Performance review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
 		Settings: parallelSettings,
 		Resolve:  true,
 	}
-	parallelState4Task = flowcimpl.JSONTask{
+	parallelState4Task = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "state-4",
 			Retry: []flowcimpl.Retrier{{
@@ -226,11 +227,11 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Style review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
+		Task:     []flowcjson.Piece{{Text: "Style review of "}, {Text: "{{repo}}", Ref: "repo"}, {Text: " ("}, {Text: "{{plan}}", Ref: "plan"}, {Text: ")"}},
 		Settings: parallelSettings,
 		Resolve:  true,
 	}
-	parallelState5Task = flowcimpl.JSONTask{
+	parallelState5Task = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "state-5",
 			Retry: []flowcimpl.Retrier{{
@@ -245,7 +246,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Summarize "}, {Text: "{{security}}", Ref: "security"}, {Text: ", "}, {Text: "{{performance}}", Ref: "performance"}, {Text: " and "}, {Text: "{{style}}", Ref: "style"}, {Text: "; the last verdict was "}, {Text: "{{verdict}}", Ref: "verdict"}},
+		Task:     []flowcjson.Piece{{Text: "Summarize "}, {Text: "{{security}}", Ref: "security"}, {Text: ", "}, {Text: "{{performance}}", Ref: "performance"}, {Text: " and "}, {Text: "{{style}}", Ref: "style"}, {Text: "; the last verdict was "}, {Text: "{{verdict}}", Ref: "verdict"}},
 		Settings: parallelSettings,
 		Resolve:  true,
 	}
@@ -330,7 +331,7 @@ func (w *Parallel) stepState1(ctx context.Context, s *flowcrt.JSONState) (parall
 func (w *Parallel) parallelState1(ctx context.Context, s *flowcrt.JSONState) (parallelStep, error) {
 	entries := [3]parallelStep{parallelStepState2, parallelStepState3, parallelStepState4}
 	branches := s.Branches(len(entries))
-	err := flowcimpl.FanOut(ctx, "state-1", len(branches), flowcimpl.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
+	err := flowcimpl.FanOut(ctx, "state-1", len(branches), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &branches[i], entries[i], parallelStepState5)
 	})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -123,9 +124,9 @@ func (w *Pages) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "Pages",
 		Schema:   "json",
 		Start:    "fetch",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -144,7 +145,7 @@ func (w *Pages) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JS
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	pagesSettings = &flowcimpl.JSONSettings{
+	pagesSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -154,7 +155,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	pagesFetchTask = flowcimpl.JSONTask{
+	pagesFetchTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State:   "fetch",
 			Timeout: 30 * time.Second,
@@ -165,13 +166,13 @@ var (
 				BackoffRate: 2.0,
 			}},
 		},
-		ToolArgs: []flowcimpl.JSONArg{
-			{Name: "url", Value: []flowcimpl.Piece{{Text: "https://example.com/"}, {Text: "{{page}}", Ref: "page"}}},
-			{Name: "accept", Value: []flowcimpl.Piece{{Text: "application/json"}}},
+		ToolArgs: []flowcjson.JSONArg{
+			{Name: "url", Value: []flowcjson.Piece{{Text: "https://example.com/"}, {Text: "{{page}}", Ref: "page"}}},
+			{Name: "accept", Value: []flowcjson.Piece{{Text: "application/json"}}},
 		},
 		Settings: pagesSettings,
 	}
-	pagesRouteTask = flowcimpl.JSONTask{
+	pagesRouteTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "route",
 			Retry: []flowcimpl.Retrier{{
@@ -186,19 +187,19 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "What should be done with \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\"?"}},
+		Task:     []flowcjson.Piece{{Text: "What should be done with \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\"?"}},
 		Settings: pagesSettings,
 		Resolve:  true,
 	}
-	pagesSummarizeTask = flowcimpl.JSONTask{
+	pagesSummarizeTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "summarize",
 		},
-		Task:     []flowcimpl.Piece{{Text: "Summarize \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\""}},
+		Task:     []flowcjson.Piece{{Text: "Summarize \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\""}},
 		Settings: pagesSettings,
 		Resolve:  true,
 	}
-	pagesTranslateTask = flowcimpl.JSONTask{
+	pagesTranslateTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "translate",
 			Retry: []flowcimpl.Retrier{{
@@ -213,11 +214,11 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Translate \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\""}},
+		Task:     []flowcjson.Piece{{Text: "Translate \""}, {Text: "{{title}}", Ref: "title"}, {Text: "\""}},
 		Settings: pagesSettings,
 		Resolve:  true,
 	}
-	pagesMissingTask = flowcimpl.JSONTask{
+	pagesMissingTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "missing",
 			Retry: []flowcimpl.Retrier{{
@@ -232,11 +233,11 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Page "}, {Text: "{{page}}", Ref: "page"}, {Text: " does not exist"}},
+		Task:     []flowcjson.Piece{{Text: "Page "}, {Text: "{{page}}", Ref: "page"}, {Text: " does not exist"}},
 		Settings: pagesSettings,
 		Resolve:  true,
 	}
-	pagesBrokenTask = flowcimpl.JSONTask{
+	pagesBrokenTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "broken",
 			Retry: []flowcimpl.Retrier{{
@@ -251,7 +252,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Page "}, {Text: "{{page}}", Ref: "page"}, {Text: " could not be handled"}},
+		Task:     []flowcjson.Piece{{Text: "Page "}, {Text: "{{page}}", Ref: "page"}, {Text: " could not be handled"}},
 		Settings: pagesSettings,
 		Resolve:  true,
 	}

@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -111,9 +112,9 @@ func (w *Simple) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "simple",
 		Schema:   "json",
 		Start:    "first-state",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -132,7 +133,7 @@ func (w *Simple) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.J
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	simpleSettings = &flowcimpl.JSONSettings{
+	simpleSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -142,7 +143,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	simpleFirstStateTask = flowcimpl.JSONTask{
+	simpleFirstStateTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "first-state",
 			Retry: []flowcimpl.Retrier{{
@@ -157,11 +158,11 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Write a greeting for "}, {Text: "{{name}}", Ref: "name"}},
+		Task:     []flowcjson.Piece{{Text: "Write a greeting for "}, {Text: "{{name}}", Ref: "name"}},
 		Settings: simpleSettings,
 		Resolve:  true,
 	}
-	simpleNextStateIDTask = flowcimpl.JSONTask{
+	simpleNextStateIDTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "next-state-id",
 			Retry: []flowcimpl.Retrier{{
@@ -176,7 +177,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Review the greeting \""}, {Text: "{{greeting}}", Ref: "greeting"}, {Text: "\" for "}, {Text: "{{name}}", Ref: "name"}},
+		Task:     []flowcjson.Piece{{Text: "Review the greeting \""}, {Text: "{{greeting}}", Ref: "greeting"}, {Text: "\" for "}, {Text: "{{name}}", Ref: "name"}},
 		Settings: simpleSettings,
 		Resolve:  true,
 	}

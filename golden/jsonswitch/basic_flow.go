@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -121,9 +122,9 @@ func (w *Basic) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "basic",
 		Schema:   "json",
 		Start:    "check-result",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -142,7 +143,7 @@ func (w *Basic) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JS
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	basicSettings = &flowcimpl.JSONSettings{
+	basicSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -152,7 +153,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	basicCheckResultTask = flowcimpl.JSONTask{
+	basicCheckResultTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "check-result",
 			Retry: []flowcimpl.Retrier{{
@@ -167,10 +168,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Check the result of "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcjson.Piece{{Text: "Check the result of "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: basicSettings,
 	}
-	basicSuccessHandlerTask = flowcimpl.JSONTask{
+	basicSuccessHandlerTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "success-handler",
 			Retry: []flowcimpl.Retrier{{
@@ -185,10 +186,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to success-handler"}},
+		Task:     []flowcjson.Piece{{Text: "Went to success-handler"}},
 		Settings: basicSettings,
 	}
-	basicWarningHandlerTask = flowcimpl.JSONTask{
+	basicWarningHandlerTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "warning-handler",
 			Retry: []flowcimpl.Retrier{{
@@ -203,10 +204,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to warning-handler"}},
+		Task:     []flowcjson.Piece{{Text: "Went to warning-handler"}},
 		Settings: basicSettings,
 	}
-	basicErrorHandlerTask = flowcimpl.JSONTask{
+	basicErrorHandlerTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "error-handler",
 			Retry: []flowcimpl.Retrier{{
@@ -221,10 +222,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to error-handler"}},
+		Task:     []flowcjson.Piece{{Text: "Went to error-handler"}},
 		Settings: basicSettings,
 	}
-	basicUnknownHandlerTask = flowcimpl.JSONTask{
+	basicUnknownHandlerTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "unknown-handler",
 			Retry: []flowcimpl.Retrier{{
@@ -239,7 +240,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to unknown-handler"}},
+		Task:     []flowcjson.Piece{{Text: "Went to unknown-handler"}},
 		Settings: basicSettings,
 	}
 )

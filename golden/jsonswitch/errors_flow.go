@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -121,9 +122,9 @@ func (w *Errors) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "errors",
 		Schema:   "json",
 		Start:    "run-tests",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -142,7 +143,7 @@ func (w *Errors) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.J
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	errorsSettings = &flowcimpl.JSONSettings{
+	errorsSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -152,7 +153,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	errorsRunTestsTask = flowcimpl.JSONTask{
+	errorsRunTestsTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "run-tests",
 			Retry: []flowcimpl.Retrier{{
@@ -167,10 +168,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Run the tests"}},
+		Task:     []flowcjson.Piece{{Text: "Run the tests"}},
 		Settings: errorsSettings,
 	}
-	errorsSuccessStateTask = flowcimpl.JSONTask{
+	errorsSuccessStateTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "success-state",
 			Retry: []flowcimpl.Retrier{{
@@ -185,10 +186,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to success-state"}},
+		Task:     []flowcjson.Piece{{Text: "Went to success-state"}},
 		Settings: errorsSettings,
 	}
-	errorsPartialSuccessStateTask = flowcimpl.JSONTask{
+	errorsPartialSuccessStateTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "partial-success-state",
 			Retry: []flowcimpl.Retrier{{
@@ -203,10 +204,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to partial-success-state"}},
+		Task:     []flowcjson.Piece{{Text: "Went to partial-success-state"}},
 		Settings: errorsSettings,
 	}
-	errorsFailureStateTask = flowcimpl.JSONTask{
+	errorsFailureStateTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "failure-state",
 			Retry: []flowcimpl.Retrier{{
@@ -221,10 +222,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to failure-state"}},
+		Task:     []flowcjson.Piece{{Text: "Went to failure-state"}},
 		Settings: errorsSettings,
 	}
-	errorsUnknownStateTask = flowcimpl.JSONTask{
+	errorsUnknownStateTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "unknown-state",
 			Retry: []flowcimpl.Retrier{{
@@ -239,7 +240,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to unknown-state"}},
+		Task:     []flowcjson.Piece{{Text: "Went to unknown-state"}},
 		Settings: errorsSettings,
 	}
 )

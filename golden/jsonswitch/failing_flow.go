@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -116,9 +117,9 @@ func (w *Failing) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "failing",
 		Schema:   "json",
 		Start:    "triage",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -137,7 +138,7 @@ func (w *Failing) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	failingSettings = &flowcimpl.JSONSettings{
+	failingSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -147,7 +148,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	failingTriageTask = flowcimpl.JSONTask{
+	failingTriageTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "triage",
 			Retry: []flowcimpl.Retrier{{
@@ -162,10 +163,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Triage the issue"}},
+		Task:     []flowcjson.Piece{{Text: "Triage the issue"}},
 		Settings: failingSettings,
 	}
-	failingUrgentTask = flowcimpl.JSONTask{
+	failingUrgentTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "urgent",
 			Retry: []flowcimpl.Retrier{{
@@ -180,10 +181,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to urgent"}},
+		Task:     []flowcjson.Piece{{Text: "Went to urgent"}},
 		Settings: failingSettings,
 	}
-	failingBugFixTask = flowcimpl.JSONTask{
+	failingBugFixTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "bug-fix",
 			Retry: []flowcimpl.Retrier{{
@@ -198,10 +199,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to bug-fix"}},
+		Task:     []flowcjson.Piece{{Text: "Went to bug-fix"}},
 		Settings: failingSettings,
 	}
-	failingBacklogTask = flowcimpl.JSONTask{
+	failingBacklogTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "backlog",
 			Retry: []flowcimpl.Retrier{{
@@ -216,7 +217,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to backlog"}},
+		Task:     []flowcjson.Piece{{Text: "Went to backlog"}},
 		Settings: failingSettings,
 	}
 )

@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -121,9 +122,9 @@ func (w *Routing) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "routing",
 		Schema:   "json",
 		Start:    "classify",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -142,7 +143,7 @@ func (w *Routing) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	routingSettings = &flowcimpl.JSONSettings{
+	routingSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -152,7 +153,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	routingClassifyTask = flowcimpl.JSONTask{
+	routingClassifyTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "classify",
 			Retry: []flowcimpl.Retrier{{
@@ -167,10 +168,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Classify the notification"}},
+		Task:     []flowcjson.Piece{{Text: "Classify the notification"}},
 		Settings: routingSettings,
 	}
-	routingEmailProcessorTask = flowcimpl.JSONTask{
+	routingEmailProcessorTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "email-processor",
 			Retry: []flowcimpl.Retrier{{
@@ -185,10 +186,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to email-processor"}},
+		Task:     []flowcjson.Piece{{Text: "Went to email-processor"}},
 		Settings: routingSettings,
 	}
-	routingSmsProcessorTask = flowcimpl.JSONTask{
+	routingSmsProcessorTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "sms-processor",
 			Retry: []flowcimpl.Retrier{{
@@ -203,10 +204,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to sms-processor"}},
+		Task:     []flowcjson.Piece{{Text: "Went to sms-processor"}},
 		Settings: routingSettings,
 	}
-	routingPushProcessorTask = flowcimpl.JSONTask{
+	routingPushProcessorTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "push-processor",
 			Retry: []flowcimpl.Retrier{{
@@ -221,10 +222,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to push-processor"}},
+		Task:     []flowcjson.Piece{{Text: "Went to push-processor"}},
 		Settings: routingSettings,
 	}
-	routingUnsupportedTypeHandlerTask = flowcimpl.JSONTask{
+	routingUnsupportedTypeHandlerTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "unsupported-type-handler",
 			Retry: []flowcimpl.Retrier{{
@@ -239,7 +240,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to unsupported-type-handler"}},
+		Task:     []flowcjson.Piece{{Text: "Went to unsupported-type-handler"}},
 		Settings: routingSettings,
 	}
 )

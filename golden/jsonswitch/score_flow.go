@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -120,9 +121,9 @@ func (w *Score) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "score",
 		Schema:   "json",
 		Start:    "grade",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -141,7 +142,7 @@ func (w *Score) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JS
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	scoreSettings = &flowcimpl.JSONSettings{
+	scoreSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -151,7 +152,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	scoreGradeTask = flowcimpl.JSONTask{
+	scoreGradeTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "grade",
 			Retry: []flowcimpl.Retrier{{
@@ -166,10 +167,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Grade the essay"}},
+		Task:     []flowcjson.Piece{{Text: "Grade the essay"}},
 		Settings: scoreSettings,
 	}
-	scoreExcellentHandlerTask = flowcimpl.JSONTask{
+	scoreExcellentHandlerTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "excellent-handler",
 			Retry: []flowcimpl.Retrier{{
@@ -184,10 +185,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to excellent-handler"}},
+		Task:     []flowcjson.Piece{{Text: "Went to excellent-handler"}},
 		Settings: scoreSettings,
 	}
-	scoreGoodHandlerTask = flowcimpl.JSONTask{
+	scoreGoodHandlerTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "good-handler",
 			Retry: []flowcimpl.Retrier{{
@@ -202,10 +203,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to good-handler"}},
+		Task:     []flowcjson.Piece{{Text: "Went to good-handler"}},
 		Settings: scoreSettings,
 	}
-	scoreAverageHandlerTask = flowcimpl.JSONTask{
+	scoreAverageHandlerTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "average-handler",
 			Retry: []flowcimpl.Retrier{{
@@ -220,10 +221,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to average-handler"}},
+		Task:     []flowcjson.Piece{{Text: "Went to average-handler"}},
 		Settings: scoreSettings,
 	}
-	scorePoorHandlerTask = flowcimpl.JSONTask{
+	scorePoorHandlerTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "poor-handler",
 			Retry: []flowcimpl.Retrier{{
@@ -238,7 +239,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to poor-handler"}},
+		Task:     []flowcjson.Piece{{Text: "Went to poor-handler"}},
 		Settings: scoreSettings,
 	}
 )

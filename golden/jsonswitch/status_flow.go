@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -121,9 +122,9 @@ func (w *Status) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "status",
 		Schema:   "json",
 		Start:    "poll-job",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -142,7 +143,7 @@ func (w *Status) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.J
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	statusSettings = &flowcimpl.JSONSettings{
+	statusSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -152,7 +153,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	statusPollJobTask = flowcimpl.JSONTask{
+	statusPollJobTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "poll-job",
 			Retry: []flowcimpl.Retrier{{
@@ -167,10 +168,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Poll the job"}},
+		Task:     []flowcjson.Piece{{Text: "Poll the job"}},
 		Settings: statusSettings,
 	}
-	statusSuccessStateTask = flowcimpl.JSONTask{
+	statusSuccessStateTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "success-state",
 			Retry: []flowcimpl.Retrier{{
@@ -185,10 +186,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to success-state"}},
+		Task:     []flowcjson.Piece{{Text: "Went to success-state"}},
 		Settings: statusSettings,
 	}
-	statusWaitStateTask = flowcimpl.JSONTask{
+	statusWaitStateTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "wait-state",
 			Retry: []flowcimpl.Retrier{{
@@ -203,10 +204,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to wait-state"}},
+		Task:     []flowcjson.Piece{{Text: "Went to wait-state"}},
 		Settings: statusSettings,
 	}
-	statusRetryStateTask = flowcimpl.JSONTask{
+	statusRetryStateTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "retry-state",
 			Retry: []flowcimpl.Retrier{{
@@ -221,10 +222,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to retry-state"}},
+		Task:     []flowcjson.Piece{{Text: "Went to retry-state"}},
 		Settings: statusSettings,
 	}
-	statusErrorStateTask = flowcimpl.JSONTask{
+	statusErrorStateTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "error-state",
 			Retry: []flowcimpl.Retrier{{
@@ -239,7 +240,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Went to error-state"}},
+		Task:     []flowcjson.Piece{{Text: "Went to error-state"}},
 		Settings: statusSettings,
 	}
 )

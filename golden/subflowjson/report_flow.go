@@ -11,6 +11,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -119,9 +120,9 @@ func (w *Report) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "report",
 		Schema:   "json",
 		Start:    "intake",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -140,7 +141,7 @@ func (w *Report) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.J
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	reportSettings = &flowcimpl.JSONSettings{
+	reportSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -150,7 +151,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	reportIntakeTask = flowcimpl.JSONTask{
+	reportIntakeTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "intake",
 			Retry: []flowcimpl.Retrier{{
@@ -165,10 +166,10 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Take "}, {Text: "{{task}}", Ref: "task"}},
+		Task:     []flowcjson.Piece{{Text: "Take "}, {Text: "{{task}}", Ref: "task"}},
 		Settings: reportSettings,
 	}
-	reportSplitTask = flowcimpl.JSONTask{
+	reportSplitTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "split",
 			Retry: []flowcimpl.Retrier{{
@@ -183,11 +184,11 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Split "}, {Text: "{{topic}}", Ref: "topic"}},
+		Task:     []flowcjson.Piece{{Text: "Split "}, {Text: "{{topic}}", Ref: "topic"}},
 		Settings: reportSettings,
 		Resolve:  true,
 	}
-	reportProcessTask = flowcimpl.JSONTask{
+	reportProcessTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "process",
 			Retry: []flowcimpl.Retrier{{
@@ -202,12 +203,12 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:        []flowcimpl.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}},
+		Task:        []flowcjson.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}},
 		Settings:    reportSettings,
 		Resolve:     true,
 		CurrentTask: true,
 	}
-	reportSummaryTask = flowcimpl.JSONTask{
+	reportSummaryTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "summary",
 			Retry: []flowcimpl.Retrier{{
@@ -222,7 +223,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Summarize "}, {Text: "{{topic}}", Ref: "topic"}, {Text: " from "}, {Text: "{{last}}", Ref: "last"}},
+		Task:     []flowcjson.Piece{{Text: "Summarize "}, {Text: "{{topic}}", Ref: "topic"}, {Text: " from "}, {Text: "{{last}}", Ref: "last"}},
 		Settings: reportSettings,
 		Resolve:  true,
 	}
@@ -315,7 +316,7 @@ func (w *Report) stepSplit(ctx context.Context, s *flowcrt.JSONState) (reportSte
 // item and an object item's keys are context variables. Once all are done it merges them into s in
 // item order (the keys each one set, the last one winning, then the messages each one added), and
 // the run goes on at "summary". The first failure cancels the other items and fails the run.
-func (w *Report) mapSplit(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (reportStep, error) {
+func (w *Report) mapSplit(ctx context.Context, s *flowcrt.JSONState, out flowcjson.JSONOutput) (reportStep, error) {
 	items, err := out.ItemsKey("chunks")
 	if err != nil {
 		return reportDone, &flowcrt.StateError{
@@ -324,7 +325,7 @@ func (w *Report) mapSplit(ctx context.Context, s *flowcrt.JSONState, out flowcim
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "split", len(iterations), flowcimpl.FanOutLimit(w.h, 1), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "split", len(iterations), flowcjson.FanOutLimit(w.h, 1), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], reportStepProcess, reportStepSummary)
 	})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -110,9 +111,9 @@ func (w *Work) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "work",
 		Schema:   "json",
 		Start:    "split",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -131,7 +132,7 @@ func (w *Work) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSO
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	workSettings = &flowcimpl.JSONSettings{
+	workSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
@@ -141,7 +142,7 @@ var (
 
 // The states' task templates, tool_args and retry policies.
 var (
-	workSplitTask = flowcimpl.JSONTask{
+	workSplitTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "split",
 			Retry: []flowcimpl.Retrier{{
@@ -156,11 +157,11 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:     []flowcimpl.Piece{{Text: "Split "}, {Text: "{{topic}}", Ref: "topic"}},
+		Task:     []flowcjson.Piece{{Text: "Split "}, {Text: "{{topic}}", Ref: "topic"}},
 		Settings: workSettings,
 		Resolve:  true,
 	}
-	workProcessTask = flowcimpl.JSONTask{
+	workProcessTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "process",
 			Retry: []flowcimpl.Retrier{{
@@ -175,7 +176,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:        []flowcimpl.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}},
+		Task:        []flowcjson.Piece{{Text: "Process "}, {Text: "{{task}}", Ref: "task"}},
 		Settings:    workSettings,
 		Resolve:     true,
 		CurrentTask: true,
@@ -255,7 +256,7 @@ func (w *Work) stepSplit(ctx context.Context, s *flowcrt.JSONState) (workStep, e
 // item order (the keys each one set, the last one winning, then the messages each one added), and
 // the run goes on at the end of the run. The first failure cancels the other items and fails the
 // run.
-func (w *Work) mapSplit(ctx context.Context, s *flowcrt.JSONState, out flowcimpl.JSONOutput) (workStep, error) {
+func (w *Work) mapSplit(ctx context.Context, s *flowcrt.JSONState, out flowcjson.JSONOutput) (workStep, error) {
 	items, err := out.ItemsKey("chunks")
 	if err != nil {
 		return workDone, &flowcrt.StateError{
@@ -264,7 +265,7 @@ func (w *Work) mapSplit(ctx context.Context, s *flowcrt.JSONState, out flowcimpl
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "split", len(iterations), flowcimpl.FanOutLimit(w.h, 1), func(ctx context.Context, i int) error {
+	err = flowcimpl.FanOut(ctx, "split", len(iterations), flowcjson.FanOutLimit(w.h, 1), func(ctx context.Context, i int) error {
 		return w.run(ctx, nil, &iterations[i], workStepProcess, workDone)
 	})
 	if err != nil {

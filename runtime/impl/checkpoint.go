@@ -119,8 +119,8 @@ type FanOutProgress struct {
 	Stopped map[int]*branchStop `json:"stopped,omitempty"`
 	// Output is, in JSON mode, the output of the state that opened the
 	// fan-out, which a resumed run takes its items from again instead of
-	// running the state again.
-	Output *JSONOutput `json:"output,omitempty"`
+	// running the state again (FanOutSaved, SavedOutput).
+	Output json.RawMessage `json:"output,omitempty"`
 }
 
 // Pending is the approval an interrupted run waits for.

@@ -83,7 +83,7 @@ func (f *FanOutProgress) clone() *FanOutProgress {
 	if f == nil {
 		return nil
 	}
-	out := &FanOutProgress{Done: make(map[int]json.RawMessage, len(f.Done)), Output: f.Output}
+	out := &FanOutProgress{Done: make(map[int]json.RawMessage, len(f.Done)), Output: slices.Clone(f.Output)}
 	for i, raw := range f.Done {
 		out.Done[i] = slices.Clone(raw)
 	}
@@ -185,7 +185,7 @@ func openStops(ctx context.Context, sess *Session, state string) *fanOutStops {
 // finished: the checkpoint names state, on input (its JSON), and in JSON
 // mode keeps out, the output of the state. A fan-out inside a branch or a
 // compiled-in child is saved by the fan-out or state around it.
-func (f *fanOutStops) durable(ctx context.Context, sess *Session, state string, input any, out *JSONOutput) error {
+func (f *fanOutStops) durable(ctx context.Context, sess *Session, state string, input any, out json.RawMessage) error {
 	if f == nil || branchOf(ctx) != nil || len(frames(ctx)) > 0 {
 		return nil
 	}

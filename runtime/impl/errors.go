@@ -12,9 +12,9 @@ import (
 const (
 	// ErrALL matches every error; task chains retry on it.
 	ErrALL = "ALL"
-	// errTaskFailed names an error that has no name of its own, and matches
+	// ErrTaskFailed names an error that has no name of its own, and matches
 	// every error except a timeout.
-	errTaskFailed = "TaskFailed"
+	ErrTaskFailed = "TaskFailed"
 	// errTimeout names a state that ran longer than its timeout.
 	errTimeout = "Timeout"
 )
@@ -56,7 +56,7 @@ func ErrorName(err error) string {
 	if errors.Is(err, ErrStateTimeout) {
 		return errTimeout
 	}
-	return errTaskFailed
+	return ErrTaskFailed
 }
 
 // MatchError reports whether any of names matches err: "ALL" matches every
@@ -72,7 +72,7 @@ func MatchError(err error, names []string) bool {
 		switch n = canonicalName(n); n {
 		case ErrALL:
 			return true
-		case errTaskFailed:
+		case ErrTaskFailed:
 			if name != errTimeout {
 				return true
 			}
@@ -89,7 +89,7 @@ func MatchError(err error, names []string) bool {
 // flowc and States Language spellings mean the same.
 func canonicalName(name string) string {
 	rest, ok := strings.CutPrefix(name, "States.")
-	if ok && (rest == ErrALL || rest == errTaskFailed || rest == errTimeout) {
+	if ok && (rest == ErrALL || rest == ErrTaskFailed || rest == errTimeout) {
 		return rest
 	}
 	return name
@@ -123,7 +123,7 @@ func Recover(state string, err *error) {
 // PanicError is the error a recovered panic in state becomes: a task failure
 // that names the state.
 func PanicError(state string, r any) error {
-	return &Error{Name: errTaskFailed, Cause: fmt.Sprintf("panic in state %q: %v", state, r)}
+	return &Error{Name: ErrTaskFailed, Cause: fmt.Sprintf("panic in state %q: %v", state, r)}
 }
 
 // ErrInput marks an input that does not fit the workflow; it is a usage

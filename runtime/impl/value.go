@@ -24,7 +24,7 @@ func ValueText(v any) (string, error) {
 // DecodeChainInput reads the input of a task chain or of a JSON-mode
 // workflow: any JSON value.
 func DecodeChainInput(data []byte) (any, error) {
-	v, err := decodeValue(data)
+	v, err := DecodeValue(data)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInput, err)
 	}
@@ -61,11 +61,11 @@ func JSONValue(v any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decodeValue(data)
+	return DecodeValue(data)
 }
 
-// decodeValue decodes one JSON value, numbers as json.Number.
-func decodeValue(data []byte) (any, error) {
+// DecodeValue decodes one JSON value, numbers as json.Number.
+func DecodeValue(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any

@@ -50,5 +50,5 @@ const (
 	// MinGenVersion is the oldest version of generated code that this
 	// package still supports. It is raised when this package drops something
 	// that older generated code uses.
-	MinGenVersion = 13 // 13: mock files name the mocks through package flowrun, no longer through the runtime, and task chains their machinery through runtime/impl/chain; 10: generated code names the machinery through runtime/impl
+	MinGenVersion = 13 // 13: mock files name the mocks through package flowrun, no longer through the runtime, task chains their machinery through runtime/impl/chain and JSON mode its through runtime/impl/jsonmode; 10: generated code names the machinery through runtime/impl
 )

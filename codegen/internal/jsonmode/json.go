@@ -12,7 +12,7 @@ import (
 
 // jsonGenVersion is the generator version of JSON-mode code; it needs the
 // runtime's JSONState and friends.
-const jsonGenVersion = 13 // 13: mocks through package flowrun; 12: built-in custom nodes, stops inside iterations and fan-outs; 11: CodeMie's defaults, Current task, Autonomous supervisors (JSONTask.CurrentTask...); 10: the machinery in runtime/impl; 7: CodeMie configuration and sessions (json_codemie.go, json_session.go); 8: the shared emitter; 9: step loops report to an observer
+const jsonGenVersion = 13 // 13: mocks through package flowrun, the machinery in runtime/impl/jsonmode; 12: built-in custom nodes, stops inside iterations and fan-outs; 11: CodeMie's defaults, Current task, Autonomous supervisors (JSONTask.CurrentTask...); 10: the machinery in runtime/impl; 7: CodeMie configuration and sessions (json_codemie.go, json_session.go); 8: the shared emitter; 9: step loops report to an observer
 
 // jsonGen emits the Go of a JSON-mode workflow (docs/codemie.md): a handlers
 // interface with one method per assistant, tool or handler name, each
@@ -51,6 +51,11 @@ func (g *jsonGen) reserve() {
 }
 
 // jsonHandlerSig is the parameters and results of every handler.
+// js names an identifier of JSON mode's machinery (runtime/impl/jsonmode,
+// imported as flowcjson); names a user's program spells too go through
+// flowcrt (emit.Rt).
+func js(name string) *jen.Statement { return jen.Qual(emit.JSONPath, name) }
+
 func jsonHandlerSig() emit.Sig { return emit.CallSig("JSONCall", emit.BasicType("string")) }
 
 func (g *jsonGen) Types(*jen.File) {}
@@ -139,6 +144,7 @@ const answersInOrder = "AnswersInOrder"
 // the run and every branch and item share, each state's step and fan-out,
 // and the services the configuration asks for.
 func (g *jsonGen) Steps(f *jen.File, t emit.Target) {
+	f.ImportAlias(emit.JSONPath, emit.JSONAlias)
 	g.codemieDecls(f) // json_codemie.go
 	g.tasks(f)
 	t.Loop(f, g.n, &emit.Loop{
@@ -169,7 +175,7 @@ func (g *jsonGen) tasks(f *jen.File) {
 	f.Comment("The states' task templates, tool_args and retry policies.")
 	f.Var().DefsFunc(func(d *jen.Group) {
 		for _, s := range g.w.States {
-			d.Id(g.taskVars[s.ID]).Op("=").Add(emit.Rt("JSONTask")).CustomFunc(emit.Multiline, func(vals *jen.Group) {
+			d.Id(g.taskVars[s.ID]).Op("=").Add(js("JSONTask")).CustomFunc(emit.Multiline, func(vals *jen.Group) {
 				vals.Id("Policy").Op(":").Add(emit.Rt("Policy")).CustomFunc(emit.Multiline, func(p *jen.Group) { emit.PolicyFields(p, s) })
 				if len(s.TaskParts) > 0 {
 					vals.Id("Task").Op(":").Add(pieces(s.TaskParts))
@@ -184,7 +190,7 @@ func (g *jsonGen) tasks(f *jen.File) {
 // pieces writes a parsed template; a reference keeps its spelling, which
 // renders when the context store has no such key.
 func pieces(parts []ir.TemplatePart) *jen.Statement {
-	return jen.Index().Add(emit.Rt("Piece")).ValuesFunc(func(vals *jen.Group) {
+	return jen.Index().Add(js("Piece")).ValuesFunc(func(vals *jen.Group) {
 		for _, p := range parts {
 			if p.Ref == "" {
 				vals.Values(jen.Id("Text").Op(":").Lit(p.Text))

@@ -37,7 +37,7 @@ func (g *jsonGen) codemieDecls(f *jen.File) {
 		f.Add(emit.Comment(st.Key + ": " + st.Value))
 	}
 	f.Var().DefsFunc(func(d *jen.Group) {
-		d.Id(g.cm.settings).Op("=").Op("&").Add(emit.Rt("JSONSettings")).Add(g.settingsValues())
+		d.Id(g.cm.settings).Op("=").Op("&").Add(js("JSONSettings")).Add(g.settingsValues())
 		for _, list := range []struct {
 			name, suffix, typ string
 			configs           map[string]*ir.Config
@@ -45,7 +45,7 @@ func (g *jsonGen) codemieDecls(f *jen.File) {
 			for _, id := range sortedIDs(list.configs) {
 				v := g.ids.Fresh(g.n.Prefix + naming.Exported(id) + list.suffix)
 				g.cm.configs[list.name+"/"+id] = v
-				d.Id(v).Op("=").Add(emit.Rt("DecodeConfig")).Types(emit.Rt(list.typ)).Call(rawLit(list.configs[id].JSON))
+				d.Id(v).Op("=").Add(js("DecodeConfig")).Types(js(list.typ)).Call(rawLit(list.configs[id].JSON))
 			}
 		}
 	})
@@ -79,7 +79,7 @@ func (g *jsonGen) settingsValues() *jen.Statement {
 }
 
 // CodeMie's custom nodes (custom_node_id) that the runtime runs
-// (runtime/impl, codemie_nodes.go): handlerless ones need no handler; a
+// (runtime/impl/jsonmode, codemie_nodes.go): handlerless ones need no handler; a
 // state processor's handler stands for the model it asks about each state.
 var handlerless = map[string]bool{"transform_node": true}
 
@@ -151,7 +151,7 @@ func (g *jsonGen) codemieTaskFields(vals *jen.Group, s *ir.State) {
 		return
 	}
 	if next := nextValues(c); next != nil {
-		vals.Id("Next").Op(":").Add(emit.Rt("JSONNext")).Custom(emit.Multiline, next...)
+		vals.Id("Next").Op(":").Add(js("JSONNext")).Custom(emit.Multiline, next...)
 	}
 	for _, ref := range []struct{ field, list, id string }{{"Assistant", "assistants", c.Assistant}, {"Tool", "tools", c.Tool}, {"CustomNode", "custom_nodes", c.CustomNode}} {
 		if ref.id != "" {
@@ -174,15 +174,15 @@ func (g *jsonGen) codemieTaskFields(vals *jen.Group, s *ir.State) {
 	if strings.TrimSpace(c.OutputSchemaText) != "" {
 		fields := []jen.Code{jen.Id("Text").Op(":").Lit(c.OutputSchemaText)}
 		if c.OutputSchema != "" { // else text for the model alone: nothing to check
-			fields = append(fields, jen.Id("Schema").Op(":").Op("*").Add(emit.Rt("DecodeConfig")).Types(jen.Map(jen.String()).Any()).Call(rawLit(c.OutputSchema)))
+			fields = append(fields, jen.Id("Schema").Op(":").Op("*").Add(js("DecodeConfig")).Types(jen.Map(jen.String()).Any()).Call(rawLit(c.OutputSchema)))
 		}
-		vals.Id("OutputSchema").Op(":").Op("&").Add(emit.Rt("JSONSchema")).Custom(emit.Multiline, fields...)
+		vals.Id("OutputSchema").Op(":").Op("&").Add(js("JSONSchema")).Custom(emit.Multiline, fields...)
 	}
 	if c.MCPServers != "" {
-		vals.Id("MCPServers").Op(":").Op("*").Add(emit.Rt("DecodeConfig")).Types(jen.Index().Add(emit.Rt("MCPServer"))).Call(rawLit(c.MCPServers))
+		vals.Id("MCPServers").Op(":").Op("*").Add(js("DecodeConfig")).Types(jen.Index().Add(js("MCPServer"))).Call(rawLit(c.MCPServers))
 	}
 	if c.MetaIterStateID != "" || c.MetaNextStateID != "" {
-		vals.Id("Meta").Op(":").Add(emit.Rt("JSONMeta")).Values(jen.Id("IterStateID").Op(":").Lit(c.MetaIterStateID),
+		vals.Id("Meta").Op(":").Add(js("JSONMeta")).Values(jen.Id("IterStateID").Op(":").Lit(c.MetaIterStateID),
 			jen.Id("NextStateID").Op(":").Lit(c.MetaNextStateID))
 	}
 }
@@ -214,7 +214,7 @@ func nextValues(c *ir.CodeMieState) []jen.Code {
 		}
 	}
 	if c.ClearStore > 0 {
-		out = append(out, jen.Id("ClearStore").Op(":").Add(emit.Rt([]string{"", "ClearAll", "ClearKeepCurrent"}[c.ClearStore])))
+		out = append(out, jen.Id("ClearStore").Op(":").Add(js([]string{"", "ClearAll", "ClearKeepCurrent"}[c.ClearStore])))
 	}
 	if len(c.ResetKeys) > 0 {
 		out = append(out, jen.Id("ResetKeys").Op(":").Add(emit.StringSlice(c.ResetKeys)))
@@ -234,10 +234,10 @@ func toolArgsField(vals *jen.Group, s *ir.State) {
 	if len(s.ToolArgs) == 0 {
 		return
 	}
-	vals.Id("ToolArgs").Op(":").Index().Add(emit.Rt("JSONArg")).CustomFunc(emit.Multiline, func(args *jen.Group) {
+	vals.Id("ToolArgs").Op(":").Index().Add(js("JSONArg")).CustomFunc(emit.Multiline, func(args *jen.Group) {
 		for _, a := range s.ToolArgs {
 			if a.JSON != "" {
-				args.Values(jen.Id("Name").Op(":").Lit(a.Name), jen.Id("JSON").Op(":").Op("*").Add(emit.Rt("DecodeConfig")).Types(jen.Any()).Call(rawLit(a.JSON)))
+				args.Values(jen.Id("Name").Op(":").Lit(a.Name), jen.Id("JSON").Op(":").Op("*").Add(js("DecodeConfig")).Types(jen.Any()).Call(rawLit(a.JSON)))
 				continue
 			}
 			args.Values(jen.Id("Name").Op(":").Lit(a.Name), jen.Id("Value").Op(":").Add(pieces(a.Parts)))

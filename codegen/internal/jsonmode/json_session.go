@@ -34,9 +34,9 @@ func (g *jsonGen) sessionSpec() *emit.SessionSpec {
 // SessionHooks: the runtime makes, decodes and merges a JSONState.
 func (g *jsonGen) SessionHooks() []jen.Code {
 	return []jen.Code{
-		jen.Id("Fresh").Op(":").Add(emit.Rt("FreshJSONState")),
-		jen.Id("Decode").Op(":").Add(emit.Rt("DecodeJSONState")),
-		jen.Id("Merge").Op(":").Add(emit.Rt("MergeJSONInput")),
+		jen.Id("Fresh").Op(":").Add(js("FreshJSONState")),
+		jen.Id("Decode").Op(":").Add(js("DecodeJSONState")),
+		jen.Id("Merge").Op(":").Add(js("MergeJSONInput")),
 	}
 }
 
@@ -103,11 +103,11 @@ func (g *jsonGen) resumeRegion(b *jen.Group, s *ir.State) {
 func (g *jsonGen) fanOutStops(r *ir.Region, list string, limit int, entry jen.Code) *jen.Statement {
 	out := jen.Id("out")
 	if r.Kind != ir.RegionMap {
-		out = emit.Rt("JSONOutput").Values()
+		out = js("JSONOutput").Values()
 	}
 	step := jen.Id(g.n.Step)
-	return emit.Rt("FanOutStops").Call(jen.Id("ctx"), jen.Id("s"), jen.Lit(r.From), out, jen.Id(list),
-		emit.Rt("FanOutLimit").Call(jen.Id("w").Dot("h"), jen.Lit(limit)), jen.Id(g.n.IdsVar()).Index(jen.Empty(), jen.Empty()),
+	return js("FanOutStops").Call(jen.Id("ctx"), jen.Id("s"), jen.Lit(r.From), out, jen.Id(list),
+		js("FanOutLimit").Call(jen.Id("w").Dot("h"), jen.Lit(limit)), jen.Id(g.n.IdsVar()).Index(jen.Empty(), jen.Empty()),
 		jen.Func().Params(jen.Id("i").Int()).Add(step).Block(jen.Return(entry)),
 		jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("i").Int(), jen.Id("step").Add(step)).Error().Block(
 			jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Nil(), jen.Op("&").Id(list).Index(jen.Id("i")), jen.Id("step"), g.target(emit.RegionExit(r)))),

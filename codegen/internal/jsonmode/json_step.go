@@ -125,7 +125,7 @@ func (g *jsonGen) mapFunc(f *jen.File, r *ir.Region) {
 		"one winning, then the messages each one added), and the run goes on at "+emit.ExitWords(r.After)+
 		". The first failure cancels the other items and fails the run.")
 	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(g.regionMethod(r)).
-		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Add(emit.Rt("JSONState")), jen.Id("out").Add(emit.Rt("JSONOutput"))).
+		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Add(emit.Rt("JSONState")), jen.Id("out").Add(js("JSONOutput"))).
 		Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
 		assign := "="
 		switch {
@@ -170,7 +170,7 @@ func (g *jsonGen) fanOut(r *ir.Region, list string, limit int, entry jen.Code) *
 		jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Nil(), jen.Op("&").Id(list).Index(jen.Id("i")), entry, g.target(emit.RegionExit(r)))),
 	)
 	return emit.Rt("FanOut").Call(jen.Id("ctx"), jen.Lit(r.From), jen.Len(jen.Id(list)),
-		emit.Rt("FanOutLimit").Call(jen.Id("w").Dot("h"), jen.Lit(limit)), work)
+		js("FanOutLimit").Call(jen.Id("w").Dot("h"), jen.Lit(limit)), work)
 }
 
 // join ends a region function: fail with the first error, or merge the

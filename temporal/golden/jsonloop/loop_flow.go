@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcjson "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -115,9 +116,9 @@ func (w *Loop) sessions() *flowcimpl.Sessions[flowcrt.JSONState, any] {
 		Workflow: "loop",
 		Schema:   "json",
 		Start:    "draft",
-		Fresh:    flowcimpl.FreshJSONState,
-		Decode:   flowcimpl.DecodeJSONState,
-		Merge:    flowcimpl.MergeJSONInput,
+		Fresh:    flowcjson.FreshJSONState,
+		Decode:   flowcjson.DecodeJSONState,
+		Merge:    flowcjson.MergeJSONInput,
 		Run:      w.runAt,
 	}
 }
@@ -136,18 +137,18 @@ func (w *Loop) runAt(ctx context.Context, sess *flowcimpl.Session, s flowcrt.JSO
 
 // The workflow's settings and its assistants, tools and custom nodes, as its definition configures them.
 var (
-	loopSettings = &flowcimpl.JSONSettings{
+	loopSettings = &flowcjson.JSONSettings{
 		RecursionLimit: 50,
 		Summarize:      true,
 		MessagesLimit:  25,
 		TokensLimit:    50000,
 	}
-	loopWriterAssistant = flowcimpl.DecodeConfig[flowcimpl.JSONAssistant](`{"id":"writer","model":"gpt-4.1","system_prompt":"Write and revise drafts"}`)
+	loopWriterAssistant = flowcjson.DecodeConfig[flowcjson.JSONAssistant](`{"id":"writer","model":"gpt-4.1","system_prompt":"Write and revise drafts"}`)
 )
 
 // The states' task templates, tool_args and retry policies.
 var (
-	loopDraftTask = flowcimpl.JSONTask{
+	loopDraftTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "draft",
 			Retry: []flowcimpl.Retrier{{
@@ -162,11 +163,11 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:      []flowcimpl.Piece{{Text: "Draft "}, {Text: "{{topic}}", Ref: "topic"}},
+		Task:      []flowcjson.Piece{{Text: "Draft "}, {Text: "{{topic}}", Ref: "topic"}},
 		Settings:  loopSettings,
 		Assistant: loopWriterAssistant,
 	}
-	loopPublishTask = flowcimpl.JSONTask{
+	loopPublishTask = flowcjson.JSONTask{
 		Policy: flowcimpl.Policy{
 			State: "publish",
 			Retry: []flowcimpl.Retrier{{
@@ -181,7 +182,7 @@ var (
 				MaxDelay:    128 * time.Second,
 			}},
 		},
-		Task:            []flowcimpl.Piece{{Text: "Publish "}, {Text: "{{topic}}", Ref: "topic"}},
+		Task:            []flowcjson.Piece{{Text: "Publish "}, {Text: "{{topic}}", Ref: "topic"}},
 		Settings:        loopSettings,
 		Assistant:       loopWriterAssistant,
 		InterruptBefore: true,

@@ -1,4 +1,4 @@
-package impl
+package jsonmode
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"github.com/flowc-dev/flowc/runtime/pyexpr"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // Context management: what a state's output does to the context store and
@@ -145,7 +147,7 @@ type deleted struct{}
 // user's with result_as_human_message; the task is not recorded.
 func (s *JSONState) record(n *JSONNext, human, item bool, text string) {
 	if n.ClearMessages {
-		s.History = Messages{}
+		s.History = impl.Messages{}
 		if s.branch != nil {
 			s.branch.from = 0
 			s.branch.cleared = true
@@ -159,9 +161,9 @@ func (s *JSONState) record(n *JSONNext, human, item bool, text string) {
 		role = "user"
 	}
 	if item && pyexpr.Truthy(s.Input) {
-		s.History = append(s.History, Message{Role: role, Content: pyexpr.Repr(s.Input)})
+		s.History = append(s.History, impl.Message{Role: role, Content: pyexpr.Repr(s.Input)})
 	}
-	s.History = append(s.History, Message{Role: role, Content: text})
+	s.History = append(s.History, impl.Message{Role: role, Content: text})
 }
 
 // JSONSettings are the workflow-level settings of a JSON-mode workflow.
@@ -192,14 +194,14 @@ func (s *JSONState) step(set *JSONSettings, state string) error {
 	if set == nil || set.RecursionLimit <= 0 || s.Steps <= set.RecursionLimit {
 		return nil
 	}
-	return &Error{Name: ErrRecursionLimit, Cause: fmt.Sprintf("recursion limit of %d steps reached before state %q", set.RecursionLimit, state)}
+	return &impl.Error{Name: ErrRecursionLimit, Cause: fmt.Sprintf("recursion limit of %d steps reached before state %q", set.RecursionLimit, state)}
 }
 
 // Summarizer is implemented by the handlers of a workflow with an
 // assistant state: Summarize replaces a history that crossed the limits
 // by a shorter one.
 type Summarizer interface {
-	Summarize(ctx context.Context, history Messages) (Messages, error)
+	Summarize(ctx context.Context, history impl.Messages) (impl.Messages, error)
 }
 
 // summarize has the history summarized when it crossed the limits.
@@ -210,7 +212,7 @@ func (s *JSONState) summarize(ctx context.Context, set *JSONSettings, h any) err
 	}
 	short, err := sum.Summarize(ctx, slices.Clone(s.History))
 	if err != nil {
-		return &StateError{State: "summarize", Err: err}
+		return &impl.StateError{State: "summarize", Err: err}
 	}
 	s.History = short
 	if s.branch != nil {
@@ -219,7 +221,7 @@ func (s *JSONState) summarize(ctx context.Context, set *JSONSettings, h any) err
 	return nil
 }
 
-func overLimits(set *JSONSettings, history Messages) bool {
+func overLimits(set *JSONSettings, history impl.Messages) bool {
 	chars := 0
 	for _, m := range history {
 		chars += len(m.Content)

@@ -1,4 +1,4 @@
-package impl
+package jsonmode
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 func TestParseStructured(t *testing.T) {
@@ -119,7 +121,7 @@ func TestOutputSchemaCheck(t *testing.T) {
 		}
 		err := sc.Check(v)
 		assert.ErrorContains(t, err, why, text)
-		assert.Equal(t, ErrOutputSchema, ErrorName(err))
+		assert.Equal(t, ErrOutputSchema, impl.ErrorName(err))
 	}
 	assert.NoError(t, (*JSONSchema)(nil).Check("anything"))
 }
@@ -127,7 +129,7 @@ func TestOutputSchemaCheck(t *testing.T) {
 // include_in_iterator_context: items start with only the listed keys;
 // a branch's removals and cleared history reach the join.
 func TestIterationsAndJoin(t *testing.T) {
-	s := JSONState{Context: map[string]any{"keep": 1, "big": 2, "gone": 3}, History: Messages{{Role: "user", Content: "old"}}}
+	s := JSONState{Context: map[string]any{"keep": 1, "big": 2, "gone": 3}, History: impl.Messages{{Role: "user", Content: "old"}}}
 	items := s.Iterations([]any{"a", "b"}, "keep")
 	assert.Equal(t, map[string]any{"keep": 1}, items[0].Context)
 	assert.Equal(t, map[string]any{"keep": 1, "big": 2, "gone": 3}, s.Iterations([]any{"a"})[0].Context, "no keys given: all")
@@ -138,7 +140,7 @@ func TestIterationsAndJoin(t *testing.T) {
 	branches[1].record(&JSONNext{ClearMessages: true}, false, false, "new")
 	s.Join(branches)
 	assert.Equal(t, map[string]any{"keep": 1, "big": 2, "x": json.Number("1")}, s.Context)
-	assert.Equal(t, Messages{{Role: "assistant", Content: "new"}}, s.History)
+	assert.Equal(t, impl.Messages{{Role: "assistant", Content: "new"}}, s.History)
 }
 
 // parseTemplate splits text into literal pieces and references, as the

@@ -1,25 +1,24 @@
-package impl_test
+package jsonmode_test
 
 import (
 	"bytes"
 	"encoding/json"
 	"testing"
 
+	"github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 	"github.com/stretchr/testify/assert"
-
-	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // output is a handler's output as Do parses it: JSON when it is, else text.
-func output(t *testing.T, text string) impl.JSONOutput {
+func output(t *testing.T, text string) jsonmode.JSONOutput {
 	t.Helper()
 	dec := json.NewDecoder(bytes.NewReader([]byte(text)))
 	dec.UseNumber()
 	var v any
 	if dec.Decode(&v) != nil {
-		return impl.JSONOutput{Text: text, Value: text}
+		return jsonmode.JSONOutput{Text: text, Value: text}
 	}
-	return impl.JSONOutput{Text: text, Value: v}
+	return jsonmode.JSONOutput{Text: text, Value: v}
 }
 
 // Conditions over outputs as CodeMie evaluates them (utils.py,

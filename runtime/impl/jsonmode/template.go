@@ -1,4 +1,4 @@
-package impl
+package jsonmode
 
 import (
 	"maps"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/flowc-dev/flowc/runtime/jinja"
 	"github.com/flowc-dev/flowc/runtime/pyexpr"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // Template references. A reference is a path into the context store: a
@@ -72,7 +74,7 @@ func (s *JSONState) render(pieces []Piece) string {
 			continue
 		}
 		// Plain JSON values always encode.
-		text, _ := ValueText(v)
+		text, _ := impl.ValueText(v)
 		b.WriteString(text)
 	}
 	return b.String()

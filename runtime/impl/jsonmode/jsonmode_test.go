@@ -1,4 +1,4 @@
-package impl_test
+package jsonmode_test
 
 import (
 	"context"
@@ -13,11 +13,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowc-dev/flowc/runtime/impl"
+	"github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
-func jsonState(t *testing.T, input any) impl.JSONState {
+func jsonState(t *testing.T, input any) jsonmode.JSONState {
 	t.Helper()
-	s, err := impl.NewJSONState(input)
+	s, err := jsonmode.NewJSONState(input)
 	require.NoError(t, err)
 	return s
 }
@@ -29,8 +30,8 @@ func encodeJSON(t *testing.T, v any) string {
 	return string(b)
 }
 
-func answer(text string) impl.JSONHandler {
-	return func(context.Context, impl.JSONCall) (string, error) { return text, nil }
+func answer(text string) jsonmode.JSONHandler {
+	return func(context.Context, jsonmode.JSONCall) (string, error) { return text, nil }
 }
 
 func TestNewJSONState(t *testing.T) {
@@ -43,7 +44,7 @@ func TestNewJSONState(t *testing.T) {
 	assert.Empty(t, s.Context)
 	assert.Equal(t, "review the repo", s.Input)
 
-	_, err := impl.NewJSONState(func() {})
+	_, err := jsonmode.NewJSONState(func() {})
 	assert.Error(t, err)
 }
 
@@ -54,15 +55,15 @@ func TestDoRendersCallsAndRecords(t *testing.T) {
 	s := jsonState(t, "the input")
 	s.Context["id"] = json.Number("7")
 	s.Context["meta"] = map[string]any{"a": "b"}
-	task := &impl.JSONTask{
+	task := &jsonmode.JSONTask{
 		Policy: impl.Policy{State: "process"},
-		Task: []impl.Piece{{Text: "Process "}, {Text: "{{id}}", Ref: "id"}, {Text: " "}, {Text: "{{meta}}", Ref: "meta"},
+		Task: []jsonmode.Piece{{Text: "Process "}, {Text: "{{id}}", Ref: "id"}, {Text: " "}, {Text: "{{meta}}", Ref: "meta"},
 			{Text: " of "}, {Text: "{{ task }}", Ref: "task"}, {Text: " "}, {Text: "{{nope}}", Ref: "nope"}},
-		ToolArgs: []impl.JSONArg{{Name: "endpoint", Value: []impl.Piece{{Text: "/api/"}, {Text: "{{id}}", Ref: "id"}}}},
+		ToolArgs: []jsonmode.JSONArg{{Name: "endpoint", Value: []jsonmode.Piece{{Text: "/api/"}, {Text: "{{id}}", Ref: "id"}}}},
 		Resolve:  true,
 	}
-	var got impl.JSONCall
-	out, err := s.Do(context.Background(), &impl.Config{}, task, func(_ context.Context, c impl.JSONCall) (string, error) {
+	var got jsonmode.JSONCall
+	out, err := s.Do(context.Background(), &impl.Config{}, task, func(_ context.Context, c jsonmode.JSONCall) (string, error) {
 		got = c
 		c.Context["id"] = "changed" // the handler's own copy
 		return `{"result": "done", "id": 8}`, nil
@@ -84,7 +85,7 @@ func TestDoRendersCallsAndRecords(t *testing.T) {
 func TestDoKeepsOtherOutputsOutOfTheStore(t *testing.T) {
 	s := jsonState(t, map[string]any{"k": "v"})
 	for _, text := range []string{`["a", "b"]`, `42`, `not json`, ``} {
-		out, err := s.Do(context.Background(), &impl.Config{}, &impl.JSONTask{}, answer(text))
+		out, err := s.Do(context.Background(), &impl.Config{}, &jsonmode.JSONTask{}, answer(text))
 		require.NoError(t, err)
 		assert.Equal(t, text, out.Text)
 	}
@@ -96,10 +97,10 @@ func TestDoKeepsOtherOutputsOutOfTheStore(t *testing.T) {
 // A failing state leaves the run's state alone; retries get fresh copies.
 func TestDoRetriesOnFreshCopies(t *testing.T) {
 	s := jsonState(t, map[string]any{"k": "v"})
-	task := &impl.JSONTask{Policy: impl.Policy{State: "flaky", Retry: []impl.Retrier{{Errors: []string{"Flaky"}, MaxAttempts: 2, Interval: time.Second}}}}
+	task := &jsonmode.JSONTask{Policy: impl.Policy{State: "flaky", Retry: []impl.Retrier{{Errors: []string{"Flaky"}, MaxAttempts: 2, Interval: time.Second}}}}
 	clock := impl.NewFakeClock(time.Unix(0, 0))
 	calls := 0
-	_, err := s.Do(context.Background(), &impl.Config{Clock: clock}, task, func(_ context.Context, c impl.JSONCall) (string, error) {
+	_, err := s.Do(context.Background(), &impl.Config{Clock: clock}, task, func(_ context.Context, c jsonmode.JSONCall) (string, error) {
 		calls++
 		assert.Equal(t, "v", c.Context["k"], "attempt %d", calls)
 		c.Context["k"] = "dirty"
@@ -111,7 +112,7 @@ func TestDoRetriesOnFreshCopies(t *testing.T) {
 	assert.Equal(t, map[string]any{"k": "v"}, s.Context)
 	assert.Len(t, s.History, 1, "only the user input: a failed attempt records nothing")
 
-	_, err = s.Do(context.Background(), &impl.Config{}, task, func(context.Context, impl.JSONCall) (string, error) {
+	_, err = s.Do(context.Background(), &impl.Config{}, task, func(context.Context, jsonmode.JSONCall) (string, error) {
 		panic("boom")
 	})
 	assert.ErrorContains(t, err, `panic in state "flaky": boom`)
@@ -163,7 +164,7 @@ func TestIterationsAndJoin(t *testing.T) {
 	assert.NotContains(t, its[1].Context, "id")
 
 	ctx, cfg := context.Background(), &impl.Config{}
-	task := &impl.JSONTask{Task: []impl.Piece{{Text: "item "}, {Text: "{{task}}", Ref: "task"}}}
+	task := &jsonmode.JSONTask{Task: []jsonmode.Piece{{Text: "item "}, {Text: "{{task}}", Ref: "task"}}}
 	for i := range its {
 		result := fmt.Sprintf(`{"result": "processed-%d", "only%d": true}`, i+1, i+1)
 		if i == 1 {
@@ -193,7 +194,7 @@ func TestBranchesDoNotShareHistory(t *testing.T) {
 	s.History[0] = impl.Message{Role: "user", Content: "start"}
 	bs := s.Branches(2)
 	for i := range bs {
-		_, err := bs[i].Do(context.Background(), &impl.Config{}, &impl.JSONTask{}, answer(fmt.Sprint("branch ", i)))
+		_, err := bs[i].Do(context.Background(), &impl.Config{}, &jsonmode.JSONTask{}, answer(fmt.Sprint("branch ", i)))
 		require.NoError(t, err)
 	}
 	assert.Equal(t, "branch 0", bs[0].History[1].Content)
@@ -211,10 +212,10 @@ func TestJoinIsInItemOrderWhateverTheSchedule(t *testing.T) {
 		items[i] = map[string]any{"n": json.Number(fmt.Sprint(i))}
 	}
 	its := s.Iterations(items)
-	task := &impl.JSONTask{Task: []impl.Piece{{Text: "{{n}}", Ref: "n"}}, Resolve: true}
+	task := &jsonmode.JSONTask{Task: []jsonmode.Piece{{Text: "{{n}}", Ref: "n"}}, Resolve: true}
 	err := impl.FanOut(context.Background(), "split", len(its), 0, func(ctx context.Context, i int) error {
 		time.Sleep(time.Duration(rand.IntN(200)) * time.Microsecond)
-		_, err := its[i].Do(ctx, &impl.Config{}, task, func(_ context.Context, c impl.JSONCall) (string, error) {
+		_, err := its[i].Do(ctx, &impl.Config{}, task, func(_ context.Context, c jsonmode.JSONCall) (string, error) {
 			return fmt.Sprintf(`{"last": %q}`, c.Task), nil
 		})
 		return err
@@ -232,9 +233,9 @@ type inOrder struct{}
 func (inOrder) AnswersInOrder() {}
 
 func TestFanOutLimit(t *testing.T) {
-	assert.Equal(t, 1, impl.FanOutLimit(inOrder{}, 0))
-	assert.Equal(t, 1, impl.FanOutLimit(inOrder{}, 8))
-	assert.Equal(t, 8, impl.FanOutLimit(struct{}{}, 8))
+	assert.Equal(t, 1, jsonmode.FanOutLimit(inOrder{}, 0))
+	assert.Equal(t, 1, jsonmode.FanOutLimit(inOrder{}, 8))
+	assert.Equal(t, 8, jsonmode.FanOutLimit(struct{}{}, 8))
 }
 
 // A cancelled run stops its fan-out; no goroutine is left behind (see
@@ -244,7 +245,7 @@ func TestIterationsStopWhenCancelled(t *testing.T) {
 	its := s.Iterations(make([]any, 16))
 	ctx, cancel := context.WithCancel(context.Background())
 	err := impl.FanOut(ctx, "split", len(its), 4, func(ctx context.Context, i int) error {
-		_, err := its[i].Do(ctx, &impl.Config{}, &impl.JSONTask{}, func(ctx context.Context, _ impl.JSONCall) (string, error) {
+		_, err := its[i].Do(ctx, &impl.Config{}, &jsonmode.JSONTask{}, func(ctx context.Context, _ jsonmode.JSONCall) (string, error) {
 			if i == 2 {
 				cancel()
 			}

@@ -1,4 +1,4 @@
-package impl
+package jsonmode
 
 import (
 	"encoding/json"
@@ -12,6 +12,8 @@ import (
 
 	"github.com/flowc-dev/flowc/runtime/jinja"
 	"github.com/flowc-dev/flowc/runtime/pyexpr"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // CodeMie's transform_node (workflows/nodes/transform_node.py), run by
@@ -30,7 +32,7 @@ const errTransformation = "TransformationError"
 func transformNode(call JSONCall, userInput any) (string, error) {
 	// The configuration as JSON values, numbers as json.Number, as the
 	// store holds them.
-	v, _ := JSONValue(call.CustomNode.Config) // decoded from JSON: it converts
+	v, _ := impl.JSONValue(call.CustomNode.Config) // decoded from JSON: it converts
 	config, _ := v.(map[string]any)
 	onError := configString(config, "on_error", "fail")
 	out, err := transform(call, userInput, config, onError)
@@ -40,7 +42,7 @@ func transformNode(call JSONCall, userInput any) (string, error) {
 	if err != nil {
 		switch onError {
 		case "fail":
-			return "", &Error{Name: errTransformation, Cause: "Transformation failed: " + err.Error()}
+			return "", &impl.Error{Name: errTransformation, Cause: "Transformation failed: " + err.Error()}
 		case "skip":
 			return "{}", nil
 		case "default":
@@ -50,7 +52,7 @@ func transformNode(call JSONCall, userInput any) (string, error) {
 			}
 			return pyJSON(v)
 		}
-		return "", &Error{Name: errTransformation, Cause: "Unknown error strategy: " + onError}
+		return "", &impl.Error{Name: errTransformation, Cause: "Unknown error strategy: " + onError}
 	}
 	// post_process_output: json.dumps(output, ensure_ascii=False), which
 	// fails, whatever on_error says, on a value JSON cannot hold.
@@ -125,13 +127,13 @@ func userInputText(input any) string {
 	if input == nil {
 		return ""
 	}
-	text, _ := ValueText(input)
+	text, _ := impl.ValueText(input)
 	return text
 }
 
 // jsonObject is the object a text holds as JSON (json.loads), else empty.
 func jsonObject(text string) map[string]any {
-	if v, err := decodeValue([]byte(text)); err == nil {
+	if v, err := impl.DecodeValue([]byte(text)); err == nil {
 		if obj, ok := v.(map[string]any); ok {
 			return obj
 		}
@@ -143,7 +145,7 @@ func jsonObject(text string) map[string]any {
 // as a JSON object. Every message CodeMie's states add holds a list of text
 // parts, which it skips; so it reads only the message of the user input
 // (workflow.py on_workflow_start), while that is the last.
-func fromMessages(history Messages, userInput any) map[string]any {
+func fromMessages(history impl.Messages, userInput any) map[string]any {
 	input := userMessage(userInput)
 	if len(history) == 0 || len(input) == 0 || history[len(history)-1] != input[0] {
 		return map[string]any{}
@@ -337,7 +339,7 @@ func lastStep(path string) string { return path[strings.LastIndex(path, ".")+1:]
 // parsed as JSON when it can be.
 func valueToDict(v any, name string) any {
 	if s, ok := v.(string); ok {
-		if parsed, err := decodeValue([]byte(s)); err == nil {
+		if parsed, err := impl.DecodeValue([]byte(s)); err == nil {
 			v = parsed
 		}
 	}
@@ -466,12 +468,12 @@ func fromPython(v any) (any, error) {
 		return parsed, nil
 	}
 	// A set prints as {...} but reads back as no object.
-	return nil, notJSON{err: &Error{Name: "TypeError", Cause: "Object of type " + pyType(v) + " is not JSON serializable"}}
+	return nil, notJSON{err: &impl.Error{Name: "TypeError", Cause: "Object of type " + pyType(v) + " is not JSON serializable"}}
 }
 
 // notJSON is a value json.dumps fails on, in post_process_output: it fails
 // the state whatever on_error says.
-type notJSON struct{ err *Error }
+type notJSON struct{ err *impl.Error }
 
 func (e notJSON) Error() string { return e.err.Error() }
 

@@ -1,12 +1,15 @@
-package impl
+package jsonmode
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // ErrOutputSchema names the error of an output that does not match its
@@ -33,7 +36,7 @@ func (sc *JSONSchema) Check(v any) error {
 		return nil
 	}
 	if why := validate(sc.Schema, v, ""); why != "" {
-		return &Error{Name: ErrOutputSchema, Cause: "the output does not match output_schema: " + why}
+		return &impl.Error{Name: ErrOutputSchema, Cause: "the output does not match output_schema: " + why}
 	}
 	return nil
 }
@@ -121,9 +124,13 @@ func checkEnum(s map[string]any, v any, at string) string {
 	return fmt.Sprintf("%s must be one of %s", where(at), strings.Join(names, ", "))
 }
 
+// text is v's JSON for a message, without HTML escaping: people read it.
 func text(v any) string {
-	t, _ := encode(v)
-	return string(t)
+	var buf strings.Builder
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v) // plain JSON values, which always encode
+	return strings.TrimSuffix(buf.String(), "\n")
 }
 
 func checkNumber(s map[string]any, v any, at string) string {
@@ -279,10 +286,10 @@ func pointAt(out JSONOutput, pointer string) (JSONOutput, error) {
 	for _, tok := range pointerTokens(pointer) {
 		var ok bool
 		if v, ok = pointerStep(v, tok); !ok {
-			return JSONOutput{}, &Error{Name: errTaskFailed, Cause: fmt.Sprintf("tool_result_json_pointer %s finds nothing in the tool's output", pointer)}
+			return JSONOutput{}, &impl.Error{Name: impl.ErrTaskFailed, Cause: fmt.Sprintf("tool_result_json_pointer %s finds nothing in the tool's output", pointer)}
 		}
 	}
-	t, _ := ValueText(v)
+	t, _ := impl.ValueText(v)
 	return JSONOutput{Text: t, Value: v}, nil
 }
 

@@ -1,4 +1,4 @@
-package impl
+package jsonmode
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // transformCall is a call of a transform_node state over a store.
@@ -17,7 +19,7 @@ func transformCall(store map[string]any, config string) JSONCall {
 
 func jsonOf(t *testing.T, text string) map[string]any {
 	t.Helper()
-	v, err := decodeValue([]byte(text))
+	v, err := impl.DecodeValue([]byte(text))
 	require.NoError(t, err)
 	return v.(map[string]any)
 }
@@ -72,7 +74,7 @@ func TestTransformSources(t *testing.T) {
 	for _, tt := range []struct {
 		source  string
 		input   any
-		history Messages
+		history impl.Messages
 		want    map[string]any
 	}{
 		{"user_input", `{"ticket": 7}`, nil, map[string]any{"ticket": json.Number("7")}},
@@ -80,8 +82,8 @@ func TestTransformSources(t *testing.T) {
 		{"user_input", map[string]any{"ticket": "given as an object"}, nil, map[string]any{"ticket": "given as an object"}},
 		// The engine's first message is the user input; every later one a
 		// state added holds text parts, which the node does not read.
-		{"messages", `{"ticket": 7}`, Messages{{Role: "user", Content: `{"ticket": 7}`}}, map[string]any{"ticket": json.Number("7")}},
-		{"messages", `{"ticket": 7}`, Messages{{Role: "user", Content: `{"ticket": 7}`}, {Role: "assistant", Content: `{"a": 1}`}}, map[string]any{}},
+		{"messages", `{"ticket": 7}`, impl.Messages{{Role: "user", Content: `{"ticket": 7}`}}, map[string]any{"ticket": json.Number("7")}},
+		{"messages", `{"ticket": 7}`, impl.Messages{{Role: "user", Content: `{"ticket": 7}`}, {Role: "assistant", Content: `{"a": 1}`}}, map[string]any{}},
 		{"state_schema", `{"ticket": 7}`, nil, map[string]any{"user_input": `{"ticket": 7}`}},
 		{"combined", nil, nil, map[string]any{}},
 		{"elsewhere", nil, nil, map[string]any{}},
@@ -127,7 +129,7 @@ func TestTransformOnError(t *testing.T) {
 	}
 
 	_, err := run(`{"mappings": [` + bad + `]}`)
-	assert.Equal(t, errTransformation, ErrorName(err), "fail, the default")
+	assert.Equal(t, errTransformation, impl.ErrorName(err), "fail, the default")
 	assert.ErrorContains(t, err, "Transformation failed: Script execution failed")
 
 	out, err := run(`{"on_error": "skip", "mappings": [` + good + `, ` + bad + `]}`)
@@ -182,7 +184,7 @@ func TestTransformOutputSchema(t *testing.T) {
 // says: json.dumps fails in post_process_output, outside execute.
 func TestTransformUnserializableScript(t *testing.T) {
 	_, err := transformNode(transformCall(map[string]any{}, `{"on_error": "skip", "mappings": [{"output_field": "s", "type": "script", "script": "set([1, 2])"}, {"output_field": "r", "type": "script", "script": "reversed([1])"}]}`), nil)
-	assert.Equal(t, "TypeError", ErrorName(err))
+	assert.Equal(t, "TypeError", impl.ErrorName(err))
 }
 
 // json.dumps(ensure_ascii=False): separators, escapes, text kept as it is.
@@ -201,17 +203,17 @@ func TestTransformNodeStateHasNoHandler(t *testing.T) {
 	s, err := NewJSONState(`{"ticket": {"id": 3, "tags": ["x", "y"]}}`)
 	require.NoError(t, err)
 	call := transformCall(nil, `{"input_key": "ticket", "mappings": [{"output_field": "first", "source_path": "tags"}, {"output_field": "n", "type": "script", "script": "len(tags)"}]}`)
-	task := &JSONTask{Policy: Policy{State: "t"}, CustomNode: call.CustomNode, Next: JSONNext{OutputKey: "shaped"}}
-	out, err := s.Do(context.Background(), &Config{}, task, nil)
+	task := &JSONTask{Policy: impl.Policy{State: "t"}, CustomNode: call.CustomNode, Next: JSONNext{OutputKey: "shaped"}}
+	out, err := s.Do(context.Background(), &impl.Config{}, task, nil)
 	require.NoError(t, err)
 	assert.Equal(t, `{"first": ["x", "y"], "n": 2}`, out.Text)
 	assert.Equal(t, json.Number("2"), s.Context["n"])
 	assert.Equal(t, out.Text, s.Context["shaped"])
-	assert.Equal(t, Messages{{Role: "user", Content: `{"ticket": {"id": 3, "tags": ["x", "y"]}}`}, {Role: "assistant", Content: out.Text}}, s.History,
+	assert.Equal(t, impl.Messages{{Role: "user", Content: `{"ticket": {"id": 3, "tags": ["x", "y"]}}`}, {Role: "assistant", Content: out.Text}}, s.History,
 		"the history starts with the user input (workflow.py on_workflow_start)")
 
 	// A custom node flowc does not run needs its handler.
-	other := &JSONTask{Policy: Policy{State: "o"}, CustomNode: &JSONCustomNode{ID: "o", CustomNodeID: "generate_documents_tree"}}
-	_, err = s.Do(context.Background(), &Config{}, other, nil)
+	other := &JSONTask{Policy: impl.Policy{State: "o"}, CustomNode: &JSONCustomNode{ID: "o", CustomNodeID: "generate_documents_tree"}}
+	_, err = s.Do(context.Background(), &impl.Config{}, other, nil)
 	assert.ErrorContains(t, err, `state "o" has no handler`)
 }

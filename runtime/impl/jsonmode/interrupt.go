@@ -1,7 +1,9 @@
-package impl
+package jsonmode
 
 import (
 	"context"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // interrupt_before: before a state with it runs, a person confirms that
@@ -26,17 +28,17 @@ func (s *JSONState) confirm(ctx context.Context, t *JSONTask, handlers any) erro
 	if !t.InterruptBefore {
 		return nil
 	}
-	req := &ApprovalRequest{
+	req := &impl.ApprovalRequest{
 		State:   t.State,
 		Prompt:  "continue with state " + t.State + "?",
 		Options: []string{OptionContinue, OptionCancel},
 	}
-	d, err := Approve(ctx, s.session, handlers, req, s.Input)
+	d, err := impl.Approve(ctx, s.session, handlers, req, s.Input)
 	switch {
 	case err != nil:
 		return err
 	case d == OptionCancel:
-		return &Error{Name: ErrCancelled, Cause: "cancelled before state " + t.State}
+		return &impl.Error{Name: ErrCancelled, Cause: "cancelled before state " + t.State}
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package impl
+package jsonmode
 
 import (
 	"encoding/json"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // Output parsing as CodeMie does it (utils.py, extract_json_content): the
@@ -40,7 +42,7 @@ func parseStructured(text string) (any, bool) {
 }
 
 func parseValue(text string) (any, bool) {
-	if v, err := decodeValue([]byte(text)); err == nil {
+	if v, err := impl.DecodeValue([]byte(text)); err == nil {
 		return v, true
 	}
 	return parsePython(text)
@@ -158,7 +160,7 @@ func (p *pyParser) dict() (any, error) {
 		}
 		key, ok := k.(string)
 		if !ok { // JSON objects have string keys: 1 becomes "1"
-			key, _ = ValueText(k)
+			key, _ = impl.ValueText(k)
 		}
 		out[key] = v
 		if !p.sep('}') {

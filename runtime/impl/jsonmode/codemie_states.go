@@ -1,4 +1,4 @@
-package impl
+package jsonmode
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/flowc-dev/flowc/runtime/jinja"
 	"github.com/flowc-dev/flowc/runtime/pyexpr"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // CodeMie's state_processor_node (workflows/nodes/state_processor_node.py):
@@ -34,7 +36,7 @@ const defaultItemsTemplate = "# Summary\n{% for item in items %}\n{%- for key, v
 func processStates(ctx context.Context, call JSONCall, states []executedState, h JSONHandler) (string, error) {
 	config := call.CustomNode.Config
 	if id, _ := config["workflow_execution_id"].(string); id != "" {
-		return "", &Error{Name: "ValueError", Cause: "state_processor_node: flowc reads the states of its own run only, not of execution " + id}
+		return "", &impl.Error{Name: "ValueError", Cause: "state_processor_node: flowc reads the states of its own run only, not of execution " + id}
 	}
 	chosen, err := fetchStates(states, config)
 	if err != nil {
@@ -46,7 +48,7 @@ func processStates(ctx context.Context, call JSONCall, states []executedState, h
 			continue
 		}
 		ask := call.clone()
-		ask.History = Messages{{Role: "assistant", Content: "TASK: " + st.Task + ". OUTPUT: " + st.Output}}
+		ask.History = impl.Messages{{Role: "assistant", Content: "TASK: " + st.Task + ". OUTPUT: " + st.Output}}
 		answer, err := h(ctx, ask)
 		if err != nil {
 			return "", err
@@ -82,11 +84,11 @@ func fetchStates(states []executedState, config map[string]any) ([]executedState
 	}
 	for _, st := range out {
 		if st.Status == statusInProgress {
-			return nil, &Error{Name: "ValueError", Cause: "No Completed States, retrying... (state " + st.State + " is in progress: give the node a state_id that names the states to read)"}
+			return nil, &impl.Error{Name: "ValueError", Cause: "No Completed States, retrying... (state " + st.State + " is in progress: give the node a state_id that names the states to read)"}
 		}
 	}
 	if len(out) == 0 {
-		return nil, &Error{Name: "ValueError", Cause: "No Completed States, retrying..."}
+		return nil, &impl.Error{Name: "ValueError", Cause: "No Completed States, retrying..."}
 	}
 	return out, nil
 }
@@ -113,12 +115,12 @@ func renderItems(template string, answers []any) (string, error) {
 				items = append(items, v)
 			}
 		case string:
-			parsed, err := decodeValue([]byte(strings.TrimSpace(v)))
+			parsed, err := impl.DecodeValue([]byte(strings.TrimSpace(v)))
 			if err != nil {
 				continue
 			}
 			if n, ok := pyLen(parsed); !ok {
-				return "", &Error{Name: "TypeError", Cause: "object of type '" + pyType(parsed) + "' has no len()"}
+				return "", &impl.Error{Name: "TypeError", Cause: "object of type '" + pyType(parsed) + "' has no len()"}
 			} else if n > 0 {
 				items = append(items, parsed)
 			}

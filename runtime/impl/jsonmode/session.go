@@ -1,12 +1,12 @@
-package impl
+package jsonmode
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"slices"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // JSON-mode sessions. Between top-level states a run is its JSONState:
@@ -52,15 +52,15 @@ func MergeJSONInput(s *JSONState, input any) {
 
 // Attach makes s ask for decisions through sess, which holds the one
 // Decide gave a resumed session.
-func (s *JSONState) Attach(sess *Session) { s.session = sess }
+func (s *JSONState) Attach(sess *impl.Session) { s.session = sess }
 
 // A JSON-mode fan-out in a session's run: an item or branch whose state
-// interrupts before it runs stops there while the others go on
-// (checkpoint_stops.go); its copy of the store and history, with what its
-// fan-out will merge of it, is saved with the stop, and a finished one's
-// with its result. Resumed, the fan-out takes its items from the saved
-// output of the state that opened it, restores the finished ones, starts
-// the stopped ones at their state, and runs the rest.
+// interrupts before it runs stops there while the others go on (impl's
+// checkpoint_stops.go and FanOutSaved); its copy of the store and history,
+// with what its fan-out will merge of it, is saved with the stop, and a
+// finished one's with its result. Resumed, the fan-out takes its items
+// from the saved output of the state that opened it, restores the finished
+// ones, starts the stopped ones at their state, and runs the rest.
 
 // branchState is a branch's JSONState as a checkpoint holds it: with what
 // Join takes from it, which a JSONState alone does not encode.
@@ -114,24 +114,25 @@ func decodeBranch(data []byte, into *JSONState) error {
 
 // ResumeFanOut returns the saved output of state, which opens a fan-out,
 // when the run resumes inside that fan-out: the state has run, and the
-// generated code goes straight to its fan-out.
+// generated code goes straight to its fan-out. An output that does not
+// decode is none: the state runs again.
 func (s *JSONState) ResumeFanOut(ctx context.Context, state string) (JSONOutput, bool) {
-	var f *FanOutProgress
-	if sc := branchOf(ctx); sc != nil {
-		if sc.at != nil && sc.at.State == state {
-			f = sc.at.FanOut
-		}
-	} else if sess := s.session; sess != nil {
-		sess.mu.Lock()
-		if sess.fanOutAt == state {
-			f = sess.fanOut
-		}
-		sess.mu.Unlock()
-	}
-	if f == nil || f.Output == nil {
+	raw, ok := impl.SavedOutput(ctx, s.session, state)
+	if !ok {
 		return JSONOutput{}, false
 	}
-	return *f.Output, true
+	var saved struct {
+		Text  string
+		Value json.RawMessage
+	}
+	if err := json.Unmarshal(raw, &saved); err != nil {
+		return JSONOutput{}, false
+	}
+	v, err := impl.DecodeValue(saved.Value)
+	if err != nil {
+		return JSONOutput{}, false
+	}
+	return JSONOutput{Text: saved.Text, Value: v}, true
 }
 
 // FanOutStops runs the branches or items of a JSON-mode fan-out that
@@ -144,83 +145,19 @@ func (s *JSONState) ResumeFanOut(ctx context.Context, state string) (JSONOutput,
 // the branches ran.
 func FanOutStops[T ~int](ctx context.Context, s *JSONState, state string, out JSONOutput, branches []JSONState, limit int,
 	ids []string, entry func(i int) T, run func(ctx context.Context, i int, step T) error) error {
-	stops := openStops(ctx, s.session, state)
-	if stops == nil {
-		return FanOut(ctx, state, len(branches), limit, func(ctx context.Context, i int) error { return run(ctx, i, entry(i)) })
-	}
-	input, err := encodeBranch(s)
-	if err != nil {
-		return fmt.Errorf("saving the state of %q: %w", state, err)
-	}
-	if err := stops.durable(ctx, s.session, state, json.RawMessage(input), &out); err != nil {
-		return err
-	}
-	err = FanOut(ctx, state, len(branches), limit, func(ctx context.Context, i int) error {
-		b := &branches[i]
-		if raw, ok := stops.finished(i); ok {
-			if err := decodeBranch(raw, b); err != nil {
-				return sessionErr(s.session.id, fmt.Errorf("its checkpoint holds branch %d of %q that does not decode: %w", i, state, err))
+	return impl.FanOutSaved(ctx, s.session, state, impl.SavedBranches[T]{
+		N: len(branches), Limit: limit, IDs: ids, Entry: entry,
+		Opened: func() (json.RawMessage, json.RawMessage, error) {
+			start, err := encodeBranch(s)
+			if err != nil {
+				return nil, nil, err
 			}
-			return nil
-		}
-		ctx = stops.branch(ctx, i)
-		step, err := resumeJSONBranch(ctx, s.session, b, ids, entry(i))
-		if err != nil {
-			return err
-		}
-		err = run(ctx, i, step)
-		return stops.settleJSON(ctx, i, b, err)
+			output, err := json.Marshal(out)
+			return start, output, err
+		},
+		Attach: func(i int) { branches[i].session = s.session },
+		Save:   func(i int) (json.RawMessage, error) { return encodeBranch(&branches[i]) },
+		Load:   func(i int, data []byte) error { return decodeBranch(data, &branches[i]) },
+		Run:    run,
 	})
-	if err != nil || len(stops.stopped) == 0 {
-		return err
-	}
-	wait := stops.interrupted(state, json.RawMessage(input), nil)
-	if w, ok := wait.(*Interrupted); ok {
-		w.at.FanOut.Output = &out
-	}
-	return wait
-}
-
-// resumeJSONBranch readies branch b of a session's fan-out: it answers its
-// interruptions through sess, and in a run resumed inside it, it is the
-// saved copy, which goes on at the state it stopped at.
-func resumeJSONBranch[T ~int](ctx context.Context, sess *Session, b *JSONState, ids []string, entry T) (T, error) {
-	b.session = sess
-	stop := takeResume(ctx)
-	if stop == nil {
-		return entry, nil
-	}
-	if err := decodeBranch(stop.Input, b); err != nil {
-		return entry, sessionErr(sess.id, fmt.Errorf("its checkpoint holds a branch at %q that does not decode: %w", stop.State, err))
-	}
-	b.session = sess
-	for i, id := range ids {
-		if id == stop.State && i > 0 {
-			return T(i), nil
-		}
-	}
-	return entry, sess.UnknownState(stop.State)
-}
-
-// settleJSON records how branch i ended, as settle does: a branch stopped
-// at an interrupt_before saves its copy there.
-func (f *fanOutStops) settleJSON(ctx context.Context, i int, b *JSONState, err error) error {
-	var wait *Interrupted
-	if errors.As(err, &wait) && wait.at == nil {
-		input, merr := encodeBranch(b)
-		if merr != nil {
-			return fmt.Errorf("saving the state of branch %d of %q: %w", i, f.key, merr)
-		}
-		p := Pending{Key: stopKey(ctx, wait.State), State: wait.State, Prompt: wait.Prompt, Options: wait.Options}
-		err = &Interrupted{State: p.State, Key: p.Key, Prompt: p.Prompt, Options: p.Options, Stops: []Pending{p},
-			at: &branchStop{State: p.State, Input: input, Pending: &p, Timer: wait.due}}
-	}
-	if err != nil {
-		return f.settle(ctx, i, nil, err)
-	}
-	raw, merr := encodeBranch(b)
-	if merr != nil {
-		return fmt.Errorf("saving the state of branch %d of %q: %w", i, f.key, merr)
-	}
-	return f.settle(ctx, i, raw, nil)
 }

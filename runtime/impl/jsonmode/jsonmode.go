@@ -1,4 +1,4 @@
-package impl
+package jsonmode
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"github.com/flowc-dev/flowc/runtime/jinja"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // JSON mode (the CodeMie semantics) runs workflows that have no
@@ -29,7 +31,7 @@ type JSONState struct {
 	// an "assistant" message, the first state of an iteration's item the
 	// item before it, as CodeMie's base_node.py does (the task is not
 	// recorded).
-	History Messages
+	History impl.Messages
 	// Input is the task input, which {{task}} renders and handlers get as
 	// JSONCall.Input: the run's input, or in an iteration chain the item.
 	Input any
@@ -47,7 +49,7 @@ type JSONState struct {
 	branch *branchLog
 	// session, when the run is a session's, answers interrupt_before with
 	// the decision a resumed session was given.
-	session *Session
+	session *impl.Session
 	// iterating is set in an iteration chain, where Input is the item.
 	iterating bool
 	// itemPending is set until the first state of an item's chain ran:
@@ -67,9 +69,9 @@ type branchLog struct {
 // keys of an object are the initial context store; the input, whatever it
 // is, is the task input.
 func NewJSONState(input any) (JSONState, error) {
-	in, err := JSONValue(input)
+	in, err := impl.JSONValue(input)
 	if err != nil {
-		return JSONState{Context: map[string]any{}}, fmt.Errorf("%w: %v", ErrInput, err)
+		return JSONState{Context: map[string]any{}}, fmt.Errorf("%w: %v", impl.ErrInput, err)
 	}
 	raw := in
 	// Text input is parsed as an output is: JSON in it gives the store.
@@ -89,7 +91,7 @@ func NewJSONState(input any) (JSONState, error) {
 // userMessage is how a CodeMie run's history starts: its user input as the
 // user's message (workflow.py on_workflow_start), none when there is no
 // input. Input that is not text is the JSON a user would have typed.
-func userMessage(input any) Messages {
+func userMessage(input any) impl.Messages {
 	if m, isObject := input.(map[string]any); isObject && len(m) == 0 {
 		return nil
 	}
@@ -97,7 +99,7 @@ func userMessage(input any) Messages {
 	if text == "" {
 		return nil
 	}
-	return Messages{{Role: "user", Content: text}}
+	return impl.Messages{{Role: "user", Content: text}}
 }
 
 // set stores a value in the context store, noting it for the join when s
@@ -134,7 +136,7 @@ type JSONCall struct {
 	// Context is the context store.
 	Context map[string]any
 	// History is the message history so far.
-	History Messages
+	History impl.Messages
 
 	// Assistant is the assistant of an assistant_id state, when the
 	// workflow defines it under `assistants:`.
@@ -180,7 +182,7 @@ type JSONArg struct {
 // declares it.
 type JSONTask struct {
 	// Policy holds the state id (State) and its timeout and retry rules.
-	Policy
+	impl.Policy
 	Task     []Piece
 	ToolArgs []JSONArg
 
@@ -238,9 +240,9 @@ type JSONOutput struct {
 // error of the last attempt is returned. h is nil for a custom node that
 // the runtime runs itself (codemie_nodes.go). handlers, when not nil, may
 // answer interruptions (Approver) and summarize the history (Summarizer).
-func (s *JSONState) Do(ctx context.Context, cfg *Config, t *JSONTask, h JSONHandler, handlers ...any) (JSONOutput, error) {
+func (s *JSONState) Do(ctx context.Context, cfg *impl.Config, t *JSONTask, h JSONHandler, handlers ...any) (JSONOutput, error) {
 	if cfg.StateContext {
-		ctx = WithState(ctx, t.State)
+		ctx = impl.WithState(ctx, t.State)
 	}
 	var hs any
 	if len(handlers) > 0 {
@@ -263,10 +265,10 @@ func (s *JSONState) Do(ctx context.Context, cfg *Config, t *JSONTask, h JSONHand
 	call := s.newCall(t, task)
 	h = s.builtinHandler(t, h)
 	if h == nil {
-		return JSONOutput{}, &Error{Name: errTaskFailed, Cause: fmt.Sprintf("state %q has no handler", t.State)}
+		return JSONOutput{}, &impl.Error{Name: impl.ErrTaskFailed, Cause: fmt.Sprintf("state %q has no handler", t.State)}
 	}
 	var out JSONOutput
-	err := Call(ctx, cfg, &t.Policy, func(ctx context.Context) error {
+	err := impl.Call(ctx, cfg, &t.Policy, func(ctx context.Context) error {
 		// Each attempt gets fresh copies: an earlier one may have changed its own.
 		text, err := h(ctx, call.clone())
 		if err == nil {
@@ -336,10 +338,10 @@ func (s *JSONState) newCall(t *JSONTask, task string) JSONCall {
 func (c JSONCall) clone() JSONCall {
 	c.ToolArgs = maps.Clone(c.ToolArgs)
 	if c.Args != nil {
-		c.Args = CloneVars(c.Args)
+		c.Args = impl.CloneVars(c.Args)
 	}
-	c.Input = CloneValue(c.Input)
-	c.Context = CloneVars(c.Context)
+	c.Input = impl.CloneValue(c.Input)
+	c.Context = impl.CloneVars(c.Context)
 	c.History = slices.Clone(c.History)
 	return c
 }
@@ -376,7 +378,7 @@ func (s *JSONState) renderArgs(args []JSONArg, tool *JSONTool) (map[string]strin
 			delete(values, k)
 			continue
 		}
-		text[k], _ = ValueText(v) // plain JSON values always encode
+		text[k], _ = impl.ValueText(v) // plain JSON values always encode
 	}
 	return text, values
 }

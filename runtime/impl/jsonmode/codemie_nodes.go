@@ -1,4 +1,4 @@
-package impl
+package jsonmode
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // CodeMie's built-in custom nodes: the engine runs a custom node whose
@@ -148,7 +150,7 @@ func writePyJSON(b *strings.Builder, v any) error {
 	case *ordered:
 		return writePyObject(b, v.keys, v.values)
 	default:
-		return &Error{Name: "TypeError", Cause: fmt.Sprintf("Object of type %T is not JSON serializable", v)}
+		return &impl.Error{Name: "TypeError", Cause: fmt.Sprintf("Object of type %T is not JSON serializable", v)}
 	}
 	return nil
 }

@@ -1,10 +1,12 @@
-package impl
+package jsonmode
 
 import (
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // JSON-mode fan-out. Each branch of a `state_ids` fan-out and each item of
@@ -30,7 +32,7 @@ func (o JSONOutput) ItemsKey(key string) ([]any, error) {
 	}
 	v, ok := obj[key]
 	if !ok {
-		return nil, ItemsError(key, "/"+escapeToken(key))
+		return nil, impl.ItemsError(key, "/"+escapeToken(key))
 	}
 	return listOf(v), nil
 }
@@ -43,7 +45,7 @@ func (o JSONOutput) ItemsAt(pointer string, tokens ...string) ([]any, error) {
 	for i, tok := range tokens {
 		var ok bool
 		if v, ok = pointerStep(v, tok); !ok {
-			return nil, ItemsError(pointer, "/"+strings.Join(escapeTokens(tokens[:i+1]), "/"))
+			return nil, impl.ItemsError(pointer, "/"+strings.Join(escapeTokens(tokens[:i+1]), "/"))
 		}
 	}
 	return listOf(v), nil
@@ -148,7 +150,7 @@ func (s *JSONState) Join(branches []JSONState) {
 			}
 		}
 		if b.branch.cleared {
-			s.History = Messages{}
+			s.History = impl.Messages{}
 		}
 		s.History = append(s.History, b.History[b.branch.from:]...)
 		s.Executed = append(s.Executed, b.Executed[b.branch.ran:]...)
