@@ -24,7 +24,7 @@ func TestRunJSONMode(t *testing.T) {
 	assert.Equal(t, `{"status":"SUCCEEDED","output":{"chunks":[{"id":1},{"id":2}],"id":2,"mode":"production","result":"processed-2","user":"Alice"}}`+"\n", stdout)
 	assert.Contains(t, stderr, `state "merge-results" has no mock; it returns its rendered task`)
 
-	code, stdout, stderr = cli(t, "", "run", def, "--mock-config", mocks, "--test-case", "failing-item")
+	code, stdout, stderr = cli(t, "", "run", def, "--mock-config", mocks, "--test-case", "failing-item", "--skip-waits")
 	assert.Equal(t, exitFailed, code, stderr)
 	assert.Equal(t, `{"status":"FAILED","error":"ChunkFailed","cause":"chunk 2 is corrupt"}`+"\n", stdout)
 
