@@ -31,7 +31,7 @@ type usage struct {
 	mu     sync.Mutex
 	tokens float64
 	cost   float64
-	mem    *mapMemory // the run's own store when the Config has none
+	mem    MemoryStore // the run's own store when the Config has none
 }
 
 func (u *usage) add(tokens, cost float64) (float64, float64) {
@@ -171,11 +171,12 @@ func (c *Choice) With(call *Intrinsic) *Choice {
 }
 
 // details evaluates a structured or computed prompt into the request.
-func (req *ApprovalRequest) details(in any, cx *aslContext, ordered bool) error {
-	if req.PromptTemplate == nil {
+func promptDetails(req *ApprovalRequest, in any, cx *aslContext, ordered bool) error {
+	tmpl, ok := req.PromptTemplate.(*Template)
+	if !ok {
 		return nil
 	}
-	v, err := req.PromptTemplate.Eval(in, cx)
+	v, err := tmpl.Eval(in, cx)
 	if err != nil {
 		return err
 	}

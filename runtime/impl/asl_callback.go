@@ -2,9 +2,6 @@ package impl
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"time"
 )
 
@@ -20,103 +17,6 @@ import (
 // inside a Parallel branch or a Map item of a session, compiled-in children
 // included, stops only its branch (asl_callback_branch.go); a run without
 // a session waits in the process for the token.
-
-// StatesHeartbeatTimeout is the error of a callback wait that no heartbeat
-// renewed within HeartbeatSeconds. Retriers and catchers of States.Timeout
-// match it too.
-const StatesHeartbeatTimeout = "States.HeartbeatTimeout"
-
-// callbackWait is a task token outstanding at State, with its deadlines,
-// as a checkpoint holds it. Answer is set once a success or a failure was
-// accepted for it: a run resumed after a crash then completes the state
-// with it.
-type callbackWait struct {
-	State string `json:"state"`
-	Token string `json:"token"`
-	// Until is when TimeoutSeconds ends the wait; zero: never.
-	Until time.Time `json:"until,omitzero"`
-	// Heartbeat is HeartbeatSeconds; Beat when it ends the wait unless a
-	// heartbeat renews it.
-	Heartbeat time.Duration   `json:"heartbeat,omitempty"`
-	Beat      time.Time       `json:"beat,omitzero"`
-	Answer    *callbackAnswer `json:"answer,omitempty"`
-}
-
-// callbackAnswer is a success (Output) or a failure (Error, Cause) sent
-// for a task token.
-type callbackAnswer struct {
-	Output json.RawMessage `json:"output,omitempty"`
-	Failed bool            `json:"failed,omitempty"`
-	Error  string          `json:"error,omitempty"`
-	Cause  string          `json:"cause,omitempty"`
-}
-
-func (w *callbackWait) clone() *callbackWait {
-	if w == nil {
-		return nil
-	}
-	out := *w
-	if w.Answer != nil {
-		a := *w.Answer
-		out.Answer = &a
-	}
-	return &out
-}
-
-// expired is the error of a wait whose deadline has passed at now: the
-// state fails with States.Timeout or States.HeartbeatTimeout.
-func (w *callbackWait) expired(now time.Time) error {
-	switch {
-	case !w.Until.IsZero() && !now.Before(w.Until):
-		return &Error{Name: StatesTimeout, Cause: fmt.Sprintf("no success or failure was sent for the task token of state %q by %s", w.State, w.Until.Format(time.RFC3339))}
-	case !w.Beat.IsZero() && !now.Before(w.Beat):
-		return &Error{Name: StatesHeartbeatTimeout, Cause: fmt.Sprintf("no heartbeat was sent for the task token of state %q within %s", w.State, w.Heartbeat)}
-	}
-	return nil
-}
-
-// next is the earlier deadline of the wait; zero without one.
-func (w *callbackWait) next() time.Time {
-	switch {
-	case w.Until.IsZero():
-		return w.Beat
-	case w.Beat.IsZero() || w.Until.Before(w.Beat):
-		return w.Until
-	}
-	return w.Beat
-}
-
-// result is what the answer makes of the state: its result, or its error.
-func (a *callbackAnswer) result() (any, error) {
-	if a.Failed {
-		return nil, &Error{Name: a.Error, Cause: a.Cause}
-	}
-	return DecodeASLInput(a.Output)
-}
-
-// TaskTokenWait is the error a run stops with when a Task state waits for
-// a task token. It is not a failure: with a session, the checkpoint holds
-// the run waiting at State, and the workflow's SendTaskSuccess or
-// SendTaskFailure continues it. Test for it with errors.As.
-type TaskTokenWait struct {
-	Session string
-	State   string // inside a fan-out, the key of its stop: "Map/3/Wait"
-	Token   string
-	// Tokens lists every token outstanding, in branch order, when callback
-	// states inside a fan-out wait (Token is the first); nil otherwise.
-	Tokens []string
-	wait   *callbackWait // what the checkpoint saves; nil for a run that cannot be continued
-}
-
-func (e *TaskTokenWait) Error() string {
-	return fmt.Sprintf("state %q waits for a success or failure sent for task token %s", e.State, e.Token)
-}
-
-// IsWaitingForTaskToken reports whether err is, or wraps, a *TaskTokenWait.
-func IsWaitingForTaskToken(err error) bool {
-	_, ok := errors.AsType[*TaskTokenWait](err)
-	return ok
-}
 
 // EnterCallback returns the context object of a callback Task state being
 // entered: its $$.Task.Token is the state's task token.
@@ -137,21 +37,14 @@ func (c *aslContext) taskToken() string {
 		c.token = c.exec.name + "/" + c.state
 	case c.exec.callback != nil && c.exec.callback.State == c.state:
 		c.token = c.exec.callback.Token
-	case engineOf(c.ctx) != nil:
-		if e, ok := engineOf(c.ctx).(TaskTokenEngine); ok {
+	case EngineOf(c.ctx) != nil:
+		if e, ok := EngineOf(c.ctx).(TaskTokenEngine); ok {
 			c.token = e.NewTaskToken(c.ctx, c.state)
 		}
 	default:
-		c.token = newTaskToken(c.exec.sess.sessionID(), c.state)
+		c.token = NewTaskToken(c.exec.sess.ID(), c.state)
 	}
 	return c.token
-}
-
-func (s *Session) sessionID() string {
-	if s == nil {
-		return ""
-	}
-	return s.id
 }
 
 // Callback is the body of a Task state whose Resource ends in
@@ -167,7 +60,7 @@ func (s *Session) sessionID() string {
 func (x *ASLExec) Callback(st *ASLState, h aslHandler, heartbeat time.Duration, durable bool) stateBody {
 	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
 		defer func() { cx.token = "" }() // a retry gets a token of its own
-		if e := engineOf(ctx); e != nil {
+		if e := EngineOf(ctx); e != nil {
 			return x.callbackOn(ctx, e, st, cx, h, in, heartbeat)
 		}
 		if w := x.takeCallback(cx.state); w != nil {
@@ -182,10 +75,10 @@ func (x *ASLExec) Callback(st *ASLState, h aslHandler, heartbeat time.Duration, 
 		}
 		durable = durable && x.sess != nil
 		branchStop := !durable && x.sess != nil && inBranch(ctx) // a stop of its branch (asl_callback_branch.go)
-		var live *liveWait
+		var live *LiveWait
 		if !durable && !branchStop {
-			live = liveWaits.add(w.Token)
-			defer liveWaits.remove(w.Token)
+			live = WaitLive(w.Token)
+			defer ForgetLive(w.Token)
 		}
 		mock := &mockedCallback{}
 		out, err := x.call(context.WithValue(ctx, mockedCallbackKey{}, mock), st.Name, h, in)
@@ -195,7 +88,7 @@ func (x *ASLExec) Callback(st *ASLState, h aslHandler, heartbeat time.Duration, 
 		case mock.answered:
 			return out, nil
 		case durable:
-			return nil, &TaskTokenWait{State: cx.state, Token: w.Token, wait: w}
+			return nil, &TaskTokenWait{State: cx.state, Token: w.Token, Held: w}
 		case branchStop:
 			return nil, x.stopCallbackInBranch(ctx, cx, w)
 		case ctx.Value(stopAtTokensKey{}) != nil:
@@ -206,7 +99,7 @@ func (x *ASLExec) Callback(st *ASLState, h aslHandler, heartbeat time.Duration, 
 }
 
 // startCallback issues the state's token and sets its deadlines.
-func (x *ASLExec) startCallback(st *ASLState, cx *aslContext, in any, heartbeat time.Duration) (*callbackWait, error) {
+func (x *ASLExec) startCallback(st *ASLState, cx *aslContext, in any, heartbeat time.Duration) (*CallbackWait, error) {
 	timeout, err := st.timeout(in, cx)
 	if err == nil {
 		heartbeat, err = st.heartbeat(in, cx, heartbeat)
@@ -215,8 +108,8 @@ func (x *ASLExec) startCallback(st *ASLState, cx *aslContext, in any, heartbeat 
 		return nil, err
 	}
 	token := cx.taskToken()
-	now := x.cfg.clock().Now().UTC()
-	w := &callbackWait{State: cx.state, Token: token, Heartbeat: heartbeat}
+	now := x.cfg.RunClock().Now().UTC()
+	w := &CallbackWait{State: cx.state, Token: token, Heartbeat: heartbeat}
 	if timeout > 0 {
 		w.Until = now.Add(timeout)
 	}
@@ -228,7 +121,7 @@ func (x *ASLExec) startCallback(st *ASLState, cx *aslContext, in any, heartbeat 
 
 // takeCallback returns, once, the outstanding token of state that the
 // checkpoint the run resumed from holds.
-func (x *ASLExec) takeCallback(state string) *callbackWait {
+func (x *ASLExec) takeCallback(state string) *CallbackWait {
 	w := x.callback
 	if w == nil || w.State != state {
 		return nil
@@ -239,25 +132,25 @@ func (x *ASLExec) takeCallback(state string) *callbackWait {
 
 // resumeCallback completes a resumed wait with the answer sent for it,
 // fails it once a deadline has passed, or stops the run again.
-func (x *ASLExec) resumeCallback(cx *aslContext, w *callbackWait, durable bool) (any, error) {
+func (x *ASLExec) resumeCallback(cx *aslContext, w *CallbackWait, durable bool) (any, error) {
 	if w.Answer != nil {
-		return w.Answer.result()
+		return answerResult(w.Answer)
 	}
-	if err := w.expired(x.cfg.clock().Now()); err != nil {
+	if err := w.Expired(x.cfg.RunClock().Now()); err != nil {
 		return nil, err
 	}
 	if !durable || x.sess == nil {
 		return nil, x.sess.UnknownState(cx.state)
 	}
-	return nil, &TaskTokenWait{State: cx.state, Token: w.Token, wait: w}
+	return nil, &TaskTokenWait{State: cx.state, Token: w.Token, Held: w}
 }
 
 // saveCallback saves the run waiting at the state of wait, on the state's
 // raw input out, and returns wait.
 func (x *ASLExec) saveCallback(ctx context.Context, wait *TaskTokenWait, out any) error {
-	wait.Session = x.sess.id
-	pos := Position{State: wait.State, Vars: x.sess.vars, Callback: wait.wait}
-	if err := x.sess.save(ctx, pos, out, nil); err != nil {
+	wait.Session = x.sess.ID()
+	pos := Position{State: wait.State, Vars: x.sess.Vars(), Callback: wait.Held}
+	if err := x.sess.SaveAt(ctx, pos, out, nil); err != nil {
 		return err
 	}
 	return wait
@@ -265,18 +158,18 @@ func (x *ASLExec) saveCallback(ctx context.Context, wait *TaskTokenWait, out any
 
 // waitInProcess waits for the answer sent to live, renewing the heartbeat
 // deadline on each heartbeat, until a deadline passes or ctx ends.
-func (x *ASLExec) waitInProcess(ctx context.Context, w *callbackWait, live *liveWait) (any, error) {
-	clock := x.cfg.clock()
+func (x *ASLExec) waitInProcess(ctx context.Context, w *CallbackWait, live *LiveWait) (any, error) {
+	clock := x.cfg.RunClock()
 	for {
 		sctx, cancel := context.WithCancel(ctx)
 		timer := make(chan error, 1)
-		if due := w.next(); !due.IsZero() {
+		if due := w.Next(); !due.IsZero() {
 			go func() { timer <- clock.Sleep(sctx, max(due.Sub(clock.Now()), 0)) }()
 		}
-		var a *callbackAnswer
+		var a *CallbackAnswer
 		select {
-		case a = <-live.answer:
-		case <-live.beat:
+		case a = <-live.Answers:
+		case <-live.Beats:
 			if w.Heartbeat > 0 { // without HeartbeatSeconds a heartbeat changes nothing
 				w.Beat = clock.Now().UTC().Add(w.Heartbeat)
 			}
@@ -284,29 +177,16 @@ func (x *ASLExec) waitInProcess(ctx context.Context, w *callbackWait, live *live
 		case <-ctx.Done():
 		}
 		cancel()
-		switch err := w.expired(clock.Now()); {
+		switch err := w.Expired(clock.Now()); {
 		case a != nil:
-			return a.result()
+			return answerResult(a)
 		case ctx.Err() != nil:
 			return nil, ctx.Err()
 		case err != nil:
-			liveWaits.end(w.Token, ErrTaskTokenTimedOut)
+			EndLive(w.Token, ErrTaskTokenTimedOut)
 			return nil, err
 		}
 	}
-}
-
-// waitingLine is the result line of a run waiting for a task token,
-// without a newline: {"status":"WAITING","state":"...","task_token":"..."}.
-func waitingLine(wait *TaskTokenWait) []byte {
-	// Strings always encode.
-	line, _ := encode(struct {
-		Status string   `json:"status"`
-		State  string   `json:"state"`
-		Token  string   `json:"task_token"`
-		Tokens []string `json:"task_tokens,omitempty"`
-	}{"WAITING", wait.State, wait.Token, wait.Tokens})
-	return line
 }
 
 // mockedCallback is how a mock tells a callback state that it answered
@@ -356,4 +236,37 @@ func (st *ASLState) heartbeat(in any, cx *aslContext, static time.Duration) (tim
 		return time.Duration(v.(float64)) * time.Second, nil
 	}
 	return static, nil
+}
+
+// result is what the answer makes of the state: its result, or its error.
+func answerResult(a *CallbackAnswer) (any, error) {
+	if a.Failed {
+		return nil, &Error{Name: a.Error, Cause: a.Cause}
+	}
+	return DecodeASLInput(a.Output)
+}
+
+// callbackOn runs a callback Task state on engine e: the handler call is
+// the engine's, and so is the wait.
+func (x *ASLExec) callbackOn(ctx context.Context, e Engine, st *ASLState, cx *aslContext, h aslHandler, in any, heartbeat time.Duration) (any, error) {
+	te, ok := e.(TaskTokenEngine)
+	if !ok {
+		return nil, runtimeErrorf("state %q waits for a task token (.waitForTaskToken), which this engine does not support", cx.state)
+	}
+	timeout, err := st.timeout(in, cx)
+	if err == nil {
+		heartbeat, err = st.heartbeat(in, cx, heartbeat)
+	}
+	if err != nil {
+		return nil, err
+	}
+	token := cx.taskToken()
+	if _, err := x.call(ctx, st.Name, h, in); err != nil {
+		return nil, err
+	}
+	out, err := te.AwaitTaskToken(ctx, cx.state, token, timeout, heartbeat)
+	if err != nil {
+		return nil, err
+	}
+	return DecodeASLInput(out)
 }

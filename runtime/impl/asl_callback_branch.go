@@ -5,9 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
-	"strconv"
 )
 
 // Callback waits inside fan-outs. In a session's run, a callback Task
@@ -22,19 +19,19 @@ import (
 
 // branchCallback returns, once, the outstanding token of state that the
 // stop the branch ctx runs in resumes at holds; nil outside one.
-func branchCallback(ctx context.Context, state string) *callbackWait {
-	sc := branchOf(ctx)
-	if sc == nil || sc.at == nil || sc.at.State != state || sc.at.Callback == nil {
+func branchCallback(ctx context.Context, state string) *CallbackWait {
+	sc := BranchOf(ctx)
+	if sc == nil || sc.At == nil || sc.At.State != state || sc.At.Callback == nil {
 		return nil
 	}
-	w := sc.at.Callback
-	sc.at.Callback = nil // once: a later visit of the state is a new wait
+	w := sc.At.Callback
+	sc.At.Callback = nil // once: a later visit of the state is a new wait
 	return w
 }
 
 // stopCallbackInBranch is the stop of the branch ctx runs in at the
 // callback state of cx, waiting for w, which its fan-out records.
-func (x *ASLExec) stopCallbackInBranch(ctx context.Context, cx *aslContext, w *callbackWait) error {
+func (x *ASLExec) stopCallbackInBranch(ctx context.Context, cx *aslContext, w *CallbackWait) error {
 	vars, err := x.branchVars(ctx)
 	if err != nil {
 		return err
@@ -43,17 +40,17 @@ func (x *ASLExec) stopCallbackInBranch(ctx context.Context, cx *aslContext, w *c
 	if err != nil {
 		return fmt.Errorf("saving the input of %q: %w", cx.state, err)
 	}
-	return &Interrupted{State: cx.state, Key: stopKey(ctx, cx.state), at: &branchStop{State: cx.state, Input: in, Vars: vars, Callback: w}}
+	return &Interrupted{State: cx.state, Key: StopKey(ctx, cx.state), At: &BranchStop{State: cx.state, Input: in, Vars: vars, Callback: w}}
 }
 
 // resumeBranchCallback completes a wait a branch resumes at with the
 // answer sent for it, fails it once a deadline has passed, or stops the
 // branch again.
-func (x *ASLExec) resumeBranchCallback(ctx context.Context, cx *aslContext, w *callbackWait) (any, error) {
+func (x *ASLExec) resumeBranchCallback(ctx context.Context, cx *aslContext, w *CallbackWait) (any, error) {
 	if w.Answer != nil {
-		return w.Answer.result()
+		return answerResult(w.Answer)
 	}
-	if err := w.expired(x.cfg.clock().Now()); err != nil {
+	if err := w.Expired(x.cfg.RunClock().Now()); err != nil {
 		return nil, err
 	}
 	return nil, x.stopCallbackInBranch(ctx, cx, w)
@@ -66,10 +63,10 @@ func (x *ASLExec) resumeBranchCallback(ctx context.Context, cx *aslContext, w *c
 // for a decision, its tokens outstanding in the checkpoint all the same.
 func tokensWait(err error) error {
 	wait, ok := errors.AsType[*Interrupted](err)
-	if !ok || wait.at == nil || len(wait.Stops) > 0 || wait.Session == "" {
+	if !ok || wait.At == nil || len(wait.Stops) > 0 || wait.Session == "" {
 		return err
 	}
-	keys, waits := wait.at.FanOut.tokens(wait.at.State + "/")
+	keys, waits := wait.At.FanOut.Tokens(wait.At.State + "/")
 	if len(waits) == 0 {
 		return err
 	}
@@ -78,50 +75,4 @@ func tokensWait(err error) error {
 		tw.Tokens = append(tw.Tokens, w.Token)
 	}
 	return tw
-}
-
-// tokens lists the task tokens the branches of f, and of the fan-outs
-// inside them, wait for, in branch order, with the key of each stop;
-// prefix is the key of f and a slash.
-func (f *FanOutProgress) tokens(prefix string) (keys []string, waits []*callbackWait) {
-	if f == nil {
-		return nil, nil
-	}
-	for _, i := range slices.Sorted(maps.Keys(f.Stopped)) {
-		k, w := f.Stopped[i].tokens(prefix + strconv.Itoa(i) + "/")
-		keys, waits = append(keys, k...), append(waits, w...)
-	}
-	return keys, waits
-}
-
-// tokens lists the task tokens b waits for: at its state, in the fan-out
-// it opens, or, when its state runs a compiled-in child, in the child,
-// whose states' ids name them (a stop's key is the branch's prefix and the
-// id of the state that waits, as stopKey makes it).
-func (b *branchStop) tokens(prefix string) (keys []string, waits []*callbackWait) {
-	if b.Child != nil {
-		return b.Child.tokens(prefix)
-	}
-	key := prefix + b.State
-	if b.Callback != nil {
-		keys, waits = append(keys, key), append(waits, b.Callback)
-	}
-	k, w := b.FanOut.tokens(key + "/")
-	return append(keys, k...), append(waits, w...)
-}
-
-// waitFor returns the wait for token that pos holds: at its state (or in
-// the compiled-in child it runs), or in a branch of its fan-out; nil when
-// it holds none.
-func (pos *Position) waitFor(token string) *callbackWait {
-	if w := pos.Callback; w != nil && sameToken(w.Token, token) {
-		return w
-	}
-	_, waits := pos.fanOut().tokens("")
-	for _, w := range waits {
-		if sameToken(w.Token, token) {
-			return w
-		}
-	}
-	return nil
 }

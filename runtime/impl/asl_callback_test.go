@@ -59,14 +59,14 @@ func TestTaskTokenRefusedFormats(t *testing.T) {
 // States.HeartbeatTimeout, whichever comes first.
 func TestCallbackDeadlines(t *testing.T) {
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	w := &callbackWait{State: "Ask", Until: start.Add(time.Hour), Heartbeat: 10 * time.Minute, Beat: start.Add(10 * time.Minute)}
-	assert.Equal(t, w.Beat, w.next())
-	assert.NoError(t, w.expired(start.Add(9*time.Minute)))
-	assert.Equal(t, StatesHeartbeatTimeout, ErrorName(w.expired(start.Add(10*time.Minute))))
+	w := &CallbackWait{State: "Ask", Until: start.Add(time.Hour), Heartbeat: 10 * time.Minute, Beat: start.Add(10 * time.Minute)}
+	assert.Equal(t, w.Beat, w.Next())
+	assert.NoError(t, w.Expired(start.Add(9*time.Minute)))
+	assert.Equal(t, StatesHeartbeatTimeout, ErrorName(w.Expired(start.Add(10*time.Minute))))
 	w.Beat = start.Add(70 * time.Minute)
-	assert.Equal(t, w.Until, w.next())
-	assert.Equal(t, StatesTimeout, ErrorName(w.expired(start.Add(time.Hour))))
-	assert.True(t, (&callbackWait{}).next().IsZero(), "no deadline: waits for ever")
+	assert.Equal(t, w.Until, w.Next())
+	assert.Equal(t, StatesTimeout, ErrorName(w.Expired(start.Add(time.Hour))))
+	assert.True(t, (&CallbackWait{}).Next().IsZero(), "no deadline: waits for ever")
 }
 
 // AWS error handling: States.Timeout also matches a heartbeat timeout, and
@@ -82,8 +82,8 @@ func TestHeartbeatTimeoutMatching(t *testing.T) {
 // The registry of in-process waits delivers one answer per token and
 // refuses it after, as used or as timed out.
 func TestLiveRegistry(t *testing.T) {
-	r := &liveRegistry{waits: map[string]*liveWait{}, ended: map[string]error{}}
-	found, err := r.send("nobody", &callbackAnswer{})
+	r := &liveRegistry{waits: map[string]*LiveWait{}, ended: map[string]error{}}
+	found, err := r.send("nobody", &CallbackAnswer{})
 	assert.False(t, found)
 	assert.NoError(t, err)
 
@@ -93,18 +93,18 @@ func TestLiveRegistry(t *testing.T) {
 	assert.NoError(t, err)
 	found, err = r.send("t1", nil)
 	assert.True(t, found && err == nil, "a second heartbeat before the first is read is no error")
-	assert.Len(t, w.beat, 1)
-	_, err = r.send("t1", &callbackAnswer{Output: json.RawMessage(`1`)})
+	assert.Len(t, w.Beats, 1)
+	_, err = r.send("t1", &CallbackAnswer{Output: json.RawMessage(`1`)})
 	require.NoError(t, err)
-	assert.Equal(t, json.RawMessage(`1`), (<-w.answer).Output)
-	_, err = r.send("t1", &callbackAnswer{})
+	assert.Equal(t, json.RawMessage(`1`), (<-w.Answers).Output)
+	_, err = r.send("t1", &CallbackAnswer{})
 	assert.ErrorIs(t, err, ErrTaskTokenUsed)
 	r.remove("t1")
 	_, err = r.send("t1", nil)
 	assert.ErrorIs(t, err, ErrTaskTokenUsed, "remembered after the wait ended")
 
 	r.end("t2", ErrTaskTokenTimedOut)
-	_, err = r.send("t2", &callbackAnswer{})
+	_, err = r.send("t2", &CallbackAnswer{})
 	assert.ErrorIs(t, err, ErrTaskTokenTimedOut)
 
 	for i := range 2 * maxEnded {
@@ -166,7 +166,7 @@ func TestContextTokenAndResultLine(t *testing.T) {
 
 // A checkpoint's copy does not share the wait with the original.
 func TestCheckpointCloneCallback(t *testing.T) {
-	c := &Checkpoint{Position: Position{State: "Ask", Callback: &callbackWait{State: "Ask", Answer: &callbackAnswer{Error: "E"}}}}
+	c := &Checkpoint{Position: Position{State: "Ask", Callback: &CallbackWait{State: "Ask", Answer: &CallbackAnswer{Error: "E"}}}}
 	out := c.clone()
 	out.Position.Callback.Answer.Error = "F"
 	assert.Equal(t, "E", c.Position.Callback.Answer.Error)
@@ -223,20 +223,20 @@ func TestHeartbeatSecondsPath(t *testing.T) {
 // (asl_callback_branch.go); a token no stop holds and the checkpoint does
 // not remember is refused as unknown.
 func TestTokensInFanOutStops(t *testing.T) {
-	inner := &FanOutProgress{Stopped: map[int]*branchStop{1: {State: "Ask", Callback: &callbackWait{State: "Ask", Token: "t-inner"}}}}
+	inner := &FanOutProgress{Stopped: map[int]*BranchStop{1: {State: "Ask", Callback: &CallbackWait{State: "Ask", Token: "t-inner"}}}}
 	pos := Position{State: "Outer", FanOut: &FanOutProgress{
 		Done: map[int]json.RawMessage{0: json.RawMessage(`1`)},
-		Stopped: map[int]*branchStop{
-			2: {State: "Wait", Callback: &callbackWait{State: "Wait", Token: "t-2"}},
+		Stopped: map[int]*BranchStop{
+			2: {State: "Wait", Callback: &CallbackWait{State: "Wait", Token: "t-2"}},
 			1: {State: "Inner", FanOut: inner},
 		},
 	}}
-	keys, waits := pos.FanOut.tokens("Outer/")
+	keys, waits := pos.FanOut.Tokens("Outer/")
 	assert.Equal(t, []string{"Outer/1/Inner/1/Ask", "Outer/2/Wait"}, keys)
 	require.Len(t, waits, 2)
 	assert.Equal(t, "t-inner", waits[0].Token)
-	assert.Same(t, inner.Stopped[1].Callback, pos.waitFor("t-inner"), "the wait itself, which the answer is saved in")
-	assert.Nil(t, pos.waitFor("t-3"))
+	assert.Same(t, inner.Stopped[1].Callback, pos.WaitFor("t-inner"), "the wait itself, which the answer is saved in")
+	assert.Nil(t, pos.WaitFor("t-3"))
 
 	claims := tokenClaims{Session: "s", State: "Wait"}
 	_, err := checkOutstanding(&Checkpoint{Position: pos}, claims, "t-3", NewFakeClock(time.Now()))

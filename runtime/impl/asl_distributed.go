@@ -105,7 +105,7 @@ type mapRun struct {
 	limit  int
 	batch  batcher
 	writer *writerCall
-	stops  *fanOutStops // a session's: children that stop for a decision
+	stops  *OpenFanOut // a session's: children that stop for a decision
 
 	mu       sync.Mutex
 	total    int
@@ -167,7 +167,7 @@ func numberAt(p *JSONPath, v float64, in any, cx *aslContext, most float64) (flo
 
 // run streams the items into child runs and waits for them all.
 func (r *mapRun) run(ctx context.Context) (any, error) {
-	if e := engineOf(ctx); e != nil {
+	if e := EngineOf(ctx); e != nil {
 		return r.runOn(ctx, e)
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -235,16 +235,16 @@ func (r *mapRun) childRun(ctx context.Context, stop context.CancelFunc, index in
 func (r *mapRun) runChild(ctx context.Context, index int, input any) (res ChildResult, ok bool) {
 	var out any
 	stopped := false
-	err := protect(ctx, r.x.cfg.Observer, r.state, index, -1, func(ctx context.Context, _ int) error {
-		if raw, done := r.stops.finished(index); done {
+	err := Protect(ctx, r.x.cfg.Observer, r.state, index, -1, func(ctx context.Context, _ int) error {
+		if raw, done := r.stops.Finished(index); done {
 			return r.x.restoreOutput(raw, &out)
 		}
 		var err error
-		out, err = r.child(r.stops.branch(ctx, index), r.x, input)
+		out, err = r.child(r.stops.Branch(ctx, index), r.x, input)
 		if IsInterrupted(err) {
 			stopped = true
 		}
-		return r.stops.settle(ctx, index, out, err)
+		return r.stops.Settle(ctx, index, out, err)
 	})
 	if err != nil && ctx.Err() != nil || err == nil && stopped {
 		return res, false // stopped by the Map, or waiting: not failed by itself

@@ -10,8 +10,6 @@ import (
 const (
 	statesALL                    = "States.ALL"
 	statesTaskFailed             = "States.TaskFailed"
-	StatesTimeout                = "States.Timeout"
-	StatesRuntime                = "States.Runtime"
 	statesResultPathMatchFailure = "States.ResultPathMatchFailure"
 	statesNoChoiceMatched        = "States.NoChoiceMatched"
 )

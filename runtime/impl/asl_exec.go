@@ -24,7 +24,7 @@ type ASLExec struct {
 
 	restoreErr error         // the checkpoint's variables did not decode
 	resume     *childResume  // the checkpoint is inside compiled-in children (asl_resume.go)
-	callback   *callbackWait // the task token the checkpoint waits for, taken once (asl_callback.go)
+	callback   *CallbackWait // the task token the checkpoint waits for, taken once (asl_callback.go)
 }
 
 // OrderedHandlers is implemented by handlers that take and return JSON
@@ -43,7 +43,7 @@ func NewASLExec(cfg *Config, machine string, h any, input any) (*ASLExec, any, e
 		return nil, nil, fmt.Errorf("%w: %v", ErrInput, err)
 	}
 	_, ordered := h.(OrderedHandlers)
-	now := cfg.clock().Now().UTC()
+	now := cfg.RunClock().Now().UTC()
 	x := &ASLExec{cfg: cfg, handlers: h, ordered: ordered, input: in, machine: machine, start: now, vars: newScope(nil)}
 	x.name = fmt.Sprintf("%s-%d", machine, now.UnixNano())
 	return x, in, nil
@@ -55,12 +55,13 @@ func NewASLExec(cfg *Config, machine string, h any, input any) (*ASLExec, any, e
 func (x *ASLExec) SetSession(sess *Session) {
 	x.sess = sess
 	x.restoreErr = x.restoreVars()
-	if sess != nil && len(sess.inside) > 0 {
-		x.resume = &childResume{at: sess.insideAt, inside: sess.inside}
+	if sess == nil {
+		return
 	}
-	if sess != nil {
-		x.callback = sess.at.Callback // set when the run goes on from a checkpoint that waits for a token
+	if at, inside := sess.ResumesInside(); len(inside) > 0 {
+		x.resume = &childResume{at: at, inside: inside}
 	}
+	x.callback = sess.WaitingCallback() // set when the run goes on from a checkpoint that waits for a token
 }
 
 // Save records the outcome of a top-level state, as Session.Save does:
@@ -73,7 +74,7 @@ func (x *ASLExec) Save(ctx context.Context, next string, out any, err error) err
 	if serr := x.saveVars(); serr != nil {
 		return serr
 	}
-	if wait, ok := errors.AsType[*TaskTokenWait](err); ok && x.sess != nil && wait.wait != nil && wait.Session == "" {
+	if wait, ok := errors.AsType[*TaskTokenWait](err); ok && x.sess != nil && wait.Held != nil && wait.Session == "" {
 		return x.saveCallback(ctx, wait, out)
 	}
 	return tokensWait(x.sess.Save(ctx, next, out, err))
@@ -82,7 +83,7 @@ func (x *ASLExec) Save(ctx context.Context, next string, out any, err error) err
 // Enter returns the context object of a state being entered in ctx, which
 // says the variable scope the state runs in.
 func (x *ASLExec) Enter(ctx context.Context, state string) *aslContext {
-	return &aslContext{ctx: ctx, exec: x, state: state, entered: x.cfg.clock().Now().UTC(), vars: x.scope(ctx)}
+	return &aslContext{ctx: ctx, exec: x, state: state, entered: x.cfg.RunClock().Now().UTC(), vars: x.scope(ctx)}
 }
 
 // aslContext is the context object ($$) as one state sees it, with what
@@ -189,7 +190,7 @@ type stateBody func(ctx context.Context, cx *aslContext, in any) (any, error)
 func (x *ASLExec) Do(ctx context.Context, st *ASLState, cx *aslContext, raw any, body stateBody) (any, error) {
 	retries := make([]int, len(st.Retry))
 	if len(st.Retry) > 0 {
-		n, err := resumeRetries(ctx, x.cfg, x.sess, cx.state, retries, x.here(ctx, cx.state))
+		n, err := ResumeRetries(ctx, x.cfg, x.sess, cx.state, retries, x.here(ctx, cx.state))
 		if err != nil {
 			return nil, err
 		}
@@ -206,11 +207,11 @@ func (x *ASLExec) Do(ctx context.Context, st *ASLState, cx *aslContext, raw any,
 		}
 		retries[i]++
 		cx.retries++
-		delay := st.Retry[i].delay(retries[i])
+		delay := st.Retry[i].Delay(retries[i])
 		if st.Retry[i].Jitter {
-			delay = time.Duration(x.cfg.random() * float64(delay))
+			delay = time.Duration(x.cfg.Random() * float64(delay))
 		}
-		if err := retryDelay(ctx, x.cfg, x.sess, cx.state, delay, retries, x.here(ctx, cx.state)); err != nil {
+		if err := RetryDelay(ctx, x.cfg, x.sess, cx.state, delay, retries, x.here(ctx, cx.state)); err != nil {
 			return nil, err
 		}
 	}
@@ -344,7 +345,7 @@ func (x *ASLExec) Task(st *ASLState, h aslHandler) stateBody {
 		if err != nil {
 			return nil, err
 		}
-		if e := engineOf(ctx); e != nil && timeout > 0 {
+		if e := EngineOf(ctx); e != nil && timeout > 0 {
 			return x.taskOn(ctx, e, st, h, in, timeout)
 		}
 		parent := ctx

@@ -14,9 +14,9 @@ import (
 // runIntrinsics are the intrinsics whose value depends on the run, by
 // name; Intrinsic.Eval calls them in place of Fn when it has the run.
 var runIntrinsics = map[string]func(cx *aslContext, args []any) (any, error){
-	"States.UUID": func(cx *aslContext, _ []any) (any, error) { return randomUUID(cx.exec.cfg.random), nil },
+	"States.UUID": func(cx *aslContext, _ []any) (any, error) { return randomUUID(cx.exec.cfg.Random), nil },
 	"States.MathRandom": func(cx *aslContext, args []any) (any, error) {
-		return mathRandom(args, cx.exec.cfg.random)
+		return mathRandom(args, cx.exec.cfg.Random)
 	},
 }
 

@@ -132,7 +132,7 @@ func (j *JSONata) evaluate(cx *aslContext) (any, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	env := &jsonata.Env{Vars: vars, Now: cfg.clock().Now, Rand: cfg.random, Timeout: jsonataTimeout}
+	env := &jsonata.Env{Vars: vars, Now: cfg.RunClock().Now, Rand: cfg.Random, Timeout: jsonataTimeout}
 	v, defined, err := expr.Eval(ctx, cx.input, env)
 	switch {
 	case err != nil:

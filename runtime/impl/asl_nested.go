@@ -23,11 +23,11 @@ func (x *ASLExec) StartExecution(arn, wait string, sub machineFunc) stateBody {
 			return nil, err
 		}
 		if name == "" { // a fresh one, as Step Functions gives
-			name = randomUUID(x.cfg.random)
+			name = randomUUID(x.cfg.Random)
 		}
 		exec := executionArn(arn, name)
 		// The run's clock: an engine that replays the run reads the same times.
-		start := float64(x.cfg.clock().Now().UnixMilli()) // JSON numbers are float64 here
+		start := float64(x.cfg.RunClock().Now().UnixMilli()) // JSON numbers are float64 here
 		out, err := sub(enterChild(ctx, x, cx, x.scope(ctx)), x, input)
 		if err != nil && (ctx.Err() != nil || !isNamed(err)) {
 			return nil, err // a cancelled run or a broken mock stops the parent too
@@ -36,7 +36,7 @@ func (x *ASLExec) StartExecution(arn, wait string, sub machineFunc) stateBody {
 			return Obj("ExecutionArn", exec, "StartDate", start), nil
 		}
 		d := Obj("ExecutionArn", exec, "StateMachineArn", arn, "Name", name, "StartDate", start,
-			"StopDate", float64(x.cfg.clock().Now().UnixMilli()), "Input", executionJSON(wait, input))
+			"StopDate", float64(x.cfg.RunClock().Now().UnixMilli()), "Input", executionJSON(wait, input))
 		if err != nil {
 			var named *Error
 			errors.As(err, &named)

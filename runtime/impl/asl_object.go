@@ -110,10 +110,10 @@ func (o *Object) MarshalJSON() ([]byte, error) {
 			buf.WriteByte(',')
 		}
 		first = false
-		k, _ := encode(m.key)
+		k, _ := encodeJSON(m.key)
 		buf.Write(k)
 		buf.WriteByte(':')
-		v, err := encode(m.value)
+		v, err := encodeJSON(m.value)
 		buf.Write(v)
 		return err
 	}

@@ -18,8 +18,8 @@ import (
 // In a session's run (stops not nil), a branch that stops for a decision
 // is no failure: the others go on, and the stop is recorded; a branch that
 // finished before the run resumed is not run again.
-func (x *ASLExec) runBranches(ctx context.Context, state string, branches []machineFunc, in any, stops *fanOutStops) ([]any, error) {
-	if e := engineOf(ctx); e != nil {
+func (x *ASLExec) runBranches(ctx context.Context, state string, branches []machineFunc, in any, stops *OpenFanOut) ([]any, error) {
+	if e := EngineOf(ctx); e != nil {
 		return x.engineBranches(ctx, e, state, branches, in)
 	}
 	parent := ctx
@@ -37,12 +37,12 @@ func (x *ASLExec) runBranches(ctx context.Context, state string, branches []mach
 		bctx := x.innerScope(context.WithValue(ctx, branchStartKey{}, sig))
 		done.Go(func() {
 			defer sig.fire()
-			errs[i] = protect(bctx, x.cfg.Observer, state, i, n, func(ctx context.Context, i int) (err error) {
-				if raw, ok := stops.finished(i); ok {
+			errs[i] = Protect(bctx, x.cfg.Observer, state, i, n, func(ctx context.Context, i int) (err error) {
+				if raw, ok := stops.Finished(i); ok {
 					return x.restoreOutput(raw, &out[i])
 				}
-				out[i], err = branches[i](stops.branch(ctx, i), x, in)
-				return stops.settle(ctx, i, out[i], err)
+				out[i], err = branches[i](stops.Branch(ctx, i), x, in)
+				return stops.Settle(ctx, i, out[i], err)
 			})
 			if errs[i] != nil {
 				once.Do(func() { close(failed) })

@@ -28,6 +28,7 @@ func enterChild(ctx context.Context, x *ASLExec, cx *aslContext, outer *varScope
 		return ctx
 	}
 	parent, _ := ctx.Value(childKey{}).(*childFrame)
+	ctx = WithChildDepth(ctx, len(frames(ctx))+1)
 	return context.WithValue(ctx, childKey{}, &childFrame{parent: parent, state: cx.state, raw: cx.input, outer: outer, inner: x.scope(ctx)})
 }
 
@@ -56,7 +57,7 @@ func (x *ASLExec) SaveChild(ctx context.Context, next string, out any, err error
 		return err
 	}
 	frames := frames(ctx)
-	if sc := branchOf(ctx); sc != nil && len(frames) > sc.depth {
+	if sc := BranchOf(ctx); sc != nil && len(frames) > sc.Depth {
 		return x.stopInChild(frames[len(frames)-1], err)
 	}
 	var wait *Interrupted
@@ -65,7 +66,7 @@ func (x *ASLExec) SaveChild(ctx context.Context, next string, out any, err error
 	switch {
 	case len(frames) == 0:
 		return err
-	case interrupted && wait.Session != "", waits && (token.Session != "" || token.wait == nil): // saved already, by the child it waits in
+	case interrupted && wait.Session != "", waits && (token.Session != "" || token.Held == nil): // saved already, by the child it waits in
 		return err
 	case !interrupted && !waits && (err != nil || next == ""):
 		return err
@@ -73,39 +74,39 @@ func (x *ASLExec) SaveChild(ctx context.Context, next string, out any, err error
 		return x.restoreErr
 	}
 	var stops []Pending
-	var callback *callbackWait
+	var callback *CallbackWait
 	switch {
 	case waits:
-		next, callback = token.State, token.wait
-	case interrupted && wait.at != nil: // inside a fan-out of the child: the fan-out state waits
-		next, out, stops = wait.at.State, wait.at.Input, wait.Stops
+		next, callback = token.State, token.Held
+	case interrupted && wait.At != nil: // inside a fan-out of the child: the fan-out state waits
+		next, out, stops = wait.At.State, wait.At.Input, wait.Stops
 	case interrupted:
 		next, stops = wait.State, []Pending{{State: wait.State, Prompt: wait.Prompt, Options: wait.Options}}
 	}
 	inside, serr := childPositions(frames, next, out)
 	if serr != nil {
-		return fmt.Errorf("saving the checkpoint of session %q: %w", x.sess.id, serr)
+		return fmt.Errorf("saving the checkpoint of session %q: %w", x.sess.ID(), serr)
 	}
-	if interrupted && wait.at != nil {
-		inside[len(inside)-1].FanOut = wait.at.FanOut
+	if interrupted && wait.At != nil {
+		inside[len(inside)-1].FanOut = wait.At.FanOut
 	}
 	if serr := x.saveVars(); serr != nil {
 		return serr
 	}
-	pos := Position{State: frames[0].state, Vars: x.sess.vars, Inside: inside, Callback: callback}
+	pos := Position{State: frames[0].state, Vars: x.sess.Vars(), Inside: inside, Callback: callback}
 	if !interrupted && !waits {
-		return x.sess.save(ctx, pos, frames[0].raw, nil)
+		return x.sess.SaveAt(ctx, pos, frames[0].raw, nil)
 	}
 	data, serr := json.Marshal(frames[0].raw)
 	if serr != nil {
-		return fmt.Errorf("saving the checkpoint of session %q: %w", x.sess.id, serr)
+		return fmt.Errorf("saving the checkpoint of session %q: %w", x.sess.ID(), serr)
 	}
 	if waits { // the top level does not save it again
-		token.Session = x.sess.id
+		token.Session = x.sess.ID()
 	} else {
-		wait.Session = x.sess.id
+		wait.Session = x.sess.ID()
 	}
-	if serr := x.sess.put(ctx, pos, data, stops); serr != nil {
+	if serr := x.sess.Put(ctx, pos, data, stops); serr != nil {
 		return serr
 	}
 	return tokensWait(err) // a fan-out of the child whose stops all wait for tokens
@@ -118,28 +119,28 @@ func (x *ASLExec) SaveChild(ctx context.Context, next string, out any, err error
 // errors are returned as they are.
 func (x *ASLExec) stopInChild(f *childFrame, err error) error {
 	wait, ok := errors.AsType[*Interrupted](err)
-	if !ok || wait.at == nil {
+	if !ok || wait.At == nil {
 		return err
 	}
 	in, merr := json.Marshal(f.raw)
 	if merr != nil {
 		return fmt.Errorf("saving the input of %q: %w", f.state, merr)
 	}
-	stop := &branchStop{State: f.state, Input: in, Child: wait.at}
+	stop := &BranchStop{State: f.state, Input: in, Child: wait.At}
 	if f.outer != x.vars && len(f.outer.vals) > 0 {
 		if stop.Vars, merr = json.Marshal(f.outer.vals); merr != nil { // keys sorted
 			return fmt.Errorf("saving the variables of a branch: %w", merr)
 		}
 	}
-	wait.at = stop
+	wait.At = stop
 	return err
 }
 
 // childPositions is the position in each child of frames: the state that
 // runs the next child with its raw input, and in the innermost next on
 // out.
-func childPositions(frames []*childFrame, next string, out any) ([]childPosition, error) {
-	inside := make([]childPosition, len(frames))
+func childPositions(frames []*childFrame, next string, out any) ([]ChildPosition, error) {
+	inside := make([]ChildPosition, len(frames))
 	for i, f := range frames {
 		state, in := next, out
 		if i+1 < len(frames) {
@@ -149,7 +150,7 @@ func childPositions(frames []*childFrame, next string, out any) ([]childPosition
 		if err != nil {
 			return nil, err
 		}
-		inside[i] = childPosition{State: state, Input: data}
+		inside[i] = ChildPosition{State: state, Input: data}
 		if f.inner != f.outer && len(f.inner.vals) > 0 {
 			if inside[i].Vars, err = json.Marshal(f.inner.vals); err != nil { // keys sorted
 				return nil, err
@@ -176,9 +177,7 @@ func ResumeChild[T ~int](ctx context.Context, x *ASLExec, ids []string, steps []
 	for _, step := range steps {
 		if ids[step] == pos.State {
 			if pos.FanOut != nil { // the run stopped inside the fan-out of this state
-				x.sess.mu.Lock()
-				x.sess.fanOut, x.sess.fanOutAt = pos.FanOut, pos.State
-				x.sess.mu.Unlock()
+				x.sess.RestoreFanOut(pos.State, pos.FanOut)
 			}
 			v, err := x.restoreChild(ctx, pos)
 			return step, v, err
@@ -192,7 +191,7 @@ func ResumeChild[T ~int](ctx context.Context, x *ASLExec, ids []string, steps []
 // children, and how many of them the run has entered again.
 type childResume struct {
 	at     string
-	inside []childPosition
+	inside []ChildPosition
 	taken  int
 }
 
@@ -200,7 +199,7 @@ type childResume struct {
 // run resumes inside it. The children of the checkpoint are entered again
 // one inside the other before any other: entering another one means the
 // run has left them, and nothing is restored after that.
-func (x *ASLExec) resumeIn(ctx context.Context) *childPosition {
+func (x *ASLExec) resumeIn(ctx context.Context) *ChildPosition {
 	r := x.resume
 	if r == nil {
 		return nil
@@ -231,17 +230,17 @@ func (r *childResume) next(frames []*childFrame) bool {
 
 // restoreChild decodes a child's saved input and puts its saved variables
 // into the scope it runs in.
-func (x *ASLExec) restoreChild(ctx context.Context, pos *childPosition) (any, error) {
+func (x *ASLExec) restoreChild(ctx context.Context, pos *ChildPosition) (any, error) {
 	in, err := DecodeASLInput(pos.Input)
 	if err != nil {
-		return nil, sessionErr(x.sess.id, fmt.Errorf("its checkpoint holds an input of state %q that does not decode: %v", pos.State, err))
+		return nil, SessionErr(x.sess.ID(), fmt.Errorf("its checkpoint holds an input of state %q that does not decode: %v", pos.State, err))
 	}
 	if len(pos.Vars) == 0 {
 		return in, nil
 	}
 	o, err := decodeVars(pos.Vars)
 	if err != nil {
-		return nil, sessionErr(x.sess.id, fmt.Errorf("its checkpoint holds variables of state %q that do not decode: %v", pos.State, err))
+		return nil, SessionErr(x.sess.ID(), fmt.Errorf("its checkpoint holds variables of state %q that do not decode: %v", pos.State, err))
 	}
 	x.scope(ctx).assign(o)
 	return in, nil
@@ -252,7 +251,7 @@ func (x *ASLExec) restoreChild(ctx context.Context, pos *childPosition) (any, er
 // the state it stopped at, on the input saved there, with the variables of
 // the branch's scope restored. ids are the ids of all steps.
 func ResumeBranch[T ~int](ctx context.Context, x *ASLExec, ids []string, steps []T, in any) (T, any, error) {
-	return resumeAt(ctx, x, ids, steps, in, takeResume(ctx))
+	return resumeAt(ctx, x, ids, steps, in, TakeResume(ctx))
 }
 
 // childStop returns, once, where the compiled-in child ctx runs in goes on
@@ -260,14 +259,14 @@ func ResumeBranch[T ~int](ctx context.Context, x *ASLExec, ids []string, steps [
 // is then true): the Child of the stop its branch resumes at, when that
 // stop is at the state that runs this child, else nil. The child's stop
 // becomes the one its states resume at.
-func childStop(ctx context.Context) (stop *branchStop, inside bool) {
-	sc := branchOf(ctx)
+func childStop(ctx context.Context) (stop *BranchStop, inside bool) {
+	sc := BranchOf(ctx)
 	fr := frames(ctx)
-	if sc == nil || len(fr) <= sc.depth {
+	if sc == nil || len(fr) <= sc.Depth {
 		return nil, false
 	}
-	if at := sc.at; at != nil && at.Child != nil && at.State == fr[len(fr)-1].state {
-		sc.at = at.Child
+	if at := sc.At; at != nil && at.Child != nil && at.State == fr[len(fr)-1].state {
+		sc.At = at.Child
 		return at.Child, true
 	}
 	return nil, true
@@ -276,13 +275,13 @@ func childStop(ctx context.Context) (stop *branchStop, inside bool) {
 // resumeAt returns where the machine of steps starts: at steps[0] on in,
 // or at the state of stop, on the input saved there, with the variables
 // of its scope restored.
-func resumeAt[T ~int](ctx context.Context, x *ASLExec, ids []string, steps []T, in any, stop *branchStop) (T, any, error) {
+func resumeAt[T ~int](ctx context.Context, x *ASLExec, ids []string, steps []T, in any, stop *BranchStop) (T, any, error) {
 	if stop == nil {
 		return steps[0], in, nil
 	}
 	for _, step := range steps {
 		if ids[step] == stop.State {
-			v, err := x.restoreChild(ctx, &childPosition{State: stop.State, Input: stop.Input, Vars: stop.Vars})
+			v, err := x.restoreChild(ctx, &ChildPosition{State: stop.State, Input: stop.Input, Vars: stop.Vars})
 			return step, v, err
 		}
 	}
@@ -292,9 +291,9 @@ func resumeAt[T ~int](ctx context.Context, x *ASLExec, ids []string, steps []T, 
 // openFanOut begins the fan-out of the Map or Parallel state cx runs in a
 // session's run (nil without one); at the top level it saves its progress
 // as branches finish.
-func (x *ASLExec) openFanOut(ctx context.Context, state string, cx *aslContext) (*fanOutStops, error) {
-	stops := openStops(ctx, x.sess, state)
-	return stops, stops.durable(ctx, x.sess, state, cx.input, nil)
+func (x *ASLExec) openFanOut(ctx context.Context, state string, cx *aslContext) (*OpenFanOut, error) {
+	stops := OpenStops(ctx, x.sess, state)
+	return stops, stops.Durable(ctx, x.sess, state, cx.input, nil)
 }
 
 // restoreOutput decodes into out what a branch or item that finished
@@ -302,7 +301,7 @@ func (x *ASLExec) openFanOut(ctx context.Context, state string, cx *aslContext) 
 func (x *ASLExec) restoreOutput(raw json.RawMessage, out *any) error {
 	v, err := DecodeASLInput(raw)
 	if err != nil {
-		return sessionErr(x.sess.id, fmt.Errorf("its checkpoint holds a branch's output that does not decode: %v", err))
+		return SessionErr(x.sess.ID(), fmt.Errorf("its checkpoint holds a branch's output that does not decode: %v", err))
 	}
 	*out = v
 	return nil
@@ -310,15 +309,15 @@ func (x *ASLExec) restoreOutput(raw json.RawMessage, out *any) error {
 
 // stopped is the *Interrupted of the fan-out state cx runs when branches
 // of it stopped; nil when none did.
-func (x *ASLExec) stopped(ctx context.Context, stops *fanOutStops, cx *aslContext) error {
-	if stops == nil || len(stops.stopped) == 0 {
+func (x *ASLExec) stopped(ctx context.Context, stops *OpenFanOut, cx *aslContext) error {
+	if !stops.Stopped() {
 		return nil
 	}
 	vars, err := x.branchVars(ctx)
 	if err != nil {
 		return err
 	}
-	return stops.interrupted(cx.state, cx.input, vars)
+	return stops.Interrupted(cx.state, cx.input, vars)
 }
 
 // branchVars are the variables of the scope of the branch ctx runs in, as
@@ -326,7 +325,7 @@ func (x *ASLExec) stopped(ctx context.Context, stops *fanOutStops, cx *aslContex
 // checkpoint holds anyway.
 func (x *ASLExec) branchVars(ctx context.Context) (json.RawMessage, error) {
 	s := x.scope(ctx)
-	if branchOf(ctx) == nil || s == x.vars || len(s.vals) == 0 {
+	if BranchOf(ctx) == nil || s == x.vars || len(s.vals) == 0 {
 		return nil, nil
 	}
 	data, err := json.Marshal(s.vals) // keys sorted
@@ -340,5 +339,5 @@ func (x *ASLExec) branchVars(ctx context.Context) (json.RawMessage, error) {
 // iteration of a session's run, where it can stop: in the branch itself
 // or in a compiled-in child it runs (stopInChild).
 func inBranch(ctx context.Context) bool {
-	return branchOf(ctx) != nil
+	return BranchOf(ctx) != nil
 }

@@ -13,7 +13,7 @@ func resumedExec(t *testing.T) *ASLExec {
 	cfg := NewConfig()
 	x, _, err := NewASLExec(&cfg, "m", nil, Obj())
 	require.NoError(t, err)
-	x.SetSession(&Session{cfg: &cfg, id: "s", insideAt: "A", inside: []childPosition{
+	x.SetSession(&Session{cfg: &cfg, id: "s", insideAt: "A", inside: []ChildPosition{
 		{State: "A/B", Input: json.RawMessage(`{"at":1}`)},
 		{State: "A/B/C", Input: json.RawMessage(`{"at":2}`), Vars: json.RawMessage(`{"v":3}`)},
 	}})

@@ -33,11 +33,11 @@ func (x *ASLExec) Wait(w *Wait) stateBody {
 			return nil, err
 		}
 		branchStarted(ctx)
-		t := x.sess.takeTimer(cx.state, false)
+		t := x.sess.TakeTimer(cx.state, false)
 		if t == nil {
-			t = &durableTimer{State: cx.state, Until: x.cfg.clock().Now().Add(d).UTC()}
+			t = &DurableTimer{State: cx.state, Until: x.cfg.RunClock().Now().Add(d).UTC()}
 		}
-		if err := sleepUntil(ctx, x.cfg, x.sess, t, x.here(ctx, cx.state)); err != nil {
+		if err := SleepUntil(ctx, x.cfg, x.sess, t, x.here(ctx, cx.state)); err != nil {
 			return nil, err
 		}
 		return in, nil
@@ -51,7 +51,7 @@ func (x *ASLExec) Wait(w *Wait) stateBody {
 func (x *ASLExec) here(ctx context.Context, state string) func(Position) bool {
 	fr := frames(ctx)
 	if len(fr) == 0 {
-		return topLevel(state)
+		return TopLevel(state)
 	}
 	return func(pos Position) bool {
 		if pos.FanOut != nil || pos.State != fr[0].state || len(pos.Inside) != len(fr) {
@@ -103,7 +103,7 @@ func (x *ASLExec) waitFor(w *Wait, in any, cx *aslContext) (time.Duration, error
 	if err != nil {
 		return 0, runtimeErrorf("invalid timestamp %q", ts)
 	}
-	return max(t.Sub(x.cfg.clock().Now()), 0), nil
+	return max(t.Sub(x.cfg.RunClock().Now()), 0), nil
 }
 
 // Parallel is the body of a Parallel state: every branch runs on the
@@ -149,14 +149,14 @@ func (x *ASLExec) Map(state string, spec *MapSpec, iterator machineFunc) stateBo
 			return nil, err
 		}
 		err = FanOut(ctx, state, len(items), limit, func(ctx context.Context, i int) error {
-			if raw, ok := stops.finished(i); ok {
+			if raw, ok := stops.Finished(i); ok {
 				return x.restoreOutput(raw, &out[i])
 			}
 			item, err := spec.itemInput(in, cx, i, items[i])
 			if err == nil {
-				out[i], err = iterator(x.innerScope(stops.branch(ctx, i)), x, item)
+				out[i], err = iterator(x.innerScope(stops.Branch(ctx, i)), x, item)
 			}
-			return stops.settle(ctx, i, out[i], err)
+			return stops.Settle(ctx, i, out[i], err)
 		})
 		if err == nil {
 			err = x.stopped(ctx, stops, cx)
@@ -210,22 +210,6 @@ func (spec *MapSpec) itemInput(in any, cx *aslContext, i int, item any) (any, er
 	return spec.ItemSelector.Eval(in, &icx)
 }
 
-// ApprovalRequest is what an approval handler is asked.
-type ApprovalRequest struct {
-	State   string   // the Approval state
-	Prompt  string   // the question for the approver
-	Options []string // the answers allowed; empty means any
-	Input   any      // the state's effective input
-	// Timeout is how long the approval may take from when the state is
-	// first reached (0: no limit): the handler's context ends then, and a
-	// session's decision after it is a timeout (see Approve).
-	Timeout time.Duration
-	// Details is a structured or computed prompt (`Prompt` object or
-	// `Prompt.$`), evaluated on the input; Prompt is then its Title.
-	Details        any
-	PromptTemplate *Template
-}
-
 // Approval is the body of an Approval state. Its result is
 // {"approval": "<option>"} (the spec's result): the decision a resumed session was given, or
 // the answer of the handlers when they implement Approver. A decision
@@ -238,7 +222,7 @@ type ApprovalRequest struct {
 func (x *ASLExec) Approval(req ApprovalRequest, topLevel bool) stateBody {
 	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
 		req := req // its own Details
-		if err := req.details(in, cx, x.ordered); err != nil {
+		if err := promptDetails(&req, in, cx, x.ordered); err != nil {
 			return nil, err
 		}
 		input := in
@@ -256,7 +240,7 @@ func (x *ASLExec) Approval(req ApprovalRequest, topLevel bool) stateBody {
 			if verr != nil {
 				return nil, verr
 			}
-			return nil, stopInBranch(ctx, err, req.State, cx.input, vars)
+			return nil, StopInBranch(ctx, err, req.State, cx.input, vars)
 		case IsInterrupted(err) && !topLevel:
 			return nil, runtimeErrorf("Approval state %q got no decision: inside a Parallel or Map an approval cannot wait, so the handlers must answer it", req.State)
 		case IsInterrupted(err):

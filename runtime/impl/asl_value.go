@@ -146,7 +146,7 @@ func equalJSON(a, b any) bool {
 // jsonText encodes a value the way JavaScript's JSON.stringify does (no
 // HTML escaping).
 func jsonText(v any) string {
-	out, err := encode(v)
+	out, err := encodeJSON(v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}
@@ -190,4 +190,47 @@ func formatValue(v any) string {
 		return strconv.FormatBool(v)
 	}
 	return jsonText(v)
+}
+
+// EmptyASLInput is the input of a new States Language session given none:
+// {}, as for a run.
+func EmptyASLInput() any { return newObject(0) }
+
+// MergeASLInput folds the input given to Invoke into the saved input of a
+// States Language session, which has no reducers: the members of an object
+// are set on the saved object, replacing those of the same name (a shallow
+// merge, as States.JsonMerge does); any other value replaces the saved one.
+func MergeASLInput(saved *any, in any) {
+	v, err := normalize(in)
+	if err != nil {
+		*saved = in // not JSON: the run reports it
+		return
+	}
+	old, ok1 := (*saved).(*Object)
+	upd, ok2 := v.(*Object)
+	if !ok1 || !ok2 {
+		*saved = v
+		return
+	}
+	out := newObject(old.Len() + upd.Len())
+	for _, m := range old.members {
+		out.set(m.key, m.value)
+	}
+	for _, m := range upd.members {
+		out.set(m.key, m.value)
+	}
+	*saved = out
+}
+
+// encodeJSON is json.Marshal without HTML escaping, as the result line
+// (package impl) encodes values: they are read by people and programs,
+// never embedded in HTML.
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

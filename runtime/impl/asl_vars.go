@@ -109,20 +109,20 @@ func (x *ASLExec) saveVars() error {
 	}
 	data, err := json.Marshal(x.vars.vals) // keys sorted: checkpoints are deterministic
 	if err != nil {
-		return fmt.Errorf("saving the variables of session %q: %w", x.sess.id, err)
+		return fmt.Errorf("saving the variables of session %q: %w", x.sess.ID(), err)
 	}
-	x.sess.vars = data
+	x.sess.SetVars(data)
 	return nil
 }
 
 // restoreVars starts a resumed run with the variables of its checkpoint.
 func (x *ASLExec) restoreVars() error {
-	if x.sess == nil || len(x.sess.vars) == 0 {
+	if x.sess == nil || len(x.sess.Vars()) == 0 {
 		return nil
 	}
-	o, err := decodeVars(x.sess.vars)
+	o, err := decodeVars(x.sess.Vars())
 	if err != nil {
-		return sessionErr(x.sess.id, fmt.Errorf("its checkpoint holds variables that do not decode: %v", err))
+		return SessionErr(x.sess.ID(), fmt.Errorf("its checkpoint holds variables that do not decode: %v", err))
 	}
 	x.vars.assign(o)
 	return nil

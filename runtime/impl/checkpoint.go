@@ -81,13 +81,13 @@ type Position struct {
 	// compiled-in child (an Include, or a started execution) that State
 	// runs, whose raw input is the state saved: the position in each
 	// child, outermost first.
-	Inside []childPosition `json:"inside,omitempty"`
+	Inside []ChildPosition `json:"inside,omitempty"`
 	// Timer is set when the run stopped while State slept (a Wait state,
 	// or the delay before a retry): its deadline, which a resumed run
 	// keeps.
-	Timer *durableTimer `json:"timer,omitempty"`
+	Timer *DurableTimer `json:"timer,omitempty"`
 	// Callback is set when the run waits at State for a task token.
-	Callback *callbackWait `json:"callback,omitempty"`
+	Callback *CallbackWait `json:"callback,omitempty"`
 	// Spent remembers the task tokens whose waits have ended, newest last,
 	// so that a token sent again is refused as used, and one the session
 	// never issued as unknown (asl_callback_spent.go). It is no place to go
@@ -99,7 +99,7 @@ type Position struct {
 // state to run next, its input and the variables of the child's own scope
 // (a JSON object; none when it shares its parent's). In a child that is
 // not the innermost, State is the state that runs the next child.
-type childPosition struct {
+type ChildPosition struct {
 	State string          `json:"state"`
 	Input json.RawMessage `json:"input"`
 	Vars  json.RawMessage `json:"vars,omitempty"`
@@ -116,7 +116,7 @@ type FanOutProgress struct {
 	Done map[int]json.RawMessage `json:"done"`
 	// Stopped holds, by branch or item index, where each branch or item
 	// that stopped for a decision waits.
-	Stopped map[int]*branchStop `json:"stopped,omitempty"`
+	Stopped map[int]*BranchStop `json:"stopped,omitempty"`
 	// Output is, in JSON mode, the output of the state that opened the
 	// fan-out, which a resumed run takes its items from again instead of
 	// running the state again.
@@ -141,7 +141,7 @@ func (c *Checkpoint) clone() *Checkpoint {
 	out.Position.Vars = slices.Clone(c.Position.Vars)
 	out.Position.Inside = slices.Clone(c.Position.Inside)
 	for i, p := range out.Position.Inside {
-		out.Position.Inside[i] = childPosition{State: p.State, Input: slices.Clone(p.Input), Vars: slices.Clone(p.Vars), FanOut: p.FanOut.clone()}
+		out.Position.Inside[i] = ChildPosition{State: p.State, Input: slices.Clone(p.Input), Vars: slices.Clone(p.Vars), FanOut: p.FanOut.clone()}
 	}
 	out.Position.Timer = c.Position.Timer.clone()
 	out.Position.Callback = c.Position.Callback.clone()
@@ -189,7 +189,7 @@ func (m *MemoryCheckpointer) Load(_ context.Context, session string) (*Checkpoin
 	defer m.mu.Unlock()
 	c, ok := m.last[session]
 	if !ok {
-		return nil, sessionErr(session, ErrNoCheckpoint)
+		return nil, SessionErr(session, ErrNoCheckpoint)
 	}
 	return c.clone(), nil
 }

@@ -15,7 +15,7 @@ func sampleCheckpoint() *Checkpoint {
 	return &Checkpoint{
 		Session: "s1", Workflow: "W", Schema: "sha256:00", Step: 3, Status: StatusInterrupted,
 		Position: Position{State: "review", FanOut: &FanOutProgress{Done: map[int]json.RawMessage{1: json.RawMessage(`[{"n":1}]`)}},
-			Inside: []childPosition{{State: "review/ask", Input: json.RawMessage(`{"n":3}`), Vars: json.RawMessage(`{"v":4}`)}}},
+			Inside: []ChildPosition{{State: "review/ask", Input: json.RawMessage(`{"n":3}`), Vars: json.RawMessage(`{"v":4}`)}}},
 		State:   json.RawMessage(`{"n":2}`),
 		Pending: &Pending{State: "review", Prompt: "OK?", Options: []string{"yes", "no"}},
 		Time:    time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),

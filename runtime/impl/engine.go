@@ -30,7 +30,7 @@ func WithEngine(ctx context.Context, e Engine) context.Context {
 }
 
 // engineOf returns the engine of ctx, or nil for this process.
-func engineOf(ctx context.Context) Engine {
+func EngineOf(ctx context.Context) Engine {
 	e, _ := ctx.Value(engineKey{}).(Engine)
 	return e
 }

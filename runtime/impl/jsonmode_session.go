@@ -117,9 +117,9 @@ func decodeBranch(data []byte, into *JSONState) error {
 // generated code goes straight to its fan-out.
 func (s *JSONState) ResumeFanOut(ctx context.Context, state string) (JSONOutput, bool) {
 	var f *FanOutProgress
-	if sc := branchOf(ctx); sc != nil {
-		if sc.at != nil && sc.at.State == state {
-			f = sc.at.FanOut
+	if sc := BranchOf(ctx); sc != nil {
+		if sc.At != nil && sc.At.State == state {
+			f = sc.At.FanOut
 		}
 	} else if sess := s.session; sess != nil {
 		sess.mu.Lock()
@@ -144,7 +144,7 @@ func (s *JSONState) ResumeFanOut(ctx context.Context, state string) (JSONOutput,
 // the branches ran.
 func FanOutStops[T ~int](ctx context.Context, s *JSONState, state string, out JSONOutput, branches []JSONState, limit int,
 	ids []string, entry func(i int) T, run func(ctx context.Context, i int, step T) error) error {
-	stops := openStops(ctx, s.session, state)
+	stops := OpenStops(ctx, s.session, state)
 	if stops == nil {
 		return FanOut(ctx, state, len(branches), limit, func(ctx context.Context, i int) error { return run(ctx, i, entry(i)) })
 	}
@@ -152,18 +152,18 @@ func FanOutStops[T ~int](ctx context.Context, s *JSONState, state string, out JS
 	if err != nil {
 		return fmt.Errorf("saving the state of %q: %w", state, err)
 	}
-	if err := stops.durable(ctx, s.session, state, json.RawMessage(input), &out); err != nil {
+	if err := stops.Durable(ctx, s.session, state, json.RawMessage(input), &out); err != nil {
 		return err
 	}
 	err = FanOut(ctx, state, len(branches), limit, func(ctx context.Context, i int) error {
 		b := &branches[i]
-		if raw, ok := stops.finished(i); ok {
+		if raw, ok := stops.Finished(i); ok {
 			if err := decodeBranch(raw, b); err != nil {
-				return sessionErr(s.session.id, fmt.Errorf("its checkpoint holds branch %d of %q that does not decode: %w", i, state, err))
+				return SessionErr(s.session.id, fmt.Errorf("its checkpoint holds branch %d of %q that does not decode: %w", i, state, err))
 			}
 			return nil
 		}
-		ctx = stops.branch(ctx, i)
+		ctx = stops.Branch(ctx, i)
 		step, err := resumeJSONBranch(ctx, s.session, b, ids, entry(i))
 		if err != nil {
 			return err
@@ -174,9 +174,9 @@ func FanOutStops[T ~int](ctx context.Context, s *JSONState, state string, out JS
 	if err != nil || len(stops.stopped) == 0 {
 		return err
 	}
-	wait := stops.interrupted(state, json.RawMessage(input), nil)
+	wait := stops.Interrupted(state, json.RawMessage(input), nil)
 	if w, ok := wait.(*Interrupted); ok {
-		w.at.FanOut.Output = &out
+		w.At.FanOut.Output = &out
 	}
 	return wait
 }
@@ -186,12 +186,12 @@ func FanOutStops[T ~int](ctx context.Context, s *JSONState, state string, out JS
 // saved copy, which goes on at the state it stopped at.
 func resumeJSONBranch[T ~int](ctx context.Context, sess *Session, b *JSONState, ids []string, entry T) (T, error) {
 	b.session = sess
-	stop := takeResume(ctx)
+	stop := TakeResume(ctx)
 	if stop == nil {
 		return entry, nil
 	}
 	if err := decodeBranch(stop.Input, b); err != nil {
-		return entry, sessionErr(sess.id, fmt.Errorf("its checkpoint holds a branch at %q that does not decode: %w", stop.State, err))
+		return entry, SessionErr(sess.id, fmt.Errorf("its checkpoint holds a branch at %q that does not decode: %w", stop.State, err))
 	}
 	b.session = sess
 	for i, id := range ids {
@@ -204,23 +204,23 @@ func resumeJSONBranch[T ~int](ctx context.Context, sess *Session, b *JSONState, 
 
 // settleJSON records how branch i ended, as settle does: a branch stopped
 // at an interrupt_before saves its copy there.
-func (f *fanOutStops) settleJSON(ctx context.Context, i int, b *JSONState, err error) error {
+func (f *OpenFanOut) settleJSON(ctx context.Context, i int, b *JSONState, err error) error {
 	var wait *Interrupted
-	if errors.As(err, &wait) && wait.at == nil {
+	if errors.As(err, &wait) && wait.At == nil {
 		input, merr := encodeBranch(b)
 		if merr != nil {
 			return fmt.Errorf("saving the state of branch %d of %q: %w", i, f.key, merr)
 		}
-		p := Pending{Key: stopKey(ctx, wait.State), State: wait.State, Prompt: wait.Prompt, Options: wait.Options}
+		p := Pending{Key: StopKey(ctx, wait.State), State: wait.State, Prompt: wait.Prompt, Options: wait.Options}
 		err = &Interrupted{State: p.State, Key: p.Key, Prompt: p.Prompt, Options: p.Options, Stops: []Pending{p},
-			at: &branchStop{State: p.State, Input: input, Pending: &p, Timer: wait.due}}
+			At: &BranchStop{State: p.State, Input: input, Pending: &p, Timer: wait.due}}
 	}
 	if err != nil {
-		return f.settle(ctx, i, nil, err)
+		return f.Settle(ctx, i, nil, err)
 	}
 	raw, merr := encodeBranch(b)
 	if merr != nil {
 		return fmt.Errorf("saving the state of branch %d of %q: %w", i, f.key, merr)
 	}
-	return f.settle(ctx, i, raw, nil)
+	return f.Settle(ctx, i, raw, nil)
 }

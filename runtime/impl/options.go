@@ -57,7 +57,7 @@ func WithRand(f func() float64) Option {
 
 // clock and random fall back to the defaults so that a Config literal, not
 // only one from NewConfig, is usable, and so is none.
-func (c *Config) clock() Clock {
+func (c *Config) RunClock() Clock {
 	if c == nil || c.Clock == nil {
 		return SystemClock
 	}
@@ -66,9 +66,9 @@ func (c *Config) clock() Clock {
 
 // Now is the time by c's clock, for machinery outside this package (task
 // chains' {{now}} macro).
-func (c *Config) Now() time.Time { return c.clock().Now() }
+func (c *Config) Now() time.Time { return c.RunClock().Now() }
 
-func (c *Config) random() float64 {
+func (c *Config) Random() float64 {
 	if c == nil || c.Rand == nil {
 		return rand.Float64()
 	}

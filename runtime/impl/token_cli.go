@@ -77,16 +77,16 @@ func (f *TaskTokenFlags) Args() []string {
 // of session, through cp, refusing a token the session does not wait for
 // as SendTaskSuccess does. Without any of the flags it does nothing.
 func (f *TaskTokenFlags) Record(ctx context.Context, cp Checkpointer, session string, opts ...Option) error {
-	token, answer := f.Heartbeat, (*callbackAnswer)(nil)
+	token, answer := f.Heartbeat, (*CallbackAnswer)(nil)
 	switch {
 	case f.Success != "":
 		output := f.Output
 		if output == "" {
 			output = "{}"
 		}
-		token, answer = f.Success, &callbackAnswer{Output: json.RawMessage(output)}
+		token, answer = f.Success, &CallbackAnswer{Output: json.RawMessage(output)}
 	case f.Failure != "":
-		token, answer = f.Failure, &callbackAnswer{Failed: true, Error: f.Error, Cause: f.Cause}
+		token, answer = f.Failure, &CallbackAnswer{Failed: true, Error: f.Error, Cause: f.Cause}
 	case token == "":
 		return nil
 	}
@@ -105,16 +105,16 @@ func (f *TaskTokenFlags) Record(ctx context.Context, cp Checkpointer, session st
 		return err
 	}
 	cfg := NewConfig(opts...)
-	w, err := checkOutstanding(saved, claims, token, cfg.clock())
+	w, err := checkOutstanding(saved, claims, token, cfg.RunClock())
 	if err != nil {
 		return err
 	}
 	if answer != nil {
 		w.Answer = answer
 	} else if w.Heartbeat > 0 {
-		w.Beat = cfg.clock().Now().UTC().Add(w.Heartbeat)
+		w.Beat = cfg.RunClock().Now().UTC().Add(w.Heartbeat)
 	}
 	saved.Step++
-	saved.Time = cfg.clock().Now().UTC()
+	saved.Time = cfg.RunClock().Now().UTC()
 	return cp.Save(ctx, saved)
 }

@@ -12,9 +12,9 @@ import (
 // used, after its timeout, or when it is not known"): the checkpoint
 // remembers the hashes of the tokens whose waits it no longer holds.
 func TestSpentTokensAreRemembered(t *testing.T) {
-	answered := &callbackWait{State: "Ask", Token: "t-answered", Answer: &callbackAnswer{Output: []byte(`1`)}}
-	lapsed := &callbackWait{State: "Branch", Token: "t-lapsed"}
-	before := Position{State: "Map", FanOut: &FanOutProgress{Stopped: map[int]*branchStop{
+	answered := &CallbackWait{State: "Ask", Token: "t-answered", Answer: &CallbackAnswer{Output: []byte(`1`)}}
+	lapsed := &CallbackWait{State: "Branch", Token: "t-lapsed"}
+	before := Position{State: "Map", FanOut: &FanOutProgress{Stopped: map[int]*BranchStop{
 		0: {State: "Ask", Callback: answered},
 		1: {State: "Branch", Callback: lapsed},
 	}}}
@@ -33,12 +33,12 @@ func TestSpentTokensAreRemembered(t *testing.T) {
 
 // A wait still held is not spent, and the memory keeps the newest tokens.
 func TestSpentTokensAreBounded(t *testing.T) {
-	held := &Position{State: "Ask", Callback: &callbackWait{State: "Ask", Token: "t-held"}}
+	held := &Position{State: "Ask", Callback: &CallbackWait{State: "Ask", Token: "t-held"}}
 	assert.Empty(t, spend(nil, heldTokens(held), heldTokens(held)))
 
 	var spent []spentToken
 	for i := range spentTokens + 10 {
-		pos := &Position{State: "Ask", Callback: &callbackWait{State: "Ask", Token: "t-" + string(rune('a'+i%26)) + time.Duration(i).String()}}
+		pos := &Position{State: "Ask", Callback: &CallbackWait{State: "Ask", Token: "t-" + string(rune('a'+i%26)) + time.Duration(i).String()}}
 		spent = spend(spent, heldTokens(pos), nil)
 	}
 	assert.Len(t, spent, spentTokens)

@@ -30,28 +30,3 @@ func TaskTokenOwner(token string) (session, state string, err error) {
 	c, err := parseTaskToken(token)
 	return c.Session, c.State, err
 }
-
-// callbackOn runs a callback Task state on engine e: the handler call is
-// the engine's, and so is the wait.
-func (x *ASLExec) callbackOn(ctx context.Context, e Engine, st *ASLState, cx *aslContext, h aslHandler, in any, heartbeat time.Duration) (any, error) {
-	te, ok := e.(TaskTokenEngine)
-	if !ok {
-		return nil, runtimeErrorf("state %q waits for a task token (.waitForTaskToken), which this engine does not support", cx.state)
-	}
-	timeout, err := st.timeout(in, cx)
-	if err == nil {
-		heartbeat, err = st.heartbeat(in, cx, heartbeat)
-	}
-	if err != nil {
-		return nil, err
-	}
-	token := cx.taskToken()
-	if _, err := x.call(ctx, st.Name, h, in); err != nil {
-		return nil, err
-	}
-	out, err := te.AwaitTaskToken(ctx, cx.state, token, timeout, heartbeat)
-	if err != nil {
-		return nil, err
-	}
-	return DecodeASLInput(out)
-}

@@ -28,15 +28,15 @@ func tokenHash(token string) string {
 
 // heldTokens are the waits a position holds, by token hash; nil for none,
 // as almost every checkpoint has, so that saving one allocates nothing.
-func heldTokens(pos *Position) map[string]*callbackWait {
-	_, waits := pos.fanOut().tokens("")
+func heldTokens(pos *Position) map[string]*CallbackWait {
+	_, waits := pos.fanOut().Tokens("")
 	if pos.Callback != nil {
 		waits = append(waits, pos.Callback)
 	}
 	if len(waits) == 0 {
 		return nil
 	}
-	held := make(map[string]*callbackWait, len(waits))
+	held := make(map[string]*CallbackWait, len(waits))
 	for _, w := range waits {
 		held[tokenHash(w.Token)] = w
 	}
@@ -45,7 +45,7 @@ func heldTokens(pos *Position) map[string]*callbackWait {
 
 // spend records as spent the tokens that were held before and are held
 // no more, keeping the newest spentTokens.
-func spend(spent []spentToken, before, still map[string]*callbackWait) []spentToken {
+func spend(spent []spentToken, before, still map[string]*CallbackWait) []spentToken {
 	if len(before) == 0 {
 		return spent
 	}

@@ -9,9 +9,9 @@ import (
 
 // liveWait is a task token a run waits for in this process: one answer,
 // and heartbeats, which renew its HeartbeatSeconds.
-type liveWait struct {
-	answer chan *callbackAnswer
-	beat   chan struct{}
+type LiveWait struct {
+	Answers chan *CallbackAnswer
+	Beats   chan struct{}
 }
 
 // liveRegistry holds the tokens waited for in this process, and why the
@@ -20,17 +20,17 @@ type liveWait struct {
 // registry serves every workflow of the process.
 type liveRegistry struct {
 	mu    sync.Mutex
-	waits map[string]*liveWait
+	waits map[string]*LiveWait
 	ended map[string]error
 }
 
 // maxEnded bounds what the registry remembers of ended waits.
 const maxEnded = 1024
 
-var liveWaits = &liveRegistry{waits: map[string]*liveWait{}, ended: map[string]error{}}
+var liveWaits = &liveRegistry{waits: map[string]*LiveWait{}, ended: map[string]error{}}
 
-func (r *liveRegistry) add(token string) *liveWait {
-	w := &liveWait{answer: make(chan *callbackAnswer, 1), beat: make(chan struct{}, 1)}
+func (r *liveRegistry) add(token string) *LiveWait {
+	w := &LiveWait{Answers: make(chan *CallbackAnswer, 1), Beats: make(chan struct{}, 1)}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.waits[token] = w
@@ -62,7 +62,7 @@ func (r *liveRegistry) endLocked(token string, why error) {
 
 // send delivers a (nil: a heartbeat) to the wait for token in this
 // process. found is false when no wait of the process knows the token.
-func (r *liveRegistry) send(token string, a *callbackAnswer) (found bool, err error) {
+func (r *liveRegistry) send(token string, a *CallbackAnswer) (found bool, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if why, ok := r.ended[token]; ok {
@@ -74,11 +74,11 @@ func (r *liveRegistry) send(token string, a *callbackAnswer) (found bool, err er
 		return false, nil
 	case a == nil:
 		select {
-		case w.beat <- struct{}{}:
+		case w.Beats <- struct{}{}:
 		default: // a heartbeat is pending already
 		}
 	default:
-		w.answer <- a // buffered, and sent only once: the token ends here
+		w.Answers <- a // buffered, and sent only once: the token ends here
 		r.endLocked(token, ErrTaskTokenUsed)
 	}
 	return true, nil
@@ -95,14 +95,14 @@ func (c *Sessions[S, U]) SendTaskSuccess(ctx context.Context, cfg *Config, token
 		var s S
 		return s, fmt.Errorf("%w: the output sent for a task token is not JSON: %s", ErrInput, abbreviate(string(output)))
 	}
-	return c.answerTask(ctx, cfg, token, &callbackAnswer{Output: output})
+	return c.answerTask(ctx, cfg, token, &CallbackAnswer{Output: output})
 }
 
 // SendTaskFailure fails the Task state that waits for token with the
 // error name and cause, which its Retry and Catch rules see; otherwise as
 // SendTaskSuccess.
 func (c *Sessions[S, U]) SendTaskFailure(ctx context.Context, cfg *Config, token, name, cause string) (S, error) {
-	return c.answerTask(ctx, cfg, token, &callbackAnswer{Failed: true, Error: name, Cause: cause})
+	return c.answerTask(ctx, cfg, token, &CallbackAnswer{Failed: true, Error: name, Cause: cause})
 }
 
 // SendTaskHeartbeat renews the HeartbeatSeconds of the Task state that
@@ -117,12 +117,12 @@ func (c *Sessions[S, U]) SendTaskHeartbeat(ctx context.Context, cfg *Config, tok
 		return err
 	}
 	if w.Heartbeat > 0 {
-		w.Beat = cfg.clock().Now().UTC().Add(w.Heartbeat)
+		w.Beat = cfg.RunClock().Now().UTC().Add(w.Heartbeat)
 	}
-	return sess.put(ctx, cp.Position, cp.State, nil)
+	return sess.Put(ctx, cp.Position, cp.State, nil)
 }
 
-func (c *Sessions[S, U]) answerTask(ctx context.Context, cfg *Config, token string, a *callbackAnswer) (S, error) {
+func (c *Sessions[S, U]) answerTask(ctx context.Context, cfg *Config, token string, a *CallbackAnswer) (S, error) {
 	var s S
 	claims, err := c.sendTo(token, a)
 	if err != nil || claims == nil {
@@ -135,7 +135,7 @@ func (c *Sessions[S, U]) answerTask(ctx context.Context, cfg *Config, token stri
 	// The answer is saved before the run goes on, so that a crash loses
 	// nothing: resuming completes the state with it.
 	w.Answer = a
-	if err := sess.put(ctx, cp.Position, cp.State, nil); err != nil {
+	if err := sess.Put(ctx, cp.Position, cp.State, nil); err != nil {
 		return s, err
 	}
 	if s, err = c.decode(cp); err != nil {
@@ -148,7 +148,7 @@ func (c *Sessions[S, U]) answerTask(ctx context.Context, cfg *Config, token stri
 // process that knows it. It returns the token's claims when the token is
 // a session's to answer through its checkpoint, nil when it was
 // delivered.
-func (c *Sessions[S, U]) sendTo(token string, a *callbackAnswer) (*tokenClaims, error) {
+func (c *Sessions[S, U]) sendTo(token string, a *CallbackAnswer) (*tokenClaims, error) {
 	claims, err := parseTaskToken(token)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInput, err)
@@ -168,12 +168,12 @@ func (c *Sessions[S, U]) sendTo(token string, a *callbackAnswer) (*tokenClaims, 
 // outstanding opens the session of claims and returns the wait its
 // checkpoint holds for token, refusing a token it does not hold, one
 // answered already and one whose deadline has passed.
-func (c *Sessions[S, U]) outstanding(ctx context.Context, cfg *Config, claims *tokenClaims, token string) (*Session, *Checkpoint, *callbackWait, error) {
+func (c *Sessions[S, U]) outstanding(ctx context.Context, cfg *Config, claims *tokenClaims, token string) (*Session, *Checkpoint, *CallbackWait, error) {
 	sess, cp, err := c.open(ctx, cfg, claims.Session)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	w, err := checkOutstanding(cp, *claims, token, cfg.clock())
+	w, err := checkOutstanding(cp, *claims, token, cfg.RunClock())
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -184,11 +184,11 @@ func (c *Sessions[S, U]) outstanding(ctx context.Context, cfg *Config, claims *t
 // checkpoint of the token's session (nil: none), holds, refusing a token
 // it does not hold, one answered already and one whose deadline has
 // passed by clock.
-func checkOutstanding(cp *Checkpoint, claims tokenClaims, token string, clock Clock) (*callbackWait, error) {
+func checkOutstanding(cp *Checkpoint, claims tokenClaims, token string, clock Clock) (*CallbackWait, error) {
 	if cp == nil {
 		return nil, tokenRefused(claims, fmt.Errorf("%w: the session has no checkpoint", ErrTaskTokenUnknown))
 	}
-	w := cp.Position.waitFor(token)
+	w := cp.Position.WaitFor(token)
 	if w == nil {
 		return nil, tokenRefused(claims, notHeld(cp, token))
 	}
@@ -196,7 +196,7 @@ func checkOutstanding(cp *Checkpoint, claims tokenClaims, token string, clock Cl
 	case w.Answer != nil:
 		return nil, tokenRefused(claims, fmt.Errorf("%w: an answer was accepted for it; resuming the session completes the state", ErrTaskTokenUsed))
 	}
-	if err := w.expired(clock.Now()); err != nil {
+	if err := w.Expired(clock.Now()); err != nil {
 		return nil, tokenRefused(claims, fmt.Errorf("%w: %v; resuming the session fails the state with it", ErrTaskTokenTimedOut, err))
 	}
 	return w, nil
@@ -219,5 +219,17 @@ func notHeld(cp *Checkpoint, token string) error {
 // tokenRefused is the error of a token that cannot be answered: a
 // *SessionError naming the session and state it belongs to. Nothing ran.
 func tokenRefused(claims tokenClaims, err error) error {
-	return sessionErr(claims.Session, fmt.Errorf("task token of state %q: %w", claims.State, err))
+	return SessionErr(claims.Session, fmt.Errorf("task token of state %q: %w", claims.State, err))
 }
+
+// WaitLive registers token as waited for in this process, where
+// SendTaskSuccess, SendTaskFailure and SendTaskHeartbeat reach its wait;
+// ForgetLive unregisters it when the wait is over.
+func WaitLive(token string) *LiveWait { return liveWaits.add(token) }
+
+// ForgetLive unregisters a wait of WaitLive.
+func ForgetLive(token string) { liveWaits.remove(token) }
+
+// EndLive ends the wait for token in this process: a token sent after it
+// is refused with why.
+func EndLive(token string, why error) { liveWaits.end(token, why) }
