@@ -78,37 +78,6 @@ func TestInterruptedLineStops(t *testing.T) {
 	assert.Equal(t, `{"status":"INTERRUPTED","prompt":"ok?","options":[]}`, string(interruptedLine(&Interrupted{State: "R", Prompt: "ok?"})))
 }
 
-// A branch that stops is recorded, not failed; other errors pass through;
-// without a session nothing is recorded and a stop is an error like any.
-func TestSettleBranches(t *testing.T) {
-	sess := &Session{cfg: &Config{}, id: "s"}
-	f := OpenStops(context.Background(), sess, "M")
-	require.NotNil(t, f)
-	ctx := f.Branch(context.Background(), 3)
-	assert.Equal(t, "M/3/A", StopKey(ctx, "A"))
-
-	stop := StopInBranch(ctx, &Interrupted{State: "A", Prompt: "ok?"}, "A", map[string]any{"n": 1.0}, nil)
-	require.NoError(t, f.Settle(ctx, 3, nil, StateFailed("A", stop)))
-	require.NoError(t, f.Settle(ctx, 1, []any{"out"}, nil))
-	boom := errors.New("boom")
-	assert.Equal(t, boom, f.Settle(ctx, 2, nil, boom))
-
-	err := f.Interrupted("M", map[string]any{"in": true}, nil)
-	var wait *Interrupted
-	require.ErrorAs(t, err, &wait)
-	assert.Equal(t, []Pending{{Key: "M/3/A", State: "A", Prompt: "ok?"}}, wait.Stops)
-	assert.JSONEq(t, `{"in":true}`, string(wait.At.Input))
-	assert.JSONEq(t, `["out"]`, string(wait.At.FanOut.Done[1]))
-	assert.JSONEq(t, `{"n":1}`, string(wait.At.FanOut.Stopped[3].Input))
-
-	var none *OpenFanOut
-	assert.Equal(t, boom, none.Settle(ctx, 0, nil, boom))
-	assert.Equal(t, context.Background(), none.Branch(context.Background(), 0))
-	assert.Nil(t, OpenStops(context.Background(), nil, "M"))
-	plain := &Interrupted{State: "A"}
-	assert.Equal(t, error(plain), StopInBranch(context.Background(), plain, "A", nil, nil), "outside a session's fan-out a stop stays as it was")
-}
-
 // A CodeMie branch's copy survives its checkpoint with what Join takes
 // from it: the keys it set, those it removed, where its messages start.
 func TestBranchStateRoundTrip(t *testing.T) {
@@ -133,47 +102,6 @@ func TestBranchStateRoundTrip(t *testing.T) {
 	again.Join([]JSONState{back})
 	assert.Equal(t, joined.Context, again.Context)
 	assert.Equal(t, joined.History, again.History)
-}
-
-// A Map at the top level of a session's run saves its progress as items
-// finish: resumed after a failure inside it, only the items that had not
-// finished run again, and the Map's output is whole.
-func TestMapProgressSurvivesFailure(t *testing.T) {
-	ctx := context.Background()
-	store := NewMemoryCheckpointer()
-	cfg := &Config{Checkpointer: store}
-	runs := map[float64]int{}
-	fail := true
-	iterator := func(_ context.Context, _ *ASLExec, in any) (any, error) {
-		n := in.(float64)
-		runs[n]++
-		if n == 3 && fail {
-			return nil, &Error{Name: "Flaky", Cause: "once"}
-		}
-		return n * 10, nil
-	}
-	mapOnce := func(sess *Session) (any, error) {
-		x, in, err := NewASLExec(cfg, "m", nil, []any{1.0, 2.0, 3.0, 4.0})
-		require.NoError(t, err)
-		x.SetSession(sess)
-		cx := x.Enter(ctx, "M")
-		cx.input = in
-		return x.Map("M", &MapSpec{MaxConcurrency: 1}, iterator)(ctx, cx, in)
-	}
-
-	_, err := mapOnce(&Session{cfg: cfg, id: "s", workflow: "m"})
-	assert.Equal(t, "Flaky", ErrorName(err))
-	cp, err := store.Load(ctx, "s")
-	require.NoError(t, err)
-	assert.Equal(t, StatusRunning, cp.Status)
-	assert.Equal(t, "M", cp.Position.State)
-	assert.Len(t, cp.Position.FanOut.Done, 2)
-
-	fail = false
-	out, err := mapOnce(&Session{cfg: cfg, id: "s", workflow: "m", step: cp.Step, fanOut: cp.Position.FanOut, fanOutAt: "M"})
-	require.NoError(t, err)
-	assert.Equal(t, []any{10.0, 20.0, 30.0, 40.0}, Plain(out))
-	assert.Equal(t, map[float64]int{1: 1, 2: 1, 3: 2, 4: 1}, runs)
 }
 
 // A typed fan-out resumed from a checkpoint restores the records of its
@@ -230,42 +158,6 @@ func TestTypedFanOutResume(t *testing.T) {
 	assert.Equal(t, 2, step)
 }
 
-// A fan-out whose only stops wait for task tokens is saved as waiting, at
-// any depth, as a callback state outside any fan-out is (issue 22); one
-// that also waits for a decision is interrupted, and one with no stop is
-// still running.
-func TestFanOutOfTokensIsSavedWaiting(t *testing.T) {
-	token := func(state string) *BranchStop {
-		return &BranchStop{State: state, Callback: &CallbackWait{State: state, Token: "tok-" + state}}
-	}
-	tests := []struct {
-		name  string
-		fan   *FanOutProgress
-		stops []Pending
-		want  Status
-	}{
-		{"tokens", &FanOutProgress{Stopped: map[int]*BranchStop{0: token("Left"), 1: token("Right")}}, nil, StatusWaiting},
-		{"a token in a nested fan-out", &FanOutProgress{Stopped: map[int]*BranchStop{
-			1: {State: "Inner", FanOut: &FanOutProgress{Stopped: map[int]*BranchStop{2: token("Ask")}}},
-		}}, nil, StatusWaiting},
-		{"a token and a decision", &FanOutProgress{Stopped: map[int]*BranchStop{
-			0: token("Left"), 1: {State: "Review", Pending: &Pending{Key: "Both/1/Review", State: "Review"}},
-		}}, []Pending{{Key: "Both/1/Review", State: "Review"}}, StatusInterrupted},
-		{"progress only", &FanOutProgress{Done: map[int]json.RawMessage{0: json.RawMessage(`[]`)}}, nil, StatusRunning},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			ctx := context.Background()
-			store := NewMemoryCheckpointer()
-			s := &Session{cfg: &Config{Checkpointer: store}, id: "s", workflow: "m"}
-			require.NoError(t, s.Put(ctx, Position{State: "Both", FanOut: tt.fan}, json.RawMessage(`{}`), tt.stops))
-			cp, err := store.Load(ctx, "s")
-			require.NoError(t, err)
-			assert.Equal(t, tt.want, cp.Status)
-		})
-	}
-}
-
 // childStops is a fan-out whose branch 0 waits inside the compiled-in
 // child its state "Inc" runs, at an approval, and whose branch 1 waits
 // there for a task token.
@@ -297,42 +189,4 @@ func TestStopsInsideChildren(t *testing.T) {
 
 	pos := Position{State: "Top", Inside: []ChildPosition{{State: "Top/M", FanOut: f}}}
 	assert.Same(t, f.Stopped[1].Child.Callback, pos.WaitFor("t1"), "a fan-out inside a top-level child holds its tokens")
-}
-
-// A stop inside a compiled-in child run by a branch is saved by nothing
-// but its fan-out: SaveChild makes it the stop of the state that runs the
-// child, and a run resumed there enters the child at its stop.
-func TestStopInsideChildOfBranch(t *testing.T) {
-	x, _, err := NewASLExec(&Config{}, "m", nil, map[string]any{})
-	require.NoError(t, err)
-	x.sess = &Session{cfg: &Config{}, id: "s"}
-	f := OpenStops(context.Background(), x.sess, "M")
-	ctx := x.innerScope(f.Branch(context.Background(), 0))
-	ctx = enterChild(ctx, x, &aslContext{state: "Inc", input: map[string]any{"raw": true}}, x.scope(ctx))
-	x.scope(ctx).assign(Obj("v", 1.0))
-
-	stop := StopInBranch(ctx, &Interrupted{State: "Inc/Ask"}, "Inc/Ask", map[string]any{"a": 1.0}, nil)
-	err = x.SaveChild(ctx, "", nil, stop)
-	wait, ok := errors.AsType[*Interrupted](err)
-	require.True(t, ok)
-	assert.Equal(t, "M/0/Inc/Ask", wait.Key)
-	assert.Equal(t, "Inc", wait.At.State)
-	assert.JSONEq(t, `{"raw":true}`, string(wait.At.Input))
-	assert.JSONEq(t, `{"v":1}`, string(wait.At.Vars), "the variables of the scope the Include runs in")
-	assert.Equal(t, "Inc/Ask", wait.At.Child.State)
-	assert.Zero(t, x.sess.step, "nothing saved")
-
-	assert.Nil(t, x.SaveChild(ctx, "Inc/Next", map[string]any{}, nil), "a state of the child that went well saves nothing")
-	assert.Zero(t, x.sess.step)
-
-	sc := &BranchScope{prefix: "M/0/", resume: wait.At}
-	rctx := context.WithValue(context.Background(), branchScopeKey{}, sc)
-	require.Same(t, wait.At, TakeResume(rctx))
-	rctx = enterChild(rctx, x, &aslContext{state: "Inc"}, x.scope(rctx))
-	child, inside := childStop(rctx)
-	assert.True(t, inside)
-	assert.Same(t, wait.At.Child, child)
-	assert.Same(t, child, sc.At, "the child's states resume at its stop")
-	_, inside = childStop(context.Background())
-	assert.False(t, inside, "outside branches the checkpoint says where a child resumes")
 }

@@ -14,7 +14,8 @@ import (
 // RuntimePath is the import path of the runtime package users import,
 // under RuntimeAlias (its name shadows the standard library's); ImplPath is
 // the machinery only generated code calls, under ImplAlias, and ChainPath
-// the task chains' part of it, under ChainAlias; HarnessPath holds the mocks
+// the task chains' part of it, under ChainAlias, ASLPath the States
+// Language's, under ASLAlias; HarnessPath holds the mocks
 // and the main of `flowc run`, under HarnessAlias.
 const (
 	RuntimePath  = "github.com/flowc-dev/flowc/runtime"
@@ -23,6 +24,8 @@ const (
 	ImplAlias    = "flowcimpl"
 	ChainPath    = "github.com/flowc-dev/flowc/runtime/impl/chain"
 	ChainAlias   = "flowcchain"
+	ASLPath      = "github.com/flowc-dev/flowc/runtime/impl/asl"
+	ASLAlias     = "flowcasl"
 	HarnessPath  = "github.com/flowc-dev/flowc/flowrun"
 	HarnessAlias = "flowcrun"
 )
@@ -108,7 +111,7 @@ func Comment(text string) *jen.Statement {
 }
 
 // RuntimeAliases are the names generated files import the runtime packages as.
-var RuntimeAliases = map[string]string{RuntimePath: RuntimeAlias, ImplPath: ImplAlias, ChainPath: ChainAlias, HarnessPath: HarnessAlias}
+var RuntimeAliases = map[string]string{RuntimePath: RuntimeAlias, ImplPath: ImplAlias, ChainPath: ChainAlias, ASLPath: ASLAlias, HarnessPath: HarnessAlias}
 
 // Rt names a runtime identifier through the package that exports it.
 func Rt(name string) *jen.Statement { return jen.Qual(RuntimePackage(name), name) }
