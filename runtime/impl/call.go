@@ -133,7 +133,7 @@ func (p *Policy) retrier(err error) int {
 	return -1
 }
 
-// delay returns the wait before the n-th retry (1-based) under r:
+// Delay returns the wait before the n-th retry (1-based) under r:
 // Interval * BackoffRate^(n-1), capped at MaxDelay.
 func (r *Retrier) Delay(n int) time.Duration {
 	rate := r.BackoffRate

@@ -41,7 +41,7 @@ const (
 	StatusRunning     Status = "running"     // the run saved this checkpoint on its way; Resume continues it
 	StatusFinished    Status = "finished"    // the run reached its end
 	StatusInterrupted Status = "interrupted" // the run waits at an approval state for a decision
-	StatusWaiting     Status = "waiting"     // the run waits for a task token: Position.Callback (asl_callback.go)
+	StatusWaiting     Status = "waiting"     // the run waits for a task token: Position.Callback (asl/callback.go)
 )
 
 // Checkpoint is a session's run as saved after a state.
@@ -90,12 +90,12 @@ type Position struct {
 	Callback *CallbackWait `json:"callback,omitempty"`
 	// Spent remembers the task tokens whose waits have ended, newest last,
 	// so that a token sent again is refused as used, and one the session
-	// never issued as unknown (asl_callback_spent.go). It is no place to go
+	// never issued as unknown (token_spent.go). It is no place to go
 	// on from: it travels in the position so that every store keeps it.
 	Spent []spentToken `json:"spent_tokens,omitempty"`
 }
 
-// childPosition is where a run goes on in a compiled-in child: the child's
+// ChildPosition is where a run goes on in a compiled-in child: the child's
 // state to run next, its input and the variables of the child's own scope
 // (a JSON object; none when it shares its parent's). In a child that is
 // not the innermost, State is the state that runs the next child.

@@ -270,6 +270,8 @@ func (s *Session) Save(ctx context.Context, next string, state any, err error) e
 	return s.SaveAt(ctx, Position{State: next, Vars: s.vars}, state, nil)
 }
 
+// SaveAt saves the run at pos on state, waiting for pending when it is
+// not nil.
 func (s *Session) SaveAt(ctx context.Context, pos Position, state any, pending *Pending) error {
 	data, err := json.Marshal(state)
 	if err != nil {
@@ -282,7 +284,7 @@ func (s *Session) SaveAt(ctx context.Context, pos Position, state any, pending *
 	return s.Put(ctx, pos, data, stops)
 }
 
-// put writes one checkpoint, waiting at stops when there are any; the
+// Put writes one checkpoint, waiting at stops when there are any; the
 // step counter makes the order of a session's checkpoints visible.
 func (s *Session) Put(ctx context.Context, pos Position, state json.RawMessage, stops []Pending) error {
 	s.mu.Lock()

@@ -18,13 +18,13 @@ import (
 // their result, others may stop too. Once all have finished or stopped, the
 // fan-out stops with one *Interrupted that lists every stop, and the
 // checkpoint holds the fan-out's progress: what each finished branch
-// recorded and, for each stopped one, where it waits (branchStop). Each
+// recorded and, for each stopped one, where it waits (BranchStop). Each
 // stop has a key naming its path, "<fan-out state>/<index>/<state>", nested
 // as deep as the fan-outs are (e.g. "Outer/1/Inner/0/Approve"). Answering
 // one resumes the fan-out: finished branches are not run again, the
 // answered one goes on from its stop, the others that wait stop again.
 
-// branchStop is where one branch or item of a fan-out waits: at State, on
+// BranchStop is where one branch or item of a fan-out waits: at State, on
 // Input (the state's raw input), with the variables of its own scope. Either
 // State waits itself (Pending), or a fan-out State opens holds the stops
 // (FanOut), one level down.
@@ -38,11 +38,11 @@ type BranchStop struct {
 	// timeout: the deadline runs from when the branch first reached it.
 	Timer *DurableTimer `json:"timer,omitempty"`
 	// Callback is the task token State waits for, a callback Task state
-	// (asl_callback_branch.go), instead of a decision.
+	// (asl/callback_branch.go), instead of a decision.
 	Callback *CallbackWait `json:"callback,omitempty"`
 	// Child is set when State runs a compiled-in child (an Include, or a
 	// started execution) that stopped: where in the child it waits, one
-	// level down (asl_resume.go).
+	// level down (asl/resume.go).
 	Child *BranchStop `json:"child,omitempty"`
 }
 
@@ -107,13 +107,13 @@ func (p *Pending) key() string {
 
 // branchScope is the branch or item of a fan-out that a context runs in,
 // in a session's run.
-type BranchScope struct {
+type branchScope struct {
 	prefix string      // the key of its states without their name: "Map/3/"
 	resume *BranchStop // where the branch goes on, until its run loop takes it
 	// at is taken by the run loop: the state it resumes at, whose fan-out
 	// may take it, or whose compiled-in child then takes its Child.
 	At    *BranchStop
-	Depth int // the compiled-in children around the branch; more are inside it (asl_resume.go)
+	Depth int // the compiled-in children around the branch; more are inside it (asl/resume.go)
 }
 
 type branchScopeKey struct{}
@@ -133,12 +133,12 @@ func childDepth(ctx context.Context) int {
 	return depth
 }
 
-func BranchOf(ctx context.Context) *BranchScope {
-	sc, _ := ctx.Value(branchScopeKey{}).(*BranchScope)
+func BranchOf(ctx context.Context) *branchScope {
+	sc, _ := ctx.Value(branchScopeKey{}).(*branchScope)
 	return sc
 }
 
-// stopKey is the key of a stop at state in the branch ctx runs in.
+// StopKey is the key of a stop at state in the branch ctx runs in.
 func StopKey(ctx context.Context, state string) string {
 	if sc := BranchOf(ctx); sc != nil {
 		return sc.prefix + state
@@ -146,7 +146,7 @@ func StopKey(ctx context.Context, state string) string {
 	return state
 }
 
-// takeResume returns, once, where the branch ctx runs in goes on; nil
+// TakeResume returns, once, where the branch ctx runs in goes on; nil
 // when it starts at its start.
 func TakeResume(ctx context.Context) *BranchStop {
 	sc := BranchOf(ctx)
@@ -158,9 +158,9 @@ func TakeResume(ctx context.Context) *BranchStop {
 	return stop
 }
 
-// fanOutStops is the progress of one fan-out in a session's run: its key,
+// OpenFanOut is the progress of one fan-out in a session's run: its key,
 // what the checkpoint it resumes from says of it, and what its branches
-// did in this run. A nil *fanOutStops (a run without a session) records
+// did in this run. A nil *OpenFanOut (a run without a session) records
 // nothing, and its branches cannot stop.
 type OpenFanOut struct {
 	key      string
@@ -172,7 +172,7 @@ type OpenFanOut struct {
 	save     func(ctx context.Context) error // saves the progress; nil: not at the top level
 }
 
-// openStops begins the fan-out state opens in the run of ctx, restoring
+// OpenStops begins the fan-out state opens in the run of ctx, restoring
 // its progress when the run resumes inside it: from the branch ctx runs
 // in, or, at the top level, from the session.
 func OpenStops(ctx context.Context, sess *Session, state string) *OpenFanOut {
@@ -194,7 +194,7 @@ func OpenStops(ctx context.Context, sess *Session, state string) *OpenFanOut {
 	return f
 }
 
-// durable makes a fan-out at the top level of a session's run save its
+// Durable makes a fan-out at the top level of a session's run save its
 // progress each time a branch finishes or stops, so that a run that
 // crashes or fails inside it runs again only the branches that had not
 // finished: the checkpoint names state, on input (its JSON), and in JSON
@@ -215,7 +215,7 @@ func (f *OpenFanOut) Durable(ctx context.Context, sess *Session, state string, i
 	return nil
 }
 
-// finished returns what branch i recorded when it finished before the run
+// Finished returns what branch i recorded when it finished before the run
 // was resumed.
 func (f *OpenFanOut) Finished(i int) (json.RawMessage, bool) {
 	if f == nil || f.restored == nil {
@@ -230,20 +230,20 @@ func (f *OpenFanOut) Finished(i int) (json.RawMessage, bool) {
 	return raw, ok
 }
 
-// branch returns the context branch i runs in: its stops are keyed under
+// Branch returns the context branch i runs in: its stops are keyed under
 // the fan-out's, and it resumes where the checkpoint says it stopped.
 func (f *OpenFanOut) Branch(ctx context.Context, i int) context.Context {
 	if f == nil {
 		return ctx
 	}
-	sc := &BranchScope{prefix: f.key + "/" + strconv.Itoa(i) + "/", Depth: childDepth(ctx)}
+	sc := &branchScope{prefix: f.key + "/" + strconv.Itoa(i) + "/", Depth: childDepth(ctx)}
 	if f.restored != nil {
 		sc.resume = f.restored.Stopped[i]
 	}
 	return context.WithValue(ctx, branchScopeKey{}, sc)
 }
 
-// settle records how branch i ended: its result rec when it finished, or
+// Settle records how branch i ended: its result rec when it finished, or
 // where it waits when it stopped, which is then no failure of the fan-out.
 // Other errors are returned.
 func (f *OpenFanOut) Settle(ctx context.Context, i int, rec any, err error) error {
@@ -278,7 +278,7 @@ func (f *OpenFanOut) saved(ctx context.Context) error {
 	return f.save(ctx)
 }
 
-// interrupted returns, when branches stopped, the *Interrupted of the
+// Interrupted returns, when branches stopped, the *Interrupted of the
 // fan-out state: every stop, in branch order, and where the fan-out waits,
 // on input (the state's raw input) with vars (its scope's variables, nil
 // at the top level, whose variables the checkpoint holds anyway).
@@ -302,7 +302,7 @@ func (f *OpenFanOut) Interrupted(state string, input any, vars json.RawMessage) 
 	return wait
 }
 
-// stopInBranch turns err, the *Interrupted of an approval at state on raw
+// StopInBranch turns err, the *Interrupted of an approval at state on raw
 // input in the branch ctx runs in, into a stop its fan-out records; vars
 // are the variables of the branch's scope. Other errors, and errors of a
 // run outside a session's fan-out, are returned as they are.

@@ -172,7 +172,7 @@ func childStops() *FanOutProgress {
 
 // The stops and tokens inside a branch's compiled-in child are the
 // branch's: listed, keyed by the child's state ids under the branch's
-// prefix (as stopKey keys them when they stop), and cloned deeply.
+// prefix (as StopKey keys them when they stop), and cloned deeply.
 func TestStopsInsideChildren(t *testing.T) {
 	f := childStops()
 	assert.Equal(t, []Pending{*f.Stopped[0].Child.Pending}, f.stops())
@@ -188,5 +188,5 @@ func TestStopsInsideChildren(t *testing.T) {
 	assert.Equal(t, childStops(), f)
 
 	pos := Position{State: "Top", Inside: []ChildPosition{{State: "Top/M", FanOut: f}}}
-	assert.Same(t, f.Stopped[1].Child.Callback, pos.WaitFor("t1"), "a fan-out inside a top-level child holds its tokens")
+	assert.Same(t, f.Stopped[1].Child.Callback, pos.waitFor("t1"), "a fan-out inside a top-level child holds its tokens")
 }

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// durableTimer is a sleep under way in the state a checkpoint names: a
+// DurableTimer is a sleep under way in the state a checkpoint names: a
 // Wait state's, or the delay before a retry of the state's handler; or
 // the time an approval state's decision is due. Its deadline is absolute,
 // so that a run resumed after a crash sleeps only what is left of it, and
@@ -51,7 +51,7 @@ func (s *Session) clock() Clock {
 	return s.cfg.RunClock()
 }
 
-// takeTimer returns, once, the timer of the checkpoint the run resumed
+// TakeTimer returns, once, the timer of the checkpoint the run resumed
 // from, when it is state's Wait or approval (retry false) or retry delay.
 func (s *Session) TakeTimer(state string, retry bool) *DurableTimer {
 	if s == nil {
@@ -115,7 +115,7 @@ func (s *Session) holdTimer(ctx context.Context, t *DurableTimer, here func(Posi
 	return s.putLocked(ctx, pos, state, nil)
 }
 
-// sleepUntil sleeps through the clock of cfg until t's deadline, which a
+// SleepUntil sleeps through the clock of cfg until t's deadline, which a
 // checkpoint of sess holds first. A resumed run writes it again: its state
 // may hold new input since.
 func SleepUntil(ctx context.Context, cfg *Config, sess *Session, t *DurableTimer, here func(Position) bool) error {
@@ -126,7 +126,7 @@ func SleepUntil(ctx context.Context, cfg *Config, sess *Session, t *DurableTimer
 	return clock.Sleep(ctx, max(t.Until.Sub(clock.Now()), 0))
 }
 
-// topLevel says whether a checkpoint at pos names state among the
+// TopLevel says whether a checkpoint at pos names state among the
 // top-level states of a workflow, outside any fan-out.
 func TopLevel(state string) func(Position) bool {
 	return func(pos Position) bool {

@@ -30,7 +30,7 @@ func (r *Retrier) LongestDelay() time.Duration {
 	return max(r.Delay(max(r.MaxAttempts-1, 1)), r.Interval)
 }
 
-// resumeRetries restores a run resumed from a checkpoint that was saved
+// ResumeRetries restores a run resumed from a checkpoint that was saved
 // during the delay before a retry of state: the retries its rules had
 // made go into retries, and what is left of the delay is slept. It
 // returns how many retries were made, 0 when the run did not stop there.
@@ -47,7 +47,7 @@ func ResumeRetries(ctx context.Context, cfg *Config, sess *Session, state string
 	return n, SleepUntil(ctx, cfg, sess, t, here)
 }
 
-// retryDelay sleeps delay d before a retry of state, whose rules have
+// RetryDelay sleeps delay d before a retry of state, whose rules have
 // made retries so far; when here says that the session's checkpoint names
 // state, the deadline and the retries go into it first.
 func RetryDelay(ctx context.Context, cfg *Config, sess *Session, state string, d time.Duration, retries []int, here func(Position) bool) error {

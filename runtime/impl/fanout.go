@@ -77,7 +77,7 @@ func (f *fanOut) worker(ctx context.Context) {
 	}
 }
 
-// protect calls work for item i of n, turning a panic into an error; o,
+// Protect calls work for item i of n, turning a panic into an error; o,
 // when not nil, observes the item (n < 0: the number is not known).
 func Protect(ctx context.Context, o Observer, state string, i, n int, work func(context.Context, int) error) (err error) {
 	if o != nil {

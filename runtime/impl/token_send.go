@@ -7,7 +7,7 @@ import (
 	"sync"
 )
 
-// liveWait is a task token a run waits for in this process: one answer,
+// LiveWait is a task token a run waits for in this process: one answer,
 // and heartbeats, which renew its HeartbeatSeconds.
 type LiveWait struct {
 	Answers chan *CallbackAnswer
@@ -188,7 +188,7 @@ func checkOutstanding(cp *Checkpoint, claims tokenClaims, token string, clock Cl
 	if cp == nil {
 		return nil, tokenRefused(claims, fmt.Errorf("%w: the session has no checkpoint", ErrTaskTokenUnknown))
 	}
-	w := cp.Position.WaitFor(token)
+	w := cp.Position.waitFor(token)
 	if w == nil {
 		return nil, tokenRefused(claims, notHeld(cp, token))
 	}

@@ -112,7 +112,7 @@ func TestCheckpointCloneCallback(t *testing.T) {
 
 // The tokens of a checkpoint that stopped inside fan-outs are found in
 // their branches' stops, nested ones keyed by their path, in branch order
-// (asl_callback_branch.go); a token no stop holds and the checkpoint does
+// (asl/callback_branch.go); a token no stop holds and the checkpoint does
 // not remember is refused as unknown.
 func TestTokensInFanOutStops(t *testing.T) {
 	inner := &FanOutProgress{Stopped: map[int]*BranchStop{1: {State: "Ask", Callback: &CallbackWait{State: "Ask", Token: "t-inner"}}}}
@@ -127,8 +127,8 @@ func TestTokensInFanOutStops(t *testing.T) {
 	assert.Equal(t, []string{"Outer/1/Inner/1/Ask", "Outer/2/Wait"}, keys)
 	require.Len(t, waits, 2)
 	assert.Equal(t, "t-inner", waits[0].Token)
-	assert.Same(t, inner.Stopped[1].Callback, pos.WaitFor("t-inner"), "the wait itself, which the answer is saved in")
-	assert.Nil(t, pos.WaitFor("t-3"))
+	assert.Same(t, inner.Stopped[1].Callback, pos.waitFor("t-inner"), "the wait itself, which the answer is saved in")
+	assert.Nil(t, pos.waitFor("t-3"))
 
 	claims := tokenClaims{Session: "s", State: "Wait"}
 	_, err := checkOutstanding(&Checkpoint{Position: pos}, claims, "t-3", NewFakeClock(time.Now()))

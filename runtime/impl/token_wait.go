@@ -16,7 +16,7 @@ import (
 // resumes the waits; the checkpoint, the stops of fan-outs and the
 // session API (SendTaskSuccess, token_send.go) are shared with it here.
 
-// callbackWait is a task token outstanding at State, with its deadlines,
+// CallbackWait is a task token outstanding at State, with its deadlines,
 // as a checkpoint holds it. Answer is set once a success or a failure was
 // accepted for it: a run resumed after a crash then completes the state
 // with it.
@@ -32,7 +32,7 @@ type CallbackWait struct {
 	Answer    *CallbackAnswer `json:"answer,omitempty"`
 }
 
-// callbackAnswer is a success (Output) or a failure (Error, Cause) sent
+// CallbackAnswer is a success (Output) or a failure (Error, Cause) sent
 // for a task token.
 type CallbackAnswer struct {
 	Output json.RawMessage `json:"output,omitempty"`
@@ -53,7 +53,7 @@ func (w *CallbackWait) clone() *CallbackWait {
 	return &out
 }
 
-// expired is the error of a wait whose deadline has passed at now: the
+// Expired is the error of a wait whose deadline has passed at now: the
 // state fails with States.Timeout or States.HeartbeatTimeout.
 func (w *CallbackWait) Expired(now time.Time) error {
 	switch {
@@ -65,7 +65,7 @@ func (w *CallbackWait) Expired(now time.Time) error {
 	return nil
 }
 
-// next is the earlier deadline of the wait; zero without one.
+// Next is the earlier deadline of the wait; zero without one.
 func (w *CallbackWait) Next() time.Time {
 	switch {
 	case w.Until.IsZero():
@@ -120,7 +120,7 @@ func waitingLine(wait *TaskTokenWait) []byte {
 	return line
 }
 
-// tokens lists the task tokens the branches of f, and of the fan-outs
+// Tokens lists the task tokens the branches of f, and of the fan-outs
 // inside them, wait for, in branch order, with the key of each stop;
 // prefix is the key of f and a slash.
 func (f *FanOutProgress) Tokens(prefix string) (keys []string, waits []*CallbackWait) {
@@ -137,7 +137,7 @@ func (f *FanOutProgress) Tokens(prefix string) (keys []string, waits []*Callback
 // tokens lists the task tokens b waits for: at its state, in the fan-out
 // it opens, or, when its state runs a compiled-in child, in the child,
 // whose states' ids name them (a stop's key is the branch's prefix and the
-// id of the state that waits, as stopKey makes it).
+// id of the state that waits, as StopKey makes it).
 func (b *BranchStop) tokens(prefix string) (keys []string, waits []*CallbackWait) {
 	if b.Child != nil {
 		return b.Child.tokens(prefix)
@@ -153,7 +153,7 @@ func (b *BranchStop) tokens(prefix string) (keys []string, waits []*CallbackWait
 // waitFor returns the wait for token that pos holds: at its state (or in
 // the compiled-in child it runs), or in a branch of its fan-out; nil when
 // it holds none.
-func (pos *Position) WaitFor(token string) *CallbackWait {
+func (pos *Position) waitFor(token string) *CallbackWait {
 	if w := pos.Callback; w != nil && sameToken(w.Token, token) {
 		return w
 	}

@@ -52,7 +52,7 @@ func (g *aslGen) childMachine(f *jen.File, method, what string, l *emit.Loop, m 
 // stopsInChild reports whether m is a compiled-in child that runs inside
 // a Parallel branch or a Map iterator and in which a session's run can
 // stop (canStop): its run loop, as a top-level child's, starts where the
-// stop of its branch says (runtime/impl/asl_resume.go, ResumeChild).
+// stop of its branch says (runtime/impl/asl/resume.go, ResumeChild).
 func (g *aslGen) stopsInChild(m *ir.Machine) bool {
 	for _, s := range ir.AllStates(g.w.States) {
 		if hasChild(s) && s.ASL.Branches[0] == m {

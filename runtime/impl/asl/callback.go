@@ -17,7 +17,7 @@ import (
 // outstanding token (Position.Callback; SaveChild saves a child's), and
 // the workflow's SendTaskSuccess or SendTaskFailure continues it; one
 // inside a Parallel branch or a Map item of a session, compiled-in children
-// included, stops only its branch (asl_callback_branch.go); a run without
+// included, stops only its branch (callback_branch.go); a run without
 // a session waits in the process for the token.
 
 // EnterCallback returns the context object of a callback Task state being
@@ -76,7 +76,7 @@ func (x *ASLExec) Callback(st *ASLState, h aslHandler, heartbeat time.Duration, 
 			return nil, err
 		}
 		durable = durable && x.sess != nil
-		branchStop := !durable && x.sess != nil && inBranch(ctx) // a stop of its branch (asl_callback_branch.go)
+		branchStop := !durable && x.sess != nil && inBranch(ctx) // a stop of its branch (callback_branch.go)
 		var live *impl.LiveWait
 		if !durable && !branchStop {
 			live = impl.WaitLive(w.Token)

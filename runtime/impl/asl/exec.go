@@ -22,11 +22,11 @@ type ASLExec struct {
 	name     string
 	start    time.Time
 	vars     *varScope // the top-level variables
-	spend    usage     // agent budgets and memory (asl_agent.go)
+	spend    usage     // agent budgets and memory (agent.go)
 
 	restoreErr error              // the checkpoint's variables did not decode
-	resume     *childResume       // the checkpoint is inside compiled-in children (asl_resume.go)
-	callback   *impl.CallbackWait // the task token the checkpoint waits for, taken once (asl_callback.go)
+	resume     *childResume       // the checkpoint is inside compiled-in children (resume.go)
+	callback   *impl.CallbackWait // the task token the checkpoint waits for, taken once (callback.go)
 }
 
 // OrderedHandlers is implemented by handlers that take and return JSON
@@ -104,7 +104,7 @@ type aslContext struct {
 	hasResult bool
 	errOut    *Object // $states.errorOutput, in a catcher
 
-	callback bool   // a .waitForTaskToken Task: $$.Task.Token is a real token (asl_callback.go)
+	callback bool   // a .waitForTaskToken Task: $$.Task.Token is a real token (callback.go)
 	token    string // its token, once read
 }
 
@@ -158,7 +158,7 @@ type ASLState struct {
 	Timeout        time.Duration
 	TimeoutPath    *JSONPath
 	// A callback Task's HeartbeatSecondsPath or JSONata HeartbeatSeconds
-	// (asl_callback.go).
+	// (callback.go).
 	HeartbeatPath *JSONPath
 	HeartbeatExpr *Template
 

@@ -85,7 +85,7 @@ type branchStart struct {
 	parent *branchStart
 	wg     *sync.WaitGroup
 	once   sync.Once
-	fired  atomic.Bool // for an engine's branches (engine_asl.go)
+	fired  atomic.Bool // for an engine's branches (engine.go)
 }
 
 func (s *branchStart) fire() {
