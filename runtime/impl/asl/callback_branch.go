@@ -11,7 +11,7 @@ import (
 
 // Callback waits inside fan-outs. In a session's run, a callback Task
 // state inside a Parallel branch or a Map item stops only its branch, as
-// an approval does (checkpoint_stops.go): the branch's BranchStop holds
+// an approval does (impl's checkpoint_stops.go): the branch's BranchStop holds
 // the outstanding token with its deadlines, the other branches run on,
 // and once all have finished or stopped the run stops with a
 // *TaskTokenWait that lists every token outstanding. An answer sent for

@@ -219,7 +219,7 @@ func (spec *MapSpec) itemInput(in any, cx *aslContext, i int, item any) (any, er
 // Timeout fails with States.Timeout. Without a decision a top-level state
 // interrupts the run (see Approve); so does one inside a Parallel or Map of
 // a session's run, whose checkpoint holds the fan-out's progress
-// (checkpoint_stops.go). Without a session, inside a Parallel or Map, that
+// (impl's checkpoint_stops.go). Without a session, inside a Parallel or Map, that
 // is a States.Runtime error.
 func (x *ASLExec) Approval(req impl.ApprovalRequest, topLevel bool) stateBody {
 	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
