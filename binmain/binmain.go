@@ -19,6 +19,7 @@ import (
 	"github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // Env is what the built-in handlers use, made once per run of the program.
@@ -55,7 +56,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, run runFunc,
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	ctx = flowcimpl.StopAtTaskTokens(ctx) // nothing in this process could answer a token
+	ctx = flowcasl.StopAtTaskTokens(ctx) // nothing in this process could answer a token
 	watch, done, err := observe(ctx, stderr, *quiet)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", prog, err)

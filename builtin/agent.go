@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // Agent runs an Agent State Language agent task whose Model names a
@@ -29,7 +30,7 @@ func (c *LLM) Agent(ctx context.Context, in any, agent flowcrt.Agent) (any, erro
 	content := r.Choices[0].Message.Content
 	out := agentResult(content)
 	if reasoningRequired(agent) && !hasReasoning(out) {
-		return nil, flowcrt.NewError(flowcimpl.AgentInvalidOutput, "the agent's Reasoning is required, but the reply has no {\"result\", \"reasoning\"} object: "+snippet([]byte(content)))
+		return nil, flowcrt.NewError(flowcasl.AgentInvalidOutput, "the agent's Reasoning is required, but the reply has no {\"result\", \"reasoning\"} object: "+snippet([]byte(content)))
 	}
 	return withTokens(out, agent, r.Usage.TotalTokens), nil
 }
@@ -179,13 +180,13 @@ func agentResult(reply string) any {
 // model's context is Agent.ContextOverflow, and every other failure of the
 // endpoint Agent.ModelError. The cause keeps the client's name.
 var agentErrorNames = map[string]string{
-	ErrRateLimited: flowcimpl.StatesRateLimitExceeded,
+	ErrRateLimited: flowcasl.StatesRateLimitExceeded,
 	ErrTimeout:     flowcimpl.StatesTimeout,
-	ErrServer:      flowcimpl.AgentModelError,
-	ErrRequest:     flowcimpl.AgentModelError,
-	ErrUnreachable: flowcimpl.AgentModelError,
-	ErrBadReply:    flowcimpl.AgentModelError,
-	ErrNoModel:     flowcimpl.AgentModelError,
+	ErrServer:      flowcasl.AgentModelError,
+	ErrRequest:     flowcasl.AgentModelError,
+	ErrUnreachable: flowcasl.AgentModelError,
+	ErrBadReply:    flowcasl.AgentModelError,
+	ErrNoModel:     flowcasl.AgentModelError,
 }
 
 // contextOverflow is how OpenAI-compatible endpoints say a request is
@@ -202,7 +203,7 @@ func agentError(err error) error {
 		return err
 	}
 	if e.Name == ErrRequest && contextOverflow.MatchString(e.Cause) {
-		name = flowcimpl.AgentContextOverflow
+		name = flowcasl.AgentContextOverflow
 	}
 	return flowcrt.NewError(name, e.Error())
 }

@@ -11,13 +11,14 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 func writer() flowcrt.Agent {
 	return flowcrt.Agent{
 		Name:  "Writer",
 		Model: "big",
-		Generation: &flowcimpl.Generation{
+		Generation: &flowcasl.Generation{
 			Temperature: flowcimpl.Float(0.2), TopP: flowcimpl.Float(0.9), MaxTokens: 300, StopSequences: []string{"END"},
 		},
 		Reasoning:  map[string]any{"Format": "reflection", "MinSteps": 2.0},
@@ -31,7 +32,7 @@ func writer() flowcrt.Agent {
 // input as JSON; a JSON reply is the result as a value.
 func TestAgentRequestAndResult(t *testing.T) {
 	f := &fake{reply: answer("```json\n{\"result\": {\"title\": \"Go\"}, \"reasoning\": {\"steps\": []}}\n```")}
-	out, err := client(t, f).Agent(context.Background(), flowcimpl.Obj("topic", "Go", "n", 2.0), writer())
+	out, err := client(t, f).Agent(context.Background(), flowcasl.Obj("topic", "Go", "n", 2.0), writer())
 	require.NoError(t, err)
 	b, _ := json.Marshal(out)
 	assert.JSONEq(t, `{"result": {"title": "Go"}, "reasoning": {"steps": []}}`, string(b))
@@ -79,11 +80,11 @@ func TestAgentErrorNames(t *testing.T) {
 		reply  string
 		name   string
 	}{
-		{429, `{"error": "slow down"}`, flowcimpl.StatesRateLimitExceeded},
-		{500, `oops`, flowcimpl.AgentModelError},
-		{401, `{"error": "bad key"}`, flowcimpl.AgentModelError},
-		{400, `{"error": {"code": "context_length_exceeded"}}`, flowcimpl.AgentContextOverflow},
-		{200, `not json`, flowcimpl.AgentModelError},
+		{429, `{"error": "slow down"}`, flowcasl.StatesRateLimitExceeded},
+		{500, `oops`, flowcasl.AgentModelError},
+		{401, `{"error": "bad key"}`, flowcasl.AgentModelError},
+		{400, `{"error": {"code": "context_length_exceeded"}}`, flowcasl.AgentContextOverflow},
+		{200, `not json`, flowcasl.AgentModelError},
 	} {
 		_, err := client(t, &fake{status: tc.status, reply: tc.reply}).Agent(context.Background(), nil, flowcrt.Agent{Name: "A", Model: "m"})
 		var named *flowcrt.Error
@@ -92,14 +93,14 @@ func TestAgentErrorNames(t *testing.T) {
 		assert.Contains(t, named.Cause, "LLM.", "HTTP %d", tc.status)
 	}
 	_, err := client(t, &fake{reply: answer("hi")}).Agent(context.Background(), nil, flowcrt.Agent{Name: "A"})
-	assert.Equal(t, flowcimpl.AgentModelError, flowcrt.ErrorName(err), "no model anywhere")
+	assert.Equal(t, flowcasl.AgentModelError, flowcrt.ErrorName(err), "no model anywhere")
 }
 
 // Required reasoning makes a reply without it Agent.InvalidOutput.
 func TestAgentRequiredReasoning(t *testing.T) {
 	a := flowcrt.Agent{Name: "A", Model: "m", Reasoning: map[string]any{"Required": true}}
 	_, err := client(t, &fake{reply: answer(`{"title": "Go"}`)}).Agent(context.Background(), nil, a)
-	assert.Equal(t, flowcimpl.AgentInvalidOutput, flowcrt.ErrorName(err))
+	assert.Equal(t, flowcasl.AgentInvalidOutput, flowcrt.ErrorName(err))
 }
 
 // A cancelled run stays a context error, which no rule matches.
@@ -114,7 +115,7 @@ func TestAgentCancelled(t *testing.T) {
 // without one, or for text, the result is the reply alone.
 func TestAgentTokens(t *testing.T) {
 	usage := `{"choices": [{"message": {"role": "assistant", "content": %q}}], "usage": {"total_tokens": 42}}`
-	limited := flowcrt.Agent{Name: "A", Model: "m", Limit: &flowcimpl.Budget{MaxTokens: 100}}
+	limited := flowcrt.Agent{Name: "A", Model: "m", Limit: &flowcasl.Budget{MaxTokens: 100}}
 	for _, tc := range []struct {
 		agent   flowcrt.Agent
 		content string

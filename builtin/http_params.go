@@ -12,7 +12,7 @@ import (
 	"strconv"
 
 	"github.com/flowc-dev/flowc/builtin/httpspec"
-	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // httpParams are the checked parameters of one HTTP Task call.
@@ -183,7 +183,7 @@ func (p *httpParams) encodeBody() (io.Reader, string, error) {
 	case !p.hasBody:
 		return nil, "", nil
 	case p.form:
-		obj, ok := flowcimpl.Plain(p.body).(map[string]any)
+		obj, ok := flowcasl.Plain(p.body).(map[string]any)
 		if !ok {
 			return nil, "", invalidf("a URL_ENCODED RequestBody must be an object, got %s", jsonKind(p.body))
 		}

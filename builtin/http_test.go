@@ -17,6 +17,7 @@ import (
 	"github.com/flowc-dev/flowc/builtin/httpspec"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // seen is what the loopback server received.
@@ -89,7 +90,7 @@ func TestHTTPInvokeTextResponse(t *testing.T) {
 
 func TestHTTPInvokeOrderedInput(t *testing.T) {
 	srv, got := server(t, http.StatusOK, "", "")
-	in := flowcimpl.Obj("ApiEndpoint", srv.URL, "Method", "PUT", "RequestBody", flowcimpl.Obj("z", 1.0, "a", 2.0))
+	in := flowcasl.Obj("ApiEndpoint", srv.URL, "Method", "PUT", "RequestBody", flowcasl.Obj("z", 1.0, "a", 2.0))
 	_, err := HTTPInvoke(t.Context(), srv.Client(), in)
 	require.NoError(t, err, "the input of an ordered handler is an Object")
 	r := <-got

@@ -90,6 +90,7 @@ func newFile(pkg, source string) *jen.File {
 	}
 	f.ImportAlias(emit.RuntimePath, emit.RuntimeAlias)
 	f.ImportAlias(emit.ImplPath, emit.ImplAlias)
+	f.ImportAlias(emit.ASLPath, emit.ASLAlias)
 	f.ImportAlias(emit.HarnessPath, emit.HarnessAlias)
 	return f
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/flowc-dev/flowc/runtime/impl"
+	"github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // RespondASL plays the mock of the state named by impl.StateFromContext(ctx)
@@ -16,7 +17,7 @@ import (
 func (m *Mocks) RespondASL(ctx context.Context, in any) (any, error) {
 	state := impl.StateFromContext(ctx)
 	e, ok := m.Next(state)
-	answer, callback := impl.MockedCallback(ctx)
+	answer, callback := asl.MockedCallback(ctx)
 	switch {
 	case !ok && callback:
 		m.note("flowc: callback state %q has no mock; the run waits for its task token\n", state)
@@ -30,7 +31,7 @@ func (m *Mocks) RespondASL(ctx context.Context, in any) (any, error) {
 	if e.Throw != nil {
 		return nil, e.Err()
 	}
-	v, err := impl.DecodeASLInput(e.Return)
+	v, err := asl.DecodeASLInput(e.Return)
 	if err != nil {
 		return nil, &impl.MockError{State: state, Err: err}
 	}

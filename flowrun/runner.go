@@ -12,6 +12,7 @@ import (
 	"os/signal"
 
 	"github.com/flowc-dev/flowc/runtime/impl"
+	"github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // runFunc runs one workflow on a JSON input with mocked handlers.
@@ -84,7 +85,7 @@ func setUp(args []string, stderr io.Writer, hasSessions bool) (r *aRun, code int
 	mocks.Log = stderr
 	r.input, r.mocks = in, mocks
 	r.ctx, r.stop = signal.NotifyContext(context.Background(), os.Interrupt)
-	r.ctx = impl.StopAtTaskTokens(r.ctx) // nothing in this process could answer a token
+	r.ctx = asl.StopAtTaskTokens(r.ctx) // nothing in this process could answer a token
 	if *skipWaits {
 		r.opts = append(r.opts, impl.WithClock(impl.NewFakeClock(impl.SystemClock.Now())))
 	}

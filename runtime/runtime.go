@@ -5,13 +5,14 @@ import (
 	"time"
 
 	"github.com/flowc-dev/flowc/runtime/impl"
+	"github.com/flowc-dev/flowc/runtime/impl/asl"
 	"github.com/flowc-dev/flowc/runtime/impl/chain"
 	"github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // Agent is an agent of an agent task or a debate, with the agent fields of
 // its Task state as JSON values (nil when not set).
-type Agent = impl.Agent
+type Agent = asl.Agent
 
 // ApprovalRequest is what an approval handler is asked.
 type ApprovalRequest = impl.ApprovalRequest
@@ -53,7 +54,7 @@ type Checkpoint = impl.Checkpoint
 type Checkpointer = impl.Checkpointer
 
 // ChildResult is how one child run of a distributed Map ended.
-type ChildResult = impl.ChildResult
+type ChildResult = asl.ChildResult
 
 // Clock is the time source of a workflow.
 type Clock = impl.Clock
@@ -63,7 +64,7 @@ type Clock = impl.Clock
 type ConditionCall = chain.ConditionCall
 
 // DecodeASLInput decodes the input of a `flowc run`: any JSON value.
-func DecodeASLInput(data []byte) (any, error) { return impl.DecodeASLInput(data) }
+func DecodeASLInput(data []byte) (any, error) { return asl.DecodeASLInput(data) }
 
 // ErrCancelled names the error of a run a person cancelled at an
 // interrupt_before state.
@@ -186,7 +187,7 @@ func NewMemoryCheckpointer() *MemoryCheckpointer { return impl.NewMemoryCheckpoi
 //
 // Handlers see plain map[string]any values unless they implement
 // OrderedHandlers; Run takes and returns plain values too.
-type Object = impl.Object
+type Object = asl.Object
 
 // Observer watches runs as they happen: progress displays, structured logs
 // and tracing implement it (see docs/observability.md). Each method is
@@ -229,14 +230,14 @@ type Pending = impl.Pending
 func ResultLine(output any, err error) []byte { return impl.ResultLine(output, err) }
 
 // ResultWriteRequest says which ResultWriter a result is for.
-type ResultWriteRequest = impl.ResultWriteRequest
+type ResultWriteRequest = asl.ResultWriteRequest
 
 // ResultWriter is implemented by handlers that take the results of the
 // distributed Maps with a ResultWriter. WriteResult is called once per
 // child as it ends (on an engine: in item order once the child's window of
 // items is done), never twice at once. Handlers that do not implement it
 // get the built-in writer of local files.
-type ResultWriter = impl.ResultWriter
+type ResultWriter = asl.ResultWriter
 
 // RouteCall is the call of a route task: the model picks one of Labels.
 type RouteCall = chain.RouteCall
@@ -267,8 +268,8 @@ const StatesHeartbeatTimeout = impl.StatesHeartbeatTimeout
 
 // The errors of a distributed Map, as Step Functions names them.
 const (
-	StatesExceedToleratedFailureThreshold = impl.StatesExceedToleratedFailureThreshold
-	StatesItemReaderFailed                = impl.StatesItemReaderFailed
+	StatesExceedToleratedFailureThreshold = asl.StatesExceedToleratedFailureThreshold
+	StatesItemReaderFailed                = asl.StatesItemReaderFailed
 )
 
 // How a session's last run stands: Checkpoint.Status.

@@ -11,6 +11,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -113,9 +114,9 @@ func (w *Order) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "order",
 		Schema:   "json",
 		Start:    "Price",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -127,7 +128,7 @@ func (w *Order) runAt(ctx context.Context, sess *flowcimpl.Session, input any, s
 		return nil, sess.UnknownState(state)
 	}
 	step := orderStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "order", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "order", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -136,12 +137,12 @@ func (w *Order) runAt(ctx context.Context, sess *flowcimpl.Session, input any, s
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Order) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step orderStep) (out any, err error) {
+func (w *Order) run(ctx context.Context, x *flowcasl.ASLExec, in any, step orderStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -191,23 +192,23 @@ func (w *Order) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step orde
 		}
 		err = x.Save(ctx, orderStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(orderStateIDs[step], err)
+			return nil, flowcasl.StateFailed(orderStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var orderPriceState = flowcimpl.ASLState{
+var orderPriceState = flowcasl.ASLState{
 	Name: "Price",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.priced",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("priced")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("priced")},
 	}},
 }
 
 // stepPrice runs Map state "Price".
-func (w *Order) stepPrice(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepPrice(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Price")
 	out, err := x.Do(ctx, &orderPriceState, cx, in, x.Map("Price", &orderPriceItems, w.runPriceItems))
 	if err != nil {
@@ -216,16 +217,16 @@ func (w *Order) stepPrice(ctx context.Context, x *flowcimpl.ASLExec, in any) (or
 	return orderStepChecks, out, nil
 }
 
-var orderPriceItems = flowcimpl.MapSpec{
-	ItemsPath: &flowcimpl.JSONPath{
+var orderPriceItems = flowcasl.MapSpec{
+	ItemsPath: &flowcasl.JSONPath{
 		Src:  "$.lines",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("lines")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("lines")},
 	},
-	ItemSelector: flowcimpl.TObject(
-		flowcimpl.TField("id", flowcimpl.TPath(&flowcimpl.JSONPath{
+	ItemSelector: flowcasl.TObject(
+		flowcasl.TField("id", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.id",
 		})),
-		flowcimpl.TField("line", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("line", flowcasl.TPath(&flowcasl.JSONPath{
 			Src:     "$$.Map.Item.Value",
 			Context: true,
 		})),
@@ -235,7 +236,7 @@ var orderPriceItems = flowcimpl.MapSpec{
 
 // runPriceItems runs the iterator of Map state "Price" from state "PriceLine" and returns its
 // output.
-func (w *Order) runPriceItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Order) runPriceItems(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := orderStepPriceLine
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -275,24 +276,24 @@ func (w *Order) runPriceItems(ctx context.Context, x *flowcimpl.ASLExec, in any)
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(orderStateIDs[step], err)
+			return nil, flowcasl.StateFailed(orderStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var orderPriceLineState = flowcimpl.ASLState{
+var orderPriceLineState = flowcasl.ASLState{
 	Name: "PriceLine",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("id", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("id", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.id",
 		})),
-		flowcimpl.TField("line", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("line", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.line",
 		})),
-		flowcimpl.TField("attempt", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("attempt", flowcasl.TPath(&flowcasl.JSONPath{
 			Src:     "$$.State.RetryCount",
 			Context: true,
 		})),
@@ -308,7 +309,7 @@ var orderPriceLineState = flowcimpl.ASLState{
 }
 
 // stepPriceLine runs Task state "PriceLine".
-func (w *Order) stepPriceLine(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepPriceLine(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "PriceLine")
 	out, err := x.Do(ctx, &orderPriceLineState, cx, in, x.Task(&orderPriceLineState, w.h.PriceLine))
 	if err != nil {
@@ -317,16 +318,16 @@ func (w *Order) stepPriceLine(ctx context.Context, x *flowcimpl.ASLExec, in any)
 	return orderDone, out, nil
 }
 
-var orderChecksState = flowcimpl.ASLState{
+var orderChecksState = flowcasl.ASLState{
 	Name: "Checks",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.checks",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("checks")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("checks")},
 	}},
 }
 
 // stepChecks runs Parallel state "Checks".
-func (w *Order) stepChecks(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepChecks(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Checks")
 	out, err := x.Do(ctx, &orderChecksState, cx, in, x.Parallel("Checks", w.runChecksBranch1, w.runChecksBranch2))
 	if err != nil {
@@ -337,7 +338,7 @@ func (w *Order) stepChecks(ctx context.Context, x *flowcimpl.ASLExec, in any) (o
 
 // runChecksBranch1 runs branch 1 of Parallel state "Checks" from state "Stock" and returns its
 // output.
-func (w *Order) runChecksBranch1(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Order) runChecksBranch1(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := orderStepStock
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -377,20 +378,20 @@ func (w *Order) runChecksBranch1(ctx context.Context, x *flowcimpl.ASLExec, in a
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(orderStateIDs[step], err)
+			return nil, flowcasl.StateFailed(orderStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var orderStockState = flowcimpl.ASLState{
+var orderStockState = flowcasl.ASLState{
 	Name: "Stock",
 	Task: true,
 }
 
 // stepStock runs Task state "Stock".
-func (w *Order) stepStock(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepStock(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Stock")
 	out, err := x.Do(ctx, &orderStockState, cx, in, x.Task(&orderStockState, w.h.Stock))
 	if err != nil {
@@ -401,7 +402,7 @@ func (w *Order) stepStock(ctx context.Context, x *flowcimpl.ASLExec, in any) (or
 
 // runChecksBranch2 runs branch 2 of Parallel state "Checks" from state "Fraud" and returns its
 // output.
-func (w *Order) runChecksBranch2(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Order) runChecksBranch2(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := orderStepFraud
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -441,20 +442,20 @@ func (w *Order) runChecksBranch2(ctx context.Context, x *flowcimpl.ASLExec, in a
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(orderStateIDs[step], err)
+			return nil, flowcasl.StateFailed(orderStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var orderFraudState = flowcimpl.ASLState{
+var orderFraudState = flowcasl.ASLState{
 	Name: "Fraud",
 	Task: true,
 }
 
 // stepFraud runs Task state "Fraud".
-func (w *Order) stepFraud(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepFraud(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Fraud")
 	out, err := x.Do(ctx, &orderFraudState, cx, in, x.Task(&orderFraudState, w.h.Fraud))
 	if err != nil {
@@ -463,12 +464,12 @@ func (w *Order) stepFraud(ctx context.Context, x *flowcimpl.ASLExec, in any) (or
 	return orderDone, out, nil
 }
 
-var orderHoldState = flowcimpl.ASLState{
+var orderHoldState = flowcasl.ASLState{
 	Name: "Hold",
 }
 
 // stepHold runs Wait state "Hold".
-func (w *Order) stepHold(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepHold(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Hold")
 	out, err := x.Do(ctx, &orderHoldState, cx, in, x.Wait(&orderHoldWait))
 	if err != nil {
@@ -477,35 +478,35 @@ func (w *Order) stepHold(ctx context.Context, x *flowcimpl.ASLExec, in any) (ord
 	return orderStepConfirm, out, nil
 }
 
-var orderHoldWait = flowcimpl.Wait{
+var orderHoldWait = flowcasl.Wait{
 	Seconds:    1.0,
 	HasSeconds: true,
 }
 
-var orderConfirmState = flowcimpl.ASLState{
+var orderConfirmState = flowcasl.ASLState{
 	Name: "Confirm",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("QueueUrl", flowcimpl.TValue("https://sqs.us-east-1.amazonaws.com/123456789012/confirm")),
-		flowcimpl.TField("MessageBody", flowcimpl.TObject(
-			flowcimpl.TField("id", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("QueueUrl", flowcasl.TValue("https://sqs.us-east-1.amazonaws.com/123456789012/confirm")),
+		flowcasl.TField("MessageBody", flowcasl.TObject(
+			flowcasl.TField("id", flowcasl.TPath(&flowcasl.JSONPath{
 				Src: "$.id",
 			})),
-			flowcimpl.TField("token", flowcimpl.TPath(&flowcimpl.JSONPath{
+			flowcasl.TField("token", flowcasl.TPath(&flowcasl.JSONPath{
 				Src:     "$$.Task.Token",
 				Context: true,
 			})),
 		)),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.confirmed",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("confirmed")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("confirmed")},
 	}},
 	Timeout: 1 * time.Hour,
 }
 
 // stepConfirm runs Task state "Confirm".
-func (w *Order) stepConfirm(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepConfirm(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.EnterCallback(ctx, "Confirm")
 	out, err := x.Do(ctx, &orderConfirmState, cx, in, x.Callback(&orderConfirmState, w.h.SendMessageWaitForTaskToken, 10*time.Minute, true))
 	if err != nil {
@@ -517,26 +518,26 @@ func (w *Order) stepConfirm(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 	return orderStepCharge, out, nil
 }
 
-var orderChargeState = flowcimpl.ASLState{
+var orderChargeState = flowcasl.ASLState{
 	Name: "Charge",
 	Task: true,
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.charge",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("charge")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("charge")},
 	}},
-	Catch: []flowcimpl.ASLCatcher{
+	Catch: []flowcasl.ASLCatcher{
 		{
 			Errors: []string{"Declined"},
-			ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+			ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 				Src:  "$.declined",
-				Segs: []flowcimpl.PathSeg{flowcimpl.Field("declined")},
+				Segs: []flowcasl.PathSeg{flowcasl.Field("declined")},
 			}},
 		},
 	},
 }
 
 // stepCharge runs Task state "Charge".
-func (w *Order) stepCharge(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepCharge(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Charge")
 	out, err := x.Do(ctx, &orderChargeState, cx, in, x.Task(&orderChargeState, w.h.Charge))
 	if err != nil {
@@ -550,25 +551,25 @@ func (w *Order) stepCharge(ctx context.Context, x *flowcimpl.ASLExec, in any) (o
 	return orderDone, out, nil
 }
 
-var orderRefundState = flowcimpl.ASLState{
+var orderRefundState = flowcasl.ASLState{
 	Name: "Refund",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.refund",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("refund")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("refund")},
 	}},
 }
 
 // stepRefund runs Pass state "Refund".
-func (w *Order) stepRefund(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepRefund(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Refund")
-	out, err := x.Do(ctx, &orderRefundState, cx, in, flowcimpl.PassResult(orderRefundResult))
+	out, err := x.Do(ctx, &orderRefundState, cx, in, flowcasl.PassResult(orderRefundResult))
 	if err != nil {
 		return orderDone, nil, err
 	}
 	return orderDone, out, nil
 }
 
-var orderRefundResult = flowcimpl.TValue("refunded")
+var orderRefundResult = flowcasl.TValue("refunded")
 
 // SendTaskSuccess completes the Task state that waits for token (its $$.Task.Token) with output, a
 // JSON value, as its result, as Step Functions' SendTaskSuccess does. A session waiting at the

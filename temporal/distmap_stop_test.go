@@ -17,7 +17,7 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
-	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
 	"github.com/flowc-dev/flowc/temporal/golden/asldistapproval"
 )
@@ -50,7 +50,7 @@ func newOrderDesk(n int, risky, courier []int) *orderDesk {
 	return &orderDesk{n: n, risky: risky, courier: courier, calls: map[string]int{}, tokens: map[float64]string{}}
 }
 
-func (d *orderDesk) ReadItems(_ context.Context, _ flowcimpl.ItemReadRequest, yield func(any) error) error {
+func (d *orderDesk) ReadItems(_ context.Context, _ flowcasl.ItemReadRequest, yield func(any) error) error {
 	for i := range d.n {
 		order := map[string]any{"id": float64(i), "risky": slices.Contains(d.risky, i), "courier": slices.Contains(d.courier, i)}
 		if err := yield(order); err != nil {

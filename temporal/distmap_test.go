@@ -15,7 +15,7 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
-	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
 	"github.com/flowc-dev/flowc/temporal/golden/aslreader"
 )
@@ -28,10 +28,10 @@ type sensors struct {
 	// reads counts the calls of ReadItems; outside counts the calls made
 	// outside an activity, which on Temporal would be workflow code.
 	reads, outside int
-	req            flowcimpl.ItemReadRequest
+	req            flowcasl.ItemReadRequest
 }
 
-func (s *sensors) ReadItems(ctx context.Context, req flowcimpl.ItemReadRequest, yield func(any) error) error {
+func (s *sensors) ReadItems(ctx context.Context, req flowcasl.ItemReadRequest, yield func(any) error) error {
 	s.mu.Lock()
 	s.reads++
 	s.req = req
@@ -109,13 +109,13 @@ func TestItemReaderFailureOnTemporal(t *testing.T) {
 
 type failingReader struct{ sensors }
 
-func (*failingReader) ReadItems(context.Context, flowcimpl.ItemReadRequest, func(any) error) error {
+func (*failingReader) ReadItems(context.Context, flowcasl.ItemReadRequest, func(any) error) error {
 	return fmt.Errorf("bucket sensors: access denied")
 }
 
 type badItemReader struct{ sensors }
 
-func (*badItemReader) ReadItems(_ context.Context, _ flowcimpl.ItemReadRequest, yield func(any) error) error {
+func (*badItemReader) ReadItems(_ context.Context, _ flowcasl.ItemReadRequest, yield func(any) error) error {
 	return yield(func() {})
 }
 

@@ -17,7 +17,7 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
-	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
 	"github.com/flowc-dev/flowc/temporal/golden/asldistpass"
 	"github.com/flowc-dev/flowc/temporal/golden/aslwriter"
@@ -129,7 +129,7 @@ func TestBuiltinResultWriterOnTemporal(t *testing.T) {
 // relay reads three items and takes the results.
 type relay struct{ resultsTaker }
 
-func (*relay) ReadItems(_ context.Context, _ flowcimpl.ItemReadRequest, yield func(any) error) error {
+func (*relay) ReadItems(_ context.Context, _ flowcasl.ItemReadRequest, yield func(any) error) error {
 	for _, item := range []any{"x", 2.0, map[string]any{"k": "v"}} {
 		if err := yield(item); err != nil {
 			return err
@@ -174,5 +174,5 @@ func TestResultWriterFailureOnTemporal(t *testing.T) {
 	got := flowtemporal.StepsError(env.GetWorkflowError())
 	require.Error(t, got)
 	assert.Equal(t, want.Error(), got.Error())
-	assert.Contains(t, got.Error(), flowcimpl.StatesResultWriterFailed)
+	assert.Contains(t, got.Error(), flowcasl.StatesResultWriterFailed)
 }

@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -88,9 +89,9 @@ func (w *Choiceloop) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "choiceloop",
 		Schema:   "json",
 		Start:    "Init",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -102,7 +103,7 @@ func (w *Choiceloop) runAt(ctx context.Context, sess *flowcimpl.Session, input a
 		return nil, sess.UnknownState(state)
 	}
 	step := choiceloopStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "choiceloop", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "choiceloop", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -111,12 +112,12 @@ func (w *Choiceloop) runAt(ctx context.Context, sess *flowcimpl.Session, input a
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Choiceloop) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step choiceloopStep) (out any, err error) {
+func (w *Choiceloop) run(ctx context.Context, x *flowcasl.ASLExec, in any, step choiceloopStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -162,47 +163,47 @@ func (w *Choiceloop) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step
 		}
 		err = x.Save(ctx, choiceloopStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(choiceloopStateIDs[step], err)
+			return nil, flowcasl.StateFailed(choiceloopStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var choiceloopInitState = flowcimpl.ASLState{
+var choiceloopInitState = flowcasl.ASLState{
 	Name: "Init",
-	Parameters: flowcimpl.TValue(flowcimpl.Obj(
+	Parameters: flowcasl.TValue(flowcasl.Obj(
 		"i", 0.0,
 		"acc", []any{},
 	)),
 }
 
 // stepInit runs Pass state "Init".
-func (w *Choiceloop) stepInit(ctx context.Context, x *flowcimpl.ASLExec, in any) (choiceloopStep, any, error) {
+func (w *Choiceloop) stepInit(ctx context.Context, x *flowcasl.ASLExec, in any) (choiceloopStep, any, error) {
 	cx := x.Enter(ctx, "Init")
-	out, err := x.Do(ctx, &choiceloopInitState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &choiceloopInitState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return choiceloopDone, nil, err
 	}
 	return choiceloopStepCheck, out, nil
 }
 
-var choiceloopCheckState = flowcimpl.ASLState{
+var choiceloopCheckState = flowcasl.ASLState{
 	Name: "Check",
 }
 
 // stepCheck runs Choice state "Check".
-func (w *Choiceloop) stepCheck(ctx context.Context, x *flowcimpl.ASLExec, in any) (choiceloopStep, any, error) {
+func (w *Choiceloop) stepCheck(ctx context.Context, x *flowcasl.ASLExec, in any) (choiceloopStep, any, error) {
 	cx := x.Enter(ctx, "Check")
 	in, err := choiceloopCheckState.Input(in, cx)
 	if err != nil {
 		return choiceloopDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := choiceloopStepStep
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcimpl.NumericGreaterThanEquals, choiceloopPath1, 3.0):
+	case c.Cmp(flowcasl.NumericGreaterThanEquals, choiceloopPath1, 3.0):
 		next = choiceloopStepDone
 		rule = 0
 	}
@@ -213,27 +214,27 @@ func (w *Choiceloop) stepCheck(ctx context.Context, x *flowcimpl.ASLExec, in any
 	return next, out, err
 }
 
-var choiceloopStepState = flowcimpl.ASLState{
+var choiceloopStepState = flowcasl.ASLState{
 	Name: "Step",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("i", flowcimpl.TCall(&flowcimpl.Intrinsic{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("i", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.MathAdd",
-			Fn:   flowcimpl.StatesMathAdd,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesMathAdd,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.i",
 				}},
 				{Value: 1.0},
 			},
 		})),
-		flowcimpl.TField("acc", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("acc", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.Array",
-			Fn:   flowcimpl.StatesArray,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesArray,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.acc",
 				}},
-				{Path: &flowcimpl.JSONPath{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.i",
 				}},
 			},
@@ -242,23 +243,23 @@ var choiceloopStepState = flowcimpl.ASLState{
 }
 
 // stepStep runs Pass state "Step".
-func (w *Choiceloop) stepStep(ctx context.Context, x *flowcimpl.ASLExec, in any) (choiceloopStep, any, error) {
+func (w *Choiceloop) stepStep(ctx context.Context, x *flowcasl.ASLExec, in any) (choiceloopStep, any, error) {
 	cx := x.Enter(ctx, "Step")
-	out, err := x.Do(ctx, &choiceloopStepState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &choiceloopStepState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return choiceloopDone, nil, err
 	}
 	return choiceloopStepCheck, out, nil
 }
 
-var choiceloopDoneState = flowcimpl.ASLState{
+var choiceloopDoneState = flowcasl.ASLState{
 	Name: "Done",
 }
 
 // stepDone runs Succeed state "Done".
-func (w *Choiceloop) stepDone(ctx context.Context, x *flowcimpl.ASLExec, in any) (choiceloopStep, any, error) {
+func (w *Choiceloop) stepDone(ctx context.Context, x *flowcasl.ASLExec, in any) (choiceloopStep, any, error) {
 	cx := x.Enter(ctx, "Done")
-	out, err := x.Do(ctx, &choiceloopDoneState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &choiceloopDoneState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return choiceloopDone, nil, err
 	}
@@ -267,7 +268,7 @@ func (w *Choiceloop) stepDone(ctx context.Context, x *flowcimpl.ASLExec, in any)
 
 // The compiled paths the choice rules read.
 var (
-	choiceloopPath1 = &flowcimpl.JSONPath{
+	choiceloopPath1 = &flowcasl.JSONPath{
 		Src: "$.i",
 	}
 )

@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -82,9 +83,9 @@ func (w *Intrinsics) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "intrinsics",
 		Schema:   "json",
 		Start:    "F",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -96,7 +97,7 @@ func (w *Intrinsics) runAt(ctx context.Context, sess *flowcimpl.Session, input a
 		return nil, sess.UnknownState(state)
 	}
 	step := intrinsicsStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "intrinsics", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "intrinsics", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -105,12 +106,12 @@ func (w *Intrinsics) runAt(ctx context.Context, sess *flowcimpl.Session, input a
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Intrinsics) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step intrinsicsStep) (out any, err error) {
+func (w *Intrinsics) run(ctx context.Context, x *flowcasl.ASLExec, in any, step intrinsicsStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -150,38 +151,38 @@ func (w *Intrinsics) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step
 		}
 		err = x.Save(ctx, intrinsicsStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(intrinsicsStateIDs[step], err)
+			return nil, flowcasl.StateFailed(intrinsicsStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var intrinsicsFState = flowcimpl.ASLState{
+var intrinsicsFState = flowcasl.ASLState{
 	Name: "F",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("arn", flowcimpl.TCall(&flowcimpl.Intrinsic{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("arn", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.Format",
-			Fn:   flowcimpl.FormatPieces("", ".", ""),
-			Args: []flowcimpl.IntrinsicArg{
+			Fn:   flowcasl.FormatPieces("", ".", ""),
+			Args: []flowcasl.IntrinsicArg{
 				{Value: "{}.{}"},
-				{Call: &flowcimpl.Intrinsic{
+				{Call: &flowcasl.Intrinsic{
 					Name: "States.ArrayGetItem",
-					Fn:   flowcimpl.StatesArrayGetItem,
-					Args: []flowcimpl.IntrinsicArg{
-						{Call: &flowcimpl.Intrinsic{
+					Fn:   flowcasl.StatesArrayGetItem,
+					Args: []flowcasl.IntrinsicArg{
+						{Call: &flowcasl.Intrinsic{
 							Name: "States.StringSplit",
-							Fn:   flowcimpl.StatesStringSplit,
-							Args: []flowcimpl.IntrinsicArg{
-								{Call: &flowcimpl.Intrinsic{
+							Fn:   flowcasl.StatesStringSplit,
+							Args: []flowcasl.IntrinsicArg{
+								{Call: &flowcasl.Intrinsic{
 									Name: "States.ArrayGetItem",
-									Fn:   flowcimpl.StatesArrayGetItem,
-									Args: []flowcimpl.IntrinsicArg{
-										{Call: &flowcimpl.Intrinsic{
+									Fn:   flowcasl.StatesArrayGetItem,
+									Args: []flowcasl.IntrinsicArg{
+										{Call: &flowcasl.Intrinsic{
 											Name: "States.StringSplit",
-											Fn:   flowcimpl.StatesStringSplit,
-											Args: []flowcimpl.IntrinsicArg{
-												{Path: &flowcimpl.JSONPath{
+											Fn:   flowcasl.StatesStringSplit,
+											Args: []flowcasl.IntrinsicArg{
+												{Path: &flowcasl.JSONPath{
 													Src: "$.arn",
 												}},
 												{Value: "/"},
@@ -196,15 +197,15 @@ var intrinsicsFState = flowcimpl.ASLState{
 						{Value: 0.0},
 					},
 				}},
-				{Call: &flowcimpl.Intrinsic{
+				{Call: &flowcasl.Intrinsic{
 					Name: "States.ArrayLength",
-					Fn:   flowcimpl.StatesArrayLength,
-					Args: []flowcimpl.IntrinsicArg{
-						{Call: &flowcimpl.Intrinsic{
+					Fn:   flowcasl.StatesArrayLength,
+					Args: []flowcasl.IntrinsicArg{
+						{Call: &flowcasl.Intrinsic{
 							Name: "States.StringSplit",
-							Fn:   flowcimpl.StatesStringSplit,
-							Args: []flowcimpl.IntrinsicArg{
-								{Path: &flowcimpl.JSONPath{
+							Fn:   flowcasl.StatesStringSplit,
+							Args: []flowcasl.IntrinsicArg{
+								{Path: &flowcasl.JSONPath{
 									Src: "$.arn",
 								}},
 								{Value: "/"},
@@ -218,9 +219,9 @@ var intrinsicsFState = flowcimpl.ASLState{
 }
 
 // stepF runs Pass state "F".
-func (w *Intrinsics) stepF(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepF(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "F")
-	out, err := x.Do(ctx, &intrinsicsFState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &intrinsicsFState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -86,9 +87,9 @@ func (w *Jsonatamap) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "jsonatamap",
 		Schema:   "json",
 		Start:    "Score",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -100,7 +101,7 @@ func (w *Jsonatamap) runAt(ctx context.Context, sess *flowcimpl.Session, input a
 		return nil, sess.UnknownState(state)
 	}
 	step := jsonatamapStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "jsonatamap", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "jsonatamap", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -109,12 +110,12 @@ func (w *Jsonatamap) runAt(ctx context.Context, sess *flowcimpl.Session, input a
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Jsonatamap) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step jsonatamapStep) (out any, err error) {
+func (w *Jsonatamap) run(ctx context.Context, x *flowcasl.ASLExec, in any, step jsonatamapStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -154,23 +155,23 @@ func (w *Jsonatamap) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step
 		}
 		err = x.Save(ctx, jsonatamapStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(jsonatamapStateIDs[step], err)
+			return nil, flowcasl.StateFailed(jsonatamapStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var jsonatamapScoreState = flowcimpl.ASLState{
+var jsonatamapScoreState = flowcasl.ASLState{
 	Name:    "Score",
 	JSONata: true,
-	JSONataOutput: flowcimpl.TJSONata(&flowcimpl.JSONata{
+	JSONataOutput: flowcasl.TJSONata(&flowcasl.JSONata{
 		Src: "$sum($states.result)",
 	}),
 }
 
 // stepScore runs Map state "Score".
-func (w *Jsonatamap) stepScore(ctx context.Context, x *flowcimpl.ASLExec, in any) (jsonatamapStep, any, error) {
+func (w *Jsonatamap) stepScore(ctx context.Context, x *flowcasl.ASLExec, in any) (jsonatamapStep, any, error) {
 	cx := x.Enter(ctx, "Score")
 	out, err := x.Do(ctx, &jsonatamapScoreState, cx, in, x.Map("Score", &jsonatamapScoreItems, w.runScoreItems))
 	if err != nil {
@@ -179,9 +180,9 @@ func (w *Jsonatamap) stepScore(ctx context.Context, x *flowcimpl.ASLExec, in any
 	return jsonatamapDone, out, nil
 }
 
-var jsonatamapScoreItems = flowcimpl.MapSpec{
+var jsonatamapScoreItems = flowcasl.MapSpec{
 	MaxConcurrency: 40,
-	Items: flowcimpl.TJSONata(&flowcimpl.JSONata{
+	Items: flowcasl.TJSONata(&flowcasl.JSONata{
 		Src:    "$states.input.xs",
 		Simple: true,
 		Root:   "input",
@@ -190,7 +191,7 @@ var jsonatamapScoreItems = flowcimpl.MapSpec{
 }
 
 // runScoreItems runs the iterator of Map state "Score" from state "Sum" and returns its output.
-func (w *Jsonatamap) runScoreItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Jsonatamap) runScoreItems(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := jsonatamapStepSum
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -230,25 +231,25 @@ func (w *Jsonatamap) runScoreItems(ctx context.Context, x *flowcimpl.ASLExec, in
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(jsonatamapStateIDs[step], err)
+			return nil, flowcasl.StateFailed(jsonatamapStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var jsonatamapSumState = flowcimpl.ASLState{
+var jsonatamapSumState = flowcasl.ASLState{
 	Name:    "Sum",
 	JSONata: true,
-	JSONataOutput: flowcimpl.TJSONata(&flowcimpl.JSONata{
+	JSONataOutput: flowcasl.TJSONata(&flowcasl.JSONata{
 		Src: "$sum($map([1..400], function($v) { $v * $states.input % 7 }))",
 	}),
 }
 
 // stepSum runs Pass state "Sum".
-func (w *Jsonatamap) stepSum(ctx context.Context, x *flowcimpl.ASLExec, in any) (jsonatamapStep, any, error) {
+func (w *Jsonatamap) stepSum(ctx context.Context, x *flowcasl.ASLExec, in any) (jsonatamapStep, any, error) {
 	cx := x.Enter(ctx, "Sum")
-	out, err := x.Do(ctx, &jsonatamapSumState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &jsonatamapSumState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return jsonatamapDone, nil, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -87,9 +88,9 @@ func (w *Mapmock) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "mapmock",
 		Schema:   "json",
 		Start:    "M",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -101,7 +102,7 @@ func (w *Mapmock) runAt(ctx context.Context, sess *flowcimpl.Session, input any,
 		return nil, sess.UnknownState(state)
 	}
 	step := mapmockStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "mapmock", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "mapmock", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -110,12 +111,12 @@ func (w *Mapmock) runAt(ctx context.Context, sess *flowcimpl.Session, input any,
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Mapmock) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step mapmockStep) (out any, err error) {
+func (w *Mapmock) run(ctx context.Context, x *flowcasl.ASLExec, in any, step mapmockStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -155,19 +156,19 @@ func (w *Mapmock) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step ma
 		}
 		err = x.Save(ctx, mapmockStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(mapmockStateIDs[step], err)
+			return nil, flowcasl.StateFailed(mapmockStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var mapmockMState = flowcimpl.ASLState{
+var mapmockMState = flowcasl.ASLState{
 	Name: "M",
 }
 
 // stepM runs Map state "M".
-func (w *Mapmock) stepM(ctx context.Context, x *flowcimpl.ASLExec, in any) (mapmockStep, any, error) {
+func (w *Mapmock) stepM(ctx context.Context, x *flowcasl.ASLExec, in any) (mapmockStep, any, error) {
 	cx := x.Enter(ctx, "M")
 	out, err := x.Do(ctx, &mapmockMState, cx, in, x.Map("M", &mapmockMItems, w.runMItems))
 	if err != nil {
@@ -176,16 +177,16 @@ func (w *Mapmock) stepM(ctx context.Context, x *flowcimpl.ASLExec, in any) (mapm
 	return mapmockDone, out, nil
 }
 
-var mapmockMItems = flowcimpl.MapSpec{
-	ItemsPath: &flowcimpl.JSONPath{
+var mapmockMItems = flowcasl.MapSpec{
+	ItemsPath: &flowcasl.JSONPath{
 		Src:  "$.xs",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("xs")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("xs")},
 	},
 	MaxConcurrency: 1,
 }
 
 // runMItems runs the iterator of Map state "M" from state "Call" and returns its output.
-func (w *Mapmock) runMItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Mapmock) runMItems(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := mapmockStepCall
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -225,20 +226,20 @@ func (w *Mapmock) runMItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(mapmockStateIDs[step], err)
+			return nil, flowcasl.StateFailed(mapmockStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var mapmockCallState = flowcimpl.ASLState{
+var mapmockCallState = flowcasl.ASLState{
 	Name: "Call",
 	Task: true,
 }
 
 // stepCall runs Task state "Call".
-func (w *Mapmock) stepCall(ctx context.Context, x *flowcimpl.ASLExec, in any) (mapmockStep, any, error) {
+func (w *Mapmock) stepCall(ctx context.Context, x *flowcasl.ASLExec, in any) (mapmockStep, any, error) {
 	cx := x.Enter(ctx, "Call")
 	out, err := x.Do(ctx, &mapmockCallState, cx, in, x.Task(&mapmockCallState, w.h.Call))
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -97,9 +98,9 @@ func (w *Parallel) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "parallel",
 		Schema:   "json",
 		Start:    "Par",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -111,7 +112,7 @@ func (w *Parallel) runAt(ctx context.Context, sess *flowcimpl.Session, input any
 		return nil, sess.UnknownState(state)
 	}
 	step := parallelStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "parallel", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "parallel", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -120,12 +121,12 @@ func (w *Parallel) runAt(ctx context.Context, sess *flowcimpl.Session, input any
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Parallel) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step parallelStep) (out any, err error) {
+func (w *Parallel) run(ctx context.Context, x *flowcasl.ASLExec, in any, step parallelStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -165,19 +166,19 @@ func (w *Parallel) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step p
 		}
 		err = x.Save(ctx, parallelStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(parallelStateIDs[step], err)
+			return nil, flowcasl.StateFailed(parallelStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var parallelParState = flowcimpl.ASLState{
+var parallelParState = flowcasl.ASLState{
 	Name: "Par",
 }
 
 // stepPar runs Parallel state "Par".
-func (w *Parallel) stepPar(ctx context.Context, x *flowcimpl.ASLExec, in any) (parallelStep, any, error) {
+func (w *Parallel) stepPar(ctx context.Context, x *flowcasl.ASLExec, in any) (parallelStep, any, error) {
 	cx := x.Enter(ctx, "Par")
 	out, err := x.Do(ctx, &parallelParState, cx, in, x.Parallel("Par", w.runParBranch1, w.runParBranch2))
 	if err != nil {
@@ -187,7 +188,7 @@ func (w *Parallel) stepPar(ctx context.Context, x *flowcimpl.ASLExec, in any) (p
 }
 
 // runParBranch1 runs branch 1 of Parallel state "Par" from state "S1" and returns its output.
-func (w *Parallel) runParBranch1(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Parallel) runParBranch1(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := parallelStepS1
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -233,48 +234,48 @@ func (w *Parallel) runParBranch1(ctx context.Context, x *flowcimpl.ASLExec, in a
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(parallelStateIDs[step], err)
+			return nil, flowcasl.StateFailed(parallelStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var parallelS1State = flowcimpl.ASLState{
+var parallelS1State = flowcasl.ASLState{
 	Name: "S1",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("n", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("n", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.n",
 		})),
 	),
 }
 
 // stepS1 runs Pass state "S1".
-func (w *Parallel) stepS1(ctx context.Context, x *flowcimpl.ASLExec, in any) (parallelStep, any, error) {
+func (w *Parallel) stepS1(ctx context.Context, x *flowcasl.ASLExec, in any) (parallelStep, any, error) {
 	cx := x.Enter(ctx, "S1")
-	out, err := x.Do(ctx, &parallelS1State, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &parallelS1State, cx, in, flowcasl.Identity)
 	if err != nil {
 		return parallelDone, nil, err
 	}
 	return parallelStepS2, out, nil
 }
 
-var parallelS2State = flowcimpl.ASLState{
+var parallelS2State = flowcasl.ASLState{
 	Name: "S2",
 }
 
 // stepS2 runs Choice state "S2".
-func (w *Parallel) stepS2(ctx context.Context, x *flowcimpl.ASLExec, in any) (parallelStep, any, error) {
+func (w *Parallel) stepS2(ctx context.Context, x *flowcasl.ASLExec, in any) (parallelStep, any, error) {
 	cx := x.Enter(ctx, "S2")
 	in, err := parallelS2State.Input(in, cx)
 	if err != nil {
 		return parallelDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := parallelStepNeg
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcimpl.NumericGreaterThan, parallelPath1, 0.0):
+	case c.Cmp(flowcasl.NumericGreaterThan, parallelPath1, 0.0):
 		next = parallelStepPos
 		rule = 0
 	}
@@ -285,40 +286,40 @@ func (w *Parallel) stepS2(ctx context.Context, x *flowcimpl.ASLExec, in any) (pa
 	return next, out, err
 }
 
-var parallelPosState = flowcimpl.ASLState{
+var parallelPosState = flowcasl.ASLState{
 	Name: "Pos",
 }
 
 // stepPos runs Pass state "Pos".
-func (w *Parallel) stepPos(ctx context.Context, x *flowcimpl.ASLExec, in any) (parallelStep, any, error) {
+func (w *Parallel) stepPos(ctx context.Context, x *flowcasl.ASLExec, in any) (parallelStep, any, error) {
 	cx := x.Enter(ctx, "Pos")
-	out, err := x.Do(ctx, &parallelPosState, cx, in, flowcimpl.PassResult(parallelPosResult))
+	out, err := x.Do(ctx, &parallelPosState, cx, in, flowcasl.PassResult(parallelPosResult))
 	if err != nil {
 		return parallelDone, nil, err
 	}
 	return parallelDone, out, nil
 }
 
-var parallelPosResult = flowcimpl.TValue("positive")
+var parallelPosResult = flowcasl.TValue("positive")
 
-var parallelNegState = flowcimpl.ASLState{
+var parallelNegState = flowcasl.ASLState{
 	Name: "Neg",
 }
 
 // stepNeg runs Pass state "Neg".
-func (w *Parallel) stepNeg(ctx context.Context, x *flowcimpl.ASLExec, in any) (parallelStep, any, error) {
+func (w *Parallel) stepNeg(ctx context.Context, x *flowcasl.ASLExec, in any) (parallelStep, any, error) {
 	cx := x.Enter(ctx, "Neg")
-	out, err := x.Do(ctx, &parallelNegState, cx, in, flowcimpl.PassResult(parallelNegResult))
+	out, err := x.Do(ctx, &parallelNegState, cx, in, flowcasl.PassResult(parallelNegResult))
 	if err != nil {
 		return parallelDone, nil, err
 	}
 	return parallelDone, out, nil
 }
 
-var parallelNegResult = flowcimpl.TValue("negative")
+var parallelNegResult = flowcasl.TValue("negative")
 
 // runParBranch2 runs branch 2 of Parallel state "Par" from state "T1" and returns its output.
-func (w *Parallel) runParBranch2(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Parallel) runParBranch2(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := parallelStepT1
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -360,24 +361,24 @@ func (w *Parallel) runParBranch2(ctx context.Context, x *flowcimpl.ASLExec, in a
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(parallelStateIDs[step], err)
+			return nil, flowcasl.StateFailed(parallelStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var parallelT1State = flowcimpl.ASLState{
+var parallelT1State = flowcasl.ASLState{
 	Name: "T1",
 	Task: true,
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.t",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("t")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("t")},
 	}},
 }
 
 // stepT1 runs Task state "T1".
-func (w *Parallel) stepT1(ctx context.Context, x *flowcimpl.ASLExec, in any) (parallelStep, any, error) {
+func (w *Parallel) stepT1(ctx context.Context, x *flowcasl.ASLExec, in any) (parallelStep, any, error) {
 	cx := x.Enter(ctx, "T1")
 	out, err := x.Do(ctx, &parallelT1State, cx, in, x.Task(&parallelT1State, w.h.T1))
 	if err != nil {
@@ -386,17 +387,17 @@ func (w *Parallel) stepT1(ctx context.Context, x *flowcimpl.ASLExec, in any) (pa
 	return parallelStepT2, out, nil
 }
 
-var parallelT2State = flowcimpl.ASLState{
+var parallelT2State = flowcasl.ASLState{
 	Name: "T2",
-	OutputPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	OutputPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src: "$.t",
 	}},
 }
 
 // stepT2 runs Pass state "T2".
-func (w *Parallel) stepT2(ctx context.Context, x *flowcimpl.ASLExec, in any) (parallelStep, any, error) {
+func (w *Parallel) stepT2(ctx context.Context, x *flowcasl.ASLExec, in any) (parallelStep, any, error) {
 	cx := x.Enter(ctx, "T2")
-	out, err := x.Do(ctx, &parallelT2State, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &parallelT2State, cx, in, flowcasl.Identity)
 	if err != nil {
 		return parallelDone, nil, err
 	}
@@ -405,7 +406,7 @@ func (w *Parallel) stepT2(ctx context.Context, x *flowcimpl.ASLExec, in any) (pa
 
 // The compiled paths the choice rules read.
 var (
-	parallelPath1 = &flowcimpl.JSONPath{
+	parallelPath1 = &flowcasl.JSONPath{
 		Src: "$.n",
 	}
 )

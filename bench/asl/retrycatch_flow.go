@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -90,9 +91,9 @@ func (w *Retrycatch) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "retrycatch",
 		Schema:   "json",
 		Start:    "T",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -104,7 +105,7 @@ func (w *Retrycatch) runAt(ctx context.Context, sess *flowcimpl.Session, input a
 		return nil, sess.UnknownState(state)
 	}
 	step := retrycatchStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "retrycatch", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "retrycatch", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -113,12 +114,12 @@ func (w *Retrycatch) runAt(ctx context.Context, sess *flowcimpl.Session, input a
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Retrycatch) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step retrycatchStep) (out any, err error) {
+func (w *Retrycatch) run(ctx context.Context, x *flowcasl.ASLExec, in any, step retrycatchStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -160,14 +161,14 @@ func (w *Retrycatch) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step
 		}
 		err = x.Save(ctx, retrycatchStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(retrycatchStateIDs[step], err)
+			return nil, flowcasl.StateFailed(retrycatchStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var retrycatchTState = flowcimpl.ASLState{
+var retrycatchTState = flowcasl.ASLState{
 	Name: "T",
 	Task: true,
 	Retry: []flowcimpl.Retrier{
@@ -178,19 +179,19 @@ var retrycatchTState = flowcimpl.ASLState{
 			BackoffRate: 2.0,
 		},
 	},
-	Catch: []flowcimpl.ASLCatcher{
+	Catch: []flowcasl.ASLCatcher{
 		{
 			Errors: []string{"Flaky"},
-			ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+			ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 				Src:  "$.error",
-				Segs: []flowcimpl.PathSeg{flowcimpl.Field("error")},
+				Segs: []flowcasl.PathSeg{flowcasl.Field("error")},
 			}},
 		},
 	},
 }
 
 // stepT runs Task state "T".
-func (w *Retrycatch) stepT(ctx context.Context, x *flowcimpl.ASLExec, in any) (retrycatchStep, any, error) {
+func (w *Retrycatch) stepT(ctx context.Context, x *flowcasl.ASLExec, in any) (retrycatchStep, any, error) {
 	cx := x.Enter(ctx, "T")
 	out, err := x.Do(ctx, &retrycatchTState, cx, in, x.Task(&retrycatchTState, w.h.Worker))
 	if err != nil {
@@ -204,17 +205,17 @@ func (w *Retrycatch) stepT(ctx context.Context, x *flowcimpl.ASLExec, in any) (r
 	return retrycatchDone, out, nil
 }
 
-var retrycatchRecoverState = flowcimpl.ASLState{
+var retrycatchRecoverState = flowcasl.ASLState{
 	Name: "Recover",
 	Task: true,
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.recovered",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("recovered")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("recovered")},
 	}},
 }
 
 // stepRecover runs Task state "Recover".
-func (w *Retrycatch) stepRecover(ctx context.Context, x *flowcimpl.ASLExec, in any) (retrycatchStep, any, error) {
+func (w *Retrycatch) stepRecover(ctx context.Context, x *flowcasl.ASLExec, in any) (retrycatchStep, any, error) {
 	cx := x.Enter(ctx, "Recover")
 	out, err := x.Do(ctx, &retrycatchRecoverState, cx, in, x.Task(&retrycatchRecoverState, w.h.Recover))
 	if err != nil {

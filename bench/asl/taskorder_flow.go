@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -85,9 +86,9 @@ func (w *Taskorder) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "taskorder",
 		Schema:   "json",
 		Start:    "T",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -99,7 +100,7 @@ func (w *Taskorder) runAt(ctx context.Context, sess *flowcimpl.Session, input an
 		return nil, sess.UnknownState(state)
 	}
 	step := taskorderStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "taskorder", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "taskorder", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -108,12 +109,12 @@ func (w *Taskorder) runAt(ctx context.Context, sess *flowcimpl.Session, input an
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Taskorder) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step taskorderStep) (out any, err error) {
+func (w *Taskorder) run(ctx context.Context, x *flowcasl.ASLExec, in any, step taskorderStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -153,42 +154,42 @@ func (w *Taskorder) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step 
 		}
 		err = x.Save(ctx, taskorderStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(taskorderStateIDs[step], err)
+			return nil, flowcasl.StateFailed(taskorderStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var taskorderTState = flowcimpl.ASLState{
+var taskorderTState = flowcasl.ASLState{
 	Name: "T",
 	Task: true,
-	InputPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	InputPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src: "$.request",
 	}},
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("query", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("query", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.q",
 		})),
-		flowcimpl.TField("limit", flowcimpl.TValue(5.0)),
+		flowcasl.TField("limit", flowcasl.TValue(5.0)),
 	),
-	ResultSelector: flowcimpl.TObject(
-		flowcimpl.TField("score", flowcimpl.TPath(&flowcimpl.JSONPath{
+	ResultSelector: flowcasl.TObject(
+		flowcasl.TField("score", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.Payload.score",
 		})),
-		flowcimpl.TField("source", flowcimpl.TValue("model")),
+		flowcasl.TField("source", flowcasl.TValue("model")),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.out.analysis",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("out"), flowcimpl.Field("analysis")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("out"), flowcasl.Field("analysis")},
 	}},
-	OutputPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	OutputPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src: "$.out",
 	}},
 }
 
 // stepT runs Task state "T".
-func (w *Taskorder) stepT(ctx context.Context, x *flowcimpl.ASLExec, in any) (taskorderStep, any, error) {
+func (w *Taskorder) stepT(ctx context.Context, x *flowcasl.ASLExec, in any) (taskorderStep, any, error) {
 	cx := x.Enter(ctx, "T")
 	out, err := x.Do(ctx, &taskorderTState, cx, in, x.Task(&taskorderTState, w.h.Worker))
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -89,9 +90,9 @@ func (w *Distributed) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "distributed",
 		Schema:   "json",
 		Start:    "ScoreAll",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -103,7 +104,7 @@ func (w *Distributed) runAt(ctx context.Context, sess *flowcimpl.Session, input 
 		return nil, sess.UnknownState(state)
 	}
 	step := distributedStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "distributed", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "distributed", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -112,12 +113,12 @@ func (w *Distributed) runAt(ctx context.Context, sess *flowcimpl.Session, input 
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Distributed) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step distributedStep) (out any, err error) {
+func (w *Distributed) run(ctx context.Context, x *flowcasl.ASLExec, in any, step distributedStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -157,19 +158,19 @@ func (w *Distributed) run(ctx context.Context, x *flowcimpl.ASLExec, in any, ste
 		}
 		err = x.Save(ctx, distributedStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(distributedStateIDs[step], err)
+			return nil, flowcasl.StateFailed(distributedStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var distributedScoreAllState = flowcimpl.ASLState{
+var distributedScoreAllState = flowcasl.ASLState{
 	Name: "ScoreAll",
 }
 
 // stepScoreAll runs Map state "ScoreAll".
-func (w *Distributed) stepScoreAll(ctx context.Context, x *flowcimpl.ASLExec, in any) (distributedStep, any, error) {
+func (w *Distributed) stepScoreAll(ctx context.Context, x *flowcasl.ASLExec, in any) (distributedStep, any, error) {
 	cx := x.Enter(ctx, "ScoreAll")
 	out, err := x.Do(ctx, &distributedScoreAllState, cx, in, x.DistributedMap("ScoreAll", &distributedScoreAllItems, &distributedScoreAllDistributed, w.runScoreAllItems))
 	if err != nil {
@@ -178,24 +179,24 @@ func (w *Distributed) stepScoreAll(ctx context.Context, x *flowcimpl.ASLExec, in
 	return distributedDone, out, nil
 }
 
-var distributedScoreAllItems = flowcimpl.MapSpec{
+var distributedScoreAllItems = flowcasl.MapSpec{
 	MaxConcurrency: 16,
 }
 
-var distributedScoreAllDistributed = flowcimpl.DistributedSpec{
-	Reader: &flowcimpl.ItemReaderSpec{
+var distributedScoreAllDistributed = flowcasl.DistributedSpec{
+	Reader: &flowcasl.ItemReaderSpec{
 		Resource: "arn:aws:states:::s3:getObject",
-		Parameters: flowcimpl.TObject(
-			flowcimpl.TField("Bucket", flowcimpl.TPath(&flowcimpl.JSONPath{
+		Parameters: flowcasl.TObject(
+			flowcasl.TField("Bucket", flowcasl.TPath(&flowcasl.JSONPath{
 				Src: "$.dir",
 			})),
-			flowcimpl.TField("Key", flowcimpl.TValue("items.jsonl")),
+			flowcasl.TField("Key", flowcasl.TValue("items.jsonl")),
 		),
 		Format: "JSONL",
 	},
-	Writer: &flowcimpl.ResultWriterSpec{
+	Writer: &flowcasl.ResultWriterSpec{
 		Resource: "arn:aws:states:::s3:putObject",
-		Parameters: flowcimpl.TValue(flowcimpl.Obj(
+		Parameters: flowcasl.TValue(flowcasl.Obj(
 			"Bucket", "results",
 		)),
 	},
@@ -203,7 +204,7 @@ var distributedScoreAllDistributed = flowcimpl.DistributedSpec{
 
 // runScoreAllItems runs the iterator of Map state "ScoreAll" from state "Score" and returns its
 // output.
-func (w *Distributed) runScoreAllItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Distributed) runScoreAllItems(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := distributedStepScore
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -243,20 +244,20 @@ func (w *Distributed) runScoreAllItems(ctx context.Context, x *flowcimpl.ASLExec
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(distributedStateIDs[step], err)
+			return nil, flowcasl.StateFailed(distributedStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var distributedScoreState = flowcimpl.ASLState{
+var distributedScoreState = flowcasl.ASLState{
 	Name: "Score",
 	Task: true,
 }
 
 // stepScore runs Task state "Score".
-func (w *Distributed) stepScore(ctx context.Context, x *flowcimpl.ASLExec, in any) (distributedStep, any, error) {
+func (w *Distributed) stepScore(ctx context.Context, x *flowcasl.ASLExec, in any) (distributedStep, any, error) {
 	cx := x.Enter(ctx, "Score")
 	out, err := x.Do(ctx, &distributedScoreState, cx, in, x.Task(&distributedScoreState, w.h.Score))
 	if err != nil {

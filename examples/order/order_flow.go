@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -110,9 +111,9 @@ func (w *Order) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "order",
 		Schema:   "json",
 		Start:    "CheckStock",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -124,7 +125,7 @@ func (w *Order) runAt(ctx context.Context, sess *flowcimpl.Session, input any, s
 		return nil, sess.UnknownState(state)
 	}
 	step := orderStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "order", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "order", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -133,12 +134,12 @@ func (w *Order) runAt(ctx context.Context, sess *flowcimpl.Session, input any, s
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Order) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step orderStep) (out any, err error) {
+func (w *Order) run(ctx context.Context, x *flowcasl.ASLExec, in any, step orderStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -194,27 +195,27 @@ func (w *Order) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step orde
 		}
 		err = x.Save(ctx, orderStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(orderStateIDs[step], err)
+			return nil, flowcasl.StateFailed(orderStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var orderCheckStockState = flowcimpl.ASLState{
+var orderCheckStockState = flowcasl.ASLState{
 	Name: "CheckStock",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("orderId", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("orderId", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.orderId",
 		})),
-		flowcimpl.TField("lines", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("lines", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.lines",
 		})),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.stock",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("stock")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("stock")},
 	}},
 	Retry: []flowcimpl.Retrier{
 		{
@@ -224,19 +225,19 @@ var orderCheckStockState = flowcimpl.ASLState{
 			BackoffRate: 2.0,
 		},
 	},
-	Catch: []flowcimpl.ASLCatcher{
+	Catch: []flowcasl.ASLCatcher{
 		{
 			Errors: []string{"Inventory.OutOfStock"},
-			ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+			ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 				Src:  "$.error",
-				Segs: []flowcimpl.PathSeg{flowcimpl.Field("error")},
+				Segs: []flowcasl.PathSeg{flowcasl.Field("error")},
 			}},
 		},
 	},
 }
 
 // stepCheckStock runs Task state "CheckStock".
-func (w *Order) stepCheckStock(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepCheckStock(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "CheckStock")
 	out, err := x.Do(ctx, &orderCheckStockState, cx, in, x.Task(&orderCheckStockState, w.h.CheckStock))
 	if err != nil {
@@ -250,16 +251,16 @@ func (w *Order) stepCheckStock(ctx context.Context, x *flowcimpl.ASLExec, in any
 	return orderStepPriceLines, out, nil
 }
 
-var orderPriceLinesState = flowcimpl.ASLState{
+var orderPriceLinesState = flowcasl.ASLState{
 	Name: "PriceLines",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.priced",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("priced")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("priced")},
 	}},
 }
 
 // stepPriceLines runs Map state "PriceLines".
-func (w *Order) stepPriceLines(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepPriceLines(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "PriceLines")
 	out, err := x.Do(ctx, &orderPriceLinesState, cx, in, x.Map("PriceLines", &orderPriceLinesItems, w.runPriceLinesItems))
 	if err != nil {
@@ -268,21 +269,21 @@ func (w *Order) stepPriceLines(ctx context.Context, x *flowcimpl.ASLExec, in any
 	return orderStepTotal, out, nil
 }
 
-var orderPriceLinesItems = flowcimpl.MapSpec{
-	ItemsPath: &flowcimpl.JSONPath{
+var orderPriceLinesItems = flowcasl.MapSpec{
+	ItemsPath: &flowcasl.JSONPath{
 		Src:  "$.lines",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("lines")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("lines")},
 	},
-	ItemSelector: flowcimpl.TObject(
-		flowcimpl.TField("sku", flowcimpl.TPath(&flowcimpl.JSONPath{
+	ItemSelector: flowcasl.TObject(
+		flowcasl.TField("sku", flowcasl.TPath(&flowcasl.JSONPath{
 			Src:     "$$.Map.Item.Value.sku",
 			Context: true,
 		})),
-		flowcimpl.TField("qty", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("qty", flowcasl.TPath(&flowcasl.JSONPath{
 			Src:     "$$.Map.Item.Value.qty",
 			Context: true,
 		})),
-		flowcimpl.TField("tier", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("tier", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.customer.tier",
 		})),
 	),
@@ -291,7 +292,7 @@ var orderPriceLinesItems = flowcimpl.MapSpec{
 
 // runPriceLinesItems runs the iterator of Map state "PriceLines" from state "PriceLine" and
 // returns its output.
-func (w *Order) runPriceLinesItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Order) runPriceLinesItems(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := orderStepPriceLine
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -331,14 +332,14 @@ func (w *Order) runPriceLinesItems(ctx context.Context, x *flowcimpl.ASLExec, in
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(orderStateIDs[step], err)
+			return nil, flowcasl.StateFailed(orderStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var orderPriceLineState = flowcimpl.ASLState{
+var orderPriceLineState = flowcasl.ASLState{
 	Name: "PriceLine",
 	Task: true,
 	Retry: []flowcimpl.Retrier{
@@ -352,7 +353,7 @@ var orderPriceLineState = flowcimpl.ASLState{
 }
 
 // stepPriceLine runs Task state "PriceLine".
-func (w *Order) stepPriceLine(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepPriceLine(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "PriceLine")
 	out, err := x.Do(ctx, &orderPriceLineState, cx, in, x.Task(&orderPriceLineState, w.h.PriceLine))
 	if err != nil {
@@ -361,40 +362,40 @@ func (w *Order) stepPriceLine(ctx context.Context, x *flowcimpl.ASLExec, in any)
 	return orderDone, out, nil
 }
 
-var orderTotalState = flowcimpl.ASLState{
+var orderTotalState = flowcasl.ASLState{
 	Name:    "Total",
 	JSONata: true,
-	JSONataOutput: flowcimpl.TJSONata(&flowcimpl.JSONata{
+	JSONataOutput: flowcasl.TJSONata(&flowcasl.JSONata{
 		Src: "$merge([$states.input, {'total': $sum($states.input.priced.amount)}])",
 	}),
 }
 
 // stepTotal runs Pass state "Total".
-func (w *Order) stepTotal(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepTotal(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Total")
-	out, err := x.Do(ctx, &orderTotalState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &orderTotalState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return orderDone, nil, err
 	}
 	return orderStepRoute, out, nil
 }
 
-var orderRouteState = flowcimpl.ASLState{
+var orderRouteState = flowcasl.ASLState{
 	Name: "Route",
 }
 
 // stepRoute runs Choice state "Route".
-func (w *Order) stepRoute(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepRoute(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Route")
 	in, err := orderRouteState.Input(in, cx)
 	if err != nil {
 		return orderDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := orderStepCharge
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcimpl.NumericGreaterThanEquals, orderPath1, 100.0):
+	case c.Cmp(flowcasl.NumericGreaterThanEquals, orderPath1, 100.0):
 		next = orderStepHoldForFraudScreen
 		rule = 0
 	}
@@ -405,12 +406,12 @@ func (w *Order) stepRoute(ctx context.Context, x *flowcimpl.ASLExec, in any) (or
 	return next, out, err
 }
 
-var orderHoldForFraudScreenState = flowcimpl.ASLState{
+var orderHoldForFraudScreenState = flowcasl.ASLState{
 	Name: "HoldForFraudScreen",
 }
 
 // stepHoldForFraudScreen runs Wait state "HoldForFraudScreen".
-func (w *Order) stepHoldForFraudScreen(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepHoldForFraudScreen(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "HoldForFraudScreen")
 	out, err := x.Do(ctx, &orderHoldForFraudScreenState, cx, in, x.Wait(&orderHoldForFraudScreenWait))
 	if err != nil {
@@ -419,33 +420,33 @@ func (w *Order) stepHoldForFraudScreen(ctx context.Context, x *flowcimpl.ASLExec
 	return orderStepCharge, out, nil
 }
 
-var orderHoldForFraudScreenWait = flowcimpl.Wait{
+var orderHoldForFraudScreenWait = flowcasl.Wait{
 	Seconds:    5.0,
 	HasSeconds: true,
 }
 
-var orderChargeState = flowcimpl.ASLState{
+var orderChargeState = flowcasl.ASLState{
 	Name: "Charge",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("orderId", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("orderId", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.orderId",
 		})),
-		flowcimpl.TField("customerId", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("customerId", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.customer.id",
 		})),
-		flowcimpl.TField("amount", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("amount", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.total",
 		})),
 	),
-	ResultSelector: flowcimpl.TObject(
-		flowcimpl.TField("receipt", flowcimpl.TPath(&flowcimpl.JSONPath{
+	ResultSelector: flowcasl.TObject(
+		flowcasl.TField("receipt", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.receiptId",
 		})),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.payment",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("payment")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("payment")},
 	}},
 	Retry: []flowcimpl.Retrier{
 		{
@@ -455,12 +456,12 @@ var orderChargeState = flowcimpl.ASLState{
 			BackoffRate: 2.0,
 		},
 	},
-	Catch: []flowcimpl.ASLCatcher{
+	Catch: []flowcasl.ASLCatcher{
 		{
 			Errors: []string{"Payment.Declined"},
-			ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+			ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 				Src:  "$.error",
-				Segs: []flowcimpl.PathSeg{flowcimpl.Field("error")},
+				Segs: []flowcasl.PathSeg{flowcasl.Field("error")},
 			}},
 		},
 	},
@@ -468,7 +469,7 @@ var orderChargeState = flowcimpl.ASLState{
 }
 
 // stepCharge runs Task state "Charge".
-func (w *Order) stepCharge(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepCharge(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Charge")
 	out, err := x.Do(ctx, &orderChargeState, cx, in, x.Task(&orderChargeState, w.h.ChargePayment))
 	if err != nil {
@@ -482,49 +483,49 @@ func (w *Order) stepCharge(ctx context.Context, x *flowcimpl.ASLExec, in any) (o
 	return orderStepConfirmed, out, nil
 }
 
-var orderConfirmedState = flowcimpl.ASLState{
+var orderConfirmedState = flowcasl.ASLState{
 	Name: "Confirmed",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("orderId", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("orderId", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.orderId",
 		})),
-		flowcimpl.TField("status", flowcimpl.TValue("confirmed")),
-		flowcimpl.TField("total", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("status", flowcasl.TValue("confirmed")),
+		flowcasl.TField("total", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.total",
 		})),
-		flowcimpl.TField("receipt", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("receipt", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.payment.receipt",
 		})),
 	),
 }
 
 // stepConfirmed runs Pass state "Confirmed".
-func (w *Order) stepConfirmed(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepConfirmed(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Confirmed")
-	out, err := x.Do(ctx, &orderConfirmedState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &orderConfirmedState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return orderDone, nil, err
 	}
 	return orderDone, out, nil
 }
 
-var orderBackorderedState = flowcimpl.ASLState{
+var orderBackorderedState = flowcasl.ASLState{
 	Name: "Backordered",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("orderId", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("orderId", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.orderId",
 		})),
-		flowcimpl.TField("status", flowcimpl.TValue("backordered")),
-		flowcimpl.TField("reason", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("status", flowcasl.TValue("backordered")),
+		flowcasl.TField("reason", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.error.Cause",
 		})),
 	),
 }
 
 // stepBackordered runs Pass state "Backordered".
-func (w *Order) stepBackordered(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepBackordered(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Backordered")
-	out, err := x.Do(ctx, &orderBackorderedState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &orderBackorderedState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return orderDone, nil, err
 	}
@@ -532,15 +533,15 @@ func (w *Order) stepBackordered(ctx context.Context, x *flowcimpl.ASLExec, in an
 }
 
 // stepPaymentDeclined runs Fail state "PaymentDeclined".
-func (w *Order) stepPaymentDeclined(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
-	return orderDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "PaymentDeclined"), flowcimpl.TValue("PaymentDeclined"), flowcimpl.TPath(&flowcimpl.JSONPath{
+func (w *Order) stepPaymentDeclined(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
+	return orderDone, nil, flowcasl.Fail(in, x.Enter(ctx, "PaymentDeclined"), flowcasl.TValue("PaymentDeclined"), flowcasl.TPath(&flowcasl.JSONPath{
 		Src: "$.error.Cause",
 	}))
 }
 
 // The compiled paths the choice rules read.
 var (
-	orderPath1 = &flowcimpl.JSONPath{
+	orderPath1 = &flowcasl.JSONPath{
 		Src: "$.total",
 	}
 )

@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -105,9 +106,9 @@ func (w *Review) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "review",
 		Schema:   "json",
 		Start:    "Draft",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -119,7 +120,7 @@ func (w *Review) runAt(ctx context.Context, sess *flowcimpl.Session, input any, 
 		return nil, sess.UnknownState(state)
 	}
 	step := reviewStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "review", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "review", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -128,12 +129,12 @@ func (w *Review) runAt(ctx context.Context, sess *flowcimpl.Session, input any, 
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Review) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step reviewStep) (out any, err error) {
+func (w *Review) run(ctx context.Context, x *flowcasl.ASLExec, in any, step reviewStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -181,24 +182,24 @@ func (w *Review) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step rev
 		}
 		err = x.Save(ctx, reviewStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(reviewStateIDs[step], err)
+			return nil, flowcasl.StateFailed(reviewStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var reviewDraftState = flowcimpl.ASLState{
+var reviewDraftState = flowcasl.ASLState{
 	Name: "Draft",
 	Task: true,
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.draft",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("draft")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("draft")},
 	}},
 }
 
 // stepDraft runs Task state "Draft".
-func (w *Review) stepDraft(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepDraft(ctx context.Context, x *flowcasl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Draft")
 	out, err := x.Do(ctx, &reviewDraftState, cx, in, x.Task(&reviewDraftState, w.h.Draft))
 	if err != nil {
@@ -207,32 +208,32 @@ func (w *Review) stepDraft(ctx context.Context, x *flowcimpl.ASLExec, in any) (r
 	return reviewStepSave, out, nil
 }
 
-var reviewSaveState = flowcimpl.ASLState{
+var reviewSaveState = flowcasl.ASLState{
 	Name: "Save",
 }
 
 // stepSave runs Checkpoint state "Save".
-func (w *Review) stepSave(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepSave(ctx context.Context, x *flowcasl.ASLExec, in any) (reviewStep, any, error) {
 	// A Checkpoint passes its input through; with a session, the run saves a checkpoint after it, as
 	// after every top-level state. Inside a Parallel or Map it saves nothing.
 	cx := x.Enter(ctx, "Save")
-	out, err := x.Do(ctx, &reviewSaveState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &reviewSaveState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return reviewDone, nil, err
 	}
 	return reviewStepReview, out, nil
 }
 
-var reviewReviewState = flowcimpl.ASLState{
+var reviewReviewState = flowcasl.ASLState{
 	Name: "Review",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.review",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("review")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("review")},
 	}},
 }
 
 // stepReview runs Approval state "Review".
-func (w *Review) stepReview(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepReview(ctx context.Context, x *flowcasl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Review")
 	out, err := x.Do(ctx, &reviewReviewState, cx, in, x.Approval(flowcrt.ApprovalRequest{
 		State:   "Review",
@@ -244,15 +245,15 @@ func (w *Review) stepReview(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 			return reviewDone, in, err // the run waits here: save its input
 		}
 		// An approval that times out takes the Default.
-		if flowcimpl.IsTimeout(err) {
+		if flowcasl.IsTimeout(err) {
 			return reviewStepRejected, in, nil
 		}
 		return reviewDone, nil, err
 	}
-	c := flowcimpl.NewChoice(out, nil)
+	c := flowcasl.NewChoice(out, nil)
 	next := reviewStepRejected
 	switch {
-	case c.Cmp(flowcimpl.StringEquals, reviewPath1, "approve"):
+	case c.Cmp(flowcasl.StringEquals, reviewPath1, "approve"):
 		next = reviewStepPublish
 	}
 	if err := c.Err(); err != nil {
@@ -261,17 +262,17 @@ func (w *Review) stepReview(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 	return next, out, nil
 }
 
-var reviewPublishState = flowcimpl.ASLState{
+var reviewPublishState = flowcasl.ASLState{
 	Name: "Publish",
 	Task: true,
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.published",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("published")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("published")},
 	}},
 }
 
 // stepPublish runs Task state "Publish".
-func (w *Review) stepPublish(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepPublish(ctx context.Context, x *flowcasl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Publish")
 	out, err := x.Do(ctx, &reviewPublishState, cx, in, x.Task(&reviewPublishState, w.h.Publish))
 	if err != nil {
@@ -281,13 +282,13 @@ func (w *Review) stepPublish(ctx context.Context, x *flowcimpl.ASLExec, in any) 
 }
 
 // stepRejected runs Fail state "Rejected".
-func (w *Review) stepRejected(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
-	return reviewDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "Rejected"), flowcimpl.TValue("Rejected"), flowcimpl.TValue("the reviewer rejected the draft"))
+func (w *Review) stepRejected(ctx context.Context, x *flowcasl.ASLExec, in any) (reviewStep, any, error) {
+	return reviewDone, nil, flowcasl.Fail(in, x.Enter(ctx, "Rejected"), flowcasl.TValue("Rejected"), flowcasl.TValue("the reviewer rejected the draft"))
 }
 
 // The compiled paths the choice rules read.
 var (
-	reviewPath1 = &flowcimpl.JSONPath{
+	reviewPath1 = &flowcasl.JSONPath{
 		Src: "$.review.approval",
 	}
 )

@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -108,9 +109,9 @@ func (w *Agent) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "agent",
 		Schema:   "json",
 		Start:    "Draft",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -122,7 +123,7 @@ func (w *Agent) runAt(ctx context.Context, sess *flowcimpl.Session, input any, s
 		return nil, sess.UnknownState(state)
 	}
 	step := agentStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "agent", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "agent", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -131,12 +132,12 @@ func (w *Agent) runAt(ctx context.Context, sess *flowcimpl.Session, input any, s
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Agent) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step agentStep) (out any, err error) {
+func (w *Agent) run(ctx context.Context, x *flowcasl.ASLExec, in any, step agentStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -186,29 +187,29 @@ func (w *Agent) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step agen
 		}
 		err = x.Save(ctx, agentStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(agentStateIDs[step], err)
+			return nil, flowcasl.StateFailed(agentStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var agentDraftState = flowcimpl.ASLState{
+var agentDraftState = flowcasl.ASLState{
 	Name: "Draft",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("topic", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("topic", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.topic",
 		})),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.draft",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("draft")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("draft")},
 	}},
 }
 
 // stepDraft runs Task state "Draft".
-func (w *Agent) stepDraft(ctx context.Context, x *flowcimpl.ASLExec, in any) (agentStep, any, error) {
+func (w *Agent) stepDraft(ctx context.Context, x *flowcasl.ASLExec, in any) (agentStep, any, error) {
 	cx := x.Enter(ctx, "Draft")
 	out, err := x.Do(ctx, &agentDraftState, cx, in, x.Recalling(&agentDraftMemory, x.AgentTask(&agentDraftState, w.h.Writer, &agentDraftAgent)))
 	if err != nil {
@@ -217,8 +218,8 @@ func (w *Agent) stepDraft(ctx context.Context, x *flowcimpl.ASLExec, in any) (ag
 	return agentStepDiscuss, out, nil
 }
 
-var agentDraftMemory = flowcimpl.Memory{
-	Reads: []flowcimpl.MemoryRead{
+var agentDraftMemory = flowcasl.Memory{
+	Reads: []flowcasl.MemoryRead{
 		{
 			Keys: []string{"style"},
 		},
@@ -237,21 +238,21 @@ var agentDraftAgent = flowcrt.Agent{
 	Budget: map[string]any{
 		"MaxTokens": 2000.0,
 	},
-	Limit: &flowcimpl.Budget{
+	Limit: &flowcasl.Budget{
 		MaxTokens: 2000.0,
 	},
 }
 
-var agentDiscussState = flowcimpl.ASLState{
+var agentDiscussState = flowcasl.ASLState{
 	Name: "Discuss",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.debate",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("debate")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("debate")},
 	}},
 }
 
 // stepDiscuss runs Debate state "Discuss".
-func (w *Agent) stepDiscuss(ctx context.Context, x *flowcimpl.ASLExec, in any) (agentStep, any, error) {
+func (w *Agent) stepDiscuss(ctx context.Context, x *flowcasl.ASLExec, in any) (agentStep, any, error) {
 	cx := x.Enter(ctx, "Discuss")
 	out, err := x.Do(ctx, &agentDiscussState, cx, in, x.Debate("Discuss", &agentDiscussDebate, w.h.Critic, w.h.Writer))
 	if err != nil {
@@ -260,40 +261,40 @@ func (w *Agent) stepDiscuss(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 	return agentStepSave, out, nil
 }
 
-var agentDiscussDebate = flowcimpl.DebateSpec{
-	TopicPath: &flowcimpl.JSONPath{
+var agentDiscussDebate = flowcasl.DebateSpec{
+	TopicPath: &flowcasl.JSONPath{
 		Src: "$.topic",
 	},
 	Rounds: 2,
 	Agents: []string{"Critic", "Writer"},
 }
 
-var agentSaveState = flowcimpl.ASLState{
+var agentSaveState = flowcasl.ASLState{
 	Name: "Save",
 }
 
 // stepSave runs Checkpoint state "Save".
-func (w *Agent) stepSave(ctx context.Context, x *flowcimpl.ASLExec, in any) (agentStep, any, error) {
+func (w *Agent) stepSave(ctx context.Context, x *flowcasl.ASLExec, in any) (agentStep, any, error) {
 	// A Checkpoint passes its input through; with a session, the run saves a checkpoint after it, as
 	// after every top-level state. Inside a Parallel or Map it saves nothing.
 	cx := x.Enter(ctx, "Save")
-	out, err := x.Do(ctx, &agentSaveState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &agentSaveState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return agentDone, nil, err
 	}
 	return agentStepReview, out, nil
 }
 
-var agentReviewState = flowcimpl.ASLState{
+var agentReviewState = flowcasl.ASLState{
 	Name: "Review",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.approval",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("approval")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("approval")},
 	}},
 }
 
 // stepReview runs Approval state "Review".
-func (w *Agent) stepReview(ctx context.Context, x *flowcimpl.ASLExec, in any) (agentStep, any, error) {
+func (w *Agent) stepReview(ctx context.Context, x *flowcasl.ASLExec, in any) (agentStep, any, error) {
 	cx := x.Enter(ctx, "Review")
 	out, err := x.Do(ctx, &agentReviewState, cx, in, x.Approval(flowcrt.ApprovalRequest{
 		State:   "Review",
@@ -306,15 +307,15 @@ func (w *Agent) stepReview(ctx context.Context, x *flowcimpl.ASLExec, in any) (a
 			return agentDone, in, err // the run waits here: save its input
 		}
 		// An approval that times out takes the Default.
-		if flowcimpl.IsTimeout(err) {
+		if flowcasl.IsTimeout(err) {
 			return agentStepRejected, in, nil
 		}
 		return agentDone, nil, err
 	}
-	c := flowcimpl.NewChoice(out, nil)
+	c := flowcasl.NewChoice(out, nil)
 	next := agentStepRejected
 	switch {
-	case c.Cmp(flowcimpl.StringEquals, agentPath1, "approve"):
+	case c.Cmp(flowcasl.StringEquals, agentPath1, "approve"):
 		next = agentStepPublish
 	}
 	if err := c.Err(); err != nil {
@@ -323,14 +324,14 @@ func (w *Agent) stepReview(ctx context.Context, x *flowcimpl.ASLExec, in any) (a
 	return next, out, nil
 }
 
-var agentPublishState = flowcimpl.ASLState{
+var agentPublishState = flowcasl.ASLState{
 	Name: "Publish",
 }
 
 // stepPublish runs Succeed state "Publish".
-func (w *Agent) stepPublish(ctx context.Context, x *flowcimpl.ASLExec, in any) (agentStep, any, error) {
+func (w *Agent) stepPublish(ctx context.Context, x *flowcasl.ASLExec, in any) (agentStep, any, error) {
 	cx := x.Enter(ctx, "Publish")
-	out, err := x.Do(ctx, &agentPublishState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &agentPublishState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return agentDone, nil, err
 	}
@@ -338,13 +339,13 @@ func (w *Agent) stepPublish(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 }
 
 // stepRejected runs Fail state "Rejected".
-func (w *Agent) stepRejected(ctx context.Context, x *flowcimpl.ASLExec, in any) (agentStep, any, error) {
-	return agentDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "Rejected"), flowcimpl.TValue("Rejected"), flowcimpl.TValue("the reviewer rejected the draft"))
+func (w *Agent) stepRejected(ctx context.Context, x *flowcasl.ASLExec, in any) (agentStep, any, error) {
+	return agentDone, nil, flowcasl.Fail(in, x.Enter(ctx, "Rejected"), flowcasl.TValue("Rejected"), flowcasl.TValue("the reviewer rejected the draft"))
 }
 
 // The compiled paths the choice rules read.
 var (
-	agentPath1 = &flowcimpl.JSONPath{
+	agentPath1 = &flowcasl.JSONPath{
 		Src: "$.approval.approval",
 	}
 )

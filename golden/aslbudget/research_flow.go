@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -100,9 +101,9 @@ func (w *Research) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "research",
 		Schema:   "json",
 		Start:    "Research",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -114,7 +115,7 @@ func (w *Research) runAt(ctx context.Context, sess *flowcimpl.Session, input any
 		return nil, sess.UnknownState(state)
 	}
 	step := researchStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "research", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "research", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -123,12 +124,12 @@ func (w *Research) runAt(ctx context.Context, sess *flowcimpl.Session, input any
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Research) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step researchStep) (out any, err error) {
+func (w *Research) run(ctx context.Context, x *flowcasl.ASLExec, in any, step researchStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -176,38 +177,38 @@ func (w *Research) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step r
 		}
 		err = x.Save(ctx, researchStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(researchStateIDs[step], err)
+			return nil, flowcasl.StateFailed(researchStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var researchResearchState = flowcimpl.ASLState{
+var researchResearchState = flowcasl.ASLState{
 	Name: "Research",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("query", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("query", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.query",
 		})),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.research",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("research")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("research")},
 	}},
-	Catch: []flowcimpl.ASLCatcher{
+	Catch: []flowcasl.ASLCatcher{
 		{
 			Errors: []string{"States.BudgetExceeded"},
-			ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+			ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 				Src:  "$.error",
-				Segs: []flowcimpl.PathSeg{flowcimpl.Field("error")},
+				Segs: []flowcasl.PathSeg{flowcasl.Field("error")},
 			}},
 		},
 	},
 }
 
 // stepResearch runs Task state "Research".
-func (w *Research) stepResearch(ctx context.Context, x *flowcimpl.ASLExec, in any) (researchStep, any, error) {
+func (w *Research) stepResearch(ctx context.Context, x *flowcasl.ASLExec, in any) (researchStep, any, error) {
 	cx := x.Enter(ctx, "Research")
 	out, err := x.Do(ctx, &researchResearchState, cx, in, x.Recalling(&researchResearchMemory, x.AgentTask(&researchResearchState, w.h.Researcher, &researchResearchAgent)))
 	if err != nil {
@@ -224,21 +225,21 @@ func (w *Research) stepResearch(ctx context.Context, x *flowcimpl.ASLExec, in an
 	return researchStepCheckSpend, out, nil
 }
 
-var researchResearchMemory = flowcimpl.Memory{
-	Reads: []flowcimpl.MemoryRead{
+var researchResearchMemory = flowcasl.Memory{
+	Reads: []flowcasl.MemoryRead{
 		{
 			Keys: []string{"notes"},
-			InjectAt: &flowcimpl.JSONPath{
+			InjectAt: &flowcasl.JSONPath{
 				Src:  "$.recalled",
-				Segs: []flowcimpl.PathSeg{flowcimpl.Field("recalled")},
+				Segs: []flowcasl.PathSeg{flowcasl.Field("recalled")},
 			},
-			Default: flowcimpl.TValue(flowcimpl.Obj(
+			Default: flowcasl.TValue(flowcasl.Obj(
 				"notes", "none yet",
 			)),
 		},
 	},
-	Writes: []flowcimpl.MemoryWrite{
-		{Key: "notes", Value: flowcimpl.TPath(&flowcimpl.JSONPath{
+	Writes: []flowcasl.MemoryWrite{
+		{Key: "notes", Value: flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.research.findings",
 		})},
 	},
@@ -288,15 +289,15 @@ var researchResearchAgent = flowcrt.Agent{
 			}},
 		},
 	},
-	Limit: &flowcimpl.Budget{
+	Limit: &flowcasl.Budget{
 		MaxTokens: 600.0,
 	},
-	RunLimit: &flowcimpl.Budget{
+	RunLimit: &flowcasl.Budget{
 		MaxTokens: 1000.0,
 		MaxCost:   1.0,
 	},
-	Guards: &flowcimpl.Guardrails{
-		Input: []flowcimpl.GuardRule{
+	Guards: &flowcasl.Guardrails{
+		Input: []flowcasl.GuardRule{
 			{
 				Type:  "pattern",
 				Block: []string{"<script>"},
@@ -306,7 +307,7 @@ var researchResearchAgent = flowcrt.Agent{
 				Max:  200,
 			},
 		},
-		Output: []flowcimpl.GuardRule{
+		Output: []flowcasl.GuardRule{
 			{
 				Type:    "regex",
 				Pattern: regexp.MustCompile("key=\\w+"),
@@ -316,26 +317,26 @@ var researchResearchAgent = flowcrt.Agent{
 	},
 }
 
-var researchCheckSpendState = flowcimpl.ASLState{
+var researchCheckSpendState = flowcasl.ASLState{
 	Name: "CheckSpend",
 }
 
 // stepCheckSpend runs Choice state "CheckSpend".
-func (w *Research) stepCheckSpend(ctx context.Context, x *flowcimpl.ASLExec, in any) (researchStep, any, error) {
+func (w *Research) stepCheckSpend(ctx context.Context, x *flowcasl.ASLExec, in any) (researchStep, any, error) {
 	cx := x.Enter(ctx, "CheckSpend")
 	in, err := researchCheckSpendState.Input(in, cx)
 	if err != nil {
 		return researchDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := researchStepReport
 	rule := -1 // the Default
 	switch {
-	case func(c *flowcimpl.Choice) bool {
-		return c.Cmp(flowcimpl.NumericGreaterThan, researchPath1, 400.0)
-	}(c.With(&flowcimpl.Intrinsic{
+	case func(c *flowcasl.Choice) bool {
+		return c.Cmp(flowcasl.NumericGreaterThan, researchPath1, 400.0)
+	}(c.With(&flowcasl.Intrinsic{
 		Name: "States.CurrentTokens",
-		Run:  flowcimpl.StatesCurrentTokens,
+		Run:  flowcasl.StatesCurrentTokens,
 	})):
 		next = researchStepSummarize
 		rule = 0
@@ -347,16 +348,16 @@ func (w *Research) stepCheckSpend(ctx context.Context, x *flowcimpl.ASLExec, in 
 	return next, out, err
 }
 
-var researchSummarizeState = flowcimpl.ASLState{
+var researchSummarizeState = flowcasl.ASLState{
 	Name: "Summarize",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.summary",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("summary")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("summary")},
 	}},
 }
 
 // stepSummarize runs Include state "Summarize".
-func (w *Research) stepSummarize(ctx context.Context, x *flowcimpl.ASLExec, in any) (researchStep, any, error) {
+func (w *Research) stepSummarize(ctx context.Context, x *flowcasl.ASLExec, in any) (researchStep, any, error) {
 	cx := x.Enter(ctx, "Summarize")
 	out, err := x.Do(ctx, &researchSummarizeState, cx, in, x.Include(w.runSummarizeTemplate))
 	if err != nil {
@@ -368,8 +369,8 @@ func (w *Research) stepSummarize(ctx context.Context, x *flowcimpl.ASLExec, in a
 // runSummarizeTemplate runs template "summarize", compiled into Include state "Summarize" from its
 // start or, in a session resumed inside it, from the state its checkpoint names, and returns its
 // output.
-func (w *Research) runSummarizeTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeChild(ctx, x, researchStateIDs[:], []researchStep{researchStepSummarize2}, in)
+func (w *Research) runSummarizeTemplate(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeChild(ctx, x, researchStateIDs[:], []researchStep{researchStepSummarize2}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -378,7 +379,7 @@ func (w *Research) runSummarizeTemplate(ctx context.Context, x *flowcimpl.ASLExe
 
 // runSummarizeTemplateFrom runs template "summarize", compiled into Include state "Summarize" from
 // step and returns its output; with a session it saves a checkpoint after every state.
-func (w *Research) runSummarizeTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step researchStep) (out any, err error) {
+func (w *Research) runSummarizeTemplateFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step researchStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -418,26 +419,26 @@ func (w *Research) runSummarizeTemplateFrom(ctx context.Context, x *flowcimpl.AS
 		}
 		err = x.SaveChild(ctx, researchStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(researchStateIDs[step], err)
+			return nil, flowcasl.StateFailed(researchStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var researchSummarize2State = flowcimpl.ASLState{
+var researchSummarize2State = flowcasl.ASLState{
 	Name: "Summarize/Summarize",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("text", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("text", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.research.findings",
 		})),
-		flowcimpl.TField("style", flowcimpl.TValue("short")),
+		flowcasl.TField("style", flowcasl.TValue("short")),
 	),
 }
 
 // stepSummarize2 runs Task state "Summarize/Summarize".
-func (w *Research) stepSummarize2(ctx context.Context, x *flowcimpl.ASLExec, in any) (researchStep, any, error) {
+func (w *Research) stepSummarize2(ctx context.Context, x *flowcasl.ASLExec, in any) (researchStep, any, error) {
 	cx := x.Enter(ctx, "Summarize/Summarize")
 	out, err := x.Do(ctx, &researchSummarize2State, cx, in, x.AgentTask(&researchSummarize2State, w.h.Summarizer, &researchSummarize2Agent))
 	if err != nil {
@@ -452,49 +453,49 @@ var researchSummarize2Agent = flowcrt.Agent{
 		"Denied":  []any{"shell"},
 		"Timeout": "30s",
 	},
-	RunLimit: &flowcimpl.Budget{
+	RunLimit: &flowcasl.Budget{
 		MaxTokens: 1000.0,
 		MaxCost:   1.0,
 	},
 }
 
-var researchReportState = flowcimpl.ASLState{
+var researchReportState = flowcasl.ASLState{
 	Name: "Report",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("answer", flowcimpl.TCall(&flowcimpl.Intrinsic{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("answer", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.Coalesce",
-			Fn:   flowcimpl.StatesCoalesce,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesCoalesce,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.summary.text",
 				}},
-				{Path: &flowcimpl.JSONPath{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.research.findings",
 				}},
 			},
 		})),
-		flowcimpl.TField("tokens", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("tokens", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.CurrentTokens",
-			Run:  flowcimpl.StatesCurrentTokens,
+			Run:  flowcasl.StatesCurrentTokens,
 		})),
-		flowcimpl.TField("left", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("left", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.RemainingBudget",
-			Run: flowcimpl.RemainingBudget(&flowcimpl.Budget{
+			Run: flowcasl.RemainingBudget(&flowcasl.Budget{
 				MaxTokens: 1000.0,
 				MaxCost:   1.0,
 			}),
 		})),
-		flowcimpl.TField("all", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("all", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.ArrayConcat",
-			Fn:   flowcimpl.StatesArrayConcat,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesArrayConcat,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.sources",
 				}},
-				{Call: &flowcimpl.Intrinsic{
+				{Call: &flowcasl.Intrinsic{
 					Name: "States.Array",
-					Fn:   flowcimpl.StatesArray,
-					Args: []flowcimpl.IntrinsicArg{
+					Fn:   flowcasl.StatesArray,
+					Args: []flowcasl.IntrinsicArg{
 						{Value: "memory"},
 					},
 				}},
@@ -504,9 +505,9 @@ var researchReportState = flowcimpl.ASLState{
 }
 
 // stepReport runs Pass state "Report".
-func (w *Research) stepReport(ctx context.Context, x *flowcimpl.ASLExec, in any) (researchStep, any, error) {
+func (w *Research) stepReport(ctx context.Context, x *flowcasl.ASLExec, in any) (researchStep, any, error) {
 	cx := x.Enter(ctx, "Report")
-	out, err := x.Do(ctx, &researchReportState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &researchReportState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return researchDone, nil, err
 	}
@@ -514,15 +515,15 @@ func (w *Research) stepReport(ctx context.Context, x *flowcimpl.ASLExec, in any)
 }
 
 // stepOverBudget runs Fail state "OverBudget".
-func (w *Research) stepOverBudget(ctx context.Context, x *flowcimpl.ASLExec, in any) (researchStep, any, error) {
-	return researchDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "OverBudget"), flowcimpl.TValue("OverBudget"), flowcimpl.TPath(&flowcimpl.JSONPath{
+func (w *Research) stepOverBudget(ctx context.Context, x *flowcasl.ASLExec, in any) (researchStep, any, error) {
+	return researchDone, nil, flowcasl.Fail(in, x.Enter(ctx, "OverBudget"), flowcasl.TValue("OverBudget"), flowcasl.TPath(&flowcasl.JSONPath{
 		Src: "$.error.Cause",
 	}))
 }
 
 // The compiled paths the choice rules read.
 var (
-	researchPath1 = &flowcimpl.JSONPath{
+	researchPath1 = &flowcasl.JSONPath{
 		Src: "States.CurrentTokens()",
 	}
 )

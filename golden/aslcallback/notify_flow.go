@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -101,9 +102,9 @@ func (w *Notify) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "notify",
 		Schema:   "json",
 		Start:    "Confirm",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -115,7 +116,7 @@ func (w *Notify) runAt(ctx context.Context, sess *flowcimpl.Session, input any, 
 		return nil, sess.UnknownState(state)
 	}
 	step := notifyStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "notify", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "notify", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -124,12 +125,12 @@ func (w *Notify) runAt(ctx context.Context, sess *flowcimpl.Session, input any, 
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Notify) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step notifyStep) (out any, err error) {
+func (w *Notify) run(ctx context.Context, x *flowcasl.ASLExec, in any, step notifyStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -169,23 +170,23 @@ func (w *Notify) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step not
 		}
 		err = x.Save(ctx, notifyStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(notifyStateIDs[step], err)
+			return nil, flowcasl.StateFailed(notifyStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var notifyConfirmState = flowcimpl.ASLState{
+var notifyConfirmState = flowcasl.ASLState{
 	Name:    "Confirm",
 	JSONata: true,
-	JSONataOutput: flowcimpl.TJSONata(&flowcimpl.JSONata{
+	JSONataOutput: flowcasl.TJSONata(&flowcasl.JSONata{
 		Src: "{'answers': $states.result}",
 	}),
 }
 
 // stepConfirm runs Map state "Confirm".
-func (w *Notify) stepConfirm(ctx context.Context, x *flowcimpl.ASLExec, in any) (notifyStep, any, error) {
+func (w *Notify) stepConfirm(ctx context.Context, x *flowcasl.ASLExec, in any) (notifyStep, any, error) {
 	cx := x.Enter(ctx, "Confirm")
 	out, err := x.Do(ctx, &notifyConfirmState, cx, in, x.Map("Confirm", &notifyConfirmItems, w.runConfirmItems))
 	if err != nil {
@@ -194,8 +195,8 @@ func (w *Notify) stepConfirm(ctx context.Context, x *flowcimpl.ASLExec, in any) 
 	return notifyDone, out, nil
 }
 
-var notifyConfirmItems = flowcimpl.MapSpec{
-	Items: flowcimpl.TJSONata(&flowcimpl.JSONata{
+var notifyConfirmItems = flowcasl.MapSpec{
+	Items: flowcasl.TJSONata(&flowcasl.JSONata{
 		Src:    "$states.input.recipients",
 		Simple: true,
 		Root:   "input",
@@ -205,8 +206,8 @@ var notifyConfirmItems = flowcimpl.MapSpec{
 
 // runConfirmItems runs the iterator of Map state "Confirm" from its start or, in a session resumed
 // inside it, from the state it stopped at, and returns its output.
-func (w *Notify) runConfirmItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeBranch(ctx, x, notifyStateIDs[:], []notifyStep{notifyStepAsk, notifyStepDeclined}, in)
+func (w *Notify) runConfirmItems(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeBranch(ctx, x, notifyStateIDs[:], []notifyStep{notifyStepAsk, notifyStepDeclined}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -214,7 +215,7 @@ func (w *Notify) runConfirmItems(ctx context.Context, x *flowcimpl.ASLExec, in a
 }
 
 // runConfirmItemsFrom runs the iterator of Map state "Confirm" from step and returns its output.
-func (w *Notify) runConfirmItemsFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step notifyStep) (out any, err error) {
+func (w *Notify) runConfirmItemsFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step notifyStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -255,37 +256,37 @@ func (w *Notify) runConfirmItemsFrom(ctx context.Context, x *flowcimpl.ASLExec, 
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(notifyStateIDs[step], err)
+			return nil, flowcasl.StateFailed(notifyStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var notifyAskState = flowcimpl.ASLState{
+var notifyAskState = flowcasl.ASLState{
 	Name: "Ask",
 	Task: true,
-	Catch: []flowcimpl.ASLCatcher{
+	Catch: []flowcasl.ASLCatcher{
 		{
 			Errors: []string{"Declined"},
-			Output: flowcimpl.TJSONata(&flowcimpl.JSONata{
+			Output: flowcasl.TJSONata(&flowcasl.JSONata{
 				Src: "'declined: ' & $states.errorOutput.Cause",
 			}),
 		},
 	},
-	HeartbeatExpr: flowcimpl.TJSONata(&flowcimpl.JSONata{
+	HeartbeatExpr: flowcasl.TJSONata(&flowcasl.JSONata{
 		Src: "2 + 3",
 	}),
 	JSONata: true,
-	JSONataArguments: flowcimpl.TObject(
-		flowcimpl.TField("FunctionName", flowcimpl.TValue("ask")),
-		flowcimpl.TField("Payload", flowcimpl.TObject(
-			flowcimpl.TField("to", flowcimpl.TJSONata(&flowcimpl.JSONata{
+	JSONataArguments: flowcasl.TObject(
+		flowcasl.TField("FunctionName", flowcasl.TValue("ask")),
+		flowcasl.TField("Payload", flowcasl.TObject(
+			flowcasl.TField("to", flowcasl.TJSONata(&flowcasl.JSONata{
 				Src:    "$states.input",
 				Simple: true,
 				Root:   "input",
 			})),
-			flowcimpl.TField("token", flowcimpl.TJSONata(&flowcimpl.JSONata{
+			flowcasl.TField("token", flowcasl.TJSONata(&flowcasl.JSONata{
 				Src:    "$states.context.Task.Token",
 				Simple: true,
 				Root:   "context",
@@ -293,7 +294,7 @@ var notifyAskState = flowcimpl.ASLState{
 			})),
 		)),
 	),
-	JSONataOutput: flowcimpl.TJSONata(&flowcimpl.JSONata{
+	JSONataOutput: flowcasl.TJSONata(&flowcasl.JSONata{
 		Src:    "$states.result.answer",
 		Simple: true,
 		Root:   "result",
@@ -302,7 +303,7 @@ var notifyAskState = flowcimpl.ASLState{
 }
 
 // stepAsk runs Task state "Ask".
-func (w *Notify) stepAsk(ctx context.Context, x *flowcimpl.ASLExec, in any) (notifyStep, any, error) {
+func (w *Notify) stepAsk(ctx context.Context, x *flowcasl.ASLExec, in any) (notifyStep, any, error) {
 	cx := x.EnterCallback(ctx, "Ask")
 	out, err := x.Do(ctx, &notifyAskState, cx, in, x.Callback(&notifyAskState, w.h.InvokeWaitForTaskToken, 0, false))
 	if err != nil {
@@ -316,15 +317,15 @@ func (w *Notify) stepAsk(ctx context.Context, x *flowcimpl.ASLExec, in any) (not
 	return notifyDone, out, nil
 }
 
-var notifyDeclinedState = flowcimpl.ASLState{
+var notifyDeclinedState = flowcasl.ASLState{
 	Name:    "Declined",
 	JSONata: true,
 }
 
 // stepDeclined runs Pass state "Declined".
-func (w *Notify) stepDeclined(ctx context.Context, x *flowcimpl.ASLExec, in any) (notifyStep, any, error) {
+func (w *Notify) stepDeclined(ctx context.Context, x *flowcasl.ASLExec, in any) (notifyStep, any, error) {
 	cx := x.Enter(ctx, "Declined")
-	out, err := x.Do(ctx, &notifyDeclinedState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &notifyDeclinedState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return notifyDone, nil, err
 	}

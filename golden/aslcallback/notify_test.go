@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
-	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // asker hands each recipient's token on, keyed by recipient.
@@ -154,7 +154,7 @@ func TestInProcessHeartbeatTimeout(t *testing.T) {
 // session could keep it, a wait inside a Map stops the run, which cannot
 // be continued.
 func TestMapStopsWhereNothingAnswers(t *testing.T) {
-	ctx := flowcimpl.StopAtTaskTokens(context.Background())
+	ctx := flowcasl.StopAtTaskTokens(context.Background())
 	_, err := NewNotify(newAsker()).Run(ctx, map[string]any{"recipients": []any{"ana"}})
 	var wait *flowcrt.TaskTokenWait
 	require.ErrorAs(t, err, &wait)

@@ -14,7 +14,7 @@ import (
 	"github.com/flowc-dev/flowc/checkpoint/sqlite"
 	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
-	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // The callback pattern as the Step Functions developer guide describes it
@@ -241,7 +241,7 @@ func TestMockedCallback(t *testing.T) {
 
 	m, err = cfg.Case("order", "unmocked")
 	require.NoError(t, err)
-	_, err = NewOrderMock(m).Run(flowcimpl.StopAtTaskTokens(context.Background()), order)
+	_, err = NewOrderMock(m).Run(flowcasl.StopAtTaskTokens(context.Background()), order)
 	var wait *flowcrt.TaskTokenWait
 	require.ErrorAs(t, err, &wait)
 	assert.Equal(t, "AskApproval", wait.State)

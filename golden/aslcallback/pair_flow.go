@@ -11,6 +11,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -102,9 +103,9 @@ func (w *Pair) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "pair",
 		Schema:   "json",
 		Start:    "Both",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -116,7 +117,7 @@ func (w *Pair) runAt(ctx context.Context, sess *flowcimpl.Session, input any, st
 		return nil, sess.UnknownState(state)
 	}
 	step := pairStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "pair", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "pair", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -125,12 +126,12 @@ func (w *Pair) runAt(ctx context.Context, sess *flowcimpl.Session, input any, st
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Pair) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step pairStep) (out any, err error) {
+func (w *Pair) run(ctx context.Context, x *flowcasl.ASLExec, in any, step pairStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -170,19 +171,19 @@ func (w *Pair) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step pairS
 		}
 		err = x.Save(ctx, pairStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(pairStateIDs[step], err)
+			return nil, flowcasl.StateFailed(pairStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var pairBothState = flowcimpl.ASLState{
+var pairBothState = flowcasl.ASLState{
 	Name: "Both",
 }
 
 // stepBoth runs Parallel state "Both".
-func (w *Pair) stepBoth(ctx context.Context, x *flowcimpl.ASLExec, in any) (pairStep, any, error) {
+func (w *Pair) stepBoth(ctx context.Context, x *flowcasl.ASLExec, in any) (pairStep, any, error) {
 	cx := x.Enter(ctx, "Both")
 	out, err := x.Do(ctx, &pairBothState, cx, in, x.Parallel("Both", w.runBothBranch1, w.runBothBranch2))
 	if err != nil {
@@ -193,8 +194,8 @@ func (w *Pair) stepBoth(ctx context.Context, x *flowcimpl.ASLExec, in any) (pair
 
 // runBothBranch1 runs branch 1 of Parallel state "Both" from its start or, in a session resumed
 // inside it, from the state it stopped at, and returns its output.
-func (w *Pair) runBothBranch1(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeBranch(ctx, x, pairStateIDs[:], []pairStep{pairStepLeft}, in)
+func (w *Pair) runBothBranch1(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeBranch(ctx, x, pairStateIDs[:], []pairStep{pairStepLeft}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +203,7 @@ func (w *Pair) runBothBranch1(ctx context.Context, x *flowcimpl.ASLExec, in any)
 }
 
 // runBothBranch1From runs branch 1 of Parallel state "Both" from step and returns its output.
-func (w *Pair) runBothBranch1From(ctx context.Context, x *flowcimpl.ASLExec, in any, step pairStep) (out any, err error) {
+func (w *Pair) runBothBranch1From(ctx context.Context, x *flowcasl.ASLExec, in any, step pairStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -241,19 +242,19 @@ func (w *Pair) runBothBranch1From(ctx context.Context, x *flowcimpl.ASLExec, in 
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(pairStateIDs[step], err)
+			return nil, flowcasl.StateFailed(pairStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var pairLeftState = flowcimpl.ASLState{
+var pairLeftState = flowcasl.ASLState{
 	Name: "Left",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("Side", flowcimpl.TValue("left")),
-		flowcimpl.TField("TaskToken", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("Side", flowcasl.TValue("left")),
+		flowcasl.TField("TaskToken", flowcasl.TPath(&flowcasl.JSONPath{
 			Src:     "$$.Task.Token",
 			Context: true,
 		})),
@@ -262,7 +263,7 @@ var pairLeftState = flowcimpl.ASLState{
 }
 
 // stepLeft runs Task state "Left".
-func (w *Pair) stepLeft(ctx context.Context, x *flowcimpl.ASLExec, in any) (pairStep, any, error) {
+func (w *Pair) stepLeft(ctx context.Context, x *flowcasl.ASLExec, in any) (pairStep, any, error) {
 	cx := x.EnterCallback(ctx, "Left")
 	out, err := x.Do(ctx, &pairLeftState, cx, in, x.Callback(&pairLeftState, w.h.SendMessageWaitForTaskToken, 0, false))
 	if err != nil {
@@ -273,8 +274,8 @@ func (w *Pair) stepLeft(ctx context.Context, x *flowcimpl.ASLExec, in any) (pair
 
 // runBothBranch2 runs branch 2 of Parallel state "Both" from its start or, in a session resumed
 // inside it, from the state it stopped at, and returns its output.
-func (w *Pair) runBothBranch2(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeBranch(ctx, x, pairStateIDs[:], []pairStep{pairStepRight}, in)
+func (w *Pair) runBothBranch2(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeBranch(ctx, x, pairStateIDs[:], []pairStep{pairStepRight}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -282,7 +283,7 @@ func (w *Pair) runBothBranch2(ctx context.Context, x *flowcimpl.ASLExec, in any)
 }
 
 // runBothBranch2From runs branch 2 of Parallel state "Both" from step and returns its output.
-func (w *Pair) runBothBranch2From(ctx context.Context, x *flowcimpl.ASLExec, in any, step pairStep) (out any, err error) {
+func (w *Pair) runBothBranch2From(ctx context.Context, x *flowcasl.ASLExec, in any, step pairStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -321,19 +322,19 @@ func (w *Pair) runBothBranch2From(ctx context.Context, x *flowcimpl.ASLExec, in 
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(pairStateIDs[step], err)
+			return nil, flowcasl.StateFailed(pairStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var pairRightState = flowcimpl.ASLState{
+var pairRightState = flowcasl.ASLState{
 	Name: "Right",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("Side", flowcimpl.TValue("right")),
-		flowcimpl.TField("TaskToken", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("Side", flowcasl.TValue("right")),
+		flowcasl.TField("TaskToken", flowcasl.TPath(&flowcasl.JSONPath{
 			Src:     "$$.Task.Token",
 			Context: true,
 		})),
@@ -341,7 +342,7 @@ var pairRightState = flowcimpl.ASLState{
 }
 
 // stepRight runs Task state "Right".
-func (w *Pair) stepRight(ctx context.Context, x *flowcimpl.ASLExec, in any) (pairStep, any, error) {
+func (w *Pair) stepRight(ctx context.Context, x *flowcasl.ASLExec, in any) (pairStep, any, error) {
 	cx := x.EnterCallback(ctx, "Right")
 	out, err := x.Do(ctx, &pairRightState, cx, in, x.Callback(&pairRightState, w.h.SendMessageWaitForTaskToken, 0, false))
 	if err != nil {

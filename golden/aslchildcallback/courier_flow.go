@@ -11,6 +11,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -93,9 +94,9 @@ func (w *Courier) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "courier",
 		Schema:   "json",
 		Start:    "Quote",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -107,7 +108,7 @@ func (w *Courier) runAt(ctx context.Context, sess *flowcimpl.Session, input any,
 		return nil, sess.UnknownState(state)
 	}
 	step := courierStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "courier", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "courier", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -116,12 +117,12 @@ func (w *Courier) runAt(ctx context.Context, sess *flowcimpl.Session, input any,
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Courier) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step courierStep) (out any, err error) {
+func (w *Courier) run(ctx context.Context, x *flowcasl.ASLExec, in any, step courierStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -163,24 +164,24 @@ func (w *Courier) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step co
 		}
 		err = x.Save(ctx, courierStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(courierStateIDs[step], err)
+			return nil, flowcasl.StateFailed(courierStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var courierQuoteState = flowcimpl.ASLState{
+var courierQuoteState = flowcasl.ASLState{
 	Name: "Quote",
 	Task: true,
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.quote",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("quote")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("quote")},
 	}},
 }
 
 // stepQuote runs Task state "Quote".
-func (w *Courier) stepQuote(ctx context.Context, x *flowcimpl.ASLExec, in any) (courierStep, any, error) {
+func (w *Courier) stepQuote(ctx context.Context, x *flowcasl.ASLExec, in any) (courierStep, any, error) {
 	cx := x.Enter(ctx, "Quote")
 	out, err := x.Do(ctx, &courierQuoteState, cx, in, x.Task(&courierQuoteState, w.h.Quote))
 	if err != nil {
@@ -189,30 +190,30 @@ func (w *Courier) stepQuote(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 	return courierStepConfirm, out, nil
 }
 
-var courierConfirmState = flowcimpl.ASLState{
+var courierConfirmState = flowcasl.ASLState{
 	Name: "Confirm",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("QueueUrl", flowcimpl.TValue("https://sqs.eu-west-1.amazonaws.com/000000000000/couriers")),
-		flowcimpl.TField("MessageBody", flowcimpl.TObject(
-			flowcimpl.TField("Parcel", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("QueueUrl", flowcasl.TValue("https://sqs.eu-west-1.amazonaws.com/000000000000/couriers")),
+		flowcasl.TField("MessageBody", flowcasl.TObject(
+			flowcasl.TField("Parcel", flowcasl.TPath(&flowcasl.JSONPath{
 				Src: "$.parcel",
 			})),
-			flowcimpl.TField("TaskToken", flowcimpl.TPath(&flowcimpl.JSONPath{
+			flowcasl.TField("TaskToken", flowcasl.TPath(&flowcasl.JSONPath{
 				Src:     "$$.Task.Token",
 				Context: true,
 			})),
 		)),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.confirmation",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("confirmation")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("confirmation")},
 	}},
 	Timeout: 1 * time.Hour,
 }
 
 // stepConfirm runs Task state "Confirm".
-func (w *Courier) stepConfirm(ctx context.Context, x *flowcimpl.ASLExec, in any) (courierStep, any, error) {
+func (w *Courier) stepConfirm(ctx context.Context, x *flowcasl.ASLExec, in any) (courierStep, any, error) {
 	cx := x.EnterCallback(ctx, "Confirm")
 	out, err := x.Do(ctx, &courierConfirmState, cx, in, x.Callback(&courierConfirmState, w.h.SendMessageWaitForTaskToken, 0, true))
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -124,9 +125,9 @@ func (w *Dispatch) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "dispatch",
 		Schema:   "json",
 		Start:    "Pack",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -138,7 +139,7 @@ func (w *Dispatch) runAt(ctx context.Context, sess *flowcimpl.Session, input any
 		return nil, sess.UnknownState(state)
 	}
 	step := dispatchStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "dispatch", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "dispatch", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -147,12 +148,12 @@ func (w *Dispatch) runAt(ctx context.Context, sess *flowcimpl.Session, input any
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Dispatch) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step dispatchStep) (out any, err error) {
+func (w *Dispatch) run(ctx context.Context, x *flowcasl.ASLExec, in any, step dispatchStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -198,24 +199,24 @@ func (w *Dispatch) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step d
 		}
 		err = x.Save(ctx, dispatchStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(dispatchStateIDs[step], err)
+			return nil, flowcasl.StateFailed(dispatchStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var dispatchPackState = flowcimpl.ASLState{
+var dispatchPackState = flowcasl.ASLState{
 	Name: "Pack",
 	Task: true,
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.packed",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("packed")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("packed")},
 	}},
 }
 
 // stepPack runs Task state "Pack".
-func (w *Dispatch) stepPack(ctx context.Context, x *flowcimpl.ASLExec, in any) (dispatchStep, any, error) {
+func (w *Dispatch) stepPack(ctx context.Context, x *flowcasl.ASLExec, in any) (dispatchStep, any, error) {
 	cx := x.Enter(ctx, "Pack")
 	out, err := x.Do(ctx, &dispatchPackState, cx, in, x.Task(&dispatchPackState, w.h.Pack))
 	if err != nil {
@@ -224,30 +225,30 @@ func (w *Dispatch) stepPack(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 	return dispatchStepBook, out, nil
 }
 
-var dispatchBookState = flowcimpl.ASLState{
+var dispatchBookState = flowcasl.ASLState{
 	Name: "Book",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("StateMachineArn", flowcimpl.TValue("arn:aws:states:eu-west-1:000000000000:stateMachine:courier")),
-		flowcimpl.TField("Input", flowcimpl.TObject(
-			flowcimpl.TField("parcel", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("StateMachineArn", flowcasl.TValue("arn:aws:states:eu-west-1:000000000000:stateMachine:courier")),
+		flowcasl.TField("Input", flowcasl.TObject(
+			flowcasl.TField("parcel", flowcasl.TPath(&flowcasl.JSONPath{
 				Src: "$.parcel",
 			})),
 		)),
 	),
-	ResultSelector: flowcimpl.TObject(
-		flowcimpl.TField("confirmation", flowcimpl.TPath(&flowcimpl.JSONPath{
+	ResultSelector: flowcasl.TObject(
+		flowcasl.TField("confirmation", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.Output.confirmation",
 		})),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.booking",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("booking")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("booking")},
 	}},
 }
 
 // stepBook runs Task state "Book".
-func (w *Dispatch) stepBook(ctx context.Context, x *flowcimpl.ASLExec, in any) (dispatchStep, any, error) {
+func (w *Dispatch) stepBook(ctx context.Context, x *flowcasl.ASLExec, in any) (dispatchStep, any, error) {
 	cx := x.Enter(ctx, "Book")
 	out, err := x.Do(ctx, &dispatchBookState, cx, in, x.StartExecution("arn:aws:states:eu-west-1:000000000000:stateMachine:courier", "sync:2", w.runBookTemplate))
 	if err != nil {
@@ -258,8 +259,8 @@ func (w *Dispatch) stepBook(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 
 // runBookTemplate runs state machine "courier", started by Task state "Book" from its start or, in
 // a session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Dispatch) runBookTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeChild(ctx, x, dispatchStateIDs[:], []dispatchStep{dispatchStepQuote, dispatchStepConfirm}, in)
+func (w *Dispatch) runBookTemplate(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeChild(ctx, x, dispatchStateIDs[:], []dispatchStep{dispatchStepQuote, dispatchStepConfirm}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -268,7 +269,7 @@ func (w *Dispatch) runBookTemplate(ctx context.Context, x *flowcimpl.ASLExec, in
 
 // runBookTemplateFrom runs state machine "courier", started by Task state "Book" from step and
 // returns its output; with a session it saves a checkpoint after every state.
-func (w *Dispatch) runBookTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step dispatchStep) (out any, err error) {
+func (w *Dispatch) runBookTemplateFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step dispatchStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -310,24 +311,24 @@ func (w *Dispatch) runBookTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec
 		}
 		err = x.SaveChild(ctx, dispatchStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(dispatchStateIDs[step], err)
+			return nil, flowcasl.StateFailed(dispatchStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var dispatchQuoteState = flowcimpl.ASLState{
+var dispatchQuoteState = flowcasl.ASLState{
 	Name: "Book/Quote",
 	Task: true,
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.quote",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("quote")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("quote")},
 	}},
 }
 
 // stepQuote runs Task state "Book/Quote".
-func (w *Dispatch) stepQuote(ctx context.Context, x *flowcimpl.ASLExec, in any) (dispatchStep, any, error) {
+func (w *Dispatch) stepQuote(ctx context.Context, x *flowcasl.ASLExec, in any) (dispatchStep, any, error) {
 	cx := x.Enter(ctx, "Book/Quote")
 	out, err := x.Do(ctx, &dispatchQuoteState, cx, in, x.Task(&dispatchQuoteState, w.h.Quote))
 	if err != nil {
@@ -336,30 +337,30 @@ func (w *Dispatch) stepQuote(ctx context.Context, x *flowcimpl.ASLExec, in any) 
 	return dispatchStepConfirm, out, nil
 }
 
-var dispatchConfirmState = flowcimpl.ASLState{
+var dispatchConfirmState = flowcasl.ASLState{
 	Name: "Book/Confirm",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("QueueUrl", flowcimpl.TValue("https://sqs.eu-west-1.amazonaws.com/000000000000/couriers")),
-		flowcimpl.TField("MessageBody", flowcimpl.TObject(
-			flowcimpl.TField("Parcel", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("QueueUrl", flowcasl.TValue("https://sqs.eu-west-1.amazonaws.com/000000000000/couriers")),
+		flowcasl.TField("MessageBody", flowcasl.TObject(
+			flowcasl.TField("Parcel", flowcasl.TPath(&flowcasl.JSONPath{
 				Src: "$.parcel",
 			})),
-			flowcimpl.TField("TaskToken", flowcimpl.TPath(&flowcimpl.JSONPath{
+			flowcasl.TField("TaskToken", flowcasl.TPath(&flowcasl.JSONPath{
 				Src:     "$$.Task.Token",
 				Context: true,
 			})),
 		)),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.confirmation",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("confirmation")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("confirmation")},
 	}},
 	Timeout: 1 * time.Hour,
 }
 
 // stepConfirm runs Task state "Book/Confirm".
-func (w *Dispatch) stepConfirm(ctx context.Context, x *flowcimpl.ASLExec, in any) (dispatchStep, any, error) {
+func (w *Dispatch) stepConfirm(ctx context.Context, x *flowcasl.ASLExec, in any) (dispatchStep, any, error) {
 	cx := x.EnterCallback(ctx, "Book/Confirm")
 	out, err := x.Do(ctx, &dispatchConfirmState, cx, in, x.Callback(&dispatchConfirmState, w.h.SendMessageWaitForTaskToken, 0, true))
 	if err != nil {
@@ -371,16 +372,16 @@ func (w *Dispatch) stepConfirm(ctx context.Context, x *flowcimpl.ASLExec, in any
 	return dispatchDone, out, nil
 }
 
-var dispatchDeliverState = flowcimpl.ASLState{
+var dispatchDeliverState = flowcasl.ASLState{
 	Name: "Deliver",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.signatures",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("signatures")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("signatures")},
 	}},
 }
 
 // stepDeliver runs Map state "Deliver".
-func (w *Dispatch) stepDeliver(ctx context.Context, x *flowcimpl.ASLExec, in any) (dispatchStep, any, error) {
+func (w *Dispatch) stepDeliver(ctx context.Context, x *flowcasl.ASLExec, in any) (dispatchStep, any, error) {
 	cx := x.Enter(ctx, "Deliver")
 	out, err := x.Do(ctx, &dispatchDeliverState, cx, in, x.Map("Deliver", &dispatchDeliverItems, w.runDeliverItems))
 	if err != nil {
@@ -389,13 +390,13 @@ func (w *Dispatch) stepDeliver(ctx context.Context, x *flowcimpl.ASLExec, in any
 	return dispatchStepClose, out, nil
 }
 
-var dispatchDeliverItems = flowcimpl.MapSpec{
-	ItemsPath: &flowcimpl.JSONPath{
+var dispatchDeliverItems = flowcasl.MapSpec{
+	ItemsPath: &flowcasl.JSONPath{
 		Src:  "$.stops",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("stops")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("stops")},
 	},
-	ItemSelector: flowcimpl.TObject(
-		flowcimpl.TField("stop", flowcimpl.TPath(&flowcimpl.JSONPath{
+	ItemSelector: flowcasl.TObject(
+		flowcasl.TField("stop", flowcasl.TPath(&flowcasl.JSONPath{
 			Src:     "$$.Map.Item.Value",
 			Context: true,
 		})),
@@ -404,8 +405,8 @@ var dispatchDeliverItems = flowcimpl.MapSpec{
 
 // runDeliverItems runs the iterator of Map state "Deliver" from its start or, in a session resumed
 // inside it, from the state it stopped at, and returns its output.
-func (w *Dispatch) runDeliverItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeBranch(ctx, x, dispatchStateIDs[:], []dispatchStep{dispatchStepSign}, in)
+func (w *Dispatch) runDeliverItems(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeBranch(ctx, x, dispatchStateIDs[:], []dispatchStep{dispatchStepSign}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -413,7 +414,7 @@ func (w *Dispatch) runDeliverItems(ctx context.Context, x *flowcimpl.ASLExec, in
 }
 
 // runDeliverItemsFrom runs the iterator of Map state "Deliver" from step and returns its output.
-func (w *Dispatch) runDeliverItemsFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step dispatchStep) (out any, err error) {
+func (w *Dispatch) runDeliverItemsFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step dispatchStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -452,19 +453,19 @@ func (w *Dispatch) runDeliverItemsFrom(ctx context.Context, x *flowcimpl.ASLExec
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(dispatchStateIDs[step], err)
+			return nil, flowcasl.StateFailed(dispatchStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var dispatchSignState = flowcimpl.ASLState{
+var dispatchSignState = flowcasl.ASLState{
 	Name: "Sign",
 }
 
 // stepSign runs Include state "Sign".
-func (w *Dispatch) stepSign(ctx context.Context, x *flowcimpl.ASLExec, in any) (dispatchStep, any, error) {
+func (w *Dispatch) stepSign(ctx context.Context, x *flowcasl.ASLExec, in any) (dispatchStep, any, error) {
 	cx := x.Enter(ctx, "Sign")
 	out, err := x.Do(ctx, &dispatchSignState, cx, in, x.Include(w.runSignTemplate))
 	if err != nil {
@@ -475,8 +476,8 @@ func (w *Dispatch) stepSign(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 
 // runSignTemplate runs template "signature", compiled into Include state "Sign" from its start or,
 // in a session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Dispatch) runSignTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeChild(ctx, x, dispatchStateIDs[:], []dispatchStep{dispatchStepRing, dispatchStepLog}, in)
+func (w *Dispatch) runSignTemplate(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeChild(ctx, x, dispatchStateIDs[:], []dispatchStep{dispatchStepRing, dispatchStepLog}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -485,7 +486,7 @@ func (w *Dispatch) runSignTemplate(ctx context.Context, x *flowcimpl.ASLExec, in
 
 // runSignTemplateFrom runs template "signature", compiled into Include state "Sign" from step and
 // returns its output; with a session it saves a checkpoint after every state.
-func (w *Dispatch) runSignTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step dispatchStep) (out any, err error) {
+func (w *Dispatch) runSignTemplateFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step dispatchStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -527,36 +528,36 @@ func (w *Dispatch) runSignTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec
 		}
 		err = x.SaveChild(ctx, dispatchStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(dispatchStateIDs[step], err)
+			return nil, flowcasl.StateFailed(dispatchStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var dispatchRingState = flowcimpl.ASLState{
+var dispatchRingState = flowcasl.ASLState{
 	Name: "Sign/Ring",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("FunctionName", flowcimpl.TValue("ring")),
-		flowcimpl.TField("Payload", flowcimpl.TObject(
-			flowcimpl.TField("Stop", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("FunctionName", flowcasl.TValue("ring")),
+		flowcasl.TField("Payload", flowcasl.TObject(
+			flowcasl.TField("Stop", flowcasl.TPath(&flowcasl.JSONPath{
 				Src: "$.stop",
 			})),
-			flowcimpl.TField("TaskToken", flowcimpl.TPath(&flowcimpl.JSONPath{
+			flowcasl.TField("TaskToken", flowcasl.TPath(&flowcasl.JSONPath{
 				Src:     "$$.Task.Token",
 				Context: true,
 			})),
 		)),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.signature",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("signature")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("signature")},
 	}},
 }
 
 // stepRing runs Task state "Sign/Ring".
-func (w *Dispatch) stepRing(ctx context.Context, x *flowcimpl.ASLExec, in any) (dispatchStep, any, error) {
+func (w *Dispatch) stepRing(ctx context.Context, x *flowcasl.ASLExec, in any) (dispatchStep, any, error) {
 	cx := x.EnterCallback(ctx, "Sign/Ring")
 	out, err := x.Do(ctx, &dispatchRingState, cx, in, x.Callback(&dispatchRingState, w.h.InvokeWaitForTaskToken, 0, false))
 	if err != nil {
@@ -565,13 +566,13 @@ func (w *Dispatch) stepRing(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 	return dispatchStepLog, out, nil
 }
 
-var dispatchLogState = flowcimpl.ASLState{
+var dispatchLogState = flowcasl.ASLState{
 	Name: "Sign/Log",
 	Task: true,
 }
 
 // stepLog runs Task state "Sign/Log".
-func (w *Dispatch) stepLog(ctx context.Context, x *flowcimpl.ASLExec, in any) (dispatchStep, any, error) {
+func (w *Dispatch) stepLog(ctx context.Context, x *flowcasl.ASLExec, in any) (dispatchStep, any, error) {
 	cx := x.Enter(ctx, "Sign/Log")
 	out, err := x.Do(ctx, &dispatchLogState, cx, in, x.Task(&dispatchLogState, w.h.Log))
 	if err != nil {
@@ -580,13 +581,13 @@ func (w *Dispatch) stepLog(ctx context.Context, x *flowcimpl.ASLExec, in any) (d
 	return dispatchDone, out, nil
 }
 
-var dispatchCloseState = flowcimpl.ASLState{
+var dispatchCloseState = flowcasl.ASLState{
 	Name: "Close",
 	Task: true,
 }
 
 // stepClose runs Task state "Close".
-func (w *Dispatch) stepClose(ctx context.Context, x *flowcimpl.ASLExec, in any) (dispatchStep, any, error) {
+func (w *Dispatch) stepClose(ctx context.Context, x *flowcasl.ASLExec, in any) (dispatchStep, any, error) {
 	cx := x.Enter(ctx, "Close")
 	out, err := x.Do(ctx, &dispatchCloseState, cx, in, x.Task(&dispatchCloseState, w.h.Close))
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -105,9 +106,9 @@ func (w *Relay) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "relay",
 		Schema:   "json",
 		Start:    "Broadcast",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -119,7 +120,7 @@ func (w *Relay) runAt(ctx context.Context, sess *flowcimpl.Session, input any, s
 		return nil, sess.UnknownState(state)
 	}
 	step := relayStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "relay", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "relay", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -128,12 +129,12 @@ func (w *Relay) runAt(ctx context.Context, sess *flowcimpl.Session, input any, s
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Relay) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step relayStep) (out any, err error) {
+func (w *Relay) run(ctx context.Context, x *flowcasl.ASLExec, in any, step relayStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -173,23 +174,23 @@ func (w *Relay) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step rela
 		}
 		err = x.Save(ctx, relayStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(relayStateIDs[step], err)
+			return nil, flowcasl.StateFailed(relayStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var relayBroadcastState = flowcimpl.ASLState{
+var relayBroadcastState = flowcasl.ASLState{
 	Name: "Broadcast",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.answers",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("answers")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("answers")},
 	}},
 }
 
 // stepBroadcast runs Include state "Broadcast".
-func (w *Relay) stepBroadcast(ctx context.Context, x *flowcimpl.ASLExec, in any) (relayStep, any, error) {
+func (w *Relay) stepBroadcast(ctx context.Context, x *flowcasl.ASLExec, in any) (relayStep, any, error) {
 	cx := x.Enter(ctx, "Broadcast")
 	out, err := x.Do(ctx, &relayBroadcastState, cx, in, x.Include(w.runBroadcastTemplate))
 	if err != nil {
@@ -201,8 +202,8 @@ func (w *Relay) stepBroadcast(ctx context.Context, x *flowcimpl.ASLExec, in any)
 // runBroadcastTemplate runs template "broadcast", compiled into Include state "Broadcast" from its
 // start or, in a session resumed inside it, from the state its checkpoint names, and returns its
 // output.
-func (w *Relay) runBroadcastTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeChild(ctx, x, relayStateIDs[:], []relayStep{relayStepEach, relayStepCount}, in)
+func (w *Relay) runBroadcastTemplate(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeChild(ctx, x, relayStateIDs[:], []relayStep{relayStepEach, relayStepCount}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +212,7 @@ func (w *Relay) runBroadcastTemplate(ctx context.Context, x *flowcimpl.ASLExec, 
 
 // runBroadcastTemplateFrom runs template "broadcast", compiled into Include state "Broadcast" from
 // step and returns its output; with a session it saves a checkpoint after every state.
-func (w *Relay) runBroadcastTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step relayStep) (out any, err error) {
+func (w *Relay) runBroadcastTemplateFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step relayStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -253,19 +254,19 @@ func (w *Relay) runBroadcastTemplateFrom(ctx context.Context, x *flowcimpl.ASLEx
 		}
 		err = x.SaveChild(ctx, relayStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(relayStateIDs[step], err)
+			return nil, flowcasl.StateFailed(relayStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var relayEachState = flowcimpl.ASLState{
+var relayEachState = flowcasl.ASLState{
 	Name: "Broadcast/Each",
 }
 
 // stepEach runs Map state "Broadcast/Each".
-func (w *Relay) stepEach(ctx context.Context, x *flowcimpl.ASLExec, in any) (relayStep, any, error) {
+func (w *Relay) stepEach(ctx context.Context, x *flowcasl.ASLExec, in any) (relayStep, any, error) {
 	cx := x.Enter(ctx, "Broadcast/Each")
 	out, err := x.Do(ctx, &relayEachState, cx, in, x.Map("Broadcast/Each", &relayEachItems, w.runEachItems))
 	if err != nil {
@@ -274,17 +275,17 @@ func (w *Relay) stepEach(ctx context.Context, x *flowcimpl.ASLExec, in any) (rel
 	return relayStepCount, out, nil
 }
 
-var relayEachItems = flowcimpl.MapSpec{
-	ItemsPath: &flowcimpl.JSONPath{
+var relayEachItems = flowcasl.MapSpec{
+	ItemsPath: &flowcasl.JSONPath{
 		Src:  "$.peers",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("peers")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("peers")},
 	},
 }
 
 // runEachItems runs the iterator of Map state "Broadcast/Each" from its start or, in a session
 // resumed inside it, from the state it stopped at, and returns its output.
-func (w *Relay) runEachItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeBranch(ctx, x, relayStateIDs[:], []relayStep{relayStepAsk}, in)
+func (w *Relay) runEachItems(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeBranch(ctx, x, relayStateIDs[:], []relayStep{relayStepAsk}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -293,7 +294,7 @@ func (w *Relay) runEachItems(ctx context.Context, x *flowcimpl.ASLExec, in any) 
 
 // runEachItemsFrom runs the iterator of Map state "Broadcast/Each" from step and returns its
 // output.
-func (w *Relay) runEachItemsFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step relayStep) (out any, err error) {
+func (w *Relay) runEachItemsFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step relayStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -332,21 +333,21 @@ func (w *Relay) runEachItemsFrom(ctx context.Context, x *flowcimpl.ASLExec, in a
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(relayStateIDs[step], err)
+			return nil, flowcasl.StateFailed(relayStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var relayAskState = flowcimpl.ASLState{
+var relayAskState = flowcasl.ASLState{
 	Name: "Broadcast/Ask",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("Peer", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("Peer", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$",
 		})),
-		flowcimpl.TField("TaskToken", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("TaskToken", flowcasl.TPath(&flowcasl.JSONPath{
 			Src:     "$$.Task.Token",
 			Context: true,
 		})),
@@ -354,7 +355,7 @@ var relayAskState = flowcimpl.ASLState{
 }
 
 // stepAsk runs Task state "Broadcast/Ask".
-func (w *Relay) stepAsk(ctx context.Context, x *flowcimpl.ASLExec, in any) (relayStep, any, error) {
+func (w *Relay) stepAsk(ctx context.Context, x *flowcasl.ASLExec, in any) (relayStep, any, error) {
 	cx := x.EnterCallback(ctx, "Broadcast/Ask")
 	out, err := x.Do(ctx, &relayAskState, cx, in, x.Callback(&relayAskState, w.h.PublishWaitForTaskToken, 0, false))
 	if err != nil {
@@ -363,13 +364,13 @@ func (w *Relay) stepAsk(ctx context.Context, x *flowcimpl.ASLExec, in any) (rela
 	return relayDone, out, nil
 }
 
-var relayCountState = flowcimpl.ASLState{
+var relayCountState = flowcasl.ASLState{
 	Name: "Broadcast/Count",
 	Task: true,
 }
 
 // stepCount runs Task state "Broadcast/Count".
-func (w *Relay) stepCount(ctx context.Context, x *flowcimpl.ASLExec, in any) (relayStep, any, error) {
+func (w *Relay) stepCount(ctx context.Context, x *flowcasl.ASLExec, in any) (relayStep, any, error) {
 	cx := x.Enter(ctx, "Broadcast/Count")
 	out, err := x.Do(ctx, &relayCountState, cx, in, x.Task(&relayCountState, w.h.Count))
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -93,9 +94,9 @@ func (w *Spend) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "spend",
 		Schema:   "json",
 		Start:    "Draft",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -107,7 +108,7 @@ func (w *Spend) runAt(ctx context.Context, sess *flowcimpl.Session, input any, s
 		return nil, sess.UnknownState(state)
 	}
 	step := spendStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "spend", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "spend", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -116,12 +117,12 @@ func (w *Spend) runAt(ctx context.Context, sess *flowcimpl.Session, input any, s
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Spend) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step spendStep) (out any, err error) {
+func (w *Spend) run(ctx context.Context, x *flowcasl.ASLExec, in any, step spendStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -165,36 +166,36 @@ func (w *Spend) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step spen
 		}
 		err = x.Save(ctx, spendStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(spendStateIDs[step], err)
+			return nil, flowcasl.StateFailed(spendStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var spendDraftState = flowcimpl.ASLState{
+var spendDraftState = flowcasl.ASLState{
 	Name: "Draft",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("topic", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("topic", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.topics[0]",
 		})),
-		flowcimpl.TField("limits", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("limits", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.limits",
 		})),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.draft",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("draft")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("draft")},
 	}},
-	TimeoutPath: &flowcimpl.JSONPath{
+	TimeoutPath: &flowcasl.JSONPath{
 		Src:  "$.limits[0]",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("limits"), flowcimpl.Index(0)},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("limits"), flowcasl.Index(0)},
 	},
 }
 
 // stepDraft runs Task state "Draft".
-func (w *Spend) stepDraft(ctx context.Context, x *flowcimpl.ASLExec, in any) (spendStep, any, error) {
+func (w *Spend) stepDraft(ctx context.Context, x *flowcasl.ASLExec, in any) (spendStep, any, error) {
 	cx := x.Enter(ctx, "Draft")
 	out, err := x.Do(ctx, &spendDraftState, cx, in, x.AgentTask(&spendDraftState, w.h.Writer, &spendDraftAgent))
 	if err != nil {
@@ -207,20 +208,20 @@ var spendDraftAgent = flowcrt.Agent{
 	Name: "Writer",
 }
 
-var spendPolishState = flowcimpl.ASLState{
+var spendPolishState = flowcasl.ASLState{
 	Name: "Polish",
 	Task: true,
-	InputPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	InputPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src: "$.draft",
 	}},
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.polished",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("polished")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("polished")},
 	}},
 }
 
 // stepPolish runs Task state "Polish".
-func (w *Spend) stepPolish(ctx context.Context, x *flowcimpl.ASLExec, in any) (spendStep, any, error) {
+func (w *Spend) stepPolish(ctx context.Context, x *flowcasl.ASLExec, in any) (spendStep, any, error) {
 	cx := x.Enter(ctx, "Polish")
 	out, err := x.Do(ctx, &spendPolishState, cx, in, x.AgentTask(&spendPolishState, w.h.Editor, &spendPolishAgent))
 	if err != nil {
@@ -233,41 +234,41 @@ var spendPolishAgent = flowcrt.Agent{
 	Name: "Editor",
 }
 
-var spendReportState = flowcimpl.ASLState{
+var spendReportState = flowcasl.ASLState{
 	Name: "Report",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("cost", flowcimpl.TCall(&flowcimpl.Intrinsic{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("cost", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.CurrentCost",
-			Run:  flowcimpl.StatesCurrentCost,
+			Run:  flowcasl.StatesCurrentCost,
 		})),
-		flowcimpl.TField("tokens", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("tokens", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.CurrentTokens",
-			Run:  flowcimpl.StatesCurrentTokens,
+			Run:  flowcasl.StatesCurrentTokens,
 		})),
-		flowcimpl.TField("pages", flowcimpl.TArray(
-			flowcimpl.TObject(
-				flowcimpl.TField("version", flowcimpl.TValue("draft")),
-				flowcimpl.TField("text", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("pages", flowcasl.TArray(
+			flowcasl.TObject(
+				flowcasl.TField("version", flowcasl.TValue("draft")),
+				flowcasl.TField("text", flowcasl.TPath(&flowcasl.JSONPath{
 					Src: "$.draft.text",
 				})),
 			),
-			flowcimpl.TObject(
-				flowcimpl.TField("version", flowcimpl.TValue("polished")),
-				flowcimpl.TField("text", flowcimpl.TPath(&flowcimpl.JSONPath{
+			flowcasl.TObject(
+				flowcasl.TField("version", flowcasl.TValue("polished")),
+				flowcasl.TField("text", flowcasl.TPath(&flowcasl.JSONPath{
 					Src: "$.polished.text",
 				})),
 			),
 		)),
-		flowcimpl.TField("topic", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("topic", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.topics[0]",
 		})),
 	),
 }
 
 // stepReport runs Pass state "Report".
-func (w *Spend) stepReport(ctx context.Context, x *flowcimpl.ASLExec, in any) (spendStep, any, error) {
+func (w *Spend) stepReport(ctx context.Context, x *flowcasl.ASLExec, in any) (spendStep, any, error) {
 	cx := x.Enter(ctx, "Report")
-	out, err := x.Do(ctx, &spendReportState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &spendReportState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return spendDone, nil, err
 	}

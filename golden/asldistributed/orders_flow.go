@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -95,9 +96,9 @@ func (w *Orders) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "orders",
 		Schema:   "json",
 		Start:    "PriceOrders",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -109,7 +110,7 @@ func (w *Orders) runAt(ctx context.Context, sess *flowcimpl.Session, input any, 
 		return nil, sess.UnknownState(state)
 	}
 	step := ordersStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "orders", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "orders", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -118,12 +119,12 @@ func (w *Orders) runAt(ctx context.Context, sess *flowcimpl.Session, input any, 
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Orders) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step ordersStep) (out any, err error) {
+func (w *Orders) run(ctx context.Context, x *flowcasl.ASLExec, in any, step ordersStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -165,23 +166,23 @@ func (w *Orders) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step ord
 		}
 		err = x.Save(ctx, ordersStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(ordersStateIDs[step], err)
+			return nil, flowcasl.StateFailed(ordersStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var ordersPriceOrdersState = flowcimpl.ASLState{
+var ordersPriceOrdersState = flowcasl.ASLState{
 	Name: "PriceOrders",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.priced",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("priced")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("priced")},
 	}},
 }
 
 // stepPriceOrders runs Map state "PriceOrders".
-func (w *Orders) stepPriceOrders(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
+func (w *Orders) stepPriceOrders(ctx context.Context, x *flowcasl.ASLExec, in any) (ordersStep, any, error) {
 	cx := x.Enter(ctx, "PriceOrders")
 	out, err := x.Do(ctx, &ordersPriceOrdersState, cx, in, x.DistributedMap("PriceOrders", &ordersPriceOrdersItems, &ordersPriceOrdersDistributed, w.runPriceOrdersItems))
 	if err != nil {
@@ -190,13 +191,13 @@ func (w *Orders) stepPriceOrders(ctx context.Context, x *flowcimpl.ASLExec, in a
 	return ordersStepCheckLines, out, nil
 }
 
-var ordersPriceOrdersItems = flowcimpl.MapSpec{
-	ItemSelector: flowcimpl.TObject(
-		flowcimpl.TField("order", flowcimpl.TPath(&flowcimpl.JSONPath{
+var ordersPriceOrdersItems = flowcasl.MapSpec{
+	ItemSelector: flowcasl.TObject(
+		flowcasl.TField("order", flowcasl.TPath(&flowcasl.JSONPath{
 			Src:     "$$.Map.Item.Value",
 			Context: true,
 		})),
-		flowcimpl.TField("n", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("n", flowcasl.TPath(&flowcasl.JSONPath{
 			Src:     "$$.Map.Item.Index",
 			Context: true,
 		})),
@@ -204,25 +205,25 @@ var ordersPriceOrdersItems = flowcimpl.MapSpec{
 	MaxConcurrency: 2,
 }
 
-var ordersPriceOrdersDistributed = flowcimpl.DistributedSpec{
-	Reader: &flowcimpl.ItemReaderSpec{
+var ordersPriceOrdersDistributed = flowcasl.DistributedSpec{
+	Reader: &flowcasl.ItemReaderSpec{
 		Resource: "arn:aws:states:::s3:getObject",
-		Parameters: flowcimpl.TObject(
-			flowcimpl.TField("Bucket", flowcimpl.TValue("data")),
-			flowcimpl.TField("Key", flowcimpl.TPath(&flowcimpl.JSONPath{
+		Parameters: flowcasl.TObject(
+			flowcasl.TField("Bucket", flowcasl.TValue("data")),
+			flowcasl.TField("Key", flowcasl.TPath(&flowcasl.JSONPath{
 				Src: "$.orders",
 			})),
 		),
 		Format: "CSV",
-		MaxItemsPath: &flowcimpl.JSONPath{
+		MaxItemsPath: &flowcasl.JSONPath{
 			Src:  "$.limit",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("limit")},
+			Segs: []flowcasl.PathSeg{flowcasl.Field("limit")},
 		},
 	},
 	Batched:    true,
 	BatchItems: 2,
-	BatchInput: flowcimpl.TObject(
-		flowcimpl.TField("currency", flowcimpl.TPath(&flowcimpl.JSONPath{
+	BatchInput: flowcasl.TObject(
+		flowcasl.TField("currency", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.currency",
 		})),
 	),
@@ -232,7 +233,7 @@ var ordersPriceOrdersDistributed = flowcimpl.DistributedSpec{
 
 // runPriceOrdersItems runs the iterator of Map state "PriceOrders" from state "Price" and returns
 // its output.
-func (w *Orders) runPriceOrdersItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Orders) runPriceOrdersItems(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := ordersStepPrice
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -272,20 +273,20 @@ func (w *Orders) runPriceOrdersItems(ctx context.Context, x *flowcimpl.ASLExec, 
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(ordersStateIDs[step], err)
+			return nil, flowcasl.StateFailed(ordersStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var ordersPriceState = flowcimpl.ASLState{
+var ordersPriceState = flowcasl.ASLState{
 	Name: "Price",
 	Task: true,
 }
 
 // stepPrice runs Task state "Price".
-func (w *Orders) stepPrice(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
+func (w *Orders) stepPrice(ctx context.Context, x *flowcasl.ASLExec, in any) (ordersStep, any, error) {
 	cx := x.Enter(ctx, "Price")
 	out, err := x.Do(ctx, &ordersPriceState, cx, in, x.Task(&ordersPriceState, w.h.Price))
 	if err != nil {
@@ -294,16 +295,16 @@ func (w *Orders) stepPrice(ctx context.Context, x *flowcimpl.ASLExec, in any) (o
 	return ordersDone, out, nil
 }
 
-var ordersCheckLinesState = flowcimpl.ASLState{
+var ordersCheckLinesState = flowcasl.ASLState{
 	Name: "CheckLines",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.checked",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("checked")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("checked")},
 	}},
 }
 
 // stepCheckLines runs Map state "CheckLines".
-func (w *Orders) stepCheckLines(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
+func (w *Orders) stepCheckLines(ctx context.Context, x *flowcasl.ASLExec, in any) (ordersStep, any, error) {
 	cx := x.Enter(ctx, "CheckLines")
 	out, err := x.Do(ctx, &ordersCheckLinesState, cx, in, x.DistributedMap("CheckLines", &ordersCheckLinesItems, &ordersCheckLinesDistributed, w.runCheckLinesItems))
 	if err != nil {
@@ -312,24 +313,24 @@ func (w *Orders) stepCheckLines(ctx context.Context, x *flowcimpl.ASLExec, in an
 	return ordersDone, out, nil
 }
 
-var ordersCheckLinesItems = flowcimpl.MapSpec{}
+var ordersCheckLinesItems = flowcasl.MapSpec{}
 
-var ordersCheckLinesDistributed = flowcimpl.DistributedSpec{
-	Reader: &flowcimpl.ItemReaderSpec{
+var ordersCheckLinesDistributed = flowcasl.DistributedSpec{
+	Reader: &flowcasl.ItemReaderSpec{
 		Resource: "arn:aws:states:::s3:getObject",
-		Parameters: flowcimpl.TValue(flowcimpl.Obj(
+		Parameters: flowcasl.TValue(flowcasl.Obj(
 			"Bucket", "data",
 			"Key", "lines.jsonl",
 		)),
 		Format: "JSONL",
 	},
-	Writer: &flowcimpl.ResultWriterSpec{
+	Writer: &flowcasl.ResultWriterSpec{
 		Resource: "arn:aws:states:::s3:putObject",
-		Parameters: flowcimpl.TObject(
-			flowcimpl.TField("Bucket", flowcimpl.TPath(&flowcimpl.JSONPath{
+		Parameters: flowcasl.TObject(
+			flowcasl.TField("Bucket", flowcasl.TPath(&flowcasl.JSONPath{
 				Src: "$.out",
 			})),
-			flowcimpl.TField("Prefix", flowcimpl.TValue("checked")),
+			flowcasl.TField("Prefix", flowcasl.TValue("checked")),
 		),
 	},
 	Label:           "lines",
@@ -339,7 +340,7 @@ var ordersCheckLinesDistributed = flowcimpl.DistributedSpec{
 
 // runCheckLinesItems runs the iterator of Map state "CheckLines" from state "Check" and returns
 // its output.
-func (w *Orders) runCheckLinesItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Orders) runCheckLinesItems(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := ordersStepCheck
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -379,20 +380,20 @@ func (w *Orders) runCheckLinesItems(ctx context.Context, x *flowcimpl.ASLExec, i
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(ordersStateIDs[step], err)
+			return nil, flowcasl.StateFailed(ordersStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var ordersCheckState = flowcimpl.ASLState{
+var ordersCheckState = flowcasl.ASLState{
 	Name: "Check",
 	Task: true,
 }
 
 // stepCheck runs Task state "Check".
-func (w *Orders) stepCheck(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
+func (w *Orders) stepCheck(ctx context.Context, x *flowcasl.ASLExec, in any) (ordersStep, any, error) {
 	cx := x.Enter(ctx, "Check")
 	out, err := x.Do(ctx, &ordersCheckState, cx, in, x.Task(&ordersCheckState, w.h.Check))
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -99,9 +100,9 @@ func (w *Fanout) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "fanout",
 		Schema:   "json",
 		Start:    "Prepare",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -113,7 +114,7 @@ func (w *Fanout) runAt(ctx context.Context, sess *flowcimpl.Session, input any, 
 		return nil, sess.UnknownState(state)
 	}
 	step := fanoutStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "fanout", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "fanout", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -122,12 +123,12 @@ func (w *Fanout) runAt(ctx context.Context, sess *flowcimpl.Session, input any, 
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Fanout) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step fanoutStep) (out any, err error) {
+func (w *Fanout) run(ctx context.Context, x *flowcasl.ASLExec, in any, step fanoutStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -171,75 +172,75 @@ func (w *Fanout) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step fan
 		}
 		err = x.Save(ctx, fanoutStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(fanoutStateIDs[step], err)
+			return nil, flowcasl.StateFailed(fanoutStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var fanoutPrepareState = flowcimpl.ASLState{
+var fanoutPrepareState = flowcasl.ASLState{
 	Name: "Prepare",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("items", flowcimpl.TCall(&flowcimpl.Intrinsic{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("items", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.ArrayRange",
-			Fn:   flowcimpl.StatesArrayRange,
-			Args: []flowcimpl.IntrinsicArg{
+			Fn:   flowcasl.StatesArrayRange,
+			Args: []flowcasl.IntrinsicArg{
 				{Value: 1.0},
 				{Value: 4.0},
 				{Value: 1.0},
 			},
 		})),
-		flowcimpl.TField("label", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("label", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.Format",
-			Fn:   flowcimpl.FormatPieces("batch of ", ""),
-			Args: []flowcimpl.IntrinsicArg{
+			Fn:   flowcasl.FormatPieces("batch of ", ""),
+			Args: []flowcasl.IntrinsicArg{
 				{Value: "batch of {}"},
-				{Call: &flowcimpl.Intrinsic{
+				{Call: &flowcasl.Intrinsic{
 					Name: "States.ArrayLength",
-					Fn:   flowcimpl.StatesArrayLength,
-					Args: []flowcimpl.IntrinsicArg{
-						{Path: &flowcimpl.JSONPath{
+					Fn:   flowcasl.StatesArrayLength,
+					Args: []flowcasl.IntrinsicArg{
+						{Path: &flowcasl.JSONPath{
 							Src: "$.names",
 						}},
 					},
 				}},
 			},
 		})),
-		flowcimpl.TField("names", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("names", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.names",
 		})),
 	),
 }
 
 // stepPrepare runs Pass state "Prepare".
-func (w *Fanout) stepPrepare(ctx context.Context, x *flowcimpl.ASLExec, in any) (fanoutStep, any, error) {
+func (w *Fanout) stepPrepare(ctx context.Context, x *flowcasl.ASLExec, in any) (fanoutStep, any, error) {
 	cx := x.Enter(ctx, "Prepare")
-	out, err := x.Do(ctx, &fanoutPrepareState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &fanoutPrepareState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return fanoutDone, nil, err
 	}
 	return fanoutStepBoth, out, nil
 }
 
-var fanoutBothState = flowcimpl.ASLState{
+var fanoutBothState = flowcasl.ASLState{
 	Name: "Both",
-	ResultSelector: flowcimpl.TObject(
-		flowcimpl.TField("squares", flowcimpl.TPath(&flowcimpl.JSONPath{
+	ResultSelector: flowcasl.TObject(
+		flowcasl.TField("squares", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$[0]",
 		})),
-		flowcimpl.TField("greetings", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("greetings", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$[1]",
 		})),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.results",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("results")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("results")},
 	}},
 }
 
 // stepBoth runs Parallel state "Both".
-func (w *Fanout) stepBoth(ctx context.Context, x *flowcimpl.ASLExec, in any) (fanoutStep, any, error) {
+func (w *Fanout) stepBoth(ctx context.Context, x *flowcasl.ASLExec, in any) (fanoutStep, any, error) {
 	cx := x.Enter(ctx, "Both")
 	out, err := x.Do(ctx, &fanoutBothState, cx, in, x.Parallel("Both", w.runBothBranch1, w.runBothBranch2))
 	if err != nil {
@@ -250,7 +251,7 @@ func (w *Fanout) stepBoth(ctx context.Context, x *flowcimpl.ASLExec, in any) (fa
 
 // runBothBranch1 runs branch 1 of Parallel state "Both" from state "Square" and returns its
 // output.
-func (w *Fanout) runBothBranch1(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Fanout) runBothBranch1(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := fanoutStepSquare
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -290,19 +291,19 @@ func (w *Fanout) runBothBranch1(ctx context.Context, x *flowcimpl.ASLExec, in an
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(fanoutStateIDs[step], err)
+			return nil, flowcasl.StateFailed(fanoutStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var fanoutSquareState = flowcimpl.ASLState{
+var fanoutSquareState = flowcasl.ASLState{
 	Name: "Square",
 }
 
 // stepSquare runs Map state "Square".
-func (w *Fanout) stepSquare(ctx context.Context, x *flowcimpl.ASLExec, in any) (fanoutStep, any, error) {
+func (w *Fanout) stepSquare(ctx context.Context, x *flowcasl.ASLExec, in any) (fanoutStep, any, error) {
 	cx := x.Enter(ctx, "Square")
 	out, err := x.Do(ctx, &fanoutSquareState, cx, in, x.Map("Square", &fanoutSquareItems, w.runSquareItems))
 	if err != nil {
@@ -311,17 +312,17 @@ func (w *Fanout) stepSquare(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 	return fanoutDone, out, nil
 }
 
-var fanoutSquareItems = flowcimpl.MapSpec{
-	ItemsPath: &flowcimpl.JSONPath{
+var fanoutSquareItems = flowcasl.MapSpec{
+	ItemsPath: &flowcasl.JSONPath{
 		Src:  "$.items",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("items")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("items")},
 	},
-	ItemSelector: flowcimpl.TObject(
-		flowcimpl.TField("value", flowcimpl.TPath(&flowcimpl.JSONPath{
+	ItemSelector: flowcasl.TObject(
+		flowcasl.TField("value", flowcasl.TPath(&flowcasl.JSONPath{
 			Src:     "$$.Map.Item.Value",
 			Context: true,
 		})),
-		flowcimpl.TField("index", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("index", flowcasl.TPath(&flowcasl.JSONPath{
 			Src:     "$$.Map.Item.Index",
 			Context: true,
 		})),
@@ -331,7 +332,7 @@ var fanoutSquareItems = flowcimpl.MapSpec{
 
 // runSquareItems runs the iterator of Map state "Square" from state "Compute" and returns its
 // output.
-func (w *Fanout) runSquareItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Fanout) runSquareItems(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := fanoutStepCompute
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -371,20 +372,20 @@ func (w *Fanout) runSquareItems(ctx context.Context, x *flowcimpl.ASLExec, in an
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(fanoutStateIDs[step], err)
+			return nil, flowcasl.StateFailed(fanoutStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var fanoutComputeState = flowcimpl.ASLState{
+var fanoutComputeState = flowcasl.ASLState{
 	Name: "Compute",
 	Task: true,
 }
 
 // stepCompute runs Task state "Compute".
-func (w *Fanout) stepCompute(ctx context.Context, x *flowcimpl.ASLExec, in any) (fanoutStep, any, error) {
+func (w *Fanout) stepCompute(ctx context.Context, x *flowcasl.ASLExec, in any) (fanoutStep, any, error) {
 	cx := x.Enter(ctx, "Compute")
 	out, err := x.Do(ctx, &fanoutComputeState, cx, in, x.Task(&fanoutComputeState, w.h.Invoke))
 	if err != nil {
@@ -394,7 +395,7 @@ func (w *Fanout) stepCompute(ctx context.Context, x *flowcimpl.ASLExec, in any) 
 }
 
 // runBothBranch2 runs branch 2 of Parallel state "Both" from state "Greet" and returns its output.
-func (w *Fanout) runBothBranch2(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Fanout) runBothBranch2(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := fanoutStepGreet
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -434,19 +435,19 @@ func (w *Fanout) runBothBranch2(ctx context.Context, x *flowcimpl.ASLExec, in an
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(fanoutStateIDs[step], err)
+			return nil, flowcasl.StateFailed(fanoutStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var fanoutGreetState = flowcimpl.ASLState{
+var fanoutGreetState = flowcasl.ASLState{
 	Name: "Greet",
 }
 
 // stepGreet runs Map state "Greet".
-func (w *Fanout) stepGreet(ctx context.Context, x *flowcimpl.ASLExec, in any) (fanoutStep, any, error) {
+func (w *Fanout) stepGreet(ctx context.Context, x *flowcasl.ASLExec, in any) (fanoutStep, any, error) {
 	cx := x.Enter(ctx, "Greet")
 	out, err := x.Do(ctx, &fanoutGreetState, cx, in, x.Map("Greet", &fanoutGreetItems, w.runGreetItems))
 	if err != nil {
@@ -455,15 +456,15 @@ func (w *Fanout) stepGreet(ctx context.Context, x *flowcimpl.ASLExec, in any) (f
 	return fanoutDone, out, nil
 }
 
-var fanoutGreetItems = flowcimpl.MapSpec{
-	ItemsPath: &flowcimpl.JSONPath{
+var fanoutGreetItems = flowcasl.MapSpec{
+	ItemsPath: &flowcasl.JSONPath{
 		Src:  "$.names",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("names")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("names")},
 	},
 }
 
 // runGreetItems runs the iterator of Map state "Greet" from state "Hello" and returns its output.
-func (w *Fanout) runGreetItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Fanout) runGreetItems(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := fanoutStepHello
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -503,48 +504,48 @@ func (w *Fanout) runGreetItems(ctx context.Context, x *flowcimpl.ASLExec, in any
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(fanoutStateIDs[step], err)
+			return nil, flowcasl.StateFailed(fanoutStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var fanoutHelloState = flowcimpl.ASLState{
+var fanoutHelloState = flowcasl.ASLState{
 	Name: "Hello",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("greeting", flowcimpl.TCall(&flowcimpl.Intrinsic{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("greeting", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.Format",
-			Fn:   flowcimpl.FormatPieces("hello ", ""),
-			Args: []flowcimpl.IntrinsicArg{
+			Fn:   flowcasl.FormatPieces("hello ", ""),
+			Args: []flowcasl.IntrinsicArg{
 				{Value: "hello {}"},
-				{Path: &flowcimpl.JSONPath{
+				{Path: &flowcasl.JSONPath{
 					Src: "$",
 				}},
 			},
 		})),
 	),
-	OutputPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	OutputPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src: "$.greeting",
 	}},
 }
 
 // stepHello runs Pass state "Hello".
-func (w *Fanout) stepHello(ctx context.Context, x *flowcimpl.ASLExec, in any) (fanoutStep, any, error) {
+func (w *Fanout) stepHello(ctx context.Context, x *flowcasl.ASLExec, in any) (fanoutStep, any, error) {
 	cx := x.Enter(ctx, "Hello")
-	out, err := x.Do(ctx, &fanoutHelloState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &fanoutHelloState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return fanoutDone, nil, err
 	}
 	return fanoutDone, out, nil
 }
 
-var fanoutWaitState = flowcimpl.ASLState{
+var fanoutWaitState = flowcasl.ASLState{
 	Name: "Wait",
 }
 
 // stepWait runs Wait state "Wait".
-func (w *Fanout) stepWait(ctx context.Context, x *flowcimpl.ASLExec, in any) (fanoutStep, any, error) {
+func (w *Fanout) stepWait(ctx context.Context, x *flowcasl.ASLExec, in any) (fanoutStep, any, error) {
 	cx := x.Enter(ctx, "Wait")
 	out, err := x.Do(ctx, &fanoutWaitState, cx, in, x.Wait(&fanoutWaitWait))
 	if err != nil {
@@ -553,7 +554,7 @@ func (w *Fanout) stepWait(ctx context.Context, x *flowcimpl.ASLExec, in any) (fa
 	return fanoutDone, out, nil
 }
 
-var fanoutWaitWait = flowcimpl.Wait{
+var fanoutWaitWait = flowcasl.Wait{
 	Seconds:    5.0,
 	HasSeconds: true,
 }

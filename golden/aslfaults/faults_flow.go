@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -106,9 +107,9 @@ func (w *Faults) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "faults",
 		Schema:   "json",
 		Start:    "Start",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -120,7 +121,7 @@ func (w *Faults) runAt(ctx context.Context, sess *flowcimpl.Session, input any, 
 		return nil, sess.UnknownState(state)
 	}
 	step := faultsStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "faults", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "faults", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -129,12 +130,12 @@ func (w *Faults) runAt(ctx context.Context, sess *flowcimpl.Session, input any, 
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Faults) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step faultsStep) (out any, err error) {
+func (w *Faults) run(ctx context.Context, x *flowcasl.ASLExec, in any, step faultsStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -180,17 +181,17 @@ func (w *Faults) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step fau
 		}
 		err = x.Save(ctx, faultsStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(faultsStateIDs[step], err)
+			return nil, flowcasl.StateFailed(faultsStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var faultsStartState = flowcimpl.ASLState{
+var faultsStartState = flowcasl.ASLState{
 	Name:       "Start",
 	Task:       true,
-	ResultPath: &flowcimpl.PathField{Null: true},
+	ResultPath: &flowcasl.PathField{Null: true},
 	Retry: []flowcimpl.Retrier{
 		{
 			Errors:      []string{"Flaky"},
@@ -199,12 +200,12 @@ var faultsStartState = flowcimpl.ASLState{
 			BackoffRate: 2.0,
 		},
 	},
-	Catch: []flowcimpl.ASLCatcher{
+	Catch: []flowcasl.ASLCatcher{
 		{
 			Errors: []string{"States.Timeout"},
-			ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+			ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 				Src:  "$.error",
-				Segs: []flowcimpl.PathSeg{flowcimpl.Field("error")},
+				Segs: []flowcasl.PathSeg{flowcasl.Field("error")},
 			}},
 		},
 	},
@@ -212,7 +213,7 @@ var faultsStartState = flowcimpl.ASLState{
 }
 
 // stepStart runs Task state "Start".
-func (w *Faults) stepStart(ctx context.Context, x *flowcimpl.ASLExec, in any) (faultsStep, any, error) {
+func (w *Faults) stepStart(ctx context.Context, x *flowcasl.ASLExec, in any) (faultsStep, any, error) {
 	cx := x.Enter(ctx, "Start")
 	out, err := x.Do(ctx, &faultsStartState, cx, in, x.Task(&faultsStartState, w.h.Start))
 	if err != nil {
@@ -226,13 +227,13 @@ func (w *Faults) stepStart(ctx context.Context, x *flowcimpl.ASLExec, in any) (f
 	return faultsStepBoth, out, nil
 }
 
-var faultsBothState = flowcimpl.ASLState{
+var faultsBothState = flowcasl.ASLState{
 	Name:       "Both",
-	ResultPath: &flowcimpl.PathField{Null: true},
+	ResultPath: &flowcasl.PathField{Null: true},
 }
 
 // stepBoth runs Parallel state "Both".
-func (w *Faults) stepBoth(ctx context.Context, x *flowcimpl.ASLExec, in any) (faultsStep, any, error) {
+func (w *Faults) stepBoth(ctx context.Context, x *flowcasl.ASLExec, in any) (faultsStep, any, error) {
 	cx := x.Enter(ctx, "Both")
 	out, err := x.Do(ctx, &faultsBothState, cx, in, x.Parallel("Both", w.runBothBranch1, w.runBothBranch2))
 	if err != nil {
@@ -242,7 +243,7 @@ func (w *Faults) stepBoth(ctx context.Context, x *flowcimpl.ASLExec, in any) (fa
 }
 
 // runBothBranch1 runs branch 1 of Parallel state "Both" from state "Left" and returns its output.
-func (w *Faults) runBothBranch1(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Faults) runBothBranch1(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := faultsStepLeft
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -282,20 +283,20 @@ func (w *Faults) runBothBranch1(ctx context.Context, x *flowcimpl.ASLExec, in an
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(faultsStateIDs[step], err)
+			return nil, flowcasl.StateFailed(faultsStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var faultsLeftState = flowcimpl.ASLState{
+var faultsLeftState = flowcasl.ASLState{
 	Name: "Left",
 	Task: true,
 }
 
 // stepLeft runs Task state "Left".
-func (w *Faults) stepLeft(ctx context.Context, x *flowcimpl.ASLExec, in any) (faultsStep, any, error) {
+func (w *Faults) stepLeft(ctx context.Context, x *flowcasl.ASLExec, in any) (faultsStep, any, error) {
 	cx := x.Enter(ctx, "Left")
 	out, err := x.Do(ctx, &faultsLeftState, cx, in, x.Task(&faultsLeftState, w.h.Left))
 	if err != nil {
@@ -305,7 +306,7 @@ func (w *Faults) stepLeft(ctx context.Context, x *flowcimpl.ASLExec, in any) (fa
 }
 
 // runBothBranch2 runs branch 2 of Parallel state "Both" from state "Right" and returns its output.
-func (w *Faults) runBothBranch2(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Faults) runBothBranch2(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := faultsStepRight
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -345,20 +346,20 @@ func (w *Faults) runBothBranch2(ctx context.Context, x *flowcimpl.ASLExec, in an
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(faultsStateIDs[step], err)
+			return nil, flowcasl.StateFailed(faultsStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var faultsRightState = flowcimpl.ASLState{
+var faultsRightState = flowcasl.ASLState{
 	Name: "Right",
 	Task: true,
 }
 
 // stepRight runs Task state "Right".
-func (w *Faults) stepRight(ctx context.Context, x *flowcimpl.ASLExec, in any) (faultsStep, any, error) {
+func (w *Faults) stepRight(ctx context.Context, x *flowcasl.ASLExec, in any) (faultsStep, any, error) {
 	cx := x.Enter(ctx, "Right")
 	out, err := x.Do(ctx, &faultsRightState, cx, in, x.Task(&faultsRightState, w.h.Right))
 	if err != nil {
@@ -367,12 +368,12 @@ func (w *Faults) stepRight(ctx context.Context, x *flowcimpl.ASLExec, in any) (f
 	return faultsDone, out, nil
 }
 
-var faultsEachState = flowcimpl.ASLState{
+var faultsEachState = flowcasl.ASLState{
 	Name: "Each",
 }
 
 // stepEach runs Map state "Each".
-func (w *Faults) stepEach(ctx context.Context, x *flowcimpl.ASLExec, in any) (faultsStep, any, error) {
+func (w *Faults) stepEach(ctx context.Context, x *flowcasl.ASLExec, in any) (faultsStep, any, error) {
 	cx := x.Enter(ctx, "Each")
 	out, err := x.Do(ctx, &faultsEachState, cx, in, x.Map("Each", &faultsEachItems, w.runEachItems))
 	if err != nil {
@@ -381,16 +382,16 @@ func (w *Faults) stepEach(ctx context.Context, x *flowcimpl.ASLExec, in any) (fa
 	return faultsDone, out, nil
 }
 
-var faultsEachItems = flowcimpl.MapSpec{
-	ItemsPath: &flowcimpl.JSONPath{
+var faultsEachItems = flowcasl.MapSpec{
+	ItemsPath: &flowcasl.JSONPath{
 		Src:  "$.items",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("items")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("items")},
 	},
 	MaxConcurrency: 2,
 }
 
 // runEachItems runs the iterator of Map state "Each" from state "Item" and returns its output.
-func (w *Faults) runEachItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Faults) runEachItems(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := faultsStepItem
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -430,20 +431,20 @@ func (w *Faults) runEachItems(ctx context.Context, x *flowcimpl.ASLExec, in any)
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(faultsStateIDs[step], err)
+			return nil, flowcasl.StateFailed(faultsStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var faultsItemState = flowcimpl.ASLState{
+var faultsItemState = flowcasl.ASLState{
 	Name: "Item",
 	Task: true,
 }
 
 // stepItem runs Task state "Item".
-func (w *Faults) stepItem(ctx context.Context, x *flowcimpl.ASLExec, in any) (faultsStep, any, error) {
+func (w *Faults) stepItem(ctx context.Context, x *flowcasl.ASLExec, in any) (faultsStep, any, error) {
 	cx := x.Enter(ctx, "Item")
 	out, err := x.Do(ctx, &faultsItemState, cx, in, x.Task(&faultsItemState, w.h.Each))
 	if err != nil {
@@ -452,18 +453,18 @@ func (w *Faults) stepItem(ctx context.Context, x *flowcimpl.ASLExec, in any) (fa
 	return faultsDone, out, nil
 }
 
-var faultsTimedOutState = flowcimpl.ASLState{
+var faultsTimedOutState = flowcasl.ASLState{
 	Name: "TimedOut",
 }
 
 // stepTimedOut runs Pass state "TimedOut".
-func (w *Faults) stepTimedOut(ctx context.Context, x *flowcimpl.ASLExec, in any) (faultsStep, any, error) {
+func (w *Faults) stepTimedOut(ctx context.Context, x *flowcasl.ASLExec, in any) (faultsStep, any, error) {
 	cx := x.Enter(ctx, "TimedOut")
-	out, err := x.Do(ctx, &faultsTimedOutState, cx, in, flowcimpl.PassResult(faultsTimedOutResult))
+	out, err := x.Do(ctx, &faultsTimedOutState, cx, in, flowcasl.PassResult(faultsTimedOutResult))
 	if err != nil {
 		return faultsDone, nil, err
 	}
 	return faultsDone, out, nil
 }
 
-var faultsTimedOutResult = flowcimpl.TValue("timed out")
+var faultsTimedOutResult = flowcasl.TValue("timed out")

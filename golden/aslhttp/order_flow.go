@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -92,9 +93,9 @@ func (w *Order) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "order",
 		Schema:   "json",
 		Start:    "Quote",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -106,7 +107,7 @@ func (w *Order) runAt(ctx context.Context, sess *flowcimpl.Session, input any, s
 		return nil, sess.UnknownState(state)
 	}
 	step := orderStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "order", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "order", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -115,12 +116,12 @@ func (w *Order) runAt(ctx context.Context, sess *flowcimpl.Session, input any, s
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Order) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step orderStep) (out any, err error) {
+func (w *Order) run(ctx context.Context, x *flowcasl.ASLExec, in any, step orderStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -164,54 +165,54 @@ func (w *Order) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step orde
 		}
 		err = x.Save(ctx, orderStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(orderStateIDs[step], err)
+			return nil, flowcasl.StateFailed(orderStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var orderQuoteState = flowcimpl.ASLState{
+var orderQuoteState = flowcasl.ASLState{
 	Name: "Quote",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("ApiEndpoint", flowcimpl.TCall(&flowcimpl.Intrinsic{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("ApiEndpoint", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.Format",
-			Fn:   flowcimpl.FormatPieces("", "/quotes"),
-			Args: []flowcimpl.IntrinsicArg{
+			Fn:   flowcasl.FormatPieces("", "/quotes"),
+			Args: []flowcasl.IntrinsicArg{
 				{Value: "{}/quotes"},
-				{Path: &flowcimpl.JSONPath{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.api",
 				}},
 			},
 		})),
-		flowcimpl.TField("Method", flowcimpl.TValue("GET")),
-		flowcimpl.TField("Authentication", flowcimpl.TValue(flowcimpl.Obj(
+		flowcasl.TField("Method", flowcasl.TValue("GET")),
+		flowcasl.TField("Authentication", flowcasl.TValue(flowcasl.Obj(
 			"ConnectionArn", "arn:aws:events:us-east-1:123456789012:connection/shop/0b7c2f",
 		))),
-		flowcimpl.TField("Headers", flowcimpl.TValue(flowcimpl.Obj(
+		flowcasl.TField("Headers", flowcasl.TValue(flowcasl.Obj(
 			"Accept", "application/json",
 		))),
-		flowcimpl.TField("QueryParameters", flowcimpl.TObject(
-			flowcimpl.TField("sku", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("QueryParameters", flowcasl.TObject(
+			flowcasl.TField("sku", flowcasl.TPath(&flowcasl.JSONPath{
 				Src: "$.sku",
 			})),
-			flowcimpl.TField("qty", flowcimpl.TPath(&flowcimpl.JSONPath{
+			flowcasl.TField("qty", flowcasl.TPath(&flowcasl.JSONPath{
 				Src: "$.qty",
 			})),
 		)),
 	),
-	ResultSelector: flowcimpl.TObject(
-		flowcimpl.TField("price", flowcimpl.TPath(&flowcimpl.JSONPath{
+	ResultSelector: flowcasl.TObject(
+		flowcasl.TField("price", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.ResponseBody.price",
 		})),
-		flowcimpl.TField("status", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("status", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.StatusCode",
 		})),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.quote",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("quote")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("quote")},
 	}},
 	Retry: []flowcimpl.Retrier{
 		{
@@ -221,19 +222,19 @@ var orderQuoteState = flowcimpl.ASLState{
 			BackoffRate: 2.0,
 		},
 	},
-	Catch: []flowcimpl.ASLCatcher{
+	Catch: []flowcasl.ASLCatcher{
 		{
 			Errors: []string{"States.Http.StatusCode.404"},
-			ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+			ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 				Src:  "$.error",
-				Segs: []flowcimpl.PathSeg{flowcimpl.Field("error")},
+				Segs: []flowcasl.PathSeg{flowcasl.Field("error")},
 			}},
 		},
 	},
 }
 
 // stepQuote runs Task state "Quote".
-func (w *Order) stepQuote(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepQuote(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Quote")
 	out, err := x.Do(ctx, &orderQuoteState, cx, in, x.Task(&orderQuoteState, w.h.Invoke))
 	if err != nil {
@@ -247,45 +248,45 @@ func (w *Order) stepQuote(ctx context.Context, x *flowcimpl.ASLExec, in any) (or
 	return orderStepOrder, out, nil
 }
 
-var orderOrderState = flowcimpl.ASLState{
+var orderOrderState = flowcasl.ASLState{
 	Name:    "Order",
 	Task:    true,
 	JSONata: true,
-	JSONataArguments: flowcimpl.TObject(
-		flowcimpl.TField("ApiEndpoint", flowcimpl.TJSONata(&flowcimpl.JSONata{
+	JSONataArguments: flowcasl.TObject(
+		flowcasl.TField("ApiEndpoint", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src: "$states.input.api & '/orders'",
 		})),
-		flowcimpl.TField("Method", flowcimpl.TValue("POST")),
-		flowcimpl.TField("RequestBody", flowcimpl.TObject(
-			flowcimpl.TField("sku", flowcimpl.TJSONata(&flowcimpl.JSONata{
+		flowcasl.TField("Method", flowcasl.TValue("POST")),
+		flowcasl.TField("RequestBody", flowcasl.TObject(
+			flowcasl.TField("sku", flowcasl.TJSONata(&flowcasl.JSONata{
 				Src:    "$states.input.sku",
 				Simple: true,
 				Root:   "input",
 				Fields: []string{"sku"},
 			})),
-			flowcimpl.TField("price", flowcimpl.TJSONata(&flowcimpl.JSONata{
+			flowcasl.TField("price", flowcasl.TJSONata(&flowcasl.JSONata{
 				Src:    "$states.input.quote.price",
 				Simple: true,
 				Root:   "input",
 				Fields: []string{"quote", "price"},
 			})),
-			flowcimpl.TField("tags", flowcimpl.TValue([]any{"new", "web"})),
+			flowcasl.TField("tags", flowcasl.TValue([]any{"new", "web"})),
 		)),
-		flowcimpl.TField("Transform", flowcimpl.TValue(flowcimpl.Obj(
+		flowcasl.TField("Transform", flowcasl.TValue(flowcasl.Obj(
 			"RequestBodyEncoding", "URL_ENCODED",
-			"RequestEncodingOptions", flowcimpl.Obj(
+			"RequestEncodingOptions", flowcasl.Obj(
 				"ArrayFormat", "BRACKETS",
 			),
 		))),
 	),
-	JSONataOutput: flowcimpl.TObject(
-		flowcimpl.TField("receipt", flowcimpl.TJSONata(&flowcimpl.JSONata{
+	JSONataOutput: flowcasl.TObject(
+		flowcasl.TField("receipt", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src:    "$states.result.ResponseBody",
 			Simple: true,
 			Root:   "result",
 			Fields: []string{"ResponseBody"},
 		})),
-		flowcimpl.TField("status", flowcimpl.TJSONata(&flowcimpl.JSONata{
+		flowcasl.TField("status", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src:    "$states.result.StatusText",
 			Simple: true,
 			Root:   "result",
@@ -295,7 +296,7 @@ var orderOrderState = flowcimpl.ASLState{
 }
 
 // stepOrder runs Task state "Order".
-func (w *Order) stepOrder(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepOrder(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Order")
 	out, err := x.Do(ctx, &orderOrderState, cx, in, x.Task(&orderOrderState, w.h.Invoke))
 	if err != nil {
@@ -304,25 +305,25 @@ func (w *Order) stepOrder(ctx context.Context, x *flowcimpl.ASLExec, in any) (or
 	return orderDone, out, nil
 }
 
-var orderUnknownState = flowcimpl.ASLState{
+var orderUnknownState = flowcasl.ASLState{
 	Name: "Unknown",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("unknown", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("unknown", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.sku",
 		})),
-		flowcimpl.TField("error", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("error", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.error.Error",
 		})),
-		flowcimpl.TField("cause", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("cause", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.error.Cause",
 		})),
 	),
 }
 
 // stepUnknown runs Pass state "Unknown".
-func (w *Order) stepUnknown(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepUnknown(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Unknown")
-	out, err := x.Do(ctx, &orderUnknownState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &orderUnknownState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return orderDone, nil, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -136,9 +137,9 @@ func (w *Release) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "release",
 		Schema:   "json",
 		Start:    "Prepare",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -150,7 +151,7 @@ func (w *Release) runAt(ctx context.Context, sess *flowcimpl.Session, input any,
 		return nil, sess.UnknownState(state)
 	}
 	step := releaseStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "release", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "release", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -159,12 +160,12 @@ func (w *Release) runAt(ctx context.Context, sess *flowcimpl.Session, input any,
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Release) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step releaseStep) (out any, err error) {
+func (w *Release) run(ctx context.Context, x *flowcasl.ASLExec, in any, step releaseStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -210,20 +211,20 @@ func (w *Release) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step re
 		}
 		err = x.Save(ctx, releaseStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(releaseStateIDs[step], err)
+			return nil, flowcasl.StateFailed(releaseStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var releasePrepareState = flowcimpl.ASLState{
+var releasePrepareState = flowcasl.ASLState{
 	Name: "Prepare",
 	Task: true,
 }
 
 // stepPrepare runs Task state "Prepare".
-func (w *Release) stepPrepare(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepPrepare(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Prepare")
 	out, err := x.Do(ctx, &releasePrepareState, cx, in, x.Task(&releasePrepareState, w.h.Prepare))
 	if err != nil {
@@ -232,16 +233,16 @@ func (w *Release) stepPrepare(ctx context.Context, x *flowcimpl.ASLExec, in any)
 	return releaseStepReview, out, nil
 }
 
-var releaseReviewState = flowcimpl.ASLState{
+var releaseReviewState = flowcasl.ASLState{
 	Name: "Review",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.reviewed",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("reviewed")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("reviewed")},
 	}},
 }
 
 // stepReview runs Map state "Review".
-func (w *Release) stepReview(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepReview(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Review")
 	out, err := x.Do(ctx, &releaseReviewState, cx, in, x.Map("Review", &releaseReviewItems, w.runReviewItems))
 	if err != nil {
@@ -250,18 +251,18 @@ func (w *Release) stepReview(ctx context.Context, x *flowcimpl.ASLExec, in any) 
 	return releaseStepRelease, out, nil
 }
 
-var releaseReviewItems = flowcimpl.MapSpec{
-	ItemsPath: &flowcimpl.JSONPath{
+var releaseReviewItems = flowcasl.MapSpec{
+	ItemsPath: &flowcasl.JSONPath{
 		Src:  "$.items",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("items")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("items")},
 	},
 	MaxConcurrency: 2,
 }
 
 // runReviewItems runs the iterator of Map state "Review" from its start or, in a session resumed
 // inside it, from the state it stopped at, and returns its output.
-func (w *Release) runReviewItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeBranch(ctx, x, releaseStateIDs[:], []releaseStep{releaseStepVet}, in)
+func (w *Release) runReviewItems(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeBranch(ctx, x, releaseStateIDs[:], []releaseStep{releaseStepVet}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -269,7 +270,7 @@ func (w *Release) runReviewItems(ctx context.Context, x *flowcimpl.ASLExec, in a
 }
 
 // runReviewItemsFrom runs the iterator of Map state "Review" from step and returns its output.
-func (w *Release) runReviewItemsFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step releaseStep) (out any, err error) {
+func (w *Release) runReviewItemsFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step releaseStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -308,19 +309,19 @@ func (w *Release) runReviewItemsFrom(ctx context.Context, x *flowcimpl.ASLExec, 
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(releaseStateIDs[step], err)
+			return nil, flowcasl.StateFailed(releaseStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var releaseVetState = flowcimpl.ASLState{
+var releaseVetState = flowcasl.ASLState{
 	Name: "Vet",
 }
 
 // stepVet runs Include state "Vet".
-func (w *Release) stepVet(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepVet(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Vet")
 	out, err := x.Do(ctx, &releaseVetState, cx, in, x.Include(w.runVetTemplate))
 	if err != nil {
@@ -331,8 +332,8 @@ func (w *Release) stepVet(ctx context.Context, x *flowcimpl.ASLExec, in any) (re
 
 // runVetTemplate runs template "vet", compiled into Include state "Vet" from its start or, in a
 // session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Release) runVetTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeChild(ctx, x, releaseStateIDs[:], []releaseStep{releaseStepCheck, releaseStepApprove, releaseStepShip}, in)
+func (w *Release) runVetTemplate(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeChild(ctx, x, releaseStateIDs[:], []releaseStep{releaseStepCheck, releaseStepApprove, releaseStepShip}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -341,7 +342,7 @@ func (w *Release) runVetTemplate(ctx context.Context, x *flowcimpl.ASLExec, in a
 
 // runVetTemplateFrom runs template "vet", compiled into Include state "Vet" from step and returns
 // its output; with a session it saves a checkpoint after every state.
-func (w *Release) runVetTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step releaseStep) (out any, err error) {
+func (w *Release) runVetTemplateFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step releaseStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -385,20 +386,20 @@ func (w *Release) runVetTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, 
 		}
 		err = x.SaveChild(ctx, releaseStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(releaseStateIDs[step], err)
+			return nil, flowcasl.StateFailed(releaseStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var releaseCheckState = flowcimpl.ASLState{
+var releaseCheckState = flowcasl.ASLState{
 	Name: "Vet/Check",
 	Task: true,
 }
 
 // stepCheck runs Task state "Vet/Check".
-func (w *Release) stepCheck(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepCheck(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Vet/Check")
 	out, err := x.Do(ctx, &releaseCheckState, cx, in, x.Task(&releaseCheckState, w.h.Check))
 	if err != nil {
@@ -407,16 +408,16 @@ func (w *Release) stepCheck(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 	return releaseStepApprove, out, nil
 }
 
-var releaseApproveState = flowcimpl.ASLState{
+var releaseApproveState = flowcasl.ASLState{
 	Name: "Vet/Approve",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.decision",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("decision")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("decision")},
 	}},
 }
 
 // stepApprove runs Approval state "Vet/Approve".
-func (w *Release) stepApprove(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepApprove(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Vet/Approve")
 	out, err := x.Do(ctx, &releaseApproveState, cx, in, x.Approval(flowcrt.ApprovalRequest{
 		State:   "Vet/Approve",
@@ -429,13 +430,13 @@ func (w *Release) stepApprove(ctx context.Context, x *flowcimpl.ASLExec, in any)
 	return releaseStepShip, out, nil
 }
 
-var releaseShipState = flowcimpl.ASLState{
+var releaseShipState = flowcasl.ASLState{
 	Name: "Vet/Ship",
 	Task: true,
 }
 
 // stepShip runs Task state "Vet/Ship".
-func (w *Release) stepShip(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepShip(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Vet/Ship")
 	out, err := x.Do(ctx, &releaseShipState, cx, in, x.Task(&releaseShipState, w.h.Ship))
 	if err != nil {
@@ -444,16 +445,16 @@ func (w *Release) stepShip(ctx context.Context, x *flowcimpl.ASLExec, in any) (r
 	return releaseDone, out, nil
 }
 
-var releaseReleaseState = flowcimpl.ASLState{
+var releaseReleaseState = flowcasl.ASLState{
 	Name: "Release",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.release",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("release")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("release")},
 	}},
 }
 
 // stepRelease runs Parallel state "Release".
-func (w *Release) stepRelease(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepRelease(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Release")
 	out, err := x.Do(ctx, &releaseReleaseState, cx, in, x.Parallel("Release", w.runReleaseBranch1, w.runReleaseBranch2))
 	if err != nil {
@@ -464,8 +465,8 @@ func (w *Release) stepRelease(ctx context.Context, x *flowcimpl.ASLExec, in any)
 
 // runReleaseBranch1 runs branch 1 of Parallel state "Release" from its start or, in a session
 // resumed inside it, from the state it stopped at, and returns its output.
-func (w *Release) runReleaseBranch1(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeBranch(ctx, x, releaseStateIDs[:], []releaseStep{releaseStepSign}, in)
+func (w *Release) runReleaseBranch1(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeBranch(ctx, x, releaseStateIDs[:], []releaseStep{releaseStepSign}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -474,7 +475,7 @@ func (w *Release) runReleaseBranch1(ctx context.Context, x *flowcimpl.ASLExec, i
 
 // runReleaseBranch1From runs branch 1 of Parallel state "Release" from step and returns its
 // output.
-func (w *Release) runReleaseBranch1From(ctx context.Context, x *flowcimpl.ASLExec, in any, step releaseStep) (out any, err error) {
+func (w *Release) runReleaseBranch1From(ctx context.Context, x *flowcasl.ASLExec, in any, step releaseStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -513,19 +514,19 @@ func (w *Release) runReleaseBranch1From(ctx context.Context, x *flowcimpl.ASLExe
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(releaseStateIDs[step], err)
+			return nil, flowcasl.StateFailed(releaseStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var releaseSignState = flowcimpl.ASLState{
+var releaseSignState = flowcasl.ASLState{
 	Name: "Sign",
 }
 
 // stepSign runs Include state "Sign".
-func (w *Release) stepSign(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepSign(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Sign")
 	out, err := x.Do(ctx, &releaseSignState, cx, in, x.Include(w.runSignTemplate))
 	if err != nil {
@@ -536,8 +537,8 @@ func (w *Release) stepSign(ctx context.Context, x *flowcimpl.ASLExec, in any) (r
 
 // runSignTemplate runs template "sign", compiled into Include state "Sign" from its start or, in a
 // session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Release) runSignTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeChild(ctx, x, releaseStateIDs[:], []releaseStep{releaseStepCountersign, releaseStepRecord}, in)
+func (w *Release) runSignTemplate(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeChild(ctx, x, releaseStateIDs[:], []releaseStep{releaseStepCountersign, releaseStepRecord}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -546,7 +547,7 @@ func (w *Release) runSignTemplate(ctx context.Context, x *flowcimpl.ASLExec, in 
 
 // runSignTemplateFrom runs template "sign", compiled into Include state "Sign" from step and
 // returns its output; with a session it saves a checkpoint after every state.
-func (w *Release) runSignTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step releaseStep) (out any, err error) {
+func (w *Release) runSignTemplateFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step releaseStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -588,23 +589,23 @@ func (w *Release) runSignTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec,
 		}
 		err = x.SaveChild(ctx, releaseStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(releaseStateIDs[step], err)
+			return nil, flowcasl.StateFailed(releaseStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var releaseCountersignState = flowcimpl.ASLState{
+var releaseCountersignState = flowcasl.ASLState{
 	Name: "Sign/Countersign",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.signature",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("signature")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("signature")},
 	}},
 }
 
 // stepCountersign runs Approval state "Sign/Countersign".
-func (w *Release) stepCountersign(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepCountersign(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Sign/Countersign")
 	out, err := x.Do(ctx, &releaseCountersignState, cx, in, x.Approval(flowcrt.ApprovalRequest{
 		State:   "Sign/Countersign",
@@ -617,13 +618,13 @@ func (w *Release) stepCountersign(ctx context.Context, x *flowcimpl.ASLExec, in 
 	return releaseStepRecord, out, nil
 }
 
-var releaseRecordState = flowcimpl.ASLState{
+var releaseRecordState = flowcasl.ASLState{
 	Name: "Sign/Record",
 	Task: true,
 }
 
 // stepRecord runs Task state "Sign/Record".
-func (w *Release) stepRecord(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepRecord(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Sign/Record")
 	out, err := x.Do(ctx, &releaseRecordState, cx, in, x.Task(&releaseRecordState, w.h.Record))
 	if err != nil {
@@ -634,7 +635,7 @@ func (w *Release) stepRecord(ctx context.Context, x *flowcimpl.ASLExec, in any) 
 
 // runReleaseBranch2 runs branch 2 of Parallel state "Release" from state "Notify" and returns its
 // output.
-func (w *Release) runReleaseBranch2(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Release) runReleaseBranch2(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := releaseStepNotify
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -674,20 +675,20 @@ func (w *Release) runReleaseBranch2(ctx context.Context, x *flowcimpl.ASLExec, i
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(releaseStateIDs[step], err)
+			return nil, flowcasl.StateFailed(releaseStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var releaseNotifyState = flowcimpl.ASLState{
+var releaseNotifyState = flowcasl.ASLState{
 	Name: "Notify",
 	Task: true,
 }
 
 // stepNotify runs Task state "Notify".
-func (w *Release) stepNotify(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepNotify(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Notify")
 	out, err := x.Do(ctx, &releaseNotifyState, cx, in, x.Task(&releaseNotifyState, w.h.Notify))
 	if err != nil {
@@ -696,13 +697,13 @@ func (w *Release) stepNotify(ctx context.Context, x *flowcimpl.ASLExec, in any) 
 	return releaseDone, out, nil
 }
 
-var releaseFinishState = flowcimpl.ASLState{
+var releaseFinishState = flowcasl.ASLState{
 	Name: "Finish",
 	Task: true,
 }
 
 // stepFinish runs Task state "Finish".
-func (w *Release) stepFinish(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepFinish(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Finish")
 	out, err := x.Do(ctx, &releaseFinishState, cx, in, x.Task(&releaseFinishState, w.h.Finish))
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -114,9 +115,9 @@ func (w *Vote) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "vote",
 		Schema:   "json",
 		Start:    "Teams",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -128,7 +129,7 @@ func (w *Vote) runAt(ctx context.Context, sess *flowcimpl.Session, input any, st
 		return nil, sess.UnknownState(state)
 	}
 	step := voteStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "vote", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "vote", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -137,12 +138,12 @@ func (w *Vote) runAt(ctx context.Context, sess *flowcimpl.Session, input any, st
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Vote) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step voteStep) (out any, err error) {
+func (w *Vote) run(ctx context.Context, x *flowcasl.ASLExec, in any, step voteStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -182,19 +183,19 @@ func (w *Vote) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step voteS
 		}
 		err = x.Save(ctx, voteStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(voteStateIDs[step], err)
+			return nil, flowcasl.StateFailed(voteStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var voteTeamsState = flowcimpl.ASLState{
+var voteTeamsState = flowcasl.ASLState{
 	Name: "Teams",
 }
 
 // stepTeams runs Map state "Teams".
-func (w *Vote) stepTeams(ctx context.Context, x *flowcimpl.ASLExec, in any) (voteStep, any, error) {
+func (w *Vote) stepTeams(ctx context.Context, x *flowcasl.ASLExec, in any) (voteStep, any, error) {
 	cx := x.Enter(ctx, "Teams")
 	out, err := x.Do(ctx, &voteTeamsState, cx, in, x.Map("Teams", &voteTeamsItems, w.runTeamsItems))
 	if err != nil {
@@ -203,17 +204,17 @@ func (w *Vote) stepTeams(ctx context.Context, x *flowcimpl.ASLExec, in any) (vot
 	return voteDone, out, nil
 }
 
-var voteTeamsItems = flowcimpl.MapSpec{
-	ItemsPath: &flowcimpl.JSONPath{
+var voteTeamsItems = flowcasl.MapSpec{
+	ItemsPath: &flowcasl.JSONPath{
 		Src:  "$.teams",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("teams")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("teams")},
 	},
 }
 
 // runTeamsItems runs the iterator of Map state "Teams" from its start or, in a session resumed
 // inside it, from the state it stopped at, and returns its output.
-func (w *Vote) runTeamsItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeBranch(ctx, x, voteStateIDs[:], []voteStep{voteStepPoll}, in)
+func (w *Vote) runTeamsItems(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeBranch(ctx, x, voteStateIDs[:], []voteStep{voteStepPoll}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +222,7 @@ func (w *Vote) runTeamsItems(ctx context.Context, x *flowcimpl.ASLExec, in any) 
 }
 
 // runTeamsItemsFrom runs the iterator of Map state "Teams" from step and returns its output.
-func (w *Vote) runTeamsItemsFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step voteStep) (out any, err error) {
+func (w *Vote) runTeamsItemsFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step voteStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -260,19 +261,19 @@ func (w *Vote) runTeamsItemsFrom(ctx context.Context, x *flowcimpl.ASLExec, in a
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(voteStateIDs[step], err)
+			return nil, flowcasl.StateFailed(voteStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var votePollState = flowcimpl.ASLState{
+var votePollState = flowcasl.ASLState{
 	Name: "Poll",
 }
 
 // stepPoll runs Include state "Poll".
-func (w *Vote) stepPoll(ctx context.Context, x *flowcimpl.ASLExec, in any) (voteStep, any, error) {
+func (w *Vote) stepPoll(ctx context.Context, x *flowcasl.ASLExec, in any) (voteStep, any, error) {
 	cx := x.Enter(ctx, "Poll")
 	out, err := x.Do(ctx, &votePollState, cx, in, x.Include(w.runPollTemplate))
 	if err != nil {
@@ -283,8 +284,8 @@ func (w *Vote) stepPoll(ctx context.Context, x *flowcimpl.ASLExec, in any) (vote
 
 // runPollTemplate runs template "poll", compiled into Include state "Poll" from its start or, in a
 // session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Vote) runPollTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeChild(ctx, x, voteStateIDs[:], []voteStep{voteStepMembers, voteStepTally}, in)
+func (w *Vote) runPollTemplate(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeChild(ctx, x, voteStateIDs[:], []voteStep{voteStepMembers, voteStepTally}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -293,7 +294,7 @@ func (w *Vote) runPollTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any
 
 // runPollTemplateFrom runs template "poll", compiled into Include state "Poll" from step and
 // returns its output; with a session it saves a checkpoint after every state.
-func (w *Vote) runPollTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step voteStep) (out any, err error) {
+func (w *Vote) runPollTemplateFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step voteStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -335,23 +336,23 @@ func (w *Vote) runPollTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in
 		}
 		err = x.SaveChild(ctx, voteStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(voteStateIDs[step], err)
+			return nil, flowcasl.StateFailed(voteStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var voteMembersState = flowcimpl.ASLState{
+var voteMembersState = flowcasl.ASLState{
 	Name: "Poll/Members",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.votes",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("votes")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("votes")},
 	}},
 }
 
 // stepMembers runs Map state "Poll/Members".
-func (w *Vote) stepMembers(ctx context.Context, x *flowcimpl.ASLExec, in any) (voteStep, any, error) {
+func (w *Vote) stepMembers(ctx context.Context, x *flowcasl.ASLExec, in any) (voteStep, any, error) {
 	cx := x.Enter(ctx, "Poll/Members")
 	out, err := x.Do(ctx, &voteMembersState, cx, in, x.Map("Poll/Members", &voteMembersItems, w.runMembersItems))
 	if err != nil {
@@ -360,17 +361,17 @@ func (w *Vote) stepMembers(ctx context.Context, x *flowcimpl.ASLExec, in any) (v
 	return voteStepTally, out, nil
 }
 
-var voteMembersItems = flowcimpl.MapSpec{
-	ItemsPath: &flowcimpl.JSONPath{
+var voteMembersItems = flowcasl.MapSpec{
+	ItemsPath: &flowcasl.JSONPath{
 		Src:  "$.members",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("members")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("members")},
 	},
 }
 
 // runMembersItems runs the iterator of Map state "Poll/Members" from its start or, in a session
 // resumed inside it, from the state it stopped at, and returns its output.
-func (w *Vote) runMembersItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeBranch(ctx, x, voteStateIDs[:], []voteStep{voteStepVote}, in)
+func (w *Vote) runMembersItems(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeBranch(ctx, x, voteStateIDs[:], []voteStep{voteStepVote}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -379,7 +380,7 @@ func (w *Vote) runMembersItems(ctx context.Context, x *flowcimpl.ASLExec, in any
 
 // runMembersItemsFrom runs the iterator of Map state "Poll/Members" from step and returns its
 // output.
-func (w *Vote) runMembersItemsFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step voteStep) (out any, err error) {
+func (w *Vote) runMembersItemsFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step voteStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -418,19 +419,19 @@ func (w *Vote) runMembersItemsFrom(ctx context.Context, x *flowcimpl.ASLExec, in
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(voteStateIDs[step], err)
+			return nil, flowcasl.StateFailed(voteStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var voteVoteState = flowcimpl.ASLState{
+var voteVoteState = flowcasl.ASLState{
 	Name: "Poll/Vote",
 }
 
 // stepVote runs Include state "Poll/Vote".
-func (w *Vote) stepVote(ctx context.Context, x *flowcimpl.ASLExec, in any) (voteStep, any, error) {
+func (w *Vote) stepVote(ctx context.Context, x *flowcasl.ASLExec, in any) (voteStep, any, error) {
 	cx := x.Enter(ctx, "Poll/Vote")
 	out, err := x.Do(ctx, &voteVoteState, cx, in, x.Include(w.runVoteTemplate))
 	if err != nil {
@@ -441,8 +442,8 @@ func (w *Vote) stepVote(ctx context.Context, x *flowcimpl.ASLExec, in any) (vote
 
 // runVoteTemplate runs template "ballot", compiled into Include state "Poll/Vote" from its start
 // or, in a session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Vote) runVoteTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeChild(ctx, x, voteStateIDs[:], []voteStep{voteStepBallot}, in)
+func (w *Vote) runVoteTemplate(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeChild(ctx, x, voteStateIDs[:], []voteStep{voteStepBallot}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -451,7 +452,7 @@ func (w *Vote) runVoteTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any
 
 // runVoteTemplateFrom runs template "ballot", compiled into Include state "Poll/Vote" from step
 // and returns its output; with a session it saves a checkpoint after every state.
-func (w *Vote) runVoteTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step voteStep) (out any, err error) {
+func (w *Vote) runVoteTemplateFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step voteStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -491,19 +492,19 @@ func (w *Vote) runVoteTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in
 		}
 		err = x.SaveChild(ctx, voteStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(voteStateIDs[step], err)
+			return nil, flowcasl.StateFailed(voteStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var voteBallotState = flowcimpl.ASLState{
+var voteBallotState = flowcasl.ASLState{
 	Name: "Poll/Vote/Ballot",
 }
 
 // stepBallot runs Approval state "Poll/Vote/Ballot".
-func (w *Vote) stepBallot(ctx context.Context, x *flowcimpl.ASLExec, in any) (voteStep, any, error) {
+func (w *Vote) stepBallot(ctx context.Context, x *flowcasl.ASLExec, in any) (voteStep, any, error) {
 	cx := x.Enter(ctx, "Poll/Vote/Ballot")
 	out, err := x.Do(ctx, &voteBallotState, cx, in, x.Approval(flowcrt.ApprovalRequest{
 		State:   "Poll/Vote/Ballot",
@@ -516,13 +517,13 @@ func (w *Vote) stepBallot(ctx context.Context, x *flowcimpl.ASLExec, in any) (vo
 	return voteDone, out, nil
 }
 
-var voteTallyState = flowcimpl.ASLState{
+var voteTallyState = flowcasl.ASLState{
 	Name: "Poll/Tally",
 	Task: true,
 }
 
 // stepTally runs Task state "Poll/Tally".
-func (w *Vote) stepTally(ctx context.Context, x *flowcimpl.ASLExec, in any) (voteStep, any, error) {
+func (w *Vote) stepTally(ctx context.Context, x *flowcasl.ASLExec, in any) (voteStep, any, error) {
 	cx := x.Enter(ctx, "Poll/Tally")
 	out, err := x.Do(ctx, &voteTallyState, cx, in, x.Task(&voteTallyState, w.h.Tally))
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -174,9 +175,9 @@ func (w *Intrinsics) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "intrinsics",
 		Schema:   "json",
 		Start:    "Intrinsics",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -188,7 +189,7 @@ func (w *Intrinsics) runAt(ctx context.Context, sess *flowcimpl.Session, input a
 		return nil, sess.UnknownState(state)
 	}
 	step := intrinsicsStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "intrinsics", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "intrinsics", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -197,12 +198,12 @@ func (w *Intrinsics) runAt(ctx context.Context, sess *flowcimpl.Session, input a
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Intrinsics) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step intrinsicsStep) (out any, err error) {
+func (w *Intrinsics) run(ctx context.Context, x *flowcasl.ASLExec, in any, step intrinsicsStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -332,272 +333,272 @@ func (w *Intrinsics) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step
 		}
 		err = x.Save(ctx, intrinsicsStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(intrinsicsStateIDs[step], err)
+			return nil, flowcasl.StateFailed(intrinsicsStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var intrinsicsIntrinsicsState = flowcimpl.ASLState{
+var intrinsicsIntrinsicsState = flowcasl.ASLState{
 	Name: "Intrinsics",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("format", flowcimpl.TCall(&flowcimpl.Intrinsic{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("format", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.Format",
-			Fn:   flowcimpl.StatesFormat,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesFormat,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.template",
 				}},
-				{Path: &flowcimpl.JSONPath{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.name",
 				}},
 			},
 		})),
-		flowcimpl.TField("stringToJson", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("stringToJson", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.StringToJson",
-			Fn:   flowcimpl.StatesStringToJson,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesStringToJson,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.escapedJsonString",
 				}},
 			},
 		})),
-		flowcimpl.TField("jsonMerge", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("jsonMerge", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.JsonMerge",
-			Fn:   flowcimpl.StatesJsonMerge,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesJsonMerge,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.json1",
 				}},
-				{Path: &flowcimpl.JSONPath{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.json2",
 				}},
 				{Value: false},
 			},
 		})),
-		flowcimpl.TField("arrayPartition", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("arrayPartition", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.ArrayPartition",
-			Fn:   flowcimpl.StatesArrayPartition,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesArrayPartition,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.inputArray",
 				}},
 				{Value: 4.0},
 			},
 		})),
-		flowcimpl.TField("arrayContains", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("arrayContains", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.ArrayContains",
-			Fn:   flowcimpl.StatesArrayContains,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesArrayContains,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.inputArray",
 				}},
-				{Path: &flowcimpl.JSONPath{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.lookingFor",
 				}},
 			},
 		})),
-		flowcimpl.TField("arrayUnique", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("arrayUnique", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.ArrayUnique",
-			Fn:   flowcimpl.StatesArrayUnique,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesArrayUnique,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.repeated",
 				}},
 			},
 		})),
-		flowcimpl.TField("base64Encode", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("base64Encode", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.Base64Encode",
-			Fn:   flowcimpl.StatesBase64Encode,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesBase64Encode,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.data",
 				}},
 			},
 		})),
-		flowcimpl.TField("base64Decode", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("base64Decode", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.Base64Decode",
-			Fn:   flowcimpl.StatesBase64Decode,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesBase64Decode,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.base64",
 				}},
 			},
 		})),
-		flowcimpl.TField("hash", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("hash", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.Hash",
-			Fn:   flowcimpl.StatesHash,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesHash,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.hashData",
 				}},
-				{Path: &flowcimpl.JSONPath{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.algorithm",
 				}},
 			},
 		})),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.aws",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("aws")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("aws")},
 	}},
 }
 
 // stepIntrinsics runs Pass state "Intrinsics".
 // The examples of the AWS intrinsic functions page, on paths so that none is folded at compile time
-func (w *Intrinsics) stepIntrinsics(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepIntrinsics(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "Intrinsics")
-	out, err := x.Do(ctx, &intrinsicsIntrinsicsState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &intrinsicsIntrinsicsState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepAgentIntrinsics, out, nil
 }
 
-var intrinsicsAgentIntrinsicsState = flowcimpl.ASLState{
+var intrinsicsAgentIntrinsicsState = flowcasl.ASLState{
 	Name: "AgentIntrinsics",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("mathSubtract", flowcimpl.TCall(&flowcimpl.Intrinsic{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("mathSubtract", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.MathSubtract",
-			Fn:   flowcimpl.StatesMathSubtract,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesMathSubtract,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.a",
 				}},
-				{Path: &flowcimpl.JSONPath{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.b",
 				}},
 			},
 		})),
-		flowcimpl.TField("mathMultiply", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("mathMultiply", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.MathMultiply",
-			Fn:   flowcimpl.StatesMathMultiply,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesMathMultiply,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.a",
 				}},
-				{Path: &flowcimpl.JSONPath{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.b",
 				}},
 			},
 		})),
-		flowcimpl.TField("merge", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("merge", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.Merge",
-			Fn:   flowcimpl.StatesMerge,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesMerge,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.json1",
 				}},
-				{Path: &flowcimpl.JSONPath{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.json2",
 				}},
 			},
 		})),
-		flowcimpl.TField("pick", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("pick", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.Pick",
-			Fn:   flowcimpl.StatesPick,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesPick,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.user",
 				}},
 				{Value: "name"},
 				{Value: "id"},
 			},
 		})),
-		flowcimpl.TField("omit", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("omit", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.Omit",
-			Fn:   flowcimpl.StatesOmit,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesOmit,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.user",
 				}},
 				{Value: "password"},
 			},
 		})),
-		flowcimpl.TField("tokenCount", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("tokenCount", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.TokenCount",
-			Fn:   flowcimpl.StatesTokenCount,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesTokenCount,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.data",
 				}},
 			},
 		})),
-		flowcimpl.TField("truncate", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("truncate", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.Truncate",
-			Fn:   flowcimpl.StatesTruncate,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesTruncate,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.data",
 				}},
 				{Value: 1.0},
 			},
 		})),
-		flowcimpl.TField("estimateCost", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("estimateCost", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.EstimateCost",
-			Fn:   flowcimpl.StatesEstimateCost,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesEstimateCost,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.data",
 				}},
 				{Value: "claude-opus-4-5"},
 			},
 		})),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.agent",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("agent")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("agent")},
 	}},
 }
 
 // stepAgentIntrinsics runs Pass state "AgentIntrinsics".
 // The Agent State Language's own intrinsics (docs/asl.md)
-func (w *Intrinsics) stepAgentIntrinsics(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepAgentIntrinsics(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "AgentIntrinsics")
-	out, err := x.Do(ctx, &intrinsicsAgentIntrinsicsState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &intrinsicsAgentIntrinsicsState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepComparisons, out, nil
 }
 
-var intrinsicsComparisonsState = flowcimpl.ASLState{
+var intrinsicsComparisonsState = flowcasl.ASLState{
 	Name: "Comparisons",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp")},
 	}},
 }
 
 // stepComparisons runs Pass state "Comparisons".
-func (w *Intrinsics) stepComparisons(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepComparisons(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "Comparisons")
-	out, err := x.Do(ctx, &intrinsicsComparisonsState, cx, in, flowcimpl.PassResult(intrinsicsComparisonsResult))
+	out, err := x.Do(ctx, &intrinsicsComparisonsState, cx, in, flowcasl.PassResult(intrinsicsComparisonsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepStringLessThan, out, nil
 }
 
-var intrinsicsComparisonsResult = flowcimpl.TValue(flowcimpl.Obj())
+var intrinsicsComparisonsResult = flowcasl.TValue(flowcasl.Obj())
 
-var intrinsicsStringLessThanState = flowcimpl.ASLState{
+var intrinsicsStringLessThanState = flowcasl.ASLState{
 	Name: "StringLessThan",
 }
 
 // stepStringLessThan runs Choice state "StringLessThan".
-func (w *Intrinsics) stepStringLessThan(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepStringLessThan(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "StringLessThan")
 	in, err := intrinsicsStringLessThanState.Input(in, cx)
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := intrinsicsStepStringLessThanFails
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcimpl.StringLessThan, intrinsicsPath1, "m"):
+	case c.Cmp(flowcasl.StringLessThan, intrinsicsPath1, "m"):
 		next = intrinsicsStepStringLessThanHolds
 		rule = 0
 	}
@@ -608,62 +609,62 @@ func (w *Intrinsics) stepStringLessThan(ctx context.Context, x *flowcimpl.ASLExe
 	return next, out, err
 }
 
-var intrinsicsStringLessThanHoldsState = flowcimpl.ASLState{
+var intrinsicsStringLessThanHoldsState = flowcasl.ASLState{
 	Name: "StringLessThanHolds",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.StringLessThan",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("StringLessThan")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("StringLessThan")},
 	}},
 }
 
 // stepStringLessThanHolds runs Pass state "StringLessThanHolds".
-func (w *Intrinsics) stepStringLessThanHolds(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepStringLessThanHolds(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "StringLessThanHolds")
-	out, err := x.Do(ctx, &intrinsicsStringLessThanHoldsState, cx, in, flowcimpl.PassResult(intrinsicsStringLessThanHoldsResult))
+	out, err := x.Do(ctx, &intrinsicsStringLessThanHoldsState, cx, in, flowcasl.PassResult(intrinsicsStringLessThanHoldsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepStringLessThanEquals, out, nil
 }
 
-var intrinsicsStringLessThanHoldsResult = flowcimpl.TValue(true)
+var intrinsicsStringLessThanHoldsResult = flowcasl.TValue(true)
 
-var intrinsicsStringLessThanFailsState = flowcimpl.ASLState{
+var intrinsicsStringLessThanFailsState = flowcasl.ASLState{
 	Name: "StringLessThanFails",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.StringLessThan",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("StringLessThan")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("StringLessThan")},
 	}},
 }
 
 // stepStringLessThanFails runs Pass state "StringLessThanFails".
-func (w *Intrinsics) stepStringLessThanFails(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepStringLessThanFails(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "StringLessThanFails")
-	out, err := x.Do(ctx, &intrinsicsStringLessThanFailsState, cx, in, flowcimpl.PassResult(intrinsicsStringLessThanFailsResult))
+	out, err := x.Do(ctx, &intrinsicsStringLessThanFailsState, cx, in, flowcasl.PassResult(intrinsicsStringLessThanFailsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepStringLessThanEquals, out, nil
 }
 
-var intrinsicsStringLessThanFailsResult = flowcimpl.TValue(false)
+var intrinsicsStringLessThanFailsResult = flowcasl.TValue(false)
 
-var intrinsicsStringLessThanEqualsState = flowcimpl.ASLState{
+var intrinsicsStringLessThanEqualsState = flowcasl.ASLState{
 	Name: "StringLessThanEquals",
 }
 
 // stepStringLessThanEquals runs Choice state "StringLessThanEquals".
-func (w *Intrinsics) stepStringLessThanEquals(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepStringLessThanEquals(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "StringLessThanEquals")
 	in, err := intrinsicsStringLessThanEqualsState.Input(in, cx)
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := intrinsicsStepStringLessThanEqualsFails
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcimpl.StringLessThanEquals, intrinsicsPath2, "m"):
+	case c.Cmp(flowcasl.StringLessThanEquals, intrinsicsPath2, "m"):
 		next = intrinsicsStepStringLessThanEqualsHolds
 		rule = 0
 	}
@@ -674,62 +675,62 @@ func (w *Intrinsics) stepStringLessThanEquals(ctx context.Context, x *flowcimpl.
 	return next, out, err
 }
 
-var intrinsicsStringLessThanEqualsHoldsState = flowcimpl.ASLState{
+var intrinsicsStringLessThanEqualsHoldsState = flowcasl.ASLState{
 	Name: "StringLessThanEqualsHolds",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.StringLessThanEquals",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("StringLessThanEquals")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("StringLessThanEquals")},
 	}},
 }
 
 // stepStringLessThanEqualsHolds runs Pass state "StringLessThanEqualsHolds".
-func (w *Intrinsics) stepStringLessThanEqualsHolds(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepStringLessThanEqualsHolds(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "StringLessThanEqualsHolds")
-	out, err := x.Do(ctx, &intrinsicsStringLessThanEqualsHoldsState, cx, in, flowcimpl.PassResult(intrinsicsStringLessThanEqualsHoldsResult))
+	out, err := x.Do(ctx, &intrinsicsStringLessThanEqualsHoldsState, cx, in, flowcasl.PassResult(intrinsicsStringLessThanEqualsHoldsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepStringGreaterThan, out, nil
 }
 
-var intrinsicsStringLessThanEqualsHoldsResult = flowcimpl.TValue(true)
+var intrinsicsStringLessThanEqualsHoldsResult = flowcasl.TValue(true)
 
-var intrinsicsStringLessThanEqualsFailsState = flowcimpl.ASLState{
+var intrinsicsStringLessThanEqualsFailsState = flowcasl.ASLState{
 	Name: "StringLessThanEqualsFails",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.StringLessThanEquals",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("StringLessThanEquals")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("StringLessThanEquals")},
 	}},
 }
 
 // stepStringLessThanEqualsFails runs Pass state "StringLessThanEqualsFails".
-func (w *Intrinsics) stepStringLessThanEqualsFails(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepStringLessThanEqualsFails(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "StringLessThanEqualsFails")
-	out, err := x.Do(ctx, &intrinsicsStringLessThanEqualsFailsState, cx, in, flowcimpl.PassResult(intrinsicsStringLessThanEqualsFailsResult))
+	out, err := x.Do(ctx, &intrinsicsStringLessThanEqualsFailsState, cx, in, flowcasl.PassResult(intrinsicsStringLessThanEqualsFailsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepStringGreaterThan, out, nil
 }
 
-var intrinsicsStringLessThanEqualsFailsResult = flowcimpl.TValue(false)
+var intrinsicsStringLessThanEqualsFailsResult = flowcasl.TValue(false)
 
-var intrinsicsStringGreaterThanState = flowcimpl.ASLState{
+var intrinsicsStringGreaterThanState = flowcasl.ASLState{
 	Name: "StringGreaterThan",
 }
 
 // stepStringGreaterThan runs Choice state "StringGreaterThan".
-func (w *Intrinsics) stepStringGreaterThan(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepStringGreaterThan(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "StringGreaterThan")
 	in, err := intrinsicsStringGreaterThanState.Input(in, cx)
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := intrinsicsStepStringGreaterThanFails
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcimpl.StringGreaterThan, intrinsicsPath3, "m"):
+	case c.Cmp(flowcasl.StringGreaterThan, intrinsicsPath3, "m"):
 		next = intrinsicsStepStringGreaterThanHolds
 		rule = 0
 	}
@@ -740,62 +741,62 @@ func (w *Intrinsics) stepStringGreaterThan(ctx context.Context, x *flowcimpl.ASL
 	return next, out, err
 }
 
-var intrinsicsStringGreaterThanHoldsState = flowcimpl.ASLState{
+var intrinsicsStringGreaterThanHoldsState = flowcasl.ASLState{
 	Name: "StringGreaterThanHolds",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.StringGreaterThan",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("StringGreaterThan")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("StringGreaterThan")},
 	}},
 }
 
 // stepStringGreaterThanHolds runs Pass state "StringGreaterThanHolds".
-func (w *Intrinsics) stepStringGreaterThanHolds(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepStringGreaterThanHolds(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "StringGreaterThanHolds")
-	out, err := x.Do(ctx, &intrinsicsStringGreaterThanHoldsState, cx, in, flowcimpl.PassResult(intrinsicsStringGreaterThanHoldsResult))
+	out, err := x.Do(ctx, &intrinsicsStringGreaterThanHoldsState, cx, in, flowcasl.PassResult(intrinsicsStringGreaterThanHoldsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepStringGreaterThanEquals, out, nil
 }
 
-var intrinsicsStringGreaterThanHoldsResult = flowcimpl.TValue(true)
+var intrinsicsStringGreaterThanHoldsResult = flowcasl.TValue(true)
 
-var intrinsicsStringGreaterThanFailsState = flowcimpl.ASLState{
+var intrinsicsStringGreaterThanFailsState = flowcasl.ASLState{
 	Name: "StringGreaterThanFails",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.StringGreaterThan",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("StringGreaterThan")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("StringGreaterThan")},
 	}},
 }
 
 // stepStringGreaterThanFails runs Pass state "StringGreaterThanFails".
-func (w *Intrinsics) stepStringGreaterThanFails(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepStringGreaterThanFails(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "StringGreaterThanFails")
-	out, err := x.Do(ctx, &intrinsicsStringGreaterThanFailsState, cx, in, flowcimpl.PassResult(intrinsicsStringGreaterThanFailsResult))
+	out, err := x.Do(ctx, &intrinsicsStringGreaterThanFailsState, cx, in, flowcasl.PassResult(intrinsicsStringGreaterThanFailsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepStringGreaterThanEquals, out, nil
 }
 
-var intrinsicsStringGreaterThanFailsResult = flowcimpl.TValue(false)
+var intrinsicsStringGreaterThanFailsResult = flowcasl.TValue(false)
 
-var intrinsicsStringGreaterThanEqualsState = flowcimpl.ASLState{
+var intrinsicsStringGreaterThanEqualsState = flowcasl.ASLState{
 	Name: "StringGreaterThanEquals",
 }
 
 // stepStringGreaterThanEquals runs Choice state "StringGreaterThanEquals".
-func (w *Intrinsics) stepStringGreaterThanEquals(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepStringGreaterThanEquals(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "StringGreaterThanEquals")
 	in, err := intrinsicsStringGreaterThanEqualsState.Input(in, cx)
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := intrinsicsStepStringGreaterThanEqualsFails
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcimpl.StringGreaterThanEquals, intrinsicsPath4, "m"):
+	case c.Cmp(flowcasl.StringGreaterThanEquals, intrinsicsPath4, "m"):
 		next = intrinsicsStepStringGreaterThanEqualsHolds
 		rule = 0
 	}
@@ -806,62 +807,62 @@ func (w *Intrinsics) stepStringGreaterThanEquals(ctx context.Context, x *flowcim
 	return next, out, err
 }
 
-var intrinsicsStringGreaterThanEqualsHoldsState = flowcimpl.ASLState{
+var intrinsicsStringGreaterThanEqualsHoldsState = flowcasl.ASLState{
 	Name: "StringGreaterThanEqualsHolds",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.StringGreaterThanEquals",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("StringGreaterThanEquals")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("StringGreaterThanEquals")},
 	}},
 }
 
 // stepStringGreaterThanEqualsHolds runs Pass state "StringGreaterThanEqualsHolds".
-func (w *Intrinsics) stepStringGreaterThanEqualsHolds(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepStringGreaterThanEqualsHolds(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "StringGreaterThanEqualsHolds")
-	out, err := x.Do(ctx, &intrinsicsStringGreaterThanEqualsHoldsState, cx, in, flowcimpl.PassResult(intrinsicsStringGreaterThanEqualsHoldsResult))
+	out, err := x.Do(ctx, &intrinsicsStringGreaterThanEqualsHoldsState, cx, in, flowcasl.PassResult(intrinsicsStringGreaterThanEqualsHoldsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepNumericLessThanEquals, out, nil
 }
 
-var intrinsicsStringGreaterThanEqualsHoldsResult = flowcimpl.TValue(true)
+var intrinsicsStringGreaterThanEqualsHoldsResult = flowcasl.TValue(true)
 
-var intrinsicsStringGreaterThanEqualsFailsState = flowcimpl.ASLState{
+var intrinsicsStringGreaterThanEqualsFailsState = flowcasl.ASLState{
 	Name: "StringGreaterThanEqualsFails",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.StringGreaterThanEquals",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("StringGreaterThanEquals")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("StringGreaterThanEquals")},
 	}},
 }
 
 // stepStringGreaterThanEqualsFails runs Pass state "StringGreaterThanEqualsFails".
-func (w *Intrinsics) stepStringGreaterThanEqualsFails(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepStringGreaterThanEqualsFails(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "StringGreaterThanEqualsFails")
-	out, err := x.Do(ctx, &intrinsicsStringGreaterThanEqualsFailsState, cx, in, flowcimpl.PassResult(intrinsicsStringGreaterThanEqualsFailsResult))
+	out, err := x.Do(ctx, &intrinsicsStringGreaterThanEqualsFailsState, cx, in, flowcasl.PassResult(intrinsicsStringGreaterThanEqualsFailsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepNumericLessThanEquals, out, nil
 }
 
-var intrinsicsStringGreaterThanEqualsFailsResult = flowcimpl.TValue(false)
+var intrinsicsStringGreaterThanEqualsFailsResult = flowcasl.TValue(false)
 
-var intrinsicsNumericLessThanEqualsState = flowcimpl.ASLState{
+var intrinsicsNumericLessThanEqualsState = flowcasl.ASLState{
 	Name: "NumericLessThanEquals",
 }
 
 // stepNumericLessThanEquals runs Choice state "NumericLessThanEquals".
-func (w *Intrinsics) stepNumericLessThanEquals(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepNumericLessThanEquals(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "NumericLessThanEquals")
 	in, err := intrinsicsNumericLessThanEqualsState.Input(in, cx)
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := intrinsicsStepNumericLessThanEqualsFails
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcimpl.NumericLessThanEquals, intrinsicsPath5, 10.0):
+	case c.Cmp(flowcasl.NumericLessThanEquals, intrinsicsPath5, 10.0):
 		next = intrinsicsStepNumericLessThanEqualsHolds
 		rule = 0
 	}
@@ -872,62 +873,62 @@ func (w *Intrinsics) stepNumericLessThanEquals(ctx context.Context, x *flowcimpl
 	return next, out, err
 }
 
-var intrinsicsNumericLessThanEqualsHoldsState = flowcimpl.ASLState{
+var intrinsicsNumericLessThanEqualsHoldsState = flowcasl.ASLState{
 	Name: "NumericLessThanEqualsHolds",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.NumericLessThanEquals",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("NumericLessThanEquals")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("NumericLessThanEquals")},
 	}},
 }
 
 // stepNumericLessThanEqualsHolds runs Pass state "NumericLessThanEqualsHolds".
-func (w *Intrinsics) stepNumericLessThanEqualsHolds(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepNumericLessThanEqualsHolds(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "NumericLessThanEqualsHolds")
-	out, err := x.Do(ctx, &intrinsicsNumericLessThanEqualsHoldsState, cx, in, flowcimpl.PassResult(intrinsicsNumericLessThanEqualsHoldsResult))
+	out, err := x.Do(ctx, &intrinsicsNumericLessThanEqualsHoldsState, cx, in, flowcasl.PassResult(intrinsicsNumericLessThanEqualsHoldsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepTimestampEquals, out, nil
 }
 
-var intrinsicsNumericLessThanEqualsHoldsResult = flowcimpl.TValue(true)
+var intrinsicsNumericLessThanEqualsHoldsResult = flowcasl.TValue(true)
 
-var intrinsicsNumericLessThanEqualsFailsState = flowcimpl.ASLState{
+var intrinsicsNumericLessThanEqualsFailsState = flowcasl.ASLState{
 	Name: "NumericLessThanEqualsFails",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.NumericLessThanEquals",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("NumericLessThanEquals")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("NumericLessThanEquals")},
 	}},
 }
 
 // stepNumericLessThanEqualsFails runs Pass state "NumericLessThanEqualsFails".
-func (w *Intrinsics) stepNumericLessThanEqualsFails(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepNumericLessThanEqualsFails(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "NumericLessThanEqualsFails")
-	out, err := x.Do(ctx, &intrinsicsNumericLessThanEqualsFailsState, cx, in, flowcimpl.PassResult(intrinsicsNumericLessThanEqualsFailsResult))
+	out, err := x.Do(ctx, &intrinsicsNumericLessThanEqualsFailsState, cx, in, flowcasl.PassResult(intrinsicsNumericLessThanEqualsFailsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepTimestampEquals, out, nil
 }
 
-var intrinsicsNumericLessThanEqualsFailsResult = flowcimpl.TValue(false)
+var intrinsicsNumericLessThanEqualsFailsResult = flowcasl.TValue(false)
 
-var intrinsicsTimestampEqualsState = flowcimpl.ASLState{
+var intrinsicsTimestampEqualsState = flowcasl.ASLState{
 	Name: "TimestampEquals",
 }
 
 // stepTimestampEquals runs Choice state "TimestampEquals".
-func (w *Intrinsics) stepTimestampEquals(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepTimestampEquals(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "TimestampEquals")
 	in, err := intrinsicsTimestampEqualsState.Input(in, cx)
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := intrinsicsStepTimestampEqualsFails
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcimpl.TimestampEquals, intrinsicsPath6, "2016-03-14T01:59:00Z"):
+	case c.Cmp(flowcasl.TimestampEquals, intrinsicsPath6, "2016-03-14T01:59:00Z"):
 		next = intrinsicsStepTimestampEqualsHolds
 		rule = 0
 	}
@@ -938,62 +939,62 @@ func (w *Intrinsics) stepTimestampEquals(ctx context.Context, x *flowcimpl.ASLEx
 	return next, out, err
 }
 
-var intrinsicsTimestampEqualsHoldsState = flowcimpl.ASLState{
+var intrinsicsTimestampEqualsHoldsState = flowcasl.ASLState{
 	Name: "TimestampEqualsHolds",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.TimestampEquals",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("TimestampEquals")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("TimestampEquals")},
 	}},
 }
 
 // stepTimestampEqualsHolds runs Pass state "TimestampEqualsHolds".
-func (w *Intrinsics) stepTimestampEqualsHolds(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepTimestampEqualsHolds(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "TimestampEqualsHolds")
-	out, err := x.Do(ctx, &intrinsicsTimestampEqualsHoldsState, cx, in, flowcimpl.PassResult(intrinsicsTimestampEqualsHoldsResult))
+	out, err := x.Do(ctx, &intrinsicsTimestampEqualsHoldsState, cx, in, flowcasl.PassResult(intrinsicsTimestampEqualsHoldsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepTimestampLessThan, out, nil
 }
 
-var intrinsicsTimestampEqualsHoldsResult = flowcimpl.TValue(true)
+var intrinsicsTimestampEqualsHoldsResult = flowcasl.TValue(true)
 
-var intrinsicsTimestampEqualsFailsState = flowcimpl.ASLState{
+var intrinsicsTimestampEqualsFailsState = flowcasl.ASLState{
 	Name: "TimestampEqualsFails",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.TimestampEquals",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("TimestampEquals")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("TimestampEquals")},
 	}},
 }
 
 // stepTimestampEqualsFails runs Pass state "TimestampEqualsFails".
-func (w *Intrinsics) stepTimestampEqualsFails(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepTimestampEqualsFails(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "TimestampEqualsFails")
-	out, err := x.Do(ctx, &intrinsicsTimestampEqualsFailsState, cx, in, flowcimpl.PassResult(intrinsicsTimestampEqualsFailsResult))
+	out, err := x.Do(ctx, &intrinsicsTimestampEqualsFailsState, cx, in, flowcasl.PassResult(intrinsicsTimestampEqualsFailsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepTimestampLessThan, out, nil
 }
 
-var intrinsicsTimestampEqualsFailsResult = flowcimpl.TValue(false)
+var intrinsicsTimestampEqualsFailsResult = flowcasl.TValue(false)
 
-var intrinsicsTimestampLessThanState = flowcimpl.ASLState{
+var intrinsicsTimestampLessThanState = flowcasl.ASLState{
 	Name: "TimestampLessThan",
 }
 
 // stepTimestampLessThan runs Choice state "TimestampLessThan".
-func (w *Intrinsics) stepTimestampLessThan(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepTimestampLessThan(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "TimestampLessThan")
 	in, err := intrinsicsTimestampLessThanState.Input(in, cx)
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := intrinsicsStepTimestampLessThanFails
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcimpl.TimestampLessThan, intrinsicsPath7, "2016-03-14T01:59:00Z"):
+	case c.Cmp(flowcasl.TimestampLessThan, intrinsicsPath7, "2016-03-14T01:59:00Z"):
 		next = intrinsicsStepTimestampLessThanHolds
 		rule = 0
 	}
@@ -1004,62 +1005,62 @@ func (w *Intrinsics) stepTimestampLessThan(ctx context.Context, x *flowcimpl.ASL
 	return next, out, err
 }
 
-var intrinsicsTimestampLessThanHoldsState = flowcimpl.ASLState{
+var intrinsicsTimestampLessThanHoldsState = flowcasl.ASLState{
 	Name: "TimestampLessThanHolds",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.TimestampLessThan",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("TimestampLessThan")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("TimestampLessThan")},
 	}},
 }
 
 // stepTimestampLessThanHolds runs Pass state "TimestampLessThanHolds".
-func (w *Intrinsics) stepTimestampLessThanHolds(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepTimestampLessThanHolds(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "TimestampLessThanHolds")
-	out, err := x.Do(ctx, &intrinsicsTimestampLessThanHoldsState, cx, in, flowcimpl.PassResult(intrinsicsTimestampLessThanHoldsResult))
+	out, err := x.Do(ctx, &intrinsicsTimestampLessThanHoldsState, cx, in, flowcasl.PassResult(intrinsicsTimestampLessThanHoldsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepTimestampLessThanEquals, out, nil
 }
 
-var intrinsicsTimestampLessThanHoldsResult = flowcimpl.TValue(true)
+var intrinsicsTimestampLessThanHoldsResult = flowcasl.TValue(true)
 
-var intrinsicsTimestampLessThanFailsState = flowcimpl.ASLState{
+var intrinsicsTimestampLessThanFailsState = flowcasl.ASLState{
 	Name: "TimestampLessThanFails",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.TimestampLessThan",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("TimestampLessThan")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("TimestampLessThan")},
 	}},
 }
 
 // stepTimestampLessThanFails runs Pass state "TimestampLessThanFails".
-func (w *Intrinsics) stepTimestampLessThanFails(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepTimestampLessThanFails(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "TimestampLessThanFails")
-	out, err := x.Do(ctx, &intrinsicsTimestampLessThanFailsState, cx, in, flowcimpl.PassResult(intrinsicsTimestampLessThanFailsResult))
+	out, err := x.Do(ctx, &intrinsicsTimestampLessThanFailsState, cx, in, flowcasl.PassResult(intrinsicsTimestampLessThanFailsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepTimestampLessThanEquals, out, nil
 }
 
-var intrinsicsTimestampLessThanFailsResult = flowcimpl.TValue(false)
+var intrinsicsTimestampLessThanFailsResult = flowcasl.TValue(false)
 
-var intrinsicsTimestampLessThanEqualsState = flowcimpl.ASLState{
+var intrinsicsTimestampLessThanEqualsState = flowcasl.ASLState{
 	Name: "TimestampLessThanEquals",
 }
 
 // stepTimestampLessThanEquals runs Choice state "TimestampLessThanEquals".
-func (w *Intrinsics) stepTimestampLessThanEquals(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepTimestampLessThanEquals(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "TimestampLessThanEquals")
 	in, err := intrinsicsTimestampLessThanEqualsState.Input(in, cx)
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := intrinsicsStepTimestampLessThanEqualsFails
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcimpl.TimestampLessThanEquals, intrinsicsPath8, "2016-03-14T01:59:00Z"):
+	case c.Cmp(flowcasl.TimestampLessThanEquals, intrinsicsPath8, "2016-03-14T01:59:00Z"):
 		next = intrinsicsStepTimestampLessThanEqualsHolds
 		rule = 0
 	}
@@ -1070,62 +1071,62 @@ func (w *Intrinsics) stepTimestampLessThanEquals(ctx context.Context, x *flowcim
 	return next, out, err
 }
 
-var intrinsicsTimestampLessThanEqualsHoldsState = flowcimpl.ASLState{
+var intrinsicsTimestampLessThanEqualsHoldsState = flowcasl.ASLState{
 	Name: "TimestampLessThanEqualsHolds",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.TimestampLessThanEquals",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("TimestampLessThanEquals")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("TimestampLessThanEquals")},
 	}},
 }
 
 // stepTimestampLessThanEqualsHolds runs Pass state "TimestampLessThanEqualsHolds".
-func (w *Intrinsics) stepTimestampLessThanEqualsHolds(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepTimestampLessThanEqualsHolds(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "TimestampLessThanEqualsHolds")
-	out, err := x.Do(ctx, &intrinsicsTimestampLessThanEqualsHoldsState, cx, in, flowcimpl.PassResult(intrinsicsTimestampLessThanEqualsHoldsResult))
+	out, err := x.Do(ctx, &intrinsicsTimestampLessThanEqualsHoldsState, cx, in, flowcasl.PassResult(intrinsicsTimestampLessThanEqualsHoldsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepTimestampGreaterThan, out, nil
 }
 
-var intrinsicsTimestampLessThanEqualsHoldsResult = flowcimpl.TValue(true)
+var intrinsicsTimestampLessThanEqualsHoldsResult = flowcasl.TValue(true)
 
-var intrinsicsTimestampLessThanEqualsFailsState = flowcimpl.ASLState{
+var intrinsicsTimestampLessThanEqualsFailsState = flowcasl.ASLState{
 	Name: "TimestampLessThanEqualsFails",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.TimestampLessThanEquals",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("TimestampLessThanEquals")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("TimestampLessThanEquals")},
 	}},
 }
 
 // stepTimestampLessThanEqualsFails runs Pass state "TimestampLessThanEqualsFails".
-func (w *Intrinsics) stepTimestampLessThanEqualsFails(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepTimestampLessThanEqualsFails(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "TimestampLessThanEqualsFails")
-	out, err := x.Do(ctx, &intrinsicsTimestampLessThanEqualsFailsState, cx, in, flowcimpl.PassResult(intrinsicsTimestampLessThanEqualsFailsResult))
+	out, err := x.Do(ctx, &intrinsicsTimestampLessThanEqualsFailsState, cx, in, flowcasl.PassResult(intrinsicsTimestampLessThanEqualsFailsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepTimestampGreaterThan, out, nil
 }
 
-var intrinsicsTimestampLessThanEqualsFailsResult = flowcimpl.TValue(false)
+var intrinsicsTimestampLessThanEqualsFailsResult = flowcasl.TValue(false)
 
-var intrinsicsTimestampGreaterThanState = flowcimpl.ASLState{
+var intrinsicsTimestampGreaterThanState = flowcasl.ASLState{
 	Name: "TimestampGreaterThan",
 }
 
 // stepTimestampGreaterThan runs Choice state "TimestampGreaterThan".
-func (w *Intrinsics) stepTimestampGreaterThan(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepTimestampGreaterThan(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "TimestampGreaterThan")
 	in, err := intrinsicsTimestampGreaterThanState.Input(in, cx)
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := intrinsicsStepTimestampGreaterThanFails
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcimpl.TimestampGreaterThan, intrinsicsPath9, "2016-03-14T01:59:00Z"):
+	case c.Cmp(flowcasl.TimestampGreaterThan, intrinsicsPath9, "2016-03-14T01:59:00Z"):
 		next = intrinsicsStepTimestampGreaterThanHolds
 		rule = 0
 	}
@@ -1136,62 +1137,62 @@ func (w *Intrinsics) stepTimestampGreaterThan(ctx context.Context, x *flowcimpl.
 	return next, out, err
 }
 
-var intrinsicsTimestampGreaterThanHoldsState = flowcimpl.ASLState{
+var intrinsicsTimestampGreaterThanHoldsState = flowcasl.ASLState{
 	Name: "TimestampGreaterThanHolds",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.TimestampGreaterThan",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("TimestampGreaterThan")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("TimestampGreaterThan")},
 	}},
 }
 
 // stepTimestampGreaterThanHolds runs Pass state "TimestampGreaterThanHolds".
-func (w *Intrinsics) stepTimestampGreaterThanHolds(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepTimestampGreaterThanHolds(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "TimestampGreaterThanHolds")
-	out, err := x.Do(ctx, &intrinsicsTimestampGreaterThanHoldsState, cx, in, flowcimpl.PassResult(intrinsicsTimestampGreaterThanHoldsResult))
+	out, err := x.Do(ctx, &intrinsicsTimestampGreaterThanHoldsState, cx, in, flowcasl.PassResult(intrinsicsTimestampGreaterThanHoldsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepTimestampGreaterThanEquals, out, nil
 }
 
-var intrinsicsTimestampGreaterThanHoldsResult = flowcimpl.TValue(true)
+var intrinsicsTimestampGreaterThanHoldsResult = flowcasl.TValue(true)
 
-var intrinsicsTimestampGreaterThanFailsState = flowcimpl.ASLState{
+var intrinsicsTimestampGreaterThanFailsState = flowcasl.ASLState{
 	Name: "TimestampGreaterThanFails",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.TimestampGreaterThan",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("TimestampGreaterThan")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("TimestampGreaterThan")},
 	}},
 }
 
 // stepTimestampGreaterThanFails runs Pass state "TimestampGreaterThanFails".
-func (w *Intrinsics) stepTimestampGreaterThanFails(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepTimestampGreaterThanFails(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "TimestampGreaterThanFails")
-	out, err := x.Do(ctx, &intrinsicsTimestampGreaterThanFailsState, cx, in, flowcimpl.PassResult(intrinsicsTimestampGreaterThanFailsResult))
+	out, err := x.Do(ctx, &intrinsicsTimestampGreaterThanFailsState, cx, in, flowcasl.PassResult(intrinsicsTimestampGreaterThanFailsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepTimestampGreaterThanEquals, out, nil
 }
 
-var intrinsicsTimestampGreaterThanFailsResult = flowcimpl.TValue(false)
+var intrinsicsTimestampGreaterThanFailsResult = flowcasl.TValue(false)
 
-var intrinsicsTimestampGreaterThanEqualsState = flowcimpl.ASLState{
+var intrinsicsTimestampGreaterThanEqualsState = flowcasl.ASLState{
 	Name: "TimestampGreaterThanEquals",
 }
 
 // stepTimestampGreaterThanEquals runs Choice state "TimestampGreaterThanEquals".
-func (w *Intrinsics) stepTimestampGreaterThanEquals(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepTimestampGreaterThanEquals(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "TimestampGreaterThanEquals")
 	in, err := intrinsicsTimestampGreaterThanEqualsState.Input(in, cx)
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := intrinsicsStepTimestampGreaterThanEqualsFails
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcimpl.TimestampGreaterThanEquals, intrinsicsPath10, "2016-03-14T01:59:00Z"):
+	case c.Cmp(flowcasl.TimestampGreaterThanEquals, intrinsicsPath10, "2016-03-14T01:59:00Z"):
 		next = intrinsicsStepTimestampGreaterThanEqualsHolds
 		rule = 0
 	}
@@ -1202,62 +1203,62 @@ func (w *Intrinsics) stepTimestampGreaterThanEquals(ctx context.Context, x *flow
 	return next, out, err
 }
 
-var intrinsicsTimestampGreaterThanEqualsHoldsState = flowcimpl.ASLState{
+var intrinsicsTimestampGreaterThanEqualsHoldsState = flowcasl.ASLState{
 	Name: "TimestampGreaterThanEqualsHolds",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.TimestampGreaterThanEquals",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("TimestampGreaterThanEquals")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("TimestampGreaterThanEquals")},
 	}},
 }
 
 // stepTimestampGreaterThanEqualsHolds runs Pass state "TimestampGreaterThanEqualsHolds".
-func (w *Intrinsics) stepTimestampGreaterThanEqualsHolds(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepTimestampGreaterThanEqualsHolds(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "TimestampGreaterThanEqualsHolds")
-	out, err := x.Do(ctx, &intrinsicsTimestampGreaterThanEqualsHoldsState, cx, in, flowcimpl.PassResult(intrinsicsTimestampGreaterThanEqualsHoldsResult))
+	out, err := x.Do(ctx, &intrinsicsTimestampGreaterThanEqualsHoldsState, cx, in, flowcasl.PassResult(intrinsicsTimestampGreaterThanEqualsHoldsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepIsNull, out, nil
 }
 
-var intrinsicsTimestampGreaterThanEqualsHoldsResult = flowcimpl.TValue(true)
+var intrinsicsTimestampGreaterThanEqualsHoldsResult = flowcasl.TValue(true)
 
-var intrinsicsTimestampGreaterThanEqualsFailsState = flowcimpl.ASLState{
+var intrinsicsTimestampGreaterThanEqualsFailsState = flowcasl.ASLState{
 	Name: "TimestampGreaterThanEqualsFails",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.TimestampGreaterThanEquals",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("TimestampGreaterThanEquals")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("TimestampGreaterThanEquals")},
 	}},
 }
 
 // stepTimestampGreaterThanEqualsFails runs Pass state "TimestampGreaterThanEqualsFails".
-func (w *Intrinsics) stepTimestampGreaterThanEqualsFails(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepTimestampGreaterThanEqualsFails(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "TimestampGreaterThanEqualsFails")
-	out, err := x.Do(ctx, &intrinsicsTimestampGreaterThanEqualsFailsState, cx, in, flowcimpl.PassResult(intrinsicsTimestampGreaterThanEqualsFailsResult))
+	out, err := x.Do(ctx, &intrinsicsTimestampGreaterThanEqualsFailsState, cx, in, flowcasl.PassResult(intrinsicsTimestampGreaterThanEqualsFailsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepIsNull, out, nil
 }
 
-var intrinsicsTimestampGreaterThanEqualsFailsResult = flowcimpl.TValue(false)
+var intrinsicsTimestampGreaterThanEqualsFailsResult = flowcasl.TValue(false)
 
-var intrinsicsIsNullState = flowcimpl.ASLState{
+var intrinsicsIsNullState = flowcasl.ASLState{
 	Name: "IsNull",
 }
 
 // stepIsNull runs Choice state "IsNull".
-func (w *Intrinsics) stepIsNull(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepIsNull(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "IsNull")
 	in, err := intrinsicsIsNullState.Input(in, cx)
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := intrinsicsStepIsNullFails
 	rule := -1 // the Default
 	switch {
-	case c.Is(flowcimpl.IsNull, intrinsicsPath11, true):
+	case c.Is(flowcasl.IsNull, intrinsicsPath11, true):
 		next = intrinsicsStepIsNullHolds
 		rule = 0
 	}
@@ -1268,62 +1269,62 @@ func (w *Intrinsics) stepIsNull(ctx context.Context, x *flowcimpl.ASLExec, in an
 	return next, out, err
 }
 
-var intrinsicsIsNullHoldsState = flowcimpl.ASLState{
+var intrinsicsIsNullHoldsState = flowcasl.ASLState{
 	Name: "IsNullHolds",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.IsNull",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("IsNull")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("IsNull")},
 	}},
 }
 
 // stepIsNullHolds runs Pass state "IsNullHolds".
-func (w *Intrinsics) stepIsNullHolds(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepIsNullHolds(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "IsNullHolds")
-	out, err := x.Do(ctx, &intrinsicsIsNullHoldsState, cx, in, flowcimpl.PassResult(intrinsicsIsNullHoldsResult))
+	out, err := x.Do(ctx, &intrinsicsIsNullHoldsState, cx, in, flowcasl.PassResult(intrinsicsIsNullHoldsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepIsBoolean, out, nil
 }
 
-var intrinsicsIsNullHoldsResult = flowcimpl.TValue(true)
+var intrinsicsIsNullHoldsResult = flowcasl.TValue(true)
 
-var intrinsicsIsNullFailsState = flowcimpl.ASLState{
+var intrinsicsIsNullFailsState = flowcasl.ASLState{
 	Name: "IsNullFails",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.IsNull",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("IsNull")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("IsNull")},
 	}},
 }
 
 // stepIsNullFails runs Pass state "IsNullFails".
-func (w *Intrinsics) stepIsNullFails(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepIsNullFails(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "IsNullFails")
-	out, err := x.Do(ctx, &intrinsicsIsNullFailsState, cx, in, flowcimpl.PassResult(intrinsicsIsNullFailsResult))
+	out, err := x.Do(ctx, &intrinsicsIsNullFailsState, cx, in, flowcasl.PassResult(intrinsicsIsNullFailsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepIsBoolean, out, nil
 }
 
-var intrinsicsIsNullFailsResult = flowcimpl.TValue(false)
+var intrinsicsIsNullFailsResult = flowcasl.TValue(false)
 
-var intrinsicsIsBooleanState = flowcimpl.ASLState{
+var intrinsicsIsBooleanState = flowcasl.ASLState{
 	Name: "IsBoolean",
 }
 
 // stepIsBoolean runs Choice state "IsBoolean".
-func (w *Intrinsics) stepIsBoolean(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepIsBoolean(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "IsBoolean")
 	in, err := intrinsicsIsBooleanState.Input(in, cx)
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := intrinsicsStepIsBooleanFails
 	rule := -1 // the Default
 	switch {
-	case c.Is(flowcimpl.IsBoolean, intrinsicsPath12, true):
+	case c.Is(flowcasl.IsBoolean, intrinsicsPath12, true):
 		next = intrinsicsStepIsBooleanHolds
 		rule = 0
 	}
@@ -1334,62 +1335,62 @@ func (w *Intrinsics) stepIsBoolean(ctx context.Context, x *flowcimpl.ASLExec, in
 	return next, out, err
 }
 
-var intrinsicsIsBooleanHoldsState = flowcimpl.ASLState{
+var intrinsicsIsBooleanHoldsState = flowcasl.ASLState{
 	Name: "IsBooleanHolds",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.IsBoolean",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("IsBoolean")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("IsBoolean")},
 	}},
 }
 
 // stepIsBooleanHolds runs Pass state "IsBooleanHolds".
-func (w *Intrinsics) stepIsBooleanHolds(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepIsBooleanHolds(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "IsBooleanHolds")
-	out, err := x.Do(ctx, &intrinsicsIsBooleanHoldsState, cx, in, flowcimpl.PassResult(intrinsicsIsBooleanHoldsResult))
+	out, err := x.Do(ctx, &intrinsicsIsBooleanHoldsState, cx, in, flowcasl.PassResult(intrinsicsIsBooleanHoldsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepIsString, out, nil
 }
 
-var intrinsicsIsBooleanHoldsResult = flowcimpl.TValue(true)
+var intrinsicsIsBooleanHoldsResult = flowcasl.TValue(true)
 
-var intrinsicsIsBooleanFailsState = flowcimpl.ASLState{
+var intrinsicsIsBooleanFailsState = flowcasl.ASLState{
 	Name: "IsBooleanFails",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.IsBoolean",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("IsBoolean")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("IsBoolean")},
 	}},
 }
 
 // stepIsBooleanFails runs Pass state "IsBooleanFails".
-func (w *Intrinsics) stepIsBooleanFails(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepIsBooleanFails(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "IsBooleanFails")
-	out, err := x.Do(ctx, &intrinsicsIsBooleanFailsState, cx, in, flowcimpl.PassResult(intrinsicsIsBooleanFailsResult))
+	out, err := x.Do(ctx, &intrinsicsIsBooleanFailsState, cx, in, flowcasl.PassResult(intrinsicsIsBooleanFailsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepIsString, out, nil
 }
 
-var intrinsicsIsBooleanFailsResult = flowcimpl.TValue(false)
+var intrinsicsIsBooleanFailsResult = flowcasl.TValue(false)
 
-var intrinsicsIsStringState = flowcimpl.ASLState{
+var intrinsicsIsStringState = flowcasl.ASLState{
 	Name: "IsString",
 }
 
 // stepIsString runs Choice state "IsString".
-func (w *Intrinsics) stepIsString(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepIsString(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "IsString")
 	in, err := intrinsicsIsStringState.Input(in, cx)
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := intrinsicsStepIsStringFails
 	rule := -1 // the Default
 	switch {
-	case c.Is(flowcimpl.IsString, intrinsicsPath13, true):
+	case c.Is(flowcasl.IsString, intrinsicsPath13, true):
 		next = intrinsicsStepIsStringHolds
 		rule = 0
 	}
@@ -1400,62 +1401,62 @@ func (w *Intrinsics) stepIsString(ctx context.Context, x *flowcimpl.ASLExec, in 
 	return next, out, err
 }
 
-var intrinsicsIsStringHoldsState = flowcimpl.ASLState{
+var intrinsicsIsStringHoldsState = flowcasl.ASLState{
 	Name: "IsStringHolds",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.IsString",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("IsString")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("IsString")},
 	}},
 }
 
 // stepIsStringHolds runs Pass state "IsStringHolds".
-func (w *Intrinsics) stepIsStringHolds(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepIsStringHolds(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "IsStringHolds")
-	out, err := x.Do(ctx, &intrinsicsIsStringHoldsState, cx, in, flowcimpl.PassResult(intrinsicsIsStringHoldsResult))
+	out, err := x.Do(ctx, &intrinsicsIsStringHoldsState, cx, in, flowcasl.PassResult(intrinsicsIsStringHoldsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepIsTimestamp, out, nil
 }
 
-var intrinsicsIsStringHoldsResult = flowcimpl.TValue(true)
+var intrinsicsIsStringHoldsResult = flowcasl.TValue(true)
 
-var intrinsicsIsStringFailsState = flowcimpl.ASLState{
+var intrinsicsIsStringFailsState = flowcasl.ASLState{
 	Name: "IsStringFails",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.IsString",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("IsString")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("IsString")},
 	}},
 }
 
 // stepIsStringFails runs Pass state "IsStringFails".
-func (w *Intrinsics) stepIsStringFails(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepIsStringFails(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "IsStringFails")
-	out, err := x.Do(ctx, &intrinsicsIsStringFailsState, cx, in, flowcimpl.PassResult(intrinsicsIsStringFailsResult))
+	out, err := x.Do(ctx, &intrinsicsIsStringFailsState, cx, in, flowcasl.PassResult(intrinsicsIsStringFailsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepIsTimestamp, out, nil
 }
 
-var intrinsicsIsStringFailsResult = flowcimpl.TValue(false)
+var intrinsicsIsStringFailsResult = flowcasl.TValue(false)
 
-var intrinsicsIsTimestampState = flowcimpl.ASLState{
+var intrinsicsIsTimestampState = flowcasl.ASLState{
 	Name: "IsTimestamp",
 }
 
 // stepIsTimestamp runs Choice state "IsTimestamp".
-func (w *Intrinsics) stepIsTimestamp(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepIsTimestamp(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "IsTimestamp")
 	in, err := intrinsicsIsTimestampState.Input(in, cx)
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := intrinsicsStepIsTimestampFails
 	rule := -1 // the Default
 	switch {
-	case c.Is(flowcimpl.IsTimestamp, intrinsicsPath14, true):
+	case c.Is(flowcasl.IsTimestamp, intrinsicsPath14, true):
 		next = intrinsicsStepIsTimestampHolds
 		rule = 0
 	}
@@ -1466,54 +1467,54 @@ func (w *Intrinsics) stepIsTimestamp(ctx context.Context, x *flowcimpl.ASLExec, 
 	return next, out, err
 }
 
-var intrinsicsIsTimestampHoldsState = flowcimpl.ASLState{
+var intrinsicsIsTimestampHoldsState = flowcasl.ASLState{
 	Name: "IsTimestampHolds",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.IsTimestamp",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("IsTimestamp")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("IsTimestamp")},
 	}},
 }
 
 // stepIsTimestampHolds runs Pass state "IsTimestampHolds".
-func (w *Intrinsics) stepIsTimestampHolds(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepIsTimestampHolds(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "IsTimestampHolds")
-	out, err := x.Do(ctx, &intrinsicsIsTimestampHoldsState, cx, in, flowcimpl.PassResult(intrinsicsIsTimestampHoldsResult))
+	out, err := x.Do(ctx, &intrinsicsIsTimestampHoldsState, cx, in, flowcasl.PassResult(intrinsicsIsTimestampHoldsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepDone, out, nil
 }
 
-var intrinsicsIsTimestampHoldsResult = flowcimpl.TValue(true)
+var intrinsicsIsTimestampHoldsResult = flowcasl.TValue(true)
 
-var intrinsicsIsTimestampFailsState = flowcimpl.ASLState{
+var intrinsicsIsTimestampFailsState = flowcasl.ASLState{
 	Name: "IsTimestampFails",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.cmp.IsTimestamp",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cmp"), flowcimpl.Field("IsTimestamp")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cmp"), flowcasl.Field("IsTimestamp")},
 	}},
 }
 
 // stepIsTimestampFails runs Pass state "IsTimestampFails".
-func (w *Intrinsics) stepIsTimestampFails(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepIsTimestampFails(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "IsTimestampFails")
-	out, err := x.Do(ctx, &intrinsicsIsTimestampFailsState, cx, in, flowcimpl.PassResult(intrinsicsIsTimestampFailsResult))
+	out, err := x.Do(ctx, &intrinsicsIsTimestampFailsState, cx, in, flowcasl.PassResult(intrinsicsIsTimestampFailsResult))
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
 	return intrinsicsStepDone, out, nil
 }
 
-var intrinsicsIsTimestampFailsResult = flowcimpl.TValue(false)
+var intrinsicsIsTimestampFailsResult = flowcasl.TValue(false)
 
-var intrinsicsDoneState = flowcimpl.ASLState{
+var intrinsicsDoneState = flowcasl.ASLState{
 	Name: "Done",
 }
 
 // stepDone runs Succeed state "Done".
-func (w *Intrinsics) stepDone(ctx context.Context, x *flowcimpl.ASLExec, in any) (intrinsicsStep, any, error) {
+func (w *Intrinsics) stepDone(ctx context.Context, x *flowcasl.ASLExec, in any) (intrinsicsStep, any, error) {
 	cx := x.Enter(ctx, "Done")
-	out, err := x.Do(ctx, &intrinsicsDoneState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &intrinsicsDoneState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return intrinsicsDone, nil, err
 	}
@@ -1522,46 +1523,46 @@ func (w *Intrinsics) stepDone(ctx context.Context, x *flowcimpl.ASLExec, in any)
 
 // The compiled paths the choice rules read.
 var (
-	intrinsicsPath1 = &flowcimpl.JSONPath{
+	intrinsicsPath1 = &flowcasl.JSONPath{
 		Src: "$.s",
 	}
-	intrinsicsPath2 = &flowcimpl.JSONPath{
+	intrinsicsPath2 = &flowcasl.JSONPath{
 		Src: "$.s",
 	}
-	intrinsicsPath3 = &flowcimpl.JSONPath{
+	intrinsicsPath3 = &flowcasl.JSONPath{
 		Src: "$.s",
 	}
-	intrinsicsPath4 = &flowcimpl.JSONPath{
+	intrinsicsPath4 = &flowcasl.JSONPath{
 		Src: "$.s",
 	}
-	intrinsicsPath5 = &flowcimpl.JSONPath{
+	intrinsicsPath5 = &flowcasl.JSONPath{
 		Src: "$.n",
 	}
-	intrinsicsPath6 = &flowcimpl.JSONPath{
+	intrinsicsPath6 = &flowcasl.JSONPath{
 		Src: "$.when",
 	}
-	intrinsicsPath7 = &flowcimpl.JSONPath{
+	intrinsicsPath7 = &flowcasl.JSONPath{
 		Src: "$.when",
 	}
-	intrinsicsPath8 = &flowcimpl.JSONPath{
+	intrinsicsPath8 = &flowcasl.JSONPath{
 		Src: "$.when",
 	}
-	intrinsicsPath9 = &flowcimpl.JSONPath{
+	intrinsicsPath9 = &flowcasl.JSONPath{
 		Src: "$.when",
 	}
-	intrinsicsPath10 = &flowcimpl.JSONPath{
+	intrinsicsPath10 = &flowcasl.JSONPath{
 		Src: "$.when",
 	}
-	intrinsicsPath11 = &flowcimpl.JSONPath{
+	intrinsicsPath11 = &flowcasl.JSONPath{
 		Src: "$.v",
 	}
-	intrinsicsPath12 = &flowcimpl.JSONPath{
+	intrinsicsPath12 = &flowcasl.JSONPath{
 		Src: "$.v",
 	}
-	intrinsicsPath13 = &flowcimpl.JSONPath{
+	intrinsicsPath13 = &flowcasl.JSONPath{
 		Src: "$.v",
 	}
-	intrinsicsPath14 = &flowcimpl.JSONPath{
+	intrinsicsPath14 = &flowcasl.JSONPath{
 		Src: "$.v",
 	}
 )

@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -99,9 +100,9 @@ func (w *Orders) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "orders",
 		Schema:   "json",
 		Start:    "Total",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -113,7 +114,7 @@ func (w *Orders) runAt(ctx context.Context, sess *flowcimpl.Session, input any, 
 		return nil, sess.UnknownState(state)
 	}
 	step := ordersStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "orders", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "orders", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -122,12 +123,12 @@ func (w *Orders) runAt(ctx context.Context, sess *flowcimpl.Session, input any, 
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Orders) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step ordersStep) (out any, err error) {
+func (w *Orders) run(ctx context.Context, x *flowcasl.ASLExec, in any, step ordersStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -175,28 +176,28 @@ func (w *Orders) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step ord
 		}
 		err = x.Save(ctx, ordersStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(ordersStateIDs[step], err)
+			return nil, flowcasl.StateFailed(ordersStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var ordersTotalState = flowcimpl.ASLState{
+var ordersTotalState = flowcasl.ASLState{
 	Name:    "Total",
 	JSONata: true,
-	Assign: flowcimpl.TObject(
-		flowcimpl.TField("total", flowcimpl.TJSONata(&flowcimpl.JSONata{
+	Assign: flowcasl.TObject(
+		flowcasl.TField("total", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src: "$sum($states.input.lines.(price * qty))",
 		})),
-		flowcimpl.TField("customer", flowcimpl.TJSONata(&flowcimpl.JSONata{
+		flowcasl.TField("customer", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src:    "$states.input.customer",
 			Simple: true,
 			Root:   "input",
 			Fields: []string{"customer"},
 		})),
 	),
-	JSONataOutput: flowcimpl.TJSONata(&flowcimpl.JSONata{
+	JSONataOutput: flowcasl.TJSONata(&flowcasl.JSONata{
 		Src:    "$states.input.lines",
 		Simple: true,
 		Root:   "input",
@@ -205,34 +206,34 @@ var ordersTotalState = flowcimpl.ASLState{
 }
 
 // stepTotal runs Pass state "Total".
-func (w *Orders) stepTotal(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
+func (w *Orders) stepTotal(ctx context.Context, x *flowcasl.ASLExec, in any) (ordersStep, any, error) {
 	cx := x.Enter(ctx, "Total")
-	out, err := x.Do(ctx, &ordersTotalState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &ordersTotalState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return ordersDone, nil, err
 	}
 	return ordersStepPrice, out, nil
 }
 
-var ordersPriceState = flowcimpl.ASLState{
+var ordersPriceState = flowcasl.ASLState{
 	Name:    "Price",
 	JSONata: true,
-	Assign: flowcimpl.TObject(
-		flowcimpl.TField("quotes", flowcimpl.TJSONata(&flowcimpl.JSONata{
+	Assign: flowcasl.TObject(
+		flowcasl.TField("quotes", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src:    "$states.result",
 			Simple: true,
 			Root:   "result",
 		})),
 	),
-	JSONataOutput: flowcimpl.TObject(
-		flowcimpl.TField("count", flowcimpl.TJSONata(&flowcimpl.JSONata{
+	JSONataOutput: flowcasl.TObject(
+		flowcasl.TField("count", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src: "$count($states.result)",
 		})),
 	),
 }
 
 // stepPrice runs Map state "Price".
-func (w *Orders) stepPrice(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
+func (w *Orders) stepPrice(ctx context.Context, x *flowcasl.ASLExec, in any) (ordersStep, any, error) {
 	cx := x.Enter(ctx, "Price")
 	out, err := x.Do(ctx, &ordersPriceState, cx, in, x.Map("Price", &ordersPriceItems, w.runPriceItems))
 	if err != nil {
@@ -241,28 +242,28 @@ func (w *Orders) stepPrice(ctx context.Context, x *flowcimpl.ASLExec, in any) (o
 	return ordersStepSize, out, nil
 }
 
-var ordersPriceItems = flowcimpl.MapSpec{
-	ItemSelector: flowcimpl.TObject(
-		flowcimpl.TField("sku", flowcimpl.TJSONata(&flowcimpl.JSONata{
+var ordersPriceItems = flowcasl.MapSpec{
+	ItemSelector: flowcasl.TObject(
+		flowcasl.TField("sku", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src:    "$states.context.Map.Item.Value.sku",
 			Simple: true,
 			Root:   "context",
 			Fields: []string{"Map", "Item", "Value", "sku"},
 		})),
-		flowcimpl.TField("position", flowcimpl.TJSONata(&flowcimpl.JSONata{
+		flowcasl.TField("position", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src: "$states.context.Map.Item.Index + 1",
 		})),
 	),
-	Items: flowcimpl.TJSONata(&flowcimpl.JSONata{
+	Items: flowcasl.TJSONata(&flowcasl.JSONata{
 		Src:    "$states.input",
 		Simple: true,
 		Root:   "input",
 	}),
-	MaxConcurrencyExpr: flowcimpl.TValue(1.0),
+	MaxConcurrencyExpr: flowcasl.TValue(1.0),
 }
 
 // runPriceItems runs the iterator of Map state "Price" from state "Quote" and returns its output.
-func (w *Orders) runPriceItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Orders) runPriceItems(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := ordersStepQuote
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -302,44 +303,44 @@ func (w *Orders) runPriceItems(ctx context.Context, x *flowcimpl.ASLExec, in any
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(ordersStateIDs[step], err)
+			return nil, flowcasl.StateFailed(ordersStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var ordersQuoteState = flowcimpl.ASLState{
+var ordersQuoteState = flowcasl.ASLState{
 	Name:    "Quote",
 	Task:    true,
 	JSONata: true,
-	JSONataArguments: flowcimpl.TObject(
-		flowcimpl.TField("sku", flowcimpl.TJSONata(&flowcimpl.JSONata{
+	JSONataArguments: flowcasl.TObject(
+		flowcasl.TField("sku", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src:    "$states.input.sku",
 			Simple: true,
 			Root:   "input",
 			Fields: []string{"sku"},
 		})),
-		flowcimpl.TField("who", flowcimpl.TJSONata(&flowcimpl.JSONata{
+		flowcasl.TField("who", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src:    "$customer",
 			Simple: true,
 			Root:   "$customer",
 		})),
 	),
-	JSONataOutput: flowcimpl.TObject(
-		flowcimpl.TField("sku", flowcimpl.TJSONata(&flowcimpl.JSONata{
+	JSONataOutput: flowcasl.TObject(
+		flowcasl.TField("sku", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src:    "$states.input.sku",
 			Simple: true,
 			Root:   "input",
 			Fields: []string{"sku"},
 		})),
-		flowcimpl.TField("quote", flowcimpl.TJSONata(&flowcimpl.JSONata{
+		flowcasl.TField("quote", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src:    "$states.result.price",
 			Simple: true,
 			Root:   "result",
 			Fields: []string{"price"},
 		})),
-		flowcimpl.TField("position", flowcimpl.TJSONata(&flowcimpl.JSONata{
+		flowcasl.TField("position", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src:    "$states.input.position",
 			Simple: true,
 			Root:   "input",
@@ -349,7 +350,7 @@ var ordersQuoteState = flowcimpl.ASLState{
 }
 
 // stepQuote runs Task state "Quote".
-func (w *Orders) stepQuote(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
+func (w *Orders) stepQuote(ctx context.Context, x *flowcasl.ASLExec, in any) (ordersStep, any, error) {
 	cx := x.Enter(ctx, "Quote")
 	out, err := x.Do(ctx, &ordersQuoteState, cx, in, x.Task(&ordersQuoteState, w.h.Quote))
 	if err != nil {
@@ -358,30 +359,30 @@ func (w *Orders) stepQuote(ctx context.Context, x *flowcimpl.ASLExec, in any) (o
 	return ordersDone, out, nil
 }
 
-var ordersSizeState = flowcimpl.ASLState{
+var ordersSizeState = flowcasl.ASLState{
 	Name:    "Size",
 	JSONata: true,
-	Assign: flowcimpl.TValue(flowcimpl.Obj(
+	Assign: flowcasl.TValue(flowcasl.Obj(
 		"size", "small",
 	)),
-	JSONataOutput: flowcimpl.TObject(
-		flowcimpl.TField("size", flowcimpl.TValue("small")),
-		flowcimpl.TField("count", flowcimpl.TJSONata(&flowcimpl.JSONata{
+	JSONataOutput: flowcasl.TObject(
+		flowcasl.TField("size", flowcasl.TValue("small")),
+		flowcasl.TField("count", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src:    "$states.input.count",
 			Simple: true,
 			Root:   "input",
 			Fields: []string{"count"},
 		})),
 	),
-	RuleAssign: []*flowcimpl.Template{
-		flowcimpl.TValue(flowcimpl.Obj(
+	RuleAssign: []*flowcasl.Template{
+		flowcasl.TValue(flowcasl.Obj(
 			"size", "large",
 		)),
 	},
-	RuleOutput: []*flowcimpl.Template{
-		flowcimpl.TObject(
-			flowcimpl.TField("size", flowcimpl.TValue("large")),
-			flowcimpl.TField("count", flowcimpl.TJSONata(&flowcimpl.JSONata{
+	RuleOutput: []*flowcasl.Template{
+		flowcasl.TObject(
+			flowcasl.TField("size", flowcasl.TValue("large")),
+			flowcasl.TField("count", flowcasl.TJSONata(&flowcasl.JSONata{
 				Src:    "$states.input.count",
 				Simple: true,
 				Root:   "input",
@@ -392,13 +393,13 @@ var ordersSizeState = flowcimpl.ASLState{
 }
 
 // stepSize runs Choice state "Size".
-func (w *Orders) stepSize(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
+func (w *Orders) stepSize(ctx context.Context, x *flowcasl.ASLExec, in any) (ordersStep, any, error) {
 	cx := x.Enter(ctx, "Size")
 	in, err := ordersSizeState.Input(in, cx)
 	if err != nil {
 		return ordersDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := ordersStepCharge
 	rule := -1 // the Default
 	switch {
@@ -413,28 +414,28 @@ func (w *Orders) stepSize(ctx context.Context, x *flowcimpl.ASLExec, in any) (or
 	return next, out, err
 }
 
-var ordersChargeState = flowcimpl.ASLState{
+var ordersChargeState = flowcasl.ASLState{
 	Name: "Charge",
 	Task: true,
-	Catch: []flowcimpl.ASLCatcher{
+	Catch: []flowcasl.ASLCatcher{
 		{
 			Errors: []string{"Declined"},
-			Assign: flowcimpl.TObject(
-				flowcimpl.TField("reason", flowcimpl.TJSONata(&flowcimpl.JSONata{
+			Assign: flowcasl.TObject(
+				flowcasl.TField("reason", flowcasl.TJSONata(&flowcasl.JSONata{
 					Src:    "$states.errorOutput.Cause",
 					Simple: true,
 					Root:   "errorOutput",
 					Fields: []string{"Cause"},
 				})),
 			),
-			Output: flowcimpl.TObject(
-				flowcimpl.TField("declined", flowcimpl.TJSONata(&flowcimpl.JSONata{
+			Output: flowcasl.TObject(
+				flowcasl.TField("declined", flowcasl.TJSONata(&flowcasl.JSONata{
 					Src:    "$states.errorOutput.Error",
 					Simple: true,
 					Root:   "errorOutput",
 					Fields: []string{"Error"},
 				})),
-				flowcimpl.TField("input", flowcimpl.TJSONata(&flowcimpl.JSONata{
+				flowcasl.TField("input", flowcasl.TJSONata(&flowcasl.JSONata{
 					Src:    "$states.input",
 					Simple: true,
 					Root:   "input",
@@ -443,45 +444,45 @@ var ordersChargeState = flowcimpl.ASLState{
 		},
 	},
 	JSONata: true,
-	JSONataArguments: flowcimpl.TObject(
-		flowcimpl.TField("amount", flowcimpl.TJSONata(&flowcimpl.JSONata{
+	JSONataArguments: flowcasl.TObject(
+		flowcasl.TField("amount", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src:    "$total",
 			Simple: true,
 			Root:   "$total",
 		})),
-		flowcimpl.TField("customer", flowcimpl.TJSONata(&flowcimpl.JSONata{
+		flowcasl.TField("customer", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src:    "$customer",
 			Simple: true,
 			Root:   "$customer",
 		})),
 	),
-	JSONataOutput: flowcimpl.TObject(
-		flowcimpl.TField("receipt", flowcimpl.TJSONata(&flowcimpl.JSONata{
+	JSONataOutput: flowcasl.TObject(
+		flowcasl.TField("receipt", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src:    "$states.result.id",
 			Simple: true,
 			Root:   "result",
 			Fields: []string{"id"},
 		})),
-		flowcimpl.TField("size", flowcimpl.TJSONata(&flowcimpl.JSONata{
+		flowcasl.TField("size", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src:    "$size",
 			Simple: true,
 			Root:   "$size",
 		})),
-		flowcimpl.TField("quotes", flowcimpl.TJSONata(&flowcimpl.JSONata{
+		flowcasl.TField("quotes", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src:    "$quotes.quote",
 			Simple: true,
 			Root:   "$quotes",
 			Fields: []string{"quote"},
 		})),
-		flowcimpl.TField("summary", flowcimpl.TJSONata(&flowcimpl.JSONata{
+		flowcasl.TField("summary", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src: "$customer & ' paid ' & $string($total)",
 		})),
 	),
-	TimeoutExpr: flowcimpl.TValue(30.0),
+	TimeoutExpr: flowcasl.TValue(30.0),
 }
 
 // stepCharge runs Task state "Charge".
-func (w *Orders) stepCharge(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
+func (w *Orders) stepCharge(ctx context.Context, x *flowcasl.ASLExec, in any) (ordersStep, any, error) {
 	cx := x.Enter(ctx, "Charge")
 	out, err := x.Do(ctx, &ordersChargeState, cx, in, x.Task(&ordersChargeState, w.h.Charge))
 	if err != nil {
@@ -496,17 +497,17 @@ func (w *Orders) stepCharge(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 }
 
 // stepRefuse runs Fail state "Refuse".
-func (w *Orders) stepRefuse(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
-	return ordersDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "Refuse"), flowcimpl.TJSONata(&flowcimpl.JSONata{
+func (w *Orders) stepRefuse(ctx context.Context, x *flowcasl.ASLExec, in any) (ordersStep, any, error) {
+	return ordersDone, nil, flowcasl.Fail(in, x.Enter(ctx, "Refuse"), flowcasl.TJSONata(&flowcasl.JSONata{
 		Src: "'Order.' & $states.input.declined",
-	}), flowcimpl.TJSONata(&flowcimpl.JSONata{
+	}), flowcasl.TJSONata(&flowcasl.JSONata{
 		Src: "$reason & ' (' & $size & ')'",
 	}))
 }
 
 // The compiled paths the choice rules read.
 var (
-	ordersCondition1 = flowcimpl.TJSONata(&flowcimpl.JSONata{
+	ordersCondition1 = flowcasl.TJSONata(&flowcasl.JSONata{
 		Src: "$total >= 100",
 	})
 )

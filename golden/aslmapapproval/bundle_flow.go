@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -114,9 +115,9 @@ func (w *Bundle) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "bundle",
 		Schema:   "json",
 		Start:    "List",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -128,7 +129,7 @@ func (w *Bundle) runAt(ctx context.Context, sess *flowcimpl.Session, input any, 
 		return nil, sess.UnknownState(state)
 	}
 	step := bundleStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "bundle", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "bundle", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -137,12 +138,12 @@ func (w *Bundle) runAt(ctx context.Context, sess *flowcimpl.Session, input any, 
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Bundle) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step bundleStep) (out any, err error) {
+func (w *Bundle) run(ctx context.Context, x *flowcasl.ASLExec, in any, step bundleStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -186,41 +187,41 @@ func (w *Bundle) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step bun
 		}
 		err = x.Save(ctx, bundleStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(bundleStateIDs[step], err)
+			return nil, flowcasl.StateFailed(bundleStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var bundleListState = flowcimpl.ASLState{
+var bundleListState = flowcasl.ASLState{
 	Name: "List",
 }
 
 // stepList runs Pass state "List".
-func (w *Bundle) stepList(ctx context.Context, x *flowcimpl.ASLExec, in any) (bundleStep, any, error) {
+func (w *Bundle) stepList(ctx context.Context, x *flowcasl.ASLExec, in any) (bundleStep, any, error) {
 	cx := x.Enter(ctx, "List")
-	out, err := x.Do(ctx, &bundleListState, cx, in, flowcimpl.PassResult(bundleListResult))
+	out, err := x.Do(ctx, &bundleListState, cx, in, flowcasl.PassResult(bundleListResult))
 	if err != nil {
 		return bundleDone, nil, err
 	}
 	return bundleStepVet, out, nil
 }
 
-var bundleListResult = flowcimpl.TValue(flowcimpl.Obj(
+var bundleListResult = flowcasl.TValue(flowcasl.Obj(
 	"parts", []any{"bolt", "nut", "gear"},
 ))
 
-var bundleVetState = flowcimpl.ASLState{
+var bundleVetState = flowcasl.ASLState{
 	Name: "Vet",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.vetted",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("vetted")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("vetted")},
 	}},
 }
 
 // stepVet runs Include state "Vet".
-func (w *Bundle) stepVet(ctx context.Context, x *flowcimpl.ASLExec, in any) (bundleStep, any, error) {
+func (w *Bundle) stepVet(ctx context.Context, x *flowcasl.ASLExec, in any) (bundleStep, any, error) {
 	cx := x.Enter(ctx, "Vet")
 	out, err := x.Do(ctx, &bundleVetState, cx, in, x.Include(w.runVetTemplate))
 	if err != nil {
@@ -231,8 +232,8 @@ func (w *Bundle) stepVet(ctx context.Context, x *flowcimpl.ASLExec, in any) (bun
 
 // runVetTemplate runs template "vet", compiled into Include state "Vet" from its start or, in a
 // session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Bundle) runVetTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeChild(ctx, x, bundleStateIDs[:], []bundleStep{bundleStepEach}, in)
+func (w *Bundle) runVetTemplate(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeChild(ctx, x, bundleStateIDs[:], []bundleStep{bundleStepEach}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -241,7 +242,7 @@ func (w *Bundle) runVetTemplate(ctx context.Context, x *flowcimpl.ASLExec, in an
 
 // runVetTemplateFrom runs template "vet", compiled into Include state "Vet" from step and returns
 // its output; with a session it saves a checkpoint after every state.
-func (w *Bundle) runVetTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step bundleStep) (out any, err error) {
+func (w *Bundle) runVetTemplateFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step bundleStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -281,19 +282,19 @@ func (w *Bundle) runVetTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, i
 		}
 		err = x.SaveChild(ctx, bundleStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(bundleStateIDs[step], err)
+			return nil, flowcasl.StateFailed(bundleStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var bundleEachState = flowcimpl.ASLState{
+var bundleEachState = flowcasl.ASLState{
 	Name: "Vet/Each",
 }
 
 // stepEach runs Map state "Vet/Each".
-func (w *Bundle) stepEach(ctx context.Context, x *flowcimpl.ASLExec, in any) (bundleStep, any, error) {
+func (w *Bundle) stepEach(ctx context.Context, x *flowcasl.ASLExec, in any) (bundleStep, any, error) {
 	cx := x.Enter(ctx, "Vet/Each")
 	out, err := x.Do(ctx, &bundleEachState, cx, in, x.DistributedMap("Vet/Each", &bundleEachItems, &bundleEachDistributed, w.runEachItems))
 	if err != nil {
@@ -302,20 +303,20 @@ func (w *Bundle) stepEach(ctx context.Context, x *flowcimpl.ASLExec, in any) (bu
 	return bundleDone, out, nil
 }
 
-var bundleEachItems = flowcimpl.MapSpec{
-	ItemsPath: &flowcimpl.JSONPath{
+var bundleEachItems = flowcasl.MapSpec{
+	ItemsPath: &flowcasl.JSONPath{
 		Src:  "$.parts",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("parts")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("parts")},
 	},
 	MaxConcurrency: 1,
 }
 
-var bundleEachDistributed = flowcimpl.DistributedSpec{}
+var bundleEachDistributed = flowcasl.DistributedSpec{}
 
 // runEachItems runs the iterator of Map state "Vet/Each" from its start or, in a session resumed
 // inside it, from the state it stopped at, and returns its output.
-func (w *Bundle) runEachItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeBranch(ctx, x, bundleStateIDs[:], []bundleStep{bundleStepInspect, bundleStepAccept}, in)
+func (w *Bundle) runEachItems(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeBranch(ctx, x, bundleStateIDs[:], []bundleStep{bundleStepInspect, bundleStepAccept}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -323,7 +324,7 @@ func (w *Bundle) runEachItems(ctx context.Context, x *flowcimpl.ASLExec, in any)
 }
 
 // runEachItemsFrom runs the iterator of Map state "Vet/Each" from step and returns its output.
-func (w *Bundle) runEachItemsFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step bundleStep) (out any, err error) {
+func (w *Bundle) runEachItemsFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step bundleStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -364,23 +365,23 @@ func (w *Bundle) runEachItemsFrom(ctx context.Context, x *flowcimpl.ASLExec, in 
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(bundleStateIDs[step], err)
+			return nil, flowcasl.StateFailed(bundleStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var bundleInspectState = flowcimpl.ASLState{
+var bundleInspectState = flowcasl.ASLState{
 	Name: "Vet/Inspect",
 	Task: true,
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src: "$",
 	}},
 }
 
 // stepInspect runs Task state "Vet/Inspect".
-func (w *Bundle) stepInspect(ctx context.Context, x *flowcimpl.ASLExec, in any) (bundleStep, any, error) {
+func (w *Bundle) stepInspect(ctx context.Context, x *flowcasl.ASLExec, in any) (bundleStep, any, error) {
 	cx := x.Enter(ctx, "Vet/Inspect")
 	out, err := x.Do(ctx, &bundleInspectState, cx, in, x.Task(&bundleInspectState, w.h.Inspect))
 	if err != nil {
@@ -389,12 +390,12 @@ func (w *Bundle) stepInspect(ctx context.Context, x *flowcimpl.ASLExec, in any) 
 	return bundleStepAccept, out, nil
 }
 
-var bundleAcceptState = flowcimpl.ASLState{
+var bundleAcceptState = flowcasl.ASLState{
 	Name: "Vet/Accept",
 }
 
 // stepAccept runs Approval state "Vet/Accept".
-func (w *Bundle) stepAccept(ctx context.Context, x *flowcimpl.ASLExec, in any) (bundleStep, any, error) {
+func (w *Bundle) stepAccept(ctx context.Context, x *flowcasl.ASLExec, in any) (bundleStep, any, error) {
 	cx := x.Enter(ctx, "Vet/Accept")
 	out, err := x.Do(ctx, &bundleAcceptState, cx, in, x.Approval(flowcrt.ApprovalRequest{
 		State:   "Vet/Accept",
@@ -407,14 +408,14 @@ func (w *Bundle) stepAccept(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 	return bundleDone, out, nil
 }
 
-var bundleDoneState = flowcimpl.ASLState{
+var bundleDoneState = flowcasl.ASLState{
 	Name: "Done",
 }
 
 // stepDone runs Succeed state "Done".
-func (w *Bundle) stepDone(ctx context.Context, x *flowcimpl.ASLExec, in any) (bundleStep, any, error) {
+func (w *Bundle) stepDone(ctx context.Context, x *flowcasl.ASLExec, in any) (bundleStep, any, error) {
 	cx := x.Enter(ctx, "Done")
-	out, err := x.Do(ctx, &bundleDoneState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &bundleDoneState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return bundleDone, nil, err
 	}

@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -135,9 +136,9 @@ func (w *Release) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "release",
 		Schema:   "json",
 		Start:    "Prepare",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -149,7 +150,7 @@ func (w *Release) runAt(ctx context.Context, sess *flowcimpl.Session, input any,
 		return nil, sess.UnknownState(state)
 	}
 	step := releaseStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "release", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "release", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -158,12 +159,12 @@ func (w *Release) runAt(ctx context.Context, sess *flowcimpl.Session, input any,
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Release) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step releaseStep) (out any, err error) {
+func (w *Release) run(ctx context.Context, x *flowcasl.ASLExec, in any, step releaseStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -209,20 +210,20 @@ func (w *Release) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step re
 		}
 		err = x.Save(ctx, releaseStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(releaseStateIDs[step], err)
+			return nil, flowcasl.StateFailed(releaseStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var releasePrepareState = flowcimpl.ASLState{
+var releasePrepareState = flowcasl.ASLState{
 	Name: "Prepare",
 	Task: true,
 }
 
 // stepPrepare runs Task state "Prepare".
-func (w *Release) stepPrepare(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepPrepare(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Prepare")
 	out, err := x.Do(ctx, &releasePrepareState, cx, in, x.Task(&releasePrepareState, w.h.Prepare))
 	if err != nil {
@@ -231,16 +232,16 @@ func (w *Release) stepPrepare(ctx context.Context, x *flowcimpl.ASLExec, in any)
 	return releaseStepReview, out, nil
 }
 
-var releaseReviewState = flowcimpl.ASLState{
+var releaseReviewState = flowcasl.ASLState{
 	Name: "Review",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.reviewed",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("reviewed")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("reviewed")},
 	}},
 }
 
 // stepReview runs Map state "Review".
-func (w *Release) stepReview(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepReview(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Review")
 	out, err := x.Do(ctx, &releaseReviewState, cx, in, x.Map("Review", &releaseReviewItems, w.runReviewItems))
 	if err != nil {
@@ -249,18 +250,18 @@ func (w *Release) stepReview(ctx context.Context, x *flowcimpl.ASLExec, in any) 
 	return releaseStepRelease, out, nil
 }
 
-var releaseReviewItems = flowcimpl.MapSpec{
-	ItemsPath: &flowcimpl.JSONPath{
+var releaseReviewItems = flowcasl.MapSpec{
+	ItemsPath: &flowcasl.JSONPath{
 		Src:  "$.items",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("items")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("items")},
 	},
 	MaxConcurrency: 2,
 }
 
 // runReviewItems runs the iterator of Map state "Review" from its start or, in a session resumed
 // inside it, from the state it stopped at, and returns its output.
-func (w *Release) runReviewItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeBranch(ctx, x, releaseStateIDs[:], []releaseStep{releaseStepCheck, releaseStepRisky, releaseStepApprove, releaseStepShip, releaseStepSafe}, in)
+func (w *Release) runReviewItems(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeBranch(ctx, x, releaseStateIDs[:], []releaseStep{releaseStepCheck, releaseStepRisky, releaseStepApprove, releaseStepShip, releaseStepSafe}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -268,7 +269,7 @@ func (w *Release) runReviewItems(ctx context.Context, x *flowcimpl.ASLExec, in a
 }
 
 // runReviewItemsFrom runs the iterator of Map state "Review" from step and returns its output.
-func (w *Release) runReviewItemsFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step releaseStep) (out any, err error) {
+func (w *Release) runReviewItemsFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step releaseStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -315,20 +316,20 @@ func (w *Release) runReviewItemsFrom(ctx context.Context, x *flowcimpl.ASLExec, 
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(releaseStateIDs[step], err)
+			return nil, flowcasl.StateFailed(releaseStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var releaseCheckState = flowcimpl.ASLState{
+var releaseCheckState = flowcasl.ASLState{
 	Name: "Check",
 	Task: true,
 }
 
 // stepCheck runs Task state "Check".
-func (w *Release) stepCheck(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepCheck(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Check")
 	out, err := x.Do(ctx, &releaseCheckState, cx, in, x.Task(&releaseCheckState, w.h.Check))
 	if err != nil {
@@ -337,22 +338,22 @@ func (w *Release) stepCheck(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 	return releaseStepRisky, out, nil
 }
 
-var releaseRiskyState = flowcimpl.ASLState{
+var releaseRiskyState = flowcasl.ASLState{
 	Name: "Risky",
 }
 
 // stepRisky runs Choice state "Risky".
-func (w *Release) stepRisky(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepRisky(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Risky")
 	in, err := releaseRiskyState.Input(in, cx)
 	if err != nil {
 		return releaseDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := releaseStepSafe
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcimpl.BooleanEquals, releasePath1, true):
+	case c.Cmp(flowcasl.BooleanEquals, releasePath1, true):
 		next = releaseStepApprove
 		rule = 0
 	}
@@ -363,16 +364,16 @@ func (w *Release) stepRisky(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 	return next, out, err
 }
 
-var releaseApproveState = flowcimpl.ASLState{
+var releaseApproveState = flowcasl.ASLState{
 	Name: "Approve",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.decision",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("decision")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("decision")},
 	}},
 }
 
 // stepApprove runs Approval state "Approve".
-func (w *Release) stepApprove(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepApprove(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Approve")
 	out, err := x.Do(ctx, &releaseApproveState, cx, in, x.Approval(flowcrt.ApprovalRequest{
 		State:   "Approve",
@@ -386,13 +387,13 @@ func (w *Release) stepApprove(ctx context.Context, x *flowcimpl.ASLExec, in any)
 	return releaseStepShip, out, nil
 }
 
-var releaseShipState = flowcimpl.ASLState{
+var releaseShipState = flowcasl.ASLState{
 	Name: "Ship",
 	Task: true,
 }
 
 // stepShip runs Task state "Ship".
-func (w *Release) stepShip(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepShip(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Ship")
 	out, err := x.Do(ctx, &releaseShipState, cx, in, x.Task(&releaseShipState, w.h.Ship))
 	if err != nil {
@@ -401,36 +402,36 @@ func (w *Release) stepShip(ctx context.Context, x *flowcimpl.ASLExec, in any) (r
 	return releaseDone, out, nil
 }
 
-var releaseSafeState = flowcimpl.ASLState{
+var releaseSafeState = flowcasl.ASLState{
 	Name: "Safe",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.decision",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("decision")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("decision")},
 	}},
 }
 
 // stepSafe runs Pass state "Safe".
-func (w *Release) stepSafe(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepSafe(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Safe")
-	out, err := x.Do(ctx, &releaseSafeState, cx, in, flowcimpl.PassResult(releaseSafeResult))
+	out, err := x.Do(ctx, &releaseSafeState, cx, in, flowcasl.PassResult(releaseSafeResult))
 	if err != nil {
 		return releaseDone, nil, err
 	}
 	return releaseDone, out, nil
 }
 
-var releaseSafeResult = flowcimpl.TValue("safe")
+var releaseSafeResult = flowcasl.TValue("safe")
 
-var releaseReleaseState = flowcimpl.ASLState{
+var releaseReleaseState = flowcasl.ASLState{
 	Name: "Release",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.release",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("release")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("release")},
 	}},
 }
 
 // stepRelease runs Parallel state "Release".
-func (w *Release) stepRelease(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepRelease(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Release")
 	out, err := x.Do(ctx, &releaseReleaseState, cx, in, x.Parallel("Release", w.runReleaseBranch1, w.runReleaseBranch2))
 	if err != nil {
@@ -441,8 +442,8 @@ func (w *Release) stepRelease(ctx context.Context, x *flowcimpl.ASLExec, in any)
 
 // runReleaseBranch1 runs branch 1 of Parallel state "Release" from its start or, in a session
 // resumed inside it, from the state it stopped at, and returns its output.
-func (w *Release) runReleaseBranch1(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeBranch(ctx, x, releaseStateIDs[:], []releaseStep{releaseStepSign}, in)
+func (w *Release) runReleaseBranch1(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeBranch(ctx, x, releaseStateIDs[:], []releaseStep{releaseStepSign}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -451,7 +452,7 @@ func (w *Release) runReleaseBranch1(ctx context.Context, x *flowcimpl.ASLExec, i
 
 // runReleaseBranch1From runs branch 1 of Parallel state "Release" from step and returns its
 // output.
-func (w *Release) runReleaseBranch1From(ctx context.Context, x *flowcimpl.ASLExec, in any, step releaseStep) (out any, err error) {
+func (w *Release) runReleaseBranch1From(ctx context.Context, x *flowcasl.ASLExec, in any, step releaseStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -490,19 +491,19 @@ func (w *Release) runReleaseBranch1From(ctx context.Context, x *flowcimpl.ASLExe
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(releaseStateIDs[step], err)
+			return nil, flowcasl.StateFailed(releaseStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var releaseSignState = flowcimpl.ASLState{
+var releaseSignState = flowcasl.ASLState{
 	Name: "Sign",
 }
 
 // stepSign runs Map state "Sign".
-func (w *Release) stepSign(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepSign(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Sign")
 	out, err := x.Do(ctx, &releaseSignState, cx, in, x.Map("Sign", &releaseSignItems, w.runSignItems))
 	if err != nil {
@@ -511,17 +512,17 @@ func (w *Release) stepSign(ctx context.Context, x *flowcimpl.ASLExec, in any) (r
 	return releaseDone, out, nil
 }
 
-var releaseSignItems = flowcimpl.MapSpec{
-	ItemsPath: &flowcimpl.JSONPath{
+var releaseSignItems = flowcasl.MapSpec{
+	ItemsPath: &flowcasl.JSONPath{
 		Src:  "$.signers",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("signers")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("signers")},
 	},
 }
 
 // runSignItems runs the iterator of Map state "Sign" from its start or, in a session resumed
 // inside it, from the state it stopped at, and returns its output.
-func (w *Release) runSignItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeBranch(ctx, x, releaseStateIDs[:], []releaseStep{releaseStepCountersign}, in)
+func (w *Release) runSignItems(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeBranch(ctx, x, releaseStateIDs[:], []releaseStep{releaseStepCountersign}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -529,7 +530,7 @@ func (w *Release) runSignItems(ctx context.Context, x *flowcimpl.ASLExec, in any
 }
 
 // runSignItemsFrom runs the iterator of Map state "Sign" from step and returns its output.
-func (w *Release) runSignItemsFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step releaseStep) (out any, err error) {
+func (w *Release) runSignItemsFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step releaseStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -568,19 +569,19 @@ func (w *Release) runSignItemsFrom(ctx context.Context, x *flowcimpl.ASLExec, in
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(releaseStateIDs[step], err)
+			return nil, flowcasl.StateFailed(releaseStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var releaseCountersignState = flowcimpl.ASLState{
+var releaseCountersignState = flowcasl.ASLState{
 	Name: "Countersign",
 }
 
 // stepCountersign runs Approval state "Countersign".
-func (w *Release) stepCountersign(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepCountersign(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Countersign")
 	out, err := x.Do(ctx, &releaseCountersignState, cx, in, x.Approval(flowcrt.ApprovalRequest{
 		State:   "Countersign",
@@ -595,7 +596,7 @@ func (w *Release) stepCountersign(ctx context.Context, x *flowcimpl.ASLExec, in 
 
 // runReleaseBranch2 runs branch 2 of Parallel state "Release" from state "Notify" and returns its
 // output.
-func (w *Release) runReleaseBranch2(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Release) runReleaseBranch2(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := releaseStepNotify
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -635,20 +636,20 @@ func (w *Release) runReleaseBranch2(ctx context.Context, x *flowcimpl.ASLExec, i
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(releaseStateIDs[step], err)
+			return nil, flowcasl.StateFailed(releaseStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var releaseNotifyState = flowcimpl.ASLState{
+var releaseNotifyState = flowcasl.ASLState{
 	Name: "Notify",
 	Task: true,
 }
 
 // stepNotify runs Task state "Notify".
-func (w *Release) stepNotify(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepNotify(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Notify")
 	out, err := x.Do(ctx, &releaseNotifyState, cx, in, x.Task(&releaseNotifyState, w.h.Notify))
 	if err != nil {
@@ -657,13 +658,13 @@ func (w *Release) stepNotify(ctx context.Context, x *flowcimpl.ASLExec, in any) 
 	return releaseDone, out, nil
 }
 
-var releaseFinishState = flowcimpl.ASLState{
+var releaseFinishState = flowcasl.ASLState{
 	Name: "Finish",
 	Task: true,
 }
 
 // stepFinish runs Task state "Finish".
-func (w *Release) stepFinish(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepFinish(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Finish")
 	out, err := x.Do(ctx, &releaseFinishState, cx, in, x.Task(&releaseFinishState, w.h.Finish))
 	if err != nil {
@@ -674,7 +675,7 @@ func (w *Release) stepFinish(ctx context.Context, x *flowcimpl.ASLExec, in any) 
 
 // The compiled paths the choice rules read.
 var (
-	releasePath1 = &flowcimpl.JSONPath{
+	releasePath1 = &flowcasl.JSONPath{
 		Src: "$.risky",
 	}
 )

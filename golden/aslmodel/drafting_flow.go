@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -93,9 +94,9 @@ func (w *Drafting) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "drafting",
 		Schema:   "json",
 		Start:    "Draft",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -107,7 +108,7 @@ func (w *Drafting) runAt(ctx context.Context, sess *flowcimpl.Session, input any
 		return nil, sess.UnknownState(state)
 	}
 	step := draftingStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "drafting", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "drafting", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -116,12 +117,12 @@ func (w *Drafting) runAt(ctx context.Context, sess *flowcimpl.Session, input any
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Drafting) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step draftingStep) (out any, err error) {
+func (w *Drafting) run(ctx context.Context, x *flowcasl.ASLExec, in any, step draftingStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -165,24 +166,24 @@ func (w *Drafting) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step d
 		}
 		err = x.Save(ctx, draftingStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(draftingStateIDs[step], err)
+			return nil, flowcasl.StateFailed(draftingStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var draftingDraftState = flowcimpl.ASLState{
+var draftingDraftState = flowcasl.ASLState{
 	Name: "Draft",
 	Task: true,
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.draft",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("draft")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("draft")},
 	}},
 }
 
 // stepDraft runs Task state "Draft".
-func (w *Drafting) stepDraft(ctx context.Context, x *flowcimpl.ASLExec, in any) (draftingStep, any, error) {
+func (w *Drafting) stepDraft(ctx context.Context, x *flowcasl.ASLExec, in any) (draftingStep, any, error) {
 	cx := x.Enter(ctx, "Draft")
 	out, err := x.Do(ctx, &draftingDraftState, cx, in, x.AgentTask(&draftingDraftState, w.h.Writer, &draftingDraftAgent))
 	if err != nil {
@@ -193,10 +194,10 @@ func (w *Drafting) stepDraft(ctx context.Context, x *flowcimpl.ASLExec, in any) 
 
 var draftingDraftAgent = flowcrt.Agent{
 	Name: "Writer",
-	RunLimit: &flowcimpl.Budget{
+	RunLimit: &flowcasl.Budget{
 		MaxTokens:   1000.0,
 		UseFallback: true,
-		Switches: []flowcimpl.ModelSwitch{
+		Switches: []flowcasl.ModelSwitch{
 			{
 				At:     0.5,
 				Tokens: true,
@@ -210,11 +211,11 @@ var draftingDraftAgent = flowcrt.Agent{
 		},
 	},
 	Model: "big",
-	Fallback: &flowcimpl.ModelFallback{
+	Fallback: &flowcasl.ModelFallback{
 		Model: "small",
 		On:    []string{"RateLimitExceeded"},
 	},
-	Generation: &flowcimpl.Generation{
+	Generation: &flowcasl.Generation{
 		Temperature:   flowcimpl.Float(0.3),
 		TopP:          flowcimpl.Float(0.9),
 		MaxTokens:     400,
@@ -222,17 +223,17 @@ var draftingDraftAgent = flowcrt.Agent{
 	},
 }
 
-var draftingPolishState = flowcimpl.ASLState{
+var draftingPolishState = flowcasl.ASLState{
 	Name: "Polish",
 	Task: true,
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.polished",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("polished")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("polished")},
 	}},
 }
 
 // stepPolish runs Task state "Polish".
-func (w *Drafting) stepPolish(ctx context.Context, x *flowcimpl.ASLExec, in any) (draftingStep, any, error) {
+func (w *Drafting) stepPolish(ctx context.Context, x *flowcasl.ASLExec, in any) (draftingStep, any, error) {
 	cx := x.Enter(ctx, "Polish")
 	out, err := x.Do(ctx, &draftingPolishState, cx, in, x.AgentTask(&draftingPolishState, w.h.Editor, &draftingPolishAgent))
 	if err != nil {
@@ -246,13 +247,13 @@ var draftingPolishAgent = flowcrt.Agent{
 	Budget: map[string]any{
 		"MaxTokens": 2000.0,
 	},
-	Limit: &flowcimpl.Budget{
+	Limit: &flowcasl.Budget{
 		MaxTokens: 2000.0,
 	},
-	RunLimit: &flowcimpl.Budget{
+	RunLimit: &flowcasl.Budget{
 		MaxTokens:   1000.0,
 		UseFallback: true,
-		Switches: []flowcimpl.ModelSwitch{
+		Switches: []flowcasl.ModelSwitch{
 			{
 				At:     0.5,
 				Tokens: true,
@@ -266,28 +267,28 @@ var draftingPolishAgent = flowcrt.Agent{
 		},
 	},
 	Model: "big",
-	Fallback: &flowcimpl.ModelFallback{
+	Fallback: &flowcasl.ModelFallback{
 		Model: "small",
 		On:    []string{"States.BudgetExceeded"},
 	},
 }
 
-var draftingTitleState = flowcimpl.ASLState{
+var draftingTitleState = flowcasl.ASLState{
 	Name: "Title",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("title", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("title", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.draft",
 		})),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.title",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("title")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("title")},
 	}},
 }
 
 // stepTitle runs Task state "Title".
-func (w *Drafting) stepTitle(ctx context.Context, x *flowcimpl.ASLExec, in any) (draftingStep, any, error) {
+func (w *Drafting) stepTitle(ctx context.Context, x *flowcasl.ASLExec, in any) (draftingStep, any, error) {
 	cx := x.Enter(ctx, "Title")
 	out, err := x.Do(ctx, &draftingTitleState, cx, in, x.AgentTask(&draftingTitleState, w.h.Writer, &draftingTitleAgent))
 	if err != nil {
@@ -298,10 +299,10 @@ func (w *Drafting) stepTitle(ctx context.Context, x *flowcimpl.ASLExec, in any) 
 
 var draftingTitleAgent = flowcrt.Agent{
 	Name: "Writer",
-	RunLimit: &flowcimpl.Budget{
+	RunLimit: &flowcasl.Budget{
 		MaxTokens:   1000.0,
 		UseFallback: true,
-		Switches: []flowcimpl.ModelSwitch{
+		Switches: []flowcasl.ModelSwitch{
 			{
 				At:     0.5,
 				Tokens: true,

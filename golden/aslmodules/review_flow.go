@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -138,9 +139,9 @@ func (w *Review) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "review",
 		Schema:   "json",
 		Start:    "Review",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -152,7 +153,7 @@ func (w *Review) runAt(ctx context.Context, sess *flowcimpl.Session, input any, 
 		return nil, sess.UnknownState(state)
 	}
 	step := reviewStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "review", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "review", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -161,12 +162,12 @@ func (w *Review) runAt(ctx context.Context, sess *flowcimpl.Session, input any, 
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Review) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step reviewStep) (out any, err error) {
+func (w *Review) run(ctx context.Context, x *flowcasl.ASLExec, in any, step reviewStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -214,19 +215,19 @@ func (w *Review) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step rev
 		}
 		err = x.Save(ctx, reviewStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(reviewStateIDs[step], err)
+			return nil, flowcasl.StateFailed(reviewStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var reviewReviewState = flowcimpl.ASLState{
+var reviewReviewState = flowcasl.ASLState{
 	Name: "Review",
 }
 
 // stepReview runs Include state "Review".
-func (w *Review) stepReview(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepReview(ctx context.Context, x *flowcasl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Review")
 	out, err := x.Do(ctx, &reviewReviewState, cx, in, x.Include(w.runReviewTemplate))
 	if err != nil {
@@ -238,8 +239,8 @@ func (w *Review) stepReview(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 // runReviewTemplate runs template "codeReview", compiled into Include state "Review" from its
 // start or, in a session resumed inside it, from the state its checkpoint names, and returns its
 // output.
-func (w *Review) runReviewTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepReviewCode, reviewStepSummarizeReview}, in)
+func (w *Review) runReviewTemplate(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepReviewCode, reviewStepSummarizeReview}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -248,7 +249,7 @@ func (w *Review) runReviewTemplate(ctx context.Context, x *flowcimpl.ASLExec, in
 
 // runReviewTemplateFrom runs template "codeReview", compiled into Include state "Review" from step
 // and returns its output; with a session it saves a checkpoint after every state.
-func (w *Review) runReviewTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step reviewStep) (out any, err error) {
+func (w *Review) runReviewTemplateFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step reviewStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -290,29 +291,29 @@ func (w *Review) runReviewTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec
 		}
 		err = x.SaveChild(ctx, reviewStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(reviewStateIDs[step], err)
+			return nil, flowcasl.StateFailed(reviewStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var reviewReviewCodeState = flowcimpl.ASLState{
+var reviewReviewCodeState = flowcasl.ASLState{
 	Name: "Review/ReviewCode",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("code", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("code", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.code",
 		})),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.review",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("review")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("review")},
 	}},
 }
 
 // stepReviewCode runs Task state "Review/ReviewCode".
-func (w *Review) stepReviewCode(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepReviewCode(ctx context.Context, x *flowcasl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Review/ReviewCode")
 	out, err := x.Do(ctx, &reviewReviewCodeState, cx, in, x.AgentTask(&reviewReviewCodeState, w.h.CodeReviewer, &reviewReviewCodeAgent))
 	if err != nil {
@@ -325,22 +326,22 @@ var reviewReviewCodeAgent = flowcrt.Agent{
 	Name: "CodeReviewer",
 }
 
-var reviewSummarizeReviewState = flowcimpl.ASLState{
+var reviewSummarizeReviewState = flowcasl.ASLState{
 	Name: "Review/SummarizeReview",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("review", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("review", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.review",
 		})),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.summary",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("summary")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("summary")},
 	}},
 }
 
 // stepSummarizeReview runs Task state "Review/SummarizeReview".
-func (w *Review) stepSummarizeReview(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepSummarizeReview(ctx context.Context, x *flowcasl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Review/SummarizeReview")
 	out, err := x.Do(ctx, &reviewSummarizeReviewState, cx, in, x.AgentTask(&reviewSummarizeReviewState, w.h.Summarizer, &reviewSummarizeReviewAgent))
 	if err != nil {
@@ -353,16 +354,16 @@ var reviewSummarizeReviewAgent = flowcrt.Agent{
 	Name: "Summarizer",
 }
 
-var reviewResummarizeState = flowcimpl.ASLState{
+var reviewResummarizeState = flowcasl.ASLState{
 	Name: "Resummarize",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.second",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("second")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("second")},
 	}},
 }
 
 // stepResummarize runs Include state "Resummarize".
-func (w *Review) stepResummarize(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepResummarize(ctx context.Context, x *flowcasl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Resummarize")
 	out, err := x.Do(ctx, &reviewResummarizeState, cx, in, x.Include(w.runResummarizeTemplate))
 	if err != nil {
@@ -374,8 +375,8 @@ func (w *Review) stepResummarize(ctx context.Context, x *flowcimpl.ASLExec, in a
 // runResummarizeTemplate runs template "codeReview", compiled into Include state "Resummarize"
 // from its start or, in a session resumed inside it, from the state its checkpoint names, and
 // returns its output.
-func (w *Review) runResummarizeTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepSummarizeReview2, reviewStepArchive}, in)
+func (w *Review) runResummarizeTemplate(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepSummarizeReview2, reviewStepArchive}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -384,7 +385,7 @@ func (w *Review) runResummarizeTemplate(ctx context.Context, x *flowcimpl.ASLExe
 
 // runResummarizeTemplateFrom runs template "codeReview", compiled into Include state "Resummarize"
 // from step and returns its output; with a session it saves a checkpoint after every state.
-func (w *Review) runResummarizeTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step reviewStep) (out any, err error) {
+func (w *Review) runResummarizeTemplateFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step reviewStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -426,29 +427,29 @@ func (w *Review) runResummarizeTemplateFrom(ctx context.Context, x *flowcimpl.AS
 		}
 		err = x.SaveChild(ctx, reviewStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(reviewStateIDs[step], err)
+			return nil, flowcasl.StateFailed(reviewStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var reviewSummarizeReview2State = flowcimpl.ASLState{
+var reviewSummarizeReview2State = flowcasl.ASLState{
 	Name: "Resummarize/SummarizeReview",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("review", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("review", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.review",
 		})),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.summary",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("summary")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("summary")},
 	}},
 }
 
 // stepSummarizeReview2 runs Task state "Resummarize/SummarizeReview".
-func (w *Review) stepSummarizeReview2(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepSummarizeReview2(ctx context.Context, x *flowcasl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Resummarize/SummarizeReview")
 	out, err := x.Do(ctx, &reviewSummarizeReview2State, cx, in, x.AgentTask(&reviewSummarizeReview2State, w.h.Summarizer, &reviewSummarizeReview2Agent))
 	if err != nil {
@@ -461,22 +462,22 @@ var reviewSummarizeReview2Agent = flowcrt.Agent{
 	Name: "Summarizer",
 }
 
-var reviewArchiveState = flowcimpl.ASLState{
+var reviewArchiveState = flowcasl.ASLState{
 	Name: "Resummarize/Archive",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("summary", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("summary", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.summary",
 		})),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.archived",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("archived")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("archived")},
 	}},
 }
 
 // stepArchive runs Task state "Resummarize/Archive".
-func (w *Review) stepArchive(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepArchive(ctx context.Context, x *flowcasl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Resummarize/Archive")
 	out, err := x.Do(ctx, &reviewArchiveState, cx, in, x.AgentTask(&reviewArchiveState, w.h.Archiver, &reviewArchiveAgent))
 	if err != nil {
@@ -489,16 +490,16 @@ var reviewArchiveAgent = flowcrt.Agent{
 	Name: "Archiver",
 }
 
-var reviewCheckState = flowcimpl.ASLState{
+var reviewCheckState = flowcasl.ASLState{
 	Name: "Check",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.checks",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("checks")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("checks")},
 	}},
 }
 
 // stepCheck runs Include state "Check".
-func (w *Review) stepCheck(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepCheck(ctx context.Context, x *flowcasl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Check")
 	out, err := x.Do(ctx, &reviewCheckState, cx, in, x.Include(w.runCheckTemplate))
 	if err != nil {
@@ -509,8 +510,8 @@ func (w *Review) stepCheck(ctx context.Context, x *flowcimpl.ASLExec, in any) (r
 
 // runCheckTemplate runs template "guarded", compiled into Include state "Check" from its start or,
 // in a session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Review) runCheckTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepRunChecks, reviewStepJudge, reviewStepAccepted, reviewStepRejected}, in)
+func (w *Review) runCheckTemplate(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepRunChecks, reviewStepJudge, reviewStepAccepted, reviewStepRejected}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -519,7 +520,7 @@ func (w *Review) runCheckTemplate(ctx context.Context, x *flowcimpl.ASLExec, in 
 
 // runCheckTemplateFrom runs template "guarded", compiled into Include state "Check" from step and
 // returns its output; with a session it saves a checkpoint after every state.
-func (w *Review) runCheckTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step reviewStep) (out any, err error) {
+func (w *Review) runCheckTemplateFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step reviewStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -565,18 +566,18 @@ func (w *Review) runCheckTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec,
 		}
 		err = x.SaveChild(ctx, reviewStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(reviewStateIDs[step], err)
+			return nil, flowcasl.StateFailed(reviewStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var reviewRunChecksState = flowcimpl.ASLState{
+var reviewRunChecksState = flowcasl.ASLState{
 	Name: "Check/RunChecks",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("code", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("code", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.code",
 		})),
 	),
@@ -591,7 +592,7 @@ var reviewRunChecksState = flowcimpl.ASLState{
 }
 
 // stepRunChecks runs Task state "Check/RunChecks".
-func (w *Review) stepRunChecks(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepRunChecks(ctx context.Context, x *flowcasl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Check/RunChecks")
 	out, err := x.Do(ctx, &reviewRunChecksState, cx, in, x.AgentTask(&reviewRunChecksState, w.h.Checker, &reviewRunChecksAgent))
 	if err != nil {
@@ -604,22 +605,22 @@ var reviewRunChecksAgent = flowcrt.Agent{
 	Name: "Checker",
 }
 
-var reviewJudgeState = flowcimpl.ASLState{
+var reviewJudgeState = flowcasl.ASLState{
 	Name: "Check/Judge",
 }
 
 // stepJudge runs Choice state "Check/Judge".
-func (w *Review) stepJudge(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepJudge(ctx context.Context, x *flowcasl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Check/Judge")
 	in, err := reviewJudgeState.Input(in, cx)
 	if err != nil {
 		return reviewDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := reviewStepAccepted
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcimpl.NumericGreaterThan, reviewPath1, 2.0):
+	case c.Cmp(flowcasl.NumericGreaterThan, reviewPath1, 2.0):
 		next = reviewStepRejected
 		rule = 0
 	}
@@ -630,14 +631,14 @@ func (w *Review) stepJudge(ctx context.Context, x *flowcimpl.ASLExec, in any) (r
 	return next, out, err
 }
 
-var reviewAcceptedState = flowcimpl.ASLState{
+var reviewAcceptedState = flowcasl.ASLState{
 	Name: "Check/Accepted",
 }
 
 // stepAccepted runs Pass state "Check/Accepted".
-func (w *Review) stepAccepted(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepAccepted(ctx context.Context, x *flowcasl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Check/Accepted")
-	out, err := x.Do(ctx, &reviewAcceptedState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &reviewAcceptedState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return reviewDone, nil, err
 	}
@@ -645,20 +646,20 @@ func (w *Review) stepAccepted(ctx context.Context, x *flowcimpl.ASLExec, in any)
 }
 
 // stepRejected runs Fail state "Check/Rejected".
-func (w *Review) stepRejected(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
-	return reviewDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "Check/Rejected"), flowcimpl.TValue("Checks.Rejected"), flowcimpl.TValue("too many findings"))
+func (w *Review) stepRejected(ctx context.Context, x *flowcasl.ASLExec, in any) (reviewStep, any, error) {
+	return reviewDone, nil, flowcasl.Fail(in, x.Enter(ctx, "Check/Rejected"), flowcasl.TValue("Checks.Rejected"), flowcasl.TValue("too many findings"))
 }
 
-var reviewLintState = flowcimpl.ASLState{
+var reviewLintState = flowcasl.ASLState{
 	Name: "Lint",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.lint",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("lint")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("lint")},
 	}},
 }
 
 // stepLint runs Include state "Lint".
-func (w *Review) stepLint(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepLint(ctx context.Context, x *flowcasl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Lint")
 	out, err := x.Do(ctx, &reviewLintState, cx, in, x.Include(w.runLintTemplate))
 	if err != nil {
@@ -669,8 +670,8 @@ func (w *Review) stepLint(ctx context.Context, x *flowcimpl.ASLExec, in any) (re
 
 // runLintTemplate runs template "withRetry", compiled into Include state "Lint" from its start or,
 // in a session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Review) runLintTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepRun}, in)
+func (w *Review) runLintTemplate(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepRun}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -679,7 +680,7 @@ func (w *Review) runLintTemplate(ctx context.Context, x *flowcimpl.ASLExec, in a
 
 // runLintTemplateFrom runs template "withRetry", compiled into Include state "Lint" from step and
 // returns its output; with a session it saves a checkpoint after every state.
-func (w *Review) runLintTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step reviewStep) (out any, err error) {
+func (w *Review) runLintTemplateFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step reviewStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -719,14 +720,14 @@ func (w *Review) runLintTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, 
 		}
 		err = x.SaveChild(ctx, reviewStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(reviewStateIDs[step], err)
+			return nil, flowcasl.StateFailed(reviewStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var reviewRunState = flowcimpl.ASLState{
+var reviewRunState = flowcasl.ASLState{
 	Name: "Lint/Run",
 	Retry: []flowcimpl.Retrier{
 		{
@@ -738,7 +739,7 @@ var reviewRunState = flowcimpl.ASLState{
 }
 
 // stepRun runs Workflow state "Lint/Run".
-func (w *Review) stepRun(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepRun(ctx context.Context, x *flowcasl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Lint/Run")
 	out, err := x.Do(ctx, &reviewRunState, cx, in, x.Include(w.runRunTemplate))
 	if err != nil {
@@ -749,8 +750,8 @@ func (w *Review) stepRun(ctx context.Context, x *flowcimpl.ASLExec, in any) (rev
 
 // runRunTemplate runs template "lint", compiled into Include state "Lint/Run" from its start or,
 // in a session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Review) runRunTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepLint2}, in)
+func (w *Review) runRunTemplate(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepLint2}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -759,7 +760,7 @@ func (w *Review) runRunTemplate(ctx context.Context, x *flowcimpl.ASLExec, in an
 
 // runRunTemplateFrom runs template "lint", compiled into Include state "Lint/Run" from step and
 // returns its output; with a session it saves a checkpoint after every state.
-func (w *Review) runRunTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step reviewStep) (out any, err error) {
+func (w *Review) runRunTemplateFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step reviewStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -799,25 +800,25 @@ func (w *Review) runRunTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, i
 		}
 		err = x.SaveChild(ctx, reviewStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(reviewStateIDs[step], err)
+			return nil, flowcasl.StateFailed(reviewStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var reviewLint2State = flowcimpl.ASLState{
+var reviewLint2State = flowcasl.ASLState{
 	Name: "Lint/Run/Lint",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("code", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("code", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.code",
 		})),
 	),
 }
 
 // stepLint2 runs Task state "Lint/Run/Lint".
-func (w *Review) stepLint2(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepLint2(ctx context.Context, x *flowcasl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Lint/Run/Lint")
 	out, err := x.Do(ctx, &reviewLint2State, cx, in, x.AgentTask(&reviewLint2State, w.h.Linter, &reviewLint2Agent))
 	if err != nil {
@@ -830,16 +831,16 @@ var reviewLint2Agent = flowcrt.Agent{
 	Name: "Linter",
 }
 
-var reviewNotifyState = flowcimpl.ASLState{
+var reviewNotifyState = flowcasl.ASLState{
 	Name: "Notify",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.notified",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("notified")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("notified")},
 	}},
 }
 
 // stepNotify runs Include state "Notify".
-func (w *Review) stepNotify(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepNotify(ctx context.Context, x *flowcasl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Notify")
 	out, err := x.Do(ctx, &reviewNotifyState, cx, in, x.IncludeWith(reviewNotifyParams, reviewNotifyParamChecks, w.runNotifyTemplate))
 	if err != nil {
@@ -848,19 +849,19 @@ func (w *Review) stepNotify(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 	return reviewDone, out, nil
 }
 
-var reviewNotifyParams = flowcimpl.TObject(
-	flowcimpl.TField("recipients", flowcimpl.TPath(&flowcimpl.JSONPath{
+var reviewNotifyParams = flowcasl.TObject(
+	flowcasl.TField("recipients", flowcasl.TPath(&flowcasl.JSONPath{
 		Src: "$.config.reviewers",
 	})),
-	flowcimpl.TField("repo", flowcimpl.TPath(&flowcimpl.JSONPath{
+	flowcasl.TField("repo", flowcasl.TPath(&flowcasl.JSONPath{
 		Src: "$.repo",
 	})),
-	flowcimpl.TField("blocking", flowcimpl.TPath(&flowcimpl.JSONPath{
+	flowcasl.TField("blocking", flowcasl.TPath(&flowcasl.JSONPath{
 		Src: "$.config.blocking",
 	})),
 )
 
-var reviewNotifyParamChecks = []flowcimpl.ParamCheck{
+var reviewNotifyParamChecks = []flowcasl.ParamCheck{
 	{
 		Name: "recipients",
 		Type: "array",
@@ -878,8 +879,8 @@ var reviewNotifyParamChecks = []flowcimpl.ParamCheck{
 
 // runNotifyTemplate runs template "notify", compiled into Include state "Notify" from its start
 // or, in a session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Review) runNotifyTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepRoute, reviewStepBroken, reviewStepPage, reviewStepSend, reviewStepTally}, in)
+func (w *Review) runNotifyTemplate(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeChild(ctx, x, reviewStateIDs[:], []reviewStep{reviewStepRoute, reviewStepBroken, reviewStepPage, reviewStepSend, reviewStepTally}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -888,7 +889,7 @@ func (w *Review) runNotifyTemplate(ctx context.Context, x *flowcimpl.ASLExec, in
 
 // runNotifyTemplateFrom runs template "notify", compiled into Include state "Notify" from step and
 // returns its output; with a session it saves a checkpoint after every state.
-func (w *Review) runNotifyTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step reviewStep) (out any, err error) {
+func (w *Review) runNotifyTemplateFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step reviewStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -936,32 +937,32 @@ func (w *Review) runNotifyTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec
 		}
 		err = x.SaveChild(ctx, reviewStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(reviewStateIDs[step], err)
+			return nil, flowcasl.StateFailed(reviewStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var reviewRouteState = flowcimpl.ASLState{
+var reviewRouteState = flowcasl.ASLState{
 	Name: "Notify/Route",
 }
 
 // stepRoute runs Choice state "Notify/Route".
-func (w *Review) stepRoute(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepRoute(ctx context.Context, x *flowcasl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Notify/Route")
 	in, err := reviewRouteState.Input(in, cx)
 	if err != nil {
 		return reviewDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := reviewStepSend
 	rule := -1 // the Default
 	switch {
-	case c.CmpPath(flowcimpl.StringEquals, reviewPath2, reviewPath3):
+	case c.CmpPath(flowcasl.StringEquals, reviewPath2, reviewPath3):
 		next = reviewStepPage
 		rule = 0
-	case c.Err() == nil && c.Cmp(flowcimpl.StringEquals, reviewPath4, "broken"):
+	case c.Err() == nil && c.Cmp(flowcasl.StringEquals, reviewPath4, "broken"):
 		next = reviewStepBroken
 		rule = 1
 	}
@@ -973,13 +974,13 @@ func (w *Review) stepRoute(ctx context.Context, x *flowcimpl.ASLExec, in any) (r
 }
 
 // stepBroken runs Fail state "Notify/Broken".
-func (w *Review) stepBroken(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
-	return reviewDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "Notify/Broken"), flowcimpl.TValue("Review.Broken"), flowcimpl.TCall(&flowcimpl.Intrinsic{
+func (w *Review) stepBroken(ctx context.Context, x *flowcasl.ASLExec, in any) (reviewStep, any, error) {
+	return reviewDone, nil, flowcasl.Fail(in, x.Enter(ctx, "Notify/Broken"), flowcasl.TValue("Review.Broken"), flowcasl.TCall(&flowcasl.Intrinsic{
 		Name: "States.Format",
-		Fn:   flowcimpl.FormatPieces("the review of ", " broke"),
-		Args: []flowcimpl.IntrinsicArg{
+		Fn:   flowcasl.FormatPieces("the review of ", " broke"),
+		Args: []flowcasl.IntrinsicArg{
 			{Value: "the review of {} broke"},
-			{Path: &flowcimpl.JSONPath{
+			{Path: &flowcasl.JSONPath{
 				Src: "$repo",
 				Var: "repo",
 			}},
@@ -987,20 +988,20 @@ func (w *Review) stepBroken(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 	}))
 }
 
-var reviewPageState = flowcimpl.ASLState{
+var reviewPageState = flowcasl.ASLState{
 	Name: "Notify/Page",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("to", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("to", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$recipients",
 			Var: "recipients",
 		})),
-		flowcimpl.TField("text", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("text", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.Format",
-			Fn:   flowcimpl.FormatPieces("", " is blocked"),
-			Args: []flowcimpl.IntrinsicArg{
+			Fn:   flowcasl.FormatPieces("", " is blocked"),
+			Args: []flowcasl.IntrinsicArg{
 				{Value: "{} is blocked"},
-				{Path: &flowcimpl.JSONPath{
+				{Path: &flowcasl.JSONPath{
 					Src: "$repo",
 					Var: "repo",
 				}},
@@ -1010,7 +1011,7 @@ var reviewPageState = flowcimpl.ASLState{
 }
 
 // stepPage runs Task state "Notify/Page".
-func (w *Review) stepPage(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepPage(ctx context.Context, x *flowcasl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Notify/Page")
 	out, err := x.Do(ctx, &reviewPageState, cx, in, x.AgentTask(&reviewPageState, w.h.Pager, &reviewPageAgent))
 	if err != nil {
@@ -1023,36 +1024,36 @@ var reviewPageAgent = flowcrt.Agent{
 	Name: "Pager",
 }
 
-var reviewSendState = flowcimpl.ASLState{
+var reviewSendState = flowcasl.ASLState{
 	Name: "Notify/Send",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("channel", flowcimpl.TValue("email")),
-		flowcimpl.TField("to", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("channel", flowcasl.TValue("email")),
+		flowcasl.TField("to", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$recipients",
 			Var: "recipients",
 		})),
-		flowcimpl.TField("subject", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("subject", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.Format",
-			Fn:   flowcimpl.FormatPieces("Review of ", " (EMAIL)"),
-			Args: []flowcimpl.IntrinsicArg{
+			Fn:   flowcasl.FormatPieces("Review of ", " (EMAIL)"),
+			Args: []flowcasl.IntrinsicArg{
 				{Value: "Review of {} (EMAIL)"},
-				{Path: &flowcimpl.JSONPath{
+				{Path: &flowcasl.JSONPath{
 					Src: "$repo",
 					Var: "repo",
 				}},
 			},
 		})),
-		flowcimpl.TField("cc", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("cc", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.Array",
-			Fn:   flowcimpl.StatesArray,
-			Args: []flowcimpl.IntrinsicArg{
-				{Call: &flowcimpl.Intrinsic{
+			Fn:   flowcasl.StatesArray,
+			Args: []flowcasl.IntrinsicArg{
+				{Call: &flowcasl.Intrinsic{
 					Name: "States.Format",
-					Fn:   flowcimpl.FormatPieces("", "-owners"),
-					Args: []flowcimpl.IntrinsicArg{
+					Fn:   flowcasl.FormatPieces("", "-owners"),
+					Args: []flowcasl.IntrinsicArg{
 						{Value: "{}-owners"},
-						{Path: &flowcimpl.JSONPath{
+						{Path: &flowcasl.JSONPath{
 							Src: "$repo",
 							Var: "repo",
 						}},
@@ -1065,7 +1066,7 @@ var reviewSendState = flowcimpl.ASLState{
 }
 
 // stepSend runs Task state "Notify/Send".
-func (w *Review) stepSend(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepSend(ctx context.Context, x *flowcasl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Notify/Send")
 	out, err := x.Do(ctx, &reviewSendState, cx, in, x.AgentTask(&reviewSendState, w.h.Sender, &reviewSendAgent))
 	if err != nil {
@@ -1078,24 +1079,24 @@ var reviewSendAgent = flowcrt.Agent{
 	Name: "Sender",
 }
 
-var reviewTallyState = flowcimpl.ASLState{
+var reviewTallyState = flowcasl.ASLState{
 	Name:    "Notify/Tally",
 	JSONata: true,
-	JSONataOutput: flowcimpl.TObject(
-		flowcimpl.TField("sent", flowcimpl.TJSONata(&flowcimpl.JSONata{
+	JSONataOutput: flowcasl.TObject(
+		flowcasl.TField("sent", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src: "$count($recipients)",
 		})),
-		flowcimpl.TField("note", flowcimpl.TJSONata(&flowcimpl.JSONata{
+		flowcasl.TField("note", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src: "\"sent about \" & $repo",
 		})),
-		flowcimpl.TField("by", flowcimpl.TValue("email")),
+		flowcasl.TField("by", flowcasl.TValue("email")),
 	),
 }
 
 // stepTally runs Pass state "Notify/Tally".
-func (w *Review) stepTally(ctx context.Context, x *flowcimpl.ASLExec, in any) (reviewStep, any, error) {
+func (w *Review) stepTally(ctx context.Context, x *flowcasl.ASLExec, in any) (reviewStep, any, error) {
 	cx := x.Enter(ctx, "Notify/Tally")
-	out, err := x.Do(ctx, &reviewTallyState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &reviewTallyState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return reviewDone, nil, err
 	}
@@ -1104,17 +1105,17 @@ func (w *Review) stepTally(ctx context.Context, x *flowcimpl.ASLExec, in any) (r
 
 // The compiled paths the choice rules read.
 var (
-	reviewPath1 = &flowcimpl.JSONPath{
+	reviewPath1 = &flowcasl.JSONPath{
 		Src: "$.findings",
 	}
-	reviewPath2 = &flowcimpl.JSONPath{
+	reviewPath2 = &flowcasl.JSONPath{
 		Src: "$.summary.verdict",
 	}
-	reviewPath3 = &flowcimpl.JSONPath{
+	reviewPath3 = &flowcasl.JSONPath{
 		Src: "$blocking",
 		Var: "blocking",
 	}
-	reviewPath4 = &flowcimpl.JSONPath{
+	reviewPath4 = &flowcasl.JSONPath{
 		Src: "$.summary.verdict",
 	}
 )

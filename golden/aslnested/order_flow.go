@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -113,9 +114,9 @@ func (w *Order) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "order",
 		Schema:   "json",
 		Start:    "Quote",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -127,7 +128,7 @@ func (w *Order) runAt(ctx context.Context, sess *flowcimpl.Session, input any, s
 		return nil, sess.UnknownState(state)
 	}
 	step := orderStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "order", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "order", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -136,12 +137,12 @@ func (w *Order) runAt(ctx context.Context, sess *flowcimpl.Session, input any, s
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Order) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step orderStep) (out any, err error) {
+func (w *Order) run(ctx context.Context, x *flowcasl.ASLExec, in any, step orderStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -189,53 +190,53 @@ func (w *Order) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step orde
 		}
 		err = x.Save(ctx, orderStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(orderStateIDs[step], err)
+			return nil, flowcasl.StateFailed(orderStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var orderQuoteState = flowcimpl.ASLState{
+var orderQuoteState = flowcasl.ASLState{
 	Name: "Quote",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("StateMachineArn", flowcimpl.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:pricing")),
-		flowcimpl.TField("Name", flowcimpl.TValue("quote-1")),
-		flowcimpl.TField("Input", flowcimpl.TObject(
-			flowcimpl.TField("items", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("StateMachineArn", flowcasl.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:pricing")),
+		flowcasl.TField("Name", flowcasl.TValue("quote-1")),
+		flowcasl.TField("Input", flowcasl.TObject(
+			flowcasl.TField("items", flowcasl.TPath(&flowcasl.JSONPath{
 				Src: "$.items",
 			})),
 		)),
 	),
-	ResultSelector: flowcimpl.TObject(
-		flowcimpl.TField("count", flowcimpl.TPath(&flowcimpl.JSONPath{
+	ResultSelector: flowcasl.TObject(
+		flowcasl.TField("count", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.Output.count",
 		})),
-		flowcimpl.TField("status", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("status", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.Status",
 		})),
-		flowcimpl.TField("arn", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("arn", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.ExecutionArn",
 		})),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.quote",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("quote")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("quote")},
 	}},
-	Catch: []flowcimpl.ASLCatcher{
+	Catch: []flowcasl.ASLCatcher{
 		{
 			Errors: []string{"States.TaskFailed"},
-			ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+			ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 				Src:  "$.failure",
-				Segs: []flowcimpl.PathSeg{flowcimpl.Field("failure")},
+				Segs: []flowcasl.PathSeg{flowcasl.Field("failure")},
 			}},
 		},
 	},
 }
 
 // stepQuote runs Task state "Quote".
-func (w *Order) stepQuote(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepQuote(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Quote")
 	out, err := x.Do(ctx, &orderQuoteState, cx, in, x.StartExecution("arn:aws:states:us-east-1:123456789012:stateMachine:pricing", "sync:2", w.runQuoteTemplate))
 	if err != nil {
@@ -251,8 +252,8 @@ func (w *Order) stepQuote(ctx context.Context, x *flowcimpl.ASLExec, in any) (or
 
 // runQuoteTemplate runs state machine "pricing", started by Task state "Quote" from its start or,
 // in a session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Order) runQuoteTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeChild(ctx, x, orderStateIDs[:], []orderStep{orderStepHasItems, orderStepCount, orderStepEmpty}, in)
+func (w *Order) runQuoteTemplate(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeChild(ctx, x, orderStateIDs[:], []orderStep{orderStepHasItems, orderStepCount, orderStepEmpty}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +262,7 @@ func (w *Order) runQuoteTemplate(ctx context.Context, x *flowcimpl.ASLExec, in a
 
 // runQuoteTemplateFrom runs state machine "pricing", started by Task state "Quote" from step and
 // returns its output; with a session it saves a checkpoint after every state.
-func (w *Order) runQuoteTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step orderStep) (out any, err error) {
+func (w *Order) runQuoteTemplateFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step orderStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -305,29 +306,29 @@ func (w *Order) runQuoteTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, 
 		}
 		err = x.SaveChild(ctx, orderStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(orderStateIDs[step], err)
+			return nil, flowcasl.StateFailed(orderStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var orderHasItemsState = flowcimpl.ASLState{
+var orderHasItemsState = flowcasl.ASLState{
 	Name: "Quote/HasItems",
 }
 
 // stepHasItems runs Choice state "Quote/HasItems".
-func (w *Order) stepHasItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepHasItems(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Quote/HasItems")
 	in, err := orderHasItemsState.Input(in, cx)
 	if err != nil {
 		return orderDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := orderStepEmpty
 	rule := -1 // the Default
 	switch {
-	case c.Is(flowcimpl.IsPresent, orderPath1, true):
+	case c.Is(flowcasl.IsPresent, orderPath1, true):
 		next = orderStepCount
 		rule = 0
 	}
@@ -338,14 +339,14 @@ func (w *Order) stepHasItems(ctx context.Context, x *flowcimpl.ASLExec, in any) 
 	return next, out, err
 }
 
-var orderCountState = flowcimpl.ASLState{
+var orderCountState = flowcasl.ASLState{
 	Name: "Quote/Count",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("count", flowcimpl.TCall(&flowcimpl.Intrinsic{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("count", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.ArrayLength",
-			Fn:   flowcimpl.StatesArrayLength,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesArrayLength,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.items",
 				}},
 			},
@@ -354,9 +355,9 @@ var orderCountState = flowcimpl.ASLState{
 }
 
 // stepCount runs Pass state "Quote/Count".
-func (w *Order) stepCount(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepCount(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Quote/Count")
-	out, err := x.Do(ctx, &orderCountState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &orderCountState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return orderDone, nil, err
 	}
@@ -364,41 +365,41 @@ func (w *Order) stepCount(ctx context.Context, x *flowcimpl.ASLExec, in any) (or
 }
 
 // stepEmpty runs Fail state "Quote/Empty".
-func (w *Order) stepEmpty(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
-	return orderDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "Quote/Empty"), flowcimpl.TValue("Pricing.Empty"), flowcimpl.TValue("the order has no items"))
+func (w *Order) stepEmpty(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
+	return orderDone, nil, flowcasl.Fail(in, x.Enter(ctx, "Quote/Empty"), flowcasl.TValue("Pricing.Empty"), flowcasl.TValue("the order has no items"))
 }
 
-var orderAuditState = flowcimpl.ASLState{
+var orderAuditState = flowcasl.ASLState{
 	Name: "Audit",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("StateMachineArn", flowcimpl.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:pricing")),
-		flowcimpl.TField("Input", flowcimpl.TCall(&flowcimpl.Intrinsic{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("StateMachineArn", flowcasl.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:pricing")),
+		flowcasl.TField("Input", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.JsonToString",
-			Fn:   flowcimpl.StatesJsonToString,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesJsonToString,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$",
 				}},
 			},
 		})),
 	),
-	ResultSelector: flowcimpl.TObject(
-		flowcimpl.TField("output", flowcimpl.TPath(&flowcimpl.JSONPath{
+	ResultSelector: flowcasl.TObject(
+		flowcasl.TField("output", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.Output",
 		})),
-		flowcimpl.TField("input", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("input", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.Input",
 		})),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.audit",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("audit")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("audit")},
 	}},
 }
 
 // stepAudit runs Task state "Audit".
-func (w *Order) stepAudit(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepAudit(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Audit")
 	out, err := x.Do(ctx, &orderAuditState, cx, in, x.StartExecution("arn:aws:states:us-east-1:123456789012:stateMachine:pricing", "sync", w.runAuditTemplate))
 	if err != nil {
@@ -409,8 +410,8 @@ func (w *Order) stepAudit(ctx context.Context, x *flowcimpl.ASLExec, in any) (or
 
 // runAuditTemplate runs state machine "pricing", started by Task state "Audit" from its start or,
 // in a session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Order) runAuditTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeChild(ctx, x, orderStateIDs[:], []orderStep{orderStepHasItems2, orderStepCount2, orderStepEmpty2}, in)
+func (w *Order) runAuditTemplate(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeChild(ctx, x, orderStateIDs[:], []orderStep{orderStepHasItems2, orderStepCount2, orderStepEmpty2}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -419,7 +420,7 @@ func (w *Order) runAuditTemplate(ctx context.Context, x *flowcimpl.ASLExec, in a
 
 // runAuditTemplateFrom runs state machine "pricing", started by Task state "Audit" from step and
 // returns its output; with a session it saves a checkpoint after every state.
-func (w *Order) runAuditTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step orderStep) (out any, err error) {
+func (w *Order) runAuditTemplateFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step orderStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -463,29 +464,29 @@ func (w *Order) runAuditTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, 
 		}
 		err = x.SaveChild(ctx, orderStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(orderStateIDs[step], err)
+			return nil, flowcasl.StateFailed(orderStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var orderHasItems2State = flowcimpl.ASLState{
+var orderHasItems2State = flowcasl.ASLState{
 	Name: "Audit/HasItems",
 }
 
 // stepHasItems2 runs Choice state "Audit/HasItems".
-func (w *Order) stepHasItems2(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepHasItems2(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Audit/HasItems")
 	in, err := orderHasItems2State.Input(in, cx)
 	if err != nil {
 		return orderDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := orderStepEmpty2
 	rule := -1 // the Default
 	switch {
-	case c.Is(flowcimpl.IsPresent, orderPath2, true):
+	case c.Is(flowcasl.IsPresent, orderPath2, true):
 		next = orderStepCount2
 		rule = 0
 	}
@@ -496,14 +497,14 @@ func (w *Order) stepHasItems2(ctx context.Context, x *flowcimpl.ASLExec, in any)
 	return next, out, err
 }
 
-var orderCount2State = flowcimpl.ASLState{
+var orderCount2State = flowcasl.ASLState{
 	Name: "Audit/Count",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("count", flowcimpl.TCall(&flowcimpl.Intrinsic{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("count", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.ArrayLength",
-			Fn:   flowcimpl.StatesArrayLength,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesArrayLength,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.items",
 				}},
 			},
@@ -512,9 +513,9 @@ var orderCount2State = flowcimpl.ASLState{
 }
 
 // stepCount2 runs Pass state "Audit/Count".
-func (w *Order) stepCount2(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepCount2(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Audit/Count")
-	out, err := x.Do(ctx, &orderCount2State, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &orderCount2State, cx, in, flowcasl.Identity)
 	if err != nil {
 		return orderDone, nil, err
 	}
@@ -522,29 +523,29 @@ func (w *Order) stepCount2(ctx context.Context, x *flowcimpl.ASLExec, in any) (o
 }
 
 // stepEmpty2 runs Fail state "Audit/Empty".
-func (w *Order) stepEmpty2(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
-	return orderDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "Audit/Empty"), flowcimpl.TValue("Pricing.Empty"), flowcimpl.TValue("the order has no items"))
+func (w *Order) stepEmpty2(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
+	return orderDone, nil, flowcasl.Fail(in, x.Enter(ctx, "Audit/Empty"), flowcasl.TValue("Pricing.Empty"), flowcasl.TValue("the order has no items"))
 }
 
-var orderNotifyState = flowcimpl.ASLState{
+var orderNotifyState = flowcasl.ASLState{
 	Name: "Notify",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("StateMachineArn", flowcimpl.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:notifier")),
-		flowcimpl.TField("Input", flowcimpl.TObject(
-			flowcimpl.TField("count", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("StateMachineArn", flowcasl.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:notifier")),
+		flowcasl.TField("Input", flowcasl.TObject(
+			flowcasl.TField("count", flowcasl.TPath(&flowcasl.JSONPath{
 				Src: "$.quote.count",
 			})),
 		)),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.notified",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("notified")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("notified")},
 	}},
 }
 
 // stepNotify runs Task state "Notify".
-func (w *Order) stepNotify(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepNotify(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Notify")
 	out, err := x.Do(ctx, &orderNotifyState, cx, in, x.Task(&orderNotifyState, w.h.Notifier))
 	if err != nil {
@@ -553,25 +554,25 @@ func (w *Order) stepNotify(ctx context.Context, x *flowcimpl.ASLExec, in any) (o
 	return orderStepRecord, out, nil
 }
 
-var orderRecordState = flowcimpl.ASLState{
+var orderRecordState = flowcasl.ASLState{
 	Name: "Record",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("StateMachineArn", flowcimpl.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:pricing")),
-		flowcimpl.TField("Input", flowcimpl.TObject(
-			flowcimpl.TField("items", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("StateMachineArn", flowcasl.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:pricing")),
+		flowcasl.TField("Input", flowcasl.TObject(
+			flowcasl.TField("items", flowcasl.TPath(&flowcasl.JSONPath{
 				Src: "$.items",
 			})),
 		)),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.recorded",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("recorded")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("recorded")},
 	}},
 }
 
 // stepRecord runs Task state "Record".
-func (w *Order) stepRecord(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepRecord(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Record")
 	out, err := x.Do(ctx, &orderRecordState, cx, in, x.StartExecution("arn:aws:states:us-east-1:123456789012:stateMachine:pricing", "", w.runRecordTemplate))
 	if err != nil {
@@ -582,8 +583,8 @@ func (w *Order) stepRecord(ctx context.Context, x *flowcimpl.ASLExec, in any) (o
 
 // runRecordTemplate runs state machine "pricing", started by Task state "Record" from its start
 // or, in a session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Order) runRecordTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeChild(ctx, x, orderStateIDs[:], []orderStep{orderStepHasItems3, orderStepCount3, orderStepEmpty3}, in)
+func (w *Order) runRecordTemplate(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeChild(ctx, x, orderStateIDs[:], []orderStep{orderStepHasItems3, orderStepCount3, orderStepEmpty3}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -592,7 +593,7 @@ func (w *Order) runRecordTemplate(ctx context.Context, x *flowcimpl.ASLExec, in 
 
 // runRecordTemplateFrom runs state machine "pricing", started by Task state "Record" from step and
 // returns its output; with a session it saves a checkpoint after every state.
-func (w *Order) runRecordTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step orderStep) (out any, err error) {
+func (w *Order) runRecordTemplateFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step orderStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -636,29 +637,29 @@ func (w *Order) runRecordTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec,
 		}
 		err = x.SaveChild(ctx, orderStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(orderStateIDs[step], err)
+			return nil, flowcasl.StateFailed(orderStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var orderHasItems3State = flowcimpl.ASLState{
+var orderHasItems3State = flowcasl.ASLState{
 	Name: "Record/HasItems",
 }
 
 // stepHasItems3 runs Choice state "Record/HasItems".
-func (w *Order) stepHasItems3(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepHasItems3(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Record/HasItems")
 	in, err := orderHasItems3State.Input(in, cx)
 	if err != nil {
 		return orderDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := orderStepEmpty3
 	rule := -1 // the Default
 	switch {
-	case c.Is(flowcimpl.IsPresent, orderPath3, true):
+	case c.Is(flowcasl.IsPresent, orderPath3, true):
 		next = orderStepCount3
 		rule = 0
 	}
@@ -669,14 +670,14 @@ func (w *Order) stepHasItems3(ctx context.Context, x *flowcimpl.ASLExec, in any)
 	return next, out, err
 }
 
-var orderCount3State = flowcimpl.ASLState{
+var orderCount3State = flowcasl.ASLState{
 	Name: "Record/Count",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("count", flowcimpl.TCall(&flowcimpl.Intrinsic{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("count", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.ArrayLength",
-			Fn:   flowcimpl.StatesArrayLength,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesArrayLength,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.items",
 				}},
 			},
@@ -685,9 +686,9 @@ var orderCount3State = flowcimpl.ASLState{
 }
 
 // stepCount3 runs Pass state "Record/Count".
-func (w *Order) stepCount3(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepCount3(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Record/Count")
-	out, err := x.Do(ctx, &orderCount3State, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &orderCount3State, cx, in, flowcasl.Identity)
 	if err != nil {
 		return orderDone, nil, err
 	}
@@ -695,18 +696,18 @@ func (w *Order) stepCount3(ctx context.Context, x *flowcimpl.ASLExec, in any) (o
 }
 
 // stepEmpty3 runs Fail state "Record/Empty".
-func (w *Order) stepEmpty3(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
-	return orderDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "Record/Empty"), flowcimpl.TValue("Pricing.Empty"), flowcimpl.TValue("the order has no items"))
+func (w *Order) stepEmpty3(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
+	return orderDone, nil, flowcasl.Fail(in, x.Enter(ctx, "Record/Empty"), flowcasl.TValue("Pricing.Empty"), flowcasl.TValue("the order has no items"))
 }
 
-var orderNoQuoteState = flowcimpl.ASLState{
+var orderNoQuoteState = flowcasl.ASLState{
 	Name: "NoQuote",
 }
 
 // stepNoQuote runs Pass state "NoQuote".
-func (w *Order) stepNoQuote(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepNoQuote(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "NoQuote")
-	out, err := x.Do(ctx, &orderNoQuoteState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &orderNoQuoteState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return orderDone, nil, err
 	}
@@ -715,13 +716,13 @@ func (w *Order) stepNoQuote(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 
 // The compiled paths the choice rules read.
 var (
-	orderPath1 = &flowcimpl.JSONPath{
+	orderPath1 = &flowcasl.JSONPath{
 		Src: "$.items[0]",
 	}
-	orderPath2 = &flowcimpl.JSONPath{
+	orderPath2 = &flowcasl.JSONPath{
 		Src: "$.items[0]",
 	}
-	orderPath3 = &flowcimpl.JSONPath{
+	orderPath3 = &flowcasl.JSONPath{
 		Src: "$.items[0]",
 	}
 )

@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -88,9 +89,9 @@ func (w *Pricing) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "pricing",
 		Schema:   "json",
 		Start:    "HasItems",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -102,7 +103,7 @@ func (w *Pricing) runAt(ctx context.Context, sess *flowcimpl.Session, input any,
 		return nil, sess.UnknownState(state)
 	}
 	step := pricingStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "pricing", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "pricing", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -111,12 +112,12 @@ func (w *Pricing) runAt(ctx context.Context, sess *flowcimpl.Session, input any,
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Pricing) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step pricingStep) (out any, err error) {
+func (w *Pricing) run(ctx context.Context, x *flowcasl.ASLExec, in any, step pricingStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -160,29 +161,29 @@ func (w *Pricing) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step pr
 		}
 		err = x.Save(ctx, pricingStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(pricingStateIDs[step], err)
+			return nil, flowcasl.StateFailed(pricingStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var pricingHasItemsState = flowcimpl.ASLState{
+var pricingHasItemsState = flowcasl.ASLState{
 	Name: "HasItems",
 }
 
 // stepHasItems runs Choice state "HasItems".
-func (w *Pricing) stepHasItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (pricingStep, any, error) {
+func (w *Pricing) stepHasItems(ctx context.Context, x *flowcasl.ASLExec, in any) (pricingStep, any, error) {
 	cx := x.Enter(ctx, "HasItems")
 	in, err := pricingHasItemsState.Input(in, cx)
 	if err != nil {
 		return pricingDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := pricingStepEmpty
 	rule := -1 // the Default
 	switch {
-	case c.Is(flowcimpl.IsPresent, pricingPath1, true):
+	case c.Is(flowcasl.IsPresent, pricingPath1, true):
 		next = pricingStepCount
 		rule = 0
 	}
@@ -193,14 +194,14 @@ func (w *Pricing) stepHasItems(ctx context.Context, x *flowcimpl.ASLExec, in any
 	return next, out, err
 }
 
-var pricingCountState = flowcimpl.ASLState{
+var pricingCountState = flowcasl.ASLState{
 	Name: "Count",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("count", flowcimpl.TCall(&flowcimpl.Intrinsic{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("count", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.ArrayLength",
-			Fn:   flowcimpl.StatesArrayLength,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesArrayLength,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.items",
 				}},
 			},
@@ -209,9 +210,9 @@ var pricingCountState = flowcimpl.ASLState{
 }
 
 // stepCount runs Pass state "Count".
-func (w *Pricing) stepCount(ctx context.Context, x *flowcimpl.ASLExec, in any) (pricingStep, any, error) {
+func (w *Pricing) stepCount(ctx context.Context, x *flowcasl.ASLExec, in any) (pricingStep, any, error) {
 	cx := x.Enter(ctx, "Count")
-	out, err := x.Do(ctx, &pricingCountState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &pricingCountState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return pricingDone, nil, err
 	}
@@ -219,13 +220,13 @@ func (w *Pricing) stepCount(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 }
 
 // stepEmpty runs Fail state "Empty".
-func (w *Pricing) stepEmpty(ctx context.Context, x *flowcimpl.ASLExec, in any) (pricingStep, any, error) {
-	return pricingDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "Empty"), flowcimpl.TValue("Pricing.Empty"), flowcimpl.TValue("the order has no items"))
+func (w *Pricing) stepEmpty(ctx context.Context, x *flowcasl.ASLExec, in any) (pricingStep, any, error) {
+	return pricingDone, nil, flowcasl.Fail(in, x.Enter(ctx, "Empty"), flowcasl.TValue("Pricing.Empty"), flowcasl.TValue("the order has no items"))
 }
 
 // The compiled paths the choice rules read.
 var (
-	pricingPath1 = &flowcimpl.JSONPath{
+	pricingPath1 = &flowcasl.JSONPath{
 		Src: "$.items[0]",
 	}
 )

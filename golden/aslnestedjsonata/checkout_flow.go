@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -91,9 +92,9 @@ func (w *Checkout) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "checkout",
 		Schema:   "json",
 		Start:    "Total",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -105,7 +106,7 @@ func (w *Checkout) runAt(ctx context.Context, sess *flowcimpl.Session, input any
 		return nil, sess.UnknownState(state)
 	}
 	step := checkoutStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "checkout", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "checkout", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -114,12 +115,12 @@ func (w *Checkout) runAt(ctx context.Context, sess *flowcimpl.Session, input any
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Checkout) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step checkoutStep) (out any, err error) {
+func (w *Checkout) run(ctx context.Context, x *flowcasl.ASLExec, in any, step checkoutStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -161,35 +162,35 @@ func (w *Checkout) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step c
 		}
 		err = x.Save(ctx, checkoutStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(checkoutStateIDs[step], err)
+			return nil, flowcasl.StateFailed(checkoutStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var checkoutTotalState = flowcimpl.ASLState{
+var checkoutTotalState = flowcasl.ASLState{
 	Name:    "Total",
 	Task:    true,
 	JSONata: true,
-	Assign: flowcimpl.TObject(
-		flowcimpl.TField("total", flowcimpl.TJSONata(&flowcimpl.JSONata{
+	Assign: flowcasl.TObject(
+		flowcasl.TField("total", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src:    "$states.result.Output.total",
 			Simple: true,
 			Root:   "result",
 			Fields: []string{"Output", "total"},
 		})),
-		flowcimpl.TField("notifier", flowcimpl.TJSONata(&flowcimpl.JSONata{
+		flowcasl.TField("notifier", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src:    "$states.input.notifier",
 			Simple: true,
 			Root:   "input",
 			Fields: []string{"notifier"},
 		})),
 	),
-	JSONataArguments: flowcimpl.TObject(
-		flowcimpl.TField("StateMachineArn", flowcimpl.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:sum")),
-		flowcimpl.TField("Input", flowcimpl.TObject(
-			flowcimpl.TField("prices", flowcimpl.TJSONata(&flowcimpl.JSONata{
+	JSONataArguments: flowcasl.TObject(
+		flowcasl.TField("StateMachineArn", flowcasl.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:sum")),
+		flowcasl.TField("Input", flowcasl.TObject(
+			flowcasl.TField("prices", flowcasl.TJSONata(&flowcasl.JSONata{
 				Src:    "$states.input.cart.price",
 				Simple: true,
 				Root:   "input",
@@ -200,7 +201,7 @@ var checkoutTotalState = flowcimpl.ASLState{
 }
 
 // stepTotal runs Task state "Total".
-func (w *Checkout) stepTotal(ctx context.Context, x *flowcimpl.ASLExec, in any) (checkoutStep, any, error) {
+func (w *Checkout) stepTotal(ctx context.Context, x *flowcasl.ASLExec, in any) (checkoutStep, any, error) {
 	cx := x.Enter(ctx, "Total")
 	out, err := x.Do(ctx, &checkoutTotalState, cx, in, x.StartExecution("arn:aws:states:us-east-1:123456789012:stateMachine:sum", "sync:2", w.runTotalTemplate))
 	if err != nil {
@@ -211,8 +212,8 @@ func (w *Checkout) stepTotal(ctx context.Context, x *flowcimpl.ASLExec, in any) 
 
 // runTotalTemplate runs state machine "sum", started by Task state "Total" from its start or, in a
 // session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Checkout) runTotalTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeChild(ctx, x, checkoutStateIDs[:], []checkoutStep{checkoutStepAdd}, in)
+func (w *Checkout) runTotalTemplate(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeChild(ctx, x, checkoutStateIDs[:], []checkoutStep{checkoutStepAdd}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +222,7 @@ func (w *Checkout) runTotalTemplate(ctx context.Context, x *flowcimpl.ASLExec, i
 
 // runTotalTemplateFrom runs state machine "sum", started by Task state "Total" from step and
 // returns its output; with a session it saves a checkpoint after every state.
-func (w *Checkout) runTotalTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step checkoutStep) (out any, err error) {
+func (w *Checkout) runTotalTemplateFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step checkoutStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -261,58 +262,58 @@ func (w *Checkout) runTotalTemplateFrom(ctx context.Context, x *flowcimpl.ASLExe
 		}
 		err = x.SaveChild(ctx, checkoutStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(checkoutStateIDs[step], err)
+			return nil, flowcasl.StateFailed(checkoutStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var checkoutAddState = flowcimpl.ASLState{
+var checkoutAddState = flowcasl.ASLState{
 	Name:    "Total/Add",
 	JSONata: true,
-	JSONataOutput: flowcimpl.TObject(
-		flowcimpl.TField("total", flowcimpl.TJSONata(&flowcimpl.JSONata{
+	JSONataOutput: flowcasl.TObject(
+		flowcasl.TField("total", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src: "$sum($states.input.prices)",
 		})),
 	),
 }
 
 // stepAdd runs Pass state "Total/Add".
-func (w *Checkout) stepAdd(ctx context.Context, x *flowcimpl.ASLExec, in any) (checkoutStep, any, error) {
+func (w *Checkout) stepAdd(ctx context.Context, x *flowcasl.ASLExec, in any) (checkoutStep, any, error) {
 	cx := x.Enter(ctx, "Total/Add")
-	out, err := x.Do(ctx, &checkoutAddState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &checkoutAddState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return checkoutDone, nil, err
 	}
 	return checkoutDone, out, nil
 }
 
-var checkoutNotifyState = flowcimpl.ASLState{
+var checkoutNotifyState = flowcasl.ASLState{
 	Name:    "Notify",
 	Task:    true,
 	JSONata: true,
-	JSONataArguments: flowcimpl.TObject(
-		flowcimpl.TField("StateMachineArn", flowcimpl.TJSONata(&flowcimpl.JSONata{
+	JSONataArguments: flowcasl.TObject(
+		flowcasl.TField("StateMachineArn", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src:    "$notifier",
 			Simple: true,
 			Root:   "$notifier",
 		})),
-		flowcimpl.TField("Input", flowcimpl.TObject(
-			flowcimpl.TField("total", flowcimpl.TJSONata(&flowcimpl.JSONata{
+		flowcasl.TField("Input", flowcasl.TObject(
+			flowcasl.TField("total", flowcasl.TJSONata(&flowcasl.JSONata{
 				Src:    "$total",
 				Simple: true,
 				Root:   "$total",
 			})),
 		)),
 	),
-	JSONataOutput: flowcimpl.TObject(
-		flowcimpl.TField("total", flowcimpl.TJSONata(&flowcimpl.JSONata{
+	JSONataOutput: flowcasl.TObject(
+		flowcasl.TField("total", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src:    "$total",
 			Simple: true,
 			Root:   "$total",
 		})),
-		flowcimpl.TField("notified", flowcimpl.TJSONata(&flowcimpl.JSONata{
+		flowcasl.TField("notified", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src:    "$states.result.ExecutionArn",
 			Simple: true,
 			Root:   "result",
@@ -322,7 +323,7 @@ var checkoutNotifyState = flowcimpl.ASLState{
 }
 
 // stepNotify runs Task state "Notify".
-func (w *Checkout) stepNotify(ctx context.Context, x *flowcimpl.ASLExec, in any) (checkoutStep, any, error) {
+func (w *Checkout) stepNotify(ctx context.Context, x *flowcasl.ASLExec, in any) (checkoutStep, any, error) {
 	cx := x.Enter(ctx, "Notify")
 	out, err := x.Do(ctx, &checkoutNotifyState, cx, in, x.Task(&checkoutNotifyState, w.h.StartExecution))
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -82,9 +83,9 @@ func (w *Sum) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "sum",
 		Schema:   "json",
 		Start:    "Add",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -96,7 +97,7 @@ func (w *Sum) runAt(ctx context.Context, sess *flowcimpl.Session, input any, sta
 		return nil, sess.UnknownState(state)
 	}
 	step := sumStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "sum", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "sum", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -105,12 +106,12 @@ func (w *Sum) runAt(ctx context.Context, sess *flowcimpl.Session, input any, sta
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Sum) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step sumStep) (out any, err error) {
+func (w *Sum) run(ctx context.Context, x *flowcasl.ASLExec, in any, step sumStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -150,27 +151,27 @@ func (w *Sum) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step sumSte
 		}
 		err = x.Save(ctx, sumStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(sumStateIDs[step], err)
+			return nil, flowcasl.StateFailed(sumStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var sumAddState = flowcimpl.ASLState{
+var sumAddState = flowcasl.ASLState{
 	Name:    "Add",
 	JSONata: true,
-	JSONataOutput: flowcimpl.TObject(
-		flowcimpl.TField("total", flowcimpl.TJSONata(&flowcimpl.JSONata{
+	JSONataOutput: flowcasl.TObject(
+		flowcasl.TField("total", flowcasl.TJSONata(&flowcasl.JSONata{
 			Src: "$sum($states.input.prices)",
 		})),
 	),
 }
 
 // stepAdd runs Pass state "Add".
-func (w *Sum) stepAdd(ctx context.Context, x *flowcimpl.ASLExec, in any) (sumStep, any, error) {
+func (w *Sum) stepAdd(ctx context.Context, x *flowcasl.ASLExec, in any) (sumStep, any, error) {
 	cx := x.Enter(ctx, "Add")
-	out, err := x.Do(ctx, &sumAddState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &sumAddState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return sumDone, nil, err
 	}

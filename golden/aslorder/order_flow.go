@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -96,9 +97,9 @@ func (w *Order) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "order",
 		Schema:   "json",
 		Start:    "Enrich",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -110,7 +111,7 @@ func (w *Order) runAt(ctx context.Context, sess *flowcimpl.Session, input any, s
 		return nil, sess.UnknownState(state)
 	}
 	step := orderStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "order", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "order", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -119,12 +120,12 @@ func (w *Order) runAt(ctx context.Context, sess *flowcimpl.Session, input any, s
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Order) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step orderStep) (out any, err error) {
+func (w *Order) run(ctx context.Context, x *flowcasl.ASLExec, in any, step orderStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -172,48 +173,48 @@ func (w *Order) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step orde
 		}
 		err = x.Save(ctx, orderStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(orderStateIDs[step], err)
+			return nil, flowcasl.StateFailed(orderStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var orderEnrichState = flowcimpl.ASLState{
+var orderEnrichState = flowcasl.ASLState{
 	Name: "Enrich",
 	Task: true,
-	InputPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	InputPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src: "$.order",
 	}},
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("id", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("id", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.id",
 		})),
-		flowcimpl.TField("lines", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("lines", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.lines",
 		})),
-		flowcimpl.TField("source", flowcimpl.TValue("flowc")),
+		flowcasl.TField("source", flowcasl.TValue("flowc")),
 	),
-	ResultSelector: flowcimpl.TObject(
-		flowcimpl.TField("total", flowcimpl.TPath(&flowcimpl.JSONPath{
+	ResultSelector: flowcasl.TObject(
+		flowcasl.TField("total", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.total",
 		})),
-		flowcimpl.TField("summary", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("summary", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.Format",
-			Fn:   flowcimpl.FormatPieces("order costs ", ""),
-			Args: []flowcimpl.IntrinsicArg{
+			Fn:   flowcasl.FormatPieces("order costs ", ""),
+			Args: []flowcasl.IntrinsicArg{
 				{Value: "order costs {}"},
-				{Path: &flowcimpl.JSONPath{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.total",
 				}},
 			},
 		})),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.priced",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("priced")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("priced")},
 	}},
-	OutputPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	OutputPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src: "$.priced",
 	}},
 	Retry: []flowcimpl.Retrier{
@@ -224,19 +225,19 @@ var orderEnrichState = flowcimpl.ASLState{
 			BackoffRate: 3.0,
 		},
 	},
-	Catch: []flowcimpl.ASLCatcher{
+	Catch: []flowcasl.ASLCatcher{
 		{
 			Errors: []string{"States.ALL"},
-			ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+			ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 				Src:  "$.error",
-				Segs: []flowcimpl.PathSeg{flowcimpl.Field("error")},
+				Segs: []flowcasl.PathSeg{flowcasl.Field("error")},
 			}},
 		},
 	},
 }
 
 // stepEnrich runs Task state "Enrich".
-func (w *Order) stepEnrich(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepEnrich(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Enrich")
 	out, err := x.Do(ctx, &orderEnrichState, cx, in, x.Task(&orderEnrichState, w.h.Enrich))
 	if err != nil {
@@ -250,22 +251,22 @@ func (w *Order) stepEnrich(ctx context.Context, x *flowcimpl.ASLExec, in any) (o
 	return orderStepRoute, out, nil
 }
 
-var orderRouteState = flowcimpl.ASLState{
+var orderRouteState = flowcasl.ASLState{
 	Name: "Route",
 }
 
 // stepRoute runs Choice state "Route".
-func (w *Order) stepRoute(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepRoute(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Route")
 	in, err := orderRouteState.Input(in, cx)
 	if err != nil {
 		return orderDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := orderDone
 	rule := -1 // the Default
 	switch {
-	case (c.Is(flowcimpl.IsNumeric, orderPath1, true) && c.Cmp(flowcimpl.NumericGreaterThan, orderPath2, 100.0)):
+	case (c.Is(flowcasl.IsNumeric, orderPath1, true) && c.Cmp(flowcasl.NumericGreaterThan, orderPath2, 100.0)):
 		next = orderStepLarge
 		rule = 0
 	case c.Err() == nil && c.Matches(orderPath3, "order costs *"):
@@ -276,74 +277,74 @@ func (w *Order) stepRoute(ctx context.Context, x *flowcimpl.ASLExec, in any) (or
 		return orderDone, nil, err
 	}
 	if next == orderDone {
-		return orderDone, nil, flowcimpl.NoChoiceMatched("Route")
+		return orderDone, nil, flowcasl.NoChoiceMatched("Route")
 	}
 	out, err := orderRouteState.Chosen(cx, in, rule)
 	return next, out, err
 }
 
-var orderLargeState = flowcimpl.ASLState{
+var orderLargeState = flowcasl.ASLState{
 	Name: "Large",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.class",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("class")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("class")},
 	}},
 }
 
 // stepLarge runs Pass state "Large".
-func (w *Order) stepLarge(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepLarge(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Large")
-	out, err := x.Do(ctx, &orderLargeState, cx, in, flowcimpl.PassResult(orderLargeResult))
+	out, err := x.Do(ctx, &orderLargeState, cx, in, flowcasl.PassResult(orderLargeResult))
 	if err != nil {
 		return orderDone, nil, err
 	}
 	return orderDone, out, nil
 }
 
-var orderLargeResult = flowcimpl.TValue(flowcimpl.Obj(
+var orderLargeResult = flowcasl.TValue(flowcasl.Obj(
 	"size", "large",
 ))
 
-var orderSmallState = flowcimpl.ASLState{
+var orderSmallState = flowcasl.ASLState{
 	Name: "Small",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.class",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("class")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("class")},
 	}},
 }
 
 // stepSmall runs Pass state "Small".
-func (w *Order) stepSmall(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepSmall(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Small")
-	out, err := x.Do(ctx, &orderSmallState, cx, in, flowcimpl.PassResult(orderSmallResult))
+	out, err := x.Do(ctx, &orderSmallState, cx, in, flowcasl.PassResult(orderSmallResult))
 	if err != nil {
 		return orderDone, nil, err
 	}
 	return orderDone, out, nil
 }
 
-var orderSmallResult = flowcimpl.TValue(flowcimpl.Obj(
+var orderSmallResult = flowcasl.TValue(flowcasl.Obj(
 	"size", "small",
 ))
 
 // stepReport runs Fail state "Report".
-func (w *Order) stepReport(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
-	return orderDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "Report"), flowcimpl.TPath(&flowcimpl.JSONPath{
+func (w *Order) stepReport(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
+	return orderDone, nil, flowcasl.Fail(in, x.Enter(ctx, "Report"), flowcasl.TPath(&flowcasl.JSONPath{
 		Src: "$.error.Error",
-	}), flowcimpl.TPath(&flowcimpl.JSONPath{
+	}), flowcasl.TPath(&flowcasl.JSONPath{
 		Src: "$.error.Cause",
 	}))
 }
 
 // The compiled paths the choice rules read.
 var (
-	orderPath1 = &flowcimpl.JSONPath{
+	orderPath1 = &flowcasl.JSONPath{
 		Src: "$.total",
 	}
-	orderPath2 = &flowcimpl.JSONPath{
+	orderPath2 = &flowcasl.JSONPath{
 		Src: "$.total",
 	}
-	orderPath3 = &flowcimpl.JSONPath{
+	orderPath3 = &flowcasl.JSONPath{
 		Src: "$.summary",
 	}
 )

@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -104,9 +105,9 @@ func (w *Query) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "query",
 		Schema:   "json",
 		Start:    "Select",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -118,7 +119,7 @@ func (w *Query) runAt(ctx context.Context, sess *flowcimpl.Session, input any, s
 		return nil, sess.UnknownState(state)
 	}
 	step := queryStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "query", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "query", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -127,12 +128,12 @@ func (w *Query) runAt(ctx context.Context, sess *flowcimpl.Session, input any, s
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Query) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step queryStep) (out any, err error) {
+func (w *Query) run(ctx context.Context, x *flowcasl.ASLExec, in any, step queryStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -184,76 +185,76 @@ func (w *Query) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step quer
 		}
 		err = x.Save(ctx, queryStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(queryStateIDs[step], err)
+			return nil, flowcasl.StateFailed(queryStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var querySelectState = flowcimpl.ASLState{
+var querySelectState = flowcasl.ASLState{
 	Name: "Select",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("first", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("first", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.items.[0].name",
 		})),
-		flowcimpl.TField("state", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("state", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.Snapshots.[0].State",
 		})),
-		flowcimpl.TField("positive", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("positive", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.items.[?(@.qty > 0)].name",
 		})),
-		flowcimpl.TField("objects", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("objects", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.files.[*].['bucket', 'key']",
 		})),
-		flowcimpl.TField("atLeastMin", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("atLeastMin", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.items[?(@.qty >= $.min)].name",
 		})),
-		flowcimpl.TField("balanced", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("balanced", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.items[?(@.qty == @.sold)].name",
 		})),
-		flowcimpl.TField("picked", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("picked", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.files[0]['bucket','key']",
 		})),
-		flowcimpl.TField("count", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("count", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.items.length()",
 		})),
-		flowcimpl.TField("sold", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("sold", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$..sold.sum()",
 		})),
-		flowcimpl.TField("fields", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("fields", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.files[0].keys()",
 		})),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.selected",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("selected")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("selected")},
 	}},
 }
 
 // stepSelect runs Pass state "Select".
-func (w *Query) stepSelect(ctx context.Context, x *flowcimpl.ASLExec, in any) (queryStep, any, error) {
+func (w *Query) stepSelect(ctx context.Context, x *flowcasl.ASLExec, in any) (queryStep, any, error) {
 	cx := x.Enter(ctx, "Select")
-	out, err := x.Do(ctx, &querySelectState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &querySelectState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return queryDone, nil, err
 	}
 	return queryStepInit, out, nil
 }
 
-var queryInitState = flowcimpl.ASLState{
+var queryInitState = flowcasl.ASLState{
 	Name: "Init",
-	Assign: flowcimpl.TObject(
-		flowcimpl.TField("greeting", flowcimpl.TValue("hi")),
-		flowcimpl.TField("count", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Assign: flowcasl.TObject(
+		flowcasl.TField("greeting", flowcasl.TValue("hi")),
+		flowcasl.TField("count", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.min",
 		})),
-		flowcimpl.TField("who", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("who", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.Format",
-			Fn:   flowcimpl.FormatPieces("", "!"),
-			Args: []flowcimpl.IntrinsicArg{
+			Fn:   flowcasl.FormatPieces("", "!"),
+			Args: []flowcasl.IntrinsicArg{
 				{Value: "{}!"},
-				{Path: &flowcimpl.JSONPath{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.selected.first",
 				}},
 			},
@@ -262,55 +263,55 @@ var queryInitState = flowcimpl.ASLState{
 }
 
 // stepInit runs Pass state "Init".
-func (w *Query) stepInit(ctx context.Context, x *flowcimpl.ASLExec, in any) (queryStep, any, error) {
+func (w *Query) stepInit(ctx context.Context, x *flowcasl.ASLExec, in any) (queryStep, any, error) {
 	cx := x.Enter(ctx, "Init")
-	out, err := x.Do(ctx, &queryInitState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &queryInitState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return queryDone, nil, err
 	}
 	return queryStepUse, out, nil
 }
 
-var queryUseState = flowcimpl.ASLState{
+var queryUseState = flowcasl.ASLState{
 	Name: "Use",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("greeting", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("greeting", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$greeting",
 			Var: "greeting",
 		})),
-		flowcimpl.TField("next", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("next", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.MathAdd",
-			Fn:   flowcimpl.StatesMathAdd,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesMathAdd,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$count",
 					Var: "count",
 				}},
 				{Value: 1.0},
 			},
 		})),
-		flowcimpl.TField("who", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("who", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$who",
 			Var: "who",
 		})),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.used",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("used")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("used")},
 	}},
-	Assign: flowcimpl.TObject(
-		flowcimpl.TField("count", flowcimpl.TCall(&flowcimpl.Intrinsic{
+	Assign: flowcasl.TObject(
+		flowcasl.TField("count", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.MathAdd",
-			Fn:   flowcimpl.StatesMathAdd,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesMathAdd,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$count",
 					Var: "count",
 				}},
 				{Value: 1.0},
 			},
 		})),
-		flowcimpl.TField("previous", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("previous", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$count",
 			Var: "count",
 		})),
@@ -318,25 +319,25 @@ var queryUseState = flowcimpl.ASLState{
 }
 
 // stepUse runs Pass state "Use".
-func (w *Query) stepUse(ctx context.Context, x *flowcimpl.ASLExec, in any) (queryStep, any, error) {
+func (w *Query) stepUse(ctx context.Context, x *flowcasl.ASLExec, in any) (queryStep, any, error) {
 	cx := x.Enter(ctx, "Use")
-	out, err := x.Do(ctx, &queryUseState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &queryUseState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return queryDone, nil, err
 	}
 	return queryStepFan, out, nil
 }
 
-var queryFanState = flowcimpl.ASLState{
+var queryFanState = flowcasl.ASLState{
 	Name: "Fan",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.fan",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("fan")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("fan")},
 	}},
 }
 
 // stepFan runs Parallel state "Fan".
-func (w *Query) stepFan(ctx context.Context, x *flowcimpl.ASLExec, in any) (queryStep, any, error) {
+func (w *Query) stepFan(ctx context.Context, x *flowcasl.ASLExec, in any) (queryStep, any, error) {
 	cx := x.Enter(ctx, "Fan")
 	out, err := x.Do(ctx, &queryFanState, cx, in, x.Parallel("Fan", w.runFanBranch1, w.runFanBranch2))
 	if err != nil {
@@ -346,7 +347,7 @@ func (w *Query) stepFan(ctx context.Context, x *flowcimpl.ASLExec, in any) (quer
 }
 
 // runFanBranch1 runs branch 1 of Parallel state "Fan" from state "Shadow" and returns its output.
-func (w *Query) runFanBranch1(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Query) runFanBranch1(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := queryStepShadow
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -388,44 +389,44 @@ func (w *Query) runFanBranch1(ctx context.Context, x *flowcimpl.ASLExec, in any)
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(queryStateIDs[step], err)
+			return nil, flowcasl.StateFailed(queryStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var queryShadowState = flowcimpl.ASLState{
+var queryShadowState = flowcasl.ASLState{
 	Name: "Shadow",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("before", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("before", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$count",
 			Var: "count",
 		})),
 	),
-	Assign: flowcimpl.TValue(flowcimpl.Obj(
+	Assign: flowcasl.TValue(flowcasl.Obj(
 		"local", 100.0,
 	)),
 }
 
 // stepShadow runs Pass state "Shadow".
-func (w *Query) stepShadow(ctx context.Context, x *flowcimpl.ASLExec, in any) (queryStep, any, error) {
+func (w *Query) stepShadow(ctx context.Context, x *flowcasl.ASLExec, in any) (queryStep, any, error) {
 	cx := x.Enter(ctx, "Shadow")
-	out, err := x.Do(ctx, &queryShadowState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &queryShadowState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return queryDone, nil, err
 	}
 	return queryStepInner, out, nil
 }
 
-var queryInnerState = flowcimpl.ASLState{
+var queryInnerState = flowcasl.ASLState{
 	Name: "Inner",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("local", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("local", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$local",
 			Var: "local",
 		})),
-		flowcimpl.TField("count", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("count", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$count",
 			Var: "count",
 		})),
@@ -433,9 +434,9 @@ var queryInnerState = flowcimpl.ASLState{
 }
 
 // stepInner runs Pass state "Inner".
-func (w *Query) stepInner(ctx context.Context, x *flowcimpl.ASLExec, in any) (queryStep, any, error) {
+func (w *Query) stepInner(ctx context.Context, x *flowcasl.ASLExec, in any) (queryStep, any, error) {
 	cx := x.Enter(ctx, "Inner")
-	out, err := x.Do(ctx, &queryInnerState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &queryInnerState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return queryDone, nil, err
 	}
@@ -443,7 +444,7 @@ func (w *Query) stepInner(ctx context.Context, x *flowcimpl.ASLExec, in any) (qu
 }
 
 // runFanBranch2 runs branch 2 of Parallel state "Fan" from state "Read" and returns its output.
-func (w *Query) runFanBranch2(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Query) runFanBranch2(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := queryStepRead
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -483,21 +484,21 @@ func (w *Query) runFanBranch2(ctx context.Context, x *flowcimpl.ASLExec, in any)
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(queryStateIDs[step], err)
+			return nil, flowcasl.StateFailed(queryStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var queryReadState = flowcimpl.ASLState{
+var queryReadState = flowcasl.ASLState{
 	Name: "Read",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("count", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("count", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$count",
 			Var: "count",
 		})),
-		flowcimpl.TField("previous", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("previous", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$previous",
 			Var: "previous",
 		})),
@@ -505,39 +506,39 @@ var queryReadState = flowcimpl.ASLState{
 }
 
 // stepRead runs Pass state "Read".
-func (w *Query) stepRead(ctx context.Context, x *flowcimpl.ASLExec, in any) (queryStep, any, error) {
+func (w *Query) stepRead(ctx context.Context, x *flowcasl.ASLExec, in any) (queryStep, any, error) {
 	cx := x.Enter(ctx, "Read")
-	out, err := x.Do(ctx, &queryReadState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &queryReadState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return queryDone, nil, err
 	}
 	return queryDone, out, nil
 }
 
-var queryRouteState = flowcimpl.ASLState{
+var queryRouteState = flowcasl.ASLState{
 	Name: "Route",
-	Assign: flowcimpl.TValue(flowcimpl.Obj(
+	Assign: flowcasl.TValue(flowcasl.Obj(
 		"routed", true,
 	)),
-	RuleAssign: []*flowcimpl.Template{
-		flowcimpl.TValue(flowcimpl.Obj(
+	RuleAssign: []*flowcasl.Template{
+		flowcasl.TValue(flowcasl.Obj(
 			"rule", "five",
 		)),
 	},
 }
 
 // stepRoute runs Choice state "Route".
-func (w *Query) stepRoute(ctx context.Context, x *flowcimpl.ASLExec, in any) (queryStep, any, error) {
+func (w *Query) stepRoute(ctx context.Context, x *flowcasl.ASLExec, in any) (queryStep, any, error) {
 	cx := x.Enter(ctx, "Route")
 	in, err := queryRouteState.Input(in, cx)
 	if err != nil {
 		return queryDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := queryStepItems
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcimpl.NumericEquals, queryPath1, 5.0):
+	case c.Cmp(flowcasl.NumericEquals, queryPath1, 5.0):
 		next = queryStepItems
 		rule = 0
 	}
@@ -548,16 +549,16 @@ func (w *Query) stepRoute(ctx context.Context, x *flowcimpl.ASLExec, in any) (qu
 	return next, out, err
 }
 
-var queryItemsState = flowcimpl.ASLState{
+var queryItemsState = flowcasl.ASLState{
 	Name: "Items",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.seen",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("seen")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("seen")},
 	}},
 }
 
 // stepItems runs Map state "Items".
-func (w *Query) stepItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (queryStep, any, error) {
+func (w *Query) stepItems(ctx context.Context, x *flowcasl.ASLExec, in any) (queryStep, any, error) {
 	cx := x.Enter(ctx, "Items")
 	out, err := x.Do(ctx, &queryItemsState, cx, in, x.Map("Items", &queryItemsItems, w.runItemsItems))
 	if err != nil {
@@ -566,17 +567,17 @@ func (w *Query) stepItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (qu
 	return queryStepReport, out, nil
 }
 
-var queryItemsItems = flowcimpl.MapSpec{
-	ItemsPath: &flowcimpl.JSONPath{
+var queryItemsItems = flowcasl.MapSpec{
+	ItemsPath: &flowcasl.JSONPath{
 		Src:  "$.items",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("items")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("items")},
 	},
-	ItemSelector: flowcimpl.TObject(
-		flowcimpl.TField("name", flowcimpl.TPath(&flowcimpl.JSONPath{
+	ItemSelector: flowcasl.TObject(
+		flowcasl.TField("name", flowcasl.TPath(&flowcasl.JSONPath{
 			Src:     "$$.Map.Item.Value.name",
 			Context: true,
 		})),
-		flowcimpl.TField("greeting", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("greeting", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$greeting",
 			Var: "greeting",
 		})),
@@ -584,7 +585,7 @@ var queryItemsItems = flowcimpl.MapSpec{
 }
 
 // runItemsItems runs the iterator of Map state "Items" from state "Mark" and returns its output.
-func (w *Query) runItemsItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Query) runItemsItems(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := queryStepMark
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -624,67 +625,67 @@ func (w *Query) runItemsItems(ctx context.Context, x *flowcimpl.ASLExec, in any)
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(queryStateIDs[step], err)
+			return nil, flowcasl.StateFailed(queryStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var queryMarkState = flowcimpl.ASLState{
+var queryMarkState = flowcasl.ASLState{
 	Name: "Mark",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("text", flowcimpl.TCall(&flowcimpl.Intrinsic{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("text", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.Format",
-			Fn:   flowcimpl.FormatPieces("", " ", ""),
-			Args: []flowcimpl.IntrinsicArg{
+			Fn:   flowcasl.FormatPieces("", " ", ""),
+			Args: []flowcasl.IntrinsicArg{
 				{Value: "{} {}"},
-				{Path: &flowcimpl.JSONPath{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.greeting",
 				}},
-				{Path: &flowcimpl.JSONPath{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.name",
 				}},
 			},
 		})),
 	),
-	Assign: flowcimpl.TObject(
-		flowcimpl.TField("mark", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Assign: flowcasl.TObject(
+		flowcasl.TField("mark", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.text",
 		})),
 	),
 }
 
 // stepMark runs Pass state "Mark".
-func (w *Query) stepMark(ctx context.Context, x *flowcimpl.ASLExec, in any) (queryStep, any, error) {
+func (w *Query) stepMark(ctx context.Context, x *flowcasl.ASLExec, in any) (queryStep, any, error) {
 	cx := x.Enter(ctx, "Mark")
-	out, err := x.Do(ctx, &queryMarkState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &queryMarkState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return queryDone, nil, err
 	}
 	return queryDone, out, nil
 }
 
-var queryReportState = flowcimpl.ASLState{
+var queryReportState = flowcasl.ASLState{
 	Name: "Report",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("selected", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("selected", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.selected",
 		})),
-		flowcimpl.TField("used", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("used", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.used",
 		})),
-		flowcimpl.TField("fan", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("fan", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.fan",
 		})),
-		flowcimpl.TField("seen", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("seen", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.seen",
 		})),
-		flowcimpl.TField("count", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("count", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$count",
 			Var: "count",
 		})),
-		flowcimpl.TField("rule", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("rule", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$rule",
 			Var: "rule",
 		})),
@@ -692,9 +693,9 @@ var queryReportState = flowcimpl.ASLState{
 }
 
 // stepReport runs Pass state "Report".
-func (w *Query) stepReport(ctx context.Context, x *flowcimpl.ASLExec, in any) (queryStep, any, error) {
+func (w *Query) stepReport(ctx context.Context, x *flowcasl.ASLExec, in any) (queryStep, any, error) {
 	cx := x.Enter(ctx, "Report")
-	out, err := x.Do(ctx, &queryReportState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &queryReportState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return queryDone, nil, err
 	}
@@ -703,7 +704,7 @@ func (w *Query) stepReport(ctx context.Context, x *flowcimpl.ASLExec, in any) (q
 
 // The compiled paths the choice rules read.
 var (
-	queryPath1 = &flowcimpl.JSONPath{
+	queryPath1 = &flowcasl.JSONPath{
 		Src: "$count",
 		Var: "count",
 	}

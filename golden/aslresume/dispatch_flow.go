@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -99,9 +100,9 @@ func (w *Dispatch) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "dispatch",
 		Schema:   "json",
 		Start:    "Load",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -113,7 +114,7 @@ func (w *Dispatch) runAt(ctx context.Context, sess *flowcimpl.Session, input any
 		return nil, sess.UnknownState(state)
 	}
 	step := dispatchStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "dispatch", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "dispatch", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -122,12 +123,12 @@ func (w *Dispatch) runAt(ctx context.Context, sess *flowcimpl.Session, input any
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Dispatch) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step dispatchStep) (out any, err error) {
+func (w *Dispatch) run(ctx context.Context, x *flowcasl.ASLExec, in any, step dispatchStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -169,24 +170,24 @@ func (w *Dispatch) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step d
 		}
 		err = x.Save(ctx, dispatchStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(dispatchStateIDs[step], err)
+			return nil, flowcasl.StateFailed(dispatchStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var dispatchLoadState = flowcimpl.ASLState{
+var dispatchLoadState = flowcasl.ASLState{
 	Name: "Load",
 	Task: true,
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.load",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("load")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("load")},
 	}},
 }
 
 // stepLoad runs Task state "Load".
-func (w *Dispatch) stepLoad(ctx context.Context, x *flowcimpl.ASLExec, in any) (dispatchStep, any, error) {
+func (w *Dispatch) stepLoad(ctx context.Context, x *flowcasl.ASLExec, in any) (dispatchStep, any, error) {
 	cx := x.Enter(ctx, "Load")
 	out, err := x.Do(ctx, &dispatchLoadState, cx, in, x.Task(&dispatchLoadState, w.h.Load))
 	if err != nil {
@@ -195,34 +196,34 @@ func (w *Dispatch) stepLoad(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 	return dispatchStepGate, out, nil
 }
 
-var dispatchGateState = flowcimpl.ASLState{
+var dispatchGateState = flowcasl.ASLState{
 	Name: "Gate",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("StateMachineArn", flowcimpl.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:gate")),
-		flowcimpl.TField("Name", flowcimpl.TValue("gate-1")),
-		flowcimpl.TField("Input", flowcimpl.TObject(
-			flowcimpl.TField("truck", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("StateMachineArn", flowcasl.TValue("arn:aws:states:us-east-1:123456789012:stateMachine:gate")),
+		flowcasl.TField("Name", flowcasl.TValue("gate-1")),
+		flowcasl.TField("Input", flowcasl.TObject(
+			flowcasl.TField("truck", flowcasl.TPath(&flowcasl.JSONPath{
 				Src: "$.truck",
 			})),
 		)),
 	),
-	ResultSelector: flowcimpl.TObject(
-		flowcimpl.TField("status", flowcimpl.TPath(&flowcimpl.JSONPath{
+	ResultSelector: flowcasl.TObject(
+		flowcasl.TField("status", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.Status",
 		})),
-		flowcimpl.TField("gate", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("gate", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.Output.gate.approval",
 		})),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.gate",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("gate")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("gate")},
 	}},
 }
 
 // stepGate runs Task state "Gate".
-func (w *Dispatch) stepGate(ctx context.Context, x *flowcimpl.ASLExec, in any) (dispatchStep, any, error) {
+func (w *Dispatch) stepGate(ctx context.Context, x *flowcasl.ASLExec, in any) (dispatchStep, any, error) {
 	cx := x.Enter(ctx, "Gate")
 	out, err := x.Do(ctx, &dispatchGateState, cx, in, x.StartExecution("arn:aws:states:us-east-1:123456789012:stateMachine:gate", "sync:2", w.runGateTemplate))
 	if err != nil {
@@ -233,8 +234,8 @@ func (w *Dispatch) stepGate(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 
 // runGateTemplate runs state machine "gate", started by Task state "Gate" from its start or, in a
 // session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Dispatch) runGateTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeChild(ctx, x, dispatchStateIDs[:], []dispatchStep{dispatchStepOpen}, in)
+func (w *Dispatch) runGateTemplate(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeChild(ctx, x, dispatchStateIDs[:], []dispatchStep{dispatchStepOpen}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -243,7 +244,7 @@ func (w *Dispatch) runGateTemplate(ctx context.Context, x *flowcimpl.ASLExec, in
 
 // runGateTemplateFrom runs state machine "gate", started by Task state "Gate" from step and
 // returns its output; with a session it saves a checkpoint after every state.
-func (w *Dispatch) runGateTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step dispatchStep) (out any, err error) {
+func (w *Dispatch) runGateTemplateFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step dispatchStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -283,23 +284,23 @@ func (w *Dispatch) runGateTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec
 		}
 		err = x.SaveChild(ctx, dispatchStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(dispatchStateIDs[step], err)
+			return nil, flowcasl.StateFailed(dispatchStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var dispatchOpenState = flowcimpl.ASLState{
+var dispatchOpenState = flowcasl.ASLState{
 	Name: "Gate/Open",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.gate",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("gate")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("gate")},
 	}},
 }
 
 // stepOpen runs Approval state "Gate/Open".
-func (w *Dispatch) stepOpen(ctx context.Context, x *flowcimpl.ASLExec, in any) (dispatchStep, any, error) {
+func (w *Dispatch) stepOpen(ctx context.Context, x *flowcasl.ASLExec, in any) (dispatchStep, any, error) {
 	cx := x.Enter(ctx, "Gate/Open")
 	out, err := x.Do(ctx, &dispatchOpenState, cx, in, x.Approval(flowcrt.ApprovalRequest{
 		State:   "Gate/Open",

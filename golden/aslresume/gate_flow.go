@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -92,9 +93,9 @@ func (w *Gate) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "gate",
 		Schema:   "json",
 		Start:    "Open",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -106,7 +107,7 @@ func (w *Gate) runAt(ctx context.Context, sess *flowcimpl.Session, input any, st
 		return nil, sess.UnknownState(state)
 	}
 	step := gateStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "gate", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "gate", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -115,12 +116,12 @@ func (w *Gate) runAt(ctx context.Context, sess *flowcimpl.Session, input any, st
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Gate) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step gateStep) (out any, err error) {
+func (w *Gate) run(ctx context.Context, x *flowcasl.ASLExec, in any, step gateStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -160,23 +161,23 @@ func (w *Gate) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step gateS
 		}
 		err = x.Save(ctx, gateStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(gateStateIDs[step], err)
+			return nil, flowcasl.StateFailed(gateStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var gateOpenState = flowcimpl.ASLState{
+var gateOpenState = flowcasl.ASLState{
 	Name: "Open",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.gate",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("gate")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("gate")},
 	}},
 }
 
 // stepOpen runs Approval state "Open".
-func (w *Gate) stepOpen(ctx context.Context, x *flowcimpl.ASLExec, in any) (gateStep, any, error) {
+func (w *Gate) stepOpen(ctx context.Context, x *flowcasl.ASLExec, in any) (gateStep, any, error) {
 	cx := x.Enter(ctx, "Open")
 	out, err := x.Do(ctx, &gateOpenState, cx, in, x.Approval(flowcrt.ApprovalRequest{
 		State:   "Open",

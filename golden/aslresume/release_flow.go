@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -117,9 +118,9 @@ func (w *Release) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "release",
 		Schema:   "json",
 		Start:    "Build",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -131,7 +132,7 @@ func (w *Release) runAt(ctx context.Context, sess *flowcimpl.Session, input any,
 		return nil, sess.UnknownState(state)
 	}
 	step := releaseStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "release", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "release", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -140,12 +141,12 @@ func (w *Release) runAt(ctx context.Context, sess *flowcimpl.Session, input any,
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Release) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step releaseStep) (out any, err error) {
+func (w *Release) run(ctx context.Context, x *flowcasl.ASLExec, in any, step releaseStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -189,24 +190,24 @@ func (w *Release) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step re
 		}
 		err = x.Save(ctx, releaseStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(releaseStateIDs[step], err)
+			return nil, flowcasl.StateFailed(releaseStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var releaseBuildState = flowcimpl.ASLState{
+var releaseBuildState = flowcasl.ASLState{
 	Name: "Build",
 	Task: true,
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.build",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("build")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("build")},
 	}},
 }
 
 // stepBuild runs Task state "Build".
-func (w *Release) stepBuild(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepBuild(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Build")
 	out, err := x.Do(ctx, &releaseBuildState, cx, in, x.Task(&releaseBuildState, w.h.Build))
 	if err != nil {
@@ -215,16 +216,16 @@ func (w *Release) stepBuild(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 	return releaseStepSignOff, out, nil
 }
 
-var releaseSignOffState = flowcimpl.ASLState{
+var releaseSignOffState = flowcasl.ASLState{
 	Name: "SignOff",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.signoff",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("signoff")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("signoff")},
 	}},
 }
 
 // stepSignOff runs Include state "SignOff".
-func (w *Release) stepSignOff(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepSignOff(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "SignOff")
 	out, err := x.Do(ctx, &releaseSignOffState, cx, in, x.IncludeWith(releaseSignOffParams, releaseSignOffParamChecks, w.runSignOffTemplate))
 	if err != nil {
@@ -233,13 +234,13 @@ func (w *Release) stepSignOff(ctx context.Context, x *flowcimpl.ASLExec, in any)
 	return releaseStepShip, out, nil
 }
 
-var releaseSignOffParams = flowcimpl.TObject(
-	flowcimpl.TField("team", flowcimpl.TPath(&flowcimpl.JSONPath{
+var releaseSignOffParams = flowcasl.TObject(
+	flowcasl.TField("team", flowcasl.TPath(&flowcasl.JSONPath{
 		Src: "$.team",
 	})),
 )
 
-var releaseSignOffParamChecks = []flowcimpl.ParamCheck{
+var releaseSignOffParamChecks = []flowcasl.ParamCheck{
 	{
 		Name: "team",
 		Type: "string",
@@ -248,8 +249,8 @@ var releaseSignOffParamChecks = []flowcimpl.ParamCheck{
 
 // runSignOffTemplate runs template "signoff", compiled into Include state "SignOff" from its start
 // or, in a session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Release) runSignOffTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeChild(ctx, x, releaseStateIDs[:], []releaseStep{releaseStepScan, releaseStepAsk, releaseStepRecord}, in)
+func (w *Release) runSignOffTemplate(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeChild(ctx, x, releaseStateIDs[:], []releaseStep{releaseStepScan, releaseStepAsk, releaseStepRecord}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -258,7 +259,7 @@ func (w *Release) runSignOffTemplate(ctx context.Context, x *flowcimpl.ASLExec, 
 
 // runSignOffTemplateFrom runs template "signoff", compiled into Include state "SignOff" from step
 // and returns its output; with a session it saves a checkpoint after every state.
-func (w *Release) runSignOffTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step releaseStep) (out any, err error) {
+func (w *Release) runSignOffTemplateFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step releaseStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -302,26 +303,26 @@ func (w *Release) runSignOffTemplateFrom(ctx context.Context, x *flowcimpl.ASLEx
 		}
 		err = x.SaveChild(ctx, releaseStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(releaseStateIDs[step], err)
+			return nil, flowcasl.StateFailed(releaseStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var releaseScanState = flowcimpl.ASLState{
+var releaseScanState = flowcasl.ASLState{
 	Name:       "SignOff/Scan",
 	Task:       true,
-	ResultPath: &flowcimpl.PathField{Null: true},
-	Assign: flowcimpl.TObject(
-		flowcimpl.TField("findings", flowcimpl.TPath(&flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Null: true},
+	Assign: flowcasl.TObject(
+		flowcasl.TField("findings", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.count",
 		})),
 	),
 }
 
 // stepScan runs Task state "SignOff/Scan".
-func (w *Release) stepScan(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepScan(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "SignOff/Scan")
 	out, err := x.Do(ctx, &releaseScanState, cx, in, x.Task(&releaseScanState, w.h.Scan2))
 	if err != nil {
@@ -330,16 +331,16 @@ func (w *Release) stepScan(ctx context.Context, x *flowcimpl.ASLExec, in any) (r
 	return releaseStepAsk, out, nil
 }
 
-var releaseAskState = flowcimpl.ASLState{
+var releaseAskState = flowcasl.ASLState{
 	Name: "SignOff/Ask",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.answer",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("answer")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("answer")},
 	}},
 }
 
 // stepAsk runs Include state "SignOff/Ask".
-func (w *Release) stepAsk(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepAsk(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "SignOff/Ask")
 	out, err := x.Do(ctx, &releaseAskState, cx, in, x.Include(w.runAskTemplate))
 	if err != nil {
@@ -350,8 +351,8 @@ func (w *Release) stepAsk(ctx context.Context, x *flowcimpl.ASLExec, in any) (re
 
 // runAskTemplate runs template "ask", compiled into Include state "SignOff/Ask" from its start or,
 // in a session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *Release) runAskTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeChild(ctx, x, releaseStateIDs[:], []releaseStep{releaseStepSave, releaseStepDecide, releaseStepApproved, releaseStepHeld}, in)
+func (w *Release) runAskTemplate(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeChild(ctx, x, releaseStateIDs[:], []releaseStep{releaseStepSave, releaseStepDecide, releaseStepApproved, releaseStepHeld}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -360,7 +361,7 @@ func (w *Release) runAskTemplate(ctx context.Context, x *flowcimpl.ASLExec, in a
 
 // runAskTemplateFrom runs template "ask", compiled into Include state "SignOff/Ask" from step and
 // returns its output; with a session it saves a checkpoint after every state.
-func (w *Release) runAskTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step releaseStep) (out any, err error) {
+func (w *Release) runAskTemplateFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step releaseStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -406,39 +407,39 @@ func (w *Release) runAskTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, 
 		}
 		err = x.SaveChild(ctx, releaseStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(releaseStateIDs[step], err)
+			return nil, flowcasl.StateFailed(releaseStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var releaseSaveState = flowcimpl.ASLState{
+var releaseSaveState = flowcasl.ASLState{
 	Name: "SignOff/Ask/Save",
 }
 
 // stepSave runs Checkpoint state "SignOff/Ask/Save".
-func (w *Release) stepSave(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepSave(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	// A Checkpoint passes its input through; with a session, the run saves a checkpoint after it, as
 	// after every top-level state. Inside a Parallel or Map it saves nothing.
 	cx := x.Enter(ctx, "SignOff/Ask/Save")
-	out, err := x.Do(ctx, &releaseSaveState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &releaseSaveState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return releaseDone, nil, err
 	}
 	return releaseStepDecide, out, nil
 }
 
-var releaseDecideState = flowcimpl.ASLState{
+var releaseDecideState = flowcasl.ASLState{
 	Name: "SignOff/Ask/Decide",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.decision",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("decision")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("decision")},
 	}},
 }
 
 // stepDecide runs Approval state "SignOff/Ask/Decide".
-func (w *Release) stepDecide(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepDecide(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "SignOff/Ask/Decide")
 	out, err := x.Do(ctx, &releaseDecideState, cx, in, x.Approval(flowcrt.ApprovalRequest{
 		State:   "SignOff/Ask/Decide",
@@ -450,15 +451,15 @@ func (w *Release) stepDecide(ctx context.Context, x *flowcimpl.ASLExec, in any) 
 			return releaseDone, in, err // the run waits here: save its input
 		}
 		// An approval that times out takes the Default.
-		if flowcimpl.IsTimeout(err) {
+		if flowcasl.IsTimeout(err) {
 			return releaseStepHeld, in, nil
 		}
 		return releaseDone, nil, err
 	}
-	c := flowcimpl.NewChoice(out, nil)
+	c := flowcasl.NewChoice(out, nil)
 	next := releaseStepHeld
 	switch {
-	case c.Cmp(flowcimpl.StringEquals, releasePath1, "ship"):
+	case c.Cmp(flowcasl.StringEquals, releasePath1, "ship"):
 		next = releaseStepApproved
 	}
 	if err := c.Err(); err != nil {
@@ -467,14 +468,14 @@ func (w *Release) stepDecide(ctx context.Context, x *flowcimpl.ASLExec, in any) 
 	return next, out, nil
 }
 
-var releaseApprovedState = flowcimpl.ASLState{
+var releaseApprovedState = flowcasl.ASLState{
 	Name: "SignOff/Ask/Approved",
 }
 
 // stepApproved runs Pass state "SignOff/Ask/Approved".
-func (w *Release) stepApproved(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepApproved(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "SignOff/Ask/Approved")
-	out, err := x.Do(ctx, &releaseApprovedState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &releaseApprovedState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return releaseDone, nil, err
 	}
@@ -482,48 +483,48 @@ func (w *Release) stepApproved(ctx context.Context, x *flowcimpl.ASLExec, in any
 }
 
 // stepHeld runs Fail state "SignOff/Ask/Held".
-func (w *Release) stepHeld(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
-	return releaseDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "SignOff/Ask/Held"), flowcimpl.TValue("Release.Held"), flowcimpl.TValue("the team held the build"))
+func (w *Release) stepHeld(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
+	return releaseDone, nil, flowcasl.Fail(in, x.Enter(ctx, "SignOff/Ask/Held"), flowcasl.TValue("Release.Held"), flowcasl.TValue("the team held the build"))
 }
 
-var releaseRecordState = flowcimpl.ASLState{
+var releaseRecordState = flowcasl.ASLState{
 	Name: "SignOff/Record",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("team", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("team", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$team",
 			Var: "team",
 		})),
-		flowcimpl.TField("findings", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("findings", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$findings",
 			Var: "findings",
 		})),
-		flowcimpl.TField("decision", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("decision", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.answer.decision.approval",
 		})),
 	),
 }
 
 // stepRecord runs Pass state "SignOff/Record".
-func (w *Release) stepRecord(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepRecord(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "SignOff/Record")
-	out, err := x.Do(ctx, &releaseRecordState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &releaseRecordState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return releaseDone, nil, err
 	}
 	return releaseDone, out, nil
 }
 
-var releaseShipState = flowcimpl.ASLState{
+var releaseShipState = flowcasl.ASLState{
 	Name: "Ship",
 	Task: true,
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.shipped",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("shipped")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("shipped")},
 	}},
 }
 
 // stepShip runs Task state "Ship".
-func (w *Release) stepShip(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepShip(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Ship")
 	out, err := x.Do(ctx, &releaseShipState, cx, in, x.Task(&releaseShipState, w.h.Ship))
 	if err != nil {
@@ -534,7 +535,7 @@ func (w *Release) stepShip(ctx context.Context, x *flowcimpl.ASLExec, in any) (r
 
 // The compiled paths the choice rules read.
 var (
-	releasePath1 = &flowcimpl.JSONPath{
+	releasePath1 = &flowcasl.JSONPath{
 		Src: "$.decision.approval",
 	}
 )

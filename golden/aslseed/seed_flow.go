@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -154,9 +155,9 @@ func (w *Seed) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "seed",
 		Schema:   "json",
 		Start:    "InitializeState",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -168,7 +169,7 @@ func (w *Seed) runAt(ctx context.Context, sess *flowcimpl.Session, input any, st
 		return nil, sess.UnknownState(state)
 	}
 	step := seedStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "seed", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "seed", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -177,12 +178,12 @@ func (w *Seed) runAt(ctx context.Context, sess *flowcimpl.Session, input any, st
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Seed) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step seedStep) (out any, err error) {
+func (w *Seed) run(ctx context.Context, x *flowcasl.ASLExec, in any, step seedStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -268,79 +269,79 @@ func (w *Seed) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step seedS
 		}
 		err = x.Save(ctx, seedStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(seedStateIDs[step], err)
+			return nil, flowcasl.StateFailed(seedStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var seedInitializeStateState = flowcimpl.ASLState{
+var seedInitializeStateState = flowcasl.ASLState{
 	Name: "InitializeState",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("requestId", flowcimpl.TCall(&flowcimpl.Intrinsic{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("requestId", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.UUID",
-			Fn:   flowcimpl.StatesUUID,
+			Fn:   flowcasl.StatesUUID,
 		})),
-		flowcimpl.TField("timestamp", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("timestamp", flowcasl.TPath(&flowcasl.JSONPath{
 			Src:     "$$.State.EnteredTime",
 			Context: true,
 		})),
-		flowcimpl.TField("input", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("input", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$",
 		})),
-		flowcimpl.TField("config", flowcimpl.TValue(flowcimpl.Obj(
+		flowcasl.TField("config", flowcasl.TValue(flowcasl.Obj(
 			"maxRetries", 3.0,
 			"timeout", 60.0,
 		))),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.metadata",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("metadata")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("metadata")},
 	}},
 }
 
 // stepInitializeState runs Pass state "InitializeState".
 // Set up initial state
-func (w *Seed) stepInitializeState(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepInitializeState(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "InitializeState")
-	out, err := x.Do(ctx, &seedInitializeStateState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &seedInitializeStateState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepProcess, out, nil
 }
 
-var seedProcessState = flowcimpl.ASLState{
+var seedProcessState = flowcasl.ASLState{
 	Name: "Process",
 }
 
 // stepProcess runs Pass state "Process".
-func (w *Seed) stepProcess(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepProcess(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "Process")
-	out, err := x.Do(ctx, &seedProcessState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &seedProcessState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepAnalyzeCode, out, nil
 }
 
-var seedAnalyzeCodeState = flowcimpl.ASLState{
+var seedAnalyzeCodeState = flowcasl.ASLState{
 	Name: "AnalyzeCode",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("code", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("code", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.sourceCode",
 		})),
-		flowcimpl.TField("language", flowcimpl.TValue("php")),
-		flowcimpl.TField("options", flowcimpl.TValue(flowcimpl.Obj(
+		flowcasl.TField("language", flowcasl.TValue("php")),
+		flowcasl.TField("options", flowcasl.TValue(flowcasl.Obj(
 			"checkSecurity", true,
 			"checkPerformance", true,
 		))),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.analysis",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("analysis")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("analysis")},
 	}},
 	Retry: []flowcimpl.Retrier{
 		{
@@ -350,12 +351,12 @@ var seedAnalyzeCodeState = flowcimpl.ASLState{
 			BackoffRate: 2.0,
 		},
 	},
-	Catch: []flowcimpl.ASLCatcher{
+	Catch: []flowcasl.ASLCatcher{
 		{
 			Errors: []string{"States.Timeout"},
-			ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+			ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 				Src:  "$.error",
-				Segs: []flowcimpl.PathSeg{flowcimpl.Field("error")},
+				Segs: []flowcasl.PathSeg{flowcasl.Field("error")},
 			}},
 		},
 	},
@@ -364,7 +365,7 @@ var seedAnalyzeCodeState = flowcimpl.ASLState{
 
 // stepAnalyzeCode runs Task state "AnalyzeCode".
 // Analyze source code for issues
-func (w *Seed) stepAnalyzeCode(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepAnalyzeCode(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "AnalyzeCode")
 	out, err := x.Do(ctx, &seedAnalyzeCodeState, cx, in, x.AgentTask(&seedAnalyzeCodeState, w.h.CodeAnalyzer, &seedAnalyzeCodeAgent))
 	if err != nil {
@@ -387,65 +388,65 @@ var seedAnalyzeCodeAgent = flowcrt.Agent{
 	Budget: map[string]any{
 		"MaxTokens": 5000.0,
 	},
-	Limit: &flowcimpl.Budget{
+	Limit: &flowcasl.Budget{
 		MaxTokens: 5000.0,
 	},
 }
 
-var seedHandleTimeoutState = flowcimpl.ASLState{
+var seedHandleTimeoutState = flowcasl.ASLState{
 	Name: "HandleTimeout",
 }
 
 // stepHandleTimeout runs Pass state "HandleTimeout".
-func (w *Seed) stepHandleTimeout(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepHandleTimeout(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "HandleTimeout")
-	out, err := x.Do(ctx, &seedHandleTimeoutState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &seedHandleTimeoutState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepWorkflowComplete, out, nil
 }
 
-var seedProcessResultsState = flowcimpl.ASLState{
+var seedProcessResultsState = flowcasl.ASLState{
 	Name: "ProcessResults",
 }
 
 // stepProcessResults runs Pass state "ProcessResults".
-func (w *Seed) stepProcessResults(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepProcessResults(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "ProcessResults")
-	out, err := x.Do(ctx, &seedProcessResultsState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &seedProcessResultsState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepRouteByIntent, out, nil
 }
 
-var seedRouteByIntentState = flowcimpl.ASLState{
+var seedRouteByIntentState = flowcasl.ASLState{
 	Name: "RouteByIntent",
 }
 
 // stepRouteByIntent runs Choice state "RouteByIntent".
 // Route based on classified intent
-func (w *Seed) stepRouteByIntent(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepRouteByIntent(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "RouteByIntent")
 	in, err := seedRouteByIntentState.Input(in, cx)
 	if err != nil {
 		return seedDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := seedStepGeneralInquiry
 	rule := -1 // the Default
 	switch {
-	case (c.Cmp(flowcimpl.StringEquals, seedPath1, "purchase") && c.Cmp(flowcimpl.NumericGreaterThan, seedPath2, 1000.0)):
+	case (c.Cmp(flowcasl.StringEquals, seedPath1, "purchase") && c.Cmp(flowcasl.NumericGreaterThan, seedPath2, 1000.0)):
 		next = seedStepHighValuePurchase
 		rule = 0
-	case c.Err() == nil && c.Cmp(flowcimpl.StringEquals, seedPath3, "purchase"):
+	case c.Err() == nil && c.Cmp(flowcasl.StringEquals, seedPath3, "purchase"):
 		next = seedStepStandardPurchase
 		rule = 1
-	case c.Err() == nil && c.Cmp(flowcimpl.StringEquals, seedPath4, "support"):
+	case c.Err() == nil && c.Cmp(flowcasl.StringEquals, seedPath4, "support"):
 		next = seedStepCustomerSupport
 		rule = 2
-	case c.Err() == nil && (c.Cmp(flowcimpl.StringEquals, seedPath5, "refund") || c.Cmp(flowcimpl.StringEquals, seedPath6, "cancel")):
+	case c.Err() == nil && (c.Cmp(flowcasl.StringEquals, seedPath5, "refund") || c.Cmp(flowcasl.StringEquals, seedPath6, "cancel")):
 		next = seedStepRefundFlow
 		rule = 3
 	}
@@ -456,39 +457,39 @@ func (w *Seed) stepRouteByIntent(ctx context.Context, x *flowcimpl.ASLExec, in a
 	return next, out, err
 }
 
-var seedHighValuePurchaseState = flowcimpl.ASLState{
+var seedHighValuePurchaseState = flowcasl.ASLState{
 	Name: "HighValuePurchase",
 }
 
 // stepHighValuePurchase runs Pass state "HighValuePurchase".
-func (w *Seed) stepHighValuePurchase(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepHighValuePurchase(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "HighValuePurchase")
-	out, err := x.Do(ctx, &seedHighValuePurchaseState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &seedHighValuePurchaseState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepScoreCheck, out, nil
 }
 
-var seedScoreCheckState = flowcimpl.ASLState{
+var seedScoreCheckState = flowcasl.ASLState{
 	Name: "ScoreCheck",
 }
 
 // stepScoreCheck runs Choice state "ScoreCheck".
-func (w *Seed) stepScoreCheck(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepScoreCheck(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "ScoreCheck")
 	in, err := seedScoreCheckState.Input(in, cx)
 	if err != nil {
 		return seedDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := seedStepProcessAllTasks
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcimpl.NumericGreaterThan, seedPath7, 80.0):
+	case c.Cmp(flowcasl.NumericGreaterThan, seedPath7, 80.0):
 		next = seedStepHighScore
 		rule = 0
-	case c.Err() == nil && (c.Cmp(flowcimpl.NumericGreaterThan, seedPath8, 80.0) && c.Cmp(flowcimpl.BooleanEquals, seedPath9, true)):
+	case c.Err() == nil && (c.Cmp(flowcasl.NumericGreaterThan, seedPath8, 80.0) && c.Cmp(flowcasl.BooleanEquals, seedPath9, true)):
 		next = seedStepVerifiedHighScore
 		rule = 1
 	}
@@ -499,101 +500,101 @@ func (w *Seed) stepScoreCheck(ctx context.Context, x *flowcimpl.ASLExec, in any)
 	return next, out, err
 }
 
-var seedHighScoreState = flowcimpl.ASLState{
+var seedHighScoreState = flowcasl.ASLState{
 	Name: "HighScore",
 }
 
 // stepHighScore runs Pass state "HighScore".
-func (w *Seed) stepHighScore(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepHighScore(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "HighScore")
-	out, err := x.Do(ctx, &seedHighScoreState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &seedHighScoreState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepProcessAllTasks, out, nil
 }
 
-var seedVerifiedHighScoreState = flowcimpl.ASLState{
+var seedVerifiedHighScoreState = flowcasl.ASLState{
 	Name: "VerifiedHighScore",
 }
 
 // stepVerifiedHighScore runs Pass state "VerifiedHighScore".
-func (w *Seed) stepVerifiedHighScore(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepVerifiedHighScore(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "VerifiedHighScore")
-	out, err := x.Do(ctx, &seedVerifiedHighScoreState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &seedVerifiedHighScoreState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepProcessAllTasks, out, nil
 }
 
-var seedStandardPurchaseState = flowcimpl.ASLState{
+var seedStandardPurchaseState = flowcasl.ASLState{
 	Name: "StandardPurchase",
 }
 
 // stepStandardPurchase runs Pass state "StandardPurchase".
-func (w *Seed) stepStandardPurchase(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepStandardPurchase(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "StandardPurchase")
-	out, err := x.Do(ctx, &seedStandardPurchaseState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &seedStandardPurchaseState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepComprehensiveReview, out, nil
 }
 
-var seedCustomerSupportState = flowcimpl.ASLState{
+var seedCustomerSupportState = flowcasl.ASLState{
 	Name: "CustomerSupport",
 }
 
 // stepCustomerSupport runs Pass state "CustomerSupport".
-func (w *Seed) stepCustomerSupport(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepCustomerSupport(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "CustomerSupport")
-	out, err := x.Do(ctx, &seedCustomerSupportState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &seedCustomerSupportState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepWaitForRateLimit, out, nil
 }
 
-var seedRefundFlowState = flowcimpl.ASLState{
+var seedRefundFlowState = flowcasl.ASLState{
 	Name: "RefundFlow",
 }
 
 // stepRefundFlow runs Pass state "RefundFlow".
-func (w *Seed) stepRefundFlow(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepRefundFlow(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "RefundFlow")
-	out, err := x.Do(ctx, &seedRefundFlowState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &seedRefundFlowState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepSaveProgress, out, nil
 }
 
-var seedGeneralInquiryState = flowcimpl.ASLState{
+var seedGeneralInquiryState = flowcasl.ASLState{
 	Name: "GeneralInquiry",
 }
 
 // stepGeneralInquiry runs Pass state "GeneralInquiry".
-func (w *Seed) stepGeneralInquiry(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepGeneralInquiry(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "GeneralInquiry")
-	out, err := x.Do(ctx, &seedGeneralInquiryState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &seedGeneralInquiryState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepValidationFailed, out, nil
 }
 
-var seedProcessAllTasksState = flowcimpl.ASLState{
+var seedProcessAllTasksState = flowcasl.ASLState{
 	Name: "ProcessAllTasks",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.processedTasks",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("processedTasks")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("processedTasks")},
 	}},
 }
 
 // stepProcessAllTasks runs Map state "ProcessAllTasks".
 // Process each task in parallel
-func (w *Seed) stepProcessAllTasks(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepProcessAllTasks(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "ProcessAllTasks")
 	out, err := x.Do(ctx, &seedProcessAllTasksState, cx, in, x.Map("ProcessAllTasks", &seedProcessAllTasksItems, w.runProcessAllTasksItems))
 	if err != nil {
@@ -602,21 +603,21 @@ func (w *Seed) stepProcessAllTasks(ctx context.Context, x *flowcimpl.ASLExec, in
 	return seedStepSummarize, out, nil
 }
 
-var seedProcessAllTasksItems = flowcimpl.MapSpec{
-	ItemsPath: &flowcimpl.JSONPath{
+var seedProcessAllTasksItems = flowcasl.MapSpec{
+	ItemsPath: &flowcasl.JSONPath{
 		Src:  "$.tasks",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("tasks")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("tasks")},
 	},
-	ItemSelector: flowcimpl.TObject(
-		flowcimpl.TField("task", flowcimpl.TPath(&flowcimpl.JSONPath{
+	ItemSelector: flowcasl.TObject(
+		flowcasl.TField("task", flowcasl.TPath(&flowcasl.JSONPath{
 			Src:     "$$.Map.Item.Value",
 			Context: true,
 		})),
-		flowcimpl.TField("index", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("index", flowcasl.TPath(&flowcasl.JSONPath{
 			Src:     "$$.Map.Item.Index",
 			Context: true,
 		})),
-		flowcimpl.TField("globalConfig", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("globalConfig", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.config",
 		})),
 	),
@@ -625,7 +626,7 @@ var seedProcessAllTasksItems = flowcimpl.MapSpec{
 
 // runProcessAllTasksItems runs the iterator of Map state "ProcessAllTasks" from state
 // "ValidateTask" and returns its output.
-func (w *Seed) runProcessAllTasksItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Seed) runProcessAllTasksItems(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := seedStepValidateTask
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -667,25 +668,25 @@ func (w *Seed) runProcessAllTasksItems(ctx context.Context, x *flowcimpl.ASLExec
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(seedStateIDs[step], err)
+			return nil, flowcasl.StateFailed(seedStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var seedValidateTaskState = flowcimpl.ASLState{
+var seedValidateTaskState = flowcasl.ASLState{
 	Name: "ValidateTask",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("task", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("task", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.task",
 		})),
 	),
 }
 
 // stepValidateTask runs Task state "ValidateTask".
-func (w *Seed) stepValidateTask(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepValidateTask(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "ValidateTask")
 	out, err := x.Do(ctx, &seedValidateTaskState, cx, in, x.AgentTask(&seedValidateTaskState, w.h.Validator, &seedValidateTaskAgent))
 	if err != nil {
@@ -698,21 +699,21 @@ var seedValidateTaskAgent = flowcrt.Agent{
 	Name: "Validator",
 }
 
-var seedExecuteTaskState = flowcimpl.ASLState{
+var seedExecuteTaskState = flowcasl.ASLState{
 	Name: "ExecuteTask",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("task", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("task", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.task",
 		})),
-		flowcimpl.TField("config", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("config", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.globalConfig",
 		})),
 	),
 }
 
 // stepExecuteTask runs Task state "ExecuteTask".
-func (w *Seed) stepExecuteTask(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepExecuteTask(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "ExecuteTask")
 	out, err := x.Do(ctx, &seedExecuteTaskState, cx, in, x.AgentTask(&seedExecuteTaskState, w.h.Executor, &seedExecuteTaskAgent))
 	if err != nil {
@@ -725,31 +726,31 @@ var seedExecuteTaskAgent = flowcrt.Agent{
 	Name: "Executor",
 }
 
-var seedSummarizeState = flowcimpl.ASLState{
+var seedSummarizeState = flowcasl.ASLState{
 	Name: "Summarize",
 }
 
 // stepSummarize runs Pass state "Summarize".
-func (w *Seed) stepSummarize(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepSummarize(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "Summarize")
-	out, err := x.Do(ctx, &seedSummarizeState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &seedSummarizeState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepWorkflowComplete, out, nil
 }
 
-var seedComprehensiveReviewState = flowcimpl.ASLState{
+var seedComprehensiveReviewState = flowcasl.ASLState{
 	Name: "ComprehensiveReview",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.reviews",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("reviews")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("reviews")},
 	}},
 }
 
 // stepComprehensiveReview runs Parallel state "ComprehensiveReview".
 // Run multiple review types simultaneously
-func (w *Seed) stepComprehensiveReview(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepComprehensiveReview(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "ComprehensiveReview")
 	out, err := x.Do(ctx, &seedComprehensiveReviewState, cx, in, x.Parallel("ComprehensiveReview", w.runComprehensiveReviewBranch1, w.runComprehensiveReviewBranch2, w.runComprehensiveReviewBranch3))
 	if err != nil {
@@ -760,7 +761,7 @@ func (w *Seed) stepComprehensiveReview(ctx context.Context, x *flowcimpl.ASLExec
 
 // runComprehensiveReviewBranch1 runs branch 1 of Parallel state "ComprehensiveReview" from state
 // "SecurityReview" and returns its output.
-func (w *Seed) runComprehensiveReviewBranch1(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Seed) runComprehensiveReviewBranch1(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := seedStepSecurityReview
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -800,20 +801,20 @@ func (w *Seed) runComprehensiveReviewBranch1(ctx context.Context, x *flowcimpl.A
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(seedStateIDs[step], err)
+			return nil, flowcasl.StateFailed(seedStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var seedSecurityReviewState = flowcimpl.ASLState{
+var seedSecurityReviewState = flowcasl.ASLState{
 	Name: "SecurityReview",
 	Task: true,
 }
 
 // stepSecurityReview runs Task state "SecurityReview".
-func (w *Seed) stepSecurityReview(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepSecurityReview(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "SecurityReview")
 	out, err := x.Do(ctx, &seedSecurityReviewState, cx, in, x.AgentTask(&seedSecurityReviewState, w.h.SecurityAnalyzer, &seedSecurityReviewAgent))
 	if err != nil {
@@ -828,7 +829,7 @@ var seedSecurityReviewAgent = flowcrt.Agent{
 
 // runComprehensiveReviewBranch2 runs branch 2 of Parallel state "ComprehensiveReview" from state
 // "PerformanceReview" and returns its output.
-func (w *Seed) runComprehensiveReviewBranch2(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Seed) runComprehensiveReviewBranch2(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := seedStepPerformanceReview
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -868,20 +869,20 @@ func (w *Seed) runComprehensiveReviewBranch2(ctx context.Context, x *flowcimpl.A
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(seedStateIDs[step], err)
+			return nil, flowcasl.StateFailed(seedStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var seedPerformanceReviewState = flowcimpl.ASLState{
+var seedPerformanceReviewState = flowcasl.ASLState{
 	Name: "PerformanceReview",
 	Task: true,
 }
 
 // stepPerformanceReview runs Task state "PerformanceReview".
-func (w *Seed) stepPerformanceReview(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepPerformanceReview(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "PerformanceReview")
 	out, err := x.Do(ctx, &seedPerformanceReviewState, cx, in, x.AgentTask(&seedPerformanceReviewState, w.h.PerformanceAnalyzer, &seedPerformanceReviewAgent))
 	if err != nil {
@@ -896,7 +897,7 @@ var seedPerformanceReviewAgent = flowcrt.Agent{
 
 // runComprehensiveReviewBranch3 runs branch 3 of Parallel state "ComprehensiveReview" from state
 // "StyleReview" and returns its output.
-func (w *Seed) runComprehensiveReviewBranch3(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Seed) runComprehensiveReviewBranch3(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := seedStepStyleReview
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -936,20 +937,20 @@ func (w *Seed) runComprehensiveReviewBranch3(ctx context.Context, x *flowcimpl.A
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(seedStateIDs[step], err)
+			return nil, flowcasl.StateFailed(seedStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var seedStyleReviewState = flowcimpl.ASLState{
+var seedStyleReviewState = flowcasl.ASLState{
 	Name: "StyleReview",
 	Task: true,
 }
 
 // stepStyleReview runs Task state "StyleReview".
-func (w *Seed) stepStyleReview(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepStyleReview(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "StyleReview")
 	out, err := x.Do(ctx, &seedStyleReviewState, cx, in, x.AgentTask(&seedStyleReviewState, w.h.StyleChecker, &seedStyleReviewAgent))
 	if err != nil {
@@ -962,26 +963,26 @@ var seedStyleReviewAgent = flowcrt.Agent{
 	Name: "StyleChecker",
 }
 
-var seedCombineResultsState = flowcimpl.ASLState{
+var seedCombineResultsState = flowcasl.ASLState{
 	Name: "CombineResults",
 }
 
 // stepCombineResults runs Pass state "CombineResults".
-func (w *Seed) stepCombineResults(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepCombineResults(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "CombineResults")
-	out, err := x.Do(ctx, &seedCombineResultsState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &seedCombineResultsState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepWorkflowComplete, out, nil
 }
 
-var seedWaitForRateLimitState = flowcimpl.ASLState{
+var seedWaitForRateLimitState = flowcasl.ASLState{
 	Name: "WaitForRateLimit",
 }
 
 // stepWaitForRateLimit runs Wait state "WaitForRateLimit".
-func (w *Seed) stepWaitForRateLimit(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepWaitForRateLimit(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "WaitForRateLimit")
 	out, err := x.Do(ctx, &seedWaitForRateLimitState, cx, in, x.Wait(&seedWaitForRateLimitWait))
 	if err != nil {
@@ -990,64 +991,64 @@ func (w *Seed) stepWaitForRateLimit(ctx context.Context, x *flowcimpl.ASLExec, i
 	return seedStepRetryRequest, out, nil
 }
 
-var seedWaitForRateLimitWait = flowcimpl.Wait{
+var seedWaitForRateLimitWait = flowcasl.Wait{
 	Seconds:    60.0,
 	HasSeconds: true,
 }
 
-var seedRetryRequestState = flowcimpl.ASLState{
+var seedRetryRequestState = flowcasl.ASLState{
 	Name: "RetryRequest",
 }
 
 // stepRetryRequest runs Pass state "RetryRequest".
-func (w *Seed) stepRetryRequest(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepRetryRequest(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "RetryRequest")
-	out, err := x.Do(ctx, &seedRetryRequestState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &seedRetryRequestState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepWorkflowComplete, out, nil
 }
 
-var seedSaveProgressState = flowcimpl.ASLState{
+var seedSaveProgressState = flowcasl.ASLState{
 	Name: "SaveProgress",
 }
 
 // stepSaveProgress runs Checkpoint state "SaveProgress".
-func (w *Seed) stepSaveProgress(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepSaveProgress(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	// A Checkpoint passes its input through; with a session, the run saves a checkpoint after it, as
 	// after every top-level state. Inside a Parallel or Map it saves nothing.
 	cx := x.Enter(ctx, "SaveProgress")
-	out, err := x.Do(ctx, &seedSaveProgressState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &seedSaveProgressState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepContinueProcessing, out, nil
 }
 
-var seedContinueProcessingState = flowcimpl.ASLState{
+var seedContinueProcessingState = flowcasl.ASLState{
 	Name: "ContinueProcessing",
 }
 
 // stepContinueProcessing runs Pass state "ContinueProcessing".
-func (w *Seed) stepContinueProcessing(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepContinueProcessing(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "ContinueProcessing")
-	out, err := x.Do(ctx, &seedContinueProcessingState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &seedContinueProcessingState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
 	return seedStepWorkflowComplete, out, nil
 }
 
-var seedWorkflowCompleteState = flowcimpl.ASLState{
+var seedWorkflowCompleteState = flowcasl.ASLState{
 	Name: "WorkflowComplete",
 }
 
 // stepWorkflowComplete runs Succeed state "WorkflowComplete".
 // Workflow completed successfully
-func (w *Seed) stepWorkflowComplete(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
+func (w *Seed) stepWorkflowComplete(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
 	cx := x.Enter(ctx, "WorkflowComplete")
-	out, err := x.Do(ctx, &seedWorkflowCompleteState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &seedWorkflowCompleteState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return seedDone, nil, err
 	}
@@ -1055,37 +1056,37 @@ func (w *Seed) stepWorkflowComplete(ctx context.Context, x *flowcimpl.ASLExec, i
 }
 
 // stepValidationFailed runs Fail state "ValidationFailed".
-func (w *Seed) stepValidationFailed(ctx context.Context, x *flowcimpl.ASLExec, in any) (seedStep, any, error) {
-	return seedDone, nil, flowcimpl.Fail(in, x.Enter(ctx, "ValidationFailed"), flowcimpl.TValue("ValidationError"), flowcimpl.TValue("Input data failed validation checks"))
+func (w *Seed) stepValidationFailed(ctx context.Context, x *flowcasl.ASLExec, in any) (seedStep, any, error) {
+	return seedDone, nil, flowcasl.Fail(in, x.Enter(ctx, "ValidationFailed"), flowcasl.TValue("ValidationError"), flowcasl.TValue("Input data failed validation checks"))
 }
 
 // The compiled paths the choice rules read.
 var (
-	seedPath1 = &flowcimpl.JSONPath{
+	seedPath1 = &flowcasl.JSONPath{
 		Src: "$.intent",
 	}
-	seedPath2 = &flowcimpl.JSONPath{
+	seedPath2 = &flowcasl.JSONPath{
 		Src: "$.amount",
 	}
-	seedPath3 = &flowcimpl.JSONPath{
+	seedPath3 = &flowcasl.JSONPath{
 		Src: "$.intent",
 	}
-	seedPath4 = &flowcimpl.JSONPath{
+	seedPath4 = &flowcasl.JSONPath{
 		Src: "$.intent",
 	}
-	seedPath5 = &flowcimpl.JSONPath{
+	seedPath5 = &flowcasl.JSONPath{
 		Src: "$.intent",
 	}
-	seedPath6 = &flowcimpl.JSONPath{
+	seedPath6 = &flowcasl.JSONPath{
 		Src: "$.intent",
 	}
-	seedPath7 = &flowcimpl.JSONPath{
+	seedPath7 = &flowcasl.JSONPath{
 		Src: "$.score",
 	}
-	seedPath8 = &flowcimpl.JSONPath{
+	seedPath8 = &flowcasl.JSONPath{
 		Src: "$.score",
 	}
-	seedPath9 = &flowcimpl.JSONPath{
+	seedPath9 = &flowcasl.JSONPath{
 		Src: "$.verified",
 	}
 )

@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -137,9 +138,9 @@ func (w *App) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "app",
 		Schema:   "json",
 		Start:    "Validate",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -151,7 +152,7 @@ func (w *App) runAt(ctx context.Context, sess *flowcimpl.Session, input any, sta
 		return nil, sess.UnknownState(state)
 	}
 	step := appStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "app", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "app", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -160,12 +161,12 @@ func (w *App) runAt(ctx context.Context, sess *flowcimpl.Session, input any, sta
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *App) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step appStep) (out any, err error) {
+func (w *App) run(ctx context.Context, x *flowcasl.ASLExec, in any, step appStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -213,23 +214,23 @@ func (w *App) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step appSte
 		}
 		err = x.Save(ctx, appStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(appStateIDs[step], err)
+			return nil, flowcasl.StateFailed(appStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var appValidateState = flowcimpl.ASLState{
+var appValidateState = flowcasl.ASLState{
 	Name: "Validate",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.validation",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("validation")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("validation")},
 	}},
 }
 
 // stepValidate runs Include state "Validate".
-func (w *App) stepValidate(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepValidate(ctx context.Context, x *flowcasl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "Validate")
 	out, err := x.Do(ctx, &appValidateState, cx, in, x.Include(w.runValidateTemplate))
 	if err != nil {
@@ -240,8 +241,8 @@ func (w *App) stepValidate(ctx context.Context, x *flowcimpl.ASLExec, in any) (a
 
 // runValidateTemplate runs template "check", compiled into Include state "Validate" from its start
 // or, in a session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *App) runValidateTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeChild(ctx, x, appStateIDs[:], []appStep{appStepCheck, appStepAccepted, appStepRejected}, in)
+func (w *App) runValidateTemplate(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeChild(ctx, x, appStateIDs[:], []appStep{appStepCheck, appStepAccepted, appStepRejected}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +251,7 @@ func (w *App) runValidateTemplate(ctx context.Context, x *flowcimpl.ASLExec, in 
 
 // runValidateTemplateFrom runs template "check", compiled into Include state "Validate" from step
 // and returns its output; with a session it saves a checkpoint after every state.
-func (w *App) runValidateTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step appStep) (out any, err error) {
+func (w *App) runValidateTemplateFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step appStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -294,39 +295,39 @@ func (w *App) runValidateTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec,
 		}
 		err = x.SaveChild(ctx, appStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(appStateIDs[step], err)
+			return nil, flowcasl.StateFailed(appStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var appCheckState = flowcimpl.ASLState{
+var appCheckState = flowcasl.ASLState{
 	Name: "Validate/Check",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("doc", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("doc", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.doc",
 		})),
-		flowcimpl.TField("rules", flowcimpl.TValue("strict")),
+		flowcasl.TField("rules", flowcasl.TValue("strict")),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.checked",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("checked")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("checked")},
 	}},
-	Catch: []flowcimpl.ASLCatcher{
+	Catch: []flowcasl.ASLCatcher{
 		{
 			Errors: []string{"Check.Rejected"},
-			ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+			ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 				Src:  "$.problem",
-				Segs: []flowcimpl.PathSeg{flowcimpl.Field("problem")},
+				Segs: []flowcasl.PathSeg{flowcasl.Field("problem")},
 			}},
 		},
 	},
 }
 
 // stepCheck runs Task state "Validate/Check".
-func (w *App) stepCheck(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepCheck(ctx context.Context, x *flowcasl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "Validate/Check")
 	out, err := x.Do(ctx, &appCheckState, cx, in, x.AgentTask(&appCheckState, w.h.Checker, &appCheckAgent))
 	if err != nil {
@@ -344,62 +345,62 @@ var appCheckAgent = flowcrt.Agent{
 	Name: "Checker",
 }
 
-var appAcceptedState = flowcimpl.ASLState{
+var appAcceptedState = flowcasl.ASLState{
 	Name: "Validate/Accepted",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("valid", flowcimpl.TValue(true)),
-		flowcimpl.TField("score", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("valid", flowcasl.TValue(true)),
+		flowcasl.TField("score", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.checked.score",
 		})),
 	),
 }
 
 // stepAccepted runs Pass state "Validate/Accepted".
-func (w *App) stepAccepted(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepAccepted(ctx context.Context, x *flowcasl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "Validate/Accepted")
-	out, err := x.Do(ctx, &appAcceptedState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &appAcceptedState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return appDone, nil, err
 	}
 	return appDone, out, nil
 }
 
-var appRejectedState = flowcimpl.ASLState{
+var appRejectedState = flowcasl.ASLState{
 	Name: "Validate/Rejected",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("valid", flowcimpl.TValue(false)),
-		flowcimpl.TField("reason", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("valid", flowcasl.TValue(false)),
+		flowcasl.TField("reason", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.problem.Cause",
 		})),
 	),
 }
 
 // stepRejected runs Pass state "Validate/Rejected".
-func (w *App) stepRejected(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepRejected(ctx context.Context, x *flowcasl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "Validate/Rejected")
-	out, err := x.Do(ctx, &appRejectedState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &appRejectedState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return appDone, nil, err
 	}
 	return appDone, out, nil
 }
 
-var appIsValidState = flowcimpl.ASLState{
+var appIsValidState = flowcasl.ASLState{
 	Name: "IsValid",
 }
 
 // stepIsValid runs Choice state "IsValid".
-func (w *App) stepIsValid(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepIsValid(ctx context.Context, x *flowcasl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "IsValid")
 	in, err := appIsValidState.Input(in, cx)
 	if err != nil {
 		return appDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := appStepTellAuthor
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcimpl.BooleanEquals, appPath1, true):
+	case c.Cmp(flowcasl.BooleanEquals, appPath1, true):
 		next = appStepTellTeam
 		rule = 0
 	}
@@ -410,16 +411,16 @@ func (w *App) stepIsValid(ctx context.Context, x *flowcimpl.ASLExec, in any) (ap
 	return next, out, err
 }
 
-var appTellAuthorState = flowcimpl.ASLState{
+var appTellAuthorState = flowcasl.ASLState{
 	Name: "TellAuthor",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.alert",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("alert")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("alert")},
 	}},
 }
 
 // stepTellAuthor runs Include state "TellAuthor".
-func (w *App) stepTellAuthor(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepTellAuthor(ctx context.Context, x *flowcasl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellAuthor")
 	out, err := x.Do(ctx, &appTellAuthorState, cx, in, x.IncludeWith(appTellAuthorParams, appTellAuthorParamChecks, w.runTellAuthorTemplate))
 	if err != nil {
@@ -428,13 +429,13 @@ func (w *App) stepTellAuthor(ctx context.Context, x *flowcimpl.ASLExec, in any) 
 	return appDone, out, nil
 }
 
-var appTellAuthorParams = flowcimpl.TObject(
-	flowcimpl.TField("to", flowcimpl.TPath(&flowcimpl.JSONPath{
+var appTellAuthorParams = flowcasl.TObject(
+	flowcasl.TField("to", flowcasl.TPath(&flowcasl.JSONPath{
 		Src: "$.author",
 	})),
 )
 
-var appTellAuthorParamChecks = []flowcimpl.ParamCheck{
+var appTellAuthorParamChecks = []flowcasl.ParamCheck{
 	{
 		Name: "to",
 		Type: "string",
@@ -444,8 +445,8 @@ var appTellAuthorParamChecks = []flowcimpl.ParamCheck{
 // runTellAuthorTemplate runs template "alert", compiled into Include state "TellAuthor" from its
 // start or, in a session resumed inside it, from the state its checkpoint names, and returns its
 // output.
-func (w *App) runTellAuthorTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeChild(ctx, x, appStateIDs[:], []appStep{appStepRoute, appStepMail, appStepChat, appStepPage, appStepDelivered}, in)
+func (w *App) runTellAuthorTemplate(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeChild(ctx, x, appStateIDs[:], []appStep{appStepRoute, appStepMail, appStepChat, appStepPage, appStepDelivered}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -454,7 +455,7 @@ func (w *App) runTellAuthorTemplate(ctx context.Context, x *flowcimpl.ASLExec, i
 
 // runTellAuthorTemplateFrom runs template "alert", compiled into Include state "TellAuthor" from
 // step and returns its output; with a session it saves a checkpoint after every state.
-func (w *App) runTellAuthorTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step appStep) (out any, err error) {
+func (w *App) runTellAuthorTemplateFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step appStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -502,25 +503,25 @@ func (w *App) runTellAuthorTemplateFrom(ctx context.Context, x *flowcimpl.ASLExe
 		}
 		err = x.SaveChild(ctx, appStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(appStateIDs[step], err)
+			return nil, flowcasl.StateFailed(appStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var appRouteState = flowcimpl.ASLState{
+var appRouteState = flowcasl.ASLState{
 	Name: "TellAuthor/Route",
 }
 
 // stepRoute runs Choice state "TellAuthor/Route".
-func (w *App) stepRoute(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepRoute(ctx context.Context, x *flowcasl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellAuthor/Route")
 	in, err := appRouteState.Input(in, cx)
 	if err != nil {
 		return appDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := appStepPage
 	rule := -1 // the Default
 	switch {
@@ -535,22 +536,22 @@ func (w *App) stepRoute(ctx context.Context, x *flowcimpl.ASLExec, in any) (appS
 	return next, out, err
 }
 
-var appMailState = flowcimpl.ASLState{
+var appMailState = flowcasl.ASLState{
 	Name: "TellAuthor/Mail",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("to", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("to", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$to",
 			Var: "to",
 		})),
-		flowcimpl.TField("text", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("text", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.text",
 		})),
 	),
 }
 
 // stepMail runs Task state "TellAuthor/Mail".
-func (w *App) stepMail(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepMail(ctx context.Context, x *flowcasl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellAuthor/Mail")
 	out, err := x.Do(ctx, &appMailState, cx, in, x.AgentTask(&appMailState, w.h.Mailer, &appMailAgent))
 	if err != nil {
@@ -563,22 +564,22 @@ var appMailAgent = flowcrt.Agent{
 	Name: "Mailer",
 }
 
-var appChatState = flowcimpl.ASLState{
+var appChatState = flowcasl.ASLState{
 	Name: "TellAuthor/Chat",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("room", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("room", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$to",
 			Var: "to",
 		})),
-		flowcimpl.TField("text", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("text", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.text",
 		})),
 	),
 }
 
 // stepChat runs Task state "TellAuthor/Chat".
-func (w *App) stepChat(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepChat(ctx context.Context, x *flowcasl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellAuthor/Chat")
 	out, err := x.Do(ctx, &appChatState, cx, in, x.AgentTask(&appChatState, w.h.Chatter, &appChatAgent))
 	if err != nil {
@@ -591,20 +592,20 @@ var appChatAgent = flowcrt.Agent{
 	Name: "Chatter",
 }
 
-var appPageState = flowcimpl.ASLState{
+var appPageState = flowcasl.ASLState{
 	Name: "TellAuthor/Page",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("who", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("who", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$to",
 			Var: "to",
 		})),
-		flowcimpl.TField("channel", flowcimpl.TValue("mail")),
+		flowcasl.TField("channel", flowcasl.TValue("mail")),
 	),
 }
 
 // stepPage runs Task state "TellAuthor/Page".
-func (w *App) stepPage(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepPage(ctx context.Context, x *flowcasl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellAuthor/Page")
 	out, err := x.Do(ctx, &appPageState, cx, in, x.AgentTask(&appPageState, w.h.Pager, &appPageAgent))
 	if err != nil {
@@ -617,37 +618,37 @@ var appPageAgent = flowcrt.Agent{
 	Name: "Pager",
 }
 
-var appDeliveredState = flowcimpl.ASLState{
+var appDeliveredState = flowcasl.ASLState{
 	Name: "TellAuthor/Delivered",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("delivered", flowcimpl.TValue(true)),
-		flowcimpl.TField("via", flowcimpl.TValue("mail")),
-		flowcimpl.TField("receipt", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("delivered", flowcasl.TValue(true)),
+		flowcasl.TField("via", flowcasl.TValue("mail")),
+		flowcasl.TField("receipt", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$",
 		})),
 	),
 }
 
 // stepDelivered runs Pass state "TellAuthor/Delivered".
-func (w *App) stepDelivered(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepDelivered(ctx context.Context, x *flowcasl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellAuthor/Delivered")
-	out, err := x.Do(ctx, &appDeliveredState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &appDeliveredState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return appDone, nil, err
 	}
 	return appDone, out, nil
 }
 
-var appTellTeamState = flowcimpl.ASLState{
+var appTellTeamState = flowcasl.ASLState{
 	Name: "TellTeam",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.team",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("team")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("team")},
 	}},
 }
 
 // stepTellTeam runs Include state "TellTeam".
-func (w *App) stepTellTeam(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepTellTeam(ctx context.Context, x *flowcasl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellTeam")
 	out, err := x.Do(ctx, &appTellTeamState, cx, in, x.Include(w.runTellTeamTemplate))
 	if err != nil {
@@ -658,8 +659,8 @@ func (w *App) stepTellTeam(ctx context.Context, x *flowcimpl.ASLExec, in any) (a
 
 // runTellTeamTemplate runs template "alert", compiled into Include state "TellTeam" from its start
 // or, in a session resumed inside it, from the state its checkpoint names, and returns its output.
-func (w *App) runTellTeamTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeChild(ctx, x, appStateIDs[:], []appStep{appStepRoute2, appStepMail2, appStepChat2, appStepPage2, appStepDelivered2}, in)
+func (w *App) runTellTeamTemplate(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeChild(ctx, x, appStateIDs[:], []appStep{appStepRoute2, appStepMail2, appStepChat2, appStepPage2, appStepDelivered2}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -668,7 +669,7 @@ func (w *App) runTellTeamTemplate(ctx context.Context, x *flowcimpl.ASLExec, in 
 
 // runTellTeamTemplateFrom runs template "alert", compiled into Include state "TellTeam" from step
 // and returns its output; with a session it saves a checkpoint after every state.
-func (w *App) runTellTeamTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step appStep) (out any, err error) {
+func (w *App) runTellTeamTemplateFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step appStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -716,25 +717,25 @@ func (w *App) runTellTeamTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec,
 		}
 		err = x.SaveChild(ctx, appStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(appStateIDs[step], err)
+			return nil, flowcasl.StateFailed(appStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var appRoute2State = flowcimpl.ASLState{
+var appRoute2State = flowcasl.ASLState{
 	Name: "TellTeam/Route",
 }
 
 // stepRoute2 runs Choice state "TellTeam/Route".
-func (w *App) stepRoute2(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepRoute2(ctx context.Context, x *flowcasl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellTeam/Route")
 	in, err := appRoute2State.Input(in, cx)
 	if err != nil {
 		return appDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := appStepPage2
 	rule := -1 // the Default
 	switch {
@@ -749,19 +750,19 @@ func (w *App) stepRoute2(ctx context.Context, x *flowcimpl.ASLExec, in any) (app
 	return next, out, err
 }
 
-var appMail2State = flowcimpl.ASLState{
+var appMail2State = flowcasl.ASLState{
 	Name: "TellTeam/Mail",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("to", flowcimpl.TValue("#docs")),
-		flowcimpl.TField("text", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("to", flowcasl.TValue("#docs")),
+		flowcasl.TField("text", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.text",
 		})),
 	),
 }
 
 // stepMail2 runs Task state "TellTeam/Mail".
-func (w *App) stepMail2(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepMail2(ctx context.Context, x *flowcasl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellTeam/Mail")
 	out, err := x.Do(ctx, &appMail2State, cx, in, x.AgentTask(&appMail2State, w.h.Mailer, &appMail2Agent))
 	if err != nil {
@@ -774,19 +775,19 @@ var appMail2Agent = flowcrt.Agent{
 	Name: "Mailer",
 }
 
-var appChat2State = flowcimpl.ASLState{
+var appChat2State = flowcasl.ASLState{
 	Name: "TellTeam/Chat",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("room", flowcimpl.TValue("#docs")),
-		flowcimpl.TField("text", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("room", flowcasl.TValue("#docs")),
+		flowcasl.TField("text", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.text",
 		})),
 	),
 }
 
 // stepChat2 runs Task state "TellTeam/Chat".
-func (w *App) stepChat2(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepChat2(ctx context.Context, x *flowcasl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellTeam/Chat")
 	out, err := x.Do(ctx, &appChat2State, cx, in, x.AgentTask(&appChat2State, w.h.Chatter, &appChat2Agent))
 	if err != nil {
@@ -799,17 +800,17 @@ var appChat2Agent = flowcrt.Agent{
 	Name: "Chatter",
 }
 
-var appPage2State = flowcimpl.ASLState{
+var appPage2State = flowcasl.ASLState{
 	Name: "TellTeam/Page",
 	Task: true,
-	Parameters: flowcimpl.TValue(flowcimpl.Obj(
+	Parameters: flowcasl.TValue(flowcasl.Obj(
 		"who", "#docs",
 		"channel", "chat",
 	)),
 }
 
 // stepPage2 runs Task state "TellTeam/Page".
-func (w *App) stepPage2(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepPage2(ctx context.Context, x *flowcasl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellTeam/Page")
 	out, err := x.Do(ctx, &appPage2State, cx, in, x.AgentTask(&appPage2State, w.h.Pager, &appPage2Agent))
 	if err != nil {
@@ -822,37 +823,37 @@ var appPage2Agent = flowcrt.Agent{
 	Name: "Pager",
 }
 
-var appDelivered2State = flowcimpl.ASLState{
+var appDelivered2State = flowcasl.ASLState{
 	Name: "TellTeam/Delivered",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("delivered", flowcimpl.TValue(true)),
-		flowcimpl.TField("via", flowcimpl.TValue("chat")),
-		flowcimpl.TField("receipt", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("delivered", flowcasl.TValue(true)),
+		flowcasl.TField("via", flowcasl.TValue("chat")),
+		flowcasl.TField("receipt", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$",
 		})),
 	),
 }
 
 // stepDelivered2 runs Pass state "TellTeam/Delivered".
-func (w *App) stepDelivered2(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepDelivered2(ctx context.Context, x *flowcasl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellTeam/Delivered")
-	out, err := x.Do(ctx, &appDelivered2State, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &appDelivered2State, cx, in, flowcasl.Identity)
 	if err != nil {
 		return appDone, nil, err
 	}
 	return appDone, out, nil
 }
 
-var appTellOwnerState = flowcimpl.ASLState{
+var appTellOwnerState = flowcasl.ASLState{
 	Name: "TellOwner",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.owner",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("owner")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("owner")},
 	}},
 }
 
 // stepTellOwner runs Include state "TellOwner".
-func (w *App) stepTellOwner(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepTellOwner(ctx context.Context, x *flowcasl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellOwner")
 	out, err := x.Do(ctx, &appTellOwnerState, cx, in, x.IncludeWith(appTellOwnerParams, appTellOwnerParamChecks, w.runTellOwnerTemplate))
 	if err != nil {
@@ -861,19 +862,19 @@ func (w *App) stepTellOwner(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 	return appDone, out, nil
 }
 
-var appTellOwnerParams = flowcimpl.TObject(
-	flowcimpl.TField("channel", flowcimpl.TPath(&flowcimpl.JSONPath{
+var appTellOwnerParams = flowcasl.TObject(
+	flowcasl.TField("channel", flowcasl.TPath(&flowcasl.JSONPath{
 		Src: "$.prefers",
 	})),
-	flowcimpl.TField("urgent", flowcimpl.TPath(&flowcimpl.JSONPath{
+	flowcasl.TField("urgent", flowcasl.TPath(&flowcasl.JSONPath{
 		Src: "$.urgent",
 	})),
-	flowcimpl.TField("to", flowcimpl.TPath(&flowcimpl.JSONPath{
+	flowcasl.TField("to", flowcasl.TPath(&flowcasl.JSONPath{
 		Src: "$.author",
 	})),
 )
 
-var appTellOwnerParamChecks = []flowcimpl.ParamCheck{
+var appTellOwnerParamChecks = []flowcasl.ParamCheck{
 	{
 		Name: "channel",
 		Type: "string",
@@ -892,8 +893,8 @@ var appTellOwnerParamChecks = []flowcimpl.ParamCheck{
 // runTellOwnerTemplate runs template "alert", compiled into Include state "TellOwner" from its
 // start or, in a session resumed inside it, from the state its checkpoint names, and returns its
 // output.
-func (w *App) runTellOwnerTemplate(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeChild(ctx, x, appStateIDs[:], []appStep{appStepRoute3, appStepMail3, appStepChat3, appStepPage3, appStepDelivered3}, in)
+func (w *App) runTellOwnerTemplate(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeChild(ctx, x, appStateIDs[:], []appStep{appStepRoute3, appStepMail3, appStepChat3, appStepPage3, appStepDelivered3}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -902,7 +903,7 @@ func (w *App) runTellOwnerTemplate(ctx context.Context, x *flowcimpl.ASLExec, in
 
 // runTellOwnerTemplateFrom runs template "alert", compiled into Include state "TellOwner" from
 // step and returns its output; with a session it saves a checkpoint after every state.
-func (w *App) runTellOwnerTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step appStep) (out any, err error) {
+func (w *App) runTellOwnerTemplateFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step appStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -950,35 +951,35 @@ func (w *App) runTellOwnerTemplateFrom(ctx context.Context, x *flowcimpl.ASLExec
 		}
 		err = x.SaveChild(ctx, appStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(appStateIDs[step], err)
+			return nil, flowcasl.StateFailed(appStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var appRoute3State = flowcimpl.ASLState{
+var appRoute3State = flowcasl.ASLState{
 	Name: "TellOwner/Route",
 }
 
 // stepRoute3 runs Choice state "TellOwner/Route".
-func (w *App) stepRoute3(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepRoute3(ctx context.Context, x *flowcasl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellOwner/Route")
 	in, err := appRoute3State.Input(in, cx)
 	if err != nil {
 		return appDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := appStepPage3
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcimpl.BooleanEquals, appPath2, true):
+	case c.Cmp(flowcasl.BooleanEquals, appPath2, true):
 		next = appStepPage3
 		rule = 0
-	case c.Err() == nil && c.Cmp(flowcimpl.StringEquals, appPath3, "mail"):
+	case c.Err() == nil && c.Cmp(flowcasl.StringEquals, appPath3, "mail"):
 		next = appStepMail3
 		rule = 1
-	case c.Err() == nil && (c.Matches(appPath4, "c*t") && !c.Cmp(flowcimpl.StringEquals, appPath5, "mail")):
+	case c.Err() == nil && (c.Matches(appPath4, "c*t") && !c.Cmp(flowcasl.StringEquals, appPath5, "mail")):
 		next = appStepChat3
 		rule = 2
 	}
@@ -989,22 +990,22 @@ func (w *App) stepRoute3(ctx context.Context, x *flowcimpl.ASLExec, in any) (app
 	return next, out, err
 }
 
-var appMail3State = flowcimpl.ASLState{
+var appMail3State = flowcasl.ASLState{
 	Name: "TellOwner/Mail",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("to", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("to", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$to",
 			Var: "to",
 		})),
-		flowcimpl.TField("text", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("text", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.text",
 		})),
 	),
 }
 
 // stepMail3 runs Task state "TellOwner/Mail".
-func (w *App) stepMail3(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepMail3(ctx context.Context, x *flowcasl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellOwner/Mail")
 	out, err := x.Do(ctx, &appMail3State, cx, in, x.AgentTask(&appMail3State, w.h.Mailer, &appMail3Agent))
 	if err != nil {
@@ -1017,22 +1018,22 @@ var appMail3Agent = flowcrt.Agent{
 	Name: "Mailer",
 }
 
-var appChat3State = flowcimpl.ASLState{
+var appChat3State = flowcasl.ASLState{
 	Name: "TellOwner/Chat",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("room", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("room", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$to",
 			Var: "to",
 		})),
-		flowcimpl.TField("text", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("text", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.text",
 		})),
 	),
 }
 
 // stepChat3 runs Task state "TellOwner/Chat".
-func (w *App) stepChat3(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepChat3(ctx context.Context, x *flowcasl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellOwner/Chat")
 	out, err := x.Do(ctx, &appChat3State, cx, in, x.AgentTask(&appChat3State, w.h.Chatter, &appChat3Agent))
 	if err != nil {
@@ -1045,15 +1046,15 @@ var appChat3Agent = flowcrt.Agent{
 	Name: "Chatter",
 }
 
-var appPage3State = flowcimpl.ASLState{
+var appPage3State = flowcasl.ASLState{
 	Name: "TellOwner/Page",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("who", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("who", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$to",
 			Var: "to",
 		})),
-		flowcimpl.TField("channel", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("channel", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$channel",
 			Var: "channel",
 		})),
@@ -1061,7 +1062,7 @@ var appPage3State = flowcimpl.ASLState{
 }
 
 // stepPage3 runs Task state "TellOwner/Page".
-func (w *App) stepPage3(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepPage3(ctx context.Context, x *flowcasl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellOwner/Page")
 	out, err := x.Do(ctx, &appPage3State, cx, in, x.AgentTask(&appPage3State, w.h.Pager, &appPage3Agent))
 	if err != nil {
@@ -1074,24 +1075,24 @@ var appPage3Agent = flowcrt.Agent{
 	Name: "Pager",
 }
 
-var appDelivered3State = flowcimpl.ASLState{
+var appDelivered3State = flowcasl.ASLState{
 	Name: "TellOwner/Delivered",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("delivered", flowcimpl.TValue(true)),
-		flowcimpl.TField("via", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("delivered", flowcasl.TValue(true)),
+		flowcasl.TField("via", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$channel",
 			Var: "channel",
 		})),
-		flowcimpl.TField("receipt", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("receipt", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$",
 		})),
 	),
 }
 
 // stepDelivered3 runs Pass state "TellOwner/Delivered".
-func (w *App) stepDelivered3(ctx context.Context, x *flowcimpl.ASLExec, in any) (appStep, any, error) {
+func (w *App) stepDelivered3(ctx context.Context, x *flowcasl.ASLExec, in any) (appStep, any, error) {
 	cx := x.Enter(ctx, "TellOwner/Delivered")
-	out, err := x.Do(ctx, &appDelivered3State, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &appDelivered3State, cx, in, flowcasl.Identity)
 	if err != nil {
 		return appDone, nil, err
 	}
@@ -1100,22 +1101,22 @@ func (w *App) stepDelivered3(ctx context.Context, x *flowcimpl.ASLExec, in any) 
 
 // The compiled paths the choice rules read.
 var (
-	appPath1 = &flowcimpl.JSONPath{
+	appPath1 = &flowcasl.JSONPath{
 		Src: "$.validation.valid",
 	}
-	appPath2 = &flowcimpl.JSONPath{
+	appPath2 = &flowcasl.JSONPath{
 		Src: "$urgent",
 		Var: "urgent",
 	}
-	appPath3 = &flowcimpl.JSONPath{
+	appPath3 = &flowcasl.JSONPath{
 		Src: "$channel",
 		Var: "channel",
 	}
-	appPath4 = &flowcimpl.JSONPath{
+	appPath4 = &flowcasl.JSONPath{
 		Src: "$channel",
 		Var: "channel",
 	}
-	appPath5 = &flowcimpl.JSONPath{
+	appPath5 = &flowcasl.JSONPath{
 		Src: "$channel",
 		Var: "channel",
 	}

@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -94,9 +95,9 @@ func (w *Release) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "release",
 		Schema:   "json",
 		Start:    "Build",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -108,7 +109,7 @@ func (w *Release) runAt(ctx context.Context, sess *flowcimpl.Session, input any,
 		return nil, sess.UnknownState(state)
 	}
 	step := releaseStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "release", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "release", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -117,12 +118,12 @@ func (w *Release) runAt(ctx context.Context, sess *flowcimpl.Session, input any,
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Release) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step releaseStep) (out any, err error) {
+func (w *Release) run(ctx context.Context, x *flowcasl.ASLExec, in any, step releaseStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -166,24 +167,24 @@ func (w *Release) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step re
 		}
 		err = x.Save(ctx, releaseStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(releaseStateIDs[step], err)
+			return nil, flowcasl.StateFailed(releaseStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var releaseBuildState = flowcimpl.ASLState{
+var releaseBuildState = flowcasl.ASLState{
 	Name: "Build",
 	Task: true,
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.build",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("build")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("build")},
 	}},
 }
 
 // stepBuild runs Task state "Build".
-func (w *Release) stepBuild(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepBuild(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Build")
 	out, err := x.Do(ctx, &releaseBuildState, cx, in, x.Task(&releaseBuildState, w.h.Build))
 	if err != nil {
@@ -192,12 +193,12 @@ func (w *Release) stepBuild(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 	return releaseStepCoolOff, out, nil
 }
 
-var releaseCoolOffState = flowcimpl.ASLState{
+var releaseCoolOffState = flowcasl.ASLState{
 	Name: "CoolOff",
 }
 
 // stepCoolOff runs Wait state "CoolOff".
-func (w *Release) stepCoolOff(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepCoolOff(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "CoolOff")
 	out, err := x.Do(ctx, &releaseCoolOffState, cx, in, x.Wait(&releaseCoolOffWait))
 	if err != nil {
@@ -206,19 +207,19 @@ func (w *Release) stepCoolOff(ctx context.Context, x *flowcimpl.ASLExec, in any)
 	return releaseStepShip, out, nil
 }
 
-var releaseCoolOffWait = flowcimpl.Wait{
-	SecondsPath: &flowcimpl.JSONPath{
+var releaseCoolOffWait = flowcasl.Wait{
+	SecondsPath: &flowcasl.JSONPath{
 		Src:  "$.cool",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("cool")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("cool")},
 	},
 }
 
-var releaseShipState = flowcimpl.ASLState{
+var releaseShipState = flowcasl.ASLState{
 	Name: "Ship",
 	Task: true,
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.shipped",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("shipped")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("shipped")},
 	}},
 	Retry: []flowcimpl.Retrier{
 		{
@@ -231,7 +232,7 @@ var releaseShipState = flowcimpl.ASLState{
 }
 
 // stepShip runs Task state "Ship".
-func (w *Release) stepShip(ctx context.Context, x *flowcimpl.ASLExec, in any) (releaseStep, any, error) {
+func (w *Release) stepShip(ctx context.Context, x *flowcasl.ASLExec, in any) (releaseStep, any, error) {
 	cx := x.Enter(ctx, "Ship")
 	out, err := x.Do(ctx, &releaseShipState, cx, in, x.Task(&releaseShipState, w.h.Ship))
 	if err != nil {

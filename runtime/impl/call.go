@@ -42,7 +42,7 @@ type Policy struct {
 // caller's, so a handler that ignores its context delays Call but leaks
 // nothing.
 func Call(ctx context.Context, cfg *Config, p *Policy, fn func(ctx context.Context) error) error {
-	if e := engineOf(ctx); e != nil && len(p.Retry) > 0 { // engine_retry.go
+	if e := EngineOf(ctx); e != nil && len(p.Retry) > 0 { // engine_retry.go
 		if handled, err := e.Retry(ctx, p, func(ctx context.Context) error { return p.attempt(ctx, fn) }); handled {
 			return err
 		}
@@ -59,7 +59,7 @@ func Call(ctx context.Context, cfg *Config, p *Policy, fn func(ctx context.Conte
 	}
 	if sess != nil {
 		var err error
-		if resumed, err = resumeRetries(ctx, cfg, sess, p.State, retries, topLevel(p.State)); err != nil {
+		if resumed, err = ResumeRetries(ctx, cfg, sess, p.State, retries, TopLevel(p.State)); err != nil {
 			return err
 		}
 	}
@@ -77,11 +77,11 @@ func Call(ctx context.Context, cfg *Config, p *Policy, fn func(ctx context.Conte
 			return err
 		}
 		retries[i]++
-		delay := p.Retry[i].delay(retries[i])
+		delay := p.Retry[i].Delay(retries[i])
 		if p.Retry[i].Jitter {
-			delay = time.Duration(cfg.random() * float64(delay))
+			delay = time.Duration(cfg.Random() * float64(delay))
 		}
-		if err := retryDelay(ctx, cfg, sess, p.State, delay, retries, topLevel(p.State)); err != nil {
+		if err := RetryDelay(ctx, cfg, sess, p.State, delay, retries, TopLevel(p.State)); err != nil {
 			return err
 		}
 	}
@@ -108,7 +108,7 @@ func (p *Policy) attempt(ctx context.Context, fn func(ctx context.Context) error
 	if p.Timeout <= 0 {
 		return invoke(ctx, p.State, fn)
 	}
-	if e := engineOf(ctx); e != nil {
+	if e := EngineOf(ctx); e != nil {
 		return e.Attempt(ctx, p.Timeout, func(ctx context.Context) error { return invoke(ctx, p.State, fn) })
 	}
 	actx, cancel := context.WithTimeout(ctx, p.Timeout)
@@ -133,9 +133,9 @@ func (p *Policy) retrier(err error) int {
 	return -1
 }
 
-// delay returns the wait before the n-th retry (1-based) under r:
+// Delay returns the wait before the n-th retry (1-based) under r:
 // Interval * BackoffRate^(n-1), capped at MaxDelay.
-func (r *Retrier) delay(n int) time.Duration {
+func (r *Retrier) Delay(n int) time.Duration {
 	rate := r.BackoffRate
 	if rate == 0 {
 		rate = 1

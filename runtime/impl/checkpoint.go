@@ -41,7 +41,7 @@ const (
 	StatusRunning     Status = "running"     // the run saved this checkpoint on its way; Resume continues it
 	StatusFinished    Status = "finished"    // the run reached its end
 	StatusInterrupted Status = "interrupted" // the run waits at an approval state for a decision
-	StatusWaiting     Status = "waiting"     // the run waits for a task token: Position.Callback (asl_callback.go)
+	StatusWaiting     Status = "waiting"     // the run waits for a task token: Position.Callback (asl/callback.go)
 )
 
 // Checkpoint is a session's run as saved after a state.
@@ -81,25 +81,25 @@ type Position struct {
 	// compiled-in child (an Include, or a started execution) that State
 	// runs, whose raw input is the state saved: the position in each
 	// child, outermost first.
-	Inside []childPosition `json:"inside,omitempty"`
+	Inside []ChildPosition `json:"inside,omitempty"`
 	// Timer is set when the run stopped while State slept (a Wait state,
 	// or the delay before a retry): its deadline, which a resumed run
 	// keeps.
-	Timer *durableTimer `json:"timer,omitempty"`
+	Timer *DurableTimer `json:"timer,omitempty"`
 	// Callback is set when the run waits at State for a task token.
-	Callback *callbackWait `json:"callback,omitempty"`
+	Callback *CallbackWait `json:"callback,omitempty"`
 	// Spent remembers the task tokens whose waits have ended, newest last,
 	// so that a token sent again is refused as used, and one the session
-	// never issued as unknown (asl_callback_spent.go). It is no place to go
+	// never issued as unknown (token_spent.go). It is no place to go
 	// on from: it travels in the position so that every store keeps it.
 	Spent []spentToken `json:"spent_tokens,omitempty"`
 }
 
-// childPosition is where a run goes on in a compiled-in child: the child's
+// ChildPosition is where a run goes on in a compiled-in child: the child's
 // state to run next, its input and the variables of the child's own scope
 // (a JSON object; none when it shares its parent's). In a child that is
 // not the innermost, State is the state that runs the next child.
-type childPosition struct {
+type ChildPosition struct {
 	State string          `json:"state"`
 	Input json.RawMessage `json:"input"`
 	Vars  json.RawMessage `json:"vars,omitempty"`
@@ -116,7 +116,7 @@ type FanOutProgress struct {
 	Done map[int]json.RawMessage `json:"done"`
 	// Stopped holds, by branch or item index, where each branch or item
 	// that stopped for a decision waits.
-	Stopped map[int]*branchStop `json:"stopped,omitempty"`
+	Stopped map[int]*BranchStop `json:"stopped,omitempty"`
 	// Output is, in JSON mode, the output of the state that opened the
 	// fan-out, which a resumed run takes its items from again instead of
 	// running the state again (FanOutSaved, SavedOutput).
@@ -141,7 +141,7 @@ func (c *Checkpoint) clone() *Checkpoint {
 	out.Position.Vars = slices.Clone(c.Position.Vars)
 	out.Position.Inside = slices.Clone(c.Position.Inside)
 	for i, p := range out.Position.Inside {
-		out.Position.Inside[i] = childPosition{State: p.State, Input: slices.Clone(p.Input), Vars: slices.Clone(p.Vars), FanOut: p.FanOut.clone()}
+		out.Position.Inside[i] = ChildPosition{State: p.State, Input: slices.Clone(p.Input), Vars: slices.Clone(p.Vars), FanOut: p.FanOut.clone()}
 	}
 	out.Position.Timer = c.Position.Timer.clone()
 	out.Position.Callback = c.Position.Callback.clone()
@@ -189,7 +189,7 @@ func (m *MemoryCheckpointer) Load(_ context.Context, session string) (*Checkpoin
 	defer m.mu.Unlock()
 	c, ok := m.last[session]
 	if !ok {
-		return nil, sessionErr(session, ErrNoCheckpoint)
+		return nil, SessionErr(session, ErrNoCheckpoint)
 	}
 	return c.clone(), nil
 }

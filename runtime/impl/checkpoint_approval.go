@@ -41,8 +41,8 @@ type Interrupted struct {
 	// (DecideAt); nil for a stop outside any.
 	Stops []Pending
 
-	at  *branchStop   // where the branch or fan-out waits, for the fan-out around it
-	due *durableTimer // inside a branch: when the decision is due
+	At  *BranchStop   // where the branch or fan-out waits, for the fan-out around it
+	due *DurableTimer // inside a branch: when the decision is due
 }
 
 func (e *Interrupted) Error() string {
@@ -76,7 +76,7 @@ func IsInterrupted(err error) bool {
 // (Decide) or no decision by then is a timeout.
 func Approve(ctx context.Context, sess *Session, handlers any, req *ApprovalRequest, input any) (string, error) {
 	until := approvalDeadline(ctx, sess, req)
-	if d, ok := sess.takeDecision(stopKey(ctx, req.State)); ok {
+	if d, ok := sess.takeDecision(StopKey(ctx, req.State)); ok {
 		if !until.IsZero() && !sess.clock().Now().Before(until) {
 			return "", req.timedOut()
 		}
@@ -108,7 +108,7 @@ func Approve(ctx context.Context, sess *Session, handlers any, req *ApprovalRequ
 	}
 	p := Pending{State: req.State, Options: req.Options}
 	if err := p.check(d); err != nil {
-		return "", runtimeErrorf("%v", err)
+		return "", &Error{Name: StatesRuntime, Cause: err.Error()}
 	}
 	return d, nil
 }
@@ -117,13 +117,13 @@ func Approve(ctx context.Context, sess *Session, handlers any, req *ApprovalRequ
 // checkpoint of a resumed session holds, else req.Timeout from now; zero
 // without a timeout, or on an engine, which times the wait itself.
 func approvalDeadline(ctx context.Context, sess *Session, req *ApprovalRequest) time.Time {
-	if req.Timeout <= 0 || engineOf(ctx) != nil {
+	if req.Timeout <= 0 || EngineOf(ctx) != nil {
 		return time.Time{}
 	}
 	if t := branchDeadline(ctx, req.State); t != nil {
 		return t.Until
 	}
-	if t := sess.takeTimer(req.State, false); t != nil {
+	if t := sess.TakeTimer(req.State, false); t != nil {
 		return t.Until
 	}
 	return sess.clock().Now().Add(req.Timeout).UTC()
@@ -139,10 +139,10 @@ func (req *ApprovalRequest) interrupted(ctx context.Context, sess *Session, unti
 	wait := &Interrupted{State: req.State, Prompt: req.Prompt, Options: req.Options}
 	switch {
 	case until.IsZero():
-	case branchOf(ctx) != nil:
-		wait.due = &durableTimer{State: req.State, Until: until} // the branch's stop keeps it
+	case BranchOf(ctx) != nil:
+		wait.due = &DurableTimer{State: req.State, Until: until} // the branch's stop keeps it
 	default:
-		sess.due(&durableTimer{State: req.State, Until: until})
+		sess.due(&DurableTimer{State: req.State, Until: until})
 	}
 	return wait
 }
@@ -196,32 +196,20 @@ func nonNil(ss []string) []string {
 	return ss
 }
 
-// EmptyASLInput is the input of a new States Language session given none:
-// {}, as for a run.
-func EmptyASLInput() any { return newObject(0) }
-
-// MergeASLInput folds the input given to Invoke into the saved input of a
-// States Language session, which has no reducers: the members of an object
-// are set on the saved object, replacing those of the same name (a shallow
-// merge, as States.JsonMerge does); any other value replaces the saved one.
-func MergeASLInput(saved *any, in any) {
-	v, err := normalize(in)
-	if err != nil {
-		*saved = in // not JSON: the run reports it
-		return
-	}
-	old, ok1 := (*saved).(*Object)
-	upd, ok2 := v.(*Object)
-	if !ok1 || !ok2 {
-		*saved = v
-		return
-	}
-	out := newObject(old.Len() + upd.Len())
-	for _, m := range old.members {
-		out.set(m.key, m.value)
-	}
-	for _, m := range upd.members {
-		out.set(m.key, m.value)
-	}
-	*saved = out
+// ApprovalRequest is what an approval handler is asked.
+type ApprovalRequest struct {
+	State   string   // the Approval state
+	Prompt  string   // the question for the approver
+	Options []string // the answers allowed; empty means any
+	Input   any      // the state's effective input
+	// Timeout is how long the approval may take from when the state is
+	// first reached (0: no limit): the handler's context ends then, and a
+	// session's decision after it is a timeout (see Approve).
+	Timeout time.Duration
+	// Details is a structured or computed prompt (`Prompt` object or
+	// `Prompt.$`), evaluated on the input; Prompt is then its Title.
+	Details any
+	// PromptTemplate is the States Language template (*asl.Template) that
+	// computes Details.
+	PromptTemplate any
 }

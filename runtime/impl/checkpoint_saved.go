@@ -42,7 +42,7 @@ type SavedBranches[T ~int] struct {
 // A resumed run restores the finished branches and starts the stopped
 // ones at their state.
 func FanOutSaved[T ~int](ctx context.Context, sess *Session, state string, b SavedBranches[T]) error {
-	stops := openStops(ctx, sess, state)
+	stops := OpenStops(ctx, sess, state)
 	if stops == nil {
 		return FanOut(ctx, state, b.N, b.Limit, func(ctx context.Context, i int) error { return b.Run(ctx, i, b.Entry(i)) })
 	}
@@ -50,17 +50,17 @@ func FanOutSaved[T ~int](ctx context.Context, sess *Session, state string, b Sav
 	if err != nil {
 		return fmt.Errorf("saving the state of %q: %w", state, err)
 	}
-	if err := stops.durable(ctx, sess, state, start, output); err != nil {
+	if err := stops.Durable(ctx, sess, state, start, output); err != nil {
 		return err
 	}
 	err = FanOut(ctx, state, b.N, b.Limit, func(ctx context.Context, i int) error {
-		if raw, ok := stops.finished(i); ok {
+		if raw, ok := stops.Finished(i); ok {
 			if err := b.Load(i, raw); err != nil {
-				return sessionErr(sess.id, fmt.Errorf("its checkpoint holds branch %d of %q that does not decode: %w", i, state, err))
+				return SessionErr(sess.id, fmt.Errorf("its checkpoint holds branch %d of %q that does not decode: %w", i, state, err))
 			}
 			return nil
 		}
-		ctx = stops.branch(ctx, i)
+		ctx = stops.Branch(ctx, i)
 		step, err := b.resume(ctx, sess, i)
 		if err != nil {
 			return err
@@ -70,9 +70,9 @@ func FanOutSaved[T ~int](ctx context.Context, sess *Session, state string, b Sav
 	if err != nil || len(stops.stopped) == 0 {
 		return err
 	}
-	wait := stops.interrupted(state, start, nil)
+	wait := stops.Interrupted(state, start, nil)
 	if w, ok := wait.(*Interrupted); ok {
-		w.at.FanOut.Output = output
+		w.At.FanOut.Output = output
 	}
 	return wait
 }
@@ -83,12 +83,12 @@ func FanOutSaved[T ~int](ctx context.Context, sess *Session, state string, b Sav
 func (b *SavedBranches[T]) resume(ctx context.Context, sess *Session, i int) (T, error) {
 	b.Attach(i)
 	entry := b.Entry(i)
-	stop := takeResume(ctx)
+	stop := TakeResume(ctx)
 	if stop == nil {
 		return entry, nil
 	}
 	if err := b.Load(i, stop.Input); err != nil {
-		return entry, sessionErr(sess.id, fmt.Errorf("its checkpoint holds a branch at %q that does not decode: %w", stop.State, err))
+		return entry, SessionErr(sess.id, fmt.Errorf("its checkpoint holds a branch at %q that does not decode: %w", stop.State, err))
 	}
 	b.Attach(i)
 	for step, id := range b.IDs {
@@ -99,26 +99,26 @@ func (b *SavedBranches[T]) resume(ctx context.Context, sess *Session, i int) (T,
 	return entry, sess.UnknownState(stop.State)
 }
 
-// settle records how branch i ended with err, as fanOutStops.settle does:
+// settle records how branch i ended with err, as OpenFanOut.Settle does:
 // a branch stopped before a state saves its state there, a finished one
 // its state at its end.
-func (b *SavedBranches[T]) settle(ctx context.Context, stops *fanOutStops, i int, err error) error {
+func (b *SavedBranches[T]) settle(ctx context.Context, stops *OpenFanOut, i int, err error) error {
 	var wait *Interrupted
-	if errors.As(err, &wait) && wait.at == nil {
+	if errors.As(err, &wait) && wait.At == nil {
 		input, serr := b.Save(i)
 		if serr != nil {
 			return fmt.Errorf("saving the state of branch %d of %q: %w", i, stops.key, serr)
 		}
-		err = stopInBranch(ctx, err, wait.State, input, nil)
+		err = StopInBranch(ctx, err, wait.State, input, nil)
 	}
 	if err != nil {
-		return stops.settle(ctx, i, nil, err)
+		return stops.Settle(ctx, i, nil, err)
 	}
 	raw, serr := b.Save(i)
 	if serr != nil {
 		return fmt.Errorf("saving the state of branch %d of %q: %w", i, stops.key, serr)
 	}
-	return stops.settle(ctx, i, raw, nil)
+	return stops.Settle(ctx, i, raw, nil)
 }
 
 // SavedOutput returns the output of state that FanOutSaved saved, when the
@@ -126,9 +126,9 @@ func (b *SavedBranches[T]) settle(ctx context.Context, stops *fanOutStops, i int
 // and the fan-out takes its items from that output again.
 func SavedOutput(ctx context.Context, sess *Session, state string) (json.RawMessage, bool) {
 	var f *FanOutProgress
-	if sc := branchOf(ctx); sc != nil {
-		if sc.at != nil && sc.at.State == state {
-			f = sc.at.FanOut
+	if sc := BranchOf(ctx); sc != nil {
+		if sc.At != nil && sc.At.State == state {
+			f = sc.At.FanOut
 		}
 	} else if sess != nil {
 		sess.mu.Lock()

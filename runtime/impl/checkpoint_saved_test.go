@@ -50,7 +50,7 @@ func TestFanOutSavedResume(t *testing.T) {
 	output := json.RawMessage(`{"Text":"[1]","Value":[1]}`)
 	sess := &Session{cfg: &Config{Checkpointer: NewMemoryCheckpointer()}, id: "s", workflow: "w", fanOutAt: "F",
 		fanOut: &FanOutProgress{Done: map[int]json.RawMessage{0: json.RawMessage(`"zero"`)}, Output: output,
-			Stopped: map[int]*branchStop{1: {State: "B", Input: json.RawMessage(`"one"`), Pending: &Pending{Key: "F/1/B", State: "B"}}}}}
+			Stopped: map[int]*BranchStop{1: {State: "B", Input: json.RawMessage(`"one"`), Pending: &Pending{Key: "F/1/B", State: "B"}}}}}
 
 	saved, ok := SavedOutput(ctx, sess, "F")
 	require.True(t, ok)
@@ -73,10 +73,10 @@ func TestFanOutSavedResume(t *testing.T) {
 	assert.Equal(t, []int{-1, 3, 2}, b.ran, "branch 0 finished before; branch 1 goes on at B")
 	assert.Equal(t, []int{0, 2, 1}, b.attached, "a restored branch is attached again")
 	assert.Equal(t, []Pending{{Key: "F/1/B", State: "B", Prompt: "ok?"}}, wait.Stops)
-	assert.JSONEq(t, `"one-again"`, string(wait.at.FanOut.Stopped[1].Input))
-	assert.JSONEq(t, `"done"`, string(wait.at.FanOut.Done[2]))
-	assert.JSONEq(t, `"start"`, string(wait.at.Input))
-	assert.JSONEq(t, string(output), string(wait.at.FanOut.Output))
+	assert.JSONEq(t, `"one-again"`, string(wait.At.FanOut.Stopped[1].Input))
+	assert.JSONEq(t, `"done"`, string(wait.At.FanOut.Done[2]))
+	assert.JSONEq(t, `"start"`, string(wait.At.Input))
+	assert.JSONEq(t, string(output), string(wait.At.FanOut.Output))
 }
 
 // Without a session the branches run from their entry and nothing is
@@ -90,7 +90,7 @@ func TestFanOutSavedWithoutSession(t *testing.T) {
 	assert.Equal(t, []int{0, 0, 0}, b.attached)
 
 	sess := &Session{cfg: &Config{Checkpointer: NewMemoryCheckpointer()}, id: "s", workflow: "w", fanOutAt: "F",
-		fanOut: &FanOutProgress{Stopped: map[int]*branchStop{0: {State: "Elsewhere", Input: json.RawMessage(`"x"`)}}}}
+		fanOut: &FanOutProgress{Stopped: map[int]*BranchStop{0: {State: "Elsewhere", Input: json.RawMessage(`"x"`)}}}}
 	err := FanOutSaved(context.Background(), sess, "F", newSavedBranches().of(func(int) error { return nil }))
 	var serr *SessionError
 	require.ErrorAs(t, err, &serr)

@@ -23,7 +23,7 @@ func (e *SessionError) Error() string { return fmt.Sprintf("session %q: %v", e.S
 
 func (e *SessionError) Unwrap() error { return e.Err }
 
-func sessionErr(id string, err error) error { return &SessionError{Session: id, Err: err} }
+func SessionErr(id string, err error) error { return &SessionError{Session: id, Err: err} }
 
 // Sessions runs the sessions of one generated workflow whose state has type
 // S and whose input to a running session has type U (an update in typed
@@ -89,7 +89,7 @@ func (c *Sessions[S, U]) Resume(ctx context.Context, cfg *Config, id string) (S,
 		return s, err
 	}
 	if cp == nil {
-		return s, sessionErr(id, fmt.Errorf("%w to resume; start the session with Invoke", ErrNoCheckpoint))
+		return s, SessionErr(id, fmt.Errorf("%w to resume; start the session with Invoke", ErrNoCheckpoint))
 	}
 	if s, err = c.decode(cp); err != nil || cp.Status == StatusFinished {
 		return s, err
@@ -115,14 +115,14 @@ func (c *Sessions[S, U]) DecideAt(ctx context.Context, cfg *Config, id, key, dec
 		return s, err
 	}
 	if cp == nil || cp.Status != StatusInterrupted {
-		return s, sessionErr(id, errors.New("no approval waits for a decision"))
+		return s, SessionErr(id, errors.New("no approval waits for a decision"))
 	}
 	p, err := cp.pick(key)
 	if err != nil {
-		return s, sessionErr(id, err)
+		return s, SessionErr(id, err)
 	}
 	if err := p.check(decision); err != nil {
-		return s, sessionErr(id, err)
+		return s, SessionErr(id, err)
 	}
 	sess.decision, sess.decisionAt = decision, p.key()
 	if s, err = c.decode(cp); err != nil {
@@ -150,10 +150,10 @@ func (c *Sessions[S, U]) run(ctx context.Context, sess *Session, s S, state stri
 // session, refusing one that another workflow or state schema wrote.
 func (c *Sessions[S, U]) open(ctx context.Context, cfg *Config, id string) (*Session, *Checkpoint, error) {
 	if cfg.Checkpointer == nil {
-		return nil, nil, sessionErr(id, errors.New("sessions need a checkpointer; configure one with flowcrt.WithCheckpointer"))
+		return nil, nil, SessionErr(id, errors.New("sessions need a checkpointer; configure one with flowcrt.WithCheckpointer"))
 	}
 	if id == "" {
-		return nil, nil, sessionErr(id, errors.New("the session id is empty"))
+		return nil, nil, SessionErr(id, errors.New("the session id is empty"))
 	}
 	sess := &Session{cfg: cfg, id: id, workflow: c.Workflow, schema: c.schema()}
 	cp, err := cfg.Checkpointer.Load(ctx, id)
@@ -163,7 +163,7 @@ func (c *Sessions[S, U]) open(ctx context.Context, cfg *Config, id string) (*Ses
 	case err != nil:
 		return nil, nil, err
 	case cp.Workflow != c.Workflow:
-		return nil, nil, sessionErr(id, fmt.Errorf("its checkpoint is a run of workflow %q, not %q", cp.Workflow, c.Workflow))
+		return nil, nil, SessionErr(id, fmt.Errorf("its checkpoint is a run of workflow %q, not %q", cp.Workflow, c.Workflow))
 	}
 	if err := c.checkSchema(ctx, id, cp.Schema, sess.schema); err != nil {
 		return nil, nil, err
@@ -193,7 +193,7 @@ func (c *Sessions[S, U]) decode(cp *Checkpoint) (S, error) {
 		err = dec.Decode(&s)
 	}
 	if err != nil {
-		return s, sessionErr(cp.Session, fmt.Errorf("its checkpoint holds a state that does not decode: %w", err))
+		return s, SessionErr(cp.Session, fmt.Errorf("its checkpoint holds a state that does not decode: %w", err))
 	}
 	return s, nil
 }
@@ -212,12 +212,12 @@ type Session struct {
 	fanOut               *FanOutProgress // the unfinished fan-out at state fanOutAt, restored once
 	fanOutAt             string
 	vars                 json.RawMessage // a States Language run's variables: restored, then to save
-	inside               []childPosition // where a States Language run resumes inside the children of state insideAt
+	inside               []ChildPosition // where a States Language run resumes inside the children of state insideAt
 	insideAt             string
-	timer                *durableTimer            // the sleep the checkpoint was saved in, taken once
-	dueAt                *durableTimer            // when the decision of the approval the run stops at is due
+	timer                *DurableTimer            // the sleep the checkpoint was saved in, taken once
+	dueAt                *DurableTimer            // when the decision of the approval the run stops at is due
 	spent                []spentToken             // the task tokens whose waits have ended
-	held                 map[string]*callbackWait // the waits the last checkpoint holds, by token hash
+	held                 map[string]*CallbackWait // the waits the last checkpoint holds, by token hash
 
 	mu      sync.Mutex      // the branches of a fan-out save from their own goroutines
 	step    int             // checkpoints saved so far
@@ -233,7 +233,7 @@ func (s *Session) UnknownState(state string) error {
 	if s == nil {
 		return fmt.Errorf("no state %q to run", state)
 	}
-	return sessionErr(s.id, fmt.Errorf("its checkpoint is at state %q, which workflow %q cannot resume at", state, s.workflow))
+	return SessionErr(s.id, fmt.Errorf("its checkpoint is at state %q, which workflow %q cannot resume at", state, s.workflow))
 }
 
 // Save records the outcome of a state. Without an error, the run goes on at
@@ -249,28 +249,30 @@ func (s *Session) Save(ctx context.Context, next string, state any, err error) e
 		return err
 	case errors.As(err, &wait) && wait.Session != "":
 		return err // saved already, by the compiled-in child it waits in
-	case errors.As(err, &wait) && wait.at != nil:
+	case errors.As(err, &wait) && wait.At != nil:
 		// Inside a fan-out: the fan-out state waits, on its raw input.
 		wait.Session = s.id
-		pos := Position{State: wait.at.State, Vars: s.vars, FanOut: wait.at.FanOut}
-		if serr := s.put(ctx, pos, wait.at.Input, wait.Stops); serr != nil {
+		pos := Position{State: wait.At.State, Vars: s.vars, FanOut: wait.At.FanOut}
+		if serr := s.Put(ctx, pos, wait.At.Input, wait.Stops); serr != nil {
 			return serr
 		}
 		return err
 	case errors.As(err, &wait):
 		wait.Session = s.id
 		pending := &Pending{State: wait.State, Prompt: wait.Prompt, Options: wait.Options}
-		if serr := s.save(ctx, Position{State: wait.State, Vars: s.vars}, state, pending); serr != nil {
+		if serr := s.SaveAt(ctx, Position{State: wait.State, Vars: s.vars}, state, pending); serr != nil {
 			return serr
 		}
 		return err
 	case err != nil:
 		return err
 	}
-	return s.save(ctx, Position{State: next, Vars: s.vars}, state, nil)
+	return s.SaveAt(ctx, Position{State: next, Vars: s.vars}, state, nil)
 }
 
-func (s *Session) save(ctx context.Context, pos Position, state any, pending *Pending) error {
+// SaveAt saves the run at pos on state, waiting for pending when it is
+// not nil.
+func (s *Session) SaveAt(ctx context.Context, pos Position, state any, pending *Pending) error {
 	data, err := json.Marshal(state)
 	if err != nil {
 		return fmt.Errorf("saving the checkpoint of session %q: %w", s.id, err)
@@ -279,12 +281,12 @@ func (s *Session) save(ctx context.Context, pos Position, state any, pending *Pe
 	if pending != nil {
 		stops = []Pending{*pending}
 	}
-	return s.put(ctx, pos, data, stops)
+	return s.Put(ctx, pos, data, stops)
 }
 
-// put writes one checkpoint, waiting at stops when there are any; the
+// Put writes one checkpoint, waiting at stops when there are any; the
 // step counter makes the order of a session's checkpoints visible.
-func (s *Session) put(ctx context.Context, pos Position, state json.RawMessage, stops []Pending) error {
+func (s *Session) Put(ctx context.Context, pos Position, state json.RawMessage, stops []Pending) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.putLocked(ctx, pos, state, stops)
@@ -322,7 +324,7 @@ func (s *Session) putLocked(ctx context.Context, pos Position, state json.RawMes
 		Position: pos,
 		State:    state,
 		Pending:  pending,
-		Time:     s.cfg.clock().Now().UTC(),
+		Time:     s.cfg.RunClock().Now().UTC(),
 	})
 }
 
@@ -379,10 +381,10 @@ func StartFanOut[S, U any](ctx context.Context, sess *Session, state string, s *
 		for _, i := range slices.Sorted(maps.Keys(sess.fanOut.Done)) {
 			raw := sess.fanOut.Done[i]
 			if i < 0 || i >= n {
-				return nil, sessionErr(sess.id, fmt.Errorf("its checkpoint holds branch %d of the fan-out at %q, which has %d", i, state, n))
+				return nil, SessionErr(sess.id, fmt.Errorf("its checkpoint holds branch %d of the fan-out at %q, which has %d", i, state, n))
 			}
 			if err := json.Unmarshal(raw, recs.Of(i)); err != nil {
-				return nil, sessionErr(sess.id, fmt.Errorf("its checkpoint holds updates of the fan-out at %q that do not decode: %w", state, err))
+				return nil, SessionErr(sess.id, fmt.Errorf("its checkpoint holds updates of the fan-out at %q that do not decode: %w", state, err))
 			}
 			f.restored[i], f.done[i] = true, raw
 		}
@@ -414,11 +416,11 @@ func (f *fanOutRun) Finish(ctx context.Context, i int, rec any) error {
 // save writes the fan-out's checkpoint; callers other than StartFanOut
 // hold f.mu.
 func (f *fanOutRun) save(ctx context.Context) error {
-	return f.sess.put(ctx, Position{State: f.state, FanOut: &FanOutProgress{Done: f.done}}, f.start, nil)
+	return f.sess.Put(ctx, Position{State: f.state, FanOut: &FanOutProgress{Done: f.done}}, f.start, nil)
 }
 
 // NoDecisions is the error of a decision sent to session id of a workflow
 // that never stops for one, and so has no Decide.
 func NoDecisions(id, workflow string) error {
-	return sessionErr(id, fmt.Errorf("workflow %q has no approval or interrupt: nothing waits for a decision", workflow))
+	return SessionErr(id, fmt.Errorf("workflow %q has no approval or interrupt: nothing waits for a decision", workflow))
 }

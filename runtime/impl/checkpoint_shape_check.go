@@ -38,12 +38,12 @@ func (c *Sessions[S, U]) checkSchema(ctx context.Context, id, saved, current str
 		if saved == c.Schema {
 			return nil
 		}
-		return sessionErr(id, fmt.Errorf("its checkpoint was saved with state schema %s, but this workflow's state schema is %s: "+
+		return SessionErr(id, fmt.Errorf("its checkpoint was saved with state schema %s, but this workflow's state schema is %s: "+
 			"the state has changed shape since; finish the session with the code that started it, or delete it", saved, c.Schema))
 	}
 	var was, now Shape
 	if err := json.Unmarshal([]byte(savedShape), &was); err != nil {
-		return sessionErr(id, fmt.Errorf("its checkpoint's state shape does not decode: %w", err))
+		return SessionErr(id, fmt.Errorf("its checkpoint's state shape does not decode: %w", err))
 	}
 	if err := json.Unmarshal([]byte(currentShape), &now); err != nil {
 		return fmt.Errorf("flowc: the state shape does not decode: %w", err) // a runtime bug
@@ -56,7 +56,7 @@ func (c *Sessions[S, U]) checkSchema(ctx context.Context, id, saved, current str
 		}
 	}
 	if len(breaking) > 0 {
-		return sessionErr(id, fmt.Errorf("its checkpoint was saved with a state this workflow cannot read: %s; "+
+		return SessionErr(id, fmt.Errorf("its checkpoint was saved with a state this workflow cannot read: %s; "+
 			"finish the session with the code that started it, or delete it", strings.Join(breaking, "; ")))
 	}
 	for _, ch := range changes {

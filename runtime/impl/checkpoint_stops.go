@@ -18,17 +18,17 @@ import (
 // their result, others may stop too. Once all have finished or stopped, the
 // fan-out stops with one *Interrupted that lists every stop, and the
 // checkpoint holds the fan-out's progress: what each finished branch
-// recorded and, for each stopped one, where it waits (branchStop). Each
+// recorded and, for each stopped one, where it waits (BranchStop). Each
 // stop has a key naming its path, "<fan-out state>/<index>/<state>", nested
 // as deep as the fan-outs are (e.g. "Outer/1/Inner/0/Approve"). Answering
 // one resumes the fan-out: finished branches are not run again, the
 // answered one goes on from its stop, the others that wait stop again.
 
-// branchStop is where one branch or item of a fan-out waits: at State, on
+// BranchStop is where one branch or item of a fan-out waits: at State, on
 // Input (the state's raw input), with the variables of its own scope. Either
 // State waits itself (Pending), or a fan-out State opens holds the stops
 // (FanOut), one level down.
-type branchStop struct {
+type BranchStop struct {
 	State   string          `json:"state"`
 	Input   json.RawMessage `json:"input"`
 	Vars    json.RawMessage `json:"vars,omitempty"`
@@ -36,21 +36,21 @@ type branchStop struct {
 	FanOut  *FanOutProgress `json:"fan_out,omitempty"`
 	// Timer is when Pending's decision is due, for an approval with a
 	// timeout: the deadline runs from when the branch first reached it.
-	Timer *durableTimer `json:"timer,omitempty"`
+	Timer *DurableTimer `json:"timer,omitempty"`
 	// Callback is the task token State waits for, a callback Task state
-	// (asl_callback_branch.go), instead of a decision.
-	Callback *callbackWait `json:"callback,omitempty"`
+	// (asl/callback_branch.go), instead of a decision.
+	Callback *CallbackWait `json:"callback,omitempty"`
 	// Child is set when State runs a compiled-in child (an Include, or a
 	// started execution) that stopped: where in the child it waits, one
-	// level down (asl_resume.go).
-	Child *branchStop `json:"child,omitempty"`
+	// level down (asl/resume.go).
+	Child *BranchStop `json:"child,omitempty"`
 }
 
-func (b *branchStop) clone() *branchStop {
+func (b *BranchStop) clone() *BranchStop {
 	if b == nil {
 		return nil
 	}
-	out := &branchStop{State: b.State, Input: slices.Clone(b.Input), Vars: slices.Clone(b.Vars), FanOut: b.FanOut.clone(),
+	out := &BranchStop{State: b.State, Input: slices.Clone(b.Input), Vars: slices.Clone(b.Vars), FanOut: b.FanOut.clone(),
 		Timer: b.Timer.clone(), Callback: b.Callback.clone(), Child: b.Child.clone()}
 	if b.Pending != nil {
 		p := *b.Pending
@@ -75,7 +75,7 @@ func (f *FanOutProgress) waitsForToken() bool {
 	return false
 }
 
-func (b *branchStop) waitsForToken() bool {
+func (b *BranchStop) waitsForToken() bool {
 	return b != nil && (b.Callback != nil || b.FanOut.waitsForToken() || b.Child.waitsForToken())
 }
 
@@ -88,7 +88,7 @@ func (f *FanOutProgress) clone() *FanOutProgress {
 		out.Done[i] = slices.Clone(raw)
 	}
 	if f.Stopped != nil {
-		out.Stopped = make(map[int]*branchStop, len(f.Stopped))
+		out.Stopped = make(map[int]*BranchStop, len(f.Stopped))
 		for i, b := range f.Stopped {
 			out.Stopped[i] = b.clone()
 		}
@@ -109,65 +109,80 @@ func (p *Pending) key() string {
 // in a session's run.
 type branchScope struct {
 	prefix string      // the key of its states without their name: "Map/3/"
-	resume *branchStop // where the branch goes on, until its run loop takes it
+	resume *BranchStop // where the branch goes on, until its run loop takes it
 	// at is taken by the run loop: the state it resumes at, whose fan-out
 	// may take it, or whose compiled-in child then takes its Child.
-	at    *branchStop
-	depth int // the compiled-in children around the branch; more are inside it (asl_resume.go)
+	At    *BranchStop
+	Depth int // the compiled-in children around the branch; more are inside it (asl/resume.go)
 }
 
 type branchScopeKey struct{}
 
-func branchOf(ctx context.Context) *branchScope {
+// childDepthKey holds how many compiled-in children (States Language) deep
+// the context runs: a fan-out inside one is saved by the state that runs
+// the child, and the stops of a branch are told apart by it.
+type childDepthKey struct{}
+
+// WithChildDepth returns ctx, running depth compiled-in children deep.
+func WithChildDepth(ctx context.Context, depth int) context.Context {
+	return context.WithValue(ctx, childDepthKey{}, depth)
+}
+
+func childDepth(ctx context.Context) int {
+	depth, _ := ctx.Value(childDepthKey{}).(int)
+	return depth
+}
+
+func BranchOf(ctx context.Context) *branchScope {
 	sc, _ := ctx.Value(branchScopeKey{}).(*branchScope)
 	return sc
 }
 
-// stopKey is the key of a stop at state in the branch ctx runs in.
-func stopKey(ctx context.Context, state string) string {
-	if sc := branchOf(ctx); sc != nil {
+// StopKey is the key of a stop at state in the branch ctx runs in.
+func StopKey(ctx context.Context, state string) string {
+	if sc := BranchOf(ctx); sc != nil {
 		return sc.prefix + state
 	}
 	return state
 }
 
-// takeResume returns, once, where the branch ctx runs in goes on; nil
+// TakeResume returns, once, where the branch ctx runs in goes on; nil
 // when it starts at its start.
-func takeResume(ctx context.Context) *branchStop {
-	sc := branchOf(ctx)
+func TakeResume(ctx context.Context) *BranchStop {
+	sc := BranchOf(ctx)
 	if sc == nil || sc.resume == nil {
 		return nil
 	}
 	stop := sc.resume
-	sc.resume, sc.at = nil, stop
+	sc.resume, sc.At = nil, stop
 	return stop
 }
 
-// fanOutStops is the progress of one fan-out in a session's run: its key,
+// OpenFanOut is the progress of one fan-out in a session's run: its key,
 // what the checkpoint it resumes from says of it, and what its branches
-// did in this run. A nil *fanOutStops (a run without a session) records
+// did in this run. A nil *OpenFanOut (a run without a session) records
 // nothing, and its branches cannot stop.
-type fanOutStops struct {
+type OpenFanOut struct {
 	key      string
 	restored *FanOutProgress
 	mu       sync.Mutex
 	done     map[int]json.RawMessage
-	stopped  map[int]*branchStop
+	stopped  map[int]*BranchStop
 	pending  map[int][]Pending
 	save     func(ctx context.Context) error // saves the progress; nil: not at the top level
 }
 
-// openStops begins the fan-out state opens in the run of ctx, restoring
+// OpenStops begins the fan-out state opens in the run of ctx, restoring
 // its progress when the run resumes inside it: from the branch ctx runs
 // in, or, at the top level, from the session.
-func openStops(ctx context.Context, sess *Session, state string) *fanOutStops {
-	if sess == nil || engineOf(ctx) != nil {
+func OpenStops(ctx context.Context, sess *Session, state string) *OpenFanOut {
+	if sess == nil || EngineOf(ctx) != nil {
 		return nil
 	}
-	f := &fanOutStops{key: stopKey(ctx, state), done: map[int]json.RawMessage{}, stopped: map[int]*branchStop{}, pending: map[int][]Pending{}}
-	if sc := branchOf(ctx); sc != nil {
-		if at := sc.at; at != nil && at.State == state && at.FanOut != nil {
-			f.restored, sc.at = at.FanOut, nil
+	f := &OpenFanOut{key: StopKey(ctx, state), done: map[int]json.RawMessage{}, stopped: map[int]*BranchStop{}, pending: map[int][]Pending{}}
+	if sc := BranchOf(ctx); sc != nil {
+		if at := sc.At; at != nil && at.State == state && at.FanOut != nil {
+			f.restored, sc.At = at.FanOut, nil
 		}
 		return f
 	}
@@ -179,14 +194,14 @@ func openStops(ctx context.Context, sess *Session, state string) *fanOutStops {
 	return f
 }
 
-// durable makes a fan-out at the top level of a session's run save its
+// Durable makes a fan-out at the top level of a session's run save its
 // progress each time a branch finishes or stops, so that a run that
 // crashes or fails inside it runs again only the branches that had not
 // finished: the checkpoint names state, on input (its JSON), and in JSON
 // mode keeps out, the output of the state. A fan-out inside a branch or a
 // compiled-in child is saved by the fan-out or state around it.
-func (f *fanOutStops) durable(ctx context.Context, sess *Session, state string, input any, out json.RawMessage) error {
-	if f == nil || branchOf(ctx) != nil || len(frames(ctx)) > 0 {
+func (f *OpenFanOut) Durable(ctx context.Context, sess *Session, state string, input any, out json.RawMessage) error {
+	if f == nil || BranchOf(ctx) != nil || childDepth(ctx) > 0 {
 		return nil
 	}
 	data, err := json.Marshal(input)
@@ -195,14 +210,14 @@ func (f *fanOutStops) durable(ctx context.Context, sess *Session, state string, 
 	}
 	f.save = func(ctx context.Context) error {
 		progress := (&FanOutProgress{Done: f.done, Stopped: f.stopped, Output: out}).clone()
-		return sess.put(ctx, Position{State: state, Vars: sess.vars, FanOut: progress}, data, nil)
+		return sess.Put(ctx, Position{State: state, Vars: sess.vars, FanOut: progress}, data, nil)
 	}
 	return nil
 }
 
-// finished returns what branch i recorded when it finished before the run
+// Finished returns what branch i recorded when it finished before the run
 // was resumed.
-func (f *fanOutStops) finished(i int) (json.RawMessage, bool) {
+func (f *OpenFanOut) Finished(i int) (json.RawMessage, bool) {
 	if f == nil || f.restored == nil {
 		return nil, false
 	}
@@ -215,31 +230,31 @@ func (f *fanOutStops) finished(i int) (json.RawMessage, bool) {
 	return raw, ok
 }
 
-// branch returns the context branch i runs in: its stops are keyed under
+// Branch returns the context branch i runs in: its stops are keyed under
 // the fan-out's, and it resumes where the checkpoint says it stopped.
-func (f *fanOutStops) branch(ctx context.Context, i int) context.Context {
+func (f *OpenFanOut) Branch(ctx context.Context, i int) context.Context {
 	if f == nil {
 		return ctx
 	}
-	sc := &branchScope{prefix: f.key + "/" + strconv.Itoa(i) + "/", depth: len(frames(ctx))}
+	sc := &branchScope{prefix: f.key + "/" + strconv.Itoa(i) + "/", Depth: childDepth(ctx)}
 	if f.restored != nil {
 		sc.resume = f.restored.Stopped[i]
 	}
 	return context.WithValue(ctx, branchScopeKey{}, sc)
 }
 
-// settle records how branch i ended: its result rec when it finished, or
+// Settle records how branch i ended: its result rec when it finished, or
 // where it waits when it stopped, which is then no failure of the fan-out.
 // Other errors are returned.
-func (f *fanOutStops) settle(ctx context.Context, i int, rec any, err error) error {
+func (f *OpenFanOut) Settle(ctx context.Context, i int, rec any, err error) error {
 	if f == nil {
 		return err
 	}
 	var wait *Interrupted
-	if errors.As(err, &wait) && wait.at != nil {
+	if errors.As(err, &wait) && wait.At != nil {
 		f.mu.Lock()
 		defer f.mu.Unlock()
-		f.stopped[i], f.pending[i] = wait.at, wait.Stops
+		f.stopped[i], f.pending[i] = wait.At, wait.Stops
 		return f.saved(ctx)
 	}
 	if err != nil {
@@ -256,18 +271,18 @@ func (f *fanOutStops) settle(ctx context.Context, i int, rec any, err error) err
 }
 
 // saved saves the progress of a durable fan-out; f.mu is held.
-func (f *fanOutStops) saved(ctx context.Context) error {
+func (f *OpenFanOut) saved(ctx context.Context) error {
 	if f.save == nil {
 		return nil
 	}
 	return f.save(ctx)
 }
 
-// interrupted returns, when branches stopped, the *Interrupted of the
+// Interrupted returns, when branches stopped, the *Interrupted of the
 // fan-out state: every stop, in branch order, and where the fan-out waits,
 // on input (the state's raw input) with vars (its scope's variables, nil
 // at the top level, whose variables the checkpoint holds anyway).
-func (f *fanOutStops) interrupted(state string, input any, vars json.RawMessage) error {
+func (f *OpenFanOut) Interrupted(state string, input any, vars json.RawMessage) error {
 	if f == nil || len(f.stopped) == 0 {
 		return nil
 	}
@@ -283,37 +298,37 @@ func (f *fanOutStops) interrupted(state string, input any, vars json.RawMessage)
 	if len(stops) > 0 {
 		wait = &Interrupted{State: stops[0].State, Key: stops[0].Key, Prompt: stops[0].Prompt, Options: stops[0].Options, Stops: stops}
 	}
-	wait.at = &branchStop{State: state, Input: in, Vars: vars, FanOut: &FanOutProgress{Done: f.done, Stopped: f.stopped}}
+	wait.At = &BranchStop{State: state, Input: in, Vars: vars, FanOut: &FanOutProgress{Done: f.done, Stopped: f.stopped}}
 	return wait
 }
 
-// stopInBranch turns err, the *Interrupted of an approval at state on raw
+// StopInBranch turns err, the *Interrupted of an approval at state on raw
 // input in the branch ctx runs in, into a stop its fan-out records; vars
 // are the variables of the branch's scope. Other errors, and errors of a
 // run outside a session's fan-out, are returned as they are.
-func stopInBranch(ctx context.Context, err error, state string, raw any, vars json.RawMessage) error {
+func StopInBranch(ctx context.Context, err error, state string, raw any, vars json.RawMessage) error {
 	var wait *Interrupted
-	if branchOf(ctx) == nil || !errors.As(err, &wait) {
+	if BranchOf(ctx) == nil || !errors.As(err, &wait) {
 		return err
 	}
 	in, merr := json.Marshal(raw)
 	if merr != nil {
 		return fmt.Errorf("saving the input of %q: %w", state, merr)
 	}
-	p := Pending{Key: stopKey(ctx, state), State: state, Prompt: wait.Prompt, Options: wait.Options}
+	p := Pending{Key: StopKey(ctx, state), State: state, Prompt: wait.Prompt, Options: wait.Options}
 	return &Interrupted{State: state, Key: p.Key, Prompt: p.Prompt, Options: p.Options, Stops: []Pending{p},
-		at: &branchStop{State: state, Input: in, Vars: vars, Pending: &p, Timer: wait.due}}
+		At: &BranchStop{State: state, Input: in, Vars: vars, Pending: &p, Timer: wait.due}}
 }
 
 // branchDeadline is the deadline the stop a branch resumes at keeps for
 // the approval at state; nil outside branches, or without one.
-func branchDeadline(ctx context.Context, state string) *durableTimer {
-	sc := branchOf(ctx)
-	if sc == nil || sc.at == nil || sc.at.State != state || sc.at.Timer == nil {
+func branchDeadline(ctx context.Context, state string) *DurableTimer {
+	sc := BranchOf(ctx)
+	if sc == nil || sc.At == nil || sc.At.State != state || sc.At.Timer == nil {
 		return nil
 	}
-	t := sc.at.Timer
-	sc.at.Timer = nil // once: a later visit of the state is a new wait
+	t := sc.At.Timer
+	sc.At.Timer = nil // once: a later visit of the state is a new wait
 	return t
 }
 
@@ -343,7 +358,7 @@ func (f *FanOutProgress) stops() []Pending {
 
 // stops appends to out the stop of b and those of the fan-out or
 // compiled-in child it waits in.
-func (b *branchStop) stops(out []Pending) []Pending {
+func (b *BranchStop) stops(out []Pending) []Pending {
 	if b == nil {
 		return out
 	}
@@ -417,7 +432,7 @@ func stopsText(stops []Pending) string {
 // branches' stops fail the fan-out as any error does.
 type typedFanOut struct {
 	sess     *Session
-	stops    *fanOutStops
+	stops    *OpenFanOut
 	start    json.RawMessage // the state the branches started from
 	restored []bool          // finished before the run was resumed; read-only
 }
@@ -428,7 +443,7 @@ type typedFanOut struct {
 // this fan-out it restores into recs what the finished branches recorded.
 // With a nil sess it does nothing.
 func StartFanOutStops[S, U any](ctx context.Context, sess *Session, state string, s *S, recs *Records[U]) (*typedFanOut, error) {
-	stops := openStops(ctx, sess, state)
+	stops := OpenStops(ctx, sess, state)
 	if stops == nil {
 		return nil, nil
 	}
@@ -441,7 +456,7 @@ func StartFanOutStops[S, U any](ctx context.Context, sess *Session, state string
 	if err := f.restore(state, n, func(i int, raw json.RawMessage) error { return json.Unmarshal(raw, recs.Of(i)) }); err != nil {
 		return nil, err
 	}
-	if err := stops.durable(ctx, sess, state, start, nil); err != nil {
+	if err := stops.Durable(ctx, sess, state, start, nil); err != nil {
 		return nil, err
 	}
 	stops.mu.Lock()
@@ -459,16 +474,16 @@ func (f *typedFanOut) restore(state string, n int, decode func(i int, raw json.R
 	}
 	for _, i := range slices.Sorted(maps.Keys(r.Stopped)) {
 		if i < 0 || i >= n {
-			return sessionErr(f.sess.id, fmt.Errorf("its checkpoint holds a stop in branch %d of the fan-out at %q, which has %d", i, state, n))
+			return SessionErr(f.sess.id, fmt.Errorf("its checkpoint holds a stop in branch %d of the fan-out at %q, which has %d", i, state, n))
 		}
 	}
 	for _, i := range slices.Sorted(maps.Keys(r.Done)) {
 		raw := r.Done[i]
 		if i < 0 || i >= n {
-			return sessionErr(f.sess.id, fmt.Errorf("its checkpoint holds branch %d of the fan-out at %q, which has %d", i, state, n))
+			return SessionErr(f.sess.id, fmt.Errorf("its checkpoint holds branch %d of the fan-out at %q, which has %d", i, state, n))
 		}
 		if err := decode(i, raw); err != nil {
-			return sessionErr(f.sess.id, fmt.Errorf("its checkpoint holds updates of the fan-out at %q that do not decode: %w", state, err))
+			return SessionErr(f.sess.id, fmt.Errorf("its checkpoint holds updates of the fan-out at %q that do not decode: %w", state, err))
 		}
 		f.restored[i], f.stops.done[i] = true, raw
 	}
@@ -489,8 +504,8 @@ func BranchAt[T ~int, U any](ctx context.Context, f *typedFanOut, i int, rec *[]
 	if f == nil {
 		return ctx, entry, nil
 	}
-	ctx = f.stops.branch(ctx, i)
-	stop := takeResume(ctx)
+	ctx = f.stops.Branch(ctx, i)
+	stop := TakeResume(ctx)
 	if stop == nil {
 		return ctx, entry, nil
 	}
@@ -499,7 +514,7 @@ func BranchAt[T ~int, U any](ctx context.Context, f *typedFanOut, i int, rec *[]
 		return ctx, entry, f.sess.UnknownState(stop.State)
 	}
 	if err := json.Unmarshal(stop.Input, rec); err != nil {
-		return ctx, entry, sessionErr(f.sess.id, fmt.Errorf("its checkpoint holds updates of branch %d of the fan-out at %q that do not decode: %w", i, f.stops.key, err))
+		return ctx, entry, SessionErr(f.sess.id, fmt.Errorf("its checkpoint holds updates of branch %d of the fan-out at %q that do not decode: %w", i, f.stops.key, err))
 	}
 	for j := range *rec {
 		apply(&(*rec)[j])
@@ -516,14 +531,14 @@ func (f *typedFanOut) Settle(ctx context.Context, i int, rec any, err error) err
 		return err
 	}
 	var wait *Interrupted
-	if errors.As(err, &wait) && wait.at == nil {
+	if errors.As(err, &wait) && wait.At == nil {
 		raw, merr := json.Marshal(rec)
 		if merr != nil {
 			return fmt.Errorf("saving the updates of branch %d of %q: %w", i, f.stops.key, merr)
 		}
-		err = stopInBranch(ctx, err, wait.State, json.RawMessage(raw), nil)
+		err = StopInBranch(ctx, err, wait.State, json.RawMessage(raw), nil)
 	}
-	return f.stops.settle(ctx, i, rec, err)
+	return f.stops.Settle(ctx, i, rec, err)
 }
 
 // Stopped returns, once every branch has finished or stopped, the
@@ -533,5 +548,5 @@ func (f *typedFanOut) Stopped() error {
 	if f == nil {
 		return nil
 	}
-	return f.stops.interrupted(f.stops.key, f.start, nil)
+	return f.stops.Interrupted(f.stops.key, f.start, nil)
 }

@@ -15,7 +15,7 @@ func sampleCheckpoint() *Checkpoint {
 	return &Checkpoint{
 		Session: "s1", Workflow: "W", Schema: "sha256:00", Step: 3, Status: StatusInterrupted,
 		Position: Position{State: "review", FanOut: &FanOutProgress{Done: map[int]json.RawMessage{1: json.RawMessage(`[{"n":1}]`)}},
-			Inside: []childPosition{{State: "review/ask", Input: json.RawMessage(`{"n":3}`), Vars: json.RawMessage(`{"v":4}`)}}},
+			Inside: []ChildPosition{{State: "review/ask", Input: json.RawMessage(`{"n":3}`), Vars: json.RawMessage(`{"v":4}`)}}},
 		State:   json.RawMessage(`{"n":2}`),
 		Pending: &Pending{State: "review", Prompt: "OK?", Options: []string{"yes", "no"}},
 		Time:    time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
@@ -96,27 +96,6 @@ func TestApproveTimeout(t *testing.T) {
 	}), req, nil)
 	assert.Equal(t, errTimeout, ErrorName(err))
 	assert.True(t, MatchError(err, []string{"Timeout"}))
-}
-
-// Inside a Parallel or Map an Approval cannot wait: that is an error.
-func TestNestedApprovalCannotWait(t *testing.T) {
-	cfg := NewConfig()
-	x, in, err := NewASLExec(&cfg, "m", struct{}{}, map[string]any{})
-	require.NoError(t, err)
-	req := ApprovalRequest{State: "inner", Prompt: "OK?"}
-	_, err = x.Approval(req, false)(context.Background(), nil, in)
-	assert.Equal(t, StatesRuntime, ErrorName(err))
-	_, err = x.Approval(req, true)(context.Background(), nil, in)
-	assert.True(t, IsInterrupted(err))
-}
-
-func TestMergeASLInput(t *testing.T) {
-	saved, err := DecodeASLInput([]byte(`{"a": 1, "b": {"c": 2}}`))
-	require.NoError(t, err)
-	MergeASLInput(&saved, map[string]any{"b": "x", "d": true})
-	assert.Equal(t, map[string]any{"a": 1.0, "b": "x", "d": true}, Plain(saved))
-	MergeASLInput(&saved, []any{1.0})
-	assert.Equal(t, []any{1.0}, saved, "a non-object replaces")
 }
 
 // A fan-out checkpoint that names more branches than the fan-out has is

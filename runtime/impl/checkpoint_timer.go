@@ -8,12 +8,12 @@ import (
 	"time"
 )
 
-// durableTimer is a sleep under way in the state a checkpoint names: a
+// DurableTimer is a sleep under way in the state a checkpoint names: a
 // Wait state's, or the delay before a retry of the state's handler; or
 // the time an approval state's decision is due. Its deadline is absolute,
 // so that a run resumed after a crash sleeps only what is left of it, and
 // not at all once it has passed.
-type durableTimer struct {
+type DurableTimer struct {
 	State string    `json:"state"`
 	Until time.Time `json:"until"`
 	// Retries is set for a retry's delay: the retries each rule of the
@@ -21,7 +21,7 @@ type durableTimer struct {
 	Retries []int `json:"retries,omitempty"`
 }
 
-func (t *durableTimer) clone() *durableTimer {
+func (t *DurableTimer) clone() *DurableTimer {
 	if t == nil {
 		return nil
 	}
@@ -48,12 +48,12 @@ func (s *Session) clock() Clock {
 	if s == nil {
 		return SystemClock
 	}
-	return s.cfg.clock()
+	return s.cfg.RunClock()
 }
 
-// takeTimer returns, once, the timer of the checkpoint the run resumed
+// TakeTimer returns, once, the timer of the checkpoint the run resumed
 // from, when it is state's Wait or approval (retry false) or retry delay.
-func (s *Session) takeTimer(state string, retry bool) *durableTimer {
+func (s *Session) TakeTimer(state string, retry bool) *DurableTimer {
 	if s == nil {
 		return nil
 	}
@@ -69,7 +69,7 @@ func (s *Session) takeTimer(state string, retry bool) *durableTimer {
 
 // due records when the decision of the approval the run is about to stop
 // at is due, for the checkpoint Save writes.
-func (s *Session) due(t *durableTimer) {
+func (s *Session) due(t *DurableTimer) {
 	if s == nil {
 		return
 	}
@@ -80,7 +80,7 @@ func (s *Session) due(t *durableTimer) {
 
 // takeDue returns, once, when the decision at approval state is due; nil
 // when it has no timeout. The caller holds s.mu.
-func (s *Session) takeDue(state string) *durableTimer {
+func (s *Session) takeDue(state string) *DurableTimer {
 	t := s.dueAt
 	s.dueAt = nil
 	if t == nil || t.State != state {
@@ -94,7 +94,7 @@ func (s *Session) takeDue(state string) *durableTimer {
 // only what is left. A sleep that no checkpoint names (inside a fan-out,
 // a Parallel branch or a Map iteration, whose progress is not saved)
 // saves nothing.
-func (s *Session) holdTimer(ctx context.Context, t *durableTimer, here func(Position) bool) error {
+func (s *Session) holdTimer(ctx context.Context, t *DurableTimer, here func(Position) bool) error {
 	if s == nil {
 		return nil
 	}
@@ -115,20 +115,20 @@ func (s *Session) holdTimer(ctx context.Context, t *durableTimer, here func(Posi
 	return s.putLocked(ctx, pos, state, nil)
 }
 
-// sleepUntil sleeps through the clock of cfg until t's deadline, which a
+// SleepUntil sleeps through the clock of cfg until t's deadline, which a
 // checkpoint of sess holds first. A resumed run writes it again: its state
 // may hold new input since.
-func sleepUntil(ctx context.Context, cfg *Config, sess *Session, t *durableTimer, here func(Position) bool) error {
+func SleepUntil(ctx context.Context, cfg *Config, sess *Session, t *DurableTimer, here func(Position) bool) error {
 	if err := sess.holdTimer(ctx, t, here); err != nil {
 		return err
 	}
-	clock := cfg.clock()
+	clock := cfg.RunClock()
 	return clock.Sleep(ctx, max(t.Until.Sub(clock.Now()), 0))
 }
 
-// topLevel says whether a checkpoint at pos names state among the
+// TopLevel says whether a checkpoint at pos names state among the
 // top-level states of a workflow, outside any fan-out.
-func topLevel(state string) func(Position) bool {
+func TopLevel(state string) func(Position) bool {
 	return func(pos Position) bool {
 		return pos.State == state && pos.FanOut == nil && len(pos.Inside) == 0
 	}

@@ -29,8 +29,8 @@ func WithEngine(ctx context.Context, e Engine) context.Context {
 	return context.WithValue(ctx, engineKey{}, e)
 }
 
-// engineOf returns the engine of ctx, or nil for this process.
-func engineOf(ctx context.Context) Engine {
+// EngineOf returns the engine of ctx, or nil for this process.
+func EngineOf(ctx context.Context) Engine {
 	e, _ := ctx.Value(engineKey{}).(Engine)
 	return e
 }

@@ -27,15 +27,15 @@ func (p *Policy) EngineRetrier() (Retrier, bool) {
 
 // LongestDelay is the longest delay r waits between two attempts.
 func (r *Retrier) LongestDelay() time.Duration {
-	return max(r.delay(max(r.MaxAttempts-1, 1)), r.Interval)
+	return max(r.Delay(max(r.MaxAttempts-1, 1)), r.Interval)
 }
 
-// resumeRetries restores a run resumed from a checkpoint that was saved
+// ResumeRetries restores a run resumed from a checkpoint that was saved
 // during the delay before a retry of state: the retries its rules had
 // made go into retries, and what is left of the delay is slept. It
 // returns how many retries were made, 0 when the run did not stop there.
-func resumeRetries(ctx context.Context, cfg *Config, sess *Session, state string, retries []int, here func(Position) bool) (int, error) {
-	t := sess.takeTimer(state, true)
+func ResumeRetries(ctx context.Context, cfg *Config, sess *Session, state string, retries []int, here func(Position) bool) (int, error) {
+	t := sess.TakeTimer(state, true)
 	if t == nil || len(t.Retries) != len(retries) {
 		return 0, nil
 	}
@@ -44,16 +44,16 @@ func resumeRetries(ctx context.Context, cfg *Config, sess *Session, state string
 	for _, r := range retries {
 		n += r
 	}
-	return n, sleepUntil(ctx, cfg, sess, t, here)
+	return n, SleepUntil(ctx, cfg, sess, t, here)
 }
 
-// retryDelay sleeps delay d before a retry of state, whose rules have
+// RetryDelay sleeps delay d before a retry of state, whose rules have
 // made retries so far; when here says that the session's checkpoint names
 // state, the deadline and the retries go into it first.
-func retryDelay(ctx context.Context, cfg *Config, sess *Session, state string, d time.Duration, retries []int, here func(Position) bool) error {
+func RetryDelay(ctx context.Context, cfg *Config, sess *Session, state string, d time.Duration, retries []int, here func(Position) bool) error {
 	if sess == nil {
-		return cfg.clock().Sleep(ctx, d)
+		return cfg.RunClock().Sleep(ctx, d)
 	}
-	t := &durableTimer{State: state, Until: cfg.clock().Now().Add(d).UTC(), Retries: slices.Clone(retries)}
-	return sleepUntil(ctx, cfg, sess, t, here)
+	t := &DurableTimer{State: state, Until: cfg.RunClock().Now().Add(d).UTC(), Retries: slices.Clone(retries)}
+	return SleepUntil(ctx, cfg, sess, t, here)
 }

@@ -143,3 +143,17 @@ func (e *MockError) Error() string {
 }
 
 func (e *MockError) Unwrap() error { return e.Err }
+
+// The error names of the States Language that the shared machinery gives
+// too: a decision an approval does not offer is a States.Runtime error in
+// every dialect, and a task token's deadlines (token_wait.go) are
+// States.Timeout and States.HeartbeatTimeout. The States Language
+// machinery (package asl) names the others.
+const (
+	StatesTimeout = "States.Timeout"
+	StatesRuntime = "States.Runtime"
+	// StatesHeartbeatTimeout is the error of a callback wait that no
+	// heartbeat renewed within HeartbeatSeconds. Retriers and catchers of
+	// States.Timeout match it too.
+	StatesHeartbeatTimeout = "States.HeartbeatTimeout"
+)

@@ -15,7 +15,7 @@ import (
 // returned: none outlives it. A panic in work becomes a TaskFailed error
 // naming state, the state that opened the fan-out.
 func FanOut(ctx context.Context, state string, n, limit int, work func(ctx context.Context, i int) error) error {
-	if e := engineOf(ctx); e != nil {
+	if e := EngineOf(ctx); e != nil {
 		return e.FanOut(ctx, state, n, limit, work)
 	}
 	workers := n
@@ -46,7 +46,7 @@ func inOrder(ctx context.Context, o Observer, state string, n int, work func(con
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := protect(ctx, o, state, i, n, work); err != nil {
+		if err := Protect(ctx, o, state, i, n, work); err != nil {
 			return err
 		}
 	}
@@ -70,16 +70,16 @@ func (f *fanOut) worker(ctx context.Context) {
 		if i >= f.n || ctx.Err() != nil {
 			return
 		}
-		if err := protect(ctx, f.o, f.state, int(i), int(f.n), f.work); err != nil {
+		if err := Protect(ctx, f.o, f.state, int(i), int(f.n), f.work); err != nil {
 			f.once.Do(func() { f.err = err; f.cancel() })
 			return
 		}
 	}
 }
 
-// protect calls work for item i of n, turning a panic into an error; o,
+// Protect calls work for item i of n, turning a panic into an error; o,
 // when not nil, observes the item (n < 0: the number is not known).
-func protect(ctx context.Context, o Observer, state string, i, n int, work func(context.Context, int) error) (err error) {
+func Protect(ctx context.Context, o Observer, state string, i, n int, work func(context.Context, int) error) (err error) {
 	if o != nil {
 		var end func(error)
 		if ctx, end = o.Item(ctx, state, i, n); end != nil {

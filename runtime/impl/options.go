@@ -55,9 +55,10 @@ func WithRand(f func() float64) Option {
 	return func(cfg *Config) { cfg.Rand = f }
 }
 
-// clock and random fall back to the defaults so that a Config literal, not
-// only one from NewConfig, is usable, and so is none.
-func (c *Config) clock() Clock {
+// RunClock is the clock of the run. RunClock and Random fall back to the
+// defaults so that a Config literal, not only one from NewConfig, is
+// usable, and so is none.
+func (c *Config) RunClock() Clock {
 	if c == nil || c.Clock == nil {
 		return SystemClock
 	}
@@ -66,9 +67,10 @@ func (c *Config) clock() Clock {
 
 // Now is the time by c's clock, for machinery outside this package (task
 // chains' {{now}} macro).
-func (c *Config) Now() time.Time { return c.clock().Now() }
+func (c *Config) Now() time.Time { return c.RunClock().Now() }
 
-func (c *Config) random() float64 {
+// Random is a number in [0, 1) from the run's Rand.
+func (c *Config) Random() float64 {
 	if c == nil || c.Rand == nil {
 		return rand.Float64()
 	}

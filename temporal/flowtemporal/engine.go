@@ -11,6 +11,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // engine implements flowcimpl.Engine with workflow coroutines and activity
@@ -22,8 +23,8 @@ type engine struct{}
 var (
 	_ flowcimpl.Engine          = engine{}
 	_ flowcimpl.TaskTokenEngine = engine{}
-	_ flowcimpl.ItemsEngine     = engine{}
-	_ flowcimpl.EngineResults   = Results{}
+	_ flowcasl.ItemsEngine      = engine{}
+	_ flowcasl.EngineResults    = Results{}
 )
 
 // FanOut runs work for every index on at most limit coroutines, handing

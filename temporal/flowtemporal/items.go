@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // A distributed Map's reader runs as activities, one page of items each,
@@ -31,10 +32,10 @@ type ItemPage struct {
 
 var errPageFull = errors.New("page full")
 
-// ReadItems is the workflow side of flowcimpl.ItemReader: it runs the
+// ReadItems is the workflow side of flowcasl.ItemReader: it runs the
 // reader's activity page by page, handing the items to yield in order,
 // and stops at yield's first error, which it returns.
-func ReadItems(ctx context.Context, activity string, req flowcimpl.ItemReadRequest, yield func(item any) error) error {
+func ReadItems(ctx context.Context, activity string, req flowcasl.ItemReadRequest, yield func(item any) error) error {
 	for from := 0; ; {
 		var page ItemPage
 		if err := Execute(ctx, activity, &page, req, from); err != nil {
@@ -57,13 +58,13 @@ func ReadItems(ctx context.Context, activity string, req flowcimpl.ItemReadReque
 }
 
 // ReadItemsActivity is the activity of ReadItems: the page of items from
-// index from on, read by h when it implements flowcimpl.ItemReader and by
+// index from on, read by h when it implements flowcasl.ItemReader and by
 // the built-in reader of local files otherwise.
-func ReadItemsActivity(ctx context.Context, h any, req flowcimpl.ItemReadRequest, from int) (page ItemPage, err error) {
+func ReadItemsActivity(ctx context.Context, h any, req flowcasl.ItemReadRequest, from int) (page ItemPage, err error) {
 	ctx = ActivityContext(ctx)
 	defer Finish(ctx, &err)
-	read := flowcimpl.ReadLocalItems
-	if r, ok := h.(flowcimpl.ItemReader); ok {
+	read := flowcasl.ReadLocalItems
+	if r, ok := h.(flowcasl.ItemReader); ok {
 		read = r.ReadItems
 	}
 	n, size := 0, 0
@@ -72,7 +73,7 @@ func ReadItemsActivity(ctx context.Context, h any, req flowcimpl.ItemReadRequest
 			n++
 			return nil
 		}
-		raw, err := flowcimpl.ItemJSON(n, item)
+		raw, err := flowcasl.ItemJSON(n, item)
 		if err != nil {
 			return err
 		}
@@ -92,16 +93,16 @@ func ReadItemsActivity(ctx context.Context, h any, req flowcimpl.ItemReadRequest
 
 // HandlerValue is v, decoded from an activity's JSON input, as the native
 // engine hands it to h: its objects plain maps unless h takes them
-// ordered (flowcimpl.OrderedHandlers).
+// ordered (flowcasl.OrderedHandlers).
 func HandlerValue(h any, v any) any {
-	if _, ok := h.(flowcimpl.OrderedHandlers); ok {
+	if _, ok := h.(flowcasl.OrderedHandlers); ok {
 		return v
 	}
-	return flowcimpl.Plain(v)
+	return flowcasl.Plain(v)
 }
 
 // FanOutItems runs a distributed Map's children as its items are read
-// (flowcimpl.ItemsEngine): the reader on a coroutine of its own, holding
+// (flowcasl.ItemsEngine): the reader on a coroutine of its own, holding
 // at most held items that no child has taken; each child on a coroutine
 // of its own, at most limit at once, started in item order by the
 // caller's coroutine, which also hands ended each child that returned.

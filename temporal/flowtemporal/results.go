@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
-	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // ResultsCall is one call of a distributed Map's ResultWriter as it
 // crosses to its activity, where the handlers run: Op is "open", "write"
-// or "close" (see flowcimpl.EngineResults).
+// or "close" (see flowcasl.EngineResults).
 type ResultsCall struct {
 	Op            string
 	Req           flowcrt.ResultWriteRequest
@@ -20,7 +20,7 @@ type ResultsCall struct {
 	Total, Failed int
 }
 
-// Results is the workflow side of flowcimpl.EngineResults: each call an
+// Results is the workflow side of flowcasl.EngineResults: each call an
 // activity.
 type Results struct{ Activity string }
 
@@ -50,7 +50,7 @@ func (r Results) CloseResults(ctx context.Context, req flowcrt.ResultWriteReques
 func ResultsActivity(ctx context.Context, h any, c ResultsCall) (own bool, err error) {
 	ctx = ActivityContext(ctx)
 	defer Finish(ctx, &err)
-	s := flowcimpl.ServeResults{H: h}
+	s := flowcasl.ServeResults{H: h}
 	switch c.Op {
 	case "open":
 		return s.OpenResults(c.Req)

@@ -234,7 +234,7 @@ func (g *aslGen) machine(f *jen.File, t emit.Target, method, what string, m *ir.
 	top := method == "run"
 	l := &emit.Loop{
 		Method: method,
-		Params: []jen.Code{jen.Id("x").Op("*").Add(emit.Rt("ASLExec")), jen.Id("in").Any()},
+		Params: []jen.Code{jen.Id("x").Op("*").Add(al("ASLExec")), jen.Id("in").Any()},
 		Until:  jen.Id(n.EndConst()),
 		Result: jen.Any(), Zero: jen.Nil(), Done: jen.Id("in"),
 		States: m.States,
@@ -243,7 +243,7 @@ func (g *aslGen) machine(f *jen.File, t emit.Target, method, what string, m *ir.
 		},
 		Outs: []jen.Code{jen.Id("in")},
 		Wrap: func(err jen.Code) jen.Code {
-			return emit.Rt("StateFailed").Call(jen.Id(n.IdsVar()).Index(jen.Id("step")), err)
+			return al("StateFailed").Call(jen.Id(n.IdsVar()).Index(jen.Id("step")), err)
 		},
 	}
 	switch {
@@ -281,3 +281,10 @@ func stateIn(states []*ir.State, id string) *ir.State {
 	}
 	return states[0]
 }
+
+// al names the States Language machinery: package asl, which generated
+// code imports as flowcasl.
+func al(name string) *jen.Statement { return jen.Qual(emit.ASLPath, name) }
+
+// alType is the type name of the machinery.
+func alType(name string) *ir.Type { return &ir.Type{Kind: ir.TypeNamed, Pkg: emit.ASLPath, Name: name} }

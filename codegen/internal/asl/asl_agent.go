@@ -20,10 +20,10 @@ var runIntrinsics = map[string]string{
 // intrinsicFn is the Fn (or Run) member of a compiled intrinsic call.
 func (g *aslGen) intrinsicFn(c *ir.Intrinsic, fn jen.Code) (string, jen.Code) {
 	if name, ok := runIntrinsics[c.Name]; ok {
-		return "Run", emit.Rt(name)
+		return "Run", al(name)
 	}
 	if c.Name == "States.RemainingBudget" {
-		return "Run", emit.Rt("RemainingBudget").Call(budget(g.runBudget()))
+		return "Run", al("RemainingBudget").Call(budget(g.runBudget()))
 	}
 	return "Fn", fn
 }
@@ -49,7 +49,7 @@ func budget(b *ir.Budget) jen.Code {
 	if b == nil {
 		return jen.Nil()
 	}
-	return jen.Op("&").Add(emit.Rt("Budget")).CustomFunc(emit.Multiline, func(d *jen.Group) {
+	return jen.Op("&").Add(al("Budget")).CustomFunc(emit.Multiline, func(d *jen.Group) {
 		if b.MaxTokens > 0 {
 			d.Id("MaxTokens").Op(":").Lit(b.MaxTokens)
 		}
@@ -63,7 +63,7 @@ func budget(b *ir.Budget) jen.Code {
 			d.Id("UseFallback").Op(":").True()
 		}
 		if len(b.Switches) > 0 {
-			d.Id("Switches").Op(":").Index().Add(emit.Rt("ModelSwitch")).CustomFunc(emit.Multiline, func(ss *jen.Group) {
+			d.Id("Switches").Op(":").Index().Add(al("ModelSwitch")).CustomFunc(emit.Multiline, func(ss *jen.Group) {
 				for _, s := range b.Switches {
 					ss.CustomFunc(emit.Multiline, func(f *jen.Group) {
 						optLit(f, "At", s.At)
@@ -99,7 +99,7 @@ func (g *aslGen) includeBody(f *jen.File, s *ir.State, spec string) jen.Code {
 // paramChecks renders the declarations of an Include's run-time
 // parameters.
 func paramChecks(cs []ir.ParamCheck) jen.Code {
-	return jen.Index().Add(emit.Rt("ParamCheck")).CustomFunc(emit.Multiline, func(d *jen.Group) {
+	return jen.Index().Add(al("ParamCheck")).CustomFunc(emit.Multiline, func(d *jen.Group) {
 		for _, c := range cs {
 			d.CustomFunc(emit.Multiline, func(f *jen.Group) {
 				f.Id("Name").Op(":").Lit(c.Name)
@@ -138,16 +138,16 @@ func (g *aslGen) memoryVar(f *jen.File, s *ir.State) string {
 	if m == nil {
 		return ""
 	}
-	return g.packageVar(f, s, "Memory", emit.Rt("Memory").CustomFunc(emit.Multiline, func(d *jen.Group) {
+	return g.packageVar(f, s, "Memory", al("Memory").CustomFunc(emit.Multiline, func(d *jen.Group) {
 		if len(m.Reads) > 0 {
-			d.Id("Reads").Op(":").Index().Add(emit.Rt("MemoryRead")).CustomFunc(emit.Multiline, func(rs *jen.Group) {
+			d.Id("Reads").Op(":").Index().Add(al("MemoryRead")).CustomFunc(emit.Multiline, func(rs *jen.Group) {
 				for _, r := range m.Reads {
 					rs.Add(g.memoryRead(r))
 				}
 			})
 		}
 		if len(m.Writes) > 0 {
-			d.Id("Writes").Op(":").Index().Add(emit.Rt("MemoryWrite")).CustomFunc(emit.Multiline, func(ws *jen.Group) {
+			d.Id("Writes").Op(":").Index().Add(al("MemoryWrite")).CustomFunc(emit.Multiline, func(ws *jen.Group) {
 				for _, w := range m.Writes {
 					ws.Values(jen.Id("Key").Op(":").Lit(w.Key), jen.Id("Value").Op(":").Add(g.template(w.Value)))
 				}
@@ -173,14 +173,14 @@ func (g *aslGen) memoryRead(r *ir.MemoryRead) jen.Code {
 func (g *aslGen) callRule(r *ir.ChoiceRule) *jen.Statement {
 	plain := *r
 	plain.Call = nil
-	return jen.Func().Params(jen.Id("c").Op("*").Add(emit.Rt("Choice"))).Bool().Block(
+	return jen.Func().Params(jen.Id("c").Op("*").Add(al("Choice"))).Bool().Block(
 		jen.Return(g.rule(&plain)),
 	).Call(jen.Id("c").Dot("With").Call(g.intrinsic(r.Call)))
 }
 
 func guardrails(g *ir.Guardrails) jen.Code {
 	rules := func(rs []*ir.GuardRule) jen.Code {
-		return jen.Index().Add(emit.Rt("GuardRule")).CustomFunc(emit.Multiline, func(d *jen.Group) {
+		return jen.Index().Add(al("GuardRule")).CustomFunc(emit.Multiline, func(d *jen.Group) {
 			for _, r := range rs {
 				d.CustomFunc(emit.Multiline, func(f *jen.Group) {
 					f.Id("Type").Op(":").Lit(r.Type)
@@ -196,7 +196,7 @@ func guardrails(g *ir.Guardrails) jen.Code {
 			}
 		})
 	}
-	return jen.Op("&").Add(emit.Rt("Guardrails")).CustomFunc(emit.Multiline, func(d *jen.Group) {
+	return jen.Op("&").Add(al("Guardrails")).CustomFunc(emit.Multiline, func(d *jen.Group) {
 		if len(g.Input) > 0 {
 			d.Id("Input").Op(":").Add(rules(g.Input))
 		}
@@ -220,7 +220,7 @@ func agentModel(d *jen.Group, a *ir.Agent) {
 	if m := a.Model; m != nil {
 		optLit(d, "Model", m.Preferred)
 		if m.Fallback != "" {
-			d.Id("Fallback").Op(":").Op("&").Add(emit.Rt("ModelFallback")).CustomFunc(emit.Multiline, func(f *jen.Group) {
+			d.Id("Fallback").Op(":").Op("&").Add(al("ModelFallback")).CustomFunc(emit.Multiline, func(f *jen.Group) {
 				f.Id("Model").Op(":").Lit(m.Fallback)
 				if len(m.FallbackOn) > 0 {
 					f.Id("On").Op(":").Add(emit.StringSlice(m.FallbackOn))
@@ -232,7 +232,7 @@ func agentModel(d *jen.Group, a *ir.Agent) {
 	if g == nil {
 		return
 	}
-	d.Id("Generation").Op(":").Op("&").Add(emit.Rt("Generation")).CustomFunc(emit.Multiline, func(f *jen.Group) {
+	d.Id("Generation").Op(":").Op("&").Add(al("Generation")).CustomFunc(emit.Multiline, func(f *jen.Group) {
 		for _, p := range []struct {
 			name string
 			v    *float64

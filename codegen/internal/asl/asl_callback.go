@@ -10,7 +10,7 @@ import (
 	"github.com/flowc-dev/flowc/ir"
 )
 
-// The callback pattern of Step Functions (runtime/impl/asl_callback.go): a
+// The callback pattern of Step Functions (runtime/impl/asl/callback.go): a
 // Task whose Resource ends in .waitForTaskToken hands its handler a task
 // token and waits for a success or failure sent for it, which the
 // workflow's SendTaskSuccess and SendTaskFailure methods deliver.
@@ -35,7 +35,7 @@ func hasCallbacks(w *ir.Workflow) bool {
 // state s, its checkpoint holding the token: at a top-level state or one
 // of a compiled-in child it runs (SaveChild saves that). Inside a Parallel
 // branch or a Map iteration, compiled-in children included, the state
-// stops its branch instead (runtime/impl/asl_callback_branch.go).
+// stops its branch instead (runtime/impl/asl/callback_branch.go).
 func (g *aslGen) durableCallback(s *ir.State) bool {
 	return g.session[s]
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
-	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
 )
 
@@ -30,7 +29,7 @@ func (g *aslGen) routeOn(b *jen.Group, s *ir.State, v, spec string) {
 	if spec == "" {
 		cx = jen.Nil()
 	}
-	b.Id("c").Op(":=").Add(emit.Rt("NewChoice")).Call(jen.Id(v), cx)
+	b.Id("c").Op(":=").Add(al("NewChoice")).Call(jen.Id(v), cx)
 	next := jen.Id(g.n.EndConst())
 	if t.Default != nil {
 		next = g.ref(*t.Default)
@@ -60,7 +59,7 @@ func (g *aslGen) routeOn(b *jen.Group, s *ir.State, v, spec string) {
 	)
 	if t.Default == nil {
 		b.If(jen.Id("next").Op("==").Id(g.n.EndConst())).Block(
-			jen.Return(jen.Id(g.n.EndConst()), jen.Nil(), emit.Rt("NoChoiceMatched").Call(jen.Lit(s.ID))),
+			jen.Return(jen.Id(g.n.EndConst()), jen.Nil(), al("NoChoiceMatched").Call(jen.Lit(s.ID))),
 		)
 	}
 	if spec == "" {
@@ -107,12 +106,12 @@ func (g *aslGen) rule(r *ir.ChoiceRule) *jen.Statement {
 		return jen.Id("c").Dot("Matches").Call(g.pathVar(r.Variable), jen.Lit(r.Value))
 	}
 	if strings.HasPrefix(r.Op, "Is") {
-		return jen.Id("c").Dot("Is").Call(emit.Rt(r.Op), g.pathVar(r.Variable), jen.Lit(r.Value))
+		return jen.Id("c").Dot("Is").Call(al(r.Op), g.pathVar(r.Variable), jen.Lit(r.Value))
 	}
 	if base, ok := strings.CutSuffix(r.Op, "Path"); ok {
-		return jen.Id("c").Dot("CmpPath").Call(emit.Rt(base), g.pathVar(r.Variable), g.pathVar(r.Other))
+		return jen.Id("c").Dot("CmpPath").Call(al(base), g.pathVar(r.Variable), g.pathVar(r.Other))
 	}
-	return jen.Id("c").Dot("Cmp").Call(emit.Rt(r.Op), g.pathVar(r.Variable), jen.Lit(r.Value))
+	return jen.Id("c").Dot("Cmp").Call(al(r.Op), g.pathVar(r.Variable), jen.Lit(r.Value))
 }
 
 // pathVar declares a path once at package level, so that evaluating a rule

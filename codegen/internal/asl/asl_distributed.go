@@ -17,9 +17,9 @@ func (g *aslGen) distributedBody(f *jen.File, s *ir.State) jen.Code {
 }
 
 func (g *aslGen) distributedSpec(d *ir.Distributed) jen.Code {
-	return emit.Rt("DistributedSpec").CustomFunc(emit.Multiline, func(c *jen.Group) {
+	return al("DistributedSpec").CustomFunc(emit.Multiline, func(c *jen.Group) {
 		if r := d.Reader; r != nil {
-			c.Id("Reader").Op(":").Op("&").Add(emit.Rt("ItemReaderSpec")).CustomFunc(emit.Multiline, func(rc *jen.Group) {
+			c.Id("Reader").Op(":").Op("&").Add(al("ItemReaderSpec")).CustomFunc(emit.Multiline, func(rc *jen.Group) {
 				rc.Id("Resource").Op(":").Lit(r.Resource)
 				g.optTemplate(rc, "Parameters", r.Parameters)
 				optLit(rc, "Format", r.Format)
@@ -32,7 +32,7 @@ func (g *aslGen) distributedSpec(d *ir.Distributed) jen.Code {
 			})
 		}
 		if w := d.Writer; w != nil {
-			c.Id("Writer").Op(":").Op("&").Add(emit.Rt("ResultWriterSpec")).CustomFunc(emit.Multiline, func(wc *jen.Group) {
+			c.Id("Writer").Op(":").Op("&").Add(al("ResultWriterSpec")).CustomFunc(emit.Multiline, func(wc *jen.Group) {
 				wc.Id("Resource").Op(":").Lit(w.Resource)
 				g.optTemplate(wc, "Parameters", w.Parameters)
 			})

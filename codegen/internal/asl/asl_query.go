@@ -38,7 +38,7 @@ func (g *aslGen) templates(d *jen.Group, name string, ts []*ir.Template) {
 		if t == nil {
 			continue
 		}
-		d.Id(name).Op(":").Index().Op("*").Add(emit.Rt("Template")).CustomFunc(emit.Multiline, func(l *jen.Group) {
+		d.Id(name).Op(":").Index().Op("*").Add(al("Template")).CustomFunc(emit.Multiline, func(l *jen.Group) {
 			for _, t := range ts {
 				if t == nil {
 					l.Nil()
@@ -62,7 +62,7 @@ func at(ts []*ir.Template, i int) *ir.Template {
 // jsonata renders a JSONata expression node; a simple path carries its
 // steps so that the runtime follows it without an evaluator.
 func jsonata(j *ir.JSONata) jen.Code {
-	return emit.Rt("TJSONata").Call(jen.Op("&").Add(emit.Rt("JSONata")).CustomFunc(emit.Multiline, func(d *jen.Group) {
+	return al("TJSONata").Call(jen.Op("&").Add(al("JSONata")).CustomFunc(emit.Multiline, func(d *jen.Group) {
 		d.Id("Src").Op(":").Lit(j.Source)
 		if !j.Simple {
 			return

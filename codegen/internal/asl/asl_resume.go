@@ -41,8 +41,8 @@ func (g *aslGen) childMachine(f *jen.File, method, what string, l *emit.Loop, m 
 	emit.Doc(f, method+" runs "+what+" from its start or, in a session resumed inside it, from the state its "+
 		"checkpoint names, and returns its output.")
 	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id(method).
-		Params(emit.CtxParam(), jen.Id("x").Op("*").Add(emit.Rt("ASLExec")), jen.Id("in").Any()).Params(jen.Any(), jen.Error()).Block(
-		jen.List(jen.Id("step"), jen.Id("in"), jen.Err()).Op(":=").Add(emit.Rt("ResumeChild")).Call(jen.Id("ctx"), jen.Id("x"),
+		Params(emit.CtxParam(), jen.Id("x").Op("*").Add(al("ASLExec")), jen.Id("in").Any()).Params(jen.Any(), jen.Error()).Block(
+		jen.List(jen.Id("step"), jen.Id("in"), jen.Err()).Op(":=").Add(al("ResumeChild")).Call(jen.Id("ctx"), jen.Id("x"),
 			jen.Id(n.IdsVar()).Index(jen.Empty(), jen.Empty()), jen.Index().Id(n.Step).Values(machineSteps(n, m)...), jen.Id("in")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Id("w").Dot(from).Call(jen.Id("ctx"), jen.Id("x"), jen.Id("in"), jen.Id("step"))),
@@ -52,7 +52,7 @@ func (g *aslGen) childMachine(f *jen.File, method, what string, l *emit.Loop, m 
 // stopsInChild reports whether m is a compiled-in child that runs inside
 // a Parallel branch or a Map iterator and in which a session's run can
 // stop (canStop): its run loop, as a top-level child's, starts where the
-// stop of its branch says (runtime/impl/asl_resume.go, ResumeChild).
+// stop of its branch says (runtime/impl/asl/resume.go, ResumeChild).
 func (g *aslGen) stopsInChild(m *ir.Machine) bool {
 	for _, s := range ir.AllStates(g.w.States) {
 		if hasChild(s) && s.ASL.Branches[0] == m {
@@ -97,8 +97,8 @@ func (g *aslGen) branchMachine(f *jen.File, method, what string, l *emit.Loop, m
 	emit.Doc(f, method+" runs "+what+" from its start or, in a session resumed inside it, from the state it "+
 		"stopped at, and returns its output.")
 	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id(method).
-		Params(emit.CtxParam(), jen.Id("x").Op("*").Add(emit.Rt("ASLExec")), jen.Id("in").Any()).Params(jen.Any(), jen.Error()).Block(
-		jen.List(jen.Id("step"), jen.Id("in"), jen.Err()).Op(":=").Add(emit.Rt("ResumeBranch")).Call(jen.Id("ctx"), jen.Id("x"),
+		Params(emit.CtxParam(), jen.Id("x").Op("*").Add(al("ASLExec")), jen.Id("in").Any()).Params(jen.Any(), jen.Error()).Block(
+		jen.List(jen.Id("step"), jen.Id("in"), jen.Err()).Op(":=").Add(al("ResumeBranch")).Call(jen.Id("ctx"), jen.Id("x"),
 			jen.Id(n.IdsVar()).Index(jen.Empty(), jen.Empty()), jen.Index().Id(n.Step).Values(machineSteps(n, m)...), jen.Id("in")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Id("w").Dot(from).Call(jen.Id("ctx"), jen.Id("x"), jen.Id("in"), jen.Id("step"))),
@@ -133,9 +133,9 @@ func (g *aslGen) sessionSpec() *emit.SessionSpec {
 // SessionHooks: the runtime makes, decodes and merges the saved input.
 func (g *aslGen) SessionHooks() []jen.Code {
 	return []jen.Code{
-		jen.Id("Fresh").Op(":").Add(emit.Rt("EmptyASLInput")),
+		jen.Id("Fresh").Op(":").Add(al("EmptyASLInput")),
 		jen.Id("Decode").Op(":").Add(emit.Rt("DecodeASLInput")),
-		jen.Id("Merge").Op(":").Add(emit.Rt("MergeASLInput")),
+		jen.Id("Merge").Op(":").Add(al("MergeASLInput")),
 	}
 }
 
@@ -143,13 +143,13 @@ func (g *aslGen) SessionHooks() []jen.Code {
 // session, and returns its output as plain JSON values.
 func (g *aslGen) RunAt() []jen.Code {
 	return []jen.Code{
-		jen.List(jen.Id("x"), jen.Id("in"), jen.Err()).Op(":=").Add(emit.Rt("NewASLExec")).Call(
+		jen.List(jen.Id("x"), jen.Id("in"), jen.Err()).Op(":=").Add(al("NewASLExec")).Call(
 			jen.Op("&").Id("w").Dot("cfg"), jen.Lit(g.w.ID), jen.Id("w").Dot("h"), jen.Id("input")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Id("x").Dot("SetSession").Call(jen.Id("sess")),
 		jen.List(jen.Id("out"), jen.Err()).Op(":=").Id("w").Dot("run").Call(jen.Id("ctx"), jen.Id("x"), jen.Id("in"), jen.Id("step")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Return(emit.Rt("Plain").Call(jen.Id("out")), jen.Nil()),
+		jen.Return(al("Plain").Call(jen.Id("out")), jen.Nil()),
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 // stepSignature is the signature of every step method: it runs one state
 // on its raw input and returns the next step and the state's output.
 func (g *aslGen) stepSignature() *jen.Statement {
-	return jen.Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("x").Op("*").Add(emit.Rt("ASLExec")), jen.Id("in").Any()).
+	return jen.Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("x").Op("*").Add(al("ASLExec")), jen.Id("in").Any()).
 		Params(jen.Id(g.n.Step), jen.Any(), jen.Error())
 }
 
@@ -63,7 +63,7 @@ func (g *aslGen) machineWhat(s *ir.State, i int) string {
 // spec renders the flowcrt.ASLState of a state.
 func (g *aslGen) spec(s *ir.State) jen.Code {
 	a := s.ASL
-	return emit.Rt("ASLState").CustomFunc(emit.Multiline, func(d *jen.Group) {
+	return al("ASLState").CustomFunc(emit.Multiline, func(d *jen.Group) {
 		d.Id("Name").Op(":").Lit(s.ID)
 		if a.Type == ir.ASLTask || s.Handler != nil && a.Include != nil {
 			d.Id("Task").Op(":").True()
@@ -85,7 +85,7 @@ func (g *aslGen) spec(s *ir.State) jen.Code {
 			})
 		}
 		if len(s.Catch) > 0 {
-			d.Id("Catch").Op(":").Index().Add(emit.Rt("ASLCatcher")).CustomFunc(emit.Multiline, func(cs *jen.Group) {
+			d.Id("Catch").Op(":").Index().Add(al("ASLCatcher")).CustomFunc(emit.Multiline, func(cs *jen.Group) {
 				for i, c := range s.Catch {
 					cs.Add(g.catcher(c, a.CatchPaths[i], at(a.CatchAssign, i), at(a.CatchOutput, i)))
 				}
@@ -107,9 +107,9 @@ func (g *aslGen) pathField(d *jen.Group, name string, f *ir.PathField) {
 	case f == nil:
 		return
 	case f.Null:
-		d.Id(name).Op(":").Op("&").Add(emit.Rt("PathField")).Values(jen.Id("Null").Op(":").True())
+		d.Id(name).Op(":").Op("&").Add(al("PathField")).Values(jen.Id("Null").Op(":").True())
 	default:
-		d.Id(name).Op(":").Op("&").Add(emit.Rt("PathField")).Values(jen.Id("Path").Op(":").Add(g.path(f.Path)))
+		d.Id(name).Op(":").Op("&").Add(al("PathField")).Values(jen.Id("Path").Op(":").Add(g.path(f.Path)))
 	}
 }
 
@@ -130,7 +130,7 @@ func (g *aslGen) stepBody(f *jen.File, b *jen.Group, s *ir.State, spec string) {
 		g.choiceStep(b, s, spec)
 		return
 	case ir.ASLFail:
-		b.Return(jen.Id(g.n.EndConst()), jen.Nil(), emit.Rt("Fail").Call(
+		b.Return(jen.Id(g.n.EndConst()), jen.Nil(), al("Fail").Call(
 			jen.Id("in"), jen.Id("x").Dot("Enter").Call(jen.Id("ctx"), jen.Lit(s.ID)),
 			g.failField(a.Error, a.ErrorPath, a.ErrorCall, a.ErrorExpr), g.failField(a.Cause, a.CausePath, a.CauseCall, a.CauseExpr)))
 		return
@@ -173,7 +173,7 @@ func (g *aslGen) body(f *jen.File, s *ir.State, spec string) jen.Code {
 		return g.includeBody(f, s, spec)
 	case ir.ASLPass:
 		if a.Result != nil {
-			return emit.Rt("PassResult").Call(jen.Id(g.packageVar(f, s, "Result", g.template(a.Result))))
+			return al("PassResult").Call(jen.Id(g.packageVar(f, s, "Result", g.template(a.Result))))
 		}
 	case ir.ASLWait:
 		return jen.Id("x").Dot("Wait").Call(jen.Op("&").Id(g.packageVar(f, s, "Wait", g.wait(a))))
@@ -200,7 +200,7 @@ func (g *aslGen) body(f *jen.File, s *ir.State, spec string) jen.Code {
 			}
 		})
 	}
-	return emit.Rt("Identity") // Pass without Result, Succeed, Checkpoint
+	return al("Identity") // Pass without Result, Succeed, Checkpoint
 }
 
 // onError emits what a failed state does: its catchers, then failure.
@@ -214,7 +214,7 @@ func (g *aslGen) onError(b *jen.Group, s *ir.State, spec string) {
 	}
 	if a.Type == ir.ASLApproval && s.Next.Kind == ir.TransSwitch && s.Next.Default != nil {
 		b.Comment("An approval that times out takes the Default.")
-		b.If(emit.Rt("IsTimeout").Call(jen.Err())).Block(jen.Return(g.ref(*s.Next.Default), jen.Id("in"), jen.Nil()))
+		b.If(al("IsTimeout").Call(jen.Err())).Block(jen.Return(g.ref(*s.Next.Default), jen.Id("in"), jen.Nil()))
 	}
 	if len(s.Catch) == 0 {
 		b.Return(jen.Id(g.n.EndConst()), jen.Nil(), jen.Err())
@@ -261,7 +261,7 @@ func (g *aslGen) packageVar(f *jen.File, s *ir.State, what string, value jen.Cod
 
 func (g *aslGen) wait(a *ir.ASLState) jen.Code {
 	w := a.Wait
-	return emit.Rt("Wait").CustomFunc(emit.Multiline, func(d *jen.Group) {
+	return al("Wait").CustomFunc(emit.Multiline, func(d *jen.Group) {
 		switch {
 		case w.Seconds != nil:
 			d.Id("Seconds").Op(":").Lit(*w.Seconds)
@@ -281,7 +281,7 @@ func (g *aslGen) wait(a *ir.ASLState) jen.Code {
 }
 
 func (g *aslGen) mapSpec(a *ir.ASLState) jen.Code {
-	return emit.Rt("MapSpec").CustomFunc(emit.Multiline, func(d *jen.Group) {
+	return al("MapSpec").CustomFunc(emit.Multiline, func(d *jen.Group) {
 		if a.ItemsPath != nil {
 			d.Id("ItemsPath").Op(":").Add(g.path(a.ItemsPath))
 		}
@@ -317,7 +317,7 @@ func (g *aslGen) approvalRequest(s *ir.State) jen.Code {
 }
 
 func (g *aslGen) debate(d *ir.Debate) jen.Code {
-	return emit.Rt("DebateSpec").CustomFunc(emit.Multiline, func(c *jen.Group) {
+	return al("DebateSpec").CustomFunc(emit.Multiline, func(c *jen.Group) {
 		if d.TopicPath != nil {
 			c.Id("TopicPath").Op(":").Add(g.path(d.TopicPath))
 		} else {

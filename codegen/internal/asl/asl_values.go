@@ -14,11 +14,11 @@ import (
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
-// path renders a compiled path as a *flowcimpl.JSONPath literal.
+// path renders a compiled path as a *flowcasl.JSONPath literal.
 func (g *aslGen) path(p *ir.Path) *jen.Statement { return pathLiteral(p) }
 
 func pathLiteral(p *ir.Path) *jen.Statement {
-	return jen.Op("&").Add(emit.Rt("JSONPath")).CustomFunc(emit.Multiline, func(d *jen.Group) {
+	return jen.Op("&").Add(al("JSONPath")).CustomFunc(emit.Multiline, func(d *jen.Group) {
 		d.Id("Src").Op(":").Lit(p.Source)
 		if p.Context {
 			d.Id("Context").Op(":").True()
@@ -34,12 +34,12 @@ func pathLiteral(p *ir.Path) *jen.Statement {
 
 // segments renders the steps of a reference path.
 func segments(segs []ir.Segment) *jen.Statement {
-	return jen.Index().Add(emit.Rt("PathSeg")).ValuesFunc(func(v *jen.Group) {
+	return jen.Index().Add(al("PathSeg")).ValuesFunc(func(v *jen.Group) {
 		for _, s := range segs {
 			if s.Kind == ir.SegIndex {
-				v.Add(emit.Rt("Index").Call(jen.Lit(s.Index)))
+				v.Add(al("Index").Call(jen.Lit(s.Index)))
 			} else {
-				v.Add(emit.Rt("Field").Call(jen.Lit(s.Name)))
+				v.Add(al("Field").Call(jen.Lit(s.Name)))
 			}
 		}
 	})
@@ -78,27 +78,27 @@ func static(t *ir.Template) bool {
 // literal value built once.
 func (g *aslGen) template(t *ir.Template) *jen.Statement {
 	if static(t) {
-		return emit.Rt("TValue").Call(jsonLiteral(t))
+		return al("TValue").Call(jsonLiteral(t))
 	}
 	switch t.Kind {
 	case ir.TmplObject:
-		return emit.Rt("TObject").CustomFunc(callMultiline, func(c *jen.Group) {
+		return al("TObject").CustomFunc(callMultiline, func(c *jen.Group) {
 			for _, f := range t.Fields {
-				c.Add(emit.Rt("TField").Call(jen.Lit(f.Key), g.template(f.Value)))
+				c.Add(al("TField").Call(jen.Lit(f.Key), g.template(f.Value)))
 			}
 		})
 	case ir.TmplArray:
-		return emit.Rt("TArray").CustomFunc(callMultiline, func(c *jen.Group) {
+		return al("TArray").CustomFunc(callMultiline, func(c *jen.Group) {
 			for _, item := range t.Items {
 				c.Add(g.template(item))
 			}
 		})
 	case ir.TmplPath:
-		return emit.Rt("TPath").Call(g.path(t.Path))
+		return al("TPath").Call(g.path(t.Path))
 	case ir.TmplJSONata:
 		return jen.Add(jsonata(t.JSONata))
 	}
-	return emit.Rt("TCall").Call(g.intrinsic(t.Call))
+	return al("TCall").Call(g.intrinsic(t.Call))
 }
 
 // callMultiline renders call arguments one per line.
@@ -109,9 +109,9 @@ func jsonLiteral(t *ir.Template) jen.Code {
 	switch t.Kind {
 	case ir.TmplObject:
 		if len(t.Fields) == 0 {
-			return emit.Rt("Obj").Call()
+			return al("Obj").Call()
 		}
-		return emit.Rt("Obj").CustomFunc(callMultiline, func(c *jen.Group) {
+		return al("Obj").CustomFunc(callMultiline, func(c *jen.Group) {
 			for _, f := range t.Fields {
 				c.Lit(f.Key).Op(",").Add(jsonLiteral(f.Value))
 			}
@@ -149,22 +149,22 @@ func plainValue(v any) jen.Code {
 // intrinsic renders a *flowcrt.Intrinsic. A literal States.Format
 // template is cut at its placeholders here, escapes resolved.
 func (g *aslGen) intrinsic(c *ir.Intrinsic) *jen.Statement {
-	fn := emit.Rt(strings.ReplaceAll(c.Name, ".", ""))
+	fn := al(strings.ReplaceAll(c.Name, ".", ""))
 	if first := firstArg(c); c.Name == "States.Format" && first != nil && first.Pieces != nil {
-		fn = emit.Rt("FormatPieces").CallFunc(func(p *jen.Group) {
+		fn = al("FormatPieces").CallFunc(func(p *jen.Group) {
 			for _, piece := range first.Pieces {
 				p.Lit(piece)
 			}
 		})
 	}
-	return jen.Op("&").Add(emit.Rt("Intrinsic")).CustomFunc(emit.Multiline, func(d *jen.Group) {
+	return jen.Op("&").Add(al("Intrinsic")).CustomFunc(emit.Multiline, func(d *jen.Group) {
 		d.Id("Name").Op(":").Lit(c.Name)
 		key, fnc := g.intrinsicFn(c, fn)
 		d.Id(key).Op(":").Add(fnc)
 		if len(c.Args) == 0 {
 			return
 		}
-		d.Id("Args").Op(":").Index().Add(emit.Rt("IntrinsicArg")).CustomFunc(emit.Multiline, func(as *jen.Group) {
+		d.Id("Args").Op(":").Index().Add(al("IntrinsicArg")).CustomFunc(emit.Multiline, func(as *jen.Group) {
 			for _, a := range c.Args {
 				as.Add(g.intrinsicArg(a))
 			}
@@ -199,11 +199,11 @@ func (g *aslGen) failField(lit string, p *ir.Path, c *ir.Intrinsic, expr *ir.Tem
 	case expr != nil:
 		return g.template(expr)
 	case p != nil:
-		return emit.Rt("TPath").Call(g.path(p))
+		return al("TPath").Call(g.path(p))
 	case c != nil:
-		return emit.Rt("TCall").Call(g.intrinsic(c))
+		return al("TCall").Call(g.intrinsic(c))
 	case lit != "":
-		return emit.Rt("TValue").Call(jen.Lit(lit))
+		return al("TValue").Call(jen.Lit(lit))
 	}
 	return jen.Nil()
 }

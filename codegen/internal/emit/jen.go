@@ -13,9 +13,10 @@ import (
 
 // RuntimePath is the import path of the runtime package users import,
 // under RuntimeAlias (its name shadows the standard library's); ImplPath is
-// the machinery only generated code calls, under ImplAlias, ChainPath the
-// task chains' part of it, under ChainAlias, and JSONPath JSON mode's, under
-// JSONAlias; HarnessPath holds the mocks and the main of `flowc run`, under
+// the machinery only generated code calls, under ImplAlias, and ChainPath,
+// JSONPath and ASLPath each dialect's part of it (task chains, JSON mode,
+// the States Language), under ChainAlias, JSONAlias and ASLAlias;
+// HarnessPath holds the mocks and the main of `flowc run`, under
 // HarnessAlias.
 const (
 	RuntimePath  = "github.com/flowc-dev/flowc/runtime"
@@ -26,6 +27,8 @@ const (
 	ChainAlias   = "flowcchain"
 	JSONPath     = "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 	JSONAlias    = "flowcjson"
+	ASLPath      = "github.com/flowc-dev/flowc/runtime/impl/asl"
+	ASLAlias     = "flowcasl"
 	HarnessPath  = "github.com/flowc-dev/flowc/flowrun"
 	HarnessAlias = "flowcrun"
 )
@@ -111,7 +114,7 @@ func Comment(text string) *jen.Statement {
 }
 
 // RuntimeAliases are the names generated files import the runtime packages as.
-var RuntimeAliases = map[string]string{RuntimePath: RuntimeAlias, ImplPath: ImplAlias, ChainPath: ChainAlias, JSONPath: JSONAlias, HarnessPath: HarnessAlias}
+var RuntimeAliases = map[string]string{RuntimePath: RuntimeAlias, ImplPath: ImplAlias, ChainPath: ChainAlias, JSONPath: JSONAlias, ASLPath: ASLAlias, HarnessPath: HarnessAlias}
 
 // Rt names a runtime identifier through the package that exports it.
 func Rt(name string) *jen.Statement { return jen.Qual(RuntimePackage(name), name) }

@@ -68,6 +68,7 @@ func Generate(w *ir.Workflow, sh *emit.Shell, source string) ([]byte, error) {
 		return nil, err
 	}
 	src := emit.DropUnusedImport(buf.Bytes(), emit.ImplAlias, emit.ImplPath)
+	src = emit.DropUnusedImport(src, emit.ASLAlias, emit.ASLPath)
 	src, err := format.Source(emit.DropUnusedImport(src, emit.ChainAlias, emit.ChainPath))
 	if err != nil {
 		return nil, fmt.Errorf("flowc generated invalid Go (a bug in flowc, please report it): %v", err)
@@ -291,7 +292,7 @@ func ({{$.Calls}}) {{.Name}}({{.ParamList}}) ({{.NamedResults}}) {
 {{end}}
 {{- if .Reads}}
 // ReadItems reads the items of a distributed Map in pages, each an activity.
-func ({{.Calls}}) ReadItems(ctx context.Context, req flowcimpl.ItemReadRequest, yield func(any) error) error {
+func ({{.Calls}}) ReadItems(ctx context.Context, req flowcasl.ItemReadRequest, yield func(any) error) error {
 	return flowtemporal.ReadItems(ctx, {{.Name}}WorkflowName+".ReadItems", req, yield)
 }
 {{end}}
@@ -353,7 +354,7 @@ func (a {{$.Activities}}) {{.Name}}({{.ActivityParamList}}) ({{.NamedResults}}) 
 {{end}}
 {{- if .Reads}}
 // ReadItems reads a page of a distributed Map's items with your ItemReader, or the built-in one.
-func (a {{.Activities}}) ReadItems(ctx context.Context, req flowcimpl.ItemReadRequest, from int) (flowtemporal.ItemPage, error) {
+func (a {{.Activities}}) ReadItems(ctx context.Context, req flowcasl.ItemReadRequest, from int) (flowtemporal.ItemPage, error) {
 	return flowtemporal.ReadItemsActivity(ctx, a.h, req, from)
 }
 {{end}}

@@ -123,6 +123,7 @@ func temporalImports(im importNames, activities bool) []goImport {
 		emit.RuntimePath:              emit.RuntimeAlias,
 		emit.ImplPath:                 emit.ImplAlias,
 		emit.ChainPath:                emit.ChainAlias,
+		emit.ASLPath:                  emit.ASLAlias,
 		emit.HarnessPath:              emit.HarnessAlias,
 		flowtemporalPath:              "",
 		"go.temporal.io/sdk/worker":   "",

@@ -11,6 +11,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -99,9 +100,9 @@ func (w *Order) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "order",
 		Schema:   "json",
 		Start:    "Reserve",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -113,7 +114,7 @@ func (w *Order) runAt(ctx context.Context, sess *flowcimpl.Session, input any, s
 		return nil, sess.UnknownState(state)
 	}
 	step := orderStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "order", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "order", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -122,12 +123,12 @@ func (w *Order) runAt(ctx context.Context, sess *flowcimpl.Session, input any, s
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Order) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step orderStep) (out any, err error) {
+func (w *Order) run(ctx context.Context, x *flowcasl.ASLExec, in any, step orderStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -173,24 +174,24 @@ func (w *Order) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step orde
 		}
 		err = x.Save(ctx, orderStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(orderStateIDs[step], err)
+			return nil, flowcasl.StateFailed(orderStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var orderReserveState = flowcimpl.ASLState{
+var orderReserveState = flowcasl.ASLState{
 	Name: "Reserve",
 	Task: true,
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.reservation",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("reservation")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("reservation")},
 	}},
 }
 
 // stepReserve runs Task state "Reserve".
-func (w *Order) stepReserve(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepReserve(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Reserve")
 	out, err := x.Do(ctx, &orderReserveState, cx, in, x.Task(&orderReserveState, w.h.Reserve))
 	if err != nil {
@@ -199,29 +200,29 @@ func (w *Order) stepReserve(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 	return orderStepAskApproval, out, nil
 }
 
-var orderAskApprovalState = flowcimpl.ASLState{
+var orderAskApprovalState = flowcasl.ASLState{
 	Name: "AskApproval",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("QueueUrl", flowcimpl.TValue("https://sqs.eu-west-1.amazonaws.com/000000000000/approvals")),
-		flowcimpl.TField("MessageBody", flowcimpl.TObject(
-			flowcimpl.TField("Order", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("QueueUrl", flowcasl.TValue("https://sqs.eu-west-1.amazonaws.com/000000000000/approvals")),
+		flowcasl.TField("MessageBody", flowcasl.TObject(
+			flowcasl.TField("Order", flowcasl.TPath(&flowcasl.JSONPath{
 				Src: "$.order",
 			})),
-			flowcimpl.TField("TaskToken", flowcimpl.TPath(&flowcimpl.JSONPath{
+			flowcasl.TField("TaskToken", flowcasl.TPath(&flowcasl.JSONPath{
 				Src:     "$$.Task.Token",
 				Context: true,
 			})),
 		)),
 	),
-	ResultSelector: flowcimpl.TObject(
-		flowcimpl.TField("approvedBy", flowcimpl.TPath(&flowcimpl.JSONPath{
+	ResultSelector: flowcasl.TObject(
+		flowcasl.TField("approvedBy", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.approver",
 		})),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.approval",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("approval")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("approval")},
 	}},
 	Retry: []flowcimpl.Retrier{
 		{
@@ -231,12 +232,12 @@ var orderAskApprovalState = flowcimpl.ASLState{
 			BackoffRate: 2.0,
 		},
 	},
-	Catch: []flowcimpl.ASLCatcher{
+	Catch: []flowcasl.ASLCatcher{
 		{
 			Errors: []string{"Rejected", "States.Timeout"},
-			ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+			ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 				Src:  "$.error",
-				Segs: []flowcimpl.PathSeg{flowcimpl.Field("error")},
+				Segs: []flowcasl.PathSeg{flowcasl.Field("error")},
 			}},
 		},
 	},
@@ -244,7 +245,7 @@ var orderAskApprovalState = flowcimpl.ASLState{
 }
 
 // stepAskApproval runs Task state "AskApproval".
-func (w *Order) stepAskApproval(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepAskApproval(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.EnterCallback(ctx, "AskApproval")
 	out, err := x.Do(ctx, &orderAskApprovalState, cx, in, x.Callback(&orderAskApprovalState, w.h.SendMessageWaitForTaskToken, 10*time.Minute, true))
 	if err != nil {
@@ -261,17 +262,17 @@ func (w *Order) stepAskApproval(ctx context.Context, x *flowcimpl.ASLExec, in an
 	return orderStepShip, out, nil
 }
 
-var orderShipState = flowcimpl.ASLState{
+var orderShipState = flowcasl.ASLState{
 	Name: "Ship",
 	Task: true,
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.shipped",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("shipped")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("shipped")},
 	}},
 }
 
 // stepShip runs Task state "Ship".
-func (w *Order) stepShip(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepShip(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Ship")
 	out, err := x.Do(ctx, &orderShipState, cx, in, x.Task(&orderShipState, w.h.Ship))
 	if err != nil {
@@ -280,25 +281,25 @@ func (w *Order) stepShip(ctx context.Context, x *flowcimpl.ASLExec, in any) (ord
 	return orderDone, out, nil
 }
 
-var orderCancelState = flowcimpl.ASLState{
+var orderCancelState = flowcasl.ASLState{
 	Name: "Cancel",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.status",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("status")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("status")},
 	}},
 }
 
 // stepCancel runs Pass state "Cancel".
-func (w *Order) stepCancel(ctx context.Context, x *flowcimpl.ASLExec, in any) (orderStep, any, error) {
+func (w *Order) stepCancel(ctx context.Context, x *flowcasl.ASLExec, in any) (orderStep, any, error) {
 	cx := x.Enter(ctx, "Cancel")
-	out, err := x.Do(ctx, &orderCancelState, cx, in, flowcimpl.PassResult(orderCancelResult))
+	out, err := x.Do(ctx, &orderCancelState, cx, in, flowcasl.PassResult(orderCancelResult))
 	if err != nil {
 		return orderDone, nil, err
 	}
 	return orderDone, out, nil
 }
 
-var orderCancelResult = flowcimpl.TValue("cancelled")
+var orderCancelResult = flowcasl.TValue("cancelled")
 
 // SendTaskSuccess completes the Task state that waits for token (its $$.Task.Token) with output, a
 // JSON value, as its result, as Step Functions' SendTaskSuccess does. A session waiting at the

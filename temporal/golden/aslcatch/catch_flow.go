@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -90,9 +91,9 @@ func (w *Catch) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "catch",
 		Schema:   "json",
 		Start:    "T",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -104,7 +105,7 @@ func (w *Catch) runAt(ctx context.Context, sess *flowcimpl.Session, input any, s
 		return nil, sess.UnknownState(state)
 	}
 	step := catchStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "catch", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "catch", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -113,12 +114,12 @@ func (w *Catch) runAt(ctx context.Context, sess *flowcimpl.Session, input any, s
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Catch) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step catchStep) (out any, err error) {
+func (w *Catch) run(ctx context.Context, x *flowcasl.ASLExec, in any, step catchStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -160,14 +161,14 @@ func (w *Catch) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step catc
 		}
 		err = x.Save(ctx, catchStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(catchStateIDs[step], err)
+			return nil, flowcasl.StateFailed(catchStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var catchTState = flowcimpl.ASLState{
+var catchTState = flowcasl.ASLState{
 	Name: "T",
 	Task: true,
 	Retry: []flowcimpl.Retrier{
@@ -178,19 +179,19 @@ var catchTState = flowcimpl.ASLState{
 			BackoffRate: 2.0,
 		},
 	},
-	Catch: []flowcimpl.ASLCatcher{
+	Catch: []flowcasl.ASLCatcher{
 		{
 			Errors: []string{"Flaky"},
-			ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+			ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 				Src:  "$.error",
-				Segs: []flowcimpl.PathSeg{flowcimpl.Field("error")},
+				Segs: []flowcasl.PathSeg{flowcasl.Field("error")},
 			}},
 		},
 	},
 }
 
 // stepT runs Task state "T".
-func (w *Catch) stepT(ctx context.Context, x *flowcimpl.ASLExec, in any) (catchStep, any, error) {
+func (w *Catch) stepT(ctx context.Context, x *flowcasl.ASLExec, in any) (catchStep, any, error) {
 	cx := x.Enter(ctx, "T")
 	out, err := x.Do(ctx, &catchTState, cx, in, x.Task(&catchTState, w.h.Worker))
 	if err != nil {
@@ -204,17 +205,17 @@ func (w *Catch) stepT(ctx context.Context, x *flowcimpl.ASLExec, in any) (catchS
 	return catchDone, out, nil
 }
 
-var catchRecoverState = flowcimpl.ASLState{
+var catchRecoverState = flowcasl.ASLState{
 	Name: "Recover",
 	Task: true,
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.recovered",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("recovered")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("recovered")},
 	}},
 }
 
 // stepRecover runs Task state "Recover".
-func (w *Catch) stepRecover(ctx context.Context, x *flowcimpl.ASLExec, in any) (catchStep, any, error) {
+func (w *Catch) stepRecover(ctx context.Context, x *flowcasl.ASLExec, in any) (catchStep, any, error) {
 	cx := x.Enter(ctx, "Recover")
 	out, err := x.Do(ctx, &catchRecoverState, cx, in, x.Task(&catchRecoverState, w.h.Recover))
 	if err != nil {

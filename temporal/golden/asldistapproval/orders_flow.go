@@ -10,6 +10,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -121,9 +122,9 @@ func (w *Orders) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "orders",
 		Schema:   "json",
 		Start:    "Review",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -135,7 +136,7 @@ func (w *Orders) runAt(ctx context.Context, sess *flowcimpl.Session, input any, 
 		return nil, sess.UnknownState(state)
 	}
 	step := ordersStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "orders", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "orders", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -144,12 +145,12 @@ func (w *Orders) runAt(ctx context.Context, sess *flowcimpl.Session, input any, 
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Orders) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step ordersStep) (out any, err error) {
+func (w *Orders) run(ctx context.Context, x *flowcasl.ASLExec, in any, step ordersStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -189,23 +190,23 @@ func (w *Orders) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step ord
 		}
 		err = x.Save(ctx, ordersStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(ordersStateIDs[step], err)
+			return nil, flowcasl.StateFailed(ordersStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var ordersReviewState = flowcimpl.ASLState{
+var ordersReviewState = flowcasl.ASLState{
 	Name: "Review",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.reviewed",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("reviewed")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("reviewed")},
 	}},
 }
 
 // stepReview runs Map state "Review".
-func (w *Orders) stepReview(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
+func (w *Orders) stepReview(ctx context.Context, x *flowcasl.ASLExec, in any) (ordersStep, any, error) {
 	cx := x.Enter(ctx, "Review")
 	out, err := x.Do(ctx, &ordersReviewState, cx, in, x.DistributedMap("Review", &ordersReviewItems, &ordersReviewDistributed, w.runReviewItems))
 	if err != nil {
@@ -214,13 +215,13 @@ func (w *Orders) stepReview(ctx context.Context, x *flowcimpl.ASLExec, in any) (
 	return ordersDone, out, nil
 }
 
-var ordersReviewItems = flowcimpl.MapSpec{
-	ItemSelector: flowcimpl.TObject(
-		flowcimpl.TField("order", flowcimpl.TPath(&flowcimpl.JSONPath{
+var ordersReviewItems = flowcasl.MapSpec{
+	ItemSelector: flowcasl.TObject(
+		flowcasl.TField("order", flowcasl.TPath(&flowcasl.JSONPath{
 			Src:     "$$.Map.Item.Value",
 			Context: true,
 		})),
-		flowcimpl.TField("n", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("n", flowcasl.TPath(&flowcasl.JSONPath{
 			Src:     "$$.Map.Item.Index",
 			Context: true,
 		})),
@@ -228,14 +229,14 @@ var ordersReviewItems = flowcimpl.MapSpec{
 	MaxConcurrency: 50,
 }
 
-var ordersReviewDistributed = flowcimpl.DistributedSpec{
-	Reader: &flowcimpl.ItemReaderSpec{
+var ordersReviewDistributed = flowcasl.DistributedSpec{
+	Reader: &flowcasl.ItemReaderSpec{
 		Resource: "arn:aws:states:::s3:getObject",
-		Parameters: flowcimpl.TObject(
-			flowcimpl.TField("Bucket", flowcimpl.TPath(&flowcimpl.JSONPath{
+		Parameters: flowcasl.TObject(
+			flowcasl.TField("Bucket", flowcasl.TPath(&flowcasl.JSONPath{
 				Src: "$.bucket",
 			})),
-			flowcimpl.TField("Key", flowcimpl.TValue("orders.jsonl")),
+			flowcasl.TField("Key", flowcasl.TValue("orders.jsonl")),
 		),
 		Format: "JSONL",
 	},
@@ -243,8 +244,8 @@ var ordersReviewDistributed = flowcimpl.DistributedSpec{
 
 // runReviewItems runs the iterator of Map state "Review" from its start or, in a session resumed
 // inside it, from the state it stopped at, and returns its output.
-func (w *Orders) runReviewItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (any, error) {
-	step, in, err := flowcimpl.ResumeBranch(ctx, x, ordersStateIDs[:], []ordersStep{ordersStepCheck, ordersStepRisky, ordersStepApprove, ordersStepShip, ordersStepCourier, ordersStepSafe}, in)
+func (w *Orders) runReviewItems(ctx context.Context, x *flowcasl.ASLExec, in any) (any, error) {
+	step, in, err := flowcasl.ResumeBranch(ctx, x, ordersStateIDs[:], []ordersStep{ordersStepCheck, ordersStepRisky, ordersStepApprove, ordersStepShip, ordersStepCourier, ordersStepSafe}, in)
 	if err != nil {
 		return nil, err
 	}
@@ -252,7 +253,7 @@ func (w *Orders) runReviewItems(ctx context.Context, x *flowcimpl.ASLExec, in an
 }
 
 // runReviewItemsFrom runs the iterator of Map state "Review" from step and returns its output.
-func (w *Orders) runReviewItemsFrom(ctx context.Context, x *flowcimpl.ASLExec, in any, step ordersStep) (out any, err error) {
+func (w *Orders) runReviewItemsFrom(ctx context.Context, x *flowcasl.ASLExec, in any, step ordersStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -301,20 +302,20 @@ func (w *Orders) runReviewItemsFrom(ctx context.Context, x *flowcimpl.ASLExec, i
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(ordersStateIDs[step], err)
+			return nil, flowcasl.StateFailed(ordersStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var ordersCheckState = flowcimpl.ASLState{
+var ordersCheckState = flowcasl.ASLState{
 	Name: "Check",
 	Task: true,
 }
 
 // stepCheck runs Task state "Check".
-func (w *Orders) stepCheck(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
+func (w *Orders) stepCheck(ctx context.Context, x *flowcasl.ASLExec, in any) (ordersStep, any, error) {
 	cx := x.Enter(ctx, "Check")
 	out, err := x.Do(ctx, &ordersCheckState, cx, in, x.Task(&ordersCheckState, w.h.Check))
 	if err != nil {
@@ -323,25 +324,25 @@ func (w *Orders) stepCheck(ctx context.Context, x *flowcimpl.ASLExec, in any) (o
 	return ordersStepRisky, out, nil
 }
 
-var ordersRiskyState = flowcimpl.ASLState{
+var ordersRiskyState = flowcasl.ASLState{
 	Name: "Risky",
 }
 
 // stepRisky runs Choice state "Risky".
-func (w *Orders) stepRisky(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
+func (w *Orders) stepRisky(ctx context.Context, x *flowcasl.ASLExec, in any) (ordersStep, any, error) {
 	cx := x.Enter(ctx, "Risky")
 	in, err := ordersRiskyState.Input(in, cx)
 	if err != nil {
 		return ordersDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := ordersStepSafe
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcimpl.BooleanEquals, ordersPath1, true):
+	case c.Cmp(flowcasl.BooleanEquals, ordersPath1, true):
 		next = ordersStepApprove
 		rule = 0
-	case c.Err() == nil && c.Cmp(flowcimpl.BooleanEquals, ordersPath2, true):
+	case c.Err() == nil && c.Cmp(flowcasl.BooleanEquals, ordersPath2, true):
 		next = ordersStepCourier
 		rule = 1
 	}
@@ -352,16 +353,16 @@ func (w *Orders) stepRisky(ctx context.Context, x *flowcimpl.ASLExec, in any) (o
 	return next, out, err
 }
 
-var ordersApproveState = flowcimpl.ASLState{
+var ordersApproveState = flowcasl.ASLState{
 	Name: "Approve",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.decision",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("decision")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("decision")},
 	}},
 }
 
 // stepApprove runs Approval state "Approve".
-func (w *Orders) stepApprove(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
+func (w *Orders) stepApprove(ctx context.Context, x *flowcasl.ASLExec, in any) (ordersStep, any, error) {
 	cx := x.Enter(ctx, "Approve")
 	out, err := x.Do(ctx, &ordersApproveState, cx, in, x.Approval(flowcrt.ApprovalRequest{
 		State:   "Approve",
@@ -374,13 +375,13 @@ func (w *Orders) stepApprove(ctx context.Context, x *flowcimpl.ASLExec, in any) 
 	return ordersStepShip, out, nil
 }
 
-var ordersShipState = flowcimpl.ASLState{
+var ordersShipState = flowcasl.ASLState{
 	Name: "Ship",
 	Task: true,
 }
 
 // stepShip runs Task state "Ship".
-func (w *Orders) stepShip(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
+func (w *Orders) stepShip(ctx context.Context, x *flowcasl.ASLExec, in any) (ordersStep, any, error) {
 	cx := x.Enter(ctx, "Ship")
 	out, err := x.Do(ctx, &ordersShipState, cx, in, x.Task(&ordersShipState, w.h.Ship))
 	if err != nil {
@@ -389,29 +390,29 @@ func (w *Orders) stepShip(ctx context.Context, x *flowcimpl.ASLExec, in any) (or
 	return ordersDone, out, nil
 }
 
-var ordersCourierState = flowcimpl.ASLState{
+var ordersCourierState = flowcasl.ASLState{
 	Name: "Courier",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("FunctionName", flowcimpl.TValue("courier")),
-		flowcimpl.TField("Payload", flowcimpl.TObject(
-			flowcimpl.TField("n", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("FunctionName", flowcasl.TValue("courier")),
+		flowcasl.TField("Payload", flowcasl.TObject(
+			flowcasl.TField("n", flowcasl.TPath(&flowcasl.JSONPath{
 				Src: "$.n",
 			})),
-			flowcimpl.TField("token", flowcimpl.TPath(&flowcimpl.JSONPath{
+			flowcasl.TField("token", flowcasl.TPath(&flowcasl.JSONPath{
 				Src:     "$$.Task.Token",
 				Context: true,
 			})),
 		)),
 	),
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.delivery",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("delivery")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("delivery")},
 	}},
 }
 
 // stepCourier runs Task state "Courier".
-func (w *Orders) stepCourier(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
+func (w *Orders) stepCourier(ctx context.Context, x *flowcasl.ASLExec, in any) (ordersStep, any, error) {
 	cx := x.EnterCallback(ctx, "Courier")
 	out, err := x.Do(ctx, &ordersCourierState, cx, in, x.Callback(&ordersCourierState, w.h.InvokeWaitForTaskToken, 0, false))
 	if err != nil {
@@ -420,25 +421,25 @@ func (w *Orders) stepCourier(ctx context.Context, x *flowcimpl.ASLExec, in any) 
 	return ordersDone, out, nil
 }
 
-var ordersSafeState = flowcimpl.ASLState{
+var ordersSafeState = flowcasl.ASLState{
 	Name: "Safe",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.decision",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("decision")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("decision")},
 	}},
 }
 
 // stepSafe runs Pass state "Safe".
-func (w *Orders) stepSafe(ctx context.Context, x *flowcimpl.ASLExec, in any) (ordersStep, any, error) {
+func (w *Orders) stepSafe(ctx context.Context, x *flowcasl.ASLExec, in any) (ordersStep, any, error) {
 	cx := x.Enter(ctx, "Safe")
-	out, err := x.Do(ctx, &ordersSafeState, cx, in, flowcimpl.PassResult(ordersSafeResult))
+	out, err := x.Do(ctx, &ordersSafeState, cx, in, flowcasl.PassResult(ordersSafeResult))
 	if err != nil {
 		return ordersDone, nil, err
 	}
 	return ordersDone, out, nil
 }
 
-var ordersSafeResult = flowcimpl.TValue("safe")
+var ordersSafeResult = flowcasl.TValue("safe")
 
 // SendTaskSuccess completes the Task state that waits for token (its $$.Task.Token) with output, a
 // JSON value, as its result, as Step Functions' SendTaskSuccess does. A session waiting at the
@@ -464,10 +465,10 @@ func (w *Orders) SendTaskHeartbeat(ctx context.Context, token string) error {
 
 // The compiled paths the choice rules read.
 var (
-	ordersPath1 = &flowcimpl.JSONPath{
+	ordersPath1 = &flowcasl.JSONPath{
 		Src: "$.order.risky",
 	}
-	ordersPath2 = &flowcimpl.JSONPath{
+	ordersPath2 = &flowcasl.JSONPath{
 		Src: "$.order.courier",
 	}
 )

@@ -9,7 +9,7 @@ import (
 
 	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
-	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/worker"
@@ -121,7 +121,7 @@ func (ordersActivityCalls) InvokeWaitForTaskToken(ctx context.Context, in any) (
 }
 
 // ReadItems reads the items of a distributed Map in pages, each an activity.
-func (ordersActivityCalls) ReadItems(ctx context.Context, req flowcimpl.ItemReadRequest, yield func(any) error) error {
+func (ordersActivityCalls) ReadItems(ctx context.Context, req flowcasl.ItemReadRequest, yield func(any) error) error {
 	return flowtemporal.ReadItems(ctx, OrdersWorkflowName+".ReadItems", req, yield)
 }
 
@@ -167,6 +167,6 @@ func (a ordersActivities) InvokeWaitForTaskToken(ctx context.Context, inJSON jso
 }
 
 // ReadItems reads a page of a distributed Map's items with your ItemReader, or the built-in one.
-func (a ordersActivities) ReadItems(ctx context.Context, req flowcimpl.ItemReadRequest, from int) (flowtemporal.ItemPage, error) {
+func (a ordersActivities) ReadItems(ctx context.Context, req flowcasl.ItemReadRequest, from int) (flowtemporal.ItemPage, error) {
 	return flowtemporal.ReadItemsActivity(ctx, a.h, req, from)
 }

@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -89,9 +90,9 @@ func (w *Prices) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "prices",
 		Schema:   "json",
 		Start:    "Price",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -103,7 +104,7 @@ func (w *Prices) runAt(ctx context.Context, sess *flowcimpl.Session, input any, 
 		return nil, sess.UnknownState(state)
 	}
 	step := pricesStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "prices", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "prices", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -112,12 +113,12 @@ func (w *Prices) runAt(ctx context.Context, sess *flowcimpl.Session, input any, 
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Prices) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step pricesStep) (out any, err error) {
+func (w *Prices) run(ctx context.Context, x *flowcasl.ASLExec, in any, step pricesStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -157,23 +158,23 @@ func (w *Prices) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step pri
 		}
 		err = x.Save(ctx, pricesStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(pricesStateIDs[step], err)
+			return nil, flowcasl.StateFailed(pricesStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var pricesPriceState = flowcimpl.ASLState{
+var pricesPriceState = flowcasl.ASLState{
 	Name: "Price",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.quotes",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("quotes")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("quotes")},
 	}},
 }
 
 // stepPrice runs Map state "Price".
-func (w *Prices) stepPrice(ctx context.Context, x *flowcimpl.ASLExec, in any) (pricesStep, any, error) {
+func (w *Prices) stepPrice(ctx context.Context, x *flowcasl.ASLExec, in any) (pricesStep, any, error) {
 	cx := x.Enter(ctx, "Price")
 	out, err := x.Do(ctx, &pricesPriceState, cx, in, x.DistributedMap("Price", &pricesPriceItems, &pricesPriceDistributed, w.runPriceItems))
 	if err != nil {
@@ -182,15 +183,15 @@ func (w *Prices) stepPrice(ctx context.Context, x *flowcimpl.ASLExec, in any) (p
 	return pricesDone, out, nil
 }
 
-var pricesPriceItems = flowcimpl.MapSpec{
-	ItemsPath: &flowcimpl.JSONPath{
+var pricesPriceItems = flowcasl.MapSpec{
+	ItemsPath: &flowcasl.JSONPath{
 		Src:  "$.orders",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("orders")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("orders")},
 	},
 	MaxConcurrency: 1,
 }
 
-var pricesPriceDistributed = flowcimpl.DistributedSpec{
+var pricesPriceDistributed = flowcasl.DistributedSpec{
 	Batched:       true,
 	BatchItems:    2,
 	TolerantCount: 1,
@@ -198,7 +199,7 @@ var pricesPriceDistributed = flowcimpl.DistributedSpec{
 }
 
 // runPriceItems runs the iterator of Map state "Price" from state "Quote" and returns its output.
-func (w *Prices) runPriceItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Prices) runPriceItems(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := pricesStepQuote
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -238,20 +239,20 @@ func (w *Prices) runPriceItems(ctx context.Context, x *flowcimpl.ASLExec, in any
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(pricesStateIDs[step], err)
+			return nil, flowcasl.StateFailed(pricesStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var pricesQuoteState = flowcimpl.ASLState{
+var pricesQuoteState = flowcasl.ASLState{
 	Name: "Quote",
 	Task: true,
 }
 
 // stepQuote runs Task state "Quote".
-func (w *Prices) stepQuote(ctx context.Context, x *flowcimpl.ASLExec, in any) (pricesStep, any, error) {
+func (w *Prices) stepQuote(ctx context.Context, x *flowcasl.ASLExec, in any) (pricesStep, any, error) {
 	cx := x.Enter(ctx, "Quote")
 	out, err := x.Do(ctx, &pricesQuoteState, cx, in, x.Task(&pricesQuoteState, w.h.Quote))
 	if err != nil {

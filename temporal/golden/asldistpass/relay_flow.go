@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -86,9 +87,9 @@ func (w *Relay) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "relay",
 		Schema:   "json",
 		Start:    "Relay",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -100,7 +101,7 @@ func (w *Relay) runAt(ctx context.Context, sess *flowcimpl.Session, input any, s
 		return nil, sess.UnknownState(state)
 	}
 	step := relayStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "relay", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "relay", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -109,12 +110,12 @@ func (w *Relay) runAt(ctx context.Context, sess *flowcimpl.Session, input any, s
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Relay) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step relayStep) (out any, err error) {
+func (w *Relay) run(ctx context.Context, x *flowcasl.ASLExec, in any, step relayStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -154,19 +155,19 @@ func (w *Relay) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step rela
 		}
 		err = x.Save(ctx, relayStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(relayStateIDs[step], err)
+			return nil, flowcasl.StateFailed(relayStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var relayRelayState = flowcimpl.ASLState{
+var relayRelayState = flowcasl.ASLState{
 	Name: "Relay",
 }
 
 // stepRelay runs Map state "Relay".
-func (w *Relay) stepRelay(ctx context.Context, x *flowcimpl.ASLExec, in any) (relayStep, any, error) {
+func (w *Relay) stepRelay(ctx context.Context, x *flowcasl.ASLExec, in any) (relayStep, any, error) {
 	cx := x.Enter(ctx, "Relay")
 	out, err := x.Do(ctx, &relayRelayState, cx, in, x.DistributedMap("Relay", &relayRelayItems, &relayRelayDistributed, w.runRelayItems))
 	if err != nil {
@@ -175,27 +176,27 @@ func (w *Relay) stepRelay(ctx context.Context, x *flowcimpl.ASLExec, in any) (re
 	return relayDone, out, nil
 }
 
-var relayRelayItems = flowcimpl.MapSpec{}
+var relayRelayItems = flowcasl.MapSpec{}
 
-var relayRelayDistributed = flowcimpl.DistributedSpec{
-	Reader: &flowcimpl.ItemReaderSpec{
+var relayRelayDistributed = flowcasl.DistributedSpec{
+	Reader: &flowcasl.ItemReaderSpec{
 		Resource: "arn:aws:states:::s3:getObject",
-		Parameters: flowcimpl.TValue(flowcimpl.Obj(
+		Parameters: flowcasl.TValue(flowcasl.Obj(
 			"Bucket", "in",
 			"Key", "items.json",
 		)),
 		Format: "JSON",
 	},
-	Writer: &flowcimpl.ResultWriterSpec{
+	Writer: &flowcasl.ResultWriterSpec{
 		Resource: "arn:aws:states:::s3:putObject",
-		Parameters: flowcimpl.TValue(flowcimpl.Obj(
+		Parameters: flowcasl.TValue(flowcasl.Obj(
 			"Bucket", "out",
 		)),
 	},
 }
 
 // runRelayItems runs the iterator of Map state "Relay" from state "Tag" and returns its output.
-func (w *Relay) runRelayItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Relay) runRelayItems(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := relayStepTag
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -235,27 +236,27 @@ func (w *Relay) runRelayItems(ctx context.Context, x *flowcimpl.ASLExec, in any)
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(relayStateIDs[step], err)
+			return nil, flowcasl.StateFailed(relayStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var relayTagState = flowcimpl.ASLState{
+var relayTagState = flowcasl.ASLState{
 	Name: "Tag",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("item", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("item", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$",
 		})),
-		flowcimpl.TField("relayed", flowcimpl.TValue(true)),
+		flowcasl.TField("relayed", flowcasl.TValue(true)),
 	),
 }
 
 // stepTag runs Pass state "Tag".
-func (w *Relay) stepTag(ctx context.Context, x *flowcimpl.ASLExec, in any) (relayStep, any, error) {
+func (w *Relay) stepTag(ctx context.Context, x *flowcasl.ASLExec, in any) (relayStep, any, error) {
 	cx := x.Enter(ctx, "Tag")
-	out, err := x.Do(ctx, &relayTagState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &relayTagState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return relayDone, nil, err
 	}

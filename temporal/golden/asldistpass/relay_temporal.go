@@ -9,7 +9,7 @@ import (
 
 	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
-	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/worker"
@@ -93,7 +93,7 @@ func (relayMockCalls) OrderedValues() {}
 type relayActivityCalls struct{}
 
 // ReadItems reads the items of a distributed Map in pages, each an activity.
-func (relayActivityCalls) ReadItems(ctx context.Context, req flowcimpl.ItemReadRequest, yield func(any) error) error {
+func (relayActivityCalls) ReadItems(ctx context.Context, req flowcasl.ItemReadRequest, yield func(any) error) error {
 	return flowtemporal.ReadItems(ctx, RelayWorkflowName+".ReadItems", req, yield)
 }
 
@@ -115,7 +115,7 @@ func (relayActivityCalls) CloseResults(ctx context.Context, req flowcrt.ResultWr
 type relayActivities struct{ h RelayHandlers }
 
 // ReadItems reads a page of a distributed Map's items with your ItemReader, or the built-in one.
-func (a relayActivities) ReadItems(ctx context.Context, req flowcimpl.ItemReadRequest, from int) (flowtemporal.ItemPage, error) {
+func (a relayActivities) ReadItems(ctx context.Context, req flowcasl.ItemReadRequest, from int) (flowtemporal.ItemPage, error) {
 	return flowtemporal.ReadItemsActivity(ctx, a.h, req, from)
 }
 

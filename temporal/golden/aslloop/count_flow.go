@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -95,9 +96,9 @@ func (w *Count) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "count",
 		Schema:   "json",
 		Start:    "Init",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -109,7 +110,7 @@ func (w *Count) runAt(ctx context.Context, sess *flowcimpl.Session, input any, s
 		return nil, sess.UnknownState(state)
 	}
 	step := countStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "count", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "count", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -118,12 +119,12 @@ func (w *Count) runAt(ctx context.Context, sess *flowcimpl.Session, input any, s
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Count) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step countStep) (out any, err error) {
+func (w *Count) run(ctx context.Context, x *flowcasl.ASLExec, in any, step countStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -171,44 +172,44 @@ func (w *Count) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step coun
 		}
 		err = x.Save(ctx, countStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(countStateIDs[step], err)
+			return nil, flowcasl.StateFailed(countStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var countInitState = flowcimpl.ASLState{
+var countInitState = flowcasl.ASLState{
 	Name: "Init",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.n",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("n")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("n")},
 	}},
 }
 
 // stepInit runs Pass state "Init".
-func (w *Count) stepInit(ctx context.Context, x *flowcimpl.ASLExec, in any) (countStep, any, error) {
+func (w *Count) stepInit(ctx context.Context, x *flowcasl.ASLExec, in any) (countStep, any, error) {
 	cx := x.Enter(ctx, "Init")
-	out, err := x.Do(ctx, &countInitState, cx, in, flowcimpl.PassResult(countInitResult))
+	out, err := x.Do(ctx, &countInitState, cx, in, flowcasl.PassResult(countInitResult))
 	if err != nil {
 		return countDone, nil, err
 	}
 	return countStepWork, out, nil
 }
 
-var countInitResult = flowcimpl.TValue(0.0)
+var countInitResult = flowcasl.TValue(0.0)
 
-var countWorkState = flowcimpl.ASLState{
+var countWorkState = flowcasl.ASLState{
 	Name: "Work",
 	Task: true,
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.last",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("last")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("last")},
 	}},
 }
 
 // stepWork runs Task state "Work".
-func (w *Count) stepWork(ctx context.Context, x *flowcimpl.ASLExec, in any) (countStep, any, error) {
+func (w *Count) stepWork(ctx context.Context, x *flowcasl.ASLExec, in any) (countStep, any, error) {
 	cx := x.Enter(ctx, "Work")
 	out, err := x.Do(ctx, &countWorkState, cx, in, x.Task(&countWorkState, w.h.Work))
 	if err != nil {
@@ -217,54 +218,54 @@ func (w *Count) stepWork(ctx context.Context, x *flowcimpl.ASLExec, in any) (cou
 	return countStepCount, out, nil
 }
 
-var countCountState = flowcimpl.ASLState{
+var countCountState = flowcasl.ASLState{
 	Name: "Count",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("n", flowcimpl.TCall(&flowcimpl.Intrinsic{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("n", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.MathAdd",
-			Fn:   flowcimpl.StatesMathAdd,
-			Args: []flowcimpl.IntrinsicArg{
-				{Path: &flowcimpl.JSONPath{
+			Fn:   flowcasl.StatesMathAdd,
+			Args: []flowcasl.IntrinsicArg{
+				{Path: &flowcasl.JSONPath{
 					Src: "$.n",
 				}},
 				{Value: 1.0},
 			},
 		})),
-		flowcimpl.TField("last", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("last", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.last",
 		})),
-		flowcimpl.TField("topic", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("topic", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.topic",
 		})),
 	),
 }
 
 // stepCount runs Pass state "Count".
-func (w *Count) stepCount(ctx context.Context, x *flowcimpl.ASLExec, in any) (countStep, any, error) {
+func (w *Count) stepCount(ctx context.Context, x *flowcasl.ASLExec, in any) (countStep, any, error) {
 	cx := x.Enter(ctx, "Count")
-	out, err := x.Do(ctx, &countCountState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &countCountState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return countDone, nil, err
 	}
 	return countStepMore, out, nil
 }
 
-var countMoreState = flowcimpl.ASLState{
+var countMoreState = flowcasl.ASLState{
 	Name: "More",
 }
 
 // stepMore runs Choice state "More".
-func (w *Count) stepMore(ctx context.Context, x *flowcimpl.ASLExec, in any) (countStep, any, error) {
+func (w *Count) stepMore(ctx context.Context, x *flowcasl.ASLExec, in any) (countStep, any, error) {
 	cx := x.Enter(ctx, "More")
 	in, err := countMoreState.Input(in, cx)
 	if err != nil {
 		return countDone, nil, err
 	}
-	c := flowcimpl.NewChoice(in, cx)
+	c := flowcasl.NewChoice(in, cx)
 	next := countStepDone
 	rule := -1 // the Default
 	switch {
-	case c.Cmp(flowcimpl.NumericLessThan, countPath1, 5.0):
+	case c.Cmp(flowcasl.NumericLessThan, countPath1, 5.0):
 		next = countStepWork
 		rule = 0
 	}
@@ -275,14 +276,14 @@ func (w *Count) stepMore(ctx context.Context, x *flowcimpl.ASLExec, in any) (cou
 	return next, out, err
 }
 
-var countDoneState = flowcimpl.ASLState{
+var countDoneState = flowcasl.ASLState{
 	Name: "Done",
 }
 
 // stepDone runs Succeed state "Done".
-func (w *Count) stepDone(ctx context.Context, x *flowcimpl.ASLExec, in any) (countStep, any, error) {
+func (w *Count) stepDone(ctx context.Context, x *flowcasl.ASLExec, in any) (countStep, any, error) {
 	cx := x.Enter(ctx, "Done")
-	out, err := x.Do(ctx, &countDoneState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &countDoneState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return countDone, nil, err
 	}
@@ -291,7 +292,7 @@ func (w *Count) stepDone(ctx context.Context, x *flowcimpl.ASLExec, in any) (cou
 
 // The compiled paths the choice rules read.
 var (
-	countPath1 = &flowcimpl.JSONPath{
+	countPath1 = &flowcasl.JSONPath{
 		Src: "$.n",
 	}
 )

@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -97,9 +98,9 @@ func (w *Random) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "random",
 		Schema:   "json",
 		Start:    "Draw",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -111,7 +112,7 @@ func (w *Random) runAt(ctx context.Context, sess *flowcimpl.Session, input any, 
 		return nil, sess.UnknownState(state)
 	}
 	step := randomStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "random", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "random", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -120,12 +121,12 @@ func (w *Random) runAt(ctx context.Context, sess *flowcimpl.Session, input any, 
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Random) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step randomStep) (out any, err error) {
+func (w *Random) run(ctx context.Context, x *flowcasl.ASLExec, in any, step randomStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -173,33 +174,33 @@ func (w *Random) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step ran
 		}
 		err = x.Save(ctx, randomStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(randomStateIDs[step], err)
+			return nil, flowcasl.StateFailed(randomStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var randomDrawState = flowcimpl.ASLState{
+var randomDrawState = flowcasl.ASLState{
 	Name: "Draw",
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("uuid", flowcimpl.TCall(&flowcimpl.Intrinsic{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("uuid", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.UUID",
-			Fn:   flowcimpl.StatesUUID,
+			Fn:   flowcasl.StatesUUID,
 		})),
-		flowcimpl.TField("roll", flowcimpl.TCall(&flowcimpl.Intrinsic{
+		flowcasl.TField("roll", flowcasl.TCall(&flowcasl.Intrinsic{
 			Name: "States.MathRandom",
-			Fn:   flowcimpl.StatesMathRandom,
-			Args: []flowcimpl.IntrinsicArg{
+			Fn:   flowcasl.StatesMathRandom,
+			Args: []flowcasl.IntrinsicArg{
 				{Value: 1.0},
 				{Value: 1e+06},
 			},
 		})),
-		flowcimpl.TField("entered", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("entered", flowcasl.TPath(&flowcasl.JSONPath{
 			Src:     "$$.State.EnteredTime",
 			Context: true,
 		})),
-		flowcimpl.TField("started", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("started", flowcasl.TPath(&flowcasl.JSONPath{
 			Src:     "$$.Execution.StartTime",
 			Context: true,
 		})),
@@ -207,26 +208,26 @@ var randomDrawState = flowcimpl.ASLState{
 }
 
 // stepDraw runs Pass state "Draw".
-func (w *Random) stepDraw(ctx context.Context, x *flowcimpl.ASLExec, in any) (randomStep, any, error) {
+func (w *Random) stepDraw(ctx context.Context, x *flowcasl.ASLExec, in any) (randomStep, any, error) {
 	cx := x.Enter(ctx, "Draw")
-	out, err := x.Do(ctx, &randomDrawState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &randomDrawState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return randomDone, nil, err
 	}
 	return randomStepAsk, out, nil
 }
 
-var randomAskState = flowcimpl.ASLState{
+var randomAskState = flowcasl.ASLState{
 	Name: "Ask",
 	Task: true,
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.asked",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("asked")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("asked")},
 	}},
 }
 
 // stepAsk runs Task state "Ask".
-func (w *Random) stepAsk(ctx context.Context, x *flowcimpl.ASLExec, in any) (randomStep, any, error) {
+func (w *Random) stepAsk(ctx context.Context, x *flowcasl.ASLExec, in any) (randomStep, any, error) {
 	cx := x.Enter(ctx, "Ask")
 	out, err := x.Do(ctx, &randomAskState, cx, in, x.Task(&randomAskState, w.h.Ask))
 	if err != nil {
@@ -235,12 +236,12 @@ func (w *Random) stepAsk(ctx context.Context, x *flowcimpl.ASLExec, in any) (ran
 	return randomStepPause, out, nil
 }
 
-var randomPauseState = flowcimpl.ASLState{
+var randomPauseState = flowcasl.ASLState{
 	Name: "Pause",
 }
 
 // stepPause runs Wait state "Pause".
-func (w *Random) stepPause(ctx context.Context, x *flowcimpl.ASLExec, in any) (randomStep, any, error) {
+func (w *Random) stepPause(ctx context.Context, x *flowcasl.ASLExec, in any) (randomStep, any, error) {
 	cx := x.Enter(ctx, "Pause")
 	out, err := x.Do(ctx, &randomPauseState, cx, in, x.Wait(&randomPauseWait))
 	if err != nil {
@@ -249,40 +250,40 @@ func (w *Random) stepPause(ctx context.Context, x *flowcimpl.ASLExec, in any) (r
 	return randomStepMore, out, nil
 }
 
-var randomPauseWait = flowcimpl.Wait{
+var randomPauseWait = flowcasl.Wait{
 	Seconds:    2.0,
 	HasSeconds: true,
 }
 
-var randomMoreState = flowcimpl.ASLState{
+var randomMoreState = flowcasl.ASLState{
 	Name:    "More",
 	JSONata: true,
-	JSONataOutput: flowcimpl.TJSONata(&flowcimpl.JSONata{
+	JSONataOutput: flowcasl.TJSONata(&flowcasl.JSONata{
 		Src: "$merge([$states.input, {'juuid': $uuid(), 'jrandom': $random(), 'now': $now(), 'millis': $millis()}])",
 	}),
 }
 
 // stepMore runs Pass state "More".
-func (w *Random) stepMore(ctx context.Context, x *flowcimpl.ASLExec, in any) (randomStep, any, error) {
+func (w *Random) stepMore(ctx context.Context, x *flowcasl.ASLExec, in any) (randomStep, any, error) {
 	cx := x.Enter(ctx, "More")
-	out, err := x.Do(ctx, &randomMoreState, cx, in, flowcimpl.Identity)
+	out, err := x.Do(ctx, &randomMoreState, cx, in, flowcasl.Identity)
 	if err != nil {
 		return randomDone, nil, err
 	}
 	return randomStepTell, out, nil
 }
 
-var randomTellState = flowcimpl.ASLState{
+var randomTellState = flowcasl.ASLState{
 	Name: "Tell",
 	Task: true,
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.told",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("told")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("told")},
 	}},
 }
 
 // stepTell runs Task state "Tell".
-func (w *Random) stepTell(ctx context.Context, x *flowcimpl.ASLExec, in any) (randomStep, any, error) {
+func (w *Random) stepTell(ctx context.Context, x *flowcasl.ASLExec, in any) (randomStep, any, error) {
 	cx := x.Enter(ctx, "Tell")
 	out, err := x.Do(ctx, &randomTellState, cx, in, x.Task(&randomTellState, w.h.Tell))
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -89,9 +90,9 @@ func (w *Readings) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "readings",
 		Schema:   "json",
 		Start:    "Scale",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -103,7 +104,7 @@ func (w *Readings) runAt(ctx context.Context, sess *flowcimpl.Session, input any
 		return nil, sess.UnknownState(state)
 	}
 	step := readingsStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "readings", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "readings", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -112,12 +113,12 @@ func (w *Readings) runAt(ctx context.Context, sess *flowcimpl.Session, input any
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Readings) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step readingsStep) (out any, err error) {
+func (w *Readings) run(ctx context.Context, x *flowcasl.ASLExec, in any, step readingsStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -157,23 +158,23 @@ func (w *Readings) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step r
 		}
 		err = x.Save(ctx, readingsStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(readingsStateIDs[step], err)
+			return nil, flowcasl.StateFailed(readingsStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var readingsScaleState = flowcimpl.ASLState{
+var readingsScaleState = flowcasl.ASLState{
 	Name: "Scale",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.converted",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("converted")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("converted")},
 	}},
 }
 
 // stepScale runs Map state "Scale".
-func (w *Readings) stepScale(ctx context.Context, x *flowcimpl.ASLExec, in any) (readingsStep, any, error) {
+func (w *Readings) stepScale(ctx context.Context, x *flowcasl.ASLExec, in any) (readingsStep, any, error) {
 	cx := x.Enter(ctx, "Scale")
 	out, err := x.Do(ctx, &readingsScaleState, cx, in, x.DistributedMap("Scale", &readingsScaleItems, &readingsScaleDistributed, w.runScaleItems))
 	if err != nil {
@@ -182,36 +183,36 @@ func (w *Readings) stepScale(ctx context.Context, x *flowcimpl.ASLExec, in any) 
 	return readingsDone, out, nil
 }
 
-var readingsScaleItems = flowcimpl.MapSpec{
-	ItemSelector: flowcimpl.TObject(
-		flowcimpl.TField("reading", flowcimpl.TPath(&flowcimpl.JSONPath{
+var readingsScaleItems = flowcasl.MapSpec{
+	ItemSelector: flowcasl.TObject(
+		flowcasl.TField("reading", flowcasl.TPath(&flowcasl.JSONPath{
 			Src:     "$$.Map.Item.Value",
 			Context: true,
 		})),
-		flowcimpl.TField("n", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("n", flowcasl.TPath(&flowcasl.JSONPath{
 			Src:     "$$.Map.Item.Index",
 			Context: true,
 		})),
 	),
-	MaxConcurrencyPath: &flowcimpl.JSONPath{
+	MaxConcurrencyPath: &flowcasl.JSONPath{
 		Src:  "$.most",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("most")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("most")},
 	},
 }
 
-var readingsScaleDistributed = flowcimpl.DistributedSpec{
-	Reader: &flowcimpl.ItemReaderSpec{
+var readingsScaleDistributed = flowcasl.DistributedSpec{
+	Reader: &flowcasl.ItemReaderSpec{
 		Resource: "arn:aws:states:::s3:getObject",
-		Parameters: flowcimpl.TObject(
-			flowcimpl.TField("Bucket", flowcimpl.TPath(&flowcimpl.JSONPath{
+		Parameters: flowcasl.TObject(
+			flowcasl.TField("Bucket", flowcasl.TPath(&flowcasl.JSONPath{
 				Src: "$.bucket",
 			})),
-			flowcimpl.TField("Key", flowcimpl.TValue("readings.jsonl")),
+			flowcasl.TField("Key", flowcasl.TValue("readings.jsonl")),
 		),
 		Format: "JSONL",
-		MaxItemsPath: &flowcimpl.JSONPath{
+		MaxItemsPath: &flowcasl.JSONPath{
 			Src:  "$.limit",
-			Segs: []flowcimpl.PathSeg{flowcimpl.Field("limit")},
+			Segs: []flowcasl.PathSeg{flowcasl.Field("limit")},
 		},
 	},
 	TolerantCount: 1,
@@ -220,7 +221,7 @@ var readingsScaleDistributed = flowcimpl.DistributedSpec{
 
 // runScaleItems runs the iterator of Map state "Scale" from state "Convert" and returns its
 // output.
-func (w *Readings) runScaleItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Readings) runScaleItems(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := readingsStepConvert
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -260,20 +261,20 @@ func (w *Readings) runScaleItems(ctx context.Context, x *flowcimpl.ASLExec, in a
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(readingsStateIDs[step], err)
+			return nil, flowcasl.StateFailed(readingsStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var readingsConvertState = flowcimpl.ASLState{
+var readingsConvertState = flowcasl.ASLState{
 	Name: "Convert",
 	Task: true,
 }
 
 // stepConvert runs Task state "Convert".
-func (w *Readings) stepConvert(ctx context.Context, x *flowcimpl.ASLExec, in any) (readingsStep, any, error) {
+func (w *Readings) stepConvert(ctx context.Context, x *flowcasl.ASLExec, in any) (readingsStep, any, error) {
 	cx := x.Enter(ctx, "Convert")
 	out, err := x.Do(ctx, &readingsConvertState, cx, in, x.Task(&readingsConvertState, w.h.Convert))
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -89,9 +90,9 @@ func (w *Hold) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "hold",
 		Schema:   "json",
 		Start:    "Hold",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -103,7 +104,7 @@ func (w *Hold) runAt(ctx context.Context, sess *flowcimpl.Session, input any, st
 		return nil, sess.UnknownState(state)
 	}
 	step := holdStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "hold", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "hold", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -112,12 +113,12 @@ func (w *Hold) runAt(ctx context.Context, sess *flowcimpl.Session, input any, st
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Hold) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step holdStep) (out any, err error) {
+func (w *Hold) run(ctx context.Context, x *flowcasl.ASLExec, in any, step holdStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -159,19 +160,19 @@ func (w *Hold) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step holdS
 		}
 		err = x.Save(ctx, holdStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(holdStateIDs[step], err)
+			return nil, flowcasl.StateFailed(holdStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var holdHoldState = flowcimpl.ASLState{
+var holdHoldState = flowcasl.ASLState{
 	Name: "Hold",
 }
 
 // stepHold runs Wait state "Hold".
-func (w *Hold) stepHold(ctx context.Context, x *flowcimpl.ASLExec, in any) (holdStep, any, error) {
+func (w *Hold) stepHold(ctx context.Context, x *flowcasl.ASLExec, in any) (holdStep, any, error) {
 	cx := x.Enter(ctx, "Hold")
 	out, err := x.Do(ctx, &holdHoldState, cx, in, x.Wait(&holdHoldWait))
 	if err != nil {
@@ -180,21 +181,21 @@ func (w *Hold) stepHold(ctx context.Context, x *flowcimpl.ASLExec, in any) (hold
 	return holdStepShip, out, nil
 }
 
-var holdHoldWait = flowcimpl.Wait{
-	TimestampPath: &flowcimpl.JSONPath{
+var holdHoldWait = flowcasl.Wait{
+	TimestampPath: &flowcasl.JSONPath{
 		Src:  "$.until",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("until")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("until")},
 	},
 }
 
-var holdShipState = flowcimpl.ASLState{
+var holdShipState = flowcasl.ASLState{
 	Name: "Ship",
 	Task: true,
-	Parameters: flowcimpl.TObject(
-		flowcimpl.TField("order", flowcimpl.TPath(&flowcimpl.JSONPath{
+	Parameters: flowcasl.TObject(
+		flowcasl.TField("order", flowcasl.TPath(&flowcasl.JSONPath{
 			Src: "$.order",
 		})),
-		flowcimpl.TField("entered", flowcimpl.TPath(&flowcimpl.JSONPath{
+		flowcasl.TField("entered", flowcasl.TPath(&flowcasl.JSONPath{
 			Src:     "$$.State.EnteredTime",
 			Context: true,
 		})),
@@ -202,7 +203,7 @@ var holdShipState = flowcimpl.ASLState{
 }
 
 // stepShip runs Task state "Ship".
-func (w *Hold) stepShip(ctx context.Context, x *flowcimpl.ASLExec, in any) (holdStep, any, error) {
+func (w *Hold) stepShip(ctx context.Context, x *flowcasl.ASLExec, in any) (holdStep, any, error) {
 	cx := x.Enter(ctx, "Ship")
 	out, err := x.Do(ctx, &holdShipState, cx, in, x.Task(&holdShipState, w.h.Ship))
 	if err != nil {

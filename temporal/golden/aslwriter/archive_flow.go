@@ -9,6 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
@@ -89,9 +90,9 @@ func (w *Archive) sessions() *flowcimpl.Sessions[any, any] {
 		Workflow: "archive",
 		Schema:   "json",
 		Start:    "Archive",
-		Fresh:    flowcimpl.EmptyASLInput,
+		Fresh:    flowcasl.EmptyASLInput,
 		Decode:   flowcrt.DecodeASLInput,
-		Merge:    flowcimpl.MergeASLInput,
+		Merge:    flowcasl.MergeASLInput,
 		Run:      w.runAt,
 	}
 }
@@ -103,7 +104,7 @@ func (w *Archive) runAt(ctx context.Context, sess *flowcimpl.Session, input any,
 		return nil, sess.UnknownState(state)
 	}
 	step := archiveStep(i + 1)
-	x, in, err := flowcimpl.NewASLExec(&w.cfg, "archive", w.h, input)
+	x, in, err := flowcasl.NewASLExec(&w.cfg, "archive", w.h, input)
 	if err != nil {
 		return nil, err
 	}
@@ -112,12 +113,12 @@ func (w *Archive) runAt(ctx context.Context, sess *flowcimpl.Session, input any,
 	if err != nil {
 		return nil, err
 	}
-	return flowcimpl.Plain(out), nil
+	return flowcasl.Plain(out), nil
 }
 
 // run runs the state machine from step and returns its output; with a session it saves a
 // checkpoint after every state.
-func (w *Archive) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step archiveStep) (out any, err error) {
+func (w *Archive) run(ctx context.Context, x *flowcasl.ASLExec, in any, step archiveStep) (out any, err error) {
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -157,23 +158,23 @@ func (w *Archive) run(ctx context.Context, x *flowcimpl.ASLExec, in any, step ar
 		}
 		err = x.Save(ctx, archiveStateIDs[next], in, err)
 		if err != nil {
-			return nil, flowcimpl.StateFailed(archiveStateIDs[step], err)
+			return nil, flowcasl.StateFailed(archiveStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var archiveArchiveState = flowcimpl.ASLState{
+var archiveArchiveState = flowcasl.ASLState{
 	Name: "Archive",
-	ResultPath: &flowcimpl.PathField{Path: &flowcimpl.JSONPath{
+	ResultPath: &flowcasl.PathField{Path: &flowcasl.JSONPath{
 		Src:  "$.archived",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("archived")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("archived")},
 	}},
 }
 
 // stepArchive runs Map state "Archive".
-func (w *Archive) stepArchive(ctx context.Context, x *flowcimpl.ASLExec, in any) (archiveStep, any, error) {
+func (w *Archive) stepArchive(ctx context.Context, x *flowcasl.ASLExec, in any) (archiveStep, any, error) {
 	cx := x.Enter(ctx, "Archive")
 	out, err := x.Do(ctx, &archiveArchiveState, cx, in, x.DistributedMap("Archive", &archiveArchiveItems, &archiveArchiveDistributed, w.runArchiveItems))
 	if err != nil {
@@ -182,22 +183,22 @@ func (w *Archive) stepArchive(ctx context.Context, x *flowcimpl.ASLExec, in any)
 	return archiveDone, out, nil
 }
 
-var archiveArchiveItems = flowcimpl.MapSpec{
-	ItemsPath: &flowcimpl.JSONPath{
+var archiveArchiveItems = flowcasl.MapSpec{
+	ItemsPath: &flowcasl.JSONPath{
 		Src:  "$.docs",
-		Segs: []flowcimpl.PathSeg{flowcimpl.Field("docs")},
+		Segs: []flowcasl.PathSeg{flowcasl.Field("docs")},
 	},
 	MaxConcurrency: 2,
 }
 
-var archiveArchiveDistributed = flowcimpl.DistributedSpec{
-	Writer: &flowcimpl.ResultWriterSpec{
+var archiveArchiveDistributed = flowcasl.DistributedSpec{
+	Writer: &flowcasl.ResultWriterSpec{
 		Resource: "arn:aws:states:::s3:putObject",
-		Parameters: flowcimpl.TObject(
-			flowcimpl.TField("Bucket", flowcimpl.TPath(&flowcimpl.JSONPath{
+		Parameters: flowcasl.TObject(
+			flowcasl.TField("Bucket", flowcasl.TPath(&flowcasl.JSONPath{
 				Src: "$.out",
 			})),
-			flowcimpl.TField("Prefix", flowcimpl.TValue("archived")),
+			flowcasl.TField("Prefix", flowcasl.TValue("archived")),
 		),
 	},
 	TolerantCount: 1,
@@ -206,7 +207,7 @@ var archiveArchiveDistributed = flowcimpl.DistributedSpec{
 
 // runArchiveItems runs the iterator of Map state "Archive" from state "Store" and returns its
 // output.
-func (w *Archive) runArchiveItems(ctx context.Context, x *flowcimpl.ASLExec, in any) (out any, err error) {
+func (w *Archive) runArchiveItems(ctx context.Context, x *flowcasl.ASLExec, in any) (out any, err error) {
 	step := archiveStepStore
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
@@ -246,20 +247,20 @@ func (w *Archive) runArchiveItems(ctx context.Context, x *flowcimpl.ASLExec, in 
 			leave = nil
 		}
 		if err != nil {
-			return nil, flowcimpl.StateFailed(archiveStateIDs[step], err)
+			return nil, flowcasl.StateFailed(archiveStateIDs[step], err)
 		}
 		step = next
 	}
 	return in, nil
 }
 
-var archiveStoreState = flowcimpl.ASLState{
+var archiveStoreState = flowcasl.ASLState{
 	Name: "Store",
 	Task: true,
 }
 
 // stepStore runs Task state "Store".
-func (w *Archive) stepStore(ctx context.Context, x *flowcimpl.ASLExec, in any) (archiveStep, any, error) {
+func (w *Archive) stepStore(ctx context.Context, x *flowcasl.ASLExec, in any) (archiveStep, any, error) {
 	cx := x.Enter(ctx, "Store")
 	out, err := x.Do(ctx, &archiveStoreState, cx, in, x.Task(&archiveStoreState, w.h.Store))
 	if err != nil {
