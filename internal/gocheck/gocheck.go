@@ -27,13 +27,14 @@ const (
 	harnessPath = "github.com/flowc-dev/flowc/flowrun"
 	chainPath   = "github.com/flowc-dev/flowc/runtime/impl/chain"
 	jsonPath    = "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
+	aslPath     = "github.com/flowc-dev/flowc/runtime/impl/asl"
 )
 
 // preload is what generated code imports today. A package loaded later, in
 // a pass of its own, would bring its own copy of the packages it shares
 // with these: context.Context would not be context.Context.
 var preload = []string{
-	runtimePath, implPath, harnessPath, chainPath, jsonPath, "context", "encoding/json", "os", "slices", "strings",
+	runtimePath, implPath, harnessPath, chainPath, jsonPath, aslPath, "context", "encoding/json", "os", "slices", "strings",
 	"text/template", "time", "unicode/utf8",
 }
 
