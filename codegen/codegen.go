@@ -12,6 +12,7 @@ import (
 	"github.com/flowc-dev/flowc/codegen/internal/native"
 	"github.com/flowc-dev/flowc/codegen/internal/temporal"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // Options shape the output.
@@ -88,9 +89,9 @@ func newFile(pkg, source string) *jen.File {
 	if source != "" {
 		f.HeaderComment("source: " + emit.OneLine(source))
 	}
-	f.ImportAlias(emit.RuntimePath, emit.RuntimeAlias)
-	f.ImportAlias(emit.ImplPath, emit.ImplAlias)
-	f.ImportAlias(emit.HarnessPath, emit.HarnessAlias)
+	f.ImportAlias(plan.RuntimePath, emit.RuntimeAlias)
+	f.ImportAlias(plan.ImplPath, emit.ImplAlias)
+	f.ImportAlias(plan.HarnessPath, emit.HarnessAlias)
 	return f
 }
 

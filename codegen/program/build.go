@@ -9,6 +9,8 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/flowc-dev/flowc/ir/plan"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/flowc-dev/flowc/codegen"
@@ -66,7 +68,7 @@ func BuildMain(c *ir.Checked, wfImport string, user *UserHandlers) ([]codegen.Fi
 
 // handlersFile is the handlers.go of a built program (see BuildMain); nil
 // with the missing handlers, or an error.
-func handlersFile(c *ir.Checked, sh *emit.Shell, wfImport string, user *UserHandlers) (*codegen.File, []Missing, error) {
+func handlersFile(c *ir.Checked, sh *plan.Plan, wfImport string, user *UserHandlers) (*codegen.File, []Missing, error) {
 	f := mainFile(buildHeader, wfImport)
 	missing := bindHandlers(f, c.Workflow, interfaceMethods(sh), user)
 	if len(missing) > 0 {
@@ -79,7 +81,7 @@ func handlersFile(c *ir.Checked, sh *emit.Shell, wfImport string, user *UserHand
 	return &codegen.File{Name: "handlers.go", Content: handlers}, nil, nil
 }
 
-func buildMainFile(sh *emit.Shell, wfImport string) (codegen.File, error) {
+func buildMainFile(sh *plan.Plan, wfImport string) (codegen.File, error) {
 	f := mainFile(buildHeader, wfImport)
 	prog := programFuncs{
 		sh: sh, wfImport: wfImport,
@@ -100,7 +102,7 @@ func buildMainFile(sh *emit.Shell, wfImport string) (codegen.File, error) {
 // the order the interface declares them: those moreHandlers adds, then
 // each handler with a doc line (the others are answered by an optional
 // interface of the runtime).
-func interfaceMethods(sh *emit.Shell) []string {
+func interfaceMethods(sh *plan.Plan) []string {
 	var out []string
 	for _, sv := range sh.More {
 		out = append(out, sv.Name)

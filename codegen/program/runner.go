@@ -2,6 +2,7 @@ package program
 
 import (
 	"github.com/dave/jennifer/jen"
+	"github.com/flowc-dev/flowc/ir/plan"
 
 	"github.com/flowc-dev/flowc/codegen"
 	"github.com/flowc-dev/flowc/codegen/internal/dialect"
@@ -78,9 +79,9 @@ func Runner(c *ir.Checked, wfImport string) (codegen.File, error) {
 func mainFile(header, wfImport string) *jen.File {
 	f := jen.NewFile("main")
 	f.HeaderComment(header)
-	f.ImportAlias(emit.RuntimePath, emit.RuntimeAlias)
-	f.ImportAlias(emit.ImplPath, emit.ImplAlias)
-	f.ImportAlias(emit.HarnessPath, emit.HarnessAlias)
+	f.ImportAlias(plan.RuntimePath, emit.RuntimeAlias)
+	f.ImportAlias(plan.ImplPath, emit.ImplAlias)
+	f.ImportAlias(plan.HarnessPath, emit.HarnessAlias)
 	f.ImportAlias(wfImport, "wf")
 	return f
 }
@@ -90,7 +91,7 @@ func mainFile(header, wfImport string) *jen.File {
 // build, from the parameter param beside the input (the mocks of `flowc
 // run`, the environment of `flowc build`).
 type programFuncs struct {
-	sh       *emit.Shell
+	sh       *plan.Plan
 	wfImport string
 	param    jen.Code
 	build    jen.Code

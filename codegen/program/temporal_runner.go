@@ -5,6 +5,8 @@ import (
 	"go/format"
 	"text/template"
 
+	"github.com/flowc-dev/flowc/ir/plan"
+
 	"github.com/flowc-dev/flowc/codegen"
 	"github.com/flowc-dev/flowc/codegen/internal/dialect"
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
@@ -23,7 +25,7 @@ func TemporalRunner(c *ir.Checked, wfImport string) (codegen.File, error) {
 
 // temporalMain executes t, the template of a Temporal program's main.go,
 // on the names and types of the workflow sh describes, in package wfImport.
-func temporalMain(t *template.Template, sh *emit.Shell, wfImport string) (codegen.File, error) {
+func temporalMain(t *template.Template, sh *plan.Plan, wfImport string) (codegen.File, error) {
 	in, out := temporal.RunTypes(sh)
 	data := struct {
 		WF, Name, Mock, In, Out, Decoder string
@@ -33,7 +35,7 @@ func temporalMain(t *template.Template, sh *emit.Shell, wfImport string) (codege
 		return codegen.File{}, err
 	}
 	src := buf.Bytes()
-	for alias, path := range map[string]string{emit.ImplAlias: emit.ImplPath, emit.RuntimeAlias: emit.RuntimePath} {
+	for alias, path := range map[string]string{emit.ImplAlias: plan.ImplPath, emit.RuntimeAlias: plan.RuntimePath} {
 		src = emit.DropUnusedImport(src, alias, path)
 	}
 	src, err := format.Source(src)

@@ -5,6 +5,7 @@ package asl
 
 import (
 	"github.com/dave/jennifer/jen"
+	"github.com/flowc-dev/flowc/ir/plan"
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/internal/naming"
@@ -22,7 +23,7 @@ const aslGenVersion = 14 // 14: stops and callbacks inside compiled-in children 
 // intrinsic calls become Go values and expressions here.
 type aslGen struct {
 	w        *ir.Workflow
-	n        emit.Names
+	n        plan.Names
 	ids      naming.Namer         // package-level identifiers
 	byID     map[string]*ir.State // every state, nested ones too
 	vars     []jen.Code           // package-level path variables, in order of use
@@ -49,7 +50,7 @@ const (
 
 // New is the States Language dialect of w.
 func New(w *ir.Workflow) emit.Dialect {
-	g := &aslGen{w: w, n: emit.NewNames(w), pathVars: map[*ir.Path]string{}, byID: map[string]*ir.State{}, session: map[*ir.State]bool{}}
+	g := &aslGen{w: w, n: plan.NewNames(w), pathVars: map[*ir.Path]string{}, byID: map[string]*ir.State{}, session: map[*ir.State]bool{}}
 	sessionStates(w.States, g.session)
 	g.reserve()
 	g.collectHandlers()
@@ -70,7 +71,7 @@ func (g *aslGen) reserve() {
 
 func (g *aslGen) Types(*jen.File) {}
 
-func (g *aslGen) Shell() *emit.Shell {
+func (g *aslGen) Shell() *plan.Plan {
 	n := g.n
 	doc := []string{
 		n.Handlers + " is the work of the state machine, implemented by you: one method per",
@@ -78,9 +79,9 @@ func (g *aslGen) Shell() *emit.Shell {
 		"and returns its result, any value that encodes as JSON. An error fails the state; an",
 		"*flowcrt.Error names it for Retry and Catch, any other error is States.TaskFailed.",
 	}
-	var handlers []emit.Handler
+	var handlers []plan.Handler
 	for _, h := range g.handlers {
-		m := emit.Handler{Name: h.h.Name, Doc: h.doc(), Sig: h.sig()}
+		m := plan.Handler{Name: h.h.Name, Doc: h.doc(), Sig: h.sig()}
 		if h.kind == resourceHandler {
 			m.SigText, m.MockText = "(ctx context.Context, in any) (any, error)", "return m.mocks.RespondASL(ctx, in)"
 		}
@@ -96,20 +97,20 @@ func (g *aslGen) Shell() *emit.Shell {
 	top := len(g.w.States)
 	states := append(g.w.States[:top:top], nested(g.w.States)...)
 	reads, writes := distributedIO(g.w)
-	return &emit.Shell{
+	return &plan.Plan{
 		InputDecoder: "DecodeASLInput", ItemReads: reads, ResultWrites: writes,
 		Workflow: g.w, Names: n, GenVersion: aslGenVersion, Noun: "the state machine", Describe: true,
 		HandlersDoc: doc, Handlers: handlers,
 		States: states, Resumable: top,
 		StepDoc: n.Step + " names a state; the zero value means the (sub-)machine is done.",
-		Runs: []emit.Entry{{
+		Runs: []plan.Entry{{
 			Name: "Run",
 			Doc: []string{"Run executes the state machine on input, any value that encodes as JSON, and returns its",
 				"output. A failure is returned as an error whose *flowcrt.Error holds the name and cause."},
-			Sig: emit.Sig{Params: []emit.SigParam{{Name: "input", Typ: emit.BasicType("any")}}, Results: []*ir.Type{emit.BasicType("any")}},
+			Sig: plan.Sig{Params: []plan.SigParam{{Name: "input", Typ: plan.BasicType("any")}}, Results: []*ir.Type{plan.BasicType("any")}},
 		}},
 		Sessions: g.sessionSpec(),
-		Mock: emit.MockSpec{
+		Mock: plan.MockSpec{
 			Caller: "state",
 			Doc: []string{"A mocked Return is the state's raw result, any JSON value; a Throw fails the state with",
 				"its Error and Cause. A state with no mock returns its effective input. An Approval's Return",
@@ -122,13 +123,13 @@ func (g *aslGen) Shell() *emit.Shell {
 }
 
 // EntryBody: Run is runAt at the start, without a session.
-func (g *aslGen) EntryBody(emit.Entry) []jen.Code {
+func (g *aslGen) EntryBody(plan.Entry) []jen.Code {
 	return []jen.Code{jen.Return(jen.Id("w").Dot("runAt").Call(jen.Id("ctx"), jen.Nil(), jen.Id("input"), jen.Lit(g.w.Start.ID)))}
 }
 
 // MockBody answers an Approval (the method without a doc) from the
 // approval mocks, any other handler from the mock of its state.
-func (g *aslGen) MockBody(h emit.Handler) []jen.Code {
+func (g *aslGen) MockBody(h plan.Handler) []jen.Code {
 	if h.Doc == "" {
 		return emit.AnswerFromMocks("RespondApproval", jen.Id("ctx"), jen.Id("req"))
 	}
@@ -193,15 +194,15 @@ func (g *aslGen) collectHandlers() {
 }
 
 // sig is a handler's parameters and results.
-func (h *aslHandler) sig() emit.Sig {
-	anyType := emit.BasicType("any")
+func (h *aslHandler) sig() plan.Sig {
+	anyType := plan.BasicType("any")
 	switch h.kind {
 	case agentHandler:
-		return emit.Sig{Params: []emit.SigParam{{Name: "in", Typ: anyType}, {Name: "agent", Typ: emit.RtType("Agent")}}, Results: []*ir.Type{anyType}}
+		return plan.Sig{Params: []plan.SigParam{{Name: "in", Typ: anyType}, {Name: "agent", Typ: plan.RtType("Agent")}}, Results: []*ir.Type{anyType}}
 	case approvalHandler:
-		return emit.Sig{Params: []emit.SigParam{{Name: "req", Typ: emit.RtType("ApprovalRequest")}}, Results: []*ir.Type{emit.BasicType("string")}}
+		return plan.Sig{Params: []plan.SigParam{{Name: "req", Typ: plan.RtType("ApprovalRequest")}}, Results: []*ir.Type{plan.BasicType("string")}}
 	}
-	return emit.Sig{Params: []emit.SigParam{{Name: "in", Typ: anyType}}, Results: []*ir.Type{anyType}}
+	return plan.Sig{Params: []plan.SigParam{{Name: "in", Typ: anyType}}, Results: []*ir.Type{anyType}}
 }
 
 func (h *aslHandler) doc() string {

@@ -4,6 +4,7 @@ package chain
 
 import (
 	"github.com/dave/jennifer/jen"
+	"github.com/flowc-dev/flowc/ir/plan"
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
@@ -19,25 +20,25 @@ const chainGenVersion = 13 // 13: mocks through package flowrun, the machinery i
 // naming (names) and branch matching (branchMatch).
 type chainGen struct {
 	w *ir.Workflow
-	n emit.Names
+	n plan.Names
 }
 
 // New is the task-chain dialect of w.
-func New(w *ir.Workflow) emit.Dialect { return &chainGen{w: w, n: emit.NewNames(w)} }
+func New(w *ir.Workflow) emit.Dialect { return &chainGen{w: w, n: plan.NewNames(w)} }
 
 func (g *chainGen) Types(*jen.File) {}
 
 // ch names an identifier of the task chains' machinery (runtime/impl/chain,
 // imported as flowcchain); names a user's program spells too go through
 // flowcrt (emit.Rt).
-func ch(name string) *jen.Statement { return jen.Qual(emit.ChainPath, name) }
+func ch(name string) *jen.Statement { return jen.Qual(plan.ChainPath, name) }
 
 // Shell: built-in handlers always run for real, so they have no method
 // and no mock.
-func (g *chainGen) Shell() *emit.Shell {
+func (g *chainGen) Shell() *plan.Plan {
 	n := g.n
 	start := g.w.State(g.w.Start.ID)
-	return &emit.Shell{
+	return &plan.Plan{
 		InputDecoder: "DecodeChainInput", StepLoop: true,
 		Workflow: g.w, Names: n, GenVersion: chainGenVersion, Noun: "the task chain", Describe: true,
 		HandlersDoc: []string{
@@ -50,16 +51,16 @@ func (g *chainGen) Shell() *emit.Shell {
 		States:   g.w.States, Resumable: len(g.w.States),
 		Sessions: g.sessionSpec(), // chain_session.go
 		StepDoc:  n.Step + " names the task a run is at; the zero value means the chain is over.",
-		Runs: []emit.Entry{{
+		Runs: []plan.Entry{{
 			Name: "Run",
 			Doc: []string{
 				"Run executes the chain from task " + emit.Quote(start.ID) + " with input, any JSON value, as its input.",
 				"It returns the last task's output and the chain variables; on failure, the state as it was",
 				"when the failing task began, and the error.",
 			},
-			Sig: emit.Sig{Params: []emit.SigParam{{Name: "input", Typ: emit.BasicType("any")}}, Results: []*ir.Type{emit.RtType("ChainState")}},
+			Sig: plan.Sig{Params: []plan.SigParam{{Name: "input", Typ: plan.BasicType("any")}}, Results: []*ir.Type{plan.RtType("ChainState")}},
 		}},
-		Mock: emit.MockSpec{Caller: "task", Doc: []string{
+		Mock: plan.MockSpec{Caller: "task", Doc: []string{
 			"A mocked Return is {\"Output\": <json>, \"Eval\": \"<string>\"}; without \"Eval\" the eval string is the",
 			"control token of a chat_completion, execute_tool_calls or tools task, else the output's text.",
 			"A task with no mock returns its input unchanged.",
@@ -68,7 +69,7 @@ func (g *chainGen) Shell() *emit.Shell {
 }
 
 // EntryBody: Run makes the chain's state and runs the loop on it.
-func (g *chainGen) EntryBody(emit.Entry) []jen.Code {
+func (g *chainGen) EntryBody(plan.Entry) []jen.Code {
 	return []jen.Code{
 		jen.List(jen.Id("s"), jen.Err()).Op(":=").Add(ch("NewChainState")).Call(jen.Id("input")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("s"), jen.Err())),
@@ -79,7 +80,7 @@ func (g *chainGen) EntryBody(emit.Entry) []jen.Code {
 
 // Steps emits the tasks, the run loop and each task's step.
 func (g *chainGen) Steps(f *jen.File, t emit.Target) {
-	f.ImportAlias(emit.ChainPath, emit.ChainAlias)
+	f.ImportAlias(plan.ChainPath, emit.ChainAlias)
 	g.tasks(f) // chain_task.go
 	t.Loop(f, g.n, &emit.Loop{
 		Method: "run",

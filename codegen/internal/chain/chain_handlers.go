@@ -5,6 +5,7 @@ import (
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // chainKind is how a documented handler's method looks: its call type,
@@ -18,7 +19,7 @@ type chainKind struct {
 }
 
 func chainKinds(k ir.ChainHandlerKind) chainKind {
-	result := emit.RtType("ChainResult")
+	result := plan.RtType("ChainResult")
 	switch k {
 	case ir.ChainChatCompletion:
 		return chainKind{"LLMCall", result, "ChatHandler", "RespondChain"}
@@ -27,13 +28,13 @@ func chainKinds(k ir.ChainHandlerKind) chainKind {
 	case ir.ChainTools, ir.ChainHook:
 		return chainKind{"ToolCall", result, "ToolsHandler", "RespondChain"}
 	case ir.ChainRoute:
-		return chainKind{"RouteCall", emit.BasicType("string"), "RouteHandler", "RespondText"}
+		return chainKind{"RouteCall", plan.BasicType("string"), "RouteHandler", "RespondText"}
 	case ir.ChainConditionKey:
-		return chainKind{"ConditionCall", emit.BasicType("bool"), "ConditionHandler", "RespondBool"}
+		return chainKind{"ConditionCall", plan.BasicType("bool"), "ConditionHandler", "RespondBool"}
 	case ir.ChainPromptToString:
-		return chainKind{"LLMCall", emit.BasicType("string"), "PromptStringHandler", "RespondText"}
+		return chainKind{"LLMCall", plan.BasicType("string"), "PromptStringHandler", "RespondText"}
 	case ir.ChainPromptToInt:
-		return chainKind{"LLMCall", emit.BasicType("int"), "PromptIntHandler", "RespondInt"}
+		return chainKind{"LLMCall", plan.BasicType("int"), "PromptIntHandler", "RespondInt"}
 	}
 	return chainKind{"ChainCall", result, "", "RespondChain"}
 }
@@ -41,22 +42,22 @@ func chainKinds(k ir.ChainHandlerKind) chainKind {
 // handlers lists the user handlers, each with the typed call of its
 // documented kind; built-in handlers always run for real, so they have no
 // method and no mock.
-func (g *chainGen) handlers() []emit.Handler {
+func (g *chainGen) handlers() []plan.Handler {
 	builtin := func(h *ir.Handler) bool { return h.Builtin != ir.BuiltinNone }
-	hs := emit.CallHandlers(g.w.States, builtin, "task", emit.Sig{}, "", "")
+	hs := plan.CallHandlers(g.w.States, builtin, "task", plan.Sig{}, "", "")
 	for i := range hs {
 		kind := ir.ChainKindOf(hs[i].Name)
 		k := chainKinds(kind)
-		hs[i].Sig = emit.CallSig(k.call, k.result)
+		hs[i].Sig = plan.CallSig(k.call, k.result)
 		hs[i].SigText, hs[i].MockText = "", ""
-		hs[i].Kind = emit.KindNames[kind]
+		hs[i].Kind = plan.KindNames[kind]
 	}
 	return hs
 }
 
 // MockBody answers a handler with the Mocks method of its kind, from the
 // chain call its typed call holds.
-func (g *chainGen) MockBody(h emit.Handler) []jen.Code {
+func (g *chainGen) MockBody(h plan.Handler) []jen.Code {
 	k := chainKinds(ir.ChainKindOf(h.Name))
 	call := jen.Id("call")
 	if k.call != "ChainCall" {

@@ -4,6 +4,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // Sessions of task chains run on the emitter's sessions (see sessionSpec):
@@ -11,9 +12,9 @@ import (
 // after every task (ChainState.Save) once runAt has attached the session.
 // A chain never stops for a decision, so it has no Decide.
 
-func (g *chainGen) sessionSpec() *emit.SessionSpec {
-	return &emit.SessionSpec{
-		Value: emit.RtType("ChainState"), Input: emit.BasicType("any"), Arg: "s",
+func (g *chainGen) sessionSpec() *plan.SessionSpec {
+	return &plan.SessionSpec{
+		Value: plan.RtType("ChainState"), Input: plan.BasicType("any"), Arg: "s",
 		Schema: "json",
 		Doc: []string{
 			"sessions describes the chain to the runtime's session functions: its state is the run's",

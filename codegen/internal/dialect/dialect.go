@@ -10,6 +10,7 @@ import (
 	"github.com/flowc-dev/flowc/codegen/internal/jsonmode"
 	"github.com/flowc-dev/flowc/codegen/internal/typed"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // Of is the part of the generator that knows c's language. Only typed mode
@@ -28,4 +29,4 @@ func Of(c *ir.Checked) emit.Dialect {
 
 // Shell is the dialect's description of c, which the Temporal file and
 // the programs read without writing the native code.
-func Shell(c *ir.Checked) *emit.Shell { return Of(c).Shell() }
+func Shell(c *ir.Checked) *plan.Plan { return Of(c).Shell() }

@@ -4,6 +4,7 @@ package jsonmode
 
 import (
 	"github.com/dave/jennifer/jen"
+	"github.com/flowc-dev/flowc/ir/plan"
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/internal/naming"
@@ -23,7 +24,7 @@ const jsonGenVersion = 13 // 13: mocks through package flowrun; 12: built-in cus
 // and item; and a mock.
 type jsonGen struct {
 	w        *ir.Workflow
-	n        emit.Names
+	n        plan.Names
 	ids      naming.Namer
 	taskVars map[string]string // by state id
 	cm       *codemieVars      // CodeMie configuration (json_codemie.go)
@@ -32,7 +33,7 @@ type jsonGen struct {
 
 // New is the JSON-mode dialect of w.
 func New(w *ir.Workflow) emit.Dialect {
-	g := &jsonGen{w: w, n: emit.NewNames(w), taskVars: map[string]string{}}
+	g := &jsonGen{w: w, n: plan.NewNames(w), taskVars: map[string]string{}}
 	g.reserve()
 	return g
 }
@@ -51,19 +52,19 @@ func (g *jsonGen) reserve() {
 }
 
 // jsonHandlerSig is the parameters and results of every handler.
-func jsonHandlerSig() emit.Sig { return emit.CallSig("JSONCall", emit.BasicType("string")) }
+func jsonHandlerSig() plan.Sig { return plan.CallSig("JSONCall", plan.BasicType("string")) }
 
 func (g *jsonGen) Types(*jen.File) {}
 
-func (g *jsonGen) Shell() *emit.Shell {
+func (g *jsonGen) Shell() *plan.Plan {
 	n := g.n
 	builtin := g.builtinHandlers() // json_codemie.go: custom nodes the runtime runs itself
-	handlers := emit.CallHandlers(g.w.States, func(h *ir.Handler) bool { return builtin[h.Name] }, "state", jsonHandlerSig(),
+	handlers := plan.CallHandlers(g.w.States, func(h *ir.Handler) bool { return builtin[h.Name] }, "state", jsonHandlerSig(),
 		"(ctx context.Context, call "+emit.RuntimeAlias+".JSONCall) (string, error)", "RespondJSON")
 	g.describeModelHandlers(handlers) // json_codemie.go
 	start := g.w.State(g.w.Start.ID)
-	states, resumable := emit.TopFirst(g.w)
-	return &emit.Shell{
+	states, resumable := plan.TopFirst(g.w)
+	return &plan.Plan{
 		InputDecoder: "DecodeChainInput",
 		Workflow:     g.w, Names: n, GenVersion: jsonGenVersion, Noun: "the workflow", Describe: true,
 		HandlersDoc: []string{
@@ -78,7 +79,7 @@ func (g *jsonGen) Shell() *emit.Shell {
 		States:   states, Resumable: resumable,
 		Sessions: g.sessionSpec(), // json_session.go
 		StepDoc:  n.Step + " names the state a run is in; the zero value means the run is over.",
-		Runs: []emit.Entry{{
+		Runs: []plan.Entry{{
 			Name: "Run",
 			Doc: []string{
 				"Run executes the workflow from state " + emit.Quote(start.ID) + " on input, any value that encodes as JSON:",
@@ -86,7 +87,7 @@ func (g *jsonGen) Shell() *emit.Shell {
 				"renders outside iterations. It returns the final context store; on failure, the store as the",
 				"states that completed left it (a fan-out that failed merges nothing), and the error.",
 			},
-			Sig: emit.Sig{Params: []emit.SigParam{{Name: "input", Typ: emit.BasicType("any")}}, Results: []*ir.Type{emit.BasicType("any")}},
+			Sig: plan.Sig{Params: []plan.SigParam{{Name: "input", Typ: plan.BasicType("any")}}, Results: []*ir.Type{plan.BasicType("any")}},
 		}, {
 			Name: "RunState",
 			Doc: []string{
@@ -94,9 +95,9 @@ func (g *jsonGen) Shell() *emit.Shell {
 				"store, the message history and the task input. Use it to start from a history or to read the",
 				"history after the run.",
 			},
-			Sig: emit.Sig{Params: []emit.SigParam{{Name: "s", Typ: &ir.Type{Kind: ir.TypePointer, Elem: emit.RtType("JSONState")}}}},
+			Sig: plan.Sig{Params: []plan.SigParam{{Name: "s", Typ: &ir.Type{Kind: ir.TypePointer, Elem: plan.RtType("JSONState")}}}},
 		}},
-		Mock: emit.MockSpec{
+		Mock: plan.MockSpec{
 			Caller: "state",
 			Doc: []string{
 				"A mocked Return is the output text: a JSON string is the text itself, any other value its JSON",
@@ -113,7 +114,7 @@ func (g *jsonGen) Shell() *emit.Shell {
 }
 
 // EntryBody: Run makes the state RunState runs the loop on.
-func (g *jsonGen) EntryBody(e emit.Entry) []jen.Code {
+func (g *jsonGen) EntryBody(e plan.Entry) []jen.Code {
 	if e.Name == "RunState" {
 		start := g.w.State(g.w.Start.ID)
 		return []jen.Code{jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Nil(), jen.Id("s"), jen.Id(g.n.StepConst(start)), jen.Id(g.n.EndConst())))}
@@ -127,7 +128,7 @@ func (g *jsonGen) EntryBody(e emit.Entry) []jen.Code {
 }
 
 // MockBody answers every handler from the mock of its state.
-func (g *jsonGen) MockBody(emit.Handler) []jen.Code {
+func (g *jsonGen) MockBody(plan.Handler) []jen.Code {
 	return emit.AnswerFromMocks("RespondJSON", jen.Id("call"))
 }
 

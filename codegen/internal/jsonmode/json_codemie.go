@@ -11,6 +11,7 @@ import (
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/internal/naming"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // The CodeMie configuration of a JSON-mode workflow: one package variable
@@ -125,7 +126,7 @@ func (g *jsonGen) builtinHandlers() map[string]bool {
 
 // describeModelHandlers says what the handler of a state_processor_node
 // answers: the model's reading of each state the node reads.
-func (g *jsonGen) describeModelHandlers(handlers []emit.Handler) {
+func (g *jsonGen) describeModelHandlers(handlers []plan.Handler) {
 	processors := map[string][]string{} // state ids by handler name
 	for _, s := range g.w.States {
 		if s.Handler != nil && g.nodeType(s) == stateProcessor {
@@ -134,7 +135,7 @@ func (g *jsonGen) describeModelHandlers(handlers []emit.Handler) {
 	}
 	for i, h := range handlers {
 		if ids := processors[h.Name]; len(ids) > 0 {
-			handlers[i].Doc = h.Name + " is the model the state_processor_node of " + emit.UsersList("state", ids) +
+			handlers[i].Doc = h.Name + " is the model the state_processor_node of " + plan.UsersList("state", ids) +
 				" asks about each state it reads, whose \"TASK: <task>. OUTPUT: <output>\" is call.History."
 		}
 	}
@@ -265,21 +266,21 @@ func iteratorKeys(w *ir.Workflow, r *ir.Region) []jen.Code {
 // codemieHandlers adds to the handlers interface the services the
 // workflow's configuration needs: a summarizer, and the MCP caller when
 // only assistants configure MCP servers (tool states name it otherwise).
-func (g *jsonGen) codemieServices() []emit.Service {
-	var out []emit.Service
+func (g *jsonGen) codemieServices() []plan.Service {
+	var out []plan.Service
 	cm := g.w.CodeMie
 	if cm != nil && cm.Summarize {
 		out = append(out, summarizer)
 	}
 	if g.needsDatasources() {
-		str := emit.BasicType("string")
-		out = append(out, emit.Service{
-			Name: ir.DatasourceHandler, Sig: emit.Sig{Params: []emit.SigParam{{Name: "datasourceID", Typ: str}, {Name: "query", Typ: str}}, Results: []*ir.Type{str}},
+		str := plan.BasicType("string")
+		out = append(out, plan.Service{
+			Name: ir.DatasourceHandler, Sig: plan.Sig{Params: []plan.SigParam{{Name: "datasourceID", Typ: str}, {Name: "query", Typ: str}}, Results: []*ir.Type{str}},
 			Doc: ir.DatasourceHandler + " searches a datasource the assistants or custom nodes name (call.Assistant.DatasourceIDs); their handlers call it.",
 		})
 	}
 	if g.needsMCPMethod() {
-		out = append(out, emit.Service{
+		out = append(out, plan.Service{
 			Name: ir.MCPHandler, Sig: jsonHandlerSig(),
 			Doc: ir.MCPHandler + " calls a tool of an MCP server (call.Tool.MCPServer, or one of call.MCPServers and call.Assistant.MCPServers) for the assistants that use them.",
 		})
@@ -288,9 +289,9 @@ func (g *jsonGen) codemieServices() []emit.Service {
 }
 
 // summarizer is the runtime's Summarizer, embedded in the handlers.
-var summarizer = emit.Service{
+var summarizer = plan.Service{
 	Embed: "Summarizer", Name: "Summarize", Doc: "Summarize shortens the history once it crosses the summarization limits.",
-	Sig: emit.Sig{Params: []emit.SigParam{{Name: "history", Typ: emit.RtType("Messages")}}, Results: []*ir.Type{emit.RtType("Messages")}},
+	Sig: plan.Sig{Params: []plan.SigParam{{Name: "history", Typ: plan.RtType("Messages")}}, Results: []*ir.Type{plan.RtType("Messages")}},
 }
 
 // needsDatasources reports whether an assistant or custom node names
@@ -349,7 +350,7 @@ func (g *jsonGen) MockHelpers(f *jen.File) {
 	if g.needsMCPMethod() {
 		f.Line()
 		f.Comment(ir.MCPHandler + " answers from the mock of the state that calls it.")
-		f.Func().Params(jen.Id("m").Id(g.n.Mock)).Add(jsonHandlerSig().Code(jen.Id(ir.MCPHandler))).Block(
+		f.Func().Params(jen.Id("m").Id(g.n.Mock)).Add(emit.SigCode(jen.Id(ir.MCPHandler), jsonHandlerSig())).Block(
 			jen.Return(jen.Id("m").Dot("mocks").Dot("RespondJSON").Call(jen.Id("call"))),
 		)
 	}

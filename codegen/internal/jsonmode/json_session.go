@@ -7,6 +7,7 @@ import (
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // Sessions of JSON-mode workflows run on the emitter's sessions (see
@@ -15,9 +16,9 @@ import (
 // store. A run interrupted before a state resumes there once Decide
 // answers.
 
-func (g *jsonGen) sessionSpec() *emit.SessionSpec {
-	return &emit.SessionSpec{
-		Value: emit.RtType("JSONState"), Input: emit.BasicType("any"), Arg: "s", Decides: interruptsBefore(g.w),
+func (g *jsonGen) sessionSpec() *plan.SessionSpec {
+	return &plan.SessionSpec{
+		Value: plan.RtType("JSONState"), Input: plan.BasicType("any"), Arg: "s", Decides: interruptsBefore(g.w),
 		Schema: "json",
 		Doc: []string{
 			"sessions describes the workflow to the runtime's session functions: its state is the run's",
@@ -27,7 +28,7 @@ func (g *jsonGen) sessionSpec() *emit.SessionSpec {
 			"that completed; a session whose last run finished returns its context store.",
 		Decide: "Decide answers the interrupt_before that session sessionID waits at with decision, \"continue\" " +
 			"or \"cancel\", and goes on.",
-		Out: emit.SessionOut{Typ: emit.BasicType("any"), Field: "Context"},
+		Out: plan.SessionOut{Typ: plan.BasicType("any"), Field: "Context"},
 	}
 }
 
@@ -65,7 +66,7 @@ func (g *jsonGen) Invoke(f *jen.File) {
 		jen.Return(jen.Id("s").Dot("Context"), jen.Err()),
 	)
 	if slices.ContainsFunc(g.w.Regions, g.stoppable) {
-		emit.DecideAt(f, g.n.Workflow, emit.SessionOut{Typ: emit.BasicType("any"), Field: "Context"})
+		emit.DecideAt(f, g.n.Workflow, plan.SessionOut{Typ: plan.BasicType("any"), Field: "Context"})
 	}
 }
 

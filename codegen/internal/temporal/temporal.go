@@ -11,6 +11,8 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/flowc-dev/flowc/ir/plan"
+
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
 )
@@ -28,7 +30,7 @@ const flowtemporalPath = "github.com/flowc-dev/flowc/temporal/flowtemporal"
 
 // Generate writes the Temporal file of w, whose dialect describes it
 // in sh; source is the definition's path, for the header.
-func Generate(w *ir.Workflow, sh *emit.Shell, source string) ([]byte, error) {
+func Generate(w *ir.Workflow, sh *plan.Plan, source string) ([]byte, error) {
 	sigs := signaturesOf(sh)
 	tw := temporalWorkflow{
 		Source: emit.OneLine(source), Package: w.Package, Name: sh.Names.Workflow, Handlers: sh.Names.Handlers,
@@ -67,8 +69,8 @@ func Generate(w *ir.Workflow, sh *emit.Shell, source string) ([]byte, error) {
 	if err := temporalTemplate.Execute(&buf, &tw); err != nil {
 		return nil, err
 	}
-	src := emit.DropUnusedImport(buf.Bytes(), emit.ImplAlias, emit.ImplPath)
-	src, err := format.Source(emit.DropUnusedImport(src, emit.ChainAlias, emit.ChainPath))
+	src := emit.DropUnusedImport(buf.Bytes(), emit.ImplAlias, plan.ImplPath)
+	src, err := format.Source(emit.DropUnusedImport(src, emit.ChainAlias, plan.ChainPath))
 	if err != nil {
 		return nil, fmt.Errorf("flowc generated invalid Go (a bug in flowc, please report it): %v", err)
 	}
@@ -479,6 +481,6 @@ func importOrder(imps []goImport) []goImport {
 // rt does in jennifer code.
 var TemplateFuncs = template.FuncMap{
 	"rt": func(name string) string {
-		return emit.RuntimeAliases[emit.RuntimePackage(name)] + "." + name
+		return emit.RuntimeAliases[plan.RuntimePackage(name)] + "." + name
 	},
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // Sessions, checkpoints and approval states in typed mode. The run loop
@@ -69,10 +70,10 @@ func typeSpelling(t *ir.Type) string {
 
 // sessionSpec: a typed session keeps the state, checked against the
 // schema hash, and merges an input through the reducers.
-func (g *typedGen) sessionSpec() *emit.SessionSpec {
+func (g *typedGen) sessionSpec() *plan.SessionSpec {
 	n := g.n
-	return &emit.SessionSpec{
-		Value: emit.OwnType(n.State), Input: emit.OwnType(n.Update), Arg: "s", Decides: g.hasApprovals(),
+	return &plan.SessionSpec{
+		Value: plan.OwnType(n.State), Input: plan.OwnType(n.Update), Arg: "s", Decides: g.hasApprovals(),
 		Schema: schemaHash(g.w), SchemaConst: g.schemaConst(),
 		Doc: []string{"sessions describes the workflow to the runtime's session functions."},
 		Resume: "Resume continues session sessionID from its last checkpoint, without running again the states " +
@@ -115,9 +116,9 @@ func (g *typedGen) Invoke(f *jen.File) {
 	f.Line()
 	emit.Doc(f, "InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session "+
 		"keeps the values of the others (`flowc run --session` merges its input so).")
-	emit.SessionMethod(f, n.Workflow, emit.SessionOut{Typ: emit.OwnType(n.State)}, "InvokeUpdate", "Invoke", []jen.Code{jen.Id("u").Id(n.Update)}, []jen.Code{jen.Op("&").Id("u")})
+	emit.SessionMethod(f, n.Workflow, plan.SessionOut{Typ: plan.OwnType(n.State)}, "InvokeUpdate", "Invoke", []jen.Code{jen.Id("u").Id(n.Update)}, []jen.Code{jen.Op("&").Id("u")})
 	if slices.ContainsFunc(g.w.Regions, g.stopsInRegion) {
-		emit.DecideAt(f, n.Workflow, emit.SessionOut{Typ: emit.OwnType(n.State)})
+		emit.DecideAt(f, n.Workflow, plan.SessionOut{Typ: plan.OwnType(n.State)})
 	}
 	g.asUpdate(f)
 }

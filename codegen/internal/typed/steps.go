@@ -5,13 +5,14 @@ import (
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // Steps emits the run loop, then each state's step, its transition and
 // the fan-out it opens.
 func (g *typedGen) Steps(f *jen.File, t emit.Target) {
 	n := g.n
-	states, resumable := emit.TopFirst(g.w)
+	states, resumable := plan.TopFirst(g.w)
 	var prelude []jen.Code
 	var fold jen.Code
 	plain := g.plainStates()

@@ -6,6 +6,7 @@ package typed
 
 import (
 	"github.com/dave/jennifer/jen"
+	"github.com/flowc-dev/flowc/ir/plan"
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
@@ -18,7 +19,7 @@ import (
 type typedGen struct {
 	w    *ir.Workflow
 	c    *ir.Checked // what the checker found: conditions' trees, iterations' items
-	n    emit.Names
+	n    plan.Names
 	into []string        // the handlers with an in-place form (see intoHandlers)
 	has  map[string]bool // the same, as a set
 	// kinds is each handler's kind, for the mock bodies (handlerKind).
@@ -27,7 +28,7 @@ type typedGen struct {
 
 // New is the typed dialect of c.
 func New(c *ir.Checked) emit.Dialect {
-	g := &typedGen{w: c.Workflow, c: c, n: emit.NewNames(c.Workflow)}
+	g := &typedGen{w: c.Workflow, c: c, n: plan.NewNames(c.Workflow)}
 	g.into, g.has = g.intoHandlers()
 	return g
 }
@@ -38,7 +39,7 @@ func New(c *ir.Checked) emit.Dialect {
 // a handler then run through a step method (see inline).
 func (g *typedGen) intoHandlers() ([]string, map[string]bool) {
 	taken := map[string]bool{"Approve": true}
-	for _, h := range emit.FirstHandlers(g.w.States, func(*ir.Handler) bool { return false }) {
+	for _, h := range plan.FirstHandlers(g.w.States, func(*ir.Handler) bool { return false }) {
 		taken[h.Name] = true
 	}
 	var out []string
@@ -68,9 +69,9 @@ func (g *typedGen) Types(f *jen.File) {
 	}
 }
 
-func (g *typedGen) Shell() *emit.Shell {
+func (g *typedGen) Shell() *plan.Plan {
 	n := g.n
-	states, resumable := emit.TopFirst(g.w)
+	states, resumable := plan.TopFirst(g.w)
 	start := emit.Quote(g.w.Start.ID)
 	run := []string{
 		"Run executes the workflow from state " + start + " and returns the final state.",
@@ -92,38 +93,38 @@ func (g *typedGen) Shell() *emit.Shell {
 			"item makes the k-th call depends on scheduling, except with max_concurrency 1, where items call",
 			"in list order.")
 	}
-	return &emit.Shell{
+	return &plan.Plan{
 		Workflow: g.w, Names: n, GenVersion: typedGenVersion, Noun: "the workflow",
 		HandlersDoc: handlersDoc,
 		Handlers:    g.handlerMethods(),
 		Into:        g.into,
 		States:      states, Resumable: resumable,
 		StepDoc: n.Step + " names the state a run is in; the zero value means the run is over.",
-		Runs: []emit.Entry{{
+		Runs: []plan.Entry{{
 			Name: "Run", Doc: run,
-			Sig: emit.Sig{Params: []emit.SigParam{{Name: "in", Typ: emit.OwnType(n.State)}}, Results: []*ir.Type{emit.OwnType(n.State)}},
+			Sig: plan.Sig{Params: []plan.SigParam{{Name: "in", Typ: plan.OwnType(n.State)}}, Results: []*ir.Type{plan.OwnType(n.State)}},
 		}},
 		Sessions: g.sessionSpec(),
-		Mock:     emit.MockSpec{Caller: "state", Doc: mockDoc, StateContext: true},
+		Mock:     plan.MockSpec{Caller: "state", Doc: mockDoc, StateContext: true},
 	}
 }
 
 // EntryBody: Run runs the loop from the start without a session.
-func (g *typedGen) EntryBody(emit.Entry) []jen.Code {
+func (g *typedGen) EntryBody(plan.Entry) []jen.Code {
 	return []jen.Code{jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Nil(), jen.Id("in"), jen.Id(g.n.StepConst(g.w.State(g.w.Start.ID)))))}
 }
 
-func (g *typedGen) handlerMethods() []emit.Handler {
-	users := emit.UsersOf(g.w.States)
-	var out []emit.Handler
-	for _, h := range emit.FirstHandlers(g.w.States, func(*ir.Handler) bool { return false }) {
+func (g *typedGen) handlerMethods() []plan.Handler {
+	users := plan.UsersOf(g.w.States)
+	var out []plan.Handler
+	for _, h := range plan.FirstHandlers(g.w.States, func(*ir.Handler) bool { return false }) {
 		ids := users[h.Name]
 		item := g.c.HandlerItem(g.w.State(ids[0]))
-		text := h.Name + " runs " + emit.UsersList("state", ids)
+		text := h.Name + " runs " + plan.UsersList("state", ids)
 		if item != nil {
 			text += ", once for each item of iter_key " + emit.Quote(g.w.RegionOf(ids[0]).Items)
 		}
-		m := emit.Handler{Name: h.Name, Doc: text + ".", Sig: g.handlerSig(h, item)}
+		m := plan.Handler{Name: h.Name, Doc: text + ".", Sig: g.handlerSig(h, item)}
 		if item == nil && h.Kind == ir.HandlerUpdate {
 			m.SigText = "(ctx context.Context, s " + g.n.State + ") (" + g.n.Update + ", error)"
 			m.MockText = `return m.respond(ctx, nil, "")`
@@ -131,9 +132,9 @@ func (g *typedGen) handlerMethods() []emit.Handler {
 		out = append(out, m)
 	}
 	if g.hasApprovals() {
-		out = append(out, emit.Handler{
+		out = append(out, plan.Handler{
 			Name: "Approve",
-			Sig:  emit.Sig{Params: []emit.SigParam{{Name: "req", Typ: emit.RtType("ApprovalRequest")}}, Results: []*ir.Type{emit.BasicType("string")}},
+			Sig:  plan.Sig{Params: []plan.SigParam{{Name: "req", Typ: plan.RtType("ApprovalRequest")}}, Results: []*ir.Type{plan.BasicType("string")}},
 			MockDoc: []string{
 				"Approve answers an approval state from its mock: a Return is the decision, a JSON string or",
 				"{\"decision\": \"...\"}. A state without a mock leaves the decision to a person: the run waits.",
@@ -279,13 +280,13 @@ func reduce(fd *ir.Field) jen.Code {
 
 // handlerSig is (ctx, s State[, item T]) (Update[, label string], error):
 // inside an iteration chain the item follows the state.
-func (g *typedGen) handlerSig(h *ir.Handler, item *ir.Type) emit.Sig {
-	s := emit.Sig{Params: []emit.SigParam{{Name: "s", Typ: emit.OwnType(g.n.State)}}, Results: []*ir.Type{emit.OwnType(g.n.Update)}}
+func (g *typedGen) handlerSig(h *ir.Handler, item *ir.Type) plan.Sig {
+	s := plan.Sig{Params: []plan.SigParam{{Name: "s", Typ: plan.OwnType(g.n.State)}}, Results: []*ir.Type{plan.OwnType(g.n.Update)}}
 	if item != nil {
-		s.Params = append(s.Params, emit.SigParam{Name: "item", Typ: g.itemIRType(item)})
+		s.Params = append(s.Params, plan.SigParam{Name: "item", Typ: g.itemIRType(item)})
 	}
 	if h.Kind == ir.HandlerAction || h.Kind == ir.HandlerEval {
-		s.Results = append(s.Results, emit.BasicType("string"))
+		s.Results = append(s.Results, plan.BasicType("string"))
 	}
 	return s
 }
@@ -294,7 +295,7 @@ func (g *typedGen) handlerSig(h *ir.Handler, item *ir.Type) emit.Sig {
 // for `iter_key: .` named as the state type.
 func (g *typedGen) itemIRType(t *ir.Type) *ir.Type {
 	if t.Kind == ir.TypeState {
-		return emit.OwnType(g.n.State)
+		return plan.OwnType(g.n.State)
 	}
 	return t
 }

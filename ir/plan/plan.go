@@ -1,4 +1,4 @@
-package emit
+package plan
 
 import "github.com/flowc-dev/flowc/ir"
 
@@ -12,8 +12,8 @@ import "github.com/flowc-dev/flowc/ir"
 // its own Go (the Temporal file) reads the shell alone. The steps are not
 // in it: a dialect writes them through jennifer (Dialect.Steps, Loop).
 
-// Shell is what a dialect tells the target about its workflow.
-type Shell struct {
+// Plan is what every target reads about a workflow.
+type Plan struct {
 	Workflow    *ir.Workflow
 	Names       Names
 	GenVersion  int       // the runtime support the code needs
