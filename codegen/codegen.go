@@ -30,18 +30,18 @@ type File struct {
 	Content []byte
 }
 
-// Generate emits the Go files of a checked workflow: the workflow itself,
-// and beside it the mock handlers that tests and `flowc run` use, in a file
-// a production build can leave out.
-func Generate(c *ir.Checked, opts Options) ([]File, error) {
-	if err := checkExprs(c); err != nil {
+// Generate emits the Go files of a workflow from its plan: the workflow
+// itself, and beside it the mock handlers that tests and `flowc run` use,
+// in a file a production build can leave out.
+func Generate(p *plan.Plan, opts Options) ([]File, error) {
+	if err := checkExprs(p.Checked); err != nil {
 		return nil, err
 	}
-	files, err := generate(c, opts, false)
+	files, err := generate(p, opts, false)
 	if err == nil && !(emit.ImportsContext(files[0].Content) && emit.ImportsContext(files[1].Content)) {
 		// An import took the name context, which bulk text assumes:
 		// write everything through jennifer instead.
-		files, err = generate(c, opts, true)
+		files, err = generate(p, opts, true)
 	}
 	return files, err
 }
@@ -56,11 +56,11 @@ func mockFileName(flowFile string) string {
 	return base + "_mock.go"
 }
 
-func generate(c *ir.Checked, opts Options, noBulk bool) ([]File, error) {
-	f, mf := newFile(c.Package, opts.Source), newFile(c.Package, opts.Source)
-	childFlows(f, c.Workflow)
+func generate(p *plan.Plan, opts Options, noBulk bool) ([]File, error) {
+	f, mf := newFile(p.Package, opts.Source), newFile(p.Package, opts.Source)
+	childFlows(f, p.Workflow)
 	t := native.Target{Bulk: &emit.Bulk{Off: noBulk}, MockFile: mf, MockBulk: &emit.Bulk{Off: noBulk}}
-	emit.Emit(f, dialect.Of(c), t)
+	emit.Emit(f, p, dialect.Of(p), t)
 	content, err := renderFilled(f, t.Bulk)
 	if err != nil {
 		return nil, err
@@ -133,13 +133,13 @@ func temporalFileName(flowFile string) string {
 	return strings.TrimSuffix(strings.TrimSuffix(flowFile, ".go"), "_flow") + "_temporal.go"
 }
 
-// GenerateTemporal emits the Temporal file of a checked workflow; opts
-// are those of its native file.
-func GenerateTemporal(c *ir.Checked, opts Options) (File, error) {
-	if err := checkExprs(c); err != nil {
+// GenerateTemporal emits the Temporal file of a workflow from its plan;
+// opts are those of its native file.
+func GenerateTemporal(p *plan.Plan, opts Options) (File, error) {
+	if err := checkExprs(p.Checked); err != nil {
 		return File{}, err
 	}
-	src, err := temporal.Generate(c.Workflow, dialect.Shell(c), opts.Source)
+	src, err := temporal.Generate(p, opts.Source)
 	if err != nil {
 		return File{}, err
 	}

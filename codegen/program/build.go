@@ -9,14 +9,12 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/flowc-dev/flowc/ir/plan"
-
 	"github.com/dave/jennifer/jen"
 
 	"github.com/flowc-dev/flowc/codegen"
-	"github.com/flowc-dev/flowc/codegen/internal/dialect"
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // The packages a program of `flowc build` links beside the runtime.
@@ -56,9 +54,8 @@ type Need struct {
 // main.go, and handlers.go, which binds each handler method of the
 // workflow (generated into package wfImport) to a built-in or to the
 // user's handlers. Without files it lists the missing handlers.
-func BuildMain(c *ir.Checked, wfImport string, user *UserHandlers) ([]codegen.File, []Missing, error) {
-	sh := dialect.Shell(c)
-	handlers, missing, err := handlersFile(c, sh, wfImport, user)
+func BuildMain(sh *plan.Plan, wfImport string, user *UserHandlers) ([]codegen.File, []Missing, error) {
+	handlers, missing, err := handlersFile(sh, wfImport, user)
 	if handlers == nil {
 		return nil, missing, err
 	}
@@ -68,9 +65,9 @@ func BuildMain(c *ir.Checked, wfImport string, user *UserHandlers) ([]codegen.Fi
 
 // handlersFile is the handlers.go of a built program (see BuildMain); nil
 // with the missing handlers, or an error.
-func handlersFile(c *ir.Checked, sh *plan.Plan, wfImport string, user *UserHandlers) (*codegen.File, []Missing, error) {
+func handlersFile(sh *plan.Plan, wfImport string, user *UserHandlers) (*codegen.File, []Missing, error) {
 	f := mainFile(buildHeader, wfImport)
-	missing := bindHandlers(f, c.Workflow, interfaceMethods(sh), user)
+	missing := bindHandlers(f, sh.Workflow, interfaceMethods(sh), user)
 	if len(missing) > 0 {
 		return nil, missing, nil
 	}

@@ -5,13 +5,10 @@ import (
 	"go/format"
 	"text/template"
 
-	"github.com/flowc-dev/flowc/ir/plan"
-
 	"github.com/flowc-dev/flowc/codegen"
-	"github.com/flowc-dev/flowc/codegen/internal/dialect"
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/codegen/internal/temporal"
-	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // TemporalRunner emits the main package of the program `flowc run
@@ -19,8 +16,8 @@ import (
 // wfImport, over the same mocks as the native runner, in Temporal's test
 // environment or on the server named by $FLOWC_TEMPORAL_ADDRESS, and
 // prints the same result line.
-func TemporalRunner(c *ir.Checked, wfImport string) (codegen.File, error) {
-	return temporalMain(runnerTemplate, dialect.Shell(c), wfImport)
+func TemporalRunner(sh *plan.Plan, wfImport string) (codegen.File, error) {
+	return temporalMain(runnerTemplate, sh, wfImport)
 }
 
 // temporalMain executes t, the template of a Temporal program's main.go,

@@ -7,9 +7,9 @@ import (
 	"github.com/flowc-dev/flowc/ir"
 )
 
-// FirstHandlers lists each handler once, in order of first use; skip
+// firstHandlers lists each handler once, in order of first use; skip
 // leaves out those without a method.
-func FirstHandlers(states []*ir.State, skip func(*ir.Handler) bool) []*ir.Handler {
+func firstHandlers(states []*ir.State, skip func(*ir.Handler) bool) []*ir.Handler {
 	var out []*ir.Handler
 	seen := map[string]bool{}
 	for _, s := range states {
@@ -21,9 +21,9 @@ func FirstHandlers(states []*ir.State, skip func(*ir.Handler) bool) []*ir.Handle
 	return out
 }
 
-// UsersOf maps each handler to the ids of the states that call it, in one
+// usersOf maps each handler to the ids of the states that call it, in one
 // pass: a scan per handler made large workflows quadratic.
-func UsersOf(states []*ir.State) map[string][]string {
+func usersOf(states []*ir.State) map[string][]string {
 	ids := map[string][]string{}
 	for _, s := range states {
 		if s.Handler != nil {
@@ -33,24 +33,24 @@ func UsersOf(states []*ir.State) map[string][]string {
 	return ids
 }
 
-// CallHandlers lists the methods of a dialect whose handlers all take
+// callHandlers lists the methods of a dialect whose handlers all take
 // (ctx, call), sig spelled as text in sigText, and whose mocks answer with
 // the Mocks method respond; skip leaves out the handlers without a method.
-func CallHandlers(states []*ir.State, skip func(*ir.Handler) bool, noun string,
+func callHandlers(states []*ir.State, skip func(*ir.Handler) bool, noun string,
 	sg Sig, sigText, respond string) []Handler {
-	users := UsersOf(states)
+	users := usersOf(states)
 	var out []Handler
-	for _, h := range FirstHandlers(states, skip) {
+	for _, h := range firstHandlers(states, skip) {
 		out = append(out, Handler{
-			Name: h.Name, Doc: h.Name + " runs " + UsersList(noun, users[h.Name]) + ".", Sig: sg,
+			Name: h.Name, Doc: h.Name + " runs " + usersList(noun, users[h.Name]) + ".", Sig: sg,
 			SigText: sigText, MockText: "return m.mocks." + respond + "(call)",
 		})
 	}
 	return out
 }
 
-// UsersList is "state \"a\"" or "tasks \"a\", \"b\"".
-func UsersList(noun string, ids []string) string {
+// usersList is "state \"a\"" or "tasks \"a\", \"b\"".
+func usersList(noun string, ids []string) string {
 	if len(ids) > 1 {
 		noun += "s"
 	}

@@ -79,9 +79,9 @@ func (n Names) NoCall() string { return n.Prefix + "NoCall" }
 
 func (n Names) CallConst(h string) string { return n.Prefix + "Call" + h }
 
-// TopFirst puts the states a checkpoint may name, those outside fan-outs,
+// topFirst puts the states a checkpoint may name, those outside fan-outs,
 // before the others, and says how many they are.
-func TopFirst(w *ir.Workflow) ([]*ir.State, int) {
+func topFirst(w *ir.Workflow) ([]*ir.State, int) {
 	var top, inner []*ir.State
 	for _, s := range w.States {
 		if w.RegionOf(s.ID) == nil {

@@ -1,20 +1,39 @@
+// Package plan is what every generator reads about a checked workflow:
+// plain data, with no jennifer in it, that the compiler builds once right
+// after the checker (compiler.Compile returns it). It names the generated
+// identifiers, gives every handler and entry point its signature as typed
+// data, and says which states a run may start at, what a session keeps
+// and what the mock answers with, for whichever language the workflow was
+// written in: one file per dialect derives those facts (typed.go, json.go,
+// chain.go, asl.go). The Go behind them that only a target writing
+// through jennifer needs (mock and entry bodies, session plumbing) is the
+// generator's; a target that prints its own Go (the Temporal file) reads
+// the plan alone. The steps and loops are not in it yet: the generator's
+// dialects write them from the IR through jennifer.
 package plan
 
-import "github.com/flowc-dev/flowc/ir"
+import (
+	"slices"
 
-// The shell is the plan every target reads: what a dialect derives from
-// the checked workflow, as plain data. It names the generated identifiers,
-// gives every handler and entry point its signature as typed data, and
-// says which states a run may start at, what a session keeps and what the
-// mock answers with. It holds no jennifer: the Go behind it that only a
-// jennifer target writes (mock and entry bodies, session plumbing) is
-// asked of the dialect through Dialect's methods, so a target that prints
-// its own Go (the Temporal file) reads the shell alone. The steps are not
-// in it: a dialect writes them through jennifer (Dialect.Steps, Loop).
+	"github.com/flowc-dev/flowc/ir"
+)
+
+// Of is the plan of c, derived once by the dialect of c's language.
+func Of(c *ir.Checked) *Plan {
+	switch c.Mode {
+	case ir.ModeChain:
+		return chainPlan(c)
+	case ir.ModeASL:
+		return aslPlan(c)
+	case ir.ModeJSON:
+		return jsonPlan(c)
+	}
+	return typedPlan(c)
+}
 
 // Plan is what every target reads about a workflow.
 type Plan struct {
-	Workflow    *ir.Workflow
+	*ir.Checked // the workflow as its front-end lowered it, and what the checker found
 	Names       Names
 	GenVersion  int       // the runtime support the code needs
 	Noun        string    // what the workflow runs: "the workflow", "the task chain"...
@@ -27,8 +46,8 @@ type Plan struct {
 	// Into names the handlers of the optional interface n.Into, whose
 	// methods write a plain state's update in place; nil: it has none.
 	Into      []string
-	States    []*ir.State // the step enum: the states a checkpoint may name first
-	Resumable int         // how many of states a checkpoint may name
+	StepEnum  []*ir.State // the states a checkpoint may name first
+	Resumable int         // how many of StepEnum a checkpoint may name
 	StepDoc   string
 	Runs      []Entry // Run and its like, exported; Dialect.EntryBody writes their bodies
 	Sessions  *SessionSpec
@@ -42,6 +61,18 @@ type Plan struct {
 	// ItemReads and ResultWrites: a distributed Map reads its items with a
 	// flowcrt.ItemReader, writes its results with a flowcrt.ResultWriter.
 	ItemReads, ResultWrites bool
+
+	into  map[string]bool   // typed mode: Into, as a set
+	nodes map[string]string // JSON mode: each custom-node state's custom_node_id, by state id
+}
+
+// Service is the member name of More, if the handlers interface declares it.
+func (p *Plan) Service(name string) (Service, bool) {
+	i := slices.IndexFunc(p.More, func(sv Service) bool { return sv.Name == name })
+	if i < 0 {
+		return Service{}, false
+	}
+	return p.More[i], true
 }
 
 // Service is a member of the handlers interface beyond the handlers: a

@@ -117,20 +117,6 @@ func machineSteps(n plan.Names, m *ir.Machine) []jen.Code {
 	return steps
 }
 
-// sessionSpec: a States Language session keeps the JSON input of the next
-// top-level state, and merges an input's members into it.
-func (g *aslGen) sessionSpec() *plan.SessionSpec {
-	return &plan.SessionSpec{
-		Value: plan.BasicType("any"), Input: plan.BasicType("any"), Arg: "input", ZeroNil: true,
-		Decides: slices.ContainsFunc(ir.AllStates(g.w.States), func(s *ir.State) bool { return s.ASL.Type == ir.ASLApproval }),
-		Schema:  "json",
-		Doc: []string{"sessions describes the state machine to the runtime's session functions. Its state is JSON,",
-			"with no schema to check."},
-		Resume: "Resume continues session sessionID from its last checkpoint, without running again the top-level " +
-			"states that completed; a session whose last run finished returns its output.",
-	}
-}
-
 // SessionHooks: the runtime makes, decodes and merges the saved input.
 func (g *aslGen) SessionHooks() []jen.Code {
 	return []jen.Code{

@@ -1,37 +1,33 @@
 // Package emit is what every dialect and target of the generator shares:
-// the shell a dialect describes its workflow in, the Dialect and Target
-// interfaces, the step loop spec, the names of the generated identifiers,
-// and the jennifer helpers (runtime identifiers, comments, Go types, bulk
-// text) they are written with. It imports no other package of the
-// generator.
+// the Dialect and Target interfaces, the step loop spec, and the jennifer
+// helpers (runtime identifiers, comments, Go types, bulk text) they are
+// written with. It imports no other package of the generator.
 //
-// The shell (plan.go) is the plan every target reads: plain data, with no
-// jennifer in it, that names the identifiers, types every handler and
-// entry point, and describes the steps' states, sessions and mock. The Go
-// only a jennifer target writes stays behind Dialect's methods.
+// Every target reads the plan (package ir/plan), which the compiler built
+// right after the checker: plain data, with no jennifer in it, that names
+// the identifiers, types every handler and entry point, and describes the
+// steps' states, sessions and mock. The Go only a jennifer target writes
+// stays behind Dialect's methods.
 package emit
 
 import (
 	"fmt"
 
-	"github.com/flowc-dev/flowc/ir/plan"
-
 	"github.com/dave/jennifer/jen"
 
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // The emitter writes what every generated workflow shares, whatever its
 // dialect: the version guard, the handlers interface, the workflow type and
 // its constructor, the step ids, Run and the step loops, sessions and the
-// mock. A dialect describes its workflow in a shell and writes only its own
-// declarations and step bodies; a target decides how the shell becomes Go.
+// mock. The plan describes the workflow; a dialect writes only its own
+// declarations and step bodies; a target decides how the plan becomes Go.
 // docs/targets.md says how a target plugs in.
 
 // Dialect is one workflow language's part of the generated code.
 type Dialect interface {
-	// Shell describes the workflow to the target.
-	Shell() *plan.Plan
 	// Types writes the dialect's own types and package values, before the
 	// handlers interface (typed mode's state and update).
 	Types(f *jen.File)
@@ -58,7 +54,7 @@ type Dialect interface {
 	RunAt() []jen.Code
 }
 
-// Target turns a shell into the engine that runs it. native.Target runs the
+// Target turns a plan into the engine that runs it. native.Target runs the
 // steps in a plain Go loop; a Temporal target would write a workflow
 // function that runs the same steps, their handler calls as activities.
 type Target interface {
@@ -113,9 +109,8 @@ type PlainSpec struct {
 	InPlaceFold []jen.Code
 }
 
-// Emit writes a workflow through a target.
-func Emit(f *jen.File, d Dialect, t Target) {
-	sh := d.Shell()
+// Emit writes the workflow of plan sh through a dialect and a target.
+func Emit(f *jen.File, sh *plan.Plan, d Dialect, t Target) {
 	versionGuard(f, sh.GenVersion)
 	d.Types(f)
 	t.Header(f, sh)

@@ -2,6 +2,7 @@ package emit
 
 import (
 	"github.com/dave/jennifer/jen"
+
 	"github.com/flowc-dev/flowc/ir/plan"
 )
 

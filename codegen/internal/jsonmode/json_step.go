@@ -16,8 +16,8 @@ func (g *jsonGen) step(f *jen.File, s *ir.State) {
 	f.Line()
 	runs := " runs state " + emit.Quote(s.ID)
 	var h jen.Code = jen.Id("w").Dot("h").Dot(s.Handler.Name)
-	if node := g.nodeType(s); handlerless[node] {
-		runs += ", CodeMie's " + node + ", which the runtime runs itself,"
+	if g.p.RunsItself(s) {
+		runs += ", CodeMie's " + g.p.NodeType(s) + ", which the runtime runs itself,"
 		h = jen.Nil()
 	}
 	f.Comment(emit.StepMethod(s) + runs + " and returns the state to run next.")

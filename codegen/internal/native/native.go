@@ -7,11 +7,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/flowc-dev/flowc/ir/plan"
-
 	"github.com/dave/jennifer/jen"
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // Target is the target that runs a workflow in the caller's goroutine:
@@ -117,9 +116,9 @@ func (t Target) intoInterface(f *jen.File, sh *plan.Plan) {
 // the table says the same, and comments are the slowest thing to format.
 func (t Target) stepEnum(f *jen.File, sh *plan.Plan) {
 	n := sh.Names
-	keys := make([]string, len(sh.States))
-	ids := make([]string, len(sh.States))
-	for i, s := range sh.States {
+	keys := make([]string, len(sh.StepEnum))
+	ids := make([]string, len(sh.StepEnum))
+	for i, s := range sh.StepEnum {
 		keys[i], ids[i] = n.StepConst(s), strconv.Quote(s.ID)
 	}
 	f.Line()
@@ -145,7 +144,7 @@ func (t Target) stepEnum(f *jen.File, sh *plan.Plan) {
 				return
 			}
 		}
-		for _, s := range sh.States {
+		for _, s := range sh.StepEnum {
 			vals.Id(n.StepConst(s)).Op(":").Lit(s.ID)
 		}
 	})

@@ -1,4 +1,4 @@
-// Package temporal is the Temporal target: from a dialect's shell it
+// Package temporal is the Temporal target: from a workflow's plan it
 // writes the file that runs the native steps on Temporal.
 package temporal
 
@@ -11,10 +11,8 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/flowc-dev/flowc/ir/plan"
-
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
-	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // The Temporal target writes, beside a workflow's file, a second file of
@@ -28,12 +26,12 @@ import (
 // module of its own so that the SDK stays out of other programs.
 const flowtemporalPath = "github.com/flowc-dev/flowc/temporal/flowtemporal"
 
-// Generate writes the Temporal file of w, whose dialect describes it
-// in sh; source is the definition's path, for the header.
-func Generate(w *ir.Workflow, sh *plan.Plan, source string) ([]byte, error) {
+// Generate writes the Temporal file of the workflow of plan sh; source is
+// the definition's path, for the header.
+func Generate(sh *plan.Plan, source string) ([]byte, error) {
 	sigs := signaturesOf(sh)
 	tw := temporalWorkflow{
-		Source: emit.OneLine(source), Package: w.Package, Name: sh.Names.Workflow, Handlers: sh.Names.Handlers,
+		Source: emit.OneLine(source), Package: sh.Package, Name: sh.Names.Workflow, Handlers: sh.Names.Handlers,
 		Lower: lowerFirst(sh.Names.Workflow), Run: sigs.run, Decoder: sh.InputDecoder,
 	}
 	for _, name := range sigs.more {
@@ -59,11 +57,11 @@ func Generate(w *ir.Workflow, sh *plan.Plan, source string) ([]byte, error) {
 	tw.Marker = sh.Mock.Marker
 	tw.Sessions, tw.At = !sh.StepLoop, emit.RuntimeAlias+".Checkpoint" // the others have Resume, which continuing as new needs
 	if !tw.Sessions {
-		tw.At, tw.Start, tw.IDs, tw.Step = "flowtemporal.ChainPoint", strconv.Quote(w.Start.ID), sh.Names.IdsVar(), sh.Names.Step
+		tw.At, tw.Start, tw.IDs, tw.Step = "flowtemporal.ChainPoint", strconv.Quote(sh.Start.ID), sh.Names.IdsVar(), sh.Names.Step
 	}
 	if sh.Sessions != nil && sh.Sessions.SchemaConst != "" { // typed: its checkpoints keep the state's shape
-		tw.Schema, tw.Start, tw.Update = sh.Sessions.SchemaConst, strconv.Quote(w.Start.ID), sh.Names.Update
-		tw.Workflow = strconv.Quote(w.ID) // what the native sessions name their checkpoints by
+		tw.Schema, tw.Start, tw.Update = sh.Sessions.SchemaConst, strconv.Quote(sh.Start.ID), sh.Names.Update
+		tw.Workflow = strconv.Quote(sh.ID) // what the native sessions name their checkpoints by
 	}
 	var buf bytes.Buffer
 	if err := temporalTemplate.Execute(&buf, &tw); err != nil {

@@ -7,10 +7,9 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/flowc-dev/flowc/ir/plan"
-
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // goImport is one import of the Temporal file; Gap starts a new group.
