@@ -21,7 +21,7 @@ const CallbackSuffix = ".waitForTaskToken"
 // Parallel branches and Map iterators.
 func aslPlan(c *ir.Checked) *Plan {
 	w := c.Workflow
-	n := NewNames(w)
+	n := newNames(w)
 	doc := []string{
 		n.Handlers + " is the work of the state machine, implemented by you: one method per",
 		"Resource and agent. A handler gets the state's effective input (objects as map[string]any)",
@@ -56,10 +56,10 @@ func aslPlan(c *ir.Checked) *Plan {
 			Name: "Run",
 			Doc: []string{"Run executes the state machine on input, any value that encodes as JSON, and returns its",
 				"output. A failure is returned as an error whose *flowcrt.Error holds the name and cause."},
-			Sig: Sig{Params: []SigParam{{Name: "input", Typ: BasicType("any")}}, Results: []*ir.Type{BasicType("any")}},
+			Sig: Sig{Params: []sigParam{{Name: "input", Typ: BasicType("any")}}, Results: []*ir.Type{BasicType("any")}},
 		}},
 		Sessions: aslSessions(w),
-		Mock: MockSpec{
+		Mock: mockSpec{
 			Caller: "state",
 			Doc: []string{"A mocked Return is the state's raw result, any JSON value; a Throw fails the state with",
 				"its Error and Cause. A state with no mock returns its effective input. An Approval's Return",
@@ -136,11 +136,11 @@ func (h *aslHandler) sig() Sig {
 	anyType := BasicType("any")
 	switch h.kind {
 	case agentHandler:
-		return Sig{Params: []SigParam{{Name: "in", Typ: anyType}, {Name: "agent", Typ: RtType("Agent")}}, Results: []*ir.Type{anyType}}
+		return Sig{Params: []sigParam{{Name: "in", Typ: anyType}, {Name: "agent", Typ: RtType("Agent")}}, Results: []*ir.Type{anyType}}
 	case approvalHandler:
-		return Sig{Params: []SigParam{{Name: "req", Typ: RtType("ApprovalRequest")}}, Results: []*ir.Type{BasicType("string")}}
+		return Sig{Params: []sigParam{{Name: "req", Typ: RtType("ApprovalRequest")}}, Results: []*ir.Type{BasicType("string")}}
 	}
-	return Sig{Params: []SigParam{{Name: "in", Typ: anyType}}, Results: []*ir.Type{anyType}}
+	return Sig{Params: []sigParam{{Name: "in", Typ: anyType}}, Results: []*ir.Type{anyType}}
 }
 
 func (h *aslHandler) doc() string {

@@ -15,7 +15,7 @@ const chainGenVersion = 13 // 13: mocks through package flowrun, the machinery i
 // run for real, so they have no method and no mock.
 func chainPlan(c *ir.Checked) *Plan {
 	w := c.Workflow
-	n := NewNames(w)
+	n := newNames(w)
 	start := w.State(w.Start.ID)
 	return &Plan{
 		InputDecoder: "DecodeChainInput", StepLoop: true,
@@ -37,9 +37,9 @@ func chainPlan(c *ir.Checked) *Plan {
 				"It returns the last task's output and the chain variables; on failure, the state as it was",
 				"when the failing task began, and the error.",
 			},
-			Sig: Sig{Params: []SigParam{{Name: "input", Typ: BasicType("any")}}, Results: []*ir.Type{RtType("ChainState")}},
+			Sig: Sig{Params: []sigParam{{Name: "input", Typ: BasicType("any")}}, Results: []*ir.Type{RtType("ChainState")}},
 		}},
-		Mock: MockSpec{Caller: "task", Doc: []string{
+		Mock: mockSpec{Caller: "task", Doc: []string{
 			"A mocked Return is {\"Output\": <json>, \"Eval\": \"<string>\"}; without \"Eval\" the eval string is the",
 			"control token of a chat_completion, execute_tool_calls or tools task, else the output's text.",
 			"A task with no mock returns its input unchanged.",
@@ -77,7 +77,7 @@ func chainHandlers(w *ir.Workflow) []Handler {
 	hs := callHandlers(w.States, builtin, "task", Sig{}, "", "")
 	for i := range hs {
 		kind := ir.ChainKindOf(hs[i].Name)
-		hs[i].Sig = CallSig(chainCall(kind))
+		hs[i].Sig = callSig(chainCall(kind))
 		hs[i].SigText, hs[i].MockText = "", ""
 		hs[i].Kind = KindNames[kind]
 	}

@@ -29,7 +29,7 @@ const answersInOrder = "AnswersInOrder"
 // text, and the services the CodeMie configuration adds.
 func jsonPlan(c *ir.Checked) *Plan {
 	w := c.Workflow
-	n := NewNames(w)
+	n := newNames(w)
 	start := w.State(w.Start.ID)
 	states, resumable := topFirst(w)
 	p := &Plan{
@@ -54,7 +54,7 @@ func jsonPlan(c *ir.Checked) *Plan {
 				"renders outside iterations. It returns the final context store; on failure, the store as the",
 				"states that completed left it (a fan-out that failed merges nothing), and the error.",
 			},
-			Sig: Sig{Params: []SigParam{{Name: "input", Typ: BasicType("any")}}, Results: []*ir.Type{BasicType("any")}},
+			Sig: Sig{Params: []sigParam{{Name: "input", Typ: BasicType("any")}}, Results: []*ir.Type{BasicType("any")}},
 		}, {
 			Name: "RunState",
 			Doc: []string{
@@ -62,9 +62,9 @@ func jsonPlan(c *ir.Checked) *Plan {
 				"store, the message history and the task input. Use it to start from a history or to read the",
 				"history after the run.",
 			},
-			Sig: Sig{Params: []SigParam{{Name: "s", Typ: &ir.Type{Kind: ir.TypePointer, Elem: RtType("JSONState")}}}},
+			Sig: Sig{Params: []sigParam{{Name: "s", Typ: &ir.Type{Kind: ir.TypePointer, Elem: RtType("JSONState")}}}},
 		}},
-		Mock: MockSpec{
+		Mock: mockSpec{
 			Caller: "state",
 			Doc: []string{
 				"A mocked Return is the output text: a JSON string is the text itself, any other value its JSON",
@@ -94,7 +94,7 @@ func (p *Plan) jsonHandlers() []Handler {
 }
 
 // jsonSig is the parameters and results of every handler.
-func jsonSig() Sig { return CallSig("JSONCall", BasicType("string")) }
+func jsonSig() Sig { return callSig("JSONCall", BasicType("string")) }
 
 // nodeTypes is each custom-node state's custom_node_id, by state id.
 func nodeTypes(w *ir.Workflow) map[string]string {
@@ -163,21 +163,21 @@ func (p *Plan) describeModelHandlers(handlers []Handler) {
 // workflow's configuration: a summarizer, datasource search, and the MCP
 // caller when only assistants configure MCP servers (tool states name it
 // otherwise).
-func codemieServices(w *ir.Workflow) []Service {
-	var out []Service
+func codemieServices(w *ir.Workflow) []service {
+	var out []service
 	cm := w.CodeMie
 	if cm != nil && cm.Summarize {
 		out = append(out, summarizer)
 	}
 	if needsDatasources(w) {
 		str := BasicType("string")
-		out = append(out, Service{
-			Name: ir.DatasourceHandler, Sig: Sig{Params: []SigParam{{Name: "datasourceID", Typ: str}, {Name: "query", Typ: str}}, Results: []*ir.Type{str}},
+		out = append(out, service{
+			Name: ir.DatasourceHandler, Sig: Sig{Params: []sigParam{{Name: "datasourceID", Typ: str}, {Name: "query", Typ: str}}, Results: []*ir.Type{str}},
 			Doc: ir.DatasourceHandler + " searches a datasource the assistants or custom nodes name (call.Assistant.DatasourceIDs); their handlers call it.",
 		})
 	}
 	if needsMCPMethod(w) {
-		out = append(out, Service{
+		out = append(out, service{
 			Name: ir.MCPHandler, Sig: jsonSig(),
 			Doc: ir.MCPHandler + " calls a tool of an MCP server (call.Tool.MCPServer, or one of call.MCPServers and call.Assistant.MCPServers) for the assistants that use them.",
 		})
@@ -186,9 +186,9 @@ func codemieServices(w *ir.Workflow) []Service {
 }
 
 // summarizer is the runtime's Summarizer, embedded in the handlers.
-var summarizer = Service{
+var summarizer = service{
 	Embed: "Summarizer", Name: "Summarize", Doc: "Summarize shortens the history once it crosses the summarization limits.",
-	Sig: Sig{Params: []SigParam{{Name: "history", Typ: RtType("Messages")}}, Results: []*ir.Type{RtType("Messages")}},
+	Sig: Sig{Params: []sigParam{{Name: "history", Typ: RtType("Messages")}}, Results: []*ir.Type{RtType("Messages")}},
 }
 
 // needsDatasources reports whether an assistant or custom node names

@@ -25,8 +25,8 @@ type stateVar struct {
 	kind  string
 }
 
-// NewNames names the identifiers of w's generated code.
-func NewNames(w *ir.Workflow) Names {
+// newNames names the identifiers of w's generated code.
+func newNames(w *ir.Workflow) Names {
 	n := Names{
 		Workflow: w.Name,
 		State:    w.Name + "State",

@@ -42,7 +42,7 @@ type Plan struct {
 	Handlers    []Handler // in order of first use
 	// More are the services the handlers interface declares before the
 	// handlers: runtime interfaces it embeds, or methods no state calls.
-	More []Service
+	More []service
 	// Into names the handlers of the optional interface n.Into, whose
 	// methods write a plain state's update in place; nil: it has none.
 	Into      []string
@@ -51,7 +51,7 @@ type Plan struct {
 	StepDoc   string
 	Runs      []Entry // Run and its like, exported; Dialect.EntryBody writes their bodies
 	Sessions  *SessionSpec
-	Mock      MockSpec
+	Mock      mockSpec
 	// InputDecoder names the runtime function that checks the JSON input of
 	// a dialect whose input is any JSON value; "" when it is a Go type.
 	InputDecoder string
@@ -67,18 +67,18 @@ type Plan struct {
 }
 
 // Service is the member name of More, if the handlers interface declares it.
-func (p *Plan) Service(name string) (Service, bool) {
-	i := slices.IndexFunc(p.More, func(sv Service) bool { return sv.Name == name })
+func (p *Plan) Service(name string) (service, bool) {
+	i := slices.IndexFunc(p.More, func(sv service) bool { return sv.Name == name })
 	if i < 0 {
-		return Service{}, false
+		return service{}, false
 	}
 	return p.More[i], true
 }
 
-// Service is a member of the handlers interface beyond the handlers: a
+// service is a member of the handlers interface beyond the handlers: a
 // runtime interface it embeds (embed, whose method is name and sig), or a
 // method of its own.
-type Service struct {
+type service struct {
 	Embed string
 	Name  string
 	Doc   string
@@ -112,12 +112,12 @@ type Entry struct {
 // data: the native target writes it through jennifer and the Temporal
 // target prints it, so the two always agree.
 type Sig struct {
-	Params  []SigParam
+	Params  []sigParam
 	Results []*ir.Type
 }
 
-// SigParam is a named parameter of a Sig.
-type SigParam struct {
+// sigParam is a named parameter of a Sig.
+type sigParam struct {
 	Name string
 	Typ  *ir.Type
 }
@@ -129,9 +129,9 @@ func RtType(name string) *ir.Type {
 	return &ir.Type{Kind: ir.TypeNamed, Pkg: RuntimePackage(name), Name: name}
 }
 
-// CallSig is (ctx, call T) (result, error).
-func CallSig(call string, result *ir.Type) Sig {
-	return Sig{Params: []SigParam{{"call", RtType(call)}}, Results: []*ir.Type{result}}
+// callSig is (ctx, call T) (result, error).
+func callSig(call string, result *ir.Type) Sig {
+	return Sig{Params: []sigParam{{"call", RtType(call)}}, Results: []*ir.Type{result}}
 }
 
 // SessionSpec is how a dialect's sessions differ: the state they keep and
@@ -161,9 +161,9 @@ type SessionOut struct {
 	Field string
 }
 
-// MockSpec is how a dialect's mock handlers differ. Methods the handler
+// mockSpec is how a dialect's mock handlers differ. Methods the handler
 // bodies share are the dialect's Go (Dialect.MockHelpers).
-type MockSpec struct {
+type mockSpec struct {
 	Doc          []string
 	Caller       string // what calls a handler: "state" or "task"
 	Marker       string // a method the runtime looks for, with markerDoc

@@ -19,7 +19,7 @@ const typedGenVersion = 13 // 13: mocks through package flowrun; 12: approvals i
 // that apply it, and checkpoints of the state.
 func typedPlan(c *ir.Checked) *Plan {
 	w := c.Workflow
-	n := NewNames(w)
+	n := newNames(w)
 	states, resumable := topFirst(w)
 	start := strconv.Quote(w.Start.ID)
 	run := []string{
@@ -49,10 +49,10 @@ func typedPlan(c *ir.Checked) *Plan {
 		StepDoc: n.Step + " names the state a run is in; the zero value means the run is over.",
 		Runs: []Entry{{
 			Name: "Run", Doc: run,
-			Sig: Sig{Params: []SigParam{{Name: "in", Typ: OwnType(n.State)}}, Results: []*ir.Type{OwnType(n.State)}},
+			Sig: Sig{Params: []sigParam{{Name: "in", Typ: OwnType(n.State)}}, Results: []*ir.Type{OwnType(n.State)}},
 		}},
 		Sessions: typedSessions(w, n),
-		Mock:     MockSpec{Caller: "state", Doc: mockDoc, StateContext: true},
+		Mock:     mockSpec{Caller: "state", Doc: mockDoc, StateContext: true},
 	}
 	p.Into, p.into = intoHandlers(w)
 	p.Handlers = p.typedHandlers()
@@ -133,7 +133,7 @@ func (p *Plan) typedHandlers() []Handler {
 	if hasApprovals(w) {
 		out = append(out, Handler{
 			Name: "Approve",
-			Sig:  Sig{Params: []SigParam{{Name: "req", Typ: RtType("ApprovalRequest")}}, Results: []*ir.Type{BasicType("string")}},
+			Sig:  Sig{Params: []sigParam{{Name: "req", Typ: RtType("ApprovalRequest")}}, Results: []*ir.Type{BasicType("string")}},
 			MockDoc: []string{
 				"Approve answers an approval state from its mock: a Return is the decision, a JSON string or",
 				"{\"decision\": \"...\"}. A state without a mock leaves the decision to a person: the run waits.",
@@ -146,9 +146,9 @@ func (p *Plan) typedHandlers() []Handler {
 // typedSig is (ctx, s State[, item T]) (Update[, label string], error):
 // inside an iteration chain the item follows the state.
 func (p *Plan) typedSig(h *ir.Handler, item *ir.Type) Sig {
-	s := Sig{Params: []SigParam{{Name: "s", Typ: OwnType(p.Names.State)}}, Results: []*ir.Type{OwnType(p.Names.Update)}}
+	s := Sig{Params: []sigParam{{Name: "s", Typ: OwnType(p.Names.State)}}, Results: []*ir.Type{OwnType(p.Names.Update)}}
 	if item != nil {
-		s.Params = append(s.Params, SigParam{Name: "item", Typ: p.ItemType(item)})
+		s.Params = append(s.Params, sigParam{Name: "item", Typ: p.ItemType(item)})
 	}
 	if h.Kind == ir.HandlerAction || h.Kind == ir.HandlerEval {
 		s.Results = append(s.Results, BasicType("string"))

@@ -35,10 +35,10 @@ type Dialect interface {
 	// the target for the loops they run in.
 	Steps(f *jen.File, t Target)
 
-	// The rest is the Go behind the shell's data that only a target
+	// The rest is the Go behind the plan's data that only a target
 	// writing the steps through jennifer needs.
 
-	// EntryBody is the body of the entry point e of Shell.Runs.
+	// EntryBody is the body of the entry point e of plan.Plan.Runs.
 	EntryBody(e plan.Entry) []jen.Code
 	// MockBody is the body of the mock method of h.
 	MockBody(h plan.Handler) []jen.Code

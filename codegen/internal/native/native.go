@@ -1,5 +1,5 @@
 // Package native is the target that runs a workflow in the caller's
-// goroutine: it turns a dialect's shell and loops into plain Go, and writes
+// goroutine: it turns a workflow's plan and loops into plain Go, and writes
 // the mock handlers into a file of their own.
 package native
 

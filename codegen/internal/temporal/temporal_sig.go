@@ -18,7 +18,7 @@ type goImport struct {
 	Gap        bool
 }
 
-// signatures are the handler methods and Run of a shell, as Go text, and
+// signatures are the handler methods and Run of a plan, as Go text, and
 // the imports their types need.
 type signatures struct {
 	methods map[string]method
@@ -28,7 +28,7 @@ type signatures struct {
 }
 
 // signaturesOf prints the handler methods and Run of sh, whose types the
-// shell holds as data, the way the Temporal file spells them.
+// plan holds as data, the way the Temporal file spells them.
 func signaturesOf(sh *plan.Plan) signatures {
 	im := importNames{}
 	sigs := signatures{methods: map[string]method{}}
