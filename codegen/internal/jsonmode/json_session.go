@@ -7,7 +7,6 @@ import (
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
-	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // Sessions of JSON-mode workflows run on the emitter's sessions (see
@@ -50,7 +49,7 @@ func (g *jsonGen) Invoke(f *jen.File) {
 		jen.Return(jen.Id("s").Dot("Context"), jen.Err()),
 	)
 	if slices.ContainsFunc(g.w.Regions, g.stoppable) {
-		emit.DecideAt(f, g.n.Workflow, plan.SessionOut{Typ: plan.BasicType("any"), Field: "Context"})
+		emit.DecideAt(f, g.n.Workflow, g.p.Sessions.Out)
 	}
 }
 
