@@ -45,9 +45,11 @@ type Plan struct {
 	More []service
 	// Into names the handlers of the optional interface n.Into, whose
 	// methods write a plain state's update in place; nil: it has none.
-	Into      []string
-	StepEnum  []*ir.State // the states a checkpoint may name first
-	Resumable int         // how many of StepEnum a checkpoint may name
+	Into []string
+	// StepEnum is the step enum: the states a checkpoint may name first
+	// (p.States, the workflow's, are in source order).
+	StepEnum  []*ir.State
+	Resumable int // how many of StepEnum a checkpoint may name
 	StepDoc   string
 	Runs      []Entry // Run and its like, exported; Dialect.EntryBody writes their bodies
 	Sessions  *SessionSpec
