@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // plainStates builds a typed workflow of n plain states with ids of every
@@ -42,9 +43,9 @@ func plainStates(n int) *ir.Workflow {
 func TestBulkTextIsGofmtd(t *testing.T) {
 	for _, n := range []int{1, 3, 60} {
 		w := plainStates(n)
-		on, err := generate(ir.NewChecked(w), Options{FileName: "big_flow.go"}, false)
+		on, err := generate(plan.Of(ir.NewChecked(w)), Options{FileName: "big_flow.go"}, false)
 		require.NoError(t, err)
-		off, err := generate(ir.NewChecked(w), Options{FileName: "big_flow.go"}, true)
+		off, err := generate(plan.Of(ir.NewChecked(w)), Options{FileName: "big_flow.go"}, true)
 		require.NoError(t, err)
 		for i, f := range on {
 			formatted, err := format.Source(f.Content)

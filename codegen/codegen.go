@@ -12,6 +12,7 @@ import (
 	"github.com/flowc-dev/flowc/codegen/internal/native"
 	"github.com/flowc-dev/flowc/codegen/internal/temporal"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // Options shape the output.
@@ -29,18 +30,18 @@ type File struct {
 	Content []byte
 }
 
-// Generate emits the Go files of a checked workflow: the workflow itself,
-// and beside it the mock handlers that tests and `flowc run` use, in a file
-// a production build can leave out.
-func Generate(c *ir.Checked, opts Options) ([]File, error) {
-	if err := checkExprs(c); err != nil {
+// Generate emits the Go files of a workflow from its plan: the workflow
+// itself, and beside it the mock handlers that tests and `flowc run` use,
+// in a file a production build can leave out.
+func Generate(p *plan.Plan, opts Options) ([]File, error) {
+	if err := checkExprs(p.Checked); err != nil {
 		return nil, err
 	}
-	files, err := generate(c, opts, false)
+	files, err := generate(p, opts, false)
 	if err == nil && !(emit.ImportsContext(files[0].Content) && emit.ImportsContext(files[1].Content)) {
 		// An import took the name context, which bulk text assumes:
 		// write everything through jennifer instead.
-		files, err = generate(c, opts, true)
+		files, err = generate(p, opts, true)
 	}
 	return files, err
 }
@@ -55,11 +56,11 @@ func mockFileName(flowFile string) string {
 	return base + "_mock.go"
 }
 
-func generate(c *ir.Checked, opts Options, noBulk bool) ([]File, error) {
-	f, mf := newFile(c.Package, opts.Source), newFile(c.Package, opts.Source)
-	childFlows(f, c.Workflow)
+func generate(p *plan.Plan, opts Options, noBulk bool) ([]File, error) {
+	f, mf := newFile(p.Package, opts.Source), newFile(p.Package, opts.Source)
+	childFlows(f, p.Workflow)
 	t := native.Target{Bulk: &emit.Bulk{Off: noBulk}, MockFile: mf, MockBulk: &emit.Bulk{Off: noBulk}}
-	emit.Emit(f, dialect.Of(c), t)
+	emit.Emit(f, p, dialect.Of(p), t)
 	content, err := renderFilled(f, t.Bulk)
 	if err != nil {
 		return nil, err
@@ -88,10 +89,10 @@ func newFile(pkg, source string) *jen.File {
 	if source != "" {
 		f.HeaderComment("source: " + emit.OneLine(source))
 	}
-	f.ImportAlias(emit.RuntimePath, emit.RuntimeAlias)
-	f.ImportAlias(emit.ImplPath, emit.ImplAlias)
-	f.ImportAlias(emit.ASLPath, emit.ASLAlias)
-	f.ImportAlias(emit.HarnessPath, emit.HarnessAlias)
+	f.ImportAlias(plan.RuntimePath, emit.RuntimeAlias)
+	f.ImportAlias(plan.ImplPath, emit.ImplAlias)
+	f.ImportAlias(plan.ASLPath, emit.ASLAlias)
+	f.ImportAlias(plan.HarnessPath, emit.HarnessAlias)
 	return f
 }
 
@@ -133,13 +134,13 @@ func temporalFileName(flowFile string) string {
 	return strings.TrimSuffix(strings.TrimSuffix(flowFile, ".go"), "_flow") + "_temporal.go"
 }
 
-// GenerateTemporal emits the Temporal file of a checked workflow; opts
-// are those of its native file.
-func GenerateTemporal(c *ir.Checked, opts Options) (File, error) {
-	if err := checkExprs(c); err != nil {
+// GenerateTemporal emits the Temporal file of a workflow from its plan;
+// opts are those of its native file.
+func GenerateTemporal(p *plan.Plan, opts Options) (File, error) {
+	if err := checkExprs(p.Checked); err != nil {
 		return File{}, err
 	}
-	src, err := temporal.Generate(c.Workflow, dialect.Shell(c), opts.Source)
+	src, err := temporal.Generate(p, opts.Source)
 	if err != nil {
 		return File{}, err
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/flowc-dev/flowc/compiler/yamlx"
 	"github.com/flowc-dev/flowc/internal/naming"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // Suffixes are the file names flowc compiles, in the order they are tried.
@@ -36,9 +37,9 @@ type Options struct {
 }
 
 // Compile reads the definition at path (src is its contents) and returns the
-// checked workflow with all diagnostics, warnings included. The workflow is
-// nil when there are errors.
-func Compile(path string, src []byte, opts Options) (*ir.Checked, diag.List) {
+// plan of the checked workflow, which every generator reads, with all
+// diagnostics, warnings included. The plan is nil when there are errors.
+func Compile(path string, src []byte, opts Options) (*plan.Plan, diag.List) {
 	r := &yamlx.Reader{File: path}
 	root := asl.Parse(r, src)
 	if root == nil {
@@ -56,7 +57,9 @@ func Compile(path string, src []byte, opts Options) (*ir.Checked, diag.List) {
 	if ds.HasErrors() {
 		return nil, ds
 	}
-	return checked, ds
+	// The plan is the checker's last step: the facts every generator reads,
+	// derived once from what the checker returned.
+	return plan.Of(checked), ds
 }
 
 // outputDir is where the generated file goes: its package is the workflow's.

@@ -14,7 +14,7 @@ import (
 	"github.com/flowc-dev/flowc/compiler"
 	"github.com/flowc-dev/flowc/compiler/diag"
 	"github.com/flowc-dev/flowc/internal/gocheck"
-	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // The fuzz targets below drive each front-end through the checker and the
@@ -128,8 +128,8 @@ func compileAndCheck(t *testing.T, path string, src []byte) {
 		t.Fatal(err)
 	}
 	// Graphs print names from the definition too; they must not panic.
-	graph.Mermaid(w)
-	graph.Dot(w)
+	graph.Mermaid(w.Checked)
+	graph.Dot(w.Checked)
 	again, _ := compiler.Compile(path, src, compiler.Options{NoPackage: true})
 	if again == nil || !bytes.Equal(bytes.Join(got, nil), bytes.Join(generate(t, again), nil)) {
 		t.Fatalf("output is not deterministic")
@@ -137,7 +137,7 @@ func compileAndCheck(t *testing.T, path string, src []byte) {
 }
 
 // generate returns the contents of the workflow's file and its mock file.
-func generate(t *testing.T, w *ir.Checked) [][]byte {
+func generate(t *testing.T, w *plan.Plan) [][]byte {
 	t.Helper()
 	files, err := codegen.Generate(w, codegen.Options{FileName: "fuzz_flow.go", Source: "fuzz.def"})
 	if err != nil {

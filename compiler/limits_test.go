@@ -14,7 +14,7 @@ import (
 
 	"github.com/flowc-dev/flowc/compiler"
 	"github.com/flowc-dev/flowc/internal/gocheck"
-	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // The limits tests compile definitions far larger than any written by hand
@@ -149,7 +149,7 @@ func skipLimits(t *testing.T) {
 	}
 }
 
-func mustCompile(t *testing.T, path string, src []byte) *ir.Checked {
+func mustCompile(t *testing.T, path string, src []byte) *plan.Plan {
 	w, ds := compiler.Compile(path, src, compiler.Options{NoPackage: true})
 	require.NotNil(t, w, "%.2000s", ds.Lines())
 	return w

@@ -18,7 +18,7 @@ import (
 	"github.com/flowc-dev/flowc/codegen"
 	"github.com/flowc-dev/flowc/codegen/program"
 	"github.com/flowc-dev/flowc/compiler"
-	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // TestEnginesAgree is the differential test of the Temporal target: every
@@ -55,7 +55,7 @@ type corpusDef struct {
 	name, path, dir string
 	input, mocks    string // files; input "" for {}
 	cases           []string
-	wf              *ir.Checked
+	wf              *plan.Plan
 	files           []codegen.File
 }
 

@@ -12,7 +12,7 @@ import (
 	"github.com/flowc-dev/flowc/codegen"
 	"github.com/flowc-dev/flowc/compiler"
 	"github.com/flowc-dev/flowc/internal/gocheck"
-	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // linear writes a typed workflow of n states, each going to the next.
@@ -28,7 +28,7 @@ func linear(n int) []byte {
 	return b.Bytes()
 }
 
-func check(tb testing.TB, src []byte) *ir.Checked {
+func check(tb testing.TB, src []byte) *plan.Plan {
 	dir := tb.TempDir()
 	w, ds := compiler.Compile(filepath.Join(dir, "big.flow.yaml"), src, compiler.Options{})
 	if len(ds) > 0 || w == nil {
@@ -37,7 +37,7 @@ func check(tb testing.TB, src []byte) *ir.Checked {
 	return w
 }
 
-func generate(tb testing.TB, w *ir.Checked) []byte {
+func generate(tb testing.TB, w *plan.Plan) []byte {
 	files, err := codegen.Generate(w, codegen.Options{FileName: "big_flow.go"})
 	if err != nil {
 		tb.Fatal(err)

@@ -9,14 +9,14 @@ import (
 	"github.com/flowc-dev/flowc/codegen"
 	"github.com/flowc-dev/flowc/compiler"
 	"github.com/flowc-dev/flowc/compiler/diag"
-	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // compiled is one definition with its generated file.
 type compiled struct {
 	def  string
 	out  string // where the generated file goes
-	wf   *ir.Checked
+	wf   *plan.Plan
 	file codegen.File
 	mock codegen.File // the mock handlers, beside file; none for a Temporal file
 }

@@ -35,9 +35,9 @@ func cmdGraph(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	if *format == "dot" {
-		fmt.Fprint(stdout, graph.Dot(w))
+		fmt.Fprint(stdout, graph.Dot(w.Checked))
 	} else {
-		fmt.Fprint(stdout, graph.Mermaid(w))
+		fmt.Fprint(stdout, graph.Mermaid(w.Checked))
 	}
 	return exitOK
 }

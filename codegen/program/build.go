@@ -12,9 +12,9 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/flowc-dev/flowc/codegen"
-	"github.com/flowc-dev/flowc/codegen/internal/dialect"
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // The packages a program of `flowc build` links beside the runtime.
@@ -54,9 +54,8 @@ type Need struct {
 // main.go, and handlers.go, which binds each handler method of the
 // workflow (generated into package wfImport) to a built-in or to the
 // user's handlers. Without files it lists the missing handlers.
-func BuildMain(c *ir.Checked, wfImport string, user *UserHandlers) ([]codegen.File, []Missing, error) {
-	sh := dialect.Shell(c)
-	handlers, missing, err := handlersFile(c, sh, wfImport, user)
+func BuildMain(sh *plan.Plan, wfImport string, user *UserHandlers) ([]codegen.File, []Missing, error) {
+	handlers, missing, err := handlersFile(sh, wfImport, user)
 	if handlers == nil {
 		return nil, missing, err
 	}
@@ -66,9 +65,9 @@ func BuildMain(c *ir.Checked, wfImport string, user *UserHandlers) ([]codegen.Fi
 
 // handlersFile is the handlers.go of a built program (see BuildMain); nil
 // with the missing handlers, or an error.
-func handlersFile(c *ir.Checked, sh *emit.Shell, wfImport string, user *UserHandlers) (*codegen.File, []Missing, error) {
+func handlersFile(sh *plan.Plan, wfImport string, user *UserHandlers) (*codegen.File, []Missing, error) {
 	f := mainFile(buildHeader, wfImport)
-	missing := bindHandlers(f, c.Workflow, interfaceMethods(sh), user)
+	missing := bindHandlers(f, sh.Workflow, interfaceMethods(sh), user)
 	if len(missing) > 0 {
 		return nil, missing, nil
 	}
@@ -79,7 +78,7 @@ func handlersFile(c *ir.Checked, sh *emit.Shell, wfImport string, user *UserHand
 	return &codegen.File{Name: "handlers.go", Content: handlers}, nil, nil
 }
 
-func buildMainFile(sh *emit.Shell, wfImport string) (codegen.File, error) {
+func buildMainFile(sh *plan.Plan, wfImport string) (codegen.File, error) {
 	f := mainFile(buildHeader, wfImport)
 	prog := programFuncs{
 		sh: sh, wfImport: wfImport,
@@ -100,7 +99,7 @@ func buildMainFile(sh *emit.Shell, wfImport string) (codegen.File, error) {
 // the order the interface declares them: those moreHandlers adds, then
 // each handler with a doc line (the others are answered by an optional
 // interface of the runtime).
-func interfaceMethods(sh *emit.Shell) []string {
+func interfaceMethods(sh *plan.Plan) []string {
 	var out []string
 	for _, sv := range sh.More {
 		out = append(out, sv.Name)

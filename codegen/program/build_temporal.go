@@ -4,8 +4,7 @@ import (
 	"text/template"
 
 	"github.com/flowc-dev/flowc/codegen"
-	"github.com/flowc-dev/flowc/codegen/internal/dialect"
-	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // BuildTemporalMain emits the main package of the program `flowc build
@@ -13,9 +12,8 @@ import (
 // package wfImport on a server (flowtemporal.BuildMain), and the
 // handlers.go of BuildMain, which binds its activities to built-ins or to
 // the user's handlers. Without files it lists the missing handlers.
-func BuildTemporalMain(c *ir.Checked, wfImport string, user *UserHandlers) ([]codegen.File, []Missing, error) {
-	sh := dialect.Shell(c)
-	handlers, missing, err := handlersFile(c, sh, wfImport, user)
+func BuildTemporalMain(sh *plan.Plan, wfImport string, user *UserHandlers) ([]codegen.File, []Missing, error) {
+	handlers, missing, err := handlersFile(sh, wfImport, user)
 	if handlers == nil {
 		return nil, missing, err
 	}

@@ -6,10 +6,9 @@ import (
 	"text/template"
 
 	"github.com/flowc-dev/flowc/codegen"
-	"github.com/flowc-dev/flowc/codegen/internal/dialect"
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/codegen/internal/temporal"
-	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // TemporalRunner emits the main package of the program `flowc run
@@ -17,13 +16,13 @@ import (
 // wfImport, over the same mocks as the native runner, in Temporal's test
 // environment or on the server named by $FLOWC_TEMPORAL_ADDRESS, and
 // prints the same result line.
-func TemporalRunner(c *ir.Checked, wfImport string) (codegen.File, error) {
-	return temporalMain(runnerTemplate, dialect.Shell(c), wfImport)
+func TemporalRunner(sh *plan.Plan, wfImport string) (codegen.File, error) {
+	return temporalMain(runnerTemplate, sh, wfImport)
 }
 
 // temporalMain executes t, the template of a Temporal program's main.go,
 // on the names and types of the workflow sh describes, in package wfImport.
-func temporalMain(t *template.Template, sh *emit.Shell, wfImport string) (codegen.File, error) {
+func temporalMain(t *template.Template, sh *plan.Plan, wfImport string) (codegen.File, error) {
 	in, out := temporal.RunTypes(sh)
 	data := struct {
 		WF, Name, Mock, In, Out, Decoder string
@@ -33,7 +32,7 @@ func temporalMain(t *template.Template, sh *emit.Shell, wfImport string) (codege
 		return codegen.File{}, err
 	}
 	src := buf.Bytes()
-	for alias, path := range map[string]string{emit.ImplAlias: emit.ImplPath, emit.RuntimeAlias: emit.RuntimePath} {
+	for alias, path := range map[string]string{emit.ImplAlias: plan.ImplPath, emit.RuntimeAlias: plan.RuntimePath} {
 		src = emit.DropUnusedImport(src, alias, path)
 	}
 	src, err := format.Source(src)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/flowc-dev/flowc/compiler"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 const loop = `
@@ -33,7 +34,7 @@ tasks:
     handler: raise_error
 `
 
-func compile(t *testing.T, src string) (*ir.Checked, string) {
+func compile(t *testing.T, src string) (*plan.Plan, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "tool-loop.chain.yaml")
 	w, ds := compiler.Compile(path, []byte(src), compiler.Options{})

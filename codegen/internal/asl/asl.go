@@ -9,11 +9,8 @@ import (
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/internal/naming"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
-
-// aslGenVersion is the generator version of States Language code; it needs
-// the runtime's ASLExec and friends, and its sessions.
-const aslGenVersion = 14 // 14: stops and callbacks inside compiled-in children that branches run; 13: mocks through package flowrun; 12: task tokens, stops inside Map and Parallel; 10: the machinery in runtime/impl
 
 // aslGen emits the Go of a States Language state machine (docs/asl.md):
 // a handlers interface with one method per Resource, agent and approval,
@@ -22,37 +19,20 @@ const aslGenVersion = 14 // 14: stops and callbacks inside compiled-in children 
 // intrinsic calls become Go values and expressions here.
 type aslGen struct {
 	w        *ir.Workflow
-	n        emit.Names
+	n        plan.Names
 	ids      naming.Namer         // package-level identifiers
 	byID     map[string]*ir.State // every state, nested ones too
 	vars     []jen.Code           // package-level path variables, in order of use
 	pathVars map[*ir.Path]string  // already declared
-	handlers []*aslHandler
-	session  map[*ir.State]bool // the states a session checkpoints after (sessionStates)
+	session  map[*ir.State]bool   // the states a session checkpoints after (sessionStates)
 }
 
-// aslHandler is one method of the handlers interface.
-type aslHandler struct {
-	h      *ir.Handler
-	kind   handlerKind
-	users  []string // the states that call it
-	origin string   // the Resource or agent name, for the doc comment
-}
-
-type handlerKind int
-
-const (
-	resourceHandler handlerKind = iota
-	agentHandler
-	approvalHandler
-)
-
-// New is the States Language dialect of w.
-func New(w *ir.Workflow) emit.Dialect {
-	g := &aslGen{w: w, n: emit.NewNames(w), pathVars: map[*ir.Path]string{}, byID: map[string]*ir.State{}, session: map[*ir.State]bool{}}
+// New is the States Language dialect of the plan p.
+func New(p *plan.Plan) emit.Dialect {
+	w := p.Workflow
+	g := &aslGen{w: w, n: p.Names, pathVars: map[*ir.Path]string{}, byID: map[string]*ir.State{}, session: map[*ir.State]bool{}}
 	sessionStates(w.States, g.session)
 	g.reserve()
-	g.collectHandlers()
 	return g
 }
 
@@ -70,65 +50,14 @@ func (g *aslGen) reserve() {
 
 func (g *aslGen) Types(*jen.File) {}
 
-func (g *aslGen) Shell() *emit.Shell {
-	n := g.n
-	doc := []string{
-		n.Handlers + " is the work of the state machine, implemented by you: one method per",
-		"Resource and agent. A handler gets the state's effective input (objects as map[string]any)",
-		"and returns its result, any value that encodes as JSON. An error fails the state; an",
-		"*flowcrt.Error names it for Retry and Catch, any other error is States.TaskFailed.",
-	}
-	var handlers []emit.Handler
-	for _, h := range g.handlers {
-		m := emit.Handler{Name: h.h.Name, Doc: h.doc(), Sig: h.sig()}
-		if h.kind == resourceHandler {
-			m.SigText, m.MockText = "(ctx context.Context, in any) (any, error)", "return m.mocks.RespondASL(ctx, in)"
-		}
-		if h.kind == approvalHandler {
-			m.Doc = ""
-			if len(doc) == 4 {
-				doc = append(doc, "Handlers that also implement flowcrt.Approver answer the Approval states; without it an",
-					"Approval state stops the run with an *flowcrt.Interrupted error, and Decide continues it.")
-			}
-		}
-		handlers = append(handlers, m)
-	}
-	top := len(g.w.States)
-	states := append(g.w.States[:top:top], nested(g.w.States)...)
-	reads, writes := distributedIO(g.w)
-	return &emit.Shell{
-		InputDecoder: "DecodeASLInput", ItemReads: reads, ResultWrites: writes,
-		Workflow: g.w, Names: n, GenVersion: aslGenVersion, Noun: "the state machine", Describe: true,
-		HandlersDoc: doc, Handlers: handlers,
-		States: states, Resumable: top,
-		StepDoc: n.Step + " names a state; the zero value means the (sub-)machine is done.",
-		Runs: []emit.Entry{{
-			Name: "Run",
-			Doc: []string{"Run executes the state machine on input, any value that encodes as JSON, and returns its",
-				"output. A failure is returned as an error whose *flowcrt.Error holds the name and cause."},
-			Sig: emit.Sig{Params: []emit.SigParam{{Name: "input", Typ: emit.BasicType("any")}}, Results: []*ir.Type{emit.BasicType("any")}},
-		}},
-		Sessions: g.sessionSpec(),
-		Mock: emit.MockSpec{
-			Caller: "state",
-			Doc: []string{"A mocked Return is the state's raw result, any JSON value; a Throw fails the state with",
-				"its Error and Cause. A state with no mock returns its effective input. An Approval's Return",
-				"is the decision."},
-			Marker:       "OrderedValues",
-			MarkerDoc:    []string{"OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order."},
-			StateContext: true,
-		},
-	}
-}
-
 // EntryBody: Run is runAt at the start, without a session.
-func (g *aslGen) EntryBody(emit.Entry) []jen.Code {
+func (g *aslGen) EntryBody(plan.Entry) []jen.Code {
 	return []jen.Code{jen.Return(jen.Id("w").Dot("runAt").Call(jen.Id("ctx"), jen.Nil(), jen.Id("input"), jen.Lit(g.w.Start.ID)))}
 }
 
 // MockBody answers an Approval (the method without a doc) from the
 // approval mocks, any other handler from the mock of its state.
-func (g *aslGen) MockBody(h emit.Handler) []jen.Code {
+func (g *aslGen) MockBody(h plan.Handler) []jen.Code {
 	if h.Doc == "" {
 		return emit.AnswerFromMocks("RespondApproval", jen.Id("ctx"), jen.Id("req"))
 	}
@@ -148,83 +77,6 @@ func (g *aslGen) Steps(f *jen.File, t emit.Target) {
 		f.Comment("The compiled paths the choice rules read.")
 		f.Var().Defs(g.vars...)
 	}
-}
-
-// nested lists the states inside Parallel branches and Map iterators.
-func nested(states []*ir.State) []*ir.State {
-	var out []*ir.State
-	for _, s := range states {
-		for _, m := range s.ASL.Branches {
-			out = append(out, ir.AllStates(m.States)...)
-		}
-	}
-	return out
-}
-
-// collectHandlers lists each handler once, in order of first use.
-func (g *aslGen) collectHandlers() {
-	byName := map[string]*aslHandler{}
-	use := func(h *ir.Handler, kind handlerKind, state, origin string) {
-		ah := byName[h.Name]
-		if ah == nil {
-			ah = &aslHandler{h: h, kind: kind, origin: origin}
-			byName[h.Name] = ah
-			g.handlers = append(g.handlers, ah)
-		}
-		ah.users = append(ah.users, state)
-	}
-	for _, s := range ir.AllStates(g.w.States) {
-		a := s.ASL
-		switch {
-		case a.Type == ir.ASLTask && a.Agent != nil:
-			use(s.Handler, agentHandler, s.ID, "agent "+emit.Quote(a.Agent.Name))
-		case a.Type == ir.ASLTask && s.Handler != nil: // not a compiled-in startExecution
-			use(s.Handler, resourceHandler, s.ID, "Resource "+emit.Quote(a.Resource))
-		case a.Include != nil && s.Handler != nil: // Include or Workflow state not compiled in
-			use(s.Handler, resourceHandler, s.ID, "sub-workflow "+emit.Quote(a.Include.Template))
-		case a.Type == ir.ASLApproval:
-			use(s.Handler, approvalHandler, s.ID, "")
-		case a.Type == ir.ASLDebate:
-			for i, h := range a.Debate.Agents {
-				use(h, agentHandler, s.ID, "agent "+emit.Quote(a.Debate.Names[i]))
-			}
-		}
-	}
-}
-
-// sig is a handler's parameters and results.
-func (h *aslHandler) sig() emit.Sig {
-	anyType := emit.BasicType("any")
-	switch h.kind {
-	case agentHandler:
-		return emit.Sig{Params: []emit.SigParam{{Name: "in", Typ: anyType}, {Name: "agent", Typ: emit.RtType("Agent")}}, Results: []*ir.Type{anyType}}
-	case approvalHandler:
-		return emit.Sig{Params: []emit.SigParam{{Name: "req", Typ: emit.RtType("ApprovalRequest")}}, Results: []*ir.Type{emit.BasicType("string")}}
-	}
-	return emit.Sig{Params: []emit.SigParam{{Name: "in", Typ: anyType}}, Results: []*ir.Type{anyType}}
-}
-
-func (h *aslHandler) doc() string {
-	users := h.users
-	list := ""
-	seen := map[string]bool{}
-	for _, u := range users {
-		if seen[u] {
-			continue
-		}
-		seen[u] = true
-		if list != "" {
-			list += ", "
-		}
-		list += emit.Quote(u)
-	}
-	switch h.kind {
-	case approvalHandler:
-		return h.h.Name + " answers the Approval states " + list + " with the chosen option."
-	case agentHandler:
-		return h.h.Name + " is " + h.origin + ", called by " + list + "."
-	}
-	return h.h.Name + " runs " + h.origin + " for the Task states " + list + "." + callbackNote(h.origin)
 }
 
 // machine emits the run loop of a (sub-)machine named method, then the
@@ -284,7 +136,5 @@ func stateIn(states []*ir.State, id string) *ir.State {
 
 // al names the States Language machinery: package asl, which generated
 // code imports as flowcasl.
-func al(name string) *jen.Statement { return jen.Qual(emit.ASLPath, name) }
+func al(name string) *jen.Statement { return jen.Qual(plan.ASLPath, name) }
 
-// alType is the type name of the machinery.
-func alType(name string) *ir.Type { return &ir.Type{Kind: ir.TypeNamed, Pkg: emit.ASLPath, Name: name} }

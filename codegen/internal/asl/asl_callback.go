@@ -8,6 +8,7 @@ import (
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // The callback pattern of Step Functions (runtime/impl/asl/callback.go): a
@@ -15,16 +16,13 @@ import (
 // token and waits for a success or failure sent for it, which the
 // workflow's SendTaskSuccess and SendTaskFailure methods deliver.
 
-// callbackSuffix ends the Resource of a Task that waits for its token.
-const callbackSuffix = ".waitForTaskToken"
-
 // isCallback reports whether s is a Task state that waits for a task
 // token; a startExecution compiled in is not (it completes with its
 // child).
 func isCallback(s *ir.State) bool {
 	a := s.ASL
 	return a.Type == ir.ASLTask && a.Agent == nil && a.Include == nil && s.Handler != nil &&
-		strings.HasSuffix(a.Resource, callbackSuffix)
+		strings.HasSuffix(a.Resource, plan.CallbackSuffix)
 }
 
 func hasCallbacks(w *ir.Workflow) bool {
@@ -100,15 +98,6 @@ func (g *aslGen) callbackAPI(f *jen.File) {
 		Params(emit.CtxParam(), token).Error().Block(
 		jen.Return(jen.Id("w").Dot("sessions").Call().Dot("SendTaskHeartbeat").Call(jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Id("token"))),
 	)
-}
-
-// callbackNote is what the doc of a handler of a callback Resource adds.
-func callbackNote(origin string) string {
-	if !strings.HasSuffix(origin, callbackSuffix+`"`) {
-		return ""
-	}
-	return " Its input carries the task token where the state's Parameters or Arguments put it; its result " +
-		"is dropped, and the state waits for SendTaskSuccess or SendTaskFailure with the token."
 }
 
 // heartbeatSpec renders the HeartbeatSecondsPath or HeartbeatSeconds

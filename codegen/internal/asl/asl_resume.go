@@ -7,6 +7,7 @@ import (
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // sessionStates lists the states a session checkpoints after: the top-level
@@ -106,7 +107,7 @@ func (g *aslGen) branchMachine(f *jen.File, method, what string, l *emit.Loop, m
 }
 
 // machineSteps are the steps of m's states, its start first.
-func machineSteps(n emit.Names, m *ir.Machine) []jen.Code {
+func machineSteps(n plan.Names, m *ir.Machine) []jen.Code {
 	steps := []jen.Code{jen.Id(n.StepConst(stateIn(m.States, m.Start.ID)))}
 	for _, s := range m.States {
 		if s.ID != m.Start.ID {
@@ -114,20 +115,6 @@ func machineSteps(n emit.Names, m *ir.Machine) []jen.Code {
 		}
 	}
 	return steps
-}
-
-// sessionSpec: a States Language session keeps the JSON input of the next
-// top-level state, and merges an input's members into it.
-func (g *aslGen) sessionSpec() *emit.SessionSpec {
-	return &emit.SessionSpec{
-		Value: emit.BasicType("any"), Input: emit.BasicType("any"), Arg: "input", ZeroNil: true,
-		Decides: slices.ContainsFunc(ir.AllStates(g.w.States), func(s *ir.State) bool { return s.ASL.Type == ir.ASLApproval }),
-		Schema:  "json",
-		Doc: []string{"sessions describes the state machine to the runtime's session functions. Its state is JSON,",
-			"with no schema to check."},
-		Resume: "Resume continues session sessionID from its last checkpoint, without running again the top-level " +
-			"states that completed; a session whose last run finished returns its output.",
-	}
 }
 
 // SessionHooks: the runtime makes, decodes and merges the saved input.
@@ -171,6 +158,6 @@ func (g *aslGen) Invoke(f *jen.File) {
 	if slices.ContainsFunc(ir.AllStates(g.w.States), func(s *ir.State) bool {
 		return slices.ContainsFunc(s.ASL.Branches, g.stopsInBranch)
 	}) {
-		emit.DecideAt(f, g.n.Workflow, emit.SessionOut{Typ: emit.BasicType("any")})
+		emit.DecideAt(f, g.n.Workflow, plan.SessionOut{Typ: plan.BasicType("any")})
 	}
 }

@@ -7,11 +7,8 @@ import (
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
-
-// chainGenVersion is the generator version of chain code; it needs the
-// runtime's chain support (see flowcrt.ThisRuntime).
-const chainGenVersion = 13 // 13: mocks through package flowrun, the machinery in runtime/impl/chain; 11: sessions; 10: the machinery in runtime/impl; 8: typed calls of the documented handlers, ChainTask; 9: step loops report to an observer
 
 // chainGen emits the Go of a task chain (docs/chains.md): a handlers interface with
 // one method per user handler, one step method per task whose transition is
@@ -19,56 +16,21 @@ const chainGenVersion = 13 // 13: mocks through package flowrun, the machinery i
 // naming (names) and branch matching (branchMatch).
 type chainGen struct {
 	w *ir.Workflow
-	n emit.Names
+	n plan.Names
 }
 
-// New is the task-chain dialect of w.
-func New(w *ir.Workflow) emit.Dialect { return &chainGen{w: w, n: emit.NewNames(w)} }
+// New is the task-chain dialect of the plan p.
+func New(p *plan.Plan) emit.Dialect { return &chainGen{w: p.Workflow, n: p.Names} }
 
 func (g *chainGen) Types(*jen.File) {}
 
 // ch names an identifier of the task chains' machinery (runtime/impl/chain,
 // imported as flowcchain); names a user's program spells too go through
 // flowcrt (emit.Rt).
-func ch(name string) *jen.Statement { return jen.Qual(emit.ChainPath, name) }
-
-// Shell: built-in handlers always run for real, so they have no method
-// and no mock.
-func (g *chainGen) Shell() *emit.Shell {
-	n := g.n
-	start := g.w.State(g.w.Start.ID)
-	return &emit.Shell{
-		InputDecoder: "DecodeChainInput", StepLoop: true,
-		Workflow: g.w, Names: n, GenVersion: chainGenVersion, Noun: "the task chain", Describe: true,
-		HandlersDoc: []string{
-			n.Handlers + " is the work of the chain's tasks, implemented by you. A handler gets the",
-			"task's id, input, rendered prompt and a copy of the chain variables, and returns the task's",
-			"output (the next task's input) and the eval string its branches test. An error takes the",
-			"task's on_failure, or ends the chain with that error.",
-		},
-		Handlers: g.handlers(), // chain_handlers.go: the documented handlers' typed calls
-		States:   g.w.States, Resumable: len(g.w.States),
-		Sessions: g.sessionSpec(), // chain_session.go
-		StepDoc:  n.Step + " names the task a run is at; the zero value means the chain is over.",
-		Runs: []emit.Entry{{
-			Name: "Run",
-			Doc: []string{
-				"Run executes the chain from task " + emit.Quote(start.ID) + " with input, any JSON value, as its input.",
-				"It returns the last task's output and the chain variables; on failure, the state as it was",
-				"when the failing task began, and the error.",
-			},
-			Sig: emit.Sig{Params: []emit.SigParam{{Name: "input", Typ: emit.BasicType("any")}}, Results: []*ir.Type{emit.RtType("ChainState")}},
-		}},
-		Mock: emit.MockSpec{Caller: "task", Doc: []string{
-			"A mocked Return is {\"Output\": <json>, \"Eval\": \"<string>\"}; without \"Eval\" the eval string is the",
-			"control token of a chat_completion, execute_tool_calls or tools task, else the output's text.",
-			"A task with no mock returns its input unchanged.",
-		}},
-	}
-}
+func ch(name string) *jen.Statement { return jen.Qual(plan.ChainPath, name) }
 
 // EntryBody: Run makes the chain's state and runs the loop on it.
-func (g *chainGen) EntryBody(emit.Entry) []jen.Code {
+func (g *chainGen) EntryBody(plan.Entry) []jen.Code {
 	return []jen.Code{
 		jen.List(jen.Id("s"), jen.Err()).Op(":=").Add(ch("NewChainState")).Call(jen.Id("input")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("s"), jen.Err())),
@@ -79,7 +41,7 @@ func (g *chainGen) EntryBody(emit.Entry) []jen.Code {
 
 // Steps emits the tasks, the run loop and each task's step.
 func (g *chainGen) Steps(f *jen.File, t emit.Target) {
-	f.ImportAlias(emit.ChainPath, emit.ChainAlias)
+	f.ImportAlias(plan.ChainPath, emit.ChainAlias)
 	g.tasks(f) // chain_task.go
 	t.Loop(f, g.n, &emit.Loop{
 		Method: "run",

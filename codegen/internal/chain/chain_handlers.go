@@ -5,61 +5,43 @@ import (
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
-// chainKind is how a documented handler's method looks: its call type,
-// its results, the runtime adapter that makes it a flowcrt.ChainHandler,
-// and the Mocks method that answers for it.
+// chainKind is what the Go of a documented handler's kind calls: the
+// runtime adapter that makes its method a flowcrt.ChainHandler ("" for a
+// ChainHandler itself), and the Mocks method that answers for it.
 type chainKind struct {
-	call    string // flowcrt type of the call parameter
-	result  *ir.Type
-	adapter string // "" for a ChainHandler itself
+	adapter string
 	respond string
 }
 
 func chainKinds(k ir.ChainHandlerKind) chainKind {
-	result := emit.RtType("ChainResult")
 	switch k {
 	case ir.ChainChatCompletion:
-		return chainKind{"LLMCall", result, "ChatHandler", "RespondChain"}
+		return chainKind{"ChatHandler", "RespondChain"}
 	case ir.ChainExecuteToolCalls:
-		return chainKind{"ToolCallsCall", result, "ToolCallsHandler", "RespondChain"}
+		return chainKind{"ToolCallsHandler", "RespondChain"}
 	case ir.ChainTools, ir.ChainHook:
-		return chainKind{"ToolCall", result, "ToolsHandler", "RespondChain"}
+		return chainKind{"ToolsHandler", "RespondChain"}
 	case ir.ChainRoute:
-		return chainKind{"RouteCall", emit.BasicType("string"), "RouteHandler", "RespondText"}
+		return chainKind{"RouteHandler", "RespondText"}
 	case ir.ChainConditionKey:
-		return chainKind{"ConditionCall", emit.BasicType("bool"), "ConditionHandler", "RespondBool"}
+		return chainKind{"ConditionHandler", "RespondBool"}
 	case ir.ChainPromptToString:
-		return chainKind{"LLMCall", emit.BasicType("string"), "PromptStringHandler", "RespondText"}
+		return chainKind{"PromptStringHandler", "RespondText"}
 	case ir.ChainPromptToInt:
-		return chainKind{"LLMCall", emit.BasicType("int"), "PromptIntHandler", "RespondInt"}
+		return chainKind{"PromptIntHandler", "RespondInt"}
 	}
-	return chainKind{"ChainCall", result, "", "RespondChain"}
-}
-
-// handlers lists the user handlers, each with the typed call of its
-// documented kind; built-in handlers always run for real, so they have no
-// method and no mock.
-func (g *chainGen) handlers() []emit.Handler {
-	builtin := func(h *ir.Handler) bool { return h.Builtin != ir.BuiltinNone }
-	hs := emit.CallHandlers(g.w.States, builtin, "task", emit.Sig{}, "", "")
-	for i := range hs {
-		kind := ir.ChainKindOf(hs[i].Name)
-		k := chainKinds(kind)
-		hs[i].Sig = emit.CallSig(k.call, k.result)
-		hs[i].SigText, hs[i].MockText = "", ""
-		hs[i].Kind = emit.KindNames[kind]
-	}
-	return hs
+	return chainKind{"", "RespondChain"}
 }
 
 // MockBody answers a handler with the Mocks method of its kind, from the
 // chain call its typed call holds.
-func (g *chainGen) MockBody(h emit.Handler) []jen.Code {
+func (g *chainGen) MockBody(h plan.Handler) []jen.Code {
 	k := chainKinds(ir.ChainKindOf(h.Name))
 	call := jen.Id("call")
-	if k.call != "ChainCall" {
+	if h.Sig.Params[0].Typ.Name != "ChainCall" { // the typed call holds it
 		call = call.Dot("ChainCall")
 	}
 	return emit.AnswerFromMocks(k.respond, call)

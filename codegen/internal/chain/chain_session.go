@@ -6,23 +6,10 @@ import (
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 )
 
-// Sessions of task chains run on the emitter's sessions (see sessionSpec):
+// Sessions of task chains run on the emitter's sessions (plan.chainSessions):
 // their state is the run's flowcrt.ChainState, which the run loop saves
 // after every task (ChainState.Save) once runAt has attached the session.
 // A chain never stops for a decision, so it has no Decide.
-
-func (g *chainGen) sessionSpec() *emit.SessionSpec {
-	return &emit.SessionSpec{
-		Value: emit.RtType("ChainState"), Input: emit.BasicType("any"), Arg: "s",
-		Schema: "json",
-		Doc: []string{
-			"sessions describes the chain to the runtime's session functions: its state is the run's",
-			"ChainState, with no schema to check.",
-		},
-		Resume: "Resume continues session sessionID from its last checkpoint at the task it names, without " +
-			"running again the tasks that completed; a session whose last run finished returns its final state.",
-	}
-}
 
 // SessionHooks: the runtime makes, decodes and merges a ChainState.
 func (g *chainGen) SessionHooks() []jen.Code {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // taskVar is the package variable holding a task's flowcrt.ChainTask: its
@@ -35,7 +36,7 @@ func (g *chainGen) taskFields(s *ir.State) jen.Dict {
 	d := jen.Dict{jen.Id("ID"): jen.Lit(s.ID)}
 	setLit(d, "Chain", g.w.Chain.ID)
 	setLit(d, "Debug", g.w.Chain.Debug)
-	if k := emit.KindNames[c.Kind]; k != "" {
+	if k := plan.KindNames[c.Kind]; k != "" {
 		d[jen.Id("Kind")] = ch(k)
 	}
 	for field, text := range map[string]string{"Prompt": s.PromptTemplate, "Print": c.Print, "Output": c.OutputTemplate} {

@@ -1,6 +1,6 @@
 // Package dialect chooses the part of the generator that knows a
-// workflow's language. The front door and the programs ask it for the
-// dialect, or only its shell, and never name a dialect themselves.
+// workflow's language. The front door asks it for the dialect and never
+// names a dialect itself.
 package dialect
 
 import (
@@ -10,22 +10,18 @@ import (
 	"github.com/flowc-dev/flowc/codegen/internal/jsonmode"
 	"github.com/flowc-dev/flowc/codegen/internal/typed"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
-// Of is the part of the generator that knows c's language. Only typed mode
-// reads what the checker found; the other dialects' values are JSON.
-func Of(c *ir.Checked) emit.Dialect {
-	switch c.Mode {
+// Of is the part of the generator that writes the Go of plan p's language.
+func Of(p *plan.Plan) emit.Dialect {
+	switch p.Mode {
 	case ir.ModeChain:
-		return chain.New(c.Workflow)
+		return chain.New(p)
 	case ir.ModeASL:
-		return asl.New(c.Workflow)
+		return asl.New(p)
 	case ir.ModeJSON:
-		return jsonmode.New(c.Workflow)
+		return jsonmode.New(p)
 	}
-	return typed.New(c)
+	return typed.New(p)
 }
-
-// Shell is the dialect's description of c, which the Temporal file and
-// the programs read without writing the native code.
-func Shell(c *ir.Checked) *emit.Shell { return Of(c).Shell() }

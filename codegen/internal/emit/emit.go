@@ -1,14 +1,13 @@
 // Package emit is what every dialect and target of the generator shares:
-// the shell a dialect describes its workflow in, the Dialect and Target
-// interfaces, the step loop spec, the names of the generated identifiers,
-// and the jennifer helpers (runtime identifiers, comments, Go types, bulk
-// text) they are written with. It imports no other package of the
-// generator.
+// the Dialect and Target interfaces, the step loop spec, and the jennifer
+// helpers (runtime identifiers, comments, Go types, bulk text) they are
+// written with. It imports no other package of the generator.
 //
-// The shell (plan.go) is the plan every target reads: plain data, with no
-// jennifer in it, that names the identifiers, types every handler and
-// entry point, and describes the steps' states, sessions and mock. The Go
-// only a jennifer target writes stays behind Dialect's methods.
+// Every target reads the plan (package ir/plan), which the compiler built
+// right after the checker: plain data, with no jennifer in it, that names
+// the identifiers, types every handler and entry point, and describes the
+// steps' states, sessions and mock. The Go only a jennifer target writes
+// stays behind Dialect's methods.
 package emit
 
 import (
@@ -17,19 +16,18 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // The emitter writes what every generated workflow shares, whatever its
 // dialect: the version guard, the handlers interface, the workflow type and
 // its constructor, the step ids, Run and the step loops, sessions and the
-// mock. A dialect describes its workflow in a shell and writes only its own
-// declarations and step bodies; a target decides how the shell becomes Go.
+// mock. The plan describes the workflow; a dialect writes only its own
+// declarations and step bodies; a target decides how the plan becomes Go.
 // docs/targets.md says how a target plugs in.
 
 // Dialect is one workflow language's part of the generated code.
 type Dialect interface {
-	// Shell describes the workflow to the target.
-	Shell() *Shell
 	// Types writes the dialect's own types and package values, before the
 	// handlers interface (typed mode's state and update).
 	Types(f *jen.File)
@@ -37,13 +35,13 @@ type Dialect interface {
 	// the target for the loops they run in.
 	Steps(f *jen.File, t Target)
 
-	// The rest is the Go behind the shell's data that only a target
+	// The rest is the Go behind the plan's data that only a target
 	// writing the steps through jennifer needs.
 
-	// EntryBody is the body of the entry point e of Shell.Runs.
-	EntryBody(e Entry) []jen.Code
+	// EntryBody is the body of the entry point e of plan.Plan.Runs.
+	EntryBody(e plan.Entry) []jen.Code
 	// MockBody is the body of the mock method of h.
-	MockBody(h Handler) []jen.Code
+	MockBody(h plan.Handler) []jen.Code
 	// MockHelpers writes the unexported methods the mock bodies share.
 	MockHelpers(f *jen.File)
 	// Invoke writes Invoke and what goes with it (InvokeUpdate, DecideAt).
@@ -56,19 +54,19 @@ type Dialect interface {
 	RunAt() []jen.Code
 }
 
-// Target turns a shell into the engine that runs it. native.Target runs the
+// Target turns a plan into the engine that runs it. native.Target runs the
 // steps in a plain Go loop; a Temporal target would write a workflow
 // function that runs the same steps, their handler calls as activities.
 type Target interface {
 	// Header writes the handlers interface, the workflow type and its
 	// constructor, and the step enum with its ids.
-	Header(f *jen.File, sh *Shell)
+	Header(f *jen.File, sh *plan.Plan)
 	// Entry writes the exported ways to start a run, and sessions.
-	Entry(f *jen.File, d Dialect, sh *Shell)
+	Entry(f *jen.File, d Dialect, sh *plan.Plan)
 	// Loop writes one step loop; dialects call it from steps.
-	Loop(f *jen.File, n Names, l *Loop)
+	Loop(f *jen.File, n plan.Names, l *Loop)
 	// Mock writes handlers that answer from a mock config.
-	Mock(f *jen.File, d Dialect, sh *Shell)
+	Mock(f *jen.File, d Dialect, sh *plan.Plan)
 }
 
 // Loop is one step loop: it runs the steps of states from step until a
@@ -111,9 +109,8 @@ type PlainSpec struct {
 	InPlaceFold []jen.Code
 }
 
-// Emit writes a workflow through a target.
-func Emit(f *jen.File, d Dialect, t Target) {
-	sh := d.Shell()
+// Emit writes the workflow of plan sh through a dialect and a target.
+func Emit(f *jen.File, sh *plan.Plan, d Dialect, t Target) {
 	versionGuard(f, sh.GenVersion)
 	d.Types(f)
 	t.Header(f, sh)
@@ -129,56 +126,6 @@ func versionGuard(f *jen.File, version int) {
 	f.Comment("naming the versions the runtime supports and the one this file needs.")
 	method := fmt.Sprintf("GeneratedCodeVersion%d", version)
 	f.Var().Id("_").Interface(jen.Id(method).Params()).Op("=").Add(Rt("ThisRuntime"))
-}
-
-// FirstHandlers lists each handler once, in order of first use; skip
-// leaves out those without a method.
-func FirstHandlers(states []*ir.State, skip func(*ir.Handler) bool) []*ir.Handler {
-	var out []*ir.Handler
-	seen := map[string]bool{}
-	for _, s := range states {
-		if h := s.Handler; h != nil && !skip(h) && !seen[h.Name] {
-			seen[h.Name] = true
-			out = append(out, h)
-		}
-	}
-	return out
-}
-
-// UsersOf maps each handler to the ids of the states that call it, in one
-// pass: a scan per handler made large workflows quadratic.
-func UsersOf(states []*ir.State) map[string][]string {
-	ids := map[string][]string{}
-	for _, s := range states {
-		if s.Handler != nil {
-			ids[s.Handler.Name] = append(ids[s.Handler.Name], s.ID)
-		}
-	}
-	return ids
-}
-
-// CallHandlers lists the methods of a dialect whose handlers all take
-// (ctx, call), sig spelled as text in sigText, and whose mocks answer with
-// the Mocks method respond; skip leaves out the handlers without a method.
-func CallHandlers(states []*ir.State, skip func(*ir.Handler) bool, noun string,
-	sg Sig, sigText, respond string) []Handler {
-	users := UsersOf(states)
-	var out []Handler
-	for _, h := range FirstHandlers(states, skip) {
-		out = append(out, Handler{
-			Name: h.Name, Doc: h.Name + " runs " + UsersList(noun, users[h.Name]) + ".", Sig: sg,
-			SigText: sigText, MockText: "return m.mocks." + respond + "(call)",
-		})
-	}
-	return out
-}
-
-// UsersList is "state \"a\"" or "tasks \"a\", \"b\"".
-func UsersList(noun string, ids []string) string {
-	if len(ids) > 1 {
-		noun += "s"
-	}
-	return noun + " " + QuoteList(ids)
 }
 
 // CtxParam is the ctx parameter every handler and step takes first.

@@ -9,27 +9,22 @@ import (
 	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
-// RuntimePath is the import path of the runtime package users import,
-// under RuntimeAlias (its name shadows the standard library's); ImplPath is
-// the machinery only generated code calls, under ImplAlias, and ChainPath,
-// JSONPath and ASLPath each dialect's part of it (task chains, JSON mode,
-// the States Language), under ChainAlias, JSONAlias and ASLAlias;
-// HarnessPath holds the mocks and the main of `flowc run`, under
-// HarnessAlias.
+// The runtime's packages (plan.RuntimePath...) and the names generated
+// files import them as: the runtime under RuntimeAlias (its name shadows
+// the standard library's), the machinery under ImplAlias, each dialect's
+// part of it (task chains, JSON mode, the States Language) under
+// ChainAlias, JSONAlias and ASLAlias, the harness under HarnessAlias.
 const (
-	RuntimePath  = "github.com/flowc-dev/flowc/runtime"
 	RuntimeAlias = "flowcrt"
-	ImplPath     = "github.com/flowc-dev/flowc/runtime/impl"
 	ImplAlias    = "flowcimpl"
-	ChainPath    = "github.com/flowc-dev/flowc/runtime/impl/chain"
 	ChainAlias   = "flowcchain"
-	JSONPath     = "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 	JSONAlias    = "flowcjson"
-	ASLPath      = "github.com/flowc-dev/flowc/runtime/impl/asl"
 	ASLAlias     = "flowcasl"
-	HarnessPath  = "github.com/flowc-dev/flowc/flowrun"
 	HarnessAlias = "flowcrun"
 )
 
@@ -114,23 +109,10 @@ func Comment(text string) *jen.Statement {
 }
 
 // RuntimeAliases are the names generated files import the runtime packages as.
-var RuntimeAliases = map[string]string{RuntimePath: RuntimeAlias, ImplPath: ImplAlias, ChainPath: ChainAlias, JSONPath: JSONAlias, ASLPath: ASLAlias, HarnessPath: HarnessAlias}
+var RuntimeAliases = map[string]string{plan.RuntimePath: RuntimeAlias, plan.ImplPath: ImplAlias, plan.ChainPath: ChainAlias, plan.JSONPath: JSONAlias, plan.ASLPath: ASLAlias, plan.HarnessPath: HarnessAlias}
 
 // Rt names a runtime identifier through the package that exports it.
-func Rt(name string) *jen.Statement { return jen.Qual(RuntimePackage(name), name) }
-
-// RuntimePackage is the runtime package that exports name: the users' one
-// when they may spell it too, the harness for mocks and the main of
-// `flowc run`, otherwise the machinery.
-func RuntimePackage(name string) string {
-	switch {
-	case userAPI[name]:
-		return RuntimePath
-	case harnessAPI[name]:
-		return HarnessPath
-	}
-	return ImplPath
-}
+func Rt(name string) *jen.Statement { return jen.Qual(plan.RuntimePackage(name), name) }
 
 // Multiline renders a composite literal one element per line, in the order
 // given (jen.Dict would sort the keys).
@@ -165,8 +147,8 @@ func DropUnusedImport(src []byte, alias, path string) []byte {
 	return bytes.Replace(src, []byte("\t"+alias+" "+strconv.Quote(path)+"\n"), nil, 1)
 }
 
-// Code renders the signature after the method's name.
-func (s Sig) Code(name *jen.Statement) *jen.Statement {
+// SigCode renders the signature s after the method's name.
+func SigCode(name *jen.Statement, s plan.Sig) *jen.Statement {
 	params := []jen.Code{CtxParam()}
 	for _, p := range s.Params {
 		params = append(params, jen.Id(p.Name).Add(GoType(p.Typ)))
@@ -182,4 +164,25 @@ func (s Sig) Code(name *jen.Statement) *jen.Statement {
 // flowcrun.Mocks answers with args.
 func AnswerFromMocks(method string, args ...jen.Code) []jen.Code {
 	return []jen.Code{jen.Return(jen.Id("m").Dot("mocks").Dot(method).Call(args...))}
+}
+
+// StepMethod is the unexported method that runs one state.
+func StepMethod(s *ir.State) string { return "step" + s.GoName }
+
+// GoType renders a field type.
+func GoType(t *ir.Type) *jen.Statement {
+	switch t.Kind {
+	case ir.TypeSlice:
+		return jen.Index().Add(GoType(t.Elem))
+	case ir.TypeMap:
+		return jen.Map(GoType(t.Key)).Add(GoType(t.Elem))
+	case ir.TypePointer:
+		return jen.Op("*").Add(GoType(t.Elem))
+	case ir.TypeMessages:
+		return Rt("Messages")
+	}
+	if t.Pkg != "" {
+		return jen.Qual(t.Pkg, t.Name)
+	}
+	return jen.Id(t.Name)
 }

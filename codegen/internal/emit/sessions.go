@@ -2,11 +2,13 @@ package emit
 
 import (
 	"github.com/dave/jennifer/jen"
+
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // DecideAt emits DecideAt, for a workflow whose runs can stop inside
 // fan-outs, where several stops may wait at once.
-func DecideAt(f *jen.File, workflow string, out SessionOut) {
+func DecideAt(f *jen.File, workflow string, out plan.SessionOut) {
 	f.Line()
 	Doc(f, "DecideAt answers one of the stops that session sessionID waits at, the one key names (the Key of "+
 		"a flowcrt.Pending in the *flowcrt.Interrupted error's Stops, e.g. \"Map/3/Approve\"), with decision, "+
@@ -18,7 +20,7 @@ func DecideAt(f *jen.File, workflow string, out SessionOut) {
 
 // SessionMethod emits the method name, which hands its arguments to
 // method of flowcrt.Sessions.
-func SessionMethod(f *jen.File, workflow string, out SessionOut, name, method string, params, args []jen.Code) {
+func SessionMethod(f *jen.File, workflow string, out plan.SessionOut, name, method string, params, args []jen.Code) {
 	call := jen.Id("w").Dot("sessions").Call().Dot(method).Call(
 		append([]jen.Code{jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Id("sessionID")}, args...)...)
 	body := []jen.Code{jen.Return(call)}

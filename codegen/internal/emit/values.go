@@ -2,34 +2,12 @@ package emit
 
 import (
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/dave/jennifer/jen"
 
 	"github.com/flowc-dev/flowc/ir"
 )
-
-// KindNames are the names of the chain handler kinds in runtime/impl/chain.
-var KindNames = map[ir.ChainHandlerKind]string{
-	ir.ChainChatCompletion:   "KindChatCompletion",
-	ir.ChainExecuteToolCalls: "KindExecuteToolCalls",
-	ir.ChainTools:            "KindTools",
-	ir.ChainHook:             "KindTools",
-	ir.ChainRoute:            "KindRoute",
-	ir.ChainConditionKey:     "KindConditionKey",
-	ir.ChainPromptToString:   "KindPromptToString",
-	ir.ChainPromptToInt:      "KindPromptToInt",
-}
-
-// QuoteList quotes each id, comma-separated.
-func QuoteList(ids []string) string {
-	q := make([]string, len(ids))
-	for i, id := range ids {
-		q[i] = Quote(id)
-	}
-	return strings.Join(q, ", ")
-}
 
 // PolicyFields writes a state's id, timeout and retry rules.
 func PolicyFields(vals *jen.Group, s *ir.State) {

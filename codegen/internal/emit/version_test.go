@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowc-dev/flowc/internal/gocheck"
+	"github.com/flowc-dev/flowc/ir/plan"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
@@ -16,7 +17,7 @@ import (
 // version against this module's runtime, and returns the error.
 func typeCheckGuard(version int) error {
 	f := jen.NewFilePathName("example.com/skew", "skew")
-	f.ImportAlias(RuntimePath, "flowcrt")
+	f.ImportAlias(plan.RuntimePath, "flowcrt")
 	versionGuard(f, version)
 	return gocheck.Check([]byte(fmt.Sprintf("%#v", f)))
 }

@@ -8,11 +8,8 @@ import (
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/internal/naming"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
-
-// jsonGenVersion is the generator version of JSON-mode code; it needs the
-// runtime's JSONState and friends.
-const jsonGenVersion = 13 // 13: mocks through package flowrun, the machinery in runtime/impl/jsonmode; 12: built-in custom nodes, stops inside iterations and fan-outs; 11: CodeMie's defaults, Current task, Autonomous supervisors (JSONTask.CurrentTask...); 10: the machinery in runtime/impl; 7: CodeMie configuration and sessions (json_codemie.go, json_session.go); 8: the shared emitter; 9: step loops report to an observer
 
 // jsonGen emits the Go of a JSON-mode workflow (docs/codemie.md): a handlers
 // interface with one method per assistant, tool or handler name, each
@@ -22,17 +19,17 @@ const jsonGenVersion = 13 // 13: mocks through package flowrun, the machinery in
 // function per fan-out; a run loop shared by the run and by every branch
 // and item; and a mock.
 type jsonGen struct {
+	p        *plan.Plan
 	w        *ir.Workflow
-	n        emit.Names
+	n        plan.Names
 	ids      naming.Namer
 	taskVars map[string]string // by state id
 	cm       *codemieVars      // CodeMie configuration (json_codemie.go)
-	nodes    map[string]string // each custom-node state's custom_node_id, by state id (json_codemie.go)
 }
 
-// New is the JSON-mode dialect of w.
-func New(w *ir.Workflow) emit.Dialect {
-	g := &jsonGen{w: w, n: emit.NewNames(w), taskVars: map[string]string{}}
+// New is the JSON-mode dialect of the plan p.
+func New(p *plan.Plan) emit.Dialect {
+	g := &jsonGen{p: p, w: p.Workflow, n: p.Names, taskVars: map[string]string{}}
 	g.reserve()
 	return g
 }
@@ -50,75 +47,15 @@ func (g *jsonGen) reserve() {
 	}
 }
 
-// jsonHandlerSig is the parameters and results of every handler.
 // js names an identifier of JSON mode's machinery (runtime/impl/jsonmode,
 // imported as flowcjson); names a user's program spells too go through
 // flowcrt (emit.Rt).
-func js(name string) *jen.Statement { return jen.Qual(emit.JSONPath, name) }
-
-func jsonHandlerSig() emit.Sig { return emit.CallSig("JSONCall", emit.BasicType("string")) }
+func js(name string) *jen.Statement { return jen.Qual(plan.JSONPath, name) }
 
 func (g *jsonGen) Types(*jen.File) {}
 
-func (g *jsonGen) Shell() *emit.Shell {
-	n := g.n
-	builtin := g.builtinHandlers() // json_codemie.go: custom nodes the runtime runs itself
-	handlers := emit.CallHandlers(g.w.States, func(h *ir.Handler) bool { return builtin[h.Name] }, "state", jsonHandlerSig(),
-		"(ctx context.Context, call "+emit.RuntimeAlias+".JSONCall) (string, error)", "RespondJSON")
-	g.describeModelHandlers(handlers) // json_codemie.go
-	start := g.w.State(g.w.Start.ID)
-	states, resumable := emit.TopFirst(g.w)
-	return &emit.Shell{
-		InputDecoder: "DecodeChainInput",
-		Workflow:     g.w, Names: n, GenVersion: jsonGenVersion, Noun: "the workflow", Describe: true,
-		HandlersDoc: []string{
-			n.Handlers + " is the work of the workflow's assistants and tools, implemented by you. A handler",
-			"gets the state's rendered task and tool_args, its task input and copies of the context store and",
-			"history, and returns its output as text. The output is parsed as JSON when it can be: an object's",
-			"keys are merged into the context store, and the state's transition tests the parsed value. An",
-			"error fails the state; an *flowcrt.Error names it for retry and catch rules.",
-		},
-		Handlers: handlers,
-		More:     g.codemieServices(), // json_codemie.go: the services the configuration needs
-		States:   states, Resumable: resumable,
-		Sessions: g.sessionSpec(), // json_session.go
-		StepDoc:  n.Step + " names the state a run is in; the zero value means the run is over.",
-		Runs: []emit.Entry{{
-			Name: "Run",
-			Doc: []string{
-				"Run executes the workflow from state " + emit.Quote(start.ID) + " on input, any value that encodes as JSON:",
-				"an object's keys are the initial context store, and input is the task input that {{task}}",
-				"renders outside iterations. It returns the final context store; on failure, the store as the",
-				"states that completed left it (a fan-out that failed merges nothing), and the error.",
-			},
-			Sig: emit.Sig{Params: []emit.SigParam{{Name: "input", Typ: emit.BasicType("any")}}, Results: []*ir.Type{emit.BasicType("any")}},
-		}, {
-			Name: "RunState",
-			Doc: []string{
-				"RunState executes the workflow from state " + emit.Quote(start.ID) + " on s, which it updates: the context",
-				"store, the message history and the task input. Use it to start from a history or to read the",
-				"history after the run.",
-			},
-			Sig: emit.Sig{Params: []emit.SigParam{{Name: "s", Typ: &ir.Type{Kind: ir.TypePointer, Elem: emit.RtType("JSONState")}}}},
-		}},
-		Mock: emit.MockSpec{
-			Caller: "state",
-			Doc: []string{
-				"A mocked Return is the output text: a JSON string is the text itself, any other value its JSON",
-				"encoding. A Throw fails the state with its Error and Cause. A state with no mock returns its",
-				"rendered task.",
-			},
-			Marker: answersInOrder,
-			MarkerDoc: []string{
-				"AnswersInOrder makes fan-outs run one branch or item at a time, in order, so that the k-th",
-				"mocked answer of a state goes to a known branch or item.",
-			},
-		},
-	}
-}
-
 // EntryBody: Run makes the state RunState runs the loop on.
-func (g *jsonGen) EntryBody(e emit.Entry) []jen.Code {
+func (g *jsonGen) EntryBody(e plan.Entry) []jen.Code {
 	if e.Name == "RunState" {
 		start := g.w.State(g.w.Start.ID)
 		return []jen.Code{jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Nil(), jen.Id("s"), jen.Id(g.n.StepConst(start)), jen.Id(g.n.EndConst())))}
@@ -132,19 +69,15 @@ func (g *jsonGen) EntryBody(e emit.Entry) []jen.Code {
 }
 
 // MockBody answers every handler from the mock of its state.
-func (g *jsonGen) MockBody(emit.Handler) []jen.Code {
+func (g *jsonGen) MockBody(plan.Handler) []jen.Code {
 	return emit.AnswerFromMocks("RespondJSON", jen.Id("call"))
 }
-
-// answersInOrder is the method of the runtime's inOrderHandlers interface, which no
-// handler may be named (the checker rejects it).
-const answersInOrder = "AnswersInOrder"
 
 // Steps emits the CodeMie configuration, the task table, the run loop that
 // the run and every branch and item share, each state's step and fan-out,
 // and the services the configuration asks for.
 func (g *jsonGen) Steps(f *jen.File, t emit.Target) {
-	f.ImportAlias(emit.JSONPath, emit.JSONAlias)
+	f.ImportAlias(plan.JSONPath, emit.JSONAlias)
 	g.codemieDecls(f) // json_codemie.go
 	g.tasks(f)
 	t.Loop(f, g.n, &emit.Loop{

@@ -1,7 +1,6 @@
 package jsonmode
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -11,6 +10,7 @@ import (
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/internal/naming"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // The CodeMie configuration of a JSON-mode workflow: one package variable
@@ -72,72 +72,10 @@ func (g *jsonGen) settingsValues() *jen.Statement {
 			vals.Id("MessagesLimit").Op(":").Lit(cm.MessagesLimit)
 			vals.Id("TokensLimit").Op(":").Lit(cm.TokensLimit)
 		}
-		if slices.ContainsFunc(g.w.States, func(s *ir.State) bool { return g.nodeType(s) == stateProcessor }) {
+		if slices.ContainsFunc(g.w.States, func(s *ir.State) bool { return g.p.NodeType(s) == plan.StateProcessor }) {
 			vals.Id("KeepStates").Op(":").True()
 		}
 	})
-}
-
-// CodeMie's custom nodes (custom_node_id) that the runtime runs
-// (runtime/impl/jsonmode, codemie_nodes.go): handlerless ones need no handler; a
-// state processor's handler stands for the model it asks about each state.
-var handlerless = map[string]bool{"transform_node": true}
-
-const stateProcessor = "state_processor_node"
-
-// nodeType is the custom_node_id of a state's custom node; "" for other
-// states.
-func (g *jsonGen) nodeType(s *ir.State) string {
-	if g.nodes == nil {
-		g.nodes = map[string]string{}
-		for _, st := range g.w.States {
-			if st.CodeMie == nil || g.w.CodeMie == nil {
-				continue
-			}
-			if c := g.w.CodeMie.CustomNodes[st.CodeMie.CustomNode]; c != nil {
-				var node struct {
-					Type string `json:"custom_node_id"`
-				}
-				_ = json.Unmarshal([]byte(c.JSON), &node) // the compiler wrote it
-				g.nodes[st.ID] = node.Type
-			}
-		}
-	}
-	return g.nodes[s.ID]
-}
-
-// builtinHandlers are the handler names only states that the runtime runs
-// itself call: the handlers interface has no method for them.
-func (g *jsonGen) builtinHandlers() map[string]bool {
-	out := map[string]bool{}
-	for _, s := range g.w.States {
-		if s.Handler != nil && handlerless[g.nodeType(s)] {
-			out[s.Handler.Name] = true
-		}
-	}
-	for _, s := range g.w.States {
-		if s.Handler != nil && !handlerless[g.nodeType(s)] {
-			delete(out, s.Handler.Name)
-		}
-	}
-	return out
-}
-
-// describeModelHandlers says what the handler of a state_processor_node
-// answers: the model's reading of each state the node reads.
-func (g *jsonGen) describeModelHandlers(handlers []emit.Handler) {
-	processors := map[string][]string{} // state ids by handler name
-	for _, s := range g.w.States {
-		if s.Handler != nil && g.nodeType(s) == stateProcessor {
-			processors[s.Handler.Name] = append(processors[s.Handler.Name], s.ID)
-		}
-	}
-	for i, h := range handlers {
-		if ids := processors[h.Name]; len(ids) > 0 {
-			handlers[i].Doc = h.Name + " is the model the state_processor_node of " + emit.UsersList("state", ids) +
-				" asks about each state it reads, whose \"TASK: <task>. OUTPUT: <output>\" is call.History."
-		}
-	}
 }
 
 // codemieTaskFields writes a state's CodeMie fields of its JSONTask.
@@ -262,75 +200,12 @@ func iteratorKeys(w *ir.Workflow, r *ir.Region) []jen.Code {
 	return out
 }
 
-// codemieHandlers adds to the handlers interface the services the
-// workflow's configuration needs: a summarizer, and the MCP caller when
-// only assistants configure MCP servers (tool states name it otherwise).
-func (g *jsonGen) codemieServices() []emit.Service {
-	var out []emit.Service
-	cm := g.w.CodeMie
-	if cm != nil && cm.Summarize {
-		out = append(out, summarizer)
-	}
-	if g.needsDatasources() {
-		str := emit.BasicType("string")
-		out = append(out, emit.Service{
-			Name: ir.DatasourceHandler, Sig: emit.Sig{Params: []emit.SigParam{{Name: "datasourceID", Typ: str}, {Name: "query", Typ: str}}, Results: []*ir.Type{str}},
-			Doc: ir.DatasourceHandler + " searches a datasource the assistants or custom nodes name (call.Assistant.DatasourceIDs); their handlers call it.",
-		})
-	}
-	if g.needsMCPMethod() {
-		out = append(out, emit.Service{
-			Name: ir.MCPHandler, Sig: jsonHandlerSig(),
-			Doc: ir.MCPHandler + " calls a tool of an MCP server (call.Tool.MCPServer, or one of call.MCPServers and call.Assistant.MCPServers) for the assistants that use them.",
-		})
-	}
-	return out
-}
-
-// summarizer is the runtime's Summarizer, embedded in the handlers.
-var summarizer = emit.Service{
-	Embed: "Summarizer", Name: "Summarize", Doc: "Summarize shortens the history once it crosses the summarization limits.",
-	Sig: emit.Sig{Params: []emit.SigParam{{Name: "history", Typ: emit.RtType("Messages")}}, Results: []*ir.Type{emit.RtType("Messages")}},
-}
-
-// needsDatasources reports whether an assistant or custom node names
-// datasources.
-func (g *jsonGen) needsDatasources() bool {
-	cm := g.w.CodeMie
-	if cm == nil {
-		return false
-	}
-	for _, list := range []map[string]*ir.Config{cm.Assistants, cm.CustomNodes} {
-		for _, c := range list {
-			if c.Datasources {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// needsMCPMethod reports whether assistants configure MCP servers while no
-// state calls the MCP handler.
-func (g *jsonGen) needsMCPMethod() bool {
-	cm := g.w.CodeMie
-	if cm == nil || slices.ContainsFunc(g.w.States, func(s *ir.State) bool { return s.Handler.Name == ir.MCPHandler }) {
-		return false
-	}
-	for _, a := range cm.Assistants {
-		if a.MCP {
-			return true
-		}
-	}
-	return slices.ContainsFunc(g.w.States, func(s *ir.State) bool { return s.CodeMie != nil && s.CodeMie.MCPServers != "" })
-}
-
 // MockHelpers gives the mock what the workflow needs beyond its handlers:
 // answers to interrupt_before, from "<state>.interrupt_before" mocks, and
 // a summarizer, from mocks of "summarize" (the summary text), which keeps
 // the history when none is mocked.
 func (g *jsonGen) MockHelpers(f *jen.File) {
-	if slices.ContainsFunc(g.w.States, func(s *ir.State) bool { return s.CodeMie != nil && s.CodeMie.InterruptBefore }) {
+	if g.p.Sessions.Decides { // interrupt_before
 		f.Line()
 		f.Comment("Approve answers interrupt_before from the mock of \"<state>.interrupt_before\": continue or cancel.")
 		f.Func().Params(jen.Id("m").Id(g.n.Mock)).Id("Approve").
@@ -338,7 +213,7 @@ func (g *jsonGen) MockHelpers(f *jen.File) {
 			jen.Return(jen.Id("m").Dot("mocks").Dot("RespondInterrupt").Call(jen.Id("ctx"), jen.Id("req"))),
 		)
 	}
-	if g.needsDatasources() {
+	if _, ok := g.p.Service(ir.DatasourceHandler); ok {
 		f.Line()
 		f.Comment(ir.DatasourceHandler + " answers from the mock of \"datasource:<id>\".")
 		f.Func().Params(jen.Id("m").Id(g.n.Mock)).Id(ir.DatasourceHandler).
@@ -346,10 +221,10 @@ func (g *jsonGen) MockHelpers(f *jen.File) {
 			jen.Return(jen.Id("m").Dot("mocks").Dot("RespondDatasource").Call(jen.Id("datasourceID"), jen.Id("query"))),
 		)
 	}
-	if g.needsMCPMethod() {
+	if mcp, ok := g.p.Service(ir.MCPHandler); ok {
 		f.Line()
 		f.Comment(ir.MCPHandler + " answers from the mock of the state that calls it.")
-		f.Func().Params(jen.Id("m").Id(g.n.Mock)).Add(jsonHandlerSig().Code(jen.Id(ir.MCPHandler))).Block(
+		f.Func().Params(jen.Id("m").Id(g.n.Mock)).Add(emit.SigCode(jen.Id(ir.MCPHandler), mcp.Sig)).Block(
 			jen.Return(jen.Id("m").Dot("mocks").Dot("RespondJSON").Call(jen.Id("call"))),
 		)
 	}

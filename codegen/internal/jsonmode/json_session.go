@@ -10,26 +10,10 @@ import (
 )
 
 // Sessions of JSON-mode workflows run on the emitter's sessions (see
-// sessionSpec): their state is the run's flowcrt.JSONState, saved after
+// plan.jsonSessions): their state is the run's flowcrt.JSONState, saved after
 // every top-level state, and their methods take and return the context
 // store. A run interrupted before a state resumes there once Decide
 // answers.
-
-func (g *jsonGen) sessionSpec() *emit.SessionSpec {
-	return &emit.SessionSpec{
-		Value: emit.RtType("JSONState"), Input: emit.BasicType("any"), Arg: "s", Decides: interruptsBefore(g.w),
-		Schema: "json",
-		Doc: []string{
-			"sessions describes the workflow to the runtime's session functions: its state is the run's",
-			"JSONState, with no schema to check.",
-		},
-		Resume: "Resume continues session sessionID from its last checkpoint, without running again the states " +
-			"that completed; a session whose last run finished returns its context store.",
-		Decide: "Decide answers the interrupt_before that session sessionID waits at with decision, \"continue\" " +
-			"or \"cancel\", and goes on.",
-		Out: emit.SessionOut{Typ: emit.BasicType("any"), Field: "Context"},
-	}
-}
 
 // SessionHooks: the runtime makes, decodes and merges a JSONState.
 func (g *jsonGen) SessionHooks() []jen.Code {
@@ -65,7 +49,7 @@ func (g *jsonGen) Invoke(f *jen.File) {
 		jen.Return(jen.Id("s").Dot("Context"), jen.Err()),
 	)
 	if slices.ContainsFunc(g.w.Regions, g.stoppable) {
-		emit.DecideAt(f, g.n.Workflow, emit.SessionOut{Typ: emit.BasicType("any"), Field: "Context"})
+		emit.DecideAt(f, g.n.Workflow, g.p.Sessions.Out)
 	}
 }
 
@@ -112,10 +96,4 @@ func (g *jsonGen) fanOutStops(r *ir.Region, list string, limit int, entry jen.Co
 		jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("i").Int(), jen.Id("step").Add(step)).Error().Block(
 			jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Nil(), jen.Op("&").Id(list).Index(jen.Id("i")), jen.Id("step"), g.target(emit.RegionExit(r)))),
 		))
-}
-
-// interruptsBefore reports whether a state asks to go on before it runs
-// (CodeMie's interrupt_before): only then can a run stop for a decision.
-func interruptsBefore(w *ir.Workflow) bool {
-	return slices.ContainsFunc(w.States, func(s *ir.State) bool { return s.CodeMie != nil && s.CodeMie.InterruptBefore })
 }

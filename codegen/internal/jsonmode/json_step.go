@@ -6,6 +6,7 @@ import (
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/codegen/internal/gentext"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // step emits the method that runs one state and picks the next: errors go
@@ -15,8 +16,8 @@ func (g *jsonGen) step(f *jen.File, s *ir.State) {
 	f.Line()
 	runs := " runs state " + emit.Quote(s.ID)
 	var h jen.Code = jen.Id("w").Dot("h").Dot(s.Handler.Name)
-	if node := g.nodeType(s); handlerless[node] {
-		runs += ", CodeMie's " + node + ", which the runtime runs itself,"
+	if g.p.RunsItself(s) {
+		runs += ", CodeMie's " + g.p.NodeType(s) + ", which the runtime runs itself,"
 		h = jen.Nil()
 	}
 	f.Comment(emit.StepMethod(s) + runs + " and returns the state to run next.")
@@ -102,7 +103,7 @@ func (g *jsonGen) region(f *jen.File, r *ir.Region) {
 		ids = append(ids, br[0].ID)
 	}
 	f.Line()
-	emit.Doc(f, g.regionMethod(r)+" runs the branches "+emit.QuoteList(ids)+gentext.ConcurrencyWords(r.MaxConcurrency)+", each on its own copy of the context "+
+	emit.Doc(f, g.regionMethod(r)+" runs the branches "+plan.QuoteList(ids)+gentext.ConcurrencyWords(r.MaxConcurrency)+", each on its own copy of the context "+
 		"store and history. Once all are done it merges them into s in that order (the keys each one set, "+
 		"the last one winning, then the messages each one added), and the run goes on at "+emit.ExitWords(r.Join)+
 		". The first failure cancels the other branches and fails the run.")
@@ -118,7 +119,7 @@ func (g *jsonGen) region(f *jen.File, r *ir.Region) {
 
 func (g *jsonGen) mapFunc(f *jen.File, r *ir.Region) {
 	f.Line()
-	emit.Doc(f, g.regionMethod(r)+" runs the chain "+emit.QuoteList(ir.RefIDs(r.Body))+" for each item of iter_key "+emit.Quote(r.Items)+
+	emit.Doc(f, g.regionMethod(r)+" runs the chain "+plan.QuoteList(ir.RefIDs(r.Body))+" for each item of iter_key "+emit.Quote(r.Items)+
 		" in the output of "+emit.Quote(r.From)+gentext.ConcurrencyWords(r.MaxConcurrency)+", each on its own copy of the "+
 		"context store and history, where {{task}} is the item and an object item's keys are context "+
 		"variables. Once all are done it merges them into s in item order (the keys each one set, the last "+

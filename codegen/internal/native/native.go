@@ -1,5 +1,5 @@
 // Package native is the target that runs a workflow in the caller's
-// goroutine: it turns a dialect's shell and loops into plain Go, and writes
+// goroutine: it turns a workflow's plan and loops into plain Go, and writes
 // the mock handlers into a file of their own.
 package native
 
@@ -10,6 +10,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // Target is the target that runs a workflow in the caller's goroutine:
@@ -21,7 +22,7 @@ type Target struct {
 	MockBulk *emit.Bulk
 }
 
-func (t Target) Header(f *jen.File, sh *emit.Shell) {
+func (t Target) Header(f *jen.File, sh *plan.Plan) {
 	n := sh.Names
 	f.Line()
 	for _, c := range sh.HandlersDoc {
@@ -40,7 +41,7 @@ func (t Target) Header(f *jen.File, sh *emit.Shell) {
 			if sv.Embed != "" {
 				it.Add(emit.Rt(sv.Embed))
 			} else {
-				it.Add(sv.Sig.Code(jen.Id(sv.Name)))
+				it.Add(emit.SigCode(jen.Id(sv.Name), sv.Sig))
 			}
 		}
 		for _, h := range sh.Handlers {
@@ -51,7 +52,7 @@ func (t Target) Header(f *jen.File, sh *emit.Shell) {
 			default:
 				flush()
 				it.Add(emit.Comment(h.Doc))
-				it.Add(h.Sig.Code(jen.Id(h.Name)))
+				it.Add(emit.SigCode(jen.Id(h.Name), h.Sig))
 			}
 		}
 		flush()
@@ -85,7 +86,7 @@ func (t Target) Header(f *jen.File, sh *emit.Shell) {
 }
 
 // intoInterface declares the in-place form of the plain states' handlers.
-func (t Target) intoInterface(f *jen.File, sh *emit.Shell) {
+func (t Target) intoInterface(f *jen.File, sh *plan.Plan) {
 	n := sh.Names
 	f.Line()
 	f.Comment(n.Into + " is optional. When your handlers also implement it and a run has no observer,")
@@ -113,11 +114,11 @@ func (t Target) intoInterface(f *jen.File, sh *emit.Shell) {
 // stepEnum names the states; the ids table turns a step back into its
 // state's id for errors and checkpoints. The constants have no comment:
 // the table says the same, and comments are the slowest thing to format.
-func (t Target) stepEnum(f *jen.File, sh *emit.Shell) {
+func (t Target) stepEnum(f *jen.File, sh *plan.Plan) {
 	n := sh.Names
-	keys := make([]string, len(sh.States))
-	ids := make([]string, len(sh.States))
-	for i, s := range sh.States {
+	keys := make([]string, len(sh.StepEnum))
+	ids := make([]string, len(sh.StepEnum))
+	for i, s := range sh.StepEnum {
 		keys[i], ids[i] = n.StepConst(s), strconv.Quote(s.ID)
 	}
 	f.Line()
@@ -143,7 +144,7 @@ func (t Target) stepEnum(f *jen.File, sh *emit.Shell) {
 				return
 			}
 		}
-		for _, s := range sh.States {
+		for _, s := range sh.StepEnum {
 			vals.Id(n.StepConst(s)).Op(":").Lit(s.ID)
 		}
 	})
@@ -158,19 +159,19 @@ func lines(indent string, items []string, end string) string {
 	return sb.String()
 }
 
-func (t Target) Entry(f *jen.File, d emit.Dialect, sh *emit.Shell) {
+func (t Target) Entry(f *jen.File, d emit.Dialect, sh *plan.Plan) {
 	n := sh.Names
 	for _, e := range sh.Runs {
 		f.Line()
 		for _, c := range e.Doc {
 			f.Comment(c)
 		}
-		f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Add(e.Sig.Code(jen.Id(e.Name))).Block(d.EntryBody(e)...)
+		f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Add(emit.SigCode(jen.Id(e.Name), e.Sig)).Block(d.EntryBody(e)...)
 	}
 	t.sessions(f, d, sh)
 }
 
-func (t Target) Loop(f *jen.File, n emit.Names, l *emit.Loop) {
+func (t Target) Loop(f *jen.File, n plan.Names, l *emit.Loop) {
 	params := append([]jen.Code{emit.CtxParam()}, l.Params...)
 	if l.First == nil {
 		step := jen.Id("step")
@@ -222,7 +223,7 @@ func failWith(l *emit.Loop, err jen.Code) []jen.Code {
 
 // observeRun tells the observer, if any, that the run starts; the loops
 // of its branches and items are part of it (see flowcrt.ObserveRun).
-func observeRun(b *jen.Group, n emit.Names) {
+func observeRun(b *jen.Group, n plan.Names) {
 	b.Comment("An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the")
 	b.Comment("state under way.")
 	b.Var().Id("end").Op(",").Id("leave").Func().Params(jen.Error())
@@ -233,7 +234,7 @@ func observeRun(b *jen.Group, n emit.Names) {
 
 // recoverPanic defers the loop's one recover, and ends the observed state
 // and run: a panic skips the loop's own calls.
-func recoverPanic(b *jen.Group, n emit.Names, l *emit.Loop) {
+func recoverPanic(b *jen.Group, n plan.Names, l *emit.Loop) {
 	b.Comment("A panic fails the run with an error naming its state; one deferred recover per run keeps")
 	b.Comment("transitions free of defers.")
 	panicErr := jen.Op("&").Add(emit.Rt("StateError")).Values(jen.Id("State").Op(":").Id("id"),
@@ -249,7 +250,7 @@ func recoverPanic(b *jen.Group, n emit.Names, l *emit.Loop) {
 }
 
 // transition is the body of the loop: one step and what follows it.
-func (t Target) transition(body *jen.Group, n emit.Names, l *emit.Loop) {
+func (t Target) transition(body *jen.Group, n plan.Names, l *emit.Loop) {
 	if l.Plain != nil {
 		t.inPlace(body, n, l)
 	}
@@ -298,7 +299,7 @@ func (t Target) transition(body *jen.Group, n emit.Names, l *emit.Loop) {
 
 // cases dispatches on the step: each state but the plain ones calls its
 // step.
-func (t Target) cases(sw *jen.Group, n emit.Names, l *emit.Loop) {
+func (t Target) cases(sw *jen.Group, n plan.Names, l *emit.Loop) {
 	lhs := append(append([]jen.Code{jen.Id("next")}, l.Outs...), jen.Err())
 	for _, s := range l.States {
 		if l.Plain == nil || l.Plain.Handler(s) == "" {
@@ -325,7 +326,7 @@ func canceled(l *emit.Loop) jen.Code {
 // of their handlers, while fast: with no observer, state context or
 // session between states, this loop has only the cancellation test, the
 // call and the fold (docs/benchmarks.md).
-func (t Target) inPlace(body *jen.Group, n emit.Names, l *emit.Loop) {
+func (t Target) inPlace(body *jen.Group, n plan.Names, l *emit.Loop) {
 	p := l.Plain
 	row := jen.Id(n.PlainVar()).Index(jen.Id("cur"))
 	body.If(jen.Id("fast")).Block(
@@ -354,7 +355,7 @@ func (t Target) inPlace(body *jen.Group, n emit.Names, l *emit.Loop) {
 
 // calls dispatches a plain state on its handler, one case each: text, as
 // it is made of names only.
-func (t Target) calls(sw *jen.Group, n emit.Names, handlers []string, call func(string) []string, depth int) {
+func (t Target) calls(sw *jen.Group, n plan.Names, handlers []string, call func(string) []string, depth int) {
 	indent := strings.Repeat("\t", depth)
 	var text strings.Builder
 	for _, h := range handlers {
@@ -375,7 +376,7 @@ func (t Target) calls(sw *jen.Group, n emit.Names, handlers []string, call func(
 
 // plainTable names the handlers of a loop's plain states, and gives each
 // such state its handler and the step after it.
-func (t Target) plainTable(f *jen.File, n emit.Names, l *emit.Loop) {
+func (t Target) plainTable(f *jen.File, n plan.Names, l *emit.Loop) {
 	p := l.Plain
 	f.Line()
 	f.Comment(n.CallType() + " names the handler a plain state calls; " + n.NoCall() + ": the state is not plain.")
@@ -431,7 +432,7 @@ func failed(l *emit.Loop) []jen.Code {
 }
 
 // Mock writes the mock handlers into the mock file; f is the workflow's.
-func (t Target) Mock(_ *jen.File, d emit.Dialect, sh *emit.Shell) {
+func (t Target) Mock(_ *jen.File, d emit.Dialect, sh *plan.Plan) {
 	f, n, m := t.MockFile, sh.Names, sh.Mock
 	f.Line()
 	f.Comment(n.Mock + " implements " + n.Handlers + " with canned responses, for tests and dry runs.")
@@ -454,7 +455,7 @@ func (t Target) Mock(_ *jen.File, d emit.Dialect, sh *emit.Shell) {
 	d.MockHelpers(f)
 	// The simple handler methods come first, under one comment: a comment
 	// each would be most of the output, and the slowest part to format.
-	var simple, other []emit.Handler
+	var simple, other []plan.Handler
 	for _, h := range sh.Handlers {
 		if h.MockDoc == nil && h.SigText != "" && h.MockText != "" {
 			simple = append(simple, h)
@@ -468,7 +469,7 @@ func (t Target) Mock(_ *jen.File, d emit.Dialect, sh *emit.Shell) {
 		// The first goes through jennifer, so that the file imports what
 		// the signatures of the rest name.
 		first := simple[0]
-		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(first.Sig.Code(jen.Id(first.Name))).Block(d.MockBody(first)...)
+		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(emit.SigCode(jen.Id(first.Name), first.Sig)).Block(d.MockBody(first)...)
 		var text strings.Builder
 		for _, h := range simple[1:] {
 			text.WriteString("func (m " + n.Mock + ") " + h.Name + h.SigText + " {\n\t" + h.MockText + "\n}\n")
@@ -479,7 +480,7 @@ func (t Target) Mock(_ *jen.File, d emit.Dialect, sh *emit.Shell) {
 			f.Func().Id(ph).Params().Block()
 		} else {
 			for _, h := range simple[1:] {
-				f.Func().Params(jen.Id("m").Id(n.Mock)).Add(h.Sig.Code(jen.Id(h.Name))).Block(d.MockBody(h)...)
+				f.Func().Params(jen.Id("m").Id(n.Mock)).Add(emit.SigCode(jen.Id(h.Name), h.Sig)).Block(d.MockBody(h)...)
 			}
 		}
 	}
@@ -491,7 +492,7 @@ func (t Target) Mock(_ *jen.File, d emit.Dialect, sh *emit.Shell) {
 		for _, c := range h.MockDoc {
 			f.Comment(c)
 		}
-		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(h.Sig.Code(jen.Id(h.Name))).Block(d.MockBody(h)...)
+		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(emit.SigCode(jen.Id(h.Name), h.Sig)).Block(d.MockBody(h)...)
 	}
 	opts := jen.Id("opts").Op("...")
 	if m.StateContext {
@@ -508,12 +509,12 @@ func (t Target) Mock(_ *jen.File, d emit.Dialect, sh *emit.Shell) {
 // sessions writes the methods that run a workflow as a session through
 // flowcrt.Sessions, and runAt, which goes on from the state a checkpoint
 // names.
-func (Target) sessions(f *jen.File, d emit.Dialect, sh *emit.Shell) {
+func (Target) sessions(f *jen.File, d emit.Dialect, sh *plan.Plan) {
 	n, ss := sh.Names, sh.Sessions
 	d.Invoke(f)
 	out := ss.Out
 	if out.Field == "" {
-		out = emit.SessionOut{Typ: ss.Value}
+		out = plan.SessionOut{Typ: ss.Value}
 	}
 	f.Line()
 	emit.Doc(f, ss.Resume)
@@ -562,7 +563,7 @@ func (Target) sessions(f *jen.File, d emit.Dialect, sh *emit.Shell) {
 
 // schema is the Schema of flowcrt.Sessions: the dialect's constant, or
 // the literal.
-func schema(ss *emit.SessionSpec) jen.Code {
+func schema(ss *plan.SessionSpec) jen.Code {
 	if ss.SchemaConst != "" {
 		return jen.Id(ss.SchemaConst)
 	}

@@ -1,4 +1,4 @@
-// Package temporal is the Temporal target: from a dialect's shell it
+// Package temporal is the Temporal target: from a workflow's plan it
 // writes the file that runs the native steps on Temporal.
 package temporal
 
@@ -12,7 +12,7 @@ import (
 	"text/template"
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
-	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // The Temporal target writes, beside a workflow's file, a second file of
@@ -26,12 +26,12 @@ import (
 // module of its own so that the SDK stays out of other programs.
 const flowtemporalPath = "github.com/flowc-dev/flowc/temporal/flowtemporal"
 
-// Generate writes the Temporal file of w, whose dialect describes it
-// in sh; source is the definition's path, for the header.
-func Generate(w *ir.Workflow, sh *emit.Shell, source string) ([]byte, error) {
+// Generate writes the Temporal file of the workflow of plan sh; source is
+// the definition's path, for the header.
+func Generate(sh *plan.Plan, source string) ([]byte, error) {
 	sigs := signaturesOf(sh)
 	tw := temporalWorkflow{
-		Source: emit.OneLine(source), Package: w.Package, Name: sh.Names.Workflow, Handlers: sh.Names.Handlers,
+		Source: emit.OneLine(source), Package: sh.Package, Name: sh.Names.Workflow, Handlers: sh.Names.Handlers,
 		Lower: lowerFirst(sh.Names.Workflow), Run: sigs.run, Decoder: sh.InputDecoder,
 	}
 	for _, name := range sigs.more {
@@ -57,19 +57,19 @@ func Generate(w *ir.Workflow, sh *emit.Shell, source string) ([]byte, error) {
 	tw.Marker = sh.Mock.Marker
 	tw.Sessions, tw.At = !sh.StepLoop, emit.RuntimeAlias+".Checkpoint" // the others have Resume, which continuing as new needs
 	if !tw.Sessions {
-		tw.At, tw.Start, tw.IDs, tw.Step = "flowtemporal.ChainPoint", strconv.Quote(w.Start.ID), sh.Names.IdsVar(), sh.Names.Step
+		tw.At, tw.Start, tw.IDs, tw.Step = "flowtemporal.ChainPoint", strconv.Quote(sh.Start.ID), sh.Names.IdsVar(), sh.Names.Step
 	}
 	if sh.Sessions != nil && sh.Sessions.SchemaConst != "" { // typed: its checkpoints keep the state's shape
-		tw.Schema, tw.Start, tw.Update = sh.Sessions.SchemaConst, strconv.Quote(w.Start.ID), sh.Names.Update
-		tw.Workflow = strconv.Quote(w.ID) // what the native sessions name their checkpoints by
+		tw.Schema, tw.Start, tw.Update = sh.Sessions.SchemaConst, strconv.Quote(sh.Start.ID), sh.Names.Update
+		tw.Workflow = strconv.Quote(sh.ID) // what the native sessions name their checkpoints by
 	}
 	var buf bytes.Buffer
 	if err := temporalTemplate.Execute(&buf, &tw); err != nil {
 		return nil, err
 	}
-	src := emit.DropUnusedImport(buf.Bytes(), emit.ImplAlias, emit.ImplPath)
-	src = emit.DropUnusedImport(src, emit.ASLAlias, emit.ASLPath)
-	src, err := format.Source(emit.DropUnusedImport(src, emit.ChainAlias, emit.ChainPath))
+	src := emit.DropUnusedImport(buf.Bytes(), emit.ImplAlias, plan.ImplPath)
+	src = emit.DropUnusedImport(src, emit.ASLAlias, plan.ASLPath)
+	src, err := format.Source(emit.DropUnusedImport(src, emit.ChainAlias, plan.ChainPath))
 	if err != nil {
 		return nil, fmt.Errorf("flowc generated invalid Go (a bug in flowc, please report it): %v", err)
 	}
@@ -480,6 +480,6 @@ func importOrder(imps []goImport) []goImport {
 // rt does in jennifer code.
 var TemplateFuncs = template.FuncMap{
 	"rt": func(name string) string {
-		return emit.RuntimeAliases[emit.RuntimePackage(name)] + "." + name
+		return emit.RuntimeAliases[plan.RuntimePackage(name)] + "." + name
 	},
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // goImport is one import of the Temporal file; Gap starts a new group.
@@ -17,7 +18,7 @@ type goImport struct {
 	Gap        bool
 }
 
-// signatures are the handler methods and Run of a shell, as Go text, and
+// signatures are the handler methods and Run of a plan, as Go text, and
 // the imports their types need.
 type signatures struct {
 	methods map[string]method
@@ -27,8 +28,8 @@ type signatures struct {
 }
 
 // signaturesOf prints the handler methods and Run of sh, whose types the
-// shell holds as data, the way the Temporal file spells them.
-func signaturesOf(sh *emit.Shell) signatures {
+// plan holds as data, the way the Temporal file spells them.
+func signaturesOf(sh *plan.Plan) signatures {
 	im := importNames{}
 	sigs := signatures{methods: map[string]method{}}
 	for _, sv := range sh.More {
@@ -45,7 +46,7 @@ func signaturesOf(sh *emit.Shell) signatures {
 	return sigs
 }
 
-func textMethod(name string, s emit.Sig, im importNames) method {
+func textMethod(name string, s plan.Sig, im importNames) method {
 	m := method{Name: name}
 	for _, p := range s.Params {
 		m.Params = append(m.Params, param{Name: p.Name, Type: im.typeText(p.Typ)})
@@ -70,7 +71,7 @@ func (im importNames) typeText(t *ir.Type) string {
 	case ir.TypePointer:
 		return "*" + im.typeText(t.Elem)
 	case ir.TypeMessages:
-		return im.typeText(emit.RtType("Messages"))
+		return im.typeText(plan.RtType("Messages"))
 	}
 	if t.Pkg == "" {
 		return t.Name
@@ -120,11 +121,11 @@ func temporalImports(im importNames, activities bool) []goImport {
 	paths := map[string]string{
 		"context":                     "",
 		"encoding/json":               "", // new input comes as JSON
-		emit.RuntimePath:              emit.RuntimeAlias,
-		emit.ImplPath:                 emit.ImplAlias,
-		emit.ChainPath:                emit.ChainAlias,
-		emit.ASLPath:                  emit.ASLAlias,
-		emit.HarnessPath:              emit.HarnessAlias,
+		plan.RuntimePath:              emit.RuntimeAlias,
+		plan.ImplPath:                 emit.ImplAlias,
+		plan.ChainPath:                emit.ChainAlias,
+		plan.ASLPath:                  emit.ASLAlias,
+		plan.HarnessPath:              emit.HarnessAlias,
 		flowtemporalPath:              "",
 		"go.temporal.io/sdk/worker":   "",
 		"go.temporal.io/sdk/workflow": "",
@@ -152,7 +153,7 @@ func temporalImports(im importNames, activities bool) []goImport {
 // RunTypes are the input and result types of sh's Run, as the Temporal
 // file spells them: the runner of `flowc run --engine temporal` passes and
 // prints the same values.
-func RunTypes(sh *emit.Shell) (in, out string) {
+func RunTypes(sh *plan.Plan) (in, out string) {
 	run := signaturesOf(sh).run
 	return run.Params[0].Type, run.Results[0]
 }

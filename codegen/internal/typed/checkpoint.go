@@ -1,15 +1,13 @@
 package typed
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"slices"
-	"strings"
 
 	"github.com/dave/jennifer/jen"
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // Sessions, checkpoints and approval states in typed mode. The run loop
@@ -22,62 +20,6 @@ import (
 // the session, to read the decision or save the fan-out's progress.
 func takesSession(s *ir.State) bool {
 	return s.Kind == ir.StateApproval || s.Next.Region != nil
-}
-
-// hasApprovals reports whether a top-level state is an approval state:
-// only then can a run stop for a decision.
-func (g *typedGen) hasApprovals() bool {
-	return slices.ContainsFunc(g.w.States, func(s *ir.State) bool { return s.Kind == ir.StateApproval })
-}
-
-func (g *typedGen) schemaConst() string { return g.n.Prefix + "Schema" }
-
-// schemaHash identifies the top-level fields of the state: names and
-// types, in order. Reducers are left out, as they do not change what a
-// saved state decodes to. The whole type graph, named types of the user's
-// package at any depth, is not known here (the checker loads it and lets
-// it go), and it may change without the workflow being generated again:
-// the runtime reads it from the compiled state type instead and saves it
-// beside this hash (flowcimpl.Sessions, checkpoint_shape.go). The hash
-// alone still decides for checkpoints saved before shapes were.
-func schemaHash(w *ir.Workflow) string {
-	var b strings.Builder
-	b.WriteString("flowc state schema 1\n")
-	for _, f := range w.Fields {
-		b.WriteString(f.Name + " " + typeSpelling(f.Type) + "\n")
-	}
-	sum := sha256.Sum256([]byte(b.String()))
-	return "sha256:" + hex.EncodeToString(sum[:8])
-}
-
-func typeSpelling(t *ir.Type) string {
-	switch t.Kind {
-	case ir.TypeSlice:
-		return "[]" + typeSpelling(t.Elem)
-	case ir.TypeMap:
-		return "map[" + typeSpelling(t.Key) + "]" + typeSpelling(t.Elem)
-	case ir.TypePointer:
-		return "*" + typeSpelling(t.Elem)
-	case ir.TypeMessages:
-		return "messages"
-	}
-	if t.Pkg != "" {
-		return t.Pkg + "." + t.Name
-	}
-	return t.Name
-}
-
-// sessionSpec: a typed session keeps the state, checked against the
-// schema hash, and merges an input through the reducers.
-func (g *typedGen) sessionSpec() *emit.SessionSpec {
-	n := g.n
-	return &emit.SessionSpec{
-		Value: emit.OwnType(n.State), Input: emit.OwnType(n.Update), Arg: "s", Decides: g.hasApprovals(),
-		Schema: schemaHash(g.w), SchemaConst: g.schemaConst(),
-		Doc: []string{"sessions describes the workflow to the runtime's session functions."},
-		Resume: "Resume continues session sessionID from its last checkpoint, without running again the states " +
-			"that completed; a session whose last run finished returns its final state.",
-	}
 }
 
 // SessionHooks: an input is an update, merged through the reducers.
@@ -97,8 +39,8 @@ func (g *typedGen) Invoke(f *jen.File) {
 	n, start := g.n, emit.Quote(g.w.Start.ID)
 	state := jen.Id(n.State)
 	f.Line()
-	f.Comment(g.schemaConst() + " identifies the shape of " + n.State + ": a checkpoint saved with another shape is refused.")
-	f.Const().Id(g.schemaConst()).Op("=").Lit(schemaHash(g.w))
+	f.Comment(g.p.Sessions.SchemaConst + " identifies the shape of " + n.State + ": a checkpoint saved with another shape is refused.")
+	f.Const().Id(g.p.Sessions.SchemaConst).Op("=").Lit(g.p.Sessions.Schema)
 	f.Line()
 	emit.Doc(f, "Invoke runs the workflow as session sessionID, saving a checkpoint after every state through the "+
 		"checkpointer of flowcrt.WithCheckpointer. Every field of in, zero values included, is merged through the "+
@@ -115,9 +57,9 @@ func (g *typedGen) Invoke(f *jen.File) {
 	f.Line()
 	emit.Doc(f, "InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session "+
 		"keeps the values of the others (`flowc run --session` merges its input so).")
-	emit.SessionMethod(f, n.Workflow, emit.SessionOut{Typ: emit.OwnType(n.State)}, "InvokeUpdate", "Invoke", []jen.Code{jen.Id("u").Id(n.Update)}, []jen.Code{jen.Op("&").Id("u")})
+	emit.SessionMethod(f, n.Workflow, plan.SessionOut{Typ: plan.OwnType(n.State)}, "InvokeUpdate", "Invoke", []jen.Code{jen.Id("u").Id(n.Update)}, []jen.Code{jen.Op("&").Id("u")})
 	if slices.ContainsFunc(g.w.Regions, g.stopsInRegion) {
-		emit.DecideAt(f, n.Workflow, emit.SessionOut{Typ: emit.OwnType(n.State)})
+		emit.DecideAt(f, n.Workflow, plan.SessionOut{Typ: plan.OwnType(n.State)})
 	}
 	g.asUpdate(f)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/codegen/internal/gentext"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // Fan-out regions in typed mode. For a region that starts at state "split"
@@ -79,7 +80,7 @@ func (g *typedGen) parallelFunc(f *jen.File, r *ir.Region) {
 	}
 	n := len(r.Branches)
 	f.Line()
-	emit.Doc(f, g.regionMethod(r)+" runs the branches "+emit.QuoteList(ids)+" at once, each on its own copy of s. "+
+	emit.Doc(f, g.regionMethod(r)+" runs the branches "+plan.QuoteList(ids)+" at once, each on its own copy of s. "+
 		"Once all are done it applies their updates to s, branch by branch in that order, and the run "+
 		"goes on at "+emit.ExitWords(emit.RegionExit(r))+". The first failure cancels the other branches and fails the run. "+
 		"With a session each branch saves a checkpoint when it finishes, and a resumed run does not run it again.")
@@ -190,7 +191,7 @@ func sharesSource(it ir.Items) bool {
 
 func (g *typedGen) mapFunc(f *jen.File, r *ir.Region) {
 	it := g.c.Items(r)
-	text := g.regionMethod(r) + " runs the chain " + emit.QuoteList(ir.RefIDs(r.Body)) + " for each item of iter_key " +
+	text := g.regionMethod(r) + " runs the chain " + plan.QuoteList(ir.RefIDs(r.Body)) + " for each item of iter_key " +
 		emit.Quote(r.Items) + gentext.ConcurrencyWords(r.MaxConcurrency) + ", each on its own copy of s. Once all are done it " +
 		"applies their updates to s in item order, and the run goes on at " + emit.ExitWords(r.After) +
 		". The first failure cancels the other items and fails the run. With a session each item saves a " +

@@ -5,6 +5,7 @@ import (
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // MockHelpers emits respond, which every mocked handler answers through:
@@ -24,7 +25,7 @@ func (g *typedGen) MockHelpers(f *jen.File) {
 
 // MockBody answers a handler through respond, and Approve (the method
 // without a doc) through the approval mocks.
-func (g *typedGen) MockBody(m emit.Handler) []jen.Code {
+func (g *typedGen) MockBody(m plan.Handler) []jen.Code {
 	if m.Doc == "" {
 		return emit.AnswerFromMocks("RespondApproval", jen.Id("ctx"), jen.Id("req"))
 	}

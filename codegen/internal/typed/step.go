@@ -5,6 +5,7 @@ import (
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // step emits the method that runs one state and picks the next. Inside a
@@ -96,7 +97,7 @@ func (g *typedGen) call(b *jen.Group, s *ir.State) {
 		args = append(args, jen.Id("item"))
 	}
 	invoke := jen.Id("w").Dot("h").Dot(s.Handler.Name).Call(args...)
-	if !hasPolicy(s) {
+	if !plan.HasPolicy(s) {
 		b.List(append(vars, jen.Err())...).Op(":=").Add(invoke)
 		return
 	}

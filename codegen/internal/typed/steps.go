@@ -5,13 +5,13 @@ import (
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // Steps emits the run loop, then each state's step, its transition and
 // the fan-out it opens.
 func (g *typedGen) Steps(f *jen.File, t emit.Target) {
 	n := g.n
-	states, resumable := emit.TopFirst(g.w)
 	var prelude []jen.Code
 	var fold jen.Code
 	plain := g.plainStates()
@@ -24,7 +24,7 @@ func (g *typedGen) Steps(f *jen.File, t emit.Target) {
 		Params: []jen.Code{jen.Id("sess").Op("*").Add(emit.Rt("Session")), jen.Id("s").Id(n.State)},
 		Until:  jen.Id(n.EndConst()),
 		Result: jen.Id(n.State), Zero: jen.Id("s"), Done: jen.Id("s"),
-		States: states[:resumable],
+		States: g.p.StepEnum[:g.p.Resumable],
 		Plain:  plain, Prelude: prelude, Fold: fold,
 		Call: func(s *ir.State) *jen.Statement {
 			args := []jen.Code{jen.Id("sctx"), jen.Op("&").Id("s")}
@@ -45,10 +45,10 @@ func (g *typedGen) Steps(f *jen.File, t emit.Target) {
 			g.transitionFunc(f, s)
 			continue
 		}
-		if hasPolicy(s) {
+		if plan.HasPolicy(s) {
 			g.policy(f, s)
 		}
-		if !g.inline(s) {
+		if !g.p.Inline(s) {
 			g.step(f, s)
 		}
 		g.transitionFunc(f, s)
@@ -58,33 +58,14 @@ func (g *typedGen) Steps(f *jen.File, t emit.Target) {
 	}
 }
 
-// inline: a plain state that needs no step method. The run loop takes it
-// from its table of plain states, calls the handler and folds the outcome
-// into the state, in one place for all of them. That keeps a plain state to
-// a few lines of code, and a transition cheap. A plain state whose handler
-// has no in-place form (see intoHandlers) is not inline: the tighter loop
-// of in-place handlers could not call it.
-func (g *typedGen) inline(s *ir.State) bool {
-	return g.plain(s) && g.has[s.Handler.Name]
-}
-
-// plain: a state outside fan-outs whose handler returns only an update,
-// with no policy, that goes on to one state or ends the run.
-func (g *typedGen) plain(s *ir.State) bool {
-	if s.Kind != ir.StateTask || s.Handler.Kind != ir.HandlerUpdate || hasPolicy(s) || g.w.RegionOf(s.ID) != nil {
-		return false
-	}
-	return s.Next.Kind == ir.TransGoto || s.Next.Kind == ir.TransEnd
-}
-
 // plainStates tells the run loop how to run the inline states: from a
 // table of their handlers and next steps, one call site per handler.
 func (g *typedGen) plainStates() *emit.PlainSpec {
-	if len(g.into) == 0 {
+	if len(g.p.Into) == 0 {
 		return nil
 	}
 	return &emit.PlainSpec{
-		Handlers: g.into, Handler: g.plainHandler, Next: g.plainNext, Call: g.plainCall, InPlace: g.inPlaceCall,
+		Handlers: g.p.Into, Handler: g.plainHandler, Next: g.plainNext, Call: g.plainCall, InPlace: g.inPlaceCall,
 		InPlaceFold: []jen.Code{
 			jen.Id("s").Dot("apply").Call(jen.Id("into")),
 			jen.Op("*").Id("into").Op("=").Id(g.n.Update).Values(),
@@ -94,7 +75,7 @@ func (g *typedGen) plainStates() *emit.PlainSpec {
 
 // plainHandler is the handler of an inline state, "" for the others.
 func (g *typedGen) plainHandler(s *ir.State) string {
-	if !g.inline(s) {
+	if !g.p.Inline(s) {
 		return ""
 	}
 	return s.Handler.Name
@@ -141,12 +122,6 @@ func (g *typedGen) fold() jen.Code {
 	return jen.If(plain.Clone().Op("&&").Err().Op("!=").Nil()).Block(
 		jen.Err().Op("=").Op("&").Add(emit.Rt("StateError")).Values(jen.Id("State").Op(":").Id(g.n.IdsVar()).Index(jen.Id("step")), jen.Id("Err").Op(":").Err()),
 	).Else().If(plain).Block(jen.Id("s").Dot("apply").Call(jen.Op("&").Id("u")))
-}
-
-// hasPolicy: states that retry, time out or catch run through flowcrt.Call,
-// which also turns a panic into an error the catchers see.
-func hasPolicy(s *ir.State) bool {
-	return s.Timeout > 0 || len(s.Retry) > 0 || len(s.Catch) > 0 || s.Next.OnFailure != nil
 }
 
 func (g *typedGen) policy(f *jen.File, s *ir.State) {

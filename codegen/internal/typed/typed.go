@@ -9,55 +9,24 @@ import (
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
-
-// cannot clash: states are n.Step + GoName
 
 // typedGen emits the typed-mode API of docs/generated-api.md: the state and update
 // types, a step method per state and the fan-outs.
 type typedGen struct {
-	w    *ir.Workflow
-	c    *ir.Checked // what the checker found: conditions' trees, iterations' items
-	n    emit.Names
-	into []string        // the handlers with an in-place form (see intoHandlers)
-	has  map[string]bool // the same, as a set
+	p *plan.Plan
+	w *ir.Workflow
+	c *ir.Checked // what the checker found: conditions' trees, iterations' items
+	n plan.Names
 	// kinds is each handler's kind, for the mock bodies (handlerKind).
 	kinds map[string]ir.HandlerKind
 }
 
-// New is the typed dialect of c.
-func New(c *ir.Checked) emit.Dialect {
-	g := &typedGen{w: c.Workflow, c: c, n: emit.NewNames(c.Workflow)}
-	g.into, g.has = g.intoHandlers()
-	return g
+// New is the typed dialect of the plan p.
+func New(p *plan.Plan) emit.Dialect {
+	return &typedGen{p: p, w: p.Workflow, c: p.Checked, n: p.Names}
 }
-
-// intoHandlers are the handlers of plain states, in order of first use:
-// each gets an in-place form, <name>Into in the optional interface
-// n.Into, unless a handler already has that name; the plain states of such
-// a handler then run through a step method (see inline).
-func (g *typedGen) intoHandlers() ([]string, map[string]bool) {
-	taken := map[string]bool{"Approve": true}
-	for _, h := range emit.FirstHandlers(g.w.States, func(*ir.Handler) bool { return false }) {
-		taken[h.Name] = true
-	}
-	var out []string
-	seen := map[string]bool{}
-	for _, s := range g.w.States {
-		if !g.plain(s) {
-			continue
-		}
-		if name := s.Handler.Name; !seen[name] && !taken[name+"Into"] {
-			seen[name] = true
-			out = append(out, name)
-		}
-	}
-	return out, seen
-}
-
-// typedGenVersion is the generator version of typed code, which needs the
-// runtime's sessions.
-const typedGenVersion = 13 // 13: mocks through package flowrun; 12: approvals inside fan-outs (StartFanOutStops, BranchAt); 10: the machinery in runtime/impl
 
 func (g *typedGen) Types(f *jen.File) {
 	g.stateType(f)
@@ -68,84 +37,14 @@ func (g *typedGen) Types(f *jen.File) {
 	}
 }
 
-func (g *typedGen) Shell() *emit.Shell {
-	n := g.n
-	states, resumable := emit.TopFirst(g.w)
-	start := emit.Quote(g.w.Start.ID)
-	run := []string{
-		"Run executes the workflow from state " + start + " and returns the final state.",
-		"On failure it returns the state as it was when the failing state began, and the error.",
-	}
-	handlersDoc := []string{n.Handlers + " is the work of each state, implemented by you."}
-	if g.hasApprovals() {
-		run = append(run, "An approval state without a decision stops it with an *flowcrt.Interrupted error; run a session",
-			"(Invoke) to continue such a run later.")
-		handlersDoc = append(handlersDoc, "Handlers that also implement flowcrt.Approver answer the approval states; without it an",
-			"approval state stops the run with an *flowcrt.Interrupted error, and Decide continues it.")
-	}
-	mockDoc := []string{
-		"A mocked Return object is the update (keys are state fields); \"Action\" or \"Eval\" in it is the",
-		"action or eval string. A state with no mock returns an empty update.",
-	}
-	if len(g.w.Regions) > 0 {
-		mockDoc = append(mockDoc, "Inside a fan-out the k-th invocation of a state counts the calls of every branch and item: which",
-			"item makes the k-th call depends on scheduling, except with max_concurrency 1, where items call",
-			"in list order.")
-	}
-	return &emit.Shell{
-		Workflow: g.w, Names: n, GenVersion: typedGenVersion, Noun: "the workflow",
-		HandlersDoc: handlersDoc,
-		Handlers:    g.handlerMethods(),
-		Into:        g.into,
-		States:      states, Resumable: resumable,
-		StepDoc: n.Step + " names the state a run is in; the zero value means the run is over.",
-		Runs: []emit.Entry{{
-			Name: "Run", Doc: run,
-			Sig: emit.Sig{Params: []emit.SigParam{{Name: "in", Typ: emit.OwnType(n.State)}}, Results: []*ir.Type{emit.OwnType(n.State)}},
-		}},
-		Sessions: g.sessionSpec(),
-		Mock:     emit.MockSpec{Caller: "state", Doc: mockDoc, StateContext: true},
-	}
-}
-
 // EntryBody: Run runs the loop from the start without a session.
-func (g *typedGen) EntryBody(emit.Entry) []jen.Code {
+func (g *typedGen) EntryBody(plan.Entry) []jen.Code {
 	return []jen.Code{jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Nil(), jen.Id("in"), jen.Id(g.n.StepConst(g.w.State(g.w.Start.ID)))))}
-}
-
-func (g *typedGen) handlerMethods() []emit.Handler {
-	users := emit.UsersOf(g.w.States)
-	var out []emit.Handler
-	for _, h := range emit.FirstHandlers(g.w.States, func(*ir.Handler) bool { return false }) {
-		ids := users[h.Name]
-		item := g.c.HandlerItem(g.w.State(ids[0]))
-		text := h.Name + " runs " + emit.UsersList("state", ids)
-		if item != nil {
-			text += ", once for each item of iter_key " + emit.Quote(g.w.RegionOf(ids[0]).Items)
-		}
-		m := emit.Handler{Name: h.Name, Doc: text + ".", Sig: g.handlerSig(h, item)}
-		if item == nil && h.Kind == ir.HandlerUpdate {
-			m.SigText = "(ctx context.Context, s " + g.n.State + ") (" + g.n.Update + ", error)"
-			m.MockText = `return m.respond(ctx, nil, "")`
-		}
-		out = append(out, m)
-	}
-	if g.hasApprovals() {
-		out = append(out, emit.Handler{
-			Name: "Approve",
-			Sig:  emit.Sig{Params: []emit.SigParam{{Name: "req", Typ: emit.RtType("ApprovalRequest")}}, Results: []*ir.Type{emit.BasicType("string")}},
-			MockDoc: []string{
-				"Approve answers an approval state from its mock: a Return is the decision, a JSON string or",
-				"{\"decision\": \"...\"}. A state without a mock leaves the decision to a person: the run waits.",
-			},
-		})
-	}
-	return out
 }
 
 // itemType renders the type of a map region's items: a schema type, or the
 // state itself for `iter_key: .`.
-func (g *typedGen) itemType(t *ir.Type) *jen.Statement { return emit.GoType(g.itemIRType(t)) }
+func (g *typedGen) itemType(t *ir.Type) *jen.Statement { return emit.GoType(g.p.ItemType(t)) }
 
 func (g *typedGen) stateType(f *jen.File) {
 	f.Comment(g.n.State + " is the state of a " + g.n.Workflow + " run.")
@@ -275,26 +174,4 @@ func reduce(fd *ir.Field) jen.Code {
 		return cur.Clone().Op("=").Id(fd.Reducer.Func).Call(cur.Clone(), upd)
 	}
 	return cur.Op("=").Add(upd)
-}
-
-// handlerSig is (ctx, s State[, item T]) (Update[, label string], error):
-// inside an iteration chain the item follows the state.
-func (g *typedGen) handlerSig(h *ir.Handler, item *ir.Type) emit.Sig {
-	s := emit.Sig{Params: []emit.SigParam{{Name: "s", Typ: emit.OwnType(g.n.State)}}, Results: []*ir.Type{emit.OwnType(g.n.Update)}}
-	if item != nil {
-		s.Params = append(s.Params, emit.SigParam{Name: "item", Typ: g.itemIRType(item)})
-	}
-	if h.Kind == ir.HandlerAction || h.Kind == ir.HandlerEval {
-		s.Results = append(s.Results, emit.BasicType("string"))
-	}
-	return s
-}
-
-// itemIRType is the type of a map region's items, with the state itself
-// for `iter_key: .` named as the state type.
-func (g *typedGen) itemIRType(t *ir.Type) *ir.Type {
-	if t.Kind == ir.TypeState {
-		return emit.OwnType(g.n.State)
-	}
-	return t
 }

@@ -1,4 +1,45 @@
-package emit
+package plan
+
+import "github.com/flowc-dev/flowc/ir"
+
+// The import paths of the runtime's packages: RuntimePath is the package
+// users import; ImplPath is the machinery only generated code calls, and
+// ChainPath, JSONPath and ASLPath each dialect's part of it (task chains,
+// JSON mode, the States Language); HarnessPath holds the mocks and the
+// main of `flowc run`.
+const (
+	RuntimePath = "github.com/flowc-dev/flowc/runtime"
+	ImplPath    = "github.com/flowc-dev/flowc/runtime/impl"
+	ChainPath   = "github.com/flowc-dev/flowc/runtime/impl/chain"
+	JSONPath    = "github.com/flowc-dev/flowc/runtime/impl/jsonmode"
+	ASLPath     = "github.com/flowc-dev/flowc/runtime/impl/asl"
+	HarnessPath = "github.com/flowc-dev/flowc/flowrun"
+)
+
+// RuntimePackage is the runtime package that exports name: the users' one
+// when they may spell it too, the harness for mocks and the main of
+// `flowc run`, otherwise the machinery.
+func RuntimePackage(name string) string {
+	switch {
+	case userAPI[name]:
+		return RuntimePath
+	case harnessAPI[name]:
+		return HarnessPath
+	}
+	return ImplPath
+}
+
+// KindNames are the names of the chain handler kinds in runtime/impl/chain.
+var KindNames = map[ir.ChainHandlerKind]string{
+	ir.ChainChatCompletion:   "KindChatCompletion",
+	ir.ChainExecuteToolCalls: "KindExecuteToolCalls",
+	ir.ChainTools:            "KindTools",
+	ir.ChainHook:             "KindTools",
+	ir.ChainRoute:            "KindRoute",
+	ir.ChainConditionKey:     "KindConditionKey",
+	ir.ChainPromptToString:   "KindPromptToString",
+	ir.ChainPromptToInt:      "KindPromptToInt",
+}
 
 // userAPI names what package runtime (flowcrt) re-exports from package
 // impl: the names a program of the user's touches. Generated code spells

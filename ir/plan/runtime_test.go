@@ -1,4 +1,4 @@
-package emit
+package plan
 
 import (
 	"go/token"

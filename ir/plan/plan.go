@@ -1,20 +1,39 @@
-package emit
+// Package plan is what every generator reads about a checked workflow:
+// plain data, with no jennifer in it, that the compiler builds once right
+// after the checker (compiler.Compile returns it). It names the generated
+// identifiers, gives every handler and entry point its signature as typed
+// data, and says which states a run may start at, what a session keeps
+// and what the mock answers with, for whichever language the workflow was
+// written in: one file per dialect derives those facts (typed.go, json.go,
+// chain.go, asl.go). The Go behind them that only a target writing
+// through jennifer needs (mock and entry bodies, session plumbing) is the
+// generator's; a target that prints its own Go (the Temporal file) reads
+// the plan alone. The steps and loops are not in it yet: the generator's
+// dialects write them from the IR through jennifer.
+package plan
 
-import "github.com/flowc-dev/flowc/ir"
+import (
+	"slices"
 
-// The shell is the plan every target reads: what a dialect derives from
-// the checked workflow, as plain data. It names the generated identifiers,
-// gives every handler and entry point its signature as typed data, and
-// says which states a run may start at, what a session keeps and what the
-// mock answers with. It holds no jennifer: the Go behind it that only a
-// jennifer target writes (mock and entry bodies, session plumbing) is
-// asked of the dialect through Dialect's methods, so a target that prints
-// its own Go (the Temporal file) reads the shell alone. The steps are not
-// in it: a dialect writes them through jennifer (Dialect.Steps, Loop).
+	"github.com/flowc-dev/flowc/ir"
+)
 
-// Shell is what a dialect tells the target about its workflow.
-type Shell struct {
-	Workflow    *ir.Workflow
+// Of is the plan of c, derived once by the dialect of c's language.
+func Of(c *ir.Checked) *Plan {
+	switch c.Mode {
+	case ir.ModeChain:
+		return chainPlan(c)
+	case ir.ModeASL:
+		return aslPlan(c)
+	case ir.ModeJSON:
+		return jsonPlan(c)
+	}
+	return typedPlan(c)
+}
+
+// Plan is what every target reads about a workflow.
+type Plan struct {
+	*ir.Checked // the workflow as its front-end lowered it, and what the checker found
 	Names       Names
 	GenVersion  int       // the runtime support the code needs
 	Noun        string    // what the workflow runs: "the workflow", "the task chain"...
@@ -23,16 +42,18 @@ type Shell struct {
 	Handlers    []Handler // in order of first use
 	// More are the services the handlers interface declares before the
 	// handlers: runtime interfaces it embeds, or methods no state calls.
-	More []Service
+	More []service
 	// Into names the handlers of the optional interface n.Into, whose
 	// methods write a plain state's update in place; nil: it has none.
-	Into      []string
-	States    []*ir.State // the step enum: the states a checkpoint may name first
-	Resumable int         // how many of states a checkpoint may name
+	Into []string
+	// StepEnum is the step enum: the states a checkpoint may name first
+	// (p.States, the workflow's, are in source order).
+	StepEnum  []*ir.State
+	Resumable int // how many of StepEnum a checkpoint may name
 	StepDoc   string
 	Runs      []Entry // Run and its like, exported; Dialect.EntryBody writes their bodies
 	Sessions  *SessionSpec
-	Mock      MockSpec
+	Mock      mockSpec
 	// InputDecoder names the runtime function that checks the JSON input of
 	// a dialect whose input is any JSON value; "" when it is a Go type.
 	InputDecoder string
@@ -42,12 +63,24 @@ type Shell struct {
 	// ItemReads and ResultWrites: a distributed Map reads its items with a
 	// flowcrt.ItemReader, writes its results with a flowcrt.ResultWriter.
 	ItemReads, ResultWrites bool
+
+	into  map[string]bool   // typed mode: Into, as a set
+	nodes map[string]string // JSON mode: each custom-node state's custom_node_id, by state id
 }
 
-// Service is a member of the handlers interface beyond the handlers: a
+// Service is the member name of More, if the handlers interface declares it.
+func (p *Plan) Service(name string) (service, bool) {
+	i := slices.IndexFunc(p.More, func(sv service) bool { return sv.Name == name })
+	if i < 0 {
+		return service{}, false
+	}
+	return p.More[i], true
+}
+
+// service is a member of the handlers interface beyond the handlers: a
 // runtime interface it embeds (embed, whose method is name and sig), or a
 // method of its own.
-type Service struct {
+type service struct {
 	Embed string
 	Name  string
 	Doc   string
@@ -81,12 +114,12 @@ type Entry struct {
 // data: the native target writes it through jennifer and the Temporal
 // target prints it, so the two always agree.
 type Sig struct {
-	Params  []SigParam
+	Params  []sigParam
 	Results []*ir.Type
 }
 
-// SigParam is a named parameter of a Sig.
-type SigParam struct {
+// sigParam is a named parameter of a Sig.
+type sigParam struct {
 	Name string
 	Typ  *ir.Type
 }
@@ -98,9 +131,9 @@ func RtType(name string) *ir.Type {
 	return &ir.Type{Kind: ir.TypeNamed, Pkg: RuntimePackage(name), Name: name}
 }
 
-// CallSig is (ctx, call T) (result, error).
-func CallSig(call string, result *ir.Type) Sig {
-	return Sig{Params: []SigParam{{"call", RtType(call)}}, Results: []*ir.Type{result}}
+// callSig is (ctx, call T) (result, error).
+func callSig(call string, result *ir.Type) Sig {
+	return Sig{Params: []sigParam{{"call", RtType(call)}}, Results: []*ir.Type{result}}
 }
 
 // SessionSpec is how a dialect's sessions differ: the state they keep and
@@ -130,9 +163,9 @@ type SessionOut struct {
 	Field string
 }
 
-// MockSpec is how a dialect's mock handlers differ. Methods the handler
+// mockSpec is how a dialect's mock handlers differ. Methods the handler
 // bodies share are the dialect's Go (Dialect.MockHelpers).
-type MockSpec struct {
+type mockSpec struct {
 	Doc          []string
 	Caller       string // what calls a handler: "state" or "task"
 	Marker       string // a method the runtime looks for, with markerDoc

@@ -1,8 +1,6 @@
-package emit
+package plan
 
 import (
-	"github.com/dave/jennifer/jen"
-
 	"github.com/flowc-dev/flowc/internal/naming"
 	"github.com/flowc-dev/flowc/ir"
 )
@@ -27,8 +25,8 @@ type stateVar struct {
 	kind  string
 }
 
-// NewNames names the identifiers of w's generated code.
-func NewNames(w *ir.Workflow) Names {
+// newNames names the identifiers of w's generated code.
+func newNames(w *ir.Workflow) Names {
 	n := Names{
 		Workflow: w.Name,
 		State:    w.Name + "State",
@@ -81,12 +79,9 @@ func (n Names) NoCall() string { return n.Prefix + "NoCall" }
 
 func (n Names) CallConst(h string) string { return n.Prefix + "Call" + h }
 
-// StepMethod is the unexported method that runs one state.
-func StepMethod(s *ir.State) string { return "step" + s.GoName }
-
-// TopFirst puts the states a checkpoint may name, those outside fan-outs,
+// topFirst puts the states a checkpoint may name, those outside fan-outs,
 // before the others, and says how many they are.
-func TopFirst(w *ir.Workflow) ([]*ir.State, int) {
+func topFirst(w *ir.Workflow) ([]*ir.State, int) {
 	var top, inner []*ir.State
 	for _, s := range w.States {
 		if w.RegionOf(s.ID) == nil {
@@ -96,22 +91,4 @@ func TopFirst(w *ir.Workflow) ([]*ir.State, int) {
 		}
 	}
 	return append(top, inner...), len(top)
-}
-
-// GoType renders a field type.
-func GoType(t *ir.Type) *jen.Statement {
-	switch t.Kind {
-	case ir.TypeSlice:
-		return jen.Index().Add(GoType(t.Elem))
-	case ir.TypeMap:
-		return jen.Map(GoType(t.Key)).Add(GoType(t.Elem))
-	case ir.TypePointer:
-		return jen.Op("*").Add(GoType(t.Elem))
-	case ir.TypeMessages:
-		return Rt("Messages")
-	}
-	if t.Pkg != "" {
-		return jen.Qual(t.Pkg, t.Name)
-	}
-	return jen.Id(t.Name)
 }

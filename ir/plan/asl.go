@@ -1,0 +1,201 @@
+package plan
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/flowc-dev/flowc/ir"
+)
+
+// aslGenVersion is the generator version of States Language code; it needs
+// the runtime's ASLExec and friends, and its sessions.
+const aslGenVersion = 14 // 14: stops and callbacks inside compiled-in children that branches run, the machinery in runtime/impl/asl; 13: mocks through package flowrun; 12: task tokens, stops inside Map and Parallel; 10: the machinery in runtime/impl
+
+// CallbackSuffix ends the Resource of a Task that waits for its token.
+const CallbackSuffix = ".waitForTaskToken"
+
+// aslPlan is the plan of a States Language state machine (Amazon States
+// Language and Agent State Language): one handler per Resource, agent and
+// approval, and a step enum of the top-level states, then those inside
+// Parallel branches and Map iterators.
+func aslPlan(c *ir.Checked) *Plan {
+	w := c.Workflow
+	n := newNames(w)
+	doc := []string{
+		n.Handlers + " is the work of the state machine, implemented by you: one method per",
+		"Resource and agent. A handler gets the state's effective input (objects as map[string]any)",
+		"and returns its result, any value that encodes as JSON. An error fails the state; an",
+		"*flowcrt.Error names it for Retry and Catch, any other error is States.TaskFailed.",
+	}
+	var handlers []Handler
+	for _, h := range aslHandlers(w) {
+		m := Handler{Name: h.h.Name, Doc: h.doc(), Sig: h.sig()}
+		if h.kind == resourceHandler {
+			m.SigText, m.MockText = "(ctx context.Context, in any) (any, error)", "return m.mocks.RespondASL(ctx, in)"
+		}
+		if h.kind == approvalHandler {
+			m.Doc = ""
+			if len(doc) == 4 {
+				doc = append(doc, "Handlers that also implement flowcrt.Approver answer the Approval states; without it an",
+					"Approval state stops the run with an *flowcrt.Interrupted error, and Decide continues it.")
+			}
+		}
+		handlers = append(handlers, m)
+	}
+	top := len(w.States)
+	states := append(w.States[:top:top], nested(w.States)...)
+	reads, writes := distributedIO(w)
+	return &Plan{
+		InputDecoder: "DecodeASLInput", ItemReads: reads, ResultWrites: writes,
+		Checked: c, Names: n, GenVersion: aslGenVersion, Noun: "the state machine", Describe: true,
+		HandlersDoc: doc, Handlers: handlers,
+		StepEnum: states, Resumable: top,
+		StepDoc: n.Step + " names a state; the zero value means the (sub-)machine is done.",
+		Runs: []Entry{{
+			Name: "Run",
+			Doc: []string{"Run executes the state machine on input, any value that encodes as JSON, and returns its",
+				"output. A failure is returned as an error whose *flowcrt.Error holds the name and cause."},
+			Sig: Sig{Params: []sigParam{{Name: "input", Typ: BasicType("any")}}, Results: []*ir.Type{BasicType("any")}},
+		}},
+		Sessions: aslSessions(w),
+		Mock: mockSpec{
+			Caller: "state",
+			Doc: []string{"A mocked Return is the state's raw result, any JSON value; a Throw fails the state with",
+				"its Error and Cause. A state with no mock returns its effective input. An Approval's Return",
+				"is the decision."},
+			Marker:       "OrderedValues",
+			MarkerDoc:    []string{"OrderedValues makes the mock see objects as *flowcrt.Object, in their JSON order."},
+			StateContext: true,
+		},
+	}
+}
+
+// aslHandler is one method of the handlers interface.
+type aslHandler struct {
+	h      *ir.Handler
+	kind   handlerKind
+	users  []string // the states that call it
+	origin string   // the Resource or agent name, for the doc comment
+}
+
+type handlerKind int
+
+const (
+	resourceHandler handlerKind = iota
+	agentHandler
+	approvalHandler
+)
+
+// nested lists the states inside Parallel branches and Map iterators.
+func nested(states []*ir.State) []*ir.State {
+	var out []*ir.State
+	for _, s := range states {
+		for _, m := range s.ASL.Branches {
+			out = append(out, ir.AllStates(m.States)...)
+		}
+	}
+	return out
+}
+
+// aslHandlers lists each handler once, in order of first use.
+func aslHandlers(w *ir.Workflow) []*aslHandler {
+	var out []*aslHandler
+	byName := map[string]*aslHandler{}
+	use := func(h *ir.Handler, kind handlerKind, state, origin string) {
+		ah := byName[h.Name]
+		if ah == nil {
+			ah = &aslHandler{h: h, kind: kind, origin: origin}
+			byName[h.Name] = ah
+			out = append(out, ah)
+		}
+		ah.users = append(ah.users, state)
+	}
+	for _, s := range ir.AllStates(w.States) {
+		a := s.ASL
+		switch {
+		case a.Type == ir.ASLTask && a.Agent != nil:
+			use(s.Handler, agentHandler, s.ID, "agent "+strconv.Quote(a.Agent.Name))
+		case a.Type == ir.ASLTask && s.Handler != nil: // not a compiled-in startExecution
+			use(s.Handler, resourceHandler, s.ID, "Resource "+strconv.Quote(a.Resource))
+		case a.Include != nil && s.Handler != nil: // Include or Workflow state not compiled in
+			use(s.Handler, resourceHandler, s.ID, "sub-workflow "+strconv.Quote(a.Include.Template))
+		case a.Type == ir.ASLApproval:
+			use(s.Handler, approvalHandler, s.ID, "")
+		case a.Type == ir.ASLDebate:
+			for i, h := range a.Debate.Agents {
+				use(h, agentHandler, s.ID, "agent "+strconv.Quote(a.Debate.Names[i]))
+			}
+		}
+	}
+	return out
+}
+
+// sig is a handler's parameters and results.
+func (h *aslHandler) sig() Sig {
+	anyType := BasicType("any")
+	switch h.kind {
+	case agentHandler:
+		return Sig{Params: []sigParam{{Name: "in", Typ: anyType}, {Name: "agent", Typ: RtType("Agent")}}, Results: []*ir.Type{anyType}}
+	case approvalHandler:
+		return Sig{Params: []sigParam{{Name: "req", Typ: RtType("ApprovalRequest")}}, Results: []*ir.Type{BasicType("string")}}
+	}
+	return Sig{Params: []sigParam{{Name: "in", Typ: anyType}}, Results: []*ir.Type{anyType}}
+}
+
+func (h *aslHandler) doc() string {
+	list := ""
+	seen := map[string]bool{}
+	for _, u := range h.users {
+		if seen[u] {
+			continue
+		}
+		seen[u] = true
+		if list != "" {
+			list += ", "
+		}
+		list += strconv.Quote(u)
+	}
+	switch h.kind {
+	case approvalHandler:
+		return h.h.Name + " answers the Approval states " + list + " with the chosen option."
+	case agentHandler:
+		return h.h.Name + " is " + h.origin + ", called by " + list + "."
+	}
+	return h.h.Name + " runs " + h.origin + " for the Task states " + list + "." + callbackNote(h.origin)
+}
+
+// callbackNote is what the doc of a handler of a callback Resource adds.
+func callbackNote(origin string) string {
+	if !strings.HasSuffix(origin, CallbackSuffix+`"`) {
+		return ""
+	}
+	return " Its input carries the task token where the state's Parameters or Arguments put it; its result " +
+		"is dropped, and the state waits for SendTaskSuccess or SendTaskFailure with the token."
+}
+
+// distributedIO says whether a distributed Map of w reads its items with
+// an ItemReader, and whether one writes its results with a ResultWriter.
+func distributedIO(w *ir.Workflow) (reads, writes bool) {
+	for _, s := range ir.AllStates(w.States) {
+		if d := s.ASL.Distributed; d != nil {
+			reads = reads || d.Reader != nil
+			writes = writes || d.Writer != nil
+		}
+	}
+	return reads, writes
+}
+
+// aslSessions: a States Language session keeps the JSON input of the next
+// top-level state, and merges an input's members into it.
+func aslSessions(w *ir.Workflow) *SessionSpec {
+	return &SessionSpec{
+		Value: BasicType("any"), Input: BasicType("any"), Arg: "input", ZeroNil: true,
+		Decides: slices.ContainsFunc(ir.AllStates(w.States), func(s *ir.State) bool { return s.ASL.Type == ir.ASLApproval }),
+		Schema:  "json",
+		Doc: []string{"sessions describes the state machine to the runtime's session functions. Its state is JSON,",
+			"with no schema to check."},
+		Resume: "Resume continues session sessionID from its last checkpoint, without running again the top-level " +
+			"states that completed; a session whose last run finished returns its output.",
+	}
+}

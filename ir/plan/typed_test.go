@@ -1,0 +1,47 @@
+package plan
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/flowc-dev/flowc/ir"
+)
+
+// chainOf is a typed workflow of plain states, one per handler name, each
+// going to the next.
+func chainOf(handlers ...string) *ir.Workflow {
+	w := &ir.Workflow{ID: "T", Name: "T", Package: "t", Mode: ir.ModeTyped}
+	for i, h := range handlers {
+		s := &ir.State{ID: h, GoName: h, Kind: ir.StateTask,
+			Handler: &ir.Handler{Name: h, Kind: ir.HandlerUpdate}, Next: &ir.Transition{Kind: ir.TransEnd}}
+		if i > 0 {
+			w.States[i-1].Next = &ir.Transition{Kind: ir.TransGoto, To: ir.Ref{ID: h}}
+		}
+		w.States = append(w.States, s)
+	}
+	w.Start = ir.Ref{ID: handlers[0]}
+	return w
+}
+
+// docs/targets.md, "Plain states": a handler whose <Handler>Into name is
+// taken by another handler gets no in-place form, and its states run
+// through step methods; the other handler keeps its own.
+func TestIntoSkipsTakenNames(t *testing.T) {
+	w := chainOf("Fetch", "FetchInto", "Store")
+	p := Of(ir.NewChecked(w))
+	assert.Equal(t, []string{"FetchInto", "Store"}, p.Into)
+	assert.False(t, p.Inline(w.States[0]), "Fetch's in-place name is taken")
+	assert.True(t, p.Inline(w.States[1]))
+	assert.True(t, p.Inline(w.States[2]))
+}
+
+// A state with a retry rule is not plain (docs/targets.md, "Plain states":
+// no retry, timeout or catch), so its handler has no in-place form.
+func TestPolicyStatesAreNotPlain(t *testing.T) {
+	w := chainOf("Fetch", "Store")
+	w.States[0].Retry = []*ir.Retrier{{Errors: []string{"ALL"}, MaxAttempts: 2}}
+	p := Of(ir.NewChecked(w))
+	assert.Equal(t, []string{"Store"}, p.Into)
+	assert.False(t, p.Inline(w.States[0]))
+}
