@@ -99,7 +99,7 @@ type ASLState struct {
 	TimeoutExpr     *Template   // JSONata Task: TimeoutSeconds
 	ConcurrencyExpr *Template   // JSONata Map: MaxConcurrency
 
-	// Agent State Language extensions (see asl_agent.go).
+	// Agent State Language extensions (see ir/asl_agent.go).
 	Memory      *Memory      // Task with Agent, Pass
 	Include     *Include     // Include and Workflow states
 	Distributed *Distributed // Map in DISTRIBUTED mode

@@ -42,7 +42,7 @@ func (g *chainGen) EntryBody(plan.Entry) []jen.Code {
 // Steps emits the tasks, the run loop and each task's step.
 func (g *chainGen) Steps(f *jen.File, t emit.Target) {
 	f.ImportAlias(plan.ChainPath, emit.ChainAlias)
-	g.tasks(f) // chain_task.go
+	g.tasks(f) // task.go
 	t.Loop(f, g.n, &emit.Loop{
 		Method: "run",
 		Doc: "run runs the chain on s from step until a task ends it. A session's run (s.Attach) saves a " +

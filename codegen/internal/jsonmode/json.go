@@ -24,7 +24,7 @@ type jsonGen struct {
 	n        plan.Names
 	ids      naming.Namer
 	taskVars map[string]string // by state id
-	cm       *codemieVars      // CodeMie configuration (json_codemie.go)
+	cm       *codemieVars      // CodeMie configuration (codemie.go)
 }
 
 // New is the JSON-mode dialect of the plan p.
@@ -78,7 +78,7 @@ func (g *jsonGen) MockBody(plan.Handler) []jen.Code {
 // and the services the configuration asks for.
 func (g *jsonGen) Steps(f *jen.File, t emit.Target) {
 	f.ImportAlias(plan.JSONPath, emit.JSONAlias)
-	g.codemieDecls(f) // json_codemie.go
+	g.codemieDecls(f) // codemie.go
 	g.tasks(f)
 	t.Loop(f, g.n, &emit.Loop{
 		Method: "run",
@@ -113,8 +113,8 @@ func (g *jsonGen) tasks(f *jen.File) {
 				if len(s.TaskParts) > 0 {
 					vals.Id("Task").Op(":").Add(pieces(s.TaskParts))
 				}
-				toolArgsField(vals, s)       // json_codemie.go
-				g.codemieTaskFields(vals, s) // json_codemie.go
+				toolArgsField(vals, s)       // codemie.go
+				g.codemieTaskFields(vals, s) // codemie.go
 			})
 		}
 	})

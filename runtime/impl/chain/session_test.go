@@ -15,7 +15,7 @@ import (
 )
 
 // chainOfTwo runs the chain "a" -> "b" as generated code does (codegen's
-// chain_step.go and chain_session.go): runAt attaches the session, each
+// step.go and session.go of codegen/internal/chain): runAt attaches the session, each
 // task runs through RunTask, the edge it takes is counted, and Save follows
 // every task. calls records the tasks whose handler ran; the handler of a
 // task in fail fails once.

@@ -73,7 +73,7 @@ func canStop(m *ir.Machine) bool {
 
 // stopsInBranch reports whether m is a Parallel branch or a Map iterator
 // in which a session's run can stop for a decision or a task token: it
-// holds an Approval or a callback Task (asl_callback.go), at any depth. Its
+// holds an Approval or a callback Task (callback.go), at any depth. Its
 // run loop then starts where the checkpoint says the branch stopped
 // (branchMachine).
 func (g *aslGen) stopsInBranch(m *ir.Machine) bool {

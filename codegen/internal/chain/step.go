@@ -61,7 +61,7 @@ func (g *chainGen) handler(s *ir.State) jen.Code {
 	if fn, ok := builtinFuncs[s.Handler.Builtin]; ok {
 		return ch(fn)
 	}
-	return g.userHandler(s) // chain_handlers.go
+	return g.userHandler(s) // handlers.go
 }
 
 func (g *chainGen) target(r ir.Ref) *jen.Statement {
