@@ -137,4 +137,3 @@ func stateIn(states []*ir.State, id string) *ir.State {
 // al names the States Language machinery: package asl, which generated
 // code imports as flowcasl.
 func al(name string) *jen.Statement { return jen.Qual(plan.ASLPath, name) }
-
