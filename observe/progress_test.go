@@ -66,7 +66,7 @@ func (t *terminal) seen() (frames []string, last string) {
 func TestProgressOfAMap(t *testing.T) {
 	term := &terminal{}
 	p := observe.NewProgress(term, observe.Interval(0), observe.Width(80))
-	err := testflows.Map(flowcrt.WithObserver(p), "a", "b", "c")
+	err := testflows.RunMap(flowcrt.WithObserver(p), "a", "b", "c")
 	require.NoError(t, err)
 	frames, last := term.seen()
 	assert.Equal(t, "load", frames[0])
@@ -96,7 +96,7 @@ func TestProgressConcurrentItems(t *testing.T) {
 	for i := range ids {
 		ids[i] = fmt.Sprint("t", i)
 	}
-	err := testflows.Map(flowcrt.WithObserver(p), ids...)
+	err := testflows.RunMap(flowcrt.WithObserver(p), ids...)
 	require.NoError(t, err)
 	frames, last := term.seen()
 	assert.Contains(t, frames, "load · load [####################] 40/40")
@@ -160,7 +160,7 @@ func TestProgressNotATerminal(t *testing.T) {
 	defer f.Close()
 	p := observe.ForTerminal(f)
 	assert.Nil(t, p)
-	err = testflows.Map(flowcrt.WithObserver(p), "a")
+	err = testflows.RunMap(flowcrt.WithObserver(p), "a")
 	require.NoError(t, err)
 	p.Close()
 	info, err := f.Stat()

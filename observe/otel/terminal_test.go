@@ -53,7 +53,7 @@ func TestForBinaryOnATerminal(t *testing.T) {
 			master, tty := openPty(t)
 			opt, done, err := flowcotel.ForBinary(context.Background(), tty, quiet)
 			require.NoError(t, err)
-			require.NoError(t, testflows.Map(opt, "a", "b", "c"))
+			require.NoError(t, testflows.RunMap(opt, "a", "b", "c"))
 			done()
 			out := screen(t, master, tty)
 			if quiet {

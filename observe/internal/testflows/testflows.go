@@ -1,76 +1,76 @@
-// Package testflows runs golden workflows under an observer, for the
-// tests of the observers: a state retried on a named error, and a map
-// fan-out whose items may fail.
+// Package testflows runs workflows under an observer, for the tests of the
+// observers: a state retried on a named error (retry.flow.yaml), and a map
+// fan-out whose items may fail (mapreduce.flow.yaml). They are copies of
+// the golden cases retry and mapreduce, generated here so that this
+// package imports nothing above it.
 package testflows
 
 import (
 	"context"
 	"time"
 
-	"github.com/flowc-dev/flowc/golden/mapreduce"
-	"github.com/flowc-dev/flowc/golden/retry"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
-// Flaky fails its first Fails calls with RateLimited ("slow down").
-type Flaky struct{ Fails int }
+// flaky fails its first Fails calls with RateLimited ("slow down").
+type flaky struct{ Fails int }
 
-func (h *Flaky) Call(context.Context, retry.RetryState) (retry.RetryUpdate, error) {
+func (h *flaky) Call(context.Context, RetryState) (RetryUpdate, error) {
 	if h.Fails > 0 {
 		h.Fails--
-		return retry.RetryUpdate{}, flowcrt.NewError("RateLimited", "slow down")
+		return RetryUpdate{}, flowcrt.NewError("RateLimited", "slow down")
 	}
-	return retry.RetryUpdate{}.WithResult("done"), nil
+	return RetryUpdate{}.WithResult("done"), nil
 }
 
-// Retry runs golden/retry, whose one state "call" fails fails times before
-// it succeeds; the retry intervals take no time.
-func Retry(fails int, opts ...flowcrt.Option) error {
+// RunRetry runs retry.flow.yaml, whose one state "call" fails fails times
+// before it succeeds; the retry intervals take no time.
+func RunRetry(fails int, opts ...flowcrt.Option) error {
 	opts = append(opts, flowcrt.WithClock(flowcrt.NewFakeClock(time.Unix(0, 0))))
-	_, err := retry.NewRetry(&Flaky{Fails: fails}, opts...).Run(context.Background(), retry.RetryState{})
+	_, err := NewRetry(&flaky{Fails: fails}, opts...).Run(context.Background(), RetryState{})
 	return err
 }
 
-// Scorer scores tickets, failing with Unscorable on the ticket "bad" and
+// scorer scores tickets, failing with Unscorable on the ticket "bad" and
 // panicking on the ticket "panic".
-type Scorer struct{}
+type scorer struct{}
 
-func (Scorer) Load(context.Context, mapreduce.MapReduceState) (mapreduce.MapReduceUpdate, error) {
-	return mapreduce.MapReduceUpdate{}, nil
+func (scorer) Load(context.Context, MapReduceState) (MapReduceUpdate, error) {
+	return MapReduceUpdate{}, nil
 }
 
-func (Scorer) Score(_ context.Context, _ mapreduce.MapReduceState, item mapreduce.Ticket) (mapreduce.MapReduceUpdate, error) {
+func (scorer) Score(_ context.Context, _ MapReduceState, item Ticket) (MapReduceUpdate, error) {
 	switch item.ID {
 	case "bad":
-		return mapreduce.MapReduceUpdate{}, flowcrt.NewError("Unscorable", item.ID)
+		return MapReduceUpdate{}, flowcrt.NewError("Unscorable", item.ID)
 	case "panic":
 		panic("cannot score")
 	}
-	return mapreduce.MapReduceUpdate{}.WithTotal(item.Priority), nil
+	return MapReduceUpdate{}.WithTotal(item.Priority), nil
 }
 
-func (Scorer) Report(context.Context, mapreduce.MapReduceState) (mapreduce.MapReduceUpdate, error) {
-	return mapreduce.MapReduceUpdate{}, nil
+func (scorer) Report(context.Context, MapReduceState) (MapReduceUpdate, error) {
+	return MapReduceUpdate{}, nil
 }
 
-// Map runs golden/mapreduce over tickets of these ids: state "load" fans
+// RunMap runs mapreduce.flow.yaml over tickets of these ids: state "load" fans
 // out to state "score" for each, two at a time, then "report" runs.
-func Map(opt flowcrt.Option, ids ...string) error {
-	_, err := mapreduce.NewMapReduce(Scorer{}, opt).Run(context.Background(), tickets(ids))
+func RunMap(opt flowcrt.Option, ids ...string) error {
+	_, err := NewMapReduce(scorer{}, opt).Run(context.Background(), tickets(ids))
 	return err
 }
 
-func tickets(ids []string) mapreduce.MapReduceState {
-	var s mapreduce.MapReduceState
+func tickets(ids []string) MapReduceState {
+	var s MapReduceState
 	for i, id := range ids {
-		s.Tickets = append(s.Tickets, mapreduce.Ticket{ID: id, Priority: i + 1})
+		s.Tickets = append(s.Tickets, Ticket{ID: id, Priority: i + 1})
 	}
 	return s
 }
 
-// MapSession runs golden/mapreduce over tickets of these ids as session id.
-func MapSession(id string, opts []flowcrt.Option, ids ...string) error {
+// RunMapSession runs mapreduce.flow.yaml over tickets of these ids as session id.
+func RunMapSession(id string, opts []flowcrt.Option, ids ...string) error {
 	s := tickets(ids)
-	_, err := mapreduce.NewMapReduce(Scorer{}, opts...).Invoke(context.Background(), id, &s)
+	_, err := NewMapReduce(scorer{}, opts...).Invoke(context.Background(), id, &s)
 	return err
 }
