@@ -278,6 +278,9 @@ func AllStates(states []*State) []*State { return appendAllStates(nil, states) }
 func appendAllStates(out, states []*State) []*State {
 	for _, s := range states {
 		out = append(out, s)
+		if s.ASL == nil {
+			continue // no dialect but the States Language nests machines
+		}
 		for _, m := range s.ASL.Branches {
 			out = appendAllStates(out, m.States)
 		}

@@ -324,6 +324,19 @@ func TestBuildMissingHandlers(t *testing.T) {
 	assert.NotContains(t, stderr.String(), "Summarize", "summarization is built in")
 	assert.NoFileExists(t, bin)
 
+	// A task chain's handlers are called by tasks.
+	stderr.Reset()
+	chainDef := writeFile(t, t.TempDir(), "hooked.chain.yaml", `id: hooked
+tasks:
+  - id: first
+    handler: hook
+    hook: {name: my_hook}
+    transition: {branches: [{operator: default, goto: end}]}
+`)
+	code = run([]string{"build", "-o", bin, chainDef}, nil, io.Discard, &stderr)
+	assert.Equal(t, exitFailed, code)
+	assert.Contains(t, stderr.String(), chainDef+`:3:9: task "first" needs handler method Hook, which no built-in runs`)
+
 	stderr.Reset()
 	code = run([]string{"build", "-o", bin, "--handlers", "./no/such/dir", def}, nil, io.Discard, &stderr)
 	assert.Equal(t, exitFailed, code)

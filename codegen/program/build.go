@@ -67,7 +67,7 @@ func BuildMain(sh *plan.Plan, wfImport string, user *UserHandlers) ([]codegen.Fi
 // with the missing handlers, or an error.
 func handlersFile(sh *plan.Plan, wfImport string, user *UserHandlers) (*codegen.File, []Missing, error) {
 	f := mainFile(buildHeader, wfImport)
-	missing := bindHandlers(f, sh.Workflow, interfaceMethods(sh), user)
+	missing := bindHandlers(f, sh, interfaceMethods(sh), user)
 	if len(missing) > 0 {
 		return nil, missing, nil
 	}
@@ -115,7 +115,8 @@ func interfaceMethods(sh *plan.Plan) []string {
 // bindHandlers writes the handlers type: the user's handlers embedded, and
 // a method for each handler method they lack that a built-in covers. It
 // returns the methods nothing covers.
-func bindHandlers(f *jen.File, w *ir.Workflow, methods []string, user *UserHandlers) []Missing {
+func bindHandlers(f *jen.File, p *plan.Plan, methods []string, user *UserHandlers) []Missing {
+	w := p.Workflow
 	fields := []jen.Code{jen.Id("env").Op("*").Qual(binmainPath, "Env")}
 	values := jen.Dict{jen.Id("env"): jen.Id("env")}
 	if user != nil {
@@ -143,7 +144,7 @@ func bindHandlers(f *jen.File, w *ir.Workflow, methods []string, user *UserHandl
 		}
 		b := builtinFor(w, m, users[m], search)
 		if b == nil {
-			missing = append(missing, Missing{Method: m, Needs: needs(w, m, users[m])})
+			missing = append(missing, Missing{Method: m, Needs: needs(w, p.Mock.Caller, m, users[m])})
 			continue
 		}
 		f.Line()
@@ -256,10 +257,7 @@ func allUsers(users []*ir.State, ok func(*ir.State) bool) bool {
 // handlerUsers maps each handler method to the states that call it, nested
 // ones too.
 func handlerUsers(w *ir.Workflow) map[string][]*ir.State {
-	states := w.States
-	if w.Mode == ir.ModeASL {
-		states = ir.AllStates(states)
-	}
+	states := ir.AllStates(w.States)
 	out := map[string][]*ir.State{}
 	for _, s := range states {
 		if s.Handler != nil && s.Handler.Name != "" {
@@ -274,16 +272,13 @@ func handlerUsers(w *ir.Workflow) map[string][]*ir.State {
 	return out
 }
 
-// needs are what needs method m: its states, else the CodeMie entries
-// that need the service, else the workflow.
-func needs(w *ir.Workflow, m string, users []*ir.State) []Need {
-	noun := "state"
-	if w.Mode == ir.ModeChain {
-		noun = "task"
-	}
+// needs are what needs method m: its states (caller: what calls a
+// handler, "state" or "task"), else the CodeMie entries that need the
+// service, else the workflow.
+func needs(w *ir.Workflow, caller, m string, users []*ir.State) []Need {
 	var out []Need
 	for _, s := range users {
-		out = append(out, Need{Pos: s.Pos, What: noun + " " + emit.Quote(s.ID)})
+		out = append(out, Need{Pos: s.Pos, What: caller + " " + emit.Quote(s.ID)})
 	}
 	if cm := w.CodeMie; len(out) == 0 && cm != nil {
 		for _, group := range []struct {
