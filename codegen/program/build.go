@@ -132,7 +132,6 @@ func bindHandlers(f *jen.File, p *plan.Plan, methods []string, user *UserHandler
 	f.Func().Id("newHandlers").Params(jen.Id("env").Op("*").Qual(binmainPath, "Env")).Id("handlers").Block(
 		jen.Return(jen.Id("handlers").Values(values)),
 	)
-	users := handlerUsers(w)
 	search := jen.Nil() // what the built-in assistants search datasources with
 	if slices.Contains(methods, ir.DatasourceHandler) {
 		search = jen.Id("h")
@@ -142,9 +141,9 @@ func bindHandlers(f *jen.File, p *plan.Plan, methods []string, user *UserHandler
 		if user != nil && user.Methods[m] {
 			continue
 		}
-		b := builtinFor(w, m, users[m], search)
+		b := builtinFor(p, m, search)
 		if b == nil {
-			missing = append(missing, Missing{Method: m, Needs: needs(w, p.Mock.Caller, m, users[m])})
+			missing = append(missing, Missing{Method: m, Needs: needs(w, p.Mock.Caller, m, p.Callers[m])})
 			continue
 		}
 		f.Line()
@@ -173,7 +172,8 @@ func llmCall(method, callType string, result jen.Code, doc string) *builtinMetho
 	}
 }
 
-// chainBuiltins are the contenox handlers that ask a model.
+// chainBuiltins are the contenox handlers that ask a model, by kind (one
+// for each kind of plan.BuiltinChainModel).
 var chainBuiltins = map[ir.ChainHandlerKind]func(m string) *builtinMethod{
 	ir.ChainChatCompletion: func(m string) *builtinMethod {
 		return llmCall(m, "LLMCall", emit.Rt("ChainResult"), "asks the model of execute_config")
@@ -192,40 +192,34 @@ var chainBuiltins = map[ir.ChainHandlerKind]func(m string) *builtinMethod{
 	},
 }
 
-// builtinFor is the built-in that runs method m, called by states users;
+// builtinFor is the built-in that runs method m, as the plan chose it;
 // nil for none. search is what CodeMie assistants search datasources with.
-func builtinFor(w *ir.Workflow, m string, users []*ir.State, search jen.Code) *builtinMethod {
-	switch w.Mode {
-	case ir.ModeChain:
+func builtinFor(p *plan.Plan, m string, search jen.Code) *builtinMethod {
+	switch p.Builtins[m] {
+	case plan.BuiltinChainModel:
 		if b := chainBuiltins[ir.ChainKindOf(m)]; b != nil {
 			return b(m)
 		}
-	case ir.ModeJSON:
-		if m == "Summarize" && w.CodeMie.Summarize {
-			return &builtinMethod{
-				doc:     "asks the model of the first assistant (else OPENAI_MODEL's) to summarize the history",
-				params:  []jen.Code{jen.Id("history").Add(emit.Rt("Messages"))},
-				results: []jen.Code{emit.Rt("Messages"), jen.Error()},
-				call:    jen.Id("h").Dot("env").Dot("LLM").Dot("Summarize").Call(jen.Id("ctx"), jen.Lit(firstModel(w.CodeMie)), jen.Id("history")),
-			}
+	case plan.BuiltinSummarize:
+		return &builtinMethod{
+			doc:     "asks the model of the first assistant (else OPENAI_MODEL's) to summarize the history",
+			params:  []jen.Code{jen.Id("history").Add(emit.Rt("Messages"))},
+			results: []jen.Code{emit.Rt("Messages"), jen.Error()},
+			call:    jen.Id("h").Dot("env").Dot("LLM").Dot("Summarize").Call(jen.Id("ctx"), jen.Lit(firstModel(p.CodeMie)), jen.Id("history")),
 		}
-		if allUsers(users, func(s *ir.State) bool { return s.CodeMie != nil && s.CodeMie.Assistant != "" }) {
-			b := llmCall("Assistant", "JSONCall", jen.String(), "asks the model of the assistant")
-			b.call = jen.Id("h").Dot("env").Dot("LLM").Dot("Assistant").Call(jen.Id("ctx"), jen.Id("call"), search)
-			return b
+	case plan.BuiltinAssistant:
+		b := llmCall("Assistant", "JSONCall", jen.String(), "asks the model of the assistant")
+		b.call = jen.Id("h").Dot("env").Dot("LLM").Dot("Assistant").Call(jen.Id("ctx"), jen.Id("call"), search)
+		return b
+	case plan.BuiltinHTTP:
+		return &builtinMethod{
+			doc:     "calls the HTTP endpoint of " + plan.HTTPInvoke,
+			params:  []jen.Code{jen.Id("in").Any()},
+			results: []jen.Code{jen.Any(), jen.Error()},
+			call:    jen.Qual(builtinPath, "HTTPInvoke").Call(jen.Id("ctx"), jen.Id("h").Dot("env").Dot("HTTP"), jen.Id("in")),
 		}
-	case ir.ModeASL:
-		if allUsers(users, func(s *ir.State) bool { return s.ASL.Type == ir.ASLTask && s.ASL.Resource == httpInvoke }) {
-			return &builtinMethod{
-				doc:     "calls the HTTP endpoint of " + httpInvoke,
-				params:  []jen.Code{jen.Id("in").Any()},
-				results: []jen.Code{jen.Any(), jen.Error()},
-				call:    jen.Qual(builtinPath, "HTTPInvoke").Call(jen.Id("ctx"), jen.Id("h").Dot("env").Dot("HTTP"), jen.Id("in")),
-			}
-		}
-		if b := agentBuiltin(users); b != nil {
-			return b
-		}
+	case plan.BuiltinAgent:
+		return agentBuiltin()
 	}
 	return nil
 }
@@ -244,32 +238,6 @@ func firstModel(cm *ir.CodeMie) string {
 		}
 	}
 	return ""
-}
-
-// httpInvoke is the Resource of Step Functions' HTTP task.
-const httpInvoke = "arn:aws:states:::http:invoke"
-
-// allUsers reports whether there are users and each is one that ok accepts.
-func allUsers(users []*ir.State, ok func(*ir.State) bool) bool {
-	return len(users) > 0 && !slices.ContainsFunc(users, func(s *ir.State) bool { return !ok(s) })
-}
-
-// handlerUsers maps each handler method to the states that call it, nested
-// ones too.
-func handlerUsers(w *ir.Workflow) map[string][]*ir.State {
-	states := ir.AllStates(w.States)
-	out := map[string][]*ir.State{}
-	for _, s := range states {
-		if s.Handler != nil && s.Handler.Name != "" {
-			out[s.Handler.Name] = append(out[s.Handler.Name], s)
-		}
-		if s.ASL != nil && s.ASL.Debate != nil {
-			for _, h := range s.ASL.Debate.Agents {
-				out[h.Name] = append(out[h.Name], s)
-			}
-		}
-	}
-	return out
 }
 
 // needs are what needs method m: its states (caller: what calls a

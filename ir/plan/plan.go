@@ -20,15 +20,21 @@ import (
 
 // Of is the plan of c, derived once by the dialect of c's language.
 func Of(c *ir.Checked) *Plan {
+	var p *Plan
+	pick := noBuiltins
 	switch c.Mode {
 	case ir.ModeChain:
-		return chainPlan(c)
+		p, pick = chainPlan(c), chainBuiltin
 	case ir.ModeASL:
-		return aslPlan(c)
+		p, pick = aslPlan(c), aslBuiltin
 	case ir.ModeJSON:
-		return jsonPlan(c)
+		p, pick = jsonPlan(c), jsonBuiltin
+	default:
+		p = typedPlan(c)
 	}
-	return typedPlan(c)
+	p.Callers = callers(c.Workflow)
+	p.Builtins = builtins(p, pick)
+	return p
 }
 
 // Plan is what every target reads about a workflow.
@@ -46,6 +52,12 @@ type Plan struct {
 	// Into names the handlers of the optional interface n.Into, whose
 	// methods write a plain state's update in place; nil: it has none.
 	Into []string
+	// Callers are the states that call each handler method, nested ones
+	// too, in source order.
+	Callers map[string][]*ir.State
+	// Builtins are the built-ins a `flowc build` program may run methods
+	// of the handlers interface with, by method.
+	Builtins map[string]Builtin
 	// StepEnum is the step enum: the states a checkpoint may name first
 	// (p.States, the workflow's, are in source order).
 	StepEnum  []*ir.State
