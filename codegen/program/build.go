@@ -143,7 +143,7 @@ func bindHandlers(f *jen.File, p *plan.Plan, methods []string, user *UserHandler
 		}
 		b := builtinFor(p, m, search)
 		if b == nil {
-			missing = append(missing, Missing{Method: m, Needs: needs(w, p.Mock.Caller, m, p.Callers[m])})
+			missing = append(missing, Missing{Method: m, Needs: needs(w, p.Mock.Caller, m, p.Callers(m))})
 			continue
 		}
 		f.Line()

@@ -34,8 +34,15 @@ const HTTPInvoke = "arn:aws:states:::http:invoke"
 // builtinPicker chooses the built-in of method m, which users call.
 type builtinPicker func(w *ir.Workflow, m string, users []*ir.State) Builtin
 
-// callers maps each handler method to the states that call it, nested
-// ones too, in source order.
+// Callers are the states that call handler method m, nested ones too, in
+// source order. They are found on first use: most generators never ask.
+func (p *Plan) Callers(m string) []*ir.State {
+	if p.callers == nil {
+		p.callers = callers(p.Workflow)
+	}
+	return p.callers[m]
+}
+
 func callers(w *ir.Workflow) map[string][]*ir.State {
 	out := map[string][]*ir.State{}
 	for _, s := range ir.AllStates(w.States) {
@@ -51,9 +58,9 @@ func callers(w *ir.Workflow) map[string][]*ir.State {
 	return out
 }
 
-// builtins chooses with pick the built-in of every method of p's handlers
-// interface that has one.
-func builtins(p *Plan, pick builtinPicker) map[string]Builtin {
+// withBuiltins gives p the built-in pick chooses for every method of its
+// handlers interface that has one.
+func withBuiltins(p *Plan, pick builtinPicker) *Plan {
 	methods := make([]string, 0, len(p.More)+len(p.Handlers))
 	for _, sv := range p.More {
 		methods = append(methods, sv.Name)
@@ -61,21 +68,19 @@ func builtins(p *Plan, pick builtinPicker) map[string]Builtin {
 	for _, h := range p.Handlers {
 		methods = append(methods, h.Name)
 	}
-	out := map[string]Builtin{}
+	p.Builtins = map[string]Builtin{}
 	for _, m := range methods {
-		if b := pick(p.Workflow, m, p.Callers[m]); b != "" {
-			out[m] = b
+		if b := pick(p.Workflow, m, p.Callers(m)); b != "" {
+			p.Builtins[m] = b
 		}
 	}
-	return out
+	return p
 }
 
 // allUsers reports whether there are users and each is one that ok accepts.
 func allUsers(users []*ir.State, ok func(*ir.State) bool) bool {
 	return len(users) > 0 && !slices.ContainsFunc(users, func(s *ir.State) bool { return !ok(s) })
 }
-
-func noBuiltins(*ir.Workflow, string, []*ir.State) Builtin { return "" }
 
 // chainModelKinds are the contenox handler kinds that ask a model.
 var chainModelKinds = []ir.ChainHandlerKind{ir.ChainChatCompletion, ir.ChainRoute, ir.ChainConditionKey, ir.ChainPromptToString, ir.ChainPromptToInt}

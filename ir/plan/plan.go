@@ -20,21 +20,15 @@ import (
 
 // Of is the plan of c, derived once by the dialect of c's language.
 func Of(c *ir.Checked) *Plan {
-	var p *Plan
-	pick := noBuiltins
 	switch c.Mode {
 	case ir.ModeChain:
-		p, pick = chainPlan(c), chainBuiltin
+		return withBuiltins(chainPlan(c), chainBuiltin)
 	case ir.ModeASL:
-		p, pick = aslPlan(c), aslBuiltin
+		return withBuiltins(aslPlan(c), aslBuiltin)
 	case ir.ModeJSON:
-		p, pick = jsonPlan(c), jsonBuiltin
-	default:
-		p = typedPlan(c)
+		return withBuiltins(jsonPlan(c), jsonBuiltin)
 	}
-	p.Callers = callers(c.Workflow)
-	p.Builtins = builtins(p, pick)
-	return p
+	return typedPlan(c) // typed mode has no built-ins
 }
 
 // Plan is what every target reads about a workflow.
@@ -51,10 +45,8 @@ type Plan struct {
 	More []service
 	// Into names the handlers of the optional interface n.Into, whose
 	// methods write a plain state's update in place; nil: it has none.
-	Into []string
-	// Callers are the states that call each handler method, nested ones
-	// too, in source order.
-	Callers map[string][]*ir.State
+	Into    []string
+	callers map[string][]*ir.State // see Callers
 	// Builtins are the built-ins a `flowc build` program may run methods
 	// of the handlers interface with, by method.
 	Builtins map[string]Builtin
