@@ -6,8 +6,9 @@
 // tests and in `flowc run` are in package github.com/flowc-dev/flowc/flowrun.
 //
 // The machinery that generated code calls lives in package
-// github.com/flowc-dev/flowc/runtime/impl, as protobuf-go keeps protoimpl
-// apart from proto: it changes with the code generator, so code of yours
+// github.com/flowc-dev/flowc/runtime/impl and, for each dialect, the
+// packages beneath it (impl/chain, impl/jsonmode, impl/asl), as
+// protobuf-go keeps protoimpl apart from proto: it changes with the code generator, so code of yours
 // should not call it. Every name here is the same type or value as the one
 // generated code uses, so the two always agree.
 package runtime

@@ -1,6 +1,10 @@
-// Package impl is the machinery of flowc-generated code: the step loops,
-// fan-outs, retries, reducers, checkpoints and each dialect's evaluation.
-// Only generated code and flowc's own packages should call it. Its API
+// Package impl is the machinery of flowc-generated code that every dialect
+// shares: the step loops, fan-outs, retries, reducers, checkpoints,
+// sessions and their stops, approvals and task-token waits, and typed
+// mode's evaluation. Each other dialect's own machinery builds on it in a
+// package beneath it, which it never imports: chain (task chains),
+// jsonmode (CodeMie's JSON mode) and asl (the States Language). Only
+// generated code and flowc's own packages should call them. Its API
 // follows the code generator and changes with it (see ThisRuntime); what a
 // program of yours needs is re-exported by package runtime (flowcrt).
 //
