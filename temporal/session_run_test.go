@@ -114,6 +114,9 @@ func TestRunSessionsOnServer(t *testing.T) {
 		}
 		first := exec.Command(flowc, onServer("release", "run", def, "--input", input)...)
 		first.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // the program it runs dies with it
+		// Killed, flowc cannot remove its temporary module: let the test's
+		// own directory hold it.
+		first.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
 		if err := first.Start(); err != nil {
 			t.Fatal(err)
 		}
