@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowc-dev/flowc/golden/observed"
 	"github.com/flowc-dev/flowc/observe"
-	"github.com/flowc-dev/flowc/observe/internal/testflows"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -66,7 +66,7 @@ func (t *terminal) seen() (frames []string, last string) {
 func TestProgressOfAMap(t *testing.T) {
 	term := &terminal{}
 	p := observe.NewProgress(term, observe.Interval(0), observe.Width(80))
-	err := testflows.RunMap(flowcrt.WithObserver(p), "a", "b", "c")
+	err := observed.Map(flowcrt.WithObserver(p), "a", "b", "c")
 	require.NoError(t, err)
 	frames, last := term.seen()
 	assert.Equal(t, "load", frames[0])
@@ -96,7 +96,7 @@ func TestProgressConcurrentItems(t *testing.T) {
 	for i := range ids {
 		ids[i] = fmt.Sprint("t", i)
 	}
-	err := testflows.RunMap(flowcrt.WithObserver(p), ids...)
+	err := observed.Map(flowcrt.WithObserver(p), ids...)
 	require.NoError(t, err)
 	frames, last := term.seen()
 	assert.Contains(t, frames, "load · load [####################] 40/40")
@@ -160,7 +160,7 @@ func TestProgressNotATerminal(t *testing.T) {
 	defer f.Close()
 	p := observe.ForTerminal(f)
 	assert.Nil(t, p)
-	err = testflows.RunMap(flowcrt.WithObserver(p), "a")
+	err = observed.Map(flowcrt.WithObserver(p), "a")
 	require.NoError(t, err)
 	p.Close()
 	info, err := f.Stat()

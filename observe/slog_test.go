@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowc-dev/flowc/golden/observed"
 	"github.com/flowc-dev/flowc/observe"
-	"github.com/flowc-dev/flowc/observe/internal/testflows"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -33,7 +33,7 @@ func textLog(buf *bytes.Buffer, level slog.Level) *slog.Logger {
 func TestSlogRetriedState(t *testing.T) {
 	var buf bytes.Buffer
 	obs := observe.Slog(textLog(&buf, slog.LevelInfo))
-	require.NoError(t, testflows.RunRetry(1, flowcrt.WithObserver(obs)))
+	require.NoError(t, observed.Retry(1, flowcrt.WithObserver(obs)))
 	assert.Equal(t, []string{
 		`level=WARN msg="attempt finished" workflow=Retry state=call attempt=1 error="RateLimited: slow down" error_name=RateLimited`,
 		`level=INFO msg="attempt finished" workflow=Retry state=call attempt=2`,
@@ -46,7 +46,7 @@ func TestSlogRetriedState(t *testing.T) {
 func TestSlogItemsAndFailure(t *testing.T) {
 	var buf bytes.Buffer
 	obs := observe.Slog(textLog(&buf, slog.LevelDebug))
-	require.Error(t, testflows.RunMap(flowcrt.WithObserver(obs), "bad"))
+	require.Error(t, observed.Map(flowcrt.WithObserver(obs), "bad"))
 	assert.Equal(t, []string{
 		`level=DEBUG msg="run started" workflow=MapReduce`,
 		`level=DEBUG msg="state started" workflow=MapReduce state=load`,
@@ -64,7 +64,7 @@ func TestMulti(t *testing.T) {
 	a, b := &tree{}, &tree{}
 	assert.Nil(t, observe.Multi(nil, nil))
 	assert.Same(t, a, observe.Multi(nil, a))
-	require.NoError(t, testflows.RunMap(flowcrt.WithObserver(observe.Multi(a, nil, observe.Multi(b))), "x", "y"))
+	require.NoError(t, observed.Map(flowcrt.WithObserver(observe.Multi(a, nil, observe.Multi(b))), "x", "y"))
 	assert.Equal(t, a.lines(), b.lines())
 	assert.Len(t, a.lines(), 7)
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/flowc-dev/flowc/golden/aslfanout"
 	"github.com/flowc-dev/flowc/golden/chainagent"
 	"github.com/flowc-dev/flowc/golden/jsonparallel"
-	"github.com/flowc-dev/flowc/observe/internal/testflows"
+	"github.com/flowc-dev/flowc/golden/observed"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
@@ -90,7 +90,7 @@ func (t *tree) lines() []string {
 // under the state's visit.
 func TestTreeRetriedTypedState(t *testing.T) {
 	tr := &tree{}
-	require.NoError(t, testflows.RunRetry(2, flowcrt.WithObserver(tr)))
+	require.NoError(t, observed.Retry(2, flowcrt.WithObserver(tr)))
 	assert.Equal(t, []string{
 		"run Retry: ok",
 		"run Retry > state call: ok",
@@ -105,7 +105,7 @@ func TestTreeRetriedTypedState(t *testing.T) {
 // many loops its items take.
 func TestTreeTypedFanOut(t *testing.T) {
 	tr := &tree{}
-	require.NoError(t, testflows.RunMap(flowcrt.WithObserver(tr), "a", "b", "c"))
+	require.NoError(t, observed.Map(flowcrt.WithObserver(tr), "a", "b", "c"))
 	assert.Equal(t, []string{
 		"run MapReduce: ok",
 		"run MapReduce > state load: ok",
@@ -122,7 +122,7 @@ func TestTreeTypedFanOut(t *testing.T) {
 // A failing item ends with its error's name, and so do its state and run.
 func TestTreeFailingItem(t *testing.T) {
 	tr := &tree{}
-	require.Error(t, testflows.RunMap(flowcrt.WithObserver(tr), "bad"))
+	require.Error(t, observed.Map(flowcrt.WithObserver(tr), "bad"))
 	assert.Equal(t, []string{
 		"run MapReduce: Unscorable",
 		"run MapReduce > state load: Unscorable",
@@ -217,7 +217,7 @@ func countPrefix(lines []string, prefix string) int {
 // recovers) ends its state, its item and the run with TaskFailed.
 func TestTreePanic(t *testing.T) {
 	tr := &tree{}
-	require.Error(t, testflows.RunMap(flowcrt.WithObserver(tr), "panic"))
+	require.Error(t, observed.Map(flowcrt.WithObserver(tr), "panic"))
 	assert.Equal(t, []string{
 		"run MapReduce: TaskFailed",
 		"run MapReduce > state load: TaskFailed",
@@ -270,7 +270,7 @@ func TestTreeDistributedMap(t *testing.T) {
 func TestTreeSession(t *testing.T) {
 	tr := &tree{}
 	opts := []flowcrt.Option{flowcrt.WithObserver(tr), flowcrt.WithCheckpointer(flowcrt.NewMemoryCheckpointer())}
-	require.NoError(t, testflows.RunMapSession("s1", opts, "a"))
+	require.NoError(t, observed.MapSession("s1", opts, "a"))
 	assert.Equal(t, []string{
 		"run MapReduce: ok",
 		"run MapReduce > state load: ok",

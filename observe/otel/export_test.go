@@ -17,7 +17,7 @@ import (
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/flowc-dev/flowc/observe/internal/testflows"
+	"github.com/flowc-dev/flowc/golden/observed"
 	flowcotel "github.com/flowc-dev/flowc/observe/otel"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
@@ -92,7 +92,7 @@ func TestExportFromEnv(t *testing.T) {
 	obs, shutdown, err := flowcotel.FromEnv(context.Background())
 	require.NoError(t, err)
 	require.NotNil(t, obs)
-	require.NoError(t, testflows.RunRetry(1, flowcrt.WithObserver(obs)))
+	require.NoError(t, observed.Retry(1, flowcrt.WithObserver(obs)))
 	require.NoError(t, shutdown(context.Background()))
 	spans, services := rc.seen()
 	assert.ElementsMatch(t, []string{"run Retry", "state call", "attempt call", "attempt call"}, spans)
@@ -108,7 +108,7 @@ func TestForBinaryExports(t *testing.T) {
 	defer stderr.Close()
 	opt, done, err := flowcotel.ForBinary(context.Background(), stderr, false)
 	require.NoError(t, err)
-	require.NoError(t, testflows.RunMap(opt, "a", "b"))
+	require.NoError(t, observed.Map(opt, "a", "b"))
 	done()
 	spans, _ := rc.seen()
 	assert.Len(t, spans, 1+2+2*2, "the run, load, report, and two items each with its state")

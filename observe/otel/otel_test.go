@@ -13,7 +13,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
-	"github.com/flowc-dev/flowc/observe/internal/testflows"
+	"github.com/flowc-dev/flowc/golden/observed"
 	flowcotel "github.com/flowc-dev/flowc/observe/otel"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
@@ -68,7 +68,7 @@ func describe(s sdktrace.ReadOnlySpan) string {
 // A retried state: one span per attempt under the state's, the failed
 // ones with status Error, the error's name and the error as an event.
 func TestSpansOfARetriedState(t *testing.T) {
-	spans, err := recorded(t, func(opt flowcrt.Option) error { return testflows.RunRetry(2, opt) })
+	spans, err := recorded(t, func(opt flowcrt.Option) error { return observed.Retry(2, opt) })
 	require.NoError(t, err)
 	const call = "run Retry {flowc.workflow=Retry} > state call {flowc.state=call}"
 	assert.ElementsMatch(t, []string{
@@ -89,7 +89,7 @@ func TestSpansOfARetriedState(t *testing.T) {
 // The items of a fan-out, run two at a time, are child spans of the state
 // that fans out, and the states of each item's chain are its children.
 func TestSpansOfAFanOut(t *testing.T) {
-	spans, err := recorded(t, func(opt flowcrt.Option) error { return testflows.RunMap(opt, "a", "b", "c") })
+	spans, err := recorded(t, func(opt flowcrt.Option) error { return observed.Map(opt, "a", "b", "c") })
 	require.NoError(t, err)
 	const run = "run MapReduce {flowc.workflow=MapReduce}"
 	const load = run + " > state load {flowc.state=load}"
@@ -103,7 +103,7 @@ func TestSpansOfAFanOut(t *testing.T) {
 
 // A failing item fails its span, its state's and the run's.
 func TestSpansOfAFailingItem(t *testing.T) {
-	spans, err := recorded(t, func(opt flowcrt.Option) error { return testflows.RunMap(opt, "bad") })
+	spans, err := recorded(t, func(opt flowcrt.Option) error { return observed.Map(opt, "bad") })
 	require.Error(t, err)
 	failed := 0
 	for _, s := range spans {

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
 
-	"github.com/flowc-dev/flowc/observe/internal/testflows"
+	"github.com/flowc-dev/flowc/golden/observed"
 	flowcotel "github.com/flowc-dev/flowc/observe/otel"
 )
 
@@ -53,7 +53,7 @@ func TestForBinaryOnATerminal(t *testing.T) {
 			master, tty := openPty(t)
 			opt, done, err := flowcotel.ForBinary(context.Background(), tty, quiet)
 			require.NoError(t, err)
-			require.NoError(t, testflows.RunMap(opt, "a", "b", "c"))
+			require.NoError(t, observed.Map(opt, "a", "b", "c"))
 			done()
 			out := screen(t, master, tty)
 			if quiet {
