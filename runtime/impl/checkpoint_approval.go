@@ -180,7 +180,7 @@ func interruptedLine(wait *Interrupted) []byte {
 		stops = append(stops, stop{p.key(), p.State, p.Prompt, nonNil(p.Options)})
 	}
 	// Strings always encode.
-	line, _ := encode(struct {
+	line, _ := EncodeJSON(struct {
 		Status  string   `json:"status"`
 		Prompt  string   `json:"prompt"`
 		Options []string `json:"options"`

@@ -30,7 +30,7 @@ func ResultLine(output any, err error) []byte {
 	if err != nil {
 		return failedLine(err)
 	}
-	out, err := encode(output)
+	out, err := EncodeJSON(output)
 	if err != nil {
 		return failedLine(fmt.Errorf("flowc: encoding the output: %w", err))
 	}
@@ -44,7 +44,7 @@ func failedLine(err error) []byte {
 		cause = e.Cause
 	}
 	// The fields are in the documented order; strings always encode.
-	line, _ := encode(struct {
+	line, _ := EncodeJSON(struct {
 		Status string `json:"status"`
 		Error  string `json:"error"`
 		Cause  string `json:"cause"`
@@ -52,9 +52,10 @@ func failedLine(err error) []byte {
 	return line
 }
 
-// encode is json.Marshal without HTML escaping, since the line is read by
-// people and programs, never embedded in HTML.
-func encode(v any) ([]byte, error) {
+// EncodeJSON is json.Marshal without HTML escaping, as every dialect
+// encodes values: results are read by people and programs, never embedded
+// in HTML.
+func EncodeJSON(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -111,7 +111,7 @@ func (s *Session) ID() string {
 // without a newline: {"status":"WAITING","state":"...","task_token":"..."}.
 func waitingLine(wait *TaskTokenWait) []byte {
 	// Strings always encode.
-	line, _ := encode(struct {
+	line, _ := EncodeJSON(struct {
 		Status string   `json:"status"`
 		State  string   `json:"state"`
 		Token  string   `json:"task_token"`

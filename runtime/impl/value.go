@@ -17,7 +17,7 @@ func ValueText(v any) (string, error) {
 	if s, ok := v.(string); ok {
 		return s, nil
 	}
-	b, err := encode(v)
+	b, err := EncodeJSON(v)
 	return string(b), err
 }
 

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // Object is a JSON object that keeps its members in the order they were
@@ -110,10 +112,10 @@ func (o *Object) MarshalJSON() ([]byte, error) {
 			buf.WriteByte(',')
 		}
 		first = false
-		k, _ := encodeJSON(m.key)
+		k, _ := impl.EncodeJSON(m.key)
 		buf.Write(k)
 		buf.WriteByte(':')
-		v, err := encodeJSON(m.value)
+		v, err := impl.EncodeJSON(m.value)
 		buf.Write(v)
 		return err
 	}

@@ -148,7 +148,7 @@ func equalJSON(a, b any) bool {
 // jsonText encodes a value the way JavaScript's JSON.stringify does (no
 // HTML escaping).
 func jsonText(v any) string {
-	out, err := encodeJSON(v)
+	out, err := impl.EncodeJSON(v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}
@@ -222,17 +222,4 @@ func MergeASLInput(saved *any, in any) {
 		out.set(m.key, m.value)
 	}
 	*saved = out
-}
-
-// encodeJSON is json.Marshal without HTML escaping, as the result line
-// (package impl) encodes values: they are read by people and programs,
-// never embedded in HTML.
-func encodeJSON(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

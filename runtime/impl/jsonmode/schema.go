@@ -1,7 +1,6 @@
 package jsonmode
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -126,11 +125,8 @@ func checkEnum(s map[string]any, v any, at string) string {
 
 // text is v's JSON for a message, without HTML escaping: people read it.
 func text(v any) string {
-	var buf strings.Builder
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v) // plain JSON values, which always encode
-	return strings.TrimSuffix(buf.String(), "\n")
+	out, _ := impl.EncodeJSON(v) // plain JSON values, which always encode
+	return string(out)
 }
 
 func checkNumber(s map[string]any, v any, at string) string {
