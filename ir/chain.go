@@ -11,19 +11,19 @@ type ChainInfo struct {
 }
 
 // ChainHandlerKind says which documented handler a task names, and so the
-// signature of its Go method.
+// signature of its Go method. The zero kind is a method of the user's own
+// name: (ChainCall) (ChainResult, error).
 type ChainHandlerKind int
 
 const (
-	ChainUser             ChainHandlerKind = iota // any other name: (ChainCall) (ChainResult, error)
-	ChainChatCompletion                           // chat_completion: an LLM call over the chat history
-	ChainExecuteToolCalls                         // execute_tool_calls: runs the tool calls of a history
-	ChainTools                                    // tools: one direct tool call
-	ChainHook                                     // hook: the older name of a direct external call
-	ChainRoute                                    // route: the model picks one of the branch labels
-	ChainConditionKey                             // condition_key: the model checks valid_conditions
-	ChainPromptToString                           // prompt_to_string with a model: its answer, as text
-	ChainPromptToInt                              // prompt_to_int with a model: its answer, as an integer
+	ChainChatCompletion   ChainHandlerKind = iota + 1 // chat_completion: an LLM call over the chat history
+	ChainExecuteToolCalls                             // execute_tool_calls: runs the tool calls of a history
+	ChainTools                                        // tools: one direct tool call
+	ChainHook                                         // hook: the older name of a direct external call
+	ChainRoute                                        // route: the model picks one of the branch labels
+	ChainConditionKey                                 // condition_key: the model checks valid_conditions
+	ChainPromptToString                               // prompt_to_string with a model: its answer, as text
+	ChainPromptToInt                                  // prompt_to_int with a model: its answer, as an integer
 )
 
 // chainKinds maps the documented handlers, by Go method name, to their
@@ -112,10 +112,6 @@ type ToolsCall struct {
 // OpEdgeTraversedAtLeast fires once the branch's Edge has been taken When
 // times in the run; it reads the run's edge counts, not the eval string.
 const OpEdgeTraversedAtLeast Operator = "edge_traversed_at_least"
-
-// EvalNoop is the control token a noop task's branches see besides its
-// input's text.
-const EvalNoop = "noop"
 
 // Edge is the `edge` of an edge_traversed_at_least branch: "from->to".
 type Edge struct {

@@ -26,8 +26,6 @@ const (
 	CallLen        = "len"        // len(a) of a slice or map
 	CallRuneCount  = "runecount"  // the number of characters of string a
 	CallIsNil      = "isnil"      // a == nil
-	CallIn         = "in"         // JSON mode: b in a, a substring, list element or object key as a turns out at run time
-	CallKeys       = "keys"       // JSON mode: the list of the variables' names; no arguments
 )
 
 // Expr is a checked expression, lowered to a tree codegen can print as Go
