@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 
 	"github.com/flowc-dev/flowc/builtin"
+	"github.com/flowc-dev/flowc/checkpoint/sqlite"
 	"github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
@@ -44,7 +45,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, run runFunc,
 	fs.SetOutput(stderr)
 	input := fs.String("input", "", "JSON input `file`, or - for standard input (default: {}, or no input for a session)")
 	quiet := fs.Bool("quiet", false, "show no progress")
-	var sf SessionFlags
+	var sf flowcimpl.SessionFlags
 	sf.Register(fs)
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
@@ -74,14 +75,14 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, run runFunc,
 
 // setup checks the flags and reads the input: {} by default, nil for a
 // session given none.
-func setup(fs *flag.FlagSet, input string, sf SessionFlags, session sessionFunc, stdin io.Reader) ([]byte, *Env, error) {
+func setup(fs *flag.FlagSet, input string, sf flowcimpl.SessionFlags, session sessionFunc, stdin io.Reader) ([]byte, *Env, error) {
 	switch {
 	case fs.NArg() > 0:
 		return nil, nil, fmt.Errorf("unexpected argument %q; the input comes with --input", fs.Arg(0))
 	case sf.ID != "" && session == nil:
 		return nil, nil, errors.New("this kind of workflow has no sessions")
 	}
-	if err := sf.Check(input); err != nil {
+	if err := sf.Check(input, false); err != nil {
 		return nil, nil, err
 	}
 	llm, err := builtin.FromEnv()
@@ -107,8 +108,8 @@ func readInput(input string, stdin io.Reader) ([]byte, error) {
 }
 
 // runSession runs the session with its checkpoints in the SQLite file.
-func runSession(ctx context.Context, sf SessionFlags, session sessionFunc, in []byte, env *Env, watch flowcrt.Option) (any, error) {
-	store, err := sf.Open()
+func runSession(ctx context.Context, sf flowcimpl.SessionFlags, session sessionFunc, in []byte, env *Env, watch flowcrt.Option) (any, error) {
+	store, err := sqlite.Open(sf.DB)
 	if err != nil {
 		return nil, &flowcrt.SessionError{Session: sf.ID, Err: err}
 	}

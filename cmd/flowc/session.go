@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	_ "embed"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,47 +14,10 @@ import (
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
-// sessionFlags are the flags of `flowc run` that run a session on a
-// checkpoint file; the programs `flowc build` writes take the same ones
-// (binmain.SessionFlags, which TestSessionFlagsMatchBinmain holds these
-// to). flowc does not import binmain for them: binmain links the SQLite
-// driver, which only a session run needs.
-type sessionFlags struct {
-	DB       string
-	ID       string
-	Decision string
-	At       string
-	Task     flowcimpl.TaskTokenFlags // --task-success and friends: answer a task token the session waits for
-}
-
-func (f *sessionFlags) Register(fs *flag.FlagSet) {
-	fs.StringVar(&f.DB, "checkpoint-db", "", "run as a session, with its checkpoints in this SQLite `file`")
-	fs.StringVar(&f.ID, "session", "", "the session `id` (with --checkpoint-db)")
-	fs.StringVar(&f.Decision, "decision", "", "answer the approval the session waits for with this `option`")
-	fs.StringVar(&f.At, "at", "", "with --decision: answer the stop this `key` names (e.g. Map/3/Approve), when several wait")
-	f.Task.Register(fs)
-}
-
-// Check reports a combination of the flags and --input that makes no
-// sense; onServer says that an engine's server keeps the sessions
-// (--engine temporal), so that a session needs no checkpoint file.
-func (f *sessionFlags) Check(input string, onServer bool) error {
-	switch {
-	case onServer && f.DB != "":
-		return errors.New("on Temporal the server keeps the session: give --session without --checkpoint-db")
-	case !onServer && (f.DB == "") != (f.ID == ""):
-		return errors.New("--checkpoint-db and --session go together")
-	case f.Decision != "" && f.ID == "" && onServer:
-		return errors.New("--decision answers the approval a session waits for: it needs --session")
-	case f.Decision != "" && f.ID == "":
-		return errors.New("--decision answers the approval a session waits for: it needs --checkpoint-db and --session")
-	case f.At != "" && f.Decision == "":
-		return errors.New("--at names the stop a --decision answers")
-	case f.Decision != "" && input != "":
-		return errors.New("--decision continues the session as it is; give new --input in a run of its own")
-	}
-	return f.Task.Check(f.ID != "", input != "", f.Decision != "")
-}
+// sessionFlags are the flags of `flowc run` that run a session: those of
+// the programs `flowc build` writes (flowcimpl.SessionFlags), which
+// flowc run hands on to the program it builds.
+type sessionFlags struct{ flowcimpl.SessionFlags }
 
 // args are the runner's flags for the session.
 func (f *sessionFlags) args() []string {

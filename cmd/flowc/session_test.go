@@ -2,7 +2,6 @@ package main
 
 import (
 	"database/sql"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,8 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	_ "modernc.org/sqlite" // the test writes a foreign SQLite file
-
-	"github.com/flowc-dev/flowc/binmain"
 )
 
 // chatDef is the state of llmfy's continuation example (its State
@@ -185,36 +182,4 @@ func TestRunSessionUsage(t *testing.T) {
 		assert.Equal(t, exitUsage, code, "%v", args)
 		assert.Contains(t, stderr, "flowc run: ")
 	}
-}
-
-// flowc run takes the session flags of the programs flowc build writes,
-// with the same usage and the same checks: flowc keeps its own copy so as
-// not to link binmain's SQLite driver and exporters.
-func TestSessionFlagsMatchBinmain(t *testing.T) {
-	parse := func(args []string) (sessionFlags, binmain.SessionFlags) {
-		var ours sessionFlags
-		var theirs binmain.SessionFlags
-		a, b := flag.NewFlagSet("a", flag.ContinueOnError), flag.NewFlagSet("b", flag.ContinueOnError)
-		ours.Register(a)
-		theirs.Register(b)
-		require.NoError(t, a.Parse(args))
-		require.NoError(t, b.Parse(args))
-		assert.Equal(t, usages(b), usages(a))
-		return ours, theirs
-	}
-	for _, args := range [][]string{
-		nil, {"-session", "s"}, {"-checkpoint-db", "x"}, {"-decision", "y"}, {"-checkpoint-db", "x", "-session", "s"},
-		{"-checkpoint-db", "x", "-session", "s", "-decision", "y"},
-	} {
-		for _, input := range []string{"", "in.json"} {
-			ours, theirs := parse(args)
-			assert.Equal(t, theirs.Check(input), ours.Check(input, false), "%v --input %q", args, input)
-		}
-	}
-}
-
-func usages(fs *flag.FlagSet) map[string]string {
-	m := map[string]string{}
-	fs.VisitAll(func(f *flag.Flag) { m[f.Name] = f.Usage })
-	return m
 }

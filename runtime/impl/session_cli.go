@@ -1,22 +1,19 @@
-package binmain
+package impl
 
 import (
 	"errors"
 	"flag"
-
-	"github.com/flowc-dev/flowc/checkpoint/sqlite"
-	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
-// SessionFlags are the flags that run a workflow as a session with its
-// checkpoints in a SQLite file: those of `flowc run` and of the programs
-// `flowc build` writes.
+// SessionFlags run a workflow as a session with its checkpoints in a
+// SQLite file: the flags of `flowc run` and of the programs `flowc build`
+// writes, which take them alike.
 type SessionFlags struct {
 	DB       string
 	ID       string
 	Decision string
 	At       string
-	Task     flowcimpl.TaskTokenFlags // --task-success and friends: answer a task token the session waits for
+	Task     TaskTokenFlags // --task-success and friends: answer a task token the session waits for
 }
 
 // Register adds the flags to fs.
@@ -28,11 +25,18 @@ func (f *SessionFlags) Register(fs *flag.FlagSet) {
 	f.Task.Register(fs)
 }
 
-// Check reports a combination of the flags and --input that makes no sense.
-func (f *SessionFlags) Check(input string) error {
+// Check reports a combination of the flags and --input that makes no
+// sense; onServer says that an engine's server keeps the sessions
+// (`flowc run --engine temporal`), so that a session needs no checkpoint
+// file.
+func (f *SessionFlags) Check(input string, onServer bool) error {
 	switch {
-	case (f.DB == "") != (f.ID == ""):
+	case onServer && f.DB != "":
+		return errors.New("on Temporal the server keeps the session: give --session without --checkpoint-db")
+	case !onServer && (f.DB == "") != (f.ID == ""):
 		return errors.New("--checkpoint-db and --session go together")
+	case f.Decision != "" && f.ID == "" && onServer:
+		return errors.New("--decision answers the approval a session waits for: it needs --session")
 	case f.Decision != "" && f.ID == "":
 		return errors.New("--decision answers the approval a session waits for: it needs --checkpoint-db and --session")
 	case f.At != "" && f.Decision == "":
@@ -41,12 +45,4 @@ func (f *SessionFlags) Check(input string) error {
 		return errors.New("--decision continues the session as it is; give new --input in a run of its own")
 	}
 	return f.Task.Check(f.ID != "", input != "", f.Decision != "")
-}
-
-// Open opens the checkpoint file; nil without a session.
-func (f *SessionFlags) Open() (*sqlite.Store, error) {
-	if f.DB == "" {
-		return nil, nil
-	}
-	return sqlite.Open(f.DB)
 }
