@@ -22,7 +22,7 @@ func refusing(t *testing.T) Program {
 
 // TestBuildMainRefusesFlags: a program of `flowc build --target temporal`
 // refuses what makes no sense on a server with exit 2 and the message of a
-// native built program (binmain.SessionFlags.Check) where the meaning is
+// native built program (flowcimpl.SessionFlags.Check) where the meaning is
 // the same, before it binds a handler or dials the server.
 func TestBuildMainRefusesFlags(t *testing.T) {
 	const addr = "--temporal-address=127.0.0.1:1"
