@@ -128,8 +128,8 @@ func compileAndCheck(t *testing.T, path string, src []byte) {
 		t.Fatal(err)
 	}
 	// Graphs print names from the definition too; they must not panic.
-	graph.Mermaid(w.Checked)
-	graph.Dot(w.Checked)
+	graph.Mermaid(w)
+	graph.Dot(w)
 	again, _ := compiler.Compile(path, src, compiler.Options{NoPackage: true})
 	if again == nil || !bytes.Equal(bytes.Join(got, nil), bytes.Join(generate(t, again), nil)) {
 		t.Fatalf("output is not deterministic")

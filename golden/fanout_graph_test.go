@@ -63,9 +63,9 @@ func TestGraphRegions(t *testing.T) {
   s4 -->|"each item of items, at most 2 at a time"| s5
   s5 -->|"next"| s6
   s6 -->|"end"| finish
-`, graph.Mermaid(w.Checked))
+`, graph.Mermaid(w))
 
-	dot := graph.Dot(w.Checked)
+	dot := graph.Dot(w)
 	assert.Contains(t, dot, "  subgraph cluster_s0_parallel {\n    label=\"split: parallel\";\n    subgraph cluster_s0_1 {\n      label=\"branch a\";\n      s1 [label=\"a\"];\n    }\n")
 	assert.Contains(t, dot, "  subgraph cluster_s4_each {\n    label=\"join: each item of items, at most 2 at a time\";\n    s5 [label=\"each\"];\n  }\n")
 	edge := regexp.MustCompile(`->`)

@@ -35,9 +35,9 @@ func cmdGraph(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	if *format == "dot" {
-		fmt.Fprint(stdout, graph.Dot(w.Checked))
+		fmt.Fprint(stdout, graph.Dot(w))
 	} else {
-		fmt.Fprint(stdout, graph.Mermaid(w.Checked))
+		fmt.Fprint(stdout, graph.Mermaid(w))
 	}
 	return exitOK
 }

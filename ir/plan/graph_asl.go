@@ -1,4 +1,4 @@
-package graph
+package plan
 
 import (
 	"fmt"
@@ -8,20 +8,57 @@ import (
 	"github.com/flowc-dev/flowc/ir"
 )
 
+// aslEnd stands for the end of the run among a state machine's states: a
+// key no state has, since a States Language machine may name a state "end".
+const aslEnd = ""
+
+// aslGraph is the graph of a States Language machine: the machines of
+// Parallel, Map and compiled-in states as groups nested in their state,
+// states named s0, s1... in the order ir.AllStates gives.
+func aslGraph(w *ir.Workflow) Graph {
+	ids := map[string]string{aslEnd: GraphEnd}
+	for i, s := range ir.AllStates(w.States) {
+		ids[s.ID] = nodeName(i)
+	}
+	return Graph{Start: ids[w.Start.ID], Nodes: aslNodes(w.States, ids), Edges: aslEdges(w, ids)}
+}
+
+// aslNodes are the states as nodes, each followed by the groups of the
+// machines it holds.
+func aslNodes(states []*ir.State, ids map[string]string) []GraphNode {
+	var out []GraphNode
+	for _, s := range states {
+		out = append(out, GraphNode{Name: ids[s.ID], Label: s.ID})
+		for i, m := range s.ASL.Branches {
+			title := s.ID + " " + branchWhat(s, i)
+			if s.ASL.Type == ir.ASLMap {
+				title = s.ID + " iterator"
+			}
+			out = append(out, GraphNode{
+				Name: fmt.Sprintf("%s_%d", ids[s.ID], i+1), Label: title, Group: true,
+				Nodes: aslNodes(m.States, ids),
+			})
+		}
+	}
+	return out
+}
+
 // aslEdges lists the transitions of every state, nested ones included:
 // Next and End, each choice rule, Default, catchers, and an edge from a
 // Parallel or Map state into the start of each machine it holds. The end
-// of a branch or iterator is where its subgraph ends, so only top-level
+// of a branch or iterator is where its group ends, so only top-level
 // states have an edge to the end of the run, and Fail states wherever they
 // are.
-func aslEdges(w *ir.Workflow) []edge {
-	var out []edge
+func aslEdges(w *ir.Workflow, ids map[string]string) []GraphEdge {
+	var out []GraphEdge
 	top := map[*ir.State]bool{}
 	for _, s := range w.States {
 		top[s] = true
 	}
 	for _, s := range ir.AllStates(w.States) {
-		add := func(to ir.Ref, label string) { out = append(out, edge{From: s.ID, To: to.ID, Label: label}) }
+		add := func(to ir.Ref, label string) {
+			out = append(out, GraphEdge{From: ids[s.ID], To: ids[to.ID], Label: label})
+		}
 		a := s.ASL
 		for i, m := range a.Branches {
 			add(m.Start, branchWhat(s, i))
@@ -98,46 +135,4 @@ func branchWhat(s *ir.State, i int) string {
 		return "each item"
 	}
 	return "branch " + strconv.Itoa(i+1)
-}
-
-// aslNodes writes the states as nodes, the machines of Parallel and Map
-// states as nested subgraphs.
-func aslNodes(b *strings.Builder, states []*ir.State, ids map[string]string, dot bool, depth int) {
-	indent := strings.Repeat("  ", depth)
-	for _, s := range states {
-		if dot {
-			fmt.Fprintf(b, "%s%s [label=%s];\n", indent, ids[s.ID], dotQuote(s.ID))
-		} else {
-			fmt.Fprintf(b, "%s%s[\"%s\"]\n", indent, ids[s.ID], mermaidText(s.ID))
-		}
-		for i, m := range s.ASL.Branches {
-			title := s.ID + " " + branchWhat(s, i)
-			if s.ASL.Type == ir.ASLMap {
-				title = s.ID + " iterator"
-			}
-			sub := fmt.Sprintf("%s_%d", ids[s.ID], i+1)
-			if dot {
-				fmt.Fprintf(b, "%ssubgraph cluster_%s {\n%s  label=%s;\n", indent, sub, indent, dotQuote(title))
-				aslNodes(b, m.States, ids, dot, depth+1)
-				fmt.Fprintf(b, "%s}\n", indent)
-				continue
-			}
-			fmt.Fprintf(b, "%ssubgraph %s[\"%s\"]\n", indent, sub, mermaidText(title))
-			aslNodes(b, m.States, ids, dot, depth+1)
-			fmt.Fprintf(b, "%send\n", indent)
-		}
-	}
-}
-
-// aslEnd stands for the end of the run among a state machine's states: a
-// key no state has, since a States Language machine may name a state "end".
-const aslEnd = ""
-
-// aslNodeIDs names every state s0, s1... in the order allStates gives.
-func aslNodeIDs(w *ir.Workflow) map[string]string {
-	ids := map[string]string{aslEnd: "finish"}
-	for i, s := range ir.AllStates(w.States) {
-		ids[s.ID] = fmt.Sprintf("s%d", i)
-	}
-	return ids
 }
