@@ -12,8 +12,9 @@ import (
 )
 
 // Mermaid renders the graph of a workflow as a mermaid flowchart.
-func Mermaid(p *plan.Plan) string {
-	g := p.Graph
+func Mermaid(p *plan.Plan) string { return mermaid(p.Graph()) }
+
+func mermaid(g plan.Graph) string {
 	var b strings.Builder
 	b.WriteString("flowchart TD\n")
 	b.WriteString("  start((start))\n")
@@ -41,10 +42,11 @@ func mermaidNodes(b *strings.Builder, nodes []plan.GraphNode, depth int) {
 
 // Dot renders the graph of a workflow in Graphviz's dot language, each
 // group as a cluster.
-func Dot(p *plan.Plan) string {
-	g := p.Graph
+func Dot(p *plan.Plan) string { return dot(p.Workflow.Name, p.Graph()) }
+
+func dot(name string, g plan.Graph) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "digraph %s {\n", dotQuote(p.Workflow.Name))
+	fmt.Fprintf(&b, "digraph %s {\n", dotQuote(name))
 	b.WriteString("  node [shape=box];\n  start [shape=circle];\n")
 	fmt.Fprintf(&b, "  %s [label=\"end\", shape=doublecircle];\n", plan.GraphEnd)
 	dotNodes(&b, g.Nodes, 1)

@@ -5,17 +5,15 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/flowc-dev/flowc/ir"
 	"github.com/flowc-dev/flowc/ir/plan"
 )
 
-// drawn is a plan whose graph holds every shape the renderers lay out:
+// drawn is a graph that holds every shape the renderers lay out:
 // a node, a group nested in a group, an empty group, and labels with the
 // characters each format must escape (Mermaid's entity codes "#quot;"
 // etc., dot's backslash escapes in a quoted ID).
-func drawn() *plan.Plan {
-	w := &ir.Workflow{Name: `say "hi"`}
-	return &plan.Plan{Checked: ir.NewChecked(w), Graph: plan.Graph{
+func drawn() plan.Graph {
+	return plan.Graph{
 		Start: "s0",
 		Nodes: []plan.GraphNode{
 			{Name: "s0", Label: `a "b" | <c>`},
@@ -25,7 +23,7 @@ func drawn() *plan.Plan {
 			{Name: "s2_g", Label: "empty", Group: true},
 		},
 		Edges: []plan.GraphEdge{{From: "s0", To: "s1", Label: "line\nbreak"}, {From: "s1", To: plan.GraphEnd, Label: "end"}},
-	}}
+	}
 }
 
 func TestMermaid(t *testing.T) {
@@ -43,7 +41,7 @@ func TestMermaid(t *testing.T) {
   start --> s0
   s0 -->|"line break"| s1
   s1 -->|"end"| finish
-`, Mermaid(drawn()))
+`, mermaid(drawn()))
 }
 
 func TestDot(t *testing.T) {
@@ -66,5 +64,5 @@ func TestDot(t *testing.T) {
   s0 -> s1 [label="line\nbreak"];
   s1 -> finish [label="end"];
 }
-`, Dot(drawn()))
+`, dot(`say "hi"`, drawn()))
 }

@@ -36,6 +36,10 @@ type GraphEdge struct {
 	From, To, Label string
 }
 
+// Graph is the workflow's shape, for diagrams. Only they need it, so it
+// is derived when asked for, not with the rest of the plan.
+func (p *Plan) Graph() Graph { return graphOf(p.Workflow) }
+
 // graphOf is the graph of w, drawn the way its language nests states: a
 // States Language machine holds its branches and iterators, the other
 // languages list every state at the top and group them by region and

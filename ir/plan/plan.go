@@ -20,13 +20,6 @@ import (
 
 // Of is the plan of c, derived once by the dialect of c's language.
 func Of(c *ir.Checked) *Plan {
-	p := dialectPlan(c)
-	p.Graph = graphOf(c.Workflow)
-	return p
-}
-
-// dialectPlan is the plan of c that the dialect of c's language derives.
-func dialectPlan(c *ir.Checked) *Plan {
 	switch c.Mode {
 	case ir.ModeChain:
 		return withBuiltins(chainPlan(c), chainBuiltin)
@@ -42,7 +35,6 @@ func dialectPlan(c *ir.Checked) *Plan {
 type Plan struct {
 	*ir.Checked // the workflow as its front-end lowered it, and what the checker found
 	Names       Names
-	Graph       Graph     // the workflow's shape, for diagrams
 	GenVersion  int       // the runtime support the code needs
 	Noun        string    // what the workflow runs: "the workflow", "the task chain"...
 	Describe    bool      // the workflow type's doc holds the description
