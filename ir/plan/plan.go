@@ -67,6 +67,12 @@ type Plan struct {
 	// ItemReads and ResultWrites: a distributed Map reads its items with a
 	// flowcrt.ItemReader, writes its results with a flowcrt.ResultWriter.
 	ItemReads, ResultWrites bool
+	// Loops are the step loops of the generated code, the top one first
+	// (loops.go); FanOuts the fan-outs, in the order of the states that
+	// open them.
+	Loops   []*Loop
+	FanOuts []*FanOut
+	index   loopIndex
 
 	into  map[string]bool   // typed mode: Into, as a set
 	nodes map[string]string // JSON mode: each custom-node state's custom_node_id, by state id
