@@ -6,8 +6,8 @@
 // Every target reads the plan (package ir/plan), which the compiler built
 // right after the checker: plain data, with no jennifer in it, that names
 // the identifiers, types every handler and entry point, and describes the
-// steps' states, the step loops and fan-outs, sessions and mock. The Go only a jennifer target writes
-// stays behind Dialect's methods.
+// steps' states, the step loops and fan-outs, sessions and mock. The Go
+// only a jennifer target writes stays behind Dialect's methods.
 package emit
 
 import (
