@@ -12,7 +12,7 @@ import (
 // workflow has a top loop, the first of Plan.Loops; a fan-out runs its
 // branches or items in loops of their own (typed mode, the States
 // Language) or in the top loop again (JSON mode). Each dialect's file
-// derives them (typedLoops, jsonLoops, chainLoops, aslLoops); the
+// derives them (typedLoops, jsonLoops, chainLoops, withASLLoops); the
 // generator writes their Go.
 
 // Loop is one step loop.
@@ -27,7 +27,7 @@ type Loop struct {
 	// "branch 2 of Parallel state \"P\"", "one item through the chain of
 	// the fan-out at \"split\"".
 	What   string
-	States []*ir.State // the states it has a case for, in step enum order
+	States []*ir.State // the states it runs, in the order of its cases
 	// Start is the state a fresh run of it starts at; nil where each
 	// caller says (typed mode's Parallel branches).
 	Start *ir.State
@@ -80,7 +80,9 @@ type FanOut struct {
 	Method  string
 	Items   bool        // the items of a list, each through a chain; false: fixed branches
 	Entries []*ir.State // where each branch starts, or an item's chain
-	Limit   int         // how many branches or items run at once; 0: no bound
+	// Limit is how many branches or items run at once; 0: no bound, or
+	// one a States Language Map's MaxConcurrencyPath reads at run time.
+	Limit int
 	// Exit is where the run goes on after it: the join, the state after
 	// the chain, or the end; zero in the States Language, where the
 	// opening state's own transition goes on.
