@@ -46,7 +46,7 @@ func aslPlan(c *ir.Checked) *Plan {
 	top := len(w.States)
 	states := append(w.States[:top:top], nested(w.States)...)
 	reads, writes := distributedIO(w)
-	return &Plan{
+	p := &Plan{
 		InputDecoder: "DecodeASLInput", ItemReads: reads, ResultWrites: writes,
 		Checked: c, Names: n, GenVersion: aslGenVersion, Noun: "the state machine", Describe: true,
 		HandlersDoc: doc, Handlers: handlers,
@@ -69,6 +69,7 @@ func aslPlan(c *ir.Checked) *Plan {
 			StateContext: true,
 		},
 	}
+	return p.withASLLoops()
 }
 
 // aslHandler is one method of the handlers interface.
@@ -198,4 +199,131 @@ func aslSessions(w *ir.Workflow) *SessionSpec {
 		Resume: "Resume continues session sessionID from its last checkpoint, without running again the top-level " +
 			"states that completed; a session whose last run finished returns its output.",
 	}
+}
+
+// IsCallback reports whether s is a Task state that waits for a task
+// token; a startExecution compiled in is not (it completes with its
+// child).
+func IsCallback(s *ir.State) bool {
+	a := s.ASL
+	return a.Type == ir.ASLTask && a.Agent == nil && a.Include == nil && s.Handler != nil &&
+		strings.HasSuffix(a.Resource, CallbackSuffix)
+}
+
+// aslLoops derives the loop of every machine: the state machine, each
+// Parallel branch and Map iterator, each compiled-in child (Include,
+// startExecution); Parallel and Map states are the fan-outs.
+type aslLoops struct {
+	loops   []*Loop
+	fanOuts []*FanOut
+	index   loopIndex
+}
+
+// withASLLoops sets the loops and fan-outs of a States Language plan.
+func (p *Plan) withASLLoops() *Plan {
+	w := p.Workflow
+	d := &aslLoops{index: loopIndex{machines: map[*ir.Machine]*Loop{}, saved: map[*ir.State]bool{}}}
+	checkpointed(w.States, d.index.saved)
+	top := d.machine(&ir.Machine{Start: w.Start, States: w.States}, "run", "the state machine", nil)
+	top.FromStep, top.Session = true, RunSession
+	p.withLoops(d.loops, d.fanOuts)
+	p.index.machines, p.index.saved = d.index.machines, d.index.saved
+	return p
+}
+
+// checkpointed lists the states a session checkpoints after (see
+// Plan.Checkpointed).
+func checkpointed(states []*ir.State, into map[*ir.State]bool) {
+	for _, s := range states {
+		into[s] = true
+		if hasChild(s) {
+			checkpointed(s.ASL.Branches[0].States, into)
+		}
+	}
+}
+
+// hasChild reports whether s runs a compiled-in child state machine.
+func hasChild(s *ir.State) bool {
+	return s.ASL.Include != nil && len(s.ASL.Branches) > 0
+}
+
+// machine adds the loop of m, named method, then those of the machines
+// its states hold; fan is the fan-out m is a branch of.
+func (d *aslLoops) machine(m *ir.Machine, method, what string, fan *FanOut) *Loop {
+	l := &Loop{Method: method, Entry: method, What: what, States: m.States, Start: stateIn(m.States, m.Start.ID),
+		Machine: m, FanOut: fan}
+	d.loops = append(d.loops, l)
+	d.index.machines[m] = l
+	for _, s := range m.States {
+		d.state(s)
+	}
+	return l
+}
+
+// state adds the loops of the machines s holds: its Parallel branches, its
+// Map iterator, or its compiled-in child.
+func (d *aslLoops) state(s *ir.State) {
+	a := s.ASL
+	if len(a.Branches) == 0 {
+		return
+	}
+	if a.Include != nil {
+		child := d.machine(a.Branches[0], "run"+s.GoName+"Template", includeWhat(s), nil)
+		// A child inside a branch resumes as a top-level one does when
+		// a run can stop in it (runtime/impl/asl/resume.go, ResumeChild).
+		if d.index.saved[s] || canStop(child.Machine) {
+			resumes(child, ChildSession)
+		}
+		return
+	}
+	fan := &FanOut{From: s, Items: a.Type == ir.ASLMap, Limit: a.MaxConcurrency}
+	d.fanOuts = append(d.fanOuts, fan)
+	for i, m := range a.Branches {
+		method, what := "run"+s.GoName+"Items", "the iterator of Map state "+strconv.Quote(s.ID)
+		if !fan.Items {
+			n := strconv.Itoa(i + 1)
+			method, what = "run"+s.GoName+"Branch"+n, "branch "+n+" of Parallel state "+strconv.Quote(s.ID)
+		}
+		l := d.machine(m, method, what, fan)
+		if canStop(m) {
+			resumes(l, StopSession)
+			fan.Stops = true
+		}
+		fan.Loops = append(fan.Loops, l)
+		fan.Entries = append(fan.Entries, l.Start)
+	}
+}
+
+// resumes makes l a loop that a session's run can resume inside: it
+// starts at a step, which its entry, named as l was, finds.
+func resumes(l *Loop, session LoopSession) {
+	l.Method += "From"
+	l.FromStep, l.Session = true, session
+}
+
+// includeWhat is what the compiled-in child of s is.
+func includeWhat(s *ir.State) string {
+	inc := s.ASL.Include
+	if inc.StateMachine != "" {
+		return "state machine " + strconv.Quote(inc.Template) + ", started by Task state " + strconv.Quote(s.ID)
+	}
+	return "template " + strconv.Quote(inc.Template) + ", compiled into Include state " + strconv.Quote(s.ID)
+}
+
+// canStop reports whether m holds an Approval or a callback Task, at any
+// depth: a session's run can stop in it for a decision or a task token.
+func canStop(m *ir.Machine) bool {
+	return slices.ContainsFunc(ir.AllStates(m.States), func(s *ir.State) bool {
+		return s.ASL.Type == ir.ASLApproval && s.ASL.Include == nil || IsCallback(s)
+	})
+}
+
+// stateIn is the state id of states, or the first one.
+func stateIn(states []*ir.State, id string) *ir.State {
+	for _, s := range states {
+		if s.ID == id {
+			return s
+		}
+	}
+	return states[0]
 }

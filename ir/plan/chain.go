@@ -17,7 +17,7 @@ func chainPlan(c *ir.Checked) *Plan {
 	w := c.Workflow
 	n := newNames(w)
 	start := w.State(w.Start.ID)
-	return &Plan{
+	p := &Plan{
 		InputDecoder: "DecodeChainInput", StepLoop: true,
 		Checked: c, Names: n, GenVersion: chainGenVersion, Noun: "the task chain", Describe: true,
 		HandlersDoc: []string{
@@ -45,6 +45,7 @@ func chainPlan(c *ir.Checked) *Plan {
 			"A task with no mock returns its input unchanged.",
 		}},
 	}
+	return p.withLoops(chainLoops(w), nil)
 }
 
 // chainCall is the call type (a runtime type) a documented handler of
@@ -98,4 +99,10 @@ func chainSessions() *SessionSpec {
 		Resume: "Resume continues session sessionID from its last checkpoint at the task it names, without " +
 			"running again the tasks that completed; a session whose last run finished returns its final state.",
 	}
+}
+
+// chainLoops: one run loop over the tasks, with no fan-outs.
+func chainLoops(w *ir.Workflow) []*Loop {
+	return []*Loop{{Method: "run", Entry: "run", What: "the task chain", States: w.States, Start: w.State(w.Start.ID),
+		FromStep: true, Session: RunSession}}
 }

@@ -80,7 +80,7 @@ func jsonPlan(c *ir.Checked) *Plan {
 		nodes: nodeTypes(w),
 	}
 	p.Handlers = p.jsonHandlers()
-	return p
+	return p.withLoops(jsonLoops(w))
 }
 
 // jsonHandlers are the handlers of the states the runtime does not run
@@ -242,4 +242,19 @@ func jsonSessions(w *ir.Workflow) *SessionSpec {
 			"or \"cancel\", and goes on.",
 		Out: SessionOut{Typ: BasicType("any"), Field: "Context"},
 	}
+}
+
+// jsonLoops: one run loop over every state, which the run and each branch
+// and item share, each until its own exit. A session's run can stop
+// inside a fan-out at a state that interrupts before it runs.
+func jsonLoops(w *ir.Workflow) ([]*Loop, []*FanOut) {
+	run := &Loop{Method: "run", Entry: "run", What: "the workflow", States: w.States, Start: w.State(w.Start.ID),
+		FromStep: true, ExitParam: true, Session: RunSession}
+	limit := func(r *ir.Region) int { return r.MaxConcurrency }
+	stops := func(r *ir.Region) bool {
+		return slices.ContainsFunc(w.States, func(s *ir.State) bool {
+			return s.CodeMie != nil && s.CodeMie.InterruptBefore && r.Contains(s.ID)
+		})
+	}
+	return []*Loop{run}, regionFanOuts(w, limit, stops, func(*FanOut) *Loop { return run })
 }

@@ -4,12 +4,17 @@
 // identifiers, gives every handler and entry point its signature as typed
 // data, and says which states a run may start at, what a session keeps
 // and what the mock answers with, for whichever language the workflow was
-// written in: one file per dialect derives those facts (typed.go, json.go,
-// chain.go, asl.go). The Go behind them that only a target writing
-// through jennifer needs (mock and entry bodies, session plumbing) is the
-// generator's; a target that prints its own Go (the Temporal file) reads
-// the plan alone. The steps and loops are not in it yet: the generator's
-// dialects write them from the IR through jennifer.
+// written in. It also describes the step loops that run the states
+// (loops.go: each loop's method, states, start, exit and what it does
+// with a session) and the fan-outs (their kind, entries, concurrency
+// limit, exit, and whether a session's run can stop inside). One file
+// per dialect derives those facts (typed.go, json.go, chain.go, asl.go).
+// The Go behind them that only a target writing through jennifer needs
+// (mock and entry bodies, session plumbing, each loop's parameters and
+// calls) is the generator's; a target that prints its own Go (the
+// Temporal file) reads the plan alone. The steps themselves are not in it
+// yet: the generator's dialects write their bodies from the IR through
+// jennifer.
 package plan
 
 import (
@@ -67,6 +72,12 @@ type Plan struct {
 	// ItemReads and ResultWrites: a distributed Map reads its items with a
 	// flowcrt.ItemReader, writes its results with a flowcrt.ResultWriter.
 	ItemReads, ResultWrites bool
+	// Loops are the step loops of the generated code, the top one first
+	// (loops.go); FanOuts the fan-outs, in the order of the states that
+	// open them.
+	Loops   []*Loop
+	FanOuts []*FanOut
+	index   loopIndex
 
 	into  map[string]bool   // typed mode: Into, as a set
 	nodes map[string]string // JSON mode: each custom-node state's custom_node_id, by state id

@@ -56,7 +56,7 @@ func typedPlan(c *ir.Checked) *Plan {
 	}
 	p.Into, p.into = intoHandlers(w)
 	p.Handlers = p.typedHandlers()
-	return p
+	return p.withLoops(typedLoops(w, states[:resumable]))
 }
 
 // intoHandlers are the handlers of plain states, in order of first use:
@@ -210,4 +210,58 @@ func typeSpelling(t *ir.Type) string {
 		return t.Pkg + "." + t.Name
 	}
 	return t.Name
+}
+
+// typedLoops: the run loop over the top-level states, and one runner per
+// fan-out over the region's states, branch by branch or the chain. Typed
+// mode runs a Parallel's branches all at once, whatever max_concurrency
+// says, and a session's run stops inside a fan-out at its approval states.
+func typedLoops(w *ir.Workflow, top []*ir.State) ([]*Loop, []*FanOut) {
+	loops := []*Loop{{Method: "run", Entry: "run", What: "the workflow", States: top, Start: w.State(w.Start.ID),
+		FromStep: true, Session: RunSession}}
+	limit := func(r *ir.Region) int {
+		if r.Kind == ir.RegionMap {
+			return r.MaxConcurrency
+		}
+		return 0
+	}
+	stops := func(r *ir.Region) bool {
+		return slices.ContainsFunc(regionStates(w, r), func(s *ir.State) bool { return s.Kind == ir.StateApproval })
+	}
+	fanOuts := regionFanOuts(w, limit, stops, func(f *FanOut) *Loop { return runner(w, f) })
+	for _, f := range fanOuts {
+		loops = append(loops, f.Loops...)
+	}
+	return loops, fanOuts
+}
+
+// runner is the loop that runs one branch or item of a typed fan-out
+// until it reaches the fan-out's exit. An item starts at the chain's
+// entry unless a session can stop inside the fan-out: a resumed item
+// starts where it stopped.
+func runner(w *ir.Workflow, f *FanOut) *Loop {
+	l := &Loop{States: regionStates(w, f.Region), Exit: stateOf(w, f.Exit), FanOut: f, FromStep: true}
+	quoted := strconv.Quote(f.From.ID)
+	if f.Items {
+		l.Method, l.What = "iterate"+f.From.GoName, "one item through the chain of the fan-out at "+quoted
+		l.Start, l.FromStep = f.Entries[0], f.Stops
+	} else {
+		l.Method, l.What = "branch"+f.From.GoName, "one branch of the fan-out at "+quoted
+	}
+	l.Entry = l.Method
+	if f.Stops {
+		l.Session = StopSession
+	}
+	return l
+}
+
+// regionStates lists a region's states: branch by branch, or the chain.
+func regionStates(w *ir.Workflow, r *ir.Region) []*ir.State {
+	var out []*ir.State
+	for _, b := range append(slices.Clip(r.Branches), r.Body) {
+		for _, ref := range b {
+			out = append(out, w.State(ref.ID))
+		}
+	}
+	return out
 }

@@ -18,20 +18,18 @@ import (
 // method per state, and a mock. Paths, templates, choice rules and
 // intrinsic calls become Go values and expressions here.
 type aslGen struct {
+	p        *plan.Plan
 	w        *ir.Workflow
 	n        plan.Names
 	ids      naming.Namer         // package-level identifiers
 	byID     map[string]*ir.State // every state, nested ones too
 	vars     []jen.Code           // package-level path variables, in order of use
 	pathVars map[*ir.Path]string  // already declared
-	session  map[*ir.State]bool   // the states a session checkpoints after (sessionStates)
 }
 
 // New is the States Language dialect of the plan p.
 func New(p *plan.Plan) emit.Dialect {
-	w := p.Workflow
-	g := &aslGen{w: w, n: p.Names, pathVars: map[*ir.Path]string{}, byID: map[string]*ir.State{}, session: map[*ir.State]bool{}}
-	sessionStates(w.States, g.session)
+	g := &aslGen{p: p, w: p.Workflow, n: p.Names, pathVars: map[*ir.Path]string{}, byID: map[string]*ir.State{}}
 	g.reserve()
 	return g
 }
@@ -70,7 +68,7 @@ func (g *aslGen) MockHelpers(*jen.File) {}
 // Steps emits the top-level machine, its states and the machines they
 // hold, then the compiled paths the choice rules read.
 func (g *aslGen) Steps(f *jen.File, t emit.Target) {
-	g.machine(f, t, "run", "the state machine", &ir.Machine{Start: g.w.Start, States: g.w.States})
+	g.machine(f, t, g.p.Loops[0])
 	g.callbackAPI(f)
 	if len(g.vars) > 0 {
 		f.Line()
@@ -79,17 +77,14 @@ func (g *aslGen) Steps(f *jen.File, t emit.Target) {
 	}
 }
 
-// machine emits the run loop of a (sub-)machine named method, then the
-// steps of its states (and of the machines they hold).
-func (g *aslGen) machine(f *jen.File, t emit.Target, method, what string, m *ir.Machine) {
+// machine emits the run loop of a (sub-)machine, then the steps of its
+// states (and of the machines they hold).
+func (g *aslGen) machine(f *jen.File, t emit.Target, pl *plan.Loop) {
 	n := g.n
-	top := method == "run"
 	l := &emit.Loop{
-		Method: method,
+		Loop:   pl,
 		Params: []jen.Code{jen.Id("x").Op("*").Add(al("ASLExec")), jen.Id("in").Any()},
-		Until:  jen.Id(n.EndConst()),
 		Result: jen.Any(), Zero: jen.Nil(), Done: jen.Id("in"),
-		States: m.States,
 		Call: func(s *ir.State) *jen.Statement {
 			return jen.Id("w").Dot(emit.StepMethod(s)).Call(jen.Id("sctx"), jen.Id("x"), jen.Id("in"))
 		},
@@ -98,40 +93,35 @@ func (g *aslGen) machine(f *jen.File, t emit.Target, method, what string, m *ir.
 			return al("StateFailed").Call(jen.Id(n.IdsVar()).Index(jen.Id("step")), err)
 		},
 	}
-	switch {
-	case top:
-		l.Doc = method + " runs " + what + " from step and returns its output; with a session it saves a " +
+	switch pl.Session {
+	case plan.RunSession, plan.ChildSession:
+		l.Doc = pl.Method + " runs " + pl.What + " from step and returns its output; with a session it saves a " +
 			"checkpoint after every state."
-		l.Save = g.save()
-	case g.session[m.States[0]] || g.stopsInChild(m):
-		g.childMachine(f, method, what, l, m)
-	case g.stopsInBranch(m):
-		g.branchMachine(f, method, what, l, m)
+		l.Save = g.save(pl.Session)
+	case plan.StopSession:
+		l.Doc = pl.Method + " runs " + pl.What + " from step and returns its output."
 	default:
-		l.First = stateIn(m.States, m.Start.ID)
-		l.Doc = method + " runs " + what + " from state " + emit.Quote(l.First.ID) + " and returns its output."
+		l.Doc = pl.Method + " runs " + pl.What + " from state " + emit.Quote(pl.Start.ID) + " and returns its output."
+	}
+	if pl.Entry != pl.Method {
+		g.entry(f, pl)
 	}
 	t.Loop(f, n, l)
-	for _, s := range m.States {
+	for _, s := range pl.Machine.States {
 		g.state(f, t, s)
 	}
 }
 
 // save records the outcome of a top-level state: the state to run next
 // with its input, or the approval the run waits for. Compiled-in children
-// save their own (childMachine); Parallel branches and Map iterators save
+// save their own (SaveChild); Parallel branches and Map iterators save
 // nothing: their progress is not checkpointed.
-func (g *aslGen) save() jen.Code {
-	return jen.Err().Op("=").Id("x").Dot("Save").Call(jen.Id("ctx"), jen.Id(g.n.IdsVar()).Index(jen.Id("next")), jen.Id("in"), jen.Err())
-}
-
-func stateIn(states []*ir.State, id string) *ir.State {
-	for _, s := range states {
-		if s.ID == id {
-			return s
-		}
+func (g *aslGen) save(session plan.LoopSession) jen.Code {
+	method := "Save"
+	if session == plan.ChildSession {
+		method = "SaveChild"
 	}
-	return states[0]
+	return jen.Err().Op("=").Id("x").Dot(method).Call(jen.Id("ctx"), jen.Id(g.n.IdsVar()).Index(jen.Id("next")), jen.Id("in"), jen.Err())
 }
 
 // al names the States Language machinery: package asl, which generated

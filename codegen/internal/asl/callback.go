@@ -2,7 +2,6 @@ package asl
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -16,17 +15,8 @@ import (
 // token and waits for a success or failure sent for it, which the
 // workflow's SendTaskSuccess and SendTaskFailure methods deliver.
 
-// isCallback reports whether s is a Task state that waits for a task
-// token; a startExecution compiled in is not (it completes with its
-// child).
-func isCallback(s *ir.State) bool {
-	a := s.ASL
-	return a.Type == ir.ASLTask && a.Agent == nil && a.Include == nil && s.Handler != nil &&
-		strings.HasSuffix(a.Resource, plan.CallbackSuffix)
-}
-
 func hasCallbacks(w *ir.Workflow) bool {
-	return slices.ContainsFunc(ir.AllStates(w.States), isCallback)
+	return slices.ContainsFunc(ir.AllStates(w.States), plan.IsCallback)
 }
 
 // durableCallback reports whether a run of a session stops at callback
@@ -35,7 +25,7 @@ func hasCallbacks(w *ir.Workflow) bool {
 // branch or a Map iteration, compiled-in children included, the state
 // stops its branch instead (runtime/impl/asl/callback_branch.go).
 func (g *aslGen) durableCallback(s *ir.State) bool {
-	return g.session[s]
+	return g.p.Checkpointed(s)
 }
 
 // callbackBody renders the body of a callback Task state.
@@ -50,7 +40,7 @@ func (g *aslGen) callbackBody(s *ir.State, spec string) jen.Code {
 // enter renders the context object of state s being entered.
 func (g *aslGen) enter(s *ir.State) jen.Code {
 	method := "Enter"
-	if isCallback(s) {
+	if plan.IsCallback(s) {
 		method = "EnterCallback"
 	}
 	return jen.Id("x").Dot(method).Call(jen.Id("ctx"), jen.Lit(s.ID))
@@ -59,7 +49,7 @@ func (g *aslGen) enter(s *ir.State) jen.Code {
 // callbackStop emits what a durable callback state does when its run stops
 // to wait for the token: the checkpoint saves the state's input.
 func (g *aslGen) callbackStop(b *jen.Group, s *ir.State) {
-	if !isCallback(s) || !g.durableCallback(s) {
+	if !plan.IsCallback(s) || !g.durableCallback(s) {
 		return
 	}
 	b.If(emit.Rt("IsWaitingForTaskToken").Call(jen.Err())).Block(
@@ -104,7 +94,7 @@ func (g *aslGen) callbackAPI(f *jen.File) {
 // expression of a callback state; a static HeartbeatSeconds is an argument
 // of its body.
 func (g *aslGen) heartbeatSpec(d *jen.Group, s *ir.State) {
-	if !isCallback(s) {
+	if !plan.IsCallback(s) {
 		return
 	}
 	if s.ASL.HeartbeatPath != nil {

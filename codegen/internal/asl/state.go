@@ -5,6 +5,7 @@ import (
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // stepSignature is the signature of every step method: it runs one state
@@ -32,32 +33,15 @@ func (g *aslGen) state(f *jen.File, t emit.Target, s *ir.State) {
 	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(emit.StepMethod(s)).Add(g.stepSignature()).BlockFunc(func(b *jen.Group) {
 		g.stepBody(f, b, s, spec)
 	})
-	for i, m := range a.Branches {
-		g.machine(f, t, g.machineMethod(s, i), g.machineWhat(s, i), m)
+	for _, m := range a.Branches {
+		g.machine(f, t, g.p.MachineLoop(m))
 	}
 }
 
+// machineMethod is the method that runs machine i of s: a Parallel
+// branch, the Map iterator or the compiled-in child.
 func (g *aslGen) machineMethod(s *ir.State, i int) string {
-	if s.ASL.Include != nil {
-		return "run" + s.GoName + "Template"
-	}
-	if s.ASL.Type == ir.ASLMap {
-		return "run" + s.GoName + "Items"
-	}
-	return "run" + s.GoName + "Branch" + itoa(i+1)
-}
-
-func (g *aslGen) machineWhat(s *ir.State, i int) string {
-	if inc := s.ASL.Include; inc != nil && inc.StateMachine != "" {
-		return "state machine " + emit.Quote(inc.Template) + ", started by Task state " + emit.Quote(s.ID)
-	}
-	if s.ASL.Include != nil {
-		return "template " + emit.Quote(s.ASL.Include.Template) + ", compiled into Include state " + emit.Quote(s.ID)
-	}
-	if s.ASL.Type == ir.ASLMap {
-		return "the iterator of Map state " + emit.Quote(s.ID)
-	}
-	return "branch " + itoa(i+1) + " of Parallel state " + emit.Quote(s.ID)
+	return g.p.MachineLoop(s.ASL.Branches[i]).Entry
 }
 
 // spec renders the flowcrt.ASLState of a state.
@@ -165,7 +149,7 @@ func (g *aslGen) body(f *jen.File, s *ir.State, spec string) jen.Code {
 		if a.Include != nil {
 			return g.startExecutionBody(s)
 		}
-		if isCallback(s) {
+		if plan.IsCallback(s) {
 			return g.callbackBody(s, spec)
 		}
 		return jen.Id("x").Dot("Task").Call(jen.Op("&").Id(spec), jen.Id("w").Dot("h").Dot(s.Handler.Name))
@@ -190,7 +174,7 @@ func (g *aslGen) body(f *jen.File, s *ir.State, spec string) jen.Code {
 		}
 		return jen.Id("x").Dot("Map").Call(jen.Lit(s.ID), jen.Op("&").Id(g.packageVar(f, s, "Items", g.mapSpec(a))), jen.Id("w").Dot(g.machineMethod(s, 0)))
 	case ir.ASLApproval:
-		return jen.Id("x").Dot("Approval").Call(g.approvalRequest(s), jen.Lit(g.topLevel(s)))
+		return jen.Id("x").Dot("Approval").Call(g.approvalRequest(s), jen.Lit(g.p.Checkpointed(s)))
 	case ir.ASLDebate:
 		return jen.Id("x").Dot("Debate").CallFunc(func(c *jen.Group) {
 			c.Lit(s.ID)
@@ -207,7 +191,7 @@ func (g *aslGen) body(f *jen.File, s *ir.State, spec string) jen.Code {
 func (g *aslGen) onError(b *jen.Group, s *ir.State, spec string) {
 	a := s.ASL
 	g.callbackStop(b, s)
-	if a.Type == ir.ASLApproval && g.topLevel(s) {
+	if a.Type == ir.ASLApproval && g.p.Checkpointed(s) { // a session saves the run waiting there
 		b.If(emit.Rt("IsInterrupted").Call(jen.Err())).Block(
 			jen.Return(jen.Id(g.n.EndConst()), jen.Id("in"), jen.Err()).Comment("the run waits here: save its input"),
 		)
@@ -227,13 +211,6 @@ func (g *aslGen) onError(b *jen.Group, s *ir.State, spec string) {
 		}
 	})
 	b.Return(jen.Id(g.n.EndConst()), jen.Nil(), jen.Err())
-}
-
-// topLevel reports whether a state belongs to the state machine itself or
-// to a compiled-in child it runs, not to a Parallel branch or Map
-// iterator: a session saves the run waiting there.
-func (g *aslGen) topLevel(s *ir.State) bool {
-	return g.session[s]
 }
 
 // target is the step after a state that went well.

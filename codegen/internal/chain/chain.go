@@ -15,12 +15,13 @@ import (
 // a switch over the eval string, and a mock. It shares the typed mode's
 // naming (names) and branch matching (branchMatch).
 type chainGen struct {
+	p *plan.Plan
 	w *ir.Workflow
 	n plan.Names
 }
 
 // New is the task-chain dialect of the plan p.
-func New(p *plan.Plan) emit.Dialect { return &chainGen{w: p.Workflow, n: p.Names} }
+func New(p *plan.Plan) emit.Dialect { return &chainGen{p: p, w: p.Workflow, n: p.Names} }
 
 func (g *chainGen) Types(*jen.File) {}
 
@@ -44,12 +45,10 @@ func (g *chainGen) Steps(f *jen.File, t emit.Target) {
 	f.ImportAlias(plan.ChainPath, emit.ChainAlias)
 	g.tasks(f) // task.go
 	t.Loop(f, g.n, &emit.Loop{
-		Method: "run",
+		Loop: g.p.Loops[0],
 		Doc: "run runs the chain on s from step until a task ends it. A session's run (s.Attach) saves a " +
 			"checkpoint after every task.",
 		Params: []jen.Code{jen.Id("s").Op("*").Add(emit.Rt("ChainState"))},
-		Until:  jen.Id(g.n.EndConst()),
-		States: g.w.States,
 		Call: func(s *ir.State) *jen.Statement {
 			return jen.Id("w").Dot(emit.StepMethod(s)).Call(jen.Id("sctx"), jen.Id("s"))
 		},

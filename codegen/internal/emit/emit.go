@@ -6,8 +6,8 @@
 // Every target reads the plan (package ir/plan), which the compiler built
 // right after the checker: plain data, with no jennifer in it, that names
 // the identifiers, types every handler and entry point, and describes the
-// steps' states, sessions and mock. The Go only a jennifer target writes
-// stays behind Dialect's methods.
+// steps' states, the step loops and fan-outs, sessions and mock. The Go
+// only a jennifer target writes stays behind Dialect's methods.
 package emit
 
 import (
@@ -69,20 +69,18 @@ type Target interface {
 	Mock(f *jen.File, d Dialect, sh *plan.Plan)
 }
 
-// Loop is one step loop: it runs the steps of states from step until a
-// step (the end of the run, the exit of a fan-out, or a parameter), with
-// one deferred recover that turns a panic into an error naming the state.
+// Loop is one step loop, the plan's loop with the Go a target writes it
+// with: it runs the steps of the loop's states from where it starts until
+// its exit, with one deferred recover that turns a panic into an error
+// naming the state.
 type Loop struct {
-	Method  string
+	*plan.Loop
 	Doc     string
-	Params  []jen.Code // after ctx, before step
-	First   *ir.State  // nil: the loop starts at a parameter `step`
-	Until   jen.Code   // nil: a parameter `until`
-	After   []jen.Code // parameters after step
-	Result  jen.Code   // besides err; nil for none
-	Zero    jen.Code   // what a failed run returns with err
-	Done    jen.Code   // what a finished run returns with err
-	States  []*ir.State
+	Params  []jen.Code                       // after ctx, before step
+	After   []jen.Code                       // parameters after step
+	Result  jen.Code                         // besides err; nil for none
+	Zero    jen.Code                         // what a failed run returns with err
+	Done    jen.Code                         // what a finished run returns with err
 	Plain   *PlainSpec                       // nil: every state has a case that calls its step
 	Prelude []jen.Code                       // before the loop, for the plain states
 	Fold    jen.Code                         // after a step: what a plain state left to do

@@ -16,14 +16,6 @@ func TestsEval(t *ir.Transition) bool {
 	return false
 }
 
-// RegionExit is where a region's states go when they are done.
-func RegionExit(r *ir.Region) ir.Ref {
-	if r.Kind == ir.RegionMap {
-		return r.After
-	}
-	return r.Join
-}
-
 // ExitWords names where a region exits to, for a comment or error.
 func ExitWords(r ir.Ref) string {
 	if r.IsEnd() {

@@ -81,11 +81,10 @@ func (g *jsonGen) Steps(f *jen.File, t emit.Target) {
 	g.codemieDecls(f) // codemie.go
 	g.tasks(f)
 	t.Loop(f, g.n, &emit.Loop{
-		Method: "run",
+		Loop: g.p.Loops[0],
 		Doc: "run runs the states from step on s until the run reaches until: the end of the run, or for a " +
 			"branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every state.",
 		Params: []jen.Code{jen.Id("sess").Op("*").Add(emit.Rt("Session")), jen.Id("s").Op("*").Add(emit.Rt("JSONState"))},
-		States: g.w.States,
 		Call: func(s *ir.State) *jen.Statement {
 			return jen.Id("w").Dot(emit.StepMethod(s)).Call(jen.Id("sctx"), jen.Id("s"))
 		},
@@ -96,8 +95,8 @@ func (g *jsonGen) Steps(f *jen.File, t emit.Target) {
 	})
 	for _, s := range g.w.States {
 		g.step(f, s)
-		if r := s.Next.Region; r != nil {
-			g.region(f, r)
+		if fan := g.p.FanOutAt(s.ID); fan != nil {
+			g.region(f, fan)
 		}
 	}
 }

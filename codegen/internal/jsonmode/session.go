@@ -1,12 +1,11 @@
 package jsonmode
 
 import (
-	"slices"
-
 	"github.com/dave/jennifer/jen"
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
 
 // Sessions of JSON-mode workflows run on the emitter's sessions (see
@@ -48,52 +47,43 @@ func (g *jsonGen) Invoke(f *jen.File) {
 		jen.List(jen.Id("s"), jen.Err()).Op(":=").Id("w").Dot("sessions").Call().Dot("Invoke").Call(jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Id("sessionID"), jen.Id("in")),
 		jen.Return(jen.Id("s").Dot("Context"), jen.Err()),
 	)
-	if slices.ContainsFunc(g.w.Regions, g.stoppable) {
+	if g.p.StopsInFanOuts() {
 		emit.DecideAt(f, g.n.Workflow, g.p.Sessions.Out)
 	}
 }
 
-// stoppable reports whether a session's run can stop inside region r: a
-// state of it interrupts before it runs. Its fan-out then runs through
-// flowcrt's FanOutStops, and the state that opens it goes straight to it
-// when the run resumes inside it (resumeRegion).
-func (g *jsonGen) stoppable(r *ir.Region) bool {
-	return r != nil && slices.ContainsFunc(g.w.States, func(s *ir.State) bool {
-		return s.CodeMie != nil && s.CodeMie.InterruptBefore && r.Contains(s.ID)
-	})
-}
-
-// resumeRegion starts the step of s, when its transition opens a region a
-// session can stop in, with the way back into it: a run resumed inside the
-// fan-out takes the output s saved instead of running s again.
+// resumeRegion starts the step of s, when it opens a fan-out a session
+// can stop in (a state of it interrupts before it runs), with the way
+// back into it: a run resumed inside the fan-out takes the output s saved
+// instead of running s again.
 func (g *jsonGen) resumeRegion(b *jen.Group, s *ir.State) {
-	t := s.Next
-	if (t.Kind != ir.TransMap && t.Kind != ir.TransParallel) || !g.stoppable(t.Region) {
+	fan := g.p.FanOutAt(s.ID)
+	if fan == nil || !fan.Stops {
 		return
 	}
 	args, out := []jen.Code{jen.Id("ctx"), jen.Id("s")}, "_"
-	if t.Kind == ir.TransMap {
+	if fan.Items {
 		args, out = append(args, jen.Id("out")), "out"
 	}
 	b.Comment("A session resumed inside the fan-out goes straight to it: " + emit.Quote(s.ID) + " has run.")
 	b.If(jen.List(jen.Id(out), jen.Id("ok")).Op(":=").Id("s").Dot("ResumeFanOut").Call(jen.Id("ctx"), jen.Lit(s.ID)), jen.Id("ok")).Block(
-		jen.Return(jen.Id("w").Dot(g.regionMethod(t.Region)).Call(args...)),
+		jen.Return(jen.Id("w").Dot(fan.Method).Call(args...)),
 	)
 }
 
-// fanOutStops is fanOut for a region a session can stop in: each of the
+// fanOutStops is fanOut for a fan-out a session can stop in: each of the
 // states in list runs from entry, or from where its checkpoint says it
-// stopped, until the region's exit.
-func (g *jsonGen) fanOutStops(r *ir.Region, list string, limit int, entry jen.Code) *jen.Statement {
+// stopped, until the fan-out's exit.
+func (g *jsonGen) fanOutStops(fan *plan.FanOut, list string, entry jen.Code) *jen.Statement {
 	out := jen.Id("out")
-	if r.Kind != ir.RegionMap {
+	if !fan.Items {
 		out = js("JSONOutput").Values()
 	}
 	step := jen.Id(g.n.Step)
-	return js("FanOutStops").Call(jen.Id("ctx"), jen.Id("s"), jen.Lit(r.From), out, jen.Id(list),
-		js("FanOutLimit").Call(jen.Id("w").Dot("h"), jen.Lit(limit)), jen.Id(g.n.IdsVar()).Index(jen.Empty(), jen.Empty()),
+	return js("FanOutStops").Call(jen.Id("ctx"), jen.Id("s"), jen.Lit(fan.From.ID), out, jen.Id(list),
+		js("FanOutLimit").Call(jen.Id("w").Dot("h"), jen.Lit(fan.Limit)), jen.Id(g.n.IdsVar()).Index(jen.Empty(), jen.Empty()),
 		jen.Func().Params(jen.Id("i").Int()).Add(step).Block(jen.Return(entry)),
 		jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("i").Int(), jen.Id("step").Add(step)).Error().Block(
-			jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Nil(), jen.Op("&").Id(list).Index(jen.Id("i")), jen.Id("step"), g.target(emit.RegionExit(r)))),
+			jen.Return(jen.Id("w").Dot(fan.Loops[0].Method).Call(jen.Id("ctx"), jen.Nil(), jen.Op("&").Id(list).Index(jen.Id("i")), jen.Id("step"), g.target(fan.Exit))),
 		))
 }

@@ -80,9 +80,9 @@ func (g *jsonGen) transition(b *jen.Group, s *ir.State) {
 		}
 		g.branches(b, t)
 	case ir.TransParallel:
-		b.Return(jen.Id("w").Dot(g.regionMethod(t.Region)).Call(jen.Id("ctx"), jen.Id("s")))
+		b.Return(jen.Id("w").Dot(g.p.FanOutAt(s.ID).Method).Call(jen.Id("ctx"), jen.Id("s")))
 	case ir.TransMap:
-		b.Return(jen.Id("w").Dot(g.regionMethod(t.Region)).Call(jen.Id("ctx"), jen.Id("s"), jen.Id("out")))
+		b.Return(jen.Id("w").Dot(g.p.FanOutAt(s.ID).Method).Call(jen.Id("ctx"), jen.Id("s"), jen.Id("out")))
 	default:
 		b.Return(jen.Id(g.n.EndConst()), jen.Nil())
 	}
@@ -91,41 +91,42 @@ func (g *jsonGen) transition(b *jen.Group, s *ir.State) {
 // region emits the function that runs a fan-out: its branches or items
 // each run on a copy of s, through the shared run loop, until the state
 // after the fan-out; then they are joined into s in order.
-func (g *jsonGen) region(f *jen.File, r *ir.Region) {
-	if r.Kind == ir.RegionMap {
-		g.mapFunc(f, r)
+func (g *jsonGen) region(f *jen.File, fan *plan.FanOut) {
+	if fan.Items {
+		g.mapFunc(f, fan)
 		return
 	}
 	var entries []jen.Code
 	var ids []string
-	for _, br := range r.Branches {
-		entries = append(entries, jen.Id(g.n.StepConst(g.w.State(br[0].ID))))
-		ids = append(ids, br[0].ID)
+	for _, s := range fan.Entries {
+		entries = append(entries, jen.Id(g.n.StepConst(s)))
+		ids = append(ids, s.ID)
 	}
 	f.Line()
-	emit.Doc(f, g.regionMethod(r)+" runs the branches "+plan.QuoteList(ids)+gentext.ConcurrencyWords(r.MaxConcurrency)+", each on its own copy of the context "+
+	emit.Doc(f, fan.Method+" runs the branches "+plan.QuoteList(ids)+gentext.ConcurrencyWords(fan.Limit)+", each on its own copy of the context "+
 		"store and history. Once all are done it merges them into s in that order (the keys each one set, "+
-		"the last one winning, then the messages each one added), and the run goes on at "+emit.ExitWords(r.Join)+
+		"the last one winning, then the messages each one added), and the run goes on at "+emit.ExitWords(fan.Exit)+
 		". The first failure cancels the other branches and fails the run.")
-	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(g.regionMethod(r)).
+	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(fan.Method).
 		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Add(emit.Rt("JSONState"))).
 		Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
 		b.Id("entries").Op(":=").Index(jen.Lit(len(entries))).Id(g.n.Step).Values(entries...)
 		b.Id("branches").Op(":=").Id("s").Dot("Branches").Call(jen.Len(jen.Id("entries")))
-		b.Err().Op(":=").Add(g.fanOut(r, "branches", r.MaxConcurrency, jen.Id("entries").Index(jen.Id("i"))))
-		g.join(b, "branches", r.Join)
+		b.Err().Op(":=").Add(g.fanOut(fan, "branches", jen.Id("entries").Index(jen.Id("i"))))
+		g.join(b, "branches", fan.Exit)
 	})
 }
 
-func (g *jsonGen) mapFunc(f *jen.File, r *ir.Region) {
+func (g *jsonGen) mapFunc(f *jen.File, fan *plan.FanOut) {
+	r := fan.Region
 	f.Line()
-	emit.Doc(f, g.regionMethod(r)+" runs the chain "+plan.QuoteList(ir.RefIDs(r.Body))+" for each item of iter_key "+emit.Quote(r.Items)+
-		" in the output of "+emit.Quote(r.From)+gentext.ConcurrencyWords(r.MaxConcurrency)+", each on its own copy of the "+
+	emit.Doc(f, fan.Method+" runs the chain "+plan.QuoteList(ir.RefIDs(r.Body))+" for each item of iter_key "+emit.Quote(r.Items)+
+		" in the output of "+emit.Quote(r.From)+gentext.ConcurrencyWords(fan.Limit)+", each on its own copy of the "+
 		"context store and history, where {{task}} is the item and an object item's keys are context "+
 		"variables. Once all are done it merges them into s in item order (the keys each one set, the last "+
-		"one winning, then the messages each one added), and the run goes on at "+emit.ExitWords(r.After)+
+		"one winning, then the messages each one added), and the run goes on at "+emit.ExitWords(fan.Exit)+
 		". The first failure cancels the other items and fails the run.")
-	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(g.regionMethod(r)).
+	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(fan.Method).
 		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Add(emit.Rt("JSONState")), jen.Id("out").Add(js("JSONOutput"))).
 		Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
 		assign := "="
@@ -143,8 +144,8 @@ func (g *jsonGen) mapFunc(f *jen.File, r *ir.Region) {
 			g.items(b, r, jen.Id("out").Dot("ItemsKey").Call(jen.Lit(r.Items)))
 		}
 		b.Id("iterations").Op(":=").Id("s").Dot("Iterations").Call(append([]jen.Code{jen.Id("items")}, iteratorKeys(g.w, r)...)...)
-		b.Err().Op(assign).Add(g.fanOut(r, "iterations", r.MaxConcurrency, jen.Id(g.n.StepConst(g.w.State(r.Body[0].ID)))))
-		g.join(b, "iterations", r.After)
+		b.Err().Op(assign).Add(g.fanOut(fan, "iterations", jen.Id(g.n.StepConst(fan.Entries[0]))))
+		g.join(b, "iterations", fan.Exit)
 	})
 }
 
@@ -161,17 +162,17 @@ func (g *jsonGen) items(b *jen.Group, r *ir.Region, lookup *jen.Statement) {
 }
 
 // fanOut runs each of the states in list through the run loop from entry
-// until the region's exit. Handlers that answer in call order (mocks) get
+// until the fan-out's exit. Handlers that answer in call order (mocks) get
 // one at a time, in order.
-func (g *jsonGen) fanOut(r *ir.Region, list string, limit int, entry jen.Code) *jen.Statement {
-	if g.stoppable(r) {
-		return g.fanOutStops(r, list, limit, entry)
+func (g *jsonGen) fanOut(fan *plan.FanOut, list string, entry jen.Code) *jen.Statement {
+	if fan.Stops {
+		return g.fanOutStops(fan, list, entry)
 	}
 	work := jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("i").Int()).Error().Block(
-		jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Nil(), jen.Op("&").Id(list).Index(jen.Id("i")), entry, g.target(emit.RegionExit(r)))),
+		jen.Return(jen.Id("w").Dot(fan.Loops[0].Method).Call(jen.Id("ctx"), jen.Nil(), jen.Op("&").Id(list).Index(jen.Id("i")), entry, g.target(fan.Exit))),
 	)
-	return emit.Rt("FanOut").Call(jen.Id("ctx"), jen.Lit(r.From), jen.Len(jen.Id(list)),
-		js("FanOutLimit").Call(jen.Id("w").Dot("h"), jen.Lit(limit)), work)
+	return emit.Rt("FanOut").Call(jen.Id("ctx"), jen.Lit(fan.From.ID), jen.Len(jen.Id(list)),
+		js("FanOutLimit").Call(jen.Id("w").Dot("h"), jen.Lit(fan.Limit)), work)
 }
 
 // join ends a region function: fail with the first error, or merge the
@@ -180,14 +181,6 @@ func (g *jsonGen) join(b *jen.Group, list string, exit ir.Ref) {
 	b.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id(g.n.EndConst()), jen.Err()))
 	b.Id("s").Dot("Join").Call(jen.Id(list))
 	b.Return(g.target(exit), jen.Nil())
-}
-
-// regionMethod runs a whole fan-out and returns the state after it.
-func (g *jsonGen) regionMethod(r *ir.Region) string {
-	if r.Kind == ir.RegionMap {
-		return "map" + g.w.State(r.From).GoName
-	}
-	return "parallel" + g.w.State(r.From).GoName
 }
 
 func (g *jsonGen) target(r ir.Ref) *jen.Statement {

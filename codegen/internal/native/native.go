@@ -173,9 +173,9 @@ func (t Target) Entry(f *jen.File, d emit.Dialect, sh *plan.Plan) {
 
 func (t Target) Loop(f *jen.File, n plan.Names, l *emit.Loop) {
 	params := append([]jen.Code{emit.CtxParam()}, l.Params...)
-	if l.First == nil {
+	if l.FromStep {
 		step := jen.Id("step")
-		if l.Until == nil {
+		if l.ExitParam {
 			step = jen.List(jen.Id("step"), jen.Id("until"))
 		}
 		params = append(params, step.Id(n.Step))
@@ -189,28 +189,35 @@ func (t Target) Loop(f *jen.File, n plan.Names, l *emit.Loop) {
 		results = append(results, jen.Id("out").Add(l.Result))
 	}
 	results = append(results, jen.Err().Error())
-	until := l.Until
-	if until == nil {
-		until = jen.Id("until")
-	}
 	f.Line()
 	emit.Doc(f, l.Doc)
 	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id(l.Method).Params(params...).Params(results...).BlockFunc(func(b *jen.Group) {
-		if l.First != nil {
-			b.Id("step").Op(":=").Id(n.StepConst(l.First))
+		if !l.FromStep {
+			b.Id("step").Op(":=").Id(n.StepConst(l.Start))
 		}
 		observeRun(b, n)
 		recoverPanic(b, n, l)
 		for _, c := range l.Prelude {
 			b.Add(c)
 		}
-		b.For(jen.Id("step").Op("!=").Add(until)).BlockFunc(func(body *jen.Group) { t.transition(body, n, l) })
+		b.For(jen.Id("step").Op("!=").Add(until(n, l))).BlockFunc(func(body *jen.Group) { t.transition(body, n, l) })
 		if l.Result != nil {
 			b.Return(l.Done, jen.Nil())
 			return
 		}
 		b.Return(jen.Nil())
 	})
+}
+
+// until is the step the loop stops at.
+func until(n plan.Names, l *emit.Loop) jen.Code {
+	switch {
+	case l.ExitParam:
+		return jen.Id("until")
+	case l.Exit == nil:
+		return jen.Id(n.EndConst())
+	}
+	return jen.Id(n.StepConst(l.Exit))
 }
 
 // failWith is what a loop returns when it fails with err.
@@ -349,7 +356,7 @@ func (t Target) inPlace(body *jen.Group, n plan.Names, l *emit.Loop) {
 				lb.Add(c)
 			}
 		}),
-		jen.If(jen.Id("step").Op("=").Id("cur"), jen.Id("step").Op("==").Add(l.Until)).Block(jen.Break()),
+		jen.If(jen.Id("step").Op("=").Id("cur"), jen.Id("step").Op("==").Add(until(n, l))).Block(jen.Break()),
 	)
 }
 

@@ -1,8 +1,6 @@
 package typed
 
 import (
-	"slices"
-
 	"github.com/dave/jennifer/jen"
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
@@ -58,7 +56,7 @@ func (g *typedGen) Invoke(f *jen.File) {
 	emit.Doc(f, "InvokeUpdate is Invoke with an update: only the fields u sets are merged, so that a session "+
 		"keeps the values of the others (`flowc run --session` merges its input so).")
 	emit.SessionMethod(f, n.Workflow, plan.SessionOut{Typ: plan.OwnType(n.State)}, "InvokeUpdate", "Invoke", []jen.Code{jen.Id("u").Id(n.Update)}, []jen.Code{jen.Op("&").Id("u")})
-	if slices.ContainsFunc(g.w.Regions, g.stopsInRegion) {
+	if g.p.StopsInFanOuts() {
 		emit.DecideAt(f, n.Workflow, plan.SessionOut{Typ: plan.OwnType(n.State)})
 	}
 	g.asUpdate(f)

@@ -29,21 +29,8 @@ import (
 // on the branch's copy, take the item of an iteration, and append each
 // update to the branch's record.
 
-// regionMethod runs a whole region and returns the state after it.
-func (g *typedGen) regionMethod(r *ir.Region) string {
-	if r.Kind == ir.RegionMap {
-		return "map" + g.w.State(r.From).GoName
-	}
-	return "parallel" + g.w.State(r.From).GoName
-}
-
-// runnerMethod runs one branch or item of a region.
-func (g *typedGen) runnerMethod(r *ir.Region) string {
-	if r.Kind == ir.RegionMap {
-		return "iterate" + g.w.State(r.From).GoName
-	}
-	return "branch" + g.w.State(r.From).GoName
-}
+// runner is the loop that runs one branch or item of a fan-out.
+func runner(fan *plan.FanOut) *plan.Loop { return fan.Loops[0] }
 
 func (g *typedGen) itemsMethod(r *ir.Region) string { return "items" + g.w.State(r.From).GoName }
 
@@ -56,49 +43,49 @@ func (g *typedGen) regionParams(r *ir.Region) []jen.Code {
 	return append(out, jen.Id("rec").Op("*").Index().Id(g.n.Update))
 }
 
-// region emits the functions of one region, after its opening state's step.
-func (g *typedGen) region(f *jen.File, r *ir.Region, t emit.Target) {
-	if r.Kind == ir.RegionMap {
-		if fallible(g.c.Items(r).Source) {
-			g.itemsFunc(f, r)
+// region emits the functions of one fan-out, after its opening state's step.
+func (g *typedGen) region(f *jen.File, fan *plan.FanOut, t emit.Target) {
+	if fan.Items {
+		if fallible(g.c.Items(fan.Region).Source) {
+			g.itemsFunc(f, fan.Region)
 		}
-		g.mapFunc(f, r)
+		g.mapFunc(f, fan)
 	} else {
-		g.parallelFunc(f, r)
+		g.parallelFunc(f, fan)
 	}
-	g.runner(f, r, t)
+	g.runner(f, fan, t)
 }
 
-func (g *typedGen) parallelFunc(f *jen.File, r *ir.Region) {
+func (g *typedGen) parallelFunc(f *jen.File, fan *plan.FanOut) {
 	var entries []jen.Code
 	var ids []string
 	longest := 0
-	for _, b := range r.Branches {
-		entries = append(entries, jen.Id(g.n.StepConst(g.w.State(b[0].ID))))
-		ids = append(ids, b[0].ID)
+	for i, b := range fan.Region.Branches {
+		entries = append(entries, jen.Id(g.n.StepConst(fan.Entries[i])))
+		ids = append(ids, fan.Entries[i].ID)
 		longest = max(longest, len(b))
 	}
-	n := len(r.Branches)
+	n := len(fan.Entries)
 	f.Line()
-	emit.Doc(f, g.regionMethod(r)+" runs the branches "+plan.QuoteList(ids)+" at once, each on its own copy of s. "+
+	emit.Doc(f, fan.Method+" runs the branches "+plan.QuoteList(ids)+" at once, each on its own copy of s. "+
 		"Once all are done it applies their updates to s, branch by branch in that order, and the run "+
-		"goes on at "+emit.ExitWords(emit.RegionExit(r))+". The first failure cancels the other branches and fails the run. "+
+		"goes on at "+emit.ExitWords(fan.Exit)+". The first failure cancels the other branches and fails the run. "+
 		"With a session each branch saves a checkpoint when it finishes, and a resumed run does not run it again.")
-	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(g.regionMethod(r)).Params(g.regionFuncParams()...).
+	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(fan.Method).Params(g.regionFuncParams()...).
 		Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
 		b.Id("entries").Op(":=").Index(jen.Lit(n)).Id(g.n.Step).Values(entries...)
 		b.Id("recs").Op(":=").Add(emit.Rt("NewRecords")).Types(jen.Id(g.n.Update)).Call(jen.Lit(n), jen.Lit(longest))
-		g.startFanOut(b, r)
+		g.startFanOut(b, fan)
 		prepare := jen.Id("branch").Op(":=").Id("s").Dot("clone").Call()
 		var work *jen.Statement
-		if g.stopsInRegion(r) {
-			work = g.stoppingWork(r, prepare, "branch", jen.Id("entries").Index(jen.Id("i")), nil)
+		if fan.Stops {
+			work = g.stoppingWork(fan, prepare, "branch", jen.Id("entries").Index(jen.Id("i")), nil)
 		} else {
 			work = g.work(prepare,
-				jen.Id("w").Dot(g.runnerMethod(r)).Call(jen.Id("ctx"), jen.Op("&").Id("branch"), jen.Id("entries").Index(jen.Id("i")), recOf()))
+				jen.Id("w").Dot(runner(fan).Method).Call(jen.Id("ctx"), jen.Op("&").Id("branch"), jen.Id("entries").Index(jen.Id("i")), recOf()))
 		}
-		b.Err().Op("=").Add(emit.Rt("FanOut")).Call(jen.Id("ctx"), jen.Lit(r.From), jen.Lit(n), jen.Lit(0), work)
-		g.joinAndGo(b, r)
+		b.Err().Op("=").Add(emit.Rt("FanOut")).Call(jen.Id("ctx"), jen.Lit(fan.From.ID), jen.Lit(n), jen.Lit(fan.Limit), work)
+		g.joinAndGo(b, fan)
 	})
 }
 
@@ -108,12 +95,12 @@ func (g *typedGen) regionFuncParams() []jen.Code {
 
 // startFanOut saves the fan-out's start with the session, or restores what
 // its finished branches recorded when the run resumes inside it.
-func (g *typedGen) startFanOut(b *jen.Group, r *ir.Region) {
+func (g *typedGen) startFanOut(b *jen.Group, fan *plan.FanOut) {
 	start := "StartFanOut"
-	if g.stopsInRegion(r) {
+	if fan.Stops {
 		start = "StartFanOutStops"
 	}
-	b.List(jen.Id("progress"), jen.Err()).Op(":=").Add(emit.Rt(start)).Call(jen.Id("ctx"), jen.Id("sess"), jen.Lit(r.From), jen.Id("s"), jen.Id("recs"))
+	b.List(jen.Id("progress"), jen.Err()).Op(":=").Add(emit.Rt(start)).Call(jen.Id("ctx"), jen.Id("sess"), jen.Lit(fan.From.ID), jen.Id("s"), jen.Id("recs"))
 	b.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id(g.n.EndConst()), jen.Err()))
 }
 
@@ -131,21 +118,15 @@ func (g *typedGen) work(prepare jen.Code, run *jen.Statement) *jen.Statement {
 	)
 }
 
-// stopsInRegion reports whether a branch or item of r can stop at an
-// approval state, and so stop only itself while the others go on.
-func (g *typedGen) stopsInRegion(r *ir.Region) bool {
-	return slices.ContainsFunc(regionIDs(r), func(id string) bool { return g.w.State(id).Kind == ir.StateApproval })
-}
-
 // stoppingWork is the work of branch or item i of a region whose states
 // can stop for a decision: copy is its copy of the state, made by
 // prepare; it starts at entry, or where it stopped when the run resumes
 // inside it, and how it ends is settled with the session: a stop is no
 // failure of the fan-out. item is the item an iteration takes.
-func (g *typedGen) stoppingWork(r *ir.Region, prepare jen.Code, copy string, entry, item jen.Code) *jen.Statement {
+func (g *typedGen) stoppingWork(fan *plan.FanOut, prepare jen.Code, copy string, entry, item jen.Code) *jen.Statement {
 	var steps []jen.Code
-	for _, id := range regionIDs(r) {
-		steps = append(steps, jen.Id(g.n.StepConst(g.w.State(id))))
+	for _, s := range runner(fan).States {
+		steps = append(steps, jen.Id(g.n.StepConst(s)))
 	}
 	args := []jen.Code{jen.Id("ctx"), jen.Op("&").Id(copy)}
 	if item != nil {
@@ -162,7 +143,7 @@ func (g *typedGen) stoppingWork(r *ir.Region, prepare jen.Code, copy string, ent
 			jen.Id(g.n.IdsVar()).Index(jen.Empty().Op(":")), jen.Index().Id(g.n.Step).Values(steps...), entry),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Return(jen.Id("progress").Dot("Settle").Call(jen.Id("ctx"), jen.Id("i"), recOf(),
-			jen.Id("w").Dot(g.runnerMethod(r)).Call(args...))),
+			jen.Id("w").Dot(runner(fan).Method).Call(args...))),
 	)
 }
 
@@ -171,15 +152,15 @@ func recOf() *jen.Statement { return jen.Id("recs").Dot("Of").Call(jen.Id("i")) 
 
 // joinAndGo ends a region function: fail with the first error, or apply the
 // records and go on.
-func (g *typedGen) joinAndGo(b *jen.Group, r *ir.Region) {
-	if g.stopsInRegion(r) {
+func (g *typedGen) joinAndGo(b *jen.Group, fan *plan.FanOut) {
+	if fan.Stops {
 		b.If(jen.Err().Op("==").Nil()).Block(
 			jen.Err().Op("=").Id("progress").Dot("Stopped").Call().Comment("the branches that wait, if any"),
 		)
 	}
 	b.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id(g.n.EndConst()), jen.Err()))
 	b.Id("s").Dot("join").Call(jen.Id("recs"))
-	b.Return(g.target(emit.RegionExit(r)), jen.Nil())
+	b.Return(g.target(fan.Exit), jen.Nil())
 }
 
 // sharesSource: when the items are a list field as a whole, the iterations
@@ -189,11 +170,12 @@ func sharesSource(it ir.Items) bool {
 	return !it.Wrap && len(it.Source) == 1
 }
 
-func (g *typedGen) mapFunc(f *jen.File, r *ir.Region) {
+func (g *typedGen) mapFunc(f *jen.File, fan *plan.FanOut) {
+	r := fan.Region
 	it := g.c.Items(r)
-	text := g.regionMethod(r) + " runs the chain " + plan.QuoteList(ir.RefIDs(r.Body)) + " for each item of iter_key " +
-		emit.Quote(r.Items) + gentext.ConcurrencyWords(r.MaxConcurrency) + ", each on its own copy of s. Once all are done it " +
-		"applies their updates to s in item order, and the run goes on at " + emit.ExitWords(r.After) +
+	text := fan.Method + " runs the chain " + plan.QuoteList(ir.RefIDs(r.Body)) + " for each item of iter_key " +
+		emit.Quote(r.Items) + gentext.ConcurrencyWords(fan.Limit) + ", each on its own copy of s. Once all are done it " +
+		"applies their updates to s in item order, and the run goes on at " + emit.ExitWords(fan.Exit) +
 		". The first failure cancels the other items and fails the run. With a session each item saves a " +
 		"checkpoint when it finishes, and a resumed run does not run it again."
 	if sharesSource(it) {
@@ -202,7 +184,7 @@ func (g *typedGen) mapFunc(f *jen.File, r *ir.Region) {
 	}
 	f.Line()
 	emit.Doc(f, text)
-	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(g.regionMethod(r)).Params(g.regionFuncParams()...).
+	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(fan.Method).Params(g.regionFuncParams()...).
 		Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
 		g.items(b, r)
 		copied := "s"
@@ -213,22 +195,22 @@ func (g *typedGen) mapFunc(f *jen.File, r *ir.Region) {
 		}
 		b.Id("recs").Op(":=").Add(emit.Rt("NewRecords")).Types(jen.Id(g.n.Update)).
 			Call(jen.Len(jen.Id("items")), jen.Lit(len(r.Body)))
-		g.startFanOut(b, r)
-		work := g.iteration(r, copied)
-		if g.stopsInRegion(r) {
-			work = g.stoppingWork(r, g.itemCopy(r, copied), "it", jen.Id(g.n.StepConst(g.w.State(r.Body[0].ID))),
+		g.startFanOut(b, fan)
+		work := g.iteration(fan, copied)
+		if fan.Stops {
+			work = g.stoppingWork(fan, g.itemCopy(r, copied), "it", jen.Id(g.n.StepConst(fan.Entries[0])),
 				jen.Id("items").Index(jen.Id("i")))
 		}
-		b.Err().Op("=").Add(emit.Rt("FanOut")).Call(jen.Id("ctx"), jen.Lit(r.From), jen.Len(jen.Id("items")),
-			jen.Lit(r.MaxConcurrency), work)
-		g.joinAndGo(b, r)
+		b.Err().Op("=").Add(emit.Rt("FanOut")).Call(jen.Id("ctx"), jen.Lit(fan.From.ID), jen.Len(jen.Id("items")),
+			jen.Lit(fan.Limit), work)
+		g.joinAndGo(b, fan)
 	})
 }
 
 // iteration is the work of item i: a copy of the state (with the shared
 // list put back) run through the chain.
-func (g *typedGen) iteration(r *ir.Region, copied string) *jen.Statement {
-	return g.work(g.itemCopy(r, copied), jen.Id("w").Dot(g.runnerMethod(r)).Call(
+func (g *typedGen) iteration(fan *plan.FanOut, copied string) *jen.Statement {
+	return g.work(g.itemCopy(fan.Region, copied), jen.Id("w").Dot(runner(fan).Method).Call(
 		jen.Id("ctx"), jen.Op("&").Id("it"), jen.Id("items").Index(jen.Id("i")), recOf()))
 }
 
@@ -331,44 +313,33 @@ func (g *typedGen) itemsFunc(f *jen.File, r *ir.Region) {
 	})
 }
 
-// runner emits the loop that runs one branch or item over the region's
-// states until it reaches the region's exit.
-func (g *typedGen) runner(f *jen.File, r *ir.Region, t emit.Target) {
-	exit := emit.RegionExit(r)
+// runner emits the loop that runs one branch or item of a fan-out over
+// the fan-out's states until it reaches the fan-out's exit.
+func (g *typedGen) runner(f *jen.File, fan *plan.FanOut, t emit.Target) {
 	l := &emit.Loop{
-		Method: g.runnerMethod(r),
+		Loop:   runner(fan),
 		Params: []jen.Code{jen.Id("s").Op("*").Id(g.n.State)},
-		Until:  g.target(exit),
 		After:  []jen.Code{jen.Id("rec").Op("*").Index().Id(g.n.Update)},
 		Ctx:    true,
 	}
 	args := []jen.Code{jen.Id("sctx"), jen.Id("s")}
-	text := l.Method + " runs one branch of the fan-out at " + emit.Quote(r.From) + ", from step"
-	if r.Kind == ir.RegionMap {
-		l.Params = append(l.Params, jen.Id("item").Add(g.itemType(g.c.Items(r).Item)))
+	if fan.Items {
+		l.Params = append(l.Params, jen.Id("item").Add(g.itemType(g.c.Items(fan.Region).Item)))
 		args = append(args, jen.Id("item"))
-		l.First = g.w.State(r.Body[0].ID)
-		text = l.Method + " runs one item through the chain of the fan-out at " + emit.Quote(r.From)
 	}
 	args = append(args, jen.Id("rec"))
-	stops := g.stopsInRegion(r)
-	if stops {
+	text := l.Method + " runs " + l.What
+	if l.FromStep {
+		text += ", from step"
+	}
+	l.Doc = text + ", on its own copy of the state s, until it reaches " + emit.ExitWords(fan.Exit) +
+		". rec receives the updates of its states. A panicking handler fails it with an error naming its state."
+	if l.Session == plan.StopSession {
 		// A resumed branch or item starts where it stopped, and its approval
 		// states read their decision through the session.
-		if l.First != nil {
-			text += ", from step"
-		}
-		l.First = nil
 		l.After = append(l.After, jen.Id("sess").Op("*").Add(emit.Rt("Session")))
-	}
-	l.Doc = text + ", on its own copy of the state s, until it reaches " + emit.ExitWords(exit) +
-		". rec receives the updates of its states. A panicking handler fails it with an error naming its state."
-	if stops {
 		l.Doc += " An approval state without a decision stops it with an *flowcrt.Interrupted error; a resumed " +
 			"run starts it again at the step it stopped at."
-	}
-	for _, id := range regionIDs(r) {
-		l.States = append(l.States, g.w.State(id))
 	}
 	l.Call = func(s *ir.State) *jen.Statement {
 		if takesSession(s) {
@@ -377,15 +348,6 @@ func (g *typedGen) runner(f *jen.File, r *ir.Region, t emit.Target) {
 		return jen.Id("w").Dot(emit.StepMethod(s)).Call(args...)
 	}
 	t.Loop(f, g.n, l)
-}
-
-// regionIDs lists a region's states: branch by branch, or the chain.
-func regionIDs(r *ir.Region) []string {
-	out := ir.RefIDs(r.Body)
-	for _, b := range r.Branches {
-		out = append(out, ir.RefIDs(b)...)
-	}
-	return out
 }
 
 // clone emits the copy each branch or item runs on. Slices and maps, also

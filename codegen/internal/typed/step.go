@@ -22,15 +22,15 @@ func (g *typedGen) step(f *jen.File, s *ir.State) {
 	emit.Doc(f, text)
 	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(emit.StepMethod(s)).
 		Params(g.stepParams(s)...).Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
-		if fan := s.Next.Region; fan != nil {
+		if fan := g.p.FanOutAt(s.ID); fan != nil {
 			b.If(jen.Id("sess").Dot("InFanOut").Call(jen.Lit(s.ID))).Block(
 				jen.Comment("Resumed inside its fan-out: the handler has run, its update is in s."),
-				jen.Return(jen.Id("w").Dot(g.regionMethod(fan)).Call(jen.Id("ctx"), jen.Id("s"), jen.Id("sess"))),
+				jen.Return(jen.Id("w").Dot(fan.Method).Call(jen.Id("ctx"), jen.Id("s"), jen.Id("sess"))),
 			)
 		}
 		g.call(b, s)
 		g.onError(b, s)
-		if r == nil || !leavesRegion(s, r) {
+		if r == nil || !g.leavesRegion(s, r) {
 			b.Id("s").Dot("apply").Call(jen.Op("&").Id("u"))
 		}
 		if r != nil {
@@ -63,8 +63,8 @@ func branchWord(r *ir.Region) string {
 // leavesRegion: a state that always goes on to the join (or the state after
 // an iteration) need not apply its update to the branch's copy, which
 // nothing reads any more; the join applies it from the record.
-func leavesRegion(s *ir.State, r *ir.Region) bool {
-	return s.Next.Kind == ir.TransGoto && s.Next.To.ID == emit.RegionExit(r).ID
+func (g *typedGen) leavesRegion(s *ir.State, r *ir.Region) bool {
+	return s.Next.Kind == ir.TransGoto && s.Next.To.ID == g.p.FanOutAt(r.From).Exit.ID
 }
 
 // resultLabel names the handler's action or eval result: "" for handlers
@@ -159,7 +159,7 @@ func (g *typedGen) transition(b *jen.Group, s *ir.State) {
 	case t.Kind == ir.TransGoto:
 		b.Return(g.target(t.To), jen.Nil())
 	case t.Kind == ir.TransParallel || t.Kind == ir.TransMap:
-		b.Return(jen.Id("w").Dot(g.regionMethod(t.Region)).Call(jen.Id("ctx"), jen.Id("s"), jen.Id("sess")))
+		b.Return(jen.Id("w").Dot(g.p.FanOutAt(s.ID).Method).Call(jen.Id("ctx"), jen.Id("s"), jen.Id("sess")))
 	case decides(t):
 		var args []jen.Code
 		for _, p := range g.nextParams(s) {

@@ -19,13 +19,11 @@ func (g *typedGen) Steps(f *jen.File, t emit.Target) {
 		prelude, fold = g.plainBuffers(), g.fold()
 	}
 	t.Loop(f, g.n, &emit.Loop{
-		Method: "run",
+		Loop:   g.p.Loops[0],
 		Doc:    "run executes the workflow from step; with a session it saves a checkpoint after every state.",
 		Params: []jen.Code{jen.Id("sess").Op("*").Add(emit.Rt("Session")), jen.Id("s").Id(n.State)},
-		Until:  jen.Id(n.EndConst()),
 		Result: jen.Id(n.State), Zero: jen.Id("s"), Done: jen.Id("s"),
-		States: g.p.StepEnum[:g.p.Resumable],
-		Plain:  plain, Prelude: prelude, Fold: fold,
+		Plain: plain, Prelude: prelude, Fold: fold,
 		Call: func(s *ir.State) *jen.Statement {
 			args := []jen.Code{jen.Id("sctx"), jen.Op("&").Id("s")}
 			if takesSession(s) {
@@ -52,8 +50,8 @@ func (g *typedGen) Steps(f *jen.File, t emit.Target) {
 			g.step(f, s)
 		}
 		g.transitionFunc(f, s)
-		if r := s.Next.Region; r != nil {
-			g.region(f, r, t)
+		if fan := g.p.FanOutAt(s.ID); fan != nil {
+			g.region(f, fan, t)
 		}
 	}
 }
