@@ -4,7 +4,6 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
-	"github.com/flowc-dev/flowc/codegen/internal/gentext"
 	"github.com/flowc-dev/flowc/ir"
 	"github.com/flowc-dev/flowc/ir/plan"
 )
@@ -103,7 +102,7 @@ func (g *jsonGen) region(f *jen.File, fan *plan.FanOut) {
 		ids = append(ids, s.ID)
 	}
 	f.Line()
-	emit.Doc(f, fan.Method+" runs the branches "+plan.QuoteList(ids)+gentext.ConcurrencyWords(fan.Limit)+", each on its own copy of the context "+
+	emit.Doc(f, fan.Method+" runs the branches "+plan.QuoteList(ids)+plan.ConcurrencyWords(fan.Limit)+", each on its own copy of the context "+
 		"store and history. Once all are done it merges them into s in that order (the keys each one set, "+
 		"the last one winning, then the messages each one added), and the run goes on at "+emit.ExitWords(fan.Exit)+
 		". The first failure cancels the other branches and fails the run.")
@@ -121,7 +120,7 @@ func (g *jsonGen) mapFunc(f *jen.File, fan *plan.FanOut) {
 	r := fan.Region
 	f.Line()
 	emit.Doc(f, fan.Method+" runs the chain "+plan.QuoteList(ir.RefIDs(r.Body))+" for each item of iter_key "+emit.Quote(r.Items)+
-		" in the output of "+emit.Quote(r.From)+gentext.ConcurrencyWords(fan.Limit)+", each on its own copy of the "+
+		" in the output of "+emit.Quote(r.From)+plan.ConcurrencyWords(fan.Limit)+", each on its own copy of the "+
 		"context store and history, where {{task}} is the item and an object item's keys are context "+
 		"variables. Once all are done it merges them into s in item order (the keys each one set, the last "+
 		"one winning, then the messages each one added), and the run goes on at "+emit.ExitWords(fan.Exit)+

@@ -7,7 +7,6 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
-	"github.com/flowc-dev/flowc/codegen/internal/gentext"
 	"github.com/flowc-dev/flowc/ir"
 	"github.com/flowc-dev/flowc/ir/plan"
 )
@@ -174,7 +173,7 @@ func (g *typedGen) mapFunc(f *jen.File, fan *plan.FanOut) {
 	r := fan.Region
 	it := g.c.Items(r)
 	text := fan.Method + " runs the chain " + plan.QuoteList(ir.RefIDs(r.Body)) + " for each item of iter_key " +
-		emit.Quote(r.Items) + gentext.ConcurrencyWords(fan.Limit) + ", each on its own copy of s. Once all are done it " +
+		emit.Quote(r.Items) + plan.ConcurrencyWords(fan.Limit) + ", each on its own copy of s. Once all are done it " +
 		"applies their updates to s in item order, and the run goes on at " + emit.ExitWords(fan.Exit) +
 		". The first failure cancels the other items and fails the run. With a session each item saves a " +
 		"checkpoint when it finishes, and a resumed run does not run it again."
