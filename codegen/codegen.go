@@ -34,7 +34,7 @@ type File struct {
 // itself, and beside it the mock handlers that tests and `flowc run` use,
 // in a file a production build can leave out.
 func Generate(p *plan.Plan, opts Options) ([]File, error) {
-	if err := checkExprs(p.Checked); err != nil {
+	if err := checkExprs(p); err != nil {
 		return nil, err
 	}
 	files, err := generate(p, opts, false)
@@ -108,12 +108,13 @@ func childFlows(f *jen.File, w *ir.Workflow) {
 	}
 }
 
-// checkExprs checks the typed conditions of w with the printer; JSON
-// mode's are Python source the runtime evaluates.
-func checkExprs(c *ir.Checked) error {
-	if c.Mode == ir.ModeJSON {
+// checkExprs checks the conditions the target prints as Go with the
+// printer.
+func checkExprs(p *plan.Plan) error {
+	if p.RuntimeConditions {
 		return nil
 	}
+	c := p.Checked
 	for _, s := range c.States {
 		t := s.Next
 		if err := emit.CheckExpr(c.Cond(t.Cond)); err != nil {
@@ -137,7 +138,7 @@ func temporalFileName(flowFile string) string {
 // GenerateTemporal emits the Temporal file of a workflow from its plan;
 // opts are those of its native file.
 func GenerateTemporal(p *plan.Plan, opts Options) (File, error) {
-	if err := checkExprs(p.Checked); err != nil {
+	if err := checkExprs(p); err != nil {
 		return File{}, err
 	}
 	src, err := temporal.Generate(p, opts.Source)

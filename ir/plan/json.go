@@ -33,8 +33,8 @@ func jsonPlan(c *ir.Checked) *Plan {
 	start := w.State(w.Start.ID)
 	states, resumable := topFirst(w)
 	p := &Plan{
-		InputDecoder: "DecodeChainInput",
-		Checked:      c, Names: n, GenVersion: jsonGenVersion, Noun: "the workflow", Describe: true,
+		InputDecoder: "DecodeChainInput", RuntimeConditions: true,
+		Checked: c, Names: n, GenVersion: jsonGenVersion, Noun: "the workflow", Describe: true,
 		HandlersDoc: []string{
 			n.Handlers + " is the work of the workflow's assistants and tools, implemented by you. A handler",
 			"gets the state's rendered task and tool_args, its task input and copies of the context store and",

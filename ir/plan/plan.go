@@ -72,6 +72,10 @@ type Plan struct {
 	// ItemReads and ResultWrites: a distributed Map reads its items with a
 	// flowcrt.ItemReader, writes its results with a flowcrt.ResultWriter.
 	ItemReads, ResultWrites bool
+	// RuntimeConditions: the transitions' conditions are source the
+	// runtime evaluates (JSON mode's Python), not checked trees a target
+	// prints as Go.
+	RuntimeConditions bool
 	// Loops are the step loops of the generated code, the top one first
 	// (loops.go); FanOuts the fan-outs, in the order of the states that
 	// open them.
