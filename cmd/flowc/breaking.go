@@ -16,6 +16,7 @@ import (
 	"github.com/flowc-dev/flowc/compiler/native"
 	"github.com/flowc-dev/flowc/compiler/yamlx"
 	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
@@ -254,15 +255,11 @@ func stateChanges(was, now *ir.Workflow) []change {
 }
 
 // resumable returns the ids of the states a checkpoint of w may name, as
-// the generator counts them: every state of a States Language machine or
-// a chain (their nested states are not in w.States), the states outside
-// fan-outs of the others.
+// the generator counts them.
 func resumable(w *ir.Workflow) map[string]bool {
 	ids := map[string]bool{}
-	for _, s := range w.States {
-		if w.Mode == ir.ModeASL || w.Mode == ir.ModeChain || w.RegionOf(s.ID) == nil {
-			ids[s.ID] = true
-		}
+	for _, s := range plan.Resumable(w) {
+		ids[s.ID] = true
 	}
 	return ids
 }

@@ -79,16 +79,29 @@ func (n Names) NoCall() string { return n.Prefix + "NoCall" }
 
 func (n Names) CallConst(h string) string { return n.Prefix + "Call" + h }
 
-// topFirst puts the states a checkpoint may name, those outside fan-outs,
-// before the others, and says how many they are.
+// topFirst puts the states a checkpoint may name before the others, and
+// says how many they are.
 func topFirst(w *ir.Workflow) ([]*ir.State, int) {
-	var top, inner []*ir.State
+	top := Resumable(w)
+	var inner []*ir.State
 	for _, s := range w.States {
-		if w.RegionOf(s.ID) == nil {
-			top = append(top, s)
-		} else {
+		if w.RegionOf(s.ID) != nil {
 			inner = append(inner, s)
 		}
 	}
 	return append(top, inner...), len(top)
+}
+
+// Resumable are the states of w a checkpoint may name, in source order:
+// those outside fan-outs (a States Language machine's top-level states,
+// since w.States holds no nested one). `flowc breaking` compares them
+// across versions without checking either.
+func Resumable(w *ir.Workflow) []*ir.State {
+	var top []*ir.State
+	for _, s := range w.States {
+		if w.RegionOf(s.ID) == nil {
+			top = append(top, s)
+		}
+	}
+	return top
 }
