@@ -53,9 +53,10 @@ func Compile(path string, src []byte, opts Options) (*plan.Plan, diag.List) {
 	w.Source = filepath.ToSlash(path)
 	// A States Language workflow is checked even when its front-end
 	// rejected it, so that a bad reference is reported beside a bad field,
-	// as statelint does: the checker reads only its states' ids and
-	// transitions (ASL has no typed fields or expressions for it), and the
-	// front-end gives every state it keeps both, whatever else is wrong.
+	// as statelint does. The IR is whole enough: of an ASL workflow the
+	// checker reads only its states' ids, transitions, catchers and
+	// handlers (no typed fields, no expressions, no package), which the
+	// front-end gives every state it keeps, whatever else is wrong with it.
 	checked, cds := check.Check(w, check.Options{Dir: outputDir(path, opts), Generated: opts.Generated, NoPackage: opts.NoPackage})
 	ds := append(r.Diags, cds...)
 	ds.Sort()

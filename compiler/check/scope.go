@@ -16,8 +16,9 @@ type scope struct {
 	states []*ir.State
 	byID   map[string]*ir.State // the states with a usable id, by id
 	broken bool                 // some reference names no state of the scope
-	// prefix begins every id of a compiled-in child ("Include/"): the
-	// front-end renamed its states apart from the including file's, and
+	// prefix begins every id of a compiled-in child: the front-end renamed
+	// its states after the state that runs it ("Run/One" for One, in
+	// compiler/asl's prefixIDs), apart from the including file's, and
 	// diagnostics name them as the child's own file does.
 	prefix string
 }
