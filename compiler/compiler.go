@@ -46,11 +46,17 @@ func Compile(path string, src []byte, opts Options) (*plan.Plan, diag.List) {
 		return nil, r.Diags
 	}
 	w := lower(r, root, path, outputDir(path, opts))
-	if r.Diags.HasErrors() || w == nil {
+	if w == nil || r.Diags.HasErrors() && w.Mode != ir.ModeASL {
 		r.Diags.Sort()
 		return nil, r.Diags
 	}
 	w.Source = filepath.ToSlash(path)
+	// A States Language workflow is checked even when its front-end
+	// rejected it, so that a bad reference is reported beside a bad field,
+	// as statelint does. The IR is whole enough: of an ASL workflow the
+	// checker reads only its states' ids, transitions, catchers and
+	// handlers (no typed fields, no expressions, no package), which the
+	// front-end gives every state it keeps, whatever else is wrong with it.
 	checked, cds := check.Check(w, check.Options{Dir: outputDir(path, opts), Generated: opts.Generated, NoPackage: opts.NoPackage})
 	ds := append(r.Diags, cds...)
 	ds.Sort()

@@ -4,7 +4,8 @@
 // rule and intrinsic call into a tree, and reports at their positions the
 // problems AWS would reject: unknown fields, missing required fields,
 // transitions, choice rules, retriers and catchers, paths and intrinsic
-// calls. References inside each scope go through the shared checker.
+// calls. The shared checker then resolves the references, each machine as
+// a scope of its own.
 package asl
 
 import (
@@ -12,7 +13,6 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/flowc-dev/flowc/compiler/check"
 	"github.com/flowc-dev/flowc/compiler/yamlx"
 	"github.com/flowc-dev/flowc/internal/naming"
 	"github.com/flowc-dev/flowc/ir"
@@ -46,7 +46,7 @@ func Lower(r *yamlx.Reader, root *yaml.Node, stem, pkg string) *ir.Workflow {
 	l := &lowerer{Reader: r, names: map[string]*ir.State{}, handlers: map[string]*ir.Handler{}, assigned: map[string]bool{}}
 	// The generated mock marks itself with this method (flowcrt.OrderedHandlers).
 	l.methods.Reserve("OrderedValues")
-	l.methods.Reserve(check.VetMethods...) // go vet wants their standard signatures
+	l.methods.Reserve(naming.VetMethods...) // go vet wants their standard signatures
 	w := &ir.Workflow{Pos: r.Pos(root), ID: stem, Name: naming.Exported(stem), Package: pkg, Mode: ir.ModeASL}
 	if w.Name == "" {
 		w.Name = "StateMachine"
@@ -98,8 +98,8 @@ type lowerer struct {
 	assigned map[string]bool // every variable an Assign of the definition sets
 }
 
-// machine lowers StartAt and States of a (sub-)machine and checks the
-// references inside it with the shared checker.
+// machine lowers StartAt and States of a (sub-)machine; the checker
+// resolves the references inside it.
 func (l *lowerer) machine(m yamlx.Map, at ir.Pos) *ir.Machine {
 	mc := &ir.Machine{Pos: at}
 	if n := m.Get("StartAt"); n != nil {
@@ -125,10 +125,7 @@ func (l *lowerer) machine(m yamlx.Map, at ir.Pos) *ir.Machine {
 	if len(mc.States) == 0 {
 		l.Diags.Errorf(l.Pos(n), "`States` needs at least one state")
 	}
-	if mc.Start.ID != "" || m.Has("StartAt") {
-		sub := &ir.Workflow{Pos: at, Mode: ir.ModeASL, Start: mc.Start, States: mc.States}
-		_, ds := check.Check(sub, check.Options{})
-		l.Diags.Add(ds...)
+	if m.Has("StartAt") {
 		l.checkTransitions(mc, n, isModule(m))
 	}
 	return mc

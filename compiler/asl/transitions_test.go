@@ -70,6 +70,20 @@ func TestStatelintRulesBrokenReference(t *testing.T) {
 	assert.Contains(t, ds.Errors().Lines(), `unknown state "Dne"`)
 }
 
+// statelint reports every problem of a definition at once
+// (lib/statelint/state_node.rb collects them into one list), so a broken
+// reference is reported beside a problem of a field, in a branch too,
+// though the two are found by the front-end and the checker.
+func TestBrokenReferenceBesideFieldError(t *testing.T) {
+	def := `{"StartAt": "P", "States": {"P": {"Type": "Parallel", "End": true, "Branches": [
+{"StartAt": "A", "States": {"A": {"Type": "Pass", "Next": "Dne", "Bogus": 1}, "Done": {"Type": "Succeed"}}}]}}}`
+	w, ds := compiler.Compile("m.asl.json", []byte(def), compiler.Options{NoPackage: true})
+	assert.Nil(t, w)
+	assert.Equal(t, `m.asl.json:2:60: unknown state "Dne" (did you mean `+"`Done`"+`?)
+m.asl.json:2:66: unknown key `+"`Bogus`"+` in Pass state "A"
+`, ds.Lines())
+}
+
 // A module's exports are entered from outside it, so nothing in the module
 // needs to name them.
 func TestStatelintRulesModuleExports(t *testing.T) {

@@ -29,7 +29,7 @@ func stateEnv(s *ir.State, env *expression.Env) *expression.Env {
 // not one of the state's options, which could never be true.
 func (c *checker) checkApprovals() {
 	approvals := false
-	for _, s := range c.w.States {
+	for _, s := range ir.AllStates(c.w.States) {
 		if s.Kind != ir.StateApproval || s.Approval == nil {
 			continue
 		}
@@ -51,7 +51,7 @@ func (c *checker) checkApprovals() {
 // reserveApprove rejects a handler named Approve beside approval states:
 // the mock answers them with a method of that name (flowcrt.Approver).
 func (c *checker) reserveApprove() {
-	for _, s := range c.w.States {
+	for _, s := range ir.AllStates(c.w.States) {
 		if h := s.Handler; h != nil && h.Name == "Approve" {
 			c.diags.Errorf(h.Pos, "handler Approve would be the approver of the approval states (flowcrt.Approver); choose another handler name")
 			return

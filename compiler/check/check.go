@@ -28,9 +28,10 @@ type Options struct {
 // of the user's package tell (expressions as checked, lowered trees; what
 // iterations iterate over), and the errors and warnings.
 func Check(w *ir.Workflow, opts Options) (*ir.Checked, diag.List) {
-	c := &checker{w: w, out: ir.NewChecked(w), opts: opts, states: map[string]*ir.State{}}
-	c.checkStates()
-	c.checkRefs()
+	c := &checker{w: w, out: ir.NewChecked(w), opts: opts}
+	for _, sc := range scopes(w) {
+		c.checkScope(sc)
+	}
 	c.checkMethodNames()
 	switch w.Mode {
 	case ir.ModeTyped:
@@ -42,73 +43,79 @@ func Check(w *ir.Workflow, opts Options) (*ir.Checked, diag.List) {
 		c.checkHandlers()
 	}
 	c.checkApprovals()
-	// Reachability over a graph with broken edges would only add noise.
-	if !c.brokenRefs {
-		c.checkGraph()
-	}
 	c.diags.Sort()
 	return c.out, c.diags
 }
 
 type checker struct {
-	w          *ir.Workflow
-	out        *ir.Checked // what checking found
-	opts       Options
-	diags      diag.List
-	states     map[string]*ir.State
-	brokenRefs bool // some reference names no state
+	w     *ir.Workflow
+	out   *ir.Checked // what checking found
+	opts  Options
+	diags diag.List
+}
+
+// checkScope checks the states of one scope and the references among them.
+func (c *checker) checkScope(sc *scope) {
+	c.checkStates(sc)
+	c.checkRefs(sc)
+	// Reachability over a graph with broken edges would only add noise.
+	if !sc.broken {
+		c.checkGraph(sc)
+	}
 }
 
 // checkStates finds duplicate and reserved ids and Go name collisions.
-func (c *checker) checkStates() {
+func (c *checker) checkStates(sc *scope) {
 	goNames := map[string]*ir.State{}
-	for _, s := range c.w.States {
+	for _, s := range sc.states {
+		name := sc.name(s.ID)
 		switch {
-		case s.ID == "":
+		case name == "":
 			c.diags.Errorf(s.Pos, "a %s needs a non-empty `id`", c.noun())
 			continue
 		case c.isEnd(ir.Ref{ID: s.ID}):
 			c.diags.Errorf(s.Pos, "`end` is reserved for finishing the run; choose another %s id", c.noun())
 			continue
-		case c.states[s.ID] != nil:
-			c.diags.Errorf(s.Pos, "%s id %q already used at %s", c.noun(), s.ID, c.states[s.ID].Pos)
+		case sc.byID[s.ID] != nil:
+			c.diags.Errorf(s.Pos, "%s id %q already used at %s", c.noun(), name, sc.byID[s.ID].Pos)
 			continue
 		}
-		c.states[s.ID] = s
+		sc.byID[s.ID] = s
 		if s.GoName == "" {
-			c.diags.Errorf(s.Pos, "%s id %q does not make a Go identifier; start it with a letter", c.noun(), s.ID)
+			c.diags.Errorf(s.Pos, "%s id %q does not make a Go identifier; start it with a letter", c.noun(), name)
 			continue
 		}
 		if prev := goNames[s.GoName]; prev != nil {
-			c.diags.Errorf(s.Pos, "%s ids %q and %q both become the Go name %s; rename one", c.noun(), prev.ID, s.ID, s.GoName)
+			c.diags.Errorf(s.Pos, "%s ids %q and %q both become the Go name %s; rename one", c.noun(), sc.name(prev.ID), name, s.GoName)
 			continue
 		}
 		goNames[s.GoName] = s
 	}
 }
 
-// checkRefs resolves every reference to a state.
-func (c *checker) checkRefs() {
-	if c.isEnd(c.w.Start) {
-		c.diags.Errorf(c.w.Start.Pos, "the start %s cannot be `end`", c.noun())
+// checkRefs resolves every reference to a state of the scope.
+func (c *checker) checkRefs(sc *scope) {
+	if c.isEnd(sc.start) {
+		c.diags.Errorf(sc.start.Pos, "the start %s cannot be `end`", c.noun())
 	} else {
-		c.ref(c.w.Start)
+		c.ref(sc, sc.start)
 	}
-	for _, s := range c.w.States {
-		forEachRef(s, c.ref)
+	for _, s := range sc.states {
+		forEachRef(s, func(r ir.Ref) { c.ref(sc, r) })
 	}
 }
 
-func (c *checker) ref(r ir.Ref) {
-	if c.isEnd(r) || c.states[r.ID] != nil {
+func (c *checker) ref(sc *scope, r ir.Ref) {
+	if c.isEnd(r) || sc.byID[r.ID] != nil {
 		return
 	}
-	c.brokenRefs = true
+	sc.broken = true
 	if r.ID == "" {
 		c.diags.Errorf(r.Pos, "missing %s id", c.noun())
 		return
 	}
-	c.diags.Errorf(r.Pos, "unknown %s %q%s", c.noun(), r.ID, diag.DidYouMean(r.ID, c.stateIDs()))
+	name := sc.name(r.ID)
+	c.diags.Errorf(r.Pos, "unknown %s %q%s", c.noun(), name, diag.DidYouMean(name, sc.names()))
 }
 
 // isEnd reports whether r names the end of the run. Every dialect but the
@@ -116,14 +123,6 @@ func (c *checker) ref(r ir.Ref) {
 // `end` is a state name like any other (statelint accepts one).
 func (c *checker) isEnd(r ir.Ref) bool {
 	return r.IsEnd() && c.w.Mode != ir.ModeASL
-}
-
-func (c *checker) stateIDs() []string {
-	ids := make([]string, 0, len(c.w.States))
-	for _, s := range c.w.States {
-		ids = append(ids, s.ID)
-	}
-	return ids
 }
 
 // forEachRef visits every outgoing reference of a state, in source order.
@@ -170,7 +169,7 @@ func forEachRef(s *ir.State, visit func(ir.Ref)) {
 // none because the handler also runs outside an iteration.
 func (c *checker) checkHandlers() {
 	first := map[string]*ir.State{}
-	for _, s := range c.w.States {
+	for _, s := range ir.AllStates(c.w.States) {
 		h := s.Handler
 		if h == nil || h.Name == "" {
 			continue

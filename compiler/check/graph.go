@@ -2,48 +2,48 @@ package check
 
 import "github.com/flowc-dev/flowc/ir"
 
-// checkGraph warns about states no run can enter and states from which no
-// run can finish. Both are legal but almost always mistakes.
-func (c *checker) checkGraph() {
-	if c.states[c.w.Start.ID] == nil {
+// checkGraph warns about states of a scope no run can enter and states
+// from which no run can finish. Both are legal but almost always mistakes.
+func (c *checker) checkGraph(sc *scope) {
+	if sc.byID[sc.start.ID] == nil {
 		return
 	}
-	succ, ends := c.edges()
-	reached := walk([]string{c.w.Start.ID}, succ)
+	succ, ends := c.edges(sc)
+	reached := walk([]string{sc.start.ID}, succ)
 	pred := reverse(succ)
 	var enders []string
 	for id := range ends {
 		enders = append(enders, id)
 	}
 	finishing := walk(enders, pred)
-	for _, s := range c.w.States {
-		if c.states[s.ID] != s {
+	for _, s := range sc.states {
+		if sc.byID[s.ID] != s {
 			continue
 		}
 		if !reached[s.ID] {
 			if c.w.Mode == ir.ModeASL && len(pred[s.ID]) == 0 {
 				continue // the ASL front-end rejects a state nothing names, or it is a module's export
 			}
-			c.diags.Warnf(s.Pos, "%[1]s %[2]q is unreachable from the start %[1]s %[3]q", c.noun(), s.ID, c.w.Start.ID)
+			c.diags.Warnf(s.Pos, "%[1]s %[2]q is unreachable from the start %[1]s %[3]q", c.noun(), sc.name(s.ID), sc.name(sc.start.ID))
 		} else if !finishing[s.ID] {
-			c.diags.Warnf(s.Pos, "no run that enters %s %q can finish: every path loops forever", c.noun(), s.ID)
+			c.diags.Warnf(s.Pos, "no run that enters %s %q can finish: every path loops forever", c.noun(), sc.name(s.ID))
 		}
 	}
 }
 
-// edges returns each state's successors and the set of states that can end
-// the run directly.
-func (c *checker) edges() (map[string][]string, map[string]bool) {
+// edges returns each state's successors in the scope and the set of states
+// that can end the run directly.
+func (c *checker) edges(sc *scope) (map[string][]string, map[string]bool) {
 	succ := map[string][]string{}
 	ends := map[string]bool{}
-	for _, s := range c.w.States {
-		if c.states[s.ID] != s {
+	for _, s := range sc.states {
+		if sc.byID[s.ID] != s {
 			continue
 		}
 		forEachRef(s, func(r ir.Ref) {
 			if c.isEnd(r) {
 				ends[s.ID] = true
-			} else if c.states[r.ID] != nil {
+			} else if sc.byID[r.ID] != nil {
 				succ[s.ID] = append(succ[s.ID], r.ID)
 			}
 		})

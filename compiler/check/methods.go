@@ -1,26 +1,19 @@
 package check
 
-import "slices"
+import (
+	"slices"
 
-// VetMethods are the method names go vet's stdmethods check expects with
-// the signature of a standard interface (json.Unmarshaler, io.ReaderFrom,
-// fmt.Formatter...). A handler of such a name would become a method of the
-// generated handlers interface and mock with a handler's signature, and
-// the package would fail go vet. The States Language front-end, which
-// picks handler names itself, numbers them instead (UnmarshalJSON2).
-var VetMethods = []string{
-	"As", "Format", "GobDecode", "GobEncode", "Is", "MarshalJSON", "MarshalXML",
-	"ReadByte", "ReadFrom", "ReadRune", "Scan", "Seek", "UnmarshalJSON",
-	"UnmarshalXML", "UnreadByte", "UnreadRune", "Unwrap", "WriteByte", "WriteTo",
-}
+	"github.com/flowc-dev/flowc/internal/naming"
+	"github.com/flowc-dev/flowc/ir"
+)
 
-// checkMethodNames rejects handlers named like a standard method, once per
-// name, at the first state that uses it.
+// checkMethodNames rejects handlers named like a standard method
+// (naming.VetMethods), once per name, at the first state that uses it.
 func (c *checker) checkMethodNames() {
 	seen := map[string]bool{}
-	for _, s := range c.w.States {
+	for _, s := range ir.AllStates(c.w.States) {
 		h := s.Handler
-		if h == nil || seen[h.Name] || !slices.Contains(VetMethods, h.Name) {
+		if h == nil || seen[h.Name] || !slices.Contains(naming.VetMethods, h.Name) {
 			continue
 		}
 		seen[h.Name] = true
