@@ -54,7 +54,7 @@ type MemoryWrite struct {
 // handler of the state.
 type Include struct {
 	Template string // the import's name, or the WorkflowId
-	Inline   bool   // compiled in: Branches[0] is the sub-workflow
+	Inline   bool   // compiled in: Branches[0] is the sub-workflow, its state ids "<this state's id>/<name>"
 
 	// The template parameters an Include gives at run time (`key.$`),
 	// evaluated on its effective input; the template reads them as
