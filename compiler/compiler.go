@@ -22,8 +22,8 @@ import (
 	"github.com/flowc-dev/flowc/ir/plan"
 )
 
-// Suffixes are the file names flowc compiles, in the order they are tried.
-var Suffixes = []string{".flow.yaml", ".flow.yml", ".asl.json", ".asl.yaml", ".chain.json", ".chain.yaml"}
+// suffixes are the file names flowc compiles, in the order they are tried.
+var suffixes = []string{".flow.yaml", ".flow.yml", ".asl.json", ".asl.yaml", ".chain.json", ".chain.yaml"}
 
 // Options adjust a compilation.
 type Options struct {
@@ -94,7 +94,7 @@ func lower(r *yamlx.Reader, root *yaml.Node, path, outDir string) *ir.Workflow {
 // "triage.flow.yaml" → "triage".
 func Stem(path string) string {
 	base := filepath.Base(path)
-	for _, suf := range Suffixes {
+	for _, suf := range suffixes {
 		if strings.HasSuffix(base, suf) {
 			return strings.TrimSuffix(base, suf)
 		}
@@ -144,7 +144,7 @@ func packageOfDir(dir string) string {
 
 // IsDefinition reports whether a file name is one flowc compiles.
 func IsDefinition(name string) bool {
-	for _, suf := range Suffixes {
+	for _, suf := range suffixes {
 		if strings.HasSuffix(name, suf) {
 			return true
 		}

@@ -61,7 +61,7 @@ func (c *checker) checkReducerFunc(f *ir.Field, t types.Type, pkg *types.Package
 // unknownReducer explains a reducer name that is neither built in nor a
 // function of the package, suggesting a built-in for a likely typo.
 func (c *checker) unknownReducer(r ir.Reducer, pkg *types.Package) {
-	if hint := diag.DidYouMean(r.Func, BuiltinReducers); hint != "" {
+	if hint := diag.DidYouMean(r.Func, builtinReducers); hint != "" {
 		c.diags.Errorf(r.Pos, "unknown reducer %q%s", r.Func, hint)
 		return
 	}
@@ -72,6 +72,6 @@ func (c *checker) unknownReducer(r ir.Reducer, pkg *types.Package) {
 	c.diags.Errorf(r.Pos, "unknown reducer %q: %s; use replace, append, merge, add, messages or a func(old, new T) T of the package", r.Func, where)
 }
 
-// BuiltinReducers are the reducer names every field may use, in the order
+// builtinReducers are the reducer names every field may use, in the order
 // suggestions prefer them.
-var BuiltinReducers = []string{"replace", "append", "merge", "add", "messages"}
+var builtinReducers = []string{"replace", "append", "merge", "add", "messages"}

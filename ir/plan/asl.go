@@ -12,8 +12,8 @@ import (
 // the runtime's ASLExec and friends, and its sessions.
 const aslGenVersion = 14 // 14: stops and callbacks inside compiled-in children that branches run, the machinery in runtime/impl/asl; 13: mocks through package flowrun; 12: task tokens, stops inside Map and Parallel; 10: the machinery in runtime/impl
 
-// CallbackSuffix ends the Resource of a Task that waits for its token.
-const CallbackSuffix = ".waitForTaskToken"
+// callbackSuffix ends the Resource of a Task that waits for its token.
+const callbackSuffix = ".waitForTaskToken"
 
 // aslPlan is the plan of a States Language state machine (Amazon States
 // Language and Agent State Language): one handler per Resource, agent and
@@ -168,7 +168,7 @@ func (h *aslHandler) doc() string {
 
 // callbackNote is what the doc of a handler of a callback Resource adds.
 func callbackNote(origin string) string {
-	if !strings.HasSuffix(origin, CallbackSuffix+`"`) {
+	if !strings.HasSuffix(origin, callbackSuffix+`"`) {
 		return ""
 	}
 	return " Its input carries the task token where the state's Parameters or Arguments put it; its result " +
@@ -207,7 +207,7 @@ func aslSessions(w *ir.Workflow) *SessionSpec {
 func IsCallback(s *ir.State) bool {
 	a := s.ASL
 	return a.Type == ir.ASLTask && a.Agent == nil && a.Include == nil && s.Handler != nil &&
-		strings.HasSuffix(a.Resource, CallbackSuffix)
+		strings.HasSuffix(a.Resource, callbackSuffix)
 }
 
 // aslLoops derives the loop of every machine: the state machine, each
