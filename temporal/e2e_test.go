@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
@@ -85,7 +87,10 @@ func TestWorkerKilled(t *testing.T) {
 }
 
 // devServer starts `temporal server start-dev` on a free loopback port and
-// returns its address; the server stops with the test.
+// returns its address; the server stops with the test. A server that
+// exits before it answers (its port taken in the meantime by another
+// test's server, whose services bind ports of their own) is started again
+// on another port.
 func devServer(t *testing.T) string {
 	bin, err := exec.LookPath("temporal")
 	if err != nil {
@@ -94,6 +99,21 @@ func devServer(t *testing.T) string {
 		}
 		t.Skip("the Temporal CLI is not on PATH: go install github.com/temporalio/cli/cmd/temporal@v1.5.1")
 	}
+	var errs []error
+	for range 3 {
+		address, err := startDevServer(t, bin)
+		if err == nil {
+			return address
+		}
+		errs = append(errs, err)
+	}
+	t.Fatalf("the dev server did not come up: %v", errors.Join(errs...))
+	return ""
+}
+
+// startDevServer starts one dev server and waits until it answers, for a
+// minute at most, or until it exits.
+func startDevServer(t *testing.T, bin string) (string, error) {
 	port := freePort(t)
 	address := "127.0.0.1:" + strconv.Itoa(port)
 	srv := exec.Command(bin, "server", "start-dev", "--headless", "--ip", "127.0.0.1", "--port", strconv.Itoa(port), "--log-level", "error")
@@ -101,7 +121,12 @@ func devServer(t *testing.T) string {
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { stop(srv) })
+	exited := make(chan error, 1)
+	go func() { exited <- srv.Wait() }()
+	t.Cleanup(func() {
+		_ = srv.Process.Signal(syscall.SIGTERM)
+		<-exited
+	})
 	deadline := time.Now().Add(time.Minute)
 	for {
 		c, err := client.Dial(client.Options{HostPort: address})
@@ -110,22 +135,34 @@ func devServer(t *testing.T) string {
 			c.Close()
 		}
 		if err == nil {
-			return address
+			return address, nil
+		}
+		select {
+		case werr := <-exited:
+			exited <- werr // for the cleanup
+			return "", fmt.Errorf("the server at %s exited: %v", address, werr)
+		case <-time.After(200 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the dev server did not come up at %s: %v", address, err)
+			return "", fmt.Errorf("no answer at %s: %v", address, err)
 		}
-		time.Sleep(200 * time.Millisecond)
 	}
 }
 
+// freePort is a free loopback port below Linux's ephemeral range
+// (32768-60999), where no other server's services get a port of the
+// kernel's choosing between this check and the server's bind.
 func freePort(t *testing.T) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	for port := 20000 + rand.IntN(12000); ; port = 20000 + rand.IntN(12000) {
+		l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+		if err == nil {
+			l.Close()
+			return port
+		}
+		if !errors.Is(err, syscall.EADDRINUSE) {
+			t.Fatal(err)
+		}
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 func build(t *testing.T, out, pkg string) {
