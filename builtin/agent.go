@@ -49,8 +49,8 @@ func withTokens(out any, agent flowcrt.Agent, tokens float64) any {
 	return o.With("_tokens", tokens)
 }
 
-func agentRequest(in any, agent flowcrt.Agent) Request {
-	req := Request{
+func agentRequest(in any, agent flowcrt.Agent) chatRequest {
+	req := chatRequest{
 		Model:    agent.Model,
 		Messages: messages(agentSystem(agent), flowcrt.Messages{{Role: "user", Content: text(in)}}),
 	}
@@ -180,13 +180,13 @@ func agentResult(reply string) any {
 // model's context is Agent.ContextOverflow, and every other failure of the
 // endpoint Agent.ModelError. The cause keeps the client's name.
 var agentErrorNames = map[string]string{
-	ErrRateLimited: flowcasl.StatesRateLimitExceeded,
-	ErrTimeout:     flowcimpl.StatesTimeout,
-	ErrServer:      flowcasl.AgentModelError,
-	ErrRequest:     flowcasl.AgentModelError,
-	ErrUnreachable: flowcasl.AgentModelError,
-	ErrBadReply:    flowcasl.AgentModelError,
-	ErrNoModel:     flowcasl.AgentModelError,
+	errRateLimited: flowcasl.StatesRateLimitExceeded,
+	errTimeout:     flowcimpl.StatesTimeout,
+	errServer:      flowcasl.AgentModelError,
+	errRequest:     flowcasl.AgentModelError,
+	errUnreachable: flowcasl.AgentModelError,
+	errBadReply:    flowcasl.AgentModelError,
+	errNoModel:     flowcasl.AgentModelError,
 }
 
 // contextOverflow is how OpenAI-compatible endpoints say a request is
@@ -202,7 +202,7 @@ func agentError(err error) error {
 	if !ok {
 		return err
 	}
-	if e.Name == ErrRequest && contextOverflow.MatchString(e.Cause) {
+	if e.Name == errRequest && contextOverflow.MatchString(e.Cause) {
 		name = flowcasl.AgentContextOverflow
 	}
 	return flowcrt.NewError(name, e.Error())

@@ -14,9 +14,9 @@ import (
 // request is the chat request of a contenox task: execute_config's model,
 // temperature, max_tokens and the tools it allows, the system instruction,
 // and the chat history.
-func request(call flowcrt.LLMCall) Request {
+func request(call flowcrt.LLMCall) chatRequest {
 	cfg := call.Config
-	return Request{
+	return chatRequest{
 		Model:       cfg.Model,
 		Temperature: cfg.Temperature,
 		MaxTokens:   cfg.MaxTokens,
@@ -29,7 +29,7 @@ func request(call flowcrt.LLMCall) Request {
 // and a content; when they are the input's own chat history, its messages
 // are sent as they are, so that the model sees its tool calls and the
 // results that answer them.
-func history(call flowcrt.LLMCall) []Message {
+func history(call flowcrt.LLMCall) []message {
 	out := messages("", call.Messages)
 	v := call.Input
 	if m, ok := v.(map[string]any); ok {
@@ -39,7 +39,7 @@ func history(call flowcrt.LLMCall) []Message {
 	if !ok || len(list) != len(out) {
 		return out
 	}
-	raw := make([]Message, len(list))
+	raw := make([]message, len(list))
 	for i, item := range list {
 		b, err := json.Marshal(item)
 		if err != nil || json.Unmarshal(b, &raw[i]) != nil || raw[i].Role != out[i].Role || raw[i].Content != out[i].Content {
@@ -64,15 +64,15 @@ func allowedTools(allow, hide []string) []string {
 
 // complete asks the task's model, then each fallback model of
 // execute_config.models in turn while the call fails.
-func (c *LLM) complete(ctx context.Context, call flowcrt.LLMCall) (Message, error) {
+func (c *LLM) complete(ctx context.Context, call flowcrt.LLMCall) (message, error) {
 	req := request(call)
-	m, err := c.Complete(ctx, req)
+	m, err := c.chat(ctx, req)
 	for _, model := range call.Config.Models {
 		if err == nil || ctx.Err() != nil {
 			break
 		}
 		req.Model = model
-		m, err = c.Complete(ctx, req)
+		m, err = c.chat(ctx, req)
 	}
 	return m, err
 }
@@ -95,7 +95,7 @@ func (c *LLM) ChatCompletion(ctx context.Context, call flowcrt.LLMCall) (flowcrt
 }
 
 // entry is a message as a chat history entry.
-func entry(m Message) map[string]any {
+func entry(m message) map[string]any {
 	out := map[string]any{"role": m.Role, "content": m.Content}
 	if len(m.ToolCalls) > 0 {
 		calls := make([]any, len(m.ToolCalls))
@@ -127,7 +127,7 @@ func (c *LLM) ConditionKey(ctx context.Context, call flowcchain.ConditionCall) (
 	}
 	ok, perr := strconv.ParseBool(strings.Trim(strings.TrimSpace(answer), ".\"'"))
 	if perr != nil {
-		return false, flowcrt.NewError(ErrBadReply, "condition_key: the answer "+strconv.Quote(snippet([]byte(answer)))+" is not true or false")
+		return false, flowcrt.NewError(errBadReply, "condition_key: the answer "+strconv.Quote(snippet([]byte(answer)))+" is not true or false")
 	}
 	return ok, nil
 }
@@ -146,7 +146,7 @@ func (c *LLM) PromptToInt(ctx context.Context, call flowcrt.LLMCall) (int, error
 	}
 	n, perr := strconv.Atoi(strings.TrimSpace(answer))
 	if perr != nil {
-		return 0, flowcrt.NewError(ErrBadReply, "prompt_to_int: the answer "+strconv.Quote(snippet([]byte(answer)))+" is not an integer")
+		return 0, flowcrt.NewError(errBadReply, "prompt_to_int: the answer "+strconv.Quote(snippet([]byte(answer)))+" is not an integer")
 	}
 	return n, nil
 }

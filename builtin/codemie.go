@@ -32,18 +32,18 @@ const (
 func (c *LLM) Assistant(ctx context.Context, call flowcrt.JSONCall, search Searcher) (string, error) {
 	req, sources := assistantRequest(call, search != nil)
 	for round := 0; ; round++ {
-		m, err := c.Complete(ctx, req)
+		m, err := c.chat(ctx, req)
 		if err != nil {
 			return "", err
 		}
 		asked := searches(m, sources)
 		switch {
 		case len(asked) == 0 && m.Content == "" && len(m.ToolCalls) > 0:
-			return "", flowcrt.NewError(ErrBadReply, "the model asks for tools ("+m.ToolCalls[0].Function.Name+"), which a CodeMie assistant state cannot run; give the state a tool_id, or implement the assistant's method with --handlers")
+			return "", flowcrt.NewError(errBadReply, "the model asks for tools ("+m.ToolCalls[0].Function.Name+"), which a CodeMie assistant state cannot run; give the state a tool_id, or implement the assistant's method with --handlers")
 		case len(asked) == 0:
 			return m.Content, nil
 		case round == maxSearchRounds:
-			return "", flowcrt.NewError(ErrBadReply, fmt.Sprintf("the model still searches datasources after %d rounds", maxSearchRounds))
+			return "", flowcrt.NewError(errBadReply, fmt.Sprintf("the model still searches datasources after %d rounds", maxSearchRounds))
 		}
 		m.Role = "assistant"
 		req.Messages = append(req.Messages, m)
@@ -52,15 +52,15 @@ func (c *LLM) Assistant(ctx context.Context, call flowcrt.JSONCall, search Searc
 			if err != nil {
 				return "", err
 			}
-			req.Messages = append(req.Messages, Message{Role: "tool", Content: result, ToolCallID: tc.ID})
+			req.Messages = append(req.Messages, message{Role: "tool", Content: result, ToolCallID: tc.ID})
 		}
 	}
 }
 
 // assistantRequest is the first request of an assistant state, and the
 // datasources the model may search.
-func assistantRequest(call flowcrt.JSONCall, canSearch bool) (Request, []string) {
-	req := Request{Messages: messages(call.SystemPrompt, call.History)}
+func assistantRequest(call flowcrt.JSONCall, canSearch bool) (chatRequest, []string) {
+	req := chatRequest{Messages: messages(call.SystemPrompt, call.History)}
 	var sources []string
 	if a := call.Assistant; a != nil {
 		req.Model, req.Temperature = a.Model, a.Temperature
@@ -76,12 +76,12 @@ func assistantRequest(call flowcrt.JSONCall, canSearch bool) (Request, []string)
 	if task == "" {
 		task = text(call.Input)
 	}
-	req.Messages = append(req.Messages, Message{Role: "user", Content: task})
+	req.Messages = append(req.Messages, message{Role: "user", Content: task})
 	return req, sources
 }
 
-func searchFunction(sources []string) Tool {
-	return Tool{Type: "function", Function: ToolFunction{Name: searchTool, Parameters: map[string]any{
+func searchFunction(sources []string) tool {
+	return tool{Type: "function", Function: toolFunction{Name: searchTool, Parameters: map[string]any{
 		"type": "object",
 		"properties": map[string]any{
 			"datasource_id": map[string]any{"type": "string", "enum": sources},
@@ -92,8 +92,8 @@ func searchFunction(sources []string) Tool {
 }
 
 // searches are the tool calls of m that search datasources.
-func searches(m Message, sources []string) []ToolCall {
-	var out []ToolCall
+func searches(m message, sources []string) []toolCall {
+	var out []toolCall
 	for _, tc := range m.ToolCalls {
 		if len(sources) > 0 && tc.Function.Name == searchTool {
 			out = append(out, tc)
@@ -104,7 +104,7 @@ func searches(m Message, sources []string) []ToolCall {
 
 // searchOne runs one search; arguments the model got wrong are answered
 // with what is wrong, for it to try again.
-func searchOne(ctx context.Context, search Searcher, sources []string, tc ToolCall) (string, error) {
+func searchOne(ctx context.Context, search Searcher, sources []string, tc toolCall) (string, error) {
 	var args struct {
 		DatasourceID string `json:"datasource_id"`
 		Query        string `json:"query"`
@@ -132,8 +132,8 @@ func text(v any) string {
 // summarization limits: model summarizes it into one message that replaces
 // it.
 func (c *LLM) Summarize(ctx context.Context, model string, history flowcrt.Messages) (flowcrt.Messages, error) {
-	req := Request{Model: model, Messages: messages("Summarize the conversation so far in a few sentences. Keep every fact, decision and open question a later step may need.", history)}
-	m, err := c.Complete(ctx, req)
+	req := chatRequest{Model: model, Messages: messages("Summarize the conversation so far in a few sentences. Keep every fact, decision and open question a later step may need.", history)}
+	m, err := c.chat(ctx, req)
 	if err != nil {
 		return nil, err
 	}

@@ -19,17 +19,17 @@ import (
 
 // Error names of HTTP Tasks, as Step Functions reports them.
 const (
-	// ErrHTTPStatusPrefix, followed by the status code, names a response
+	// errHTTPStatusPrefix, followed by the status code, names a response
 	// outside 2xx (States.Http.StatusCode.404).
-	ErrHTTPStatusPrefix = "States.Http.StatusCode."
+	errHTTPStatusPrefix = "States.Http.StatusCode."
 	// ErrHTTPSocket names a request that got no response: it timed out
 	// (after HTTPTaskLimit) or could not connect.
 	ErrHTTPSocket = "States.Http.Socket"
 )
 
-// HTTPTaskLimit is how long Step Functions lets the request of an HTTP
+// httpTaskLimit is how long Step Functions lets the request of an HTTP
 // Task take, whatever the state's TimeoutSeconds.
-const HTTPTaskLimit = 60 * time.Second
+const httpTaskLimit = 60 * time.Second
 
 // HTTPInvoke runs an HTTP Task (Resource arn:aws:states:::http:invoke) as
 // Step Functions does. in is the state's effective input (Parameters or
@@ -50,7 +50,7 @@ func HTTPInvoke(ctx context.Context, client *http.Client, in any) (any, error) {
 	if client == nil {
 		client = http.DefaultClient
 	}
-	cctx, cancel := context.WithTimeout(ctx, HTTPTaskLimit)
+	cctx, cancel := context.WithTimeout(ctx, httpTaskLimit)
 	defer cancel()
 	req, err := p.request(cctx)
 	if err != nil {
@@ -89,7 +89,7 @@ func send(ctx context.Context, client *http.Client, req *http.Request) (any, err
 	out := httpResult(resp, data)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		// Step Functions drops the response: the cause is its status text.
-		return nil, &flowcrt.Error{Name: ErrHTTPStatusPrefix + strconv.Itoa(resp.StatusCode), Cause: out["StatusText"].(string)}
+		return nil, &flowcrt.Error{Name: errHTTPStatusPrefix + strconv.Itoa(resp.StatusCode), Cause: out["StatusText"].(string)}
 	}
 	return out, nil
 }

@@ -26,9 +26,9 @@ import (
 // without credentials and a warning names the variables, once per
 // connection.
 
-// ErrConnection names a connection whose credentials cannot be used, as
+// errConnection names a connection whose credentials cannot be used, as
 // Step Functions names a connection that is not authorized.
-const ErrConnection = "Events.ConnectionResource.InvalidConnectionState"
+const errConnection = "Events.ConnectionResource.InvalidConnectionState"
 
 var warned sync.Map // connection ARNs already warned about
 
@@ -90,5 +90,5 @@ func countSet(values ...string) int {
 }
 
 func connectionErrorf(format string, args ...any) error {
-	return flowcrt.NewError(ErrConnection, "HTTP Task: "+fmt.Sprintf(format, args...))
+	return flowcrt.NewError(errConnection, "HTTP Task: "+fmt.Sprintf(format, args...))
 }

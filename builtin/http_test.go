@@ -269,7 +269,7 @@ func TestHTTPInvokeConnectionCredentials(t *testing.T) {
 	t.Setenv("FLOWC_CONNECTION_MY_API_V2_API_KEY_NAME", "X-Api-Key")
 	t.Setenv("FLOWC_CONNECTION_MY_API_V2_API_KEY_VALUE", "k1")
 	_, err = call()
-	assert.Equal(t, ErrConnection, flowcrt.ErrorName(err), "two schemes at once are ambiguous")
+	assert.Equal(t, errConnection, flowcrt.ErrorName(err), "two schemes at once are ambiguous")
 
 	t.Setenv("FLOWC_CONNECTION_MY_API_V2_USERNAME", "")
 	r, err = call()

@@ -22,20 +22,20 @@ import (
 // The names of the errors an LLM step fails with; retry and catch rules
 // match them like any other error name.
 const (
-	ErrRateLimited = "LLM.RateLimited"     // HTTP 429
-	ErrServer      = "LLM.ServerError"     // HTTP 5xx
-	ErrRequest     = "LLM.RequestRejected" // any other HTTP status but 2xx: bad key, unknown model, bad request
-	ErrTimeout     = "LLM.Timeout"         // no reply within the client's timeout
-	ErrUnreachable = "LLM.Unreachable"     // the endpoint cannot be reached
-	ErrBadReply    = "LLM.BadReply"        // the reply is not a chat completion, or not the answer the step needs
-	ErrNoModel     = "LLM.NoModel"         // neither the definition nor OPENAI_MODEL names a model
+	errRateLimited = "LLM.RateLimited"     // HTTP 429
+	errServer      = "LLM.ServerError"     // HTTP 5xx
+	errRequest     = "LLM.RequestRejected" // any other HTTP status but 2xx: bad key, unknown model, bad request
+	errTimeout     = "LLM.Timeout"         // no reply within the client's timeout
+	errUnreachable = "LLM.Unreachable"     // the endpoint cannot be reached
+	errBadReply    = "LLM.BadReply"        // the reply is not a chat completion, or not the answer the step needs
+	errNoModel     = "LLM.NoModel"         // neither the definition nor OPENAI_MODEL names a model
 )
 
-// DefaultBaseURL is the endpoint without OPENAI_BASE_URL.
-const DefaultBaseURL = "https://api.openai.com/v1"
+// defaultBaseURL is the endpoint without OPENAI_BASE_URL.
+const defaultBaseURL = "https://api.openai.com/v1"
 
-// DefaultTimeout bounds one request without OPENAI_TIMEOUT.
-const DefaultTimeout = 2 * time.Minute
+// defaultTimeout bounds one request without OPENAI_TIMEOUT.
+const defaultTimeout = 2 * time.Minute
 
 // LLM is a client of an OpenAI-compatible chat completions endpoint.
 type LLM struct {
@@ -48,11 +48,11 @@ type LLM struct {
 // FromEnv returns the client that OPENAI_BASE_URL, OPENAI_API_KEY,
 // OPENAI_MODEL and OPENAI_TIMEOUT (a Go duration) describe.
 func FromEnv() (*LLM, error) {
-	c := &LLM{BaseURL: DefaultBaseURL, Key: os.Getenv("OPENAI_API_KEY"), Model: os.Getenv("OPENAI_MODEL")}
+	c := &LLM{BaseURL: defaultBaseURL, Key: os.Getenv("OPENAI_API_KEY"), Model: os.Getenv("OPENAI_MODEL")}
 	if u := os.Getenv("OPENAI_BASE_URL"); u != "" {
 		c.BaseURL = u
 	}
-	timeout := DefaultTimeout
+	timeout := defaultTimeout
 	if t := os.Getenv("OPENAI_TIMEOUT"); t != "" {
 		d, err := time.ParseDuration(t)
 		if err != nil || d <= 0 {
@@ -64,40 +64,40 @@ func FromEnv() (*LLM, error) {
 	return c, nil
 }
 
-// Request is one chat completion request.
-type Request struct {
+// chatRequest is one chat completion request.
+type chatRequest struct {
 	Model       string    `json:"model"`
-	Messages    []Message `json:"messages"`
+	Messages    []message `json:"messages"`
 	Temperature *float64  `json:"temperature,omitempty"`
 	TopP        *float64  `json:"top_p,omitempty"`
 	MaxTokens   int       `json:"max_tokens,omitempty"`
 	Stop        []string  `json:"stop,omitempty"`
-	Tools       []Tool    `json:"tools,omitempty"`
+	Tools       []tool    `json:"tools,omitempty"`
 }
 
-// Message is a chat message as the endpoint reads and writes it.
-type Message struct {
+// message is a chat message as the endpoint reads and writes it.
+type message struct {
 	Role       string     `json:"role"`
 	Content    string     `json:"content"`
-	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
+	ToolCalls  []toolCall `json:"tool_calls,omitempty"`
 	ToolCallID string     `json:"tool_call_id,omitempty"`
 }
 
-// Tool is a function the model may call. The definitions name tools but do
+// tool is a function the model may call. The definitions name tools but do
 // not describe their arguments, so the parameters are any object.
-type Tool struct {
+type tool struct {
 	Type     string       `json:"type"`
-	Function ToolFunction `json:"function"`
+	Function toolFunction `json:"function"`
 }
 
-// ToolFunction names a tool.
-type ToolFunction struct {
+// toolFunction names a tool.
+type toolFunction struct {
 	Name       string         `json:"name"`
 	Parameters map[string]any `json:"parameters"`
 }
 
-// ToolCall is a call of a tool the model asks for.
-type ToolCall struct {
+// toolCall is a call of a tool the model asks for.
+type toolCall struct {
 	ID       string `json:"id"`
 	Type     string `json:"type"`
 	Function struct {
@@ -107,54 +107,54 @@ type ToolCall struct {
 }
 
 // tools declares the named tools, in order.
-func tools(names []string) []Tool {
-	var out []Tool
+func tools(names []string) []tool {
+	var out []tool
 	for _, n := range names {
-		out = append(out, Tool{Type: "function", Function: ToolFunction{Name: n, Parameters: map[string]any{"type": "object"}}})
+		out = append(out, tool{Type: "function", Function: toolFunction{Name: n, Parameters: map[string]any{"type": "object"}}})
 	}
 	return out
 }
 
 // messages turns a flowc chat history into request messages.
-func messages(system string, history flowcrt.Messages) []Message {
-	var out []Message
+func messages(system string, history flowcrt.Messages) []message {
+	var out []message
 	if system != "" {
-		out = append(out, Message{Role: "system", Content: system})
+		out = append(out, message{Role: "system", Content: system})
 	}
 	for _, m := range history {
-		out = append(out, Message{Role: m.Role, Content: m.Content})
+		out = append(out, message{Role: m.Role, Content: m.Content})
 	}
 	return out
 }
 
 type reply struct {
 	Choices []struct {
-		Message Message `json:"message"`
+		Message message `json:"message"`
 	} `json:"choices"`
 	Usage struct {
 		TotalTokens float64 `json:"total_tokens"`
 	} `json:"usage"`
 }
 
-// Complete sends req and returns the model's message. Its errors are
+// chat sends req and returns the model's message. Its errors are
 // *flowcrt.Error values named by the constants above, except the
 // cancellation of ctx, which is returned as it is so that the step's own
 // timeout and the run's cancellation keep their meaning.
-func (c *LLM) Complete(ctx context.Context, req Request) (Message, error) {
+func (c *LLM) chat(ctx context.Context, req chatRequest) (message, error) {
 	r, err := c.exchange(ctx, req)
 	if err != nil {
-		return Message{}, err
+		return message{}, err
 	}
 	return r.Choices[0].Message, nil
 }
 
 // exchange sends req and returns the whole reply, which has a choice.
-func (c *LLM) exchange(ctx context.Context, req Request) (*reply, error) {
+func (c *LLM) exchange(ctx context.Context, req chatRequest) (*reply, error) {
 	if req.Model == "" {
 		req.Model = c.Model
 	}
 	if req.Model == "" {
-		return nil, flowcrt.NewError(ErrNoModel, "the step names no model; set one in the definition or OPENAI_MODEL")
+		return nil, flowcrt.NewError(errNoModel, "the step names no model; set one in the definition or OPENAI_MODEL")
 	}
 	body, err := json.Marshal(req)
 	if err != nil {
@@ -162,7 +162,7 @@ func (c *LLM) exchange(ctx context.Context, req Request) (*reply, error) {
 	}
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(c.BaseURL, "/")+"/chat/completions", bytes.NewReader(body))
 	if err != nil {
-		return nil, flowcrt.NewError(ErrUnreachable, err.Error())
+		return nil, flowcrt.NewError(errUnreachable, err.Error())
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	if c.Key != "" {
@@ -182,7 +182,7 @@ func (c *LLM) exchange(ctx context.Context, req Request) (*reply, error) {
 	}
 	var r reply
 	if err := json.Unmarshal(data, &r); err != nil || len(r.Choices) == 0 {
-		return nil, flowcrt.NewError(ErrBadReply, "the endpoint's reply is not a chat completion: "+snippet(data))
+		return nil, flowcrt.NewError(errBadReply, "the endpoint's reply is not a chat completion: "+snippet(data))
 	}
 	return &r, nil
 }
@@ -195,18 +195,18 @@ func llmTransportError(ctx context.Context, err error) error {
 	}
 	var nerr net.Error
 	if errors.As(err, &nerr) && nerr.Timeout() {
-		return flowcrt.NewError(ErrTimeout, err.Error())
+		return flowcrt.NewError(errTimeout, err.Error())
 	}
-	return flowcrt.NewError(ErrUnreachable, err.Error())
+	return flowcrt.NewError(errUnreachable, err.Error())
 }
 
 func statusError(code int, body []byte) error {
-	name := ErrRequest
+	name := errRequest
 	switch {
 	case code == http.StatusTooManyRequests:
-		name = ErrRateLimited
+		name = errRateLimited
 	case code >= 500:
-		name = ErrServer
+		name = errServer
 	}
 	return flowcrt.NewError(name, fmt.Sprintf("HTTP %d: %s", code, snippet(body)))
 }

@@ -67,15 +67,15 @@ func TestErrorsAreNamed(t *testing.T) {
 		reply  string
 		name   string
 	}{
-		{429, `{"error": "slow down"}`, ErrRateLimited},
-		{500, `oops`, ErrServer},
-		{503, ``, ErrServer},
-		{401, `{"error": "bad key"}`, ErrRequest},
-		{200, `not json`, ErrBadReply},
-		{200, `{"choices": []}`, ErrBadReply},
+		{429, `{"error": "slow down"}`, errRateLimited},
+		{500, `oops`, errServer},
+		{503, ``, errServer},
+		{401, `{"error": "bad key"}`, errRequest},
+		{200, `not json`, errBadReply},
+		{200, `{"choices": []}`, errBadReply},
 	} {
 		c := client(t, &fake{status: tc.status, reply: tc.reply})
-		_, err := c.Complete(context.Background(), Request{Model: "m"})
+		_, err := c.chat(context.Background(), chatRequest{Model: "m"})
 		var named *flowcrt.Error
 		require.ErrorAs(t, err, &named, "HTTP %d %q", tc.status, tc.reply)
 		assert.Equal(t, tc.name, named.Name, "HTTP %d %q", tc.status, tc.reply)
@@ -91,19 +91,19 @@ func TestTimeoutAndUnreachable(t *testing.T) {
 	t.Setenv("OPENAI_TIMEOUT", "50ms")
 	c, err := FromEnv()
 	require.NoError(t, err)
-	_, err = c.Complete(context.Background(), Request{Model: "m"})
-	assert.Equal(t, ErrTimeout, err.(*flowcrt.Error).Name)
+	_, err = c.chat(context.Background(), chatRequest{Model: "m"})
+	assert.Equal(t, errTimeout, err.(*flowcrt.Error).Name)
 
 	// The run's own deadline is not the endpoint's fault: it stays as it is.
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
 	c.Client.Timeout = 0
-	_, err = c.Complete(ctx, Request{Model: "m"})
+	_, err = c.chat(ctx, chatRequest{Model: "m"})
 	assert.True(t, errors.Is(err, context.DeadlineExceeded), "%v", err)
 
 	c.BaseURL = "http://127.0.0.1:1"
-	_, err = c.Complete(context.Background(), Request{Model: "m"})
-	assert.Equal(t, ErrUnreachable, err.(*flowcrt.Error).Name)
+	_, err = c.chat(context.Background(), chatRequest{Model: "m"})
+	assert.Equal(t, errUnreachable, err.(*flowcrt.Error).Name)
 
 	t.Setenv("OPENAI_TIMEOUT", "soon")
 	_, err = FromEnv()
@@ -113,11 +113,11 @@ func TestTimeoutAndUnreachable(t *testing.T) {
 func TestNoModel(t *testing.T) {
 	f := &fake{reply: answer("hi")}
 	c := client(t, f)
-	_, err := c.Complete(context.Background(), Request{})
-	assert.Equal(t, ErrNoModel, err.(*flowcrt.Error).Name)
+	_, err := c.chat(context.Background(), chatRequest{})
+	assert.Equal(t, errNoModel, err.(*flowcrt.Error).Name)
 	assert.Empty(t, f.requests)
 	c.Model = "from-env"
-	_, err = c.Complete(context.Background(), Request{})
+	_, err = c.chat(context.Background(), chatRequest{})
 	require.NoError(t, err)
 	assert.Equal(t, "from-env", f.requests[0]["model"])
 }
@@ -177,7 +177,7 @@ func TestFallbackModels(t *testing.T) {
 	f := &fake{status: 500}
 	c := client(t, f)
 	_, err := c.PromptToString(context.Background(), flowcrt.LLMCall{Config: flowcchain.ExecuteConfig{Model: "a", Models: []string{"b", "c"}}})
-	assert.Equal(t, ErrServer, err.(*flowcrt.Error).Name)
+	assert.Equal(t, errServer, err.(*flowcrt.Error).Name)
 	var models []any
 	for _, r := range f.requests {
 		models = append(models, r["model"])
@@ -198,9 +198,9 @@ func TestAnswersThatMustParse(t *testing.T) {
 	assert.Contains(t, f.requests[1]["messages"].([]any)[0].(map[string]any)["content"], "is urgent")
 	f.reply = answer("maybe")
 	_, err = c.ConditionKey(context.Background(), flowcchain.ConditionCall{LLMCall: flowcrt.LLMCall{Config: flowcchain.ExecuteConfig{Model: "m"}}})
-	assert.Equal(t, ErrBadReply, err.(*flowcrt.Error).Name)
+	assert.Equal(t, errBadReply, err.(*flowcrt.Error).Name)
 	_, err = c.PromptToInt(context.Background(), flowcrt.LLMCall{Config: flowcchain.ExecuteConfig{Model: "m"}})
-	assert.Equal(t, ErrBadReply, err.(*flowcrt.Error).Name)
+	assert.Equal(t, errBadReply, err.(*flowcrt.Error).Name)
 }
 
 func TestSummarize(t *testing.T) {
@@ -253,6 +253,6 @@ func TestAssistantSearchesDatasources(t *testing.T) {
 	// tool the state cannot run.
 	bodies, replies = nil, []string{searchCall(`{}`)}
 	_, err = c.Assistant(context.Background(), call, nil)
-	assert.Equal(t, ErrBadReply, err.(*flowcrt.Error).Name)
+	assert.Equal(t, errBadReply, err.(*flowcrt.Error).Name)
 	assert.Nil(t, bodies[0]["tools"])
 }
