@@ -26,20 +26,20 @@ import (
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
-// ScopeName is the instrumentation scope of the spans.
-const ScopeName = "github.com/flowc-dev/flowc/observe/otel"
+// scopeName is the instrumentation scope of the spans.
+const scopeName = "github.com/flowc-dev/flowc/observe/otel"
 
 // The attributes of the spans.
 const (
-	AttrWorkflow  = attribute.Key("flowc.workflow")   // run spans: the workflow's Go name
-	AttrState     = attribute.Key("flowc.state")      // state, attempt and item spans: the state id
-	AttrAttempt   = attribute.Key("flowc.attempt")    // attempt spans: 1 for the first call
-	AttrItemIndex = attribute.Key("flowc.item.index") // item spans: from 0
-	AttrItemTotal = attribute.Key("flowc.item.total") // item spans, when the total is known
-	AttrErrorName = attribute.Key("flowc.error.name") // failed spans: the name retry and catch rules see
-	// AttrErrorType is the semantic conventions' error.type, set to the
+	attrWorkflow  = attribute.Key("flowc.workflow")   // run spans: the workflow's Go name
+	attrState     = attribute.Key("flowc.state")      // state, attempt and item spans: the state id
+	attrAttempt   = attribute.Key("flowc.attempt")    // attempt spans: 1 for the first call
+	attrItemIndex = attribute.Key("flowc.item.index") // item spans: from 0
+	attrItemTotal = attribute.Key("flowc.item.total") // item spans, when the total is known
+	attrErrorName = attribute.Key("flowc.error.name") // failed spans: the name retry and catch rules see
+	// attrErrorType is the semantic conventions' error.type, set to the
 	// same name, which tracing backends know how to group by.
-	AttrErrorType = attribute.Key("error.type")
+	attrErrorType = attribute.Key("error.type")
 )
 
 // New returns an observer whose spans tp makes: "run <workflow>", then
@@ -49,27 +49,27 @@ const (
 // the states the item runs. A span that failed has status Error, the
 // error recorded as an event, and the error's name in AttrErrorName.
 func New(tp trace.TracerProvider) flowcrt.Observer {
-	return observer{t: tp.Tracer(ScopeName)}
+	return observer{t: tp.Tracer(scopeName)}
 }
 
 type observer struct{ t trace.Tracer }
 
 func (o observer) Run(ctx context.Context, workflow string) (context.Context, func(error)) {
-	return o.start(ctx, "run "+workflow, AttrWorkflow.String(workflow))
+	return o.start(ctx, "run "+workflow, attrWorkflow.String(workflow))
 }
 
 func (o observer) State(ctx context.Context, state string) (context.Context, func(error)) {
-	return o.start(ctx, "state "+state, AttrState.String(state))
+	return o.start(ctx, "state "+state, attrState.String(state))
 }
 
 func (o observer) Attempt(ctx context.Context, state string, attempt int) (context.Context, func(error)) {
-	return o.start(ctx, "attempt "+state, AttrState.String(state), AttrAttempt.Int(attempt))
+	return o.start(ctx, "attempt "+state, attrState.String(state), attrAttempt.Int(attempt))
 }
 
 func (o observer) Item(ctx context.Context, state string, index, total int) (context.Context, func(error)) {
-	attrs := []attribute.KeyValue{AttrState.String(state), AttrItemIndex.Int(index)}
+	attrs := []attribute.KeyValue{attrState.String(state), attrItemIndex.Int(index)}
 	if total >= 0 {
-		attrs = append(attrs, AttrItemTotal.Int(total))
+		attrs = append(attrs, attrItemTotal.Int(total))
 	}
 	return o.start(ctx, "item "+state, attrs...)
 }
@@ -79,7 +79,7 @@ func (o observer) start(ctx context.Context, name string, attrs ...attribute.Key
 	return ctx, func(err error) {
 		if err != nil {
 			errName := flowcrt.ErrorName(err)
-			span.SetAttributes(AttrErrorName.String(errName), AttrErrorType.String(errName))
+			span.SetAttributes(attrErrorName.String(errName), attrErrorType.String(errName))
 			span.RecordError(err)
 			span.SetStatus(codes.Error, err.Error())
 		}
