@@ -12,9 +12,10 @@
 // The Go behind them that only a target writing through jennifer needs
 // (mock and entry bodies, session plumbing, each loop's parameters and
 // calls) is the generator's; a target that prints its own Go (the
-// Temporal file) reads the plan alone. The steps themselves are not in it
-// yet: the generator's dialects write their bodies from the IR through
-// jennifer.
+// Temporal file) reads the plan alone. What each step does and where it
+// goes is the IR's states, as the front-end made them and the checker
+// found them (p.Checked); writing their bodies is the generator's. The
+// graph of the states, for diagrams, is derived when asked for (graph.go).
 package plan
 
 import (
