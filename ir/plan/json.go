@@ -250,11 +250,10 @@ func jsonSessions(w *ir.Workflow) *SessionSpec {
 func jsonLoops(w *ir.Workflow) ([]*Loop, []*FanOut) {
 	run := &Loop{Method: "run", Entry: "run", What: "the workflow", States: w.States, Start: w.State(w.Start.ID),
 		FromStep: true, ExitParam: true, Session: RunSession}
-	limit := func(r *ir.Region) int { return r.MaxConcurrency }
 	stops := func(r *ir.Region) bool {
 		return slices.ContainsFunc(w.States, func(s *ir.State) bool {
 			return s.CodeMie != nil && s.CodeMie.InterruptBefore && r.Contains(s.ID)
 		})
 	}
-	return []*Loop{run}, regionFanOuts(w, limit, stops, func(*FanOut) *Loop { return run })
+	return []*Loop{run}, regionFanOuts(w, stops, func(*FanOut) *Loop { return run })
 }

@@ -135,18 +135,17 @@ func (p *Plan) withLoops(loops []*Loop, fanOuts []*FanOut) *Plan {
 }
 
 // regionFanOuts are the fan-outs of a typed or JSON-mode workflow, in the
-// order of the states that open them; limit and stops say how many of a
-// region's branches or items run at once and whether a session's run can
-// stop inside it, loop the loop each runs in.
-func regionFanOuts(w *ir.Workflow, limit func(*ir.Region) int, stops func(*ir.Region) bool,
-	loop func(*FanOut) *Loop) []*FanOut {
+// order of the states that open them, each bounded by its region's
+// max_concurrency; stops says whether a session's run can stop inside
+// one, loop the loop each runs in.
+func regionFanOuts(w *ir.Workflow, stops func(*ir.Region) bool, loop func(*FanOut) *Loop) []*FanOut {
 	var out []*FanOut
 	for _, s := range w.States {
 		r := s.Next.Region
 		if r == nil {
 			continue
 		}
-		f := &FanOut{From: s, Method: regionMethod(s, r), Items: r.Kind == ir.RegionMap, Limit: limit(r),
+		f := &FanOut{From: s, Method: regionMethod(s, r), Items: r.Kind == ir.RegionMap, Limit: r.MaxConcurrency,
 			Exit: regionExit(r), Stops: stops(r), Region: r}
 		for _, b := range append(slices.Clip(r.Branches), r.Body) {
 			if len(b) > 0 {

@@ -213,22 +213,15 @@ func typeSpelling(t *ir.Type) string {
 }
 
 // typedLoops: the run loop over the top-level states, and one runner per
-// fan-out over the region's states, branch by branch or the chain. Typed
-// mode runs a Parallel's branches all at once, whatever max_concurrency
-// says, and a session's run stops inside a fan-out at its approval states.
+// fan-out over the region's states, branch by branch or the chain. A
+// session's run stops inside a fan-out at its approval states.
 func typedLoops(w *ir.Workflow, top []*ir.State) ([]*Loop, []*FanOut) {
 	loops := []*Loop{{Method: "run", Entry: "run", What: "the workflow", States: top, Start: w.State(w.Start.ID),
 		FromStep: true, Session: RunSession}}
-	limit := func(r *ir.Region) int {
-		if r.Kind == ir.RegionMap {
-			return r.MaxConcurrency
-		}
-		return 0
-	}
 	stops := func(r *ir.Region) bool {
 		return slices.ContainsFunc(regionStates(w, r), func(s *ir.State) bool { return s.Kind == ir.StateApproval })
 	}
-	fanOuts := regionFanOuts(w, limit, stops, func(f *FanOut) *Loop { return runner(w, f) })
+	fanOuts := regionFanOuts(w, stops, func(f *FanOut) *Loop { return runner(w, f) })
 	for _, f := range fanOuts {
 		loops = append(loops, f.Loops...)
 	}
