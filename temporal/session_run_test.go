@@ -46,7 +46,7 @@ func TestRunSessionsOnServer(t *testing.T) {
 	t.Run("approvals inside a Map, each answered by its key", func(t *testing.T) {
 		def := "../golden/aslmapapproval/bundle.asl.json"
 		same(t, "bundle", "run", def)
-		for _, i := range []string{"1", "0"} {
+		for _, i := range []string{"0", "1"} {
 			if line := same(t, "bundle", "run", def, "--decision", "accept", "--at", "Vet/Each/"+i+"/Vet/Accept"); !strings.Contains(line, "INTERRUPTED") {
 				t.Fatalf("after answering item %s: %s, want the others still waiting", i, line)
 			}

@@ -30,14 +30,15 @@ func (accepter) Approve(context.Context, flowcrt.ApprovalRequest) (string, error
 	return "accept", nil
 }
 
-// Every item of a distributed Map inside a compiled-in child waits at its
+// The items of a distributed Map inside a compiled-in child wait at its
 // Approval (the child's states are named under the Include, "Vet/Each", so
-// the keys are "Vet/Each/<item>/Vet/Accept"); the checkpoint names the
-// Include and, inside the child, the Map's progress. Answered one by one
-// in separate workflow values over one in-memory store, each part is
-// inspected once, and the output is the one of the run whose approver
-// accepted at once. Sources: the Include state
-// of the Agent State Language; Step Functions' distributed Map
+// the keys are "Vet/Each/<item>/Vet/Accept"), one at a time: the Map's
+// MaxConcurrency is 1, and an item that waits still counts against it. The
+// checkpoint names the Include and, inside the child, the Map's progress.
+// Answered one by one in separate workflow values over one in-memory
+// store, each part is inspected once, and the output is the one of the run
+// whose approver accepted at once. Sources: the Include state of the Agent
+// State Language; Step Functions' distributed Map and its MaxConcurrency
 // (https://docs.aws.amazon.com/step-functions/latest/dg/state-map-distributed.html).
 func TestStopsInsideChildDistributedMap(t *testing.T) {
 	ctx := context.Background()
@@ -48,15 +49,18 @@ func TestStopsInsideChildDistributedMap(t *testing.T) {
 	h := &inspector{parts: map[string]int{}}
 	process := func() *Bundle { return NewBundle(h, flowcrt.WithCheckpointer(store)) }
 	_, err = process().Invoke(ctx, "b", map[string]any{})
-	assert.Equal(t, []string{"Vet/Each/0/Vet/Accept", "Vet/Each/1/Vet/Accept", "Vet/Each/2/Vet/Accept"}, keys(t, err))
+	assert.Equal(t, []string{"Vet/Each/0/Vet/Accept"}, keys(t, err))
+	assert.Equal(t, map[string]int{"bolt": 1}, h.parts, "the other parts have not started")
 	cp, err := store.Load(ctx, "b")
 	require.NoError(t, err)
 	assert.Equal(t, "Vet", cp.Position.State)
 	require.Len(t, cp.Position.Inside, 1)
 
 	_, err = process().DecideAt(ctx, "b", "Vet/Each/1/Vet/Accept", "accept")
-	assert.Equal(t, []string{"Vet/Each/0/Vet/Accept", "Vet/Each/2/Vet/Accept"}, keys(t, err))
-	_, err = process().DecideAt(ctx, "b", "Vet/Each/0/Vet/Accept", "accept")
+	assert.ErrorContains(t, err, `no stop "Vet/Each/1/Vet/Accept" waits`)
+	_, err = process().Decide(ctx, "b", "accept")
+	assert.Equal(t, []string{"Vet/Each/1/Vet/Accept"}, keys(t, err))
+	_, err = process().Decide(ctx, "b", "accept")
 	assert.Equal(t, []string{"Vet/Each/2/Vet/Accept"}, keys(t, err))
 	out, err := process().Decide(ctx, "b", "accept")
 	require.NoError(t, err)

@@ -108,14 +108,19 @@ type ChildPosition struct {
 	FanOut *FanOutProgress `json:"fan_out,omitempty"`
 }
 
-// FanOutProgress is what a fan-out has done so far.
+// FanOutProgress is what a fan-out has done so far. The branches and
+// items that started are those in Done or Stopped, since they are handed
+// out in index order; any other has not started (or ran when the process
+// died, and starts anew). Under a limit (a Map's MaxConcurrency, typed
+// mode's max_concurrency) a stopped one keeps its place, so a fan-out
+// that waits can leave items unstarted (fanout_places.go).
 type FanOutProgress struct {
 	// Done holds, by branch or item index, the updates that each finished
 	// branch or item recorded, as a JSON list. They are applied at the
 	// join as if the branch had just run.
 	Done map[int]json.RawMessage `json:"done"`
 	// Stopped holds, by branch or item index, where each branch or item
-	// that stopped for a decision waits.
+	// that stopped for a decision or a task token waits.
 	Stopped map[int]*BranchStop `json:"stopped,omitempty"`
 	// Output is, in JSON mode, the output of the state that opened the
 	// fan-out, which a resumed run takes its items from again instead of

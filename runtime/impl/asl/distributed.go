@@ -174,20 +174,24 @@ func (r *mapRun) run(ctx context.Context) (any, error) {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	sem := make(chan struct{}, r.limit)
+	places := r.stops.Places(r.limit)
 	var wg sync.WaitGroup
 	start := func(index int, input any) error {
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-			return ctx.Err()
+		if places.Closed(index) {
+			return errAllWait
 		}
-		if err := ctx.Err(); err != nil { // both were ready: the stop wins
-			<-sem
-			return err
+		end, err := places.Take(ctx, index)
+		if err == nil {
+			err = ctx.Err() // both were ready: the stop wins
+		}
+		if err != nil || end == nil {
+			if end != nil {
+				end()
+			}
+			return err // nil: the child waits for a later run
 		}
 		wg.Go(func() {
-			defer func() { <-sem }()
+			defer end()
 			r.childRun(ctx, cancel, index, input)
 		})
 		return nil
@@ -199,9 +203,17 @@ func (r *mapRun) run(ctx context.Context) (any, error) {
 	if err := r.batch.flush(start); readErr == nil {
 		readErr = err
 	}
+	if errors.Is(readErr, errAllWait) {
+		readErr = nil
+	}
 	wg.Wait()
 	return r.finish(ctx, readErr)
 }
+
+// errAllWait ends the reading of a session's distributed Map once every
+// place of MaxConcurrency is held by a child that waits and no child is
+// left to resume: the items after wait for a later run (impl.Places).
+var errAllWait = errors.New("every child of MaxConcurrency waits")
 
 // finish ends the writer's results and decides how the Map ended.
 func (r *mapRun) finish(ctx context.Context, readErr error) (any, error) {

@@ -139,6 +139,8 @@ type MapSpec struct {
 // MaxConcurrency at a time, each on the item or on what ItemSelector makes
 // of it (with $$.Map.Item.Index and Value); the result lists the outputs in
 // item order. The first item to fail cancels the rest and fails the state.
+// An item that waits for a decision or a task token still counts against
+// MaxConcurrency, as on Step Functions (OpenFanOut.FanOut).
 func (x *ASLExec) Map(state string, spec *MapSpec, iterator machineFunc) stateBody {
 	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
 		items, limit, err := spec.setup(in, cx)
@@ -150,7 +152,7 @@ func (x *ASLExec) Map(state string, spec *MapSpec, iterator machineFunc) stateBo
 		if err != nil {
 			return nil, err
 		}
-		err = impl.FanOut(ctx, state, len(items), limit, func(ctx context.Context, i int) error {
+		err = stops.FanOut(ctx, state, len(items), limit, func(ctx context.Context, i int) error {
 			if raw, ok := stops.Finished(i); ok {
 				return x.restoreOutput(raw, &out[i])
 			}
