@@ -99,7 +99,7 @@ func (p *Places) Closed(i int) bool {
 // stops keeps its place in limit until a later run sees it finish.
 func (f *OpenFanOut) FanOut(ctx context.Context, state string, n, limit int, work func(ctx context.Context, i int) error) error {
 	if f == nil || limit <= 0 || limit >= n {
-		return FanOut(ctx, state, n, limit, work)
+		return FanOut(context.WithValue(ctx, holdsPlacesKey{}, true), state, n, limit, work)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -169,4 +169,15 @@ func (f *OpenFanOut) stoppedNow(i int) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.stopped[i] != nil
+}
+
+type holdsPlacesKey struct{}
+
+// StopsHoldPlaces tells an Engine's FanOut that its items keep their
+// place in its limit while they wait for a decision or a task token (a
+// Map's, through OpenFanOut.FanOut), unlike CodeMie's, whose waiting
+// branches let the next one start.
+func StopsHoldPlaces(ctx context.Context) bool {
+	held, _ := ctx.Value(holdsPlacesKey{}).(bool)
+	return held
 }

@@ -30,7 +30,9 @@ var (
 // FanOut runs work for every index on at most limit coroutines, handing
 // indexes out in order; the first failure cancels the others. Coroutines
 // run one at a time, in an order fixed by the history, so the shared
-// counters need no lock and a replay hands out the same indexes.
+// counters need no lock and a replay hands out the same indexes. An item
+// that waits for a decision or a task token waits on its coroutine, which
+// it keeps: it counts against limit until it finishes.
 func (engine) FanOut(ctx context.Context, state string, n, limit int, work func(ctx context.Context, i int) error) error {
 	workers := n
 	if limit > 0 && limit < n {
@@ -38,7 +40,10 @@ func (engine) FanOut(ctx context.Context, state string, n, limit int, work func(
 	}
 	r := runOf(ctx)
 	if r.inOrder {
-		return fanOutInOrder(ctx, state, n, work)
+		if !flowcimpl.StopsHoldPlaces(ctx) {
+			limit = 0
+		}
+		return fanOutInOrder(ctx, state, n, limit, work)
 	}
 	wctx, cancel := workflow.WithCancel(workflowContext(ctx))
 	defer cancel()
@@ -73,8 +78,10 @@ func (engine) FanOut(ctx context.Context, state string, n, limit int, work func(
 // that waits for a person (an approval) lets the next one start, as a
 // native session's branch that stops does: each item runs on a coroutine
 // of its own, and the next starts once the item has finished or nothing
-// in the run can move but a decision (runState.busy).
-func fanOutInOrder(ctx context.Context, state string, n int, work func(ctx context.Context, i int) error) error {
+// in the run can move but a decision (runState.busy), and, when limit > 0,
+// fewer than limit items have started and not ended: the items that wait
+// keep their place, as a native session's Map items do (impl.Places).
+func fanOutInOrder(ctx context.Context, state string, n, limit int, work func(ctx context.Context, i int) error) error {
 	r := runOf(ctx)
 	wctx, cancel := workflow.WithCancel(workflowContext(ctx))
 	defer cancel()
@@ -93,7 +100,7 @@ func fanOutInOrder(ctx context.Context, state string, n int, work func(ctx conte
 				cancel()
 			}
 		})
-		w.await(func() bool { return done || r.busy == 0 })
+		w.await(func() bool { return (done || r.busy == 0) && (limit <= 0 || w.running < limit) })
 	}
 	w.await(func() bool { return w.running == 0 })
 	if first != nil {

@@ -110,7 +110,8 @@ func HandlerValue(h any, v any) any {
 // limit but not the items after it, and its stops are keyed by its item's
 // index in the whole list, as a native session keys them. Over mocks
 // (InOrder) the next child starts once the one before has ended or
-// nothing in the run can move but a decision, as in fanOutInOrder.
+// nothing in the run can move but a decision, and fewer than limit have
+// started and not returned, as in fanOutInOrder.
 func (engine) FanOutItems(ctx context.Context, state string, limit, held int,
 	read func(ctx context.Context, start func(index int, input any) error) error,
 	work func(ctx context.Context, index int, input any) error,
@@ -234,7 +235,7 @@ func (s *itemFanOut) mayStart() bool {
 	case len(s.queue) == 0 || s.first != nil || s.wctx.Err() != nil:
 		return false
 	case s.r.inOrder:
-		return s.running == 0 || s.r.busy == 0
+		return (s.running == 0 || s.r.busy == 0) && (s.limit <= 0 || s.running < s.limit)
 	}
 	return s.limit <= 0 || s.running < s.limit
 }
