@@ -36,7 +36,10 @@ func (c *eachCrew) count(name string, in any) {
 	c.calls[fmt.Sprintf("%s %v", name, in.(map[string]any)["id"])]++
 }
 
-func (c *eachCrew) Start(_ context.Context, in any) (any, error) { c.count("start", in); return in, nil }
+func (c *eachCrew) Start(_ context.Context, in any) (any, error) {
+	c.count("start", in)
+	return in, nil
+}
 
 func (c *eachCrew) Finish(_ context.Context, in any) (any, error) {
 	c.count("finish", in)
