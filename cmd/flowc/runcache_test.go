@@ -239,3 +239,28 @@ func TestCacheTrim(t *testing.T) {
 	assert.NoDirExists(t, stale)
 	assert.Equal(t, []string{current}, tempEntries(t, cache))
 }
+
+// A flow state's child is compiled into the parent's program
+// (language.md, flow states): editing only the child is a new program.
+func TestRunRebuildsEditedChild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("flowc run builds with the go tool")
+	}
+	t.Setenv(cacheEnv, t.TempDir())
+	dir := t.TempDir()
+	parent := writeFile(t, dir, "parent.flow.yaml", parentDef)
+	writeFile(t, dir, "child.flow.yaml", childDef)
+	mocks := writeFile(t, dir, "mocks.json", `{
+  "StateMachines": {"Parent": {"TestCases": {"t": {"step": "One", "again": "Ten", "report": "None"}}}},
+  "MockedResponses": {"One": {"0": {"Return": {"n": 1}}}, "Ten": {"0": {"Return": {"n": 10}}}, "None": {"0": {"Return": {}}}}
+}`)
+	args := []string{parent, "--mock-config", mocks, "--test-case", "t"}
+
+	out, built, _ := runTraced(t, args...)
+	assert.Equal(t, `{"status":"SUCCEEDED","output":{"n":1}}`+"\n", out)
+	assert.Equal(t, 1, built)
+	writeFile(t, dir, "child.flow.yaml", childDef+"    next: {state_id: again}\n  - id: again\n")
+	out, built, cached := runTraced(t, args...)
+	assert.Equal(t, `{"status":"SUCCEEDED","output":{"n":11}}`+"\n", out)
+	assert.Equal(t, [2]int{1, 0}, [2]int{built, cached})
+}
