@@ -105,13 +105,13 @@ func (b builder) build(m goModule, src, bin string) (string, error) {
 		b.tracef("# cached %s\n", prog)
 		return prog, nil
 	}
+	removeEntry(entry) // if there is one, it is damaged: openEntry refused it
 	return b.buildEntry(m, src, entry)
 }
 
 // buildEntry builds m into a new entry and publishes it as entry; if
 // another flowc published one first, that one is used.
 func (b builder) buildEntry(m goModule, src, entry string) (string, error) {
-	removeEntry(entry) // unreadable or corrupt: openEntry said so
 	tmp, err := os.MkdirTemp(b.cache, cacheTempPrefix)
 	if err != nil {
 		return "", err
