@@ -52,7 +52,7 @@ func cacheEntries(t *testing.T, cache string) []string {
 // Answering a stop runs the programs the session's first run built (the
 // store's and the workflow's); the answer, the session and the mocks are
 // the programs' flags, not part of what they are built from. --no-cache
-// builds both again and leaves the cache as it was.
+// and FLOWCCACHE=off build again and leave the cache as it was.
 func TestRunCachesPrograms(t *testing.T) {
 	if testing.Short() {
 		t.Skip("flowc run builds with the go tool")
@@ -77,6 +77,11 @@ func TestRunCachesPrograms(t *testing.T) {
 	assert.Contains(t, out, `"status":"INTERRUPTED"`)
 	assert.Equal(t, [2]int{1, 0}, [2]int{built, cached}, "--no-cache builds the workflow")
 	assert.Len(t, cacheEntries(t, cache), 2, "--no-cache leaves the cache alone")
+
+	t.Setenv(cacheEnv, "off")
+	_, built, cached = runTraced(t, def, "--mock-config", mocks, "--test-case", "t")
+	assert.Equal(t, [2]int{1, 0}, [2]int{built, cached}, "FLOWCCACHE=off builds the workflow")
+	assert.Len(t, cacheEntries(t, cache), 2)
 }
 
 // An edited definition is a new program: the run builds it and behaves
