@@ -33,6 +33,8 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	mockConfig := fs.String("mock-config", "", "AWS Step Functions Local mock config `file`")
 	testCase := fs.String("test-case", "", "test case `name` in the mock config")
 	skipWaits := fs.Bool("skip-waits", false, "make every wait and retry interval take no time")
+	noCache := fs.Bool("no-cache", false, "build the program afresh, not from flowc's program cache (docs/cli.md)")
+	trace := fs.Bool("x", false, "print the commands that build the program, or the cached program that runs")
 	var eng engineFlags
 	eng.register(fs)
 	var sf sessionFlags
@@ -59,16 +61,17 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	defer os.RemoveAll(dir)
+	b := newBuilder(*noCache, *trace, stderr)
 	var checkpoints []*os.File // the runner's ends of the checkpoint protocol, in a session
 	if sf.DB != "" {
-		store, code := startSessionStore(dir, sf.DB, stderr)
+		store, code := startSessionStore(b, dir, sf.DB, stderr)
 		if store == nil {
 			return code
 		}
 		defer store.stop() // after the runner; it passes on whatever the store said
 		checkpoints = store.childFiles
 	}
-	bin, machine, code := buildRunner(paths[0], dir, stderr)
+	bin, machine, code := buildRunner(b, paths[0], dir, stderr)
 	if bin == "" {
 		return code
 	}
@@ -85,26 +88,22 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return execRunner(g, bin, runArgs, stdout, stderr, checkpoints)
 }
 
-// buildRunner compiles the definition into a program in dir. It returns the
-// program's path and the workflow's name in mock configs, or "" and the exit code.
-func buildRunner(def, dir string, stderr io.Writer) (bin, machine string, code int) {
+// buildRunner compiles the definition into a program, or finds it in the
+// cache. It returns the program's path and the workflow's name in mock
+// configs, or "" and the exit code.
+func buildRunner(b builder, def, dir string, stderr io.Writer) (bin, machine string, code int) {
 	// Compiled as if generated in place, so the package's types are found;
 	// the file itself goes into the temporary module.
 	c, ok := compileFile(def, "", stderr)
 	if !ok {
 		return "", "", exitFailed
 	}
-	if err := writeRunModule(dir, def, c); err != nil {
-		fmt.Fprintf(stderr, "flowc run: %v\n", err)
-		return "", "", exitUsage
+	m, err := runnerModule(def, c)
+	if err == nil {
+		bin, err = b.build(m, filepath.Join(dir, "workflow-src"), filepath.Join(dir, "workflow"))
 	}
-	bin = filepath.Join(dir, "workflow")
-	// The runtime's dependencies come from the module cache, unverified
-	// by a checksum database that may be out of reach. The cgo setting is
-	// left as the go command chose it for flowc, whose compiled packages
-	// the build then reuses: a first run builds little beyond the workflow.
-	if err := goBuild(dir, bin, "GOWORK=off", "GOFLAGS=-mod=readonly", "GOPROXY=off", "GOSUMDB=off"); err != nil {
-		fmt.Fprintf(stderr, "flowc run: building the workflow failed: %v", err)
+	if err != nil {
+		fmt.Fprintf(stderr, "flowc run: building the workflow failed: %v\n", err)
 		return "", "", exitUsage
 	}
 	return bin, c.wf.ID, exitOK
@@ -116,25 +115,33 @@ func runGoMod() string {
 	return "module " + runModule + "\n\ngo " + flowc.GoVersion() + "\n\nrequire " + codegenModule + " v0.0.0\n\nreplace " + codegenModule + " => ./flowc\n" + flowc.RuntimeRequires()
 }
 
-func writeRunModule(dir, def string, c compiled) error {
-	files, err := workflowFiles(dir, def, c)
+// runnerModule is the runner's module: the workflow and its mocks, the
+// runner's main and the runtime. Everything run-time (input, mocks,
+// session) reaches the program as flags, so one program serves every run
+// of the definition.
+func runnerModule(def string, c compiled) (goModule, error) {
+	main, err := program.Runner(c.wf, runWfImport)
+	var files map[string][]byte
+	if err == nil {
+		files, err = workflowFiles("", def, c)
+	}
 	if err == nil {
 		// The runner answers from the mocks.
-		files[filepath.Join(dir, "wf", c.mock.Name)] = renamePackage(c.mock.Content)
-		err = addSource(files, filepath.Join(dir, "flowc"), flowc.RuntimeSource())
+		files[filepath.Join("wf", c.mock.Name)] = renamePackage(c.mock.Content)
+		err = addSource(files, "flowc", flowc.RuntimeSource())
 	}
 	if err != nil {
-		return err
+		return goModule{}, err
 	}
-	files[filepath.Join(dir, "go.mod")] = []byte(runGoMod())
-	files[filepath.Join(dir, "go.sum")] = flowc.GoSum()
-	files[filepath.Join(dir, "flowc", "go.mod")] = []byte(flowc.RuntimeGoMod(codegenModule))
-	main, err := program.Runner(c.wf, runWfImport)
-	if err != nil {
-		return err
-	}
-	files[filepath.Join(dir, main.Name)] = main.Content
-	return writeFiles(files)
+	files["go.mod"] = []byte(runGoMod())
+	files["go.sum"] = flowc.GoSum()
+	files[filepath.Join("flowc", "go.mod")] = []byte(flowc.RuntimeGoMod(codegenModule))
+	files[main.Name] = main.Content
+	// The runtime's dependencies come from the module cache, unverified
+	// by a checksum database that may be out of reach. The cgo setting is
+	// left as the go command chose it for flowc, whose compiled packages
+	// the build then reuses: a first run builds little beyond the workflow.
+	return goModule{files, []string{"GOWORK=off", "GOFLAGS=-mod=readonly", "GOPROXY=off", "GOSUMDB=off"}}, nil
 }
 
 // workflowFiles are the files of a program's module that `flowc run` and

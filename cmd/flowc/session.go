@@ -56,11 +56,16 @@ type sessionStore struct {
 	stderr io.Writer
 }
 
-// startSessionStore builds the store program in dir and starts it on the
+// startSessionStore builds the store program in dir, or finds it in the
+// cache, and starts it on the
 // file. It returns once the file is open, or with the exit code when it
 // cannot be: the store has said why on stderr.
-func startSessionStore(dir, db string, stderr io.Writer) (*sessionStore, int) {
-	bin, err := buildSessionStore(filepath.Join(dir, "sessionstore"))
+func startSessionStore(b builder, dir, db string, stderr io.Writer) (*sessionStore, int) {
+	m, err := storeModule()
+	var bin string
+	if err == nil {
+		bin, err = b.build(m, filepath.Join(dir, "sessionstore-src"), filepath.Join(dir, "sessionstore"))
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "flowc run: building the checkpoint store failed: %v\n", err)
 		return nil, exitUsage
@@ -128,26 +133,19 @@ func (s *sessionStore) stop() (said bool) {
 	return s.errOut.Len() > 0
 }
 
-// buildSessionStore writes the store program's module beside bin and
-// builds it, as `flowc build` builds its programs: with flowc's source and
-// the module versions flowc pins, from the module cache or GOPROXY.
-func buildSessionStore(bin string) (string, error) {
-	dir := bin + "-src"
+// storeModule is the store program's module, built as `flowc build`
+// builds its programs: with flowc's source and the module versions flowc
+// pins, from the module cache or GOPROXY.
+func storeModule() (goModule, error) {
 	files := map[string][]byte{
-		filepath.Join(dir, "main.go"):         sessionStoreMain,
-		filepath.Join(dir, "go.mod"):          []byte(flowc.BuildGoMod("flowcsessionstore", "./flowc")),
-		filepath.Join(dir, "go.sum"):          flowc.GoSum(),
-		filepath.Join(dir, "flowc", "go.mod"): []byte(flowc.GoMod()),
+		"main.go":                        sessionStoreMain,
+		"go.mod":                         []byte(flowc.BuildGoMod("flowcsessionstore", "./flowc")),
+		"go.sum":                         flowc.GoSum(),
+		filepath.Join("flowc", "go.mod"): []byte(flowc.GoMod()),
 	}
-	err := addSource(files, filepath.Join(dir, "flowc"), flowc.RuntimeSource())
+	err := addSource(files, "flowc", flowc.RuntimeSource())
 	if err == nil {
-		err = addSource(files, filepath.Join(dir, "flowc"), flowc.BuildSource())
+		err = addSource(files, "flowc", flowc.BuildSource())
 	}
-	if err == nil {
-		err = writeFiles(files)
-	}
-	if err == nil {
-		err = goBuild(dir, bin, "GOWORK=off", "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=readonly"))
-	}
-	return bin, err
+	return goModule{files, []string{"GOWORK=off", "GOFLAGS=" + strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=readonly")}}, err
 }

@@ -32,7 +32,9 @@ func TestRunInterruptedCleansUp(t *testing.T) {
 	work, tmp := t.TempDir(), t.TempDir()
 	def := writeFile(t, work, "nap.asl.json", longWaitASL)
 
-	cmd := exec.Command(bin, "run", def)
+	// Without the cache, so that the program is built where the test
+	// waits for it and the run finds the module it removes.
+	cmd := exec.Command(bin, "run", "--no-cache", def)
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -128,7 +128,12 @@ func buildTemporalRunner(def, dir, support string, stderr io.Writer) (bin, machi
 	if !ok {
 		return "", "", exitFailed
 	}
-	err := writeRunModule(dir, def, c)
+	// The native runner's module, built without the cache: the support
+	// module it requires is source outside it.
+	m, err := runnerModule(def, c)
+	if err == nil {
+		err = writeFiles(filesUnder(dir, m.files))
+	}
 	var t compiled
 	if err == nil {
 		t, err = temporalFile(c)
