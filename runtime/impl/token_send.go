@@ -243,7 +243,7 @@ func EndLive(token string, why error) { liveWaits.end(token, why) }
 // which pos holds, by its hash and through the door of ctx.
 func (s *Session) recordAnswer(ctx context.Context, pos *Position, w *CallbackWait, fields map[string]any) {
 	key := w.State
-	keys, waits := pos.Progress().Tokens("")
+	keys, waits := pos.FanOutTokens()
 	if i := slices.Index(waits, w); i >= 0 {
 		key = keys[i]
 	}
