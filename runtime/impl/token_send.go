@@ -4,7 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
+	"time"
+
+	"github.com/flowc-dev/flowc/session"
 )
 
 // LiveWait is a task token a run waits for in this process: one answer,
@@ -119,6 +123,7 @@ func (c *Sessions[S, U]) SendTaskHeartbeat(ctx context.Context, cfg *Config, tok
 	if w.Heartbeat > 0 {
 		w.Beat = cfg.RunClock().Now().UTC().Add(w.Heartbeat)
 	}
+	sess.recordAnswer(ctx, &cp.Position, w, map[string]any{"outcome": "heartbeat"})
 	return sess.Put(ctx, cp.Position, cp.State, nil)
 }
 
@@ -135,6 +140,7 @@ func (c *Sessions[S, U]) answerTask(ctx context.Context, cfg *Config, token stri
 	// The answer is saved before the run goes on, so that a crash loses
 	// nothing: resuming completes the state with it.
 	w.Answer = a
+	sess.recordAnswer(ctx, &cp.Position, w, answerFields(a))
 	if err := sess.Put(ctx, cp.Position, cp.State, nil); err != nil {
 		return s, err
 	}
@@ -188,7 +194,7 @@ func checkOutstanding(cp *Checkpoint, claims tokenClaims, token string, clock Cl
 	if cp == nil {
 		return nil, tokenRefused(claims, fmt.Errorf("%w: the session has no checkpoint", ErrTaskTokenUnknown))
 	}
-	w := cp.Position.waitFor(token)
+	w := waitFor(&cp.Position, token)
 	if w == nil {
 		return nil, tokenRefused(claims, notHeld(cp, token))
 	}
@@ -196,7 +202,7 @@ func checkOutstanding(cp *Checkpoint, claims tokenClaims, token string, clock Cl
 	case w.Answer != nil:
 		return nil, tokenRefused(claims, fmt.Errorf("%w: an answer was accepted for it; resuming the session completes the state", ErrTaskTokenUsed))
 	}
-	if err := w.Expired(clock.Now()); err != nil {
+	if err := Expired(w, clock.Now()); err != nil {
 		return nil, tokenRefused(claims, fmt.Errorf("%w: %v; resuming the session fails the state with it", ErrTaskTokenTimedOut, err))
 	}
 	return w, nil
@@ -233,3 +239,32 @@ func ForgetLive(token string) { liveWaits.remove(token) }
 // EndLive ends the wait for token in this process: a token sent after it
 // is refused with why.
 func EndLive(token string, why error) { liveWaits.end(token, why) }
+
+// recordAnswer records an answer sent for the task token w waits for,
+// which pos holds.
+func (s *Session) recordAnswer(ctx context.Context, pos *Position, w *CallbackWait, fields map[string]any) {
+	ev := answerEvent(ctx, s.cfg.RunClock().Now(), pos, w, fields)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.events = append(s.events, ev)
+}
+
+// answerEvent is the answer_received event of an answer for the task
+// token w waits for, which pos holds: by the token's hash, and through
+// the door of ctx.
+func answerEvent(ctx context.Context, at time.Time, pos *Position, w *CallbackWait, fields map[string]any) session.Event {
+	key := w.State
+	keys, waits := pos.FanOutTokens()
+	if i := slices.Index(waits, w); i >= 0 {
+		key = keys[i]
+	}
+	fields["key"], fields["token_hash"], fields["door"] = key, session.TokenHash(w.Token), doorOf(ctx)
+	return session.NewEvent(at, session.KindAnswerReceived, key, fields)
+}
+
+func answerFields(a *CallbackAnswer) map[string]any {
+	if a.Failed {
+		return map[string]any{"outcome": "failure", "error": a.Error, "cause": a.Cause}
+	}
+	return map[string]any{"outcome": "success", "output": a.Output}
+}
