@@ -2,7 +2,7 @@
 //
 //	flowc gen [-o DIR] [--check] PATH...
 //	flowc check PATH...
-//	flowc graph [--format mermaid|dot] FILE
+//	flowc graph [--format mermaid|dot|svg] FILE
 //	flowc run FILE [--input JSON_FILE|-] [--mock-config FILE --test-case NAME] [--skip-waits]
 //	          [--checkpoint-db PATH --session ID [--decision OPTION [--at KEY]]]
 //	          [--engine native|temporal [--temporal-address HOST:PORT [--session ID ...]]]
@@ -33,7 +33,7 @@ const (
                                          (walked) or patterns such as ./... as the go command reads them;
                                          --target temporal also writes <name>_temporal.go
   flowc check PATH...                    parse and type-check only (PATH as for gen)
-  flowc graph [--format mermaid|dot] FILE
+  flowc graph [--format mermaid|dot|svg] FILE
   flowc run FILE [--input JSON_FILE|-] [--mock-config FILE --test-case NAME] [--skip-waits]
             [--checkpoint-db PATH --session ID [--decision OPTION [--at KEY]]]
             [--engine native|temporal [--temporal-address HOST:PORT [--session ID ...]]]
