@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -107,7 +106,7 @@ func Approve(ctx context.Context, sess *Session, handlers any, req *ApprovalRequ
 		return "", err
 	}
 	p := Pending{State: req.State, Options: req.Options}
-	if err := p.check(d); err != nil {
+	if err := p.Check(d); err != nil {
 		return "", &Error{Name: StatesRuntime, Cause: err.Error()}
 	}
 	return d, nil
@@ -147,15 +146,6 @@ func (req *ApprovalRequest) interrupted(ctx context.Context, sess *Session, unti
 	return wait
 }
 
-// check reports a decision that is not one of the options; without
-// options any decision goes.
-func (p *Pending) check(decision string) error {
-	if len(p.Options) == 0 || slices.Contains(p.Options, decision) {
-		return nil
-	}
-	return fmt.Errorf("approval decision %q is not one of the options %s of state %q", decision, quoteAll(p.Options), p.State)
-}
-
 func quoteAll(ss []string) string {
 	q := make([]string, len(ss))
 	for i, s := range ss {
@@ -177,7 +167,7 @@ func interruptedLine(wait *Interrupted) []byte {
 	}
 	var stops []stop
 	for _, p := range wait.Stops {
-		stops = append(stops, stop{p.key(), p.State, p.Prompt, nonNil(p.Options)})
+		stops = append(stops, stop{p.StopKey(), p.State, p.Prompt, nonNil(p.Options)})
 	}
 	// Strings always encode.
 	line, _ := EncodeJSON(struct {

@@ -11,18 +11,7 @@ import (
 	"sync"
 )
 
-// SessionError is the error of a session that cannot run as asked: its
-// checkpoint belongs to another workflow or state schema, it has no
-// checkpoint to resume, or it waits for no such decision. Nothing ran.
-type SessionError struct {
-	Session string
-	Err     error
-}
-
-func (e *SessionError) Error() string { return fmt.Sprintf("session %q: %v", e.Session, e.Err) }
-
-func (e *SessionError) Unwrap() error { return e.Err }
-
+// SessionErr returns a *SessionError of session id.
 func SessionErr(id string, err error) error { return &SessionError{Session: id, Err: err} }
 
 // Sessions runs the sessions of one generated workflow whose state has type
@@ -117,14 +106,14 @@ func (c *Sessions[S, U]) DecideAt(ctx context.Context, cfg *Config, id, key, dec
 	if cp == nil || cp.Status != StatusInterrupted {
 		return s, SessionErr(id, errors.New("no approval waits for a decision"))
 	}
-	p, err := cp.pick(key)
+	p, err := pick(cp, key)
 	if err != nil {
 		return s, SessionErr(id, err)
 	}
-	if err := p.check(decision); err != nil {
+	if err := p.Check(decision); err != nil {
 		return s, SessionErr(id, err)
 	}
-	sess.decision, sess.decisionAt = decision, p.key()
+	sess.decision, sess.decisionAt = decision, p.StopKey()
 	if s, err = c.decode(cp); err != nil {
 		return s, err
 	}
@@ -306,7 +295,7 @@ func (s *Session) putLocked(ctx context.Context, pos Position, state json.RawMes
 	switch {
 	case pending != nil:
 		status = StatusInterrupted
-	case pos.Callback != nil, pos.fanOut().waitsForToken():
+	case pos.Callback != nil, pos.Progress().WaitsForToken():
 		status = StatusWaiting
 	case pos.State == "":
 		status = StatusFinished

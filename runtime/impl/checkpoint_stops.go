@@ -24,87 +24,6 @@ import (
 // one resumes the fan-out: finished branches are not run again, the
 // answered one goes on from its stop, the others that wait stop again.
 
-// BranchStop is where one branch or item of a fan-out waits: at State, on
-// Input (the state's raw input), with the variables of its own scope. Either
-// State waits itself (Pending), or a fan-out State opens holds the stops
-// (FanOut), one level down.
-type BranchStop struct {
-	State   string          `json:"state"`
-	Input   json.RawMessage `json:"input"`
-	Vars    json.RawMessage `json:"vars,omitempty"`
-	Pending *Pending        `json:"pending,omitempty"`
-	FanOut  *FanOutProgress `json:"fan_out,omitempty"`
-	// Timer is when Pending's decision is due, for an approval with a
-	// timeout: the deadline runs from when the branch first reached it.
-	Timer *DurableTimer `json:"timer,omitempty"`
-	// Callback is the task token State waits for, a callback Task state
-	// (asl/callback_branch.go), instead of a decision.
-	Callback *CallbackWait `json:"callback,omitempty"`
-	// Child is set when State runs a compiled-in child (an Include, or a
-	// started execution) that stopped: where in the child it waits, one
-	// level down (asl/resume.go).
-	Child *BranchStop `json:"child,omitempty"`
-}
-
-func (b *BranchStop) clone() *BranchStop {
-	if b == nil {
-		return nil
-	}
-	out := &BranchStop{State: b.State, Input: slices.Clone(b.Input), Vars: slices.Clone(b.Vars), FanOut: b.FanOut.clone(),
-		Timer: b.Timer.clone(), Callback: b.Callback.clone(), Child: b.Child.clone()}
-	if b.Pending != nil {
-		p := *b.Pending
-		p.Options = slices.Clone(p.Options)
-		out.Pending = &p
-	}
-	return out
-}
-
-// waitsForToken reports whether a branch or item of f, at any depth,
-// waits for a task token: a fan-out whose stops are all callbacks leaves
-// its run waiting, not running.
-func (f *FanOutProgress) waitsForToken() bool {
-	if f == nil {
-		return false
-	}
-	for _, b := range f.Stopped {
-		if b.waitsForToken() {
-			return true
-		}
-	}
-	return false
-}
-
-func (b *BranchStop) waitsForToken() bool {
-	return b != nil && (b.Callback != nil || b.FanOut.waitsForToken() || b.Child.waitsForToken())
-}
-
-func (f *FanOutProgress) clone() *FanOutProgress {
-	if f == nil {
-		return nil
-	}
-	out := &FanOutProgress{Done: make(map[int]json.RawMessage, len(f.Done)), Output: slices.Clone(f.Output)}
-	for i, raw := range f.Done {
-		out.Done[i] = slices.Clone(raw)
-	}
-	if f.Stopped != nil {
-		out.Stopped = make(map[int]*BranchStop, len(f.Stopped))
-		for i, b := range f.Stopped {
-			out.Stopped[i] = b.clone()
-		}
-	}
-	return out
-}
-
-// key names the stop a decision answers: its Key, or for a stop outside
-// any fan-out, its state.
-func (p *Pending) key() string {
-	if p.Key != "" {
-		return p.Key
-	}
-	return p.State
-}
-
 // branchScope is the branch or item of a fan-out that a context runs in,
 // in a session's run.
 type branchScope struct {
@@ -209,7 +128,7 @@ func (f *OpenFanOut) Durable(ctx context.Context, sess *Session, state string, i
 		return fmt.Errorf("saving the input of %q: %w", state, err)
 	}
 	f.save = func(ctx context.Context) error {
-		progress := (&FanOutProgress{Done: f.done, Stopped: f.stopped, Output: out}).clone()
+		progress := (&FanOutProgress{Done: f.done, Stopped: f.stopped, Output: out}).Clone()
 		return sess.Put(ctx, Position{State: state, Vars: sess.vars, FanOut: progress}, data, nil)
 	}
 	return nil
@@ -332,58 +251,12 @@ func branchDeadline(ctx context.Context, state string) *DurableTimer {
 	return t
 }
 
-// waiting lists the stops of an interrupted checkpoint: those its
-// fan-out progress holds, in branch order, else its Pending.
-func (c *Checkpoint) waiting() []Pending {
-	if stops := c.Position.fanOut().stops(); len(stops) > 0 {
-		return stops
-	}
-	if c.Pending != nil {
-		return []Pending{*c.Pending}
-	}
-	return nil
-}
-
-// stops lists the stops of f and of the fan-outs inside it.
-func (f *FanOutProgress) stops() []Pending {
-	if f == nil {
-		return nil
-	}
-	var out []Pending
-	for _, i := range slices.Sorted(maps.Keys(f.Stopped)) {
-		out = f.Stopped[i].stops(out)
-	}
-	return out
-}
-
-// stops appends to out the stop of b and those of the fan-out or
-// compiled-in child it waits in.
-func (b *BranchStop) stops(out []Pending) []Pending {
-	if b == nil {
-		return out
-	}
-	if b.Pending != nil {
-		out = append(out, *b.Pending)
-	}
-	return b.Child.stops(append(out, b.FanOut.stops()...))
-}
-
-// fanOut is the progress of the fan-out pos stopped inside: the one its
-// state opens, or one in the compiled-in child its state runs; nil when
-// it stopped in none.
-func (pos *Position) fanOut() *FanOutProgress {
-	if n := len(pos.Inside); pos.FanOut == nil && n > 0 {
-		return pos.Inside[n-1].FanOut
-	}
-	return pos.FanOut
-}
-
 // pick returns the stop of c that key names; "" names the only one.
-func (c *Checkpoint) pick(key string) (*Pending, error) {
-	stops := c.waiting()
+func pick(c *Checkpoint, key string) (*Pending, error) {
+	stops := c.Waiting()
 	keys := make([]string, len(stops))
 	for i := range stops {
-		keys[i] = stops[i].key()
+		keys[i] = stops[i].StopKey()
 		if key != "" && keys[i] == key {
 			return &stops[i], nil
 		}
@@ -421,7 +294,7 @@ func decisionKey(ctx context.Context) string {
 func stopsText(stops []Pending) string {
 	keys := make([]string, len(stops))
 	for i := range stops {
-		keys[i] = stops[i].key()
+		keys[i] = stops[i].StopKey()
 	}
 	return strings.Join(keys, ", ")
 }

@@ -34,24 +34,24 @@ func nestedStops() *Checkpoint {
 func TestPickStop(t *testing.T) {
 	cp := nestedStops()
 	var keys []string
-	for _, s := range cp.waiting() {
+	for _, s := range cp.Waiting() {
 		keys = append(keys, s.Key)
 	}
 	assert.Equal(t, []string{"O/1/I/0/A", "O/1/I/2/A", "O/2/B"}, keys)
 
-	p, err := cp.pick("O/2/B")
+	p, err := pick(cp, "O/2/B")
 	require.NoError(t, err)
 	assert.Equal(t, "B", p.State)
-	_, err = cp.pick("")
+	_, err = pick(cp, "")
 	assert.EqualError(t, err, `3 stops wait for a decision, "O/1/I/0/A", "O/1/I/2/A", "O/2/B": say which one the decision answers (DecideAt, or flowc run --at)`)
-	_, err = cp.pick("O/1/A")
+	_, err = pick(cp, "O/1/A")
 	assert.ErrorContains(t, err, `no stop "O/1/A" waits for a decision`)
 
 	top := &Checkpoint{Status: StatusInterrupted, Pending: &Pending{State: "review"}}
-	p, err = top.pick("")
+	p, err = pick(top, "")
 	require.NoError(t, err)
-	assert.Equal(t, "review", p.key(), "a stop outside fan-outs is named by its state")
-	p, err = top.pick("review")
+	assert.Equal(t, "review", p.StopKey(), "a stop outside fan-outs is named by its state")
+	p, err = pick(top, "review")
 	require.NoError(t, err)
 	assert.Equal(t, "review", p.State)
 }
@@ -59,7 +59,7 @@ func TestPickStop(t *testing.T) {
 // A store never shares a fan-out's stops with the workflow that saved them.
 func TestCloneStops(t *testing.T) {
 	cp := nestedStops()
-	c := cp.clone()
+	c := cp.Clone()
 	assert.Equal(t, cp, c)
 	c.Position.FanOut.Stopped[1].FanOut.Stopped[0].Pending.Options[0] = "changed"
 	c.Position.FanOut.Stopped[2].Input[0] = '['
@@ -149,18 +149,18 @@ func childStops() *FanOutProgress {
 // prefix (as StopKey keys them when they stop), and cloned deeply.
 func TestStopsInsideChildren(t *testing.T) {
 	f := childStops()
-	assert.Equal(t, []Pending{*f.Stopped[0].Child.Pending}, f.stops())
+	assert.Equal(t, []Pending{*f.Stopped[0].Child.Pending}, f.Waiting())
 	keys, waits := f.Tokens("M/")
 	assert.Equal(t, []string{"M/1/Inc/Call"}, keys)
 	assert.Equal(t, "t1", waits[0].Token)
-	assert.True(t, f.waitsForToken())
+	assert.True(t, f.WaitsForToken())
 
-	c := f.clone()
+	c := f.Clone()
 	assert.Equal(t, f, c)
 	c.Stopped[0].Child.Pending.Options[0] = "changed"
 	c.Stopped[1].Child.Callback.Token = "t2"
 	assert.Equal(t, childStops(), f)
 
 	pos := Position{State: "Top", Inside: []ChildPosition{{State: "Top/M", FanOut: f}}}
-	assert.Same(t, f.Stopped[1].Child.Callback, pos.waitFor("t1"), "a fan-out inside a top-level child holds its tokens")
+	assert.Same(t, f.Stopped[1].Child.Callback, waitFor(&pos, "t1"), "a fan-out inside a top-level child holds its tokens")
 }

@@ -4,31 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
-	"time"
 )
-
-// DurableTimer is a sleep under way in the state a checkpoint names: a
-// Wait state's, or the delay before a retry of the state's handler; or
-// the time an approval state's decision is due. Its deadline is absolute,
-// so that a run resumed after a crash sleeps only what is left of it, and
-// not at all once it has passed.
-type DurableTimer struct {
-	State string    `json:"state"`
-	Until time.Time `json:"until"`
-	// Retries is set for a retry's delay: the retries each rule of the
-	// state had made, by rule, so that the resumed run goes on counting.
-	Retries []int `json:"retries,omitempty"`
-}
-
-func (t *DurableTimer) clone() *DurableTimer {
-	if t == nil {
-		return nil
-	}
-	out := *t
-	out.Retries = slices.Clone(t.Retries)
-	return &out
-}
 
 type sessionKey struct{}
 

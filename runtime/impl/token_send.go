@@ -188,7 +188,7 @@ func checkOutstanding(cp *Checkpoint, claims tokenClaims, token string, clock Cl
 	if cp == nil {
 		return nil, tokenRefused(claims, fmt.Errorf("%w: the session has no checkpoint", ErrTaskTokenUnknown))
 	}
-	w := cp.Position.waitFor(token)
+	w := waitFor(&cp.Position, token)
 	if w == nil {
 		return nil, tokenRefused(claims, notHeld(cp, token))
 	}
@@ -196,7 +196,7 @@ func checkOutstanding(cp *Checkpoint, claims tokenClaims, token string, clock Cl
 	case w.Answer != nil:
 		return nil, tokenRefused(claims, fmt.Errorf("%w: an answer was accepted for it; resuming the session completes the state", ErrTaskTokenUsed))
 	}
-	if err := w.Expired(clock.Now()); err != nil {
+	if err := Expired(w, clock.Now()); err != nil {
 		return nil, tokenRefused(claims, fmt.Errorf("%w: %v; resuming the session fails the state with it", ErrTaskTokenTimedOut, err))
 	}
 	return w, nil

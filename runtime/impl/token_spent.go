@@ -13,14 +13,6 @@ import (
 // checkpoint growing with the session's age.
 const spentTokens = 256
 
-// spentToken is a task token whose wait has ended, by the hash of the
-// token: the checkpoint never holds an answerable token it no longer waits
-// for.
-type spentToken struct {
-	Hash     string `json:"hash"`
-	Answered bool   `json:"answered,omitempty"` // false: its deadline ended the wait, or its state was stopped
-}
-
 func tokenHash(token string) string {
 	sum := sha256.Sum256([]byte(token))
 	return base64.RawURLEncoding.EncodeToString(sum[:])
@@ -29,7 +21,7 @@ func tokenHash(token string) string {
 // heldTokens are the waits a position holds, by token hash; nil for none,
 // as almost every checkpoint has, so that saving one allocates nothing.
 func heldTokens(pos *Position) map[string]*CallbackWait {
-	_, waits := pos.fanOut().Tokens("")
+	_, waits := pos.Progress().Tokens("")
 	if pos.Callback != nil {
 		waits = append(waits, pos.Callback)
 	}

@@ -59,13 +59,13 @@ func TestTaskTokenRefusedFormats(t *testing.T) {
 func TestCallbackDeadlines(t *testing.T) {
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	w := &CallbackWait{State: "Ask", Until: start.Add(time.Hour), Heartbeat: 10 * time.Minute, Beat: start.Add(10 * time.Minute)}
-	assert.Equal(t, w.Beat, w.Next())
-	assert.NoError(t, w.Expired(start.Add(9*time.Minute)))
-	assert.Equal(t, StatesHeartbeatTimeout, ErrorName(w.Expired(start.Add(10*time.Minute))))
+	assert.Equal(t, w.Beat, NextDeadline(w))
+	assert.NoError(t, Expired(w, start.Add(9*time.Minute)))
+	assert.Equal(t, StatesHeartbeatTimeout, ErrorName(Expired(w, start.Add(10*time.Minute))))
 	w.Beat = start.Add(70 * time.Minute)
-	assert.Equal(t, w.Until, w.Next())
-	assert.Equal(t, StatesTimeout, ErrorName(w.Expired(start.Add(time.Hour))))
-	assert.True(t, (&CallbackWait{}).Next().IsZero(), "no deadline: waits for ever")
+	assert.Equal(t, w.Until, NextDeadline(w))
+	assert.Equal(t, StatesTimeout, ErrorName(Expired(w, start.Add(time.Hour))))
+	assert.True(t, NextDeadline(&CallbackWait{}).IsZero(), "no deadline: waits for ever")
 }
 
 // The registry of in-process waits delivers one answer per token and
@@ -105,7 +105,7 @@ func TestLiveRegistry(t *testing.T) {
 // A checkpoint's copy does not share the wait with the original.
 func TestCheckpointCloneCallback(t *testing.T) {
 	c := &Checkpoint{Position: Position{State: "Ask", Callback: &CallbackWait{State: "Ask", Answer: &CallbackAnswer{Error: "E"}}}}
-	out := c.clone()
+	out := c.Clone()
 	out.Position.Callback.Answer.Error = "F"
 	assert.Equal(t, "E", c.Position.Callback.Answer.Error)
 }
@@ -127,8 +127,8 @@ func TestTokensInFanOutStops(t *testing.T) {
 	assert.Equal(t, []string{"Outer/1/Inner/1/Ask", "Outer/2/Wait"}, keys)
 	require.Len(t, waits, 2)
 	assert.Equal(t, "t-inner", waits[0].Token)
-	assert.Same(t, inner.Stopped[1].Callback, pos.waitFor("t-inner"), "the wait itself, which the answer is saved in")
-	assert.Nil(t, pos.waitFor("t-3"))
+	assert.Same(t, inner.Stopped[1].Callback, waitFor(&pos, "t-inner"), "the wait itself, which the answer is saved in")
+	assert.Nil(t, waitFor(&pos, "t-3"))
 
 	claims := tokenClaims{Session: "s", State: "Wait"}
 	_, err := checkOutstanding(&Checkpoint{Position: pos}, claims, "t-3", NewFakeClock(time.Now()))

@@ -1,12 +1,8 @@
 package impl
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
-	"strconv"
 	"time"
 )
 
@@ -16,46 +12,9 @@ import (
 // resumes the waits; the checkpoint, the stops of fan-outs and the
 // session API (SendTaskSuccess, token_send.go) are shared with it here.
 
-// CallbackWait is a task token outstanding at State, with its deadlines,
-// as a checkpoint holds it. Answer is set once a success or a failure was
-// accepted for it: a run resumed after a crash then completes the state
-// with it.
-type CallbackWait struct {
-	State string `json:"state"`
-	Token string `json:"token"`
-	// Until is when TimeoutSeconds ends the wait; zero: never.
-	Until time.Time `json:"until,omitzero"`
-	// Heartbeat is HeartbeatSeconds; Beat when it ends the wait unless a
-	// heartbeat renews it.
-	Heartbeat time.Duration   `json:"heartbeat,omitempty"`
-	Beat      time.Time       `json:"beat,omitzero"`
-	Answer    *CallbackAnswer `json:"answer,omitempty"`
-}
-
-// CallbackAnswer is a success (Output) or a failure (Error, Cause) sent
-// for a task token.
-type CallbackAnswer struct {
-	Output json.RawMessage `json:"output,omitempty"`
-	Failed bool            `json:"failed,omitempty"`
-	Error  string          `json:"error,omitempty"`
-	Cause  string          `json:"cause,omitempty"`
-}
-
-func (w *CallbackWait) clone() *CallbackWait {
-	if w == nil {
-		return nil
-	}
-	out := *w
-	if w.Answer != nil {
-		a := *w.Answer
-		out.Answer = &a
-	}
-	return &out
-}
-
 // Expired is the error of a wait whose deadline has passed at now: the
 // state fails with States.Timeout or States.HeartbeatTimeout.
-func (w *CallbackWait) Expired(now time.Time) error {
+func Expired(w *CallbackWait, now time.Time) error {
 	switch {
 	case !w.Until.IsZero() && !now.Before(w.Until):
 		return &Error{Name: StatesTimeout, Cause: fmt.Sprintf("no success or failure was sent for the task token of state %q by %s", w.State, w.Until.Format(time.RFC3339))}
@@ -65,8 +24,8 @@ func (w *CallbackWait) Expired(now time.Time) error {
 	return nil
 }
 
-// Next is the earlier deadline of the wait; zero without one.
-func (w *CallbackWait) Next() time.Time {
+// NextDeadline is the earlier deadline of the wait; zero without one.
+func NextDeadline(w *CallbackWait) time.Time {
 	switch {
 	case w.Until.IsZero():
 		return w.Beat
@@ -120,44 +79,14 @@ func waitingLine(wait *TaskTokenWait) []byte {
 	return line
 }
 
-// Tokens lists the task tokens the branches of f, and of the fan-outs
-// inside them, wait for, in branch order, with the key of each stop;
-// prefix is the key of f and a slash.
-func (f *FanOutProgress) Tokens(prefix string) (keys []string, waits []*CallbackWait) {
-	if f == nil {
-		return nil, nil
-	}
-	for _, i := range slices.Sorted(maps.Keys(f.Stopped)) {
-		k, w := f.Stopped[i].tokens(prefix + strconv.Itoa(i) + "/")
-		keys, waits = append(keys, k...), append(waits, w...)
-	}
-	return keys, waits
-}
-
-// tokens lists the task tokens b waits for: at its state, in the fan-out
-// it opens, or, when its state runs a compiled-in child, in the child,
-// whose states' ids name them (a stop's key is the branch's prefix and the
-// id of the state that waits, as StopKey makes it).
-func (b *BranchStop) tokens(prefix string) (keys []string, waits []*CallbackWait) {
-	if b.Child != nil {
-		return b.Child.tokens(prefix)
-	}
-	key := prefix + b.State
-	if b.Callback != nil {
-		keys, waits = append(keys, key), append(waits, b.Callback)
-	}
-	k, w := b.FanOut.Tokens(key + "/")
-	return append(keys, k...), append(waits, w...)
-}
-
 // waitFor returns the wait for token that pos holds: at its state (or in
 // the compiled-in child it runs), or in a branch of its fan-out; nil when
 // it holds none.
-func (pos *Position) waitFor(token string) *CallbackWait {
+func waitFor(pos *Position, token string) *CallbackWait {
 	if w := pos.Callback; w != nil && sameToken(w.Token, token) {
 		return w
 	}
-	_, waits := pos.fanOut().Tokens("")
+	_, waits := pos.Progress().Tokens("")
 	for _, w := range waits {
 		if sameToken(w.Token, token) {
 			return w

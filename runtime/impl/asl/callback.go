@@ -138,7 +138,7 @@ func (x *ASLExec) resumeCallback(cx *aslContext, w *impl.CallbackWait, durable b
 	if w.Answer != nil {
 		return answerResult(w.Answer)
 	}
-	if err := w.Expired(x.cfg.RunClock().Now()); err != nil {
+	if err := impl.Expired(w, x.cfg.RunClock().Now()); err != nil {
 		return nil, err
 	}
 	if !durable || x.sess == nil {
@@ -165,7 +165,7 @@ func (x *ASLExec) waitInProcess(ctx context.Context, w *impl.CallbackWait, live 
 	for {
 		sctx, cancel := context.WithCancel(ctx)
 		timer := make(chan error, 1)
-		if due := w.Next(); !due.IsZero() {
+		if due := impl.NextDeadline(w); !due.IsZero() {
 			go func() { timer <- clock.Sleep(sctx, max(due.Sub(clock.Now()), 0)) }()
 		}
 		var a *impl.CallbackAnswer
@@ -179,7 +179,7 @@ func (x *ASLExec) waitInProcess(ctx context.Context, w *impl.CallbackWait, live 
 		case <-ctx.Done():
 		}
 		cancel()
-		switch err := w.Expired(clock.Now()); {
+		switch err := impl.Expired(w, clock.Now()); {
 		case a != nil:
 			return answerResult(a)
 		case ctx.Err() != nil:

@@ -52,7 +52,7 @@ func (x *ASLExec) resumeBranchCallback(ctx context.Context, cx *aslContext, w *i
 	if w.Answer != nil {
 		return answerResult(w.Answer)
 	}
-	if err := w.Expired(x.cfg.RunClock().Now()); err != nil {
+	if err := impl.Expired(w, x.cfg.RunClock().Now()); err != nil {
 		return nil, err
 	}
 	return nil, x.stopCallbackInBranch(ctx, cx, w)
