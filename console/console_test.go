@@ -48,7 +48,7 @@ func store() *fake.Store {
 
 // graph is a drawing as codegen/graph makes them, with the states of
 // the release workflow.
-var graph = console.Graph{
+var drawing = console.Graph{
 	SVG:   `<svg><g class="node" id="node-s0" data-state="Prepare"></g><g class="node" id="node-s1" data-state="Review"></g><g class="node" id="node-s2" data-state="Approve"></g><g class="node" id="node-s3" data-state="Release"></g></svg>`,
 	Nodes: map[string]string{"Prepare": "s0", "Review": "s1", "Approve": "s2", "Release": "s3"},
 }
@@ -162,7 +162,7 @@ func TestListPages(t *testing.T) {
 // A session's page shows the graph with the path taken and the waiting
 // states marked, a button per option of each stop, and its history.
 func TestSessionPage(t *testing.T) {
-	c := serve(t, console.New(store(), console.WithActor(store()), console.WithGraphs(map[string]console.Graph{"release": graph})))
+	c := serve(t, console.New(store(), console.WithActor(store()), console.WithGraphs(map[string]console.Graph{"release": drawing})))
 	code, body, _ := c.get("/sessions/map-1")
 	require.Equal(t, http.StatusOK, code)
 	assert.Contains(t, body, `<g class="node done" id="node-s0"`, "Prepare succeeded")

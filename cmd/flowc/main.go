@@ -7,6 +7,7 @@
 //	          [--checkpoint-db PATH --session ID [--decision OPTION [--at KEY]]]
 //	          [--engine native|temporal [--temporal-address HOST:PORT [--session ID ...]]]
 //	flowc build FILE [-o BIN] [--handlers GOPKG] [--target native|temporal]
+//	flowc console --checkpoint-db FILE [--addr ADDR] [--console-token TOKEN] [DEFINITION...]
 //	flowc schema [native|chain|asl]
 //	flowc breaking NEW [--against OLD_FILE | --against-rev GITREV]
 //	flowc version
@@ -41,6 +42,10 @@ const (
                                          no --checkpoint-db
   flowc build FILE [-o BIN] [--handlers GOPKG] [--target native|temporal]
                                          write a standalone program that runs the workflow
+  flowc console --checkpoint-db FILE [--addr ADDR] [DEFINITION...]
+                                         serve the sessions' web console, read-only (definitions
+                                         draw their graphs); any address but loopback needs
+                                         --console-token or $FLOWC_CONSOLE_TOKEN
   flowc schema [native|chain|asl]        print the JSON Schema of a dialect; no argument lists them
   flowc breaking NEW [--against OLD_FILE | --against-rev GITREV]
                                          name the changes that strand sessions in flight (default: against HEAD)
@@ -57,6 +62,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmds := map[string]func([]string, io.Reader, io.Writer, io.Writer) int{
 		"gen": cmdGen, "check": cmdCheck, "graph": cmdGraph, "run": cmdRun, "build": cmdBuild,
 		"schema": cmdSchema, "version": cmdVersion, "--version": cmdVersion, "breaking": cmdBreaking,
+		"console": cmdConsole,
 	}
 	cmd, ok := cmds[args[0]]
 	switch {
