@@ -273,10 +273,14 @@ const (
 )
 
 // How a session's last run stands: Checkpoint.Status.
+// StatusFinished is StatusSucceeded's former name.
 const (
+	StatusFailed      = impl.StatusFailed
 	StatusFinished    = impl.StatusFinished
 	StatusInterrupted = impl.StatusInterrupted
 	StatusRunning     = impl.StatusRunning
+	StatusStopped     = impl.StatusStopped
+	StatusSucceeded   = impl.StatusSucceeded
 	StatusWaiting     = impl.StatusWaiting
 )
 
@@ -324,6 +328,12 @@ func WithClock(c Clock) Option { return impl.WithClock(c) }
 // WithMemory makes the workflow keep its memory in s; without it each run
 // has a memory of its own.
 func WithMemory(s MemoryStore) Option { return impl.WithMemory(s) }
+
+// WithDoor returns a context under which the answers a workflow's
+// Decide, DecideAt and SendTask* methods take are recorded in the
+// session's history as coming through door ("cli", "console"; without
+// it, "go").
+func WithDoor(ctx context.Context, door string) context.Context { return impl.WithDoor(ctx, door) }
 
 // WithObserver makes the workflow report its runs to o; nil observes
 // nothing. Without an observer a state pays two nil checks and allocates

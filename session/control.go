@@ -54,7 +54,7 @@ func Answer(ctx context.Context, store Checkpointer, id, key string, a AnswerInp
 		if cp.Status == StatusStopped {
 			return Event{}, ErrStopped
 		}
-		return answerStop(cp, key, a)
+		return RecordAnswer(cp, key, a, time.Now())
 	})
 }
 
@@ -98,9 +98,13 @@ func update(ctx context.Context, store Checkpointer, id string, change func(*Che
 	return err
 }
 
-// answerStop records a in the stop of cp that key names.
-func answerStop(cp *Checkpoint, key string, a AnswerInput) (Event, error) {
-	now := time.Now()
+// RecordAnswer records a in the stop of cp that key names, in place, and
+// returns the event that says so, at now; the caller saves cp. Answer
+// does both; a workflow's Decide does too, and then runs.
+func RecordAnswer(cp *Checkpoint, key string, a AnswerInput, now time.Time) (Event, error) {
+	if a.Door == "" {
+		a.Door = DoorGo
+	}
 	if p, err := cp.pendingAt(key); p != nil || err != nil {
 		if err != nil {
 			return Event{}, err

@@ -32,7 +32,7 @@ import (
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
-	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	"github.com/flowc-dev/flowc/session"
 )
 
 // format names the layout of the tables below; a file of another format is
@@ -55,7 +55,17 @@ CREATE TABLE IF NOT EXISTS flowc_checkpoints (
 	state    TEXT NOT NULL, -- JSON
 	pending  TEXT,          -- JSON, or NULL unless the status is interrupted
 	saved_at TEXT NOT NULL  -- RFC 3339
-);`
+);
+CREATE INDEX IF NOT EXISTS flowc_checkpoints_saved ON flowc_checkpoints (saved_at, session);
+CREATE TABLE IF NOT EXISTS flowc_history (
+	session TEXT NOT NULL,
+	seq     INTEGER NOT NULL, -- 1-based per session; the dropped are those below the least kept
+	time    TEXT NOT NULL,    -- RFC 3339
+	kind    TEXT NOT NULL,
+	state   TEXT NOT NULL,
+	fields  TEXT,             -- JSON object, or NULL
+	PRIMARY KEY (session, seq)
+) WITHOUT ROWID;`
 
 // saveSQL replaces a session's checkpoint with the next one: an update
 // applies only to the step before it (see ErrOvertaken).
@@ -68,23 +78,38 @@ const saveSQL = `
 			pending = excluded.pending, saved_at = excluded.saved_at
 		WHERE flowc_checkpoints.step = excluded.step - 1`
 
-// Store is a flowcrt.Checkpointer on a SQLite file. It is safe for
-// concurrent use.
+// Store is a flowcrt.Checkpointer on a SQLite file, which also keeps each
+// session's history and lists its sessions. It is safe for concurrent use.
 type Store struct {
-	db   *sql.DB
-	path string
+	db         *sql.DB
+	path       string
+	historyCap int
 }
 
-var _ flowcrt.Checkpointer = (*Store)(nil)
+var (
+	_ flowcrt.Checkpointer = (*Store)(nil)
+	_ session.Lister       = (*Store)(nil)
+	_ session.Historian    = (*Store)(nil)
+)
+
+// Option changes how a Store works.
+type Option func(*Store)
+
+// WithHistoryCap makes the store keep the newest n events of each
+// session's history (session.DefaultHistoryCap without it), counting the
+// dropped ones.
+func WithHistoryCap(n int) Option {
+	return func(s *Store) { s.historyCap = max(n, 1) }
+}
 
 // Open opens the checkpoint store at path, creating the file when it does
 // not exist. A file that is not a SQLite database, is damaged, or is a
 // SQLite database that flowc did not create is an error that says so.
-func Open(path string) (*Store, error) { return openSync(path, "FULL") }
+func Open(path string, opts ...Option) (*Store, error) { return openSync(path, "FULL", opts...) }
 
 // openSync opens the store with the given synchronous setting; only
 // BenchmarkSave asks for another than FULL, to measure what it costs.
-func openSync(path, synchronous string) (*Store, error) {
+func openSync(path, synchronous string, opts ...Option) (*Store, error) {
 	if err := checkHeader(path); err != nil {
 		return nil, err
 	}
@@ -96,7 +121,10 @@ func openSync(path, synchronous string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint store %s: %w", path, err)
 	}
-	s := &Store{db: db, path: path}
+	s := &Store{db: db, path: path, historyCap: session.DefaultHistoryCap}
+	for _, opt := range opts {
+		opt(s)
+	}
 	if err := s.setup(); err != nil {
 		db.Close()
 		return nil, err
@@ -178,21 +206,50 @@ func (s *Store) damaged(err error) error {
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
 
-// Save stores c as the session's last checkpoint, in one statement.
+// Save stores c as the session's last checkpoint and appends its events
+// to the session's history: one statement without events, one
+// transaction with them, so the two never disagree.
 func (s *Store) Save(ctx context.Context, c *flowcrt.Checkpoint) error {
 	args, err := saveArgs(c)
 	if err != nil {
 		return err
 	}
-	res, err := s.db.ExecContext(ctx, saveSQL, args...)
+	if len(c.Events) == 0 {
+		return s.saved(ctx, c)(s.db.ExecContext(ctx, saveSQL, args...))
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("checkpoint store %s: saving session %q: %w", s.path, c.Session, err)
 	}
-	if n, err := res.RowsAffected(); err == nil && n == 0 {
-		return s.overtaken(ctx, c)
+	defer tx.Rollback() // after Commit, a no-op
+	if err := s.saved(ctx, c)(tx.ExecContext(ctx, saveSQL, args...)); err != nil {
+		return err
+	}
+	if err := s.appendHistory(ctx, tx, c.Session, c.Events); err != nil {
+		return fmt.Errorf("checkpoint store %s: saving the history of session %q: %w", s.path, c.Session, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("checkpoint store %s: saving session %q: %w", s.path, c.Session, err)
 	}
 	return nil
 }
+
+// saved checks the outcome of saveSQL for c.
+func (s *Store) saved(ctx context.Context, c *flowcrt.Checkpoint) func(sql.Result, error) error {
+	return func(res sql.Result, err error) error {
+		if err != nil {
+			return fmt.Errorf("checkpoint store %s: saving session %q: %w", s.path, c.Session, err)
+		}
+		if n, err := res.RowsAffected(); err == nil && n == 0 {
+			return s.overtaken(ctx, c)
+		}
+		return nil
+	}
+}
+
+// savedAtLayout is RFC 3339 with all nine fractional digits, so that
+// saved_at sorts as text: listings are ordered by it.
+const savedAtLayout = "2006-01-02T15:04:05.000000000Z07:00"
 
 // saveArgs are the arguments of saveSQL for c.
 func saveArgs(c *flowcrt.Checkpoint) ([]any, error) {
@@ -209,7 +266,7 @@ func saveArgs(c *flowcrt.Checkpoint) ([]any, error) {
 		pending = string(data)
 	}
 	return []any{c.Session, c.Workflow, c.Schema, c.Step, string(c.Status), string(position), string(c.State), pending,
-		c.Time.UTC().Format(time.RFC3339Nano)}, nil
+		c.Time.UTC().Format(savedAtLayout)}, nil
 }
 
 // overtaken is the error of a save that does not follow the stored
@@ -231,26 +288,26 @@ func (s *Store) overtaken(ctx context.Context, c *flowcrt.Checkpoint) error {
 // time: each save must follow the stored one (step n after step n-1), so
 // of two processes that resume one session together, the first to save
 // goes on and the other stops with this error before it saves anything.
-var ErrOvertaken = errors.New("session overtaken by another run")
+var ErrOvertaken = session.ErrOvertaken
 
 // Load returns the session's last checkpoint.
-func (s *Store) Load(ctx context.Context, session string) (*flowcrt.Checkpoint, error) {
-	c := &flowcrt.Checkpoint{Session: session}
+func (s *Store) Load(ctx context.Context, id string) (*flowcrt.Checkpoint, error) {
+	c := &flowcrt.Checkpoint{Session: id}
 	var status, position, state, savedAt string
 	var pending sql.NullString
 	err := s.db.QueryRowContext(ctx, `
 		SELECT workflow, schema, step, status, position, state, pending, saved_at
-		FROM flowc_checkpoints WHERE session = ?`, session).
+		FROM flowc_checkpoints WHERE session = ?`, id).
 		Scan(&c.Workflow, &c.Schema, &c.Step, &status, &position, &state, &pending, &savedAt)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, &flowcrt.SessionError{Session: session, Err: flowcrt.ErrNoCheckpoint}
+		return nil, &flowcrt.SessionError{Session: id, Err: flowcrt.ErrNoCheckpoint}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("checkpoint store %s: loading session %q: %w", s.path, session, err)
+		return nil, fmt.Errorf("checkpoint store %s: loading session %q: %w", s.path, id, err)
 	}
-	c.Status, c.State = flowcimpl.Status(status), json.RawMessage(state)
+	c.Status, c.State = session.ParseStatus(status), json.RawMessage(state)
 	if err := s.decode(c, position, pending, savedAt); err != nil {
-		return nil, fmt.Errorf("checkpoint store %s: the checkpoint of session %q is damaged: %w", s.path, session, err)
+		return nil, fmt.Errorf("checkpoint store %s: the checkpoint of session %q is damaged: %w", s.path, id, err)
 	}
 	return c, nil
 }
@@ -291,9 +348,9 @@ func (s *Store) List(ctx context.Context) ([]string, error) {
 	return out, rows.Err()
 }
 
-// Delete removes the session's checkpoint.
+// Delete removes the session's checkpoint and history.
 func (s *Store) Delete(ctx context.Context, session string) error {
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM flowc_checkpoints WHERE session = ?`, session); err != nil {
+	if err := s.deleteSession(ctx, session); err != nil {
 		return fmt.Errorf("checkpoint store %s: deleting session %q: %w", s.path, session, err)
 	}
 	return nil

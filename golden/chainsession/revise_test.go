@@ -149,6 +149,7 @@ func TestSessionRefusals(t *testing.T) {
 	cp, err := store.Load(ctx, "s")
 	require.NoError(t, err)
 	cp.Status, cp.Position.State = flowcrt.StatusRunning, "review"
+	cp.Step++ // a save follows the stored step, or the store refuses it
 	require.NoError(t, store.Save(ctx, cp))
 	_, err = w.Resume(ctx, "s")
 	var bad *flowcrt.SessionError
@@ -156,6 +157,7 @@ func TestSessionRefusals(t *testing.T) {
 	assert.ErrorContains(t, err, `its checkpoint is at state "review", which workflow "revise" cannot resume at`)
 
 	cp.Workflow = "other"
+	cp.Step++ // a save follows the stored step, or the store refuses it
 	require.NoError(t, store.Save(ctx, cp))
 	_, err = w.Resume(ctx, "s")
 	assert.ErrorContains(t, err, `its checkpoint is a run of workflow "other", not "revise"`)

@@ -242,6 +242,7 @@ func TestRefusedCheckpoints(t *testing.T) {
 	require.NoError(t, err)
 
 	cp.Schema = "sha256:0000000000000000"
+	cp.Step++ // a save follows the stored step, or the store refuses it
 	require.NoError(t, store.Save(ctx, cp))
 	_, err = w.Resume(ctx, "s")
 	var bad *flowcrt.SessionError
@@ -250,11 +251,13 @@ func TestRefusedCheckpoints(t *testing.T) {
 	assert.ErrorContains(t, err, chatSchema)
 
 	cp.Schema, cp.Workflow = chatSchema, "Other"
+	cp.Step++ // a save follows the stored step, or the store refuses it
 	require.NoError(t, store.Save(ctx, cp))
 	_, err = w.Invoke(ctx, "s", nil)
 	assert.ErrorContains(t, err, `its checkpoint is a run of workflow "Other", not "Chat"`)
 
 	cp.Workflow, cp.Status, cp.Position.State = "Chat", flowcrt.StatusRunning, "nowhere"
+	cp.Step++ // a save follows the stored step, or the store refuses it
 	require.NoError(t, store.Save(ctx, cp))
 	_, err = w.Resume(ctx, "s")
 	assert.ErrorContains(t, err, `its checkpoint is at state "nowhere"`)

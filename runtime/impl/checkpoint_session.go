@@ -9,6 +9,8 @@ import (
 	"maps"
 	"slices"
 	"sync"
+
+	"github.com/flowc-dev/flowc/session"
 )
 
 // SessionErr returns a *SessionError of session id.
@@ -58,10 +60,12 @@ func (c *Sessions[S, U]) Invoke(ctx context.Context, cfg *Config, id string, in 
 	if in != nil {
 		c.Merge(&s, *in)
 	}
-	if cp == nil || cp.Status == StatusFinished {
+	if cp == nil || cp.Status == StatusSucceeded {
+		sess.record(session.KindRunStarted, "", inputField(s))
 		return c.run(ctx, sess, s, c.Start, nil)
 	}
 	if in != nil {
+		sess.record(session.KindInputMerged, "", inputField(*in))
 		return c.run(ctx, sess, s, cp.Position.State, nil)
 	}
 	return c.run(ctx, sess, s, cp.Position.State, cp)
@@ -80,7 +84,7 @@ func (c *Sessions[S, U]) Resume(ctx context.Context, cfg *Config, id string) (S,
 	if cp == nil {
 		return s, SessionErr(id, fmt.Errorf("%w to resume; start the session with Invoke", ErrNoCheckpoint))
 	}
-	if s, err = c.decode(cp); err != nil || cp.Status == StatusFinished {
+	if s, err = c.decode(cp); err != nil || cp.Status == StatusSucceeded {
 		return s, err
 	}
 	return c.run(ctx, sess, s, cp.Position.State, cp)
@@ -113,11 +117,33 @@ func (c *Sessions[S, U]) DecideAt(ctx context.Context, cfg *Config, id, key, dec
 	if err := p.Check(decision); err != nil {
 		return s, SessionErr(id, err)
 	}
-	sess.decision, sess.decisionAt = decision, p.StopKey()
+	if err := sess.saveAnswer(ctx, cp, p.StopKey(), session.AnswerInput{Decision: decision, Door: doorOf(ctx)}); err != nil {
+		return s, err
+	}
 	if s, err = c.decode(cp); err != nil {
 		return s, err
 	}
 	return c.run(ctx, sess, s, cp.Position.State, cp)
+}
+
+// saveAnswer records a for the stop key names in cp, the session's last
+// checkpoint, and saves it before the run goes on: of two answers to one
+// stop, the one saved first wins, and the run takes it from the
+// checkpoint.
+func (s *Session) saveAnswer(ctx context.Context, cp *Checkpoint, key string, a session.AnswerInput) error {
+	ev, err := session.RecordAnswer(cp, key, a, s.cfg.RunClock().Now())
+	if err != nil {
+		return SessionErr(s.id, err)
+	}
+	cp.Step++
+	cp.Time, cp.Events = ev.Time, []session.Event{ev}
+	err = s.cfg.Checkpointer.Save(ctx, cp)
+	cp.Events = nil
+	if errors.Is(err, session.ErrOvertaken) {
+		return SessionErr(s.id, fmt.Errorf("%w: stop %q was answered, or its run went on, while this answer was saved", session.ErrAlreadyAnswered, key))
+	}
+	s.step, s.decisions = cp.Step, recordedDecisions(cp)
+	return err
 }
 
 // run runs the workflow on s from state. Until its first save the run is
@@ -132,7 +158,13 @@ func (c *Sessions[S, U]) run(ctx context.Context, sess *Session, s S, state stri
 			sess.at.Inside = sess.inside
 		}
 	}
-	return c.Run(withSession(ctx, sess), sess, s, state)
+	out, err := c.Run(withSession(ctx, sess), sess, s, state)
+	if failed(ctx, err) {
+		if serr := sess.fail(ctx, err); serr != nil {
+			return out, errors.Join(err, serr)
+		}
+	}
+	return out, err
 }
 
 // open starts a session and loads its last checkpoint, nil for a new
@@ -153,19 +185,22 @@ func (c *Sessions[S, U]) open(ctx context.Context, cfg *Config, id string) (*Ses
 		return nil, nil, err
 	case cp.Workflow != c.Workflow:
 		return nil, nil, SessionErr(id, fmt.Errorf("its checkpoint is a run of workflow %q, not %q", cp.Workflow, c.Workflow))
+	case cp.Status == StatusStopped:
+		return nil, nil, SessionErr(id, session.ErrStopped)
 	}
 	if err := c.checkSchema(ctx, id, cp.Schema, sess.schema); err != nil {
 		return nil, nil, err
 	}
 	sess.step, sess.vars, sess.spent = cp.Step, cp.Position.Vars, cp.Position.Spent
 	sess.held = heldTokens(&cp.Position)
-	if cp.Status != StatusFinished && cp.Position.FanOut != nil {
+	sess.decisions = recordedDecisions(cp)
+	if cp.Status != StatusSucceeded && cp.Position.FanOut != nil {
 		sess.fanOut, sess.fanOutAt = cp.Position.FanOut, cp.Position.State
 	}
-	if cp.Status != StatusFinished {
+	if cp.Status != StatusSucceeded {
 		sess.inside, sess.insideAt = cp.Position.Inside, cp.Position.State
 	}
-	if cp.Status != StatusFinished {
+	if cp.Status != StatusSucceeded {
 		sess.timer = cp.Position.Timer
 	}
 	return sess, cp, nil
@@ -197,16 +232,17 @@ type Session struct {
 	workflow string
 	schema   string
 
-	decision, decisionAt string          // the answer for the stop whose key is decisionAt, used once
-	fanOut               *FanOutProgress // the unfinished fan-out at state fanOutAt, restored once
-	fanOutAt             string
-	vars                 json.RawMessage // a States Language run's variables: restored, then to save
-	inside               []ChildPosition // where a States Language run resumes inside the children of state insideAt
-	insideAt             string
-	timer                *DurableTimer            // the sleep the checkpoint was saved in, taken once
-	dueAt                *DurableTimer            // when the decision of the approval the run stops at is due
-	spent                []spentToken             // the task tokens whose waits have ended
-	held                 map[string]*CallbackWait // the waits the last checkpoint holds, by token hash
+	decisions map[string]string // the decisions recorded for stops, by key, each used once
+	fanOut    *FanOutProgress   // the unfinished fan-out at state fanOutAt, restored once
+	fanOutAt  string
+	vars      json.RawMessage // a States Language run's variables: restored, then to save
+	inside    []ChildPosition // where a States Language run resumes inside the children of state insideAt
+	insideAt  string
+	timer     *DurableTimer            // the sleep the checkpoint was saved in, taken once
+	dueAt     *DurableTimer            // when the decision of the approval the run stops at is due
+	spent     []spentToken             // the task tokens whose waits have ended
+	events    []session.Event          // the history since the last save, saved with the next
+	held      map[string]*CallbackWait // the waits the last checkpoint holds, by token hash
 
 	mu      sync.Mutex      // the branches of a fan-out save from their own goroutines
 	step    int             // checkpoints saved so far
@@ -241,6 +277,7 @@ func (s *Session) Save(ctx context.Context, next string, state any, err error) e
 	case errors.As(err, &wait) && wait.At != nil:
 		// Inside a fan-out: the fan-out state waits, on its raw input.
 		wait.Session = s.id
+		s.recordStops(wait.Stops)
 		pos := Position{State: wait.At.State, Vars: s.vars, FanOut: wait.At.FanOut}
 		if serr := s.Put(ctx, pos, wait.At.Input, wait.Stops); serr != nil {
 			return serr
@@ -249,6 +286,7 @@ func (s *Session) Save(ctx context.Context, next string, state any, err error) e
 	case errors.As(err, &wait):
 		wait.Session = s.id
 		pending := &Pending{State: wait.State, Prompt: wait.Prompt, Options: wait.Options}
+		s.recordStops([]Pending{*pending})
 		if serr := s.SaveAt(ctx, Position{State: wait.State, Vars: s.vars}, state, pending); serr != nil {
 			return serr
 		}
@@ -256,7 +294,14 @@ func (s *Session) Save(ctx context.Context, next string, state any, err error) e
 	case err != nil:
 		return err
 	}
-	return s.SaveAt(ctx, Position{State: next, Vars: s.vars}, state, nil)
+	data, merr := json.Marshal(state)
+	if merr != nil {
+		return fmt.Errorf("saving the checkpoint of session %q: %w", s.id, merr)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.recordLocked(session.KindStateSucceeded, s.at.State, outputField(data))
+	return s.putLocked(ctx, Position{State: next, Vars: s.vars}, data, nil)
 }
 
 // SaveAt saves the run at pos on state, waiting for pending when it is
@@ -298,12 +343,18 @@ func (s *Session) putLocked(ctx context.Context, pos Position, state json.RawMes
 	case pos.Callback != nil, pos.Progress().WaitsForToken():
 		status = StatusWaiting
 	case pos.State == "":
-		status = StatusFinished
+		status = StatusSucceeded
 	}
 	s.step++
 	held := heldTokens(&pos)
+	s.recordIssued(&pos, held)
 	s.spent, s.held = spend(s.spent, s.held, held), held
 	pos.Spent = slices.Clone(s.spent)
+	if status == StatusSucceeded {
+		s.recordLocked(session.KindRunSucceeded, "", outputField(state))
+	}
+	events := s.events
+	s.events = nil
 	return s.cfg.Checkpointer.Save(ctx, &Checkpoint{
 		Session:  s.id,
 		Workflow: s.workflow,
@@ -314,22 +365,21 @@ func (s *Session) putLocked(ctx context.Context, pos Position, state json.RawMes
 		State:    state,
 		Pending:  pending,
 		Time:     s.cfg.RunClock().Now().UTC(),
+		Events:   events,
 	})
 }
 
-// takeDecision returns, once, the decision Decide gave for state.
-func (s *Session) takeDecision(state string) (string, bool) {
+// takeDecision returns, once, the decision recorded for the stop key
+// names.
+func (s *Session) takeDecision(key string) (string, bool) {
 	if s == nil {
 		return "", false
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.decisionAt != state {
-		return "", false
-	}
-	d := s.decision
-	s.decision, s.decisionAt = "", ""
-	return d, true
+	d, ok := s.decisions[key]
+	delete(s.decisions, key)
+	return d, ok
 }
 
 // InFanOut reports whether the run resumes inside the fan-out that state

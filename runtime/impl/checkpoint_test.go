@@ -79,7 +79,7 @@ func TestApprove(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "no", d)
 
-	sess := &Session{decision: "yes", decisionAt: "review"}
+	sess := &Session{decisions: map[string]string{"review": "yes"}}
 	d, err = Approve(ctx, sess, struct{}{}, req, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "yes", d, "the decision of Decide comes first")

@@ -35,6 +35,7 @@ func NewConfig(opts ...Option) Config {
 	for _, opt := range opts {
 		opt(&cfg)
 	}
+	recordHistory(&cfg)
 	return cfg
 }
 

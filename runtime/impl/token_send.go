@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
+
+	"github.com/flowc-dev/flowc/session"
 )
 
 // LiveWait is a task token a run waits for in this process: one answer,
@@ -119,6 +122,7 @@ func (c *Sessions[S, U]) SendTaskHeartbeat(ctx context.Context, cfg *Config, tok
 	if w.Heartbeat > 0 {
 		w.Beat = cfg.RunClock().Now().UTC().Add(w.Heartbeat)
 	}
+	sess.recordAnswer(ctx, &cp.Position, w, map[string]any{"outcome": "heartbeat"})
 	return sess.Put(ctx, cp.Position, cp.State, nil)
 }
 
@@ -135,6 +139,7 @@ func (c *Sessions[S, U]) answerTask(ctx context.Context, cfg *Config, token stri
 	// The answer is saved before the run goes on, so that a crash loses
 	// nothing: resuming completes the state with it.
 	w.Answer = a
+	sess.recordAnswer(ctx, &cp.Position, w, answerFields(a))
 	if err := sess.Put(ctx, cp.Position, cp.State, nil); err != nil {
 		return s, err
 	}
@@ -233,3 +238,22 @@ func ForgetLive(token string) { liveWaits.remove(token) }
 // EndLive ends the wait for token in this process: a token sent after it
 // is refused with why.
 func EndLive(token string, why error) { liveWaits.end(token, why) }
+
+// recordAnswer records an answer sent for the task token w waits for,
+// which pos holds, by its hash and through the door of ctx.
+func (s *Session) recordAnswer(ctx context.Context, pos *Position, w *CallbackWait, fields map[string]any) {
+	key := w.State
+	keys, waits := pos.Progress().Tokens("")
+	if i := slices.Index(waits, w); i >= 0 {
+		key = keys[i]
+	}
+	fields["key"], fields["token_hash"], fields["door"] = key, session.TokenHash(w.Token), doorOf(ctx)
+	s.record(session.KindAnswerReceived, key, fields)
+}
+
+func answerFields(a *CallbackAnswer) map[string]any {
+	if a.Failed {
+		return map[string]any{"outcome": "failure", "error": a.Error, "cause": a.Cause}
+	}
+	return map[string]any{"outcome": "success", "output": a.Output}
+}

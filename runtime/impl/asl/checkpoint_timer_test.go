@@ -140,7 +140,7 @@ func TestRetryDelayResumesWithTimeLeft(t *testing.T) {
 }
 
 // A Wait inside a Parallel branch keeps no deadline: no checkpoint names
-// a branch's states, and resuming runs the whole Parallel state again.
+// a branch's states (the failed one names the Parallel state), and resuming runs the whole Parallel state again.
 func TestWaitInBranchSavesNothing(t *testing.T) {
 	ctx := context.Background()
 	store := impl.NewMemoryCheckpointer()
@@ -160,8 +160,11 @@ func TestWaitInBranchSavesNothing(t *testing.T) {
 	cfg := impl.NewConfig(impl.WithCheckpointer(store))
 	_, err := s.Invoke(ctx, &cfg, "s1", nil)
 	require.ErrorIs(t, err, errKilled)
-	_, err = store.Load(ctx, "s1")
-	require.ErrorIs(t, err, impl.ErrNoCheckpoint)
+	cp, err := store.Load(ctx, "s1")
+	require.NoError(t, err)
+	assert.Equal(t, impl.StatusFailed, cp.Status, "the run failed (the clock died) and says so")
+	assert.Equal(t, "P", cp.Position.State)
+	assert.Nil(t, cp.Position.Timer, "no deadline of the branch's Wait")
 }
 
 // A Wait inside a compiled-in child (an Include) keeps its deadline in the

@@ -73,8 +73,8 @@ func chainInput(t *testing.T, text string) *any {
 	return in
 }
 
-// A task that fails saves nothing: the checkpoint stays after the task
-// before it, and Resume runs only the failed task, from the state it began
+// A task that fails saves the run failed at it, on the state the task
+// before it left, and Resume runs only the failed task, from the state it began
 // with, to the state an uninterrupted run ends in (output, input, variables,
 // task outputs and edge counts alike).
 func TestChainSessionResumesAtTheFailedTask(t *testing.T) {
@@ -86,9 +86,9 @@ func TestChainSessionResumesAtTheFailedTask(t *testing.T) {
 	require.ErrorContains(t, err, "down")
 	cp, err := store.Load(ctx, "s")
 	require.NoError(t, err)
-	assert.Equal(t, impl.StatusRunning, cp.Status)
+	assert.Equal(t, impl.StatusFailed, cp.Status)
 	assert.Equal(t, "b", cp.Position.State)
-	assert.Equal(t, 1, cp.Step, "one checkpoint: after task a")
+	assert.Equal(t, 2, cp.Step, "two checkpoints: after task a, and failed at b on the state a left")
 
 	got, err := c.sessions().Resume(ctx, &cfg, "s")
 	require.NoError(t, err)

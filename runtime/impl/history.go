@@ -1,0 +1,220 @@
+package impl
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strconv"
+
+	"github.com/flowc-dev/flowc/session"
+)
+
+// A session's history: the Session buffers the events of its run and its
+// next checkpoint saves them, in the same atomic step (session.Event).
+// State outcomes and stops are recorded where the run saves them; state
+// visits, retries and the states inside fan-outs by a history observer,
+// which NewConfig adds when the workflow has a checkpointer: a workflow
+// without one pays nothing.
+
+// record adds an event to the history the next checkpoint saves.
+func (s *Session) record(kind session.EventKind, state string, fields any) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.recordLocked(kind, state, fields)
+}
+
+// recordLocked is record for a caller that holds s.mu.
+func (s *Session) recordLocked(kind session.EventKind, state string, fields any) {
+	s.events = append(s.events, session.NewEvent(s.cfg.RunClock().Now(), kind, state, fields))
+}
+
+// recordStops records the approvals a run stops at.
+func (s *Session) recordStops(stops []Pending) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range stops {
+		s.recordLocked(session.KindStoppedForApproval, p.StopKey(), map[string]any{"key": p.StopKey(), "prompt": p.Prompt, "options": p.Options})
+	}
+}
+
+// recordIssued records the task tokens pos holds that the last checkpoint
+// did not, by hash: history never holds a token.
+func (s *Session) recordIssued(pos *Position, held map[string]*CallbackWait) {
+	if len(held) == 0 {
+		return
+	}
+	keys, waits := pos.Progress().Tokens("")
+	if w := pos.Callback; w != nil {
+		keys, waits = append(keys, w.State), append(waits, w)
+	}
+	for i, w := range waits {
+		if s.held[tokenHash(w.Token)] == nil {
+			s.recordLocked(session.KindTaskTokenIssued, keys[i], map[string]any{"key": keys[i], "token_hash": session.TokenHash(w.Token)})
+		}
+	}
+}
+
+// failed reports whether err ends a session's run as failed: not a stop
+// for a person or a token, not a refusal of the session, not the end of
+// the process's context.
+func failed(ctx context.Context, err error) bool {
+	switch {
+	case err == nil, ctx.Err() != nil, IsInterrupted(err), IsWaitingForTaskToken(err):
+		return false
+	}
+	_, refused := errors.AsType[*SessionError](err)
+	return !refused
+}
+
+// fail saves the run failed where it is, on the state the failing state
+// started from (with the fan-out's progress when it failed inside one),
+// recording why.
+func (s *Session) fail(ctx context.Context, err error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	state := s.atState
+	if state == nil {
+		data, merr := json.Marshal(s.atValue)
+		if merr != nil {
+			return merr
+		}
+		state = data
+	}
+	why := map[string]string{"error": ErrorName(err), "cause": err.Error()}
+	s.recordLocked(session.KindStateFailed, s.at.State, why)
+	s.recordLocked(session.KindRunFailed, "", why)
+	s.step++
+	events := s.events
+	s.events = nil
+	pos := s.at
+	pos.Spent = slices.Clone(s.spent)
+	return s.cfg.Checkpointer.Save(ctx, &Checkpoint{Session: s.id, Workflow: s.workflow, Schema: s.schema, Step: s.step,
+		Status: StatusFailed, Position: pos, State: state, Time: s.cfg.RunClock().Now().UTC(), Events: events})
+}
+
+// recordedDecisions are the decisions recorded in cp for its stops, by
+// key.
+func recordedDecisions(cp *Checkpoint) map[string]string {
+	var out map[string]string
+	for _, p := range cp.Waiting() {
+		if p.Answer != nil {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[p.StopKey()] = p.Answer.Decision
+		}
+	}
+	return out
+}
+
+func inputField(v any) any { return map[string]any{"input": v} }
+
+func outputField(data json.RawMessage) any { return map[string]json.RawMessage{"output": data} }
+
+type doorKey struct{}
+
+// WithDoor returns a context under which the answers a workflow's
+// Decide, DecideAt and SendTask* methods take are recorded as coming
+// through door ("cli", "console"; without it, "go").
+func WithDoor(ctx context.Context, door string) context.Context {
+	return context.WithValue(ctx, doorKey{}, door)
+}
+
+func doorOf(ctx context.Context) string {
+	if d, _ := ctx.Value(doorKey{}).(string); d != "" {
+		return d
+	}
+	return session.DoorGo
+}
+
+// historyObserver records the visits of states, their retries and the
+// states inside fan-outs in the history of the session a run belongs to,
+// and passes everything on to the workflow's own observer, if any.
+type historyObserver struct{ next Observer }
+
+// recordHistory wraps cfg's observer with a historyObserver when cfg has a
+// checkpointer.
+func recordHistory(cfg *Config) {
+	if cfg.Checkpointer != nil {
+		cfg.Observer = historyObserver{next: cfg.Observer}
+	}
+}
+
+type itemPathKey struct{}
+
+// itemPath is the key prefix of the fan-out item ctx runs in:
+// "Map/2/" ("" outside fan-outs), as a stop's key names it.
+func itemPath(ctx context.Context) string {
+	p, _ := ctx.Value(itemPathKey{}).(string)
+	return p
+}
+
+func (h historyObserver) Run(ctx context.Context, workflow string) (context.Context, func(error)) {
+	if h.next == nil {
+		return ctx, nil
+	}
+	return h.next.Run(ctx, workflow)
+}
+
+func (h historyObserver) State(ctx context.Context, state string) (context.Context, func(error)) {
+	var next func(error)
+	if h.next != nil {
+		ctx, next = h.next.State(ctx, state)
+	}
+	sess := sessionOf(ctx)
+	if sess == nil {
+		return ctx, next
+	}
+	path := itemPath(ctx)
+	if path == "" {
+		// The state's outcome is recorded with its checkpoint (Save).
+		sess.recordEntered(state)
+		return ctx, next
+	}
+	sess.record(session.KindStateEntered, path+state, nil)
+	return ctx, func(err error) {
+		switch {
+		case err == nil:
+			sess.record(session.KindStateSucceeded, path+state, nil)
+		case !IsInterrupted(err) && !IsWaitingForTaskToken(err):
+			sess.record(session.KindStateFailed, path+state, map[string]string{"error": ErrorName(err), "cause": err.Error()})
+		}
+		if next != nil {
+			next(err)
+		}
+	}
+}
+
+// recordEntered records the visit of a state outside fan-outs with its
+// input: the state the last checkpoint saved, or the run started on.
+func (s *Session) recordEntered(state string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	input := any(s.atState)
+	if s.atState == nil {
+		input = s.atValue
+	}
+	s.recordLocked(session.KindStateEntered, state, inputField(input))
+}
+
+func (h historyObserver) Attempt(ctx context.Context, state string, attempt int) (context.Context, func(error)) {
+	if sess := sessionOf(ctx); sess != nil && attempt > 1 {
+		sess.record(session.KindRetryScheduled, itemPath(ctx)+state, map[string]int{"attempt": attempt})
+	}
+	if h.next == nil {
+		return ctx, nil
+	}
+	return h.next.Attempt(ctx, state, attempt)
+}
+
+func (h historyObserver) Item(ctx context.Context, state string, index, total int) (context.Context, func(error)) {
+	ctx = context.WithValue(ctx, itemPathKey{}, itemPath(ctx)+state+"/"+strconv.Itoa(index)+"/")
+	if h.next == nil {
+		return ctx, nil
+	}
+	return h.next.Item(ctx, state, index, total)
+}
