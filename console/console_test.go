@@ -40,7 +40,7 @@ func store() *fake.Store {
 	s.Put(console.Session{ID: "token-1", Workflow: "order", Status: "waiting", State: "Pay", Updated: t0.Add(time.Minute),
 		Stops: []console.Stop{{Key: "Pay", State: "Pay", Kind: "task_token", TokenHash: "abcd1234"}}})
 	s.Put(console.Session{ID: hostile, Workflow: hostile, Status: "interrupted", State: hostile, Updated: t0,
-		Data: json.RawMessage(`{"x":"` + strings.ReplaceAll(hostile, `"`, `\"`) + `"}`),
+		Data:  json.RawMessage(`{"x":"` + strings.ReplaceAll(hostile, `"`, `\"`) + `"}`),
 		Stops: []console.Stop{{Key: hostile, State: hostile, Kind: "approval", Prompt: hostile, Options: []string{hostile, "javascript:alert(1)"}}}},
 		console.Event{Time: t0, Kind: "state_failed", State: hostile, Fields: json.RawMessage(`{"error":"` + strings.ReplaceAll(hostile, `"`, `\"`) + `"}`)})
 	return s

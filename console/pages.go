@@ -108,20 +108,20 @@ func (c *Console) list(w http.ResponseWriter, r *http.Request) {
 
 // sessionPage is what the session page shows.
 type sessionPage struct {
-	Title    string
-	S        *Session
-	Graph    template.HTML
-	Legend   bool
-	Events   []Event
-	Dropped  int64
-	Next     string
-	Total    int
-	CSRF     string
-	Act      bool
-	Flash    string
-	Error    string
-	CanStop  bool
-	Redrive  bool
+	Title   string
+	S       *Session
+	Graph   template.HTML
+	Legend  bool
+	Events  []Event
+	Dropped int64
+	Next    string
+	Total   int
+	CSRF    string
+	Act     bool
+	Flash   string
+	Error   string
+	CanStop bool
+	Redrive bool
 }
 
 func (c *Console) session(w http.ResponseWriter, r *http.Request) {
