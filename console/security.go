@@ -68,7 +68,9 @@ func secureHeaders(h http.Header) {
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Frame-Options", "DENY")
-	h.Set("Referrer-Policy", "no-referrer")
+	// "same-origin", not "no-referrer": under no-referrer a browser sends
+	// "Origin: null" with the console's own forms, which checkCSRF refuses.
+	h.Set("Referrer-Policy", "same-origin")
 	h.Set("Cache-Control", "no-store")
 }
 
