@@ -12,11 +12,12 @@ import (
 	"strings"
 )
 
-//go:embed runtime flowrun
+//go:embed runtime flowrun session
 var sources embed.FS
 
 // RuntimeSource is the source files of the packages every generated
-// program imports: the runtime packages, under "runtime/", and the mocks
+// program imports: the runtime packages, under "runtime/", sessions'
+// checkpoints and history, under "session/", and the mocks
 // and main of `flowc run`, under "flowrun/" (tests included; the writer
 // skips them).
 func RuntimeSource() fs.FS { return sources }

@@ -114,8 +114,8 @@ func runSession(ctx context.Context, sf flowcimpl.SessionFlags, session sessionF
 		return nil, &flowcrt.SessionError{Session: sf.ID, Err: err}
 	}
 	defer store.Close()
-	if err := sf.Task.Record(ctx, store, sf.ID); err != nil {
+	if err := sf.Task.Record(flowcimpl.WithDoor(ctx, "cli"), store, sf.ID); err != nil {
 		return nil, err
 	}
-	return session(flowcimpl.WithDecisionKey(ctx, sf.At), sf.ID, in, sf.Decision, env, watch, flowcrt.WithCheckpointer(store))
+	return session(flowcimpl.WithDecisionKey(flowcimpl.WithDoor(ctx, "cli"), sf.At), sf.ID, in, sf.Decision, env, watch, flowcrt.WithCheckpointer(store))
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/flowc-dev/flowc/runtime/impl"
+	"github.com/flowc-dev/flowc/session"
 )
 
 // The checkpoint protocol lets a process use a Checkpointer that another
@@ -31,11 +32,14 @@ type pipeRequest struct {
 	Op         string           `json:"op"`
 	Session    string           `json:"session,omitempty"`
 	Checkpoint *impl.Checkpoint `json:"checkpoint,omitempty"`
+	// Events are the checkpoint's, which its JSON leaves out.
+	Events []session.Event `json:"events,omitempty"`
 }
 
 type pipeResponse struct {
 	Error      string           `json:"error,omitempty"`
 	Missing    bool             `json:"missing,omitempty"`
+	Overtaken  bool             `json:"overtaken,omitempty"` // the error wraps session.ErrOvertaken
 	Checkpoint *impl.Checkpoint `json:"checkpoint,omitempty"`
 	Sessions   []string         `json:"sessions,omitempty"`
 }
@@ -57,7 +61,7 @@ func newPipeCheckpointer(r io.Reader, w io.Writer) *pipeCheckpointer {
 
 // Save sends a save request.
 func (p *pipeCheckpointer) Save(_ context.Context, c *impl.Checkpoint) error {
-	_, err := p.call(pipeRequest{Op: "save", Checkpoint: c})
+	_, err := p.call(pipeRequest{Op: "save", Session: c.Session, Checkpoint: c, Events: c.Events})
 	return err
 }
 
@@ -103,6 +107,8 @@ func (p *pipeCheckpointer) call(req pipeRequest) (pipeResponse, error) {
 	switch {
 	case resp.Missing:
 		return resp, &impl.SessionError{Session: req.Session, Err: impl.ErrNoCheckpoint}
+	case resp.Overtaken:
+		return resp, &impl.SessionError{Session: req.Session, Err: fmt.Errorf("%w: %s", session.ErrOvertaken, resp.Error)}
 	case resp.Error != "":
 		return resp, errors.New(resp.Error)
 	}
@@ -146,7 +152,9 @@ func serve(ctx context.Context, cp impl.Checkpointer, req pipeRequest) pipeRespo
 			err = errors.New("checkpoint protocol: save without a checkpoint")
 			break
 		}
+		req.Checkpoint.Events = req.Events
 		err = cp.Save(ctx, req.Checkpoint)
+		resp.Overtaken = errors.Is(err, session.ErrOvertaken)
 	case "load":
 		resp.Checkpoint, err = cp.Load(ctx, req.Session)
 		resp.Missing = errors.Is(err, impl.ErrNoCheckpoint)

@@ -60,8 +60,8 @@ func (f *sessionFlags) run(ctx context.Context, session sessionFunc, input []byt
 		}
 		fmt.Fprintf(log, "flowc run: session %q: %s\n", session, change)
 	})
-	if err := f.task.Record(ctx, cp, f.id, opts...); err != nil {
+	if err := f.task.Record(impl.WithDoor(ctx, "cli"), cp, f.id, opts...); err != nil {
 		return nil, err
 	}
-	return session(impl.WithDecisionKey(ctx, f.at), f.id, input, f.decision, mocks, append(opts, impl.WithCheckpointer(cp))...)
+	return session(impl.WithDecisionKey(impl.WithDoor(ctx, "cli"), f.at), f.id, input, f.decision, mocks, append(opts, impl.WithCheckpointer(cp))...)
 }

@@ -190,7 +190,7 @@ func (f *FanOutProgress) pendings(out []*Pending) []*Pending {
 
 // tokenAt returns the task-token wait of cp that key names, and its key.
 func (cp *Checkpoint) tokenAt(key string) (*CallbackWait, string) {
-	keys, waits := cp.Position.Progress().Tokens("")
+	keys, waits := cp.Position.FanOutTokens()
 	if w := cp.Position.Callback; w != nil {
 		keys, waits = append(keys, w.State), append(waits, w)
 	}

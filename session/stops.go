@@ -44,7 +44,7 @@ func Stops(cp *Checkpoint) []StopInfo {
 	if w := cp.Position.Callback; w != nil {
 		out = append(out, tokenStop(w.State, w))
 	}
-	keys, waits := cp.Position.Progress().Tokens("")
+	keys, waits := cp.Position.FanOutTokens()
 	for i, w := range waits {
 		out = append(out, tokenStop(keys[i], w))
 	}
@@ -115,6 +115,15 @@ func (pos *Position) Progress() *FanOutProgress {
 		return pos.Inside[n-1].FanOut
 	}
 	return pos.FanOut
+}
+
+// FanOutTokens lists the task tokens the branches of the fan-out pos
+// stopped inside wait for (Progress), with their stops' keys.
+func (pos *Position) FanOutTokens() (keys []string, waits []*CallbackWait) {
+	if n := len(pos.Inside); pos.FanOut == nil && n > 0 {
+		return pos.Inside[n-1].FanOut.Tokens(pos.Inside[n-1].State + "/")
+	}
+	return pos.FanOut.Tokens(pos.State + "/")
 }
 
 // WaitsForToken reports whether a branch or item of f, at any depth,

@@ -97,9 +97,13 @@ type Option func(*Store)
 
 // WithHistoryCap makes the store keep the newest n events of each
 // session's history (session.DefaultHistoryCap without it), counting the
-// dropped ones.
+// dropped ones; n <= 0 means the default.
 func WithHistoryCap(n int) Option {
-	return func(s *Store) { s.historyCap = max(n, 1) }
+	return func(s *Store) {
+		if n > 0 {
+			s.historyCap = n
+		}
+	}
 }
 
 // Open opens the checkpoint store at path, creating the file when it does
@@ -306,7 +310,11 @@ func (s *Store) Load(ctx context.Context, id string) (*flowcrt.Checkpoint, error
 		return nil, fmt.Errorf("checkpoint store %s: loading session %q: %w", s.path, id, err)
 	}
 	c.Status, c.State = session.ParseStatus(status), json.RawMessage(state)
-	if err := s.decode(c, position, pending, savedAt); err != nil {
+	err = s.decode(c, position, pending, savedAt)
+	if err == nil && !json.Valid(c.State) {
+		err = errors.New("its state is not JSON")
+	}
+	if err != nil {
 		return nil, fmt.Errorf("checkpoint store %s: the checkpoint of session %q is damaged: %w", s.path, id, err)
 	}
 	return c, nil
@@ -321,9 +329,6 @@ func (s *Store) decode(c *flowcrt.Checkpoint, position string, pending sql.NullS
 		if err := json.Unmarshal([]byte(pending.String), c.Pending); err != nil {
 			return err
 		}
-	}
-	if !json.Valid(c.State) {
-		return errors.New("its state is not JSON")
 	}
 	t, err := time.Parse(time.RFC3339Nano, savedAt)
 	c.Time = t

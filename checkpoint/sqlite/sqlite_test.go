@@ -23,6 +23,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	"github.com/flowc-dev/flowc/session"
 )
 
 func open(t *testing.T, path string) *Store {
@@ -253,4 +254,33 @@ func saveBatch(s *Store, w int64, step, n int) error {
 		}
 	}
 	return tx.Commit()
+}
+
+// BenchmarkSaveHistory measures what keeping history adds to a save as a
+// session's run makes it after a state (issue 36 allows 25%): Store.Save
+// of one checkpoint alone, and with the events a state records (entered
+// with its input, succeeded with its output), with the store's default
+// synchronous=FULL. Sessions save one after another, as one run does.
+func BenchmarkSaveHistory(b *testing.B) {
+	for _, events := range []int{0, 2} {
+		b.Run(fmt.Sprintf("events=%d", events), func(b *testing.B) {
+			s, err := Open(filepath.Join(b.TempDir(), "c.db"))
+			require.NoError(b, err)
+			defer s.Close()
+			ctx := context.Background()
+			at := time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)
+			step := 0
+			for b.Loop() {
+				step++
+				c := sample("s", step)
+				for i := range events {
+					kind := []session.EventKind{session.KindStateEntered, session.KindStateSucceeded}[i%2]
+					c.Events = append(c.Events, session.NewEvent(at, kind, "review", map[string]json.RawMessage{"input": c.State}))
+				}
+				if err := s.Save(ctx, c); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -8,6 +8,7 @@
 //	          [--engine native|temporal [--temporal-address HOST:PORT [--session ID ...]]]
 //	flowc build FILE [-o BIN] [--handlers GOPKG] [--target native|temporal]
 //	flowc console --checkpoint-db FILE [--addr ADDR] [--console-token TOKEN] [DEFINITION...]
+//	flowc sessions --checkpoint-db FILE (list|show ID|history ID|stop ID) [--json]
 //	flowc schema [native|chain|asl]
 //	flowc breaking NEW [--against OLD_FILE | --against-rev GITREV]
 //	flowc version
@@ -46,6 +47,10 @@ const (
                                          serve the sessions' web console, read-only (definitions
                                          draw their graphs); any address but loopback needs
                                          --console-token or $FLOWC_CONSOLE_TOKEN
+  flowc sessions --checkpoint-db FILE (list [--status S] [--workflow W] [--json] | show ID [--json] |
+                history ID [--json] | stop ID [--error E --cause C])
+                                         list the sessions of a store, show one and its stops,
+                                         its history, or stop it
   flowc schema [native|chain|asl]        print the JSON Schema of a dialect; no argument lists them
   flowc breaking NEW [--against OLD_FILE | --against-rev GITREV]
                                          name the changes that strand sessions in flight (default: against HEAD)
@@ -62,7 +67,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmds := map[string]func([]string, io.Reader, io.Writer, io.Writer) int{
 		"gen": cmdGen, "check": cmdCheck, "graph": cmdGraph, "run": cmdRun, "build": cmdBuild,
 		"schema": cmdSchema, "version": cmdVersion, "--version": cmdVersion, "breaking": cmdBreaking,
-		"console": cmdConsole,
+		"console":  cmdConsole,
+		"sessions": cmdSessions,
 	}
 	cmd, ok := cmds[args[0]]
 	switch {

@@ -47,7 +47,7 @@ func (s *Session) recordIssued(pos *Position, held map[string]*CallbackWait) {
 	if len(held) == 0 {
 		return
 	}
-	keys, waits := pos.Progress().Tokens("")
+	keys, waits := pos.FanOutTokens()
 	if w := pos.Callback; w != nil {
 		keys, waits = append(keys, w.State), append(waits, w)
 	}

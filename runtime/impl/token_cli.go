@@ -6,6 +6,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+
+	"github.com/flowc-dev/flowc/session"
 )
 
 // TaskTokenFlags send a success, a failure or a heartbeat for a task token
@@ -76,7 +78,7 @@ func (f *TaskTokenFlags) Args() []string {
 // Record saves the answer or heartbeat the flags send in the checkpoint
 // of session, through cp, refusing a token the session does not wait for
 // as SendTaskSuccess does. Without any of the flags it does nothing.
-func (f *TaskTokenFlags) Record(ctx context.Context, cp Checkpointer, session string, opts ...Option) error {
+func (f *TaskTokenFlags) Record(ctx context.Context, cp Checkpointer, id string, opts ...Option) error {
 	token, answer := f.Heartbeat, (*CallbackAnswer)(nil)
 	switch {
 	case f.Success != "":
@@ -94,27 +96,32 @@ func (f *TaskTokenFlags) Record(ctx context.Context, cp Checkpointer, session st
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrInput, err)
 	}
-	if claims.Session != session {
-		return tokenRefused(claims, fmt.Errorf("%w: it belongs to session %q, not %q", ErrTaskTokenUnknown, claims.Session, session))
+	if claims.Session != id {
+		return tokenRefused(claims, fmt.Errorf("%w: it belongs to session %q, not %q", ErrTaskTokenUnknown, claims.Session, id))
 	}
-	saved, err := cp.Load(ctx, session)
+	saved, err := cp.Load(ctx, id)
 	if errors.Is(err, ErrNoCheckpoint) {
 		saved, err = nil, nil
 	}
 	if err != nil {
 		return err
 	}
+	if saved != nil && saved.Status == StatusStopped {
+		return SessionErr(id, session.ErrStopped)
+	}
 	cfg := NewConfig(opts...)
 	w, err := checkOutstanding(saved, claims, token, cfg.RunClock())
 	if err != nil {
 		return err
 	}
+	fields := map[string]any{"outcome": "heartbeat"}
 	if answer != nil {
-		w.Answer = answer
+		w.Answer, fields = answer, answerFields(answer)
 	} else if w.Heartbeat > 0 {
 		w.Beat = cfg.RunClock().Now().UTC().Add(w.Heartbeat)
 	}
 	saved.Step++
 	saved.Time = cfg.RunClock().Now().UTC()
+	saved.Events = []session.Event{answerEvent(ctx, saved.Time, &saved.Position, w, fields)}
 	return cp.Save(ctx, saved)
 }

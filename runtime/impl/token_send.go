@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/flowc-dev/flowc/session"
 )
@@ -240,15 +241,25 @@ func ForgetLive(token string) { liveWaits.remove(token) }
 func EndLive(token string, why error) { liveWaits.end(token, why) }
 
 // recordAnswer records an answer sent for the task token w waits for,
-// which pos holds, by its hash and through the door of ctx.
+// which pos holds.
 func (s *Session) recordAnswer(ctx context.Context, pos *Position, w *CallbackWait, fields map[string]any) {
+	ev := answerEvent(ctx, s.cfg.RunClock().Now(), pos, w, fields)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.events = append(s.events, ev)
+}
+
+// answerEvent is the answer_received event of an answer for the task
+// token w waits for, which pos holds: by the token's hash, and through
+// the door of ctx.
+func answerEvent(ctx context.Context, at time.Time, pos *Position, w *CallbackWait, fields map[string]any) session.Event {
 	key := w.State
-	keys, waits := pos.Progress().Tokens("")
+	keys, waits := pos.FanOutTokens()
 	if i := slices.Index(waits, w); i >= 0 {
 		key = keys[i]
 	}
 	fields["key"], fields["token_hash"], fields["door"] = key, session.TokenHash(w.Token), doorOf(ctx)
-	s.record(session.KindAnswerReceived, key, fields)
+	return session.NewEvent(at, session.KindAnswerReceived, key, fields)
 }
 
 func answerFields(a *CallbackAnswer) map[string]any {

@@ -5,9 +5,12 @@
 // use it and not into flowc itself.
 //
 //	sessionstore FILE
+//	sessionstore sessions FILE COMMAND ARGS...
 //
 // Once the file is open it writes the line "ready" before any answer; a
 // file that cannot be opened is reported on standard error, exit code 2.
+// With "sessions" it runs `flowc sessions COMMAND ARGS...` on the file
+// instead (package session/cli).
 package main
 
 import (
@@ -18,6 +21,7 @@ import (
 
 	"github.com/flowc-dev/flowc/checkpoint/sqlite"
 	"github.com/flowc-dev/flowc/flowrun"
+	"github.com/flowc-dev/flowc/session/cli"
 )
 
 // ready is the line that says the file is open; flowc reads it before it
@@ -29,6 +33,9 @@ func main() {
 }
 
 func serve(args []string, requests io.Reader, answers, stderr io.Writer) int {
+	if len(args) >= 2 && args[0] == "sessions" {
+		return sessions(args[1], args[2:], answers, stderr)
+	}
 	if len(args) != 1 {
 		fmt.Fprintln(stderr, "usage: sessionstore FILE")
 		return 2
@@ -48,4 +55,19 @@ func serve(args []string, requests io.Reader, answers, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// sessions runs `flowc sessions` on the file.
+func sessions(file string, args []string, stdout, stderr io.Writer) int {
+	if _, err := os.Stat(file); err != nil {
+		fmt.Fprintf(stderr, "flowc sessions: %v\n", err) // not created: a typo must not make an empty store
+		return 2
+	}
+	store, err := sqlite.Open(file)
+	if err != nil {
+		fmt.Fprintf(stderr, "flowc sessions: %v\n", err)
+		return 2
+	}
+	defer store.Close()
+	return cli.Main(context.Background(), store, args, stdout, stderr)
 }

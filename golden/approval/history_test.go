@@ -1,0 +1,106 @@
+package approval
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	flowcrt "github.com/flowc-dev/flowc/runtime"
+	"github.com/flowc-dev/flowc/session"
+)
+
+func history(t *testing.T, store *flowcrt.MemoryCheckpointer, id string) (kinds []string) {
+	t.Helper()
+	events, _, err := store.History(context.Background(), id, 0, 0)
+	require.NoError(t, err)
+	for _, e := range events {
+		kinds = append(kinds, string(e.Kind)+" "+e.State)
+	}
+	return kinds
+}
+
+// A typed session's history: the run, each state entered and succeeded,
+// the stop with its prompt, the answer with its door, the end.
+func TestTypedHistory(t *testing.T) {
+	ctx := context.Background()
+	store := flowcrt.NewMemoryCheckpointer()
+	w := NewPublish(&author{}, flowcrt.WithCheckpointer(store))
+	_, err := w.Invoke(ctx, "doc", nil)
+	require.True(t, flowcrt.IsInterrupted(err))
+	_, err = w.Decide(flowcrt.WithDoor(ctx, session.DoorConsole), "doc", "approve")
+	require.NoError(t, err)
+	assert.Equal(t, []string{
+		"run_started ", "state_entered write", "state_succeeded write", "state_entered review", "stopped_for_approval review",
+		"answer_received review", "state_entered review", "state_succeeded review", "state_entered publish", "state_succeeded publish", "run_succeeded ",
+	}, history(t, store, "doc"))
+	events, _, err := store.History(ctx, "doc", 5, 1)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"decision":"approve","door":"console"}`, string(events[0].Fields))
+}
+
+// Two decisions for one stop at once: one runs, the other is refused; a
+// stopped session refuses decisions and input.
+func TestTypedAnswersAndStop(t *testing.T) {
+	ctx := context.Background()
+	store := flowcrt.NewMemoryCheckpointer()
+	w := NewPublish(&author{}, flowcrt.WithCheckpointer(store))
+	_, err := w.Invoke(ctx, "doc", nil)
+	require.True(t, flowcrt.IsInterrupted(err))
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for i, d := range []string{"approve", "reject"} {
+		wg.Go(func() { _, errs[i] = w.Decide(ctx, "doc", d) })
+	}
+	wg.Wait()
+	require.Equal(t, 1, countNil(errs), "%v", errs)
+	for _, err := range errs {
+		// The loser finds the stop answered, or, when the winner's run
+		// went on first, no stop at all.
+		if err != nil && !errors.Is(err, session.ErrAlreadyAnswered) {
+			assert.ErrorContains(t, err, "no approval waits for a decision")
+		}
+	}
+
+	_, err = w.Invoke(ctx, "doc2", nil)
+	require.True(t, flowcrt.IsInterrupted(err))
+	require.NoError(t, session.Stop(ctx, store, "doc2", "Abandoned", "no editor"))
+	_, err = w.Decide(ctx, "doc2", "approve")
+	assert.ErrorIs(t, err, session.ErrStopped)
+	_, err = w.Invoke(ctx, "doc2", &PublishState{Draft: "v2"})
+	assert.ErrorIs(t, err, session.ErrStopped)
+	_, err = w.Resume(ctx, "doc2")
+	var serr *flowcrt.SessionError
+	assert.True(t, errors.As(err, &serr))
+}
+
+// A failed run records why and saves the session failed.
+func TestTypedFailure(t *testing.T) {
+	ctx := context.Background()
+	store := flowcrt.NewMemoryCheckpointer()
+	_, err := NewPublish(failing{&author{}}, flowcrt.WithCheckpointer(store)).Invoke(ctx, "doc", nil)
+	require.Error(t, err)
+	cp, err := store.Load(ctx, "doc")
+	require.NoError(t, err)
+	assert.Equal(t, flowcrt.StatusFailed, cp.Status)
+	assert.Equal(t, "write", cp.Position.State)
+	assert.Equal(t, []string{"run_started ", "state_entered write", "state_failed write", "run_failed "}, history(t, store, "doc"))
+}
+
+type failing struct{ *author }
+
+func (failing) Write(context.Context, PublishState) (PublishUpdate, error) {
+	return PublishUpdate{}, errors.New("disk full")
+}
+
+func countNil(errs []error) (n int) {
+	for _, err := range errs {
+		if err == nil {
+			n++
+		}
+	}
+	return n
+}
