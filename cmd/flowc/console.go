@@ -2,15 +2,15 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
+	"os/exec"
 	"os/signal"
-	"time"
+	"path/filepath"
 
-	"github.com/flowc-dev/flowc/checkpoint/sqlite"
 	"github.com/flowc-dev/flowc/codegen/graph"
 	"github.com/flowc-dev/flowc/compiler"
 	"github.com/flowc-dev/flowc/console"
@@ -24,6 +24,9 @@ var consoleContext = func() (context.Context, context.CancelFunc) {
 
 // cmdConsole serves the console, read-only, over the sessions of a
 // checkpoint file; the definitions given draw their workflows' graphs.
+// flowc compiles them and draws the graphs; the checkpoint store's
+// program (cmd/flowc/sessionstore) serves the pages, so that flowc links
+// no SQLite driver.
 func cmdConsole(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("console", stderr)
 	db := fs.String("checkpoint-db", "", "the SQLite `file` of the sessions")
@@ -37,35 +40,60 @@ func cmdConsole(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "flowc console: give the sessions' --checkpoint-db FILE")
 		return exitUsage
 	}
+	if err := console.CheckAddr(*addr, *token); err != nil {
+		fmt.Fprintf(stderr, "flowc console: %v\n", err)
+		return exitUsage
+	}
+	if _, err := os.Stat(*db); err != nil {
+		fmt.Fprintf(stderr, "flowc console: %v\n", err) // a typo must not make an empty store
+		return exitUsage
+	}
 	graphs, code := consoleGraphs(defs, stderr)
 	if code != exitOK {
 		return code
 	}
-	store, err := sqlite.Open(*db)
+	dir, err := os.MkdirTemp("", "flowc-console-")
 	if err != nil {
 		fmt.Fprintf(stderr, "flowc console: %v\n", err)
 		return exitUsage
 	}
-	defer store.Close()
-	ln, err := console.Listen(*addr, *token)
+	defer os.RemoveAll(dir)
+	return serveConsole(dir, *db, *addr, *token, graphs, stdout, stderr)
+}
+
+// serveConsole runs the console in the checkpoint store's program, built
+// in dir, until interrupted; the graphs go to it in a file, the token in
+// its environment, out of sight of ps.
+func serveConsole(dir, db, addr, token string, graphs map[string]console.Graph, stdout, stderr io.Writer) int {
+	graphsFile := filepath.Join(dir, "graphs.json")
+	data, err := json.Marshal(graphs)
+	if err == nil {
+		err = os.WriteFile(graphsFile, data, 0o600)
+	}
+	var bin string
+	if err == nil {
+		bin, err = buildSessionStore(filepath.Join(dir, "sessionstore"))
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "flowc console: %v\n", err)
 		return exitUsage
 	}
-	h := console.New(console.FromStore(store), console.WithToken(*token), console.WithGraphs(graphs))
-	fmt.Fprintf(stdout, "flowc console (read-only) at %s\n", console.URL(ln.Addr()))
 	ctx, stop := consoleContext()
 	defer stop()
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	go func() {
-		<-ctx.Done()
-		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(shut)
-	}()
-	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+	cmd := exec.CommandContext(ctx, bin, "console", db, addr, graphsFile)
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.Env = append(os.Environ(), console.TokenEnv+"="+token)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	err = cmd.Run()
+	if ctx.Err() != nil {
+		return exitOK // interrupted: the way it ends
+	}
+	if exit, ok := errors.AsType[*exec.ExitError](err); ok {
+		return exit.ExitCode()
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "flowc console: %v\n", err)
-		return exitFailed
+		return exitUsage
 	}
 	return exitOK
 }
