@@ -22,12 +22,14 @@ var sources embed.FS
 // skips them).
 func RuntimeSource() fs.FS { return sources }
 
-//go:embed builtin/*.go builtin/httpspec/*.go binmain/*.go checkpoint/sqlite/*.go observe/*.go observe/otel/*.go
+//go:embed builtin/*.go builtin/httpspec/*.go binmain/*.go checkpoint/sqlite/*.go observe/*.go observe/otel/*.go console/*.go console/templates/*.html console/console.css
 var buildSources embed.FS
 
 // BuildSource is the source of the packages a built program links beside
-// the runtime: the built-in handlers, the program's main logic and the
-// SQLite checkpointer, under their directories (tests included).
+// the runtime: the built-in handlers, the program's main logic, the
+// SQLite checkpointer and the web console (which the checkpoint store's
+// program serves for `flowc console`), under their directories (tests
+// included).
 func BuildSource() fs.FS { return buildSources }
 
 //go:embed go.mod

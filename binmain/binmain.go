@@ -17,6 +17,7 @@ import (
 
 	"github.com/flowc-dev/flowc/builtin"
 	"github.com/flowc-dev/flowc/checkpoint/sqlite"
+	"github.com/flowc-dev/flowc/console"
 	"github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
@@ -47,8 +48,17 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, run runFunc,
 	quiet := fs.Bool("quiet", false, "show no progress")
 	var sf flowcimpl.SessionFlags
 	sf.Register(fs)
+	consoleAddr := fs.String("console", "", "serve the web console of the --checkpoint-db file's sessions at this `address` (e.g. 127.0.0.1:8080) and run what it answers; any address but loopback needs --console-token")
+	consoleToken := fs.String("console-token", os.Getenv(console.TokenEnv), "the `token` every request to the console needs (default $"+console.TokenEnv+")")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
+	}
+	if *consoleAddr != "" {
+		if fs.NArg() > 0 || sf.ID != "" || *input != "" {
+			fmt.Fprintf(stderr, "%s: --console serves the sessions of --checkpoint-db; run a session in a run of its own\n", prog)
+			return 2
+		}
+		return serveConsole(prog, sf.DB, *consoleAddr, *consoleToken, session, stdout, stderr)
 	}
 	in, env, err := setup(fs, *input, sf, session, stdin)
 	if err != nil {

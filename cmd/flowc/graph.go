@@ -7,12 +7,16 @@ import (
 
 	"github.com/flowc-dev/flowc/codegen/graph"
 	"github.com/flowc-dev/flowc/compiler"
+	"github.com/flowc-dev/flowc/ir/plan"
 )
+
+// drawings are the formats of `flowc graph --format`.
+var drawings = map[string]func(*plan.Plan) string{"mermaid": graph.Mermaid, "dot": graph.Dot, "svg": graph.SVG}
 
 // cmdGraph prints the state graph of one definition as a diagram.
 func cmdGraph(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("graph", stderr)
-	format := fs.String("format", "mermaid", "diagram `format`: mermaid or dot")
+	format := fs.String("format", "mermaid", "diagram `format`: mermaid, dot or svg")
 	paths, err := parseInterleaved(fs, args)
 	if err != nil {
 		return exitUsage
@@ -20,8 +24,9 @@ func cmdGraph(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if !oneDefinition("graph", paths, stderr) {
 		return exitUsage
 	}
-	if *format != "mermaid" && *format != "dot" {
-		fmt.Fprintf(stderr, "flowc graph: unknown format %q (mermaid or dot)\n", *format)
+	draw, ok := drawings[*format]
+	if !ok {
+		fmt.Fprintf(stderr, "flowc graph: unknown format %q (mermaid, dot or svg)\n", *format)
 		return exitUsage
 	}
 	src, err := os.ReadFile(paths[0])
@@ -34,10 +39,6 @@ func cmdGraph(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if w == nil {
 		return exitFailed
 	}
-	if *format == "dot" {
-		fmt.Fprint(stdout, graph.Dot(w))
-	} else {
-		fmt.Fprint(stdout, graph.Mermaid(w))
-	}
+	fmt.Fprint(stdout, draw(w))
 	return exitOK
 }

@@ -2,11 +2,12 @@
 //
 //	flowc gen [-o DIR] [--check] PATH...
 //	flowc check PATH...
-//	flowc graph [--format mermaid|dot] FILE
+//	flowc graph [--format mermaid|dot|svg] FILE
 //	flowc run FILE [--input JSON_FILE|-] [--mock-config FILE --test-case NAME] [--skip-waits]
 //	          [--checkpoint-db PATH --session ID [--decision OPTION [--at KEY]]] [--no-cache] [-x]
 //	          [--engine native|temporal [--temporal-address HOST:PORT [--session ID ...]]]
 //	flowc build FILE [-o BIN] [--handlers GOPKG] [--target native|temporal]
+//	flowc console --checkpoint-db FILE [--addr ADDR] [--console-token TOKEN] [DEFINITION...]
 //	flowc sessions --checkpoint-db FILE (list|show ID|history ID|stop ID) [--json]
 //	flowc schema [native|chain|asl]
 //	flowc breaking NEW [--against OLD_FILE | --against-rev GITREV]
@@ -34,7 +35,7 @@ const (
                                          (walked) or patterns such as ./... as the go command reads them;
                                          --target temporal also writes <name>_temporal.go
   flowc check PATH...                    parse and type-check only (PATH as for gen)
-  flowc graph [--format mermaid|dot] FILE
+  flowc graph [--format mermaid|dot|svg] FILE
   flowc run FILE [--input JSON_FILE|-] [--mock-config FILE --test-case NAME] [--skip-waits]
             [--checkpoint-db PATH --session ID [--decision OPTION [--at KEY]]] [--no-cache] [-x]
             [--engine native|temporal [--temporal-address HOST:PORT [--session ID ...]]]
@@ -42,6 +43,10 @@ const (
                                          no --checkpoint-db
   flowc build FILE [-o BIN] [--handlers GOPKG] [--target native|temporal]
                                          write a standalone program that runs the workflow
+  flowc console --checkpoint-db FILE [--addr ADDR] [DEFINITION...]
+                                         serve the sessions' web console, read-only (definitions
+                                         draw their graphs); any address but loopback needs
+                                         --console-token or $FLOWC_CONSOLE_TOKEN
   flowc sessions --checkpoint-db FILE (list [--status S] [--workflow W] [--json] | show ID [--json] |
                 history ID [--json] | stop ID [--error E --cause C])
                                          list the sessions of a store, show one and its stops,
@@ -62,6 +67,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmds := map[string]func([]string, io.Reader, io.Writer, io.Writer) int{
 		"gen": cmdGen, "check": cmdCheck, "graph": cmdGraph, "run": cmdRun, "build": cmdBuild,
 		"schema": cmdSchema, "version": cmdVersion, "--version": cmdVersion, "breaking": cmdBreaking,
+		"console":  cmdConsole,
 		"sessions": cmdSessions,
 	}
 	cmd, ok := cmds[args[0]]

@@ -451,11 +451,22 @@ func TestGraph(t *testing.T) {
 		}, parseDiagram(t, stdout, dotNode, dotEdge, dotAnyEdge, true), stdout)
 	})
 
-	t.Run("unknown format", func(t *testing.T) {
+	t.Run("svg", func(t *testing.T) {
 		code, stdout, stderr := cli(t, "", "graph", "--format", "svg", def)
+		require.Equal(t, exitOK, code, stderr)
+		assert.True(t, strings.HasPrefix(stdout, `<svg xmlns="http://www.w3.org/2000/svg"`), stdout)
+		assert.True(t, strings.HasSuffix(stdout, "</svg>\n"), stdout)
+		for _, state := range []string{"classify", "fix", "escalate", "answer"} {
+			assert.Contains(t, stdout, ` data-state="`+state+`"`)
+		}
+		assert.Contains(t, stdout, ">score &gt;= 0.5</text>", "edge labels are escaped XML text")
+	})
+
+	t.Run("unknown format", func(t *testing.T) {
+		code, stdout, stderr := cli(t, "", "graph", "--format", "png", def)
 		assert.Equal(t, exitUsage, code)
 		assert.Empty(t, stdout)
-		assert.Contains(t, stderr, `unknown format "svg"`)
+		assert.Contains(t, stderr, `unknown format "png"`)
 	})
 
 	t.Run("malformed definition", func(t *testing.T) {

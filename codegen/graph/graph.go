@@ -1,4 +1,4 @@
-// Package graph draws a workflow's plan.Graph as a Mermaid flowchart or a
+// Package graph draws a workflow's plan.Graph as a Mermaid flowchart, an SVG picture or a
 // Graphviz dot digraph. The plan says what the nodes, groups and edges
 // are and how they are labelled; this package only lays them out and
 // escapes the labels, which hold text from the definition.

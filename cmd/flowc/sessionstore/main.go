@@ -15,11 +15,18 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"os"
+	"os/signal"
+	"time"
 
 	"github.com/flowc-dev/flowc/checkpoint/sqlite"
+	"github.com/flowc-dev/flowc/console"
 	"github.com/flowc-dev/flowc/flowrun"
 	"github.com/flowc-dev/flowc/session/cli"
 )
@@ -35,6 +42,9 @@ func main() {
 func serve(args []string, requests io.Reader, answers, stderr io.Writer) int {
 	if len(args) >= 2 && args[0] == "sessions" {
 		return sessions(args[1], args[2:], answers, stderr)
+	}
+	if len(args) == 4 && args[0] == "console" {
+		return serveConsole(args[1], args[2], args[3], answers, stderr)
 	}
 	if len(args) != 1 {
 		fmt.Fprintln(stderr, "usage: sessionstore FILE")
@@ -70,4 +80,46 @@ func sessions(file string, args []string, stdout, stderr io.Writer) int {
 	}
 	defer store.Close()
 	return cli.Main(context.Background(), store, args, stdout, stderr)
+}
+
+// serveConsole serves `flowc console`: read-only, over the file, at addr,
+// with the graphs flowc drew (a JSON file) and the token of the
+// environment, until interrupted.
+func serveConsole(file, addr, graphsFile string, stdout, stderr io.Writer) int {
+	store, err := sqlite.Open(file)
+	if err != nil {
+		fmt.Fprintf(stderr, "flowc console: %v\n", err)
+		return 2
+	}
+	defer store.Close()
+	var graphs map[string]console.Graph
+	data, err := os.ReadFile(graphsFile)
+	if err == nil {
+		err = json.Unmarshal(data, &graphs)
+	}
+	token := os.Getenv(console.TokenEnv)
+	var ln net.Listener
+	if err == nil {
+		ln, err = console.Listen(addr, token)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "flowc console: %v\n", err)
+		return 2
+	}
+	fmt.Fprintf(stdout, "flowc console (read-only) at %s\n", console.URL(ln.Addr()))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	srv := &http.Server{Handler: console.New(console.FromStore(store), console.WithToken(token), console.WithGraphs(graphs)),
+		ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shut)
+	}()
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		fmt.Fprintf(stderr, "flowc console: %v\n", err)
+		return 1
+	}
+	return 0
 }

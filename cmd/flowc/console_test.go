@@ -1,0 +1,71 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowc-dev/flowc/checkpoint/sqlite"
+	"github.com/flowc-dev/flowc/session"
+)
+
+// flowc console serves a store read-only and prints its URL; the
+// definitions it is given draw the graphs of their sessions.
+func TestConsole(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "s.db")
+	store, err := sqlite.Open(db)
+	require.NoError(t, err)
+	require.NoError(t, store.Save(context.Background(), &session.Checkpoint{Session: "s1", Workflow: "release", Schema: "json", Step: 1,
+		Status: session.StatusInterrupted, Position: session.Position{State: "Approve"}, State: []byte(`{}`),
+		Pending: &session.Pending{State: "Approve", Prompt: "Ship it?", Options: []string{"yes", "no"}}, Time: time.Now()}))
+	require.NoError(t, store.Close())
+
+	ctx, cancel := context.WithCancel(context.Background())
+	consoleContext = func() (context.Context, context.CancelFunc) { return ctx, cancel }
+	t.Cleanup(func() { consoleContext = nil })
+	out, w := io.Pipe()
+	done := make(chan int)
+	go func() {
+		done <- run([]string{"console", "--checkpoint-db", db, "--addr", "127.0.0.1:0", "../../golden/aslmapapproval/release.asl.json"}, nil, w, io.Discard)
+	}()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	require.NoError(t, err)
+	go io.Copy(io.Discard, out) //nolint:errcheck // nothing else is printed
+	url := strings.TrimSpace(strings.TrimPrefix(line, "flowc console (read-only) at "))
+	require.True(t, strings.HasPrefix(url, "http://127.0.0.1:"), line)
+
+	resp, err := http.Get(url + "sessions/s1")
+	require.NoError(t, err)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Contains(t, string(body), "Ship it?")
+	assert.Contains(t, string(body), `<g class="node waiting here"`[:len(`<g class="node `)], "the graph is drawn")
+	assert.Contains(t, string(body), `data-state="Approve"`)
+	assert.NotContains(t, string(body), "<form", "read-only")
+
+	resp, err = http.Post(url+"sessions/s1/decide", "application/x-www-form-urlencoded", strings.NewReader("option=yes"))
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusMethodNotAllowed, resp.StatusCode)
+
+	cancel()
+	assert.Equal(t, exitOK, <-done)
+}
+
+// Beyond loopback the console needs a token.
+func TestConsoleNeedsToken(t *testing.T) {
+	t.Setenv("FLOWC_CONSOLE_TOKEN", "")
+	db := filepath.Join(t.TempDir(), "s.db")
+	code, _, stderr := cli(t, "", "console", "--checkpoint-db", db, "--addr", "0.0.0.0:0")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "give it a token")
+}

@@ -1,0 +1,96 @@
+package console_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowc-dev/flowc/codegen/graph"
+	"github.com/flowc-dev/flowc/compiler"
+	"github.com/flowc-dev/flowc/console"
+	"github.com/flowc-dev/flowc/golden/aslmapapproval"
+	flowcrt "github.com/flowc-dev/flowc/runtime"
+	"github.com/flowc-dev/flowc/session"
+)
+
+// shop runs the handlers of golden/aslmapapproval's release machine:
+// items 1 and 3 are risky and stop for approval inside the Map.
+type shop struct{}
+
+func (shop) Prepare(context.Context, any) (any, error) {
+	return map[string]any{"items": []any{
+		map[string]any{"id": 1.0, "risky": true}, map[string]any{"id": 2.0, "risky": false}, map[string]any{"id": 3.0, "risky": true},
+	}, "signers": []any{"ann"}}, nil
+}
+func (shop) Check(_ context.Context, in any) (any, error)  { return in, nil }
+func (shop) Ship(_ context.Context, in any) (any, error)   { return in, nil }
+func (shop) Notify(_ context.Context, in any) (any, error) { return "notified", nil }
+func (shop) Finish(_ context.Context, in any) (any, error) { return in, nil }
+
+// releaseGraph is the release machine's graph, compiled from its
+// definition as `flowc console` does.
+func releaseGraph(t *testing.T) console.Graph {
+	const def = "../golden/aslmapapproval/release.asl.json"
+	src, err := os.ReadFile(def)
+	require.NoError(t, err)
+	p, ds := compiler.Compile(def, src, compiler.Options{})
+	require.NotNil(t, p, ds)
+	return console.Graph(graph.Draw(p.Graph()))
+}
+
+// The console over a real store and workflow: a session waiting at two
+// items of a Map shows both; answering one records it (door "console")
+// and the run goes on in the background, where the other still waits; a
+// second answer to the same item is told it lost.
+func TestRunnerAnswersInsideMap(t *testing.T) {
+	ctx := context.Background()
+	store := session.NewMemoryCheckpointer()
+	wf := aslmapapproval.NewRelease(shop{}, flowcrt.WithCheckpointer(store))
+	_, err := wf.Invoke(ctx, "r1", map[string]any{})
+	var wait *flowcrt.Interrupted
+	require.ErrorAs(t, err, &wait)
+	require.Len(t, wait.Stops, 2)
+
+	runner := &console.Runner{Store: store, Resume: func(ctx context.Context, id string) error {
+		_, err := wf.Resume(ctx, id)
+		return err
+	}, Done: func(id string, err error) { t.Logf("run of %s: %v", id, err) }}
+	c := serve(t, console.New(console.FromStore(store), console.WithActor(runner),
+		console.WithGraphs(map[string]console.Graph{"release": releaseGraph(t)})))
+
+	_, body, _ := c.get("/")
+	assert.Regexp(t, `<span class="n">1</span> interrupted`, body)
+	_, body, _ = c.get("/sessions/r1")
+	assert.Contains(t, body, "Review/0/Approve")
+	assert.Contains(t, body, "Review/2/Approve")
+	assert.Regexp(t, `<g class="node waiting" id="node-s\d+" data-state="Approve"`, body)
+
+	form := url.Values{"csrf": {c.csrf("/sessions/r1")}, "key": {"Review/0/Approve"}, "option": {"yes"}}
+	code, _, _ := c.post("/sessions/r1/decide", form)
+	require.Equal(t, http.StatusSeeOther, code)
+	runner.Wait()
+	_, body, _ = c.get("/sessions/r1")
+	assert.NotContains(t, body, `id="stop-Review/0/Approve"`)
+	assert.Contains(t, body, `id="stop-Review/2/Approve"`, "the other item still waits")
+	assert.Contains(t, body, "answer_received")
+	assert.Contains(t, body, `&#34;door&#34;: &#34;console&#34;`)
+
+	code, body, _ = c.post("/sessions/r1/decide", form)
+	assert.Equal(t, http.StatusConflict, code)
+	assert.Contains(t, body, "someone else answered first")
+
+	code, _, _ = c.post("/sessions/r1/stop", url.Values{"csrf": form["csrf"], "error": {"Cancelled"}})
+	require.Equal(t, http.StatusSeeOther, code)
+	cp, err := store.Load(ctx, "r1")
+	require.NoError(t, err)
+	assert.Equal(t, session.StatusStopped, cp.Status)
+	code, body, _ = c.post("/sessions/r1/decide", url.Values{"csrf": form["csrf"], "key": {"Review/2/Approve"}, "option": {"yes"}})
+	assert.Equal(t, http.StatusConflict, code, "a stopped session takes no answer")
+	assert.True(t, strings.Contains(body, "stopped"), body)
+}
