@@ -72,7 +72,7 @@ func serveConsole(dir, db, addr, token string, graphs map[string]console.Graph, 
 	}
 	var bin string
 	if err == nil {
-		bin, err = buildSessionStore(filepath.Join(dir, "sessionstore"))
+		bin, err = newBuilder(false, false, stderr).buildStore(dir)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "flowc console: %v\n", err)

@@ -61,11 +61,7 @@ type sessionStore struct {
 // file. It returns once the file is open, or with the exit code when it
 // cannot be: the store has said why on stderr.
 func startSessionStore(b builder, dir, db string, stderr io.Writer) (*sessionStore, int) {
-	m, err := storeModule()
-	var bin string
-	if err == nil {
-		bin, err = b.build(m, filepath.Join(dir, "sessionstore-src"), filepath.Join(dir, "sessionstore"))
-	}
+	bin, err := b.buildStore(dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "flowc run: building the checkpoint store failed: %v\n", err)
 		return nil, exitUsage
@@ -131,6 +127,16 @@ func (s *sessionStore) stop() (said bool) {
 	s.cmd.Wait() // a store that failed has said why
 	s.stderr.Write(s.errOut.Bytes())
 	return s.errOut.Len() > 0
+}
+
+// buildStore builds the checkpoint store's program in dir, or takes it
+// from the cache: flowc run, flowc sessions and flowc console all run it.
+func (b builder) buildStore(dir string) (string, error) {
+	m, err := storeModule()
+	if err != nil {
+		return "", err
+	}
+	return b.build(m, filepath.Join(dir, "sessionstore-src"), filepath.Join(dir, "sessionstore"))
 }
 
 // storeModule is the store program's module, built as `flowc build`

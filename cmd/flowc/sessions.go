@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 )
 
@@ -36,11 +35,7 @@ func cmdSessions(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	defer os.RemoveAll(dir)
-	m, err := storeModule()
-	var bin string
-	if err == nil {
-		bin, err = newBuilder(false, false, stderr).build(m, filepath.Join(dir, "sessionstore-src"), filepath.Join(dir, "sessionstore"))
-	}
+	bin, err := newBuilder(false, false, stderr).buildStore(dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "flowc sessions: building the checkpoint store failed: %v\n", err)
 		return exitUsage
