@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/flowc-dev/flowc/internal/sharedtest"
 )
 
 // The JSONPath comparison suite (cburgmer/json-path-comparison, converted
@@ -55,13 +56,7 @@ var knownFailures = map[string]string{
 }
 
 func TestConformance(t *testing.T) {
-	data, err := os.ReadFile(suitePath)
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skip("the shared conformance suites are absent")
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := sharedtest.ReadFile(t, suitePath)
 	var queries []suiteQuery
 	if err := json.Unmarshal(data, &queries); err != nil {
 		t.Fatal(err)
