@@ -67,9 +67,9 @@ func (x *ASLExec) writerCall(state, label string, spec *ResultWriterSpec, in any
 }
 
 // mapRunArn names a Map run as Step Functions does, by the machine, the
-// Map's label (or name) and an id. The id is the same for the state in
-// every replay or resumption of one execution, so that a run written
-// again lands in the same place.
+// Map's label (or name) and an id. The id comes from the execution's name
+// and the state, so a Temporal replay finds the same id, and a Map run
+// again in the same execution writes over its earlier files.
 func (x *ASLExec) mapRunArn(state, label string) string {
 	if label == "" {
 		label = state

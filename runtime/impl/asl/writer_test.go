@@ -108,9 +108,9 @@ func TestResultFilesJSONLines(t *testing.T) {
 	assert.Equal(t, "Bad", record["Error"])
 }
 
-// A Map run written again (the state run again in the same execution, or
-// a resumed session) replaces the files of the earlier run: a status with
-// no results now has no file and an empty list in the manifest.
+// A Map run written again (the state run again in the same execution)
+// replaces the files of the earlier run: a status with no results now has
+// no file and an empty list in the manifest.
 func TestResultFilesOfARunWrittenAgain(t *testing.T) {
 	bucket := t.TempDir()
 	w := &ResultWriterSpec{Resource: "arn:aws:states:::s3:putObject", Parameters: TValue(Obj("Bucket", bucket))}
