@@ -107,12 +107,17 @@ func (c *Sessions[S, U]) DecideAt(ctx context.Context, cfg *Config, id, key, dec
 	if err != nil {
 		return s, err
 	}
-	if cp == nil || cp.Status != StatusInterrupted {
+	if cp == nil {
 		return s, SessionErr(id, errors.New("no approval waits for a decision"))
 	}
-	p, err := pick(cp, key)
+	var p *Pending
+	err = errors.New("no approval waits for a decision")
+	if cp.Status == StatusInterrupted {
+		p, err = pick(cp, key)
+	}
 	if err != nil {
-		return s, SessionErr(id, err)
+		// The stop may have been answered by another, whose run went on.
+		return s, SessionErr(id, session.Refusal(ctx, cfg.Checkpointer, cp, key, err))
 	}
 	if err := p.Check(decision); err != nil {
 		return s, SessionErr(id, err)
