@@ -148,6 +148,7 @@ func (s *Session) saveAnswer(ctx context.Context, cp *Checkpoint, key string, a 
 		return SessionErr(s.id, fmt.Errorf("%w: stop %q was answered, or its run went on, while this answer was saved", session.ErrAlreadyAnswered, key))
 	}
 	s.step, s.decisions = cp.Step, recordedDecisions(cp)
+	delete(s.rewait, key)
 	return err
 }
 
@@ -199,6 +200,7 @@ func (c *Sessions[S, U]) open(ctx context.Context, cfg *Config, id string) (*Ses
 	sess.step, sess.vars, sess.spent = cp.Step, cp.Position.Vars, cp.Position.Spent
 	sess.held = heldTokens(&cp.Position)
 	sess.decisions = recordedDecisions(cp)
+	sess.rewait = unanswered(cp)
 	if cp.Status != StatusSucceeded && cp.Position.FanOut != nil {
 		sess.fanOut, sess.fanOutAt = cp.Position.FanOut, cp.Position.State
 	}
@@ -248,6 +250,10 @@ type Session struct {
 	spent     []spentToken             // the task tokens whose waits have ended
 	events    []session.Event          // the history since the last save, saved with the next
 	held      map[string]*CallbackWait // the waits the last checkpoint holds, by token hash
+	// rewait are the approvals the last checkpoint waits at with no
+	// answer, by key: a run that reaches one only asks again, which the
+	// history does not repeat (as held does for task tokens).
+	rewait map[string]bool
 
 	mu      sync.Mutex      // the branches of a fan-out save from their own goroutines
 	step    int             // checkpoints saved so far
