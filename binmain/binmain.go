@@ -37,10 +37,27 @@ type runFunc func(ctx context.Context, input []byte, env *Env, opts ...flowcrt.O
 // decision answers the approval it waits for.
 type sessionFunc func(ctx context.Context, id string, input []byte, decision string, env *Env, opts ...flowcrt.Option) (any, error)
 
+// Option configures a program.
+type Option func(*options)
+
+type options struct {
+	graphs map[string]console.Graph // by the workflow name sessions carry
+}
+
+// WithGraph gives the graph of the program's workflow, which sessions name
+// workflow: --console shows it on a session's page.
+func WithGraph(workflow string, g console.Graph) Option {
+	return func(o *options) { o.graphs = map[string]console.Graph{workflow: g} }
+}
+
 // Main runs the program: args are os.Args. It returns the exit code, as
 // `flowc run` does: 0 succeeded or interrupted, 1 failed, 2 bad usage,
 // input or session. session is nil for workflows without sessions.
-func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, run runFunc, session sessionFunc) int {
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, run runFunc, session sessionFunc, opts ...Option) int {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	prog := filepath.Base(args[0])
 	fs := flag.NewFlagSet(prog, flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -58,7 +75,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, run runFunc,
 			fmt.Fprintf(stderr, "%s: --console serves the sessions of --checkpoint-db; run a session in a run of its own\n", prog)
 			return 2
 		}
-		return serveConsole(prog, sf.DB, *consoleAddr, *consoleToken, session, stdout, stderr)
+		return serveConsole(prog, sf.DB, *consoleAddr, *consoleToken, o.graphs, session, stdout, stderr)
 	}
 	in, env, err := setup(fs, *input, sf, session, stdin)
 	if err != nil {

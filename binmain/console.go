@@ -27,8 +27,8 @@ var consoleContext = func() (context.Context, context.CancelFunc) {
 // serveConsole serves the web console over the sessions of the SQLite
 // file db at addr, and runs in this process what it answers: each answer
 // is recorded in the file, then the session goes on, so that no answer
-// builds or starts anything.
-func serveConsole(prog, db, addr, token string, session sessionFunc, stdout, stderr io.Writer) int {
+// builds or starts anything. graphs are the workflows' graphs by name.
+func serveConsole(prog, db, addr, token string, graphs map[string]console.Graph, session sessionFunc, stdout, stderr io.Writer) int {
 	fail := func(code int, err error) int {
 		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
 		return code
@@ -62,7 +62,8 @@ func serveConsole(prog, db, addr, token string, session sessionFunc, stdout, std
 		_, err := session(ctx, id, nil, "", env, flowcrt.WithCheckpointer(store))
 		return err
 	}}
-	srv := &http.Server{Handler: console.New(console.FromStore(store), console.WithActor(runner), console.WithToken(token)),
+	srv := &http.Server{Handler: console.New(console.FromStore(store), console.WithActor(runner), console.WithToken(token),
+		console.WithGraphs(graphs)),
 		ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stdout, "flowc console at %s\n", console.URL(ln.Addr()))
 	go func() {

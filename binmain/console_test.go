@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowc-dev/flowc/checkpoint/sqlite"
+	"github.com/flowc-dev/flowc/console"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	"github.com/flowc-dev/flowc/session"
 )
@@ -24,7 +25,7 @@ import (
 // what the console answers in-process: the answer is in the file before
 // the page says so, and the session goes on through the program's
 // session function, with no decision of its own (it takes the recorded
-// one).
+// one). The session's page draws the graph the program carries.
 func TestConsole(t *testing.T) {
 	t.Setenv("OPENAI_TIMEOUT", "")
 	db := filepath.Join(t.TempDir(), "s.db")
@@ -48,7 +49,8 @@ func TestConsole(t *testing.T) {
 	out, w := io.Pipe()
 	done := make(chan int)
 	go func() {
-		done <- Main([]string{"/bin/prog", "--checkpoint-db", db, "--console", "127.0.0.1:0"}, nil, w, io.Discard, echo, sess)
+		graph := console.Graph{SVG: `<svg><g class="node" id="node-s0" data-state="Approve"></g></svg>`, Nodes: map[string]string{"Approve": "s0"}}
+		done <- Main([]string{"/bin/prog", "--checkpoint-db", db, "--console", "127.0.0.1:0"}, nil, w, io.Discard, echo, sess, WithGraph("w", graph))
 	}()
 	line, err := bufio.NewReader(out).ReadString('\n')
 	require.NoError(t, err)
@@ -62,6 +64,7 @@ func TestConsole(t *testing.T) {
 	resp.Body.Close()
 	csrf := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindStringSubmatch(string(page))
 	require.NotNil(t, csrf, "the program's console answers")
+	assert.Contains(t, string(page), `<g class="node waiting" id="node-s0"`, "the graph the program carries, its waiting state marked")
 	resp, err = c.PostForm(base+"sessions/s1/decide", url.Values{"csrf": {csrf[1]}, "option": {"yes"}})
 	require.NoError(t, err)
 	resp.Body.Close()

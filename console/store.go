@@ -142,38 +142,16 @@ func (r *Runner) TaskFail(ctx context.Context, id, key, errName, cause string) e
 	return r.answer(ctx, id, key, session.AnswerInput{TaskError: errName, TaskCause: cause})
 }
 
+// answer records a through the console door and goes on. session.Answer
+// says with session.ErrAlreadyAnswered that another answer won, even when
+// the winner's run has gone on since: storeErr makes that ErrConflict.
 func (r *Runner) answer(ctx context.Context, id, key string, a session.AnswerInput) error {
 	a.Door = session.DoorConsole
-	err := storeErr(session.Answer(ctx, r.Store, id, key, a))
-	var se *session.SessionError
-	if errors.As(err, &se) && !errors.Is(err, ErrConflict) && r.answeredSince(ctx, id, key) {
-		err = fmt.Errorf("%w: stop %q no longer waits: it was answered and the run went on", ErrConflict, key)
-	}
-	if err != nil {
+	if err := storeErr(session.Answer(ctx, r.Store, id, key, a)); err != nil {
 		return err
 	}
 	r.goOn(id)
 	return nil
-}
-
-// answeredSince reports whether the history of session id records an
-// answer to the stop key: one that the run has taken already, so that
-// the stop waits no more.
-func (r *Runner) answeredSince(ctx context.Context, id, key string) bool {
-	h, ok := r.Store.(session.Historian)
-	if !ok {
-		return false
-	}
-	events, _, err := h.History(ctx, id, 0, 0)
-	if err != nil {
-		return false
-	}
-	for _, e := range events {
-		if e.Kind == session.KindAnswerReceived && e.State == key {
-			return true
-		}
-	}
-	return false
 }
 
 // Stop ends the session as stopped; nothing runs.

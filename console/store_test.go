@@ -84,6 +84,15 @@ func TestRunnerAnswersInsideMap(t *testing.T) {
 	code, body, _ = c.post("/sessions/r1/decide", form)
 	assert.Equal(t, http.StatusConflict, code)
 	assert.Contains(t, body, "someone else answered first")
+	// The run took the answer and went on, so that the stop no longer
+	// waits: session.Answer still says it was answered, which the Runner
+	// gives as ErrConflict.
+	err = runner.Decide(ctx, "r1", "Review/0/Approve", "no")
+	assert.ErrorIs(t, err, console.ErrConflict)
+	assert.ErrorIs(t, err, session.ErrAlreadyAnswered)
+	assert.ErrorContains(t, err, `stop "Review/0/Approve" was answered (through console)`)
+	err = runner.Decide(ctx, "r1", "Review/1/Approve", "no")
+	assert.NotErrorIs(t, err, console.ErrConflict, "item 1 never stopped: nothing answered it")
 
 	code, _, _ = c.post("/sessions/r1/stop", url.Values{"csrf": form["csrf"], "error": {"Cancelled"}})
 	require.Equal(t, http.StatusSeeOther, code)

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -54,8 +55,44 @@ func Answer(ctx context.Context, store Checkpointer, id, key string, a AnswerInp
 		if cp.Status == StatusStopped {
 			return Event{}, ErrStopped
 		}
-		return RecordAnswer(cp, key, a, time.Now())
+		ev, err := RecordAnswer(cp, key, a, time.Now())
+		if err != nil {
+			err = Refusal(ctx, store, cp, key, err)
+		}
+		return ev, err
 	})
+}
+
+// Refusal is err, which refused an answer to the stop of cp that key
+// names ("": the only one), or, when no such stop waits and the history
+// of cp's session records an answer to it, an error wrapping
+// ErrAlreadyAnswered: the stop was answered and its run took the answer
+// and went on, as happens to the loser of two answers given at once when
+// the winner's run gets ahead of it. Stores that keep no history
+// (Historian) leave err as it is.
+func Refusal(ctx context.Context, store Checkpointer, cp *Checkpoint, key string, err error) error {
+	h, ok := store.(Historian)
+	if !ok || waits(cp, key) {
+		return err
+	}
+	events, _, herr := h.History(ctx, cp.Session, 0, 0)
+	if herr != nil {
+		return err
+	}
+	for _, e := range slices.Backward(events) {
+		if e.Kind == KindAnswerReceived && (key == "" || e.State == key) {
+			var f struct{ Door string }
+			_ = json.Unmarshal(e.Fields, &f) // the door only words the message
+			return fmt.Errorf("%w: stop %q was answered (through %s) and its run went on", ErrAlreadyAnswered, e.State, cmp.Or(f.Door, DoorGo))
+		}
+	}
+	return err
+}
+
+// waits reports whether a stop of cp that key names waits ("": any).
+func waits(cp *Checkpoint, key string) bool {
+	stops := Stops(cp)
+	return slices.ContainsFunc(stops, func(s StopInfo) bool { return key == "" || s.Key == key })
 }
 
 // Stop ends session id as stopped, with an error name and cause for the

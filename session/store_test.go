@@ -239,6 +239,27 @@ func TestConcurrentAnswers(t *testing.T) {
 	})
 }
 
+// An answer to a stop that its run took and went on from loses, as an
+// answer racing it does: the history holds the answer that won, in both
+// stores. A key no answer ever named is refused as before.
+func TestAnswerAfterTheRunWentOn(t *testing.T) {
+	stores(t, 0, func(t *testing.T, s store) {
+		ctx := context.Background()
+		require.NoError(t, s.Save(ctx, interrupted("s")))
+		require.NoError(t, session.Answer(ctx, s, "s", "Map/1/Call", session.AnswerInput{TaskOutput: json.RawMessage(`1`), Door: session.DoorCLI}))
+		require.NoError(t, s.Save(ctx, checkpoint("s", "w", 3, session.StatusRunning, t0, session.KindStateEntered)), "the run went on")
+
+		err := session.Answer(ctx, s, "s", "Map/1/Call", session.AnswerInput{TaskOutput: json.RawMessage(`2`)})
+		assert.ErrorIs(t, err, session.ErrAlreadyAnswered)
+		assert.ErrorContains(t, err, `stop "Map/1/Call" was answered (through cli) and its run went on`)
+		err = session.Answer(ctx, s, "s", "", session.AnswerInput{TaskOutput: json.RawMessage(`2`)})
+		assert.ErrorIs(t, err, session.ErrAlreadyAnswered, "the only stop, answered")
+		err = session.Answer(ctx, s, "s", "Map/0/Review", session.AnswerInput{Decision: "yes"})
+		assert.NotErrorIs(t, err, session.ErrAlreadyAnswered, "never answered")
+		assert.ErrorContains(t, err, `no stop "Map/0/Review" waits for an answer`)
+	})
+}
+
 // A stopped session takes no answer and cannot be stopped again; its
 // history says why it was stopped.
 func TestStop(t *testing.T) {

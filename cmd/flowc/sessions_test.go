@@ -108,8 +108,9 @@ func TestSessionsCommand(t *testing.T) {
 		"state_succeeded Review/0/Risky", "state_succeeded Review/1/Risky", "state_succeeded Review/1/Safe", "state_succeeded Review/2/Risky",
 		"stopped_for_approval Review/0/Approve", "stopped_for_approval Review/2/Approve",
 		"answer_received Review/0/Approve", "state_entered Review",
-		"state_succeeded Review/0/Approve", // item 2 goes back to its stop, not through Risky again
-		"stopped_for_approval Review/2/Approve",
+		// Item 2 goes back to its stop, not through Risky again, and waits
+		// there still: it is not recorded as a new stop.
+		"state_succeeded Review/0/Approve",
 	}, sortedInner(kinds))
 	assert.Equal(t, map[string]any{"decision": "yes", "door": "cli"}, answer)
 

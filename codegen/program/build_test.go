@@ -58,11 +58,16 @@ func TestBuildMainBindsHandlers(t *testing.T) {
 		Methods: map[string]bool{"ExecuteToolCalls": true, "Route": true}}
 	mains, missing := buildMain(t, "desk.chain.yaml", buildChain, user)
 	require.Empty(t, missing)
-	require.Len(t, mains, 2)
+	require.Len(t, mains, 3)
 	main, handlers := string(mains[0].Content), string(mains[1].Content)
 	assert.Equal(t, "main.go", mains[0].Name)
 	assert.Contains(t, main, "binmain.Main(os.Args, os.Stdin, os.Stdout, os.Stderr,")
 	assert.Contains(t, main, "wf.NewDesk(newHandlers(env), opts...)")
+	// The console of the program draws the chain's graph, which it carries.
+	assert.Equal(t, "graph.svg", mains[2].Name)
+	assert.Contains(t, string(mains[2].Content), `data-state="pick"`)
+	assert.Contains(t, main, "//go:embed graph.svg\nvar graphSVG string")
+	assert.Regexp(t, `binmain.WithGraph\("desk", console.Graph\{\n\s+Nodes: map\[string\]string\{\n\s+"chat":  "s\d+",`, main)
 	assert.Contains(t, handlers, "*tools.Tools\n")
 	assert.Contains(t, handlers, "Tools: tools.Handlers()")
 	assert.Contains(t, handlers, "func (h handlers) ChatCompletion(ctx context.Context, call flowcrt.LLMCall) (flowcrt.ChainResult, error) {\n\treturn h.env.LLM.ChatCompletion(ctx, call)")

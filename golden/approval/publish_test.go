@@ -11,6 +11,7 @@ import (
 
 	flowcrun "github.com/flowc-dev/flowc/flowrun"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	"github.com/flowc-dev/flowc/session"
 )
 
 // author writes drafts; it has no Approve method, so every decision is
@@ -90,7 +91,7 @@ func TestInterruptedSession(t *testing.T) {
 	assert.Equal(t, []string{"write", "write", "publish"}, a.calls)
 
 	_, err = w.Decide(ctx, "doc-1", "approve")
-	assert.ErrorContains(t, err, "no approval waits for a decision")
+	assert.ErrorIs(t, err, session.ErrAlreadyAnswered, "the run took the answer and finished")
 }
 
 // A decision that is not an option is refused, and the session still

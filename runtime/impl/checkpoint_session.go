@@ -107,12 +107,17 @@ func (c *Sessions[S, U]) DecideAt(ctx context.Context, cfg *Config, id, key, dec
 	if err != nil {
 		return s, err
 	}
-	if cp == nil || cp.Status != StatusInterrupted {
+	if cp == nil {
 		return s, SessionErr(id, errors.New("no approval waits for a decision"))
 	}
-	p, err := pick(cp, key)
+	var p *Pending
+	err = errors.New("no approval waits for a decision")
+	if cp.Status == StatusInterrupted {
+		p, err = pick(cp, key)
+	}
 	if err != nil {
-		return s, SessionErr(id, err)
+		// The stop may have been answered by another, whose run went on.
+		return s, SessionErr(id, session.Refusal(ctx, cfg.Checkpointer, cp, key, err))
 	}
 	if err := p.Check(decision); err != nil {
 		return s, SessionErr(id, err)
@@ -143,6 +148,7 @@ func (s *Session) saveAnswer(ctx context.Context, cp *Checkpoint, key string, a 
 		return SessionErr(s.id, fmt.Errorf("%w: stop %q was answered, or its run went on, while this answer was saved", session.ErrAlreadyAnswered, key))
 	}
 	s.step, s.decisions = cp.Step, recordedDecisions(cp)
+	delete(s.rewait, key)
 	return err
 }
 
@@ -194,6 +200,7 @@ func (c *Sessions[S, U]) open(ctx context.Context, cfg *Config, id string) (*Ses
 	sess.step, sess.vars, sess.spent = cp.Step, cp.Position.Vars, cp.Position.Spent
 	sess.held = heldTokens(&cp.Position)
 	sess.decisions = recordedDecisions(cp)
+	sess.rewait = unanswered(cp)
 	if cp.Status != StatusSucceeded && cp.Position.FanOut != nil {
 		sess.fanOut, sess.fanOutAt = cp.Position.FanOut, cp.Position.State
 	}
@@ -243,6 +250,10 @@ type Session struct {
 	spent     []spentToken             // the task tokens whose waits have ended
 	events    []session.Event          // the history since the last save, saved with the next
 	held      map[string]*CallbackWait // the waits the last checkpoint holds, by token hash
+	// rewait are the approvals the last checkpoint waits at with no
+	// answer, by key: a run that reaches one only asks again, which the
+	// history does not repeat (as held does for task tokens).
+	rewait map[string]bool
 
 	mu      sync.Mutex      // the branches of a fan-out save from their own goroutines
 	step    int             // checkpoints saved so far

@@ -32,11 +32,15 @@ func (s *Session) recordLocked(kind session.EventKind, state string, fields any)
 	s.events = append(s.events, session.NewEvent(s.cfg.RunClock().Now(), kind, state, fields))
 }
 
-// recordStops records the approvals a run stops at.
+// recordStops records the approvals a run stops at, but those it waited
+// at already.
 func (s *Session) recordStops(stops []Pending) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, p := range stops {
+		if s.rewait[p.StopKey()] {
+			continue
+		}
 		s.recordLocked(session.KindStoppedForApproval, p.StopKey(), map[string]any{"key": p.StopKey(), "prompt": p.Prompt, "options": p.Options})
 	}
 }
@@ -94,6 +98,29 @@ func (s *Session) fail(ctx context.Context, err error) error {
 	pos.Spent = slices.Clone(s.spent)
 	return s.cfg.Checkpointer.Save(ctx, &Checkpoint{Session: s.id, Workflow: s.workflow, Schema: s.schema, Step: s.step,
 		Status: StatusFailed, Position: pos, State: state, Time: s.cfg.RunClock().Now().UTC(), Events: events})
+}
+
+// unanswered are the keys of the approvals cp waits at with no answer.
+func unanswered(cp *Checkpoint) map[string]bool {
+	if cp.Status != StatusInterrupted {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, p := range cp.Waiting() {
+		if p.Answer == nil {
+			out[p.StopKey()] = true
+		}
+	}
+	return out
+}
+
+// asksAgain reports whether a visit of the state key names goes back to
+// an approval that waited with no answer (rewait), so that the history
+// does not record it as a new visit.
+func (s *Session) asksAgain(key string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rewait[key]
 }
 
 // recordedDecisions are the decisions recorded in cp for its stops, by
@@ -170,12 +197,17 @@ func (h historyObserver) State(ctx context.Context, state string) (context.Conte
 		return ctx, next
 	}
 	path := itemPath(ctx)
+	again := sess.asksAgain(path + state)
 	if path == "" {
 		// The state's outcome is recorded with its checkpoint (Save).
-		sess.recordEntered(state)
+		if !again {
+			sess.recordEntered(state)
+		}
 		return ctx, next
 	}
-	sess.record(session.KindStateEntered, path+state, nil)
+	if !again {
+		sess.record(session.KindStateEntered, path+state, nil)
+	}
 	return ctx, func(err error) {
 		switch {
 		case err == nil:

@@ -69,8 +69,14 @@ func ChainSessionInput(input any) (*any, error) {
 // chain's input ({{.input}}). A new run (of a new session, or of one whose
 // last run finished) starts on it; an unfinished run's next task keeps the
 // input it had, so that resuming a session with the input it started with
-// changes nothing.
-func MergeChainInput(s *ChainState, in any) { s.Input = in }
+// changes nothing. A new run's output is the input already, as Attach
+// makes it, so that the history records the run starting on it.
+func MergeChainInput(s *ChainState, in any) {
+	s.Input = in
+	if s.over {
+		s.Output = in
+	}
+}
 
 // Attach makes a session's run of s save a checkpoint through sess after
 // every task (see Save). A state whose run had finished starts a new run,

@@ -4,13 +4,20 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"os"
 
 	binmain "github.com/flowc-dev/flowc/binmain"
+	console "github.com/flowc-dev/flowc/console"
 	wf "github.com/flowc-dev/flowc/golden/chaincondition"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
+
+// graphSVG is the workflow's graph, which the console shows on a session's page.
+//
+//go:embed graph.svg
+var graphSVG string
 
 func main() {
 	os.Exit(binmain.Main(os.Args, os.Stdin, os.Stdout, os.Stderr, func(ctx context.Context, input []byte, env *binmain.Env, opts ...flowcrt.Option) (any, error) {
@@ -32,5 +39,12 @@ func main() {
 			}
 		}
 		return w.Invoke(ctx, id, in)
-	}))
+	}, binmain.WithGraph("gate", console.Graph{
+		Nodes: map[string]string{
+			"check":   "s0",
+			"publish": "s1",
+			"refuse":  "s2",
+		},
+		SVG: graphSVG,
+	})))
 }
