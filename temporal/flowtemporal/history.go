@@ -1,6 +1,7 @@
 package flowtemporal
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -58,6 +59,7 @@ type reader struct {
 	scheduled map[int64]activityOf // per run: event ids start again at each
 	failed    map[string]int       // the attempts that failed of states not yet retried or passed
 	timed     map[string]bool      // of those, the states a timer started for since
+	tokens    []string             // the task tokens issued, which redact hides
 }
 
 // activityOf is a scheduled activity, as its later events need it.
@@ -79,7 +81,20 @@ func readHistory(events []*historypb.HistoryEvent) *history {
 }
 
 func (r *reader) add(ev *historypb.HistoryEvent, kind session.EventKind, state string, fields any) {
-	r.events = append(r.events, session.NewEvent(ev.GetEventTime().AsTime(), kind, state, fields))
+	e := session.NewEvent(ev.GetEventTime().AsTime(), kind, state, fields)
+	e.Fields = r.redact(e.Fields)
+	r.events = append(r.events, e)
+}
+
+// redact replaces the task tokens issued so far with their hashes: a
+// callback's activity gets its token in its input (Parameters with
+// $$.Task.Token), and a history shows a token by its hash only.
+func (r *reader) redact(data json.RawMessage) json.RawMessage {
+	for _, t := range r.tokens {
+		// A token is URL-safe base64 and dots: inside a JSON string as is.
+		data = bytes.ReplaceAll(data, []byte(t), []byte("task-token:"+session.TokenHash(t)))
+	}
+	return data
 }
 
 func (r *reader) read(ev *historypb.HistoryEvent) {
@@ -178,6 +193,7 @@ func (r *reader) marker(ev *historypb.HistoryEvent) {
 		return // another side effect: a random seed
 	}
 	hash := session.TokenHash(token)
+	r.tokens = append(r.tokens, token)
 	r.stops = append(r.stops, session.StopInfo{Key: state, State: state, Kind: session.KindTaskToken, TokenHash: hash})
 	r.add(ev, session.KindTaskTokenIssued, state, map[string]string{"key": state, "token_hash": hash})
 }
@@ -244,7 +260,7 @@ func (r *reader) tokenAnswered(ev *historypb.HistoryEvent, a TaskTokenAnswer) {
 func (r *reader) ended(ev *historypb.HistoryEvent) {
 	switch ev.GetEventType() {
 	case enums.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED:
-		r.result = first(ev.GetWorkflowExecutionCompletedEventAttributes().GetResult())
+		r.result = r.redact(first(ev.GetWorkflowExecutionCompletedEventAttributes().GetResult()))
 		r.add(ev, session.KindRunSucceeded, "", map[string]any{"output": r.result})
 	case enums.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED:
 		err := decode(temporal.GetDefaultFailureConverter().FailureToError(ev.GetWorkflowExecutionFailedEventAttributes().GetFailure()))
