@@ -178,7 +178,7 @@ func (r *reader) activityFailed(ev *historypb.HistoryEvent, act activityOf, f *f
 		return
 	}
 	r.failed[act.state]++
-	r.add(ev, session.KindStateFailed, act.state, map[string]string{"error": flowcimpl.ErrorName(err), "cause": err.Error()})
+	r.add(ev, session.KindStateFailed, act.state, errorFields(err))
 }
 
 // marker reads the side effect that issued a task token.
@@ -264,7 +264,7 @@ func (r *reader) ended(ev *historypb.HistoryEvent) {
 		r.add(ev, session.KindRunSucceeded, "", map[string]any{"output": r.result})
 	case enums.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED:
 		err := decode(temporal.GetDefaultFailureConverter().FailureToError(ev.GetWorkflowExecutionFailedEventAttributes().GetFailure()))
-		r.add(ev, session.KindRunFailed, "", map[string]string{"error": flowcimpl.ErrorName(err), "cause": err.Error()})
+		r.add(ev, session.KindRunFailed, "", errorFields(err))
 	case enums.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT:
 		r.add(ev, session.KindRunFailed, "", map[string]string{"error": "States.Timeout", "cause": "the workflow execution timed out"})
 	case enums.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED:
@@ -280,6 +280,16 @@ func (r *reader) ended(ev *historypb.HistoryEvent) {
 		return
 	}
 	r.stops = nil
+}
+
+// errorFields are an error's name and cause as the result line gives them:
+// the cause of the named error in its chain, else its message.
+func errorFields(err error) map[string]string {
+	cause := err.Error()
+	if e, ok := errors.AsType[*flowcrt.Error](err); ok {
+		cause = e.Cause
+	}
+	return map[string]string{"error": flowcimpl.ErrorName(err), "cause": cause}
 }
 
 // first is the first payload's JSON; null when there is none or it is
