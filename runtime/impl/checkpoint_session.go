@@ -122,7 +122,7 @@ func (c *Sessions[S, U]) DecideAt(ctx context.Context, cfg *Config, id, key, dec
 	if err := p.Check(decision); err != nil {
 		return s, SessionErr(id, err)
 	}
-	if err := sess.saveAnswer(ctx, cp, p.StopKey(), session.AnswerInput{Decision: decision, Door: doorOf(ctx)}); err != nil {
+	if err := sess.saveAnswer(ctx, cp, p.StopKey(), session.AnswerInput{Decision: decision, Door: DoorOf(ctx)}); err != nil {
 		return s, err
 	}
 	if s, err = c.decode(cp); err != nil {

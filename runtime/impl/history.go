@@ -151,7 +151,8 @@ func WithDoor(ctx context.Context, door string) context.Context {
 	return context.WithValue(ctx, doorKey{}, door)
 }
 
-func doorOf(ctx context.Context) string {
+// DoorOf is the door WithDoor gave ctx, else session.DoorGo.
+func DoorOf(ctx context.Context) string {
 	if d, _ := ctx.Value(doorKey{}).(string); d != "" {
 		return d
 	}

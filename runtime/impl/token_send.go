@@ -258,7 +258,7 @@ func answerEvent(ctx context.Context, at time.Time, pos *Position, w *CallbackWa
 	if i := slices.Index(waits, w); i >= 0 {
 		key = keys[i]
 	}
-	fields["key"], fields["token_hash"], fields["door"] = key, session.TokenHash(w.Token), doorOf(ctx)
+	fields["key"], fields["token_hash"], fields["door"] = key, session.TokenHash(w.Token), DoorOf(ctx)
 	return session.NewEvent(at, session.KindAnswerReceived, key, fields)
 }
 

@@ -1,7 +1,8 @@
 // Package cli is `flowc sessions`: it lists, shows, follows and stops the
-// sessions of a store. flowc runs it inside the program that opens the
-// store (cmd/flowc/sessionstore), so that flowc itself links no database
-// driver.
+// sessions of a store, or of a Temporal server. flowc runs it inside the
+// program that opens the store (cmd/flowc/sessionstore) or dials the
+// server (the Temporal module's cmd/sessions), so that flowc itself links
+// neither a database driver nor the Temporal SDK.
 package cli
 
 import (
@@ -18,11 +19,41 @@ import (
 	"github.com/flowc-dev/flowc/session"
 )
 
-// Store is what the command reads and changes.
+// Store is a checkpoint store the command reads and changes (FromStore).
 type Store interface {
 	session.Checkpointer
 	session.Lister
 	session.Historian
+}
+
+// Sessions is what the command reads and changes: a checkpoint store, or
+// the executions of a Temporal server.
+type Sessions interface {
+	session.Lister
+	session.Historian
+	// Describe returns session id as `show` prints it.
+	Describe(ctx context.Context, id string) (Description, error)
+	// Stop ends session id as stopped, with an error name and a cause for
+	// the record: it takes no answer or input after it.
+	Stop(ctx context.Context, id, errName, cause string) error
+}
+
+// FromStore returns the sessions of a checkpoint store.
+func FromStore(store Store) Sessions { return stored{store} }
+
+type stored struct{ Store }
+
+func (s stored) Describe(ctx context.Context, id string) (Description, error) {
+	cp, err := s.Load(ctx, id)
+	if err != nil {
+		return Description{}, err
+	}
+	return Description{ID: cp.Session, Workflow: cp.Workflow, Status: cp.Status, State: cp.Position.State, Step: cp.Step,
+		Updated: cp.Time, Stops: session.Stops(cp), Data: cp.State}, nil
+}
+
+func (s stored) Stop(ctx context.Context, id, errName, cause string) error {
+	return session.Stop(ctx, s.Store, id, errName, cause)
 }
 
 // Exit codes, as flowc's.
@@ -42,13 +73,18 @@ const Usage = `usage: flowc sessions (--checkpoint-db FILE | --temporal-address 
                         end the session as stopped: it takes no answer or input after it
 `
 
-// Main runs the command args on store.
+// Main runs the command args on a checkpoint store.
 func Main(ctx context.Context, store Store, args []string, stdout, stderr io.Writer) int {
+	return Run(ctx, FromStore(store), args, stdout, stderr)
+}
+
+// Run runs the command args on sessions.
+func Run(ctx context.Context, store Sessions, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, Usage)
 		return exitUsage
 	}
-	cmds := map[string]func(context.Context, Store, []string, io.Writer) error{
+	cmds := map[string]func(context.Context, Sessions, []string, io.Writer) error{
 		"list": list, "show": show, "history": history, "stop": stop,
 	}
 	cmd, ok := cmds[args[0]]
@@ -95,7 +131,7 @@ func parse(fs *flag.FlagSet, args []string, want bool) (string, error) {
 	return id, nil
 }
 
-func list(ctx context.Context, store Store, args []string, out io.Writer) error {
+func list(ctx context.Context, store Sessions, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("list", flag.ContinueOnError)
 	status := fs.String("status", "", "only sessions of this status")
 	workflow := fs.String("workflow", "", "only sessions of this workflow")
@@ -144,31 +180,31 @@ func checkStatus(s string) error {
 	return usageError{fmt.Errorf("no status %q; the statuses are %s", s, strings.Join(names, ", "))}
 }
 
-// shown is a session as `show --json` prints it.
-type shown struct {
+// Description is a session as `show --json` prints it.
+type Description struct {
 	ID       string             `json:"id"`
 	Workflow string             `json:"workflow"`
 	Status   session.Status     `json:"status"`
 	State    string             `json:"state,omitempty"` // where it is: the state it goes on at
-	Step     int                `json:"step"`
+	Step     int                `json:"step,omitempty"`  // the checkpoint's; none on Temporal
 	Updated  time.Time          `json:"updated"`
 	Stops    []session.StopInfo `json:"stops"`
-	Data     json.RawMessage    `json:"data"` // the workflow's state as saved
+	// Data is the workflow's state as saved; on Temporal, a succeeded
+	// run's result (a running one's state is inside its worker).
+	Data json.RawMessage `json:"data,omitempty"`
 }
 
-func show(ctx context.Context, store Store, args []string, out io.Writer) error {
+func show(ctx context.Context, store Sessions, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("show", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print a JSON object")
 	id, err := parse(fs, args, true)
 	if err != nil {
 		return err
 	}
-	cp, err := store.Load(ctx, id)
+	s, err := store.Describe(ctx, id)
 	if err != nil {
 		return err
 	}
-	s := shown{ID: cp.Session, Workflow: cp.Workflow, Status: cp.Status, State: cp.Position.State, Step: cp.Step,
-		Updated: cp.Time, Stops: session.Stops(cp), Data: cp.State}
 	if s.Stops == nil {
 		s.Stops = []session.StopInfo{}
 	}
@@ -176,7 +212,11 @@ func show(ctx context.Context, store Store, args []string, out io.Writer) error 
 		return json.NewEncoder(out).Encode(s)
 	}
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "ID\t%s\nWORKFLOW\t%s\nSTATUS\t%s\nSTATE\t%s\nSTEP\t%d\nUPDATED\t%s\n", s.ID, s.Workflow, s.Status, dash(s.State), s.Step, s.Updated.UTC().Format(time.RFC3339))
+	fmt.Fprintf(tw, "ID\t%s\nWORKFLOW\t%s\nSTATUS\t%s\nSTATE\t%s\n", s.ID, s.Workflow, s.Status, dash(s.State))
+	if s.Step > 0 {
+		fmt.Fprintf(tw, "STEP\t%d\n", s.Step)
+	}
+	fmt.Fprintf(tw, "UPDATED\t%s\n", s.Updated.UTC().Format(time.RFC3339))
 	if err := tw.Flush(); err != nil || len(s.Stops) == 0 {
 		return err
 	}
@@ -193,7 +233,7 @@ func show(ctx context.Context, store Store, args []string, out io.Writer) error 
 	return tw.Flush()
 }
 
-func history(ctx context.Context, store Store, args []string, out io.Writer) error {
+func history(ctx context.Context, store Sessions, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("history", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "one JSON object a line")
 	id, err := parse(fs, args, true)
@@ -224,7 +264,7 @@ func history(ctx context.Context, store Store, args []string, out io.Writer) err
 	return tw.Flush()
 }
 
-func stop(ctx context.Context, store Store, args []string, out io.Writer) error {
+func stop(ctx context.Context, store Sessions, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("stop", flag.ContinueOnError)
 	name := fs.String("error", "", "the error name to record")
 	cause := fs.String("cause", "", "the cause to record")
@@ -232,7 +272,7 @@ func stop(ctx context.Context, store Store, args []string, out io.Writer) error 
 	if err != nil {
 		return err
 	}
-	if err := session.Stop(ctx, store, id, *name, *cause); err != nil {
+	if err := store.Stop(ctx, id, *name, *cause); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "session %s stopped\n", id)

@@ -17,7 +17,7 @@ import (
 // state's timeout. QueryPending lists the approval meanwhile.
 func Approve(ctx context.Context, activity string, req flowcrt.ApprovalRequest) (string, error) {
 	var decision string
-	err := Execute(withTimeout(ctx, req.Timeout), activity, &decision, req)
+	err := Execute(withTimeout(ctx, req.Timeout), activity, &decision, approvalArgs{req, stopKey(ctx, req.State)})
 	switch {
 	case errors.Is(err, errActivityTimeout):
 		return "", timedOut(req)
@@ -25,6 +25,15 @@ func Approve(ctx context.Context, activity string, req flowcrt.ApprovalRequest) 
 		return decision, err
 	}
 	return runOf(ctx).wait(ctx, req)
+}
+
+// approvalArgs is the approval activity's argument: the request, and
+// beside it the key of its stop, which the activity does not read (its
+// parameter is the request) but the history keeps, so that the stops of
+// a session are read from its history (Executions), keys and all.
+type approvalArgs struct {
+	flowcrt.ApprovalRequest
+	Key string `json:",omitempty"` // "" outside fan-outs: the state names the stop
 }
 
 func timedOut(req flowcrt.ApprovalRequest) error {

@@ -40,6 +40,9 @@ type TaskTokenAnswer struct {
 	Error     string          `json:"error,omitempty"`
 	Cause     string          `json:"cause,omitempty"`
 	Heartbeat bool            `json:"heartbeat,omitempty"`
+	// Door is where the answer came from, for the session's history
+	// (flowcrt.WithDoor); the workflow ignores it.
+	Door string `json:"door,omitempty"`
 }
 
 // PendingTaskToken is a task token a run waits for, and its state.
@@ -170,6 +173,7 @@ func SendTaskHeartbeat(ctx context.Context, c client.Client, token string) error
 }
 
 func sendTaskToken(ctx context.Context, c client.Client, a TaskTokenAnswer) error {
+	a.Door = flowcimpl.DoorOf(ctx)
 	id, state, err := flowcimpl.TaskTokenOwner(a.Token)
 	if err != nil {
 		return err

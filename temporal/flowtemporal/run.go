@@ -28,6 +28,9 @@ type Decision struct {
 	Key      string `json:"key,omitempty"`
 	State    string `json:"state,omitempty"`
 	Decision string `json:"decision"`
+	// Door is where the decision came from, for the session's history
+	// (flowcrt.WithDoor); the workflow ignores it.
+	Door string `json:"door,omitempty"`
 }
 
 // memoSkipWaits is the memo of a run started with SkipWaits.

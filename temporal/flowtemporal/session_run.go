@@ -18,6 +18,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
+	"github.com/flowc-dev/flowc/session"
 )
 
 // Sessions of `flowc run --engine temporal --session`: the session is a
@@ -78,6 +79,8 @@ func openSession(ctx context.Context, c client.Client, name string, s Session) e
 	}
 	running := status == enums.WORKFLOW_EXECUTION_STATUS_RUNNING
 	switch {
+	case status == enums.WORKFLOW_EXECUTION_STATUS_TERMINATED || status == enums.WORKFLOW_EXECUTION_STATUS_CANCELED:
+		return sessionErr(s.ID, session.ErrStopped) // as a native session Stop ended
 	case running && s.Input != nil:
 		return giveInput(ctx, c, s)
 	case running || s.Task != (flowcimpl.TaskTokenFlags{}):
@@ -136,6 +139,7 @@ func sessionStatus(ctx context.Context, c client.Client, name, id string) (enums
 // answer sends the decision or the task token's answer, if any, and
 // returns once the run has taken it.
 func answer(ctx context.Context, c client.Client, s Session) error {
+	ctx = flowcimpl.WithDoor(ctx, session.DoorCLI)
 	t := s.Task
 	token := cmp.Or(t.Success, t.Failure, t.Heartbeat)
 	if token != "" {

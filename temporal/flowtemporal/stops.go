@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // Stops inside fan-outs. Every branch or item of a fan-out runs on a
@@ -132,7 +133,7 @@ func Decide(ctx context.Context, c client.Client, id, decision string) error {
 func DecideAt(ctx context.Context, c client.Client, id, key, decision string) error {
 	h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
 		WorkflowID: id, UpdateName: UpdateDecide, WaitForStage: client.WorkflowUpdateStageCompleted,
-		Args: []any{Decision{Key: key, Decision: decision}},
+		Args: []any{Decision{Key: key, Decision: decision, Door: flowcimpl.DoorOf(ctx)}},
 	})
 	if err == nil {
 		err = h.Get(ctx, nil)
