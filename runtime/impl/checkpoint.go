@@ -42,6 +42,7 @@ const (
 	StatusFinished    Status = "finished"    // the run reached its end
 	StatusInterrupted Status = "interrupted" // the run waits at an approval state for a decision
 	StatusWaiting     Status = "waiting"     // the run waits for a task token: Position.Callback (asl/callback.go)
+	StatusFailed      Status = "failed"      // the run failed at Position.State: Checkpoint.Error and Cause say why; Redrive goes on there
 )
 
 // Checkpoint is a session's run as saved after a state.
@@ -93,6 +94,13 @@ type Position struct {
 	// never issued as unknown (token_spent.go). It is no place to go
 	// on from: it travels in the position so that every store keeps it.
 	Spent []spentToken `json:"spent_tokens,omitempty"`
+	// Failure is set when the run failed at State (StatusFailed): what it
+	// failed with. Redrive goes on at State (checkpoint_redrive.go).
+	Failure *Failure `json:"failure,omitempty"`
+	// Redrives counts the runs of the session that went on from a failed
+	// checkpoint, as Step Functions' redriveCount; like Spent, it travels
+	// in the position so that every store keeps it.
+	Redrives int `json:"redrive_count,omitempty"`
 }
 
 // ChildPosition is where a run goes on in a compiled-in child: the child's
@@ -146,6 +154,9 @@ func (c *Checkpoint) clone() *Checkpoint {
 	out.Position.Timer = c.Position.Timer.clone()
 	out.Position.Callback = c.Position.Callback.clone()
 	out.Position.Spent = slices.Clone(c.Position.Spent)
+	if f := c.Position.Failure; f != nil {
+		out.Position.Failure = &Failure{Error: f.Error, Cause: f.Cause}
+	}
 	if c.Pending != nil {
 		p := *c.Pending
 		p.Options = slices.Clone(p.Options)

@@ -73,10 +73,11 @@ func chainInput(t *testing.T, text string) *any {
 	return in
 }
 
-// A task that fails saves nothing: the checkpoint stays after the task
-// before it, and Resume runs only the failed task, from the state it began
-// with, to the state an uninterrupted run ends in (output, input, variables,
-// task outputs and edge counts alike).
+// A task that fails saves the session failed at that task, on the state
+// saved after the task before it, and Resume (a redrive) runs only the
+// failed task, from the state it began with, to the state an uninterrupted
+// run ends in (output, input, variables, task outputs and edge counts
+// alike).
 func TestChainSessionResumesAtTheFailedTask(t *testing.T) {
 	ctx := context.Background()
 	store := impl.NewMemoryCheckpointer()
@@ -86,9 +87,11 @@ func TestChainSessionResumesAtTheFailedTask(t *testing.T) {
 	require.ErrorContains(t, err, "down")
 	cp, err := store.Load(ctx, "s")
 	require.NoError(t, err)
-	assert.Equal(t, impl.StatusRunning, cp.Status)
+	assert.Equal(t, impl.StatusFailed, cp.Status)
 	assert.Equal(t, "b", cp.Position.State)
-	assert.Equal(t, 1, cp.Step, "one checkpoint: after task a")
+	assert.Equal(t, 2, cp.Step, "after task a, and the failure at b")
+	require.NotNil(t, cp.Position.Failure)
+	assert.Contains(t, cp.Position.Failure.Cause, "down")
 
 	got, err := c.sessions().Resume(ctx, &cfg, "s")
 	require.NoError(t, err)
