@@ -117,5 +117,8 @@ func runSession(ctx context.Context, sf flowcimpl.SessionFlags, session sessionF
 	if err := sf.Task.Record(ctx, store, sf.ID); err != nil {
 		return nil, err
 	}
+	if sf.Redrive {
+		ctx = flowcimpl.WithRedrive(ctx)
+	}
 	return session(flowcimpl.WithDecisionKey(ctx, sf.At), sf.ID, in, sf.Decision, env, watch, flowcrt.WithCheckpointer(store))
 }
