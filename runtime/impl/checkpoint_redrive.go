@@ -19,29 +19,20 @@ import (
 // ErrNotRedrivable is wrapped by the *SessionError of a redrive of a
 // session whose last run did not fail: it is running, waits, succeeded,
 // or has no checkpoint. Nothing ran.
-var ErrNotRedrivable = errors.New("only a failed session can be redriven")
-
-type redriveKey struct{}
+var ErrNotRedrivable = session.ErrNotRedrivable
 
 // WithRedrive returns a context under which a workflow's Resume, and its
 // Invoke without input, redrive the session: they go on from the state its
 // last run failed at, and refuse, with an error wrapping ErrNotRedrivable,
 // a session whose last run did not fail. Without it they go on from a
 // failed checkpoint all the same, as from any other.
-func WithRedrive(ctx context.Context) context.Context {
-	return context.WithValue(ctx, redriveKey{}, true)
-}
-
-func redriving(ctx context.Context) bool {
-	on, _ := ctx.Value(redriveKey{}).(bool)
-	return on
-}
+func WithRedrive(ctx context.Context) context.Context { return session.WithRedrive(ctx) }
 
 // checkRedrive refuses a redrive of a session whose last checkpoint, cp
 // (nil: none), is not of a failed run.
 func checkRedrive(ctx context.Context, id string, cp *Checkpoint) error {
 	switch {
-	case !redriving(ctx) || cp != nil && cp.Status == StatusFailed:
+	case !session.Redriving(ctx) || cp != nil && cp.Status == StatusFailed:
 		return nil
 	case cp == nil:
 		return SessionErr(id, fmt.Errorf("%w: it has no checkpoint", ErrNotRedrivable))

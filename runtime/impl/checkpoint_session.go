@@ -47,7 +47,7 @@ type Sessions[S, U any] struct {
 // whose last run failed is redriven from the state that failed. Under
 // WithRedrive, in is not merged: the session is redriven, as by Resume.
 func (c *Sessions[S, U]) Invoke(ctx context.Context, cfg *Config, id string, in *U) (S, error) {
-	if redriving(ctx) {
+	if session.Redriving(ctx) {
 		return c.Resume(ctx, cfg, id)
 	}
 	var s S

@@ -36,7 +36,8 @@ const (
 const Usage = `usage: flowc sessions (--checkpoint-db FILE | --temporal-address HOST:PORT) COMMAND
   list [--status S] [--workflow W] [--limit N] [--json]
                         the sessions, newest first
-  show ID [--json]      a session: its status, where it is and the stops it waits at
+  show ID [--json]      a session: its status, where it is, the stops it waits at,
+                        and for a failed one its error, cause and redrive count
   history ID [--json]   what the session did, one event a line
   stop ID [--error E] [--cause C]
                         end the session as stopped: it takes no answer or input after it
@@ -153,7 +154,11 @@ type shown struct {
 	Step     int                `json:"step"`
 	Updated  time.Time          `json:"updated"`
 	Stops    []session.StopInfo `json:"stops"`
-	Data     json.RawMessage    `json:"data"` // the workflow's state as saved
+	// Failure is what a failed session's run failed with; a redrive runs
+	// State again.
+	Failure  *session.Failure `json:"failure,omitempty"`
+	Redrives int              `json:"redrive_count,omitempty"` // the runs that went on from a failed checkpoint
+	Data     json.RawMessage  `json:"data"`                    // the workflow's state as saved
 }
 
 func show(ctx context.Context, store Store, args []string, out io.Writer) error {
@@ -168,7 +173,7 @@ func show(ctx context.Context, store Store, args []string, out io.Writer) error 
 		return err
 	}
 	s := shown{ID: cp.Session, Workflow: cp.Workflow, Status: cp.Status, State: cp.Position.State, Step: cp.Step,
-		Updated: cp.Time, Stops: session.Stops(cp), Data: cp.State}
+		Updated: cp.Time, Stops: session.Stops(cp), Failure: cp.Position.Failure, Redrives: cp.Position.Redrives, Data: cp.State}
 	if s.Stops == nil {
 		s.Stops = []session.StopInfo{}
 	}
@@ -177,6 +182,12 @@ func show(ctx context.Context, store Store, args []string, out io.Writer) error 
 	}
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "ID\t%s\nWORKFLOW\t%s\nSTATUS\t%s\nSTATE\t%s\nSTEP\t%d\nUPDATED\t%s\n", s.ID, s.Workflow, s.Status, dash(s.State), s.Step, s.Updated.UTC().Format(time.RFC3339))
+	if f := s.Failure; f != nil {
+		fmt.Fprintf(tw, "ERROR\t%s\nCAUSE\t%s\n", dash(oneLine(f.Error)), dash(oneLine(f.Cause)))
+	}
+	if s.Redrives > 0 {
+		fmt.Fprintf(tw, "REDRIVES\t%d\n", s.Redrives)
+	}
 	if err := tw.Flush(); err != nil || len(s.Stops) == 0 {
 		return err
 	}
