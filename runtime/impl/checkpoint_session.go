@@ -284,8 +284,9 @@ func (s *Session) UnknownState(state string) error {
 // next (the id of the state to run next, "" once the run has finished) with
 // the state: that is the checkpoint. An *Interrupted error saves the run
 // waiting at the approval state, and is returned. Other errors are returned
-// as they are and save nothing, so that resuming retries the state that
-// failed.
+// as they are and save nothing here: the run's end saves the session
+// failed at the last checkpoint's position (fail), so that a redrive
+// retries the state that failed.
 func (s *Session) Save(ctx context.Context, next string, state any, err error) error {
 	var wait *Interrupted
 	switch {
