@@ -92,8 +92,10 @@ type ItemReader struct {
 
 // ResultWriter is a distributed Map's ResultWriter.
 type ResultWriter struct {
-	Resource   string
-	Parameters *Template // Bucket, Prefix
+	Resource       string    // "": a WriterConfig alone, the results are the Map's result
+	Parameters     *Template // Bucket, Prefix
+	OutputType     string    // WriterConfig: JSON or JSONL ("": JSON)
+	Transformation string    // WriterConfig: NONE, COMPACT or FLATTEN ("": NONE)
 }
 
 // Distributed is what a DISTRIBUTED Map adds to a Map state.

@@ -35,9 +35,9 @@ func TestSoak(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts worker processes")
 	}
-	cfg := soakConfig{sessions: 400, workers: 3, perWorker: 20, kills: 8, killEvery: 500 * time.Millisecond, limit: 3 * time.Minute}
+	cfg := shortForm
 	if *long {
-		cfg = soakConfig{sessions: 2000, workers: 3, perWorker: 60, kills: 30, killEvery: time.Second, limit: 20 * time.Minute}
+		cfg = longForm
 	}
 	reqs := plan(cfg.sessions)
 	want := uninterrupted(t, reqs)

@@ -10,12 +10,20 @@ import (
 	"os"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/flowc-dev/flowc/checkpoint/sqlite"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 )
 
-var long = flag.Bool("soak.long", false, "run the long form: 2,000 sessions and a kill every 2 seconds")
+// The short form runs in CI; -soak.long runs the long one. The flag's
+// help is made from longForm, so that it says what the test does.
+var (
+	shortForm = soakConfig{sessions: 400, workers: 3, perWorker: 20, kills: 8, killEvery: 500 * time.Millisecond, limit: 3 * time.Minute}
+	longForm  = soakConfig{sessions: 2000, workers: 3, perWorker: 60, kills: 30, killEvery: time.Second, limit: 20 * time.Minute}
+	long      = flag.Bool("soak.long", false, fmt.Sprintf("run the long form: %d sessions, and up to %d kills, one every %v on average",
+		longForm.sessions, longForm.kills, longForm.killEvery))
+)
 
 // request is what the test sends a worker: run (or resume) a session,
 // answer the approval it waits at, or send the success of the task token

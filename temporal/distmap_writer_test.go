@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -79,16 +80,36 @@ func runArchiveNative(t *testing.T, h aslwriter.ArchiveHandlers, in string) map[
 	return out.(map[string]any)
 }
 
-// summary is the Map's result without its run's name, which holds the
-// start time, and with dir made "OUT".
+// summary is the Map's result, as Step Functions gives it with a
+// ResultWriter ("ResultWriter (Map)" in the developer guide), with the
+// map run's id made "ID" (it comes from the execution's name, which holds
+// the start time) and dir made "OUT".
 func summary(t *testing.T, out map[string]any, dir string) string {
 	s := out["archived"].(map[string]any)
-	delete(s, "MapRunArn")
-	return strings.ReplaceAll(jsonOf(t, s), dir, "OUT")
+	return normalized(t, jsonOf(t, s), runIDOf(t, s), dir)
 }
 
-func byIndex(rs []flowcrt.ChildResult) []flowcrt.ChildResult {
+// runIDOf is the id of the map run whose result is s.
+func runIDOf(t *testing.T, s map[string]any) string {
+	arn, ok := s["MapRunArn"].(string)
+	require.True(t, ok, "no MapRunArn in %v", s)
+	return arn[strings.LastIndex(arn, ":")+1:]
+}
+
+func normalized(t *testing.T, text, id, dir string) string {
+	require.NotEmpty(t, id)
+	return strings.ReplaceAll(strings.ReplaceAll(text, id, "ID"), dir, "OUT")
+}
+
+// byIndex sorts rs by index, and checks and drops each run's times, which
+// come from the native clock or from Temporal's.
+func byIndex(t *testing.T, rs []flowcrt.ChildResult) []flowcrt.ChildResult {
 	slices.SortFunc(rs, func(a, b flowcrt.ChildResult) int { return a.Index - b.Index })
+	for i := range rs {
+		assert.False(t, rs[i].Start.IsZero(), "child %d has no start time", rs[i].Index)
+		assert.False(t, rs[i].Stop.Before(rs[i].Start), "child %d stops before it starts", rs[i].Index)
+		rs[i].Start, rs[i].Stop = time.Time{}, time.Time{}
+	}
 	return rs
 }
 
@@ -101,7 +122,7 @@ func TestResultWriterHandlerOnTemporal(t *testing.T) {
 	got := runArchive(t, w, archiveInput("bucket"))
 	assert.Equal(t, summary(t, want, ""), summary(t, got, ""))
 	require.Len(t, w.results, 3)
-	assert.Equal(t, byIndex(native.results), byIndex(w.results))
+	assert.Equal(t, byIndex(t, native.results), byIndex(t, w.results))
 	assert.Equal(t, "Unreadable", w.results[1].Error)
 	assert.Zero(t, w.outside, "the writer ran in workflow code")
 }
@@ -113,17 +134,37 @@ func TestBuiltinResultWriterOnTemporal(t *testing.T) {
 	want := runArchiveNative(t, store{}, archiveInput(nativeDir))
 	got := runArchive(t, store{}, archiveInput(temporalDir))
 	assert.Equal(t, summary(t, want, nativeDir), summary(t, got, temporalDir))
-	for _, name := range []string{"results.jsonl", "manifest.json"} {
-		w, err := os.ReadFile(filepath.Join(nativeDir, "archived", "Archive", name))
-		require.NoError(t, err)
-		g, err := os.ReadFile(filepath.Join(temporalDir, "archived", "Archive", name))
-		require.NoError(t, err)
-		wl, gl := strings.Split(string(w), "\n"), strings.Split(string(g), "\n")
-		slices.Sort(wl) // the native children end in any order
-		slices.Sort(gl)
-		assert.Equal(t, wl, gl, name)
+	nativeID, temporalID := runIDOf(t, want["archived"].(map[string]any)), runIDOf(t, got["archived"].(map[string]any))
+	for _, name := range []string{"SUCCEEDED_0.json", "FAILED_0.json"} {
+		w := resultRecords(t, filepath.Join(nativeDir, "archived", nativeID, name))
+		g := resultRecords(t, filepath.Join(temporalDir, "archived", temporalID, name))
+		assert.Equal(t, normalized(t, jsonOf(t, w), nativeID, nativeDir), normalized(t, jsonOf(t, g), temporalID, temporalDir), name)
 	}
-	assert.Contains(t, summary(t, got, temporalDir), `"Failed":1`)
+	w, err := os.ReadFile(filepath.Join(nativeDir, "archived", nativeID, "manifest.json"))
+	require.NoError(t, err)
+	g, err := os.ReadFile(filepath.Join(temporalDir, "archived", temporalID, "manifest.json"))
+	require.NoError(t, err)
+	assert.Equal(t, normalized(t, string(w), nativeID, nativeDir), normalized(t, string(g), temporalID, temporalDir))
+	assert.Contains(t, string(g), `"FAILED":[{"Key":"archived/`+temporalID+`/FAILED_0.json"`)
+}
+
+// resultRecords reads a result file (a JSON array) in the order of the
+// children's names (the native children end in any order), each record's
+// times checked and dropped: they come from different clocks.
+func resultRecords(t *testing.T, path string) []map[string]any {
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var records []map[string]any
+	require.NoError(t, json.Unmarshal(data, &records), string(data))
+	slices.SortFunc(records, func(a, b map[string]any) int { return strings.Compare(a["Name"].(string), b["Name"].(string)) })
+	for _, r := range records {
+		for _, k := range []string{"StartDate", "StopDate"} {
+			_, err := time.Parse("2006-01-02T15:04:05.000Z", r[k].(string))
+			assert.NoError(t, err, k)
+			delete(r, k)
+		}
+	}
+	return records
 }
 
 // relay reads three items and takes the results.
@@ -149,7 +190,8 @@ func TestDistributedMapWithoutTasksOnTemporal(t *testing.T) {
 	require.NoError(t, flowtemporal.StepsError(env.GetWorkflowError()))
 	var out map[string]any
 	require.NoError(t, env.GetWorkflowResult(&out))
-	assert.Equal(t, map[string]any{"Total": 3.0, "Succeeded": 3.0, "Failed": 0.0}, out["Summary"])
+	assert.Equal(t, map[string]any{"Bucket": "out", "Key": runIDOf(t, out) + "/manifest.json"}, out["ResultWriterDetails"],
+		"the handlers' writer wrote the results; the Map's result says where Step Functions would have put them")
 	require.Len(t, h.results, 3)
 	assert.Equal(t, map[string]any{"item": map[string]any{"k": "v"}, "relayed": true}, h.results[2].Output)
 	assert.Zero(t, h.outside)

@@ -20,6 +20,8 @@ import (
 	blues "github.com/blues/jsonata-go"
 
 	"github.com/flowc-dev/flowc/runtime/jsonata"
+
+	"github.com/flowc-dev/flowc/internal/sharedtest"
 )
 
 // suiteDir is JSONata's test suite, converted to JSON (../shared beside
@@ -36,13 +38,7 @@ type expression struct {
 // suite reads the cases over datasets, in file order, leaving out the
 // groups that measure limits rather than evaluation.
 func suite(tb testing.TB) []expression {
-	if _, err := os.Stat(suiteDir); err != nil {
-		tb.Skip("the JSONata suite is not beside the repository:", suiteDir)
-	}
-	raw, err := os.ReadFile(filepath.Join(suiteDir, "datasets.json"))
-	if err != nil {
-		tb.Fatal(err)
-	}
+	raw := sharedtest.ReadFile(tb, filepath.Join(suiteDir, "datasets.json"))
 	var datasets map[string]any
 	if err := json.Unmarshal(raw, &datasets); err != nil {
 		tb.Fatal(err)

@@ -73,6 +73,7 @@ func Lower(r *yamlx.Reader, root *yaml.Node, stem, pkg string) *ir.Workflow {
 	}
 	w.Start, w.States = top.Start, top.States
 	l.checkExprs(true)
+	l.checkVarPaths()
 	return w
 }
 
@@ -95,6 +96,7 @@ type lowerer struct {
 	constVariables map[*yaml.Node]bool // choice Variables a template parameter made constants (skills.go)
 
 	exprs    []checkedExpr   // the JSONata expressions of the file being lowered (query.go)
+	varPaths []*ir.Path      // the JSONPaths of the file being lowered that read a variable
 	assigned map[string]bool // every variable an Assign of the definition sets
 }
 

@@ -173,10 +173,10 @@ func (l *lowerer) resultWriter(n *yaml.Node) *ir.ResultWriter {
 	if c := m.Get("WriterConfig"); c != nil {
 		if cm, ok := l.Mapping(c, "WriterConfig", "OutputType", "Transformation"); ok {
 			if v := cm.Get("OutputType"); v != nil {
-				l.oneOf(v, "OutputType", []string{"JSON", "JSONL"})
+				w.OutputType = l.oneOf(v, "OutputType", []string{"JSON", "JSONL"})
 			}
 			if v := cm.Get("Transformation"); v != nil {
-				l.oneOf(v, "Transformation", []string{"NONE", "COMPACT", "FLATTEN"})
+				w.Transformation = l.oneOf(v, "Transformation", []string{"NONE", "COMPACT", "FLATTEN"})
 			}
 		}
 	}

@@ -85,6 +85,39 @@ func segments(steps []jsonpath.Step) []ir.Segment {
 	return segs
 }
 
+// noteVarPath keeps p for checkVarPaths when it reads a variable.
+func (l *lowerer) noteVarPath(p *ir.Path) {
+	if p.Var != "" {
+		l.varPaths = append(l.varPaths, p)
+	}
+}
+
+// noteVarPaths notes the paths among the arguments of call, at any depth.
+func (l *lowerer) noteVarPaths(call *ir.Intrinsic) {
+	for _, a := range call.Args {
+		if a.Path != nil {
+			l.noteVarPath(a.Path)
+		}
+		if a.Call != nil {
+			l.noteVarPaths(a.Call)
+		}
+	}
+}
+
+// checkVarPaths reports, once the whole machine is lowered, every `$name`
+// path whose variable no Assign sets. Such a path would fail at run time,
+// and read as a JSONPath it is no path at all: Jayway and the consensus
+// of JSONPath implementations reject `$a`, which needs `.` or `[` after
+// the `$` (json-path-comparison, dot_notation_without_dot).
+func (l *lowerer) checkVarPaths() {
+	for _, p := range l.varPaths {
+		if !l.assigned[p.Var] {
+			l.Diags.Errorf(p.Pos.Shift(1), "invalid path %q: no Assign sets a variable %q, and a path into the input needs `.` or `[` after `$` (`$.%s`)", p.Source, p.Var, p.Var)
+		}
+	}
+	l.varPaths = nil
+}
+
 // variableName reads the name of a variable at the start of s: up to a
 // `.`, a bracket, a parenthesis, a quote or a space.
 func variableName(s string) string {

@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowc-dev/flowc/compiler"
+
+	"github.com/flowc-dev/flowc/internal/sharedtest"
 )
 
 // statelintDir holds the definitions of awslabs/statelint's own tests
@@ -31,11 +33,7 @@ type statelintCase struct {
 // Every definition statelint judges, `flowc check` judges the same way:
 // it goes through compiler.Compile as cmd/flowc's check command does.
 func TestStatelintConformance(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join(statelintDir, "expectations.json"))
-	if os.IsNotExist(err) {
-		t.Skip("../shared/conformance is absent (CI has it)")
-	}
-	require.NoError(t, err)
+	raw := sharedtest.ReadFile(t, filepath.Join(statelintDir, "expectations.json"))
 	var cases []statelintCase
 	require.NoError(t, json.Unmarshal(raw, &cases))
 	agree, judged := 0, 0

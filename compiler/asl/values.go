@@ -24,6 +24,7 @@ func (l *lowerer) path(n *yaml.Node, what string, reference, allowContext bool) 
 		return nil
 	}
 	p.Pos = at
+	l.noteVarPath(p)
 	return p
 }
 
@@ -174,6 +175,7 @@ func (l *lowerer) intrinsic(n *yaml.Node) *ir.Intrinsic {
 	}
 	if call != nil {
 		place(call, at)
+		l.noteVarPaths(call)
 	}
 	return call
 }

@@ -218,12 +218,12 @@ func (l *lowerer) lowerImport(r *yamlx.Reader, root *yaml.Node, inc *inclusion, 
 	}
 	// The template's own workflow-level fields hold for its states only.
 	saved, savedNames, savedImports, savedJSONata := l.Reader, l.names, l.imports, l.jsonata
-	savedBudget, savedTools, savedExprs := l.runBudget, l.defaultTools, l.exprs
-	l.Reader, l.names, l.exprs = r, map[string]*ir.State{}, nil
+	savedBudget, savedTools, savedExprs, savedVarPaths := l.runBudget, l.defaultTools, l.exprs, l.varPaths
+	l.Reader, l.names, l.exprs, l.varPaths = r, map[string]*ir.State{}, nil, nil
 	l.depth++
 	defer func() {
 		l.Reader, l.names, l.imports, l.jsonata = saved, savedNames, savedImports, savedJSONata
-		l.runBudget, l.defaultTools, l.exprs = savedBudget, savedTools, savedExprs
+		l.runBudget, l.defaultTools, l.exprs, l.varPaths = savedBudget, savedTools, savedExprs, savedVarPaths
 		l.depth--
 	}()
 	if inc.params == nil {

@@ -2,7 +2,9 @@ package asldistributed
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,23 +103,91 @@ func TestMaxItems(t *testing.T) {
 	assert.Len(t, out.(map[string]any)["priced"], 1)
 }
 
-// The built-in writer puts every line's result in a local file and the
-// Map's result says where; one failed line of four is within 50%.
+// The built-in writer writes what Step Functions writes to S3 ("Processing
+// Distributed Map output" in the developer guide), Bucket being a
+// directory: under <Prefix>/<map run id>/ one JSON array per status and a
+// manifest.json naming them; the Map's result is the map run's ARN and
+// where the manifest is, nothing else ("ResultWriter (Map)"). One failed
+// line of four is within 50%.
 func TestLocalResultWriter(t *testing.T) {
 	in := input(t, 5)
+	bucket := in["out"].(string)
 	out, err := NewOrders(&shop{}).Run(context.Background(), in)
 	require.NoError(t, err)
 	checked := out.(map[string]any)["checked"].(map[string]any)
-	assert.Equal(t, map[string]any{"Total": 4.0, "Succeeded": 3.0, "Failed": 1.0}, checked["Summary"])
-	dir := filepath.Join(in["out"].(string), "checked", "CheckLines")
-	data, err := os.ReadFile(filepath.Join(dir, "results.jsonl"))
+	arn := checked["MapRunArn"].(string)
+	require.Regexp(t, `^arn:aws:states:local:000000000000:mapRun:orders/lines:[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$`, arn,
+		"named after the machine and the Map's Label, with a run id")
+	id := arn[strings.LastIndex(arn, ":")+1:]
+	assert.Equal(t, map[string]any{"Bucket": bucket, "Key": "checked/" + id + "/manifest.json"}, checked["ResultWriterDetails"])
+	assert.Len(t, checked, 2)
+
+	succeeded := readRecords(t, filepath.Join(bucket, "checked", id, "SUCCEEDED_0.json"))
+	failed := readRecords(t, filepath.Join(bucket, "checked", id, "FAILED_0.json"))
+	require.Len(t, succeeded, 3)
+	require.Len(t, failed, 1)
+	for _, r := range append(succeeded, failed...) {
+		assert.Equal(t, true, r["InputDetails"].(map[string]any)["Included"])
+		assert.Equal(t, "arn:aws:states:local:000000000000:stateMachine:orders/lines", r["StateMachineArn"])
+		assert.Equal(t, "arn:aws:states:local:000000000000:execution:orders/lines:"+r["Name"].(string), r["ExecutionArn"])
+		assert.Equal(t, 0.0, r["RedriveCount"])
+		assert.Regexp(t, `^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$`, r["StartDate"])
+		assert.Regexp(t, `^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$`, r["StopDate"])
+	}
+	// The input and output are JSON text, as DescribeExecution gives them.
+	s := succeeded[0]
+	assert.ElementsMatch(t, []string{"ExecutionArn", "Input", "InputDetails", "Name", "Output", "OutputDetails",
+		"RedriveCount", "RedriveStatus", "RedriveStatusReason", "StartDate", "StateMachineArn", "Status", "StopDate"}, keys(s))
+	assert.Equal(t, "SUCCEEDED", s["Status"])
+	assert.Equal(t, "NOT_REDRIVABLE", s["RedriveStatus"])
+	for _, r := range succeeded {
+		var line map[string]any
+		require.NoError(t, json.Unmarshal([]byte(r["Input"].(string)), &line))
+		assert.JSONEq(t, fmt.Sprint(line["line"]), r["Output"].(string), "Check returns the line's number")
+	}
+	f := failed[0]
+	assert.ElementsMatch(t, []string{"Cause", "Error", "ExecutionArn", "Input", "InputDetails", "Name",
+		"RedriveCount", "RedriveStatus", "StartDate", "StateMachineArn", "Status", "StopDate"}, keys(f))
+	assert.Equal(t, map[string]any{"Status": "FAILED", "Error": "States.TaskFailed", "Cause": "line not ok", "Input": `{"line":3,"ok":false}`},
+		map[string]any{"Status": f["Status"], "Error": f["Error"], "Cause": f["Cause"], "Input": f["Input"]})
+
+	manifest := map[string]any{}
+	data, err := os.ReadFile(filepath.Join(bucket, "checked", id, "manifest.json"))
 	require.NoError(t, err)
-	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	assert.Len(t, lines, 4)
-	assert.Contains(t, string(data), `"Status":"FAILED","Input":{"line":3,"ok":false},"Error":"States.TaskFailed","Cause":"line not ok"`)
-	manifest, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	require.NoError(t, json.Unmarshal(data, &manifest))
+	assert.Equal(t, map[string]any{
+		"DestinationBucket": bucket,
+		"MapRunArn":         arn,
+		"ResultFiles": map[string]any{
+			"FAILED":    []any{map[string]any{"Key": "checked/" + id + "/FAILED_0.json", "Size": fileSize(t, bucket, "checked", id, "FAILED_0.json")}},
+			"PENDING":   []any{},
+			"SUCCEEDED": []any{map[string]any{"Key": "checked/" + id + "/SUCCEEDED_0.json", "Size": fileSize(t, bucket, "checked", id, "SUCCEEDED_0.json")}},
+		},
+	}, manifest)
+}
+
+// readRecords reads a result file: a JSON array of objects.
+func readRecords(t *testing.T, path string) []map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	require.NoError(t, err)
-	assert.JSONEq(t, `{"Total": 4, "Succeeded": 3, "Failed": 1, "Results": "results.jsonl"}`, string(manifest))
+	var records []map[string]any
+	require.NoError(t, json.Unmarshal(data, &records), string(data))
+	return records
+}
+
+func keys(m map[string]any) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func fileSize(t *testing.T, elem ...string) float64 {
+	info, err := os.Stat(filepath.Join(elem...))
+	require.NoError(t, err)
+	return float64(info.Size())
 }
 
 // Handlers that implement flowcrt.ResultWriter get each child's result.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 
 	"github.com/flowc-dev/flowc/checkpoint/sqlite"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -67,7 +68,8 @@ const (
 
 // TestMain lets the test binary play the process that is killed: with
 // FLOWC_WAIT_DB set, it runs session "crash", which sleeps 5 s in the Wait
-// state CoolOff, on the real clock.
+// state CoolOff, on the real clock. Otherwise it runs the tests, and
+// fails if any leaves a goroutine behind.
 func TestMain(m *testing.M) {
 	if db := os.Getenv(crashDB); db != "" {
 		store, err := sqlite.Open(db)
@@ -80,7 +82,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "the run was meant to be killed in its Wait, but ended:", err)
 		os.Exit(4)
 	}
-	os.Exit(m.Run())
+	goleak.VerifyTestMain(m)
 }
 
 // A process killed with SIGKILL 2.5 s into the 5 s Wait is resumed from the

@@ -10,7 +10,7 @@ import (
 
 // aslGenVersion is the generator version of States Language code; it needs
 // the runtime's ASLExec and friends, and its sessions.
-const aslGenVersion = 14 // 14: stops and callbacks inside compiled-in children that branches run, the machinery in runtime/impl/asl; 13: mocks through package flowrun; 12: task tokens, stops inside Map and Parallel; 10: the machinery in runtime/impl
+const aslGenVersion = 15 // 15: ResultWriter's WriterConfig (OutputType, Transformation) and the Temporal CloseResults without counts; 14: stops and callbacks inside compiled-in children that branches run, the machinery in runtime/impl/asl; 13: mocks through package flowrun; 12: task tokens, stops inside Map and Parallel; 10: the machinery in runtime/impl
 
 // callbackSuffix ends the Resource of a Task that waits for its token.
 const callbackSuffix = ".waitForTaskToken"
@@ -181,7 +181,7 @@ func distributedIO(w *ir.Workflow) (reads, writes bool) {
 	for _, s := range ir.AllStates(w.States) {
 		if d := s.ASL.Distributed; d != nil {
 			reads = reads || d.Reader != nil
-			writes = writes || d.Writer != nil
+			writes = writes || d.Writer != nil && d.Writer.Resource != "" // a WriterConfig alone writes nothing
 		}
 	}
 	return reads, writes

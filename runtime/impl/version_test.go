@@ -15,7 +15,7 @@ import (
 // package runtime, which no longer has them (they are in package flowrun).
 var (
 	// The type a skew error names (docs/generated-api.md).
-	_ impl.RuntimeSupportsGeneratedCode13To14 = impl.ThisRuntime
+	_ impl.RuntimeSupportsGeneratedCode13To15 = impl.ThisRuntime
 
 	_ interface{ GeneratedCodeVersion13() } = impl.ThisRuntime
 )

@@ -2,9 +2,10 @@ package jinja
 
 import (
 	"encoding/json"
-	"os"
 	"slices"
 	"testing"
+
+	"github.com/flowc-dev/flowc/internal/sharedtest"
 )
 
 type templateCase struct {
@@ -20,10 +21,7 @@ type templateCase struct {
 // (see the suite's README): each template is resolved against its context
 // store as the engine's process_string does (dynamic_value_utils.py).
 func TestConformanceTemplates(t *testing.T) {
-	data, err := os.ReadFile("../../../shared/conformance/codemie/templates.json")
-	if err != nil {
-		t.Skip("conformance suite absent:", err)
-	}
+	data := sharedtest.ReadFile(t, "../../../shared/conformance/codemie/templates.json")
 	var cases []templateCase
 	if err := json.Unmarshal(data, &cases); err != nil {
 		t.Fatal(err)

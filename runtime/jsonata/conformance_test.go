@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/flowc-dev/flowc/internal/sharedtest"
 )
 
 // suiteDir is the official JSONata test suite (jsonata-js/jsonata
@@ -58,19 +60,14 @@ func (c *suiteCase) id(group string) string {
 
 func loadSuite(t *testing.T) (map[string][]suiteCase, map[string]any) {
 	t.Helper()
-	if _, err := os.Stat(suiteDir); err != nil {
-		t.Skip("conformance suite not present:", suiteDir)
-	}
-	raw, err := os.ReadFile(filepath.Join(suiteDir, "datasets.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := sharedtest.ReadFile(t, filepath.Join(suiteDir, "datasets.json"))
 	var sets map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &sets); err != nil {
 		t.Fatal(err)
 	}
 	datasets := map[string]any{}
 	for k, v := range sets {
+		var err error
 		if datasets[k], err = parseJSON(string(v)); err != nil {
 			t.Fatal(k, err)
 		}

@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/flowc-dev/flowc/internal/sharedtest"
 )
 
 // The JSONPath comparison suite (cburgmer/json-path-comparison, converted
@@ -45,23 +46,8 @@ type suiteJaywayNote struct {
 // Jayway's answer, with the reason.
 var awsFollowsConsensus = map[string]string{}
 
-// knownFailures are judged queries flowc does not pass, with the reason.
-var knownFailures = map[string]string{
-	// Jayway's deep scan runs the final ['c','d'] on every object below
-	// the root (ScanPathToken.walkObject), which gives one picked object
-	// per object, as flowc does; the suite records only the first of them
-	// for Jayway, which its evaluation does not explain.
-	"union_with_keys_after_recursive_descent": "$..['c','d']: one picked object per object found, the suite's Jayway answer has only the first",
-}
-
 func TestConformance(t *testing.T) {
-	data, err := os.ReadFile(suitePath)
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skip("the shared conformance suites are absent")
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := sharedtest.ReadFile(t, suitePath)
 	var queries []suiteQuery
 	if err := json.Unmarshal(data, &queries); err != nil {
 		t.Fatal(err)
@@ -73,19 +59,13 @@ func TestConformance(t *testing.T) {
 			continue
 		}
 		judged++
-		got := answer(q.Selector, q.Document)
-		pass := sameAnswer(got, want, q.Ordered)
-		_, known := knownFailures[q.ID]
-		switch {
-		case pass && known:
-			t.Errorf("%s: %s passes but is listed as a known failure", q.ID, q.Selector)
-		case pass:
-			passed++
-		case !known:
+		if got := answer(q.Selector, q.Document); !sameAnswer(got, want, q.Ordered) {
 			t.Errorf("%s: %s on %s\n got %s\nwant %s", q.ID, q.Selector, q.Document, got, want)
+			continue
 		}
+		passed++
 	}
-	t.Logf("%d of %d judged queries pass; %d known failures", passed, judged, len(knownFailures))
+	t.Logf("%d of %d judged queries pass", passed, judged)
 }
 
 // expected is the answer Step Functions gives, as the suite prints

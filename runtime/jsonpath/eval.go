@@ -245,7 +245,11 @@ func (e *evaluator) suits(t *token, m any) bool {
 		if !isObject(m) {
 			return false
 		}
-		if e.require {
+		// A step that gives one value (one name, or the last step's
+		// names picked into one object) takes only the objects that hold
+		// all its names: Jayway's PropertyPathTokenPredicate, so
+		// $..['c','d'] picks from the objects with both c and d.
+		if e.require || t.definite() {
 			for _, name := range t.names {
 				if _, ok := member(m, name); !ok {
 					return false

@@ -45,8 +45,12 @@ func TestEval(t *testing.T) {
 		{`$.store.book[0,1].price`, `[8.95,12.99]`},
 		{`$.store.book[0]['title','price']`, `{"title":"Sayings of the Century","price":8.95}`},
 		{`$..[0].title`, `["Sayings of the Century"]`},
-		// A final list of names picks from every object, even none.
-		{`$..['color','price']`, `[{},{},{"price":8.95},{"price":12.99},{"price":8.99},{"price":22.99},{"color":"red","price":19.95},{},{}]`},
+		// After a deep scan, a final list of names picks from the objects
+		// that hold all of them (Jayway's PropertyPathTokenPredicate);
+		// one of them is enough when the names go on.
+		{`$..['color','price']`, `[{"color":"red","price":19.95}]`},
+		{`$..['color','price'].x`, `[]`},
+		{`$..['bicycle','nothing'].color`, `["red"]`},
 		{`$..book[?(@.isbn)].title`, `["Moby Dick","The Lord of the Rings"]`},
 		{`$..book[?(!@.isbn)].title`, `["Sayings of the Century","Sword of Honour"]`},
 		{`$.store.book[?(@.price<10)].title`, `["Sayings of the Century","Moby Dick"]`},

@@ -3,8 +3,9 @@ package pyexpr
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"testing"
+
+	"github.com/flowc-dev/flowc/internal/sharedtest"
 )
 
 // conformanceDir holds the CodeMie engine's cases, converted from
@@ -28,10 +29,7 @@ type conditionCase struct {
 // _evaluate_condition), and its truth chooses `then`; an error at run
 // time chooses `otherwise` (utils.py, _evaluate_expression).
 func TestConformanceConditions(t *testing.T) {
-	data, err := os.ReadFile(conformanceDir + "conditions.json")
-	if err != nil {
-		t.Skip("conformance suite absent:", err)
-	}
+	data := sharedtest.ReadFile(t, conformanceDir+"conditions.json")
 	var cases []conditionCase
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()

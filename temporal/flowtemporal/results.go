@@ -3,6 +3,7 @@ package flowtemporal
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
@@ -17,7 +18,7 @@ type ResultsCall struct {
 	Index         int
 	Input, Output json.RawMessage // JSON keeps an object's member order
 	Error, Cause  string
-	Total, Failed int
+	Start, Stop   time.Time
 }
 
 // Results is the workflow side of flowcasl.EngineResults: each call an
@@ -30,7 +31,7 @@ func (r Results) OpenResults(ctx context.Context, req flowcrt.ResultWriteRequest
 }
 
 func (r Results) WriteResults(ctx context.Context, req flowcrt.ResultWriteRequest, res flowcrt.ChildResult) error {
-	c := ResultsCall{Op: "write", Req: req, Index: res.Index, Error: res.Error, Cause: res.Cause}
+	c := ResultsCall{Op: "write", Req: req, Index: res.Index, Error: res.Error, Cause: res.Cause, Start: res.Start, Stop: res.Stop}
 	var err error
 	if c.Input, err = json.Marshal(res.Input); err != nil {
 		return err
@@ -41,8 +42,8 @@ func (r Results) WriteResults(ctx context.Context, req flowcrt.ResultWriteReques
 	return Execute(ctx, r.Activity, nil, c)
 }
 
-func (r Results) CloseResults(ctx context.Context, req flowcrt.ResultWriteRequest, total, failed int) error {
-	return Execute(ctx, r.Activity, nil, ResultsCall{Op: "close", Req: req, Total: total, Failed: failed})
+func (r Results) CloseResults(ctx context.Context, req flowcrt.ResultWriteRequest) error {
+	return Execute(ctx, r.Activity, nil, ResultsCall{Op: "close", Req: req})
 }
 
 // ResultsActivity serves a ResultsCall with h's ResultWriter, or with the
@@ -55,9 +56,9 @@ func ResultsActivity(ctx context.Context, h any, c ResultsCall) (own bool, err e
 	case "open":
 		return s.OpenResults(c.Req)
 	case "close":
-		return false, s.CloseResults(c.Req, c.Total, c.Failed)
+		return false, s.CloseResults(c.Req)
 	}
-	res := flowcrt.ChildResult{Index: c.Index, Error: c.Error, Cause: c.Cause}
+	res := flowcrt.ChildResult{Index: c.Index, Error: c.Error, Cause: c.Cause, Start: c.Start, Stop: c.Stop}
 	if res.Input, err = decodeValue(h, c.Input); err != nil {
 		return false, err
 	}

@@ -33,8 +33,10 @@ func (g *aslGen) distributedSpec(d *ir.Distributed) jen.Code {
 		}
 		if w := d.Writer; w != nil {
 			c.Id("Writer").Op(":").Op("&").Add(al("ResultWriterSpec")).CustomFunc(emit.Multiline, func(wc *jen.Group) {
-				wc.Id("Resource").Op(":").Lit(w.Resource)
+				optLit(wc, "Resource", w.Resource)
 				g.optTemplate(wc, "Parameters", w.Parameters)
+				optLit(wc, "OutputType", w.OutputType)
+				optLit(wc, "Transformation", w.Transformation)
 			})
 		}
 		optLit(c, "Label", d.Label)

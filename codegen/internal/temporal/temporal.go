@@ -306,8 +306,8 @@ func ({{.Calls}}) WriteResults(ctx context.Context, req flowcrt.ResultWriteReque
 	return flowtemporal.Results{Activity: {{.Name}}WorkflowName + ".Results"}.WriteResults(ctx, req, r)
 }
 
-func ({{.Calls}}) CloseResults(ctx context.Context, req flowcrt.ResultWriteRequest, total, failed int) error {
-	return flowtemporal.Results{Activity: {{.Name}}WorkflowName + ".Results"}.CloseResults(ctx, req, total, failed)
+func ({{.Calls}}) CloseResults(ctx context.Context, req flowcrt.ResultWriteRequest) error {
+	return flowtemporal.Results{Activity: {{.Name}}WorkflowName + ".Results"}.CloseResults(ctx, req)
 }
 {{end}}
 // {{.Activities}} are the activities of {{.Name}}Workflow: your handlers, told their state and

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/flowc-dev/flowc/runtime/impl"
 )
@@ -48,24 +49,30 @@ type DistributedSpec struct {
 
 // ResultWriterSpec is a distributed Map's ResultWriter.
 type ResultWriterSpec struct {
-	Resource   string
-	Parameters *Template
+	Resource       string // "": only a WriterConfig, the results are the Map's result
+	Parameters     *Template
+	OutputType     string // WriterConfig's: JSON ("") or JSONL
+	Transformation string // WriterConfig's: NONE (""), COMPACT or FLATTEN
 }
 
 // ChildResult is how one child run of a distributed Map ended.
 type ChildResult struct {
-	Index  int    // of the item, or of the batch
-	Input  any    // the child's input
-	Output any    // when it succeeded
-	Error  string // when it failed
-	Cause  string
+	Index       int    // of the item, or of the batch
+	Input       any    // the child's input
+	Output      any    // when it succeeded
+	Error       string // when it failed
+	Cause       string
+	Start, Stop time.Time // by the run's clock
 }
 
 // ResultWriteRequest says which ResultWriter a result is for.
 type ResultWriteRequest struct {
-	State      string
-	Resource   string
-	Parameters any // the ResultWriter's Parameters, evaluated
+	State          string
+	Resource       string
+	Parameters     any    // the ResultWriter's Parameters, evaluated
+	MapRunArn      string // the Map run's, whose last part is its id
+	OutputType     string // WriterConfig's: JSON ("") or JSONL
+	Transformation string // WriterConfig's: NONE (""), COMPACT or FLATTEN
 }
 
 // ResultWriter is implemented by handlers that take the results of the
@@ -143,7 +150,7 @@ func (x *ASLExec) newMapRun(state string, spec *MapSpec, d *DistributedSpec, chi
 		return nil, err
 	}
 	if d.Writer != nil {
-		if r.writer, err = x.writerCall(state, d.Writer, in, cx); err != nil {
+		if r.writer, err = x.writerCall(state, d.Label, d.Writer, in, cx); err != nil {
 			return nil, err
 		}
 	}
@@ -217,7 +224,7 @@ var errAllWait = errors.New("every child of MaxConcurrency waits")
 
 // finish ends the writer's results and decides how the Map ended.
 func (r *mapRun) finish(ctx context.Context, readErr error) (any, error) {
-	if err := r.writer.close(ctx, r.total, r.failed); err != nil && r.firstErr == nil {
+	if err := r.writer.close(ctx); err != nil && r.firstErr == nil {
 		r.firstErr = &impl.Error{Name: StatesResultWriterFailed, Cause: fmt.Sprintf("Map state %q: %v", r.state, err)}
 	}
 	return r.result(ctx, readErr)
@@ -249,6 +256,7 @@ func (r *mapRun) childRun(ctx context.Context, stop context.CancelFunc, index in
 func (r *mapRun) runChild(ctx context.Context, index int, input any) (res ChildResult, ok bool) {
 	var out any
 	stopped := false
+	start := r.x.cfg.Now()
 	err := impl.Protect(ctx, r.x.cfg.Observer, r.state, index, -1, func(ctx context.Context, _ int) error {
 		if raw, done := r.stops.Finished(index); done {
 			return r.x.restoreOutput(raw, &out)
@@ -263,7 +271,7 @@ func (r *mapRun) runChild(ctx context.Context, index int, input any) (res ChildR
 	if err != nil && ctx.Err() != nil || err == nil && stopped {
 		return res, false // stopped by the Map, or waiting: not failed by itself
 	}
-	res = ChildResult{Index: index, Input: input, Output: out}
+	res = ChildResult{Index: index, Input: input, Output: out, Start: start, Stop: r.x.cfg.Now()}
 	if err != nil {
 		res.Output = nil
 		res.Error, res.Cause = errorParts(err)
@@ -321,7 +329,7 @@ func (r *mapRun) result(ctx context.Context, readErr error) (any, error) {
 		return nil, ctx.Err()
 	}
 	if r.writer != nil {
-		return r.writer.summary(r.total, r.failed), nil
+		return r.writer.result(), nil
 	}
 	if r.outputs == nil {
 		return []any{}, nil

@@ -3,7 +3,6 @@ package asl
 import (
 	"context"
 	"os"
-	"path/filepath"
 )
 
 // EngineResults is implemented by the handlers an engine runs a workflow
@@ -15,25 +14,21 @@ type EngineResults interface {
 	// real handlers write them.
 	OpenResults(ctx context.Context, req ResultWriteRequest) (own bool, err error)
 	WriteResults(ctx context.Context, req ResultWriteRequest, r ChildResult) error
-	// CloseResults ends the built-in writer's results with the counts.
-	CloseResults(ctx context.Context, req ResultWriteRequest, total, failed int) error
+	// CloseResults ends the built-in writer's files with the manifest.
+	CloseResults(ctx context.Context, req ResultWriteRequest) error
 }
 
 // ServeResults is the other end of EngineResults, where the handlers h
 // run: each call stands alone, so that any worker can serve it.
 type ServeResults struct{ H any }
 
-// OpenResults says whether h writes results itself; if not, it starts the
-// built-in writer's file empty.
+// OpenResults says whether h writes results itself; if not, it clears the
+// built-in writer's folder of the run.
 func (s ServeResults) OpenResults(req ResultWriteRequest) (own bool, err error) {
 	if _, ok := s.H.(ResultWriter); ok {
 		return true, nil
 	}
-	dir := localDir(req.Parameters, req.State)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return false, err
-	}
-	return false, os.WriteFile(filepath.Join(dir, "results.jsonl"), nil, 0o644)
+	return false, filesOf(req).clear()
 }
 
 // WriteResult hands r to h, or appends it to the built-in writer's file.
@@ -41,20 +36,29 @@ func (s ServeResults) WriteResult(ctx context.Context, req ResultWriteRequest, r
 	if h, ok := s.H.(ResultWriter); ok {
 		return h.WriteResult(ctx, req, r)
 	}
-	f, err := os.OpenFile(filepath.Join(localDir(req.Parameters, req.State), "results.jsonl"), os.O_WRONLY|os.O_APPEND, 0)
+	files := filesOf(req)
+	f, err := os.OpenFile(files.path(resultFile(status(r))), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return err
 	}
-	_, err = f.WriteString(resultLine(r))
+	held := 0 // 1 for any number: only an empty file starts its array
+	if info, serr := f.Stat(); serr != nil {
+		err = serr
+	} else if info.Size() > 0 {
+		held = 1
+	}
+	if err == nil {
+		_, err = files.appendTo(f, held, req, r)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	return err
 }
 
-// CloseResults writes the built-in writer's manifest.
-func (s ServeResults) CloseResults(req ResultWriteRequest, total, failed int) error {
-	return writeManifest(localDir(req.Parameters, req.State), total, failed)
+// CloseResults ends the built-in writer's files and writes the manifest.
+func (s ServeResults) CloseResults(req ResultWriteRequest) error {
+	return filesOf(req).finish(req)
 }
 
 // engineWriter is the ResultWriter of a Map run on an engine.

@@ -106,8 +106,8 @@ func (relayActivityCalls) WriteResults(ctx context.Context, req flowcrt.ResultWr
 	return flowtemporal.Results{Activity: RelayWorkflowName + ".Results"}.WriteResults(ctx, req, r)
 }
 
-func (relayActivityCalls) CloseResults(ctx context.Context, req flowcrt.ResultWriteRequest, total, failed int) error {
-	return flowtemporal.Results{Activity: RelayWorkflowName + ".Results"}.CloseResults(ctx, req, total, failed)
+func (relayActivityCalls) CloseResults(ctx context.Context, req flowcrt.ResultWriteRequest) error {
+	return flowtemporal.Results{Activity: RelayWorkflowName + ".Results"}.CloseResults(ctx, req)
 }
 
 // relayActivities are the activities of RelayWorkflow: your handlers, told their state and

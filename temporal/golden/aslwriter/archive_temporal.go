@@ -108,8 +108,8 @@ func (archiveActivityCalls) WriteResults(ctx context.Context, req flowcrt.Result
 	return flowtemporal.Results{Activity: ArchiveWorkflowName + ".Results"}.WriteResults(ctx, req, r)
 }
 
-func (archiveActivityCalls) CloseResults(ctx context.Context, req flowcrt.ResultWriteRequest, total, failed int) error {
-	return flowtemporal.Results{Activity: ArchiveWorkflowName + ".Results"}.CloseResults(ctx, req, total, failed)
+func (archiveActivityCalls) CloseResults(ctx context.Context, req flowcrt.ResultWriteRequest) error {
+	return flowtemporal.Results{Activity: ArchiveWorkflowName + ".Results"}.CloseResults(ctx, req)
 }
 
 // archiveActivities are the activities of ArchiveWorkflow: your handlers, told their state and

@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/flowc-dev/flowc/internal/sharedtest"
 )
 
 // The JSONata test suite (jsonata-js test/test-suite/groups, converted into
@@ -30,13 +31,7 @@ type suiteCase struct {
 
 func loadSuite(t *testing.T, name string) []suiteCase {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(suiteDir, name))
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("suite absent: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := sharedtest.ReadFile(t, filepath.Join(suiteDir, name))
 	var cases []suiteCase
 	if err := json.Unmarshal(raw, &cases); err != nil {
 		t.Fatal(err)
