@@ -141,8 +141,12 @@ func runSession(ctx context.Context, sf flowcimpl.SessionFlags, session sessionF
 		return nil, &flowcrt.SessionError{Session: sf.ID, Err: err}
 	}
 	defer store.Close()
-	if err := sf.Task.Record(flowcimpl.WithDoor(ctx, "cli"), store, sf.ID); err != nil {
+	ctx = flowcimpl.WithDoor(ctx, "cli")
+	if err := sf.Task.Record(ctx, store, sf.ID); err != nil {
 		return nil, err
 	}
-	return session(flowcimpl.WithDecisionKey(flowcimpl.WithDoor(ctx, "cli"), sf.At), sf.ID, in, sf.Decision, env, watch, flowcrt.WithCheckpointer(store))
+	if sf.Redrive {
+		ctx = flowcimpl.WithRedrive(ctx)
+	}
+	return session(flowcimpl.WithDecisionKey(ctx, sf.At), sf.ID, in, sf.Decision, env, watch, flowcrt.WithCheckpointer(store))
 }

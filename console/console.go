@@ -65,6 +65,10 @@ type Session struct {
 	Updated      time.Time
 	Data         json.RawMessage // the state, as JSON
 	Stops        []Stop
+	// Error and Cause are what a failed session's run failed with; a
+	// redrive runs State again. Redrives counts the session's redrives.
+	Error, Cause string
+	Redrives     int
 }
 
 // Event is one entry of a session's history.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/flowc-dev/flowc/session"
 )
@@ -83,7 +84,11 @@ func (s storeReader) Session(ctx context.Context, id string) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Session{ID: cp.Session, Workflow: cp.Workflow, Status: string(cp.Status), State: cp.Position.State, Updated: cp.Time, Data: cp.State}
+	out := &Session{ID: cp.Session, Workflow: cp.Workflow, Status: string(cp.Status), State: cp.Position.State, Updated: cp.Time, Data: cp.State,
+		Redrives: cp.Position.Redrives}
+	if f := cp.Position.Failure; f != nil {
+		out.Error, out.Cause = f.Error, f.Cause
+	}
 	for _, st := range session.Stops(cp) {
 		if !st.Answered { // an answer is recorded: the run is taking it
 			out.Stops = append(out.Stops, Stop{Key: st.Key, State: st.State, Kind: st.Kind, Prompt: st.Prompt, Options: st.Options, TokenHash: st.TokenHash})
@@ -159,7 +164,11 @@ func (r *Runner) Stop(ctx context.Context, id, errName, cause string) error {
 	return storeErr(session.Stop(ctx, r.Store, id, errName, cause))
 }
 
-// Redrive runs a failed session again from the state that failed.
+// Redrive redrives a failed session, as Step Functions'
+// RedriveExecution: its run goes on in the background from the state that
+// failed, through Resume under session.WithRedrive, which refuses a
+// session that no longer failed. Redrive returns once the run has saved
+// the session running again with its redrive counted, or has ended.
 func (r *Runner) Redrive(ctx context.Context, id string) error {
 	cp, err := r.Store.Load(ctx, id)
 	if err != nil {
@@ -168,39 +177,80 @@ func (r *Runner) Redrive(ctx context.Context, id string) error {
 	if cp.Status != session.StatusFailed {
 		return fmt.Errorf("%w: session %q is %s, not failed", ErrConflict, id, cp.Status)
 	}
-	if !r.goOn(id) {
-		return fmt.Errorf("%w: session %q is being redriven already", ErrConflict, id)
+	ended := r.start(id, true)
+	if ended == nil {
+		return fmt.Errorf("%w: session %q is being run already", ErrConflict, id)
 	}
-	return nil
+	return r.redriven(ctx, id, cp.Step, ended)
+}
+
+// redrivePoll is how often Redrive looks for the redrive's save.
+const redrivePoll = 10 * time.Millisecond
+
+// redriven waits until session id has saved a checkpoint after step, the
+// failed one, or its run has ended.
+func (r *Runner) redriven(ctx context.Context, id string, step int, ended <-chan error) error {
+	tick := time.NewTicker(redrivePoll)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-ended:
+			if errors.Is(err, session.ErrNotRedrivable) {
+				return fmt.Errorf("%w: %w", ErrConflict, err)
+			}
+			return nil // it ran: the page shows how it ended
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+			if cp, err := r.Store.Load(ctx, id); err == nil && cp.Step > step {
+				return nil
+			}
+		}
+	}
 }
 
 // goOn runs session id in the background, or, when a run of it goes on
 // already, once more after it, so that an answer recorded while it ran is
 // taken. It reports whether no run went on.
-func (r *Runner) goOn(id string) bool {
+func (r *Runner) goOn(id string) bool { return r.start(id, false) != nil }
+
+// start is goOn, redriving the session on the first run when redrive is
+// set; it returns a channel that gets the first run's error, nil when a
+// run went on already (a redrive then is not run after it: that run may
+// be the redrive).
+func (r *Runner) start(id string, redrive bool) <-chan error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.running == nil {
 		r.running = map[string]bool{}
 	}
 	if _, ok := r.running[id]; ok {
-		r.running[id] = true
-		return false
+		r.running[id] = r.running[id] || !redrive
+		return nil
 	}
 	r.running[id] = false
+	first := make(chan error, 1)
 	r.wg.Add(1)
-	go r.run(id)
-	return true
+	go r.run(id, redrive, first)
+	return first
 }
 
-func (r *Runner) run(id string) {
+func (r *Runner) run(id string, redrive bool, first chan<- error) {
 	defer r.wg.Done()
 	ctx := r.Ctx
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	for {
-		err := r.Resume(ctx, id)
+		runCtx := ctx
+		if redrive {
+			runCtx, redrive = session.WithRedrive(ctx), false
+		}
+		err := r.Resume(runCtx, id)
+		if first != nil {
+			first <- err
+			first = nil
+		}
 		if r.Done != nil {
 			r.Done(id, err)
 		}
@@ -216,14 +266,14 @@ func (r *Runner) run(id string) {
 	}
 }
 
-// storeErr says that an answer lost (the stop was answered already, or
-// the session was stopped) with ErrConflict, and that a session is
+// storeErr says that an answer lost (the stop was answered already, the
+// session was stopped, or no longer failed) with ErrConflict, and that a session is
 // unknown with ErrNotFound.
 func storeErr(err error) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, session.ErrAlreadyAnswered), errors.Is(err, session.ErrStopped):
+	case errors.Is(err, session.ErrAlreadyAnswered), errors.Is(err, session.ErrStopped), errors.Is(err, session.ErrNotRedrivable):
 		return fmt.Errorf("%w: %w", ErrConflict, err)
 	case errors.Is(err, session.ErrNoCheckpoint):
 		return fmt.Errorf("%w: %w", ErrNotFound, err)

@@ -2,10 +2,12 @@ package console_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -15,6 +17,7 @@ import (
 	"github.com/flowc-dev/flowc/compiler"
 	"github.com/flowc-dev/flowc/console"
 	"github.com/flowc-dev/flowc/golden/aslmapapproval"
+	"github.com/flowc-dev/flowc/golden/redrive"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	"github.com/flowc-dev/flowc/session"
 )
@@ -102,4 +105,88 @@ func TestRunnerAnswersInsideMap(t *testing.T) {
 	code, body, _ = c.post("/sessions/r1/decide", url.Values{"csrf": form["csrf"], "key": {"Review/2/Approve"}, "option": {"yes"}})
 	assert.Equal(t, http.StatusConflict, code, "a stopped session takes no answer")
 	assert.True(t, strings.Contains(body, "stopped"), body)
+}
+
+// flaky runs the handlers of golden/redrive's batch machine: Work fails
+// the first time it gets item c, and every call is counted.
+type flaky struct {
+	mu    sync.Mutex
+	calls map[string]int
+}
+
+func (h *flaky) call(key string) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.calls == nil {
+		h.calls = map[string]int{}
+	}
+	h.calls[key]++
+	return h.calls[key]
+}
+
+func (h *flaky) Load(context.Context, any) (any, error) {
+	h.call("load")
+	return map[string]any{"items": []any{"a", "b", "c", "d"}}, nil
+}
+
+func (h *flaky) Work(_ context.Context, in any) (any, error) {
+	item := fmt.Sprint(in)
+	if h.call("work "+item) == 1 && item == "c" {
+		return nil, flowcrt.NewError("Flaky", "c is down")
+	}
+	return map[string]any{"item": item}, nil
+}
+
+func (h *flaky) Left(context.Context, any) (any, error)        { h.call("left"); return "left", nil }
+func (h *flaky) Right(context.Context, any) (any, error)       { h.call("right"); return "right", nil }
+func (h *flaky) Report(_ context.Context, in any) (any, error) { h.call("report"); return in, nil }
+
+// A real failed session (item c of a Map failed once): its page says what
+// it failed with and offers a redrive; the redrive is saved, counted,
+// before the page answers (as RedriveExecution returns once the redrive
+// started), the run goes on in the background through the workflow's
+// Resume under WithRedrive, and only the item that failed runs again.
+// A second redrive is refused: the session no longer failed.
+func TestRunnerRedrives(t *testing.T) {
+	ctx := context.Background()
+	store := session.NewMemoryCheckpointer()
+	h := &flaky{}
+	wf := redrive.NewBatch(h, flowcrt.WithCheckpointer(store))
+	_, err := wf.Invoke(ctx, "b1", map[string]any{})
+	require.ErrorContains(t, err, "c is down")
+
+	var redriving []bool
+	runner := &console.Runner{Store: store, Resume: func(ctx context.Context, id string) error {
+		redriving = append(redriving, session.Redriving(ctx))
+		_, err := wf.Resume(flowcrt.WithDoor(ctx, session.DoorConsole), id)
+		return err
+	}}
+	c := serve(t, console.New(console.FromStore(store), console.WithActor(runner)))
+	_, body, _ := c.get("/sessions/b1")
+	assert.Regexp(t, `failed with</span> <code class="error-name">Flaky</code> <span class="cause">c is down</span>`, body)
+	assert.Contains(t, body, `/sessions/b1/redrive`)
+
+	csrf := c.csrf("/sessions/b1")
+	code, _, _ := c.post("/sessions/b1/redrive", url.Values{"csrf": {csrf}})
+	require.Equal(t, http.StatusSeeOther, code)
+	cp, err := store.Load(ctx, "b1")
+	require.NoError(t, err)
+	assert.Equal(t, 1, cp.Position.Redrives, "saved before the page answered")
+	assert.NotEqual(t, session.StatusFailed, cp.Status)
+
+	runner.Wait()
+	cp, err = store.Load(ctx, "b1")
+	require.NoError(t, err)
+	assert.Equal(t, session.StatusSucceeded, cp.Status)
+	assert.Nil(t, cp.Position.Failure)
+	assert.Equal(t, []bool{true}, redriving)
+	assert.Equal(t, map[string]int{"load": 1, "work a": 1, "work b": 1, "work c": 2, "work d": 1, "left": 1, "right": 1, "report": 1}, h.calls)
+	_, body, _ = c.get("/sessions/b1")
+	assert.Contains(t, body, "redriven 1×")
+	assert.Contains(t, body, `&#34;door&#34;: &#34;console&#34;`)
+	assert.NotContains(t, body, `/sessions/b1/redrive`)
+
+	code, body, _ = c.post("/sessions/b1/redrive", url.Values{"csrf": {csrf}})
+	assert.Equal(t, http.StatusConflict, code)
+	assert.Contains(t, body, "succeeded, not failed")
 }

@@ -74,6 +74,10 @@ const ErrCancelled = jsonmode.ErrCancelled
 // checkpoint.
 var ErrNoCheckpoint = impl.ErrNoCheckpoint
 
+// ErrNotRedrivable is wrapped by the *SessionError of a redrive
+// (WithRedrive) of a session whose last run did not fail. Nothing ran.
+var ErrNotRedrivable = impl.ErrNotRedrivable
+
 // ErrNoDecision is what an Approver returns when it cannot decide now, for
 // instance after posting the question somewhere: the run is interrupted
 // as if there were no approver.
@@ -214,6 +218,11 @@ type Option = impl.Option
 // Pending is the approval an interrupted run waits for.
 type Pending = impl.Pending
 
+// Failure is what a failed session's run failed with, in its checkpoint's
+// position: the error's name, as retry and catch rules see it, and its
+// cause.
+type Failure = impl.Failure
+
 // ResultLine returns the line that `flowc run` prints for a finished run,
 // without a newline:
 //
@@ -343,6 +352,13 @@ func WithObserver(o Observer) Option { return impl.WithObserver(o) }
 // WithRand sets the source of randomness for retry jitter; f must return a
 // number in [0, 1).
 func WithRand(f func() float64) Option { return impl.WithRand(f) }
+
+// WithRedrive returns a context under which a workflow's Resume (and its
+// Invoke without input) redrives the session, as Step Functions'
+// RedriveExecution: it goes on from the state the session's last run failed
+// at, keeping everything that succeeded before it, and refuses a session
+// whose last run did not fail with an error wrapping ErrNotRedrivable.
+func WithRedrive(ctx context.Context) context.Context { return impl.WithRedrive(ctx) }
 
 // WithSchemaNotes returns a context under which a session resumed from a
 // checkpoint saved with an older shape of the state calls fn with each

@@ -59,7 +59,7 @@ const (
 	StatusSucceeded   Status = "succeeded"   // the run reached its end
 	StatusInterrupted Status = "interrupted" // the run waits at an approval state for a decision
 	StatusWaiting     Status = "waiting"     // the run waits for a task token: Position.Callback
-	StatusFailed      Status = "failed"      // the run failed at Position.State
+	StatusFailed      Status = "failed"      // the run failed at Position.State, with Position.Failure; a redrive goes on there
 	StatusStopped     Status = "stopped"     // Stop ended the session: it takes no answer or input
 	// StatusFinished is StatusSucceeded's former name.
 	//
@@ -147,6 +147,20 @@ type Position struct {
 	// never issued as unknown. It is no place to go on from: it travels
 	// in the position so that every store keeps it.
 	Spent []SpentToken `json:"spent_tokens,omitempty"`
+	// Failure is set when the run failed at State (StatusFailed): what it
+	// failed with. A redrive goes on at State.
+	Failure *Failure `json:"failure,omitempty"`
+	// Redrives counts the runs of the session that went on from a failed
+	// checkpoint, as Step Functions' redriveCount; like Spent, it travels
+	// in the position so that every store keeps it.
+	Redrives int `json:"redrive_count,omitempty"`
+}
+
+// Failure is what a failed run failed with: the error's name, as retry and
+// catch rules see it, and its cause.
+type Failure struct {
+	Error string `json:"error"`
+	Cause string `json:"cause,omitempty"`
 }
 
 // ChildPosition is where a run goes on in a compiled-in child: the child's
@@ -283,6 +297,9 @@ func (c *Checkpoint) Clone() *Checkpoint {
 	out.Position.Timer = c.Position.Timer.Clone()
 	out.Position.Callback = c.Position.Callback.Clone()
 	out.Position.Spent = slices.Clone(c.Position.Spent)
+	if f := c.Position.Failure; f != nil {
+		out.Position.Failure = &Failure{Error: f.Error, Cause: f.Cause}
+	}
 	out.Pending = c.Pending.Clone()
 	out.Position.FanOut = c.Position.FanOut.Clone()
 	out.Events = slices.Clone(c.Events)

@@ -4,7 +4,7 @@
 //	flowc check PATH...
 //	flowc graph [--format mermaid|dot|svg] FILE
 //	flowc run FILE [--input JSON_FILE|-] [--mock-config FILE --test-case NAME] [--skip-waits]
-//	          [--checkpoint-db PATH --session ID [--decision OPTION [--at KEY]]] [--no-cache] [-x]
+//	          [--checkpoint-db PATH --session ID [--decision OPTION [--at KEY] | --redrive]] [--no-cache] [-x]
 //	          [--engine native|temporal [--temporal-address HOST:PORT [--session ID ...]]]
 //	flowc build FILE [-o BIN] [--handlers GOPKG] [--target native|temporal]
 //	flowc console --checkpoint-db FILE [--addr ADDR] [--console-token TOKEN] [DEFINITION...]
@@ -37,7 +37,7 @@ const (
   flowc check PATH...                    parse and type-check only (PATH as for gen)
   flowc graph [--format mermaid|dot|svg] FILE
   flowc run FILE [--input JSON_FILE|-] [--mock-config FILE --test-case NAME] [--skip-waits]
-            [--checkpoint-db PATH --session ID [--decision OPTION [--at KEY]]] [--no-cache] [-x]
+            [--checkpoint-db PATH --session ID [--decision OPTION [--at KEY] | --redrive]] [--no-cache] [-x]
             [--engine native|temporal [--temporal-address HOST:PORT [--session ID ...]]]
                                          on Temporal a session is a workflow on the server:
                                          no --checkpoint-db

@@ -34,6 +34,9 @@ func (f *sessionFlags) args() []string {
 	if f.At != "" {
 		args = append(args, "-at", f.At)
 	}
+	if f.Redrive {
+		args = append(args, "-redrive")
+	}
 	return append(args, f.Task.Args()...)
 }
 

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -23,6 +25,7 @@ import (
 	"github.com/flowc-dev/flowc/console"
 	"github.com/flowc-dev/flowc/console/internal/fake"
 	"github.com/flowc-dev/flowc/golden/aslmapapproval"
+	"github.com/flowc-dev/flowc/golden/redrive"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	"github.com/flowc-dev/flowc/session"
 )
@@ -165,6 +168,87 @@ func TestTwoAnswersOneWins(t *testing.T) {
 	runner.Wait()
 }
 
+// flaky runs the handlers of golden/redrive's batch machine: Work fails
+// the first time it gets item c, and every call is counted.
+type flaky struct {
+	mu    sync.Mutex
+	calls map[string]int
+}
+
+func (h *flaky) call(key string) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.calls == nil {
+		h.calls = map[string]int{}
+	}
+	h.calls[key]++
+	return h.calls[key]
+}
+
+func (h *flaky) Load(context.Context, any) (any, error) {
+	h.call("load")
+	return map[string]any{"items": []any{"a", "b", "c", "d"}}, nil
+}
+
+func (h *flaky) Work(_ context.Context, in any) (any, error) {
+	item := fmt.Sprint(in)
+	if h.call("work "+item) == 1 && item == "c" {
+		return nil, flowcrt.NewError("Flaky", "c is down")
+	}
+	return map[string]any{"item": item}, nil
+}
+
+func (h *flaky) Left(context.Context, any) (any, error)        { h.call("left"); return "left", nil }
+func (h *flaky) Right(context.Context, any) (any, error)       { h.call("right"); return "right", nil }
+func (h *flaky) Report(_ context.Context, in any) (any, error) { h.call("report"); return in, nil }
+
+// A person redrives a real failed session (item c of a Map failed once):
+// the list counts it failed, its page says what it failed with, and the
+// redrive button runs it on in this process through the workflow's
+// Resume; reloaded, the page shows it succeeded, redriven once, with the
+// redrive in its history and no redrive button, and only the item that
+// failed ran again (Step Functions' RedriveExecution).
+func TestRedriveFailedSession(t *testing.T) {
+	store := session.NewMemoryCheckpointer()
+	h := &flaky{}
+	wf := redrive.NewBatch(h, flowcrt.WithCheckpointer(store))
+	_, err := wf.Invoke(context.Background(), "b1", map[string]any{})
+	require.ErrorContains(t, err, "c is down")
+	const def = "../../golden/redrive/batch.asl.json"
+	src, err := os.ReadFile(def)
+	require.NoError(t, err)
+	p, ds := compiler.Compile(def, src, compiler.Options{})
+	require.NotNil(t, p, ds)
+	runner := &console.Runner{Store: store, Resume: func(ctx context.Context, id string) error {
+		_, err := wf.Resume(flowcrt.WithDoor(ctx, session.DoorConsole), id)
+		return err
+	}}
+	t.Cleanup(runner.Wait)
+	srv := httptest.NewServer(console.New(console.FromStore(store), console.WithActor(runner),
+		console.WithGraphs(map[string]console.Graph{p.Workflow.ID: console.Graph(graph.Draw(p.Graph()))})))
+	t.Cleanup(srv.Close)
+
+	ctx := browser(t)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/")))
+	assert.Contains(t, text(ctx, t, ".chips"), "1 failed")
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`a[href="/sessions/b1"]`)), chromedp.WaitVisible(chromedp.CSS(".failure"))))
+	assert.Equal(t, "failed with Flaky c is down", text(ctx, t, ".failure"))
+	assert.Equal(t, "failed", text(ctx, t, ".badge"))
+
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`form[action$="/redrive"] button`)),
+		chromedp.WaitVisible(chromedp.CSS(".alert.ok"))))
+	assert.Contains(t, text(ctx, t, ".alert.ok"), "Redrove")
+	runner.Wait()
+	require.NoError(t, chromedp.Do(ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#history"))))
+	assert.Equal(t, "succeeded", text(ctx, t, ".badge"))
+	assert.Contains(t, text(ctx, t, ".meta"), "redriven 1×")
+	assert.Contains(t, text(ctx, t, "#history"), "redriven")
+	gone, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('form[action$="/redrive"], .failure').length`))
+	require.NoError(t, err)
+	assert.Zero(t, gone, "no failure and no redrive button on a session that succeeded")
+	assert.Equal(t, map[string]int{"load": 1, "work a": 1, "work b": 1, "work c": 2, "work d": 1, "left": 1, "right": 1, "report": 1}, h.calls)
+}
+
 // hostile is every way a session's values could try to run script.
 const hostile = `<script>window.__pwned=1</script>"><img src=x onerror="window.__pwned=1;alert(1)">`
 
@@ -173,7 +257,7 @@ const hostile = `<script>window.__pwned=1</script>"><img src=x onerror="window._
 func hostileConsole(t *testing.T, opts ...console.Option) (*httptest.Server, *fake.Store) {
 	s := fake.New()
 	now := time.Now()
-	s.Put(console.Session{ID: "evil", Workflow: hostile, Status: "interrupted", State: hostile, Updated: now,
+	s.Put(console.Session{ID: "evil", Workflow: hostile, Status: "interrupted", State: hostile, Updated: now, Error: hostile, Cause: hostile,
 		Data: mustJSON(map[string]string{"x": hostile, "link": "javascript:window.__pwned=1"}),
 		Stops: []console.Stop{{Key: hostile, State: hostile, Kind: "approval", Prompt: hostile + " javascript:alert(1)",
 			Options: []string{hostile, "javascript:window.__pwned=1"}}}},

@@ -105,7 +105,9 @@ func TestDecideAfterTheRunWentOn(t *testing.T) {
 	assert.ErrorContains(t, err, "no approval waits for a decision")
 }
 
-// A failed run records why and saves the session failed.
+// A failed run records why and saves the session failed, where it failed;
+// a redrive (Step Functions' RedriveExecution) goes on from there, counted
+// and recorded, with its door.
 func TestTypedFailure(t *testing.T) {
 	ctx := context.Background()
 	store := flowcrt.NewMemoryCheckpointer()
@@ -116,6 +118,23 @@ func TestTypedFailure(t *testing.T) {
 	assert.Equal(t, flowcrt.StatusFailed, cp.Status)
 	assert.Equal(t, "write", cp.Position.State)
 	assert.Equal(t, []string{"run_started ", "state_entered write", "state_failed write", "run_failed "}, history(t, store, "doc"))
+	require.NotNil(t, cp.Position.Failure)
+	assert.Equal(t, `state "write": disk full`, cp.Position.Failure.Cause)
+
+	w := NewPublish(&author{}, flowcrt.WithCheckpointer(store))
+	_, err = w.Resume(flowcrt.WithRedrive(flowcrt.WithDoor(ctx, session.DoorCLI)), "doc")
+	require.True(t, flowcrt.IsInterrupted(err), "redriven, it writes and stops at the review: %v", err)
+	cp, err = store.Load(ctx, "doc")
+	require.NoError(t, err)
+	assert.Nil(t, cp.Position.Failure)
+	assert.Equal(t, 1, cp.Position.Redrives)
+	assert.Equal(t, []string{"run_started ", "state_entered write", "state_failed write", "run_failed ",
+		"redriven write", "state_entered write", "state_succeeded write", "state_entered review", "stopped_for_approval review"}, history(t, store, "doc"))
+	events, _, err := store.History(ctx, "doc", 4, 1)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"redrive_count":1,"door":"cli"}`, string(events[0].Fields))
+	_, err = w.Resume(flowcrt.WithRedrive(ctx), "doc")
+	assert.ErrorIs(t, err, flowcrt.ErrNotRedrivable, "it waits; it did not fail")
 }
 
 type failing struct{ *author }

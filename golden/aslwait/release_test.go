@@ -149,6 +149,26 @@ type dyingClock struct {
 	mu    sync.Mutex
 	now   time.Time
 	dieAt time.Time
+	dead  bool
+}
+
+// store is cp as the process of c sees it: once c has died, the process
+// writes nothing more, not even the failed checkpoint of its run.
+func (c *dyingClock) store(cp flowcrt.Checkpointer) flowcrt.Checkpointer { return &mortalStore{cp, c} }
+
+type mortalStore struct {
+	flowcrt.Checkpointer
+	clock *dyingClock
+}
+
+func (m *mortalStore) Save(ctx context.Context, cp *flowcrt.Checkpoint) error {
+	m.clock.mu.Lock()
+	dead := m.clock.dead
+	m.clock.mu.Unlock()
+	if dead {
+		return errKilled
+	}
+	return m.Checkpointer.Save(ctx, cp)
 }
 
 var errKilled = errors.New("killed")
@@ -163,7 +183,7 @@ func (c *dyingClock) Sleep(_ context.Context, d time.Duration) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.now.Add(d).After(c.dieAt) {
-		c.now = c.dieAt
+		c.now, c.dead = c.dieAt, true
 		return errKilled
 	}
 	c.now = c.now.Add(d)
@@ -180,7 +200,7 @@ func TestRetryDelayResumesWithTimeLeft(t *testing.T) {
 	h := &team{failShips: 2}
 	// 10 s of Wait, 2 s before the first retry, then the kill.
 	dying := &dyingClock{now: t0, dieAt: t0.Add(13 * time.Second)}
-	_, err := NewRelease(h, flowcrt.WithCheckpointer(store), flowcrt.WithClock(dying)).Invoke(ctx, "s1", map[string]any{"cool": 10})
+	_, err := NewRelease(h, flowcrt.WithCheckpointer(dying.store(store)), flowcrt.WithClock(dying)).Invoke(ctx, "s1", map[string]any{"cool": 10})
 	require.ErrorIs(t, err, errKilled)
 	cp, err := store.Load(ctx, "s1")
 	require.NoError(t, err)

@@ -28,6 +28,7 @@ type batch struct {
 	block string
 	// rightFails makes branch "right" fail once branch "left" is saved.
 	rightFails func() error
+	workFails  string // the item whose work fails, once
 
 	mu    sync.Mutex
 	calls []string
@@ -57,6 +58,10 @@ func (h *batch) Load(context.Context, BatchState) (BatchUpdate, error) {
 
 func (h *batch) Work(_ context.Context, _ BatchState, item string) (BatchUpdate, error) {
 	h.note("work-" + item)
+	if item == h.workFails {
+		h.workFails = ""
+		return BatchUpdate{}, errors.New(item + " is down")
+	}
 	return BatchUpdate{}.WithDone([]string{item}).WithTotal(len(item)), nil
 }
 
@@ -148,9 +153,11 @@ func TestResumeMapAfterSIGKILL(t *testing.T) {
 		sortBranches(readLines(t, log)))
 }
 
-// A parallel branch that fails after its sibling was saved: resuming runs
-// the failed branch again, not the saved one.
-func TestResumeParallelBranch(t *testing.T) {
+// A parallel branch that fails after its sibling was saved: the session is
+// saved failed at the fan-out with the sibling's updates, and redriving it
+// (Step Functions' RedriveExecution) runs the failed branch again, not the
+// saved one.
+func TestRedriveParallelBranch(t *testing.T) {
 	ctx := context.Background()
 	store := flowcrt.NewMemoryCheckpointer()
 	h := &batch{rightFails: func() error {
@@ -163,12 +170,51 @@ func TestResumeParallelBranch(t *testing.T) {
 	w := NewBatch(h, flowcrt.WithCheckpointer(store))
 	_, err := w.Invoke(ctx, "s", &input)
 	require.ErrorContains(t, err, "the right branch fails")
+	cp, err := store.Load(ctx, "s")
+	require.NoError(t, err)
+	assert.Equal(t, flowcrt.StatusFailed, cp.Status)
+	assert.Equal(t, "split", cp.Position.State)
+	assert.Equal(t, &flowcrt.Failure{Error: "TaskFailed", Cause: `state "right": the right branch fails`}, cp.Position.Failure)
+	require.NotNil(t, cp.Position.FanOut)
+	assert.Contains(t, cp.Position.FanOut.Done, 0, "the left branch")
 
 	h.calls = nil
-	out, err := w.Resume(ctx, "s")
+	out, err := w.Resume(flowcrt.WithRedrive(ctx), "s")
 	require.NoError(t, err)
 	assert.Equal(t, uninterrupted(t), out)
 	assert.Equal(t, []string{"right", "report"}, h.calls, "split's handler and the left branch ran before and were saved")
+
+	h.calls = nil
+	_, err = w.Resume(flowcrt.WithRedrive(ctx), "s")
+	assert.ErrorIs(t, err, flowcrt.ErrNotRedrivable, "the session succeeded")
+	assert.Empty(t, h.calls)
+}
+
+// An item of the map fails once: the session is saved failed in the map
+// with the items before it, and redriving runs the failed item and those
+// that had not started, then the rest, to the uninterrupted run's state.
+func TestRedriveMapItem(t *testing.T) {
+	ctx := context.Background()
+	store := flowcrt.NewMemoryCheckpointer()
+	h := &batch{workFails: "ccc"}
+	w := NewBatch(h, flowcrt.WithCheckpointer(store))
+	_, err := w.Invoke(ctx, "s", &input)
+	require.ErrorContains(t, err, "ccc is down")
+	cp, err := store.Load(ctx, "s")
+	require.NoError(t, err)
+	assert.Equal(t, flowcrt.StatusFailed, cp.Status)
+	assert.Equal(t, "load", cp.Position.State)
+	require.NotNil(t, cp.Position.FanOut)
+	assert.Len(t, cp.Position.FanOut.Done, 2, "items a and bb (max_concurrency 1)")
+
+	out, err := w.Resume(flowcrt.WithRedrive(ctx), "s")
+	require.NoError(t, err)
+	assert.Equal(t, uninterrupted(t), out)
+	assert.Equal(t, []string{"load", "work-a", "work-bb", "work-ccc", "work-ccc", "work-dddd", "split", "left", "right", "report"},
+		sortBranches(h.calls))
+	cp, err = store.Load(ctx, "s")
+	require.NoError(t, err)
+	assert.Equal(t, 1, cp.Position.Redrives)
 }
 
 // Without a session the fan-outs run as they always have.

@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // BuiltinsHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -267,6 +267,10 @@ func (w *Builtins) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.
 
 // stepShape runs state "shape", CodeMie's transform_node, which the runtime runs itself, and returns the state to run next.
 func (w *Builtins) stepShape(ctx context.Context, s *flowcrt.JSONState) (builtinsStep, error) {
+	// A session resumed inside the fan-out goes straight to it: "shape" has run.
+	if out, ok := s.ResumeFanOut(ctx, "shape"); ok {
+		return w.mapShape(ctx, s, out)
+	}
 	out, err := s.Do(ctx, &w.cfg, &builtinsShapeTask, nil, w.h)
 	if err != nil {
 		return builtinsDone, &flowcrt.StateError{
@@ -291,8 +295,10 @@ func (w *Builtins) mapShape(ctx context.Context, s *flowcrt.JSONState, out flowc
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "shape", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
-		return w.run(ctx, nil, &iterations[i], builtinsStepReview, builtinsStepDigest)
+	err = flowcjson.FanOutStops(ctx, s, "shape", out, iterations, flowcjson.FanOutLimit(w.h, 2), builtinsStateIDs[:], func(i int) builtinsStep {
+		return builtinsStepReview
+	}, func(ctx context.Context, i int, step builtinsStep) error {
+		return w.run(ctx, nil, &iterations[i], step, builtinsStepDigest)
 	})
 	if err != nil {
 		return builtinsDone, err

@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // SuiteHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -300,6 +300,10 @@ func (w *Suite) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSO
 
 // stepListEndpoints runs state "list-endpoints" and returns the state to run next.
 func (w *Suite) stepListEndpoints(ctx context.Context, s *flowcrt.JSONState) (suiteStep, error) {
+	// A session resumed inside the fan-out goes straight to it: "list-endpoints" has run.
+	if out, ok := s.ResumeFanOut(ctx, "list-endpoints"); ok {
+		return w.mapListEndpoints(ctx, s, out)
+	}
 	out, err := s.Do(ctx, &w.cfg, &suiteListEndpointsTask, w.h.Planner, w.h)
 	if err != nil {
 		return suiteDone, &flowcrt.StateError{
@@ -325,8 +329,10 @@ func (w *Suite) mapListEndpoints(ctx context.Context, s *flowcrt.JSONState, out 
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "list-endpoints", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
-		return w.run(ctx, nil, &iterations[i], suiteStepPlanTests, suiteStepCommit)
+	err = flowcjson.FanOutStops(ctx, s, "list-endpoints", out, iterations, flowcjson.FanOutLimit(w.h, 2), suiteStateIDs[:], func(i int) suiteStep {
+		return suiteStepPlanTests
+	}, func(ctx context.Context, i int, step suiteStep) error {
+		return w.run(ctx, nil, &iterations[i], step, suiteStepCommit)
 	})
 	if err != nil {
 		return suiteDone, err
@@ -337,6 +343,10 @@ func (w *Suite) mapListEndpoints(ctx context.Context, s *flowcrt.JSONState, out 
 
 // stepPlanTests runs state "plan-tests" and returns the state to run next.
 func (w *Suite) stepPlanTests(ctx context.Context, s *flowcrt.JSONState) (suiteStep, error) {
+	// A session resumed inside the fan-out goes straight to it: "plan-tests" has run.
+	if out, ok := s.ResumeFanOut(ctx, "plan-tests"); ok {
+		return w.mapPlanTests(ctx, s, out)
+	}
 	out, err := s.Do(ctx, &w.cfg, &suitePlanTestsTask, w.h.Planner, w.h)
 	if err != nil {
 		return suiteDone, &flowcrt.StateError{
@@ -362,8 +372,10 @@ func (w *Suite) mapPlanTests(ctx context.Context, s *flowcrt.JSONState, out flow
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "plan-tests", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
-		return w.run(ctx, nil, &iterations[i], suiteStepWriteTest, suiteStepCommit)
+	err = flowcjson.FanOutStops(ctx, s, "plan-tests", out, iterations, flowcjson.FanOutLimit(w.h, 2), suiteStateIDs[:], func(i int) suiteStep {
+		return suiteStepWriteTest
+	}, func(ctx context.Context, i int, step suiteStep) error {
+		return w.run(ctx, nil, &iterations[i], step, suiteStepCommit)
 	})
 	if err != nil {
 		return suiteDone, err

@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // TriageHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -315,6 +315,10 @@ func (w *Triage) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JS
 
 // stepSplit runs state "split" and returns the state to run next.
 func (w *Triage) stepSplit(ctx context.Context, s *flowcrt.JSONState) (triageStep, error) {
+	// A session resumed inside the fan-out goes straight to it: "split" has run.
+	if out, ok := s.ResumeFanOut(ctx, "split"); ok {
+		return w.mapSplit(ctx, s, out)
+	}
 	out, err := s.Do(ctx, &w.cfg, &triageSplitTask, w.h.Splitter, w.h)
 	if err != nil {
 		return triageDone, &flowcrt.StateError{
@@ -340,8 +344,10 @@ func (w *Triage) mapSplit(ctx context.Context, s *flowcrt.JSONState, out flowcjs
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "split", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
-		return w.run(ctx, nil, &iterations[i], triageStepClassify, triageStepReport)
+	err = flowcjson.FanOutStops(ctx, s, "split", out, iterations, flowcjson.FanOutLimit(w.h, 2), triageStateIDs[:], func(i int) triageStep {
+		return triageStepClassify
+	}, func(ctx context.Context, i int, step triageStep) error {
+		return w.run(ctx, nil, &iterations[i], step, triageStepReport)
 	})
 	if err != nil {
 		return triageDone, err

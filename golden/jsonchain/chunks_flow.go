@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // ChunksHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -237,6 +237,10 @@ func (w *Chunks) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JS
 
 // stepProduceChunks runs state "produce-chunks" and returns the state to run next.
 func (w *Chunks) stepProduceChunks(ctx context.Context, s *flowcrt.JSONState) (chunksStep, error) {
+	// A session resumed inside the fan-out goes straight to it: "produce-chunks" has run.
+	if out, ok := s.ResumeFanOut(ctx, "produce-chunks"); ok {
+		return w.mapProduceChunks(ctx, s, out)
+	}
 	out, err := s.Do(ctx, &w.cfg, &chunksProduceChunksTask, w.h.Producer, w.h)
 	if err != nil {
 		return chunksDone, &flowcrt.StateError{
@@ -262,8 +266,10 @@ func (w *Chunks) mapProduceChunks(ctx context.Context, s *flowcrt.JSONState, out
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "produce-chunks", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
-		return w.run(ctx, nil, &iterations[i], chunksStepUseChunk, chunksDone)
+	err = flowcjson.FanOutStops(ctx, s, "produce-chunks", out, iterations, flowcjson.FanOutLimit(w.h, 2), chunksStateIDs[:], func(i int) chunksStep {
+		return chunksStepUseChunk
+	}, func(ctx context.Context, i int, step chunksStep) error {
+		return w.run(ctx, nil, &iterations[i], step, chunksDone)
 	})
 	if err != nil {
 		return chunksDone, err

@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // IsolationHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -261,6 +261,10 @@ func (w *Isolation) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt
 
 // stepSplitWork runs state "split-work" and returns the state to run next.
 func (w *Isolation) stepSplitWork(ctx context.Context, s *flowcrt.JSONState) (isolationStep, error) {
+	// A session resumed inside the fan-out goes straight to it: "split-work" has run.
+	if out, ok := s.ResumeFanOut(ctx, "split-work"); ok {
+		return w.mapSplitWork(ctx, s, out)
+	}
 	out, err := s.Do(ctx, &w.cfg, &isolationSplitWorkTask, w.h.Splitter, w.h)
 	if err != nil {
 		return isolationDone, &flowcrt.StateError{
@@ -286,8 +290,10 @@ func (w *Isolation) mapSplitWork(ctx context.Context, s *flowcrt.JSONState, out 
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "split-work", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
-		return w.run(ctx, nil, &iterations[i], isolationStepProcessChunk, isolationStepMergeResults)
+	err = flowcjson.FanOutStops(ctx, s, "split-work", out, iterations, flowcjson.FanOutLimit(w.h, 2), isolationStateIDs[:], func(i int) isolationStep {
+		return isolationStepProcessChunk
+	}, func(ctx context.Context, i int, step isolationStep) error {
+		return w.run(ctx, nil, &iterations[i], step, isolationStepMergeResults)
 	})
 	if err != nil {
 		return isolationDone, err

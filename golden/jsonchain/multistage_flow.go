@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // MultistageHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -286,6 +286,10 @@ func (w *Multistage) run(ctx context.Context, sess *flowcimpl.Session, s *flowcr
 
 // stepSplitWork runs state "split-work" and returns the state to run next.
 func (w *Multistage) stepSplitWork(ctx context.Context, s *flowcrt.JSONState) (multistageStep, error) {
+	// A session resumed inside the fan-out goes straight to it: "split-work" has run.
+	if out, ok := s.ResumeFanOut(ctx, "split-work"); ok {
+		return w.mapSplitWork(ctx, s, out)
+	}
 	out, err := s.Do(ctx, &w.cfg, &multistageSplitWorkTask, w.h.Splitter, w.h)
 	if err != nil {
 		return multistageDone, &flowcrt.StateError{
@@ -311,8 +315,10 @@ func (w *Multistage) mapSplitWork(ctx context.Context, s *flowcrt.JSONState, out
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "split-work", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
-		return w.run(ctx, nil, &iterations[i], multistageStepProcessChunk, multistageStepMergeResults)
+	err = flowcjson.FanOutStops(ctx, s, "split-work", out, iterations, flowcjson.FanOutLimit(w.h, 2), multistageStateIDs[:], func(i int) multistageStep {
+		return multistageStepProcessChunk
+	}, func(ctx context.Context, i int, step multistageStep) error {
+		return w.run(ctx, nil, &iterations[i], step, multistageStepMergeResults)
 	})
 	if err != nil {
 		return multistageDone, err

@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // StagesHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -283,6 +283,10 @@ func (w *Stages) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JS
 
 // stepState1 runs state "state-1" and returns the state to run next.
 func (w *Stages) stepState1(ctx context.Context, s *flowcrt.JSONState) (stagesStep, error) {
+	// A session resumed inside the fan-out goes straight to it: "state-1" has run.
+	if out, ok := s.ResumeFanOut(ctx, "state-1"); ok {
+		return w.mapState1(ctx, s, out)
+	}
 	out, err := s.Do(ctx, &w.cfg, &stagesState1Task, w.h.Lister, w.h)
 	if err != nil {
 		return stagesDone, &flowcrt.StateError{
@@ -308,8 +312,10 @@ func (w *Stages) mapState1(ctx context.Context, s *flowcrt.JSONState, out flowcj
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "state-1", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
-		return w.run(ctx, nil, &iterations[i], stagesStepState2, stagesDone)
+	err = flowcjson.FanOutStops(ctx, s, "state-1", out, iterations, flowcjson.FanOutLimit(w.h, 2), stagesStateIDs[:], func(i int) stagesStep {
+		return stagesStepState2
+	}, func(ctx context.Context, i int, step stagesStep) error {
+		return w.run(ctx, nil, &iterations[i], step, stagesDone)
 	})
 	if err != nil {
 		return stagesDone, err

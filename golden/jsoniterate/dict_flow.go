@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // DictHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -262,6 +262,10 @@ func (w *Dict) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSON
 
 // stepAnalyzeCode runs state "analyze-code" and returns the state to run next.
 func (w *Dict) stepAnalyzeCode(ctx context.Context, s *flowcrt.JSONState) (dictStep, error) {
+	// A session resumed inside the fan-out goes straight to it: "analyze-code" has run.
+	if out, ok := s.ResumeFanOut(ctx, "analyze-code"); ok {
+		return w.mapAnalyzeCode(ctx, s, out)
+	}
 	out, err := s.Do(ctx, &w.cfg, &dictAnalyzeCodeTask, w.h.Analyzer, w.h)
 	if err != nil {
 		return dictDone, &flowcrt.StateError{
@@ -287,8 +291,10 @@ func (w *Dict) mapAnalyzeCode(ctx context.Context, s *flowcrt.JSONState, out flo
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "analyze-code", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
-		return w.run(ctx, nil, &iterations[i], dictStepFixError, dictStepVerify)
+	err = flowcjson.FanOutStops(ctx, s, "analyze-code", out, iterations, flowcjson.FanOutLimit(w.h, 2), dictStateIDs[:], func(i int) dictStep {
+		return dictStepFixError
+	}, func(ctx context.Context, i int, step dictStep) error {
+		return w.run(ctx, nil, &iterations[i], step, dictStepVerify)
 	})
 	if err != nil {
 		return dictDone, err

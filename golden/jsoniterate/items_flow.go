@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // ItemsHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -237,6 +237,10 @@ func (w *Items) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSO
 
 // stepFindFiles runs state "find-files" and returns the state to run next.
 func (w *Items) stepFindFiles(ctx context.Context, s *flowcrt.JSONState) (itemsStep, error) {
+	// A session resumed inside the fan-out goes straight to it: "find-files" has run.
+	if out, ok := s.ResumeFanOut(ctx, "find-files"); ok {
+		return w.mapFindFiles(ctx, s, out)
+	}
 	out, err := s.Do(ctx, &w.cfg, &itemsFindFilesTask, w.h.Finder, w.h)
 	if err != nil {
 		return itemsDone, &flowcrt.StateError{
@@ -262,8 +266,10 @@ func (w *Items) mapFindFiles(ctx context.Context, s *flowcrt.JSONState, out flow
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "find-files", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
-		return w.run(ctx, nil, &iterations[i], itemsStepProcessingState, itemsDone)
+	err = flowcjson.FanOutStops(ctx, s, "find-files", out, iterations, flowcjson.FanOutLimit(w.h, 2), itemsStateIDs[:], func(i int) itemsStep {
+		return itemsStepProcessingState
+	}, func(ctx context.Context, i int, step itemsStep) error {
+		return w.run(ctx, nil, &iterations[i], step, itemsDone)
 	})
 	if err != nil {
 		return itemsDone, err

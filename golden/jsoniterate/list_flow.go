@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // ListHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -262,6 +262,10 @@ func (w *List) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSON
 
 // stepListFiles runs state "list-files" and returns the state to run next.
 func (w *List) stepListFiles(ctx context.Context, s *flowcrt.JSONState) (listStep, error) {
+	// A session resumed inside the fan-out goes straight to it: "list-files" has run.
+	if out, ok := s.ResumeFanOut(ctx, "list-files"); ok {
+		return w.mapListFiles(ctx, s, out)
+	}
 	out, err := s.Do(ctx, &w.cfg, &listListFilesTask, w.h.FileLister, w.h)
 	if err != nil {
 		return listDone, &flowcrt.StateError{
@@ -281,8 +285,10 @@ func (w *List) stepListFiles(ctx context.Context, s *flowcrt.JSONState) (listSte
 func (w *List) mapListFiles(ctx context.Context, s *flowcrt.JSONState, out flowcjson.JSONOutput) (listStep, error) {
 	items := out.Items()
 	iterations := s.Iterations(items)
-	err := flowcimpl.FanOut(ctx, "list-files", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
-		return w.run(ctx, nil, &iterations[i], listStepProcessFile, listStepGenerateSummary)
+	err := flowcjson.FanOutStops(ctx, s, "list-files", out, iterations, flowcjson.FanOutLimit(w.h, 2), listStateIDs[:], func(i int) listStep {
+		return listStepProcessFile
+	}, func(ctx context.Context, i int, step listStep) error {
+		return w.run(ctx, nil, &iterations[i], step, listStepGenerateSummary)
 	})
 	if err != nil {
 		return listDone, err

@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // NestedHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -262,6 +262,10 @@ func (w *Nested) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JS
 
 // stepFetchResults runs state "fetch-results" and returns the state to run next.
 func (w *Nested) stepFetchResults(ctx context.Context, s *flowcrt.JSONState) (nestedStep, error) {
+	// A session resumed inside the fan-out goes straight to it: "fetch-results" has run.
+	if out, ok := s.ResumeFanOut(ctx, "fetch-results"); ok {
+		return w.mapFetchResults(ctx, s, out)
+	}
 	out, err := s.Do(ctx, &w.cfg, &nestedFetchResultsTask, w.h.Fetcher, w.h)
 	if err != nil {
 		return nestedDone, &flowcrt.StateError{
@@ -287,8 +291,10 @@ func (w *Nested) mapFetchResults(ctx context.Context, s *flowcrt.JSONState, out 
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "fetch-results", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
-		return w.run(ctx, nil, &iterations[i], nestedStepProcessEnvironment, nestedStepAggregate)
+	err = flowcjson.FanOutStops(ctx, s, "fetch-results", out, iterations, flowcjson.FanOutLimit(w.h, 2), nestedStateIDs[:], func(i int) nestedStep {
+		return nestedStepProcessEnvironment
+	}, func(ctx context.Context, i int, step nestedStep) error {
+		return w.run(ctx, nil, &iterations[i], step, nestedStepAggregate)
 	})
 	if err != nil {
 		return nestedDone, err

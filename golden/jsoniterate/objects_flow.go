@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // ObjectsHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -236,6 +236,10 @@ func (w *Objects) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.J
 
 // stepGetTasks runs state "get-tasks" and returns the state to run next.
 func (w *Objects) stepGetTasks(ctx context.Context, s *flowcrt.JSONState) (objectsStep, error) {
+	// A session resumed inside the fan-out goes straight to it: "get-tasks" has run.
+	if out, ok := s.ResumeFanOut(ctx, "get-tasks"); ok {
+		return w.mapGetTasks(ctx, s, out)
+	}
 	out, err := s.Do(ctx, &w.cfg, &objectsGetTasksTask, w.h.TaskFetcher, w.h)
 	if err != nil {
 		return objectsDone, &flowcrt.StateError{
@@ -255,8 +259,10 @@ func (w *Objects) stepGetTasks(ctx context.Context, s *flowcrt.JSONState) (objec
 func (w *Objects) mapGetTasks(ctx context.Context, s *flowcrt.JSONState, out flowcjson.JSONOutput) (objectsStep, error) {
 	items := out.Items()
 	iterations := s.Iterations(items)
-	err := flowcimpl.FanOut(ctx, "get-tasks", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
-		return w.run(ctx, nil, &iterations[i], objectsStepExecuteTask, objectsDone)
+	err := flowcjson.FanOutStops(ctx, s, "get-tasks", out, iterations, flowcjson.FanOutLimit(w.h, 2), objectsStateIDs[:], func(i int) objectsStep {
+		return objectsStepExecuteTask
+	}, func(ctx context.Context, i int, step objectsStep) error {
+		return w.run(ctx, nil, &iterations[i], step, objectsDone)
 	})
 	if err != nil {
 		return objectsDone, err

@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // PointerHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -239,6 +239,10 @@ func (w *Pointer) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.J
 
 // stepFetchAPIData runs state "fetch-api-data" and returns the state to run next.
 func (w *Pointer) stepFetchAPIData(ctx context.Context, s *flowcrt.JSONState) (pointerStep, error) {
+	// A session resumed inside the fan-out goes straight to it: "fetch-api-data" has run.
+	if out, ok := s.ResumeFanOut(ctx, "fetch-api-data"); ok {
+		return w.mapFetchAPIData(ctx, s, out)
+	}
 	out, err := s.Do(ctx, &w.cfg, &pointerFetchAPIDataTask, w.h.APICall, w.h)
 	if err != nil {
 		return pointerDone, &flowcrt.StateError{
@@ -264,8 +268,10 @@ func (w *Pointer) mapFetchAPIData(ctx context.Context, s *flowcrt.JSONState, out
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "fetch-api-data", len(iterations), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
-		return w.run(ctx, nil, &iterations[i], pointerStepProcessUser, pointerDone)
+	err = flowcjson.FanOutStops(ctx, s, "fetch-api-data", out, iterations, flowcjson.FanOutLimit(w.h, 2), pointerStateIDs[:], func(i int) pointerStep {
+		return pointerStepProcessUser
+	}, func(ctx context.Context, i int, step pointerStep) error {
+		return w.run(ctx, nil, &iterations[i], step, pointerDone)
 	})
 	if err != nil {
 		return pointerDone, err

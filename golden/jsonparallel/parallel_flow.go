@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // ParallelHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -315,6 +315,10 @@ func (w *Parallel) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.
 
 // stepState1 runs state "state-1" and returns the state to run next.
 func (w *Parallel) stepState1(ctx context.Context, s *flowcrt.JSONState) (parallelStep, error) {
+	// A session resumed inside the fan-out goes straight to it: "state-1" has run.
+	if _, ok := s.ResumeFanOut(ctx, "state-1"); ok {
+		return w.parallelState1(ctx, s)
+	}
 	if _, err := s.Do(ctx, &w.cfg, &parallelState1Task, w.h.Planner, w.h); err != nil {
 		return parallelDone, &flowcrt.StateError{
 			State: "state-1",
@@ -331,8 +335,10 @@ func (w *Parallel) stepState1(ctx context.Context, s *flowcrt.JSONState) (parall
 func (w *Parallel) parallelState1(ctx context.Context, s *flowcrt.JSONState) (parallelStep, error) {
 	entries := [3]parallelStep{parallelStepState2, parallelStepState3, parallelStepState4}
 	branches := s.Branches(len(entries))
-	err := flowcimpl.FanOut(ctx, "state-1", len(branches), flowcjson.FanOutLimit(w.h, 2), func(ctx context.Context, i int) error {
-		return w.run(ctx, nil, &branches[i], entries[i], parallelStepState5)
+	err := flowcjson.FanOutStops(ctx, s, "state-1", flowcjson.JSONOutput{}, branches, flowcjson.FanOutLimit(w.h, 2), parallelStateIDs[:], func(i int) parallelStep {
+		return entries[i]
+	}, func(ctx context.Context, i int, step parallelStep) error {
+		return w.run(ctx, nil, &branches[i], step, parallelStepState5)
 	})
 	if err != nil {
 		return parallelDone, err

@@ -17,7 +17,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // ReportHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -301,6 +301,10 @@ func (w *Report) stepIntake(ctx context.Context, s *flowcrt.JSONState) (reportSt
 
 // stepSplit runs state "split" and returns the state to run next.
 func (w *Report) stepSplit(ctx context.Context, s *flowcrt.JSONState) (reportStep, error) {
+	// A session resumed inside the fan-out goes straight to it: "split" has run.
+	if out, ok := s.ResumeFanOut(ctx, "split"); ok {
+		return w.mapSplit(ctx, s, out)
+	}
 	out, err := s.Do(ctx, &w.cfg, &reportSplitTask, w.h.Splitter, w.h)
 	if err != nil {
 		return reportDone, &flowcrt.StateError{
@@ -325,8 +329,10 @@ func (w *Report) mapSplit(ctx context.Context, s *flowcrt.JSONState, out flowcjs
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "split", len(iterations), flowcjson.FanOutLimit(w.h, 1), func(ctx context.Context, i int) error {
-		return w.run(ctx, nil, &iterations[i], reportStepProcess, reportStepSummary)
+	err = flowcjson.FanOutStops(ctx, s, "split", out, iterations, flowcjson.FanOutLimit(w.h, 1), reportStateIDs[:], func(i int) reportStep {
+		return reportStepProcess
+	}, func(ctx context.Context, i int, step reportStep) error {
+		return w.run(ctx, nil, &iterations[i], step, reportStepSummary)
 	})
 	if err != nil {
 		return reportDone, err

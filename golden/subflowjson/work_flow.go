@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // WorkHandlers is the work of the workflow's assistants and tools, implemented by you. A handler
@@ -240,6 +240,10 @@ func (w *Work) run(ctx context.Context, sess *flowcimpl.Session, s *flowcrt.JSON
 
 // stepSplit runs state "split" and returns the state to run next.
 func (w *Work) stepSplit(ctx context.Context, s *flowcrt.JSONState) (workStep, error) {
+	// A session resumed inside the fan-out goes straight to it: "split" has run.
+	if out, ok := s.ResumeFanOut(ctx, "split"); ok {
+		return w.mapSplit(ctx, s, out)
+	}
 	out, err := s.Do(ctx, &w.cfg, &workSplitTask, w.h.Splitter, w.h)
 	if err != nil {
 		return workDone, &flowcrt.StateError{
@@ -265,8 +269,10 @@ func (w *Work) mapSplit(ctx context.Context, s *flowcrt.JSONState, out flowcjson
 		}
 	}
 	iterations := s.Iterations(items)
-	err = flowcimpl.FanOut(ctx, "split", len(iterations), flowcjson.FanOutLimit(w.h, 1), func(ctx context.Context, i int) error {
-		return w.run(ctx, nil, &iterations[i], workStepProcess, workDone)
+	err = flowcjson.FanOutStops(ctx, s, "split", out, iterations, flowcjson.FanOutLimit(w.h, 1), workStateIDs[:], func(i int) workStep {
+		return workStepProcess
+	}, func(ctx context.Context, i int, step workStep) error {
+		return w.run(ctx, nil, &iterations[i], step, workDone)
 	})
 	if err != nil {
 		return workDone, err

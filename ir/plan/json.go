@@ -10,7 +10,7 @@ import (
 
 // jsonGenVersion is the generator version of JSON-mode code; it needs the
 // runtime's JSONState and friends.
-const jsonGenVersion = 13 // 13: mocks through package flowrun, the machinery in runtime/impl/jsonmode; 12: built-in custom nodes, stops inside iterations and fan-outs; 11: CodeMie's defaults, Current task, Autonomous supervisors (JSONTask.CurrentTask...); 10: the machinery in runtime/impl; 7: CodeMie configuration and sessions (codemie.go, session.go of codegen/internal/jsonmode); 8: the shared emitter; 9: step loops report to an observer
+const jsonGenVersion = 14 // 14: every fan-out saves its progress in a session (FanOutStops), so that a redrive runs only what failed; 13: mocks through package flowrun, the machinery in runtime/impl/jsonmode; 12: built-in custom nodes, stops inside iterations and fan-outs; 11: CodeMie's defaults, Current task, Autonomous supervisors (JSONTask.CurrentTask...); 10: the machinery in runtime/impl; 7: CodeMie configuration and sessions (codemie.go, session.go of codegen/internal/jsonmode); 8: the shared emitter; 9: step loops report to an observer
 
 // CodeMie's custom nodes (custom_node_id) that the runtime runs
 // (runtime/impl/jsonmode, codemie_nodes.go): handlerless ones need no handler; a

@@ -16,6 +16,7 @@ type (
 	DurableTimer       = session.DurableTimer
 	CallbackWait       = session.CallbackWait
 	CallbackAnswer     = session.CallbackAnswer
+	Failure            = session.Failure
 	MemoryCheckpointer = session.MemoryCheckpointer
 	SessionError       = session.SessionError
 	spentToken         = session.SpentToken

@@ -43,8 +43,13 @@ type Sessions[S, U any] struct {
 // merged into a fresh state. An existing session goes on from its last
 // checkpoint, with in merged into its state (nil: unchanged); one whose
 // last run finished starts again at the start state with the merged state,
-// and one waiting at an approval state asks for the decision again.
+// one waiting at an approval state asks for the decision again, and one
+// whose last run failed is redriven from the state that failed. Under
+// WithRedrive, in is not merged: the session is redriven, as by Resume.
 func (c *Sessions[S, U]) Invoke(ctx context.Context, cfg *Config, id string, in *U) (S, error) {
+	if session.Redriving(ctx) {
+		return c.Resume(ctx, cfg, id)
+	}
 	var s S
 	sess, cp, err := c.open(ctx, cfg, id)
 	switch {
@@ -64,6 +69,11 @@ func (c *Sessions[S, U]) Invoke(ctx context.Context, cfg *Config, id string, in 
 		sess.record(session.KindRunStarted, "", inputField(s))
 		return c.run(ctx, sess, s, c.Start, nil)
 	}
+	if cp.Status == StatusFailed {
+		if err := sess.redrive(ctx, cp); err != nil {
+			return s, err
+		}
+	}
 	if in != nil {
 		sess.record(session.KindInputMerged, "", inputField(*in))
 		return c.run(ctx, sess, s, cp.Position.State, nil)
@@ -74,10 +84,15 @@ func (c *Sessions[S, U]) Invoke(ctx context.Context, cfg *Config, id string, in 
 // Resume continues session id from its last checkpoint: the states that
 // completed before it are not run again. A session whose last run finished
 // returns its final state; one that waits at an approval state asks for the
-// decision again.
+// decision again; one whose last run failed is redriven from the state that
+// failed. Under WithRedrive, a session whose last run did not fail is
+// refused.
 func (c *Sessions[S, U]) Resume(ctx context.Context, cfg *Config, id string) (S, error) {
 	var s S
 	sess, cp, err := c.open(ctx, cfg, id)
+	if err == nil {
+		err = checkRedrive(ctx, id, cp)
+	}
 	if err != nil {
 		return s, err
 	}
@@ -86,6 +101,11 @@ func (c *Sessions[S, U]) Resume(ctx context.Context, cfg *Config, id string) (S,
 	}
 	if s, err = c.decode(cp); err != nil || cp.Status == StatusSucceeded {
 		return s, err
+	}
+	if cp.Status == StatusFailed {
+		if err := sess.redrive(ctx, cp); err != nil {
+			return s, err
+		}
 	}
 	return c.run(ctx, sess, s, cp.Position.State, cp)
 }
@@ -154,7 +174,7 @@ func (s *Session) saveAnswer(ctx context.Context, cp *Checkpoint, key string, a 
 
 // run runs the workflow on s from state. Until its first save the run is
 // where from, the checkpoint it goes on from unchanged, says; without one,
-// at state on s.
+// at state on s. A run that fails saves its checkpoint failed, there.
 func (c *Sessions[S, U]) run(ctx context.Context, sess *Session, s S, state string, from *Checkpoint) (S, error) {
 	if from != nil {
 		sess.at, sess.atState = from.Position, from.State
@@ -163,14 +183,12 @@ func (c *Sessions[S, U]) run(ctx context.Context, sess *Session, s S, state stri
 		if state == sess.insideAt {
 			sess.at.Inside = sess.inside
 		}
-	}
-	out, err := c.Run(withSession(ctx, sess), sess, s, state)
-	if failed(ctx, err) {
-		if serr := sess.fail(ctx, err); serr != nil {
-			return out, errors.Join(err, serr)
+		if state == sess.fanOutAt {
+			sess.at.FanOut = sess.fanOut // so that a failure before the next save keeps it
 		}
 	}
-	return out, err
+	out, err := c.Run(withSession(ctx, sess), sess, s, state)
+	return out, sess.fail(ctx, err)
 }
 
 // open starts a session and loads its last checkpoint, nil for a new
@@ -197,7 +215,7 @@ func (c *Sessions[S, U]) open(ctx context.Context, cfg *Config, id string) (*Ses
 	if err := c.checkSchema(ctx, id, cp.Schema, sess.schema); err != nil {
 		return nil, nil, err
 	}
-	sess.step, sess.vars, sess.spent = cp.Step, cp.Position.Vars, cp.Position.Spent
+	sess.step, sess.vars, sess.spent, sess.redrives = cp.Step, cp.Position.Vars, cp.Position.Spent, cp.Position.Redrives
 	sess.held = heldTokens(&cp.Position)
 	sess.decisions = recordedDecisions(cp)
 	sess.rewait = unanswered(cp)
@@ -253,7 +271,8 @@ type Session struct {
 	// rewait are the approvals the last checkpoint waits at with no
 	// answer, by key: a run that reaches one only asks again, which the
 	// history does not repeat (as held does for task tokens).
-	rewait map[string]bool
+	rewait   map[string]bool
+	redrives int // the runs that went on from a failed checkpoint
 
 	mu      sync.Mutex      // the branches of a fan-out save from their own goroutines
 	step    int             // checkpoints saved so far
@@ -276,8 +295,9 @@ func (s *Session) UnknownState(state string) error {
 // next (the id of the state to run next, "" once the run has finished) with
 // the state: that is the checkpoint. An *Interrupted error saves the run
 // waiting at the approval state, and is returned. Other errors are returned
-// as they are and save nothing, so that resuming retries the state that
-// failed.
+// as they are and save nothing here: the run's end saves the session
+// failed at the last checkpoint's position (fail), so that a redrive
+// retries the state that failed.
 func (s *Session) Save(ctx context.Context, next string, state any, err error) error {
 	var wait *Interrupted
 	switch {
@@ -349,6 +369,8 @@ func (s *Session) putLocked(ctx context.Context, pos Position, state json.RawMes
 	}
 	status := StatusRunning
 	switch {
+	case pos.Failure != nil:
+		status = StatusFailed
 	case pending != nil:
 		status = StatusInterrupted
 	case pos.Callback != nil, pos.Progress().WaitsForToken():
@@ -360,13 +382,13 @@ func (s *Session) putLocked(ctx context.Context, pos Position, state json.RawMes
 	held := heldTokens(&pos)
 	s.recordIssued(&pos, held)
 	s.spent, s.held = spend(s.spent, s.held, held), held
-	pos.Spent = slices.Clone(s.spent)
+	pos.Spent, pos.Redrives = slices.Clone(s.spent), s.redrives
 	if status == StatusSucceeded {
 		s.recordLocked(session.KindRunSucceeded, "", outputField(state))
 	}
 	events := s.events
 	s.events = nil
-	return s.cfg.Checkpointer.Save(ctx, &Checkpoint{
+	err := s.cfg.Checkpointer.Save(ctx, &Checkpoint{
 		Session:  s.id,
 		Workflow: s.workflow,
 		Schema:   s.schema,
@@ -378,6 +400,10 @@ func (s *Session) putLocked(ctx context.Context, pos Position, state json.RawMes
 		Time:     s.cfg.RunClock().Now().UTC(),
 		Events:   events,
 	})
+	if err != nil {
+		return &storeError{err}
+	}
+	return nil
 }
 
 // takeDecision returns, once, the decision recorded for the stop key
@@ -464,9 +490,10 @@ func (f *fanOutRun) Finish(ctx context.Context, i int, rec any) error {
 }
 
 // save writes the fan-out's checkpoint; callers other than StartFanOut
-// hold f.mu.
+// hold f.mu. It saves even once a sibling's failure has canceled ctx:
+// what finished is kept, and a redrive does not run it again.
 func (f *fanOutRun) save(ctx context.Context) error {
-	return f.sess.Put(ctx, Position{State: f.state, FanOut: &FanOutProgress{Done: f.done}}, f.start, nil)
+	return f.sess.Put(context.WithoutCancel(ctx), Position{State: f.state, FanOut: &FanOutProgress{Done: f.done}}, f.start, nil)
 }
 
 // NoDecisions is the error of a decision sent to session id of a workflow

@@ -189,12 +189,14 @@ func (f *OpenFanOut) Settle(ctx context.Context, i int, rec any, err error) erro
 	return f.saved(ctx)
 }
 
-// saved saves the progress of a durable fan-out; f.mu is held.
+// saved saves the progress of a durable fan-out; f.mu is held. It saves
+// even once a sibling's failure has canceled ctx: what finished is kept,
+// and a redrive does not run it again.
 func (f *OpenFanOut) saved(ctx context.Context) error {
 	if f.save == nil {
 		return nil
 	}
-	return f.save(ctx)
+	return f.save(context.WithoutCancel(ctx))
 }
 
 // Interrupted returns, when branches stopped, the *Interrupted of the

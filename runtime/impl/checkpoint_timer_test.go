@@ -23,6 +23,26 @@ type dyingClock struct {
 	mu    sync.Mutex
 	now   time.Time
 	dieAt time.Time
+	dead  bool
+}
+
+// store is cp as the process of c sees it: once c has died, the process
+// writes nothing more, not even the failed checkpoint of its run.
+func (c *dyingClock) store(cp Checkpointer) Checkpointer { return &mortalStore{cp, c} }
+
+type mortalStore struct {
+	Checkpointer
+	clock *dyingClock
+}
+
+func (m *mortalStore) Save(ctx context.Context, cp *Checkpoint) error {
+	m.clock.mu.Lock()
+	dead := m.clock.dead
+	m.clock.mu.Unlock()
+	if dead {
+		return errKilled
+	}
+	return m.Checkpointer.Save(ctx, cp)
 }
 
 func (c *dyingClock) Now() time.Time {
@@ -35,7 +55,7 @@ func (c *dyingClock) Sleep(_ context.Context, d time.Duration) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.now.Add(d).After(c.dieAt) {
-		c.now = c.dieAt
+		c.now, c.dead = c.dieAt, true
 		return errKilled
 	}
 	c.now = c.now.Add(d)
@@ -47,7 +67,8 @@ func TestCallRetryDelayResumesWithTimeLeft(t *testing.T) {
 	type state struct{ N int }
 	ctx := context.Background()
 	store := NewMemoryCheckpointer()
-	var clock Clock = &dyingClock{now: t0, dieAt: t0.Add(time.Second)}
+	dying := &dyingClock{now: t0, dieAt: t0.Add(time.Second)}
+	var clock Clock = dying
 	p := &Policy{State: "fetch", Retry: []Retrier{{Errors: []string{"ALL"}, MaxAttempts: 4, Interval: 5 * time.Second}}}
 	calls := 0
 	s := &Sessions[state, state]{Workflow: "typed", Schema: "h", Start: "fetch", Merge: func(s *state, in state) { *s = in },
@@ -59,9 +80,10 @@ func TestCallRetryDelayResumesWithTimeLeft(t *testing.T) {
 			})
 			return s, sess.Save(ctx, "", s, err)
 		}}
-	cfg := NewConfig(WithCheckpointer(store))
+	cfg := NewConfig(WithCheckpointer(dying.store(store)))
 	_, err := s.Invoke(ctx, &cfg, "s1", &state{N: 7})
 	require.ErrorIs(t, err, errKilled)
+	cfg = NewConfig(WithCheckpointer(store)) // a new process
 	cp, err := store.Load(ctx, "s1")
 	require.NoError(t, err)
 	assert.Equal(t, `{"N":7}`, string(cp.State), "a checkpoint before the first save holds the state the run started on")

@@ -3,8 +3,6 @@ package impl
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"slices"
 	"strconv"
 
 	"github.com/flowc-dev/flowc/session"
@@ -60,44 +58,6 @@ func (s *Session) recordIssued(pos *Position, held map[string]*CallbackWait) {
 			s.recordLocked(session.KindTaskTokenIssued, keys[i], map[string]any{"key": keys[i], "token_hash": session.TokenHash(w.Token)})
 		}
 	}
-}
-
-// failed reports whether err ends a session's run as failed: not a stop
-// for a person or a token, not a refusal of the session, not the end of
-// the process's context.
-func failed(ctx context.Context, err error) bool {
-	switch {
-	case err == nil, ctx.Err() != nil, IsInterrupted(err), IsWaitingForTaskToken(err):
-		return false
-	}
-	_, refused := errors.AsType[*SessionError](err)
-	return !refused
-}
-
-// fail saves the run failed where it is, on the state the failing state
-// started from (with the fan-out's progress when it failed inside one),
-// recording why.
-func (s *Session) fail(ctx context.Context, err error) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	state := s.atState
-	if state == nil {
-		data, merr := json.Marshal(s.atValue)
-		if merr != nil {
-			return merr
-		}
-		state = data
-	}
-	why := map[string]string{"error": ErrorName(err), "cause": err.Error()}
-	s.recordLocked(session.KindStateFailed, s.at.State, why)
-	s.recordLocked(session.KindRunFailed, "", why)
-	s.step++
-	events := s.events
-	s.events = nil
-	pos := s.at
-	pos.Spent = slices.Clone(s.spent)
-	return s.cfg.Checkpointer.Save(ctx, &Checkpoint{Session: s.id, Workflow: s.workflow, Schema: s.schema, Step: s.step,
-		Status: StatusFailed, Position: pos, State: state, Time: s.cfg.RunClock().Now().UTC(), Events: events})
 }
 
 // unanswered are the keys of the approvals cp waits at with no answer.

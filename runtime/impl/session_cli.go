@@ -13,6 +13,7 @@ type SessionFlags struct {
 	ID       string
 	Decision string
 	At       string
+	Redrive  bool           // go on from the state the session's last run failed at (WithRedrive)
 	Task     TaskTokenFlags // --task-success and friends: answer a task token the session waits for
 }
 
@@ -22,6 +23,7 @@ func (f *SessionFlags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.ID, "session", "", "the session `id` (with --checkpoint-db)")
 	fs.StringVar(&f.Decision, "decision", "", "answer the approval the session waits for with this `option`")
 	fs.StringVar(&f.At, "at", "", "with --decision: answer the stop this `key` names (e.g. Map/3/Approve), when several wait")
+	fs.BoolVar(&f.Redrive, "redrive", false, "go on from the state the session's last run failed at, keeping what succeeded before it")
 	f.Task.Register(fs)
 }
 
@@ -44,5 +46,26 @@ func (f *SessionFlags) Check(input string, onServer bool) error {
 	case f.Decision != "" && input != "":
 		return errors.New("--decision continues the session as it is; give new --input in a run of its own")
 	}
+	if err := f.checkRedrive(input, onServer); err != nil {
+		return err
+	}
 	return f.Task.Check(f.ID != "", input != "", f.Decision != "")
+}
+
+// checkRedrive refuses --redrive where there is no failed session of a
+// checkpoint file to go on with as it is.
+func (f *SessionFlags) checkRedrive(input string, onServer bool) error {
+	switch {
+	case !f.Redrive:
+		return nil
+	case onServer:
+		return errors.New("--redrive goes on from a failed checkpoint: it needs --checkpoint-db, which a session on Temporal has not")
+	case f.ID == "":
+		return errors.New("--redrive goes on with a failed session: it needs --checkpoint-db and --session")
+	case input != "":
+		return errors.New("--redrive goes on with the input the session failed on; give new --input in a run of its own")
+	case f.Decision != "" || f.Task.Success != "" || f.Task.Failure != "" || f.Task.Heartbeat != "":
+		return errors.New("--redrive goes on with a failed session, which waits for no decision or task token")
+	}
+	return nil
 }

@@ -29,6 +29,12 @@ func TestSessionFlagsCheck(t *testing.T) {
 		{args: []string{"-checkpoint-db", "x.db", "-session", "s", "-decision", "yes"}, input: "in.json", err: "give new --input in a run of its own"},
 		{args: []string{"-task-success", "tok"}, err: "a task token is answered in its session"},
 		{args: []string{"-checkpoint-db", "x.db", "-session", "s", "-task-success", "tok", "-decision", "yes"}, err: "not both at once"},
+		{args: []string{"-checkpoint-db", "x.db", "-session", "s", "-redrive"}},
+		{args: []string{"-redrive"}, err: "--redrive goes on with a failed session: it needs --checkpoint-db and --session"},
+		{args: []string{"-session", "s", "-redrive"}, onServer: true, err: "it needs --checkpoint-db, which a session on Temporal has not"},
+		{args: []string{"-checkpoint-db", "x.db", "-session", "s", "-redrive"}, input: "in.json", err: "give new --input in a run of its own"},
+		{args: []string{"-checkpoint-db", "x.db", "-session", "s", "-redrive", "-decision", "yes"}, err: "waits for no decision or task token"},
+		{args: []string{"-checkpoint-db", "x.db", "-session", "s", "-redrive", "-task-failure", "tok"}, err: "waits for no decision or task token"},
 	} {
 		var f SessionFlags
 		fs := flag.NewFlagSet("run", flag.ContinueOnError)

@@ -49,7 +49,7 @@ func (s stored) Describe(ctx context.Context, id string) (Description, error) {
 		return Description{}, err
 	}
 	return Description{ID: cp.Session, Workflow: cp.Workflow, Status: cp.Status, State: cp.Position.State, Step: cp.Step,
-		Updated: cp.Time, Stops: session.Stops(cp), Data: cp.State}, nil
+		Updated: cp.Time, Stops: session.Stops(cp), Failure: cp.Position.Failure, Redrives: cp.Position.Redrives, Data: cp.State}, nil
 }
 
 func (s stored) Stop(ctx context.Context, id, errName, cause string) error {
@@ -67,7 +67,8 @@ const (
 const Usage = `usage: flowc sessions (--checkpoint-db FILE | --temporal-address HOST:PORT) COMMAND
   list [--status S] [--workflow W] [--limit N] [--json]
                         the sessions, newest first
-  show ID [--json]      a session: its status, where it is and the stops it waits at
+  show ID [--json]      a session: its status, where it is, the stops it waits at,
+                        and for a failed one its error, cause and redrive count
   history ID [--json]   what the session did, one event a line
   stop ID [--error E] [--cause C]
                         end the session as stopped: it takes no answer or input after it
@@ -189,6 +190,10 @@ type Description struct {
 	Step     int                `json:"step,omitempty"`  // the checkpoint's; none on Temporal
 	Updated  time.Time          `json:"updated"`
 	Stops    []session.StopInfo `json:"stops"`
+	// Failure is what a failed session's run failed with; a redrive runs
+	// State again.
+	Failure  *session.Failure `json:"failure,omitempty"`
+	Redrives int              `json:"redrive_count,omitempty"` // the runs that went on from a failed checkpoint
 	// Data is the workflow's state as saved; on Temporal, a succeeded
 	// run's result (a running one's state is inside its worker).
 	Data json.RawMessage `json:"data,omitempty"`
@@ -217,6 +222,12 @@ func show(ctx context.Context, store Sessions, args []string, out io.Writer) err
 		fmt.Fprintf(tw, "STEP\t%d\n", s.Step)
 	}
 	fmt.Fprintf(tw, "UPDATED\t%s\n", s.Updated.UTC().Format(time.RFC3339))
+	if f := s.Failure; f != nil {
+		fmt.Fprintf(tw, "ERROR\t%s\nCAUSE\t%s\n", dash(oneLine(f.Error)), dash(oneLine(f.Cause)))
+	}
+	if s.Redrives > 0 {
+		fmt.Fprintf(tw, "REDRIVES\t%d\n", s.Redrives)
+	}
 	if err := tw.Flush(); err != nil || len(s.Stops) == 0 {
 		return err
 	}

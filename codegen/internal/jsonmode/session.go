@@ -52,13 +52,12 @@ func (g *jsonGen) Invoke(f *jen.File) {
 	}
 }
 
-// resumeRegion starts the step of s, when it opens a fan-out a session
-// can stop in (a state of it interrupts before it runs), with the way
-// back into it: a run resumed inside the fan-out takes the output s saved
-// instead of running s again.
+// resumeRegion starts the step of s, when it opens a fan-out, with the
+// way back into it: a session's run resumed or redriven inside the
+// fan-out takes the output s saved instead of running s again.
 func (g *jsonGen) resumeRegion(b *jen.Group, s *ir.State) {
 	fan := g.p.FanOutAt(s.ID)
-	if fan == nil || !fan.Stops {
+	if fan == nil {
 		return
 	}
 	args, out := []jen.Code{jen.Id("ctx"), jen.Id("s")}, "_"
@@ -71,7 +70,9 @@ func (g *jsonGen) resumeRegion(b *jen.Group, s *ir.State) {
 	)
 }
 
-// fanOutStops is fanOut for a fan-out a session can stop in: each of the
+// fanOutStops runs a fan-out whose progress a session's run saves, so
+// that a run resumed or redriven inside it runs only the branches or
+// items that had not finished, and a session can stop in it: each of the
 // states in list runs from entry, or from where its checkpoint says it
 // stopped, until the fan-out's exit.
 func (g *jsonGen) fanOutStops(fan *plan.FanOut, list string, entry jen.Code) *jen.Statement {

@@ -161,17 +161,10 @@ func (g *jsonGen) items(b *jen.Group, r *ir.Region, lookup *jen.Statement) {
 }
 
 // fanOut runs each of the states in list through the run loop from entry
-// until the fan-out's exit. Handlers that answer in call order (mocks) get
-// one at a time, in order.
+// until the fan-out's exit (FanOutStops, session.go). Handlers that answer
+// in call order (mocks) get one at a time, in order.
 func (g *jsonGen) fanOut(fan *plan.FanOut, list string, entry jen.Code) *jen.Statement {
-	if fan.Stops {
-		return g.fanOutStops(fan, list, entry)
-	}
-	work := jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("i").Int()).Error().Block(
-		jen.Return(jen.Id("w").Dot(fan.Loops[0].Method).Call(jen.Id("ctx"), jen.Nil(), jen.Op("&").Id(list).Index(jen.Id("i")), entry, g.target(fan.Exit))),
-	)
-	return emit.Rt("FanOut").Call(jen.Id("ctx"), jen.Lit(fan.From.ID), jen.Len(jen.Id(list)),
-		js("FanOutLimit").Call(jen.Id("w").Dot("h"), jen.Lit(fan.Limit)), work)
+	return g.fanOutStops(fan, list, entry)
 }
 
 // join ends a region function: fail with the first error, or merge the

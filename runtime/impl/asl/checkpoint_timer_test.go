@@ -43,11 +43,13 @@ func waitMachine(clock *impl.Clock, wait *Wait) *impl.Sessions[any, any] {
 func TestWaitResumesWithTimeLeft(t *testing.T) {
 	ctx := context.Background()
 	store := impl.NewMemoryCheckpointer()
-	var clock impl.Clock = &dyingClock{now: t0, dieAt: t0.Add(4 * time.Second)}
+	dying := &dyingClock{now: t0, dieAt: t0.Add(4 * time.Second)}
+	var clock impl.Clock = dying
 	s := waitMachine(&clock, &Wait{Seconds: 6, HasSeconds: true})
-	cfg := impl.NewConfig(impl.WithCheckpointer(store))
+	cfg := impl.NewConfig(impl.WithCheckpointer(dying.store(store)))
 	_, err := s.Invoke(ctx, &cfg, "s1", nil)
 	require.ErrorIs(t, err, errKilled)
+	cfg = impl.NewConfig(impl.WithCheckpointer(store)) // a new process
 
 	cp, err := store.Load(ctx, "s1")
 	require.NoError(t, err)
@@ -73,16 +75,20 @@ func TestWaitResumesWithTimeLeft(t *testing.T) {
 func TestWaitPastItsDeadline(t *testing.T) {
 	ctx := context.Background()
 	store := impl.NewMemoryCheckpointer()
-	var clock impl.Clock = &dyingClock{now: t0, dieAt: t0.Add(time.Second)}
+	dying := &dyingClock{now: t0, dieAt: t0.Add(time.Second)}
+	var clock impl.Clock = dying
 	s := waitMachine(&clock, &Wait{Timestamp: "2026-11-27T10:00:00Z"})
-	cfg := impl.NewConfig(impl.WithCheckpointer(store))
+	cfg := impl.NewConfig(impl.WithCheckpointer(dying.store(store)))
 	_, err := s.Invoke(ctx, &cfg, "s1", nil)
 	require.ErrorIs(t, err, errKilled)
 
-	clock = &dyingClock{now: t0.Add(30 * time.Minute), dieAt: t0.Add(31 * time.Minute)}
+	dying = &dyingClock{now: t0.Add(30 * time.Minute), dieAt: t0.Add(31 * time.Minute)}
+	clock = dying
+	cfg = impl.NewConfig(impl.WithCheckpointer(dying.store(store)))
 	var more any = map[string]any{"more": true}
 	_, err = s.Invoke(ctx, &cfg, "s1", &more)
 	require.ErrorIs(t, err, errKilled, "the hour's wait goes on, from the same deadline")
+	cfg = impl.NewConfig(impl.WithCheckpointer(store)) // a new process
 	cp, err := store.Load(ctx, "s1")
 	require.NoError(t, err)
 	assert.Equal(t, `{"more":true}`, string(cp.State))
@@ -104,7 +110,8 @@ func TestWaitPastItsDeadline(t *testing.T) {
 func TestRetryDelayResumesWithTimeLeft(t *testing.T) {
 	ctx := context.Background()
 	store := impl.NewMemoryCheckpointer()
-	var clock impl.Clock = &dyingClock{now: t0, dieAt: t0.Add(3 * time.Second)}
+	dying := &dyingClock{now: t0, dieAt: t0.Add(3 * time.Second)}
+	var clock impl.Clock = dying
 	var attempts []float64 // $$.State.RetryCount of each attempt
 	st := &ASLState{Name: "T", Task: true, Retry: []impl.Retrier{{Errors: []string{"States.ALL"}, MaxAttempts: 3, Interval: 10 * time.Second, BackoffRate: 2}}}
 	s := &impl.Sessions[any, any]{Workflow: "w", Schema: "json", Start: "T", Fresh: EmptyASLInput, Decode: DecodeASLInput, Merge: MergeASLInput,
@@ -122,9 +129,10 @@ func TestRetryDelayResumesWithTimeLeft(t *testing.T) {
 			})
 			return out, x.Save(ctx, "", out, err)
 		}}
-	cfg := impl.NewConfig(impl.WithCheckpointer(store))
+	cfg := impl.NewConfig(impl.WithCheckpointer(dying.store(store)))
 	_, err := s.Invoke(ctx, &cfg, "s1", nil)
 	require.ErrorIs(t, err, errKilled)
+	cfg = impl.NewConfig(impl.WithCheckpointer(store)) // a new process
 	cp, err := store.Load(ctx, "s1")
 	require.NoError(t, err)
 	require.NotNil(t, cp.Position.Timer)
@@ -140,7 +148,7 @@ func TestRetryDelayResumesWithTimeLeft(t *testing.T) {
 }
 
 // A Wait inside a Parallel branch keeps no deadline: no checkpoint names
-// a branch's states (the failed one names the Parallel state), and resuming runs the whole Parallel state again.
+// a branch's states, and resuming runs the whole Parallel state again.
 func TestWaitInBranchSavesNothing(t *testing.T) {
 	ctx := context.Background()
 	store := impl.NewMemoryCheckpointer()
@@ -157,14 +165,11 @@ func TestWaitInBranchSavesNothing(t *testing.T) {
 			out, err := x.Do(ctx, &ASLState{Name: "P"}, x.Enter(ctx, "P"), in, x.Parallel("P", branch))
 			return out, x.Save(ctx, "", out, err)
 		}}
-	cfg := impl.NewConfig(impl.WithCheckpointer(store))
+	cfg := impl.NewConfig(impl.WithCheckpointer(clock.store(store)))
 	_, err := s.Invoke(ctx, &cfg, "s1", nil)
 	require.ErrorIs(t, err, errKilled)
-	cp, err := store.Load(ctx, "s1")
-	require.NoError(t, err)
-	assert.Equal(t, impl.StatusFailed, cp.Status, "the run failed (the clock died) and says so")
-	assert.Equal(t, "P", cp.Position.State)
-	assert.Nil(t, cp.Position.Timer, "no deadline of the branch's Wait")
+	_, err = store.Load(ctx, "s1")
+	require.ErrorIs(t, err, impl.ErrNoCheckpoint)
 }
 
 // A Wait inside a compiled-in child (an Include) keeps its deadline in the
@@ -173,7 +178,8 @@ func TestWaitInBranchSavesNothing(t *testing.T) {
 func TestWaitInsideChildResumesWithTimeLeft(t *testing.T) {
 	ctx := context.Background()
 	store := impl.NewMemoryCheckpointer()
-	var clock impl.Clock = &dyingClock{now: t0, dieAt: t0.Add(5 * time.Second)}
+	dying := &dyingClock{now: t0, dieAt: t0.Add(5 * time.Second)}
+	var clock impl.Clock = dying
 	ids, steps := []string{"A", "W"}, []int{0, 1}
 	child := func(ctx context.Context, x *ASLExec, in any) (any, error) {
 		step, in, err := ResumeChild(ctx, x, ids, steps, in)
@@ -200,9 +206,10 @@ func TestWaitInsideChildResumesWithTimeLeft(t *testing.T) {
 			out, err := child(enterChild(ctx, x, cx, x.scope(ctx)), x, in)
 			return out, x.Save(ctx, "", out, err)
 		}}
-	cfg := impl.NewConfig(impl.WithCheckpointer(store))
+	cfg := impl.NewConfig(impl.WithCheckpointer(dying.store(store)))
 	_, err := s.Invoke(ctx, &cfg, "s1", nil)
 	require.ErrorIs(t, err, errKilled)
+	cfg = impl.NewConfig(impl.WithCheckpointer(store)) // a new process
 	cp, err := store.Load(ctx, "s1")
 	require.NoError(t, err)
 	assert.Equal(t, "Inc", cp.Position.State)

@@ -62,6 +62,26 @@ type dyingClock struct {
 	mu    sync.Mutex
 	now   time.Time
 	dieAt time.Time
+	dead  bool
+}
+
+// store is cp as the process of c sees it: once c has died, the process
+// writes nothing more, not even the failed checkpoint of its run.
+func (c *dyingClock) store(cp impl.Checkpointer) impl.Checkpointer { return &mortalStore{cp, c} }
+
+type mortalStore struct {
+	impl.Checkpointer
+	clock *dyingClock
+}
+
+func (m *mortalStore) Save(ctx context.Context, cp *impl.Checkpoint) error {
+	m.clock.mu.Lock()
+	dead := m.clock.dead
+	m.clock.mu.Unlock()
+	if dead {
+		return errKilled
+	}
+	return m.Checkpointer.Save(ctx, cp)
 }
 
 func (c *dyingClock) Now() time.Time {
@@ -74,7 +94,7 @@ func (c *dyingClock) Sleep(_ context.Context, d time.Duration) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.now.Add(d).After(c.dieAt) {
-		c.now = c.dieAt
+		c.now, c.dead = c.dieAt, true
 		return errKilled
 	}
 	c.now = c.now.Add(d)

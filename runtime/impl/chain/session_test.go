@@ -73,10 +73,11 @@ func chainInput(t *testing.T, text string) *any {
 	return in
 }
 
-// A task that fails saves the run failed at it, on the state the task
-// before it left, and Resume runs only the failed task, from the state it began
-// with, to the state an uninterrupted run ends in (output, input, variables,
-// task outputs and edge counts alike).
+// A task that fails saves the session failed at that task, on the state
+// saved after the task before it, and Resume (a redrive) runs only the
+// failed task, from the state it began with, to the state an uninterrupted
+// run ends in (output, input, variables, task outputs and edge counts
+// alike).
 func TestChainSessionResumesAtTheFailedTask(t *testing.T) {
 	ctx := context.Background()
 	store := impl.NewMemoryCheckpointer()
@@ -88,7 +89,9 @@ func TestChainSessionResumesAtTheFailedTask(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, impl.StatusFailed, cp.Status)
 	assert.Equal(t, "b", cp.Position.State)
-	assert.Equal(t, 2, cp.Step, "two checkpoints: after task a, and failed at b on the state a left")
+	assert.Equal(t, 2, cp.Step, "after task a, and the failure at b")
+	require.NotNil(t, cp.Position.Failure)
+	assert.Contains(t, cp.Position.Failure.Cause, "down")
 
 	got, err := c.sessions().Resume(ctx, &cfg, "s")
 	require.NoError(t, err)
