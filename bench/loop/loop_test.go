@@ -15,16 +15,19 @@ func (counter) Tick(context.Context, LoopState) (LoopUpdate, error) {
 func (counter) Tock(context.Context, LoopState) (LoopUpdate, error) { return LoopUpdate{}, nil }
 
 // handWritten is the loop a person would write for the same workflow: a
-// switch over the state, the same handlers, the same reducer.
+// switch over the state, the same handlers, every update folded through the
+// same reducers (apply), the same condition, and the generated loop's
+// context check between states (canceled); nothing more.
 func handWritten(ctx context.Context, h LoopHandlers, s LoopState) (LoopState, error) {
 	const (
-		done = iota
+		end = iota
 		tick
 		tock
 	)
-	for step := tick; step != done; {
-		if err := ctx.Err(); err != nil {
-			return s, err
+	done := ctx.Done()
+	for step := tick; step != end; {
+		if canceled(done) {
+			return s, ctx.Err()
 		}
 		switch step {
 		case tick:
@@ -32,15 +35,17 @@ func handWritten(ctx context.Context, h LoopHandlers, s LoopState) (LoopState, e
 			if err != nil {
 				return s, err
 			}
-			s.N += u.v.N
+			s.apply(&u)
 			step = tock
 			if s.N >= s.Limit {
-				step = done
+				step = end
 			}
 		case tock:
-			if _, err := h.Tock(ctx, s); err != nil {
+			u, err := h.Tock(ctx, s)
+			if err != nil {
 				return s, err
 			}
+			s.apply(&u)
 			step = tick
 		}
 	}
