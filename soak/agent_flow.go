@@ -252,7 +252,8 @@ var agentPlain = [len(agentStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Agent) run(ctx context.Context, sess *flowcimpl.Session, s AgentState, step agentStep) (out AgentState, err error) {
+func (w *Agent) run(ctx context.Context, sess *flowcimpl.Session, in AgentState, step agentStep) (s AgentState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -264,7 +265,7 @@ func (w *Agent) run(ctx context.Context, sess *flowcimpl.Session, s AgentState, 
 	defer func() {
 		if r := recover(); r != nil {
 			id := agentStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

@@ -351,7 +351,8 @@ var batchPlain = [len(batchStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Batch) run(ctx context.Context, sess *flowcimpl.Session, s BatchState, step batchStep) (out BatchState, err error) {
+func (w *Batch) run(ctx context.Context, sess *flowcimpl.Session, in BatchState, step batchStep) (s BatchState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -363,7 +364,7 @@ func (w *Batch) run(ctx context.Context, sess *flowcimpl.Session, s BatchState, 
 	defer func() {
 		if r := recover(); r != nil {
 			id := batchStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

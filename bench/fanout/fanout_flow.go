@@ -225,7 +225,8 @@ func (w *Fanout) runAt(ctx context.Context, sess *flowcimpl.Session, s FanoutSta
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Fanout) run(ctx context.Context, sess *flowcimpl.Session, s FanoutState, step fanoutStep) (out FanoutState, err error) {
+func (w *Fanout) run(ctx context.Context, sess *flowcimpl.Session, in FanoutState, step fanoutStep) (s FanoutState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -237,7 +238,7 @@ func (w *Fanout) run(ctx context.Context, sess *flowcimpl.Session, s FanoutState
 	defer func() {
 		if r := recover(); r != nil {
 			id := fanoutStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

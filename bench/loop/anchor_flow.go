@@ -572,7 +572,8 @@ var anchorPlain = [len(anchorStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Anchor) run(ctx context.Context, sess *flowcimpl.Session, s AnchorState, step anchorStep) (out AnchorState, err error) {
+func (w *Anchor) run(ctx context.Context, sess *flowcimpl.Session, in AnchorState, step anchorStep) (s AnchorState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -584,7 +585,7 @@ func (w *Anchor) run(ctx context.Context, sess *flowcimpl.Session, s AnchorState
 	defer func() {
 		if r := recover(); r != nil {
 			id := anchorStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

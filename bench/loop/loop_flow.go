@@ -230,7 +230,8 @@ var loopPlain = [len(loopStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Loop) run(ctx context.Context, sess *flowcimpl.Session, s LoopState, step loopStep) (out LoopState, err error) {
+func (w *Loop) run(ctx context.Context, sess *flowcimpl.Session, in LoopState, step loopStep) (s LoopState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -242,7 +243,7 @@ func (w *Loop) run(ctx context.Context, sess *flowcimpl.Session, s LoopState, st
 	defer func() {
 		if r := recover(); r != nil {
 			id := loopStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

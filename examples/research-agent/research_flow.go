@@ -303,7 +303,8 @@ var researchPlain = [len(researchStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Research) run(ctx context.Context, sess *flowcimpl.Session, s ResearchState, step researchStep) (out ResearchState, err error) {
+func (w *Research) run(ctx context.Context, sess *flowcimpl.Session, in ResearchState, step researchStep) (s ResearchState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -315,7 +316,7 @@ func (w *Research) run(ctx context.Context, sess *flowcimpl.Session, s ResearchS
 	defer func() {
 		if r := recover(); r != nil {
 			id := researchStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

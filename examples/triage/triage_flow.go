@@ -316,7 +316,8 @@ var triagePlain = [len(triageStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Triage) run(ctx context.Context, sess *flowcimpl.Session, s TriageState, step triageStep) (out TriageState, err error) {
+func (w *Triage) run(ctx context.Context, sess *flowcimpl.Session, in TriageState, step triageStep) (s TriageState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -328,7 +329,7 @@ func (w *Triage) run(ctx context.Context, sess *flowcimpl.Session, s TriageState
 	defer func() {
 		if r := recover(); r != nil {
 			id := triageStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

@@ -277,7 +277,8 @@ var publishPlain = [len(publishStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Publish) run(ctx context.Context, sess *flowcimpl.Session, s PublishState, step publishStep) (out PublishState, err error) {
+func (w *Publish) run(ctx context.Context, sess *flowcimpl.Session, in PublishState, step publishStep) (s PublishState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -289,7 +290,7 @@ func (w *Publish) run(ctx context.Context, sess *flowcimpl.Session, s PublishSta
 	defer func() {
 		if r := recover(); r != nil {
 			id := publishStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

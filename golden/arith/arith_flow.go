@@ -313,7 +313,8 @@ var arithPlain = [len(arithStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Arith) run(ctx context.Context, sess *flowcimpl.Session, s ArithState, step arithStep) (out ArithState, err error) {
+func (w *Arith) run(ctx context.Context, sess *flowcimpl.Session, in ArithState, step arithStep) (s ArithState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -325,7 +326,7 @@ func (w *Arith) run(ctx context.Context, sess *flowcimpl.Session, s ArithState, 
 	defer func() {
 		if r := recover(); r != nil {
 			id := arithStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

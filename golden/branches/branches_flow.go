@@ -231,7 +231,8 @@ var branchesPlain = [len(branchesStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Branches) run(ctx context.Context, sess *flowcimpl.Session, s BranchesState, step branchesStep) (out BranchesState, err error) {
+func (w *Branches) run(ctx context.Context, sess *flowcimpl.Session, in BranchesState, step branchesStep) (s BranchesState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -243,7 +244,7 @@ func (w *Branches) run(ctx context.Context, sess *flowcimpl.Session, s BranchesS
 	defer func() {
 		if r := recover(); r != nil {
 			id := branchesStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

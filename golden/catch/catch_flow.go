@@ -226,7 +226,8 @@ var catchPlain = [len(catchStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Catch) run(ctx context.Context, sess *flowcimpl.Session, s CatchState, step catchStep) (out CatchState, err error) {
+func (w *Catch) run(ctx context.Context, sess *flowcimpl.Session, in CatchState, step catchStep) (s CatchState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -238,7 +239,7 @@ func (w *Catch) run(ctx context.Context, sess *flowcimpl.Session, s CatchState, 
 	defer func() {
 		if r := recover(); r != nil {
 			id := catchStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

@@ -266,7 +266,8 @@ var chatPlain = [len(chatStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Chat) run(ctx context.Context, sess *flowcimpl.Session, s ChatState, step chatStep) (out ChatState, err error) {
+func (w *Chat) run(ctx context.Context, sess *flowcimpl.Session, in ChatState, step chatStep) (s ChatState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -278,7 +279,7 @@ func (w *Chat) run(ctx context.Context, sess *flowcimpl.Session, s ChatState, st
 	defer func() {
 		if r := recover(); r != nil {
 			id := chatStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

@@ -283,7 +283,8 @@ var conditionPlain = [len(conditionStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Condition) run(ctx context.Context, sess *flowcimpl.Session, s ConditionState, step conditionStep) (out ConditionState, err error) {
+func (w *Condition) run(ctx context.Context, sess *flowcimpl.Session, in ConditionState, step conditionStep) (s ConditionState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -295,7 +296,7 @@ func (w *Condition) run(ctx context.Context, sess *flowcimpl.Session, s Conditio
 	defer func() {
 		if r := recover(); r != nil {
 			id := conditionStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

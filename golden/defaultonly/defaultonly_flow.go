@@ -214,7 +214,8 @@ var defaultOnlyPlain = [len(defaultOnlyStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *DefaultOnly) run(ctx context.Context, sess *flowcimpl.Session, s DefaultOnlyState, step defaultOnlyStep) (out DefaultOnlyState, err error) {
+func (w *DefaultOnly) run(ctx context.Context, sess *flowcimpl.Session, in DefaultOnlyState, step defaultOnlyStep) (s DefaultOnlyState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -226,7 +227,7 @@ func (w *DefaultOnly) run(ctx context.Context, sess *flowcimpl.Session, s Defaul
 	defer func() {
 		if r := recover(); r != nil {
 			id := defaultOnlyStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

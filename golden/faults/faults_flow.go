@@ -285,7 +285,8 @@ var faultsPlain = [len(faultsStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Faults) run(ctx context.Context, sess *flowcimpl.Session, s FaultsState, step faultsStep) (out FaultsState, err error) {
+func (w *Faults) run(ctx context.Context, sess *flowcimpl.Session, in FaultsState, step faultsStep) (s FaultsState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -297,7 +298,7 @@ func (w *Faults) run(ctx context.Context, sess *flowcimpl.Session, s FaultsState
 	defer func() {
 		if r := recover(); r != nil {
 			id := faultsStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

@@ -245,7 +245,8 @@ var gotoEndPlain = [len(gotoEndStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *GotoEnd) run(ctx context.Context, sess *flowcimpl.Session, s GotoEndState, step gotoEndStep) (out GotoEndState, err error) {
+func (w *GotoEnd) run(ctx context.Context, sess *flowcimpl.Session, in GotoEndState, step gotoEndStep) (s GotoEndState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -257,7 +258,7 @@ func (w *GotoEnd) run(ctx context.Context, sess *flowcimpl.Session, s GotoEndSta
 	defer func() {
 		if r := recover(); r != nil {
 			id := gotoEndStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

@@ -294,7 +294,8 @@ var chunksPlain = [len(chunksStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Chunks) run(ctx context.Context, sess *flowcimpl.Session, s ChunksState, step chunksStep) (out ChunksState, err error) {
+func (w *Chunks) run(ctx context.Context, sess *flowcimpl.Session, in ChunksState, step chunksStep) (s ChunksState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -306,7 +307,7 @@ func (w *Chunks) run(ctx context.Context, sess *flowcimpl.Session, s ChunksState
 	defer func() {
 		if r := recover(); r != nil {
 			id := chunksStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

@@ -280,7 +280,8 @@ func (w *Pointer) runAt(ctx context.Context, sess *flowcimpl.Session, s PointerS
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Pointer) run(ctx context.Context, sess *flowcimpl.Session, s PointerState, step pointerStep) (out PointerState, err error) {
+func (w *Pointer) run(ctx context.Context, sess *flowcimpl.Session, in PointerState, step pointerStep) (s PointerState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -292,7 +293,7 @@ func (w *Pointer) run(ctx context.Context, sess *flowcimpl.Session, s PointerSta
 	defer func() {
 		if r := recover(); r != nil {
 			id := pointerStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

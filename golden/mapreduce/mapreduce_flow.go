@@ -341,7 +341,8 @@ var mapReducePlain = [len(mapReduceStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *MapReduce) run(ctx context.Context, sess *flowcimpl.Session, s MapReduceState, step mapReduceStep) (out MapReduceState, err error) {
+func (w *MapReduce) run(ctx context.Context, sess *flowcimpl.Session, in MapReduceState, step mapReduceStep) (s MapReduceState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -353,7 +354,7 @@ func (w *MapReduce) run(ctx context.Context, sess *flowcimpl.Session, s MapReduc
 	defer func() {
 		if r := recover(); r != nil {
 			id := mapReduceStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

@@ -296,7 +296,8 @@ var membershipPlain = [len(membershipStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Membership) run(ctx context.Context, sess *flowcimpl.Session, s MembershipState, step membershipStep) (out MembershipState, err error) {
+func (w *Membership) run(ctx context.Context, sess *flowcimpl.Session, in MembershipState, step membershipStep) (s MembershipState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -308,7 +309,7 @@ func (w *Membership) run(ctx context.Context, sess *flowcimpl.Session, s Members
 	defer func() {
 		if r := recover(); r != nil {
 			id := membershipStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

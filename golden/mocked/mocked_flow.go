@@ -206,7 +206,8 @@ func (w *Mocked) runAt(ctx context.Context, sess *flowcimpl.Session, s MockedSta
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Mocked) run(ctx context.Context, sess *flowcimpl.Session, s MockedState, step mockedStep) (out MockedState, err error) {
+func (w *Mocked) run(ctx context.Context, sess *flowcimpl.Session, in MockedState, step mockedStep) (s MockedState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -218,7 +219,7 @@ func (w *Mocked) run(ctx context.Context, sess *flowcimpl.Session, s MockedState
 	defer func() {
 		if r := recover(); r != nil {
 			id := mockedStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

@@ -264,7 +264,8 @@ var ticketsPlain = [len(ticketsStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Tickets) run(ctx context.Context, sess *flowcimpl.Session, s TicketsState, step ticketsStep) (out TicketsState, err error) {
+func (w *Tickets) run(ctx context.Context, sess *flowcimpl.Session, in TicketsState, step ticketsStep) (s TicketsState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -276,7 +277,7 @@ func (w *Tickets) run(ctx context.Context, sess *flowcimpl.Session, s TicketsSta
 	defer func() {
 		if r := recover(); r != nil {
 			id := ticketsStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

@@ -217,7 +217,8 @@ var namingPlain = [len(namingStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Naming) run(ctx context.Context, sess *flowcimpl.Session, s NamingState, step namingStep) (out NamingState, err error) {
+func (w *Naming) run(ctx context.Context, sess *flowcimpl.Session, in NamingState, step namingStep) (s NamingState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -229,7 +230,7 @@ func (w *Naming) run(ctx context.Context, sess *flowcimpl.Session, s NamingState
 	defer func() {
 		if r := recover(); r != nil {
 			id := namingStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

@@ -260,7 +260,8 @@ var noneCheckPlain = [len(noneCheckStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *NoneCheck) run(ctx context.Context, sess *flowcimpl.Session, s NoneCheckState, step noneCheckStep) (out NoneCheckState, err error) {
+func (w *NoneCheck) run(ctx context.Context, sess *flowcimpl.Session, in NoneCheckState, step noneCheckStep) (s NoneCheckState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -272,7 +273,7 @@ func (w *NoneCheck) run(ctx context.Context, sess *flowcimpl.Session, s NoneChec
 	defer func() {
 		if r := recover(); r != nil {
 			id := noneCheckStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

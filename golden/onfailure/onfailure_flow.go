@@ -236,7 +236,8 @@ var onFailurePlain = [len(onFailureStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *OnFailure) run(ctx context.Context, sess *flowcimpl.Session, s OnFailureState, step onFailureStep) (out OnFailureState, err error) {
+func (w *OnFailure) run(ctx context.Context, sess *flowcimpl.Session, in OnFailureState, step onFailureStep) (s OnFailureState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -248,7 +249,7 @@ func (w *OnFailure) run(ctx context.Context, sess *flowcimpl.Session, s OnFailur
 	defer func() {
 		if r := recover(); r != nil {
 			id := onFailureStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

@@ -331,7 +331,8 @@ var parallelPlain = [len(parallelStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Parallel) run(ctx context.Context, sess *flowcimpl.Session, s ParallelState, step parallelStep) (out ParallelState, err error) {
+func (w *Parallel) run(ctx context.Context, sess *flowcimpl.Session, in ParallelState, step parallelStep) (s ParallelState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -343,7 +344,7 @@ func (w *Parallel) run(ctx context.Context, sess *flowcimpl.Session, s ParallelS
 	defer func() {
 		if r := recover(); r != nil {
 			id := parallelStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

@@ -197,7 +197,8 @@ func (w *Best) runAt(ctx context.Context, sess *flowcimpl.Session, s BestState, 
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Best) run(ctx context.Context, sess *flowcimpl.Session, s BestState, step bestStep) (out BestState, err error) {
+func (w *Best) run(ctx context.Context, sess *flowcimpl.Session, in BestState, step bestStep) (s BestState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -209,7 +210,7 @@ func (w *Best) run(ctx context.Context, sess *flowcimpl.Session, s BestState, st
 	defer func() {
 		if r := recover(); r != nil {
 			id := bestStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

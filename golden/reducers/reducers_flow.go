@@ -346,7 +346,8 @@ var reducersPlain = [len(reducersStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Reducers) run(ctx context.Context, sess *flowcimpl.Session, s ReducersState, step reducersStep) (out ReducersState, err error) {
+func (w *Reducers) run(ctx context.Context, sess *flowcimpl.Session, in ReducersState, step reducersStep) (s ReducersState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -358,7 +359,7 @@ func (w *Reducers) run(ctx context.Context, sess *flowcimpl.Session, s ReducersS
 	defer func() {
 		if r := recover(); r != nil {
 			id := reducersStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

@@ -176,7 +176,8 @@ func (w *Retry) runAt(ctx context.Context, sess *flowcimpl.Session, s RetryState
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Retry) run(ctx context.Context, sess *flowcimpl.Session, s RetryState, step retryStep) (out RetryState, err error) {
+func (w *Retry) run(ctx context.Context, sess *flowcimpl.Session, in RetryState, step retryStep) (s RetryState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -188,7 +189,7 @@ func (w *Retry) run(ctx context.Context, sess *flowcimpl.Session, s RetryState, 
 	defer func() {
 		if r := recover(); r != nil {
 			id := retryStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

@@ -315,7 +315,8 @@ var supervisedPlain = [len(supervisedStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Supervised) run(ctx context.Context, sess *flowcimpl.Session, s SupervisedState, step supervisedStep) (out SupervisedState, err error) {
+func (w *Supervised) run(ctx context.Context, sess *flowcimpl.Session, in SupervisedState, step supervisedStep) (s SupervisedState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -327,7 +328,7 @@ func (w *Supervised) run(ctx context.Context, sess *flowcimpl.Session, s Supervi
 	defer func() {
 		if r := recover(); r != nil {
 			id := supervisedStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

@@ -208,7 +208,8 @@ var innerPlain = [len(innerStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Inner) run(ctx context.Context, sess *flowcimpl.Session, s InnerState, step innerStep) (out InnerState, err error) {
+func (w *Inner) run(ctx context.Context, sess *flowcimpl.Session, in InnerState, step innerStep) (s InnerState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -220,7 +221,7 @@ func (w *Inner) run(ctx context.Context, sess *flowcimpl.Session, s InnerState, 
 	defer func() {
 		if r := recover(); r != nil {
 			id := innerStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

@@ -213,7 +213,8 @@ var middlePlain = [len(middleStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Middle) run(ctx context.Context, sess *flowcimpl.Session, s MiddleState, step middleStep) (out MiddleState, err error) {
+func (w *Middle) run(ctx context.Context, sess *flowcimpl.Session, in MiddleState, step middleStep) (s MiddleState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -225,7 +226,7 @@ func (w *Middle) run(ctx context.Context, sess *flowcimpl.Session, s MiddleState
 	defer func() {
 		if r := recover(); r != nil {
 			id := middleStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

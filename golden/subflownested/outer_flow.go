@@ -229,7 +229,8 @@ var outerPlain = [len(outerStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Outer) run(ctx context.Context, sess *flowcimpl.Session, s OuterState, step outerStep) (out OuterState, err error) {
+func (w *Outer) run(ctx context.Context, sess *flowcimpl.Session, in OuterState, step outerStep) (s OuterState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -241,7 +242,7 @@ func (w *Outer) run(ctx context.Context, sess *flowcimpl.Session, s OuterState, 
 	defer func() {
 		if r := recover(); r != nil {
 			id := outerStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

@@ -274,7 +274,8 @@ var switchCasePlain = [len(switchCaseStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *SwitchCase) run(ctx context.Context, sess *flowcimpl.Session, s SwitchCaseState, step switchCaseStep) (out SwitchCaseState, err error) {
+func (w *SwitchCase) run(ctx context.Context, sess *flowcimpl.Session, in SwitchCaseState, step switchCaseStep) (s SwitchCaseState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -286,7 +287,7 @@ func (w *SwitchCase) run(ctx context.Context, sess *flowcimpl.Session, s SwitchC
 	defer func() {
 		if r := recover(); r != nil {
 			id := switchCaseStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

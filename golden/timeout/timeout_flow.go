@@ -180,7 +180,8 @@ func (w *Timeout) runAt(ctx context.Context, sess *flowcimpl.Session, s TimeoutS
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Timeout) run(ctx context.Context, sess *flowcimpl.Session, s TimeoutState, step timeoutStep) (out TimeoutState, err error) {
+func (w *Timeout) run(ctx context.Context, sess *flowcimpl.Session, in TimeoutState, step timeoutStep) (s TimeoutState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -192,7 +193,7 @@ func (w *Timeout) run(ctx context.Context, sess *flowcimpl.Session, s TimeoutSta
 	defer func() {
 		if r := recover(); r != nil {
 			id := timeoutStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

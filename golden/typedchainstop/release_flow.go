@@ -287,7 +287,8 @@ var releasePlain = [len(releaseStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Release) run(ctx context.Context, sess *flowcimpl.Session, s ReleaseState, step releaseStep) (out ReleaseState, err error) {
+func (w *Release) run(ctx context.Context, sess *flowcimpl.Session, in ReleaseState, step releaseStep) (s ReleaseState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -299,7 +300,7 @@ func (w *Release) run(ctx context.Context, sess *flowcimpl.Session, s ReleaseSta
 	defer func() {
 		if r := recover(); r != nil {
 			id := releaseStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)

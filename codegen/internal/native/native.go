@@ -186,7 +186,7 @@ func (t Target) Loop(f *jen.File, n plan.Names, l *emit.Loop) {
 	}
 	var results []jen.Code
 	if l.Result != nil {
-		results = append(results, jen.Id("out").Add(l.Result))
+		results = append(results, jen.Id(resultName(l)).Add(l.Result))
 	}
 	results = append(results, jen.Err().Error())
 	f.Line()
@@ -194,6 +194,9 @@ func (t Target) Loop(f *jen.File, n plan.Names, l *emit.Loop) {
 	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id(l.Method).Params(params...).Params(results...).BlockFunc(func(b *jen.Group) {
 		if !l.FromStep {
 			b.Id("step").Op(":=").Id(n.StepConst(l.Start))
+		}
+		if l.Works != "" {
+			b.Id(l.Works).Op("=").Id(l.In).Comment("the run works on its result: returning it copies nothing")
 		}
 		observeRun(b, n)
 		recoverPanic(b, n, l)
@@ -221,6 +224,14 @@ func until(n plan.Names, l *emit.Loop) jen.Code {
 		return jen.Id(n.EndConst())
 	}
 	return jen.Id(n.StepConst(l.Exit))
+}
+
+// recovered is what the recover sets failed to.
+func recovered(l *emit.Loop, err jen.Code) []jen.Code {
+	if l.Works != "" {
+		return []jen.Code{err}
+	}
+	return failWith(l, err)
 }
 
 // failWith is what a loop returns when it fails with err.
@@ -252,7 +263,7 @@ func recoverPanic(b *jen.Group, n plan.Names, l *emit.Loop) {
 	b.Defer().Func().Params().Block(
 		jen.If(jen.Id("r").Op(":=").Recover(), jen.Id("r").Op("!=").Nil()).Block(
 			jen.Id("id").Op(":=").Id(n.IdsVar()).Index(jen.Id("step")),
-			jen.List(failed(l)...).Op("=").List(failWith(l, panicErr)...),
+			jen.List(failed(l)...).Op("=").List(recovered(l, panicErr)...),
 		),
 		jen.If(jen.Id("leave").Op("!=").Nil()).Block(jen.Id("leave").Call(jen.Err())),
 		jen.If(jen.Id("end").Op("!=").Nil()).Block(jen.Id("end").Call(jen.Err())),
@@ -474,10 +485,18 @@ func (t Target) plainTable(f *jen.File, n plan.Names, l *emit.Loop) {
 
 // failed lists the named results a recovered panic sets.
 func failed(l *emit.Loop) []jen.Code {
-	if l.Result != nil {
+	if l.Result != nil && l.Works == "" {
 		return []jen.Code{jen.Id("out"), jen.Err()}
 	}
 	return []jen.Code{jen.Err()}
+}
+
+// resultName names the loop's result besides err.
+func resultName(l *emit.Loop) string {
+	if l.Works != "" {
+		return l.Works
+	}
+	return "out"
 }
 
 // Mock writes the mock handlers into the mock file; f is the workflow's.

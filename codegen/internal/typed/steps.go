@@ -26,8 +26,8 @@ func (g *typedGen) Steps(f *jen.File, t emit.Target) {
 	t.Loop(f, g.n, &emit.Loop{
 		Loop:   g.p.Loops[0],
 		Doc:    "run executes the workflow from step; with a session it saves a checkpoint after every state.",
-		Params: []jen.Code{jen.Id("sess").Op("*").Add(emit.Rt("Session")), jen.Id("s").Id(n.State)},
-		Result: jen.Id(n.State), Zero: jen.Id("s"), Done: jen.Id("s"),
+		Params: []jen.Code{jen.Id("sess").Op("*").Add(emit.Rt("Session")), jen.Id("in").Id(n.State)},
+		Result: jen.Id(n.State), Zero: jen.Id("s"), Done: jen.Id("s"), Works: "s", In: "in",
 		Plain: plain, Prelude: prelude, Fold: fold,
 		Call: func(s *ir.State) *jen.Statement {
 			args := []jen.Code{jen.Id("sctx"), jen.Op("&").Id("s")}

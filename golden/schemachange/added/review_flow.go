@@ -248,7 +248,8 @@ var reviewPlain = [len(reviewStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Review) run(ctx context.Context, sess *flowcimpl.Session, s ReviewState, step reviewStep) (out ReviewState, err error) {
+func (w *Review) run(ctx context.Context, sess *flowcimpl.Session, in ReviewState, step reviewStep) (s ReviewState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -260,7 +261,7 @@ func (w *Review) run(ctx context.Context, sess *flowcimpl.Session, s ReviewState
 	defer func() {
 		if r := recover(); r != nil {
 			id := reviewStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
