@@ -79,11 +79,6 @@ type Loop struct {
 	Params  []jen.Code                       // after ctx, before step
 	After   []jen.Code                       // parameters after step
 	Result  jen.Code                         // besides err; nil for none
-	// Works names the result the loop works on, its state, whose value a
-	// recovered panic returns: then the loop's parameter In starts it, and
-	// returning it costs no copy (a copy of a state just written costs a
-	// stall). Empty: the result is out, which the recover sets to Zero.
-	Works, In string
 	Zero    jen.Code                         // what a failed run returns with err
 	Done    jen.Code                         // what a finished run returns with err
 	Plain   *PlainSpec                       // nil: every state has a case that calls its step
@@ -100,6 +95,11 @@ type Loop struct {
 	// channel instead of calling ctx.Err (the engines whose context has no
 	// channel, Temporal's, set the state context).
 	Quiet bool
+	// Works names the result the loop works on, its state, whose value a
+	// recovered panic returns: then the loop's parameter In starts it, and
+	// returning it costs no copy (a copy of a state just written costs a
+	// stall). Empty: the result is out, which the recover sets to Zero.
+	Works, In string
 }
 
 // PlainSpec describes the plain states of a loop: each only calls its
