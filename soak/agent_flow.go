@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // AgentState is the state of a Agent run.
@@ -252,7 +252,8 @@ var agentPlain = [len(agentStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Agent) run(ctx context.Context, sess *flowcimpl.Session, s AgentState, step agentStep) (out AgentState, err error) {
+func (w *Agent) run(ctx context.Context, sess *flowcimpl.Session, in AgentState, step agentStep) (s AgentState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -264,7 +265,7 @@ func (w *Agent) run(ctx context.Context, sess *flowcimpl.Session, s AgentState, 
 	defer func() {
 		if r := recover(); r != nil {
 			id := agentStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -273,19 +274,22 @@ func (w *Agent) run(ctx context.Context, sess *flowcimpl.Session, s AgentState, 
 			end(err)
 		}
 	}()
-	var u AgentUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done() // nil if ctx cannot be canceled
+	var u AgentUpdate  // the update of a state the loop runs itself
 	// Handlers that implement AgentHandlersInto write a plain state's update here.
 	var into *AgentUpdate
 	if w.into != nil {
 		into = new(AgentUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != agentDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; agentPlain[cur].call != agentNoCall; cur = agentPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -310,15 +314,23 @@ func (w *Agent) run(ctx context.Context, sess *flowcimpl.Session, s AgentState, 
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, agentStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, agentStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, agentStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, agentStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next agentStep
 		var call agentCall // the handler of a plain state
@@ -338,13 +350,15 @@ func (w *Agent) run(ctx context.Context, sess *flowcimpl.Session, s AgentState, 
 		} else if call != agentNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, agentStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, agentStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // BatchState is the state of a Batch run.
@@ -351,7 +351,8 @@ var batchPlain = [len(batchStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Batch) run(ctx context.Context, sess *flowcimpl.Session, s BatchState, step batchStep) (out BatchState, err error) {
+func (w *Batch) run(ctx context.Context, sess *flowcimpl.Session, in BatchState, step batchStep) (s BatchState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -363,7 +364,7 @@ func (w *Batch) run(ctx context.Context, sess *flowcimpl.Session, s BatchState, 
 	defer func() {
 		if r := recover(); r != nil {
 			id := batchStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -372,19 +373,22 @@ func (w *Batch) run(ctx context.Context, sess *flowcimpl.Session, s BatchState, 
 			end(err)
 		}
 	}()
-	var u BatchUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done() // nil if ctx cannot be canceled
+	var u BatchUpdate  // the update of a state the loop runs itself
 	// Handlers that implement BatchHandlersInto write a plain state's update here.
 	var into *BatchUpdate
 	if w.into != nil {
 		into = new(BatchUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != batchDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; batchPlain[cur].call != batchNoCall; cur = batchPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -409,15 +413,23 @@ func (w *Batch) run(ctx context.Context, sess *flowcimpl.Session, s BatchState, 
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, batchStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, batchStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, batchStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, batchStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next batchStep
 		var call batchCall // the handler of a plain state
@@ -439,13 +451,15 @@ func (w *Batch) run(ctx context.Context, sess *flowcimpl.Session, s BatchState, 
 		} else if call != batchNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, batchStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, batchStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // FanoutState is the state of a Fanout run.
@@ -225,7 +225,8 @@ func (w *Fanout) runAt(ctx context.Context, sess *flowcimpl.Session, s FanoutSta
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Fanout) run(ctx context.Context, sess *flowcimpl.Session, s FanoutState, step fanoutStep) (out FanoutState, err error) {
+func (w *Fanout) run(ctx context.Context, sess *flowcimpl.Session, in FanoutState, step fanoutStep) (s FanoutState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -237,7 +238,7 @@ func (w *Fanout) run(ctx context.Context, sess *flowcimpl.Session, s FanoutState
 	defer func() {
 		if r := recover(); r != nil {
 			id := fanoutStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -246,29 +247,43 @@ func (w *Fanout) run(ctx context.Context, sess *flowcimpl.Session, s FanoutState
 			end(err)
 		}
 	}()
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done() // nil if ctx cannot be canceled
 	for step != fanoutDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, fanoutStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, fanoutStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, fanoutStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, fanoutStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next fanoutStep
 		switch step {
 		case fanoutStepSplit:
 			next, err = w.stepSplit(sctx, &s, sess)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, fanoutStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, fanoutStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // AnchorState is the state of a Anchor run.
@@ -572,7 +572,8 @@ var anchorPlain = [len(anchorStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Anchor) run(ctx context.Context, sess *flowcimpl.Session, s AnchorState, step anchorStep) (out AnchorState, err error) {
+func (w *Anchor) run(ctx context.Context, sess *flowcimpl.Session, in AnchorState, step anchorStep) (s AnchorState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -584,7 +585,7 @@ func (w *Anchor) run(ctx context.Context, sess *flowcimpl.Session, s AnchorState
 	defer func() {
 		if r := recover(); r != nil {
 			id := anchorStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -593,19 +594,22 @@ func (w *Anchor) run(ctx context.Context, sess *flowcimpl.Session, s AnchorState
 			end(err)
 		}
 	}()
-	var u AnchorUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done() // nil if ctx cannot be canceled
+	var u AnchorUpdate // the update of a state the loop runs itself
 	// Handlers that implement AnchorHandlersInto write a plain state's update here.
 	var into *AnchorUpdate
 	if w.into != nil {
 		into = new(AnchorUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != anchorDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; anchorPlain[cur].call != anchorNoCall; cur = anchorPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -630,21 +634,34 @@ func (w *Anchor) run(ctx context.Context, sess *flowcimpl.Session, s AnchorState
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, anchorStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, anchorStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, anchorStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, anchorStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next anchorStep
 		var call anchorCall // the handler of a plain state
 		switch step {
 		case anchorStepS101:
-			next, err = w.stepS101(sctx, &s)
+			if u, err = w.h.Count(sctx, s); err != nil {
+				err = &flowcrt.StateError{State: "s101", Err: err}
+			} else {
+				s.apply(&u)
+				next = s.nextS101()
+			}
 		default:
 			// A plain state.
 			call, next = anchorPlain[step].call, anchorPlain[step].next
@@ -658,13 +675,15 @@ func (w *Anchor) run(ctx context.Context, sess *flowcimpl.Session, s AnchorState
 		} else if call != anchorNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, anchorStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, anchorStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err
@@ -672,16 +691,6 @@ func (w *Anchor) run(ctx context.Context, sess *flowcimpl.Session, s AnchorState
 		step = next
 	}
 	return s, nil
-}
-
-// stepS101 runs state "s101" and returns the state to run next.
-func (w *Anchor) stepS101(ctx context.Context, s *AnchorState) (anchorStep, error) {
-	u, err := w.h.Count(ctx, *s)
-	if err != nil {
-		return anchorDone, &flowcrt.StateError{State: "s101", Err: err}
-	}
-	s.apply(&u)
-	return s.nextS101(), nil
 }
 
 // nextS101 picks the state after "s101".

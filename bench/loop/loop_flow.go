@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // LoopState is the state of a Loop run.
@@ -230,7 +230,8 @@ var loopPlain = [len(loopStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Loop) run(ctx context.Context, sess *flowcimpl.Session, s LoopState, step loopStep) (out LoopState, err error) {
+func (w *Loop) run(ctx context.Context, sess *flowcimpl.Session, in LoopState, step loopStep) (s LoopState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -242,7 +243,7 @@ func (w *Loop) run(ctx context.Context, sess *flowcimpl.Session, s LoopState, st
 	defer func() {
 		if r := recover(); r != nil {
 			id := loopStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -251,19 +252,22 @@ func (w *Loop) run(ctx context.Context, sess *flowcimpl.Session, s LoopState, st
 			end(err)
 		}
 	}()
-	var u LoopUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done() // nil if ctx cannot be canceled
+	var u LoopUpdate   // the update of a state the loop runs itself
 	// Handlers that implement LoopHandlersInto write a plain state's update here.
 	var into *LoopUpdate
 	if w.into != nil {
 		into = new(LoopUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != loopDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; loopPlain[cur].call != loopNoCall; cur = loopPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -288,21 +292,34 @@ func (w *Loop) run(ctx context.Context, sess *flowcimpl.Session, s LoopState, st
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, loopStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, loopStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, loopStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, loopStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next loopStep
 		var call loopCall // the handler of a plain state
 		switch step {
 		case loopStepTick:
-			next, err = w.stepTick(sctx, &s)
+			if u, err = w.h.Tick(sctx, s); err != nil {
+				err = &flowcrt.StateError{State: "tick", Err: err}
+			} else {
+				s.apply(&u)
+				next = s.nextTick()
+			}
 		default:
 			// A plain state.
 			call, next = loopPlain[step].call, loopPlain[step].next
@@ -316,13 +333,15 @@ func (w *Loop) run(ctx context.Context, sess *flowcimpl.Session, s LoopState, st
 		} else if call != loopNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, loopStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, loopStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err
@@ -330,16 +349,6 @@ func (w *Loop) run(ctx context.Context, sess *flowcimpl.Session, s LoopState, st
 		step = next
 	}
 	return s, nil
-}
-
-// stepTick runs state "tick" and returns the state to run next.
-func (w *Loop) stepTick(ctx context.Context, s *LoopState) (loopStep, error) {
-	u, err := w.h.Tick(ctx, *s)
-	if err != nil {
-		return loopDone, &flowcrt.StateError{State: "tick", Err: err}
-	}
-	s.apply(&u)
-	return s.nextTick(), nil
 }
 
 // nextTick picks the state after "tick".

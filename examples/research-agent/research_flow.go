@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // ResearchState is the state of a Research run.
@@ -303,7 +303,8 @@ var researchPlain = [len(researchStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Research) run(ctx context.Context, sess *flowcimpl.Session, s ResearchState, step researchStep) (out ResearchState, err error) {
+func (w *Research) run(ctx context.Context, sess *flowcimpl.Session, in ResearchState, step researchStep) (s ResearchState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -315,7 +316,7 @@ func (w *Research) run(ctx context.Context, sess *flowcimpl.Session, s ResearchS
 	defer func() {
 		if r := recover(); r != nil {
 			id := researchStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -324,19 +325,22 @@ func (w *Research) run(ctx context.Context, sess *flowcimpl.Session, s ResearchS
 			end(err)
 		}
 	}()
-	var u ResearchUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done()   // nil if ctx cannot be canceled
+	var u ResearchUpdate // the update of a state the loop runs itself
 	// Handlers that implement ResearchHandlersInto write a plain state's update here.
 	var into *ResearchUpdate
 	if w.into != nil {
 		into = new(ResearchUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != researchDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; researchPlain[cur].call != researchNoCall; cur = researchPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -361,15 +365,23 @@ func (w *Research) run(ctx context.Context, sess *flowcimpl.Session, s ResearchS
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, researchStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, researchStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, researchStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, researchStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next researchStep
 		var call researchCall // the handler of a plain state
@@ -391,13 +403,15 @@ func (w *Research) run(ctx context.Context, sess *flowcimpl.Session, s ResearchS
 		} else if call != researchNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, researchStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, researchStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

@@ -17,7 +17,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // TriageState is the state of a Triage run.
@@ -316,7 +316,8 @@ var triagePlain = [len(triageStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Triage) run(ctx context.Context, sess *flowcimpl.Session, s TriageState, step triageStep) (out TriageState, err error) {
+func (w *Triage) run(ctx context.Context, sess *flowcimpl.Session, in TriageState, step triageStep) (s TriageState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -328,7 +329,7 @@ func (w *Triage) run(ctx context.Context, sess *flowcimpl.Session, s TriageState
 	defer func() {
 		if r := recover(); r != nil {
 			id := triageStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -337,19 +338,22 @@ func (w *Triage) run(ctx context.Context, sess *flowcimpl.Session, s TriageState
 			end(err)
 		}
 	}()
-	var u TriageUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done() // nil if ctx cannot be canceled
+	var u TriageUpdate // the update of a state the loop runs itself
 	// Handlers that implement TriageHandlersInto write a plain state's update here.
 	var into *TriageUpdate
 	if w.into != nil {
 		into = new(TriageUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != triageDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; triagePlain[cur].call != triageNoCall; cur = triagePlain[cur].next {
 				step = cur
 				if done != nil {
@@ -378,15 +382,23 @@ func (w *Triage) run(ctx context.Context, sess *flowcimpl.Session, s TriageState
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, triageStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, triageStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, triageStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, triageStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next triageStep
 		var call triageCall // the handler of a plain state
@@ -410,13 +422,15 @@ func (w *Triage) run(ctx context.Context, sess *flowcimpl.Session, s TriageState
 		} else if call != triageNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, triageStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, triageStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // PublishState is the state of a Publish run.
@@ -277,7 +277,8 @@ var publishPlain = [len(publishStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Publish) run(ctx context.Context, sess *flowcimpl.Session, s PublishState, step publishStep) (out PublishState, err error) {
+func (w *Publish) run(ctx context.Context, sess *flowcimpl.Session, in PublishState, step publishStep) (s PublishState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -289,7 +290,7 @@ func (w *Publish) run(ctx context.Context, sess *flowcimpl.Session, s PublishSta
 	defer func() {
 		if r := recover(); r != nil {
 			id := publishStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -298,19 +299,22 @@ func (w *Publish) run(ctx context.Context, sess *flowcimpl.Session, s PublishSta
 			end(err)
 		}
 	}()
-	var u PublishUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done()  // nil if ctx cannot be canceled
+	var u PublishUpdate // the update of a state the loop runs itself
 	// Handlers that implement PublishHandlersInto write a plain state's update here.
 	var into *PublishUpdate
 	if w.into != nil {
 		into = new(PublishUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != publishDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; publishPlain[cur].call != publishNoCall; cur = publishPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -339,15 +343,23 @@ func (w *Publish) run(ctx context.Context, sess *flowcimpl.Session, s PublishSta
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, publishStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, publishStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, publishStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, publishStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next publishStep
 		var call publishCall // the handler of a plain state
@@ -371,13 +383,15 @@ func (w *Publish) run(ctx context.Context, sess *flowcimpl.Session, s PublishSta
 		} else if call != publishNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, publishStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, publishStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // ArithState is the state of a Arith run.
@@ -313,7 +313,8 @@ var arithPlain = [len(arithStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Arith) run(ctx context.Context, sess *flowcimpl.Session, s ArithState, step arithStep) (out ArithState, err error) {
+func (w *Arith) run(ctx context.Context, sess *flowcimpl.Session, in ArithState, step arithStep) (s ArithState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -325,7 +326,7 @@ func (w *Arith) run(ctx context.Context, sess *flowcimpl.Session, s ArithState, 
 	defer func() {
 		if r := recover(); r != nil {
 			id := arithStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -334,19 +335,22 @@ func (w *Arith) run(ctx context.Context, sess *flowcimpl.Session, s ArithState, 
 			end(err)
 		}
 	}()
-	var u ArithUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done() // nil if ctx cannot be canceled
+	var u ArithUpdate  // the update of a state the loop runs itself
 	// Handlers that implement ArithHandlersInto write a plain state's update here.
 	var into *ArithUpdate
 	if w.into != nil {
 		into = new(ArithUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != arithDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; arithPlain[cur].call != arithNoCall; cur = arithPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -371,23 +375,41 @@ func (w *Arith) run(ctx context.Context, sess *flowcimpl.Session, s ArithState, 
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, arithStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, arithStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, arithStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, arithStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next arithStep
 		var call arithCall // the handler of a plain state
 		switch step {
 		case arithStepCheck:
-			next, err = w.stepCheck(sctx, &s)
+			if u, err = w.h.Visit(sctx, s); err != nil {
+				err = &flowcrt.StateError{State: "check", Err: err}
+			} else {
+				s.apply(&u)
+				next = s.nextCheck()
+			}
 		case arithStepRatio:
-			next, err = w.stepRatio(sctx, &s)
+			if u, err = w.h.Visit(sctx, s); err != nil {
+				err = &flowcrt.StateError{State: "ratio", Err: err}
+			} else {
+				s.apply(&u)
+				next = s.nextRatio()
+			}
 		default:
 			// A plain state.
 			call, next = arithPlain[step].call, arithPlain[step].next
@@ -401,13 +423,15 @@ func (w *Arith) run(ctx context.Context, sess *flowcimpl.Session, s ArithState, 
 		} else if call != arithNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, arithStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, arithStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err
@@ -415,16 +439,6 @@ func (w *Arith) run(ctx context.Context, sess *flowcimpl.Session, s ArithState, 
 		step = next
 	}
 	return s, nil
-}
-
-// stepCheck runs state "check" and returns the state to run next.
-func (w *Arith) stepCheck(ctx context.Context, s *ArithState) (arithStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return arithDone, &flowcrt.StateError{State: "check", Err: err}
-	}
-	s.apply(&u)
-	return s.nextCheck(), nil
 }
 
 // nextCheck picks the state after "check".
@@ -435,16 +449,6 @@ func (s *ArithState) nextCheck() arithStep {
 		return arithStepOdd
 	}
 	return arithStepRatio
-}
-
-// stepRatio runs state "ratio" and returns the state to run next.
-func (w *Arith) stepRatio(ctx context.Context, s *ArithState) (arithStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return arithDone, &flowcrt.StateError{State: "ratio", Err: err}
-	}
-	s.apply(&u)
-	return s.nextRatio(), nil
 }
 
 // nextRatio picks the state after "ratio".

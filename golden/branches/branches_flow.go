@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // BranchesState is the state of a Branches run.
@@ -231,7 +231,8 @@ var branchesPlain = [len(branchesStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Branches) run(ctx context.Context, sess *flowcimpl.Session, s BranchesState, step branchesStep) (out BranchesState, err error) {
+func (w *Branches) run(ctx context.Context, sess *flowcimpl.Session, in BranchesState, step branchesStep) (s BranchesState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -243,7 +244,7 @@ func (w *Branches) run(ctx context.Context, sess *flowcimpl.Session, s BranchesS
 	defer func() {
 		if r := recover(); r != nil {
 			id := branchesStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -252,19 +253,22 @@ func (w *Branches) run(ctx context.Context, sess *flowcimpl.Session, s BranchesS
 			end(err)
 		}
 	}()
-	var u BranchesUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done()   // nil if ctx cannot be canceled
+	var u BranchesUpdate // the update of a state the loop runs itself
 	// Handlers that implement BranchesHandlersInto write a plain state's update here.
 	var into *BranchesUpdate
 	if w.into != nil {
 		into = new(BranchesUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != branchesDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; branchesPlain[cur].call != branchesNoCall; cur = branchesPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -289,15 +293,23 @@ func (w *Branches) run(ctx context.Context, sess *flowcimpl.Session, s BranchesS
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, branchesStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, branchesStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, branchesStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, branchesStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next branchesStep
 		var call branchesCall // the handler of a plain state
@@ -319,13 +331,15 @@ func (w *Branches) run(ctx context.Context, sess *flowcimpl.Session, s BranchesS
 		} else if call != branchesNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, branchesStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, branchesStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

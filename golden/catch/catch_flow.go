@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // CatchState is the state of a Catch run.
@@ -226,7 +226,8 @@ var catchPlain = [len(catchStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Catch) run(ctx context.Context, sess *flowcimpl.Session, s CatchState, step catchStep) (out CatchState, err error) {
+func (w *Catch) run(ctx context.Context, sess *flowcimpl.Session, in CatchState, step catchStep) (s CatchState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -238,7 +239,7 @@ func (w *Catch) run(ctx context.Context, sess *flowcimpl.Session, s CatchState, 
 	defer func() {
 		if r := recover(); r != nil {
 			id := catchStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -247,19 +248,22 @@ func (w *Catch) run(ctx context.Context, sess *flowcimpl.Session, s CatchState, 
 			end(err)
 		}
 	}()
-	var u CatchUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done() // nil if ctx cannot be canceled
+	var u CatchUpdate  // the update of a state the loop runs itself
 	// Handlers that implement CatchHandlersInto write a plain state's update here.
 	var into *CatchUpdate
 	if w.into != nil {
 		into = new(CatchUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != catchDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; catchPlain[cur].call != catchNoCall; cur = catchPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -288,15 +292,23 @@ func (w *Catch) run(ctx context.Context, sess *flowcimpl.Session, s CatchState, 
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, catchStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, catchStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, catchStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, catchStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next catchStep
 		var call catchCall // the handler of a plain state
@@ -320,13 +332,15 @@ func (w *Catch) run(ctx context.Context, sess *flowcimpl.Session, s CatchState, 
 		} else if call != catchNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, catchStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, catchStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // ChatState is the state of a Chat run.
@@ -266,7 +266,8 @@ var chatPlain = [len(chatStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Chat) run(ctx context.Context, sess *flowcimpl.Session, s ChatState, step chatStep) (out ChatState, err error) {
+func (w *Chat) run(ctx context.Context, sess *flowcimpl.Session, in ChatState, step chatStep) (s ChatState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -278,7 +279,7 @@ func (w *Chat) run(ctx context.Context, sess *flowcimpl.Session, s ChatState, st
 	defer func() {
 		if r := recover(); r != nil {
 			id := chatStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -287,19 +288,22 @@ func (w *Chat) run(ctx context.Context, sess *flowcimpl.Session, s ChatState, st
 			end(err)
 		}
 	}()
-	var u ChatUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done() // nil if ctx cannot be canceled
+	var u ChatUpdate   // the update of a state the loop runs itself
 	// Handlers that implement ChatHandlersInto write a plain state's update here.
 	var into *ChatUpdate
 	if w.into != nil {
 		into = new(ChatUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != chatDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; chatPlain[cur].call != chatNoCall; cur = chatPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -328,15 +332,23 @@ func (w *Chat) run(ctx context.Context, sess *flowcimpl.Session, s ChatState, st
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, chatStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, chatStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, chatStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, chatStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next chatStep
 		var call chatCall // the handler of a plain state
@@ -358,13 +370,15 @@ func (w *Chat) run(ctx context.Context, sess *flowcimpl.Session, s ChatState, st
 		} else if call != chatNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, chatStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, chatStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

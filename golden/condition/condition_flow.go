@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // ConditionState is the state of a Condition run.
@@ -283,7 +283,8 @@ var conditionPlain = [len(conditionStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Condition) run(ctx context.Context, sess *flowcimpl.Session, s ConditionState, step conditionStep) (out ConditionState, err error) {
+func (w *Condition) run(ctx context.Context, sess *flowcimpl.Session, in ConditionState, step conditionStep) (s ConditionState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -295,7 +296,7 @@ func (w *Condition) run(ctx context.Context, sess *flowcimpl.Session, s Conditio
 	defer func() {
 		if r := recover(); r != nil {
 			id := conditionStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -304,19 +305,22 @@ func (w *Condition) run(ctx context.Context, sess *flowcimpl.Session, s Conditio
 			end(err)
 		}
 	}()
-	var u ConditionUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done()    // nil if ctx cannot be canceled
+	var u ConditionUpdate // the update of a state the loop runs itself
 	// Handlers that implement ConditionHandlersInto write a plain state's update here.
 	var into *ConditionUpdate
 	if w.into != nil {
 		into = new(ConditionUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != conditionDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; conditionPlain[cur].call != conditionNoCall; cur = conditionPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -341,23 +345,41 @@ func (w *Condition) run(ctx context.Context, sess *flowcimpl.Session, s Conditio
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, conditionStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, conditionStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, conditionStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, conditionStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next conditionStep
 		var call conditionCall // the handler of a plain state
 		switch step {
 		case conditionStepInspect:
-			next, err = w.stepInspect(sctx, &s)
+			if u, err = w.h.Visit(sctx, s); err != nil {
+				err = &flowcrt.StateError{State: "inspect", Err: err}
+			} else {
+				s.apply(&u)
+				next = s.nextInspect()
+			}
 		case conditionStepTriage:
-			next, err = w.stepTriage(sctx, &s)
+			if u, err = w.h.Visit(sctx, s); err != nil {
+				err = &flowcrt.StateError{State: "triage", Err: err}
+			} else {
+				s.apply(&u)
+				next = s.nextTriage()
+			}
 		default:
 			// A plain state.
 			call, next = conditionPlain[step].call, conditionPlain[step].next
@@ -371,13 +393,15 @@ func (w *Condition) run(ctx context.Context, sess *flowcimpl.Session, s Conditio
 		} else if call != conditionNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, conditionStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, conditionStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err
@@ -387,32 +411,12 @@ func (w *Condition) run(ctx context.Context, sess *flowcimpl.Session, s Conditio
 	return s, nil
 }
 
-// stepInspect runs state "inspect" and returns the state to run next.
-func (w *Condition) stepInspect(ctx context.Context, s *ConditionState) (conditionStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return conditionDone, &flowcrt.StateError{State: "inspect", Err: err}
-	}
-	s.apply(&u)
-	return s.nextInspect(), nil
-}
-
 // nextInspect picks the state after "inspect".
 func (s *ConditionState) nextInspect() conditionStep {
 	if strings.Contains(strings.ToLower(s.Message), "error") && !strings.HasPrefix(s.Status, "ok") {
 		return conditionStepAlert
 	}
 	return conditionStepTriage
-}
-
-// stepTriage runs state "triage" and returns the state to run next.
-func (w *Condition) stepTriage(ctx context.Context, s *ConditionState) (conditionStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return conditionDone, &flowcrt.StateError{State: "triage", Err: err}
-	}
-	s.apply(&u)
-	return s.nextTriage(), nil
 }
 
 // nextTriage picks the state after "triage".

@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // DefaultOnlyState is the state of a DefaultOnly run.
@@ -214,7 +214,8 @@ var defaultOnlyPlain = [len(defaultOnlyStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *DefaultOnly) run(ctx context.Context, sess *flowcimpl.Session, s DefaultOnlyState, step defaultOnlyStep) (out DefaultOnlyState, err error) {
+func (w *DefaultOnly) run(ctx context.Context, sess *flowcimpl.Session, in DefaultOnlyState, step defaultOnlyStep) (s DefaultOnlyState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -226,7 +227,7 @@ func (w *DefaultOnly) run(ctx context.Context, sess *flowcimpl.Session, s Defaul
 	defer func() {
 		if r := recover(); r != nil {
 			id := defaultOnlyStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -235,19 +236,22 @@ func (w *DefaultOnly) run(ctx context.Context, sess *flowcimpl.Session, s Defaul
 			end(err)
 		}
 	}()
-	var u DefaultOnlyUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done()      // nil if ctx cannot be canceled
+	var u DefaultOnlyUpdate // the update of a state the loop runs itself
 	// Handlers that implement DefaultOnlyHandlersInto write a plain state's update here.
 	var into *DefaultOnlyUpdate
 	if w.into != nil {
 		into = new(DefaultOnlyUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != defaultOnlyDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; defaultOnlyPlain[cur].call != defaultOnlyNoCall; cur = defaultOnlyPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -272,15 +276,23 @@ func (w *DefaultOnly) run(ctx context.Context, sess *flowcimpl.Session, s Defaul
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, defaultOnlyStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, defaultOnlyStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, defaultOnlyStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, defaultOnlyStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next defaultOnlyStep
 		var call defaultOnlyCall // the handler of a plain state
@@ -302,13 +314,15 @@ func (w *DefaultOnly) run(ctx context.Context, sess *flowcimpl.Session, s Defaul
 		} else if call != defaultOnlyNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, defaultOnlyStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, defaultOnlyStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // FaultsState is the state of a Faults run.
@@ -285,7 +285,8 @@ var faultsPlain = [len(faultsStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Faults) run(ctx context.Context, sess *flowcimpl.Session, s FaultsState, step faultsStep) (out FaultsState, err error) {
+func (w *Faults) run(ctx context.Context, sess *flowcimpl.Session, in FaultsState, step faultsStep) (s FaultsState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -297,7 +298,7 @@ func (w *Faults) run(ctx context.Context, sess *flowcimpl.Session, s FaultsState
 	defer func() {
 		if r := recover(); r != nil {
 			id := faultsStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -306,19 +307,22 @@ func (w *Faults) run(ctx context.Context, sess *flowcimpl.Session, s FaultsState
 			end(err)
 		}
 	}()
-	var u FaultsUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done() // nil if ctx cannot be canceled
+	var u FaultsUpdate // the update of a state the loop runs itself
 	// Handlers that implement FaultsHandlersInto write a plain state's update here.
 	var into *FaultsUpdate
 	if w.into != nil {
 		into = new(FaultsUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != faultsDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; faultsPlain[cur].call != faultsNoCall; cur = faultsPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -345,15 +349,23 @@ func (w *Faults) run(ctx context.Context, sess *flowcimpl.Session, s FaultsState
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, faultsStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, faultsStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, faultsStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, faultsStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next faultsStep
 		var call faultsCall // the handler of a plain state
@@ -377,13 +389,15 @@ func (w *Faults) run(ctx context.Context, sess *flowcimpl.Session, s FaultsState
 		} else if call != faultsNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, faultsStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, faultsStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

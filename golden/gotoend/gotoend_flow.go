@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // GotoEndState is the state of a GotoEnd run.
@@ -245,7 +245,8 @@ var gotoEndPlain = [len(gotoEndStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *GotoEnd) run(ctx context.Context, sess *flowcimpl.Session, s GotoEndState, step gotoEndStep) (out GotoEndState, err error) {
+func (w *GotoEnd) run(ctx context.Context, sess *flowcimpl.Session, in GotoEndState, step gotoEndStep) (s GotoEndState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -257,7 +258,7 @@ func (w *GotoEnd) run(ctx context.Context, sess *flowcimpl.Session, s GotoEndSta
 	defer func() {
 		if r := recover(); r != nil {
 			id := gotoEndStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -266,19 +267,22 @@ func (w *GotoEnd) run(ctx context.Context, sess *flowcimpl.Session, s GotoEndSta
 			end(err)
 		}
 	}()
-	var u GotoEndUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done()  // nil if ctx cannot be canceled
+	var u GotoEndUpdate // the update of a state the loop runs itself
 	// Handlers that implement GotoEndHandlersInto write a plain state's update here.
 	var into *GotoEndUpdate
 	if w.into != nil {
 		into = new(GotoEndUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != gotoEndDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; gotoEndPlain[cur].call != gotoEndNoCall; cur = gotoEndPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -303,21 +307,34 @@ func (w *GotoEnd) run(ctx context.Context, sess *flowcimpl.Session, s GotoEndSta
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, gotoEndStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, gotoEndStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, gotoEndStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, gotoEndStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next gotoEndStep
 		var call gotoEndCall // the handler of a plain state
 		switch step {
 		case gotoEndStepRoute:
-			next, err = w.stepRoute(sctx, &s)
+			if u, err = w.h.Visit(sctx, s); err != nil {
+				err = &flowcrt.StateError{State: "route", Err: err}
+			} else {
+				s.apply(&u)
+				next = s.nextRoute()
+			}
 		default:
 			// A plain state.
 			call, next = gotoEndPlain[step].call, gotoEndPlain[step].next
@@ -331,13 +348,15 @@ func (w *GotoEnd) run(ctx context.Context, sess *flowcimpl.Session, s GotoEndSta
 		} else if call != gotoEndNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, gotoEndStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, gotoEndStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err
@@ -345,16 +364,6 @@ func (w *GotoEnd) run(ctx context.Context, sess *flowcimpl.Session, s GotoEndSta
 		step = next
 	}
 	return s, nil
-}
-
-// stepRoute runs state "route" and returns the state to run next.
-func (w *GotoEnd) stepRoute(ctx context.Context, s *GotoEndState) (gotoEndStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return gotoEndDone, &flowcrt.StateError{State: "route", Err: err}
-	}
-	s.apply(&u)
-	return s.nextRoute(), nil
 }
 
 // nextRoute picks the state after "route".

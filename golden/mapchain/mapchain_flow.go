@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // ChunksState is the state of a Chunks run.
@@ -294,7 +294,8 @@ var chunksPlain = [len(chunksStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Chunks) run(ctx context.Context, sess *flowcimpl.Session, s ChunksState, step chunksStep) (out ChunksState, err error) {
+func (w *Chunks) run(ctx context.Context, sess *flowcimpl.Session, in ChunksState, step chunksStep) (s ChunksState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -306,7 +307,7 @@ func (w *Chunks) run(ctx context.Context, sess *flowcimpl.Session, s ChunksState
 	defer func() {
 		if r := recover(); r != nil {
 			id := chunksStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -315,19 +316,22 @@ func (w *Chunks) run(ctx context.Context, sess *flowcimpl.Session, s ChunksState
 			end(err)
 		}
 	}()
-	var u ChunksUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done() // nil if ctx cannot be canceled
+	var u ChunksUpdate // the update of a state the loop runs itself
 	// Handlers that implement ChunksHandlersInto write a plain state's update here.
 	var into *ChunksUpdate
 	if w.into != nil {
 		into = new(ChunksUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != chunksDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; chunksPlain[cur].call != chunksNoCall; cur = chunksPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -352,15 +356,23 @@ func (w *Chunks) run(ctx context.Context, sess *flowcimpl.Session, s ChunksState
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, chunksStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, chunksStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, chunksStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, chunksStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next chunksStep
 		var call chunksCall // the handler of a plain state
@@ -380,13 +392,15 @@ func (w *Chunks) run(ctx context.Context, sess *flowcimpl.Session, s ChunksState
 		} else if call != chunksNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, chunksStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, chunksStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

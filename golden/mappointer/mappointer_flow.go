@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // PointerState is the state of a Pointer run.
@@ -280,7 +280,8 @@ func (w *Pointer) runAt(ctx context.Context, sess *flowcimpl.Session, s PointerS
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Pointer) run(ctx context.Context, sess *flowcimpl.Session, s PointerState, step pointerStep) (out PointerState, err error) {
+func (w *Pointer) run(ctx context.Context, sess *flowcimpl.Session, in PointerState, step pointerStep) (s PointerState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -292,7 +293,7 @@ func (w *Pointer) run(ctx context.Context, sess *flowcimpl.Session, s PointerSta
 	defer func() {
 		if r := recover(); r != nil {
 			id := pointerStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -301,16 +302,28 @@ func (w *Pointer) run(ctx context.Context, sess *flowcimpl.Session, s PointerSta
 			end(err)
 		}
 	}()
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done() // nil if ctx cannot be canceled
 	for step != pointerDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, pointerStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, pointerStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, pointerStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, pointerStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next pointerStep
 		switch step {
@@ -323,13 +336,15 @@ func (w *Pointer) run(ctx context.Context, sess *flowcimpl.Session, s PointerSta
 		case pointerStepAuditAll:
 			next, err = w.stepAuditAll(sctx, &s, sess)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, pointerStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, pointerStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // MapReduceState is the state of a MapReduce run.
@@ -341,7 +341,8 @@ var mapReducePlain = [len(mapReduceStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *MapReduce) run(ctx context.Context, sess *flowcimpl.Session, s MapReduceState, step mapReduceStep) (out MapReduceState, err error) {
+func (w *MapReduce) run(ctx context.Context, sess *flowcimpl.Session, in MapReduceState, step mapReduceStep) (s MapReduceState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -353,7 +354,7 @@ func (w *MapReduce) run(ctx context.Context, sess *flowcimpl.Session, s MapReduc
 	defer func() {
 		if r := recover(); r != nil {
 			id := mapReduceStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -362,19 +363,22 @@ func (w *MapReduce) run(ctx context.Context, sess *flowcimpl.Session, s MapReduc
 			end(err)
 		}
 	}()
-	var u MapReduceUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done()    // nil if ctx cannot be canceled
+	var u MapReduceUpdate // the update of a state the loop runs itself
 	// Handlers that implement MapReduceHandlersInto write a plain state's update here.
 	var into *MapReduceUpdate
 	if w.into != nil {
 		into = new(MapReduceUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != mapReduceDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; mapReducePlain[cur].call != mapReduceNoCall; cur = mapReducePlain[cur].next {
 				step = cur
 				if done != nil {
@@ -399,15 +403,23 @@ func (w *MapReduce) run(ctx context.Context, sess *flowcimpl.Session, s MapReduc
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, mapReduceStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, mapReduceStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, mapReduceStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, mapReduceStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next mapReduceStep
 		var call mapReduceCall // the handler of a plain state
@@ -427,13 +439,15 @@ func (w *MapReduce) run(ctx context.Context, sess *flowcimpl.Session, s MapReduc
 		} else if call != mapReduceNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, mapReduceStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, mapReduceStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

@@ -17,7 +17,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // MembershipState is the state of a Membership run.
@@ -296,7 +296,8 @@ var membershipPlain = [len(membershipStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Membership) run(ctx context.Context, sess *flowcimpl.Session, s MembershipState, step membershipStep) (out MembershipState, err error) {
+func (w *Membership) run(ctx context.Context, sess *flowcimpl.Session, in MembershipState, step membershipStep) (s MembershipState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -308,7 +309,7 @@ func (w *Membership) run(ctx context.Context, sess *flowcimpl.Session, s Members
 	defer func() {
 		if r := recover(); r != nil {
 			id := membershipStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -317,19 +318,22 @@ func (w *Membership) run(ctx context.Context, sess *flowcimpl.Session, s Members
 			end(err)
 		}
 	}()
-	var u MembershipUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done()     // nil if ctx cannot be canceled
+	var u MembershipUpdate // the update of a state the loop runs itself
 	// Handlers that implement MembershipHandlersInto write a plain state's update here.
 	var into *MembershipUpdate
 	if w.into != nil {
 		into = new(MembershipUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != membershipDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; membershipPlain[cur].call != membershipNoCall; cur = membershipPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -354,21 +358,34 @@ func (w *Membership) run(ctx context.Context, sess *flowcimpl.Session, s Members
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, membershipStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, membershipStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, membershipStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, membershipStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next membershipStep
 		var call membershipCall // the handler of a plain state
 		switch step {
 		case membershipStepClassify:
-			next, err = w.stepClassify(sctx, &s)
+			if u, err = w.h.Classify(sctx, s); err != nil {
+				err = &flowcrt.StateError{State: "classify", Err: err}
+			} else {
+				s.apply(&u)
+				next = s.nextClassify()
+			}
 		default:
 			// A plain state.
 			call, next = membershipPlain[step].call, membershipPlain[step].next
@@ -382,13 +399,15 @@ func (w *Membership) run(ctx context.Context, sess *flowcimpl.Session, s Members
 		} else if call != membershipNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, membershipStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, membershipStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err
@@ -396,16 +415,6 @@ func (w *Membership) run(ctx context.Context, sess *flowcimpl.Session, s Members
 		step = next
 	}
 	return s, nil
-}
-
-// stepClassify runs state "classify" and returns the state to run next.
-func (w *Membership) stepClassify(ctx context.Context, s *MembershipState) (membershipStep, error) {
-	u, err := w.h.Classify(ctx, *s)
-	if err != nil {
-		return membershipDone, &flowcrt.StateError{State: "classify", Err: err}
-	}
-	s.apply(&u)
-	return s.nextClassify(), nil
 }
 
 // nextClassify picks the state after "classify".

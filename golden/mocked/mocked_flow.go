@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // MockedState is the state of a Mocked run.
@@ -206,7 +206,8 @@ func (w *Mocked) runAt(ctx context.Context, sess *flowcimpl.Session, s MockedSta
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Mocked) run(ctx context.Context, sess *flowcimpl.Session, s MockedState, step mockedStep) (out MockedState, err error) {
+func (w *Mocked) run(ctx context.Context, sess *flowcimpl.Session, in MockedState, step mockedStep) (s MockedState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -218,7 +219,7 @@ func (w *Mocked) run(ctx context.Context, sess *flowcimpl.Session, s MockedState
 	defer func() {
 		if r := recover(); r != nil {
 			id := mockedStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -227,16 +228,28 @@ func (w *Mocked) run(ctx context.Context, sess *flowcimpl.Session, s MockedState
 			end(err)
 		}
 	}()
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done() // nil if ctx cannot be canceled
 	for step != mockedDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, mockedStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, mockedStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, mockedStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, mockedStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next mockedStep
 		switch step {
@@ -247,13 +260,15 @@ func (w *Mocked) run(ctx context.Context, sess *flowcimpl.Session, s MockedState
 		case mockedStepReport:
 			next, err = w.stepReport(sctx, &s)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, mockedStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, mockedStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // TicketsState is the state of a Tickets run.
@@ -264,7 +264,8 @@ var ticketsPlain = [len(ticketsStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Tickets) run(ctx context.Context, sess *flowcimpl.Session, s TicketsState, step ticketsStep) (out TicketsState, err error) {
+func (w *Tickets) run(ctx context.Context, sess *flowcimpl.Session, in TicketsState, step ticketsStep) (s TicketsState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -276,7 +277,7 @@ func (w *Tickets) run(ctx context.Context, sess *flowcimpl.Session, s TicketsSta
 	defer func() {
 		if r := recover(); r != nil {
 			id := ticketsStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -285,19 +286,22 @@ func (w *Tickets) run(ctx context.Context, sess *flowcimpl.Session, s TicketsSta
 			end(err)
 		}
 	}()
-	var u TicketsUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done()  // nil if ctx cannot be canceled
+	var u TicketsUpdate // the update of a state the loop runs itself
 	// Handlers that implement TicketsHandlersInto write a plain state's update here.
 	var into *TicketsUpdate
 	if w.into != nil {
 		into = new(TicketsUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != ticketsDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; ticketsPlain[cur].call != ticketsNoCall; cur = ticketsPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -322,21 +326,34 @@ func (w *Tickets) run(ctx context.Context, sess *flowcimpl.Session, s TicketsSta
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, ticketsStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, ticketsStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, ticketsStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, ticketsStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next ticketsStep
 		var call ticketsCall // the handler of a plain state
 		switch step {
 		case ticketsStepLoad:
-			next, err = w.stepLoad(sctx, &s)
+			if u, err = w.h.Load(sctx, s); err != nil {
+				err = &flowcrt.StateError{State: "load", Err: err}
+			} else {
+				s.apply(&u)
+				next = s.nextLoad()
+			}
 		default:
 			// A plain state.
 			call, next = ticketsPlain[step].call, ticketsPlain[step].next
@@ -350,13 +367,15 @@ func (w *Tickets) run(ctx context.Context, sess *flowcimpl.Session, s TicketsSta
 		} else if call != ticketsNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, ticketsStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, ticketsStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err
@@ -364,16 +383,6 @@ func (w *Tickets) run(ctx context.Context, sess *flowcimpl.Session, s TicketsSta
 		step = next
 	}
 	return s, nil
-}
-
-// stepLoad runs state "load" and returns the state to run next.
-func (w *Tickets) stepLoad(ctx context.Context, s *TicketsState) (ticketsStep, error) {
-	u, err := w.h.Load(ctx, *s)
-	if err != nil {
-		return ticketsDone, &flowcrt.StateError{State: "load", Err: err}
-	}
-	s.apply(&u)
-	return s.nextLoad(), nil
 }
 
 // nextLoad picks the state after "load".

@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // NamingState is the state of a Naming run.
@@ -217,7 +217,8 @@ var namingPlain = [len(namingStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Naming) run(ctx context.Context, sess *flowcimpl.Session, s NamingState, step namingStep) (out NamingState, err error) {
+func (w *Naming) run(ctx context.Context, sess *flowcimpl.Session, in NamingState, step namingStep) (s NamingState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -229,7 +230,7 @@ func (w *Naming) run(ctx context.Context, sess *flowcimpl.Session, s NamingState
 	defer func() {
 		if r := recover(); r != nil {
 			id := namingStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -238,19 +239,22 @@ func (w *Naming) run(ctx context.Context, sess *flowcimpl.Session, s NamingState
 			end(err)
 		}
 	}()
-	var u NamingUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done() // nil if ctx cannot be canceled
+	var u NamingUpdate // the update of a state the loop runs itself
 	// Handlers that implement NamingHandlersInto write a plain state's update here.
 	var into *NamingUpdate
 	if w.into != nil {
 		into = new(NamingUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != namingDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; namingPlain[cur].call != namingNoCall; cur = namingPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -277,15 +281,23 @@ func (w *Naming) run(ctx context.Context, sess *flowcimpl.Session, s NamingState
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, namingStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, namingStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, namingStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, namingStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next namingStep
 		var call namingCall // the handler of a plain state
@@ -305,13 +317,15 @@ func (w *Naming) run(ctx context.Context, sess *flowcimpl.Session, s NamingState
 		} else if call != namingNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, namingStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, namingStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // NoneCheckState is the state of a NoneCheck run.
@@ -260,7 +260,8 @@ var noneCheckPlain = [len(noneCheckStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *NoneCheck) run(ctx context.Context, sess *flowcimpl.Session, s NoneCheckState, step noneCheckStep) (out NoneCheckState, err error) {
+func (w *NoneCheck) run(ctx context.Context, sess *flowcimpl.Session, in NoneCheckState, step noneCheckStep) (s NoneCheckState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -272,7 +273,7 @@ func (w *NoneCheck) run(ctx context.Context, sess *flowcimpl.Session, s NoneChec
 	defer func() {
 		if r := recover(); r != nil {
 			id := noneCheckStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -281,19 +282,22 @@ func (w *NoneCheck) run(ctx context.Context, sess *flowcimpl.Session, s NoneChec
 			end(err)
 		}
 	}()
-	var u NoneCheckUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done()    // nil if ctx cannot be canceled
+	var u NoneCheckUpdate // the update of a state the loop runs itself
 	// Handlers that implement NoneCheckHandlersInto write a plain state's update here.
 	var into *NoneCheckUpdate
 	if w.into != nil {
 		into = new(NoneCheckUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != noneCheckDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; noneCheckPlain[cur].call != noneCheckNoCall; cur = noneCheckPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -318,21 +322,34 @@ func (w *NoneCheck) run(ctx context.Context, sess *flowcimpl.Session, s NoneChec
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, noneCheckStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, noneCheckStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, noneCheckStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, noneCheckStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next noneCheckStep
 		var call noneCheckCall // the handler of a plain state
 		switch step {
 		case noneCheckStepCheck:
-			next, err = w.stepCheck(sctx, &s)
+			if u, err = w.h.Check(sctx, s); err != nil {
+				err = &flowcrt.StateError{State: "check", Err: err}
+			} else {
+				s.apply(&u)
+				next = s.nextCheck()
+			}
 		default:
 			// A plain state.
 			call, next = noneCheckPlain[step].call, noneCheckPlain[step].next
@@ -346,13 +363,15 @@ func (w *NoneCheck) run(ctx context.Context, sess *flowcimpl.Session, s NoneChec
 		} else if call != noneCheckNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, noneCheckStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, noneCheckStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err
@@ -360,16 +379,6 @@ func (w *NoneCheck) run(ctx context.Context, sess *flowcimpl.Session, s NoneChec
 		step = next
 	}
 	return s, nil
-}
-
-// stepCheck runs state "check" and returns the state to run next.
-func (w *NoneCheck) stepCheck(ctx context.Context, s *NoneCheckState) (noneCheckStep, error) {
-	u, err := w.h.Check(ctx, *s)
-	if err != nil {
-		return noneCheckDone, &flowcrt.StateError{State: "check", Err: err}
-	}
-	s.apply(&u)
-	return s.nextCheck(), nil
 }
 
 // nextCheck picks the state after "check".

@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // OnFailureState is the state of a OnFailure run.
@@ -236,7 +236,8 @@ var onFailurePlain = [len(onFailureStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *OnFailure) run(ctx context.Context, sess *flowcimpl.Session, s OnFailureState, step onFailureStep) (out OnFailureState, err error) {
+func (w *OnFailure) run(ctx context.Context, sess *flowcimpl.Session, in OnFailureState, step onFailureStep) (s OnFailureState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -248,7 +249,7 @@ func (w *OnFailure) run(ctx context.Context, sess *flowcimpl.Session, s OnFailur
 	defer func() {
 		if r := recover(); r != nil {
 			id := onFailureStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -257,19 +258,22 @@ func (w *OnFailure) run(ctx context.Context, sess *flowcimpl.Session, s OnFailur
 			end(err)
 		}
 	}()
-	var u OnFailureUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done()    // nil if ctx cannot be canceled
+	var u OnFailureUpdate // the update of a state the loop runs itself
 	// Handlers that implement OnFailureHandlersInto write a plain state's update here.
 	var into *OnFailureUpdate
 	if w.into != nil {
 		into = new(OnFailureUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != onFailureDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; onFailurePlain[cur].call != onFailureNoCall; cur = onFailurePlain[cur].next {
 				step = cur
 				if done != nil {
@@ -294,15 +298,23 @@ func (w *OnFailure) run(ctx context.Context, sess *flowcimpl.Session, s OnFailur
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, onFailureStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, onFailureStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, onFailureStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, onFailureStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next onFailureStep
 		var call onFailureCall // the handler of a plain state
@@ -324,13 +336,15 @@ func (w *OnFailure) run(ctx context.Context, sess *flowcimpl.Session, s OnFailur
 		} else if call != onFailureNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, onFailureStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, onFailureStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

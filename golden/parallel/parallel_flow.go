@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // ParallelState is the state of a Parallel run.
@@ -331,7 +331,8 @@ var parallelPlain = [len(parallelStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Parallel) run(ctx context.Context, sess *flowcimpl.Session, s ParallelState, step parallelStep) (out ParallelState, err error) {
+func (w *Parallel) run(ctx context.Context, sess *flowcimpl.Session, in ParallelState, step parallelStep) (s ParallelState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -343,7 +344,7 @@ func (w *Parallel) run(ctx context.Context, sess *flowcimpl.Session, s ParallelS
 	defer func() {
 		if r := recover(); r != nil {
 			id := parallelStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -352,19 +353,22 @@ func (w *Parallel) run(ctx context.Context, sess *flowcimpl.Session, s ParallelS
 			end(err)
 		}
 	}()
-	var u ParallelUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done()   // nil if ctx cannot be canceled
+	var u ParallelUpdate // the update of a state the loop runs itself
 	// Handlers that implement ParallelHandlersInto write a plain state's update here.
 	var into *ParallelUpdate
 	if w.into != nil {
 		into = new(ParallelUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != parallelDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; parallelPlain[cur].call != parallelNoCall; cur = parallelPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -389,15 +393,23 @@ func (w *Parallel) run(ctx context.Context, sess *flowcimpl.Session, s ParallelS
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, parallelStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, parallelStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, parallelStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, parallelStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next parallelStep
 		var call parallelCall // the handler of a plain state
@@ -417,13 +429,15 @@ func (w *Parallel) run(ctx context.Context, sess *flowcimpl.Session, s ParallelS
 		} else if call != parallelNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, parallelStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, parallelStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // BestState is the state of a Best run.
@@ -197,7 +197,8 @@ func (w *Best) runAt(ctx context.Context, sess *flowcimpl.Session, s BestState, 
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Best) run(ctx context.Context, sess *flowcimpl.Session, s BestState, step bestStep) (out BestState, err error) {
+func (w *Best) run(ctx context.Context, sess *flowcimpl.Session, in BestState, step bestStep) (s BestState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -209,7 +210,7 @@ func (w *Best) run(ctx context.Context, sess *flowcimpl.Session, s BestState, st
 	defer func() {
 		if r := recover(); r != nil {
 			id := bestStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -218,29 +219,43 @@ func (w *Best) run(ctx context.Context, sess *flowcimpl.Session, s BestState, st
 			end(err)
 		}
 	}()
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done() // nil if ctx cannot be canceled
 	for step != bestDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, bestStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, bestStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, bestStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, bestStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next bestStep
 		switch step {
 		case bestStepMeasure:
 			next, err = w.stepMeasure(sctx, &s)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, bestStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, bestStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

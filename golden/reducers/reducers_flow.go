@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // ReducersState is the state of a Reducers run.
@@ -346,7 +346,8 @@ var reducersPlain = [len(reducersStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Reducers) run(ctx context.Context, sess *flowcimpl.Session, s ReducersState, step reducersStep) (out ReducersState, err error) {
+func (w *Reducers) run(ctx context.Context, sess *flowcimpl.Session, in ReducersState, step reducersStep) (s ReducersState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -358,7 +359,7 @@ func (w *Reducers) run(ctx context.Context, sess *flowcimpl.Session, s ReducersS
 	defer func() {
 		if r := recover(); r != nil {
 			id := reducersStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -367,19 +368,22 @@ func (w *Reducers) run(ctx context.Context, sess *flowcimpl.Session, s ReducersS
 			end(err)
 		}
 	}()
-	var u ReducersUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done()   // nil if ctx cannot be canceled
+	var u ReducersUpdate // the update of a state the loop runs itself
 	// Handlers that implement ReducersHandlersInto write a plain state's update here.
 	var into *ReducersUpdate
 	if w.into != nil {
 		into = new(ReducersUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != reducersDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; reducersPlain[cur].call != reducersNoCall; cur = reducersPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -406,15 +410,23 @@ func (w *Reducers) run(ctx context.Context, sess *flowcimpl.Session, s ReducersS
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, reducersStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, reducersStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, reducersStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, reducersStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next reducersStep
 		var call reducersCall // the handler of a plain state
@@ -434,13 +446,15 @@ func (w *Reducers) run(ctx context.Context, sess *flowcimpl.Session, s ReducersS
 		} else if call != reducersNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, reducersStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, reducersStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

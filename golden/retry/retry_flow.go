@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // RetryState is the state of a Retry run.
@@ -176,7 +176,8 @@ func (w *Retry) runAt(ctx context.Context, sess *flowcimpl.Session, s RetryState
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Retry) run(ctx context.Context, sess *flowcimpl.Session, s RetryState, step retryStep) (out RetryState, err error) {
+func (w *Retry) run(ctx context.Context, sess *flowcimpl.Session, in RetryState, step retryStep) (s RetryState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -188,7 +189,7 @@ func (w *Retry) run(ctx context.Context, sess *flowcimpl.Session, s RetryState, 
 	defer func() {
 		if r := recover(); r != nil {
 			id := retryStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -197,29 +198,43 @@ func (w *Retry) run(ctx context.Context, sess *flowcimpl.Session, s RetryState, 
 			end(err)
 		}
 	}()
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done() // nil if ctx cannot be canceled
 	for step != retryDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, retryStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, retryStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, retryStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, retryStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next retryStep
 		switch step {
 		case retryStepCall:
 			next, err = w.stepCall(sctx, &s)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, retryStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, retryStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

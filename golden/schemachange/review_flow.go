@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // ReviewState is the state of a Review run.
@@ -248,7 +248,8 @@ var reviewPlain = [len(reviewStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Review) run(ctx context.Context, sess *flowcimpl.Session, s ReviewState, step reviewStep) (out ReviewState, err error) {
+func (w *Review) run(ctx context.Context, sess *flowcimpl.Session, in ReviewState, step reviewStep) (s ReviewState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -260,7 +261,7 @@ func (w *Review) run(ctx context.Context, sess *flowcimpl.Session, s ReviewState
 	defer func() {
 		if r := recover(); r != nil {
 			id := reviewStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -269,19 +270,22 @@ func (w *Review) run(ctx context.Context, sess *flowcimpl.Session, s ReviewState
 			end(err)
 		}
 	}()
-	var u ReviewUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done() // nil if ctx cannot be canceled
+	var u ReviewUpdate // the update of a state the loop runs itself
 	// Handlers that implement ReviewHandlersInto write a plain state's update here.
 	var into *ReviewUpdate
 	if w.into != nil {
 		into = new(ReviewUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != reviewDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; reviewPlain[cur].call != reviewNoCall; cur = reviewPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -308,15 +312,23 @@ func (w *Review) run(ctx context.Context, sess *flowcimpl.Session, s ReviewState
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, reviewStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, reviewStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, reviewStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, reviewStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next reviewStep
 		var call reviewCall // the handler of a plain state
@@ -338,13 +350,15 @@ func (w *Review) run(ctx context.Context, sess *flowcimpl.Session, s ReviewState
 		} else if call != reviewNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, reviewStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, reviewStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

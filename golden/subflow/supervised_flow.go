@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // SupervisedState is the state of a Supervised run.
@@ -315,7 +315,8 @@ var supervisedPlain = [len(supervisedStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Supervised) run(ctx context.Context, sess *flowcimpl.Session, s SupervisedState, step supervisedStep) (out SupervisedState, err error) {
+func (w *Supervised) run(ctx context.Context, sess *flowcimpl.Session, in SupervisedState, step supervisedStep) (s SupervisedState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -327,7 +328,7 @@ func (w *Supervised) run(ctx context.Context, sess *flowcimpl.Session, s Supervi
 	defer func() {
 		if r := recover(); r != nil {
 			id := supervisedStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -336,19 +337,22 @@ func (w *Supervised) run(ctx context.Context, sess *flowcimpl.Session, s Supervi
 			end(err)
 		}
 	}()
-	var u SupervisedUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done()     // nil if ctx cannot be canceled
+	var u SupervisedUpdate // the update of a state the loop runs itself
 	// Handlers that implement SupervisedHandlersInto write a plain state's update here.
 	var into *SupervisedUpdate
 	if w.into != nil {
 		into = new(SupervisedUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != supervisedDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; supervisedPlain[cur].call != supervisedNoCall; cur = supervisedPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -375,15 +379,23 @@ func (w *Supervised) run(ctx context.Context, sess *flowcimpl.Session, s Supervi
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, supervisedStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, supervisedStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, supervisedStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, supervisedStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next supervisedStep
 		var call supervisedCall // the handler of a plain state
@@ -409,13 +421,15 @@ func (w *Supervised) run(ctx context.Context, sess *flowcimpl.Session, s Supervi
 		} else if call != supervisedNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, supervisedStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, supervisedStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // InnerState is the state of a Inner run.
@@ -208,7 +208,8 @@ var innerPlain = [len(innerStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Inner) run(ctx context.Context, sess *flowcimpl.Session, s InnerState, step innerStep) (out InnerState, err error) {
+func (w *Inner) run(ctx context.Context, sess *flowcimpl.Session, in InnerState, step innerStep) (s InnerState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -220,7 +221,7 @@ func (w *Inner) run(ctx context.Context, sess *flowcimpl.Session, s InnerState, 
 	defer func() {
 		if r := recover(); r != nil {
 			id := innerStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -229,19 +230,22 @@ func (w *Inner) run(ctx context.Context, sess *flowcimpl.Session, s InnerState, 
 			end(err)
 		}
 	}()
-	var u InnerUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done() // nil if ctx cannot be canceled
+	var u InnerUpdate  // the update of a state the loop runs itself
 	// Handlers that implement InnerHandlersInto write a plain state's update here.
 	var into *InnerUpdate
 	if w.into != nil {
 		into = new(InnerUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != innerDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; innerPlain[cur].call != innerNoCall; cur = innerPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -266,15 +270,23 @@ func (w *Inner) run(ctx context.Context, sess *flowcimpl.Session, s InnerState, 
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, innerStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, innerStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, innerStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, innerStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next innerStep
 		var call innerCall // the handler of a plain state
@@ -294,13 +306,15 @@ func (w *Inner) run(ctx context.Context, sess *flowcimpl.Session, s InnerState, 
 		} else if call != innerNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, innerStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, innerStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // MiddleState is the state of a Middle run.
@@ -213,7 +213,8 @@ var middlePlain = [len(middleStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Middle) run(ctx context.Context, sess *flowcimpl.Session, s MiddleState, step middleStep) (out MiddleState, err error) {
+func (w *Middle) run(ctx context.Context, sess *flowcimpl.Session, in MiddleState, step middleStep) (s MiddleState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -225,7 +226,7 @@ func (w *Middle) run(ctx context.Context, sess *flowcimpl.Session, s MiddleState
 	defer func() {
 		if r := recover(); r != nil {
 			id := middleStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -234,19 +235,22 @@ func (w *Middle) run(ctx context.Context, sess *flowcimpl.Session, s MiddleState
 			end(err)
 		}
 	}()
-	var u MiddleUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done() // nil if ctx cannot be canceled
+	var u MiddleUpdate // the update of a state the loop runs itself
 	// Handlers that implement MiddleHandlersInto write a plain state's update here.
 	var into *MiddleUpdate
 	if w.into != nil {
 		into = new(MiddleUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != middleDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; middlePlain[cur].call != middleNoCall; cur = middlePlain[cur].next {
 				step = cur
 				if done != nil {
@@ -271,15 +275,23 @@ func (w *Middle) run(ctx context.Context, sess *flowcimpl.Session, s MiddleState
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, middleStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, middleStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, middleStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, middleStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next middleStep
 		var call middleCall // the handler of a plain state
@@ -301,13 +313,15 @@ func (w *Middle) run(ctx context.Context, sess *flowcimpl.Session, s MiddleState
 		} else if call != middleNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, middleStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, middleStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // OuterState is the state of a Outer run.
@@ -229,7 +229,8 @@ var outerPlain = [len(outerStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Outer) run(ctx context.Context, sess *flowcimpl.Session, s OuterState, step outerStep) (out OuterState, err error) {
+func (w *Outer) run(ctx context.Context, sess *flowcimpl.Session, in OuterState, step outerStep) (s OuterState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -241,7 +242,7 @@ func (w *Outer) run(ctx context.Context, sess *flowcimpl.Session, s OuterState, 
 	defer func() {
 		if r := recover(); r != nil {
 			id := outerStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -250,19 +251,22 @@ func (w *Outer) run(ctx context.Context, sess *flowcimpl.Session, s OuterState, 
 			end(err)
 		}
 	}()
-	var u OuterUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done() // nil if ctx cannot be canceled
+	var u OuterUpdate  // the update of a state the loop runs itself
 	// Handlers that implement OuterHandlersInto write a plain state's update here.
 	var into *OuterUpdate
 	if w.into != nil {
 		into = new(OuterUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != outerDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; outerPlain[cur].call != outerNoCall; cur = outerPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -291,15 +295,23 @@ func (w *Outer) run(ctx context.Context, sess *flowcimpl.Session, s OuterState, 
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, outerStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, outerStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, outerStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, outerStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next outerStep
 		var call outerCall // the handler of a plain state
@@ -325,13 +337,15 @@ func (w *Outer) run(ctx context.Context, sess *flowcimpl.Session, s OuterState, 
 		} else if call != outerNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, outerStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, outerStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

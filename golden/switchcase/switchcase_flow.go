@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // SwitchCaseState is the state of a SwitchCase run.
@@ -274,7 +274,8 @@ var switchCasePlain = [len(switchCaseStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *SwitchCase) run(ctx context.Context, sess *flowcimpl.Session, s SwitchCaseState, step switchCaseStep) (out SwitchCaseState, err error) {
+func (w *SwitchCase) run(ctx context.Context, sess *flowcimpl.Session, in SwitchCaseState, step switchCaseStep) (s SwitchCaseState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -286,7 +287,7 @@ func (w *SwitchCase) run(ctx context.Context, sess *flowcimpl.Session, s SwitchC
 	defer func() {
 		if r := recover(); r != nil {
 			id := switchCaseStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -295,19 +296,22 @@ func (w *SwitchCase) run(ctx context.Context, sess *flowcimpl.Session, s SwitchC
 			end(err)
 		}
 	}()
-	var u SwitchCaseUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done()     // nil if ctx cannot be canceled
+	var u SwitchCaseUpdate // the update of a state the loop runs itself
 	// Handlers that implement SwitchCaseHandlersInto write a plain state's update here.
 	var into *SwitchCaseUpdate
 	if w.into != nil {
 		into = new(SwitchCaseUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != switchCaseDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; switchCasePlain[cur].call != switchCaseNoCall; cur = switchCasePlain[cur].next {
 				step = cur
 				if done != nil {
@@ -332,23 +336,41 @@ func (w *SwitchCase) run(ctx context.Context, sess *flowcimpl.Session, s SwitchC
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, switchCaseStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, switchCaseStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, switchCaseStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, switchCaseStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next switchCaseStep
 		var call switchCaseCall // the handler of a plain state
 		switch step {
 		case switchCaseStepEvaluate:
-			next, err = w.stepEvaluate(sctx, &s)
+			if u, err = w.h.Evaluate(sctx, s); err != nil {
+				err = &flowcrt.StateError{State: "evaluate", Err: err}
+			} else {
+				s.apply(&u)
+				next = s.nextEvaluate()
+			}
 		case switchCaseStepGrade:
-			next, err = w.stepGrade(sctx, &s)
+			if u, err = w.h.Visit(sctx, s); err != nil {
+				err = &flowcrt.StateError{State: "grade", Err: err}
+			} else {
+				s.apply(&u)
+				next = s.nextGrade()
+			}
 		default:
 			// A plain state.
 			call, next = switchCasePlain[step].call, switchCasePlain[step].next
@@ -362,13 +384,15 @@ func (w *SwitchCase) run(ctx context.Context, sess *flowcimpl.Session, s SwitchC
 		} else if call != switchCaseNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, switchCaseStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, switchCaseStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err
@@ -376,16 +400,6 @@ func (w *SwitchCase) run(ctx context.Context, sess *flowcimpl.Session, s SwitchC
 		step = next
 	}
 	return s, nil
-}
-
-// stepEvaluate runs state "evaluate" and returns the state to run next.
-func (w *SwitchCase) stepEvaluate(ctx context.Context, s *SwitchCaseState) (switchCaseStep, error) {
-	u, err := w.h.Evaluate(ctx, *s)
-	if err != nil {
-		return switchCaseDone, &flowcrt.StateError{State: "evaluate", Err: err}
-	}
-	s.apply(&u)
-	return s.nextEvaluate(), nil
 }
 
 // nextEvaluate picks the state after "evaluate".
@@ -399,16 +413,6 @@ func (s *SwitchCaseState) nextEvaluate() switchCaseStep {
 		return switchCaseStepRetryLater
 	}
 	return switchCaseStepUnknown
-}
-
-// stepGrade runs state "grade" and returns the state to run next.
-func (w *SwitchCase) stepGrade(ctx context.Context, s *SwitchCaseState) (switchCaseStep, error) {
-	u, err := w.h.Visit(ctx, *s)
-	if err != nil {
-		return switchCaseDone, &flowcrt.StateError{State: "grade", Err: err}
-	}
-	s.apply(&u)
-	return s.nextGrade(), nil
 }
 
 // nextGrade picks the state after "grade".

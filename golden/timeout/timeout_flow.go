@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // TimeoutState is the state of a Timeout run.
@@ -180,7 +180,8 @@ func (w *Timeout) runAt(ctx context.Context, sess *flowcimpl.Session, s TimeoutS
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Timeout) run(ctx context.Context, sess *flowcimpl.Session, s TimeoutState, step timeoutStep) (out TimeoutState, err error) {
+func (w *Timeout) run(ctx context.Context, sess *flowcimpl.Session, in TimeoutState, step timeoutStep) (s TimeoutState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -192,7 +193,7 @@ func (w *Timeout) run(ctx context.Context, sess *flowcimpl.Session, s TimeoutSta
 	defer func() {
 		if r := recover(); r != nil {
 			id := timeoutStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -201,16 +202,28 @@ func (w *Timeout) run(ctx context.Context, sess *flowcimpl.Session, s TimeoutSta
 			end(err)
 		}
 	}()
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done() // nil if ctx cannot be canceled
 	for step != timeoutDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, timeoutStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, timeoutStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, timeoutStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, timeoutStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next timeoutStep
 		switch step {
@@ -219,13 +232,15 @@ func (w *Timeout) run(ctx context.Context, sess *flowcimpl.Session, s TimeoutSta
 		case timeoutStepStore:
 			next, err = w.stepStore(sctx, &s)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, timeoutStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, timeoutStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

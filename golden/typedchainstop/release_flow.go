@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // ReleaseState is the state of a Release run.
@@ -287,7 +287,8 @@ var releasePlain = [len(releaseStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Release) run(ctx context.Context, sess *flowcimpl.Session, s ReleaseState, step releaseStep) (out ReleaseState, err error) {
+func (w *Release) run(ctx context.Context, sess *flowcimpl.Session, in ReleaseState, step releaseStep) (s ReleaseState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -299,7 +300,7 @@ func (w *Release) run(ctx context.Context, sess *flowcimpl.Session, s ReleaseSta
 	defer func() {
 		if r := recover(); r != nil {
 			id := releaseStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -308,19 +309,22 @@ func (w *Release) run(ctx context.Context, sess *flowcimpl.Session, s ReleaseSta
 			end(err)
 		}
 	}()
-	var u ReleaseUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done()  // nil if ctx cannot be canceled
+	var u ReleaseUpdate // the update of a state the loop runs itself
 	// Handlers that implement ReleaseHandlersInto write a plain state's update here.
 	var into *ReleaseUpdate
 	if w.into != nil {
 		into = new(ReleaseUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != releaseDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; releasePlain[cur].call != releaseNoCall; cur = releasePlain[cur].next {
 				step = cur
 				if done != nil {
@@ -345,15 +349,23 @@ func (w *Release) run(ctx context.Context, sess *flowcimpl.Session, s ReleaseSta
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, releaseStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, releaseStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, releaseStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, releaseStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next releaseStep
 		var call releaseCall // the handler of a plain state
@@ -373,13 +385,15 @@ func (w *Release) run(ctx context.Context, sess *flowcimpl.Session, s ReleaseSta
 		} else if call != releaseNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, releaseStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, releaseStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

@@ -12,7 +12,7 @@ import (
 
 // typedGenVersion is the generator version of typed code, which needs the
 // runtime's sessions.
-const typedGenVersion = 13 // 13: mocks through package flowrun; 12: approvals inside fan-outs (StartFanOutStops, BranchAt); 10: the machinery in runtime/impl
+const typedGenVersion = 14 // 14: quiet runs skip the hooks between states and test ctx's channel, states that test the state run in the loop's case; 13: mocks through package flowrun; 12: approvals inside fan-outs (StartFanOutStops, BranchAt); 10: the machinery in runtime/impl
 
 // typedPlan is the plan of a typed workflow (CodeMie YAML's typed mode and
 // PocketFlow): a state struct, an update each handler returns, reducers
@@ -98,6 +98,18 @@ func plain(w *ir.Workflow, s *ir.State) bool {
 // not inline: the tighter loop of in-place handlers could not call it.
 func (p *Plan) Inline(s *ir.State) bool {
 	return plain(p.Workflow, s) && p.into[s.Handler.Name]
+}
+
+// Tests reports whether s is a state of typed mode like a plain one, but
+// whose transition tests the state (a condition or a switch): the run loop
+// calls its handler, folds the update and asks its transition function in
+// the state's own case, with no step method between (docs/targets.md,
+// "Plain states").
+func (p *Plan) Tests(s *ir.State) bool {
+	if s.Kind != ir.StateTask || s.Handler == nil || s.Handler.Kind != ir.HandlerUpdate || HasPolicy(s) || p.Workflow.RegionOf(s.ID) != nil {
+		return false
+	}
+	return s.Next.Kind == ir.TransCondition || s.Next.Kind == ir.TransSwitch
 }
 
 // HasPolicy: states that retry, time out or catch run through flowcrt.Call,

@@ -45,3 +45,16 @@ func TestPolicyStatesAreNotPlain(t *testing.T) {
 	assert.Equal(t, []string{"Store"}, p.Into)
 	assert.False(t, p.Inline(w.States[0]))
 }
+
+// A state that tests the state after its handler runs in the run loop's
+// case (docs/targets.md, "Plain states"); with a retry rule it keeps its
+// step method, which calls the handler through the policy.
+func TestConditionStatesRunInTheLoop(t *testing.T) {
+	w := chainOf("Check", "Store")
+	w.States[0].Next = &ir.Transition{Kind: ir.TransCondition, Then: ir.Ref{ID: "Store"}, Otherwise: ir.Ref{ID: "end"}}
+	p := Of(ir.NewChecked(w))
+	assert.True(t, p.Tests(w.States[0]))
+	assert.False(t, p.Tests(w.States[1]), "Store goes on to one state: it is plain")
+	w.States[0].Retry = []*ir.Retrier{{Errors: []string{"ALL"}, MaxAttempts: 2}}
+	assert.False(t, p.Tests(w.States[0]))
+}

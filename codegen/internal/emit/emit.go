@@ -85,10 +85,21 @@ type Loop struct {
 	Prelude []jen.Code                       // before the loop, for the plain states
 	Fold    jen.Code                         // after a step: what a plain state left to do
 	Call    func(s *ir.State) *jen.Statement // the step of s, in the loop's variables (its context: sctx)
+	Case    func(s *ir.State) []jen.Code     // the case of s, if it runs without a step method; nil: Call
 	Outs    []jen.Code                       // what a step returns between next and err
 	Ctx     bool                             // flowcrt.WithState tells handlers their state, if configured
 	Save    jen.Code                         // what follows each step: a checkpoint
 	Wrap    func(err jen.Code) jen.Code      // names the state of a step's error
+	// Quiet loops test hooked once per run: a run with no observer, state
+	// context or session then skips them between states, and tests ctx's
+	// channel instead of calling ctx.Err (the engines whose context has no
+	// channel, Temporal's, set the state context).
+	Quiet bool
+	// Works names the result the loop works on, its state, whose value a
+	// recovered panic returns: then the loop's parameter In starts it, and
+	// returning it costs no copy (a copy of a state just written costs a
+	// stall). Empty: the result is out, which the recover sets to Zero.
+	Works, In string
 }
 
 // PlainSpec describes the plain states of a loop: each only calls its
@@ -100,9 +111,9 @@ type PlainSpec struct {
 	Next     func(s *ir.State) string      // the step after a plain state
 	Call     func(handler string) []string // the statements that call a handler, as gofmt'd text
 	// InPlace calls the in-place form of a handler, in a tighter loop of
-	// the plain states that runs while the loop's prelude sets fast (no
-	// observer, state context or session); inPlaceFold then applies the
-	// update.
+	// the plain states that runs while the loop's prelude sets fast (a
+	// quiet run whose handlers have the in-place form); inPlaceFold then
+	// applies the update.
 	InPlace     func(handler string) []string
 	InPlaceFold []jen.Code
 }

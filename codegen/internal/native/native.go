@@ -186,7 +186,7 @@ func (t Target) Loop(f *jen.File, n plan.Names, l *emit.Loop) {
 	}
 	var results []jen.Code
 	if l.Result != nil {
-		results = append(results, jen.Id("out").Add(l.Result))
+		results = append(results, jen.Id(resultName(l)).Add(l.Result))
 	}
 	results = append(results, jen.Err().Error())
 	f.Line()
@@ -195,8 +195,14 @@ func (t Target) Loop(f *jen.File, n plan.Names, l *emit.Loop) {
 		if !l.FromStep {
 			b.Id("step").Op(":=").Id(n.StepConst(l.Start))
 		}
+		if l.Works != "" {
+			b.Id(l.Works).Op("=").Id(l.In).Comment("the run works on its result: returning it copies nothing")
+		}
 		observeRun(b, n)
 		recoverPanic(b, n, l)
+		if l.Quiet {
+			quiet(b)
+		}
 		for _, c := range l.Prelude {
 			b.Add(c)
 		}
@@ -218,6 +224,14 @@ func until(n plan.Names, l *emit.Loop) jen.Code {
 		return jen.Id(n.EndConst())
 	}
 	return jen.Id(n.StepConst(l.Exit))
+}
+
+// recovered is what the recover sets failed to.
+func recovered(l *emit.Loop, err jen.Code) []jen.Code {
+	if l.Works != "" {
+		return []jen.Code{err}
+	}
+	return failWith(l, err)
 }
 
 // failWith is what a loop returns when it fails with err.
@@ -249,11 +263,21 @@ func recoverPanic(b *jen.Group, n plan.Names, l *emit.Loop) {
 	b.Defer().Func().Params().Block(
 		jen.If(jen.Id("r").Op(":=").Recover(), jen.Id("r").Op("!=").Nil()).Block(
 			jen.Id("id").Op(":=").Id(n.IdsVar()).Index(jen.Id("step")),
-			jen.List(failed(l)...).Op("=").List(failWith(l, panicErr)...),
+			jen.List(failed(l)...).Op("=").List(recovered(l, panicErr)...),
 		),
 		jen.If(jen.Id("leave").Op("!=").Nil()).Block(jen.Id("leave").Call(jen.Err())),
 		jen.If(jen.Id("end").Op("!=").Nil()).Block(jen.Id("end").Call(jen.Err())),
 	).Call()
+}
+
+// quiet tells once per run whether anything happens between states, and
+// takes ctx's channel for the quiet runs' cancellation test.
+func quiet(b *jen.Group) {
+	b.Comment("hooked: an observer, the state context or a session acts between states. A run with none")
+	b.Comment("tests ctx's channel between states instead of calling ctx.Err.")
+	b.Id("hooked").Op(":=").Id("w").Dot("cfg").Dot("StateContext").Op("||").Id("w").Dot("cfg").Dot("Observer").Op("!=").Nil().
+		Op("||").Id("sess").Op("!=").Nil()
+	b.Id("done").Op(":=").Id("ctx").Dot("Done").Call().Comment("nil if ctx cannot be canceled")
 }
 
 // transition is the body of the loop: one step and what follows it.
@@ -261,17 +285,17 @@ func (t Target) transition(body *jen.Group, n plan.Names, l *emit.Loop) {
 	if l.Plain != nil {
 		t.inPlace(body, n, l)
 	}
-	body.If(jen.Err().Op("=").Id("ctx").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(failWith(l, jen.Err())...))
-	id := jen.Id(n.IdsVar()).Index(jen.Id("step"))
-	body.Id("sctx").Op(":=").Id("ctx")
-	if l.Ctx {
-		body.If(jen.Id("w").Dot("cfg").Dot("StateContext")).Block(
-			jen.Id("sctx").Op("=").Add(emit.Rt("WithState")).Call(jen.Id("ctx"), id),
-		)
+	check := jen.If(jen.Err().Op("=").Id("ctx").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(failWith(l, jen.Err())...))
+	if l.Quiet {
+		body.Id("sctx").Op(":=").Id("ctx")
+		body.If(jen.Id("hooked")).Block(append([]jen.Code{check}, t.enter(n, l)...)...).Else().Add(canceled(l))
+	} else {
+		body.Add(check)
+		body.Id("sctx").Op(":=").Id("ctx")
+		for _, c := range t.enter(n, l) {
+			body.Add(c)
+		}
 	}
-	body.If(jen.Id("w").Dot("cfg").Dot("Observer").Op("!=").Nil()).Block(
-		jen.List(jen.Id("sctx"), jen.Id("leave")).Op("=").Id("w").Dot("cfg").Dot("Observer").Dot("State").Call(jen.Id("sctx"), id),
-	)
 	body.Var().Id("next").Id(n.Step)
 	if l.Plain != nil {
 		body.Var().Id("call").Id(n.CallType()).Comment("the handler of a plain state")
@@ -292,9 +316,12 @@ func (t Target) transition(body *jen.Group, n plan.Names, l *emit.Loop) {
 	if l.Fold != nil {
 		body.Add(l.Fold)
 	}
-	body.If(jen.Id("leave").Op("!=").Nil()).Block(jen.Id("leave").Call(jen.Err()), jen.Id("leave").Op("=").Nil())
-	if l.Save != nil {
-		body.Add(l.Save)
+	if l.Quiet {
+		body.If(jen.Id("hooked")).Block(t.leave(l)...)
+	} else {
+		for _, c := range t.leave(l) {
+			body.Add(c)
+		}
 	}
 	stepErr := jen.Code(jen.Err())
 	if l.Wrap != nil {
@@ -304,12 +331,39 @@ func (t Target) transition(body *jen.Group, n plan.Names, l *emit.Loop) {
 	body.Id("step").Op("=").Id("next")
 }
 
+// enter tells the hooks the state begins.
+func (t Target) enter(n plan.Names, l *emit.Loop) []jen.Code {
+	id := jen.Id(n.IdsVar()).Index(jen.Id("step"))
+	var out []jen.Code
+	if l.Ctx {
+		out = append(out, jen.If(jen.Id("w").Dot("cfg").Dot("StateContext")).Block(
+			jen.Id("sctx").Op("=").Add(emit.Rt("WithState")).Call(jen.Id("ctx"), id),
+		))
+	}
+	return append(out, jen.If(jen.Id("w").Dot("cfg").Dot("Observer").Op("!=").Nil()).Block(
+		jen.List(jen.Id("sctx"), jen.Id("leave")).Op("=").Id("w").Dot("cfg").Dot("Observer").Dot("State").Call(jen.Id("sctx"), id),
+	))
+}
+
+// leave tells the hooks the state has ended: the observer, and the save.
+func (t Target) leave(l *emit.Loop) []jen.Code {
+	out := []jen.Code{jen.If(jen.Id("leave").Op("!=").Nil()).Block(jen.Id("leave").Call(jen.Err()), jen.Id("leave").Op("=").Nil())}
+	if l.Save != nil {
+		out = append(out, l.Save)
+	}
+	return out
+}
+
 // cases dispatches on the step: each state but the plain ones calls its
 // step.
 func (t Target) cases(sw *jen.Group, n plan.Names, l *emit.Loop) {
 	lhs := append(append([]jen.Code{jen.Id("next")}, l.Outs...), jen.Err())
 	for _, s := range l.States {
-		if l.Plain == nil || l.Plain.Handler(s) == "" {
+		switch {
+		case l.Plain != nil && l.Plain.Handler(s) != "":
+		case l.Case != nil && l.Case(s) != nil:
+			sw.Case(jen.Id(n.StepConst(s))).Block(l.Case(s)...)
+		default:
 			sw.Case(jen.Id(n.StepConst(s))).Block(jen.List(lhs...).Op("=").Add(l.Call(s)))
 		}
 	}
@@ -340,7 +394,6 @@ func (t Target) inPlace(body *jen.Group, n plan.Names, l *emit.Loop) {
 		jen.Comment("Handlers that write in place run plain states here while nothing happens between states."),
 		jen.Comment("cur stays in a register; step tells the recover which state failed."),
 		jen.Id("cur").Op(":=").Id("step"),
-		jen.Id("done").Op(":=").Id("ctx").Dot("Done").Call().Comment("nil if ctx cannot be canceled"),
 		jen.For(
 			jen.Empty(),
 			row.Clone().Dot("call").Op("!=").Id(n.NoCall()),
@@ -432,10 +485,18 @@ func (t Target) plainTable(f *jen.File, n plan.Names, l *emit.Loop) {
 
 // failed lists the named results a recovered panic sets.
 func failed(l *emit.Loop) []jen.Code {
-	if l.Result != nil {
+	if l.Result != nil && l.Works == "" {
 		return []jen.Code{jen.Id("out"), jen.Err()}
 	}
 	return []jen.Code{jen.Err()}
+}
+
+// resultName names the loop's result besides err.
+func resultName(l *emit.Loop) string {
+	if l.Works != "" {
+		return l.Works
+	}
+	return "out"
 }
 
 // Mock writes the mock handlers into the mock file; f is the workflow's.

@@ -1,6 +1,8 @@
 package typed
 
 import (
+	"slices"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
@@ -14,15 +16,18 @@ func (g *typedGen) Steps(f *jen.File, t emit.Target) {
 	n := g.n
 	var prelude []jen.Code
 	var fold jen.Code
+	if slices.ContainsFunc(g.w.States, g.p.Tests) || len(g.p.Into) > 0 {
+		prelude = append(prelude, jen.Var().Id("u").Id(n.Update).Comment("the update of a state the loop runs itself"))
+	}
 	plain := g.plainStates()
 	if plain != nil {
-		prelude, fold = g.plainBuffers(), g.fold()
+		prelude, fold = append(prelude, g.plainBuffers()...), g.fold()
 	}
 	t.Loop(f, g.n, &emit.Loop{
 		Loop:   g.p.Loops[0],
 		Doc:    "run executes the workflow from step; with a session it saves a checkpoint after every state.",
-		Params: []jen.Code{jen.Id("sess").Op("*").Add(emit.Rt("Session")), jen.Id("s").Id(n.State)},
-		Result: jen.Id(n.State), Zero: jen.Id("s"), Done: jen.Id("s"),
+		Params: []jen.Code{jen.Id("sess").Op("*").Add(emit.Rt("Session")), jen.Id("in").Id(n.State)},
+		Result: jen.Id(n.State), Zero: jen.Id("s"), Done: jen.Id("s"), Works: "s", In: "in",
 		Plain: plain, Prelude: prelude, Fold: fold,
 		Call: func(s *ir.State) *jen.Statement {
 			args := []jen.Code{jen.Id("sctx"), jen.Op("&").Id("s")}
@@ -31,7 +36,8 @@ func (g *typedGen) Steps(f *jen.File, t emit.Target) {
 			}
 			return jen.Id("w").Dot(emit.StepMethod(s)).Call(args...)
 		},
-		Ctx: true,
+		Case: g.testsCase,
+		Ctx:  true, Quiet: true,
 		Save: jen.If(jen.Id("sess").Op("!=").Nil()).Block(
 			jen.Comment("The state's outcome: the state to run next, or the approval the run waits for."),
 			jen.Err().Op("=").Id("sess").Dot("Save").Call(jen.Id("ctx"), jen.Id(n.IdsVar()).Index(jen.Id("next")), jen.Id("s"), jen.Err()),
@@ -46,7 +52,7 @@ func (g *typedGen) Steps(f *jen.File, t emit.Target) {
 		if plan.HasPolicy(s) {
 			g.policy(f, s)
 		}
-		if !g.p.Inline(s) {
+		if !g.p.Inline(s) && !g.p.Tests(s) {
 			g.step(f, s)
 		}
 		g.transitionFunc(f, s)
@@ -97,19 +103,35 @@ func (g *typedGen) inPlaceCall(handler string) []string {
 	return []string{"e = w.into." + handler + "Into(ctx, s, into)"}
 }
 
-// plainBuffers are the updates of plain states: u, which a handler's
-// result overwrites whole, and into, where the in-place handlers write,
-// one per run, allocated only for handlers that implement n.Into, since it
-// escapes to them. Those run plain states in a loop of their own when
-// nothing happens between states (see native.Target.inPlace).
+// testsCase is the case of a state whose transition tests the state (see
+// plan.Tests): the handler's call, the fold and the transition, with
+// no step method, whose pointer to the state would cost a copy of it.
+func (g *typedGen) testsCase(s *ir.State) []jen.Code {
+	if !g.p.Tests(s) {
+		return nil
+	}
+	return []jen.Code{jen.If(
+		jen.List(jen.Id("u"), jen.Err()).Op("=").Id("w").Dot("h").Dot(s.Handler.Name).Call(jen.Id("sctx"), jen.Id("s")),
+		jen.Err().Op("!=").Nil(),
+	).Block(
+		jen.Err().Op("=").Add(stateError(s.ID)),
+	).Else().Block(
+		jen.Id("s").Dot("apply").Call(jen.Op("&").Id("u")),
+		jen.Id("next").Op("=").Id("s").Dot(nextMethod(s)).Call(),
+	)}
+}
+
+// plainBuffers are where the in-place handlers write the updates of plain
+// states: into, one per run, allocated only for handlers that implement
+// n.Into, since it escapes to them. Those run plain states in a loop of
+// their own when nothing happens between states (see
+// native.Target.inPlace); a returned update goes to u.
 func (g *typedGen) plainBuffers() []jen.Code {
 	return []jen.Code{
-		jen.Var().Id("u").Id(g.n.Update).Comment("the update of a plain state"),
 		jen.Comment("Handlers that implement " + g.n.Into + " write a plain state's update here."),
 		jen.Var().Id("into").Op("*").Id(g.n.Update),
 		jen.If(jen.Id("w").Dot("into").Op("!=").Nil()).Block(jen.Id("into").Op("=").New(jen.Id(g.n.Update))),
-		jen.Id("fast").Op(":=").Id("into").Op("!=").Nil().Op("&&").Op("!").Id("w").Dot("cfg").Dot("StateContext").
-			Op("&&").Id("w").Dot("cfg").Dot("Observer").Op("==").Nil().Op("&&").Id("sess").Op("==").Nil(),
+		jen.Id("fast").Op(":=").Id("into").Op("!=").Nil().Op("&&").Op("!").Id("hooked"),
 	}
 }
 

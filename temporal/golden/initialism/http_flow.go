@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // HTTPState is the state of a HTTP run.
@@ -200,7 +200,8 @@ func (w *HTTP) runAt(ctx context.Context, sess *flowcimpl.Session, s HTTPState, 
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *HTTP) run(ctx context.Context, sess *flowcimpl.Session, s HTTPState, step httpStep) (out HTTPState, err error) {
+func (w *HTTP) run(ctx context.Context, sess *flowcimpl.Session, in HTTPState, step httpStep) (s HTTPState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -212,7 +213,7 @@ func (w *HTTP) run(ctx context.Context, sess *flowcimpl.Session, s HTTPState, st
 	defer func() {
 		if r := recover(); r != nil {
 			id := httpStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -221,16 +222,28 @@ func (w *HTTP) run(ctx context.Context, sess *flowcimpl.Session, s HTTPState, st
 			end(err)
 		}
 	}()
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done() // nil if ctx cannot be canceled
 	for step != httpDone {
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, httpStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, httpStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, httpStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, httpStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next httpStep
 		switch step {
@@ -239,13 +252,15 @@ func (w *HTTP) run(ctx context.Context, sess *flowcimpl.Session, s HTTPState, st
 		case httpStepCheck:
 			next, err = w.stepCheck(sctx, &s)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, httpStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, httpStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err

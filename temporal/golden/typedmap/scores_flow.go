@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion13()
+	GeneratedCodeVersion14()
 } = flowcrt.ThisRuntime
 
 // ScoresState is the state of a Scores run.
@@ -289,7 +289,8 @@ var scoresPlain = [len(scoresStateIDs)]struct {
 }
 
 // run executes the workflow from step; with a session it saves a checkpoint after every state.
-func (w *Scores) run(ctx context.Context, sess *flowcimpl.Session, s ScoresState, step scoresStep) (out ScoresState, err error) {
+func (w *Scores) run(ctx context.Context, sess *flowcimpl.Session, in ScoresState, step scoresStep) (s ScoresState, err error) {
+	s = in // the run works on its result: returning it copies nothing
 	// An observer (flowcrt.WithObserver) sees the run and its states: end ends the run, leave the
 	// state under way.
 	var end, leave func(error)
@@ -301,7 +302,7 @@ func (w *Scores) run(ctx context.Context, sess *flowcimpl.Session, s ScoresState
 	defer func() {
 		if r := recover(); r != nil {
 			id := scoresStateIDs[step]
-			out, err = s, &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
+			err = &flowcrt.StateError{State: id, Err: flowcimpl.PanicError(id, r)}
 		}
 		if leave != nil {
 			leave(err)
@@ -310,19 +311,22 @@ func (w *Scores) run(ctx context.Context, sess *flowcimpl.Session, s ScoresState
 			end(err)
 		}
 	}()
-	var u ScoresUpdate // the update of a plain state
+	// hooked: an observer, the state context or a session acts between states. A run with none
+	// tests ctx's channel between states instead of calling ctx.Err.
+	hooked := w.cfg.StateContext || w.cfg.Observer != nil || sess != nil
+	done := ctx.Done() // nil if ctx cannot be canceled
+	var u ScoresUpdate // the update of a state the loop runs itself
 	// Handlers that implement ScoresHandlersInto write a plain state's update here.
 	var into *ScoresUpdate
 	if w.into != nil {
 		into = new(ScoresUpdate)
 	}
-	fast := into != nil && !w.cfg.StateContext && w.cfg.Observer == nil && sess == nil
+	fast := into != nil && !hooked
 	for step != scoresDone {
 		if fast {
 			// Handlers that write in place run plain states here while nothing happens between states.
 			// cur stays in a register; step tells the recover which state failed.
 			cur := step
-			done := ctx.Done() // nil if ctx cannot be canceled
 			for ; scoresPlain[cur].call != scoresNoCall; cur = scoresPlain[cur].next {
 				step = cur
 				if done != nil {
@@ -347,15 +351,23 @@ func (w *Scores) run(ctx context.Context, sess *flowcimpl.Session, s ScoresState
 				break
 			}
 		}
-		if err = ctx.Err(); err != nil {
-			return s, err
-		}
 		sctx := ctx
-		if w.cfg.StateContext {
-			sctx = flowcrt.WithState(ctx, scoresStateIDs[step])
-		}
-		if w.cfg.Observer != nil {
-			sctx, leave = w.cfg.Observer.State(sctx, scoresStateIDs[step])
+		if hooked {
+			if err = ctx.Err(); err != nil {
+				return s, err
+			}
+			if w.cfg.StateContext {
+				sctx = flowcrt.WithState(ctx, scoresStateIDs[step])
+			}
+			if w.cfg.Observer != nil {
+				sctx, leave = w.cfg.Observer.State(sctx, scoresStateIDs[step])
+			}
+		} else if done != nil {
+			select {
+			case <-done:
+				return s, ctx.Err()
+			default:
+			}
 		}
 		var next scoresStep
 		var call scoresCall // the handler of a plain state
@@ -375,13 +387,15 @@ func (w *Scores) run(ctx context.Context, sess *flowcimpl.Session, s ScoresState
 		} else if call != scoresNoCall {
 			s.apply(&u)
 		}
-		if leave != nil {
-			leave(err)
-			leave = nil
-		}
-		if sess != nil {
-			// The state's outcome: the state to run next, or the approval the run waits for.
-			err = sess.Save(ctx, scoresStateIDs[next], s, err)
+		if hooked {
+			if leave != nil {
+				leave(err)
+				leave = nil
+			}
+			if sess != nil {
+				// The state's outcome: the state to run next, or the approval the run waits for.
+				err = sess.Save(ctx, scoresStateIDs[next], s, err)
+			}
 		}
 		if err != nil {
 			return s, err
