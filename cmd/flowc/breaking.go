@@ -11,10 +11,6 @@ import (
 	"strings"
 
 	"github.com/flowc-dev/flowc/compiler"
-	"github.com/flowc-dev/flowc/compiler/asl"
-	"github.com/flowc-dev/flowc/compiler/chain"
-	"github.com/flowc-dev/flowc/compiler/native"
-	"github.com/flowc-dev/flowc/compiler/yamlx"
 	"github.com/flowc-dev/flowc/ir"
 	"github.com/flowc-dev/flowc/ir/plan"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
@@ -154,33 +150,19 @@ func loadVersion(path string, src source) (*version, error) {
 	return v, nil
 }
 
-// lowerOnly turns a definition into a workflow without the checker, which
-// would load the Go package as it is now.
+// lowerOnly turns a definition into a workflow as the compiler does, but
+// without the checker, which would load the Go package as it is now.
 func lowerOnly(path string, data []byte) (*ir.Workflow, error) {
-	r := &yamlx.Reader{File: path}
-	root := r.Parse(data)
-	var w *ir.Workflow
-	dir := filepath.Dir(path)
-	switch {
-	case root == nil:
-	case native.Detect(root):
-		w = native.Lower(r, root, native.Defaults{Stem: compiler.Stem(path), Package: compiler.DefaultPackage(dir), Dir: dir})
-	case asl.Detect(root):
-		w = asl.Lower(r, root, compiler.Stem(path), compiler.DefaultPackage(dir))
-	case chain.Detect(root):
-		w = chain.Lower(r, root, compiler.Stem(path), compiler.DefaultPackage(dir))
-	default:
-		return nil, fmt.Errorf("%s: not a workflow definition", path)
+	w, ds := compiler.Lower(path, data, compiler.Options{})
+	if w != nil && !ds.HasErrors() {
+		return w, nil
 	}
-	if r.Diags.HasErrors() || w == nil {
-		r.Diags.Sort()
-		var msgs []string
-		for _, d := range r.Diags {
-			msgs = append(msgs, d.String())
-		}
-		return nil, errors.New(strings.Join(msgs, "\n"))
+	ds.Sort()
+	msgs := make([]string, len(ds))
+	for i, d := range ds {
+		msgs[i] = d.String()
 	}
-	return w, nil
+	return nil, errors.New(strings.Join(msgs, "\n"))
 }
 
 // relabel makes the positions of w name its file as display.

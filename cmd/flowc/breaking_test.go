@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -120,6 +121,26 @@ func TestBreakingJSONStates(t *testing.T) {
 	code, out, _ = breaking(t, filepath.Join(dir, "new.flow.yaml"), "--against", filepath.Join(dir, "new.flow.yaml"))
 	assert.Equal(t, exitOK, code)
 	assert.Empty(t, out)
+}
+
+// flowc breaking reads a definition as flowc check does. A States Language
+// file is JSON (AWS's specification: "a State Machine is represented by a
+// JSON object"), and a trailing comma, which YAML allows and AWS refuses,
+// is an error to both; breaking used to read it as YAML and accept it.
+func TestBreakingReadsAsCheckDoes(t *testing.T) {
+	dir := t.TempDir()
+	writeDefinitions(t, dir, map[string]string{
+		"m.asl.json": "{\"StartAt\": \"A\",\n \"States\": {\"A\": {\"Type\": \"Pass\", \"End\": true},}}\n",
+	})
+	def := filepath.Join(dir, "m.asl.json")
+	var checkOut bytes.Buffer
+	require.Equal(t, exitFailed, run([]string{"check", def}, strings.NewReader(""), io.Discard, &checkOut))
+	require.Contains(t, checkOut.String(), def+":2:")
+
+	code, out, errOut := breaking(t, def, "--against", def)
+	assert.Equal(t, exitUsage, code)
+	assert.Empty(t, out)
+	assert.Equal(t, "flowc breaking: "+checkOut.String(), errOut)
 }
 
 func TestBreakingUsage(t *testing.T) {
