@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
@@ -13,10 +11,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/flowc-dev/flowc/golden/schemachange"
-	flowcrt "github.com/flowc-dev/flowc/runtime"
-	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 func breaking(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -152,38 +146,4 @@ func TestBreakingUsage(t *testing.T) {
 	code, _, errOut = breaking(t, filepath.Join(t.TempDir(), "missing.flow.yaml"), "--against", "x")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errOut, "missing.flow.yaml")
-}
-
-type schemaChangeHandlers struct{}
-
-func (schemaChangeHandlers) Write(context.Context, schemachange.ReviewState) (schemachange.ReviewUpdate, error) {
-	return schemachange.ReviewUpdate{}, nil
-}
-
-func (schemaChangeHandlers) Release(context.Context, schemachange.ReviewState) (schemachange.ReviewUpdate, error) {
-	return schemachange.ReviewUpdate{}, nil
-}
-
-// flowc breaking reads the shape of a state from Go source; a session
-// reads it from the compiled types. The two agree, or flowc breaking
-// would pass changes that resuming refuses.
-func TestBreakingShapeMatchesRuntime(t *testing.T) {
-	v, err := loadVersion(filepath.Join("..", "..", "golden", "schemachange", "review.flow.yaml"), diskSource{})
-	require.NoError(t, err)
-	static := v.shape.of(v.w)
-
-	store := flowcrt.NewMemoryCheckpointer()
-	_, err = schemachange.NewReview(schemaChangeHandlers{}, flowcrt.WithCheckpointer(store)).Invoke(context.Background(), "s", nil)
-	var wait *flowcrt.Interrupted
-	require.ErrorAs(t, err, &wait)
-	cp, err := store.Load(context.Background(), "s")
-	require.NoError(t, err)
-	_, saved, ok := strings.Cut(cp.Schema, " ")
-	require.True(t, ok, "a typed checkpoint saves its shape: %s", cp.Schema)
-	var compiled flowcimpl.Shape
-	require.NoError(t, json.Unmarshal([]byte(saved), &compiled))
-
-	assert.Empty(t, flowcimpl.DiffShapes(static, compiled))
-	assert.Empty(t, flowcimpl.DiffShapes(compiled, static))
-	assert.Len(t, compiled.Types, len(static.Types), "the same named types: %v and %v", compiled.Types, static.Types)
 }
