@@ -9,7 +9,7 @@ import (
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
-	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
+	flowcagent "github.com/flowc-dev/flowc/runtime/impl/asl/agent"
 )
 
 // Agent runs an Agent State Language agent task whose Model names a
@@ -30,7 +30,7 @@ func (c *LLM) Agent(ctx context.Context, in any, agent flowcrt.Agent) (any, erro
 	content := r.Choices[0].Message.Content
 	out := agentResult(content)
 	if reasoningRequired(agent) && !hasReasoning(out) {
-		return nil, flowcrt.NewError(flowcasl.AgentInvalidOutput, "the agent's Reasoning is required, but the reply has no {\"result\", \"reasoning\"} object: "+snippet([]byte(content)))
+		return nil, flowcrt.NewError(flowcagent.AgentInvalidOutput, "the agent's Reasoning is required, but the reply has no {\"result\", \"reasoning\"} object: "+snippet([]byte(content)))
 	}
 	return withTokens(out, agent, r.Usage.TotalTokens), nil
 }
@@ -180,13 +180,13 @@ func agentResult(reply string) any {
 // model's context is Agent.ContextOverflow, and every other failure of the
 // endpoint Agent.ModelError. The cause keeps the client's name.
 var agentErrorNames = map[string]string{
-	errRateLimited: flowcasl.StatesRateLimitExceeded,
+	errRateLimited: flowcagent.StatesRateLimitExceeded,
 	errTimeout:     flowcimpl.StatesTimeout,
-	errServer:      flowcasl.AgentModelError,
-	errRequest:     flowcasl.AgentModelError,
-	errUnreachable: flowcasl.AgentModelError,
-	errBadReply:    flowcasl.AgentModelError,
-	errNoModel:     flowcasl.AgentModelError,
+	errServer:      flowcagent.AgentModelError,
+	errRequest:     flowcagent.AgentModelError,
+	errUnreachable: flowcagent.AgentModelError,
+	errBadReply:    flowcagent.AgentModelError,
+	errNoModel:     flowcagent.AgentModelError,
 }
 
 // contextOverflow is how OpenAI-compatible endpoints say a request is
@@ -203,7 +203,7 @@ func agentError(err error) error {
 		return err
 	}
 	if e.Name == errRequest && contextOverflow.MatchString(e.Cause) {
-		name = flowcasl.AgentContextOverflow
+		name = flowcagent.AgentContextOverflow
 	}
 	return flowcrt.NewError(name, e.Error())
 }

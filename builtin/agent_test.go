@@ -12,13 +12,14 @@ import (
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 	flowcasl "github.com/flowc-dev/flowc/runtime/impl/asl"
+	flowcagent "github.com/flowc-dev/flowc/runtime/impl/asl/agent"
 )
 
 func writer() flowcrt.Agent {
 	return flowcrt.Agent{
 		Name:  "Writer",
 		Model: "big",
-		Generation: &flowcasl.Generation{
+		Generation: &flowcagent.Generation{
 			Temperature: flowcimpl.Float(0.2), TopP: flowcimpl.Float(0.9), MaxTokens: 300, StopSequences: []string{"END"},
 		},
 		Reasoning:  map[string]any{"Format": "reflection", "MinSteps": 2.0},
@@ -80,11 +81,11 @@ func TestAgentErrorNames(t *testing.T) {
 		reply  string
 		name   string
 	}{
-		{429, `{"error": "slow down"}`, flowcasl.StatesRateLimitExceeded},
-		{500, `oops`, flowcasl.AgentModelError},
-		{401, `{"error": "bad key"}`, flowcasl.AgentModelError},
-		{400, `{"error": {"code": "context_length_exceeded"}}`, flowcasl.AgentContextOverflow},
-		{200, `not json`, flowcasl.AgentModelError},
+		{429, `{"error": "slow down"}`, flowcagent.StatesRateLimitExceeded},
+		{500, `oops`, flowcagent.AgentModelError},
+		{401, `{"error": "bad key"}`, flowcagent.AgentModelError},
+		{400, `{"error": {"code": "context_length_exceeded"}}`, flowcagent.AgentContextOverflow},
+		{200, `not json`, flowcagent.AgentModelError},
 	} {
 		_, err := client(t, &fake{status: tc.status, reply: tc.reply}).Agent(context.Background(), nil, flowcrt.Agent{Name: "A", Model: "m"})
 		var named *flowcrt.Error
@@ -93,14 +94,14 @@ func TestAgentErrorNames(t *testing.T) {
 		assert.Contains(t, named.Cause, "LLM.", "HTTP %d", tc.status)
 	}
 	_, err := client(t, &fake{reply: answer("hi")}).Agent(context.Background(), nil, flowcrt.Agent{Name: "A"})
-	assert.Equal(t, flowcasl.AgentModelError, flowcrt.ErrorName(err), "no model anywhere")
+	assert.Equal(t, flowcagent.AgentModelError, flowcrt.ErrorName(err), "no model anywhere")
 }
 
 // Required reasoning makes a reply without it Agent.InvalidOutput.
 func TestAgentRequiredReasoning(t *testing.T) {
 	a := flowcrt.Agent{Name: "A", Model: "m", Reasoning: map[string]any{"Required": true}}
 	_, err := client(t, &fake{reply: answer(`{"title": "Go"}`)}).Agent(context.Background(), nil, a)
-	assert.Equal(t, flowcasl.AgentInvalidOutput, flowcrt.ErrorName(err))
+	assert.Equal(t, flowcagent.AgentInvalidOutput, flowcrt.ErrorName(err))
 }
 
 // A cancelled run stays a context error, which no rule matches.
@@ -115,7 +116,7 @@ func TestAgentCancelled(t *testing.T) {
 // without one, or for text, the result is the reply alone.
 func TestAgentTokens(t *testing.T) {
 	usage := `{"choices": [{"message": {"role": "assistant", "content": %q}}], "usage": {"total_tokens": 42}}`
-	limited := flowcrt.Agent{Name: "A", Model: "m", Limit: &flowcasl.Budget{MaxTokens: 100}}
+	limited := flowcrt.Agent{Name: "A", Model: "m", Limit: &flowcagent.Budget{MaxTokens: 100}}
 	for _, tc := range []struct {
 		agent   flowcrt.Agent
 		content string

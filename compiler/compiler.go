@@ -40,17 +40,11 @@ type Options struct {
 // plan of the checked workflow, which every generator reads, with all
 // diagnostics, warnings included. The plan is nil when there are errors.
 func Compile(path string, src []byte, opts Options) (*plan.Plan, diag.List) {
-	r := &yamlx.Reader{File: path}
-	root := asl.Parse(r, src)
-	if root == nil {
-		return nil, r.Diags
+	w, lds := Lower(path, src, opts)
+	if w == nil || lds.HasErrors() && w.Mode != ir.ModeASL {
+		lds.Sort()
+		return nil, lds
 	}
-	w := lower(r, root, path, outputDir(path, opts))
-	if w == nil || r.Diags.HasErrors() && w.Mode != ir.ModeASL {
-		r.Diags.Sort()
-		return nil, r.Diags
-	}
-	w.Source = filepath.ToSlash(path)
 	// A States Language workflow is checked even when its front-end
 	// rejected it, so that a bad reference is reported beside a bad field,
 	// as statelint does. The IR is whole enough: of an ASL workflow the
@@ -58,7 +52,7 @@ func Compile(path string, src []byte, opts Options) (*plan.Plan, diag.List) {
 	// handlers (no typed fields, no expressions, no package), which the
 	// front-end gives every state it keeps, whatever else is wrong with it.
 	checked, cds := check.Check(w, check.Options{Dir: outputDir(path, opts), Generated: opts.Generated, NoPackage: opts.NoPackage})
-	ds := append(r.Diags, cds...)
+	ds := append(lds, cds...)
 	ds.Sort()
 	if ds.HasErrors() {
 		return nil, ds
@@ -66,6 +60,25 @@ func Compile(path string, src []byte, opts Options) (*plan.Plan, diag.List) {
 	// The plan is the checker's last step: the facts every generator reads,
 	// derived once from what the checker returned.
 	return plan.Of(checked), ds
+}
+
+// Lower reads the definition at path (src is its contents) and runs its
+// dialect's front-end, without the checker, which loads the Go package as
+// it is now on disk. `flowc breaking` lowers an old version with it: the
+// same parsing and defaults as Compile, so the two cannot drift apart. The
+// workflow is nil when the file could not be read as any dialect; it may
+// come with errors.
+func Lower(path string, src []byte, opts Options) (*ir.Workflow, diag.List) {
+	r := &yamlx.Reader{File: path}
+	root := asl.Parse(r, src)
+	if root == nil {
+		return nil, r.Diags
+	}
+	w := lower(r, root, path, outputDir(path, opts))
+	if w != nil {
+		w.Source = filepath.ToSlash(path)
+	}
+	return w, r.Diags
 }
 
 // outputDir is where the generated file goes: its package is the workflow's.

@@ -6,13 +6,14 @@ import (
 
 	"github.com/flowc-dev/flowc/runtime/impl"
 	"github.com/flowc-dev/flowc/runtime/impl/asl"
+	"github.com/flowc-dev/flowc/runtime/impl/asl/agent"
 	"github.com/flowc-dev/flowc/runtime/impl/chain"
 	"github.com/flowc-dev/flowc/runtime/impl/jsonmode"
 )
 
 // Agent is an agent of an agent task or a debate, with the agent fields of
 // its Task state as JSON values (nil when not set).
-type Agent = asl.Agent
+type Agent = agent.Agent
 
 // ApprovalRequest is what an approval handler is asked.
 type ApprovalRequest = impl.ApprovalRequest

@@ -11,10 +11,7 @@ import (
 	"strings"
 
 	"github.com/flowc-dev/flowc/compiler"
-	"github.com/flowc-dev/flowc/compiler/asl"
-	"github.com/flowc-dev/flowc/compiler/chain"
-	"github.com/flowc-dev/flowc/compiler/native"
-	"github.com/flowc-dev/flowc/compiler/yamlx"
+	"github.com/flowc-dev/flowc/compiler/shape"
 	"github.com/flowc-dev/flowc/ir"
 	"github.com/flowc-dev/flowc/ir/plan"
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
@@ -79,22 +76,16 @@ func reportBreaking(stdout io.Writer, changes []change) int {
 // and the shape of its saved state.
 type version struct {
 	w     *ir.Workflow
-	shape *packageShape // typed workflows only
+	shape *shape.Package // typed workflows only
 }
 
-// source reads the files of one version: from disk, or from a git revision.
-type source interface {
-	read(path string) ([]byte, error)
-	goFiles(dir string) ([]string, error)
-	display(path string) string // how positions name path
-}
-
+// diskSource reads the files of a version as they are on disk.
 type diskSource struct{}
 
-func (diskSource) read(path string) ([]byte, error) { return os.ReadFile(path) }
-func (diskSource) display(path string) string       { return path }
+func (diskSource) Read(path string) ([]byte, error) { return os.ReadFile(path) }
+func (diskSource) Display(path string) string       { return path }
 
-func (diskSource) goFiles(dir string) ([]string, error) {
+func (diskSource) GoFiles(dir string) ([]string, error) {
 	return filepath.Glob(filepath.Join(dir, "*.go"))
 }
 
@@ -102,13 +93,13 @@ func (diskSource) goFiles(dir string) ([]string, error) {
 // run in the file's directory).
 type gitSource struct{ rev string }
 
-func (g gitSource) read(path string) ([]byte, error) {
+func (g gitSource) Read(path string) ([]byte, error) {
 	return g.git(filepath.Dir(path), "show", g.rev+":./"+filepath.Base(path))
 }
 
-func (g gitSource) display(path string) string { return g.rev + ":" + filepath.ToSlash(path) }
+func (g gitSource) Display(path string) string { return g.rev + ":" + filepath.ToSlash(path) }
 
-func (g gitSource) goFiles(dir string) ([]string, error) {
+func (g gitSource) GoFiles(dir string) ([]string, error) {
 	out, err := g.git(dir, "ls-tree", "-z", "--name-only", g.rev)
 	if err != nil {
 		return nil, err
@@ -135,8 +126,8 @@ func (g gitSource) git(dir string, args ...string) ([]byte, error) {
 
 // loadVersion lowers the definition at path as src has it and, for a
 // typed workflow, reads the named types of its package.
-func loadVersion(path string, src source) (*version, error) {
-	data, err := src.read(path)
+func loadVersion(path string, src shape.Files) (*version, error) {
+	data, err := src.Read(path)
 	if err != nil {
 		return nil, err
 	}
@@ -144,43 +135,29 @@ func loadVersion(path string, src source) (*version, error) {
 	if err != nil {
 		return nil, err
 	}
-	relabel(w, path, src.display(path))
+	relabel(w, path, src.Display(path))
 	v := &version{w: w}
 	if w.Mode == ir.ModeTyped {
-		if v.shape, err = loadPackageShape(filepath.Dir(path), src); err != nil {
+		if v.shape, err = shape.Load(filepath.Dir(path), src); err != nil {
 			return nil, err
 		}
 	}
 	return v, nil
 }
 
-// lowerOnly turns a definition into a workflow without the checker, which
-// would load the Go package as it is now.
+// lowerOnly turns a definition into a workflow as the compiler does, but
+// without the checker, which would load the Go package as it is now.
 func lowerOnly(path string, data []byte) (*ir.Workflow, error) {
-	r := &yamlx.Reader{File: path}
-	root := r.Parse(data)
-	var w *ir.Workflow
-	dir := filepath.Dir(path)
-	switch {
-	case root == nil:
-	case native.Detect(root):
-		w = native.Lower(r, root, native.Defaults{Stem: compiler.Stem(path), Package: compiler.DefaultPackage(dir), Dir: dir})
-	case asl.Detect(root):
-		w = asl.Lower(r, root, compiler.Stem(path), compiler.DefaultPackage(dir))
-	case chain.Detect(root):
-		w = chain.Lower(r, root, compiler.Stem(path), compiler.DefaultPackage(dir))
-	default:
-		return nil, fmt.Errorf("%s: not a workflow definition", path)
+	w, ds := compiler.Lower(path, data, compiler.Options{})
+	if w != nil && !ds.HasErrors() {
+		return w, nil
 	}
-	if r.Diags.HasErrors() || w == nil {
-		r.Diags.Sort()
-		var msgs []string
-		for _, d := range r.Diags {
-			msgs = append(msgs, d.String())
-		}
-		return nil, errors.New(strings.Join(msgs, "\n"))
+	ds.Sort()
+	msgs := make([]string, len(ds))
+	for i, d := range ds {
+		msgs[i] = d.String()
 	}
-	return w, nil
+	return nil, errors.New(strings.Join(msgs, "\n"))
 }
 
 // relabel makes the positions of w name its file as display.
@@ -268,12 +245,12 @@ func resumable(w *ir.Workflow) map[string]bool {
 // resumed session does (flowcimpl.DiffShapes), and points at the field
 // each change is in: the old one for a removal, the new one otherwise.
 func shapeChanges(was, now *version) []change {
-	old, cur := was.shape.of(was.w), now.shape.of(now.w)
+	old, cur := was.shape.Of(was.w), now.shape.Of(now.w)
 	var out []change
 	for _, c := range flowcimpl.DiffShapes(old, cur) {
-		pos := now.shape.fieldPos(now.w, c.In.New, c.In.Key)
+		pos := now.shape.FieldPos(now.w, c.In.New, c.In.Key)
 		if strings.HasPrefix(c.Message, "removed") {
-			pos = was.shape.fieldPos(was.w, c.In.Old, c.In.Key)
+			pos = was.shape.FieldPos(was.w, c.In.Old, c.In.Key)
 		}
 		msg := c.String()
 		if !c.Breaking {

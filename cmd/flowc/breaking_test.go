@@ -2,8 +2,7 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,10 +11,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/flowc-dev/flowc/golden/schemachange"
-	flowcrt "github.com/flowc-dev/flowc/runtime"
-	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
 func breaking(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -122,6 +117,26 @@ func TestBreakingJSONStates(t *testing.T) {
 	assert.Empty(t, out)
 }
 
+// flowc breaking reads a definition as flowc check does. A States Language
+// file is JSON (AWS's specification: "a State Machine is represented by a
+// JSON object"), and a trailing comma, which YAML allows and AWS refuses,
+// is an error to both; breaking used to read it as YAML and accept it.
+func TestBreakingReadsAsCheckDoes(t *testing.T) {
+	dir := t.TempDir()
+	writeDefinitions(t, dir, map[string]string{
+		"m.asl.json": "{\"StartAt\": \"A\",\n \"States\": {\"A\": {\"Type\": \"Pass\", \"End\": true},}}\n",
+	})
+	def := filepath.Join(dir, "m.asl.json")
+	var checkOut bytes.Buffer
+	require.Equal(t, exitFailed, run([]string{"check", def}, strings.NewReader(""), io.Discard, &checkOut))
+	require.Contains(t, checkOut.String(), def+":2:")
+
+	code, out, errOut := breaking(t, def, "--against", def)
+	assert.Equal(t, exitUsage, code)
+	assert.Empty(t, out)
+	assert.Equal(t, "flowc breaking: "+checkOut.String(), errOut)
+}
+
 func TestBreakingUsage(t *testing.T) {
 	code, _, errOut := breaking(t)
 	assert.Equal(t, exitUsage, code)
@@ -131,38 +146,4 @@ func TestBreakingUsage(t *testing.T) {
 	code, _, errOut = breaking(t, filepath.Join(t.TempDir(), "missing.flow.yaml"), "--against", "x")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errOut, "missing.flow.yaml")
-}
-
-type schemaChangeHandlers struct{}
-
-func (schemaChangeHandlers) Write(context.Context, schemachange.ReviewState) (schemachange.ReviewUpdate, error) {
-	return schemachange.ReviewUpdate{}, nil
-}
-
-func (schemaChangeHandlers) Release(context.Context, schemachange.ReviewState) (schemachange.ReviewUpdate, error) {
-	return schemachange.ReviewUpdate{}, nil
-}
-
-// flowc breaking reads the shape of a state from Go source; a session
-// reads it from the compiled types. The two agree, or flowc breaking
-// would pass changes that resuming refuses.
-func TestBreakingShapeMatchesRuntime(t *testing.T) {
-	v, err := loadVersion(filepath.Join("..", "..", "golden", "schemachange", "review.flow.yaml"), diskSource{})
-	require.NoError(t, err)
-	static := v.shape.of(v.w)
-
-	store := flowcrt.NewMemoryCheckpointer()
-	_, err = schemachange.NewReview(schemaChangeHandlers{}, flowcrt.WithCheckpointer(store)).Invoke(context.Background(), "s", nil)
-	var wait *flowcrt.Interrupted
-	require.ErrorAs(t, err, &wait)
-	cp, err := store.Load(context.Background(), "s")
-	require.NoError(t, err)
-	_, saved, ok := strings.Cut(cp.Schema, " ")
-	require.True(t, ok, "a typed checkpoint saves its shape: %s", cp.Schema)
-	var compiled flowcimpl.Shape
-	require.NoError(t, json.Unmarshal([]byte(saved), &compiled))
-
-	assert.Empty(t, flowcimpl.DiffShapes(static, compiled))
-	assert.Empty(t, flowcimpl.DiffShapes(compiled, static))
-	assert.Len(t, compiled.Types, len(static.Types), "the same named types: %v and %v", compiled.Types, static.Types)
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/flowc-dev/flowc/runtime/impl"
+	flowcagent "github.com/flowc-dev/flowc/runtime/impl/asl/agent"
 )
 
 // ASLExec is one execution of a States Language workflow: the run-wide
@@ -21,8 +22,8 @@ type ASLExec struct {
 	machine  string
 	name     string
 	start    time.Time
-	vars     *varScope // the top-level variables
-	spend    usage     // agent budgets and memory (agent.go)
+	vars     *varScope        // the top-level variables
+	spend    flowcagent.Usage // what the agents spent, and the run's own memory store
 
 	restoreErr error              // the checkpoint's variables did not decode
 	resume     *childResume       // the checkpoint is inside compiled-in children (resume.go)

@@ -33,12 +33,7 @@ func (x *ASLExec) memory() impl.MemoryStore {
 	if x.cfg.Memory != nil {
 		return x.cfg.Memory
 	}
-	x.spend.mu.Lock()
-	defer x.spend.mu.Unlock()
-	if x.spend.mem == nil {
-		x.spend.mem = impl.NewMemory()
-	}
-	return x.spend.mem
+	return x.spend.Memory()
 }
 
 // Recalling wraps a state's body with its memory reads.

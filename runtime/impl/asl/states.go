@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/flowc-dev/flowc/runtime/impl"
+	flowcagent "github.com/flowc-dev/flowc/runtime/impl/asl/agent"
 )
 
 // machineFunc runs a nested state machine (a Parallel branch or a Map
@@ -262,31 +263,11 @@ func IsTimeout(err error) bool {
 	return errors.As(err, &e) && e.Name == impl.StatesTimeout
 }
 
-// Agent is an agent of an agent task or a debate, with the agent fields of
-// its Task state as JSON values (nil when not set).
-type Agent struct {
-	Name       string
-	Memory     any
-	Context    any
-	Tools      any
-	Budget     any
-	Guardrails any
-	Reasoning  any
-	Limit      *Budget     // the task's Budget; nil: none
-	RunLimit   *Budget     // the workflow's Budget; nil: none
-	Guards     *Guardrails // the Guardrails rules flowc applies; nil: none
-	// Model is the model to ask: the task's Model.Preferred, or its
-	// Model.Fallback on the call FallbackOn switches to it; "" none.
-	Model      string
-	Fallback   *ModelFallback // nil: none, or this call is the fallback
-	Generation *Generation    // the task's sampling settings; nil: none
-}
-
 // agentHandler is the shape of an agent's handler.
-type agentHandler func(ctx context.Context, in any, agent Agent) (any, error)
+type agentHandler func(ctx context.Context, in any, agent flowcagent.Agent) (any, error)
 
 // agentTask adapts an agent's handler to a Task body's handler.
-func agentTask(h agentHandler, agent Agent) aslHandler {
+func agentTask(h agentHandler, agent flowcagent.Agent) aslHandler {
 	return func(ctx context.Context, in any) (any, error) { return h(ctx, in, agent) }
 }
 
@@ -315,7 +296,7 @@ func (x *ASLExec) Debate(state string, spec *DebateSpec, agents ...agentHandler)
 		for round := 1; round <= spec.Rounds; round++ {
 			for i, h := range agents {
 				turn := Obj("topic", topic, "round", float64(round), "transcript", slices.Clone(transcript))
-				msg, err := x.call(ctx, state, agentTask(h, Agent{Name: spec.Agents[i]}), turn)
+				msg, err := x.call(ctx, state, agentTask(h, flowcagent.Agent{Name: spec.Agents[i]}), turn)
 				if err != nil {
 					return nil, err
 				}

@@ -223,3 +223,25 @@ func MergeASLInput(saved *any, in any) {
 	}
 	*saved = out
 }
+
+// mapStrings applies f to every string of a JSON value, keys aside: the
+// guardrails' redactions (flowcagent.Guard).
+func mapStrings(v any, f func(string) string) any {
+	switch v := v.(type) {
+	case string:
+		return f(v)
+	case []any:
+		out := make([]any, len(v))
+		for i, item := range v {
+			out[i] = mapStrings(item, f)
+		}
+		return out
+	case *Object:
+		out := newObject(v.Len())
+		for _, m := range v.members {
+			out.set(m.key, mapStrings(m.value, f))
+		}
+		return out
+	}
+	return v
+}

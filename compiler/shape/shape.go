@@ -1,4 +1,15 @@
-package main
+// Package shape reads, from Go source, the shape of the state a checkpoint
+// of a typed workflow saves, which `flowc breaking` compares across two
+// versions of a definition. A session computes the same shape from the
+// compiled types when it saves a checkpoint and compares it when it
+// resumes one (runtime/impl/checkpoint_shape.go); this package mirrors
+// that from source, for an old version whose package cannot be compiled.
+// It is a static analysis of a definition and its package's Go files, as
+// the checker is, so it sits in the compiler: not in the runtime or
+// session, whose source every generated program links or flowc carries
+// into the programs it builds, and which must not carry go/ast and
+// go/types; nor in cmd, which only parses flags and prints.
+package shape
 
 import (
 	"cmp"
@@ -17,18 +28,18 @@ import (
 	flowcimpl "github.com/flowc-dev/flowc/runtime/impl"
 )
 
-// stateRoot names the generated state struct in the shapes flowc breaking
+// stateRoot names the generated state struct in the shapes this package
 // builds: no Go type can be spelled so.
 const stateRoot = "(state)"
 
-// packageShape reads the types a typed state names from the Go files of
+// Package holds the types a typed state names, read from the Go files of
 // its package, syntactically: an old version's package is not on disk to
 // type-check, and the JSON a type decodes from is written in its
 // declaration. It spells types as the runtime does from the compiled
 // types (flowcimpl.Shape), by encoding/json's rules: exported fields
 // under their tag's name, untagged embedded structs promoted. A type of
 // another package is known by its import path and name only.
-type packageShape struct {
+type Package struct {
 	fset    *token.FileSet
 	display func(string) string
 	specs   map[string]*ast.TypeSpec
@@ -39,20 +50,28 @@ type packageShape struct {
 	pos   map[string]map[string]token.Position // type → JSON key → where the field is declared
 }
 
-// loadPackageShape parses the Go files of dir as src has them, leaving
-// out tests and the files flowc generates.
-func loadPackageShape(dir string, src source) (*packageShape, error) {
-	files, err := src.goFiles(dir)
+// Files reads the files of one version of a package: from disk, or as a
+// git revision has them.
+type Files interface {
+	Read(path string) ([]byte, error)
+	GoFiles(dir string) ([]string, error) // the paths of dir's .go files
+	Display(path string) string           // how positions name path
+}
+
+// Load parses the Go files of dir as src has them, leaving out tests and
+// the files flowc generates.
+func Load(dir string, src Files) (*Package, error) {
+	files, err := src.GoFiles(dir)
 	if err != nil {
 		return nil, err
 	}
-	p := &packageShape{fset: token.NewFileSet(), display: src.display,
+	p := &Package{fset: token.NewFileSet(), display: src.Display,
 		specs: map[string]*ast.TypeSpec{}, fileOf: map[string]*ast.File{}, custom: map[string]bool{}}
 	for _, path := range files {
 		if strings.HasSuffix(path, "_test.go") || strings.HasSuffix(path, "_flow.go") {
 			continue
 		}
-		data, err := src.read(path)
+		data, err := src.Read(path)
 		if err != nil {
 			return nil, err
 		}
@@ -65,7 +84,7 @@ func loadPackageShape(dir string, src source) (*packageShape, error) {
 	return p, nil
 }
 
-func (p *packageShape) declare(f *ast.File) {
+func (p *Package) declare(f *ast.File) {
 	for _, decl := range f.Decls {
 		switch d := decl.(type) {
 		case *ast.GenDecl:
@@ -91,8 +110,9 @@ func derefExpr(e ast.Expr) ast.Expr {
 	return e
 }
 
-// of returns the shape of w's state.
-func (p *packageShape) of(w *ir.Workflow) flowcimpl.Shape {
+// Of returns the shape of w's state, spelt as a checkpoint spells it from
+// the compiled types, so that flowcimpl.DiffShapes compares the two.
+func (p *Package) Of(w *ir.Workflow) flowcimpl.Shape {
 	p.shape = flowcimpl.Shape{Root: stateRoot, Types: map[string]flowcimpl.ShapeType{}}
 	p.pos = map[string]map[string]token.Position{}
 	fields := map[string]string{}
@@ -105,9 +125,9 @@ func (p *packageShape) of(w *ir.Workflow) flowcimpl.Shape {
 	return p.shape
 }
 
-// fieldPos is where field key of type typ is declared: a field of the
+// FieldPos is where field key of type typ is declared: a field of the
 // state in the definition, one of a named type in its Go file.
-func (p *packageShape) fieldPos(w *ir.Workflow, typ, key string) ir.Pos {
+func (p *Package) FieldPos(w *ir.Workflow, typ, key string) ir.Pos {
 	if typ == stateRoot {
 		for _, f := range w.Fields {
 			if f.Name == key {
@@ -121,7 +141,7 @@ func (p *packageShape) fieldPos(w *ir.Workflow, typ, key string) ir.Pos {
 	return w.Pos
 }
 
-func (p *packageShape) spellIR(t *ir.Type) string {
+func (p *Package) spellIR(t *ir.Type) string {
 	switch t.Kind {
 	case ir.TypeSlice:
 		return "[]" + p.spellIR(t.Elem)
@@ -149,7 +169,7 @@ func basicSpelling(name string) string {
 }
 
 // named spells a type of the package, recording what it holds.
-func (p *packageShape) named(name string) string {
+func (p *Package) named(name string) string {
 	spec, ok := p.specs[name]
 	if !ok {
 		p.shape.Types[name] = flowcimpl.ShapeType{Is: flowcimpl.ShapeCustom} // not declared: known by name
@@ -175,7 +195,7 @@ func (p *packageShape) named(name string) string {
 }
 
 // spell spells a type expression of file.
-func (p *packageShape) spell(e ast.Expr, file *ast.File) string {
+func (p *Package) spell(e ast.Expr, file *ast.File) string {
 	switch e := e.(type) {
 	case *ast.Ident:
 		if obj := types.Universe.Lookup(e.Name); obj != nil {
@@ -207,7 +227,7 @@ func (p *packageShape) spell(e ast.Expr, file *ast.File) string {
 
 // foreign spells a type of another package by its import path, and knows
 // it by name only.
-func (p *packageShape) foreign(e *ast.SelectorExpr, file *ast.File) string {
+func (p *Package) foreign(e *ast.SelectorExpr, file *ast.File) string {
 	pkg, ok := e.X.(*ast.Ident)
 	if !ok {
 		return types.ExprString(e)
@@ -227,7 +247,7 @@ func (p *packageShape) foreign(e *ast.SelectorExpr, file *ast.File) string {
 	return name
 }
 
-func (p *packageShape) anonymous(st *ast.StructType, file *ast.File) string {
+func (p *Package) anonymous(st *ast.StructType, file *ast.File) string {
 	fields := p.fields("", st, file)
 	parts := make([]string, 0, len(fields))
 	for _, key := range slices.Sorted(maps.Keys(fields)) {
@@ -238,7 +258,7 @@ func (p *packageShape) anonymous(st *ast.StructType, file *ast.File) string {
 
 // fields returns the fields encoding/json decodes into struct st, by key,
 // recording where each is declared under owner (none for "").
-func (p *packageShape) fields(owner string, st *ast.StructType, file *ast.File) map[string]string {
+func (p *Package) fields(owner string, st *ast.StructType, file *ast.File) map[string]string {
 	out := map[string]string{}
 	var embedded []string
 	for _, f := range st.Fields.List {
@@ -272,7 +292,7 @@ func (p *packageShape) fields(owner string, st *ast.StructType, file *ast.File) 
 	return out
 }
 
-func (p *packageShape) isStruct(name string) bool {
+func (p *Package) isStruct(name string) bool {
 	spec, ok := p.specs[name]
 	if !ok {
 		return false
@@ -281,7 +301,7 @@ func (p *packageShape) isStruct(name string) bool {
 	return isStruct && !spec.Assign.IsValid()
 }
 
-func (p *packageShape) record(owner, key string, at token.Pos) {
+func (p *Package) record(owner, key string, at token.Pos) {
 	if owner == "" {
 		return
 	}

@@ -1,4 +1,4 @@
-package asl
+package agent
 
 import (
 	"fmt"
@@ -8,10 +8,6 @@ import (
 
 	"github.com/flowc-dev/flowc/runtime/impl"
 )
-
-// statesGuardrailViolation is the error of an agent task whose input or
-// output a guardrail blocks.
-const statesGuardrailViolation = "Agent.GuardrailViolation"
 
 // Guardrails are the rules of an agent task's Guardrails that need no
 // model: length, pattern and regex. The others (semantic, pii, custom)
@@ -33,8 +29,13 @@ type GuardRule struct {
 	Action  string
 }
 
-// guard checks v against the rules, returning it with redactions made.
-func guard(state, side string, rules []GuardRule, v any) (any, error) {
+// MapStrings applies f to every string of a JSON value, keys aside; the
+// executor, whose objects keep their order, gives it.
+type MapStrings func(v any, f func(string) string) any
+
+// Guard checks v against the rules of one side ("input" or "output") of
+// state's task, returning it with redactions made.
+func Guard(state, side string, rules []GuardRule, v any, mapStrings MapStrings) (any, error) {
 	for _, r := range rules {
 		text := guardText(v)
 		switch r.Type {
@@ -66,33 +67,17 @@ func guard(state, side string, rules []GuardRule, v any) (any, error) {
 }
 
 func violation(state, side, why string) error {
-	return &impl.Error{Name: statesGuardrailViolation, Cause: fmt.Sprintf("state %q: the %s guardrails block it: %s", state, side, why)}
+	return &impl.Error{Name: GuardrailViolation, Cause: fmt.Sprintf("state %q: the %s guardrails block it: %s", state, side, why)}
 }
 
+// guardText is the text rules read: a string, else its JSON.
 func guardText(v any) string {
 	if s, ok := v.(string); ok {
 		return s
 	}
-	return jsonText(v)
-}
-
-// mapStrings applies f to every string of a JSON value, keys aside.
-func mapStrings(v any, f func(string) string) any {
-	switch v := v.(type) {
-	case string:
-		return f(v)
-	case []any:
-		out := make([]any, len(v))
-		for i, item := range v {
-			out[i] = mapStrings(item, f)
-		}
-		return out
-	case *Object:
-		out := newObject(v.Len())
-		for _, m := range v.members {
-			out.set(m.key, mapStrings(m.value, f))
-		}
-		return out
+	out, err := impl.EncodeJSON(v)
+	if err != nil {
+		return fmt.Sprint(v)
 	}
-	return v
+	return string(out)
 }
