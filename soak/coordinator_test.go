@@ -304,8 +304,9 @@ func (c *coordinator) probed(r request, res result, pending []request, done map[
 		done[r.Session] = res.Output
 	case res.Status == "INTERRUPTED": // the next stop
 		pending = append(pending, decisionProbe(r, res))
-	default: // the other of two answers: refused, or the session was already past its wait
-		if !strings.Contains(res.Error, "overtaken") && !strings.Contains(res.Error, "no approval waits for a decision") &&
+	default: // the other of two answers: refused (already answered, overtaken), or the session was already past its wait
+		if !strings.Contains(res.Error, "overtaken") && !strings.Contains(res.Error, "the stop was answered already") &&
+			!strings.Contains(res.Error, "no approval waits for a decision") &&
 			!strings.Contains(res.Error, "waits for a decision; the stops that wait are") && !strings.Contains(res.Error, "task token was used already") {
 			c.t.Errorf("session %s: the second of two answers: %s %s", r.Session, res.Status, res.Error)
 		}
