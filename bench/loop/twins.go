@@ -288,3 +288,13 @@ func HandTriage(ctx context.Context, h TriageHandlers, s TriageState) (TriageSta
 // Ticket is the triage's input: a bug of priority 2, which goes classify,
 // fix, review, answer.
 func Ticket() TriageState { return TriageState{Title: "crash on start", Priority: 2} }
+
+// Apply folds u into s through the reducers, as the generated run does
+// after each handler; the peers call it after each state's handler.
+func (s *LoopState) Apply(u *LoopUpdate) { s.apply(u) }
+
+// Apply folds u into s through the reducers, as the generated run does.
+func (s *TriageState) Apply(u *TriageUpdate) { s.apply(u) }
+
+// Apply folds u into s through the reducers, as the generated run does.
+func (s *AnchorState) Apply(u *AnchorUpdate) { s.apply(u) }
