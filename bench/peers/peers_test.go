@@ -28,8 +28,9 @@ var (
 	count   loop.AnchorHandlers = loop.AnchorCount{}
 )
 
-// loops runs loop.flow.yaml from n = 0 to loop.LoopLimit: LoopLimit ticks,
-// each adding one to n, and LoopLimit-1 tocks, loop.LoopTransitions in all.
+// loops gives the four ways to run loop.flow.yaml from n = 0 to
+// loop.LoopLimit: LoopLimit ticks, each adding one to n, and LoopLimit-1
+// tocks, loop.LoopTransitions in all.
 func loops(t testing.TB) []impl[loop.LoopState] {
 	ctx, in := context.Background(), loop.LoopState{Limit: loop.LoopLimit}
 	generated := loop.NewLoop(counter)
@@ -45,8 +46,8 @@ func loops(t testing.TB) []impl[loop.LoopState] {
 	}
 }
 
-// triages runs triage.flow.yaml on loop.Ticket, a bug of priority 2: four
-// states, classify, fix, review and answer.
+// triages gives the four ways to run triage.flow.yaml on loop.Ticket, a
+// bug of priority 2: four states, classify, fix, review and answer.
 func triages(t testing.TB) []impl[loop.TriageState] {
 	ctx, in := context.Background(), loop.Ticket()
 	generated := loop.NewTriage(desk)
@@ -62,8 +63,9 @@ func triages(t testing.TB) []impl[loop.TriageState] {
 	}
 }
 
-// anchors runs anchor.flow.yaml's ring of 102 states ten times round:
-// loop.AnchorTransitions calls of the count handler, each adding one to n.
+// anchors gives the four ways to run anchor.flow.yaml's ring of 102 states
+// ten times round: loop.AnchorTransitions calls of the count handler, each
+// adding one to n.
 func anchors(t testing.TB) []impl[loop.AnchorState] {
 	ctx, in := context.Background(), loop.AnchorStart()
 	generated := loop.NewAnchor(count)
