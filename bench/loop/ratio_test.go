@@ -14,22 +14,22 @@ import (
 // hand-written (benchmarks.md, "Cost of a transition").
 func BenchmarkRatios(b *testing.B) {
 	ctx := context.Background()
-	anchor, anchorInto, loop, triage := NewAnchor(count{}), NewAnchor(countInto{}), NewLoop(counter{}), NewTriage(desk{})
+	anchor, anchorInto, loop, triage := NewAnchor(AnchorCount{}), NewAnchor(countInto{}), NewLoop(Counter{}), NewTriage(Desk{})
 	s := new(AnchorState)
 	loops := []struct {
 		name string
 		per  float64 // transitions, or runs for the triage
 		run  func()
 	}{
-		{"anchor-generated", anchorTransitions, func() { anchor.Run(ctx, anchorState()) }},
-		{"anchor-byvalue", anchorTransitions, func() { byValue(ctx, byValueCount, anchorState()) }},
-		{"anchor-generated-into", anchorTransitions, func() { anchorInto.Run(ctx, anchorState()) }},
-		{"anchor-into", anchorTransitions, func() { into(ctx, intoCount, anchorState()) }},
-		{"anchor-inplace", anchorTransitions, func() { *s = anchorState(); inPlace(ctx, inPlaceCount, s) }},
-		{"loop-generated", transitions, func() { loop.Run(ctx, LoopState{Limit: limit}) }},
-		{"loop-handwritten", transitions, func() { handWritten(ctx, loopCounter, LoopState{Limit: limit}) }},
-		{"triage-generated", 1, func() { triage.Run(ctx, ticket()) }},
-		{"triage-handwritten", 1, func() { handTriage(ctx, triageDesk, ticket()) }},
+		{"anchor-generated", AnchorTransitions, func() { anchor.Run(ctx, AnchorStart()) }},
+		{"anchor-byvalue", AnchorTransitions, func() { HandAnchor(ctx, byValueCount, AnchorStart()) }},
+		{"anchor-generated-into", AnchorTransitions, func() { anchorInto.Run(ctx, AnchorStart()) }},
+		{"anchor-into", AnchorTransitions, func() { into(ctx, intoCount, AnchorStart()) }},
+		{"anchor-inplace", AnchorTransitions, func() { *s = AnchorStart(); inPlace(ctx, inPlaceCount, s) }},
+		{"loop-generated", LoopTransitions, func() { loop.Run(ctx, LoopState{Limit: LoopLimit}) }},
+		{"loop-handwritten", LoopTransitions, func() { HandLoop(ctx, loopCounter, LoopState{Limit: LoopLimit}) }},
+		{"triage-generated", 1, func() { triage.Run(ctx, Ticket()) }},
+		{"triage-handwritten", 1, func() { HandTriage(ctx, triageDesk, Ticket()) }},
 	}
 	const batch = 1 << 16 // transitions or runs in a batch, about 0.1 to 2 ms
 	best := make([]float64, len(loops))
