@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/flowc-dev/flowc/session"
 )
@@ -120,8 +121,10 @@ func DoorOf(ctx context.Context) string {
 }
 
 // historyObserver records the visits of states, their retries and the
-// states inside fan-outs in the history of the session a run belongs to,
-// and passes everything on to the workflow's own observer, if any.
+// states inside fan-outs, with their input and output where the executor
+// reports them (StateData), in the history of the session a run belongs
+// to, and passes the Observer calls on to the workflow's own observer, if
+// any.
 type historyObserver struct{ next Observer }
 
 // recordHistory wraps cfg's observer with a historyObserver when cfg has a
@@ -166,15 +169,22 @@ func (h historyObserver) State(ctx context.Context, state string) (context.Conte
 		}
 		return ctx, next
 	}
-	if !again {
-		sess.record(session.KindStateEntered, path+state, nil)
+	v := &visit{sess: sess, key: path + state, run: ctx.Value(observedRunKey{})}
+	switch {
+	case again:
+		v.entered.Store(true)
+	case reportsData(ctx):
+		ctx = context.WithValue(ctx, visitKey{}, v) // Entered records it, with its input
+	default:
+		v.enter(nil)
 	}
 	return ctx, func(err error) {
+		v.enter(nil) // a state that reported no input is still recorded
 		switch {
 		case err == nil:
-			sess.record(session.KindStateSucceeded, path+state, nil)
+			sess.record(session.KindStateSucceeded, v.key, v.outputField())
 		case !IsInterrupted(err) && !IsWaitingForTaskToken(err):
-			sess.record(session.KindStateFailed, path+state, map[string]string{"error": ErrorName(err), "cause": err.Error()})
+			sess.record(session.KindStateFailed, v.key, map[string]string{"error": ErrorName(err), "cause": err.Error()})
 		}
 		if next != nil {
 			next(err)
@@ -210,4 +220,60 @@ func (h historyObserver) Item(ctx context.Context, state string, index, total in
 		return ctx, nil
 	}
 	return h.next.Item(ctx, state, index, total)
+}
+
+// visit is a state inside a fan-out whose executor reports its data
+// (StateData): its entry is recorded once, by the first Entered or else at
+// its end, and its output, encoded when reported, with its success.
+type visit struct {
+	sess    *Session
+	key     string // as a stop's key names it: "Map/2/State"
+	run     any    // the *Config of the run it belongs to
+	entered atomic.Bool
+	output  json.RawMessage // written and read by the state's own goroutine
+}
+
+type visitKey struct{}
+
+// visitOf is the visit ctx runs in, if its run's executor reports data.
+func visitOf(ctx context.Context) *visit {
+	v, _ := ctx.Value(visitKey{}).(*visit)
+	if v == nil || v.run != ctx.Value(observedRunKey{}) {
+		return nil // none, or the visit of a parent whose child runs here
+	}
+	return v
+}
+
+// enter records the visit's entry, with fields, unless it is recorded.
+func (v *visit) enter(fields any) {
+	if v.entered.CompareAndSwap(false, true) {
+		v.sess.record(session.KindStateEntered, v.key, fields)
+	}
+}
+
+// outputField is the fields of the visit's success: its output, when its
+// executor reported one.
+func (v *visit) outputField() any {
+	if v.output == nil {
+		return nil
+	}
+	return outputField(v.output)
+}
+
+// Entered records the visit ctx runs in with its input; the visits of
+// top-level states are recorded with their checkpoint's (State).
+func (h historyObserver) Entered(ctx context.Context, input any) {
+	if v := visitOf(ctx); v != nil {
+		v.enter(inputField(input))
+	}
+}
+
+// Succeeded keeps the output of the visit ctx runs in for its success; it
+// is encoded now, as the next state may change the value.
+func (h historyObserver) Succeeded(ctx context.Context, output any) {
+	if v := visitOf(ctx); v != nil {
+		if data, err := json.Marshal(output); err == nil {
+			v.output = data
+		}
+	}
 }

@@ -73,3 +73,34 @@ func observeAttempt(ctx context.Context, o Observer, state string, n int, fn fun
 	}
 	return err
 }
+
+// StateData is implemented by observers that also take the data of the
+// states inside fan-outs: a session's history records them (history.go).
+// An executor that knows its states' input and output as JSON values (the
+// States Language's) checks for it once per run and calls Entered when a
+// state starts, with its input, and Succeeded when it ends well, with its
+// output, both with the context the state's visit runs in; a run whose
+// observer lacks it pays nothing. The executor marks the fan-outs whose
+// states report so with ReportsData.
+type StateData interface {
+	Entered(ctx context.Context, input any)
+	Succeeded(ctx context.Context, output any)
+}
+
+type reportsDataKey struct{}
+
+// ReportsData returns the context a fan-out of cfg's workflow runs its
+// items in when its executor reports their states' data (StateData): an
+// observer then waits for Entered to record a visit, rather than recording
+// it with no input.
+func ReportsData(ctx context.Context, cfg *Config) context.Context {
+	return context.WithValue(ctx, reportsDataKey{}, cfg)
+}
+
+// reportsData reports whether the states of the run ctx belongs to report
+// their data there: a compiled-in child of another workflow, run inside
+// the item, does not inherit the promise of its parent's executor.
+func reportsData(ctx context.Context) bool {
+	cfg, _ := ctx.Value(reportsDataKey{}).(*Config)
+	return cfg != nil && ctx.Value(observedRunKey{}) == cfg
+}

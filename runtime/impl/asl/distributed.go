@@ -91,6 +91,7 @@ func (x *ASLExec) DistributedMap(state string, spec *MapSpec, d *DistributedSpec
 		if err != nil {
 			return nil, err
 		}
+		ctx = x.reportData(ctx)
 		if r.stops, err = x.openFanOut(ctx, state, cx); err != nil {
 			return nil, err
 		}

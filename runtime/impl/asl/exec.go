@@ -25,6 +25,7 @@ type ASLExec struct {
 	vars     *varScope        // the top-level variables
 	spend    flowcagent.Usage // what the agents spent, and the run's own memory store
 
+	data       impl.StateData     // the observer that takes the states' data, if any (statedata.go)
 	restoreErr error              // the checkpoint's variables did not decode
 	resume     *childResume       // the checkpoint is inside compiled-in children (resume.go)
 	callback   *impl.CallbackWait // the task token the checkpoint waits for, taken once (callback.go)
@@ -48,6 +49,7 @@ func NewASLExec(cfg *impl.Config, machine string, h any, input any) (*ASLExec, a
 	_, ordered := h.(OrderedHandlers)
 	now := cfg.RunClock().Now().UTC()
 	x := &ASLExec{cfg: cfg, handlers: h, ordered: ordered, input: in, machine: machine, start: now, vars: newScope(nil)}
+	x.data, _ = cfg.Observer.(impl.StateData)
 	x.name = fmt.Sprintf("%s-%d", machine, now.UnixNano())
 	return x, in, nil
 }
@@ -191,6 +193,16 @@ type stateBody func(ctx context.Context, cx *aslContext, in any) (any, error)
 // is retried by the first retrier that matches it, each retrier counting
 // its own retries; the error of the last attempt is returned.
 func (x *ASLExec) Do(ctx context.Context, st *ASLState, cx *aslContext, raw any, body stateBody) (any, error) {
+	x.entered(ctx, raw)
+	out, err := x.retried(ctx, st, cx, raw, body)
+	if err == nil {
+		x.succeeded(ctx, out)
+	}
+	return out, err
+}
+
+// retried is Do's work: the attempts of st and the retries between them.
+func (x *ASLExec) retried(ctx context.Context, st *ASLState, cx *aslContext, raw any, body stateBody) (any, error) {
 	retries := make([]int, len(st.Retry))
 	if len(st.Retry) > 0 {
 		n, err := impl.ResumeRetries(ctx, x.cfg, x.sess, cx.state, retries, x.here(ctx, cx.state))
@@ -268,7 +280,11 @@ func (x *ASLExec) attempt(ctx context.Context, st *ASLState, cx *aslContext, raw
 }
 
 // Input applies InputPath: absent keeps the input, null gives {}.
+// A Choice state starts with it: it reports the state's input.
 func (st *ASLState) Input(raw any, cx *aslContext) (any, error) {
+	if cx != nil {
+		cx.exec.entered(cx.ctx, raw)
+	}
 	return selectPath(st.InputPath, raw, cx)
 }
 
@@ -313,6 +329,7 @@ func (st *ASLState) Caught(cx *aslContext, raw any, err error) (int, any, error)
 		if perr != nil {
 			return -1, nil, perr
 		}
+		cx.exec.succeeded(cx.ctx, out) // the state goes on with it
 		return i, out, nil
 	}
 	return -1, nil, err
@@ -427,6 +444,7 @@ func (x *ASLExec) call(ctx context.Context, state string, h aslHandler, in any) 
 // give (a literal, a path or an intrinsic call on its input; nil for none).
 // Like Step Functions, a Fail state without them leaves both empty.
 func Fail(raw any, cx *aslContext, name, cause *Template) error {
+	cx.exec.entered(cx.ctx, raw)
 	cx.input = raw
 	var out [2]string
 	for i, t := range []*Template{name, cause} {

@@ -95,6 +95,7 @@ func (st *ASLState) Chosen(cx *aslContext, in any, rule int) (any, error) {
 		return nil, err
 	}
 	cx.commit(vals)
+	cx.exec.succeeded(cx.ctx, out)
 	return out, nil
 }
 

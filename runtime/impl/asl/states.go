@@ -114,6 +114,7 @@ func (x *ASLExec) waitFor(w *Wait, in any, cx *aslContext) (time.Duration, error
 // A failing branch cancels the others and fails the state (runBranches).
 func (x *ASLExec) Parallel(state string, branches ...machineFunc) stateBody {
 	return func(ctx context.Context, cx *aslContext, in any) (any, error) {
+		ctx = x.reportData(ctx)
 		stops, err := x.openFanOut(ctx, state, cx)
 		if err != nil {
 			return nil, err
@@ -149,6 +150,7 @@ func (x *ASLExec) Map(state string, spec *MapSpec, iterator machineFunc) stateBo
 			return nil, err
 		}
 		out := make([]any, len(items))
+		ctx = x.reportData(ctx)
 		stops, err := x.openFanOut(ctx, state, cx)
 		if err != nil {
 			return nil, err
