@@ -2,6 +2,7 @@ package codemieiterstop
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -39,9 +40,7 @@ func TestHistoryInsideIteration(t *testing.T) {
 	fields := map[string]string{}
 	for _, e := range events {
 		got = append(got, string(e.Kind)+" "+e.State)
-		if e.Kind == session.KindStoppedForApproval || e.Kind == session.KindAnswerReceived {
-			fields[string(e.Kind)+" "+e.State] = string(e.Fields)
-		}
+		fields[string(e.Kind)+" "+e.State] = string(e.Fields) // the last visit's
 	}
 	assert.Equal(t, []string{
 		"run_started ", "state_entered plan",
@@ -64,10 +63,48 @@ func TestHistoryInsideIteration(t *testing.T) {
 	assert.JSONEq(t, `{"decision": "continue", "door": "cli"}`, fields["answer_received plan/0/deploy"])
 	assert.JSONEq(t, `{"decision": "continue", "door": "go"}`, fields["answer_received signoff/0/security"])
 
+	assertInnerData(t, fields)
+
 	// A late answer to an item the run took an answer for and went on.
 	_, err = w.DecideAt(ctx, "r7", "plan/0/deploy", "cancel")
 	assert.ErrorIs(t, err, session.ErrAlreadyAnswered)
 	assert.ErrorContains(t, err, `stop "plan/0/deploy" was answered (through cli) and its run went on`)
+}
+
+// assertInnerData checks that the states inside the iteration and the
+// fan-out record, as the states outside them do, the state they start
+// from on state_entered and the state they leave on state_succeeded: each
+// item's or branch's own context store, with its item's keys and what its
+// states wrote. Source: issue 36 (state entered with its input, state
+// succeeded with its output); the mocks' answers (mocks.json, "waits").
+func assertInnerData(t *testing.T, fields map[string]string) {
+	t.Helper()
+	store := func(event, field string) map[string]any {
+		var f map[string]struct {
+			Context map[string]any
+			Input   any
+		}
+		require.NoError(t, json.Unmarshal([]byte(fields[event]), &f), event)
+		require.Contains(t, f, field, event)
+		return f[field].Context
+	}
+	in := store("state_entered plan/1/assess", "input")
+	assert.Equal(t, "docs", in["name"], "item 1's keys are in its store")
+	assert.NotContains(t, in, "risk", "assess has not run yet")
+	assert.Equal(t, "low", store("state_succeeded plan/1/assess", "output")["risk"])
+	assert.Equal(t, "low", store("state_entered plan/1/note", "input")["risk"], "note starts where assess left")
+	// Entered again once answered, from the item's saved state.
+	in = store("state_entered plan/2/deploy", "input")
+	assert.Equal(t, "api", in["name"])
+	assert.Equal(t, "high", in["risk"])
+	assert.Equal(t, "high", store("state_succeeded plan/0/deploy", "output")["risk"])
+	legal := store("state_succeeded signoff/1/legal", "output")
+	assert.Equal(t, "ok", legal["legal"])
+	assert.NotContains(t, legal, "security", "each branch has its own store")
+	security := store("state_succeeded signoff/0/security", "output")
+	assert.Equal(t, "ok", security["security"])
+	assert.NotContains(t, security, "legal", "each branch has its own store")
+	assert.NotContains(t, store("state_entered signoff/0/security", "input"), "security")
 }
 
 // Resuming a session that waits, with no answer, asks again and records

@@ -77,11 +77,11 @@ func observeAttempt(ctx context.Context, o Observer, state string, n int, fn fun
 // StateData is implemented by observers that also take the data of the
 // states inside fan-outs: a session's history records them (history.go).
 // An executor that knows its states' input and output as JSON values (the
-// States Language's) checks for it once per run and calls Entered when a
+// States Language's, JSON mode's) checks for it and calls Entered when a
 // state starts, with its input, and Succeeded when it ends well, with its
 // output, both with the context the state's visit runs in; a run whose
 // observer lacks it pays nothing. The executor marks the fan-outs whose
-// states report so with ReportsData.
+// states report so with ReportsData (ReportsRunData).
 type StateData interface {
 	Entered(ctx context.Context, input any)
 	Succeeded(ctx context.Context, output any)
@@ -95,6 +95,20 @@ type reportsDataKey struct{}
 // it with no input.
 func ReportsData(ctx context.Context, cfg *Config) context.Context {
 	return context.WithValue(ctx, reportsDataKey{}, cfg)
+}
+
+// ReportsRunData is ReportsData for the run ctx belongs to, for executors
+// that have no Config at hand (JSON mode's fan-outs): ctx as it is when
+// the run's observer does not take the data.
+func ReportsRunData(ctx context.Context) context.Context {
+	cfg, _ := ctx.Value(observedRunKey{}).(*Config)
+	if cfg == nil {
+		return ctx
+	}
+	if _, ok := cfg.Observer.(StateData); !ok {
+		return ctx
+	}
+	return ReportsData(ctx, cfg)
 }
 
 // reportsData reports whether the states of the run ctx belongs to report

@@ -244,6 +244,7 @@ func (s *JSONState) Do(ctx context.Context, cfg *impl.Config, t *JSONTask, h JSO
 	if cfg.StateContext {
 		ctx = impl.WithState(ctx, t.State)
 	}
+	s.entered(ctx, cfg)
 	var hs any
 	if len(handlers) > 0 {
 		hs = handlers[0]
@@ -284,6 +285,7 @@ func (s *JSONState) Do(ctx context.Context, cfg *impl.Config, t *JSONTask, h JSO
 	}
 	s.record(&t.Next, t.HumanMessage, firstOfItem, out.Text)
 	s.store(&t.Next, out)
+	s.succeeded(ctx, cfg)
 	return out, nil
 }
 

@@ -145,7 +145,7 @@ func (s *JSONState) ResumeFanOut(ctx context.Context, state string) (JSONOutput,
 // the branches ran.
 func FanOutStops[T ~int](ctx context.Context, s *JSONState, state string, out JSONOutput, branches []JSONState, limit int,
 	ids []string, entry func(i int) T, run func(ctx context.Context, i int, step T) error) error {
-	return impl.FanOutSaved(ctx, s.session, state, impl.SavedBranches[T]{
+	return impl.FanOutSaved(impl.ReportsRunData(ctx), s.session, state, impl.SavedBranches[T]{
 		N: len(branches), Limit: limit, IDs: ids, Entry: entry,
 		Opened: func() (json.RawMessage, json.RawMessage, error) {
 			start, err := encodeBranch(s)
