@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion14()
+	GeneratedCodeVersion15()
 } = flowcrt.ThisRuntime
 
 // BatchState is the state of a Batch run.
@@ -498,6 +498,7 @@ func (w *Batch) mapLoad(ctx context.Context, s *BatchState, sess *flowcimpl.Sess
 	if err != nil {
 		return batchDone, err
 	}
+	ctx = flowcimpl.ReportsRunData(ctx)
 	err = flowcimpl.FanOut(ctx, "load", len(items), 3, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
@@ -551,6 +552,7 @@ func (w *Batch) iterateLoad(ctx context.Context, s *BatchState, item string, rec
 		}
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, batchStateIDs[step])
+			flowcimpl.ReportInput(sctx, w.cfg.Observer, *s)
 		}
 		var next batchStep
 		switch step {
@@ -576,6 +578,7 @@ func (w *Batch) stepWork(ctx context.Context, s *BatchState, item string, rec *[
 	if err != nil {
 		return batchDone, &flowcrt.StateError{State: "work", Err: err}
 	}
+	flowcimpl.ReportOutput(ctx, w.cfg.Observer, u)
 	*rec = append(*rec, u)
 	return batchStepSplit, nil
 }
@@ -605,6 +608,7 @@ func (w *Batch) parallelSplit(ctx context.Context, s *BatchState, sess *flowcimp
 	if err != nil {
 		return batchDone, err
 	}
+	ctx = flowcimpl.ReportsRunData(ctx)
 	err = flowcimpl.FanOut(ctx, "split", 2, 0, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
@@ -656,6 +660,7 @@ func (w *Batch) branchSplit(ctx context.Context, s *BatchState, step batchStep, 
 		}
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, batchStateIDs[step])
+			flowcimpl.ReportInput(sctx, w.cfg.Observer, *s)
 		}
 		var next batchStep
 		switch step {
@@ -683,6 +688,7 @@ func (w *Batch) stepLeft(ctx context.Context, s *BatchState, rec *[]BatchUpdate)
 	if err != nil {
 		return batchDone, &flowcrt.StateError{State: "left", Err: err}
 	}
+	flowcimpl.ReportOutput(ctx, w.cfg.Observer, u)
 	*rec = append(*rec, u)
 	return batchStepReport, nil
 }
@@ -694,6 +700,7 @@ func (w *Batch) stepRight(ctx context.Context, s *BatchState, rec *[]BatchUpdate
 	if err != nil {
 		return batchDone, &flowcrt.StateError{State: "right", Err: err}
 	}
+	flowcimpl.ReportOutput(ctx, w.cfg.Observer, u)
 	*rec = append(*rec, u)
 	return batchStepReport, nil
 }

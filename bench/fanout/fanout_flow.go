@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion14()
+	GeneratedCodeVersion15()
 } = flowcrt.ThisRuntime
 
 // FanoutState is the state of a Fanout run.
@@ -322,6 +322,7 @@ func (w *Fanout) mapSplit(ctx context.Context, s *FanoutState, sess *flowcimpl.S
 	if err != nil {
 		return fanoutDone, err
 	}
+	ctx = flowcimpl.ReportsRunData(ctx)
 	err = flowcimpl.FanOut(ctx, "split", len(items), 8, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
@@ -375,6 +376,7 @@ func (w *Fanout) iterateSplit(ctx context.Context, s *FanoutState, item int, rec
 		}
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, fanoutStateIDs[step])
+			flowcimpl.ReportInput(sctx, w.cfg.Observer, *s)
 		}
 		var next fanoutStep
 		switch step {
@@ -400,6 +402,7 @@ func (w *Fanout) stepWork(ctx context.Context, s *FanoutState, item int, rec *[]
 	if err != nil {
 		return fanoutDone, &flowcrt.StateError{State: "work", Err: err}
 	}
+	flowcimpl.ReportOutput(ctx, w.cfg.Observer, u)
 	s.apply(&u)
 	*rec = append(*rec, u)
 	return fanoutDone, nil

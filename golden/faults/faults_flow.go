@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion14()
+	GeneratedCodeVersion15()
 } = flowcrt.ThisRuntime
 
 // FaultsState is the state of a Faults run.
@@ -451,6 +451,7 @@ func (w *Faults) parallelStart(ctx context.Context, s *FaultsState, sess *flowci
 	if err != nil {
 		return faultsDone, err
 	}
+	ctx = flowcimpl.ReportsRunData(ctx)
 	err = flowcimpl.FanOut(ctx, "start", 2, 0, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
@@ -502,6 +503,7 @@ func (w *Faults) branchStart(ctx context.Context, s *FaultsState, step faultsSte
 		}
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, faultsStateIDs[step])
+			flowcimpl.ReportInput(sctx, w.cfg.Observer, *s)
 		}
 		var next faultsStep
 		switch step {
@@ -529,6 +531,7 @@ func (w *Faults) stepLeft(ctx context.Context, s *FaultsState, rec *[]FaultsUpda
 	if err != nil {
 		return faultsDone, &flowcrt.StateError{State: "left", Err: err}
 	}
+	flowcimpl.ReportOutput(ctx, w.cfg.Observer, u)
 	*rec = append(*rec, u)
 	return faultsStepJoin, nil
 }
@@ -540,6 +543,7 @@ func (w *Faults) stepRight(ctx context.Context, s *FaultsState, rec *[]FaultsUpd
 	if err != nil {
 		return faultsDone, &flowcrt.StateError{State: "right", Err: err}
 	}
+	flowcimpl.ReportOutput(ctx, w.cfg.Observer, u)
 	*rec = append(*rec, u)
 	return faultsStepJoin, nil
 }
@@ -573,6 +577,7 @@ func (w *Faults) mapJoin(ctx context.Context, s *FaultsState, sess *flowcimpl.Se
 	if err != nil {
 		return faultsDone, err
 	}
+	ctx = flowcimpl.ReportsRunData(ctx)
 	err = flowcimpl.FanOut(ctx, "join", len(items), 2, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
@@ -626,6 +631,7 @@ func (w *Faults) iterateJoin(ctx context.Context, s *FaultsState, item string, r
 		}
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, faultsStateIDs[step])
+			flowcimpl.ReportInput(sctx, w.cfg.Observer, *s)
 		}
 		var next faultsStep
 		switch step {
@@ -651,6 +657,7 @@ func (w *Faults) stepEach(ctx context.Context, s *FaultsState, item string, rec 
 	if err != nil {
 		return faultsDone, &flowcrt.StateError{State: "each", Err: err}
 	}
+	flowcimpl.ReportOutput(ctx, w.cfg.Observer, u)
 	*rec = append(*rec, u)
 	return faultsStepDone, nil
 }

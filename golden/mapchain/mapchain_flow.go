@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion14()
+	GeneratedCodeVersion15()
 } = flowcrt.ThisRuntime
 
 // ChunksState is the state of a Chunks run.
@@ -439,6 +439,7 @@ func (w *Chunks) mapSplit(ctx context.Context, s *ChunksState, sess *flowcimpl.S
 	if err != nil {
 		return chunksDone, err
 	}
+	ctx = flowcimpl.ReportsRunData(ctx)
 	err = flowcimpl.FanOut(ctx, "split", len(items), 1, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
@@ -492,6 +493,7 @@ func (w *Chunks) iterateSplit(ctx context.Context, s *ChunksState, item string, 
 		}
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, chunksStateIDs[step])
+			flowcimpl.ReportInput(sctx, w.cfg.Observer, *s)
 		}
 		var next chunksStep
 		switch step {
@@ -537,6 +539,7 @@ func (w *Chunks) stepProcess(ctx context.Context, s *ChunksState, item string, r
 		}
 		return chunksDone, &flowcrt.StateError{State: "process", Err: err}
 	}
+	flowcimpl.ReportOutput(ctx, w.cfg.Observer, u)
 	s.apply(&u)
 	*rec = append(*rec, u)
 	return chunksStepValidate, nil
@@ -549,6 +552,7 @@ func (w *Chunks) stepValidate(ctx context.Context, s *ChunksState, item string, 
 	if err != nil {
 		return chunksDone, &flowcrt.StateError{State: "validate", Err: err}
 	}
+	flowcimpl.ReportOutput(ctx, w.cfg.Observer, u)
 	*rec = append(*rec, u)
 	return chunksStepMerge, nil
 }

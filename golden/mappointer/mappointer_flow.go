@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion14()
+	GeneratedCodeVersion15()
 } = flowcrt.ThisRuntime
 
 // PointerState is the state of a Pointer run.
@@ -379,6 +379,7 @@ func (w *Pointer) mapFetch(ctx context.Context, s *PointerState, sess *flowcimpl
 	if err != nil {
 		return pointerDone, err
 	}
+	ctx = flowcimpl.ReportsRunData(ctx)
 	err = flowcimpl.FanOut(ctx, "fetch", len(items), 4, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
@@ -431,6 +432,7 @@ func (w *Pointer) iterateFetch(ctx context.Context, s *PointerState, item User, 
 		}
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, pointerStateIDs[step])
+			flowcimpl.ReportInput(sctx, w.cfg.Observer, *s)
 		}
 		var next pointerStep
 		switch step {
@@ -456,6 +458,7 @@ func (w *Pointer) stepGreet(ctx context.Context, s *PointerState, item User, rec
 	if err != nil {
 		return pointerDone, &flowcrt.StateError{State: "greet", Err: err}
 	}
+	flowcimpl.ReportOutput(ctx, w.cfg.Observer, u)
 	*rec = append(*rec, u)
 	return pointerStepPick, nil
 }
@@ -501,6 +504,7 @@ func (w *Pointer) mapPick(ctx context.Context, s *PointerState, sess *flowcimpl.
 	if err != nil {
 		return pointerDone, err
 	}
+	ctx = flowcimpl.ReportsRunData(ctx)
 	err = flowcimpl.FanOut(ctx, "pick", len(items), 0, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
@@ -553,6 +557,7 @@ func (w *Pointer) iteratePick(ctx context.Context, s *PointerState, item string,
 		}
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, pointerStateIDs[step])
+			flowcimpl.ReportInput(sctx, w.cfg.Observer, *s)
 		}
 		var next pointerStep
 		switch step {
@@ -578,6 +583,7 @@ func (w *Pointer) stepTag(ctx context.Context, s *PointerState, item string, rec
 	if err != nil {
 		return pointerDone, &flowcrt.StateError{State: "tag", Err: err}
 	}
+	flowcimpl.ReportOutput(ctx, w.cfg.Observer, u)
 	*rec = append(*rec, u)
 	return pointerStepLead, nil
 }
@@ -622,6 +628,7 @@ func (w *Pointer) mapLead(ctx context.Context, s *PointerState, sess *flowcimpl.
 	if err != nil {
 		return pointerDone, err
 	}
+	ctx = flowcimpl.ReportsRunData(ctx)
 	err = flowcimpl.FanOut(ctx, "lead", len(items), 0, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
@@ -674,6 +681,7 @@ func (w *Pointer) iterateLead(ctx context.Context, s *PointerState, item User, r
 		}
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, pointerStateIDs[step])
+			flowcimpl.ReportInput(sctx, w.cfg.Observer, *s)
 		}
 		var next pointerStep
 		switch step {
@@ -699,6 +707,7 @@ func (w *Pointer) stepNotify(ctx context.Context, s *PointerState, item User, re
 	if err != nil {
 		return pointerDone, &flowcrt.StateError{State: "notify", Err: err}
 	}
+	flowcimpl.ReportOutput(ctx, w.cfg.Observer, u)
 	*rec = append(*rec, u)
 	return pointerStepAuditAll, nil
 }
@@ -728,6 +737,7 @@ func (w *Pointer) mapAuditAll(ctx context.Context, s *PointerState, sess *flowci
 	if err != nil {
 		return pointerDone, err
 	}
+	ctx = flowcimpl.ReportsRunData(ctx)
 	err = flowcimpl.FanOut(ctx, "audit_all", len(items), 0, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
@@ -780,6 +790,7 @@ func (w *Pointer) iterateAuditAll(ctx context.Context, s *PointerState, item Poi
 		}
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, pointerStateIDs[step])
+			flowcimpl.ReportInput(sctx, w.cfg.Observer, *s)
 		}
 		var next pointerStep
 		switch step {
@@ -805,6 +816,7 @@ func (w *Pointer) stepAudit(ctx context.Context, s *PointerState, item PointerSt
 	if err != nil {
 		return pointerDone, &flowcrt.StateError{State: "audit", Err: err}
 	}
+	flowcimpl.ReportOutput(ctx, w.cfg.Observer, u)
 	s.apply(&u)
 	*rec = append(*rec, u)
 	return pointerDone, nil

@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion14()
+	GeneratedCodeVersion15()
 } = flowcrt.ThisRuntime
 
 // MapReduceState is the state of a MapReduce run.
@@ -486,6 +486,7 @@ func (w *MapReduce) mapLoad(ctx context.Context, s *MapReduceState, sess *flowci
 	if err != nil {
 		return mapReduceDone, err
 	}
+	ctx = flowcimpl.ReportsRunData(ctx)
 	err = flowcimpl.FanOut(ctx, "load", len(items), 2, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
@@ -539,6 +540,7 @@ func (w *MapReduce) iterateLoad(ctx context.Context, s *MapReduceState, item Tic
 		}
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, mapReduceStateIDs[step])
+			flowcimpl.ReportInput(sctx, w.cfg.Observer, *s)
 		}
 		var next mapReduceStep
 		switch step {
@@ -564,6 +566,7 @@ func (w *MapReduce) stepScore(ctx context.Context, s *MapReduceState, item Ticke
 	if err != nil {
 		return mapReduceDone, &flowcrt.StateError{State: "score", Err: err}
 	}
+	flowcimpl.ReportOutput(ctx, w.cfg.Observer, u)
 	*rec = append(*rec, u)
 	return mapReduceStepReport, nil
 }

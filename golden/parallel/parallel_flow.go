@@ -16,7 +16,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion14()
+	GeneratedCodeVersion15()
 } = flowcrt.ThisRuntime
 
 // ParallelState is the state of a Parallel run.
@@ -472,6 +472,7 @@ func (w *Parallel) parallelSplit(ctx context.Context, s *ParallelState, sess *fl
 	if err != nil {
 		return parallelDone, err
 	}
+	ctx = flowcimpl.ReportsRunData(ctx)
 	err = flowcimpl.FanOut(ctx, "split", 3, 0, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
@@ -523,6 +524,7 @@ func (w *Parallel) branchSplit(ctx context.Context, s *ParallelState, step paral
 		}
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, parallelStateIDs[step])
+			flowcimpl.ReportInput(sctx, w.cfg.Observer, *s)
 		}
 		var next parallelStep
 		switch step {
@@ -556,6 +558,7 @@ func (w *Parallel) stepA(ctx context.Context, s *ParallelState, rec *[]ParallelU
 	if err != nil {
 		return parallelDone, &flowcrt.StateError{State: "a", Err: err}
 	}
+	flowcimpl.ReportOutput(ctx, w.cfg.Observer, u)
 	*rec = append(*rec, u)
 	return parallelStepMerge, nil
 }
@@ -567,6 +570,7 @@ func (w *Parallel) stepB(ctx context.Context, s *ParallelState, rec *[]ParallelU
 	if err != nil {
 		return parallelDone, &flowcrt.StateError{State: "b", Err: err}
 	}
+	flowcimpl.ReportOutput(ctx, w.cfg.Observer, u)
 	s.apply(&u)
 	*rec = append(*rec, u)
 	return parallelStepBCheck, nil
@@ -579,6 +583,7 @@ func (w *Parallel) stepBCheck(ctx context.Context, s *ParallelState, rec *[]Para
 	if err != nil {
 		return parallelDone, &flowcrt.StateError{State: "b_check", Err: err}
 	}
+	flowcimpl.ReportOutput(ctx, w.cfg.Observer, u)
 	s.apply(&u)
 	*rec = append(*rec, u)
 	return s.nextBCheck(), nil
@@ -599,6 +604,7 @@ func (w *Parallel) stepBBig(ctx context.Context, s *ParallelState, rec *[]Parall
 	if err != nil {
 		return parallelDone, &flowcrt.StateError{State: "b_big", Err: err}
 	}
+	flowcimpl.ReportOutput(ctx, w.cfg.Observer, u)
 	*rec = append(*rec, u)
 	return parallelStepMerge, nil
 }
@@ -610,6 +616,7 @@ func (w *Parallel) stepC(ctx context.Context, s *ParallelState, rec *[]ParallelU
 	if err != nil {
 		return parallelDone, &flowcrt.StateError{State: "c", Err: err}
 	}
+	flowcimpl.ReportOutput(ctx, w.cfg.Observer, u)
 	*rec = append(*rec, u)
 	return parallelStepMerge, nil
 }

@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion14()
+	GeneratedCodeVersion15()
 } = flowcrt.ThisRuntime
 
 // ReleaseState is the state of a Release run.
@@ -432,6 +432,7 @@ func (w *Release) mapLoad(ctx context.Context, s *ReleaseState, sess *flowcimpl.
 	if err != nil {
 		return releaseDone, err
 	}
+	ctx = flowcimpl.ReportsRunData(ctx)
 	err = flowcimpl.FanOut(ctx, "load", len(items), 0, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
@@ -489,6 +490,7 @@ func (w *Release) iterateLoad(ctx context.Context, s *ReleaseState, item string,
 		}
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, releaseStateIDs[step])
+			flowcimpl.ReportInput(sctx, w.cfg.Observer, *s)
 		}
 		var next releaseStep
 		switch step {
@@ -518,6 +520,7 @@ func (w *Release) stepDraft(ctx context.Context, s *ReleaseState, item string, r
 	if err != nil {
 		return releaseDone, &flowcrt.StateError{State: "draft", Err: err}
 	}
+	flowcimpl.ReportOutput(ctx, w.cfg.Observer, u)
 	s.apply(&u)
 	*rec = append(*rec, u)
 	return releaseStepReview, nil
@@ -549,6 +552,7 @@ func (w *Release) stepPublish(ctx context.Context, s *ReleaseState, item string,
 	if err != nil {
 		return releaseDone, &flowcrt.StateError{State: "publish", Err: err}
 	}
+	flowcimpl.ReportOutput(ctx, w.cfg.Observer, u)
 	*rec = append(*rec, u)
 	return releaseStepReport, nil
 }

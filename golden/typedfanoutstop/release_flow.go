@@ -17,7 +17,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion14()
+	GeneratedCodeVersion15()
 } = flowcrt.ThisRuntime
 
 // ReleaseState is the state of a Release run.
@@ -501,6 +501,7 @@ func (w *Release) mapLoad(ctx context.Context, s *ReleaseState, sess *flowcimpl.
 	if err != nil {
 		return releaseDone, err
 	}
+	ctx = flowcimpl.ReportsRunData(ctx)
 	err = flowcimpl.FanOut(ctx, "load", len(items), 2, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
@@ -558,6 +559,7 @@ func (w *Release) iterateLoad(ctx context.Context, s *ReleaseState, item string,
 		}
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, releaseStateIDs[step])
+			flowcimpl.ReportInput(sctx, w.cfg.Observer, *s)
 		}
 		var next releaseStep
 		switch step {
@@ -585,6 +587,7 @@ func (w *Release) stepDraft(ctx context.Context, s *ReleaseState, item string, r
 	if err != nil {
 		return releaseDone, &flowcrt.StateError{State: "draft", Err: err}
 	}
+	flowcimpl.ReportOutput(ctx, w.cfg.Observer, u)
 	s.apply(&u)
 	*rec = append(*rec, u)
 	return releaseStepReview, nil
@@ -634,6 +637,7 @@ func (w *Release) parallelSign(ctx context.Context, s *ReleaseState, sess *flowc
 	if err != nil {
 		return releaseDone, err
 	}
+	ctx = flowcimpl.ReportsRunData(ctx)
 	err = flowcimpl.FanOut(ctx, "sign", 2, 0, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
@@ -690,6 +694,7 @@ func (w *Release) branchSign(ctx context.Context, s *ReleaseState, step releaseS
 		}
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, releaseStateIDs[step])
+			flowcimpl.ReportInput(sctx, w.cfg.Observer, *s)
 		}
 		var next releaseStep
 		switch step {
@@ -753,6 +758,7 @@ func (w *Release) stepCleared(ctx context.Context, s *ReleaseState, rec *[]Relea
 	if err != nil {
 		return releaseDone, &flowcrt.StateError{State: "cleared", Err: err}
 	}
+	flowcimpl.ReportOutput(ctx, w.cfg.Observer, u)
 	*rec = append(*rec, u)
 	return releaseStepReport, nil
 }
@@ -764,6 +770,7 @@ func (w *Release) stepRefused(ctx context.Context, s *ReleaseState, rec *[]Relea
 	if err != nil {
 		return releaseDone, &flowcrt.StateError{State: "refused", Err: err}
 	}
+	flowcimpl.ReportOutput(ctx, w.cfg.Observer, u)
 	*rec = append(*rec, u)
 	return releaseStepReport, nil
 }
@@ -775,6 +782,7 @@ func (w *Release) stepSecurity(ctx context.Context, s *ReleaseState, rec *[]Rele
 	if err != nil {
 		return releaseDone, &flowcrt.StateError{State: "security", Err: err}
 	}
+	flowcimpl.ReportOutput(ctx, w.cfg.Observer, u)
 	*rec = append(*rec, u)
 	return releaseStepReport, nil
 }

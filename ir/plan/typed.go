@@ -12,7 +12,7 @@ import (
 
 // typedGenVersion is the generator version of typed code, which needs the
 // runtime's sessions.
-const typedGenVersion = 14 // 14: quiet runs skip the hooks between states and test ctx's channel, states that test the state run in the loop's case; 13: mocks through package flowrun; 12: approvals inside fan-outs (StartFanOutStops, BranchAt); 10: the machinery in runtime/impl
+const typedGenVersion = 15 // 15: the states inside fan-outs report their input and output to a session's history (ReportInput, ReportOutput, ReportsRunData); 14: quiet runs skip the hooks between states and test ctx's channel, states that test the state run in the loop's case; 13: mocks through package flowrun; 12: approvals inside fan-outs (StartFanOutStops, BranchAt); 10: the machinery in runtime/impl
 
 // typedPlan is the plan of a typed workflow (CodeMie YAML's typed mode and
 // PocketFlow): a state struct, an update each handler returns, reducers

@@ -76,10 +76,10 @@ func observeAttempt(ctx context.Context, o Observer, state string, n int, fn fun
 
 // StateData is implemented by observers that also take the data of the
 // states inside fan-outs: a session's history records them (history.go).
-// An executor that knows its states' input and output as JSON values (the
-// States Language's, JSON mode's) checks for it and calls Entered when a
-// state starts, with its input, and Succeeded when it ends well, with its
-// output, both with the context the state's visit runs in; a run whose
+// An executor that knows its states' input and output as values JSON
+// encodes (the States Language's, JSON mode's, typed fan-outs') checks for
+// it and calls Entered when a state starts, with its input, and Succeeded
+// when it ends well, with its output, both with the context the state's visit runs in; a run whose
 // observer lacks it pays nothing. The executor marks the fan-outs whose
 // states report so with ReportsData (ReportsRunData).
 type StateData interface {
@@ -109,6 +109,24 @@ func ReportsRunData(ctx context.Context) context.Context {
 		return ctx
 	}
 	return ReportsData(ctx, cfg)
+}
+
+// ReportInput reports v as the input of the state ctx visits to o, when o
+// takes the states' data (StateData); generated typed code calls it for
+// the states of its fan-outs, whose items it marks with ReportsRunData.
+// Generic, so that v becomes an interface, and a heap copy, only for an
+// observer that takes it: without one it costs a type test.
+func ReportInput[T any](ctx context.Context, o Observer, v T) {
+	if d, ok := o.(StateData); ok {
+		d.Entered(ctx, v)
+	}
+}
+
+// ReportOutput is ReportInput for the output of the state ctx visits.
+func ReportOutput[T any](ctx context.Context, o Observer, v T) {
+	if d, ok := o.(StateData); ok {
+		d.Succeeded(ctx, v)
+	}
 }
 
 // reportsData reports whether the states of the run ctx belongs to report

@@ -89,6 +89,7 @@ type Loop struct {
 	Outs    []jen.Code                       // what a step returns between next and err
 	Ctx     bool                             // flowcrt.WithState tells handlers their state, if configured
 	Save    jen.Code                         // what follows each step: a checkpoint
+	Entered jen.Code                         // after the observer's State: the state's input, reported to it
 	Wrap    func(err jen.Code) jen.Code      // names the state of a step's error
 	// Quiet loops test hooked once per run: a run with no observer, state
 	// context or session then skips them between states, and tests ctx's

@@ -342,6 +342,7 @@ func (t Target) enter(n plan.Names, l *emit.Loop) []jen.Code {
 	}
 	return append(out, jen.If(jen.Id("w").Dot("cfg").Dot("Observer").Op("!=").Nil()).Block(
 		jen.List(jen.Id("sctx"), jen.Id("leave")).Op("=").Id("w").Dot("cfg").Dot("Observer").Dot("State").Call(jen.Id("sctx"), id),
+		l.Entered,
 	))
 }
 

@@ -83,6 +83,7 @@ func (g *typedGen) parallelFunc(f *jen.File, fan *plan.FanOut) {
 			work = g.work(prepare,
 				jen.Id("w").Dot(runner(fan).Method).Call(jen.Id("ctx"), jen.Op("&").Id("branch"), jen.Id("entries").Index(jen.Id("i")), recOf()))
 		}
+		reportsData(b)
 		b.Err().Op("=").Add(emit.Rt("FanOut")).Call(jen.Id("ctx"), jen.Lit(fan.From.ID), jen.Lit(n), jen.Lit(fan.Limit), work)
 		g.joinAndGo(b, fan)
 	})
@@ -90,6 +91,13 @@ func (g *typedGen) parallelFunc(f *jen.File, fan *plan.FanOut) {
 
 func (g *typedGen) regionFuncParams() []jen.Code {
 	return []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Id(g.n.State), jen.Id("sess").Op("*").Add(emit.Rt("Session"))}
+}
+
+// reportsData marks the context of the branches or items as reporting
+// their states' input and output (ReportInput, ReportOutput), for a
+// session's history to record them.
+func reportsData(b *jen.Group) {
+	b.Id("ctx").Op("=").Add(emit.Rt("ReportsRunData")).Call(jen.Id("ctx"))
 }
 
 // startFanOut saves the fan-out's start with the session, or restores what
@@ -200,6 +208,7 @@ func (g *typedGen) mapFunc(f *jen.File, fan *plan.FanOut) {
 			work = g.stoppingWork(fan, g.itemCopy(r, copied), "it", jen.Id(g.n.StepConst(fan.Entries[0])),
 				jen.Id("items").Index(jen.Id("i")))
 		}
+		reportsData(b)
 		b.Err().Op("=").Add(emit.Rt("FanOut")).Call(jen.Id("ctx"), jen.Lit(fan.From.ID), jen.Len(jen.Id("items")),
 			jen.Lit(fan.Limit), work)
 		g.joinAndGo(b, fan)
@@ -320,6 +329,8 @@ func (g *typedGen) runner(f *jen.File, fan *plan.FanOut, t emit.Target) {
 		Params: []jen.Code{jen.Id("s").Op("*").Id(g.n.State)},
 		After:  []jen.Code{jen.Id("rec").Op("*").Index().Id(g.n.Update)},
 		Ctx:    true,
+		// A session's history records each state's input (issue 36).
+		Entered: emit.Rt("ReportInput").Call(jen.Id("sctx"), jen.Id("w").Dot("cfg").Dot("Observer"), jen.Op("*").Id("s")),
 	}
 	args := []jen.Code{jen.Id("sctx"), jen.Id("s")}
 	if fan.Items {

@@ -30,6 +30,12 @@ func (g *typedGen) step(f *jen.File, s *ir.State) {
 		}
 		g.call(b, s)
 		g.onError(b, s)
+		if r != nil {
+			// The state's output in a session's history is its update, what
+			// it produced: the branch's state after it would cost a copy
+			// for the state that leaves the fan-out, which applies none.
+			b.Add(emit.Rt("ReportOutput")).Call(jen.Id("ctx"), jen.Id("w").Dot("cfg").Dot("Observer"), jen.Id("u"))
+		}
 		if r == nil || !g.leavesRegion(s, r) {
 			b.Id("s").Dot("apply").Call(jen.Op("&").Id("u"))
 		}

@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion14()
+	GeneratedCodeVersion15()
 } = flowcrt.ThisRuntime
 
 // ReviewState is the state of a Review run.
@@ -485,6 +485,7 @@ func (w *Review) mapLoad(ctx context.Context, s *ReviewState, sess *flowcimpl.Se
 	if err != nil {
 		return reviewDone, err
 	}
+	ctx = flowcimpl.ReportsRunData(ctx)
 	err = flowcimpl.FanOut(ctx, "load", len(items), 2, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
@@ -538,6 +539,7 @@ func (w *Review) iterateLoad(ctx context.Context, s *ReviewState, item string, r
 		}
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, reviewStateIDs[step])
+			flowcimpl.ReportInput(sctx, w.cfg.Observer, *s)
 		}
 		var next reviewStep
 		switch step {
@@ -563,6 +565,7 @@ func (w *Review) stepCheck(ctx context.Context, s *ReviewState, item string, rec
 	if err != nil {
 		return reviewDone, &flowcrt.StateError{State: "check", Err: err}
 	}
+	flowcimpl.ReportOutput(ctx, w.cfg.Observer, u)
 	*rec = append(*rec, u)
 	return reviewStepApprove, nil
 }

@@ -15,7 +15,7 @@ import (
 // This file needs a runtime that supports its generation: a mismatch fails to compile here,
 // naming the versions the runtime supports and the one this file needs.
 var _ interface {
-	GeneratedCodeVersion14()
+	GeneratedCodeVersion15()
 } = flowcrt.ThisRuntime
 
 // ScoresState is the state of a Scores run.
@@ -434,6 +434,7 @@ func (w *Scores) mapLoad(ctx context.Context, s *ScoresState, sess *flowcimpl.Se
 	if err != nil {
 		return scoresDone, err
 	}
+	ctx = flowcimpl.ReportsRunData(ctx)
 	err = flowcimpl.FanOut(ctx, "load", len(items), 3, func(ctx context.Context, i int) error {
 		if progress.Done(i) {
 			return nil // finished before the run was resumed: its updates are in recs
@@ -487,6 +488,7 @@ func (w *Scores) iterateLoad(ctx context.Context, s *ScoresState, item string, r
 		}
 		if w.cfg.Observer != nil {
 			sctx, leave = w.cfg.Observer.State(sctx, scoresStateIDs[step])
+			flowcimpl.ReportInput(sctx, w.cfg.Observer, *s)
 		}
 		var next scoresStep
 		switch step {
@@ -512,6 +514,7 @@ func (w *Scores) stepScore(ctx context.Context, s *ScoresState, item string, rec
 	if err != nil {
 		return scoresDone, &flowcrt.StateError{State: "score", Err: err}
 	}
+	flowcimpl.ReportOutput(ctx, w.cfg.Observer, u)
 	*rec = append(*rec, u)
 	return scoresStepReport, nil
 }
