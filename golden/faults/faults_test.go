@@ -117,17 +117,23 @@ func wait(t *testing.T, done <-chan result) result {
 	}
 }
 
-// waitStarted waits for n calls of state.
-func waitStarted(t *testing.T, h *handlers, state string, n int) {
+// waitStarted waits for a call of each state in want, in any order (a
+// state named twice: two calls), skipping calls of other states.
+func waitStarted(t *testing.T, h *handlers, want ...string) {
 	t.Helper()
-	for n > 0 {
+	left := map[string]int{}
+	for _, s := range want {
+		left[s]++
+	}
+	for n := len(want); n > 0; {
 		select {
 		case s := <-h.started:
-			if s == state {
+			if left[s] > 0 {
+				left[s]--
 				n--
 			}
 		case <-time.After(5 * time.Second):
-			t.Fatalf("state %s did not start", state)
+			t.Fatalf("states %v did not all start", want)
 		}
 	}
 }
@@ -201,8 +207,7 @@ func TestCancelDuringParallelBranches(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := start(ctx, h)
-	waitStarted(t, h, "left", 1)
-	waitStarted(t, h, "right", 1)
+	waitStarted(t, h, "left", "right") // in either order: the branches run at once
 	cancel()
 	r := wait(t, done)
 	assert.ErrorIs(t, r.err, context.Canceled)
@@ -215,7 +220,7 @@ func TestCancelDuringIteration(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := start(ctx, h)
-	waitStarted(t, h, "each", 2)
+	waitStarted(t, h, "each", "each")
 	cancel()
 	r := wait(t, done)
 	assert.ErrorIs(t, r.err, context.Canceled)
@@ -231,7 +236,7 @@ func TestCancelDuringIteration(t *testing.T) {
 func TestStubbornBranchHoldsTheRun(t *testing.T) {
 	h := newHandlers(map[string]behaviour{"left": stubborn, "right": panics})
 	done := start(context.Background(), h)
-	waitStarted(t, h, "left", 1)
+	waitStarted(t, h, "left")
 	select {
 	case r := <-done:
 		t.Fatalf("Run returned while a branch was still running: %v", r.err)
@@ -249,7 +254,7 @@ func TestCancelWhileAHandlerIgnoresIt(t *testing.T) {
 	h := newHandlers(map[string]behaviour{"start": stubborn})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := start(ctx, h)
-	waitStarted(t, h, "start", 1)
+	waitStarted(t, h, "start")
 	cancel()
 	time.AfterFunc(50*time.Millisecond, func() { close(h.release) })
 	r := wait(t, done)
