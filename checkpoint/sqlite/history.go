@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,27 +14,43 @@ import (
 
 // appendHistory numbers events after the session's last and inserts them,
 // then drops the oldest beyond the cap, inside the save's transaction.
+// Each statement costs about as much as the checkpoint's own
+// (BenchmarkSaveHistory), so the events go in one insert (per thousand)
+// and the trim runs only once the cap is reached.
 func (s *Store) appendHistory(ctx context.Context, tx *sql.Tx, id string, events []session.Event) error {
 	var last int64
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM flowc_history WHERE session = ?`, id).Scan(&last); err != nil {
 		return err
 	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO flowc_history (session, seq, time, kind, state, fields) VALUES (?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return err
+	for chunk := range slices.Chunk(events, maxEventsPerInsert) {
+		if err := insertEvents(ctx, tx, id, last, chunk); err != nil {
+			return err
+		}
+		last += int64(len(chunk))
 	}
-	defer stmt.Close()
-	for _, e := range events {
-		last++
+	if last <= int64(s.historyCap) {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `DELETE FROM flowc_history WHERE session = ? AND seq <= ?`, id, last-int64(s.historyCap))
+	return err
+}
+
+// maxEventsPerInsert keeps an insert's parameters (6 an event) under
+// SQLite's limit of 32,766.
+const maxEventsPerInsert = 1000
+
+// insertEvents inserts events numbered after last in one statement.
+func insertEvents(ctx context.Context, tx *sql.Tx, id string, last int64, events []session.Event) error {
+	args := make([]any, 0, 6*len(events))
+	for i, e := range events {
 		var fields any // NULL
 		if len(e.Fields) > 0 {
 			fields = string(e.Fields)
 		}
-		if _, err := stmt.ExecContext(ctx, id, last, e.Time.UTC().Format(time.RFC3339Nano), string(e.Kind), e.State, fields); err != nil {
-			return err
-		}
+		args = append(args, id, last+int64(i)+1, e.Time.UTC().Format(time.RFC3339Nano), string(e.Kind), e.State, fields)
 	}
-	_, err = tx.ExecContext(ctx, `DELETE FROM flowc_history WHERE session = ? AND seq <= ?`, id, last-int64(s.historyCap))
+	rows := strings.Repeat(", (?, ?, ?, ?, ?, ?)", len(events))[2:]
+	_, err := tx.ExecContext(ctx, `INSERT INTO flowc_history (session, seq, time, kind, state, fields) VALUES `+rows, args...)
 	return err
 }
 

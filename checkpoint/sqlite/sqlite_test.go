@@ -284,3 +284,23 @@ func BenchmarkSaveHistory(b *testing.B) {
 		})
 	}
 }
+
+// A save with more events than one insert takes numbers them all in order.
+func TestSaveManyEvents(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "c.db"))
+	c := sample("s", 1)
+	at := time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)
+	for i := range 2*maxEventsPerInsert + 5 {
+		c.Events = append(c.Events, session.NewEvent(at, session.KindStateEntered, fmt.Sprint("s", i), nil))
+	}
+	require.NoError(t, s.Save(ctx, c))
+	got, dropped, err := s.History(ctx, "s", 0, 3*maxEventsPerInsert)
+	require.NoError(t, err)
+	assert.Zero(t, dropped)
+	require.Len(t, got, 2*maxEventsPerInsert+5)
+	for i, e := range got {
+		assert.Equal(t, int64(i+1), e.Seq)
+		assert.Equal(t, fmt.Sprint("s", i), e.State)
+	}
+}
