@@ -8,10 +8,12 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 
 	"github.com/flowc-dev/flowc/codegen/graph"
 	"github.com/flowc-dev/flowc/compiler"
@@ -108,10 +110,12 @@ func TestRunnerAnswersInsideMap(t *testing.T) {
 }
 
 // flaky runs the handlers of golden/redrive's batch machine: Work fails
-// the first time it gets item c, and every call is counted.
+// the first time it gets item c, and every call is counted. With block
+// set, Work waits for it to close when it gets c again.
 type flaky struct {
 	mu    sync.Mutex
 	calls map[string]int
+	block <-chan struct{}
 }
 
 func (h *flaky) call(key string) int {
@@ -131,8 +135,12 @@ func (h *flaky) Load(context.Context, any) (any, error) {
 
 func (h *flaky) Work(_ context.Context, in any) (any, error) {
 	item := fmt.Sprint(in)
-	if h.call("work "+item) == 1 && item == "c" {
+	switch n := h.call("work " + item); {
+	case item != "c":
+	case n == 1:
 		return nil, flowcrt.NewError("Flaky", "c is down")
+	case h.block != nil:
+		<-h.block
 	}
 	return map[string]any{"item": item}, nil
 }
@@ -189,4 +197,49 @@ func TestRunnerRedrives(t *testing.T) {
 	code, body, _ = c.post("/sessions/b1/redrive", url.Values{"csrf": {csrf}})
 	assert.Equal(t, http.StatusConflict, code)
 	assert.Contains(t, body, "succeeded, not failed")
+}
+
+// loadCounter counts the loads of a store's checkpoints.
+type loadCounter struct {
+	session.Checkpointer
+	loads atomic.Int32
+}
+
+func (l *loadCounter) Load(ctx context.Context, id string) (*session.Checkpoint, error) {
+	l.loads.Add(1)
+	return l.Checkpointer.Load(ctx, id)
+}
+
+// The page answers a redrive once the run tells the runner that the redrive
+// is saved (issue 36: "An answer is saved durably before the page says so,
+// and the run goes on at once"): while the item that failed is running again,
+// and with the one load that finds the session failed, not a poll of the
+// store.
+func TestRunnerRedriveAnswersOnceSaved(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	ctx := context.Background()
+	store := session.NewMemoryCheckpointer()
+	release := make(chan struct{})
+	h := &flaky{block: release}
+	wf := redrive.NewBatch(h, flowcrt.WithCheckpointer(store))
+	_, err := wf.Invoke(ctx, "b1", map[string]any{})
+	require.ErrorContains(t, err, "c is down")
+
+	counted := &loadCounter{Checkpointer: store}
+	runner := &console.Runner{Store: counted, Resume: func(ctx context.Context, id string) error {
+		_, err := wf.Resume(ctx, id)
+		return err
+	}}
+	require.NoError(t, runner.Redrive(ctx, "b1"))
+	assert.Equal(t, int32(1), counted.loads.Load(), "the runner polled the store")
+	cp, err := store.Load(ctx, "b1")
+	require.NoError(t, err)
+	assert.Equal(t, session.StatusRunning, cp.Status)
+	assert.Equal(t, 1, cp.Position.Redrives)
+
+	close(release)
+	runner.Wait()
+	cp, err = store.Load(ctx, "b1")
+	require.NoError(t, err)
+	assert.Equal(t, session.StatusSucceeded, cp.Status)
 }
