@@ -246,7 +246,7 @@ func (x *ASLExec) attempt(ctx context.Context, st *ASLState, cx *aslContext, raw
 		return x.attemptJSONata(ctx, st, cx, raw, body)
 	}
 	cx.input = raw // what a checkpoint inside a compiled-in child saves
-	in, err := st.Input(raw, cx)
+	in, err := selectPath(st.InputPath, raw, cx) // not Input: Do reported raw, once for all attempts
 	if err != nil {
 		return nil, err
 	}
