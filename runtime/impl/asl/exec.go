@@ -246,7 +246,8 @@ func (x *ASLExec) attempt(ctx context.Context, st *ASLState, cx *aslContext, raw
 		return x.attemptJSONata(ctx, st, cx, raw, body)
 	}
 	cx.input = raw // what a checkpoint inside a compiled-in child saves
-	in, err := selectPath(st.InputPath, raw, cx) // not Input: Do reported raw, once for all attempts
+	// InputPath, not Input, which reports raw: Do did, once for all attempts.
+	in, err := selectPath(st.InputPath, raw, cx)
 	if err != nil {
 		return nil, err
 	}
