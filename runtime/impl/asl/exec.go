@@ -411,7 +411,7 @@ func (st *ASLState) timeout(in any, cx *aslContext) (time.Duration, error) {
 		return 0, err
 	}
 	if !isInteger(v) || v.(float64) < 1 {
-		return 0, runtimeErrorf("TimeoutSecondsPath %q must point to a whole number of at least 1, got %s", st.TimeoutPath.Src, jsonText(v))
+		return 0, runtimeErrorf("TimeoutSecondsPath %q must point to a whole number of at least 1, got %s", st.TimeoutPath.Src, impl.JSONText(v))
 	}
 	return time.Duration(v.(float64)) * time.Second, nil
 }
