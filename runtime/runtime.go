@@ -218,7 +218,7 @@ type Observer = impl.Observer
 // output as it ends well, both with the context the visit runs in (the one
 // the observer's State returned). Every States Language and JSON mode
 // state reports them; a typed state reports them inside a fan-out, with its
-// update as output. A run whose observer lacks it pays nothing for them.
+// update as output; a task chain's tasks do not. A run whose observer lacks it pays nothing for them.
 // The values are the run's own: read or encode them before returning, and
 // do not change them (see docs/observability.md).
 type StateData = impl.StateData
