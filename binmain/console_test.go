@@ -6,19 +6,18 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowc-dev/flowc/checkpoint/sqlite"
 	"github.com/flowc-dev/flowc/console"
+	"github.com/flowc-dev/flowc/internal/sessiontest"
+	"github.com/flowc-dev/flowc/internal/sessiontest/sqlitetest"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
-	"github.com/flowc-dev/flowc/session"
 )
 
 // A built program with --console serves the sessions of its file and runs
@@ -28,13 +27,7 @@ import (
 // one). The session's page draws the graph the program carries.
 func TestConsole(t *testing.T) {
 	t.Setenv("OPENAI_TIMEOUT", "")
-	db := filepath.Join(t.TempDir(), "s.db")
-	store, err := sqlite.Open(db)
-	require.NoError(t, err)
-	require.NoError(t, store.Save(context.Background(), &session.Checkpoint{Session: "s1", Workflow: "w", Schema: "json", Step: 1,
-		Status: session.StatusInterrupted, Position: session.Position{State: "Approve"}, State: []byte(`{}`),
-		Pending: &session.Pending{State: "Approve", Prompt: "Ship it?", Options: []string{"yes", "no"}}, Time: time.Now()}))
-	require.NoError(t, store.Close())
+	db := sqlitetest.File(t, sessiontest.Waiting("s1", "w"))
 
 	resumed := make(chan string, 1)
 	sess := func(_ context.Context, id string, input []byte, decision string, _ *Env, _ ...flowcrt.Option) (any, error) {
@@ -73,7 +66,7 @@ func TestConsole(t *testing.T) {
 
 	cancel()
 	assert.Equal(t, 0, <-done)
-	store, err = sqlite.Open(db)
+	store, err := sqlite.Open(db)
 	require.NoError(t, err)
 	defer store.Close()
 	cp, err := store.Load(context.Background(), "s1")

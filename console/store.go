@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"time"
 
 	"github.com/flowc-dev/flowc/session"
 )
@@ -166,7 +165,7 @@ func (r *Runner) Stop(ctx context.Context, id, errName, cause string) error {
 
 // Redrive redrives a failed session, as Step Functions'
 // RedriveExecution: its run goes on in the background from the state that
-// failed, through Resume under session.WithRedrive, which refuses a
+// failed, through Resume under session.WithRedriveSaved, which refuses a
 // session that no longer failed. Redrive returns once the run has saved
 // the session running again with its redrive counted, or has ended.
 func (r *Runner) Redrive(ctx context.Context, id string) error {
@@ -177,65 +176,51 @@ func (r *Runner) Redrive(ctx context.Context, id string) error {
 	if cp.Status != session.StatusFailed {
 		return fmt.Errorf("%w: session %q is %s, not failed", ErrConflict, id, cp.Status)
 	}
-	ended := r.start(id, true)
+	saved := make(chan struct{})
+	ended := r.start(id, func() { close(saved) })
 	if ended == nil {
 		return fmt.Errorf("%w: session %q is being run already", ErrConflict, id)
 	}
-	return r.redriven(ctx, id, cp.Step, ended)
-}
-
-// redrivePoll is how often Redrive looks for the redrive's save.
-const redrivePoll = 10 * time.Millisecond
-
-// redriven waits until session id has saved a checkpoint after step, the
-// failed one, or its run has ended.
-func (r *Runner) redriven(ctx context.Context, id string, step int, ended <-chan error) error {
-	tick := time.NewTicker(redrivePoll)
-	defer tick.Stop()
-	for {
-		select {
-		case err := <-ended:
-			if errors.Is(err, session.ErrNotRedrivable) {
-				return fmt.Errorf("%w: %w", ErrConflict, err)
-			}
-			return nil // it ran: the page shows how it ended
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-tick.C:
-			if cp, err := r.Store.Load(ctx, id); err == nil && cp.Step > step {
-				return nil
-			}
+	select {
+	case <-saved:
+		return nil
+	case err := <-ended:
+		if errors.Is(err, session.ErrNotRedrivable) {
+			return fmt.Errorf("%w: %w", ErrConflict, err)
 		}
+		return nil // it ran: the page shows how it ended
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
 // goOn runs session id in the background, or, when a run of it goes on
 // already, once more after it, so that an answer recorded while it ran is
 // taken. It reports whether no run went on.
-func (r *Runner) goOn(id string) bool { return r.start(id, false) != nil }
+func (r *Runner) goOn(id string) bool { return r.start(id, nil) != nil }
 
-// start is goOn, redriving the session on the first run when redrive is
-// set; it returns a channel that gets the first run's error, nil when a
-// run went on already (a redrive then is not run after it: that run may
-// be the redrive).
-func (r *Runner) start(id string, redrive bool) <-chan error {
+// start is goOn, redriving the session on the first run when saved is not
+// nil, which is called once the redrive is saved; it returns a channel
+// that gets the first run's error, nil when a run went on already (a
+// redrive then is not run after it: that run may be the redrive).
+func (r *Runner) start(id string, saved func()) <-chan error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.running == nil {
 		r.running = map[string]bool{}
 	}
 	if _, ok := r.running[id]; ok {
-		r.running[id] = r.running[id] || !redrive
+		r.running[id] = r.running[id] || saved == nil
 		return nil
 	}
 	r.running[id] = false
 	first := make(chan error, 1)
 	r.wg.Add(1)
-	go r.run(id, redrive, first)
+	go r.run(id, saved, first)
 	return first
 }
 
-func (r *Runner) run(id string, redrive bool, first chan<- error) {
+func (r *Runner) run(id string, saved func(), first chan<- error) {
 	defer r.wg.Done()
 	ctx := r.Ctx
 	if ctx == nil {
@@ -243,8 +228,8 @@ func (r *Runner) run(id string, redrive bool, first chan<- error) {
 	}
 	for {
 		runCtx := ctx
-		if redrive {
-			runCtx, redrive = session.WithRedrive(ctx), false
+		if saved != nil {
+			runCtx, saved = session.WithRedriveSaved(ctx, saved), nil
 		}
 		err := r.Resume(runCtx, id)
 		if first != nil {

@@ -2,50 +2,21 @@ package console_test
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 
-	"github.com/flowc-dev/flowc/codegen/graph"
-	"github.com/flowc-dev/flowc/compiler"
 	"github.com/flowc-dev/flowc/console"
-	"github.com/flowc-dev/flowc/golden/aslmapapproval"
-	"github.com/flowc-dev/flowc/golden/redrive"
+	"github.com/flowc-dev/flowc/internal/sessiontest"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	"github.com/flowc-dev/flowc/session"
 )
-
-// shop runs the handlers of golden/aslmapapproval's release machine:
-// items 1 and 3 are risky and stop for approval inside the Map.
-type shop struct{}
-
-func (shop) Prepare(context.Context, any) (any, error) {
-	return map[string]any{"items": []any{
-		map[string]any{"id": 1.0, "risky": true}, map[string]any{"id": 2.0, "risky": false}, map[string]any{"id": 3.0, "risky": true},
-	}, "signers": []any{"ann"}}, nil
-}
-func (shop) Check(_ context.Context, in any) (any, error)  { return in, nil }
-func (shop) Ship(_ context.Context, in any) (any, error)   { return in, nil }
-func (shop) Notify(_ context.Context, in any) (any, error) { return "notified", nil }
-func (shop) Finish(_ context.Context, in any) (any, error) { return in, nil }
-
-// releaseGraph is the release machine's graph, compiled from its
-// definition as `flowc console` does.
-func releaseGraph(t *testing.T) console.Graph {
-	const def = "../golden/aslmapapproval/release.asl.json"
-	src, err := os.ReadFile(def)
-	require.NoError(t, err)
-	p, ds := compiler.Compile(def, src, compiler.Options{})
-	require.NotNil(t, p, ds)
-	return console.Graph(graph.Draw(p.Graph()))
-}
 
 // The console over a real store and workflow: a session waiting at two
 // items of a Map shows both; answering one records it (door "console")
@@ -54,18 +25,14 @@ func releaseGraph(t *testing.T) console.Graph {
 func TestRunnerAnswersInsideMap(t *testing.T) {
 	ctx := context.Background()
 	store := session.NewMemoryCheckpointer()
-	wf := aslmapapproval.NewRelease(shop{}, flowcrt.WithCheckpointer(store))
-	_, err := wf.Invoke(ctx, "r1", map[string]any{})
-	var wait *flowcrt.Interrupted
-	require.ErrorAs(t, err, &wait)
-	require.Len(t, wait.Stops, 2)
+	wf := sessiontest.Release(t, store, "r1")
 
 	runner := &console.Runner{Store: store, Resume: func(ctx context.Context, id string) error {
 		_, err := wf.Resume(ctx, id)
 		return err
 	}, Done: func(id string, err error) { t.Logf("run of %s: %v", id, err) }}
 	c := serve(t, console.New(console.FromStore(store), console.WithActor(runner),
-		console.WithGraphs(map[string]console.Graph{"release": releaseGraph(t)})))
+		console.WithGraphs(map[string]console.Graph{"release": sessiontest.Graph(t, "../golden/aslmapapproval/release.asl.json")})))
 
 	_, body, _ := c.get("/")
 	assert.Regexp(t, `<span class="n">1</span> interrupted`, body)
@@ -90,7 +57,7 @@ func TestRunnerAnswersInsideMap(t *testing.T) {
 	// The run took the answer and went on, so that the stop no longer
 	// waits: session.Answer still says it was answered, which the Runner
 	// gives as ErrConflict.
-	err = runner.Decide(ctx, "r1", "Review/0/Approve", "no")
+	err := runner.Decide(ctx, "r1", "Review/0/Approve", "no")
 	assert.ErrorIs(t, err, console.ErrConflict)
 	assert.ErrorIs(t, err, session.ErrAlreadyAnswered)
 	assert.ErrorContains(t, err, `stop "Review/0/Approve" was answered (through console)`)
@@ -107,40 +74,6 @@ func TestRunnerAnswersInsideMap(t *testing.T) {
 	assert.True(t, strings.Contains(body, "stopped"), body)
 }
 
-// flaky runs the handlers of golden/redrive's batch machine: Work fails
-// the first time it gets item c, and every call is counted.
-type flaky struct {
-	mu    sync.Mutex
-	calls map[string]int
-}
-
-func (h *flaky) call(key string) int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.calls == nil {
-		h.calls = map[string]int{}
-	}
-	h.calls[key]++
-	return h.calls[key]
-}
-
-func (h *flaky) Load(context.Context, any) (any, error) {
-	h.call("load")
-	return map[string]any{"items": []any{"a", "b", "c", "d"}}, nil
-}
-
-func (h *flaky) Work(_ context.Context, in any) (any, error) {
-	item := fmt.Sprint(in)
-	if h.call("work "+item) == 1 && item == "c" {
-		return nil, flowcrt.NewError("Flaky", "c is down")
-	}
-	return map[string]any{"item": item}, nil
-}
-
-func (h *flaky) Left(context.Context, any) (any, error)        { h.call("left"); return "left", nil }
-func (h *flaky) Right(context.Context, any) (any, error)       { h.call("right"); return "right", nil }
-func (h *flaky) Report(_ context.Context, in any) (any, error) { h.call("report"); return in, nil }
-
 // A real failed session (item c of a Map failed once): its page says what
 // it failed with and offers a redrive; the redrive is saved, counted,
 // before the page answers (as RedriveExecution returns once the redrive
@@ -150,10 +83,8 @@ func (h *flaky) Report(_ context.Context, in any) (any, error) { h.call("report"
 func TestRunnerRedrives(t *testing.T) {
 	ctx := context.Background()
 	store := session.NewMemoryCheckpointer()
-	h := &flaky{}
-	wf := redrive.NewBatch(h, flowcrt.WithCheckpointer(store))
-	_, err := wf.Invoke(ctx, "b1", map[string]any{})
-	require.ErrorContains(t, err, "c is down")
+	h := &sessiontest.Flaky{}
+	wf := sessiontest.Batch(t, store, "b1", h)
 
 	var redriving []bool
 	runner := &console.Runner{Store: store, Resume: func(ctx context.Context, id string) error {
@@ -180,7 +111,7 @@ func TestRunnerRedrives(t *testing.T) {
 	assert.Equal(t, session.StatusSucceeded, cp.Status)
 	assert.Nil(t, cp.Position.Failure)
 	assert.Equal(t, []bool{true}, redriving)
-	assert.Equal(t, map[string]int{"load": 1, "work a": 1, "work b": 1, "work c": 2, "work d": 1, "left": 1, "right": 1, "report": 1}, h.calls)
+	assert.Equal(t, map[string]int{"load": 1, "work a": 1, "work b": 1, "work c": 2, "work d": 1, "left": 1, "right": 1, "report": 1}, h.Calls())
 	_, body, _ = c.get("/sessions/b1")
 	assert.Contains(t, body, "redriven 1×")
 	assert.Contains(t, body, `&#34;door&#34;: &#34;console&#34;`)
@@ -189,4 +120,46 @@ func TestRunnerRedrives(t *testing.T) {
 	code, body, _ = c.post("/sessions/b1/redrive", url.Values{"csrf": {csrf}})
 	assert.Equal(t, http.StatusConflict, code)
 	assert.Contains(t, body, "succeeded, not failed")
+}
+
+// loadCounter counts the loads of a store's checkpoints.
+type loadCounter struct {
+	session.Checkpointer
+	loads atomic.Int32
+}
+
+func (l *loadCounter) Load(ctx context.Context, id string) (*session.Checkpoint, error) {
+	l.loads.Add(1)
+	return l.Checkpointer.Load(ctx, id)
+}
+
+// The page answers a redrive once the run tells the runner that the redrive
+// is saved (issue 36: "An answer is saved durably before the page says so,
+// and the run goes on at once"): while the item that failed is running again,
+// and with the one load that finds the session failed, not a poll of the
+// store.
+func TestRunnerRedriveAnswersOnceSaved(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	ctx := context.Background()
+	store := session.NewMemoryCheckpointer()
+	release := make(chan struct{})
+	wf := sessiontest.Batch(t, store, "b1", &sessiontest.Flaky{Block: release})
+
+	counted := &loadCounter{Checkpointer: store}
+	runner := &console.Runner{Store: counted, Resume: func(ctx context.Context, id string) error {
+		_, err := wf.Resume(ctx, id)
+		return err
+	}}
+	require.NoError(t, runner.Redrive(ctx, "b1"))
+	assert.Equal(t, int32(1), counted.loads.Load(), "the runner polled the store")
+	cp, err := store.Load(ctx, "b1")
+	require.NoError(t, err)
+	assert.Equal(t, session.StatusRunning, cp.Status)
+	assert.Equal(t, 1, cp.Position.Redrives)
+
+	close(release)
+	runner.Wait()
+	cp, err = store.Load(ctx, "b1")
+	require.NoError(t, err)
+	assert.Equal(t, session.StatusSucceeded, cp.Status)
 }

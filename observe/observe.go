@@ -14,7 +14,9 @@ import (
 // Multi returns an observer that reports to each of obs in order, nil ones
 // left out; it returns nil when none is left. Each observer gets the
 // context the previous one returned, and the end functions run in the
-// reverse order, so that spans close before what encloses them.
+// reverse order, so that spans close before what encloses them. When one
+// of obs takes the states' data (flowcrt.StateData), so does the result,
+// and passes it to those that take it.
 func Multi(obs ...flowcrt.Observer) flowcrt.Observer {
 	var list multi
 	for _, o := range obs {
@@ -22,6 +24,8 @@ func Multi(obs ...flowcrt.Observer) flowcrt.Observer {
 		case nil:
 		case multi:
 			list = append(list, o...)
+		case multiData:
+			list = append(list, o.multi...)
 		default:
 			list = append(list, o)
 		}
@@ -32,10 +36,36 @@ func Multi(obs ...flowcrt.Observer) flowcrt.Observer {
 	case 1:
 		return list[0]
 	}
+	for _, o := range list {
+		if _, ok := o.(flowcrt.StateData); ok {
+			return multiData{list}
+		}
+	}
 	return list
 }
 
 type multi []flowcrt.Observer
+
+// multiData is a multi with an observer that takes the states' data: a
+// multi without one does not take it, so that executors do not produce
+// it for nothing.
+type multiData struct{ multi }
+
+func (m multiData) Entered(ctx context.Context, input any) {
+	for _, o := range m.multi {
+		if d, ok := o.(flowcrt.StateData); ok {
+			d.Entered(ctx, input)
+		}
+	}
+}
+
+func (m multiData) Succeeded(ctx context.Context, output any) {
+	for _, o := range m.multi {
+		if d, ok := o.(flowcrt.StateData); ok {
+			d.Succeeded(ctx, output)
+		}
+	}
+}
 
 type starter func(o flowcrt.Observer, ctx context.Context) (context.Context, func(error))
 

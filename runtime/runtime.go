@@ -213,6 +213,16 @@ type Object = asl.Object
 // state without rules calls its handler once, inside its state visit.
 type Observer = impl.Observer
 
+// StateData is implemented by observers that also take the data of state
+// visits: Entered gets a state's input as it starts and Succeeded its
+// output as it ends well, both with the context the visit runs in (the one
+// the observer's State returned). Every States Language and JSON mode
+// state reports them; a typed state reports them inside a fan-out, with its
+// update as output; a task chain's tasks do not. A run whose observer lacks it pays nothing for them.
+// The values are the run's own: read or encode them before returning, and
+// do not change them (see docs/observability.md).
+type StateData = impl.StateData
+
 // Option changes a Config.
 type Option = impl.Option
 

@@ -8,25 +8,18 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/flowc-dev/flowc/checkpoint/sqlite"
-	"github.com/flowc-dev/flowc/session"
+	"github.com/flowc-dev/flowc/internal/sessiontest"
+	"github.com/flowc-dev/flowc/internal/sessiontest/sqlitetest"
 )
 
 // flowc console serves a store read-only and prints its URL; the
 // definitions it is given draw the graphs of their sessions.
 func TestConsole(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "s.db")
-	store, err := sqlite.Open(db)
-	require.NoError(t, err)
-	require.NoError(t, store.Save(context.Background(), &session.Checkpoint{Session: "s1", Workflow: "release", Schema: "json", Step: 1,
-		Status: session.StatusInterrupted, Position: session.Position{State: "Approve"}, State: []byte(`{}`),
-		Pending: &session.Pending{State: "Approve", Prompt: "Ship it?", Options: []string{"yes", "no"}}, Time: time.Now()}))
-	require.NoError(t, store.Close())
+	db := sqlitetest.File(t, sessiontest.Waiting("s1", "release"))
 
 	ctx, cancel := context.WithCancel(context.Background())
 	consoleContext = func() (context.Context, context.CancelFunc) { return ctx, cancel }

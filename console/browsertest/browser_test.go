@@ -4,13 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -20,31 +18,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/flowc-dev/flowc/codegen/graph"
-	"github.com/flowc-dev/flowc/compiler"
 	"github.com/flowc-dev/flowc/console"
 	"github.com/flowc-dev/flowc/console/internal/fake"
-	"github.com/flowc-dev/flowc/golden/aslmapapproval"
-	"github.com/flowc-dev/flowc/golden/redrive"
+	"github.com/flowc-dev/flowc/internal/sessiontest"
 	flowcrt "github.com/flowc-dev/flowc/runtime"
 	"github.com/flowc-dev/flowc/session"
 )
 
 var screenshot = flag.String("screenshot", "", "write a screenshot of a session's page to this PNG `file` (docs/console.png)")
-
-// shop runs the handlers of golden/aslmapapproval's release machine:
-// items 1 and 3 are risky and stop for approval inside the Map.
-type shop struct{}
-
-func (shop) Prepare(context.Context, any) (any, error) {
-	return map[string]any{"items": []any{
-		map[string]any{"id": 1.0, "risky": true}, map[string]any{"id": 2.0, "risky": false}, map[string]any{"id": 3.0, "risky": true},
-	}, "signers": []any{"ann"}}, nil
-}
-func (shop) Check(_ context.Context, in any) (any, error)  { return in, nil }
-func (shop) Ship(_ context.Context, in any) (any, error)   { return in, nil }
-func (shop) Notify(_ context.Context, in any) (any, error) { return "notified", nil }
-func (shop) Finish(_ context.Context, in any) (any, error) { return in, nil }
 
 // browser starts a fresh headless Chromium for the test.
 func browser(t *testing.T) context.Context {
@@ -92,22 +73,14 @@ func watchDialogs(ctx context.Context) *atomic.Int32 {
 // this process.
 func releaseConsole(t *testing.T) (*httptest.Server, *console.Runner, *session.MemoryCheckpointer) {
 	store := session.NewMemoryCheckpointer()
-	wf := aslmapapproval.NewRelease(shop{}, flowcrt.WithCheckpointer(store))
-	_, err := wf.Invoke(context.Background(), "r1", map[string]any{})
-	var wait *flowcrt.Interrupted
-	require.ErrorAs(t, err, &wait)
-	const def = "../../golden/aslmapapproval/release.asl.json"
-	src, err := os.ReadFile(def)
-	require.NoError(t, err)
-	p, ds := compiler.Compile(def, src, compiler.Options{})
-	require.NotNil(t, p, ds)
+	wf := sessiontest.Release(t, store, "r1")
 	runner := &console.Runner{Store: store, Resume: func(ctx context.Context, id string) error {
 		_, err := wf.Resume(ctx, id)
 		return err
 	}}
 	t.Cleanup(runner.Wait)
 	h := console.New(console.FromStore(store), console.WithActor(runner),
-		console.WithGraphs(map[string]console.Graph{p.Workflow.ID: console.Graph(graph.Draw(p.Graph()))}))
+		console.WithGraphs(map[string]console.Graph{"release": sessiontest.Graph(t, "../../golden/aslmapapproval/release.asl.json")}))
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv, runner, store
@@ -168,40 +141,6 @@ func TestTwoAnswersOneWins(t *testing.T) {
 	runner.Wait()
 }
 
-// flaky runs the handlers of golden/redrive's batch machine: Work fails
-// the first time it gets item c, and every call is counted.
-type flaky struct {
-	mu    sync.Mutex
-	calls map[string]int
-}
-
-func (h *flaky) call(key string) int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.calls == nil {
-		h.calls = map[string]int{}
-	}
-	h.calls[key]++
-	return h.calls[key]
-}
-
-func (h *flaky) Load(context.Context, any) (any, error) {
-	h.call("load")
-	return map[string]any{"items": []any{"a", "b", "c", "d"}}, nil
-}
-
-func (h *flaky) Work(_ context.Context, in any) (any, error) {
-	item := fmt.Sprint(in)
-	if h.call("work "+item) == 1 && item == "c" {
-		return nil, flowcrt.NewError("Flaky", "c is down")
-	}
-	return map[string]any{"item": item}, nil
-}
-
-func (h *flaky) Left(context.Context, any) (any, error)        { h.call("left"); return "left", nil }
-func (h *flaky) Right(context.Context, any) (any, error)       { h.call("right"); return "right", nil }
-func (h *flaky) Report(_ context.Context, in any) (any, error) { h.call("report"); return in, nil }
-
 // A person redrives a real failed session (item c of a Map failed once):
 // the list counts it failed, its page says what it failed with, and the
 // redrive button runs it on in this process through the workflow's
@@ -210,22 +149,15 @@ func (h *flaky) Report(_ context.Context, in any) (any, error) { h.call("report"
 // failed ran again (Step Functions' RedriveExecution).
 func TestRedriveFailedSession(t *testing.T) {
 	store := session.NewMemoryCheckpointer()
-	h := &flaky{}
-	wf := redrive.NewBatch(h, flowcrt.WithCheckpointer(store))
-	_, err := wf.Invoke(context.Background(), "b1", map[string]any{})
-	require.ErrorContains(t, err, "c is down")
-	const def = "../../golden/redrive/batch.asl.json"
-	src, err := os.ReadFile(def)
-	require.NoError(t, err)
-	p, ds := compiler.Compile(def, src, compiler.Options{})
-	require.NotNil(t, p, ds)
+	h := &sessiontest.Flaky{}
+	wf := sessiontest.Batch(t, store, "b1", h)
 	runner := &console.Runner{Store: store, Resume: func(ctx context.Context, id string) error {
 		_, err := wf.Resume(flowcrt.WithDoor(ctx, session.DoorConsole), id)
 		return err
 	}}
 	t.Cleanup(runner.Wait)
 	srv := httptest.NewServer(console.New(console.FromStore(store), console.WithActor(runner),
-		console.WithGraphs(map[string]console.Graph{p.Workflow.ID: console.Graph(graph.Draw(p.Graph()))})))
+		console.WithGraphs(map[string]console.Graph{"batch": sessiontest.Graph(t, "../../golden/redrive/batch.asl.json")})))
 	t.Cleanup(srv.Close)
 
 	ctx := browser(t)
@@ -246,7 +178,7 @@ func TestRedriveFailedSession(t *testing.T) {
 	gone, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('form[action$="/redrive"], .failure').length`))
 	require.NoError(t, err)
 	assert.Zero(t, gone, "no failure and no redrive button on a session that succeeded")
-	assert.Equal(t, map[string]int{"load": 1, "work a": 1, "work b": 1, "work c": 2, "work d": 1, "left": 1, "right": 1, "report": 1}, h.calls)
+	assert.Equal(t, map[string]int{"load": 1, "work a": 1, "work b": 1, "work c": 2, "work d": 1, "left": 1, "right": 1, "report": 1}, h.Calls())
 }
 
 // hostile is every way a session's values could try to run script.

@@ -103,6 +103,7 @@ var userAPI = map[string]bool{
 	"SessionError":                          true,
 	"ShapeChange":                           true,
 	"ShapeField":                            true,
+	"StateData":                             true,
 	"StateError":                            true,
 	"StateFromContext":                      true,
 	"StatesExceedToleratedFailureThreshold": true,

@@ -44,7 +44,8 @@ func checkRedrive(ctx context.Context, id string, cp *Checkpoint) error {
 // run: it saves the session running again at the same position with its
 // redrive counted, so that the store never shows a failure that is being
 // redriven, and the sleeps and task tokens of the failed attempt are over.
-// The history's redriven event is saved with it.
+// The history's redriven event is saved with it, and the caller of
+// session.WithRedriveSaved is told once the save returns.
 func (s *Session) redrive(ctx context.Context, cp *Checkpoint) error {
 	s.redrives = cp.Position.Redrives + 1
 	pos := cp.Position
@@ -53,6 +54,7 @@ func (s *Session) redrive(ctx context.Context, cp *Checkpoint) error {
 	if err := s.Put(ctx, pos, cp.State, nil); err != nil {
 		return err
 	}
+	session.RedriveSaved(ctx)
 	cp.Position = s.at
 	return nil
 }

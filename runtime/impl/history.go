@@ -123,8 +123,8 @@ func DoorOf(ctx context.Context) string {
 // historyObserver records the visits of states, their retries and the
 // states inside fan-outs, with their input and output where the executor
 // reports them (StateData), in the history of the session a run belongs
-// to, and passes the Observer calls on to the workflow's own observer, if
-// any.
+// to, and passes the calls of Observer, and of StateData, on to the
+// workflow's own observer, if any.
 type historyObserver struct{ next Observer }
 
 // recordHistory wraps cfg's observer with a historyObserver when cfg has a
@@ -260,20 +260,28 @@ func (v *visit) outputField() any {
 	return outputField(v.output)
 }
 
-// Entered records the visit ctx runs in with its input; the visits of
-// top-level states are recorded with their checkpoint's (State).
+// Entered records the visit ctx runs in with its input (the visits of
+// top-level states are recorded with their checkpoint's, by State), and
+// passes input on to the workflow's own observer if it takes it.
 func (h historyObserver) Entered(ctx context.Context, input any) {
 	if v := visitOf(ctx); v != nil {
 		v.enter(inputField(input))
 	}
+	if d, ok := h.next.(StateData); ok {
+		d.Entered(ctx, input)
+	}
 }
 
-// Succeeded keeps the output of the visit ctx runs in for its success; it
-// is encoded now, as the next state may change the value.
+// Succeeded keeps the output of the visit ctx runs in for its success (it
+// is encoded now, as the next state may change the value), and passes it
+// on as Entered does.
 func (h historyObserver) Succeeded(ctx context.Context, output any) {
 	if v := visitOf(ctx); v != nil {
 		if data, err := json.Marshal(output); err == nil {
 			v.output = data
 		}
+	}
+	if d, ok := h.next.(StateData); ok {
+		d.Succeeded(ctx, output)
 	}
 }

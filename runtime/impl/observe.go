@@ -74,8 +74,9 @@ func observeAttempt(ctx context.Context, o Observer, state string, n int, fn fun
 	return err
 }
 
-// StateData is implemented by observers that also take the data of the
-// states inside fan-outs: a session's history records them (history.go).
+// StateData is implemented by observers that also take the data of
+// states: a session's history records those of the states inside fan-outs
+// (history.go), and a user's observer may take them too (flowcrt.StateData).
 // An executor that knows its states' input and output as values JSON
 // encodes (the States Language's, JSON mode's, typed fan-outs') checks for
 // it and calls Entered when a state starts, with its input, and Succeeded

@@ -52,6 +52,17 @@ func failedLine(err error) []byte {
 	return line
 }
 
+// JSONText is v's JSON as EncodeJSON writes it (as JavaScript's
+// JSON.stringify does), or, for a value that has none, fmt.Sprint's text:
+// for messages and rules, which read text and must not fail.
+func JSONText(v any) string {
+	out, err := EncodeJSON(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(out)
+}
+
 // EncodeJSON is json.Marshal without HTML escaping, as every dialect
 // encodes values: results are read by people and programs, never embedded
 // in HTML.

@@ -38,3 +38,13 @@ func TestResultLine(t *testing.T) {
 		})
 	}
 }
+
+// JSONText is what States.JsonToString and the Agent State Language's
+// guardrails read: JSON as JavaScript's JSON.stringify writes it, "<" and
+// "&" left as they are, and a value JSON cannot hold as Go prints it
+// rather than an error.
+func TestJSONText(t *testing.T) {
+	assert.Equal(t, `{"a":"<b> & c","n":[1,null]}`, impl.JSONText(map[string]any{"n": []any{1, nil}, "a": "<b> & c"}))
+	assert.Equal(t, `"text"`, impl.JSONText("text"))
+	assert.Equal(t, "(1+2i)", impl.JSONText(1+2i))
+}

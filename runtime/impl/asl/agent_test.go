@@ -51,7 +51,7 @@ func TestCoalesceMissingPath(t *testing.T) {
 func readAll(t *testing.T, req ItemReadRequest) ([]string, error) {
 	var got []string
 	err := ReadLocalItems(context.Background(), req, func(v any) error {
-		got = append(got, jsonText(v))
+		got = append(got, impl.JSONText(v))
 		return nil
 	})
 	return got, err
@@ -98,7 +98,7 @@ func TestReadLocalItems(t *testing.T) {
 func TestBatcher(t *testing.T) {
 	var batches []string
 	start := func(i int, in any) error {
-		batches = append(batches, jsonText(in))
+		batches = append(batches, impl.JSONText(in))
 		return nil
 	}
 	b := batcher{on: true, maxBytes: 8, input: "in"}
@@ -121,14 +121,14 @@ func TestMemoryStore(t *testing.T) {
 	body := x.Recalling(m, Identity)
 	out, err := body(context.Background(), x.Enter(context.Background(), "S"), in)
 	require.NoError(t, err)
-	assert.Equal(t, `{"q":1,"_memory":"none"}`, jsonText(out))
+	assert.Equal(t, `{"q":1,"_memory":"none"}`, impl.JSONText(out))
 	require.NoError(t, x.Remember(context.Background(), m, x.Enter(context.Background(), "S"), in))
 
 	y, in2, err := NewASLExec(&cfg, "m", nil, map[string]any{})
 	require.NoError(t, err)
 	out, err = y.Recalling(m, Identity)(context.Background(), y.Enter(context.Background(), "S"), in2)
 	require.NoError(t, err)
-	assert.Equal(t, `{"_memory":{"k":1}}`, jsonText(out), "a store given by WithMemory outlives the run")
+	assert.Equal(t, `{"_memory":{"k":1}}`, impl.JSONText(out), "a store given by WithMemory outlives the run")
 }
 
 // A distributed Map whose run is cancelled stops reading, waits for its

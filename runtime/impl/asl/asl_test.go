@@ -50,7 +50,7 @@ func TestLookup(t *testing.T) {
 			got, found := c.path.Lookup(in, nil)
 			require.Equal(t, c.found, found)
 			if found {
-				assert.JSONEq(t, c.want, jsonText(got))
+				assert.JSONEq(t, c.want, impl.JSONText(got))
 			}
 		})
 	}
@@ -75,22 +75,22 @@ func TestSetPath(t *testing.T) {
 	raw := mustJSON(t, `{"x": 1, "a": {"keep": true}}`)
 	out, err := setPath(raw, []PathSeg{Field("a"), Field("b"), Field("c")}, "deep", "$.a.b.c")
 	require.NoError(t, err)
-	assert.Equal(t, `{"x":1,"a":{"keep":true,"b":{"c":"deep"}}}`, jsonText(out), "missing objects are created, order kept")
-	assert.Equal(t, `{"x":1,"a":{"keep":true}}`, jsonText(raw), "the raw input is not changed")
+	assert.Equal(t, `{"x":1,"a":{"keep":true,"b":{"c":"deep"}}}`, impl.JSONText(out), "missing objects are created, order kept")
+	assert.Equal(t, `{"x":1,"a":{"keep":true}}`, impl.JSONText(raw), "the raw input is not changed")
 
 	out, err = setPath(raw, []PathSeg{Field("x"), Field("y"), Index(1)}, 1.0, "$.x.y[1]")
 	require.NoError(t, err)
-	assert.Equal(t, `{"x":{"y":[null,1]},"a":{"keep":true}}`, jsonText(out), "a scalar on the way becomes an object")
+	assert.Equal(t, `{"x":{"y":[null,1]},"a":{"keep":true}}`, impl.JSONText(out), "a scalar on the way becomes an object")
 	_, err = setPath(mustJSON(t, `[1]`), []PathSeg{Field("y")}, 1.0, "$.y")
 	assert.Equal(t, statesResultPathMatchFailure, impl.ErrorName(err))
 }
 
 func TestObjectOrder(t *testing.T) {
 	v := mustJSON(t, `{"b": 1, "a": 2, "10": 3, "2": 4}`)
-	assert.Equal(t, `{"2":4,"10":3,"b":1,"a":2}`, jsonText(v), "JavaScript order: index keys first, then insertion order")
+	assert.Equal(t, `{"2":4,"10":3,"b":1,"a":2}`, impl.JSONText(v), "JavaScript order: index keys first, then insertion order")
 	n, err := normalize(map[string]any{"z": 1, "y": []any{int(2)}})
 	require.NoError(t, err)
-	assert.Equal(t, `{"y":[2],"z":1}`, jsonText(n))
+	assert.Equal(t, `{"y":[2],"z":1}`, impl.JSONText(n))
 	assert.Equal(t, map[string]any{"y": []any{2.0}, "z": 1.0}, Plain(n))
 }
 
@@ -134,7 +134,7 @@ func call(t *testing.T, fn func([]any) (any, error), args ...any) string {
 	t.Helper()
 	v, err := fn(args)
 	require.NoError(t, err)
-	return jsonText(v)
+	return impl.JSONText(v)
 }
 
 func TestIntrinsics(t *testing.T) {
@@ -188,7 +188,7 @@ func TestDoRetriesAndCatches(t *testing.T) {
 	i, out, err := st.Caught(cx, in, err)
 	require.NoError(t, err)
 	assert.Equal(t, 0, i)
-	assert.Equal(t, `{"v":1,"err":{"Error":"B","Cause":"last"}}`, jsonText(out))
+	assert.Equal(t, `{"v":1,"err":{"Error":"B","Cause":"last"}}`, impl.JSONText(out))
 
 	_, _, err = st.Caught(cx, in, runtimeErrorf("bad path"))
 	assert.Equal(t, impl.StatesRuntime, impl.ErrorName(err), "States.ALL does not catch States.Runtime")

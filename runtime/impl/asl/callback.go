@@ -233,7 +233,7 @@ func (st *ASLState) heartbeat(in any, cx *aslContext, static time.Duration) (tim
 			return 0, err
 		}
 		if !isInteger(v) || v.(float64) < 1 {
-			return 0, runtimeErrorf("HeartbeatSecondsPath %q must point to a whole number of at least 1, got %s", st.HeartbeatPath.Src, jsonText(v))
+			return 0, runtimeErrorf("HeartbeatSecondsPath %q must point to a whole number of at least 1, got %s", st.HeartbeatPath.Src, impl.JSONText(v))
 		}
 		return time.Duration(v.(float64)) * time.Second, nil
 	}

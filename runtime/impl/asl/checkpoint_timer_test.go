@@ -61,7 +61,7 @@ func TestWaitResumesWithTimeLeft(t *testing.T) {
 	clock = fake
 	out, err := s.Resume(ctx, &cfg, "s1")
 	require.NoError(t, err)
-	assert.Equal(t, "{}", jsonText(out))
+	assert.Equal(t, "{}", impl.JSONText(out))
 	assert.Equal(t, []time.Duration{2 * time.Second}, fake.Sleeps(), "only the time left")
 	assert.Equal(t, t0.Add(6*time.Second), fake.Now(), "the Wait ends at its deadline")
 	cp, err = store.Load(ctx, "s1")
@@ -99,7 +99,7 @@ func TestWaitPastItsDeadline(t *testing.T) {
 	clock = fake
 	out, err := s.Resume(ctx, &cfg, "s1")
 	require.NoError(t, err)
-	assert.Equal(t, `{"more":true}`, jsonText(out))
+	assert.Equal(t, `{"more":true}`, impl.JSONText(out))
 	assert.Equal(t, []time.Duration{0}, fake.Sleeps())
 }
 

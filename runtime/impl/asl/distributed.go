@@ -170,7 +170,7 @@ func numberAt(p *JSONPath, v float64, in any, cx *aslContext, most float64) (flo
 	}
 	n, ok := got.(float64)
 	if !ok || n < 0 || (most > 0 && n > most) || (most < 0 && !isInteger(got)) {
-		return 0, runtimeErrorf("the path %q must point to a number from 0%s, got %s", p.Src, map[bool]string{true: " to 100", false: ""}[most > 0], jsonText(got))
+		return 0, runtimeErrorf("the path %q must point to a number from 0%s, got %s", p.Src, map[bool]string{true: " to 100", false: ""}[most > 0], impl.JSONText(got))
 	}
 	return n, nil
 }

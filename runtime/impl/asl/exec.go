@@ -246,7 +246,8 @@ func (x *ASLExec) attempt(ctx context.Context, st *ASLState, cx *aslContext, raw
 		return x.attemptJSONata(ctx, st, cx, raw, body)
 	}
 	cx.input = raw // what a checkpoint inside a compiled-in child saves
-	in, err := st.Input(raw, cx)
+	// InputPath, not Input, which reports raw: Do did, once for all attempts.
+	in, err := selectPath(st.InputPath, raw, cx)
 	if err != nil {
 		return nil, err
 	}
@@ -410,7 +411,7 @@ func (st *ASLState) timeout(in any, cx *aslContext) (time.Duration, error) {
 		return 0, err
 	}
 	if !isInteger(v) || v.(float64) < 1 {
-		return 0, runtimeErrorf("TimeoutSecondsPath %q must point to a whole number of at least 1, got %s", st.TimeoutPath.Src, jsonText(v))
+		return 0, runtimeErrorf("TimeoutSecondsPath %q must point to a whole number of at least 1, got %s", st.TimeoutPath.Src, impl.JSONText(v))
 	}
 	return time.Duration(v.(float64)) * time.Second, nil
 }

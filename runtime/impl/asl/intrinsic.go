@@ -14,6 +14,8 @@ import (
 	mrand "math/rand/v2"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // Intrinsic is a compiled intrinsic function call, such as
@@ -175,7 +177,7 @@ func StatesStringToJson(args []any) (any, error) {
 
 // StatesJsonToString is States.JsonToString.
 func StatesJsonToString(args []any) (any, error) {
-	return jsonText(args[0]), nil
+	return impl.JSONText(args[0]), nil
 }
 
 // StatesArray is States.Array.

@@ -3,6 +3,8 @@ package asl
 import (
 	"math"
 	"unicode/utf8"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // The Agent State Language's intrinsic functions beyond AWS's. Token
@@ -105,7 +107,7 @@ func StatesTokenCount(args []any) (any, error) {
 func tokens(v any) float64 {
 	s, ok := v.(string)
 	if !ok {
-		s = jsonText(v)
+		s = impl.JSONText(v)
 	}
 	return math.Ceil(float64(len(s)) / 4)
 }

@@ -38,10 +38,10 @@ func TestRunFunctionsFollowTheRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return append(out, jsonText(v))
+		return append(out, impl.JSONText(v))
 	}
 	first, again := values(), values()
-	if jsonText(first) != jsonText(again) {
+	if impl.JSONText(first) != impl.JSONText(again) {
 		t.Errorf("the same source and clock gave %v, then %v", first, again)
 	}
 	if uuid := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`); !uuid.MatchString(first[0].(string)) {

@@ -303,7 +303,7 @@ func (b *batcher) feed(start func(int, any) error) func(int, any) error {
 	return func(_ int, item any) error {
 		size := 0
 		if b.maxBytes > 0 {
-			size = len(jsonText(item))
+			size = len(impl.JSONText(item))
 		}
 		full := b.maxItems > 0 && len(b.items) >= b.maxItems || b.maxBytes > 0 && b.bytes+size > b.maxBytes
 		if len(b.items) > 0 && full {

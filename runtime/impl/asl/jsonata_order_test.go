@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // An object's members come out of $keys, $each and $spread in the order
@@ -20,7 +22,7 @@ func TestJSONataObjectOrder(t *testing.T) {
 		for range 20 {
 			got, err := (&JSONata{Src: src}).Eval(cx)
 			require.NoError(t, err, src)
-			require.Equal(t, want, jsonText(got), src)
+			require.Equal(t, want, impl.JSONText(got), src)
 		}
 	}
 }

@@ -46,7 +46,7 @@ func TestJSONataSimplePaths(t *testing.T) {
 			require.NoError(t, err)
 			got, err := (&JSONata{Src: c.src, Simple: true, Root: c.root, Fields: c.fields}).Eval(cx)
 			require.NoError(t, err)
-			assert.Equal(t, jsonText(want), jsonText(got))
+			assert.Equal(t, impl.JSONText(want), impl.JSONText(got))
 		})
 	}
 	for _, src := range []string{"$states.input.zz", "$nope"} {
@@ -90,6 +90,6 @@ func TestJSONataAWSFunctions(t *testing.T) {
 	} {
 		v, err := (&JSONata{Src: src}).Eval(cx)
 		require.NoError(t, err, src)
-		assert.Equal(t, want, jsonText(v), src)
+		assert.Equal(t, want, impl.JSONText(v), src)
 	}
 }

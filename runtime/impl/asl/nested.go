@@ -45,7 +45,7 @@ func (x *ASLExec) StartExecution(arn, wait string, sub machineFunc) stateBody {
 			d.set("Status", "FAILED")
 			d.set("Error", named.Name)
 			d.set("Cause", named.Cause)
-			return nil, &impl.Error{Name: statesTaskFailed, Cause: jsonText(d)}
+			return nil, &impl.Error{Name: statesTaskFailed, Cause: impl.JSONText(d)}
 		}
 		d.set("Status", "SUCCEEDED")
 		d.set("Output", executionJSON(wait, out))
@@ -62,7 +62,7 @@ func isNamed(err error) bool {
 func executionRequest(in any) (input any, name string, err error) {
 	req, _ := in.(*Object)
 	if req == nil {
-		return nil, "", runtimeErrorf("startExecution: the parameters must be an object, got %s", jsonText(in))
+		return nil, "", runtimeErrorf("startExecution: the parameters must be an object, got %s", impl.JSONText(in))
 	}
 	input = Obj()
 	if v, ok := req.Get("Input"); ok {
@@ -91,7 +91,7 @@ func executionJSON(wait string, v any) any {
 	if wait == "sync:2" {
 		return v
 	}
-	return jsonText(v)
+	return impl.JSONText(v)
 }
 
 // IncludeWith is the body of an Include state whose compiled-in template
@@ -137,10 +137,10 @@ func (c *ParamCheck) check(params *Object) error {
 	}
 	t := typeName(v)
 	if c.Type != "" && t != c.Type && (c.Type != "integer" || !isInteger(v)) {
-		return runtimeErrorf("template parameter %q is %s (%s), not of its Type %q", c.Name, jsonText(v), t, c.Type)
+		return runtimeErrorf("template parameter %q is %s (%s), not of its Type %q", c.Name, impl.JSONText(v), t, c.Type)
 	}
-	if len(c.Enum) > 0 && !slices.Contains(c.Enum, jsonText(v)) {
-		return runtimeErrorf("template parameter %q is %s, not one of its Enum %s", c.Name, jsonText(v), strings.Join(c.Enum, ", "))
+	if len(c.Enum) > 0 && !slices.Contains(c.Enum, impl.JSONText(v)) {
+		return runtimeErrorf("template parameter %q is %s, not one of its Enum %s", c.Name, impl.JSONText(v), strings.Join(c.Enum, ", "))
 	}
 	return nil
 }

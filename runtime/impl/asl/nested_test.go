@@ -58,7 +58,7 @@ func TestIncludeWithScope(t *testing.T) {
 	ctx := context.Background()
 	out, err := x.IncludeWith(params, checks, template)(ctx, x.Enter(ctx, "I"), in)
 	require.NoError(t, err)
-	assert.Equal(t, `{"who":"ana","outer":"o"}`, jsonText(out))
+	assert.Equal(t, `{"who":"ana","outer":"o"}`, impl.JSONText(out))
 	_, leaked := x.vars.get("inner")
 	assert.False(t, leaked, "the template's variables stay in its scope")
 	_, leaked = x.vars.get("who")

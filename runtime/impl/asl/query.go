@@ -132,7 +132,7 @@ func exprInt(t *Template, what string, lo float64, in any, cx *aslContext) (int,
 		return 0, err
 	}
 	if !isInteger(v) || v.(float64) < lo {
-		return 0, &impl.Error{Name: statesQueryEvaluationError, Cause: fmt.Sprintf("%s must be a whole number of at least %g, got %s", what, lo, jsonText(v))}
+		return 0, &impl.Error{Name: statesQueryEvaluationError, Cause: fmt.Sprintf("%s must be a whole number of at least %g, got %s", what, lo, impl.JSONText(v))}
 	}
 	return int(v.(float64)), nil
 }

@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/flowc-dev/flowc/runtime/impl"
 )
 
 // The built-in ResultWriter writes to local files, Bucket being a
@@ -57,7 +59,7 @@ func (f resultFiles) clear() error {
 // and returns how many it holds then.
 func (f resultFiles) appendTo(w io.Writer, n int, req ResultWriteRequest, r ChildResult) (int, error) {
 	for _, rec := range shaped(req, r) {
-		text := jsonText(rec)
+		text := impl.JSONText(rec)
 		switch {
 		case f.jsonl:
 			text += "\n"
@@ -91,7 +93,7 @@ func (f resultFiles) finish(req ResultWriteRequest) error {
 	}
 	manifest := Obj("DestinationBucket", f.bucket, "MapRunArn", req.MapRunArn,
 		"ResultFiles", Obj("FAILED", lists["FAILED"], "PENDING", []any{}, "SUCCEEDED", lists["SUCCEEDED"]))
-	return os.WriteFile(f.path("manifest.json"), []byte(jsonText(manifest)), 0o644)
+	return os.WriteFile(f.path("manifest.json"), []byte(impl.JSONText(manifest)), 0o644)
 }
 
 // seal ends the JSON array of file name and returns its size.

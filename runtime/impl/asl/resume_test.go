@@ -36,7 +36,7 @@ func TestResumeInsideChildren(t *testing.T) {
 	require.NotNil(t, pos)
 	in, err := x.restoreChild(ctx, pos)
 	require.NoError(t, err)
-	assert.Equal(t, `{"at":2}`, jsonText(in))
+	assert.Equal(t, `{"at":2}`, impl.JSONText(in))
 	v, _ := x.scope(ctx).get("v")
 	assert.Equal(t, 3.0, v)
 	assert.Nil(t, x.resumeIn(ctx), "restored once")

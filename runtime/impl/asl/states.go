@@ -86,7 +86,7 @@ func (x *ASLExec) waitFor(w *Wait, in any, cx *aslContext) (time.Duration, error
 			return 0, err
 		}
 		if !isInteger(v) || v.(float64) < 0 {
-			return 0, runtimeErrorf("SecondsPath %q must point to a whole number of seconds, got %s", w.SecondsPath.Src, jsonText(v))
+			return 0, runtimeErrorf("SecondsPath %q must point to a whole number of seconds, got %s", w.SecondsPath.Src, impl.JSONText(v))
 		}
 		return time.Duration(v.(float64)) * time.Second, nil
 	}
@@ -98,7 +98,7 @@ func (x *ASLExec) waitFor(w *Wait, in any, cx *aslContext) (time.Duration, error
 		}
 		s, ok := v.(string)
 		if _, valid := timestamp(v); !ok || !valid {
-			return 0, runtimeErrorf("the Timestamp of a Wait state must be an RFC 3339 timestamp, got %s", jsonText(v))
+			return 0, runtimeErrorf("the Timestamp of a Wait state must be an RFC 3339 timestamp, got %s", impl.JSONText(v))
 		}
 		ts = s
 	}
@@ -203,7 +203,7 @@ func (spec *MapSpec) limit(in any, cx *aslContext) (int, error) {
 	}
 	v = numericString(v)
 	if !isInteger(v) || v.(float64) < 0 {
-		return 0, runtimeErrorf("MaxConcurrencyPath %q must point to a whole number, got %s", spec.MaxConcurrencyPath.Src, jsonText(v))
+		return 0, runtimeErrorf("MaxConcurrencyPath %q must point to a whole number, got %s", spec.MaxConcurrencyPath.Src, impl.JSONText(v))
 	}
 	return int(v.(float64)), nil
 }

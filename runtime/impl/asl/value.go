@@ -145,16 +145,6 @@ func equalJSON(a, b any) bool {
 	return a == b
 }
 
-// jsonText encodes a value the way JavaScript's JSON.stringify does (no
-// HTML escaping).
-func jsonText(v any) string {
-	out, err := impl.EncodeJSON(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(out)
-}
-
 // typeName names a JSON value's type for error messages.
 func typeName(v any) string {
 	switch v.(type) {
@@ -191,7 +181,7 @@ func formatValue(v any) string {
 	case bool:
 		return strconv.FormatBool(v)
 	}
-	return jsonText(v)
+	return impl.JSONText(v)
 }
 
 // EmptyASLInput is the input of a new States Language session given none:

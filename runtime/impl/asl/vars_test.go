@@ -33,7 +33,7 @@ func TestAssignOrder(t *testing.T) {
 	body := func(context.Context, *aslContext, any) (any, error) { return Obj("raw", 1.0), nil }
 	out, err := x.Do(ctx, st, x.Enter(ctx, "S"), in, body)
 	require.NoError(t, err)
-	assert.Equal(t, `{"seen":"A"}`, jsonText(out), "ResultSelector reads the old value")
+	assert.Equal(t, `{"seen":"A"}`, impl.JSONText(out), "ResultSelector reads the old value")
 	assert.Equal(t, "B", x.vars.vals["a"], "the values were swapped")
 	assert.Equal(t, "A", x.vars.vals["b"])
 	assert.Equal(t, 1.0, x.vars.vals["raw"])
@@ -89,5 +89,5 @@ func TestSessionKeepsVariables(t *testing.T) {
 	require.ErrorIs(t, err, crash)
 	_, err = s.Resume(context.Background(), &cfg, "s1")
 	require.NoError(t, err)
-	assert.Equal(t, `{"deep":[1]}`, jsonText(seen))
+	assert.Equal(t, `{"deep":[1]}`, impl.JSONText(seen))
 }

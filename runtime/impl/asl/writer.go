@@ -186,14 +186,14 @@ func runRecord(req ResultWriteRequest, r ChildResult) *Object {
 	base := strings.TrimSuffix(req.MapRunArn, ":"+id) // …:mapRun:<machine>/<label>
 	name := fmt.Sprintf("%s-%d", id, r.Index)
 	rec := Obj("ExecutionArn", strings.Replace(base, ":mapRun:", ":execution:", 1)+":"+name,
-		"Input", jsonText(r.Input), "InputDetails", Obj("Included", true), "Name", name)
+		"Input", impl.JSONText(r.Input), "InputDetails", Obj("Included", true), "Name", name)
 	if r.Error != "" {
 		rec.set("Error", r.Error)
 		rec.set("Cause", r.Cause)
 		rec.set("RedriveCount", 0.0)
 		rec.set("RedriveStatus", "REDRIVABLE_BY_MAP_RUN")
 	} else {
-		rec.set("Output", jsonText(r.Output))
+		rec.set("Output", impl.JSONText(r.Output))
 		rec.set("OutputDetails", Obj("Included", true))
 		rec.set("RedriveCount", 0.0)
 		rec.set("RedriveStatus", "NOT_REDRIVABLE")

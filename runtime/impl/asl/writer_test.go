@@ -48,14 +48,14 @@ func newExec(t *testing.T, in any) (*ASLExec, any) {
 // failed child stays a whole run record whatever the Transformation.
 func TestWriterConfigAloneShapesTheResult(t *testing.T) {
 	x, items := newExec(t, []any{[]any{1, 2}, []any{3}, "x", "bad"})
-	compact := jsonText(runWriter(t, x, items, &ResultWriterSpec{Transformation: "COMPACT"}))
+	compact := impl.JSONText(runWriter(t, x, items, &ResultWriterSpec{Transformation: "COMPACT"}))
 	flat := runWriter(t, x, items, &ResultWriterSpec{Transformation: "FLATTEN", OutputType: "JSON"}).([]any)
 	assert.True(t, strings.HasPrefix(compact, `[[1,2],[3],"x",{"ExecutionArn":`), compact)
-	assert.Equal(t, `[1,2,3,"x"]`, jsonText(flat[:4]))
+	assert.Equal(t, `[1,2,3,"x"]`, impl.JSONText(flat[:4]))
 	require.Len(t, flat, 5)
 	failed := flat[4].(*Object)
 	assert.Equal(t, `"FAILED" "Bad" "bad item" "\"bad\""`, strings.Join([]string{
-		jsonText(get(failed, "Status")), jsonText(get(failed, "Error")), jsonText(get(failed, "Cause")), jsonText(get(failed, "Input"))}, " "))
+		impl.JSONText(get(failed, "Status")), impl.JSONText(get(failed, "Error")), impl.JSONText(get(failed, "Cause")), impl.JSONText(get(failed, "Input"))}, " "))
 
 	none := runWriter(t, x, items, &ResultWriterSpec{}).([]any)
 	require.Len(t, none, 4)
@@ -117,7 +117,7 @@ func TestResultFilesOfARunWrittenAgain(t *testing.T) {
 	x, items := newExec(t, []any{"a", "bad"})
 	first := runWriter(t, x, items, w)
 	again := runWriter(t, x, []any{"b"}, w)
-	require.Equal(t, jsonText(first), jsonText(again), "the same Map run of the same execution")
+	require.Equal(t, impl.JSONText(first), impl.JSONText(again), "the same Map run of the same execution")
 	id := runID(get(again.(*Object), "MapRunArn").(string))
 	assert.NoFileExists(t, filepath.Join(bucket, id, "FAILED_0.json"))
 	manifest, err := os.ReadFile(filepath.Join(bucket, id, "manifest.json"))

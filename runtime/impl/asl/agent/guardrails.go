@@ -75,9 +75,5 @@ func guardText(v any) string {
 	if s, ok := v.(string); ok {
 		return s
 	}
-	out, err := impl.EncodeJSON(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(out)
+	return impl.JSONText(v)
 }
