@@ -63,10 +63,12 @@ var Dialects = []*Dialect{
 	{
 		Name: "flow", Aliases: []string{"native"},
 		About:    "flowc YAML workflows, typed or CodeMie JSON mode",
-		Suffixes: []string{".flow.yaml", ".flow.yml"},
+		Suffixes: flowyaml.Suffixes,
 		Marker:   "a top-level `states:` list of states with `id` (flowc YAML)",
 		Detect:   flowyaml.Detect,
 		Lower: func(r *yamlx.Reader, root *yaml.Node, d Defaults) *ir.Workflow {
+			// flowyaml.Defaults has these fields (its child flows are
+			// lowered with them), so the conversion breaks if they part.
 			return flowyaml.Lower(r, root, flowyaml.Defaults(d))
 		},
 		// Typed when the definition declares its `state:`, else JSON mode.
@@ -76,7 +78,7 @@ var Dialects = []*Dialect{
 	{
 		Name:     "asl",
 		About:    "States Language and Agent State Language machines",
-		Suffixes: []string{".asl.json", ".asl.yaml"},
+		Suffixes: asl.Suffixes,
 		Marker:   "`StartAt` and `States` (States Language)",
 		Detect:   asl.Detect,
 		Lower: func(r *yamlx.Reader, root *yaml.Node, d Defaults) *ir.Workflow {
@@ -93,7 +95,7 @@ var Dialects = []*Dialect{
 	{
 		Name:     "chain",
 		About:    "task chains (contenox)",
-		Suffixes: []string{".chain.yaml", ".chain.json"},
+		Suffixes: chain.Suffixes,
 		Marker:   "`tasks:` (task chain)",
 		Detect:   chain.Detect,
 		Lower: func(r *yamlx.Reader, root *yaml.Node, d Defaults) *ir.Workflow {

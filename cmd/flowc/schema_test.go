@@ -188,10 +188,15 @@ func TestSchemaRejectsMalformed(t *testing.T) {
 func TestSchemaCommand(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	assert.Equal(t, exitOK, run([]string{"schema"}, nil, &stdout, &stderr))
-	assert.Equal(t, `flow   *.flow.yaml, *.flow.yml     flowc YAML workflows, typed or CodeMie JSON mode
-asl    *.asl.json, *.asl.yaml      States Language and Agent State Language machines
-chain  *.chain.yaml, *.chain.json  task chains (contenox)
-`, stdout.String())
+	// One line per dialect, in the list's order, its columns aligned.
+	lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+	require.Len(t, lines, len(compiler.Dialects))
+	for i, d := range compiler.Dialects {
+		assert.True(t, strings.HasPrefix(lines[i], d.Name+" "), lines[i])
+		assert.Equal(t, strings.Index(lines[0], "*"), strings.Index(lines[i], d.Files()), lines[i])
+		assert.Equal(t, len(lines[0])-len(compiler.Dialects[0].About), strings.Index(lines[i], d.About), lines[i])
+	}
+	assert.Contains(t, lines[0], "flow   *.flow.yaml, *.flow.yml ")
 	stdout.Reset()
 	assert.Equal(t, exitUsage, run([]string{"schema", "chian"}, nil, &stdout, &stderr))
 	assert.Contains(t, stderr.String(), "unknown dialect \"chian\" (did you mean `chain`?)")

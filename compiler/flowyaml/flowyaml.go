@@ -19,6 +19,9 @@ import (
 	"github.com/flowc-dev/flowc/ir"
 )
 
+// Suffixes are the names of flowc YAML files, the first the one docs use.
+var Suffixes = []string{".flow.yaml", ".flow.yml"}
+
 var topKeys = []string{"workflow", "package", "description", "state", "start", "states"}
 
 // fieldKeys are the keys of a `state:` field written as a mapping.
