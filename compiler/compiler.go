@@ -66,7 +66,7 @@ func Lower(path string, src []byte, opts Options) (*ir.Workflow, diag.List) {
 	return w, ds
 }
 
-// lower is Lower with the dialect that lowered the workflow, nil with it.
+// lower is Lower with the dialect that detected the file, nil when none did.
 func lower(path string, src []byte, opts Options) (*Dialect, *ir.Workflow, diag.List) {
 	r := &yamlx.Reader{File: path}
 	root := asl.Parse(r, src)
