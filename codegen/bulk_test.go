@@ -43,9 +43,9 @@ func plainStates(n int) *ir.Workflow {
 func TestBulkTextIsGofmtd(t *testing.T) {
 	for _, n := range []int{1, 3, 60} {
 		w := plainStates(n)
-		on, err := generate(plan.Of(ir.NewChecked(w)), Options{FileName: "big_flow.go"}, false)
+		on, err := generate(plan.Typed(ir.NewChecked(w)), Options{FileName: "big_flow.go"}, false)
 		require.NoError(t, err)
-		off, err := generate(plan.Of(ir.NewChecked(w)), Options{FileName: "big_flow.go"}, true)
+		off, err := generate(plan.Typed(ir.NewChecked(w)), Options{FileName: "big_flow.go"}, true)
 		require.NoError(t, err)
 		for i, f := range on {
 			formatted, err := format.Source(f.Content)

@@ -21,7 +21,7 @@ func TestGenerateRejectsUnknownCheckedCondition(t *testing.T) {
 	c := ir.NewChecked(w)
 	at := ir.Pos{File: "big.flow.yaml", Line: 7, Col: 18}
 	c.SetCond(parsed, &ir.Expr{Kind: ir.ExprCall, Op: "nope", Pos: at, Args: []*ir.Expr{{Kind: ir.ExprLit, Lit: int64(1), Pos: at}}})
-	_, err := Generate(plan.Of(c), Options{FileName: "big_flow.go"})
+	_, err := Generate(plan.Typed(c), Options{FileName: "big_flow.go"})
 	require.Error(t, err)
 	assert.Equal(t, `big.flow.yaml:7:18: unknown built-in "nope" in expression`, err.Error())
 }

@@ -9,21 +9,14 @@ import (
 	"path/filepath"
 	"strings"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/flowc-dev/flowc/compiler/asl"
-	"github.com/flowc-dev/flowc/compiler/chain"
 	"github.com/flowc-dev/flowc/compiler/check"
 	"github.com/flowc-dev/flowc/compiler/diag"
-	"github.com/flowc-dev/flowc/compiler/native"
 	"github.com/flowc-dev/flowc/compiler/yamlx"
 	"github.com/flowc-dev/flowc/internal/naming"
 	"github.com/flowc-dev/flowc/ir"
 	"github.com/flowc-dev/flowc/ir/plan"
 )
-
-// suffixes are the file names flowc compiles, in the order they are tried.
-var suffixes = []string{".flow.yaml", ".flow.yml", ".asl.json", ".asl.yaml", ".chain.json", ".chain.yaml"}
 
 // Options adjust a compilation.
 type Options struct {
@@ -40,17 +33,11 @@ type Options struct {
 // plan of the checked workflow, which every generator reads, with all
 // diagnostics, warnings included. The plan is nil when there are errors.
 func Compile(path string, src []byte, opts Options) (*plan.Plan, diag.List) {
-	w, lds := Lower(path, src, opts)
-	if w == nil || lds.HasErrors() && w.Mode != ir.ModeASL {
+	d, w, lds := lower(path, src, opts)
+	if w == nil || lds.HasErrors() && !d.CheckRejected {
 		lds.Sort()
 		return nil, lds
 	}
-	// A States Language workflow is checked even when its front-end
-	// rejected it, so that a bad reference is reported beside a bad field,
-	// as statelint does. The IR is whole enough: of an ASL workflow the
-	// checker reads only its states' ids, transitions, catchers and
-	// handlers (no typed fields, no expressions, no package), which the
-	// front-end gives every state it keeps, whatever else is wrong with it.
 	checked, cds := check.Check(w, check.Options{Dir: outputDir(path, opts), Generated: opts.Generated, NoPackage: opts.NoPackage})
 	ds := append(lds, cds...)
 	ds.Sort()
@@ -58,8 +45,14 @@ func Compile(path string, src []byte, opts Options) (*plan.Plan, diag.List) {
 		return nil, ds
 	}
 	// The plan is the checker's last step: the facts every generator reads,
-	// derived once from what the checker returned.
-	return plan.Of(checked), ds
+	// derived once from what the checker returned, by the planner of the
+	// mode the front-end chose.
+	planner := d.Plans[checked.Mode]
+	if planner == nil { // a front-end gave a mode its record does not plan
+		ds.Errorf(w.Pos, "internal error: the %s dialect has no planner for mode %d", d.Name, checked.Mode)
+		return nil, ds
+	}
+	return planner(checked), ds
 }
 
 // Lower reads the definition at path (src is its contents) and runs its
@@ -69,16 +62,28 @@ func Compile(path string, src []byte, opts Options) (*plan.Plan, diag.List) {
 // workflow is nil when the file could not be read as any dialect; it may
 // come with errors.
 func Lower(path string, src []byte, opts Options) (*ir.Workflow, diag.List) {
+	_, w, ds := lower(path, src, opts)
+	return w, ds
+}
+
+// lower is Lower with the dialect that detected the file, nil when none did.
+func lower(path string, src []byte, opts Options) (*Dialect, *ir.Workflow, diag.List) {
 	r := &yamlx.Reader{File: path}
 	root := asl.Parse(r, src)
 	if root == nil {
-		return nil, r.Diags
+		return nil, nil, r.Diags
 	}
-	w := lower(r, root, path, outputDir(path, opts))
+	d := detect(root)
+	if d == nil {
+		r.Diags.Errorf(r.Pos(root), "%s", notAWorkflow())
+		return nil, nil, r.Diags
+	}
+	dir := outputDir(path, opts)
+	w := d.Lower(r, root, Defaults{Stem: Stem(path), Package: DefaultPackage(dir), DirPackage: packageOfDir(dir), Dir: dir})
 	if w != nil {
 		w.Source = filepath.ToSlash(path)
 	}
-	return w, r.Diags
+	return d, w, r.Diags
 }
 
 // outputDir is where the generated file goes: its package is the workflow's.
@@ -89,28 +94,12 @@ func outputDir(path string, opts Options) string {
 	return filepath.Dir(path)
 }
 
-func lower(r *yamlx.Reader, root *yaml.Node, path, outDir string) *ir.Workflow {
-	switch {
-	case native.Detect(root):
-		return native.Lower(r, root, native.Defaults{Stem: Stem(path), Package: DefaultPackage(outDir), DirPackage: packageOfDir(outDir), Dir: outDir})
-	case asl.Detect(root):
-		return asl.Lower(r, root, Stem(path), DefaultPackage(outDir))
-	case chain.Detect(root):
-		return chain.Lower(r, root, Stem(path), DefaultPackage(outDir))
-	default:
-		r.Diags.Errorf(r.Pos(root), "not a workflow: expected a top-level `states:` list of states with `id` (flowc YAML), `StartAt` and `States` (States Language) or `tasks:` (task chain)")
-	}
-	return nil
-}
-
 // Stem is the file name without directory and flowc suffix:
 // "triage.flow.yaml" → "triage".
 func Stem(path string) string {
 	base := filepath.Base(path)
-	for _, suf := range suffixes {
-		if strings.HasSuffix(base, suf) {
-			return strings.TrimSuffix(base, suf)
-		}
+	if suf := suffixOf(base); suf != "" {
+		return strings.TrimSuffix(base, suf)
 	}
 	return strings.TrimSuffix(base, filepath.Ext(base))
 }
@@ -156,11 +145,16 @@ func packageOfDir(dir string) string {
 }
 
 // IsDefinition reports whether a file name is one flowc compiles.
-func IsDefinition(name string) bool {
-	for _, suf := range suffixes {
-		if strings.HasSuffix(name, suf) {
-			return true
+func IsDefinition(name string) bool { return suffixOf(name) != "" }
+
+// suffixOf is the suffix of a dialect that name ends in, or "".
+func suffixOf(name string) string {
+	for _, d := range Dialects {
+		for _, suf := range d.Suffixes {
+			if strings.HasSuffix(name, suf) {
+				return suf
+			}
 		}
 	}
-	return false
+	return ""
 }

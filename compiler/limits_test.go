@@ -77,7 +77,7 @@ func TestLimitsStates(t *testing.T) {
 }
 
 // TestLimitsFanOut measures the one step known to grow faster than
-// linearly: the native front-end finds each parallel fan-out's join by
+// linearly: the flowc YAML front-end finds each parallel fan-out's join by
 // walking everything its branches reach, so a line of R fan-outs over N
 // states costs O(R x N). A bound keeps it from getting worse.
 func TestLimitsFanOut(t *testing.T) {

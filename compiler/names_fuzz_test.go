@@ -55,7 +55,7 @@ type obj = map[string]any
 type list = []any
 
 // nativeDef is a typed workflow that uses every naming and string site of
-// the native language: switch, actions, branches, retry, catch, tool args
+// flowc YAML: switch, actions, branches, retry, catch, tool args
 // and an approval.
 func nativeDef(n names) (string, any) {
 	return "fuzz.flow.yaml", obj{

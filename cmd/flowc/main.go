@@ -9,7 +9,7 @@
 //	flowc build FILE [-o BIN] [--handlers GOPKG] [--target native|temporal]
 //	flowc console --checkpoint-db FILE [--addr ADDR] [--console-token TOKEN] [DEFINITION...]
 //	flowc sessions --checkpoint-db FILE (list|show ID|history ID|stop ID) [--json]
-//	flowc schema [native|chain|asl]
+//	flowc schema [DIALECT]
 //	flowc breaking NEW [--against OLD_FILE | --against-rev GITREV]
 //	flowc version
 package main
@@ -51,7 +51,7 @@ const (
                 history ID [--json] | stop ID [--error E --cause C])
                                          list the sessions of a store, show one and its stops,
                                          its history, or stop it
-  flowc schema [native|chain|asl]        print the JSON Schema of a dialect; no argument lists them
+  flowc schema [DIALECT]                 print the JSON Schema of a dialect; no argument lists them
   flowc breaking NEW [--against OLD_FILE | --against-rev GITREV]
                                          name the changes that strand sessions in flight (default: against HEAD)
   flowc version                          print flowc's version (also --version)

@@ -3,47 +3,35 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+	"text/tabwriter"
 
-	"github.com/flowc-dev/flowc/compiler/asl"
-	"github.com/flowc-dev/flowc/compiler/chain"
+	"github.com/flowc-dev/flowc/compiler"
 	"github.com/flowc-dev/flowc/compiler/diag"
-	"github.com/flowc-dev/flowc/compiler/native"
 )
-
-// A dialect whose definitions editors can validate with a JSON Schema.
-type schemaDialect struct {
-	name, files, about string
-	schema             func() ([]byte, error)
-}
-
-// schemaDialects are in the order `flowc schema` lists them. Typed YAML and
-// CodeMie's JSON mode share one file shape, hence one schema.
-var schemaDialects = []schemaDialect{
-	{"native", "*.flow.yaml, *.flow.yml", "flowc YAML workflows, typed or CodeMie JSON mode", native.Schema},
-	{"chain", "*.chain.yaml, *.chain.json", "task chains (contenox)", chain.Schema},
-	{"asl", "*.asl.json, *.asl.yaml", "States Language and Agent State Language machines", asl.Schema},
-}
 
 // cmdSchema prints the JSON Schema of a dialect, or lists the dialects.
 func cmdSchema(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	switch {
 	case len(args) == 0:
-		for _, d := range schemaDialects {
-			fmt.Fprintf(stdout, "%-7s %-28s %s\n", d.name, d.files, d.about)
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+		for _, d := range compiler.Dialects {
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", d.Name, d.Files(), d.About)
 		}
+		tw.Flush()
 		return exitOK
 	case len(args) > 1 || strings.HasPrefix(args[0], "-"): // -h, --help
 		fmt.Fprintf(stderr, "usage: flowc schema [DIALECT]\n")
 		return exitUsage
 	}
 	var names []string
-	for _, d := range schemaDialects {
-		if d.name != args[0] {
-			names = append(names, d.name)
+	for _, d := range compiler.Dialects {
+		if d.Name != args[0] && !slices.Contains(d.Aliases, args[0]) {
+			names = append(names, d.Name)
 			continue
 		}
-		src, err := d.schema()
+		src, err := d.Schema()
 		if err != nil {
 			fmt.Fprintf(stderr, "flowc: %v\n", err)
 			return exitFailed

@@ -15,6 +15,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gopkg.in/yaml.v3"
+
+	"github.com/flowc-dev/flowc/compiler"
 )
 
 var updateSchemas = flag.Bool("update", false, "rewrite docs/<dialect>-schema.json")
@@ -36,9 +38,9 @@ func schemaOf(t *testing.T, name string) (*jsonschema.Schema, []byte) {
 
 // The schemas are committed under docs/, where editors can fetch them.
 func TestSchemaFilesCommitted(t *testing.T) {
-	for _, d := range schemaDialects {
-		_, src := schemaOf(t, d.name)
-		file := filepath.Join("..", "..", "docs", d.name+"-schema.json")
+	for _, d := range compiler.Dialects {
+		_, src := schemaOf(t, d.Name)
+		file := filepath.Join("..", "..", "docs", schemaFile(d))
 		if *updateSchemas {
 			require.NoError(t, os.WriteFile(file, src, 0o644))
 		}
@@ -48,14 +50,22 @@ func TestSchemaFilesCommitted(t *testing.T) {
 	}
 }
 
+// schemaFile is the name of d's schema under docs/: a renamed dialect's
+// keeps its first name, which editors' settings already point at.
+func schemaFile(d *compiler.Dialect) string {
+	if len(d.Aliases) > 0 {
+		return d.Aliases[0] + "-schema.json"
+	}
+	return d.Name + "-schema.json"
+}
+
 // dialectOf names the schema of a definition file by its suffix.
 func dialectOf(name string) string {
-	for _, d := range []struct{ suffix, dialect string }{
-		{".flow.yaml", "native"}, {".flow.yml", "native"}, {".chain.yaml", "chain"}, {".chain.json", "chain"},
-		{".asl.json", "asl"}, {".asl.yaml", "asl"},
-	} {
-		if strings.HasSuffix(name, d.suffix) {
-			return d.dialect
+	for _, d := range compiler.Dialects {
+		for _, suf := range d.Suffixes {
+			if strings.HasSuffix(name, suf) {
+				return d.Name
+			}
 		}
 	}
 	return ""
@@ -110,8 +120,8 @@ func yamlValue(t *testing.T, n *yaml.Node) any {
 // against the schema of its dialect.
 func TestSchemaAcceptsEveryDefinition(t *testing.T) {
 	schemas := map[string]*jsonschema.Schema{}
-	for _, d := range schemaDialects {
-		schemas[d.name], _ = schemaOf(t, d.name)
+	for _, d := range compiler.Dialects {
+		schemas[d.Name], _ = schemaOf(t, d.Name)
 	}
 	checked := map[string]int{}
 	for _, root := range []string{"golden", "examples", "bench"} {
@@ -131,7 +141,7 @@ func TestSchemaAcceptsEveryDefinition(t *testing.T) {
 		})
 		require.NoError(t, err)
 	}
-	assert.Greater(t, checked["native"], 60)
+	assert.Greater(t, checked["flow"], 60)
 	assert.Greater(t, checked["chain"], 8)
 	assert.Greater(t, checked["asl"], 10)
 }
@@ -178,11 +188,25 @@ func TestSchemaRejectsMalformed(t *testing.T) {
 func TestSchemaCommand(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	assert.Equal(t, exitOK, run([]string{"schema"}, nil, &stdout, &stderr))
-	for _, d := range []string{"native ", "chain ", "asl "} {
-		assert.Contains(t, stdout.String(), d)
+	// One line per dialect, in the list's order, its columns aligned.
+	lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+	require.Len(t, lines, len(compiler.Dialects))
+	for i, d := range compiler.Dialects {
+		assert.True(t, strings.HasPrefix(lines[i], d.Name+" "), lines[i])
+		assert.Equal(t, strings.Index(lines[0], "*"), strings.Index(lines[i], d.Files()), lines[i])
+		assert.Equal(t, len(lines[0])-len(compiler.Dialects[0].About), strings.Index(lines[i], d.About), lines[i])
 	}
+	assert.Contains(t, lines[0], "flow   *.flow.yaml, *.flow.yml ")
 	stdout.Reset()
 	assert.Equal(t, exitUsage, run([]string{"schema", "chian"}, nil, &stdout, &stderr))
 	assert.Contains(t, stderr.String(), "unknown dialect \"chian\" (did you mean `chain`?)")
 	assert.Empty(t, stdout.String())
+}
+
+// `flowc schema native`, the flow dialect's name before it was renamed,
+// still prints its schema: scripts and editor settings use it.
+func TestSchemaOldName(t *testing.T) {
+	_, flow := schemaOf(t, "flow")
+	_, native := schemaOf(t, "native")
+	assert.Equal(t, string(flow), string(native))
 }

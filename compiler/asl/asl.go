@@ -18,6 +18,9 @@ import (
 	"github.com/flowc-dev/flowc/ir"
 )
 
+// Suffixes are the names of States Language files.
+var Suffixes = []string{".asl.json", ".asl.yaml"}
+
 var (
 	topKeys     = []string{"StartAt", "States", "Comment", "Version", "TimeoutSeconds", "QueryLanguage"}
 	machineKeys = []string{"StartAt", "States", "Comment"}

@@ -80,7 +80,7 @@ func (l *lowerer) boundDefinition(name string) string {
 	if strings.ContainsAny(name, `/\`) || strings.HasPrefix(name, ".") {
 		return "" // not a state machine name; never a path out of the directory
 	}
-	for _, ext := range []string{".asl.json", ".asl.yaml"} {
+	for _, ext := range Suffixes {
 		file := filepath.Join(filepath.Dir(l.File), name+ext)
 		if _, err := os.Stat(file); err == nil {
 			return file

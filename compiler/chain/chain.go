@@ -20,6 +20,9 @@ import (
 	"github.com/flowc-dev/flowc/ir"
 )
 
+// Suffixes are the names of task-chain files.
+var Suffixes = []string{".chain.yaml", ".chain.json"}
+
 var (
 	// `$schema` names the JSON schema editors validate against; `package`
 	// is flowc's own.

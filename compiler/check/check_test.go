@@ -8,7 +8,7 @@ import (
 
 	"github.com/flowc-dev/flowc/compiler/asl"
 	"github.com/flowc-dev/flowc/compiler/check"
-	"github.com/flowc-dev/flowc/compiler/native"
+	"github.com/flowc-dev/flowc/compiler/flowyaml"
 	"github.com/flowc-dev/flowc/compiler/yamlx"
 	"github.com/flowc-dev/flowc/ir"
 )
@@ -36,7 +36,7 @@ func lower(t *testing.T, src string) *ir.Workflow {
 	r := &yamlx.Reader{File: "chunks.flow.yaml"}
 	root := asl.Parse(r, []byte(src))
 	require.NotNil(t, root, r.Diags.Lines())
-	w := native.Lower(r, root, native.Defaults{Stem: "chunks", Package: "chunks"})
+	w := flowyaml.Lower(r, root, flowyaml.Defaults{Stem: "chunks", Package: "chunks"})
 	require.False(t, r.Diags.HasErrors(), r.Diags.Lines())
 	return w
 }

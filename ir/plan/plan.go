@@ -24,18 +24,21 @@ import (
 	"github.com/flowc-dev/flowc/ir"
 )
 
-// Of is the plan of c, derived once by the dialect of c's language.
-func Of(c *ir.Checked) *Plan {
-	switch c.Mode {
-	case ir.ModeChain:
-		return withBuiltins(chainPlan(c), chainBuiltin)
-	case ir.ModeASL:
-		return withBuiltins(aslPlan(c), aslBuiltin)
-	case ir.ModeJSON:
-		return withBuiltins(jsonPlan(c), jsonBuiltin)
-	}
-	return typedPlan(c) // typed mode has no built-ins
-}
+// The planners, one per mode: each derives the plan of a checked workflow
+// of its mode, once. The compiler's list of dialects says which planner a
+// workflow gets; nothing here chooses one.
+
+// Typed is the plan of a typed workflow; typed mode has no built-ins.
+func Typed(c *ir.Checked) *Plan { return typedPlan(c) }
+
+// JSON is the plan of a JSON-mode (CodeMie) workflow.
+func JSON(c *ir.Checked) *Plan { return withBuiltins(jsonPlan(c), jsonBuiltin) }
+
+// Chain is the plan of a task chain.
+func Chain(c *ir.Checked) *Plan { return withBuiltins(chainPlan(c), chainBuiltin) }
+
+// ASL is the plan of a States Language machine.
+func ASL(c *ir.Checked) *Plan { return withBuiltins(aslPlan(c), aslBuiltin) }
 
 // Plan is what every target reads about a workflow.
 type Plan struct {

@@ -29,7 +29,7 @@ func chainOf(handlers ...string) *ir.Workflow {
 // through step methods; the other handler keeps its own.
 func TestIntoSkipsTakenNames(t *testing.T) {
 	w := chainOf("Fetch", "FetchInto", "Store")
-	p := Of(ir.NewChecked(w))
+	p := Typed(ir.NewChecked(w))
 	assert.Equal(t, []string{"FetchInto", "Store"}, p.Into)
 	assert.False(t, p.Inline(w.States[0]), "Fetch's in-place name is taken")
 	assert.True(t, p.Inline(w.States[1]))
@@ -41,7 +41,7 @@ func TestIntoSkipsTakenNames(t *testing.T) {
 func TestPolicyStatesAreNotPlain(t *testing.T) {
 	w := chainOf("Fetch", "Store")
 	w.States[0].Retry = []*ir.Retrier{{Errors: []string{"ALL"}, MaxAttempts: 2}}
-	p := Of(ir.NewChecked(w))
+	p := Typed(ir.NewChecked(w))
 	assert.Equal(t, []string{"Store"}, p.Into)
 	assert.False(t, p.Inline(w.States[0]))
 }
@@ -52,7 +52,7 @@ func TestPolicyStatesAreNotPlain(t *testing.T) {
 func TestConditionStatesRunInTheLoop(t *testing.T) {
 	w := chainOf("Check", "Store")
 	w.States[0].Next = &ir.Transition{Kind: ir.TransCondition, Then: ir.Ref{ID: "Store"}, Otherwise: ir.Ref{ID: "end"}}
-	p := Of(ir.NewChecked(w))
+	p := Typed(ir.NewChecked(w))
 	assert.True(t, p.Tests(w.States[0]))
 	assert.False(t, p.Tests(w.States[1]), "Store goes on to one state: it is plain")
 	w.States[0].Retry = []*ir.Retrier{{Errors: []string{"ALL"}, MaxAttempts: 2}}

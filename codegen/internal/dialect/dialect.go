@@ -13,15 +13,16 @@ import (
 	"github.com/flowc-dev/flowc/ir/plan"
 )
 
-// Of is the part of the generator that writes the Go of plan p's language.
-func Of(p *plan.Plan) emit.Dialect {
-	switch p.Mode {
-	case ir.ModeChain:
-		return chain.New(p)
-	case ir.ModeASL:
-		return asl.New(p)
-	case ir.ModeJSON:
-		return jsonmode.New(p)
-	}
-	return typed.New(p)
+// writers are the generator's half of each dialect, by the mode its
+// planner plans (compiler.Dialects registers the other half). They are a
+// second list because writing Go is codegen's, and codegen/internal is
+// closed to the compiler: a test checks every planned mode has a writer.
+var writers = map[ir.Mode]func(*plan.Plan) emit.Dialect{
+	ir.ModeTyped: typed.New,
+	ir.ModeJSON:  jsonmode.New,
+	ir.ModeChain: chain.New,
+	ir.ModeASL:   asl.New,
 }
+
+// Of is the part of the generator that writes the Go of plan p's language.
+func Of(p *plan.Plan) emit.Dialect { return writers[p.Mode](p) }

@@ -144,7 +144,7 @@ func TestIterationsAndJoin(t *testing.T) {
 }
 
 // parseTemplate splits text into literal pieces and references, as the
-// compiler parses a template (compiler/native, template). What is
+// compiler parses a template (compiler/flowyaml, template). What is
 // between {{ and }} is a reference when it is a path, spaces around it
 // allowed; anything else (a Jinja filter or expression) stays as written.
 func parseTemplate(text string) []Piece {

@@ -1,4 +1,4 @@
-package native
+package flowyaml
 
 import (
 	"go/ast"

@@ -1,4 +1,4 @@
-package native
+package flowyaml
 
 import (
 	"os"
@@ -134,7 +134,7 @@ func (l *lowerer) lowerChild(use flowUse, parent *ir.Workflow) *ir.Workflow {
 		l.Diags.Errorf(use.pos, "flow cycle: %s", strings.Join(cycle, " -> "))
 		return nil
 	}
-	if !strings.HasSuffix(path, ".flow.yaml") && !strings.HasSuffix(path, ".flow.yml") {
+	if suffix(path) == "" {
 		l.Diags.Errorf(use.pos, "flow %q is not a flowc YAML definition (*.flow.yaml)", use.path)
 		return nil
 	}
@@ -175,7 +175,7 @@ func (l *lowerer) lowerFile(r *yamlx.Reader, src []byte, abs string) *ir.Workflo
 		r.Diags.Errorf(r.Pos(root), "not a flowc YAML workflow: expected a top-level `states:` list of states with `id`")
 		return nil
 	}
-	stem := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(r.File), ".flow.yaml"), ".flow.yml")
+	stem := strings.TrimSuffix(filepath.Base(r.File), suffix(r.File))
 	c := &lowerer{
 		Reader:   r,
 		defaults: Defaults{Stem: stem, Package: l.defaults.Package, Dir: l.defaults.Dir},
@@ -384,4 +384,13 @@ func transitionRefs(t *ir.Transition) []*ir.Ref {
 		out = append(out, t.OnFailure)
 	}
 	return out
+}
+
+// suffix is the one of Suffixes that path ends in, or "".
+func suffix(path string) string {
+	i := slices.IndexFunc(Suffixes, func(suf string) bool { return strings.HasSuffix(path, suf) })
+	if i < 0 {
+		return ""
+	}
+	return Suffixes[i]
 }

@@ -1,7 +1,9 @@
-// Package native is the front-end for flowc's own YAML language: it lowers a
-// definition into the IR, reporting every structural problem at its position.
+// Package flowyaml is the front-end for flowc's own YAML language, the
+// *.flow.yaml files, typed or CodeMie's JSON mode: it lowers a definition
+// into the IR, reporting every structural problem at its position, and
+// decides the mode (typed with a `state:` schema, JSON mode without).
 // Meaning (targets, types, expressions) is the checker's job.
-package native
+package flowyaml
 
 import (
 	"go/token"
@@ -17,6 +19,9 @@ import (
 	"github.com/flowc-dev/flowc/ir"
 )
 
+// Suffixes are the names of flowc YAML files, the first the one docs use.
+var Suffixes = []string{".flow.yaml", ".flow.yml"}
+
 var topKeys = []string{"workflow", "package", "description", "state", "start", "states"}
 
 // fieldKeys are the keys of a `state:` field written as a mapping.
@@ -27,7 +32,7 @@ var stateKeys = []string{
 	"prompt", "options", "timeout", "retry", "catch", "next", "end", "flow",
 }
 
-// Detect reports whether a parsed document is in the native language: a
+// Detect reports whether a parsed document is in flowc's YAML language: a
 // top-level `states:` list whose items have `id`.
 func Detect(root *yaml.Node) bool {
 	if root == nil || root.Kind != yaml.MappingNode {
@@ -68,7 +73,7 @@ type Defaults struct {
 	Dir        string // where the generated file goes
 }
 
-// Lower turns the root node of a native definition into a workflow.
+// Lower turns the root node of a flowc YAML definition into a workflow.
 func Lower(r *yamlx.Reader, root *yaml.Node, d Defaults) *ir.Workflow {
 	abs, _ := filepath.Abs(r.File)
 	l := &lowerer{Reader: r, defaults: d, stack: []string{abs}, names: []string{r.File}}

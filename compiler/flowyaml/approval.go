@@ -1,4 +1,4 @@
-package native
+package flowyaml
 
 import (
 	"gopkg.in/yaml.v3"
