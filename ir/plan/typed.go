@@ -124,8 +124,12 @@ func hasApprovals(w *ir.Workflow) bool {
 	return slices.ContainsFunc(w.States, func(s *ir.State) bool { return s.Kind == ir.StateApproval })
 }
 
+// noLabel answers an update handler through the typed mock's respond,
+// which receives no label.
+var noLabel = &MockCall{Own: true, Method: "respond", Args: []MockArg{{Param: "ctx"}, {}, {Lit: ""}}}
+
 func (p *Plan) typedHandlers() []Handler {
-	w, n := p.Workflow, p.Names
+	w := p.Workflow
 	users := usersOf(w.States)
 	var out []Handler
 	for _, h := range firstHandlers(w.States, func(*ir.Handler) bool { return false }) {
@@ -137,15 +141,14 @@ func (p *Plan) typedHandlers() []Handler {
 		}
 		m := Handler{Name: h.Name, Doc: text + ".", Sig: p.typedSig(h, item)}
 		if item == nil && h.Kind == ir.HandlerUpdate {
-			m.SigText = "(ctx context.Context, s " + n.State + ") (" + n.Update + ", error)"
-			m.MockText = `return m.respond(ctx, nil, "")`
+			m.Answer = noLabel
 		}
 		out = append(out, m)
 	}
 	if hasApprovals(w) {
 		out = append(out, Handler{
 			Name: "Approve",
-			Sig:  Sig{Params: []sigParam{{Name: "req", Typ: RtType("ApprovalRequest")}}, Results: []*ir.Type{BasicType("string")}},
+			Sig:  Sig{Params: []sigParam{{Name: "req", Typ: RtType(RuntimePath, "ApprovalRequest")}}, Results: []*ir.Type{BasicType("string")}},
 			MockDoc: []string{
 				"Approve answers an approval state from its mock: a Return is the decision, a JSON string or",
 				"{\"decision\": \"...\"}. A state without a mock leaves the decision to a person: the run waits.",

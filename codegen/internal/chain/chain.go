@@ -48,7 +48,7 @@ func (g *chainGen) Steps(f *jen.File, t emit.Target) {
 		Loop: g.p.Loops[0],
 		Doc: "run runs the chain on s from step until a task ends it. A session's run (s.Attach) saves a " +
 			"checkpoint after every task.",
-		Params: []jen.Code{jen.Id("s").Op("*").Add(emit.Rt("ChainState"))},
+		Params: []jen.Code{jen.Id("s").Op("*").Add(emit.Flowcrt("ChainState"))},
 		Call: func(s *ir.State) *jen.Statement {
 			return jen.Id("w").Dot(emit.StepMethod(s)).Call(jen.Id("sctx"), jen.Id("s"))
 		},

@@ -103,7 +103,7 @@ func (g *chainGen) execFields(e *ir.ExecuteConfig) jen.Dict {
 		d[jen.Id("Tools")] = stringsLit(e.Tools)
 	}
 	if e.Temperature != nil {
-		d[jen.Id("Temperature")] = emit.Rt("Float").Call(jen.Lit(*e.Temperature))
+		d[jen.Id("Temperature")] = emit.Flowcimpl("Float").Call(jen.Lit(*e.Temperature))
 	}
 	if len(e.ToolsPolicies) > 0 {
 		d[jen.Id("ToolsPolicies")] = policiesLit(e.ToolsPolicies)

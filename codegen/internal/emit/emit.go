@@ -135,7 +135,7 @@ func versionGuard(f *jen.File, version int) {
 	f.Comment("This file needs a runtime that supports its generation: a mismatch fails to compile here,")
 	f.Comment("naming the versions the runtime supports and the one this file needs.")
 	method := fmt.Sprintf("GeneratedCodeVersion%d", version)
-	f.Var().Id("_").Interface(jen.Id(method).Params()).Op("=").Add(Rt("ThisRuntime"))
+	f.Var().Id("_").Interface(jen.Id(method).Params()).Op("=").Add(Flowcrt("ThisRuntime"))
 }
 
 // CtxParam is the ctx parameter every handler and step takes first.

@@ -22,6 +22,15 @@ type Target struct {
 	MockBulk *emit.Bulk
 }
 
+// bulkSig is the signature s as bulk text, if b is on and s names no
+// package but context and flowcrt, which the file imports.
+func bulkSig(b *emit.Bulk, s plan.Sig) (string, bool) {
+	if b.Disabled() {
+		return "", false
+	}
+	return emit.Imports(nil).SigText(s)
+}
+
 func (t Target) Header(f *jen.File, sh *plan.Plan) {
 	n := sh.Names
 	f.Line()
@@ -38,18 +47,19 @@ func (t Target) Header(f *jen.File, sh *plan.Plan) {
 		}
 		for _, sv := range sh.More {
 			it.Add(emit.Comment(sv.Doc))
-			if sv.Embed != "" {
-				it.Add(emit.Rt(sv.Embed))
+			if sv.Embed != nil {
+				it.Add(emit.Qual(sv.Embed))
 			} else {
 				it.Add(emit.SigCode(jen.Id(sv.Name), sv.Sig))
 			}
 		}
 		for _, h := range sh.Handlers {
-			switch {
-			case h.Doc == "":
-			case h.SigText != "" && !t.Bulk.Disabled():
-				text.WriteString("\t// " + emit.OneLine(h.Doc) + "\n\t" + h.Name + h.SigText + "\n")
-			default:
+			if h.Doc == "" {
+				continue
+			}
+			if sig, ok := bulkSig(t.Bulk, h.Sig); ok {
+				text.WriteString("\t// " + emit.OneLine(h.Doc) + "\n\t" + h.Name + sig + "\n")
+			} else {
 				flush()
 				it.Add(emit.Comment(h.Doc))
 				it.Add(emit.SigCode(jen.Id(h.Name), h.Sig))
@@ -74,11 +84,11 @@ func (t Target) Header(f *jen.File, sh *plan.Plan) {
 		values = append(values, jen.Id("into").Op(":").Id("into"))
 		find = append(find, jen.List(jen.Id("into"), jen.Id("_")).Op(":=").Id("h").Assert(jen.Id(n.Into)))
 	}
-	f.Type().Id(n.Workflow).Struct(append(fields, jen.Id("cfg").Add(emit.Rt("Config")))...)
+	f.Type().Id(n.Workflow).Struct(append(fields, jen.Id("cfg").Add(emit.Flowcimpl("Config")))...)
 	f.Line()
 	f.Comment("New" + n.Workflow + " returns " + sh.Noun + " over your handlers.")
-	values = append(values, jen.Id("cfg").Op(":").Add(emit.Rt("NewConfig")).Call(jen.Id("opts").Op("...")))
-	f.Func().Id("New"+n.Workflow).Params(jen.Id("h").Id(n.Handlers), jen.Id("opts").Op("...").Add(emit.Rt("Option"))).
+	values = append(values, jen.Id("cfg").Op(":").Add(emit.Flowcimpl("NewConfig")).Call(jen.Id("opts").Op("...")))
+	f.Func().Id("New"+n.Workflow).Params(jen.Id("h").Id(n.Handlers), jen.Id("opts").Op("...").Add(emit.Flowcrt("Option"))).
 		Op("*").Id(n.Workflow).Block(
 		append(find, jen.Return(jen.Op("&").Id(n.Workflow).Custom(emit.Multiline, values...)))...,
 	)
@@ -249,7 +259,7 @@ func observeRun(b *jen.Group, n plan.Names) {
 	b.Comment("state under way.")
 	b.Var().Id("end").Op(",").Id("leave").Func().Params(jen.Error())
 	b.If(jen.Id("w").Dot("cfg").Dot("Observer").Op("!=").Nil()).Block(
-		jen.List(jen.Id("ctx"), jen.Id("end")).Op("=").Add(emit.Rt("ObserveRun")).Call(jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Lit(n.Workflow)),
+		jen.List(jen.Id("ctx"), jen.Id("end")).Op("=").Add(emit.Flowcimpl("ObserveRun")).Call(jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Lit(n.Workflow)),
 	)
 }
 
@@ -258,8 +268,8 @@ func observeRun(b *jen.Group, n plan.Names) {
 func recoverPanic(b *jen.Group, n plan.Names, l *emit.Loop) {
 	b.Comment("A panic fails the run with an error naming its state; one deferred recover per run keeps")
 	b.Comment("transitions free of defers.")
-	panicErr := jen.Op("&").Add(emit.Rt("StateError")).Values(jen.Id("State").Op(":").Id("id"),
-		jen.Id("Err").Op(":").Add(emit.Rt("PanicError")).Call(jen.Id("id"), jen.Id("r")))
+	panicErr := jen.Op("&").Add(emit.Flowcrt("StateError")).Values(jen.Id("State").Op(":").Id("id"),
+		jen.Id("Err").Op(":").Add(emit.Flowcimpl("PanicError")).Call(jen.Id("id"), jen.Id("r")))
 	b.Defer().Func().Params().Block(
 		jen.If(jen.Id("r").Op(":=").Recover(), jen.Id("r").Op("!=").Nil()).Block(
 			jen.Id("id").Op(":=").Id(n.IdsVar()).Index(jen.Id("step")),
@@ -337,7 +347,7 @@ func (t Target) enter(n plan.Names, l *emit.Loop) []jen.Code {
 	var out []jen.Code
 	if l.Ctx {
 		out = append(out, jen.If(jen.Id("w").Dot("cfg").Dot("StateContext")).Block(
-			jen.Id("sctx").Op("=").Add(emit.Rt("WithState")).Call(jen.Id("ctx"), id),
+			jen.Id("sctx").Op("=").Add(emit.Flowcrt("WithState")).Call(jen.Id("ctx"), id),
 		))
 	}
 	return append(out, jen.If(jen.Id("w").Dot("cfg").Dot("Observer").Op("!=").Nil()).Block(
@@ -404,7 +414,7 @@ func (t Target) inPlace(body *jen.Group, n plan.Names, l *emit.Loop) {
 			lb.Add(canceled(l))
 			lb.Var().Id("e").Error().Comment("not err, which the recover shares: this one can stay in a register")
 			lb.Switch(row.Clone().Dot("call")).BlockFunc(func(sw *jen.Group) { t.calls(sw, n, p.Handlers, p.InPlace, 4) })
-			lb.If(jen.Id("e").Op("!=").Nil()).Block(jen.Return(failWith(l, jen.Op("&").Add(emit.Rt("StateError")).Values(
+			lb.If(jen.Id("e").Op("!=").Nil()).Block(jen.Return(failWith(l, jen.Op("&").Add(emit.Flowcrt("StateError")).Values(
 				jen.Id("State").Op(":").Id(n.IdsVar()).Index(jen.Id("cur")), jen.Id("Err").Op(":").Id("e")))...))
 			for _, c := range p.InPlaceFold {
 				lb.Add(c)
@@ -508,7 +518,7 @@ func (t Target) Mock(_ *jen.File, d emit.Dialect, sh *plan.Plan) {
 	for _, c := range m.Doc {
 		f.Comment(c)
 	}
-	f.Type().Id(n.Mock).Struct(jen.Id("mocks").Op("*").Add(emit.Rt("Mocks")).Comment("unexported: handler methods are exported names"))
+	f.Type().Id(n.Mock).Struct(jen.Id("mocks").Op("*").Add(emit.Flowcrun("Mocks")).Comment("unexported: handler methods are exported names"))
 	if m.Marker != "" {
 		f.Line()
 		for _, c := range m.MarkerDoc {
@@ -518,7 +528,7 @@ func (t Target) Mock(_ *jen.File, d emit.Dialect, sh *plan.Plan) {
 	}
 	f.Line()
 	f.Comment("New" + n.Mock + "Handlers returns handlers that answer from mocks.")
-	f.Func().Id("New" + n.Mock + "Handlers").Params(jen.Id("mocks").Op("*").Add(emit.Rt("Mocks"))).Id(n.Mock).Block(
+	f.Func().Id("New" + n.Mock + "Handlers").Params(jen.Id("mocks").Op("*").Add(emit.Flowcrun("Mocks"))).Id(n.Mock).Block(
 		jen.Return(jen.Id(n.Mock).Values(jen.Id("mocks").Op(":").Id("mocks"))),
 	)
 	d.MockHelpers(f)
@@ -526,7 +536,7 @@ func (t Target) Mock(_ *jen.File, d emit.Dialect, sh *plan.Plan) {
 	// each would be most of the output, and the slowest part to format.
 	var simple, other []plan.Handler
 	for _, h := range sh.Handlers {
-		if h.MockDoc == nil && h.SigText != "" && h.MockText != "" {
+		if _, ok := emit.Imports(nil).SigText(h.Sig); ok && h.MockDoc == nil && h.Answer != nil {
 			simple = append(simple, h)
 		} else {
 			other = append(other, h)
@@ -538,10 +548,11 @@ func (t Target) Mock(_ *jen.File, d emit.Dialect, sh *plan.Plan) {
 		// The first goes through jennifer, so that the file imports what
 		// the signatures of the rest name.
 		first := simple[0]
-		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(emit.SigCode(jen.Id(first.Name), first.Sig)).Block(d.MockBody(first)...)
+		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(emit.SigCode(jen.Id(first.Name), first.Sig)).Block(emit.MockCode(first.Answer)...)
 		var text strings.Builder
 		for _, h := range simple[1:] {
-			text.WriteString("func (m " + n.Mock + ") " + h.Name + h.SigText + " {\n\t" + h.MockText + "\n}\n")
+			sig, _ := emit.Imports(nil).SigText(h.Sig)
+			text.WriteString("func (m " + n.Mock + ") " + h.Name + sig + " {\n\t" + emit.MockText(h.Answer) + "\n}\n")
 		}
 		if ph := t.MockBulk.Placeholder(text.String()); ph != "" {
 			// A function, so that the formatter keeps it beside the first
@@ -549,7 +560,7 @@ func (t Target) Mock(_ *jen.File, d emit.Dialect, sh *plan.Plan) {
 			f.Func().Id(ph).Params().Block()
 		} else {
 			for _, h := range simple[1:] {
-				f.Func().Params(jen.Id("m").Id(n.Mock)).Add(emit.SigCode(jen.Id(h.Name), h.Sig)).Block(d.MockBody(h)...)
+				f.Func().Params(jen.Id("m").Id(n.Mock)).Add(emit.SigCode(jen.Id(h.Name), h.Sig)).Block(emit.MockCode(h.Answer)...)
 			}
 		}
 	}
@@ -565,11 +576,11 @@ func (t Target) Mock(_ *jen.File, d emit.Dialect, sh *plan.Plan) {
 	}
 	opts := jen.Id("opts").Op("...")
 	if m.StateContext {
-		opts = jen.Append(jen.Id("opts").Index(jen.Op(":").Len(jen.Id("opts")).Op(":").Len(jen.Id("opts"))), emit.Rt("WithStateContext").Call()).Op("...")
+		opts = jen.Append(jen.Id("opts").Index(jen.Op(":").Len(jen.Id("opts")).Op(":").Len(jen.Id("opts"))), emit.Flowcrt("WithStateContext").Call()).Op("...")
 	}
 	f.Line()
 	f.Comment("New" + n.Mock + " returns a " + n.Workflow + " whose handlers answer from mocks.")
-	f.Func().Id("New"+n.Mock).Params(jen.Id("mocks").Op("*").Add(emit.Rt("Mocks")), jen.Id("opts").Op("...").Add(emit.Rt("Option"))).
+	f.Func().Id("New"+n.Mock).Params(jen.Id("mocks").Op("*").Add(emit.Flowcrun("Mocks")), jen.Id("opts").Op("...").Add(emit.Flowcrt("Option"))).
 		Op("*").Id(n.Workflow).Block(
 		jen.Return(jen.Id("New"+n.Workflow).Call(jen.Id("New"+n.Mock+"Handlers").Call(jen.Id("mocks")), opts)),
 	)
@@ -609,13 +620,13 @@ func (Target) sessions(f *jen.File, d emit.Dialect, sh *plan.Plan) {
 	}, d.SessionHooks()...)
 	fields = append(fields, jen.Id("Run").Op(":").Id("w").Dot("runAt"))
 	types := []jen.Code{emit.GoType(ss.Value), emit.GoType(ss.Input)}
-	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id("sessions").Params().Op("*").Add(emit.Rt("Sessions")).Types(types...).Block(
-		jen.Return(jen.Op("&").Add(emit.Rt("Sessions")).Types(types...).Custom(emit.Multiline, fields...)),
+	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id("sessions").Params().Op("*").Add(emit.Flowcimpl("Sessions")).Types(types...).Block(
+		jen.Return(jen.Op("&").Add(emit.Flowcimpl("Sessions")).Types(types...).Custom(emit.Multiline, fields...)),
 	)
 	f.Line()
 	f.Comment("runAt runs session sess on " + ss.Arg + " from the state a checkpoint names.")
 	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id("runAt").Params(
-		emit.CtxParam(), jen.Id("sess").Op("*").Add(emit.Rt("Session")), jen.Id(ss.Arg).Add(emit.GoType(ss.Value)), jen.Id("state").String(),
+		emit.CtxParam(), jen.Id("sess").Op("*").Add(emit.Flowcimpl("Session")), jen.Id(ss.Arg).Add(emit.GoType(ss.Value)), jen.Id("state").String(),
 	).Params(emit.GoType(ss.Value), jen.Error()).BlockFunc(func(b *jen.Group) {
 		b.Id("i").Op(":=").Qual("slices", "Index").Call(jen.Id(n.IdsVar()).Index(jen.Lit(1).Op(":").Lit(sh.Resumable+1)), jen.Id("state"))
 		zero := jen.Id(ss.Arg)

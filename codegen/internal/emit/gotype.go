@@ -1,0 +1,231 @@
+package emit
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/flowc-dev/flowc/ir"
+	"github.com/flowc-dev/flowc/ir/plan"
+)
+
+// This file is the one place that renders the plan's identifiers, types,
+// signatures and mock calls as Go: through jennifer for the native file,
+// and as text for the native target's bulk lines and for the Temporal
+// file's template. The two renderings sit side by side so that they
+// agree; TestBulkTextIsGofmtd and the golden cases hold them to it.
+
+// The runtime's packages (plan.RuntimePath...) and the names generated
+// files import them as: the runtime under RuntimeAlias (its name shadows
+// the standard library's), the machinery under ImplAlias, each dialect's
+// part of it (task chains, JSON mode, the States Language) under
+// ChainAlias, JSONAlias and ASLAlias, the harness under HarnessAlias.
+const (
+	RuntimeAlias = "flowcrt"
+	ImplAlias    = "flowcimpl"
+	ChainAlias   = "flowcchain"
+	JSONAlias    = "flowcjson"
+	ASLAlias     = "flowcasl"
+	HarnessAlias = "flowcrun"
+)
+
+// RuntimeAliases are the names generated files import the runtime packages as.
+var RuntimeAliases = map[string]string{plan.RuntimePath: RuntimeAlias, plan.ImplPath: ImplAlias, plan.ChainPath: ChainAlias, plan.JSONPath: JSONAlias, plan.ASLPath: ASLAlias, plan.HarnessPath: HarnessAlias}
+
+// Flowcrt is name of the users' runtime package: flowcrt.<name>.
+func Flowcrt(name string) *jen.Statement { return jen.Qual(plan.RuntimePath, name) }
+
+// Flowcimpl is name of the runtime's machinery: flowcimpl.<name>.
+func Flowcimpl(name string) *jen.Statement { return jen.Qual(plan.ImplPath, name) }
+
+// Flowcrun is name of the harness of mocks and programs: flowcrun.<name>.
+func Flowcrun(name string) *jen.Statement { return jen.Qual(plan.HarnessPath, name) }
+
+// Qual is the runtime identifier r.
+func Qual(r *plan.Ref) *jen.Statement { return jen.Qual(r.Pkg, r.Name) }
+
+// GoType renders a type.
+func GoType(t *ir.Type) *jen.Statement {
+	switch t.Kind {
+	case ir.TypeSlice:
+		return jen.Index().Add(GoType(t.Elem))
+	case ir.TypeMap:
+		return jen.Map(GoType(t.Key)).Add(GoType(t.Elem))
+	case ir.TypePointer:
+		return jen.Op("*").Add(GoType(t.Elem))
+	case ir.TypeMessages:
+		return Flowcrt("Messages")
+	}
+	if t.Pkg != "" {
+		return jen.Qual(t.Pkg, t.Name)
+	}
+	return jen.Id(t.Name)
+}
+
+// SigCode renders the signature s after the method's name.
+func SigCode(name *jen.Statement, s plan.Sig) *jen.Statement {
+	params := []jen.Code{CtxParam()}
+	for _, p := range s.Params {
+		params = append(params, jen.Id(p.Name).Add(GoType(p.Typ)))
+	}
+	var results []jen.Code
+	for _, r := range s.Results {
+		results = append(results, GoType(r))
+	}
+	return name.Params(params...).Params(append(results, jen.Error())...)
+}
+
+// MockCode is the body of a mock method that returns c.
+func MockCode(c *plan.MockCall) []jen.Code {
+	recv := jen.Id("m")
+	if !c.Own {
+		recv = recv.Dot("mocks")
+	}
+	args := make([]jen.Code, len(c.Args))
+	for i, a := range c.Args {
+		switch {
+		case a.Param != "":
+			args[i] = jen.Id(a.Param)
+		case a.Lit == nil:
+			args[i] = jen.Nil()
+		default:
+			args[i] = jen.Lit(a.Lit)
+		}
+	}
+	return []jen.Code{jen.Return(recv.Dot(c.Method).Call(args...))}
+}
+
+// MockText is MockCode as text.
+func MockText(c *plan.MockCall) string {
+	var b strings.Builder
+	b.WriteString("return m.")
+	if !c.Own {
+		b.WriteString("mocks.")
+	}
+	b.WriteString(c.Method + "(")
+	for i, a := range c.Args {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		switch {
+		case a.Param != "":
+			b.WriteString(a.Param)
+		case a.Lit == nil:
+			b.WriteString("nil")
+		default:
+			b.WriteString(strconv.Quote(a.Lit.(string)))
+		}
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// Imports are the packages a text rendering names, by path, with the name
+// each is imported as; nil renders only what needs no import but context
+// and the runtime's package flowcrt, as bulk text in a native file, which
+// imports them, may.
+type Imports map[string]string
+
+// Name is the name path is imported as: the runtime's aliases, else the
+// last element of the path as an identifier, made unique.
+func (im Imports) Name(path string) string {
+	if n, ok := im[path]; ok {
+		return n
+	}
+	n := RuntimeAliases[path]
+	if n == "" {
+		n = packageName(path)
+		for i := 2; slices.Contains(slices.Collect(maps.Values(im)), n); i++ {
+			n = packageName(path) + strconv.Itoa(i)
+		}
+	}
+	im[path] = n
+	return n
+}
+
+// Ref is the runtime identifier r as text; "" for none.
+func (im Imports) Ref(r *plan.Ref) string {
+	if r == nil {
+		return ""
+	}
+	return im.Name(r.Pkg) + "." + r.Name
+}
+
+// Type is GoType as text; ok is false when im is nil and t names a package
+// other than flowcrt.
+func (im Imports) Type(t *ir.Type) (text string, ok bool) {
+	var b strings.Builder
+	ok = im.typeText(&b, t)
+	return b.String(), ok
+}
+
+func (im Imports) typeText(b *strings.Builder, t *ir.Type) bool {
+	switch t.Kind {
+	case ir.TypeSlice:
+		b.WriteString("[]")
+		return im.typeText(b, t.Elem)
+	case ir.TypeMap:
+		b.WriteString("map[")
+		ok := im.typeText(b, t.Key)
+		b.WriteString("]")
+		return im.typeText(b, t.Elem) && ok
+	case ir.TypePointer:
+		b.WriteString("*")
+		return im.typeText(b, t.Elem)
+	case ir.TypeMessages:
+		return im.typeText(b, plan.RtType(plan.RuntimePath, "Messages"))
+	}
+	switch {
+	case t.Pkg == "":
+	case im != nil:
+		b.WriteString(im.Name(t.Pkg) + ".")
+	case t.Pkg == plan.RuntimePath:
+		b.WriteString(RuntimeAlias + ".")
+	default:
+		return false
+	}
+	b.WriteString(t.Name)
+	return true
+}
+
+// SigText is SigCode as text, after the method's name; ok as for Type.
+func (im Imports) SigText(s plan.Sig) (text string, ok bool) {
+	var b strings.Builder
+	ok = true
+	b.WriteString("(ctx context.Context")
+	for _, p := range s.Params {
+		b.WriteString(", " + p.Name + " ")
+		ok = im.typeText(&b, p.Typ) && ok
+	}
+	if len(s.Results) == 0 { // gofmt drops the parentheses of a lone result
+		b.WriteString(") error")
+		return b.String(), ok
+	}
+	b.WriteString(") (")
+	for _, r := range s.Results {
+		ok = im.typeText(&b, r) && ok
+		b.WriteString(", ")
+	}
+	b.WriteString("error)")
+	return b.String(), ok
+}
+
+// packageName guesses a package's name from its import path, as jennifer
+// does: the last element, less what an identifier cannot hold.
+func packageName(path string) string {
+	last := path[strings.LastIndexByte(path, '/')+1:]
+	name := strings.Map(func(r rune) rune {
+		if r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return unicode.ToLower(r)
+		}
+		return -1
+	}, last)
+	if name == "" || unicode.IsDigit(rune(name[0])) {
+		name = "pkg" + name
+	}
+	return name
+}
