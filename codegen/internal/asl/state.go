@@ -17,7 +17,7 @@ func (g *aslGen) stepSignature() *jen.Statement {
 
 // state emits a state's package-level spec and its step method, then the
 // machines it holds.
-func (g *aslGen) state(f *jen.File, t emit.Target, s *ir.State) {
+func (g *aslGen) state(f *jen.File, t emit.Writer, s *ir.State) {
 	a := s.ASL
 	var spec string
 	if a.Type != ir.ASLFail { // a Fail state has no processing of its own

@@ -41,7 +41,7 @@ func (g *chainGen) EntryBody(plan.Entry) []jen.Code {
 }
 
 // Steps emits the tasks, the run loop and each task's step.
-func (g *chainGen) Steps(f *jen.File, t emit.Target) {
+func (g *chainGen) Steps(f *jen.File, t emit.Writer) {
 	f.ImportAlias(plan.ChainPath, emit.ChainAlias)
 	g.tasks(f) // task.go
 	t.Loop(f, g.n, &emit.Loop{

@@ -76,7 +76,7 @@ func (g *jsonGen) MockBody(plan.Handler) []jen.Code {
 // Steps emits the CodeMie configuration, the task table, the run loop that
 // the run and every branch and item share, each state's step and fan-out,
 // and the services the configuration asks for.
-func (g *jsonGen) Steps(f *jen.File, t emit.Target) {
+func (g *jsonGen) Steps(f *jen.File, t emit.Writer) {
 	f.ImportAlias(plan.JSONPath, emit.JSONAlias)
 	g.codemieDecls(f) // codemie.go
 	g.tasks(f)

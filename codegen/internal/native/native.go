@@ -13,9 +13,10 @@ import (
 	"github.com/flowc-dev/flowc/ir/plan"
 )
 
-// Target is the target that runs a workflow in the caller's goroutine:
-// a for loop over a step enum whose cases call the step methods.
-type Target struct {
+// writer is the native target's emit.Writer: it runs a workflow in the
+// caller's goroutine, a for loop over a step enum whose cases call the
+// step methods.
+type writer struct {
 	Bulk *emit.Bulk // the lines it writes itself
 	// The mock handlers go to a file of their own, with its own bulk lines.
 	MockFile *jen.File
@@ -31,7 +32,7 @@ func bulkSig(b *emit.Bulk, s plan.Sig) (string, bool) {
 	return emit.Imports(nil).SigText(s)
 }
 
-func (t Target) Header(f *jen.File, sh *plan.Plan) {
+func (t writer) Header(f *jen.File, sh *plan.Plan) {
 	n := sh.Names
 	f.Line()
 	for _, c := range sh.HandlersDoc {
@@ -96,7 +97,7 @@ func (t Target) Header(f *jen.File, sh *plan.Plan) {
 }
 
 // intoInterface declares the in-place form of the plain states' handlers.
-func (t Target) intoInterface(f *jen.File, sh *plan.Plan) {
+func (t writer) intoInterface(f *jen.File, sh *plan.Plan) {
 	n := sh.Names
 	f.Line()
 	f.Comment(n.Into + " is optional. When your handlers also implement it and a run has no observer,")
@@ -124,7 +125,7 @@ func (t Target) intoInterface(f *jen.File, sh *plan.Plan) {
 // stepEnum names the states; the ids table turns a step back into its
 // state's id for errors and checkpoints. The constants have no comment:
 // the table says the same, and comments are the slowest thing to format.
-func (t Target) stepEnum(f *jen.File, sh *plan.Plan) {
+func (t writer) stepEnum(f *jen.File, sh *plan.Plan) {
 	n := sh.Names
 	keys := make([]string, len(sh.StepEnum))
 	ids := make([]string, len(sh.StepEnum))
@@ -169,7 +170,7 @@ func lines(indent string, items []string, end string) string {
 	return sb.String()
 }
 
-func (t Target) Entry(f *jen.File, d emit.Dialect, sh *plan.Plan) {
+func (t writer) Entry(f *jen.File, d emit.Dialect, sh *plan.Plan) {
 	n := sh.Names
 	for _, e := range sh.Runs {
 		f.Line()
@@ -181,7 +182,7 @@ func (t Target) Entry(f *jen.File, d emit.Dialect, sh *plan.Plan) {
 	t.sessions(f, d, sh)
 }
 
-func (t Target) Loop(f *jen.File, n plan.Names, l *emit.Loop) {
+func (t writer) Loop(f *jen.File, n plan.Names, l *emit.Loop) {
 	params := append([]jen.Code{emit.CtxParam()}, l.Params...)
 	if l.FromStep {
 		step := jen.Id("step")
@@ -291,7 +292,7 @@ func quiet(b *jen.Group) {
 }
 
 // transition is the body of the loop: one step and what follows it.
-func (t Target) transition(body *jen.Group, n plan.Names, l *emit.Loop) {
+func (t writer) transition(body *jen.Group, n plan.Names, l *emit.Loop) {
 	if l.Plain != nil {
 		t.inPlace(body, n, l)
 	}
@@ -342,7 +343,7 @@ func (t Target) transition(body *jen.Group, n plan.Names, l *emit.Loop) {
 }
 
 // enter tells the hooks the state begins.
-func (t Target) enter(n plan.Names, l *emit.Loop) []jen.Code {
+func (t writer) enter(n plan.Names, l *emit.Loop) []jen.Code {
 	id := jen.Id(n.IdsVar()).Index(jen.Id("step"))
 	var out []jen.Code
 	if l.Ctx {
@@ -357,7 +358,7 @@ func (t Target) enter(n plan.Names, l *emit.Loop) []jen.Code {
 }
 
 // leave tells the hooks the state has ended: the observer, and the save.
-func (t Target) leave(l *emit.Loop) []jen.Code {
+func (t writer) leave(l *emit.Loop) []jen.Code {
 	out := []jen.Code{jen.If(jen.Id("leave").Op("!=").Nil()).Block(jen.Id("leave").Call(jen.Err()), jen.Id("leave").Op("=").Nil())}
 	if l.Save != nil {
 		out = append(out, l.Save)
@@ -367,7 +368,7 @@ func (t Target) leave(l *emit.Loop) []jen.Code {
 
 // cases dispatches on the step: each state but the plain ones calls its
 // step.
-func (t Target) cases(sw *jen.Group, n plan.Names, l *emit.Loop) {
+func (t writer) cases(sw *jen.Group, n plan.Names, l *emit.Loop) {
 	lhs := append(append([]jen.Code{jen.Id("next")}, l.Outs...), jen.Err())
 	for _, s := range l.States {
 		switch {
@@ -398,7 +399,7 @@ func canceled(l *emit.Loop) jen.Code {
 // of their handlers, while fast: with no observer, state context or
 // session between states, this loop has only the cancellation test, the
 // call and the fold (docs/benchmarks.md).
-func (t Target) inPlace(body *jen.Group, n plan.Names, l *emit.Loop) {
+func (t writer) inPlace(body *jen.Group, n plan.Names, l *emit.Loop) {
 	p := l.Plain
 	row := jen.Id(n.PlainVar()).Index(jen.Id("cur"))
 	body.If(jen.Id("fast")).Block(
@@ -426,7 +427,7 @@ func (t Target) inPlace(body *jen.Group, n plan.Names, l *emit.Loop) {
 
 // calls dispatches a plain state on its handler, one case each: text, as
 // it is made of names only.
-func (t Target) calls(sw *jen.Group, n plan.Names, handlers []string, call func(string) []string, depth int) {
+func (t writer) calls(sw *jen.Group, n plan.Names, handlers []string, call func(string) []string, depth int) {
 	indent := strings.Repeat("\t", depth)
 	var text strings.Builder
 	for _, h := range handlers {
@@ -447,7 +448,7 @@ func (t Target) calls(sw *jen.Group, n plan.Names, handlers []string, call func(
 
 // plainTable names the handlers of a loop's plain states, and gives each
 // such state its handler and the step after it.
-func (t Target) plainTable(f *jen.File, n plan.Names, l *emit.Loop) {
+func (t writer) plainTable(f *jen.File, n plan.Names, l *emit.Loop) {
 	p := l.Plain
 	f.Line()
 	f.Comment(n.CallType() + " names the handler a plain state calls; " + n.NoCall() + ": the state is not plain.")
@@ -511,7 +512,7 @@ func resultName(l *emit.Loop) string {
 }
 
 // Mock writes the mock handlers into the mock file; f is the workflow's.
-func (t Target) Mock(_ *jen.File, d emit.Dialect, sh *plan.Plan) {
+func (t writer) Mock(_ *jen.File, d emit.Dialect, sh *plan.Plan) {
 	f, n, m := t.MockFile, sh.Names, sh.Mock
 	f.Line()
 	f.Comment(n.Mock + " implements " + n.Handlers + " with canned responses, for tests and dry runs.")
@@ -589,7 +590,7 @@ func (t Target) Mock(_ *jen.File, d emit.Dialect, sh *plan.Plan) {
 // sessions writes the methods that run a workflow as a session through
 // flowcrt.Sessions, and runAt, which goes on from the state a checkpoint
 // names.
-func (Target) sessions(f *jen.File, d emit.Dialect, sh *plan.Plan) {
+func (writer) sessions(f *jen.File, d emit.Dialect, sh *plan.Plan) {
 	n, ss := sh.Names, sh.Sessions
 	d.Invoke(f)
 	out := ss.Out

@@ -26,9 +26,28 @@ import (
 // module of its own so that the SDK stays out of other programs.
 const flowtemporalPath = "github.com/flowc-dev/flowc/temporal/flowtemporal"
 
-// Generate writes the Temporal file of the workflow of plan sh; source is
+// Target writes, beside a workflow's native file, the file that runs it on
+// Temporal.
+type Target struct{}
+
+// Files writes the Temporal file; opts are those of the native file.
+func (Target) Files(p *plan.Plan, opts emit.Options) ([]emit.File, error) {
+	src, err := generate(p, opts.Source)
+	if err != nil {
+		return nil, err
+	}
+	return []emit.File{{Name: fileName(opts.FileName), Content: src}}, nil
+}
+
+// fileName is the name of the Temporal file of the workflow whose native
+// file is flowFile ("triage_flow.go" -> "triage_temporal.go").
+func fileName(flowFile string) string {
+	return strings.TrimSuffix(strings.TrimSuffix(flowFile, ".go"), "_flow") + "_temporal.go"
+}
+
+// generate writes the Temporal file of the workflow of plan sh; source is
 // the definition's path, for the header.
-func Generate(sh *plan.Plan, source string) ([]byte, error) {
+func generate(sh *plan.Plan, source string) ([]byte, error) {
 	sigs := signaturesOf(sh)
 	tw := temporalWorkflow{
 		Source: emit.OneLine(source), Package: sh.Package, Name: sh.Names.Workflow, Handlers: sh.Names.Handlers,

@@ -43,7 +43,7 @@ func (g *typedGen) regionParams(r *ir.Region) []jen.Code {
 }
 
 // region emits the functions of one fan-out, after its opening state's step.
-func (g *typedGen) region(f *jen.File, fan *plan.FanOut, t emit.Target) {
+func (g *typedGen) region(f *jen.File, fan *plan.FanOut, t emit.Writer) {
 	if fan.Items {
 		if fallible(g.c.Items(fan.Region).Source) {
 			g.itemsFunc(f, fan.Region)
@@ -323,7 +323,7 @@ func (g *typedGen) itemsFunc(f *jen.File, r *ir.Region) {
 
 // runner emits the loop that runs one branch or item of a fan-out over
 // the fan-out's states until it reaches the fan-out's exit.
-func (g *typedGen) runner(f *jen.File, fan *plan.FanOut, t emit.Target) {
+func (g *typedGen) runner(f *jen.File, fan *plan.FanOut, t emit.Writer) {
 	l := &emit.Loop{
 		Loop:   runner(fan),
 		Params: []jen.Code{jen.Id("s").Op("*").Id(g.n.State)},

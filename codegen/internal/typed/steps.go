@@ -12,7 +12,7 @@ import (
 
 // Steps emits the run loop, then each state's step, its transition and
 // the fan-out it opens.
-func (g *typedGen) Steps(f *jen.File, t emit.Target) {
+func (g *typedGen) Steps(f *jen.File, t emit.Writer) {
 	n := g.n
 	var prelude []jen.Code
 	var fold jen.Code
@@ -125,7 +125,7 @@ func (g *typedGen) testsCase(s *ir.State) []jen.Code {
 // states: into, one per run, allocated only for handlers that implement
 // n.Into, since it escapes to them. Those run plain states in a loop of
 // their own when nothing happens between states (see
-// native.Target.inPlace); a returned update goes to u.
+// the native writer's inPlace); a returned update goes to u.
 func (g *typedGen) plainBuffers() []jen.Code {
 	return []jen.Code{
 		jen.Comment("Handlers that implement " + g.n.Into + " write a plain state's update here."),
