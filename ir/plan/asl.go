@@ -56,7 +56,7 @@ func aslPlan(c *ir.Checked) *Plan {
 			Name: "Run",
 			Doc: []string{"Run executes the state machine on input, any value that encodes as JSON, and returns its",
 				"output. A failure is returned as an error whose *flowcrt.Error holds the name and cause."},
-			Sig: Sig{Params: []sigParam{{Name: "input", Typ: BasicType("any")}}, Results: []*ir.Type{BasicType("any")}},
+			Sig: Sig{Params: []Param{{Name: "input", Typ: BasicType("any")}}, Results: []*ir.Type{BasicType("any")}},
 		}},
 		Sessions: aslSessions(w),
 		Mock: mockSpec{
@@ -137,11 +137,11 @@ func (h *aslHandler) sig() Sig {
 	anyType := BasicType("any")
 	switch h.kind {
 	case agentHandler:
-		return Sig{Params: []sigParam{{Name: "in", Typ: anyType}, {Name: "agent", Typ: RtType(RuntimePath, "Agent")}}, Results: []*ir.Type{anyType}}
+		return Sig{Params: []Param{{Name: "in", Typ: anyType}, {Name: "agent", Typ: RtType(RuntimePath, "Agent")}}, Results: []*ir.Type{anyType}}
 	case approvalHandler:
-		return Sig{Params: []sigParam{{Name: "req", Typ: RtType(RuntimePath, "ApprovalRequest")}}, Results: []*ir.Type{BasicType("string")}}
+		return Sig{Params: []Param{{Name: "req", Typ: RtType(RuntimePath, "ApprovalRequest")}}, Results: []*ir.Type{BasicType("string")}}
 	}
-	return Sig{Params: []sigParam{{Name: "in", Typ: anyType}}, Results: []*ir.Type{anyType}}
+	return Sig{Params: []Param{{Name: "in", Typ: anyType}}, Results: []*ir.Type{anyType}}
 }
 
 func (h *aslHandler) doc() string {

@@ -37,7 +37,7 @@ func chainPlan(c *ir.Checked) *Plan {
 				"It returns the last task's output and the chain variables; on failure, the state as it was",
 				"when the failing task began, and the error.",
 			},
-			Sig: Sig{Params: []sigParam{{Name: "input", Typ: BasicType("any")}}, Results: []*ir.Type{RtType(RuntimePath, "ChainState")}},
+			Sig: Sig{Params: []Param{{Name: "input", Typ: BasicType("any")}}, Results: []*ir.Type{RtType(RuntimePath, "ChainState")}},
 		}},
 		Mock: mockSpec{Caller: "task", Doc: []string{
 			"A mocked Return is {\"Output\": <json>, \"Eval\": \"<string>\"}; without \"Eval\" the eval string is the",

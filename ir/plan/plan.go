@@ -134,12 +134,12 @@ type Entry struct {
 // data: the native target writes it through jennifer and the Temporal
 // target prints it, so the two always agree.
 type Sig struct {
-	Params  []sigParam
+	Params  []Param
 	Results []*ir.Type
 }
 
-// sigParam is a named parameter of a Sig.
-type sigParam struct {
+// Param is a named parameter of a Sig.
+type Param struct {
 	Name string
 	Typ  *ir.Type
 }
@@ -156,7 +156,7 @@ func RtType(pkg, name string) *ir.Type { return &ir.Type{Kind: ir.TypeNamed, Pkg
 // callSig is (ctx, call T) (result, error), T a type of the users' runtime
 // package (flowcrt).
 func callSig(call string, result *ir.Type) Sig {
-	return Sig{Params: []sigParam{{"call", RtType(RuntimePath, call)}}, Results: []*ir.Type{result}}
+	return Sig{Params: []Param{{"call", RtType(RuntimePath, call)}}, Results: []*ir.Type{result}}
 }
 
 // SessionSpec is how a dialect's sessions differ: the state they keep and

@@ -49,7 +49,7 @@ func typedPlan(c *ir.Checked) *Plan {
 		StepDoc: n.Step + " names the state a run is in; the zero value means the run is over.",
 		Runs: []Entry{{
 			Name: "Run", Doc: run,
-			Sig: Sig{Params: []sigParam{{Name: "in", Typ: OwnType(n.State)}}, Results: []*ir.Type{OwnType(n.State)}},
+			Sig: Sig{Params: []Param{{Name: "in", Typ: OwnType(n.State)}}, Results: []*ir.Type{OwnType(n.State)}},
 		}},
 		Sessions: typedSessions(w, n),
 		Mock:     mockSpec{Caller: "state", Doc: mockDoc, StateContext: true},
@@ -148,7 +148,7 @@ func (p *Plan) typedHandlers() []Handler {
 	if hasApprovals(w) {
 		out = append(out, Handler{
 			Name: "Approve",
-			Sig:  Sig{Params: []sigParam{{Name: "req", Typ: RtType(RuntimePath, "ApprovalRequest")}}, Results: []*ir.Type{BasicType("string")}},
+			Sig:  Sig{Params: []Param{{Name: "req", Typ: RtType(RuntimePath, "ApprovalRequest")}}, Results: []*ir.Type{BasicType("string")}},
 			MockDoc: []string{
 				"Approve answers an approval state from its mock: a Return is the decision, a JSON string or",
 				"{\"decision\": \"...\"}. A state without a mock leaves the decision to a person: the run waits.",
@@ -161,9 +161,9 @@ func (p *Plan) typedHandlers() []Handler {
 // typedSig is (ctx, s State[, item T]) (Update[, label string], error):
 // inside an iteration chain the item follows the state.
 func (p *Plan) typedSig(h *ir.Handler, item *ir.Type) Sig {
-	s := Sig{Params: []sigParam{{Name: "s", Typ: OwnType(p.Names.State)}}, Results: []*ir.Type{OwnType(p.Names.Update)}}
+	s := Sig{Params: []Param{{Name: "s", Typ: OwnType(p.Names.State)}}, Results: []*ir.Type{OwnType(p.Names.Update)}}
 	if item != nil {
-		s.Params = append(s.Params, sigParam{Name: "item", Typ: p.ItemType(item)})
+		s.Params = append(s.Params, Param{Name: "item", Typ: p.ItemType(item)})
 	}
 	if h.Kind == ir.HandlerAction || h.Kind == ir.HandlerEval {
 		s.Results = append(s.Results, BasicType("string"))

@@ -99,14 +99,14 @@ func MockCode(c *plan.MockCall) []jen.Code {
 	return []jen.Code{jen.Return(recv.Dot(c.Method).Call(args...))}
 }
 
-// MockText is MockCode as text.
-func MockText(c *plan.MockCall) string {
-	var b strings.Builder
+// WriteMock writes MockCode as text to b.
+func WriteMock(b *strings.Builder, c *plan.MockCall) {
 	b.WriteString("return m.")
 	if !c.Own {
 		b.WriteString("mocks.")
 	}
-	b.WriteString(c.Method + "(")
+	b.WriteString(c.Method)
+	b.WriteByte('(')
 	for i, a := range c.Args {
 		if i > 0 {
 			b.WriteString(", ")
@@ -120,14 +120,12 @@ func MockText(c *plan.MockCall) string {
 			b.WriteString(strconv.Quote(a.Lit.(string)))
 		}
 	}
-	b.WriteString(")")
-	return b.String()
+	b.WriteByte(')')
 }
 
 // Imports are the packages a text rendering names, by path, with the name
-// each is imported as; nil renders only what needs no import but context
-// and the runtime's package flowcrt, as bulk text in a native file, which
-// imports them, may.
+// each is imported as; nil names only flowcrt, which the native file
+// always imports (BulkSig).
 type Imports map[string]string
 
 // Name is the name path is imported as: the runtime's aliases, else the
@@ -155,63 +153,128 @@ func (im Imports) Ref(r *plan.Ref) string {
 	return im.Name(r.Pkg) + "." + r.Name
 }
 
-// Type is GoType as text; ok is false when im is nil and t names a package
-// other than flowcrt.
-func (im Imports) Type(t *ir.Type) (text string, ok bool) {
+// Type is GoType as text.
+func (im Imports) Type(t *ir.Type) string {
 	var b strings.Builder
-	ok = im.typeText(&b, t)
-	return b.String(), ok
+	im.writeType(&b, t)
+	return b.String()
 }
 
-func (im Imports) typeText(b *strings.Builder, t *ir.Type) bool {
+func (im Imports) writeType(b *strings.Builder, t *ir.Type) {
 	switch t.Kind {
 	case ir.TypeSlice:
 		b.WriteString("[]")
-		return im.typeText(b, t.Elem)
+		im.writeType(b, t.Elem)
+		return
 	case ir.TypeMap:
 		b.WriteString("map[")
-		ok := im.typeText(b, t.Key)
-		b.WriteString("]")
-		return im.typeText(b, t.Elem) && ok
+		im.writeType(b, t.Key)
+		b.WriteByte(']')
+		im.writeType(b, t.Elem)
+		return
 	case ir.TypePointer:
-		b.WriteString("*")
-		return im.typeText(b, t.Elem)
+		b.WriteByte('*')
+		im.writeType(b, t.Elem)
+		return
 	case ir.TypeMessages:
-		return im.typeText(b, plan.RtType(plan.RuntimePath, "Messages"))
+		t = plan.RtType(plan.RuntimePath, "Messages")
 	}
 	switch {
 	case t.Pkg == "":
-	case im != nil:
-		b.WriteString(im.Name(t.Pkg) + ".")
-	case t.Pkg == plan.RuntimePath:
+	case im == nil:
 		b.WriteString(RuntimeAlias + ".")
 	default:
-		return false
+		b.WriteString(im.Name(t.Pkg) + ".")
 	}
 	b.WriteString(t.Name)
-	return true
 }
 
-// SigText is SigCode as text, after the method's name; ok as for Type.
-func (im Imports) SigText(s plan.Sig) (text string, ok bool) {
-	var b strings.Builder
-	ok = true
+// WriteSig writes SigCode as text to b, after the method's name, with
+// ctx's package spelled context.
+func (im Imports) WriteSig(b *strings.Builder, s plan.Sig) {
 	b.WriteString("(ctx context.Context")
 	for _, p := range s.Params {
-		b.WriteString(", " + p.Name + " ")
-		ok = im.typeText(&b, p.Typ) && ok
+		b.WriteString(", ")
+		b.WriteString(p.Name)
+		b.WriteByte(' ')
+		im.writeType(b, p.Typ)
 	}
 	if len(s.Results) == 0 { // gofmt drops the parentheses of a lone result
 		b.WriteString(") error")
-		return b.String(), ok
+		return
 	}
 	b.WriteString(") (")
 	for _, r := range s.Results {
-		ok = im.typeText(&b, r) && ok
+		im.writeType(b, r)
 		b.WriteString(", ")
 	}
 	b.WriteString("error)")
-	return b.String(), ok
+}
+
+// BulkSig reports whether the native target may write s as bulk text: it
+// names no package but flowcrt (and context), which the file imports,
+// since the text goes past jennifer's imports.
+func BulkSig(s plan.Sig) bool {
+	for _, p := range s.Params {
+		if !bulkType(p.Typ) {
+			return false
+		}
+	}
+	for _, r := range s.Results {
+		if !bulkType(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func bulkType(t *ir.Type) bool {
+	switch t.Kind {
+	case ir.TypeMap:
+		return bulkType(t.Key) && bulkType(t.Elem)
+	case ir.TypeSlice, ir.TypePointer:
+		return bulkType(t.Elem)
+	}
+	return t.Pkg == "" || t.Pkg == plan.RuntimePath
+}
+
+// Import is one line of an import block; Gap starts a new group.
+type Import struct {
+	Name, Path string
+	Gap        bool
+}
+
+// Lines are the imports of im as goimports groups them: the standard
+// library first, then the rest, each sorted; a name is left out where it
+// is the path's last element.
+func (im Imports) Lines() []Import {
+	var imps []Import
+	for p, name := range im {
+		if name == p[strings.LastIndexByte(p, '/')+1:] {
+			name = ""
+		}
+		imps = append(imps, Import{Name: name, Path: p})
+	}
+	slices.SortFunc(imps, func(a, b Import) int {
+		if sa, sb := isStdPath(a.Path), isStdPath(b.Path); sa != sb {
+			if sa {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.Path, b.Path)
+	})
+	for i := 1; i < len(imps); i++ {
+		imps[i].Gap = isStdPath(imps[i-1].Path) && !isStdPath(imps[i].Path)
+	}
+	return imps
+}
+
+// isStdPath reports whether an import path names a standard package: one
+// with no dot before its first slash.
+func isStdPath(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
 }
 
 // packageName guesses a package's name from its import path, as jennifer

@@ -59,8 +59,7 @@ func groupImports(src []byte) []byte {
 // path has no dot before its first slash.
 func isStd(line []byte) bool {
 	_, path, _ := bytes.Cut(line, []byte(`"`))
-	first, _, _ := bytes.Cut(path, []byte("/"))
-	return !bytes.Contains(first, []byte("."))
+	return isStdPath(string(path))
 }
 
 // OneLine makes definition text safe inside a // comment: no line breaks,

@@ -23,15 +23,6 @@ type writer struct {
 	MockBulk *emit.Bulk
 }
 
-// bulkSig is the signature s as bulk text, if b is on and s names no
-// package but context and flowcrt, which the file imports.
-func bulkSig(b *emit.Bulk, s plan.Sig) (string, bool) {
-	if b.Disabled() {
-		return "", false
-	}
-	return emit.Imports(nil).SigText(s)
-}
-
 func (t writer) Header(f *jen.File, sh *plan.Plan) {
 	n := sh.Names
 	f.Line()
@@ -58,8 +49,10 @@ func (t writer) Header(f *jen.File, sh *plan.Plan) {
 			if h.Doc == "" {
 				continue
 			}
-			if sig, ok := bulkSig(t.Bulk, h.Sig); ok {
-				text.WriteString("\t// " + emit.OneLine(h.Doc) + "\n\t" + h.Name + sig + "\n")
+			if !t.Bulk.Disabled() && emit.BulkSig(h.Sig) {
+				text.WriteString("\t// " + emit.OneLine(h.Doc) + "\n\t" + h.Name)
+				emit.Imports(nil).WriteSig(&text, h.Sig)
+				text.WriteByte('\n')
 			} else {
 				flush()
 				it.Add(emit.Comment(h.Doc))
@@ -537,7 +530,7 @@ func (t writer) Mock(_ *jen.File, d emit.Dialect, sh *plan.Plan) {
 	// each would be most of the output, and the slowest part to format.
 	var simple, other []plan.Handler
 	for _, h := range sh.Handlers {
-		if _, ok := emit.Imports(nil).SigText(h.Sig); ok && h.MockDoc == nil && h.Answer != nil {
+		if h.MockDoc == nil && h.Answer != nil && emit.BulkSig(h.Sig) {
 			simple = append(simple, h)
 		} else {
 			other = append(other, h)
@@ -552,8 +545,11 @@ func (t writer) Mock(_ *jen.File, d emit.Dialect, sh *plan.Plan) {
 		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(emit.SigCode(jen.Id(first.Name), first.Sig)).Block(emit.MockCode(first.Answer)...)
 		var text strings.Builder
 		for _, h := range simple[1:] {
-			sig, _ := emit.Imports(nil).SigText(h.Sig)
-			text.WriteString("func (m " + n.Mock + ") " + h.Name + sig + " {\n\t" + emit.MockText(h.Answer) + "\n}\n")
+			text.WriteString("func (m " + n.Mock + ") " + h.Name)
+			emit.Imports(nil).WriteSig(&text, h.Sig)
+			text.WriteString(" {\n\t")
+			emit.WriteMock(&text, h.Answer)
+			text.WriteString("\n}\n")
 		}
 		if ph := t.MockBulk.Placeholder(text.String()); ph != "" {
 			// A function, so that the formatter keeps it beside the first

@@ -2,18 +2,10 @@ package temporal
 
 import (
 	"maps"
-	"strings"
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
-	"github.com/flowc-dev/flowc/ir"
 	"github.com/flowc-dev/flowc/ir/plan"
 )
-
-// goImport is one import of the Temporal file; Gap starts a new group.
-type goImport struct {
-	Name, Path string
-	Gap        bool
-}
 
 // signatures are the handler methods and Run of a plan, as Go text, and
 // the imports their types need.
@@ -22,7 +14,7 @@ type signatures struct {
 	more    []string // the services of the handlers interface, in order
 	run     method
 	decoder string // the input decoder, as the file spells it; "" for none
-	imports []goImport
+	imports []emit.Import
 }
 
 // signaturesOf prints the handler methods and Run of sh, whose types the
@@ -48,10 +40,10 @@ func signaturesOf(sh *plan.Plan) signatures {
 func textMethod(name string, s plan.Sig, im emit.Imports) method {
 	m := method{Name: name}
 	for _, p := range s.Params {
-		m.Params = append(m.Params, param{Name: p.Name, Type: typeText(im, p.Typ)})
+		m.Params = append(m.Params, param{Name: p.Name, Type: im.Type(p.Typ)})
 	}
 	for _, r := range s.Results {
-		m.Results = append(m.Results, typeText(im, r))
+		m.Results = append(m.Results, im.Type(r))
 	}
 	return m
 }
@@ -60,7 +52,7 @@ func textMethod(name string, s plan.Sig, im emit.Imports) method {
 // Temporal file's own code, grouped as goimports would; activities: the
 // file declares activities (handler methods, a distributed Map's reader or
 // writer).
-func temporalImports(im emit.Imports, activities bool) []goImport {
+func temporalImports(im emit.Imports, activities bool) []emit.Import {
 	paths := map[string]string{
 		"context":                     "",
 		"encoding/json":               "", // new input comes as JSON
@@ -77,20 +69,7 @@ func temporalImports(im emit.Imports, activities bool) []goImport {
 		paths["go.temporal.io/sdk/activity"] = ""
 	}
 	maps.Copy(paths, im)
-	var imps []goImport
-	for p, name := range paths {
-		if name == p[strings.LastIndexByte(p, '/')+1:] {
-			name = ""
-		}
-		imps = append(imps, goImport{Name: name, Path: p})
-	}
-	imps = importOrder(imps)
-	for i := 1; i < len(imps); i++ {
-		if !strings.Contains(imps[i-1].Path, ".") && strings.Contains(imps[i].Path, ".") {
-			imps[i].Gap = true
-		}
-	}
-	return imps
+	return emit.Imports(paths).Lines()
 }
 
 // RunTypes are the input and result types of sh's Run, as the Temporal
@@ -99,11 +78,4 @@ func temporalImports(im emit.Imports, activities bool) []goImport {
 func RunTypes(sh *plan.Plan) (in, out string) {
 	run := signaturesOf(sh).run
 	return run.Params[0].Type, run.Results[0]
-}
-
-// typeText is t as the Temporal file spells it; im names every package,
-// so it always can.
-func typeText(im emit.Imports, t *ir.Type) string {
-	text, _ := im.Type(t)
-	return text
 }

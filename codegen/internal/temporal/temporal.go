@@ -109,7 +109,7 @@ type temporalWorkflow struct {
 	Source, Package, Name, Handlers string
 	Workflow                        string // the workflow's id, quoted: its checkpoints carry it
 	Lower                           string
-	Imports                         []goImport
+	Imports                         []emit.Import
 	Run                             method
 	Decoder                         string // the dialect's input decoder, for an `any` input
 	HandlerValues                   bool   // a decoded value reaches a handler through flowtemporal.HandlerValue
@@ -483,18 +483,4 @@ func (m method) Unwrap() string {
 		out = append(out, fmt.Sprintf("r.R%d", i))
 	}
 	return strings.Join(out, ", ")
-}
-
-// importOrder puts the standard library first, then the rest, each sorted.
-func importOrder(imps []goImport) []goImport {
-	slices.SortFunc(imps, func(a, b goImport) int {
-		if sa, sb := !strings.Contains(a.Path, "."), !strings.Contains(b.Path, "."); sa != sb {
-			if sa {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(a.Path, b.Path)
-	})
-	return imps
 }
