@@ -64,7 +64,8 @@ type Dialect interface {
 
 	// EntryBody is the body of the entry point e of plan.Plan.Runs.
 	EntryBody(e plan.Entry) []jen.Code
-	// MockBody is the body of the mock method of h.
+	// MockBody is the body of the mock method of h, a handler whose answer
+	// is not plan data (h.Answer nil).
 	MockBody(h plan.Handler) []jen.Code
 	// MockHelpers writes the unexported methods the mock bodies share.
 	MockHelpers(f *jen.File)

@@ -68,10 +68,9 @@ func (g *jsonGen) EntryBody(e plan.Entry) []jen.Code {
 	}
 }
 
-// MockBody answers every handler from the mock of its state.
-func (g *jsonGen) MockBody(plan.Handler) []jen.Code {
-	return emit.AnswerFromMocks("RespondJSON", jen.Id("call"))
-}
+// MockBody is never asked for: every handler answers from the mock of its
+// state with its plan's Answer, m.mocks.RespondJSON(call).
+func (g *jsonGen) MockBody(plan.Handler) []jen.Code { return nil }
 
 // Steps emits the CodeMie configuration, the task table, the run loop that
 // the run and every branch and item share, each state's step and fan-out,

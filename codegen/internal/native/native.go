@@ -542,7 +542,7 @@ func (t writer) Mock(_ *jen.File, d emit.Dialect, sh *plan.Plan) {
 		// The first goes through jennifer, so that the file imports what
 		// the signatures of the rest name.
 		first := simple[0]
-		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(emit.SigCode(jen.Id(first.Name), first.Sig)).Block(emit.MockCode(first.Answer)...)
+		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(emit.SigCode(jen.Id(first.Name), first.Sig)).Block(mockBody(d, first)...)
 		var text strings.Builder
 		for _, h := range simple[1:] {
 			text.WriteString("func (m " + n.Mock + ") " + h.Name)
@@ -557,7 +557,7 @@ func (t writer) Mock(_ *jen.File, d emit.Dialect, sh *plan.Plan) {
 			f.Func().Id(ph).Params().Block()
 		} else {
 			for _, h := range simple[1:] {
-				f.Func().Params(jen.Id("m").Id(n.Mock)).Add(emit.SigCode(jen.Id(h.Name), h.Sig)).Block(emit.MockCode(h.Answer)...)
+				f.Func().Params(jen.Id("m").Id(n.Mock)).Add(emit.SigCode(jen.Id(h.Name), h.Sig)).Block(mockBody(d, h)...)
 			}
 		}
 	}
@@ -569,7 +569,7 @@ func (t writer) Mock(_ *jen.File, d emit.Dialect, sh *plan.Plan) {
 		for _, c := range h.MockDoc {
 			f.Comment(c)
 		}
-		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(emit.SigCode(jen.Id(h.Name), h.Sig)).Block(d.MockBody(h)...)
+		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(emit.SigCode(jen.Id(h.Name), h.Sig)).Block(mockBody(d, h)...)
 	}
 	opts := jen.Id("opts").Op("...")
 	if m.StateContext {
@@ -645,4 +645,13 @@ func schema(ss *plan.SessionSpec) jen.Code {
 		return jen.Id(ss.SchemaConst)
 	}
 	return jen.Lit(ss.Schema)
+}
+
+// mockBody is the body of h's mock method: its answer, when the plan
+// holds it, else what the dialect writes.
+func mockBody(d emit.Dialect, h plan.Handler) []jen.Code {
+	if h.Answer != nil {
+		return emit.MockCode(h.Answer)
+	}
+	return d.MockBody(h)
 }
