@@ -79,7 +79,7 @@ func chainHandlers(w *ir.Workflow) []Handler {
 	for i := range hs {
 		kind := ir.ChainKindOf(hs[i].Name)
 		hs[i].Sig = callSig(chainCall(kind))
-		hs[i].Kind = KindNames[kind]
+		hs[i].Kind = ChainKinds[kind]
 	}
 	return hs
 }

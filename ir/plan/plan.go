@@ -114,9 +114,9 @@ type Handler struct {
 	Doc     string // "" leaves it out of the interface: flowcrt.Approver answers it
 	Sig     Sig
 	MockDoc []string // nil: it answers from the mock of its state
-	// Kind names the runtime's constant of a task-chain handler's kind
-	// (KindChatCompletion...); "" for other handlers.
-	Kind string
+	// Kind is the runtime's constant of a task-chain handler's kind
+	// (flowcchain.KindChatCompletion...); nil for other handlers.
+	Kind *Ref
 	// Answer is the one call the mock method returns, for the handlers the
 	// mock groups as simple (a target may write them as bulk text); nil:
 	// Dialect.MockBody writes the body.

@@ -22,14 +22,14 @@ const (
 // cases (golden's TestGolden builds every committed case).
 type Ref struct{ Pkg, Name string }
 
-// KindNames are the names of the chain handler kinds in runtime/impl/chain.
-var KindNames = map[ir.ChainHandlerKind]string{
-	ir.ChainChatCompletion:   "KindChatCompletion",
-	ir.ChainExecuteToolCalls: "KindExecuteToolCalls",
-	ir.ChainTools:            "KindTools",
-	ir.ChainHook:             "KindTools",
-	ir.ChainRoute:            "KindRoute",
-	ir.ChainConditionKey:     "KindConditionKey",
-	ir.ChainPromptToString:   "KindPromptToString",
-	ir.ChainPromptToInt:      "KindPromptToInt",
+// ChainKinds are the runtime's constants of the chain handler kinds.
+var ChainKinds = map[ir.ChainHandlerKind]*Ref{
+	ir.ChainChatCompletion:   {ChainPath, "KindChatCompletion"},
+	ir.ChainExecuteToolCalls: {ChainPath, "KindExecuteToolCalls"},
+	ir.ChainTools:            {ChainPath, "KindTools"},
+	ir.ChainHook:             {ChainPath, "KindTools"},
+	ir.ChainRoute:            {ChainPath, "KindRoute"},
+	ir.ChainConditionKey:     {ChainPath, "KindConditionKey"},
+	ir.ChainPromptToString:   {ChainPath, "KindPromptToString"},
+	ir.ChainPromptToInt:      {ChainPath, "KindPromptToInt"},
 }

@@ -62,7 +62,7 @@ func generate(sh *plan.Plan, source string) ([]byte, error) {
 		m := sigs.methods[h.Name]
 		m.Approval = h.Doc == ""
 		m.Decoder = tw.Decoder
-		m.ChainKind = h.Kind
+		m.ChainKind = emit.Imports{}.Ref(h.Kind)
 		tw.Methods = append(tw.Methods, m)
 	}
 	if !slices.ContainsFunc(tw.Methods, func(m method) bool { return m.Approval }) && sh.Sessions != nil && sh.Sessions.Decides {
@@ -360,7 +360,7 @@ func (a {{$.Activities}}) {{.Name}}({{.ActivityParamList}}) ({{.NamedResults}}) 
 	ctx = flowtemporal.ActivityContext(ctx)
 	defer flowtemporal.Finish(ctx, &err)
 {{- if .ChainKind}}
-	call.ChainCall = flowcchain.ChainCallOfKind(call.ChainCall, flowcchain.{{.ChainKind}})
+	call.ChainCall = flowcchain.ChainCallOfKind(call.ChainCall, {{.ChainKind}})
 {{- end}}
 {{- range .Params}}{{if and (eq .Type "any") $.Decoder}}
 	{{.Name}}, err := {{$.Decoder}}({{.Name}}JSON)
@@ -396,8 +396,8 @@ type method struct {
 	Params   []param // after ctx
 	Results  []string
 	Approval bool
-	// ChainKind is the kind in runtime/impl/chain of a task-chain handler
-	// that returns a control token (KindChatCompletion, ...), or "".
+	// ChainKind is a task-chain handler's kind, the runtime constant as
+	// the file spells it (flowcchain.KindChatCompletion...), or "".
 	ChainKind string
 }
 
