@@ -17,7 +17,8 @@ import (
 // signatures and mock calls as Go: through jennifer for the native file,
 // and as text for the native target's bulk lines and for the Temporal
 // file's template. The two renderings sit side by side so that they
-// agree; TestBulkTextIsGofmtd and the golden cases hold them to it.
+// agree; TestSigTextIsJennifers, TestMockTextIsJennifers,
+// TestBulkTextIsGofmtd and the golden cases hold them to it.
 
 // The runtime's packages (plan.RuntimePath...) and the names generated
 // files import them as: the runtime under RuntimeAlias (its name shadows
@@ -36,13 +37,13 @@ const (
 // RuntimeAliases are the names generated files import the runtime packages as.
 var RuntimeAliases = map[string]string{plan.RuntimePath: RuntimeAlias, plan.ImplPath: ImplAlias, plan.ChainPath: ChainAlias, plan.JSONPath: JSONAlias, plan.ASLPath: ASLAlias, plan.HarnessPath: HarnessAlias}
 
-// Flowcrt is name of the users' runtime package: flowcrt.<name>.
+// Flowcrt is name in the users' runtime package: flowcrt.<name>.
 func Flowcrt(name string) *jen.Statement { return jen.Qual(plan.RuntimePath, name) }
 
-// Flowcimpl is name of the runtime's machinery: flowcimpl.<name>.
+// Flowcimpl is name in the runtime's machinery: flowcimpl.<name>.
 func Flowcimpl(name string) *jen.Statement { return jen.Qual(plan.ImplPath, name) }
 
-// Flowcrun is name of the harness of mocks and programs: flowcrun.<name>.
+// Flowcrun is name in the harness of mocks and programs: flowcrun.<name>.
 func Flowcrun(name string) *jen.Statement { return jen.Qual(plan.HarnessPath, name) }
 
 // Qual is the runtime identifier r.
