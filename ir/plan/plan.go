@@ -149,8 +149,7 @@ func BasicType(name string) *ir.Type { return &ir.Type{Kind: ir.TypeBasic, Name:
 func OwnType(name string) *ir.Type   { return &ir.Type{Kind: ir.TypeNamed, Name: name} }
 
 // RtType is the type name that the runtime's package at path pkg
-// (RuntimePath...) exports. The name is not checked here: a wrong package
-// fails to compile in every golden case that writes it.
+// (RuntimePath...) exports; Ref says which tests catch a wrong package.
 func RtType(pkg, name string) *ir.Type { return &ir.Type{Kind: ir.TypeNamed, Pkg: pkg, Name: name} }
 
 // callSig is (ctx, call T) (result, error), T a type of the users' runtime

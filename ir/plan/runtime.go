@@ -18,8 +18,11 @@ const (
 
 // Ref is an identifier that a package of the runtime exports, named with
 // its package's import path (RuntimePath...): the plan says where each
-// runtime name lives, and a wrong package fails to compile in the golden
-// cases (golden's TestGolden builds every committed case).
+// runtime name lives, with no table to keep equal to the runtime. A wrong
+// package changes the committed golden output (golden's TestGenerated)
+// and either fails to compile in the case's own tests or, for a name of
+// the users' package spelled through the machinery, which re-exports it,
+// fails golden's TestUserNamesThroughFlowcrt.
 type Ref struct{ Pkg, Name string }
 
 // ChainKinds are the runtime's constants of the chain handler kinds.
