@@ -1,6 +1,7 @@
 package codegen
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,7 +15,13 @@ import (
 // position, not a crash or Go that does not compile: the checker and the
 // generator are out of step.
 func TestGenerateRejectsUnknownCheckedCondition(t *testing.T) {
-	w := plainStates(3)
+	w := &ir.Workflow{ID: "Big", Name: "Big", Package: "big", Mode: ir.ModeTyped,
+		Fields: []*ir.Field{{Name: "n", GoName: "N", Type: &ir.Type{Name: "int"}}}}
+	for _, id := range []string{"a", "b", "c"} {
+		w.States = append(w.States, &ir.State{ID: id, GoName: strings.ToUpper(id),
+			Handler: &ir.Handler{Name: "H", Kind: ir.HandlerUpdate}, Next: &ir.Transition{Kind: ir.TransEnd}})
+	}
+	w.Start = ir.Ref{ID: "a"}
 	parsed := &ir.Expr{Kind: ir.ExprCall, Op: "upper", Source: "upper(n)"}
 	w.States[0].Next = &ir.Transition{Kind: ir.TransCondition, Cond: parsed,
 		Then: ir.Ref{ID: w.States[1].ID}, Otherwise: ir.Ref{ID: w.States[2].ID}}

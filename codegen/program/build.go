@@ -194,7 +194,7 @@ type builtinMethod struct {
 func llmCall(method, callType string, result jen.Code, doc string) *builtinMethod {
 	return &builtinMethod{
 		doc:     doc,
-		params:  []jen.Code{jen.Id("call").Add(emit.Rt(callType))},
+		params:  []jen.Code{jen.Id("call").Add(emit.Flowcrt(callType))},
 		results: []jen.Code{result, jen.Error()},
 		call:    jen.Id("h").Dot("env").Dot("LLM").Dot(method).Call(jen.Id("ctx"), jen.Id("call")),
 	}
@@ -204,7 +204,7 @@ func llmCall(method, callType string, result jen.Code, doc string) *builtinMetho
 // for each kind of plan.BuiltinChainModel).
 var chainBuiltins = map[ir.ChainHandlerKind]func(m string) *builtinMethod{
 	ir.ChainChatCompletion: func(m string) *builtinMethod {
-		return llmCall(m, "LLMCall", emit.Rt("ChainResult"), "asks the model of execute_config")
+		return llmCall(m, "LLMCall", emit.Flowcrt("ChainResult"), "asks the model of execute_config")
 	},
 	ir.ChainRoute: func(m string) *builtinMethod {
 		return llmCall(m, "RouteCall", jen.String(), "asks the model of execute_config for a label")
@@ -231,8 +231,8 @@ func builtinFor(p *plan.Plan, m string, search jen.Code) *builtinMethod {
 	case plan.BuiltinSummarize:
 		return &builtinMethod{
 			doc:     "asks the model of the first assistant (else OPENAI_MODEL's) to summarize the history",
-			params:  []jen.Code{jen.Id("history").Add(emit.Rt("Messages"))},
-			results: []jen.Code{emit.Rt("Messages"), jen.Error()},
+			params:  []jen.Code{jen.Id("history").Add(emit.Flowcrt("Messages"))},
+			results: []jen.Code{emit.Flowcrt("Messages"), jen.Error()},
 			call:    jen.Id("h").Dot("env").Dot("LLM").Dot("Summarize").Call(jen.Id("ctx"), jen.Lit(firstModel(p.CodeMie)), jen.Id("history")),
 		}
 	case plan.BuiltinAssistant:

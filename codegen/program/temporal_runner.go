@@ -26,7 +26,7 @@ func temporalMain(t *template.Template, sh *plan.Plan, wfImport string) (codegen
 	in, out := temporal.RunTypes(sh)
 	data := struct {
 		WF, Name, Mock, In, Out, Decoder string
-	}{wfImport, sh.Names.Workflow, sh.Names.Mock, in, out, sh.InputDecoder}
+	}{wfImport, sh.Names.Workflow, sh.Names.Mock, in, out, emit.Imports{}.Ref(sh.InputDecoder)}
 	var buf bytes.Buffer
 	if err := t.Execute(&buf, data); err != nil {
 		return codegen.File{}, err
@@ -59,11 +59,11 @@ import (
 var _ json.RawMessage
 
 func main() {
-	register := func(mocks *{{rt "Mocks"}}) flowtemporal.Register {
+	register := func(mocks *flowcrun.Mocks) flowtemporal.Register {
 		return func(r worker.Registry) { wf.Register{{.Name}}Mock(r, mocks) }
 	}
 	address := os.Getenv("FLOWC_TEMPORAL_ADDRESS")
-	os.Exit({{rt "RunServerMain"}}(os.Args[1:], os.Stdout, os.Stderr, func(ctx context.Context, input []byte, mocks *{{rt "Mocks"}}, _ ...flowcrt.Option) (any, error) {
+	os.Exit(flowcrun.RunServerMain(os.Args[1:], os.Stdout, os.Stderr, func(ctx context.Context, input []byte, mocks *flowcrun.Mocks, _ ...flowcrt.Option) (any, error) {
 		in, err := decodeInput(input)
 		if err != nil {
 			return nil, err
@@ -71,7 +71,7 @@ func main() {
 		var out {{template "out" .}}
 		err = flowtemporal.RunWorkflow(ctx, address, register(mocks), wf.{{.Name}}WorkflowName, in, &out, os.Stderr)
 		return output(out, err)
-	}, func(ctx context.Context, req {{rt "SessionRequest"}}, input []byte, mocks *{{rt "Mocks"}}) (any, error) {
+	}, func(ctx context.Context, req flowcrun.SessionRequest, input []byte, mocks *flowcrun.Mocks) (any, error) {
 		s := flowtemporal.Session{ID: req.ID, Decision: req.Decision, At: req.At, Task: req.Task}
 		if input != nil {
 			if _, err := decodeInput(input); err != nil {
@@ -91,15 +91,15 @@ func main() {
 // ioTemplate defines what the main packages of Temporal programs share:
 // "io", their functions that decode the input and the result as the
 // native runner does, and "out", the type of the result they decode into.
-var ioTemplate = template.Must(template.New("io").Funcs(temporal.TemplateFuncs).Parse(`{{if .Decoder -}}
+var ioTemplate = template.Must(template.New("io").Parse(`{{if .Decoder -}}
 func decodeInput(input []byte) (json.RawMessage, error) {
-	_, err := {{rt .Decoder}}(input)
+	_, err := {{.Decoder}}(input)
 	return json.RawMessage(input), err
 }
 {{- else -}}
 func decodeInput(input []byte) (wf.{{.In}}, error) {
 	var in wf.{{.In}}
-	err := {{rt "DecodeInput"}}(input, &in)
+	err := flowcrun.DecodeInput(input, &in)
 	return in, err
 }
 {{- end}}
@@ -111,7 +111,7 @@ func output(out json.RawMessage, err error) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return {{rt .Decoder}}(out)
+	return {{.Decoder}}(out)
 }
 {{- else -}}
 func output(out {{template "out" .}}, err error) (any, error) { return out, err }

@@ -32,7 +32,7 @@ func aslPlan(c *ir.Checked) *Plan {
 	for _, h := range aslHandlers(w) {
 		m := Handler{Name: h.h.Name, Doc: h.doc(), Sig: h.sig()}
 		if h.kind == resourceHandler {
-			m.SigText, m.MockText = "(ctx context.Context, in any) (any, error)", "return m.mocks.RespondASL(ctx, in)"
+			m.Answer = respond("RespondASL", "ctx", "in")
 		}
 		if h.kind == approvalHandler {
 			m.Doc = ""
@@ -47,7 +47,7 @@ func aslPlan(c *ir.Checked) *Plan {
 	states := append(w.States[:top:top], nested(w.States)...)
 	reads, writes := distributedIO(w)
 	p := &Plan{
-		InputDecoder: "DecodeASLInput", ItemReads: reads, ResultWrites: writes,
+		InputDecoder: &Ref{RuntimePath, "DecodeASLInput"}, ItemReads: reads, ResultWrites: writes,
 		Checked: c, Names: n, GenVersion: aslGenVersion, Noun: "the state machine", Describe: true,
 		HandlersDoc: doc, Handlers: handlers,
 		StepEnum: states, Resumable: top,
@@ -56,7 +56,7 @@ func aslPlan(c *ir.Checked) *Plan {
 			Name: "Run",
 			Doc: []string{"Run executes the state machine on input, any value that encodes as JSON, and returns its",
 				"output. A failure is returned as an error whose *flowcrt.Error holds the name and cause."},
-			Sig: Sig{Params: []sigParam{{Name: "input", Typ: BasicType("any")}}, Results: []*ir.Type{BasicType("any")}},
+			Sig: Sig{Params: []Param{{Name: "input", Typ: BasicType("any")}}, Results: []*ir.Type{BasicType("any")}},
 		}},
 		Sessions: aslSessions(w),
 		Mock: mockSpec{
@@ -137,11 +137,11 @@ func (h *aslHandler) sig() Sig {
 	anyType := BasicType("any")
 	switch h.kind {
 	case agentHandler:
-		return Sig{Params: []sigParam{{Name: "in", Typ: anyType}, {Name: "agent", Typ: RtType("Agent")}}, Results: []*ir.Type{anyType}}
+		return Sig{Params: []Param{{Name: "in", Typ: anyType}, {Name: "agent", Typ: RtType(RuntimePath, "Agent")}}, Results: []*ir.Type{anyType}}
 	case approvalHandler:
-		return Sig{Params: []sigParam{{Name: "req", Typ: RtType("ApprovalRequest")}}, Results: []*ir.Type{BasicType("string")}}
+		return Sig{Params: []Param{{Name: "req", Typ: RtType(RuntimePath, "ApprovalRequest")}}, Results: []*ir.Type{BasicType("string")}}
 	}
-	return Sig{Params: []sigParam{{Name: "in", Typ: anyType}}, Results: []*ir.Type{anyType}}
+	return Sig{Params: []Param{{Name: "in", Typ: anyType}}, Results: []*ir.Type{anyType}}
 }
 
 func (h *aslHandler) doc() string {

@@ -18,7 +18,7 @@ func chainPlan(c *ir.Checked) *Plan {
 	n := newNames(w)
 	start := w.State(w.Start.ID)
 	p := &Plan{
-		InputDecoder: "DecodeChainInput", StepLoop: true,
+		InputDecoder: &Ref{ImplPath, "DecodeChainInput"}, StepLoop: true,
 		Checked: c, Names: n, GenVersion: chainGenVersion, Noun: "the task chain", Describe: true,
 		HandlersDoc: []string{
 			n.Handlers + " is the work of the chain's tasks, implemented by you. A handler gets the",
@@ -37,7 +37,7 @@ func chainPlan(c *ir.Checked) *Plan {
 				"It returns the last task's output and the chain variables; on failure, the state as it was",
 				"when the failing task began, and the error.",
 			},
-			Sig: Sig{Params: []sigParam{{Name: "input", Typ: BasicType("any")}}, Results: []*ir.Type{RtType("ChainState")}},
+			Sig: Sig{Params: []Param{{Name: "input", Typ: BasicType("any")}}, Results: []*ir.Type{RtType(RuntimePath, "ChainState")}},
 		}},
 		Mock: mockSpec{Caller: "task", Doc: []string{
 			"A mocked Return is {\"Output\": <json>, \"Eval\": \"<string>\"}; without \"Eval\" the eval string is the",
@@ -51,7 +51,7 @@ func chainPlan(c *ir.Checked) *Plan {
 // chainCall is the call type (a runtime type) a documented handler of
 // kind k takes, and what it returns besides the error.
 func chainCall(k ir.ChainHandlerKind) (string, *ir.Type) {
-	result := RtType("ChainResult")
+	result := RtType(RuntimePath, "ChainResult")
 	switch k {
 	case ir.ChainChatCompletion:
 		return "LLMCall", result
@@ -75,12 +75,11 @@ func chainCall(k ir.ChainHandlerKind) (string, *ir.Type) {
 // documented kind.
 func chainHandlers(w *ir.Workflow) []Handler {
 	builtin := func(h *ir.Handler) bool { return h.Builtin != ir.BuiltinNone }
-	hs := callHandlers(w.States, builtin, "task", Sig{}, "", "")
+	hs := callHandlers(w.States, builtin, "task", Sig{}, nil)
 	for i := range hs {
 		kind := ir.ChainKindOf(hs[i].Name)
 		hs[i].Sig = callSig(chainCall(kind))
-		hs[i].SigText, hs[i].MockText = "", ""
-		hs[i].Kind = KindNames[kind]
+		hs[i].Kind = ChainKinds[kind]
 	}
 	return hs
 }
@@ -90,7 +89,7 @@ func chainHandlers(w *ir.Workflow) []Handler {
 // so it has no Decide.
 func chainSessions() *SessionSpec {
 	return &SessionSpec{
-		Value: RtType("ChainState"), Input: BasicType("any"), Arg: "s",
+		Value: RtType(RuntimePath, "ChainState"), Input: BasicType("any"), Arg: "s",
 		Schema: "json",
 		Doc: []string{
 			"sessions describes the chain to the runtime's session functions: its state is the run's",

@@ -33,17 +33,42 @@ func usersOf(states []*ir.State) map[string][]string {
 	return ids
 }
 
+// MockCall is a mock method's body when it is one call, returned: a
+// method of the mock's flowcrun.Mocks, or of the mock itself when Own
+// (typed mode's respond), with its arguments.
+type MockCall struct {
+	Own    bool
+	Method string
+	Args   []MockArg
+}
+
+// MockArg is an argument of a MockCall: a parameter of the method, ctx
+// included, by name; or, when Param is "", the literal Lit (nil or a
+// string).
+type MockArg struct {
+	Param string
+	Lit   any
+}
+
+// respond answers from the mock of the state or task that calls it, with
+// the Mocks method named method, given params.
+func respond(method string, params ...string) *MockCall {
+	c := &MockCall{Method: method}
+	for _, p := range params {
+		c.Args = append(c.Args, MockArg{Param: p})
+	}
+	return c
+}
+
 // callHandlers lists the methods of a dialect whose handlers all take
-// (ctx, call), sig spelled as text in sigText, and whose mocks answer with
-// the Mocks method respond; skip leaves out the handlers without a method.
-func callHandlers(states []*ir.State, skip func(*ir.Handler) bool, noun string,
-	sg Sig, sigText, respond string) []Handler {
+// (ctx, call) as sg says; answer, when set, is their mocks' one call.
+// skip leaves out the handlers without a method.
+func callHandlers(states []*ir.State, skip func(*ir.Handler) bool, noun string, sg Sig, answer *MockCall) []Handler {
 	users := usersOf(states)
 	var out []Handler
 	for _, h := range firstHandlers(states, skip) {
 		out = append(out, Handler{
-			Name: h.Name, Doc: h.Name + " runs " + usersList(noun, users[h.Name]) + ".", Sig: sg,
-			SigText: sigText, MockText: "return m.mocks." + respond + "(call)",
+			Name: h.Name, Doc: h.Name + " runs " + usersList(noun, users[h.Name]) + ".", Sig: sg, Answer: answer,
 		})
 	}
 	return out

@@ -33,7 +33,7 @@ func jsonPlan(c *ir.Checked) *Plan {
 	start := w.State(w.Start.ID)
 	states, resumable := topFirst(w)
 	p := &Plan{
-		InputDecoder: "DecodeChainInput", RuntimeConditions: true,
+		InputDecoder: &Ref{ImplPath, "DecodeChainInput"}, RuntimeConditions: true,
 		Checked: c, Names: n, GenVersion: jsonGenVersion, Noun: "the workflow", Describe: true,
 		HandlersDoc: []string{
 			n.Handlers + " is the work of the workflow's assistants and tools, implemented by you. A handler",
@@ -54,7 +54,7 @@ func jsonPlan(c *ir.Checked) *Plan {
 				"renders outside iterations. It returns the final context store; on failure, the store as the",
 				"states that completed left it (a fan-out that failed merges nothing), and the error.",
 			},
-			Sig: Sig{Params: []sigParam{{Name: "input", Typ: BasicType("any")}}, Results: []*ir.Type{BasicType("any")}},
+			Sig: Sig{Params: []Param{{Name: "input", Typ: BasicType("any")}}, Results: []*ir.Type{BasicType("any")}},
 		}, {
 			Name: "RunState",
 			Doc: []string{
@@ -62,7 +62,7 @@ func jsonPlan(c *ir.Checked) *Plan {
 				"store, the message history and the task input. Use it to start from a history or to read the",
 				"history after the run.",
 			},
-			Sig: Sig{Params: []sigParam{{Name: "s", Typ: &ir.Type{Kind: ir.TypePointer, Elem: RtType("JSONState")}}}},
+			Sig: Sig{Params: []Param{{Name: "s", Typ: &ir.Type{Kind: ir.TypePointer, Elem: RtType(RuntimePath, "JSONState")}}}},
 		}},
 		Mock: mockSpec{
 			Caller: "state",
@@ -88,7 +88,7 @@ func jsonPlan(c *ir.Checked) *Plan {
 func (p *Plan) jsonHandlers() []Handler {
 	builtin := p.builtinHandlers()
 	handlers := callHandlers(p.Workflow.States, func(h *ir.Handler) bool { return builtin[h.Name] }, "state", jsonSig(),
-		"(ctx context.Context, call flowcrt.JSONCall) (string, error)", "RespondJSON")
+		respond("RespondJSON", "call"))
 	p.describeModelHandlers(handlers)
 	return handlers
 }
@@ -172,7 +172,7 @@ func codemieServices(w *ir.Workflow) []service {
 	if needsDatasources(w) {
 		str := BasicType("string")
 		out = append(out, service{
-			Name: ir.DatasourceHandler, Sig: Sig{Params: []sigParam{{Name: "datasourceID", Typ: str}, {Name: "query", Typ: str}}, Results: []*ir.Type{str}},
+			Name: ir.DatasourceHandler, Sig: Sig{Params: []Param{{Name: "datasourceID", Typ: str}, {Name: "query", Typ: str}}, Results: []*ir.Type{str}},
 			Doc: ir.DatasourceHandler + " searches a datasource the assistants or custom nodes name (call.Assistant.DatasourceIDs); their handlers call it.",
 		})
 	}
@@ -187,8 +187,8 @@ func codemieServices(w *ir.Workflow) []service {
 
 // summarizer is the runtime's Summarizer, embedded in the handlers.
 var summarizer = service{
-	Embed: "Summarizer", Name: "Summarize", Doc: "Summarize shortens the history once it crosses the summarization limits.",
-	Sig: Sig{Params: []sigParam{{Name: "history", Typ: RtType("Messages")}}, Results: []*ir.Type{RtType("Messages")}},
+	Embed: &Ref{RuntimePath, "Summarizer"}, Name: "Summarize", Doc: "Summarize shortens the history once it crosses the summarization limits.",
+	Sig: Sig{Params: []Param{{Name: "history", Typ: RtType(RuntimePath, "Messages")}}, Results: []*ir.Type{RtType(RuntimePath, "Messages")}},
 }
 
 // needsDatasources reports whether an assistant or custom node names
@@ -229,7 +229,7 @@ func needsMCPMethod(w *ir.Workflow) bool {
 // resumes there once Decide answers: only then can it stop for a decision.
 func jsonSessions(w *ir.Workflow) *SessionSpec {
 	return &SessionSpec{
-		Value: RtType("JSONState"), Input: BasicType("any"), Arg: "s",
+		Value: RtType(RuntimePath, "JSONState"), Input: BasicType("any"), Arg: "s",
 		Decides: slices.ContainsFunc(w.States, func(s *ir.State) bool { return s.CodeMie != nil && s.CodeMie.InterruptBefore }),
 		Schema:  "json",
 		Doc: []string{

@@ -67,9 +67,9 @@ type Plan struct {
 	Runs      []Entry // Run and its like, exported; Dialect.EntryBody writes their bodies
 	Sessions  *SessionSpec
 	Mock      mockSpec
-	// InputDecoder names the runtime function that checks the JSON input of
-	// a dialect whose input is any JSON value; "" when it is a Go type.
-	InputDecoder string
+	// InputDecoder is the runtime function that checks the JSON input of
+	// a dialect whose input is any JSON value; nil when it is a Go type.
+	InputDecoder *Ref
 	// StepLoop: a run is a loop over the steps of a task chain, which goes
 	// on from a step (flowcrt.ChainState), not from a session's checkpoint.
 	StepLoop bool
@@ -102,9 +102,9 @@ func (p *Plan) Service(name string) (service, bool) {
 
 // service is a member of the handlers interface beyond the handlers: a
 // runtime interface it embeds (embed, whose method is name and sig), or a
-// method of its own.
+// method of its own (embed nil).
 type service struct {
-	Embed string
+	Embed *Ref
 	Name  string
 	Doc   string
 	Sig   Sig
@@ -117,13 +117,13 @@ type Handler struct {
 	Doc     string // "" leaves it out of the interface: flowcrt.Approver answers it
 	Sig     Sig
 	MockDoc []string // nil: it answers from the mock of its state
-	// Kind names the runtime's constant of a task-chain handler's kind
-	// (KindChatCompletion...); "" for other handlers.
-	Kind string
-	// The same as plain text, gofmt'd, where they are simple enough: the
-	// signature after the name (assuming context is imported as such),
-	// and the mock's one statement.
-	SigText, MockText string
+	// Kind is the runtime's constant of a task-chain handler's kind
+	// (flowcchain.KindChatCompletion...); nil for other handlers.
+	Kind *Ref
+	// Answer is the one call the mock method returns, for the handlers the
+	// mock groups as simple (a target may write them as bulk text); nil:
+	// Dialect.MockBody writes the body.
+	Answer *MockCall
 }
 
 // Entry is an exported method that starts a run.
@@ -137,12 +137,12 @@ type Entry struct {
 // data: the native target writes it through jennifer and the Temporal
 // target prints it, so the two always agree.
 type Sig struct {
-	Params  []sigParam
+	Params  []Param
 	Results []*ir.Type
 }
 
-// sigParam is a named parameter of a Sig.
-type sigParam struct {
+// Param is a named parameter of a Sig.
+type Param struct {
 	Name string
 	Typ  *ir.Type
 }
@@ -150,13 +150,15 @@ type sigParam struct {
 // Types of signatures.
 func BasicType(name string) *ir.Type { return &ir.Type{Kind: ir.TypeBasic, Name: name} }
 func OwnType(name string) *ir.Type   { return &ir.Type{Kind: ir.TypeNamed, Name: name} }
-func RtType(name string) *ir.Type {
-	return &ir.Type{Kind: ir.TypeNamed, Pkg: RuntimePackage(name), Name: name}
-}
 
-// callSig is (ctx, call T) (result, error).
+// RtType is the type name that the runtime's package at path pkg
+// (RuntimePath...) exports; Ref says which tests catch a wrong package.
+func RtType(pkg, name string) *ir.Type { return &ir.Type{Kind: ir.TypeNamed, Pkg: pkg, Name: name} }
+
+// callSig is (ctx, call T) (result, error), T a type of the users' runtime
+// package (flowcrt).
 func callSig(call string, result *ir.Type) Sig {
-	return Sig{Params: []sigParam{{"call", RtType(call)}}, Results: []*ir.Type{result}}
+	return Sig{Params: []Param{{"call", RtType(RuntimePath, call)}}, Results: []*ir.Type{result}}
 }
 
 // SessionSpec is how a dialect's sessions differ: the state they keep and

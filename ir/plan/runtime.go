@@ -16,132 +16,23 @@ const (
 	HarnessPath = "github.com/flowc-dev/flowc/flowrun"
 )
 
-// RuntimePackage is the runtime package that exports name: the users' one
-// when they may spell it too, the harness for mocks and the main of
-// `flowc run`, otherwise the machinery.
-func RuntimePackage(name string) string {
-	switch {
-	case userAPI[name]:
-		return RuntimePath
-	case harnessAPI[name]:
-		return HarnessPath
-	}
-	return ImplPath
-}
+// Ref is an identifier that a package of the runtime exports, named with
+// its package's import path (RuntimePath...): the plan says where each
+// runtime name lives, with no table to keep equal to the runtime. A wrong
+// package changes the committed golden output (golden's TestGenerated)
+// and either fails to compile in the case's own tests or, for a name of
+// the users' package spelled through the machinery, which re-exports it,
+// fails golden's TestUserNamesThroughFlowcrt.
+type Ref struct{ Pkg, Name string }
 
-// KindNames are the names of the chain handler kinds in runtime/impl/chain.
-var KindNames = map[ir.ChainHandlerKind]string{
-	ir.ChainChatCompletion:   "KindChatCompletion",
-	ir.ChainExecuteToolCalls: "KindExecuteToolCalls",
-	ir.ChainTools:            "KindTools",
-	ir.ChainHook:             "KindTools",
-	ir.ChainRoute:            "KindRoute",
-	ir.ChainConditionKey:     "KindConditionKey",
-	ir.ChainPromptToString:   "KindPromptToString",
-	ir.ChainPromptToInt:      "KindPromptToInt",
-}
-
-// userAPI names what package runtime (flowcrt) re-exports from package
-// impl: the names a program of the user's touches. Generated code spells
-// them through flowcrt, so the handlers interface and the options read as
-// the user writes them, and everything else through flowcimpl. A test
-// keeps this list equal to runtime's exports.
-var userAPI = map[string]bool{
-	"Agent":                                 true,
-	"ApprovalRequest":                       true,
-	"Approver":                              true,
-	"ChainCall":                             true,
-	"ChainPrint":                            true,
-	"ChainResult":                           true,
-	"ChainState":                            true,
-	"ChatHistory":                           true,
-	"Checkpoint":                            true,
-	"Checkpointer":                          true,
-	"ChildResult":                           true,
-	"Clock":                                 true,
-	"ConditionCall":                         true,
-	"DecodeASLInput":                        true,
-	"ErrCancelled":                          true,
-	"ErrNoCheckpoint":                       true,
-	"ErrNoDecision":                         true,
-	"ErrNotRedrivable":                      true,
-	"ErrOutputSchema":                       true,
-	"ErrRaised":                             true,
-	"ErrRecursionLimit":                     true,
-	"ErrStateTimeout":                       true,
-	"ErrTaskTokenInvalid":                   true,
-	"ErrTaskTokenTimedOut":                  true,
-	"ErrTaskTokenUnknown":                   true,
-	"ErrTaskTokenUsed":                      true,
-	"Error":                                 true,
-	"ErrorName":                             true,
-	"FakeClock":                             true,
-	"Failure":                               true,
-	"Interrupted":                           true,
-	"IsInterrupted":                         true,
-	"JSONCall":                              true,
-	"JSONState":                             true,
-	"LLMCall":                               true,
-	"MatchError":                            true,
-	"MemoryCheckpointer":                    true,
-	"MemoryStore":                           true,
-	"Message":                               true,
-	"Messages":                              true,
-	"NewError":                              true,
-	"NewFakeClock":                          true,
-	"NewJSONState":                          true,
-	"NewMemory":                             true,
-	"NewMemoryCheckpointer":                 true,
-	"Object":                                true,
-	"Observer":                              true,
-	"Option":                                true,
-	"Pending":                               true,
-	"ResultLine":                            true,
-	"ResultWriteRequest":                    true,
-	"ResultWriter":                          true,
-	"RouteCall":                             true,
-	"SessionError":                          true,
-	"ShapeChange":                           true,
-	"ShapeField":                            true,
-	"StateData":                             true,
-	"StateError":                            true,
-	"StateFromContext":                      true,
-	"StatesExceedToleratedFailureThreshold": true,
-	"StatesHeartbeatTimeout":                true,
-	"StatesItemReaderFailed":                true,
-	"StatusFailed":                          true,
-	"StatusFinished":                        true,
-	"StatusInterrupted":                     true,
-	"StatusRunning":                         true,
-	"StatusStopped":                         true,
-	"StatusSucceeded":                       true,
-	"StatusWaiting":                         true,
-	"Summarizer":                            true,
-	"TaskTokenWait":                         true,
-	"ThisRuntime":                           true,
-	"ToolCall":                              true,
-	"ToolCallsCall":                         true,
-	"WithChainPrinter":                      true,
-	"WithChainVars":                         true,
-	"WithCheckpointer":                      true,
-	"WithClock":                             true,
-	"WithMemory":                            true,
-	"WithDoor":                              true,
-	"WithObserver":                          true,
-	"WithRedrive":                           true,
-	"WithRand":                              true,
-	"WithSchemaNotes":                       true,
-	"WithState":                             true,
-	"WithStateContext":                      true,
-}
-
-// harnessAPI names what generated code takes from package flowrun
-// (flowcrun): the mocks of New<Workflow>Mock and the main of the programs
-// `flowc run` builds.
-var harnessAPI = map[string]bool{
-	"DecodeInput":    true,
-	"Mocks":          true,
-	"RunServerMain":  true,
-	"RunSessionMain": true,
-	"SessionRequest": true,
+// ChainKinds are the runtime's constants of the chain handler kinds.
+var ChainKinds = map[ir.ChainHandlerKind]*Ref{
+	ir.ChainChatCompletion:   {ChainPath, "KindChatCompletion"},
+	ir.ChainExecuteToolCalls: {ChainPath, "KindExecuteToolCalls"},
+	ir.ChainTools:            {ChainPath, "KindTools"},
+	ir.ChainHook:             {ChainPath, "KindTools"},
+	ir.ChainRoute:            {ChainPath, "KindRoute"},
+	ir.ChainConditionKey:     {ChainPath, "KindConditionKey"},
+	ir.ChainPromptToString:   {ChainPath, "KindPromptToString"},
+	ir.ChainPromptToInt:      {ChainPath, "KindPromptToInt"},
 }

@@ -49,7 +49,7 @@ func typedPlan(c *ir.Checked) *Plan {
 		StepDoc: n.Step + " names the state a run is in; the zero value means the run is over.",
 		Runs: []Entry{{
 			Name: "Run", Doc: run,
-			Sig: Sig{Params: []sigParam{{Name: "in", Typ: OwnType(n.State)}}, Results: []*ir.Type{OwnType(n.State)}},
+			Sig: Sig{Params: []Param{{Name: "in", Typ: OwnType(n.State)}}, Results: []*ir.Type{OwnType(n.State)}},
 		}},
 		Sessions: typedSessions(w, n),
 		Mock:     mockSpec{Caller: "state", Doc: mockDoc, StateContext: true},
@@ -124,8 +124,12 @@ func hasApprovals(w *ir.Workflow) bool {
 	return slices.ContainsFunc(w.States, func(s *ir.State) bool { return s.Kind == ir.StateApproval })
 }
 
+// noLabel answers an update handler through the typed mock's respond,
+// which receives no label.
+var noLabel = &MockCall{Own: true, Method: "respond", Args: []MockArg{{Param: "ctx"}, {}, {Lit: ""}}}
+
 func (p *Plan) typedHandlers() []Handler {
-	w, n := p.Workflow, p.Names
+	w := p.Workflow
 	users := usersOf(w.States)
 	var out []Handler
 	for _, h := range firstHandlers(w.States, func(*ir.Handler) bool { return false }) {
@@ -137,15 +141,14 @@ func (p *Plan) typedHandlers() []Handler {
 		}
 		m := Handler{Name: h.Name, Doc: text + ".", Sig: p.typedSig(h, item)}
 		if item == nil && h.Kind == ir.HandlerUpdate {
-			m.SigText = "(ctx context.Context, s " + n.State + ") (" + n.Update + ", error)"
-			m.MockText = `return m.respond(ctx, nil, "")`
+			m.Answer = noLabel
 		}
 		out = append(out, m)
 	}
 	if hasApprovals(w) {
 		out = append(out, Handler{
 			Name: "Approve",
-			Sig:  Sig{Params: []sigParam{{Name: "req", Typ: RtType("ApprovalRequest")}}, Results: []*ir.Type{BasicType("string")}},
+			Sig:  Sig{Params: []Param{{Name: "req", Typ: RtType(RuntimePath, "ApprovalRequest")}}, Results: []*ir.Type{BasicType("string")}},
 			MockDoc: []string{
 				"Approve answers an approval state from its mock: a Return is the decision, a JSON string or",
 				"{\"decision\": \"...\"}. A state without a mock leaves the decision to a person: the run waits.",
@@ -158,9 +161,9 @@ func (p *Plan) typedHandlers() []Handler {
 // typedSig is (ctx, s State[, item T]) (Update[, label string], error):
 // inside an iteration chain the item follows the state.
 func (p *Plan) typedSig(h *ir.Handler, item *ir.Type) Sig {
-	s := Sig{Params: []sigParam{{Name: "s", Typ: OwnType(p.Names.State)}}, Results: []*ir.Type{OwnType(p.Names.Update)}}
+	s := Sig{Params: []Param{{Name: "s", Typ: OwnType(p.Names.State)}}, Results: []*ir.Type{OwnType(p.Names.Update)}}
 	if item != nil {
-		s.Params = append(s.Params, sigParam{Name: "item", Typ: p.ItemType(item)})
+		s.Params = append(s.Params, Param{Name: "item", Typ: p.ItemType(item)})
 	}
 	if h.Kind == ir.HandlerAction || h.Kind == ir.HandlerEval {
 		s.Results = append(s.Results, BasicType("string"))

@@ -238,7 +238,7 @@ func agentModel(d *jen.Group, a *ir.Agent) {
 			v    *float64
 		}{{"Temperature", g.Temperature}, {"TopP", g.TopP}} {
 			if p.v != nil {
-				f.Id(p.name).Op(":").Add(emit.Rt("Float")).Call(jen.Lit(*p.v))
+				f.Id(p.name).Op(":").Add(emit.Flowcimpl("Float")).Call(jen.Lit(*p.v))
 			}
 		}
 		optLit(f, "MaxTokens", g.MaxTokens)

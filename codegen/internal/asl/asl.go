@@ -67,7 +67,7 @@ func (g *aslGen) MockHelpers(*jen.File) {}
 
 // Steps emits the top-level machine, its states and the machines they
 // hold, then the compiled paths the choice rules read.
-func (g *aslGen) Steps(f *jen.File, t emit.Target) {
+func (g *aslGen) Steps(f *jen.File, t emit.Writer) {
 	g.machine(f, t, g.p.Loops[0])
 	g.callbackAPI(f)
 	if len(g.vars) > 0 {
@@ -79,7 +79,7 @@ func (g *aslGen) Steps(f *jen.File, t emit.Target) {
 
 // machine emits the run loop of a (sub-)machine, then the steps of its
 // states (and of the machines they hold).
-func (g *aslGen) machine(f *jen.File, t emit.Target, pl *plan.Loop) {
+func (g *aslGen) machine(f *jen.File, t emit.Writer, pl *plan.Loop) {
 	n := g.n
 	l := &emit.Loop{
 		Loop:   pl,

@@ -52,7 +52,7 @@ func (g *aslGen) callbackStop(b *jen.Group, s *ir.State) {
 	if !plan.IsCallback(s) || !g.durableCallback(s) {
 		return
 	}
-	b.If(emit.Rt("IsWaitingForTaskToken").Call(jen.Err())).Block(
+	b.If(emit.Flowcimpl("IsWaitingForTaskToken").Call(jen.Err())).Block(
 		jen.Return(jen.Id(g.n.EndConst()), jen.Id("in"), jen.Err()).Comment("the run waits here for the task token: save its input"),
 	)
 }

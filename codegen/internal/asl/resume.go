@@ -45,7 +45,7 @@ func startFirst(n plan.Names, l *plan.Loop) []jen.Code {
 func (g *aslGen) SessionHooks() []jen.Code {
 	return []jen.Code{
 		jen.Id("Fresh").Op(":").Add(al("EmptyASLInput")),
-		jen.Id("Decode").Op(":").Add(emit.Rt("DecodeASLInput")),
+		jen.Id("Decode").Op(":").Add(emit.Flowcrt("DecodeASLInput")),
 		jen.Id("Merge").Op(":").Add(al("MergeASLInput")),
 	}
 }

@@ -17,7 +17,7 @@ func (g *aslGen) stepSignature() *jen.Statement {
 
 // state emits a state's package-level spec and its step method, then the
 // machines it holds.
-func (g *aslGen) state(f *jen.File, t emit.Target, s *ir.State) {
+func (g *aslGen) state(f *jen.File, t emit.Writer, s *ir.State) {
 	a := s.ASL
 	var spec string
 	if a.Type != ir.ASLFail { // a Fail state has no processing of its own
@@ -62,7 +62,7 @@ func (g *aslGen) spec(s *ir.State) jen.Code {
 		g.pathField(d, "ResultPath", a.ResultPath)
 		g.pathField(d, "OutputPath", a.OutputPath)
 		if len(s.Retry) > 0 {
-			d.Id("Retry").Op(":").Index().Add(emit.Rt("Retrier")).CustomFunc(emit.Multiline, func(rs *jen.Group) {
+			d.Id("Retry").Op(":").Index().Add(emit.Flowcimpl("Retrier")).CustomFunc(emit.Multiline, func(rs *jen.Group) {
 				for _, r := range s.Retry {
 					rs.Add(emit.Retrier(r))
 				}
@@ -192,7 +192,7 @@ func (g *aslGen) onError(b *jen.Group, s *ir.State, spec string) {
 	a := s.ASL
 	g.callbackStop(b, s)
 	if a.Type == ir.ASLApproval && g.p.Checkpointed(s) { // a session saves the run waiting there
-		b.If(emit.Rt("IsInterrupted").Call(jen.Err())).Block(
+		b.If(emit.Flowcrt("IsInterrupted").Call(jen.Err())).Block(
 			jen.Return(jen.Id(g.n.EndConst()), jen.Id("in"), jen.Err()).Comment("the run waits here: save its input"),
 		)
 	}
@@ -278,7 +278,7 @@ func (g *aslGen) mapSpec(a *ir.ASLState) jen.Code {
 
 func (g *aslGen) approvalRequest(s *ir.State) jen.Code {
 	ap := s.ASL.Approval
-	return emit.Rt("ApprovalRequest").CustomFunc(emit.Multiline, func(d *jen.Group) {
+	return emit.Flowcrt("ApprovalRequest").CustomFunc(emit.Multiline, func(d *jen.Group) {
 		d.Id("State").Op(":").Lit(s.ID)
 		d.Id("Prompt").Op(":").Lit(ap.Prompt)
 		if ap.PromptTemplate != nil {
@@ -306,7 +306,7 @@ func (g *aslGen) debate(d *ir.Debate) jen.Code {
 }
 
 func (g *aslGen) agent(a *ir.Agent) jen.Code {
-	return emit.Rt("Agent").CustomFunc(emit.Multiline, func(d *jen.Group) {
+	return emit.Flowcrt("Agent").CustomFunc(emit.Multiline, func(d *jen.Group) {
 		d.Id("Name").Op(":").Lit(a.Name)
 		for _, f := range []struct {
 			name  string

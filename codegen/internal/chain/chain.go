@@ -41,14 +41,14 @@ func (g *chainGen) EntryBody(plan.Entry) []jen.Code {
 }
 
 // Steps emits the tasks, the run loop and each task's step.
-func (g *chainGen) Steps(f *jen.File, t emit.Target) {
+func (g *chainGen) Steps(f *jen.File, t emit.Writer) {
 	f.ImportAlias(plan.ChainPath, emit.ChainAlias)
 	g.tasks(f) // task.go
 	t.Loop(f, g.n, &emit.Loop{
 		Loop: g.p.Loops[0],
 		Doc: "run runs the chain on s from step until a task ends it. A session's run (s.Attach) saves a " +
 			"checkpoint after every task.",
-		Params: []jen.Code{jen.Id("s").Op("*").Add(emit.Rt("ChainState"))},
+		Params: []jen.Code{jen.Id("s").Op("*").Add(emit.Flowcrt("ChainState"))},
 		Call: func(s *ir.State) *jen.Statement {
 			return jen.Id("w").Dot(emit.StepMethod(s)).Call(jen.Id("sctx"), jen.Id("s"))
 		},

@@ -39,9 +39,9 @@ func (g *chainGen) Invoke(f *jen.File) {
 		"({{.input}}; nil: unchanged), its next task's input unchanged; one whose last run finished starts a new "+
 		"run at "+start+" on the input, keeping the composed variables.")
 	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id("Invoke").
-		Params(emit.CtxParam(), jen.Id("sessionID").String(), jen.Id("input").Any()).Params(emit.Rt("ChainState"), jen.Error()).Block(
+		Params(emit.CtxParam(), jen.Id("sessionID").String(), jen.Id("input").Any()).Params(emit.Flowcrt("ChainState"), jen.Error()).Block(
 		jen.List(jen.Id("in"), jen.Err()).Op(":=").Add(ch("ChainSessionInput")).Call(jen.Id("input")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(emit.Rt("ChainState").Values(), jen.Err())),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(emit.Flowcrt("ChainState").Values(), jen.Err())),
 		jen.Return(jen.Id("w").Dot("sessions").Call().Dot("Invoke").Call(jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Id("sessionID"), jen.Id("in"))),
 	)
 }

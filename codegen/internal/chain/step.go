@@ -14,7 +14,7 @@ func (g *chainGen) step(f *jen.File, s *ir.State) {
 	f.Line()
 	f.Comment(emit.StepMethod(s) + " runs task " + emit.Quote(s.ID) + " and returns the task to run next.")
 	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(emit.StepMethod(s)).
-		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Add(emit.Rt("ChainState"))).
+		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Add(emit.Flowcrt("ChainState"))).
 		Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
 		eval := jen.Id("eval")
 		if !chainTestsEval(s) && (len(s.Next.Branches) == 0 || s.Next.HasDefaultBranch()) {

@@ -36,8 +36,8 @@ func (g *chainGen) taskFields(s *ir.State) jen.Dict {
 	d := jen.Dict{jen.Id("ID"): jen.Lit(s.ID)}
 	setLit(d, "Chain", g.w.Chain.ID)
 	setLit(d, "Debug", g.w.Chain.Debug)
-	if k := plan.KindNames[c.Kind]; k != "" {
-		d[jen.Id("Kind")] = ch(k)
+	if k := plan.ChainKinds[c.Kind]; k != nil {
+		d[jen.Id("Kind")] = emit.Qual(k)
 	}
 	for field, text := range map[string]string{"Prompt": s.PromptTemplate, "Print": c.Print, "Output": c.OutputTemplate} {
 		if text != "" {
@@ -103,7 +103,7 @@ func (g *chainGen) execFields(e *ir.ExecuteConfig) jen.Dict {
 		d[jen.Id("Tools")] = stringsLit(e.Tools)
 	}
 	if e.Temperature != nil {
-		d[jen.Id("Temperature")] = emit.Rt("Float").Call(jen.Lit(*e.Temperature))
+		d[jen.Id("Temperature")] = emit.Flowcimpl("Float").Call(jen.Lit(*e.Temperature))
 	}
 	if len(e.ToolsPolicies) > 0 {
 		d[jen.Id("ToolsPolicies")] = policiesLit(e.ToolsPolicies)

@@ -1,7 +1,8 @@
 // Package emit is what every dialect and target of the generator shares:
-// the Dialect and Target interfaces, the step loop spec, and the jennifer
-// helpers (runtime identifiers, comments, Go types, bulk text) they are
-// written with. It imports no other package of the generator.
+// the Target, Dialect and Writer interfaces, the step loop spec, and the
+// one renderer of the plan's identifiers, types and imports (gotype.go),
+// through jennifer and as text, with the helpers (comments, bulk text)
+// they are written with. It imports no other package of the generator.
 //
 // Every target reads the plan (package ir/plan), which the compiler built
 // right after the checker: plain data, with no jennifer in it, that names
@@ -26,21 +27,45 @@ import (
 // declarations and step bodies; a target decides how the plan becomes Go.
 // docs/targets.md says how a target plugs in.
 
+// Target writes the files of a workflow from its plan: what `flowc gen
+// --target` names. native.Target writes the workflow and its mocks as
+// plain Go; temporal.Target, the file that runs that Go on Temporal.
+type Target interface {
+	Files(p *plan.Plan, opts Options) ([]File, error)
+}
+
+// Options shape a target's output.
+type Options struct {
+	// FileName is the native file's name, e.g. "triage_flow.go", which the
+	// other files' names derive from.
+	FileName string
+	// Source is the definition's path relative to the generated file, for
+	// the header; it must not depend on the machine.
+	Source string
+}
+
+// File is one generated file.
+type File struct {
+	Name    string
+	Content []byte
+}
+
 // Dialect is one workflow language's part of the generated code.
 type Dialect interface {
 	// Types writes the dialect's own types and package values, before the
 	// handlers interface (typed mode's state and update).
 	Types(f *jen.File)
 	// Steps writes the step bodies, pure transitions and fan-outs, and asks
-	// the target for the loops they run in.
-	Steps(f *jen.File, t Target)
+	// the writer for the loops they run in.
+	Steps(f *jen.File, t Writer)
 
 	// The rest is the Go behind the plan's data that only a target
 	// writing the steps through jennifer needs.
 
 	// EntryBody is the body of the entry point e of plan.Plan.Runs.
 	EntryBody(e plan.Entry) []jen.Code
-	// MockBody is the body of the mock method of h.
+	// MockBody is the body of the mock method of h, a handler whose answer
+	// is not plan data (h.Answer nil).
 	MockBody(h plan.Handler) []jen.Code
 	// MockHelpers writes the unexported methods the mock bodies share.
 	MockHelpers(f *jen.File)
@@ -54,10 +79,10 @@ type Dialect interface {
 	RunAt() []jen.Code
 }
 
-// Target turns a plan into the engine that runs it. native.Target runs the
-// steps in a plain Go loop; a Temporal target would write a workflow
-// function that runs the same steps, their handler calls as activities.
-type Target interface {
+// Writer is how a target that writes the steps through jennifer (the
+// native target) turns the plan into the Go that runs them: Emit and the
+// dialects call it for the parts every workflow shares.
+type Writer interface {
 	// Header writes the handlers interface, the workflow type and its
 	// constructor, and the step enum with its ids.
 	Header(f *jen.File, sh *plan.Plan)
@@ -119,8 +144,9 @@ type PlainSpec struct {
 	InPlaceFold []jen.Code
 }
 
-// Emit writes the workflow of plan sh through a dialect and a target.
-func Emit(f *jen.File, sh *plan.Plan, d Dialect, t Target) {
+// Emit writes the workflow of plan sh through a dialect and a target's
+// writer.
+func Emit(f *jen.File, sh *plan.Plan, d Dialect, t Writer) {
 	versionGuard(f, sh.GenVersion)
 	d.Types(f)
 	t.Header(f, sh)
@@ -135,7 +161,7 @@ func versionGuard(f *jen.File, version int) {
 	f.Comment("This file needs a runtime that supports its generation: a mismatch fails to compile here,")
 	f.Comment("naming the versions the runtime supports and the one this file needs.")
 	method := fmt.Sprintf("GeneratedCodeVersion%d", version)
-	f.Var().Id("_").Interface(jen.Id(method).Params()).Op("=").Add(Rt("ThisRuntime"))
+	f.Var().Id("_").Interface(jen.Id(method).Params()).Op("=").Add(Flowcrt("ThisRuntime"))
 }
 
 // CtxParam is the ctx parameter every handler and step takes first.

@@ -29,7 +29,7 @@ func Condition(e *ir.Expr) *jen.Statement {
 	if !divides(e) {
 		return expr(e)
 	}
-	return Rt("Cond").Call(jen.Func().Params().Bool().Block(jen.Return(expr(e))))
+	return Flowcimpl("Cond").Call(jen.Func().Params().Bool().Block(jen.Return(expr(e))))
 }
 
 func divides(e *ir.Expr) bool {
@@ -63,7 +63,7 @@ func expr(e *ir.Expr) *jen.Statement {
 		return jen.Op(e.Op).Add(operand(e.Args[0], 6, false))
 	case ir.ExprBinary:
 		if e.Op == "/" || e.Op == "%" {
-			return Rt(divisions[e.Op]).Call(expr(e.Args[0]), expr(e.Args[1]))
+			return Flowcimpl(divisions[e.Op]).Call(expr(e.Args[0]), expr(e.Args[1]))
 		}
 		p := precedence[e.Op]
 		return operand(e.Args[0], p, false).Op(e.Op).Add(operand(e.Args[1], p, true))
@@ -118,7 +118,7 @@ var calls = map[string]func(a []*jen.Statement) *jen.Statement{
 	ir.CallStartsWith: func(a []*jen.Statement) *jen.Statement { return jen.Qual("strings", "HasPrefix").Call(a[0], a[1]) },
 	ir.CallEndsWith:   func(a []*jen.Statement) *jen.Statement { return jen.Qual("strings", "HasSuffix").Call(a[0], a[1]) },
 	ir.CallContains:   func(a []*jen.Statement) *jen.Statement { return jen.Qual("strings", "Contains").Call(a[0], a[1]) },
-	ir.CallHasKey:     func(a []*jen.Statement) *jen.Statement { return Rt("HasKey").Call(a[0], a[1]) },
+	ir.CallHasKey:     func(a []*jen.Statement) *jen.Statement { return Flowcimpl("HasKey").Call(a[0], a[1]) },
 	ir.CallInSlice:    func(a []*jen.Statement) *jen.Statement { return jen.Qual("slices", "Contains").Call(a[0], a[1]) },
 	ir.CallLen:        func(a []*jen.Statement) *jen.Statement { return jen.Len(a[0]) },
 	ir.CallRuneCount: func(a []*jen.Statement) *jen.Statement {

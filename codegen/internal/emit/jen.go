@@ -11,21 +11,6 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/flowc-dev/flowc/ir"
-	"github.com/flowc-dev/flowc/ir/plan"
-)
-
-// The runtime's packages (plan.RuntimePath...) and the names generated
-// files import them as: the runtime under RuntimeAlias (its name shadows
-// the standard library's), the machinery under ImplAlias, each dialect's
-// part of it (task chains, JSON mode, the States Language) under
-// ChainAlias, JSONAlias and ASLAlias, the harness under HarnessAlias.
-const (
-	RuntimeAlias = "flowcrt"
-	ImplAlias    = "flowcimpl"
-	ChainAlias   = "flowcchain"
-	JSONAlias    = "flowcjson"
-	ASLAlias     = "flowcasl"
-	HarnessAlias = "flowcrun"
 )
 
 // Render formats the file. Output that does not parse is a generator bug:
@@ -74,8 +59,7 @@ func groupImports(src []byte) []byte {
 // path has no dot before its first slash.
 func isStd(line []byte) bool {
 	_, path, _ := bytes.Cut(line, []byte(`"`))
-	first, _, _ := bytes.Cut(path, []byte("/"))
-	return !bytes.Contains(first, []byte("."))
+	return isStdPath(string(path))
 }
 
 // OneLine makes definition text safe inside a // comment: no line breaks,
@@ -107,12 +91,6 @@ func Unprintable(r rune) bool { return !unicode.IsPrint(r) }
 func Comment(text string) *jen.Statement {
 	return jen.Comment("// " + OneLine(text))
 }
-
-// RuntimeAliases are the names generated files import the runtime packages as.
-var RuntimeAliases = map[string]string{plan.RuntimePath: RuntimeAlias, plan.ImplPath: ImplAlias, plan.ChainPath: ChainAlias, plan.JSONPath: JSONAlias, plan.ASLPath: ASLAlias, plan.HarnessPath: HarnessAlias}
-
-// Rt names a runtime identifier through the package that exports it.
-func Rt(name string) *jen.Statement { return jen.Qual(plan.RuntimePackage(name), name) }
 
 // Multiline renders a composite literal one element per line, in the order
 // given (jen.Dict would sort the keys).
@@ -147,19 +125,6 @@ func DropUnusedImport(src []byte, alias, path string) []byte {
 	return bytes.Replace(src, []byte("\t"+alias+" "+strconv.Quote(path)+"\n"), nil, 1)
 }
 
-// SigCode renders the signature s after the method's name.
-func SigCode(name *jen.Statement, s plan.Sig) *jen.Statement {
-	params := []jen.Code{CtxParam()}
-	for _, p := range s.Params {
-		params = append(params, jen.Id(p.Name).Add(GoType(p.Typ)))
-	}
-	var results []jen.Code
-	for _, r := range s.Results {
-		results = append(results, GoType(r))
-	}
-	return name.Params(params...).Params(append(results, jen.Error())...)
-}
-
 // AnswerFromMocks is a mock method's body that returns what method of its
 // flowcrun.Mocks answers with args.
 func AnswerFromMocks(method string, args ...jen.Code) []jen.Code {
@@ -168,21 +133,3 @@ func AnswerFromMocks(method string, args ...jen.Code) []jen.Code {
 
 // StepMethod is the unexported method that runs one state.
 func StepMethod(s *ir.State) string { return "step" + s.GoName }
-
-// GoType renders a field type.
-func GoType(t *ir.Type) *jen.Statement {
-	switch t.Kind {
-	case ir.TypeSlice:
-		return jen.Index().Add(GoType(t.Elem))
-	case ir.TypeMap:
-		return jen.Map(GoType(t.Key)).Add(GoType(t.Elem))
-	case ir.TypePointer:
-		return jen.Op("*").Add(GoType(t.Elem))
-	case ir.TypeMessages:
-		return Rt("Messages")
-	}
-	if t.Pkg != "" {
-		return jen.Qual(t.Pkg, t.Name)
-	}
-	return jen.Id(t.Name)
-}

@@ -62,11 +62,11 @@ func BranchMatch(br *ir.Branch) jen.Code {
 	case ir.OpEndsWith:
 		return jen.Qual("strings", "HasSuffix").Call(eval, jen.Lit(br.When))
 	case ir.OpGreater:
-		return Rt("NumberGreater").Call(eval, jen.Lit(br.Num))
+		return Flowcimpl("NumberGreater").Call(eval, jen.Lit(br.Num))
 	case ir.OpLess:
-		return Rt("NumberLess").Call(eval, jen.Lit(br.Num))
+		return Flowcimpl("NumberLess").Call(eval, jen.Lit(br.Num))
 	case ir.OpInRange:
-		return Rt("NumberInRange").Call(eval, jen.Lit(br.Min), jen.Lit(br.Max))
+		return Flowcimpl("NumberInRange").Call(eval, jen.Lit(br.Min), jen.Lit(br.Max))
 	}
 	return eval.Op("==").Lit(br.When)
 }

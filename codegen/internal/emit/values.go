@@ -16,7 +16,7 @@ func PolicyFields(vals *jen.Group, s *ir.State) {
 		vals.Id("Timeout").Op(":").Add(Duration(s.Timeout))
 	}
 	if len(s.Retry) > 0 {
-		vals.Id("Retry").Op(":").Index().Add(Rt("Retrier")).ValuesFunc(func(rs *jen.Group) {
+		vals.Id("Retry").Op(":").Index().Add(Flowcimpl("Retrier")).ValuesFunc(func(rs *jen.Group) {
 			for _, r := range s.Retry {
 				rs.Add(Retrier(r))
 			}

@@ -209,7 +209,7 @@ func (g *jsonGen) MockHelpers(f *jen.File) {
 		f.Line()
 		f.Comment("Approve answers interrupt_before from the mock of \"<state>.interrupt_before\": continue or cancel.")
 		f.Func().Params(jen.Id("m").Id(g.n.Mock)).Id("Approve").
-			Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Add(emit.Rt("ApprovalRequest"))).Params(jen.String(), jen.Error()).Block(
+			Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Add(emit.Flowcrt("ApprovalRequest"))).Params(jen.String(), jen.Error()).Block(
 			jen.Return(jen.Id("m").Dot("mocks").Dot("RespondInterrupt").Call(jen.Id("ctx"), jen.Id("req"))),
 		)
 	}
@@ -232,7 +232,7 @@ func (g *jsonGen) MockHelpers(f *jen.File) {
 		f.Line()
 		f.Comment("Summarize answers from the mocks of \"summarize\": the summary replaces the history.")
 		f.Func().Params(jen.Id("m").Id(g.n.Mock)).Id("Summarize").
-			Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("history").Add(emit.Rt("Messages"))).Params(emit.Rt("Messages"), jen.Error()).Block(
+			Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("history").Add(emit.Flowcrt("Messages"))).Params(emit.Flowcrt("Messages"), jen.Error()).Block(
 			jen.Return(jen.Id("m").Dot("mocks").Dot("RespondSummary").Call(jen.Id("history"))),
 		)
 	}

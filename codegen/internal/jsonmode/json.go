@@ -61,22 +61,21 @@ func (g *jsonGen) EntryBody(e plan.Entry) []jen.Code {
 		return []jen.Code{jen.Return(jen.Id("w").Dot("run").Call(jen.Id("ctx"), jen.Nil(), jen.Id("s"), jen.Id(g.n.StepConst(start)), jen.Id(g.n.EndConst())))}
 	}
 	return []jen.Code{
-		jen.List(jen.Id("s"), jen.Err()).Op(":=").Add(emit.Rt("NewJSONState")).Call(jen.Id("input")),
+		jen.List(jen.Id("s"), jen.Err()).Op(":=").Add(emit.Flowcrt("NewJSONState")).Call(jen.Id("input")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Err().Op("=").Id("w").Dot("RunState").Call(jen.Id("ctx"), jen.Op("&").Id("s")),
 		jen.Return(jen.Id("s").Dot("Context"), jen.Err()),
 	}
 }
 
-// MockBody answers every handler from the mock of its state.
-func (g *jsonGen) MockBody(plan.Handler) []jen.Code {
-	return emit.AnswerFromMocks("RespondJSON", jen.Id("call"))
-}
+// MockBody is never asked for: every handler answers from the mock of its
+// state with its plan's Answer, m.mocks.RespondJSON(call).
+func (g *jsonGen) MockBody(plan.Handler) []jen.Code { return nil }
 
 // Steps emits the CodeMie configuration, the task table, the run loop that
 // the run and every branch and item share, each state's step and fan-out,
 // and the services the configuration asks for.
-func (g *jsonGen) Steps(f *jen.File, t emit.Target) {
+func (g *jsonGen) Steps(f *jen.File, t emit.Writer) {
 	f.ImportAlias(plan.JSONPath, emit.JSONAlias)
 	g.codemieDecls(f) // codemie.go
 	g.tasks(f)
@@ -84,7 +83,7 @@ func (g *jsonGen) Steps(f *jen.File, t emit.Target) {
 		Loop: g.p.Loops[0],
 		Doc: "run runs the states from step on s until the run reaches until: the end of the run, or for a " +
 			"branch or item of a fan-out, the state after it. A session's run saves a checkpoint after every state.",
-		Params: []jen.Code{jen.Id("sess").Op("*").Add(emit.Rt("Session")), jen.Id("s").Op("*").Add(emit.Rt("JSONState"))},
+		Params: []jen.Code{jen.Id("sess").Op("*").Add(emit.Flowcimpl("Session")), jen.Id("s").Op("*").Add(emit.Flowcrt("JSONState"))},
 		Call: func(s *ir.State) *jen.Statement {
 			return jen.Id("w").Dot(emit.StepMethod(s)).Call(jen.Id("sctx"), jen.Id("s"))
 		},
@@ -108,7 +107,7 @@ func (g *jsonGen) tasks(f *jen.File) {
 	f.Var().DefsFunc(func(d *jen.Group) {
 		for _, s := range g.w.States {
 			d.Id(g.taskVars[s.ID]).Op("=").Add(js("JSONTask")).CustomFunc(emit.Multiline, func(vals *jen.Group) {
-				vals.Id("Policy").Op(":").Add(emit.Rt("Policy")).CustomFunc(emit.Multiline, func(p *jen.Group) { emit.PolicyFields(p, s) })
+				vals.Id("Policy").Op(":").Add(emit.Flowcimpl("Policy")).CustomFunc(emit.Multiline, func(p *jen.Group) { emit.PolicyFields(p, s) })
 				if len(s.TaskParts) > 0 {
 					vals.Id("Task").Op(":").Add(pieces(s.TaskParts))
 				}

@@ -21,7 +21,7 @@ func (g *jsonGen) step(f *jen.File, s *ir.State) {
 	}
 	f.Comment(emit.StepMethod(s) + runs + " and returns the state to run next.")
 	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(emit.StepMethod(s)).
-		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Add(emit.Rt("JSONState"))).
+		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Add(emit.Flowcrt("JSONState"))).
 		Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
 		args := []jen.Code{jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Op("&").Id(g.taskVars[s.ID]), h}
 		if g.w.CodeMie != nil {
@@ -107,7 +107,7 @@ func (g *jsonGen) region(f *jen.File, fan *plan.FanOut) {
 		"the last one winning, then the messages each one added), and the run goes on at "+emit.ExitWords(fan.Exit)+
 		". The first failure cancels the other branches and fails the run.")
 	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(fan.Method).
-		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Add(emit.Rt("JSONState"))).
+		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Add(emit.Flowcrt("JSONState"))).
 		Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
 		b.Id("entries").Op(":=").Index(jen.Lit(len(entries))).Id(g.n.Step).Values(entries...)
 		b.Id("branches").Op(":=").Id("s").Dot("Branches").Call(jen.Len(jen.Id("entries")))
@@ -126,7 +126,7 @@ func (g *jsonGen) mapFunc(f *jen.File, fan *plan.FanOut) {
 		"one winning, then the messages each one added), and the run goes on at "+emit.ExitWords(fan.Exit)+
 		". The first failure cancels the other items and fails the run.")
 	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(fan.Method).
-		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Add(emit.Rt("JSONState")), jen.Id("out").Add(js("JSONOutput"))).
+		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Add(emit.Flowcrt("JSONState")), jen.Id("out").Add(js("JSONOutput"))).
 		Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
 		assign := "="
 		switch {
@@ -153,7 +153,7 @@ func (g *jsonGen) mapFunc(f *jen.File, fan *plan.FanOut) {
 func (g *jsonGen) items(b *jen.Group, r *ir.Region, lookup *jen.Statement) {
 	b.List(jen.Id("items"), jen.Err()).Op(":=").Add(lookup)
 	b.If(jen.Err().Op("!=").Nil()).Block(
-		jen.Return(jen.Id(g.n.EndConst()), jen.Op("&").Add(emit.Rt("StateError")).Custom(emit.Multiline,
+		jen.Return(jen.Id(g.n.EndConst()), jen.Op("&").Add(emit.Flowcrt("StateError")).Custom(emit.Multiline,
 			jen.Id("State").Op(":").Lit(r.From),
 			jen.Id("Err").Op(":").Err(),
 		)),
@@ -192,13 +192,13 @@ func (g *jsonGen) onError(b *jen.Group, s *ir.State) {
 			b.Add(g.goTo(c.Next))
 			return // later catchers and on_failure are unreachable
 		}
-		b.If(emit.Rt("MatchError").Call(jen.Err(), emit.StringSlice(c.Errors))).Block(g.goTo(c.Next))
+		b.If(emit.Flowcrt("MatchError").Call(jen.Err(), emit.StringSlice(c.Errors))).Block(g.goTo(c.Next))
 	}
 	if of := s.Next.OnFailure; of != nil {
 		b.Add(g.goTo(*of))
 		return
 	}
-	b.Return(jen.Id(g.n.EndConst()), jen.Op("&").Add(emit.Rt("StateError")).Custom(emit.Multiline,
+	b.Return(jen.Id(g.n.EndConst()), jen.Op("&").Add(emit.Flowcrt("StateError")).Custom(emit.Multiline,
 		jen.Id("State").Op(":").Lit(s.ID),
 		jen.Id("Err").Op(":").Err(),
 	))

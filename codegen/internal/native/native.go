@@ -13,16 +13,17 @@ import (
 	"github.com/flowc-dev/flowc/ir/plan"
 )
 
-// Target is the target that runs a workflow in the caller's goroutine:
-// a for loop over a step enum whose cases call the step methods.
-type Target struct {
+// writer is the native target's emit.Writer: it runs a workflow in the
+// caller's goroutine, a for loop over a step enum whose cases call the
+// step methods.
+type writer struct {
 	Bulk *emit.Bulk // the lines it writes itself
 	// The mock handlers go to a file of their own, with its own bulk lines.
 	MockFile *jen.File
 	MockBulk *emit.Bulk
 }
 
-func (t Target) Header(f *jen.File, sh *plan.Plan) {
+func (t writer) Header(f *jen.File, sh *plan.Plan) {
 	n := sh.Names
 	f.Line()
 	for _, c := range sh.HandlersDoc {
@@ -38,18 +39,21 @@ func (t Target) Header(f *jen.File, sh *plan.Plan) {
 		}
 		for _, sv := range sh.More {
 			it.Add(emit.Comment(sv.Doc))
-			if sv.Embed != "" {
-				it.Add(emit.Rt(sv.Embed))
+			if sv.Embed != nil {
+				it.Add(emit.Qual(sv.Embed))
 			} else {
 				it.Add(emit.SigCode(jen.Id(sv.Name), sv.Sig))
 			}
 		}
 		for _, h := range sh.Handlers {
-			switch {
-			case h.Doc == "":
-			case h.SigText != "" && !t.Bulk.Disabled():
-				text.WriteString("\t// " + emit.OneLine(h.Doc) + "\n\t" + h.Name + h.SigText + "\n")
-			default:
+			if h.Doc == "" {
+				continue
+			}
+			if !t.Bulk.Disabled() && emit.BulkSig(h.Sig) {
+				text.WriteString("\t// " + emit.OneLine(h.Doc) + "\n\t" + h.Name)
+				emit.Imports(nil).WriteSig(&text, h.Sig)
+				text.WriteByte('\n')
+			} else {
 				flush()
 				it.Add(emit.Comment(h.Doc))
 				it.Add(emit.SigCode(jen.Id(h.Name), h.Sig))
@@ -74,11 +78,11 @@ func (t Target) Header(f *jen.File, sh *plan.Plan) {
 		values = append(values, jen.Id("into").Op(":").Id("into"))
 		find = append(find, jen.List(jen.Id("into"), jen.Id("_")).Op(":=").Id("h").Assert(jen.Id(n.Into)))
 	}
-	f.Type().Id(n.Workflow).Struct(append(fields, jen.Id("cfg").Add(emit.Rt("Config")))...)
+	f.Type().Id(n.Workflow).Struct(append(fields, jen.Id("cfg").Add(emit.Flowcimpl("Config")))...)
 	f.Line()
 	f.Comment("New" + n.Workflow + " returns " + sh.Noun + " over your handlers.")
-	values = append(values, jen.Id("cfg").Op(":").Add(emit.Rt("NewConfig")).Call(jen.Id("opts").Op("...")))
-	f.Func().Id("New"+n.Workflow).Params(jen.Id("h").Id(n.Handlers), jen.Id("opts").Op("...").Add(emit.Rt("Option"))).
+	values = append(values, jen.Id("cfg").Op(":").Add(emit.Flowcimpl("NewConfig")).Call(jen.Id("opts").Op("...")))
+	f.Func().Id("New"+n.Workflow).Params(jen.Id("h").Id(n.Handlers), jen.Id("opts").Op("...").Add(emit.Flowcrt("Option"))).
 		Op("*").Id(n.Workflow).Block(
 		append(find, jen.Return(jen.Op("&").Id(n.Workflow).Custom(emit.Multiline, values...)))...,
 	)
@@ -86,7 +90,7 @@ func (t Target) Header(f *jen.File, sh *plan.Plan) {
 }
 
 // intoInterface declares the in-place form of the plain states' handlers.
-func (t Target) intoInterface(f *jen.File, sh *plan.Plan) {
+func (t writer) intoInterface(f *jen.File, sh *plan.Plan) {
 	n := sh.Names
 	f.Line()
 	f.Comment(n.Into + " is optional. When your handlers also implement it and a run has no observer,")
@@ -114,7 +118,7 @@ func (t Target) intoInterface(f *jen.File, sh *plan.Plan) {
 // stepEnum names the states; the ids table turns a step back into its
 // state's id for errors and checkpoints. The constants have no comment:
 // the table says the same, and comments are the slowest thing to format.
-func (t Target) stepEnum(f *jen.File, sh *plan.Plan) {
+func (t writer) stepEnum(f *jen.File, sh *plan.Plan) {
 	n := sh.Names
 	keys := make([]string, len(sh.StepEnum))
 	ids := make([]string, len(sh.StepEnum))
@@ -159,7 +163,7 @@ func lines(indent string, items []string, end string) string {
 	return sb.String()
 }
 
-func (t Target) Entry(f *jen.File, d emit.Dialect, sh *plan.Plan) {
+func (t writer) Entry(f *jen.File, d emit.Dialect, sh *plan.Plan) {
 	n := sh.Names
 	for _, e := range sh.Runs {
 		f.Line()
@@ -171,7 +175,7 @@ func (t Target) Entry(f *jen.File, d emit.Dialect, sh *plan.Plan) {
 	t.sessions(f, d, sh)
 }
 
-func (t Target) Loop(f *jen.File, n plan.Names, l *emit.Loop) {
+func (t writer) Loop(f *jen.File, n plan.Names, l *emit.Loop) {
 	params := append([]jen.Code{emit.CtxParam()}, l.Params...)
 	if l.FromStep {
 		step := jen.Id("step")
@@ -249,7 +253,7 @@ func observeRun(b *jen.Group, n plan.Names) {
 	b.Comment("state under way.")
 	b.Var().Id("end").Op(",").Id("leave").Func().Params(jen.Error())
 	b.If(jen.Id("w").Dot("cfg").Dot("Observer").Op("!=").Nil()).Block(
-		jen.List(jen.Id("ctx"), jen.Id("end")).Op("=").Add(emit.Rt("ObserveRun")).Call(jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Lit(n.Workflow)),
+		jen.List(jen.Id("ctx"), jen.Id("end")).Op("=").Add(emit.Flowcimpl("ObserveRun")).Call(jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Lit(n.Workflow)),
 	)
 }
 
@@ -258,8 +262,8 @@ func observeRun(b *jen.Group, n plan.Names) {
 func recoverPanic(b *jen.Group, n plan.Names, l *emit.Loop) {
 	b.Comment("A panic fails the run with an error naming its state; one deferred recover per run keeps")
 	b.Comment("transitions free of defers.")
-	panicErr := jen.Op("&").Add(emit.Rt("StateError")).Values(jen.Id("State").Op(":").Id("id"),
-		jen.Id("Err").Op(":").Add(emit.Rt("PanicError")).Call(jen.Id("id"), jen.Id("r")))
+	panicErr := jen.Op("&").Add(emit.Flowcrt("StateError")).Values(jen.Id("State").Op(":").Id("id"),
+		jen.Id("Err").Op(":").Add(emit.Flowcimpl("PanicError")).Call(jen.Id("id"), jen.Id("r")))
 	b.Defer().Func().Params().Block(
 		jen.If(jen.Id("r").Op(":=").Recover(), jen.Id("r").Op("!=").Nil()).Block(
 			jen.Id("id").Op(":=").Id(n.IdsVar()).Index(jen.Id("step")),
@@ -281,7 +285,7 @@ func quiet(b *jen.Group) {
 }
 
 // transition is the body of the loop: one step and what follows it.
-func (t Target) transition(body *jen.Group, n plan.Names, l *emit.Loop) {
+func (t writer) transition(body *jen.Group, n plan.Names, l *emit.Loop) {
 	if l.Plain != nil {
 		t.inPlace(body, n, l)
 	}
@@ -332,12 +336,12 @@ func (t Target) transition(body *jen.Group, n plan.Names, l *emit.Loop) {
 }
 
 // enter tells the hooks the state begins.
-func (t Target) enter(n plan.Names, l *emit.Loop) []jen.Code {
+func (t writer) enter(n plan.Names, l *emit.Loop) []jen.Code {
 	id := jen.Id(n.IdsVar()).Index(jen.Id("step"))
 	var out []jen.Code
 	if l.Ctx {
 		out = append(out, jen.If(jen.Id("w").Dot("cfg").Dot("StateContext")).Block(
-			jen.Id("sctx").Op("=").Add(emit.Rt("WithState")).Call(jen.Id("ctx"), id),
+			jen.Id("sctx").Op("=").Add(emit.Flowcrt("WithState")).Call(jen.Id("ctx"), id),
 		))
 	}
 	return append(out, jen.If(jen.Id("w").Dot("cfg").Dot("Observer").Op("!=").Nil()).Block(
@@ -347,7 +351,7 @@ func (t Target) enter(n plan.Names, l *emit.Loop) []jen.Code {
 }
 
 // leave tells the hooks the state has ended: the observer, and the save.
-func (t Target) leave(l *emit.Loop) []jen.Code {
+func (t writer) leave(l *emit.Loop) []jen.Code {
 	out := []jen.Code{jen.If(jen.Id("leave").Op("!=").Nil()).Block(jen.Id("leave").Call(jen.Err()), jen.Id("leave").Op("=").Nil())}
 	if l.Save != nil {
 		out = append(out, l.Save)
@@ -357,7 +361,7 @@ func (t Target) leave(l *emit.Loop) []jen.Code {
 
 // cases dispatches on the step: each state but the plain ones calls its
 // step.
-func (t Target) cases(sw *jen.Group, n plan.Names, l *emit.Loop) {
+func (t writer) cases(sw *jen.Group, n plan.Names, l *emit.Loop) {
 	lhs := append(append([]jen.Code{jen.Id("next")}, l.Outs...), jen.Err())
 	for _, s := range l.States {
 		switch {
@@ -388,7 +392,7 @@ func canceled(l *emit.Loop) jen.Code {
 // of their handlers, while fast: with no observer, state context or
 // session between states, this loop has only the cancellation test, the
 // call and the fold (docs/benchmarks.md).
-func (t Target) inPlace(body *jen.Group, n plan.Names, l *emit.Loop) {
+func (t writer) inPlace(body *jen.Group, n plan.Names, l *emit.Loop) {
 	p := l.Plain
 	row := jen.Id(n.PlainVar()).Index(jen.Id("cur"))
 	body.If(jen.Id("fast")).Block(
@@ -404,7 +408,7 @@ func (t Target) inPlace(body *jen.Group, n plan.Names, l *emit.Loop) {
 			lb.Add(canceled(l))
 			lb.Var().Id("e").Error().Comment("not err, which the recover shares: this one can stay in a register")
 			lb.Switch(row.Clone().Dot("call")).BlockFunc(func(sw *jen.Group) { t.calls(sw, n, p.Handlers, p.InPlace, 4) })
-			lb.If(jen.Id("e").Op("!=").Nil()).Block(jen.Return(failWith(l, jen.Op("&").Add(emit.Rt("StateError")).Values(
+			lb.If(jen.Id("e").Op("!=").Nil()).Block(jen.Return(failWith(l, jen.Op("&").Add(emit.Flowcrt("StateError")).Values(
 				jen.Id("State").Op(":").Id(n.IdsVar()).Index(jen.Id("cur")), jen.Id("Err").Op(":").Id("e")))...))
 			for _, c := range p.InPlaceFold {
 				lb.Add(c)
@@ -416,7 +420,7 @@ func (t Target) inPlace(body *jen.Group, n plan.Names, l *emit.Loop) {
 
 // calls dispatches a plain state on its handler, one case each: text, as
 // it is made of names only.
-func (t Target) calls(sw *jen.Group, n plan.Names, handlers []string, call func(string) []string, depth int) {
+func (t writer) calls(sw *jen.Group, n plan.Names, handlers []string, call func(string) []string, depth int) {
 	indent := strings.Repeat("\t", depth)
 	var text strings.Builder
 	for _, h := range handlers {
@@ -437,7 +441,7 @@ func (t Target) calls(sw *jen.Group, n plan.Names, handlers []string, call func(
 
 // plainTable names the handlers of a loop's plain states, and gives each
 // such state its handler and the step after it.
-func (t Target) plainTable(f *jen.File, n plan.Names, l *emit.Loop) {
+func (t writer) plainTable(f *jen.File, n plan.Names, l *emit.Loop) {
 	p := l.Plain
 	f.Line()
 	f.Comment(n.CallType() + " names the handler a plain state calls; " + n.NoCall() + ": the state is not plain.")
@@ -501,14 +505,14 @@ func resultName(l *emit.Loop) string {
 }
 
 // Mock writes the mock handlers into the mock file; f is the workflow's.
-func (t Target) Mock(_ *jen.File, d emit.Dialect, sh *plan.Plan) {
+func (t writer) Mock(_ *jen.File, d emit.Dialect, sh *plan.Plan) {
 	f, n, m := t.MockFile, sh.Names, sh.Mock
 	f.Line()
 	f.Comment(n.Mock + " implements " + n.Handlers + " with canned responses, for tests and dry runs.")
 	for _, c := range m.Doc {
 		f.Comment(c)
 	}
-	f.Type().Id(n.Mock).Struct(jen.Id("mocks").Op("*").Add(emit.Rt("Mocks")).Comment("unexported: handler methods are exported names"))
+	f.Type().Id(n.Mock).Struct(jen.Id("mocks").Op("*").Add(emit.Flowcrun("Mocks")).Comment("unexported: handler methods are exported names"))
 	if m.Marker != "" {
 		f.Line()
 		for _, c := range m.MarkerDoc {
@@ -518,7 +522,7 @@ func (t Target) Mock(_ *jen.File, d emit.Dialect, sh *plan.Plan) {
 	}
 	f.Line()
 	f.Comment("New" + n.Mock + "Handlers returns handlers that answer from mocks.")
-	f.Func().Id("New" + n.Mock + "Handlers").Params(jen.Id("mocks").Op("*").Add(emit.Rt("Mocks"))).Id(n.Mock).Block(
+	f.Func().Id("New" + n.Mock + "Handlers").Params(jen.Id("mocks").Op("*").Add(emit.Flowcrun("Mocks"))).Id(n.Mock).Block(
 		jen.Return(jen.Id(n.Mock).Values(jen.Id("mocks").Op(":").Id("mocks"))),
 	)
 	d.MockHelpers(f)
@@ -526,7 +530,7 @@ func (t Target) Mock(_ *jen.File, d emit.Dialect, sh *plan.Plan) {
 	// each would be most of the output, and the slowest part to format.
 	var simple, other []plan.Handler
 	for _, h := range sh.Handlers {
-		if h.MockDoc == nil && h.SigText != "" && h.MockText != "" {
+		if h.MockDoc == nil && h.Answer != nil && emit.BulkSig(h.Sig) {
 			simple = append(simple, h)
 		} else {
 			other = append(other, h)
@@ -538,10 +542,14 @@ func (t Target) Mock(_ *jen.File, d emit.Dialect, sh *plan.Plan) {
 		// The first goes through jennifer, so that the file imports what
 		// the signatures of the rest name.
 		first := simple[0]
-		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(emit.SigCode(jen.Id(first.Name), first.Sig)).Block(d.MockBody(first)...)
+		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(emit.SigCode(jen.Id(first.Name), first.Sig)).Block(mockBody(d, first)...)
 		var text strings.Builder
 		for _, h := range simple[1:] {
-			text.WriteString("func (m " + n.Mock + ") " + h.Name + h.SigText + " {\n\t" + h.MockText + "\n}\n")
+			text.WriteString("func (m " + n.Mock + ") " + h.Name)
+			emit.Imports(nil).WriteSig(&text, h.Sig)
+			text.WriteString(" {\n\t")
+			emit.WriteMock(&text, h.Answer)
+			text.WriteString("\n}\n")
 		}
 		if ph := t.MockBulk.Placeholder(text.String()); ph != "" {
 			// A function, so that the formatter keeps it beside the first
@@ -549,7 +557,7 @@ func (t Target) Mock(_ *jen.File, d emit.Dialect, sh *plan.Plan) {
 			f.Func().Id(ph).Params().Block()
 		} else {
 			for _, h := range simple[1:] {
-				f.Func().Params(jen.Id("m").Id(n.Mock)).Add(emit.SigCode(jen.Id(h.Name), h.Sig)).Block(d.MockBody(h)...)
+				f.Func().Params(jen.Id("m").Id(n.Mock)).Add(emit.SigCode(jen.Id(h.Name), h.Sig)).Block(mockBody(d, h)...)
 			}
 		}
 	}
@@ -561,15 +569,15 @@ func (t Target) Mock(_ *jen.File, d emit.Dialect, sh *plan.Plan) {
 		for _, c := range h.MockDoc {
 			f.Comment(c)
 		}
-		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(emit.SigCode(jen.Id(h.Name), h.Sig)).Block(d.MockBody(h)...)
+		f.Func().Params(jen.Id("m").Id(n.Mock)).Add(emit.SigCode(jen.Id(h.Name), h.Sig)).Block(mockBody(d, h)...)
 	}
 	opts := jen.Id("opts").Op("...")
 	if m.StateContext {
-		opts = jen.Append(jen.Id("opts").Index(jen.Op(":").Len(jen.Id("opts")).Op(":").Len(jen.Id("opts"))), emit.Rt("WithStateContext").Call()).Op("...")
+		opts = jen.Append(jen.Id("opts").Index(jen.Op(":").Len(jen.Id("opts")).Op(":").Len(jen.Id("opts"))), emit.Flowcrt("WithStateContext").Call()).Op("...")
 	}
 	f.Line()
 	f.Comment("New" + n.Mock + " returns a " + n.Workflow + " whose handlers answer from mocks.")
-	f.Func().Id("New"+n.Mock).Params(jen.Id("mocks").Op("*").Add(emit.Rt("Mocks")), jen.Id("opts").Op("...").Add(emit.Rt("Option"))).
+	f.Func().Id("New"+n.Mock).Params(jen.Id("mocks").Op("*").Add(emit.Flowcrun("Mocks")), jen.Id("opts").Op("...").Add(emit.Flowcrt("Option"))).
 		Op("*").Id(n.Workflow).Block(
 		jen.Return(jen.Id("New"+n.Workflow).Call(jen.Id("New"+n.Mock+"Handlers").Call(jen.Id("mocks")), opts)),
 	)
@@ -578,7 +586,7 @@ func (t Target) Mock(_ *jen.File, d emit.Dialect, sh *plan.Plan) {
 // sessions writes the methods that run a workflow as a session through
 // flowcrt.Sessions, and runAt, which goes on from the state a checkpoint
 // names.
-func (Target) sessions(f *jen.File, d emit.Dialect, sh *plan.Plan) {
+func (writer) sessions(f *jen.File, d emit.Dialect, sh *plan.Plan) {
 	n, ss := sh.Names, sh.Sessions
 	d.Invoke(f)
 	out := ss.Out
@@ -609,13 +617,13 @@ func (Target) sessions(f *jen.File, d emit.Dialect, sh *plan.Plan) {
 	}, d.SessionHooks()...)
 	fields = append(fields, jen.Id("Run").Op(":").Id("w").Dot("runAt"))
 	types := []jen.Code{emit.GoType(ss.Value), emit.GoType(ss.Input)}
-	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id("sessions").Params().Op("*").Add(emit.Rt("Sessions")).Types(types...).Block(
-		jen.Return(jen.Op("&").Add(emit.Rt("Sessions")).Types(types...).Custom(emit.Multiline, fields...)),
+	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id("sessions").Params().Op("*").Add(emit.Flowcimpl("Sessions")).Types(types...).Block(
+		jen.Return(jen.Op("&").Add(emit.Flowcimpl("Sessions")).Types(types...).Custom(emit.Multiline, fields...)),
 	)
 	f.Line()
 	f.Comment("runAt runs session sess on " + ss.Arg + " from the state a checkpoint names.")
 	f.Func().Params(jen.Id("w").Op("*").Id(n.Workflow)).Id("runAt").Params(
-		emit.CtxParam(), jen.Id("sess").Op("*").Add(emit.Rt("Session")), jen.Id(ss.Arg).Add(emit.GoType(ss.Value)), jen.Id("state").String(),
+		emit.CtxParam(), jen.Id("sess").Op("*").Add(emit.Flowcimpl("Session")), jen.Id(ss.Arg).Add(emit.GoType(ss.Value)), jen.Id("state").String(),
 	).Params(emit.GoType(ss.Value), jen.Error()).BlockFunc(func(b *jen.Group) {
 		b.Id("i").Op(":=").Qual("slices", "Index").Call(jen.Id(n.IdsVar()).Index(jen.Lit(1).Op(":").Lit(sh.Resumable+1)), jen.Id("state"))
 		zero := jen.Id(ss.Arg)
@@ -637,4 +645,13 @@ func schema(ss *plan.SessionSpec) jen.Code {
 		return jen.Id(ss.SchemaConst)
 	}
 	return jen.Lit(ss.Schema)
+}
+
+// mockBody is the body of h's mock method: its answer, when the plan
+// holds it, else what the dialect writes.
+func mockBody(d emit.Dialect, h plan.Handler) []jen.Code {
+	if h.Answer != nil {
+		return emit.MockCode(h.Answer)
+	}
+	return d.MockBody(h)
 }

@@ -81,7 +81,7 @@ func (g *typedGen) approvalVar(s *ir.State) string { return g.n.Prefix + s.GoNam
 func (g *typedGen) approvalStep(f *jen.File, s *ir.State) {
 	ap := s.Approval
 	f.Line()
-	f.Var().Id(g.approvalVar(s)).Op("=").Add(emit.Rt("ApprovalRequest")).CustomFunc(emit.Multiline, func(d *jen.Group) {
+	f.Var().Id(g.approvalVar(s)).Op("=").Add(emit.Flowcrt("ApprovalRequest")).CustomFunc(emit.Multiline, func(d *jen.Group) {
 		d.Id("State").Op(":").Lit(s.ID)
 		d.Id("Prompt").Op(":").Lit(ap.Prompt)
 		d.Id("Options").Op(":").Add(emit.StringSlice(ap.Options))
@@ -98,9 +98,9 @@ func (g *typedGen) approvalStep(f *jen.File, s *ir.State) {
 	}
 	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(emit.StepMethod(s)).Params(g.stepParams(s)...).
 		Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
-		b.List(jen.Id(decision), jen.Err()).Op(":=").Add(emit.Rt("Approve")).Call(
+		b.List(jen.Id(decision), jen.Err()).Op(":=").Add(emit.Flowcimpl("Approve")).Call(
 			jen.Id("ctx"), jen.Id("sess"), jen.Id("w").Dot("h"), jen.Op("&").Id(g.approvalVar(s)), jen.Op("*").Id("s"))
-		b.If(emit.Rt("IsInterrupted").Call(jen.Err())).Block(
+		b.If(emit.Flowcrt("IsInterrupted").Call(jen.Err())).Block(
 			jen.Return(jen.Id(g.n.EndConst()), jen.Err()).Comment("the run waits here for a decision"),
 		)
 		g.onError(b, s)

@@ -43,7 +43,7 @@ func (g *typedGen) regionParams(r *ir.Region) []jen.Code {
 }
 
 // region emits the functions of one fan-out, after its opening state's step.
-func (g *typedGen) region(f *jen.File, fan *plan.FanOut, t emit.Target) {
+func (g *typedGen) region(f *jen.File, fan *plan.FanOut, t emit.Writer) {
 	if fan.Items {
 		if fallible(g.c.Items(fan.Region).Source) {
 			g.itemsFunc(f, fan.Region)
@@ -73,7 +73,7 @@ func (g *typedGen) parallelFunc(f *jen.File, fan *plan.FanOut) {
 	f.Func().Params(jen.Id("w").Op("*").Id(g.n.Workflow)).Id(fan.Method).Params(g.regionFuncParams()...).
 		Params(jen.Id(g.n.Step), jen.Error()).BlockFunc(func(b *jen.Group) {
 		b.Id("entries").Op(":=").Index(jen.Lit(n)).Id(g.n.Step).Values(entries...)
-		b.Id("recs").Op(":=").Add(emit.Rt("NewRecords")).Types(jen.Id(g.n.Update)).Call(jen.Lit(n), jen.Lit(longest))
+		b.Id("recs").Op(":=").Add(emit.Flowcimpl("NewRecords")).Types(jen.Id(g.n.Update)).Call(jen.Lit(n), jen.Lit(longest))
 		g.startFanOut(b, fan)
 		prepare := jen.Id("branch").Op(":=").Id("s").Dot("clone").Call()
 		var work *jen.Statement
@@ -84,20 +84,20 @@ func (g *typedGen) parallelFunc(f *jen.File, fan *plan.FanOut) {
 				jen.Id("w").Dot(runner(fan).Method).Call(jen.Id("ctx"), jen.Op("&").Id("branch"), jen.Id("entries").Index(jen.Id("i")), recOf()))
 		}
 		reportsData(b)
-		b.Err().Op("=").Add(emit.Rt("FanOut")).Call(jen.Id("ctx"), jen.Lit(fan.From.ID), jen.Lit(n), jen.Lit(fan.Limit), work)
+		b.Err().Op("=").Add(emit.Flowcimpl("FanOut")).Call(jen.Id("ctx"), jen.Lit(fan.From.ID), jen.Lit(n), jen.Lit(fan.Limit), work)
 		g.joinAndGo(b, fan)
 	})
 }
 
 func (g *typedGen) regionFuncParams() []jen.Code {
-	return []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Id(g.n.State), jen.Id("sess").Op("*").Add(emit.Rt("Session"))}
+	return []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Op("*").Id(g.n.State), jen.Id("sess").Op("*").Add(emit.Flowcimpl("Session"))}
 }
 
 // reportsData marks the context of the branches or items as reporting
 // their states' input and output (ReportInput, ReportOutput), for a
 // session's history to record them.
 func reportsData(b *jen.Group) {
-	b.Id("ctx").Op("=").Add(emit.Rt("ReportsRunData")).Call(jen.Id("ctx"))
+	b.Id("ctx").Op("=").Add(emit.Flowcimpl("ReportsRunData")).Call(jen.Id("ctx"))
 }
 
 // startFanOut saves the fan-out's start with the session, or restores what
@@ -107,7 +107,7 @@ func (g *typedGen) startFanOut(b *jen.Group, fan *plan.FanOut) {
 	if fan.Stops {
 		start = "StartFanOutStops"
 	}
-	b.List(jen.Id("progress"), jen.Err()).Op(":=").Add(emit.Rt(start)).Call(jen.Id("ctx"), jen.Id("sess"), jen.Lit(fan.From.ID), jen.Id("s"), jen.Id("recs"))
+	b.List(jen.Id("progress"), jen.Err()).Op(":=").Add(emit.Flowcimpl(start)).Call(jen.Id("ctx"), jen.Id("sess"), jen.Lit(fan.From.ID), jen.Id("s"), jen.Id("recs"))
 	b.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id(g.n.EndConst()), jen.Err()))
 }
 
@@ -145,7 +145,7 @@ func (g *typedGen) stoppingWork(fan *plan.FanOut, prepare jen.Code, copy string,
 			jen.Return(jen.Nil()).Comment("finished before the run was resumed: its updates are in recs"),
 		),
 		prepare,
-		jen.List(jen.Id("ctx"), jen.Id("step"), jen.Err()).Op(":=").Add(emit.Rt("BranchAt")).Call(
+		jen.List(jen.Id("ctx"), jen.Id("step"), jen.Err()).Op(":=").Add(emit.Flowcimpl("BranchAt")).Call(
 			jen.Id("ctx"), jen.Id("progress"), jen.Id("i"), recOf(), jen.Id(copy).Dot("apply"),
 			jen.Id(g.n.IdsVar()).Index(jen.Empty().Op(":")), jen.Index().Id(g.n.Step).Values(steps...), entry),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
@@ -200,7 +200,7 @@ func (g *typedGen) mapFunc(f *jen.File, fan *plan.FanOut) {
 			b.Id("base").Op(":=").Op("*").Id("s")
 			b.Id("base").Dot(it.Source[0].Name).Op("=").Nil()
 		}
-		b.Id("recs").Op(":=").Add(emit.Rt("NewRecords")).Types(jen.Id(g.n.Update)).
+		b.Id("recs").Op(":=").Add(emit.Flowcimpl("NewRecords")).Types(jen.Id(g.n.Update)).
 			Call(jen.Len(jen.Id("items")), jen.Lit(len(r.Body)))
 		g.startFanOut(b, fan)
 		work := g.iteration(fan, copied)
@@ -209,7 +209,7 @@ func (g *typedGen) mapFunc(f *jen.File, fan *plan.FanOut) {
 				jen.Id("items").Index(jen.Id("i")))
 		}
 		reportsData(b)
-		b.Err().Op("=").Add(emit.Rt("FanOut")).Call(jen.Id("ctx"), jen.Lit(fan.From.ID), jen.Len(jen.Id("items")),
+		b.Err().Op("=").Add(emit.Flowcimpl("FanOut")).Call(jen.Id("ctx"), jen.Lit(fan.From.ID), jen.Len(jen.Id("items")),
 			jen.Lit(fan.Limit), work)
 		g.joinAndGo(b, fan)
 	})
@@ -241,7 +241,7 @@ func (g *typedGen) items(b *jen.Group, r *ir.Region) {
 	case fallible(it.Source):
 		b.List(jen.Id("items"), jen.Err()).Op(":=").Id("s").Dot(g.itemsMethod(r)).Call()
 		b.If(jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Id(g.n.EndConst()), jen.Op("&").Add(emit.Rt("StateError")).Custom(emit.Multiline,
+			jen.Return(jen.Id(g.n.EndConst()), jen.Op("&").Add(emit.Flowcrt("StateError")).Custom(emit.Multiline,
 				jen.Id("State").Op(":").Lit(r.From),
 				jen.Id("Err").Op(":").Err(),
 			)),
@@ -290,7 +290,7 @@ func (g *typedGen) itemsFunc(f *jen.File, r *ir.Region) {
 		deref := false // x is a pointer known not to be nil
 		vars := 0
 		for _, a := range it.Source {
-			missing := jen.Return(jen.Nil(), emit.Rt("ItemsError").Call(jen.Lit(r.Items), jen.Lit(a.Pointer)))
+			missing := jen.Return(jen.Nil(), emit.Flowcimpl("ItemsError").Call(jen.Lit(r.Items), jen.Lit(a.Pointer)))
 			base := x
 			if deref && a.Kind != ir.AccessField { // selectors follow pointers by themselves
 				base = func() *jen.Statement { return jen.Parens(jen.Op("*").Add(x())) }
@@ -323,14 +323,14 @@ func (g *typedGen) itemsFunc(f *jen.File, r *ir.Region) {
 
 // runner emits the loop that runs one branch or item of a fan-out over
 // the fan-out's states until it reaches the fan-out's exit.
-func (g *typedGen) runner(f *jen.File, fan *plan.FanOut, t emit.Target) {
+func (g *typedGen) runner(f *jen.File, fan *plan.FanOut, t emit.Writer) {
 	l := &emit.Loop{
 		Loop:   runner(fan),
 		Params: []jen.Code{jen.Id("s").Op("*").Id(g.n.State)},
 		After:  []jen.Code{jen.Id("rec").Op("*").Index().Id(g.n.Update)},
 		Ctx:    true,
 		// A session's history records each state's input (issue 36).
-		Entered: emit.Rt("ReportInput").Call(jen.Id("sctx"), jen.Id("w").Dot("cfg").Dot("Observer"), jen.Op("*").Id("s")),
+		Entered: emit.Flowcimpl("ReportInput").Call(jen.Id("sctx"), jen.Id("w").Dot("cfg").Dot("Observer"), jen.Op("*").Id("s")),
 	}
 	args := []jen.Code{jen.Id("sctx"), jen.Id("s")}
 	if fan.Items {
@@ -347,7 +347,7 @@ func (g *typedGen) runner(f *jen.File, fan *plan.FanOut, t emit.Target) {
 	if l.Session == plan.StopSession {
 		// A resumed branch or item starts where it stopped, and its approval
 		// states read their decision through the session.
-		l.After = append(l.After, jen.Id("sess").Op("*").Add(emit.Rt("Session")))
+		l.After = append(l.After, jen.Id("sess").Op("*").Add(emit.Flowcimpl("Session")))
 		l.Doc += " An approval state without a decision stops it with an *flowcrt.Interrupted error; a resumed " +
 			"run starts it again at the step it stopped at."
 	}
@@ -396,7 +396,7 @@ func cloneOf(t *ir.Type, x jen.Code) jen.Code {
 		if inner == nil {
 			return jen.Qual(pkg, "Clone").Call(x)
 		}
-		return emit.Rt(deep).Call(x, jen.Func().Params(jen.Id("v").Add(emit.GoType(t.Elem))).Add(emit.GoType(t.Elem)).Block(jen.Return(inner)))
+		return emit.Flowcimpl(deep).Call(x, jen.Func().Params(jen.Id("v").Add(emit.GoType(t.Elem))).Add(emit.GoType(t.Elem)).Block(jen.Return(inner)))
 	}
 	return nil
 }
@@ -414,7 +414,7 @@ func (g *typedGen) join(f *jen.File) {
 		"item), each one's in the order its states returned them. It gives what applying them one by one "+
 		"gives, but an append or merge copies the field's old value once per join, not once per update.")
 	f.Func().Params(jen.Id("s").Op("*").Id(g.n.State)).Id("join").
-		Params(jen.Id("recs").Op("*").Add(emit.Rt("Records")).Types(jen.Id(g.n.Update))).BlockFunc(func(b *jen.Group) {
+		Params(jen.Id("recs").Op("*").Add(emit.Flowcimpl("Records")).Types(jen.Id(g.n.Update))).BlockFunc(func(b *jen.Group) {
 		if len(owned) > 0 {
 			b.Var().Id("own").Index(jen.Lit(len(owned))).Bool().Comment("the field holds a copy of join's own")
 		}
@@ -443,5 +443,5 @@ func joinReduce(fd *ir.Field, owned map[*ir.Field]int) jen.Code {
 		fn = "MergeOwned"
 	}
 	cur := jen.Id("s").Dot(fd.GoName)
-	return cur.Clone().Op("=").Add(emit.Rt(fn)).Call(cur, jen.Id("u").Dot("v").Dot(fd.GoName), jen.Op("&").Id("own").Index(jen.Lit(i)))
+	return cur.Clone().Op("=").Add(emit.Flowcimpl(fn)).Call(cur, jen.Id("u").Dot("v").Dot(fd.GoName), jen.Op("&").Id("own").Index(jen.Lit(i)))
 }

@@ -34,7 +34,7 @@ func (g *typedGen) step(f *jen.File, s *ir.State) {
 			// The state's output in a session's history is its update, what
 			// it produced: the branch's state after it would cost a copy
 			// for the state that leaves the fan-out, which applies none.
-			b.Add(emit.Rt("ReportOutput")).Call(jen.Id("ctx"), jen.Id("w").Dot("cfg").Dot("Observer"), jen.Id("u"))
+			b.Add(emit.Flowcimpl("ReportOutput")).Call(jen.Id("ctx"), jen.Id("w").Dot("cfg").Dot("Observer"), jen.Id("u"))
 		}
 		if r == nil || !g.leavesRegion(s, r) {
 			b.Id("s").Dot("apply").Call(jen.Op("&").Id("u"))
@@ -54,7 +54,7 @@ func (g *typedGen) stepParams(s *ir.State) []jen.Code {
 		params = append(params, g.regionParams(r)...)
 	}
 	if takesSession(s) {
-		params = append(params, jen.Id("sess").Op("*").Add(emit.Rt("Session")))
+		params = append(params, jen.Id("sess").Op("*").Add(emit.Flowcimpl("Session")))
 	}
 	return params
 }
@@ -111,7 +111,7 @@ func (g *typedGen) call(b *jen.Group, s *ir.State) {
 	if label != "" && label != "_" {
 		b.Var().Id(label).String()
 	}
-	b.Err().Op(":=").Add(emit.Rt("Call")).Call(
+	b.Err().Op(":=").Add(emit.Flowcimpl("Call")).Call(
 		jen.Id("ctx"), jen.Op("&").Id("w").Dot("cfg"), jen.Op("&").Id(g.n.PolicyVar(s)),
 		jen.Func().Params(jen.Id("ctx").Qual("context", "Context")).Error().Block(
 			jen.Var().Err().Error(),
@@ -130,7 +130,7 @@ func (g *typedGen) onError(b *jen.Group, s *ir.State) {
 				eb.Return(g.target(c.Next), jen.Nil())
 				return // later catchers and on_failure are unreachable
 			}
-			eb.If(emit.Rt("MatchError").Call(jen.Err(), emit.StringSlice(c.Errors))).Block(
+			eb.If(emit.Flowcrt("MatchError").Call(jen.Err(), emit.StringSlice(c.Errors))).Block(
 				jen.Return(g.target(c.Next), jen.Nil()),
 			)
 		}
@@ -144,7 +144,7 @@ func (g *typedGen) onError(b *jen.Group, s *ir.State) {
 
 // stateError tags err with the state it failed.
 func stateError(id string) *jen.Statement {
-	return jen.Op("&").Add(emit.Rt("StateError")).Values(jen.Id("State").Op(":").Lit(id), jen.Id("Err").Op(":").Err())
+	return jen.Op("&").Add(emit.Flowcrt("StateError")).Values(jen.Id("State").Op(":").Lit(id), jen.Id("Err").Op(":").Err())
 }
 
 func (g *typedGen) target(r ir.Ref) *jen.Statement {

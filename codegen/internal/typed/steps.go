@@ -12,7 +12,7 @@ import (
 
 // Steps emits the run loop, then each state's step, its transition and
 // the fan-out it opens.
-func (g *typedGen) Steps(f *jen.File, t emit.Target) {
+func (g *typedGen) Steps(f *jen.File, t emit.Writer) {
 	n := g.n
 	var prelude []jen.Code
 	var fold jen.Code
@@ -26,7 +26,7 @@ func (g *typedGen) Steps(f *jen.File, t emit.Target) {
 	t.Loop(f, g.n, &emit.Loop{
 		Loop:   g.p.Loops[0],
 		Doc:    "run executes the workflow from step; with a session it saves a checkpoint after every state.",
-		Params: []jen.Code{jen.Id("sess").Op("*").Add(emit.Rt("Session")), jen.Id("in").Id(n.State)},
+		Params: []jen.Code{jen.Id("sess").Op("*").Add(emit.Flowcimpl("Session")), jen.Id("in").Id(n.State)},
 		Result: jen.Id(n.State), Zero: jen.Id("s"), Done: jen.Id("s"), Works: "s", In: "in",
 		Plain: plain, Prelude: prelude, Fold: fold,
 		Call: func(s *ir.State) *jen.Statement {
@@ -125,7 +125,7 @@ func (g *typedGen) testsCase(s *ir.State) []jen.Code {
 // states: into, one per run, allocated only for handlers that implement
 // n.Into, since it escapes to them. Those run plain states in a loop of
 // their own when nothing happens between states (see
-// native.Target.inPlace); a returned update goes to u.
+// the native writer's inPlace); a returned update goes to u.
 func (g *typedGen) plainBuffers() []jen.Code {
 	return []jen.Code{
 		jen.Comment("Handlers that implement " + g.n.Into + " write a plain state's update here."),
@@ -140,11 +140,11 @@ func (g *typedGen) plainBuffers() []jen.Code {
 func (g *typedGen) fold() jen.Code {
 	plain := jen.Id("call").Op("!=").Id(g.n.NoCall())
 	return jen.If(plain.Clone().Op("&&").Err().Op("!=").Nil()).Block(
-		jen.Err().Op("=").Op("&").Add(emit.Rt("StateError")).Values(jen.Id("State").Op(":").Id(g.n.IdsVar()).Index(jen.Id("step")), jen.Id("Err").Op(":").Err()),
+		jen.Err().Op("=").Op("&").Add(emit.Flowcrt("StateError")).Values(jen.Id("State").Op(":").Id(g.n.IdsVar()).Index(jen.Id("step")), jen.Id("Err").Op(":").Err()),
 	).Else().If(plain).Block(jen.Id("s").Dot("apply").Call(jen.Op("&").Id("u")))
 }
 
 func (g *typedGen) policy(f *jen.File, s *ir.State) {
 	f.Line()
-	f.Var().Id(g.n.PolicyVar(s)).Op("=").Add(emit.Rt("Policy")).CustomFunc(emit.Multiline, func(vals *jen.Group) { emit.PolicyFields(vals, s) })
+	f.Var().Id(g.n.PolicyVar(s)).Op("=").Add(emit.Flowcimpl("Policy")).CustomFunc(emit.Multiline, func(vals *jen.Group) { emit.PolicyFields(vals, s) })
 }

@@ -113,7 +113,7 @@ func (g *typedGen) unmarshalUpdate(f *jen.File) {
 	f.Comment("UnmarshalJSON reads an update from a JSON object keyed by state field names.")
 	f.Func().Params(jen.Id("u").Op("*").Id(g.n.Update)).Id("UnmarshalJSON").
 		Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.Return(emit.Rt("DecodeFields").Call(
+		jen.Return(emit.Flowcimpl("DecodeFields").Call(
 			jen.Id("data"),
 			jen.Func().Params(jen.Id("key").String(), jen.Id("value").Qual("encoding/json", "RawMessage")).Error().Block(
 				jen.Switch(jen.Id("key")).BlockFunc(func(sw *jen.Group) {
@@ -124,7 +124,7 @@ func (g *typedGen) unmarshalUpdate(f *jen.File) {
 						)
 					}
 				}),
-				jen.Return(emit.Rt("UnknownField").Call(jen.Id(g.n.Prefix+"Fields"))),
+				jen.Return(emit.Flowcimpl("UnknownField").Call(jen.Id(g.n.Prefix+"Fields"))),
 			),
 		)),
 	)
@@ -165,9 +165,9 @@ func reduce(fd *ir.Field) jen.Code {
 	upd := jen.Id("u").Dot("v").Dot(fd.GoName)
 	switch fd.Reducer.Kind {
 	case ir.ReduceAppend, ir.ReduceMessages:
-		return cur.Clone().Op("=").Add(emit.Rt("AppendSlice")).Call(cur.Clone(), upd)
+		return cur.Clone().Op("=").Add(emit.Flowcimpl("AppendSlice")).Call(cur.Clone(), upd)
 	case ir.ReduceMerge:
-		return cur.Clone().Op("=").Add(emit.Rt("MergeMap")).Call(cur.Clone(), upd)
+		return cur.Clone().Op("=").Add(emit.Flowcimpl("MergeMap")).Call(cur.Clone(), upd)
 	case ir.ReduceAdd:
 		return cur.Op("+=").Add(upd)
 	case ir.ReduceFunc:

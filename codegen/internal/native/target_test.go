@@ -1,4 +1,4 @@
-package codegen
+package native
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowc-dev/flowc/codegen/internal/dialect"
+	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir"
 	"github.com/flowc-dev/flowc/ir/plan"
 )
@@ -43,9 +45,10 @@ func plainStates(n int) *ir.Workflow {
 func TestBulkTextIsGofmtd(t *testing.T) {
 	for _, n := range []int{1, 3, 60} {
 		w := plainStates(n)
-		on, err := generate(plan.Typed(ir.NewChecked(w)), Options{FileName: "big_flow.go"}, false)
+		target, opts := Target{Dialect: dialect.Of}, emit.Options{FileName: "big_flow.go"}
+		on, err := target.files(plan.Typed(ir.NewChecked(w)), opts, false)
 		require.NoError(t, err)
-		off, err := generate(plan.Typed(ir.NewChecked(w)), Options{FileName: "big_flow.go"}, true)
+		off, err := target.files(plan.Typed(ir.NewChecked(w)), opts, true)
 		require.NoError(t, err)
 		for i, f := range on {
 			formatted, err := format.Source(f.Content)
