@@ -51,6 +51,18 @@ type history struct {
 	state   string             // the state entered last
 	updated time.Time          // its last event's
 	result  json.RawMessage    // a completed run's
+	failure *session.Failure   // a failed run's
+	tokens  []string           // the task tokens issued, which redact hides
+}
+
+// token is the task token issued whose hash is hash, "" when none was.
+func (h *history) token(hash string) string {
+	for _, t := range h.tokens {
+		if session.TokenHash(t) == hash {
+			return t
+		}
+	}
+	return ""
 }
 
 // reader reads the events of one session, oldest first.
@@ -59,7 +71,6 @@ type reader struct {
 	scheduled map[int64]activityOf // per run: event ids start again at each
 	failed    map[string]int       // the attempts that failed of states not yet retried or passed
 	timed     map[string]bool      // of those, the states a timer started for since
-	tokens    []string             // the task tokens issued, which redact hides
 }
 
 // activityOf is a scheduled activity, as its later events need it.
@@ -206,7 +217,7 @@ func (r *reader) message(ev *historypb.HistoryEvent, name string, args *commonpb
 		if json.Unmarshal(first(args), &d) == nil {
 			r.decided(ev, d)
 		}
-	case SignalTaskToken:
+	case SignalTaskToken, UpdateTaskToken:
 		var a TaskTokenAnswer
 		if json.Unmarshal(first(args), &a) == nil {
 			r.tokenAnswered(ev, a)
@@ -264,9 +275,9 @@ func (r *reader) ended(ev *historypb.HistoryEvent) {
 		r.add(ev, session.KindRunSucceeded, "", map[string]any{"output": r.result})
 	case enums.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED:
 		err := decode(temporal.GetDefaultFailureConverter().FailureToError(ev.GetWorkflowExecutionFailedEventAttributes().GetFailure()))
-		r.add(ev, session.KindRunFailed, "", errorFields(err))
+		r.runFailed(ev, errorFields(err))
 	case enums.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT:
-		r.add(ev, session.KindRunFailed, "", map[string]string{"error": "States.Timeout", "cause": "the workflow execution timed out"})
+		r.runFailed(ev, map[string]string{"error": "States.Timeout", "cause": "the workflow execution timed out"})
 	case enums.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED:
 		a := ev.GetWorkflowExecutionTerminatedEventAttributes()
 		var d stopDetails
@@ -280,6 +291,11 @@ func (r *reader) ended(ev *historypb.HistoryEvent) {
 		return
 	}
 	r.stops = nil
+}
+
+func (r *reader) runFailed(ev *historypb.HistoryEvent, fields map[string]string) {
+	r.failure = &session.Failure{Error: fields["error"], Cause: fields["cause"]}
+	r.add(ev, session.KindRunFailed, "", fields)
 }
 
 // errorFields are an error's name and cause as the result line gives them:

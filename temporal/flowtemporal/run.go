@@ -156,6 +156,9 @@ func (r *runState) handlers(wctx workflow.Context) error {
 	if err := r.decideHandlers(wctx); err != nil {
 		return err
 	}
+	if err := r.tokenHandlers(wctx); err != nil {
+		return err
+	}
 	workflow.Go(wctx, r.receive)
 	workflow.Go(wctx, r.receiveTokens)
 	return nil
