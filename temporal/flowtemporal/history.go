@@ -40,7 +40,10 @@ import (
 //   - WorkflowExecutionCompleted: run_succeeded; Failed, TimedOut:
 //     run_failed; Terminated, Canceled: session_stopped
 //
-// States that run no activity (a Pass, a Choice) leave no event. The stops
+// States that run no activity (a Pass, a Choice, a Wait) leave a side
+// effect of their own in runs started since quiet.go's change: their
+// state_entered, then state_succeeded or state_failed; in runs started
+// before it they leave no event. The stops
 // that wait are those issued and not answered; the key of a task token's
 // stop is its state.
 
@@ -192,11 +195,20 @@ func (r *reader) activityFailed(ev *historypb.HistoryEvent, act activityOf, f *f
 	r.add(ev, session.KindStateFailed, act.state, errorFields(err))
 }
 
-// marker reads the side effect that issued a task token.
+// marker reads the side effect that issued a task token, or that
+// recorded the visit of a quiet state (quiet.go).
 func (r *reader) marker(ev *historypb.HistoryEvent) {
 	a := ev.GetMarkerRecordedEventAttributes()
+	if a.GetMarkerName() != "SideEffect" {
+		return
+	}
+	data := first(a.GetDetails()["data"])
+	if v, ok := quietVisitOf(data); ok {
+		r.quietVisit(ev, v)
+		return
+	}
 	var token string
-	if a.GetMarkerName() != "SideEffect" || json.Unmarshal(first(a.GetDetails()["data"]), &token) != nil {
+	if json.Unmarshal(data, &token) != nil {
 		return
 	}
 	_, state, err := flowcimpl.TaskTokenOwner(token)
@@ -207,6 +219,18 @@ func (r *reader) marker(ev *historypb.HistoryEvent) {
 	r.tokens = append(r.tokens, token)
 	r.stops = append(r.stops, session.StopInfo{Key: state, State: state, Kind: session.KindTaskToken, TokenHash: hash})
 	r.add(ev, session.KindTaskTokenIssued, state, map[string]string{"key": state, "token_hash": hash})
+}
+
+// quietVisit reads the visit of a state that ran no activity: entered
+// and left at once.
+func (r *reader) quietVisit(ev *historypb.HistoryEvent, v quietVisit) {
+	r.state = v.Quiet
+	r.add(ev, session.KindStateEntered, v.Quiet, map[string]any{})
+	if v.Error != "" {
+		r.add(ev, session.KindStateFailed, v.Quiet, map[string]string{"error": v.Error, "cause": v.Cause})
+		return
+	}
+	r.add(ev, session.KindStateSucceeded, v.Quiet, map[string]any{})
 }
 
 // message reads a signal or an accepted update: an answer, or new input.
