@@ -1,7 +1,9 @@
 package temporal_test
 
 import (
+	"bufio"
 	"encoding/json"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -100,6 +102,7 @@ func TestSessionsOnServer(t *testing.T) {
 			kinds = append(kinds, string(e.Kind)+" "+e.State)
 		}
 		want := []string{"run_started ",
+			"state_entered List", "state_succeeded List", // a Pass: its side effect (quiet.go)
 			"state_entered Vet/Inspect", "state_succeeded Vet/Inspect",
 			"state_entered Vet/Each/0/Vet/Accept", "stopped_for_approval Vet/Each/0/Vet/Accept",
 			"answer_received Vet/Each/0/Vet/Accept",
@@ -115,6 +118,38 @@ func TestSessionsOnServer(t *testing.T) {
 		out := sessions(t, "history", "order", "--json")
 		if strings.Contains(out, waiting.Token) || !strings.Contains(out, `"kind":"task_token_issued","state":"AskApproval","fields":{"key":"AskApproval","token_hash":"`+session.TokenHash(waiting.Token)) {
 			t.Errorf("the callback's history shows its token, or not its hash:\n%s", out)
+		}
+	})
+
+	// flowc console --temporal-address serves the same sessions, with the
+	// graph of the definition it is given, by the workflow's type.
+	t.Run("console", func(t *testing.T) {
+		cmd := exec.Command(flowc, "console", "--temporal-address", address, "--addr", "127.0.0.1:0", bundle)
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			_ = cmd.Process.Signal(os.Interrupt)
+			if err := cmd.Wait(); err != nil {
+				t.Errorf("flowc console, interrupted: %v", err)
+			}
+		}()
+		line, err := bufio.NewReader(stdout).ReadString('\n')
+		_, url, ok := strings.Cut(strings.TrimSpace(line), ": ")
+		if err != nil || !ok || !strings.HasPrefix(url, "http://127.0.0.1:") {
+			t.Fatalf("flowc console printed %q (%v), want its URL", line, err)
+		}
+		code, body := get(t, url+"sessions/bundle")
+		if code != http.StatusOK || !strings.Contains(body, `<g class="node`) || !strings.Contains(body, `value="Vet/Each/1/Vet/Accept"`) || !strings.Contains(body, `value="accept"`) {
+			t.Errorf("the bundle's page: %d, want its graph and its stop with a button per option\n%s", code, body)
+		}
+		if code, body := get(t, url+"sessions/order"); code != http.StatusOK || !strings.Contains(body, "/task-success") || strings.Contains(body, waiting.Token) {
+			t.Errorf("the order's page: %d, want a form for its token's success, not the token\n%s", code, body)
 		}
 	})
 

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -61,4 +62,27 @@ func TestConsoleNeedsToken(t *testing.T) {
 	code, _, stderr := cli(t, "", "console", "--checkpoint-db", db, "--addr", "0.0.0.0:0")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "give it a token")
+}
+
+// On Temporal the console needs a server that answers, and a token
+// beyond loopback as over a file; both are checked before anything is
+// built, with one store only.
+func TestConsoleTemporalFlags(t *testing.T) {
+	t.Setenv("FLOWC_CONSOLE_TOKEN", "")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	closed := ln.Addr().String() // nothing listens once closed
+	require.NoError(t, ln.Close())
+
+	code, _, stderr := cli(t, "", "console", "--temporal-address", closed)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "no Temporal server answers at "+closed)
+
+	code, _, stderr = cli(t, "", "console", "--temporal-address", closed, "--addr", "0.0.0.0:0")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "give it a token")
+
+	code, _, stderr = cli(t, "", "console", "--temporal-address", closed, "--checkpoint-db", "s.db")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "--checkpoint-db FILE or --temporal-address HOST:PORT")
 }

@@ -7,7 +7,7 @@
 //	          [--checkpoint-db PATH --session ID [--decision OPTION [--at KEY] | --redrive]] [--no-cache] [-x]
 //	          [--engine native|temporal [--temporal-address HOST:PORT [--session ID ...]]]
 //	flowc build FILE [-o BIN] [--handlers GOPKG] [--target native|temporal]
-//	flowc console --checkpoint-db FILE [--addr ADDR] [--console-token TOKEN] [DEFINITION...]
+//	flowc console (--checkpoint-db FILE | --temporal-address HOST:PORT) [--addr ADDR] [--console-token TOKEN] [DEFINITION...]
 //	flowc sessions --checkpoint-db FILE (list|show ID|history ID|stop ID) [--json]
 //	flowc schema [DIALECT]
 //	flowc breaking NEW [--against OLD_FILE | --against-rev GITREV]
@@ -43,10 +43,11 @@ const (
                                          no --checkpoint-db
   flowc build FILE [-o BIN] [--handlers GOPKG] [--target native|temporal]
                                          write a standalone program that runs the workflow
-  flowc console --checkpoint-db FILE [--addr ADDR] [DEFINITION...]
-                                         serve the sessions' web console, read-only (definitions
-                                         draw their graphs); any address but loopback needs
-                                         --console-token or $FLOWC_CONSOLE_TOKEN
+  flowc console (--checkpoint-db FILE | --temporal-address HOST:PORT) [--addr ADDR] [DEFINITION...]
+                                         serve the sessions' web console, read-only over a file,
+                                         answering on Temporal (definitions draw their graphs);
+                                         any address but loopback needs --console-token or
+                                         $FLOWC_CONSOLE_TOKEN
   flowc sessions --checkpoint-db FILE (list [--status S] [--workflow W] [--json] | show ID [--json] |
                 history ID [--json] | stop ID [--error E --cause C])
                                          list the sessions of a store, show one and its stops,

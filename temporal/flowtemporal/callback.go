@@ -29,6 +29,12 @@ const (
 	// QueryTaskTokens returns the task tokens the run waits for,
 	// []PendingTaskToken.
 	QueryTaskTokens = "task-tokens"
+	// UpdateTaskToken answers a task token as SignalTaskToken does, but
+	// as an update (AnswerTaskToken): a token the run does not wait for,
+	// or whose answer the run has not yet taken, is refused with
+	// NotWaitingError before anything is recorded, so that of two answers
+	// sent at once one wins and the other is told so.
+	UpdateTaskToken = "answer-task-token"
 )
 
 // TaskTokenAnswer is the payload of SignalTaskToken: a success (Output),
@@ -141,6 +147,30 @@ func (r *runState) receiveTokens(wctx workflow.Context) {
 	}
 }
 
+// tokenHandlers serves UpdateTaskToken. Validators do not run on replay;
+// the handler takes what its validator let through.
+func (r *runState) tokenHandlers(wctx workflow.Context) error {
+	return workflow.SetUpdateHandlerWithOptions(wctx, UpdateTaskToken,
+		func(_ workflow.Context, a TaskTokenAnswer) error {
+			r.answers = append(r.answers, a)
+			return nil
+		},
+		workflow.UpdateHandlerOptions{Validator: func(a TaskTokenAnswer) error { return refusal(r.validAnswer(a)) }})
+}
+
+// validAnswer refuses an answer to a token the run does not wait for, or
+// a second success or failure before the run took the first.
+func (r *runState) validAnswer(a TaskTokenAnswer) error {
+	i := slices.IndexFunc(r.tokens, func(p *PendingTaskToken) bool { return p.Token == a.Token })
+	if i < 0 {
+		return notWaiting{fmt.Errorf("%w, or its state has ended: the workflow waits for no such token", flowcrt.ErrTaskTokenUsed)}
+	}
+	if !a.Heartbeat && slices.ContainsFunc(r.answers, func(b TaskTokenAnswer) bool { return b.Token == a.Token && !b.Heartbeat }) {
+		return notWaiting{fmt.Errorf("the task token of state %q was answered already", r.tokens[i].State)}
+	}
+	return nil
+}
+
 func (r *runState) queryTokens() ([]PendingTaskToken, error) {
 	out := make([]PendingTaskToken, len(r.tokens))
 	for i, p := range r.tokens {
@@ -194,4 +224,30 @@ func sendTaskToken(ctx context.Context, c client.Client, a TaskTokenAnswer) erro
 		return refuse(fmt.Errorf("%w, or its state has ended: the workflow waits for no such token", flowcrt.ErrTaskTokenUsed))
 	}
 	return c.SignalWorkflow(ctx, id, "", SignalTaskToken, a)
+}
+
+// AnswerTaskToken sends a, the answer to a task token, to the workflow the
+// token names through UpdateTaskToken, and returns once the run has taken
+// it, or with the reason it refused it (IsNotWaiting: the token was
+// answered already, or its state has ended). A worker of the workflow must
+// run to take it.
+func AnswerTaskToken(ctx context.Context, c client.Client, a TaskTokenAnswer) error {
+	a.Door = flowcimpl.DoorOf(ctx)
+	id, state, err := flowcimpl.TaskTokenOwner(a.Token)
+	if err != nil {
+		return err
+	}
+	if !a.Failed && !a.Heartbeat && !json.Valid(a.Output) {
+		return fmt.Errorf("the output sent for a task token is not JSON")
+	}
+	h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: id, UpdateName: UpdateTaskToken, WaitForStage: client.WorkflowUpdateStageCompleted, Args: []any{a},
+	})
+	if err == nil {
+		err = h.Get(ctx, nil)
+	}
+	if err != nil {
+		return fmt.Errorf("workflow %q: task token of state %q: %w", id, state, err)
+	}
+	return nil
 }

@@ -136,8 +136,11 @@ func (e *Executions) describe(ctx context.Context, info *workflowpb.WorkflowExec
 	if len(d.Stops) > 0 {
 		d.State = d.Stops[0].State
 	}
-	if d.Status == session.StatusSucceeded {
+	switch d.Status {
+	case session.StatusSucceeded:
 		d.Data = h.result
+	case session.StatusFailed:
+		d.Failure = h.failure
 	}
 	return d, nil
 }
@@ -160,6 +163,36 @@ func statusOf(s enums.WorkflowExecutionStatus, stops []session.StopInfo) session
 		return session.StatusWaiting
 	}
 	return session.StatusRunning
+}
+
+// ErrNotWaiting is wrapped by WaitingAt's error when the stop does not
+// wait: it was answered, or the run went on or ended.
+var ErrNotWaiting = errors.New("it does not wait: it was answered, or the run went on")
+
+// WaitingAt returns the stop key of session id as its history shows it
+// waiting, and for a task token's stop the token, which no listing
+// shows. A stop that does not wait is an error wrapping ErrNotWaiting,
+// or session.ErrStopped once the session was stopped.
+func (e *Executions) WaitingAt(ctx context.Context, id, key string) (session.StopInfo, string, error) {
+	resp, err := e.c.DescribeWorkflowExecution(ctx, id, "")
+	if err != nil {
+		return session.StopInfo{}, "", notFound(id, err)
+	}
+	switch st := resp.GetWorkflowExecutionInfo().GetStatus(); statusOf(st, nil) {
+	case session.StatusStopped:
+		return session.StopInfo{}, "", session.Err(id, session.ErrStopped)
+	case session.StatusSucceeded, session.StatusFailed:
+		return session.StopInfo{}, "", fmt.Errorf("session %q: stop %q: %w", id, key, ErrNotWaiting)
+	}
+	h, err := e.read(ctx, id)
+	if err != nil {
+		return session.StopInfo{}, "", err
+	}
+	i := slices.IndexFunc(h.stops, func(s session.StopInfo) bool { return s.Key == key })
+	if i < 0 {
+		return session.StopInfo{}, "", fmt.Errorf("session %q: stop %q: %w", id, key, ErrNotWaiting)
+	}
+	return h.stops[i], h.token(h.stops[i].TokenHash), nil
 }
 
 // History returns the session's history, mapped to flowc's kinds of
@@ -210,9 +243,13 @@ func (e *Executions) run(ctx context.Context, id, runID string) ([]*historypb.Hi
 	return events, nil
 }
 
+// ErrNoExecution is wrapped by the error of Executions' methods for a
+// session id of which the server has no workflow execution.
+var ErrNoExecution = errors.New("the server has no workflow execution of that id")
+
 func notFound(id string, err error) error {
 	if _, ok := errors.AsType[*serviceerror.NotFound](err); ok {
-		return fmt.Errorf("no session %q: the server has no workflow execution of that id", id)
+		return fmt.Errorf("no session %q: %w", id, ErrNoExecution)
 	}
 	return err
 }

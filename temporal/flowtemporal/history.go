@@ -40,7 +40,10 @@ import (
 //   - WorkflowExecutionCompleted: run_succeeded; Failed, TimedOut:
 //     run_failed; Terminated, Canceled: session_stopped
 //
-// States that run no activity (a Pass, a Choice) leave no event. The stops
+// States that run no activity (a Pass, a Choice, a Wait) leave a side
+// effect of their own in runs started since quiet.go's change: their
+// state_entered, then state_succeeded or state_failed; in runs started
+// before it they leave no event. The stops
 // that wait are those issued and not answered; the key of a task token's
 // stop is its state.
 
@@ -51,6 +54,18 @@ type history struct {
 	state   string             // the state entered last
 	updated time.Time          // its last event's
 	result  json.RawMessage    // a completed run's
+	failure *session.Failure   // a failed run's
+	tokens  []string           // the task tokens issued, which redact hides
+}
+
+// token is the task token issued whose hash is hash, "" when none was.
+func (h *history) token(hash string) string {
+	for _, t := range h.tokens {
+		if session.TokenHash(t) == hash {
+			return t
+		}
+	}
+	return ""
 }
 
 // reader reads the events of one session, oldest first.
@@ -59,7 +74,6 @@ type reader struct {
 	scheduled map[int64]activityOf // per run: event ids start again at each
 	failed    map[string]int       // the attempts that failed of states not yet retried or passed
 	timed     map[string]bool      // of those, the states a timer started for since
-	tokens    []string             // the task tokens issued, which redact hides
 }
 
 // activityOf is a scheduled activity, as its later events need it.
@@ -181,11 +195,20 @@ func (r *reader) activityFailed(ev *historypb.HistoryEvent, act activityOf, f *f
 	r.add(ev, session.KindStateFailed, act.state, errorFields(err))
 }
 
-// marker reads the side effect that issued a task token.
+// marker reads the side effect that issued a task token, or that
+// recorded the visit of a quiet state (quiet.go).
 func (r *reader) marker(ev *historypb.HistoryEvent) {
 	a := ev.GetMarkerRecordedEventAttributes()
+	if a.GetMarkerName() != "SideEffect" {
+		return
+	}
+	data := first(a.GetDetails()["data"])
+	if v, ok := quietVisitOf(data); ok {
+		r.quietVisit(ev, v)
+		return
+	}
 	var token string
-	if a.GetMarkerName() != "SideEffect" || json.Unmarshal(first(a.GetDetails()["data"]), &token) != nil {
+	if json.Unmarshal(data, &token) != nil {
 		return
 	}
 	_, state, err := flowcimpl.TaskTokenOwner(token)
@@ -198,6 +221,18 @@ func (r *reader) marker(ev *historypb.HistoryEvent) {
 	r.add(ev, session.KindTaskTokenIssued, state, map[string]string{"key": state, "token_hash": hash})
 }
 
+// quietVisit reads the visit of a state that ran no activity: entered
+// and left at once.
+func (r *reader) quietVisit(ev *historypb.HistoryEvent, v quietVisit) {
+	r.state = v.Quiet
+	r.add(ev, session.KindStateEntered, v.Quiet, map[string]any{})
+	if v.Error != "" {
+		r.add(ev, session.KindStateFailed, v.Quiet, map[string]string{"error": v.Error, "cause": v.Cause})
+		return
+	}
+	r.add(ev, session.KindStateSucceeded, v.Quiet, map[string]any{})
+}
+
 // message reads a signal or an accepted update: an answer, or new input.
 func (r *reader) message(ev *historypb.HistoryEvent, name string, args *commonpb.Payloads) {
 	switch name {
@@ -206,7 +241,7 @@ func (r *reader) message(ev *historypb.HistoryEvent, name string, args *commonpb
 		if json.Unmarshal(first(args), &d) == nil {
 			r.decided(ev, d)
 		}
-	case SignalTaskToken:
+	case SignalTaskToken, UpdateTaskToken:
 		var a TaskTokenAnswer
 		if json.Unmarshal(first(args), &a) == nil {
 			r.tokenAnswered(ev, a)
@@ -264,9 +299,9 @@ func (r *reader) ended(ev *historypb.HistoryEvent) {
 		r.add(ev, session.KindRunSucceeded, "", map[string]any{"output": r.result})
 	case enums.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED:
 		err := decode(temporal.GetDefaultFailureConverter().FailureToError(ev.GetWorkflowExecutionFailedEventAttributes().GetFailure()))
-		r.add(ev, session.KindRunFailed, "", errorFields(err))
+		r.runFailed(ev, errorFields(err))
 	case enums.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT:
-		r.add(ev, session.KindRunFailed, "", map[string]string{"error": "States.Timeout", "cause": "the workflow execution timed out"})
+		r.runFailed(ev, map[string]string{"error": "States.Timeout", "cause": "the workflow execution timed out"})
 	case enums.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED:
 		a := ev.GetWorkflowExecutionTerminatedEventAttributes()
 		var d stopDetails
@@ -280,6 +315,11 @@ func (r *reader) ended(ev *historypb.HistoryEvent) {
 		return
 	}
 	r.stops = nil
+}
+
+func (r *reader) runFailed(ev *historypb.HistoryEvent, fields map[string]string) {
+	r.failure = &session.Failure{Error: fields["error"], Cause: fields["cause"]}
+	r.add(ev, session.KindRunFailed, "", fields)
 }
 
 // errorFields are an error's name and cause as the result line gives them:

@@ -112,3 +112,35 @@ func TestReadHistory(t *testing.T) {
 		t.Errorf("stops %+v, last seq %d: want none waiting after new input and the end, seq 1-based", got.stops, got.events[10].Seq)
 	}
 }
+
+// A Choice and a Fail run no activity: their side effects (quiet.go) are
+// their visits, the Fail's with its error; the run's failure is what a
+// failed session shows (session.Failure), as a native checkpoint's.
+func TestReadQuietStates(t *testing.T) {
+	h := &historyOf{t: t}
+	h.add(enums.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED, func(ev *historypb.HistoryEvent) {
+		ev.Attributes = &historypb.HistoryEvent_WorkflowExecutionStartedEventAttributes{WorkflowExecutionStartedEventAttributes: &historypb.WorkflowExecutionStartedEventAttributes{Input: h.payloads(map[string]int{"n": 1})}}
+	})
+	for _, v := range []quietVisit{{Quiet: "Pick"}, {Quiet: "Give up", Error: "Boom", Cause: "no way"}} {
+		h.add(enums.EVENT_TYPE_MARKER_RECORDED, func(ev *historypb.HistoryEvent) {
+			ev.Attributes = &historypb.HistoryEvent_MarkerRecordedEventAttributes{MarkerRecordedEventAttributes: &historypb.MarkerRecordedEventAttributes{
+				MarkerName: "SideEffect", Details: map[string]*commonpb.Payloads{"data": h.payloads(v)}}}
+		})
+	}
+	h.add(enums.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED, func(ev *historypb.HistoryEvent) {
+		ev.Attributes = &historypb.HistoryEvent_WorkflowExecutionFailedEventAttributes{WorkflowExecutionFailedEventAttributes: &historypb.WorkflowExecutionFailedEventAttributes{
+			Failure: temporal.GetDefaultFailureConverter().ErrorToFailure(encode(flowcrt.NewError("Boom", "no way")))}}
+	})
+
+	got := readHistory(h.events)
+	want := []string{"run_started ", "state_entered Pick", "state_succeeded Pick", "state_entered Give up", "state_failed Give up", "run_failed "}
+	if k := kinds(got.events); !slices.Equal(k, want) {
+		t.Fatalf("events:\n%s\nwant:\n%s", strings.Join(k, "\n"), strings.Join(want, "\n"))
+	}
+	if f := string(got.events[4].Fields); f != `{"cause":"no way","error":"Boom"}` {
+		t.Errorf("the Fail's event has fields %s", f)
+	}
+	if got.state != "Give up" || got.failure == nil || *got.failure != (session.Failure{Error: "Boom", Cause: "no way"}) {
+		t.Errorf("the session is at %q, failed with %+v; want at Give up, failed with Boom: no way", got.state, got.failure)
+	}
+}

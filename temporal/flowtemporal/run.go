@@ -114,6 +114,7 @@ func runStepsAgain(wctx workflow.Context, run func(ctx context.Context, opts ...
 	if err := r.handlers(wctx); err != nil {
 		return err
 	}
+	quiet := recordsQuietStates(wctx)
 	var seed uint64
 	if err := workflow.SideEffect(wctx, func(workflow.Context) any { return rand.Uint64() }).Get(&seed); err != nil {
 		return err
@@ -122,6 +123,9 @@ func runStepsAgain(wctx workflow.Context, run func(ctx context.Context, opts ...
 	ctx := context.WithValue(flowcimpl.WithEngine(context.Background(), engine{}), runKey{}, r)
 	c := &clock{wctx: wctx, skip: skipsWaits(wctx)}
 	opts := []flowcrt.Option{flowcrt.WithClock(c), flowcrt.WithRand(random.Float64), flowcrt.WithStateContext()}
+	if quiet {
+		opts = append(opts, flowcrt.WithObserver(&quietStates{r: r}))
+	}
 	if again == nil {
 		return encode(run(on(ctx, wctx), opts...))
 	}
@@ -154,6 +158,9 @@ func (r *runState) handlers(wctx workflow.Context) error {
 		return err
 	}
 	if err := r.decideHandlers(wctx); err != nil {
+		return err
+	}
+	if err := r.tokenHandlers(wctx); err != nil {
 		return err
 	}
 	workflow.Go(wctx, r.receive)

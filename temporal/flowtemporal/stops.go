@@ -2,12 +2,14 @@ package flowtemporal
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
@@ -62,9 +64,9 @@ func (r *runState) resolve(d Decision) (*flowcrt.Pending, error) {
 	}
 	switch {
 	case len(found) == 0 && d.Key != "":
-		return nil, fmt.Errorf("no stop %q waits for a decision; waiting: %s", d.Key, keysOf(r.pending))
+		return nil, notWaiting{fmt.Errorf("no stop %q waits for a decision; waiting: %s", d.Key, keysOf(r.pending))}
 	case len(found) == 0:
-		return nil, fmt.Errorf("no approval %q waits for a decision; waiting: %s", d.State, keysOf(r.pending))
+		return nil, notWaiting{fmt.Errorf("no approval %q waits for a decision; waiting: %s", d.State, keysOf(r.pending))}
 	case len(found) > 1:
 		return nil, fmt.Errorf("%d stops wait for a decision, %s: name one by its key", len(found), keysOf(found))
 	}
@@ -102,14 +104,47 @@ func (r *runState) take(d Decision) error {
 }
 
 // decideHandlers serves UpdateDecide: the validator refuses before the
-// update enters the history, so a refused decision leaves no trace.
+// update enters the history, so a refused decision leaves no trace. It
+// also refuses a stop that has a decision its approval has not yet taken:
+// of two decisions sent at once, the second is told so (NotWaiting)
+// rather than left behind for a later visit of the same stop. Validators
+// do not run on replay, so this changes no history.
 func (r *runState) decideHandlers(wctx workflow.Context) error {
 	return workflow.SetUpdateHandlerWithOptions(wctx, UpdateDecide,
 		func(_ workflow.Context, d Decision) error { return r.take(d) },
 		workflow.UpdateHandlerOptions{Validator: func(d Decision) error {
-			_, err := r.resolve(d)
-			return err
+			p, err := r.resolve(d)
+			if err == nil && slices.ContainsFunc(r.decisions, func(t Decision) bool { return t.Key == keyOf(p) }) {
+				err = notWaiting{fmt.Errorf("stop %q was answered already", keyOf(p))}
+			}
+			return refusal(err)
 		}})
+}
+
+// notWaiting marks the refusal of an answer whose stop does not wait (any
+// more): answered already, or never there.
+type notWaiting struct{ error }
+
+// NotWaitingError is the type of the application error an update is
+// refused with when the stop it answers does not wait: it was answered
+// already (the other of two answers sent at once won), or the run went
+// on. IsNotWaiting tells it apart from a refusal of the answer itself.
+const NotWaitingError = "flowc.NotWaiting"
+
+// refusal is the error a validator refuses with: NotWaitingError for a
+// stop that does not wait, err itself otherwise.
+func refusal(err error) error {
+	if _, ok := errors.AsType[notWaiting](err); ok {
+		return temporal.NewApplicationErrorWithOptions(err.Error(), NotWaitingError, temporal.ApplicationErrorOptions{NonRetryable: true})
+	}
+	return err
+}
+
+// IsNotWaiting reports whether err is an update's refusal because the
+// stop it answers does not wait.
+func IsNotWaiting(err error) bool {
+	app, ok := errors.AsType[*temporal.ApplicationError](err)
+	return ok && app.Type() == NotWaitingError
 }
 
 // querySettled says whether nothing in the run can move but a decision, a

@@ -1,0 +1,78 @@
+package flowtemporal
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"go.temporal.io/sdk/workflow"
+
+	flowcrt "github.com/flowc-dev/flowc/runtime"
+)
+
+// States that run no activity (a Pass, a Choice, a Succeed, a Fail, a
+// Wait) would leave no event of their own in the workflow's history, and
+// no trace in a session's history read from it. Runs started since the
+// change quietStatesChange record each visit of one, once it ends, as a
+// side effect (a marker), which readHistory reads as the state's
+// state_entered and state_succeeded or state_failed. Runs started before
+// it replay without those markers: GetVersion tells them apart.
+const quietStatesChange = "flowc-quiet-states"
+
+// recordsQuietStates reports whether the run records its quiet states:
+// the version check's marker is the first command of a run that does.
+func recordsQuietStates(wctx workflow.Context) bool {
+	return workflow.GetVersion(wctx, quietStatesChange, workflow.DefaultVersion, 1) >= 1
+}
+
+// quietVisit is the side effect of a quiet state's visit.
+type quietVisit struct {
+	Quiet string `json:"flowc_quiet_state"`
+	Error string `json:"error,omitempty"`
+	Cause string `json:"cause,omitempty"`
+}
+
+// quietStates is the observer that records the quiet states' visits: a
+// visit during which the run scheduled no activity and recorded no other
+// visit (a fan-out whose items are all quiet shows its items). A Pass or
+// a Choice never yields, so no other coroutine does either meanwhile.
+type quietStates struct {
+	r      *runState
+	visits int // recorded
+}
+
+func (*quietStates) Run(ctx context.Context, _ string) (context.Context, func(error)) {
+	return ctx, nil
+}
+
+func (q *quietStates) State(ctx context.Context, state string) (context.Context, func(error)) {
+	activities, visits := q.r.activities, q.visits
+	return ctx, func(err error) {
+		named, isNamed := errors.AsType[*flowcrt.Error](err)
+		if q.r.activities != activities || q.visits != visits || err != nil && !isNamed {
+			return // it ran an activity or other states, or it stopped: no failure of its own
+		}
+		q.visits++
+		v := quietVisit{Quiet: state}
+		if isNamed {
+			v.Error, v.Cause = named.Name, named.Cause
+		}
+		// A side effect's result is always recorded; Get cannot fail on it.
+		_ = workflow.SideEffect(workflowContext(ctx), func(workflow.Context) any { return v }).Get(nil)
+	}
+}
+
+func (*quietStates) Attempt(ctx context.Context, _ string, _ int) (context.Context, func(error)) {
+	return ctx, nil
+}
+
+func (*quietStates) Item(ctx context.Context, _ string, _, _ int) (context.Context, func(error)) {
+	return ctx, nil
+}
+
+// quietVisitOf reads the side effect of a quiet state's visit, if data
+// is one.
+func quietVisitOf(data json.RawMessage) (quietVisit, bool) {
+	var v quietVisit
+	return v, json.Unmarshal(data, &v) == nil && v.Quiet != ""
+}
