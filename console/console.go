@@ -102,6 +102,14 @@ type Actor interface {
 	Redrive(ctx context.Context, id string) error
 }
 
+// RedriveRefuser is an Actor that knows before it is asked that it cannot
+// redrive (a Temporal session keeps no checkpoint to go on from): a failed
+// session's page then says why and what to do, instead of offering a
+// button that can only fail.
+type RedriveRefuser interface {
+	RedriveRefusal() error
+}
+
 var (
 	// ErrNotFound is wrapped by Reader.Session for an unknown session.
 	ErrNotFound = errors.New("no such session")

@@ -302,3 +302,24 @@ func TestCheckAddr(t *testing.T) {
 		assert.NoError(t, console.CheckAddr(addr, "t"), addr)
 	}
 }
+
+// refusingActor cannot redrive, and says so ahead of time.
+type refusingActor struct{ *fake.Store }
+
+func (refusingActor) RedriveRefusal() error {
+	return fmt.Errorf("no checkpoint to go on from: reset the workflow %s", hostile)
+}
+
+// An actor that cannot redrive (the console over Temporal) gets a failed
+// session's page with its reason, escaped, and no Redrive button.
+func TestRedriveRefusedAhead(t *testing.T) {
+	s := store()
+	c := serve(t, console.New(s, console.WithActor(refusingActor{s})))
+	code, body, _ := c.get("/sessions/failed-1")
+	assert.Equal(t, http.StatusOK, code)
+	assert.NotContains(t, body, "/redrive")
+	assert.Contains(t, body, "no checkpoint to go on from: reset the workflow &lt;script&gt;")
+	assert.NotContains(t, body, "<script>")
+	_, body, _ = c.get("/sessions/map-1")
+	assert.NotContains(t, body, "no checkpoint to go on from", "only a failed session says why it is not redriven")
+}

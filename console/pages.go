@@ -122,6 +122,8 @@ type sessionPage struct {
 	Error   string
 	CanStop bool
 	Redrive bool
+	// NoRedrive is why a failed session offers no redrive (RedriveRefuser).
+	NoRedrive string
 }
 
 func (c *Console) session(w http.ResponseWriter, r *http.Request) {
@@ -149,6 +151,9 @@ func (c *Console) showSession(w http.ResponseWriter, r *http.Request, code int, 
 		CSRF: c.csrfToken(), Act: c.act != nil, Flash: flash, Error: problem,
 		CanStop: s.Status != "succeeded" && s.Status != "failed" && s.Status != "stopped",
 		Redrive: s.Status == "failed",
+	}
+	if r, ok := c.act.(RedriveRefuser); ok && p.Redrive {
+		p.Redrive, p.NoRedrive = false, r.RedriveRefusal().Error()
 	}
 	if next > 0 {
 		p.Next = sessionURL(s.ID) + "?after=" + strconv.FormatInt(next, 10) + "#history"

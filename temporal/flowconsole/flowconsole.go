@@ -148,6 +148,10 @@ var ErrNoRedrive = errors.New("a session on Temporal cannot be redriven: its sta
 // Redrive refuses, with ErrNoRedrive.
 func (s *Sessions) Redrive(context.Context, string) error { return ErrNoRedrive }
 
+// RedriveRefusal is ErrNoRedrive: the console says so on a failed
+// session's page and offers no Redrive button.
+func (s *Sessions) RedriveRefusal() error { return ErrNoRedrive }
+
 // readErr says that a session is unknown with console.ErrNotFound.
 func readErr(err error) error {
 	if errors.Is(err, flowtemporal.ErrNoExecution) {
