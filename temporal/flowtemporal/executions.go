@@ -276,7 +276,7 @@ func (e *Executions) Stop(ctx context.Context, id, errName, cause string) error 
 	case session.StatusSucceeded, session.StatusFailed:
 		return session.Err(id, fmt.Errorf("the session has %s; there is nothing to stop", st))
 	}
-	reason := "stopped by flowc sessions stop"
+	reason := "stopped by flowc" // by flowc sessions stop or the console
 	if errName != "" || cause != "" {
 		reason += ": " + strings.TrimPrefix(errName+": "+cause, ": ")
 	}
