@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"time"
 
 	"github.com/flowc-dev/flowc/builtin"
 	"github.com/flowc-dev/flowc/checkpoint/sqlite"
@@ -62,19 +61,11 @@ func serveConsole(prog, db, addr, token string, graphs map[string]console.Graph,
 		_, err := session(ctx, id, nil, "", env, flowcrt.WithCheckpointer(store))
 		return err
 	}}
-	srv := &http.Server{Handler: console.New(console.FromStore(store), console.WithActor(runner), console.WithToken(token),
-		console.WithGraphs(graphs)),
-		ReadHeaderTimeout: 10 * time.Second}
+	h := console.New(console.FromStore(store), console.WithActor(runner), console.WithToken(token), console.WithGraphs(graphs))
 	fmt.Fprintf(stdout, "flowc console at %s\n", console.URL(ln.Addr()))
-	go func() {
-		<-ctx.Done()
-		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(shut)
-	}()
-	err = srv.Serve(ln)
+	err = console.Serve(ctx, ln, h)
 	runner.Wait()
-	if !errors.Is(err, http.ErrServerClosed) {
+	if err != nil {
 		return fail(1, err)
 	}
 	return 0

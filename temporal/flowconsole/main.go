@@ -2,16 +2,12 @@ package flowconsole
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
-	"time"
 
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/log"
@@ -25,11 +21,7 @@ import (
 // environment (console.TokenEnv), until interrupted. It returns the exit
 // code.
 func Main(address, addr, graphsFile string, stdout, stderr io.Writer) int {
-	var graphs map[string]console.Graph
-	data, err := os.ReadFile(graphsFile)
-	if err == nil {
-		err = json.Unmarshal(data, &graphs)
-	}
+	graphs, err := console.ReadGraphs(graphsFile)
 	token := os.Getenv(console.TokenEnv)
 	var ln net.Listener
 	if err == nil {
@@ -49,21 +41,9 @@ func Main(address, addr, graphsFile string, stdout, stderr io.Writer) int {
 	s := New(c)
 	h := console.New(s, console.WithActor(s), console.WithToken(token), console.WithGraphs(graphs))
 	fmt.Fprintf(stdout, "flowc console of Temporal at %s: %s\n", address, console.URL(ln.Addr()))
-	return serve(ln, h, stderr)
-}
-
-// serve serves h on ln until interrupted.
-func serve(ln net.Listener, h http.Handler, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	go func() {
-		<-ctx.Done()
-		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(shut)
-	}()
-	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+	if err := console.Serve(ctx, ln, h); err != nil {
 		fmt.Fprintf(stderr, "flowc console: %v\n", err)
 		return 1
 	}

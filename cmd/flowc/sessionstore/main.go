@@ -15,15 +15,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
-	"time"
 
 	"github.com/flowc-dev/flowc/checkpoint/sqlite"
 	"github.com/flowc-dev/flowc/console"
@@ -92,11 +88,7 @@ func serveConsole(file, addr, graphsFile string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer store.Close()
-	var graphs map[string]console.Graph
-	data, err := os.ReadFile(graphsFile)
-	if err == nil {
-		err = json.Unmarshal(data, &graphs)
-	}
+	graphs, err := console.ReadGraphs(graphsFile)
 	token := os.Getenv(console.TokenEnv)
 	var ln net.Listener
 	if err == nil {
@@ -109,15 +101,7 @@ func serveConsole(file, addr, graphsFile string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "flowc console (read-only) at %s\n", console.URL(ln.Addr()))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	srv := &http.Server{Handler: console.New(console.FromStore(store), console.WithToken(token), console.WithGraphs(graphs)),
-		ReadHeaderTimeout: 10 * time.Second}
-	go func() {
-		<-ctx.Done()
-		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(shut)
-	}()
-	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+	if err := console.Serve(ctx, ln, console.New(console.FromStore(store), console.WithToken(token), console.WithGraphs(graphs))); err != nil {
 		fmt.Fprintf(stderr, "flowc console: %v\n", err)
 		return 1
 	}
