@@ -5,53 +5,34 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/flowc-dev/flowc/session"
 )
 
-// appendHistory numbers events after the session's last and inserts them,
-// then drops the oldest beyond the cap, inside the save's transaction.
-// Each statement costs about as much as the checkpoint's own
-// (BenchmarkSaveHistory), so the events go in one insert (per thousand)
-// and the trim runs only once the cap is reached.
-func (s *Store) appendHistory(ctx context.Context, tx *sql.Tx, id string, events []session.Event) error {
-	var last int64
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM flowc_history WHERE session = ?`, id).Scan(&last); err != nil {
-		return err
+// eventsArg is the events column of a save (see triggers): a JSON array
+// of [time, kind, state, fields], fields left out when empty, or NULL
+// without events. Fields go in as they are (not HTML-escaped), and SQLite
+// gives back the compact JSON text of each, so they read as written.
+func eventsArg(events []session.Event) (any, error) {
+	if len(events) == 0 {
+		return nil, nil
 	}
-	for chunk := range slices.Chunk(events, maxEventsPerInsert) {
-		if err := insertEvents(ctx, tx, id, last, chunk); err != nil {
-			return err
-		}
-		last += int64(len(chunk))
-	}
-	if last <= int64(s.historyCap) {
-		return nil
-	}
-	_, err := tx.ExecContext(ctx, `DELETE FROM flowc_history WHERE session = ? AND seq <= ?`, id, last-int64(s.historyCap))
-	return err
-}
-
-// maxEventsPerInsert keeps an insert's parameters (6 an event) under
-// SQLite's limit of 32,766.
-const maxEventsPerInsert = 1000
-
-// insertEvents inserts events numbered after last in one statement.
-func insertEvents(ctx context.Context, tx *sql.Tx, id string, last int64, events []session.Event) error {
-	args := make([]any, 0, 6*len(events))
+	rows := make([][]any, len(events))
 	for i, e := range events {
-		var fields any // NULL
+		rows[i] = []any{e.Time.UTC().Format(time.RFC3339Nano), string(e.Kind), e.State}
 		if len(e.Fields) > 0 {
-			fields = string(e.Fields)
+			rows[i] = append(rows[i], e.Fields)
 		}
-		args = append(args, id, last+int64(i)+1, e.Time.UTC().Format(time.RFC3339Nano), string(e.Kind), e.State, fields)
 	}
-	rows := strings.Repeat(", (?, ?, ?, ?, ?, ?)", len(events))[2:]
-	_, err := tx.ExecContext(ctx, `INSERT INTO flowc_history (session, seq, time, kind, state, fields) VALUES `+rows, args...)
-	return err
+	var buf strings.Builder
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(rows); err != nil {
+		return nil, fmt.Errorf("its events: %w", err)
+	}
+	return buf.String(), nil
 }
 
 // deleteSession removes a session's checkpoint and history together.

@@ -36,10 +36,14 @@ import (
 )
 
 // format names the layout of the tables below; a file of another format is
-// refused rather than misread.
-const format = "flowc-checkpoints/1"
+// refused rather than misread, except one of previousFormat, which Open
+// migrates.
+const (
+	format         = "flowc-checkpoints/2"
+	previousFormat = "flowc-checkpoints/1"
+)
 
-const schema = `
+const tablesSQL = `
 CREATE TABLE IF NOT EXISTS flowc_meta (
 	key   TEXT PRIMARY KEY,
 	value TEXT NOT NULL
@@ -54,7 +58,8 @@ CREATE TABLE IF NOT EXISTS flowc_checkpoints (
 	position TEXT NOT NULL, -- JSON
 	state    TEXT NOT NULL, -- JSON
 	pending  TEXT,          -- JSON, or NULL unless the status is interrupted
-	saved_at TEXT NOT NULL  -- RFC 3339
+	saved_at TEXT NOT NULL, -- RFC 3339
+` + historyColumns + `
 );
 CREATE INDEX IF NOT EXISTS flowc_checkpoints_saved ON flowc_checkpoints (saved_at, session);
 CREATE TABLE IF NOT EXISTS flowc_history (
@@ -67,15 +72,42 @@ CREATE TABLE IF NOT EXISTS flowc_history (
 	PRIMARY KEY (session, seq)
 ) WITHOUT ROWID;`
 
+// historyColumns carry a save's events to the triggers below, which file
+// them into flowc_history within the save's one statement: a statement is
+// atomic, and an explicit transaction of several costs about half a save
+// more (BenchmarkSaveHistory).
+const historyColumns = `
+	events      TEXT,   -- JSON [[time, kind, state, fields?], ...] of the last save, or NULL
+	history_cap INTEGER -- the events of the session its last save keeps`
+
+// triggers number a save's events after the session's last and drop the
+// oldest beyond its cap. An update that does not apply (ErrOvertaken)
+// fires none.
+const triggers = `
+CREATE TRIGGER IF NOT EXISTS flowc_history_inserted AFTER INSERT ON flowc_checkpoints
+WHEN new.events IS NOT NULL BEGIN` + fileEvents + `END;
+CREATE TRIGGER IF NOT EXISTS flowc_history_updated AFTER UPDATE OF events ON flowc_checkpoints
+WHEN new.events IS NOT NULL BEGIN` + fileEvents + `END;`
+
+const fileEvents = `
+	INSERT INTO flowc_history (session, seq, time, kind, state, fields)
+		SELECT new.session, (SELECT coalesce(max(seq), 0) FROM flowc_history WHERE session = new.session) + key + 1,
+			value ->> 0, value ->> 1, value ->> 2, value -> 3
+		FROM json_each(new.events);
+	DELETE FROM flowc_history WHERE session = new.session
+		AND seq <= (SELECT max(seq) FROM flowc_history WHERE session = new.session) - new.history_cap;
+`
+
 // saveSQL replaces a session's checkpoint with the next one: an update
 // applies only to the step before it (see ErrOvertaken).
 const saveSQL = `
-		INSERT INTO flowc_checkpoints (session, workflow, schema, step, status, position, state, pending, saved_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		INSERT INTO flowc_checkpoints (session, workflow, schema, step, status, position, state, pending, saved_at, events, history_cap)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (session) DO UPDATE SET
 			workflow = excluded.workflow, schema = excluded.schema, step = excluded.step,
 			status = excluded.status, position = excluded.position, state = excluded.state,
-			pending = excluded.pending, saved_at = excluded.saved_at
+			pending = excluded.pending, saved_at = excluded.saved_at,
+			events = excluded.events, history_cap = excluded.history_cap
 		WHERE flowc_checkpoints.step = excluded.step - 1`
 
 // Store is a flowcrt.Checkpointer on a SQLite file, which also keeps each
@@ -84,6 +116,9 @@ type Store struct {
 	db         *sql.DB
 	path       string
 	historyCap int
+	// save is saveSQL prepared once: the driver prepares a statement on
+	// every Exec, which costs a save about a tenth.
+	save *sql.Stmt
 }
 
 var (
@@ -164,7 +199,8 @@ func checkHeader(path string) error {
 }
 
 // setup creates the tables of a new store, then checks that the file is
-// one: a foreign or damaged database fails here.
+// one (a foreign or damaged database fails here), migrates one of the
+// previous format and prepares the save.
 func (s *Store) setup() error {
 	tables, err := s.tables()
 	if err != nil {
@@ -173,17 +209,60 @@ func (s *Store) setup() error {
 	if len(tables) > 0 && !slices.Contains(tables, "flowc_meta") {
 		return fmt.Errorf("checkpoint store %s: a SQLite database, but not a flowc checkpoint store (it has the tables %s)", s.path, strings.Join(tables, ", "))
 	}
-	if _, err := s.db.Exec(schema); err != nil {
+	if _, err := s.db.Exec(tablesSQL); err != nil {
 		return s.damaged(err)
 	}
-	var got string
-	if err := s.db.QueryRow(`SELECT value FROM flowc_meta WHERE key = 'format'`).Scan(&got); err != nil {
+	got, err := readFormat(s.db)
+	if err != nil {
 		return s.damaged(err)
 	}
-	if got != format {
+	if got == previousFormat {
+		err = s.migrate()
+	} else if got != format {
 		return fmt.Errorf("checkpoint store %s: holds checkpoints of format %q; this flowc reads %q", s.path, got, format)
 	}
+	if err == nil {
+		_, err = s.db.Exec(triggers)
+	}
+	if err == nil {
+		s.save, err = s.db.Prepare(saveSQL)
+	}
+	if err != nil {
+		return fmt.Errorf("checkpoint store %s: %w", s.path, err)
+	}
 	return nil
+}
+
+func readFormat(q interface {
+	QueryRow(string, ...any) *sql.Row
+}) (string, error) {
+	var got string
+	err := q.QueryRow(`SELECT value FROM flowc_meta WHERE key = 'format'`).Scan(&got)
+	return got, err
+}
+
+// migrate adds the history columns to a store of the previous format, in
+// one write transaction that reads the format again: of several processes
+// that open the store at once, one migrates it.
+func (s *Store) migrate() error {
+	tx, err := s.db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	got, err := readFormat(tx)
+	if err != nil || got != previousFormat {
+		return err
+	}
+	for _, column := range strings.Split(strings.TrimSpace(historyColumns), ",") {
+		if _, err := tx.Exec(`ALTER TABLE flowc_checkpoints ADD COLUMN ` + column); err != nil {
+			return fmt.Errorf("migrating from %s: %w", previousFormat, err)
+		}
+	}
+	if _, err := tx.Exec(`UPDATE flowc_meta SET value = ? WHERE key = 'format'`, format); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 func (s *Store) tables() ([]string, error) {
@@ -208,34 +287,20 @@ func (s *Store) damaged(err error) error {
 }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	s.save.Close()
+	return s.db.Close()
+}
 
 // Save stores c as the session's last checkpoint and appends its events
-// to the session's history: one statement without events, one
-// transaction with them, so the two never disagree.
+// to the session's history, in one statement (see triggers), so the two
+// never disagree.
 func (s *Store) Save(ctx context.Context, c *flowcrt.Checkpoint) error {
-	args, err := saveArgs(c)
-	if err != nil {
-		return err
-	}
-	if len(c.Events) == 0 {
-		return s.saved(ctx, c)(s.db.ExecContext(ctx, saveSQL, args...))
-	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	args, err := saveArgs(c, s.historyCap)
 	if err != nil {
 		return fmt.Errorf("checkpoint store %s: saving session %q: %w", s.path, c.Session, err)
 	}
-	defer tx.Rollback() // after Commit, a no-op
-	if err := s.saved(ctx, c)(tx.ExecContext(ctx, saveSQL, args...)); err != nil {
-		return err
-	}
-	if err := s.appendHistory(ctx, tx, c.Session, c.Events); err != nil {
-		return fmt.Errorf("checkpoint store %s: saving the history of session %q: %w", s.path, c.Session, err)
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("checkpoint store %s: saving session %q: %w", s.path, c.Session, err)
-	}
-	return nil
+	return s.saved(ctx, c)(s.save.ExecContext(ctx, args...))
 }
 
 // saved checks the outcome of saveSQL for c.
@@ -255,8 +320,9 @@ func (s *Store) saved(ctx context.Context, c *flowcrt.Checkpoint) func(sql.Resul
 // saved_at sorts as text: listings are ordered by it.
 const savedAtLayout = "2006-01-02T15:04:05.000000000Z07:00"
 
-// saveArgs are the arguments of saveSQL for c.
-func saveArgs(c *flowcrt.Checkpoint) ([]any, error) {
+// saveArgs are the arguments of saveSQL for c, whose history keeps
+// historyCap events.
+func saveArgs(c *flowcrt.Checkpoint, historyCap int) ([]any, error) {
 	position, err := json.Marshal(c.Position)
 	if err != nil {
 		return nil, err
@@ -269,8 +335,12 @@ func saveArgs(c *flowcrt.Checkpoint) ([]any, error) {
 		}
 		pending = string(data)
 	}
+	events, err := eventsArg(c.Events)
+	if err != nil {
+		return nil, err
+	}
 	return []any{c.Session, c.Workflow, c.Schema, c.Step, string(c.Status), string(position), string(c.State), pending,
-		c.Time.UTC().Format(savedAtLayout)}, nil
+		c.Time.UTC().Format(savedAtLayout), events, historyCap}, nil
 }
 
 // overtaken is the error of a save that does not follow the stored
