@@ -4,12 +4,89 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/flowc-dev/flowc/session"
 )
+
+// historyTable holds each save's events in one row: a save's single
+// statement then writes one row more than without history, not one per
+// event parsed out of JSON, and a run records a few events per save.
+// Reads number the events of a row from its seq back.
+const historyTable = `
+CREATE TABLE IF NOT EXISTS flowc_history (
+	session TEXT NOT NULL,
+	seq     INTEGER NOT NULL, -- of the row's last event: 1-based, per session
+	events  TEXT NOT NULL,    -- JSON [[time, kind, state, fields?], ...], numbered up to seq
+	PRIMARY KEY (session, seq)
+) WITHOUT ROWID;`
+
+// historyColumns of flowc_checkpoints carry a save's events to the
+// triggers below, which file them within the save's one statement: a
+// statement is atomic, and an explicit transaction costs more than the
+// history itself (docs/benchmarks.md).
+var historyColumns = []string{
+	"events TEXT",                            // JSON of the last save's events (see historyTable), or NULL
+	"history_cap INTEGER",                    // how many events of the session its last save keeps
+	"history_seq INTEGER NOT NULL DEFAULT 0", // the seq of the session's last event
+}
+
+// trimEvery is how many events past the cap a session's history may hold
+// before the oldest rows are deleted, in one go: deleting at every save
+// would write the session's oldest page every time. Reads leave out what
+// the cap drops either way.
+const trimEvery = 64
+
+// triggers file a save's events, numbered after the session's last, and
+// delete rows dropped by the cap. An update that does not apply
+// (ErrOvertaken) fires none.
+var triggers = `
+CREATE TRIGGER IF NOT EXISTS flowc_history_inserted AFTER INSERT ON flowc_checkpoints
+WHEN new.events IS NOT NULL BEGIN
+	INSERT INTO flowc_history (session, seq, events) VALUES (new.session, new.history_seq, new.events);
+END;
+CREATE TRIGGER IF NOT EXISTS flowc_history_updated AFTER UPDATE OF events ON flowc_checkpoints
+WHEN new.events IS NOT NULL BEGIN
+	INSERT INTO flowc_history (session, seq, events) VALUES (new.session, new.history_seq, new.events);
+	DELETE FROM flowc_history WHERE session = new.session AND seq <= new.history_seq - new.history_cap
+		AND (new.history_seq - new.history_cap) / ` + fmt.Sprint(trimEvery) + ` > (old.history_seq - new.history_cap) / ` + fmt.Sprint(trimEvery) + `;
+END;`
+
+// migrate brings a store of the previous format, which kept one row per
+// event and no history columns, to this one, in one write transaction
+// that reads the format again: of several processes that open the store
+// at once, one migrates it.
+func (s *Store) migrate() error {
+	tx, err := s.db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	got, err := readFormat(tx)
+	if err != nil || got != previousFormat {
+		return err
+	}
+	steps := []string{`ALTER TABLE flowc_history RENAME TO flowc_history_1`, historyTable,
+		`INSERT INTO flowc_history (session, seq, events) SELECT session, seq, json_array(CASE
+			WHEN fields IS NULL THEN json_array(time, kind, state)
+			ELSE json_array(time, kind, state, json(fields)) END) FROM flowc_history_1`,
+		`DROP TABLE flowc_history_1`}
+	for _, column := range historyColumns {
+		steps = append(steps, `ALTER TABLE flowc_checkpoints ADD COLUMN `+column)
+	}
+	steps = append(steps, `UPDATE flowc_checkpoints SET history_seq = coalesce(
+			(SELECT max(seq) FROM flowc_history WHERE flowc_history.session = flowc_checkpoints.session), 0)`,
+		`UPDATE flowc_meta SET value = '`+format+`' WHERE key = 'format'`)
+	for _, step := range steps {
+		if _, err := tx.Exec(step); err != nil {
+			return fmt.Errorf("migrating from %s: %w", previousFormat, err)
+		}
+	}
+	return tx.Commit()
+}
 
 // eventsArg is the events column of a save (see triggers): a JSON array
 // of [time, kind, state, fields], fields left out when empty, or NULL
@@ -51,25 +128,27 @@ func (s *Store) deleteSession(ctx context.Context, id string) error {
 }
 
 // History returns the session's events with seq > after, oldest first,
-// and how many of its oldest were dropped.
+// and how many of its oldest were dropped: those the cap leaves out, or
+// before the oldest row kept, whichever are more.
 func (s *Store) History(ctx context.Context, id string, after int64, limit int) ([]session.Event, int64, error) {
-	var exists int
-	err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM flowc_checkpoints WHERE session = ?`, id).Scan(&exists)
-	if err == nil && exists == 0 {
+	var beyondCap, beforeOldest sql.NullInt64
+	err := s.db.QueryRowContext(ctx, `SELECT history_seq - history_cap,
+		(SELECT seq - json_array_length(events) FROM flowc_history WHERE session = ?1 ORDER BY seq LIMIT 1)
+		FROM flowc_checkpoints WHERE session = ?1`, id).Scan(&beyondCap, &beforeOldest)
+	if errors.Is(err, sql.ErrNoRows) {
 		return nil, 0, session.Err(id, session.ErrNoCheckpoint)
-	}
-	var least sql.NullInt64
-	if err == nil {
-		err = s.db.QueryRowContext(ctx, `SELECT min(seq) FROM flowc_history WHERE session = ?`, id).Scan(&least)
 	}
 	if err != nil {
 		return nil, 0, fmt.Errorf("checkpoint store %s: the history of session %q: %w", s.path, id, err)
 	}
+	dropped := max(beyondCap.Int64, beforeOldest.Int64, 0)
 	if limit <= 0 {
 		limit = -1 // SQLite: no limit
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT seq, time, kind, state, fields FROM flowc_history
-		WHERE session = ? AND seq > ? ORDER BY seq LIMIT ?`, id, after, limit)
+	rows, err := s.db.QueryContext(ctx, `SELECT h.seq - json_array_length(h.events) + 1 + e.key AS n,
+			e.value ->> 0, e.value ->> 1, e.value ->> 2, e.value -> 3
+		FROM flowc_history h, json_each(h.events) e
+		WHERE h.session = ?1 AND h.seq > ?2 AND n > ?2 ORDER BY h.seq, e.key LIMIT ?3`, id, max(after, dropped), limit)
 	if err != nil {
 		return nil, 0, fmt.Errorf("checkpoint store %s: the history of session %q: %w", s.path, id, err)
 	}
@@ -88,7 +167,7 @@ func (s *Store) History(ctx context.Context, id string, after int64, limit int) 
 		}
 		out = append(out, e)
 	}
-	return out, max(least.Int64-1, 0), rows.Err()
+	return out, dropped, rows.Err()
 }
 
 func parseTime(s string) time.Time {

@@ -43,7 +43,7 @@ const (
 	previousFormat = "flowc-checkpoints/1"
 )
 
-const tablesSQL = `
+var tablesSQL = `
 CREATE TABLE IF NOT EXISTS flowc_meta (
 	key   TEXT PRIMARY KEY,
 	value TEXT NOT NULL
@@ -59,55 +59,22 @@ CREATE TABLE IF NOT EXISTS flowc_checkpoints (
 	state    TEXT NOT NULL, -- JSON
 	pending  TEXT,          -- JSON, or NULL unless the status is interrupted
 	saved_at TEXT NOT NULL, -- RFC 3339
-` + historyColumns + `
+	` + strings.Join(historyColumns, ",\n\t") + `
 );
-CREATE INDEX IF NOT EXISTS flowc_checkpoints_saved ON flowc_checkpoints (saved_at, session);
-CREATE TABLE IF NOT EXISTS flowc_history (
-	session TEXT NOT NULL,
-	seq     INTEGER NOT NULL, -- 1-based per session; the dropped are those below the least kept
-	time    TEXT NOT NULL,    -- RFC 3339
-	kind    TEXT NOT NULL,
-	state   TEXT NOT NULL,
-	fields  TEXT,             -- JSON object, or NULL
-	PRIMARY KEY (session, seq)
-) WITHOUT ROWID;`
-
-// historyColumns carry a save's events to the triggers below, which file
-// them into flowc_history within the save's one statement: a statement is
-// atomic, and an explicit transaction of several costs about half a save
-// more (BenchmarkSaveHistory).
-const historyColumns = `
-	events      TEXT,   -- JSON [[time, kind, state, fields?], ...] of the last save, or NULL
-	history_cap INTEGER -- the events of the session its last save keeps`
-
-// triggers number a save's events after the session's last and drop the
-// oldest beyond its cap. An update that does not apply (ErrOvertaken)
-// fires none.
-const triggers = `
-CREATE TRIGGER IF NOT EXISTS flowc_history_inserted AFTER INSERT ON flowc_checkpoints
-WHEN new.events IS NOT NULL BEGIN` + fileEvents + `END;
-CREATE TRIGGER IF NOT EXISTS flowc_history_updated AFTER UPDATE OF events ON flowc_checkpoints
-WHEN new.events IS NOT NULL BEGIN` + fileEvents + `END;`
-
-const fileEvents = `
-	INSERT INTO flowc_history (session, seq, time, kind, state, fields)
-		SELECT new.session, (SELECT coalesce(max(seq), 0) FROM flowc_history WHERE session = new.session) + key + 1,
-			value ->> 0, value ->> 1, value ->> 2, value -> 3
-		FROM json_each(new.events);
-	DELETE FROM flowc_history WHERE session = new.session
-		AND seq <= (SELECT max(seq) FROM flowc_history WHERE session = new.session) - new.history_cap;
-`
+CREATE INDEX IF NOT EXISTS flowc_checkpoints_saved ON flowc_checkpoints (saved_at, session);` + historyTable
 
 // saveSQL replaces a session's checkpoint with the next one: an update
-// applies only to the step before it (see ErrOvertaken).
+// applies only to the step before it (see ErrOvertaken). Its last
+// argument is the number of events, which history_seq adds up.
 const saveSQL = `
-		INSERT INTO flowc_checkpoints (session, workflow, schema, step, status, position, state, pending, saved_at, events, history_cap)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		INSERT INTO flowc_checkpoints (session, workflow, schema, step, status, position, state, pending, saved_at, events, history_cap, history_seq)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (session) DO UPDATE SET
 			workflow = excluded.workflow, schema = excluded.schema, step = excluded.step,
 			status = excluded.status, position = excluded.position, state = excluded.state,
 			pending = excluded.pending, saved_at = excluded.saved_at,
-			events = excluded.events, history_cap = excluded.history_cap
+			events = excluded.events, history_cap = excluded.history_cap,
+			history_seq = flowc_checkpoints.history_seq + excluded.history_seq
 		WHERE flowc_checkpoints.step = excluded.step - 1`
 
 // Store is a flowcrt.Checkpointer on a SQLite file, which also keeps each
@@ -241,30 +208,6 @@ func readFormat(q interface {
 	return got, err
 }
 
-// migrate adds the history columns to a store of the previous format, in
-// one write transaction that reads the format again: of several processes
-// that open the store at once, one migrates it.
-func (s *Store) migrate() error {
-	tx, err := s.db.Begin()
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	got, err := readFormat(tx)
-	if err != nil || got != previousFormat {
-		return err
-	}
-	for _, column := range strings.Split(strings.TrimSpace(historyColumns), ",") {
-		if _, err := tx.Exec(`ALTER TABLE flowc_checkpoints ADD COLUMN ` + column); err != nil {
-			return fmt.Errorf("migrating from %s: %w", previousFormat, err)
-		}
-	}
-	if _, err := tx.Exec(`UPDATE flowc_meta SET value = ? WHERE key = 'format'`, format); err != nil {
-		return err
-	}
-	return tx.Commit()
-}
-
 func (s *Store) tables() ([]string, error) {
 	rows, err := s.db.Query(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)
 	if err != nil {
@@ -340,7 +283,7 @@ func saveArgs(c *flowcrt.Checkpoint, historyCap int) ([]any, error) {
 		return nil, err
 	}
 	return []any{c.Session, c.Workflow, c.Schema, c.Step, string(c.Status), string(position), string(c.State), pending,
-		c.Time.UTC().Format(savedAtLayout), events, historyCap}, nil
+		c.Time.UTC().Format(savedAtLayout), events, historyCap, len(c.Events)}, nil
 }
 
 // overtaken is the error of a save that does not follow the stored
