@@ -52,18 +52,30 @@ func TestHistoryNumbering(t *testing.T) {
 	}
 }
 
-// An event without fields reads back without them.
-func TestHistoryNoFields(t *testing.T) {
+// States and kinds of any text, and events without fields, read back as
+// saved; fields that are not JSON fail the save, which keeps nothing.
+func TestHistoryOddEvents(t *testing.T) {
 	ctx := context.Background()
 	s := open(t, filepath.Join(t.TempDir(), "c.db"))
 	c := sample("s", 1)
-	c.Events = []session.Event{session.NewEvent(at, session.KindRedriven, "", nil)}
+	c.Events = []session.Event{
+		session.NewEvent(at, session.KindRedriven, "", nil),
+		session.NewEvent(at, "kind \"quoted\"", "Map/2/Ré\\view\n\t<x>", map[string]string{"a": "\u2028"}),
+	}
 	require.NoError(t, s.Save(ctx, c))
 	got, _, err := s.History(ctx, "s", 0, 0)
 	require.NoError(t, err)
-	require.Len(t, got, 1)
-	assert.Nil(t, got[0].Fields)
-	assert.Equal(t, session.KindRedriven, got[0].Kind)
+	for i := range c.Events {
+		c.Events[i].Seq = int64(i + 1)
+	}
+	assert.Equal(t, c.Events, got)
+
+	bad := sample("s", 2)
+	bad.Events = []session.Event{{Time: at, Kind: session.KindStateSucceeded, Fields: json.RawMessage(`{"output":`)}}
+	require.ErrorContains(t, s.Save(ctx, bad), "the fields of its state_succeeded event are not JSON")
+	cp, err := s.Load(ctx, "s")
+	require.NoError(t, err)
+	assert.Equal(t, 1, cp.Step)
 }
 
 // The cap keeps the newest events whatever rows still hold older ones
