@@ -192,7 +192,7 @@ INSERT INTO flowc_history VALUES ('old', 5, '2026-01-02T03:04:05.000000006Z', 's
 func TestFormatOneMigrated(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "c.db")
-	db, err := sql.Open("sqlite", path)
+	db, err := sql.Open("sqlite", path+"?_pragma=journal_mode(WAL)") // as flowc made them
 	require.NoError(t, err)
 	_, err = db.Exec(formatOneDDL)
 	require.NoError(t, err)
@@ -241,4 +241,26 @@ func TestFormatOneMigrated(t *testing.T) {
 	require.Len(t, got, 2)
 	assert.Equal(t, int64(6), got[1].Seq)
 	assert.Equal(t, session.KindRunSucceeded, got[1].Kind)
+}
+
+// A row of events that is not what a save writes fails the read with an
+// error that says so, whatever its text; no prefix of a good row reads.
+func TestHistoryDamagedRows(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "c.db"))
+	require.NoError(t, s.Save(ctx, sample("s", 1)))
+	good := `[["2026-01-02T03:04:05Z","state_entered","a\"b",{"input":[1,"]"]}],["2026-01-02T03:04:05Z","redriven",""]]`
+	row, err := (&rowReader{b: []byte(good)}).events()
+	require.NoError(t, err)
+	assert.Len(t, row, 2)
+	for _, bad := range []string{`not json`, `[["t","k"]]`, `[["t","k","s","f","x"]]`, `[["t","k","s"],]`, `{}`} {
+		_, err := s.db.Exec(`INSERT OR REPLACE INTO flowc_history (session, seq, events) VALUES ('s', 1, ?)`, bad)
+		require.NoError(t, err)
+		_, _, err = s.History(ctx, "s", 0, 0)
+		assert.ErrorContains(t, err, `the history of session "s" is damaged`, bad)
+	}
+	for n := range len(good) {
+		_, err := (&rowReader{b: []byte(good[:n])}).events()
+		assert.Error(t, err, good[:n])
+	}
 }

@@ -165,9 +165,8 @@ func checkHeader(path string) error {
 	return nil
 }
 
-// setup creates the tables of a new store, then checks that the file is
-// one (a foreign or damaged database fails here), migrates one of the
-// previous format and prepares the save.
+// setup checks that the file is a store (a foreign or damaged database
+// fails here), creates or migrates its tables and prepares the save.
 func (s *Store) setup() error {
 	tables, err := s.tables()
 	if err != nil {
@@ -176,23 +175,41 @@ func (s *Store) setup() error {
 	if len(tables) > 0 && !slices.Contains(tables, "flowc_meta") {
 		return fmt.Errorf("checkpoint store %s: a SQLite database, but not a flowc checkpoint store (it has the tables %s)", s.path, strings.Join(tables, ", "))
 	}
-	if _, err := s.db.Exec(tablesSQL); err != nil {
+	if err := s.createTables(); err != nil {
+		return err
+	}
+	if s.save, err = s.db.Prepare(saveSQL); err != nil {
+		return fmt.Errorf("checkpoint store %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// createTables creates the tables of a new store, or migrates those of
+// the previous format, in one write transaction: of several processes
+// that open a store at once, one does, and the others wait for it.
+func (s *Store) createTables() error {
+	tx, err := s.db.Begin()
+	if err != nil {
 		return s.damaged(err)
 	}
-	got, err := readFormat(s.db)
+	defer tx.Rollback()
+	if _, err := tx.Exec(tablesSQL); err != nil {
+		return s.damaged(err)
+	}
+	got, err := readFormat(tx)
 	if err != nil {
 		return s.damaged(err)
 	}
 	if got == previousFormat {
-		err = s.migrate()
+		err = migrate(tx)
 	} else if got != format {
 		return fmt.Errorf("checkpoint store %s: holds checkpoints of format %q; this flowc reads %q", s.path, got, format)
 	}
 	if err == nil {
-		_, err = s.db.Exec(triggers)
+		_, err = tx.Exec(triggers)
 	}
 	if err == nil {
-		s.save, err = s.db.Prepare(saveSQL)
+		err = tx.Commit()
 	}
 	if err != nil {
 		return fmt.Errorf("checkpoint store %s: %w", s.path, err)
