@@ -30,7 +30,7 @@ CREATE TABLE IF NOT EXISTS flowc_history (
 // statement is atomic, and an explicit transaction costs more than the
 // history itself (docs/benchmarks.md).
 var historyColumns = []string{
-	"events TEXT",                            // JSON of the last save's events (see historyTable), or NULL
+	"events TEXT",                            // JSON of a save's events (see historyTable) until filed, then NULL
 	"history_cap INTEGER",                    // how many events of the session its last save keeps
 	"history_seq INTEGER NOT NULL DEFAULT 0", // the seq of the session's last event
 }
@@ -47,14 +47,21 @@ const trimEvery = 64
 var triggers = `
 CREATE TRIGGER IF NOT EXISTS flowc_history_inserted AFTER INSERT ON flowc_checkpoints
 WHEN new.events IS NOT NULL BEGIN
-	INSERT INTO flowc_history (session, seq, events) VALUES (new.session, new.history_seq, new.events);
+	INSERT INTO flowc_history (session, seq, events) VALUES (new.session, new.history_seq, new.events);` + forgetEvents + `
 END;
 CREATE TRIGGER IF NOT EXISTS flowc_history_updated AFTER UPDATE OF events ON flowc_checkpoints
 WHEN new.events IS NOT NULL BEGIN
 	INSERT INTO flowc_history (session, seq, events) VALUES (new.session, new.history_seq, new.events);
 	DELETE FROM flowc_history WHERE session = new.session AND seq <= new.history_seq - new.history_cap
-		AND (new.history_seq - new.history_cap) / ` + fmt.Sprint(trimEvery) + ` > (old.history_seq - new.history_cap) / ` + fmt.Sprint(trimEvery) + `;
+		AND (new.history_seq - new.history_cap) / ` + fmt.Sprint(trimEvery) + ` > (old.history_seq - new.history_cap) / ` + fmt.Sprint(trimEvery) + `;` + forgetEvents + `
 END;`
+
+// forgetEvents empties the checkpoint's events column once they are filed:
+// a session's last events (its state's input and output) would otherwise
+// stay in its row and make the table that listings count several times
+// as large, for a few microseconds a save.
+const forgetEvents = `
+	UPDATE flowc_checkpoints SET events = NULL WHERE rowid = new.rowid;`
 
 // migrate brings a store of the previous format, which kept one row per
 // event and no history columns, to this one.
