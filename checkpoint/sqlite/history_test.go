@@ -1,10 +1,13 @@
 package sqlite
 
 import (
+	"bufio"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -265,5 +268,53 @@ func TestHistoryDamagedRows(t *testing.T) {
 	for n := range len(good) {
 		_, err := (&rowReader{b: []byte(good[:n])}).events()
 		assert.Error(t, err, good[:n])
+	}
+}
+
+// A process killed while it saves leaves the checkpoint and the history
+// agreeing: the last checkpoint's step has exactly its events and those of
+// the steps before it.
+func TestKilledWhileSaving(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.db")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSaveLoopProcess$")
+	cmd.Env = append(os.Environ(), "FLOWC_SAVE_LOOP="+path)
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	line, _ := bufio.NewReader(stdout).ReadString('\n') // "saving", after the first save
+	require.Equal(t, "saving\n", line)
+	time.Sleep(300 * time.Millisecond)
+	require.NoError(t, cmd.Process.Kill())
+	cmd.Wait()
+
+	ctx := context.Background()
+	s := open(t, path)
+	c, err := s.Load(ctx, "s")
+	require.NoError(t, err)
+	got, dropped, err := s.History(ctx, "s", 0, 0)
+	require.NoError(t, err)
+	assert.Zero(t, dropped)
+	require.Len(t, got, 2*c.Step, "two events a step, up to step %d", c.Step)
+	assert.Equal(t, fmt.Sprint(c.Step), got[len(got)-1].State)
+	t.Logf("killed after step %d", c.Step)
+}
+
+// TestSaveLoopProcess is the process TestKilledWhileSaving kills: it saves
+// steps of session s, two events each, until it is.
+func TestSaveLoopProcess(t *testing.T) {
+	path := os.Getenv("FLOWC_SAVE_LOOP")
+	if path == "" {
+		t.Skip("run by TestKilledWhileSaving")
+	}
+	s := open(t, path)
+	for step := 1; ; step++ {
+		c := sample("s", step)
+		for _, kind := range []session.EventKind{session.KindStateEntered, session.KindStateSucceeded} {
+			c.Events = append(c.Events, session.NewEvent(at, kind, fmt.Sprint(step), map[string]json.RawMessage{"input": c.State}))
+		}
+		require.NoError(t, s.Save(context.Background(), c))
+		if step == 1 {
+			fmt.Println("saving")
+		}
 	}
 }
