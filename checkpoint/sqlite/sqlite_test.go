@@ -69,7 +69,7 @@ func TestStore(t *testing.T) {
 }
 
 // Saves from many goroutines through two stores on one file, as from two
-// processes, all land.
+// processes, all land, with their events numbered in order.
 func TestConcurrentSaves(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "c.db")
@@ -79,7 +79,7 @@ func TestConcurrentSaves(t *testing.T) {
 	for i := range 8 {
 		wg.Go(func() {
 			for step := 1; step <= 8; step++ {
-				if err := stores[i%2].Save(ctx, sample(fmt.Sprintf("s%d", i), step)); err != nil {
+				if err := stores[i%2].Save(ctx, withEvents(sample(fmt.Sprintf("s%d", i), step), 2)); err != nil {
 					errs <- err
 				}
 			}
@@ -94,6 +94,12 @@ func TestConcurrentSaves(t *testing.T) {
 		c, err := stores[(i+1)%2].Load(ctx, fmt.Sprintf("s%d", i))
 		require.NoError(t, err)
 		assert.Equal(t, 8, c.Step)
+		events, _, err := stores[(i+1)%2].History(ctx, fmt.Sprintf("s%d", i), 0, 0)
+		require.NoError(t, err)
+		require.Len(t, events, 16)
+		for j, e := range events {
+			assert.Equal(t, int64(j+1), e.Seq)
+		}
 	}
 }
 
