@@ -1,57 +1,128 @@
 package sqlite
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/flowc-dev/flowc/session"
 )
 
-// appendHistory numbers events after the session's last and inserts them,
-// then drops the oldest beyond the cap, inside the save's transaction.
-// Each statement costs about as much as the checkpoint's own
-// (BenchmarkSaveHistory), so the events go in one insert (per thousand)
-// and the trim runs only once the cap is reached.
-func (s *Store) appendHistory(ctx context.Context, tx *sql.Tx, id string, events []session.Event) error {
-	var last int64
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM flowc_history WHERE session = ?`, id).Scan(&last); err != nil {
-		return err
-	}
-	for chunk := range slices.Chunk(events, maxEventsPerInsert) {
-		if err := insertEvents(ctx, tx, id, last, chunk); err != nil {
-			return err
-		}
-		last += int64(len(chunk))
-	}
-	if last <= int64(s.historyCap) {
-		return nil
-	}
-	_, err := tx.ExecContext(ctx, `DELETE FROM flowc_history WHERE session = ? AND seq <= ?`, id, last-int64(s.historyCap))
-	return err
+// historyTable holds each save's events in one row: a save's single
+// statement then writes one row more than without history, not one per
+// event parsed out of JSON, and a run records a few events per save.
+// Reads number the events of a row from its seq back.
+const historyTable = `
+CREATE TABLE IF NOT EXISTS flowc_history (
+	session TEXT NOT NULL,
+	seq     INTEGER NOT NULL, -- of the row's last event: 1-based, per session
+	events  TEXT NOT NULL,    -- JSON [[time, kind, state, fields?], ...], numbered up to seq
+	PRIMARY KEY (session, seq)
+) WITHOUT ROWID;`
+
+// historyColumns of flowc_checkpoints carry a save's events to the
+// triggers below, which file them within the save's one statement: a
+// statement is atomic, and an explicit transaction costs more than the
+// history itself (docs/benchmarks.md).
+var historyColumns = []string{
+	"events TEXT",                            // JSON of a save's events (see historyTable) until filed, then NULL
+	"history_cap INTEGER",                    // how many events of the session its last save keeps
+	"history_seq INTEGER NOT NULL DEFAULT 0", // the seq of the session's last event
 }
 
-// maxEventsPerInsert keeps an insert's parameters (6 an event) under
-// SQLite's limit of 32,766.
-const maxEventsPerInsert = 1000
+// trimEvery is how many events past the cap a session's history may hold
+// before the oldest rows are deleted, in one go: deleting at every save
+// would write the session's oldest page every time. Reads leave out what
+// the cap drops either way.
+const trimEvery = 64
 
-// insertEvents inserts events numbered after last in one statement.
-func insertEvents(ctx context.Context, tx *sql.Tx, id string, last int64, events []session.Event) error {
-	args := make([]any, 0, 6*len(events))
-	for i, e := range events {
-		var fields any // NULL
-		if len(e.Fields) > 0 {
-			fields = string(e.Fields)
-		}
-		args = append(args, id, last+int64(i)+1, e.Time.UTC().Format(time.RFC3339Nano), string(e.Kind), e.State, fields)
+// triggers file a save's events, numbered after the session's last, and
+// delete rows dropped by the cap. An update that does not apply
+// (ErrOvertaken) fires none.
+var triggers = `
+CREATE TRIGGER IF NOT EXISTS flowc_history_inserted AFTER INSERT ON flowc_checkpoints
+WHEN new.events IS NOT NULL BEGIN
+	INSERT INTO flowc_history (session, seq, events) VALUES (new.session, new.history_seq, new.events);` + forgetEvents + `
+END;
+CREATE TRIGGER IF NOT EXISTS flowc_history_updated AFTER UPDATE OF events ON flowc_checkpoints
+WHEN new.events IS NOT NULL BEGIN
+	INSERT INTO flowc_history (session, seq, events) VALUES (new.session, new.history_seq, new.events);
+	DELETE FROM flowc_history WHERE session = new.session AND seq <= new.history_seq - new.history_cap
+		AND (new.history_seq - new.history_cap) / ` + fmt.Sprint(trimEvery) + ` > (old.history_seq - new.history_cap) / ` + fmt.Sprint(trimEvery) + `;` + forgetEvents + `
+END;`
+
+// forgetEvents empties the checkpoint's events column once they are filed:
+// a session's last events (its state's input and output) would otherwise
+// stay in its row and make the table that listings count several times
+// as large, for a few microseconds a save.
+const forgetEvents = `
+	UPDATE flowc_checkpoints SET events = NULL WHERE rowid = new.rowid;`
+
+// migrate brings a store of the previous format, which kept one row per
+// event and no history columns, to this one.
+func migrate(tx *sql.Tx) error {
+	steps := []string{`ALTER TABLE flowc_history RENAME TO flowc_history_1`, historyTable,
+		`INSERT INTO flowc_history (session, seq, events) SELECT session, seq, json_array(CASE
+			WHEN fields IS NULL THEN json_array(time, kind, state)
+			ELSE json_array(time, kind, state, json(fields)) END) FROM flowc_history_1`,
+		`DROP TABLE flowc_history_1`}
+	for _, column := range historyColumns {
+		steps = append(steps, `ALTER TABLE flowc_checkpoints ADD COLUMN `+column)
 	}
-	rows := strings.Repeat(", (?, ?, ?, ?, ?, ?)", len(events))[2:]
-	_, err := tx.ExecContext(ctx, `INSERT INTO flowc_history (session, seq, time, kind, state, fields) VALUES `+rows, args...)
-	return err
+	steps = append(steps, `UPDATE flowc_checkpoints SET history_seq = coalesce(
+			(SELECT max(seq) FROM flowc_history WHERE flowc_history.session = flowc_checkpoints.session), 0)`,
+		`UPDATE flowc_meta SET value = '`+format+`' WHERE key = 'format'`)
+	for _, step := range steps {
+		if _, err := tx.Exec(step); err != nil {
+			return fmt.Errorf("migrating from %s: %w", previousFormat, err)
+		}
+	}
+	return nil
+}
+
+// eventsArg is the events column of a save: a JSON array of [time, kind,
+// state, fields], fields left out when empty, or NULL without events.
+// Fields go in as they are, and read back so, after a check that they are
+// JSON, since one bad row would fail the session's every read. Written by
+// hand: encoding/json took a tenth of what history adds to a save.
+func eventsArg(events []session.Event) (any, error) {
+	if len(events) == 0 {
+		return nil, nil
+	}
+	buf := append(make([]byte, 0, 128*len(events)), '[')
+	for i, e := range events {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(e.Time.UTC().AppendFormat(append(buf, `["`...), time.RFC3339Nano), '"')
+		buf = appendString(append(buf, ','), string(e.Kind))
+		buf = appendString(append(buf, ','), e.State)
+		if len(e.Fields) > 0 {
+			if !json.Valid(e.Fields) {
+				return nil, fmt.Errorf("the fields of its %s event are not JSON", e.Kind)
+			}
+			buf = append(append(buf, ','), e.Fields...)
+		}
+		buf = append(buf, ']')
+	}
+	return string(append(buf, ']')), nil
+}
+
+// appendString appends s as a JSON string: as it is when it holds only
+// printable ASCII without quotes or backslashes, as ids and kinds do.
+func appendString(buf []byte, s string) []byte {
+	for i := range len(s) {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			quoted, _ := json.Marshal(s) // a string always marshals
+			return append(buf, quoted...)
+		}
+	}
+	return append(append(append(buf, '"'), s...), '"')
 }
 
 // deleteSession removes a session's checkpoint and history together.
@@ -72,42 +143,183 @@ func (s *Store) deleteSession(ctx context.Context, id string) error {
 // History returns the session's events with seq > after, oldest first,
 // and how many of its oldest were dropped.
 func (s *Store) History(ctx context.Context, id string, after int64, limit int) ([]session.Event, int64, error) {
-	var exists int
-	err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM flowc_checkpoints WHERE session = ?`, id).Scan(&exists)
-	if err == nil && exists == 0 {
-		return nil, 0, session.Err(id, session.ErrNoCheckpoint)
-	}
-	var least sql.NullInt64
-	if err == nil {
-		err = s.db.QueryRowContext(ctx, `SELECT min(seq) FROM flowc_history WHERE session = ?`, id).Scan(&least)
-	}
+	dropped, err := s.dropped(ctx, id)
 	if err != nil {
-		return nil, 0, fmt.Errorf("checkpoint store %s: the history of session %q: %w", s.path, id, err)
+		return nil, 0, err
 	}
-	if limit <= 0 {
-		limit = -1 // SQLite: no limit
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT seq, time, kind, state, fields FROM flowc_history
-		WHERE session = ? AND seq > ? ORDER BY seq LIMIT ?`, id, after, limit)
+	from := max(after, dropped)
+	rows, err := s.db.QueryContext(ctx, `SELECT seq, events FROM flowc_history WHERE session = ? AND seq > ? ORDER BY seq`, id, from)
 	if err != nil {
 		return nil, 0, fmt.Errorf("checkpoint store %s: the history of session %q: %w", s.path, id, err)
 	}
 	defer rows.Close()
 	var out []session.Event
-	for rows.Next() {
-		var e session.Event
+	for (limit <= 0 || len(out) < limit) && rows.Next() {
+		var last int64
+		var events sql.RawBytes
+		err := rows.Scan(&last, &events)
+		if err == nil {
+			out, err = appendEvents(out, last, events, from, limit)
+		}
+		if err != nil {
+			return nil, 0, fmt.Errorf("checkpoint store %s: the history of session %q is damaged: %w", s.path, id, err)
+		}
+	}
+	return out, dropped, rows.Err()
+}
+
+// dropped counts the session's events that the cap leaves out, or that
+// come before its oldest row, whichever are more.
+func (s *Store) dropped(ctx context.Context, id string) (int64, error) {
+	var beyondCap, oldest sql.NullInt64
+	var events []byte
+	err := s.db.QueryRowContext(ctx, `SELECT history_seq - history_cap, h.seq, h.events FROM flowc_checkpoints
+		LEFT JOIN (SELECT seq, events FROM flowc_history WHERE session = ?1 ORDER BY seq LIMIT 1) h
+		WHERE session = ?1`, id).Scan(&beyondCap, &oldest, &events)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, session.Err(id, session.ErrNoCheckpoint)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("checkpoint store %s: the history of session %q: %w", s.path, id, err)
+	}
+	dropped := max(beyondCap.Int64, 0)
+	if oldest.Valid {
+		row, err := (&rowReader{b: events}).events()
+		if err != nil {
+			return 0, fmt.Errorf("checkpoint store %s: the history of session %q is damaged: %w", s.path, id, err)
+		}
+		dropped = max(dropped, oldest.Int64-int64(len(row)))
+	}
+	return dropped, nil
+}
+
+// appendEvents appends the events of a row of flowc_history, the last
+// numbered last, that come after from, until out holds limit (<= 0: all).
+func appendEvents(out []session.Event, last int64, events []byte, from int64, limit int) ([]session.Event, error) {
+	row, err := (&rowReader{b: events}).events()
+	if err != nil {
+		return out, err
+	}
+	for i, ev := range row {
+		seq := last - int64(len(row)-i) + 1
+		if seq <= from {
+			continue
+		}
+		if limit > 0 && len(out) == limit {
+			break
+		}
+		e := session.Event{Seq: seq}
 		var at, kind string
-		var fields sql.NullString
-		if err := rows.Scan(&e.Seq, &at, &kind, &e.State, &fields); err != nil {
-			return nil, 0, err
+		for j, into := range []*string{&at, &kind, &e.State} {
+			if *into, err = jsonString(ev[j]); err != nil {
+				return out, err
+			}
 		}
 		e.Kind, e.Time = session.EventKind(kind), parseTime(at)
-		if fields.Valid {
-			e.Fields = json.RawMessage(fields.String)
+		if len(ev) > 3 {
+			e.Fields = bytes.Clone(ev[3])
 		}
 		out = append(out, e)
 	}
-	return out, max(least.Int64-1, 0), rows.Err()
+	return out, nil
+}
+
+// rowReader splits a row of flowc_history, [[time, kind, state, fields?],
+// ...], into its events' values, as they are: with encoding/json,
+// reading a session of 10,000 events took half as long again as reading
+// format 1's rows, with SQLite's json_each three times as long.
+type rowReader struct {
+	b []byte
+	i int
+}
+
+var errNotEvents = errors.New("a row of its events is not the JSON a save writes")
+
+// events reads the row: each event's three or four values.
+func (r *rowReader) events() (row [][][]byte, err error) {
+	err = r.list(func() error {
+		ev := make([][]byte, 0, 4)
+		err := r.list(func() error {
+			v, err := r.value()
+			ev = append(ev, v)
+			return err
+		})
+		if err == nil && (len(ev) < 3 || len(ev) > 4) {
+			err = errNotEvents
+		}
+		row = append(row, ev)
+		return err
+	})
+	return row, err
+}
+
+// list reads a JSON array, calling item to read each element.
+func (r *rowReader) list(item func() error) error {
+	if !r.next('[') {
+		return errNotEvents
+	}
+	if r.next(']') {
+		return nil
+	}
+	for {
+		if err := item(); err != nil {
+			return err
+		}
+		if r.next(']') {
+			return nil
+		}
+		if !r.next(',') {
+			return errNotEvents
+		}
+	}
+}
+
+// next reads c if it comes next but for spaces, and says whether it did.
+func (r *rowReader) next(c byte) bool {
+	for r.i < len(r.b) && strings.IndexByte(" \t\r\n", r.b[r.i]) >= 0 {
+		r.i++
+	}
+	if r.i < len(r.b) && r.b[r.i] == c {
+		r.i++
+		return true
+	}
+	return false
+}
+
+// value reads a JSON value, up to the comma or bracket after it.
+func (r *rowReader) value() ([]byte, error) {
+	start, depth := r.i, 0
+	for ; r.i < len(r.b); r.i++ {
+		switch c := r.b[r.i]; c {
+		case '"':
+			for r.i++; r.i < len(r.b) && r.b[r.i] != '"'; r.i++ {
+				if r.b[r.i] == '\\' {
+					r.i++
+				}
+			}
+		case '{', '[':
+			depth++
+		case '}', ']', ',':
+			if depth == 0 {
+				return bytes.TrimSpace(r.b[start:r.i]), nil
+			}
+			if c != ',' {
+				depth--
+			}
+		}
+	}
+	return nil, errNotEvents
+}
+
+// jsonString decodes a JSON string, without encoding/json when it has no
+// escapes, as ids, kinds and times have none: a session's history holds
+// three an event.
+func jsonString(raw json.RawMessage) (s string, err error) {
+	if len(raw) >= 2 && raw[0] == '"' && !bytes.ContainsAny(raw[1:len(raw)-1], `"\\`) {
+		return string(raw[1 : len(raw)-1]), nil
+	}
+	err = json.Unmarshal(raw, &s)
+	return s, err
 }
 
 func parseTime(s string) time.Time {

@@ -36,10 +36,14 @@ import (
 )
 
 // format names the layout of the tables below; a file of another format is
-// refused rather than misread.
-const format = "flowc-checkpoints/1"
+// refused rather than misread, except one of previousFormat, which Open
+// migrates.
+const (
+	format         = "flowc-checkpoints/2"
+	previousFormat = "flowc-checkpoints/1"
+)
 
-const schema = `
+var tablesSQL = `
 CREATE TABLE IF NOT EXISTS flowc_meta (
 	key   TEXT PRIMARY KEY,
 	value TEXT NOT NULL
@@ -54,28 +58,23 @@ CREATE TABLE IF NOT EXISTS flowc_checkpoints (
 	position TEXT NOT NULL, -- JSON
 	state    TEXT NOT NULL, -- JSON
 	pending  TEXT,          -- JSON, or NULL unless the status is interrupted
-	saved_at TEXT NOT NULL  -- RFC 3339
+	saved_at TEXT NOT NULL, -- RFC 3339
+	` + strings.Join(historyColumns, ",\n\t") + `
 );
-CREATE INDEX IF NOT EXISTS flowc_checkpoints_saved ON flowc_checkpoints (saved_at, session);
-CREATE TABLE IF NOT EXISTS flowc_history (
-	session TEXT NOT NULL,
-	seq     INTEGER NOT NULL, -- 1-based per session; the dropped are those below the least kept
-	time    TEXT NOT NULL,    -- RFC 3339
-	kind    TEXT NOT NULL,
-	state   TEXT NOT NULL,
-	fields  TEXT,             -- JSON object, or NULL
-	PRIMARY KEY (session, seq)
-) WITHOUT ROWID;`
+CREATE INDEX IF NOT EXISTS flowc_checkpoints_saved ON flowc_checkpoints (saved_at, session);` + historyTable
 
 // saveSQL replaces a session's checkpoint with the next one: an update
-// applies only to the step before it (see ErrOvertaken).
+// applies only to the step before it (see ErrOvertaken). Its last
+// argument is the number of events, which history_seq adds up.
 const saveSQL = `
-		INSERT INTO flowc_checkpoints (session, workflow, schema, step, status, position, state, pending, saved_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		INSERT INTO flowc_checkpoints (session, workflow, schema, step, status, position, state, pending, saved_at, events, history_cap, history_seq)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (session) DO UPDATE SET
 			workflow = excluded.workflow, schema = excluded.schema, step = excluded.step,
 			status = excluded.status, position = excluded.position, state = excluded.state,
-			pending = excluded.pending, saved_at = excluded.saved_at
+			pending = excluded.pending, saved_at = excluded.saved_at,
+			events = excluded.events, history_cap = excluded.history_cap,
+			history_seq = flowc_checkpoints.history_seq + excluded.history_seq
 		WHERE flowc_checkpoints.step = excluded.step - 1`
 
 // Store is a flowcrt.Checkpointer on a SQLite file, which also keeps each
@@ -84,6 +83,10 @@ type Store struct {
 	db         *sql.DB
 	path       string
 	historyCap int
+	// save is saveSQL prepared once: through database/sql the driver
+	// prepares a statement at every Exec, which was half of what a save
+	// costs besides the sync.
+	save *sql.Stmt
 }
 
 var (
@@ -163,8 +166,8 @@ func checkHeader(path string) error {
 	return nil
 }
 
-// setup creates the tables of a new store, then checks that the file is
-// one: a foreign or damaged database fails here.
+// setup checks that the file is a store (a foreign or damaged database
+// fails here), creates or migrates its tables and prepares the save.
 func (s *Store) setup() error {
 	tables, err := s.tables()
 	if err != nil {
@@ -173,17 +176,56 @@ func (s *Store) setup() error {
 	if len(tables) > 0 && !slices.Contains(tables, "flowc_meta") {
 		return fmt.Errorf("checkpoint store %s: a SQLite database, but not a flowc checkpoint store (it has the tables %s)", s.path, strings.Join(tables, ", "))
 	}
-	if _, err := s.db.Exec(schema); err != nil {
-		return s.damaged(err)
+	if err := s.createTables(); err != nil {
+		return err
 	}
-	var got string
-	if err := s.db.QueryRow(`SELECT value FROM flowc_meta WHERE key = 'format'`).Scan(&got); err != nil {
-		return s.damaged(err)
-	}
-	if got != format {
-		return fmt.Errorf("checkpoint store %s: holds checkpoints of format %q; this flowc reads %q", s.path, got, format)
+	if s.save, err = s.db.Prepare(saveSQL); err != nil {
+		return fmt.Errorf("checkpoint store %s: %w", s.path, err)
 	}
 	return nil
+}
+
+// createTables creates the tables of a new store, or migrates those of
+// the previous format, in one write transaction: of several processes
+// that open a store at once, one does, and the others wait for it.
+func (s *Store) createTables() error {
+	tx, err := s.db.Begin()
+	if err != nil {
+		return s.damaged(err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec(tablesSQL); err != nil {
+		return s.damaged(err)
+	}
+	got, err := readFormat(tx)
+	if err != nil {
+		return s.damaged(err)
+	}
+	if got == previousFormat {
+		err = migrate(tx)
+	} else if got != format {
+		return fmt.Errorf("checkpoint store %s: holds checkpoints of format %q; this flowc reads %q", s.path, got, format)
+	}
+	if err == nil {
+		_, err = tx.Exec(triggers)
+	}
+	if err == nil {
+		err = tx.Commit()
+	}
+	if err != nil {
+		return fmt.Errorf("checkpoint store %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// readFormat reads the store's format, through q, a database or a
+// transaction.
+func readFormat(q interface {
+	QueryRow(string, ...any) *sql.Row
+}) (string, error) {
+	var got string
+	err := q.QueryRow(`SELECT value FROM flowc_meta WHERE key = 'format'`).Scan(&got)
+	return got, err
 }
 
 func (s *Store) tables() ([]string, error) {
@@ -208,34 +250,20 @@ func (s *Store) damaged(err error) error {
 }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	s.save.Close()
+	return s.db.Close()
+}
 
 // Save stores c as the session's last checkpoint and appends its events
-// to the session's history: one statement without events, one
-// transaction with them, so the two never disagree.
+// to the session's history, in one statement (see triggers), so the two
+// never disagree.
 func (s *Store) Save(ctx context.Context, c *flowcrt.Checkpoint) error {
-	args, err := saveArgs(c)
-	if err != nil {
-		return err
-	}
-	if len(c.Events) == 0 {
-		return s.saved(ctx, c)(s.db.ExecContext(ctx, saveSQL, args...))
-	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	args, err := saveArgs(c, s.historyCap)
 	if err != nil {
 		return fmt.Errorf("checkpoint store %s: saving session %q: %w", s.path, c.Session, err)
 	}
-	defer tx.Rollback() // after Commit, a no-op
-	if err := s.saved(ctx, c)(tx.ExecContext(ctx, saveSQL, args...)); err != nil {
-		return err
-	}
-	if err := s.appendHistory(ctx, tx, c.Session, c.Events); err != nil {
-		return fmt.Errorf("checkpoint store %s: saving the history of session %q: %w", s.path, c.Session, err)
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("checkpoint store %s: saving session %q: %w", s.path, c.Session, err)
-	}
-	return nil
+	return s.saved(ctx, c)(s.save.ExecContext(ctx, args...))
 }
 
 // saved checks the outcome of saveSQL for c.
@@ -255,8 +283,9 @@ func (s *Store) saved(ctx context.Context, c *flowcrt.Checkpoint) func(sql.Resul
 // saved_at sorts as text: listings are ordered by it.
 const savedAtLayout = "2006-01-02T15:04:05.000000000Z07:00"
 
-// saveArgs are the arguments of saveSQL for c.
-func saveArgs(c *flowcrt.Checkpoint) ([]any, error) {
+// saveArgs are the arguments of saveSQL for c, whose history keeps
+// historyCap events.
+func saveArgs(c *flowcrt.Checkpoint, historyCap int) ([]any, error) {
 	position, err := json.Marshal(c.Position)
 	if err != nil {
 		return nil, err
@@ -269,8 +298,12 @@ func saveArgs(c *flowcrt.Checkpoint) ([]any, error) {
 		}
 		pending = string(data)
 	}
+	events, err := eventsArg(c.Events)
+	if err != nil {
+		return nil, err
+	}
 	return []any{c.Session, c.Workflow, c.Schema, c.Step, string(c.Status), string(position), string(c.State), pending,
-		c.Time.UTC().Format(savedAtLayout)}, nil
+		c.Time.UTC().Format(savedAtLayout), events, historyCap, len(c.Events)}, nil
 }
 
 // overtaken is the error of a save that does not follow the stored
