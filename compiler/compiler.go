@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/flowc-dev/flowc/compiler/asl"
 	"github.com/flowc-dev/flowc/compiler/check"
 	"github.com/flowc-dev/flowc/compiler/diag"
 	"github.com/flowc-dev/flowc/compiler/yamlx"
@@ -69,13 +68,17 @@ func Lower(path string, src []byte, opts Options) (*ir.Workflow, diag.List) {
 // lower is Lower with the dialect that detected the file, nil when none did.
 func lower(path string, src []byte, opts Options) (*Dialect, *ir.Workflow, diag.List) {
 	r := &yamlx.Reader{File: path}
-	root := asl.Parse(r, src)
+	root, notJSON := r.ParseSource(src)
 	if root == nil {
 		return nil, nil, r.Diags
 	}
 	d := detect(root)
 	if d == nil {
 		r.Diags.Errorf(r.Pos(root), "%s", notAWorkflow())
+		return nil, nil, r.Diags
+	}
+	if notJSON != nil && d.JSONOnly {
+		notJSON.Report(r)
 		return nil, nil, r.Diags
 	}
 	dir := outputDir(path, opts)

@@ -40,6 +40,9 @@ type Dialect struct {
 	// errors, so that a bad reference is reported beside a bad field, as
 	// statelint does. The IR must then be whole enough for the checker.
 	CheckRejected bool
+	// JSONOnly: a .json file of the dialect must be JSON, not the YAML
+	// that yaml.v3 would also read (a trailing comma), as its engine says.
+	JSONOnly bool
 }
 
 // Defaults are what a definition may leave out, taken from its file and
@@ -91,6 +94,8 @@ var Dialects = []*Dialect{
 		// expressions, no package), which the front-end gives every state
 		// it keeps, whatever else is wrong with it.
 		CheckRejected: true,
+		// AWS refuses a machine that is not JSON.
+		JSONOnly: true,
 	},
 	{
 		Name:     "chain",

@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/flowc-dev/flowc/compiler/asl"
 	"github.com/flowc-dev/flowc/compiler/yamlx"
 )
 
@@ -64,7 +63,7 @@ func TestDetectionAgreesWithSuffix(t *testing.T) {
 		src, err := os.ReadFile(path)
 		require.NoError(t, err)
 		r := &yamlx.Reader{File: path}
-		root := asl.Parse(r, src)
+		root, _ := r.ParseSource(src)
 		require.NotNil(t, root, path)
 		if got := detect(root); assert.NotNil(t, got, path) {
 			assert.Equal(t, want.Name, got.Name, path)

@@ -31,7 +31,8 @@ var jsonStrings = []string{
 func lowerJSON(t *testing.T, src string) (*ir.Workflow, *yamlx.Reader) {
 	t.Helper()
 	r := &yamlx.Reader{File: "m.asl.json"}
-	root := asl.Parse(r, []byte(src))
+	root, notJSON := r.ParseSource([]byte(src))
+	require.Nil(t, notJSON)
 	require.NotNil(t, root, r.Diags.Lines())
 	return asl.Lower(r, root, "m", "m"), r
 }
@@ -63,13 +64,25 @@ func TestJSONPositionsAfterEscapes(t *testing.T) {
 	assert.Contains(t, lines, "m.asl.json:2:14: unknown key `Bogus2`")
 }
 
-// A file that is not JSON is rejected where encoding/json stops, though
-// YAML would read it.
+// A machine that is not JSON is rejected where encoding/json stops, though
+// YAML would read it (AWS refuses it), in the file compiled and in one it
+// imports; a task chain's .json file is read as the YAML it also is.
 func TestJSONTrailingComma(t *testing.T) {
-	r := &yamlx.Reader{File: "m.asl.json"}
-	root := asl.Parse(r, []byte("{\"StartAt\": \"A\", \"States\": {\"A\": {\"Type\": \"Succeed\"},}}"))
-	assert.Nil(t, root)
-	assert.Contains(t, r.Diags.Lines(), "m.asl.json:1:54: invalid JSON")
+	machine := "{\"StartAt\": \"A\", \"States\": {\"A\": {\"Type\": \"Succeed\"},}}"
+	w, ds := compiler.Lower("m.asl.json", []byte(machine), compiler.Options{})
+	assert.Nil(t, w)
+	assert.Contains(t, ds.Lines(), "m.asl.json:1:54: invalid JSON")
+
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "t.asl.json"), []byte(machine), 0o644))
+	main := `{"Imports": {"t": "t.asl.json"}, "StartAt": "A", "States": {"A": {"Type": "Include", "Template": "t", "End": true}}}`
+	_, ds = compiler.Lower(filepath.Join(dir, "m.asl.json"), []byte(main), compiler.Options{})
+	assert.Contains(t, ds.Lines(), "t.asl.json:1:54: invalid JSON")
+
+	chain := `{"id": "c", "tasks": [{"id": "a", "handler": "noop", "transition": {"branches": [{"operator": "default", "goto": "end"}]}},]}`
+	w, ds = compiler.Lower("c.chain.json", []byte(chain), compiler.Options{})
+	assert.NotNil(t, w, ds.Lines())
+	assert.NotContains(t, ds.Lines(), "invalid JSON")
 }
 
 // An imported .json definition is read by the same rules, through
@@ -99,7 +112,7 @@ func FuzzJSONString(f *testing.F) {
 			return
 		}
 		r := &yamlx.Reader{File: "m.json"}
-		root := asl.Parse(r, []byte(`{"k": `+lit+`}`))
+		root, _ := r.ParseSource([]byte(`{"k": ` + lit + `}`))
 		require.NotNil(t, root, r.Diags.Lines())
 		assert.Equal(t, want, root.Content[1].Value, lit)
 	})

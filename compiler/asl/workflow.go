@@ -198,7 +198,11 @@ func (l *lowerer) compileIn(s *ir.State, file string, at ir.Pos, what string, in
 		return
 	}
 	r := &yamlx.Reader{File: filepath.ToSlash(file)}
-	root := Parse(r, data)
+	root, notJSON := r.ParseSource(data)
+	if notJSON != nil && root != nil && Detect(root) { // AWS takes JSON alone
+		notJSON.Report(r)
+		root = nil
+	}
 	if root != nil && !Detect(root) {
 		r.Diags.Errorf(r.Pos(root), "the %s needs `StartAt` and `States` (or `\"Module\": true` and `States`)", what)
 		root = nil

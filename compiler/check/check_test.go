@@ -6,7 +6,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/flowc-dev/flowc/compiler/asl"
 	"github.com/flowc-dev/flowc/compiler/check"
 	"github.com/flowc-dev/flowc/compiler/flowyaml"
 	"github.com/flowc-dev/flowc/compiler/yamlx"
@@ -34,7 +33,7 @@ states:
 func lower(t *testing.T, src string) *ir.Workflow {
 	t.Helper()
 	r := &yamlx.Reader{File: "chunks.flow.yaml"}
-	root := asl.Parse(r, []byte(src))
+	root, _ := r.ParseSource([]byte(src))
 	require.NotNil(t, root, r.Diags.Lines())
 	w := flowyaml.Lower(r, root, flowyaml.Defaults{Stem: "chunks", Package: "chunks"})
 	require.False(t, r.Diags.HasErrors(), r.Diags.Lines())

@@ -18,7 +18,7 @@ import (
 func lowerASL(t *testing.T, path, src string) *ir.Workflow {
 	t.Helper()
 	r := &yamlx.Reader{File: path}
-	root := asl.Parse(r, []byte(src))
+	root, _ := r.ParseSource([]byte(src))
 	require.NotNil(t, root, r.Diags.Lines())
 	w := asl.Lower(r, root, "m", "m")
 	require.False(t, r.Diags.HasErrors(), r.Diags.Lines())

@@ -1,4 +1,4 @@
-package asl
+package yamlx
 
 import (
 	"bytes"
@@ -11,12 +11,11 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/flowc-dev/flowc/compiler/yamlx"
 	"github.com/flowc-dev/flowc/ir"
 )
 
-// Parse reads a definition's source into its root node: by the rules of
-// JSON when r.File ends in .json, else as YAML.
+// ParseSource reads a definition's source into its root node: by the
+// rules of JSON when r.File ends in .json, else as YAML.
 //
 // yaml.v3 reads JSON as the YAML it also is, which gives every node its
 // position, but YAML spells some strings otherwise: it has no \/ escape,
@@ -25,43 +24,46 @@ import (
 // breaks (U+0085, U+2028, U+2029). So the strings of a valid JSON file are
 // respelt, each character meaning what encoding/json makes of it, before
 // yaml.v3 reads them, and the nodes are moved back to their columns in
-// src. A file that is not valid JSON is read as YAML, as before, and
-// rejected when it is a state machine: AWS would not take it.
-func Parse(r *yamlx.Reader, src []byte) *yaml.Node {
+// src. A .json file that is not valid JSON is read as YAML; notJSON then
+// says where encoding/json stopped, for a dialect that takes JSON alone
+// (the States Language, as AWS does) to report.
+func (r *Reader) ParseSource(src []byte) (root *yaml.Node, notJSON *NotJSON) {
 	if !strings.HasSuffix(r.File, ".json") {
-		return r.Parse(src)
+		return r.Parse(src), nil
 	}
 	if !json.Valid(src) {
-		root := r.Parse(src)
-		if root != nil && Detect(root) && !strictJSON(r, src) {
-			return nil
-		}
-		return root
+		return r.Parse(src), notJSONAt(r.File, src)
 	}
 	resp := respell(src)
-	root := r.Parse(resp.out)
+	root = r.Parse(resp.out)
 	resp.restore(root)
-	return root
+	return root, nil
 }
 
-// strictJSON reports whether src, a .asl.json file, is valid JSON. yaml.v3
-// reads JSON as the YAML it also is and so accepts what JSON does not,
-// such as trailing commas, which AWS would reject; the error is placed at
-// the offending character.
-func strictJSON(r *yamlx.Reader, src []byte) bool {
+// NotJSON is where and why encoding/json refused a .json file that yaml.v3
+// read, such as one with a trailing comma.
+type NotJSON struct {
+	Pos ir.Pos
+	Err error
+}
+
+// Report adds the refusal to r's diagnostics.
+func (n *NotJSON) Report(r *Reader) { r.Diags.Errorf(n.Pos, "invalid JSON: %v", n.Err) }
+
+// notJSONAt places encoding/json's error in src at the offending character.
+func notJSONAt(file string, src []byte) *NotJSON {
 	dec := json.NewDecoder(bytes.NewReader(src))
 	var v any
 	err := dec.Decode(&v)
-	if err == nil {
-		return true
+	if err == nil { // valid JSON followed by more: json.Valid refused the rest
+		err = fmt.Errorf("more after the JSON value")
 	}
 	offset := dec.InputOffset()
 	var syn *json.SyntaxError
 	if errors.As(err, &syn) {
 		offset = syn.Offset
 	}
-	r.Diags.Errorf(offsetPos(r.File, src, offset), "invalid JSON: %v", err)
-	return false
+	return &NotJSON{Pos: offsetPos(file, src, offset), Err: err}
 }
 
 // offsetPos turns a byte offset into a line and column; encoding/json
