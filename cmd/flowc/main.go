@@ -8,7 +8,7 @@
 //	          [--engine native|temporal [--temporal-address HOST:PORT [--session ID ...]]]
 //	flowc build FILE [-o BIN] [--handlers GOPKG] [--target native|temporal]
 //	flowc console (--checkpoint-db FILE | --temporal-address HOST:PORT) [--addr ADDR] [--console-token TOKEN] [DEFINITION...]
-//	flowc sessions --checkpoint-db FILE (list|show ID|history ID|stop ID) [--json]
+//	flowc sessions (--checkpoint-db FILE | --temporal-address HOST:PORT) (list|show ID|history ID|stop ID) [--json]
 //	flowc schema [DIALECT]
 //	flowc breaking NEW [--against OLD_FILE | --against-rev GITREV]
 //	flowc version
@@ -48,7 +48,8 @@ const (
                                          answering on Temporal (definitions draw their graphs);
                                          any address but loopback needs --console-token or
                                          $FLOWC_CONSOLE_TOKEN
-  flowc sessions --checkpoint-db FILE (list [--status S] [--workflow W] [--json] | show ID [--json] |
+  flowc sessions (--checkpoint-db FILE | --temporal-address HOST:PORT)
+                (list [--status S] [--workflow W] [--json] | show ID [--json] |
                 history ID [--json] | stop ID [--error E --cause C])
                                          list the sessions of a store, show one and its stops,
                                          its history, or stop it
