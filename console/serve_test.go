@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -46,4 +47,33 @@ func TestReadGraphs(t *testing.T) {
 	require.NoError(t, os.WriteFile(file, []byte(`{nope`), 0o600))
 	_, err = console.ReadGraphs(file)
 	assert.Error(t, err)
+}
+
+// Serve returns only once the requests in flight have been answered: its
+// callers close the store or client the handler uses right after it.
+func TestServeWaitsForRequestsInFlight(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	started, finished := make(chan struct{}), make(chan struct{})
+	slow := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		time.Sleep(300 * time.Millisecond)
+		close(finished)
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- console.Serve(ctx, ln, slow) }()
+	go func() {
+		if resp, err := http.Get(console.URL(ln.Addr())); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	<-started
+	cancel()
+	require.NoError(t, <-done)
+	select {
+	case <-finished:
+	default:
+		t.Fatal("Serve returned while a request was still being answered")
+	}
 }
