@@ -43,11 +43,11 @@ type MockCall struct {
 }
 
 // MockArg is an argument of a MockCall: a parameter of the method, ctx
-// included, by name; or, when Param is "", the literal Lit (nil or a
-// string).
+// included, by name; or, when Param is "", the string literal Lit, or nil
+// when Lit is nil too.
 type MockArg struct {
 	Param string
-	Lit   any
+	Lit   *string
 }
 
 // respond answers from the mock of the state or task that calls it, with

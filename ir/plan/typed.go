@@ -126,7 +126,7 @@ func hasApprovals(w *ir.Workflow) bool {
 
 // noLabel answers an update handler through the typed mock's respond,
 // which receives no label.
-var noLabel = &MockCall{Own: true, Method: "respond", Args: []MockArg{{Param: "ctx"}, {}, {Lit: ""}}}
+var noLabel = &MockCall{Own: true, Method: "respond", Args: []MockArg{{Param: "ctx"}, {}, {Lit: new("")}}}
 
 func (p *Plan) typedHandlers() []Handler {
 	w := p.Workflow

@@ -94,7 +94,7 @@ func MockCode(c *plan.MockCall) []jen.Code {
 		case a.Lit == nil:
 			args[i] = jen.Nil()
 		default:
-			args[i] = jen.Lit(a.Lit)
+			args[i] = jen.Lit(*a.Lit)
 		}
 	}
 	return []jen.Code{jen.Return(recv.Dot(c.Method).Call(args...))}
@@ -118,7 +118,7 @@ func WriteMock(b *strings.Builder, c *plan.MockCall) {
 		case a.Lit == nil:
 			b.WriteString("nil")
 		default:
-			b.WriteString(strconv.Quote(a.Lit.(string)))
+			b.WriteString(strconv.Quote(*a.Lit))
 		}
 	}
 	b.WriteByte(')')

@@ -76,7 +76,8 @@ func TestBulkSigNeedsImportedPackages(t *testing.T) {
 func TestMockTextIsJennifers(t *testing.T) {
 	for _, c := range []*plan.MockCall{
 		{Method: "RespondASL", Args: []plan.MockArg{{Param: "ctx"}, {Param: "in"}}},
-		{Own: true, Method: "respond", Args: []plan.MockArg{{Param: "ctx"}, {}, {Lit: ""}}},
+		{Own: true, Method: "respond", Args: []plan.MockArg{{Param: "ctx"}, {}, {Lit: new("")}}},
+		{Method: "Respond", Args: []plan.MockArg{{Lit: new("a \"quoted\"\\ label\n")}}},
 	} {
 		var text strings.Builder
 		text.WriteString("\t")
