@@ -1,7 +1,6 @@
 package temporal
 
 import (
-	"maps"
 
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir/plan"
@@ -20,7 +19,8 @@ type signatures struct {
 // signaturesOf prints the handler methods and Run of sh, whose types the
 // plan holds as data, the way the Temporal file spells them.
 func signaturesOf(sh *plan.Plan) signatures {
-	im := emit.Imports{}
+	handlers := len(sh.More)+len(sh.Handlers) > 0
+	im := fileImports(handlers || sh.ItemReads || sh.ResultWrites)
 	sigs := signatures{methods: map[string]method{}}
 	for _, sv := range sh.More {
 		sigs.more = append(sigs.more, sv.Name)
@@ -31,9 +31,7 @@ func signaturesOf(sh *plan.Plan) signatures {
 	}
 	sigs.run = textMethod("Run", sh.Runs[0].Sig, im)
 	sigs.decoder = im.Ref(sh.InputDecoder)
-	reads, writes := sh.ItemReads, sh.ResultWrites
-	handlers := len(sh.More)+len(sh.Handlers) > 0
-	sigs.imports = temporalImports(im, handlers || reads || writes)
+	sigs.imports = im.Lines()
 	return sigs
 }
 
@@ -48,28 +46,28 @@ func textMethod(name string, s plan.Sig, im emit.Imports) method {
 	return m
 }
 
-// temporalImports are the imports of the signatures and those of the
-// Temporal file's own code, grouped as goimports would; activities: the
-// file declares activities (handler methods, a distributed Map's reader or
-// writer).
-func temporalImports(im emit.Imports, activities bool) []emit.Import {
-	paths := map[string]string{
-		"context":                     "",
-		"encoding/json":               "", // new input comes as JSON
+// fileImports are the imports of the Temporal file's own code, named
+// before any signature's so that a package of the user's cannot take one
+// of their names (a package "workflow" is imported as workflow2);
+// activities: the file declares activities (handler methods, a
+// distributed Map's reader or writer).
+func fileImports(activities bool) emit.Imports {
+	im := emit.Imports{
+		"context":                     "context",
+		"encoding/json":               "json", // new input comes as JSON
 		plan.RuntimePath:              emit.RuntimeAlias,
 		plan.ImplPath:                 emit.ImplAlias,
 		plan.ChainPath:                emit.ChainAlias,
 		plan.ASLPath:                  emit.ASLAlias,
 		plan.HarnessPath:              emit.HarnessAlias,
-		flowtemporalPath:              "",
-		"go.temporal.io/sdk/worker":   "",
-		"go.temporal.io/sdk/workflow": "",
+		flowtemporalPath:              "flowtemporal",
+		"go.temporal.io/sdk/worker":   "worker",
+		"go.temporal.io/sdk/workflow": "workflow",
 	}
 	if activities {
-		paths["go.temporal.io/sdk/activity"] = ""
+		im["go.temporal.io/sdk/activity"] = "activity"
 	}
-	maps.Copy(paths, im)
-	return emit.Imports(paths).Lines()
+	return im
 }
 
 // RunTypes are the input and result types of sh's Run, as the Temporal
