@@ -64,12 +64,16 @@ const forgetEvents = `
 	UPDATE flowc_checkpoints SET events = NULL WHERE rowid = new.rowid;`
 
 // migrate brings a store of the previous format, which kept one row per
-// event and no history columns, to this one.
+// event and no history columns, to this one. Format 1 stored a caller's
+// fields unchecked: those that are not JSON are kept as a JSON string of
+// their text rather than dropped, and rather than failing the migration,
+// which would refuse the file for good.
 func migrate(tx *sql.Tx) error {
 	steps := []string{`ALTER TABLE flowc_history RENAME TO flowc_history_1`, historyTable,
 		`INSERT INTO flowc_history (session, seq, events) SELECT session, seq, json_array(CASE
 			WHEN fields IS NULL THEN json_array(time, kind, state)
-			ELSE json_array(time, kind, state, json(fields)) END) FROM flowc_history_1`,
+			WHEN json_valid(fields) THEN json_array(time, kind, state, json(fields))
+			ELSE json_array(time, kind, state, json_quote(fields)) END) FROM flowc_history_1`,
 		`DROP TABLE flowc_history_1`}
 	for _, column := range historyColumns {
 		steps = append(steps, `ALTER TABLE flowc_checkpoints ADD COLUMN `+column)

@@ -191,10 +191,15 @@ INSERT INTO flowc_checkpoints VALUES ('quiet', 'W', 'sha256:00', 1, 'succeeded',
 -- a cap of 3 dropped seq 1 and 2
 INSERT INTO flowc_history VALUES ('old', 3, '2026-01-02T03:04:05.000000006Z', 'state_entered', 'review', '{"input":{"html":"<b>"}}');
 INSERT INTO flowc_history VALUES ('old', 4, '2026-01-02T03:04:05.000000006Z', 'redriven', '', NULL);
-INSERT INTO flowc_history VALUES ('old', 5, '2026-01-02T03:04:05.000000006Z', 'state_succeeded', 'review', '{"output":{"n":2}}');`
+INSERT INTO flowc_history VALUES ('old', 5, '2026-01-02T03:04:05.000000006Z', 'state_succeeded', 'review', '{"output":{"n":2}}');
+-- format 1 stored a caller's fields unchecked
+INSERT INTO flowc_checkpoints VALUES ('odd', 'W', 'sha256:00', 1, 'running', '{"state":"a"}', '{}', NULL,
+	'2026-01-02T03:04:07.000000000Z');
+INSERT INTO flowc_history VALUES ('odd', 1, '2026-01-02T03:04:05.000000006Z', 'state_entered', 'a', 'not {json');`
 
 // A store of format 1 opens (by two processes at once), keeps its
-// checkpoints and history, and numbers new events after the old.
+// checkpoints and history, even fields that are not JSON, and numbers new
+// events after the old.
 func TestFormatOneMigrated(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "c.db")
@@ -238,6 +243,10 @@ func TestFormatOneMigrated(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, got)
 	assert.Zero(t, dropped)
+	got, _, err = s.History(ctx, "odd", 0, 0)
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	assert.Equal(t, `"not {json"`, string(got[0].Fields), "fields that are not JSON are kept as a JSON string of their text")
 
 	next := &flowcrt.Checkpoint{Session: "old", Workflow: "W", Schema: "sha256:00", Step: 4, Status: flowcrt.StatusRunning,
 		State: json.RawMessage(`{}`), Time: at, Events: []session.Event{session.NewEvent(at, session.KindRunSucceeded, "", nil)}}
