@@ -43,13 +43,16 @@ const trimEvery = 64
 
 // triggers file a save's events, numbered after the session's last, and
 // delete rows dropped by the cap. An update that does not apply
-// (ErrOvertaken) fires none.
+// (ErrOvertaken) fires none. Open replaces those of the file, so that
+// they are always this binary's, whichever flowc made them.
 var triggers = `
-CREATE TRIGGER IF NOT EXISTS flowc_history_inserted AFTER INSERT ON flowc_checkpoints
+DROP TRIGGER IF EXISTS flowc_history_inserted;
+DROP TRIGGER IF EXISTS flowc_history_updated;
+CREATE TRIGGER flowc_history_inserted AFTER INSERT ON flowc_checkpoints
 WHEN new.events IS NOT NULL BEGIN
 	INSERT INTO flowc_history (session, seq, events) VALUES (new.session, new.history_seq, new.events);` + forgetEvents + `
 END;
-CREATE TRIGGER IF NOT EXISTS flowc_history_updated AFTER UPDATE OF events ON flowc_checkpoints
+CREATE TRIGGER flowc_history_updated AFTER UPDATE OF events ON flowc_checkpoints
 WHEN new.events IS NOT NULL BEGIN
 	INSERT INTO flowc_history (session, seq, events) VALUES (new.session, new.history_seq, new.events);
 	DELETE FROM flowc_history WHERE session = new.session AND seq <= new.history_seq - new.history_cap

@@ -170,6 +170,26 @@ func TestFailedSaveKeepsNeither(t *testing.T) {
 	assert.Len(t, got, 4)
 }
 
+// A store's triggers are always those of the binary that opens it: one
+// whose triggers an older flowc (here: one that files nothing) made gets
+// this one's.
+func TestTriggersReplaced(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "c.db")
+	s, err := Open(path)
+	require.NoError(t, err)
+	_, err = s.db.Exec(`DROP TRIGGER flowc_history_inserted;
+		CREATE TRIGGER flowc_history_inserted AFTER INSERT ON flowc_checkpoints BEGIN SELECT 1; END`)
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+
+	s = open(t, path)
+	require.NoError(t, s.Save(ctx, withEvents(sample("s", 1), 2)))
+	got, _, err := s.History(ctx, "s", 0, 0)
+	require.NoError(t, err)
+	assert.Len(t, got, 2, "the first save's events are filed")
+}
+
 // formatOneDDL is the layout flowc-checkpoints/1 stores were made with:
 // one row per event, no history columns on the checkpoints.
 const formatOneDDL = `
