@@ -242,7 +242,9 @@ type rowReader struct {
 
 var errNotEvents = errors.New("a row of its events is not the JSON a save writes")
 
-// events reads the row: each event's three or four values.
+// events reads the whole row: each event's three or four values. The
+// reader only splits values; fields are checked with json.Valid, and
+// the three strings by jsonString as they are decoded.
 func (r *rowReader) events() (row [][][]byte, err error) {
 	err = r.list(func() error {
 		ev := make([][]byte, 0, 4)
@@ -251,12 +253,15 @@ func (r *rowReader) events() (row [][][]byte, err error) {
 			ev = append(ev, v)
 			return err
 		})
-		if err == nil && (len(ev) < 3 || len(ev) > 4) {
+		if err == nil && (len(ev) < 3 || len(ev) > 4 || len(ev) == 4 && !json.Valid(ev[3])) {
 			err = errNotEvents
 		}
 		row = append(row, ev)
 		return err
 	})
+	if err == nil && r.skipSpace() < len(r.b) {
+		err = errNotEvents
+	}
 	return row, err
 }
 
@@ -283,17 +288,23 @@ func (r *rowReader) list(item func() error) error {
 
 // next reads c if it comes next but for spaces, and says whether it did.
 func (r *rowReader) next(c byte) bool {
-	for r.i < len(r.b) && strings.IndexByte(" \t\r\n", r.b[r.i]) >= 0 {
-		r.i++
-	}
-	if r.i < len(r.b) && r.b[r.i] == c {
+	if r.skipSpace() < len(r.b) && r.b[r.i] == c {
 		r.i++
 		return true
 	}
 	return false
 }
 
-// value reads a JSON value, up to the comma or bracket after it.
+// skipSpace reads JSON's spaces and returns where they end.
+func (r *rowReader) skipSpace() int {
+	for r.i < len(r.b) && strings.IndexByte(" \t\r\n", r.b[r.i]) >= 0 {
+		r.i++
+	}
+	return r.i
+}
+
+// value reads a JSON value, up to the comma or bracket after it, with the
+// spaces around it: fields read back byte for byte as a save wrote them.
 func (r *rowReader) value() ([]byte, error) {
 	start, depth := r.i, 0
 	for ; r.i < len(r.b); r.i++ {
@@ -308,7 +319,7 @@ func (r *rowReader) value() ([]byte, error) {
 			depth++
 		case '}', ']', ',':
 			if depth == 0 {
-				return bytes.TrimSpace(r.b[start:r.i]), nil
+				return r.b[start:r.i], nil
 			}
 			if c != ',' {
 				depth--

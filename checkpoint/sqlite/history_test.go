@@ -58,8 +58,9 @@ func TestHistoryNumbering(t *testing.T) {
 	}
 }
 
-// States and kinds of any text, and events without fields, read back as
-// saved; fields that are not JSON fail the save, which keeps nothing.
+// States and kinds of any text, events without fields, and fields with
+// space around them read back as saved; fields that are not JSON fail the
+// save, which keeps nothing.
 func TestHistoryOddEvents(t *testing.T) {
 	ctx := context.Background()
 	s := open(t, filepath.Join(t.TempDir(), "c.db"))
@@ -67,6 +68,7 @@ func TestHistoryOddEvents(t *testing.T) {
 	c.Events = []session.Event{
 		session.NewEvent(at, session.KindRedriven, "", nil),
 		session.NewEvent(at, "kind \"quoted\"", "Map/2/Ré\\view\n\t<x>", map[string]string{"a": "\u2028"}),
+		{Time: at, Kind: session.KindStateSucceeded, State: "x", Fields: json.RawMessage(" \n{\"output\": [1, \"]\"]}\t ")},
 	}
 	require.NoError(t, s.Save(ctx, c))
 	got, _, err := s.History(ctx, "s", 0, 0)
@@ -288,7 +290,9 @@ func TestHistoryDamagedRows(t *testing.T) {
 	row, err := (&rowReader{b: []byte(good)}).events()
 	require.NoError(t, err)
 	assert.Len(t, row, 2)
-	for _, bad := range []string{`not json`, `[["t","k"]]`, `[["t","k","s","f","x"]]`, `[["t","k","s"],]`, `{}`} {
+	for _, bad := range []string{`not json`, `[["t","k"]]`, `[["t","k","s","f","x"]]`, `[["t","k","s"],]`, `{}`,
+		`[["t","k","s"]]trailing`, `[["t","k","s"]] ]`, `[["t","k","s",{]]]`, `[["t","k","s",1 2]]`, `[["t","k","s",]]`,
+		`[["t","k","s",{"a"}]]`, `[["t","k","s" "x"]]`} {
 		_, err := s.db.Exec(`INSERT OR REPLACE INTO flowc_history (session, seq, events) VALUES ('s', 1, ?)`, bad)
 		require.NoError(t, err)
 		_, _, err = s.History(ctx, "s", 0, 0)
