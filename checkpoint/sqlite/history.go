@@ -148,14 +148,23 @@ func (s *Store) deleteSession(ctx context.Context, id string) error {
 }
 
 // History returns the session's events with seq > after, oldest first,
-// and how many of its oldest were dropped.
+// and how many of its oldest were dropped. Both are read in one
+// transaction, one moment's: a save between the count and the rows would
+// otherwise return more than the cap or start after a gap. The
+// transaction is read-only, which the driver begins deferred despite
+// _txlock=immediate, so a read never takes the write lock.
 func (s *Store) History(ctx context.Context, id string, after int64, limit int) ([]session.Event, int64, error) {
-	dropped, err := s.dropped(ctx, id)
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, 0, fmt.Errorf("checkpoint store %s: the history of session %q: %w", s.path, id, err)
+	}
+	defer tx.Rollback()
+	dropped, err := s.dropped(ctx, tx, id)
 	if err != nil {
 		return nil, 0, err
 	}
 	from := max(after, dropped)
-	rows, err := s.db.QueryContext(ctx, `SELECT seq, events FROM flowc_history WHERE session = ? AND seq > ? ORDER BY seq`, id, from)
+	rows, err := tx.QueryContext(ctx, `SELECT seq, events FROM flowc_history WHERE session = ? AND seq > ? ORDER BY seq`, id, from)
 	if err != nil {
 		return nil, 0, fmt.Errorf("checkpoint store %s: the history of session %q: %w", s.path, id, err)
 	}
@@ -177,10 +186,10 @@ func (s *Store) History(ctx context.Context, id string, after int64, limit int) 
 
 // dropped counts the session's events that the cap leaves out, or that
 // come before its oldest row, whichever are more.
-func (s *Store) dropped(ctx context.Context, id string) (int64, error) {
+func (s *Store) dropped(ctx context.Context, tx *sql.Tx, id string) (int64, error) {
 	var beyondCap, oldest sql.NullInt64
 	var events []byte
-	err := s.db.QueryRowContext(ctx, `SELECT history_seq - history_cap, h.seq, h.events FROM flowc_checkpoints
+	err := tx.QueryRowContext(ctx, `SELECT history_seq - history_cap, h.seq, h.events FROM flowc_checkpoints
 		LEFT JOIN (SELECT seq, events FROM flowc_history WHERE session = ?1 ORDER BY seq LIMIT 1) h
 		WHERE session = ?1`, id).Scan(&beyondCap, &oldest, &events)
 	if errors.Is(err, sql.ErrNoRows) {

@@ -117,6 +117,57 @@ func TestHistoryCapOverManySaves(t *testing.T) {
 	assert.LessOrEqual(t, stored, 5+trimEvery+2, "rows past the cap are deleted")
 }
 
+// A history read while another store on the file saves is one moment's:
+// the cap's newest events, numbered from the dropped count on, even when
+// a save (and its trim) lands between reading the count and the rows.
+func TestHistoryReadWhileSaving(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "c.db")
+	reader := open(t, path)
+	// synchronous OFF: saves as fast as they go, so that many land
+	// inside a read.
+	writer, err := openSync(path, "OFF", WithHistoryCap(5))
+	require.NoError(t, err)
+	defer writer.Close()
+	require.NoError(t, writer.Save(ctx, withEvents(sample("s", 1), 1)))
+
+	// The read's transaction does not wait for a writer's lock.
+	locked, err := writer.db.Begin()
+	require.NoError(t, err)
+	short, cancel := context.WithTimeout(ctx, 5*time.Second)
+	_, _, err = reader.History(short, "s", 0, 0)
+	cancel()
+	require.NoError(t, err, "read while another connection holds the write lock")
+	require.NoError(t, locked.Rollback())
+
+	saving, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for step := 2; step <= 400 && saving.Err() == nil; step++ {
+			if err := writer.Save(saving, withEvents(sample("s", step), 1)); saving.Err() == nil && !assert.NoError(t, err) {
+				return
+			}
+		}
+	}()
+	defer func() { stop(); <-done }() // before the writer closes, should a read fail
+	for reads := 0; ; reads++ {
+		select {
+		case <-done:
+			t.Logf("%d reads", reads)
+			return
+		default:
+		}
+		got, dropped, err := reader.History(ctx, "s", 0, 0)
+		require.NoError(t, err)
+		require.NotEmpty(t, got)
+		require.LessOrEqual(t, len(got), 5, "the cap's newest, %d dropped", dropped)
+		for i, e := range got {
+			require.Equal(t, dropped+int64(i)+1, e.Seq, "numbered on from the %d dropped", dropped)
+		}
+	}
+}
+
 // A store opened with a larger cap than the one that dropped events still
 // counts those as dropped.
 func TestHistoryCapRaised(t *testing.T) {
