@@ -43,13 +43,16 @@ const trimEvery = 64
 
 // triggers file a save's events, numbered after the session's last, and
 // delete rows dropped by the cap. An update that does not apply
-// (ErrOvertaken) fires none.
+// (ErrOvertaken) fires none. Open replaces those of the file, so that
+// they are always this binary's, whichever flowc made them.
 var triggers = `
-CREATE TRIGGER IF NOT EXISTS flowc_history_inserted AFTER INSERT ON flowc_checkpoints
+DROP TRIGGER IF EXISTS flowc_history_inserted;
+DROP TRIGGER IF EXISTS flowc_history_updated;
+CREATE TRIGGER flowc_history_inserted AFTER INSERT ON flowc_checkpoints
 WHEN new.events IS NOT NULL BEGIN
 	INSERT INTO flowc_history (session, seq, events) VALUES (new.session, new.history_seq, new.events);` + forgetEvents + `
 END;
-CREATE TRIGGER IF NOT EXISTS flowc_history_updated AFTER UPDATE OF events ON flowc_checkpoints
+CREATE TRIGGER flowc_history_updated AFTER UPDATE OF events ON flowc_checkpoints
 WHEN new.events IS NOT NULL BEGIN
 	INSERT INTO flowc_history (session, seq, events) VALUES (new.session, new.history_seq, new.events);
 	DELETE FROM flowc_history WHERE session = new.session AND seq <= new.history_seq - new.history_cap
@@ -64,12 +67,16 @@ const forgetEvents = `
 	UPDATE flowc_checkpoints SET events = NULL WHERE rowid = new.rowid;`
 
 // migrate brings a store of the previous format, which kept one row per
-// event and no history columns, to this one.
+// event and no history columns, to this one. Format 1 stored a caller's
+// fields unchecked: those that are not JSON are kept as a JSON string of
+// their text rather than dropped, and rather than failing the migration,
+// which would refuse the file for good.
 func migrate(tx *sql.Tx) error {
 	steps := []string{`ALTER TABLE flowc_history RENAME TO flowc_history_1`, historyTable,
 		`INSERT INTO flowc_history (session, seq, events) SELECT session, seq, json_array(CASE
 			WHEN fields IS NULL THEN json_array(time, kind, state)
-			ELSE json_array(time, kind, state, json(fields)) END) FROM flowc_history_1`,
+			WHEN json_valid(fields) THEN json_array(time, kind, state, json(fields))
+			ELSE json_array(time, kind, state, json_quote(fields)) END) FROM flowc_history_1`,
 		`DROP TABLE flowc_history_1`}
 	for _, column := range historyColumns {
 		steps = append(steps, `ALTER TABLE flowc_checkpoints ADD COLUMN `+column)
@@ -141,14 +148,23 @@ func (s *Store) deleteSession(ctx context.Context, id string) error {
 }
 
 // History returns the session's events with seq > after, oldest first,
-// and how many of its oldest were dropped.
+// and how many of its oldest were dropped. Both are read in one
+// transaction, one moment's: a save between the count and the rows would
+// otherwise return more than the cap or start after a gap. The
+// transaction is read-only, which the driver begins deferred despite
+// _txlock=immediate, so a read never takes the write lock.
 func (s *Store) History(ctx context.Context, id string, after int64, limit int) ([]session.Event, int64, error) {
-	dropped, err := s.dropped(ctx, id)
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, 0, fmt.Errorf("checkpoint store %s: the history of session %q: %w", s.path, id, err)
+	}
+	defer tx.Rollback()
+	dropped, err := s.dropped(ctx, tx, id)
 	if err != nil {
 		return nil, 0, err
 	}
 	from := max(after, dropped)
-	rows, err := s.db.QueryContext(ctx, `SELECT seq, events FROM flowc_history WHERE session = ? AND seq > ? ORDER BY seq`, id, from)
+	rows, err := tx.QueryContext(ctx, `SELECT seq, events FROM flowc_history WHERE session = ? AND seq > ? ORDER BY seq`, id, from)
 	if err != nil {
 		return nil, 0, fmt.Errorf("checkpoint store %s: the history of session %q: %w", s.path, id, err)
 	}
@@ -170,10 +186,10 @@ func (s *Store) History(ctx context.Context, id string, after int64, limit int) 
 
 // dropped counts the session's events that the cap leaves out, or that
 // come before its oldest row, whichever are more.
-func (s *Store) dropped(ctx context.Context, id string) (int64, error) {
+func (s *Store) dropped(ctx context.Context, tx *sql.Tx, id string) (int64, error) {
 	var beyondCap, oldest sql.NullInt64
 	var events []byte
-	err := s.db.QueryRowContext(ctx, `SELECT history_seq - history_cap, h.seq, h.events FROM flowc_checkpoints
+	err := tx.QueryRowContext(ctx, `SELECT history_seq - history_cap, h.seq, h.events FROM flowc_checkpoints
 		LEFT JOIN (SELECT seq, events FROM flowc_history WHERE session = ?1 ORDER BY seq LIMIT 1) h
 		WHERE session = ?1`, id).Scan(&beyondCap, &oldest, &events)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -235,7 +251,9 @@ type rowReader struct {
 
 var errNotEvents = errors.New("a row of its events is not the JSON a save writes")
 
-// events reads the row: each event's three or four values.
+// events reads the whole row: each event's three or four values. The
+// reader only splits values; fields are checked with json.Valid, and
+// the three strings by jsonString as they are decoded.
 func (r *rowReader) events() (row [][][]byte, err error) {
 	err = r.list(func() error {
 		ev := make([][]byte, 0, 4)
@@ -244,12 +262,15 @@ func (r *rowReader) events() (row [][][]byte, err error) {
 			ev = append(ev, v)
 			return err
 		})
-		if err == nil && (len(ev) < 3 || len(ev) > 4) {
+		if err == nil && (len(ev) < 3 || len(ev) > 4 || len(ev) == 4 && !json.Valid(ev[3])) {
 			err = errNotEvents
 		}
 		row = append(row, ev)
 		return err
 	})
+	if err == nil && r.skipSpace() < len(r.b) {
+		err = errNotEvents
+	}
 	return row, err
 }
 
@@ -276,17 +297,23 @@ func (r *rowReader) list(item func() error) error {
 
 // next reads c if it comes next but for spaces, and says whether it did.
 func (r *rowReader) next(c byte) bool {
-	for r.i < len(r.b) && strings.IndexByte(" \t\r\n", r.b[r.i]) >= 0 {
-		r.i++
-	}
-	if r.i < len(r.b) && r.b[r.i] == c {
+	if r.skipSpace() < len(r.b) && r.b[r.i] == c {
 		r.i++
 		return true
 	}
 	return false
 }
 
-// value reads a JSON value, up to the comma or bracket after it.
+// skipSpace reads JSON's spaces and returns where they end.
+func (r *rowReader) skipSpace() int {
+	for r.i < len(r.b) && strings.IndexByte(" \t\r\n", r.b[r.i]) >= 0 {
+		r.i++
+	}
+	return r.i
+}
+
+// value reads a JSON value, up to the comma or bracket after it, with the
+// spaces around it: fields read back byte for byte as a save wrote them.
 func (r *rowReader) value() ([]byte, error) {
 	start, depth := r.i, 0
 	for ; r.i < len(r.b); r.i++ {
@@ -301,7 +328,7 @@ func (r *rowReader) value() ([]byte, error) {
 			depth++
 		case '}', ']', ',':
 			if depth == 0 {
-				return bytes.TrimSpace(r.b[start:r.i]), nil
+				return r.b[start:r.i], nil
 			}
 			if c != ',' {
 				depth--

@@ -58,8 +58,9 @@ func TestHistoryNumbering(t *testing.T) {
 	}
 }
 
-// States and kinds of any text, and events without fields, read back as
-// saved; fields that are not JSON fail the save, which keeps nothing.
+// States and kinds of any text, events without fields, and fields with
+// space around them read back as saved; fields that are not JSON fail the
+// save, which keeps nothing.
 func TestHistoryOddEvents(t *testing.T) {
 	ctx := context.Background()
 	s := open(t, filepath.Join(t.TempDir(), "c.db"))
@@ -67,6 +68,7 @@ func TestHistoryOddEvents(t *testing.T) {
 	c.Events = []session.Event{
 		session.NewEvent(at, session.KindRedriven, "", nil),
 		session.NewEvent(at, "kind \"quoted\"", "Map/2/Ré\\view\n\t<x>", map[string]string{"a": "\u2028"}),
+		{Time: at, Kind: session.KindStateSucceeded, State: "x", Fields: json.RawMessage(" \n{\"output\": [1, \"]\"]}\t ")},
 	}
 	require.NoError(t, s.Save(ctx, c))
 	got, _, err := s.History(ctx, "s", 0, 0)
@@ -113,6 +115,57 @@ func TestHistoryCapOverManySaves(t *testing.T) {
 	var stored int
 	require.NoError(t, s.db.QueryRow(`SELECT sum(json_array_length(events)) FROM flowc_history`).Scan(&stored))
 	assert.LessOrEqual(t, stored, 5+trimEvery+2, "rows past the cap are deleted")
+}
+
+// A history read while another store on the file saves is one moment's:
+// the cap's newest events, numbered from the dropped count on, even when
+// a save (and its trim) lands between reading the count and the rows.
+func TestHistoryReadWhileSaving(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "c.db")
+	reader := open(t, path)
+	// synchronous OFF: saves as fast as they go, so that many land
+	// inside a read.
+	writer, err := openSync(path, "OFF", WithHistoryCap(5))
+	require.NoError(t, err)
+	defer writer.Close()
+	require.NoError(t, writer.Save(ctx, withEvents(sample("s", 1), 1)))
+
+	// The read's transaction does not wait for a writer's lock.
+	locked, err := writer.db.Begin()
+	require.NoError(t, err)
+	short, cancel := context.WithTimeout(ctx, 5*time.Second)
+	_, _, err = reader.History(short, "s", 0, 0)
+	cancel()
+	require.NoError(t, err, "read while another connection holds the write lock")
+	require.NoError(t, locked.Rollback())
+
+	saving, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for step := 2; step <= 400 && saving.Err() == nil; step++ {
+			if err := writer.Save(saving, withEvents(sample("s", step), 1)); saving.Err() == nil && !assert.NoError(t, err) {
+				return
+			}
+		}
+	}()
+	defer func() { stop(); <-done }() // before the writer closes, should a read fail
+	for reads := 0; ; reads++ {
+		select {
+		case <-done:
+			t.Logf("%d reads", reads)
+			return
+		default:
+		}
+		got, dropped, err := reader.History(ctx, "s", 0, 0)
+		require.NoError(t, err)
+		require.NotEmpty(t, got)
+		require.LessOrEqual(t, len(got), 5, "the cap's newest, %d dropped", dropped)
+		for i, e := range got {
+			require.Equal(t, dropped+int64(i)+1, e.Seq, "numbered on from the %d dropped", dropped)
+		}
+	}
 }
 
 // A store opened with a larger cap than the one that dropped events still
@@ -170,6 +223,26 @@ func TestFailedSaveKeepsNeither(t *testing.T) {
 	assert.Len(t, got, 4)
 }
 
+// A store's triggers are always those of the binary that opens it: one
+// whose triggers an older flowc (here: one that files nothing) made gets
+// this one's.
+func TestTriggersReplaced(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "c.db")
+	s, err := Open(path)
+	require.NoError(t, err)
+	_, err = s.db.Exec(`DROP TRIGGER flowc_history_inserted;
+		CREATE TRIGGER flowc_history_inserted AFTER INSERT ON flowc_checkpoints BEGIN SELECT 1; END`)
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+
+	s = open(t, path)
+	require.NoError(t, s.Save(ctx, withEvents(sample("s", 1), 2)))
+	got, _, err := s.History(ctx, "s", 0, 0)
+	require.NoError(t, err)
+	assert.Len(t, got, 2, "the first save's events are filed")
+}
+
 // formatOneDDL is the layout flowc-checkpoints/1 stores were made with:
 // one row per event, no history columns on the checkpoints.
 const formatOneDDL = `
@@ -191,10 +264,15 @@ INSERT INTO flowc_checkpoints VALUES ('quiet', 'W', 'sha256:00', 1, 'succeeded',
 -- a cap of 3 dropped seq 1 and 2
 INSERT INTO flowc_history VALUES ('old', 3, '2026-01-02T03:04:05.000000006Z', 'state_entered', 'review', '{"input":{"html":"<b>"}}');
 INSERT INTO flowc_history VALUES ('old', 4, '2026-01-02T03:04:05.000000006Z', 'redriven', '', NULL);
-INSERT INTO flowc_history VALUES ('old', 5, '2026-01-02T03:04:05.000000006Z', 'state_succeeded', 'review', '{"output":{"n":2}}');`
+INSERT INTO flowc_history VALUES ('old', 5, '2026-01-02T03:04:05.000000006Z', 'state_succeeded', 'review', '{"output":{"n":2}}');
+-- format 1 stored a caller's fields unchecked
+INSERT INTO flowc_checkpoints VALUES ('odd', 'W', 'sha256:00', 1, 'running', '{"state":"a"}', '{}', NULL,
+	'2026-01-02T03:04:07.000000000Z');
+INSERT INTO flowc_history VALUES ('odd', 1, '2026-01-02T03:04:05.000000006Z', 'state_entered', 'a', 'not {json');`
 
 // A store of format 1 opens (by two processes at once), keeps its
-// checkpoints and history, and numbers new events after the old.
+// checkpoints and history, even fields that are not JSON, and numbers new
+// events after the old.
 func TestFormatOneMigrated(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "c.db")
@@ -238,6 +316,10 @@ func TestFormatOneMigrated(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, got)
 	assert.Zero(t, dropped)
+	got, _, err = s.History(ctx, "odd", 0, 0)
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	assert.Equal(t, `"not {json"`, string(got[0].Fields), "fields that are not JSON are kept as a JSON string of their text")
 
 	next := &flowcrt.Checkpoint{Session: "old", Workflow: "W", Schema: "sha256:00", Step: 4, Status: flowcrt.StatusRunning,
 		State: json.RawMessage(`{}`), Time: at, Events: []session.Event{session.NewEvent(at, session.KindRunSucceeded, "", nil)}}
@@ -259,7 +341,9 @@ func TestHistoryDamagedRows(t *testing.T) {
 	row, err := (&rowReader{b: []byte(good)}).events()
 	require.NoError(t, err)
 	assert.Len(t, row, 2)
-	for _, bad := range []string{`not json`, `[["t","k"]]`, `[["t","k","s","f","x"]]`, `[["t","k","s"],]`, `{}`} {
+	for _, bad := range []string{`not json`, `[["t","k"]]`, `[["t","k","s","f","x"]]`, `[["t","k","s"],]`, `{}`,
+		`[["t","k","s"]]trailing`, `[["t","k","s"]] ]`, `[["t","k","s",{]]]`, `[["t","k","s",1 2]]`, `[["t","k","s",]]`,
+		`[["t","k","s",{"a"}]]`, `[["t","k","s" "x"]]`} {
 		_, err := s.db.Exec(`INSERT OR REPLACE INTO flowc_history (session, seq, events) VALUES ('s', 1, ?)`, bad)
 		require.NoError(t, err)
 		_, _, err = s.History(ctx, "s", 0, 0)

@@ -187,23 +187,27 @@ func (s *Store) setup() error {
 
 // createTables creates the tables of a new store, or migrates those of
 // the previous format, in one write transaction: of several processes
-// that open a store at once, one does, and the others wait for it.
+// that open a store at once, one does, and the others wait for it. The
+// format is read first, so that a store of another format is named as
+// such before this one's tables could fail beside its own.
 func (s *Store) createTables() error {
 	tx, err := s.db.Begin()
 	if err != nil {
 		return s.damaged(err)
 	}
 	defer tx.Rollback()
-	if _, err := tx.Exec(tablesSQL); err != nil {
-		return s.damaged(err)
-	}
-	got, err := readFormat(tx)
+	got, err := storedFormat(tx)
 	if err != nil {
 		return s.damaged(err)
 	}
-	if got == previousFormat {
+	switch got {
+	case "", format:
+		if _, err := tx.Exec(tablesSQL); err != nil {
+			return s.damaged(err)
+		}
+	case previousFormat:
 		err = migrate(tx)
-	} else if got != format {
+	default:
 		return fmt.Errorf("checkpoint store %s: holds checkpoints of format %q; this flowc reads %q", s.path, got, format)
 	}
 	if err == nil {
@@ -216,6 +220,16 @@ func (s *Store) createTables() error {
 		return fmt.Errorf("checkpoint store %s: %w", s.path, err)
 	}
 	return nil
+}
+
+// storedFormat is the format of the store tx is on, "" for a new one.
+func storedFormat(tx *sql.Tx) (string, error) {
+	var meta int
+	err := tx.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'flowc_meta'`).Scan(&meta)
+	if err != nil || meta == 0 {
+		return "", err
+	}
+	return readFormat(tx)
 }
 
 // readFormat reads the store's format, through q, a database or a

@@ -126,6 +126,19 @@ func TestRefusedFiles(t *testing.T) {
 	_, err = Open(other)
 	assert.ErrorContains(t, err, `holds checkpoints of format "flowc-checkpoints/9"`)
 
+	// A later format whose tables this flowc's could not be made beside
+	// (no saved_at to index) is named too, not called damaged.
+	future := filepath.Join(dir, "future.db")
+	db, err = sql.Open("sqlite", future)
+	require.NoError(t, err)
+	_, err = db.Exec(`CREATE TABLE flowc_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+		INSERT INTO flowc_meta VALUES ('format', 'flowc-checkpoints/3');
+		CREATE TABLE flowc_checkpoints (session TEXT PRIMARY KEY, data TEXT)`)
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+	_, err = Open(future)
+	assert.ErrorContains(t, err, `holds checkpoints of format "flowc-checkpoints/3"; this flowc reads "flowc-checkpoints/2"`)
+
 	damaged := filepath.Join(dir, "damaged.db")
 	require.NoError(t, os.WriteFile(damaged, append([]byte("SQLite format 3\x00"), make([]byte, 200)...), 0o644))
 	_, err = Open(damaged)
