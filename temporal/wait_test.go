@@ -5,13 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/interceptor"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
@@ -194,5 +198,107 @@ func TestContinueAsNewAfterWait(t *testing.T) {
 	}
 	if got := h.entered(t); got != "2099-01-01T00:00:00.000Z" {
 		t.Errorf("Ship entered at %s", got)
+	}
+}
+
+// panicsOf counts the panics that unwind the workflow functions of one
+// workflow, as its worker runs them: also those of its coroutines' teardown.
+type panicsOf struct {
+	interceptor.WorkerInterceptorBase
+	id string
+	n  atomic.Int32
+}
+
+func (p *panicsOf) InterceptWorkflow(ctx workflow.Context, next interceptor.WorkflowInboundInterceptor) interceptor.WorkflowInboundInterceptor {
+	return &panicsIn{WorkflowInboundInterceptorBase: interceptor.WorkflowInboundInterceptorBase{Next: next}, p: p}
+}
+
+type panicsIn struct {
+	interceptor.WorkflowInboundInterceptorBase
+	p *panicsOf
+}
+
+func (i *panicsIn) ExecuteWorkflow(ctx workflow.Context, in *interceptor.ExecuteWorkflowInput) (any, error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if workflow.GetInfo(ctx).WorkflowExecution.ID == i.p.id {
+				i.p.n.Add(1)
+			}
+			panic(r)
+		}
+	}()
+	return i.Next.ExecuteWorkflow(ctx, in)
+}
+
+// A worker whose sticky cache drops a run blocked in a Wait tears its
+// coroutines down (runtime.Goexit), running the deferred end of the Wait's
+// visit: that must use no workflow API (the SDK's dispatcherImpl.Close runs
+// the teardown on a goroutine of its own, beside the worker; a side effect
+// asked for then panics, "getState: illegal access from outside of
+// workflow context"). The run resumes
+// on a new worker by replaying its history, with no nondeterminism, and the
+// session's history shows the Wait once, then Ship.
+func TestWaitEvictedFromCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Temporal dev server")
+	}
+	address := devServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c, err := client.Dial(client.Options{HostPort: address})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	count := &panicsOf{id: "hold-evicted"}
+	start := func() worker.Worker {
+		w := worker.New(c, "hold-evicted", worker.Options{Interceptors: []interceptor.WorkerInterceptor{count}})
+		aslwait.RegisterHold(w, &shipper{})
+		if err := w.Start(); err != nil {
+			t.Fatal(err)
+		}
+		return w
+	}
+	first := start()
+	until := time.Now().Add(4 * time.Second).UTC().Format(time.RFC3339Nano)
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: count.id, TaskQueue: "hold-evicted"}, aslwait.HoldWorkflowName, map[string]any{"order": 1, "until": until})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for timers(ctx, t, c, count.id) == 0 {
+		time.Sleep(50 * time.Millisecond)
+	}
+	before := count.n.Load()
+	worker.PurgeStickyWorkflowCache()
+	time.Sleep(time.Second) // the teardown runs on a goroutine of its own
+	if after := count.n.Load(); after != before {
+		t.Errorf("the teardown of the evicted run panicked %d times", after-before)
+	}
+	first.Stop()
+	defer start().Stop()
+	if err := run.Get(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	it := c.GetWorkflowHistory(ctx, run.GetID(), run.GetRunID(), false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		e, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.GetEventType() == enums.EVENT_TYPE_WORKFLOW_TASK_FAILED {
+			t.Errorf("a workflow task failed: %v", e.GetWorkflowTaskFailedEventAttributes().GetFailure())
+		}
+	}
+	events, _, err := flowtemporal.NewExecutions(c).History(ctx, count.id, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, e := range events {
+		kinds = append(kinds, string(e.Kind)+" "+e.State)
+	}
+	want := []string{"run_started ", "state_entered Hold", "state_succeeded Hold", "state_entered Ship", "state_succeeded Ship", "run_succeeded "}
+	if !slices.Equal(kinds, want) {
+		t.Errorf("history:\n%s\nwant:\n%s", strings.Join(kinds, "\n"), strings.Join(want, "\n"))
 	}
 }
