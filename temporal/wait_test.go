@@ -237,7 +237,7 @@ func (i *panicsIn) ExecuteWorkflow(ctx workflow.Context, in *interceptor.Execute
 // asked for then panics, "getState: illegal access from outside of
 // workflow context"). The run resumes
 // on a new worker by replaying its history, with no nondeterminism, and the
-// session's history shows the Wait once, then Ship.
+// session's history shows the Wait once, entered when it began, then Ship.
 func TestWaitEvictedFromCache(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a Temporal dev server")
@@ -299,6 +299,9 @@ func TestWaitEvictedFromCache(t *testing.T) {
 	}
 	want := []string{"run_started ", "state_entered Hold", "state_succeeded Hold", "state_entered Ship", "state_succeeded Ship", "run_succeeded "}
 	if !slices.Equal(kinds, want) {
-		t.Errorf("history:\n%s\nwant:\n%s", strings.Join(kinds, "\n"), strings.Join(want, "\n"))
+		t.Fatalf("history:\n%s\nwant:\n%s", strings.Join(kinds, "\n"), strings.Join(want, "\n"))
+	}
+	if waited := events[2].Time.Sub(events[1].Time); waited < 2*time.Second {
+		t.Errorf("the Wait entered at %v, left at %v: want entered when it began", events[1].Time, events[2].Time)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"time"
 
 	"go.temporal.io/sdk/workflow"
 
@@ -27,9 +28,10 @@ func recordsQuietStates(wctx workflow.Context) bool {
 
 // quietVisit is the side effect of a quiet state's visit.
 type quietVisit struct {
-	Quiet string `json:"flowc_quiet_state"`
-	Error string `json:"error,omitempty"`
-	Cause string `json:"cause,omitempty"`
+	Quiet   string    `json:"flowc_quiet_state"`
+	Entered time.Time `json:"entered,omitzero"` // workflow time; markers recorded before it have none
+	Error   string    `json:"error,omitempty"`
+	Cause   string    `json:"cause,omitempty"`
 }
 
 // quietStates is the observer that records the quiet states' visits: a
@@ -77,6 +79,7 @@ func (*quietStates) Run(ctx context.Context, _ string) (context.Context, func(er
 
 func (q *quietStates) State(ctx context.Context, state string) (context.Context, func(error)) {
 	activities, visits := q.r.activities, q.visits
+	entered := workflow.Now(workflowContext(ctx))
 	at := &visit{}
 	return context.WithValue(ctx, visitKey{}, at), func(err error) {
 		if at.parked > 0 {
@@ -87,7 +90,7 @@ func (q *quietStates) State(ctx context.Context, state string) (context.Context,
 			return // it ran an activity or other states, or it stopped: no failure of its own
 		}
 		q.visits++
-		v := quietVisit{Quiet: state}
+		v := quietVisit{Quiet: state, Entered: entered}
 		if isNamed {
 			v.Error, v.Cause = named.Name, named.Cause
 		}
