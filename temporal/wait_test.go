@@ -21,7 +21,9 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	"github.com/flowc-dev/flowc/session"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
+	"github.com/flowc-dev/flowc/temporal/golden/aslmapwait"
 	"github.com/flowc-dev/flowc/temporal/golden/aslwait"
 )
 
@@ -230,19 +232,51 @@ func (i *panicsIn) ExecuteWorkflow(ctx workflow.Context, in *interceptor.Execute
 	return i.Next.ExecuteWorkflow(ctx, in)
 }
 
-// A worker whose sticky cache drops a run blocked in a Wait tears its
-// coroutines down (runtime.Goexit), running the deferred end of the Wait's
-// visit: that must use no workflow API (the SDK's dispatcherImpl.Close runs
-// the teardown on a goroutine of its own, beside the worker; a side effect
-// asked for then panics, "getState: illegal access from outside of
-// workflow context"). The run resumes
-// on a new worker by replaying its history, with no nondeterminism, and the
-// session's history shows the Wait once, entered when it began, then Ship.
+// A worker whose sticky cache drops a run blocked in a Wait, or in a Map
+// whose items wait, tears its coroutines down (runtime.Goexit), running
+// the deferred ends of the states' visits: those must use no workflow API
+// (the SDK's dispatcherImpl.Close runs the teardown on a goroutine of its
+// own, beside the worker; a side effect asked for then panics, "getState:
+// illegal access from outside of workflow context"). The run resumes on a
+// new worker by replaying its history, with no nondeterminism.
 func TestWaitEvictedFromCache(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a Temporal dev server")
 	}
 	address := devServer(t)
+
+	// The session's history shows the Wait once, entered when it began.
+	t.Run("a Wait", func(t *testing.T) {
+		until := time.Now().Add(4 * time.Second).UTC().Format(time.RFC3339Nano)
+		events := evictWhileWaiting(t, address, "hold-evicted", func(r worker.Registry) { aslwait.RegisterHold(r, &shipper{}) },
+			aslwait.HoldWorkflowName, map[string]any{"order": 1, "until": until})
+		want := []string{"run_started ", "state_entered Hold", "state_succeeded Hold", "state_entered Ship", "state_succeeded Ship", "run_succeeded "}
+		if k := eventKinds(events); !slices.Equal(k, want) {
+			t.Fatalf("history:\n%s\nwant:\n%s", strings.Join(k, "\n"), strings.Join(want, "\n"))
+		}
+		if waited := events[2].Time.Sub(events[1].Time); waited < 2*time.Second {
+			t.Errorf("the Wait entered at %v, left at %v: want entered when it began", events[1].Time, events[2].Time)
+		}
+	})
+
+	// Concurrent items' Waits show as far as docs/temporal.md says: the
+	// first to end (quiet.go); Ship runs once, after them.
+	t.Run("a Map of Waits", func(t *testing.T) {
+		h := &shipper{}
+		events := evictWhileWaiting(t, address, "pause-evicted", func(r worker.Registry) { aslmapwait.RegisterPause(r, h) },
+			aslmapwait.PauseWorkflowName, map[string]any{"items": []any{map[string]int{"seconds": 3}, map[string]int{"seconds": 4}}})
+		want := []string{"run_started ", "state_entered Pause", "state_succeeded Pause", "state_entered Ship", "state_succeeded Ship", "run_succeeded "}
+		if k := eventKinds(events); !slices.Equal(k, want) {
+			t.Fatalf("history:\n%s\nwant:\n%s", strings.Join(k, "\n"), strings.Join(want, "\n"))
+		}
+		h.entered(t) // once
+	})
+}
+
+// evictWhileWaiting starts workflow name on input as id on a worker, drops
+// it from the sticky cache once it started a timer, stops the worker and
+// lets a new one end the run; it returns the session's history.
+func evictWhileWaiting(t *testing.T, address, id string, register func(worker.Registry), name string, input any) []session.Event {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	c, err := client.Dial(client.Options{HostPort: address})
@@ -250,22 +284,21 @@ func TestWaitEvictedFromCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	count := &panicsOf{id: "hold-evicted"}
+	count := &panicsOf{id: id}
 	start := func() worker.Worker {
-		w := worker.New(c, "hold-evicted", worker.Options{Interceptors: []interceptor.WorkerInterceptor{count}})
-		aslwait.RegisterHold(w, &shipper{})
+		w := worker.New(c, id, worker.Options{Interceptors: []interceptor.WorkerInterceptor{count}})
+		register(w)
 		if err := w.Start(); err != nil {
 			t.Fatal(err)
 		}
 		return w
 	}
 	first := start()
-	until := time.Now().Add(4 * time.Second).UTC().Format(time.RFC3339Nano)
-	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: count.id, TaskQueue: "hold-evicted"}, aslwait.HoldWorkflowName, map[string]any{"order": 1, "until": until})
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: id}, name, input)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for timers(ctx, t, c, count.id) == 0 {
+	for timers(ctx, t, c, id) == 0 {
 		time.Sleep(50 * time.Millisecond)
 	}
 	before := count.n.Load()
@@ -289,19 +322,17 @@ func TestWaitEvictedFromCache(t *testing.T) {
 			t.Errorf("a workflow task failed: %v", e.GetWorkflowTaskFailedEventAttributes().GetFailure())
 		}
 	}
-	events, _, err := flowtemporal.NewExecutions(c).History(ctx, count.id, 0, 0)
+	events, _, err := flowtemporal.NewExecutions(c).History(ctx, id, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return events
+}
+
+func eventKinds(events []session.Event) []string {
 	var kinds []string
 	for _, e := range events {
 		kinds = append(kinds, string(e.Kind)+" "+e.State)
 	}
-	want := []string{"run_started ", "state_entered Hold", "state_succeeded Hold", "state_entered Ship", "state_succeeded Ship", "run_succeeded "}
-	if !slices.Equal(kinds, want) {
-		t.Fatalf("history:\n%s\nwant:\n%s", strings.Join(kinds, "\n"), strings.Join(want, "\n"))
-	}
-	if waited := events[2].Time.Sub(events[1].Time); waited < 2*time.Second {
-		t.Errorf("the Wait entered at %v, left at %v: want entered when it began", events[1].Time, events[2].Time)
-	}
+	return kinds
 }
