@@ -204,7 +204,8 @@ func TestContinueAsNewAfterWait(t *testing.T) {
 }
 
 // panicsOf counts the panics that unwind the workflow functions of one
-// workflow, as its worker runs them: also those of its coroutines' teardown.
+// workflow, as its worker runs them: also those of their teardown (the
+// main coroutine's; a fan-out's items run on coroutines of their own).
 type panicsOf struct {
 	interceptor.WorkerInterceptorBase
 	id string
