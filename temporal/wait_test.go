@@ -5,19 +5,25 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/interceptor"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
 	flowcrt "github.com/flowc-dev/flowc/runtime"
+	"github.com/flowc-dev/flowc/session"
 	"github.com/flowc-dev/flowc/temporal/flowtemporal"
+	"github.com/flowc-dev/flowc/temporal/golden/aslmapwait"
 	"github.com/flowc-dev/flowc/temporal/golden/aslwait"
 )
 
@@ -195,4 +201,139 @@ func TestContinueAsNewAfterWait(t *testing.T) {
 	if got := h.entered(t); got != "2099-01-01T00:00:00.000Z" {
 		t.Errorf("Ship entered at %s", got)
 	}
+}
+
+// panicsOf counts the panics that unwind the workflow functions of one
+// workflow, as its worker runs them: also those of their teardown (the
+// main coroutine's; a fan-out's items run on coroutines of their own).
+type panicsOf struct {
+	interceptor.WorkerInterceptorBase
+	id string
+	n  atomic.Int32
+}
+
+func (p *panicsOf) InterceptWorkflow(ctx workflow.Context, next interceptor.WorkflowInboundInterceptor) interceptor.WorkflowInboundInterceptor {
+	return &panicsIn{WorkflowInboundInterceptorBase: interceptor.WorkflowInboundInterceptorBase{Next: next}, p: p}
+}
+
+type panicsIn struct {
+	interceptor.WorkflowInboundInterceptorBase
+	p *panicsOf
+}
+
+func (i *panicsIn) ExecuteWorkflow(ctx workflow.Context, in *interceptor.ExecuteWorkflowInput) (any, error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if workflow.GetInfo(ctx).WorkflowExecution.ID == i.p.id {
+				i.p.n.Add(1)
+			}
+			panic(r)
+		}
+	}()
+	return i.Next.ExecuteWorkflow(ctx, in)
+}
+
+// A worker whose sticky cache drops a run blocked in a Wait, or in a Map
+// whose items wait, tears its coroutines down (runtime.Goexit), running
+// the deferred ends of the states' visits: those must use no workflow API
+// (the SDK's dispatcherImpl.Close runs the teardown on a goroutine of its
+// own, beside the worker; a side effect asked for then panics, "getState:
+// illegal access from outside of workflow context"). The run resumes on a
+// new worker by replaying its history, with no nondeterminism.
+func TestWaitEvictedFromCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Temporal dev server")
+	}
+	address := devServer(t)
+
+	// The session's history shows the Wait once, entered when it began.
+	t.Run("a Wait", func(t *testing.T) {
+		until := time.Now().Add(4 * time.Second).UTC().Format(time.RFC3339Nano)
+		events := evictWhileWaiting(t, address, "hold-evicted", func(r worker.Registry) { aslwait.RegisterHold(r, &shipper{}) },
+			aslwait.HoldWorkflowName, map[string]any{"order": 1, "until": until})
+		want := []string{"run_started ", "state_entered Hold", "state_succeeded Hold", "state_entered Ship", "state_succeeded Ship", "run_succeeded "}
+		if k := eventKinds(events); !slices.Equal(k, want) {
+			t.Fatalf("history:\n%s\nwant:\n%s", strings.Join(k, "\n"), strings.Join(want, "\n"))
+		}
+		if waited := events[2].Time.Sub(events[1].Time); waited < 2*time.Second {
+			t.Errorf("the Wait entered at %v, left at %v: want entered when it began", events[1].Time, events[2].Time)
+		}
+	})
+
+	// Concurrent items' Waits show as far as docs/temporal.md says: the
+	// first to end (quiet.go); Ship runs once, after them.
+	t.Run("a Map of Waits", func(t *testing.T) {
+		h := &shipper{}
+		events := evictWhileWaiting(t, address, "pause-evicted", func(r worker.Registry) { aslmapwait.RegisterPause(r, h) },
+			aslmapwait.PauseWorkflowName, map[string]any{"items": []any{map[string]int{"seconds": 3}, map[string]int{"seconds": 4}}})
+		want := []string{"run_started ", "state_entered Pause", "state_succeeded Pause", "state_entered Ship", "state_succeeded Ship", "run_succeeded "}
+		if k := eventKinds(events); !slices.Equal(k, want) {
+			t.Fatalf("history:\n%s\nwant:\n%s", strings.Join(k, "\n"), strings.Join(want, "\n"))
+		}
+		h.entered(t) // once
+	})
+}
+
+// evictWhileWaiting starts workflow name on input as id on a worker, drops
+// it from the sticky cache once it started a timer, stops the worker and
+// lets a new one end the run; it returns the session's history.
+func evictWhileWaiting(t *testing.T, address, id string, register func(worker.Registry), name string, input any) []session.Event {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c, err := client.Dial(client.Options{HostPort: address})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	count := &panicsOf{id: id}
+	start := func() worker.Worker {
+		w := worker.New(c, id, worker.Options{Interceptors: []interceptor.WorkerInterceptor{count}})
+		register(w)
+		if err := w.Start(); err != nil {
+			t.Fatal(err)
+		}
+		return w
+	}
+	first := start()
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: id}, name, input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for timers(ctx, t, c, id) == 0 {
+		time.Sleep(50 * time.Millisecond)
+	}
+	before := count.n.Load()
+	worker.PurgeStickyWorkflowCache()
+	time.Sleep(time.Second) // the teardown runs on a goroutine of its own
+	if after := count.n.Load(); after != before {
+		t.Errorf("the teardown of the evicted run panicked %d times", after-before)
+	}
+	first.Stop()
+	defer start().Stop()
+	if err := run.Get(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	it := c.GetWorkflowHistory(ctx, run.GetID(), run.GetRunID(), false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		e, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.GetEventType() == enums.EVENT_TYPE_WORKFLOW_TASK_FAILED {
+			t.Errorf("a workflow task failed: %v", e.GetWorkflowTaskFailedEventAttributes().GetFailure())
+		}
+	}
+	events, _, err := flowtemporal.NewExecutions(c).History(ctx, id, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return events
+}
+
+func eventKinds(events []session.Event) []string {
+	var kinds []string
+	for _, e := range events {
+		kinds = append(kinds, string(e.Kind)+" "+e.State)
+	}
+	return kinds
 }

@@ -51,7 +51,7 @@ func (r *runState) wait(ctx context.Context, req flowcrt.ApprovalRequest) (strin
 	}
 	wctx := workflowContext(ctx)
 	ok, err := true, error(nil)
-	r.idle(func() {
+	r.idle(ctx, func() {
 		if req.Timeout <= 0 {
 			err = workflow.Await(wctx, arrived)
 		} else {

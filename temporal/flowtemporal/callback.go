@@ -93,7 +93,7 @@ func (engine) AwaitTaskToken(ctx context.Context, state, token string, timeout, 
 		var err error
 		// Idle while it waits, as an approval is: the next item of an
 		// in-order fan-out starts, and a session's run counts as settled.
-		r.idle(func() { a, err = r.awaitAnswer(wctx, token, wait) })
+		r.idle(ctx, func() { a, err = r.awaitAnswer(wctx, token, wait) })
 		switch {
 		case err != nil:
 			return nil, err

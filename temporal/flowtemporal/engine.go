@@ -66,7 +66,7 @@ func (engine) FanOut(ctx context.Context, state string, n, limit int, work func(
 			}
 		})
 	}
-	r.idle(func() { wg.Wait(wctx) })
+	r.idle(ctx, func() { wg.Wait(wctx) })
 	if first != nil {
 		return first
 	}
@@ -88,7 +88,7 @@ func fanOutInOrder(ctx context.Context, state string, n, limit int, work func(ct
 	var first error
 	// Waiting goes on after a failure cancels the items: each winds down
 	// and is released before the fan-out returns.
-	w := itemWaiter{r: r, wctx: workflowContext(ctx)}
+	w := itemWaiter{r: r, ctx: ctx, wctx: workflowContext(ctx)}
 	for i := 0; i < n && first == nil && wctx.Err() == nil; i++ {
 		done := false
 		w.running++
@@ -116,6 +116,7 @@ func fanOutInOrder(ctx context.Context, state string, n, limit int, work func(ct
 // instant before this one resumes, and start its next item out of order.
 type itemWaiter struct {
 	r        *runState
+	ctx      context.Context // the fan-out's state's, whose visit it waits in
 	wctx     workflow.Context
 	running  int // items started that have not ended
 	finished int // items ended whose busy count is not released yet
@@ -131,7 +132,7 @@ func (w *itemWaiter) ended() {
 func (w *itemWaiter) await(cond func() bool) {
 	for {
 		met := false
-		w.r.idle(func() {
+		w.r.idle(w.ctx, func() {
 			_ = workflow.Await(w.wctx, func() bool { return w.finished > 0 || cond() })
 			met = cond() || w.wctx.Err() != nil
 		})
@@ -210,7 +211,9 @@ func (c *clock) Sleep(ctx context.Context, d time.Duration) error {
 	r := runOf(ctx)
 	r.sleeping++
 	defer func() { r.sleeping-- }()
-	if err := workflow.Sleep(workflowContext(ctx), d); err != nil {
+	var err error
+	park(ctx, func() { err = workflow.Sleep(workflowContext(ctx), d) })
+	if err != nil {
 		return context.Canceled
 	}
 	return nil

@@ -95,7 +95,13 @@ func readHistory(events []*historypb.HistoryEvent) *history {
 }
 
 func (r *reader) add(ev *historypb.HistoryEvent, kind session.EventKind, state string, fields any) {
-	e := session.NewEvent(ev.GetEventTime().AsTime(), kind, state, fields)
+	r.addAt(ev.GetEventTime().AsTime(), kind, state, fields)
+}
+
+// addAt adds an event that happened at at, before the history event that
+// tells of it.
+func (r *reader) addAt(at time.Time, kind session.EventKind, state string, fields any) {
+	e := session.NewEvent(at, kind, state, fields)
 	e.Fields = r.redact(e.Fields)
 	r.events = append(r.events, e)
 }
@@ -221,11 +227,15 @@ func (r *reader) marker(ev *historypb.HistoryEvent) {
 	r.add(ev, session.KindTaskTokenIssued, state, map[string]string{"key": state, "token_hash": hash})
 }
 
-// quietVisit reads the visit of a state that ran no activity: entered
-// and left at once.
+// quietVisit reads the visit of a state that ran no activity, recorded
+// once it ended: entered when it says (a Wait's start), else at once.
 func (r *reader) quietVisit(ev *historypb.HistoryEvent, v quietVisit) {
 	r.state = v.Quiet
-	r.add(ev, session.KindStateEntered, v.Quiet, map[string]any{})
+	entered := ev.GetEventTime().AsTime()
+	if !v.Entered.IsZero() {
+		entered = v.Entered
+	}
+	r.addAt(entered, session.KindStateEntered, v.Quiet, map[string]any{})
 	if v.Error != "" {
 		r.add(ev, session.KindStateFailed, v.Quiet, map[string]string{"error": v.Error, "cause": v.Cause})
 		return

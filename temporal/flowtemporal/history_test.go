@@ -144,3 +144,26 @@ func TestReadQuietStates(t *testing.T) {
 		t.Errorf("the session is at %q, failed with %+v; want at Give up, failed with Boom: no way", got.state, got.failure)
 	}
 }
+
+// A Wait's visit is recorded once the Wait ends, with the time it began:
+// its state_entered is dated then, not when the marker was written; a
+// marker without it (recorded before the field) is dated by its event.
+func TestReadQuietWaitEntered(t *testing.T) {
+	h := &historyOf{t: t}
+	began := time.Unix(1, 0).Add(-time.Hour).UTC() // before the marker, at no event of h
+	for _, v := range []quietVisit{{Quiet: "Hold", Entered: began}, {Quiet: "Pick"}} {
+		h.add(enums.EVENT_TYPE_MARKER_RECORDED, func(ev *historypb.HistoryEvent) {
+			ev.Attributes = &historypb.HistoryEvent_MarkerRecordedEventAttributes{MarkerRecordedEventAttributes: &historypb.MarkerRecordedEventAttributes{
+				MarkerName: "SideEffect", Details: map[string]*commonpb.Payloads{"data": h.payloads(v)}}}
+		})
+	}
+	got := readHistory(h.events)
+	want := []string{"state_entered Hold", "state_succeeded Hold", "state_entered Pick", "state_succeeded Pick"}
+	if k := kinds(got.events); !slices.Equal(k, want) {
+		t.Fatalf("events:\n%s\nwant:\n%s", strings.Join(k, "\n"), strings.Join(want, "\n"))
+	}
+	at := func(i int) time.Time { return got.events[i].Time.UTC() }
+	if !at(0).Equal(began) || !at(1).Equal(time.Unix(1, 0).UTC()) || !at(2).Equal(time.Unix(2, 0).UTC()) {
+		t.Errorf("Hold entered at %v, left at %v; Pick entered at %v: want %v, the marker's time, the marker's time", at(0), at(1), at(2), began)
+	}
+}

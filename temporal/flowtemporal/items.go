@@ -172,15 +172,16 @@ func (s *itemFanOut) fail(err error) {
 // Map's own coroutine, where the run's recover would catch it.
 func (s *itemFanOut) runReader(ctx context.Context, read func(context.Context, func(int, any) error) error) (err error) {
 	defer flowcimpl.Recover(s.state, &err)
-	return read(ctx, s.put(workflowContext(ctx)))
+	return read(ctx, s.put(ctx))
 }
 
 // put is the reader's start: it holds the item for a child, waiting while
 // held items wait already.
-func (s *itemFanOut) put(c workflow.Context) func(int, any) error {
+func (s *itemFanOut) put(ctx context.Context) func(int, any) error {
+	c := workflowContext(ctx)
 	return func(index int, input any) error {
 		var err error
-		s.r.idle(func() { err = workflow.Await(c, func() bool { return len(s.queue) < s.held }) })
+		s.r.idle(ctx, func() { err = workflow.Await(c, func() bool { return len(s.queue) < s.held }) })
 		if err != nil {
 			return context.Canceled
 		}
@@ -197,7 +198,7 @@ func (s *itemFanOut) dispatch(ended func(int) error) {
 	wait, _ := workflow.NewDisconnectedContext(s.wctx)
 	for {
 		start := false
-		s.r.idle(func() {
+		s.r.idle(s.ctx, func() {
 			_ = workflow.Await(wait, func() bool {
 				start = s.mayStart()
 				return start || s.finished > 0 || len(s.ended) > 0 || s.over()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"time"
 
 	"go.temporal.io/sdk/workflow"
 
@@ -27,18 +28,49 @@ func recordsQuietStates(wctx workflow.Context) bool {
 
 // quietVisit is the side effect of a quiet state's visit.
 type quietVisit struct {
-	Quiet string `json:"flowc_quiet_state"`
-	Error string `json:"error,omitempty"`
-	Cause string `json:"cause,omitempty"`
+	Quiet   string    `json:"flowc_quiet_state"`
+	Entered time.Time `json:"entered,omitzero"` // workflow time; markers recorded before it have none
+	Error   string    `json:"error,omitempty"`
+	Cause   string    `json:"cause,omitempty"`
 }
 
 // quietStates is the observer that records the quiet states' visits: a
 // visit during which the run scheduled no activity and recorded no other
 // visit (a fan-out whose items are all quiet shows its items). A Pass or
 // a Choice never yields, so no other coroutine does either meanwhile.
+//
+// A visit's end also runs when the SDK tears down a coroutine blocked in
+// it (eviction from the sticky cache, a worker's stop): its Close ends
+// the coroutine with runtime.Goexit, and the generated code ends the
+// state in a defer. The workflow API then panics ("illegal access from
+// outside of workflow context"), and nothing done would be kept anyway:
+// a visit whose coroutine is still parked in one of its waits records
+// nothing.
 type quietStates struct {
 	r      *runState
 	visits int // recorded
+}
+
+type visitKey struct{}
+
+// visit is a state's visit under way.
+type visit struct {
+	parked int // the waits in it that have not returned
+}
+
+// park runs wait, a wait of ctx's coroutine (a timer, another coroutine,
+// a signal), counted on the visit of ctx's state while it lasts. The count
+// is not undone in a defer: a coroutine torn down in wait leaves it, and
+// the visit's end sees it (quietStates).
+func park(ctx context.Context, wait func()) {
+	v, _ := ctx.Value(visitKey{}).(*visit)
+	if v == nil {
+		wait()
+		return
+	}
+	v.parked++
+	wait()
+	v.parked--
 }
 
 func (*quietStates) Run(ctx context.Context, _ string) (context.Context, func(error)) {
@@ -47,13 +79,18 @@ func (*quietStates) Run(ctx context.Context, _ string) (context.Context, func(er
 
 func (q *quietStates) State(ctx context.Context, state string) (context.Context, func(error)) {
 	activities, visits := q.r.activities, q.visits
-	return ctx, func(err error) {
+	entered := workflow.Now(workflowContext(ctx))
+	at := &visit{}
+	return context.WithValue(ctx, visitKey{}, at), func(err error) {
+		if at.parked > 0 {
+			return // torn down in a wait: no workflow API
+		}
 		named, isNamed := errors.AsType[*flowcrt.Error](err)
 		if q.r.activities != activities || q.visits != visits || err != nil && !isNamed {
 			return // it ran an activity or other states, or it stopped: no failure of its own
 		}
 		q.visits++
-		v := quietVisit{Quiet: state}
+		v := quietVisit{Quiet: state, Entered: entered}
 		if isNamed {
 			v.Error, v.Cause = named.Name, named.Cause
 		}

@@ -82,12 +82,12 @@ func WithRetryPolicies(wctx workflow.Context) workflow.Context {
 	return workflow.WithValue(wctx, policiesKey{}, true)
 }
 
-// idle runs wait, a wait of the calling coroutine for others or for a
-// person, with the coroutine not counted busy.
-func (r *runState) idle(wait func()) {
+// idle runs wait, a wait of ctx's coroutine for others or for a person,
+// with the coroutine not counted busy.
+func (r *runState) idle(ctx context.Context, wait func()) {
 	r.busy--
 	defer func() { r.busy++ }()
-	wait()
+	park(ctx, wait)
 }
 
 func runOf(ctx context.Context) *runState { return ctx.Value(runKey{}).(*runState) }
