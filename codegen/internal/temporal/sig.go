@@ -1,7 +1,6 @@
 package temporal
 
 import (
-
 	"github.com/flowc-dev/flowc/codegen/internal/emit"
 	"github.com/flowc-dev/flowc/ir/plan"
 )
